@@ -1,0 +1,612 @@
+/**
+ * The one table of Redis command semantics that every part of the package reads: what a command
+ * does to the TTL of each key it touches. The Lua analyzer, the ESLint rules and the docs use
+ * {@link describeCommand}; none of them decides a command's behaviour on its own.
+ *
+ * Sources: the Redis command reference (https://redis.io/docs/latest/commands/), in particular
+ * SET (https://redis.io/docs/latest/commands/set/), GETSET, EXPIRE
+ * (https://redis.io/docs/latest/commands/expire/), GETEX, RESTORE, COPY, RENAME, XADD, and
+ * `../shared/design/ttl-semantics.md` which summarises them.
+ */
+
+/**
+ * What a command does to one key's existence and TTL.
+ *
+ * - `create-in-place`: INCR, HSET, SADD, ...: a missing key is created **without** TTL; an existing
+ *   key is modified and keeps its TTL.
+ * - `modify-if-present`: LPUSHX, LSET, ZADD XX, ...: never creates; an existing key keeps its TTL.
+ * - `create-if-missing`: SETNX, MSETNX, SET ... NX without expiry: creates without TTL; no-op when
+ *   the key exists.
+ * - `overwrite`: SET without expiry, GETSET, MSET, SUNIONSTORE, ...: creates without TTL, and
+ *   **removes** the TTL of an existing key.
+ * - `clear-ttl-if-present`: SET ... XX without expiry: never creates, removes an existing key's TTL.
+ * - `transfer-ttl`: RENAME / COPY destination, RESTORE with ABSTTL or a TTL argument: the key gets
+ *   the TTL (or lack of it) of its source; see {@link KeyAction.sourceArg}.
+ * - `create-with-ttl`: SET ... EX/PX/EXAT/PXAT, SETEX, PSETEX: the key exists with a TTL afterwards.
+ * - `create-if-missing-with-ttl`: SET ... NX EX: creates with a TTL; no-op when the key exists.
+ * - `set-ttl`: EXPIRE family without XX/GT (NX and LT included), GETEX EX/PX/EXAT/PXAT: an existing
+ *   key gets a TTL; a missing key stays missing.
+ * - `set-ttl-if-has-ttl`: EXPIRE family with XX or GT: a key without TTL keeps having none.
+ * - `keep-ttl`: SET ... KEEPTTL without XX: keeps an existing TTL but creates a missing key
+ *   **without** TTL.
+ * - `remove-ttl`: PERSIST, GETEX ... PERSIST.
+ * - `delete`: DEL, UNLINK, GETDEL, an EXPIRE family call with a literal timeout <= 0.
+ * - `read`: the key is read (or modified in a way that cannot create it or change its TTL).
+ */
+export type KeyEffect =
+  | 'create-in-place'
+  | 'modify-if-present'
+  | 'create-if-missing'
+  | 'overwrite'
+  | 'clear-ttl-if-present'
+  | 'transfer-ttl'
+  | 'create-with-ttl'
+  | 'create-if-missing-with-ttl'
+  | 'set-ttl'
+  | 'set-ttl-if-has-ttl'
+  | 'keep-ttl'
+  | 'remove-ttl'
+  | 'delete'
+  | 'read';
+
+/**
+ * One argument of a command as a front end sees it: the literal value when it is known
+ * (a string or a number), else `undefined`.
+ */
+export type CommandArg = string | number | undefined;
+
+/** What a command does to the key passed at one argument position. */
+export interface KeyAction {
+  /** 0-based index into the command's arguments (the command name is not an argument). */
+  arg: number;
+  effect: KeyEffect;
+  /** For `transfer-ttl`: the argument index of the key whose TTL is copied, when there is one. */
+  sourceArg?: number;
+}
+
+/** The analysis of one command call, see {@link describeCommand}. */
+export interface CommandDescription {
+  /** The command name, upper-cased (`'SET'`, `'XGROUP CREATE'` is `'XGROUP'`). */
+  name: string;
+  /** `false` when the command is not in the table: nothing is known about its keys. */
+  known: boolean;
+  /** The keys the command touches, with what it does to each. */
+  keys: KeyAction[];
+  /**
+   * The command returns the old value while dropping the key's TTL: GETSET, or SET ... GET without
+   * KEEPTTL or a new expiry (https://redis.io/docs/latest/commands/getset/).
+   */
+  getDropsTtl: boolean;
+  /** The command is SET ... KEEPTTL (with or without XX). */
+  keepTtl: boolean;
+  /**
+   * Index of an expiry argument whose literal value is <= 0 (or not an integer, for SET/SETEX):
+   * EXPIRE deletes the key, SET and SETEX abort with an error.
+   */
+  nonPositiveTtlArg?: number;
+  /**
+   * The command sets a TTL: the unit of its TTL argument and the argument's index (for rules that
+   * convert TTLs, e.g. EXPIRE = seconds, PEXPIRE = milliseconds, EXPIREAT = unix seconds).
+   */
+  ttl?: { arg: number; unit: 'seconds' | 'milliseconds' | 'unix-seconds' | 'unix-milliseconds' };
+  /** Some option token could not be read (not a literal), so the effects are a best guess. */
+  unknownOptions: boolean;
+}
+
+type Spec =
+  | { kind: 'first'; effect: KeyEffect } // the first argument is the only key
+  | { kind: 'all'; effect: KeyEffect } // every argument is a key
+  | { kind: 'pairs'; effect: KeyEffect } // key value key value ... (MSET)
+  | { kind: 'custom'; describe: (args: readonly CommandArg[]) => Omit<CommandDescription, 'name' | 'known'> };
+
+const first = (effect: KeyEffect): Spec => ({ kind: 'first', effect });
+const all = (effect: KeyEffect): Spec => ({ kind: 'all', effect });
+
+function upper(arg: CommandArg): string | undefined {
+  return typeof arg === 'string' ? arg.toUpperCase() : undefined;
+}
+
+function numeric(arg: CommandArg): number | undefined {
+  if (typeof arg === 'number') return arg;
+  if (typeof arg === 'string' && arg.trim() !== '' && Number.isFinite(Number(arg))) return Number(arg);
+  return undefined;
+}
+
+function base(keys: KeyAction[]): Omit<CommandDescription, 'name' | 'known'> {
+  return { keys, getDropsTtl: false, keepTtl: false, unknownOptions: false };
+}
+
+const EXPIRY_UNITS = {
+  EX: 'seconds',
+  PX: 'milliseconds',
+  EXAT: 'unix-seconds',
+  PXAT: 'unix-milliseconds',
+} as const;
+
+/** SET key value [NX | XX] [GET] [EX s | PX ms | EXAT t | PXAT t | KEEPTTL] (https://redis.io/docs/latest/commands/set/) */
+function describeSet(args: readonly CommandArg[]): Omit<CommandDescription, 'name' | 'known'> {
+  let nx = false;
+  let xx = false;
+  let get = false;
+  let keepTtl = false;
+  let unknownOptions = false;
+  let ttl: CommandDescription['ttl'];
+  let nonPositiveTtlArg: number | undefined;
+  for (let i = 2; i < args.length; i++) {
+    const token = upper(args[i]);
+    if (token === undefined) {
+      unknownOptions = true;
+      continue;
+    }
+    if (token === 'NX') nx = true;
+    else if (token === 'XX') xx = true;
+    else if (token === 'GET') get = true;
+    else if (token === 'KEEPTTL') keepTtl = true;
+    else if (token in EXPIRY_UNITS) {
+      ttl = { arg: i + 1, unit: EXPIRY_UNITS[token as keyof typeof EXPIRY_UNITS] };
+      const value = numeric(args[i + 1]);
+      if (value !== undefined && (value <= 0 || !Number.isInteger(value))) nonPositiveTtlArg = i + 1;
+      i++;
+    }
+  }
+  let effect: KeyEffect;
+  if (ttl) effect = nx ? 'create-if-missing-with-ttl' : xx ? 'set-ttl' : 'create-with-ttl';
+  else if (keepTtl) effect = xx ? 'modify-if-present' : 'keep-ttl';
+  else if (unknownOptions) effect = 'create-with-ttl'; // an option we cannot read may be the expiry
+  else if (nx) effect = 'create-if-missing';
+  else if (xx) effect = 'clear-ttl-if-present';
+  else effect = 'overwrite';
+  // SET ... XX EX: never creates, sets the TTL of an existing key -> 'set-ttl'.
+  return {
+    keys: [{ arg: 0, effect }],
+    getDropsTtl: get && !ttl && !keepTtl && !unknownOptions,
+    keepTtl,
+    unknownOptions,
+    ...(ttl ? { ttl } : {}),
+    ...(nonPositiveTtlArg !== undefined ? { nonPositiveTtlArg } : {}),
+  };
+}
+
+/** EXPIRE key seconds [NX | XX | GT | LT] and its PEXPIRE / EXPIREAT / PEXPIREAT siblings. */
+function describeExpire(unit: NonNullable<CommandDescription['ttl']>['unit']) {
+  return (args: readonly CommandArg[]): Omit<CommandDescription, 'name' | 'known'> => {
+    let onlyWithTtl = false;
+    let unknownOptions = false;
+    for (let i = 2; i < args.length; i++) {
+      const token = upper(args[i]);
+      if (token === undefined) unknownOptions = true;
+      else if (token === 'XX' || token === 'GT') onlyWithTtl = true;
+    }
+    const value = numeric(args[1]);
+    // A timeout <= 0 (or a time in the past, which we can only see for literals <= 0) deletes the key.
+    const deletes = value !== undefined && value <= 0;
+    return {
+      keys: [{ arg: 0, effect: deletes ? 'delete' : onlyWithTtl ? 'set-ttl-if-has-ttl' : 'set-ttl' }],
+      getDropsTtl: false,
+      keepTtl: false,
+      unknownOptions,
+      ttl: { arg: 1, unit },
+      ...(deletes ? { nonPositiveTtlArg: 1 } : {}),
+    };
+  };
+}
+
+/** SETEX key seconds value / PSETEX key milliseconds value. */
+function describeSetex(unit: 'seconds' | 'milliseconds') {
+  return (args: readonly CommandArg[]): Omit<CommandDescription, 'name' | 'known'> => {
+    const value = numeric(args[1]);
+    const bad = value !== undefined && (value <= 0 || !Number.isInteger(value));
+    return {
+      ...base([{ arg: 0, effect: 'create-with-ttl' }]),
+      ttl: { arg: 1, unit },
+      ...(bad ? { nonPositiveTtlArg: 1 } : {}),
+    };
+  };
+}
+
+/** GETEX key [EX s | PX ms | EXAT t | PXAT t | PERSIST] (https://redis.io/docs/latest/commands/getex/) */
+function describeGetex(args: readonly CommandArg[]): Omit<CommandDescription, 'name' | 'known'> {
+  let effect: KeyEffect = 'read';
+  let ttl: CommandDescription['ttl'];
+  let unknownOptions = false;
+  let nonPositiveTtlArg: number | undefined;
+  for (let i = 1; i < args.length; i++) {
+    const token = upper(args[i]);
+    if (token === undefined) unknownOptions = true;
+    else if (token === 'PERSIST') effect = 'remove-ttl';
+    else if (token in EXPIRY_UNITS) {
+      effect = 'set-ttl';
+      ttl = { arg: i + 1, unit: EXPIRY_UNITS[token as keyof typeof EXPIRY_UNITS] };
+      const value = numeric(args[i + 1]);
+      if (value !== undefined && value <= 0) nonPositiveTtlArg = i + 1;
+      i++;
+    }
+  }
+  return {
+    ...base([{ arg: 0, effect }]),
+    unknownOptions,
+    ...(ttl ? { ttl } : {}),
+    ...(nonPositiveTtlArg !== undefined ? { nonPositiveTtlArg } : {}),
+  };
+}
+
+/** Commands whose options decide whether they may create the key (ZADD XX, GEOADD XX, XADD NOMKSTREAM). */
+function createUnless(...tokens: string[]) {
+  const set = new Set(tokens);
+  return (args: readonly CommandArg[]): Omit<CommandDescription, 'name' | 'known'> => {
+    const present = args.slice(1).some((arg) => set.has(upper(arg) ?? ''));
+    return base([{ arg: 0, effect: present ? 'modify-if-present' : 'create-in-place' }]);
+  };
+}
+
+/** A destination key at `dest` that is overwritten, the others read (SUNIONSTORE dest key ...). */
+function storeAt(dest: number, effect: KeyEffect = 'overwrite', sources: 'rest' | 'numkeys' = 'rest') {
+  return (args: readonly CommandArg[]): Omit<CommandDescription, 'name' | 'known'> => {
+    const keys: KeyAction[] = [{ arg: dest, effect }];
+    if (sources === 'rest') {
+      for (let i = dest + 1; i < args.length; i++) keys.push({ arg: i, effect: 'read' });
+    } else {
+      const count = numeric(args[dest + 1]) ?? 0;
+      for (let i = 0; i < count && dest + 2 + i < args.length; i++) keys.push({ arg: dest + 2 + i, effect: 'read' });
+    }
+    return base(keys);
+  };
+}
+
+/** SRC DST: the source read or modified, the destination created in place (SMOVE, LMOVE, RPOPLPUSH). */
+function moveTo(args: readonly CommandArg[]): Omit<CommandDescription, 'name' | 'known'> {
+  void args;
+  return base([
+    { arg: 0, effect: 'read' },
+    { arg: 1, effect: 'create-in-place' },
+  ]);
+}
+
+/** The key after a STORE / STOREDIST token (GEORADIUS, SORT). */
+function storeOption(args: readonly CommandArg[]): Omit<CommandDescription, 'name' | 'known'> {
+  const keys: KeyAction[] = [{ arg: 0, effect: 'read' }];
+  let unknownOptions = false;
+  for (let i = 1; i < args.length; i++) {
+    const token = upper(args[i]);
+    if (token === undefined) unknownOptions = true;
+    if ((token === 'STORE' || token === 'STOREDIST') && i + 1 < args.length) {
+      keys.push({ arg: i + 1, effect: 'overwrite' });
+      i++;
+    }
+  }
+  return { ...base(keys), unknownOptions };
+}
+
+const transfer = (args: readonly CommandArg[]): Omit<CommandDescription, 'name' | 'known'> => {
+  void args;
+  return base([
+    { arg: 0, effect: 'delete' },
+    { arg: 1, effect: 'transfer-ttl', sourceArg: 0 },
+  ]);
+};
+
+const TABLE: Record<string, Spec> = {
+  // create-or-modify in place
+  INCR: first('create-in-place'),
+  INCRBY: first('create-in-place'),
+  INCRBYFLOAT: first('create-in-place'),
+  DECR: first('create-in-place'),
+  DECRBY: first('create-in-place'),
+  APPEND: first('create-in-place'),
+  SETRANGE: first('create-in-place'),
+  SETBIT: first('create-in-place'),
+  BITFIELD: {
+    kind: 'custom',
+    describe: (args) => {
+      const writes = args.slice(1).some((a) => ['SET', 'INCRBY'].includes(upper(a) ?? ''));
+      const unknown = args.slice(1).some((a) => a === undefined);
+      return { ...base([{ arg: 0, effect: writes || unknown ? 'create-in-place' : 'read' }]), unknownOptions: unknown };
+    },
+  },
+  HSET: first('create-in-place'),
+  HMSET: first('create-in-place'),
+  HSETNX: first('create-in-place'),
+  HINCRBY: first('create-in-place'),
+  HINCRBYFLOAT: first('create-in-place'),
+  LPUSH: first('create-in-place'),
+  RPUSH: first('create-in-place'),
+  SADD: first('create-in-place'),
+  ZADD: { kind: 'custom', describe: createUnless('XX') },
+  ZINCRBY: first('create-in-place'),
+  PFADD: first('create-in-place'),
+  GEOADD: { kind: 'custom', describe: createUnless('XX') },
+  XADD: { kind: 'custom', describe: createUnless('NOMKSTREAM') },
+  XGROUP: {
+    kind: 'custom',
+    // XGROUP CREATE key group id [MKSTREAM]: the key is the second argument.
+    describe: (args) => {
+      const sub = upper(args[0]);
+      if (sub === 'HELP' || args.length < 2) return base([]);
+      const mk = sub === 'CREATE' && args.slice(2).some((a) => upper(a) === 'MKSTREAM');
+      return base([{ arg: 1, effect: mk ? 'create-in-place' : 'read' }]);
+    },
+  },
+  SMOVE: { kind: 'custom', describe: moveTo },
+  LMOVE: { kind: 'custom', describe: moveTo },
+  BLMOVE: { kind: 'custom', describe: moveTo },
+  RPOPLPUSH: { kind: 'custom', describe: moveTo },
+  BRPOPLPUSH: { kind: 'custom', describe: moveTo },
+  PFMERGE: { kind: 'custom', describe: storeAt(0, 'create-in-place') },
+  // module commands that create keys in place
+  'JSON.SET': first('create-in-place'),
+  'JSON.MSET': { kind: 'pairs', effect: 'create-in-place' },
+  'TS.ADD': first('create-in-place'),
+  'TS.CREATE': first('create-in-place'),
+  'TS.INCRBY': first('create-in-place'),
+  'BF.ADD': first('create-in-place'),
+  'BF.MADD': first('create-in-place'),
+  'BF.RESERVE': first('create-in-place'),
+  'CF.ADD': first('create-in-place'),
+  'CF.RESERVE': first('create-in-place'),
+  'TOPK.RESERVE': first('create-in-place'),
+  'CMS.INITBYDIM': first('create-in-place'),
+  'CMS.INITBYPROB': first('create-in-place'),
+
+  // modify only if present
+  LPUSHX: first('modify-if-present'),
+  RPUSHX: first('modify-if-present'),
+  LINSERT: first('modify-if-present'),
+  LSET: first('modify-if-present'),
+  LREM: first('modify-if-present'),
+  LTRIM: first('modify-if-present'),
+  LPOP: first('modify-if-present'),
+  RPOP: first('modify-if-present'),
+  SREM: first('modify-if-present'),
+  SPOP: first('modify-if-present'),
+  ZREM: first('modify-if-present'),
+  ZREMRANGEBYSCORE: first('modify-if-present'),
+  ZREMRANGEBYRANK: first('modify-if-present'),
+  ZREMRANGEBYLEX: first('modify-if-present'),
+  ZPOPMIN: first('modify-if-present'),
+  ZPOPMAX: first('modify-if-present'),
+  HDEL: first('modify-if-present'),
+  XDEL: first('modify-if-present'),
+  XTRIM: first('modify-if-present'),
+  XACK: first('modify-if-present'),
+  XCLAIM: first('modify-if-present'),
+  XAUTOCLAIM: first('modify-if-present'),
+  XSETID: first('modify-if-present'),
+  HEXPIRE: first('read'), // field TTLs do not give the key a TTL
+  HPEXPIRE: first('read'),
+  HEXPIREAT: first('read'),
+  HPEXPIREAT: first('read'),
+  HPERSIST: first('read'),
+  HGETEX: first('read'),
+  HSETEX: first('read'),
+  HGETDEL: first('modify-if-present'),
+
+  // create only if missing
+  SETNX: first('create-if-missing'),
+  MSETNX: { kind: 'pairs', effect: 'create-if-missing' },
+
+  // overwrite, TTL cleared
+  SET: { kind: 'custom', describe: describeSet },
+  GETSET: {
+    kind: 'custom',
+    describe: () => ({ ...base([{ arg: 0, effect: 'overwrite' }]), getDropsTtl: true }),
+  },
+  MSET: { kind: 'pairs', effect: 'overwrite' },
+  SUNIONSTORE: { kind: 'custom', describe: storeAt(0) },
+  SINTERSTORE: { kind: 'custom', describe: storeAt(0) },
+  SDIFFSTORE: { kind: 'custom', describe: storeAt(0) },
+  ZUNIONSTORE: { kind: 'custom', describe: storeAt(0, 'overwrite', 'numkeys') },
+  ZINTERSTORE: { kind: 'custom', describe: storeAt(0, 'overwrite', 'numkeys') },
+  ZDIFFSTORE: { kind: 'custom', describe: storeAt(0, 'overwrite', 'numkeys') },
+  ZRANGESTORE: {
+    kind: 'custom',
+    describe: () =>
+      base([
+        { arg: 0, effect: 'overwrite' },
+        { arg: 1, effect: 'read' },
+      ]),
+  },
+  GEOSEARCHSTORE: {
+    kind: 'custom',
+    describe: () =>
+      base([
+        { arg: 0, effect: 'overwrite' },
+        { arg: 1, effect: 'read' },
+      ]),
+  },
+  GEORADIUS: { kind: 'custom', describe: storeOption },
+  GEORADIUSBYMEMBER: { kind: 'custom', describe: storeOption },
+  SORT: { kind: 'custom', describe: storeOption },
+  BITOP: { kind: 'custom', describe: storeAt(1) },
+  RESTORE: {
+    kind: 'custom',
+    // RESTORE key ttl payload [REPLACE] [ABSTTL] ...: ttl 0 = no TTL (https://redis.io/docs/latest/commands/restore/)
+    describe: (args) => {
+      const ttl = numeric(args[1]);
+      const absTtl = args.slice(3).some((a) => upper(a) === 'ABSTTL');
+      const effect: KeyEffect = ttl === 0 ? 'overwrite' : 'create-with-ttl';
+      return {
+        ...base([{ arg: 0, effect }]),
+        unknownOptions: ttl === undefined,
+        ttl: { arg: 1, unit: absTtl ? 'unix-milliseconds' : 'milliseconds' },
+      };
+    },
+  },
+
+  // TTL taken from elsewhere
+  RENAME: { kind: 'custom', describe: transfer },
+  RENAMENX: { kind: 'custom', describe: transfer },
+  COPY: {
+    kind: 'custom',
+    describe: () =>
+      base([
+        { arg: 0, effect: 'read' },
+        { arg: 1, effect: 'transfer-ttl', sourceArg: 0 },
+      ]),
+  },
+
+  // sets a TTL
+  SETEX: { kind: 'custom', describe: describeSetex('seconds') },
+  PSETEX: { kind: 'custom', describe: describeSetex('milliseconds') },
+  EXPIRE: { kind: 'custom', describe: describeExpire('seconds') },
+  PEXPIRE: { kind: 'custom', describe: describeExpire('milliseconds') },
+  EXPIREAT: { kind: 'custom', describe: describeExpire('unix-seconds') },
+  PEXPIREAT: { kind: 'custom', describe: describeExpire('unix-milliseconds') },
+  GETEX: { kind: 'custom', describe: describeGetex },
+
+  // removes TTL
+  PERSIST: first('remove-ttl'),
+
+  // deletes
+  DEL: all('delete'),
+  UNLINK: all('delete'),
+  GETDEL: first('delete'),
+
+  // reads (keys listed so that key-must-come-from-keys can check them)
+  GET: first('read'),
+  MGET: all('read'),
+  STRLEN: first('read'),
+  GETRANGE: first('read'),
+  GETBIT: first('read'),
+  BITCOUNT: first('read'),
+  BITPOS: first('read'),
+  BITFIELD_RO: first('read'),
+  EXISTS: all('read'),
+  TYPE: first('read'),
+  TTL: first('read'),
+  PTTL: first('read'),
+  EXPIRETIME: first('read'),
+  PEXPIRETIME: first('read'),
+  TOUCH: all('read'),
+  OBJECT: {
+    kind: 'custom',
+    describe: (args) => base(args.length > 1 ? [{ arg: 1, effect: 'read' }] : []),
+  },
+  DUMP: first('read'),
+  HGET: first('read'),
+  HMGET: first('read'),
+  HGETALL: first('read'),
+  HKEYS: first('read'),
+  HVALS: first('read'),
+  HLEN: first('read'),
+  HEXISTS: first('read'),
+  HSTRLEN: first('read'),
+  HRANDFIELD: first('read'),
+  HSCAN: first('read'),
+  HTTL: first('read'),
+  HPTTL: first('read'),
+  LLEN: first('read'),
+  LRANGE: first('read'),
+  LINDEX: first('read'),
+  LPOS: first('read'),
+  SCARD: first('read'),
+  SMEMBERS: first('read'),
+  SISMEMBER: first('read'),
+  SMISMEMBER: first('read'),
+  SRANDMEMBER: first('read'),
+  SSCAN: first('read'),
+  SINTER: all('read'),
+  SUNION: all('read'),
+  SDIFF: all('read'),
+  ZCARD: first('read'),
+  ZCOUNT: first('read'),
+  ZLEXCOUNT: first('read'),
+  ZSCORE: first('read'),
+  ZMSCORE: first('read'),
+  ZRANK: first('read'),
+  ZREVRANK: first('read'),
+  ZRANGE: first('read'),
+  ZREVRANGE: first('read'),
+  ZRANGEBYSCORE: first('read'),
+  ZREVRANGEBYSCORE: first('read'),
+  ZRANGEBYLEX: first('read'),
+  ZREVRANGEBYLEX: first('read'),
+  ZRANDMEMBER: first('read'),
+  ZSCAN: first('read'),
+  PFCOUNT: all('read'),
+  GEOPOS: first('read'),
+  GEODIST: first('read'),
+  GEOHASH: first('read'),
+  GEOSEARCH: first('read'),
+  GEORADIUS_RO: first('read'),
+  GEORADIUSBYMEMBER_RO: first('read'),
+  SORT_RO: first('read'),
+  XLEN: first('read'),
+  XRANGE: first('read'),
+  XREVRANGE: first('read'),
+  XPENDING: first('read'),
+  XINFO: { kind: 'custom', describe: (args) => base(args.length > 1 ? [{ arg: 1, effect: 'read' }] : []) },
+  'JSON.GET': first('read'),
+  'TS.GET': first('read'),
+  'TS.RANGE': first('read'),
+  'BF.EXISTS': first('read'),
+  'CF.EXISTS': first('read'),
+
+  // commands without keys
+  TIME: { kind: 'custom', describe: () => base([]) },
+  PING: { kind: 'custom', describe: () => base([]) },
+  ECHO: { kind: 'custom', describe: () => base([]) },
+  PUBLISH: { kind: 'custom', describe: () => base([]) },
+  SPUBLISH: { kind: 'custom', describe: () => base([]) },
+  DBSIZE: { kind: 'custom', describe: () => base([]) },
+  RANDOMKEY: { kind: 'custom', describe: () => base([]) },
+  INFO: { kind: 'custom', describe: () => base([]) },
+  SCAN: { kind: 'custom', describe: () => base([]) },
+  SELECT: { kind: 'custom', describe: () => base([]) },
+  CONFIG: { kind: 'custom', describe: () => base([]) },
+  CLUSTER: { kind: 'custom', describe: () => base([]) },
+};
+
+/**
+ * Describes what one call of a Redis command does to the keys it touches.
+ *
+ * @param name the command name in any letter case (`'set'`, `'SET'`); module commands keep their
+ *   dot (`'JSON.SET'`).
+ * @param args the command's arguments after the name, literal where known, `undefined` where not.
+ * @returns the description; for a command that is not in the table, `known` is `false` and
+ *   `keys` is empty. Never throws.
+ */
+export function describeCommand(name: string, args: readonly CommandArg[]): CommandDescription {
+  const upperName = name.toUpperCase();
+  const spec = Object.prototype.hasOwnProperty.call(TABLE, upperName) ? TABLE[upperName] : undefined;
+  if (!spec) return { name: upperName, known: false, ...base([]) };
+  let described: Omit<CommandDescription, 'name' | 'known'>;
+  switch (spec.kind) {
+    case 'first':
+      described = base(args.length > 0 ? [{ arg: 0, effect: spec.effect }] : []);
+      break;
+    case 'all':
+      described = base(args.map((_, arg) => ({ arg, effect: spec.effect })));
+      break;
+    case 'pairs': {
+      const keys: KeyAction[] = [];
+      for (let arg = 0; arg < args.length; arg += 2) keys.push({ arg, effect: spec.effect });
+      described = base(keys);
+      break;
+    }
+    case 'custom':
+      described = spec.describe(args);
+      break;
+  }
+  return { name: upperName, known: true, ...described };
+}
+
+/** Whether a command name is in the table (any letter case). */
+export function isKnownCommand(name: string): boolean {
+  return Object.prototype.hasOwnProperty.call(TABLE, name.toUpperCase());
+}
+
+/** Effects that can leave a key without TTL: the key may be created without one or lose it. */
+export const EFFECTS_THAT_CAN_LEAVE_NO_TTL: ReadonlySet<KeyEffect> = new Set<KeyEffect>([
+  'create-in-place',
+  'create-if-missing',
+  'overwrite',
+  'clear-ttl-if-present',
+  'keep-ttl',
+  'remove-ttl',
+]);
+
+/** Effects after which the key certainly has a TTL if it exists. */
+export const EFFECTS_THAT_SET_TTL: ReadonlySet<KeyEffect> = new Set<KeyEffect>([
+  'create-with-ttl',
+  'set-ttl',
+]);

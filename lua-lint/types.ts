@@ -1,0 +1,65 @@
+/**
+ * Public types of the lua-lint analyzer.
+ *
+ * Positions follow ESLint's conventions so that findings can be handed to ESLint tooling as they
+ * are: `line`/`endLine` are 1-based, `column`/`endColumn` are 1-based and count UTF-16 code units,
+ * `endColumn` points just past the last character. `offset`/`endOffset` are 0-based UTF-16 indices
+ * into the analysed source text (`source.slice(offset, endOffset)` is the reported code), which is
+ * what the embedded-Lua ESLint rule uses to place a finding inside a JS/TS string.
+ */
+
+/** The rule ids shared by the Lua CLI and the embedded-Lua ESLint rule (see `docs/rules/`). */
+export type LuaRuleId =
+  | 'write-path-needs-ttl'
+  | 'no-getset'
+  | 'keepttl-needs-existing-key'
+  | 'no-persist'
+  | 'expire-needs-positive-ttl'
+  | 'key-must-come-from-keys'
+  | 'unanalyzable-command';
+
+/** ESLint's severities: 0 = off, 1 = warning, 2 = error. */
+export type Severity = 0 | 1 | 2;
+
+/** A severity as users write it in configuration. */
+export type SeverityName = 'off' | 'warn' | 'error';
+
+/** One problem found in a script. */
+export interface LuaFinding {
+  /** The rule that found it; `null` for a parse error (then `fatal` is `true`). */
+  ruleId: LuaRuleId | null;
+  /** 1 = warning, 2 = error (parse errors are always 2). */
+  severity: 1 | 2;
+  /** What is wrong, why it leaks, and the safe replacement. */
+  message: string;
+  /** 1-based line of the first character. */
+  line: number;
+  /** 1-based column of the first character (UTF-16 code units). */
+  column: number;
+  /** 1-based line of the end. */
+  endLine: number;
+  /** 1-based column just past the last character. */
+  endColumn: number;
+  /** 0-based UTF-16 offset of the first character in the source text. */
+  offset: number;
+  /** 0-based UTF-16 offset just past the last character. */
+  endOffset: number;
+  /** Present and `true` only for a parse error. */
+  fatal?: true;
+}
+
+/** Options of {@link analyzeLua}. Every field is optional. */
+export interface AnalyzeOptions {
+  /**
+   * Severity per rule id, overriding the defaults of `RULES` (`'off'`/0 turns a rule off).
+   * Unknown ids are ignored.
+   */
+  rules?: Partial<Record<LuaRuleId, Severity | SeverityName>>;
+  /**
+   * Keys that are persistent on purpose: no TTL finding is reported for writes to them.
+   * A number is a 1-based KEYS index (`2` means `KEYS[2]`); a string is matched against the
+   * key's spelling in the script (`'KEYS[2]'`, a local alias such as `'job_key'`, or for a key
+   * built in the script its expression text) and may use `*` as a wildcard.
+   */
+  persistentKeys?: ReadonlyArray<string | number>;
+}
