@@ -1,0 +1,74 @@
+/**
+ * The one small interface between the runtime and a Redis client. Only ioredis (`Redis` and
+ * `Cluster`) is supported today; adapters for node-redis and @upstash/redis plug in here.
+ *
+ * @internal
+ */
+import type { Cluster, Redis } from 'ioredis';
+import type { RuntimeScript } from './scripts.js';
+
+/** A client the public helpers accept: an ioredis `Redis` or `Cluster` instance. */
+export type RedisClient = Redis | Cluster;
+
+/** What the runtime needs from a client: run a script with its keys and arguments. */
+export interface ScriptRunner {
+  /**
+   * Runs `script` with `keys` as KEYS and `args` as ARGV and resolves with the raw reply.
+   * Must survive a `SCRIPT FLUSH` (retry NOSCRIPT with the source). Rejects with the client's
+   * error on a server error reply or a connection problem.
+   */
+  run(script: RuntimeScript, keys: readonly string[], args: readonly string[]): Promise<unknown>;
+}
+
+type ScriptFn = (...args: string[]) => Promise<unknown>;
+
+interface IoredisLike {
+  defineCommand(name: string, definition: { lua: string; numberOfKeys?: number }): void;
+}
+
+const runners = new WeakMap<object, ScriptRunner>();
+
+function isIoredis(client: unknown): client is IoredisLike {
+  return (
+    typeof client === 'object' &&
+    client !== null &&
+    typeof (client as { defineCommand?: unknown }).defineCommand === 'function'
+  );
+}
+
+/**
+ * ioredis: each script becomes a custom command through `defineCommand`, which sends EVALSHA and
+ * falls back to EVAL when the server answers NOSCRIPT (after a restart, a failover or
+ * `SCRIPT FLUSH`), so callers never see NOSCRIPT. Works the same on `Redis` and `Cluster`
+ * (https://github.com/redis/ioredis#lua-scripting).
+ */
+function ioredisRunner(client: IoredisLike): ScriptRunner {
+  const defined = new Set<string>();
+  return {
+    run(script, keys, args) {
+      const command = `redisTtl_${script.name}_${script.sha1.slice(0, 8)}`;
+      if (!defined.has(command)) {
+        client.defineCommand(command, { lua: script.lua, numberOfKeys: script.numberOfKeys });
+        defined.add(command);
+      }
+      const fn = (client as unknown as Record<string, ScriptFn>)[command];
+      if (fn === undefined) throw new Error(`defineCommand did not define ${command}`);
+      return fn.call(client, ...keys, ...args);
+    },
+  };
+}
+
+/**
+ * Returns the script runner for `client` (one per client object).
+ * @throws {TypeError} when `client` is not an ioredis `Redis` or `Cluster`.
+ */
+export function runnerFor(client: RedisClient): ScriptRunner {
+  const known = runners.get(client);
+  if (known !== undefined) return known;
+  if (!isIoredis(client)) {
+    throw new TypeError('redis must be an ioredis Redis or Cluster instance');
+  }
+  const runner = ioredisRunner(client);
+  runners.set(client, runner);
+  return runner;
+}

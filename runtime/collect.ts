@@ -1,0 +1,27 @@
+import { runnerFor, type RedisClient } from './client.js';
+import { getScript } from './scripts.js';
+import { checkNonEmptyString } from './validate.js';
+
+/**
+ * Atomically reads a counter and resets it to `'0'`, keeping the key's remaining TTL.
+ *
+ * Runs `runtime/scripts/collect.lua`: `GET`; when the key is missing, return without writing
+ * (so nothing is created); else `SET key 0 KEEPTTL`. Two concurrent collects never take the same
+ * balance, and an increment can not land between the read and the reset. Never use GETSET or
+ * `SET ... GET` for this: both drop the TTL (https://redis.io/docs/latest/commands/getset/,
+ * https://redis.io/docs/latest/commands/set/).
+ *
+ * @param redis An ioredis `Redis` or `Cluster`.
+ * @param key The counter key (ioredis `keyPrefix` applies).
+ * @returns The value before the reset, as Redis stored it (a string such as `'42'`, exact even
+ *   beyond 2^53), or `null` when the key does not exist.
+ * @throws {TypeError | RangeError} when `key` is not a non-empty string (before any Redis call).
+ * @throws The client's error when Redis fails or the key holds a non-string type (WRONGTYPE).
+ * @example
+ * const pending = await collect(redis, 'session:{42}:billableSeconds'); // '17' or null
+ */
+export async function collect(redis: RedisClient, key: string): Promise<string | null> {
+  checkNonEmptyString('key', key);
+  const reply = await runnerFor(redis).run(getScript('collect'), [key], []);
+  return reply === null ? null : String(reply);
+}

@@ -1,0 +1,101 @@
+/**
+ * Argument validation shared by the runtime helpers. Every check throws before any Redis call:
+ * a `TypeError` when the value has the wrong type, a `RangeError` when it has the right type but
+ * is out of range. The message always names the option, e.g. `windowMs must be an integer >= 1`.
+ *
+ * @internal
+ */
+
+/** Largest integer a JavaScript number and a Lua 5.1 number (a double) both hold exactly: 2^53 - 1. */
+export const MAX_EXACT = Number.MAX_SAFE_INTEGER;
+
+/**
+ * Checks that `value` is an integer in `[min, max]` and returns it.
+ * @throws {TypeError} when `value` is not a number.
+ * @throws {RangeError} when it is not an integer or is out of range.
+ */
+export function checkInteger(name: string, value: unknown, min: number, max: number = MAX_EXACT): number {
+  if (typeof value !== 'number') {
+    throw new TypeError(`${name} must be a number, got ${describe(value)}`);
+  }
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    const upper = max === MAX_EXACT ? '' : ` and <= ${max}`;
+    throw new RangeError(`${name} must be an integer >= ${min}${upper}, got ${value}`);
+  }
+  return value;
+}
+
+/**
+ * Checks that `value` is a finite number `> 0` and returns it.
+ * @throws {TypeError} when `value` is not a number.
+ * @throws {RangeError} when it is not finite or not positive.
+ */
+export function checkPositive(name: string, value: unknown): number {
+  if (typeof value !== 'number') {
+    throw new TypeError(`${name} must be a number, got ${describe(value)}`);
+  }
+  if (!Number.isFinite(value) || value <= 0) {
+    throw new RangeError(`${name} must be a finite number > 0, got ${value}`);
+  }
+  return value;
+}
+
+/**
+ * Checks that `value` is a non-empty string and returns it.
+ * @throws {TypeError} when `value` is not a string.
+ * @throws {RangeError} when it is empty.
+ */
+export function checkNonEmptyString(name: string, value: unknown): string {
+  if (typeof value !== 'string') {
+    throw new TypeError(`${name} must be a string, got ${describe(value)}`);
+  }
+  if (value.length === 0) {
+    throw new RangeError(`${name} must not be empty`);
+  }
+  return value;
+}
+
+/**
+ * Checks that `value` is one of `allowed` and returns it.
+ * @throws {TypeError} when it is not.
+ */
+export function checkOneOf<T extends string>(name: string, value: unknown, allowed: readonly T[]): T {
+  if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
+    throw new TypeError(`${name} must be one of ${allowed.map((a) => `'${a}'`).join(', ')}, got ${describe(value)}`);
+  }
+  return value as T;
+}
+
+/** Describes a value for an error message without dumping it (identities may be secrets). */
+export function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value === 'string') return 'a string';
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'undefined') return String(value);
+  return typeof value;
+}
+
+/** Greatest common divisor of two non-negative integers. */
+export function gcd(a: number, b: number): number {
+  while (b !== 0) {
+    [a, b] = [b, a % b];
+  }
+  return a;
+}
+
+/**
+ * Writes a per-second rate as an exact fraction `num / den` of units per millisecond, both
+ * integers >= 1 and reduced. `rate` may have up to 6 decimal places (0.000001 units per second).
+ * @throws {RangeError} naming `name` when the rate has more decimal places.
+ */
+export function perSecondToPerMs(name: string, rate: number): { num: number; den: number } {
+  for (let digits = 0; digits <= 6; digits += 1) {
+    const scale = 10 ** digits;
+    const scaled = Math.round(rate * scale);
+    if (Math.abs(rate * scale - scaled) <= 1e-9 * Math.max(1, scaled) && scaled >= 1) {
+      const den = 1000 * scale;
+      const g = gcd(scaled, den);
+      return { num: scaled / g, den: den / g };
+    }
+  }
+  throw new RangeError(`${name} must have at most 6 decimal places, got ${rate}`);
+}

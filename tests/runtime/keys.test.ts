@@ -1,0 +1,76 @@
+import calculateSlot from 'cluster-key-slot';
+import { describe, expect, it } from 'vitest';
+import { buildKey, createLimiter, hashIdentity, IDENTITY_HASH_LENGTH, type LimiterOptions } from '../../runtime/index.js';
+import { Redis } from 'ioredis';
+
+describe('buildKey', () => {
+  it('builds namespace:algorithm:version:{hash}:scope with a 22-character base64url hash', () => {
+    const key = buildKey({ namespace: 'rl', algorithm: 'tb', version: 'v2', identity: 'ada@example.com', scope: 'POST /login' });
+    expect(key).toBe(`rl:tb:v2:{${hashIdentity('ada@example.com')}}:POST /login`);
+    expect(key).toMatch(/^rl:tb:v2:\{[A-Za-z0-9_-]{22}\}:POST \/login$/);
+    expect(IDENTITY_HASH_LENGTH).toBe(22);
+  });
+
+  it('hashes with SHA-256 (a known vector) and never stores the identity in the clear', () => {
+    // sha256('abc') = ba7816bf 8f01cfea ..., base64url: ungWv48Bz-pBQUDeXa4iI7ADYaOWF3qctBD_YfIAFa0
+    expect(hashIdentity('abc')).toBe('ungWv48Bz-pBQUDeXa4iI7');
+    const key = buildKey({ namespace: 'rl', algorithm: 'fw', version: 'v1', identity: 'secret-token-123' });
+    expect(key).not.toContain('secret-token-123');
+    expect(key.endsWith(':default')).toBe(true);
+  });
+
+  it('mixes a secret in with HMAC-SHA-256 when identitySecret is given', () => {
+    const plain = hashIdentity('ada@example.com');
+    const keyed = hashIdentity('ada@example.com', 'pepper');
+    expect(keyed).not.toBe(plain);
+    expect(keyed).toBe(hashIdentity('ada@example.com', Buffer.from('pepper')));
+    expect(keyed).toHaveLength(22);
+  });
+
+  it('puts every key of one identity in one cluster slot, whatever the algorithm, version or scope', () => {
+    for (const identity of ['ada@example.com', '10.0.0.1', 'key_ÄÖÜ_{}:', 'x']) {
+      const slots = new Set<number>();
+      const keys: string[] = [];
+      for (const algorithm of ['fw', 'swl', 'swc', 'tb', 'gcra', 'lb']) {
+        for (const scope of ['default', 'GET /v1/users/:id', 'POST /login']) {
+          for (const version of ['v1', 'v2']) {
+            const key = buildKey({ namespace: 'rl', algorithm, version, identity, scope });
+            keys.push(key);
+            slots.add(calculateSlot(key));
+          }
+        }
+      }
+      expect(keys).toHaveLength(36);
+      expect(slots.size).toBe(1);
+      expect([...slots][0]).toBe(calculateSlot(hashIdentity(identity)));
+    }
+  });
+
+  it('the keys of every limiter algorithm for one identity share that slot', () => {
+    const redis = new Redis({ lazyConnect: true });
+    const common = { onRedisError: 'fail-closed' as const, scope: 'api' };
+    const all: LimiterOptions[] = [
+      { ...common, algorithm: 'fixed-window', limit: 1, windowMs: 1000 },
+      { ...common, algorithm: 'sliding-window-log', limit: 1, windowMs: 1000 },
+      { ...common, algorithm: 'sliding-window-counter', limit: 1, windowMs: 1000 },
+      { ...common, algorithm: 'token-bucket', capacity: 1, refillPerSecond: 1 },
+      { ...common, algorithm: 'gcra', limit: 1, periodMs: 1000 },
+      { ...common, algorithm: 'leaky-bucket', capacity: 1, leakPerSecond: 1 },
+    ];
+    const keys = all.map((o) => createLimiter(redis, o).keyFor('user-7'));
+    expect(new Set(keys).size).toBe(6);
+    expect(new Set(keys.map((k) => calculateSlot(k)))).toEqual(new Set([calculateSlot(hashIdentity('user-7'))]));
+    redis.disconnect();
+  });
+
+  it('rejects parts that would break the layout, naming the part', () => {
+    const base = { namespace: 'rl', algorithm: 'tb', version: 'v1', identity: 'a' };
+    expect(() => buildKey({ ...base, namespace: 'r:l' })).toThrow(new RangeError("namespace must be 1-64 characters of A-Z a-z 0-9 _ . - (no ':', '{', '}'), got 'r:l'"));
+    expect(() => buildKey({ ...base, version: '' })).toThrow(RangeError);
+    expect(() => buildKey({ ...base, algorithm: 5 as unknown as string })).toThrow(new TypeError('algorithm must be a string, got 5'));
+    expect(() => buildKey({ ...base, scope: 'a{b}' })).toThrow(/^scope must be 1-200 characters/);
+    expect(() => buildKey({ ...base, scope: 'x'.repeat(201) })).toThrow(RangeError);
+    expect(() => buildKey({ ...base, identity: '' })).toThrow(new RangeError('identity must not be empty'));
+    expect(() => buildKey({ ...base, identity: undefined as unknown as string })).toThrow(new TypeError('identity must be a string, got undefined'));
+  });
+});
