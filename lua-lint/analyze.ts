@@ -1,0 +1,1317 @@
+/**
+ * The path-sensitive walk over a Redis script: an abstract interpretation over the statements in
+ * which the state maps each key (`KEYS[1]`, `KEYS[*]` for "every key" in a loop, a key built in the
+ * script) to what this script has done to it: the write sites that may have left it without a TTL
+ * ("pending"), and whether it is known to exist. Branches fork the state, joins keep the worst case
+ * per key, loops run until the state stops changing, calls of local functions are followed, and
+ * every exit (return, end of chunk, `error`, a failing `assert`, `redis.error_reply`, a comparison
+ * that raises) checks the promise: no pending key.
+ *
+ * Redis semantics come from `commands.ts` (what a command does to a key) and `idioms.ts` (what a
+ * guard proves); this file only walks.
+ */
+import type * as L from 'luaparse';
+import { describeCommand, type CommandArg, type KeyEffect } from './commands.js';
+import { keyFactsOfComparison, keyFactsOfTruth, replyLuaType, type KeyFacts } from './idioms.js';
+import type { LuaRuleId } from './types.js';
+
+// ---------------------------------------------------------------------------------------------
+// Values
+
+/** What the analysis knows about a Lua value. */
+export type Value =
+  | { t: 'unknown'; text?: string }
+  | { t: 'nil' }
+  | { t: 'bool'; v?: boolean }
+  | { t: 'num'; v?: number; argv?: number; nilable?: boolean }
+  | { t: 'str'; v?: string; argv?: number | '*'; text?: string }
+  | { t: 'keys'; name: string }
+  | { t: 'argv'; name: string }
+  | { t: 'key'; id: string }
+  | { t: 'table' }
+  | { t: 'builtin'; name: string }
+  | { t: 'fn'; node: L.FunctionDeclaration; scope: Scope; name: string }
+  | { t: 'errorReply' }
+  | { t: 'spread'; of?: Value; items?: Value[] }
+  | Reply;
+
+/** The reply of a Redis command, remembered so that guards on it can be understood. */
+export interface Reply {
+  t: 'reply';
+  command: string;
+  /** The key the command worked on (its first key). */
+  keyId?: string;
+  /** The key's version when the reply was produced (a later write invalidates guards on it). */
+  version: number;
+  /** The key's pending write sites when the reply was produced. */
+  pending?: readonly number[];
+  /** The write site the command created, when it was a write. */
+  site?: number;
+  /** INCR/INCRBY/DECR/DECRBY: the increment. */
+  increment?: Value;
+  /** SET ... NX: the reply is truthy exactly when the key was created. */
+  createsOnTruthy?: boolean;
+  /** The Lua type of the reply, when the command always answers with one type. */
+  luaType?: 'number' | 'string' | 'table';
+  pcall: boolean;
+}
+
+const UNKNOWN: Value = { t: 'unknown' };
+const NIL: Value = { t: 'nil' };
+
+/** A lexical scope: names to variable ids. */
+export interface Scope {
+  parent?: Scope;
+  names: Map<string, number>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// State
+
+type Existence = 'yes' | 'no' | 'maybe';
+
+interface KeyState {
+  /** Write sites that may have left this key without TTL on the current path. */
+  pending: readonly number[];
+  exists: Existence;
+  /** Changes on every write that changes this state; guards on older replies are re-checked. */
+  version: number;
+  /** The version of the last delete (or rename onto this key): older existence facts are void. */
+  lastDelete: number;
+}
+
+const FRESH_KEY: KeyState = { pending: [], exists: 'maybe', version: 0, lastDelete: 0 };
+
+/** One path's state. Mutable; forks are copies. */
+interface State {
+  keys: Map<string, KeyState>;
+  vars: Map<number, Value>;
+  dead: boolean;
+}
+
+function clone(st: State): State {
+  return { keys: new Map(st.keys), vars: new Map(st.vars), dead: st.dead };
+}
+
+function deadState(): State {
+  return { keys: new Map(), vars: new Map(), dead: true };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Results
+
+/** A write that can leave a key without TTL. */
+export interface WriteSite {
+  id: number;
+  node: L.Node;
+  command: string;
+  keyName: string;
+  effect: KeyEffect;
+  rule: 'write-path-needs-ttl' | 'keepttl-needs-existing-key';
+}
+
+/** How a path left the script. */
+export interface Exit {
+  kind: 'return' | 'end' | 'error' | 'error-reply' | 'assert' | 'compare-error';
+  /** Offset of the exit in the source. */
+  offset: number;
+  /** For a Redis 7 function: its registered name. */
+  functionName?: string;
+}
+
+/** A finding before positions and severities are applied. */
+export interface RawFinding {
+  ruleId: LuaRuleId;
+  node: L.Node;
+  message: string;
+  /** The key concerned, as spelled in the script (for persistence checks). */
+  keyNames?: string[];
+}
+
+/** The result of {@link walkScript}. */
+export interface WalkResult {
+  findings: RawFinding[];
+}
+
+/** Input of {@link walkScript}. */
+export interface WalkInput {
+  ast: L.Chunk;
+  source: string;
+  /** Whether a write to a key (by any of its spellings) at a line is persistent on purpose. */
+  isPersistent(names: readonly string[], line: number): boolean;
+  lineOf(offset: number): number;
+}
+
+export function rangeOf(node: L.Node): [number, number] {
+  return (node as L.Node & { range?: [number, number] }).range ?? [0, 0];
+}
+
+// ---------------------------------------------------------------------------------------------
+// The walker
+
+interface FnContext {
+  kind: 'entry' | 'helper';
+  name?: string;
+  returns: State[];
+  returnValues: Value[];
+  /** Inside pcall(f): an error returns to the caller instead of ending the script. */
+  protected: boolean;
+  loops: State[][];
+}
+
+interface Ctx {
+  scope: Scope;
+  fn: FnContext;
+}
+
+const MAX_LOOP_ITERATIONS = 6;
+const MAX_CALL_DEPTH = 8;
+const STEP_BUDGET = 200_000;
+
+class BudgetExceeded extends Error {}
+
+const GLOBAL_BUILTINS = new Set([
+  'tonumber', 'tostring', 'type', 'error', 'assert', 'pcall', 'xpcall', 'unpack', 'ipairs', 'pairs', 'next',
+  'select', 'rawget', 'rawset', 'rawequal', 'setmetatable', 'getmetatable', 'math', 'string', 'table', 'cjson',
+  'cmsgpack', 'bit', 'struct', 'os', 'print', 'loadstring',
+]);
+
+/** Effects that write only when they create the key: an existing key keeps its TTL. */
+const CREATION_ONLY: ReadonlySet<KeyEffect> = new Set<KeyEffect>(['create-in-place', 'create-if-missing', 'keep-ttl']);
+
+const REPLY_TO_STRING_COMMANDS = new Set(['GET', 'HGET', 'LINDEX', 'ZSCORE', 'GETEX', 'GETDEL', 'LPOP', 'RPOP', 'SPOP', 'HGETDEL']);
+
+class Walker {
+  private readonly findings = new Map<string, RawFinding>();
+  private readonly sites: WriteSite[] = [];
+  private readonly siteIds = new Map<string, number>();
+  private readonly leaks = new Map<number, { exit: Exit; keyId: string }>();
+  private readonly registered: Value[] = [];
+  private nextVar = 1;
+  private nextVersion = 1;
+  private steps = 0;
+  private readonly callStack: L.FunctionDeclaration[] = [];
+  private entryName: string | undefined;
+
+  constructor(private readonly input: WalkInput) {}
+
+  run(): WalkResult {
+    const { ast, source } = this.input;
+    const globals: Scope = { names: new Map() };
+    const st: State = { keys: new Map(), vars: new Map(), dead: false };
+    try {
+      const fn = this.newFn('entry');
+      const end = this.block(ast.body, st, { scope: globals, fn });
+      if (!end.dead) this.exit(end, { kind: 'end', offset: lastCodeOffset(source) });
+      // Redis 7 function libraries: each registered callback is a script of its own.
+      const analysed = new Set<L.FunctionDeclaration>();
+      for (let i = 0; i < this.registered.length; i++) {
+        const callback = this.registered[i]!;
+        if (callback.t !== 'fn' || analysed.has(callback.node)) continue;
+        analysed.add(callback.node);
+        this.entry(callback, end.dead ? st : end);
+      }
+    } catch (error) {
+      if (!(error instanceof BudgetExceeded)) throw error;
+    }
+    for (const [siteId, leak] of this.leaks) this.reportLeak(this.sites[siteId]!, leak.exit, leak.keyId);
+    return { findings: [...this.findings.values()] };
+  }
+
+  // -- entries and exits ------------------------------------------------------------------------
+
+  private newFn(kind: FnContext['kind'], name?: string, isProtected = false): FnContext {
+    return { kind, ...(name !== undefined ? { name } : {}), returns: [], returnValues: [], protected: isProtected, loops: [] };
+  }
+
+  private entry(callback: Extract<Value, { t: 'fn' }>, base: State): void {
+    const st: State = { keys: new Map(), vars: new Map(base.vars), dead: false };
+    const scope: Scope = { parent: callback.scope, names: new Map() };
+    const [keysParam, argsParam] = callback.node.parameters;
+    if (keysParam?.type === 'Identifier') this.declare(scope, st, keysParam.name, { t: 'keys', name: keysParam.name });
+    if (argsParam?.type === 'Identifier') this.declare(scope, st, argsParam.name, { t: 'argv', name: argsParam.name });
+    const previous = this.entryName;
+    this.entryName = callback.name;
+    const fn = this.newFn('entry', callback.name);
+    const end = this.block(callback.node.body, st, { scope, fn });
+    if (!end.dead) this.exit(end, { kind: 'end', offset: Math.max(0, rangeOf(callback.node)[1] - 3) });
+    this.entryName = previous;
+  }
+
+  private exit(st: State, exit: Exit): void {
+    if (st.dead) return;
+    const withName = this.entryName !== undefined ? { ...exit, functionName: this.entryName } : exit;
+    for (const [keyId, key] of st.keys) {
+      for (const site of key.pending) {
+        if (!this.leaks.has(site)) this.leaks.set(site, { exit: withName, keyId });
+      }
+    }
+    st.dead = true;
+  }
+
+  /** An `error(...)`: ends the script, or returns to a protecting pcall. */
+  private raise(st: State, ctx: Ctx, exit: Exit): void {
+    if (st.dead) return;
+    if (ctx.fn.protected) {
+      ctx.fn.returns.push(clone(st));
+      st.dead = true;
+      return;
+    }
+    this.exit(st, exit);
+  }
+
+  // -- statements -------------------------------------------------------------------------------
+
+  private block(body: readonly L.Statement[], st: State, ctx: Ctx): State {
+    let cur = st;
+    for (const statement of body) {
+      if (cur.dead) break;
+      cur = this.statement(statement, cur, ctx);
+    }
+    return cur;
+  }
+
+  private child(ctx: Ctx): Ctx {
+    return { scope: { parent: ctx.scope, names: new Map() }, fn: ctx.fn };
+  }
+
+  private statement(node: L.Statement, st: State, ctx: Ctx): State {
+    if (++this.steps > STEP_BUDGET) throw new BudgetExceeded();
+    switch (node.type) {
+      case 'LocalStatement': {
+        const values = this.expressionList(node.init, st, ctx, node.variables.length);
+        node.variables.forEach((variable, i) => this.declare(ctx.scope, st, variable.name, values[i] ?? NIL));
+        return st;
+      }
+      case 'AssignmentStatement': {
+        const values = this.expressionList(node.init, st, ctx, node.variables.length);
+        node.variables.forEach((target, i) => {
+          if (target.type === 'Identifier') this.assign(ctx.scope, st, target.name, values[i] ?? NIL);
+          else if (target.type === 'MemberExpression') this.expression(target.base, st, ctx);
+          else {
+            this.expression(target.base, st, ctx);
+            this.expression(target.index, st, ctx);
+          }
+        });
+        return st;
+      }
+      case 'CallStatement':
+        this.expression(node.expression, st, ctx);
+        return st;
+      case 'FunctionDeclaration': {
+        if (node.identifier?.type === 'Identifier') {
+          const name = node.identifier.name;
+          if (node.isLocal) this.declare(ctx.scope, st, name, UNKNOWN);
+          const fn: Value = { t: 'fn', node, scope: ctx.scope, name };
+          this.assign(ctx.scope, st, name, fn);
+        }
+        return st;
+      }
+      case 'ReturnStatement': {
+        const values = this.expressionList(node.arguments, st, ctx, 1);
+        if (st.dead) return st;
+        const value = values[0] ?? NIL;
+        if (ctx.fn.kind === 'entry') {
+          this.exit(st, { kind: value.t === 'errorReply' ? 'error-reply' : 'return', offset: rangeOf(node)[0] });
+        } else {
+          ctx.fn.returns.push(clone(st));
+          ctx.fn.returnValues.push(value);
+          st.dead = true;
+        }
+        return st;
+      }
+      case 'BreakStatement': {
+        const loop = ctx.fn.loops[ctx.fn.loops.length - 1];
+        if (loop) loop.push(clone(st));
+        st.dead = true;
+        return st;
+      }
+      case 'DoStatement':
+        return this.block(node.body, st, this.child(ctx));
+      case 'IfStatement':
+        return this.ifStatement(node, st, ctx);
+      case 'WhileStatement':
+        return this.loop(st, ctx, false, (s, inner) => {
+          const [t, f] = this.condition(node.condition, s, inner);
+          return { next: t ? this.block(node.body, t, inner) : null, done: f };
+        });
+      case 'RepeatStatement':
+        return this.loop(st, ctx, true, (s, inner) => {
+          const after = this.block(node.body, s, inner);
+          if (after.dead) return { next: null, done: null };
+          const [t, f] = this.condition(node.condition, after, inner);
+          return { next: f, done: t };
+        });
+      case 'ForNumericStatement':
+        return this.forNumeric(node, st, ctx);
+      case 'ForGenericStatement':
+        return this.forGeneric(node, st, ctx);
+      default:
+        return st; // labels, goto (not Lua 5.1)
+    }
+  }
+
+  private ifStatement(node: L.IfStatement, st: State, ctx: Ctx): State {
+    const outs: State[] = [];
+    let cur: State | null = st;
+    for (const clause of node.clauses) {
+      if (!cur) break;
+      if (clause.type === 'ElseClause') {
+        outs.push(this.block(clause.body, cur, this.child(ctx)));
+        cur = null;
+        break;
+      }
+      const [t, f]: [State | null, State | null] = this.condition(clause.condition, cur, ctx);
+      if (t) outs.push(this.block(clause.body, t, this.child(ctx)));
+      cur = f;
+    }
+    if (cur) outs.push(cur);
+    return this.joinAll(outs);
+  }
+
+  /**
+   * Runs a loop to a fixpoint. `iterate` runs one iteration from a head state and returns the
+   * state that goes round again (`next`) and the state that leaves normally (`done`).
+   * With `atLeastOnce`, the state before the loop is not a way out (loops over KEYS, repeat).
+   */
+  private loop(
+    st: State,
+    ctx: Ctx,
+    atLeastOnce: boolean,
+    iterate: (head: State, inner: Ctx) => { next: State | null; done: State | null },
+  ): State {
+    const exits: State[] = [];
+    const breaks: State[] = [];
+    ctx.fn.loops.push(breaks);
+    let head = st;
+    for (let i = 0; i < MAX_LOOP_ITERATIONS; i++) {
+      const inner = this.child(ctx);
+      const { next, done } = iterate(clone(head), inner);
+      if (done && !done.dead) exits.push(done);
+      if (!next || next.dead) break;
+      const joined = this.join(head, next);
+      if (equalStates(joined, head)) break;
+      head = joined;
+    }
+    ctx.fn.loops.pop();
+    if (!atLeastOnce) exits.push(head);
+    const out = this.joinAll([...exits, ...breaks]);
+    return out;
+  }
+
+  private forNumeric(node: L.ForNumericStatement, st: State, ctx: Ctx): State {
+    const start = this.expression(node.start, st, ctx);
+    const end = this.expression(node.end, st, ctx);
+    if (node.step) this.expression(node.step, st, ctx);
+    const overKeys = node.end.type === 'UnaryExpression' && node.end.operator === '#' && this.isKeysTable(node.end.argument, st, ctx);
+    const keysName = overKeys ? this.keysTableName((node.end as L.UnaryExpression).argument, st, ctx) : undefined;
+    const literalOnce =
+      start.t === 'num' && end.t === 'num' && start.v !== undefined && end.v !== undefined && start.v <= end.v && !node.step;
+    return this.loop(st, ctx, overKeys || literalOnce, (head, inner) => {
+      const index: Value = keysName !== undefined ? { t: 'num' } : { t: 'num' };
+      this.declare(inner.scope, head, node.variable.name, index);
+      if (keysName !== undefined) this.keyIndexVars.set(inner.scope.names.get(node.variable.name)!, keysName);
+      const after = this.block(node.body, head, inner);
+      return { next: after, done: after.dead ? null : clone(after) };
+    });
+  }
+
+  /** Variables that run over the indices of a keys table (`for i = 1, #KEYS`), by var id. */
+  private readonly keyIndexVars = new Map<number, string>();
+
+  private forGeneric(node: L.ForGenericStatement, st: State, ctx: Ctx): State {
+    let element: Value = UNKNOWN;
+    let overKeys = false;
+    const iterator = node.iterators[0];
+    if (iterator && iterator.type === 'CallExpression' && node.iterators.length === 1) {
+      const callee = this.expression(iterator.base, st, ctx);
+      const arg = iterator.arguments[0] ? this.expression(iterator.arguments[0], st, ctx) : UNKNOWN;
+      if (callee.t === 'builtin' && (callee.name === 'ipairs' || callee.name === 'pairs')) {
+        if (arg.t === 'keys') {
+          element = { t: 'key', id: `${arg.name}[*]` };
+          overKeys = true;
+        } else if (arg.t === 'argv') element = { t: 'str', argv: '*' };
+      }
+    } else {
+      for (const it of node.iterators) this.expression(it, st, ctx);
+    }
+    return this.loop(st, ctx, overKeys, (head, inner) => {
+      node.variables.forEach((variable, i) => this.declare(inner.scope, head, variable.name, i === 1 ? element : { t: 'unknown' }));
+      const after = this.block(node.body, head, inner);
+      return { next: after, done: after.dead ? null : clone(after) };
+    });
+  }
+
+  // -- variables --------------------------------------------------------------------------------
+
+  private declare(scope: Scope, st: State, name: string, value: Value): void {
+    const id = this.nextVar++;
+    scope.names.set(name, id);
+    st.vars.set(id, value);
+  }
+
+  private lookupVar(scope: Scope, name: string): number | undefined {
+    for (let s: Scope | undefined = scope; s; s = s.parent) {
+      const id = s.names.get(name);
+      if (id !== undefined) return id;
+    }
+    return undefined;
+  }
+
+  private assign(scope: Scope, st: State, name: string, value: Value): void {
+    const id = this.lookupVar(scope, name) ?? this.globalVar(name);
+    st.vars.set(id, value);
+  }
+
+  private readonly globals = new Map<string, number>();
+
+  private globalVar(name: string): number {
+    let id = this.globals.get(name);
+    if (id === undefined) {
+      id = this.nextVar++;
+      this.globals.set(name, id);
+    }
+    return id;
+  }
+
+  private identifier(name: string, st: State, ctx: Ctx): Value {
+    const id = this.lookupVar(ctx.scope, name);
+    if (id !== undefined) {
+      const keysName = this.keyIndexVars.get(id);
+      if (keysName !== undefined) return { t: 'num' };
+      return st.vars.get(id) ?? NIL;
+    }
+    const global = this.globals.get(name);
+    if (global !== undefined && st.vars.has(global)) return st.vars.get(global)!;
+    switch (name) {
+      case 'KEYS':
+        return { t: 'keys', name: 'KEYS' };
+      case 'ARGV':
+        return { t: 'argv', name: 'ARGV' };
+      case 'redis':
+      case 'server':
+        return { t: 'builtin', name: 'redis' };
+      default:
+        return GLOBAL_BUILTINS.has(name) ? { t: 'builtin', name } : { t: 'unknown', text: name };
+    }
+  }
+
+  private isKeyIndexVar(expr: L.Expression, ctx: Ctx): boolean {
+    if (expr.type !== 'Identifier') return false;
+    const id = this.lookupVar(ctx.scope, expr.name);
+    return id !== undefined && this.keyIndexVars.has(id);
+  }
+
+  private isKeysTable(expr: L.Expression, st: State, ctx: Ctx): boolean {
+    return this.keysTableName(expr, st, ctx) !== undefined;
+  }
+
+  private keysTableName(expr: L.Expression, st: State, ctx: Ctx): string | undefined {
+    const value = this.expression(expr, st, ctx);
+    return value.t === 'keys' ? value.name : undefined;
+  }
+
+  // -- expressions ------------------------------------------------------------------------------
+
+  /** Evaluates expressions left to right; the last one may expand to several values. */
+  private expressionList(exprs: readonly L.Expression[], st: State, ctx: Ctx, want: number): Value[] {
+    const values: Value[] = [];
+    exprs.forEach((expr, i) => {
+      const value = this.expression(expr, st, ctx);
+      const last = i === exprs.length - 1;
+      if (value.t === 'spread') {
+        if (last && value.items) values.push(...value.items);
+        else if (last) for (let k = values.length; k < want; k++) values.push(value.of ? element(value.of) : UNKNOWN);
+        else values.push(value.items?.[0] ?? (value.of ? element(value.of) : UNKNOWN));
+      } else values.push(value);
+    });
+    return values;
+  }
+
+  private text(node: L.Node): string {
+    const [start, end] = rangeOf(node);
+    return this.input.source.slice(start, end).replace(/\s+/g, '');
+  }
+
+  private expression(node: L.Expression, st: State, ctx: Ctx): Value {
+    if (st.dead) return UNKNOWN;
+    switch (node.type) {
+      case 'StringLiteral':
+        return { t: 'str', v: node.value ?? undefined! };
+      case 'NumericLiteral':
+        return { t: 'num', v: node.value };
+      case 'BooleanLiteral':
+        return { t: 'bool', v: node.value };
+      case 'NilLiteral':
+        return NIL;
+      case 'VarargLiteral': {
+        const id = this.lookupVar(ctx.scope, '...');
+        return id !== undefined ? (st.vars.get(id) ?? UNKNOWN) : { t: 'spread' };
+      }
+      case 'Identifier':
+        return this.identifier(node.name, st, ctx);
+      case 'FunctionDeclaration':
+        return { t: 'fn', node, scope: ctx.scope, name: 'function' };
+      case 'TableConstructorExpression':
+        for (const field of node.fields) {
+          if (field.type === 'TableKey') this.expression(field.key, st, ctx);
+          this.expression(field.value, st, ctx);
+        }
+        return { t: 'table' };
+      case 'UnaryExpression': {
+        const arg = this.expression(node.argument, st, ctx);
+        if (node.operator === 'not') return { t: 'bool' };
+        if (node.operator === '-') return arg.t === 'num' && arg.v !== undefined ? { t: 'num', v: -arg.v } : { t: 'num' };
+        return { t: 'num' }; // '#'
+      }
+      case 'BinaryExpression':
+        return this.binary(node, st, ctx);
+      case 'LogicalExpression': {
+        // Evaluated through the condition machinery so that calls in the right operand run only
+        // on the paths where they run.
+        const left = this.expression(node.left, st, ctx);
+        const branch = clone(st);
+        const right = this.expression(node.right, branch, ctx);
+        const joined = this.join(st, branch);
+        st.keys = joined.keys;
+        st.vars = joined.vars;
+        st.dead = joined.dead && branch.dead;
+        if (node.operator === 'or' && left.t === 'reply' && REPLY_TO_STRING_COMMANDS.has(left.command)) return UNKNOWN;
+        return sameValue(left, right) ? left : right.t === 'num' && left.t === 'num' ? { t: 'num' } : UNKNOWN;
+      }
+      case 'MemberExpression': {
+        const base = this.expression(node.base, st, ctx);
+        if (base.t === 'builtin') return { t: 'builtin', name: `${base.name}.${node.identifier.name}` };
+        return { t: 'unknown', text: this.text(node) };
+      }
+      case 'IndexExpression': {
+        const base = this.expression(node.base, st, ctx);
+        const index = this.expression(node.index, st, ctx);
+        if (base.t === 'keys') {
+          const literal = index.t === 'num' && index.v !== undefined && !this.isKeyIndexVar(node.index, ctx) ? index.v : undefined;
+          return { t: 'key', id: `${base.name}[${literal ?? '*'}]` };
+        }
+        if (base.t === 'argv') {
+          const literal = index.t === 'num' && index.v !== undefined ? index.v : '*';
+          return { t: 'str', argv: literal };
+        }
+        return { t: 'unknown', text: this.text(node) };
+      }
+      case 'CallExpression':
+        return this.call(node, node.base, node.arguments, st, ctx);
+      case 'StringCallExpression':
+        return this.call(node, node.base, [node.argument], st, ctx);
+      case 'TableCallExpression':
+        return this.call(node, node.base, [node.arguments], st, ctx);
+      default:
+        return UNKNOWN;
+    }
+  }
+
+  private binary(node: L.BinaryExpression, st: State, ctx: Ctx): Value {
+    const left = this.expression(node.left, st, ctx);
+    const right = this.expression(node.right, st, ctx);
+    switch (node.operator) {
+      case '..':
+        return { t: 'str', text: this.text(node), ...(left.t === 'str' && right.t === 'str' && left.v !== undefined && right.v !== undefined ? { v: left.v + right.v } : {}) };
+      case '==':
+      case '~=':
+        return { t: 'bool' };
+      case '<':
+      case '>':
+      case '<=':
+      case '>=': {
+        if (mismatchedTypes(left, right)) this.raise(st, ctx, { kind: 'compare-error', offset: rangeOf(node)[0] });
+        return { t: 'bool' };
+      }
+      default: {
+        if (left.t === 'num' && right.t === 'num' && left.v !== undefined && right.v !== undefined) {
+          const v = arithmetic(node.operator, left.v, right.v);
+          return v === undefined ? { t: 'num' } : { t: 'num', v };
+        }
+        return { t: 'num' };
+      }
+    }
+  }
+
+  // -- conditions -------------------------------------------------------------------------------
+
+  /** Evaluates a condition; returns the states on its true and false edges (null = impossible). */
+  private condition(node: L.Expression, st: State, ctx: Ctx): [State | null, State | null] {
+    if (st.dead) return [null, null];
+    if (node.type === 'UnaryExpression' && node.operator === 'not') {
+      const [t, f] = this.condition(node.argument, st, ctx);
+      return [f, t];
+    }
+    if (node.type === 'LogicalExpression') {
+      const [t1, f1] = this.condition(node.left, st, ctx);
+      if (node.operator === 'and') {
+        const [t2, f2] = t1 ? this.condition(node.right, t1, ctx) : [null, null];
+        return [t2, this.joinNullable(f1, f2)];
+      }
+      const [t2, f2] = f1 ? this.condition(node.right, f1, ctx) : [null, null];
+      return [this.joinNullable(t1, t2), f2];
+    }
+    if (node.type === 'BinaryExpression' && ['==', '~=', '<', '>', '<=', '>='].includes(node.operator)) {
+      const left = this.expression(node.left, st, ctx);
+      const right = this.expression(node.right, st, ctx);
+      if (st.dead) return [null, null];
+      const op = node.operator as '==' | '~=' | '<' | '>' | '<=' | '>=';
+      if (mismatchedTypes(left, right)) {
+        // Lua 5.1 never finds a number equal to a string; ordering them raises an error.
+        if (op === '==') return [null, st];
+        if (op === '~=') return [st, null];
+        this.raise(st, ctx, { kind: 'compare-error', offset: rangeOf(node)[0] });
+        return [null, null];
+      }
+      const facts = keyFactsOfComparison(left, op, right);
+      return this.applyFacts(st, facts);
+    }
+    const value = this.expression(node, st, ctx);
+    if (st.dead) return [null, null];
+    return this.applyFacts(st, keyFactsOfTruth(value));
+  }
+
+  private applyFacts(st: State, facts: KeyFacts | undefined): [State | null, State | null] {
+    if (!facts) return [st, clone(st)];
+    if (facts.always === true) return [st, null];
+    if (facts.always === false) return [null, st];
+    const t = this.refine(st, facts.whenTrue, facts);
+    const f = this.refine(clone(st), facts.whenFalse, facts);
+    return [t, f];
+  }
+
+  private refine(st: State, fact: KeyFacts['whenTrue'], facts: KeyFacts): State | null {
+    if (!fact || facts.keyId === undefined) return st;
+    const key = st.keys.get(facts.keyId) ?? FRESH_KEY;
+    if (facts.version !== undefined && facts.version !== key.version) {
+      return this.refineOlder(st, facts.keyId, key, fact, facts);
+    }
+    switch (fact) {
+      case 'exists':
+        st.keys.set(facts.keyId, { ...key, exists: 'yes' });
+        return st;
+      case 'missing':
+        st.keys.set(facts.keyId, { ...key, exists: 'no', pending: [] });
+        return st;
+      case 'has-ttl-or-missing':
+        st.keys.set(facts.keyId, { ...key, pending: [] });
+        return st;
+      case 'has-ttl':
+        st.keys.set(facts.keyId, { ...key, pending: [], exists: 'yes' });
+        return st;
+      case 'not-created-by-site':
+        st.keys.set(facts.keyId, {
+          ...key,
+          exists: 'yes',
+          pending: facts.site === undefined ? key.pending : key.pending.filter((s) => s !== facts.site),
+        });
+        return st;
+      case 'impossible':
+        return null;
+      default:
+        return st;
+    }
+  }
+
+  /**
+   * A guard on a reply taken before later writes to the key. "The key existed then" still proves
+   * that the later in-place writes did not create it (unless it was deleted in between); facts
+   * about its TTL say nothing about writes that came after.
+   */
+  private refineOlder(st: State, keyId: string, key: KeyState, fact: NonNullable<KeyFacts['whenTrue']>, facts: KeyFacts): State | null {
+    if (fact === 'impossible') return null;
+    if (facts.version !== undefined && key.lastDelete > facts.version) return st;
+    const before = facts.pending ?? [];
+    const createdSince = (site: number): boolean => !before.includes(site) && CREATION_ONLY.has(this.sites[site]!.effect);
+    let pending = key.pending;
+    if (fact === 'exists' || fact === 'has-ttl') pending = pending.filter((site) => !createdSince(site));
+    if (fact === 'has-ttl') pending = pending.filter((site) => !before.includes(site));
+    if (fact === 'not-created-by-site') pending = pending.filter((site) => site !== facts.site);
+    if (pending.length !== key.pending.length) st.keys.set(keyId, { ...key, pending });
+    return st;
+  }
+
+  // -- calls ------------------------------------------------------------------------------------
+
+  private call(node: L.Node, baseNode: L.Expression, argNodes: readonly L.Expression[], st: State, ctx: Ctx): Value {
+    const callee = this.expression(baseNode, st, ctx);
+    if (callee.t === 'builtin') {
+      switch (callee.name) {
+        case 'assert': {
+          const [cond, ...rest] = argNodes;
+          if (!cond) return UNKNOWN;
+          const [t, f] = this.condition(cond, st, ctx);
+          if (f) this.raise(f, ctx, { kind: 'assert', offset: rangeOf(node)[0] });
+          if (t) {
+            for (const arg of rest) this.expression(arg, t, ctx);
+            st.keys = t.keys;
+            st.vars = t.vars;
+            st.dead = t.dead;
+          } else st.dead = true;
+          return UNKNOWN;
+        }
+        case 'pcall':
+        case 'xpcall': {
+          const [fnNode, ...rest] = argNodes;
+          const fn = fnNode ? this.expression(fnNode, st, ctx) : UNKNOWN;
+          const args = this.expressionList(callee.name === 'xpcall' ? rest.slice(1) : rest, st, ctx, 0);
+          if (fn.t === 'fn') this.callFunction(fn, args, st, ctx, true);
+          else if (fn.t === 'builtin' && (fn.name === 'redis.call' || fn.name === 'redis.pcall')) {
+            this.redisCall(node, args, rest, st, ctx, true);
+          }
+          return UNKNOWN;
+        }
+        default:
+          break;
+      }
+    }
+    const args = this.expressionList(argNodes, st, ctx, 0);
+    if (st.dead) return UNKNOWN;
+    if (callee.t === 'fn') return this.callFunction(callee, args, st, ctx, false);
+    if (callee.t !== 'builtin') return UNKNOWN;
+    switch (callee.name) {
+      case 'redis.call':
+      case 'redis.pcall':
+        return this.redisCall(node, args, argNodes, st, ctx, callee.name === 'redis.pcall');
+      case 'redis.error_reply':
+        return { t: 'errorReply' };
+      case 'redis.register_function': {
+        const first = args[0];
+        if (first?.t === 'fn') this.registered.push(first);
+        else if (argNodes[0]?.type === 'TableConstructorExpression') {
+          const table = argNodes[0];
+          for (const field of table.fields) {
+            if (field.type === 'TableKeyString' && field.key.name === 'callback') {
+              const cb = this.expression(field.value, st, ctx);
+              const nameField = table.fields.find(
+                (f): f is L.TableKeyString => f.type === 'TableKeyString' && f.key.name === 'function_name',
+              );
+              const name = nameField?.value.type === 'StringLiteral' ? (nameField.value.value ?? undefined) : undefined;
+              if (cb.t === 'fn') this.registered.push(name ? { ...cb, name } : cb);
+            }
+          }
+        } else if (args[1]?.t === 'fn') {
+          const nameArg = args[0];
+          const name = nameArg?.t === 'str' && nameArg.v !== undefined ? nameArg.v : args[1].name;
+          this.registered.push({ ...args[1], name });
+        }
+        return UNKNOWN;
+      }
+      case 'error':
+        this.raise(st, ctx, { kind: 'error', offset: rangeOf(node)[0] });
+        return UNKNOWN;
+      case 'tonumber': {
+        const arg = args[0] ?? NIL;
+        if (arg.t === 'num') return arg;
+        if (arg.t === 'str') {
+          if (arg.v !== undefined) return arg.v.trim() !== '' && Number.isFinite(Number(arg.v)) ? { t: 'num', v: Number(arg.v) } : NIL;
+          return arg.argv !== undefined && arg.argv !== '*' ? { t: 'num', argv: arg.argv, nilable: true } : { t: 'num', nilable: true };
+        }
+        return { t: 'num', nilable: true };
+      }
+      case 'tostring':
+      case 'type':
+      case 'table.concat':
+      case 'cjson.encode':
+      case 'redis.sha1hex':
+        return { t: 'str', text: this.text(node) };
+      case 'unpack':
+      case 'table.unpack':
+        return { t: 'spread', ...(args[0] ? { of: args[0] } : {}) };
+      default:
+        if (callee.name.startsWith('math.')) return { t: 'num' };
+        if (callee.name === 'string.len' || callee.name === 'string.byte' || callee.name === 'string.find') return { t: 'num' };
+        if (callee.name.startsWith('string.')) return { t: 'str', text: this.text(node) };
+        return UNKNOWN;
+    }
+  }
+
+  private callFunction(fn: Extract<Value, { t: 'fn' }>, args: Value[], st: State, _ctx: Ctx, isProtected: boolean): Value {
+    if (this.callStack.length >= MAX_CALL_DEPTH || this.callStack.includes(fn.node)) return UNKNOWN;
+    this.callStack.push(fn.node);
+    const scope: Scope = { parent: fn.scope, names: new Map() };
+    fn.node.parameters.forEach((param, i) => {
+      if (param.type === 'Identifier') this.declare(scope, st, param.name, args[i] ?? NIL);
+      else this.declare(scope, st, '...', { t: 'spread', items: args.slice(i) });
+    });
+    const fnCtx = this.newFn('helper', fn.name, isProtected);
+    const end = this.block(fn.node.body, st, { scope, fn: fnCtx });
+    this.callStack.pop();
+    const outs = [...fnCtx.returns];
+    if (!end.dead) outs.push(end);
+    const joined = this.joinAll(outs);
+    st.keys = joined.keys;
+    st.vars = joined.vars;
+    st.dead = joined.dead;
+    const first = fnCtx.returnValues[0];
+    if (!first || outs.length !== fnCtx.returnValues.length) return first && !end.dead ? UNKNOWN : (first ?? NIL);
+    return fnCtx.returnValues.every((v) => sameValue(v, first)) ? first : UNKNOWN;
+  }
+
+  /** `redis.call(name, ...)`: applies the command's effects on its keys to the state. */
+  private redisCall(node: L.Node, rawArgs: Value[], argNodes: readonly L.Expression[], st: State, ctx: Ctx, pcall: boolean): Value {
+    void ctx;
+    const nameValue = rawArgs[0];
+    if (!nameValue || nameValue.t !== 'str' || nameValue.v === undefined) {
+      this.report('unanalyzable-command', node, unanalyzableMessage(argNodes[0] ? this.input.source.slice(...rangeOf(argNodes[0])) : undefined));
+      return UNKNOWN;
+    }
+    const args = rawArgs.slice(1);
+    const argNodesAfterName = argNodes.slice(1);
+    const spreadIndex = args.findIndex((a) => a.t === 'spread');
+    const literalArgs: CommandArg[] = (spreadIndex >= 0 ? args.slice(0, spreadIndex) : args).map((a) =>
+      a.t === 'str' && a.v !== undefined ? a.v : a.t === 'num' && a.v !== undefined ? a.v : undefined,
+    );
+    const description = describeCommand(nameValue.v, literalArgs);
+    const command = description.name;
+    if (!description.known) return { t: 'reply', command, version: 0, pcall };
+    const line = this.input.lineOf(rangeOf(node)[0]);
+
+    let firstKey: { id: string } | undefined;
+    let site: number | undefined;
+    const actions = [...description.keys];
+    if (spreadIndex >= 0) {
+      // unpack(KEYS): every argument from the spread on is a key of that table.
+      const spread = args[spreadIndex] as Extract<Value, { t: 'spread' }>;
+      if (description.keys.some((k) => k.arg >= spreadIndex) || actions.length === 0) {
+        const effect = description.keys.find((k) => k.arg >= spreadIndex)?.effect;
+        if (effect && spread.of) actions.push({ arg: -1, effect });
+      }
+    }
+    for (const action of actions) {
+      const value = action.arg === -1 ? element((args[spreadIndex] as Extract<Value, { t: 'spread' }>).of!) : args[action.arg];
+      if (!value) continue;
+      const argNode = action.arg >= 0 ? argNodesAfterName[action.arg] : undefined;
+      const key = this.keyOf(value, argNode);
+      if (!key) continue;
+      if (value.t !== 'key' && (value.t === 'str' || value.t === 'num')) {
+        this.report('key-must-come-from-keys', node, keyMustComeFromKeysMessage(command, key.display, value), key.names);
+      }
+      const persistent = this.input.isPersistent(key.names, line);
+      const state = st.keys.get(key.id) ?? FRESH_KEY;
+      firstKey ??= { id: key.id };
+
+      if (description.getDropsTtl && action.effect === 'overwrite') {
+        if (!persistent) this.report('no-getset', node, noGetsetMessage(command, key.display), key.names);
+        st.keys.set(key.id, { ...state, exists: 'yes', version: this.bump() });
+        continue;
+      }
+      if (action.effect === 'remove-ttl') {
+        if (!persistent) this.report('no-persist', node, noPersistMessage(command, key.display), key.names);
+        st.keys.set(key.id, { ...state, version: this.bump() });
+        continue;
+      }
+      const sourceValue = action.sourceArg !== undefined ? args[action.sourceArg] : undefined;
+      const sourceKey = sourceValue ? this.keyOf(sourceValue, undefined) : undefined;
+      const sourceState = sourceKey ? st.keys.get(sourceKey.id) : undefined;
+      const siteFor = (rule: WriteSite['rule']): number[] => {
+        if (persistent) return [];
+        site = this.site(node, command, key.display, action.effect, rule);
+        return [site];
+      };
+      const next = this.effect(state, action.effect, siteFor, sourceState);
+      if (next !== state) st.keys.set(key.id, next);
+      if (action.effect === 'set-ttl' || action.effect === 'create-with-ttl' || action.effect === 'delete') {
+        this.clearElements(st, key.id);
+      }
+    }
+    if (description.nonPositiveTtlArg !== undefined) {
+      const argNode = argNodesAfterName[description.nonPositiveTtlArg];
+      this.report('expire-needs-positive-ttl', argNode ?? node, nonPositiveMessage(command, literalArgs[description.nonPositiveTtlArg]));
+    }
+    const increment =
+      command === 'INCR' ? ({ t: 'num', v: 1 } as Value) : command === 'INCRBY' ? args[1] : command === 'DECR' ? ({ t: 'num', v: -1 } as Value) : undefined;
+    const reply: Reply = {
+      t: 'reply',
+      command,
+      version: firstKey ? (st.keys.get(firstKey.id)?.version ?? 0) : 0,
+      pending: firstKey ? (st.keys.get(firstKey.id)?.pending ?? []) : [],
+      pcall,
+      ...(firstKey ? { keyId: firstKey.id } : {}),
+      ...(site !== undefined ? { site } : {}),
+      ...(increment ? { increment } : {}),
+      ...(command === 'SET' && description.keys[0]?.effect.startsWith('create-if-missing') && !literalArgs.some((a) => typeof a === 'string' && a.toUpperCase() === 'GET')
+        ? { createsOnTruthy: true }
+        : {}),
+    };
+    const luaType = pcall ? undefined : replyLuaType(command);
+    if (luaType) reply.luaType = luaType;
+    return reply;
+  }
+
+  /** The state of a key after one effect. `site(rule)` registers the write site (or none when persistent). */
+  private effect(
+    key: KeyState,
+    effect: KeyEffect,
+    site: (rule: WriteSite['rule']) => number[],
+    source: KeyState | undefined,
+  ): KeyState {
+    const next = this.nextKeyState(key, effect, site, source);
+    return next === key ? key : { ...next, version: this.bump() };
+  }
+
+  private nextKeyState(
+    key: KeyState,
+    effect: KeyEffect,
+    site: (rule: WriteSite['rule']) => number[],
+    source: KeyState | undefined,
+  ): KeyState {
+    const add = (rule: WriteSite['rule']): readonly number[] => union(key.pending, site(rule));
+    switch (effect) {
+      case 'create-in-place':
+      case 'create-if-missing':
+        return key.exists === 'yes' ? key : { ...key, pending: add('write-path-needs-ttl'), exists: 'yes' };
+      case 'keep-ttl':
+        return key.exists === 'yes' ? key : { ...key, pending: add('keepttl-needs-existing-key'), exists: 'yes' };
+      case 'overwrite':
+        return { ...key, pending: add('write-path-needs-ttl'), exists: 'yes' };
+      case 'clear-ttl-if-present':
+        return key.exists === 'no' ? key : { ...key, pending: add('write-path-needs-ttl') };
+      case 'transfer-ttl': {
+        const lastDelete = this.bump();
+        return { pending: source?.pending ?? [], exists: source?.exists ?? 'maybe', version: lastDelete, lastDelete };
+      }
+      case 'create-with-ttl':
+        return { ...key, pending: [], exists: 'yes' };
+      case 'create-if-missing-with-ttl':
+        return key.exists === 'yes' ? key : { ...key, exists: 'yes' };
+      case 'set-ttl':
+        return key.pending.length === 0 ? key : { ...key, pending: [] };
+      case 'delete': {
+        const lastDelete = this.bump();
+        return { pending: [], exists: 'no', version: lastDelete, lastDelete };
+      }
+      case 'set-ttl-if-has-ttl':
+      case 'modify-if-present':
+      case 'remove-ttl':
+      case 'read':
+        return key;
+    }
+  }
+
+  /** An expiry or deletion of every key of a table (`KEYS[*]`) also covers `KEYS[1]`, `KEYS[2]`, ... */
+  private clearElements(st: State, keyId: string): void {
+    if (!keyId.endsWith('[*]')) return;
+    const prefix = keyId.slice(0, -2);
+    for (const [id, state] of st.keys) {
+      if (id !== keyId && id.startsWith(prefix) && state.pending.length > 0) st.keys.set(id, { ...state, pending: [] });
+    }
+  }
+
+  private keyOf(value: Value, argNode: L.Expression | undefined): { id: string; display: string; names: string[] } | undefined {
+    const alias = argNode?.type === 'Identifier' ? argNode.name : undefined;
+    const names = (id: string, display: string): string[] => [id, display, ...(alias ? [alias] : [])];
+    switch (value.t) {
+      case 'key':
+        return { id: value.id, display: value.id, names: names(value.id, value.id) };
+      case 'str': {
+        if (value.v !== undefined) return { id: `'${value.v}'`, display: `'${value.v}'`, names: names(`'${value.v}'`, value.v) };
+        if (value.argv !== undefined) {
+          const id = `ARGV[${value.argv}]`;
+          return { id, display: id, names: names(id, id) };
+        }
+        const text = value.text ?? (argNode ? this.text(argNode) : undefined);
+        if (!text) return undefined;
+        return { id: text, display: alias ? `${alias} (${text})` : text, names: names(text, text) };
+      }
+      case 'num':
+        return value.v !== undefined ? { id: String(value.v), display: String(value.v), names: names(String(value.v), String(value.v)) } : undefined;
+      case 'unknown': {
+        const text = value.text ?? (argNode ? this.text(argNode) : undefined);
+        return text ? { id: text, display: text, names: names(text, text) } : undefined;
+      }
+      default:
+        return undefined;
+    }
+  }
+
+  private bump(): number {
+    return this.nextVersion++;
+  }
+
+  private site(node: L.Node, command: string, keyName: string, effect: KeyEffect, rule: WriteSite['rule']): number {
+    const key = `${rangeOf(node)[0]}:${rule}`;
+    let id = this.siteIds.get(key);
+    if (id === undefined) {
+      id = this.sites.length;
+      this.sites.push({ id, node, command, keyName, effect, rule });
+      this.siteIds.set(key, id);
+    }
+    return id;
+  }
+
+  private report(ruleId: LuaRuleId, node: L.Node, message: string, keyNames?: string[]): void {
+    const key = `${ruleId}@${rangeOf(node)[0]}`;
+    if (!this.findings.has(key)) this.findings.set(key, { ruleId, node, message, ...(keyNames ? { keyNames } : {}) });
+  }
+
+  private reportLeak(site: WriteSite, exit: Exit, keyId: string): void {
+    void keyId;
+    const where = describeExit(exit, this.input.lineOf(exit.offset));
+    const message = site.rule === 'keepttl-needs-existing-key' ? keepTtlMessage(site, where) : writePathMessage(site, where);
+    this.report(site.rule, site.node, message);
+  }
+
+  // -- joins ------------------------------------------------------------------------------------
+
+  private joinNullable(a: State | null, b: State | null): State | null {
+    if (!a || a.dead) return b;
+    if (!b || b.dead) return a;
+    return this.join(a, b);
+  }
+
+  private joinAll(states: State[]): State {
+    const alive = states.filter((s) => !s.dead);
+    if (alive.length === 0) return deadState();
+    return alive.reduce((a, b) => this.join(a, b));
+  }
+
+  private join(a: State, b: State): State {
+    if (a.dead) return b;
+    if (b.dead) return a;
+    const keys = new Map<string, KeyState>();
+    for (const id of new Set([...a.keys.keys(), ...b.keys.keys()])) {
+      const x = a.keys.get(id) ?? FRESH_KEY;
+      const y = b.keys.get(id) ?? FRESH_KEY;
+      if (x === y) {
+        keys.set(id, x);
+        continue;
+      }
+      keys.set(id, {
+        pending: union(x.pending, y.pending),
+        exists: x.exists === y.exists ? x.exists : 'maybe',
+        version: x.version === y.version ? x.version : Math.max(x.version, y.version),
+        lastDelete: Math.max(x.lastDelete, y.lastDelete),
+      });
+    }
+    const vars = new Map<number, Value>();
+    for (const id of new Set([...a.vars.keys(), ...b.vars.keys()])) {
+      const x = a.vars.get(id);
+      const y = b.vars.get(id);
+      if (x && y && sameValue(x, y)) vars.set(id, x);
+      else vars.set(id, x && y && x.t === 'num' && y.t === 'num' ? { t: 'num' } : UNKNOWN);
+    }
+    return { keys, vars, dead: false };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+function element(table: Value): Value {
+  if (table.t === 'keys') return { t: 'key', id: `${table.name}[*]` };
+  if (table.t === 'argv') return { t: 'str', argv: '*' };
+  return UNKNOWN;
+}
+
+function union(a: readonly number[], b: readonly number[]): readonly number[] {
+  if (b.length === 0) return a;
+  if (a.length === 0) return b;
+  const out = [...a];
+  for (const x of b) if (!out.includes(x)) out.push(x);
+  return out;
+}
+
+function sameValue(a: Value, b: Value): boolean {
+  if (a === b) return true;
+  if (a.t !== b.t) return false;
+  switch (a.t) {
+    case 'unknown':
+    case 'nil':
+    case 'table':
+    case 'errorReply':
+      return true;
+    case 'bool':
+      return a.v === (b as typeof a).v;
+    case 'num':
+      return a.v === (b as typeof a).v && a.argv === (b as typeof a).argv;
+    case 'str':
+      return a.v === (b as typeof a).v && a.argv === (b as typeof a).argv && a.text === (b as typeof a).text;
+    case 'keys':
+    case 'argv':
+      return a.name === (b as typeof a).name;
+    case 'key':
+      return a.id === (b as typeof a).id;
+    case 'builtin':
+      return a.name === (b as typeof a).name;
+    case 'fn':
+      return a.node === (b as typeof a).node;
+    case 'reply': {
+      const r = b as Reply;
+      return a.command === r.command && a.keyId === r.keyId && a.site === r.site && a.version === r.version;
+    }
+    default:
+      return false;
+  }
+}
+
+function equalStates(a: State, b: State): boolean {
+  if (a.dead !== b.dead || a.keys.size !== b.keys.size || a.vars.size !== b.vars.size) return false;
+  for (const [id, x] of a.keys) {
+    const y = b.keys.get(id);
+    if (!y || x.exists !== y.exists || x.pending.length !== y.pending.length || x.pending.some((s) => !y.pending.includes(s))) return false;
+  }
+  for (const [id, x] of a.vars) {
+    const y = b.vars.get(id);
+    if (!y || !sameValue(x, y)) return false;
+  }
+  return true;
+}
+
+function luaTypeOf(value: Value): 'number' | 'string' | undefined {
+  switch (value.t) {
+    case 'num':
+      return 'number';
+    case 'str':
+    case 'key':
+      return 'string';
+    case 'reply':
+      return value.luaType === 'number' || value.luaType === 'string' ? value.luaType : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** A number compared with a string: never equal in Lua 5.1, and ordering them raises an error. */
+function mismatchedTypes(a: Value, b: Value): boolean {
+  const x = luaTypeOf(a);
+  const y = luaTypeOf(b);
+  return x !== undefined && y !== undefined && x !== y;
+}
+
+function arithmetic(op: string, a: number, b: number): number | undefined {
+  switch (op) {
+    case '+':
+      return a + b;
+    case '-':
+      return a - b;
+    case '*':
+      return a * b;
+    case '/':
+      return b === 0 ? undefined : a / b;
+    default:
+      return undefined;
+  }
+}
+
+function lastCodeOffset(source: string): number {
+  const trimmed = source.replace(/\s+$/, '');
+  return Math.max(0, trimmed.length - 1);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Messages: what is wrong, why it leaks, the safe replacement.
+
+function describeExit(exit: Exit, line: number): string {
+  const inFn = exit.functionName ? ` of function '${exit.functionName}'` : '';
+  switch (exit.kind) {
+    case 'return':
+      return `the path that returns at line ${line}${inFn}`;
+    case 'end':
+      return exit.functionName ? `the end of function '${exit.functionName}' (line ${line})` : `the end of the script (line ${line})`;
+    case 'error':
+      return `the error raised at line ${line}${inFn} (Redis keeps the writes made before an error)`;
+    case 'error-reply':
+      return `the error reply returned at line ${line}${inFn} (Redis keeps the writes made before it)`;
+    case 'assert':
+      return `the failing assert at line ${line}${inFn} (Redis keeps the writes made before it)`;
+    case 'compare-error':
+      return `the comparison at line ${line}, which raises "attempt to compare number with string" (use tonumber() on ARGV values)`;
+  }
+}
+
+function writePathMessage(site: WriteSite, where: string): string {
+  const key = site.keyName;
+  switch (site.effect) {
+    case 'overwrite':
+      return (
+        `${site.command} on ${key} creates the key without a TTL or removes the TTL it had, and ${where} leaves it that way: ` +
+        `the key never expires. ` +
+        (site.command === 'SET'
+          ? `Write it with its expiry in the same command: SET key value PX <ms> (or EX <seconds>).`
+          : `Follow it with PEXPIRE ${key} <ms> on every path.`)
+      );
+    case 'create-if-missing':
+      return (
+        `${site.command} on ${key} can create the key without a TTL, and ${where} leaves it that way: a key that is never ` +
+        `deleted (a lock whose owner crashed) lives forever. Create it with its expiry in one command: SET key value NX PX <ms>.`
+      );
+    case 'clear-ttl-if-present':
+      return (
+        `SET ... XX on ${key} without KEEPTTL or an expiry removes the key's TTL, and ${where} leaves it that way. ` +
+        `Keep the TTL with SET key value XX KEEPTTL, or set a new one with SET key value XX PX <ms>.`
+      );
+    default:
+      return (
+        `${site.command} on ${key} can create the key without a TTL, and ${where} gets there before any expiry is set ` +
+        `on it: the key would never expire. Call PEXPIRE ${key} <ms> after the write on every path (before that exit too).`
+      );
+  }
+}
+
+function keepTtlMessage(site: WriteSite, where: string): string {
+  return (
+    `SET ... KEEPTTL on ${site.keyName} keeps an existing TTL but creates a missing key without one, and nothing on this ` +
+    `path proves the key exists (${where} leaves it persistent). Return early when GET/EXISTS says the key is missing, ` +
+    `or write SET key value XX KEEPTTL, which never creates the key.`
+  );
+}
+
+function noGetsetMessage(command: string, key: string): string {
+  const what = command === 'GETSET' ? 'GETSET' : 'SET ... GET without KEEPTTL or an expiry';
+  return (
+    `${what} on ${key} replaces the value and drops the key's TTL, so a key meant to expire becomes persistent. ` +
+    `Use SET key value XX KEEPTTL GET: it returns the old value, keeps the TTL and never creates a missing key.`
+  );
+}
+
+function noPersistMessage(command: string, key: string): string {
+  const what = command === 'PERSIST' ? 'PERSIST' : 'GETEX ... PERSIST';
+  return (
+    `${what} on ${key} removes the key's TTL: it then lives until something deletes it. Remove the call; ` +
+    `to change the TTL use PEXPIRE, or declare the key persistent on purpose (-- redis-ttl persistent: ${key}).`
+  );
+}
+
+function nonPositiveMessage(command: string, value: CommandArg): string {
+  if (command === 'SET' || command === 'SETEX' || command === 'PSETEX') {
+    return (
+      `${command} with the expiry ${String(value)} is rejected by Redis ("invalid expire time"), which aborts the script ` +
+      `and keeps every write made before it. Use a positive integer TTL.`
+    );
+  }
+  return (
+    `${command} with a timeout of ${String(value)} does not set a TTL: it deletes the key at once. ` +
+    `Use DEL if that is the intent, or a positive TTL.`
+  );
+}
+
+function keyMustComeFromKeysMessage(command: string, key: string, value: Value): string {
+  const origin =
+    value.t === 'str' && value.argv !== undefined
+      ? 'is taken from ARGV'
+      : value.t === 'str' && value.v !== undefined
+        ? 'is a literal'
+        : 'is built inside the script';
+  return (
+    `The key of ${command} (${key}) ${origin} instead of coming from KEYS: Redis Cluster routes a script by its ` +
+    `declared keys, so this key may live on another node (CROSSSLOT / misrouted writes), and expiries set on KEYS do not ` +
+    `cover it. Pass the key in KEYS (with a {hash tag} shared with the other keys).`
+  );
+}
+
+function unanalyzableMessage(text: string | undefined): string {
+  return (
+    `The command name of this redis.call${text ? ` (${text})` : ''} is not a literal or a known constant, so nothing can ` +
+    `be proved about the TTL of the keys it writes. Call each command with a literal name.`
+  );
+}
+
+/**
+ * Walks a parsed script and returns its raw findings.
+ * @throws never on well-formed luaparse ASTs; a step budget stops pathological inputs.
+ */
+export function walkScript(input: WalkInput): WalkResult {
+  return new Walker(input).run();
+}

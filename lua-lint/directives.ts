@@ -1,0 +1,109 @@
+/**
+ * Comment directives: ESLint-style disable comments and persistent-key annotations.
+ *
+ * - `-- lua-lint-disable-next-line [ids]`, `-- lua-lint-disable-line [ids]`
+ * - `-- lua-lint-disable [ids]` ... `-- lua-lint-enable [ids]` (ranges; no ids = every rule)
+ * - `-- redis-ttl persistent: KEYS[2], job_key` on the line before a write (that write only), or
+ *   above the first statement of the script (the whole script).
+ * Ids are separated by commas or spaces; text after ` -- ` is a free-form explanation.
+ */
+import type { Comment } from 'luaparse';
+import type { LineIndex } from './lines.js';
+
+/** The directives of one script. */
+export interface Directives {
+  /** Whether a finding of `ruleId` starting at `line` is silenced by a disable comment. */
+  isDisabled(ruleId: string | null, line: number): boolean;
+  /** Key spellings declared persistent for the whole script. */
+  globalPersistent: string[];
+  /** Key spellings declared persistent for the statement on a given line. */
+  persistentByLine: Map<number, string[]>;
+}
+
+interface Range {
+  from: number;
+  to: number;
+  ids: Set<string> | null; // null = every rule
+}
+
+const DIRECTIVE = /^\s*(lua-lint-disable-next-line|lua-lint-disable-line|lua-lint-disable|lua-lint-enable)\b(.*)$/s;
+const PERSISTENT = /^\s*redis-ttl\s+persistent\s*:\s*(.*)$/s;
+
+function splitIds(text: string): Set<string> | null {
+  const withoutReason = text.split(/\s--\s/)[0] ?? '';
+  const ids = withoutReason
+    .split(/[\s,]+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return ids.length > 0 ? new Set(ids) : null;
+}
+
+/**
+ * Reads the directives of a script from its comments.
+ * @param comments luaparse comments with UTF-16 `range`s
+ * @param lines the line index of the source
+ * @param firstStatementOffset offset of the first statement (annotations above it are global)
+ */
+export function readDirectives(comments: readonly Comment[], lines: LineIndex, firstStatementOffset: number): Directives {
+  const ranges: Range[] = [];
+  const open: Array<{ from: number; ids: Set<string> | null }> = [];
+  const globalPersistent: string[] = [];
+  const persistentByLine = new Map<number, string[]>();
+
+  for (const comment of comments) {
+    const range = (comment as Comment & { range?: [number, number] }).range ?? [0, 0];
+    const startLine = lines.lineOf(range[0]);
+    const endLine = lines.lineOf(Math.max(range[0], range[1] - 1));
+    const value = comment.value;
+    const persistent = PERSISTENT.exec(value);
+    if (persistent) {
+      const keys = (persistent[1] ?? '')
+        .split(/\s--\s/)[0]!
+        .split(/[\s,]+/)
+        .map((s) => s.trim())
+        .filter(Boolean);
+      if (range[0] < firstStatementOffset) globalPersistent.push(...keys);
+      else {
+        // A trailing annotation applies to its own line; one on a line of its own to the next line.
+        const ownLine = lines.isFirstOnLine(range[0]);
+        const target = ownLine ? endLine + 1 : startLine;
+        persistentByLine.set(target, [...(persistentByLine.get(target) ?? []), ...keys]);
+      }
+      continue;
+    }
+    const match = DIRECTIVE.exec(value);
+    if (!match) continue;
+    const kind = match[1];
+    const ids = splitIds(match[2] ?? '');
+    if (kind === 'lua-lint-disable-next-line') ranges.push({ from: endLine + 1, to: endLine + 1, ids });
+    else if (kind === 'lua-lint-disable-line') ranges.push({ from: startLine, to: startLine, ids });
+    else if (kind === 'lua-lint-disable') open.push({ from: startLine, ids });
+    else {
+      // lua-lint-enable [ids]: closes every open range (or the ids named).
+      for (let i = open.length - 1; i >= 0; i--) {
+        const o = open[i]!;
+        if (ids === null || o.ids === null) {
+          ranges.push({ from: o.from, to: startLine, ids: o.ids });
+          open.splice(i, 1);
+        } else {
+          const closing = new Set([...o.ids].filter((id) => ids.has(id)));
+          if (closing.size === 0) continue;
+          ranges.push({ from: o.from, to: startLine, ids: closing });
+          const rest = new Set([...o.ids].filter((id) => !ids.has(id)));
+          if (rest.size === 0) open.splice(i, 1);
+          else o.ids = rest;
+        }
+      }
+    }
+  }
+  for (const o of open) ranges.push({ from: o.from, to: Number.MAX_SAFE_INTEGER, ids: o.ids });
+
+  return {
+    isDisabled(ruleId, line) {
+      if (ruleId === null) return false; // parse errors cannot be disabled
+      return ranges.some((r) => line >= r.from && line <= r.to && (r.ids === null || r.ids.has(ruleId)));
+    },
+    globalPersistent,
+    persistentByLine,
+  };
+}

@@ -1,0 +1,241 @@
+/**
+ * What a guard on a command's reply proves about a key: the idioms of
+ * `../shared/design/ttl-semantics.md` ("just created", "has no TTL", "exists").
+ *
+ * Redis facts used here (https://redis.io/docs/latest/develop/interact/programmability/lua-api/,
+ * https://redis.io/docs/latest/commands/ttl/, https://redis.io/docs/latest/commands/incr/):
+ * integer replies become Lua numbers, a nil bulk reply becomes `false` (never `nil`), TTL and PTTL
+ * answer -2 for a missing key and -1 for a key without TTL, INCR/INCRBY answer the increment exactly
+ * when they created the key, SETNX/HSETNX answer 1 when they wrote, `SET ... NX` answers a truthy
+ * status when it wrote, and `0` is truthy in Lua.
+ */
+import type { Reply, Value } from './analyze.js';
+
+/** What one edge of a guard proves about the key. */
+export type KeyFact =
+  | 'exists'
+  | 'missing'
+  | 'has-ttl'
+  | 'has-ttl-or-missing'
+  /** The write at `site` did not create the key (it existed, so the write kept its TTL). */
+  | 'not-created-by-site'
+  /** This edge can never be taken. */
+  | 'impossible';
+
+/** The facts a condition proves on its true and false edges. */
+export interface KeyFacts {
+  keyId?: string;
+  /** The key's version when the reply was taken; facts are void once the key was written again. */
+  version?: number;
+  /** The key's pending write sites when the reply was taken. */
+  pending?: readonly number[];
+  site?: number;
+  /** The condition is always true / always false. */
+  always?: boolean;
+  whenTrue?: KeyFact;
+  whenFalse?: KeyFact;
+}
+
+/** Commands whose reply is always an integer (a Lua number). */
+const INTEGER_REPLIES = new Set([
+  'INCR', 'INCRBY', 'DECR', 'DECRBY', 'HINCRBY', 'EXISTS', 'TTL', 'PTTL', 'EXPIRETIME', 'PEXPIRETIME', 'SETNX', 'MSETNX',
+  'HSETNX', 'SADD', 'SREM', 'SCARD', 'SISMEMBER', 'ZCARD', 'ZCOUNT', 'ZLEXCOUNT', 'ZREM', 'ZREMRANGEBYSCORE',
+  'ZREMRANGEBYRANK', 'ZREMRANGEBYLEX', 'LPUSH', 'RPUSH', 'LPUSHX', 'RPUSHX', 'LLEN', 'LREM', 'LINSERT', 'HLEN', 'HSET',
+  'HDEL', 'HEXISTS', 'HSTRLEN', 'DEL', 'UNLINK', 'EXPIRE', 'PEXPIRE', 'EXPIREAT', 'PEXPIREAT', 'PERSIST', 'XLEN', 'XDEL',
+  'XACK', 'XTRIM', 'STRLEN', 'APPEND', 'SETRANGE', 'SETBIT', 'GETBIT', 'BITCOUNT', 'BITPOS', 'BITOP', 'PFADD', 'PFCOUNT',
+  'TOUCH', 'DBSIZE', 'SUNIONSTORE', 'SINTERSTORE', 'SDIFFSTORE', 'ZUNIONSTORE', 'ZINTERSTORE', 'ZDIFFSTORE', 'RENAMENX',
+  'SMOVE', 'COPY',
+]);
+
+/** Replies that are a string, or `false` exactly when the key is missing. */
+const KEY_VALUE_REPLIES = new Set(['GET', 'GETEX']);
+/** Replies that are a string, or `false` when the key or the element is missing. */
+const ELEMENT_REPLIES = new Set(['HGET', 'LINDEX', 'ZSCORE', 'LPOS', 'ZRANK', 'ZREVRANK']);
+/** Integer replies that are 0 exactly when the key is missing (empty aggregates do not exist). */
+const SIZE_REPLIES = new Set(['EXISTS', 'SCARD', 'ZCARD', 'LLEN', 'HLEN', 'XLEN', 'STRLEN']);
+const TTL_REPLIES = new Set(['TTL', 'PTTL']);
+/** Replies equal to the increment exactly when the command created the key. */
+const CREATION_COUNTERS = new Set(['INCR', 'INCRBY', 'DECR']);
+/** Replies equal to 1 exactly when the command wrote, which for SETNX/MSETNX means it created the key. */
+const CREATION_FLAGS = new Set(['SETNX', 'MSETNX', 'HSETNX']);
+
+/** The Lua type of a command's reply when it is always the same, for the number-vs-string checks. */
+export function replyLuaType(command: string): 'number' | undefined {
+  return INTEGER_REPLIES.has(command) ? 'number' : undefined;
+}
+
+type Op = '==' | '~=' | '<' | '>' | '<=' | '>=';
+
+const FLIP: Record<Op, Op> = { '==': '==', '~=': '~=', '<': '>', '>': '<', '<=': '>=', '>=': '<=' };
+
+function test(op: Op, x: number, c: number): boolean {
+  switch (op) {
+    case '==':
+      return x === c;
+    case '~=':
+      return x !== c;
+    case '<':
+      return x < c;
+    case '>':
+      return x > c;
+    case '<=':
+      return x <= c;
+    case '>=':
+      return x >= c;
+  }
+}
+
+/** Which of a reply's outcome classes (each given by sample values) a comparison admits. */
+function partition<T extends string>(classes: Record<T, number[]>, op: Op, c: number): { yes: Set<T>; no: Set<T> } {
+  const yes = new Set<T>();
+  const no = new Set<T>();
+  for (const name of Object.keys(classes) as T[]) {
+    for (const sample of classes[name]) (test(op, sample, c) ? yes : no).add(name);
+  }
+  return { yes, no };
+}
+
+function ttlFact(outcomes: Set<'missing' | 'no-ttl' | 'ttl'>): KeyFact | undefined {
+  if (outcomes.size === 0) return 'impossible';
+  if (outcomes.has('no-ttl')) return outcomes.has('missing') ? undefined : 'exists';
+  if (!outcomes.has('ttl')) return 'missing';
+  return outcomes.has('missing') ? 'has-ttl-or-missing' : 'has-ttl';
+}
+
+function sizeFact(outcomes: Set<'missing' | 'present'>): KeyFact | undefined {
+  if (outcomes.size === 0) return 'impossible';
+  if (outcomes.size === 2) return undefined;
+  return outcomes.has('missing') ? 'missing' : 'exists';
+}
+
+function literalNumber(value: Value): number | undefined {
+  return value.t === 'num' ? value.v : undefined;
+}
+
+/** Whether `value` is the same number as a command's increment (`1`, or `tonumber(ARGV[1])` for ARGV[1]). */
+function isIncrement(value: Value, increment: Value | undefined): boolean {
+  if (!increment) return false;
+  const a = literalNumber(value);
+  if (a !== undefined) {
+    const b = increment.t === 'num' ? increment.v : increment.t === 'str' && increment.v !== undefined ? Number(increment.v) : undefined;
+    return b === a;
+  }
+  const argv = value.t === 'num' || value.t === 'str' ? value.argv : undefined;
+  const incArgv = increment.t === 'num' || increment.t === 'str' ? increment.argv : undefined;
+  return argv !== undefined && argv !== '*' && argv === incArgv;
+}
+
+function base(reply: Reply): KeyFacts {
+  return {
+    ...(reply.keyId !== undefined ? { keyId: reply.keyId } : {}),
+    version: reply.version,
+    ...(reply.pending ? { pending: reply.pending } : {}),
+    ...(reply.site !== undefined ? { site: reply.site } : {}),
+  };
+}
+
+/**
+ * The facts proved by comparing two values with a relational operator.
+ * @returns `undefined` when the comparison proves nothing about any key.
+ */
+export function keyFactsOfComparison(left: Value, op: Op, right: Value): KeyFacts | undefined {
+  let reply: Reply;
+  let other: Value;
+  let operator = op;
+  if (left.t === 'reply') {
+    reply = left;
+    other = right;
+  } else if (right.t === 'reply') {
+    reply = right;
+    other = left;
+    operator = FLIP[op];
+  } else return undefined;
+  if (reply.pcall) return undefined;
+
+  // A reply is never nil: redis.call turns a nil bulk reply into false.
+  if (other.t === 'nil' && (operator === '==' || operator === '~=')) return { always: operator === '~=' };
+  if (other.t === 'bool' && other.v === false && (operator === '==' || operator === '~=')) {
+    const truth = keyFactsOfTruth(reply);
+    if (!truth) return undefined;
+    return operator === '=='
+      ? { ...truth, ...swap(truth) }
+      : truth;
+  }
+  if (reply.keyId === undefined) return undefined;
+
+  if ((CREATION_COUNTERS.has(reply.command) || CREATION_FLAGS.has(reply.command)) && reply.site !== undefined) {
+    const increment: Value | undefined = CREATION_FLAGS.has(reply.command) ? { t: 'num', v: 1 } : reply.increment;
+    const c = literalNumber(other);
+    const inc = increment && increment.t === 'num' ? increment.v : undefined;
+    if (isIncrement(other, increment)) {
+      if (operator === '==') return { ...base(reply), whenFalse: 'not-created-by-site' };
+      if (operator === '~=') return { ...base(reply), whenTrue: 'not-created-by-site' };
+    }
+    if (c !== undefined && inc !== undefined) {
+      // Outcomes: "created" answers exactly the increment; "existed" may answer anything else.
+      const created = test(operator, inc, c);
+      if (created) return { ...base(reply), whenFalse: 'not-created-by-site' };
+      return { ...base(reply), whenTrue: 'not-created-by-site' };
+    }
+    return undefined;
+  }
+
+  const c = literalNumber(other);
+  if (c === undefined) return undefined;
+  if (TTL_REPLIES.has(reply.command)) {
+    const { yes, no } = partition({ missing: [-2], 'no-ttl': [-1], ttl: [0, 1, 1e12] }, operator, c);
+    // A class can fall on both sides only for positive TTLs (e.g. PTTL > 5000): then it proves nothing there.
+    return withFacts(base(reply), ttlFact(yes), ttlFact(no));
+  }
+  if (SIZE_REPLIES.has(reply.command)) {
+    const { yes, no } = partition({ missing: [0], present: reply.command === 'EXISTS' ? [1] : [1, 1e9] }, operator, c);
+    return withFacts(base(reply), sizeFact(yes), sizeFact(no));
+  }
+  return undefined;
+}
+
+function withFacts(facts: KeyFacts, whenTrue: KeyFact | undefined, whenFalse: KeyFact | undefined): KeyFacts {
+  return { ...facts, ...(whenTrue ? { whenTrue } : {}), ...(whenFalse ? { whenFalse } : {}) };
+}
+
+function swap(facts: KeyFacts): Pick<KeyFacts, 'whenTrue' | 'whenFalse' | 'always'> {
+  return {
+    whenTrue: facts.whenFalse!,
+    whenFalse: facts.whenTrue!,
+    ...(facts.always !== undefined ? { always: !facts.always } : {}),
+  };
+}
+
+/**
+ * The facts proved by testing a value for truthiness (`if v then`).
+ * @returns `undefined` when nothing is known.
+ */
+export function keyFactsOfTruth(value: Value): KeyFacts | undefined {
+  switch (value.t) {
+    case 'nil':
+      return { always: false };
+    case 'bool':
+      return value.v === undefined ? undefined : { always: value.v };
+    case 'num':
+      return value.nilable ? undefined : { always: true };
+    case 'str':
+    case 'table':
+    case 'key':
+    case 'keys':
+    case 'argv':
+    case 'fn':
+    case 'errorReply':
+      return { always: true };
+    case 'reply': {
+      if (value.pcall) return undefined;
+      if (value.luaType === 'number') return { always: true }; // 0 is truthy in Lua
+      if (value.keyId === undefined) return undefined;
+      if (KEY_VALUE_REPLIES.has(value.command)) return { ...base(value), whenTrue: 'exists', whenFalse: 'missing' };
+      if (ELEMENT_REPLIES.has(value.command)) return { ...base(value), whenTrue: 'exists' };
+      if (value.createsOnTruthy && value.site !== undefined) return { ...base(value), whenFalse: 'not-created-by-site' };
+      return undefined;
+    }
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * Offsets <-> 1-based lines and columns, with ESLint's line breaks (`\r\n`, `\r`, `\n`,
+ * U+2028, U+2029) so that positions agree with ESLint's when a script is embedded in JS.
+ */
+
+/** Maps 0-based UTF-16 offsets of one text to 1-based lines and columns. */
+export interface LineIndex {
+  /** 1-based line of an offset. */
+  lineOf(offset: number): number;
+  /** 1-based line and 1-based column of an offset. */
+  position(offset: number): { line: number; column: number };
+  /** Whether only whitespace precedes `offset` on its line. */
+  isFirstOnLine(offset: number): boolean;
+}
+
+const BREAK = /\r\n|[\r\n\u2028\u2029]/g;
+
+/** Builds the line index of `text`. */
+export function lineIndex(text: string): LineIndex {
+  const starts = [0];
+  BREAK.lastIndex = 0;
+  for (let m = BREAK.exec(text); m; m = BREAK.exec(text)) starts.push(m.index + m[0].length);
+  const lineOf = (offset: number): number => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  };
+  return {
+    lineOf,
+    position(offset) {
+      const line = lineOf(offset);
+      return { line, column: offset - starts[line - 1]! + 1 };
+    },
+    isFirstOnLine(offset) {
+      const start = starts[lineOf(offset) - 1]!;
+      return text.slice(start, offset).trim() === '';
+    },
+  };
+}
