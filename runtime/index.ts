@@ -1,0 +1,27 @@
+/**
+ * `eslint-plugin-redis-ttl/runtime`: TTL-safe Redis helpers and rate limiters.
+ *
+ * Every operation is one Lua script in `runtime/scripts/` (checked by lua-lint in the tests),
+ * run through EVALSHA with automatic fallback on NOSCRIPT. Accepts an ioredis `Redis` or `Cluster`.
+ */
+export { collect } from './collect.js';
+export { incrementWithTtl, type IncrementOptions, type IncrementResult, type TtlMode } from './increment.js';
+export { setKeepTtl } from './set-keep-ttl.js';
+export { buildKey, hashIdentity, IDENTITY_HASH_LENGTH, type KeyParts } from './keys.js';
+export {
+  createLimiter,
+  type Algorithm,
+  type CommonLimiterOptions,
+  type FixedWindowOptions,
+  type GcraOptions,
+  type LeakyBucketOptions,
+  type Limiter,
+  type LimiterOptions,
+  type LimitResult,
+  type SlidingWindowCounterOptions,
+  type SlidingWindowLogOptions,
+  type TakeOptions,
+  type TokenBucketOptions,
+} from './limiter.js';
+export type { OutagePolicy, OutageReason } from './outage.js';
+export type { RedisClient } from './client.js';

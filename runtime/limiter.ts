@@ -1,0 +1,302 @@
+import { runnerFor, type RedisClient } from './client.js';
+import { buildKey, checkScope } from './keys.js';
+import { withDeadline, type OutagePolicy, type OutageReason } from './outage.js';
+import { getScript, type ScriptName } from './scripts.js';
+import { checkInteger, checkNonEmptyString, checkOneOf, checkPositive, gcd, MAX_EXACT, perSecondToPerMs } from './validate.js';
+
+/** The algorithms {@link createLimiter} implements. */
+export type Algorithm =
+  | 'fixed-window'
+  | 'sliding-window-log'
+  | 'sliding-window-counter'
+  | 'token-bucket'
+  | 'gcra'
+  | 'leaky-bucket';
+
+const ALGORITHMS: readonly Algorithm[] = [
+  'fixed-window',
+  'sliding-window-log',
+  'sliding-window-counter',
+  'token-bucket',
+  'gcra',
+  'leaky-bucket',
+];
+
+/** Options every limiter takes. */
+export interface CommonLimiterOptions {
+  /**
+   * What `take` answers when Redis is unreachable, times out or answers that it can not serve
+   * (CLUSTERDOWN, LOADING, ...): `'fail-closed'` denies, `'fail-open'` allows. Required: it is a
+   * product decision. Either answer carries `reason: 'redis-unavailable'`.
+   */
+  onRedisError: OutagePolicy;
+  /** Deadline of one `take` in **milliseconds**, Redis round trip included. Default `1000`. */
+  timeoutMs?: number;
+  /** `retryAfterMs` reported by a fail-closed answer during an outage, **milliseconds**. Default `1000`. */
+  outageRetryAfterMs?: number;
+  /** Key namespace (first key segment). Default `'rl'`. */
+  namespace?: string;
+  /** Key version segment; bump it when you change the algorithm or its parameters incompatibly. Default `'v1'`. */
+  version?: string;
+  /** Key scope: the route pattern or action this limiter guards. Default `'default'`. */
+  scope?: string;
+  /** Secret for hashing identities with HMAC-SHA-256 (see `buildKey`). Default: plain SHA-256. */
+  identitySecret?: string | Buffer;
+}
+
+/** `limit` cost per epoch-aligned window of `windowMs` milliseconds. */
+export interface FixedWindowOptions extends CommonLimiterOptions {
+  algorithm: 'fixed-window';
+  /** Cost admitted per window, an integer >= 1. */
+  limit: number;
+  /** Window length in **milliseconds**, an integer >= 1. Windows start at multiples of it (Unix epoch). */
+  windowMs: number;
+}
+
+/** `limit` cost in any interval of `windowMs` milliseconds, exactly (one sorted-set member per admitted call). */
+export interface SlidingWindowLogOptions extends CommonLimiterOptions {
+  algorithm: 'sliding-window-log';
+  /** Cost admitted in any window, an integer >= 1. Memory per identity is O(admitted calls in a window). */
+  limit: number;
+  /** Window length in **milliseconds**, an integer >= 1. */
+  windowMs: number;
+}
+
+/** Two fixed-window counters; the previous one weighted by its overlap with the sliding window. */
+export interface SlidingWindowCounterOptions extends CommonLimiterOptions {
+  algorithm: 'sliding-window-counter';
+  /** Weighted cost admitted per window, an integer >= 1 (`limit * windowMs` must stay below 2^53). */
+  limit: number;
+  /** Window length in **milliseconds**, an integer >= 1. */
+  windowMs: number;
+}
+
+/** A bucket of `capacity` tokens refilled continuously at `refillPerSecond`. */
+export interface TokenBucketOptions extends CommonLimiterOptions {
+  algorithm: 'token-bucket';
+  /** Bucket size in tokens (the largest burst), an integer >= 1. */
+  capacity: number;
+  /** Refill rate in tokens **per second**, > 0, at most 6 decimal places (e.g. `0.5`, `10`). */
+  refillPerSecond: number;
+}
+
+/** The generic cell rate algorithm: `limit` units per `periodMs`, bursts of up to `burst`. */
+export interface GcraOptions extends CommonLimiterOptions {
+  algorithm: 'gcra';
+  /** Units per period, an integer >= 1 (the emission interval is `periodMs / limit` ms). */
+  limit: number;
+  /** Period in **milliseconds**, an integer >= 1. */
+  periodMs: number;
+  /** Units admitted back to back after a quiet period, an integer >= 1. Default `limit`. */
+  burst?: number;
+}
+
+/** A bucket of `capacity` units leaking at `leakPerSecond`; a call is admitted if it does not overflow. */
+export interface LeakyBucketOptions extends CommonLimiterOptions {
+  algorithm: 'leaky-bucket';
+  /** Bucket size in units, an integer >= 1. */
+  capacity: number;
+  /** Leak rate in units **per second**, > 0, at most 6 decimal places. */
+  leakPerSecond: number;
+}
+
+/** Options of {@link createLimiter}, discriminated by `algorithm`. */
+export type LimiterOptions =
+  | FixedWindowOptions
+  | SlidingWindowLogOptions
+  | SlidingWindowCounterOptions
+  | TokenBucketOptions
+  | GcraOptions
+  | LeakyBucketOptions;
+
+/** Options of {@link Limiter.take}. */
+export interface TakeOptions {
+  /** Cost of this call, an integer >= 1. Default `1`. Validated before any Redis call. */
+  cost?: number;
+  /**
+   * **Tests only.** The current time in milliseconds since the Unix epoch, an integer >= 0, used
+   * instead of the Redis server clock (TIME). Production code must leave it out: the server clock
+   * is the one clock every instance shares. Must not go backwards for a given key.
+   */
+  nowMs?: number;
+}
+
+/** The answer of {@link Limiter.take}. */
+export interface LimitResult {
+  /** Whether the cost was admitted (and recorded). A denied call changes no state. */
+  allowed: boolean;
+  /** The limiter's maximum cost at once: `limit`, `capacity` or `burst`. */
+  limit: number;
+  /** Cost still admissible right now after this call (`0` on an allow still means allowed). */
+  remaining: number;
+  /**
+   * `0` when allowed. When denied: **milliseconds** until the same call would be admitted if
+   * nothing else is admitted meanwhile, exact (retrying 1 ms earlier is still denied);
+   * `-1` when the cost exceeds the limit and can never be admitted.
+   */
+  retryAfterMs: number;
+  /** **Milliseconds** until the limiter is back to its full limit if nothing else is admitted (`0`: already full). */
+  resetAfterMs: number;
+  /** Present only when the outage policy decided because Redis was unavailable or too slow. */
+  reason?: OutageReason;
+}
+
+/** A rate limiter made by {@link createLimiter}. */
+export interface Limiter {
+  /** The algorithm. */
+  readonly algorithm: Algorithm;
+  /** The maximum cost at once: `limit`, `capacity` or `burst`. */
+  readonly limit: number;
+  /** Upper bound of any key's TTL in **milliseconds** (derived from the algorithm, see README). */
+  readonly maxTtlMs: number;
+  /**
+   * Takes `cost` for `identity`.
+   * @param identity Who is limited (user id, API key, IP...). Hashed into the key, never stored.
+   * @throws {TypeError | RangeError} when `identity`, `cost` or `nowMs` is invalid, before any Redis call.
+   * @throws The client's error for replies that are bugs, not outages (e.g. WRONGTYPE when another
+   *   program wrote the key).
+   */
+  take(identity: string, options?: TakeOptions): Promise<LimitResult>;
+  /** The Redis key holding `identity`'s state (for audits and tests). */
+  keyFor(identity: string): string;
+}
+
+interface Plan {
+  script: ScriptName;
+  code: string;
+  limit: number;
+  maxTtlMs: number;
+  params: string[];
+}
+
+function ceilDiv(a: number, b: number): number {
+  return Math.ceil(a / b);
+}
+
+function plan(options: LimiterOptions): Plan {
+  switch (options.algorithm) {
+    case 'fixed-window':
+    case 'sliding-window-log':
+    case 'sliding-window-counter': {
+      const limit = checkInteger('limit', options.limit, 1);
+      const windowMs = checkInteger('windowMs', options.windowMs, 1);
+      if (options.algorithm === 'fixed-window') {
+        return { script: 'fixed_window', code: 'fw', limit, maxTtlMs: windowMs, params: [String(limit), String(windowMs)] };
+      }
+      if (options.algorithm === 'sliding-window-log') {
+        return { script: 'sliding_window_log', code: 'swl', limit, maxTtlMs: windowMs, params: [String(limit), String(windowMs)] };
+      }
+      if (limit * windowMs > MAX_EXACT) throw new RangeError('limit * windowMs must be below 2^53');
+      return {
+        script: 'sliding_window_counter',
+        code: 'swc',
+        limit,
+        maxTtlMs: 2 * windowMs,
+        params: [String(limit), String(windowMs)],
+      };
+    }
+    case 'token-bucket':
+    case 'leaky-bucket': {
+      const capacity = checkInteger('capacity', options.capacity, 1);
+      const rateName = options.algorithm === 'token-bucket' ? 'refillPerSecond' : 'leakPerSecond';
+      const rate = checkPositive(
+        rateName,
+        options.algorithm === 'token-bucket' ? options.refillPerSecond : options.leakPerSecond,
+      );
+      const { num, den } = perSecondToPerMs(rateName, rate);
+      if (capacity * den > MAX_EXACT) throw new RangeError(`capacity * (1000 / ${rateName}) is too large (must be below 2^53)`);
+      return {
+        script: options.algorithm === 'token-bucket' ? 'token_bucket' : 'leaky_bucket',
+        code: options.algorithm === 'token-bucket' ? 'tb' : 'lb',
+        limit: capacity,
+        maxTtlMs: ceilDiv(capacity * den, num),
+        params: [String(capacity), String(num), String(den)],
+      };
+    }
+    case 'gcra': {
+      const limit = checkInteger('limit', options.limit, 1);
+      const periodMs = checkInteger('periodMs', options.periodMs, 1);
+      const burst = checkInteger('burst', options.burst ?? limit, 1);
+      const g = gcd(periodMs, limit);
+      const per = periodMs / g;
+      const units = limit / g;
+      if (burst * per > MAX_EXACT) throw new RangeError('burst * periodMs / gcd(periodMs, limit) must be below 2^53');
+      return {
+        script: 'gcra',
+        code: 'gcra',
+        limit: burst,
+        maxTtlMs: ceilDiv(burst * per, units),
+        params: [String(burst), String(per), String(units)],
+      };
+    }
+    default:
+      checkOneOf('algorithm', (options as { algorithm?: unknown }).algorithm, ALGORITHMS);
+      throw new TypeError('unreachable');
+  }
+}
+
+/**
+ * Creates a rate limiter backed by one Lua script per algorithm (`runtime/scripts/*.lua`).
+ *
+ * Every decision is made in Redis, atomically, with the Redis server clock (TIME,
+ * https://redis.io/docs/latest/commands/time/): application instances with skewed clocks agree.
+ * A denied call writes nothing, so denied requests never count against the limit. Every write
+ * sets the key's TTL in the same script, derived from the algorithm (see `maxTtlMs`). One key per
+ * identity, `namespace:algorithm:version:{hash}:scope`, so calls never fail with CROSSSLOT on
+ * Redis Cluster.
+ *
+ * @param redis An ioredis `Redis` or `Cluster`. For bounded latency during outages, prefer
+ *   `enableOfflineQueue: false` (calls are bounded by `timeoutMs` either way).
+ * @param options See {@link LimiterOptions}; units are in the option names.
+ * @throws {TypeError | RangeError} naming the option when an option is missing or invalid.
+ * @example
+ * const limiter = createLimiter(redis, { algorithm: 'token-bucket', capacity: 20, refillPerSecond: 5, onRedisError: 'fail-closed' });
+ * const r = await limiter.take(apiKey);
+ * if (!r.allowed) res.set('Retry-After', String(Math.ceil(r.retryAfterMs / 1000)));
+ */
+export function createLimiter(redis: RedisClient, options: LimiterOptions): Limiter {
+  if (typeof options !== 'object' || options === null) throw new TypeError('options must be an object');
+  checkOneOf('algorithm', options.algorithm, ALGORITHMS);
+  const { script, code, limit, maxTtlMs, params } = plan(options);
+  const policy = checkOneOf('onRedisError', options.onRedisError, ['fail-closed', 'fail-open'] as const);
+  const timeoutMs = checkInteger('timeoutMs', options.timeoutMs ?? 1000, 1);
+  const outageRetryAfterMs = checkInteger('outageRetryAfterMs', options.outageRetryAfterMs ?? 1000, 0);
+  const scope = checkScope(options.scope ?? 'default');
+  const namespace = options.namespace ?? 'rl';
+  const version = options.version ?? 'v1';
+  const identitySecret = options.identitySecret;
+  const keyFor = (identity: string): string =>
+    buildKey({ namespace, algorithm: code, version, identity, scope, identitySecret });
+  keyFor('validate-key-parts'); // throws now, not on the first take, if namespace/version are invalid
+  const runner = runnerFor(redis);
+  const lua = getScript(script);
+
+  return {
+    algorithm: options.algorithm,
+    limit,
+    maxTtlMs,
+    keyFor,
+    async take(identity: string, takeOptions: TakeOptions = {}): Promise<LimitResult> {
+      checkNonEmptyString('identity', identity);
+      if (typeof takeOptions !== 'object' || takeOptions === null) throw new TypeError('take options must be an object');
+      const cost = checkInteger('cost', takeOptions.cost ?? 1, 1);
+      const now = takeOptions.nowMs === undefined ? '' : String(checkInteger('nowMs', takeOptions.nowMs, 0));
+      const key = keyFor(identity);
+      const outcome = await withDeadline(() => runner.run(lua, [key], [...params, String(cost), now]), timeoutMs);
+      if (!outcome.ok) {
+        return policy === 'fail-open'
+          ? { allowed: true, limit, remaining: 0, retryAfterMs: 0, resetAfterMs: 0, reason: 'redis-unavailable' }
+          : {
+              allowed: false,
+              limit,
+              remaining: 0,
+              retryAfterMs: outageRetryAfterMs,
+              resetAfterMs: 0,
+              reason: 'redis-unavailable',
+            };
+      }
+      const [allowed, remaining, retryAfterMs, resetAfterMs] = outcome.value as [number, number, number, number];
+      return { allowed: allowed === 1, limit, remaining, retryAfterMs, resetAfterMs };
+    },
+  };
+}

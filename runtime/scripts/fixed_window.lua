@@ -1,0 +1,74 @@
+-- fixed_window: at most `limit` cost per epoch-aligned window of `windowMs` milliseconds.
+--
+-- KEYS[1]  the limiter key: a hash { w = window start (ms), n = admitted cost in that window }
+-- ARGV[1]  limit      integer >= 1
+-- ARGV[2]  windowMs   integer >= 1, milliseconds
+-- ARGV[3]  cost       integer >= 1
+-- ARGV[4]  now        '' to use the server clock (TIME), else integer milliseconds (tests only)
+-- Returns  { allowed 0|1, remaining, retryAfterMs (-1: never), resetAfterMs }
+--
+-- A denied call writes nothing. An admitted call writes the hash and sets its TTL to the end of
+-- the window in the same script, so the key never outlives its window and never lacks a TTL.
+-- TIME: https://redis.io/docs/latest/commands/time/ ; PEXPIRE: https://redis.io/docs/latest/commands/pexpire/
+local MAX = 9007199254740991
+local limit = tonumber(ARGV[1])
+if limit == nil or limit ~= math.floor(limit) or limit < 1 or limit > MAX then
+  return redis.error_reply('ERR redis-ttl fixed_window: limit must be an integer >= 1')
+end
+local window = tonumber(ARGV[2])
+if window == nil or window ~= math.floor(window) or window < 1 or window > MAX then
+  return redis.error_reply('ERR redis-ttl fixed_window: windowMs must be an integer >= 1')
+end
+local cost = tonumber(ARGV[3])
+if cost == nil or cost ~= math.floor(cost) or cost < 1 or cost > MAX then
+  return redis.error_reply('ERR redis-ttl fixed_window: cost must be an integer >= 1')
+end
+local now
+if ARGV[4] == '' then
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+else
+  now = tonumber(ARGV[4])
+  if now == nil or now ~= math.floor(now) or now < 0 or now > MAX then
+    return redis.error_reply('ERR redis-ttl fixed_window: now must be an integer >= 0')
+  end
+end
+
+-- floor(a / b) for integers below 2^53, corrected for rounding of the float division
+local function idiv(a, b)
+  local q = math.floor(a / b)
+  if q * b > a then
+    q = q - 1
+  elseif (q + 1) * b <= a then
+    q = q + 1
+  end
+  return q
+end
+
+local start = idiv(now, window) * window
+local reset_ms = start + window - now
+local state = redis.call('HMGET', KEYS[1], 'w', 'n')
+local used = 0
+if tonumber(state[1]) == start then
+  used = tonumber(state[2]) or 0
+end
+local remaining = limit - used
+if remaining < 0 then
+  remaining = 0
+end
+local idle_reset = 0
+if used > 0 then
+  idle_reset = reset_ms
+end
+
+if cost > limit then
+  return { 0, remaining, -1, idle_reset }
+end
+if used + cost > limit then
+  return { 0, remaining, reset_ms, idle_reset }
+end
+
+used = used + cost
+redis.call('HSET', KEYS[1], 'w', start, 'n', used)
+redis.call('PEXPIRE', KEYS[1], reset_ms)
+return { 1, limit - used, 0, reset_ms }

@@ -1,0 +1,81 @@
+-- sliding_window_log: at most `limit` cost in any interval of `windowMs` milliseconds, exactly.
+--
+-- KEYS[1]  the limiter key: a sorted set, one member per admitted call, scored by its time (ms);
+--          the member is "<time>:<seq>:<cost>"
+-- ARGV[1]  limit      integer >= 1
+-- ARGV[2]  windowMs   integer >= 1, milliseconds
+-- ARGV[3]  cost       integer >= 1
+-- ARGV[4]  now        '' to use the server clock (TIME), else integer milliseconds (tests only)
+-- Returns  { allowed 0|1, remaining, retryAfterMs (-1: never), resetAfterMs }
+--
+-- A call at time t counts the members scored in (t - windowMs, t]. A denied call writes nothing.
+-- An admitted call prunes members older than the window, adds its own, and renews the TTL to
+-- windowMs: the newest member is the last one that matters, and it matters for windowMs.
+-- The set holds at most `limit` members in the window (each admitted call costs >= 1).
+-- ZRANGE: https://redis.io/docs/latest/commands/zrange/ ; TIME: https://redis.io/docs/latest/commands/time/
+local MAX = 9007199254740991
+local limit = tonumber(ARGV[1])
+if limit == nil or limit ~= math.floor(limit) or limit < 1 or limit > MAX then
+  return redis.error_reply('ERR redis-ttl sliding_window_log: limit must be an integer >= 1')
+end
+local window = tonumber(ARGV[2])
+if window == nil or window ~= math.floor(window) or window < 1 or window > MAX then
+  return redis.error_reply('ERR redis-ttl sliding_window_log: windowMs must be an integer >= 1')
+end
+local cost = tonumber(ARGV[3])
+if cost == nil or cost ~= math.floor(cost) or cost < 1 or cost > MAX then
+  return redis.error_reply('ERR redis-ttl sliding_window_log: cost must be an integer >= 1')
+end
+local now
+if ARGV[4] == '' then
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+else
+  now = tonumber(ARGV[4])
+  if now == nil or now ~= math.floor(now) or now < 0 or now > MAX then
+    return redis.error_reply('ERR redis-ttl sliding_window_log: now must be an integer >= 0')
+  end
+end
+
+local cutoff = string.format('%d', now - window)
+local entries = redis.call('ZRANGE', KEYS[1], '(' .. cutoff, '+inf', 'BYSCORE', 'WITHSCORES')
+local used = 0
+for i = 1, #entries, 2 do
+  used = used + (tonumber(string.match(entries[i], ':(%d+)$')) or 1)
+end
+local remaining = limit - used
+if remaining < 0 then
+  remaining = 0
+end
+local idle_reset = 0
+if #entries > 0 then
+  idle_reset = tonumber(entries[#entries]) + window - now
+end
+
+if cost > limit then
+  return { 0, remaining, -1, idle_reset }
+end
+if used + cost > limit then
+  -- the earliest time at which enough of the oldest members have left the window
+  local left = used
+  local retry = idle_reset
+  for i = 1, #entries, 2 do
+    left = left - (tonumber(string.match(entries[i], ':(%d+)$')) or 1)
+    if left + cost <= limit then
+      retry = tonumber(entries[i + 1]) + window - now
+      break
+    end
+  end
+  return { 0, remaining, retry, idle_reset }
+end
+
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', cutoff)
+local seq = #entries / 2
+local member = string.format('%d:%d:%d', now, seq, cost)
+while redis.call('ZSCORE', KEYS[1], member) do
+  seq = seq + 1
+  member = string.format('%d:%d:%d', now, seq, cost)
+end
+redis.call('ZADD', KEYS[1], now, member)
+redis.call('PEXPIRE', KEYS[1], window)
+return { 1, limit - used - cost, 0, window }

@@ -1,0 +1,273 @@
+import fc from 'fast-check';
+import { Redis } from 'ioredis';
+import { describe, expect, it } from 'vitest';
+import { createLimiter, type LimiterOptions, type LimitResult } from '../../runtime/index.js';
+import { uniquePrefix, useRedis } from '../helpers/redis.js';
+
+const redis = useRedis();
+
+type Step = [allowed: boolean, remaining: number, retryAfterMs: number, resetAfterMs: number];
+const T0 = 1_700_000_000_250; // 250 ms into a 1000 ms window
+
+function shape(r: LimitResult): Step {
+  return [r.allowed, r.remaining, r.retryAfterMs, r.resetAfterMs];
+}
+
+interface BoundaryCase {
+  options: LimiterOptions;
+  /** results of 4 calls of cost 1 at T0 + offsets[i] */
+  offsets: [number, number, number, number];
+  expected: [Step, Step, Step, Step];
+  /** the first time after the denial at which a call is admitted again, and its result */
+  again: [number, Step];
+}
+
+const cases: BoundaryCase[] = [
+  {
+    options: { algorithm: 'fixed-window', limit: 3, windowMs: 1000, onRedisError: 'fail-closed' },
+    offsets: [0, 0, 0, 0],
+    expected: [[true, 2, 0, 750], [true, 1, 0, 750], [true, 0, 0, 750], [false, 0, 750, 750]],
+    again: [750, [true, 2, 0, 1000]],
+  },
+  {
+    options: { algorithm: 'sliding-window-log', limit: 3, windowMs: 1000, onRedisError: 'fail-closed' },
+    offsets: [0, 10, 20, 30],
+    expected: [[true, 2, 0, 1000], [true, 1, 0, 1000], [true, 0, 0, 1000], [false, 0, 970, 990]],
+    again: [1000, [true, 0, 0, 1000]],
+  },
+  {
+    // the previous window's 3 weigh 3 * (1000 - e) / 1000: the 4th fits once 3 * (1000 - e) + 1000 <= 3000
+    options: { algorithm: 'sliding-window-counter', limit: 3, windowMs: 1000, onRedisError: 'fail-closed' },
+    offsets: [0, 0, 0, 0],
+    expected: [[true, 2, 0, 1750], [true, 1, 0, 1750], [true, 0, 0, 1750], [false, 0, 1084, 1750]],
+    again: [1084, [true, 0, 0, 1666]],
+  },
+  {
+    options: { algorithm: 'token-bucket', capacity: 3, refillPerSecond: 1, onRedisError: 'fail-closed' },
+    offsets: [0, 0, 0, 0],
+    expected: [[true, 2, 0, 1000], [true, 1, 0, 2000], [true, 0, 0, 3000], [false, 0, 1000, 3000]],
+    again: [1000, [true, 0, 0, 3000]],
+  },
+  {
+    options: { algorithm: 'gcra', limit: 3, periodMs: 3000, onRedisError: 'fail-closed' },
+    offsets: [0, 0, 0, 0],
+    expected: [[true, 2, 0, 1000], [true, 1, 0, 2000], [true, 0, 0, 3000], [false, 0, 1000, 3000]],
+    again: [1000, [true, 0, 0, 3000]],
+  },
+  {
+    options: { algorithm: 'leaky-bucket', capacity: 3, leakPerSecond: 1, onRedisError: 'fail-closed' },
+    offsets: [0, 0, 0, 0],
+    expected: [[true, 2, 0, 1000], [true, 1, 0, 2000], [true, 0, 0, 3000], [false, 0, 1000, 3000]],
+    again: [1000, [true, 0, 0, 3000]],
+  },
+];
+
+async function stateOf(r: Redis, key: string): Promise<[Buffer | null, number]> {
+  return [await r.dumpBuffer(key), await r.pexpiretime(key)];
+}
+
+describe.each(cases)('$options.algorithm', ({ options, offsets, expected, again }) => {
+  it('remaining 0 is still an allow, the next call is denied, and admits again exactly on time', async () => {
+    const r = redis.client();
+    const limiter = createLimiter(r, { ...options, namespace: uniquePrefix('b') });
+    const got: Step[] = [];
+    for (const offset of offsets) got.push(shape(await limiter.take('alice', { nowMs: T0 + offset })));
+    expect(got).toEqual(expected);
+    const deniedAt = T0 + offsets[3];
+    const retry = expected[3][2];
+    expect(shape(await limiter.take('alice', { nowMs: deniedAt + retry - 1 }))[0]).toBe(false);
+    expect(shape(await limiter.take('alice', { nowMs: T0 + again[0] }))).toEqual(again[1]);
+  });
+
+  it('a denied call changes no state (value and expiry byte for byte)', async () => {
+    const r = redis.client();
+    const limiter = createLimiter(r, { ...options, namespace: uniquePrefix('d') });
+    for (let i = 0; i < 3; i += 1) await limiter.take('bob', { nowMs: T0 + offsets[i]! });
+    const key = limiter.keyFor('bob');
+    const before = await stateOf(r, key);
+    expect(before[0]).not.toBeNull();
+    for (let i = 0; i < 5; i += 1) {
+      expect((await limiter.take('bob', { nowMs: T0 + offsets[3] })).allowed).toBe(false);
+      expect((await limiter.take('bob', { nowMs: T0 + offsets[3], cost: 3 })).allowed).toBe(false);
+    }
+    expect(await stateOf(r, key)).toEqual(before);
+  });
+
+  it('a cost above the limit is denied with retryAfterMs -1 and writes nothing', async () => {
+    const r = redis.client();
+    const limiter = createLimiter(r, { ...options, namespace: uniquePrefix('c') });
+    const res = await limiter.take('carol', { cost: 4, nowMs: T0 });
+    expect(res).toEqual({ allowed: false, limit: 3, remaining: 3, retryAfterMs: -1, resetAfterMs: 0 });
+    expect(await r.exists(limiter.keyFor('carol'))).toBe(0);
+  });
+
+  it('with the server clock, the key gets a TTL within the algorithm bound', async () => {
+    const r = redis.client();
+    const limiter = createLimiter(r, { ...options, namespace: uniquePrefix('s') });
+    const res = await limiter.take('dave', { cost: 2 });
+    expect(res.allowed).toBe(true);
+    expect(res.remaining).toBe(1);
+    const pttl = await r.pttl(limiter.keyFor('dave'));
+    expect(pttl).toBeGreaterThan(0);
+    expect(pttl).toBeLessThanOrEqual(res.resetAfterMs);
+    expect(res.resetAfterMs).toBeLessThanOrEqual(limiter.maxTtlMs);
+  });
+});
+
+describe('validation happens before any Redis call', () => {
+  it('rejects bad costs, times and identities while the client has never connected', async () => {
+    const r = new Redis(redis.url(), { lazyConnect: true });
+    const limiter = createLimiter(r, { algorithm: 'token-bucket', capacity: 5, refillPerSecond: 1, onRedisError: 'fail-open' });
+    await expect(limiter.take('a', { cost: 0 })).rejects.toThrow(new RangeError('cost must be an integer >= 1, got 0'));
+    await expect(limiter.take('a', { cost: 1.5 })).rejects.toThrow(new RangeError('cost must be an integer >= 1, got 1.5'));
+    await expect(limiter.take('a', { cost: Number.NaN })).rejects.toThrow(RangeError);
+    await expect(limiter.take('a', { cost: '2' as unknown as number })).rejects.toThrow(new TypeError('cost must be a number, got a string'));
+    await expect(limiter.take('a', { nowMs: -1 })).rejects.toThrow(new RangeError('nowMs must be an integer >= 0, got -1'));
+    await expect(limiter.take('')).rejects.toThrow(new RangeError('identity must not be empty'));
+    expect(r.status).toBe('wait');
+    r.disconnect();
+  });
+
+  it('rejects bad limiter options naming the option', () => {
+    const r = new Redis(redis.url(), { lazyConnect: true });
+    const base = { onRedisError: 'fail-closed' as const };
+    expect(() => createLimiter(r, { ...base, algorithm: 'fixed-window', limit: 0, windowMs: 1000 })).toThrow(
+      new RangeError('limit must be an integer >= 1, got 0'),
+    );
+    expect(() => createLimiter(r, { ...base, algorithm: 'fixed-window', limit: 1, windowMs: 0.5 })).toThrow(
+      new RangeError('windowMs must be an integer >= 1, got 0.5'),
+    );
+    expect(() => createLimiter(r, { ...base, algorithm: 'token-bucket', capacity: 1, refillPerSecond: 0 })).toThrow(
+      new RangeError('refillPerSecond must be a finite number > 0, got 0'),
+    );
+    expect(() => createLimiter(r, { ...base, algorithm: 'token-bucket', capacity: 1, refillPerSecond: 1 / 3 })).toThrow(
+      /^refillPerSecond must have at most 6 decimal places/,
+    );
+    expect(() => createLimiter(r, { ...base, algorithm: 'leaky-bucket', capacity: 1, leakPerSecond: Infinity })).toThrow(
+      new RangeError('leakPerSecond must be a finite number > 0, got Infinity'),
+    );
+    expect(() => createLimiter(r, { ...base, algorithm: 'gcra', limit: 10, periodMs: 1000, burst: 0 })).toThrow(
+      new RangeError('burst must be an integer >= 1, got 0'),
+    );
+    expect(() => createLimiter(r, { ...base, algorithm: 'nope' } as unknown as LimiterOptions)).toThrow(
+      /^algorithm must be one of 'fixed-window', 'sliding-window-log'/,
+    );
+    expect(() => createLimiter(r, { algorithm: 'fixed-window', limit: 1, windowMs: 1 } as LimiterOptions)).toThrow(
+      new TypeError("onRedisError must be one of 'fail-closed', 'fail-open', got undefined"),
+    );
+    expect(() => createLimiter(r, { ...base, algorithm: 'fixed-window', limit: 1, windowMs: 1, timeoutMs: 0 })).toThrow(
+      new RangeError('timeoutMs must be an integer >= 1, got 0'),
+    );
+    expect(() => createLimiter(r, { ...base, algorithm: 'fixed-window', limit: 1, windowMs: 1, namespace: 'a:b' })).toThrow(
+      /^namespace must be/,
+    );
+    expect(() =>
+      createLimiter(r, { ...base, algorithm: 'sliding-window-counter', limit: 2 ** 30, windowMs: 2 ** 30 }),
+    ).toThrow(new RangeError('limit * windowMs must be below 2^53'));
+    expect(r.status).toBe('wait');
+    r.disconnect();
+  });
+
+  it('reports the effective limit and the TTL bound of each algorithm', () => {
+    const r = new Redis(redis.url(), { lazyConnect: true });
+    const base = { onRedisError: 'fail-closed' as const };
+    const bounds = [
+      createLimiter(r, { ...base, algorithm: 'fixed-window', limit: 5, windowMs: 1500 }),
+      createLimiter(r, { ...base, algorithm: 'sliding-window-log', limit: 5, windowMs: 1500 }),
+      createLimiter(r, { ...base, algorithm: 'sliding-window-counter', limit: 5, windowMs: 1500 }),
+      createLimiter(r, { ...base, algorithm: 'token-bucket', capacity: 5, refillPerSecond: 3 }),
+      createLimiter(r, { ...base, algorithm: 'gcra', limit: 3, periodMs: 1000, burst: 5 }),
+      createLimiter(r, { ...base, algorithm: 'leaky-bucket', capacity: 5, leakPerSecond: 0.5 }),
+    ].map((l) => [l.limit, l.maxTtlMs]);
+    expect(bounds).toEqual([[5, 1500], [5, 1500], [5, 3000], [5, 1667], [5, 1667], [5, 10_000]]);
+    r.disconnect();
+  });
+});
+
+// Times are injected, but Redis expires keys on its own clock: the property below pins each key's
+// TTL far out after every call so that real time passing between two calls at the same injected
+// time cannot expire state the algorithm still needs. The scripts never read a TTL, so this does
+// not change any decision; TTLs themselves are checked in ttl-audit.test.ts.
+const algorithmOptions: fc.Arbitrary<LimiterOptions> = fc.oneof(
+  fc.record({
+    algorithm: fc.constantFrom('fixed-window' as const, 'sliding-window-log' as const, 'sliding-window-counter' as const),
+    limit: fc.integer({ min: 1, max: 12 }),
+    windowMs: fc.integer({ min: 1, max: 5000 }),
+    onRedisError: fc.constant('fail-closed' as const),
+  }),
+  fc.record({
+    algorithm: fc.constant('token-bucket' as const),
+    capacity: fc.integer({ min: 1, max: 12 }),
+    refillPerSecond: fc.constantFrom(0.25, 0.5, 1, 3, 7, 10, 33.3, 250),
+    onRedisError: fc.constant('fail-closed' as const),
+  }),
+  fc.record({
+    algorithm: fc.constant('leaky-bucket' as const),
+    capacity: fc.integer({ min: 1, max: 12 }),
+    leakPerSecond: fc.constantFrom(0.25, 0.5, 1, 3, 7, 10, 33.3, 250),
+    onRedisError: fc.constant('fail-closed' as const),
+  }),
+  fc.record({
+    algorithm: fc.constant('gcra' as const),
+    limit: fc.integer({ min: 1, max: 12 }),
+    periodMs: fc.integer({ min: 1, max: 5000 }),
+    burst: fc.integer({ min: 1, max: 12 }),
+    onRedisError: fc.constant('fail-closed' as const),
+  }),
+);
+
+describe('retryAfterMs and remaining are exact (fast-check, injected time)', () => {
+  it('retrying retryAfterMs later succeeds, 1 ms earlier does not; remaining + 1 is denied, remaining is admitted', async () => {
+    const r = redis.client();
+    await fc.assert(
+      fc.asyncProperty(
+        algorithmOptions,
+        fc.array(fc.record({ advanceMs: fc.integer({ min: 0, max: 3000 }), costPick: fc.nat() }), { minLength: 1, maxLength: 25 }),
+        fc.integer({ min: 0, max: 10_000_000 }),
+        async (options, steps, start) => {
+          const limiter = createLimiter(r, { ...options, namespace: uniquePrefix('p') });
+          const key = limiter.keyFor('prop');
+          const pin = () => r.pexpire(key, 600_000);
+          let now = 1_700_000_000_000 + start;
+          for (const { advanceMs, costPick } of steps) {
+            now += advanceMs;
+            const cost = (costPick % limiter.limit) + 1;
+            const res = await limiter.take('prop', { cost, nowMs: now });
+            await pin();
+            expect(res.limit).toBe(limiter.limit);
+            expect(res.remaining).toBeGreaterThanOrEqual(0);
+            expect(res.remaining).toBeLessThanOrEqual(limiter.limit);
+            expect(res.resetAfterMs).toBeLessThanOrEqual(limiter.maxTtlMs);
+            let remaining = res.remaining;
+            if (res.allowed) {
+              expect(res.retryAfterMs).toBe(0);
+            } else {
+              expect(res.retryAfterMs).toBeGreaterThanOrEqual(1);
+              const early = await limiter.take('prop', { cost, nowMs: now + res.retryAfterMs - 1 });
+              expect(early.allowed).toBe(false);
+              expect(early.retryAfterMs).toBe(1);
+              now += res.retryAfterMs;
+              const onTime = await limiter.take('prop', { cost, nowMs: now });
+              await pin();
+              expect(onTime.allowed).toBe(true);
+              remaining = onTime.remaining;
+            }
+            // `remaining` is exact: one more is denied (and writes nothing), exactly that much is admitted
+            if (remaining + 1 <= limiter.limit) {
+              const over = await limiter.take('prop', { cost: remaining + 1, nowMs: now });
+              expect(over.allowed).toBe(false);
+              expect(over.remaining).toBe(remaining);
+            }
+            if (remaining >= 1) {
+              const all = await limiter.take('prop', { cost: remaining, nowMs: now });
+              await pin();
+              expect(all.allowed).toBe(true);
+              expect(all.remaining).toBe(0);
+            }
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
+  }, 120_000);
+});
