@@ -1,0 +1,197 @@
+/**
+ * `incr-needs-expire-on-create`: a command that creates its key without TTL when the key is
+ * missing (INCR, HINCRBY, SADD, LPUSH, ZADD, XADD, ... and the STORE commands: the table's
+ * `create-in-place` / `overwrite` effects) must be followed, in the same atomic unit and on the
+ * same key, by an expiry. Atomic units are a `multi()` chain or array, a variable holding one, or
+ * (when `allowPipeline` is on) a `pipeline()`. Two awaits, `Promise.all` or an expiry guarded by
+ * `n === 1` are separate round trips: a crash between them leaves the key without TTL.
+ */
+import type { TSESTree } from '@typescript-eslint/utils';
+import { EFFECTS_THAT_SET_TTL, type KeyEffect } from '../lua-lint/commands.js';
+import { createRule } from './create-rule.js';
+import { appendExpiryInBatch, pipelineToMulti, ttlConstantOf, wrapInMulti } from './redis-calls/fixes.js';
+import { redisCallsOf, type RedisCall } from './redis-calls/index.js';
+import { reportLoc } from './redis-calls/report.js';
+
+/** Options of the rule. */
+export type Options = [
+  {
+    /** Whether a `pipeline()` counts as one unit (default `true`; `false` in the `strict` config). */
+    allowPipeline?: boolean;
+  },
+];
+/** Messages of the rule and of its suggestions. */
+export type MessageIds =
+  | 'noExpiry'
+  | 'separateRoundTrip'
+  | 'pipelineNotAtomic'
+  | 'wrapInMulti'
+  | 'appendExpire'
+  | 'useMulti';
+
+/** Commands whose missing TTL `set-requires-ttl-or-keepttl` or `no-getset` report instead. */
+const OWNED_ELSEWHERE = new Set(['SET', 'SETNX', 'MSET', 'MSETNX', 'GETSET']);
+/** Effects that create a key without TTL. */
+const CREATES: ReadonlySet<KeyEffect> = new Set<KeyEffect>(['create-in-place', 'overwrite']);
+
+interface KeyUse {
+  call: RedisCall;
+  /** Identity of the key expression: its literal value or its source text. */
+  key: string;
+  /** The key's argument node (for suggestion text). */
+  keyNode: TSESTree.Node;
+  /** Position in the unit (commands of a chain run in source order). */
+  order: number;
+}
+
+export default createRule<Options, MessageIds>({
+  name: 'incr-needs-expire-on-create',
+  meta: {
+    type: 'problem',
+    docs: {
+      description:
+        'Require a command that creates a key without TTL (INCR, HSET, SADD, ...) to be followed by an expiry of the same key in the same MULTI, pipeline or script.',
+      recommended: true,
+      strict: true,
+    },
+    hasSuggestions: true,
+    schema: [
+      {
+        type: 'object',
+        description: 'Options of incr-needs-expire-on-create.',
+        properties: {
+          allowPipeline: {
+            type: 'boolean',
+            description:
+              'Whether a pipeline() counts as one unit. Pipelines are not atomic (a failure can stop between the commands), so the strict config turns this off.',
+          },
+        },
+        additionalProperties: false,
+      },
+    ],
+    messages: {
+      noExpiry:
+        '{{command}} creates {{key}} without TTL when it is missing, and no expiry of that key follows in the same atomic unit, so the key can live forever. Queue EXPIRE on the same key right after it in one MULTI, or do both in one Lua script.',
+      separateRoundTrip:
+        '{{command}} and the expiry of {{key}} are separate round trips: a crash, timeout or lost connection between them (or a guard such as `n === 1` that misses) leaves the key without TTL forever. Send both in one MULTI, or do both in one Lua script.',
+      pipelineNotAtomic:
+        '{{command}} and the expiry of {{key}} share a pipeline, which is not atomic: if the connection drops between them the key keeps no TTL. Use multi() so both run or neither does.',
+      wrapInMulti: 'Send {{command}} and {{expire}} in one MULTI (the result becomes the MULTI reply).',
+      appendExpire: 'Queue {{expire}} right after it in the same unit.',
+      useMulti: 'Use multi() instead of pipeline().',
+    },
+  },
+  defaultOptions: [{ allowPipeline: true }],
+  create(context, [{ allowPipeline = true }]) {
+    const sourceCode = context.sourceCode;
+    const creations: KeyUse[] = [];
+    const expiries: KeyUse[] = [];
+
+    function keyIdentity(call: RedisCall, arg: number): { key: string; keyNode: TSESTree.Node } | undefined {
+      const keyNode = call.argNodes[arg];
+      if (!keyNode || keyNode.type === 'SpreadElement') return undefined;
+      const value = call.args[arg];
+      const key = value !== undefined ? `value:${String(value)}` : `text:${sourceCode.getText(keyNode).replace(/\s+/g, '')}`;
+      return { key, keyNode };
+    }
+
+    function describeExpiry(use: KeyUse | undefined, fallbackKeyText: string) {
+      if (use && use.call.form === 'method') {
+        const ttlNode = use.call.argNodes[1];
+        if (ttlNode) {
+          const method = sourceCode.getText(use.call.nameNode);
+          return {
+            method,
+            ttlText: sourceCode.getText(ttlNode),
+            milliseconds: use.call.description.ttl?.unit === 'milliseconds',
+            label: `${method}(${fallbackKeyText}, ${sourceCode.getText(ttlNode)})`,
+          };
+        }
+      }
+      const ttl = ttlConstantOf(context);
+      const method = ttl.milliseconds ? 'pexpire' : 'expire';
+      return { ttlText: ttl.name, milliseconds: ttl.milliseconds, label: `${method}(${fallbackKeyText}, ${ttl.name})` };
+    }
+
+    return {
+      CallExpression(node: TSESTree.CallExpression) {
+        for (const call of redisCallsOf(context, node)) {
+          for (const action of call.description.keys) {
+            const creates = CREATES.has(action.effect) && !OWNED_ELSEWHERE.has(call.command);
+            const expires = EFFECTS_THAT_SET_TTL.has(action.effect) || action.effect === 'delete';
+            if (!creates && !expires) continue;
+            const identity = keyIdentity(call, action.arg);
+            if (!identity) continue;
+            const use: KeyUse = { call, ...identity, order: call.nameNode.range[0] };
+            (creates ? creations : expiries).push(use);
+          }
+        }
+      },
+      'Program:exit'() {
+        for (const creation of creations) {
+          const { call } = creation;
+          const unit = call.unit;
+          const inUnit = expiries.find(
+            (e) => e.call.unit.key === unit.key && e.key === creation.key && e.order > creation.order,
+          );
+          const atomic = unit.kind === 'multi' || (unit.kind === 'pipeline' && allowPipeline);
+          if (inUnit && atomic) continue;
+          const keyText = sourceCode.getText(creation.keyNode);
+          const data = { command: call.command, key: keyText };
+          if (inUnit && unit.kind === 'pipeline') {
+            const fix = pipelineToMulti(unit.key);
+            context.report({
+              node: call.node,
+              loc: reportLoc(call),
+              messageId: 'pipelineNotAtomic',
+              data,
+              suggest: fix ? [{ messageId: 'useMulti', fix }] : [],
+            });
+            continue;
+          }
+          if (unit.kind === 'single') {
+            const elsewhere = expiries.find(
+              (e) => e.key === creation.key && e.call.unit.kind === 'single' && sameFunction(e.call.node, call.node),
+            );
+            const expiry = describeExpiry(elsewhere, keyText);
+            const fix = wrapInMulti(context, call, keyText, expiry);
+            context.report({
+              node: call.node,
+              loc: reportLoc(call),
+              messageId: elsewhere ? 'separateRoundTrip' : 'noExpiry',
+              data,
+              suggest: fix ? [{ messageId: 'wrapInMulti', data: { command: call.command, expire: expiry.label }, fix }] : [],
+            });
+            continue;
+          }
+          const expiry = describeExpiry(undefined, keyText);
+          const fix = appendExpiryInBatch(context, call, keyText, expiry);
+          context.report({
+            node: call.node,
+            loc: reportLoc(call),
+            messageId: 'noExpiry',
+            data,
+            suggest: fix ? [{ messageId: 'appendExpire', data: { expire: expiry.label }, fix }] : [],
+          });
+        }
+      },
+    };
+  },
+});
+
+function enclosingFunction(node: TSESTree.Node): TSESTree.Node | undefined {
+  for (let current = node.parent; current; current = current.parent) {
+    if (
+      current.type === 'FunctionDeclaration' ||
+      current.type === 'FunctionExpression' ||
+      current.type === 'ArrowFunctionExpression'
+    ) {
+      return current;
+    }
+  }
+  return undefined;
+}
+
+function sameFunction(a: TSESTree.Node, b: TSESTree.Node): boolean {
+  return enclosingFunction(a) === enclosingFunction(b);
+}

@@ -1,0 +1,68 @@
+/**
+ * `no-getset`: GETSET, and SET ... GET without KEEPTTL or a new expiry, return the old value and
+ * silently drop the key's TTL. What counts is decided by the command table
+ * (`description.getDropsTtl`); this rule only reports and suggests the TTL-keeping form.
+ */
+import type { TSESTree } from '@typescript-eslint/utils';
+import { createRule } from './create-rule.js';
+import { redisCallsOf } from './redis-calls/index.js';
+import { addSetOptions, rewriteAsSet, type SetOption } from './redis-calls/fixes.js';
+import { reportLoc } from './redis-calls/report.js';
+
+/** The rule has no options. */
+export type Options = [];
+/** Messages of the rule and of its suggestions. */
+export type MessageIds = 'getset' | 'setGet' | 'useSetKeepTtl' | 'addKeepTtl';
+
+export default createRule<Options, MessageIds>({
+  name: 'no-getset',
+  meta: {
+    type: 'problem',
+    docs: {
+      description: 'Disallow GETSET and SET ... GET without KEEPTTL or a new expiry: both drop the key\'s TTL.',
+      recommended: true,
+      strict: true,
+    },
+    hasSuggestions: true,
+    schema: [],
+    messages: {
+      getset:
+        'GETSET replaces the value and removes the key\'s TTL, so a key that lived by its TTL now lives forever. Use SET key value XX KEEPTTL GET, which returns the old value and keeps the TTL.',
+      setGet:
+        'SET ... GET without KEEPTTL or EX/PX/EXAT/PXAT clears the key\'s TTL exactly like GETSET, so the key never expires. Add KEEPTTL (with XX, so a missing key is not created without TTL) or a new expiry.',
+      useSetKeepTtl: 'Replace with SET key value XX KEEPTTL GET (keeps the TTL; a missing key stays missing).',
+      addKeepTtl: 'Add {{options}} (keeps the TTL of an existing key).',
+    },
+  },
+  defaultOptions: [],
+  create(context) {
+    return {
+      CallExpression(node: TSESTree.CallExpression) {
+        for (const call of redisCallsOf(context, node)) {
+          if (!call.description.getDropsTtl) continue;
+          if (call.command === 'GETSET') {
+            const fix = rewriteAsSet(context, call, ['KEEPTTL', 'XX', 'GET']);
+            context.report({
+              node: call.node,
+              loc: reportLoc(call),
+              messageId: 'getset',
+              suggest: fix ? [{ messageId: 'useSetKeepTtl', fix }] : [],
+            });
+            continue;
+          }
+          // SET ... GET: add KEEPTTL, and XX unless the call already says NX or XX.
+          const effect = call.description.keys[0]?.effect;
+          const hasCondition = effect === 'create-if-missing' || effect === 'clear-ttl-if-present';
+          const options: SetOption[] = hasCondition ? ['KEEPTTL'] : ['KEEPTTL', 'XX'];
+          const fix = addSetOptions(context, call, options);
+          context.report({
+            node: call.node,
+            loc: reportLoc(call),
+            messageId: 'setGet',
+            suggest: fix ? [{ messageId: 'addKeepTtl', data: { options: options.join(' ') }, fix }] : [],
+          });
+        }
+      },
+    };
+  },
+});

@@ -1,0 +1,192 @@
+/**
+ * Suggestion text in each client's own syntax. Rules say *what* to add (KEEPTTL, XX, an expiry,
+ * the command in a MULTI); this module says how ioredis (positional tokens), node-redis
+ * (`{ KEEPTTL: true }`) and upstash (`{ keepTtl: true }`) spell it. Every suggestion is a valid
+ * expression in the client's API.
+ */
+import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import type { ClientFlavor } from './clients.js';
+import type { RedisCall } from './normalize.js';
+import type { AnyContext } from './static.js';
+
+/** A SET option a suggestion adds. */
+export type SetOption = 'KEEPTTL' | 'XX' | 'NX' | 'GET' | { expiry: TtlConstant };
+
+/** A TTL to use in a suggestion: a constant of the file, or a placeholder name to declare. */
+export interface TtlConstant {
+  /** The identifier to write. */
+  name: string;
+  /** Whether its value is in milliseconds (PX / PEXPIRE) rather than seconds (EX / EXPIRE). */
+  milliseconds: boolean;
+  /** `true` when no such constant exists in the file and the user must declare it. */
+  placeholder: boolean;
+}
+
+/** Name of the constant a suggestion refers to when the file has no TTL constant. */
+export const TTL_PLACEHOLDER = 'TTL_SECONDS';
+
+/**
+ * A numeric `const` declared at the top level of the file whose name says it is a TTL
+ * (`TTL_SECONDS`, `SESSION_TTL_MS`, `EXPIRY`), for suggestions; else the {@link TTL_PLACEHOLDER}.
+ */
+export function ttlConstantOf(context: AnyContext): TtlConstant {
+  for (const statement of context.sourceCode.ast.body) {
+    const declaration =
+      statement.type === AST_NODE_TYPES.ExportNamedDeclaration ? statement.declaration : statement;
+    if (declaration?.type !== AST_NODE_TYPES.VariableDeclaration || declaration.kind !== 'const') continue;
+    for (const declarator of declaration.declarations) {
+      if (declarator.id.type !== AST_NODE_TYPES.Identifier || !declarator.init) continue;
+      const init = declarator.init;
+      if (init.type !== AST_NODE_TYPES.Literal || typeof init.value !== 'number' || init.value <= 0) continue;
+      const name = declarator.id.name;
+      if (!/ttl|expir/i.test(name)) continue;
+      return { name, milliseconds: /(^|_)MS($|_)|Ms$|milli/i.test(name), placeholder: false };
+    }
+  }
+  return { name: TTL_PLACEHOLDER, milliseconds: false, placeholder: true };
+}
+
+type Fix = TSESLint.RuleFix;
+type Fixer = TSESLint.RuleFixer;
+
+function tokenText(option: SetOption, flavor: ClientFlavor, quote: string): string[] {
+  if (typeof option === 'string') {
+    if (flavor === 'node-redis') return [`${option}: true`];
+    if (flavor === 'upstash') return [`${option === 'KEEPTTL' ? 'keepTtl' : option.toLowerCase()}: true`];
+    return [`${quote}${option}${quote}`];
+  }
+  const unit = option.expiry.milliseconds ? 'PX' : 'EX';
+  if (flavor === 'node-redis') return [`${unit}: ${option.expiry.name}`];
+  if (flavor === 'upstash') return [`${unit.toLowerCase()}: ${option.expiry.name}`];
+  return [`${quote}${unit}${quote}`, option.expiry.name];
+}
+
+/** The quote character the file uses for a string node (defaults to a single quote). */
+function quoteOf(context: AnyContext, node: TSESTree.Node | undefined): string {
+  if (node?.type === AST_NODE_TYPES.Literal && typeof node.value === 'string') {
+    const first = context.sourceCode.getText(node)[0];
+    if (first === '"' || first === "'") return first;
+  }
+  return "'";
+}
+
+/** Whether options are written as an object (node-redis, upstash) rather than positional tokens. */
+function usesObjectOptions(call: RedisCall): boolean {
+  return call.form === 'method' && (call.flavor === 'node-redis' || call.flavor === 'upstash');
+}
+
+/**
+ * Adds SET options to a SET call in its client's syntax: into the existing option object, as a
+ * new option object after the value, or as positional tokens right after the value (where
+ * ioredis' overloads expect KEEPTTL / EX before NX / XX / GET).
+ * @returns the fixes, or `undefined` when the call's shape does not allow a safe edit.
+ */
+export function addSetOptions(
+  context: AnyContext,
+  call: RedisCall,
+  options: readonly SetOption[],
+): ((fixer: Fixer) => Fix[]) | undefined {
+  // method form: (key, value, ...); generic and array forms start with the command name.
+  const valueNode = call.argumentNodes[call.form === 'method' ? 1 : 2];
+  if (!valueNode || call.argumentNodes.some((n) => n.type === AST_NODE_TYPES.SpreadElement)) return undefined;
+  const sourceCode = context.sourceCode;
+  if (usesObjectOptions(call)) {
+    const parts = options.flatMap((option) => tokenText(option, call.flavor, "'"));
+    if (call.optionsObject) {
+      const open = sourceCode.getFirstToken(call.optionsObject);
+      if (!open) return undefined;
+      const empty = call.optionsObject.properties.length === 0;
+      return (fixer) => [fixer.insertTextAfter(open, empty ? ` ${parts.join(', ')} ` : ` ${parts.join(', ')},`)];
+    }
+    if (call.argumentNodes.length !== 2) return undefined;
+    return (fixer) => [fixer.insertTextAfter(valueNode, `, { ${parts.join(', ')} }`)];
+  }
+  const quote = quoteOf(context, call.nameNode);
+  const parts = options.flatMap((option) => tokenText(option, 'ioredis', quote));
+  return (fixer) => [fixer.insertTextAfter(valueNode, `, ${parts.join(', ')}`)];
+}
+
+/**
+ * Rewrites another string write as a SET with options in the client's syntax: GETSET becomes
+ * `SET key value KEEPTTL XX GET`, SETNX becomes `SET key value EX ttl NX`. The method becomes
+ * `set` with the options added, or the command-name literal of a generic form becomes `'SET'`.
+ */
+export function rewriteAsSet(
+  context: AnyContext,
+  call: RedisCall,
+  options: readonly SetOption[],
+): ((fixer: Fixer) => Fix[]) | undefined {
+  if (call.form === 'method') {
+    if (call.argumentNodes.length !== 2) return undefined;
+    const add = addSetOptions(context, call, options);
+    if (!add) return undefined;
+    return (fixer) => [fixer.replaceText(call.nameNode, 'set'), ...add(fixer)];
+  }
+  if (call.argumentNodes.length !== 3) return undefined;
+  const add = addSetOptions(context, call, options);
+  if (!add) return undefined;
+  const quote = quoteOf(context, call.nameNode);
+  const name = context.sourceCode.getText(call.nameNode);
+  const setName = name === name.toLowerCase() ? 'set' : 'SET';
+  return (fixer) => [fixer.replaceText(call.nameNode, `${quote}${setName}${quote}`), ...add(fixer)];
+}
+
+/** The EXPIRE method name in a client's spelling. */
+function expireMethod(flavor: ClientFlavor, milliseconds: boolean): string {
+  if (!milliseconds) return 'expire';
+  return flavor === 'node-redis' ? 'pExpire' : 'pexpire';
+}
+
+/**
+ * Adds an expiry of `keyText` right after a command queued in a MULTI / pipeline: `.expire(key,
+ * ttl)` chained after a method call (every client's batch methods return the batch), or
+ * `['expire', key, ttl]` after an element of ioredis' array form.
+ */
+export function appendExpiryInBatch(
+  context: AnyContext,
+  call: RedisCall,
+  keyText: string,
+  ttl: { method?: string; ttlText: string; milliseconds: boolean },
+): ((fixer: Fixer) => Fix[]) | undefined {
+  if (call.form === 'queued-array') {
+    const quote = quoteOf(context, call.nameNode);
+    const name = ttl.milliseconds ? 'pexpire' : 'expire';
+    return (fixer) => [fixer.insertTextAfter(call.node, `, [${quote}${name}${quote}, ${keyText}, ${ttl.ttlText}]`)];
+  }
+  if (call.form !== 'method') return undefined;
+  const method = ttl.method ?? expireMethod(call.flavor, ttl.milliseconds);
+  return (fixer) => [fixer.insertTextAfter(call.node, `.${method}(${keyText}, ${ttl.ttlText})`)];
+}
+
+/**
+ * Wraps a lone command and its expiry in one MULTI: `redis.incr(key)` becomes
+ * `redis.multi().incr(key).expire(key, ttl).exec()` (the same in all three clients).
+ */
+export function wrapInMulti(
+  context: AnyContext,
+  call: RedisCall,
+  keyText: string,
+  ttl: { method?: string; ttlText: string; milliseconds: boolean },
+): ((fixer: Fixer) => Fix[]) | undefined {
+  if (call.form !== 'method' || call.node.type !== AST_NODE_TYPES.CallExpression) return undefined;
+  const callee = call.node.callee;
+  if (callee.type !== AST_NODE_TYPES.MemberExpression || callee.computed || callee.optional) return undefined;
+  const method = ttl.method ?? expireMethod(call.flavor, ttl.milliseconds);
+  const receiver = context.sourceCode.getText(callee.object);
+  const rest = context.sourceCode.text.slice(callee.property.range[0], call.node.range[1]);
+  return (fixer) => [
+    fixer.replaceText(call.node, `${receiver}.multi().${rest}.${method}(${keyText}, ${ttl.ttlText}).exec()`),
+  ];
+}
+
+/** Replaces `.pipeline()` by `.multi()` so that the queued commands run atomically. */
+export function pipelineToMulti(unitKey: TSESTree.Node): ((fixer: Fixer) => Fix[]) | undefined {
+  if (unitKey.type !== AST_NODE_TYPES.CallExpression) return undefined;
+  const callee = unitKey.callee;
+  if (callee.type !== AST_NODE_TYPES.MemberExpression || callee.property.type !== AST_NODE_TYPES.Identifier) {
+    return undefined;
+  }
+  if (callee.property.name !== 'pipeline') return undefined;
+  const property = callee.property;
+  return (fixer) => [fixer.replaceText(property, 'multi')];
+}

@@ -1,0 +1,51 @@
+/**
+ * The shared analysis behind every rule of the plugin, computed once per file and cached: which
+ * receivers are Redis clients, what each call does in Redis terms, which atomic unit it runs in,
+ * and where embedded Lua scripts are. Rules only decide.
+ */
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { ClientDetector } from './clients.js';
+import { normalizeCall, type RedisCall } from './normalize.js';
+import type { AnyContext } from './static.js';
+
+export type { ClientFlavor, ReceiverKind } from './clients.js';
+export { DEFAULT_CLIENT_NAMES, readSettings } from './clients.js';
+export type { AtomicUnit, RedisCall } from './normalize.js';
+export { staticValue, resolveConstExpression, unwrap, type AnyContext } from './static.js';
+
+interface FileAnalysis {
+  detector: ClientDetector;
+  calls: Map<TSESTree.CallExpression, RedisCall[]>;
+}
+
+const analyses = new WeakMap<TSESLint.SourceCode, FileAnalysis>();
+
+function analysisOf(context: AnyContext): FileAnalysis {
+  const sourceCode = context.sourceCode;
+  let analysis = analyses.get(sourceCode);
+  if (!analysis) {
+    analysis = { detector: new ClientDetector(context), calls: new Map() };
+    analyses.set(sourceCode, analysis);
+  }
+  return analysis;
+}
+
+/**
+ * The Redis commands a call expression issues: none for a call that is not on a Redis client,
+ * one for `redis.set(...)` / `redis.call('SET', ...)`, several for ioredis `multi([[...], ...])`.
+ * Cached per file, so every rule of the plugin shares one analysis.
+ */
+export function redisCallsOf(context: AnyContext, node: TSESTree.CallExpression): readonly RedisCall[] {
+  const analysis = analysisOf(context);
+  let calls = analysis.calls.get(node);
+  if (!calls) {
+    calls = normalizeCall(context, analysis.detector, node);
+    analysis.calls.set(node, calls);
+  }
+  return calls;
+}
+
+/** The file's client detector (shared by the rules of one file). */
+export function clientDetectorOf(context: AnyContext): ClientDetector {
+  return analysisOf(context).detector;
+}

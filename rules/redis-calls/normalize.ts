@@ -1,0 +1,396 @@
+/**
+ * Normalises a call of any Redis client into a Redis argv (command name + arguments) and asks the
+ * shared command table (`lua-lint/commands.ts`) what it does. Client syntax lives here and only
+ * here: ioredis positional tokens, node-redis v4 option objects (`{ EX: 60, GET: true }`) and v5
+ * ones (`{ expiration: { type: 'EX', value: 60 }, condition: 'NX' }`), upstash lowercase options
+ * (`{ ex: 60, keepTtl: true }`), generic forms (`call('SET', ...)`, `sendCommand(['SET', ...])`,
+ * upstash `exec(['SET', ...])`) and ioredis' array form of `multi([...])` / `pipeline([...])`.
+ */
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { describeCommand, isKnownCommand, type CommandArg, type CommandDescription } from '../../lua-lint/commands.js';
+import type { ClientFlavor, ClientDetector, ReceiverKind } from './clients.js';
+import { propertyName, resolveConstExpression, staticValue, unwrap, type AnyContext } from './static.js';
+
+/** The atomic unit a command runs in. */
+export interface AtomicUnit {
+  /** Identifies the unit: the `multi()` / `pipeline()` call, the variable holding one, or the call itself. */
+  key: TSESTree.Node;
+  /** `single`: a round trip of its own; `multi`: MULTI/EXEC; `pipeline`: batched but not atomic. */
+  kind: 'single' | 'multi' | 'pipeline';
+}
+
+/** One Redis command issued by the code, in Redis terms. */
+export interface RedisCall {
+  /** The node that issues the command: the call, or the inner array of `multi([[...], ...])`. */
+  node: TSESTree.CallExpression | TSESTree.ArrayExpression;
+  /** The method name (or the command-name literal of a generic form): where findings start. */
+  nameNode: TSESTree.Node;
+  /** How the command is written. */
+  form: 'method' | 'generic' | 'queued-array';
+  /** Which client's syntax the call follows (for suggestions in that syntax). */
+  flavor: ClientFlavor;
+  /** The command name, upper-cased. */
+  command: string;
+  /** The argv after the command name: literal values where known, `undefined` where not. */
+  args: CommandArg[];
+  /** The source node of each argv entry (`undefined` for tokens synthesised from an option object). */
+  argNodes: Array<TSESTree.Node | undefined>;
+  /** What the command table says about this argv. */
+  description: CommandDescription;
+  /** The option object literal of node-redis / upstash calls, when there is one. */
+  optionsObject?: TSESTree.ObjectExpression;
+  /** The call's argument list (method and generic forms) or the inner array's elements. */
+  argumentNodes: readonly TSESTree.Node[];
+  /** The unit the command runs in. */
+  unit: AtomicUnit;
+}
+
+/** ioredis methods that send a command by name: `call('SET', ...)`. */
+const GENERIC_BY_NAME = new Set(['call', 'callBuffer', 'send_command']);
+/** Methods that send an argv array: node-redis `sendCommand([...])` / `addCommand([...])`, upstash `exec([...])`. */
+const GENERIC_BY_ARRAY = new Set(['sendCommand', 'addCommand', 'exec']);
+/** node-redis camelCase methods whose command has a subcommand. */
+const SUBCOMMAND_METHODS: ReadonlyMap<string, [string, string]> = new Map([
+  ['xGroupCreate', ['XGROUP', 'CREATE']],
+  ['XGROUP_CREATE', ['XGROUP', 'CREATE']],
+]);
+
+/**
+ * The Redis command a client method name stands for (`getSet` -> `GETSET`, `hincrbyBuffer` ->
+ * `HINCRBY`), or `undefined` when it is not a command of the table.
+ */
+export function commandOfMethod(method: string): { command: string; prefix: string[] } | undefined {
+  const sub = SUBCOMMAND_METHODS.get(method);
+  if (sub) return { command: sub[0], prefix: [sub[1]] };
+  let name = method;
+  if (name.length > 6 && name.endsWith('Buffer')) name = name.slice(0, -6);
+  const upper = name.toUpperCase();
+  return isKnownCommand(upper) ? { command: upper, prefix: [] } : undefined;
+}
+
+/** Whether a member call's method name may issue a command (cheap filter before any analysis). */
+export function isCandidateMethod(method: string): boolean {
+  return (
+    GENERIC_BY_NAME.has(method) ||
+    GENERIC_BY_ARRAY.has(method) ||
+    method === 'multi' ||
+    method === 'pipeline' ||
+    commandOfMethod(method) !== undefined
+  );
+}
+
+interface Flattened {
+  args: CommandArg[];
+  nodes: Array<TSESTree.Node | undefined>;
+  optionsObject?: TSESTree.ObjectExpression;
+}
+
+/**
+ * Flattens call arguments into argv entries: arrays are spread (ioredis and node-redis accept
+ * them), an object literal first is `key value` pairs (`mset({ a: 1 })`), an object literal from
+ * the third argument on is an option object, and a spread we cannot read is one unknown entry.
+ */
+function flattenArguments(context: AnyContext, nodes: readonly TSESTree.Node[]): Flattened {
+  const out: Flattened = { args: [], nodes: [] };
+  nodes.forEach((original, index) => {
+    if (original.type === AST_NODE_TYPES.SpreadElement) {
+      const spread = resolveConstExpression(context, original.argument);
+      if (spread.type === AST_NODE_TYPES.ArrayExpression) pushArrayElements(context, spread, out);
+      else pushUnknown(out, original);
+      return;
+    }
+    const node = resolveConstExpression(context, original);
+    if (node.type === AST_NODE_TYPES.ArrayExpression) {
+      pushArrayElements(context, node, out);
+    } else if (node.type === AST_NODE_TYPES.ObjectExpression && index === 0) {
+      for (const property of node.properties) {
+        if (property.type !== AST_NODE_TYPES.Property) {
+          pushUnknown(out, property);
+          continue;
+        }
+        out.args.push(propertyName(property.key, property.computed));
+        out.nodes.push(property.key);
+        out.args.push(staticValue(context, property.value) as CommandArg);
+        out.nodes.push(property.value);
+      }
+    } else if (node.type === AST_NODE_TYPES.ObjectExpression && index >= 2) {
+      out.optionsObject = node;
+      pushOptions(context, node, out);
+    } else {
+      const value = staticValue(context, original);
+      out.args.push(typeof value === 'boolean' ? undefined : value);
+      out.nodes.push(original);
+    }
+  });
+  return out;
+}
+
+function pushUnknown(out: Flattened, node: TSESTree.Node): void {
+  out.args.push(undefined);
+  out.nodes.push(node);
+}
+
+function pushArrayElements(context: AnyContext, array: TSESTree.ArrayExpression, out: Flattened): void {
+  for (const element of array.elements) {
+    if (!element) continue;
+    if (element.type === AST_NODE_TYPES.SpreadElement) {
+      pushUnknown(out, element);
+      continue;
+    }
+    const value = staticValue(context, element);
+    out.args.push(typeof value === 'boolean' ? undefined : value);
+    out.nodes.push(element);
+  }
+}
+
+/**
+ * Option objects as Redis tokens: `true` flags become their name (`{ GET: true }` -> `GET`,
+ * upstash `{ keepTtl: true }` -> `keepTtl`, which the table reads case-insensitively), values
+ * become `NAME value` (`{ EX: 60 }`), node-redis v5 `expiration` / `condition` become their
+ * tokens. Anything unreadable becomes an unknown entry, which the table treats as "may be an
+ * expiry".
+ */
+function pushOptions(context: AnyContext, object: TSESTree.ObjectExpression, out: Flattened): void {
+  for (const property of object.properties) {
+    if (property.type !== AST_NODE_TYPES.Property) {
+      pushUnknown(out, property);
+      continue;
+    }
+    const name = propertyName(property.key, property.computed);
+    if (name === undefined) {
+      pushUnknown(out, property);
+      continue;
+    }
+    const valueNode = resolveConstExpression(context, property.value);
+    if (name === 'expiration' || name === 'condition') {
+      if (valueNode.type === AST_NODE_TYPES.ObjectExpression) {
+        // { type: 'EX', value: 60 } | { type: 'KEEPTTL' }
+        let type: CommandArg;
+        let value: CommandArg;
+        let hasValue = false;
+        let readable = true;
+        for (const inner of valueNode.properties) {
+          if (inner.type !== AST_NODE_TYPES.Property) {
+            readable = false;
+            continue;
+          }
+          const innerName = propertyName(inner.key, inner.computed);
+          const innerValue = staticValue(context, inner.value);
+          if (innerName === 'type') type = typeof innerValue === 'string' ? innerValue : undefined;
+          else if (innerName === 'value') {
+            hasValue = true;
+            value = typeof innerValue === 'boolean' ? undefined : innerValue;
+          }
+        }
+        out.args.push(readable ? type : undefined);
+        out.nodes.push(undefined);
+        if (hasValue) {
+          out.args.push(value);
+          out.nodes.push(undefined);
+        }
+      } else {
+        const value = staticValue(context, valueNode);
+        out.args.push(typeof value === 'string' ? value : undefined);
+        out.nodes.push(undefined);
+      }
+      continue;
+    }
+    const value = staticValue(context, valueNode);
+    if (value === false) continue;
+    out.args.push(name);
+    out.nodes.push(property.key);
+    if (value === true) continue;
+    out.args.push(value);
+    out.nodes.push(property.value);
+  }
+}
+
+/** Builds the {@link RedisCall}s issued by one call expression (none when it is not a Redis call). */
+export function normalizeCall(
+  context: AnyContext,
+  detector: ClientDetector,
+  node: TSESTree.CallExpression,
+): RedisCall[] {
+  const callee = unwrap(node.callee);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression) return [];
+  const method = propertyName(callee.property, callee.computed);
+  if (method === undefined || !isCandidateMethod(method)) return [];
+  const receiver = detector.classify(callee.object);
+  if (!receiver.redis) return [];
+  const flavor = receiver.flavor !== 'unknown' ? receiver.flavor : guessFlavor(method, node, detector);
+
+  // ioredis multi([['incr', key], ...]) / pipeline([...])
+  if (method === 'multi' || method === 'pipeline') {
+    const list = node.arguments[0] ? resolveConstExpression(context, node.arguments[0]) : undefined;
+    if (list?.type !== AST_NODE_TYPES.ArrayExpression) return [];
+    const unit: AtomicUnit = { key: node, kind: method === 'multi' ? 'multi' : 'pipeline' };
+    const calls: RedisCall[] = [];
+    for (const element of list.elements) {
+      if (element?.type !== AST_NODE_TYPES.ArrayExpression) continue;
+      const call = fromArgv(context, element, element.elements.filter(isPresent), 'queued-array', flavor, unit);
+      if (call) calls.push(call);
+    }
+    return calls;
+  }
+
+  const unit = unitOf(context, node, callee, receiver);
+
+  if (GENERIC_BY_NAME.has(method)) {
+    const call = fromArgv(context, node, node.arguments, 'generic', flavor, unit);
+    return call ? [call] : [];
+  }
+  if (GENERIC_BY_ARRAY.has(method)) {
+    const arrayArg = node.arguments
+      .map((arg) => resolveConstExpression(context, arg))
+      .find((arg): arg is TSESTree.ArrayExpression => arg.type === AST_NODE_TYPES.ArrayExpression);
+    if (!arrayArg) return [];
+    const call = fromArgv(context, node, arrayArg.elements.filter(isPresent), 'generic', flavor, unit);
+    return call ? [{ ...call, node }] : [];
+  }
+
+  const resolved = commandOfMethod(method);
+  if (!resolved) return [];
+  const flat = flattenArguments(context, node.arguments);
+  const args = [...resolved.prefix, ...flat.args];
+  const nodes = [...resolved.prefix.map(() => undefined), ...flat.nodes];
+  return [
+    {
+      node,
+      nameNode: callee.property,
+      form: 'method',
+      flavor,
+      command: resolved.command,
+      args,
+      argNodes: nodes,
+      description: describeCommand(resolved.command, args),
+      ...(flat.optionsObject ? { optionsObject: flat.optionsObject } : {}),
+      argumentNodes: node.arguments,
+      unit,
+    },
+  ];
+}
+
+function isPresent<T>(value: T | null): value is T {
+  return value !== null;
+}
+
+/** A command written as an argv whose first element is the command name. */
+function fromArgv(
+  context: AnyContext,
+  node: TSESTree.CallExpression | TSESTree.ArrayExpression,
+  elements: readonly TSESTree.Node[],
+  form: RedisCall['form'],
+  flavor: ClientFlavor,
+  unit: AtomicUnit,
+): RedisCall | undefined {
+  const [nameNode, ...rest] = elements;
+  if (!nameNode || nameNode.type === AST_NODE_TYPES.SpreadElement) return undefined;
+  const name = staticValue(context, nameNode);
+  if (typeof name !== 'string' || !isKnownCommand(name)) return undefined;
+  const flat = flattenArguments(context, rest);
+  const command = name.toUpperCase();
+  return {
+    node,
+    nameNode,
+    form,
+    flavor,
+    command,
+    args: flat.args,
+    argNodes: flat.nodes,
+    description: describeCommand(command, flat.args),
+    argumentNodes: elements,
+    unit,
+  };
+}
+
+/** When detection does not tell the client: the method spelling and option style do. */
+function guessFlavor(method: string, node: TSESTree.CallExpression, detector: ClientDetector): ClientFlavor {
+  const fromFile = detector.fileFlavor();
+  if (fromFile !== 'unknown') return fromFile;
+  if (method === 'sendCommand' || /[a-z][A-Z]/.test(method.replace(/Buffer$/, ''))) return 'node-redis';
+  const last = node.arguments[node.arguments.length - 1];
+  if (last?.type === AST_NODE_TYPES.ObjectExpression) {
+    const names = last.properties.map((p) => (p.type === AST_NODE_TYPES.Property ? propertyName(p.key) : undefined));
+    if (names.some((n) => n !== undefined && n === n.toLowerCase())) return 'upstash';
+    return 'node-redis';
+  }
+  return 'ioredis';
+}
+
+/**
+ * The atomic unit of a method call: the `multi()` / `pipeline()` chain it is part of, the
+ * variable holding such a batch, or the call alone.
+ */
+function unitOf(
+  context: AnyContext,
+  node: TSESTree.CallExpression,
+  callee: TSESTree.MemberExpression,
+  receiver: ReceiverKind,
+): AtomicUnit {
+  let current = unwrap(callee.object);
+  for (let depth = 0; depth < 200; depth++) {
+    if (current.type === AST_NODE_TYPES.CallExpression) {
+      const inner = unwrap(current.callee);
+      if (inner.type !== AST_NODE_TYPES.MemberExpression) break;
+      const name = propertyName(inner.property, inner.computed);
+      if (name === 'multi' || name === 'pipeline') {
+        return { key: current, kind: batchKindOfChain(current, name) };
+      }
+      current = unwrap(inner.object);
+      continue;
+    }
+    if (current.type === AST_NODE_TYPES.AwaitExpression) {
+      current = unwrap(current.argument);
+      continue;
+    }
+    if (current.type === AST_NODE_TYPES.Identifier && receiver.redis && receiver.batch) {
+      return batchRootOfIdentifier(context, current, receiver.batch) ?? { key: current, kind: receiver.batch };
+    }
+    break;
+  }
+  return { key: node, kind: 'single' };
+}
+
+/** `multi()` chains end in `exec()`; node-redis `execAsPipeline()` sends them as a plain pipeline. */
+function batchKindOfChain(root: TSESTree.CallExpression, name: 'multi' | 'pipeline'): 'multi' | 'pipeline' {
+  if (name === 'pipeline') return 'pipeline';
+  let current: TSESTree.Node = root;
+  while (
+    current.parent?.type === AST_NODE_TYPES.MemberExpression &&
+    current.parent.object === current &&
+    current.parent.parent?.type === AST_NODE_TYPES.CallExpression
+  ) {
+    if (propertyName(current.parent.property, current.parent.computed) === 'execAsPipeline') return 'pipeline';
+    current = current.parent.parent;
+  }
+  return 'multi';
+}
+
+/** For `const m = redis.multi()`: the declaration as the unit key and the batch kind. */
+function batchRootOfIdentifier(
+  context: AnyContext,
+  node: TSESTree.Identifier,
+  fallbackKind: 'multi' | 'pipeline',
+): AtomicUnit | undefined {
+  const scope = context.sourceCode.getScope(node);
+  let found: TSESTree.Node | undefined;
+  for (let s: typeof scope | null = scope; s && !found; s = s.upper) {
+    const variable = s.set.get(node.name);
+    if (variable) {
+      const def = variable.defs[0];
+      if (def?.type === 'Variable' && def.node.init) {
+        let init = unwrap(def.node.init);
+        while (init.type === AST_NODE_TYPES.CallExpression) {
+          const inner = unwrap(init.callee);
+          if (inner.type !== AST_NODE_TYPES.MemberExpression) break;
+          const name = propertyName(inner.property, inner.computed);
+          if (name === 'multi' || name === 'pipeline') return { key: def.node, kind: name };
+          init = unwrap(inner.object);
+        }
+      }
+      if (def) return { key: def.name, kind: fallbackKind };
+      found = node;
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,93 @@
+/**
+ * `set-requires-ttl-or-keepttl`: a SET-family write (SET, SET NX / XX, SETNX, MSET, MSETNX) with
+ * no EX / PX / EXAT / PXAT / KEEPTTL creates the key without TTL or removes the TTL it had. The
+ * command table decides (the key's effect); options the linter cannot read are given the benefit
+ * of the doubt (the table then assumes an expiry).
+ */
+import type { TSESTree } from '@typescript-eslint/utils';
+import type { KeyEffect } from '../lua-lint/commands.js';
+import { createRule } from './create-rule.js';
+import { addSetOptions, rewriteAsSet, ttlConstantOf, type SetOption } from './redis-calls/fixes.js';
+import { redisCallsOf } from './redis-calls/index.js';
+import { reportLoc } from './redis-calls/report.js';
+
+/** The rule has no options. */
+export type Options = [];
+/** Messages of the rule and of its suggestions. */
+export type MessageIds = 'setWithoutTtl' | 'createWithoutTtl' | 'msetWithoutTtl' | 'addKeepTtl' | 'addExpiry' | 'addExpiryPlaceholder';
+
+/**
+ * The commands this rule owns. GETSET (and SET ... GET) belong to `no-getset`, other
+ * creating commands to `incr-needs-expire-on-create`: one root cause, one finding.
+ */
+const OWNED = new Set(['SET', 'SETNX', 'MSET', 'MSETNX']);
+/** Key effects that leave the written key without TTL. */
+const LEAKING: ReadonlySet<KeyEffect> = new Set<KeyEffect>(['overwrite', 'create-if-missing', 'clear-ttl-if-present']);
+
+export default createRule<Options, MessageIds>({
+  name: 'set-requires-ttl-or-keepttl',
+  meta: {
+    type: 'problem',
+    docs: {
+      description: 'Require an expiry (EX / PX / EXAT / PXAT) or KEEPTTL on SET, SETNX, MSET and MSETNX.',
+      recommended: true,
+      strict: true,
+    },
+    hasSuggestions: true,
+    schema: [],
+    messages: {
+      setWithoutTtl:
+        '{{command}} without EX/PX/EXAT/PXAT or KEEPTTL writes the key without TTL and removes any TTL it had, so it never expires. Pass an expiry, or KEEPTTL when the key already exists with a TTL.',
+      createWithoutTtl:
+        '{{command}} without an expiry creates the key without TTL: if its owner crashes or never deletes it, the key (a lock, a flag) lives forever. Pass an expiry (SET key value NX EX <seconds>).',
+      msetWithoutTtl:
+        '{{command}} cannot set a TTL, so every key it writes lives forever (and existing keys lose their TTL). Use SET ... EX per key in a MULTI, or follow it with EXPIRE per key in the same MULTI.',
+      addKeepTtl: 'Add KEEPTTL (keeps the TTL of an existing key; a missing key is still created without TTL).',
+      addExpiry: 'Add an expiry of {{name}}.',
+      addExpiryPlaceholder: 'Add an expiry of {{name}} (declare the constant with the TTL this key needs).',
+    },
+  },
+  defaultOptions: [],
+  create(context) {
+    return {
+      CallExpression(node: TSESTree.CallExpression) {
+        for (const call of redisCallsOf(context, node)) {
+          if (!OWNED.has(call.command) || call.description.getDropsTtl) continue;
+          const effect = call.description.keys.find((key) => LEAKING.has(key.effect))?.effect;
+          if (!effect) continue;
+          const data = { command: call.command === 'SET' ? describeSet(effect) : call.command };
+          if (call.command === 'MSET' || call.command === 'MSETNX') {
+            context.report({ node: call.node, loc: reportLoc(call), messageId: 'msetWithoutTtl', data, suggest: [] });
+            continue;
+          }
+          const suggest: Array<{ messageId: MessageIds; data?: Record<string, string>; fix: NonNullable<ReturnType<typeof addSetOptions>> }> = [];
+          if (call.command === 'SET' && effect !== 'create-if-missing') {
+            const keep = addSetOptions(context, call, ['KEEPTTL']);
+            if (keep) suggest.push({ messageId: 'addKeepTtl', fix: keep });
+          }
+          const ttl = ttlConstantOf(context);
+          const expiry: SetOption = { expiry: ttl };
+          // SETNX has no expiry option: it becomes SET key value EX <ttl> NX.
+          const add =
+            call.command === 'SETNX' ? rewriteAsSet(context, call, [expiry, 'NX']) : addSetOptions(context, call, [expiry]);
+          if (add) {
+            suggest.push({ messageId: ttl.placeholder ? 'addExpiryPlaceholder' : 'addExpiry', data: { name: ttl.name }, fix: add });
+          }
+          context.report({
+            node: call.node,
+            loc: reportLoc(call),
+            messageId: effect === 'create-if-missing' ? 'createWithoutTtl' : 'setWithoutTtl',
+            data,
+            suggest,
+          });
+        }
+      },
+    };
+  },
+});
+
+function describeSet(effect: KeyEffect): string {
+  if (effect === 'create-if-missing') return 'SET ... NX';
+  if (effect === 'clear-ttl-if-present') return 'SET ... XX';
+  return 'SET';
+}
