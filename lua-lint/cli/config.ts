@@ -1,0 +1,166 @@
+/**
+ * The config file `lua-lint.config.json`:
+ *
+ * ```json
+ * { "rules": { "key-must-come-from-keys": "off" }, "persistentKeys": [2, "queue:*"], "ignores": ["vendor/**"] }
+ * ```
+ *
+ * Found by walking up from the working directory unless `--config` names one. Every problem is
+ * reported with the file's path and the property that is wrong.
+ */
+import { readFile } from 'node:fs/promises';
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { RULE_IDS, isLuaRuleId, parseSeverity } from '../rules.js';
+import type { LuaRuleId, Severity } from '../types.js';
+import { CliError, describeFsError } from './errors.js';
+import { globToRegExp } from './ignore.js';
+
+/** The file name looked up in the working directory and its ancestors. */
+export const CONFIG_FILE_NAME = 'lua-lint.config.json';
+
+/** A validated config; empty when no config file is used. */
+export interface LuaLintConfig {
+  /** The config file, absolute; `undefined` when none was found or lookup was disabled. */
+  filePath: string | undefined;
+  rules: Partial<Record<LuaRuleId, Severity>>;
+  persistentKeys: Array<string | number>;
+  /** Globs relative to {@link baseDir}. */
+  ignores: string[];
+  /** The directory of the config file (the working directory when there is none). */
+  baseDir: string;
+}
+
+const ALLOWED_PROPERTIES = ['rules', 'persistentKeys', 'ignores'] as const;
+
+/** An empty config whose ignores (none) are relative to `cwd`. */
+export function emptyConfig(cwd: string): LuaLintConfig {
+  return { filePath: undefined, rules: {}, persistentKeys: [], ignores: [], baseDir: cwd };
+}
+
+/**
+ * The nearest `lua-lint.config.json` in `startDir` or one of its ancestors.
+ * @returns its absolute path, or `undefined` when there is none up to the file-system root.
+ */
+export function findConfigFile(startDir: string): string | undefined {
+  let dir = path.resolve(startDir);
+  for (;;) {
+    const candidate = path.join(dir, CONFIG_FILE_NAME);
+    if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
+    const parent = path.dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
+/**
+ * Reads and validates a config file.
+ * @throws CliError naming the file, the property and the problem, for an unreadable file, invalid
+ *   JSON or a wrong shape (all shape problems at once, one per line).
+ */
+export async function loadConfig(filePath: string): Promise<LuaLintConfig> {
+  let text: string;
+  try {
+    text = await readFile(filePath, 'utf8');
+  } catch (error) {
+    throw new CliError(`Cannot read config file "${filePath}": ${describeFsError(error)}.`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (error) {
+    throw new CliError(`Invalid config ${describeJsonError(filePath, text, error as Error)}`);
+  }
+  return validateConfig(value, filePath);
+}
+
+/** Validates a parsed config object; `filePath` is used in messages and as the base of `ignores`. */
+export function validateConfig(value: unknown, filePath: string): LuaLintConfig {
+  const problems: string[] = [];
+  const config: LuaLintConfig = { ...emptyConfig(path.dirname(filePath)), filePath };
+  if (!isPlainObject(value)) {
+    throw new CliError(`Invalid config ${filePath}: expected a JSON object at the top level, got ${describeValue(value)}.`);
+  }
+  for (const key of Object.keys(value)) {
+    if (key === '$schema') continue;
+    if (!(ALLOWED_PROPERTIES as readonly string[]).includes(key)) {
+      problems.push(`unknown property "${key}" (allowed: ${ALLOWED_PROPERTIES.join(', ')})`);
+    }
+  }
+  const { rules, persistentKeys, ignores } = value;
+  if (rules !== undefined) {
+    if (!isPlainObject(rules)) problems.push(`rules: expected an object of rule id -> severity, got ${describeValue(rules)}`);
+    else {
+      for (const [id, severity] of Object.entries(rules)) {
+        if (!isLuaRuleId(id)) {
+          problems.push(`rules.${id}: unknown rule id (known: ${RULE_IDS.join(', ')})`);
+          continue;
+        }
+        const parsed = parseSeverity(severity);
+        if (parsed === undefined) problems.push(`rules.${id}: expected "off", "warn", "error", 0, 1 or 2, got ${describeValue(severity)}`);
+        else config.rules[id] = parsed;
+      }
+    }
+  }
+  if (persistentKeys !== undefined) {
+    if (!Array.isArray(persistentKeys)) problems.push(`persistentKeys: expected an array, got ${describeValue(persistentKeys)}`);
+    else {
+      persistentKeys.forEach((key: unknown, index) => {
+        if ((typeof key === 'number' && Number.isInteger(key) && key >= 1) || (typeof key === 'string' && key !== '')) {
+          config.persistentKeys.push(key);
+        } else {
+          problems.push(`persistentKeys[${index}]: expected a KEYS index (an integer >= 1) or a non-empty key pattern, got ${describeValue(key)}`);
+        }
+      });
+    }
+  }
+  if (ignores !== undefined) {
+    if (!Array.isArray(ignores)) problems.push(`ignores: expected an array of globs, got ${describeValue(ignores)}`);
+    else {
+      ignores.forEach((glob: unknown, index) => {
+        const problem = checkGlob(glob);
+        if (problem) problems.push(`ignores[${index}]: ${problem}`);
+        else config.ignores.push(glob as string);
+      });
+    }
+  }
+  if (problems.length === 1) throw new CliError(`Invalid config ${filePath}: ${problems[0]}.`);
+  if (problems.length > 1) throw new CliError(`Invalid config ${filePath}:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  return config;
+}
+
+function checkGlob(glob: unknown): string | undefined {
+  if (typeof glob !== 'string' || glob === '') return `expected a non-empty glob string, got ${describeValue(glob)}`;
+  if (glob.startsWith('!')) return 'negated patterns ("!...") are not supported';
+  try {
+    globToRegExp(glob);
+  } catch (error) {
+    return `invalid glob "${glob}": ${(error as Error).message}`;
+  }
+  return undefined;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function describeValue(value: unknown): string {
+  if (Array.isArray(value)) return 'an array';
+  if (value === null) return 'null';
+  if (typeof value === 'object') return 'an object';
+  return JSON.stringify(value);
+}
+
+/** `<path>:<line>:<column>: <reason>` for a JSON syntax error, with the position when V8 gives one. */
+function describeJsonError(filePath: string, text: string, error: Error): string {
+  const position = /at position (\d+)/.exec(error.message);
+  const reason = error.message
+    .replace(/\s*in JSON at position \d+.*$/s, '')
+    .replace(/,?\s*".*" is not valid JSON$/s, '');
+  if (!position) return `${filePath}: invalid JSON: ${reason}.`;
+  const offset = Number(position[1]);
+  const before = text.replace(/^\uFEFF/, '').slice(0, offset);
+  const line = before.split('\n').length;
+  const column = offset - before.lastIndexOf('\n');
+  return `${filePath}:${line}:${column}: invalid JSON: ${reason}.`;
+}

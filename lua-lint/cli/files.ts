@@ -1,0 +1,111 @@
+/**
+ * Turning the command line's patterns into files, and files into source text.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { glob, isDynamicPattern } from 'tinyglobby';
+import { CliError, describeFsError } from './errors.js';
+import { displayPath } from './paths.js';
+
+/** Never linted, wherever they are: dependencies and Git's own files. */
+export const DEFAULT_IGNORES: readonly string[] = ['**/node_modules/**', '**/.git/**'];
+
+/** What a directory on the command line expands to. */
+export const DIRECTORY_GLOB = '**/*.lua';
+
+/** One thing to lint: a file (absolute path) or standard input (`-`). */
+export type LintTarget = { kind: 'file'; path: string } | { kind: 'stdin' };
+
+/** Options of {@link expandPatterns}. */
+export interface ExpandOptions {
+  cwd: string;
+  /** Whether an absolute file path is ignored by the config file's `ignores`. */
+  isIgnored: (filePath: string) => boolean;
+  /** `false` for `--no-error-on-unmatched-pattern`. */
+  errorOnUnmatchedPattern: boolean;
+}
+
+/**
+ * Expands each pattern, in order, without duplicates: `-` is standard input; an existing file is
+ * linted whatever its extension (and silently skipped when `ignores` matches it, so that lists of
+ * staged files can be passed as they are); a directory becomes `<dir>/**\/*.lua`; anything else is
+ * a glob relative to `cwd`. Files under node_modules and .git are never linted.
+ *
+ * @throws CliError when a directory or glob matches no file, or only ignored files (unless
+ *   `errorOnUnmatchedPattern` is false).
+ */
+export async function expandPatterns(patterns: readonly string[], options: ExpandOptions): Promise<LintTarget[]> {
+  const targets: LintTarget[] = [];
+  const seen = new Set<string>();
+  for (const pattern of patterns) {
+    if (pattern === '-') {
+      if (!seen.has('-')) targets.push({ kind: 'stdin' });
+      seen.add('-');
+      continue;
+    }
+    const absolute = path.resolve(options.cwd, pattern);
+    const stats = await stat(absolute).catch(() => undefined);
+    let matches: string[];
+    if (stats && !stats.isDirectory()) {
+      if (options.isIgnored(absolute)) continue;
+      matches = [absolute];
+    } else {
+      const found = stats
+        ? await glob(DIRECTORY_GLOB, globOptions(absolute))
+        : isDynamicPattern(pattern)
+          ? await glob(pattern.replaceAll('\\', '/'), globOptions(options.cwd))
+          : [];
+      found.sort();
+      matches = found.map((file) => path.normalize(file)).filter((file) => !options.isIgnored(file));
+      if (matches.length === 0 && options.errorOnUnmatchedPattern) {
+        throw new CliError(
+          found.length > 0
+            ? `All files matched by "${pattern}" are ignored (see "ignores" in the config file).`
+            : `No files matching the pattern "${pattern}" were found.`,
+        );
+      }
+    }
+    for (const file of matches) {
+      if (seen.has(file)) continue;
+      seen.add(file);
+      targets.push({ kind: 'file', path: file });
+    }
+  }
+  return targets;
+}
+
+function globOptions(cwd: string) {
+  return { cwd, absolute: true, dot: true, onlyFiles: true, expandDirectories: false, ignore: [...DEFAULT_IGNORES] };
+}
+
+/** The text of a source file, or why it cannot be Lua. */
+export type SourceText = { ok: true; text: string } | { ok: false; reason: string };
+
+/**
+ * Decodes a file's bytes as UTF-8: a byte-order mark is dropped (positions are then counted from
+ * the character after it, as in ESLint) and invalid sequences become U+FFFD, one per bad byte, so
+ * lines and columns stay where an editor shows them. A file with NUL bytes is not Lua source.
+ */
+export function decodeSource(bytes: Uint8Array): SourceText {
+  if (bytes.includes(0)) return { ok: false, reason: 'Not a Lua source file: it contains NUL bytes (binary data?).' };
+  return { ok: true, text: new TextDecoder('utf-8').decode(bytes) };
+}
+
+/**
+ * Reads a file to lint.
+ * @throws CliError naming the file (relative to `cwd`) and the reason, when it cannot be read.
+ */
+export async function readSourceFile(filePath: string, cwd: string): Promise<Uint8Array> {
+  try {
+    return await readFile(filePath);
+  } catch (error) {
+    throw new CliError(`Cannot read file "${displayPath(filePath, cwd)}": ${describeFsError(error)}.`);
+  }
+}
+
+/** Reads a stream (standard input) to its end. */
+export async function readStream(stream: AsyncIterable<string | Uint8Array>): Promise<Uint8Array> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk));
+  return Buffer.concat(chunks);
+}

@@ -1,0 +1,259 @@
+/**
+ * The `lua-lint` command, as a function that tests call in-process: arguments and streams in,
+ * exit code out. `bin.ts` only wires it to `process`.
+ *
+ * Exit codes: 0 = no errors (and warnings within `--max-warnings`); 1 = errors, parse errors or
+ * too many warnings; 2 = usage error, unreadable file, invalid config or a pattern matching nothing.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { analyzeLua } from '../index.js';
+import { RULE_IDS, isLuaRuleId, parseSeverity } from '../rules.js';
+import type { AnalyzeOptions, LuaRuleId, Severity } from '../types.js';
+import { shouldUseColor } from './color.js';
+import { CONFIG_FILE_NAME, type LuaLintConfig, emptyConfig, findConfigFile, loadConfig } from './config.js';
+import { CliError, describeFsError } from './errors.js';
+import { decodeSource, expandPatterns, readSourceFile, readStream } from './files.js';
+import { FORMATTERS, FORMAT_NAMES, type FormatName } from './formatters/index.js';
+import { createIgnoreMatcher } from './ignore.js';
+import { packageVersion } from './package-info.js';
+import { displayPath } from './paths.js';
+import { type LintResult, STDIN_FILE_PATH, createResult, errorsOnly, totals, withCounts } from './results.js';
+
+/** A stream the CLI writes to (`process.stdout`, or a collector in tests). */
+export interface CliOutput {
+  write(text: string): unknown;
+  /** Colors are used by default only when standard output is a terminal. */
+  isTTY?: boolean;
+}
+
+/** Everything the CLI touches outside the file system. */
+export interface CliIo {
+  stdout: CliOutput;
+  stderr: CliOutput;
+  /** Read only when `-` is among the patterns. */
+  stdin: AsyncIterable<string | Uint8Array>;
+  /** Patterns, `--config`, `--output-file` and the config lookup are relative to it. */
+  cwd: string;
+  /** For `NO_COLOR` / `FORCE_COLOR`; defaults to `process.env`. */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+interface ParsedOptions {
+  format: FormatName;
+  outputFile?: string;
+  rule?: string[];
+  persistent?: string[];
+  maxWarnings?: number;
+  quiet?: true;
+  config?: string;
+  configLookup: boolean;
+  stdinFilename?: string;
+  color?: boolean;
+  errorOnUnmatchedPattern: boolean;
+}
+
+const USAGE = '[options] <files, directories or globs...>';
+
+/** Breaks `text` at spaces into lines of at most `width` characters, each prefixed with `indent`. */
+function wrap(text: string, width: number, indent: string): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && indent.length + line.length + 1 + word.length > width) {
+      lines.push(indent + line);
+      line = word;
+    } else {
+      line = line === '' ? word : `${line} ${word}`;
+    }
+  }
+  return [...lines, indent + line].join('\n');
+}
+
+const EXAMPLES = `
+Examples:
+  $ lua-lint scripts/                      lint every .lua file under scripts/
+  $ lua-lint "src/**/*.lua" --quiet        a glob (quoted), errors only
+  $ lua-lint limiter.lua --rule key-must-come-from-keys=off
+  $ lua-lint scripts --persistent 2        KEYS[2] is persistent on purpose
+  $ lua-lint scripts --format sarif -o lua-lint.sarif
+  $ lua-lint scripts --format github       annotations in a GitHub Actions job
+  $ cat script.lua | lua-lint - --stdin-filename script.lua
+
+Rules (each documented in docs/rules/<id>.md):
+${wrap(RULE_IDS.join(', '), 76, '  ')}
+
+Config: the nearest ${CONFIG_FILE_NAME} up from the working directory, e.g.
+  { "rules": { "key-must-come-from-keys": "off" }, "persistentKeys": [2], "ignores": ["vendor/**"] }
+Exit codes: 0 no errors, 1 errors or too many warnings, 2 usage, file or config error.
+Docs: https://github.com/eslint-plugin-redis-ttl/eslint-plugin-redis-ttl/blob/main/docs/lua-lint.md
+`;
+
+// No default value for repeatable options: commander would print "(default: [])" in the help.
+const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
+
+function parseCount(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('expected a whole number >= 0.');
+  return Number(value);
+}
+
+function buildProgram(io: CliIo): Command {
+  return new Command('lua-lint')
+    .usage(USAGE)
+    .description('Checks Redis Lua scripts (EVAL scripts and Redis 7 function libraries) for keys left without a TTL.')
+    .argument('[patterns...]', 'files, directories (their **/*.lua) or quoted globs; "-" reads standard input')
+    .addOption(new Option('-f, --format <name>', 'output format').choices(FORMAT_NAMES).default('stylish'))
+    .option('-o, --output-file <path>', 'write the report to a file instead of standard output')
+    .option('--rule <id=severity>', 'set a rule to off, warn or error (repeatable)', collect)
+    .option('--persistent <key>', 'a key that is persistent on purpose: a KEYS index (2 = KEYS[2]) or a key pattern with * (repeatable)', collect)
+    .option('--max-warnings <n>', 'exit with 1 when there are more than n warnings', parseCount)
+    .option('--quiet', 'report errors only; warnings are neither printed nor counted')
+    .option('-c, --config <file>', `use this config file instead of the nearest ${CONFIG_FILE_NAME}`)
+    .option('--no-config-lookup', `do not look for ${CONFIG_FILE_NAME}`)
+    .option('--stdin-filename <name>', 'the file name to report for standard input ("-")')
+    .option('--color', 'force colored output')
+    .option('--no-color', 'disable colored output (default: color only on a terminal; NO_COLOR and FORCE_COLOR are respected)')
+    .option('--no-error-on-unmatched-pattern', 'skip patterns that match no file instead of failing')
+    .version(packageVersion(), '-v, --version', 'print the version')
+    .helpOption('-h, --help', 'show this help')
+    .addHelpText('after', EXAMPLES)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+      outputError: () => undefined, // reported by main() in its own format
+    });
+}
+
+/**
+ * Runs `lua-lint` with the given arguments (without `node` and the script path).
+ *
+ * @returns the exit code: 0, 1 or 2 (see the module comment). User errors are printed on
+ *   `io.stderr` as one `lua-lint: ...` message, never as a stack trace.
+ * @throws only on a bug in lua-lint itself.
+ */
+export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  try {
+    return await run(argv, io);
+  } catch (error) {
+    if (error instanceof CliError) {
+      io.stderr.write(`lua-lint: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+async function run(argv: readonly string[], io: CliIo): Promise<number> {
+  const program = buildProgram(io);
+  try {
+    program.parse([...argv], { from: 'user' });
+  } catch (error) {
+    if (!(error instanceof CommanderError)) throw error;
+    if (error.exitCode === 0) return 0; // --help, --version
+    throw new CliError(`${error.message.replace(/^error: /, '')}\nRun "lua-lint --help" for usage.`);
+  }
+  const options = program.opts<ParsedOptions>();
+  const patterns = program.args;
+  if (patterns.length === 0) {
+    throw new CliError(`No files given. Usage: lua-lint ${USAGE}\nRun "lua-lint --help" for usage.`);
+  }
+  if (options.stdinFilename !== undefined && !patterns.includes('-')) {
+    throw new CliError('--stdin-filename names standard input, so "-" must be among the files.');
+  }
+
+  const cliRules = parseRuleOptions(options.rule ?? []);
+  const cliPersistent = (options.persistent ?? []).map(parsePersistent);
+  const config = await resolveConfig(options, io.cwd);
+  const analyzeOptions: AnalyzeOptions = {
+    rules: { ...config.rules, ...cliRules },
+    persistentKeys: [...config.persistentKeys, ...cliPersistent],
+  };
+
+  const targets = await expandPatterns(patterns, {
+    cwd: io.cwd,
+    isIgnored: createIgnoreMatcher(config.ignores, config.baseDir),
+    errorOnUnmatchedPattern: options.errorOnUnmatchedPattern,
+  });
+
+  let results: LintResult[] = [];
+  for (const target of targets) {
+    if (target.kind === 'stdin') {
+      const filePath = options.stdinFilename === undefined ? STDIN_FILE_PATH : path.resolve(io.cwd, options.stdinFilename);
+      results.push(lintBytes(filePath, await readStream(io.stdin), analyzeOptions));
+    } else {
+      results.push(lintBytes(target.path, await readSourceFile(target.path, io.cwd), analyzeOptions));
+    }
+  }
+  if (options.quiet) results = errorsOnly(results);
+
+  const useColor = shouldUseColor(options.color, io.env ?? process.env, options.outputFile === undefined && io.stdout.isTTY === true);
+  const output = FORMATTERS[options.format](results, { cwd: io.cwd, color: useColor, version: packageVersion() });
+  if (options.outputFile !== undefined) {
+    await writeReport(path.resolve(io.cwd, options.outputFile), output, io.cwd);
+  } else if (output !== '') {
+    io.stdout.write(`${output}\n`);
+  }
+
+  const { errorCount, warningCount } = totals(results);
+  if (errorCount > 0) return 1;
+  if (options.maxWarnings !== undefined && warningCount > options.maxWarnings) {
+    io.stderr.write(`lua-lint found too many warnings (maximum: ${options.maxWarnings}).\n`);
+    return 1;
+  }
+  return 0;
+}
+
+/** Decodes and analyses one file's bytes. */
+function lintBytes(filePath: string, bytes: Uint8Array, options: AnalyzeOptions): LintResult {
+  const source = decodeSource(bytes);
+  if (!source.ok) {
+    return withCounts(filePath, [
+      { ruleId: null, severity: 2, message: source.reason, line: 1, column: 1, endLine: 1, endColumn: 1, fatal: true },
+    ]);
+  }
+  return createResult(filePath, analyzeLua(source.text, options));
+}
+
+/** `--rule id=severity` (or `id:severity`), repeatable; later ones win. */
+function parseRuleOptions(values: readonly string[]): Partial<Record<LuaRuleId, Severity>> {
+  const rules: Partial<Record<LuaRuleId, Severity>> = {};
+  for (const value of values) {
+    const match = /^\s*([^=:\s]+)\s*[=:]\s*(\S+)\s*$/.exec(value);
+    if (!match) throw new CliError(`Invalid --rule "${value}": expected <id>=off|warn|error, e.g. --rule no-persist=warn.`);
+    const [, id = '', severityText = ''] = match;
+    if (!isLuaRuleId(id)) throw new CliError(`Unknown rule "${id}" in --rule "${value}". Rule ids: ${RULE_IDS.join(', ')}.`);
+    const severity = parseSeverity(/^\d+$/.test(severityText) ? Number(severityText) : severityText);
+    if (severity === undefined) throw new CliError(`Invalid severity "${severityText}" in --rule "${value}": expected off, warn or error.`);
+    rules[id] = severity;
+  }
+  return rules;
+}
+
+/** `--persistent 2` is KEYS[2]; anything else is a key pattern. */
+function parsePersistent(value: string): string | number {
+  if (/^\d+$/.test(value)) {
+    const index = Number(value);
+    if (index < 1) throw new CliError(`Invalid --persistent "${value}": KEYS indices start at 1.`);
+    return index;
+  }
+  if (value === '') throw new CliError('Invalid --persistent "": expected a KEYS index or a key pattern.');
+  return value;
+}
+
+async function resolveConfig(options: ParsedOptions, cwd: string): Promise<LuaLintConfig> {
+  if (options.config !== undefined) return loadConfig(path.resolve(cwd, options.config));
+  if (!options.configLookup) return emptyConfig(cwd);
+  const found = findConfigFile(cwd);
+  return found === undefined ? emptyConfig(cwd) : loadConfig(found);
+}
+
+async function writeReport(filePath: string, output: string, cwd: string): Promise<void> {
+  try {
+    await mkdir(path.dirname(filePath), { recursive: true });
+    await writeFile(filePath, output === '' ? '' : `${output}\n`);
+  } catch (error) {
+    throw new CliError(`Cannot write the report to "${displayPath(filePath, cwd)}": ${describeFsError(error)}.`);
+  }
+}

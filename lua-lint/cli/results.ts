@@ -1,0 +1,96 @@
+/**
+ * Lint results in ESLint's shape (`ESLint.LintResult` / `Linter.LintMessage`), so that the JSON
+ * output can be read by tools written for ESLint's `--format json`.
+ */
+import type { LuaFinding, LuaRuleId } from '../types.js';
+
+/** One problem, as ESLint's `LintMessage`. */
+export interface LintMessage {
+  ruleId: LuaRuleId | null;
+  severity: 1 | 2;
+  message: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  /** Only on parse errors (and files that cannot be Lua, such as binary files). */
+  fatal?: true;
+}
+
+/** The problems of one file, as ESLint's `LintResult` (nothing is ever fixable or suppressed). */
+export interface LintResult {
+  /** Absolute path, or `<stdin>` for standard input without `--stdin-filename`. */
+  filePath: string;
+  messages: LintMessage[];
+  suppressedMessages: [];
+  errorCount: number;
+  fatalErrorCount: number;
+  warningCount: number;
+  fixableErrorCount: 0;
+  fixableWarningCount: 0;
+  usedDeprecatedRules: [];
+}
+
+/** The file name reported for standard input read without `--stdin-filename`. */
+export const STDIN_FILE_PATH = '<stdin>';
+
+/** Turns analyzer findings into a result, sorted by position as ESLint sorts its messages. */
+export function createResult(filePath: string, findings: readonly LuaFinding[]): LintResult {
+  const messages = findings
+    .map((finding): LintMessage => {
+      const message: LintMessage = {
+        ruleId: finding.ruleId,
+        severity: finding.severity,
+        message: finding.message,
+        line: finding.line,
+        column: finding.column,
+        endLine: finding.endLine,
+        endColumn: finding.endColumn,
+      };
+      if (finding.fatal) message.fatal = true;
+      return message;
+    })
+    .sort((a, b) => a.line - b.line || a.column - b.column);
+  return withCounts(filePath, messages);
+}
+
+/** A result for `messages`, with the counts computed from them. */
+export function withCounts(filePath: string, messages: LintMessage[]): LintResult {
+  let errorCount = 0;
+  let fatalErrorCount = 0;
+  let warningCount = 0;
+  for (const message of messages) {
+    if (message.severity === 2) errorCount++;
+    else warningCount++;
+    if (message.fatal) fatalErrorCount++;
+  }
+  return {
+    filePath,
+    messages,
+    suppressedMessages: [],
+    errorCount,
+    fatalErrorCount,
+    warningCount,
+    fixableErrorCount: 0,
+    fixableWarningCount: 0,
+    usedDeprecatedRules: [],
+  };
+}
+
+/** The results with warnings removed (`--quiet`). */
+export function errorsOnly(results: readonly LintResult[]): LintResult[] {
+  return results.map((result) => withCounts(result.filePath, result.messages.filter((message) => message.severity === 2)));
+}
+
+/** Sums of the counts over all results. */
+export function totals(results: readonly LintResult[]): { errorCount: number; warningCount: number; fatalErrorCount: number } {
+  let errorCount = 0;
+  let warningCount = 0;
+  let fatalErrorCount = 0;
+  for (const result of results) {
+    errorCount += result.errorCount;
+    warningCount += result.warningCount;
+    fatalErrorCount += result.fatalErrorCount;
+  }
+  return { errorCount, warningCount, fatalErrorCount };
+}
