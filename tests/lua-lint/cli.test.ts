@@ -499,6 +499,25 @@ describe('handed cases', () => {
   });
 });
 
+describe('examples/scripts', () => {
+  it('reports exactly the leaks their headers announce, and exits 1', async () => {
+    const { code, stdout } = await run(['examples/scripts', '--format', 'json', '--no-config-lookup'], { cwd: repoRoot });
+    expect(code).toBe(1);
+    expect(Object.fromEntries(json(stdout).map((r) => [path.basename(r.filePath), found(r)]))).toEqual({
+      '01-fixed-window-limiter.lua': [],
+      '02-fixed-window-early-return.lua': ['write-path-needs-ttl@19'],
+      '03-token-bucket.lua': [],
+      '04-lock-acquire.lua': [],
+      '05-lock-release.lua': [],
+      '06-lock-without-expiry.lua': ['write-path-needs-ttl@12'],
+      '07-collect-guarded.lua': [],
+      '08-collect-unguarded.lua': ['keepttl-needs-existing-key@13'],
+      '09-counters-library.lua': [],
+      '10-leaderboard.lua': ['write-path-needs-ttl@15'],
+    });
+  });
+});
+
 describe('the executable', () => {
   it('runs bin.ts as a subprocess: JSON on stdout, exit code 1', async () => {
     files({ 'leak.lua': LEAK });
