@@ -24,6 +24,7 @@ type ScriptFn = (...args: string[]) => Promise<unknown>;
 
 interface IoredisLike {
   defineCommand(name: string, definition: { lua: string; numberOfKeys?: number }): void;
+  eval(script: string, numberOfKeys: number, ...args: string[]): Promise<unknown>;
 }
 
 const runners = new WeakMap<object, ScriptRunner>();
@@ -39,7 +40,9 @@ function isIoredis(client: unknown): client is IoredisLike {
 /**
  * ioredis: each script becomes a custom command through `defineCommand`, which sends EVALSHA and
  * falls back to EVAL when the server answers NOSCRIPT (after a restart, a failover or
- * `SCRIPT FLUSH`), so callers never see NOSCRIPT. Works the same on `Redis` and `Cluster`
+ * `SCRIPT FLUSH`, https://redis.io/docs/latest/commands/evalsha/). Its fallback retries once;
+ * when that retry is answered NOSCRIPT too (flushes in quick succession) this runner sends a
+ * plain EVAL, so callers never see NOSCRIPT. Works the same on `Redis` and `Cluster`
  * (https://github.com/redis/ioredis#lua-scripting).
  */
 function ioredisRunner(client: IoredisLike): ScriptRunner {
@@ -53,7 +56,13 @@ function ioredisRunner(client: IoredisLike): ScriptRunner {
       }
       const fn = (client as unknown as Record<string, ScriptFn>)[command];
       if (fn === undefined) throw new Error(`defineCommand did not define ${command}`);
-      return fn.call(client, ...keys, ...args);
+      return fn.call(client, ...keys, ...args).catch((error: unknown) => {
+        // ioredis retries NOSCRIPT once, with EVALSHA again when another command on the same
+        // connection has just loaded the script; a second SCRIPT FLUSH in between makes that retry
+        // fail too. EVAL carries the source and can not answer NOSCRIPT.
+        if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
+        return client.eval(script.lua, keys.length, ...keys, ...args);
+      });
     },
   };
 }
