@@ -20,11 +20,11 @@ import type { LuaRuleId } from './types.js';
 
 /** What the analysis knows about a Lua value. */
 export type Value =
-  | { t: 'unknown'; text?: string }
+  | { t: 'unknown'; node?: L.Node }
   | { t: 'nil' }
   | { t: 'bool'; v?: boolean }
   | { t: 'num'; v?: number; argv?: number; nilable?: boolean }
-  | { t: 'str'; v?: string; argv?: number | '*'; text?: string }
+  | { t: 'str'; v?: string; argv?: number | '*'; node?: L.Node }
   | { t: 'keys'; name: string }
   | { t: 'argv'; name: string }
   | { t: 'key'; id: string }
@@ -82,19 +82,57 @@ interface KeyState {
 
 const FRESH_KEY: KeyState = { pending: [], exists: 'maybe', version: 0, lastDelete: 0 };
 
-/** One path's state. Mutable; forks are copies. */
+/**
+ * One path's state. Mutable; forks share their maps until one of them writes (copy on write:
+ * `ownKeys`/`ownVars` say whether this state may write its map in place).
+ */
 interface State {
   keys: Map<string, KeyState>;
   vars: Map<number, Value>;
   dead: boolean;
+  ownKeys: boolean;
+  ownVars: boolean;
+}
+
+function newState(vars: Map<number, Value> = new Map(), ownVars = true): State {
+  return { keys: new Map(), vars, dead: false, ownKeys: true, ownVars };
 }
 
 function clone(st: State): State {
-  return { keys: new Map(st.keys), vars: new Map(st.vars), dead: st.dead };
+  st.ownKeys = false;
+  st.ownVars = false;
+  return { keys: st.keys, vars: st.vars, dead: st.dead, ownKeys: false, ownVars: false };
 }
 
 function deadState(): State {
-  return { keys: new Map(), vars: new Map(), dead: true };
+  return { keys: new Map(), vars: new Map(), dead: true, ownKeys: true, ownVars: true };
+}
+
+function setKey(st: State, id: string, key: KeyState): void {
+  if (!st.ownKeys) {
+    st.keys = new Map(st.keys);
+    st.ownKeys = true;
+  }
+  st.keys.set(id, key);
+}
+
+function setVar(st: State, id: number, value: Value): void {
+  if (!st.ownVars) {
+    st.vars = new Map(st.vars);
+    st.ownVars = true;
+  }
+  st.vars.set(id, value);
+}
+
+/** Makes `st` continue as `from` (after a join or a call). */
+function adopt(st: State, from: State): void {
+  st.keys = from.keys;
+  st.vars = from.vars;
+  st.dead = from.dead;
+  st.ownKeys = false;
+  st.ownVars = false;
+  from.ownKeys = false;
+  from.ownVars = false;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -182,9 +220,9 @@ const CREATION_ONLY: ReadonlySet<KeyEffect> = new Set<KeyEffect>(['create-in-pla
 const REPLY_TO_STRING_COMMANDS = new Set(['GET', 'HGET', 'LINDEX', 'ZSCORE', 'GETEX', 'GETDEL', 'LPOP', 'RPOP', 'SPOP', 'HGETDEL']);
 
 class Walker {
-  private readonly findings = new Map<string, RawFinding>();
+  private readonly findings = new Map<L.Node, Map<LuaRuleId, RawFinding>>();
   private readonly sites: WriteSite[] = [];
-  private readonly siteIds = new Map<string, number>();
+  private readonly siteIds = new Map<L.Node, Partial<Record<WriteSite['rule'], number>>>();
   private readonly leaks = new Map<number, { exit: Exit; keyId: string }>();
   private readonly registered: Value[] = [];
   private nextVar = 1;
@@ -198,7 +236,7 @@ class Walker {
   run(): WalkResult {
     const { ast, source } = this.input;
     const globals: Scope = { names: new Map() };
-    const st: State = { keys: new Map(), vars: new Map(), dead: false };
+    const st: State = newState();
     try {
       const fn = this.newFn('entry');
       const end = this.block(ast.body, st, { scope: globals, fn });
@@ -215,17 +253,20 @@ class Walker {
       if (!(error instanceof BudgetExceeded)) throw error;
     }
     for (const [siteId, leak] of this.leaks) this.reportLeak(this.sites[siteId]!, leak.exit, leak.keyId);
-    return { findings: [...this.findings.values()] };
+    return { findings: [...this.findings.values()].flatMap((byRule) => [...byRule.values()]) };
   }
 
   // -- entries and exits ------------------------------------------------------------------------
 
   private newFn(kind: FnContext['kind'], name?: string, isProtected = false): FnContext {
-    return { kind, ...(name !== undefined ? { name } : {}), returns: [], returnValues: [], protected: isProtected, loops: [] };
+    const fn: FnContext = { kind, returns: [], returnValues: [], protected: isProtected, loops: [] };
+    if (name !== undefined) fn.name = name;
+    return fn;
   }
 
   private entry(callback: Extract<Value, { t: 'fn' }>, base: State): void {
-    const st: State = { keys: new Map(), vars: new Map(base.vars), dead: false };
+    base.ownVars = false;
+    const st: State = newState(base.vars, false);
     const scope: Scope = { parent: callback.scope, names: new Map() };
     const [keysParam, argsParam] = callback.node.parameters;
     if (keysParam?.type === 'Identifier') this.declare(scope, st, keysParam.name, { t: 'keys', name: keysParam.name });
@@ -404,20 +445,14 @@ class Walker {
     const end = this.expression(node.end, st, ctx);
     if (node.step) this.expression(node.step, st, ctx);
     const overKeys = node.end.type === 'UnaryExpression' && node.end.operator === '#' && this.isKeysTable(node.end.argument, st, ctx);
-    const keysName = overKeys ? this.keysTableName((node.end as L.UnaryExpression).argument, st, ctx) : undefined;
     const literalOnce =
       start.t === 'num' && end.t === 'num' && start.v !== undefined && end.v !== undefined && start.v <= end.v && !node.step;
     return this.loop(st, ctx, overKeys || literalOnce, (head, inner) => {
-      const index: Value = keysName !== undefined ? { t: 'num' } : { t: 'num' };
-      this.declare(inner.scope, head, node.variable.name, index);
-      if (keysName !== undefined) this.keyIndexVars.set(inner.scope.names.get(node.variable.name)!, keysName);
+      this.declare(inner.scope, head, node.variable.name, NUMBER);
       const after = this.block(node.body, head, inner);
       return { next: after, done: after.dead ? null : clone(after) };
     });
   }
-
-  /** Variables that run over the indices of a keys table (`for i = 1, #KEYS`), by var id. */
-  private readonly keyIndexVars = new Map<number, string>();
 
   private forGeneric(node: L.ForGenericStatement, st: State, ctx: Ctx): State {
     let element: Value = UNKNOWN;
@@ -447,7 +482,7 @@ class Walker {
   private declare(scope: Scope, st: State, name: string, value: Value): void {
     const id = this.nextVar++;
     scope.names.set(name, id);
-    st.vars.set(id, value);
+    setVar(st, id, value);
   }
 
   private lookupVar(scope: Scope, name: string): number | undefined {
@@ -460,7 +495,7 @@ class Walker {
 
   private assign(scope: Scope, st: State, name: string, value: Value): void {
     const id = this.lookupVar(scope, name) ?? this.globalVar(name);
-    st.vars.set(id, value);
+    setVar(st, id, value);
   }
 
   private readonly globals = new Map<string, number>();
@@ -476,39 +511,24 @@ class Walker {
 
   private identifier(name: string, st: State, ctx: Ctx): Value {
     const id = this.lookupVar(ctx.scope, name);
-    if (id !== undefined) {
-      const keysName = this.keyIndexVars.get(id);
-      if (keysName !== undefined) return { t: 'num' };
-      return st.vars.get(id) ?? NIL;
-    }
+    if (id !== undefined) return st.vars.get(id) ?? NIL;
     const global = this.globals.get(name);
     if (global !== undefined && st.vars.has(global)) return st.vars.get(global)!;
     switch (name) {
       case 'KEYS':
-        return { t: 'keys', name: 'KEYS' };
+        return KEYS_TABLE;
       case 'ARGV':
-        return { t: 'argv', name: 'ARGV' };
+        return ARGV_TABLE;
       case 'redis':
       case 'server':
-        return { t: 'builtin', name: 'redis' };
+        return builtin('redis');
       default:
-        return GLOBAL_BUILTINS.has(name) ? { t: 'builtin', name } : { t: 'unknown', text: name };
+        return GLOBAL_BUILTINS.has(name) ? builtin(name) : { t: 'unknown', node: { type: 'Identifier', name } as L.Identifier };
     }
   }
 
-  private isKeyIndexVar(expr: L.Expression, ctx: Ctx): boolean {
-    if (expr.type !== 'Identifier') return false;
-    const id = this.lookupVar(ctx.scope, expr.name);
-    return id !== undefined && this.keyIndexVars.has(id);
-  }
-
   private isKeysTable(expr: L.Expression, st: State, ctx: Ctx): boolean {
-    return this.keysTableName(expr, st, ctx) !== undefined;
-  }
-
-  private keysTableName(expr: L.Expression, st: State, ctx: Ctx): string | undefined {
-    const value = this.expression(expr, st, ctx);
-    return value.t === 'keys' ? value.name : undefined;
+    return this.expression(expr, st, ctx).t === 'keys';
   }
 
   // -- expressions ------------------------------------------------------------------------------
@@ -526,11 +546,6 @@ class Walker {
       } else values.push(value);
     });
     return values;
-  }
-
-  private text(node: L.Node): string {
-    const [start, end] = rangeOf(node);
-    return this.input.source.slice(start, end).replace(/\s+/g, '');
   }
 
   private expression(node: L.Expression, st: State, ctx: Ctx): Value {
@@ -573,29 +588,27 @@ class Walker {
         const branch = clone(st);
         const right = this.expression(node.right, branch, ctx);
         const joined = this.join(st, branch);
-        st.keys = joined.keys;
-        st.vars = joined.vars;
-        st.dead = joined.dead && branch.dead;
+        adopt(st, joined);
         if (node.operator === 'or' && left.t === 'reply' && REPLY_TO_STRING_COMMANDS.has(left.command)) return UNKNOWN;
         return sameValue(left, right) ? left : right.t === 'num' && left.t === 'num' ? { t: 'num' } : UNKNOWN;
       }
       case 'MemberExpression': {
         const base = this.expression(node.base, st, ctx);
-        if (base.t === 'builtin') return { t: 'builtin', name: `${base.name}.${node.identifier.name}` };
-        return { t: 'unknown', text: this.text(node) };
+        if (base.t === 'builtin') return builtin(`${base.name}.${node.identifier.name}`);
+        return { t: 'unknown', node };
       }
       case 'IndexExpression': {
         const base = this.expression(node.base, st, ctx);
         const index = this.expression(node.index, st, ctx);
         if (base.t === 'keys') {
-          const literal = index.t === 'num' && index.v !== undefined && !this.isKeyIndexVar(node.index, ctx) ? index.v : undefined;
+          const literal = index.t === 'num' ? index.v : undefined;
           return { t: 'key', id: `${base.name}[${literal ?? '*'}]` };
         }
         if (base.t === 'argv') {
           const literal = index.t === 'num' && index.v !== undefined ? index.v : '*';
           return { t: 'str', argv: literal };
         }
-        return { t: 'unknown', text: this.text(node) };
+        return { t: 'unknown', node };
       }
       case 'CallExpression':
         return this.call(node, node.base, node.arguments, st, ctx);
@@ -613,7 +626,9 @@ class Walker {
     const right = this.expression(node.right, st, ctx);
     switch (node.operator) {
       case '..':
-        return { t: 'str', text: this.text(node), ...(left.t === 'str' && right.t === 'str' && left.v !== undefined && right.v !== undefined ? { v: left.v + right.v } : {}) };
+        return left.t === 'str' && right.t === 'str' && left.v !== undefined && right.v !== undefined
+          ? { t: 'str', v: left.v + right.v }
+          : { t: 'str', node };
       case '==':
       case '~=':
         return { t: 'bool' };
@@ -689,19 +704,19 @@ class Walker {
     }
     switch (fact) {
       case 'exists':
-        st.keys.set(facts.keyId, { ...key, exists: 'yes' });
+        setKey(st, facts.keyId, { ...key, exists: 'yes' });
         return st;
       case 'missing':
-        st.keys.set(facts.keyId, { ...key, exists: 'no', pending: [] });
+        setKey(st, facts.keyId, { ...key, exists: 'no', pending: [] });
         return st;
       case 'has-ttl-or-missing':
-        st.keys.set(facts.keyId, { ...key, pending: [] });
+        setKey(st, facts.keyId, { ...key, pending: [] });
         return st;
       case 'has-ttl':
-        st.keys.set(facts.keyId, { ...key, pending: [], exists: 'yes' });
+        setKey(st, facts.keyId, { ...key, pending: [], exists: 'yes' });
         return st;
       case 'not-created-by-site':
-        st.keys.set(facts.keyId, {
+        setKey(st, facts.keyId, {
           ...key,
           exists: 'yes',
           pending: facts.site === undefined ? key.pending : key.pending.filter((s) => s !== facts.site),
@@ -728,7 +743,7 @@ class Walker {
     if (fact === 'exists' || fact === 'has-ttl') pending = pending.filter((site) => !createdSince(site));
     if (fact === 'has-ttl') pending = pending.filter((site) => !before.includes(site));
     if (fact === 'not-created-by-site') pending = pending.filter((site) => site !== facts.site);
-    if (pending.length !== key.pending.length) st.keys.set(keyId, { ...key, pending });
+    if (pending.length !== key.pending.length) setKey(st, keyId, { ...key, pending });
     return st;
   }
 
@@ -745,9 +760,7 @@ class Walker {
           if (f) this.raise(f, ctx, { kind: 'assert', offset: rangeOf(node)[0] });
           if (t) {
             for (const arg of rest) this.expression(arg, t, ctx);
-            st.keys = t.keys;
-            st.vars = t.vars;
-            st.dead = t.dead;
+            adopt(st, t);
           } else st.dead = true;
           return UNKNOWN;
         }
@@ -815,14 +828,14 @@ class Walker {
       case 'table.concat':
       case 'cjson.encode':
       case 'redis.sha1hex':
-        return { t: 'str', text: this.text(node) };
+        return { t: 'str', node };
       case 'unpack':
       case 'table.unpack':
         return { t: 'spread', ...(args[0] ? { of: args[0] } : {}) };
       default:
         if (callee.name.startsWith('math.')) return { t: 'num' };
         if (callee.name === 'string.len' || callee.name === 'string.byte' || callee.name === 'string.find') return { t: 'num' };
-        if (callee.name.startsWith('string.')) return { t: 'str', text: this.text(node) };
+        if (callee.name.startsWith('string.')) return { t: 'str', node };
         return UNKNOWN;
     }
   }
@@ -841,9 +854,7 @@ class Walker {
     const outs = [...fnCtx.returns];
     if (!end.dead) outs.push(end);
     const joined = this.joinAll(outs);
-    st.keys = joined.keys;
-    st.vars = joined.vars;
-    st.dead = joined.dead;
+    adopt(st, joined);
     const first = fnCtx.returnValues[0];
     if (!first || outs.length !== fnCtx.returnValues.length) return first && !end.dead ? UNKNOWN : (first ?? NIL);
     return fnCtx.returnValues.every((v) => sameValue(v, first)) ? first : UNKNOWN;
@@ -894,12 +905,12 @@ class Walker {
 
       if (description.getDropsTtl && action.effect === 'overwrite') {
         if (!persistent) this.report('no-getset', node, noGetsetMessage(command, key.display), key.names);
-        st.keys.set(key.id, { ...state, exists: 'yes', version: this.bump() });
+        setKey(st, key.id, { ...state, exists: 'yes', version: this.bump() });
         continue;
       }
       if (action.effect === 'remove-ttl') {
         if (!persistent) this.report('no-persist', node, noPersistMessage(command, key.display), key.names);
-        st.keys.set(key.id, { ...state, version: this.bump() });
+        setKey(st, key.id, { ...state, version: this.bump() });
         continue;
       }
       const sourceValue = action.sourceArg !== undefined ? args[action.sourceArg] : undefined;
@@ -911,7 +922,7 @@ class Walker {
         return [site];
       };
       const next = this.effect(state, action.effect, siteFor, sourceState);
-      if (next !== state) st.keys.set(key.id, next);
+      if (next !== state) setKey(st, key.id, next);
       if (action.effect === 'set-ttl' || action.effect === 'create-with-ttl' || action.effect === 'delete') {
         this.clearElements(st, key.id);
       }
@@ -995,7 +1006,7 @@ class Walker {
     if (!keyId.endsWith('[*]')) return;
     const prefix = keyId.slice(0, -2);
     for (const [id, state] of st.keys) {
-      if (id !== keyId && id.startsWith(prefix) && state.pending.length > 0) st.keys.set(id, { ...state, pending: [] });
+      if (id !== keyId && id.startsWith(prefix) && state.pending.length > 0) setKey(st, id, { ...state, pending: [] });
     }
   }
 
@@ -1011,15 +1022,18 @@ class Walker {
           const id = `ARGV[${value.argv}]`;
           return { id, display: id, names: names(id, id) };
         }
-        const text = value.text ?? (argNode ? this.text(argNode) : undefined);
-        if (!text) return undefined;
+        const textNode = value.node ?? argNode;
+        if (!textNode) return undefined;
+        const text = expressionText(textNode);
         return { id: text, display: alias ? `${alias} (${text})` : text, names: names(text, text) };
       }
       case 'num':
         return value.v !== undefined ? { id: String(value.v), display: String(value.v), names: names(String(value.v), String(value.v)) } : undefined;
       case 'unknown': {
-        const text = value.text ?? (argNode ? this.text(argNode) : undefined);
-        return text ? { id: text, display: text, names: names(text, text) } : undefined;
+        const textNode = value.node ?? argNode;
+        if (!textNode) return undefined;
+        const text = expressionText(textNode);
+        return { id: text, display: text, names: names(text, text) };
       }
       default:
         return undefined;
@@ -1031,19 +1045,21 @@ class Walker {
   }
 
   private site(node: L.Node, command: string, keyName: string, effect: KeyEffect, rule: WriteSite['rule']): number {
-    const key = `${rangeOf(node)[0]}:${rule}`;
-    let id = this.siteIds.get(key);
+    let byRule = this.siteIds.get(node);
+    if (!byRule) this.siteIds.set(node, (byRule = {}));
+    let id = byRule[rule];
     if (id === undefined) {
       id = this.sites.length;
       this.sites.push({ id, node, command, keyName, effect, rule });
-      this.siteIds.set(key, id);
+      byRule[rule] = id;
     }
     return id;
   }
 
   private report(ruleId: LuaRuleId, node: L.Node, message: string, keyNames?: string[]): void {
-    const key = `${ruleId}@${rangeOf(node)[0]}`;
-    if (!this.findings.has(key)) this.findings.set(key, { ruleId, node, message, ...(keyNames ? { keyNames } : {}) });
+    let byRule = this.findings.get(node);
+    if (!byRule) this.findings.set(node, (byRule = new Map()));
+    if (!byRule.has(ruleId)) byRule.set(ruleId, { ruleId, node, message, ...(keyNames ? { keyNames } : {}) });
   }
 
   private reportLeak(site: WriteSite, exit: Exit, keyId: string): void {
@@ -1070,34 +1086,91 @@ class Walker {
   private join(a: State, b: State): State {
     if (a.dead) return b;
     if (b.dead) return a;
-    const keys = new Map<string, KeyState>();
-    for (const id of new Set([...a.keys.keys(), ...b.keys.keys()])) {
-      const x = a.keys.get(id) ?? FRESH_KEY;
-      const y = b.keys.get(id) ?? FRESH_KEY;
-      if (x === y) {
-        keys.set(id, x);
-        continue;
-      }
-      keys.set(id, {
-        pending: union(x.pending, y.pending),
-        exists: x.exists === y.exists ? x.exists : 'maybe',
-        version: x.version === y.version ? x.version : Math.max(x.version, y.version),
-        lastDelete: Math.max(x.lastDelete, y.lastDelete),
-      });
-    }
-    const vars = new Map<number, Value>();
-    for (const id of new Set([...a.vars.keys(), ...b.vars.keys()])) {
-      const x = a.vars.get(id);
-      const y = b.vars.get(id);
-      if (x && y && sameValue(x, y)) vars.set(id, x);
-      else vars.set(id, x && y && x.t === 'num' && y.t === 'num' ? { t: 'num' } : UNKNOWN);
-    }
-    return { keys, vars, dead: false };
+    a.ownKeys = a.ownVars = b.ownKeys = b.ownVars = false;
+    return {
+      keys: a.keys === b.keys ? a.keys : joinMaps(a.keys, b.keys, FRESH_KEY, joinKeys),
+      vars: a.vars === b.vars ? a.vars : joinMaps(a.vars, b.vars, NIL, joinValues),
+      dead: false,
+      ownKeys: false,
+      ownVars: false,
+    };
   }
 }
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
+
+function joinMaps<K, V>(a: Map<K, V>, b: Map<K, V>, missing: V, joinOne: (x: V, y: V) => V): Map<K, V> {
+  const out = new Map<K, V>();
+  for (const [id, x] of a) {
+    const y = b.get(id) ?? missing;
+    out.set(id, x === y ? x : joinOne(x, y));
+  }
+  for (const [id, y] of b) if (!a.has(id)) out.set(id, y === missing ? y : joinOne(missing, y));
+  return out;
+}
+
+function joinKeys(x: KeyState, y: KeyState): KeyState {
+  return {
+    pending: union(x.pending, y.pending),
+    exists: x.exists === y.exists ? x.exists : 'maybe',
+    version: x.version === y.version ? x.version : Math.max(x.version, y.version),
+    lastDelete: Math.max(x.lastDelete, y.lastDelete),
+  };
+}
+
+function joinValues(x: Value, y: Value): Value {
+  if (sameValue(x, y)) return x;
+  return x.t === 'num' && y.t === 'num' ? NUMBER : UNKNOWN;
+}
+
+const NUMBER: Value = { t: 'num' };
+const KEYS_TABLE: Value = { t: 'keys', name: 'KEYS' };
+const ARGV_TABLE: Value = { t: 'argv', name: 'ARGV' };
+
+const BUILTINS = new Map<string, Value>();
+
+function builtin(name: string): Value {
+  let value = BUILTINS.get(name);
+  if (!value) BUILTINS.set(name, (value = { t: 'builtin', name }));
+  return value;
+}
+
+/** A compact spelling of an expression (`KEYS[1]..':count'`), used as the identity of a key built in the script. */
+export function expressionText(node: L.Node): string {
+  switch (node.type) {
+    case 'Identifier':
+      return node.name;
+    case 'StringLiteral':
+    case 'NumericLiteral':
+    case 'BooleanLiteral':
+      return node.raw;
+    case 'NilLiteral':
+      return 'nil';
+    case 'VarargLiteral':
+      return '...';
+    case 'MemberExpression':
+      return `${expressionText(node.base)}${node.indexer}${node.identifier.name}`;
+    case 'IndexExpression':
+      return `${expressionText(node.base)}[${expressionText(node.index)}]`;
+    case 'BinaryExpression':
+    case 'LogicalExpression':
+      return `${expressionText(node.left)}${node.operator === 'and' || node.operator === 'or' ? ` ${node.operator} ` : node.operator}${expressionText(node.right)}`;
+    case 'UnaryExpression':
+      return `${node.operator === 'not' ? 'not ' : node.operator}${expressionText(node.argument)}`;
+    case 'CallExpression':
+      return `${expressionText(node.base)}(${node.arguments.map(expressionText).join(',')})`;
+    case 'StringCallExpression':
+      return `${expressionText(node.base)}${expressionText(node.argument)}`;
+    case 'TableCallExpression':
+    case 'TableConstructorExpression':
+      return '{...}';
+    case 'FunctionDeclaration':
+      return 'function';
+    default:
+      return '?';
+  }
+}
 
 function element(table: Value): Value {
   if (table.t === 'keys') return { t: 'key', id: `${table.name}[*]` };
@@ -1118,6 +1191,7 @@ function sameValue(a: Value, b: Value): boolean {
   if (a.t !== b.t) return false;
   switch (a.t) {
     case 'unknown':
+      return a.node === (b as typeof a).node;
     case 'nil':
     case 'table':
     case 'errorReply':
@@ -1127,7 +1201,7 @@ function sameValue(a: Value, b: Value): boolean {
     case 'num':
       return a.v === (b as typeof a).v && a.argv === (b as typeof a).argv;
     case 'str':
-      return a.v === (b as typeof a).v && a.argv === (b as typeof a).argv && a.text === (b as typeof a).text;
+      return a.v === (b as typeof a).v && a.argv === (b as typeof a).argv && a.node === (b as typeof a).node;
     case 'keys':
     case 'argv':
       return a.name === (b as typeof a).name;

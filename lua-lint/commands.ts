@@ -568,7 +568,7 @@ const TABLE: Record<string, Spec> = {
 export function describeCommand(name: string, args: readonly CommandArg[]): CommandDescription {
   const upperName = name.toUpperCase();
   const spec = Object.prototype.hasOwnProperty.call(TABLE, upperName) ? TABLE[upperName] : undefined;
-  if (!spec) return { name: upperName, known: false, ...base([]) };
+  if (!spec) return { name: upperName, known: false, keys: [], getDropsTtl: false, keepTtl: false, unknownOptions: false };
   let described: Omit<CommandDescription, 'name' | 'known'>;
   switch (spec.kind) {
     case 'first':
@@ -587,7 +587,10 @@ export function describeCommand(name: string, args: readonly CommandArg[]): Comm
       described = spec.describe(args);
       break;
   }
-  return { name: upperName, known: true, ...described };
+  const out = described as CommandDescription;
+  out.name = upperName;
+  out.known = true;
+  return out;
 }
 
 /** Whether a command name is in the table (any letter case). */

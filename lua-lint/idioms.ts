@@ -126,12 +126,11 @@ function isIncrement(value: Value, increment: Value | undefined): boolean {
 }
 
 function base(reply: Reply): KeyFacts {
-  return {
-    ...(reply.keyId !== undefined ? { keyId: reply.keyId } : {}),
-    version: reply.version,
-    ...(reply.pending ? { pending: reply.pending } : {}),
-    ...(reply.site !== undefined ? { site: reply.site } : {}),
-  };
+  const facts: KeyFacts = { version: reply.version };
+  if (reply.keyId !== undefined) facts.keyId = reply.keyId;
+  if (reply.pending) facts.pending = reply.pending;
+  if (reply.site !== undefined) facts.site = reply.site;
+  return facts;
 }
 
 /**

@@ -34,8 +34,12 @@ export { describeCommand, isKnownCommand, type CommandDescription, type CommandA
  */
 export function analyzeLua(source: string, options: AnalyzeOptions = {}): LuaFinding[] {
   const text = typeof source === 'string' ? source : String(source);
+  // Pass 1, without positions: most scripts have nothing to report, and then that is all the work.
+  // Disable comments and persistent keys only ever remove findings, so they are not needed here.
+  const quick = parseLua(text, { positions: false });
+  if (quick.ok && !hasRawFindings(quick.ast, text)) return [];
   const lines = lineIndex(text);
-  const parsed = parseLua(text);
+  const parsed = quick.ok ? parseLua(text) : quick;
   if (!parsed.ok) {
     const start = lines.position(parsed.offset);
     return [
@@ -58,10 +62,9 @@ export function analyzeLua(source: string, options: AnalyzeOptions = {}): LuaFin
   const firstStatement = parsed.ast.body[0];
   const directives = readDirectives(parsed.comments, lines, firstStatement ? rangeOf(firstStatement)[0] : text.length);
   const patterns = [...(options.persistentKeys ?? []), ...directives.globalPersistent].map(toMatcher);
-  const isPersistent = (names: readonly string[], line: number): boolean => {
-    const local = directives.persistentByLine.get(line)?.map(toMatcher) ?? [];
-    return [...patterns, ...local].some((match) => names.some(match));
-  };
+  const byLine = new Map([...directives.persistentByLine].map(([line, keys]) => [line, keys.map(toMatcher)]));
+  const isPersistent = (names: readonly string[], line: number): boolean =>
+    [patterns, byLine.get(line) ?? []].some((matchers) => matchers.some((match) => names.some(match)));
 
   let raw;
   try {
@@ -91,6 +94,14 @@ export function analyzeLua(source: string, options: AnalyzeOptions = {}): LuaFin
     });
   }
   return findings.sort((a, b) => a.offset - b.offset || (a.ruleId ?? '').localeCompare(b.ruleId ?? ''));
+}
+
+function hasRawFindings(ast: Parameters<typeof walkScript>[0]['ast'], source: string): boolean {
+  try {
+    return walkScript({ ast, source, isPersistent: () => false, lineOf: () => 0 }).findings.length > 0;
+  } catch {
+    return false;
+  }
 }
 
 function resolveSeverities(options: AnalyzeOptions): Record<LuaRuleId, Severity> {

@@ -30,9 +30,13 @@ const SHEBANG = /^#![^\r\n]*/;
 
 /**
  * Parses a Redis Lua script (Lua 5.1) or function library.
+ * @param source the script text
+ * @param options `positions: false` skips node ranges (about a third faster), for a first pass
+ *   that only asks whether there is anything to report.
  * @returns the AST with comments, or the first syntax error; never throws.
  */
-export function parseLua(source: string): ParsedScript | ParseFailure {
+export function parseLua(source: string, options: { positions?: boolean } = {}): ParsedScript | ParseFailure {
+  const positions = options.positions ?? true;
   let text = source;
   let libraryName: string | undefined;
   const shebang = SHEBANG.exec(text);
@@ -49,13 +53,13 @@ export function parseLua(source: string): ParsedScript | ParseFailure {
     const ast = luaparse.parse(input, {
       comments: true,
       locations: false,
-      ranges: true,
+      ranges: positions,
       scope: false,
       luaVersion: '5.1',
       encodingMode: 'pseudo-latin1',
     });
     const comments = (ast.comments ?? []) as Comment[];
-    if (!ascii) remapRanges(ast, byteToCharMap(text), comments);
+    if (!ascii && positions) remapRanges(ast, byteToCharMap(text), comments);
     return { ok: true, ast, comments, ...(libraryName !== undefined ? { libraryName } : {}) };
   } catch (error) {
     // luaparse's SyntaxError carries index/line/column as non-enumerable properties.
