@@ -1,7 +1,7 @@
 -- sliding_window_log: at most `limit` cost in any interval of `windowMs` milliseconds, exactly.
 --
--- KEYS[1]  the limiter key: a sorted set, one member per admitted call, scored by its time (ms);
---          the member is "<time>:<seq>:<cost>"
+-- KEYS[1]  the limiter key: a sorted set with one member per admitted unit of cost, scored by
+--          its time (ms); members are "<time>:<seq>"
 -- ARGV[1]  limit      integer >= 1
 -- ARGV[2]  windowMs   integer >= 1, milliseconds
 -- ARGV[3]  cost       integer >= 1
@@ -11,7 +11,8 @@
 -- A call at time t counts the members scored in (t - windowMs, t]. A denied call writes nothing.
 -- An admitted call prunes members older than the window, adds its own, and renews the TTL to
 -- windowMs: the newest member is the last one that matters, and it matters for windowMs.
--- The set holds at most `limit` members in the window (each admitted call costs >= 1).
+-- The set holds at most `limit` members in the window. Counting is ZCOUNT and finding the
+-- retry time is one ZRANGE ... LIMIT, both O(log n): no call reads the whole window.
 -- ZRANGE: https://redis.io/docs/latest/commands/zrange/ ; TIME: https://redis.io/docs/latest/commands/time/
 local MAX = 9007199254740991
 local limit = tonumber(ARGV[1])
@@ -38,44 +39,32 @@ else
 end
 
 local cutoff = string.format('%d', now - window)
-local entries = redis.call('ZRANGE', KEYS[1], '(' .. cutoff, '+inf', 'BYSCORE', 'WITHSCORES')
-local used = 0
-for i = 1, #entries, 2 do
-  used = used + (tonumber(string.match(entries[i], ':(%d+)$')) or 1)
-end
+local used = redis.call('ZCOUNT', KEYS[1], '(' .. cutoff, '+inf')
 local remaining = limit - used
 if remaining < 0 then
   remaining = 0
 end
 local idle_reset = 0
-if #entries > 0 then
-  idle_reset = tonumber(entries[#entries]) + window - now
+if used > 0 then
+  local newest = redis.call('ZRANGE', KEYS[1], '+inf', '(' .. cutoff, 'BYSCORE', 'REV', 'LIMIT', 0, 1, 'WITHSCORES')
+  idle_reset = tonumber(newest[2]) + window - now
 end
 
 if cost > limit then
   return { 0, remaining, -1, idle_reset }
 end
 if used + cost > limit then
-  -- the earliest time at which enough of the oldest members have left the window
-  local left = used
-  local retry = idle_reset
-  for i = 1, #entries, 2 do
-    left = left - (tonumber(string.match(entries[i], ':(%d+)$')) or 1)
-    if left + cost <= limit then
-      retry = tonumber(entries[i + 1]) + window - now
-      break
-    end
-  end
-  return { 0, remaining, retry, idle_reset }
+  -- once the oldest (used + cost - limit) units in the window have left it, the call fits
+  local nth = redis.call('ZRANGE', KEYS[1], '(' .. cutoff, '+inf', 'BYSCORE', 'LIMIT', used + cost - limit - 1, 1, 'WITHSCORES')
+  return { 0, remaining, tonumber(nth[2]) + window - now, idle_reset }
 end
 
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', cutoff)
-local seq = #entries / 2
-local member = string.format('%d:%d:%d', now, seq, cost)
-while redis.call('ZSCORE', KEYS[1], member) do
+local seq = redis.call('ZCARD', KEYS[1])
+local added = 0
+while added < cost do
   seq = seq + 1
-  member = string.format('%d:%d:%d', now, seq, cost)
+  added = added + redis.call('ZADD', KEYS[1], 'NX', now, string.format('%d:%d', now, seq))
 end
-redis.call('ZADD', KEYS[1], now, member)
 redis.call('PEXPIRE', KEYS[1], window)
 return { 1, limit - used - cost, 0, window }
