@@ -882,6 +882,9 @@ class Walker {
     let firstKey: { id: string } | undefined;
     let site: number | undefined;
     const actions = [...description.keys];
+    // RENAME deletes its source before the destination reads the source's state: keep a snapshot.
+    const keysBefore = st.keys;
+    if (actions.some((a) => a.sourceArg !== undefined)) st.ownKeys = false;
     if (spreadIndex >= 0) {
       // unpack(KEYS): every argument from the spread on is a key of that table.
       const spread = args[spreadIndex] as Extract<Value, { t: 'spread' }>;
@@ -915,7 +918,7 @@ class Walker {
       }
       const sourceValue = action.sourceArg !== undefined ? args[action.sourceArg] : undefined;
       const sourceKey = sourceValue ? this.keyOf(sourceValue, undefined) : undefined;
-      const sourceState = sourceKey ? st.keys.get(sourceKey.id) : undefined;
+      const sourceState = sourceKey ? keysBefore.get(sourceKey.id) : undefined;
       const siteFor = (rule: WriteSite['rule']): number[] => {
         if (persistent) return [];
         site = this.site(node, command, key.display, action.effect, rule);

@@ -33,7 +33,7 @@ export { describeCommand, isKnownCommand, type CommandDescription, type CommandA
  * Never throws, whatever the input.
  */
 export function analyzeLua(source: string, options: AnalyzeOptions = {}): LuaFinding[] {
-  const text = typeof source === 'string' ? source : String(source);
+  const text = typeof source === 'string' ? source : source == null ? '' : String(source);
   // Pass 1, without positions: most scripts have nothing to report, and then that is all the work.
   // Disable comments and persistent keys only ever remove findings, so they are not needed here.
   const quick = parseLua(text, { positions: false });

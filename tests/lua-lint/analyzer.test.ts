@@ -1,0 +1,363 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { analyzeLua, describeCommand, RULES, RULE_IDS } from '../../lua-lint/index.js';
+
+const FIXTURES = join(import.meta.dirname, '..', 'fixtures');
+
+function ids(source: string, options?: Parameters<typeof analyzeLua>[1]): string[] {
+  return analyzeLua(source, options).map((f) => `${f.ruleId ?? 'parse-error'}@${f.line}`);
+}
+
+describe('positions', () => {
+  it('reports a write at its call, with ESLint-style 1-based columns and UTF-16 offsets', () => {
+    const source = "local n = 1\n  redis.call('INCR', KEYS[1])\nreturn n\n";
+    const [finding] = analyzeLua(source);
+    expect(finding).toMatchObject({
+      ruleId: 'write-path-needs-ttl',
+      severity: 2,
+      line: 2,
+      column: 3,
+      endLine: 2,
+      endColumn: 30,
+      offset: 14,
+      endOffset: 41,
+    });
+    expect(source.slice(finding!.offset, finding!.endOffset)).toBe("redis.call('INCR', KEYS[1])");
+  });
+
+  it('keeps UTF-16 offsets right after non-ASCII text', () => {
+    const source = "-- compteur de sessions (clé → valeur) 🚀\nredis.call('SET', KEYS[1], 'café')\n";
+    const [finding] = analyzeLua(source);
+    expect(finding).toMatchObject({ ruleId: 'write-path-needs-ttl', line: 2, column: 1, endColumn: 35 });
+    expect(source.slice(finding!.offset, finding!.endOffset)).toBe("redis.call('SET', KEYS[1], 'café')");
+  });
+
+  it('counts CRLF and CR line breaks like ESLint', () => {
+    expect(ids("local a = 1\r\nlocal b = 2\rredis.call('SADD', KEYS[1], a)\r\nreturn b")).toEqual(['write-path-needs-ttl@3']);
+  });
+
+  it('reports a parse error once, fatal, at the line and column of the error', () => {
+    const findings = analyzeLua('local x = 1\nif x then\n  return 0\nredis.call("EXPIRE", KEYS[1], 60)\n');
+    expect(findings).toEqual([
+      {
+        ruleId: null,
+        severity: 2,
+        fatal: true,
+        message: "Parsing error: 'end' expected near 'redis'",
+        line: 4,
+        column: 1,
+        endLine: 4,
+        endColumn: 1,
+        offset: 33,
+        endOffset: 33,
+      },
+    ]);
+  });
+
+  it('places a parse error after non-ASCII text at its UTF-16 column', () => {
+    const [finding] = analyzeLua("local s = 'é'\nlocal = 1");
+    expect(finding).toMatchObject({ fatal: true, line: 2, column: 7 });
+  });
+});
+
+describe('messages', () => {
+  it('names the key, the command, the exit line and the fix', () => {
+    const [finding] = analyzeLua("local n = redis.call('INCR', KEYS[1])\nif n > tonumber(ARGV[1]) then\n  return 0\nend\nredis.call('EXPIRE', KEYS[1], 60)\nreturn 1\n");
+    expect(finding!.message).toBe(
+      'INCR on KEYS[1] can create the key without a TTL, and the path that returns at line 3 gets there before any ' +
+        'expiry is set on it: the key would never expire. Call PEXPIRE KEYS[1] <ms> after the write on every path ' +
+        '(before that exit too).',
+    );
+  });
+
+  it('suggests SET ... PX for a plain SET and SET ... NX PX for SETNX', () => {
+    expect(analyzeLua("redis.call('SET', KEYS[1], 'v')")[0]!.message).toContain('SET key value PX <ms>');
+    expect(analyzeLua("redis.call('SETNX', KEYS[1], 'v')")[0]!.message).toContain('SET key value NX PX <ms>');
+  });
+
+  it('suggests SET ... XX KEEPTTL GET instead of GETSET', () => {
+    expect(analyzeLua("return redis.call('GETSET', KEYS[1], '0')")[0]!.message).toContain('SET key value XX KEEPTTL GET');
+  });
+
+  it('names the error line when a script raises after a write', () => {
+    const [finding] = analyzeLua("redis.call('HSET', KEYS[1], 'a', 1)\nif not tonumber(ARGV[1]) then\n  error('bad ttl')\nend\nredis.call('PEXPIRE', KEYS[1], ARGV[1])\n");
+    expect(finding!.message).toContain('the error raised at line 3 (Redis keeps the writes made before an error)');
+  });
+
+  it('names the function of a Redis 7 library', () => {
+    const [finding] = analyzeLua("#!lua name=lib\nredis.register_function('mark', function(keys, args)\n  redis.call('SADD', keys[1], args[1])\nend)\n");
+    expect(finding!.message).toContain("SADD on keys[1] can create the key without a TTL, and the end of function 'mark' (line 4)");
+  });
+});
+
+describe('options', () => {
+  const leaky = "redis.call('INCR', KEYS[1])\nredis.call('HSET', KEYS[2], 'f', 1)\nredis.call('SADD', KEYS[3] .. ':x', 1)\nreturn 1\n";
+
+  it('turns rules off and downgrades them', () => {
+    expect(ids(leaky, { rules: { 'key-must-come-from-keys': 'off' } })).toEqual([
+      'write-path-needs-ttl@1',
+      'write-path-needs-ttl@2',
+      'write-path-needs-ttl@3',
+    ]);
+    const findings = analyzeLua(leaky, { rules: { 'write-path-needs-ttl': 'warn', 'key-must-come-from-keys': 0 } });
+    expect(findings.map((f) => f.severity)).toEqual([1, 1, 1]);
+  });
+
+  it('ignores unknown rule ids and bad severities', () => {
+    expect(ids(leaky, { rules: { nope: 'off', 'write-path-needs-ttl': 'loud' } as never })).toHaveLength(4);
+  });
+
+  it('accepts persistent keys as KEYS indices, spellings and wildcards', () => {
+    expect(ids(leaky, { persistentKeys: [1, 'KEYS[2]'] })).toEqual(['key-must-come-from-keys@3', 'write-path-needs-ttl@3']);
+    expect(ids(leaky, { persistentKeys: ['KEYS[*]', "KEYS[3]..':x'"] })).toEqual(['key-must-come-from-keys@3']);
+    expect(ids(leaky, { persistentKeys: ['2'] })).toHaveLength(3);
+  });
+
+  it('matches a persistent local alias by its name', () => {
+    const source = "local jobs = KEYS[1]\nredis.call('HSET', jobs, 'state', 'queued')\n";
+    expect(ids(source, { persistentKeys: ['jobs'] })).toEqual([]);
+    expect(ids(source)).toEqual(['write-path-needs-ttl@2']);
+  });
+});
+
+describe('comment directives', () => {
+  it('disables the next line, this line, and ranges, per rule or for all', () => {
+    const source = [
+      "-- lua-lint-disable-next-line write-path-needs-ttl -- the audit log is kept forever",
+      "redis.call('RPUSH', KEYS[1], ARGV[1])",
+      "redis.call('RPUSH', KEYS[2], ARGV[1]) -- lua-lint-disable-line",
+      '-- lua-lint-disable key-must-come-from-keys, write-path-needs-ttl',
+      "redis.call('RPUSH', 'literal', ARGV[1])",
+      '-- lua-lint-enable write-path-needs-ttl',
+      "redis.call('RPUSH', 'other', ARGV[1])",
+      '-- lua-lint-enable',
+      "redis.call('RPUSH', KEYS[3], ARGV[1])",
+      "redis.call('RPUSH', KEYS[4], ARGV[1]) -- lua-lint-disable-line no-persist",
+    ].join('\n');
+    expect(ids(source)).toEqual(['write-path-needs-ttl@7', 'write-path-needs-ttl@9', 'write-path-needs-ttl@10']);
+  });
+
+  it('never disables a parse error', () => {
+    expect(ids('-- lua-lint-disable\nlocal = 1')).toEqual(['parse-error@2']);
+  });
+
+  it('applies a persistent annotation to the next line only, or to the script when it comes first', () => {
+    const source = [
+      "redis.call('INCR', KEYS[1])",
+      '-- redis-ttl persistent: KEYS[2]',
+      "redis.call('HSET', KEYS[2], 'a', 1)",
+      "redis.call('HSET', KEYS[3], 'b', 1)",
+      "redis.call('EXPIRE', KEYS[1], 5)",
+    ].join('\n');
+    expect(ids(source)).toEqual(['write-path-needs-ttl@4']);
+    expect(ids(`-- redis-ttl persistent: KEYS[2], KEYS[3]\n${source}`)).toEqual([]);
+  });
+});
+
+describe('semantics beyond the handed cases', () => {
+  it('follows local helper functions and aliases of redis.call', () => {
+    expect(ids("local call = redis.call\nlocal function bump(k)\n  return call('INCR', k)\nend\nbump(KEYS[1])\nreturn 1")).toEqual([
+      'write-path-needs-ttl@3',
+    ]);
+    expect(ids("local call = server.call\nlocal function bump(k)\n  call('INCR', k)\n  call('PEXPIRE', k, 100)\nend\nbump(KEYS[1])")).toEqual([]);
+  });
+
+  it('understands wrappers with varargs', () => {
+    expect(ids("local function c(...) return redis.call(...) end\nc('SET', KEYS[1], 'v')")).toEqual(['write-path-needs-ttl@1']);
+    expect(ids("local function c(...) return redis.call(...) end\nc('SET', KEYS[1], 'v', 'PX', 10)")).toEqual([]);
+  });
+
+  it('treats unpack(KEYS) as every key', () => {
+    expect(ids("redis.call('DEL', unpack(KEYS))\nreturn 1")).toEqual([]);
+    expect(ids("for i = 1, #KEYS do redis.call('SADD', KEYS[i], 1) end\nredis.call('PEXPIRE', KEYS[1], 5)")).toEqual([
+      'write-path-needs-ttl@1',
+    ]);
+  });
+
+  it('takes repeat/until loops as running at least once and while loops as possibly never', () => {
+    expect(ids("local i = 0\nrepeat\n  i = i + 1\n  redis.call('PEXPIRE', KEYS[1], 5)\nuntil i > 3\nreturn 1")).toEqual([]);
+    expect(ids("redis.call('LPUSH', KEYS[1], 1)\nlocal i = tonumber(ARGV[1])\nwhile i > 0 do\n  redis.call('PEXPIRE', KEYS[1], 5)\n  i = i - 1\nend")).toEqual([
+      'write-path-needs-ttl@1',
+    ]);
+  });
+
+  it('follows RENAME and COPY: the destination carries the source\'s state', () => {
+    expect(ids("redis.call('SADD', KEYS[1], 1)\nredis.call('RENAME', KEYS[1], KEYS[2])\nredis.call('PEXPIRE', KEYS[2], 5)")).toEqual([]);
+    expect(ids("redis.call('SADD', KEYS[1], 1)\nredis.call('RENAME', KEYS[1], KEYS[2])\nredis.call('PEXPIRE', KEYS[1], 5)")).toEqual([
+      'write-path-needs-ttl@1',
+    ]);
+  });
+
+  it('trusts SET ... XX KEEPTTL and an existence guard, not KEEPTTL alone', () => {
+    expect(ids("redis.call('SET', KEYS[1], 'v', 'XX', 'KEEPTTL')")).toEqual([]);
+    expect(ids("if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('SET', KEYS[1], 'v', 'KEEPTTL') end")).toEqual([]);
+    expect(ids("if redis.call('TTL', KEYS[1]) >= 0 then redis.call('SET', KEYS[1], 'v', 'KEEPTTL') end")).toEqual([]);
+    expect(ids("if redis.call('TTL', KEYS[1]) ~= -2 then redis.call('SET', KEYS[1], 'v', 'KEEPTTL') end")).toEqual([]);
+    expect(ids("if redis.call('HGET', KEYS[1], 'f') then redis.call('SET', KEYS[1], 'v', 'KEEPTTL') end")).toEqual([]);
+    expect(ids("redis.call('SET', KEYS[1], 'v', 'KEEPTTL')")).toEqual(['keepttl-needs-existing-key@1']);
+  });
+
+  it('sees that an expiry guarded by a PTTL check repairs the key, and that a GT expiry does not', () => {
+    expect(ids("redis.call('SADD', KEYS[1], 1)\nif redis.call('PTTL', KEYS[1]) == -1 then redis.call('PEXPIRE', KEYS[1], 9) end")).toEqual([]);
+    expect(ids("redis.call('SADD', KEYS[1], 1)\nredis.call('PEXPIRE', KEYS[1], 9, 'GT')")).toEqual(['write-path-needs-ttl@1']);
+    expect(ids("redis.call('SADD', KEYS[1], 1)\nredis.call('PEXPIRE', KEYS[1], 9, 'LT')")).toEqual([]);
+  });
+
+  it('does not let a guard on a reply taken before a deletion prove anything', () => {
+    const source = "local e = redis.call('EXISTS', KEYS[1])\nredis.call('DEL', KEYS[1])\nif e == 1 then redis.call('SET', KEYS[1], 'v', 'KEEPTTL') end";
+    expect(ids(source)).toEqual(['keepttl-needs-existing-key@3']);
+  });
+
+  it('reports PERSIST, GETEX PERSIST and non-positive expiries', () => {
+    expect(ids("redis.call('PERSIST', KEYS[1])\nredis.call('GETEX', KEYS[2], 'persist')\nredis.call('PEXPIRE', KEYS[3], -1)\nredis.call('SETEX', KEYS[4], 0, 'v')")).toEqual([
+      'no-persist@1',
+      'no-persist@2',
+      'expire-needs-positive-ttl@3',
+      'expire-needs-positive-ttl@4',
+    ]);
+  });
+
+  it('leaves reads, pruning and module reads alone', () => {
+    expect(ids("redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])\nreturn { redis.call('ZCARD', KEYS[1]), redis.call('JSON.GET', KEYS[2]) }")).toEqual([]);
+  });
+
+  it('knows module writes that create keys', () => {
+    expect(ids("redis.call('JSON.SET', KEYS[1], '$', ARGV[1])")).toEqual(['write-path-needs-ttl@1']);
+  });
+
+  it('treats an unknown command name as unanalyzable but not as a write', () => {
+    expect(ids("local c = ARGV[1]\nredis.call(c, KEYS[1])\nredis.call('FROBNICATE', KEYS[1])")).toEqual(['unanalyzable-command@2']);
+  });
+});
+
+describe('robustness', () => {
+  const fixtureSources = ['cases/lua', 'lua'].flatMap((folder) =>
+    readdirSync(join(FIXTURES, folder))
+      .filter((f) => f.endsWith('.lua'))
+      .map((f) => readFileSync(join(FIXTURES, folder, f), 'utf8')),
+  );
+
+  it('never throws on any prefix of any fixture, cut at every line and every 7th character', () => {
+    let runs = 0;
+    for (const source of fixtureSources) {
+      const lines = source.split('\n');
+      for (let i = 0; i <= lines.length; i++) {
+        const findings = analyzeLua(lines.slice(0, i).join('\n'));
+        expect(Array.isArray(findings)).toBe(true);
+        runs++;
+      }
+      for (let i = 0; i < source.length; i += 7) {
+        for (const finding of analyzeLua(source.slice(0, i))) {
+          expect(finding.line).toBeGreaterThanOrEqual(1);
+          expect(finding.offset).toBeLessThanOrEqual(i);
+        }
+        runs++;
+      }
+    }
+    expect(runs).toBeGreaterThan(500);
+  });
+
+  it('never throws on random strings and random bytes', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ maxLength: 300 }), fc.string({ unit: 'binary', maxLength: 300 })), (text) => {
+        const findings = analyzeLua(text);
+        for (const f of findings) {
+          expect(f.offset).toBeGreaterThanOrEqual(0);
+          expect(f.endOffset).toBeLessThanOrEqual(text.length);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('never throws on random mixtures of Lua tokens', () => {
+    const token = fc.constantFrom(
+      'redis.call(', "'INCR'", "'SET'", "'EXPIRE'", 'KEYS[1]', 'ARGV[1]', ',', ')', 'if', 'then', 'else', 'end', 'return',
+      'local', 'x', '=', '==', '<', 'for', 'i', 'in', 'ipairs(KEYS)', 'do', 'while', 'repeat', 'until', 'function', 'break',
+      '(', '{', '}', '..', 'nil', 'true', '1', '-1', 'not', 'and', 'or', '\n', 'error("x")', 'assert(x)',
+      'redis.register_function(', 'unpack(KEYS)', '...', 'pcall(',
+    );
+    fc.assert(
+      fc.property(fc.array(token, { maxLength: 60 }), (tokens) => {
+        expect(Array.isArray(analyzeLua(tokens.join(' ')))).toBe(true);
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  it('returns a fatal finding, not a throw, for a non-string input', () => {
+    expect(analyzeLua(undefined as unknown as string)).toEqual([]);
+  });
+
+  it('survives deep nesting and long scripts', () => {
+    const deep = `${'if x then\n'.repeat(150)}redis.call('INCR', KEYS[1])\n${'end\n'.repeat(150)}`;
+    expect(ids(deep)).toEqual(['write-path-needs-ttl@151']);
+    const long = Array.from({ length: 3000 }, (_, i) => `redis.call('SET', KEYS[${(i % 9) + 1}], ${i}, 'PX', 100)`).join('\n');
+    expect(ids(long)).toEqual([]);
+  });
+
+  it('stops on helper recursion', () => {
+    expect(ids("local function f(k) redis.call('INCR', k) f(k) end\nf(KEYS[1])")).toEqual(['write-path-needs-ttl@1']);
+  });
+});
+
+describe('rule metadata and the command table', () => {
+  it('has metadata and a docs URL for every rule id', () => {
+    expect(RULE_IDS).toEqual([
+      'write-path-needs-ttl',
+      'no-getset',
+      'keepttl-needs-existing-key',
+      'no-persist',
+      'expire-needs-positive-ttl',
+      'key-must-come-from-keys',
+      'unanalyzable-command',
+    ]);
+    for (const id of RULE_IDS) expect(RULES[id].docsUrl).toMatch(new RegExp(`/docs/rules/${id}\\.md$`));
+  });
+
+  it('describes SET options in any case', () => {
+    expect(describeCommand('set', ['k', 'v', 'px', 100]).keys).toEqual([{ arg: 0, effect: 'create-with-ttl' }]);
+    expect(describeCommand('SET', ['k', 'v', 'NX']).keys).toEqual([{ arg: 0, effect: 'create-if-missing' }]);
+    expect(describeCommand('SET', ['k', 'v', 'xx']).keys).toEqual([{ arg: 0, effect: 'clear-ttl-if-present' }]);
+    expect(describeCommand('SET', ['k', 'v', 'XX', 'KeepTtl']).keys).toEqual([{ arg: 0, effect: 'modify-if-present' }]);
+    expect(describeCommand('SET', ['k', 'v', 'GET']).getDropsTtl).toBe(true);
+    expect(describeCommand('SET', ['k', 'v', 'GET', 'KEEPTTL']).getDropsTtl).toBe(false);
+    expect(describeCommand('SET', ['k', 'v', undefined, 10])).toMatchObject({ unknownOptions: true, getDropsTtl: false });
+    expect(describeCommand('SET', ['k', 'v', 'EX', 0]).nonPositiveTtlArg).toBe(3);
+    expect(describeCommand('SET', ['k', 'v', 'EX', 1.5]).nonPositiveTtlArg).toBe(3);
+  });
+
+  it('describes the EXPIRE family, RESTORE and store commands', () => {
+    expect(describeCommand('EXPIRE', ['k', 10, 'NX']).keys[0]!.effect).toBe('set-ttl');
+    expect(describeCommand('PEXPIRE', ['k', 10, 'gt']).keys[0]!.effect).toBe('set-ttl-if-has-ttl');
+    expect(describeCommand('EXPIRE', ['k', '0']).keys[0]!.effect).toBe('delete');
+    expect(describeCommand('RESTORE', ['k', 0, 'payload']).keys[0]!.effect).toBe('overwrite');
+    expect(describeCommand('RESTORE', ['k', 5000, 'payload']).keys[0]!.effect).toBe('create-with-ttl');
+    expect(describeCommand('ZUNIONSTORE', ['d', 2, 'a', 'b', 'WEIGHTS', 1, 2]).keys).toEqual([
+      { arg: 0, effect: 'overwrite' },
+      { arg: 2, effect: 'read' },
+      { arg: 3, effect: 'read' },
+    ]);
+    expect(describeCommand('SORT', ['src', 'BY', 'x', 'STORE', 'dst']).keys).toEqual([
+      { arg: 0, effect: 'read' },
+      { arg: 4, effect: 'overwrite' },
+    ]);
+    expect(describeCommand('XGROUP', ['CREATE', 's', 'g', '$', 'MKSTREAM']).keys).toEqual([{ arg: 1, effect: 'create-in-place' }]);
+    expect(describeCommand('MSET', ['a', 1, 'b', 2]).keys).toEqual([
+      { arg: 0, effect: 'overwrite' },
+      { arg: 2, effect: 'overwrite' },
+    ]);
+    expect(describeCommand('nope', ['k'])).toMatchObject({ known: false, keys: [] });
+  });
+});
+
+describe('creation idioms with literal bounds', () => {
+  it('knows that INCR answers 1 when it creates the key, so `n > 5` is never the creation path', () => {
+    expect(ids("local n = redis.call('INCR', KEYS[1])\nif n > 5 then return 0 end\nredis.call('EXPIRE', KEYS[1], 60)\nreturn 1")).toEqual([]);
+    expect(ids("local n = redis.call('INCR', KEYS[1])\nif n >= 1 then return 0 end\nredis.call('EXPIRE', KEYS[1], 60)\nreturn 1")).toEqual([
+      'write-path-needs-ttl@1',
+    ]);
+  });
+});
