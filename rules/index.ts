@@ -3,7 +3,7 @@
  * `recommended` and `strict` derived from each rule's `meta.docs`.
  */
 import { readFileSync } from 'node:fs';
-import type { TSESLint } from '@typescript-eslint/utils';
+import type { ESLint, Linter } from 'eslint';
 import embeddedLua from './embedded-lua.js';
 import incrNeedsExpireOnCreate from './incr-needs-expire-on-create.js';
 import noGetset from './no-getset.js';
@@ -33,36 +33,31 @@ const STRICT_OPTIONS: Partial<Record<keyof typeof rules, unknown[]>> = {
   'incr-needs-expire-on-create': [{ allowPipeline: false }],
 };
 
-type RuleEntry = TSESLint.SharedConfig.RuleEntry;
-
-function configRules(kind: 'recommended' | 'strict'): Record<string, RuleEntry> {
-  const out: Record<string, RuleEntry> = {};
+function configRules(kind: 'recommended' | 'strict'): Linter.RulesRecord {
+  const out: Linter.RulesRecord = {};
   for (const [name, rule] of Object.entries(rules) as Array<[keyof typeof rules, (typeof rules)[keyof typeof rules]]>) {
     const docs = rule.meta.docs;
     if (!docs?.[kind]) continue;
     const options = kind === 'strict' ? STRICT_OPTIONS[name] : undefined;
-    out[`${NAMESPACE}/${name}`] = options ? (['error', ...options] as RuleEntry) : 'error';
+    out[`${NAMESPACE}/${name}`] = options ? ['error', ...options] : 'error';
   }
   return out;
 }
 
-/** A flat config object of this plugin. */
-export interface RedisTtlFlatConfig {
-  name: string;
-  plugins: Record<string, RedisTtlPlugin>;
-  rules: Record<string, RuleEntry>;
-}
-
-/** The shape of the plugin object. */
-export interface RedisTtlPlugin {
+/**
+ * The plugin object, typed with ESLint's own `Plugin` / `Config` types so that it can be used in
+ * `eslint.config.*` as is (the rules are built with typescript-eslint's `RuleCreator`, whose types
+ * ESLint's do not name; at runtime they are ordinary ESLint rules).
+ */
+export interface RedisTtlPlugin extends ESLint.Plugin {
   meta: { name: string; version: string; namespace: string };
-  rules: typeof rules;
-  configs: { recommended: RedisTtlFlatConfig; strict: RedisTtlFlatConfig };
+  rules: Record<keyof typeof rules, NonNullable<ESLint.Plugin['rules']>[string]>;
+  configs: { recommended: Linter.Config; strict: Linter.Config };
 }
 
 const plugin: RedisTtlPlugin = {
   meta: { name: packageJson.name, version: packageJson.version, namespace: NAMESPACE },
-  rules,
+  rules: rules as unknown as RedisTtlPlugin['rules'],
   configs: {} as RedisTtlPlugin['configs'],
 };
 

@@ -92,6 +92,13 @@ export function addSetOptions(
   const sourceCode = context.sourceCode;
   if (usesObjectOptions(call)) {
     const parts = options.flatMap((option) => tokenText(option, call.flavor, "'"));
+    if (call.optionsObject && !call.argumentNodes.includes(call.optionsObject)) {
+      // options from a const declared elsewhere: extend a copy here rather than edit the const
+      const argument = call.argumentNodes.find((n) => n.range[0] >= valueNode.range[1]);
+      if (!argument || call.argumentNodes.indexOf(argument) !== call.argumentNodes.length - 1) return undefined;
+      const text = sourceCode.getText(argument);
+      return (fixer) => [fixer.replaceText(argument, `{ ...${text}, ${parts.join(', ')} }`)];
+    }
     if (call.optionsObject) {
       const open = sourceCode.getFirstToken(call.optionsObject);
       if (!open) return undefined;
@@ -179,14 +186,42 @@ export function wrapInMulti(
   ];
 }
 
-/** Replaces `.pipeline()` by `.multi()` so that the queued commands run atomically. */
+/**
+ * Makes a batch atomic: `.pipeline()` becomes `.multi()`, and node-redis
+ * `multi()...execAsPipeline()` becomes `multi()...exec()`.
+ */
 export function pipelineToMulti(unitKey: TSESTree.Node): ((fixer: Fixer) => Fix[]) | undefined {
+  // const p = redis.pipeline(): the unit is the declaration
+  if (unitKey.type === AST_NODE_TYPES.VariableDeclarator && unitKey.init) {
+    let init: TSESTree.Node = unitKey.init;
+    while (init.type === AST_NODE_TYPES.AwaitExpression) init = init.argument;
+    while (
+      init.type === AST_NODE_TYPES.CallExpression &&
+      init.callee.type === AST_NODE_TYPES.MemberExpression &&
+      !(init.callee.property.type === AST_NODE_TYPES.Identifier && ['pipeline', 'multi'].includes(init.callee.property.name))
+    ) {
+      init = init.callee.object;
+    }
+    return pipelineToMulti(init);
+  }
   if (unitKey.type !== AST_NODE_TYPES.CallExpression) return undefined;
   const callee = unitKey.callee;
   if (callee.type !== AST_NODE_TYPES.MemberExpression || callee.property.type !== AST_NODE_TYPES.Identifier) {
     return undefined;
   }
-  if (callee.property.name !== 'pipeline') return undefined;
-  const property = callee.property;
-  return (fixer) => [fixer.replaceText(property, 'multi')];
+  if (callee.property.name === 'pipeline') {
+    const property = callee.property;
+    return (fixer) => [fixer.replaceText(property, 'multi')];
+  }
+  let current: TSESTree.Node = unitKey;
+  while (current.parent?.type === AST_NODE_TYPES.MemberExpression && current.parent.object === current) {
+    const member: TSESTree.MemberExpression = current.parent;
+    if (member.property.type === AST_NODE_TYPES.Identifier && member.property.name === 'execAsPipeline') {
+      const property = member.property;
+      return (fixer) => [fixer.replaceText(property, 'exec')];
+    }
+    if (member.parent?.type !== AST_NODE_TYPES.CallExpression) break;
+    current = member.parent;
+  }
+  return undefined;
 }

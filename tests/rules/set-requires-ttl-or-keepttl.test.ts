@@ -1,0 +1,276 @@
+import rule from '../../rules/set-requires-ttl-or-keepttl.js';
+import { ioredis, nodeRedis, runRule, typedTester, untypedTester, upstash } from './tester.js';
+
+runRule(untypedTester, 'set-requires-ttl-or-keepttl', rule, {
+  valid: [
+    ioredis(`redis.set('k', 'v', 'EX', 60);`),
+    ioredis(`redis.set('k', 'v', 'px', ms, 'NX');`),
+    ioredis(`redis.set('k', 'v', 'KeepTtl');`),
+    ioredis(`redis.set('k', 'v', 'EXAT', at);`),
+    ioredis(`redis.setex('k', 60, 'v');`),
+    ioredis(`redis.psetex('k', 60000, 'v');`),
+    ioredis(`redis.call('SET', 'k', 'v', 'PXAT', at);`),
+    ioredis(`redis.set('k', 'v', ...mode);`),
+    ioredis(`const unit = 'EX';\nredis.set('k', 'v', unit, ttl);`),
+    ioredis(`redis.set('k', 'v', mode, ttl);`),
+    ioredis(`redis.getset('k', 'v');`), // no-getset's finding, not this rule's
+    ioredis(`redis.set('k', 'v', 'GET');`), // idem
+    nodeRedis(`client.set('k', 'v', { EX: 60 });`),
+    nodeRedis(`client.set('k', 'v', { PX: 1500, NX: true });`),
+    nodeRedis(`client.set('k', 'v', { KEEPTTL: true });`),
+    nodeRedis(`client.set('k', 'v', { expiration: { type: 'EX', value: 60 } });`),
+    nodeRedis(`client.set('k', 'v', { expiration: 'KEEPTTL' });`),
+    nodeRedis(`client.set('k', 'v', { expiration: { type: 'KEEPTTL' } });`),
+    nodeRedis(`client.set('k', 'v', { ...opts });`),
+    nodeRedis(`client.set('k', 'v', opts);`),
+    nodeRedis(`client.setEx('k', 60, 'v');`),
+    nodeRedis(`client.sendCommand(['SET', 'k', 'v', 'EX', '60']);`),
+    upstash(`redis.set('k', 'v', { ex: 60 });`),
+    upstash(`redis.set('k', 'v', { px: 250, nx: true });`),
+    upstash(`redis.set('k', 'v', { exat: at });`),
+    upstash(`redis.set('k', 'v', { keepTtl: true });`),
+    upstash(`const OPTIONS = { ex: 60 };\nredis.set('k', 'v', OPTIONS);`),
+    // not Redis
+    `const cache = new Map<string, number>(); cache.set('k', 1);`,
+    `const params = new URLSearchParams(); params.set('q', 'x');`,
+    `function f(res: { set(n: string, v: string): void }) { res.set('a', 'b'); }`,
+    `const client = { set(k: string, v: string) { return k + v; } };\nclient.set('k', 'v');`,
+    `url.searchParams.set('page', '2');`,
+  ],
+  invalid: [
+    {
+      code: ioredis(`await redis.set(\`profile:\${id}\`, json);`),
+      errors: [
+        {
+          messageId: 'setWithoutTtl',
+          data: { command: 'SET' },
+          line: 3,
+          column: 13,
+          endLine: 3,
+          endColumn: 39,
+          suggestions: [
+            { messageId: 'addKeepTtl', output: ioredis(`await redis.set(\`profile:\${id}\`, json, 'KEEPTTL');`) },
+            { messageId: 'addExpiryPlaceholder', data: { name: 'TTL_SECONDS' }, output: ioredis(`await redis.set(\`profile:\${id}\`, json, 'EX', TTL_SECONDS);`) },
+          ],
+        },
+      ],
+    },
+    {
+      code: ioredis(`const LOCK_TTL_MS = 30000;\nredis.set(\`lock:\${name}\`, token, 'NX');`),
+      errors: [
+        {
+          messageId: 'createWithoutTtl',
+          data: { command: 'SET ... NX' },
+          line: 4,
+          column: 7,
+          suggestions: [
+            {
+              messageId: 'addExpiry',
+              data: { name: 'LOCK_TTL_MS' },
+              output: ioredis(`const LOCK_TTL_MS = 30000;\nredis.set(\`lock:\${name}\`, token, 'PX', LOCK_TTL_MS, 'NX');`),
+            },
+          ],
+        },
+      ],
+    },
+    {
+      code: ioredis(`const TTL = 300;\nredis.set(key, v, 'xx');`),
+      errors: [
+        {
+          messageId: 'setWithoutTtl',
+          data: { command: 'SET ... XX' },
+          line: 4,
+          column: 7,
+          suggestions: [
+            { messageId: 'addKeepTtl', output: ioredis(`const TTL = 300;\nredis.set(key, v, 'KEEPTTL', 'xx');`) },
+            { messageId: 'addExpiry', data: { name: 'TTL' }, output: ioredis(`const TTL = 300;\nredis.set(key, v, 'EX', TTL, 'xx');`) },
+          ],
+        },
+      ],
+    },
+    {
+      code: ioredis(`redis.setnx(key, v);`),
+      errors: [
+        {
+          messageId: 'createWithoutTtl',
+          data: { command: 'SETNX' },
+          line: 3,
+          column: 7,
+          suggestions: [
+            { messageId: 'addExpiryPlaceholder', data: { name: 'TTL_SECONDS' }, output: ioredis(`redis.set(key, v, 'EX', TTL_SECONDS, 'NX');`) },
+          ],
+        },
+      ],
+    },
+    {
+      code: ioredis(`redis.mset('a', 1, 'b', 2);\nredis.msetnx({ a: 1 });`),
+      errors: [
+        { messageId: 'msetWithoutTtl', data: { command: 'MSET' }, line: 3, column: 7, suggestions: [] },
+        { messageId: 'msetWithoutTtl', data: { command: 'MSETNX' }, line: 4, column: 7, suggestions: [] },
+      ],
+    },
+    {
+      code: ioredis(`redis.call('set', key, v);`),
+      errors: [
+        {
+          messageId: 'setWithoutTtl',
+          line: 3,
+          column: 12,
+          suggestions: [
+            { messageId: 'addKeepTtl', output: ioredis(`redis.call('set', key, v, 'KEEPTTL');`) },
+            { messageId: 'addExpiryPlaceholder', output: ioredis(`redis.call('set', key, v, 'EX', TTL_SECONDS);`) },
+          ],
+        },
+      ],
+    },
+    {
+      code: ioredis(`redis.pipeline().set(key, v).exec();`),
+      errors: [
+        {
+          messageId: 'setWithoutTtl',
+          line: 3,
+          column: 18,
+          suggestions: [
+            { messageId: 'addKeepTtl', output: ioredis(`redis.pipeline().set(key, v, 'KEEPTTL').exec();`) },
+            { messageId: 'addExpiryPlaceholder', output: ioredis(`redis.pipeline().set(key, v, 'EX', TTL_SECONDS).exec();`) },
+          ],
+        },
+      ],
+    },
+    {
+      code: ioredis(`redis.multi([['set', key, v], ['incr', 'n']]).exec();`),
+      errors: [
+        {
+          messageId: 'setWithoutTtl',
+          line: 3,
+          column: 15,
+          suggestions: [
+            { messageId: 'addKeepTtl', output: ioredis(`redis.multi([['set', key, v, 'KEEPTTL'], ['incr', 'n']]).exec();`) },
+            { messageId: 'addExpiryPlaceholder', output: ioredis(`redis.multi([['set', key, v, 'EX', TTL_SECONDS], ['incr', 'n']]).exec();`) },
+          ],
+        },
+      ],
+    },
+    {
+      code: nodeRedis(`await client.set(key, value);`),
+      errors: [
+        {
+          messageId: 'setWithoutTtl',
+          line: 3,
+          column: 14,
+          suggestions: [
+            { messageId: 'addKeepTtl', output: nodeRedis(`await client.set(key, value, { KEEPTTL: true });`) },
+            { messageId: 'addExpiryPlaceholder', output: nodeRedis(`await client.set(key, value, { EX: TTL_SECONDS });`) },
+          ],
+        },
+      ],
+    },
+    {
+      code: nodeRedis(`await client.set(key, value, { NX: true });`),
+      errors: [
+        {
+          messageId: 'createWithoutTtl',
+          line: 3,
+          column: 14,
+          suggestions: [{ messageId: 'addExpiryPlaceholder', output: nodeRedis(`await client.set(key, value, { EX: TTL_SECONDS, NX: true });`) }],
+        },
+      ],
+    },
+    {
+      code: nodeRedis(`await client.set(key, value, { condition: 'XX' });`),
+      errors: [
+        {
+          messageId: 'setWithoutTtl',
+          data: { command: 'SET ... XX' },
+          line: 3,
+          column: 14,
+          suggestions: [
+            { messageId: 'addKeepTtl', output: nodeRedis(`await client.set(key, value, { KEEPTTL: true, condition: 'XX' });`) },
+            { messageId: 'addExpiryPlaceholder', output: nodeRedis(`await client.set(key, value, { EX: TTL_SECONDS, condition: 'XX' });`) },
+          ],
+        },
+      ],
+    },
+    {
+      code: nodeRedis(`client.setNX(key, value);`),
+      errors: [
+        {
+          messageId: 'createWithoutTtl',
+          data: { command: 'SETNX' },
+          line: 3,
+          column: 8,
+          suggestions: [{ messageId: 'addExpiryPlaceholder', output: nodeRedis(`client.set(key, value, { EX: TTL_SECONDS, NX: true });`) }],
+        },
+      ],
+    },
+    {
+      code: upstash(`const SESSION_TTL = 900;\nawait redis.set(key, 'v');`),
+      errors: [
+        {
+          messageId: 'setWithoutTtl',
+          line: 4,
+          column: 13,
+          suggestions: [
+            { messageId: 'addKeepTtl', output: upstash(`const SESSION_TTL = 900;\nawait redis.set(key, 'v', { keepTtl: true });`) },
+            { messageId: 'addExpiry', data: { name: 'SESSION_TTL' }, output: upstash(`const SESSION_TTL = 900;\nawait redis.set(key, 'v', { ex: SESSION_TTL });`) },
+          ],
+        },
+      ],
+    },
+    {
+      code: upstash(`redis.set(key, 'v', { nx: true });`),
+      errors: [
+        {
+          messageId: 'createWithoutTtl',
+          line: 3,
+          column: 7,
+          suggestions: [{ messageId: 'addExpiryPlaceholder', output: upstash(`redis.set(key, 'v', { ex: TTL_SECONDS, nx: true });`) }],
+        },
+      ],
+    },
+    {
+      // a class member annotated with the client type
+      code: `import { Redis } from 'ioredis';\nclass Sessions {\n  constructor(private readonly store: Redis) {}\n  save(id: string) { return this.store.set(id, '1'); }\n}`,
+      errors: [
+        {
+          messageId: 'setWithoutTtl',
+          line: 4,
+          column: 40,
+          suggestions: [
+            {
+              messageId: 'addKeepTtl',
+              output: `import { Redis } from 'ioredis';\nclass Sessions {\n  constructor(private readonly store: Redis) {}\n  save(id: string) { return this.store.set(id, '1', 'KEEPTTL'); }\n}`,
+            },
+            {
+              messageId: 'addExpiryPlaceholder',
+              output: `import { Redis } from 'ioredis';\nclass Sessions {\n  constructor(private readonly store: Redis) {}\n  save(id: string) { return this.store.set(id, '1', 'EX', TTL_SECONDS); }\n}`,
+            },
+          ],
+        },
+      ],
+    },
+  ],
+});
+
+runRule(typedTester, 'set-requires-ttl-or-keepttl (typed)', rule, {
+  valid: [
+    `const client = new Map<string, string>();\nclient.set('k', 'v');`,
+    `import { Redis } from '@upstash/redis';\nexport async function f(r: Redis) { await r.set('k', 'v', { ex: 5 }); }`,
+  ],
+  invalid: [
+    {
+      code: `import { Redis } from '@upstash/redis';\nexport async function f(r: Redis) { await r.set('k', 'v'); }`,
+      errors: [
+        {
+          messageId: 'setWithoutTtl',
+          line: 2,
+          column: 45,
+          suggestions: [
+            { messageId: 'addKeepTtl', output: `import { Redis } from '@upstash/redis';\nexport async function f(r: Redis) { await r.set('k', 'v', { keepTtl: true }); }` },
+            { messageId: 'addExpiryPlaceholder', output: `import { Redis } from '@upstash/redis';\nexport async function f(r: Redis) { await r.set('k', 'v', { ex: TTL_SECONDS }); }` },
+          ],
+        },
+      ],
+    },
+  ],
+});
