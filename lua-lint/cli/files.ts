@@ -1,7 +1,7 @@
 /**
  * Turning the command line's patterns into files, and files into source text.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { glob, isDynamicPattern } from 'tinyglobby';
 import { CliError, describeFsError } from './errors.js';
@@ -29,7 +29,9 @@ export interface ExpandOptions {
  * Expands each pattern, in order, without duplicates: `-` is standard input; an existing file is
  * linted whatever its extension (and silently skipped when `ignores` matches it, so that lists of
  * staged files can be passed as they are); a directory becomes `<dir>/**\/*.lua`; anything else is
- * a glob relative to `cwd`. Files under node_modules and .git are never linted.
+ * a glob relative to `cwd`. Files under node_modules and .git are never linted. A file reached
+ * twice (two patterns, or a symbolic link back into a searched folder) is linted once, under its
+ * real path when that was found too, else under the first path found.
  *
  * @throws CliError when a directory or glob matches no file, or only ignored files (unless
  *   `errorOnUnmatchedPattern` is false).
@@ -65,9 +67,16 @@ export async function expandPatterns(patterns: readonly string[], options: Expan
         );
       }
     }
+    // Within one pattern, a file reached through a symbolic link yields to its real path.
+    const byIdentity = new Map<string, string>();
     for (const file of matches) {
-      if (seen.has(file)) continue;
-      seen.add(file);
+      const identity = await realpath(file).catch(() => file);
+      if (seen.has(identity)) continue;
+      const kept = byIdentity.get(identity);
+      if (kept === undefined || (kept !== identity && file === identity)) byIdentity.set(identity, file);
+    }
+    for (const [identity, file] of byIdentity) {
+      seen.add(identity);
       targets.push({ kind: 'file', path: file });
     }
   }

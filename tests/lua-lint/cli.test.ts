@@ -1,7 +1,7 @@
 // End-to-end tests of the lua-lint CLI through main() (in-process), plus one run of the real
 // executable as a subprocess. Exact formatter output is covered in cli-formatters.test.ts.
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -331,6 +331,15 @@ describe('files, directories and globs', () => {
     expect(json(stdout).map((r) => path.relative(dir, r.filePath))).toEqual(
       ['y/three.lua', 'y/three.txt', 'x/one.lua', 'x/two.lua'].map(path.normalize),
     );
+  });
+
+  it('lints a file once when a symbolic link leads back to it', async () => {
+    files({ 'a/x.lua': CLEAN });
+    symlinkSync('..', path.join(dir, 'a', 'up'));
+    symlinkSync(path.join(dir, 'a', 'x.lua'), path.join(dir, 'alias.lua'));
+    const { code, stdout } = await run(['a', 'alias.lua', '--format', 'json']);
+    expect(code).toBe(0);
+    expect(json(stdout).map((r) => r.filePath)).toEqual([path.join(dir, 'a', 'x.lua')]);
   });
 
   it('lints an explicitly named file whatever its extension', async () => {
