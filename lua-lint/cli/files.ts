@@ -55,7 +55,7 @@ export async function expandPatterns(patterns: readonly string[], options: Expan
       const found = stats
         ? await glob(DIRECTORY_GLOB, globOptions(absolute))
         : isDynamicPattern(pattern)
-          ? await glob(pattern.replaceAll('\\', '/'), globOptions(options.cwd))
+          ? await glob(globPattern(pattern), globOptions(options.cwd))
           : [];
       found.sort();
       matches = found.map((file) => path.normalize(file)).filter((file) => !options.isIgnored(file));
@@ -81,6 +81,11 @@ export async function expandPatterns(patterns: readonly string[], options: Expan
     }
   }
   return targets;
+}
+
+/** On Windows a typed path may use `\`; elsewhere `\` escapes a glob character (`\[`). */
+function globPattern(pattern: string): string {
+  return process.platform === 'win32' ? pattern.replaceAll('\\', '/') : pattern;
 }
 
 function globOptions(cwd: string) {

@@ -333,6 +333,13 @@ describe('files, directories and globs', () => {
     );
   });
 
+  it('keeps \\ as the escape character of globs', async () => {
+    files({ 'x/[draft]one.lua': CLEAN, 'x/done.lua': CLEAN });
+    const { code, stdout } = await run(['x/\\[draft\\]*.lua', '--format', 'json']);
+    expect(code).toBe(0);
+    expect(json(stdout).map((r) => path.basename(r.filePath))).toEqual(['[draft]one.lua']);
+  });
+
   it('lints a file once when a symbolic link leads back to it', async () => {
     files({ 'a/x.lua': CLEAN });
     symlinkSync('..', path.join(dir, 'a', 'up'));
