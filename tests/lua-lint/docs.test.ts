@@ -1,7 +1,7 @@
 // The Lua rule pages and the CLI reference stay true: every "Incorrect" example is reported by
 // its rule, every "Correct" example (and every example of the CLI reference) is clean, and the
 // reference names every option and rule the CLI has.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -72,6 +72,17 @@ describe.each(LUA_RULE_PAGES)('docs/rules/%s.md', (id) => {
     const correct = blocks.filter((block) => block.heading === 'Correct');
     expect(correct.length).toBeGreaterThan(0);
     for (const block of correct) expect({ code: block.code, found: findings(block.code) }).toEqual({ code: block.code, found: [] });
+  });
+});
+
+describe('relative links', () => {
+  it.each([...LUA_RULE_PAGES.map((id) => `rules/${id}.md`), 'lua-lint.md'])('of docs/%s lead to existing files', (page) => {
+    const file = path.join(docsDir, page);
+    const links = [...readFileSync(file, 'utf8').matchAll(/\]\(([^)#\s]+)(#[^)]*)?\)/g)]
+      .map((match) => match[1] as string)
+      .filter((target) => !/^[a-z]+:/.test(target));
+    expect(links.length).toBeGreaterThan(0);
+    expect(links.filter((target) => !existsSync(path.resolve(path.dirname(file), target)))).toEqual([]);
   });
 });
 
