@@ -1,0 +1,456 @@
+/**
+ * The audit itself: walk each server's keyspace with SCAN, inspect the keys with pipelined PTTL
+ * (and MEMORY USAGE, OBJECT IDLETIME, TYPE when asked), fold the names into patterns, and add an
+ * expiry to TTL-less keys when asked (EXPIRE ... NX). Never KEYS, never a delete.
+ *
+ * - SCAN: https://redis.io/docs/latest/commands/scan/ (each key present for the whole walk is
+ *   returned at least once; a key may come twice if the server resizes its table meanwhile)
+ * - PTTL: https://redis.io/docs/latest/commands/pttl/ (-1 no TTL, -2 no such key)
+ * - MEMORY USAGE: https://redis.io/docs/latest/commands/memory-usage/
+ * - OBJECT IDLETIME: https://redis.io/docs/latest/commands/object-idletime/
+ * - EXPIRE NX (Redis 7.0+): https://redis.io/docs/latest/commands/expire/
+ */
+import type { Redis } from 'ioredis';
+import { collapseSiblings, foldKey } from './fold.js';
+import { compileGlob, type RedisGlob } from './glob.js';
+import { RateLimiter } from './rate.js';
+import { type NodeInfo, type Warning, policyWarnings, readNodeInfo, versionAtLeast } from './server.js';
+import { type PatternStats, type Proportion, addObservation, emptyStats, mergeStats, wilson95 } from './stats.js';
+
+/** What to audit and how. Counts are whole numbers. */
+export interface AuditOptions {
+  /** Redis globs (MATCH syntax); a key is audited when it matches any; empty = every key. */
+  match: string[];
+  /** Only keys of this type (`string`, `hash`, `list`, `set`, `zset`, `stream`...). */
+  type?: string;
+  /** SCAN COUNT hint: hash-table buckets visited per SCAN call. */
+  count: number;
+  /** Stop after this many (matching) keys and extrapolate to DBSIZE. */
+  sample?: number;
+  /** Measure MEMORY USAGE of every key. */
+  memory: boolean;
+  /** Read OBJECT IDLETIME of every key. */
+  idle: boolean;
+  /** Commands per second over the whole audit; 0 = unlimited. */
+  maxOpsPerSecond: number;
+  /** Globs of keys that must expire: each TTL-less key matching one is a violation. */
+  failOnPersistent: string[];
+  /** Add this TTL (seconds) with EXPIRE NX to the TTL-less keys found. Requires `match`. */
+  fixTtl?: number;
+  /** Keep the names of the keys changed by `fixTtl`, and of more violation examples. */
+  verbose: boolean;
+  /** More sibling patterns than this, differing in one segment, fold into one (see collapseSiblings). */
+  foldThreshold: number;
+  /** Called after each SCAN batch. */
+  onProgress?: (progress: AuditProgress) => void;
+}
+
+/** Defaults for the optional parts of {@link AuditOptions}. */
+export const DEFAULT_AUDIT_OPTIONS: AuditOptions = {
+  match: [],
+  count: 1000,
+  memory: false,
+  idle: false,
+  maxOpsPerSecond: 10_000,
+  failOnPersistent: [],
+  verbose: false,
+  foldThreshold: 32,
+};
+
+/** Where the audit stands, for a progress bar. */
+export interface AuditProgress {
+  /** Keys returned by SCAN so far, on all servers. */
+  visited: number;
+  /** Keys inspected so far. */
+  inspected: number;
+  /** Sum of DBSIZE over the servers (the keys SCAN may return). */
+  population: number;
+  /** With `--sample`, the number of keys to stop at. */
+  target?: number;
+  /** Commands sent so far. */
+  ops: number;
+  /** Milliseconds since the scan started. */
+  elapsedMs: number;
+}
+
+/** One pattern in the report. */
+export interface PatternReport extends PatternStats {
+  pattern: string;
+  /** noTtl / keys (0..1). */
+  noTtlShare: number;
+  /** With `--sample` (and a scan that stopped early): keys × population / visited, rounded. */
+  estimatedKeys?: number;
+}
+
+/** A `--fail-on-persistent` glob and the TTL-less keys that match it. */
+export interface Violation {
+  pattern: string;
+  /** TTL-less keys matching the glob. */
+  keys: number;
+  /** Up to 5 of them (up to 100 with `verbose`). */
+  examples: string[];
+}
+
+/** What `--fix-ttl` did. */
+export interface FixResult {
+  /** The TTL added, in seconds. */
+  seconds: number;
+  /** TTL-less keys found (EXPIRE NX was sent to each). */
+  candidates: number;
+  /** Keys that got the TTL (EXPIRE NX replied 1). */
+  changed: number;
+  /** Keys that had gained a TTL, or had gone, by the time EXPIRE came (replied 0). */
+  skipped: number;
+  /** The changed keys (only with `verbose`). */
+  keys?: string[];
+}
+
+/** The extrapolation of a `--sample` run. */
+export interface SampleEstimate {
+  /** The requested sample size. */
+  requested: number;
+  /** False when the scan ended before the sample was full: then every number is exact. */
+  stoppedEarly: boolean;
+  /** Keys SCAN returned before stopping (matching or not). */
+  visited: number;
+  /** Sum of DBSIZE. */
+  population: number;
+  /** Matching keys in the whole keyspace: inspected × population / visited. */
+  estimatedKeys: number;
+  /** Share of keys without TTL among the sampled ones, 95% Wilson interval. */
+  noTtlShare: Proportion;
+  /** estimatedKeys × the share, and its interval. */
+  estimatedNoTtl: { value: number; low: number; high: number };
+}
+
+/** The whole result; the json format prints it as is. */
+export interface AuditReport {
+  /** Servers scanned (every master with `--cluster`). */
+  nodes: NodeInfo[];
+  totals: {
+    /** Keys SCAN returned (matching or not, with duplicates). */
+    visited: number;
+    /** Keys inspected (alive and matching). */
+    keys: number;
+    noTtl: number;
+    /** Keys that expired or were deleted between SCAN and PTTL (PTTL -2). */
+    vanished: number;
+    /** Keys that no longer had the `--type` type when inspected. */
+    changedType: number;
+    /** Sum of MEMORY USAGE (bytes), or null without `--memory`. */
+    memoryBytes: number | null;
+    /** Commands sent. */
+    commands: number;
+    elapsedMs: number;
+  };
+  sample: SampleEstimate | null;
+  /** Largest first (by keys). */
+  patterns: PatternReport[];
+  warnings: Warning[];
+  /** Things worth knowing that are not findings (a refused CONFIG GET, an LFU policy hiding idle times...). */
+  notes: string[];
+  violations: Violation[];
+  fix: FixResult | null;
+}
+
+/** A problem with the request or the server that stops the audit (the CLI exits with 2). */
+export class AuditError extends Error {
+  override name = 'AuditError';
+}
+
+function displayKey(key: Buffer): string {
+  const text = key.toString('utf8');
+  // Binary keys and control characters are shown like redis-cli shows them.
+  // eslint-disable-next-line no-control-regex
+  if (Buffer.byteLength(text) === key.length && !text.includes('\uFFFD') && !/[\u0000-\u001f\u007f]/.test(text)) return text;
+  let out = '';
+  for (const byte of key) out += byte >= 0x20 && byte < 0x7f && byte !== 0x5c ? String.fromCharCode(byte) : `\\x${byte.toString(16).padStart(2, '0')}`;
+  return out;
+}
+
+interface NodeState {
+  patterns: Map<string, PatternStats>;
+}
+
+/** Mutable counters of one audit. */
+class Run {
+  readonly limiter: RateLimiter;
+  readonly started = performance.now();
+  visited = 0;
+  inspected = 0;
+  vanished = 0;
+  changedType = 0;
+  population = 0;
+  /** Whether a server's walk stopped before its end (a full --sample). */
+  stoppedEarly = false;
+  readonly notes = new Set<string>();
+  readonly violations: { glob: RedisGlob; keys: number; examples: string[] }[];
+  fix: FixResult | null;
+  readonly matchers: RedisGlob[];
+
+  constructor(readonly options: AuditOptions) {
+    this.limiter = new RateLimiter(options.maxOpsPerSecond);
+    this.violations = options.failOnPersistent.map((p) => ({ glob: compileGlob(p), keys: 0, examples: [] }));
+    this.matchers = options.match.map(compileGlob);
+    this.fix = options.fixTtl === undefined ? null : { seconds: options.fixTtl, candidates: 0, changed: 0, skipped: 0, ...(options.verbose ? { keys: [] } : {}) };
+  }
+
+  progress(): void {
+    this.options.onProgress?.({
+      visited: this.visited,
+      inspected: this.inspected,
+      population: this.population,
+      ...(this.options.sample === undefined ? {} : { target: this.options.sample }),
+      ops: this.limiter.ops,
+      elapsedMs: performance.now() - this.started,
+    });
+  }
+}
+
+function checkOptions(options: AuditOptions): void {
+  const whole = (name: string, value: number | undefined, min: number) => {
+    if (value !== undefined && (!Number.isSafeInteger(value) || value < min)) throw new AuditError(`${name} must be a whole number >= ${min}, got ${value}`);
+  };
+  whole('count', options.count, 1);
+  whole('sample', options.sample, 1);
+  whole('maxOpsPerSecond', options.maxOpsPerSecond, 0);
+  whole('fixTtl', options.fixTtl, 1);
+  whole('foldThreshold', options.foldThreshold, 1);
+  if (options.fixTtl !== undefined && options.match.length === 0) throw new AuditError('fix-ttl needs at least one match pattern');
+  if (options.fixTtl !== undefined && options.sample !== undefined) throw new AuditError('fix-ttl cannot be combined with sample: it must see every key');
+}
+
+/**
+ * Audits the given servers, one after the other (pass every master of a cluster). Read-only
+ * unless `options.fixTtl` is set, and then it only ever runs `EXPIRE key seconds NX`.
+ *
+ * @param nodes connected clients, one per server; the audit neither connects nor closes them.
+ * @returns the report (see {@link AuditReport}); numbers are exact unless `options.sample` stopped
+ *   the scan early (then `report.sample` holds the extrapolation).
+ * @throws {AuditError} on invalid options, or when `fixTtl` meets a server older than 7.0;
+ *   whatever ioredis throws when a server refuses SCAN or PTTL (NOPERM) or goes away.
+ */
+export async function runAudit(nodes: readonly Redis[], options: AuditOptions): Promise<AuditReport> {
+  checkOptions(options);
+  const run = new Run(options);
+  const infos: NodeInfo[] = [];
+  for (const node of nodes) {
+    await run.limiter.acquire(4);
+    infos.push(await readNodeInfo(node));
+  }
+  if (options.fixTtl !== undefined) {
+    const old = infos.find((i) => !versionAtLeast(i.version, 7));
+    if (old !== undefined) throw new AuditError(`fix-ttl uses EXPIRE ... NX, which needs Redis 7.0 or later; ${old.address} runs ${old.version}`);
+  }
+  run.population = infos.reduce((n, i) => n + i.dbsize, 0);
+  for (const info of infos) {
+    if (info.configError !== undefined) {
+      run.notes.add(`CONFIG GET refused on ${info.address} (${info.configError}): maxmemory and the eviction policy were not checked.`);
+    }
+    if (info.clusterEnabled && nodes.length === 1) {
+      run.notes.add(`${info.address} is a Redis Cluster node: only its own keys were scanned; use --cluster to walk every master.`);
+    }
+  }
+
+  const states: NodeState[] = [];
+  for (const [i, node] of nodes.entries()) {
+    const info = infos[i]!;
+    // With --sample, each server gives its share of the sample, in proportion to its DBSIZE.
+    const quota = options.sample === undefined ? Number.POSITIVE_INFINITY : run.population === 0 ? 0 : Math.ceil((options.sample * info.dbsize) / run.population);
+    states.push(await scanNode(node, run, quota));
+  }
+
+  // Per-server patterns decide the policy warnings of that server; the report merges them.
+  const warnings: Warning[] = [];
+  let all = new Map<string, PatternStats>();
+  for (const [i, state] of states.entries()) {
+    const collapsed = collapseSiblings(state.patterns, options.foldThreshold, { merge: mergeStats });
+    warnings.push(...policyWarnings(infos[i]!, [...collapsed].map(([pattern, s]) => ({ pattern, keys: s.keys, noTtl: s.noTtl }))));
+    for (const [pattern, stats] of collapsed) {
+      const existing = all.get(pattern);
+      all.set(pattern, existing === undefined ? stats : mergeStats(existing, stats));
+    }
+  }
+  if (states.length > 1) all = collapseSiblings(all, options.foldThreshold, { merge: mergeStats });
+
+  const keys = sum([...all.values()], (s) => s.keys);
+  const noTtl = sum([...all.values()], (s) => s.noTtl);
+  const stoppedEarly = run.stoppedEarly;
+  const scale = stoppedEarly && run.visited > 0 ? run.population / run.visited : 1;
+  const patterns: PatternReport[] = [...all]
+    .map(([pattern, stats]) => ({
+      pattern,
+      ...stats,
+      noTtlShare: stats.keys === 0 ? 0 : stats.noTtl / stats.keys,
+      ...(stoppedEarly ? { estimatedKeys: Math.round(stats.keys * scale) } : {}),
+    }))
+    .sort((a, b) => b.keys - a.keys || b.noTtl - a.noTtl || (a.pattern < b.pattern ? -1 : a.pattern > b.pattern ? 1 : 0));
+
+  let sample: SampleEstimate | null = null;
+  if (options.sample !== undefined) {
+    const estimatedKeys = Math.round(keys * scale);
+    const share = wilson95(noTtl, keys, stoppedEarly ? estimatedKeys : keys);
+    sample = {
+      requested: options.sample,
+      stoppedEarly,
+      visited: run.visited,
+      population: run.population,
+      estimatedKeys,
+      noTtlShare: share,
+      estimatedNoTtl: {
+        value: Math.round(share.share * estimatedKeys),
+        low: Math.round(share.low * estimatedKeys),
+        high: Math.round(share.high * estimatedKeys),
+      },
+    };
+  }
+
+  return {
+    nodes: infos,
+    totals: {
+      visited: run.visited,
+      keys,
+      noTtl,
+      vanished: run.vanished,
+      changedType: run.changedType,
+      memoryBytes: options.memory ? sum([...all.values()], (s) => s.memoryBytes ?? 0) : null,
+      commands: run.limiter.ops,
+      elapsedMs: Math.round(performance.now() - run.started),
+    },
+    sample,
+    patterns,
+    warnings,
+    notes: [...run.notes],
+    violations: run.violations.map((v) => ({ pattern: v.glob.source, keys: v.keys, examples: v.examples })),
+    fix: run.fix,
+  };
+}
+
+function sum<T>(items: readonly T[], f: (x: T) => number): number {
+  return items.reduce((n, x) => n + f(x), 0);
+}
+
+/** Walks one server's keyspace; stops after `quota` inspected keys. */
+async function scanNode(node: Redis, run: Run, quota: number): Promise<NodeState> {
+  const { options } = run;
+  const state: NodeState = { patterns: new Map() };
+  // Server-side filters when the scan is complete; a sample must count every key SCAN returns
+  // to extrapolate, so it filters locally.
+  const sampling = options.sample !== undefined;
+  const serverMatch = !sampling && options.match.length === 1 ? options.match[0] : undefined;
+  const localMatch = serverMatch === undefined && run.matchers.length > 0;
+  const serverType = !sampling ? options.type : undefined;
+  const args: (string | number)[] = [];
+  if (serverMatch !== undefined) args.push('MATCH', serverMatch);
+  args.push('COUNT', options.count);
+  if (serverType !== undefined) args.push('TYPE', serverType);
+
+  let inspected = 0;
+  let cursor = '0';
+  do {
+    if (inspected >= quota) break;
+    await run.limiter.acquire(1);
+    const [next, batch] = (await node.callBuffer('SCAN', cursor, ...args)) as [Buffer, Buffer[]];
+    cursor = next.toString();
+    const selected: Buffer[] = [];
+    for (const key of batch) {
+      if (inspected + selected.length >= quota) break;
+      run.visited += 1;
+      if (localMatch && !run.matchers.some((m) => m.test(key))) continue;
+      selected.push(key);
+    }
+    inspected += selected.length;
+    await inspectKeys(node, run, state, selected, serverType !== undefined);
+    run.progress();
+  } while (cursor !== '0');
+  if (cursor !== '0') run.stoppedEarly = true;
+  return state;
+}
+
+/** Commands per inspected key, in pipeline order. */
+function perKeyCommands(options: AuditOptions): number {
+  return 1 + (options.type !== undefined ? 1 : 0) + (options.memory ? 1 : 0) + (options.idle ? 1 : 0);
+}
+
+/** Pipelines PTTL (+ TYPE, MEMORY USAGE, OBJECT IDLETIME) for `keys`, in rate-limited chunks. */
+async function inspectKeys(node: Redis, run: Run, state: NodeState, keys: Buffer[], typeFilteredByServer: boolean): Promise<void> {
+  const { options } = run;
+  const per = perKeyCommands(options);
+  const chunk = Math.max(1, Math.min(keys.length, Math.floor(run.limiter.burst / per)));
+  for (let start = 0; start < keys.length; start += chunk) {
+    const part = keys.slice(start, start + chunk);
+    await run.limiter.acquire(part.length * per);
+    const pipeline = node.pipeline();
+    for (const key of part) {
+      pipeline.pttl(key);
+      if (options.type !== undefined) pipeline.type(key);
+      if (options.memory) pipeline.call('MEMORY', 'USAGE', key);
+      if (options.idle) pipeline.call('OBJECT', 'IDLETIME', key);
+    }
+    const replies = (await pipeline.exec()) ?? [];
+    const toFix: { key: Buffer; name: string }[] = [];
+    for (const [k, key] of part.entries()) {
+      const at = (offset: number) => replies[k * per + offset] ?? [new Error('no reply'), null];
+      const [pttlError, pttl] = at(0);
+      if (pttlError) throw pttlError;
+      const typed = options.type !== undefined ? 1 : 0;
+      const type: unknown = typed ? at(1)[1] : undefined;
+      const memory = options.memory ? at(1 + typed) : undefined;
+      const idle = options.idle ? at(1 + typed + (options.memory ? 1 : 0)) : undefined;
+      if (pttl === -2 || type === 'none') {
+        run.vanished += 1; // expired or deleted since SCAN returned it
+        continue;
+      }
+      if (options.type !== undefined && type !== options.type) {
+        if (typeFilteredByServer) run.changedType += 1; // replaced by a value of another type since SCAN
+        continue;
+      }
+      const name = displayKey(key);
+      const observation: { key: string; pttl: number; bytes?: number; idleSeconds?: number } = { key: name, pttl: Number(pttl) };
+      if (memory !== undefined) {
+        if (memory[0]) run.notes.add(`MEMORY USAGE failed: ${memory[0].message}`);
+        else if (typeof memory[1] === 'number') observation.bytes = memory[1];
+      }
+      if (idle !== undefined) {
+        if (idle[0]) run.notes.add(`OBJECT IDLETIME failed (${idle[0].message}): idle times are missing.`);
+        else if (typeof idle[1] === 'number') observation.idleSeconds = idle[1];
+      }
+      run.inspected += 1;
+      const pattern = foldKey(name);
+      let stats = state.patterns.get(pattern);
+      if (stats === undefined) state.patterns.set(pattern, (stats = emptyStats(options.memory)));
+      addObservation(stats, observation);
+      if (observation.pttl < 0) {
+        for (const v of run.violations) {
+          if (!v.glob.test(key)) continue;
+          v.keys += 1;
+          if (v.examples.length < (options.verbose ? 100 : 5)) v.examples.push(name);
+        }
+        if (run.fix !== null) toFix.push({ key, name });
+      }
+    }
+    if (toFix.length > 0) await fixKeys(node, run, toFix);
+    // Keep memory bounded on keyspaces full of ids the rules do not recognise.
+    if (state.patterns.size > 20_000) state.patterns = collapseSiblings(state.patterns, options.foldThreshold, { merge: mergeStats });
+  }
+}
+
+/** `EXPIRE key seconds NX` for each key: only keys that still have no TTL change. */
+async function fixKeys(node: Redis, run: Run, keys: { key: Buffer; name: string }[]): Promise<void> {
+  const fix = run.fix!;
+  await run.limiter.acquire(keys.length);
+  const pipeline = node.pipeline();
+  for (const { key } of keys) pipeline.call('EXPIRE', key, fix.seconds, 'NX');
+  const replies = (await pipeline.exec()) ?? [];
+  for (const [i, { name }] of keys.entries()) {
+    const [error, reply] = replies[i] ?? [new Error('no reply'), null];
+    if (error) throw error;
+    fix.candidates += 1;
+    if (reply === 1) {
+      fix.changed += 1;
+      fix.keys?.push(name);
+    } else {
+      fix.skipped += 1;
+    }
+  }
+}

@@ -1,0 +1,231 @@
+/**
+ * The `redis-ttl-audit` command, as a function that tests call in-process: arguments and streams
+ * in, exit code out. `bin.ts` only wires it to `process`.
+ *
+ * Exit codes: 0 = audited (findings or not); 1 = a `--fail-on-persistent` pattern has keys without
+ * TTL; 2 = usage error, connection or authentication failure, a command refused by the server.
+ */
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { AuditError, type AuditOptions, DEFAULT_AUDIT_OPTIONS, runAudit } from '../audit.js';
+import { connect, redactUrl } from '../connect.js';
+import { FORMAT_NAMES, type FormatName, formatReport } from '../format.js';
+import { packageVersion } from './package-info.js';
+import { createProgressBar } from './progress.js';
+
+/** A stream the CLI writes to (`process.stdout`, or a collector in tests). */
+export interface CliOutput {
+  write(text: string): unknown;
+  /** The progress bar and the confirmation prompt need standard error to be a terminal. */
+  isTTY?: boolean;
+}
+
+/** A stream the CLI reads the `--fix-ttl` confirmation from. */
+export interface CliInput extends AsyncIterable<string | Uint8Array> {
+  isTTY?: boolean;
+}
+
+/** Everything the CLI touches outside Redis. */
+export interface CliIo {
+  stdout: CliOutput;
+  stderr: CliOutput;
+  /** Read only for the `--fix-ttl` confirmation, and only when it is a terminal. */
+  stdin?: CliInput;
+  /** For `REDIS_URL`; defaults to `process.env`. */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** A usage or connection problem: printed as one line, exit code 2. */
+class CliError extends Error {
+  override name = 'CliError';
+}
+
+interface ParsedOptions {
+  url?: string;
+  cluster?: true;
+  match?: string[];
+  count: number;
+  type?: string;
+  maxOpsPerSecond: number;
+  sample?: number;
+  memory?: true;
+  idle?: true;
+  format: FormatName;
+  top: number;
+  failOnPersistent?: string[];
+  fixTtl?: number;
+  yes?: true;
+  verbose?: true;
+  progress: boolean;
+}
+
+const DEFAULT_URL = 'redis://127.0.0.1:6379';
+
+const EXAMPLES = `
+Examples:
+  $ redis-ttl-audit --url redis://localhost:6379            every key, grouped by pattern
+  $ redis-ttl-audit --match 'rl:*' --memory --idle          limiter keys, with sizes and idle times
+  $ redis-ttl-audit --url rediss://audit:secret@cache.example.com:6380 --sample 100000
+  $ redis-ttl-audit --cluster --url redis://10.0.0.5:7000 --format json > audit.json
+  $ redis-ttl-audit --fail-on-persistent 'session:*' --fail-on-persistent 'rl:*'   CI: exit 1 on leaks
+  $ redis-ttl-audit --match 'session:*' --fix-ttl 86400 --yes --verbose
+
+Read-only unless --fix-ttl, which only runs EXPIRE <key> <seconds> NX (Redis 7+); never deletes.
+URL: redis[s]://[[user]:password@]host[:port][/db], also from REDIS_URL (default ${DEFAULT_URL}).
+Exit codes: 0 audited, 1 --fail-on-persistent found keys without TTL, 2 usage or connection error.
+Docs: https://github.com/eslint-plugin-redis-ttl/eslint-plugin-redis-ttl/blob/main/docs/redis-ttl-audit.md
+`;
+
+// No default value for repeatable options: commander would print "(default: [])" in the help.
+const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
+
+function wholeNumber(min: number) {
+  return (value: string): number => {
+    if (!/^\d+$/.test(value) || Number(value) < min || !Number.isSafeInteger(Number(value))) {
+      throw new InvalidArgumentError(`expected a whole number >= ${min}.`);
+    }
+    return Number(value);
+  };
+}
+
+function nonEmptyPattern(value: string, previous: string[] | undefined): string[] {
+  if (value === '') throw new InvalidArgumentError('expected a non-empty pattern.');
+  return collect(value, previous);
+}
+
+function buildProgram(io: CliIo): Command {
+  return new Command('redis-ttl-audit')
+    .usage('[options]')
+    .description('Finds Redis keys without a TTL: walks the keyspace with SCAN (never KEYS), pipelines PTTL, reports per key pattern.')
+    .option('-u, --url <url>', `server to audit, redis:// or rediss:// (TLS) with user:password@ (default: REDIS_URL, else ${DEFAULT_URL})`)
+    .option('--cluster', 'the URL is a node of a Redis Cluster: walk every master')
+    .option('-m, --match <pattern>', "only keys matching this glob (Redis MATCH syntax, e.g. 'rl:*'; repeatable)", nonEmptyPattern)
+    .option('--type <type>', 'only keys of this type (string, hash, list, set, zset, stream...)')
+    .option('--count <n>', 'SCAN COUNT: buckets visited per SCAN call', wholeNumber(1), DEFAULT_AUDIT_OPTIONS.count)
+    .option('--max-ops-per-second <n>', 'rate limit on all commands sent; 0 = unlimited', wholeNumber(0), DEFAULT_AUDIT_OPTIONS.maxOpsPerSecond)
+    .option('--sample <n>', 'stop after n keys and extrapolate to DBSIZE (95% confidence interval)', wholeNumber(1))
+    .option('--memory', 'measure each key with MEMORY USAGE (one more command per key)')
+    .option('--idle', 'read each key\'s OBJECT IDLETIME (one more command per key)')
+    .addOption(new Option('-f, --format <name>', 'output format').choices(FORMAT_NAMES).default('table'))
+    .option('--top <n>', 'table: show the n largest patterns', wholeNumber(1), 50)
+    .option('--fail-on-persistent <pattern>', 'exit 1 when keys matching this glob have no TTL (repeatable)', nonEmptyPattern)
+    .option('--fix-ttl <seconds>', 'add this TTL to keys without one (EXPIRE key seconds NX); needs --match', wholeNumber(1))
+    .option('-y, --yes', 'do not ask before --fix-ttl')
+    .option('--verbose', 'list the keys --fix-ttl changed, and more examples of violations')
+    .option('--no-progress', 'no progress bar (it is only drawn when standard error is a terminal)')
+    .version(packageVersion(), '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show this help')
+    .addHelpText('after', EXAMPLES)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+      outputError: () => undefined, // reported by main() in its own format
+    });
+}
+
+/**
+ * Runs `redis-ttl-audit` with the given arguments (without `node` and the script path).
+ *
+ * @returns the exit code: 0, 1 or 2 (see the module comment). Usage, connection and server errors
+ *   are printed on `io.stderr` as one `redis-ttl-audit: ...` line, never as a stack trace.
+ * @throws only on a bug in the audit itself.
+ */
+export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  try {
+    return await run(argv, io);
+  } catch (error) {
+    if (error instanceof CliError || error instanceof AuditError) {
+      io.stderr.write(`redis-ttl-audit: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+/** Whether an error comes from Redis or the network rather than from a bug in this code. */
+function isRedisError(error: unknown): error is Error {
+  return error instanceof Error && !(error instanceof TypeError || error instanceof RangeError || error instanceof ReferenceError || error instanceof SyntaxError);
+}
+
+async function run(argv: readonly string[], io: CliIo): Promise<number> {
+  const program = buildProgram(io);
+  try {
+    program.parse([...argv], { from: 'user' });
+  } catch (error) {
+    if (!(error instanceof CommanderError)) throw error;
+    if (error.exitCode === 0) return 0; // --help, --version
+    throw new CliError(`${error.message.replace(/^error: /, '')}\nRun "redis-ttl-audit --help" for usage.`);
+  }
+  if (program.args.length > 0) {
+    throw new CliError(`unexpected argument "${program.args[0]}": give the server with --url.\nRun "redis-ttl-audit --help" for usage.`);
+  }
+  const options = program.opts<ParsedOptions>();
+  const env = io.env ?? process.env;
+  const url = options.url ?? (env.REDIS_URL || DEFAULT_URL);
+  const match = options.match ?? [];
+
+  if (options.fixTtl !== undefined) {
+    if (match.length === 0) throw new CliError('--fix-ttl needs --match: say which keys may get an expiry.');
+    if (options.sample !== undefined) throw new CliError('--fix-ttl cannot be combined with --sample: it must see every matching key.');
+    if (!options.yes) {
+      if (io.stdin?.isTTY !== true || io.stderr.isTTY !== true) {
+        throw new CliError('--fix-ttl changes keys: pass --yes, or run it on a terminal to confirm.');
+      }
+      const question =
+        `This runs EXPIRE <key> ${options.fixTtl} NX on every key without TTL matching ${match.map((m) => `'${m}'`).join(' or ')} ` +
+        `on ${redactUrl(url)}${options.cluster ? ' (every master)' : ''}. Continue? [y/N] `;
+      if (!(await confirm(io.stdin, io.stderr, question))) {
+        io.stderr.write('redis-ttl-audit: nothing changed.\n');
+        return 2;
+      }
+    }
+  }
+
+  const auditOptions: AuditOptions = {
+    ...DEFAULT_AUDIT_OPTIONS,
+    match,
+    count: options.count,
+    maxOpsPerSecond: options.maxOpsPerSecond,
+    memory: options.memory === true,
+    idle: options.idle === true,
+    failOnPersistent: options.failOnPersistent ?? [],
+    verbose: options.verbose === true,
+    ...(options.type === undefined ? {} : { type: options.type }),
+    ...(options.sample === undefined ? {} : { sample: options.sample }),
+    ...(options.fixTtl === undefined ? {} : { fixTtl: options.fixTtl }),
+  };
+  const bar = options.progress && io.stderr.isTTY === true ? createProgressBar(io.stderr) : undefined;
+  if (bar !== undefined) auditOptions.onProgress = bar.update;
+
+  const connection = await connect(url, options.cluster === true);
+  let report;
+  try {
+    report = await runAudit(connection.nodes, auditOptions);
+  } catch (error) {
+    if (error instanceof AuditError || !isRedisError(error)) throw error;
+    throw new CliError(`${redactUrl(url)}: ${error.message.split('\n')[0]}`);
+  } finally {
+    bar?.done();
+    await connection.close();
+  }
+
+  const output = formatReport(options.format, report, {
+    version: packageVersion(),
+    target: redactUrl(url),
+    cluster: options.cluster === true,
+    top: options.top,
+  });
+  io.stdout.write(`${output}\n`);
+  return report.violations.some((v) => v.keys > 0) ? 1 : 0;
+}
+
+/** Asks `question` on `out` and reads one line from `input`: true for y or yes. */
+async function confirm(input: CliInput, out: CliOutput, question: string): Promise<boolean> {
+  out.write(question);
+  let answer = '';
+  for await (const chunk of input) {
+    answer += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+    if (answer.includes('\n')) break;
+  }
+  return /^\s*y(es)?\s*$/i.test(answer.split('\n')[0] ?? '');
+}

@@ -1,0 +1,125 @@
+/**
+ * Connections for the audit: one ioredis client, or an ioredis `Cluster` whose masters are each
+ * scanned on their own. TLS and credentials come from the URL:
+ * `redis[s]://[[user]:password@]host[:port][/db]`
+ * (https://www.iana.org/assignments/uri-schemes/prov/redis, `rediss` = TLS).
+ */
+import { Cluster, Redis, type RedisOptions } from 'ioredis';
+import { AuditError } from './audit.js';
+
+/** The servers to audit and how to let go of them. */
+export interface Connection {
+  /** One client per server to scan: the server, or every master of the cluster. */
+  nodes: Redis[];
+  /** Closes every connection. Never throws. */
+  close(): Promise<void>;
+}
+
+/** `url` with the password replaced by `***`, for messages. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password !== '') parsed.password = '***';
+    return parsed.toString().replace(/\/$/, '');
+  } catch {
+    return url.replace(/\/\/[^@/]*@/, '//***@');
+  }
+}
+
+/** Client options from a `redis://` or `rediss://` URL. @throws {AuditError} when it is not one. */
+export function optionsFromUrl(url: string): RedisOptions & { host: string; port: number } {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new AuditError(`invalid URL "${redactUrl(url)}": expected redis://[user:password@]host[:port][/db] or rediss://...`);
+  }
+  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') {
+    throw new AuditError(`invalid URL "${redactUrl(url)}": the scheme must be redis:// or rediss:// (TLS)`);
+  }
+  const db = parsed.pathname.replace(/^\//, '');
+  if (db !== '' && !/^\d+$/.test(db)) throw new AuditError(`invalid URL "${redactUrl(url)}": the path must be a database number`);
+  const options: RedisOptions & { host: string; port: number } = {
+    host: parsed.hostname.replace(/^\[(.*)\]$/, '$1') || '127.0.0.1',
+    port: parsed.port === '' ? 6379 : Number(parsed.port),
+  };
+  if (parsed.username !== '') options.username = decodeURIComponent(parsed.username);
+  if (parsed.password !== '') options.password = decodeURIComponent(parsed.password);
+  if (db !== '') options.db = Number(db);
+  if (parsed.protocol === 'rediss:') options.tls = { servername: options.host };
+  return options;
+}
+
+const COMMON: RedisOptions = {
+  lazyConnect: true,
+  connectTimeout: 5_000,
+  maxRetriesPerRequest: 1,
+  enableOfflineQueue: true,
+  // A scan is one pass: fail fast instead of reconnecting forever.
+  retryStrategy: () => null,
+};
+
+function describe(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const last = (error as { lastNodeError?: Error } | undefined)?.lastNodeError;
+  return last === undefined ? message : `${message} (${last.message})`;
+}
+
+/**
+ * Connects to the server at `url`, or with `cluster` to the cluster it belongs to (any node works
+ * as the starting point) and then to each of its masters.
+ *
+ * @throws {AuditError} with a one-line reason when the URL is invalid, the server cannot be
+ *   reached, authentication fails or (with `cluster`) the server is not in cluster mode.
+ */
+export async function connect(url: string, cluster: boolean): Promise<Connection> {
+  const options = optionsFromUrl(url);
+  const where = redactUrl(url);
+  if (!cluster) {
+    const client = new Redis({ ...COMMON, ...options });
+    let lastError: Error | undefined;
+    client.on('error', (error: Error) => (lastError = error));
+    try {
+      await client.connect();
+    } catch (error) {
+      client.disconnect();
+      throw new AuditError(`cannot connect to ${where}: ${describe(lastError ?? error)}`);
+    }
+    return { nodes: [client], close: () => quit([client]) };
+  }
+
+  const { host, port, db, ...redisOptions } = options;
+  if (db !== undefined && db !== 0) throw new AuditError(`a Redis Cluster has only database 0, the URL asks for ${db}`);
+  const client = new Cluster([{ host, port }], {
+    lazyConnect: true,
+    clusterRetryStrategy: () => null,
+    enableOfflineQueue: true,
+    slotsRefreshTimeout: 5_000,
+    // TLS certificates name the host the user gave; keep that name for every node.
+    redisOptions: { ...COMMON, ...redisOptions, ...(redisOptions.tls ? { tls: { servername: host } } : {}) },
+  });
+  let lastError: Error | undefined;
+  client.on('error', (error: Error) => (lastError = error));
+  try {
+    await client.connect();
+  } catch (error) {
+    client.disconnect();
+    throw new AuditError(`cannot connect to the cluster at ${where}: ${describe(lastError ?? error)}`);
+  }
+  const masters = client.nodes('master');
+  if (masters.length === 0) {
+    client.disconnect();
+    throw new AuditError(`the cluster at ${where} has no master`);
+  }
+  for (const node of masters) node.on('error', () => undefined);
+  return {
+    nodes: masters,
+    close: async () => {
+      await client.quit().catch(() => client.disconnect());
+    },
+  };
+}
+
+async function quit(clients: Redis[]): Promise<void> {
+  await Promise.all(clients.map((c) => c.quit().catch(() => c.disconnect())));
+}
