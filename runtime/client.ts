@@ -46,17 +46,22 @@ function isIoredis(client: unknown): client is IoredisLike {
  * (https://github.com/redis/ioredis#lua-scripting).
  */
 function ioredisRunner(client: IoredisLike): ScriptRunner {
-  const defined = new Set<string>();
+  const commands = new Map<RuntimeScript, ScriptFn>();
+  const commandFor = (script: RuntimeScript): ScriptFn => {
+    let fn = commands.get(script);
+    if (fn === undefined) {
+      const name = `redisTtl_${script.name}_${script.sha1.slice(0, 8)}`;
+      client.defineCommand(name, { lua: script.lua, numberOfKeys: script.numberOfKeys });
+      const defined = (client as unknown as Record<string, ScriptFn>)[name];
+      if (defined === undefined) throw new Error(`defineCommand did not define ${name}`);
+      fn = defined.bind(client);
+      commands.set(script, fn);
+    }
+    return fn;
+  };
   return {
     run(script, keys, args) {
-      const command = `redisTtl_${script.name}_${script.sha1.slice(0, 8)}`;
-      if (!defined.has(command)) {
-        client.defineCommand(command, { lua: script.lua, numberOfKeys: script.numberOfKeys });
-        defined.add(command);
-      }
-      const fn = (client as unknown as Record<string, ScriptFn>)[command];
-      if (fn === undefined) throw new Error(`defineCommand did not define ${command}`);
-      return fn.call(client, ...keys, ...args).catch((error: unknown) => {
+      return commandFor(script)(...keys, ...args).catch((error: unknown) => {
         // ioredis retries NOSCRIPT once, with EVALSHA again when another command on the same
         // connection has just loaded the script; a second SCRIPT FLUSH in between makes that retry
         // fail too. EVAL carries the source and can not answer NOSCRIPT.

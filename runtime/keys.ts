@@ -10,7 +10,7 @@
  *   (https://redis.io/docs/latest/operate/oss_and_stack/reference/cluster-spec/#hash-tags).
  * - The version lets you change a limiter's shape or semantics and cut over cleanly.
  */
-import { createHash, createHmac } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import { checkNonEmptyString, describe } from './validate.js';
 
 /** Parts of a key, see {@link buildKey}. */
@@ -39,6 +39,9 @@ const SEGMENT = /^[A-Za-z0-9_.-]{1,64}$/;
 // eslint-disable-next-line no-control-regex
 const SCOPE_FORBIDDEN = /[{}\u0000-\u001f\u007f]/;
 
+// crypto.hash (Node >= 20.12) hashes in one call, about twice as fast as createHash for short input
+const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'base64url') => string }).hash;
+
 /** Length of the identity hash in base64url characters (22 characters = 132 bits). */
 export const IDENTITY_HASH_LENGTH = 22;
 
@@ -49,10 +52,10 @@ export const IDENTITY_HASH_LENGTH = 22;
  */
 export function hashIdentity(identity: string, secret?: string | Buffer): string {
   checkNonEmptyString('identity', identity);
-  const digest =
-    secret === undefined
-      ? createHash('sha256').update(identity, 'utf8').digest('base64url')
-      : createHmac('sha256', secret).update(identity, 'utf8').digest('base64url');
+  let digest: string;
+  if (secret !== undefined) digest = crypto.createHmac('sha256', secret).update(identity, 'utf8').digest('base64url');
+  else if (oneShot !== undefined) digest = oneShot('sha256', identity, 'base64url');
+  else digest = crypto.createHash('sha256').update(identity, 'utf8').digest('base64url');
   return digest.slice(0, IDENTITY_HASH_LENGTH);
 }
 

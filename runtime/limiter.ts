@@ -1,6 +1,6 @@
 import { runnerFor, type RedisClient } from './client.js';
-import { buildKey, checkScope } from './keys.js';
-import { withDeadline, type OutagePolicy, type OutageReason } from './outage.js';
+import { buildKey, checkScope, hashIdentity } from './keys.js';
+import { Deadlines, type OutagePolicy, type OutageReason } from './outage.js';
 import { getScript, type ScriptName } from './scripts.js';
 import { checkInteger, checkNonEmptyString, checkOneOf, checkPositive, gcd, MAX_EXACT, perSecondToPerMs } from './validate.js';
 
@@ -169,6 +169,9 @@ interface Plan {
   params: string[];
 }
 
+/** How many identity -> key mappings a limiter remembers. */
+const KEY_CACHE_SIZE = 4096;
+
 function ceilDiv(a: number, b: number): number {
   return Math.ceil(a / b);
 }
@@ -265,11 +268,29 @@ export function createLimiter(redis: RedisClient, options: LimiterOptions): Limi
   const namespace = options.namespace ?? 'rl';
   const version = options.version ?? 'v1';
   const identitySecret = options.identitySecret;
-  const keyFor = (identity: string): string =>
-    buildKey({ namespace, algorithm: code, version, identity, scope, identitySecret });
-  keyFor('validate-key-parts'); // throws now, not on the first take, if namespace/version are invalid
+  // validates namespace and version now, not on the first take; the identity part is a placeholder
+  const template = buildKey({ namespace, algorithm: code, version, identity: '-', scope, identitySecret });
+  const head = template.slice(0, template.indexOf('{') + 1);
+  const tail = template.slice(template.indexOf('}'));
+  // hashing is most of the client-side cost of a call: remember recent identities in two
+  // generations (a lookup that misses the young one promotes from the old one), which bounds the
+  // memory to 2 * KEY_CACHE_SIZE entries at O(1) per call
+  let young = new Map<string, string>();
+  let old = new Map<string, string>();
+  const keyFor = (identity: string): string => {
+    let key = young.get(identity);
+    if (key !== undefined) return key;
+    key = old.get(identity) ?? head + hashIdentity(identity, identitySecret) + tail;
+    if (young.size >= KEY_CACHE_SIZE) {
+      old = young;
+      young = new Map();
+    }
+    young.set(identity, key);
+    return key;
+  };
   const runner = runnerFor(redis);
   const lua = getScript(script);
+  const deadlines = new Deadlines(timeoutMs);
 
   return {
     algorithm: options.algorithm,
@@ -282,7 +303,7 @@ export function createLimiter(redis: RedisClient, options: LimiterOptions): Limi
       const cost = checkInteger('cost', takeOptions.cost ?? 1, 1);
       const now = takeOptions.nowMs === undefined ? '' : String(checkInteger('nowMs', takeOptions.nowMs, 0));
       const key = keyFor(identity);
-      const outcome = await withDeadline(() => runner.run(lua, [key], [...params, String(cost), now]), timeoutMs);
+      const outcome = await deadlines.run(() => runner.run(lua, [key], [...params, String(cost), now]));
       if (!outcome.ok) {
         return policy === 'fail-open'
           ? { allowed: true, limit, remaining: 0, retryAfterMs: 0, resetAfterMs: 0, reason: 'redis-unavailable' }

@@ -63,6 +63,21 @@ describe('buildKey', () => {
     redis.disconnect();
   });
 
+  it('limiter.keyFor equals buildKey, also past its cache of recent identities', () => {
+    const redis = new Redis({ lazyConnect: true });
+    const limiter = createLimiter(redis, {
+      algorithm: 'gcra', limit: 1, periodMs: 1000, onRedisError: 'fail-open', namespace: 'app', version: 'v3', scope: 'GET /x', identitySecret: 's',
+    });
+    const expected = (id: string) => buildKey({ namespace: 'app', algorithm: 'gcra', version: 'v3', identity: id, scope: 'GET /x', identitySecret: 's' });
+    for (let round = 0; round < 2; round += 1) {
+      for (let i = 0; i < 10_000; i += 1) {
+        if (limiter.keyFor(`id-${i}`) !== expected(`id-${i}`)) throw new Error(`keyFor(id-${i}) differs`);
+      }
+    }
+    expect(limiter.keyFor('id-1')).toBe(expected('id-1'));
+    redis.disconnect();
+  });
+
   it('rejects parts that would break the layout, naming the part', () => {
     const base = { namespace: 'rl', algorithm: 'tb', version: 'v1', identity: 'a' };
     expect(() => buildKey({ ...base, namespace: 'r:l' })).toThrow(new RangeError("namespace must be 1-64 characters of A-Z a-z 0-9 _ . - (no ':', '{', '}'), got 'r:l'"));

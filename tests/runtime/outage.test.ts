@@ -116,3 +116,36 @@ describe('the deadline', () => {
     expect(elapsed).toBeLessThan(300);
   });
 });
+
+describe('many calls in flight share one deadline queue', () => {
+  it('64 concurrent calls against a hung server all answer within timeoutMs', async () => {
+    const r = client((blackHole.address() as { port: number }).port, {});
+    const limiter = createLimiter(r, { algorithm: 'gcra', limit: 5, periodMs: 1000, onRedisError: 'fail-open', timeoutMs: 120 });
+    const started = performance.now();
+    const results = await Promise.all(
+      Array.from({ length: 64 }, async (_, i) => {
+        await new Promise((resolve) => setTimeout(resolve, i % 8)); // staggered starts
+        return limiter.take(`u${i}`);
+      }),
+    );
+    const elapsed = performance.now() - started;
+    expect(results.filter((res) => res.allowed && res.reason === 'redis-unavailable')).toHaveLength(64);
+    expect(elapsed).toBeGreaterThanOrEqual(120);
+    expect(elapsed).toBeLessThan(120 + 8 + 100);
+  });
+
+  it('a live Redis under 2,000 concurrent calls produces no false timeout', async () => {
+    const r = redis.client();
+    const limiter = createLimiter(r, {
+      algorithm: 'token-bucket',
+      capacity: 1000,
+      refillPerSecond: 0.001,
+      onRedisError: 'fail-open',
+      timeoutMs: 5000,
+      namespace: uniquePrefix('load'),
+    });
+    const results = await Promise.all(Array.from({ length: 2000 }, () => limiter.take('same')));
+    expect(results.filter((res) => res.reason !== undefined)).toHaveLength(0);
+    expect(results.filter((res) => res.allowed)).toHaveLength(1000);
+  });
+});
