@@ -269,8 +269,8 @@ class Walker {
     const st: State = newState(base.vars, false);
     const scope: Scope = { parent: callback.scope, names: new Map() };
     const [keysParam, argsParam] = callback.node.parameters;
-    if (keysParam?.type === 'Identifier') this.declare(scope, st, keysParam.name, { t: 'keys', name: keysParam.name });
-    if (argsParam?.type === 'Identifier') this.declare(scope, st, argsParam.name, { t: 'argv', name: argsParam.name });
+    if (keysParam?.type === 'Identifier') this.declare(scope, st, keysParam.name, { t: 'keys', name: keysParam.name }, keysParam);
+    if (argsParam?.type === 'Identifier') this.declare(scope, st, argsParam.name, { t: 'argv', name: argsParam.name }, argsParam);
     const previous = this.entryName;
     this.entryName = callback.name;
     const fn = this.newFn('entry', callback.name);
@@ -316,12 +316,32 @@ class Walker {
     return { scope: { parent: ctx.scope, names: new Map() }, fn: ctx.fn };
   }
 
+  /** Runs a block in a scope of its own and forgets its locals afterwards (they are out of reach). */
+  private scopedBlock(body: readonly L.Statement[], st: State, ctx: Ctx): State {
+    const inner = this.child(ctx);
+    const out = this.block(body, st, inner);
+    this.dropScope(out, inner.scope);
+    return out;
+  }
+
+  private dropScope(st: State, scope: Scope): void {
+    if (st.dead || scope.names.size === 0) return;
+    for (const id of scope.names.values()) {
+      if (!st.vars.has(id)) continue;
+      if (!st.ownVars) {
+        st.vars = new Map(st.vars);
+        st.ownVars = true;
+      }
+      st.vars.delete(id);
+    }
+  }
+
   private statement(node: L.Statement, st: State, ctx: Ctx): State {
     if (++this.steps > STEP_BUDGET) throw new BudgetExceeded();
     switch (node.type) {
       case 'LocalStatement': {
         const values = this.expressionList(node.init, st, ctx, node.variables.length);
-        node.variables.forEach((variable, i) => this.declare(ctx.scope, st, variable.name, values[i] ?? NIL));
+        node.variables.forEach((variable, i) => this.declare(ctx.scope, st, variable.name, values[i] ?? NIL, variable));
         return st;
       }
       case 'AssignmentStatement': {
@@ -342,7 +362,7 @@ class Walker {
       case 'FunctionDeclaration': {
         if (node.identifier?.type === 'Identifier') {
           const name = node.identifier.name;
-          if (node.isLocal) this.declare(ctx.scope, st, name, UNKNOWN);
+          if (node.isLocal) this.declare(ctx.scope, st, name, UNKNOWN, node.identifier);
           const fn: Value = { t: 'fn', node, scope: ctx.scope, name };
           this.assign(ctx.scope, st, name, fn);
         }
@@ -368,7 +388,7 @@ class Walker {
         return st;
       }
       case 'DoStatement':
-        return this.block(node.body, st, this.child(ctx));
+        return this.scopedBlock(node.body, st, ctx);
       case 'IfStatement':
         return this.ifStatement(node, st, ctx);
       case 'WhileStatement':
@@ -398,12 +418,12 @@ class Walker {
     for (const clause of node.clauses) {
       if (!cur) break;
       if (clause.type === 'ElseClause') {
-        outs.push(this.block(clause.body, cur, this.child(ctx)));
+        outs.push(this.scopedBlock(clause.body, cur, ctx));
         cur = null;
         break;
       }
       const [t, f]: [State | null, State | null] = this.condition(clause.condition, cur, ctx);
-      if (t) outs.push(this.block(clause.body, t, this.child(ctx)));
+      if (t) outs.push(this.scopedBlock(clause.body, t, ctx));
       cur = f;
     }
     if (cur) outs.push(cur);
@@ -428,6 +448,8 @@ class Walker {
     for (let i = 0; i < MAX_LOOP_ITERATIONS; i++) {
       const inner = this.child(ctx);
       const { next, done } = iterate(clone(head), inner);
+      if (next) this.dropScope(next, inner.scope);
+      if (done) this.dropScope(done, inner.scope);
       if (done && !done.dead) exits.push(done);
       if (!next || next.dead) break;
       const joined = this.join(head, next);
@@ -448,7 +470,7 @@ class Walker {
     const literalOnce =
       start.t === 'num' && end.t === 'num' && start.v !== undefined && end.v !== undefined && start.v <= end.v && !node.step;
     return this.loop(st, ctx, overKeys || literalOnce, (head, inner) => {
-      this.declare(inner.scope, head, node.variable.name, NUMBER);
+      this.declare(inner.scope, head, node.variable.name, NUMBER, node.variable);
       const after = this.block(node.body, head, inner);
       return { next: after, done: after.dead ? null : clone(after) };
     });
@@ -471,7 +493,7 @@ class Walker {
       for (const it of node.iterators) this.expression(it, st, ctx);
     }
     return this.loop(st, ctx, overKeys, (head, inner) => {
-      node.variables.forEach((variable, i) => this.declare(inner.scope, head, variable.name, i === 1 ? element : { t: 'unknown' }));
+      node.variables.forEach((variable, i) => this.declare(inner.scope, head, variable.name, i === 1 ? element : UNKNOWN, variable));
       const after = this.block(node.body, head, inner);
       return { next: after, done: after.dead ? null : clone(after) };
     });
@@ -479,8 +501,15 @@ class Walker {
 
   // -- variables --------------------------------------------------------------------------------
 
-  private declare(scope: Scope, st: State, name: string, value: Value): void {
-    const id = this.nextVar++;
+  /** Variable ids by declaration site, so that a loop's locals keep their ids across iterations. */
+  private readonly declarationIds = new WeakMap<object, number>();
+
+  private declare(scope: Scope, st: State, name: string, value: Value, site?: object): void {
+    let id = site ? this.declarationIds.get(site) : undefined;
+    if (id === undefined) {
+      id = this.nextVar++;
+      if (site) this.declarationIds.set(site, id);
+    }
     scope.names.set(name, id);
     setVar(st, id, value);
   }
@@ -845,8 +874,8 @@ class Walker {
     this.callStack.push(fn.node);
     const scope: Scope = { parent: fn.scope, names: new Map() };
     fn.node.parameters.forEach((param, i) => {
-      if (param.type === 'Identifier') this.declare(scope, st, param.name, args[i] ?? NIL);
-      else this.declare(scope, st, '...', { t: 'spread', items: args.slice(i) });
+      if (param.type === 'Identifier') this.declare(scope, st, param.name, args[i] ?? NIL, param);
+      else this.declare(scope, st, '...', { t: 'spread', items: args.slice(i) }, param);
     });
     const fnCtx = this.newFn('helper', fn.name, isProtected);
     const end = this.block(fn.node.body, st, { scope, fn: fnCtx });
@@ -855,6 +884,7 @@ class Walker {
     if (!end.dead) outs.push(end);
     const joined = this.joinAll(outs);
     adopt(st, joined);
+    this.dropScope(st, scope);
     const first = fnCtx.returnValues[0];
     if (!first || outs.length !== fnCtx.returnValues.length) return first && !end.dead ? UNKNOWN : (first ?? NIL);
     return fnCtx.returnValues.every((v) => sameValue(v, first)) ? first : UNKNOWN;
