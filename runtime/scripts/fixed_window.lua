@@ -69,6 +69,7 @@ if used + cost > limit then
 end
 
 used = used + cost
-redis.call('HSET', KEYS[1], 'w', start, 'n', used)
-redis.call('PEXPIRE', KEYS[1], reset_ms)
+-- numbers go to Redis as '%d' strings: exact integers, and cheaper than Redis' own %.17g conversion
+redis.call('HSET', KEYS[1], 'w', string.format('%d', start), 'n', string.format('%d', used))
+redis.call('PEXPIRE', KEYS[1], string.format('%d', reset_ms))
 return { 1, limit - used, 0, reset_ms }
