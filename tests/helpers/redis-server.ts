@@ -85,14 +85,14 @@ function waitForReady(child: ChildProcess): Promise<void> {
   });
 }
 
-async function startRedisServer(): Promise<RedisHandle> {
+async function startRedisServer(extraArgs: string[] = [], cwd?: string): Promise<RedisHandle> {
   let lastError: unknown;
   for (let attempt = 0; attempt < 5; attempt += 1) {
     const port = await freePort();
     const child = spawn(
       'redis-server',
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no', ...extraArgs],
+      { stdio: ['ignore', 'pipe', 'pipe'], cwd },
     );
     try {
       await waitForReady(child);
@@ -130,4 +130,57 @@ export async function startRedis(): Promise<RedisHandle> {
     }
   }
   return startRedisServer();
+}
+
+export interface RedisClusterHandle {
+  /** host/port of every master */
+  nodes: Array<{ host: string; port: number }>;
+  stop(): Promise<void>;
+}
+
+/**
+ * A Redis Cluster: the nodes of `REDIS_CLUSTER_NODES` (`host:port,host:port,...`) when set, else
+ * three local `redis-server --cluster-enabled yes` masters joined with `redis-cli --cluster create`
+ * (https://redis.io/docs/latest/operate/oss_and_stack/management/scaling/), stopped by `stop()`.
+ */
+export async function startRedisCluster(): Promise<RedisClusterHandle> {
+  const fromEnv = process.env.REDIS_CLUSTER_NODES;
+  if (fromEnv !== undefined && fromEnv !== '') {
+    const nodes = fromEnv.split(',').map((hp) => {
+      const [host = '127.0.0.1', port = '6379'] = hp.trim().split(':');
+      return { host, port: Number(port) };
+    });
+    return { nodes, stop: async () => undefined };
+  }
+  const { mkdtempSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const { execFile } = await import('node:child_process');
+  const dir = mkdtempSync(join(tmpdir(), 'redis-cluster-'));
+  const servers: RedisHandle[] = [];
+  try {
+    for (let i = 0; i < 3; i += 1) {
+      servers.push(await startRedisServer(['--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${i}.conf`], dir));
+    }
+    const addresses = servers.map((s) => s.url.replace('redis://', ''));
+    await new Promise<void>((resolve, reject) =>
+      execFile('redis-cli', ['--cluster', 'create', ...addresses, '--cluster-replicas', '0', '--cluster-yes'], (error, _out, stderr) =>
+        error ? reject(new Error(`redis-cli --cluster create failed: ${stderr}`)) : resolve(),
+      ),
+    );
+  } catch (error) {
+    await Promise.all(servers.map((s) => s.stop()));
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+  return {
+    nodes: servers.map((s) => {
+      const url = new URL(s.url);
+      return { host: url.hostname, port: Number(url.port) };
+    }),
+    stop: async () => {
+      await Promise.all(servers.map((s) => s.stop()));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

@@ -1,0 +1,73 @@
+import calculateSlot from 'cluster-key-slot';
+import { Cluster } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collect, createLimiter, incrementWithTtl, setKeepTtl, type LimiterOptions } from '../../runtime/index.js';
+import { startRedisCluster, type RedisClusterHandle } from '../helpers/redis-server.js';
+import { uniquePrefix } from '../helpers/redis.js';
+
+let handle: RedisClusterHandle;
+let cluster: Cluster;
+
+beforeAll(async () => {
+  handle = await startRedisCluster();
+  cluster = new Cluster(handle.nodes, { redisOptions: { maxRetriesPerRequest: 2 } });
+  // the cluster takes a moment to agree on its slots after creation
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      await cluster.set(`${uniquePrefix('ready')}:probe`, '1', 'PX', 1000);
+      break;
+    } catch (error) {
+      if (attempt > 50) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+});
+
+afterAll(async () => {
+  await cluster?.quit();
+  await handle?.stop();
+});
+
+describe('on Redis Cluster (ioredis Cluster)', () => {
+  const common = { onRedisError: 'fail-closed' as const };
+  const all: LimiterOptions[] = [
+    { ...common, algorithm: 'fixed-window', limit: 2, windowMs: 60_000 },
+    { ...common, algorithm: 'sliding-window-log', limit: 2, windowMs: 60_000 },
+    { ...common, algorithm: 'sliding-window-counter', limit: 2, windowMs: 60_000 },
+    { ...common, algorithm: 'token-bucket', capacity: 2, refillPerSecond: 0.01 },
+    { ...common, algorithm: 'gcra', limit: 2, periodMs: 60_000 },
+    { ...common, algorithm: 'leaky-bucket', capacity: 2, leakPerSecond: 0.01 },
+  ];
+
+  it('every limiter works for identities spread over all three masters, with no CROSSSLOT', async () => {
+    const namespace = uniquePrefix('cl');
+    const slots = new Set<number>();
+    for (const options of all) {
+      const limiter = createLimiter(cluster, { ...options, namespace });
+      for (let id = 0; id < 12; id += 1) {
+        slots.add(calculateSlot(limiter.keyFor(`user-${id}`)));
+        const results = [];
+        for (let i = 0; i < 3; i += 1) results.push((await limiter.take(`user-${id}`)).allowed);
+        expect(results).toEqual([true, true, false]);
+        const pttl = await cluster.pttl(limiter.keyFor(`user-${id}`));
+        expect(pttl).toBeGreaterThan(0);
+        expect(pttl).toBeLessThanOrEqual(limiter.maxTtlMs);
+      }
+    }
+    // 12 identities land on more than one slot range, i.e. the calls went to several masters
+    const masters = new Set([...slots].map((slot) => Math.floor(slot / (16384 / 3))));
+    expect(masters.size).toBeGreaterThan(1);
+  });
+
+  it('collect, incrementWithTtl and setKeepTtl work through the cluster client', async () => {
+    const key = `${uniquePrefix('cl')}:{session-9}:pending`;
+    expect(await incrementWithTtl(cluster, key, { by: 5, ttlMs: 30_000 })).toMatchObject({ value: 5 });
+    const expiresAt = await cluster.pexpiretime(key);
+    expect(await collect(cluster, key)).toBe('5');
+    expect(await setKeepTtl(cluster, key, '7')).toBe(true);
+    expect(await cluster.get(key)).toBe('7');
+    expect(await cluster.pexpiretime(key)).toBe(expiresAt);
+    expect(await collect(cluster, `${key}:missing`)).toBeNull();
+    expect(await cluster.exists(`${key}:missing`)).toBe(0);
+  });
+});
