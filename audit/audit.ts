@@ -354,7 +354,10 @@ async function scanNode(node: Redis, run: Run, quota: number): Promise<NodeState
     cursor = next.toString();
     const selected: Buffer[] = [];
     for (const key of batch) {
-      if (inspected + selected.length >= quota) break;
+      if (inspected + selected.length >= quota) {
+        run.stoppedEarly = true; // keys of this batch are left out
+        break;
+      }
       run.visited += 1;
       if (localMatch && !run.matchers.some((m) => m.test(key))) continue;
       selected.push(key);

@@ -112,7 +112,8 @@ export interface PatternCounts {
 }
 
 /**
- * The eviction-policy warnings for one server and the patterns found on it:
+ * The eviction-policy warnings for one server and the patterns found on it (listed by the number
+ * of keys concerned, then by name):
  * - `volatile-*` evicts only keys with a TTL: keys without one can never be evicted, and once
  *   they fill `maxmemory`, writes fail with OOM errors;
  * - `allkeys-*` may evict any key, including live rate-limiter counters, which silently hands the
@@ -121,9 +122,10 @@ export interface PatternCounts {
 export function policyWarnings(node: NodeInfo, patterns: readonly PatternCounts[]): Warning[] {
   const policy = node.maxmemoryPolicy;
   if (policy === null) return [];
+  const byName = (a: PatternCounts, b: PatternCounts) => (a.pattern < b.pattern ? -1 : a.pattern > b.pattern ? 1 : 0);
   const warnings: Warning[] = [];
   if (policy.startsWith('volatile-')) {
-    const persistent = patterns.filter((p) => p.noTtl > 0);
+    const persistent = patterns.filter((p) => p.noTtl > 0).sort((a, b) => b.noTtl - a.noTtl || byName(a, b));
     const total = persistent.reduce((n, p) => n + p.noTtl, 0);
     if (total > 0) {
       warnings.push({
@@ -137,7 +139,7 @@ export function policyWarnings(node: NodeInfo, patterns: readonly PatternCounts[
     }
   }
   if (policy.startsWith('allkeys-')) {
-    const limiters = patterns.filter((p) => p.keys > 0 && isLimiterLike(p.pattern));
+    const limiters = patterns.filter((p) => p.keys > 0 && isLimiterLike(p.pattern)).sort((a, b) => b.keys - a.keys || byName(a, b));
     if (limiters.length > 0) {
       warnings.push({
         code: 'allkeys-policy-limiter-keys',

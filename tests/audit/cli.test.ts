@@ -1,0 +1,517 @@
+// End-to-end tests of redis-ttl-audit through main() (in-process) against a real Redis: a known
+// population per test, exact counts, folded patterns, formats, policy warnings, exit codes,
+// --fix-ttl, the rate limit and sampling. Database 9 of the test server, flushed before each test.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Redis } from 'ioredis';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { CSV_COLUMNS } from '../../audit/format.js';
+import { wilson95 } from '../../audit/stats.js';
+import { useRedis } from '../helpers/redis.js';
+import { runCli, runJson } from './run-cli.js';
+
+const redis = useRedis();
+const DB = 9;
+let r: Redis;
+let url: string;
+
+beforeAll(() => {
+  url = `${redis.url().replace(/\/\d*$/, '')}/${DB}`;
+  r = redis.client({ db: DB });
+});
+
+beforeEach(async () => {
+  await r.flushdb();
+});
+
+afterEach(async () => {
+  await r.config('SET', 'maxmemory-policy', 'noeviction');
+});
+
+const hex6 = (i: number) => (0xa1b2c3 + i).toString(16);
+const b64 = (i: number) => `Zk3pQ9xV2mN8bL4cR7tY${String(i).padStart(2, '0')}`; // 22 base64url characters
+
+/**
+ * The standard population, 249 keys, 134 without TTL:
+ * user:<n>:profile ×120 no TTL; session:{<hex>}:pending ×60 EX 1800; rl:fixed:v1:{<b64>}:login ×40
+ * (30 PX 30000, 10 without TTL); cache:<uuid> ×25 (20 EX 2 days, 5 EX 30 days); big:blob:<n> ×3
+ * of 100 kB without TTL; config:feature-flags without TTL.
+ */
+async function seed(): Promise<{ rlNoTtl: string[]; rlWithTtl: string[] }> {
+  const p = r.pipeline();
+  for (let i = 1; i <= 120; i += 1) p.set(`user:${i}:profile`, 'x');
+  for (let i = 0; i < 60; i += 1) p.set(`session:{${hex6(i)}}:pending`, 'y', 'EX', 1800);
+  const rlNoTtl: string[] = [];
+  const rlWithTtl: string[] = [];
+  for (let i = 0; i < 40; i += 1) {
+    const key = `rl:fixed:v1:{${b64(i)}}:login`;
+    if (i < 30) {
+      p.set(key, '1', 'PX', 30_000);
+      rlWithTtl.push(key);
+    } else {
+      p.set(key, '1');
+      rlNoTtl.push(key);
+    }
+  }
+  for (let i = 0; i < 25; i += 1) p.set(`cache:${randomUUID()}`, 'z', 'EX', i < 20 ? 2 * 86_400 : 30 * 86_400);
+  for (let i = 1; i <= 3; i += 1) p.set(`big:blob:${i}`, randomBytes(50_000).toString('hex'));
+  p.set('config:feature-flags', '{}');
+  await p.exec();
+  return { rlNoTtl, rlWithTtl };
+}
+
+const none = { '<1m': 0, '<1h': 0, '<1d': 0, '<7d': 0, '>=7d': 0 };
+
+async function pttls(keys: string[]): Promise<number[]> {
+  return Promise.all(keys.map((k) => r.pttl(k)));
+}
+
+describe('report', () => {
+  it('counts every key by folded pattern, with TTL buckets, in the json format', async () => {
+    await seed();
+    const { code, report, stderr } = await runJson(['--url', url]);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(Object.keys(report)).toEqual(['tool', 'version', 'target', 'cluster', 'nodes', 'totals', 'sample', 'patterns', 'warnings', 'notes', 'violations', 'fix']);
+    expect(report.target).toBe(url);
+    expect(report.totals).toMatchObject({ visited: 249, keys: 249, noTtl: 134, vanished: 0, changedType: 0, memoryBytes: null });
+    expect(report.patterns.map((p) => [p.pattern, p.keys, p.noTtl, p.ttl])).toEqual([
+      ['user:*:profile', 120, 120, none],
+      ['session:{*}:pending', 60, 0, { ...none, '<1h': 60 }],
+      ['rl:fixed:v1:{*}:login', 40, 10, { ...none, '<1m': 30 }],
+      ['cache:*', 25, 0, { ...none, '<7d': 20, '>=7d': 5 }],
+      ['big:blob:*', 3, 3, none],
+      ['config:feature-flags', 1, 1, none],
+    ]);
+    expect(report.patterns[2]).toEqual({
+      pattern: 'rl:fixed:v1:{*}:login',
+      keys: 40,
+      noTtl: 10,
+      memoryBytes: null,
+      ttl: { ...none, '<1m': 30 },
+      largest: [],
+      idlest: [],
+      noTtlShare: 0.25,
+    });
+    expect(report.nodes).toHaveLength(1);
+    expect(report.nodes[0]).toMatchObject({ dbsize: 249, maxmemory: 0, maxmemoryPolicy: 'noeviction', clusterEnabled: false });
+    expect(report.nodes[0]!.version).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(report.sample).toBeNull();
+    expect(report.fix).toBeNull();
+    expect(report.warnings).toEqual([]);
+    expect(report.notes).toEqual([]);
+    expect(report.violations).toEqual([]);
+    // SCAN (at least one call) + one PTTL per key + INFO server, INFO cluster, DBSIZE, CONFIG GET.
+    expect(report.totals.commands).toBeGreaterThanOrEqual(249 + 1 + 4);
+    expect(report.totals.commands).toBeLessThanOrEqual(249 + 10 + 4);
+  });
+
+  it('measures memory with MEMORY USAGE and names the largest keys', async () => {
+    await seed();
+    const { report } = await runJson(['--url', url, '--memory', '--match', 'big:*', '--match', 'config:*']);
+    const sizes = new Map<string, number>();
+    for (const key of ['big:blob:1', 'big:blob:2', 'big:blob:3', 'config:feature-flags']) sizes.set(key, (await r.memory('USAGE', key)) as number);
+    const blobs = ['big:blob:1', 'big:blob:2', 'big:blob:3'].sort((a, b) => sizes.get(b)! - sizes.get(a)!);
+    expect(report.totals.keys).toBe(4);
+    expect(report.totals.memoryBytes).toBe([...sizes.values()].reduce((a, b) => a + b, 0));
+    expect(report.patterns.map((p) => [p.pattern, p.memoryBytes])).toEqual([
+      ['big:blob:*', blobs.reduce((n, k) => n + sizes.get(k)!, 0)],
+      ['config:feature-flags', sizes.get('config:feature-flags')],
+    ]);
+    expect(report.patterns[0]!.largest.map((k) => k.bytes)).toEqual(blobs.map((k) => sizes.get(k)));
+    expect(sizes.get('big:blob:1')).toBeGreaterThan(100_000);
+  });
+
+  it('names the idlest keys with OBJECT IDLETIME', async () => {
+    for (let i = 1; i <= 5; i += 1) await r.set(`job:${i}:state`, 'x');
+    await sleep(2_200);
+    for (const i of [1, 2, 4]) await r.get(`job:${i}:state`); // 3 and 5 stay idle
+    const { report } = await runJson(['--url', url, '--idle']);
+    const idlest = report.patterns[0]!.idlest;
+    expect(idlest.map((k) => k.key).slice(0, 2).sort()).toEqual(['job:3:state', 'job:5:state']);
+    expect(idlest[0]!.idleSeconds).toBeGreaterThanOrEqual(2);
+    expect(idlest[2]!.idleSeconds).toBeLessThan(2);
+  });
+
+  it('prints a table with one row per pattern (and only the --top largest)', async () => {
+    await seed();
+    const { code, stdout } = await runCli(['--url', url, '--top', '3']);
+    expect(code).toBe(0);
+    const lines = stdout.split('\n');
+    expect(lines[0]).toMatch(/^redis-ttl-audit \d+\.\d+\.\d+ · redis:\/\/127\.0\.0\.1:\d+\/9 · 1 server · 249 keys in 6 patterns, 134 without TTL \(53\.8%\) · \d+\.\d s, [\d,]+ commands$/);
+    expect(lines.slice(1, 8)).toEqual([
+      '',
+      'PATTERN                KEYS  NO TTL   SHARE  TTL<1m  TTL<1h  TTL<1d  TTL<7d  TTL>=7d',
+      'user:*:profile          120     120  100.0%       0       0       0       0        0',
+      'session:{*}:pending      60       0    0.0%       0      60       0       0        0',
+      'rl:fixed:v1:{*}:login    40      10   25.0%      30       0       0       0        0',
+      '... and 3 smaller patterns (--top, or --format json/csv for all).',
+      '',
+    ]);
+    expect(lines[8]).toBe('Servers:');
+    expect(lines[9]).toMatch(/^ {2}127\.0\.0\.1:\d+ {2}redis 7\.\d+\.\d+ {2}DBSIZE 249 {2}maxmemory 0 \(no limit\) {2}policy noeviction$/);
+  });
+
+  it('writes csv: a header and one row per pattern', async () => {
+    await seed();
+    const { code, stdout } = await runCli(['--url', url, '--format', 'csv', '--match', 'rl:*', '--match', 'user:1*', '--match', 'config:*']);
+    expect(code).toBe(0);
+    expect(CSV_COLUMNS.join(',')).toBe(
+      'pattern,keys,no_ttl,no_ttl_share,estimated_keys,memory_bytes,ttl_lt_1m,ttl_lt_1h,ttl_lt_1d,ttl_lt_7d,ttl_ge_7d,largest_key,largest_bytes,idlest_key,idlest_seconds',
+    );
+    // user:1*: 1, 10-19, 100-120 = 32 keys
+    expect(stdout).toBe(
+      [
+        CSV_COLUMNS.join(','),
+        'rl:fixed:v1:{*}:login,40,10,0.25,,,30,0,0,0,0,,,,',
+        'user:*:profile,32,32,1,,,0,0,0,0,0,,,,',
+        'config:feature-flags,1,1,1,,,0,0,0,0,0,,,,',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('quotes csv cells with commas and quotes', async () => {
+    await r.set('tag:"a,b"', '1');
+    const { stdout } = await runCli(['--url', url, '--format', 'csv']);
+    expect(stdout.split('\n')[1]).toBe('"tag:""a,b""",1,1,1,,,0,0,0,0,0,,,,');
+  });
+
+  it('filters by --type on the server and folds ids the rules do not know by their number', async () => {
+    for (let i = 0; i < 40; i += 1) await r.hset(`account:${['alice', 'bob', 'carol', 'dave'][i % 4]}${'xyz'[i % 3]}${i}x:prefs`, 'a', '1');
+    const names = ['alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'grace', 'heidi', 'ivan', 'judy'];
+    for (const name of names) for (const suffix of ['', 'a', 'b', 'c']) await r.set(`profile:${name}${suffix}:avatar`, 'x', 'EX', 100);
+    await r.set('account:zz:prefs', 'not a hash');
+    const { report } = await runJson(['--url', url, '--type', 'hash']);
+    expect(report.patterns.map((p) => [p.pattern, p.keys])).toEqual([['account:*:prefs', 40]]);
+    const all = await runJson(['--url', url]);
+    // 40 profile:<name>:avatar siblings are more than the 32 threshold: one pattern.
+    expect(all.report.patterns.map((p) => [p.pattern, p.keys, p.noTtl])).toEqual([
+      ['account:*:prefs', 41, 41],
+      ['profile:*:avatar', 40, 0],
+    ]);
+  });
+
+  it('shows binary key names with \\x escapes', async () => {
+    await r.set(Buffer.from([0x62, 0x69, 0x6e, 0x3a, 0xff, 0x00]), '1');
+    const { report } = await runJson(['--url', url]);
+    expect(report.patterns.map((p) => p.pattern)).toEqual(['bin:\\xff\\x00']);
+  });
+});
+
+describe('eviction policy checks', () => {
+  it('warns when keys without TTL meet a volatile-* policy', async () => {
+    await seed();
+    await r.config('SET', 'maxmemory-policy', 'volatile-lru');
+    const { report } = await runJson(['--url', url]);
+    expect(report.warnings).toEqual([
+      {
+        code: 'volatile-policy-no-ttl',
+        node: report.nodes[0]!.address,
+        message:
+          'maxmemory-policy is volatile-lru, which evicts only keys with a TTL: the 134 key(s) without TTL found here can never be evicted.',
+        patterns: ['user:*:profile', 'rl:fixed:v1:{*}:login', 'big:blob:*', 'config:feature-flags'],
+      },
+    ]);
+  });
+
+  it('warns when limiter keys live under an allkeys-* policy, and says nothing under noeviction', async () => {
+    await seed();
+    await r.set('throttle:42', '1', 'EX', 60);
+    await r.set('api:RateLimit:7', '1', 'EX', 60);
+    await r.config('SET', 'maxmemory-policy', 'allkeys-lfu');
+    const { report } = await runJson(['--url', url]);
+    expect(report.warnings.map((w) => [w.code, w.patterns])).toEqual([
+      ['allkeys-policy-limiter-keys', ['rl:fixed:v1:{*}:login', 'api:RateLimit:*', 'throttle:*']],
+    ]);
+    await r.config('SET', 'maxmemory-policy', 'noeviction');
+    expect((await runJson(['--url', url])).report.warnings).toEqual([]);
+  });
+
+  it('notes an LFU policy hiding idle times instead of failing', async () => {
+    await r.set('a:1', '1');
+    await r.config('SET', 'maxmemory-policy', 'allkeys-lfu');
+    const { code, report } = await runJson(['--url', url, '--idle']);
+    expect(code).toBe(0);
+    expect(report.patterns[0]!.idlest).toEqual([]);
+    expect(report.notes).toHaveLength(1);
+    expect(report.notes[0]).toMatch(/^OBJECT IDLETIME failed \(.*LFU.*\): idle times are missing\.$/);
+  });
+
+  it('handles CONFIG GET refused by an ACL with a note, authenticating through the URL', async () => {
+    await seed();
+    await r.acl('SETUSER', 'auditor', 'on', '>s3cret', '~*', '&*', '+@all', '-config');
+    try {
+      const authUrl = url.replace('redis://', 'redis://auditor:s3cret@');
+      const { code, report } = await runJson(['--url', authUrl]);
+      expect(code).toBe(0);
+      expect(report.target).toBe(url.replace('redis://', 'redis://auditor:***@'));
+      expect(report.totals.keys).toBe(249);
+      expect(report.nodes[0]).toMatchObject({ maxmemory: null, maxmemoryPolicy: null });
+      expect(report.nodes[0]!.configError).toMatch(/^NOPERM/);
+      expect(report.notes).toEqual([
+        `CONFIG GET refused on ${report.nodes[0]!.address} (${report.nodes[0]!.configError}): maxmemory and the eviction policy were not checked.`,
+      ]);
+      const table = await runCli(['--url', authUrl]);
+      expect(table.stdout).toContain('maxmemory ?  policy ?');
+
+      const wrong = await runCli(['--url', url.replace('redis://', 'redis://auditor:nope@')]);
+      expect(wrong.code).toBe(2);
+      expect(wrong.stdout).toBe('');
+      expect(wrong.stderr).toMatch(/^redis-ttl-audit: cannot connect to redis:\/\/auditor:\*\*\*@127\.0\.0\.1:\d+\/9: WRONGPASS[^\n]*\n$/);
+    } finally {
+      await r.acl('DELUSER', 'auditor');
+    }
+  });
+});
+
+describe('--fail-on-persistent', () => {
+  it('exits 1 when keys matching a must-expire glob have no TTL, 0 when they all have one', async () => {
+    const { rlNoTtl } = await seed();
+    const failing = await runJson(['--url', url, '--fail-on-persistent', 'rl:*', '--fail-on-persistent', 'session:*']);
+    expect(failing.code).toBe(1);
+    expect(failing.report.violations.map((v) => [v.pattern, v.keys])).toEqual([
+      ['rl:*', 10],
+      ['session:*', 0],
+    ]);
+    expect(failing.report.violations[0]!.examples).toHaveLength(5);
+    for (const key of failing.report.violations[0]!.examples) expect(rlNoTtl).toContain(key);
+
+    const passing = await runCli(['--url', url, '--fail-on-persistent', 'session:*', '--fail-on-persistent', 'cache:*']);
+    expect(passing.code).toBe(0);
+    expect(passing.stdout).toContain('\nMust expire (--fail-on-persistent):\n  ok   session:*: every matching key has a TTL\n  ok   cache:*: every matching key has a TTL\n');
+
+    const table = await runCli(['--url', url, '--fail-on-persistent', 'big:blob:[13]']);
+    expect(table.code).toBe(1);
+    expect(table.stdout).toMatch(/\n {2}FAIL big:blob:\[13\]: 2 keys without TTL, e\.g\. big:blob:[13], big:blob:[13]\n/);
+  });
+
+  it('lists up to 100 examples with --verbose', async () => {
+    await seed();
+    const { report } = await runJson(['--url', url, '--fail-on-persistent', 'user:*', '--verbose']);
+    expect(report.violations[0]!.keys).toBe(120);
+    expect(report.violations[0]!.examples).toHaveLength(100);
+  });
+});
+
+describe('--fix-ttl', () => {
+  it('adds the TTL to exactly the matching keys without one (EXPIRE NX), listing them with --verbose', async () => {
+    const { rlNoTtl, rlWithTtl } = await seed();
+    const before = await pttls(rlWithTtl);
+    const { code, report } = await runJson(['--url', url, '--match', 'rl:*', '--fix-ttl', '600', '--yes', '--verbose']);
+    expect(code).toBe(0);
+    expect(report.fix).toMatchObject({ seconds: 600, candidates: 10, changed: 10, skipped: 0 });
+    expect([...report.fix!.keys!].sort()).toEqual([...rlNoTtl].sort());
+    for (const pttl of await pttls(rlNoTtl)) {
+      expect(pttl).toBeGreaterThan(590_000);
+      expect(pttl).toBeLessThanOrEqual(600_000);
+    }
+    const after = await pttls(rlWithTtl);
+    after.forEach((pttl, i) => {
+      expect(pttl).toBeGreaterThan(0);
+      expect(pttl).toBeLessThanOrEqual(before[i]!); // the existing, shorter TTL was not touched
+    });
+    expect(await r.pttl('user:1:profile')).toBe(-1); // outside --match
+    expect(await r.pttl('config:feature-flags')).toBe(-1);
+
+    const again = await runCli(['--url', url, '--match', 'rl:*', '--fix-ttl', '600', '--yes']);
+    expect(again.stdout).toContain('\nFix: EXPIRE <key> 600 NX added a TTL of 600 s to 0 keys.\n');
+  });
+
+  it('prints the count in the table', async () => {
+    await seed();
+    const { stdout } = await runCli(['--url', url, '--match', 'big:*', '--fix-ttl', '86400', '--yes', '--verbose']);
+    expect(stdout).toMatch(/\nFix: EXPIRE <key> 86400 NX added a TTL of 86,400 s to 3 keys\.\n( {2}big:blob:[123]\n){3}$/);
+  });
+
+  it('refuses without --yes when not on a terminal, and asks on one', async () => {
+    const { rlNoTtl } = await seed();
+    const refused = await runCli(['--url', url, '--match', 'rl:*', '--fix-ttl', '600']);
+    expect(refused).toEqual({ code: 2, stdout: '', stderr: 'redis-ttl-audit: --fix-ttl changes keys: pass --yes, or run it on a terminal to confirm.\n' });
+    expect(await pttls(rlNoTtl)).toEqual(rlNoTtl.map(() => -1));
+
+    const declined = await runCli(['--url', url, '--match', 'rl:*', '--fix-ttl', '600', '--no-progress'], { tty: true, stdin: 'n\n' });
+    expect(declined.code).toBe(2);
+    expect(declined.stderr).toBe(
+      `This runs EXPIRE <key> 600 NX on every key without TTL matching 'rl:*' on ${url}. Continue? [y/N] redis-ttl-audit: nothing changed.\n`,
+    );
+    expect(await pttls(rlNoTtl)).toEqual(rlNoTtl.map(() => -1));
+
+    const accepted = await runJson(['--url', url, '--match', 'rl:*', '--fix-ttl', '600', '--no-progress'], { tty: true, stdin: 'yes\n' });
+    expect(accepted.code).toBe(0);
+    expect(accepted.report.fix!.changed).toBe(10);
+    expect((await pttls(rlNoTtl)).every((t) => t > 590_000)).toBe(true);
+  });
+
+  it('needs --match and refuses --sample', async () => {
+    const noMatch = await runCli(['--url', url, '--fix-ttl', '60', '--yes']);
+    expect(noMatch).toEqual({ code: 2, stdout: '', stderr: 'redis-ttl-audit: --fix-ttl needs --match: say which keys may get an expiry.\n' });
+    const sampled = await runCli(['--url', url, '--match', 'a*', '--fix-ttl', '60', '--yes', '--sample', '10']);
+    expect(sampled.code).toBe(2);
+    expect(sampled.stderr).toBe('redis-ttl-audit: --fix-ttl cannot be combined with --sample: it must see every matching key.\n');
+  });
+});
+
+describe('keys that change during the scan', () => {
+  it('skips keys that expire between SCAN and PTTL and counts them as vanished', async () => {
+    const p = r.pipeline();
+    for (let i = 0; i < 100; i += 1) p.set(`short:${i}`, '1', 'PX', 300);
+    await p.exec();
+    // 100 ops/s: PTTLs go out 5 at a time every 50 ms, so the later ones come after the expiry.
+    const { report } = await runJson(['--url', url, '--max-ops-per-second', '100']);
+    expect(report.totals.vanished).toBeGreaterThan(0);
+    expect(report.totals.keys).toBeGreaterThan(0);
+    expect(report.totals.keys + report.totals.vanished).toBe(100);
+    expect(report.patterns.map((p) => [p.pattern, p.keys])).toEqual([['short:*', report.totals.keys]]);
+  });
+
+  it('skips keys that changed type since SCAN (with --type)', async () => {
+    const p = r.pipeline();
+    for (let i = 0; i < 100; i += 1) p.set(`mut:${i}`, '1');
+    await p.exec();
+    const mutate = sleep(250).then(async () => {
+      const q = r.multi(); // atomic: the audit never sees a key between DEL and HSET
+      for (let i = 0; i < 100; i += 1) q.del(`mut:${i}`).hset(`mut:${i}`, 'f', '1');
+      await q.exec();
+    });
+    const { report } = await runJson(['--url', url, '--type', 'string', '--max-ops-per-second', '150']);
+    await mutate;
+    expect(report.totals.changedType).toBeGreaterThan(0);
+    expect(report.totals.keys).toBeGreaterThan(0);
+    expect(report.totals.keys + report.totals.changedType).toBe(100);
+  });
+});
+
+describe('rate limit and progress', () => {
+  async function commandsProcessed(): Promise<number> {
+    return Number(/total_commands_processed:(\d+)/.exec(await r.info('stats'))![1]);
+  }
+
+  it('keeps the command rate under --max-ops-per-second (measured loosely)', async () => {
+    const p = r.pipeline();
+    for (let i = 0; i < 1500; i += 1) p.set(`fill:${i}`, '1');
+    await p.exec();
+    const before = await commandsProcessed();
+    const started = performance.now();
+    const { report } = await runJson(['--url', url, '--max-ops-per-second', '2000']);
+    const seconds = (performance.now() - started) / 1000;
+    const sent = (await commandsProcessed()) - before;
+    expect(report.totals.keys).toBe(1500);
+    // What the server counted: the audit's commands plus the connection's own (INFO, SELECT, QUIT) and ours.
+    expect(sent).toBeGreaterThanOrEqual(report.totals.commands);
+    expect(sent).toBeLessThanOrEqual(report.totals.commands + 10);
+    // ~1500 commands at 2000/s take ~0.75 s: well over 0.5 s, and the rate stays well under 2x.
+    expect(seconds).toBeGreaterThan(0.5);
+    expect(sent / seconds).toBeLessThan(4000);
+    const unlimited = performance.now();
+    await runJson(['--url', url, '--max-ops-per-second', '0']);
+    expect(performance.now() - unlimited).toBeLessThan((seconds * 1000) / 2);
+  });
+
+  it('draws a progress bar on standard error only when it is a terminal', async () => {
+    await seed();
+    const tty = await runCli(['--url', url], { tty: true });
+    expect(tty.code).toBe(0);
+    // eslint-disable-next-line no-control-regex
+    expect(tty.stderr).toMatch(/^\r\[#+-*\] +\d+% [\d,]+\/249 keys · [\d,]+ ops\/s · eta \d+ s\u001b\[K/);
+    expect(tty.stderr.endsWith('\r\u001b[K')).toBe(true);
+    expect((await runCli(['--url', url], { tty: false })).stderr).toBe('');
+    expect((await runCli(['--url', url, '--no-progress'], { tty: true })).stderr).toBe('');
+  });
+});
+
+describe('--sample', () => {
+  it('stops after n keys and extrapolates to DBSIZE with a 95% interval', async () => {
+    const p = r.pipeline();
+    for (let i = 0; i < 4000; i += 1) {
+      if (i % 10 === 0) p.set(`leak:${i}`, '1');
+      else p.set(`ok:${i}`, '1', 'EX', 3600);
+    }
+    await p.exec();
+    const { report } = await runJson(['--url', url, '--sample', '800']);
+    const s = report.sample!;
+    expect(report.totals.keys).toBe(800);
+    expect(s).toMatchObject({ requested: 800, stoppedEarly: true, visited: 800, population: 4000, estimatedKeys: 4000 });
+    expect(s.noTtlShare).toEqual(wilson95(report.totals.noTtl, 800, 4000));
+    expect(s.estimatedNoTtl).toEqual({
+      value: Math.round(s.noTtlShare.share * 4000),
+      low: Math.round(s.noTtlShare.low * 4000),
+      high: Math.round(s.noTtlShare.high * 4000),
+    });
+    // The true share is 10%; the 95% interval is about ±2 points wide. Loosely: within 5 points.
+    expect(s.noTtlShare.low).toBeLessThan(0.15);
+    expect(s.noTtlShare.high).toBeGreaterThan(0.05);
+    expect(report.patterns.map((x) => [x.pattern, x.estimatedKeys])).toEqual(
+      report.patterns.map((x) => [x.pattern, Math.round(x.keys * 5)]),
+    );
+    const table = await runCli(['--url', url, '--sample', '800']);
+    expect(table.stdout).toMatch(/\nSample: 800 keys inspected of 800 visited, DBSIZE 4,000: about 4,000 matching keys, \d+\.\d% without TTL \(95% CI \d+\.\d%–\d+\.\d%, about [\d,]+ keys, [\d,]+–[\d,]+\)\.\n/);
+    expect(table.stdout).toContain('EST. KEYS');
+  });
+
+  it('counts every visited key to extrapolate a --match sample', async () => {
+    const p = r.pipeline();
+    for (let i = 0; i < 3000; i += 1) p.set(i % 3 === 0 ? `want:${i}` : `other:${i}`, '1');
+    await p.exec();
+    const { report } = await runJson(['--url', url, '--match', 'want:*', '--sample', '300']);
+    const s = report.sample!;
+    expect(report.totals.keys).toBe(300);
+    expect(s.visited).toBeGreaterThan(300);
+    expect(s.estimatedKeys).toBe(Math.round((300 * 3000) / s.visited));
+    expect(s.noTtlShare).toEqual(wilson95(300, 300, s.estimatedKeys));
+    expect(s.estimatedKeys).toBeGreaterThan(600);
+    expect(s.estimatedKeys).toBeLessThan(1500);
+  });
+
+  it('says the numbers are exact when the scan ends before the sample is full', async () => {
+    await seed();
+    const { report } = await runJson(['--url', url, '--sample', '1000']);
+    expect(report.sample).toMatchObject({ requested: 1000, stoppedEarly: false, visited: 249, population: 249, estimatedKeys: 249 });
+    expect(report.sample!.noTtlShare).toEqual({ share: 134 / 249, low: 134 / 249, high: 134 / 249 });
+    expect(report.patterns.every((x) => x.estimatedKeys === undefined)).toBe(true);
+  });
+});
+
+describe('usage and connection errors', () => {
+  it('prints help with examples, and the version', async () => {
+    const help = await runCli(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage: redis-ttl-audit [options]');
+    expect(help.stdout).toContain("$ redis-ttl-audit --fail-on-persistent 'session:*'");
+    expect(help.stdout).toContain('Exit codes: 0 audited, 1 --fail-on-persistent found keys without TTL, 2 usage or connection error.');
+    const version = await runCli(['--version']);
+    expect(version).toEqual({ code: 0, stdout: `${(await import('../../audit/cli/package-info.js')).packageVersion()}\n`, stderr: '' });
+  });
+
+  it('exits 2 with one line (and a pointer to --help) on bad arguments', async () => {
+    expect(await runCli(['--count', 'ten'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "redis-ttl-audit: option '--count <n>' argument 'ten' is invalid. expected a whole number >= 1.\nRun \"redis-ttl-audit --help\" for usage.\n",
+    });
+    expect((await runCli(['--format', 'xml'])).code).toBe(2);
+    expect((await runCli(['--bogus'])).stderr).toBe("redis-ttl-audit: unknown option '--bogus'\nRun \"redis-ttl-audit --help\" for usage.\n");
+    expect((await runCli(['localhost'])).code).toBe(2);
+    expect(await runCli(['--url', 'http://localhost'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'redis-ttl-audit: invalid URL "http://localhost": the scheme must be redis:// or rediss:// (TLS)\n',
+    });
+  });
+
+  it('exits 2 with one line when the server cannot be reached (REDIS_URL is read too)', async () => {
+    const closed = 'redis://127.0.0.1:1';
+    const viaEnv = await runCli([], { env: { REDIS_URL: closed } });
+    expect(viaEnv).toEqual({ code: 2, stdout: '', stderr: 'redis-ttl-audit: cannot connect to redis://127.0.0.1:1: connect ECONNREFUSED 127.0.0.1:1\n' });
+    const viaFlag = await runCli(['--url', closed, '--cluster']);
+    expect(viaFlag.code).toBe(2);
+    expect(viaFlag.stderr).toMatch(/^redis-ttl-audit: cannot connect to the cluster at redis:\/\/127\.0\.0\.1:1: [^\n]+\n$/);
+  });
+
+  it('exits 2 when --cluster meets a server that is not in cluster mode', async () => {
+    const result = await runCli(['--url', url.replace(/\/9$/, ''), '--cluster']);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^redis-ttl-audit: cannot connect to the cluster at redis:\/\/127\.0\.0\.1:\d+: [^\n]+\n$/);
+  });
+});

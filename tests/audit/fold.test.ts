@@ -1,0 +1,235 @@
+// Key-name folding, sibling collapse, the local Redis glob (checked against the server's own SCAN
+// MATCH), the Wilson interval, the rate limiter and the policy checks' word list.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { collapseSiblings, foldKey } from '../../audit/fold.js';
+import { compileGlob } from '../../audit/glob.js';
+import { RateLimiter } from '../../audit/rate.js';
+import { isLimiterLike, policyWarnings, type NodeInfo } from '../../audit/server.js';
+import { emptyStats, addObservation, mergeStats, ttlBucket, wilson95 } from '../../audit/stats.js';
+import { hashIdentity } from '../../runtime/keys.js';
+import { useRedis } from '../helpers/redis.js';
+
+/** Of the hashes of user-0 .. user-19999, how many the rules leave unfolded (deterministic). */
+const UNFOLDED_HASHES = 17;
+
+const redis = useRedis();
+
+describe('foldKey', () => {
+  it.each([
+    // the issue's examples
+    ['session:{a1b2c3}:pending', 'session:{*}:pending'],
+    ['user:12345:profile', 'user:*:profile'],
+    ['rl:fixed:v1:{Zk3pQ9xV2mN8bL4cR7tY1w}:login', 'rl:fixed:v1:{*}:login'],
+    // hash tags: any content, also words; several tags; an empty tag stays
+    ['rl:tb:v2:{acct_42}:search', 'rl:tb:v2:{*}:search'],
+    ['q:{tenant}:{job}:x', 'q:{*}:{*}:x'],
+    ['odd:{}:x', 'odd:{}:x'],
+    ['half:{open', 'half:{open'],
+    // numbers, dates, times, IPs
+    ['rl:fw:v2:{x}:search:60:28433', 'rl:fw:v2:{*}:search:*:*'],
+    ['metrics:2024-01-05:hits', 'metrics:*:hits'],
+    ['ip:10.0.0.1:hits', 'ip:*:hits'],
+    ['temp:-3', 'temp:*'],
+    ['price:1.5', 'price:*'],
+    // UUIDs, hex, digests
+    ['cache:550e8400-e29b-41d4-a716-446655440000', 'cache:*'],
+    ['cache:550E8400-E29B-41D4-A716-446655440000:meta', 'cache:*:meta'],
+    ['blob:5f3e9a0c', 'blob:*'],
+    ['sha:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855', 'sha:*'],
+    ['md5:d41d8cd98f00b204e9800998ecf8427e', 'md5:*'],
+    // opaque tokens: base64url, ULID, nanoid, a random token without digits
+    ['tok:V1StGXR8_Z5jdHi6B-myT', 'tok:*'],
+    ['job:01ARZ3NDEKTSV4RRFFQ69G5FAV', 'job:*'],
+    ['sess:QxPwLmNbVcXzAsDfGhJkRt', 'sess:*'],
+    // emails
+    ['user:alice@example.com:prefs', 'user:*:prefs'],
+    // ids inside a segment
+    ['order_12345', 'order_*'],
+    ['page:/v1/users/42/posts', 'page:/v1/users/*/posts'],
+    ['img:photo-a1b2c3d4.png', 'img:photo-*.png'],
+    ['k:user@12', 'k:user@*'],
+  ])('%s → %s', (key, pattern) => {
+    expect(foldKey(key)).toBe(pattern);
+  });
+
+  it.each([
+    'config:feature-flags',
+    'rl:fixed:v1:login',
+    'cache:deadbeef:facade', // hex letters only: words
+    'a:b2c:2fa:60s:1h:v1:v2.1:md5', // short codes
+    'ThisIsAVeryLongCamelCaseName:internationalization',
+    'queue:high-priority:pending_jobs',
+    'feed:decade:accede',
+    'UserSessionStore:refreshTokens',
+  ])('keeps ordinary words: %s', (key) => {
+    const expected = key === 'a:b2c:2fa:60s:1h:v1:v2.1:md5' ? 'a:b2c:2fa:60s:1h:v1:v2.*:md5' : key;
+    expect(foldKey(key)).toBe(expected);
+  });
+
+  it('folds the key builder\'s identity hashes (22 base64url characters) and every UUID', () => {
+    // runtime/keys.ts hashes identities to 22 base64url characters; the rules fold all but the
+    // rare hash without a digit and with few capitals (collapseSiblings catches those).
+    const unfolded = [...Array(20_000).keys()].filter((i) => foldKey(`rl:tb:v1:${hashIdentity(`user-${i}`)}:x`) !== 'rl:tb:v1:*:x');
+    expect(unfolded.length).toBe(UNFOLDED_HASHES);
+    fc.assert(
+      fc.property(fc.uuid(), (uuid) => {
+        expect(foldKey(`c:${uuid}`)).toBe('c:*');
+        expect(foldKey(`c:${uuid.replace(/-/g, '')}`)).toBe('c:*');
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('produces a glob that matches the key', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[a-z0-9:{}_.-]{0,30}$/), (key) => {
+        expect(compileGlob(foldKey(key)).test(key)).toBe(true);
+      }),
+    );
+  });
+});
+
+describe('collapseSiblings', () => {
+  const ops = { merge: mergeStats };
+  const stats = (keys: number, noTtl: number) => {
+    const s = emptyStats(false);
+    for (let i = 0; i < keys; i += 1) addObservation(s, { key: `k${i}`, pttl: i < noTtl ? -1 : 5_000 });
+    return s;
+  };
+
+  it('folds a segment shared by more than `threshold` patterns, merging their statistics', () => {
+    const input = new Map([
+      ['user:alice:profile', stats(2, 1)],
+      ['user:bob:profile', stats(3, 3)],
+      ['user:carol:profile', stats(1, 0)],
+      ['user:alice:settings', stats(1, 1)],
+      ['session:{*}:x', stats(4, 0)],
+    ]);
+    const out = collapseSiblings(input, 2, ops);
+    expect([...out.keys()].sort()).toEqual(['session:{*}:x', 'user:*:profile', 'user:alice:settings']);
+    expect(out.get('user:*:profile')).toMatchObject({ keys: 6, noTtl: 4, ttl: { '<1m': 2 } });
+    expect(input.size).toBe(5); // unchanged
+    expect([...collapseSiblings(input, 3, ops).keys()]).toHaveLength(5); // 3 siblings are not more than 3
+  });
+
+  it('never turns a hash tag into a bare *', () => {
+    const input = new Map([...Array(5).keys()].map((i) => [`q:{*}:job${'abcde'[i]}`, stats(1, 0)] as const));
+    expect([...collapseSiblings(input, 2, ops).keys()]).toEqual(['q:{*}:*']);
+  });
+});
+
+describe('compileGlob (Redis MATCH semantics)', () => {
+  it.each([
+    ['rl:*', 'rl:fixed:v1', true],
+    ['rl:*', 'rlx', false],
+    ['h?llo', 'hallo', true],
+    ['h[ae]llo', 'hillo', false],
+    ['h[^e]llo', 'hallo', true],
+    ['h[a-b]llo', 'hbllo', true],
+    ['h[b-a]llo', 'hbllo', true],
+    ['h\\*llo', 'h*llo', true],
+    ['h\\*llo', 'hallo', false],
+    ['*', '', true],
+    ['a*b*c', 'aXbYc', true],
+    ['a*b*c', 'aXbY', false],
+  ])('%s on %s: %s', (pattern, key, expected) => {
+    expect(compileGlob(pattern).test(key)).toBe(expected);
+  });
+
+  it('agrees with the server on random keys and patterns', async () => {
+    const r = redis.client({ db: 8 });
+    await r.flushdb();
+    const keys = new Set<string>();
+    fc.assert(
+      fc.property(fc.stringMatching(/^[ab:\-[\]^\\]{1,6}$/), (k) => {
+        keys.add(k);
+      }),
+      { numRuns: 300, seed: 42 },
+    );
+    await r.mset(Object.fromEntries([...keys].map((k) => [k, '1'])));
+    await fc.assert(
+      fc.asyncProperty(fc.stringMatching(/^[ab:*?\-[\]^\\]{1,7}$/), async (pattern) => {
+        const server = new Set<string>();
+        let cursor = '0';
+        do {
+          const [next, found] = await r.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+          cursor = next;
+          for (const k of found) server.add(k);
+        } while (cursor !== '0');
+        const glob = compileGlob(pattern);
+        expect([...keys].filter((k) => glob.test(k)).sort()).toEqual([...server].sort());
+      }),
+      { numRuns: 400 },
+    );
+  });
+});
+
+describe('statistics', () => {
+  it('buckets TTLs at 1 minute, 1 hour, 1 day and 7 days', () => {
+    expect([1, 59_999, 60_000, 3_599_999, 3_600_000, 86_399_999, 86_400_000, 604_799_999, 604_800_000].map(ttlBucket)).toEqual([
+      '<1m', '<1m', '<1h', '<1h', '<1d', '<1d', '<7d', '<7d', '>=7d',
+    ]);
+  });
+
+  it('keeps the three largest examples across merges', () => {
+    const a = emptyStats(true);
+    const b = emptyStats(true);
+    [5, 1, 9, 3].forEach((bytes, i) => addObservation(a, { key: `a${i}`, pttl: -1, bytes }));
+    [7, 8].forEach((bytes, i) => addObservation(b, { key: `b${i}`, pttl: 10, bytes }));
+    expect(mergeStats(a, b)).toMatchObject({ keys: 6, noTtl: 4, memoryBytes: 33, largest: [{ key: 'a2', bytes: 9 }, { key: 'b1', bytes: 8 }, { key: 'b0', bytes: 7 }] });
+  });
+
+  it('computes the 95% Wilson interval (reference values) with the finite-population correction', () => {
+    const round = (p: { share: number; low: number; high: number }) => [p.share, Number(p.low.toFixed(4)), Number(p.high.toFixed(4))];
+    expect(round(wilson95(10, 100))).toEqual([0.1, 0.0552, 0.1744]);
+    expect(round(wilson95(0, 100))).toEqual([0, 0, 0.037]);
+    expect(round(wilson95(100, 100))).toEqual([1, 0.963, 1]);
+    expect(round(wilson95(10, 100, 100))).toEqual([0.1, 0.1, 0.1]); // a census: no sampling error
+    const corrected = wilson95(10, 100, 200);
+    expect(corrected.high - corrected.low).toBeLessThan(0.1744 - 0.0552);
+    expect(wilson95(0, 0)).toEqual({ share: 0, low: 0, high: 1 });
+  });
+});
+
+describe('RateLimiter', () => {
+  it('spaces acquisitions at the configured rate (fake clock)', async () => {
+    let now = 0;
+    const limiter = new RateLimiter(1000, () => now);
+    expect(limiter.burst).toBe(50);
+    await limiter.acquire(50); // at 0, books 50 ms
+    now = 10;
+    const started = performance.now();
+    await limiter.acquire(50); // waits until 50
+    expect(performance.now() - started).toBeGreaterThanOrEqual(35);
+    expect(limiter.ops).toBe(100);
+    const free = new RateLimiter(0);
+    expect(free.limited).toBe(false);
+    expect(free.burst).toBe(Number.POSITIVE_INFINITY);
+  });
+});
+
+describe('policy checks', () => {
+  it.each([
+    ['rl:fixed:v1:{*}:login', true],
+    ['api:RateLimit:*', true],
+    ['ratelimiter:*', true],
+    ['throttled-users:*', true],
+    ['tokenBucket:*', true],
+    ['quota:{*}:daily', true],
+    ['win:*', false],
+    ['user:*:profile', false],
+    ['url:*:world', false],
+    ['limited-edition:*', false],
+  ])('%s is limiter-like: %s', (pattern, expected) => {
+    expect(isLimiterLike(pattern)).toBe(expected);
+  });
+
+  it('reads no policy, warns about nothing', () => {
+    const node: NodeInfo = { address: 'h:1', version: '7.0.0', dbsize: 1, maxmemory: null, maxmemoryPolicy: null, clusterEnabled: false };
+    expect(policyWarnings(node, [{ pattern: 'rl:*', keys: 1, noTtl: 1 }])).toEqual([]);
+    expect(
+      policyWarnings({ ...node, maxmemoryPolicy: 'volatile-ttl', maxmemory: 1024 }, [{ pattern: 'a', keys: 2, noTtl: 2 }])[0]!.message,
+    ).toBe('maxmemory-policy is volatile-ttl, which evicts only keys with a TTL: the 2 key(s) without TTL found here can never be evicted and can fill maxmemory (1024 bytes), after which writes fail.');
+  });
+});
