@@ -80,23 +80,40 @@ const KNOWN_NOT_REDIS = new Set([
   'ReadonlyMap',
 ]);
 
-/** Default `clientNames`: receivers named like a Redis client when nothing else is known. */
+/**
+ * Default `clientNames`: receivers named like a Redis client when nothing else is known. A name
+ * containing `redis` or `valkey` always counts; the generic `client` only in a file that imports
+ * a Redis client package (a memcached or HTTP `client.incr(...)` elsewhere is not Redis).
+ */
 export const DEFAULT_CLIENT_NAMES: readonly string[] = ['redis', 'valkey', '^client$'];
+/** Default names that need a Redis import in the file to count. */
+const WEAK_DEFAULT_NAMES = new Set(['^client$']);
 
 /** Parsed `settings['redis-ttl']`. */
 export interface RedisTtlSettings {
+  /** Names that mark a receiver as a client on their own. */
   clientNames: RegExp[];
+  /** Names that count only in a file importing a Redis client package. */
+  weakClientNames: RegExp[];
 }
 
-/** Reads `settings['redis-ttl']` (`clientNames`: regular expression sources, case-insensitive). */
+/**
+ * Reads `settings['redis-ttl']`: `clientNames` is a list of regular expression sources (or one),
+ * matched case-insensitively against a receiver's name (`redis`, `this.cache` -> `cache`). When
+ * set, it replaces the default list.
+ */
 export function readSettings(context: AnyContext): RedisTtlSettings {
   const raw = (context.settings as Record<string, unknown>)['redis-ttl'] as { clientNames?: unknown } | undefined;
-  const names = Array.isArray(raw?.clientNames)
+  const configured = Array.isArray(raw?.clientNames)
     ? raw.clientNames.filter((n): n is string => typeof n === 'string')
     : typeof raw?.clientNames === 'string'
       ? [raw.clientNames]
-      : DEFAULT_CLIENT_NAMES;
-  return { clientNames: names.map((n) => new RegExp(n, 'i')) };
+      : undefined;
+  if (configured) return { clientNames: configured.map((n) => new RegExp(n, 'i')), weakClientNames: [] };
+  return {
+    clientNames: DEFAULT_CLIENT_NAMES.filter((n) => !WEAK_DEFAULT_NAMES.has(n)).map((n) => new RegExp(n, 'i')),
+    weakClientNames: [...WEAK_DEFAULT_NAMES].map((n) => new RegExp(n, 'i')),
+  };
 }
 
 /** Decides whether receivers are Redis clients, for one file; verdicts are cached per node. */
@@ -105,7 +122,7 @@ export class ClientDetector {
   private readonly settings: RedisTtlSettings;
   private readonly checker: ts.TypeChecker | undefined;
   private readonly esTreeToTs: { get(node: TSESTree.Node): ts.Node } | undefined;
-  private fileFlavorCache: ClientFlavor | undefined;
+  private importedCache: ReadonlySet<ClientFlavor> | undefined;
 
   constructor(private readonly context: AnyContext) {
     this.settings = readSettings(context);
@@ -137,16 +154,41 @@ export class ClientDetector {
 
   /** The client package imported by this file, when exactly one is. */
   fileFlavor(): ClientFlavor {
-    if (this.fileFlavorCache) return this.fileFlavorCache;
+    const found = this.importedFlavors();
+    return found.size === 1 ? [...found][0]! : 'unknown';
+  }
+
+  /** Whether this file imports (or requires at its top level) any Redis client package. */
+  importsRedis(): boolean {
+    return this.importedFlavors().size > 0;
+  }
+
+  private importedFlavors(): ReadonlySet<ClientFlavor> {
+    if (this.importedCache) return this.importedCache;
     const found = new Set<ClientFlavor>();
     for (const statement of this.context.sourceCode.ast.body) {
       if (statement.type === AST_NODE_TYPES.ImportDeclaration) {
         const flavor = flavorOfModule(statement.source.value);
         if (flavor) found.add(flavor);
+      } else if (statement.type === AST_NODE_TYPES.VariableDeclaration) {
+        // const Redis = require('ioredis'); const { createClient } = require('redis')
+        for (const declarator of statement.declarations) {
+          const init = declarator.init ? unwrap(declarator.init) : undefined;
+          if (
+            init?.type === AST_NODE_TYPES.CallExpression &&
+            init.callee.type === AST_NODE_TYPES.Identifier &&
+            init.callee.name === 'require' &&
+            init.arguments[0]?.type === AST_NODE_TYPES.Literal &&
+            typeof init.arguments[0].value === 'string'
+          ) {
+            const flavor = flavorOfModule(init.arguments[0].value);
+            if (flavor) found.add(flavor);
+          }
+        }
       }
     }
-    this.fileFlavorCache = found.size === 1 ? [...found][0]! : 'unknown';
-    return this.fileFlavorCache;
+    this.importedCache = found;
+    return found;
   }
 
   // ---- with type information -------------------------------------------------------------
@@ -489,7 +531,11 @@ export class ClientDetector {
     else if (bare.type === AST_NODE_TYPES.MemberExpression && !bare.computed && bare.property.type === AST_NODE_TYPES.Identifier) {
       name = bare.property.name;
     }
-    if (name && this.settings.clientNames.some((pattern) => pattern.test(name))) {
+    if (!name) return UNKNOWN;
+    if (this.settings.clientNames.some((pattern) => pattern.test(name))) {
+      return { redis: true, flavor: this.fileFlavor() };
+    }
+    if (this.settings.weakClientNames.some((pattern) => pattern.test(name)) && this.importsRedis()) {
       return { redis: true, flavor: this.fileFlavor() };
     }
     return UNKNOWN;

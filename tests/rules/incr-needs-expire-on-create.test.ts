@@ -26,9 +26,24 @@ runRule(untypedTester, 'incr-needs-expire-on-create', rule, {
     },
     // not Redis
     `const counts = new Map<string, number>();\ncounts.set('a', 1);`,
+    // the generic name \`client\` counts only in a file that imports a Redis client (memcached has incr too)
+    `client.incr('hits', 1, () => {});`,
     `const stats = { incr(k: string) { return k; } };\nstats.incr('a');`,
   ],
   invalid: [
+    {
+      code: `const { createClient } = require('redis');\nclient.incr('hits');`,
+      errors: [{ messageId: 'noExpiry', line: 2, column: 8, suggestions: [{ messageId: 'wrapInMulti', output: `const { createClient } = require('redis');\nclient.multi().incr('hits').expire('hits', TTL_SECONDS).exec();` }] }],
+    },
+    {
+      code: `redisClient.incr('hits');`,
+      errors: [{ messageId: 'noExpiry', line: 1, column: 13, suggestions: [{ messageId: 'wrapInMulti', output: `redisClient.multi().incr('hits').expire('hits', TTL_SECONDS).exec();` }] }],
+    },
+    {
+      code: `this.cache.incr('hits');`,
+      settings: { 'redis-ttl': { clientNames: ['^cache$'] } },
+      errors: [{ messageId: 'noExpiry', line: 1, column: 12, suggestions: [{ messageId: 'wrapInMulti', output: `this.cache.multi().incr('hits').expire('hits', TTL_SECONDS).exec();` }] }],
+    },
     {
       code: ioredis(`const n = await redis.incr(key);\nawait redis.expire(key, 60);`),
       errors: [
