@@ -38,6 +38,10 @@ const UNAVAILABLE_REPLY = /^(CLUSTERDOWN|LOADING|MASTERDOWN|TRYAGAIN|BUSY|READON
 export function isUnavailable(error: unknown): boolean {
   if (error instanceof Timeout) return true;
   if (!(error instanceof Error)) return false;
+  // programming errors are bugs to fix, not outages to paper over
+  if (error instanceof TypeError || error instanceof RangeError || error instanceof ReferenceError || error instanceof SyntaxError) {
+    return false;
+  }
   if (error.name === 'ReplyError') return UNAVAILABLE_REPLY.test(error.message);
   return true;
 }

@@ -149,3 +149,25 @@ describe('many calls in flight share one deadline queue', () => {
     expect(results.filter((res) => res.allowed)).toHaveLength(1000);
   });
 });
+
+describe('isUnavailable: which errors the policy decides', () => {
+  it('connection problems and "can not serve" replies yes; bug replies and programming errors no', async () => {
+    const { isUnavailable } = await import('../../runtime/outage.js');
+    const { ReplyError } = await import('ioredis');
+    const r = redis.client();
+    const key = `${uniquePrefix('err')}:list`;
+    await r.rpush(key, 'a');
+    const wrongType = await r.get(key).catch((error: unknown) => error);
+    await r.del(key);
+    expect(wrongType).toBeInstanceOf(Error);
+    expect([
+      isUnavailable(wrongType),
+      isUnavailable(new ReplyError('LOADING Redis is loading the dataset in memory')),
+      isUnavailable(new ReplyError('CLUSTERDOWN The cluster is down')),
+      isUnavailable(new ReplyError('ERR redis-ttl fixed_window: cost must be an integer >= 1')),
+      isUnavailable(new Error('Connection is closed.')),
+      isUnavailable(new TypeError('x is not a function')),
+      isUnavailable('a string'),
+    ]).toEqual([false, true, true, false, true, false, false]);
+  });
+});
