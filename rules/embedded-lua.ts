@@ -7,7 +7,7 @@
 import type { JSONSchema, TSESTree } from '@typescript-eslint/utils';
 import { analyzeLua, RULE_IDS, type AnalyzeOptions, type LuaRuleId } from '../lua-lint/index.js';
 import { createRule } from './create-rule.js';
-import { embeddedScriptsOf } from './redis-calls/lua.js';
+import { embeddedScriptsOf, fileLineOfScriptLine } from './redis-calls/lua.js';
 
 /** A Lua rule severity as written in options. */
 export type LuaSeverityOption = 'off' | 'warn' | 'error' | 0 | 1 | 2;
@@ -91,7 +91,11 @@ export default createRule<Options, MessageIds>({
                 node: script.literal,
                 loc: { start, end },
                 messageId: 'luaFinding',
-                data: { ruleId: finding.ruleId, message: finding.message },
+                // "line N" in the analyzer's message counts script lines: name the file's line instead
+                data: {
+                  ruleId: finding.ruleId,
+                  message: finding.message.replace(/\bline (\d+)\b/g, (_, n: string) => `line ${fileLineOfScriptLine(context, script, Number(n))}`),
+                },
               });
             }
           }

@@ -7,14 +7,21 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import type { KeyEffect } from '../lua-lint/commands.js';
 import { createRule } from './create-rule.js';
-import { addSetOptions, rewriteAsSet, ttlConstantOf, type SetOption } from './redis-calls/fixes.js';
+import { addSetOptions, expireEachKeyInMulti, rewriteAsSet, ttlConstantOf, type SetOption } from './redis-calls/fixes.js';
 import { redisCallsOf } from './redis-calls/index.js';
 import { reportLoc } from './redis-calls/report.js';
 
 /** The rule has no options. */
 export type Options = [];
 /** Messages of the rule and of its suggestions. */
-export type MessageIds = 'setWithoutTtl' | 'createWithoutTtl' | 'msetWithoutTtl' | 'addKeepTtl' | 'addExpiry' | 'addExpiryPlaceholder';
+export type MessageIds =
+  | 'setWithoutTtl'
+  | 'createWithoutTtl'
+  | 'msetWithoutTtl'
+  | 'addKeepTtl'
+  | 'addExpiry'
+  | 'addExpiryPlaceholder'
+  | 'expireEachKey';
 
 /**
  * The commands this rule owns. GETSET (and SET ... GET) belong to `no-getset`, other
@@ -45,6 +52,8 @@ export default createRule<Options, MessageIds>({
       addKeepTtl: 'Add KEEPTTL (keeps the TTL of an existing key; a missing key is still created without TTL).',
       addExpiry: 'Add an expiry of {{name}}.',
       addExpiryPlaceholder: 'Add an expiry of {{name}} (declare the constant with the TTL this key needs).',
+      expireEachKey:
+        'Expire every key it writes with {{name}} in the same MULTI{{placeholder}} (the awaited value becomes the MULTI reply; for MSETNX, keys that already existed get this TTL too).',
     },
   },
   defaultOptions: [],
@@ -57,7 +66,16 @@ export default createRule<Options, MessageIds>({
           if (!effect) continue;
           const data = { command: call.command === 'SET' ? describeSet(effect) : call.command };
           if (call.command === 'MSET' || call.command === 'MSETNX') {
-            context.report({ node: call.node, loc: reportLoc(call), messageId: 'msetWithoutTtl', data, suggest: [] });
+            const ttl = ttlConstantOf(context);
+            const fix = expireEachKeyInMulti(context, call, { ttlText: ttl.name, milliseconds: ttl.milliseconds });
+            const placeholder = ttl.placeholder ? ` (declare ${ttl.name})` : '';
+            context.report({
+              node: call.node,
+              loc: reportLoc(call),
+              messageId: 'msetWithoutTtl',
+              data,
+              suggest: fix ? [{ messageId: 'expireEachKey', data: { name: ttl.name, placeholder }, fix }] : [],
+            });
             continue;
           }
           const suggest: Array<{ messageId: MessageIds; data?: Record<string, string>; fix: NonNullable<ReturnType<typeof addSetOptions>> }> = [];

@@ -205,6 +205,11 @@ export class ClientDetector {
     // ts.TypeFlags.Any = 1, Unknown = 2: nothing is known, fall back to syntax.
     if (type.flags & (1 | 2)) return 'unknown';
     if (depth > 3) return NOT_REDIS;
+    if (type.isTypeParameter() && this.checker) {
+      // <C extends Redis>(client: C): judge by the constraint
+      const constraint = this.checker.getBaseConstraintOfType(type);
+      return constraint && constraint !== type ? this.typeVerdict(constraint, depth + 1) : 'unknown';
+    }
     const parts = type.isUnionOrIntersection() ? type.types : [];
     if (parts.length > 0) {
       let sawUnknown = false;

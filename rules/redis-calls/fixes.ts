@@ -7,7 +7,7 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import type { ClientFlavor } from './clients.js';
 import type { RedisCall } from './normalize.js';
-import type { AnyContext } from './static.js';
+import { propertyName, type AnyContext } from './static.js';
 
 /** A SET option a suggestion adds. */
 export type SetOption = 'KEEPTTL' | 'XX' | 'NX' | 'GET' | { expiry: TtlConstant };
@@ -224,4 +224,47 @@ export function pipelineToMulti(unitKey: TSESTree.Node): ((fixer: Fixer) => Fix[
     current = member.parent;
   }
   return undefined;
+}
+
+/**
+ * MSET / MSETNX cannot carry a TTL: send them with an EXPIRE of every key they write in one MULTI
+ * (`redis.multi().mset(...).expire(k1, ttl).expire(k2, ttl).exec()`), or, inside a batch already,
+ * queue the expiries right after. Only when every key is a plain expression or property name.
+ */
+export function expireEachKeyInMulti(
+  context: AnyContext,
+  call: RedisCall,
+  ttl: { ttlText: string; milliseconds: boolean },
+): ((fixer: Fixer) => Fix[]) | undefined {
+  if (call.form !== 'method' || call.node.type !== AST_NODE_TYPES.CallExpression) return undefined;
+  const callee = call.node.callee;
+  if (callee.type !== AST_NODE_TYPES.MemberExpression || callee.computed || callee.optional) return undefined;
+  const keyTexts: string[] = [];
+  for (const key of call.description.keys) {
+    const node = call.argNodes[key.arg];
+    if (!node) return undefined;
+    const parent = node.parent;
+    if (parent?.type === AST_NODE_TYPES.Property && parent.key === node && !parent.computed) {
+      const name = propertyName(node);
+      if (name === undefined) return undefined;
+      keyTexts.push(JSON.stringify(name));
+    } else if (
+      node.type === AST_NODE_TYPES.ArrayExpression ||
+      node.type === AST_NODE_TYPES.ObjectExpression ||
+      node.type === AST_NODE_TYPES.SpreadElement ||
+      node.type === AST_NODE_TYPES.Property
+    ) {
+      return undefined;
+    } else {
+      keyTexts.push(context.sourceCode.getText(node));
+    }
+  }
+  if (keyTexts.length === 0) return undefined;
+  const method = expireMethod(call.flavor, ttl.milliseconds);
+  const expiries = keyTexts.map((key) => `.${method}(${key}, ${ttl.ttlText})`).join('');
+  const node = call.node;
+  if (call.unit.kind !== 'single') return (fixer) => [fixer.insertTextAfter(node, expiries)];
+  const receiver = context.sourceCode.getText(callee.object);
+  const rest = context.sourceCode.text.slice(callee.property.range[0], node.range[1]);
+  return (fixer) => [fixer.replaceText(node, `${receiver}.multi().${rest}${expiries}.exec()`)];
 }

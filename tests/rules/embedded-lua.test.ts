@@ -87,6 +87,21 @@ describe('embedded-lua messages', () => {
   });
 });
 
+describe('embedded-lua message lines', () => {
+  it('names file lines, not script lines', () => {
+    const linter = new Linter({ configType: 'flat' });
+    const code = ioredis(`const BUMP = \`\nlocal n = redis.call('INCR', KEYS[1])\nif n > tonumber(ARGV[1]) then\n  return 0\nend\nredis.call('EXPIRE', KEYS[1], 60)\nreturn n\n\`;\nredis.eval(BUMP, 1, 'k', 10);`);
+    const messages = linter.verify(
+      code,
+      [{ files: ['**/*.ts'], languageOptions: { parser: tsParser }, plugins: { 'redis-ttl': plugin }, rules: { 'redis-ttl/embedded-lua': 'error' } }],
+      { filename: 'file.ts' },
+    );
+    expect(messages.map((m) => [m.line, m.column])).toEqual([[4, 11]]);
+    // the early return is on line 4 of the script, line 6 of the file
+    expect(messages[0]?.message).toContain('returns at line 6');
+  });
+});
+
 describe('cookedToRawOffsets', () => {
   it('maps escapes, code points and line continuations', () => {
     // raw: a\nb\x41\u{1F600}\<newline>c  cooked: a, LF, b, A, two surrogates, c

@@ -105,8 +105,48 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl', rule, {
     {
       code: ioredis(`redis.mset('a', 1, 'b', 2);\nredis.msetnx({ a: 1 });`),
       errors: [
-        { messageId: 'msetWithoutTtl', data: { command: 'MSET' }, line: 3, column: 7, suggestions: [] },
-        { messageId: 'msetWithoutTtl', data: { command: 'MSETNX' }, line: 4, column: 7, suggestions: [] },
+        {
+          messageId: 'msetWithoutTtl',
+          data: { command: 'MSET' },
+          line: 3,
+          column: 7,
+          suggestions: [
+            {
+              messageId: 'expireEachKey',
+              data: { name: 'TTL_SECONDS', placeholder: ' (declare TTL_SECONDS)' },
+              output: ioredis(`redis.multi().mset('a', 1, 'b', 2).expire('a', TTL_SECONDS).expire('b', TTL_SECONDS).exec();\nredis.msetnx({ a: 1 });`),
+            },
+          ],
+        },
+        {
+          messageId: 'msetWithoutTtl',
+          data: { command: 'MSETNX' },
+          line: 4,
+          column: 7,
+          suggestions: [
+            {
+              messageId: 'expireEachKey',
+              output: ioredis(`redis.mset('a', 1, 'b', 2);\nredis.multi().msetnx({ a: 1 }).expire("a", TTL_SECONDS).exec();`),
+            },
+          ],
+        },
+      ],
+    },
+    {
+      code: nodeRedis(`const TTL_MS = 500;\nclient.multi().mSet([['a', '1']]).exec();\nclient.multi().mSet({ a: '1' }).exec();`),
+      errors: [
+        { messageId: 'msetWithoutTtl', line: 4, column: 16, suggestions: [] },
+        {
+          messageId: 'msetWithoutTtl',
+          line: 5,
+          column: 16,
+          suggestions: [
+            {
+              messageId: 'expireEachKey',
+              output: nodeRedis(`const TTL_MS = 500;\nclient.multi().mSet([['a', '1']]).exec();\nclient.multi().mSet({ a: '1' }).pExpire("a", TTL_MS).exec();`),
+            },
+          ],
+        },
       ],
     },
     {
@@ -254,10 +294,32 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl', rule, {
 
 runRule(typedTester, 'set-requires-ttl-or-keepttl (typed)', rule, {
   valid: [
+    `export function f<T extends Map<string, string>>(store: T) { store.set('k', 'v'); }`,
     `const client = new Map<string, string>();\nclient.set('k', 'v');`,
     `import { Redis } from '@upstash/redis';\nexport async function f(r: Redis) { await r.set('k', 'v', { ex: 5 }); }`,
   ],
   invalid: [
+    {
+      // a type parameter is judged by its constraint; a class member by its declared type
+      code: `import Redis from 'ioredis';\nexport class Repo<C extends Redis> {\n  private store!: C;\n  save() { return this.store.set('k', 'v', 'XX'); }\n}`,
+      errors: [
+        {
+          messageId: 'setWithoutTtl',
+          line: 4,
+          column: 30,
+          suggestions: [
+            {
+              messageId: 'addKeepTtl',
+              output: `import Redis from 'ioredis';\nexport class Repo<C extends Redis> {\n  private store!: C;\n  save() { return this.store.set('k', 'v', 'KEEPTTL', 'XX'); }\n}`,
+            },
+            {
+              messageId: 'addExpiryPlaceholder',
+              output: `import Redis from 'ioredis';\nexport class Repo<C extends Redis> {\n  private store!: C;\n  save() { return this.store.set('k', 'v', 'EX', TTL_SECONDS, 'XX'); }\n}`,
+            },
+          ],
+        },
+      ],
+    },
     {
       code: `import { Redis } from '@upstash/redis';\nexport async function f(r: Redis) { await r.set('k', 'v'); }`,
       errors: [
