@@ -7,7 +7,9 @@ import { checkNonEmptyString } from './validate.js';
  *
  * Runs `runtime/scripts/collect.lua`: `GET`; when the key is missing, return without writing
  * (so nothing is created); else `SET key 0 KEEPTTL`. Two concurrent collects never take the same
- * balance, and an increment can not land between the read and the reset. Never use GETSET or
+ * balance, and an increment can not land between the read and the reset. A key that had no TTL
+ * keeps none (collect never sets one; `incrementWithTtl` in `'fixed'` mode repairs such a
+ * key on its next call). Never use GETSET or
  * `SET ... GET` for this: both drop the TTL (https://redis.io/docs/latest/commands/getset/,
  * https://redis.io/docs/latest/commands/set/).
  *
