@@ -224,7 +224,16 @@ export class ClientDetector {
       if (own) return own;
       return sawUnknown ? 'unknown' : NOT_REDIS;
     }
-    return this.symbolVerdict(type.aliasSymbol) ?? this.symbolVerdict(type.getSymbol()) ?? NOT_REDIS;
+    const own = this.symbolVerdict(type.aliasSymbol) ?? this.symbolVerdict(type.getSymbol());
+    if (own) return own;
+    // class Cache extends Redis {}: a subclass of a client is a client
+    if (type.isClassOrInterface() && this.checker) {
+      for (const base of this.checker.getBaseTypes(type)) {
+        const verdict = this.typeVerdict(base, depth + 1);
+        if (verdict !== 'unknown' && verdict.redis) return verdict;
+      }
+    }
+    return NOT_REDIS;
   }
 
   private symbolVerdict(symbol: ts.Symbol | undefined): ReceiverKind | undefined {
@@ -279,7 +288,11 @@ export class ClientDetector {
         if (flavor) return { redis: true, flavor };
         return origin.relative ? this.nameGuess(bare.name) : NOT_REDIS;
       }
-      if (origin.kind === 'local') return NOT_REDIS;
+      if (origin.kind === 'local') {
+        // class Cache extends Redis {}: judged by what it extends
+        const superClass = origin.classNode?.superClass;
+        return superClass ? this.classifyConstruction(superClass) : NOT_REDIS;
+      }
       if (KNOWN_NOT_REDIS.has(bare.name)) return NOT_REDIS;
       return this.nameGuess(bare.name);
     }
@@ -454,7 +467,10 @@ export class ClientDetector {
             if (flavor) return batch ? { redis: true, flavor, batch } : { redis: true, flavor };
             return origin.relative ? UNKNOWN : NOT_REDIS;
           }
-          if (origin.kind === 'local') return NOT_REDIS;
+          if (origin.kind === 'local') {
+            const superClass = origin.classNode?.superClass;
+            return superClass ? this.classifyConstruction(superClass) : NOT_REDIS;
+          }
         }
         if (KNOWN_NOT_REDIS.has(last)) return NOT_REDIS;
         if (batch) return { redis: true, flavor: this.fileFlavor(), batch };
@@ -487,7 +503,10 @@ export class ClientDetector {
   /** Where a name comes from: an import (with its module), a declaration in this file, or nowhere. */
   private identifierOrigin(
     node: TSESTree.Identifier,
-  ): { kind: 'import'; source: string; relative: boolean } | { kind: 'local' } | { kind: 'global' } {
+  ):
+    | { kind: 'import'; source: string; relative: boolean }
+    | { kind: 'local'; classNode?: TSESTree.ClassDeclaration | TSESTree.ClassExpression }
+    | { kind: 'global' } {
     const variable = findVariable(this.context, node);
     if (!variable || variable.defs.length === 0) return { kind: 'global' };
     const def = variable.defs[0]!;
@@ -522,8 +541,9 @@ export class ClientDetector {
         return { kind: 'import', source, relative: source.startsWith('.') };
       }
     }
-    if (def.type === 'ClassName' || def.type === 'Type' || def.type === 'FunctionName' || def.type === 'TSEnumName') {
-      return { kind: 'local' };
+    if (def.type === 'ClassName') return { kind: 'local', classNode: def.node };
+    if (def.type === 'Variable' && def.node.init?.type === AST_NODE_TYPES.ClassExpression) {
+      return { kind: 'local', classNode: def.node.init };
     }
     return { kind: 'local' };
   }

@@ -195,6 +195,56 @@ runRule(untypedTester, 'no-getset', rule, {
       ],
     },
     {
+      // a class of the file that extends the client is a client
+      code: `import Redis from 'ioredis';\nclass Sessions extends Redis {}\nconst store = new Sessions();\nstore.getset('k', '0');`,
+      errors: [
+        {
+          messageId: 'getset',
+          line: 4,
+          column: 7,
+          suggestions: [
+            {
+              messageId: 'useSetKeepTtl',
+              output: `import Redis from 'ioredis';\nclass Sessions extends Redis {}\nconst store = new Sessions();\nstore.set('k', '0', 'KEEPTTL', 'XX', 'GET');`,
+            },
+          ],
+        },
+      ],
+    },
+    {
+      code: `import Redis from 'ioredis';\nclass Sessions extends Redis {}\nexport const take = (s: Sessions) => s.getset('k', '0');`,
+      errors: [
+        {
+          messageId: 'getset',
+          line: 3,
+          column: 40,
+          suggestions: [
+            {
+              messageId: 'useSetKeepTtl',
+              output: `import Redis from 'ioredis';\nclass Sessions extends Redis {}\nexport const take = (s: Sessions) => s.set('k', '0', 'KEEPTTL', 'XX', 'GET');`,
+            },
+          ],
+        },
+      ],
+    },
+    {
+      // a class field annotated with the client type
+      code: `import type { Cluster } from 'ioredis';\nclass Jobs {\n  private kv!: Cluster;\n  take() { return this.kv.getset('k', '0'); }\n}`,
+      errors: [
+        {
+          messageId: 'getset',
+          line: 4,
+          column: 27,
+          suggestions: [
+            {
+              messageId: 'useSetKeepTtl',
+              output: `import type { Cluster } from 'ioredis';\nclass Jobs {\n  private kv!: Cluster;\n  take() { return this.kv.set('k', '0', 'KEEPTTL', 'XX', 'GET'); }\n}`,
+            },
+          ],
+        },
+      ],
+    },
+    {
       // settings: clientNames
       code: `kv.getset('k', '0');`,
       settings: { 'redis-ttl': { clientNames: ['^kv$'] } },
@@ -234,6 +284,23 @@ runRule(typedTester, 'no-getset (typed)', rule, {
     `import Redis from 'ioredis';\nconst redis = new Redis();\nredis.set('k', 'v', 'KEEPTTL', 'GET');`,
   ],
   invalid: [
+    {
+      // typed: a subclass of the client
+      code: `import Redis from 'ioredis';\nclass Sessions extends Redis {}\nexport const take = (s: Sessions) => s.getset('k', '0');`,
+      errors: [
+        {
+          messageId: 'getset',
+          line: 3,
+          column: 40,
+          suggestions: [
+            {
+              messageId: 'useSetKeepTtl',
+              output: `import Redis from 'ioredis';\nclass Sessions extends Redis {}\nexport const take = (s: Sessions) => s.set('k', '0', 'KEEPTTL', 'XX', 'GET');`,
+            },
+          ],
+        },
+      ],
+    },
     {
       // typed: a client returned by a factory function, under a name no setting matches
       code: `import Redis from 'ioredis';\nfunction make() { return new Redis(); }\nconst store = make();\nstore.getset('k', '0');`,
