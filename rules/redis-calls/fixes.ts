@@ -191,19 +191,6 @@ export function wrapInMulti(
  * `multi()...execAsPipeline()` becomes `multi()...exec()`.
  */
 export function pipelineToMulti(unitKey: TSESTree.Node): ((fixer: Fixer) => Fix[]) | undefined {
-  // const p = redis.pipeline(): the unit is the declaration
-  if (unitKey.type === AST_NODE_TYPES.VariableDeclarator && unitKey.init) {
-    let init: TSESTree.Node = unitKey.init;
-    while (init.type === AST_NODE_TYPES.AwaitExpression) init = init.argument;
-    while (
-      init.type === AST_NODE_TYPES.CallExpression &&
-      init.callee.type === AST_NODE_TYPES.MemberExpression &&
-      !(init.callee.property.type === AST_NODE_TYPES.Identifier && ['pipeline', 'multi'].includes(init.callee.property.name))
-    ) {
-      init = init.callee.object;
-    }
-    return pipelineToMulti(init);
-  }
   if (unitKey.type !== AST_NODE_TYPES.CallExpression) return undefined;
   const callee = unitKey.callee;
   if (callee.type !== AST_NODE_TYPES.MemberExpression || callee.property.type !== AST_NODE_TYPES.Identifier) {

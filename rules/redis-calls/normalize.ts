@@ -100,6 +100,13 @@ function flattenArguments(context: AnyContext, nodes: readonly TSESTree.Node[]):
       return;
     }
     const node = resolveConstExpression(context, original);
+    // a trailing callback (ioredis, node-redis v3) is not a command argument
+    if (
+      index === nodes.length - 1 &&
+      (node.type === AST_NODE_TYPES.ArrowFunctionExpression || node.type === AST_NODE_TYPES.FunctionExpression)
+    ) {
+      return;
+    }
     if (node.type === AST_NODE_TYPES.ArrayExpression) {
       pushArrayElements(context, node, out);
     } else if (node.type === AST_NODE_TYPES.ObjectExpression && index === 0) {
@@ -384,7 +391,8 @@ function batchRootOfIdentifier(
           const inner = unwrap(init.callee);
           if (inner.type !== AST_NODE_TYPES.MemberExpression) break;
           const name = propertyName(inner.property, inner.computed);
-          if (name === 'multi' || name === 'pipeline') return { key: def.node, kind: name };
+          // the same key as a chain written in one expression: the multi() / pipeline() call
+          if (name === 'multi' || name === 'pipeline') return { key: init, kind: batchKindOfChain(init, name) };
           init = unwrap(inner.object);
         }
       }

@@ -19,6 +19,7 @@ runRule(untypedTester, 'incr-needs-expire-on-create', rule, {
     nodeRedis(`client.multi().hIncrBy(key, 'f', 1).pExpire(key, 60000).exec();`),
     nodeRedis(`client.multi().xAdd(key, '*', { a: '1' }).expire(key, 60).exec();`),
     upstash(`redis.multi().sadd(key, 'm').expire(key, 60).exec();`),
+    ioredis(`const tx = redis.multi().incr(key);\ntx.expire(key, 60);\nawait tx.exec();`),
     upstash(`const tx = redis.multi();\ntx.hincrby(key, 'f', 1);\ntx.expire(key, 60);\nawait tx.exec();`),
     {
       code: ioredis(`redis.multi().incr(key).expire(key, 60).exec();`),

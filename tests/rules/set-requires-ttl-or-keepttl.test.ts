@@ -89,6 +89,21 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl', rule, {
       ],
     },
     {
+      // a trailing callback is not an option
+      code: ioredis(`redis.set(key, v, (err) => {});`),
+      errors: [
+        {
+          messageId: 'setWithoutTtl',
+          line: 3,
+          column: 7,
+          suggestions: [
+            { messageId: 'addKeepTtl', output: ioredis(`redis.set(key, v, 'KEEPTTL', (err) => {});`) },
+            { messageId: 'addExpiryPlaceholder', output: ioredis(`redis.set(key, v, 'EX', TTL_SECONDS, (err) => {});`) },
+          ],
+        },
+      ],
+    },
+    {
       code: ioredis(`redis.setnx(key, v);`),
       errors: [
         {
