@@ -164,6 +164,17 @@ runRule(untypedTester, 'no-getset', rule, {
       ],
     },
     {
+      code: upstash(`redis.exec(['GETSET', key, '0']);`),
+      errors: [
+        {
+          messageId: 'getset',
+          line: 3,
+          column: 13,
+          suggestions: [{ messageId: 'useSetKeepTtl', output: upstash(`redis.exec(['SET', key, '0', 'KEEPTTL', 'XX', 'GET']);`) }],
+        },
+      ],
+    },
+    {
       code: upstash(`redis.set(key, v, { get: true });`),
       errors: [
         {
