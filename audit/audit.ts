@@ -133,7 +133,7 @@ export interface AuditReport {
     /** Keys inspected (alive and matching). */
     keys: number;
     noTtl: number;
-    /** Keys that expired or were deleted between SCAN and PTTL (PTTL -2). */
+    /** Keys that expired, were deleted or (cluster) moved away between SCAN and PTTL (PTTL -2, MOVED). */
     vanished: number;
     /** Keys that no longer had the `--type` type when inspected. */
     changedType: number;
@@ -395,6 +395,10 @@ async function inspectKeys(node: Redis, run: Run, state: NodeState, keys: Buffer
     for (const [k, key] of part.entries()) {
       const at = (offset: number) => replies[k * per + offset] ?? [new Error('no reply'), null];
       const [pttlError, pttl] = at(0);
+      if (pttlError && /^(MOVED|ASK) /.test(pttlError.message)) {
+        run.vanished += 1; // its slot moved to another master since SCAN (a cluster resharding)
+        continue;
+      }
       if (pttlError) throw pttlError;
       const typed = options.type !== undefined ? 1 : 0;
       const type: unknown = typed ? at(1)[1] : undefined;
@@ -447,7 +451,7 @@ async function fixKeys(node: Redis, run: Run, keys: { key: Buffer; name: string 
   const replies = (await pipeline.exec()) ?? [];
   for (const [i, { name }] of keys.entries()) {
     const [error, reply] = replies[i] ?? [new Error('no reply'), null];
-    if (error) throw error;
+    if (error && !/^(MOVED|ASK) /.test(error.message)) throw error; // a moved key counts as skipped
     fix.candidates += 1;
     if (reply === 1) {
       fix.changed += 1;

@@ -2,7 +2,7 @@
  * The three output formats of a report: `table` (for people), `json` (the whole report),
  * `csv` (one row per pattern, RFC 4180 quoting, LF line ends).
  */
-import type { AuditReport, PatternReport } from './audit.js';
+import type { AuditReport } from './audit.js';
 import { TTL_BUCKETS } from './stats.js';
 
 /** Output format names, the first is the default. */
@@ -79,12 +79,17 @@ export function formatTable(report: AuditReport, context: FormatContext): string
   else out.push(...table([header, ...rows], (c) => c > 0));
   if (report.patterns.length > shown.length) out.push(`... and ${report.patterns.length - shown.length} smaller patterns (--top, or --format json/csv for all).`);
 
-  const examples = (title: string, pick: (p: PatternReport) => string[]) => {
-    const lines = shown.filter((p) => pick(p).length > 0).map((p) => `  ${p.pattern}: ${pick(p).join(', ')}`);
-    if (lines.length > 0) out.push('', title, ...lines);
-  };
-  examples('Largest keys:', (p) => p.largest.map((k) => `${k.key} (${formatBytes(k.bytes)})`));
-  examples('Idlest keys:', (p) => p.idlest.map((k) => `${k.key} (idle ${int(k.idleSeconds)} s)`));
+  // One example of each per pattern here; the json format has the three largest and idlest.
+  const examples = shown
+    .map((p) => {
+      const parts = [
+        ...(p.largest[0] ? [`largest ${p.largest[0].key} (${formatBytes(p.largest[0].bytes)})`] : []),
+        ...(p.idlest[0] ? [`idlest ${p.idlest[0].key} (idle ${int(p.idlest[0].idleSeconds)} s)`] : []),
+      ];
+      return parts.length === 0 ? undefined : `  ${p.pattern}: ${parts.join(' · ')}`;
+    })
+    .filter((line) => line !== undefined);
+  if (examples.length > 0) out.push('', 'Examples:', ...examples);
 
   if (report.sample !== null) {
     const s = report.sample;

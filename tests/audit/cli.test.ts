@@ -120,6 +120,9 @@ describe('report', () => {
     ]);
     expect(report.patterns[0]!.largest.map((k) => k.bytes)).toEqual(blobs.map((k) => sizes.get(k)));
     expect(sizes.get('big:blob:1')).toBeGreaterThan(100_000);
+    const table = await runCli(['--url', url, '--memory', '--match', 'big:*']);
+    const largest = `${(sizes.get(blobs[0]!)! / 1024).toFixed(1)} KB`; // the blobs may tie: any name
+    expect(table.stdout).toMatch(new RegExp(`\\nExamples:\\n  big:blob:\\*: largest big:blob:[123] \\(${largest.replace('.', '\\.')}\\)\\n`));
   });
 
   it('names the idlest keys with OBJECT IDLETIME', async () => {
