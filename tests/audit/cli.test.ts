@@ -1,7 +1,11 @@
 // End-to-end tests of redis-ttl-audit through main() (in-process) against a real Redis: a known
 // population per test, exact counts, folded patterns, formats, policy warnings, exit codes,
 // --fix-ttl, the rate limit and sampling. Database 9 of the test server, flushed before each test.
+import { execFile } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -516,5 +520,27 @@ describe('usage and connection errors', () => {
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(/^redis-ttl-audit: cannot connect to the cluster at redis:\/\/127\.0\.0\.1:\d+: [^\n]+\n$/);
+  });
+});
+
+describe('the executable', () => {
+  const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../audit/cli/bin.ts');
+  const exec = (args: string[]) =>
+    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      execFile(process.execPath, ['--import', import.meta.resolve('tsx'), bin, ...args], { env: { ...process.env, REDIS_URL: '' } }, (error, stdout, stderr) =>
+        resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+      );
+    });
+
+  it('runs bin.ts as a subprocess: json on stdout, exit 1 on a violation, exit 2 without a stack trace', async () => {
+    expect(readFileSync(bin, 'utf8').split('\n')[0]).toBe('#!/usr/bin/env node');
+    await seed();
+    const failing = await exec(['--url', url, '--fail-on-persistent', 'big:*', '--format', 'json']);
+    expect(failing.code).toBe(1);
+    expect((JSON.parse(failing.stdout) as { violations: unknown }).violations).toEqual([
+      { pattern: 'big:*', keys: 3, examples: expect.any(Array) as unknown },
+    ]);
+    const refused = await exec(['--url', 'redis://127.0.0.1:1']);
+    expect(refused).toEqual({ code: 2, stdout: '', stderr: 'redis-ttl-audit: cannot connect to redis://127.0.0.1:1: connect ECONNREFUSED 127.0.0.1:1\n' });
   });
 });
