@@ -243,6 +243,9 @@ export async function runAudit(nodes: readonly Redis[], options: AuditOptions): 
     if (old !== undefined) throw new AuditError(`fix-ttl uses EXPIRE ... NX, which needs Redis 7.0 or later; ${old.address} runs ${old.version}`);
   }
   run.population = infos.reduce((n, i) => n + i.dbsize, 0);
+  if (options.match.length > 0 && options.failOnPersistent.length > 0) {
+    run.notes.add('--fail-on-persistent saw only the keys selected by --match.');
+  }
   for (const info of infos) {
     if (info.configError !== undefined) {
       run.notes.add(`CONFIG GET refused on ${info.address} (${info.configError}): maxmemory and the eviction policy were not checked.`);

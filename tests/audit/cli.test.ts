@@ -293,6 +293,14 @@ describe('--fail-on-persistent', () => {
     expect(table.stdout).toMatch(/\n {2}FAIL big:blob:\[13\]: 2 keys without TTL, e\.g\. big:blob:[13], big:blob:[13]\n/);
   });
 
+  it('notes that --match limits what it checks', async () => {
+    await seed();
+    const { code, report } = await runJson(['--url', url, '--match', 'session:*', '--fail-on-persistent', 'rl:*']);
+    expect(code).toBe(0);
+    expect(report.violations).toEqual([{ pattern: 'rl:*', keys: 0, examples: [] }]);
+    expect(report.notes).toEqual(['--fail-on-persistent saw only the keys selected by --match.']);
+  });
+
   it('lists up to 100 examples with --verbose', async () => {
     await seed();
     const { report } = await runJson(['--url', url, '--fail-on-persistent', 'user:*', '--verbose']);
@@ -323,6 +331,28 @@ describe('--fix-ttl', () => {
 
     const again = await runCli(['--url', url, '--match', 'rl:*', '--fix-ttl', '600', '--yes']);
     expect(again.stdout).toContain('\nFix: EXPIRE <key> 600 NX added a TTL of 600 s to 0 keys.\n');
+  });
+
+  it('leaves alone a key that gained a TTL between PTTL and EXPIRE (NX)', async () => {
+    for (let i = 0; i < 5; i += 1) await r.set(`race:${i}`, '1');
+    // MONITOR sees each PTTL of the audit; another client then gives that key a TTL. At 20 ops/s
+    // the audit sends one command per 50 ms, so its EXPIRE ... NX comes after ours.
+    const monitor = await redis.client().monitor();
+    const other = redis.client({ db: DB });
+    const raced: Promise<unknown>[] = [];
+    monitor.on('monitor', (_time: string, args: string[]) => {
+      if (args[0]?.toLowerCase() === 'pttl' && args[1]?.startsWith('race:')) raced.push(other.pexpire(args[1], 5_000));
+    });
+    try {
+      const { report } = await runJson(['--url', url, '--match', 'race:*', '--fix-ttl', '600', '--yes', '--max-ops-per-second', '20']);
+      await Promise.all(raced);
+      expect(raced).toHaveLength(5);
+      expect(report.totals.noTtl).toBe(5);
+      expect(report.fix).toEqual({ seconds: 600, candidates: 5, changed: 0, skipped: 5 });
+      for (const pttl of await pttls([...Array(5).keys()].map((i) => `race:${i}`))) expect(pttl).toBeLessThanOrEqual(5_000);
+    } finally {
+      monitor.disconnect();
+    }
   });
 
   it('prints the count in the table', async () => {
