@@ -6,8 +6,12 @@ const dir = new URL('../../runtime/scripts/', import.meta.url);
 const files = readdirSync(dir).filter((f) => f.endsWith('.lua')).sort();
 
 describe('runtime scripts pass lua-lint with no finding', () => {
-  it('ships the nine scripts', () => {
+  it('ships the thirteen scripts', () => {
     expect(files).toEqual([
+      'cache_del.lua',
+      'cache_get.lua',
+      'cache_release.lua',
+      'cache_set.lua',
       'collect.lua',
       'fixed_window.lua',
       'gcra.lua',
