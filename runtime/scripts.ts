@@ -29,10 +29,17 @@ const URLS = {
   token_bucket: new URL('./scripts/token_bucket.lua', import.meta.url),
   gcra: new URL('./scripts/gcra.lua', import.meta.url),
   leaky_bucket: new URL('./scripts/leaky_bucket.lua', import.meta.url),
+  cache_get: new URL('./scripts/cache_get.lua', import.meta.url),
+  cache_set: new URL('./scripts/cache_set.lua', import.meta.url),
+  cache_release: new URL('./scripts/cache_release.lua', import.meta.url),
+  cache_del: new URL('./scripts/cache_del.lua', import.meta.url),
 } as const;
 
 /** Names of the scripts shipped in `runtime/scripts/`. */
 export type ScriptName = keyof typeof URLS;
+
+/** Scripts that take more than one key (every other script takes exactly one). */
+const NUMBER_OF_KEYS: Partial<Record<ScriptName, number>> = { cache_get: 2, cache_set: 2, cache_del: 2 };
 
 const cache = new Map<ScriptName, RuntimeScript>();
 
@@ -44,7 +51,7 @@ export function getScript(name: ScriptName): RuntimeScript {
   let script = cache.get(name);
   if (script === undefined) {
     const lua = readFileSync(URLS[name], 'utf8');
-    script = { name, numberOfKeys: 1, lua, sha1: createHash('sha1').update(lua).digest('hex') };
+    script = { name, numberOfKeys: NUMBER_OF_KEYS[name] ?? 1, lua, sha1: createHash('sha1').update(lua).digest('hex') };
     cache.set(name, script);
   }
   return script;
