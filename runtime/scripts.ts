@@ -33,6 +33,9 @@ const URLS = {
   cache_set: new URL('./scripts/cache_set.lua', import.meta.url),
   cache_release: new URL('./scripts/cache_release.lua', import.meta.url),
   cache_del: new URL('./scripts/cache_del.lua', import.meta.url),
+  circuit_acquire: new URL('./scripts/circuit_acquire.lua', import.meta.url),
+  circuit_record: new URL('./scripts/circuit_record.lua', import.meta.url),
+  circuit_read: new URL('./scripts/circuit_read.lua', import.meta.url),
 } as const;
 
 /** Names of the scripts shipped in `runtime/scripts/`. */

@@ -6,12 +6,15 @@ const dir = new URL('../../runtime/scripts/', import.meta.url);
 const files = readdirSync(dir).filter((f) => f.endsWith('.lua')).sort();
 
 describe('runtime scripts pass lua-lint with no finding', () => {
-  it('ships the thirteen scripts', () => {
+  it('ships the sixteen scripts', () => {
     expect(files).toEqual([
       'cache_del.lua',
       'cache_get.lua',
       'cache_release.lua',
       'cache_set.lua',
+      'circuit_acquire.lua',
+      'circuit_read.lua',
+      'circuit_record.lua',
       'collect.lua',
       'fixed_window.lua',
       'gcra.lua',
