@@ -1,0 +1,405 @@
+/**
+ * `createCache`: cache-aside helpers that can not leak a key and do not stampede.
+ *
+ * Storage (one cache key = two Redis keys with one hash tag, hence one cluster slot):
+ * - the **entry**, `namespace:cache:version:{hash(key)}:e`, a hash
+ *   `{ v: serialized value | a: '1' (cached "absent"), d: load time in ms, t: stored-at in ms }`.
+ *   A hash rather than a string with a header: value and metadata are written and expire
+ *   together, each field is read by name, and a value needs no escaping or parsing of a header;
+ *   a small hash costs about what the string does (listpack encoding).
+ * - the **lock**, `namespace:cache:version:{hash(key)}:l`, a string holding its owner's random
+ *   token, written only with `SET ... NX PX lockTtlMs`.
+ *
+ * Every write is one of the `runtime/scripts/cache_*.lua` scripts (checked by lua-lint in the
+ * tests): the entry always gets its TTL in the script that writes it, the lock always carries one.
+ */
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { runnerFor, type RedisClient } from './client.js';
+import { buildKey } from './keys.js';
+import { getScript } from './scripts.js';
+import { checkInteger, checkNonEmptyString, checkPositive, describe, MAX_EXACT } from './validate.js';
+
+/**
+ * What a loader returns when the record does not exist. `undefined` means the same. Either is
+ * cached for `negativeTtlMs` only, and `getOrLoad` resolves with `undefined` for it.
+ */
+export const NotFound: unique symbol = Symbol.for('eslint-plugin-redis-ttl.cache.NotFound');
+
+/** The type of {@link NotFound}. */
+export type NotFoundMarker = typeof NotFound;
+
+/** Loads the value of a key from the source of truth (a database, an API...). */
+export type Loader<T> = () => Promise<T | NotFoundMarker | undefined> | T | NotFoundMarker | undefined;
+
+/** Turns values into the strings stored in Redis and back. */
+export interface Serializer<T> {
+  /** Must return a string; throwing rejects the `getOrLoad` or `set` call (nothing is stored). */
+  serialize(value: T): string;
+  /** Inverse of `serialize`. Throwing rejects the `getOrLoad` call that read the entry. */
+  deserialize(text: string): T;
+}
+
+/** Early recomputation settings, see {@link CacheOptions.earlyRecompute}. */
+export interface EarlyRecomputeOptions {
+  /**
+   * XFetch's `beta`, a finite number > 0. Default `1`. Above 1 recomputes earlier (fewer
+   * expiries reached on keys with few reads, more loads), below 1 later.
+   */
+  beta?: number;
+}
+
+/** Options of {@link createCache}. Durations are integers in **milliseconds**. */
+export interface CacheOptions<T> {
+  /**
+   * First key segment, naming this cache: 1-64 characters of `A-Z a-z 0-9 _ . -`. Required: two
+   * caches with different value shapes must not share entries.
+   */
+  namespace: string;
+  /** Key version segment; bump it when the stored shape or the serializer changes. Default `'v1'`. */
+  version?: string;
+  /** TTL of a cached value, **ms**, an integer >= 1, before jitter. */
+  ttlMs: number;
+  /**
+   * Relative TTL spread, a number in `[0, 1)`. Default `0.1`: each write's TTL is drawn uniformly
+   * from `[ttlMs * (1 - jitter), ttlMs * (1 + jitter)]`, rounded to whole ms and never below 1,
+   * so keys written together do not expire together (avalanche).
+   */
+  jitter?: number;
+  /**
+   * TTL of the load lock, **ms**, an integer >= 1. Default `5000`. Must exceed the slowest load
+   * you expect: a load that outlives its lock still returns its value to its caller, but does not
+   * store it. A crashed loader blocks the key for at most this long.
+   */
+  lockTtlMs?: number;
+  /**
+   * How long a caller that finds the lock taken waits for the value, **ms**, an integer >= 0.
+   * Default `lockTtlMs` (by then a crashed holder's lock has expired and the waiter takes it).
+   * When the bound is reached and the lock is still held, the caller runs the loader itself and
+   * returns its value without storing it.
+   */
+  maxWaitMs?: number;
+  /**
+   * Probabilistic early recomputation (XFetch). Default `true` (`beta = 1`). A hit whose entry
+   * expires in `pttl` ms is recomputed in the background, by the one caller that gets the lock,
+   * when `delta * beta * -ln(random()) >= pttl`, where `delta` is the last measured load time.
+   * `false` disables it (entries then expire and the next caller loads under the lock).
+   */
+  earlyRecompute?: boolean | EarlyRecomputeOptions;
+  /**
+   * TTL of a cached "absent" (the loader returned `undefined` or {@link NotFound}), **ms**, an
+   * integer >= 1, jittered like `ttlMs`. Default `min(ttlMs, 30000)`. Short, so a record created
+   * later shows up soon; long enough to keep lookups of missing records off the database.
+   */
+  negativeTtlMs?: number;
+  /** Default JSON (`JSON.stringify` / `JSON.parse`): a hit returns a copy, `Date`s come back as strings. */
+  serializer?: Serializer<T>;
+  /**
+   * Called with errors of work the caller does not await: a background recomputation whose loader
+   * or store failed, a delayed second delete that failed. Default: ignored (counted in `stats()`).
+   */
+  onBackgroundError?: (error: unknown, key: string) => void;
+}
+
+/** Options of {@link Cache.invalidate}. */
+export interface InvalidateOptions {
+  /**
+   * When set, deletes the entry (and lock) a second time this many **ms** later, an integer >= 1
+   * ("delayed double delete"): it removes a value loaded from a lagging replica or a cache written
+   * by code that does not use this helper. Runs in the background; `invalidate` does not wait.
+   */
+  secondDeleteAfterMs?: number;
+}
+
+/** Counters since the cache was created (this process only). */
+export interface CacheStats {
+  /** `getOrLoad` calls answered from an entry on their first read (values and cached absents). */
+  hits: number;
+  /** `getOrLoad` calls that found no entry on their first read. */
+  misses: number;
+  /** Loader runs, for any reason (miss, early recomputation, wait bound reached). */
+  loads: number;
+  /** Background early recomputations started. */
+  refreshes: number;
+  /** Entries stored by a loader (negative ones included). */
+  stores: number;
+  /** Loads whose value was not stored because their lock had expired or was taken over. */
+  storesRefused: number;
+  /** Callers that waited for another caller's load. */
+  waits: number;
+  /** Waiting callers that reached `maxWaitMs` and loaded themselves. */
+  waitTimeouts: number;
+  /** Errors passed to `onBackgroundError`. */
+  backgroundErrors: number;
+}
+
+/** A cache made by {@link createCache}. */
+export interface Cache<T> {
+  /**
+   * Returns the cached value of `key`, or loads it once across every caller sharing the Redis.
+   *
+   * A hit returns the deserialized entry (and may start a background recomputation, see
+   * `earlyRecompute`). A miss takes the lock (`SET lock token NX PX lockTtlMs`) and runs `loader`;
+   * its result is stored with the jittered TTL (`negativeTtlMs` for an absent result) and the lock
+   * released in the same script, only if the lock still holds this caller's token. Callers that
+   * find the lock taken poll with exponential backoff (5 ms doubling to 100 ms, jittered) for at
+   * most `maxWaitMs`, and take the lock themselves as soon as it is free (a crashed holder's lock
+   * expires after `lockTtlMs`).
+   *
+   * @param key Any non-empty string; hashed into the Redis key, never stored in the clear.
+   * @param loader Called at most once per call; its result is returned to this caller as is
+   *   (not round-tripped through the serializer).
+   * @returns The value, or `undefined` when the record is absent (cached or just loaded).
+   * @throws {TypeError | RangeError} when `key` or `loader` is invalid, before any Redis call.
+   * @throws whatever `loader` throws (the lock is released, nothing is stored).
+   * @throws {TypeError} when the serializer does not return a string; the deserializer's error.
+   * @throws The client's error when Redis fails (including WRONGTYPE when another program wrote
+   *   the key).
+   */
+  getOrLoad(key: string, loader: Loader<T>): Promise<T | undefined>;
+  /**
+   * Deletes the entry of `key` and its lock. Call it **after** writing the source of truth
+   * (cache-aside). Deleting the lock makes any load in flight unable to store the value it read
+   * before your write.
+   * @returns `true` when an entry existed.
+   * @throws {TypeError | RangeError} when `key` or `secondDeleteAfterMs` is invalid.
+   */
+  invalidate(key: string, options?: InvalidateOptions): Promise<boolean>;
+  /**
+   * Writes `value` for `key` with the jittered TTL (write-through), keeping the last measured load
+   * time for early recomputation, and drops the lock so an older load in flight can not overwrite
+   * it. `undefined` or {@link NotFound} writes a cached absent with `negativeTtlMs`.
+   * @throws {TypeError | RangeError} when `key` is invalid; {TypeError} when the serializer does
+   *   not return a string.
+   */
+  set(key: string, value: T | NotFoundMarker | undefined): Promise<void>;
+  /** The Redis keys of `key`'s entry and lock (for audits and tests). */
+  keysFor(key: string): { entry: string; lock: string };
+  /** A snapshot of the counters. */
+  stats(): CacheStats;
+}
+
+const JSON_SERIALIZER: Serializer<never> = {
+  serialize: (value) => JSON.stringify(value),
+  deserialize: (text) => JSON.parse(text) as never,
+};
+
+const BACKOFF_START_MS = 5;
+const BACKOFF_MAX_MS = 100;
+
+/**
+ * A TTL drawn uniformly from `[ttlMs * (1 - jitter), ttlMs * (1 + jitter)]`, rounded to an integer,
+ * never below 1. `random` is a number in `[0, 1)`.
+ * @internal
+ */
+export function jitteredTtl(ttlMs: number, jitter: number, random: number): number {
+  const ttl = Math.round(ttlMs * (1 + jitter * (2 * random - 1)));
+  return ttl < 1 ? 1 : ttl;
+}
+
+/** Checks that `value` is a number in `[0, 1)`. */
+function checkJitter(value: unknown): number {
+  if (typeof value !== 'number') throw new TypeError(`jitter must be a number, got ${describe(value)}`);
+  if (!Number.isFinite(value) || value < 0 || value >= 1) {
+    throw new RangeError(`jitter must be a number >= 0 and < 1, got ${value}`);
+  }
+  return value;
+}
+
+function checkBeta(earlyRecompute: unknown): number {
+  if (earlyRecompute === false) return 0;
+  if (earlyRecompute === true || earlyRecompute === undefined) return 1;
+  if (typeof earlyRecompute !== 'object' || earlyRecompute === null) {
+    throw new TypeError(`earlyRecompute must be a boolean or an object, got ${describe(earlyRecompute)}`);
+  }
+  return checkPositive('earlyRecompute.beta', (earlyRecompute as EarlyRecomputeOptions).beta ?? 1);
+}
+
+function checkSerializer<T>(serializer: unknown): Serializer<T> {
+  if (serializer === undefined) return JSON_SERIALIZER as Serializer<T>;
+  const s = serializer as Partial<Serializer<T>> | null;
+  if (typeof s !== 'object' || s === null || typeof s.serialize !== 'function' || typeof s.deserialize !== 'function') {
+    throw new TypeError('serializer must be an object with serialize and deserialize functions');
+  }
+  return s as Serializer<T>;
+}
+
+/**
+ * Creates a cache-aside helper on Redis that can not leave a key without TTL and does not
+ * stampede: one loader per key at a time (a lock with an expiry), TTL jitter, probabilistic early
+ * recomputation (XFetch), short negative caching, and invalidation that beats loads in flight.
+ *
+ * Redis docs: SET NX PX https://redis.io/docs/latest/commands/set/, PTTL
+ * https://redis.io/docs/latest/commands/pttl/, distributed locks
+ * https://redis.io/docs/latest/develop/use/patterns/distributed-locks/, hash tags
+ * https://redis.io/docs/latest/operate/oss_and_stack/reference/cluster-spec/#hash-tags.
+ *
+ * @param redis An ioredis `Redis` or `Cluster`.
+ * @param options See {@link CacheOptions}; durations are integers in milliseconds.
+ * @throws {TypeError | RangeError} naming the option when an option is missing or invalid, e.g.
+ *   `ttlMs must be an integer >= 1, got 0`, `jitter must be a number >= 0 and < 1, got 1`.
+ * @example
+ * const users = createCache<User>(redis, { namespace: 'users', ttlMs: 60_000, lockTtlMs: 2_000, negativeTtlMs: 5_000 });
+ * const user = await users.getOrLoad(`user:${id}`, () => db.findUser(id) ?? NotFound); // User | undefined
+ * await db.updateUser(id, patch);
+ * await users.invalidate(`user:${id}`, { secondDeleteAfterMs: 500 });
+ */
+export function createCache<T = unknown>(redis: RedisClient, options: CacheOptions<T>): Cache<T> {
+  if (typeof options !== 'object' || options === null) throw new TypeError('options must be an object');
+  const ttlMs = checkInteger('ttlMs', options.ttlMs, 1);
+  const jitter = checkJitter(options.jitter ?? 0.1);
+  if (Math.ceil(ttlMs * (1 + jitter)) > MAX_EXACT) throw new RangeError('ttlMs * (1 + jitter) must be below 2^53');
+  const lockTtlMs = checkInteger('lockTtlMs', options.lockTtlMs ?? 5000, 1);
+  const maxWaitMs = checkInteger('maxWaitMs', options.maxWaitMs ?? lockTtlMs, 0);
+  const negativeTtlMs = checkInteger('negativeTtlMs', options.negativeTtlMs ?? Math.min(ttlMs, 30_000), 1);
+  if (Math.ceil(negativeTtlMs * (1 + jitter)) > MAX_EXACT) {
+    throw new RangeError('negativeTtlMs * (1 + jitter) must be below 2^53');
+  }
+  const beta = checkBeta(options.earlyRecompute);
+  const serializer = checkSerializer<T>(options.serializer);
+  const onBackgroundError = options.onBackgroundError;
+  if (onBackgroundError !== undefined && typeof onBackgroundError !== 'function') {
+    throw new TypeError(`onBackgroundError must be a function, got ${describe(onBackgroundError)}`);
+  }
+  const namespace = checkNonEmptyString('namespace', options.namespace);
+  const version = options.version ?? 'v1';
+  // validates namespace and version now, not on the first call
+  buildKey({ namespace, algorithm: 'cache', version, identity: '-' });
+
+  const runner = runnerFor(redis);
+  const getLua = getScript('cache_get');
+  const setLua = getScript('cache_set');
+  const releaseLua = getScript('cache_release');
+  const delLua = getScript('cache_del');
+  const lockTtlArg = String(lockTtlMs);
+  const counters: CacheStats = {
+    hits: 0,
+    misses: 0,
+    loads: 0,
+    refreshes: 0,
+    stores: 0,
+    storesRefused: 0,
+    waits: 0,
+    waitTimeouts: 0,
+    backgroundErrors: 0,
+  };
+
+  const keysFor = (key: string): { entry: string; lock: string } => {
+    checkNonEmptyString('key', key);
+    return {
+      entry: buildKey({ namespace, algorithm: 'cache', version, identity: key, scope: 'e' }),
+      lock: buildKey({ namespace, algorithm: 'cache', version, identity: key, scope: 'l' }),
+    };
+  };
+
+  const reportBackground = (error: unknown, key: string): void => {
+    counters.backgroundErrors += 1;
+    try {
+      onBackgroundError?.(error, key);
+    } catch {
+      // a throwing handler must not become an unhandled rejection
+    }
+  };
+
+  /** [kind, payload, ttl] for the store script; validates the serializer's output. */
+  const encode = (value: T | NotFoundMarker | undefined): [string, string, string] => {
+    if (value === undefined || value === NotFound) return ['a', '', String(jitteredTtl(negativeTtlMs, jitter, Math.random()))];
+    const text: unknown = serializer.serialize(value);
+    if (typeof text !== 'string') throw new TypeError(`serializer.serialize must return a string, got ${describe(text)}`);
+    return ['v', text, String(jitteredTtl(ttlMs, jitter, Math.random()))];
+  };
+
+  /** Runs the loader under the lock `token` and stores its result (if the lock is still ours). */
+  const loadAndStore = async (keys: string[], token: string, loader: Loader<T>): Promise<T | undefined> => {
+    counters.loads += 1;
+    const started = performance.now();
+    let value: T | NotFoundMarker | undefined;
+    let encoded: [string, string, string];
+    try {
+      value = await loader();
+      encoded = encode(value);
+    } catch (error) {
+      await runner.run(releaseLua, [keys[1]!], [token]).catch(() => undefined);
+      throw error;
+    }
+    const delta = Math.max(0, Math.round(performance.now() - started));
+    const [kind, payload, ttl] = encoded;
+    const stored = await runner.run(setLua, keys, [token, kind, payload, ttl, String(delta)]);
+    if (stored === 1) counters.stores += 1;
+    else counters.storesRefused += 1;
+    return value === NotFound ? undefined : value;
+  };
+
+  return {
+    keysFor,
+    stats: () => ({ ...counters }),
+
+    async getOrLoad(key: string, loader: Loader<T>): Promise<T | undefined> {
+      const { entry, lock } = keysFor(key);
+      if (typeof loader !== 'function') throw new TypeError(`loader must be a function, got ${describe(loader)}`);
+      const keys = [entry, lock];
+      const token = randomBytes(12).toString('base64url');
+      const deadline = performance.now() + maxWaitMs;
+      for (let attempt = 0; ; attempt += 1) {
+        // 1 - random() is in (0, 1]: the logarithm is finite
+        const xfetch = beta === 0 ? '0' : String(beta * -Math.log(1 - Math.random()));
+        const [status, absent, text] = (await runner.run(getLua, keys, [token, lockTtlArg, xfetch])) as [
+          string,
+          number,
+          string | null,
+          number,
+        ];
+        if (status === 'hit' || status === 'refresh') {
+          if (attempt === 0) counters.hits += 1;
+          let value: T | undefined;
+          try {
+            value = absent === 1 || text === null ? undefined : serializer.deserialize(text);
+          } catch (error) {
+            if (status === 'refresh') await runner.run(releaseLua, [lock], [token]).catch(() => undefined);
+            throw error;
+          }
+          if (status === 'refresh') {
+            counters.refreshes += 1;
+            loadAndStore(keys, token, loader).catch((error: unknown) => reportBackground(error, key));
+          }
+          return value;
+        }
+        if (attempt === 0) counters.misses += 1;
+        if (status === 'load') return loadAndStore(keys, token, loader);
+        // 'busy': another caller is loading
+        if (attempt === 0) counters.waits += 1;
+        const left = deadline - performance.now();
+        if (left <= 0) {
+          counters.waitTimeouts += 1;
+          counters.loads += 1;
+          const value = await loader();
+          return value === NotFound ? undefined : value;
+        }
+        const step = Math.min(BACKOFF_MAX_MS, BACKOFF_START_MS * 2 ** attempt);
+        await sleep(Math.min(left, step / 2 + Math.random() * (step / 2)));
+      }
+    },
+
+    async invalidate(key: string, invalidateOptions: InvalidateOptions = {}): Promise<boolean> {
+      const keys = keysFor(key);
+      if (typeof invalidateOptions !== 'object' || invalidateOptions === null) {
+        throw new TypeError('invalidate options must be an object');
+      }
+      const again = invalidateOptions.secondDeleteAfterMs;
+      if (again !== undefined) checkInteger('secondDeleteAfterMs', again, 1);
+      const deleted = await runner.run(delLua, [keys.entry, keys.lock], []);
+      if (again !== undefined) {
+        setTimeout(() => {
+          runner.run(delLua, [keys.entry, keys.lock], []).catch((error: unknown) => reportBackground(error, key));
+        }, again);
+      }
+      return deleted === 1;
+    },
+
+    async set(key: string, value: T | NotFoundMarker | undefined): Promise<void> {
+      const { entry, lock } = keysFor(key);
+      const [kind, payload, ttl] = encode(value);
+      await runner.run(setLua, [entry, lock], ['', kind, payload, ttl, '']);
+    },
+  };
+}
