@@ -5,6 +5,18 @@
  * run through EVALSHA with automatic fallback on NOSCRIPT. Accepts an ioredis `Redis` or `Cluster`.
  */
 export { collect } from './collect.js';
+export {
+  createCache,
+  NotFound,
+  type Cache,
+  type CacheOptions,
+  type CacheStats,
+  type EarlyRecomputeOptions,
+  type InvalidateOptions,
+  type Loader,
+  type NotFoundMarker,
+  type Serializer,
+} from './cache.js';
 export { incrementWithTtl, type IncrementOptions, type IncrementResult, type TtlMode } from './increment.js';
 export { setKeepTtl } from './set-keep-ttl.js';
 export { buildKey, hashIdentity, IDENTITY_HASH_LENGTH, type KeyParts } from './keys.js';
