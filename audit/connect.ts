@@ -4,6 +4,7 @@
  * `redis[s]://[[user]:password@]host[:port][/db]`
  * (https://www.iana.org/assignments/uri-schemes/prov/redis, `rediss` = TLS).
  */
+import { isIP } from 'node:net';
 import { Cluster, Redis, type RedisOptions } from 'ioredis';
 import { AuditError } from './audit.js';
 
@@ -46,7 +47,8 @@ export function optionsFromUrl(url: string): RedisOptions & { host: string; port
   if (parsed.username !== '') options.username = decodeURIComponent(parsed.username);
   if (parsed.password !== '') options.password = decodeURIComponent(parsed.password);
   if (db !== '') options.db = Number(db);
-  if (parsed.protocol === 'rediss:') options.tls = { servername: options.host };
+  // TLS checks the certificate against the host; SNI only for names (RFC 6066 forbids addresses).
+  if (parsed.protocol === 'rediss:') options.tls = isIP(options.host) ? {} : { servername: options.host };
   return options;
 }
 
@@ -57,12 +59,16 @@ const COMMON: RedisOptions = {
   enableOfflineQueue: true,
   // A scan is one pass: fail fast instead of reconnecting forever.
   retryStrategy: () => null,
+  // After a failed connect, ioredis waits this long for a socket that is already gone (default 2 s).
+  disconnectTimeout: 200,
 };
 
-function describe(error: unknown): string {
+function describe(error: unknown, tls: boolean): string {
   const message = error instanceof Error ? error.message : String(error);
   const last = (error as { lastNodeError?: Error } | undefined)?.lastNodeError;
-  return last === undefined ? message : `${message} (${last.message})`;
+  const text = last === undefined ? message : `${message} (${last.message})`;
+  // A TLS port closes a plain-text connection without a word.
+  return !tls && /ECONNRESET/.test(text) ? `${text} (if the server expects TLS, use rediss://)` : text;
 }
 
 /**
@@ -75,47 +81,48 @@ function describe(error: unknown): string {
 export async function connect(url: string, cluster: boolean): Promise<Connection> {
   const options = optionsFromUrl(url);
   const where = redactUrl(url);
-  if (!cluster) {
-    const client = new Redis({ ...COMMON, ...options });
-    let lastError: Error | undefined;
-    client.on('error', (error: Error) => (lastError = error));
-    try {
-      await client.connect();
-    } catch (error) {
-      client.disconnect();
-      throw new AuditError(`cannot connect to ${where}: ${describe(lastError ?? error)}`);
-    }
-    return { nodes: [client], close: () => quit([client]) };
-  }
-
-  const { host, port, db, ...redisOptions } = options;
-  if (db !== undefined && db !== 0) throw new AuditError(`a Redis Cluster has only database 0, the URL asks for ${db}`);
-  const client = new Cluster([{ host, port }], {
-    lazyConnect: true,
-    clusterRetryStrategy: () => null,
-    enableOfflineQueue: true,
-    slotsRefreshTimeout: 5_000,
-    // TLS certificates name the host the user gave; keep that name for every node.
-    redisOptions: { ...COMMON, ...redisOptions, ...(redisOptions.tls ? { tls: { servername: host } } : {}) },
-  });
+  // Also the first step with --cluster: ioredis' Cluster reports a refused or TLS-failed seed node
+  // only as "Connection is closed", the plain client says why.
+  const client = new Redis({ ...COMMON, ...options });
   let lastError: Error | undefined;
   client.on('error', (error: Error) => (lastError = error));
   try {
     await client.connect();
   } catch (error) {
     client.disconnect();
-    throw new AuditError(`cannot connect to the cluster at ${where}: ${describe(lastError ?? error)}`);
+    throw new AuditError(`cannot connect to ${where}: ${describe(lastError ?? error, options.tls !== undefined)}`);
   }
-  const masters = client.nodes('master');
+  if (!cluster) return { nodes: [client], close: () => quit([client]) };
+  await quit([client]);
+
+  const { host, port, db, ...redisOptions } = options;
+  if (db !== undefined && db !== 0) throw new AuditError(`a Redis Cluster has only database 0, the URL asks for ${db}`);
+  const seeded = new Cluster([{ host, port }], {
+    lazyConnect: true,
+    clusterRetryStrategy: () => null,
+    enableOfflineQueue: true,
+    slotsRefreshTimeout: 5_000,
+    redisOptions: { ...COMMON, ...redisOptions },
+  });
+  let clusterError: Error | undefined;
+  seeded.on('error', (error: Error) => (clusterError ??= error));
+  seeded.on('node error', (error: Error) => (clusterError = error));
+  try {
+    await seeded.connect();
+  } catch (error) {
+    seeded.disconnect();
+    throw new AuditError(`cannot connect to the cluster at ${where}: ${describe(clusterError ?? error, options.tls !== undefined)}`);
+  }
+  const masters = seeded.nodes('master');
   if (masters.length === 0) {
-    client.disconnect();
+    seeded.disconnect();
     throw new AuditError(`the cluster at ${where} has no master`);
   }
   for (const node of masters) node.on('error', () => undefined);
   return {
     nodes: masters,
     close: async () => {
-      await client.quit().catch(() => client.disconnect());
+      await seeded.quit().catch(() => seeded.disconnect());
     },
   };
 }

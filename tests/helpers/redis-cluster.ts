@@ -2,6 +2,7 @@
  * A local three-master Redis Cluster for tests: three `redis-server --cluster-enabled yes` on free
  * loopback ports, each in its own temp dir, joined with `redis-cli --cluster create`, ready when
  * every node reports `cluster_state:ok`. `stop()` stops the servers and removes the dirs.
+ * Also exports the plain `redis-server` starter it uses (for servers with other options, e.g. TLS).
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -22,7 +23,8 @@ export interface RedisClusterHandle {
   stop(): Promise<void>;
 }
 
-function freePort(): Promise<number> {
+/** A TCP port free on 127.0.0.1 right now. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.unref();
@@ -36,15 +38,19 @@ function freePort(): Promise<number> {
 }
 
 function startNode(port: number, dir: string): Promise<ChildProcess> {
-  const child = spawn(
-    'redis-server',
-    [
-      '--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes',
-      '--cluster-config-file', path.join(dir, 'nodes.conf'), '--dir', dir,
-      '--save', '', '--appendonly', 'no', '--daemonize', 'no',
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  return spawnRedisServer([
+    '--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes',
+    '--cluster-config-file', path.join(dir, 'nodes.conf'), '--dir', dir,
+  ]);
+}
+
+/**
+ * Starts `redis-server` with `args` (plus `--save '' --appendonly no --daemonize no`) and resolves
+ * once it accepts connections; stop it with {@link stopRedisServer}.
+ */
+export function spawnRedisServer(args: string[]): Promise<ChildProcess> {
+  const child = spawn('redis-server', [...args, '--save', '', '--appendonly', 'no', '--daemonize', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const port = args[args.indexOf('--port') + 1] ?? '?';
   return new Promise((resolve, reject) => {
     let output = '';
     const timer = setTimeout(() => reject(new Error(`redis-server ${port} did not start:\n${output}`)), 10_000);
@@ -67,7 +73,8 @@ function startNode(port: number, dir: string): Promise<ChildProcess> {
   });
 }
 
-function stopNode(child: ChildProcess): Promise<void> {
+/** Stops a server started by {@link spawnRedisServer}. */
+export function stopRedisServer(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) return resolve();
     child.once('exit', () => resolve());
@@ -92,7 +99,7 @@ export async function startRedisCluster(): Promise<RedisClusterHandle> {
   const children: ChildProcess[] = [];
   const dirs: string[] = [];
   const stop = async () => {
-    await Promise.all(children.map(stopNode));
+    await Promise.all(children.map(stopRedisServer));
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   };
   try {
