@@ -1,0 +1,476 @@
+import calculateSlot from 'cluster-key-slot';
+import fc from 'fast-check';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { jitteredTtl } from '../../runtime/cache.js';
+import { createCache, NotFound, type Cache, type CacheOptions } from '../../runtime/index.js';
+import { getScript } from '../../runtime/scripts.js';
+import { scanWithPttl, uniquePrefix, useRedis } from '../helpers/redis.js';
+
+const redis = useRedis();
+
+/** Namespaces created by the current test, audited after it. */
+let namespaces: string[] = [];
+
+function ns(label: string): string {
+  const name = uniquePrefix(label);
+  namespaces.push(name);
+  return name;
+}
+
+afterEach(async () => {
+  const auditor = redis.client();
+  const leaks: string[] = [];
+  for (const namespace of namespaces) {
+    for (const [key, pttl] of await scanWithPttl(auditor, `${namespace}:*`)) {
+      if (pttl === -1) leaks.push(key);
+    }
+  }
+  namespaces = [];
+  await auditor.quit();
+  expect(leaks).toEqual([]);
+});
+
+/** A loader that counts its calls and answers `value` after `ms`. */
+function slowLoader<T>(value: T, ms: number): { calls: () => number; load: () => Promise<T> } {
+  let calls = 0;
+  return {
+    calls: () => calls,
+    load: async () => {
+      calls += 1;
+      await sleep(ms);
+      return value;
+    },
+  };
+}
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs = 2000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error('condition not reached');
+    await sleep(2);
+  }
+}
+
+describe('createCache: the load lock', () => {
+  it('200 concurrent getOrLoad calls on a cold key, over 4 clients, run the loader exactly once', async () => {
+    const namespace = ns('stampede');
+    const caches = [0, 1, 2, 3].map(() => createCache<{ id: number }>(redis.client(), { namespace, ttlMs: 5000, lockTtlMs: 2000 }));
+    const loader = slowLoader({ id: 42 }, 50);
+    const results = await Promise.all(Array.from({ length: 200 }, (_, i) => caches[i % 4]!.getOrLoad('user:42', loader.load)));
+    expect(loader.calls()).toBe(1);
+    expect(results.every((r) => r?.id === 42)).toBe(true);
+    const stats = caches.map((c) => c.stats());
+    expect(stats.reduce((n, s) => n + s.loads, 0)).toBe(1);
+    expect(stats.reduce((n, s) => n + s.stores, 0)).toBe(1);
+    expect(stats.reduce((n, s) => n + s.waitTimeouts, 0)).toBe(0);
+    const r = redis.client();
+    const { entry, lock } = caches[0]!.keysFor('user:42');
+    expect(await r.exists(lock)).toBe(0); // released by the store script
+    const pttl = await r.pttl(entry);
+    expect(pttl).toBeGreaterThan(4000);
+    expect(pttl).toBeLessThanOrEqual(5500);
+  });
+
+  it('a lock holder that never finishes frees the key after lockTtlMs; the next caller loads and stores', async () => {
+    const namespace = ns('dead');
+    const r = redis.client();
+    const holder = createCache<string>(redis.client(), { namespace, ttlMs: 5000, lockTtlMs: 300 });
+    const other = createCache<string>(redis.client(), { namespace, ttlMs: 5000, lockTtlMs: 300 });
+    const { entry, lock } = holder.keysFor('k');
+    void holder.getOrLoad('k', () => new Promise<string>(() => undefined)); // the "crashed" loader
+    await waitFor(async () => (await r.exists(lock)) === 1);
+    const lockPttl = await r.pttl(lock);
+    expect(lockPttl).toBeGreaterThan(0);
+    expect(lockPttl).toBeLessThanOrEqual(300);
+    const loader = slowLoader('fresh', 5);
+    const started = performance.now();
+    expect(await other.getOrLoad('k', loader.load)).toBe('fresh');
+    const elapsed = performance.now() - started;
+    expect(elapsed).toBeGreaterThanOrEqual(lockPttl - 20);
+    expect(elapsed).toBeLessThan(3000);
+    expect(loader.calls()).toBe(1);
+    expect(other.stats()).toMatchObject({ misses: 1, waits: 1, loads: 1, stores: 1, waitTimeouts: 0 });
+    expect(await r.hget(entry, 'v')).toBe('"fresh"');
+  });
+
+  it('a waiter that reaches maxWaitMs while the lock is held loads itself and does not store', async () => {
+    const namespace = ns('bound');
+    const r = redis.client();
+    const holder = createCache<string>(redis.client(), { namespace, ttlMs: 5000, lockTtlMs: 5000 });
+    const waiter = createCache<string>(redis.client(), { namespace, ttlMs: 5000, lockTtlMs: 5000, maxWaitMs: 150 });
+    void holder.getOrLoad('k', () => new Promise<string>(() => undefined));
+    await waitFor(async () => (await r.exists(holder.keysFor('k').lock)) === 1);
+    const started = performance.now();
+    expect(await waiter.getOrLoad('k', () => 'own')).toBe('own');
+    const elapsed = performance.now() - started;
+    expect(elapsed).toBeGreaterThanOrEqual(140);
+    expect(elapsed).toBeLessThan(2000);
+    expect(waiter.stats()).toMatchObject({ waits: 1, waitTimeouts: 1, loads: 1, stores: 0 });
+    expect(await r.exists(holder.keysFor('k').entry)).toBe(0);
+    await r.del(holder.keysFor('k').lock); // let the audit see only TTL'd keys either way
+  });
+
+  it('a loader that throws releases the lock at once and stores nothing', async () => {
+    const namespace = ns('throw');
+    const r = redis.client();
+    const cache = createCache<string>(redis.client(), { namespace, ttlMs: 5000, lockTtlMs: 5000 });
+    await expect(
+      cache.getOrLoad('k', () => {
+        throw new Error('db down');
+      }),
+    ).rejects.toThrow('db down');
+    const { entry, lock } = cache.keysFor('k');
+    expect(await r.exists(entry, lock)).toBe(0);
+    const started = performance.now();
+    expect(await cache.getOrLoad('k', () => 'ok')).toBe('ok');
+    expect(performance.now() - started).toBeLessThan(1000); // no wait for a lock
+  });
+
+  it('keeps entry and lock of one key in one cluster slot and never stores the key in the clear', () => {
+    const cache = createCache(redis.client(), { namespace: 'users', ttlMs: 1000 });
+    for (const key of ['user:42', 'ada@example.com', '{tag}', '}', 'a{b}c']) {
+      const { entry, lock } = cache.keysFor(key);
+      expect(calculateSlot(entry)).toBe(calculateSlot(lock));
+      expect(entry).toMatch(/^users:cache:v1:\{[A-Za-z0-9_-]{22}\}:e$/);
+      expect(lock).toBe(`${entry.slice(0, -1)}l`);
+    }
+  });
+});
+
+describe('createCache: TTLs', () => {
+  it('spreads the TTLs of 1,000 keys written together across the jitter band', async () => {
+    const namespace = ns('jitter');
+    const r = redis.client();
+    const cache = createCache<number>(r, { namespace, ttlMs: 60_000, jitter: 0.1 });
+    const started = performance.now();
+    await Promise.all(Array.from({ length: 1000 }, (_, i) => cache.getOrLoad(`k${i}`, () => i)));
+    const pipeline = r.pipeline();
+    for (let i = 0; i < 1000; i += 1) pipeline.pttl(cache.keysFor(`k${i}`).entry);
+    const pttls = ((await pipeline.exec()) ?? []).map(([, v]) => v as number);
+    const elapsed = performance.now() - started;
+    expect(pttls).toHaveLength(1000);
+    expect(Math.min(...pttls)).toBeGreaterThan(0);
+    expect(Math.min(...pttls)).toBeGreaterThanOrEqual(54_000 - elapsed - 5);
+    expect(Math.max(...pttls)).toBeLessThanOrEqual(66_000);
+    expect(Math.max(...pttls) - Math.min(...pttls)).toBeGreaterThan(10_000); // spread over the band
+    const perSecond = new Map<number, number>();
+    for (const p of pttls) perSecond.set(Math.floor(p / 1000), (perSecond.get(Math.floor(p / 1000)) ?? 0) + 1);
+    expect(Math.max(...perSecond.values())).toBeLessThan(667); // no two-thirds expire in one second
+    expect(perSecond.size).toBeGreaterThanOrEqual(11);
+  });
+
+  it('jitteredTtl stays in the band and never goes below 1 ms (fast-check)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 10 ** 12 }),
+        fc.double({ min: 0, max: 0.999999, noNaN: true }),
+        fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
+        (ttl, jitter, random) => {
+          const t = jitteredTtl(ttl, jitter, random);
+          expect(Number.isSafeInteger(t)).toBe(true);
+          expect(t).toBeGreaterThanOrEqual(Math.max(1, Math.floor(ttl * (1 - jitter))));
+          expect(t).toBeLessThanOrEqual(Math.ceil(ttl * (1 + jitter)));
+        },
+      ),
+    );
+    expect(jitteredTtl(1, 0.99, 0)).toBe(1);
+    expect(jitteredTtl(2, 0.9, 0)).toBe(1);
+  });
+
+  it('with ttlMs 1 and jitter 0.99 every write succeeds with a TTL of at least 1 ms', async () => {
+    const namespace = ns('tiny');
+    const r = redis.client();
+    const cache = createCache<number>(r, { namespace, ttlMs: 1, jitter: 0.99, earlyRecompute: false });
+    await Promise.all(Array.from({ length: 200 }, (_, i) => cache.set(`k${i}`, i)));
+    expect(cache.stats().stores).toBe(0); // set() is not a load
+    // nothing without TTL: the afterEach audit; nothing rejected: set() resolved for every key
+  });
+
+  it('the scripts reject a TTL <= 0 or a bad lock TTL before writing anything', async () => {
+    const r = redis.client();
+    const namespace = ns('script');
+    const cache = createCache(r, { namespace, ttlMs: 1000 });
+    const { entry, lock } = cache.keysFor('k');
+    const set = getScript('cache_set').lua;
+    await expect(r.eval(set, 2, entry, lock, '', 'v', '"x"', '0', '5')).rejects.toThrow('ttlMs must be an integer >= 1');
+    await expect(r.eval(set, 2, entry, lock, '', 'v', '"x"', '-5', '5')).rejects.toThrow('ttlMs must be an integer >= 1');
+    await expect(r.eval(set, 2, entry, lock, '', 'v', '"x"', '1.5', '5')).rejects.toThrow('ttlMs must be an integer >= 1');
+    await expect(r.eval(set, 2, entry, lock, '', 'x', '"x"', '10', '5')).rejects.toThrow("kind must be 'v' or 'a'");
+    await expect(r.eval(set, 2, entry, lock, '', 'v', '"x"', '10', '-1')).rejects.toThrow('deltaMs must be an integer >= 0');
+    const get = getScript('cache_get').lua;
+    await expect(r.eval(get, 2, entry, lock, 't', '0', '0')).rejects.toThrow('lockTtlMs must be an integer >= 1');
+    await expect(r.eval(get, 2, entry, lock, '', '100', '0')).rejects.toThrow('token must be a non-empty string');
+    await expect(r.eval(get, 2, entry, lock, 't', '100', '-1')).rejects.toThrow('xfetch must be a number >= 0');
+    expect(await r.exists(entry, lock)).toBe(0);
+  });
+
+  it('an entry someone left without TTL counts as a miss and is replaced by one with a TTL', async () => {
+    const namespace = ns('repair');
+    const r = redis.client();
+    const cache = createCache<string>(r, { namespace, ttlMs: 2000 });
+    const { entry } = cache.keysFor('k');
+    await r.hset(entry, 'v', '"old"');
+    expect(await cache.getOrLoad('k', () => 'new')).toBe('new');
+    const pttl = await r.pttl(entry);
+    expect(pttl).toBeGreaterThan(0);
+    expect(pttl).toBeLessThanOrEqual(2200);
+    expect(await r.hgetall(entry)).toMatchObject({ v: '"new"' });
+  });
+});
+
+describe('createCache: early recomputation (XFetch)', () => {
+  it('a steady stream of reads across many expiries sees no miss after warm-up; one load per TTL period or so', async () => {
+    const namespace = ns('xfetch');
+    const ttlMs = 400;
+    const cache = createCache<number>(redis.client(), { namespace, ttlMs, jitter: 0, earlyRecompute: { beta: 2 } });
+    let version = 0;
+    const loader = async () => {
+      await sleep(10);
+      version += 1;
+      return version;
+    };
+    expect(await cache.getOrLoad('hot', loader)).toBe(1); // warm-up: the one miss
+    const durationMs = 2000;
+    const until = performance.now() + durationMs;
+    const seen: number[] = [];
+    let backwards = 0;
+    // 8 readers, each reading every 2-5 ms: about 2 reads per ms in total
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        let last = 0;
+        while (performance.now() < until) {
+          const v = (await cache.getOrLoad('hot', loader)) ?? -1;
+          if (v < last) backwards += 1; // each reader's reads are sequential: versions only move forward
+          last = v;
+          seen.push(v);
+          await sleep(2 + Math.random() * 3);
+        }
+      }),
+    );
+    if (process.env.CACHE_TEST_VERBOSE) console.log({ reads: seen.length, ...cache.stats() });
+    const stats = cache.stats();
+    expect(stats.misses).toBe(1);
+    expect(stats.waits).toBe(0);
+    expect(stats.hits).toBe(seen.length);
+    expect(seen.length).toBeGreaterThan(200);
+    // the loader runs about once per period: 2000 / 400 = 5 expiries would have happened
+    const periods = durationMs / ttlMs;
+    expect(stats.refreshes).toBeGreaterThanOrEqual(periods - 1);
+    expect(stats.refreshes).toBeLessThanOrEqual(periods * 2.5);
+    expect(stats.storesRefused).toBe(0);
+    expect(backwards).toBe(0);
+  });
+
+  it('with earlyRecompute off the entry expires and the next read is a miss', async () => {
+    const namespace = ns('noxfetch');
+    const cache = createCache<number>(redis.client(), { namespace, ttlMs: 150, jitter: 0, earlyRecompute: false });
+    let loads = 0;
+    const loader = () => ++loads;
+    await cache.getOrLoad('k', loader);
+    for (let i = 0; i < 20; i += 1) {
+      await cache.getOrLoad('k', loader);
+      await sleep(5);
+    }
+    expect(cache.stats().refreshes).toBe(0);
+    await sleep(200);
+    expect(await cache.getOrLoad('k', loader)).toBe(2);
+    expect(cache.stats().misses).toBe(2);
+  });
+
+  it('stores the measured load time beside the value and the server clock as stored-at', async () => {
+    const namespace = ns('meta');
+    const r = redis.client();
+    const cache = createCache<string>(r, { namespace, ttlMs: 5000 });
+    await cache.getOrLoad('k', async () => {
+      await sleep(40);
+      return 'v';
+    });
+    const fields = await r.hgetall(cache.keysFor('k').entry);
+    expect(Number(fields.d)).toBeGreaterThanOrEqual(35);
+    expect(Number(fields.d)).toBeLessThan(2000);
+    const [seconds] = await r.time();
+    expect(Math.abs(Number(fields.t) - Number(seconds) * 1000)).toBeLessThan(3000);
+    expect(fields.v).toBe('"v"');
+  });
+});
+
+describe('createCache: negative caching', () => {
+  it.each([
+    ['NotFound', NotFound],
+    ['undefined', undefined],
+  ] as const)('caches an absent (%s) for negativeTtlMs only', async (_label, absent) => {
+    const namespace = ns('negative');
+    const r = redis.client();
+    const cache = createCache<string>(r, { namespace, ttlMs: 60_000, negativeTtlMs: 200, jitter: 0.1 });
+    let calls = 0;
+    let exists = false;
+    const loader = () => {
+      calls += 1;
+      return exists ? 'created' : absent;
+    };
+    expect(await cache.getOrLoad('k', loader)).toBeUndefined();
+    expect(await cache.getOrLoad('k', loader)).toBeUndefined();
+    expect(calls).toBe(1);
+    const { entry } = cache.keysFor('k');
+    const pttl = await r.pttl(entry);
+    expect(pttl).toBeGreaterThan(0);
+    expect(pttl).toBeLessThanOrEqual(220);
+    expect(await r.hget(entry, 'a')).toBe('1');
+    exists = true;
+    await sleep(300);
+    expect(await cache.getOrLoad('k', loader)).toBe('created');
+    expect(calls).toBe(2);
+    expect(await r.pttl(entry)).toBeGreaterThan(50_000); // the value gets the full TTL
+    expect(await r.hget(entry, 'a')).toBeNull(); // no field of the old entry survives
+  });
+});
+
+describe('createCache: invalidate and set', () => {
+  it('invalidate deletes the entry; the next read loads again', async () => {
+    const namespace = ns('inval');
+    const cache = createCache<number>(redis.client(), { namespace, ttlMs: 60_000 });
+    let n = 0;
+    expect(await cache.getOrLoad('k', () => ++n)).toBe(1);
+    expect(await cache.invalidate('k')).toBe(true);
+    expect(await cache.invalidate('k')).toBe(false);
+    expect(await cache.getOrLoad('k', () => ++n)).toBe(2);
+  });
+
+  it('a load in flight when invalidate runs returns its value but does not store it', async () => {
+    const namespace = ns('race');
+    const r = redis.client();
+    const cache = createCache<string>(r, { namespace, ttlMs: 60_000 });
+    const pending = cache.getOrLoad('k', async () => {
+      await sleep(100);
+      return 'read before the write';
+    });
+    await waitFor(async () => (await r.exists(cache.keysFor('k').lock)) === 1);
+    await cache.invalidate('k'); // after the database write
+    expect(await pending).toBe('read before the write');
+    expect(cache.stats()).toMatchObject({ stores: 0, storesRefused: 1 });
+    expect(await r.exists(cache.keysFor('k').entry)).toBe(0);
+  });
+
+  it('secondDeleteAfterMs deletes again later (a late stale write does not survive)', async () => {
+    const namespace = ns('double');
+    const r = redis.client();
+    const cache = createCache<string>(r, { namespace, ttlMs: 60_000 });
+    await cache.set('k', 'v1');
+    await cache.invalidate('k', { secondDeleteAfterMs: 100 });
+    await cache.set('k', 'stale, from a lagging replica');
+    expect(await r.exists(cache.keysFor('k').entry)).toBe(1);
+    await waitFor(async () => (await r.exists(cache.keysFor('k').entry)) === 0, 2000);
+  });
+
+  it('set writes with the jittered TTL, keeps the measured load time and beats a load in flight', async () => {
+    const namespace = ns('set');
+    const r = redis.client();
+    const cache = createCache<{ n: number }>(r, { namespace, ttlMs: 10_000, jitter: 0.2 });
+    const { entry } = cache.keysFor('k');
+    await cache.getOrLoad('k', async () => {
+      await sleep(30);
+      return { n: 1 };
+    });
+    const delta = await r.hget(entry, 'd');
+    await cache.set('k', { n: 2 });
+    expect(await r.hget(entry, 'd')).toBe(delta);
+    const pttl = await r.pttl(entry);
+    expect(pttl).toBeGreaterThan(7000);
+    expect(pttl).toBeLessThanOrEqual(12_000);
+    expect(await cache.getOrLoad('k', () => ({ n: 0 }))).toEqual({ n: 2 });
+
+    await cache.invalidate('k');
+    const pending = cache.getOrLoad('k', async () => {
+      await sleep(100);
+      return { n: 3 };
+    });
+    await waitFor(async () => (await r.exists(cache.keysFor('k').lock)) === 1);
+    await cache.set('k', { n: 4 });
+    expect(await pending).toEqual({ n: 3 });
+    expect(await cache.getOrLoad('k', () => ({ n: 0 }))).toEqual({ n: 4 });
+    await cache.set('k', NotFound);
+    expect(await r.hget(entry, 'a')).toBe('1');
+    expect(await r.pttl(entry)).toBeLessThanOrEqual(12_000);
+  });
+
+  it('uses a pluggable serializer', async () => {
+    const namespace = ns('serial');
+    const r = redis.client();
+    const cache = createCache<Date>(r, {
+      namespace,
+      ttlMs: 10_000,
+      serializer: { serialize: (d) => String(d.getTime()), deserialize: (s) => new Date(Number(s)) },
+    });
+    const when = new Date(1_700_000_000_000);
+    expect(await cache.getOrLoad('k', () => when)).toBe(when);
+    const hit = await cache.getOrLoad('k', () => new Date(0));
+    expect(hit).toBeInstanceOf(Date);
+    expect(hit?.getTime()).toBe(when.getTime());
+    expect(await r.hget(cache.keysFor('k').entry, 'v')).toBe('1700000000000');
+  });
+});
+
+describe('createCache: argument validation (before any Redis call)', () => {
+  const base: CacheOptions<unknown> = { namespace: 'valid', ttlMs: 1000 };
+  const make = (patch: Record<string, unknown>) => () =>
+    createCache(redis.client(), { ...base, ...patch } as CacheOptions<unknown>);
+
+  it.each([
+    [{ ttlMs: 0 }, new RangeError('ttlMs must be an integer >= 1, got 0')],
+    [{ ttlMs: 1.5 }, new RangeError('ttlMs must be an integer >= 1, got 1.5')],
+    [{ ttlMs: '100' }, new TypeError('ttlMs must be a number, got a string')],
+    [{ ttlMs: undefined }, new TypeError('ttlMs must be a number, got undefined')],
+    [{ jitter: 1 }, new RangeError('jitter must be a number >= 0 and < 1, got 1')],
+    [{ jitter: -0.1 }, new RangeError('jitter must be a number >= 0 and < 1, got -0.1')],
+    [{ jitter: Number.NaN }, new RangeError('jitter must be a number >= 0 and < 1, got NaN')],
+    [{ jitter: '0.1' }, new TypeError('jitter must be a number, got a string')],
+    [{ lockTtlMs: 0 }, new RangeError('lockTtlMs must be an integer >= 1, got 0')],
+    [{ lockTtlMs: 2.5 }, new RangeError('lockTtlMs must be an integer >= 1, got 2.5')],
+    [{ maxWaitMs: -1 }, new RangeError('maxWaitMs must be an integer >= 0, got -1')],
+    [{ negativeTtlMs: 0 }, new RangeError('negativeTtlMs must be an integer >= 1, got 0')],
+    [{ earlyRecompute: { beta: 0 } }, new RangeError('earlyRecompute.beta must be a finite number > 0, got 0')],
+    [{ earlyRecompute: 'yes' }, new TypeError('earlyRecompute must be a boolean or an object, got a string')],
+    [{ serializer: { serialize: JSON.stringify } }, new TypeError('serializer must be an object with serialize and deserialize functions')],
+    [{ onBackgroundError: 1 }, new TypeError('onBackgroundError must be a function, got 1')],
+    [{ namespace: '' }, new RangeError('namespace must not be empty')],
+    [{ namespace: 3 }, new TypeError('namespace must be a string, got 3')],
+    [
+      { namespace: 'a:b' },
+      new RangeError("namespace must be 1-64 characters of A-Z a-z 0-9 _ . - (no ':', '{', '}'), got 'a:b'"),
+    ],
+    [{ version: 'v{1}' }, new RangeError("version must be 1-64 characters of A-Z a-z 0-9 _ . - (no ':', '{', '}'), got 'v{1}'")],
+    [{ ttlMs: Number.MAX_SAFE_INTEGER, jitter: 0.5 }, new RangeError('ttlMs * (1 + jitter) must be below 2^53')],
+  ])('%o', (patch, error) => {
+    expect(make(patch)).toThrow(error);
+  });
+
+  it('rejects a missing options object', () => {
+    expect(() => createCache(redis.client(), undefined as unknown as CacheOptions<unknown>)).toThrow(
+      new TypeError('options must be an object'),
+    );
+  });
+
+  it('checks call arguments and serializer output, and writes nothing', async () => {
+    const namespace = ns('args');
+    const r = redis.client();
+    const cache: Cache<unknown> = createCache(r, { namespace, ttlMs: 1000 });
+    await expect(cache.getOrLoad('', () => 1)).rejects.toThrow(new RangeError('key must not be empty'));
+    await expect(cache.getOrLoad(5 as unknown as string, () => 1)).rejects.toThrow(new TypeError('key must be a string, got 5'));
+    await expect(cache.getOrLoad('k', 'nope' as unknown as () => number)).rejects.toThrow(
+      new TypeError('loader must be a function, got a string'),
+    );
+    await expect(cache.invalidate('k', { secondDeleteAfterMs: 0 })).rejects.toThrow(
+      new RangeError('secondDeleteAfterMs must be an integer >= 1, got 0'),
+    );
+    await expect(cache.set('', 1)).rejects.toThrow(new RangeError('key must not be empty'));
+    // JSON.stringify(() => 1) is undefined: not storable
+    await expect(cache.getOrLoad('k', () => () => 1)).rejects.toThrow(
+      new TypeError('serializer.serialize must return a string, got undefined'),
+    );
+    await expect(cache.set('k', () => 1)).rejects.toThrow(new TypeError('serializer.serialize must return a string, got undefined'));
+    const { entry, lock } = cache.keysFor('k');
+    expect(await r.exists(entry, lock)).toBe(0); // the lock was released too
+    expect(() => cache.keysFor('')).toThrow(new RangeError('key must not be empty'));
+  });
+});
