@@ -9,7 +9,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { AuditError, type AuditOptions, DEFAULT_AUDIT_OPTIONS, runAudit } from '../audit.js';
 import { connect, redactUrl } from '../connect.js';
 import { FORMAT_NAMES, type FormatName, formatReport } from '../format.js';
-import { packageVersion } from './package-info.js';
+import { packageVersion } from '../../lua-lint/cli/package-info.js';
 import { createProgressBar } from './progress.js';
 
 /** A stream the CLI writes to (`process.stdout`, or a collector in tests). */

@@ -522,7 +522,8 @@ describe('usage and connection errors', () => {
     expect(help.stdout).toContain("$ redis-ttl-audit --fail-on-persistent 'session:*'");
     expect(help.stdout).toContain('Exit codes: 0 audited, 1 --fail-on-persistent found keys without TTL, 2 usage or connection error.');
     const version = await runCli(['--version']);
-    expect(version).toEqual({ code: 0, stdout: `${(await import('../../audit/cli/package-info.js')).packageVersion()}\n`, stderr: '' });
+    const packageJson = JSON.parse(readFileSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../package.json'), 'utf8')) as { version: string };
+    expect(version).toEqual({ code: 0, stdout: `${packageJson.version}\n`, stderr: '' });
   });
 
   it('exits 2 with one line (and a pointer to --help) on bad arguments', async () => {
