@@ -1,11 +1,13 @@
 import calculateSlot from 'cluster-key-slot';
 import fc from 'fast-check';
+import { Cluster } from 'ioredis';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { jitteredTtl } from '../../runtime/cache.js';
 import { createCache, NotFound, type Cache, type CacheOptions } from '../../runtime/index.js';
 import { getScript } from '../../runtime/scripts.js';
 import { scanWithPttl, uniquePrefix, useRedis } from '../helpers/redis.js';
+import { startRedisCluster, type RedisClusterHandle } from '../helpers/redis-server.js';
 
 const redis = useRedis();
 
@@ -472,5 +474,64 @@ describe('createCache: argument validation (before any Redis call)', () => {
     const { entry, lock } = cache.keysFor('k');
     expect(await r.exists(entry, lock)).toBe(0); // the lock was released too
     expect(() => cache.keysFor('')).toThrow(new RangeError('key must not be empty'));
+  });
+});
+
+describe('createCache on Redis Cluster (entry and lock in one slot, no CROSSSLOT)', () => {
+  let handle: RedisClusterHandle | undefined;
+  let cluster: Cluster | undefined;
+
+  beforeAll(async () => {
+    handle = await startRedisCluster();
+    cluster = new Cluster(handle.nodes, { redisOptions: { maxRetriesPerRequest: 2 } });
+    // the cluster takes a moment to agree on its slots after creation
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        await cluster.set(`${uniquePrefix('ready')}:probe`, '1', 'PX', 1000);
+        break;
+      } catch (error) {
+        if (attempt > 50) throw error;
+        await sleep(100);
+      }
+    }
+  });
+
+  afterAll(async () => {
+    await cluster?.quit();
+    await handle?.stop();
+  });
+
+  it('loads once per key, stores, invalidates, and leaves only keys with a TTL on every master', async () => {
+    const c = cluster!;
+    const namespace = uniquePrefix('cluster');
+    const cache = createCache<string>(c, { namespace, ttlMs: 5000, lockTtlMs: 1000, negativeTtlMs: 1000 });
+    const keys = Array.from({ length: 12 }, (_, i) => `item:${i}`);
+    expect(new Set(keys.map((k) => calculateSlot(cache.keysFor(k).entry))).size).toBeGreaterThan(3);
+    const calls = new Map<string, number>();
+    const load = (key: string) => async () => {
+      calls.set(key, (calls.get(key) ?? 0) + 1);
+      await sleep(20);
+      return key.endsWith('7') ? NotFound : `value of ${key}`;
+    };
+    const results = await Promise.all(
+      Array.from({ length: 120 }, (_, i) => cache.getOrLoad(keys[i % 12]!, load(keys[i % 12]!))),
+    );
+    expect([...calls.values()]).toEqual(Array(12).fill(1));
+    expect(results[7]).toBeUndefined();
+    expect(results[3]).toBe('value of item:3');
+    await cache.set('item:3', 'written through');
+    expect(await cache.getOrLoad('item:3', load('item:3'))).toBe('written through');
+    expect(await cache.invalidate('item:3', { secondDeleteAfterMs: 10 })).toBe(true);
+    await sleep(50);
+    const leaks: string[] = [];
+    for (const node of c.nodes('master')) {
+      let cursor = '0';
+      do {
+        const [next, found] = await node.scan(cursor, 'MATCH', `${namespace}:*`, 'COUNT', 1000);
+        cursor = next;
+        for (const key of found) if ((await node.pttl(key)) === -1) leaks.push(key);
+      } while (cursor !== '0');
+    }
+    expect(leaks).toEqual([]);
   });
 });
