@@ -170,6 +170,8 @@ function displayKey(key: Buffer): string {
 
 interface NodeState {
   patterns: Map<string, PatternStats>;
+  /** Collapse siblings during the scan once there are this many patterns (doubles when that does not help). */
+  collapseAt: number;
 }
 
 /** Mutable counters of one audit. */
@@ -336,7 +338,7 @@ function sum<T>(items: readonly T[], f: (x: T) => number): number {
 /** Walks one server's keyspace; stops after `quota` inspected keys. */
 async function scanNode(node: Redis, run: Run, quota: number): Promise<NodeState> {
   const { options } = run;
-  const state: NodeState = { patterns: new Map() };
+  const state: NodeState = { patterns: new Map(), collapseAt: 20_000 };
   // Server-side filters when the scan is complete; a sample must count every key SCAN returns
   // to extrapolate, so it filters locally.
   const sampling = options.sample !== undefined;
@@ -441,7 +443,10 @@ async function inspectKeys(node: Redis, run: Run, state: NodeState, keys: Buffer
     }
     if (toFix.length > 0) await fixKeys(node, run, toFix);
     // Keep memory bounded on keyspaces full of ids the rules do not recognise.
-    if (state.patterns.size > 20_000) state.patterns = collapseSiblings(state.patterns, options.foldThreshold, { merge: mergeStats });
+    if (state.patterns.size > state.collapseAt) {
+      state.patterns = collapseSiblings(state.patterns, options.foldThreshold, { merge: mergeStats });
+      state.collapseAt = Math.max(state.collapseAt, 2 * state.patterns.size);
+    }
   }
 }
 

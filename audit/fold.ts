@@ -106,8 +106,8 @@ export interface Mergeable<T> {
  * only in one segment, that segment becomes `*` and their statistics are merged.
  * `user:alice:profile`, `user:bob:profile`, ... (over the threshold) → `user:*:profile`.
  *
- * Segments are compared left to right and the process repeats until nothing changes. Returns a
- * new map; `patterns` is left unchanged.
+ * Segments are compared left to right and the process repeats until nothing changes. Patterns of
+ * one segment (no `:`) never collapse. Returns a new map; `patterns` is left unchanged.
  */
 export function collapseSiblings<T>(patterns: ReadonlyMap<string, T>, threshold: number, ops: Mergeable<T>): Map<string, T> {
   let current = new Map(patterns);
@@ -119,7 +119,8 @@ export function collapseSiblings<T>(patterns: ReadonlyMap<string, T>, threshold:
       for (const pattern of current.keys()) {
         const segments = pattern.split(':');
         const segment = segments[position];
-        if (segment === undefined || segment === '*' || segment.includes('{')) continue;
+        // A key of one segment has no fixed part to group by: `config`, `stats`, ... stay apart.
+        if (segments.length < 2 || segment === undefined || segment === '*' || segment.includes('{')) continue;
         segments[position] = '\u0000';
         const group = `${segments.length}\u0001${segments.join(':')}`;
         const members = groups.get(group);

@@ -113,6 +113,11 @@ describe('collapseSiblings', () => {
     expect([...collapseSiblings(input, 3, ops).keys()]).toHaveLength(5); // 3 siblings are not more than 3
   });
 
+  it('leaves patterns of one segment apart, however many', () => {
+    const input = new Map([...Array(50).keys()].map((i) => [`singleton${String.fromCharCode(97 + (i % 26))}${i > 25 ? 'x' : ''}`, stats(1, 1)] as const));
+    expect(collapseSiblings(input, 2, ops).size).toBe(50);
+  });
+
   it('never turns a hash tag into a bare *', () => {
     const input = new Map([...Array(5).keys()].map((i) => [`q:{*}:job${'abcde'[i]}`, stats(1, 0)] as const));
     expect([...collapseSiblings(input, 2, ops).keys()]).toEqual(['q:{*}:*']);
