@@ -286,11 +286,13 @@ export function createCache<T = unknown>(redis: RedisClient, options: CacheOptio
 
   const keysFor = (key: string): { entry: string; lock: string } => {
     checkNonEmptyString('key', key);
-    return {
-      entry: buildKey({ namespace, algorithm: 'cache', version, identity: key, scope: 'e' }),
-      lock: buildKey({ namespace, algorithm: 'cache', version, identity: key, scope: 'l' }),
-    };
+    // one hash per call: the lock differs from the entry only in its last segment
+    const entry = buildKey({ namespace, algorithm: 'cache', version, identity: key, scope: 'e' });
+    return { entry, lock: `${entry.slice(0, -1)}l` };
   };
+  // lock tokens: 96 random bits per cache object plus a counter, unique across processes and calls
+  const tokenPrefix = randomBytes(12).toString('base64url');
+  let tokenCounter = 0;
 
   const reportBackground = (error: unknown, key: string): void => {
     counters.backgroundErrors += 1;
@@ -338,7 +340,8 @@ export function createCache<T = unknown>(redis: RedisClient, options: CacheOptio
       const { entry, lock } = keysFor(key);
       if (typeof loader !== 'function') throw new TypeError(`loader must be a function, got ${describe(loader)}`);
       const keys = [entry, lock];
-      const token = randomBytes(12).toString('base64url');
+      tokenCounter += 1;
+      const token = `${tokenPrefix}.${tokenCounter.toString(36)}`;
       const deadline = performance.now() + maxWaitMs;
       for (let attempt = 0; ; attempt += 1) {
         // 1 - random() is in (0, 1]: the logarithm is finite
