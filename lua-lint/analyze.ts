@@ -12,7 +12,7 @@
  */
 import type * as L from 'luaparse';
 import { describeCommand, type CommandArg, type KeyEffect } from './commands.js';
-import { keyFactsOfComparison, keyFactsOfTruth, replyLuaType, type KeyFacts } from './idioms.js';
+import { keyFactsOfComparison, keyFactsOfTruth, replyLuaType, replyWhenCreated, type KeyFacts } from './idioms.js';
 import type { LuaRuleId } from './types.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -23,7 +23,7 @@ export type Value =
   | { t: 'unknown'; node?: L.Node }
   | { t: 'nil' }
   | { t: 'bool'; v?: boolean }
-  | { t: 'num'; v?: number; argv?: number; nilable?: boolean }
+  | { t: 'num'; v?: number; argv?: number; nilable?: boolean; keyIndex?: { table: string; from: number } }
   | { t: 'str'; v?: string; argv?: number | '*'; node?: L.Node }
   | { t: 'keys'; name: string }
   | { t: 'argv'; name: string }
@@ -47,8 +47,8 @@ export interface Reply {
   pending?: readonly number[];
   /** The write site the command created, when it was a write. */
   site?: number;
-  /** INCR/INCRBY/DECR/DECRBY: the increment. */
-  increment?: Value;
+  /** What the command answers when it has just created the key (see `replyWhenCreated`). */
+  whenCreated?: { exact: Value } | { range: [number, number] };
   /** SET ... NX: the reply is truthy exactly when the key was created. */
   createsOnTruthy?: boolean;
   /** The Lua type of the reply, when the command always answers with one type. */
@@ -150,7 +150,7 @@ export interface WriteSite {
 
 /** How a path left the script. */
 export interface Exit {
-  kind: 'return' | 'end' | 'error' | 'error-reply' | 'assert' | 'compare-error';
+  kind: 'return' | 'end' | 'error' | 'error-reply' | 'assert' | 'compare-error' | 'command-error';
   /** Offset of the exit in the source. */
   offset: number;
   /** For a Redis 7 function: its registered name. */
@@ -169,6 +169,8 @@ export interface RawFinding {
 /** The result of {@link walkScript}. */
 export interface WalkResult {
   findings: RawFinding[];
+  /** Set when the walk gave up (too many steps, or nesting deeper than the walker's stack): the result proves nothing. */
+  incomplete?: string;
 }
 
 /** Input of {@link walkScript}. */
@@ -237,6 +239,7 @@ class Walker {
     const { ast, source } = this.input;
     const globals: Scope = { names: new Map() };
     const st: State = newState();
+    let incomplete: string | undefined;
     try {
       const fn = this.newFn('entry');
       const end = this.block(ast.body, st, { scope: globals, fn });
@@ -250,10 +253,13 @@ class Walker {
         this.entry(callback, end.dead ? st : end);
       }
     } catch (error) {
-      if (!(error instanceof BudgetExceeded)) throw error;
+      if (error instanceof BudgetExceeded) incomplete = `the script needs more than ${STEP_BUDGET} analysis steps`;
+      else if (error instanceof RangeError && /call stack/i.test(error.message)) incomplete = 'the script nests expressions or statements too deeply';
+      else throw error;
     }
     for (const [siteId, leak] of this.leaks) this.reportLeak(this.sites[siteId]!, leak.exit, leak.keyId);
-    return { findings: [...this.findings.values()].flatMap((byRule) => [...byRule.values()]) };
+    const findings = [...this.findings.values()].flatMap((byRule) => [...byRule.values()]);
+    return incomplete === undefined ? { findings } : { findings, incomplete };
   }
 
   // -- entries and exits ------------------------------------------------------------------------
@@ -466,11 +472,18 @@ class Walker {
     const start = this.expression(node.start, st, ctx);
     const end = this.expression(node.end, st, ctx);
     if (node.step) this.expression(node.step, st, ctx);
-    const overKeys = node.end.type === 'UnaryExpression' && node.end.operator === '#' && this.isKeysTable(node.end.argument, st, ctx);
+    const keysTable = node.end.type === 'UnaryExpression' && node.end.operator === '#' ? this.expression(node.end.argument, st, ctx) : undefined;
+    const overKeys = keysTable?.t === 'keys';
+    const stepOne = !node.step || (node.step.type === 'NumericLiteral' && node.step.value === 1);
+    // `for i = s, #KEYS do ... KEYS[i]`: i runs over the keys from s on (every key when s is 1).
+    const index: Value =
+      keysTable?.t === 'keys' && start.t === 'num' && start.v !== undefined && Number.isInteger(start.v) && stepOne
+        ? { t: 'num', keyIndex: { table: keysTable.name, from: start.v } }
+        : NUMBER;
     const literalOnce =
       start.t === 'num' && end.t === 'num' && start.v !== undefined && end.v !== undefined && start.v <= end.v && !node.step;
     return this.loop(st, ctx, overKeys || literalOnce, (head, inner) => {
-      this.declare(inner.scope, head, node.variable.name, NUMBER, node.variable);
+      this.declare(inner.scope, head, node.variable.name, index, node.variable);
       const after = this.block(node.body, head, inner);
       return { next: after, done: after.dead ? null : clone(after) };
     });
@@ -556,10 +569,6 @@ class Walker {
     }
   }
 
-  private isKeysTable(expr: L.Expression, st: State, ctx: Ctx): boolean {
-    return this.expression(expr, st, ctx).t === 'keys';
-  }
-
   // -- expressions ------------------------------------------------------------------------------
 
   /** Evaluates expressions left to right; the last one may expand to several values. */
@@ -630,8 +639,13 @@ class Walker {
         const base = this.expression(node.base, st, ctx);
         const index = this.expression(node.index, st, ctx);
         if (base.t === 'keys') {
-          const literal = index.t === 'num' ? index.v : undefined;
-          return { t: 'key', id: `${base.name}[${literal ?? '*'}]` };
+          if (index.t === 'num' && index.v !== undefined) return { t: 'key', id: `${base.name}[${index.v}]` };
+          if (index.t === 'num' && index.keyIndex?.table === base.name) {
+            const from = index.keyIndex.from;
+            return { t: 'key', id: from <= 1 ? `${base.name}[*]` : `${base.name}[${from}..]` };
+          }
+          // Any other computed index is one key we cannot name: it stands for itself only.
+          return { t: 'key', id: `${base.name}[${expressionText(node.index)}]` };
         }
         if (base.t === 'argv') {
           const literal = index.t === 'num' && index.v !== undefined ? index.v : '*';
@@ -720,8 +734,9 @@ class Walker {
     if (!facts) return [st, clone(st)];
     if (facts.always === true) return [st, null];
     if (facts.always === false) return [null, st];
+    const other = clone(st);
     const t = this.refine(st, facts.whenTrue, facts);
-    const f = this.refine(clone(st), facts.whenFalse, facts);
+    const f = this.refine(other, facts.whenFalse, facts);
     return [t, f];
   }
 
@@ -892,7 +907,6 @@ class Walker {
 
   /** `redis.call(name, ...)`: applies the command's effects on its keys to the state. */
   private redisCall(node: L.Node, rawArgs: Value[], argNodes: readonly L.Expression[], st: State, ctx: Ctx, pcall: boolean): Value {
-    void ctx;
     const nameValue = rawArgs[0];
     if (!nameValue || nameValue.t !== 'str' || nameValue.v === undefined) {
       this.report('unanalyzable-command', node, unanalyzableMessage(argNodes[0] ? this.input.source.slice(...rangeOf(argNodes[0])) : undefined));
@@ -908,6 +922,16 @@ class Walker {
     const command = description.name;
     if (!description.known) return { t: 'reply', command, version: 0, pcall };
     const line = this.input.lineOf(rangeOf(node)[0]);
+    if (description.rejected) {
+      const index = description.nonPositiveTtlArg ?? 0;
+      this.report('expire-needs-positive-ttl', argNodesAfterName[index] ?? node, nonPositiveMessage(command, literalArgs[index]));
+      // Redis rejects the command; in a script the error aborts it (redis.pcall returns the error instead).
+      if (!pcall) this.raise(st, ctx, { kind: 'command-error', offset: rangeOf(node)[0] });
+      return UNKNOWN;
+    }
+    if (description.unknownOptions && command === 'SET') {
+      this.report('unanalyzable-command', node, unknownOptionsMessage(command));
+    }
 
     let firstKey: { id: string } | undefined;
     let site: number | undefined;
@@ -936,7 +960,7 @@ class Walker {
       const state = st.keys.get(key.id) ?? FRESH_KEY;
       firstKey ??= { id: key.id };
 
-      if (description.getDropsTtl && action.effect === 'overwrite') {
+      if (description.getDropsTtl && action.arg === 0) {
         if (!persistent) this.report('no-getset', node, noGetsetMessage(command, key.display), key.names);
         setKey(st, key.id, { ...state, exists: 'yes', version: this.bump() });
         continue;
@@ -954,18 +978,22 @@ class Walker {
         site = this.site(node, command, key.display, action.effect, rule);
         return [site];
       };
-      const next = this.effect(state, action.effect, siteFor, sourceState);
+      let next = this.effect(state, action.effect, siteFor, sourceState);
+      if (action.mayDelete && next.exists === 'yes') {
+        // Removing the last element deletes the key: it may be gone, and may come back without TTL.
+        const lastDelete = this.bump();
+        next = { ...next, exists: 'maybe', version: lastDelete, lastDelete };
+      }
       if (next !== state) setKey(st, key.id, next);
       if (action.effect === 'set-ttl' || action.effect === 'create-with-ttl' || action.effect === 'delete') {
         this.clearElements(st, key.id);
       }
     }
-    if (description.nonPositiveTtlArg !== undefined) {
+    if (description.nonPositiveTtlArg !== undefined && !description.rejected) {
       const argNode = argNodesAfterName[description.nonPositiveTtlArg];
       this.report('expire-needs-positive-ttl', argNode ?? node, nonPositiveMessage(command, literalArgs[description.nonPositiveTtlArg]));
     }
-    const increment =
-      command === 'INCR' ? ({ t: 'num', v: 1 } as Value) : command === 'INCRBY' ? args[1] : command === 'DECR' ? ({ t: 'num', v: -1 } as Value) : undefined;
+    const whenCreated = replyWhenCreated(command, args);
     const reply: Reply = {
       t: 'reply',
       command,
@@ -974,7 +1002,7 @@ class Walker {
       pcall,
       ...(firstKey ? { keyId: firstKey.id } : {}),
       ...(site !== undefined ? { site } : {}),
-      ...(increment ? { increment } : {}),
+      ...(whenCreated ? { whenCreated } : {}),
       ...(command === 'SET' && description.keys[0]?.effect.startsWith('create-if-missing') && !literalArgs.some((a) => typeof a === 'string' && a.toUpperCase() === 'GET')
         ? { createsOnTruthy: true }
         : {}),
@@ -1096,9 +1124,10 @@ class Walker {
   }
 
   private reportLeak(site: WriteSite, exit: Exit, keyId: string): void {
-    void keyId;
     const where = describeExit(exit, this.input.lineOf(exit.offset));
-    const message = site.rule === 'keepttl-needs-existing-key' ? keepTtlMessage(site, where) : writePathMessage(site, where);
+    // The key that leaks on this path (a helper's write may have other keys on other calls; RENAME moves it).
+    const leaking = { ...site, keyName: keyId };
+    const message = site.rule === 'keepttl-needs-existing-key' ? keepTtlMessage(leaking, where) : writePathMessage(leaking, where);
     this.report(site.rule, site.node, message);
   }
 
@@ -1303,8 +1332,9 @@ function arithmetic(op: string, a: number, b: number): number | undefined {
 }
 
 function lastCodeOffset(source: string): number {
-  const trimmed = source.replace(/\s+$/, '');
-  return Math.max(0, trimmed.length - 1);
+  let end = source.length - 1;
+  while (end > 0 && /\s/.test(source[end]!)) end--;
+  return Math.max(0, end);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1323,6 +1353,8 @@ function describeExit(exit: Exit, line: number): string {
       return `the error reply returned at line ${line}${inFn} (Redis keeps the writes made before it)`;
     case 'assert':
       return `the failing assert at line ${line}${inFn} (Redis keeps the writes made before it)`;
+    case 'command-error':
+      return `the error Redis raises for the command at line ${line}, which aborts the script (writes made before it stay)`;
     case 'compare-error':
       return `the comparison at line ${line}, which raises "attempt to compare number with string" (use tonumber() on ARGV values)`;
   }
@@ -1388,6 +1420,13 @@ function nonPositiveMessage(command: string, value: CommandArg): string {
       `and keeps every write made before it. Use a positive integer TTL.`
     );
   }
+  const integer = typeof value === 'number' ? Number.isInteger(value) : typeof value === 'string' && /^[+-]?\d+$/.test(value.trim());
+  if (!integer) {
+    return (
+      `${command} with the timeout ${String(value)} is rejected by Redis ("value is not an integer"), which aborts the ` +
+      `script and keeps every write made before it. Use a positive integer TTL.`
+    );
+  }
   return (
     `${command} with a timeout of ${String(value)} does not set a TTL: it deletes the key at once. ` +
     `Use DEL if that is the intent, or a positive TTL.`
@@ -1405,6 +1444,13 @@ function keyMustComeFromKeysMessage(command: string, key: string, value: Value):
     `The key of ${command} (${key}) ${origin} instead of coming from KEYS: Redis Cluster routes a script by its ` +
     `declared keys, so this key may live on another node (CROSSSLOT / misrouted writes), and expiries set on KEYS do not ` +
     `cover it. Pass the key in KEYS (with a {hash tag} shared with the other keys).`
+  );
+}
+
+function unknownOptionsMessage(command: string): string {
+  return (
+    `The options of this ${command} are not literals, so nothing can prove whether it keeps or sets a TTL ` +
+    `(an option such as KEEPTTL or EX may or may not be there). Spell the options out: ${command} key value PX <ms>.`
   );
 }
 

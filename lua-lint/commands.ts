@@ -62,6 +62,11 @@ export interface KeyAction {
   effect: KeyEffect;
   /** For `transfer-ttl`: the argument index of the key whose TTL is copied, when there is one. */
   sourceArg?: number;
+  /**
+   * The command removes elements and deletes the key when it removes the last one (LPOP, SREM,
+   * ZREMRANGEBYSCORE, ...; https://redis.io/docs/latest/develop/data-types/#automatic-creation-and-removal-of-keys).
+   */
+  mayDelete?: true;
 }
 
 /** The analysis of one command call, see {@link describeCommand}. */
@@ -91,6 +96,12 @@ export interface CommandDescription {
   ttl?: { arg: number; unit: 'seconds' | 'milliseconds' | 'unix-seconds' | 'unix-milliseconds' };
   /** Some option token could not be read (not a literal), so the effects are a best guess. */
   unknownOptions: boolean;
+  /**
+   * A literal argument makes Redis reject the command (a TTL that is not a positive integer for
+   * SET/SETEX/PSETEX, a non-integer timeout for the EXPIRE family): inside a script the error
+   * aborts the script, keeping the writes made before it.
+   */
+  rejected?: true;
 }
 
 type Spec =
@@ -100,6 +111,8 @@ type Spec =
   | { kind: 'custom'; describe: (args: readonly CommandArg[]) => Omit<CommandDescription, 'name' | 'known'> };
 
 const first = (effect: KeyEffect): Spec => ({ kind: 'first', effect });
+/** Removes elements: never creates the key, deletes it with its last element. */
+const removes: Spec = { kind: 'custom', describe: () => base([{ arg: 0, effect: 'modify-if-present', mayDelete: true }]) };
 const all = (effect: KeyEffect): Spec => ({ kind: 'all', effect });
 
 function upper(arg: CommandArg): string | undefined {
@@ -146,6 +159,7 @@ function describeSet(args: readonly CommandArg[]): Omit<CommandDescription, 'nam
       ttl = { arg: i + 1, unit: EXPIRY_UNITS[token as keyof typeof EXPIRY_UNITS] };
       const value = numeric(args[i + 1]);
       if (value !== undefined && (value <= 0 || !Number.isInteger(value))) nonPositiveTtlArg = i + 1;
+      else if (value === undefined && args[i + 1] !== undefined) nonPositiveTtlArg = i + 1; // '60s'
       i++;
     }
   }
@@ -163,7 +177,7 @@ function describeSet(args: readonly CommandArg[]): Omit<CommandDescription, 'nam
     keepTtl,
     unknownOptions,
     ...(ttl ? { ttl } : {}),
-    ...(nonPositiveTtlArg !== undefined ? { nonPositiveTtlArg } : {}),
+    ...(nonPositiveTtlArg !== undefined ? { nonPositiveTtlArg, rejected: true as const } : {}),
   };
 }
 
@@ -177,16 +191,21 @@ function describeExpire(unit: NonNullable<CommandDescription['ttl']>['unit']) {
       if (token === undefined) unknownOptions = true;
       else if (token === 'XX' || token === 'GT') onlyWithTtl = true;
     }
-    const value = numeric(args[1]);
+    const literal = args[1];
+    // Redis parses the timeout as an integer: '1.5', '0.0' or '60s' is an error that aborts a script.
+    const integer = typeof literal === 'number' ? Number.isInteger(literal) : typeof literal === 'string' ? /^[+-]?\d+$/.test(literal.trim()) : undefined;
+    const value = integer ? Number(literal) : undefined;
+    const rejected = integer === false;
     // A timeout <= 0 (or a time in the past, which we can only see for literals <= 0) deletes the key.
     const deletes = value !== undefined && value <= 0;
     return {
-      keys: [{ arg: 0, effect: deletes ? 'delete' : onlyWithTtl ? 'set-ttl-if-has-ttl' : 'set-ttl' }],
+      keys: [{ arg: 0, effect: rejected ? 'read' : deletes ? 'delete' : onlyWithTtl ? 'set-ttl-if-has-ttl' : 'set-ttl' }],
       getDropsTtl: false,
       keepTtl: false,
       unknownOptions,
       ttl: { arg: 1, unit },
-      ...(deletes ? { nonPositiveTtlArg: 1 } : {}),
+      ...(deletes || rejected ? { nonPositiveTtlArg: 1 } : {}),
+      ...(rejected ? { rejected: true as const } : {}),
     };
   };
 }
@@ -195,11 +214,11 @@ function describeExpire(unit: NonNullable<CommandDescription['ttl']>['unit']) {
 function describeSetex(unit: 'seconds' | 'milliseconds') {
   return (args: readonly CommandArg[]): Omit<CommandDescription, 'name' | 'known'> => {
     const value = numeric(args[1]);
-    const bad = value !== undefined && (value <= 0 || !Number.isInteger(value));
+    const bad = (value !== undefined && (value <= 0 || !Number.isInteger(value))) || (value === undefined && args[1] !== undefined);
     return {
-      ...base([{ arg: 0, effect: 'create-with-ttl' }]),
+      ...base([{ arg: 0, effect: bad ? 'read' : 'create-with-ttl' }]),
       ttl: { arg: 1, unit },
-      ...(bad ? { nonPositiveTtlArg: 1 } : {}),
+      ...(bad ? { nonPositiveTtlArg: 1, rejected: true as const } : {}),
     };
   };
 }
@@ -257,7 +276,7 @@ function storeAt(dest: number, effect: KeyEffect = 'overwrite', sources: 'rest' 
 function moveTo(args: readonly CommandArg[]): Omit<CommandDescription, 'name' | 'known'> {
   void args;
   return base([
-    { arg: 0, effect: 'read' },
+    { arg: 0, effect: 'modify-if-present', mayDelete: true },
     { arg: 1, effect: 'create-in-place' },
   ]);
 }
@@ -352,19 +371,19 @@ const TABLE: Record<string, Spec> = {
   RPUSHX: first('modify-if-present'),
   LINSERT: first('modify-if-present'),
   LSET: first('modify-if-present'),
-  LREM: first('modify-if-present'),
-  LTRIM: first('modify-if-present'),
-  LPOP: first('modify-if-present'),
-  RPOP: first('modify-if-present'),
-  SREM: first('modify-if-present'),
-  SPOP: first('modify-if-present'),
-  ZREM: first('modify-if-present'),
-  ZREMRANGEBYSCORE: first('modify-if-present'),
-  ZREMRANGEBYRANK: first('modify-if-present'),
-  ZREMRANGEBYLEX: first('modify-if-present'),
-  ZPOPMIN: first('modify-if-present'),
-  ZPOPMAX: first('modify-if-present'),
-  HDEL: first('modify-if-present'),
+  LREM: removes,
+  LTRIM: removes,
+  LPOP: removes,
+  RPOP: removes,
+  SREM: removes,
+  SPOP: removes,
+  ZREM: removes,
+  ZREMRANGEBYSCORE: removes,
+  ZREMRANGEBYRANK: removes,
+  ZREMRANGEBYLEX: removes,
+  ZPOPMIN: removes,
+  ZPOPMAX: removes,
+  HDEL: removes,
   XDEL: first('modify-if-present'),
   XTRIM: first('modify-if-present'),
   XACK: first('modify-if-present'),
@@ -378,7 +397,7 @@ const TABLE: Record<string, Spec> = {
   HPERSIST: first('read'),
   HGETEX: first('read'),
   HSETEX: first('read'),
-  HGETDEL: first('modify-if-present'),
+  HGETDEL: removes,
 
   // create only if missing
   SETNX: first('create-if-missing'),

@@ -57,10 +57,11 @@ export function readDirectives(comments: readonly Comment[], lines: LineIndex, f
     const value = comment.value;
     const persistent = PERSISTENT.exec(value);
     if (persistent) {
-      const keys = (persistent[1] ?? '')
-        .split(/\s--\s/)[0]!
-        .split(/[\s,]+/)
-        .map((s) => s.trim())
+      // Keys are separated by commas (or by spaces when no comma is used); spaces inside one key
+      // spelling (`KEYS[1] .. ':log'`) do not matter.
+      const list = (persistent[1] ?? '').split(/\s--\s/)[0]!;
+      const keys = (list.includes(',') ? list.split(',') : list.trim().split(/\s+(?![.][.])(?<![.][.]\s*)/))
+        .map((s) => s.replace(/\s+/g, ''))
         .filter(Boolean);
       if (range[0] < firstStatementOffset) globalPersistent.push(...keys);
       else {

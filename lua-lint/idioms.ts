@@ -54,10 +54,55 @@ const ELEMENT_REPLIES = new Set(['HGET', 'LINDEX', 'ZSCORE', 'LPOS', 'ZRANK', 'Z
 /** Integer replies that are 0 exactly when the key is missing (empty aggregates do not exist). */
 const SIZE_REPLIES = new Set(['EXISTS', 'SCARD', 'ZCARD', 'LLEN', 'HLEN', 'XLEN', 'STRLEN']);
 const TTL_REPLIES = new Set(['TTL', 'PTTL']);
-/** Replies equal to the increment exactly when the command created the key. */
-const CREATION_COUNTERS = new Set(['INCR', 'INCRBY', 'DECR']);
-/** Replies equal to 1 exactly when the command wrote, which for SETNX/MSETNX means it created the key. */
-const CREATION_FLAGS = new Set(['SETNX', 'MSETNX', 'HSETNX']);
+/** Integer replies that are 1 only when the key exists (and 0 says nothing about it). */
+const MEMBER_REPLIES = new Set(['HEXISTS', 'SISMEMBER']);
+/** Replies that count the elements a command added: at least 1 when it created the key. */
+const ADDED_COUNT_REPLIES: Record<string, (args: readonly Value[]) => number | undefined> = {
+  SADD: (args) => args.length - 1,
+  HSET: (args) => Math.floor((args.length - 1) / 2),
+  ZADD: (args) => (args.slice(1).some((a) => a.t === 'str' && a.v !== undefined && /^[a-z]+$/i.test(a.v)) ? undefined : Math.floor((args.length - 1) / 2)),
+  PFADD: () => 1,
+};
+
+/**
+ * What a command answers when it has just created its key: INCR 1, INCRBY its increment, DECR -1,
+ * HINCRBY its increment, SETNX/MSETNX/HSETNX 1, LPUSH/RPUSH the number of elements pushed, SADD /
+ * HSET / ZADD between 1 and the number of members given, PFADD 1
+ * (https://redis.io/docs/latest/commands/incr/, /lpush/, /sadd/, /pfadd/). Any other reply proves
+ * that the command found the key already there (so it kept the key's TTL).
+ * @param args the command's arguments after its name, the key first
+ */
+export function replyWhenCreated(command: string, args: readonly Value[]): Reply['whenCreated'] {
+  const n = (v: number): Value => ({ t: 'num', v });
+  switch (command) {
+    case 'INCR':
+      return { exact: n(1) };
+    case 'DECR':
+      return { exact: n(-1) };
+    case 'INCRBY':
+    case 'HINCRBY': {
+      const increment = args[command === 'INCRBY' ? 1 : 2];
+      return increment ? { exact: increment } : undefined;
+    }
+    case 'DECRBY': {
+      const decrement = args[1];
+      return decrement?.t === 'num' && decrement.v !== undefined ? { exact: n(-decrement.v) } : undefined;
+    }
+    case 'SETNX':
+    case 'MSETNX':
+    case 'HSETNX':
+      return { exact: n(1) };
+    case 'LPUSH':
+    case 'RPUSH':
+      return args.some((a) => a.t === 'spread') ? undefined : { exact: n(args.length - 1) };
+    default: {
+      const count = ADDED_COUNT_REPLIES[command];
+      if (!count || args.some((a) => a.t === 'spread')) return undefined;
+      const most = count(args);
+      return most !== undefined && most >= 1 ? { range: [1, most] } : undefined;
+    }
+  }
+}
 
 /** The Lua type of a command's reply when it is always the same, for the number-vs-string checks. */
 export function replyLuaType(command: string): 'number' | undefined {
@@ -162,21 +207,31 @@ export function keyFactsOfComparison(left: Value, op: Op, right: Value): KeyFact
   }
   if (reply.keyId === undefined) return undefined;
 
-  if ((CREATION_COUNTERS.has(reply.command) || CREATION_FLAGS.has(reply.command)) && reply.site !== undefined) {
-    const increment: Value | undefined = CREATION_FLAGS.has(reply.command) ? { t: 'num', v: 1 } : reply.increment;
+  // A string compared with a GET-like reply: `false` never equals a string.
+  if ((KEY_VALUE_REPLIES.has(reply.command) || ELEMENT_REPLIES.has(reply.command)) && (other.t === 'str' || other.t === 'key')) {
+    if (operator === '==') return { ...base(reply), whenTrue: 'exists' };
+    if (operator === '~=') return { ...base(reply), whenFalse: 'exists' };
+  }
+
+  const created = reply.whenCreated;
+  if (created && reply.site !== undefined) {
+    // On an edge that no "just created" reply can take, the write found the key already there.
     const c = literalNumber(other);
-    const inc = increment && increment.t === 'num' ? increment.v : undefined;
-    if (isIncrement(other, increment)) {
-      if (operator === '==') return { ...base(reply), whenFalse: 'not-created-by-site' };
-      if (operator === '~=') return { ...base(reply), whenTrue: 'not-created-by-site' };
+    if ('exact' in created) {
+      if (isIncrement(other, created.exact)) {
+        if (operator === '==') return { ...base(reply), whenFalse: 'not-created-by-site' };
+        if (operator === '~=') return { ...base(reply), whenTrue: 'not-created-by-site' };
+      }
+      const e = created.exact.t === 'num' ? created.exact.v : undefined;
+      if (c === undefined || e === undefined) return undefined;
+      return test(operator, e, c) ? { ...base(reply), whenFalse: 'not-created-by-site' } : { ...base(reply), whenTrue: 'not-created-by-site' };
     }
-    if (c !== undefined && inc !== undefined) {
-      // Outcomes: "created" answers exactly the increment; "existed" may answer anything else.
-      const created = test(operator, inc, c);
-      if (created) return { ...base(reply), whenFalse: 'not-created-by-site' };
-      return { ...base(reply), whenTrue: 'not-created-by-site' };
-    }
-    return undefined;
+    if (c === undefined) return undefined;
+    const [lo, hi] = created.range;
+    const samples = [lo, hi, c - 1, c, c + 1].filter((x) => x >= lo && x <= hi);
+    const outcomes = new Set(samples.map((x) => test(operator, x, c)));
+    if (outcomes.size !== 1) return undefined;
+    return outcomes.has(true) ? { ...base(reply), whenFalse: 'not-created-by-site' } : { ...base(reply), whenTrue: 'not-created-by-site' };
   }
 
   const c = literalNumber(other);
@@ -185,6 +240,12 @@ export function keyFactsOfComparison(left: Value, op: Op, right: Value): KeyFact
     const { yes, no } = partition({ missing: [-2], 'no-ttl': [-1], ttl: [0, 1, 1e12] }, operator, c);
     // A class can fall on both sides only for positive TTLs (e.g. PTTL > 5000): then it proves nothing there.
     return withFacts(base(reply), ttlFact(yes), ttlFact(no));
+  }
+  if (MEMBER_REPLIES.has(reply.command)) {
+    const { yes, no } = partition({ absent: [0], present: [1] }, operator, c);
+    const fact = (side: Set<'absent' | 'present'>): KeyFact | undefined =>
+      side.size === 0 ? 'impossible' : side.has('absent') ? undefined : 'exists';
+    return withFacts(base(reply), fact(yes), fact(no));
   }
   if (SIZE_REPLIES.has(reply.command)) {
     const { yes, no } = partition({ missing: [0], present: reply.command === 'EXISTS' ? [1] : [1, 1e9] }, operator, c);

@@ -32,49 +32,51 @@ export { describeCommand, isKnownCommand, type CommandDescription, type CommandA
  *   and findings silenced by `-- lua-lint-disable...` comments are left out.
  * Never throws, whatever the input.
  */
-export function analyzeLua(source: string, options: AnalyzeOptions = {}): LuaFinding[] {
+export function analyzeLua(source: string, options?: AnalyzeOptions | null): LuaFinding[] {
   const text = typeof source === 'string' ? source : source == null ? '' : String(source);
+  try {
+    return analyze(text, options);
+  } catch (error) {
+    // Never take the caller down, and never pass a script we could not analyse as clean.
+    const message = `Analysis error: ${error instanceof Error ? error.message : String(error)}; nothing was proved about this script.`;
+    return [fatal(message, 0, lineIndex(text))];
+  }
+}
+
+function analyze(text: string, options: AnalyzeOptions | null | undefined): LuaFinding[] {
+  options = options && typeof options === 'object' ? options : {};
+  const persistentKeys = Array.isArray(options.persistentKeys)
+    ? options.persistentKeys.filter((k): k is string | number => typeof k === 'string' || (typeof k === 'number' && Number.isFinite(k)))
+    : [];
   // Pass 1, without positions: most scripts have nothing to report, and then that is all the work.
   // Disable comments and persistent keys only ever remove findings, so they are not needed here.
-  const mayBeSilenced = (options.persistentKeys?.length ?? 0) > 0 || text.includes('redis-ttl') || text.includes('lua-lint-');
+  const mayBeSilenced = persistentKeys.length > 0 || text.includes('redis-ttl') || text.includes('lua-lint-');
   const quick = mayBeSilenced ? undefined : parseLua(text, { positions: false });
   if (quick?.ok && !hasRawFindings(quick.ast, text)) return [];
   const lines = lineIndex(text);
   const parsed = !quick || quick.ok ? parseLua(text) : quick;
-  if (!parsed.ok) {
-    const start = lines.position(parsed.offset);
-    return [
-      {
-        ruleId: null,
-        severity: 2,
-        message: `Parsing error: ${parsed.message}`,
-        line: start.line,
-        column: start.column,
-        endLine: start.line,
-        endColumn: start.column,
-        offset: parsed.offset,
-        endOffset: parsed.offset,
-        fatal: true,
-      },
-    ];
-  }
+  if (!parsed.ok) return [fatal(`Parsing error: ${parsed.message}`, parsed.offset, lines)];
 
   const severities = resolveSeverities(options);
   const firstStatement = parsed.ast.body[0];
   const directives = readDirectives(parsed.comments, lines, firstStatement ? rangeOf(firstStatement)[0] : text.length);
-  const patterns = [...(options.persistentKeys ?? []), ...directives.globalPersistent].map(toMatcher);
+  const patterns = [...persistentKeys, ...directives.globalPersistent].map(toMatcher);
   const byLine = new Map([...directives.persistentByLine].map(([line, keys]) => [line, keys.map(toMatcher)]));
   const isPersistent = (names: readonly string[], line: number): boolean =>
     [patterns, byLine.get(line) ?? []].some((matchers) => matchers.some((match) => names.some(match)));
 
-  let raw;
-  try {
-    raw = walkScript({ ast: parsed.ast, source: text, isPersistent, lineOf: lines.lineOf }).findings;
-  } catch {
-    // The analysis must never take the caller down; an internal error yields no findings.
-    return [];
-  }
+  const walked = walkScript({ ast: parsed.ast, source: text, isPersistent, lineOf: lines.lineOf });
+  const raw = walked.findings;
   const findings: LuaFinding[] = [];
+  if (walked.incomplete !== undefined) {
+    findings.push(
+      fatal(
+        `Analysis incomplete: ${walked.incomplete}, so the findings below may miss leaks. Split the script into smaller scripts or functions.`,
+        0,
+        lines,
+      ),
+    );
+  }
   for (const finding of raw) {
     const severity = severities[finding.ruleId];
     if (severity === 0) continue;
@@ -99,10 +101,27 @@ export function analyzeLua(source: string, options: AnalyzeOptions = {}): LuaFin
 
 function hasRawFindings(ast: Parameters<typeof walkScript>[0]['ast'], source: string): boolean {
   try {
-    return walkScript({ ast, source, isPersistent: () => false, lineOf: () => 0 }).findings.length > 0;
+    const walked = walkScript({ ast, source, isPersistent: () => false, lineOf: () => 0 });
+    return walked.findings.length > 0 || walked.incomplete !== undefined;
   } catch {
-    return false;
+    return true; // let the full pass report it
   }
+}
+
+function fatal(message: string, offset: number, lines: ReturnType<typeof lineIndex>): LuaFinding {
+  const start = lines.position(offset);
+  return {
+    ruleId: null,
+    severity: 2,
+    message,
+    line: start.line,
+    column: start.column,
+    endLine: start.line,
+    endColumn: start.column,
+    offset,
+    endOffset: offset,
+    fatal: true,
+  };
 }
 
 function resolveSeverities(options: AnalyzeOptions): Record<LuaRuleId, Severity> {
@@ -117,8 +136,12 @@ function resolveSeverities(options: AnalyzeOptions): Record<LuaRuleId, Severity>
 
 /** A persistent-key pattern: a KEYS index, an exact spelling, or a spelling with `*` wildcards. */
 function toMatcher(pattern: string | number): (name: string) => boolean {
-  if (typeof pattern === 'number') return (name) => name === `KEYS[${pattern}]`;
-  if (/^\d+$/.test(pattern)) return (name) => name === `KEYS[${pattern}]`;
+  // A number is a KEYS index; inside a Redis 7 function it names the keys parameter's entry.
+  if (typeof pattern === 'number' || /^\d+$/.test(pattern)) {
+    const index = new RegExp(`^[A-Za-z_][A-Za-z0-9_]*\\[${Number(pattern)}\\]$`);
+    return (name) => index.test(name);
+  }
+  pattern = pattern.replace(/\s+/g, '');
   if (!pattern.includes('*')) return (name) => name === pattern;
   const regex = new RegExp(`^${pattern.split('*').map(escapeRegExp).join('.*')}$`);
   return (name) => regex.test(name);

@@ -37,7 +37,8 @@ const SHEBANG = /^#![^\r\n]*/;
  */
 export function parseLua(source: string, options: { positions?: boolean } = {}): ParsedScript | ParseFailure {
   const positions = options.positions ?? true;
-  let text = source;
+  // A byte order mark is not Lua; a space keeps the offsets.
+  let text = source.charCodeAt(0) === 0xfeff ? ' ' + source.slice(1) : source;
   let libraryName: string | undefined;
   const shebang = SHEBANG.exec(text);
   if (shebang) {
@@ -64,8 +65,17 @@ export function parseLua(source: string, options: { positions?: boolean } = {}):
   } catch (error) {
     // luaparse's SyntaxError carries index/line/column as non-enumerable properties.
     const err = error as { message?: unknown; index?: unknown };
-    const rawMessage = typeof err.message === 'string' ? err.message : String(error);
     const byteIndex = typeof err.index === 'number' ? err.index : 0;
+    let rawMessage = typeof err.message === 'string' ? err.message : String(error);
+    if (error instanceof RangeError && /call stack/i.test(rawMessage)) rawMessage = 'the script is nested too deeply to parse';
+    // luaparse read UTF-8 bytes as characters: decode what it quotes from the source.
+    else if (!ascii) {
+      rawMessage = Buffer.from(rawMessage, 'latin1').toString('utf8');
+      // A quoted lone byte of a multi-byte character: show the character itself.
+      const at = charOffsetOfByte(text, byteIndex);
+      const char = String.fromCodePoint(text.codePointAt(at) ?? 0xfffd);
+      rawMessage = rawMessage.replace(/\uFFFD+/g, char);
+    }
     const offset = ascii ? byteIndex : charOffsetOfByte(text, byteIndex);
     return {
       ok: false,

@@ -361,3 +361,43 @@ describe('creation idioms with literal bounds', () => {
     ]);
   });
 });
+
+describe('findings found by breaking the analyzer', () => {
+  it('names the key that leaks on the path, not the first key the write ever saw', () => {
+    const source = "local function bump(k)\n  redis.call('INCR', k)\nend\nbump(KEYS[1])\nredis.call('PEXPIRE', KEYS[1], 5)\nbump(KEYS[2])\n";
+    const [finding] = analyzeLua(source);
+    expect(finding).toMatchObject({ ruleId: 'write-path-needs-ttl', line: 2 });
+    expect(finding!.message).toMatch(/^INCR on KEYS\[2\] can create the key/);
+    expect(analyzeLua("redis.call('MSET', KEYS[1], 1, KEYS[2], 2)\nredis.call('EXPIRE', KEYS[1], 5)")[0]!.message).toMatch(/^MSET on KEYS\[2\]/);
+  });
+
+  it('reports an analysis it had to give up as fatal instead of passing the script', () => {
+    const body = Array.from({ length: 2000 }, () => 'if x then y() end').join('\n');
+    const calls = Array.from({ length: 120 }, () => 'h(KEYS[1])').join('\n');
+    const findings = analyzeLua(`local function h(k)\n${body}\nend\n${calls}\nredis.call('SADD', KEYS[1], 1)\n`);
+    expect(findings[0]).toMatchObject({ ruleId: null, fatal: true, severity: 2, line: 1 });
+    expect(findings[0]!.message).toMatch(/^Analysis incomplete: the script needs more than 200000 analysis steps/);
+  });
+
+  it('applies numeric persistent keys to a Redis 7 function\'s keys parameter', () => {
+    const source = "#!lua name=q\nredis.register_function('push', function(keys, args)\n  redis.call('RPUSH', keys[2], args[1])\nend)\n";
+    expect(ids(source)).toEqual(['write-path-needs-ttl@3']);
+    expect(ids(source, { persistentKeys: [2] })).toEqual([]);
+  });
+
+  it('accepts null options and ignores persistent keys that are not strings or numbers', () => {
+    expect(ids("redis.call('SADD', KEYS[1], 1)", null)).toEqual(['write-path-needs-ttl@1']);
+    expect(ids("redis.call('SADD', KEYS[1], 1)", { persistentKeys: [null, {}, 1] as never })).toEqual([]);
+  });
+
+  it('ignores a byte order mark and decodes non-ASCII text in parse errors', () => {
+    expect(ids("\uFEFFredis.call('SADD', KEYS[1], 1)")).toEqual(['write-path-needs-ttl@1']);
+    expect(analyzeLua('local é = 1')[0]!.message).toBe("Parsing error: unexpected symbol 'é' near 'local'");
+    expect(analyzeLua("local s = 'ü'\nlocal = 1")[0]!.message).toBe("Parsing error: <name> expected near '='");
+  });
+
+  it('stays linear on long runs of blank lines', () => {
+    const source = `${'\n'.repeat(200_000)}redis.call('SADD', KEYS[1], 1)\n${'\n'.repeat(200_000)}`;
+    expect(ids(source)).toEqual(['write-path-needs-ttl@200001']);
+  });
+});
