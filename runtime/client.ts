@@ -5,10 +5,18 @@
  * @internal
  */
 import type { Cluster, Redis } from 'ioredis';
+import { MemoryStore } from './memory.js';
 import type { RuntimeScript } from './scripts.js';
 
 /** A client the public helpers accept: an ioredis `Redis` or `Cluster` instance. */
 export type RedisClient = Redis | Cluster;
+
+/**
+ * What the rate-limit helpers (collect, incrementWithTtl, setKeepTtl, createLimiter,
+ * createCircuitBreaker) accept: a Redis client, or an in-process {@link MemoryStore} that runs
+ * the same scripts with the same semantics.
+ */
+export type StoreClient = RedisClient | MemoryStore;
 
 /** What the runtime needs from a client: run a script with its keys and arguments. */
 export interface ScriptRunner {
@@ -72,13 +80,31 @@ function ioredisRunner(client: IoredisLike): ScriptRunner {
   };
 }
 
+/** A memory store answers synchronously; the runner turns a throw into a rejection. */
+function memoryRunner(store: MemoryStore): ScriptRunner {
+  return {
+    run(script, keys, args) {
+      try {
+        return Promise.resolve(store.runScript(script.name, keys, args));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    },
+  };
+}
+
 /**
  * Returns the script runner for `client` (one per client object).
- * @throws {TypeError} when `client` is not an ioredis `Redis` or `Cluster`.
+ * @throws {TypeError} when `client` is neither an ioredis `Redis` or `Cluster` nor a `MemoryStore`.
  */
-export function runnerFor(client: RedisClient): ScriptRunner {
+export function runnerFor(client: RedisClient | MemoryStore): ScriptRunner {
   const known = runners.get(client);
   if (known !== undefined) return known;
+  if (client instanceof MemoryStore) {
+    const runner = memoryRunner(client);
+    runners.set(client, runner);
+    return runner;
+  }
   if (!isIoredis(client)) {
     throw new TypeError('redis must be an ioredis Redis or Cluster instance');
   }

@@ -1,4 +1,4 @@
-import { runnerFor, type RedisClient } from './client.js';
+import { runnerFor, type StoreClient } from './client.js';
 import { getScript } from './scripts.js';
 import { checkNonEmptyString } from './validate.js';
 
@@ -13,7 +13,7 @@ import { checkNonEmptyString } from './validate.js';
  * `SET ... GET` for this: both drop the TTL (https://redis.io/docs/latest/commands/getset/,
  * https://redis.io/docs/latest/commands/set/).
  *
- * @param redis An ioredis `Redis` or `Cluster`.
+ * @param redis An ioredis `Redis` or `Cluster`, or a `MemoryStore` (same semantics, in process).
  * @param key The counter key (ioredis `keyPrefix` applies).
  * @returns The value before the reset, as Redis stored it (a string such as `'42'`, exact even
  *   beyond 2^53), or `null` when the key does not exist.
@@ -22,7 +22,7 @@ import { checkNonEmptyString } from './validate.js';
  * @example
  * const pending = await collect(redis, 'session:{42}:billableSeconds'); // '17' or null
  */
-export async function collect(redis: RedisClient, key: string): Promise<string | null> {
+export async function collect(redis: StoreClient, key: string): Promise<string | null> {
   checkNonEmptyString('key', key);
   const reply = await runnerFor(redis).run(getScript('collect'), [key], []);
   return reply === null ? null : String(reply);

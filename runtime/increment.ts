@@ -1,4 +1,4 @@
-import { runnerFor, type RedisClient } from './client.js';
+import { runnerFor, type StoreClient } from './client.js';
 import { getScript } from './scripts.js';
 import { checkInteger, checkNonEmptyString, checkOneOf, MAX_EXACT } from './validate.js';
 
@@ -35,7 +35,7 @@ export interface IncrementResult {
  * https://redis.io/docs/latest/commands/pttl/). INCRBY and the expiry run in one script, so a
  * crash between them can not leave the key without TTL.
  *
- * @param redis An ioredis `Redis` or `Cluster`.
+ * @param redis An ioredis `Redis` or `Cluster`, or a `MemoryStore` (same semantics, in process).
  * @param key The counter key (ioredis `keyPrefix` applies).
  * @returns `{ value, pttlMs }`.
  * @throws {TypeError | RangeError} naming the option (`key`, `by`, `ttlMs`, `mode`) when invalid,
@@ -46,7 +46,7 @@ export interface IncrementResult {
  * const { value, pttlMs } = await incrementWithTtl(redis, 'session:{42}:billableSeconds', { by: 5, ttlMs: 900_000 });
  */
 export async function incrementWithTtl(
-  redis: RedisClient,
+  redis: StoreClient,
   key: string,
   options: IncrementOptions,
 ): Promise<IncrementResult> {

@@ -1,4 +1,4 @@
-import { runnerFor, type RedisClient } from './client.js';
+import { runnerFor, type StoreClient } from './client.js';
 import { getScript } from './scripts.js';
 import { checkNonEmptyString, describe } from './validate.js';
 
@@ -9,7 +9,7 @@ import { checkNonEmptyString, describe } from './validate.js';
  * key exists. A bare `SET` would clear the TTL, and `SET ... KEEPTTL` on a missing key would
  * create it without any TTL (https://redis.io/docs/latest/commands/set/).
  *
- * @param redis An ioredis `Redis` or `Cluster`.
+ * @param redis An ioredis `Redis` or `Cluster`, or a `MemoryStore` (same semantics, in process).
  * @param key The key (ioredis `keyPrefix` applies).
  * @param value The new value; a number is written in JavaScript's decimal form.
  * @returns `true` when the key existed and was overwritten, `false` when it was missing (nothing
@@ -20,7 +20,7 @@ import { checkNonEmptyString, describe } from './validate.js';
  * @example
  * await setKeepTtl(redis, 'cache:user:42', JSON.stringify(user)); // true, TTL untouched
  */
-export async function setKeepTtl(redis: RedisClient, key: string, value: string | number): Promise<boolean> {
+export async function setKeepTtl(redis: StoreClient, key: string, value: string | number): Promise<boolean> {
   checkNonEmptyString('key', key);
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw new RangeError(`value must be a finite number, got ${value}`);
