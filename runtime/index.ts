@@ -36,4 +36,16 @@ export {
   type TokenBucketOptions,
 } from './limiter.js';
 export type { OutagePolicy, OutageReason } from './outage.js';
-export type { RedisClient } from './client.js';
+export type { RedisClient, StoreClient } from './client.js';
+export {
+  createCircuitBreaker,
+  type BreakerCallOptions,
+  type BreakerDecision,
+  type BreakerSnapshot,
+  type BreakerState,
+  type CallOutcome,
+  type CircuitBreaker,
+  type CircuitBreakerOptions,
+} from './breaker.js';
+export { createMemoryStore, MemoryReplyError, MemoryStore, StoreFullError, type MemoryStoreOptions } from './memory.js';
+export type { OnRedisError, OutageOptions } from './fallback.js';

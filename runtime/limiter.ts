@@ -1,8 +1,18 @@
-import { runnerFor, type RedisClient } from './client.js';
+import type { StoreClient } from './client.js';
+import { checkOutageOptions, Route, type OutageOptions } from './fallback.js';
 import { buildKey, checkScope, hashIdentity } from './keys.js';
-import { Deadlines, type OutagePolicy, type OutageReason } from './outage.js';
+import type { OutageReason } from './outage.js';
 import { getScript, type ScriptName } from './scripts.js';
-import { checkInteger, checkNonEmptyString, checkOneOf, checkPositive, gcd, MAX_EXACT, perSecondToPerMs } from './validate.js';
+import {
+  checkInteger,
+  checkNonEmptyString,
+  checkOneOf,
+  checkPositive,
+  describe,
+  gcd,
+  MAX_EXACT,
+  perSecondToPerMs,
+} from './validate.js';
 
 /** The algorithms {@link createLimiter} implements. */
 export type Algorithm =
@@ -22,18 +32,19 @@ const ALGORITHMS: readonly Algorithm[] = [
   'leaky-bucket',
 ];
 
-/** Options every limiter takes. */
-export interface CommonLimiterOptions {
+/**
+ * Options every limiter takes. The outage options (`onRedisError`, `timeoutMs`,
+ * `outageRetryAfterMs`, `fallback`, `redisProbeIntervalMs`) are documented on {@link OutageOptions}.
+ */
+export interface CommonLimiterOptions extends OutageOptions {
   /**
-   * What `take` answers when Redis is unreachable, times out or answers that it can not serve
-   * (CLUSTERDOWN, LOADING, ...): `'fail-closed'` denies, `'fail-open'` allows. Required: it is a
-   * product decision. Either answer carries `reason: 'redis-unavailable'`.
+   * `onRedisError: 'fallback'` only: the share of the limit each instance admits on its own while
+   * it answers from memory, a number in (0, 1] with at most 6 decimal places. Default `1`. With N
+   * instances behind a load balancer, `1 / N` keeps the fleet's total near the configured limit
+   * during an outage. It scales `limit` / `capacity` / `burst` (rounded down, at least 1) and the
+   * refill, leak or emission rate; windows stay the same.
    */
-  onRedisError: OutagePolicy;
-  /** Deadline of one `take` in **milliseconds**, Redis round trip included. Default `1000`. */
-  timeoutMs?: number;
-  /** `retryAfterMs` reported by a fail-closed answer during an outage, **milliseconds**. Default `1000`. */
-  outageRetryAfterMs?: number;
+  fallbackShare?: number;
   /** Key namespace (first key segment). Default `'rl'`. */
   namespace?: string;
   /** Key version segment; bump it when you change the algorithm or its parameters incompatibly. Default `'v1'`. */
@@ -137,7 +148,12 @@ export interface LimitResult {
   retryAfterMs: number;
   /** **Milliseconds** until the limiter is back to its full limit if nothing else is admitted (`0`: already full). */
   resetAfterMs: number;
-  /** Present only when the outage policy decided because Redis was unavailable or too slow. */
+  /**
+   * Present only when Redis did not decide: `'redis-unavailable'` (the fail-closed / fail-open
+   * policy answered), `'fallback'` (the memory store decided, with the local share of the limit:
+   * `limit` is then the local limit), `'store-full'` (the memory store had no room for a new key:
+   * denied, `retryAfterMs` is `outageRetryAfterMs`).
+   */
   reason?: OutageReason;
 }
 
@@ -238,6 +254,54 @@ function plan(options: LimiterOptions): Plan {
   }
 }
 
+/** `share` as an exact reduced fraction `num / den` (at most 6 decimal places). */
+function shareFraction(share: number): { num: number; den: number } {
+  if (typeof share !== 'number') throw new TypeError(`fallbackShare must be a number, got ${describe(share)}`);
+  if (!Number.isFinite(share) || share <= 0 || share > 1) throw new RangeError(`fallbackShare must be in (0, 1], got ${share}`);
+  for (let digits = 0; digits <= 6; digits += 1) {
+    const den = 10 ** digits;
+    const num = Math.round(share * den);
+    if (Math.abs(share * den - num) <= 1e-9 * Math.max(1, num) && num >= 1) {
+      const g = gcd(num, den);
+      return { num: num / g, den: den / g };
+    }
+  }
+  throw new RangeError(`fallbackShare must have at most 6 decimal places, got ${share}`);
+}
+
+/** floor(a * num / den), exact for any integers below 2^53, at least 1. */
+function scaleCount(a: number, num: number, den: number): number {
+  return Math.max(1, Number((BigInt(a) * BigInt(num)) / BigInt(den)));
+}
+
+/**
+ * The script parameters of the local share: counts scaled by `share` (rounded down, at least 1)
+ * and, for the buckets and GCRA, the rate scaled by `share` too, as exact fractions.
+ * @throws {RangeError} when the scaled parameters leave the exact integer range.
+ */
+function sharePlan(p: Plan, share: number): { limit: number; params: string[] } {
+  if (share === 1) return { limit: p.limit, params: p.params };
+  const { num: sn, den: sd } = shareFraction(share);
+  const [a = 0, b = 0, c = 0] = p.params.map(Number);
+  const limit = scaleCount(a, sn, sd);
+  if (p.script === 'fixed_window' || p.script === 'sliding_window_log' || p.script === 'sliding_window_counter') {
+    return { limit, params: [String(limit), String(b)] };
+  }
+  // buckets: [capacity, num, den] with rate num/den per ms; gcra: [burst, per, units] with rate units/per per ms
+  let rateNum = p.script === 'gcra' ? c * sn : b * sn;
+  let rateDen = p.script === 'gcra' ? b * sd : c * sd;
+  const g = gcd(rateNum, rateDen);
+  rateNum /= g;
+  rateDen /= g;
+  if (!Number.isSafeInteger(rateNum) || !Number.isSafeInteger(rateDen) || limit * rateDen > MAX_EXACT) {
+    throw new RangeError('fallbackShare makes the local rate too fine (its parameters must stay below 2^53)');
+  }
+  return {
+    limit,
+    params: p.script === 'gcra' ? [String(limit), String(rateDen), String(rateNum)] : [String(limit), String(rateNum), String(rateDen)],
+  };
+}
+
 /**
  * Creates a rate limiter backed by one Lua script per algorithm (`runtime/scripts/*.lua`).
  *
@@ -249,21 +313,23 @@ function plan(options: LimiterOptions): Plan {
  * Redis Cluster.
  *
  * @param redis An ioredis `Redis` or `Cluster`. For bounded latency during outages, prefer
- *   `enableOfflineQueue: false` (calls are bounded by `timeoutMs` either way).
- * @param options See {@link LimiterOptions}; units are in the option names.
+ *   `enableOfflineQueue: false` (calls are bounded by `timeoutMs` either way). A `MemoryStore`
+ *   also works: the same scripts, in process (a full store denies new keys, `reason: 'store-full'`).
+ * @param options See {@link LimiterOptions}; units are in the option names. With
+ *   `onRedisError: 'fallback'`, calls are answered by a memory store while Redis is unavailable
+ *   (see `docs/runtime-resilience.md`).
  * @throws {TypeError | RangeError} naming the option when an option is missing or invalid.
  * @example
  * const limiter = createLimiter(redis, { algorithm: 'token-bucket', capacity: 20, refillPerSecond: 5, onRedisError: 'fail-closed' });
  * const r = await limiter.take(apiKey);
  * if (!r.allowed) res.set('Retry-After', String(Math.ceil(r.retryAfterMs / 1000)));
  */
-export function createLimiter(redis: RedisClient, options: LimiterOptions): Limiter {
+export function createLimiter(redis: StoreClient, options: LimiterOptions): Limiter {
   if (typeof options !== 'object' || options === null) throw new TypeError('options must be an object');
   checkOneOf('algorithm', options.algorithm, ALGORITHMS);
   const { script, code, limit, maxTtlMs, params } = plan(options);
-  const policy = checkOneOf('onRedisError', options.onRedisError, ['fail-closed', 'fail-open'] as const);
-  const timeoutMs = checkInteger('timeoutMs', options.timeoutMs ?? 1000, 1);
-  const outageRetryAfterMs = checkInteger('outageRetryAfterMs', options.outageRetryAfterMs ?? 1000, 0);
+  const { mode, timeoutMs, outageRetryAfterMs } = checkOutageOptions(options);
+  const local = sharePlan({ script, code, limit, maxTtlMs, params }, options.fallbackShare ?? 1);
   const scope = checkScope(options.scope ?? 'default');
   const namespace = options.namespace ?? 'rl';
   const version = options.version ?? 'v1';
@@ -288,9 +354,8 @@ export function createLimiter(redis: RedisClient, options: LimiterOptions): Limi
     young.set(identity, key);
     return key;
   };
-  const runner = runnerFor(redis);
   const lua = getScript(script);
-  const deadlines = new Deadlines(timeoutMs);
+  const route = new Route(redis, mode, timeoutMs, options);
 
   return {
     algorithm: options.algorithm,
@@ -303,20 +368,20 @@ export function createLimiter(redis: RedisClient, options: LimiterOptions): Limi
       const cost = checkInteger('cost', takeOptions.cost ?? 1, 1);
       const now = takeOptions.nowMs === undefined ? '' : String(checkInteger('nowMs', takeOptions.nowMs, 0));
       const key = keyFor(identity);
-      const outcome = await deadlines.run(() => runner.run(lua, [key], [...params, String(cost), now]));
-      if (!outcome.ok) {
-        return policy === 'fail-open'
+      const args = [...params, String(cost), now];
+      const answer = await route.run(lua, key, args, local.params === params ? args : [...local.params, String(cost), now]);
+      if (answer.via === 'outage') {
+        return mode === 'fail-open'
           ? { allowed: true, limit, remaining: 0, retryAfterMs: 0, resetAfterMs: 0, reason: 'redis-unavailable' }
-          : {
-              allowed: false,
-              limit,
-              remaining: 0,
-              retryAfterMs: outageRetryAfterMs,
-              resetAfterMs: 0,
-              reason: 'redis-unavailable',
-            };
+          : { allowed: false, limit, remaining: 0, retryAfterMs: outageRetryAfterMs, resetAfterMs: 0, reason: 'redis-unavailable' };
       }
-      const [allowed, remaining, retryAfterMs, resetAfterMs] = outcome.value as [number, number, number, number];
+      if (answer.via === 'full') {
+        return { allowed: false, limit: route.fallingBack ? local.limit : limit, remaining: 0, retryAfterMs: outageRetryAfterMs, resetAfterMs: 0, reason: 'store-full' };
+      }
+      const [allowed, remaining, retryAfterMs, resetAfterMs] = answer.value as [number, number, number, number];
+      if (answer.via === 'memory') {
+        return { allowed: allowed === 1, limit: local.limit, remaining, retryAfterMs, resetAfterMs, reason: 'fallback' };
+      }
       return { allowed: allowed === 1, limit, remaining, retryAfterMs, resetAfterMs };
     },
   };

@@ -14,8 +14,12 @@
  * @internal
  */
 
-/** Where a limiter's answer came from when it is not Redis'. */
-export type OutageReason = 'redis-unavailable';
+/**
+ * Where an answer came from when it is not Redis': `'redis-unavailable'` (the fail-closed or
+ * fail-open policy), `'fallback'` (the in-process memory store, `onRedisError: 'fallback'`),
+ * `'store-full'` (a memory store had no room for a new key, so the call was denied).
+ */
+export type OutageReason = 'redis-unavailable' | 'fallback' | 'store-full';
 
 /** `'fail-closed'`: deny while Redis is unavailable. `'fail-open'`: allow. */
 export type OutagePolicy = 'fail-closed' | 'fail-open';

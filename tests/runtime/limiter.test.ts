@@ -153,7 +153,7 @@ describe('validation happens before any Redis call', () => {
       /^algorithm must be one of 'fixed-window', 'sliding-window-log'/,
     );
     expect(() => createLimiter(r, { algorithm: 'fixed-window', limit: 1, windowMs: 1 } as LimiterOptions)).toThrow(
-      new TypeError("onRedisError must be one of 'fail-closed', 'fail-open', got undefined"),
+      new TypeError("onRedisError must be one of 'fail-closed', 'fail-open', 'fallback', got undefined"),
     );
     expect(() => createLimiter(r, { ...base, algorithm: 'fixed-window', limit: 1, windowMs: 1, timeoutMs: 0 })).toThrow(
       new RangeError('timeoutMs must be an integer >= 1, got 0'),
