@@ -240,7 +240,7 @@ function checkSerializer<T>(serializer: unknown): Serializer<T> {
  *   `ttlMs must be an integer >= 1, got 0`, `jitter must be a number >= 0 and < 1, got 1`.
  * @example
  * const users = createCache<User>(redis, { namespace: 'users', ttlMs: 60_000, lockTtlMs: 2_000, negativeTtlMs: 5_000 });
- * const user = await users.getOrLoad(`user:${id}`, () => db.findUser(id) ?? NotFound); // User | undefined
+ * const user = await users.getOrLoad(`user:${id}`, async () => (await db.findUser(id)) ?? NotFound); // User | undefined
  * await db.updateUser(id, patch);
  * await users.invalidate(`user:${id}`, { secondDeleteAfterMs: 500 });
  */
@@ -344,8 +344,8 @@ export function createCache<T = unknown>(redis: RedisClient, options: CacheOptio
       const token = `${tokenPrefix}.${tokenCounter.toString(36)}`;
       const deadline = performance.now() + maxWaitMs;
       for (let attempt = 0; ; attempt += 1) {
-        // 1 - random() is in (0, 1]: the logarithm is finite
-        const xfetch = beta === 0 ? '0' : String(beta * -Math.log(1 - Math.random()));
+        // 1 - random() is in (0, 1]: the logarithm is finite; a huge beta is capped to what the script takes
+        const xfetch = beta === 0 ? '0' : String(Math.min(MAX_EXACT, beta * -Math.log(1 - Math.random())));
         const [status, absent, text] = (await runner.run(getLua, keys, [token, lockTtlArg, xfetch])) as [
           string,
           number,

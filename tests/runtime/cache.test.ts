@@ -264,6 +264,33 @@ describe('createCache: early recomputation (XFetch)', () => {
     expect(backwards).toBe(0);
   });
 
+  it('one caller at a time recomputes early, in the background; the others get the cached value at once', async () => {
+    const namespace = ns('onerefresh');
+    // a huge beta makes every hit want to recompute: only the lock stops them
+    const cache = createCache<number>(redis.client(), { namespace, ttlMs: 60_000, earlyRecompute: { beta: 1e300 } });
+    let loads = 0;
+    let finish: (() => void) | undefined;
+    const first = async () => {
+      loads += 1;
+      await sleep(5); // a measurable load time (delta > 0)
+      return 1;
+    };
+    expect(await cache.getOrLoad('k', first)).toBe(1);
+    const slow = () => {
+      loads += 1;
+      return new Promise<number>((resolve) => (finish = () => resolve(2)));
+    };
+    const results = await Promise.all(Array.from({ length: 50 }, () => cache.getOrLoad('k', slow)));
+    expect(results).toEqual(Array(50).fill(1));
+    expect(loads).toBe(2);
+    expect(cache.stats()).toMatchObject({ hits: 50, misses: 1, refreshes: 1 });
+    finish?.();
+    const r = redis.client();
+    await waitFor(async () => (await r.hget(cache.keysFor('k').entry, 'v')) === '2');
+    expect(cache.stats().stores).toBe(2);
+    expect(await r.exists(cache.keysFor('k').lock)).toBe(0);
+  });
+
   it('with earlyRecompute off the entry expires and the next read is a miss', async () => {
     const namespace = ns('noxfetch');
     const cache = createCache<number>(redis.client(), { namespace, ttlMs: 150, jitter: 0, earlyRecompute: false });
