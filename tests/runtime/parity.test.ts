@@ -1,0 +1,278 @@
+/**
+ * Parity: the same random operation sequences, with the same KEYS, ARGV and injected `now`, run
+ * through the Lua scripts on Redis and through the MemoryStore must give identical replies
+ * (values and error codes) and identical TTLs.
+ *
+ * TTLs: the memory store's clock is set, before each step, to the real time at which the step
+ * starts, so a TTL it sets ends at `stepStart + ttl`, and Redis' ends at `exec + ttl` with
+ * `stepStart <= exec <= stepEnd`. The test compares absolute expiry times (PEXPIRETIME):
+ * `0 <= redis - memory <= longest step so far` (a few ms: the clock's resolution plus one round
+ * trip). Redis expires keys in real time while the scripts run on injected time, so a key whose
+ * TTL ends within 10 s is deleted on both sides after its step (after its reply and TTL were
+ * compared): no key can then expire between the Redis call and the memory call.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { runnerFor } from '../../runtime/client.js';
+import { MemoryStore } from '../../runtime/memory.js';
+import { getScript, type ScriptName } from '../../runtime/scripts.js';
+import { uniquePrefix, useRedis } from '../helpers/redis.js';
+
+const redis = useRedis();
+const T0 = 1_700_000_000_000;
+const SHORT_TTL = 10_000;
+
+type Reply = { ok: unknown } | { error: string };
+
+interface Call {
+  script: ScriptName;
+  key: string;
+  args: string[];
+}
+
+/** Time steps: none, a few ms, seconds, minutes to hours (window and refill boundaries at every scale). */
+const dt = fc.oneof(
+  fc.constant(0),
+  fc.integer({ min: 1, max: 100 }),
+  fc.integer({ min: 900, max: 60_000 }),
+  fc.integer({ min: 60_000, max: 5_000_000 }),
+);
+
+async function runParity(calls: Array<(now: number) => Call>, dts: number[]): Promise<void> {
+  const r = redis.client();
+  const runner = runnerFor(r);
+  let clock = 0;
+  const store = new MemoryStore({ clock: () => clock, janitorIntervalMs: 3_600_000 });
+  let maxSpan = 0;
+  let now = T0;
+  const touched = new Set<string>();
+  try {
+    for (let i = 0; i < calls.length; i += 1) {
+      now += dts[i] ?? 0;
+      const start = Date.now();
+      clock = start;
+      const call = calls[i]!(now);
+      const viaRedis: Reply = await runner.run(getScript(call.script), [call.key], call.args).then(
+        (ok) => ({ ok }),
+        (error: Error) => ({ error: error.message.split(' ')[0]! }),
+      );
+      const redisExpiry = await r.pexpiretime(call.key);
+      let viaMemory: Reply;
+      try {
+        viaMemory = { ok: store.runScript(call.script, [call.key], call.args) };
+      } catch (error) {
+        viaMemory = { error: (error as Error).message.split(' ')[0]! };
+      }
+      maxSpan = Math.max(maxSpan, Date.now() - start);
+      const memoryExpiry = store.pexpiretime(call.key);
+      const step = `step ${i}: ${call.script} ${call.key} [${call.args.join(', ')}]`;
+      if (call.script === 'increment' && 'ok' in viaRedis && 'ok' in viaMemory) {
+        // its reply carries a PTTL, read on each side's own clock: equal within the step's span
+        const [rv, rp] = viaRedis.ok as [number, number];
+        const [mv, mp] = viaMemory.ok as [number, number];
+        if (Number.isSafeInteger(rv)) expect(mv, step).toBe(rv);
+        // beyond 2^53 neither side is exact (Lua numbers are doubles; ioredis' reply parser
+        // accumulates digits in a double): the value is documented as exact up to 2^53 - 1 only
+        else expect(Math.abs(mv - rv), step).toBeLessThanOrEqual(Math.abs(rv) * 2 ** -50);
+        expect(Math.abs(mp - rp), `${step}: PTTL ${mp} vs ${rp}`).toBeLessThanOrEqual(maxSpan);
+      } else {
+        expect(viaMemory, step).toEqual(viaRedis);
+      }
+      touched.add(call.key);
+      for (const key of touched) {
+        const [rx, mx] = key === call.key ? [redisExpiry, memoryExpiry] : [await r.pexpiretime(key), store.pexpiretime(key)];
+        if (rx === -2 && mx >= 0 && mx < Date.now()) {
+          // Redis expired it in real time (its TTL was a few ms); the memory store's clock is frozen
+          store.delete(key);
+        } else if (rx < 0 || mx < 0) {
+          expect(mx, `${step}: PEXPIRETIME of ${key}`).toBe(rx);
+        } else {
+          expect(rx - mx, `${step}: redis expiry - memory expiry of ${key}`).toBeGreaterThanOrEqual(0);
+          expect(rx - mx, `${step}: redis expiry - memory expiry of ${key}`).toBeLessThanOrEqual(maxSpan);
+          if (mx - clock < SHORT_TTL) {
+            await r.del(key);
+            store.delete(key);
+          }
+        }
+      }
+    }
+  } finally {
+    store.close();
+  }
+}
+
+describe('MemoryStore parity with the Lua scripts on Redis', () => {
+  it('collect, increment, set_keep_ttl on shared keys (values, errors such as a non-integer, TTLs)', async () => {
+    const op = fc.oneof(
+      fc.record({
+        s: fc.constant('increment' as const),
+        k: fc.integer({ min: 0, max: 2 }),
+        by: fc.oneof(fc.integer({ min: -3, max: 5 }), fc.constantFrom(9007199254740991, -9007199254740991)),
+        ttl: fc.oneof(fc.integer({ min: 1, max: 5000 }), fc.integer({ min: 10_000, max: 100_000_000 })),
+        mode: fc.constantFrom('fixed', 'sliding'),
+      }),
+      fc.record({ s: fc.constant('collect' as const), k: fc.integer({ min: 0, max: 2 }) }),
+      fc.record({
+        s: fc.constant('set_keep_ttl' as const),
+        k: fc.integer({ min: 0, max: 2 }),
+        value: fc.oneof(fc.integer({ min: -5, max: 50 }).map(String), fc.constantFrom('abc', '', '007', ' 1')),
+      }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(op, dt), { minLength: 1, maxLength: 30, size: 'max' }), async (steps) => {
+        const p = uniquePrefix('pstr');
+        const calls = steps.map(([o]) => (): Call => {
+          const key = `${p}:s${o.k}`;
+          if (o.s === 'increment') return { script: 'increment', key, args: [String(o.by), String(o.ttl), o.mode] };
+          if (o.s === 'collect') return { script: 'collect', key, args: [] };
+          return { script: 'set_keep_ttl', key, args: [o.value] };
+        });
+        await runParity(calls, steps.map(([, d]) => d));
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  /** Mostly long time scales (their state survives between steps), sometimes short ones. */
+  const longOrShort = (long: [number, number], short: [number, number]) =>
+    fc.oneof(
+      { weight: 4, arbitrary: fc.integer({ min: long[0], max: long[1] }) },
+      { weight: 1, arbitrary: fc.integer({ min: short[0], max: short[1] }) },
+    );
+  /** Steps around `unit` (a window, the time of one unit of refill, an open period) and at random. */
+  const stepsAround = (...units: number[]) =>
+    fc.oneof(
+      { weight: 3, arbitrary: fc.constant(0) },
+      { weight: 4, arbitrary: fc.integer({ min: 1, max: 20 }) },
+      { weight: 3, arbitrary: fc.constantFrom(...units.flatMap((u) => [Math.max(0, u - 1), u, u + 1, Math.floor(u / 2), 2 * u])) },
+      { weight: 1, arbitrary: fc.integer({ min: 0, max: 2 * Math.max(...units) }) },
+      { weight: 1, arbitrary: fc.constant(10 * Math.max(...units)) },
+    );
+  type Alg = 'fixed' | 'swl' | 'swc' | 'tb' | 'lb' | 'gcra';
+  const SCRIPT = {
+    fixed: 'fixed_window',
+    swl: 'sliding_window_log',
+    swc: 'sliding_window_counter',
+    tb: 'token_bucket',
+    lb: 'leaky_bucket',
+    gcra: 'gcra',
+  } as const;
+  /** [script params, the time scale of one unit] */
+  const paramsOf = (alg: Alg): fc.Arbitrary<[number[], number]> => {
+    if (alg === 'fixed' || alg === 'swl' || alg === 'swc') {
+      return fc
+        .tuple(fc.integer({ min: 1, max: 5 }), longOrShort([10_000, 120_000], [1, 5000]))
+        .map(([limit, windowMs]) => [[limit, windowMs], windowMs]);
+    }
+    if (alg === 'gcra') {
+      // burst, P, L: an emission interval of P/L ms
+      return fc
+        .tuple(fc.integer({ min: 1, max: 5 }), longOrShort([30_000, 300_000], [1, 1000]), fc.integer({ min: 1, max: 3 }))
+        .map(([burst, per, units]) => [[burst, per, units], Math.ceil(per / units)]);
+    }
+    // capacity, num, den: a rate of num/den units per ms
+    return fc
+      .tuple(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 3 }), longOrShort([30_000, 300_000], [1, 1000]))
+      .map(([capacity, num, den]) => [[capacity, num, den], Math.ceil(den / num)]);
+  };
+
+  it.each(['fixed', 'swl', 'swc', 'tb', 'lb', 'gcra'] as const)(
+    '%s (allow, deny, never, retry and reset times, TTLs; WRONGTYPE across types)',
+    async (alg) => {
+      const run = paramsOf(alg).chain(([params, unit]) =>
+        fc.tuple(
+          fc.constant(params),
+          fc.array(
+            fc.tuple(
+              fc.record({
+                k: fc.integer({ min: 0, max: 1 }),
+                cost: fc.integer({ min: 1, max: 6 }),
+                // now and then another script on this key: a limiter of another type, or collect
+                cross: fc.oneof(
+                  { weight: 15, arbitrary: fc.constant(null) },
+                  { weight: 1, arbitrary: fc.constantFrom('fixed' as const, 'gcra' as const, 'collect' as const) },
+                ),
+              }),
+              stepsAround(unit),
+            ),
+            { minLength: 1, maxLength: 30, size: 'max' },
+          ),
+        ),
+      );
+      const other: Record<'fixed' | 'gcra', string[]> = { fixed: ['3', '60000'], gcra: ['3', '60000', '1'] };
+      await fc.assert(
+        fc.asyncProperty(run, async ([params, steps]) => {
+          const p = uniquePrefix(`p${alg}`);
+          const calls = steps.map(([o]) => (now: number): Call => {
+            const key = `${p}:${o.k}`;
+            if (o.cross === 'collect') return { script: 'collect', key, args: [] };
+            if (o.cross !== null) return { script: SCRIPT[o.cross], key, args: [...other[o.cross], String(o.cost), String(now)] };
+            return { script: SCRIPT[alg], key, args: [...params.map(String), String(o.cost), String(now)] };
+          });
+          await runParity(calls, steps.map(([, d]) => d));
+        }),
+        { numRuns: 60 },
+      );
+    },
+  );
+
+  it('the three circuit breaker scripts (every transition, retry times, TTLs, deletions)', async () => {
+    const op = fc.record({
+      s: fc.constantFrom('acquire', 'acquire', 'acquire', 'read', 'success', 'failure', 'failure', 'failure'),
+      k: fc.integer({ min: 0, max: 1 }),
+    });
+    const run = fc
+      .tuple(
+        fc.integer({ min: 1, max: 3 }),
+        longOrShort([10_000, 100_000], [1, 5000]),
+        longOrShort([10_000, 100_000], [1, 5000]),
+        fc.integer({ min: 1, max: 3 }),
+      )
+      .chain((params) => fc.tuple(fc.constant(params), fc.array(fc.tuple(op, stepsAround(params[1], params[2])), { minLength: 1, maxLength: 40, size: 'max' })));
+    await fc.assert(
+      fc.asyncProperty(run, async ([params, steps]) => {
+        const p = uniquePrefix('pcb');
+        const calls = steps.map(([o]) => (now: number): Call => {
+          const key = `${p}:b${o.k}`;
+          const args = [...params.map(String), String(now)];
+          if (o.s === 'acquire') return { script: 'circuit_acquire', key, args };
+          if (o.s === 'read') return { script: 'circuit_read', key, args };
+          return { script: 'circuit_record', key, args: [...args, o.s] };
+        });
+        await runParity(calls, steps.map(([, d]) => d));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('argument errors are the same error replies', async () => {
+    const r = redis.client();
+    const runner = runnerFor(r);
+    const store = new MemoryStore();
+    const bad: Array<[ScriptName, string[]]> = [
+      ['fixed_window', ['0', '1000', '1', '']],
+      ['token_bucket', ['5', '1', 'x', '1', '']],
+      ['gcra', ['5', '1', '1', '1', '-1']],
+      ['increment', ['1.5', '100', 'fixed']],
+      ['increment', ['1', '100', 'forever']],
+      ['circuit_record', ['1', '1000', '1000', '1', '', 'maybe']],
+      ['circuit_acquire', ['1', '1000', '0', '1', '']],
+    ];
+    for (const [script, args] of bad) {
+      const key = `${uniquePrefix('perr')}:k`;
+      const fromRedis = await runner.run(getScript(script), [key], args).then(
+        () => 'no error',
+        (error: Error) => error.message,
+      );
+      let fromMemory = 'no error';
+      try {
+        store.runScript(script, [key], args);
+      } catch (error) {
+        fromMemory = (error as Error).message;
+      }
+      expect(fromRedis.startsWith(fromMemory), `${script}: ${fromRedis} / ${fromMemory}`).toBe(true);
+      expect(fromMemory).toMatch(/^ERR redis-ttl /);
+    }
+    store.close();
+  });
+});
