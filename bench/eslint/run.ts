@@ -3,8 +3,8 @@
  * rate-limit / queue libraries installed under node_modules. Every round lints the whole corpus
  * twice, once with ESLint's recommended rules only ("off") and once with the plugin's `strict`
  * config added ("on"), alternating the order; the report gives the median ratio over the rounds. Without type
- * information, as most users run it. Each file is linted with both configs back to back, so noise
- * from other processes on the machine hits both sides alike.
+ * information, as most users run it. Each file is linted with both configs back to back and the
+ * process's CPU time is measured, so load from other processes on the machine disturbs little.
  *
  *   node --import tsx bench/eslint/run.ts [--rounds 7] [--check]
  *
@@ -97,29 +97,37 @@ function lintAll(linter: Linter, files: SourceFile[], config: Linter.Config[]): 
 }
 
 /**
- * One round: every file is linted with both configs back to back (the order alternating from file
- * to file), so that load from other processes and GC pauses hit both sides alike.
+ * One round: every file is linted with each config back to back (the order rotating from file to
+ * file), so that GC pauses and cache effects hit all sides alike. Time is this process's CPU time
+ * (user + system), which other processes on a busy machine disturb far less than wall time.
+ * @returns the CPU milliseconds per config, and the plugin's findings of the last config.
  */
-function interleavedRound(linter: Linter, files: SourceFile[], off: Linter.Config[], on: Linter.Config[], round: number) {
-  let offMs = 0;
-  let onMs = 0;
+function interleavedRound(linter: Linter, files: SourceFile[], configs: Linter.Config[][], round: number) {
+  const ms = configs.map(() => 0);
   let findings = 0;
   files.forEach((file, index) => {
-    const onFirst = (index + round) % 2 === 0;
-    for (const mode of onFirst ? (['on', 'off'] as const) : (['off', 'on'] as const)) {
-      const start = performance.now();
-      const messages = linter.verify(file.text, mode === 'on' ? on : off, { filename: file.filename });
-      const ms = performance.now() - start;
-      if (mode === 'on') {
-        onMs += ms;
-        findings += messages.filter((m) => m.ruleId?.startsWith('redis-ttl/')).length;
-      } else {
-        offMs += ms;
-      }
+    for (let k = 0; k < configs.length; k++) {
+      const which = (index + round + k) % configs.length;
+      const start = process.cpuUsage();
+      const messages = linter.verify(file.text, configs[which]!, { filename: file.filename });
+      const used = process.cpuUsage(start);
+      ms[which]! += (used.user + used.system) / 1000;
+      if (which === configs.length - 1) findings += messages.filter((m) => m.ruleId?.startsWith('redis-ttl/')).length;
     }
   });
-  return { offMs, onMs, findings };
+  return { ms, findings };
 }
+
+/**
+ * Four rules that listen to every call and do nothing: what ESLint itself charges for four more
+ * rules of this shape, to tell ESLint's dispatch cost apart from the rules' own work.
+ */
+const noopRule = { create: () => ({ CallExpression() {}, 'Program:exit'() {} }) };
+const noopPlugin = { rules: { a: noopRule, b: noopRule, c: noopRule, d: noopRule } };
+const withNoop: Linter.Config[] = [
+  ...baseline,
+  { plugins: { noop: noopPlugin }, rules: { 'noop/a': 'error', 'noop/b': 'error', 'noop/c': 'error', 'noop/d': 'error' } },
+];
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -145,30 +153,35 @@ function main(): void {
   }
 
   // warm-up: JIT and module caches
-  interleavedRound(linter, files, baseline, withPlugin, 0);
-  interleavedRound(linter, files, pluginOnly, parseOnlyWithPlugin, 0);
+  interleavedRound(linter, files, [baseline, withNoop, withPlugin], 0);
+  interleavedRound(linter, files, [pluginOnly, parseOnlyWithPlugin], 0);
 
   const ratios: number[] = [];
+  const noopRatios: number[] = [];
   const parseRatios: number[] = [];
   const off: number[] = [];
   const on: number[] = [];
   let findings = 0;
   for (let round = 0; round < rounds; round++) {
-    const withRecommended = interleavedRound(linter, files, baseline, withPlugin, round);
-    off.push(withRecommended.offMs);
-    on.push(withRecommended.onMs);
-    ratios.push(withRecommended.onMs / withRecommended.offMs);
-    findings = withRecommended.findings;
-    const parseOnly = interleavedRound(linter, files, pluginOnly, parseOnlyWithPlugin, round);
-    parseRatios.push(parseOnly.onMs / parseOnly.offMs);
+    const main = interleavedRound(linter, files, [baseline, withNoop, withPlugin], round);
+    const [offMs, noopMs, onMs] = main.ms as [number, number, number];
+    off.push(offMs);
+    on.push(onMs);
+    ratios.push(onMs / offMs);
+    noopRatios.push(noopMs / offMs);
+    findings = main.findings;
+    const bare = interleavedRound(linter, files, [pluginOnly, parseOnlyWithPlugin], round);
+    parseRatios.push(bare.ms[1]! / bare.ms[0]!);
   }
   const ratio = median(ratios);
+  const noopRatio = median(noopRatios);
   const parseRatio = median(parseRatios);
   const pct = (r: number) => `${r >= 1 ? '+' : ''}${((r - 1) * 100).toFixed(1)}%`;
-  console.log(`rounds: ${rounds}, each file linted off/on back to back; medians:`);
+  console.log(`rounds: ${rounds}, each file linted with every config back to back, CPU time; medians:`);
   console.log(`  @eslint/js recommended                    ${median(off).toFixed(0)} ms per corpus pass`);
   console.log(`  @eslint/js recommended + redis-ttl strict ${median(on).toFixed(0)} ms per corpus pass`);
   console.log(`  time ratio (rules on / off), recommended baseline: ${ratio.toFixed(3)} (${pct(ratio)}); per round: ${ratios.map((r) => r.toFixed(3)).join(' ')}`);
+  console.log(`  for comparison, four do-nothing CallExpression rules: ${noopRatio.toFixed(3)} (${pct(noopRatio)})`);
   console.log(`  time ratio, bare baseline (parse + scope, no rules): ${parseRatio.toFixed(3)} (${pct(parseRatio)})`);
   console.log(`  redis-ttl findings in the corpus: ${findings}`);
   console.log(ratio <= 1.1 ? 'target met: the rules add at most 10% to ESLint\'s time' : 'target missed: the rules add more than 10% to ESLint\'s time');

@@ -80,6 +80,16 @@ const KNOWN_NOT_REDIS = new Set([
   'ReadonlyMap',
 ]);
 
+/** Identifiers whose presence means a file may create or receive a Redis client. */
+const EVIDENCE_NAMES: ReadonlySet<string> = new Set([
+  ...CLIENT_CONSTRUCTORS,
+  ...CLIENT_FACTORIES,
+  ...CLIENT_TYPE_NAMES,
+  ...BATCH_TYPE_NAMES.keys(),
+  'fromEnv',
+  'defineScript',
+]);
+
 /**
  * Default `clientNames`: receivers named like a Redis client when nothing else is known. A name
  * containing `redis` or `valkey` always counts; the generic `client` only in a file that imports
@@ -123,6 +133,7 @@ export class ClientDetector {
   private readonly checker: ts.TypeChecker | undefined;
   private readonly esTreeToTs: { get(node: TSESTree.Node): ts.Node } | undefined;
   private importedCache: ReadonlySet<ClientFlavor> | undefined;
+  private evidence: boolean | undefined;
 
   constructor(private readonly context: AnyContext) {
     this.settings = readSettings(context);
@@ -156,6 +167,33 @@ export class ClientDetector {
   fileFlavor(): ClientFlavor {
     const found = this.importedFlavors();
     return found.size === 1 ? [...found][0]! : 'unknown';
+  }
+
+  /**
+   * Whether anything in this file can be a Redis client. With type information, always (a type
+   * can come from anywhere). Without it, a receiver is a client only through names: an import of
+   * a client package, a constructor / factory / type name of a client, or a name matching
+   * `clientNames`; one pass over the file's tokens decides (it never changes a verdict, since
+   * every positive verdict needs one of those names), so files without any cost nothing more.
+   */
+  mayUseRedis(): boolean {
+    if (this.evidence !== undefined) return this.evidence;
+    this.evidence = this.typed || this.importsRedis() || this.hasEvidenceName();
+    return this.evidence;
+  }
+
+  private hasEvidenceName(): boolean {
+    const seen = new Set<string>();
+    for (const token of this.context.sourceCode.ast.tokens) {
+      // require('ioredis') / import('redis') anywhere in the file
+      if (token.type === 'String' && flavorOfModule(token.value.slice(1, -1))) return true;
+      if (token.type !== 'Identifier' || seen.has(token.value)) continue;
+      seen.add(token.value);
+      const name = token.value;
+      if (EVIDENCE_NAMES.has(name)) return true;
+      if (this.settings.clientNames.some((pattern) => pattern.test(name))) return true;
+    }
+    return false;
   }
 
   /** Whether this file imports (or requires at its top level) any Redis client package. */

@@ -5,7 +5,7 @@
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { ClientDetector } from './clients.js';
-import { normalizeCall, type RedisCall } from './normalize.js';
+import { isCandidateCall, normalizeCall, type RedisCall } from './normalize.js';
 import type { AnyContext } from './static.js';
 
 export type { ClientFlavor, ReceiverKind } from './clients.js';
@@ -36,7 +36,10 @@ function analysisOf(context: AnyContext): FileAnalysis {
  * Cached per file, so every rule of the plugin shares one analysis.
  */
 export function redisCallsOf(context: AnyContext, node: TSESTree.CallExpression): readonly RedisCall[] {
+  // most calls are not candidates: decide that without touching the per-file cache
+  if (!isCandidateCall(node)) return NONE;
   const analysis = analysisOf(context);
+  if (!analysis.detector.mayUseRedis()) return NONE;
   let calls = analysis.calls.get(node);
   if (!calls) {
     calls = normalizeCall(context, analysis.detector, node);
@@ -44,6 +47,8 @@ export function redisCallsOf(context: AnyContext, node: TSESTree.CallExpression)
   }
   return calls;
 }
+
+const NONE: readonly RedisCall[] = Object.freeze([]);
 
 /** The file's client detector (shared by the rules of one file). */
 export function clientDetectorOf(context: AnyContext): ClientDetector {

@@ -43,6 +43,14 @@ const EVAL_METHODS = new Set(['eval', 'evalRo', 'eval_ro', 'evalBuffer', 'EVAL',
 /** The scripts a call passes to Redis, when it is one of the script-taking calls. */
 export function embeddedScriptsOf(context: AnyContext, node: TSESTree.CallExpression): EmbeddedScript[] {
   const callee = unwrap(node.callee);
+  const name =
+    callee.type === AST_NODE_TYPES.MemberExpression
+      ? propertyName(callee.property, callee.computed)
+      : callee.type === AST_NODE_TYPES.Identifier
+        ? callee.name
+        : undefined;
+  if (name === undefined || !(EVAL_METHODS.has(name) || name === 'defineCommand' || name === 'defineScript')) return [];
+  if (!clientDetectorOf(context).mayUseRedis()) return [];
   let scriptNode: TSESTree.Node | undefined;
   if (callee.type === AST_NODE_TYPES.MemberExpression) {
     const method = propertyName(callee.property, callee.computed);

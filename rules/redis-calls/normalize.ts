@@ -60,13 +60,24 @@ const SUBCOMMAND_METHODS: ReadonlyMap<string, [string, string]> = new Map([
  * `HINCRBY`), or `undefined` when it is not a command of the table.
  */
 export function commandOfMethod(method: string): { command: string; prefix: string[] } | undefined {
+  const cached = methodCache.get(method);
+  if (cached !== undefined) return cached ?? undefined;
+  let result: { command: string; prefix: string[] } | null = null;
   const sub = SUBCOMMAND_METHODS.get(method);
-  if (sub) return { command: sub[0], prefix: [sub[1]] };
-  let name = method;
-  if (name.length > 6 && name.endsWith('Buffer')) name = name.slice(0, -6);
-  const upper = name.toUpperCase();
-  return isKnownCommand(upper) ? { command: upper, prefix: [] } : undefined;
+  if (sub) {
+    result = { command: sub[0], prefix: [sub[1]] };
+  } else {
+    let name = method;
+    if (name.length > 6 && name.endsWith('Buffer')) name = name.slice(0, -6);
+    const upper = name.toUpperCase();
+    if (isKnownCommand(upper)) result = { command: upper, prefix: [] };
+  }
+  if (methodCache.size < 10_000) methodCache.set(method, result);
+  return result ?? undefined;
 }
+
+/** Method name -> command, memoised (method names repeat endlessly across a code base). */
+const methodCache = new Map<string, { command: string; prefix: string[] } | null>();
 
 /** Whether a member call's method name may issue a command (cheap filter before any analysis). */
 export function isCandidateMethod(method: string): boolean {
@@ -77,6 +88,14 @@ export function isCandidateMethod(method: string): boolean {
     method === 'pipeline' ||
     commandOfMethod(method) !== undefined
   );
+}
+
+/** The cheap syntactic filter of {@link normalizeCall}: a member call with a candidate method name. */
+export function isCandidateCall(node: TSESTree.CallExpression): boolean {
+  const callee = node.callee.type === AST_NODE_TYPES.ChainExpression ? node.callee.expression : node.callee;
+  if (callee.type !== AST_NODE_TYPES.MemberExpression) return false;
+  const method = propertyName(callee.property, callee.computed);
+  return method !== undefined && isCandidateMethod(method);
 }
 
 interface Flattened {

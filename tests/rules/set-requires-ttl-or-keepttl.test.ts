@@ -89,6 +89,21 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl', rule, {
       ],
     },
     {
+      // a client required inside a function, under a name no setting matches
+      code: `export function save() {\n  const IO = require('ioredis');\n  const store = new IO();\n  return store.set('k', 'v');\n}`,
+      errors: [
+        {
+          messageId: 'setWithoutTtl',
+          line: 4,
+          column: 16,
+          suggestions: [
+            { messageId: 'addKeepTtl', output: `export function save() {\n  const IO = require('ioredis');\n  const store = new IO();\n  return store.set('k', 'v', 'KEEPTTL');\n}` },
+            { messageId: 'addExpiryPlaceholder', output: `export function save() {\n  const IO = require('ioredis');\n  const store = new IO();\n  return store.set('k', 'v', 'EX', TTL_SECONDS);\n}` },
+          ],
+        },
+      ],
+    },
+    {
       // a trailing callback is not an option
       code: ioredis(`redis.set(key, v, (err) => {});`),
       errors: [
