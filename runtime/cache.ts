@@ -84,6 +84,8 @@ export interface CacheOptions<T> {
    * expires in `pttl` ms is recomputed in the background, by the one caller that gets the lock,
    * when `delta * beta * -ln(random()) >= pttl`, where `delta` is the last measured load time.
    * `false` disables it (entries then expire and the next caller loads under the lock).
+   * The background load runs the triggering call's `loader` after that call returned: loaders
+   * must not depend on request-scoped resources that are closed by then.
    */
   earlyRecompute?: boolean | EarlyRecomputeOptions;
   /**
