@@ -8,8 +8,8 @@
  *
  *   node --import tsx bench/eslint/run.ts [--rounds 7] [--check]
  *
- * `--check` lints every .js/.cjs/.mjs/.ts file under the clients' packages once with every rule on
- * and fails (exit 1) if any rule throws.
+ * `--check` lints every .js/.cjs/.mjs/.ts file (declaration files included) under the clients'
+ * packages once with every rule on and fails (exit 1) if any rule throws.
  */
 import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -33,15 +33,15 @@ const CORPUS_DIRS = [
   'node_modules/bull/lib',
 ];
 
-function sourceFiles(dir: string): string[] {
+function sourceFiles(dir: string, declarations: boolean): string[] {
   const out: string[] = [];
   for (const entry of readdirSync(dir)) {
     const path = join(dir, entry);
     const stat = statSync(path);
     if (stat.isDirectory()) {
       // nested node_modules and dot-directories (editor worktrees shipped by accident) are not the package's code
-      if (entry !== 'node_modules' && !entry.startsWith('.')) out.push(...sourceFiles(path));
-    } else if (/\.(c|m)?js$/.test(entry) || (/\.(c|m)?ts$/.test(entry) && !/\.d\.(c|m)?ts$/.test(entry))) {
+      if (entry !== 'node_modules' && !entry.startsWith('.')) out.push(...sourceFiles(path, declarations));
+    } else if (/\.(c|m)?js$/.test(entry) || (/\.(c|m)?ts$/.test(entry) && (declarations || !/\.d\.(c|m)?ts$/.test(entry)))) {
       out.push(path);
     }
   }
@@ -55,12 +55,13 @@ interface SourceFile {
   text: string;
 }
 
-function loadCorpus(): SourceFile[] {
+/** The corpus files; `declarations` adds the packages' `.d.ts` files (for `--check`). */
+function loadCorpus(declarations = false): SourceFile[] {
   const files: SourceFile[] = [];
   for (const dir of CORPUS_DIRS) {
     const abs = join(root, dir);
     if (!existsSync(abs)) continue;
-    for (const path of sourceFiles(abs)) {
+    for (const path of sourceFiles(abs, declarations)) {
       const filename = join(root, 'virtual', relative(root, path).replace(/node_modules/g, 'deps'));
       files.push({ filename, path, text: readFileSync(path, 'utf8') });
     }
@@ -88,6 +89,7 @@ function lintAll(linter: Linter, files: SourceFile[], config: Linter.Config[]): 
       const messages = linter.verify(file.text, config, { filename: file.filename });
       for (const message of messages) {
         if (message.ruleId?.startsWith('redis-ttl/')) findings++;
+        if (message.fatal) crashes.push(`${relative(root, file.path)}: ${message.message}`);
       }
     } catch (error) {
       crashes.push(`${relative(root, file.path)}: ${(error as Error).message.split('\n')[0]}`);
@@ -139,14 +141,15 @@ function main(): void {
   const args = process.argv.slice(2);
   const roundsIndex = args.indexOf('--rounds');
   const rounds = roundsIndex >= 0 ? Number(args[roundsIndex + 1]) : 7;
-  const files = loadCorpus();
+  const check = args.includes('--check');
+  const files = loadCorpus(check);
   const bytes = files.reduce((sum, f) => sum + f.text.length, 0);
   const linter = new Linter({ configType: 'flat' });
   console.log(`corpus: ${files.length} files, ${(bytes / 1024 / 1024).toFixed(1)} MiB (${CORPUS_DIRS.filter((d) => existsSync(join(root, d))).join(', ')})`);
 
-  if (args.includes('--check')) {
+  if (check) {
     const result = lintAll(linter, files, parseOnlyWithPlugin);
-    console.log(`check: ${files.length} files linted with every rule, ${result.findings} findings, ${result.crashes.length} crashes`);
+    console.log(`check: ${files.length} files linted with every rule, ${result.findings} findings, ${result.crashes.length} crashes or parse failures`);
     for (const crash of result.crashes) console.log(`  crash: ${crash}`);
     process.exitCode = result.crashes.length ? 1 : 0;
     return;

@@ -298,7 +298,7 @@ export class ClientDetector {
       case AST_NODE_TYPES.NewExpression:
         return this.classifyConstruction(node.callee);
       case AST_NODE_TYPES.CallExpression:
-        return this.classifyCallResult(node, depth);
+        return this.classifyCallResult(node);
       case AST_NODE_TYPES.Identifier:
         return this.classifyIdentifier(node, depth);
       case AST_NODE_TYPES.MemberExpression:
@@ -351,7 +351,7 @@ export class ClientDetector {
   }
 
   /** `f(...)` or `x.m(...)` used as a receiver: factories, `multi()` / `pipeline()` and chains. */
-  private classifyCallResult(node: TSESTree.CallExpression, depth: number): ReceiverKind {
+  private classifyCallResult(node: TSESTree.CallExpression): ReceiverKind {
     const callee = unwrap(node.callee);
     if (callee.type === AST_NODE_TYPES.Identifier) {
       if (!CLIENT_FACTORIES.has(callee.name)) return UNKNOWN;
@@ -392,7 +392,6 @@ export class ClientDetector {
     if (SELF_RETURNING.has(method)) return receiver;
     // A queued command on a multi / pipeline returns the same batch (ioredis, node-redis, upstash).
     if (receiver.batch && method !== 'exec' && method !== 'execAsPipeline') return receiver;
-    void depth;
     return UNKNOWN;
   }
 
