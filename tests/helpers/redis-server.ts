@@ -85,10 +85,14 @@ function waitForReady(child: ChildProcess): Promise<void> {
   });
 }
 
-async function startRedisServer(extraArgs: string[] = [], cwd?: string): Promise<RedisHandle> {
+/**
+ * Starts a `redis-server` from PATH on a free loopback port, or on `fixedPort` when given (to restart
+ * a server that a test stopped, at the same address).
+ */
+export async function startRedisServer(extraArgs: string[] = [], cwd?: string, fixedPort?: number): Promise<RedisHandle> {
   let lastError: unknown;
   for (let attempt = 0; attempt < 5; attempt += 1) {
-    const port = await freePort();
+    const port = fixedPort ?? (await freePort());
     const child = spawn(
       'redis-server',
       ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no', ...extraArgs],
@@ -99,6 +103,7 @@ async function startRedisServer(extraArgs: string[] = [], cwd?: string): Promise
     } catch (error) {
       lastError = error; // most likely the port was taken between freePort() and the bind
       child.kill('SIGKILL');
+      if (fixedPort !== undefined) await new Promise((resolve) => setTimeout(resolve, 200)); // same port: let it free up
       continue;
     }
     child.removeAllListeners('exit');
