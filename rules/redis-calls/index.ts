@@ -9,9 +9,7 @@ import { isCandidateCall, normalizeCall, type RedisCall } from './normalize.js';
 import type { AnyContext } from './static.js';
 
 export type { ClientFlavor, ReceiverKind } from './clients.js';
-export { DEFAULT_CLIENT_NAMES, readSettings } from './clients.js';
 export type { AtomicUnit, RedisCall } from './normalize.js';
-export { staticValue, resolveConstExpression, unwrap, type AnyContext } from './static.js';
 
 interface FileAnalysis {
   detector: ClientDetector;
