@@ -115,6 +115,36 @@ describe("onRedisError: 'fallback'", () => {
     expect(unhandled).toEqual([]);
   });
 
+  it('fallbackShare scales the limit and the rate, exactly (a client whose Redis is gone from the start)', async () => {
+    const { createServer } = await import('node:net');
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const closedPort = (probe.address() as { port: number }).port;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const gone = new Redis({ host: '127.0.0.1', port: closedPort, enableOfflineQueue: false, lazyConnect: true });
+    gone.on('error', () => undefined);
+    clients.push(gone);
+    const store = createMemoryStore();
+    const nowMs = 1_700_000_000_000;
+    const tb = createLimiter(gone, {
+      algorithm: 'token-bucket',
+      capacity: 10,
+      refillPerSecond: 5,
+      onRedisError: 'fallback',
+      fallbackShare: 0.25,
+      fallback: store,
+    });
+    // capacity 10 * 0.25 = 2 (rounded down), refill 5/s * 0.25 = 1.25/s: one token in 800 ms
+    expect(await tb.take('a', { nowMs })).toEqual({ allowed: true, limit: 2, remaining: 1, retryAfterMs: 0, resetAfterMs: 800, reason: 'fallback' });
+    expect(await tb.take('a', { nowMs, cost: 2 })).toEqual({ allowed: false, limit: 2, remaining: 1, retryAfterMs: 800, resetAfterMs: 800, reason: 'fallback' });
+    const gcra = createLimiter(gone, { algorithm: 'gcra', limit: 10, periodMs: 1000, onRedisError: 'fallback', fallbackShare: 0.3, fallback: store });
+    // burst 10 * 0.3 = 3, emission interval 1000 / (10 * 0.3) = 333.3 ms
+    expect(await gcra.take('a', { nowMs })).toEqual({ allowed: true, limit: 3, remaining: 2, retryAfterMs: 0, resetAfterMs: 334, reason: 'fallback' });
+    const small = createLimiter(gone, { algorithm: 'sliding-window-log', limit: 3, windowMs: 1000, onRedisError: 'fallback', fallbackShare: 0.1, fallback: store });
+    // 3 * 0.1 rounds down to 0: at least 1
+    expect(await small.take('a', { nowMs })).toMatchObject({ allowed: true, limit: 1, remaining: 0, reason: 'fallback' });
+  });
+
   it("validates fallback options: fallbackShare in (0, 1], fallback a MemoryStore", () => {
     const r = client();
     const base = { algorithm: 'fixed-window', limit: 10, windowMs: 1000, onRedisError: 'fallback' } as const;
