@@ -12,6 +12,7 @@ runRule(untypedTester, 'incr-needs-expire-on-create', rule, {
     ioredis(`const K = 'hits';\nredis.multi().incr(K).expire('hits', 60).exec();`),
     ioredis(`redis.multi().sadd(\`seen:\${u}\`, item).expire(\`seen:\${u}\`, 60).exec();`),
     ioredis(`redis.multi().incr(key).set(key, '0', 'EX', 10).exec();`),
+    ioredis(`redis.multi().incr(key).get(key).del(key).exec();`),
     ioredis(`redis.get(key); redis.lpushx(key, v); redis.zadd(key, 'XX', 1, 'm'); redis.xadd(key, 'NOMKSTREAM', '*', 'f', 'v');`),
     ioredis(`redis.set(key, v); redis.setnx(key, v); redis.getset(key, v);`), // other rules' findings
     ioredis(`redis.incr(...args);`),
