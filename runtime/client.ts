@@ -1,6 +1,12 @@
 /**
- * The one small interface between the runtime and a Redis client. Only ioredis (`Redis` and
- * `Cluster`) is supported today; adapters for node-redis and @upstash/redis plug in here.
+ * The one small interface between the runtime and a Redis client. The client's shape decides the
+ * adapter (no import of any client library at run time):
+ * - ioredis `Redis` / `Cluster` (has `defineCommand`);
+ * - node-redis v4+ client or cluster from `createClient()` / `createCluster()` (has `evalSha` /
+ *   `eval` taking `{ keys, arguments }`, or only `sendCommand([...])`);
+ * - @upstash/redis `Redis` (has lowercase `evalsha(sha, keys, args)` / `eval(script, keys, args)`),
+ *   or any object with that pair of methods.
+ * Each adapter sends EVALSHA and falls back to EVAL on NOSCRIPT.
  *
  * @internal
  */
@@ -8,8 +14,35 @@ import type { Cluster, Redis } from 'ioredis';
 import { MemoryStore } from './memory.js';
 import type { RuntimeScript } from './scripts.js';
 
-/** A client the public helpers accept: an ioredis `Redis` or `Cluster` instance. */
-export type RedisClient = Redis | Cluster;
+/**
+ * The part of a node-redis v4+ client (`createClient()`, `createCluster()`) the runtime uses:
+ * `evalSha` / `eval` with `{ keys, arguments }`, or `sendCommand` with an argv. Structural, so
+ * that this package does not depend on `redis`'s types (a `RedisClientType` of any module
+ * combination fits).
+ */
+export type NodeRedisLike =
+  | {
+      evalSha(sha1: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+      eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+    }
+  | { sendCommand(args: string[]): Promise<unknown> };
+
+/**
+ * The part of an @upstash/redis `Redis` the runtime uses: `evalsha` / `eval` with key and argument
+ * arrays. Upstash's automatic deserialization parses JSON-looking replies; the helpers' replies
+ * (integers, integer strings, `null`) come through unchanged (numbers are kept as strings when
+ * parsing would change them), but `createCache` needs `automaticDeserialization: false`.
+ */
+export interface UpstashLike {
+  evalsha(sha1: string, keys: string[], args: string[]): Promise<unknown>;
+  eval(script: string, keys: string[], args: string[]): Promise<unknown>;
+}
+
+/**
+ * A client the public helpers accept: an ioredis `Redis` or `Cluster`, a node-redis v4+ client or
+ * cluster, or an @upstash/redis `Redis` (any object with its `evalsha` / `eval`).
+ */
+export type RedisClient = Redis | Cluster | NodeRedisLike | UpstashLike;
 
 /**
  * What the rate-limit helpers (collect, incrementWithTtl, setKeepTtl, createLimiter,
@@ -80,6 +113,64 @@ function ioredisRunner(client: IoredisLike): ScriptRunner {
   };
 }
 
+function hasFunction(client: unknown, name: string): boolean {
+  return typeof client === 'object' && client !== null && typeof (client as Record<string, unknown>)[name] === 'function';
+}
+
+/** A NOSCRIPT error reply, whatever the client wraps it in (`ReplyError`, `ErrorReply`, `UpstashError`). */
+function isNoScript(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  // node-redis and ioredis: the reply text itself; upstash: the reply text, sometimes after "ERR "
+  return /^(?:ERR )?NOSCRIPT\b/.test(error.message) || /\bNOSCRIPT No matching script\b/.test(error.message);
+}
+
+/**
+ * node-redis v4+: `evalSha(sha, { keys, arguments })`, then `eval(source, ...)` on NOSCRIPT
+ * (https://github.com/redis/node-redis/blob/master/docs/programmability.md). A cluster client
+ * (`createCluster()`) has the same two methods and routes by the first key. A client that only has
+ * `sendCommand(argv)` gets the raw `EVALSHA` / `EVAL` commands.
+ */
+function nodeRedisRunner(client: NodeRedisLike): ScriptRunner {
+  const withOptions = client as { evalSha?: unknown; eval?: unknown };
+  if (typeof withOptions.evalSha === 'function' && typeof withOptions.eval === 'function') {
+    const c = client as Extract<NodeRedisLike, { evalSha: unknown }>;
+    return {
+      run(script, keys, args) {
+        const options = { keys: [...keys], arguments: [...args] };
+        return c.evalSha(script.sha1, options).catch((error: unknown) => {
+          if (!isNoScript(error)) throw error;
+          return c.eval(script.lua, options);
+        });
+      },
+    };
+  }
+  const c = client as Extract<NodeRedisLike, { sendCommand: unknown }>;
+  return {
+    run(script, keys, args) {
+      const tail = [String(keys.length), ...keys, ...args];
+      return c.sendCommand(['EVALSHA', script.sha1, ...tail]).catch((error: unknown) => {
+        if (!isNoScript(error)) throw error;
+        return c.sendCommand(['EVAL', script.lua, ...tail]);
+      });
+    },
+  };
+}
+
+/**
+ * @upstash/redis (and any object with its `evalsha(sha, keys, args)` / `eval(script, keys, args)`):
+ * EVALSHA, then EVAL on NOSCRIPT (https://upstash.com/docs/redis/sdks/ts/commands/scripts/evalsha).
+ */
+function upstashRunner(client: UpstashLike): ScriptRunner {
+  return {
+    run(script, keys, args) {
+      return client.evalsha(script.sha1, [...keys], [...args]).catch((error: unknown) => {
+        if (!isNoScript(error)) throw error;
+        return client.eval(script.lua, [...keys], [...args]);
+      });
+    },
+  };
+}
+
 /** A memory store answers synchronously; the runner turns a throw into a rejection. */
 function memoryRunner(store: MemoryStore): ScriptRunner {
   return {
@@ -94,8 +185,10 @@ function memoryRunner(store: MemoryStore): ScriptRunner {
 }
 
 /**
- * Returns the script runner for `client` (one per client object).
- * @throws {TypeError} when `client` is neither an ioredis `Redis` or `Cluster` nor a `MemoryStore`.
+ * Returns the script runner for `client` (one per client object), chosen by the client's shape:
+ * ioredis (`defineCommand`), node-redis (`evalSha` / `eval`, or `sendCommand`), upstash
+ * (`evalsha` / `eval`), or a `MemoryStore`.
+ * @throws {TypeError} when `client` is none of these.
  */
 export function runnerFor(client: RedisClient | MemoryStore): ScriptRunner {
   const known = runners.get(client);
@@ -105,10 +198,18 @@ export function runnerFor(client: RedisClient | MemoryStore): ScriptRunner {
     runners.set(client, runner);
     return runner;
   }
-  if (!isIoredis(client)) {
-    throw new TypeError('redis must be an ioredis Redis or Cluster instance');
+  let runner: ScriptRunner;
+  if (isIoredis(client)) {
+    runner = ioredisRunner(client);
+  } else if ((hasFunction(client, 'evalSha') && hasFunction(client, 'eval')) || hasFunction(client, 'sendCommand')) {
+    runner = nodeRedisRunner(client as NodeRedisLike);
+  } else if (hasFunction(client, 'evalsha') && hasFunction(client, 'eval')) {
+    runner = upstashRunner(client as UpstashLike);
+  } else {
+    throw new TypeError(
+      'redis must be an ioredis Redis or Cluster, a node-redis client (createClient()), an @upstash/redis Redis, or a MemoryStore',
+    );
   }
-  const runner = ioredisRunner(client);
   runners.set(client, runner);
   return runner;
 }

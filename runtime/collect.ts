@@ -13,7 +13,8 @@ import { checkNonEmptyString } from './validate.js';
  * `SET ... GET` for this: both drop the TTL (https://redis.io/docs/latest/commands/getset/,
  * https://redis.io/docs/latest/commands/set/).
  *
- * @param redis An ioredis `Redis` or `Cluster`, or a `MemoryStore` (same semantics, in process).
+ * @param redis An ioredis `Redis` or `Cluster`, a node-redis client (`createClient()`), an
+ *   @upstash/redis `Redis`, or a `MemoryStore` (same semantics, in process).
  * @param key The counter key (ioredis `keyPrefix` applies).
  * @returns The value before the reset, as Redis stored it (a string such as `'42'`, exact even
  *   beyond 2^53), or `null` when the key does not exist.

@@ -35,7 +35,8 @@ export interface IncrementResult {
  * https://redis.io/docs/latest/commands/pttl/). INCRBY and the expiry run in one script, so a
  * crash between them can not leave the key without TTL.
  *
- * @param redis An ioredis `Redis` or `Cluster`, or a `MemoryStore` (same semantics, in process).
+ * @param redis An ioredis `Redis` or `Cluster`, a node-redis client (`createClient()`), an
+ *   @upstash/redis `Redis`, or a `MemoryStore` (same semantics, in process).
  * @param key The counter key (ioredis `keyPrefix` applies).
  * @returns `{ value, pttlMs }`.
  * @throws {TypeError | RangeError} naming the option (`key`, `by`, `ttlMs`, `mode`) when invalid,

@@ -2,7 +2,8 @@
  * `eslint-plugin-redis-ttl/runtime`: TTL-safe Redis helpers and rate limiters.
  *
  * Every operation is one Lua script in `runtime/scripts/` (checked by lua-lint in the tests),
- * run through EVALSHA with automatic fallback on NOSCRIPT. Accepts an ioredis `Redis` or `Cluster`.
+ * run through EVALSHA with automatic fallback on NOSCRIPT. Accepts an ioredis `Redis` or `Cluster`,
+ * a node-redis client (`createClient()`) or an @upstash/redis `Redis`.
  */
 export { collect } from './collect.js';
 export {
@@ -36,7 +37,7 @@ export {
   type TokenBucketOptions,
 } from './limiter.js';
 export type { OutagePolicy, OutageReason } from './outage.js';
-export type { RedisClient, StoreClient } from './client.js';
+export type { NodeRedisLike, RedisClient, StoreClient, UpstashLike } from './client.js';
 export {
   createCircuitBreaker,
   type BreakerCallOptions,

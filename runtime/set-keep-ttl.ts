@@ -9,7 +9,8 @@ import { checkNonEmptyString, describe } from './validate.js';
  * key exists. A bare `SET` would clear the TTL, and `SET ... KEEPTTL` on a missing key would
  * create it without any TTL (https://redis.io/docs/latest/commands/set/).
  *
- * @param redis An ioredis `Redis` or `Cluster`, or a `MemoryStore` (same semantics, in process).
+ * @param redis An ioredis `Redis` or `Cluster`, a node-redis client (`createClient()`), an
+ *   @upstash/redis `Redis`, or a `MemoryStore` (same semantics, in process).
  * @param key The key (ioredis `keyPrefix` applies).
  * @param value The new value; a number is written in JavaScript's decimal form.
  * @returns `true` when the key existed and was overwritten, `false` when it was missing (nothing

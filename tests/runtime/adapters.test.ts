@@ -1,0 +1,167 @@
+/**
+ * The runtime's client adapters (runtime/client.ts) against a real Redis: ioredis, a node-redis
+ * client (`createClient()`, evalSha / eval with `{ keys, arguments }`), a node-redis client seen
+ * only through `sendCommand`, and the @upstash/redis shape (`evalsha` / `eval` with key and
+ * argument arrays).
+ *
+ * Upstash's REST client can not talk to a plain Redis, so its adapter is tested with a stub that
+ * implements `evalsha` / `eval` by forwarding to an ioredis client: a real Redis behind a fake
+ * transport. The stub reproduces what the REST client adds on top: errors carry the reply text
+ * followed by `, command was: ...`, and replies go through automatic deserialization (JSON-looking
+ * strings are parsed, numbers only when that keeps their text).
+ */
+import { Redis as UpstashRedis } from '@upstash/redis';
+import type { Redis } from 'ioredis';
+import { createClient } from 'redis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collect, createLimiter, incrementWithTtl, setKeepTtl, type RedisClient } from '../../runtime/index.js';
+import { runnerFor } from '../../runtime/client.js';
+import { scanWithPttl, uniquePrefix, useRedis } from '../helpers/redis.js';
+
+const redis = useRedis();
+
+/** What @upstash/redis does to a reply with automaticDeserialization on (its parseResponse). */
+function upstashDeserialize(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(upstashDeserialize);
+  if (typeof value !== 'string') return value;
+  try {
+    const parsed: unknown = JSON.parse(value);
+    return typeof parsed === 'number' && parsed.toString() !== value ? value : parsed;
+  } catch {
+    return value;
+  }
+}
+
+/** An @upstash/redis look-alike: the real Redis behind `r`, Upstash's method shapes and error text. */
+function upstashStub(r: Redis, calls: string[]) {
+  const wrap = async (command: string, run: () => Promise<unknown>): Promise<unknown> => {
+    calls.push(command);
+    try {
+      return upstashDeserialize(await run());
+    } catch (error) {
+      throw new Error(`${(error as Error).message}, command was: [${JSON.stringify(command)}]`, { cause: error });
+    }
+  };
+  return {
+    evalsha: (sha1: string, keys: string[], args: string[]) =>
+      wrap('evalsha', () => r.evalsha(sha1, keys.length, ...keys, ...args)),
+    eval: (script: string, keys: string[], args: string[]) => wrap('eval', () => r.eval(script, keys.length, ...keys, ...args)),
+  };
+}
+
+type NodeRedis = ReturnType<typeof createClient>;
+let nodeRedis: NodeRedis;
+let admin: Redis;
+
+beforeAll(async () => {
+  admin = redis.client();
+  nodeRedis = createClient({ url: redis.url() });
+  nodeRedis.on('error', () => undefined);
+  await nodeRedis.connect();
+});
+
+afterAll(async () => {
+  await nodeRedis?.quit().catch(() => undefined);
+});
+
+interface Subject {
+  name: string;
+  client: () => RedisClient;
+  /** The commands the adapter sent, when the subject records them. */
+  calls?: string[];
+}
+
+const upstashCalls: string[] = [];
+const sendCommandCalls: string[] = [];
+const subjects: Subject[] = [
+  { name: 'ioredis', client: () => redis.client() },
+  { name: 'node-redis (evalSha / eval)', client: () => nodeRedis },
+  {
+    name: 'node-redis (sendCommand only)',
+    client: () => ({
+      sendCommand: (args: string[]) => {
+        sendCommandCalls.push(args[0]!);
+        return nodeRedis.sendCommand(args);
+      },
+    }),
+    calls: sendCommandCalls,
+  },
+  { name: '@upstash/redis shape (stub forwarding to ioredis)', client: () => upstashStub(admin, upstashCalls), calls: upstashCalls },
+];
+
+describe.each(subjects)('$name', (subject) => {
+  it('collect, incrementWithTtl and setKeepTtl behave as on ioredis and leave every key with a TTL', async () => {
+    const client = subject.client();
+    const prefix = uniquePrefix('adapter');
+    const key = `${prefix}:{1}:billable`;
+    const first = await incrementWithTtl(client, key, { by: 5, ttlMs: 60_000 });
+    expect(first.value).toBe(5);
+    expect(first.pttlMs).toBeGreaterThan(59_000);
+    expect((await incrementWithTtl(client, key, { by: 2, ttlMs: 60_000 })).value).toBe(7);
+    expect(await collect(client, key)).toBe('7');
+    expect(await collect(client, key)).toBe('0');
+    expect(await collect(client, `${prefix}:missing`)).toBeNull();
+    expect(await setKeepTtl(client, key, '12')).toBe(true);
+    expect(await admin.get(key)).toBe('12');
+    expect(await setKeepTtl(client, `${prefix}:absent`, 'x')).toBe(false);
+    // a counter beyond 2^53 comes back exact (upstash keeps such numbers as strings)
+    await admin.set(`${prefix}:big`, '12345678901234567890', 'PX', 60_000);
+    expect(await collect(client, `${prefix}:big`)).toBe('12345678901234567890');
+    const keys = await scanWithPttl(admin, `${prefix}:*`);
+    expect([...keys.keys()].sort()).toEqual([`${prefix}:big`, key].sort());
+    for (const [k, pttl] of keys) expect(pttl, k).toBeGreaterThan(0);
+  });
+
+  it('falls back to EVAL after SCRIPT FLUSH, so the caller never sees NOSCRIPT', async () => {
+    const client = subject.client();
+    const key = `${uniquePrefix('adapter')}:flush`;
+    await incrementWithTtl(client, key, { ttlMs: 60_000 }); // the script is loaded now
+    await admin.script('FLUSH');
+    subject.calls?.splice(0);
+    expect((await incrementWithTtl(client, key, { ttlMs: 60_000 })).value).toBe(2);
+    if (subject.calls) expect(subject.calls).toEqual(subject.name.includes('upstash') ? ['evalsha', 'eval'] : ['EVALSHA', 'EVAL']);
+    // EVAL loaded it again: the next call is one EVALSHA
+    subject.calls?.splice(0);
+    await incrementWithTtl(client, key, { ttlMs: 60_000 });
+    if (subject.calls) expect(subject.calls).toHaveLength(1);
+  });
+
+  it("passes script errors through as the client's error", async () => {
+    const client = subject.client();
+    const key = `${uniquePrefix('adapter')}:hash`;
+    await admin.hset(key, 'f', '1');
+    await admin.pexpire(key, 60_000);
+    await expect(incrementWithTtl(client, key, { ttlMs: 1000 })).rejects.toThrow(/WRONGTYPE/);
+  });
+
+  it('runs a limiter', async () => {
+    const client = subject.client();
+    const limiter = createLimiter(client, {
+      algorithm: 'fixed-window',
+      limit: 2,
+      windowMs: 60_000,
+      onRedisError: 'fail-closed',
+      scope: uniquePrefix('adapter'),
+    });
+    const results = [await limiter.take('ada'), await limiter.take('ada'), await limiter.take('ada')];
+    expect(results.map((r) => r.allowed)).toEqual([true, true, false]);
+    expect(await admin.pttl(limiter.keyFor('ada'))).toBeGreaterThan(0);
+  });
+});
+
+describe('runnerFor', () => {
+  it('picks one runner per client object and rejects objects of no known shape', () => {
+    expect(runnerFor(nodeRedis)).toBe(runnerFor(nodeRedis));
+    expect(() => runnerFor({ get: () => undefined } as unknown as RedisClient)).toThrow(
+      /ioredis Redis or Cluster, a node-redis client .*@upstash\/redis/,
+    );
+  });
+
+  it('types: the clients of the three libraries are RedisClient values', () => {
+    // compile-time check: the real @upstash/redis class fits RedisClient (nothing is sent)
+    const upstash: RedisClient = new UpstashRedis({ url: 'https://example.invalid', token: 'unused' });
+    const node: RedisClient = nodeRedis;
+    expect(typeof upstash).toBe('object');
+    expect(node).toBe(nodeRedis);
+  });
+});
