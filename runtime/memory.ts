@@ -101,44 +101,24 @@ function isInt(x: number | undefined, min: number, max: number): x is number {
 }
 
 /**
- * The in-process store. Create it with {@link createMemoryStore}; pass it wherever the runtime
- * takes a Redis client (`collect(store, key)`, `createLimiter(store, ...)`), or as the `fallback`
- * of a limiter or breaker.
+ * The keys and the emulated Redis commands the scripts are written against. Each command reads
+ * with lazy expiry, as Redis does, and a command that would create a key asks for room first.
  */
-export class MemoryStore {
-  /** Most keys held at once. */
-  readonly maxKeys: number;
-  private readonly entries = new Map<string, Entry>();
-  private readonly clock: () => number;
-  private readonly janitorIntervalMs: number;
-  private janitor: NodeJS.Timeout | null;
-  private lastSweep = -Infinity;
+class Keyspace {
+  readonly entries = new Map<string, Entry>();
+  lastSweep = -Infinity;
 
-  /** @throws {TypeError | RangeError} naming the option when one is invalid. */
-  constructor(options: MemoryStoreOptions = {}) {
-    if (typeof options !== 'object' || options === null) throw new TypeError('options must be an object');
-    this.maxKeys = checkInteger('maxKeys', options.maxKeys ?? 10_000, 1);
-    this.janitorIntervalMs = checkInteger('janitorIntervalMs', options.janitorIntervalMs ?? 30_000, 1, 2_147_483_647);
-    if (options.clock !== undefined && typeof options.clock !== 'function') {
-      throw new TypeError(`clock must be a function, got ${describe(options.clock)}`);
-    }
-    this.clock = options.clock ?? Date.now;
-    this.janitor = setInterval(() => this.sweep(), this.janitorIntervalMs);
-    this.janitor.unref();
+  constructor(
+    readonly maxKeys: number,
+    readonly janitorIntervalMs: number,
+    readonly clock: () => number,
+  ) {}
+
+  /** The script clock when ARGV now is '' (Redis: TIME, in whole milliseconds). */
+  now(): number {
+    return Math.floor(this.clock());
   }
 
-  /** Keys held, including expired ones the janitor has not reclaimed yet (no lazy expiry). */
-  get size(): number {
-    return this.entries.size;
-  }
-
-  /** Stops the janitor. The store stays usable; expired keys are then reclaimed only when read. */
-  close(): void {
-    if (this.janitor !== null) clearInterval(this.janitor);
-    this.janitor = null;
-  }
-
-  /** Deletes every expired key now (what the janitor does); returns how many. */
   sweep(): number {
     const now = this.clock();
     this.lastSweep = now;
@@ -152,53 +132,8 @@ export class MemoryStore {
     return removed;
   }
 
-  /** Live keys (expired ones are dropped on the way, as a read would). */
-  keys(): string[] {
-    return [...this.entries.keys()].filter((key) => this.lookup(key) !== undefined);
-  }
-
-  /** Like Redis PTTL: remaining **milliseconds**, `-1` for a key without TTL, `-2` for a missing key. */
-  pttl(key: string): number {
-    const entry = this.lookup(key);
-    if (entry === undefined) return -2;
-    if (entry.expiresAt === Infinity) return -1;
-    return Math.max(0, entry.expiresAt - this.clock());
-  }
-
-  /** Like Redis PEXPIRETIME: absolute expiry in ms, `-1` without TTL, `-2` when missing. */
-  pexpiretime(key: string): number {
-    const entry = this.lookup(key);
-    if (entry === undefined) return -2;
-    return entry.expiresAt === Infinity ? -1 : entry.expiresAt;
-  }
-
-  /** Deletes `key`; `true` when it existed. */
-  delete(key: string): boolean {
-    return this.lookup(key) !== undefined && this.entries.delete(key);
-  }
-
-  /**
-   * Runs the runtime script `name` with `keys` as KEYS and `args` as ARGV, synchronously, and
-   * returns what Redis would reply (integers as numbers, bulk strings as strings, nil as `null`).
-   * @throws {StoreFullError} when the script would create a key and the store is full.
-   * @throws {MemoryReplyError} where the script or Redis would answer an error.
-   * @throws {TypeError} for a script the store does not emulate (the cache scripts).
-   */
-  runScript(name: ScriptName | (string & {}), keys: readonly string[], args: readonly string[]): unknown {
-    const key = keys[0];
-    if (key === undefined) throw new TypeError('runScript needs one key');
-    const script = Object.hasOwn(SCRIPTS, name) ? SCRIPTS[name as keyof typeof SCRIPTS] : undefined;
-    if (script === undefined) throw new TypeError(`the memory store does not emulate the script ${name}`);
-    return script(this, key, args);
-  }
-
-  // ---- emulated commands (each one reads with lazy expiry, as Redis does) ----
-
-  /** @internal */ now(): number {
-    return Math.floor(this.clock());
-  }
-
-  private lookup(key: string): Entry | undefined {
+  /** The live entry of `key`; an expired one is deleted (Redis: a key expires when now > its expiry). */
+  lookup(key: string): Entry | undefined {
     const entry = this.entries.get(key);
     if (entry !== undefined && entry.expiresAt < this.clock()) {
       this.entries.delete(key);
@@ -213,11 +148,10 @@ export class MemoryStore {
     return entry as (Entry & { type: T }) | undefined;
   }
 
-  /** Makes room for a new key or throws {@link StoreFullError}. */
+  /** Adds a new key without TTL, or throws {@link StoreFullError} when there is no room. */
   private create<V extends Value>(key: string, value: V): Entry & V {
     if (this.entries.size >= this.maxKeys) {
-      const now = this.clock();
-      if (now - this.lastSweep >= Math.min(1000, this.janitorIntervalMs)) this.sweep();
+      if (this.clock() - this.lastSweep >= Math.min(1000, this.janitorIntervalMs)) this.sweep();
       if (this.entries.size >= this.maxKeys) throw new StoreFullError(this.maxKeys);
     }
     const entry = { ...value, expiresAt: Infinity } as Entry & V;
@@ -225,16 +159,26 @@ export class MemoryStore {
     return entry;
   }
 
-  /** @internal */ get(key: string): string | null {
+  /** PTTL */
+  pttl(key: string): number {
+    const entry = this.lookup(key);
+    if (entry === undefined) return -2;
+    if (entry.expiresAt === Infinity) return -1;
+    return Math.max(0, entry.expiresAt - this.clock());
+  }
+  /** GET */
+  get(key: string): string | null {
     return this.typed(key, 'string')?.value ?? null;
   }
-  /** @internal */ exists(key: string): number {
+  /** EXISTS */
+  exists(key: string): number {
     return this.lookup(key) === undefined ? 0 : 1;
   }
-  /** @internal */ del(key: string): number {
-    return this.delete(key) ? 1 : 0;
+  /** DEL */
+  del(key: string): number {
+    return this.lookup(key) !== undefined && this.entries.delete(key) ? 1 : 0;
   }
-  /** @internal SET key value, KEEPTTL when `keepTtl`, else PX ms (or no TTL when `px` is undefined). */
+  /** SET key value [PX ms | KEEPTTL] (any type is overwritten; without an option the TTL is cleared) */
   set(key: string, value: string, px: number | 'KEEPTTL' | undefined): void {
     const entry = this.lookup(key);
     if (entry === undefined) {
@@ -245,7 +189,8 @@ export class MemoryStore {
     const expiresAt = px === 'KEEPTTL' ? entry.expiresAt : px === undefined ? Infinity : this.clock() + px;
     this.entries.set(key, { type: 'string', value, expiresAt });
   }
-  /** @internal */ incrby(key: string, by: number): number {
+  /** INCRBY, on 64-bit signed integers like Redis */
+  incrby(key: string, by: number): number {
     const entry = this.typed(key, 'string');
     const current = entry === undefined ? 0n : /^(0|-?[1-9]\d{0,19})$/.test(entry.value) ? BigInt(entry.value) : null;
     if (current === null || current > 9223372036854775807n || current < -9223372036854775808n) {
@@ -259,45 +204,124 @@ export class MemoryStore {
     else entry.value = next.toString();
     return Number(next);
   }
-  /** @internal */ pexpire(key: string, ms: number): number {
+  /** PEXPIRE (a TTL <= 0 deletes the key) */
+  pexpire(key: string, ms: number): number {
     const entry = this.lookup(key);
     if (entry === undefined) return 0;
     if (ms <= 0) this.entries.delete(key);
     else entry.expiresAt = this.clock() + ms;
     return 1;
   }
-  /** @internal */ hmget(key: string, fields: readonly string[]): Array<string | null> {
+  /** HMGET */
+  hmget(key: string, fields: readonly string[]): Array<string | null> {
     const entry = this.typed(key, 'hash');
     return fields.map((f) => entry?.fields.get(f) ?? null);
   }
-  /** @internal */ hset(key: string, pairs: ReadonlyArray<readonly [string, string]>): void {
+  /** HSET */
+  hset(key: string, pairs: ReadonlyArray<readonly [string, string]>): void {
     const entry = this.typed(key, 'hash') ?? this.create(key, { type: 'hash', fields: new Map<string, string>() });
     for (const [f, v] of pairs) entry.fields.set(f, v);
   }
-  private sortedScores(key: string): number[] {
+  /** Scores of the members scored above `min`, ascending (ZCOUNT / ZRANGE BYSCORE over `(min +inf`) */
+  zscoresAbove(key: string, min: number): number[] {
     const entry = this.typed(key, 'zset');
-    return entry === undefined ? [] : [...entry.scores.values()].sort((a, b) => a - b);
+    return entry === undefined ? [] : [...entry.scores.values()].filter((x) => x > min).sort((a, b) => a - b);
   }
-  /** @internal ZCOUNT key (min +inf */ zcountAbove(key: string, min: number): number {
-    return this.sortedScores(key).filter((s) => s > min).length;
-  }
-  /** @internal scores of members with score > min, ascending */ zscoresAbove(key: string, min: number): number[] {
-    return this.sortedScores(key).filter((s) => s > min);
-  }
-  /** @internal ZREMRANGEBYSCORE key -inf max (an emptied set is deleted, as in Redis) */ zremUpTo(key: string, max: number): void {
+  /** ZREMRANGEBYSCORE key -inf max (an emptied set is deleted, as in Redis) */
+  zremUpTo(key: string, max: number): void {
     const entry = this.typed(key, 'zset');
     if (entry === undefined) return;
     for (const [member, score] of entry.scores) if (score <= max) entry.scores.delete(member);
     if (entry.scores.size === 0) this.entries.delete(key);
   }
-  /** @internal */ zcard(key: string): number {
+  /** ZCARD */
+  zcard(key: string): number {
     return this.typed(key, 'zset')?.scores.size ?? 0;
   }
-  /** @internal ZADD key NX score member: 1 when added */ zaddNx(key: string, score: number, member: string): number {
+  /** ZADD key NX score member: 1 when added */
+  zaddNx(key: string, score: number, member: string): number {
     const entry = this.typed(key, 'zset') ?? this.create(key, { type: 'zset', scores: new Map<string, number>() });
     if (entry.scores.has(member)) return 0;
     entry.scores.set(member, score);
     return 1;
+  }
+}
+
+/**
+ * The in-process store. Create it with {@link createMemoryStore}; pass it wherever the runtime
+ * takes a Redis client (`collect(store, key)`, `createLimiter(store, ...)`), or as the `fallback`
+ * of a limiter or breaker.
+ */
+export class MemoryStore {
+  /** Most keys held at once. */
+  readonly maxKeys: number;
+  private readonly keyspace: Keyspace;
+  private janitor: NodeJS.Timeout | null;
+
+  /** @throws {TypeError | RangeError} naming the option when one is invalid. */
+  constructor(options: MemoryStoreOptions = {}) {
+    if (typeof options !== 'object' || options === null) throw new TypeError('options must be an object');
+    this.maxKeys = checkInteger('maxKeys', options.maxKeys ?? 10_000, 1);
+    const janitorIntervalMs = checkInteger('janitorIntervalMs', options.janitorIntervalMs ?? 30_000, 1, 2_147_483_647);
+    if (options.clock !== undefined && typeof options.clock !== 'function') {
+      throw new TypeError(`clock must be a function, got ${describe(options.clock)}`);
+    }
+    this.keyspace = new Keyspace(this.maxKeys, janitorIntervalMs, options.clock ?? Date.now);
+    this.janitor = setInterval(() => this.keyspace.sweep(), janitorIntervalMs);
+    this.janitor.unref();
+  }
+
+  /** Keys held, including expired ones the janitor has not reclaimed yet (no lazy expiry). */
+  get size(): number {
+    return this.keyspace.entries.size;
+  }
+
+  /** Stops the janitor. The store stays usable; expired keys are then reclaimed only when read. */
+  close(): void {
+    if (this.janitor !== null) clearInterval(this.janitor);
+    this.janitor = null;
+  }
+
+  /** Deletes every expired key now (what the janitor does); returns how many. */
+  sweep(): number {
+    return this.keyspace.sweep();
+  }
+
+  /** Live keys (expired ones are dropped on the way, as a read would). */
+  keys(): string[] {
+    return [...this.keyspace.entries.keys()].filter((key) => this.keyspace.lookup(key) !== undefined);
+  }
+
+  /** Like Redis PTTL: remaining **milliseconds**, `-1` for a key without TTL, `-2` for a missing key. */
+  pttl(key: string): number {
+    return this.keyspace.pttl(key);
+  }
+
+  /** Like Redis PEXPIRETIME: absolute expiry in ms since the Unix epoch, `-1` without TTL, `-2` when missing. */
+  pexpiretime(key: string): number {
+    const entry = this.keyspace.lookup(key);
+    if (entry === undefined) return -2;
+    return entry.expiresAt === Infinity ? -1 : entry.expiresAt;
+  }
+
+  /** Deletes `key`; `true` when it existed. */
+  delete(key: string): boolean {
+    return this.keyspace.del(key) === 1;
+  }
+
+  /**
+   * Runs the runtime script `name` with `keys` as KEYS and `args` as ARGV, synchronously, and
+   * returns what Redis would reply (integers as numbers, bulk strings as strings, nil as `null`).
+   * @throws {StoreFullError} when the script would create a key and the store is full.
+   * @throws {MemoryReplyError} where the script or Redis would answer an error.
+   * @throws {TypeError} for a script the store does not emulate (the cache scripts).
+   */
+  runScript(name: ScriptName | (string & {}), keys: readonly string[], args: readonly string[]): unknown {
+    const key = keys[0];
+    if (key === undefined) throw new TypeError('runScript needs one key');
+    const script = Object.hasOwn(SCRIPTS, name) ? SCRIPTS[name as keyof typeof SCRIPTS] : undefined;
+    if (script === undefined) throw new TypeError(`the memory store does not emulate the script ${name}`);
+    return script(this.keyspace, key, args);
   }
 }
 
@@ -316,14 +340,14 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
 
 // ---- the scripts, mirrored from runtime/scripts/*.lua ----
 
-type Script = (r: MemoryStore, key: string, argv: readonly string[]) => unknown;
+type Script = (r: Keyspace, key: string, argv: readonly string[]) => unknown;
 
 function fail(message: string): never {
   throw new MemoryReplyError(message);
 }
 
 /** The `now` prelude of the limiter scripts: '' means the server clock. */
-function clockArg(r: MemoryStore, arg: string | undefined, script: string, max = MAX, text = 'now must be an integer >= 0'): number {
+function clockArg(r: Keyspace, arg: string | undefined, script: string, max = MAX, text = 'now must be an integer >= 0'): number {
   if (arg === '') return r.now();
   const now = toNumber(arg);
   if (!isInt(now, 0, max)) fail(`ERR redis-ttl ${script}: ${text}`);
@@ -459,7 +483,7 @@ const slidingWindowCounter: Script = (r, key, argv) => {
 };
 
 /** token_bucket and leaky_bucket share their argument checks. */
-function bucketArgs(r: MemoryStore, s: string, argv: readonly string[]): [number, number, number, number, number] {
+function bucketArgs(r: Keyspace, s: string, argv: readonly string[]): [number, number, number, number, number] {
   const capacity = intArg(argv[0], 1, MAX, `ERR redis-ttl ${s}: capacity must be an integer >= 1`);
   const num = intArg(argv[1], 1, MAX, `ERR redis-ttl ${s}: rate numerator must be an integer >= 1`);
   const den = toNumber(argv[2]);
@@ -586,7 +610,7 @@ interface BreakerState {
 }
 
 function breakerPrelude(
-  r: MemoryStore,
+  r: Keyspace,
   key: string,
   argv: readonly string[],
   s: string,
