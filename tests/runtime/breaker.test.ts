@@ -9,15 +9,34 @@ const redis = useRedis();
 const T0 = 1_700_000_000_000;
 const base = { failureThreshold: 3, windowMs: 10_000, openMs: 5_000, halfOpenProbes: 2, onRedisError: 'fail-closed' } as const;
 
+/** Real time (ms) just before and just after the last call of a breaker made by `breaker()`. */
+let lastCall: [number, number] = [0, 0];
+
+/** A breaker whose calls remember when they ran, so TTLs can be checked to the millisecond. */
 function breaker(r: Redis, options: Partial<CircuitBreakerOptions> = {}): CircuitBreaker {
-  return createCircuitBreaker(r, { ...base, namespace: uniquePrefix('cb'), ...options });
+  const b = createCircuitBreaker(r, { ...base, namespace: uniquePrefix('cb'), ...options });
+  const timed =
+    <A extends unknown[], T>(fn: (...args: A) => Promise<T>) =>
+    async (...args: A): Promise<T> => {
+      const before = Date.now();
+      try {
+        return await fn(...args);
+      } finally {
+        lastCall = [before, Date.now()];
+      }
+    };
+  return { ...b, acquire: timed(b.acquire), record: timed(b.record), read: timed(b.read) };
 }
 
-/** PTTL of `key`, checked to be within (expected - slack, expected]: Redis counts TTLs on its own clock. */
+/**
+ * The last call set `key`'s TTL to exactly `expected` ms: Redis counts it from the moment the
+ * script ran (on its own clock, the same host clock), so PEXPIRETIME - expected lies within the
+ * call's real-time span.
+ */
 async function expectPttl(r: Redis, key: string, expected: number): Promise<void> {
-  const pttl = await r.pttl(key);
-  expect(pttl).toBeLessThanOrEqual(expected);
-  expect(pttl).toBeGreaterThan(expected - 2000);
+  const expiresAt = await r.pexpiretime(key);
+  expect(expiresAt - expected).toBeGreaterThanOrEqual(lastCall[0]);
+  expect(expiresAt - expected).toBeLessThanOrEqual(lastCall[1]);
 }
 
 const closed = { state: 'closed', failures: 0, probesInFlight: 0, retryAfterMs: 0 };
