@@ -9,32 +9,22 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import tsParser from '@typescript-eslint/parser';
 import { Linter } from 'eslint';
+import { Linter as Linter9 } from 'eslint-v9';
 import { describe, expect, it } from 'vitest';
 import plugin from '../../rules/index.js';
+import { expectedFindings } from '../helpers/expectations.js';
 
 const fixturesRoot = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
 const casesDir = join(fixturesRoot, 'cases', 'ts');
 const files = readdirSync(casesDir).filter((f) => f.endsWith('.ts')).sort();
 
-/** The expected findings of a case file as sorted `rule@line` strings. */
-function expectedFindings(source: string): string[] {
-  const out: string[] = [];
-  source.split('\n').forEach((line, index) => {
-    const at = /\/\/\s*expect-at\s+(\d+):\s*([\w-]+(?:\s*,\s*[\w-]+)*)/.exec(line);
-    if (at) {
-      for (const rule of at[2]!.split(',')) out.push(`${rule.trim()}@${at[1]}`);
-      return;
-    }
-    const here = /\/\/\s*expect:\s*([\w-]+(?:\s*,\s*[\w-]+)*)\s*$/.exec(line);
-    if (here) for (const rule of here[1]!.split(',')) out.push(`${rule.trim()}@${index + 1}`);
-  });
-  return out.sort();
-}
-
 const allRules = Object.fromEntries(Object.keys(plugin.rules).map((name) => [`redis-ttl/${name}`, 'error' as const]));
 
-function lint(file: string, typed: boolean): string[] {
-  const linter = new Linter({ configType: 'flat' });
+/** ESLint 10 (the dev dependency) and ESLint 9 (`eslint-v9`, an npm alias): the plugin supports both. */
+const LINTERS = { 'ESLint 10': Linter, 'ESLint 9': Linter9 as unknown as typeof Linter };
+
+function lint(file: string, typed: boolean, LinterClass: typeof Linter): string[] {
+  const linter = new LinterClass({ configType: 'flat' });
   const filename = join(casesDir, file);
   const messages = linter.verify(
     readFileSync(filename, 'utf8'),
@@ -60,14 +50,16 @@ describe('handed TS cases', () => {
   it('has the fourteen handed files', () => {
     expect(files.length).toBeGreaterThanOrEqual(14);
   });
-  for (const typed of [false, true]) {
-    describe(typed ? 'with type information' : 'without type information', () => {
-      for (const file of files) {
-        it(file, () => {
-          const source = readFileSync(join(casesDir, file), 'utf8');
-          expect(lint(file, typed)).toEqual(expectedFindings(source));
-        });
-      }
-    });
+  for (const [version, LinterClass] of Object.entries(LINTERS)) {
+    for (const typed of [false, true]) {
+      describe(`${version}, ${typed ? 'with' : 'without'} type information`, () => {
+        for (const file of files) {
+          it(file, () => {
+            const source = readFileSync(join(casesDir, file), 'utf8');
+            expect(lint(file, typed, LinterClass)).toEqual(expectedFindings(source, '//'));
+          });
+        }
+      });
+    }
   }
 });
