@@ -180,6 +180,8 @@ export interface WalkInput {
   /** Whether a write to a key (by any of its spellings) at a line is persistent on purpose. */
   isPersistent(names: readonly string[], line: number): boolean;
   lineOf(offset: number): number;
+  /** The line number messages print for an offset (defaults to `lineOf`). */
+  messageLineOf?(offset: number): number;
 }
 
 export function rangeOf(node: L.Node): [number, number] {
@@ -1124,7 +1126,7 @@ class Walker {
   }
 
   private reportLeak(site: WriteSite, exit: Exit, keyId: string): void {
-    const where = describeExit(exit, this.input.lineOf(exit.offset));
+    const where = describeExit(exit, (this.input.messageLineOf ?? this.input.lineOf)(exit.offset));
     // The key that leaks on this path (a helper's write may have other keys on other calls; RENAME moves it).
     const leaking = { ...site, keyName: keyId };
     const message = site.rule === 'keepttl-needs-existing-key' ? keepTtlMessage(leaking, where) : writePathMessage(leaking, where);

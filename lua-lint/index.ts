@@ -65,7 +65,14 @@ function analyze(text: string, options: AnalyzeOptions | null | undefined): LuaF
   const isPersistent = (names: readonly string[], line: number): boolean =>
     [patterns, byLine.get(line) ?? []].some((matchers) => matchers.some((match) => names.some(match)));
 
-  const walked = walkScript({ ast: parsed.ast, source: text, isPersistent, lineOf: lines.lineOf });
+  const messageLine = typeof options.messageLine === 'function' ? options.messageLine : undefined;
+  const walked = walkScript({
+    ast: parsed.ast,
+    source: text,
+    isPersistent,
+    lineOf: lines.lineOf,
+    ...(messageLine ? { messageLineOf: (offset: number) => messageLine(offset) } : {}),
+  });
   const raw = walked.findings;
   const findings: LuaFinding[] = [];
   if (walked.incomplete !== undefined) {

@@ -62,4 +62,10 @@ export interface AnalyzeOptions {
    * built in the script its expression text) and may use `*` as a wildcard.
    */
   persistentKeys?: ReadonlyArray<string | number>;
+  /**
+   * How messages name a line ("the path that returns at line 12"): given a 0-based offset into the
+   * script, the line number to print. Default: the script's own 1-based line. A front end that
+   * analyses a script embedded in another file passes the host file's line here.
+   */
+  messageLine?: (offset: number) => number;
 }

@@ -7,7 +7,7 @@
 import type { JSONSchema, TSESTree } from '@typescript-eslint/utils';
 import { analyzeLua, RULE_IDS, type AnalyzeOptions, type LuaRuleId } from '../lua-lint/index.js';
 import { createRule } from './create-rule.js';
-import { embeddedScriptsOf, fileLineOfScriptLine } from './redis-calls/lua.js';
+import { embeddedScriptsOf } from './redis-calls/lua.js';
 
 /** A Lua rule severity as written in options. */
 export type LuaSeverityOption = 'off' | 'warn' | 'error' | 0 | 1 | 2;
@@ -81,7 +81,9 @@ export default createRule<Options, MessageIds>({
           // A script held in a const and used by several calls is reported once, at the script.
           if (seen.has(script.literal)) continue;
           seen.add(script.literal);
-          for (const finding of analyzeLua(script.source, analyzeOptions)) {
+          // Messages name lines of this file, not of the script ("returns at line 14").
+          const messageLine = (offset: number): number => sourceCode.getLocFromIndex(script.toFileOffset(offset)).line;
+          for (const finding of analyzeLua(script.source, { ...analyzeOptions, messageLine })) {
             const start = sourceCode.getLocFromIndex(script.toFileOffset(finding.offset));
             const end = sourceCode.getLocFromIndex(script.toFileOffset(Math.max(finding.endOffset, finding.offset)));
             if (finding.ruleId === null) {
@@ -91,11 +93,7 @@ export default createRule<Options, MessageIds>({
                 node: script.literal,
                 loc: { start, end },
                 messageId: 'luaFinding',
-                // "line N" in the analyzer's message counts script lines: name the file's line instead
-                data: {
-                  ruleId: finding.ruleId,
-                  message: finding.message.replace(/\bline (\d+)\b/g, (_, n: string) => `line ${fileLineOfScriptLine(context, script, Number(n))}`),
-                },
+                data: { ruleId: finding.ruleId, message: finding.message },
               });
             }
           }

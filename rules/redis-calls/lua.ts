@@ -22,21 +22,6 @@ export interface EmbeddedScript {
   toFileOffset(offset: number): number;
 }
 
-/**
- * The file line on which line `scriptLine` (1-based) of a script starts, for messages that name
- * script lines ("the path that returns at line 4"): inside a JS/TS file the script's own numbering
- * would point at the wrong line.
- */
-export function fileLineOfScriptLine(context: AnyContext, script: EmbeddedScript, scriptLine: number): number {
-  let offset = 0;
-  for (let line = 1; line < scriptLine; line++) {
-    const next = script.source.indexOf('\n', offset);
-    if (next < 0) break;
-    offset = next + 1;
-  }
-  return context.sourceCode.getLocFromIndex(script.toFileOffset(offset)).line;
-}
-
 /** Methods whose first argument is a script's source (never a SHA: `evalsha` is left out). */
 const EVAL_METHODS = new Set(['eval', 'evalRo', 'eval_ro', 'evalBuffer', 'EVAL', 'EVAL_RO', 'createScript']);
 
