@@ -35,6 +35,21 @@ class Timeout extends Error {
 const UNAVAILABLE_REPLY = /^(CLUSTERDOWN|LOADING|MASTERDOWN|TRYAGAIN|BUSY|READONLY|NOREPLICAS)\b/;
 
 /**
+ * Classes of the errors that carry a server's error reply: ioredis `ReplyError`, node-redis
+ * `ErrorReply` (and its `SimpleError` / `BlobError` subclasses, whose `name` is plain `'Error'`),
+ * @upstash/redis `UpstashError`.
+ */
+const REPLY_ERRORS = new Set(['ReplyError', 'ErrorReply', 'SimpleError', 'BlobError', 'UpstashError']);
+
+function isReplyError(error: Error): boolean {
+  if (REPLY_ERRORS.has(error.name)) return true;
+  for (let proto: unknown = Object.getPrototypeOf(error); proto !== null && proto !== Error.prototype; proto = Object.getPrototypeOf(proto)) {
+    if (REPLY_ERRORS.has((proto as { constructor?: { name?: string } }).constructor?.name ?? '')) return true;
+  }
+  return false;
+}
+
+/**
  * Decides whether `error` means Redis is unavailable (connection refused or closed, offline
  * queue disabled, retries exhausted, timeout, cluster down, loading) as opposed to a reply that
  * reports a bug (WRONGTYPE, a script's validation error), which must surface to the caller.
@@ -46,7 +61,7 @@ export function isUnavailable(error: unknown): boolean {
   if (error instanceof TypeError || error instanceof RangeError || error instanceof ReferenceError || error instanceof SyntaxError) {
     return false;
   }
-  if (error.name === 'ReplyError') return UNAVAILABLE_REPLY.test(error.message);
+  if (isReplyError(error)) return UNAVAILABLE_REPLY.test(error.message);
   return true;
 }
 

@@ -115,6 +115,23 @@ describe("onRedisError: 'fallback'", () => {
     expect(unhandled).toEqual([]);
   });
 
+  it('a node-redis error reply (SimpleError, name "Error") is a bug too, under every policy', async () => {
+    const { createClient } = await import('redis');
+    const c = createClient({ url: `redis://127.0.0.1:${port}` });
+    c.on('error', () => undefined);
+    await c.connect();
+    try {
+      for (const onRedisError of ['fallback', 'fail-open'] as const) {
+        const limiter = createLimiter(c, { algorithm: 'gcra', limit: 5, periodMs: 1000, onRedisError, namespace: uniquePrefix('fbnr') });
+        await c.hSet(limiter.keyFor('y'), 'f', 'v');
+        await c.pExpire(limiter.keyFor('y'), 10_000);
+        await expect(limiter.take('y')).rejects.toThrow(/^WRONGTYPE/);
+      }
+    } finally {
+      await c.quit();
+    }
+  });
+
   it('fallbackShare scales the limit and the rate, exactly (a client whose Redis is gone from the start)', async () => {
     const { createServer } = await import('node:net');
     const probe = createServer();
