@@ -5,8 +5,8 @@
  * In fallback mode a call goes to Redis while Redis answers. The first call that finds Redis
  * unavailable (a connection error, a timeout, a "can not serve" reply: {@link isUnavailable},
  * never a script's error reply) is answered from the memory store, and so is every call after
- * it, without waiting for Redis, until a background `PING` (at most one every
- * `redisProbeIntervalMs`, bounded by the call timeout) answers: from then on calls go to Redis
+ * it, without waiting for Redis, until a background probe (a read-only script, at most one
+ * every `redisProbeIntervalMs`, bounded by the call timeout) answers: from then on calls go to Redis
  * again. State is not copied either way: the memory store starts from nothing and Redis resumes
  * from what it held (minus what expired meanwhile).
  *
@@ -15,7 +15,7 @@
 import { runnerFor, type ScriptRunner, type StoreClient } from './client.js';
 import { MemoryStore, StoreFullError } from './memory.js';
 import { Deadlines, type OutagePolicy } from './outage.js';
-import type { RuntimeScript } from './scripts.js';
+import { getScript, type RuntimeScript } from './scripts.js';
 import { checkInteger, checkOneOf, describe } from './validate.js';
 
 /**
@@ -44,8 +44,8 @@ export interface OutageOptions {
    */
   fallback?: MemoryStore;
   /**
-   * `'fallback'` only: **milliseconds** between two background `PING`s that check whether Redis
-   * is back, an integer >= 1. Default `1000`.
+   * `'fallback'` only: **milliseconds** between two background probes (a read-only script on a
+   * key nobody writes) that check whether Redis is back, an integer >= 1. Default `1000`.
    */
   redisProbeIntervalMs?: number;
 }
@@ -75,9 +75,13 @@ export function checkOutageOptions(options: OutageOptions): CheckedOutage {
   return { mode, timeoutMs, outageRetryAfterMs };
 }
 
-interface Pingable {
-  ping(): Promise<unknown>;
-}
+/**
+ * The probe: `circuit_read` on a key nobody writes. It only reads (HMGET), so it can never create
+ * a key, and it runs through the same runner as every call (any supported client, EVALSHA with
+ * the NOSCRIPT fallback): when it answers, scripts run again.
+ */
+const PROBE_KEY = 'redis-ttl:probe';
+const PROBE_ARGS = ['1', '1', '1', '1', '0'];
 
 /** Runs scripts for one limiter or breaker; see the module comment. */
 export class Route {
@@ -91,7 +95,7 @@ export class Route {
   private nextProbeAt = 0;
 
   constructor(
-    private readonly client: StoreClient,
+    client: StoreClient,
     private readonly mode: OnRedisError,
     timeoutMs: number,
     options: OutageOptions,
@@ -146,16 +150,15 @@ export class Route {
     }
   }
 
-  /** At most one background PING in flight, at most one per probe interval. */
+  /** At most one background probe in flight, at most one per probe interval. */
   private probe(): void {
     if (this.probing || performance.now() < this.nextProbeAt) return;
     this.probing = true;
-    const client = this.client as unknown as Pingable;
     this.deadlines
-      .run(() => client.ping())
+      .run(() => this.runner.run(getScript('circuit_read'), [PROBE_KEY], PROBE_ARGS))
       .then(
         (outcome) => outcome.ok,
-        () => false, // an error reply to PING (NOAUTH...): not serving scripts either
+        () => false, // an error reply (NOAUTH, NOPERM...): not serving our scripts either
       )
       .then((up) => {
         this.probing = false;

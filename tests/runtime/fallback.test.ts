@@ -104,7 +104,7 @@ describe("onRedisError: 'fallback'", () => {
 
     server = await startRedisServer([], undefined, port);
 
-    // back to Redis once a background PING answers (each route probes on its own); Redis lost its
+    // back to Redis once a background probe answers (each route probes on its own); Redis lost its
     // data (no persistence), so the state starts over there
     let attempt = 0;
     await vi.waitFor(async () => expect((await limiter.take(`probe${attempt++}`)).reason).toBeUndefined(), { timeout: 15_000, interval: 50 });
@@ -112,6 +112,7 @@ describe("onRedisError: 'fallback'", () => {
     expect(shape(await limiter.take('bob'))).toEqual([true, 4, 3, 'redis']);
     expect(await breaker.read('svc')).toEqual({ state: 'closed', failures: 0, probesInFlight: 0, retryAfterMs: 0 });
     expect(await withQueue.exists(limiter.keyFor('bob'))).toBe(1);
+    expect(await withQueue.exists('redis-ttl:probe')).toBe(0); // the probe only reads
     expect(unhandled).toEqual([]);
   });
 
