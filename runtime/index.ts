@@ -3,7 +3,10 @@
  *
  * Every operation is one Lua script in `runtime/scripts/` (checked by lua-lint in the tests),
  * run through EVALSHA with automatic fallback on NOSCRIPT. Accepts an ioredis `Redis` or `Cluster`,
- * a node-redis client (`createClient()`) or an @upstash/redis `Redis`.
+ * a node-redis client (`createClient()`) or an @upstash/redis `Redis`. The rate-limit helpers,
+ * limiters and circuit breakers also run on a `MemoryStore` (the same scripts, in process), which
+ * is what `onRedisError: 'fallback'` switches to while Redis is unavailable
+ * (docs/runtime-resilience.md).
  */
 export { collect } from './collect.js';
 export {
