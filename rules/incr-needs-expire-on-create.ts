@@ -5,6 +5,9 @@
  * same key, by an expiry. Atomic units are a `multi()` chain or array, a variable holding one, or
  * (when `allowPipeline` is on) a `pipeline()`. Two awaits, `Promise.all` or an expiry guarded by
  * `n === 1` are separate round trips: a crash between them leaves the key without TTL.
+ * An INCR / INCRBY whose expiry follows in the next statement (alone or behind `if (n === 1)`)
+ * becomes the runtime's `incrementWithTtl(client, key, { by, ttlMs })`: a fix with `fix: true` or
+ * `settings['redis-ttl'].autofix`, a suggestion otherwise; everything else gets suggestions only.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { EFFECTS_THAT_SET_TTL, type KeyEffect } from '../lua-lint/commands.js';
@@ -12,12 +15,15 @@ import { createRule } from './create-rule.js';
 import { appendExpiryInBatch, pipelineToMulti, ttlConstantOf, wrapInMulti } from './redis-calls/fixes.js';
 import { redisCallsOf, type RedisCall } from './redis-calls/index.js';
 import { reportLoc } from './redis-calls/report.js';
+import { fixesEnabled, FIX_OPTION_SCHEMA, incrementWithTtlFix, readAutofixSettings } from './redis-calls/autofix.js';
 
 /** Options of the rule. */
 export type Options = [
   {
     /** Whether a `pipeline()` counts as one unit (default `true`; `false` in the `strict` config). */
     allowPipeline?: boolean;
+    /** Return fixes, not only suggestions (default: `settings['redis-ttl'].autofix`, else `false`). */
+    fix?: boolean;
   },
 ];
 /** Messages of the rule and of its suggestions. */
@@ -26,6 +32,7 @@ export type MessageIds =
   | 'separateRoundTrip'
   | 'pipelineNotAtomic'
   | 'wrapInMulti'
+  | 'useIncrementWithTtl'
   | 'appendExpire'
   | 'useMulti';
 
@@ -54,6 +61,7 @@ export default createRule<Options, MessageIds>({
       recommended: true,
       strict: true,
     },
+    fixable: 'code',
     hasSuggestions: true,
     schema: [
       {
@@ -65,6 +73,7 @@ export default createRule<Options, MessageIds>({
             description:
               'Whether a pipeline() counts as one unit. Pipelines are not atomic (a failure can stop between the commands), so the strict config turns this off.',
           },
+          fix: FIX_OPTION_SCHEMA,
         },
         additionalProperties: false,
       },
@@ -76,13 +85,16 @@ export default createRule<Options, MessageIds>({
         '{{command}} and the expiry of {{key}} are separate round trips: a crash, timeout or lost connection between them (or a guard such as `n === 1` that misses) leaves the key without TTL forever. Send both in one MULTI, or do both in one Lua script.',
       pipelineNotAtomic:
         '{{command}} and the expiry of {{key}} share a pipeline, which is not atomic: if the connection drops between them the key keeps no TTL. Use multi() so both run or neither does.',
+      useIncrementWithTtl:
+        'Replace both with incrementWithTtl() from {{module}}: the increment and its TTL in one script.',
       wrapInMulti: 'Send {{command}} and {{expire}} in one MULTI (the result becomes the MULTI reply).',
       appendExpire: 'Queue {{expire}} right after it in the same unit.',
       useMulti: 'Use multi() instead of pipeline().',
     },
   },
   defaultOptions: [{ allowPipeline: true }],
-  create(context, [{ allowPipeline = true }]) {
+  create(context, [{ allowPipeline = true, fix: fixOption }]) {
+    const autofix = fixesEnabled(context, fixOption);
     const sourceCode = context.sourceCode;
     const creations: KeyUse[] = [];
     const expiries: KeyUse[] = [];
@@ -155,12 +167,18 @@ export default createRule<Options, MessageIds>({
             );
             const expiry = describeExpiry(elsewhere, keyText);
             const fix = wrapInMulti(context, call, keyText, expiry);
+            const helper = elsewhere ? incrementWithTtlFix(context, call) : undefined;
+            const module = readAutofixSettings(context).runtimeModule;
             context.report({
               node: call.node,
               loc: reportLoc(call),
               messageId: elsewhere ? 'separateRoundTrip' : 'noExpiry',
               data,
-              suggest: fix ? [{ messageId: 'wrapInMulti', data: { command: call.command, expire: expiry.label }, fix }] : [],
+              fix: autofix ? (helper ?? null) : null,
+              suggest: [
+                ...(helper ? [{ messageId: 'useIncrementWithTtl' as const, data: { module }, fix: helper }] : []),
+                ...(fix ? [{ messageId: 'wrapInMulti' as const, data: { command: call.command, expire: expiry.label }, fix }] : []),
+              ],
             });
             continue;
           }

@@ -1,18 +1,27 @@
 /**
  * `no-getset`: GETSET, and SET ... GET without KEEPTTL or a new expiry, return the old value and
  * silently drop the key's TTL. What counts is decided by the command table
- * (`description.getDropsTtl`); this rule only reports and suggests the TTL-keeping form.
+ * (`description.getDropsTtl`); this rule only reports and suggests the TTL-keeping form:
+ * `getset(key, '0')` becomes the runtime's `collect(client, key)`, any other GETSET / SET ... GET
+ * the client's `SET ... XX KEEPTTL GET`. Those edits are fixes with `fix: true` or
+ * `settings['redis-ttl'].autofix`, suggestions otherwise.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { createRule } from './create-rule.js';
 import { redisCallsOf } from './redis-calls/index.js';
 import { addSetOptions, rewriteAsSet, type SetOption } from './redis-calls/fixes.js';
 import { reportLoc } from './redis-calls/report.js';
+import { collectFix, fixesEnabled, FIX_OPTION_SCHEMA, readAutofixSettings } from './redis-calls/autofix.js';
 
-/** The rule has no options. */
-export type Options = [];
+/** Options of the rule. */
+export type Options = [
+  {
+    /** Return fixes, not only suggestions (default: `settings['redis-ttl'].autofix`, else `false`). */
+    fix?: boolean;
+  },
+];
 /** Messages of the rule and of its suggestions. */
-export type MessageIds = 'getset' | 'setGet' | 'useSetKeepTtl' | 'addKeepTtl';
+export type MessageIds = 'getset' | 'setGet' | 'useCollect' | 'useSetKeepTtl' | 'addKeepTtl';
 
 export default createRule<Options, MessageIds>({
   name: 'no-getset',
@@ -23,30 +32,47 @@ export default createRule<Options, MessageIds>({
       recommended: true,
       strict: true,
     },
+    fixable: 'code',
     hasSuggestions: true,
-    schema: [],
+    schema: [
+      {
+        type: 'object',
+        description: 'Options of no-getset.',
+        properties: { fix: FIX_OPTION_SCHEMA },
+        additionalProperties: false,
+      },
+    ],
     messages: {
       getset:
         'GETSET replaces the value and removes the key\'s TTL, so a key that lived by its TTL now lives forever. Use SET key value XX KEEPTTL GET, which returns the old value and keeps the TTL.',
       setGet:
         'SET ... GET without KEEPTTL or EX/PX/EXAT/PXAT clears the key\'s TTL exactly like GETSET, so the key never expires. Add KEEPTTL (with XX, so a missing key is not created without TTL) or a new expiry.',
+      useCollect:
+        'Replace with collect() from {{module}}: reads the value and resets it to 0 in one script, keeps the TTL, and leaves a missing key missing.',
       useSetKeepTtl: 'Replace with SET key value XX KEEPTTL GET (keeps the TTL; a missing key stays missing).',
       addKeepTtl: 'Add {{options}} (keeps the TTL of an existing key).',
     },
   },
-  defaultOptions: [],
-  create(context) {
+  defaultOptions: [{}],
+  create(context, [{ fix: fixOption }]) {
+    const autofix = fixesEnabled(context, fixOption);
     return {
       CallExpression(node: TSESTree.CallExpression) {
         for (const call of redisCallsOf(context, node)) {
           if (!call.description.getDropsTtl) continue;
           if (call.command === 'GETSET') {
+            const useCollect = collectFix(context, call);
             const fix = rewriteAsSet(context, call, ['KEEPTTL', 'XX', 'GET']);
+            const module = readAutofixSettings(context).runtimeModule;
             context.report({
               node: call.node,
               loc: reportLoc(call),
               messageId: 'getset',
-              suggest: fix ? [{ messageId: 'useSetKeepTtl', fix }] : [],
+              fix: autofix ? (useCollect ?? fix ?? null) : null,
+              suggest: [
+                ...(useCollect ? [{ messageId: 'useCollect' as const, data: { module }, fix: useCollect }] : []),
+                ...(fix ? [{ messageId: 'useSetKeepTtl' as const, fix }] : []),
+              ],
             });
             continue;
           }
@@ -59,6 +85,7 @@ export default createRule<Options, MessageIds>({
             node: call.node,
             loc: reportLoc(call),
             messageId: 'setGet',
+            fix: autofix ? (fix ?? null) : null,
             suggest: fix ? [{ messageId: 'addKeepTtl', data: { options: options.join(' ') }, fix }] : [],
           });
         }

@@ -2,7 +2,10 @@
  * `set-requires-ttl-or-keepttl`: a SET-family write (SET, SET NX / XX, SETNX, MSET, MSETNX) with
  * no EX / PX / EXAT / PXAT / KEEPTTL creates the key without TTL or removes the TTL it had. The
  * command table decides (the key's effect); options the linter cannot read are given the benefit
- * of the doubt (the table then assumes an expiry).
+ * of the doubt (the table then assumes an expiry). With `settings['redis-ttl'].defaultTtlSeconds`
+ * the expiry it suggests is that one, in the client's own syntax, and it is a fix with `fix: true`
+ * or `settings['redis-ttl'].autofix` (SET, and SETNX whose reply is not used: SET ... NX replies
+ * differently); MSET / MSETNX are never fixed (the rewrite changes the reply).
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import type { KeyEffect } from '../lua-lint/commands.js';
@@ -10,9 +13,15 @@ import { createRule } from './create-rule.js';
 import { addSetOptions, expireEachKeyInMulti, rewriteAsSet, ttlConstantOf, type SetOption } from './redis-calls/fixes.js';
 import { redisCallsOf } from './redis-calls/index.js';
 import { reportLoc } from './redis-calls/report.js';
+import { fixesEnabled, FIX_OPTION_SCHEMA, readAutofixSettings } from './redis-calls/autofix.js';
 
-/** The rule has no options. */
-export type Options = [];
+/** Options of the rule. */
+export type Options = [
+  {
+    /** Return fixes when `settings['redis-ttl'].defaultTtlSeconds` is set (default: `settings['redis-ttl'].autofix`, else `false`). */
+    fix?: boolean;
+  },
+];
 /** Messages of the rule and of its suggestions. */
 export type MessageIds =
   | 'setWithoutTtl'
@@ -21,6 +30,7 @@ export type MessageIds =
   | 'addKeepTtl'
   | 'addExpiry'
   | 'addExpiryPlaceholder'
+  | 'addDefaultExpiry'
   | 'expireEachKey';
 
 /**
@@ -40,8 +50,16 @@ export default createRule<Options, MessageIds>({
       recommended: true,
       strict: true,
     },
+    fixable: 'code',
     hasSuggestions: true,
-    schema: [],
+    schema: [
+      {
+        type: 'object',
+        description: 'Options of set-requires-ttl-or-keepttl.',
+        properties: { fix: FIX_OPTION_SCHEMA },
+        additionalProperties: false,
+      },
+    ],
     messages: {
       setWithoutTtl:
         '{{command}} without EX/PX/EXAT/PXAT or KEEPTTL writes the key without TTL and removes any TTL it had, so it never expires. Pass an expiry, or KEEPTTL when the key already exists with a TTL.',
@@ -51,13 +69,16 @@ export default createRule<Options, MessageIds>({
         '{{command}} cannot set a TTL, so every key it writes lives forever (and existing keys lose their TTL). Use SET ... EX per key in a MULTI, or follow it with EXPIRE per key in the same MULTI.',
       addKeepTtl: 'Add KEEPTTL (keeps the TTL of an existing key; a missing key is still created without TTL).',
       addExpiry: 'Add an expiry of {{name}}.',
+      addDefaultExpiry: "Add an expiry of {{seconds}} seconds (settings['redis-ttl'].defaultTtlSeconds).",
       addExpiryPlaceholder: 'Add an expiry of {{name}} (declare the constant with the TTL this key needs).',
       expireEachKey:
         'Expire every key it writes with {{name}} in the same MULTI{{placeholder}} (the awaited value becomes the MULTI reply; for MSETNX, keys that already existed get this TTL too).',
     },
   },
-  defaultOptions: [],
-  create(context) {
+  defaultOptions: [{}],
+  create(context, [{ fix: fixOption }]) {
+    const autofix = fixesEnabled(context, fixOption);
+    const { defaultTtlSeconds } = readAutofixSettings(context);
     return {
       CallExpression(node: TSESTree.CallExpression) {
         for (const call of redisCallsOf(context, node)) {
@@ -79,6 +100,17 @@ export default createRule<Options, MessageIds>({
             continue;
           }
           const suggest: Array<{ messageId: MessageIds; data?: Record<string, string>; fix: NonNullable<ReturnType<typeof addSetOptions>> }> = [];
+          let fix: ReturnType<typeof addSetOptions>;
+          if (defaultTtlSeconds !== undefined) {
+            const seconds = String(defaultTtlSeconds);
+            const expiry: SetOption = { expiry: { name: seconds, milliseconds: false, placeholder: false } };
+            const add =
+              call.command === 'SETNX' ? rewriteAsSet(context, call, [expiry, 'NX']) : addSetOptions(context, call, [expiry]);
+            if (add) {
+              suggest.push({ messageId: 'addDefaultExpiry', data: { seconds }, fix: add });
+              if (call.command !== 'SETNX' || replyUnused(call.node)) fix = add;
+            }
+          }
           if (call.command === 'SET' && effect !== 'create-if-missing') {
             const keep = addSetOptions(context, call, ['KEEPTTL']);
             if (keep) suggest.push({ messageId: 'addKeepTtl', fix: keep });
@@ -96,6 +128,7 @@ export default createRule<Options, MessageIds>({
             loc: reportLoc(call),
             messageId: effect === 'create-if-missing' ? 'createWithoutTtl' : 'setWithoutTtl',
             data,
+            fix: autofix ? (fix ?? null) : null,
             suggest,
           });
         }
@@ -103,6 +136,13 @@ export default createRule<Options, MessageIds>({
     };
   },
 });
+
+/** Whether the value of a command's call is thrown away (`redis.setnx(k, v);`, `await redis.setnx(k, v);`). */
+function replyUnused(node: TSESTree.Node): boolean {
+  const parent = node.parent;
+  if (parent?.type === 'ExpressionStatement') return true;
+  return parent?.type === 'AwaitExpression' && parent.parent?.type === 'ExpressionStatement';
+}
 
 function describeSet(effect: KeyEffect): string {
   if (effect === 'create-if-missing') return 'SET ... NX';

@@ -1,6 +1,15 @@
 import rule from '../../rules/incr-needs-expire-on-create.js';
 import { ioredis, nodeRedis, runRule, typedTester, untypedTester, upstash } from './tester.js';
 
+/** `code` with the import the incrementWithTtl suggestion adds, after the file's last import line. */
+function withIncrementImport(code: string): string {
+  const lines = code.split('\n');
+  let i = 0;
+  while (lines[i]?.startsWith('import ')) i++;
+  lines.splice(i, 0, `import { incrementWithTtl } from 'eslint-plugin-redis-ttl/runtime';`);
+  return lines.join('\n');
+}
+
 runRule(untypedTester, 'incr-needs-expire-on-create', rule, {
   valid: [
     ioredis(`redis.multi().incr(key).expire(key, 60).exec();`),
@@ -57,6 +66,7 @@ runRule(untypedTester, 'incr-needs-expire-on-create', rule, {
           endLine: 3,
           endColumn: 32,
           suggestions: [
+            { messageId: 'useIncrementWithTtl', output: withIncrementImport(ioredis(`const { value: n } = await incrementWithTtl(redis, key, { ttlMs: 60000, mode: 'sliding' });`)) },
             {
               messageId: 'wrapInMulti',
               data: { command: 'INCR', expire: 'expire(key, 60)' },
@@ -74,6 +84,7 @@ runRule(untypedTester, 'incr-needs-expire-on-create', rule, {
           line: 4,
           column: 25,
           suggestions: [
+            { messageId: 'useIncrementWithTtl', output: withIncrementImport(ioredis(`async function hit(key: string) {\n  const { value: n } = await incrementWithTtl(redis, key, { ttlMs: 60000 });\n}`)) },
             {
               messageId: 'wrapInMulti',
               output: ioredis(

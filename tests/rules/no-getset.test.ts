@@ -1,6 +1,15 @@
 import rule from '../../rules/no-getset.js';
 import { ioredis, nodeRedis, runRule, typedTester, untypedTester, upstash } from './tester.js';
 
+/** `code` with the import the collect suggestion adds, after the file's last import line. */
+function withCollectImport(code: string): string {
+  const lines = code.split('\n');
+  let i = 0;
+  while (lines[i]?.startsWith('import ')) i++;
+  lines.splice(i, 0, `import { collect } from 'eslint-plugin-redis-ttl/runtime';`);
+  return lines.join('\n');
+}
+
 runRule(untypedTester, 'no-getset', rule, {
   valid: [
     ioredis(`redis.set('k', 'v', 'KEEPTTL', 'GET');`),
@@ -30,7 +39,8 @@ runRule(untypedTester, 'no-getset', rule, {
           column: 13,
           endLine: 3,
           endColumn: 37,
-          suggestions: [{ messageId: 'useSetKeepTtl', output: ioredis(`await redis.set('session:1', '0', 'KEEPTTL', 'XX', 'GET');`) }],
+          suggestions: [
+            { messageId: 'useCollect', output: withCollectImport(ioredis(`await collect(redis, 'session:1');`)) },{ messageId: 'useSetKeepTtl', output: ioredis(`await redis.set('session:1', '0', 'KEEPTTL', 'XX', 'GET');`) }],
         },
       ],
     },
@@ -41,7 +51,8 @@ runRule(untypedTester, 'no-getset', rule, {
           messageId: 'getset',
           line: 3,
           column: 7,
-          suggestions: [{ messageId: 'useSetKeepTtl', output: ioredis(`redis.set(key, "0", 'KEEPTTL', 'XX', 'GET');`) }],
+          suggestions: [
+            { messageId: 'useCollect', output: withCollectImport(ioredis(`collect(redis, key);`)) },{ messageId: 'useSetKeepTtl', output: ioredis(`redis.set(key, "0", 'KEEPTTL', 'XX', 'GET');`) }],
         },
       ],
     },
@@ -99,6 +110,7 @@ runRule(untypedTester, 'no-getset', rule, {
           line: 3,
           column: 14,
           suggestions: [
+            { messageId: 'useCollect', output: withCollectImport(nodeRedis(`await collect(client, key);`)) },
             { messageId: 'useSetKeepTtl', output: nodeRedis(`await client.set(key, '0', { KEEPTTL: true, XX: true, GET: true });`) },
           ],
         },
@@ -111,7 +123,8 @@ runRule(untypedTester, 'no-getset', rule, {
           messageId: 'getset',
           line: 3,
           column: 8,
-          suggestions: [{ messageId: 'useSetKeepTtl', output: nodeRedis(`client.set(key, '0', { KEEPTTL: true, XX: true, GET: true });`) }],
+          suggestions: [
+            { messageId: 'useCollect', output: withCollectImport(nodeRedis(`collect(client, key);`)) },{ messageId: 'useSetKeepTtl', output: nodeRedis(`client.set(key, '0', { KEEPTTL: true, XX: true, GET: true });`) }],
         },
       ],
     },
@@ -214,6 +227,7 @@ runRule(untypedTester, 'no-getset', rule, {
           line: 4,
           column: 7,
           suggestions: [
+            { messageId: 'useCollect', output: withCollectImport(`import Redis from 'ioredis';\nclass Sessions extends Redis {}\nconst store = new Sessions();\ncollect(store, 'k');`) },
             {
               messageId: 'useSetKeepTtl',
               output: `import Redis from 'ioredis';\nclass Sessions extends Redis {}\nconst store = new Sessions();\nstore.set('k', '0', 'KEEPTTL', 'XX', 'GET');`,
@@ -230,6 +244,7 @@ runRule(untypedTester, 'no-getset', rule, {
           line: 3,
           column: 40,
           suggestions: [
+            { messageId: 'useCollect', output: withCollectImport(`import Redis from 'ioredis';\nclass Sessions extends Redis {}\nexport const take = (s: Sessions) => collect(s, 'k');`) },
             {
               messageId: 'useSetKeepTtl',
               output: `import Redis from 'ioredis';\nclass Sessions extends Redis {}\nexport const take = (s: Sessions) => s.set('k', '0', 'KEEPTTL', 'XX', 'GET');`,
@@ -247,6 +262,7 @@ runRule(untypedTester, 'no-getset', rule, {
           line: 4,
           column: 27,
           suggestions: [
+            { messageId: 'useCollect', output: withCollectImport(`import type { Cluster } from 'ioredis';\nclass Jobs {\n  private kv!: Cluster;\n  take() { return collect(this.kv, 'k'); }\n}`) },
             {
               messageId: 'useSetKeepTtl',
               output: `import type { Cluster } from 'ioredis';\nclass Jobs {\n  private kv!: Cluster;\n  take() { return this.kv.set('k', '0', 'KEEPTTL', 'XX', 'GET'); }\n}`,
@@ -264,7 +280,8 @@ runRule(untypedTester, 'no-getset', rule, {
           messageId: 'getset',
           line: 1,
           column: 4,
-          suggestions: [{ messageId: 'useSetKeepTtl', output: `kv.set('k', '0', 'KEEPTTL', 'XX', 'GET');` }],
+          suggestions: [
+            { messageId: 'useCollect', output: withCollectImport(`collect(kv, 'k');`) },{ messageId: 'useSetKeepTtl', output: `kv.set('k', '0', 'KEEPTTL', 'XX', 'GET');` }],
         },
       ],
     },
@@ -277,6 +294,7 @@ runRule(untypedTester, 'no-getset', rule, {
           line: 3,
           column: 16,
           suggestions: [
+            { messageId: 'useCollect', output: withCollectImport(`import type { Redis } from 'ioredis';\nexport function take(store: Redis, key: string) {\n  return collect(store, key);\n}`) },
             {
               messageId: 'useSetKeepTtl',
               output: `import type { Redis } from 'ioredis';\nexport function take(store: Redis, key: string) {\n  return store.set(key, '0', 'KEEPTTL', 'XX', 'GET');\n}`,
@@ -304,6 +322,7 @@ runRule(typedTester, 'no-getset (typed)', rule, {
           line: 3,
           column: 40,
           suggestions: [
+            { messageId: 'useCollect', output: withCollectImport(`import Redis from 'ioredis';\nclass Sessions extends Redis {}\nexport const take = (s: Sessions) => collect(s, 'k');`) },
             {
               messageId: 'useSetKeepTtl',
               output: `import Redis from 'ioredis';\nclass Sessions extends Redis {}\nexport const take = (s: Sessions) => s.set('k', '0', 'KEEPTTL', 'XX', 'GET');`,
@@ -321,6 +340,7 @@ runRule(typedTester, 'no-getset (typed)', rule, {
           line: 4,
           column: 7,
           suggestions: [
+            { messageId: 'useCollect', output: withCollectImport(`import Redis from 'ioredis';\nfunction make() { return new Redis(); }\nconst store = make();\ncollect(store, 'k');`) },
             {
               messageId: 'useSetKeepTtl',
               output: `import Redis from 'ioredis';\nfunction make() { return new Redis(); }\nconst store = make();\nstore.set('k', '0', 'KEEPTTL', 'XX', 'GET');`,
