@@ -199,6 +199,31 @@ describe('circuit breaker', () => {
     );
   });
 
+  it('without Redis the outage policy answers: fail-closed reads as open, fail-open as closed', async () => {
+    const { createServer } = await import('node:net');
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const port = (probe.address() as { port: number }).port;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const { Redis } = await import('ioredis');
+    const gone = new Redis({ host: '127.0.0.1', port, enableOfflineQueue: false, lazyConnect: true });
+    gone.on('error', () => undefined);
+    try {
+      const options = { ...base, timeoutMs: 200, outageRetryAfterMs: 750 };
+      const closedBreaker = createCircuitBreaker(gone, { ...options, onRedisError: 'fail-closed' });
+      const down = { state: 'open', failures: 0, probesInFlight: 0, retryAfterMs: 750, reason: 'redis-unavailable' };
+      expect(await closedBreaker.acquire('svc')).toEqual({ allowed: false, ...down });
+      expect(await closedBreaker.record('svc', 'failure')).toEqual(down);
+      expect(await closedBreaker.read('svc')).toEqual(down);
+      const openBreaker = createCircuitBreaker(gone, { ...options, onRedisError: 'fail-open' });
+      const up = { state: 'closed', failures: 0, probesInFlight: 0, retryAfterMs: 0, reason: 'redis-unavailable' };
+      expect(await openBreaker.acquire('svc')).toEqual({ allowed: true, ...up });
+      expect(await openBreaker.record('svc', 'success')).toEqual(up);
+    } finally {
+      gone.disconnect();
+    }
+  });
+
   it('validates its options and arguments before any Redis call', () => {
     const r = redis.client();
     expect(() => createCircuitBreaker(r, { ...base, failureThreshold: 0 })).toThrow(
