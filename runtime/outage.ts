@@ -57,6 +57,9 @@ function isReplyError(error: Error): boolean {
 export function isUnavailable(error: unknown): boolean {
   if (error instanceof Timeout) return true;
   if (!(error instanceof Error)) return false;
+  // fetch() (the @upstash/redis REST client) reports a network failure as TypeError('fetch failed')
+  // with the socket error as its cause: an outage, not a bug.
+  if (error instanceof TypeError && error.message === 'fetch failed' && error.cause instanceof Error) return true;
   // programming errors are bugs to fix, not outages to paper over
   if (error instanceof TypeError || error instanceof RangeError || error instanceof ReferenceError || error instanceof SyntaxError) {
     return false;

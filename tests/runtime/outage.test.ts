@@ -168,6 +168,9 @@ describe('isUnavailable: which errors the policy decides', () => {
       isUnavailable(new Error('Connection is closed.')),
       isUnavailable(new TypeError('x is not a function')),
       isUnavailable('a string'),
-    ]).toEqual([false, true, true, false, true, false, false]);
+      // fetch() (the @upstash/redis REST client) on a refused connection
+      await fetch('http://127.0.0.1:1/').catch((error: unknown) => isUnavailable(error)),
+      isUnavailable(new TypeError('fetch failed')),
+    ]).toEqual([false, true, true, false, true, false, false, true, false]);
   });
 });
