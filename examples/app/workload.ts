@@ -1,14 +1,18 @@
 /**
  * Exercises the app against the Redis at REDIS_URL (default redis://127.0.0.1:6379): logins,
  * rate-limited API calls, usage recording and three periodic collections (one account never has
- * usage). Prints what it did; afterwards, every key in the database should have a TTL.
+ * usage). Prints what it did; afterwards, every key it wrote should have a TTL. KEY_PREFIX, when set,
+ * is put before every key (ioredis `keyPrefix`), so that runs can share a database.
  */
 import { Redis } from 'ioredis';
 import { collectUsage, recordUsage } from './src/billing.js';
 import { allow } from './src/rate-limit.js';
 import { createSession, getSession } from './src/sessions.js';
 
-const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: 2 });
+const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', {
+  maxRetriesPerRequest: 2,
+  keyPrefix: process.env.KEY_PREFIX ?? '',
+});
 const accounts = ['acme', 'globex', 'initech'];
 const idle = 'hooli';
 
