@@ -15,6 +15,11 @@
  * Then: a second lint reports nothing, `tsc --noEmit` passes on the fixed app, and the workload
  * (`workload.ts`, through tsx) leaves at least one key without TTL on the unfixed app and none on
  * the fixed one (SCAN over the run's key prefix, on the real Redis of tests/helpers).
+ *
+ * The same for node-redis and @upstash/redis code (`tests/fixtures/autofix-clients`): the fixes
+ * in each client's syntax type-check, and the node-redis module, run against the real Redis, leaks
+ * before the fix and not after (the upstash module is type-checked only: its REST client can not
+ * reach a plain Redis).
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -48,15 +53,16 @@ function ensureDist(): void {
   execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'pipe' });
 }
 
-/** A copy of examples/app that resolves its imports as an installed project would. */
-function copyApp(into: string): string {
-  const dir = join(into, 'app');
-  cpSync(join(root, 'examples/app'), dir, { recursive: true });
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'redis-ttl-example-app', private: true, type: 'module' }, null, 2));
-  mkdirSync(join(dir, 'node_modules'));
+/** A copy of `source` that resolves its imports as an installed project would. */
+function copyProject(source: string, into: string, name: string): string {
+  const dir = join(into, name);
+  cpSync(join(root, source), dir, { recursive: true });
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: `redis-ttl-${name}`, private: true, type: 'module' }, null, 2));
+  mkdirSync(join(dir, 'node_modules/@upstash'), { recursive: true });
   symlinkSync(root, join(dir, 'node_modules/eslint-plugin-redis-ttl'), 'dir');
-  symlinkSync(join(root, 'node_modules/ioredis'), join(dir, 'node_modules/ioredis'), 'dir');
-  symlinkSync(join(root, 'node_modules/@types'), join(dir, 'node_modules/@types'), 'dir');
+  for (const pkg of ['ioredis', 'redis', '@upstash/redis', '@types']) {
+    symlinkSync(join(root, 'node_modules', pkg), join(dir, 'node_modules', pkg), 'dir');
+  }
   return dir;
 }
 
@@ -71,9 +77,9 @@ function eslint(cwd: string, fix: boolean): ESLint {
   return new ESLint({ cwd, overrideConfigFile: true, overrideConfig: config, fix });
 }
 
-/** Runs the app's workload against the test Redis under `prefix`. */
-async function workload(dir: string, prefix: string): Promise<string> {
-  const { stdout } = await run(join(root, 'node_modules/.bin/tsx'), ['workload.ts'], {
+/** Runs a project's script (the app's workload) against the test Redis under `prefix`. */
+async function workload(dir: string, prefix: string, script = 'workload.ts'): Promise<string> {
+  const { stdout } = await run(join(root, 'node_modules/.bin/tsx'), [script], {
     cwd: dir,
     env: { ...process.env, REDIS_URL: redis.url(), KEY_PREFIX: prefix },
     timeout: 20_000,
@@ -81,13 +87,27 @@ async function workload(dir: string, prefix: string): Promise<string> {
   return stdout;
 }
 
+/** Keys under `prefix` without TTL, without the prefix. */
+async function persistentKeys(prefix: string): Promise<string[]> {
+  const keys = await scanWithPttl(redis.client(), `${prefix}*`);
+  expect(keys.size).toBeGreaterThan(0);
+  return [...keys].filter(([, pttl]) => pttl === -1).map(([key]) => key.slice(prefix.length));
+}
+
+/** tsc --noEmit on a project. */
+async function typecheck(dir: string): Promise<void> {
+  await run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.json')], { cwd: dir, timeout: 30_000 });
+}
+
 let work: string;
 let app: string;
+let clients: string;
 
 beforeAll(() => {
   ensureDist();
   work = mkdtempSync(join(tmpdir(), 'redis-ttl-autofix-'));
-  app = copyApp(work);
+  app = copyProject('examples/app', work, 'app');
+  clients = copyProject('tests/fixtures/autofix-clients', work, 'clients');
 }, 60_000);
 
 afterAll(() => {
@@ -148,10 +168,7 @@ describe('eslint --fix on examples/app', () => {
   });
 
   it('the fixed app type-checks', async () => {
-    await run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(app, 'tsconfig.json')], {
-      cwd: app,
-      timeout: 30_000,
-    });
+    await typecheck(app);
   });
 
   it('the fixed app leaves no key without TTL', async () => {
@@ -161,5 +178,38 @@ describe('eslint --fix on examples/app', () => {
     expect(keys.size).toBeGreaterThan(0);
     const persistent = [...keys].filter(([, pttl]) => pttl === -1).map(([key]) => key);
     expect(persistent).toEqual([]);
+  });
+});
+
+describe('eslint --fix on node-redis and @upstash/redis code', () => {
+  it('the unfixed node-redis code leaves keys without TTL', async () => {
+    const prefix = `${uniquePrefix('clientsunfixed')}:`;
+    expect(await workload(clients, prefix, 'run.ts')).toContain('"previous":"a"');
+    expect((await persistentKeys(prefix)).sort()).toEqual(['idle', 'profile', 'profile:lock', 'token', 'usage']);
+  });
+
+  it('fixes every finding in both clients\' syntax, and the result type-checks', async () => {
+    const results = await eslint(clients, true).lintFiles(['src/**/*.ts']);
+    expect(results.flatMap((r) => r.messages)).toEqual([]);
+    expect(results.every((r) => r.output !== undefined)).toBe(true);
+    await ESLint.outputFixes(results);
+    const after = await eslint(clients, false).lintFiles(['src/**/*.ts']);
+    expect(after.flatMap((r) => r.messages)).toEqual([]);
+    const nodeRedis = readFileSync(join(clients, 'src/node-redis.ts'), 'utf8');
+    expect(nodeRedis).toContain(`import { incrementWithTtl, collect } from 'eslint-plugin-redis-ttl/runtime';`);
+    expect(nodeRedis).toContain(`  return client.set(key, token, { KEEPTTL: true, XX: true, GET: true });`);
+    expect(nodeRedis).toContain(`  await client.set(\`\${key}:lock\`, '1', { EX: 86400, NX: true });`);
+    const upstash = readFileSync(join(clients, 'src/upstash.ts'), 'utf8');
+    expect(upstash).toContain(`  const { value: hits } = await incrementWithTtl(redis, key, { ttlMs: 60000 });`);
+    expect(upstash).toContain(`  const pending = await collect(redis, key);`);
+    expect(upstash).toContain(`  return redis.set(key, token, { keepTtl: true, xx: true, get: true });`);
+    expect(upstash).toContain(`  await redis.set(key, json, { ex: 86400 });`);
+    await typecheck(clients);
+  });
+
+  it('the fixed node-redis code leaves no key without TTL', async () => {
+    const prefix = `${uniquePrefix('clientsfixed')}:`;
+    expect(await workload(clients, prefix, 'run.ts')).toContain('"previous":"a"');
+    expect(await persistentKeys(prefix)).toEqual([]);
   });
 });
