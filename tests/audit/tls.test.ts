@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, spawnRedisServer, stopRedisServer } from '../helpers/redis-cluster.js';
+import { freePort, spawnRedisServer, stopRedisServer } from '../helpers/redis-server.js';
 import { runCli } from './run-cli.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

@@ -1,85 +1,37 @@
 /**
- * A local three-master Redis Cluster for tests: three `redis-server --cluster-enabled yes` on free
- * loopback ports, each in its own temp dir, joined with `redis-cli --cluster create`, ready when
- * every node reports `cluster_state:ok`. `stop()` stops the servers and removes the dirs.
- * Also exports the plain `redis-server` starter it uses (for servers with other options, e.g. TLS).
+ * A Redis Cluster for tests: the nodes of `REDIS_CLUSTER_NODES` (`host:port,host:port,...`) when set,
+ * else three local `redis-server --cluster-enabled yes` masters on free loopback ports, joined with
+ * `redis-cli --cluster create`
+ * (https://redis.io/docs/latest/operate/oss_and_stack/management/scaling/) and ready once every node
+ * reports `cluster_state:ok`. `stop()` stops what was started and removes its temp dir.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
+import { startRedisServer, type RedisHandle } from './redis-server.js';
 
 const run = promisify(execFile);
 
 export interface RedisClusterHandle {
-  /** The three master ports. */
+  /** host/port of every master */
+  nodes: Array<{ host: string; port: number }>;
+  /** The masters' ports. */
   ports: number[];
-  /** `redis://127.0.0.1:<first port>`: any node is a starting point. */
+  /** `redis://<host>:<port>` of the first master: any node is a starting point. */
   url: string;
   stop(): Promise<void>;
 }
 
-/** A TCP port free on 127.0.0.1 right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function startNode(port: number, dir: string): Promise<ChildProcess> {
-  return spawnRedisServer([
-    '--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes',
-    '--cluster-config-file', path.join(dir, 'nodes.conf'), '--dir', dir,
-  ]);
-}
-
-/**
- * Starts `redis-server` with `args` (plus `--save '' --appendonly no --daemonize no`) and resolves
- * once it accepts connections; stop it with {@link stopRedisServer}.
- */
-export function spawnRedisServer(args: string[]): Promise<ChildProcess> {
-  const child = spawn('redis-server', [...args, '--save', '', '--appendonly', 'no', '--daemonize', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const port = args[args.indexOf('--port') + 1] ?? '?';
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`redis-server ${port} did not start:\n${output}`)), 10_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('Ready to accept connections')) {
-        clearTimeout(timer);
-        child.stdout?.off('data', onData);
-        child.stdout?.resume();
-        child.removeAllListeners('exit');
-        resolve(child);
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`redis-server ${port} exited with ${code}:\n${output}`));
-    });
-  });
-}
-
-/** Stops a server started by {@link spawnRedisServer}. */
-export function stopRedisServer(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
+export interface RedisClusterOptions {
+  /**
+   * Always start a local cluster of three empty masters, even when `REDIS_CLUSTER_NODES` is set
+   * (for tests that count every key of the cluster).
+   */
+  fresh?: boolean;
 }
 
 async function clusterOk(port: number): Promise<boolean> {
@@ -94,27 +46,41 @@ async function clusterOk(port: number): Promise<boolean> {
   }
 }
 
-/** Starts the cluster; throws (after stopping what it started) when it does not come up in 20 s. */
-export async function startRedisCluster(): Promise<RedisClusterHandle> {
-  const children: ChildProcess[] = [];
-  const dirs: string[] = [];
+function handle(nodes: Array<{ host: string; port: number }>, stop: () => Promise<void>): RedisClusterHandle {
+  return { nodes, ports: nodes.map((n) => n.port), url: `redis://${nodes[0]?.host ?? '127.0.0.1'}:${nodes[0]?.port ?? 6379}`, stop };
+}
+
+/**
+ * Finds or starts the cluster (see the module comment); a local one that does not reach
+ * `cluster_state:ok` in 20 s is stopped and the call throws.
+ */
+export async function startRedisCluster(options: RedisClusterOptions = {}): Promise<RedisClusterHandle> {
+  const fromEnv = process.env.REDIS_CLUSTER_NODES;
+  if (fromEnv !== undefined && fromEnv !== '' && options.fresh !== true) {
+    const nodes = fromEnv.split(',').map((hp) => {
+      const [host = '127.0.0.1', port = '6379'] = hp.trim().split(':');
+      return { host, port: Number(port) };
+    });
+    return handle(nodes, async () => undefined);
+  }
+  const dir = mkdtempSync(path.join(tmpdir(), 'redis-cluster-'));
+  const servers: RedisHandle[] = [];
   const stop = async () => {
-    await Promise.all(children.map(stopRedisServer));
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+    await Promise.all(servers.map((s) => s.stop()));
+    rmSync(dir, { recursive: true, force: true });
   };
   try {
-    const ports: number[] = [];
-    while (ports.length < 3) {
-      const port = await freePort();
-      if (ports.includes(port)) continue;
-      const dir = mkdtempSync(path.join(tmpdir(), `redis-cluster-${port}-`));
-      dirs.push(dir);
-      children.push(await startNode(port, dir));
-      ports.push(port);
+    for (let i = 0; i < 3; i += 1) {
+      servers.push(await startRedisServer(['--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${i}.conf`], dir));
     }
-    await run('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '0', '--cluster-yes'], {
-      timeout: 20_000,
-    });
+    const ports = servers.map((s) => Number(new URL(s.url).port));
+    try {
+      await run('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '0', '--cluster-yes'], {
+        timeout: 20_000,
+      });
+    } catch (error) {
+      throw new Error(`redis-cli --cluster create failed: ${(error as { stderr?: string }).stderr ?? String(error)}`, { cause: error });
+    }
     const deadline = Date.now() + 20_000;
     for (;;) {
       const states = await Promise.all(ports.map(clusterOk));
@@ -122,7 +88,10 @@ export async function startRedisCluster(): Promise<RedisClusterHandle> {
       if (Date.now() > deadline) throw new Error('the cluster did not reach cluster_state:ok in 20 s');
       await sleep(100);
     }
-    return { ports, url: `redis://127.0.0.1:${ports[0]}`, stop };
+    return handle(
+      ports.map((port) => ({ host: '127.0.0.1', port })),
+      stop,
+    );
   } catch (error) {
     await stop();
     throw error;

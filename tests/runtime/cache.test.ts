@@ -7,7 +7,7 @@ import { jitteredTtl } from '../../runtime/cache.js';
 import { createCache, NotFound, type Cache, type CacheOptions } from '../../runtime/index.js';
 import { getScript } from '../../runtime/scripts.js';
 import { scanWithPttl, uniquePrefix, useRedis } from '../helpers/redis.js';
-import { startRedisCluster, type RedisClusterHandle } from '../helpers/redis-server.js';
+import { startRedisCluster, type RedisClusterHandle } from '../helpers/redis-cluster.js';
 
 const redis = useRedis();
 

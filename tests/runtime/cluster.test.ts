@@ -2,7 +2,7 @@ import calculateSlot from 'cluster-key-slot';
 import { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collect, createLimiter, incrementWithTtl, setKeepTtl, type LimiterOptions } from '../../runtime/index.js';
-import { startRedisCluster, type RedisClusterHandle } from '../helpers/redis-server.js';
+import { startRedisCluster, type RedisClusterHandle } from '../helpers/redis-cluster.js';
 import { uniquePrefix } from '../helpers/redis.js';
 
 let handle: RedisClusterHandle;
