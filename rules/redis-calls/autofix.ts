@@ -342,12 +342,14 @@ function removeStatement(context: AnyContext, fixer: Fixer, statement: TSESTree.
  * `getset(key, '0')` (or `0`) issued alone becomes `collect(client, key)`: read and reset in one
  * script that keeps the TTL and never creates a missing key. Same reply type for ioredis and
  * node-redis (`string | null`); for upstash only the string `'0'` (its `getset(k, 0)` replies a
- * number). `undefined` when the call is anything else.
+ * number); never `getsetBuffer` (a Buffer reply). `undefined` when the call is anything else.
  */
 export function collectFix(context: AnyContext, call: RedisCall): FixFunction | undefined {
   if (call.command !== 'GETSET') return undefined;
   const callee = plainMethodCallee(call);
   if (!callee || call.argumentNodes.length !== 2) return undefined;
+  // getsetBuffer replies a Buffer, collect a string: not the same value for the caller
+  if (/Buffer$/.test(context.sourceCode.getText(call.nameNode))) return undefined;
   const [keyNode, valueNode] = call.argumentNodes as [TSESTree.Node, TSESTree.Node];
   const value = staticValue(context, valueNode);
   if (!(value === '0' || (value === 0 && call.flavor !== 'upstash'))) return undefined;

@@ -51,8 +51,7 @@ runRule(untypedTester, 'no-getset', rule, {
           messageId: 'getset',
           line: 3,
           column: 7,
-          suggestions: [
-            { messageId: 'useCollect', output: withCollectImport(ioredis(`collect(redis, key);`)) },{ messageId: 'useSetKeepTtl', output: ioredis(`redis.set(key, "0", 'KEEPTTL', 'XX', 'GET');`) }],
+          suggestions: [{ messageId: 'useSetKeepTtl', output: ioredis(`redis.set(key, "0", 'KEEPTTL', 'XX', 'GET');`) }],
         },
       ],
     },
