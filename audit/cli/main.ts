@@ -5,38 +5,29 @@
  * Exit codes: 0 = audited (findings or not); 1 = a `--fail-on-persistent` pattern has keys without
  * TTL; 2 = usage error, connection or authentication failure, a command refused by the server.
  */
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { AuditError, type AuditOptions, DEFAULT_AUDIT_OPTIONS, runAudit } from '../audit.js';
 import { connect, redactUrl } from '../connect.js';
 import { FORMAT_NAMES, type FormatName, formatReport } from '../format.js';
+import { CliError } from '../../lua-lint/cli/errors.js';
 import { packageVersion } from '../../lua-lint/cli/package-info.js';
+import { type CliOutput, type CliStreams, finishProgram, parseArguments, reportUserErrors } from '../../lua-lint/cli/process.js';
 import { createProgressBar } from './progress.js';
 
-/** A stream the CLI writes to (`process.stdout`, or a collector in tests). */
-export interface CliOutput {
-  write(text: string): unknown;
-  /** The progress bar and the confirmation prompt need standard error to be a terminal. */
-  isTTY?: boolean;
-}
+export type { CliOutput } from '../../lua-lint/cli/process.js';
 
 /** A stream the CLI reads the `--fix-ttl` confirmation from. */
 export interface CliInput extends AsyncIterable<string | Uint8Array> {
   isTTY?: boolean;
 }
 
-/** Everything the CLI touches outside Redis. */
-export interface CliIo {
-  stdout: CliOutput;
-  stderr: CliOutput;
+/**
+ * Everything the CLI touches outside Redis. The progress bar and the confirmation prompt need
+ * `stderr.isTTY`; `env` is read for `REDIS_URL` and defaults to `process.env`.
+ */
+export interface CliIo extends CliStreams {
   /** Read only for the `--fix-ttl` confirmation, and only when it is a terminal. */
   stdin?: CliInput;
-  /** For `REDIS_URL`; defaults to `process.env`. */
-  env?: Readonly<Record<string, string | undefined>>;
-}
-
-/** A usage or connection problem: printed as one line, exit code 2. */
-class CliError extends Error {
-  override name = 'CliError';
 }
 
 interface ParsedOptions {
@@ -93,7 +84,7 @@ function nonEmptyPattern(value: string, previous: string[] | undefined): string[
 }
 
 function buildProgram(io: CliIo): Command {
-  return new Command('redis-ttl-audit')
+  const program = new Command('redis-ttl-audit')
     .usage('[options]')
     .description('Finds Redis keys without a TTL: walks the keyspace with SCAN (never KEYS), pipelines PTTL, reports per key pattern.')
     .option('-u, --url <url>', `server to audit, redis:// or rediss:// (TLS) with user:password@ (default: REDIS_URL, else ${DEFAULT_URL})`)
@@ -111,16 +102,8 @@ function buildProgram(io: CliIo): Command {
     .option('--fix-ttl <seconds>', 'add this TTL to keys without one (EXPIRE key seconds NX); needs --match', wholeNumber(1))
     .option('-y, --yes', 'do not ask before --fix-ttl')
     .option('--verbose', 'list the keys --fix-ttl changed, and more examples of violations')
-    .option('--no-progress', 'no progress bar (it is only drawn when standard error is a terminal)')
-    .version(packageVersion(), '-V, --version', 'print the version')
-    .helpOption('-h, --help', 'show this help')
-    .addHelpText('after', EXAMPLES)
-    .exitOverride()
-    .configureOutput({
-      writeOut: (text) => io.stdout.write(text),
-      writeErr: (text) => io.stderr.write(text),
-      outputError: () => undefined, // reported by main() in its own format
-    });
+    .option('--no-progress', 'no progress bar (it is only drawn when standard error is a terminal)');
+  return finishProgram(program, io, '-V, --version', EXAMPLES);
 }
 
 /**
@@ -131,15 +114,7 @@ function buildProgram(io: CliIo): Command {
  * @throws only on a bug in the audit itself.
  */
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
-  try {
-    return await run(argv, io);
-  } catch (error) {
-    if (error instanceof CliError || error instanceof AuditError) {
-      io.stderr.write(`redis-ttl-audit: ${error.message}\n`);
-      return 2;
-    }
-    throw error;
-  }
+  return reportUserErrors('redis-ttl-audit', io, () => run(argv, io), (error) => error instanceof AuditError);
 }
 
 /** Whether an error comes from Redis or the network rather than from a bug in this code. */
@@ -149,13 +124,7 @@ function isRedisError(error: unknown): error is Error {
 
 async function run(argv: readonly string[], io: CliIo): Promise<number> {
   const program = buildProgram(io);
-  try {
-    program.parse([...argv], { from: 'user' });
-  } catch (error) {
-    if (!(error instanceof CommanderError)) throw error;
-    if (error.exitCode === 0) return 0; // --help, --version
-    throw new CliError(`${error.message.replace(/^error: /, '')}\nRun "redis-ttl-audit --help" for usage.`);
-  }
+  if (!parseArguments(program, argv)) return 0; // --help, --version
   if (program.args.length > 0) {
     throw new CliError(`unexpected argument "${program.args[0]}": give the server with --url.\nRun "redis-ttl-audit --help" for usage.`);
   }

@@ -2,6 +2,7 @@
  * The one error type the CLI reports without a stack trace: a usage error, an unreadable file, an
  * invalid config file or a pattern that matches nothing. `main()` prints `lua-lint: <message>` on
  * standard error and exits with code 2. Any other exception is a bug in lua-lint.
+ * `redis-ttl-audit` uses it too, for its usage and connection problems (`redis-ttl-audit: ...`).
  */
 export class CliError extends Error {
   override name = 'CliError';

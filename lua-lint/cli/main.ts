@@ -7,7 +7,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { analyzeLua } from '../index.js';
 import { RULE_IDS, isLuaRuleId, parseSeverity } from '../rules.js';
 import type { AnalyzeOptions, LuaRuleId, Severity } from '../types.js';
@@ -19,25 +19,20 @@ import { FORMATTERS, FORMAT_NAMES, type FormatName } from './formatters/index.js
 import { createIgnoreMatcher } from './ignore.js';
 import { packageVersion } from './package-info.js';
 import { displayPath } from './paths.js';
+import { type CliStreams, finishProgram, parseArguments, reportUserErrors } from './process.js';
 import { type LintResult, STDIN_FILE_PATH, createResult, errorsOnly, totals, withCounts } from './results.js';
 
-/** A stream the CLI writes to (`process.stdout`, or a collector in tests). */
-export interface CliOutput {
-  write(text: string): unknown;
-  /** Colors are used by default only when standard output is a terminal. */
-  isTTY?: boolean;
-}
+export type { CliOutput } from './process.js';
 
-/** Everything the CLI touches outside the file system. */
-export interface CliIo {
-  stdout: CliOutput;
-  stderr: CliOutput;
+/**
+ * Everything the CLI touches outside the file system. Colors are used by default only when
+ * `stdout.isTTY`; `env` is read for `NO_COLOR` / `FORCE_COLOR` and defaults to `process.env`.
+ */
+export interface CliIo extends CliStreams {
   /** Read only when `-` is among the patterns. */
   stdin: AsyncIterable<string | Uint8Array>;
   /** Patterns, `--config`, `--output-file` and the config lookup are relative to it. */
   cwd: string;
-  /** For `NO_COLOR` / `FORCE_COLOR`; defaults to `process.env`. */
-  env?: Readonly<Record<string, string | undefined>>;
 }
 
 interface ParsedOptions {
@@ -99,7 +94,7 @@ function parseCount(value: string): number {
 }
 
 function buildProgram(io: CliIo): Command {
-  return new Command('lua-lint')
+  const program = new Command('lua-lint')
     .usage(USAGE)
     .description('Checks Redis Lua scripts (EVAL scripts and Redis 7 function libraries) for keys left without a TTL.')
     .argument('[patterns...]', 'files, directories (their **/*.lua) or quoted globs; "-" reads standard input')
@@ -114,16 +109,8 @@ function buildProgram(io: CliIo): Command {
     .option('--stdin-filename <name>', 'the file name to report for standard input ("-")')
     .option('--color', 'force colored output')
     .option('--no-color', 'disable colored output (default: color only on a terminal; NO_COLOR and FORCE_COLOR are respected)')
-    .option('--no-error-on-unmatched-pattern', 'skip patterns that match no file instead of failing')
-    .version(packageVersion(), '-v, --version', 'print the version')
-    .helpOption('-h, --help', 'show this help')
-    .addHelpText('after', EXAMPLES)
-    .exitOverride()
-    .configureOutput({
-      writeOut: (text) => io.stdout.write(text),
-      writeErr: (text) => io.stderr.write(text),
-      outputError: () => undefined, // reported by main() in its own format
-    });
+    .option('--no-error-on-unmatched-pattern', 'skip patterns that match no file instead of failing');
+  return finishProgram(program, io, '-v, --version', EXAMPLES);
 }
 
 /**
@@ -134,26 +121,12 @@ function buildProgram(io: CliIo): Command {
  * @throws only on a bug in lua-lint itself.
  */
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
-  try {
-    return await run(argv, io);
-  } catch (error) {
-    if (error instanceof CliError) {
-      io.stderr.write(`lua-lint: ${error.message}\n`);
-      return 2;
-    }
-    throw error;
-  }
+  return reportUserErrors('lua-lint', io, () => run(argv, io));
 }
 
 async function run(argv: readonly string[], io: CliIo): Promise<number> {
   const program = buildProgram(io);
-  try {
-    program.parse([...argv], { from: 'user' });
-  } catch (error) {
-    if (!(error instanceof CommanderError)) throw error;
-    if (error.exitCode === 0) return 0; // --help, --version
-    throw new CliError(`${error.message.replace(/^error: /, '')}\nRun "lua-lint --help" for usage.`);
-  }
+  if (!parseArguments(program, argv)) return 0; // --help, --version
   const options = program.opts<ParsedOptions>();
   const patterns = program.args;
   if (patterns.length === 0) {

@@ -1,0 +1,117 @@
+/**
+ * The plumbing the `lua-lint` and `redis-ttl-audit` commands share: the streams their `main()`
+ * writes to, commander wired to those streams, the usage-error handling around `main()`, and the
+ * `bin.ts` wiring of `main()` to `process`.
+ */
+import { type Command, CommanderError } from 'commander';
+import { CliError } from './errors.js';
+import { packageVersion } from './package-info.js';
+
+/** A stream a CLI writes to (`process.stdout`, or a collector in tests). */
+export interface CliOutput {
+  write(text: string): unknown;
+  /** Whether it is a terminal; each command says what it uses this for. */
+  isTTY?: boolean;
+}
+
+/** The part of a CLI's io that every command has. */
+export interface CliStreams {
+  stdout: CliOutput;
+  stderr: CliOutput;
+  /** Defaults to `process.env`. */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** The process's streams and environment, as {@link runAsProcess} hands them to `main()`. */
+export interface ProcessIo {
+  stdout: NodeJS.WriteStream;
+  stderr: NodeJS.WriteStream;
+  stdin: NodeJS.ReadStream;
+  env: NodeJS.ProcessEnv;
+}
+
+/**
+ * The end of every command's commander definition: the package version on `versionFlags`,
+ * `-h, --help` with `examples` after the help, and commander throwing instead of exiting, writing
+ * to `io` and leaving error messages to `main()`.
+ */
+export function finishProgram(program: Command, io: CliStreams, versionFlags: string, examples: string): Command {
+  return program
+    .version(packageVersion(), versionFlags, 'print the version')
+    .helpOption('-h, --help', 'show this help')
+    .addHelpText('after', examples)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+      outputError: () => undefined, // reported by main() in its own format
+    });
+}
+
+/**
+ * Parses `argv` (without `node` and the script path) with a program set up by {@link finishProgram}.
+ *
+ * @returns false when `--help` or `--version` was printed (exit code 0), true otherwise.
+ * @throws {CliError} on a usage error, with a pointer to `--help`.
+ */
+export function parseArguments(program: Command, argv: readonly string[]): boolean {
+  try {
+    program.parse([...argv], { from: 'user' });
+    return true;
+  } catch (error) {
+    if (!(error instanceof CommanderError)) throw error;
+    if (error.exitCode === 0) return false; // --help, --version
+    throw new CliError(`${error.message.replace(/^error: /, '')}\nRun "${program.name()} --help" for usage.`);
+  }
+}
+
+/**
+ * Runs `run` and turns a {@link CliError} (or an error `isUserError` accepts) into one
+ * `<name>: <message>` line on `io.stderr` and exit code 2. Any other exception is a bug: rethrown.
+ */
+export async function reportUserErrors(
+  name: string,
+  io: CliStreams,
+  run: () => Promise<number>,
+  isUserError?: (error: unknown) => error is Error,
+): Promise<number> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof CliError || (isUserError !== undefined && isUserError(error))) {
+      io.stderr.write(`${name}: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+/**
+ * The body of a `bin.ts`: runs `main` on the process's arguments and streams, sets the exit code,
+ * turns an unexpected exception (a bug) into a report on standard error and exit code 2, and stops
+ * quietly when standard output is closed early (`<name> ... | head`: EPIPE).
+ */
+export function runAsProcess(name: string, main: (argv: readonly string[], io: ProcessIo) => Promise<number>): void {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
+
+  main(process.argv.slice(2), {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    env: process.env,
+  }).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(
+        `${name}: internal error, please report it at https://github.com/eslint-plugin-redis-ttl/eslint-plugin-redis-ttl/issues\n` +
+          `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      );
+      process.exitCode = 2;
+    },
+  );
+}
