@@ -116,11 +116,22 @@ function isEsModule(context: AnyContext, program: TSESTree.Program): boolean {
   return sourceType === 'module';
 }
 
-/** The quote and statement terminator the file uses, judged from `sample`. */
-function styleOf(context: AnyContext, literal: TSESTree.Node | undefined, statement: TSESTree.Node | undefined) {
+/**
+ * The quote and statement terminator the file uses: the quote of `literal` (default `'`), and `;`
+ * unless the first top-level statement that ends with one in semicolon style (an import, a
+ * declaration, an expression) does not.
+ */
+function styleOf(context: AnyContext, literal: TSESTree.Node | undefined) {
   const raw = literal ? context.sourceCode.getText(literal) : '';
   const quote = raw.startsWith('"') ? '"' : "'";
-  const semi = statement && !context.sourceCode.getText(statement).trimEnd().endsWith(';') ? '' : ';';
+  const sample = context.sourceCode.ast.body.find(
+    (s) =>
+      s.type === AST_NODE_TYPES.ImportDeclaration ||
+      s.type === AST_NODE_TYPES.VariableDeclaration ||
+      s.type === AST_NODE_TYPES.ExpressionStatement ||
+      (s.type === AST_NODE_TYPES.ExportNamedDeclaration && s.declaration?.type !== AST_NODE_TYPES.FunctionDeclaration && s.declaration?.type !== AST_NODE_TYPES.ClassDeclaration),
+  );
+  const semi = sample && !context.sourceCode.getText(sample).trimEnd().endsWith(';') ? '' : ';';
   return { quote, semi };
 }
 
@@ -201,31 +212,31 @@ export function helperReference(context: AnyContext, at: TSESTree.Node, helper: 
     }
   }
 
-  // 3. a new import / require
-  if (isEsModule(context, program)) {
-    const imports = program.body.filter((s): s is TSESTree.ImportDeclaration => s.type === AST_NODE_TYPES.ImportDeclaration);
-    const lastImport = imports[imports.length - 1];
-    const { quote, semi } = styleOf(context, lastImport?.source, lastImport ?? program.body[0]);
-    const text = `import { ${helper} } from ${quote}${runtimeModule}${quote}${semi}`;
-    if (lastImport) return { text: helper, importFix: (fixer) => [fixer.insertTextAfter(lastImport, `\n${text}`)] };
-    const first = program.body[0];
-    if (!first) return undefined;
-    return { text: helper, importFix: (fixer) => [fixer.insertTextBefore(first, `${text}\n`)] };
+  // 3. a new import / require: after the file's last one, else after the directive prologue
+  // ('use strict', 'use client' must stay first), else before the first statement
+  const esm = isEsModule(context, program);
+  const imports = esm
+    ? program.body.filter((s): s is TSESTree.ImportDeclaration => s.type === AST_NODE_TYPES.ImportDeclaration)
+    : topLevelRequires(program);
+  const last = imports[imports.length - 1];
+  const sampleLiteral =
+    last?.type === AST_NODE_TYPES.ImportDeclaration
+      ? last.source
+      : last?.declarations.map((d) => d.init).find(isAnyRequire)?.arguments[0];
+  const firstCode = program.body.find((s) => !isDirective(s));
+  const { quote, semi } = styleOf(context, sampleLiteral);
+  const text = esm
+    ? `import { ${helper} } from ${quote}${runtimeModule}${quote}${semi}`
+    : `const { ${helper} } = require(${quote}${runtimeModule}${quote})${semi}`;
+  let prologueEnd: TSESTree.ProgramStatement | undefined;
+  for (const statement of program.body) {
+    if (!isDirective(statement)) break;
+    prologueEnd = statement;
   }
-  const requires = topLevelRequires(program);
-  const lastRequire = requires[requires.length - 1];
-  const sample = lastRequire?.declarations.map((d) => d.init).find(isAnyRequire)?.arguments[0];
-  const { quote, semi } = styleOf(context, sample, lastRequire ?? program.body.find((s) => !isDirective(s)));
-  const text = `const { ${helper} } = require(${quote}${runtimeModule}${quote})${semi}`;
-  if (lastRequire) return { text: helper, importFix: (fixer) => [fixer.insertTextAfter(lastRequire, `\n${text}`)] };
-  const directives = program.body.filter(isDirective);
-  const lastDirective = directives[directives.length - 1];
-  if (lastDirective && directives.length === program.body.indexOf(lastDirective) + 1) {
-    return { text: helper, importFix: (fixer) => [fixer.insertTextAfter(lastDirective, `\n${text}`)] };
-  }
-  const first = program.body[0];
-  if (!first) return undefined;
-  return { text: helper, importFix: (fixer) => [fixer.insertTextBefore(first, `${text}\n`)] };
+  const after = last ?? prologueEnd;
+  if (after) return { text: helper, importFix: (fixer) => [fixer.insertTextAfter(after, `\n${text}`)] };
+  if (!firstCode) return undefined;
+  return { text: helper, importFix: (fixer) => [fixer.insertTextBefore(firstCode, `${text}\n`)] };
 }
 
 function isDirective(statement: TSESTree.ProgramStatement): boolean {

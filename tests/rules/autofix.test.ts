@@ -153,6 +153,36 @@ runRule(untypedTester, 'no-getset (fixes)', noGetset, {
       output: `${IO}function collect() {}\nawait redis.set(k, '0', 'KEEPTTL', 'XX', 'GET');`,
       errors: [{ messageId: 'getset', suggestions: [useSet(`${IO}function collect() {}\nawait redis.set(k, '0', 'KEEPTTL', 'XX', 'GET');`)] }],
     },
+    {
+      // an ES module without imports: the import goes after the directive prologue, which stays first
+      code: `'use server';\nexport async function take(k: string) {\n  return redis.getset(k, '0');\n}`,
+      options: FIX,
+      output: `'use server';\nimport { collect } from ${RT};\nexport async function take(k: string) {\n  return collect(redis, k);\n}`,
+      errors: [
+        {
+          messageId: 'getset',
+          suggestions: [
+            useCollect(`'use server';\nimport { collect } from ${RT};\nexport async function take(k: string) {\n  return collect(redis, k);\n}`),
+            useSet(`'use server';\nexport async function take(k: string) {\n  return redis.set(k, '0', 'KEEPTTL', 'XX', 'GET');\n}`),
+          ],
+        },
+      ],
+    },
+    {
+      // a file without semicolons gets an import without one
+      code: `import Redis from 'ioredis'\nconst redis = new Redis()\nawait redis.getset(k, '0')`,
+      options: FIX,
+      output: `import Redis from 'ioredis'\nimport { collect } from ${RT}\nconst redis = new Redis()\nawait collect(redis, k)`,
+      errors: [
+        {
+          messageId: 'getset',
+          suggestions: [
+            useCollect(`import Redis from 'ioredis'\nimport { collect } from ${RT}\nconst redis = new Redis()\nawait collect(redis, k)`),
+            useSet(`import Redis from 'ioredis'\nconst redis = new Redis()\nawait redis.set(k, '0', 'KEEPTTL', 'XX', 'GET')`),
+          ],
+        },
+      ],
+    },
     // ---- CommonJS
     {
       code: `const Redis = require('ioredis');\nconst redis = new Redis();\nasync function take(k) {\n  return redis.getset(k, '0');\n}`,
