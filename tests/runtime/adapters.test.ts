@@ -149,6 +149,26 @@ describe.each(subjects)('$name', (subject) => {
   });
 });
 
+describe('outage policy with node-redis', () => {
+  it('a closed node-redis client is an outage (fail-closed denies), not a thrown bug', async () => {
+    const closed = createClient({ url: redis.url() });
+    closed.on('error', () => undefined);
+    await closed.connect();
+    await closed.quit();
+    const limiter = createLimiter(closed, {
+      algorithm: 'token-bucket',
+      capacity: 2,
+      refillPerSecond: 1,
+      onRedisError: 'fail-closed',
+      timeoutMs: 500,
+      scope: uniquePrefix('adapter'),
+    });
+    const result = await limiter.take('ada');
+    expect(result.allowed).toBe(false);
+    expect(result.reason).toBe('redis-unavailable');
+  });
+});
+
 describe('runnerFor', () => {
   it('picks one runner per client object and rejects objects of no known shape', () => {
     expect(runnerFor(nodeRedis)).toBe(runnerFor(nodeRedis));
