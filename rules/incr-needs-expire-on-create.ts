@@ -49,6 +49,8 @@ interface KeyUse {
   keyNode: TSESTree.Node;
   /** Position in the unit (commands of a chain run in source order). */
   order: number;
+  /** What the command does to the key (for expiries: set-ttl, create-with-ttl, delete). */
+  effect: KeyEffect;
 }
 
 export default createRule<Options, MessageIds>({
@@ -108,17 +110,17 @@ export default createRule<Options, MessageIds>({
     }
 
     function describeExpiry(use: KeyUse | undefined, fallbackKeyText: string) {
-      if (use && use.call.form === 'method') {
-        const ttlNode = use.call.argNodes[1];
-        if (ttlNode) {
-          const method = sourceCode.getText(use.call.nameNode);
-          return {
-            method,
-            ttlText: sourceCode.getText(ttlNode),
-            milliseconds: use.call.description.ttl?.unit === 'milliseconds',
-            label: `${method}(${fallbackKeyText}, ${sourceCode.getText(ttlNode)})`,
-          };
-        }
+      // Reuse only an EXPIRE-family call, with every argument after its key (NX, GT, ... included):
+      // a SET ... EX or SETEX elsewhere also writes a value and must never be moved into the unit.
+      if (use && use.effect === 'set-ttl' && use.call.form === 'method' && use.call.argNodes.length >= 2) {
+        const rest = use.call.argNodes.slice(1).map((arg) => sourceCode.getText(arg)).join(', ');
+        const method = sourceCode.getText(use.call.nameNode);
+        return {
+          method,
+          ttlText: rest,
+          milliseconds: use.call.description.ttl?.unit === 'milliseconds',
+          label: `${method}(${fallbackKeyText}, ${rest})`,
+        };
       }
       const ttl = ttlConstantOf(context);
       const method = ttl.milliseconds ? 'pexpire' : 'expire';
@@ -134,7 +136,7 @@ export default createRule<Options, MessageIds>({
             if (!creates && !expires) continue;
             const identity = keyIdentity(call, action.arg);
             if (!identity) continue;
-            const use: KeyUse = { call, ...identity, order: call.nameNode.range[0] };
+            const use: KeyUse = { call, ...identity, order: call.nameNode.range[0], effect: action.effect };
             (creates ? creations : expiries).push(use);
           }
         }
@@ -143,8 +145,13 @@ export default createRule<Options, MessageIds>({
         for (const creation of creations) {
           const { call } = creation;
           const unit = call.unit;
+          // In one unit, an expiry after the write covers it, and so does a SET ... EX before it
+          // (the write then finds the key existing, with its TTL).
           const inUnit = expiries.find(
-            (e) => e.call.unit.key === unit.key && e.key === creation.key && e.order > creation.order,
+            (e) =>
+              e.call.unit.key === unit.key &&
+              e.key === creation.key &&
+              (e.order > creation.order || e.effect === 'create-with-ttl'),
           );
           const atomic = unit.kind === 'multi' || (unit.kind === 'pipeline' && allowPipeline);
           if (inUnit && atomic) continue;
@@ -162,8 +169,14 @@ export default createRule<Options, MessageIds>({
             continue;
           }
           if (unit.kind === 'single') {
+            // The expiry sent as its own round trip after the write: only an EXPIRE-family call counts.
             const elsewhere = expiries.find(
-              (e) => e.key === creation.key && e.call.unit.kind === 'single' && sameFunction(e.call.node, call.node),
+              (e) =>
+                e.key === creation.key &&
+                e.effect === 'set-ttl' &&
+                e.order > creation.order &&
+                e.call.unit.kind === 'single' &&
+                sameFunction(e.call.node, call.node),
             );
             const expiry = describeExpiry(elsewhere, keyText);
             const fix = wrapInMulti(context, call, keyText, expiry);

@@ -1,0 +1,61 @@
+/**
+ * Which call `incr-needs-expire-on-create` takes for "the expiry" of a write: only an EXPIRE-family
+ * call after the write, copied with all its arguments; never a SET ... EX / SETEX (which also write
+ * a value), and never one before the write. Found by a user trial.
+ */
+import tsParser from '@typescript-eslint/parser';
+import { Linter } from 'eslint';
+import { describe, expect, it } from 'vitest';
+import plugin from '../../rules/index.js';
+
+function lint(code: string): Linter.LintMessage[] {
+  const linter = new Linter({ configType: 'flat' });
+  return linter.verify(
+    code,
+    [
+      {
+        files: ['**/*.ts'],
+        languageOptions: { parser: tsParser },
+        plugins: { 'redis-ttl': plugin },
+        rules: { 'redis-ttl/incr-needs-expire-on-create': 'error' },
+      },
+    ],
+    { filename: 'app.ts' },
+  );
+}
+
+function suggestions(code: string): string[] {
+  const [message, ...rest] = lint(code);
+  expect(rest).toEqual([]);
+  return (message?.suggestions ?? []).map((s) => applyFix(code, s.fix));
+}
+
+function applyFix(code: string, fix: { range: [number, number]; text: string }): string {
+  return code.slice(0, fix.range[0]) + fix.text + code.slice(fix.range[1]);
+}
+
+const header = "import Redis from 'ioredis';\nconst redis = new Redis();\n";
+
+describe('incr-needs-expire-on-create: pairing a write with its expiry', () => {
+  it('does not take an earlier SET ... EX for the expiry, and suggests no value-overwriting write', () => {
+    const code = `${header}export async function f(k: string) {\n  await redis.set(k, '0', 'EX', 60);\n  await redis.incr(k);\n}\n`;
+    const messages = lint(code);
+    expect(messages.map((m) => [m.messageId, m.line])).toEqual([['noExpiry', 5]]);
+    for (const output of suggestions(code)) expect(output).not.toMatch(/\.set\(k, '0'\)\.exec|incr\(k\)\.set\(/);
+  });
+
+  it('does not take a SETEX for the expiry', () => {
+    const code = `${header}export async function f(k: string, v: string) {\n  await redis.setex(k, 60, v);\n  await redis.lpush(k, v);\n}\n`;
+    for (const output of suggestions(code)) expect(output).not.toMatch(/setex\(k, 60\)/);
+  });
+
+  it('keeps every argument of the expiry it moves (NX stays NX)', () => {
+    const code = `${header}export async function f(k: string) {\n  const n = await redis.incrby(k, 5);\n  if (n === 5) await redis.pexpire(k, 60_000, 'NX');\n  return n;\n}\n`;
+    const outputs = suggestions(code);
+    expect(outputs.some((o) => o.includes(".pexpire(k, 60_000, 'NX')"))).toBe(true);
+  });
+
+  it('accepts a SET ... EX before the write in the same MULTI', () => {
+    expect(lint(`${header}export const f = (k: string) => redis.multi().set(k, 0, 'EX', 60).incr(k).exec();\n`)).toEqual([]);
+  });
+});
