@@ -76,7 +76,9 @@ function describe(error: unknown, tls: boolean): string {
  * as the starting point) and then to each of its masters.
  *
  * @throws {AuditError} with a one-line reason when the URL is invalid, the server cannot be
- *   reached, authentication fails or (with `cluster`) the server is not in cluster mode.
+ *   reached, authentication fails, the URL's database cannot be selected (a refused or
+ *   out-of-range SELECT: nothing may run on database 0 instead) or (with `cluster`) the server is
+ *   not in cluster mode.
  */
 export async function connect(url: string, cluster: boolean): Promise<Connection> {
   const options = optionsFromUrl(url);
@@ -92,7 +94,10 @@ export async function connect(url: string, cluster: boolean): Promise<Connection
     client.disconnect();
     throw new AuditError(`cannot connect to ${where}: ${describe(lastError ?? error, options.tls !== undefined)}`);
   }
-  if (!cluster) return { nodes: [client], close: () => quit([client]) };
+  if (!cluster) {
+    if (options.db !== undefined && options.db !== 0) await selectDatabase(client, options.db, where);
+    return { nodes: [client], close: () => quit([client]) };
+  }
   await quit([client]);
 
   const { host, port, db, ...redisOptions } = options;
@@ -125,6 +130,23 @@ export async function connect(url: string, cluster: boolean): Promise<Connection
       await seeded.quit().catch(() => seeded.disconnect());
     },
   };
+}
+
+/**
+ * Puts `client` on database `db`, or closes it and throws. ioredis sends SELECT on connect but
+ * only emits an `error` event when the server refuses it (an ACL user without `+select`, a
+ * cluster node, a db >= `databases`): `connect()` still resolves and every command would then run
+ * on database 0. An explicit SELECT that succeeded is the proof that the scan (and any EXPIRE)
+ * happens where the URL says; with retries disabled, the connection never comes back elsewhere.
+ */
+async function selectDatabase(client: Redis, db: number, where: string): Promise<void> {
+  try {
+    await client.select(db);
+  } catch (error) {
+    await quit([client]);
+    const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    throw new AuditError(`cannot select database ${db} on ${where}: ${message}`);
+  }
 }
 
 async function quit(clients: Redis[]): Promise<void> {

@@ -272,6 +272,41 @@ describe('eviction policy checks', () => {
   });
 });
 
+describe('database selection', () => {
+  it('stops with exit 2 before any scan or write when the server refuses SELECT (ACL without +select)', async () => {
+    // The same key in database 0 and in the URL's database: neither may be touched.
+    const db0 = redis.client({ db: 0 });
+    await r.set('rl-hash', 'x');
+    await db0.set('rl-hash', 'y');
+    await r.acl('SETUSER', 'noselect', 'on', '>s3cret', '~*', '+@read', '+scan', '+ttl', '+pttl', '+dbsize', '+info', '+expire', '-select');
+    try {
+      const authUrl = url.replace('redis://', 'redis://noselect:s3cret@');
+      const fix = await runCli(['--url', authUrl, '--match', 'rl-hash', '--fix-ttl', '600', '--yes']);
+      expect(fix.stdout).toBe('');
+      expect(fix.stderr).toMatch(
+        new RegExp(`^redis-ttl-audit: cannot select database ${DB} on redis://noselect:\\*\\*\\*@127\\.0\\.0\\.1:\\d+/${DB}: NOPERM [^\\n]*'select'[^\\n]*\\n$`),
+      );
+      expect(fix.code).toBe(2);
+      expect(await r.pttl('rl-hash')).toBe(-1);
+      expect(await db0.pttl('rl-hash')).toBe(-1);
+
+      const audit = await runCli(['--url', authUrl]);
+      expect({ code: audit.code, stdout: audit.stdout }).toEqual({ code: 2, stdout: '' });
+      expect(audit.stderr).toContain('NOPERM');
+    } finally {
+      await r.acl('DELUSER', 'noselect');
+      await db0.del('rl-hash');
+    }
+  });
+
+  it('stops with exit 2 on a database the server does not have', async () => {
+    await r.set('k', 'v');
+    const { code, stdout, stderr } = await runCli(['--url', url.replace(/\/\d+$/, '/100000'), '--match', 'k', '--fix-ttl', '600', '--yes']);
+    expect({ code, stdout }).toEqual({ code: 2, stdout: '' });
+    expect(stderr).toMatch(/^redis-ttl-audit: cannot select database 100000 on redis:\/\/127\.0\.0\.1:\d+\/100000: ERR [^\n]*\n$/);
+  });
+});
+
 describe('--fail-on-persistent', () => {
   it('exits 1 when keys matching a must-expire glob have no TTL, 0 when they all have one', async () => {
     const { rlNoTtl } = await seed();
