@@ -35,6 +35,8 @@ export function formatBytes(bytes: number): string {
 }
 
 const int = (n: number) => n.toLocaleString('en-US');
+/** `1 key`, `2 keys`, `1,000 keys`. */
+const count = (n: number, noun: string) => `${int(n)} ${noun}${n === 1 ? '' : 's'}`;
 const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
 
 function table(rows: string[][], rightAligned: (column: number) => boolean): string[] {
@@ -141,7 +143,7 @@ export function formatTable(report: AuditReport, context: FormatContext): string
     const f = report.fix;
     out.push(
       '',
-      `Fix: EXPIRE <key> ${f.seconds} NX added a TTL of ${int(f.seconds)} s to ${int(f.changed)} keys` +
+      `Fix: EXPIRE <key> ${f.seconds} NX added a TTL of ${int(f.seconds)} s to ${count(f.changed, 'key')}` +
         (f.skipped > 0 ? ` (${int(f.skipped)} had gained a TTL or were gone by then)` : '') +
         '.',
     );

@@ -394,6 +394,9 @@ describe('--fix-ttl', () => {
     await seed();
     const { stdout } = await runCli(['--url', url, '--match', 'big:*', '--fix-ttl', '86400', '--yes', '--verbose']);
     expect(stdout).toMatch(/\nFix: EXPIRE <key> 86400 NX added a TTL of 86,400 s to 3 keys\.\n( {2}big:blob:[123]\n){3}$/);
+    await r.set('one:key', '1');
+    const one = await runCli(['--url', url, '--match', 'one:*', '--fix-ttl', '60', '--yes']);
+    expect(one.stdout).toContain('\nFix: EXPIRE <key> 60 NX added a TTL of 60 s to 1 key.\n');
   });
 
   it('refuses without --yes when not on a terminal, and asks on one', async () => {
