@@ -581,6 +581,7 @@ class Walker {
       const last = i === exprs.length - 1;
       if (value.t === 'spread') {
         if (last && value.items) values.push(...value.items);
+        else if (last && want === 0) values.push(value); // call arguments: keep the spread for the callee
         else if (last) for (let k = values.length; k < want; k++) values.push(value.of ? element(value.of) : UNKNOWN);
         else values.push(value.items?.[0] ?? (value.of ? element(value.of) : UNKNOWN));
       } else values.push(value);
@@ -863,6 +864,8 @@ class Walker {
       case 'tonumber': {
         const arg = args[0] ?? NIL;
         if (arg.t === 'num') return arg;
+        // tonumber() of an integer reply is that reply: guards on it keep their meaning.
+        if (arg.t === 'reply' && arg.luaType === 'number') return arg;
         if (arg.t === 'str') {
           if (arg.v !== undefined) return arg.v.trim() !== '' && Number.isFinite(Number(arg.v)) ? { t: 'num', v: Number(arg.v) } : NIL;
           return arg.argv !== undefined && arg.argv !== '*' ? { t: 'num', argv: arg.argv, nilable: true } : { t: 'num', nilable: true };
@@ -877,7 +880,8 @@ class Walker {
         return { t: 'str', node };
       case 'unpack':
       case 'table.unpack':
-        return { t: 'spread', ...(args[0] ? { of: args[0] } : {}) };
+        // unpack({'PX', ARGV[2]}): values we cannot list one by one.
+        return { t: 'spread', ...(args[0] && args[0].t !== 'table' ? { of: args[0] } : {}) };
       default:
         if (callee.name.startsWith('math.')) return { t: 'num' };
         if (callee.name === 'string.len' || callee.name === 'string.byte' || callee.name === 'string.find') return { t: 'num' };
@@ -917,9 +921,12 @@ class Walker {
     const args = rawArgs.slice(1);
     const argNodesAfterName = argNodes.slice(1);
     const spreadIndex = args.findIndex((a) => a.t === 'spread');
-    const literalArgs: CommandArg[] = (spreadIndex >= 0 ? args.slice(0, spreadIndex) : args).map((a) =>
+    const literalArgs: CommandArg[] = (spreadIndex >= 0 ? args.slice(0, spreadIndex + 1) : args).map((a) =>
       a.t === 'str' && a.v !== undefined ? a.v : a.t === 'num' && a.v !== undefined ? a.v : undefined,
     );
+    // A spread may stand for any number of arguments: two unknown ones make the table read the
+    // options it cannot see as unknown (SET key unpack(ARGV), SET key value unpack(opts)).
+    if (spreadIndex >= 0) literalArgs.push(undefined);
     const description = describeCommand(nameValue.v, literalArgs);
     const command = description.name;
     if (!description.known) return { t: 'reply', command, version: 0, pcall };

@@ -401,3 +401,15 @@ describe('findings found by breaking the analyzer', () => {
     expect(ids(source)).toEqual(['write-path-needs-ttl@200001']);
   });
 });
+
+describe('findings of a user trial', () => {
+  it('keeps the creation idiom through tonumber()', () => {
+    expect(ids("local c = redis.call('INCR', KEYS[1])\nif tonumber(c) == 1 then redis.call('EXPIRE', KEYS[1], ARGV[2]) end\nreturn 1")).toEqual([]);
+  });
+
+  it('takes SET options unpacked from a table as unknown, not as missing', () => {
+    expect(ids("redis.call('SET', KEYS[1], ARGV[1], unpack({'PX', ARGV[2]}))")).toEqual(['unanalyzable-command@1']);
+    expect(ids("redis.call('SET', KEYS[1], unpack(ARGV))")).toEqual(['unanalyzable-command@1']);
+    expect(ids("redis.call('DEL', unpack(KEYS))\nredis.call('SADD', KEYS[1], 1)")).toEqual(['write-path-needs-ttl@2']);
+  });
+});
