@@ -65,3 +65,9 @@ plugin.configs.recommended = { name: `${NAMESPACE}/recommended`, plugins: { [NAM
 plugin.configs.strict = { name: `${NAMESPACE}/strict`, plugins: { [NAMESPACE]: plugin }, rules: configRules('strict') };
 
 export default plugin;
+
+/**
+ * The plugin's parts as named exports too, so that `require('eslint-plugin-redis-ttl')` in a
+ * CommonJS config (Node's require of an ES module returns its namespace) has `.configs`.
+ */
+export const { meta, configs } = plugin;

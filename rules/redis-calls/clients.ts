@@ -119,11 +119,23 @@ export function readSettings(context: AnyContext): RedisTtlSettings {
     : typeof raw?.clientNames === 'string'
       ? [raw.clientNames]
       : undefined;
-  if (configured) return { clientNames: configured.map((n) => new RegExp(n, 'i')), weakClientNames: [] };
+  if (configured) return { clientNames: configured.map(compileClientName), weakClientNames: [] };
   return {
     clientNames: DEFAULT_CLIENT_NAMES.filter((n) => !WEAK_DEFAULT_NAMES.has(n)).map((n) => new RegExp(n, 'i')),
     weakClientNames: [...WEAK_DEFAULT_NAMES].map((n) => new RegExp(n, 'i')),
   };
+}
+
+function compileClientName(source: string): RegExp {
+  try {
+    return new RegExp(source, 'i');
+  } catch (error) {
+    throw new Error(
+      `settings['redis-ttl'].clientNames: ${JSON.stringify(source)} is not a valid regular expression ` +
+        `(${error instanceof Error ? error.message : String(error)}).`,
+      { cause: error },
+    );
+  }
 }
 
 /** Decides whether receivers are Redis clients, for one file; verdicts are cached per node. */
