@@ -294,18 +294,32 @@ describe('createCache: early recomputation (XFetch)', () => {
 
   it('with earlyRecompute off the entry expires and the next read is a miss', async () => {
     const namespace = ns('noxfetch');
-    const cache = createCache<number>(redis.client(), { namespace, ttlMs: 150, jitter: 0, earlyRecompute: false });
+    const ttlMs = 400;
+    const cache = createCache<number>(redis.client(), { namespace, ttlMs, jitter: 0, earlyRecompute: false });
     let loads = 0;
     const loader = () => ++loads;
-    await cache.getOrLoad('k', loader);
-    for (let i = 0; i < 20; i += 1) {
-      await cache.getOrLoad('k', loader);
+    // The entry is stored after `started`, so it cannot expire before started + ttlMs: a read that
+    // has returned by then must be a hit on version 1. Reads go on through most of the TTL, where
+    // XFetch would recompute early; a loaded machine may stretch the loop past the expiry, and a
+    // later read may then be a plain miss, but never a refresh.
+    const started = performance.now();
+    expect(await cache.getOrLoad('k', loader)).toBe(1);
+    let certainHits = 0;
+    while (performance.now() - started < ttlMs * 0.8) {
+      const v = await cache.getOrLoad('k', loader);
+      if (performance.now() - started < ttlMs) {
+        expect(v).toBe(1);
+        certainHits += 1;
+      }
       await sleep(5);
     }
+    if (process.env.CACHE_TEST_VERBOSE) console.log({ certainHits, ...cache.stats() });
     expect(cache.stats().refreshes).toBe(0);
-    await sleep(200);
-    expect(await cache.getOrLoad('k', loader)).toBe(2);
-    expect(cache.stats().misses).toBe(2);
+    expect(cache.stats().misses).toBe(loads); // every load came from a miss, none ran in the background
+    await sleep(ttlMs + 50);
+    const before = loads;
+    expect(await cache.getOrLoad('k', loader)).toBe(before + 1);
+    expect(cache.stats()).toMatchObject({ misses: before + 1, refreshes: 0 });
   });
 
   it('stores the measured load time beside the value and the server clock as stored-at', async () => {
