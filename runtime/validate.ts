@@ -61,7 +61,9 @@ export function checkNonEmptyString(name: string, value: unknown): string {
  */
 export function checkOneOf<T extends string>(name: string, value: unknown, allowed: readonly T[]): T {
   if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
-    throw new TypeError(`${name} must be one of ${allowed.map((a) => `'${a}'`).join(', ')}, got ${describe(value)}`);
+    // A choice among fixed names is never a secret: echo a short string so that a typo shows.
+    const got = typeof value === 'string' && value.length <= 40 ? JSON.stringify(value) : describe(value);
+    throw new TypeError(`${name} must be one of ${allowed.map((a) => `'${a}'`).join(', ')}, got ${got}`);
   }
   return value as T;
 }

@@ -231,7 +231,7 @@ describe('circuit breaker', () => {
     );
     expect(() => createCircuitBreaker(r, { ...base, openMs: 1.5 })).toThrow(RangeError);
     expect(() => createCircuitBreaker(r, { ...base, onRedisError: 'maybe' as never })).toThrow(
-      new TypeError("onRedisError must be one of 'fail-closed', 'fail-open', 'fallback', got a string"),
+      new TypeError(`onRedisError must be one of 'fail-closed', 'fail-open', 'fallback', got "maybe"`),
     );
     const b = breaker(r);
     return Promise.all([

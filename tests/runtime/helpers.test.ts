@@ -101,7 +101,7 @@ describe('incrementWithTtl', () => {
     );
     await expect(incrementWithTtl(r, key, { ttlMs: 100, by: 0.5 })).rejects.toThrow(RangeError);
     await expect(incrementWithTtl(r, key, { ttlMs: 100, mode: 'forever' as 'fixed' })).rejects.toThrow(
-      new TypeError("mode must be one of 'fixed', 'sliding', got a string"),
+      new TypeError(`mode must be one of 'fixed', 'sliding', got "forever"`),
     );
     expect(await r.exists(key)).toBe(0);
   });
