@@ -63,7 +63,9 @@ export async function expandPatterns(patterns: readonly string[], options: Expan
         throw new CliError(
           found.length > 0
             ? `All files matched by "${pattern}" are ignored (see "ignores" in the config file).`
-            : `No files matching the pattern "${pattern}" were found.`,
+            : stats
+              ? `No .lua files were found in the directory "${pattern}".`
+              : `No files matching the pattern "${pattern}" were found.`,
         );
       }
     }
