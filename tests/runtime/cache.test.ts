@@ -77,8 +77,8 @@ describe('createCache: the load lock', () => {
   it('a lock holder that never finishes frees the key after lockTtlMs; the next caller loads and stores', async () => {
     const namespace = ns('dead');
     const r = redis.client();
-    const holder = createCache<string>(redis.client(), { namespace, ttlMs: 5000, lockTtlMs: 500 });
-    const other = createCache<string>(redis.client(), { namespace, ttlMs: 5000, lockTtlMs: 500 });
+    const holder = createCache<string>(redis.client(), { namespace, ttlMs: 5000, lockTtlMs: 1000 });
+    const other = createCache<string>(redis.client(), { namespace, ttlMs: 5000, lockTtlMs: 1000 });
     const { entry, lock } = holder.keysFor('k');
     void holder.getOrLoad('k', () => new Promise<string>(() => undefined)); // the "crashed" loader
     await waitFor(async () => (await r.exists(lock)) === 1);
@@ -86,14 +86,17 @@ describe('createCache: the load lock', () => {
     const started = performance.now();
     const lockPttl = await r.pttl(lock);
     expect(lockPttl).toBeGreaterThan(0);
-    expect(lockPttl).toBeLessThanOrEqual(500);
+    expect(lockPttl).toBeLessThanOrEqual(1000);
     const loader = slowLoader('fresh', 5);
     expect(await other.getOrLoad('k', loader.load)).toBe('fresh');
     const elapsed = performance.now() - started;
+    // Whether it found the lock and waited (the usual case) or, on a loaded machine, came after the
+    // lock had expired: it loaded no sooner than the lock's TTL allowed.
     expect(elapsed).toBeGreaterThanOrEqual(lockPttl - 2);
-    expect(elapsed).toBeLessThan(3000);
+    expect(elapsed).toBeLessThan(5000);
     expect(loader.calls()).toBe(1);
-    expect(other.stats()).toMatchObject({ misses: 1, waits: 1, loads: 1, stores: 1, waitTimeouts: 0 });
+    expect(other.stats()).toMatchObject({ misses: 1, loads: 1, stores: 1, waitTimeouts: 0 });
+    expect(other.stats().waits).toBeLessThanOrEqual(1);
     expect(await r.hget(entry, 'v')).toBe('"fresh"');
   });
 
