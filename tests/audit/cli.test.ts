@@ -428,13 +428,45 @@ describe('--fix-ttl', () => {
 });
 
 describe('keys that change during the scan', () => {
+  /**
+   * Runs `change` once, when MONITOR sees the audit's first PTTL, that is once SCAN has returned
+   * the keys: tied to the audit's progress rather than to a timer, which a loaded machine can make
+   * fire before the audit has even connected.
+   */
+  async function afterFirstPttl(change: () => Promise<unknown>): Promise<{ done: () => Promise<void>; stop: () => void }> {
+    let fired: Promise<unknown> | undefined;
+    const monitor = await redis.client().monitor();
+    monitor.on('monitor', (_time: string, args: string[]) => {
+      if (fired === undefined && args[0]?.toLowerCase() === 'pttl') fired = change();
+    });
+    return {
+      done: async () => {
+        expect(fired, 'the audit sent no PTTL').toBeDefined();
+        await fired;
+      },
+      stop: () => monitor.disconnect(),
+    };
+  }
+
   it('skips keys that expire between SCAN and PTTL and counts them as vanished', async () => {
     const p = r.pipeline();
     for (let i = 0; i < 50; i += 1) p.set(`stay:${i}`, '1');
-    for (let i = 0; i < 100; i += 1) p.set(`short:${i}`, '1', 'PX', 500);
+    for (let i = 0; i < 100; i += 1) p.set(`short:${i}`, '1', 'PX', 60_000);
     await p.exec();
-    // 150 ops/s: PTTLs go out 7 at a time every ~50 ms for 1 s, so the later ones come after the expiry.
-    const { report } = await runJson(['--url', url, '--max-ops-per-second', '150']);
+    // Once SCAN has returned them, the short keys get 300 ms to live. 150 ops/s: PTTLs go out 7 at
+    // a time every ~50 ms for 1 s, so the later ones come after the expiry.
+    const expiry = await afterFirstPttl(() => {
+      const q = r.pipeline();
+      for (let i = 0; i < 100; i += 1) q.pexpire(`short:${i}`, 300);
+      return q.exec();
+    });
+    let report;
+    try {
+      ({ report } = await runJson(['--url', url, '--max-ops-per-second', '150']));
+      await expiry.done();
+    } finally {
+      expiry.stop();
+    }
     const short = report.patterns.find((x) => x.pattern === 'short:*')?.keys ?? 0;
     expect(report.totals.vanished).toBeGreaterThan(0);
     expect(short + report.totals.vanished).toBe(100);
@@ -446,14 +478,20 @@ describe('keys that change during the scan', () => {
     const p = r.pipeline();
     for (let i = 0; i < 50; i += 1) p.set(`mut:${i}`, '1').set(`keep:${i}`, '1');
     await p.exec();
-    const mutate = sleep(400).then(async () => {
+    // Once SCAN has returned them, the mut keys become hashes. 2 commands per key (PTTL, TYPE) at
+    // 150 ops/s: about 1.3 s for 100 keys, so most are inspected after the change.
+    const mutate = await afterFirstPttl(() => {
       const q = r.multi(); // atomic: the audit never sees a key between DEL and HSET
       for (let i = 0; i < 50; i += 1) q.del(`mut:${i}`).hset(`mut:${i}`, 'f', '1');
-      await q.exec();
+      return q.exec();
     });
-    // 2 commands per key (PTTL, TYPE) at 150 ops/s: about 1.3 s for 100 keys.
-    const { report } = await runJson(['--url', url, '--type', 'string', '--max-ops-per-second', '150']);
-    await mutate;
+    let report;
+    try {
+      ({ report } = await runJson(['--url', url, '--type', 'string', '--max-ops-per-second', '150']));
+      await mutate.done();
+    } finally {
+      mutate.stop();
+    }
     const mut = report.patterns.find((x) => x.pattern === 'mut:*')?.keys ?? 0;
     expect(report.totals.changedType).toBeGreaterThan(0);
     expect(mut + report.totals.changedType).toBe(50);
