@@ -56,11 +56,11 @@ export function formatTable(report: AuditReport, context: FormatContext): string
   const servers = report.nodes.length === 1 ? '1 server' : `${report.nodes.length} masters`;
   out.push(
     `redis-ttl-audit ${context.version} · ${context.target}${context.cluster ? ' (cluster)' : ''} · ${servers} · ` +
-      `${int(totals.keys)} keys in ${report.patterns.length} patterns, ${int(totals.noTtl)} without TTL ` +
+      `${count(totals.keys, 'key')} in ${count(report.patterns.length, 'pattern')}, ${int(totals.noTtl)} without TTL ` +
       `(${percent(totals.keys === 0 ? 0 : totals.noTtl / totals.keys)}) · ${(totals.elapsedMs / 1000).toFixed(1)} s, ${int(totals.commands)} commands`,
   );
   if (totals.vanished > 0 || totals.changedType > 0) {
-    out.push(`${int(totals.vanished)} keys vanished during the scan${totals.changedType > 0 ? `, ${int(totals.changedType)} changed type` : ''} (not counted).`);
+    out.push(`${count(totals.vanished, 'key')} vanished during the scan${totals.changedType > 0 ? `, ${int(totals.changedType)} changed type` : ''} (not counted).`);
   }
   out.push('');
 
@@ -135,7 +135,7 @@ export function formatTable(report: AuditReport, context: FormatContext): string
       out.push(
         v.keys === 0
           ? `  ok   ${v.pattern}: every matching key has a TTL`
-          : `  FAIL ${v.pattern}: ${int(v.keys)} keys without TTL, e.g. ${v.examples.join(', ')}`,
+          : `  FAIL ${v.pattern}: ${count(v.keys, 'key')} without TTL, e.g. ${v.examples.join(', ')}`,
       );
     }
   }
