@@ -52,7 +52,7 @@ export function parseLua(source: string, options: { positions?: boolean } = {}):
   const input = ascii ? text : toByteString(text);
   try {
     const ast = luaparse.parse(input, {
-      comments: true,
+      comments: positions, // the quick pass reads no directives
       locations: false,
       ranges: positions,
       scope: false,
