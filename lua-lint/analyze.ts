@@ -28,7 +28,10 @@ export type Value =
   | { t: 'keys'; name: string }
   | { t: 'argv'; name: string }
   | { t: 'key'; id: string }
-  | { t: 'table' }
+  /** A table; `fields` when the script builds it with named fields (`local M = {}; function M.f() end`). */
+  | { t: 'table'; fields?: Map<string, Value> }
+  /** The values of a table's fields taken one at a time (`for name, fn in pairs(M)`). */
+  | { t: 'each'; values: Value[] }
   | { t: 'builtin'; name: string }
   | { t: 'fn'; node: L.FunctionDeclaration; scope: Scope; name: string }
   | { t: 'errorReply' }
@@ -49,8 +52,10 @@ export interface Reply {
   site?: number;
   /** What the command answers when it has just created the key (see `replyWhenCreated`). */
   whenCreated?: { exact: Value } | { range: [number, number] };
-  /** SET ... NX: the reply is truthy exactly when the key was created. */
+  /** SET ... NX, LMOVE/RPOPLPUSH: the reply is falsy when the command wrote nothing. */
   createsOnTruthy?: boolean;
+  /** The reply went through tonumber(): a non-numeric string reads as nil too. */
+  numeric?: boolean;
   /** The Lua type of the reply, when the command always answers with one type. */
   luaType?: 'number' | 'string' | 'table';
   pcall: boolean;
@@ -221,13 +226,16 @@ const GLOBAL_BUILTINS = new Set([
 /** Effects that write only when they create the key: an existing key keeps its TTL. */
 const CREATION_ONLY: ReadonlySet<KeyEffect> = new Set<KeyEffect>(['create-in-place', 'create-if-missing', 'keep-ttl']);
 
+/** Moves that reply the element moved, or nil (false in Lua) when the source was empty and nothing was written. */
+const MOVES_REPLYING_THE_ELEMENT = new Set(['LMOVE', 'BLMOVE', 'RPOPLPUSH', 'BRPOPLPUSH']);
+
 const REPLY_TO_STRING_COMMANDS = new Set(['GET', 'HGET', 'LINDEX', 'ZSCORE', 'GETEX', 'GETDEL', 'LPOP', 'RPOP', 'SPOP', 'HGETDEL']);
 
 class Walker {
   private readonly findings = new Map<L.Node, Map<LuaRuleId, RawFinding>>();
   private readonly sites: WriteSite[] = [];
   private readonly siteIds = new Map<L.Node, Partial<Record<WriteSite['rule'], number>>>();
-  private readonly leaks = new Map<number, { exit: Exit; keyId: string }>();
+  private readonly leaks = new Map<number, { exit: Exit; keyId: string; otherKeys: Set<string> }>();
   private readonly registered: Value[] = [];
   private nextVar = 1;
   private nextVersion = 1;
@@ -255,11 +263,15 @@ class Walker {
         this.entry(callback, end.dead ? st : end);
       }
     } catch (error) {
-      if (error instanceof BudgetExceeded) incomplete = `the script needs more than ${STEP_BUDGET} analysis steps`;
+      if (error instanceof BudgetExceeded) incomplete = `the script needs more than ${STEP_BUDGET} analysis steps (split it into smaller scripts or functions)`;
       else if (error instanceof RangeError && /call stack/i.test(error.message)) incomplete = 'the script nests expressions or statements too deeply';
       else throw error;
     }
-    for (const [siteId, leak] of this.leaks) this.reportLeak(this.sites[siteId]!, leak.exit, leak.keyId);
+    for (const [siteId, leak] of this.leaks) {
+      const keyName = leak.otherKeys.size > 0 ? `${leak.keyId} (and ${[...leak.otherKeys].join(', ')}, through other calls)` : leak.keyId;
+      this.reportLeak(this.sites[siteId]!, leak.exit, keyName);
+    }
+    incomplete ??= this.unfollowed;
     const findings = [...this.findings.values()].flatMap((byRule) => [...byRule.values()]);
     return incomplete === undefined ? { findings } : { findings, incomplete };
   }
@@ -292,7 +304,9 @@ class Walker {
     const withName = this.entryName !== undefined ? { ...exit, functionName: this.entryName } : exit;
     for (const [keyId, key] of st.keys) {
       for (const site of key.pending) {
-        if (!this.leaks.has(site)) this.leaks.set(site, { exit: withName, keyId });
+        const leak = this.leaks.get(site);
+        if (!leak) this.leaks.set(site, { exit: withName, keyId, otherKeys: new Set() });
+        else if (leak.keyId !== keyId) leak.otherKeys.add(keyId); // a helper's write, called on several keys
       }
     }
     st.dead = true;
@@ -356,7 +370,11 @@ class Walker {
         const values = this.expressionList(node.init, st, ctx, node.variables.length);
         node.variables.forEach((target, i) => {
           if (target.type === 'Identifier') this.assign(ctx.scope, st, target.name, values[i] ?? NIL);
-          else if (target.type === 'MemberExpression') this.expression(target.base, st, ctx);
+          else if (target.type === 'MemberExpression') {
+            // M.f = function ... end: remember the field, so that calls of M.f are followed.
+            const base = this.expression(target.base, st, ctx);
+            if (base.t === 'table' && base.fields) base.fields.set(target.identifier.name, values[i] ?? NIL);
+          }
           else {
             this.expression(target.base, st, ctx);
             this.expression(target.index, st, ctx);
@@ -373,6 +391,11 @@ class Walker {
           if (node.isLocal) this.declare(ctx.scope, st, name, UNKNOWN, node.identifier);
           const fn: Value = { t: 'fn', node, scope: ctx.scope, name };
           this.assign(ctx.scope, st, name, fn);
+        } else if (node.identifier?.type === 'MemberExpression' && node.identifier.indexer === '.') {
+          // function M.f(...) end
+          const base = this.expression(node.identifier.base, st, ctx);
+          const name = node.identifier.identifier.name;
+          if (base.t === 'table' && base.fields) base.fields.set(name, { t: 'fn', node, scope: ctx.scope, name });
         }
         return st;
       }
@@ -503,6 +526,7 @@ class Walker {
           element = { t: 'key', id: `${arg.name}[*]` };
           overKeys = true;
         } else if (arg.t === 'argv') element = { t: 'str', argv: '*' };
+        else if (arg.t === 'table' && arg.fields && arg.fields.size > 0) element = { t: 'each', values: [...arg.fields.values()] };
       }
     } else {
       for (const it of node.iterators) this.expression(it, st, ctx);
@@ -543,6 +567,8 @@ class Walker {
   }
 
   private readonly globals = new Map<string, number>();
+  /** Why some code could not be analysed (a registered callback the walk cannot see). */
+  private unfollowed: string | undefined;
 
   private globalVar(name: string): number {
     let id = this.globals.get(name);
@@ -608,12 +634,16 @@ class Walker {
         return this.identifier(node.name, st, ctx);
       case 'FunctionDeclaration':
         return { t: 'fn', node, scope: ctx.scope, name: 'function' };
-      case 'TableConstructorExpression':
+      case 'TableConstructorExpression': {
+        const fields = new Map<string, Value>();
         for (const field of node.fields) {
-          if (field.type === 'TableKey') this.expression(field.key, st, ctx);
-          this.expression(field.value, st, ctx);
+          const key = field.type === 'TableKey' ? this.expression(field.key, st, ctx) : undefined;
+          const value = this.expression(field.value, st, ctx);
+          if (field.type === 'TableKeyString') fields.set(field.key.name, value);
+          else if (key?.t === 'str' && key.v !== undefined) fields.set(key.v, value);
         }
-        return { t: 'table' };
+        return { t: 'table', fields };
+      }
       case 'UnaryExpression': {
         const arg = this.expression(node.argument, st, ctx);
         if (node.operator === 'not') return { t: 'bool' };
@@ -636,6 +666,7 @@ class Walker {
       case 'MemberExpression': {
         const base = this.expression(node.base, st, ctx);
         if (base.t === 'builtin') return builtin(`${base.name}.${node.identifier.name}`);
+        if (base.t === 'table' && base.fields?.has(node.identifier.name) && node.indexer === '.') return base.fields.get(node.identifier.name)!;
         return { t: 'unknown', node };
       }
       case 'IndexExpression': {
@@ -837,24 +868,15 @@ class Walker {
       case 'redis.error_reply':
         return { t: 'errorReply' };
       case 'redis.register_function': {
+        // register_function(name, callback) or register_function{function_name = ..., callback = ...}
         const first = args[0];
-        if (first?.t === 'fn') this.registered.push(first);
-        else if (argNodes[0]?.type === 'TableConstructorExpression') {
-          const table = argNodes[0];
-          for (const field of table.fields) {
-            if (field.type === 'TableKeyString' && field.key.name === 'callback') {
-              const cb = this.expression(field.value, st, ctx);
-              const nameField = table.fields.find(
-                (f): f is L.TableKeyString => f.type === 'TableKeyString' && f.key.name === 'function_name',
-              );
-              const name = nameField?.value.type === 'StringLiteral' ? (nameField.value.value ?? undefined) : undefined;
-              if (cb.t === 'fn') this.registered.push(name ? { ...cb, name } : cb);
-            }
-          }
-        } else if (args[1]?.t === 'fn') {
-          const nameArg = args[0];
-          const name = nameArg?.t === 'str' && nameArg.v !== undefined ? nameArg.v : args[1].name;
-          this.registered.push({ ...args[1], name });
+        const callback = first?.t === 'table' && first.fields ? first.fields.get('callback') : args[1];
+        const nameValue = first?.t === 'table' && first.fields ? first.fields.get('function_name') : first;
+        const name = nameValue?.t === 'str' && nameValue.v !== undefined ? nameValue.v : undefined;
+        const callbacks = callback?.t === 'each' ? callback.values : callback ? [callback] : [];
+        for (const cb of callbacks) {
+          if (cb.t === 'fn') this.registered.push(name ? { ...cb, name } : cb);
+          else this.unfollowed ??= `a function registered at line ${this.input.lineOf(rangeOf(node)[0])} is not one the analyzer can follow`;
         }
         return UNKNOWN;
       }
@@ -866,6 +888,8 @@ class Walker {
         if (arg.t === 'num') return arg;
         // tonumber() of an integer reply is that reply: guards on it keep their meaning.
         if (arg.t === 'reply' && arg.luaType === 'number') return arg;
+        // tonumber() of a bulk reply: a number when the key holds one, nil otherwise.
+        if (arg.t === 'reply') return { ...arg, luaType: 'number', numeric: true };
         if (arg.t === 'str') {
           if (arg.v !== undefined) return arg.v.trim() !== '' && Number.isFinite(Number(arg.v)) ? { t: 'num', v: Number(arg.v) } : NIL;
           return arg.argv !== undefined && arg.argv !== '*' ? { t: 'num', argv: arg.argv, nilable: true } : { t: 'num', nilable: true };
@@ -943,6 +967,9 @@ class Walker {
     }
 
     let firstKey: { id: string } | undefined;
+    /** The key the write site is about: guards on the reply speak of it (LMOVE's destination). */
+    let siteKey: string | undefined;
+    const keyIds = new Map<number, string>(); // argument index -> key id, for moves onto themselves
     let site: number | undefined;
     const actions = [...description.keys];
     // RENAME deletes its source before the destination reads the source's state: keep a snapshot.
@@ -963,8 +990,12 @@ class Walker {
       const key = this.keyOf(value, argNode);
       if (!key) continue;
       if (value.t !== 'key' && (value.t === 'str' || value.t === 'num')) {
+        // Reported at each call (docs/ttl-semantics.md): each one is a command Cluster may misroute.
         this.report('key-must-come-from-keys', node, keyMustComeFromKeysMessage(command, key.display, value), key.names);
       }
+      keyIds.set(action.arg, key.id);
+      // LMOVE k k / RPOPLPUSH k k: the list only rotates, and exists whenever anything moves.
+      if (action.onlyWithSource !== undefined && keyIds.get(action.onlyWithSource) === key.id) continue;
       const persistent = this.input.isPersistent(key.names, line);
       const state = st.keys.get(key.id) ?? FRESH_KEY;
       firstKey ??= { id: key.id };
@@ -985,6 +1016,7 @@ class Walker {
       const siteFor = (rule: WriteSite['rule']): number[] => {
         if (persistent) return [];
         site = this.site(node, command, key.display, action.effect, rule);
+        siteKey = key.id;
         return [site];
       };
       let next = this.effect(state, action.effect, siteFor, sourceState);
@@ -1003,16 +1035,18 @@ class Walker {
       this.report('expire-needs-positive-ttl', argNode ?? node, nonPositiveMessage(command, literalArgs[description.nonPositiveTtlArg]));
     }
     const whenCreated = replyWhenCreated(command, args);
+    const replyKey = siteKey ?? firstKey?.id;
     const reply: Reply = {
       t: 'reply',
       command,
-      version: firstKey ? (st.keys.get(firstKey.id)?.version ?? 0) : 0,
-      pending: firstKey ? (st.keys.get(firstKey.id)?.pending ?? []) : [],
+      version: replyKey !== undefined ? (st.keys.get(replyKey)?.version ?? 0) : 0,
+      pending: replyKey !== undefined ? (st.keys.get(replyKey)?.pending ?? []) : [],
       pcall,
-      ...(firstKey ? { keyId: firstKey.id } : {}),
+      ...(replyKey !== undefined ? { keyId: replyKey } : {}),
       ...(site !== undefined ? { site } : {}),
       ...(whenCreated ? { whenCreated } : {}),
-      ...(command === 'SET' && description.keys[0]?.effect.startsWith('create-if-missing') && !literalArgs.some((a) => typeof a === 'string' && a.toUpperCase() === 'GET')
+      ...((command === 'SET' && description.keys[0]?.effect.startsWith('create-if-missing') && !literalArgs.some((a) => typeof a === 'string' && a.toUpperCase() === 'GET')) ||
+      MOVES_REPLYING_THE_ELEMENT.has(command)
         ? { createsOnTruthy: true }
         : {}),
     };

@@ -67,6 +67,11 @@ export interface KeyAction {
    * ZREMRANGEBYSCORE, ...; https://redis.io/docs/latest/develop/data-types/#automatic-creation-and-removal-of-keys).
    */
   mayDelete?: true;
+  /**
+   * The command writes this key only when the key at this argument index has elements to move
+   * (LMOVE, RPOPLPUSH, SMOVE): when both are the same key, nothing is created.
+   */
+  onlyWithSource?: number;
 }
 
 /** The analysis of one command call, see {@link describeCommand}. */
@@ -277,7 +282,7 @@ function moveTo(args: readonly CommandArg[]): Omit<CommandDescription, 'name' | 
   void args;
   return base([
     { arg: 0, effect: 'modify-if-present', mayDelete: true },
-    { arg: 1, effect: 'create-in-place' },
+    { arg: 1, effect: 'create-in-place', onlyWithSource: 0 },
   ]);
 }
 

@@ -52,7 +52,11 @@ const KEY_VALUE_REPLIES = new Set(['GET', 'GETEX']);
 /** Replies that are a string, or `false` when the key or the element is missing. */
 const ELEMENT_REPLIES = new Set(['HGET', 'LINDEX', 'ZSCORE', 'LPOS', 'ZRANK', 'ZREVRANK']);
 /** Integer replies that are 0 exactly when the key is missing (empty aggregates do not exist). */
-const SIZE_REPLIES = new Set(['EXISTS', 'SCARD', 'ZCARD', 'LLEN', 'HLEN', 'XLEN', 'STRLEN']);
+const SIZE_REPLIES = new Set([
+  'EXISTS', 'SCARD', 'ZCARD', 'LLEN', 'HLEN', 'XLEN', 'STRLEN',
+  // a STORE whose result is empty deletes its destination instead of storing an empty key
+  'SUNIONSTORE', 'SINTERSTORE', 'SDIFFSTORE', 'ZUNIONSTORE', 'ZINTERSTORE', 'ZDIFFSTORE', 'ZRANGESTORE', 'GEOSEARCHSTORE',
+]);
 const TTL_REPLIES = new Set(['TTL', 'PTTL']);
 /** Integer replies that are 1 only when the key exists (and 0 says nothing about it). */
 const MEMBER_REPLIES = new Set(['HEXISTS', 'SISMEMBER']);
@@ -91,6 +95,7 @@ export function replyWhenCreated(command: string, args: readonly Value[]): Reply
     case 'SETNX':
     case 'MSETNX':
     case 'HSETNX':
+    case 'SMOVE': // 1 when it moved the member (and so may have created the destination)
       return { exact: n(1) };
     case 'LPUSH':
     case 'RPUSH':
@@ -196,8 +201,13 @@ export function keyFactsOfComparison(left: Value, op: Op, right: Value): KeyFact
   } else return undefined;
   if (reply.pcall) return undefined;
 
-  // A reply is never nil: redis.call turns a nil bulk reply into false.
-  if (other.t === 'nil' && (operator === '==' || operator === '~=')) return { always: operator === '~=' };
+  // A reply is never nil: redis.call turns a nil bulk reply into false (tonumber() of it is nil, though).
+  if (other.t === 'nil' && (operator === '==' || operator === '~=')) {
+    if (!reply.numeric) return { always: operator === '~=' };
+    const truth = keyFactsOfTruth(reply);
+    if (!truth) return undefined;
+    return operator === '~=' ? truth : { ...truth, ...swap(truth) };
+  }
   if (other.t === 'bool' && other.v === false && (operator === '==' || operator === '~=')) {
     const truth = keyFactsOfTruth(reply);
     if (!truth) return undefined;
@@ -279,6 +289,8 @@ export function keyFactsOfTruth(value: Value): KeyFacts | undefined {
     case 'num':
       return value.nilable ? undefined : { always: true };
     case 'str':
+      // An ARGV element is nil when the caller passed fewer arguments.
+      return value.argv !== undefined ? undefined : { always: true };
     case 'table':
     case 'key':
     case 'keys':
@@ -288,8 +300,10 @@ export function keyFactsOfTruth(value: Value): KeyFacts | undefined {
       return { always: true };
     case 'reply': {
       if (value.pcall) return undefined;
-      if (value.luaType === 'number') return { always: true }; // 0 is truthy in Lua
+      if (value.luaType === 'number' && !value.numeric) return { always: true }; // 0 is truthy in Lua
       if (value.keyId === undefined) return undefined;
+      // tonumber(GET ...): nil also for a value that is not a number, so only "truthy => exists" holds.
+      if (value.numeric) return KEY_VALUE_REPLIES.has(value.command) || ELEMENT_REPLIES.has(value.command) ? { ...base(value), whenTrue: 'exists' } : undefined;
       if (KEY_VALUE_REPLIES.has(value.command)) return { ...base(value), whenTrue: 'exists', whenFalse: 'missing' };
       if (ELEMENT_REPLIES.has(value.command)) return { ...base(value), whenTrue: 'exists' };
       if (value.createsOnTruthy && value.site !== undefined) return { ...base(value), whenFalse: 'not-created-by-site' };

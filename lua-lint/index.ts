@@ -78,7 +78,7 @@ function analyze(text: string, options: AnalyzeOptions | null | undefined): LuaF
   if (walked.incomplete !== undefined) {
     findings.push(
       fatal(
-        `Analysis incomplete: ${walked.incomplete}, so the findings below may miss leaks. Split the script into smaller scripts or functions.`,
+        `Analysis incomplete: ${walked.incomplete}; leaks there may go unreported.`,
         0,
         lines,
       ),

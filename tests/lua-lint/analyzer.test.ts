@@ -413,3 +413,46 @@ describe('findings of a user trial', () => {
     expect(ids("redis.call('DEL', unpack(KEYS))\nredis.call('SADD', KEYS[1], 1)")).toEqual(['write-path-needs-ttl@2']);
   });
 });
+
+describe('findings of a second breaker round', () => {
+  it('keeps "exists" through tonumber() of a GET/HGET reply, on the truthy side only', () => {
+    expect(ids("local v = tonumber(redis.call('GET', KEYS[1]))\nif not v then return 0 end\nredis.call('INCR', KEYS[1])\nreturn v")).toEqual([]);
+    expect(ids("local v = tonumber(redis.call('GET', KEYS[1]))\nif v == nil then return 0 end\nredis.call('INCR', KEYS[1])")).toEqual([]);
+    expect(ids("local p = tonumber(redis.call('HGET', KEYS[1], 'permits'))\nif p and p > 0 then redis.call('HINCRBY', KEYS[1], 'permits', -1) end")).toEqual([]);
+    // nil also for a value that is not a number: the falsy side proves nothing
+    expect(ids("local v = tonumber(redis.call('GET', KEYS[1]))\nif v then return 0 end\nredis.call('SET', KEYS[1], 'x', 'KEEPTTL')")).toEqual(['keepttl-needs-existing-key@3']);
+  });
+
+  it('knows that a move that moved nothing created nothing, and that rotating a list creates nothing', () => {
+    expect(ids("local job = redis.call('LMOVE', KEYS[1], KEYS[2], 'RIGHT', 'LEFT')\nif not job then return nil end\nredis.call('EXPIRE', KEYS[2], 3600)\nreturn job")).toEqual([]);
+    expect(ids("if redis.call('SMOVE', KEYS[1], KEYS[2], ARGV[1]) == 1 then redis.call('EXPIRE', KEYS[2], 60) end")).toEqual([]);
+    expect(ids("return redis.call('RPOPLPUSH', KEYS[1], KEYS[1])")).toEqual([]);
+    expect(ids("return redis.call('RPOPLPUSH', KEYS[1], KEYS[2])")).toEqual(['write-path-needs-ttl@1']);
+  });
+
+  it('knows that an empty STORE result deletes the destination', () => {
+    expect(ids("local n = redis.call('SUNIONSTORE', KEYS[3], KEYS[1], KEYS[2])\nif n > 0 then redis.call('EXPIRE', KEYS[3], 60) end\nreturn n")).toEqual([]);
+  });
+
+  it('follows functions stored in table fields, and says so when a registered callback cannot be followed', () => {
+    expect(ids("#!lua name=lib\nlocal M = {}\nfunction M.add(keys, args) redis.call('SADD', keys[1], args[1]) return 1 end\nredis.register_function('add', M.add)")).toEqual([
+      'write-path-needs-ttl@3',
+    ]);
+    expect(ids("local M = {}\nM.push = function(k, v) redis.call('RPUSH', k, v) end\nM.push(KEYS[1], ARGV[1])")).toEqual(['write-path-needs-ttl@2']);
+    expect(ids("local h = { push = function(k) redis.call('RPUSH', k, 1) end }\nh.push(KEYS[1])\nredis.call('PEXPIRE', KEYS[1], 9)")).toEqual([]);
+    const loop = "#!lua name=lib\nlocal fns = {}\nfns.a = function(keys) redis.call('SADD', keys[1], 1) end\nfns.b = function(keys) redis.call('SADD', keys[1], 1) redis.call('PEXPIRE', keys[1], 9) end\nfor name, fn in pairs(fns) do redis.register_function(name, fn) end";
+    expect(ids(loop)).toEqual(['write-path-needs-ttl@3']);
+    const [fatal] = analyzeLua("#!lua name=lib\nredis.register_function('x', require_something())");
+    expect(fatal).toMatchObject({ ruleId: null, fatal: true });
+    expect(fatal!.message).toBe("Analysis incomplete: a function registered at line 2 is not one the analyzer can follow; leaks there may go unreported.");
+  });
+
+  it('treats an ARGV element as possibly absent', () => {
+    expect(ids("redis.call('HSET', KEYS[1], 'a', ARGV[1])\nif ARGV[3] then redis.call('EXPIRE', KEYS[1], ARGV[3]) end\nreturn 1")).toEqual(['write-path-needs-ttl@1']);
+  });
+
+  it('names every key a helper leaks', () => {
+    const [finding] = analyzeLua("local function add(k, v) redis.call('SADD', k, v) end\nadd(KEYS[1], ARGV[1])\nadd(KEYS[2], ARGV[1])\nreturn 1");
+    expect(finding!.message).toMatch(/^SADD on KEYS\[1\] \(and KEYS\[2\], through other calls\) can create the key/);
+  });
+});
