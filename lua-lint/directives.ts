@@ -44,7 +44,18 @@ function splitIds(text: string): Set<string> | null {
  * @param lines the line index of the source
  * @param firstStatementOffset offset of the first statement (annotations above it are global)
  */
-export function readDirectives(comments: readonly Comment[], lines: LineIndex, firstStatementOffset: number): Directives {
+export function readDirectives(comments: readonly Comment[], lines: LineIndex, firstStatementOffset: number, source = ''): Directives {
+  const commentRanges: Array<[number, number]> = comments.map((c) => (c as Comment & { range?: [number, number] }).range ?? [0, 0]);
+  /** The line of the next code after `offset`: blank lines and comment lines in between are skipped. */
+  const nextCodeLine = (offset: number): number => {
+    let at = offset;
+    for (;;) {
+      while (at < source.length && /\s/.test(source[at]!)) at++;
+      const comment = commentRanges.find((r) => r[0] === at);
+      if (!comment) return lines.lineOf(at);
+      at = comment[1];
+    }
+  };
   const ranges: Range[] = [];
   const open: Array<{ from: number; ids: Set<string> | null }> = [];
   const globalPersistent: string[] = [];
@@ -65,9 +76,10 @@ export function readDirectives(comments: readonly Comment[], lines: LineIndex, f
         .filter(Boolean);
       if (range[0] < firstStatementOffset) globalPersistent.push(...keys);
       else {
-        // A trailing annotation applies to its own line; one on a line of its own to the next line.
+        // A trailing annotation applies to its own line; one on a line of its own to the next line
+        // of code (a reason written on comment lines in between does not break the link).
         const ownLine = lines.isFirstOnLine(range[0]);
-        const target = ownLine ? endLine + 1 : startLine;
+        const target = !ownLine ? startLine : source ? nextCodeLine(range[1]) : endLine + 1;
         persistentByLine.set(target, [...(persistentByLine.get(target) ?? []), ...keys]);
       }
       continue;

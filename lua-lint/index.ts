@@ -59,7 +59,7 @@ function analyze(text: string, options: AnalyzeOptions | null | undefined): LuaF
 
   const severities = resolveSeverities(options);
   const firstStatement = parsed.ast.body[0];
-  const directives = readDirectives(parsed.comments, lines, firstStatement ? rangeOf(firstStatement)[0] : text.length);
+  const directives = readDirectives(parsed.comments, lines, firstStatement ? rangeOf(firstStatement)[0] : text.length, text);
   const patterns = [...persistentKeys, ...directives.globalPersistent].map(toMatcher);
   const byLine = new Map([...directives.persistentByLine].map(([line, keys]) => [line, keys.map(toMatcher)]));
   const isPersistent = (names: readonly string[], line: number): boolean =>

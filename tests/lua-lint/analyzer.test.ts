@@ -456,3 +456,10 @@ describe('findings of a second breaker round', () => {
     expect(finding!.message).toMatch(/^SADD on KEYS\[1\] \(and KEYS\[2\], through other calls\) can create the key/);
   });
 });
+
+describe('persistent annotations above a write', () => {
+  it('skip blank lines and comment lines between the annotation and the write', () => {
+    const source = "redis.call('INCR', KEYS[1])\nredis.call('PEXPIRE', KEYS[1], 9)\n-- redis-ttl persistent: KEYS[2]\n-- (job hashes are deleted by the worker)\n\nredis.call('HSET', KEYS[2], 'a', 1)\nredis.call('HSET', KEYS[3], 'a', 1)\n";
+    expect(ids(source)).toEqual(['write-path-needs-ttl@7']);
+  });
+});
