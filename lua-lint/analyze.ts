@@ -567,6 +567,8 @@ class Walker {
   }
 
   private readonly globals = new Map<string, number>();
+  /** Keys given an EXPIRE ... XX/GT somewhere: their leaks say why that expiry did not count. */
+  private readonly conditionalExpiries = new Set<string>();
   /** Why some code could not be analysed (a registered callback the walk cannot see). */
   private unfollowed: string | undefined;
 
@@ -1026,6 +1028,7 @@ class Walker {
         next = { ...next, exists: 'maybe', version: lastDelete, lastDelete };
       }
       if (next !== state) setKey(st, key.id, next);
+      if (action.effect === 'set-ttl-if-has-ttl') this.conditionalExpiries.add(key.id);
       if (action.effect === 'set-ttl' || action.effect === 'create-with-ttl' || action.effect === 'delete') {
         this.clearElements(st, key.id);
       }
@@ -1170,7 +1173,10 @@ class Walker {
     const where = describeExit(exit, (this.input.messageLineOf ?? this.input.lineOf)(exit.offset));
     // The key that leaks on this path (a helper's write may have other keys on other calls; RENAME moves it).
     const leaking = { ...site, keyName: keyId };
-    const message = site.rule === 'keepttl-needs-existing-key' ? keepTtlMessage(leaking, where) : writePathMessage(leaking, where);
+    let message = site.rule === 'keepttl-needs-existing-key' ? keepTtlMessage(leaking, where) : writePathMessage(leaking, where);
+    if (this.conditionalExpiries.has(keyId.split(' ')[0]!)) {
+      message += ' Note: an EXPIRE family call with XX or GT never gives a TTL to a key that has none; use NX (or no option) there.';
+    }
     this.report(site.rule, site.node, message);
   }
 

@@ -463,3 +463,11 @@ describe('persistent annotations above a write', () => {
     expect(ids(source)).toEqual(['write-path-needs-ttl@7']);
   });
 });
+
+describe('messages about EXPIRE ... XX / GT', () => {
+  it('say why an XX or GT expiry did not count', () => {
+    const [finding] = analyzeLua("redis.call('INCR', KEYS[1])\nredis.call('EXPIRE', KEYS[1], 60, 'XX')\nreturn 1");
+    expect(finding!.message).toMatch(/Note: an EXPIRE family call with XX or GT never gives a TTL to a key that has none; use NX \(or no option\) there\.$/);
+    expect(analyzeLua("redis.call('INCR', KEYS[1])\nreturn 1")[0]!.message).not.toMatch(/XX or GT/);
+  });
+});
