@@ -56,6 +56,8 @@ export interface Reply {
   createsOnTruthy?: boolean;
   /** The reply went through tonumber(): a non-numeric string reads as nil too. */
   numeric?: boolean;
+  /** `#reply` of a whole hash or set: the key's size, 0 when it is missing. */
+  sizeOfReply?: boolean;
   /** The Lua type of the reply, when the command always answers with one type. */
   luaType?: 'number' | 'string' | 'table';
   pcall: boolean;
@@ -225,6 +227,9 @@ const GLOBAL_BUILTINS = new Set([
 
 /** Effects that write only when they create the key: an existing key keeps its TTL. */
 const CREATION_ONLY: ReadonlySet<KeyEffect> = new Set<KeyEffect>(['create-in-place', 'create-if-missing', 'keep-ttl']);
+
+/** Reads that return a whole hash or set: an empty reply means the key is missing. */
+const WHOLE_AGGREGATE_READS = new Set(['HGETALL', 'HKEYS', 'HVALS', 'SMEMBERS']);
 
 /** Moves that reply the element moved, or nil (false in Lua) when the source was empty and nothing was written. */
 const MOVES_REPLYING_THE_ELEMENT = new Set(['LMOVE', 'BLMOVE', 'RPOPLPUSH', 'BRPOPLPUSH']);
@@ -650,6 +655,10 @@ class Walker {
         const arg = this.expression(node.argument, st, ctx);
         if (node.operator === 'not') return { t: 'bool' };
         if (node.operator === '-') return arg.t === 'num' && arg.v !== undefined ? { t: 'num', v: -arg.v } : { t: 'num' };
+        // '#' of a whole hash / set as read: 0 exactly when the key is missing (empty ones do not exist).
+        if (arg.t === 'reply' && WHOLE_AGGREGATE_READS.has(arg.command) && !arg.pcall) {
+          return { ...arg, luaType: 'number', sizeOfReply: true };
+        }
         return { t: 'num' }; // '#'
       }
       case 'BinaryExpression':

@@ -257,7 +257,7 @@ export function keyFactsOfComparison(left: Value, op: Op, right: Value): KeyFact
       side.size === 0 ? 'impossible' : side.has('absent') ? undefined : 'exists';
     return withFacts(base(reply), fact(yes), fact(no));
   }
-  if (SIZE_REPLIES.has(reply.command)) {
+  if (SIZE_REPLIES.has(reply.command) || reply.sizeOfReply) {
     const { yes, no } = partition({ missing: [0], present: reply.command === 'EXISTS' ? [1] : [1, 1e9] }, operator, c);
     return withFacts(base(reply), sizeFact(yes), sizeFact(no));
   }

@@ -471,3 +471,14 @@ describe('messages about EXPIRE ... XX / GT', () => {
     expect(analyzeLua("redis.call('INCR', KEYS[1])\nreturn 1")[0]!.message).not.toMatch(/XX or GT/);
   });
 });
+
+describe('the size of a whole hash or set as read', () => {
+  it('proves the key exists when it is not 0', () => {
+    expect(ids("local h = redis.call('HGETALL', KEYS[1])\nif #h == 0 then return nil end\nredis.call('HINCRBY', KEYS[1], 'hits', 1)\nreturn h")).toEqual([]);
+    expect(ids("local m = redis.call('SMEMBERS', KEYS[1])\nif #m > 0 then redis.call('SADD', KEYS[1], 'x') end")).toEqual([]);
+    // a range of a list may be empty while the list exists: no proof
+    expect(ids("local r = redis.call('LRANGE', KEYS[1], 5, 10)\nif #r == 0 then return nil end\nredis.call('RPUSH', KEYS[1], 'x')")).toEqual([
+      'write-path-needs-ttl@3',
+    ]);
+  });
+});
