@@ -12,7 +12,16 @@
  */
 import type * as L from 'luaparse';
 import { describeCommand, type CommandArg, type KeyEffect } from './commands.js';
-import { keyFactsOfComparison, keyFactsOfTruth, replyLuaType, replyWhenCreated, type KeyFacts } from './idioms.js';
+import {
+  keyFactsOfComparison,
+  keyFactsOfTruth,
+  MOVES_REPLYING_THE_ELEMENT,
+  REPLY_TO_STRING_COMMANDS,
+  replyLuaType,
+  replyWhenCreated,
+  WHOLE_AGGREGATE_READS,
+  type KeyFacts,
+} from './idioms.js';
 import type { LuaRuleId } from './types.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -228,13 +237,6 @@ const GLOBAL_BUILTINS = new Set([
 /** Effects that write only when they create the key: an existing key keeps its TTL. */
 const CREATION_ONLY: ReadonlySet<KeyEffect> = new Set<KeyEffect>(['create-in-place', 'create-if-missing', 'keep-ttl']);
 
-/** Reads that return a whole hash or set: an empty reply means the key is missing. */
-const WHOLE_AGGREGATE_READS = new Set(['HGETALL', 'HKEYS', 'HVALS', 'SMEMBERS']);
-
-/** Moves that reply the element moved, or nil (false in Lua) when the source was empty and nothing was written. */
-const MOVES_REPLYING_THE_ELEMENT = new Set(['LMOVE', 'BLMOVE', 'RPOPLPUSH', 'BRPOPLPUSH']);
-
-const REPLY_TO_STRING_COMMANDS = new Set(['GET', 'HGET', 'LINDEX', 'ZSCORE', 'GETEX', 'GETDEL', 'LPOP', 'RPOP', 'SPOP', 'HGETDEL']);
 
 class Walker {
   private readonly findings = new Map<L.Node, Map<LuaRuleId, RawFinding>>();

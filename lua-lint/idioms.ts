@@ -58,6 +58,13 @@ const SIZE_REPLIES = new Set([
   'SUNIONSTORE', 'SINTERSTORE', 'SDIFFSTORE', 'ZUNIONSTORE', 'ZINTERSTORE', 'ZDIFFSTORE', 'ZRANGESTORE', 'GEOSEARCHSTORE',
 ]);
 const TTL_REPLIES = new Set(['TTL', 'PTTL']);
+/** Reads that return a whole hash or set: an empty reply means the key is missing. */
+export const WHOLE_AGGREGATE_READS: ReadonlySet<string> = new Set(['HGETALL', 'HKEYS', 'HVALS', 'SMEMBERS']);
+/** Moves that reply the element moved, or nil (false in Lua) when the source was empty and nothing was written. */
+export const MOVES_REPLYING_THE_ELEMENT: ReadonlySet<string> = new Set(['LMOVE', 'BLMOVE', 'RPOPLPUSH', 'BRPOPLPUSH']);
+/** Replies that are a string, or false: `x or default` loses what the reply said. */
+export const REPLY_TO_STRING_COMMANDS: ReadonlySet<string> = new Set(['GET', 'HGET', 'LINDEX', 'ZSCORE', 'GETEX', 'GETDEL', 'LPOP', 'RPOP', 'SPOP', 'HGETDEL']);
+
 /** Integer replies that are 1 only when the key exists (and 0 says nothing about it). */
 const MEMBER_REPLIES = new Set(['HEXISTS', 'SISMEMBER']);
 /** Replies that count the elements a command added: at least 1 when it created the key. */
