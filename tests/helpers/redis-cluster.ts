@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
-import { Redis } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import { startRedisServer, type RedisHandle } from './redis-server.js';
 
 const run = promisify(execFile);
@@ -95,5 +95,26 @@ export async function startRedisCluster(options: RedisClusterOptions = {}): Prom
   } catch (error) {
     await stop();
     throw error;
+  }
+}
+
+/**
+ * An ioredis `Cluster` on the handle's nodes, returned once a write goes through: right after
+ * creation the nodes take a moment to agree on the slots, so writes are retried for up to ~5 s.
+ * The probe key lives 1 s.
+ */
+export async function connectCluster(handle: RedisClusterHandle): Promise<Cluster> {
+  const cluster = new Cluster(handle.nodes, { redisOptions: { maxRetriesPerRequest: 2 } });
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      await cluster.set(`redis-ttl-test:ready:${process.pid}:${attempt}`, '1', 'PX', 1000);
+      return cluster;
+    } catch (error) {
+      if (attempt > 50) {
+        await cluster.quit().catch(() => undefined);
+        throw error;
+      }
+      await sleep(100);
+    }
   }
 }

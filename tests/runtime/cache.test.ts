@@ -7,7 +7,7 @@ import { jitteredTtl } from '../../runtime/cache.js';
 import { createCache, NotFound, type Cache, type CacheOptions } from '../../runtime/index.js';
 import { getScript } from '../../runtime/scripts.js';
 import { scanWithPttl, uniquePrefix, useRedis } from '../helpers/redis.js';
-import { startRedisCluster, type RedisClusterHandle } from '../helpers/redis-cluster.js';
+import { connectCluster, startRedisCluster, type RedisClusterHandle } from '../helpers/redis-cluster.js';
 
 const redis = useRedis();
 
@@ -535,17 +535,7 @@ describe('createCache on Redis Cluster (entry and lock in one slot, no CROSSSLOT
 
   beforeAll(async () => {
     handle = await startRedisCluster();
-    cluster = new Cluster(handle.nodes, { redisOptions: { maxRetriesPerRequest: 2 } });
-    // the cluster takes a moment to agree on its slots after creation
-    for (let attempt = 0; ; attempt += 1) {
-      try {
-        await cluster.set(`${uniquePrefix('ready')}:probe`, '1', 'PX', 1000);
-        break;
-      } catch (error) {
-        if (attempt > 50) throw error;
-        await sleep(100);
-      }
-    }
+    cluster = await connectCluster(handle);
   });
 
   afterAll(async () => {

@@ -2,7 +2,7 @@ import calculateSlot from 'cluster-key-slot';
 import { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collect, createLimiter, incrementWithTtl, setKeepTtl, type LimiterOptions } from '../../runtime/index.js';
-import { startRedisCluster, type RedisClusterHandle } from '../helpers/redis-cluster.js';
+import { connectCluster, startRedisCluster, type RedisClusterHandle } from '../helpers/redis-cluster.js';
 import { uniquePrefix } from '../helpers/redis.js';
 
 let handle: RedisClusterHandle;
@@ -10,17 +10,7 @@ let cluster: Cluster;
 
 beforeAll(async () => {
   handle = await startRedisCluster();
-  cluster = new Cluster(handle.nodes, { redisOptions: { maxRetriesPerRequest: 2 } });
-  // the cluster takes a moment to agree on its slots after creation
-  for (let attempt = 0; ; attempt += 1) {
-    try {
-      await cluster.set(`${uniquePrefix('ready')}:probe`, '1', 'PX', 1000);
-      break;
-    } catch (error) {
-      if (attempt > 50) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
+  cluster = await connectCluster(handle);
 });
 
 afterAll(async () => {
