@@ -2,20 +2,13 @@
  * Lint results in ESLint's shape (`ESLint.LintResult` / `Linter.LintMessage`), so that the JSON
  * output can be read by tools written for ESLint's `--format json`.
  */
-import type { LuaFinding, LuaRuleId } from '../types.js';
+import type { LuaFinding } from '../types.js';
 
-/** One problem, as ESLint's `LintMessage`. */
-export interface LintMessage {
-  ruleId: LuaRuleId | null;
-  severity: 1 | 2;
-  message: string;
-  line: number;
-  column: number;
-  endLine: number;
-  endColumn: number;
-  /** Only on parse errors (and files that cannot be Lua, such as binary files). */
-  fatal?: true;
-}
+/**
+ * One problem, as ESLint's `LintMessage`: a finding without its character offsets (`fatal` is also
+ * set for files that cannot be Lua, such as binary files).
+ */
+export type LintMessage = Omit<LuaFinding, 'offset' | 'endOffset'>;
 
 /** The problems of one file, as ESLint's `LintResult` (nothing is ever fixable or suppressed). */
 export interface LintResult {
