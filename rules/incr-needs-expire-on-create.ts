@@ -11,6 +11,7 @@
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { EFFECTS_THAT_SET_TTL, type KeyEffect } from '../lua-lint/commands.js';
+import { GETSET_RULE_COMMANDS, SET_RULE_COMMANDS } from './redis-calls/ownership.js';
 import { createRule } from './create-rule.js';
 import { appendExpiryInBatch, pipelineToMulti, ttlConstantOf, wrapInMulti } from './redis-calls/fixes.js';
 import { redisCallsOf, type RedisCall } from './redis-calls/index.js';
@@ -36,8 +37,6 @@ export type MessageIds =
   | 'appendExpire'
   | 'useMulti';
 
-/** Commands whose missing TTL `set-requires-ttl-or-keepttl` or `no-getset` report instead. */
-const OWNED_ELSEWHERE = new Set(['SET', 'SETNX', 'MSET', 'MSETNX', 'GETSET']);
 /** Effects that create a key without TTL. */
 const CREATES: ReadonlySet<KeyEffect> = new Set<KeyEffect>(['create-in-place', 'overwrite']);
 
@@ -131,7 +130,7 @@ export default createRule<Options, MessageIds>({
       CallExpression(node: TSESTree.CallExpression) {
         for (const call of redisCallsOf(context, node)) {
           for (const action of call.description.keys) {
-            const creates = CREATES.has(action.effect) && !OWNED_ELSEWHERE.has(call.command);
+            const creates = CREATES.has(action.effect) && !SET_RULE_COMMANDS.has(call.command) && !GETSET_RULE_COMMANDS.has(call.command);
             const expires = EFFECTS_THAT_SET_TTL.has(action.effect) || action.effect === 'delete';
             if (!creates && !expires) continue;
             const identity = keyIdentity(call, action.arg);

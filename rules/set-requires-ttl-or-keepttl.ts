@@ -14,6 +14,7 @@ import { addSetOptions, expireEachKeyInMulti, rewriteAsSet, ttlConstantOf, type 
 import { redisCallsOf } from './redis-calls/index.js';
 import { reportLoc } from './redis-calls/report.js';
 import { fixesEnabled, FIX_OPTION_SCHEMA, readAutofixSettings } from './redis-calls/autofix.js';
+import { SET_RULE_COMMANDS } from './redis-calls/ownership.js';
 
 /** Options of the rule. */
 export type Options = [
@@ -33,11 +34,6 @@ export type MessageIds =
   | 'addDefaultExpiry'
   | 'expireEachKey';
 
-/**
- * The commands this rule owns. GETSET (and SET ... GET) belong to `no-getset`, other
- * creating commands to `incr-needs-expire-on-create`: one root cause, one finding.
- */
-const OWNED = new Set(['SET', 'SETNX', 'MSET', 'MSETNX']);
 /** Key effects that leave the written key without TTL. */
 const LEAKING: ReadonlySet<KeyEffect> = new Set<KeyEffect>(['overwrite', 'create-if-missing', 'clear-ttl-if-present']);
 
@@ -82,7 +78,7 @@ export default createRule<Options, MessageIds>({
     return {
       CallExpression(node: TSESTree.CallExpression) {
         for (const call of redisCallsOf(context, node)) {
-          if (!OWNED.has(call.command) || call.description.getDropsTtl) continue;
+          if (!SET_RULE_COMMANDS.has(call.command) || call.description.getDropsTtl) continue;
           const effect = call.description.keys.find((key) => LEAKING.has(key.effect))?.effect;
           if (!effect) continue;
           const data = { command: call.command === 'SET' ? describeSet(effect) : call.command };
