@@ -7,11 +7,11 @@
  * every exit (return, end of chunk, `error`, a failing `assert`, `redis.error_reply`, a comparison
  * that raises) checks the promise: no pending key.
  *
- * Redis semantics come from `commands.ts` (what a command does to a key) and `idioms.ts` (what a
+ * Redis semantics come from `semantics/commands.ts` (what a command does to a key) and `idioms.ts` (what a
  * guard proves); this file only walks.
  */
 import type * as L from 'luaparse';
-import { describeCommand, type CommandArg, type KeyEffect } from './commands.js';
+import { describeCommand, type CommandArg, type KeyEffect } from '../semantics/commands.js';
 import {
   keyFactsOfComparison,
   keyFactsOfTruth,

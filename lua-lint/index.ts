@@ -19,7 +19,7 @@ import type { AnalyzeOptions, LuaFinding, LuaRuleId, Severity } from './types.js
 
 export type { AnalyzeOptions, LuaFinding, LuaRuleId, Severity, SeverityName } from './types.js';
 export { RULES, RULE_IDS, DOCS_BASE_URL, isLuaRuleId, parseSeverity, severityName, type LuaRuleMeta } from './rules.js';
-export { describeCommand, isKnownCommand, type CommandDescription, type CommandArg, type KeyAction, type KeyEffect } from './commands.js';
+export { describeCommand, isKnownCommand, type CommandDescription, type CommandArg, type KeyAction, type KeyEffect } from '../semantics/commands.js';
 
 /**
  * Analyses one Redis Lua script or function library.

@@ -10,7 +10,7 @@
  * `settings['redis-ttl'].autofix`, a suggestion otherwise; everything else gets suggestions only.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { EFFECTS_THAT_SET_TTL, type KeyEffect } from '../lua-lint/commands.js';
+import { EFFECTS_THAT_SET_TTL, type KeyEffect } from '../semantics/commands.js';
 import { GETSET_RULE_COMMANDS, SET_RULE_COMMANDS } from './redis-calls/ownership.js';
 import { createRule } from './create-rule.js';
 import { appendExpiryInBatch, pipelineToMulti, ttlConstantOf, wrapInMulti } from './redis-calls/fixes.js';

@@ -8,7 +8,7 @@
  * differently); MSET / MSETNX are never fixed (the rewrite changes the reply).
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import type { KeyEffect } from '../lua-lint/commands.js';
+import type { KeyEffect } from '../semantics/commands.js';
 import { createRule } from './create-rule.js';
 import { addSetOptions, expireEachKeyInMulti, rewriteAsSet, ttlConstantOf, type SetOption } from './redis-calls/fixes.js';
 import { redisCallsOf } from './redis-calls/index.js';

@@ -1,13 +1,13 @@
 /**
  * Normalises a call of any Redis client into a Redis argv (command name + arguments) and asks the
- * shared command table (`lua-lint/commands.ts`) what it does. Client syntax lives here and only
+ * shared command table (`semantics/commands.ts`) what it does. Client syntax lives here and only
  * here: ioredis positional tokens, node-redis v4 option objects (`{ EX: 60, GET: true }`) and v5
  * ones (`{ expiration: { type: 'EX', value: 60 }, condition: 'NX' }`), upstash lowercase options
  * (`{ ex: 60, keepTtl: true }`), generic forms (`call('SET', ...)`, `sendCommand(['SET', ...])`,
  * upstash `exec(['SET', ...])`) and ioredis' array form of `multi([...])` / `pipeline([...])`.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { describeCommand, isKnownCommand, type CommandArg, type CommandDescription } from '../../lua-lint/commands.js';
+import { describeCommand, isKnownCommand, type CommandArg, type CommandDescription } from '../../semantics/commands.js';
 import type { ClientFlavor, ClientDetector, ReceiverKind } from './clients.js';
 import { propertyName, resolveConstExpression, staticValue, unwrap, type AnyContext } from './static.js';
 
