@@ -10,6 +10,7 @@
  * // [{ ruleId: 'write-path-needs-ttl', severity: 2, line: 1, column: 1, ... }]
  * ```
  */
+import { keyPatternMatcher } from '../semantics/key-patterns.js';
 import { walkScript, rangeOf } from './analyze.js';
 import { readDirectives } from './directives.js';
 import { lineIndex } from './lines.js';
@@ -60,8 +61,8 @@ function analyze(text: string, options: AnalyzeOptions | null | undefined): LuaF
   const severities = resolveSeverities(options);
   const firstStatement = parsed.ast.body[0];
   const directives = readDirectives(parsed.comments, lines, firstStatement ? rangeOf(firstStatement)[0] : text.length, text);
-  const patterns = [...persistentKeys, ...directives.globalPersistent].map(toMatcher);
-  const byLine = new Map([...directives.persistentByLine].map(([line, keys]) => [line, keys.map(toMatcher)]));
+  const patterns = [...persistentKeys, ...directives.globalPersistent].map(keyPatternMatcher);
+  const byLine = new Map([...directives.persistentByLine].map(([line, keys]) => [line, keys.map(keyPatternMatcher)]));
   const isPersistent = (names: readonly string[], line: number): boolean =>
     [patterns, byLine.get(line) ?? []].some((matchers) => matchers.some((match) => names.some(match)));
 
@@ -139,21 +140,4 @@ function resolveSeverities(options: AnalyzeOptions): Record<LuaRuleId, Severity>
     if (isLuaRuleId(id) && severity !== undefined) out[id] = severity;
   }
   return out;
-}
-
-/** A persistent-key pattern: a KEYS index, an exact spelling, or a spelling with `*` wildcards. */
-function toMatcher(pattern: string | number): (name: string) => boolean {
-  // A number is a KEYS index; inside a Redis 7 function it names the keys parameter's entry.
-  if (typeof pattern === 'number' || /^\d+$/.test(pattern)) {
-    const index = new RegExp(`^[A-Za-z_][A-Za-z0-9_]*\\[${Number(pattern)}\\]$`);
-    return (name) => index.test(name);
-  }
-  pattern = pattern.replace(/\s+/g, '');
-  if (!pattern.includes('*')) return (name) => name === pattern;
-  const regex = new RegExp(`^${pattern.split('*').map(escapeRegExp).join('.*')}$`);
-  return (name) => regex.test(name);
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
