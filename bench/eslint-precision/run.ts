@@ -12,7 +12,11 @@
  * as `leak` (a maintainer would fix it), `debatable`, or `false` (nobody would fix it), with a kind
  * and a one-line reason; precision is (leak + debatable) / findings.
  *
- *   node --import tsx bench/eslint-precision/run.ts [--untyped] [--untriaged] [--package <name>] [--no-install]
+ *   node --import tsx bench/eslint-precision/run.ts [--untyped] [--untriaged] [--package <name>] [--no-install] [--plugin <dir>]
+ *
+ * `--plugin <dir>` lints with the plugin of another checkout (`<dir>/rules/index.ts`), e.g. the
+ * commit before a change extracted with `git archive <commit> rules semantics lua-lint | tar -x -C
+ * .bench-tmp/baseline`, to measure before and after with the same corpus and triage.
  *
  * Exit code 1 when a finding is not triaged, a file crashes a rule or does not parse, a package
  * has more than three persistentKeys, or a finding triaged `leak` is no longer reported (a lost
@@ -22,11 +26,16 @@
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import tsParser from '@typescript-eslint/parser';
 import { Linter } from 'eslint';
 import { globSync } from 'tinyglobby';
-import plugin from '../../rules/index.js';
+import ownPlugin from '../../rules/index.js';
+
+const pluginDir = process.argv.includes('--plugin') ? process.argv[process.argv.indexOf('--plugin') + 1] : undefined;
+const plugin = (pluginDir
+  ? ((await import(pathToFileURL(join(process.cwd(), pluginDir, 'rules', 'index.ts')).href)) as { default: typeof ownPlugin }).default
+  : ownPlugin);
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
@@ -152,7 +161,7 @@ function lintPackage(linter: Linter, spec: PackageSpec, typed: boolean): { files
     const parserOptions = typed ? { project: join(scratch, 'tsconfig.json'), tsconfigRootDir: scratch } : {};
     const config: Linter.Config[] = [
       {
-        files: ['**/*'],
+        files: ['**/*.{js,cjs,mjs,ts,cts,mts}'],
         languageOptions:
           typescript || typed
             ? { parser: tsParser, sourceType: type, parserOptions }

@@ -481,12 +481,20 @@ export class ClientDetector {
           const fromType = this.classifyType(declarator.id.typeAnnotation.typeAnnotation);
           if (fromType.redis || fromType.proven) return fromType;
         }
-        if (!declarator.init) return UNKNOWN;
-        // a `let` that is reassigned elsewhere could hold anything
-        if (def.parent?.kind !== 'const' && variable.references.some((r) => r.isWrite() && r.identifier !== declarator.id)) {
+        if (def.parent?.kind === 'const') return declarator.init ? this.classifySyntactic(declarator.init, depth + 1) : UNKNOWN;
+        // a `let` / `var`: every value written to it (`var _x; ... _x = new WeakMap()` as
+        // TypeScript emits for private fields): a client if one is, provably not if none can be
+        const values = variable.references.filter((r) => r.isWrite() && r.writeExpr).map((r) => r.writeExpr!);
+        if (values.length === 0 || values.some((v) => v.parent?.type === AST_NODE_TYPES.AssignmentExpression && v.parent.operator !== '=')) {
           return UNKNOWN;
         }
-        return this.classifySyntactic(declarator.init, depth + 1);
+        let allNot = true;
+        for (const value of values) {
+          const verdict = this.classifySyntactic(value, depth + 1);
+          if (verdict.redis) return values.length === 1 ? verdict : UNKNOWN;
+          if (!verdict.proven) allNot = false;
+        }
+        return allNot ? NOT_REDIS : UNKNOWN;
       }
       case 'Parameter': {
         const id = def.name;

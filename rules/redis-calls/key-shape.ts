@@ -5,13 +5,17 @@
  * key-builder function of this module whose return value has a static shape is evaluated with its
  * arguments' shapes (`const jobKey = (id) => `job:${id}`` makes `jobKey(id)` `job:*`), and so are
  * methods of the enclosing class (`this.toKey('wait')`), members of `const` object literals
- * (`KEYS.wait`) and `[...].join(sep)` of literal arrays.
+ * (`KEYS.wait`) and `[...].join(sep)` of literal arrays. A `let` / `var` assigned once and never
+ * again counts as a `const` (bundlers emit `var`). A call of a function the linter cannot read
+ * (a method of another module: `this.connection.key('stat', 'failed')`) keeps its literal
+ * arguments in order, with `*` around and between them (`*stat*failed*`): key builders concatenate
+ * their arguments, and a pattern such as `*stat*` can then name the family.
  *
  * Shapes are what `settings['redis-ttl'].persistentKeys` patterns match (the same syntax as
  * lua-lint's, see `semantics/key-patterns.ts`), what messages show so that a maintainer can copy
  * a key into the setting, and what tells a bounded key (one constant string) from a family of keys.
  */
-import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { findVariable, propertyName, unwrap, type AnyContext } from './static.js';
 
 /** The shape of one key expression. */
@@ -94,7 +98,7 @@ function identifierShape(context: AnyContext, node: TSESTree.Identifier, binding
   const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
   if (!def) return UNKNOWN_PART;
   if (def.type === 'Parameter') return bindings.get(def.name) ?? UNKNOWN_PART;
-  if (def.type === 'Variable' && def.parent?.kind === 'const' && def.node.id.type === AST_NODE_TYPES.Identifier && def.node.init) {
+  if (def.type === 'Variable' && def.node.id.type === AST_NODE_TYPES.Identifier && def.node.init && assignedOnce(variable!, def.node.id)) {
     const inner = shapeOf(context, def.node.init, new Map(), depth + 1);
     return { text: inner.text, via: [declarationStatement(def.node), ...inner.via] };
   }
@@ -108,7 +112,9 @@ function memberShape(context: AnyContext, node: TSESTree.MemberExpression, bindi
   if (name === undefined || object.type !== AST_NODE_TYPES.Identifier) return UNKNOWN_PART;
   const variable = findVariable(context, object);
   const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
-  if (def?.type !== 'Variable' || def.parent?.kind !== 'const' || !def.node.init) return UNKNOWN_PART;
+  if (def?.type !== 'Variable' || !def.node.init || def.node.id.type !== AST_NODE_TYPES.Identifier || !assignedOnce(variable!, def.node.id)) {
+    return UNKNOWN_PART;
+  }
   const init = unwrap(def.node.init);
   if (init.type !== AST_NODE_TYPES.ObjectExpression) return UNKNOWN_PART;
   for (const property of init.properties) {
@@ -142,7 +148,7 @@ function callShape(context: AnyContext, node: TSESTree.CallExpression, bindings:
     return join(parts);
   }
   const builder = keyBuilder(context, callee);
-  if (!builder) return UNKNOWN_PART;
+  if (!builder) return opaqueCallShape(context, node, bindings, depth);
   const returned = returnExpressions(builder.fn);
   if (returned.length === 0) return UNKNOWN_PART;
   // bind the builder's parameters to its arguments' shapes (evaluated where the call is)
@@ -156,9 +162,40 @@ function callShape(context: AnyContext, node: TSESTree.CallExpression, bindings:
   });
   const shapes = returned.map((expression) => shapeOf(context, expression, inner, depth + 1));
   const first = shapes[0]!;
-  // several returns: one shape only when they agree
-  if (shapes.some((s) => s.text !== first.text)) return UNKNOWN_PART;
+  const opaque = opaqueCallShape(context, node, bindings, depth);
+  // several returns: one shape only when they agree; a builder the evaluation cannot read
+  // (`return args.join(':')`) says less than its literal arguments
+  if (shapes.some((s) => s.text !== first.text) || literalLength(first.text) < literalLength(opaque.text)) {
+    return { text: opaque.text, via: [builder.declaration, ...opaque.via] };
+  }
   return { text: first.text, via: [builder.declaration, ...shapes.flatMap((s) => s.via)] };
+}
+
+/**
+ * A call the linter cannot read: `*`, then each argument's shape that has a literal part, with
+ * `*` between and after them (`key('stat', name)` -> `*stat*`).
+ */
+function opaqueCallShape(context: AnyContext, node: TSESTree.CallExpression, bindings: Bindings, depth: number): Part {
+  const parts: Part[] = [UNKNOWN_PART];
+  for (const argument of node.arguments) {
+    if (argument.type === AST_NODE_TYPES.SpreadElement) continue;
+    const part = shapeOf(context, argument, bindings, depth + 1);
+    if (part.text.replace(/\*/g, '') === '') continue;
+    parts.push(part, UNKNOWN_PART);
+  }
+  return join(parts);
+}
+
+/** How many characters of a shape are known (not `*`). */
+function literalLength(text: string): number {
+  return text.replace(/\*/g, '').length;
+}
+
+/** A `const`, or a `let` / `var` whose declaration is its only write. */
+function assignedOnce(variable: TSESLint.Scope.Variable, id: TSESTree.Identifier): boolean {
+  const declaration = id.parent?.parent;
+  if (declaration?.type === AST_NODE_TYPES.VariableDeclaration && declaration.kind === 'const') return true;
+  return variable.defs.length === 1 && variable.references.every((reference) => !reference.isWrite() || reference.identifier === id);
 }
 
 /** A function of this module a key is built with: `f(...)`, `this.m(...)`, `KEYS.m(...)`. */

@@ -74,8 +74,59 @@ export function embeddedScriptsOf(context: AnyContext, node: TSESTree.CallExpres
   }
   if (!scriptNode || scriptNode.type === AST_NODE_TYPES.SpreadElement) return [];
   const script = scriptFromNode(context, scriptNode);
-  if (!script) return [];
+  if (!script) return scriptsThroughWrapper(context, scriptNode);
   return [keyArgs ? { ...script, keyArgs } : script];
+}
+
+/**
+ * A script that reaches `eval` through a parameter of a wrapper function of this module
+ * (`const safeEval = (ctx, script, keys, args) => ctx.redis.eval(script.script, keys, args)`):
+ * the scripts passed at every call of the wrapper in this file (`safeEval(ctx, SCRIPTS.hit, ...)`),
+ * followed through the same property path.
+ */
+function scriptsThroughWrapper(context: AnyContext, scriptNode: TSESTree.Node): EmbeddedScript[] {
+  const path: string[] = [];
+  let root = unwrap(scriptNode);
+  while (root.type === AST_NODE_TYPES.MemberExpression) {
+    const key = memberKey(context, root);
+    if (key === undefined) return [];
+    path.unshift(key);
+    root = unwrap(root.object);
+  }
+  if (root.type !== AST_NODE_TYPES.Identifier) return [];
+  const def = findVariable(context, root)?.defs[0];
+  if (def?.type !== 'Parameter') return [];
+  const fn = def.node;
+  if (fn.type !== AST_NODE_TYPES.FunctionDeclaration && fn.type !== AST_NODE_TYPES.FunctionExpression && fn.type !== AST_NODE_TYPES.ArrowFunctionExpression) {
+    return [];
+  }
+  const index = fn.params.findIndex((p) => p === def.name || (p.type === AST_NODE_TYPES.AssignmentPattern && p.left === def.name));
+  const nameNode =
+    fn.type === AST_NODE_TYPES.FunctionDeclaration
+      ? fn.id
+      : fn.parent?.type === AST_NODE_TYPES.VariableDeclarator && fn.parent.id.type === AST_NODE_TYPES.Identifier
+        ? fn.parent.id
+        : undefined;
+  if (index < 0 || !nameNode) return [];
+  const variable = findVariable(context, nameNode);
+  const out: EmbeddedScript[] = [];
+  for (const reference of variable?.references ?? []) {
+    const call = reference.identifier.parent;
+    if (call?.type !== AST_NODE_TYPES.CallExpression || call.callee !== reference.identifier) continue;
+    const argument = call.arguments[index];
+    if (!argument || argument.type === AST_NODE_TYPES.SpreadElement) continue;
+    const resolved = resolveValue(context, argument, 0);
+    if (!resolved) continue;
+    let value: TSESTree.Node | undefined = resolved.node;
+    for (const key of path) {
+      value = value ? pick(value, key) : undefined;
+      if (value) value = resolved.imported ? moduleConst(resolved.imported, value) : resolveValue(context, value, 0)?.node;
+    }
+    if (!value) continue;
+    const script = resolved.imported ? undefined : literalScript(value, context.sourceCode.text);
+    if (script) out.push(script);
+  }
+  return out;
 }
 
 /**

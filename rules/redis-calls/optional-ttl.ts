@@ -4,6 +4,8 @@
  * and returns before the write) whose other arm writes the same key with a TTL. Stores such as
  * keyv, cache-manager or connect-redis take "no TTL" from their caller as "never expires"; the
  * TTL-less arm is a decision made next to the arm that sets the TTL, not a forgotten expiry.
+ * Compiled async code (Babel's regenerator) turns such an `if` into cases of one `switch`: a case
+ * that writes the same key with a TTL counts as the other arm.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { EXPIRY_EFFECTS } from './file-index.js';
@@ -29,6 +31,13 @@ export function inNoTtlArm(context: AnyContext, call: RedisCall, keyNode: TSESTr
       const other = node === parent.consequent ? parent.alternate : parent.consequent;
       if (other && armSetsTtl(context, other, parent.test, shape, keyText)) return true;
     }
+    // compiled async code (regenerator state machines) spreads an if / else over the cases of one
+    // switch: another case that writes the key with a TTL is the other arm of the same decision
+    if (parent.type === 'SwitchCase' && parent.parent.type === 'SwitchStatement') {
+      for (const other of parent.parent.cases) {
+        if (other !== parent && armSetsTtl(context, other, null, shape, keyText)) return true;
+      }
+    }
     // if (ttl) { await redis.set(k, v, 'EX', ttl); return; }  await redis.set(k, v);
     if (parent.type === 'BlockStatement' || parent.type === 'Program' || parent.type === 'SwitchCase') {
       const list: readonly TSESTree.Node[] = parent.type === 'SwitchCase' ? parent.consequent : parent.body;
@@ -43,13 +52,15 @@ export function inNoTtlArm(context: AnyContext, call: RedisCall, keyNode: TSESTr
 }
 
 /** An arm that gives the key a TTL, behind a test that is about that TTL. */
-function armSetsTtl(context: AnyContext, arm: TSESTree.Node, test: TSESTree.Node, shape: string, keyText: string): boolean {
-  const testNames = namesIn(test);
+function armSetsTtl(context: AnyContext, arm: TSESTree.Node, test: TSESTree.Node | null, shape: string, keyText: string): boolean {
+  const testNames = test ? namesIn(test) : undefined;
   for (const call of redisCallsIn(context, arm)) {
     for (const action of call.description.keys) {
       const keyNode = call.argNodes[action.arg];
       if (!EXPIRY_EFFECTS.has(action.effect) || !keyNode) continue;
       if (keyShapeOf(context, keyNode).shape !== shape && squeeze(context.sourceCode.getText(keyNode)) !== keyText) continue;
+      // a switch: the decision's test is not one expression (see inNoTtlArm)
+      if (!testNames) return true;
       if ([...testNames].some((name) => TTL_NAME.test(name))) return true;
       // the test reads what the arm passes as the TTL (`if (t) redis.setex(k, t, v)`)
       const keyNames = namesIn(keyNode);
