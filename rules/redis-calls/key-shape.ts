@@ -22,7 +22,11 @@ import { findVariable, propertyName, unwrap, type AnyContext } from './static.js
 export interface KeyShape {
   /** The key's spelling, `*` for each run of characters known only at run time (`bull:*:wait`). */
   shape: string;
-  /** The key is one constant string (no `*`): writes to it cannot pile up keys. */
+  /**
+   * The key is one key: a constant string (no `*`), or built by a key builder the linter cannot
+   * read from literal arguments only (`this.key('stats')`: one key per configured prefix). Writes
+   * to it cannot pile up keys.
+   */
   constant: boolean;
   /**
    * The statements the shape was read through: `const` declarations and key-builder functions
@@ -37,9 +41,15 @@ type Bindings = ReadonlyMap<TSESTree.Node, Part>;
 interface Part {
   text: string;
   via: TSESTree.Node[];
+  /** The part does not depend on the data of the call (only on constants and configuration). */
+  fixed: boolean;
 }
 
-const UNKNOWN_PART: Part = { text: '*', via: [] };
+const UNKNOWN_PART: Part = { text: '*', via: [], fixed: false };
+
+function literal(text: string): Part {
+  return { text, via: [], fixed: true };
+}
 const MAX_DEPTH = 6;
 
 const cache = new WeakMap<TSESTree.Node, KeyShape>();
@@ -54,13 +64,13 @@ export function keyShapeOf(context: AnyContext, node: TSESTree.Node): KeyShape {
   if (cached) return cached;
   const part = shapeOf(context, node, new Map(), 0);
   const shape = part.text.replace(/\*+/g, '*');
-  const result: KeyShape = { shape, constant: !shape.includes('*'), via: part.via };
+  const result: KeyShape = { shape, constant: !shape.includes('*') || part.fixed, via: part.via };
   cache.set(node, result);
   return result;
 }
 
 function join(parts: Part[]): Part {
-  return { text: parts.map((p) => p.text).join(''), via: parts.flatMap((p) => p.via) };
+  return { text: parts.map((p) => p.text).join(''), via: parts.flatMap((p) => p.via), fixed: parts.every((p) => p.fixed) };
 }
 
 function shapeOf(context: AnyContext, input: TSESTree.Node, bindings: Bindings, depth: number): Part {
@@ -68,12 +78,12 @@ function shapeOf(context: AnyContext, input: TSESTree.Node, bindings: Bindings, 
   const node = unwrap(input);
   switch (node.type) {
     case AST_NODE_TYPES.Literal:
-      if (typeof node.value === 'string' || typeof node.value === 'number') return { text: String(node.value), via: [] };
+      if (typeof node.value === 'string' || typeof node.value === 'number') return literal(String(node.value));
       return UNKNOWN_PART;
     case AST_NODE_TYPES.TemplateLiteral: {
       const parts: Part[] = [];
       node.quasis.forEach((quasi, index) => {
-        parts.push({ text: quasi.value.cooked ?? '*', via: [] });
+        parts.push(quasi.value.cooked === null ? UNKNOWN_PART : literal(quasi.value.cooked));
         const expression = node.expressions[index];
         if (expression) parts.push(shapeOf(context, expression, bindings, depth + 1));
       });
@@ -100,7 +110,7 @@ function identifierShape(context: AnyContext, node: TSESTree.Identifier, binding
   if (def.type === 'Parameter') return bindings.get(def.name) ?? UNKNOWN_PART;
   if (def.type === 'Variable' && def.node.id.type === AST_NODE_TYPES.Identifier && def.node.init && assignedOnce(variable!, def.node.id)) {
     const inner = shapeOf(context, def.node.init, new Map(), depth + 1);
-    return { text: inner.text, via: [declarationStatement(def.node), ...inner.via] };
+    return { text: inner.text, via: [declarationStatement(def.node), ...inner.via], fixed: inner.fixed };
   }
   return UNKNOWN_PART;
 }
@@ -121,7 +131,7 @@ function memberShape(context: AnyContext, node: TSESTree.MemberExpression, bindi
     if (property.type !== AST_NODE_TYPES.Property) return UNKNOWN_PART;
     if (propertyName(property.key, property.computed) === name) {
       const inner = shapeOf(context, property.value, bindings, depth + 1);
-      return { text: inner.text, via: [declarationStatement(def.node), ...inner.via] };
+      return { text: inner.text, via: [declarationStatement(def.node), ...inner.via], fixed: inner.fixed };
     }
   }
   return UNKNOWN_PART;
@@ -139,7 +149,7 @@ function callShape(context: AnyContext, node: TSESTree.CallExpression, bindings:
   ) {
     const array = unwrap(callee.object) as TSESTree.ArrayExpression;
     const separatorNode = node.arguments[0];
-    const separator = separatorNode ? shapeOf(context, separatorNode, bindings, depth + 1) : { text: ',', via: [] };
+    const separator = separatorNode ? shapeOf(context, separatorNode, bindings, depth + 1) : literal(',');
     const parts: Part[] = [];
     array.elements.forEach((element, index) => {
       if (index > 0) parts.push(separator);
@@ -166,9 +176,9 @@ function callShape(context: AnyContext, node: TSESTree.CallExpression, bindings:
   // several returns: one shape only when they agree; a builder the evaluation cannot read
   // (`return args.join(':')`) says less than its literal arguments
   if (shapes.some((s) => s.text !== first.text) || literalLength(first.text) < literalLength(opaque.text)) {
-    return { text: opaque.text, via: [builder.declaration, ...opaque.via] };
+    return { text: opaque.text, via: [builder.declaration, ...opaque.via], fixed: opaque.fixed };
   }
-  return { text: first.text, via: [builder.declaration, ...shapes.flatMap((s) => s.via)] };
+  return { text: first.text, via: [builder.declaration, ...shapes.flatMap((s) => s.via)], fixed: shapes.every((p) => p.fixed) };
 }
 
 /**
@@ -177,13 +187,34 @@ function callShape(context: AnyContext, node: TSESTree.CallExpression, bindings:
  */
 function opaqueCallShape(context: AnyContext, node: TSESTree.CallExpression, bindings: Bindings, depth: number): Part {
   const parts: Part[] = [UNKNOWN_PART];
+  let fixed = node.arguments.length > 0 && configuredCallee(context, node.callee);
   for (const argument of node.arguments) {
-    if (argument.type === AST_NODE_TYPES.SpreadElement) continue;
+    if (argument.type === AST_NODE_TYPES.SpreadElement) {
+      fixed = false;
+      continue;
+    }
     const part = shapeOf(context, argument, bindings, depth + 1);
+    if (!part.fixed) fixed = false;
     if (part.text.replace(/\*/g, '') === '') continue;
     parts.push(part, UNKNOWN_PART);
   }
-  return join(parts);
+  // with literal arguments only, a builder of configuration (this.key('stats')) gives one key;
+  // a call without arguments (uuid(), Date.now()) or on data (id.toString(16)) does not
+  return { ...join(parts), fixed };
+}
+
+/**
+ * A callee that stands for configuration rather than data: a function or method reached from
+ * `this` or from a binding of the module's top level (`this.connection.key`, `keys.stat`, `key`).
+ */
+function configuredCallee(context: AnyContext, callee: TSESTree.Node): boolean {
+  let root = unwrap(callee);
+  while (root.type === AST_NODE_TYPES.MemberExpression && !root.computed) root = unwrap(root.object);
+  if (root.type === AST_NODE_TYPES.ThisExpression) return true;
+  if (root.type !== AST_NODE_TYPES.Identifier) return false;
+  const scope = findVariable(context, root)?.scope;
+  // the module's top level (ES module, CommonJS wrapper, or script)
+  return scope !== undefined && (scope.type === 'module' || scope.type === 'global' || scope.block.type === 'Program');
 }
 
 /** How many characters of a shape are known (not `*`). */
