@@ -30,6 +30,15 @@ export function inNoTtlArm(context: AnyContext, call: RedisCall, keyNode: TSESTr
     if ((parent.type === 'IfStatement' || parent.type === 'ConditionalExpression') && parent.test !== node) {
       const other = node === parent.consequent ? parent.alternate : parent.consequent;
       if (other && armSetsTtl(context, other, parent.test, shape, keyText)) return true;
+      // if (disableTtl) return redis.set(k, v);  return redis.setex(k, ttl, v);
+      if (!other && parent.type === 'IfStatement' && alwaysExits(parent.consequent)) {
+        const slot = parent.parent;
+        const list: readonly TSESTree.Node[] =
+          slot.type === 'BlockStatement' || slot.type === 'Program' ? slot.body : slot.type === 'SwitchCase' ? slot.consequent : [];
+        for (const sibling of list.slice(list.indexOf(parent) + 1)) {
+          if (armSetsTtl(context, sibling, parent.test, shape, keyText)) return true;
+        }
+      }
     }
     // compiled async code (regenerator state machines) spreads an if / else over the cases of one
     // switch: another case that writes the key with a TTL is the other arm of the same decision
