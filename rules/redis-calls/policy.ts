@@ -13,7 +13,7 @@
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { fileIndexOf } from './file-index.js';
-import { keyShapeOf, type KeyShape } from './key-shape.js';
+import { keyShapeOf } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
 import { inNoTtlArm } from './optional-ttl.js';
 import { persistentReason } from './persistent.js';
@@ -53,9 +53,4 @@ export function exemption(
   if (options.allowConstantKeys !== false && shape.constant && !fileIndexOf(context).expiredShapes.has(shape.shape)) return 'constant';
   if (options.allowOptionalTtl !== false && inNoTtlArm(context, call, keyNode)) return 'optional-ttl';
   return undefined;
-}
-
-/** The key shape as messages show it: `` `bull:*:wait` ``. */
-export function shownShape(shape: KeyShape): string {
-  return shape.shape;
 }

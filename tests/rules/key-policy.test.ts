@@ -124,6 +124,10 @@ runRule(untypedTester, 'incr-needs-expire-on-create', incrRule, {
     ioredis("await redis.sadd('integrations:installed', ws);"),
     ioredis('await redis.incr(this.key("stat", "processed"));'),
     ioredis('// redis-ttl persistent: stats kept forever\nawait redis.hincrby(`stats:${day}`, "hits", 1);'),
+    // the no-TTL arm of a store's hash write, queued on a MULTI
+    ioredis(
+      "export async function put(k: string, f: string, v: string, ttl?: number) {\n  const m = redis.multi();\n  if (ttl) m.hset(k, f, v).expire(k, ttl);\n  else m.hset(k, f, v);\n  await m.exec();\n}",
+    ),
   ],
   invalid: [
     {
