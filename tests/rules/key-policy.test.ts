@@ -36,6 +36,7 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl', setRule, {
     ioredis('// redis-ttl persistent: queue metadata lives as long as the queue\nawait redis.set(`q:${q}:meta`, json);'),
     ioredis('await redis.set(`q:${q}:meta`, json); // redis-ttl persistent: queue metadata'),
     ioredis('/** redis-ttl persistent: one registry per tenant */\nconst registryKey = (t: string) => `registry:${t}`;\nawait redis.set(registryKey(t), json);'),
+    ioredis('export async function save(t: string) {\n  // redis-ttl persistent: the tenant registry\n  const key = `registry:${t}`;\n  await redis.set(key, json);\n}'),
     // bounded: one constant key the file never expires
     ioredis("const LAST_RUN = 'jobs:last-run';\nawait redis.set(LAST_RUN, String(Date.now()));"),
     // the no-TTL arm of an explicit TTL test
