@@ -3,11 +3,19 @@
  * `defineCommand`, node-redis `eval` / `defineScript`, upstash `eval` / `createScript`) and reports
  * each finding at its exact place inside the string or template literal. The Lua rules and their
  * verdicts are the analyzer's; this rule only finds scripts and maps positions.
+ *
+ * Persistent keys: the rule's `persistentKeys` option, the patterns of
+ * `settings['redis-ttl'].persistentKeys` (also matched against key spellings inside the script),
+ * and, for `eval` calls, every `KEYS[i]` whose argument at the call is a persistent key of the
+ * JS/TS code (its shape matches the setting, or it is annotated `// redis-ttl persistent: ...`).
  */
 import type { JSONSchema, TSESTree } from '@typescript-eslint/utils';
 import { analyzeLua, RULE_IDS, type AnalyzeOptions, type LuaRuleId } from '../lua-lint/index.js';
 import { createRule } from './create-rule.js';
-import { embeddedScriptsOf } from './redis-calls/lua.js';
+import { keyShapeOf } from './redis-calls/key-shape.js';
+import { embeddedScriptsOf, type EmbeddedScript } from './redis-calls/lua.js';
+import { persistentReason } from './redis-calls/persistent.js';
+import { pluginSettings } from './redis-calls/settings.js';
 
 /** A Lua rule severity as written in options. */
 export type LuaSeverityOption = 'off' | 'warn' | 'error' | 0 | 1 | 2;
@@ -22,7 +30,7 @@ export type Options = [
   },
 ];
 /** Messages of the rule. */
-export type MessageIds = 'luaFinding' | 'luaParseError';
+export type MessageIds = 'luaFinding' | 'luaFindingImported' | 'luaParseError';
 
 const severitySchema: JSONSchema.JSONSchema4 = {
   description: "Severity of this Lua rule: 'off' (0), 'warn' (1) or 'error' (2).",
@@ -64,15 +72,23 @@ export default createRule<Options, MessageIds>({
     ],
     messages: {
       luaFinding: '[{{ruleId}}] {{message}}',
+      luaFindingImported: '[{{ruleId}}] In the script at {{where}}: {{message}}',
       luaParseError: '[parse-error] The embedded Lua script does not parse, so Redis rejects it and nothing about its TTLs can be checked: {{message}}',
     },
   },
   defaultOptions: [{}],
   create(context, [options]) {
+    const settingPatterns = pluginSettings(context).persistentKeys.map((p) => p.pattern);
+    const configured = [...(options.persistentKeys ?? []), ...settingPatterns];
     const analyzeOptions: AnalyzeOptions = {
       ...(options.rules ? { rules: options.rules } : {}),
-      ...(options.persistentKeys ? { persistentKeys: options.persistentKeys } : {}),
+      ...(configured.length > 0 ? { persistentKeys: configured } : {}),
     };
+    /** KEYS indices (1-based) whose argument at the eval call is a persistent key of the JS/TS code. */
+    const persistentIndices = (script: EmbeddedScript, call: TSESTree.CallExpression): number[] =>
+      (script.keyArgs ?? []).flatMap((keyNode, index) =>
+        persistentReason(context, call, keyShapeOf(context, keyNode)) ? [index + 1] : [],
+      );
     const seen = new Set<TSESTree.Node>();
     const sourceCode = context.sourceCode;
     return {
@@ -83,7 +99,26 @@ export default createRule<Options, MessageIds>({
           seen.add(script.literal);
           // Messages name lines of this file, not of the script ("returns at line 14").
           const messageLine = (offset: number): number => sourceCode.getLocFromIndex(script.toFileOffset(offset)).line;
-          for (const finding of analyzeLua(script.source, { ...analyzeOptions, messageLine })) {
+          const indices = persistentIndices(script, node);
+          const persistentKeys = [...(analyzeOptions.persistentKeys ?? []), ...indices];
+          const perScript: AnalyzeOptions = {
+            ...analyzeOptions,
+            ...(persistentKeys.length > 0 ? { persistentKeys } : {}),
+            // a script of another module: its own line numbers, which the message's location names
+            ...(script.importedFrom ? {} : { messageLine }),
+          };
+          for (const finding of analyzeLua(script.source, perScript)) {
+            if (script.importedFrom) {
+              // the literal's position in its module, plus the finding's line inside the script
+              const [, file, line] = /^(.*):(\d+):\d+$/.exec(script.importedFrom) ?? [];
+              const where = `${file ?? script.importedFrom}:${Number(line ?? 1) + finding.line - 1}`;
+              context.report({
+                node: script.literal,
+                messageId: finding.ruleId === null ? 'luaParseError' : 'luaFindingImported',
+                data: { ruleId: finding.ruleId ?? 'parse-error', where, message: finding.message },
+              });
+              continue;
+            }
             const start = sourceCode.getLocFromIndex(script.toFileOffset(finding.offset));
             const end = sourceCode.getLocFromIndex(script.toFileOffset(Math.max(finding.endOffset, finding.offset)));
             if (finding.ruleId === null) {

@@ -8,6 +8,9 @@
  * An INCR / INCRBY whose expiry follows in the next statement (alone or behind `if (n === 1)`)
  * becomes the runtime's `incrementWithTtl(client, key, { by, ttlMs })`: a fix with `fix: true` or
  * `settings['redis-ttl'].autofix`, a suggestion otherwise; everything else gets suggestions only.
+ * An expiry sent *before* the write that creates the key is a no-op on a missing key and gets its
+ * own message. Persistent keys, constant keys the file never expires and the no-TTL arm of an
+ * explicit TTL test follow the shared policy of `redis-calls/policy.ts`.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { EFFECTS_THAT_SET_TTL, type KeyEffect } from '../semantics/commands.js';
@@ -17,10 +20,14 @@ import { appendExpiryInBatch, pipelineToMulti, ttlConstantOf, wrapInMulti } from
 import { redisCallsOf, type RedisCall } from './redis-calls/index.js';
 import { reportLoc } from './redis-calls/report.js';
 import { fixesEnabled, FIX_OPTION_SCHEMA, incrementWithTtlFix, readAutofixSettings } from './redis-calls/autofix.js';
+import { fileIndexOf, keyIdOf } from './redis-calls/file-index.js';
+import { exemption, KEY_POLICY_SCHEMA, type KeyPolicyOptions } from './redis-calls/policy.js';
+import { keyData, KEY_TAIL } from './redis-calls/report.js';
+import { isBlockingCall } from '../semantics/blocking.js';
 
 /** Options of the rule. */
 export type Options = [
-  {
+  KeyPolicyOptions & {
     /** Whether a `pipeline()` counts as one unit (default `true`; `false` in the `strict` config). */
     allowPipeline?: boolean;
     /** Return fixes, not only suggestions (default: `settings['redis-ttl'].autofix`, else `false`). */
@@ -32,6 +39,7 @@ export type MessageIds =
   | 'noExpiry'
   | 'separateRoundTrip'
   | 'pipelineNotAtomic'
+  | 'expiryBeforeCreate'
   | 'wrapInMulti'
   | 'useIncrementWithTtl'
   | 'appendExpire'
@@ -75,17 +83,16 @@ export default createRule<Options, MessageIds>({
               'Whether a pipeline() counts as one unit. Pipelines are not atomic (a failure can stop between the commands), so the strict config turns this off.',
           },
           fix: FIX_OPTION_SCHEMA,
+          ...KEY_POLICY_SCHEMA,
         },
         additionalProperties: false,
       },
     ],
     messages: {
-      noExpiry:
-        '{{command}} creates {{key}} without TTL when it is missing, and no expiry of that key follows in the same atomic unit, so the key can live forever. Queue EXPIRE on the same key right after it in one MULTI, or do both in one Lua script.',
-      separateRoundTrip:
-        '{{command}} and the expiry of {{key}} are separate round trips: a crash, timeout or lost connection between them (or a guard such as `n === 1` that misses) leaves the key without TTL forever. Send both in one MULTI, or do both in one Lua script.',
-      pipelineNotAtomic:
-        '{{command}} and the expiry of {{key}} share a pipeline, which is not atomic: if the connection drops between them the key keeps no TTL. Use multi() so both run or neither does.',
+      noExpiry: `{{command}} creates \`{{key}}\` without TTL when it is missing, and no expiry of that key follows in the same atomic unit, so the key can live forever. Queue EXPIRE on the same key right after it in one MULTI, or do both in one Lua script. ${KEY_TAIL}`,
+      separateRoundTrip: `{{command}} and the expiry of \`{{key}}\` are separate round trips: a crash, timeout or lost connection between them (or a guard such as \`n === 1\` that misses) leaves the key without TTL forever. Send both in one MULTI, or do both in one Lua script. ${KEY_TAIL}`,
+      pipelineNotAtomic: `{{command}} and the expiry of \`{{key}}\` share a pipeline, which is not atomic: if the connection drops between them the key keeps no TTL. Use multi() so both run or neither does. ${KEY_TAIL}`,
+      expiryBeforeCreate: `The expiry of \`{{key}}\` is sent before the {{command}} that creates the key: on a missing key EXPIRE does nothing (it replies 0), so {{command}} then creates the key without TTL and it lives forever. Send the expiry after the write, in the same MULTI, or do both in one Lua script. ${KEY_TAIL}`,
       useIncrementWithTtl:
         'Replace both with incrementWithTtl() from {{module}}: the increment and its TTL in one script.',
       wrapInMulti: 'Send {{command}} and {{expire}} in one MULTI (the result becomes the MULTI reply).',
@@ -94,18 +101,17 @@ export default createRule<Options, MessageIds>({
     },
   },
   defaultOptions: [{ allowPipeline: true }],
-  create(context, [{ allowPipeline = true, fix: fixOption }]) {
-    const autofix = fixesEnabled(context, fixOption);
+  create(context, [options]) {
+    const allowPipeline = options.allowPipeline !== false;
+    const autofix = fixesEnabled(context, options.fix);
     const sourceCode = context.sourceCode;
     const creations: KeyUse[] = [];
     const expiries: KeyUse[] = [];
 
     function keyIdentity(call: RedisCall, arg: number): { key: string; keyNode: TSESTree.Node } | undefined {
+      const key = keyIdOf(context, call, arg);
       const keyNode = call.argNodes[arg];
-      if (!keyNode || keyNode.type === 'SpreadElement') return undefined;
-      const value = call.args[arg];
-      const key = value !== undefined ? `value:${String(value)}` : `text:${sourceCode.getText(keyNode).replace(/\s+/g, '')}`;
-      return { key, keyNode };
+      return key && keyNode ? { key, keyNode } : undefined;
     }
 
     function describeExpiry(use: KeyUse | undefined, fallbackKeyText: string) {
@@ -154,10 +160,13 @@ export default createRule<Options, MessageIds>({
           );
           const atomic = unit.kind === 'multi' || (unit.kind === 'pipeline' && allowPipeline);
           if (inUnit && atomic) continue;
+          if (exemption(context, call, creation.keyNode, options)) continue;
           const keyText = sourceCode.getText(creation.keyNode);
-          const data = { command: call.command, key: keyText };
+          const data = { command: call.command, ...keyData(context, call, creation.keyNode) };
           if (inUnit && unit.kind === 'pipeline') {
-            const fix = pipelineToMulti(unit.key);
+            // a blocking command of the pipeline would stop blocking inside a MULTI
+            const blocking = (fileIndexOf(context).byUnit.get(unit.key) ?? []).some((c) => isBlockingCall(c.command, c.args));
+            const fix = blocking ? undefined : pipelineToMulti(unit.key);
             context.report({
               node: call.node,
               loc: reportLoc(call),
@@ -177,14 +186,25 @@ export default createRule<Options, MessageIds>({
                 e.call.unit.kind === 'single' &&
                 sameFunction(e.call.node, call.node),
             );
-            const expiry = describeExpiry(elsewhere, keyText);
+            // An expiry of the key sent before the write, in the same function: a no-op on a missing key.
+            const before = elsewhere
+              ? undefined
+              : expiries.find(
+                  (e) =>
+                    e.key === creation.key &&
+                    e.effect === 'set-ttl' &&
+                    e.order < creation.order &&
+                    e.call.unit.kind === 'single' &&
+                    sameFunction(e.call.node, call.node),
+                );
+            const expiry = describeExpiry(elsewhere ?? before, keyText);
             const fix = wrapInMulti(context, call, keyText, expiry);
             const helper = elsewhere ? incrementWithTtlFix(context, call) : undefined;
             const module = readAutofixSettings(context).runtimeModule;
             context.report({
               node: call.node,
               loc: reportLoc(call),
-              messageId: elsewhere ? 'separateRoundTrip' : 'noExpiry',
+              messageId: elsewhere ? 'separateRoundTrip' : before ? 'expiryBeforeCreate' : 'noExpiry',
               data,
               fix: autofix ? (helper ?? null) : null,
               suggest: [
@@ -194,12 +214,16 @@ export default createRule<Options, MessageIds>({
             });
             continue;
           }
-          const expiry = describeExpiry(undefined, keyText);
+          // an expiry of the key queued before the write in the same unit: a no-op on a missing key
+          const before = expiries.find(
+            (e) => e.call.unit.key === unit.key && e.key === creation.key && e.effect === 'set-ttl' && e.order < creation.order,
+          );
+          const expiry = describeExpiry(before, keyText);
           const fix = appendExpiryInBatch(context, call, keyText, expiry);
           context.report({
             node: call.node,
             loc: reportLoc(call),
-            messageId: 'noExpiry',
+            messageId: before ? 'expiryBeforeCreate' : 'noExpiry',
             data,
             suggest: fix ? [{ messageId: 'appendExpire', data: { expire: expiry.label }, fix }] : [],
           });

@@ -30,7 +30,9 @@ export const rules = {
 
 /** Rule options the `strict` config sets where a rule has a stricter mode. */
 const STRICT_OPTIONS: Partial<Record<keyof typeof rules, unknown[]>> = {
-  'incr-needs-expire-on-create': [{ allowPipeline: false }],
+  'no-getset': [{ allowConstantKeys: false, allowOptionalTtl: false }],
+  'set-requires-ttl-or-keepttl': [{ allowPipeline: false, allowConstantKeys: false, allowOptionalTtl: false }],
+  'incr-needs-expire-on-create': [{ allowPipeline: false, allowConstantKeys: false, allowOptionalTtl: false }],
 };
 
 function configRules(kind: 'recommended' | 'strict'): Linter.RulesRecord {

@@ -4,7 +4,9 @@
  * (`description.getDropsTtl`); this rule only reports and suggests the TTL-keeping form:
  * `getset(key, '0')` becomes the runtime's `collect(client, key)`, any other GETSET / SET ... GET
  * the client's `SET ... XX KEEPTTL GET`. Those edits are fixes with `fix: true` or
- * `settings['redis-ttl'].autofix`, suggestions otherwise.
+ * `settings['redis-ttl'].autofix`, suggestions otherwise. Persistent keys, constant keys the file
+ * never expires and the no-TTL arm of an explicit TTL test follow the shared policy of
+ * `redis-calls/policy.ts` (a key that never had a TTL loses none).
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { createRule } from './create-rule.js';
@@ -12,10 +14,12 @@ import { redisCallsOf } from './redis-calls/index.js';
 import { addSetOptions, rewriteAsSet, type SetOption } from './redis-calls/fixes.js';
 import { reportLoc } from './redis-calls/report.js';
 import { collectFix, fixesEnabled, FIX_OPTION_SCHEMA, readAutofixSettings } from './redis-calls/autofix.js';
+import { exemption, KEY_POLICY_SCHEMA, type KeyPolicyOptions } from './redis-calls/policy.js';
+import { keyData, KEY_TAIL } from './redis-calls/report.js';
 
 /** Options of the rule. */
 export type Options = [
-  {
+  KeyPolicyOptions & {
     /** Return fixes, not only suggestions (default: `settings['redis-ttl'].autofix`, else `false`). */
     fix?: boolean;
   },
@@ -38,15 +42,13 @@ export default createRule<Options, MessageIds>({
       {
         type: 'object',
         description: 'Options of no-getset.',
-        properties: { fix: FIX_OPTION_SCHEMA },
+        properties: { fix: FIX_OPTION_SCHEMA, ...KEY_POLICY_SCHEMA },
         additionalProperties: false,
       },
     ],
     messages: {
-      getset:
-        'GETSET replaces the value and removes the key\'s TTL, so a key that lived by its TTL now lives forever. Use SET key value XX KEEPTTL GET, which returns the old value and keeps the TTL.',
-      setGet:
-        'SET ... GET without KEEPTTL or EX/PX/EXAT/PXAT clears the key\'s TTL exactly like GETSET, so the key never expires. Add KEEPTTL (with XX, so a missing key is not created without TTL) or a new expiry.',
+      getset: `GETSET of \`{{key}}\` replaces the value and removes the key's TTL, so a key that lived by its TTL now lives forever. Use SET key value XX KEEPTTL GET, which returns the old value and keeps the TTL. ${KEY_TAIL}`,
+      setGet: `SET ... GET of \`{{key}}\` without KEEPTTL or EX/PX/EXAT/PXAT clears the key's TTL exactly like GETSET, so the key never expires. Add KEEPTTL (with XX, so a missing key is not created without TTL) or a new expiry. ${KEY_TAIL}`,
       useCollect:
         'Replace with collect() from {{module}}: reads the value and resets it to 0 in one script, keeps the TTL, and leaves a missing key missing.',
       useSetKeepTtl: 'Replace with SET key value XX KEEPTTL GET (keeps the TTL; a missing key stays missing).',
@@ -54,12 +56,15 @@ export default createRule<Options, MessageIds>({
     },
   },
   defaultOptions: [{}],
-  create(context, [{ fix: fixOption }]) {
-    const autofix = fixesEnabled(context, fixOption);
+  create(context, [policy]) {
+    const autofix = fixesEnabled(context, policy.fix);
     return {
       CallExpression(node: TSESTree.CallExpression) {
         for (const call of redisCallsOf(context, node)) {
           if (!call.description.getDropsTtl) continue;
+          const keyNode = call.argNodes[call.description.keys[0]?.arg ?? 0];
+          if (keyNode && exemption(context, call, keyNode, policy)) continue;
+          const data = keyData(context, call, keyNode);
           if (call.command === 'GETSET') {
             const useCollect = collectFix(context, call);
             const fix = rewriteAsSet(context, call, ['KEEPTTL', 'XX', 'GET']);
@@ -68,6 +73,7 @@ export default createRule<Options, MessageIds>({
               node: call.node,
               loc: reportLoc(call),
               messageId: 'getset',
+              data,
               fix: autofix ? (useCollect ?? fix ?? null) : null,
               suggest: [
                 ...(useCollect ? [{ messageId: 'useCollect' as const, data: { module }, fix: useCollect }] : []),
@@ -85,6 +91,7 @@ export default createRule<Options, MessageIds>({
             node: call.node,
             loc: reportLoc(call),
             messageId: 'setGet',
+            data,
             fix: autofix ? (fix ?? null) : null,
             suggest: fix ? [{ messageId: 'addKeepTtl', data: { options: options.join(' ') }, fix }] : [],
           });

@@ -6,6 +6,11 @@
  * the expiry it suggests is that one, in the client's own syntax, and it is a fix with `fix: true`
  * or `settings['redis-ttl'].autofix` (SET, and SETNX whose reply is not used: SET ... NX replies
  * differently); MSET / MSETNX are never fixed (the rewrite changes the reply).
+ *
+ * A write followed, in the same MULTI (or pipeline, unless `allowPipeline` is off), by an expiry
+ * of every key it writes is one atomic unit and is not reported. Persistent keys, constant keys
+ * the file never expires and the no-TTL arm of an explicit TTL test follow the shared policy of
+ * `redis-calls/policy.ts` (`allowConstantKeys`, `allowOptionalTtl`; `strict` turns both off).
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import type { KeyEffect } from '../semantics/commands.js';
@@ -15,12 +20,18 @@ import { redisCallsOf } from './redis-calls/index.js';
 import { reportLoc } from './redis-calls/report.js';
 import { fixesEnabled, FIX_OPTION_SCHEMA, readAutofixSettings } from './redis-calls/autofix.js';
 import { SET_RULE_COMMANDS } from './redis-calls/ownership.js';
+import { expiryAfterInUnit } from './redis-calls/file-index.js';
+import { exemption, KEY_POLICY_SCHEMA, type KeyPolicyOptions } from './redis-calls/policy.js';
+import { keyData, KEY_TAIL } from './redis-calls/report.js';
+import type { RedisCall } from './redis-calls/index.js';
 
 /** Options of the rule. */
 export type Options = [
-  {
+  KeyPolicyOptions & {
     /** Return fixes when `settings['redis-ttl'].defaultTtlSeconds` is set (default: `settings['redis-ttl'].autofix`, else `false`). */
     fix?: boolean;
+    /** Whether a write and its expiry in one `pipeline()` count as one unit (default `true`; `false` in `strict`). */
+    allowPipeline?: boolean;
   },
 ];
 /** Messages of the rule and of its suggestions. */
@@ -52,17 +63,22 @@ export default createRule<Options, MessageIds>({
       {
         type: 'object',
         description: 'Options of set-requires-ttl-or-keepttl.',
-        properties: { fix: FIX_OPTION_SCHEMA },
+        properties: {
+          fix: FIX_OPTION_SCHEMA,
+          allowPipeline: {
+            type: 'boolean',
+            description:
+              'Whether a write followed by the expiry of its keys in one pipeline() counts as one unit. Pipelines are not atomic, so the strict config turns this off.',
+          },
+          ...KEY_POLICY_SCHEMA,
+        },
         additionalProperties: false,
       },
     ],
     messages: {
-      setWithoutTtl:
-        '{{command}} without EX/PX/EXAT/PXAT or KEEPTTL writes the key without TTL and removes any TTL it had, so it never expires. Pass an expiry, or KEEPTTL when the key already exists with a TTL.',
-      createWithoutTtl:
-        '{{command}} without an expiry creates the key without TTL: if its owner crashes or never deletes it, the key (a lock, a flag) lives forever. Pass an expiry (SET key value NX EX <seconds>).',
-      msetWithoutTtl:
-        '{{command}} cannot set a TTL, so every key it writes lives forever (and existing keys lose their TTL). Use SET ... EX per key in a MULTI, or follow it with EXPIRE per key in the same MULTI.',
+      setWithoutTtl: `{{command}} of \`{{key}}\` without EX/PX/EXAT/PXAT or KEEPTTL writes the key without TTL and removes any TTL it had, so it never expires. Pass an expiry, or KEEPTTL when the key already exists with a TTL. ${KEY_TAIL}`,
+      createWithoutTtl: `{{command}} of \`{{key}}\` without an expiry creates the key without TTL: if its owner crashes or never deletes it, the key (a lock, a flag) lives forever. Pass an expiry (SET key value NX EX <seconds>). ${KEY_TAIL}`,
+      msetWithoutTtl: `{{command}} cannot set a TTL, so every key it writes (\`{{key}}\`) lives forever (and existing keys lose their TTL). Use SET ... EX per key in a MULTI, or follow it with EXPIRE per key in the same MULTI. ${KEY_TAIL}`,
       addKeepTtl: 'Add KEEPTTL (keeps the TTL of an existing key; a missing key is still created without TTL).',
       addExpiry: 'Add an expiry of {{name}}.',
       addDefaultExpiry: "Add an expiry of {{seconds}} seconds (settings['redis-ttl'].defaultTtlSeconds).",
@@ -72,16 +88,35 @@ export default createRule<Options, MessageIds>({
     },
   },
   defaultOptions: [{}],
-  create(context, [{ fix: fixOption }]) {
-    const autofix = fixesEnabled(context, fixOption);
+  create(context, [options]) {
+    const autofix = fixesEnabled(context, options.fix);
     const { defaultTtlSeconds } = readAutofixSettings(context);
+    const allowPipeline = options.allowPipeline !== false;
+
+    /** The leaking keys of a write: every key it writes without TTL that no policy exempts. */
+    function leakingKeys(call: RedisCall) {
+      return call.description.keys.filter((key) => {
+        if (!LEAKING.has(key.effect)) return false;
+        const keyNode = call.argNodes[key.arg];
+        if (!keyNode) return true;
+        // an expiry of the key right after it in the same MULTI: one atomic unit
+        const atomic = call.unit.kind === 'multi' || (call.unit.kind === 'pipeline' && allowPipeline);
+        if (atomic && expiryAfterInUnit(context, call, key.arg)) return false;
+        return exemption(context, call, keyNode, options) === undefined;
+      });
+    }
+
     return {
       CallExpression(node: TSESTree.CallExpression) {
         for (const call of redisCallsOf(context, node)) {
           if (!SET_RULE_COMMANDS.has(call.command) || call.description.getDropsTtl) continue;
-          const effect = call.description.keys.find((key) => LEAKING.has(key.effect))?.effect;
+          const leaking = leakingKeys(call);
+          const effect = leaking[0]?.effect;
           if (!effect) continue;
-          const data = { command: call.command === 'SET' ? describeSet(effect) : call.command };
+          const data = {
+            command: call.command === 'SET' ? describeSet(effect) : call.command,
+            ...keyData(context, call, call.argNodes[leaking[0]!.arg]),
+          };
           if (call.command === 'MSET' || call.command === 'MSETNX') {
             const ttl = ttlConstantOf(context);
             const fix = expireEachKeyInMulti(context, call, { ttlText: ttl.name, milliseconds: ttl.milliseconds });

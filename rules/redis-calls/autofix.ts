@@ -16,6 +16,7 @@
 import { ASTUtils, AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import type { RedisCall } from './normalize.js';
 import { redisCallsOf } from './index.js';
+import { pluginSettings } from './settings.js';
 import { findVariable, staticValue, unwrap, type AnyContext } from './static.js';
 
 type Fix = TSESLint.RuleFix;
@@ -39,14 +40,16 @@ export interface AutofixSettings {
   defaultTtlSeconds: number | undefined;
 }
 
-/** Reads `settings['redis-ttl']`: `autofix`, `runtimeModule`, `defaultTtlSeconds`. */
+/**
+ * Reads `settings['redis-ttl']`: `autofix`, `runtimeModule`, `defaultTtlSeconds` (validated by
+ * {@link pluginSettings}, which throws on a bad value).
+ */
 export function readAutofixSettings(context: AnyContext): AutofixSettings {
-  const raw = ((context.settings as Record<string, unknown>)['redis-ttl'] ?? {}) as Record<string, unknown>;
-  const ttl = raw.defaultTtlSeconds;
+  const settings = pluginSettings(context);
   return {
-    autofix: raw.autofix === true,
-    runtimeModule: typeof raw.runtimeModule === 'string' && raw.runtimeModule !== '' ? raw.runtimeModule : DEFAULT_RUNTIME_MODULE,
-    defaultTtlSeconds: typeof ttl === 'number' && Number.isSafeInteger(ttl) && ttl >= 1 ? ttl : undefined,
+    autofix: settings.autofix,
+    runtimeModule: settings.runtimeModule ?? DEFAULT_RUNTIME_MODULE,
+    defaultTtlSeconds: settings.defaultTtlSeconds,
   };
 }
 

@@ -8,17 +8,22 @@
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type * as ts from 'typescript';
+import { pluginSettings, type PluginSettings } from './settings.js';
 import { findVariable, unwrap, type AnyContext } from './static.js';
 
 /** Which client library's syntax a call follows. */
 export type ClientFlavor = 'ioredis' | 'node-redis' | 'upstash' | 'unknown';
 
-/** The verdict on one receiver. */
+/**
+ * The verdict on one receiver. A client verdict says `why` the receiver was taken for a client, as
+ * the end of a sentence ("its type comes from ioredis", "it is made by `new Redis()`", "its name
+ * matches clientNames 'redis'"), so that a message on a false alarm tells the user what to change.
+ */
 export type ReceiverKind =
   /** a client (or cluster) object: commands run one by one */
-  | { redis: true; flavor: ClientFlavor; batch?: undefined }
+  | { redis: true; flavor: ClientFlavor; batch?: undefined; why: string }
   /** a `multi()` / `pipeline()` object: commands are queued until `exec()` */
-  | { redis: true; flavor: ClientFlavor; batch: 'multi' | 'pipeline' }
+  | { redis: true; flavor: ClientFlavor; batch: 'multi' | 'pipeline'; why: string }
   | { redis: false; proven: boolean };
 
 const NOT_REDIS: ReceiverKind = { redis: false, proven: true };
@@ -90,65 +95,17 @@ const EVIDENCE_NAMES: ReadonlySet<string> = new Set([
   'defineScript',
 ]);
 
-/**
- * Default `clientNames`: receivers named like a Redis client when nothing else is known. A name
- * containing `redis` or `valkey` always counts; the generic `client` only in a file that imports
- * a Redis client package (a memcached or HTTP `client.incr(...)` elsewhere is not Redis).
- */
-export const DEFAULT_CLIENT_NAMES: readonly string[] = ['redis', 'valkey', '^client$'];
-/** Default names that need a Redis import in the file to count. */
-const WEAK_DEFAULT_NAMES = new Set(['^client$']);
-
-/** Parsed `settings['redis-ttl']`. */
-export interface RedisTtlSettings {
-  /** Names that mark a receiver as a client on their own. */
-  clientNames: RegExp[];
-  /** Names that count only in a file importing a Redis client package. */
-  weakClientNames: RegExp[];
-}
-
-/**
- * Reads `settings['redis-ttl']`: `clientNames` is a list of regular expression sources (or one),
- * matched case-insensitively against a receiver's name (`redis`, `this.cache` -> `cache`). When
- * set, it replaces the default list.
- */
-export function readSettings(context: AnyContext): RedisTtlSettings {
-  const raw = (context.settings as Record<string, unknown>)['redis-ttl'] as { clientNames?: unknown } | undefined;
-  const configured = Array.isArray(raw?.clientNames)
-    ? raw.clientNames.filter((n): n is string => typeof n === 'string')
-    : typeof raw?.clientNames === 'string'
-      ? [raw.clientNames]
-      : undefined;
-  if (configured) return { clientNames: configured.map(compileClientName), weakClientNames: [] };
-  return {
-    clientNames: DEFAULT_CLIENT_NAMES.filter((n) => !WEAK_DEFAULT_NAMES.has(n)).map((n) => new RegExp(n, 'i')),
-    weakClientNames: [...WEAK_DEFAULT_NAMES].map((n) => new RegExp(n, 'i')),
-  };
-}
-
-function compileClientName(source: string): RegExp {
-  try {
-    return new RegExp(source, 'i');
-  } catch (error) {
-    throw new Error(
-      `settings['redis-ttl'].clientNames: ${JSON.stringify(source)} is not a valid regular expression ` +
-        `(${error instanceof Error ? error.message : String(error)}).`,
-      { cause: error },
-    );
-  }
-}
-
 /** Decides whether receivers are Redis clients, for one file; verdicts are cached per node. */
 export class ClientDetector {
   private readonly cache = new Map<TSESTree.Node, ReceiverKind>();
-  private readonly settings: RedisTtlSettings;
+  private readonly settings: PluginSettings;
   private readonly checker: ts.TypeChecker | undefined;
   private readonly esTreeToTs: { get(node: TSESTree.Node): ts.Node } | undefined;
   private importedCache: ReadonlySet<ClientFlavor> | undefined;
   private evidence: boolean | undefined;
 
   constructor(private readonly context: AnyContext) {
-    this.settings = readSettings(context);
+    this.settings = pluginSettings(context);
     const services = context.sourceCode.parserServices;
     if (services?.program && services.esTreeNodeToTSNodeMap) {
       this.checker = services.program.getTypeChecker();
@@ -203,7 +160,7 @@ export class ClientDetector {
       seen.add(token.value);
       const name = token.value;
       if (EVIDENCE_NAMES.has(name)) return true;
-      if (this.settings.clientNames.some((pattern) => pattern.test(name))) return true;
+      if (this.settings.clientNames.some((pattern) => pattern.regex.test(name))) return true;
     }
     return false;
   }
@@ -292,7 +249,8 @@ export class ClientDetector {
       for (const [pattern, flavor] of PACKAGE_PATTERNS) {
         if (pattern.test(fileName)) {
           const batch = batchOfTypeName(symbol?.getName() ?? '');
-          return batch ? { redis: true, flavor, batch } : { redis: true, flavor };
+          const why = `its type ${symbol?.getName() ?? ''} comes from ${packageOfFlavor(flavor)}`;
+          return batch ? { redis: true, flavor, batch, why } : { redis: true, flavor, why };
         }
       }
     }
@@ -302,19 +260,24 @@ export class ClientDetector {
   // ---- without type information ----------------------------------------------------------
 
   private classifySyntactic(input: TSESTree.Node, depth: number): ReceiverKind {
-    if (depth > 6) return UNKNOWN;
+    if (depth > 8) return UNKNOWN;
     const node = unwrap(input);
     switch (node.type) {
       case AST_NODE_TYPES.AwaitExpression:
         return this.classifySyntactic(node.argument, depth + 1);
       case AST_NODE_TYPES.NewExpression:
-        return this.classifyConstruction(node.callee);
+        return this.classifyConstruction(node.callee, node);
       case AST_NODE_TYPES.CallExpression:
-        return this.classifyCallResult(node);
+        return this.classifyCallResult(node, depth);
       case AST_NODE_TYPES.Identifier:
         return this.classifyIdentifier(node, depth);
       case AST_NODE_TYPES.MemberExpression:
         return this.classifyMember(node, depth);
+      case AST_NODE_TYPES.LogicalExpression:
+        // options.client ?? new Redis(): a client when either side is one
+        return this.either(this.classifySyntactic(node.left, depth + 1), this.classifySyntactic(node.right, depth + 1));
+      case AST_NODE_TYPES.ConditionalExpression:
+        return this.either(this.classifySyntactic(node.consequent, depth + 1), this.classifySyntactic(node.alternate, depth + 1));
       case AST_NODE_TYPES.ObjectExpression:
       case AST_NODE_TYPES.ArrayExpression:
       case AST_NODE_TYPES.Literal:
@@ -328,51 +291,75 @@ export class ClientDetector {
     }
   }
 
+  /** Two possible values: a client if one is, provably not one if neither is, else unknown. */
+  private either(a: ReceiverKind, b: ReceiverKind): ReceiverKind {
+    if (a.redis) return a;
+    if (b.redis) return b;
+    return a.proven && b.proven ? NOT_REDIS : UNKNOWN;
+  }
+
   /** `new X(...)`: a client constructor, a known non-Redis class, or unknown. */
-  private classifyConstruction(callee: TSESTree.Node): ReceiverKind {
+  private classifyConstruction(callee: TSESTree.Node, made?: TSESTree.Node): ReceiverKind {
     const bare = unwrap(callee);
+    const how = made ? this.madeBy(made) : `it is made from \`${this.text(bare)}\``;
     if (bare.type === AST_NODE_TYPES.Identifier) {
       const origin = this.identifierOrigin(bare);
       if (origin.kind === 'import') {
         const flavor = flavorOfModule(origin.source);
-        if (flavor) return { redis: true, flavor };
-        return origin.relative ? this.nameGuess(bare.name) : NOT_REDIS;
+        if (flavor) return { redis: true, flavor, why: how };
+        return origin.relative ? this.nameGuess(bare.name, how) : NOT_REDIS;
       }
       if (origin.kind === 'local') {
         // class Cache extends Redis {}: judged by what it extends
         const superClass = origin.classNode?.superClass;
-        return superClass ? this.classifyConstruction(superClass) : NOT_REDIS;
+        return superClass ? this.classifyConstruction(superClass, made) : NOT_REDIS;
       }
       if (KNOWN_NOT_REDIS.has(bare.name)) return NOT_REDIS;
-      return this.nameGuess(bare.name);
+      return this.nameGuess(bare.name, how);
     }
     if (bare.type === AST_NODE_TYPES.MemberExpression && bare.property.type === AST_NODE_TYPES.Identifier) {
       // new Redis.Cluster(...), new IORedis.Cluster(...)
       const objectVerdict = bare.object.type === AST_NODE_TYPES.Identifier ? this.identifierOrigin(bare.object) : undefined;
       if (objectVerdict?.kind === 'import') {
         const flavor = flavorOfModule(objectVerdict.source);
-        return flavor ? { redis: true, flavor } : NOT_REDIS;
+        return flavor ? { redis: true, flavor, why: how } : NOT_REDIS;
       }
-      return CLIENT_CONSTRUCTORS.has(bare.property.name) ? { redis: true, flavor: 'unknown' } : UNKNOWN;
+      return CLIENT_CONSTRUCTORS.has(bare.property.name) ? { redis: true, flavor: 'unknown', why: how } : UNKNOWN;
     }
     return UNKNOWN;
   }
 
-  private nameGuess(name: string): ReceiverKind {
-    return CLIENT_CONSTRUCTORS.has(name) ? { redis: true, flavor: this.fileFlavor() } : UNKNOWN;
+  private nameGuess(name: string, why: string): ReceiverKind {
+    return CLIENT_CONSTRUCTORS.has(name) ? { redis: true, flavor: this.fileFlavor(), why } : UNKNOWN;
+  }
+
+  /** "it is made by `new Redis(...)`", with long argument lists shortened. */
+  private madeBy(node: TSESTree.Node): string {
+    return `it is made by \`${this.text(node)}\``;
+  }
+
+  /** Source text of a node on one line, shortened to about 40 characters (`f(...)` past that). */
+  private text(node: TSESTree.Node): string {
+    const text = this.context.sourceCode.getText(node).replace(/\s+/g, ' ');
+    if (text.length <= 40) return text;
+    const open = text.indexOf('(');
+    return open > 0 && open < 36 ? `${text.slice(0, open)}(...)` : `${text.slice(0, 37)}...`;
   }
 
   /** `f(...)` or `x.m(...)` used as a receiver: factories, `multi()` / `pipeline()` and chains. */
-  private classifyCallResult(node: TSESTree.CallExpression): ReceiverKind {
+  private classifyCallResult(node: TSESTree.CallExpression, depth: number): ReceiverKind {
     const callee = unwrap(node.callee);
     if (callee.type === AST_NODE_TYPES.Identifier) {
-      if (!CLIENT_FACTORIES.has(callee.name)) return UNKNOWN;
       const origin = this.identifierOrigin(callee);
-      if (origin.kind === 'import') {
-        const flavor = flavorOfModule(origin.source);
-        return flavor ? { redis: true, flavor } : origin.relative ? UNKNOWN : NOT_REDIS;
+      if (CLIENT_FACTORIES.has(callee.name)) {
+        if (origin.kind === 'import') {
+          const flavor = flavorOfModule(origin.source);
+          return flavor ? { redis: true, flavor, why: this.madeBy(node) } : origin.relative ? UNKNOWN : NOT_REDIS;
+        }
+        if (origin.kind !== 'local') return { redis: true, flavor: this.fileFlavor(), why: this.madeBy(node) };
       }
-      return origin.kind === 'local' ? UNKNOWN : { redis: true, flavor: this.fileFlavor() };
+      // getRedis(): a function of this module that returns a client
+      return this.classifyReturnOf(this.localFunction(callee), node, depth);
     }
     if (callee.type !== AST_NODE_TYPES.MemberExpression || callee.property.type !== AST_NODE_TYPES.Identifier) {
       return UNKNOWN;
@@ -384,27 +371,101 @@ export class ClientDetector {
       const origin = this.identifierOrigin(object);
       if (origin.kind === 'import') {
         const flavor = flavorOfModule(origin.source);
-        return flavor ? { redis: true, flavor } : NOT_REDIS;
+        return flavor ? { redis: true, flavor, why: this.madeBy(node) } : NOT_REDIS;
       }
-      return object.name === 'Redis' ? { redis: true, flavor: 'upstash' } : UNKNOWN;
+      return object.name === 'Redis' ? { redis: true, flavor: 'upstash', why: this.madeBy(node) } : UNKNOWN;
     }
     if (CLIENT_FACTORIES.has(method) && object.type === AST_NODE_TYPES.Identifier) {
       // import * as redis from 'redis'; redis.createClient()
       const origin = this.identifierOrigin(object);
       if (origin.kind === 'import') {
         const flavor = flavorOfModule(origin.source);
-        return flavor ? { redis: true, flavor } : NOT_REDIS;
+        return flavor ? { redis: true, flavor, why: this.madeBy(node) } : NOT_REDIS;
       }
     }
+    // this.redis(), Store.client(): a method of a class of this module that returns a client
+    const method_ = this.localMethod(callee);
+    if (method_) return this.classifyReturnOf(method_, node, depth);
     const receiver = this.classify(callee.object);
     if (!receiver.redis) return receiver.proven ? NOT_REDIS : UNKNOWN;
     if (method === 'multi' || method === 'pipeline') {
-      return { redis: true, flavor: receiver.flavor, batch: method === 'multi' ? 'multi' : 'pipeline' };
+      return { redis: true, flavor: receiver.flavor, batch: method === 'multi' ? 'multi' : 'pipeline', why: receiver.why };
     }
     if (SELF_RETURNING.has(method)) return receiver;
     // A queued command on a multi / pipeline returns the same batch (ioredis, node-redis, upstash).
     if (receiver.batch && method !== 'exec' && method !== 'execAsPipeline') return receiver;
     return UNKNOWN;
+  }
+
+  /**
+   * What a function of this module returns, judged from its `return` statements (or an arrow's
+   * expression body): a client when one of them is, provably not one when all are provably not.
+   */
+  private classifyReturnOf(fn: FunctionLike | undefined, call: TSESTree.Node, depth: number): ReceiverKind {
+    if (!fn || depth > 6) return UNKNOWN;
+    const returned = returnedExpressions(fn);
+    if (returned.length === 0) return UNKNOWN;
+    let allNot = true;
+    for (const expression of returned) {
+      const verdict = this.classifySyntactic(expression, depth + 2);
+      if (verdict.redis) {
+        const batch = verdict.batch;
+        const why = `it is returned by \`${this.text(call)}\`, where ${verdict.why}`;
+        return batch ? { redis: true, flavor: verdict.flavor, batch, why } : { redis: true, flavor: verdict.flavor, why };
+      }
+      if (!verdict.proven) allNot = false;
+    }
+    return allNot ? NOT_REDIS : UNKNOWN;
+  }
+
+  /** The function a plain identifier names in this module (`function f() {}`, `const f = () => ...`). */
+  private localFunction(node: TSESTree.Identifier): FunctionLike | undefined {
+    const variable = findVariable(this.context, node);
+    const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+    if (!def) return undefined;
+    if (def.type === 'FunctionName' && def.node.type === AST_NODE_TYPES.FunctionDeclaration) return def.node;
+    if (def.type === 'Variable' && def.parent?.kind === 'const' && def.node.init) {
+      const init = unwrap(def.node.init);
+      if (init.type === AST_NODE_TYPES.ArrowFunctionExpression || init.type === AST_NODE_TYPES.FunctionExpression) return init;
+    }
+    return undefined;
+  }
+
+  /**
+   * The method (or getter) a member names on a class of this module: `this.m` inside the class,
+   * `Cls.m` for a static member of a class declared in the file.
+   */
+  private localMethod(member: TSESTree.MemberExpression, kind: 'method' | 'get' = 'method'): FunctionLike | undefined {
+    if (member.computed || member.property.type !== AST_NODE_TYPES.Identifier) return undefined;
+    const name = member.property.name;
+    const object = unwrap(member.object);
+    let cls: TSESTree.ClassDeclaration | TSESTree.ClassExpression | undefined;
+    let isStatic = false;
+    if (object.type === AST_NODE_TYPES.ThisExpression) {
+      cls = enclosingClass(member);
+      isStatic = cls !== undefined && inStaticMember(member, cls);
+    } else if (object.type === AST_NODE_TYPES.Identifier) {
+      const origin = this.identifierOrigin(object);
+      if (origin.kind === 'local' && origin.classNode) {
+        cls = origin.classNode;
+        isStatic = true;
+      }
+    }
+    if (!cls) return undefined;
+    for (const element of cls.body.body) {
+      if (
+        element.type === AST_NODE_TYPES.MethodDefinition &&
+        element.kind === kind &&
+        element.static === isStatic &&
+        !element.computed &&
+        element.key.type === AST_NODE_TYPES.Identifier &&
+        element.key.name === name &&
+        element.value.body
+      ) {
+        return element.value;
+      }
+    }
+    return undefined;
   }
 
   private classifyIdentifier(node: TSESTree.Identifier, depth: number): ReceiverKind {
@@ -420,12 +481,20 @@ export class ClientDetector {
           const fromType = this.classifyType(declarator.id.typeAnnotation.typeAnnotation);
           if (fromType.redis || fromType.proven) return fromType;
         }
-        if (!declarator.init) return UNKNOWN;
-        // a `let` that is reassigned elsewhere could hold anything
-        if (def.parent?.kind !== 'const' && variable.references.some((r) => r.isWrite() && r.identifier !== declarator.id)) {
+        if (def.parent?.kind === 'const') return declarator.init ? this.classifySyntactic(declarator.init, depth + 1) : UNKNOWN;
+        // a `let` / `var`: every value written to it (`var _x; ... _x = new WeakMap()` as
+        // TypeScript emits for private fields): a client if one is, provably not if none can be
+        const values = variable.references.filter((r) => r.isWrite() && r.writeExpr).map((r) => r.writeExpr!);
+        if (values.length === 0 || values.some((v) => v.parent?.type === AST_NODE_TYPES.AssignmentExpression && v.parent.operator !== '=')) {
           return UNKNOWN;
         }
-        return this.classifySyntactic(declarator.init, depth + 1);
+        let allNot = true;
+        for (const value of values) {
+          const verdict = this.classifySyntactic(value, depth + 1);
+          if (verdict.redis) return values.length === 1 ? verdict : UNKNOWN;
+          if (!verdict.proven) allNot = false;
+        }
+        return allNot ? NOT_REDIS : UNKNOWN;
       }
       case 'Parameter': {
         const id = def.name;
@@ -444,49 +513,124 @@ export class ClientDetector {
     }
   }
 
-  /** `this.redis` (a class member with an annotation or initializer) or `obj.prop` (unknown). */
+  /**
+   * `this.redis` (a class member: its annotation, its initializer, a getter, or what the class
+   * assigns to it), `Cls.client` (a static member), `obj.prop` of a `const` object literal.
+   */
   private classifyMember(node: TSESTree.MemberExpression, depth: number): ReceiverKind {
     if (node.computed || node.property.type !== AST_NODE_TYPES.Identifier) return UNKNOWN;
     const name = node.property.name;
-    if (node.object.type === AST_NODE_TYPES.ThisExpression) {
+    const object = unwrap(node.object);
+    const getter = this.localMethod(node, 'get');
+    if (getter) return this.classifyReturnOf(getter, node, depth);
+    if (object.type === AST_NODE_TYPES.ThisExpression) {
       const cls = enclosingClass(node);
-      if (!cls) return UNKNOWN;
-      for (const member of cls.body.body) {
-        if (
-          member.type === AST_NODE_TYPES.PropertyDefinition &&
-          !member.computed &&
-          member.key.type === AST_NODE_TYPES.Identifier &&
-          member.key.name === name
-        ) {
-          if (member.typeAnnotation) {
-            const fromType = this.classifyType(member.typeAnnotation.typeAnnotation);
-            if (fromType.redis || fromType.proven) return fromType;
-          }
-          return member.value ? this.classifySyntactic(member.value, depth + 1) : UNKNOWN;
-        }
-        if (
-          member.type === AST_NODE_TYPES.MethodDefinition &&
-          member.kind === 'constructor' &&
-          member.value.type === AST_NODE_TYPES.FunctionExpression
-        ) {
-          for (const param of member.value.params) {
-            if (param.type !== AST_NODE_TYPES.TSParameterProperty) continue;
-            const inner = param.parameter;
-            const id = inner.type === AST_NODE_TYPES.AssignmentPattern ? inner.left : inner;
-            if (id.type === AST_NODE_TYPES.Identifier && id.name === name) {
-              return id.typeAnnotation ? this.classifyType(id.typeAnnotation.typeAnnotation) : UNKNOWN;
-            }
-          }
-        }
-      }
+      if (cls) return this.classifyClassMember(cls, name, depth, inStaticMember(node, cls));
+    } else if (object.type === AST_NODE_TYPES.Identifier) {
+      const origin = this.identifierOrigin(object);
+      if (origin.kind === 'local' && origin.classNode) return this.classifyClassMember(origin.classNode, name, depth, true);
+      // const state = { redisTimers: new Map() }; state.redisTimers
+      const value = this.constObjectProperty(object, name);
+      if (value) return this.classifySyntactic(value, depth + 1);
     }
     // url.searchParams, req.headers: well-known non-Redis members
     if (name === 'searchParams' || name === 'headers') return NOT_REDIS;
     return UNKNOWN;
   }
 
+  /** The value of `name` in a `const x = { name: value }` object literal (no spread), else `undefined`. */
+  private constObjectProperty(object: TSESTree.Identifier, name: string): TSESTree.Node | undefined {
+    const variable = findVariable(this.context, object);
+    const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+    if (def?.type !== 'Variable' || def.parent?.kind !== 'const' || !def.node.init) return undefined;
+    const init = unwrap(def.node.init);
+    if (init.type !== AST_NODE_TYPES.ObjectExpression) return undefined;
+    for (const property of init.properties) {
+      if (property.type !== AST_NODE_TYPES.Property) return undefined;
+      if (!property.computed && property.key.type === AST_NODE_TYPES.Identifier && property.key.name === name) return property.value;
+    }
+    return undefined;
+  }
+
+  /**
+   * A class member: its type annotation, its initializer, a constructor parameter property (its
+   * annotation or default value), else every value the class assigns to `this.<name>` (a client
+   * if one is, provably not one if all are provably not, e.g. `this.redisListeners = new Map()`).
+   */
+  private classifyClassMember(
+    cls: TSESTree.ClassDeclaration | TSESTree.ClassExpression,
+    name: string,
+    depth: number,
+    isStatic: boolean,
+  ): ReceiverKind {
+    let declared: ReceiverKind | undefined;
+    for (const member of cls.body.body) {
+      if (
+        member.type === AST_NODE_TYPES.PropertyDefinition &&
+        member.static === isStatic &&
+        !member.computed &&
+        member.key.type === AST_NODE_TYPES.Identifier &&
+        member.key.name === name
+      ) {
+        if (member.typeAnnotation) {
+          const fromType = this.classifyType(member.typeAnnotation.typeAnnotation);
+          if (fromType.redis || fromType.proven) return fromType;
+        }
+        if (member.value) return this.classifySyntactic(member.value, depth + 1);
+      }
+      if (
+        !isStatic &&
+        member.type === AST_NODE_TYPES.MethodDefinition &&
+        member.kind === 'constructor' &&
+        member.value.type === AST_NODE_TYPES.FunctionExpression
+      ) {
+        for (const param of member.value.params) {
+          if (param.type !== AST_NODE_TYPES.TSParameterProperty) continue;
+          const inner = param.parameter;
+          const id = inner.type === AST_NODE_TYPES.AssignmentPattern ? inner.left : inner;
+          if (id.type !== AST_NODE_TYPES.Identifier || id.name !== name) continue;
+          if (id.typeAnnotation) {
+            declared = this.classifyType(id.typeAnnotation.typeAnnotation);
+            if (declared.redis || declared.proven) return declared;
+          }
+          if (inner.type === AST_NODE_TYPES.AssignmentPattern) {
+            // constructor(private readonly redisRequests = new Map()): provably not a client unless
+            // callers may pass something else, which only an annotation would tell
+            const fromDefault = this.classifySyntactic(inner.right, depth + 1);
+            if (fromDefault.redis || fromDefault.proven) return fromDefault;
+          }
+        }
+      }
+    }
+    if (declared) return declared;
+    return this.classifyAssignments(cls, name, depth, isStatic);
+  }
+
+  /** Every `this.<name> = value` in the class's own methods (not in nested classes). */
+  private classifyAssignments(
+    cls: TSESTree.ClassDeclaration | TSESTree.ClassExpression,
+    name: string,
+    depth: number,
+    isStatic: boolean,
+  ): ReceiverKind {
+    const values: TSESTree.Node[] = [];
+    for (const member of cls.body.body) {
+      if (member.type !== AST_NODE_TYPES.MethodDefinition || member.static !== isStatic || !member.value.body) continue;
+      collectThisAssignments(member.value.body, name, values);
+    }
+    if (values.length === 0) return UNKNOWN;
+    let allNot = true;
+    for (const value of values) {
+      const verdict = this.classifySyntactic(value, depth + 1);
+      if (verdict.redis) return verdict;
+      if (!verdict.proven) allNot = false;
+    }
+    return allNot ? NOT_REDIS : UNKNOWN;
+  }
+
   /** A type annotation: client / batch types, known non-Redis types, or unknown. */
-  classifyType(type: TSESTree.TypeNode): ReceiverKind {
+  classifyType(type: TSESTree.TypeNode, depth = 0): ReceiverKind {
+    if (depth > 4) return UNKNOWN;
     switch (type.type) {
       case AST_NODE_TYPES.TSTypeReference: {
         let ident: TSESTree.Identifier | undefined;
@@ -503,38 +647,45 @@ export class ClientDetector {
         } else {
           return UNKNOWN;
         }
+        const annotated = this.context.sourceCode.getText(type);
         if (last === 'ReturnType' && type.typeArguments?.params[0]?.type === AST_NODE_TYPES.TSTypeQuery) {
           const query = type.typeArguments.params[0].exprName;
           const name = query.type === AST_NODE_TYPES.Identifier ? query.name : undefined;
-          return name && CLIENT_FACTORIES.has(name) ? { redis: true, flavor: this.fileFlavor() } : UNKNOWN;
+          return name && CLIENT_FACTORIES.has(name) ? { redis: true, flavor: this.fileFlavor(), why: `its annotation is \`${annotated}\`` } : UNKNOWN;
         }
         const batch = batchOfTypeName(last);
         if (ident) {
           const origin = this.identifierOrigin(ident);
           if (origin.kind === 'import') {
             const flavor = flavorOfModule(origin.source);
-            if (flavor) return batch ? { redis: true, flavor, batch } : { redis: true, flavor };
+            const why = `its annotation \`${annotated}\` comes from ${origin.source}`;
+            if (flavor) return batch ? { redis: true, flavor, batch, why } : { redis: true, flavor, why };
             return origin.relative ? UNKNOWN : NOT_REDIS;
           }
           if (origin.kind === 'local') {
             const superClass = origin.classNode?.superClass;
-            return superClass ? this.classifyConstruction(superClass) : NOT_REDIS;
+            if (origin.classNode) return superClass ? this.classifyConstruction(superClass) : NOT_REDIS;
+            // type Client = Redis | Cluster; interface Store extends Redis {}
+            if (origin.typeNode) return this.classifyLocalType(origin.typeNode, annotated, depth);
+            return NOT_REDIS;
           }
         }
         if (KNOWN_NOT_REDIS.has(last)) return NOT_REDIS;
-        if (batch) return { redis: true, flavor: this.fileFlavor(), batch };
-        if (CLIENT_TYPE_NAMES.has(last)) return { redis: true, flavor: this.fileFlavor() };
+        const why = `its annotation is \`${annotated}\``;
+        if (batch) return { redis: true, flavor: this.fileFlavor(), batch, why };
+        if (CLIENT_TYPE_NAMES.has(last)) return { redis: true, flavor: this.fileFlavor(), why };
         return UNKNOWN;
       }
-      case AST_NODE_TYPES.TSUnionType: {
+      case AST_NODE_TYPES.TSUnionType:
+      case AST_NODE_TYPES.TSIntersectionType: {
         let allNot = true;
         for (const member of type.types) {
           if (member.type === AST_NODE_TYPES.TSUndefinedKeyword || member.type === AST_NODE_TYPES.TSNullKeyword) continue;
-          const verdict = this.classifyType(member);
+          const verdict = this.classifyType(member, depth + 1);
           if (verdict.redis) return verdict;
           if (!verdict.proven) allNot = false;
         }
-        return allNot ? NOT_REDIS : UNKNOWN;
+        return allNot && type.type === AST_NODE_TYPES.TSUnionType ? NOT_REDIS : UNKNOWN;
       }
       case AST_NODE_TYPES.TSTypeLiteral:
       case AST_NODE_TYPES.TSStringKeyword:
@@ -549,12 +700,72 @@ export class ClientDetector {
     }
   }
 
+  /** A type alias or interface of this module: a client when it aliases or extends a client type. */
+  private classifyLocalType(
+    declaration: TSESTree.TSTypeAliasDeclaration | TSESTree.TSInterfaceDeclaration,
+    annotated: string,
+    depth: number,
+  ): ReceiverKind {
+    const via = (verdict: ReceiverKind): ReceiverKind => {
+      if (!verdict.redis) return verdict;
+      const why = `its annotation \`${annotated}\` is declared in this file as ${verdict.why.replace(/^its annotation /, '')}`;
+      return verdict.batch ? { ...verdict, why } : { redis: true, flavor: verdict.flavor, why };
+    };
+    if (declaration.type === AST_NODE_TYPES.TSTypeAliasDeclaration) return via(this.classifyType(declaration.typeAnnotation, depth + 1));
+    let allNot = true;
+    for (const heritage of declaration.extends) {
+      if (heritage.expression.type !== AST_NODE_TYPES.Identifier && heritage.expression.type !== AST_NODE_TYPES.MemberExpression) continue;
+      const verdict = this.classifyHeritage(heritage, depth);
+      if (verdict.redis) return via(verdict);
+      if (!verdict.proven) allNot = false;
+    }
+    return allNot ? NOT_REDIS : UNKNOWN;
+  }
+
+  /** `interface X extends Redis` / `extends IORedis.Cluster`: judged as a type reference. */
+  private classifyHeritage(heritage: TSESTree.TSInterfaceHeritage, depth: number): ReceiverKind {
+    const expression = heritage.expression;
+    let ident: TSESTree.Identifier | undefined;
+    let last: string | undefined;
+    if (expression.type === AST_NODE_TYPES.Identifier) {
+      ident = expression;
+      last = expression.name;
+    } else if (expression.type === AST_NODE_TYPES.MemberExpression && expression.property.type === AST_NODE_TYPES.Identifier) {
+      let left: TSESTree.Node = expression;
+      while (left.type === AST_NODE_TYPES.MemberExpression) left = left.object;
+      if (left.type === AST_NODE_TYPES.Identifier) ident = left;
+      last = expression.property.name;
+    }
+    if (!ident || !last) return UNKNOWN;
+    const written = this.context.sourceCode.getText(expression);
+    const origin = this.identifierOrigin(ident);
+    if (origin.kind === 'import') {
+      const flavor = flavorOfModule(origin.source);
+      if (flavor) {
+        const batch = batchOfTypeName(last);
+        const why = `its annotation \`${written}\` comes from ${origin.source}`;
+        return batch ? { redis: true, flavor, batch, why } : { redis: true, flavor, why };
+      }
+      return origin.relative ? UNKNOWN : NOT_REDIS;
+    }
+    if (origin.kind === 'local' && origin.typeNode) return this.classifyLocalType(origin.typeNode, written, depth + 1);
+    if (origin.kind === 'local' && origin.classNode) {
+      return origin.classNode.superClass ? this.classifyConstruction(origin.classNode.superClass) : NOT_REDIS;
+    }
+    if (CLIENT_TYPE_NAMES.has(last)) return { redis: true, flavor: this.fileFlavor(), why: `its annotation is \`${written}\`` };
+    return UNKNOWN;
+  }
+
   /** Where a name comes from: an import (with its module), a declaration in this file, or nowhere. */
   private identifierOrigin(
     node: TSESTree.Identifier,
   ):
     | { kind: 'import'; source: string; relative: boolean }
-    | { kind: 'local'; classNode?: TSESTree.ClassDeclaration | TSESTree.ClassExpression }
+    | {
+        kind: 'local';
+        classNode?: TSESTree.ClassDeclaration | TSESTree.ClassExpression;
+        typeNode?: TSESTree.TSTypeAliasDeclaration | TSESTree.TSInterfaceDeclaration;
+      }
     | { kind: 'global' } {
     const variable = findVariable(this.context, node);
     if (!variable || variable.defs.length === 0) return { kind: 'global' };
@@ -565,22 +776,10 @@ export class ClientDetector {
       return { kind: 'import', source, relative: source.startsWith('.') || source.startsWith('/') };
     }
     if (def.type === 'Variable') {
-      // const Redis = require('ioredis')
+      // const Redis = require('ioredis'); const { createClient } = require('redis')
       const init = def.node.init ? unwrap(def.node.init) : undefined;
       if (
         init?.type === AST_NODE_TYPES.CallExpression &&
-        init.callee.type === AST_NODE_TYPES.Identifier &&
-        init.callee.name === 'require' &&
-        init.arguments[0]?.type === AST_NODE_TYPES.Literal &&
-        typeof init.arguments[0].value === 'string'
-      ) {
-        const source = init.arguments[0].value;
-        return { kind: 'import', source, relative: source.startsWith('.') };
-      }
-      // const { createClient } = require('redis')
-      if (
-        init?.type === AST_NODE_TYPES.CallExpression &&
-        def.node.id.type === AST_NODE_TYPES.ObjectPattern &&
         init.callee.type === AST_NODE_TYPES.Identifier &&
         init.callee.name === 'require' &&
         init.arguments[0]?.type === AST_NODE_TYPES.Literal &&
@@ -594,6 +793,9 @@ export class ClientDetector {
     if (def.type === 'Variable' && def.node.init?.type === AST_NODE_TYPES.ClassExpression) {
       return { kind: 'local', classNode: def.node.init };
     }
+    if (def.type === 'Type' && (def.node.type === AST_NODE_TYPES.TSTypeAliasDeclaration || def.node.type === AST_NODE_TYPES.TSInterfaceDeclaration)) {
+      return { kind: 'local', typeNode: def.node };
+    }
     return { kind: 'local' };
   }
 
@@ -606,14 +808,96 @@ export class ClientDetector {
       name = bare.property.name;
     }
     if (!name) return UNKNOWN;
-    if (this.settings.clientNames.some((pattern) => pattern.test(name))) {
-      return { redis: true, flavor: this.fileFlavor() };
-    }
-    if (this.settings.weakClientNames.some((pattern) => pattern.test(name)) && this.importsRedis()) {
-      return { redis: true, flavor: this.fileFlavor() };
+    const strong = this.settings.clientNames.find((pattern) => pattern.regex.test(name));
+    if (strong) return { redis: true, flavor: this.fileFlavor(), why: `its name matches clientNames '${strong.source}'` };
+    const weak = this.settings.weakClientNames.find((pattern) => pattern.regex.test(name));
+    if (weak && this.importsRedis()) {
+      return { redis: true, flavor: this.fileFlavor(), why: `its name matches clientNames '${weak.source}' in a file that imports a Redis client` };
     }
     return UNKNOWN;
   }
+}
+
+/** A function whose return values can be judged. */
+type FunctionLike = TSESTree.FunctionDeclaration | TSESTree.FunctionExpression | TSESTree.ArrowFunctionExpression;
+
+/** The package name of a flavor, for messages. */
+function packageOfFlavor(flavor: ClientFlavor): string {
+  if (flavor === 'node-redis') return 'redis (node-redis)';
+  if (flavor === 'upstash') return '@upstash/redis';
+  return flavor;
+}
+
+/** The expressions a function returns (its own `return` statements, not those of nested functions). */
+function returnedExpressions(fn: FunctionLike): TSESTree.Node[] {
+  if (fn.body.type !== AST_NODE_TYPES.BlockStatement) return [fn.body];
+  const out: TSESTree.Node[] = [];
+  walkOwnStatements(fn.body, (node) => {
+    if (node.type === AST_NODE_TYPES.ReturnStatement && node.argument) out.push(node.argument);
+  });
+  return out;
+}
+
+/** `this.<name> = value` assignments in a body (not inside nested functions or classes, whose `this` differs). */
+function collectThisAssignments(body: TSESTree.Node, name: string, out: TSESTree.Node[]): void {
+  walkOwnStatements(body, (node) => {
+    if (
+      node.type === AST_NODE_TYPES.AssignmentExpression &&
+      node.operator === '=' &&
+      node.left.type === AST_NODE_TYPES.MemberExpression &&
+      node.left.object.type === AST_NODE_TYPES.ThisExpression &&
+      !node.left.computed &&
+      node.left.property.type === AST_NODE_TYPES.Identifier &&
+      node.left.property.name === name
+    ) {
+      out.push(node.right);
+    }
+  }, true);
+}
+
+/**
+ * Visits the nodes of a function body without entering nested non-arrow functions and classes
+ * (arrows are entered when `arrows` is set: they share `this`).
+ */
+function walkOwnStatements(root: TSESTree.Node, visit: (node: TSESTree.Node) => void, arrows = false): void {
+  const stack: TSESTree.Node[] = [root];
+  let budget = 20_000;
+  while (stack.length > 0 && budget-- > 0) {
+    const node = stack.pop()!;
+    visit(node);
+    for (const key of Object.keys(node) as Array<keyof typeof node>) {
+      if (key === 'parent') continue;
+      const value = node[key] as unknown;
+      const children = Array.isArray(value) ? value : [value];
+      for (const child of children) {
+        if (!child || typeof child !== 'object' || typeof (child as { type?: unknown }).type !== 'string') continue;
+        const type = (child as TSESTree.Node).type;
+        if (
+          type === AST_NODE_TYPES.FunctionDeclaration ||
+          type === AST_NODE_TYPES.FunctionExpression ||
+          type === AST_NODE_TYPES.ClassDeclaration ||
+          type === AST_NODE_TYPES.ClassExpression ||
+          (type === AST_NODE_TYPES.ArrowFunctionExpression && !arrows)
+        ) {
+          continue;
+        }
+        stack.push(child as TSESTree.Node);
+      }
+    }
+  }
+}
+
+/** Whether a node sits in a static member (method, property, block) of `cls`. */
+function inStaticMember(node: TSESTree.Node, cls: TSESTree.ClassDeclaration | TSESTree.ClassExpression): boolean {
+  for (let current: TSESTree.Node | undefined = node; current && current !== cls; current = current.parent) {
+    if (current.parent === cls.body) {
+      return (
+        ((current.type === AST_NODE_TYPES.MethodDefinition || current.type === AST_NODE_TYPES.PropertyDefinition) && current.static) ||
+        current.type === AST_NODE_TYPES.StaticBlock
+      );
+    }
+  }
+  return false;
 }
 
 function batchOfTypeName(name: string): 'multi' | 'pipeline' | undefined {

@@ -5,9 +5,36 @@
  * expression in the client's API.
  */
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import { isBlockingCall } from '../../semantics/blocking.js';
 import type { ClientFlavor } from './clients.js';
 import type { RedisCall } from './normalize.js';
-import { propertyName, type AnyContext } from './static.js';
+import { findVariable, propertyName, unwrap, type AnyContext } from './static.js';
+
+/**
+ * Whether a suggestion may move a command into a MULTI (or turn its pipeline into one) without
+ * changing what the code does: never a blocking command (BLPOP, BLMOVE, XREAD ... BLOCK, WAIT:
+ * inside MULTI they do not block), never a callback-style call (`redis.incr(k, (err, n) => ...)`:
+ * the callback would no longer receive the command's reply).
+ */
+export function movableIntoMulti(context: AnyContext, call: RedisCall): boolean {
+  if (isBlockingCall(call.command, call.args)) return false;
+  return !hasCallback(context, call);
+}
+
+/** The call's last argument is a function (a node-style callback). */
+function hasCallback(context: AnyContext, call: RedisCall): boolean {
+  if (call.node.type !== AST_NODE_TYPES.CallExpression) return false;
+  const last = call.node.arguments[call.node.arguments.length - 1];
+  if (!last) return false;
+  const bare = unwrap(last);
+  if (bare.type === AST_NODE_TYPES.ArrowFunctionExpression || bare.type === AST_NODE_TYPES.FunctionExpression) return true;
+  if (bare.type !== AST_NODE_TYPES.Identifier) return false;
+  if (/^(cb|callback|done|next|fn|noop)$/i.test(bare.name)) return true;
+  const def = findVariable(context, bare)?.defs[0];
+  if (def?.type === 'FunctionName') return true;
+  const init = def?.type === 'Variable' ? def.node.init : undefined;
+  return init?.type === AST_NODE_TYPES.ArrowFunctionExpression || init?.type === AST_NODE_TYPES.FunctionExpression;
+}
 
 /** A SET option a suggestion adds. */
 export type SetOption = 'KEEPTTL' | 'XX' | 'NX' | 'GET' | { expiry: TtlConstant };
@@ -176,6 +203,7 @@ export function wrapInMulti(
   ttl: { method?: string; ttlText: string; milliseconds: boolean },
 ): ((fixer: Fixer) => Fix[]) | undefined {
   if (call.form !== 'method' || call.node.type !== AST_NODE_TYPES.CallExpression) return undefined;
+  if (!movableIntoMulti(context, call)) return undefined;
   const callee = call.node.callee;
   if (callee.type !== AST_NODE_TYPES.MemberExpression || callee.computed || callee.optional) return undefined;
   const method = ttl.method ?? expireMethod(call.flavor, ttl.milliseconds);
@@ -224,6 +252,7 @@ export function expireEachKeyInMulti(
   ttl: { ttlText: string; milliseconds: boolean },
 ): ((fixer: Fixer) => Fix[]) | undefined {
   if (call.form !== 'method' || call.node.type !== AST_NODE_TYPES.CallExpression) return undefined;
+  if (call.unit.kind === 'single' && !movableIntoMulti(context, call)) return undefined;
   const callee = call.node.callee;
   if (callee.type !== AST_NODE_TYPES.MemberExpression || callee.computed || callee.optional) return undefined;
   const keyTexts: string[] = [];

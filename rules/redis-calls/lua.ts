@@ -3,18 +3,36 @@
  * the JS/TS file. Scripts are the first argument of ioredis / node-redis / upstash `eval`
  * (`evalRo`), upstash `createScript`, the `lua` option of ioredis `defineCommand(name, { lua })`
  * and the `SCRIPT` option of node-redis `defineScript({ SCRIPT })`: a string literal, a template
- * literal without substitutions, or a `const` bound to one in the same file.
+ * literal without substitutions, or one reached through `const`s, object and array literals of the
+ * same file (`SCRIPTS.hit.script`, `SCRIPTS[0]`), or through a `const` of a module imported with a
+ * relative specifier (`import { SCRIPTS } from './scripts'`, `require('./scripts').SCRIPTS`), which
+ * is read and parsed with the file's own parser.
  */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative } from 'node:path';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { clientDetectorOf } from './index.js';
-import { propertyName, resolveConstExpression, unwrap, type AnyContext } from './static.js';
+import { findVariable, propertyName, resolveConstExpression, unwrap, type AnyContext } from './static.js';
 
 /** A Lua script found in the file. */
 export interface EmbeddedScript {
   /** The script as Redis receives it (the cooked string value). */
   source: string;
-  /** The literal holding it (possibly far from the call, through a `const`). */
-  literal: TSESTree.StringLiteral | TSESTree.TemplateLiteral;
+  /**
+   * The literal holding it (possibly far from the call, through a `const`); for a script of an
+   * imported module, the script argument of the call in this file.
+   */
+  literal: TSESTree.Node;
+  /**
+   * For a script of an imported module: where it is (`./scripts.ts:12:3`, relative to this file);
+   * {@link toFileOffset} then maps every offset to the start of {@link literal}.
+   */
+  importedFrom?: string;
+  /**
+   * The `KEYS` of an eval call, in order (`redis.eval(script, 2, a, b)` -> `[a, b]`), when they
+   * can be read; `undefined` for `defineCommand` / `defineScript` / `createScript`.
+   */
+  keyArgs?: TSESTree.Node[];
   /**
    * Maps a 0-based UTF-16 offset into {@link source} (0..source.length) to a 0-based offset into
    * the file's text, through escapes and template-literal line endings.
@@ -37,12 +55,14 @@ export function embeddedScriptsOf(context: AnyContext, node: TSESTree.CallExpres
   if (name === undefined || !(EVAL_METHODS.has(name) || name === 'defineCommand' || name === 'defineScript')) return [];
   if (!clientDetectorOf(context).mayUseRedis()) return [];
   let scriptNode: TSESTree.Node | undefined;
+  let keyArgs: TSESTree.Node[] | undefined;
   if (callee.type === AST_NODE_TYPES.MemberExpression) {
     const method = propertyName(callee.property, callee.computed);
     if (method === undefined) return [];
     if (EVAL_METHODS.has(method)) {
       if (!clientDetectorOf(context).classify(callee.object).redis) return [];
       scriptNode = node.arguments[0];
+      keyArgs = evalKeys(context, node);
     } else if (method === 'defineCommand') {
       if (!clientDetectorOf(context).classify(callee.object).redis) return [];
       scriptNode = optionValue(context, node.arguments[1], 'lua');
@@ -54,7 +74,88 @@ export function embeddedScriptsOf(context: AnyContext, node: TSESTree.CallExpres
   }
   if (!scriptNode || scriptNode.type === AST_NODE_TYPES.SpreadElement) return [];
   const script = scriptFromNode(context, scriptNode);
-  return script ? [script] : [];
+  if (!script) return scriptsThroughWrapper(context, scriptNode);
+  return [keyArgs ? { ...script, keyArgs } : script];
+}
+
+/**
+ * A script that reaches `eval` through a parameter of a wrapper function of this module
+ * (`const safeEval = (ctx, script, keys, args) => ctx.redis.eval(script.script, keys, args)`):
+ * the scripts passed at every call of the wrapper in this file (`safeEval(ctx, SCRIPTS.hit, ...)`),
+ * followed through the same property path.
+ */
+function scriptsThroughWrapper(context: AnyContext, scriptNode: TSESTree.Node): EmbeddedScript[] {
+  const path: string[] = [];
+  let root = unwrap(scriptNode);
+  while (root.type === AST_NODE_TYPES.MemberExpression) {
+    const key = memberKey(context, root);
+    if (key === undefined) return [];
+    path.unshift(key);
+    root = unwrap(root.object);
+  }
+  if (root.type !== AST_NODE_TYPES.Identifier) return [];
+  const def = findVariable(context, root)?.defs[0];
+  if (def?.type !== 'Parameter') return [];
+  const fn = def.node;
+  if (fn.type !== AST_NODE_TYPES.FunctionDeclaration && fn.type !== AST_NODE_TYPES.FunctionExpression && fn.type !== AST_NODE_TYPES.ArrowFunctionExpression) {
+    return [];
+  }
+  const index = fn.params.findIndex((p) => p === def.name || (p.type === AST_NODE_TYPES.AssignmentPattern && p.left === def.name));
+  const nameNode =
+    fn.type === AST_NODE_TYPES.FunctionDeclaration
+      ? fn.id
+      : fn.parent?.type === AST_NODE_TYPES.VariableDeclarator && fn.parent.id.type === AST_NODE_TYPES.Identifier
+        ? fn.parent.id
+        : undefined;
+  if (index < 0 || !nameNode) return [];
+  const variable = findVariable(context, nameNode);
+  const out: EmbeddedScript[] = [];
+  for (const reference of variable?.references ?? []) {
+    const call = reference.identifier.parent;
+    if (call?.type !== AST_NODE_TYPES.CallExpression || call.callee !== reference.identifier) continue;
+    const argument = call.arguments[index];
+    if (!argument || argument.type === AST_NODE_TYPES.SpreadElement) continue;
+    const resolved = resolveValue(context, argument, 0);
+    if (!resolved) continue;
+    let value: TSESTree.Node | undefined = resolved.node;
+    for (const key of path) {
+      value = value ? pick(value, key) : undefined;
+      if (value) value = resolved.imported ? moduleConst(resolved.imported, value) : resolveValue(context, value, 0)?.node;
+    }
+    if (!value) continue;
+    const script = resolved.imported ? undefined : literalScript(value, context.sourceCode.text);
+    if (script) out.push(script);
+  }
+  return out;
+}
+
+/**
+ * The key arguments of an eval call: ioredis `eval(script, numKeys, ...keys, ...args)` with a
+ * literal `numKeys`, node-redis `eval(script, { keys: [...] })`, upstash `eval(script, [...keys], args)`.
+ */
+function evalKeys(context: AnyContext, node: TSESTree.CallExpression): TSESTree.Node[] | undefined {
+  const second = node.arguments[1] ? resolveConstExpression(context, node.arguments[1]) : undefined;
+  if (!second) return undefined;
+  if (second.type === AST_NODE_TYPES.Literal && typeof second.value === 'number') {
+    const keys = node.arguments.slice(2, 2 + second.value);
+    return keys.length === second.value && keys.every((k) => k.type !== AST_NODE_TYPES.SpreadElement) ? keys : undefined;
+  }
+  if (second.type === AST_NODE_TYPES.ArrayExpression) return arrayElements(second);
+  if (second.type === AST_NODE_TYPES.ObjectExpression) {
+    const keys = second.properties.find((p) => p.type === AST_NODE_TYPES.Property && propertyName(p.key, p.computed) === 'keys');
+    const list = keys?.type === AST_NODE_TYPES.Property ? resolveConstExpression(context, keys.value) : undefined;
+    return list?.type === AST_NODE_TYPES.ArrayExpression ? arrayElements(list) : undefined;
+  }
+  return undefined;
+}
+
+function arrayElements(array: TSESTree.ArrayExpression): TSESTree.Node[] | undefined {
+  const out: TSESTree.Node[] = [];
+  for (const element of array.elements) {
+    if (!element || element.type === AST_NODE_TYPES.SpreadElement) return undefined;
+    out.push(element);
+  }
+  return out;
 }
 
 function optionValue(context: AnyContext, arg: TSESTree.Node | undefined, name: string): TSESTree.Node | undefined {
@@ -69,10 +170,259 @@ function optionValue(context: AnyContext, arg: TSESTree.Node | undefined, name: 
   return undefined;
 }
 
-/** A script literal (through `const`s) with its cooked text and offset map, else `undefined`. */
+/**
+ * A script literal (through `const`s, object and array literals, and `const`s of relatively
+ * imported modules) with its cooked text and offset map, else `undefined`.
+ */
 export function scriptFromNode(context: AnyContext, node: TSESTree.Node): EmbeddedScript | undefined {
-  const literal = resolveConstExpression(context, node);
-  const text = context.sourceCode.text;
+  const resolved = resolveValue(context, node, 0);
+  if (resolved?.imported) {
+    const script = literalScript(resolved.node, resolved.imported.text);
+    if (!script) return undefined;
+    const position = resolved.node.loc.start;
+    const where = `${resolved.imported.display}:${position.line}:${position.column + 1}`;
+    const anchor = node.range[0];
+    return { source: script.source, literal: node, importedFrom: where, toFileOffset: () => anchor };
+  }
+  return resolved ? literalScript(resolved.node, context.sourceCode.text) : undefined;
+}
+
+/** A module read from disk: its text and program, parsed with the linted file's parser. */
+interface ImportedModule {
+  text: string;
+  program: TSESTree.Program;
+  /** The path shown in messages, relative to the linted file's directory (`./scripts.ts`). */
+  display: string;
+}
+
+interface Resolved {
+  node: TSESTree.Node;
+  /** Set when the node belongs to another module's program. */
+  imported?: ImportedModule;
+}
+
+/**
+ * Follows a value to the expression that holds it: `const` bindings, members of object literals
+ * (`SCRIPTS.hit.script`), elements of array literals with a literal index (`SCRIPTS[0]`), and
+ * named / namespace imports or `require` of a relative module.
+ */
+function resolveValue(context: AnyContext, input: TSESTree.Node, depth: number): Resolved | undefined {
+  if (depth > 8) return undefined;
+  const node = resolveConstExpression(context, input);
+  if (node.type === AST_NODE_TYPES.Identifier) {
+    const module = importedBinding(context, node);
+    return module ? resolveInModule(module.module, module.name, [], depth + 1) : { node };
+  }
+  if (node.type === AST_NODE_TYPES.MemberExpression) {
+    // collect the path (SCRIPTS.hit.script -> ['hit', 'script']) down to its root
+    const path: string[] = [];
+    let current: TSESTree.Node = node;
+    while (current.type === AST_NODE_TYPES.MemberExpression) {
+      const key = memberKey(context, current);
+      if (key === undefined) return undefined;
+      path.unshift(key);
+      current = unwrap(current.object);
+    }
+    if (current.type === AST_NODE_TYPES.Identifier) {
+      // import * as scripts from './scripts'; const scripts_1 = require('./scripts')
+      const namespace = namespaceModule(context, current);
+      if (namespace) {
+        const [name, ...rest] = path;
+        return name === undefined ? undefined : resolveInModule(namespace, name, rest, depth + 1);
+      }
+      const named = importedBinding(context, current);
+      if (named) return resolveInModule(named.module, named.name, path, depth + 1);
+    }
+    const root = resolveValue(context, current, depth + 1);
+    if (!root) return undefined;
+    if (root.imported) return followPath(root.imported, root.node, path, depth + 1);
+    let value: TSESTree.Node | undefined = root.node;
+    for (const key of path) {
+      value = value ? pick(value, key) : undefined;
+      if (value) value = resolveConstExpression(context, value);
+    }
+    return value ? resolveValue(context, value, depth + 1) : undefined;
+  }
+  return { node };
+}
+
+/** The property / element a member expression reads: `a.b` -> 'b', `a['b']` -> 'b', `a[0]` -> '0'. */
+function memberKey(context: AnyContext, member: TSESTree.MemberExpression): string | undefined {
+  if (!member.computed) return propertyName(member.property);
+  const key = resolveConstExpression(context, member.property);
+  return key.type === AST_NODE_TYPES.Literal && (typeof key.value === 'string' || typeof key.value === 'number') ? String(key.value) : undefined;
+}
+
+/** The value of property `key` of an object literal, or element `key` of an array literal. */
+function pick(container: TSESTree.Node, key: string): TSESTree.Node | undefined {
+  if (container.type === AST_NODE_TYPES.ObjectExpression) {
+    for (const property of container.properties) {
+      if (property.type === AST_NODE_TYPES.Property && propertyName(property.key, property.computed) === key) return property.value;
+    }
+    return undefined;
+  }
+  if (container.type === AST_NODE_TYPES.ArrayExpression && /^\d+$/.test(key)) {
+    const element = container.elements[Number(key)];
+    return element && element.type !== AST_NODE_TYPES.SpreadElement ? element : undefined;
+  }
+  return undefined;
+}
+
+/** Follows an object path inside an imported module, through that module's top-level `const`s. */
+function followPath(module: ImportedModule, start: TSESTree.Node, path: readonly string[], depth: number): Resolved | undefined {
+  let value: TSESTree.Node | undefined = moduleConst(module, start);
+  for (const key of path) {
+    value = value ? pick(value, key) : undefined;
+    value = value ? moduleConst(module, value) : undefined;
+  }
+  return value && depth < 12 ? { node: value, imported: module } : undefined;
+}
+
+/** An identifier of an imported module's top level resolved to its `const` initializer (a few hops). */
+function moduleConst(module: ImportedModule, node: TSESTree.Node): TSESTree.Node {
+  let current = unwrap(node);
+  for (let hop = 0; hop < 4 && current.type === AST_NODE_TYPES.Identifier; hop++) {
+    const init = topLevelConst(module.program, current.name);
+    if (!init) break;
+    current = unwrap(init);
+  }
+  return current;
+}
+
+function resolveInModule(module: ImportedModule, name: string, path: readonly string[], depth: number): Resolved | undefined {
+  const init = exportedValue(module.program, name);
+  return init ? followPath(module, init, path, depth) : undefined;
+}
+
+/** `const NAME = init` at the top level of a program (exported or not). */
+function topLevelConst(program: TSESTree.Program, name: string): TSESTree.Expression | undefined {
+  for (const statement of program.body) {
+    const declaration = statement.type === AST_NODE_TYPES.ExportNamedDeclaration ? statement.declaration : statement;
+    if (declaration?.type !== AST_NODE_TYPES.VariableDeclaration || declaration.kind !== 'const') continue;
+    for (const declarator of declaration.declarations) {
+      if (declarator.id.type === AST_NODE_TYPES.Identifier && declarator.id.name === name && declarator.init) return declarator.init;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The value a module exports under `name`: `export const NAME = ...`, `export { local as NAME }`
+ * of a top-level `const`, CommonJS `exports.NAME = ...` / `module.exports.NAME = ...` /
+ * `module.exports = { NAME: ... }`.
+ */
+function exportedValue(program: TSESTree.Program, name: string): TSESTree.Node | undefined {
+  for (const statement of program.body) {
+    if (statement.type === AST_NODE_TYPES.ExportNamedDeclaration) {
+      if (statement.declaration) {
+        const init = statement.declaration.type === AST_NODE_TYPES.VariableDeclaration ? topLevelConst({ ...program, body: [statement] }, name) : undefined;
+        if (init) return init;
+      }
+      for (const specifier of statement.specifiers) {
+        const exported = specifier.exported.type === AST_NODE_TYPES.Identifier ? specifier.exported.name : specifier.exported.value;
+        const local = specifier.local.type === AST_NODE_TYPES.Identifier ? specifier.local.name : specifier.local.value;
+        if (exported === name && !statement.source) return topLevelConst(program, local);
+      }
+    }
+    if (statement.type === AST_NODE_TYPES.ExpressionStatement && statement.expression.type === AST_NODE_TYPES.AssignmentExpression) {
+      const { left, right } = statement.expression;
+      if (left.type !== AST_NODE_TYPES.MemberExpression) continue;
+      const target = left.object;
+      const isExports =
+        (target.type === AST_NODE_TYPES.Identifier && target.name === 'exports') ||
+        (target.type === AST_NODE_TYPES.MemberExpression &&
+          target.object.type === AST_NODE_TYPES.Identifier &&
+          target.object.name === 'module' &&
+          propertyName(target.property, target.computed) === 'exports');
+      if (isExports && propertyName(left.property, left.computed) === name) return right;
+      const isModuleExports =
+        target.type === AST_NODE_TYPES.Identifier && target.name === 'module' && propertyName(left.property, left.computed) === 'exports';
+      if (isModuleExports && right.type === AST_NODE_TYPES.ObjectExpression) {
+        const value = pick(right, name);
+        if (value) return value;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** `import { NAME as local } from './m'` -> the module and `NAME`. */
+function importedBinding(context: AnyContext, node: TSESTree.Identifier): { module: ImportedModule; name: string } | undefined {
+  const def = findVariable(context, node)?.defs[0];
+  if (def?.type !== 'ImportBinding' || def.node.type !== AST_NODE_TYPES.ImportSpecifier) return undefined;
+  const declaration = def.parent;
+  if (declaration?.type !== AST_NODE_TYPES.ImportDeclaration) return undefined;
+  const module = loadModule(context, declaration.source.value);
+  const imported = def.node.imported;
+  const name = imported.type === AST_NODE_TYPES.Identifier ? imported.name : imported.value;
+  return module ? { module, name } : undefined;
+}
+
+/** `import * as m from './m'`, `const m = require('./m')`: the module. */
+function namespaceModule(context: AnyContext, node: TSESTree.Identifier): ImportedModule | undefined {
+  const def = findVariable(context, node)?.defs[0];
+  if (def?.type === 'ImportBinding' && def.node.type === AST_NODE_TYPES.ImportNamespaceSpecifier && def.parent?.type === AST_NODE_TYPES.ImportDeclaration) {
+    return loadModule(context, def.parent.source.value);
+  }
+  if (def?.type === 'Variable' && def.node.id.type === AST_NODE_TYPES.Identifier && def.node.init) {
+    const init = unwrap(def.node.init);
+    if (
+      init.type === AST_NODE_TYPES.CallExpression &&
+      init.callee.type === AST_NODE_TYPES.Identifier &&
+      init.callee.name === 'require' &&
+      init.arguments[0]?.type === AST_NODE_TYPES.Literal &&
+      typeof init.arguments[0].value === 'string'
+    ) {
+      return loadModule(context, init.arguments[0].value);
+    }
+  }
+  return undefined;
+}
+
+const EXTENSIONS = ['', '.ts', '.tsx', '.mts', '.cts', '.js', '.mjs', '.cjs', '/index.ts', '/index.js'];
+const moduleCache = new Map<string, { mtimeMs: number; module: ImportedModule | undefined }>();
+
+/**
+ * Reads and parses a relatively imported module with the linted file's parser (cached by path
+ * and modification time). `undefined` for a package import, a missing file or a parse error.
+ */
+function loadModule(context: AnyContext, specifier: string): ImportedModule | undefined {
+  if (!specifier.startsWith('./') && !specifier.startsWith('../')) return undefined;
+  const from = context.physicalFilename ?? context.filename;
+  if (!from || !isAbsolute(from)) return undefined;
+  const base = join(dirname(from), specifier);
+  const candidates = [...EXTENSIONS.map((ext) => base + ext)];
+  // TypeScript's ESM style: './scripts.js' is './scripts.ts' on disk
+  const js = /\.(m|c)?js$/.exec(base);
+  if (js) candidates.push(base.replace(/\.(m|c)?js$/, `.${js[1] ?? ''}ts`));
+  const path = candidates.find((candidate) => existsSync(candidate) && statSync(candidate).isFile());
+  if (!path) return undefined;
+  const mtimeMs = statSync(path).mtimeMs;
+  const cached = moduleCache.get(path);
+  if (cached && cached.mtimeMs === mtimeMs) return cached.module;
+  let module: ImportedModule | undefined;
+  try {
+    const text = readFileSync(path, 'utf8');
+    const parser = (context.languageOptions as { parser?: ParserLike } | undefined)?.parser;
+    const options = { ecmaVersion: 'latest', sourceType: 'module', range: true, loc: true, filePath: path };
+    const program = parser?.parseForESLint ? parser.parseForESLint(text, options).ast : parser?.parse?.(text, options);
+    const rel = relative(dirname(from), path);
+    module = program ? { text, program, display: rel.startsWith('.') ? rel : `./${rel}` } : undefined;
+  } catch {
+    module = undefined; // not parseable with this parser: the script stays unknown
+  }
+  if (moduleCache.size > 500) moduleCache.clear();
+  moduleCache.set(path, { mtimeMs, module });
+  return module;
+}
+
+interface ParserLike {
+  parse?(text: string, options: object): TSESTree.Program;
+  parseForESLint?(text: string, options: object): { ast: TSESTree.Program };
+}
+
+/** A string literal or substitution-free template literal as a script, with its offset map. */
+function literalScript(literal: TSESTree.Node, text: string): EmbeddedScript | undefined {
   if (literal.type === AST_NODE_TYPES.Literal && typeof literal.value === 'string') {
     const raw = text.slice(literal.range[0] + 1, literal.range[1] - 1);
     return build(literal.value, literal as TSESTree.StringLiteral, raw, literal.range[0] + 1, false);

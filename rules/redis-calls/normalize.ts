@@ -43,6 +43,11 @@ export interface RedisCall {
   argumentNodes: readonly TSESTree.Node[];
   /** The unit the command runs in. */
   unit: AtomicUnit;
+  /**
+   * Why the receiver was taken for a Redis client, for messages: the receiver as written and the
+   * reason (`{ receiver: 'this.redis', why: "its name matches clientNames 'redis'" }`).
+   */
+  client: { receiver: string; why: string };
 }
 
 /** ioredis methods that send a command by name: `call('SET', ...)`. */
@@ -244,6 +249,7 @@ export function normalizeCall(
   const receiver = detector.classify(callee.object);
   if (!receiver.redis) return [];
   const flavor = receiver.flavor !== 'unknown' ? receiver.flavor : guessFlavor(method, node, detector);
+  const client = { receiver: shortText(context, callee.object), why: receiver.why };
 
   // ioredis multi([['incr', key], ...]) / pipeline([...])
   if (method === 'multi' || method === 'pipeline') {
@@ -253,7 +259,7 @@ export function normalizeCall(
     const calls: RedisCall[] = [];
     for (const element of list.elements) {
       if (element?.type !== AST_NODE_TYPES.ArrayExpression) continue;
-      const call = fromArgv(context, element, element.elements.filter(isPresent), 'queued-array', flavor, unit);
+      const call = fromArgv(context, element, element.elements.filter(isPresent), 'queued-array', flavor, unit, client);
       if (call) calls.push(call);
     }
     return calls;
@@ -262,7 +268,7 @@ export function normalizeCall(
   const unit = unitOf(context, node, callee, receiver);
 
   if (GENERIC_BY_NAME.has(method)) {
-    const call = fromArgv(context, node, node.arguments, 'generic', flavor, unit);
+    const call = fromArgv(context, node, node.arguments, 'generic', flavor, unit, client);
     return call ? [call] : [];
   }
   if (GENERIC_BY_ARRAY.has(method)) {
@@ -270,7 +276,7 @@ export function normalizeCall(
       .map((arg) => resolveConstExpression(context, arg))
       .find((arg): arg is TSESTree.ArrayExpression => arg.type === AST_NODE_TYPES.ArrayExpression);
     if (!arrayArg) return [];
-    const call = fromArgv(context, node, arrayArg.elements.filter(isPresent), 'generic', flavor, unit);
+    const call = fromArgv(context, node, arrayArg.elements.filter(isPresent), 'generic', flavor, unit, client);
     return call ? [{ ...call, node }] : [];
   }
 
@@ -292,8 +298,15 @@ export function normalizeCall(
       ...(flat.optionsObject ? { optionsObject: flat.optionsObject } : {}),
       argumentNodes: node.arguments,
       unit,
+      client,
     },
   ];
+}
+
+/** A receiver's source text on one line, shortened to about 40 characters. */
+function shortText(context: AnyContext, node: TSESTree.Node): string {
+  const text = context.sourceCode.getText(node).replace(/\s+/g, ' ');
+  return text.length <= 40 ? text : `${text.slice(0, 37)}...`;
 }
 
 function isPresent<T>(value: T | null): value is T {
@@ -308,6 +321,7 @@ function fromArgv(
   form: RedisCall['form'],
   flavor: ClientFlavor,
   unit: AtomicUnit,
+  client: RedisCall['client'],
 ): RedisCall | undefined {
   const [nameNode, ...rest] = elements;
   if (!nameNode || nameNode.type === AST_NODE_TYPES.SpreadElement) return undefined;
@@ -326,6 +340,7 @@ function fromArgv(
     description: describeCommand(command, flat.args),
     argumentNodes: elements,
     unit,
+    client,
   };
 }
 

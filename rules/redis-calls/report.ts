@@ -1,6 +1,8 @@
 /** Where findings about a Redis call are placed. */
 import type { TSESTree } from '@typescript-eslint/utils';
+import { keyShapeOf } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
+import type { AnyContext } from './static.js';
 
 /**
  * From the method name (or the command-name literal) to the end of the call: precise inside
@@ -9,3 +11,34 @@ import type { RedisCall } from './normalize.js';
 export function reportLoc(call: RedisCall): TSESTree.SourceLocation {
   return { start: call.nameNode.loc.start, end: call.node.loc.end };
 }
+
+/**
+ * The message data every key finding carries: `key`, the key as messages name it (its shape, e.g.
+ * `bull:*:wait`, or the expression as written when nothing of it is static); `hint`, how to declare
+ * such keys persistent (the `persistentKeys` pattern to copy, or the annotation); `client`, why the
+ * receiver was taken for a Redis client (so that a false alarm says what to configure).
+ */
+export function keyData(
+  context: AnyContext,
+  call: RedisCall,
+  keyNode: TSESTree.Node | undefined,
+): { key: string; hint: string; client: string } {
+  const shape = keyNode ? keyShapeOf(context, keyNode).shape : '*';
+  const known = shape !== '*';
+  const written = keyNode ? context.sourceCode.getText(keyNode).replace(/\s+/g, ' ') : 'the key';
+  return {
+    key: known ? shape : written.length > 60 ? `${written.slice(0, 57)}...` : written,
+    hint: known
+      ? `If keys shaped \`${shape}\` are meant to live forever, add '${shape}' to settings['redis-ttl'].persistentKeys or annotate the write with // redis-ttl persistent: <reason>.`
+      : 'If this key is meant to live forever, annotate the write with // redis-ttl persistent: <reason>.',
+    client: clientNote(call),
+  };
+}
+
+/** "`this.redis` is taken for a Redis client because its name matches clientNames 'redis'" */
+export function clientNote(call: RedisCall): string {
+  return `\`${call.client.receiver}\` is taken for a Redis client because ${call.client.why}`;
+}
+
+/** The sentences every key finding ends with: how to declare the key persistent, and the client note. */
+export const KEY_TAIL = '{{hint}} ({{client}}.)';

@@ -34,7 +34,8 @@ export function findVariable(context: AnyContext, node: TSESTree.Identifier): TS
 }
 
 /**
- * The initializer of a `const` binding (`const NAME = <init>`) declared once in this file, or
+ * The initializer of a `const` binding (`const NAME = <init>`) declared once in this file, or of
+ * a `let` / `var` whose declaration is its only write (bundlers emit `var` for constants), or
  * `undefined` when the identifier is not such a binding.
  */
 export function constInitializer(context: AnyContext, node: TSESTree.Identifier): TSESTree.Expression | undefined {
@@ -43,7 +44,9 @@ export function constInitializer(context: AnyContext, node: TSESTree.Identifier)
   const def = variable.defs[0];
   if (!def || def.type !== 'Variable') return undefined;
   const declarator = def.node;
-  if (def.parent?.kind !== 'const' || declarator.id.type !== AST_NODE_TYPES.Identifier || !declarator.init) return undefined;
+  if (declarator.id.type !== AST_NODE_TYPES.Identifier || !declarator.init) return undefined;
+  const id = declarator.id;
+  if (def.parent?.kind !== 'const' && variable.references.some((r) => r.isWrite() && r.identifier !== id)) return undefined;
   return declarator.init;
 }
 

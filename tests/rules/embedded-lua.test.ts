@@ -1,3 +1,5 @@
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import tsParser from '@typescript-eslint/parser';
 import { Linter } from 'eslint';
 import { describe, expect, it } from 'vitest';
@@ -112,5 +114,56 @@ describe('cookedToRawOffsets', () => {
   });
   it('maps legacy octal escapes in strings', () => {
     expect(cookedToRawOffsets('\\101x', false)).toEqual([0, 4, 5]);
+  });
+});
+
+describe('scripts reached through objects, arrays, wrappers and imports', () => {
+  const fixtures = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'embedded-lua');
+  function lint(code: string, settings?: Record<string, unknown>): Array<[number, number, string]> {
+    const linter = new Linter({ configType: 'flat' });
+    return linter
+      .verify(
+        code,
+        [
+          {
+            files: ['**/*.ts'],
+            languageOptions: { parser: tsParser },
+            plugins: { 'redis-ttl': plugin },
+            rules: { 'redis-ttl/embedded-lua': 'error' },
+            ...(settings ? { settings } : {}),
+          },
+        ],
+        { filename: join(fixtures, 'limiter.ts') },
+      )
+      .map((m) => [m.line, m.column, m.message.slice(0, 80)]);
+  }
+  const script = "`\nredis.call('SET', KEYS[1], ARGV[1])\n`";
+
+  it('reads an element of an array literal', () => {
+    expect(lint(ioredis(`const SCRIPTS = [\`return 1\`, ${script}];\nredis.eval(SCRIPTS[1], 1, k, v);`)).map((m) => m.slice(0, 2))).toEqual([[4, 1]]);
+  });
+
+  it('follows a wrapper function of the module to the scripts passed at its calls', () => {
+    const code = ioredis(
+      `const SCRIPTS = { set: { script: ${script}, hash: 'x' } };\nconst safeEval = (r: Redis, s: { script: string }, keys: string[]) => r.eval(s.script, keys.length, ...keys);\nsafeEval(redis, SCRIPTS.set, [k]);`,
+    );
+    expect(lint(code).map((m) => m.slice(0, 2))).toEqual([[4, 1]]);
+  });
+
+  it('reads a const of a relatively imported module and names its place', () => {
+    const named = `import Redis from 'ioredis';\nimport { SCRIPTS, SAFE } from './scripts';\nconst redis = new Redis();\nredis.eval(SCRIPTS.hit.script, 1, k, 1000, 1);\nredis.eval(SAFE, 1, k);`;
+    expect(lint(named)).toEqual([[4, 12, '[write-path-needs-ttl] In the script at ./scripts.ts:7: INCR on KEYS[1] can crea']]);
+    const namespace = `import Redis from 'ioredis';\nimport * as lua from './scripts.js';\nconst redis = new Redis();\nredis.eval(lua.SCRIPTS.hit.script, 1, k, 1000, 1);`;
+    expect(lint(namespace).map((m) => m.slice(0, 2))).toEqual([[4, 12]]);
+    const required = `const Redis = require('ioredis');\nconst scripts_1 = require('./scripts');\nconst redis = new Redis();\nredis.eval(scripts_1.SCRIPTS.hit.script, 1, k, 1000, 1);`;
+    expect(lint(required).map((m) => m.slice(0, 2))).toEqual([[4, 12]]);
+  });
+
+  it("treats KEYS whose argument is a persistent key of the code as persistent (settings['redis-ttl'].persistentKeys)", () => {
+    const code = ioredis(`const S = ${script};\nredis.eval(S, 1, \`audit:\${day}\`, v);`);
+    expect(lint(code)).toHaveLength(1);
+    expect(lint(code, { 'redis-ttl': { persistentKeys: ['audit:*'] } })).toEqual([]);
+    const annotated = ioredis(`const S = ${script};\n// redis-ttl persistent: the audit log is kept\nredis.eval(S, 1, \`audit:\${day}\`, v);`);
+    expect(lint(annotated)).toEqual([]);
   });
 });

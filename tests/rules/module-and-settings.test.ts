@@ -26,3 +26,34 @@ describe("settings['redis-ttl'].clientNames", () => {
     ).toThrow(`settings['redis-ttl'].clientNames: "(" is not a valid regular expression`);
   });
 });
+
+describe("settings['redis-ttl'] are validated, never silently ignored", () => {
+  function verify(settings: unknown): void {
+    new Linter({ configType: 'flat' }).verify("redis.set(`s:${id}`, 'v')", [
+      {
+        plugins: { 'redis-ttl': plugin },
+        settings: { 'redis-ttl': settings },
+        rules: { 'redis-ttl/set-requires-ttl-or-keepttl': 'error' },
+      },
+    ]);
+  }
+  it.each([
+    [{ persistentKey: ['a:*'] }, "settings['redis-ttl'].persistentKey is not a setting of eslint-plugin-redis-ttl (its settings: autofix, clientNames, defaultTtlSeconds, persistentKeys, runtimeModule)."],
+    [{ persistentKeys: 'bull:*' }, "settings['redis-ttl'].persistentKeys must be an array of key patterns such as 'bull:*:wait', got \"bull:*\"."],
+    [{ persistentKeys: [2] }, "settings['redis-ttl'].persistentKeys: 2 is not a key pattern"],
+    [{ persistentKeys: [''] }, "settings['redis-ttl'].persistentKeys: \"\" is not a key pattern"],
+    [{ defaultTtlSeconds: '60' }, "settings['redis-ttl'].defaultTtlSeconds must be an integer >= 1 (seconds), got \"60\"."],
+    [{ defaultTtlSeconds: 0.5 }, "settings['redis-ttl'].defaultTtlSeconds must be an integer >= 1 (seconds), got 0.5."],
+    [{ autofix: 'yes' }, "settings['redis-ttl'].autofix must be true or false, got \"yes\"."],
+    [{ runtimeModule: '' }, "settings['redis-ttl'].runtimeModule must be a non-empty module specifier, got \"\"."],
+    [{ clientNames: [1] }, "settings['redis-ttl'].clientNames must be a string or an array of strings (regular expressions), got [1]."],
+    [['redis'], "settings['redis-ttl'] must be an object of settings, got [\"redis\"]."],
+  ])('%j', (settings, message) => {
+    expect(() => verify(settings)).toThrow(message);
+  });
+  it('accepts every valid setting', () => {
+    expect(() =>
+      verify({ persistentKeys: ['bull:*'], defaultTtlSeconds: 60, autofix: false, runtimeModule: 'x', clientNames: 'redis' }),
+    ).not.toThrow();
+  });
+});

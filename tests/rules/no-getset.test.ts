@@ -32,6 +32,7 @@ runRule(untypedTester, 'no-getset', rule, {
   invalid: [
     {
       code: ioredis(`await redis.getset('session:1', '0');`),
+      options: [{ allowConstantKeys: false }],
       errors: [
         {
           messageId: 'getset',
@@ -220,6 +221,7 @@ runRule(untypedTester, 'no-getset', rule, {
     {
       // a class of the file that extends the client is a client
       code: `import Redis from 'ioredis';\nclass Sessions extends Redis {}\nconst store = new Sessions();\nstore.getset('k', '0');`,
+      options: [{ allowConstantKeys: false }],
       errors: [
         {
           messageId: 'getset',
@@ -237,6 +239,7 @@ runRule(untypedTester, 'no-getset', rule, {
     },
     {
       code: `import Redis from 'ioredis';\nclass Sessions extends Redis {}\nexport const take = (s: Sessions) => s.getset('k', '0');`,
+      options: [{ allowConstantKeys: false }],
       errors: [
         {
           messageId: 'getset',
@@ -255,6 +258,7 @@ runRule(untypedTester, 'no-getset', rule, {
     {
       // a class field annotated with the client type
       code: `import type { Cluster } from 'ioredis';\nclass Jobs {\n  private kv!: Cluster;\n  take() { return this.kv.getset('k', '0'); }\n}`,
+      options: [{ allowConstantKeys: false }],
       errors: [
         {
           messageId: 'getset',
@@ -273,6 +277,7 @@ runRule(untypedTester, 'no-getset', rule, {
     {
       // settings: clientNames
       code: `kv.getset('k', '0');`,
+      options: [{ allowConstantKeys: false }],
       settings: { 'redis-ttl': { clientNames: ['^kv$'] } },
       errors: [
         {
@@ -315,6 +320,7 @@ runRule(typedTester, 'no-getset (typed)', rule, {
     {
       // typed: a subclass of the client
       code: `import Redis from 'ioredis';\nclass Sessions extends Redis {}\nexport const take = (s: Sessions) => s.getset('k', '0');`,
+      options: [{ allowConstantKeys: false }],
       errors: [
         {
           messageId: 'getset',
@@ -333,6 +339,7 @@ runRule(typedTester, 'no-getset (typed)', rule, {
     {
       // typed: a client returned by a factory function, under a name no setting matches
       code: `import Redis from 'ioredis';\nfunction make() { return new Redis(); }\nconst store = make();\nstore.getset('k', '0');`,
+      options: [{ allowConstantKeys: false }],
       errors: [
         {
           messageId: 'getset',

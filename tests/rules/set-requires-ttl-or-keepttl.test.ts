@@ -43,7 +43,6 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl', rule, {
       errors: [
         {
           messageId: 'setWithoutTtl',
-          data: { command: 'SET' },
           line: 3,
           column: 13,
           endLine: 3,
@@ -60,7 +59,6 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl', rule, {
       errors: [
         {
           messageId: 'createWithoutTtl',
-          data: { command: 'SET ... NX' },
           line: 4,
           column: 7,
           suggestions: [
@@ -78,7 +76,6 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl', rule, {
       errors: [
         {
           messageId: 'setWithoutTtl',
-          data: { command: 'SET ... XX' },
           line: 4,
           column: 7,
           suggestions: [
@@ -91,6 +88,7 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl', rule, {
     {
       // a client required inside a function, under a name no setting matches
       code: `export function save() {\n  const IO = require('ioredis');\n  const store = new IO();\n  return store.set('k', 'v');\n}`,
+      options: [{ allowConstantKeys: false }],
       errors: [
         {
           messageId: 'setWithoutTtl',
@@ -123,7 +121,6 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl', rule, {
       errors: [
         {
           messageId: 'createWithoutTtl',
-          data: { command: 'SETNX' },
           line: 3,
           column: 7,
           suggestions: [
@@ -134,10 +131,10 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl', rule, {
     },
     {
       code: ioredis(`redis.mset('a', 1, 'b', 2);\nredis.msetnx({ a: 1 });`),
+      options: [{ allowConstantKeys: false }],
       errors: [
         {
           messageId: 'msetWithoutTtl',
-          data: { command: 'MSET' },
           line: 3,
           column: 7,
           suggestions: [
@@ -150,7 +147,6 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl', rule, {
         },
         {
           messageId: 'msetWithoutTtl',
-          data: { command: 'MSETNX' },
           line: 4,
           column: 7,
           suggestions: [
@@ -251,7 +247,6 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl', rule, {
       errors: [
         {
           messageId: 'setWithoutTtl',
-          data: { command: 'SET ... XX' },
           line: 3,
           column: 14,
           suggestions: [
@@ -266,7 +261,6 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl', rule, {
       errors: [
         {
           messageId: 'createWithoutTtl',
-          data: { command: 'SETNX' },
           line: 3,
           column: 8,
           suggestions: [{ messageId: 'addExpiryPlaceholder', output: nodeRedis(`client.set(key, value, { EX: TTL_SECONDS, NX: true });`) }],
@@ -332,6 +326,7 @@ runRule(typedTester, 'set-requires-ttl-or-keepttl (typed)', rule, {
     {
       // a type parameter is judged by its constraint; a class member by its declared type
       code: `import Redis from 'ioredis';\nexport class Repo<C extends Redis> {\n  private store!: C;\n  save() { return this.store.set('k', 'v', 'XX'); }\n}`,
+      options: [{ allowConstantKeys: false }],
       errors: [
         {
           messageId: 'setWithoutTtl',
@@ -352,6 +347,7 @@ runRule(typedTester, 'set-requires-ttl-or-keepttl (typed)', rule, {
     },
     {
       code: `import { Redis } from '@upstash/redis';\nexport async function f(r: Redis) { await r.set('k', 'v'); }`,
+      options: [{ allowConstantKeys: false }],
       errors: [
         {
           messageId: 'setWithoutTtl',

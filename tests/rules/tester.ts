@@ -5,8 +5,10 @@
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import tsParser from '@typescript-eslint/parser';
 import { RuleTester, type RunTests } from '@typescript-eslint/rule-tester';
-import { afterAll, describe, it } from 'vitest';
+import { Linter } from 'eslint';
+import { afterAll, describe, expect, it } from 'vitest';
 
 RuleTester.afterAll = afterAll;
 RuleTester.describe = describe;
@@ -50,4 +52,60 @@ export function runRule<MessageIds extends string, Options extends readonly unkn
   tests: RunTests<MessageIds, Options>,
 ): void {
   (tester.run as (name: string, rule: unknown, tests: RunTests<MessageIds, Options>) => void).call(tester, name, rule, tests);
+  if (tester === untypedTester) relintAppliedEdits(name, rule, tests);
+}
+
+/**
+ * Every suggestion and fix the rule offers on its invalid cases must lint clean once applied:
+ * applying one removes at least the finding it was offered for and adds none (the rule is run
+ * again on the edited code, with the case's options and settings).
+ */
+function relintAppliedEdits<MessageIds extends string, Options extends readonly unknown[]>(
+  name: string,
+  rule: unknown,
+  tests: RunTests<MessageIds, Options>,
+): void {
+  describe(`${name}: every suggestion and fix lints clean once applied`, () => {
+    it(`${tests.invalid.length} invalid cases`, () => {
+      const linter = new Linter({ configType: 'flat' });
+      let edits = 0;
+      for (const test of tests.invalid) {
+        const config: Linter.Config[] = [
+          {
+            files: ['**/*.ts'],
+            languageOptions: { parser: tsParser },
+            plugins: { t: { rules: { [name.replace(/ \(.*\)$/, '')]: rule as never } } },
+            rules: { [`t/${name.replace(/ \(.*\)$/, '')}`]: ['error', ...((test.options ?? []) as unknown[])] },
+            ...(test.settings ? { settings: test.settings as Record<string, unknown> } : {}),
+          },
+        ];
+        const lint = (code: string) => linter.verify(code, config, { filename: 'file.ts' }).filter((m) => m.ruleId !== null);
+        const before = lint(test.code);
+        for (const message of before) {
+          for (const suggestion of message.suggestions ?? []) {
+            const edited = test.code.slice(0, suggestion.fix.range[0]) + suggestion.fix.text + test.code.slice(suggestion.fix.range[1]);
+            const after = lint(edited);
+            expect(after.length, `${test.code}\n-- suggestion ${suggestion.messageId} -->\n${edited}\n${after.map((m) => m.message).join('\n')}`).toBeLessThan(before.length);
+            edits++;
+          }
+        }
+        const fixed = linter.verifyAndFix(test.code, config, { filename: 'file.ts' });
+        if (fixed.fixed) {
+          const after = lint(fixed.output);
+          expect(after.length, `${test.code}\n-- fix -->\n${fixed.output}`).toBeLessThan(before.length);
+          edits++;
+        }
+      }
+      // every suggestion the cases declare, and every fix they expect, was applied and re-linted
+      const declared = tests.invalid.reduce(
+        (sum, test) =>
+          sum +
+          (typeof test.errors === 'number' ? 0 : test.errors.reduce((n, e) => n + (Array.isArray(e.suggestions) ? e.suggestions.length : 0), 0)) +
+          // a fix expected as one output, or as the outputs of several passes
+          ((typeof test.output === 'string' && test.output !== test.code) || Array.isArray(test.output) ? 1 : 0),
+        0,
+      );
+      expect(edits).toBe(declared);
+    });
+  });
 }

@@ -1,0 +1,100 @@
+/**
+ * Every Redis command of a file, found once and shared by the rules of that file: in source order,
+ * grouped by atomic unit, with the key shapes that get an expiry somewhere in the file. Built
+ * lazily, the first time a rule needs to look beyond the call it is judging (most files never do).
+ */
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { EFFECTS_THAT_SET_TTL, type KeyEffect } from '../../semantics/commands.js';
+import { redisCallsOf } from './index.js';
+import { keyShapeOf } from './key-shape.js';
+import type { RedisCall } from './normalize.js';
+import type { AnyContext } from './static.js';
+
+/** Effects that give a key a TTL (also when only an existing TTL is changed). */
+export const EXPIRY_EFFECTS: ReadonlySet<KeyEffect> = new Set<KeyEffect>([
+  ...EFFECTS_THAT_SET_TTL,
+  'create-if-missing-with-ttl',
+  'set-ttl-if-has-ttl',
+]);
+
+/** The Redis commands of one file. */
+export interface FileIndex {
+  /** Every command, in source order (the order of their method names). */
+  calls: readonly RedisCall[];
+  /** The commands of each atomic unit, by unit key, in source order. */
+  byUnit: ReadonlyMap<TSESTree.Node, readonly RedisCall[]>;
+  /** Shapes of every key that gets a TTL somewhere in the file (EXPIRE, SET ... EX, ...). */
+  expiredShapes: ReadonlySet<string>;
+}
+
+const indexes = new WeakMap<TSESLint.SourceCode, FileIndex>();
+
+/** The file's index (built on first use, then cached for every rule of the file). */
+export function fileIndexOf(context: AnyContext): FileIndex {
+  const sourceCode = context.sourceCode;
+  let index = indexes.get(sourceCode);
+  if (index) return index;
+  const calls: RedisCall[] = [];
+  const stack: TSESTree.Node[] = [sourceCode.ast];
+  const keys = sourceCode.visitorKeys as Record<string, readonly string[] | undefined>;
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.type === 'CallExpression') calls.push(...redisCallsOf(context, node));
+    const childKeys = keys[node.type] ?? [];
+    for (let k = childKeys.length - 1; k >= 0; k--) {
+      const value = (node as unknown as Record<string, unknown>)[childKeys[k]!];
+      if (Array.isArray(value)) {
+        for (let i = value.length - 1; i >= 0; i--) if (value[i]) stack.push(value[i] as TSESTree.Node);
+      } else if (value && typeof value === 'object') {
+        stack.push(value as TSESTree.Node);
+      }
+    }
+  }
+  calls.sort((a, b) => a.nameNode.range[0] - b.nameNode.range[0]);
+  const byUnit = new Map<TSESTree.Node, RedisCall[]>();
+  const expiredShapes = new Set<string>();
+  for (const call of calls) {
+    const list = byUnit.get(call.unit.key);
+    if (list) list.push(call);
+    else byUnit.set(call.unit.key, [call]);
+    for (const action of call.description.keys) {
+      const keyNode = call.argNodes[action.arg];
+      if (!EXPIRY_EFFECTS.has(action.effect) || !keyNode) continue;
+      expiredShapes.add(keyShapeOf(context, keyNode).shape);
+    }
+  }
+  index = { calls, byUnit, expiredShapes };
+  indexes.set(sourceCode, index);
+  return index;
+}
+
+/**
+ * The identity of the key at argument `arg` of a command, for pairing a write with its expiry:
+ * its literal value when known, else its source text without white space (`key`, `` `rl:${ip}` ``).
+ * `undefined` when there is no such argument or it is spread.
+ */
+export function keyIdOf(context: AnyContext, call: RedisCall, arg: number): string | undefined {
+  const keyNode = call.argNodes[arg];
+  if (!keyNode || keyNode.type === 'SpreadElement') return undefined;
+  const value = call.args[arg];
+  return value !== undefined ? `value:${String(value)}` : `text:${context.sourceCode.getText(keyNode).replace(/\s+/g, '')}`;
+}
+
+/**
+ * The first command after `call` in the same atomic unit that gives the key at argument `arg` a
+ * TTL when it has none (EXPIRE / PEXPIRE / ... without XX or GT, SET ... EX, SETEX, GETEX ... EX),
+ * or deletes it; `undefined` when there is none.
+ */
+export function expiryAfterInUnit(context: AnyContext, call: RedisCall, arg: number): RedisCall | undefined {
+  if (call.unit.kind === 'single') return undefined;
+  const id = keyIdOf(context, call, arg);
+  if (!id) return undefined;
+  const unit = fileIndexOf(context).byUnit.get(call.unit.key) ?? [];
+  return unit.find(
+    (other) =>
+      other.nameNode.range[0] > call.nameNode.range[0] &&
+      other.description.keys.some(
+        (action) => (EFFECTS_THAT_SET_TTL.has(action.effect) || action.effect === 'delete') && keyIdOf(context, other, action.arg) === id,
+      ),
+  );
+}

@@ -1,0 +1,317 @@
+/**
+ * The *shape* of a key expression: its spelling with `*` for every part known only at run time.
+ * `` `bull:${queue}:wait` `` has the shape `bull:*:wait`; `'user:' + id` is `user:*`; a `const` of
+ * this module is read through (`const PREFIX = 'rl'` makes `` `${PREFIX}:${ip}` `` `rl:*`); a
+ * key-builder function of this module whose return value has a static shape is evaluated with its
+ * arguments' shapes (`const jobKey = (id) => `job:${id}`` makes `jobKey(id)` `job:*`), and so are
+ * methods of the enclosing class (`this.toKey('wait')`), members of `const` object literals
+ * (`KEYS.wait`) and `[...].join(sep)` of literal arrays. A `let` / `var` assigned once and never
+ * again counts as a `const` (bundlers emit `var`). A call of a function the linter cannot read
+ * (a method of another module: `this.connection.key('stat', 'failed')`) keeps its literal
+ * arguments in order, with `*` around and between them (`*stat*failed*`): key builders concatenate
+ * their arguments, and a pattern such as `*stat*` can then name the family.
+ *
+ * Shapes are what `settings['redis-ttl'].persistentKeys` patterns match (the same syntax as
+ * lua-lint's, see `semantics/key-patterns.ts`), what messages show so that a maintainer can copy
+ * a key into the setting, and what tells a bounded key (one constant string) from a family of keys.
+ */
+import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import { findVariable, propertyName, unwrap, type AnyContext } from './static.js';
+
+/** The shape of one key expression. */
+export interface KeyShape {
+  /** The key's spelling, `*` for each run of characters known only at run time (`bull:*:wait`). */
+  shape: string;
+  /**
+   * The key is one key: a constant string (no `*`), or built by a key builder the linter cannot
+   * read from literal arguments only (`this.key('stats')`: one key per configured prefix). Writes
+   * to it cannot pile up keys.
+   */
+  constant: boolean;
+  /**
+   * The statements the shape was read through: `const` declarations and key-builder functions
+   * of this module (annotations on them, `// redis-ttl persistent: <reason>`, apply to the key).
+   */
+  via: TSESTree.Node[];
+}
+
+/** Parameter bindings while a key builder is evaluated with its call's arguments. */
+type Bindings = ReadonlyMap<TSESTree.Node, Part>;
+
+interface Part {
+  text: string;
+  via: TSESTree.Node[];
+  /** The part does not depend on the data of the call (only on constants and configuration). */
+  fixed: boolean;
+}
+
+const UNKNOWN_PART: Part = { text: '*', via: [], fixed: false };
+
+function literal(text: string): Part {
+  return { text, via: [], fixed: true };
+}
+const MAX_DEPTH = 6;
+
+const cache = new WeakMap<TSESTree.Node, KeyShape>();
+
+/**
+ * The shape of a key expression (cached per node). Never throws; anything it cannot read is `*`.
+ * @param context the rule context (scope analysis resolves `const`s and functions of the module)
+ * @param node the key argument as written at the call
+ */
+export function keyShapeOf(context: AnyContext, node: TSESTree.Node): KeyShape {
+  const cached = cache.get(node);
+  if (cached) return cached;
+  const part = shapeOf(context, node, new Map(), 0);
+  const shape = part.text.replace(/\*+/g, '*');
+  const result: KeyShape = { shape, constant: !shape.includes('*') || part.fixed, via: part.via };
+  cache.set(node, result);
+  return result;
+}
+
+function join(parts: Part[]): Part {
+  return { text: parts.map((p) => p.text).join(''), via: parts.flatMap((p) => p.via), fixed: parts.every((p) => p.fixed) };
+}
+
+function shapeOf(context: AnyContext, input: TSESTree.Node, bindings: Bindings, depth: number): Part {
+  if (depth > MAX_DEPTH) return UNKNOWN_PART;
+  const node = unwrap(input);
+  switch (node.type) {
+    case AST_NODE_TYPES.Literal:
+      if (typeof node.value === 'string' || typeof node.value === 'number') return literal(String(node.value));
+      return UNKNOWN_PART;
+    case AST_NODE_TYPES.TemplateLiteral: {
+      const parts: Part[] = [];
+      node.quasis.forEach((quasi, index) => {
+        parts.push(quasi.value.cooked === null ? UNKNOWN_PART : literal(quasi.value.cooked));
+        const expression = node.expressions[index];
+        if (expression) parts.push(shapeOf(context, expression, bindings, depth + 1));
+      });
+      return join(parts);
+    }
+    case AST_NODE_TYPES.BinaryExpression:
+      if (node.operator !== '+') return UNKNOWN_PART;
+      return join([shapeOf(context, node.left, bindings, depth + 1), shapeOf(context, node.right, bindings, depth + 1)]);
+    case AST_NODE_TYPES.Identifier:
+      return identifierShape(context, node, bindings, depth);
+    case AST_NODE_TYPES.MemberExpression:
+      return memberShape(context, node, bindings, depth);
+    case AST_NODE_TYPES.CallExpression:
+      return callShape(context, node, bindings, depth);
+    default:
+      return UNKNOWN_PART;
+  }
+}
+
+function identifierShape(context: AnyContext, node: TSESTree.Identifier, bindings: Bindings, depth: number): Part {
+  const variable = findVariable(context, node);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  if (!def) return UNKNOWN_PART;
+  if (def.type === 'Parameter') return bindings.get(def.name) ?? UNKNOWN_PART;
+  if (def.type === 'Variable' && def.node.id.type === AST_NODE_TYPES.Identifier && def.node.init && assignedOnce(variable!, def.node.id)) {
+    const inner = shapeOf(context, def.node.init, new Map(), depth + 1);
+    return { text: inner.text, via: [declarationStatement(def.node), ...inner.via], fixed: inner.fixed };
+  }
+  return UNKNOWN_PART;
+}
+
+/** `KEYS.wait` of a `const KEYS = { wait: 'q:wait' }`, `[a, b].join(':')` is handled by calls. */
+function memberShape(context: AnyContext, node: TSESTree.MemberExpression, bindings: Bindings, depth: number): Part {
+  const name = propertyName(node.property, node.computed);
+  const object = unwrap(node.object);
+  if (name === undefined || object.type !== AST_NODE_TYPES.Identifier) return UNKNOWN_PART;
+  const variable = findVariable(context, object);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  if (def?.type !== 'Variable' || !def.node.init || def.node.id.type !== AST_NODE_TYPES.Identifier || !assignedOnce(variable!, def.node.id)) {
+    return UNKNOWN_PART;
+  }
+  const init = unwrap(def.node.init);
+  if (init.type !== AST_NODE_TYPES.ObjectExpression) return UNKNOWN_PART;
+  for (const property of init.properties) {
+    if (property.type !== AST_NODE_TYPES.Property) return UNKNOWN_PART;
+    if (propertyName(property.key, property.computed) === name) {
+      const inner = shapeOf(context, property.value, bindings, depth + 1);
+      return { text: inner.text, via: [declarationStatement(def.node), ...inner.via], fixed: inner.fixed };
+    }
+  }
+  return UNKNOWN_PART;
+}
+
+type FunctionLike = TSESTree.FunctionDeclaration | TSESTree.FunctionExpression | TSESTree.ArrowFunctionExpression;
+
+function callShape(context: AnyContext, node: TSESTree.CallExpression, bindings: Bindings, depth: number): Part {
+  const callee = unwrap(node.callee);
+  // [prefix, queue, 'wait'].join(':')
+  if (
+    callee.type === AST_NODE_TYPES.MemberExpression &&
+    propertyName(callee.property, callee.computed) === 'join' &&
+    unwrap(callee.object).type === AST_NODE_TYPES.ArrayExpression
+  ) {
+    const array = unwrap(callee.object) as TSESTree.ArrayExpression;
+    const separatorNode = node.arguments[0];
+    const separator = separatorNode ? shapeOf(context, separatorNode, bindings, depth + 1) : literal(',');
+    const parts: Part[] = [];
+    array.elements.forEach((element, index) => {
+      if (index > 0) parts.push(separator);
+      parts.push(!element || element.type === AST_NODE_TYPES.SpreadElement ? UNKNOWN_PART : shapeOf(context, element, bindings, depth + 1));
+    });
+    return join(parts);
+  }
+  const builder = keyBuilder(context, callee);
+  if (!builder) return opaqueCallShape(context, node, bindings, depth);
+  const returned = returnExpressions(builder.fn);
+  if (returned.length === 0) return UNKNOWN_PART;
+  // bind the builder's parameters to its arguments' shapes (evaluated where the call is)
+  const inner = new Map<TSESTree.Node, Part>();
+  builder.fn.params.forEach((param, index) => {
+    const id = param.type === AST_NODE_TYPES.AssignmentPattern ? param.left : param;
+    const argument = node.arguments[index];
+    if (id.type !== AST_NODE_TYPES.Identifier) return;
+    if (argument && argument.type !== AST_NODE_TYPES.SpreadElement) inner.set(id, shapeOf(context, argument, bindings, depth + 1));
+    else if (param.type === AST_NODE_TYPES.AssignmentPattern) inner.set(id, shapeOf(context, param.right, new Map(), depth + 1));
+  });
+  const shapes = returned.map((expression) => shapeOf(context, expression, inner, depth + 1));
+  const first = shapes[0]!;
+  const opaque = opaqueCallShape(context, node, bindings, depth);
+  // several returns: one shape only when they agree; a builder the evaluation cannot read
+  // (`return args.join(':')`) says less than its literal arguments
+  if (shapes.some((s) => s.text !== first.text) || literalLength(first.text) < literalLength(opaque.text)) {
+    return { text: opaque.text, via: [builder.declaration, ...opaque.via], fixed: opaque.fixed };
+  }
+  return { text: first.text, via: [builder.declaration, ...shapes.flatMap((s) => s.via)], fixed: shapes.every((p) => p.fixed) };
+}
+
+/**
+ * A call the linter cannot read: `*`, then each argument's shape that has a literal part, with
+ * `*` between and after them (`key('stat', name)` -> `*stat*`).
+ */
+function opaqueCallShape(context: AnyContext, node: TSESTree.CallExpression, bindings: Bindings, depth: number): Part {
+  const parts: Part[] = [UNKNOWN_PART];
+  let fixed = node.arguments.length > 0 && configuredCallee(context, node.callee);
+  for (const argument of node.arguments) {
+    if (argument.type === AST_NODE_TYPES.SpreadElement) {
+      fixed = false;
+      continue;
+    }
+    const part = shapeOf(context, argument, bindings, depth + 1);
+    if (!part.fixed) fixed = false;
+    if (part.text.replace(/\*/g, '') === '') continue;
+    parts.push(part, UNKNOWN_PART);
+  }
+  // with literal arguments only, a builder of configuration (this.key('stats')) gives one key;
+  // a call without arguments (uuid(), Date.now()) or on data (id.toString(16)) does not
+  return { ...join(parts), fixed };
+}
+
+/**
+ * A callee that stands for configuration rather than data: a function or method reached from
+ * `this` or from a binding of the module's top level (`this.connection.key`, `keys.stat`, `key`).
+ */
+function configuredCallee(context: AnyContext, callee: TSESTree.Node): boolean {
+  let root = unwrap(callee);
+  while (root.type === AST_NODE_TYPES.MemberExpression && !root.computed) root = unwrap(root.object);
+  if (root.type === AST_NODE_TYPES.ThisExpression) return true;
+  if (root.type !== AST_NODE_TYPES.Identifier) return false;
+  const scope = findVariable(context, root)?.scope;
+  // the module's top level (ES module, CommonJS wrapper, or script)
+  return scope !== undefined && (scope.type === 'module' || scope.type === 'global' || scope.block.type === 'Program');
+}
+
+/** How many characters of a shape are known (not `*`). */
+function literalLength(text: string): number {
+  return text.replace(/\*/g, '').length;
+}
+
+/** A `const`, or a `let` / `var` whose declaration is its only write. */
+function assignedOnce(variable: TSESLint.Scope.Variable, id: TSESTree.Identifier): boolean {
+  const declaration = id.parent?.parent;
+  if (declaration?.type === AST_NODE_TYPES.VariableDeclaration && declaration.kind === 'const') return true;
+  return variable.defs.length === 1 && variable.references.every((reference) => !reference.isWrite() || reference.identifier === id);
+}
+
+/** A function of this module a key is built with: `f(...)`, `this.m(...)`, `KEYS.m(...)`. */
+function keyBuilder(context: AnyContext, callee: TSESTree.Node): { fn: FunctionLike; declaration: TSESTree.Node } | undefined {
+  if (callee.type === AST_NODE_TYPES.Identifier) {
+    const variable = findVariable(context, callee);
+    const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+    if (!def) return undefined;
+    if (def.type === 'FunctionName' && def.node.type === AST_NODE_TYPES.FunctionDeclaration && def.node.body) {
+      return { fn: def.node, declaration: exportedStatement(def.node) };
+    }
+    if (def.type === 'Variable' && def.parent?.kind === 'const' && def.node.init) {
+      const init = unwrap(def.node.init);
+      if (init.type === AST_NODE_TYPES.ArrowFunctionExpression || init.type === AST_NODE_TYPES.FunctionExpression) {
+        return { fn: init, declaration: declarationStatement(def.node) };
+      }
+    }
+    return undefined;
+  }
+  if (callee.type !== AST_NODE_TYPES.MemberExpression || callee.computed || callee.property.type !== AST_NODE_TYPES.Identifier) {
+    return undefined;
+  }
+  const name = callee.property.name;
+  const object = unwrap(callee.object);
+  if (object.type === AST_NODE_TYPES.ThisExpression) {
+    for (let current: TSESTree.Node | undefined = callee.parent; current; current = current.parent) {
+      if (current.type !== AST_NODE_TYPES.ClassBody) continue;
+      for (const element of current.body) {
+        if (
+          element.type === AST_NODE_TYPES.MethodDefinition &&
+          element.kind === 'method' &&
+          !element.computed &&
+          element.key.type === AST_NODE_TYPES.Identifier &&
+          element.key.name === name &&
+          element.value.body
+        ) {
+          return { fn: element.value, declaration: element };
+        }
+      }
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/** The statement declaring a variable (`const X = ...;`, or `export const X = ...;`). */
+function declarationStatement(declarator: TSESTree.VariableDeclarator): TSESTree.Node {
+  const declaration = declarator.parent;
+  return exportedStatement(declaration);
+}
+
+function exportedStatement(node: TSESTree.Node): TSESTree.Node {
+  return node.parent?.type === AST_NODE_TYPES.ExportNamedDeclaration || node.parent?.type === AST_NODE_TYPES.ExportDefaultDeclaration
+    ? node.parent
+    : node;
+}
+
+/** The expressions a function returns: its expression body, or its own `return` statements. */
+function returnExpressions(fn: FunctionLike): TSESTree.Node[] {
+  if (fn.body.type !== AST_NODE_TYPES.BlockStatement) return [fn.body];
+  const out: TSESTree.Node[] = [];
+  const visit = (statement: TSESTree.Node): void => {
+    switch (statement.type) {
+      case AST_NODE_TYPES.ReturnStatement:
+        if (statement.argument) out.push(statement.argument);
+        return;
+      case AST_NODE_TYPES.BlockStatement:
+        statement.body.forEach(visit);
+        return;
+      case AST_NODE_TYPES.IfStatement:
+        visit(statement.consequent);
+        if (statement.alternate) visit(statement.alternate);
+        return;
+      case AST_NODE_TYPES.TryStatement:
+        visit(statement.block);
+        if (statement.handler) visit(statement.handler.body);
+        if (statement.finalizer) visit(statement.finalizer);
+        return;
+      case AST_NODE_TYPES.SwitchStatement:
+        for (const branch of statement.cases) branch.consequent.forEach(visit);
+        return;
+      default:
+        return;
+    }
+  };
+  fn.body.body.forEach(visit);
+  return out;
+}

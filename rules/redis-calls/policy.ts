@@ -1,0 +1,56 @@
+/**
+ * Which writes without TTL are worth a finding, the same for every rule:
+ *
+ * - a key **persistent by design** (`settings['redis-ttl'].persistentKeys`, or a
+ *   `// redis-ttl persistent: <reason>` annotation) is never reported;
+ * - a **bounded key**, one constant string, cannot pile up keys: with `allowConstantKeys` (on in
+ *   `recommended`) it is reported only when the file itself gives that key a TTL somewhere (then a
+ *   missing or non-atomic expiry is a bug);
+ * - a write in the **no-TTL arm of an explicit TTL test** whose other arm sets the TTL is the
+ *   caller's choice: with `allowOptionalTtl` (on in `recommended`) it is not reported.
+ *
+ * `strict` turns both allowances off.
+ */
+import type { TSESTree } from '@typescript-eslint/utils';
+import { fileIndexOf } from './file-index.js';
+import { keyShapeOf } from './key-shape.js';
+import type { RedisCall } from './normalize.js';
+import { inNoTtlArm } from './optional-ttl.js';
+import { persistentReason } from './persistent.js';
+import type { AnyContext } from './static.js';
+
+/** The options every key-writing rule has (both `true` by default, `false` in `strict`). */
+export interface KeyPolicyOptions {
+  /** Do not report a constant key unless the file gives that key a TTL somewhere. */
+  allowConstantKeys?: boolean;
+  /** Do not report a write in the no-TTL arm of an explicit TTL test whose other arm sets the TTL. */
+  allowOptionalTtl?: boolean;
+}
+
+/** JSON schema properties of {@link KeyPolicyOptions}. */
+export const KEY_POLICY_SCHEMA = {
+  allowConstantKeys: {
+    type: 'boolean',
+    description:
+      'Do not report a write to one constant key (it cannot pile up keys) unless the file gives that key a TTL somewhere. Default true; false in the strict config.',
+  },
+  allowOptionalTtl: {
+    type: 'boolean',
+    description:
+      'Do not report a write in the no-TTL arm of an explicit TTL test (if (ttl) ... else ...) whose other arm sets the TTL of the same key. Default true; false in the strict config.',
+  },
+} as const;
+
+/** Whether the write of the key at `keyNode` by `call` is left alone, and why. */
+export function exemption(
+  context: AnyContext,
+  call: RedisCall,
+  keyNode: TSESTree.Node,
+  options: KeyPolicyOptions,
+): 'persistent' | 'constant' | 'optional-ttl' | undefined {
+  const shape = keyShapeOf(context, keyNode);
+  if (persistentReason(context, call.node, shape)) return 'persistent';
+  if (options.allowConstantKeys !== false && shape.constant && !fileIndexOf(context).expiredShapes.has(shape.shape)) return 'constant';
+  if (options.allowOptionalTtl !== false && inNoTtlArm(context, call, keyNode)) return 'optional-ttl';
+  return undefined;
+}

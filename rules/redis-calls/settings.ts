@@ -1,0 +1,165 @@
+/**
+ * `settings['redis-ttl']`, read and validated in one place for every rule. A value of the wrong
+ * type, an invalid regular expression or pattern, or a setting name the plugin does not know is an
+ * error that names the setting and the value given (ESLint prints it with the rule that read it),
+ * never silently ignored: a typo such as `persistentKey` would otherwise turn a setting off
+ * without a word.
+ */
+import { keyPatternMatcher, type KeyPatternMatcher } from '../../semantics/key-patterns.js';
+import type { AnyContext } from './static.js';
+
+/**
+ * Default `clientNames`: receivers named like a Redis client when nothing else is known. A name
+ * containing `redis` or `valkey` always counts; the generic `client` only in a file that imports
+ * a Redis client package (a memcached or HTTP `client.incr(...)` elsewhere is not Redis).
+ */
+export const DEFAULT_CLIENT_NAMES: readonly string[] = ['redis', 'valkey', '^client$'];
+/** Default names that need a Redis import in the file to count. */
+const WEAK_DEFAULT_NAMES: ReadonlySet<string> = new Set(['^client$']);
+
+/** A `clientNames` entry, compiled. */
+export interface ClientNamePattern {
+  /** The entry as written (shown in messages: "its name matches clientNames /redis/i"). */
+  source: string;
+  regex: RegExp;
+}
+
+/** A `persistentKeys` entry, compiled. */
+export interface PersistentKeyPattern {
+  /** The pattern as written (shown in messages). */
+  pattern: string;
+  matches: KeyPatternMatcher;
+}
+
+/** `settings['redis-ttl']` after validation, with defaults filled in. */
+export interface PluginSettings {
+  /** Names that mark a receiver as a client on their own (case-insensitive regular expressions). */
+  clientNames: ClientNamePattern[];
+  /** Names that count only in a file importing a Redis client package (the default `^client$`). */
+  weakClientNames: ClientNamePattern[];
+  /** `autofix: true` turns the fixes of every rule on (default `false`). */
+  autofix: boolean;
+  /** Module specifier the autofixes import runtime helpers from; `undefined`: the default. */
+  runtimeModule: string | undefined;
+  /** The expiry `set-requires-ttl-or-keepttl` adds, in seconds (an integer >= 1), or `undefined`. */
+  defaultTtlSeconds: number | undefined;
+  /**
+   * Keys persistent by design: patterns matched against a key's shape (`bull:*:wait`); see
+   * `semantics/key-patterns.ts` for the syntax.
+   */
+  persistentKeys: PersistentKeyPattern[];
+}
+
+/** The setting names the plugin reads; any other name under `settings['redis-ttl']` is an error. */
+export const SETTING_NAMES = ['autofix', 'clientNames', 'defaultTtlSeconds', 'persistentKeys', 'runtimeModule'] as const;
+
+const cache = new WeakMap<object, PluginSettings>();
+let defaults: PluginSettings | undefined;
+
+/**
+ * The validated `settings['redis-ttl']` of a rule context (computed once per settings object).
+ * @throws Error naming the setting and the bad value when a value is invalid or a name unknown.
+ */
+export function pluginSettings(context: AnyContext): PluginSettings {
+  const raw = (context.settings as Record<string, unknown> | undefined)?.['redis-ttl'];
+  if (raw === undefined || raw === null) return (defaults ??= parseSettings({}));
+  if (typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new Error(`settings['redis-ttl'] must be an object of settings, got ${show(raw)}.`);
+  }
+  let parsed = cache.get(raw);
+  if (!parsed) {
+    parsed = parseSettings(raw as Record<string, unknown>);
+    cache.set(raw, parsed);
+  }
+  return parsed;
+}
+
+function parseSettings(raw: Record<string, unknown>): PluginSettings {
+  for (const name of Object.keys(raw)) {
+    if (!(SETTING_NAMES as readonly string[]).includes(name)) {
+      throw new Error(
+        `settings['redis-ttl'].${name} is not a setting of eslint-plugin-redis-ttl (its settings: ${SETTING_NAMES.join(', ')}).`,
+      );
+    }
+  }
+  const settings: PluginSettings = {
+    clientNames: [],
+    weakClientNames: [],
+    autofix: false,
+    runtimeModule: undefined,
+    defaultTtlSeconds: undefined,
+    persistentKeys: [],
+  };
+
+  const clientNames = raw.clientNames;
+  if (clientNames === undefined) {
+    for (const source of DEFAULT_CLIENT_NAMES) {
+      (WEAK_DEFAULT_NAMES.has(source) ? settings.weakClientNames : settings.clientNames).push({ source, regex: new RegExp(source, 'i') });
+    }
+  } else {
+    const list = typeof clientNames === 'string' ? [clientNames] : clientNames;
+    if (!Array.isArray(list) || list.some((entry) => typeof entry !== 'string')) {
+      throw new Error(`settings['redis-ttl'].clientNames must be a string or an array of strings (regular expressions), got ${show(clientNames)}.`);
+    }
+    settings.clientNames = (list as string[]).map((source) => ({ source, regex: compileClientName(source) }));
+  }
+
+  if (raw.autofix !== undefined) {
+    if (typeof raw.autofix !== 'boolean') throw new Error(`settings['redis-ttl'].autofix must be true or false, got ${show(raw.autofix)}.`);
+    settings.autofix = raw.autofix;
+  }
+
+  if (raw.runtimeModule !== undefined) {
+    if (typeof raw.runtimeModule !== 'string' || raw.runtimeModule.trim() === '') {
+      throw new Error(`settings['redis-ttl'].runtimeModule must be a non-empty module specifier, got ${show(raw.runtimeModule)}.`);
+    }
+    settings.runtimeModule = raw.runtimeModule;
+  }
+
+  const ttl = raw.defaultTtlSeconds;
+  if (ttl !== undefined) {
+    if (typeof ttl !== 'number' || !Number.isSafeInteger(ttl) || ttl < 1) {
+      throw new Error(`settings['redis-ttl'].defaultTtlSeconds must be an integer >= 1 (seconds), got ${show(ttl)}.`);
+    }
+    settings.defaultTtlSeconds = ttl;
+  }
+
+  const persistent = raw.persistentKeys;
+  if (persistent !== undefined) {
+    if (!Array.isArray(persistent)) {
+      throw new Error(`settings['redis-ttl'].persistentKeys must be an array of key patterns such as 'bull:*:wait', got ${show(persistent)}.`);
+    }
+    for (const pattern of persistent) {
+      if (typeof pattern !== 'string' || pattern.trim() === '') {
+        throw new Error(
+          `settings['redis-ttl'].persistentKeys: ${show(pattern)} is not a key pattern (a non-empty string such as 'bull:*:wait'; ` +
+            `KEYS indices of embedded scripts go in the embedded-lua rule's persistentKeys option).`,
+        );
+      }
+      settings.persistentKeys.push({ pattern, matches: keyPatternMatcher(pattern) });
+    }
+  }
+  return settings;
+}
+
+function compileClientName(source: string): RegExp {
+  try {
+    return new RegExp(source, 'i');
+  } catch (error) {
+    throw new Error(
+      `settings['redis-ttl'].clientNames: ${JSON.stringify(source)} is not a valid regular expression ` +
+        `(${error instanceof Error ? error.message : String(error)}).`,
+      { cause: error },
+    );
+  }
+}
+
+/** A value as the user wrote it in the config, for error messages. */
+function show(value: unknown): string {
+  if (value === undefined) return 'undefined';
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * Key shapes (rules/redis-calls/key-shape.ts): each `probe(<key>)` call of a snippet reports the
+ * shape of its argument and whether it is one key (bounded).
+ */
+import tsParser from '@typescript-eslint/parser';
+import { Linter } from 'eslint';
+import { describe, expect, it } from 'vitest';
+import { keyShapeOf } from '../../rules/redis-calls/key-shape.js';
+import type { AnyContext } from '../../rules/redis-calls/static.js';
+
+const probeRule = {
+  meta: { messages: { shape: '{{shape}} {{constant}}' } },
+  create(context: AnyContext) {
+    return {
+      CallExpression(node: { callee: { type: string; name?: string }; arguments: unknown[] }) {
+        if (node.callee.type !== 'Identifier' || node.callee.name !== 'probe') return;
+        const shape = keyShapeOf(context, node.arguments[0] as never);
+        context.report({ node: node as never, messageId: 'shape', data: { shape: shape.shape, constant: shape.constant ? 'one' : 'many' } });
+      },
+    };
+  },
+};
+
+function shapes(code: string): string[] {
+  const linter = new Linter({ configType: 'flat' });
+  return linter
+    .verify(code, [{ files: ['**/*.ts'], languageOptions: { parser: tsParser }, plugins: { t: { rules: { probe: probeRule as never } } }, rules: { 't/probe': 'error' } }], { filename: 'a.ts' })
+    .map((m) => m.message);
+}
+
+describe('keyShapeOf', () => {
+  it('reads literals, templates and concatenations', () => {
+    expect(shapes("probe('jobs:last-run'); probe(`bull:${q}:wait`); probe('user:' + id + ':profile'); probe(42);")).toEqual([
+      'jobs:last-run one',
+      'bull:*:wait many',
+      'user:*:profile many',
+      '42 one',
+    ]);
+  });
+
+  it('reads consts, and let / var assigned once, of the module', () => {
+    expect(shapes("const P = 'rl'; var S = ':h'; let x = 1; x = 2;\nprobe(`${P}:${ip}${S}`); probe(`${P}:${x}`);")).toEqual(['rl:*:h many', 'rl:* many']);
+  });
+
+  it('evaluates key builders of the module with their arguments', () => {
+    const code = [
+      'const jobKey = (id: string) => `job:${id}`;',
+      "function queueKey(name: string, kind = 'wait') { return `bull:${name}:${kind}`; }",
+      "const KEYS = { stats: 'q:stats', meta: `q:${'meta'}` };",
+      'class Q { toKey(t: string) { return `bull:${this.name}:${t}`; } run() { probe(this.toKey("active")); } }',
+      "probe(jobKey(id)); probe(jobKey('7')); probe(queueKey(n)); probe(KEYS.stats); probe([p, 'x', 1].join(':'));",
+    ].join('\n');
+    expect(shapes(code)).toEqual(['bull:*:active many', 'job:* many', 'job:7 one', 'bull:*:wait many', 'q:stats one', '*:x:1 many']);
+  });
+
+  it('keeps the literal arguments of a builder it cannot read; with literal arguments only it is one key', () => {
+    expect(shapes("probe(this.connection.key('stat', 'failed')); probe(this.connection.key('stat', name)); probe(uuid()); probe(id.toString(16));")).toEqual([
+      '*stat*failed* one',
+      '*stat* many',
+      '* many',
+      '*16* many',
+    ]);
+  });
+});

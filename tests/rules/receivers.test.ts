@@ -1,0 +1,72 @@
+/**
+ * Receivers without type information: values provably not a client (whatever their name, also
+ * when assigned in a constructor), and clients reached through functions, getters, static members
+ * and type aliases / interfaces of the same module. Messages say why a receiver was taken for a
+ * client.
+ */
+import rule from '../../rules/set-requires-ttl-or-keepttl.js';
+import { runRule, untypedTester } from './tester.js';
+
+const set = (receiver: string) => `${receiver}.set(\`s:\${id}\`, v)`;
+/** The suggestions of the finding for `set(\`s:${id}\`, v)` in `code`. */
+function suggestions(code: string) {
+  const call = 'set(`s:${id}`, v';
+  const nodeRedis = code.includes("from 'redis'");
+  return [
+    { messageId: 'addKeepTtl' as const, output: code.replace(call, nodeRedis ? `${call}, { KEEPTTL: true }` : `${call}, 'KEEPTTL'`) },
+    { messageId: 'addExpiryPlaceholder' as const, output: code.replace(call, nodeRedis ? `${call}, { EX: TTL_SECONDS }` : `${call}, 'EX', TTL_SECONDS`) },
+  ];
+}
+
+const cases: Array<{ code: string; line: number; client: string }> = [
+  {
+    code: `import Redis from 'ioredis';\nclass Store {\n  redis() { return new Redis(); }\n  save() { return ${set('this.redis()')}; }\n}`,
+    line: 4,
+    client: '`this.redis()` is taken for a Redis client because it is returned by `this.redis()`, where it is made by `new Redis()`',
+  },
+  {
+    code: `import { createClient } from 'redis';\nconst shared = createClient();\nfunction getStore() { return shared; }\nexport const save = () => ${set('getStore()')};`,
+    line: 4,
+    client: '`getStore()` is taken for a Redis client because it is returned by `getStore()`, where it is made by `createClient()`',
+  },
+  {
+    code: `import Redis from 'ioredis';\nclass Pool {\n  static get defaultClient() { return new Redis(); }\n}\nexport const save = () => ${set('Pool.defaultClient')};`,
+    line: 5,
+    client: '`Pool.defaultClient` is taken for a Redis client because it is returned by `Pool.defaultClient`, where it is made by `new Redis()`',
+  },
+  {
+    code: `import type { Redis, Cluster } from 'ioredis';\ntype Conn = Redis | Cluster;\nexport const save = (c: Conn) => ${set('c')};`,
+    line: 3,
+    client: "`c` is taken for a Redis client because its annotation `Conn` is declared in this file as `Redis` comes from ioredis",
+  },
+  {
+    code: `import type { Redis } from 'ioredis';\ninterface Store extends Redis { tenant: string }\nexport const save = (c: Store) => ${set('c')};`,
+    line: 3,
+    client: "`c` is taken for a Redis client because its annotation `Store` is declared in this file as `Redis` comes from ioredis",
+  },
+  {
+    code: `export class Repo {\n  constructor(private readonly redisStore: unknown) {}\n  save() { return ${set('this.redisStore')}; }\n}`,
+    line: 3,
+    client: "`this.redisStore` is taken for a Redis client because its name matches clientNames 'redis'",
+  },
+];
+
+runRule(untypedTester, 'set-requires-ttl-or-keepttl', rule, {
+  valid: [
+    // handed case 17's three shapes, and a TypeScript private field compiled to a WeakMap
+    `export class Adapter {\n  private redisListeners;\n  constructor() { this.redisListeners = new Map(); }\n  on() { this.redisListeners.set(\`s:\${id}\`, 1); }\n}`,
+    `export class Adapter {\n  constructor(private readonly redisRequests = new Map<string, number>()) {}\n  on() { this.redisRequests.set(\`s:\${id}\`, 1); }\n}`,
+    `const state = { redisTimers: new Map<string, number>() };\nstate.redisTimers.set(\`s:\${id}\`, 1);`,
+    `var _RedisStorage_mode;\n_RedisStorage_mode = new WeakMap();\n_RedisStorage_mode.set(this, false);`,
+    // a getter of the module returning something else
+    `class Pool {\n  static get redisCache() { return new Map(); }\n}\nPool.redisCache.set(\`s:\${id}\`, 1);`,
+  ],
+  invalid: cases.map(({ code, line, client }) => ({
+    code,
+    errors: [{ messageId: 'setWithoutTtl' as const, line, data: { command: 'SET', key: 's:*', hint: hintFor('s:*'), client }, suggestions: suggestions(code) }],
+  })),
+});
+
+function hintFor(shape: string): string {
+  return `If keys shaped \`${shape}\` are meant to live forever, add '${shape}' to settings['redis-ttl'].persistentKeys or annotate the write with // redis-ttl persistent: <reason>.`;
+}
