@@ -2,14 +2,15 @@
  * End to end: `eslint --fix` removes the TTL leaks of `examples/app` and the fixed app works.
  *
  * The app is copied to a temporary folder with a `package.json` (`"type": "module"`) and a
- * `node_modules` of symlinks: `eslint-plugin-redis-ttl` -> this repository (so
- * `eslint-plugin-redis-ttl/runtime` resolves through the package's `exports` to `dist/`),
- * `ioredis` and `@types` -> this repository's. ESLint runs through its `ESLint` class with the
+ * `node_modules` of symlinks: `redis-ttl-runtime` -> this repository's `runtime/` (so the import
+ * the fixes add resolves through that package's `exports` to `runtime/dist/`), `ioredis`, `redis`,
+ * `@upstash/redis` and `@types` -> this repository's. (tests/consumer/ does the same with the
+ * packed tarballs installed by npm.) ESLint runs through its `ESLint` class with the
  * plugin's recommended config (the plugin loaded from the sources, as vitest transforms them) plus
  * `settings['redis-ttl'] = { autofix: true, defaultTtlSeconds: 86400 }`.
  *
- * `dist/` must be current, since the app imports the runtime from it: `beforeAll` runs
- * `npm run build` when `dist/runtime/index.js` is missing or older than a file of `runtime/`
+ * `runtime/dist/` must be current, since the app imports the runtime from it: `beforeAll` runs
+ * `npm run build` when `runtime/dist/index.js` is missing or older than a file of `runtime/`
  * (CI builds before `npm test`, so there it is a check that costs nothing).
  *
  * Then: a second lint reports nothing, `tsc --noEmit` passes on the fixed app, and the workload
@@ -48,8 +49,9 @@ function newestMtime(dir: string): number {
 }
 
 function ensureDist(): void {
-  const built = join(root, 'dist/runtime/index.js');
-  if (existsSync(built) && statSync(built).mtimeMs >= newestMtime(join(root, 'runtime'))) return;
+  const built = join(root, 'runtime/dist/index.js');
+  const sources = Math.max(newestMtime(join(root, 'runtime/scripts')), ...readdirSync(join(root, 'runtime')).filter((f) => f.endsWith('.ts')).map((f) => statSync(join(root, 'runtime', f)).mtimeMs));
+  if (existsSync(built) && statSync(built).mtimeMs >= sources) return;
   execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'pipe' });
 }
 
@@ -59,7 +61,7 @@ function copyProject(source: string, into: string, name: string): string {
   cpSync(join(root, source), dir, { recursive: true });
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: `redis-ttl-${name}`, private: true, type: 'module' }, null, 2));
   mkdirSync(join(dir, 'node_modules/@upstash'), { recursive: true });
-  symlinkSync(root, join(dir, 'node_modules/eslint-plugin-redis-ttl'), 'dir');
+  symlinkSync(join(root, 'runtime'), join(dir, 'node_modules/redis-ttl-runtime'), 'dir');
   for (const pkg of ['ioredis', 'redis', '@upstash/redis', '@types']) {
     symlinkSync(join(root, 'node_modules', pkg), join(dir, 'node_modules', pkg), 'dir');
   }
@@ -141,7 +143,7 @@ describe('eslint --fix on examples/app', () => {
 
     expect(readFileSync(join(app, 'src/rate-limit.ts'), 'utf8')).toContain(
       [
-        `import { buildKey, incrementWithTtl } from 'eslint-plugin-redis-ttl/runtime';`,
+        `import { buildKey, incrementWithTtl } from 'redis-ttl-runtime';`,
         ``,
         `const WINDOW_SECONDS = 60;`,
         `export const LIMIT = 20;`,
@@ -157,7 +159,7 @@ describe('eslint --fix on examples/app', () => {
       ].join('\n'),
     );
     const billing = readFileSync(join(app, 'src/billing.ts'), 'utf8');
-    expect(billing).toContain(`import type { Redis } from 'ioredis';\nimport { incrementWithTtl, collect } from 'eslint-plugin-redis-ttl/runtime';\n`);
+    expect(billing).toContain(`import type { Redis } from 'ioredis';\nimport { incrementWithTtl, collect } from 'redis-ttl-runtime';\n`);
     expect(billing).toContain(
       `  const { value: total } = await incrementWithTtl(redis, key, { by: seconds, ttlMs: USAGE_TTL_SECONDS * 1000, mode: 'sliding' });\n  return total;`,
     );
@@ -196,7 +198,7 @@ describe('eslint --fix on node-redis and @upstash/redis code', () => {
     const after = await eslint(clients, false).lintFiles(['src/**/*.ts']);
     expect(after.flatMap((r) => r.messages)).toEqual([]);
     const nodeRedis = readFileSync(join(clients, 'src/node-redis.ts'), 'utf8');
-    expect(nodeRedis).toContain(`import { incrementWithTtl, collect } from 'eslint-plugin-redis-ttl/runtime';`);
+    expect(nodeRedis).toContain(`import { incrementWithTtl, collect } from 'redis-ttl-runtime';`);
     expect(nodeRedis).toContain(`  return client.set(key, token, { KEEPTTL: true, XX: true, GET: true });`);
     expect(nodeRedis).toContain(`  await client.set(\`\${key}:lock\`, '1', { EX: 86400, NX: true });`);
     const upstash = readFileSync(join(clients, 'src/upstash.ts'), 'utf8');
