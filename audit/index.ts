@@ -4,7 +4,8 @@
  */
 export { AuditError, DEFAULT_AUDIT_OPTIONS, runAudit } from './audit.js';
 export type { AuditOptions, AuditProgress, AuditReport, FixResult, PatternReport, SampleEstimate, Violation } from './audit.js';
-export { connect, optionsFromUrl, redactUrl, type Connection } from './connect.js';
+export { connect, type Connection, type ConnectOptions } from './connect.js';
+export { optionsFromUrl, redactUrl } from './url.js';
 export { collapseSiblings, foldKey, isOpaqueSegment } from './fold.js';
 export { FORMAT_NAMES, formatCsv, formatJson, formatReport, formatTable, type FormatContext, type FormatName } from './format.js';
 export { compileGlob, type RedisGlob } from './glob.js';

@@ -596,7 +596,7 @@ describe('usage and connection errors', () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Usage: redis-ttl-audit [options]');
     expect(help.stdout).toContain("$ redis-ttl-audit --fail-on-persistent 'session:*'");
-    expect(help.stdout).toContain('Exit codes: 0 audited, 1 --fail-on-persistent found keys without TTL, 2 usage or connection error.');
+    expect(help.stdout).toContain('Exit codes: 0 audited, 1 --fail-on-persistent found keys without TTL, 2 usage, connection,\ntimeout or permission error.');
     const version = await runCli(['--version']);
     const packageJson = JSON.parse(readFileSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../package.json'), 'utf8')) as { version: string };
     expect(version).toEqual({ code: 0, stdout: `${packageJson.version}\n`, stderr: '' });
@@ -606,8 +606,28 @@ describe('usage and connection errors', () => {
     expect(await runCli(['--count', 'ten'])).toEqual({
       code: 2,
       stdout: '',
-      stderr: "redis-ttl-audit: option '--count <n>' argument 'ten' is invalid. expected a whole number >= 1.\nRun \"redis-ttl-audit --help\" for usage.\n",
+      stderr: "redis-ttl-audit: option '--count <n>' argument 'ten' is invalid. expected a whole number >= 1, got \"ten\".\nRun \"redis-ttl-audit --help\" for usage.\n",
     });
+    expect(await runCli(['--type', 'foo'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'redis-ttl-audit: option \'--type <type>\' argument \'foo\' is invalid. Allowed choices are string, list, set, zset, hash, stream.\n' +
+        'Run "redis-ttl-audit --help" for usage.\n',
+    });
+    expect(await runCli(['--match', 'x:*', '--fix-ttl', '86400000', '--yes'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        "redis-ttl-audit: option '--fix-ttl <seconds>' argument '86400000' is invalid. expected a whole number from 1 to 31,536,000, got \"86400000\". " +
+        'A TTL above 365 days is almost always milliseconds given as seconds, and a key meant to expire that lives for years still leaks.\n' +
+        'Run "redis-ttl-audit --help" for usage.\n',
+    });
+    for (const bad of [['--fix-ttl', '0'], ['--fix-ttl', '1.5'], ['--fix-ttl', '-5'], ['--timeout', '0'], ['--timeout', '5s'], ['--top', '1e3']]) {
+      const result = await runCli(['--match', 'x:*', ...bad]);
+      expect(result.code, bad.join(' ')).toBe(2);
+      expect(result.stderr, bad.join(' ')).toMatch(/is invalid\. expected a whole number/);
+    }
     expect((await runCli(['--format', 'xml'])).code).toBe(2);
     expect((await runCli(['--bogus'])).stderr).toBe("redis-ttl-audit: unknown option '--bogus'\nRun \"redis-ttl-audit --help\" for usage.\n");
     expect((await runCli(['localhost'])).code).toBe(2);

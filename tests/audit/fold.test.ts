@@ -81,12 +81,21 @@ describe('foldKey', () => {
     );
   });
 
-  it('produces a glob that matches the key', () => {
+  it('produces a glob that matches the key, glob characters of the name included', () => {
     fc.assert(
-      fc.property(fc.stringMatching(/^[a-z0-9:{}_.-]{0,30}$/), (key) => {
+      fc.property(fc.stringMatching(/^[a-z0-9:{}_.*?[\]\\-]{0,30}$/), (key) => {
         expect(compileGlob(foldKey(key)).test(key)).toBe(true);
       }),
+      { numRuns: 1000 },
     );
+  });
+
+  it('escapes the glob characters of a name, and only those', () => {
+    expect(foldKey('jobs:[urgent]:42')).toBe('jobs:\\[urgent\\]:*');
+    expect(foldKey('a*b?c:x\\y')).toBe('a\\*b\\?c:x\\\\y');
+    expect(foldKey('{a*b}:*')).toBe('{*}:\\*');
+    expect(compileGlob(foldKey('a*b:1')).test('aXb:1')).toBe(false);
+    expect(foldKey('bin:\\xff', { escape: false })).toBe('bin:\\xff');
   });
 });
 
