@@ -2,7 +2,7 @@
  * Runtime benchmark: our limiters next to rate-limiter-flexible's RateLimiterRedis on the same
  * ioredis client and the same local Redis, plus a bare EVALSHA of `return 1` as the floor.
  *
- *   node --import tsx bench/runtime/run.ts            (starts a redis-server, or uses REDIS_URL)
+ *   node --import tsx bench/runtime/run.ts            (starts a redis-server, or uses REDIS_TEST_URL)
  *   BENCH_MS=500 node --import tsx bench/runtime/run.ts   (shorter cells)
  *
  * Workloads: one hot key mostly allowed, one hot key mostly denied, 10,000 rotating keys; each at
@@ -193,7 +193,7 @@ async function main(): Promise<void> {
     console.log(`| of which rate-limiter-flexible, duration: 0.5 s | ${theirsSub.total} | ${theirsSub.noTtl} |`);
     console.log(`| (ours, fixed-window keys incl. the 500 ms ones) | ${fmt(oursSub.total)} | ${oursSub.noTtl} |`);
 
-    // leave nothing behind on a shared REDIS_URL
+    // leave nothing behind on a named REDIS_TEST_URL
     for (const prefix of [OURS, THEIRS, FLOOR]) {
       let cursor = '0';
       do {
