@@ -9,9 +9,8 @@
  * plugin's recommended config (the plugin loaded from the sources, as vitest transforms them) plus
  * `settings['redis-ttl'] = { autofix: true, defaultTtlSeconds: 86400 }`.
  *
- * `runtime/dist/` must be current, since the app imports the runtime from it: `beforeAll` runs
- * `npm run build` when `runtime/dist/index.js` is missing or older than a file of `runtime/`
- * (CI builds before `npm test`, so there it is a check that costs nothing).
+ * `runtime/dist/` must be current, since the app imports the runtime from it: `beforeAll` builds
+ * when it is older than the sources (tests/helpers/build.ts; CI builds before `npm test`).
  *
  * Then: a second lint reports nothing, `tsc --noEmit` passes on the fixed app, and the workload
  * (`workload.ts`, through tsx) leaves at least one key without TTL on the unfixed app and none on
@@ -22,8 +21,8 @@
  * before the fix and not after (the upstash module is type-checked only: its REST client can not
  * reach a plain Redis).
  */
-import { execFile, execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,28 +31,12 @@ import { ESLint, type Linter } from 'eslint';
 import tseslint from 'typescript-eslint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import plugin from '../../rules/index.js';
+import { ensureBuilt } from '../helpers/build.js';
 import { scanWithPttl, uniquePrefix, useRedis } from '../helpers/redis.js';
 
 const run = promisify(execFile);
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const redis = useRedis();
-
-/** Newest modification time of the files under `dir`. */
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
-function ensureDist(): void {
-  const built = join(root, 'runtime/dist/index.js');
-  const sources = Math.max(newestMtime(join(root, 'runtime/scripts')), ...readdirSync(join(root, 'runtime')).filter((f) => f.endsWith('.ts')).map((f) => statSync(join(root, 'runtime', f)).mtimeMs));
-  if (existsSync(built) && statSync(built).mtimeMs >= sources) return;
-  execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'pipe' });
-}
 
 /** A copy of `source` that resolves its imports as an installed project would. */
 function copyProject(source: string, into: string, name: string): string {
@@ -106,7 +89,7 @@ let app: string;
 let clients: string;
 
 beforeAll(() => {
-  ensureDist();
+  ensureBuilt();
   work = mkdtempSync(join(tmpdir(), 'redis-ttl-autofix-'));
   app = copyProject('examples/app', work, 'app');
   clients = copyProject('tests/fixtures/autofix-clients', work, 'clients');
