@@ -50,7 +50,15 @@ export interface AuditOptions {
  * (https://redis.io/docs/latest/commands/type/); SCAN's TYPE filter takes the same names.
  */
 export const KEY_TYPES = ['string', 'list', 'set', 'zset', 'hash', 'stream'] as const;
+/** One of {@link KEY_TYPES}. */
 export type KeyType = (typeof KEY_TYPES)[number];
+
+/**
+ * The default connect and reply timeout of the audit's connections, in milliseconds (see
+ * `ConnectOptions.timeoutMs` in connect.ts). Here, not in connect.ts, so the CLI can show it
+ * without loading the Redis client.
+ */
+export const DEFAULT_TIMEOUT_MS = 10_000;
 
 /**
  * The longest TTL `fixTtl` adds: 365 days, in seconds. A longer one is almost always a unit

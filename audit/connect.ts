@@ -3,7 +3,7 @@
  * scanned on their own. TLS and credentials come from the URL (`url.ts`).
  */
 import { Cluster, Redis, type RedisOptions } from 'ioredis';
-import { AuditError, isTimeout } from './audit.js';
+import { AuditError, DEFAULT_TIMEOUT_MS, isTimeout } from './audit.js';
 import { optionsFromUrl, redactUrl } from './url.js';
 
 /** The servers to audit and how to let go of them. */
@@ -28,9 +28,6 @@ export interface ConnectOptions {
    */
   timeoutMs: number;
 }
-
-/** The default of {@link ConnectOptions.timeoutMs}: 10 s. */
-export const DEFAULT_TIMEOUT_MS = 10_000;
 
 function clientOptions(timeoutMs: number): RedisOptions {
   return {

@@ -6,7 +6,7 @@
  * TTL; 2 = usage error, connection or authentication failure, a command refused by the server.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { AuditError, type AuditOptions, DEFAULT_AUDIT_OPTIONS, KEY_TYPES, type KeyType, MAX_FIX_TTL_SECONDS, runAudit } from '../audit.js';
+import { AuditError, type AuditOptions, DEFAULT_AUDIT_OPTIONS, DEFAULT_TIMEOUT_MS, KEY_TYPES, type KeyType, MAX_FIX_TTL_SECONDS, runAudit } from '../audit.js';
 import { FORMAT_NAMES, type FormatName, formatReport } from '../format.js';
 import { redactUrl } from '../url.js';
 import { CliError } from '../../cli/errors.js';
@@ -52,8 +52,6 @@ interface ParsedOptions {
 
 const DEFAULT_URL = 'redis://127.0.0.1:6379';
 
-/** The default of `--timeout`, in milliseconds (the same as `connect.ts`'s, which the CLI loads only after parsing). */
-const DEFAULT_TIMEOUT_MS = 10_000;
 
 const EXAMPLES = `
 Examples:

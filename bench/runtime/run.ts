@@ -16,7 +16,7 @@ import { performance } from 'node:perf_hooks';
 import { Redis } from 'ioredis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { createLimiter, type Limiter, type LimiterOptions } from '../../runtime/index.js';
-import { startRedis } from '../../tests/helpers/redis-server.js';
+import { startRedis, unlinkMatching } from '../../tests/helpers/redis-server.js';
 
 const CELL_MS = Number(process.env.BENCH_MS ?? 400);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -194,14 +194,7 @@ async function main(): Promise<void> {
     console.log(`| (ours, fixed-window keys incl. the 500 ms ones) | ${fmt(oursSub.total)} | ${oursSub.noTtl} |`);
 
     // leave nothing behind on a named REDIS_TEST_URL
-    for (const prefix of [OURS, THEIRS, FLOOR]) {
-      let cursor = '0';
-      do {
-        const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-        cursor = next;
-        if (keys.length > 0) await redis.unlink(...keys);
-      } while (cursor !== '0');
-    }
+    for (const prefix of [OURS, THEIRS, FLOOR]) await unlinkMatching(redis, `${prefix}*`);
   } finally {
     await redis.quit();
     await handle.stop();

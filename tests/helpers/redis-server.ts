@@ -13,6 +13,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
+import type { Redis } from 'ioredis';
 
 export interface RedisHandle {
   /** `redis://host:port` */
@@ -155,4 +156,14 @@ export async function startRedis(): Promise<RedisHandle> {
     }
   }
   return startRedisServer();
+}
+
+/** Deletes (UNLINK) every key matching the glob `pattern`, walking with SCAN. */
+export async function unlinkMatching(client: Redis, pattern: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await client.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+    cursor = next;
+    if (keys.length > 0) await client.unlink(...keys);
+  } while (cursor !== '0');
 }

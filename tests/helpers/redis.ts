@@ -15,7 +15,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis, type RedisOptions } from 'ioredis';
 import { afterAll, beforeAll } from 'vitest';
-import { namedTestServer, startRedis, type RedisHandle } from './redis-server.js';
+import { namedTestServer, startRedis, unlinkMatching, type RedisHandle } from './redis-server.js';
 
 export interface TestRedis {
   /** URL of the Redis of this file. */
@@ -73,12 +73,7 @@ function guard(client: Redis): Redis {
 async function deleteFileKeys(url: string): Promise<void> {
   const client = new Redis(url, { maxRetriesPerRequest: 2 });
   try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await client.scan(cursor, 'MATCH', `${FILE_PREFIX}*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length > 0) await client.unlink(...keys);
-    } while (cursor !== '0');
+    await unlinkMatching(client, `${FILE_PREFIX}*`);
   } finally {
     client.disconnect();
   }
