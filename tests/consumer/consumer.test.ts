@@ -6,8 +6,9 @@
  * - the tarballs: no source maps, only the files each package needs, every relative link of the
  *   READMEs and docs pointing at a file the tarball holds; `npm publish --dry-run` without a warning;
  * - a TypeScript project: the README's TypeScript config pasted verbatim lints a file with a known
- *   leak; the plugin's entry points type-check under moduleResolution node16, bundler and node10
- *   with `skipLibCheck: false`, and a mistyped subpath does not;
+ *   leak; `npx lua-lint` and `npx redis-ttl-audit` work with no Redis client of the project's own;
+ *   the plugin's entry points type-check under moduleResolution node16, bundler and node10, every
+ *   module their declarations import resolves (traced), and a mistyped subpath does not;
  * - a node-redis project with the runtime only: the runtime's types check without ioredis installed;
  * - a JavaScript app: the README's JavaScript config finds its leaks, the README's autofix
  *   settings fix them, and a production install of it (`npm ci --omit=dev`) holds no ESLint,
@@ -212,7 +213,24 @@ describe('a TypeScript project', () => {
     expect(await eslintJson(dir, ['.'])).toEqual({ code: 1, findings: ['src/rotate.ts:4:47 redis-ttl/no-getset getset'] });
   });
 
-  it('the entry points type-check under moduleResolution node16, bundler and node10 (skipLibCheck: false); a wrong subpath does not', async () => {
+  it('the commands run through npx with no Redis client installed by the project: lua-lint, redis-ttl-audit (its own ioredis)', async () => {
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { dependencies?: object; devDependencies: Record<string, string> };
+    expect(Object.keys(pkg.devDependencies).filter((name) => /redis/.test(name))).toEqual(['eslint-plugin-redis-ttl']);
+    expect(pkg.dependencies).toBeUndefined();
+    const help = await sh('npx --no-install redis-ttl-audit --help', dir);
+    expect(help.stdout).toContain('Usage: redis-ttl-audit [options]');
+    await expect(sh('npx --no-install redis-ttl-audit --url redis://127.0.0.1:1 --timeout 2000', dir)).rejects.toMatchObject({
+      code: 2,
+      stderr: 'redis-ttl-audit: cannot connect to redis://127.0.0.1:1: connect ECONNREFUSED 127.0.0.1:1\n',
+    });
+    writeFileSync(join(dir, 'leak.lua'), "redis.call('INCR', KEYS[1])\nreturn 1\n");
+    await expect(sh('npx --no-install lua-lint leak.lua --format compact', dir)).rejects.toMatchObject({
+      code: 1,
+      stdout: expect.stringContaining('leak.lua: line 1, col 1, Error - INCR on KEYS[1] can create the key without a TTL') as unknown,
+    });
+  });
+
+  it('the entry points type-check under moduleResolution node16, bundler and node10, every module their declarations import resolves, a wrong subpath does not', async () => {
     mkdirSync(join(dir, 'types'));
     writeFileSync(
       join(dir, 'types/index.ts'),
