@@ -40,11 +40,12 @@ describe('no reply', () => {
     const p = r.pipeline();
     for (let i = 0; i < 40_000; i += 1) p.set(`paused:${i}`, 'x');
     await p.exec();
-    const started = performance.now();
-    // 40,000 keys at 20,000 commands/s: about 2 s of scanning, paused after 400 ms.
+    // 40,000 keys at 20,000 commands/s: about 2 s of scanning; paused once the scan has begun.
     const audit = runCli(['--url', url, '--max-ops-per-second', '20000', '--timeout', '1000']);
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    const scans = async () => Number(/^cmdstat_scan:calls=(\d+)/m.exec(await r.info('commandstats'))?.[1] ?? 0);
+    while ((await scans()) < 2) await new Promise((resolve) => setTimeout(resolve, 10));
     server.kill('SIGSTOP');
+    const paused = performance.now();
     let result;
     try {
       result = await audit;
@@ -52,14 +53,14 @@ describe('no reply', () => {
       server.kill('SIGCONT');
       await r.flushall(); // this file's own server
     }
-    const elapsed = performance.now() - started;
+    const elapsed = performance.now() - paused;
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(
       new RegExp(`^redis-ttl-audit: 127\\.0\\.0\\.1:${port} did not answer (SCAN|PTTL) within 1000 ms \\(--timeout\\): the server is paused, overloaded or unreachable\\.\\n$`),
     );
-    // the pause began at 400 ms; the reply timeout is 1000 ms, plus a rate-limited burst
-    expect(elapsed).toBeLessThan(400 + 1000 + 1500);
+    // the reply timeout is 1000 ms; the margin is for a busy machine
+    expect(elapsed).toBeLessThan(1000 + 2000);
   });
 
   describe('a TCP listener that accepts and never answers', () => {
@@ -83,7 +84,7 @@ describe('no reply', () => {
     it('fails the connection after --timeout, saying why', async () => {
       const started = performance.now();
       const result = await runCli(['--url', `redis://127.0.0.1:${silentPort}`, '--timeout', '500']);
-      expect(performance.now() - started).toBeLessThan(3_000);
+      expect(performance.now() - started).toBeLessThan(5_000);
       expect(result).toEqual({
         code: 2,
         stdout: '',
@@ -96,7 +97,7 @@ describe('no reply', () => {
     it('explains a TLS handshake that never completes: rediss:// against a plain server', async () => {
       const started = performance.now();
       const result = await runCli(['--url', `rediss://127.0.0.1:${port}`, '--timeout', '500']);
-      expect(performance.now() - started).toBeLessThan(3_000);
+      expect(performance.now() - started).toBeLessThan(5_000);
       expect(result).toEqual({
         code: 2,
         stdout: '',
