@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.bench-tmp/**', '.audit-demo-tmp/**', 'tests/fixtures/**', 'examples/**', 'coverage/**'] },
+  { ignores: ['dist/**', 'runtime/dist/**', 'runtime/lua.generated.ts', 'node_modules/**', '.bench-tmp/**', '.audit-demo-tmp/**', 'tests/fixtures/**', 'examples/**', 'coverage/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

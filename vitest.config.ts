@@ -3,6 +3,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts'],
+    // A minute each, in `npm run test:ci` (vitest.ci.config.ts; CI runs both).
+    exclude: ['tests/consumer/**', 'tests/isolation/named-server.test.ts', '**/node_modules/**'],
+    globalSetup: ['tests/helpers/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -14,15 +14,15 @@ import type { Redis } from 'ioredis';
 import { collapseSiblings, foldKey } from './fold.js';
 import { compileGlob, type RedisGlob } from './glob.js';
 import { RateLimiter } from './rate.js';
-import { type NodeInfo, type Warning, policyWarnings, readNodeInfo, versionAtLeast } from './server.js';
+import { type NodeInfo, type Warning, nodeAddress, policyWarnings, readNodeInfo, versionAtLeast } from './server.js';
 import { type PatternStats, type Proportion, addObservation, emptyStats, mergeStats, wilson95 } from './stats.js';
 
 /** What to audit and how. Counts are whole numbers. */
 export interface AuditOptions {
   /** Redis globs (MATCH syntax); a key is audited when it matches any; empty = every key. */
   match: string[];
-  /** Only keys of this type (`string`, `hash`, `list`, `set`, `zset`, `stream`...). */
-  type?: string;
+  /** Only keys of this type: one of {@link KEY_TYPES}. */
+  type?: KeyType;
   /** SCAN COUNT hint: hash-table buckets visited per SCAN call. */
   count: number;
   /** Stop after this many (matching) keys and extrapolate to DBSIZE. */
@@ -35,7 +35,7 @@ export interface AuditOptions {
   maxOpsPerSecond: number;
   /** Globs of keys that must expire: each TTL-less key matching one is a violation. */
   failOnPersistent: string[];
-  /** Add this TTL (seconds) with EXPIRE NX to the TTL-less keys found. Requires `match`. */
+  /** Add this TTL (seconds, 1 to {@link MAX_FIX_TTL_SECONDS}) with EXPIRE NX to the TTL-less keys found. Requires `match`. */
   fixTtl?: number;
   /** Keep the names of the keys changed by `fixTtl`, and of more violation examples. */
   verbose: boolean;
@@ -44,6 +44,35 @@ export interface AuditOptions {
   /** Called after each SCAN batch. */
   onProgress?: (progress: AuditProgress) => void;
 }
+
+/**
+ * The key types `--type` accepts: the types `TYPE` replies for Redis' own data types
+ * (https://redis.io/docs/latest/commands/type/); SCAN's TYPE filter takes the same names.
+ */
+export const KEY_TYPES = ['string', 'list', 'set', 'zset', 'hash', 'stream'] as const;
+/** One of {@link KEY_TYPES}. */
+export type KeyType = (typeof KEY_TYPES)[number];
+
+/**
+ * The default connect and reply timeout of the audit's connections, in milliseconds (see
+ * `ConnectOptions.timeoutMs` in connect.ts). Here, not in connect.ts, so the CLI can show it
+ * without loading the Redis client.
+ */
+export const DEFAULT_TIMEOUT_MS = 10_000;
+
+/**
+ * The longest TTL `fixTtl` adds: 365 days, in seconds. A longer one is almost always a unit
+ * mistake (milliseconds given as seconds: `86400000` is 1,000 days), and a key meant to expire
+ * that lives for years is still a leak.
+ */
+export const MAX_FIX_TTL_SECONDS = 365 * 86_400;
+
+/**
+ * Key names (and patterns) longer than this many characters are cut in reports: a name keeps its
+ * first characters followed by `… (<n> bytes)`, a pattern its first characters followed by `*`
+ * (still a glob that matches the keys).
+ */
+export const MAX_NAME_LENGTH = 200;
 
 /** Defaults for the optional parts of {@link AuditOptions}. */
 export const DEFAULT_AUDIT_OPTIONS: AuditOptions = {
@@ -158,14 +187,119 @@ export class AuditError extends Error {
   override name = 'AuditError';
 }
 
-function displayKey(key: Buffer): string {
+/** A key as the report shows it: its name, and its pattern. */
+interface ShownKey {
+  /** The name, binary bytes as `\\xNN`, cut after {@link MAX_NAME_LENGTH} characters with the length in bytes. */
+  name: string;
+  /** Its folded pattern (a glob matching it), cut after {@link MAX_NAME_LENGTH} characters and ended with `*`. */
+  pattern: string;
+}
+
+/** The name and pattern of a key (see {@link ShownKey}). */
+export function showKey(key: Buffer): ShownKey {
   const text = key.toString('utf8');
-  // Binary keys and control characters are shown like redis-cli shows them.
+  let name: string;
+  let pattern: string;
   // eslint-disable-next-line no-control-regex
-  if (Buffer.byteLength(text) === key.length && !text.includes('\uFFFD') && !/[\u0000-\u001f\u007f]/.test(text)) return text;
-  let out = '';
-  for (const byte of key) out += byte >= 0x20 && byte < 0x7f && byte !== 0x5c ? String.fromCharCode(byte) : `\\x${byte.toString(16).padStart(2, '0')}`;
-  return out;
+  if (Buffer.byteLength(text) === key.length && !text.includes('\uFFFD') && !/[\u0000-\u001f\u007f]/.test(text)) {
+    name = text;
+    pattern = foldKey(text);
+  } else {
+    // Binary keys and control characters are shown like redis-cli shows them.
+    name = '';
+    for (const byte of key) name += byte >= 0x20 && byte < 0x7f && byte !== 0x5c ? String.fromCharCode(byte) : `\\x${byte.toString(16).padStart(2, '0')}`;
+    pattern = foldKey(name, { escape: false });
+  }
+  return { name: cutName(name, key.length), pattern: cutPattern(pattern) };
+}
+
+/** The first {@link MAX_NAME_LENGTH} characters of `text`, never ending in half a surrogate pair. */
+function head(text: string): string {
+  let cut = text.slice(0, MAX_NAME_LENGTH);
+  if (/[\uD800-\uDBFF]$/.test(cut)) cut = cut.slice(0, -1);
+  return cut;
+}
+
+function cutName(name: string, bytes: number): string {
+  return name.length <= MAX_NAME_LENGTH ? name : `${head(name)}… (${bytes.toLocaleString('en-US')} bytes)`;
+}
+
+function cutPattern(pattern: string): string {
+  if (pattern.length <= MAX_NAME_LENGTH) return pattern;
+  let cut = head(pattern);
+  // Never end on the backslash of an escape: it would escape the `*` added below.
+  if (/(?:^|[^\\])(?:\\\\)*\\$/.test(cut)) cut = cut.slice(0, -1);
+  return cut.endsWith('*') ? cut : `${cut}*`;
+}
+
+/** ioredis' error for a reply that did not come within the client's `commandTimeout`. */
+export function isTimeout(error: unknown): boolean {
+  return error instanceof Error && /^Command timed out\b|\bETIMEDOUT\b/.test(error.message);
+}
+
+/** What the audit asks each server for, by option: the ACL permissions it needs. */
+function neededCommands(options: AuditOptions): string {
+  return [
+    '+info +dbsize +scan +pttl',
+    ...(options.type !== undefined ? ['+type'] : []),
+    ...(options.memory ? ['+memory'] : []),
+    ...(options.idle ? ['+object'] : []),
+    ...(options.fixTtl !== undefined ? ['+expire'] : []),
+  ].join(' ');
+}
+
+/**
+ * Turns an error of a server or its connection into an {@link AuditError} that names the server
+ * and says what to do: no reply within the timeout, an ACL refusal (NOPERM) of a command or of a
+ * key (with `--match` as the way out), any other error reply. Errors of this code (TypeError and
+ * the like) pass through: they are bugs.
+ */
+async function serverFailure(error: unknown, node: Redis, doing: string, run: Run, key?: string): Promise<unknown> {
+  if (!(error instanceof Error) || error instanceof AuditError || error instanceof TypeError || error instanceof RangeError || error instanceof ReferenceError || error instanceof SyntaxError) {
+    return error;
+  }
+  const address = nodeAddress(node);
+  const message = error.message.split('\n')[0] ?? '';
+  if (isTimeout(error)) {
+    const ms = node.options.commandTimeout;
+    return new AuditError(
+      `${address} did not answer ${doing} within ${ms === undefined ? 'the timeout' : `${ms} ms`} (--timeout): the server is paused, ` +
+        'overloaded or unreachable.',
+    );
+  }
+  if (/^NOPERM\b/.test(message)) {
+    if (key !== undefined) {
+      const readable = await readableKeyPatterns(node);
+      const hint = readable.length > 0 ? readable.map((p) => `--match '${p}'`).join(' ') : "--match '<prefix>*'";
+      return new AuditError(
+        `${address} refused ${doing} on key ${JSON.stringify(key)} (${message}): this ACL user may read only some keys. ` +
+          `Audit the keys it may read with ${hint}${readable.length > 0 ? ' (its key patterns)' : ' (ACL GETUSER lists the key patterns of a user)'}.`,
+      );
+    }
+    return new AuditError(`${address} refused ${doing} (${message}): the audit needs the ACL permissions ${neededCommands(run.options)}.`);
+  }
+  return new AuditError(`${address}: ${doing} failed: ${message}`);
+}
+
+/**
+ * The key patterns the connected ACL user may read (`~pattern` / `%R~pattern`), from ACL WHOAMI and
+ * ACL GETUSER (https://redis.io/docs/latest/commands/acl-getuser/); empty when the user may not
+ * run them (a user limited to some keys usually may not) or has no such limit.
+ */
+async function readableKeyPatterns(node: Redis): Promise<string[]> {
+  try {
+    const user = String(await node.call('ACL', 'WHOAMI'));
+    const reply = (await node.call('ACL', 'GETUSER', user)) as unknown[];
+    const at = reply.findIndex((item) => String(item) === 'keys');
+    const keys = reply[at + 1];
+    const text = Array.isArray(keys) ? keys.map(String).join(' ') : String(keys ?? '');
+    return text
+      .split(/\s+/)
+      .map((entry) => /^(?:%R?W?~|~)(.+)$/.exec(entry)?.[1])
+      .filter((pattern): pattern is string => pattern !== undefined && pattern !== '*');
+  } catch {
+    return [];
+  }
 }
 
 interface NodeState {
@@ -210,14 +344,22 @@ class Run {
 }
 
 function checkOptions(options: AuditOptions): void {
-  const whole = (name: string, value: number | undefined, min: number) => {
-    if (value !== undefined && (!Number.isSafeInteger(value) || value < min)) throw new AuditError(`${name} must be a whole number >= ${min}, got ${value}`);
+  const whole = (name: string, value: number | undefined, min: number, max = Number.MAX_SAFE_INTEGER) => {
+    if (value !== undefined && (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min || value > max)) {
+      throw new AuditError(`${name} must be a whole number from ${min} to ${max}, got ${String(value)}`);
+    }
   };
   whole('count', options.count, 1);
   whole('sample', options.sample, 1);
   whole('maxOpsPerSecond', options.maxOpsPerSecond, 0);
-  whole('fixTtl', options.fixTtl, 1);
+  whole('fixTtl', options.fixTtl, 1, MAX_FIX_TTL_SECONDS);
   whole('foldThreshold', options.foldThreshold, 1);
+  for (const [name, list] of [['match', options.match], ['failOnPersistent', options.failOnPersistent]] as const) {
+    if (!Array.isArray(list) || list.some((p) => typeof p !== 'string' || p === '')) throw new AuditError(`${name} must be an array of non-empty glob strings`);
+  }
+  if (options.type !== undefined && !(KEY_TYPES as readonly string[]).includes(options.type)) {
+    throw new AuditError(`type must be one of ${KEY_TYPES.join(', ')}, got ${JSON.stringify(options.type)}`);
+  }
   if (options.fixTtl !== undefined && options.match.length === 0) throw new AuditError('fix-ttl needs at least one match pattern');
   if (options.fixTtl !== undefined && options.sample !== undefined) throw new AuditError('fix-ttl cannot be combined with sample: it must see every key');
 }
@@ -229,8 +371,9 @@ function checkOptions(options: AuditOptions): void {
  * @param nodes connected clients, one per server; the audit neither connects nor closes them.
  * @returns the report (see {@link AuditReport}); numbers are exact unless `options.sample` stopped
  *   the scan early (then `report.sample` holds the extrapolation).
- * @throws {AuditError} on invalid options, or when `fixTtl` meets a server older than 7.0;
- *   whatever ioredis throws when a server refuses SCAN or PTTL (NOPERM) or goes away.
+ * @throws {AuditError} on invalid options, when `fixTtl` meets a server older than 7.0, and when a
+ *   server fails: no reply within the client's `commandTimeout`, an ACL refusal (NOPERM, with the
+ *   permissions needed or a `--match` hint), a lost connection; the message names the server.
  */
 export async function runAudit(nodes: readonly Redis[], options: AuditOptions): Promise<AuditReport> {
   checkOptions(options);
@@ -238,7 +381,11 @@ export async function runAudit(nodes: readonly Redis[], options: AuditOptions): 
   const infos: NodeInfo[] = [];
   for (const node of nodes) {
     await run.limiter.acquire(4);
-    infos.push(await readNodeInfo(node));
+    try {
+      infos.push(await readNodeInfo(node));
+    } catch (error) {
+      throw await serverFailure(error, node, 'INFO / DBSIZE', run);
+    }
   }
   if (options.fixTtl !== undefined) {
     const old = infos.find((i) => !versionAtLeast(i.version, 7));
@@ -262,7 +409,11 @@ export async function runAudit(nodes: readonly Redis[], options: AuditOptions): 
     const info = infos[i]!;
     // With --sample, each server gives its share of the sample, in proportion to its DBSIZE.
     const quota = options.sample === undefined ? Number.POSITIVE_INFINITY : run.population === 0 ? 0 : Math.ceil((options.sample * info.dbsize) / run.population);
-    states.push(await scanNode(node, run, quota));
+    try {
+      states.push(await scanNode(node, run, quota));
+    } catch (error) {
+      throw await serverFailure(error, node, 'SCAN', run);
+    }
   }
 
   // Per-server patterns decide the policy warnings of that server; the report merges them.
@@ -404,7 +555,7 @@ async function inspectKeys(node: Redis, run: Run, state: NodeState, keys: Buffer
         run.vanished += 1; // its slot moved to another master since SCAN (a cluster resharding)
         continue;
       }
-      if (pttlError) throw pttlError;
+      if (pttlError) throw await serverFailure(pttlError, node, 'PTTL', run, showKey(key).name);
       const typed = options.type !== undefined ? 1 : 0;
       const type: unknown = typed ? at(1)[1] : undefined;
       const memory = options.memory ? at(1 + typed) : undefined;
@@ -417,7 +568,7 @@ async function inspectKeys(node: Redis, run: Run, state: NodeState, keys: Buffer
         if (typeFilteredByServer) run.changedType += 1; // replaced by a value of another type since SCAN
         continue;
       }
-      const name = displayKey(key);
+      const { name, pattern } = showKey(key);
       const observation: { key: string; pttl: number; bytes?: number; idleSeconds?: number } = { key: name, pttl: Number(pttl) };
       if (memory !== undefined) {
         if (memory[0]) run.notes.add(`MEMORY USAGE failed: ${memory[0].message}`);
@@ -428,7 +579,6 @@ async function inspectKeys(node: Redis, run: Run, state: NodeState, keys: Buffer
         else if (typeof idle[1] === 'number') observation.idleSeconds = idle[1];
       }
       run.inspected += 1;
-      const pattern = foldKey(name);
       let stats = state.patterns.get(pattern);
       if (stats === undefined) state.patterns.set(pattern, (stats = emptyStats(options.memory)));
       addObservation(stats, observation);
@@ -459,7 +609,7 @@ async function fixKeys(node: Redis, run: Run, keys: { key: Buffer; name: string 
   const replies = (await pipeline.exec()) ?? [];
   for (const [i, { name }] of keys.entries()) {
     const [error, reply] = replies[i] ?? [new Error('no reply'), null];
-    if (error && !/^(MOVED|ASK) /.test(error.message)) throw error; // a moved key counts as skipped
+    if (error && !/^(MOVED|ASK) /.test(error.message)) throw await serverFailure(error, node, 'EXPIRE', run, name); // a moved key counts as skipped
     fix.candidates += 1;
     if (reply === 1) {
       fix.changed += 1;

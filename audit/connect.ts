@@ -1,113 +1,104 @@
 /**
  * Connections for the audit: one ioredis client, or an ioredis `Cluster` whose masters are each
- * scanned on their own. TLS and credentials come from the URL:
- * `redis[s]://[[user]:password@]host[:port][/db]`
- * (https://www.iana.org/assignments/uri-schemes/prov/redis, `rediss` = TLS).
+ * scanned on their own. TLS and credentials come from the URL (`url.ts`).
  */
-import { isIP } from 'node:net';
 import { Cluster, Redis, type RedisOptions } from 'ioredis';
-import { AuditError } from './audit.js';
+import { AuditError, DEFAULT_TIMEOUT_MS, isTimeout } from './audit.js';
+import { optionsFromUrl, redactUrl } from './url.js';
 
 /** The servers to audit and how to let go of them. */
 export interface Connection {
   /** One client per server to scan: the server, or every master of the cluster. */
   nodes: Redis[];
-  /** Closes every connection. Never throws. */
-  close(): Promise<void>;
+  /**
+   * Closes every connection: QUIT, or with `force` (after a failure: the server may never answer
+   * again) a plain disconnect. Never throws.
+   */
+  close(force?: boolean): Promise<void>;
 }
 
-/** `url` with the password replaced by `***`, for messages. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password !== '') parsed.password = '***';
-    return parsed.toString().replace(/\/$/, '');
-  } catch {
-    return url.replace(/\/\/[^@/]*@/, '//***@');
-  }
+/** How to connect. */
+export interface ConnectOptions {
+  /** The URL is a node of a Redis Cluster: connect to every master. */
+  cluster: boolean;
+  /**
+   * Milliseconds to wait for the connection (TCP, TLS handshake, AUTH, the first reply) and then
+   * for the reply to each command; a server that stays silent longer fails the audit with an
+   * error naming it (ioredis `connectTimeout` and `commandTimeout`).
+   */
+  timeoutMs: number;
 }
 
-/** Client options from a `redis://` or `rediss://` URL. @throws {AuditError} when it is not one. */
-export function optionsFromUrl(url: string): RedisOptions & { host: string; port: number } {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new AuditError(`invalid URL "${redactUrl(url)}": expected redis://[user:password@]host[:port][/db] or rediss://...`);
-  }
-  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') {
-    throw new AuditError(`invalid URL "${redactUrl(url)}": the scheme must be redis:// or rediss:// (TLS)`);
-  }
-  const db = parsed.pathname.replace(/^\//, '');
-  if (db !== '' && !/^\d+$/.test(db)) throw new AuditError(`invalid URL "${redactUrl(url)}": the path must be a database number`);
-  const options: RedisOptions & { host: string; port: number } = {
-    host: parsed.hostname.replace(/^\[(.*)\]$/, '$1') || '127.0.0.1',
-    port: parsed.port === '' ? 6379 : Number(parsed.port),
+function clientOptions(timeoutMs: number): RedisOptions {
+  return {
+    lazyConnect: true,
+    connectTimeout: timeoutMs,
+    commandTimeout: timeoutMs,
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: true,
+    // A scan is one pass: fail fast instead of reconnecting forever.
+    retryStrategy: () => null,
+    // After a failed connect, ioredis waits this long for a socket that is already gone (default 2 s).
+    disconnectTimeout: 200,
   };
-  if (parsed.username !== '') options.username = decodeURIComponent(parsed.username);
-  if (parsed.password !== '') options.password = decodeURIComponent(parsed.password);
-  if (db !== '') options.db = Number(db);
-  // TLS checks the certificate against the host; SNI only for names (RFC 6066 forbids addresses).
-  if (parsed.protocol === 'rediss:') options.tls = isIP(options.host) ? {} : { servername: options.host };
-  return options;
 }
 
-const COMMON: RedisOptions = {
-  lazyConnect: true,
-  connectTimeout: 5_000,
-  maxRetriesPerRequest: 1,
-  enableOfflineQueue: true,
-  // A scan is one pass: fail fast instead of reconnecting forever.
-  retryStrategy: () => null,
-  // After a failed connect, ioredis waits this long for a socket that is already gone (default 2 s).
-  disconnectTimeout: 200,
-};
-
-function describe(error: unknown, tls: boolean): string {
+function describe(error: unknown, tls: boolean, timeoutMs: number): string {
   const message = error instanceof Error ? error.message : String(error);
   const last = (error as { lastNodeError?: Error } | undefined)?.lastNodeError;
   const text = last === undefined ? message : `${message} (${last.message})`;
+  if (isTimeout(error) || (last !== undefined && isTimeout(last))) {
+    // A plain server reads a TLS ClientHello as the start of a command and waits for the rest.
+    return tls
+      ? `no answer within ${timeoutMs} ms (--timeout). The TLS handshake did not complete: if the server does not use TLS, use redis:// instead of rediss://`
+      : `no answer within ${timeoutMs} ms (--timeout): the server is paused, overloaded or not a Redis server, or a firewall drops the traffic`;
+  }
   // A TLS port closes a plain-text connection without a word.
-  return !tls && /ECONNRESET/.test(text) ? `${text} (if the server expects TLS, use rediss://)` : text;
+  if (!tls && /ECONNRESET|Connection is closed/.test(text)) return `${text} (if the server expects TLS, use rediss://)`;
+  if (tls && /wrong version number|packet length too long|EPROTO/i.test(text)) return `${text} (the server does not speak TLS on this port: use redis://)`;
+  return text;
 }
 
 /**
- * Connects to the server at `url`, or with `cluster` to the cluster it belongs to (any node works
- * as the starting point) and then to each of its masters.
+ * Connects to the server at `url`, or with `options.cluster` to the cluster it belongs to (any
+ * node works as the starting point) and then to each of its masters. Every client gets
+ * `options.timeoutMs` as its connect and reply timeout.
  *
  * @throws {AuditError} with a one-line reason when the URL is invalid, the server cannot be
- *   reached, authentication fails, the URL's database cannot be selected (a refused or
- *   out-of-range SELECT: nothing may run on database 0 instead) or (with `cluster`) the server is
- *   not in cluster mode.
+ *   reached or does not answer in time (with a hint when TLS is the likely cause), authentication
+ *   fails, the URL's database cannot be selected (a refused or out-of-range SELECT: nothing may
+ *   run on database 0 instead) or (with `cluster`) the server is not in cluster mode.
  */
-export async function connect(url: string, cluster: boolean): Promise<Connection> {
-  const options = optionsFromUrl(url);
+export async function connect(url: string, options: ConnectOptions): Promise<Connection> {
+  const target = optionsFromUrl(url);
   const where = redactUrl(url);
+  const common = clientOptions(options.timeoutMs);
+  const tls = target.tls !== undefined;
   // Also the first step with --cluster: ioredis' Cluster reports a refused or TLS-failed seed node
   // only as "Connection is closed", the plain client says why.
-  const client = new Redis({ ...COMMON, ...options });
+  const client = new Redis({ ...common, ...target });
   let lastError: Error | undefined;
   client.on('error', (error: Error) => (lastError = error));
   try {
     await client.connect();
   } catch (error) {
     client.disconnect();
-    throw new AuditError(`cannot connect to ${where}: ${describe(lastError ?? error, options.tls !== undefined)}`);
+    throw new AuditError(`cannot connect to ${where}: ${describe(lastError ?? error, tls, options.timeoutMs)}`);
   }
-  if (!cluster) {
-    if (options.db !== undefined && options.db !== 0) await selectDatabase(client, options.db, where);
-    return { nodes: [client], close: () => quit([client]) };
+  if (!options.cluster) {
+    if (target.db !== undefined && target.db !== 0) await selectDatabase(client, target.db, where);
+    return { nodes: [client], close: (force) => (force ? Promise.resolve(client.disconnect()) : quit([client])) };
   }
   await quit([client]);
 
-  const { host, port, db, ...redisOptions } = options;
+  const { host, port, db, ...redisOptions } = target;
   if (db !== undefined && db !== 0) throw new AuditError(`a Redis Cluster has only database 0, the URL asks for ${db}`);
   const seeded = new Cluster([{ host, port }], {
     lazyConnect: true,
     clusterRetryStrategy: () => null,
     enableOfflineQueue: true,
-    slotsRefreshTimeout: 5_000,
-    redisOptions: { ...COMMON, ...redisOptions },
+    slotsRefreshTimeout: options.timeoutMs,
+    redisOptions: { ...common, ...redisOptions },
   });
   let clusterError: Error | undefined;
   seeded.on('error', (error: Error) => (clusterError ??= error));
@@ -116,7 +107,7 @@ export async function connect(url: string, cluster: boolean): Promise<Connection
     await seeded.connect();
   } catch (error) {
     seeded.disconnect();
-    throw new AuditError(`cannot connect to the cluster at ${where}: ${describe(clusterError ?? error, options.tls !== undefined)}`);
+    throw new AuditError(`cannot connect to the cluster at ${where}: ${describe(clusterError ?? error, tls, options.timeoutMs)}`);
   }
   const masters = seeded.nodes('master');
   if (masters.length === 0) {
@@ -126,8 +117,9 @@ export async function connect(url: string, cluster: boolean): Promise<Connection
   for (const node of masters) node.on('error', () => undefined);
   return {
     nodes: masters,
-    close: async () => {
-      await seeded.quit().catch(() => seeded.disconnect());
+    close: async (force) => {
+      if (force) seeded.disconnect();
+      else await quitWithin(seeded, options.timeoutMs);
     },
   };
 }
@@ -149,6 +141,15 @@ async function selectDatabase(client: Redis, db: number, where: string): Promise
   }
 }
 
+/** QUIT, or a plain disconnect when QUIT fails or has no reply in `timeoutMs` (a paused server). */
+async function quitWithin(client: Redis | Cluster, timeoutMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+  await Promise.race([client.quit().then(() => undefined, () => undefined), late]);
+  clearTimeout(timer);
+  client.disconnect();
+}
+
 async function quit(clients: Redis[]): Promise<void> {
-  await Promise.all(clients.map((c) => c.quit().catch(() => c.disconnect())));
+  await Promise.all(clients.map((c) => quitWithin(c, Number(c.options.commandTimeout ?? DEFAULT_TIMEOUT_MS))));
 }

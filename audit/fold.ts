@@ -61,35 +61,49 @@ export function isOpaqueSegment(segment: string): boolean {
   );
 }
 
-function foldSegment(segment: string): string {
-  if (segment === '' || segment === '*') return segment;
-  if (isOpaqueSegment(segment)) return '*';
-  const parts = segment.split(SUB_SEPARATORS);
-  if (parts.length === 1) return segment;
-  return parts.map((part, i) => (i % 2 === 0 && part !== '' && (/^\d+$/.test(part) || isHexId(part)) ? '*' : part)).join('');
+/** The glob metacharacters of Redis MATCH (`* ? [ ] \\`). */
+const GLOB_META = /[*?[\]\\]/g;
+
+/** `text` as a Redis glob that matches exactly `text`: each metacharacter behind a backslash. */
+export function escapeGlob(text: string): string {
+  return text.replace(GLOB_META, '\\$&');
 }
 
-function foldPlain(text: string): string {
+type Escape = (text: string) => string;
+
+function foldSegment(segment: string, escape: Escape): string {
+  if (segment === '') return segment;
+  if (isOpaqueSegment(segment)) return '*';
+  const parts = segment.split(SUB_SEPARATORS);
+  if (parts.length === 1) return escape(segment);
+  return parts.map((part, i) => (i % 2 === 0 && part !== '' && (/^\d+$/.test(part) || isHexId(part)) ? '*' : escape(part))).join('');
+}
+
+function foldPlain(text: string, escape: Escape): string {
   return text
     .split(SEPARATORS)
-    .map((piece, i) => (i % 2 === 0 ? foldSegment(piece) : piece))
+    .map((piece, i) => (i % 2 === 0 ? foldSegment(piece, escape) : piece))
     .join('');
 }
 
 /**
- * The pattern of one key name (rules in the module comment). The result is itself a valid Redis
- * glob that matches the key, provided the key has no glob metacharacters of its own.
+ * The pattern of one key name (rules in the module comment). The result is a Redis glob that
+ * matches the key: the glob metacharacters of the key's own text (`* ? [ ] \\`) are escaped
+ * with a backslash (`a*b:12` → `a\\*b:*`), so the pattern can be pasted into `--match`.
  *
+ * @param options.escape false for a name that is not the key's text (a binary key shown with
+ *   `\\xNN` escapes, which would otherwise be doubled): its literal parts are then kept as they are.
  * @example foldKey('rl:fixed:v1:{Zk3pQ9xV2mN8bL4cR7tY1w}:login') // 'rl:fixed:v1:{*}:login'
  */
-export function foldKey(key: string): string {
+export function foldKey(key: string, options: { escape?: boolean } = {}): string {
+  const escape: Escape = options.escape === false ? (text) => text : escapeGlob;
   let out = '';
   let rest = key;
   for (;;) {
     const open = rest.indexOf('{');
     const close = open === -1 ? -1 : rest.indexOf('}', open + 1);
-    if (open === -1 || close === -1) return out + foldPlain(rest);
-    out += foldPlain(rest.slice(0, open)) + (close === open + 1 ? '{}' : '{*}');
+    if (open === -1 || close === -1) return out + foldPlain(rest, escape);
+    out += foldPlain(rest.slice(0, open), escape) + (close === open + 1 ? '{}' : '{*}');
     rest = rest.slice(close + 1);
   }
 }

@@ -2,10 +2,11 @@
  * The audit as a library: `connect()` a server or cluster, `runAudit()` its nodes, format the
  * report. The `redis-ttl-audit` CLI (audit/cli/) is a thin layer over these.
  */
-export { AuditError, DEFAULT_AUDIT_OPTIONS, runAudit } from './audit.js';
+export { AuditError, DEFAULT_AUDIT_OPTIONS, DEFAULT_TIMEOUT_MS, KEY_TYPES, MAX_FIX_TTL_SECONDS, MAX_NAME_LENGTH, runAudit, showKey, type KeyType } from './audit.js';
 export type { AuditOptions, AuditProgress, AuditReport, FixResult, PatternReport, SampleEstimate, Violation } from './audit.js';
-export { connect, optionsFromUrl, redactUrl, type Connection } from './connect.js';
-export { collapseSiblings, foldKey, isOpaqueSegment } from './fold.js';
+export { connect, type Connection, type ConnectOptions } from './connect.js';
+export { optionsFromUrl, redactUrl } from './url.js';
+export { collapseSiblings, escapeGlob, foldKey, isOpaqueSegment } from './fold.js';
 export { FORMAT_NAMES, formatCsv, formatJson, formatReport, formatTable, type FormatContext, type FormatName } from './format.js';
 export { compileGlob, type RedisGlob } from './glob.js';
 export { RateLimiter } from './rate.js';

@@ -10,7 +10,6 @@
  *
  * @internal
  */
-import type { Cluster, Redis } from 'ioredis';
 import { MemoryStore } from './memory.js';
 import type { RuntimeScript } from './scripts.js';
 
@@ -39,10 +38,20 @@ export interface UpstashLike {
 }
 
 /**
+ * The part of an ioredis `Redis` or `Cluster` the runtime uses: `defineCommand` (EVALSHA with a
+ * fallback to EVAL) and `eval`. Structural, so that the runtime's types import nothing from
+ * `ioredis`: a project on node-redis or @upstash/redis type-checks without it installed.
+ */
+export interface IoredisLike {
+  defineCommand(name: string, definition: { lua: string; numberOfKeys?: number }): void;
+  eval(script: string, numberOfKeys: number, ...args: string[]): Promise<unknown>;
+}
+
+/**
  * A client the public helpers accept: an ioredis `Redis` or `Cluster`, a node-redis v4+ client or
  * cluster, or an @upstash/redis `Redis` (any object with its `evalsha` / `eval`).
  */
-export type RedisClient = Redis | Cluster | NodeRedisLike | UpstashLike;
+export type RedisClient = IoredisLike | NodeRedisLike | UpstashLike;
 
 /**
  * What the rate-limit helpers (collect, incrementWithTtl, setKeepTtl, createLimiter,
@@ -62,11 +71,6 @@ export interface ScriptRunner {
 }
 
 type ScriptFn = (...args: string[]) => Promise<unknown>;
-
-interface IoredisLike {
-  defineCommand(name: string, definition: { lua: string; numberOfKeys?: number }): void;
-  eval(script: string, numberOfKeys: number, ...args: string[]): Promise<unknown>;
-}
 
 const runners = new WeakMap<object, ScriptRunner>();
 

@@ -1,5 +1,5 @@
 /**
- * `eslint-plugin-redis-ttl/runtime`: TTL-safe Redis helpers and rate limiters.
+ * `redis-ttl-runtime`: TTL-safe Redis helpers and rate limiters.
  *
  * Every operation is one Lua script in `runtime/scripts/` (checked by lua-lint in the tests),
  * run through EVALSHA with automatic fallback on NOSCRIPT. Accepts an ioredis `Redis` or `Cluster`,
@@ -40,7 +40,7 @@ export {
   type TokenBucketOptions,
 } from './limiter.js';
 export type { OutagePolicy, OutageReason } from './outage.js';
-export type { NodeRedisLike, RedisClient, StoreClient, UpstashLike } from './client.js';
+export type { IoredisLike, NodeRedisLike, RedisClient, StoreClient, UpstashLike } from './client.js';
 export {
   createCircuitBreaker,
   type BreakerCallOptions,

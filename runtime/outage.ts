@@ -60,12 +60,18 @@ export function isUnavailable(error: unknown): boolean {
   // fetch() (the @upstash/redis REST client) reports a network failure as TypeError('fetch failed')
   // with the socket error as its cause: an outage, not a bug.
   if (error instanceof TypeError && error.message === 'fetch failed' && error.cause instanceof Error) return true;
-  // programming errors are bugs to fix, not outages to paper over
-  if (error instanceof TypeError || error instanceof RangeError || error instanceof ReferenceError || error instanceof SyntaxError) {
-    return false;
-  }
+  if (isProgrammingError(error)) return false;
   if (isReplyError(error)) return UNAVAILABLE_REPLY.test(error.message);
   return true;
+}
+
+/**
+ * Programming errors are bugs to fix, not outages to paper over. (A function of its own: compiled
+ * without the test files' types, `Error` and `TypeError` are the same shape, and chained
+ * `instanceof` checks would narrow `error` down to `never`.)
+ */
+function isProgrammingError(error: Error): boolean {
+  return error instanceof TypeError || error instanceof RangeError || error instanceof ReferenceError || error instanceof SyntaxError;
 }
 
 /** The answer of {@link Deadlines.run}: the value, or the error that made Redis unavailable. */

@@ -1,10 +1,9 @@
 #!/usr/bin/env node
 /**
  * The `redis-ttl-audit` executable (package.json `bin`). All logic lives in `main.ts`;
- * `runAsProcess` connects it to the process and turns an unexpected exception (a bug) into exit
- * code 2.
+ * `runAsProcess` loads and connects it to the process and turns an unexpected exception (a bug)
+ * into exit code 2, a module missing from a broken install into one line and exit code 2.
  */
-import { runAsProcess } from '../../lua-lint/cli/process.js';
-import { main } from './main.js';
+import { runAsProcess } from '../../cli/process.js';
 
-runAsProcess('redis-ttl-audit', main);
+runAsProcess('redis-ttl-audit', async () => (await import('./main.js')).main);

@@ -6,15 +6,15 @@
  * TTL; 2 = usage error, connection or authentication failure, a command refused by the server.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { AuditError, type AuditOptions, DEFAULT_AUDIT_OPTIONS, runAudit } from '../audit.js';
-import { connect, redactUrl } from '../connect.js';
+import { AuditError, type AuditOptions, DEFAULT_AUDIT_OPTIONS, DEFAULT_TIMEOUT_MS, KEY_TYPES, type KeyType, MAX_FIX_TTL_SECONDS, runAudit } from '../audit.js';
 import { FORMAT_NAMES, type FormatName, formatReport } from '../format.js';
-import { CliError } from '../../lua-lint/cli/errors.js';
-import { packageVersion } from '../../lua-lint/cli/package-info.js';
-import { type CliOutput, type CliStreams, finishProgram, parseArguments, reportUserErrors } from '../../lua-lint/cli/process.js';
+import { redactUrl } from '../url.js';
+import { CliError } from '../../cli/errors.js';
+import { packageVersion } from '../../cli/package-info.js';
+import { type CliOutput, type CliStreams, finishProgram, parseArguments, reportUserErrors } from '../../cli/process.js';
 import { createProgressBar } from './progress.js';
 
-export type { CliOutput } from '../../lua-lint/cli/process.js';
+export type { CliOutput } from '../../cli/process.js';
 
 /** A stream the CLI reads the `--fix-ttl` confirmation from. */
 export interface CliInput extends AsyncIterable<string | Uint8Array> {
@@ -35,7 +35,8 @@ interface ParsedOptions {
   cluster?: true;
   match?: string[];
   count: number;
-  type?: string;
+  type?: KeyType;
+  timeout: number;
   maxOpsPerSecond: number;
   sample?: number;
   memory?: true;
@@ -51,6 +52,7 @@ interface ParsedOptions {
 
 const DEFAULT_URL = 'redis://127.0.0.1:6379';
 
+
 const EXAMPLES = `
 Examples:
   $ redis-ttl-audit --url redis://localhost:6379            every key, grouped by pattern
@@ -62,21 +64,26 @@ Examples:
 
 Read-only unless --fix-ttl, which only runs EXPIRE <key> <seconds> NX (Redis 7+); never deletes.
 URL: redis[s]://[[user]:password@]host[:port][/db], also from REDIS_URL (default ${DEFAULT_URL}).
-Exit codes: 0 audited, 1 --fail-on-persistent found keys without TTL, 2 usage or connection error.
+Exit codes: 0 audited, 1 --fail-on-persistent found keys without TTL, 2 usage, connection,
+timeout or permission error.
 Docs: https://github.com/eslint-plugin-redis-ttl/eslint-plugin-redis-ttl/blob/main/docs/redis-ttl-audit.md
 `;
 
 // No default value for repeatable options: commander would print "(default: [])" in the help.
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
-function wholeNumber(min: number) {
+function wholeNumber(min: number, max = Number.MAX_SAFE_INTEGER, why = '') {
   return (value: string): number => {
-    if (!/^\d+$/.test(value) || Number(value) < min || !Number.isSafeInteger(Number(value))) {
-      throw new InvalidArgumentError(`expected a whole number >= ${min}.`);
+    if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value)) || Number(value) < min || Number(value) > max) {
+      const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `from ${min} to ${max.toLocaleString('en-US')}`;
+      throw new InvalidArgumentError(`expected a whole number ${range}, got "${value}".${why}`);
     }
     return Number(value);
   };
 }
+
+const FIX_TTL_LIMIT =
+  ` A TTL above ${MAX_FIX_TTL_SECONDS / 86_400} days is almost always milliseconds given as seconds, and a key meant to expire that lives for years still leaks.`;
 
 function nonEmptyPattern(value: string, previous: string[] | undefined): string[] {
   if (value === '') throw new InvalidArgumentError('expected a non-empty pattern.');
@@ -90,8 +97,9 @@ function buildProgram(io: CliIo): Command {
     .option('-u, --url <url>', `server to audit, redis:// or rediss:// (TLS) with user:password@ (default: REDIS_URL, else ${DEFAULT_URL})`)
     .option('--cluster', 'the URL is a node of a Redis Cluster: walk every master')
     .option('-m, --match <pattern>', "only keys matching this glob (Redis MATCH syntax, e.g. 'rl:*'; repeatable)", nonEmptyPattern)
-    .option('--type <type>', 'only keys of this type (string, hash, list, set, zset, stream...)')
+    .addOption(new Option('--type <type>', 'only keys of this type').choices(KEY_TYPES))
     .option('--count <n>', 'SCAN COUNT: buckets visited per SCAN call', wholeNumber(1), DEFAULT_AUDIT_OPTIONS.count)
+    .option('--timeout <ms>', 'milliseconds to wait for the connection and for each reply before giving up', wholeNumber(1, 3_600_000), DEFAULT_TIMEOUT_MS)
     .option('--max-ops-per-second <n>', 'rate limit on all commands sent; 0 = unlimited', wholeNumber(0), DEFAULT_AUDIT_OPTIONS.maxOpsPerSecond)
     .option('--sample <n>', 'stop after n keys and extrapolate to DBSIZE (95% confidence interval)', wholeNumber(1))
     .option('--memory', 'measure each key with MEMORY USAGE (one more command per key)')
@@ -99,7 +107,11 @@ function buildProgram(io: CliIo): Command {
     .addOption(new Option('-f, --format <name>', 'output format').choices(FORMAT_NAMES).default('table'))
     .option('--top <n>', 'table: show the n largest patterns', wholeNumber(1), 50)
     .option('--fail-on-persistent <pattern>', 'exit 1 when keys matching this glob have no TTL (repeatable)', nonEmptyPattern)
-    .option('--fix-ttl <seconds>', 'add this TTL to keys without one (EXPIRE key seconds NX); needs --match', wholeNumber(1))
+    .option(
+      '--fix-ttl <seconds>',
+      `add this TTL (1 to ${MAX_FIX_TTL_SECONDS} seconds) to keys without one (EXPIRE key seconds NX); needs --match`,
+      wholeNumber(1, MAX_FIX_TTL_SECONDS, FIX_TTL_LIMIT),
+    )
     .option('-y, --yes', 'do not ask before --fix-ttl')
     .option('--verbose', 'list the keys --fix-ttl changed, and more examples of violations')
     .option('--no-progress', 'no progress bar (it is only drawn when standard error is a terminal)');
@@ -166,16 +178,20 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
   const bar = options.progress && io.stderr.isTTY === true ? createProgressBar(io.stderr) : undefined;
   if (bar !== undefined) auditOptions.onProgress = bar.update;
 
-  const connection = await connect(url, options.cluster === true);
+  // Loaded only now: --help, --version and usage errors never need the Redis client.
+  const { connect } = await import('../connect.js');
+  const connection = await connect(url, { cluster: options.cluster === true, timeoutMs: options.timeout });
   let report;
+  let failed = false;
   try {
     report = await runAudit(connection.nodes, auditOptions);
   } catch (error) {
+    failed = true;
     if (error instanceof AuditError || !isRedisError(error)) throw error;
     throw new CliError(`${redactUrl(url)}: ${error.message.split('\n')[0]}`);
   } finally {
     bar?.done();
-    await connection.close();
+    await connection.close(failed);
   }
 
   const output = formatReport(options.format, report, {

@@ -2,10 +2,10 @@
  * redis-ttl-audit over one million keys: how long a full audit takes, and what load it puts on
  * the server.
  *
- *   node --import tsx bench/audit/run.ts                 (starts a redis-server, or uses REDIS_URL)
+ *   node --import tsx bench/audit/run.ts                 (starts a redis-server of its own)
  *   BENCH_KEYS=200000 node --import tsx bench/audit/run.ts
  *
- * Seeds database 15 (FLUSHDB first: do not point REDIS_URL at a server whose db 15 you need) with
+ * Seeds database 15 of that server (FLUSHDB first: it never uses a server it did not start) with
  * BENCH_KEYS keys (default 1,000,000), pipelined 10,000 at a time, over four patterns; every tenth
  * key has no TTL, the others expire in 1-24 hours (so nothing expires during the run). Then runs
  * the CLI in-process (main(), json output) in several configurations and, for each, reports the
@@ -18,7 +18,7 @@ import { performance } from 'node:perf_hooks';
 import { Redis } from 'ioredis';
 import { main } from '../../audit/cli/main.js';
 import { hashIdentity } from '../../runtime/keys.js';
-import { startRedis } from '../../tests/helpers/redis-server.js';
+import { startRedisServer } from '../../tests/helpers/redis-server.js';
 
 const KEYS = Number(process.env.BENCH_KEYS ?? 1_000_000);
 const DB = 15;
@@ -126,7 +126,7 @@ async function measure(name: string, url: string, monitor: Redis, args: string[]
   return row;
 }
 
-const handle = await startRedis();
+const handle = await startRedisServer();
 const url = `${handle.url.replace(/\/\d*$/, '')}/${DB}`;
 const r = new Redis(url);
 const monitor = new Redis(handle.url);

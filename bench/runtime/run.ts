@@ -2,7 +2,7 @@
  * Runtime benchmark: our limiters next to rate-limiter-flexible's RateLimiterRedis on the same
  * ioredis client and the same local Redis, plus a bare EVALSHA of `return 1` as the floor.
  *
- *   node --import tsx bench/runtime/run.ts            (starts a redis-server, or uses REDIS_URL)
+ *   node --import tsx bench/runtime/run.ts            (starts a redis-server, or uses REDIS_TEST_URL)
  *   BENCH_MS=500 node --import tsx bench/runtime/run.ts   (shorter cells)
  *
  * Workloads: one hot key mostly allowed, one hot key mostly denied, 10,000 rotating keys; each at
@@ -16,7 +16,7 @@ import { performance } from 'node:perf_hooks';
 import { Redis } from 'ioredis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { createLimiter, type Limiter, type LimiterOptions } from '../../runtime/index.js';
-import { startRedis } from '../../tests/helpers/redis-server.js';
+import { startRedis, unlinkMatching } from '../../tests/helpers/redis-server.js';
 
 const CELL_MS = Number(process.env.BENCH_MS ?? 400);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -193,15 +193,8 @@ async function main(): Promise<void> {
     console.log(`| of which rate-limiter-flexible, duration: 0.5 s | ${theirsSub.total} | ${theirsSub.noTtl} |`);
     console.log(`| (ours, fixed-window keys incl. the 500 ms ones) | ${fmt(oursSub.total)} | ${oursSub.noTtl} |`);
 
-    // leave nothing behind on a shared REDIS_URL
-    for (const prefix of [OURS, THEIRS, FLOOR]) {
-      let cursor = '0';
-      do {
-        const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-        cursor = next;
-        if (keys.length > 0) await redis.unlink(...keys);
-      } while (cursor !== '0');
-    }
+    // leave nothing behind on a named REDIS_TEST_URL
+    for (const prefix of [OURS, THEIRS, FLOOR]) await unlinkMatching(redis, `${prefix}*`);
   } finally {
     await redis.quit();
     await handle.stop();

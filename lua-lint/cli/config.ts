@@ -13,7 +13,7 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { RULE_IDS, isLuaRuleId, parseSeverity } from '../rules.js';
 import type { LuaRuleId, Severity } from '../types.js';
-import { CliError, describeFsError } from './errors.js';
+import { CliError, describeFsError } from '../../cli/errors.js';
 import { globToRegExp } from './ignore.js';
 
 /** The file name looked up in the working directory and its ancestors. */

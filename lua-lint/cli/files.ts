@@ -4,7 +4,7 @@
 import { readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { glob, isDynamicPattern } from 'tinyglobby';
-import { CliError, describeFsError } from './errors.js';
+import { CliError, describeFsError } from '../../cli/errors.js';
 import { displayPath } from './paths.js';
 
 /** Never linted, wherever they are: dependencies and Git's own files. */

@@ -13,16 +13,16 @@ import { RULE_IDS, isLuaRuleId, parseSeverity } from '../rules.js';
 import type { AnalyzeOptions, LuaRuleId, Severity } from '../types.js';
 import { shouldUseColor } from './color.js';
 import { CONFIG_FILE_NAME, type LuaLintConfig, emptyConfig, findConfigFile, loadConfig } from './config.js';
-import { CliError, describeFsError } from './errors.js';
+import { CliError, describeFsError } from '../../cli/errors.js';
 import { decodeSource, expandPatterns, readSourceFile, readStream } from './files.js';
 import { FORMATTERS, FORMAT_NAMES, type FormatName } from './formatters/index.js';
 import { createIgnoreMatcher } from './ignore.js';
-import { packageVersion } from './package-info.js';
+import { packageVersion } from '../../cli/package-info.js';
 import { displayPath } from './paths.js';
-import { type CliStreams, finishProgram, parseArguments, reportUserErrors } from './process.js';
+import { type CliStreams, finishProgram, parseArguments, reportUserErrors } from '../../cli/process.js';
 import { type LintResult, STDIN_FILE_PATH, createResult, errorsOnly, totals, withCounts } from './results.js';
 
-export type { CliOutput } from './process.js';
+export type { CliOutput } from '../../cli/process.js';
 
 /**
  * Everything the CLI touches outside the file system. Colors are used by default only when

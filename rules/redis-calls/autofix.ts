@@ -1,6 +1,6 @@
 /**
  * Autofixes that rewrite a leaking call into a verified helper of the runtime
- * (`eslint-plugin-redis-ttl/runtime`), with the helper's import added or merged, and the settings
+ * (`redis-ttl-runtime`), with the helper's import added or merged, and the settings
  * that turn fixes on.
  *
  * Fixes are off by default: a rule returns a `fix` only with its option `fix: true` or with
@@ -25,7 +25,7 @@ type Fixer = TSESLint.RuleFixer;
 export type FixFunction = (fixer: Fixer) => Fix[];
 
 /** Where fixes import helpers from unless `settings['redis-ttl'].runtimeModule` says otherwise. */
-export const DEFAULT_RUNTIME_MODULE = 'eslint-plugin-redis-ttl/runtime';
+export const DEFAULT_RUNTIME_MODULE = 'redis-ttl-runtime';
 
 /** The helpers a fix may call. */
 export type RuntimeHelper = 'collect' | 'incrementWithTtl';

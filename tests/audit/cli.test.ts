@@ -1,6 +1,7 @@
 // End-to-end tests of redis-ttl-audit through main() (in-process) against a real Redis: a known
 // population per test, exact counts, folded patterns, formats, policy warnings, exit codes,
-// --fix-ttl, the rate limit and sampling. Database 9 of the test server, flushed before each test.
+// --fix-ttl, the rate limit and sampling. Database 9 of the test server, flushed before each test,
+// with CONFIG SET and ACL users: so the whole file runs only on a server the tests started.
 import { execFile } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -11,11 +12,12 @@ import type { Redis } from 'ioredis';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CSV_COLUMNS } from '../../audit/format.js';
 import { wilson95 } from '../../audit/stats.js';
-import { useRedis } from '../helpers/redis.js';
+import { needsOwnServer, useRedis } from '../helpers/redis.js';
 import { runCli, runJson } from './run-cli.js';
 
 const redis = useRedis();
 const DB = 9;
+const ownServerOnly = needsOwnServer('tests/audit/cli.test.ts counts every key of a database it flushes, and sets eviction policies and ACL users');
 let r: Redis;
 let url: string;
 
@@ -70,7 +72,7 @@ async function pttls(keys: string[]): Promise<number[]> {
   return Promise.all(keys.map((k) => r.pttl(k)));
 }
 
-describe('report', () => {
+describe.skipIf(ownServerOnly)('report', () => {
   it('counts every key by folded pattern, with TTL buckets, in the json format', async () => {
     await seed();
     const { code, report, stderr } = await runJson(['--url', url]);
@@ -206,7 +208,7 @@ describe('report', () => {
   });
 });
 
-describe('eviction policy checks', () => {
+describe.skipIf(ownServerOnly)('eviction policy checks', () => {
   it('warns when keys without TTL meet a volatile-* policy', async () => {
     await seed();
     await r.config('SET', 'maxmemory-policy', 'volatile-lru');
@@ -272,7 +274,7 @@ describe('eviction policy checks', () => {
   });
 });
 
-describe('database selection', () => {
+describe.skipIf(ownServerOnly)('database selection', () => {
   it('stops with exit 2 before any scan or write when the server refuses SELECT (ACL without +select)', async () => {
     // The same key in database 0 and in the URL's database: neither may be touched.
     const db0 = redis.client({ db: 0 });
@@ -307,7 +309,7 @@ describe('database selection', () => {
   });
 });
 
-describe('--fail-on-persistent', () => {
+describe.skipIf(ownServerOnly)('--fail-on-persistent', () => {
   it('exits 1 when keys matching a must-expire glob have no TTL, 0 when they all have one', async () => {
     const { rlNoTtl } = await seed();
     const failing = await runJson(['--url', url, '--fail-on-persistent', 'rl:*', '--fail-on-persistent', 'session:*']);
@@ -344,7 +346,7 @@ describe('--fail-on-persistent', () => {
   });
 });
 
-describe('--fix-ttl', () => {
+describe.skipIf(ownServerOnly)('--fix-ttl', () => {
   it('adds the TTL to exactly the matching keys without one (EXPIRE NX), listing them with --verbose', async () => {
     const { rlNoTtl, rlWithTtl } = await seed();
     const before = await pttls(rlWithTtl);
@@ -427,7 +429,7 @@ describe('--fix-ttl', () => {
   });
 });
 
-describe('keys that change during the scan', () => {
+describe.skipIf(ownServerOnly)('keys that change during the scan', () => {
   /**
    * Runs `change` once, when MONITOR sees the audit's first PTTL, that is once SCAN has returned
    * the keys: tied to the audit's progress rather than to a timer, which a loaded machine can make
@@ -500,7 +502,7 @@ describe('keys that change during the scan', () => {
   });
 });
 
-describe('rate limit and progress', () => {
+describe.skipIf(ownServerOnly)('rate limit and progress', () => {
   async function commandsProcessed(): Promise<number> {
     return Number(/total_commands_processed:(\d+)/.exec(await r.info('stats'))![1]);
   }
@@ -538,7 +540,7 @@ describe('rate limit and progress', () => {
   });
 });
 
-describe('--sample', () => {
+describe.skipIf(ownServerOnly)('--sample', () => {
   it('stops after n keys and extrapolates to DBSIZE with a 95% interval', async () => {
     const p = r.pipeline();
     for (let i = 0; i < 4000; i += 1) {
@@ -590,13 +592,13 @@ describe('--sample', () => {
   });
 });
 
-describe('usage and connection errors', () => {
+describe.skipIf(ownServerOnly)('usage and connection errors', () => {
   it('prints help with examples, and the version', async () => {
     const help = await runCli(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Usage: redis-ttl-audit [options]');
     expect(help.stdout).toContain("$ redis-ttl-audit --fail-on-persistent 'session:*'");
-    expect(help.stdout).toContain('Exit codes: 0 audited, 1 --fail-on-persistent found keys without TTL, 2 usage or connection error.');
+    expect(help.stdout).toContain('Exit codes: 0 audited, 1 --fail-on-persistent found keys without TTL, 2 usage, connection,\ntimeout or permission error.');
     const version = await runCli(['--version']);
     const packageJson = JSON.parse(readFileSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../package.json'), 'utf8')) as { version: string };
     expect(version).toEqual({ code: 0, stdout: `${packageJson.version}\n`, stderr: '' });
@@ -606,8 +608,28 @@ describe('usage and connection errors', () => {
     expect(await runCli(['--count', 'ten'])).toEqual({
       code: 2,
       stdout: '',
-      stderr: "redis-ttl-audit: option '--count <n>' argument 'ten' is invalid. expected a whole number >= 1.\nRun \"redis-ttl-audit --help\" for usage.\n",
+      stderr: "redis-ttl-audit: option '--count <n>' argument 'ten' is invalid. expected a whole number >= 1, got \"ten\".\nRun \"redis-ttl-audit --help\" for usage.\n",
     });
+    expect(await runCli(['--type', 'foo'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'redis-ttl-audit: option \'--type <type>\' argument \'foo\' is invalid. Allowed choices are string, list, set, zset, hash, stream.\n' +
+        'Run "redis-ttl-audit --help" for usage.\n',
+    });
+    expect(await runCli(['--match', 'x:*', '--fix-ttl', '86400000', '--yes'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        "redis-ttl-audit: option '--fix-ttl <seconds>' argument '86400000' is invalid. expected a whole number from 1 to 31,536,000, got \"86400000\". " +
+        'A TTL above 365 days is almost always milliseconds given as seconds, and a key meant to expire that lives for years still leaks.\n' +
+        'Run "redis-ttl-audit --help" for usage.\n',
+    });
+    for (const bad of [['--fix-ttl', '0'], ['--fix-ttl', '1.5'], ['--fix-ttl', '-5'], ['--timeout', '0'], ['--timeout', '5s'], ['--top', '1e3']]) {
+      const result = await runCli(['--match', 'x:*', ...bad]);
+      expect(result.code, bad.join(' ')).toBe(2);
+      expect(result.stderr, bad.join(' ')).toMatch(/is invalid\. expected a whole number/);
+    }
     expect((await runCli(['--format', 'xml'])).code).toBe(2);
     expect((await runCli(['--bogus'])).stderr).toBe("redis-ttl-audit: unknown option '--bogus'\nRun \"redis-ttl-audit --help\" for usage.\n");
     expect((await runCli(['localhost'])).code).toBe(2);
@@ -633,7 +655,7 @@ describe('usage and connection errors', () => {
   });
 });
 
-describe('the executable', () => {
+describe.skipIf(ownServerOnly)('the executable', () => {
   const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../audit/cli/bin.ts');
   const exec = (args: string[]) =>
     new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {

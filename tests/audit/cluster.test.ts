@@ -8,7 +8,7 @@ let cluster: RedisClusterHandle;
 let client: Cluster;
 
 beforeAll(async () => {
-  cluster = await startRedisCluster({ fresh: true }); // exact key counts: never a shared REDIS_CLUSTER_NODES
+  cluster = await startRedisCluster({ fresh: true }); // exact key counts: never a named REDIS_TEST_CLUSTER_NODES
   client = new Cluster([{ host: '127.0.0.1', port: cluster.ports[0]! }]);
   // 90 user:<n>:profile without TTL, 60 rl:tb:v2:{<id>}:search with a 30 s TTL (the first 6 without),
   // spread over the three masters' slots.

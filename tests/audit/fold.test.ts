@@ -8,7 +8,7 @@ import { RateLimiter } from '../../audit/rate.js';
 import { isLimiterLike, policyWarnings, type NodeInfo } from '../../audit/server.js';
 import { emptyStats, addObservation, mergeStats, ttlBucket, wilson95 } from '../../audit/stats.js';
 import { hashIdentity } from '../../runtime/keys.js';
-import { useRedis } from '../helpers/redis.js';
+import { uniquePrefix, useRedis } from '../helpers/redis.js';
 
 /** Of the hashes of user-0 .. user-19999, how many the rules leave unfolded (deterministic). */
 const UNFOLDED_HASHES = 17;
@@ -81,12 +81,21 @@ describe('foldKey', () => {
     );
   });
 
-  it('produces a glob that matches the key', () => {
+  it('produces a glob that matches the key, glob characters of the name included', () => {
     fc.assert(
-      fc.property(fc.stringMatching(/^[a-z0-9:{}_.-]{0,30}$/), (key) => {
+      fc.property(fc.stringMatching(/^[a-z0-9:{}_.*?[\]\\-]{0,30}$/), (key) => {
         expect(compileGlob(foldKey(key)).test(key)).toBe(true);
       }),
+      { numRuns: 1000 },
     );
+  });
+
+  it('escapes the glob characters of a name, and only those', () => {
+    expect(foldKey('jobs:[urgent]:42')).toBe('jobs:\\[urgent\\]:*');
+    expect(foldKey('a*b?c:x\\y')).toBe('a\\*b\\?c:x\\\\y');
+    expect(foldKey('{a*b}:*')).toBe('{*}:\\*');
+    expect(compileGlob(foldKey('a*b:1')).test('aXb:1')).toBe(false);
+    expect(foldKey('bin:\\xff', { escape: false })).toBe('bin:\\xff');
   });
 });
 
@@ -143,8 +152,10 @@ describe('compileGlob (Redis MATCH semantics)', () => {
   });
 
   it('agrees with the server on random keys and patterns', async () => {
-    const r = redis.client({ db: 8 });
-    await r.flushdb();
+    // Under a private prefix of letters and digits: `P + pattern` matches `P + key` exactly when
+    // `pattern` matches `key`, so no database of its own (and no FLUSHDB) is needed.
+    const r = redis.client();
+    const prefix = uniquePrefix('glob');
     const keys = new Set<string>();
     fc.assert(
       fc.property(fc.stringMatching(/^[ab:\-[\]^\\]{1,6}$/), (k) => {
@@ -152,15 +163,15 @@ describe('compileGlob (Redis MATCH semantics)', () => {
       }),
       { numRuns: 300, seed: 42 },
     );
-    await r.mset(Object.fromEntries([...keys].map((k) => [k, '1'])));
+    await r.mset(Object.fromEntries([...keys].map((k) => [`${prefix}${k}`, '1'])));
     await fc.assert(
       fc.asyncProperty(fc.stringMatching(/^[ab:*?\-[\]^\\]{1,7}$/), async (pattern) => {
         const server = new Set<string>();
         let cursor = '0';
         do {
-          const [next, found] = await r.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+          const [next, found] = await r.scan(cursor, 'MATCH', `${prefix}${pattern}`, 'COUNT', 1000);
           cursor = next;
-          for (const k of found) server.add(k);
+          for (const k of found) server.add(k.slice(prefix.length));
         } while (cursor !== '0');
         const glob = compileGlob(pattern);
         expect([...keys].filter((k) => glob.test(k)).sort()).toEqual([...server].sort());

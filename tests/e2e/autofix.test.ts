@@ -2,15 +2,15 @@
  * End to end: `eslint --fix` removes the TTL leaks of `examples/app` and the fixed app works.
  *
  * The app is copied to a temporary folder with a `package.json` (`"type": "module"`) and a
- * `node_modules` of symlinks: `eslint-plugin-redis-ttl` -> this repository (so
- * `eslint-plugin-redis-ttl/runtime` resolves through the package's `exports` to `dist/`),
- * `ioredis` and `@types` -> this repository's. ESLint runs through its `ESLint` class with the
+ * `node_modules` of symlinks: `redis-ttl-runtime` -> this repository's `runtime/` (so the import
+ * the fixes add resolves through that package's `exports` to `runtime/dist/`), `ioredis`, `redis`,
+ * `@upstash/redis` and `@types` -> this repository's. (tests/consumer/ does the same with the
+ * packed tarballs installed by npm.) ESLint runs through its `ESLint` class with the
  * plugin's recommended config (the plugin loaded from the sources, as vitest transforms them) plus
  * `settings['redis-ttl'] = { autofix: true, defaultTtlSeconds: 86400 }`.
  *
- * `dist/` must be current, since the app imports the runtime from it: `beforeAll` runs
- * `npm run build` when `dist/runtime/index.js` is missing or older than a file of `runtime/`
- * (CI builds before `npm test`, so there it is a check that costs nothing).
+ * `runtime/dist/` must be current, since the app imports the runtime from it: `beforeAll` builds
+ * when it is older than the sources (tests/helpers/build.ts; CI builds before `npm test`).
  *
  * Then: a second lint reports nothing, `tsc --noEmit` passes on the fixed app, and the workload
  * (`workload.ts`, through tsx) leaves at least one key without TTL on the unfixed app and none on
@@ -21,8 +21,8 @@
  * before the fix and not after (the upstash module is type-checked only: its REST client can not
  * reach a plain Redis).
  */
-import { execFile, execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,27 +31,12 @@ import { ESLint, type Linter } from 'eslint';
 import tseslint from 'typescript-eslint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import plugin from '../../rules/index.js';
+import { ensureBuilt } from '../helpers/build.js';
 import { scanWithPttl, uniquePrefix, useRedis } from '../helpers/redis.js';
 
 const run = promisify(execFile);
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const redis = useRedis();
-
-/** Newest modification time of the files under `dir`. */
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
-function ensureDist(): void {
-  const built = join(root, 'dist/runtime/index.js');
-  if (existsSync(built) && statSync(built).mtimeMs >= newestMtime(join(root, 'runtime'))) return;
-  execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'pipe' });
-}
 
 /** A copy of `source` that resolves its imports as an installed project would. */
 function copyProject(source: string, into: string, name: string): string {
@@ -59,7 +44,7 @@ function copyProject(source: string, into: string, name: string): string {
   cpSync(join(root, source), dir, { recursive: true });
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: `redis-ttl-${name}`, private: true, type: 'module' }, null, 2));
   mkdirSync(join(dir, 'node_modules/@upstash'), { recursive: true });
-  symlinkSync(root, join(dir, 'node_modules/eslint-plugin-redis-ttl'), 'dir');
+  symlinkSync(join(root, 'runtime'), join(dir, 'node_modules/redis-ttl-runtime'), 'dir');
   for (const pkg of ['ioredis', 'redis', '@upstash/redis', '@types']) {
     symlinkSync(join(root, 'node_modules', pkg), join(dir, 'node_modules', pkg), 'dir');
   }
@@ -104,7 +89,7 @@ let app: string;
 let clients: string;
 
 beforeAll(() => {
-  ensureDist();
+  ensureBuilt();
   work = mkdtempSync(join(tmpdir(), 'redis-ttl-autofix-'));
   app = copyProject('examples/app', work, 'app');
   clients = copyProject('tests/fixtures/autofix-clients', work, 'clients');
@@ -141,7 +126,7 @@ describe('eslint --fix on examples/app', () => {
 
     expect(readFileSync(join(app, 'src/rate-limit.ts'), 'utf8')).toContain(
       [
-        `import { buildKey, incrementWithTtl } from 'eslint-plugin-redis-ttl/runtime';`,
+        `import { buildKey, incrementWithTtl } from 'redis-ttl-runtime';`,
         ``,
         `const WINDOW_SECONDS = 60;`,
         `export const LIMIT = 20;`,
@@ -157,7 +142,7 @@ describe('eslint --fix on examples/app', () => {
       ].join('\n'),
     );
     const billing = readFileSync(join(app, 'src/billing.ts'), 'utf8');
-    expect(billing).toContain(`import type { Redis } from 'ioredis';\nimport { incrementWithTtl, collect } from 'eslint-plugin-redis-ttl/runtime';\n`);
+    expect(billing).toContain(`import type { Redis } from 'ioredis';\nimport { incrementWithTtl, collect } from 'redis-ttl-runtime';\n`);
     expect(billing).toContain(
       `  const { value: total } = await incrementWithTtl(redis, key, { by: seconds, ttlMs: USAGE_TTL_SECONDS * 1000, mode: 'sliding' });\n  return total;`,
     );
@@ -196,7 +181,7 @@ describe('eslint --fix on node-redis and @upstash/redis code', () => {
     const after = await eslint(clients, false).lintFiles(['src/**/*.ts']);
     expect(after.flatMap((r) => r.messages)).toEqual([]);
     const nodeRedis = readFileSync(join(clients, 'src/node-redis.ts'), 'utf8');
-    expect(nodeRedis).toContain(`import { incrementWithTtl, collect } from 'eslint-plugin-redis-ttl/runtime';`);
+    expect(nodeRedis).toContain(`import { incrementWithTtl, collect } from 'redis-ttl-runtime';`);
     expect(nodeRedis).toContain(`  return client.set(key, token, { KEEPTTL: true, XX: true, GET: true });`);
     expect(nodeRedis).toContain(`  await client.set(\`\${key}:lock\`, '1', { EX: 86400, NX: true });`);
     const upstash = readFileSync(join(clients, 'src/upstash.ts'), 'utf8');

@@ -1,5 +1,7 @@
 /**
- * A Redis Cluster for tests: the nodes of `REDIS_CLUSTER_NODES` (`host:port,host:port,...`) when set,
+ * A Redis Cluster for tests: the nodes of `REDIS_TEST_CLUSTER_NODES` (`host:port,host:port,...`), a
+ * test cluster the user names on purpose, when set (`REDIS_CLUSTER_NODES`, often an application's
+ * own setting, is ignored),
  * else three local `redis-server --cluster-enabled yes` masters on free loopback ports, joined with
  * `redis-cli --cluster create`
  * (https://redis.io/docs/latest/operate/oss_and_stack/management/scaling/) and ready once every node
@@ -12,6 +14,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { Cluster, Redis } from 'ioredis';
+import { uniquePrefix } from './redis.js';
 import { startRedisServer, type RedisHandle } from './redis-server.js';
 
 const run = promisify(execFile);
@@ -28,7 +31,7 @@ export interface RedisClusterHandle {
 
 export interface RedisClusterOptions {
   /**
-   * Always start a local cluster of three empty masters, even when `REDIS_CLUSTER_NODES` is set
+   * Always start a local cluster of three empty masters, even when `REDIS_TEST_CLUSTER_NODES` is set
    * (for tests that count every key of the cluster).
    */
   fresh?: boolean;
@@ -55,7 +58,7 @@ function handle(nodes: Array<{ host: string; port: number }>, stop: () => Promis
  * `cluster_state:ok` in 20 s is stopped and the call throws.
  */
 export async function startRedisCluster(options: RedisClusterOptions = {}): Promise<RedisClusterHandle> {
-  const fromEnv = process.env.REDIS_CLUSTER_NODES;
+  const fromEnv = process.env.REDIS_TEST_CLUSTER_NODES;
   if (fromEnv !== undefined && fromEnv !== '' && options.fresh !== true) {
     const nodes = fromEnv.split(',').map((hp) => {
       const [host = '127.0.0.1', port = '6379'] = hp.trim().split(':');
@@ -107,7 +110,7 @@ export async function connectCluster(handle: RedisClusterHandle): Promise<Cluste
   const cluster = new Cluster(handle.nodes, { redisOptions: { maxRetriesPerRequest: 2 } });
   for (let attempt = 0; ; attempt += 1) {
     try {
-      await cluster.set(`redis-ttl-test:ready:${process.pid}:${attempt}`, '1', 'PX', 1000);
+      await cluster.set(`${uniquePrefix('ready')}:${attempt}`, '1', 'PX', 1000);
       return cluster;
     } catch (error) {
       if (attempt > 50) {

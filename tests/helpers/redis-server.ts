@@ -1,6 +1,8 @@
 /**
- * A Redis for the tests and the benchmarks. {@link startRedis} picks, in this order of preference:
- * 1. `REDIS_URL` when set (nothing is started or stopped);
+ * A Redis for the tests and the benchmarks. {@link startRedis} picks, in this order:
+ * 1. the server named by `REDIS_TEST_URL`, when set: a test server the user names on purpose
+ *    (nothing is started or stopped; see `redis.ts` for what the tests may do there). `REDIS_URL`
+ *    is ignored: it is often set for an application's own Redis, which tests must never touch;
  * 2. a testcontainers Redis when a Docker engine answers;
  * 3. a `redis-server` from PATH on a free loopback port (`--save '' --appendonly no`), stopped by
  *    `stop()`.
@@ -11,13 +13,16 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
+import type { Redis } from 'ioredis';
 
 export interface RedisHandle {
   /** `redis://host:port` */
   url: string;
   /** Where it came from. */
-  source: 'REDIS_URL' | 'testcontainers' | 'redis-server';
-  /** Stops what this helper started (no-op for REDIS_URL). */
+  source: 'REDIS_TEST_URL' | 'testcontainers' | 'redis-server';
+  /** Whether it is a named test server (`REDIS_TEST_URL`): not ours, shared, to be left as found. */
+  named: boolean;
+  /** Stops what this helper started (no-op for a named server). */
   stop(): Promise<void>;
 }
 
@@ -95,7 +100,7 @@ export async function startRedisServer(extraArgs: string[] = [], cwd?: string, f
       if (fixedPort !== undefined) await new Promise((resolve) => setTimeout(resolve, 200)); // same port: let it free up
       continue;
     }
-    return { url: `redis://127.0.0.1:${port}`, source: 'redis-server', stop: () => stopRedisServer(child) };
+    return { url: `redis://127.0.0.1:${port}`, source: 'redis-server', named: false, stop: () => stopRedisServer(child) };
   }
   throw new Error(`could not start redis-server: ${String(lastError)}`);
 }
@@ -126,18 +131,23 @@ async function startTestcontainer(): Promise<RedisHandle> {
   return {
     url: container.getConnectionUrl(),
     source: 'testcontainers',
+    named: false,
     stop: async () => {
       await container.stop();
     },
   };
 }
 
+/** The URL of the test server the user named with `REDIS_TEST_URL`, or undefined. */
+export function namedTestServer(): string | undefined {
+  const url = process.env.REDIS_TEST_URL;
+  return url === undefined || url === '' ? undefined : url;
+}
+
 /** Starts (or finds) a Redis; see the module comment for the order. */
 export async function startRedis(): Promise<RedisHandle> {
-  const fromEnv = process.env.REDIS_URL;
-  if (fromEnv !== undefined && fromEnv !== '') {
-    return { url: fromEnv, source: 'REDIS_URL', stop: async () => undefined };
-  }
+  const named = namedTestServer();
+  if (named !== undefined) return { url: named, source: 'REDIS_TEST_URL', named: true, stop: async () => undefined };
   if (await dockerAnswers()) {
     try {
       return await startTestcontainer();
@@ -146,4 +156,14 @@ export async function startRedis(): Promise<RedisHandle> {
     }
   }
   return startRedisServer();
+}
+
+/** Deletes (UNLINK) every key matching the glob `pattern`, walking with SCAN. */
+export async function unlinkMatching(client: Redis, pattern: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await client.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+    cursor = next;
+    if (keys.length > 0) await client.unlink(...keys);
+  } while (cursor !== '0');
 }

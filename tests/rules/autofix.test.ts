@@ -9,7 +9,7 @@ import noGetset from '../../rules/no-getset.js';
 import setRule from '../../rules/set-requires-ttl-or-keepttl.js';
 import { runRule, typedTester, untypedTester } from './tester.js';
 
-const RT = `'eslint-plugin-redis-ttl/runtime'`;
+const RT = `'redis-ttl-runtime'`;
 const FIX = [{ fix: true }] as const;
 const AUTOFIX = { 'redis-ttl': { autofix: true } };
 

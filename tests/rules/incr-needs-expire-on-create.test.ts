@@ -6,7 +6,7 @@ function withIncrementImport(code: string): string {
   const lines = code.split('\n');
   let i = 0;
   while (lines[i]?.startsWith('import ')) i++;
-  lines.splice(i, 0, `import { incrementWithTtl } from 'eslint-plugin-redis-ttl/runtime';`);
+  lines.splice(i, 0, `import { incrementWithTtl } from 'redis-ttl-runtime';`);
   return lines.join('\n');
 }
 

@@ -196,7 +196,7 @@ runRule(untypedTester, 'no-getset', getsetRule, {
           suggestions: [
             {
               messageId: 'useCollect',
-              output: "import Redis from 'ioredis';\nimport { collect } from 'eslint-plugin-redis-ttl/runtime';\nconst redis = new Redis();\nawait collect(redis, 'stats:pending');",
+              output: "import Redis from 'ioredis';\nimport { collect } from 'redis-ttl-runtime';\nconst redis = new Redis();\nawait collect(redis, 'stats:pending');",
             },
             { messageId: 'useSetKeepTtl', output: ioredis("await redis.set('stats:pending', '0', 'KEEPTTL', 'XX', 'GET');") },
           ],

@@ -6,7 +6,7 @@ function withCollectImport(code: string): string {
   const lines = code.split('\n');
   let i = 0;
   while (lines[i]?.startsWith('import ')) i++;
-  lines.splice(i, 0, `import { collect } from 'eslint-plugin-redis-ttl/runtime';`);
+  lines.splice(i, 0, `import { collect } from 'redis-ttl-runtime';`);
   return lines.join('\n');
 }
 

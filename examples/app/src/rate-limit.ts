@@ -1,6 +1,6 @@
 /** A fixed-window rate limiter for the API, written the classic way. */
 import type { Redis } from 'ioredis';
-import { buildKey } from 'eslint-plugin-redis-ttl/runtime';
+import { buildKey } from 'redis-ttl-runtime';
 
 const WINDOW_SECONDS = 60;
 export const LIMIT = 20;

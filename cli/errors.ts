@@ -1,8 +1,8 @@
 /**
- * The one error type the CLI reports without a stack trace: a usage error, an unreadable file, an
- * invalid config file or a pattern that matches nothing. `main()` prints `lua-lint: <message>` on
- * standard error and exits with code 2. Any other exception is a bug in lua-lint.
- * `redis-ttl-audit` uses it too, for its usage and connection problems (`redis-ttl-audit: ...`).
+ * The one error type the CLIs (`lua-lint`, `redis-ttl-audit`) report without a stack trace: a
+ * usage error, an unreadable file, an invalid config file, a pattern that matches nothing, a
+ * server that cannot be reached. `main()` prints `<command>: <message>` on standard error and
+ * exits with code 2. Any other exception is a bug.
  */
 export class CliError extends Error {
   override name = 'CliError';

@@ -1,11 +1,12 @@
 /**
  * The plumbing the `lua-lint` and `redis-ttl-audit` commands share: the streams their `main()`
  * writes to, commander wired to those streams, the usage-error handling around `main()`, and the
- * `bin.ts` wiring of `main()` to `process`.
+ * `bin.ts` wiring of `main()` to `process`. Exit codes: 2 for a usage, file, connection or install
+ * problem and for a bug; 1 stays free for each command's findings.
  */
 import { type Command, CommanderError } from 'commander';
 import { CliError } from './errors.js';
-import { packageVersion } from './package-info.js';
+import { PACKAGE_NAME, packageVersion } from './package-info.js';
 
 /** A stream a CLI writes to (`process.stdout`, or a collector in tests). */
 export interface CliOutput {
@@ -86,32 +87,54 @@ export async function reportUserErrors(
   }
 }
 
+/** The `main()` of a command: arguments (without `node` and the script) and streams in, exit code out. */
+export type CliMain = (argv: readonly string[], io: ProcessIo) => Promise<number>;
+
 /**
- * The body of a `bin.ts`: runs `main` on the process's arguments and streams, sets the exit code,
- * turns an unexpected exception (a bug) into a report on standard error and exit code 2, and stops
- * quietly when standard output is closed early (`<name> ... | head`: EPIPE).
+ * The body of a `bin.ts`: loads the command with `load` (a dynamic `import()`, so that a module
+ * that fails to load, e.g. a dependency missing from a broken install, is reported by this code
+ * instead of ending the process with Node's exit code 1), runs it on the process's arguments and
+ * streams, sets the exit code, turns an unexpected exception (a bug) into a report on standard
+ * error and exit code 2, and stops quietly when standard output is closed early
+ * (`<name> ... | head`: EPIPE).
  */
-export function runAsProcess(name: string, main: (argv: readonly string[], io: ProcessIo) => Promise<number>): void {
+export function runAsProcess(name: string, load: () => Promise<CliMain>): void {
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
     throw error;
   });
 
-  main(process.argv.slice(2), {
-    stdout: process.stdout,
-    stderr: process.stderr,
-    stdin: process.stdin,
-    env: process.env,
-  }).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      process.stderr.write(
-        `${name}: internal error, please report it at https://github.com/eslint-plugin-redis-ttl/eslint-plugin-redis-ttl/issues\n` +
-          `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-      );
-      process.exitCode = 2;
-    },
+  load()
+    .then((main) =>
+      main(process.argv.slice(2), {
+        stdout: process.stdout,
+        stderr: process.stderr,
+        stdin: process.stdin,
+        env: process.env,
+      }),
+    )
+    .then(
+      (code) => {
+        process.exitCode = code;
+      },
+      (error: unknown) => {
+        process.stderr.write(describeCrash(name, error));
+        process.exitCode = 2;
+      },
+    );
+}
+
+/** The report of an exception that escaped `main()`: a broken install in one line, a bug with its stack. */
+export function describeCrash(name: string, error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') {
+    return (
+      `${name}: ${(error as Error).message.split('\n')[0]}\n` +
+      `${name}: the installation of ${PACKAGE_NAME} is incomplete; reinstall it (npm install --save-dev ${PACKAGE_NAME}).\n`
+    );
+  }
+  return (
+    `${name}: internal error, please report it at https://github.com/eslint-plugin-redis-ttl/eslint-plugin-redis-ttl/issues\n` +
+    `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`
   );
 }
