@@ -28,7 +28,7 @@
  * findings, printed for the packages, the applications and both together.
  *
  *   node --import tsx bench/eslint-precision/run.ts [--untyped] [--untriaged] [--package <name>]
- *     [--app <owner/name>] [--packages-only] [--apps-only] [--all-files] [--mirror <dir>]
+ *     [--app <owner/name>] [--packages-only] [--apps-only] [--all-files] [--mirror <dir>] [--list]
  *     [--no-install] [--plugin <dir>]
  *
  * `--plugin <dir>` lints with the plugin of another checkout (`<dir>/rules/index.ts`), e.g. the
@@ -38,7 +38,8 @@
  * Exit code 1 when a finding is not triaged, a file crashes a rule or does not parse, a codebase
  * has more than three persistentKeys, or a finding triaged `leak` is no longer reported (a lost
  * leak; for packages only in the typed run, which is their reference). `--untriaged` prints each
- * untriaged finding with its message and source line. Skipped applications are not an error.
+ * untriaged finding with its message and source line, `--list` every finding with its
+ * verdict. Skipped applications are not an error.
  * CI does not run it (it needs the npm registry and the fetched snapshots).
  */
 import { execFileSync } from 'node:child_process';
@@ -500,6 +501,10 @@ function main(): void {
 
   for (const entry of lost) problems.push(`lost leak: ${entry.id} (${entry.reason})`);
   if (untriaged.length > 0) problems.push(`${untriaged.length} untriaged findings${args.includes('--untriaged') ? ':' : ' (run with --untriaged to list them)'}`);
+  if (args.includes('--list')) {
+    console.log('\nevery finding:');
+    for (const finding of all) console.log(`  ${verdictOf(finding) ?? 'untriaged'}\t${finding.id}\n\t\t${finding.source}`);
+  }
   if (args.includes('--untriaged')) {
     for (const finding of untriaged) console.log(`\n${finding.id}\n  ${finding.source}\n  ${finding.message}`);
   }
