@@ -15,7 +15,7 @@
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { RedisCall } from './normalize.js';
-import { findVariable, propertyName, unwrap, type AnyContext } from './static.js';
+import { enclosingFunction, findVariable, propertyName, unwrap, type AnyContext } from './static.js';
 
 /** A facade method does little besides forwarding (a connection check, the call, a return). */
 const MAX_STATEMENTS = 3;
@@ -60,18 +60,5 @@ function functionName(fn: FunctionLike): string | undefined {
   }
   if (parent.type === AST_NODE_TYPES.PropertyDefinition) return propertyName(parent.key, parent.computed);
   if (parent.type === AST_NODE_TYPES.VariableDeclarator && parent.id.type === AST_NODE_TYPES.Identifier) return parent.id.name;
-  return undefined;
-}
-
-function enclosingFunction(node: TSESTree.Node): TSESTree.Node | undefined {
-  for (let current = node.parent; current; current = current.parent) {
-    if (
-      current.type === AST_NODE_TYPES.FunctionDeclaration ||
-      current.type === AST_NODE_TYPES.FunctionExpression ||
-      current.type === AST_NODE_TYPES.ArrowFunctionExpression
-    ) {
-      return current;
-    }
-  }
   return undefined;
 }
