@@ -24,6 +24,7 @@ import { fileIndexOf, keyIdOf } from './redis-calls/file-index.js';
 import { exemption, KEY_POLICY_SCHEMA, type KeyPolicyOptions } from './redis-calls/policy.js';
 import { keyData, KEY_TAIL } from './redis-calls/report.js';
 import { isBlockingCall } from '../semantics/blocking.js';
+import { enclosingFunction } from './redis-calls/static.js';
 
 /** Options of the rule. */
 export type Options = [
@@ -232,19 +233,6 @@ export default createRule<Options, MessageIds>({
     };
   },
 });
-
-function enclosingFunction(node: TSESTree.Node): TSESTree.Node | undefined {
-  for (let current = node.parent; current; current = current.parent) {
-    if (
-      current.type === 'FunctionDeclaration' ||
-      current.type === 'FunctionExpression' ||
-      current.type === 'ArrowFunctionExpression'
-    ) {
-      return current;
-    }
-  }
-  return undefined;
-}
 
 function sameFunction(a: TSESTree.Node, b: TSESTree.Node): boolean {
   return enclosingFunction(a) === enclosingFunction(b);

@@ -30,9 +30,9 @@ export const rules = {
 
 /** Rule options the `strict` config sets where a rule has a stricter mode. */
 const STRICT_OPTIONS: Partial<Record<keyof typeof rules, unknown[]>> = {
-  'no-getset': [{ allowConstantKeys: false, allowOptionalTtl: false }],
-  'set-requires-ttl-or-keepttl': [{ allowPipeline: false, allowConstantKeys: false, allowOptionalTtl: false }],
-  'incr-needs-expire-on-create': [{ allowPipeline: false, allowConstantKeys: false, allowOptionalTtl: false }],
+  'no-getset': [{ allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false }],
+  'set-requires-ttl-or-keepttl': [{ allowPipeline: false, allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false }],
+  'incr-needs-expire-on-create': [{ allowPipeline: false, allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false }],
 };
 
 function configRules(kind: 'recommended' | 'strict'): Linter.RulesRecord {

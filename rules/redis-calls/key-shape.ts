@@ -9,7 +9,11 @@
  * again counts as a `const` (bundlers emit `var`). A call of a function the linter cannot read
  * (a method of another module: `this.connection.key('stat', 'failed')`) keeps its literal
  * arguments in order, with `*` around and between them (`*stat*failed*`): key builders concatenate
- * their arguments, and a pattern such as `*stat*` can then name the family.
+ * their arguments, and a pattern such as `*stat*` can then name the family. A conditional key
+ * (`c ? a : b`, `a ?? b`) has the spelling its arms share (`q:*:wait` and `q:*:active` give
+ * `q:*`), an arm that is no key (`null`) left out; so has a parameter of a function only this
+ * module calls, through the arguments of its calls. An imported binding
+ * (`import { QUEUE_KEY } from './keys'`) is `*` but fixed: `` `${QUEUE_KEY}:tmp` `` is one key.
  *
  * Shapes are what `settings['redis-ttl'].persistentKeys` patterns match (the same syntax as
  * lua-lint's, see `semantics/key-patterns.ts`), what messages show so that a maintainer can copy
@@ -46,6 +50,8 @@ interface Part {
 }
 
 const UNKNOWN_PART: Part = { text: '*', via: [], fixed: false };
+/** A value imported from another module: its spelling is unknown, but it is fixed. */
+const IMPORTED_PART: Part = { text: '*', via: [], fixed: true };
 
 function literal(text: string): Part {
   return { text, via: [], fixed: true };
@@ -98,21 +104,107 @@ function shapeOf(context: AnyContext, input: TSESTree.Node, bindings: Bindings, 
       return memberShape(context, node, bindings, depth);
     case AST_NODE_TYPES.CallExpression:
       return callShape(context, node, bindings, depth);
+    case AST_NODE_TYPES.ConditionalExpression:
+    case AST_NODE_TYPES.LogicalExpression: {
+      // `c ? a : b`, `a ?? b`, `a || b`: the spelling both keys share; an arm that is no key
+      // (null, undefined, '') is left out
+      const arms = (node.type === AST_NODE_TYPES.ConditionalExpression ? [node.consequent, node.alternate] : [node.left, node.right])
+        .filter((arm) => !isNoKey(arm))
+        .map((arm) => shapeOf(context, arm, bindings, depth + 1));
+      return arms.length === 0 ? UNKNOWN_PART : arms.reduce(common);
+    }
     default:
       return UNKNOWN_PART;
   }
+}
+
+/** `null`, `undefined` or `''`: an arm of a conditional that gives no key. */
+function isNoKey(node: TSESTree.Node): boolean {
+  const arm = unwrap(node);
+  if (arm.type === AST_NODE_TYPES.Literal) return arm.value === null || arm.value === '';
+  return arm.type === AST_NODE_TYPES.Identifier && arm.name === 'undefined';
+}
+
+/**
+ * The shape two keys share: their common beginning and end, `*` between (`q:*:wait` and
+ * `q:*:active` give `q:*`); one of them when they are equal.
+ */
+function common(a: Part, b: Part): Part {
+  const via = [...a.via, ...b.via];
+  const fixed = a.fixed && b.fixed;
+  if (a.text === b.text) return { text: a.text, via, fixed };
+  let start = 0;
+  while (start < a.text.length && start < b.text.length && a.text[start] === b.text[start]) start++;
+  let end = 0;
+  while (
+    end < a.text.length - start &&
+    end < b.text.length - start &&
+    a.text[a.text.length - 1 - end] === b.text[b.text.length - 1 - end]
+  ) {
+    end++;
+  }
+  return { text: `${a.text.slice(0, start)}*${a.text.slice(a.text.length - end)}`, via, fixed };
 }
 
 function identifierShape(context: AnyContext, node: TSESTree.Identifier, bindings: Bindings, depth: number): Part {
   const variable = findVariable(context, node);
   const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
   if (!def) return UNKNOWN_PART;
-  if (def.type === 'Parameter') return bindings.get(def.name) ?? UNKNOWN_PART;
+  if (def.type === 'Parameter') {
+    return bindings.get(def.name) ?? (def.name.type === AST_NODE_TYPES.Identifier ? callSitesShape(context, def.node, def.name, depth) : UNKNOWN_PART);
+  }
+  // an imported binding is another module's top-level value, read-only here: configuration
+  // (a key, a prefix), not the data of the call, even when its spelling is not visible
+  if (def.type === 'ImportBinding') return IMPORTED_PART;
   if (def.type === 'Variable' && def.node.id.type === AST_NODE_TYPES.Identifier && def.node.init && assignedOnce(variable!, def.node.id)) {
     const inner = shapeOf(context, def.node.init, new Map(), depth + 1);
     return { text: inner.text, via: [declarationStatement(def.node), ...inner.via], fixed: inner.fixed };
   }
   return UNKNOWN_PART;
+}
+
+/**
+ * A parameter of a function of this module that only this module calls (not exported, never
+ * passed around): the spelling shared by the arguments of every call (`function bump(key) {...}`
+ * called as `bump(`usage:${a}`)` and `bump(`usage:${b}:x`)` gives `usage:*`). Anything else is `*`.
+ */
+function callSitesShape(context: AnyContext, fn: TSESTree.Node, param: TSESTree.Identifier, depth: number): Part {
+  if (
+    fn.type !== AST_NODE_TYPES.FunctionDeclaration &&
+    fn.type !== AST_NODE_TYPES.FunctionExpression &&
+    fn.type !== AST_NODE_TYPES.ArrowFunctionExpression
+  ) {
+    return UNKNOWN_PART;
+  }
+  const index = fn.params.findIndex((p) => p === param || (p.type === AST_NODE_TYPES.AssignmentPattern && p.left === param));
+  if (index < 0) return UNKNOWN_PART;
+  let name: TSESTree.Identifier | undefined;
+  let declaration: TSESTree.Node | undefined;
+  if (fn.type === AST_NODE_TYPES.FunctionDeclaration && fn.id) {
+    name = fn.id;
+    declaration = fn;
+  } else if (
+    fn.parent?.type === AST_NODE_TYPES.VariableDeclarator &&
+    fn.parent.id.type === AST_NODE_TYPES.Identifier &&
+    fn.parent.parent.kind === 'const'
+  ) {
+    name = fn.parent.id;
+    declaration = fn.parent.parent;
+  }
+  // an exported function is called from other modules too
+  if (!name || !declaration || declaration.parent?.type !== AST_NODE_TYPES.Program) return UNKNOWN_PART;
+  const variable = context.sourceCode.getDeclaredVariables(declaration).find((v) => v.name === name.name);
+  if (!variable) return UNKNOWN_PART;
+  const parts: Part[] = [];
+  for (const reference of variable.references) {
+    const call = reference.identifier.parent;
+    if (reference.identifier === name) continue;
+    if (call?.type !== AST_NODE_TYPES.CallExpression || call.callee !== reference.identifier) return UNKNOWN_PART;
+    const argument = call.arguments[index];
+    if (!argument || argument.type === AST_NODE_TYPES.SpreadElement) return UNKNOWN_PART;
+    parts.push(shapeOf(context, argument, new Map(), depth + 1));
+  }
+  return parts.length === 0 ? UNKNOWN_PART : parts.reduce(common);
 }
 
 /** `KEYS.wait` of a `const KEYS = { wait: 'q:wait' }`, `[a, b].join(':')` is handled by calls. */

@@ -7,24 +7,30 @@
  *   `recommended`) it is reported only when the file itself gives that key a TTL somewhere (then a
  *   missing or non-atomic expiry is a bug);
  * - a write in the **no-TTL arm of an explicit TTL test** whose other arm sets the TTL is the
- *   caller's choice: with `allowOptionalTtl` (on in `recommended`) it is not reported.
+ *   caller's choice: with `allowOptionalTtl` (on in `recommended`) it is not reported;
+ * - a **pass-through wrapper** that re-exposes the command under its own name and forwards its
+ *   key parameter (`incr(key) { return this.client.incr(key); }`) is part of a client facade: the
+ *   key is chosen by its callers. With `allowPassThrough` (on in `recommended`) it is not reported.
  *
- * `strict` turns both allowances off.
+ * `strict` turns every allowance off.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { fileIndexOf } from './file-index.js';
 import { keyShapeOf } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
 import { inNoTtlArm } from './optional-ttl.js';
+import { isPassThrough } from './pass-through.js';
 import { persistentReason } from './persistent.js';
 import type { AnyContext } from './static.js';
 
-/** The options every key-writing rule has (both `true` by default, `false` in `strict`). */
+/** The options every key-writing rule has (all `true` by default, `false` in `strict`). */
 export interface KeyPolicyOptions {
   /** Do not report a constant key unless the file gives that key a TTL somewhere. */
   allowConstantKeys?: boolean;
   /** Do not report a write in the no-TTL arm of an explicit TTL test whose other arm sets the TTL. */
   allowOptionalTtl?: boolean;
+  /** Do not report the key parameter of a wrapper that re-exposes the command under its own name. */
+  allowPassThrough?: boolean;
 }
 
 /** JSON schema properties of {@link KeyPolicyOptions}. */
@@ -39,6 +45,11 @@ export const KEY_POLICY_SCHEMA = {
     description:
       'Do not report a write in the no-TTL arm of an explicit TTL test (if (ttl) ... else ...) whose other arm sets the TTL of the same key. Default true; false in the strict config.',
   },
+  allowPassThrough: {
+    type: 'boolean',
+    description:
+      'Do not report the key parameter of a short function or method named after the command it forwards that parameter to (incr(key) { return this.client.incr(key); }): its callers choose the key. Default true; false in the strict config.',
+  },
 } as const;
 
 /** Whether the write of the key at `keyNode` by `call` is left alone, and why. */
@@ -47,10 +58,11 @@ export function exemption(
   call: RedisCall,
   keyNode: TSESTree.Node,
   options: KeyPolicyOptions,
-): 'persistent' | 'constant' | 'optional-ttl' | undefined {
+): 'persistent' | 'constant' | 'optional-ttl' | 'pass-through' | undefined {
   const shape = keyShapeOf(context, keyNode);
   if (persistentReason(context, call.node, shape)) return 'persistent';
   if (options.allowConstantKeys !== false && shape.constant && !fileIndexOf(context).expiredShapes.has(shape.shape)) return 'constant';
   if (options.allowOptionalTtl !== false && inNoTtlArm(context, call, keyNode)) return 'optional-ttl';
+  if (options.allowPassThrough !== false && isPassThrough(context, call, keyNode)) return 'pass-through';
   return undefined;
 }

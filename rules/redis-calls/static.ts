@@ -95,3 +95,17 @@ export function propertyName(node: TSESTree.Node, computed = false): string | un
   if (node.type === AST_NODE_TYPES.PrivateIdentifier) return undefined;
   return undefined;
 }
+
+/** The nearest function (declaration, expression or arrow) around a node; `undefined` at top level. */
+export function enclosingFunction(node: TSESTree.Node): TSESTree.Node | undefined {
+  for (let current = node.parent; current; current = current.parent) {
+    if (
+      current.type === 'FunctionDeclaration' ||
+      current.type === 'FunctionExpression' ||
+      current.type === 'ArrowFunctionExpression'
+    ) {
+      return current;
+    }
+  }
+  return undefined;
+}

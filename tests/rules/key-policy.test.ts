@@ -1,6 +1,6 @@
 /**
  * The shared key policy (rules/redis-calls/policy.ts) through each rule: persistent keys (setting
- * and annotations), bounded keys, caller-chosen TTLs, and what `strict` still reports; the key shape
+ * and annotations), bounded keys, caller-chosen TTLs, pass-through wrappers, and what `strict` still reports; the key shape
  * and the client reason in messages.
  */
 import incrRule from '../../rules/incr-needs-expire-on-create.js';
@@ -8,7 +8,7 @@ import getsetRule from '../../rules/no-getset.js';
 import setRule from '../../rules/set-requires-ttl-or-keepttl.js';
 import { ioredis, nodeRedis, runRule, untypedTester } from './tester.js';
 
-const STRICT = { allowConstantKeys: false, allowOptionalTtl: false } as const;
+const STRICT = { allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false } as const;
 
 /** The two SET suggestions (KEEPTTL, an expiry to declare) for the first `call` in `code`, where `call` ends after the value. */
 function setSuggestions(code: string, call: string) {
@@ -27,8 +27,16 @@ const otherKey = ioredis('await redis.multi().set(k, v).expire(`${k}:x`, 60).exe
 const pipelined = ioredis('await redis.pipeline().set(k, v).expire(k, 60).exec();');
 const persistent = (...patterns: string[]) => ({ 'redis-ttl': { persistentKeys: patterns } });
 
+const passThrough = ioredis('export class Store {\n  async incr(key: string) {\n    return redis.incr(key);\n  }\n}');
+const notPassThrough = ioredis(
+  'export class Store {\n  async incr(id: string) {\n    return redis.incr(`hits:${id}`);\n  }\n  async sadd(key: string, m: string) {\n    const a = 1;\n    const b = 2;\n    await log(a, b);\n    return redis.sadd(key, m);\n  }\n}',
+);
+const saveSummary = ioredis('export async function saveSummary(text: string, summary: string) {\n  return redis.set(text, summary);\n}');
+
 runRule(untypedTester, 'set-requires-ttl-or-keepttl', setRule, {
   valid: [
+    // a pass-through wrapper named after the command
+    ioredis('export class Store {\n  async set(key: string, value: string) {\n    this.validate();\n    await redis.set(key, value);\n  }\n}'),
     // persistent by design: the setting matches the key's shape
     { code: ioredis('await redis.set(`bull:${q}:meta`, json);'), settings: persistent('bull:*') },
     { code: ioredis("const PREFIX = 'bull';\nawait redis.set(`${PREFIX}:${q}:meta`, json);"), settings: persistent('bull:*:meta') },
@@ -51,6 +59,11 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl', setRule, {
     ioredis("await redis.multi().mset(a, '1', b, '2').expire(a, 60).expire(b, 60).exec();"),
   ],
   invalid: [
+    {
+      // a function named after the data it stores decides which keys exist: reported
+      code: saveSummary,
+      errors: [{ messageId: 'setWithoutTtl', line: 4, suggestions: setSuggestions(saveSummary, 'text, summary') }],
+    },
     {
       // the message names the key's shape and why the receiver is a client
       code: ioredis('await redis.set(`profile:${id}`, json);'),
@@ -129,8 +142,47 @@ runRule(untypedTester, 'incr-needs-expire-on-create', incrRule, {
     ioredis(
       "export async function put(k: string, f: string, v: string, ttl?: number) {\n  const m = redis.multi();\n  if (ttl) m.hset(k, f, v).expire(k, ttl);\n  else m.hset(k, f, v);\n  await m.exec();\n}",
     ),
+    // pass-through wrappers named after the command: their callers choose the key
+    ioredis('export class Store {\n  async incr(key: string) {\n    await this.connect();\n    return redis.incr(key);\n  }\n}'),
+    ioredis('export const adapter = { sadd: (key: string, ...m: string[]) => redis.sadd(key, m), hSet: (key: string, o: object) => redis.hset(key, o) };'),
+    ioredis('export function XADD(streamName: string, payload: string) {\n  return redis.xadd(streamName, "*", "p", payload);\n}'),
+    // a conditional key whose arms share a persistent shape
+    { code: ioredis('await redis.zadd(c ? `q:${o}:ck:${k}` : `q:${o}`, now, id);'), settings: persistent('q:*') },
   ],
   invalid: [
+    {
+      // strict: a pass-through is reported too
+      code: passThrough,
+      options: [STRICT],
+      errors: [
+        {
+          messageId: 'noExpiry',
+          line: 5,
+          suggestions: [{ messageId: 'wrapInMulti', output: passThrough.replace('redis.incr(key)', 'redis.multi().incr(key).expire(key, TTL_SECONDS).exec()') }],
+        },
+      ],
+    },
+    {
+      // named after the command but the key is not its parameter, or the wrapper does more
+      code: notPassThrough,
+      errors: [
+        {
+          messageId: 'noExpiry',
+          line: 5,
+          suggestions: [
+            {
+              messageId: 'wrapInMulti',
+              output: notPassThrough.replace('redis.incr(`hits:${id}`)', 'redis.multi().incr(`hits:${id}`).expire(`hits:${id}`, TTL_SECONDS).exec()'),
+            },
+          ],
+        },
+        {
+          messageId: 'noExpiry',
+          line: 11,
+          suggestions: [{ messageId: 'wrapInMulti', output: notPassThrough.replace('redis.sadd(key, m)', 'redis.multi().sadd(key, m).expire(key, TTL_SECONDS).exec()') }],
+        },
+      ],
+    },
     {
       // EXPIRE sent before the RPUSH that creates the key: a no-op on a missing key
       code: ioredis('export async function push(k: string, v: string) {\n  await redis.expire(k, 60);\n  await redis.rpush(k, v);\n}'),

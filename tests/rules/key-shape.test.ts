@@ -61,4 +61,29 @@ describe('keyShapeOf', () => {
       '*16* many',
     ]);
   });
+
+  it('gives a conditional key the spelling its arms share, leaving out an arm that is no key', () => {
+    expect(shapes("probe(c ? `q:${a}:wait` : `q:${a}:active`); probe(c ? `u:${id}` : null); probe(a ?? `x:${b}`); probe(c ? 'a' : 'b');")).toEqual([
+      'q:*:* many',
+      'u:* many',
+      '* many',
+      '* one',
+    ]);
+  });
+
+  it('reads a parameter through the calls of a function only this module calls', () => {
+    const code = [
+      'function bump(key: string, n: number) { probe(key); }',
+      'const touch = (key: string) => probe(key);',
+      'export function shared(key: string) { probe(key); }',
+      'function passed(key: string) { probe(key); }',
+      'function uncalled(key: string) { probe(key); }',
+      "bump(`usage:${a}`, 1); bump(c ? `usage:${b}:x` : null, 2); touch('t:1'); touch('t:2'); shared('s:1'); [k].forEach(passed); passed('p:1');",
+    ].join('\n');
+    expect(shapes(code)).toEqual(['usage:* many', 't:* one', '* many', '* many', '* many']);
+  });
+
+  it('takes an imported binding for one fixed value', () => {
+    expect(shapes("import { BASE } from './keys';\nprobe(`${BASE}:tmp`); probe(`${BASE}:${id}`); probe(BASE);")).toEqual(['*:tmp one', '*:* many', '* one']);
+  });
 });
