@@ -22,134 +22,29 @@ import {
   WHOLE_AGGREGATE_READS,
   type KeyFacts,
 } from './idioms.js';
+import {
+  adopt,
+  clone,
+  equalStates,
+  FRESH_KEY,
+  join,
+  joinAll,
+  joinNullable,
+  newState,
+  NIL,
+  NUMBER,
+  sameValue,
+  setKey,
+  setVar,
+  union,
+  UNKNOWN,
+  type KeyState,
+  type Reply,
+  type Scope,
+  type State,
+  type Value,
+} from './state.js';
 import type { LuaRuleId } from './types.js';
-
-// ---------------------------------------------------------------------------------------------
-// Values
-
-/** What the analysis knows about a Lua value. */
-export type Value =
-  | { t: 'unknown'; node?: L.Node }
-  | { t: 'nil' }
-  | { t: 'bool'; v?: boolean }
-  | { t: 'num'; v?: number; argv?: number; nilable?: boolean; keyIndex?: { table: string; from: number } }
-  | { t: 'str'; v?: string; argv?: number | '*'; node?: L.Node }
-  | { t: 'keys'; name: string }
-  | { t: 'argv'; name: string }
-  | { t: 'key'; id: string }
-  /** A table; `fields` when the script builds it with named fields (`local M = {}; function M.f() end`). */
-  | { t: 'table'; fields?: Map<string, Value> }
-  /** The values of a table's fields taken one at a time (`for name, fn in pairs(M)`). */
-  | { t: 'each'; values: Value[] }
-  | { t: 'builtin'; name: string }
-  | { t: 'fn'; node: L.FunctionDeclaration; scope: Scope; name: string }
-  | { t: 'errorReply' }
-  | { t: 'spread'; of?: Value; items?: Value[] }
-  | Reply;
-
-/** The reply of a Redis command, remembered so that guards on it can be understood. */
-export interface Reply {
-  t: 'reply';
-  command: string;
-  /** The key the command worked on (its first key). */
-  keyId?: string;
-  /** The key's version when the reply was produced (a later write invalidates guards on it). */
-  version: number;
-  /** The key's pending write sites when the reply was produced. */
-  pending?: readonly number[];
-  /** The write site the command created, when it was a write. */
-  site?: number;
-  /** What the command answers when it has just created the key (see `replyWhenCreated`). */
-  whenCreated?: { exact: Value } | { range: [number, number] };
-  /** SET ... NX, LMOVE/RPOPLPUSH: the reply is falsy when the command wrote nothing. */
-  createsOnTruthy?: boolean;
-  /** The reply went through tonumber(): a non-numeric string reads as nil too. */
-  numeric?: boolean;
-  /** `#reply` of a whole hash or set: the key's size, 0 when it is missing. */
-  sizeOfReply?: boolean;
-  /** The Lua type of the reply, when the command always answers with one type. */
-  luaType?: 'number' | 'string' | 'table';
-  pcall: boolean;
-}
-
-const UNKNOWN: Value = { t: 'unknown' };
-const NIL: Value = { t: 'nil' };
-
-/** A lexical scope: names to variable ids. */
-export interface Scope {
-  parent?: Scope;
-  names: Map<string, number>;
-}
-
-// ---------------------------------------------------------------------------------------------
-// State
-
-type Existence = 'yes' | 'no' | 'maybe';
-
-interface KeyState {
-  /** Write sites that may have left this key without TTL on the current path. */
-  pending: readonly number[];
-  exists: Existence;
-  /** Changes on every write that changes this state; guards on older replies are re-checked. */
-  version: number;
-  /** The version of the last delete (or rename onto this key): older existence facts are void. */
-  lastDelete: number;
-}
-
-const FRESH_KEY: KeyState = { pending: [], exists: 'maybe', version: 0, lastDelete: 0 };
-
-/**
- * One path's state. Mutable; forks share their maps until one of them writes (copy on write:
- * `ownKeys`/`ownVars` say whether this state may write its map in place).
- */
-interface State {
-  keys: Map<string, KeyState>;
-  vars: Map<number, Value>;
-  dead: boolean;
-  ownKeys: boolean;
-  ownVars: boolean;
-}
-
-function newState(vars: Map<number, Value> = new Map(), ownVars = true): State {
-  return { keys: new Map(), vars, dead: false, ownKeys: true, ownVars };
-}
-
-function clone(st: State): State {
-  st.ownKeys = false;
-  st.ownVars = false;
-  return { keys: st.keys, vars: st.vars, dead: st.dead, ownKeys: false, ownVars: false };
-}
-
-function deadState(): State {
-  return { keys: new Map(), vars: new Map(), dead: true, ownKeys: true, ownVars: true };
-}
-
-function setKey(st: State, id: string, key: KeyState): void {
-  if (!st.ownKeys) {
-    st.keys = new Map(st.keys);
-    st.ownKeys = true;
-  }
-  st.keys.set(id, key);
-}
-
-function setVar(st: State, id: number, value: Value): void {
-  if (!st.ownVars) {
-    st.vars = new Map(st.vars);
-    st.ownVars = true;
-  }
-  st.vars.set(id, value);
-}
-
-/** Makes `st` continue as `from` (after a join or a call). */
-function adopt(st: State, from: State): void {
-  st.keys = from.keys;
-  st.vars = from.vars;
-  st.dead = from.dead;
-  st.ownKeys = false;
-  st.ownVars = false;
-  from.ownKeys = false;
-  from.ownVars = false;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Results
@@ -465,7 +360,7 @@ class Walker {
       cur = f;
     }
     if (cur) outs.push(cur);
-    return this.joinAll(outs);
+    return joinAll(outs);
   }
 
   /**
@@ -490,13 +385,13 @@ class Walker {
       if (done) this.dropScope(done, inner.scope);
       if (done && !done.dead) exits.push(done);
       if (!next || next.dead) break;
-      const joined = this.join(head, next);
+      const joined = join(head, next);
       if (equalStates(joined, head)) break;
       head = joined;
     }
     ctx.fn.loops.pop();
     if (!atLeastOnce) exits.push(head);
-    const out = this.joinAll([...exits, ...breaks]);
+    const out = joinAll([...exits, ...breaks]);
     return out;
   }
 
@@ -671,7 +566,7 @@ class Walker {
         const left = this.expression(node.left, st, ctx);
         const branch = clone(st);
         const right = this.expression(node.right, branch, ctx);
-        const joined = this.join(st, branch);
+        const joined = join(st, branch);
         adopt(st, joined);
         if (node.operator === 'or' && left.t === 'reply' && REPLY_TO_STRING_COMMANDS.has(left.command)) return UNKNOWN;
         return sameValue(left, right) ? left : right.t === 'num' && left.t === 'num' ? { t: 'num' } : UNKNOWN;
@@ -752,10 +647,10 @@ class Walker {
       const [t1, f1] = this.condition(node.left, st, ctx);
       if (node.operator === 'and') {
         const [t2, f2] = t1 ? this.condition(node.right, t1, ctx) : [null, null];
-        return [t2, this.joinNullable(f1, f2)];
+        return [t2, joinNullable(f1, f2)];
       }
       const [t2, f2] = f1 ? this.condition(node.right, f1, ctx) : [null, null];
-      return [this.joinNullable(t1, t2), f2];
+      return [joinNullable(t1, t2), f2];
     }
     if (node.type === 'BinaryExpression' && ['==', '~=', '<', '>', '<=', '>='].includes(node.operator)) {
       const left = this.expression(node.left, st, ctx);
@@ -940,7 +835,7 @@ class Walker {
     this.callStack.pop();
     const outs = [...fnCtx.returns];
     if (!end.dead) outs.push(end);
-    const joined = this.joinAll(outs);
+    const joined = joinAll(outs);
     adopt(st, joined);
     this.dropScope(st, scope);
     const first = fnCtx.returnValues[0];
@@ -1191,62 +1086,14 @@ class Walker {
     this.report(site.rule, site.node, message);
   }
 
-  // -- joins ------------------------------------------------------------------------------------
-
-  private joinNullable(a: State | null, b: State | null): State | null {
-    if (!a || a.dead) return b;
-    if (!b || b.dead) return a;
-    return this.join(a, b);
-  }
-
-  private joinAll(states: State[]): State {
-    const alive = states.filter((s) => !s.dead);
-    if (alive.length === 0) return deadState();
-    return alive.reduce((a, b) => this.join(a, b));
-  }
-
-  private join(a: State, b: State): State {
-    if (a.dead) return b;
-    if (b.dead) return a;
-    a.ownKeys = a.ownVars = b.ownKeys = b.ownVars = false;
-    return {
-      keys: a.keys === b.keys ? a.keys : joinMaps(a.keys, b.keys, FRESH_KEY, joinKeys),
-      vars: a.vars === b.vars ? a.vars : joinMaps(a.vars, b.vars, NIL, joinValues),
-      dead: false,
-      ownKeys: false,
-      ownVars: false,
-    };
-  }
 }
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
-function joinMaps<K, V>(a: Map<K, V>, b: Map<K, V>, missing: V, joinOne: (x: V, y: V) => V): Map<K, V> {
-  const out = new Map<K, V>();
-  for (const [id, x] of a) {
-    const y = b.get(id) ?? missing;
-    out.set(id, x === y ? x : joinOne(x, y));
-  }
-  for (const [id, y] of b) if (!a.has(id)) out.set(id, y === missing ? y : joinOne(missing, y));
-  return out;
-}
 
-function joinKeys(x: KeyState, y: KeyState): KeyState {
-  return {
-    pending: union(x.pending, y.pending),
-    exists: x.exists === y.exists ? x.exists : 'maybe',
-    version: x.version === y.version ? x.version : Math.max(x.version, y.version),
-    lastDelete: Math.max(x.lastDelete, y.lastDelete),
-  };
-}
 
-function joinValues(x: Value, y: Value): Value {
-  if (sameValue(x, y)) return x;
-  return x.t === 'num' && y.t === 'num' ? NUMBER : UNKNOWN;
-}
 
-const NUMBER: Value = { t: 'num' };
 const KEYS_TABLE: Value = { t: 'keys', name: 'KEYS' };
 const ARGV_TABLE: Value = { t: 'argv', name: 'ARGV' };
 
@@ -1300,60 +1147,8 @@ function element(table: Value): Value {
   return UNKNOWN;
 }
 
-function union(a: readonly number[], b: readonly number[]): readonly number[] {
-  if (b.length === 0) return a;
-  if (a.length === 0) return b;
-  const out = [...a];
-  for (const x of b) if (!out.includes(x)) out.push(x);
-  return out;
-}
 
-function sameValue(a: Value, b: Value): boolean {
-  if (a === b) return true;
-  if (a.t !== b.t) return false;
-  switch (a.t) {
-    case 'unknown':
-      return a.node === (b as typeof a).node;
-    case 'nil':
-    case 'table':
-    case 'errorReply':
-      return true;
-    case 'bool':
-      return a.v === (b as typeof a).v;
-    case 'num':
-      return a.v === (b as typeof a).v && a.argv === (b as typeof a).argv;
-    case 'str':
-      return a.v === (b as typeof a).v && a.argv === (b as typeof a).argv && a.node === (b as typeof a).node;
-    case 'keys':
-    case 'argv':
-      return a.name === (b as typeof a).name;
-    case 'key':
-      return a.id === (b as typeof a).id;
-    case 'builtin':
-      return a.name === (b as typeof a).name;
-    case 'fn':
-      return a.node === (b as typeof a).node;
-    case 'reply': {
-      const r = b as Reply;
-      return a.command === r.command && a.keyId === r.keyId && a.site === r.site && a.version === r.version;
-    }
-    default:
-      return false;
-  }
-}
 
-function equalStates(a: State, b: State): boolean {
-  if (a.dead !== b.dead || a.keys.size !== b.keys.size || a.vars.size !== b.vars.size) return false;
-  for (const [id, x] of a.keys) {
-    const y = b.keys.get(id);
-    if (!y || x.exists !== y.exists || x.pending.length !== y.pending.length || x.pending.some((s) => !y.pending.includes(s))) return false;
-  }
-  for (const [id, x] of a.vars) {
-    const y = b.vars.get(id);
-    if (!y || !sameValue(x, y)) return false;
-  }
-  return true;
-}
 
 function luaTypeOf(value: Value): 'number' | 'string' | undefined {
   switch (value.t) {

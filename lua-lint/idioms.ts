@@ -9,7 +9,7 @@
  * when they created the key, SETNX/HSETNX answer 1 when they wrote, `SET ... NX` answers a truthy
  * status when it wrote, and `0` is truthy in Lua.
  */
-import type { Reply, Value } from './analyze.js';
+import type { Reply, Value } from './state.js';
 
 /** What one edge of a guard proves about the key. */
 export type KeyFact =
