@@ -11,12 +11,15 @@
  * guard proves); this file only walks.
  */
 import type * as L from 'luaparse';
-import { describeCommand, type CommandArg, type KeyEffect } from '../semantics/commands.js';
+import { describeCommand, type CommandArg, type CommandDescription, type KeyEffect } from '../semantics/commands.js';
 import {
   keyFactsOfComparison,
   keyFactsOfTruth,
   MOVES_REPLYING_THE_ELEMENT,
   REPLY_TO_STRING_COMMANDS,
+  SIZE_READS,
+  alwaysStatusReply,
+  createdSize,
   replyLuaType,
   replyWhenCreated,
   WHOLE_AGGREGATE_READS,
@@ -36,9 +39,12 @@ import {
   sameValue,
   setKey,
   setVar,
+  getKey,
+  universalId,
   union,
   UNKNOWN,
   type KeyState,
+  type NumValue,
   type Reply,
   type Scope,
   type State,
@@ -118,6 +124,8 @@ interface Ctx {
 }
 
 const MAX_LOOP_ITERATIONS = 6;
+/** A pending "site" that marks the element key of a loop over KEYS (never reported). */
+const LOOP_MARKER = -1;
 const MAX_CALL_DEPTH = 8;
 const STEP_BUDGET = 200_000;
 
@@ -206,6 +214,7 @@ class Walker {
     const withName = this.entryName !== undefined ? { ...exit, functionName: this.entryName } : exit;
     for (const [keyId, key] of st.keys) {
       for (const site of key.pending) {
+        if (site < 0) continue;
         const leak = this.leaks.get(site);
         if (!leak) this.leaks.set(site, { exit: withName, keyId, otherKeys: new Set() });
         else if (leak.keyId !== keyId) leak.otherKeys.add(keyId); // a helper's write, called on several keys
@@ -278,8 +287,11 @@ class Walker {
             if (base.t === 'table' && base.fields) base.fields.set(target.identifier.name, values[i] ?? NIL);
           }
           else {
-            this.expression(target.base, st, ctx);
+            const base = this.expression(target.base, st, ctx);
             this.expression(target.index, st, ctx);
+            // t[#t + 1] = v appends, as table.insert(t, v) does.
+            const value = values[i];
+            if (base.t === 'table' && value && isAppendIndex(target)) appendItem(base, value);
           }
         });
         return st;
@@ -373,11 +385,21 @@ class Walker {
     ctx: Ctx,
     atLeastOnce: boolean,
     iterate: (head: State, inner: Ctx) => { next: State | null; done: State | null },
+    element?: { table: string; id: string; from: number },
   ): State {
     const exits: State[] = [];
     const breaks: State[] = [];
     ctx.fn.loops.push(breaks);
     let head = st;
+    let start: number | undefined;
+    if (element) {
+      // The element key starts each loop with a marker pending site and a fresh version: at the
+      // end, a marker gone on every path means every key got an expiry or was deleted.
+      start = this.bump();
+      const before = getKey(st, element.id);
+      head = clone(st);
+      setKey(head, element.id, { ...before, pending: union(before.pending, [LOOP_MARKER]), version: start, lastDelete: before.lastDelete });
+    }
     for (let i = 0; i < MAX_LOOP_ITERATIONS; i++) {
       const inner = this.child(ctx);
       const { next, done } = iterate(clone(head), inner);
@@ -391,8 +413,69 @@ class Walker {
     }
     ctx.fn.loops.pop();
     if (!atLeastOnce) exits.push(head);
-    const out = joinAll([...exits, ...breaks]);
-    return out;
+    if (!element) return joinAll([...exits, ...breaks]);
+    // Leaving normally, the loop ran its body once for every key: what it did to the element, it
+    // did to each key. Leaving by break (or before the first iteration) it did so for some only.
+    const done = joinAll(exits);
+    if (!done.dead) this.everyKey(done, element, start!);
+    for (const b of breaks) this.dropMarker(b, element.id);
+    return joinAll([done, ...breaks]);
+  }
+
+  /** A command over `unpack(KEYS)` that deleted or expired every key. */
+  private everyKeyAtOnce(st: State, table: string, effect: KeyEffect): void {
+    if (effect !== 'delete' && effect !== 'set-ttl' && effect !== 'create-with-ttl') return;
+    const prefix = `${table}[`;
+    const update = (key: KeyState): KeyState => {
+      if (effect === 'delete') {
+        const lastDelete = this.bump();
+        return { pending: [], exists: 'no', version: lastDelete, lastDelete };
+      }
+      return { ...key, pending: [], ttl: true, version: this.bump() };
+    };
+    for (const [id, key] of [...st.keys]) if (id.startsWith(prefix) && !id.endsWith('[*]')) setKey(st, id, update(key));
+    setKey(st, universalId(table), { ...update(getKey(st, universalId(table))), pending: [] });
+  }
+
+  private dropMarker(st: State, id: string): void {
+    const key = st.keys.get(id);
+    if (key && key.pending.includes(LOOP_MARKER)) setKey(st, id, { ...key, pending: key.pending.filter((site) => site !== LOOP_MARKER) });
+  }
+
+  /**
+   * Applies what a loop (or a command over `unpack(KEYS)`) did to its element key to every key of
+   * the table from index `from` on: the keys with a state of their own, and the table's universal
+   * state for the others.
+   */
+  private everyKey(st: State, element: { table: string; id: string; from: number }, start: number): void {
+    const el = st.keys.get(element.id);
+    if (!el) return;
+    const cleared = !el.pending.includes(LOOP_MARKER);
+    const pending = el.pending.filter((site) => site !== LOOP_MARKER);
+    const touched = el.version !== start || el.lastDelete > start;
+    const deleted = el.lastDelete > start;
+    setKey(st, element.id, { ...el, pending });
+    const apply = (key: KeyState): KeyState => {
+      const exists = el.exists !== 'maybe' ? el.exists : deleted ? 'maybe' : key.exists;
+      const next: KeyState = {
+        pending: cleared ? [] : key.pending,
+        exists,
+        version: touched ? this.bump() : key.version,
+        lastDelete: deleted ? Math.max(key.lastDelete, el.lastDelete) : key.lastDelete,
+      };
+      if (el.ttl || (!touched && key.ttl)) next.ttl = true;
+      return next;
+    };
+    const prefix = `${element.table}[`;
+    for (const [id, key] of [...st.keys]) {
+      if (id === element.id || !id.startsWith(prefix)) continue;
+      const index = Number(id.slice(prefix.length, -1));
+      if (id.endsWith('[#]') ? element.from <= 1 : Number.isInteger(index) && index >= element.from) setKey(st, id, apply(key));
+    }
+    if (element.from <= 1 && !st.keys.has(universalId(element.table))) {
+      const universal = apply(FRESH_KEY);
+      if (universal.exists !== 'maybe' || universal.ttl || universal.lastDelete > 0) setKey(st, universalId(element.table), { ...universal, pending: [] });
+    }
   }
 
   private forNumeric(node: L.ForNumericStatement, st: State, ctx: Ctx): State {
@@ -409,16 +492,38 @@ class Walker {
         : NUMBER;
     const literalOnce =
       start.t === 'num' && end.t === 'num' && start.v !== undefined && end.v !== undefined && start.v <= end.v && !node.step;
-    return this.loop(st, ctx, overKeys || literalOnce, (head, inner) => {
-      this.declare(inner.scope, head, node.variable.name, index, node.variable);
-      const after = this.block(node.body, head, inner);
-      return { next: after, done: after.dead ? null : clone(after) };
-    });
+    const element =
+      index.t === 'num' && index.keyIndex
+        ? { table: index.keyIndex.table, id: index.keyIndex.from <= 1 ? `${index.keyIndex.table}[*]` : `${index.keyIndex.table}[${index.keyIndex.from}..]`, from: index.keyIndex.from }
+        : undefined;
+    // `for i = 1, #entries` over a whole hash / set read: the body never runs when the key is
+    // missing, so a counter that was 0 before the loop is still 0 then.
+    const zeroBefore = end.t === 'reply' && end.sizeOfReply && end.keyId !== undefined ? [...st.vars].filter(([, v]) => v.t === 'num' && v.v === 0).map(([id]) => id) : [];
+    const out = this.loop(
+      st,
+      ctx,
+      overKeys || literalOnce,
+      (head, inner) => {
+        this.declare(inner.scope, head, node.variable.name, index, node.variable);
+        const after = this.block(node.body, head, inner);
+        return { next: after, done: after.dead ? null : clone(after) };
+      },
+      element,
+    );
+    if (end.t === 'reply' && end.keyId !== undefined && !out.dead) {
+      const zeroWhenMissing = { keyId: end.keyId, version: end.version, pending: end.pending ?? [] };
+      for (const id of zeroBefore) {
+        const after = out.vars.get(id);
+        if (after && !(after.t === 'num' && after.v === 0)) setVar(out, id, { t: 'num', zeroWhenMissing });
+      }
+    }
+    return out;
   }
 
   private forGeneric(node: L.ForGenericStatement, st: State, ctx: Ctx): State {
     let element: Value = UNKNOWN;
     let overKeys = false;
+    let keysTable: string | undefined;
     const iterator = node.iterators[0];
     if (iterator && iterator.type === 'CallExpression' && node.iterators.length === 1) {
       const callee = this.expression(iterator.base, st, ctx);
@@ -427,17 +532,25 @@ class Walker {
         if (arg.t === 'keys') {
           element = { t: 'key', id: `${arg.name}[*]` };
           overKeys = true;
+          keysTable = arg.name;
         } else if (arg.t === 'argv') element = { t: 'str', argv: '*' };
+        else if ((arg.t === 'unknown' && arg.origin) || arg.t === 'reply') element = { t: 'unknown', origin: arg.t === 'reply' ? 'reply' : arg.origin! };
         else if (arg.t === 'table' && arg.fields && arg.fields.size > 0) element = { t: 'each', values: [...arg.fields.values()] };
       }
     } else {
       for (const it of node.iterators) this.expression(it, st, ctx);
     }
-    return this.loop(st, ctx, overKeys, (head, inner) => {
-      node.variables.forEach((variable, i) => this.declare(inner.scope, head, variable.name, i === 1 ? element : UNKNOWN, variable));
-      const after = this.block(node.body, head, inner);
-      return { next: after, done: after.dead ? null : clone(after) };
-    });
+    return this.loop(
+      st,
+      ctx,
+      overKeys,
+      (head, inner) => {
+        node.variables.forEach((variable, i) => this.declare(inner.scope, head, variable.name, i === 1 ? element : UNKNOWN, variable));
+        const after = this.block(node.body, head, inner);
+        return { next: after, done: after.dead ? null : clone(after) };
+      },
+      keysTable !== undefined ? { table: keysTable, id: `${keysTable}[*]`, from: 1 } : undefined,
+    );
   }
 
   // -- variables --------------------------------------------------------------------------------
@@ -551,7 +664,7 @@ class Walker {
       case 'UnaryExpression': {
         const arg = this.expression(node.argument, st, ctx);
         if (node.operator === 'not') return { t: 'bool' };
-        if (node.operator === '-') return arg.t === 'num' && arg.v !== undefined ? { t: 'num', v: -arg.v } : { t: 'num' };
+        if (node.operator === '-') return arg.t === 'num' && arg.v !== undefined ? { t: 'num', v: -arg.v } : { t: 'num', mayBeNonPositive: true };
         // '#' of a whole hash / set as read: 0 exactly when the key is missing (empty ones do not exist).
         if (arg.t === 'reply' && WHOLE_AGGREGATE_READS.has(arg.command) && !arg.pcall) {
           return { ...arg, luaType: 'number', sizeOfReply: true };
@@ -568,13 +681,13 @@ class Walker {
         const right = this.expression(node.right, branch, ctx);
         const joined = join(st, branch);
         adopt(st, joined);
-        if (node.operator === 'or' && left.t === 'reply' && REPLY_TO_STRING_COMMANDS.has(left.command)) return UNKNOWN;
-        return sameValue(left, right) ? left : right.t === 'num' && left.t === 'num' ? { t: 'num' } : UNKNOWN;
+        return logicalValue(node.operator, left, right);
       }
       case 'MemberExpression': {
         const base = this.expression(node.base, st, ctx);
         if (base.t === 'builtin') return builtin(`${base.name}.${node.identifier.name}`);
         if (base.t === 'table' && base.fields?.has(node.identifier.name) && node.indexer === '.') return base.fields.get(node.identifier.name)!;
+        if (base.t === 'unknown' && base.origin) return { t: 'unknown', node, origin: base.origin };
         return { t: 'unknown', node };
       }
       case 'IndexExpression': {
@@ -593,6 +706,7 @@ class Walker {
           const literal = index.t === 'num' && index.v !== undefined ? index.v : '*';
           return { t: 'str', argv: literal };
         }
+        if (base.t === 'reply' || (base.t === 'unknown' && base.origin)) return { t: 'unknown', node, origin: base.t === 'reply' ? 'reply' : base.origin! };
         return { t: 'unknown', node };
       }
       case 'CallExpression':
@@ -629,7 +743,7 @@ class Walker {
           const v = arithmetic(node.operator, left.v, right.v);
           return v === undefined ? { t: 'num' } : { t: 'num', v };
         }
-        return { t: 'num' };
+        return arithmeticFacts(node.operator, left, right);
       }
     }
   }
@@ -665,17 +779,21 @@ class Walker {
         return [null, null];
       }
       const facts = keyFactsOfComparison(left, op, right);
-      return this.applyFacts(st, facts);
+      return this.applyFacts(st, facts, ctx, rangeOf(node)[0]);
     }
     const value = this.expression(node, st, ctx);
     if (st.dead) return [null, null];
     return this.applyFacts(st, keyFactsOfTruth(value));
   }
 
-  private applyFacts(st: State, facts: KeyFacts | undefined): [State | null, State | null] {
+  private applyFacts(st: State, facts: KeyFacts | undefined, ctx?: Ctx, offset = 0): [State | null, State | null] {
     if (!facts) return [st, clone(st)];
     if (facts.always === true) return [st, null];
     if (facts.always === false) return [null, st];
+    if (facts.raisesWhenMissing && ctx) {
+      const missing = this.refine(clone(st), 'missing', facts);
+      if (missing) this.raise(missing, ctx, { kind: 'compare-error', offset });
+    }
     const other = clone(st);
     const t = this.refine(st, facts.whenTrue, facts);
     const f = this.refine(other, facts.whenFalse, facts);
@@ -684,22 +802,27 @@ class Walker {
 
   private refine(st: State, fact: KeyFacts['whenTrue'], facts: KeyFacts): State | null {
     if (!fact || facts.keyId === undefined) return st;
-    const key = st.keys.get(facts.keyId) ?? FRESH_KEY;
+    const key = getKey(st, facts.keyId);
     if (facts.version !== undefined && facts.version !== key.version) {
       return this.refineOlder(st, facts.keyId, key, fact, facts);
     }
+    // A fact the path already contradicts (EXISTS == 1 right after DEL, PTTL == -1 after an expiry).
+    if (key.exists === 'no' && (fact === 'exists' || fact === 'has-ttl' || fact === 'no-ttl' || fact === 'not-created-by-site')) return null;
+    if (key.exists === 'yes' && fact === 'missing') return null;
+    if (key.ttl && fact === 'no-ttl') return null;
     switch (fact) {
       case 'exists':
-        setKey(st, facts.keyId, { ...key, exists: 'yes' });
+      case 'no-ttl':
+        if (key.exists !== 'yes') setKey(st, facts.keyId, { ...key, exists: 'yes' });
         return st;
       case 'missing':
         setKey(st, facts.keyId, { ...key, exists: 'no', pending: [] });
         return st;
       case 'has-ttl-or-missing':
-        setKey(st, facts.keyId, { ...key, pending: [] });
+        setKey(st, facts.keyId, { ...key, pending: [], ttl: true });
         return st;
       case 'has-ttl':
-        setKey(st, facts.keyId, { ...key, pending: [], exists: 'yes' });
+        setKey(st, facts.keyId, { ...key, pending: [], exists: 'yes', ttl: true });
         return st;
       case 'not-created-by-site':
         setKey(st, facts.keyId, {
@@ -724,9 +847,9 @@ class Walker {
     if (fact === 'impossible') return null;
     if (facts.version !== undefined && key.lastDelete > facts.version) return st;
     const before = facts.pending ?? [];
-    const createdSince = (site: number): boolean => !before.includes(site) && CREATION_ONLY.has(this.sites[site]!.effect);
+    const createdSince = (site: number): boolean => site >= 0 && !before.includes(site) && CREATION_ONLY.has(this.sites[site]!.effect);
     let pending = key.pending;
-    if (fact === 'exists' || fact === 'has-ttl') pending = pending.filter((site) => !createdSince(site));
+    if (fact === 'exists' || fact === 'has-ttl' || fact === 'no-ttl') pending = pending.filter((site) => !createdSince(site));
     if (fact === 'has-ttl') pending = pending.filter((site) => !before.includes(site));
     if (fact === 'not-created-by-site') pending = pending.filter((site) => site !== facts.site);
     if (pending.length !== key.pending.length) setKey(st, keyId, { ...key, pending });
@@ -799,6 +922,7 @@ class Walker {
         // tonumber() of a bulk reply: a number when the key holds one, nil otherwise.
         if (arg.t === 'reply') return { ...arg, luaType: 'number', numeric: true };
         if (arg.t === 'str') {
+          if (arg.zeroWhenMissing) return { t: 'num', zeroWhenMissing: arg.zeroWhenMissing };
           if (arg.v !== undefined) return arg.v.trim() !== '' && Number.isFinite(Number(arg.v)) ? { t: 'num', v: Number(arg.v) } : NIL;
           return arg.argv !== undefined && arg.argv !== '*' ? { t: 'num', argv: arg.argv, nilable: true } : { t: 'num', nilable: true };
         }
@@ -811,11 +935,24 @@ class Walker {
       case 'redis.sha1hex':
         return { t: 'str', node };
       case 'unpack':
-      case 'table.unpack':
-        // unpack({'PX', ARGV[2]}): values we cannot list one by one.
-        return { t: 'spread', ...(args[0] && args[0].t !== 'table' ? { of: args[0] } : {}) };
+      case 'table.unpack': {
+        // unpack(KEYS); unpack(t) of a table the script filled: its items; unpack({'PX', ARGV[2]}):
+        // values we cannot list one by one.
+        const table = args[0];
+        if (table?.t === 'table') return table.items && table.items.length > 0 ? { t: 'spread', items: [...table.items] } : { t: 'spread' };
+        return { t: 'spread', ...(table ? { of: table } : {}) };
+      }
+      case 'table.insert': {
+        // table.insert(t, v): remembered in order, so that unpack(t) gives the keys it holds.
+        const [table, ...rest] = args;
+        if (table?.t === 'table' && rest.length === 1 && rest[0]) appendItem(table, rest[0]);
+        return NIL;
+      }
+      case 'cjson.decode':
+      case 'cmsgpack.unpack':
+        return { t: 'unknown', origin: 'decoded' };
       default:
-        if (callee.name.startsWith('math.')) return { t: 'num' };
+        if (callee.name.startsWith('math.')) return mathCall(callee.name, args);
         if (callee.name === 'string.len' || callee.name === 'string.byte' || callee.name === 'string.find') return { t: 'num' };
         if (callee.name.startsWith('string.')) return { t: 'str', node };
         return UNKNOWN;
@@ -844,8 +981,20 @@ class Walker {
   }
 
   /** `redis.call(name, ...)`: applies the command's effects on its keys to the state. */
-  private redisCall(node: L.Node, rawArgs: Value[], argNodes: readonly L.Expression[], st: State, ctx: Ctx, pcall: boolean): Value {
+  private redisCall(node: L.Node, rawArgs: Value[], argNodes: readonly L.Expression[], st: State, ctx: Ctx, pcall: boolean, outcomes = true): Value {
     const nameValue = rawArgs[0];
+    if (nameValue?.t === 'str' && nameValue.v === undefined && nameValue.alts && nameValue.alts.length > 0) {
+      // The name is one of a few literals (`cond and 'RPUSH' or 'LPUSH'`): each one on a path of its own.
+      const outs: State[] = [];
+      const replies: Value[] = [];
+      for (const alt of nameValue.alts) {
+        const branch = clone(st);
+        replies.push(this.redisCall(node, [{ t: 'str', v: alt }, ...rawArgs.slice(1)], argNodes, branch, ctx, pcall));
+        outs.push(branch);
+      }
+      adopt(st, joinAll(outs));
+      return replies.every((r) => sameValue(r, replies[0]!)) ? replies[0]! : UNKNOWN;
+    }
     if (!nameValue || nameValue.t !== 'str' || nameValue.v === undefined) {
       this.report('unanalyzable-command', node, unanalyzableMessage(argNodes[0] ? this.input.source.slice(...rangeOf(argNodes[0])) : undefined));
       return UNKNOWN;
@@ -863,15 +1012,43 @@ class Walker {
     const command = description.name;
     if (!description.known) return { t: 'reply', command, version: 0, pcall };
     const line = this.input.lineOf(rangeOf(node)[0]);
+    const offset = rangeOf(node)[0];
     if (description.rejected) {
-      const index = description.nonPositiveTtlArg ?? 0;
-      this.report('expire-needs-positive-ttl', argNodesAfterName[index] ?? node, nonPositiveMessage(command, literalArgs[index]));
+      const index = description.nonPositiveTtlArg;
+      if (index !== undefined) this.report('expire-needs-positive-ttl', argNodesAfterName[index] ?? node, nonPositiveMessage(command, literalArgs[index]));
       // Redis rejects the command; in a script the error aborts it (redis.pcall returns the error instead).
-      if (!pcall) this.raise(st, ctx, { kind: 'command-error', offset: rangeOf(node)[0] });
+      if (!pcall) this.raise(st, ctx, { kind: 'command-error', offset });
       return UNKNOWN;
     }
     if (description.unknownOptions && command === 'SET') {
       this.report('unanalyzable-command', node, unknownOptionsMessage(command));
+    }
+    // A TTL computed in the script: Redis may reject it (a fraction; <= 0 for SET EX) or take it as
+    // "delete now" (<= 0, or an absolute time already past).
+    const risk = description.ttl ? ttlRisk(command, description.ttl.unit, args[description.ttl.arg]) : NO_RISK;
+    if (risk.mayRaise && !pcall) this.raise(clone(st), ctx, { kind: 'command-error', offset });
+    // RENAME of a missing source raises "ERR no such key".
+    for (const action of description.keys) {
+      if (!action.mustExist || pcall) continue;
+      const value = args[action.arg];
+      const key = value ? this.keyOf(value, argNodesAfterName[action.arg]) : undefined;
+      if (!key) continue;
+      const state = getKey(st, key.id);
+      if (state.exists === 'yes') continue;
+      this.raise(state.exists === 'no' ? st : clone(st), ctx, { kind: 'command-error', offset });
+      if (st.dead) return UNKNOWN;
+      setKey(st, key.id, { ...state, exists: 'yes' });
+    }
+    // RENAMENX / COPY may do nothing at all (destination exists, source missing): both outcomes.
+    if (outcomes) {
+      const mayDoNothing = this.mayDoNothing(description, args, argNodesAfterName, st);
+      if (mayDoNothing === 'always') return { t: 'reply', command, version: 0, pcall, luaType: 'number' };
+      if (mayDoNothing) {
+        const unchanged = clone(st);
+        const reply = this.redisCall(node, rawArgs, argNodes, st, ctx, pcall, false);
+        adopt(st, join(st, unchanged));
+        return reply.t === 'reply' ? { ...reply, version: 0 } : reply;
+      }
     }
 
     let firstKey: { id: string } | undefined;
@@ -883,21 +1060,29 @@ class Walker {
     // RENAME deletes its source before the destination reads the source's state: keep a snapshot.
     const keysBefore = st.keys;
     if (actions.some((a) => a.sourceArg !== undefined)) st.ownKeys = false;
+    let spreadKeys: Value[] = [];
     if (spreadIndex >= 0) {
-      // unpack(KEYS): every argument from the spread on is a key of that table.
+      // unpack(KEYS): every argument from the spread on is a key of that table; unpack(t) of a
+      // table the script filled: its items, at the key positions of the command.
       const spread = args[spreadIndex] as Extract<Value, { t: 'spread' }>;
-      if (description.keys.some((k) => k.arg >= spreadIndex) || actions.length === 0) {
-        const effect = description.keys.find((k) => k.arg >= spreadIndex)?.effect;
+      const keyAction = description.keys.find((k) => k.arg >= spreadIndex);
+      if (keyAction || actions.length === 0) {
+        const effect = keyAction?.effect;
         if (effect && spread.of) actions.push({ arg: -1, effect });
+        else if (effect && spread.items) {
+          const pairs = PAIRS_COMMANDS.has(command);
+          spreadKeys = spread.items.filter((_, i) => !pairs || i % 2 === 0);
+          spreadKeys.forEach((_, i) => actions.push({ arg: -2 - i, effect }));
+        }
       }
     }
     for (const action of actions) {
-      const value = action.arg === -1 ? element((args[spreadIndex] as Extract<Value, { t: 'spread' }>).of!) : args[action.arg];
+      const value = action.arg === -1 ? element((args[spreadIndex] as Extract<Value, { t: 'spread' }>).of!) : action.arg <= -2 ? spreadKeys[-2 - action.arg] : args[action.arg];
       if (!value) continue;
       const argNode = action.arg >= 0 ? argNodesAfterName[action.arg] : undefined;
       const key = this.keyOf(value, argNode);
       if (!key) continue;
-      if (value.t !== 'key' && (value.t === 'str' || value.t === 'num')) {
+      if (value.t !== 'key' && (value.t === 'str' || value.t === 'num' || (value.t === 'unknown' && value.origin))) {
         // Reported at each call (docs/ttl-semantics.md): each one is a command Cluster may misroute.
         this.report('key-must-come-from-keys', node, keyMustComeFromKeysMessage(command, key.display, value), key.names);
       }
@@ -905,22 +1090,23 @@ class Walker {
       // LMOVE k k / RPOPLPUSH k k: the list only rotates, and exists whenever anything moves.
       if (action.onlyWithSource !== undefined && keyIds.get(action.onlyWithSource) === key.id) continue;
       const persistent = this.input.isPersistent(key.names, line);
-      const state = st.keys.get(key.id) ?? FRESH_KEY;
+      const state = getKey(st, key.id);
       firstKey ??= { id: key.id };
 
       if (description.getDropsTtl && action.arg === 0) {
         if (!persistent) this.report('no-getset', node, noGetsetMessage(command, key.display), key.names);
-        setKey(st, key.id, { ...state, exists: 'yes', version: this.bump() });
+        setKey(st, key.id, { ...state, exists: 'yes', version: this.bump(), ttl: undefined! });
         continue;
       }
       if (action.effect === 'remove-ttl') {
         if (!persistent) this.report('no-persist', node, noPersistMessage(command, key.display), key.names);
-        setKey(st, key.id, { ...state, version: this.bump() });
+        const { ttl: _dropped, ...rest } = state;
+        setKey(st, key.id, { ...rest, version: this.bump() });
         continue;
       }
       const sourceValue = action.sourceArg !== undefined ? args[action.sourceArg] : undefined;
       const sourceKey = sourceValue ? this.keyOf(sourceValue, undefined) : undefined;
-      const sourceState = sourceKey ? keysBefore.get(sourceKey.id) : undefined;
+      const sourceState = sourceKey ? (keysBefore.get(sourceKey.id) ?? getKey(st, sourceKey.id)) : undefined;
       const siteFor = (rule: WriteSite['rule']): number[] => {
         if (persistent) return [];
         site = this.site(node, command, key.display, action.effect, rule);
@@ -933,23 +1119,35 @@ class Walker {
         const lastDelete = this.bump();
         next = { ...next, exists: 'maybe', version: lastDelete, lastDelete };
       }
+      if (risk.mayDelete && action.arg === 0 && next.exists !== 'no' && MAY_DELETE_EFFECTS.has(action.effect)) {
+        // An expiry <= 0 or in the past deletes the key: a later write creates it again without TTL.
+        const lastDelete = this.bump();
+        next = { ...next, exists: next.exists === 'yes' && action.effect === 'set-ttl-if-has-ttl' && !state.ttl ? 'yes' : 'maybe', version: lastDelete, lastDelete };
+      }
+      if (site !== undefined && siteKey === key.id && next.exists === 'yes' && state.exists !== 'yes') {
+        const size = createdSize(command, args);
+        if (size) next = { ...next, created: { site, size, version: next.version } };
+      }
       if (next !== state) setKey(st, key.id, next);
       if (action.effect === 'set-ttl-if-has-ttl') this.conditionalExpiries.add(key.id);
-      if (action.effect === 'set-ttl' || action.effect === 'create-with-ttl' || action.effect === 'delete') {
-        this.clearElements(st, key.id);
+      if (action.arg === -1) {
+        // DEL unpack(KEYS), ...: the command did to every key what it did to the element, at once.
+        const table = (args[spreadIndex] as Extract<Value, { t: 'spread' }>).of;
+        if (table?.t === 'keys') this.everyKeyAtOnce(st, table.name, action.effect);
       }
     }
-    if (description.nonPositiveTtlArg !== undefined && !description.rejected) {
+    if (description.nonPositiveTtlArg !== undefined) {
       const argNode = argNodesAfterName[description.nonPositiveTtlArg];
       this.report('expire-needs-positive-ttl', argNode ?? node, nonPositiveMessage(command, literalArgs[description.nonPositiveTtlArg]));
     }
     const whenCreated = replyWhenCreated(command, args);
     const replyKey = siteKey ?? firstKey?.id;
+    const replyKeyState = replyKey !== undefined ? getKey(st, replyKey) : undefined;
     const reply: Reply = {
       t: 'reply',
       command,
-      version: replyKey !== undefined ? (st.keys.get(replyKey)?.version ?? 0) : 0,
-      pending: replyKey !== undefined ? (st.keys.get(replyKey)?.pending ?? []) : [],
+      version: replyKeyState?.version ?? 0,
+      pending: replyKeyState?.pending ?? [],
       pcall,
       ...(replyKey !== undefined ? { keyId: replyKey } : {}),
       ...(site !== undefined ? { site } : {}),
@@ -959,9 +1157,35 @@ class Walker {
         ? { createsOnTruthy: true }
         : {}),
     };
+    if (!pcall && alwaysStatusReply(command, literalArgs)) reply.status = true;
+    // A size read right after the write that may have created the key: its size then is known.
+    if (site === undefined && replyKeyState?.created && replyKeyState.created.version === replyKeyState.version && SIZE_READS.has(command)) {
+      reply.sizeWhenCreated = replyKeyState.created.size;
+      reply.site = replyKeyState.created.site;
+    }
     const luaType = pcall ? undefined : replyLuaType(command);
     if (luaType) reply.luaType = luaType;
     return reply;
+  }
+
+  /**
+   * Whether RENAMENX / COPY may write nothing on this path: `'always'` when it cannot write
+   * (the destination exists for RENAMENX, the source is missing for COPY).
+   */
+  private mayDoNothing(description: CommandDescription, args: readonly Value[], argNodes: readonly L.Expression[], st: State): boolean | 'always' {
+    const dest = description.keys.find((k) => k.effect === 'transfer-ttl');
+    if (!dest || dest.sourceArg === undefined) return false;
+    const stateOf = (arg: number): KeyState | undefined => {
+      const value = args[arg];
+      const key = value ? this.keyOf(value, argNodes[arg]) : undefined;
+      return key ? getKey(st, key.id) : undefined;
+    };
+    const source = stateOf(dest.sourceArg);
+    const target = stateOf(dest.arg);
+    if (!source || !target) return false;
+    const copy = description.name === 'COPY';
+    if ((copy && source.exists === 'no') || (dest.onlyIfMissing && target.exists === 'yes')) return 'always';
+    return (copy && source.exists !== 'yes') || (dest.onlyIfMissing === true && target.exists !== 'no');
   }
 
   /** The state of a key after one effect. `site(rule)` registers the write site (or none when persistent). */
@@ -982,26 +1206,30 @@ class Walker {
     source: KeyState | undefined,
   ): KeyState {
     const add = (rule: WriteSite['rule']): readonly number[] => union(key.pending, site(rule));
+    const noTtl = (k: KeyState): KeyState => {
+      const { ttl: _ttl, created: _created, ...rest } = k;
+      return rest;
+    };
     switch (effect) {
       case 'create-in-place':
       case 'create-if-missing':
-        return key.exists === 'yes' ? key : { ...key, pending: add('write-path-needs-ttl'), exists: 'yes' };
+        return key.exists === 'yes' ? key : { ...noTtl(key), pending: add('write-path-needs-ttl'), exists: 'yes' };
       case 'keep-ttl':
-        return key.exists === 'yes' ? key : { ...key, pending: add('keepttl-needs-existing-key'), exists: 'yes' };
+        return key.exists === 'yes' ? key : { ...noTtl(key), pending: add('keepttl-needs-existing-key'), exists: 'yes' };
       case 'overwrite':
-        return { ...key, pending: add('write-path-needs-ttl'), exists: 'yes' };
+        return { ...noTtl(key), pending: add('write-path-needs-ttl'), exists: 'yes' };
       case 'clear-ttl-if-present':
-        return key.exists === 'no' ? key : { ...key, pending: add('write-path-needs-ttl') };
+        return key.exists === 'no' ? key : { ...noTtl(key), pending: add('write-path-needs-ttl') };
       case 'transfer-ttl': {
         const lastDelete = this.bump();
-        return { pending: source?.pending ?? [], exists: source?.exists ?? 'maybe', version: lastDelete, lastDelete };
+        return { pending: source?.pending ?? [], exists: source?.exists ?? 'maybe', version: lastDelete, lastDelete, ...(source?.ttl ? { ttl: true as const } : {}) };
       }
       case 'create-with-ttl':
-        return { ...key, pending: [], exists: 'yes' };
+        return { ...noTtl(key), pending: [], exists: 'yes', ttl: true };
       case 'create-if-missing-with-ttl':
-        return key.exists === 'yes' ? key : { ...key, exists: 'yes' };
+        return key.exists === 'yes' ? key : { ...noTtl(key), exists: 'yes', ...(key.exists === 'no' || key.ttl ? { ttl: true as const } : {}) };
       case 'set-ttl':
-        return key.pending.length === 0 ? key : { ...key, pending: [] };
+        return key.pending.length === 0 && key.ttl ? key : { ...noTtl(key), pending: [], ttl: true };
       case 'delete': {
         const lastDelete = this.bump();
         return { pending: [], exists: 'no', version: lastDelete, lastDelete };
@@ -1011,15 +1239,6 @@ class Walker {
       case 'remove-ttl':
       case 'read':
         return key;
-    }
-  }
-
-  /** An expiry or deletion of every key of a table (`KEYS[*]`) also covers `KEYS[1]`, `KEYS[2]`, ... */
-  private clearElements(st: State, keyId: string): void {
-    if (!keyId.endsWith('[*]')) return;
-    const prefix = keyId.slice(0, -2);
-    for (const [id, state] of st.keys) {
-      if (id !== keyId && id.startsWith(prefix) && state.pending.length > 0) setKey(st, id, { ...state, pending: [] });
     }
   }
 
@@ -1105,6 +1324,103 @@ function builtin(name: string): Value {
   return value;
 }
 
+/** How many appended items of one table are remembered. */
+const MAX_TABLE_ITEMS = 64;
+
+/** Remembers an item appended to a table the script built (up to {@link MAX_TABLE_ITEMS}). */
+function appendItem(table: Extract<Value, { t: 'table' }>, value: Value): void {
+  table.items ??= [];
+  if (table.items.length < MAX_TABLE_ITEMS) table.items.push(value);
+}
+
+/** `t[#t + 1]` */
+function isAppendIndex(target: L.IndexExpression): boolean {
+  const index = target.index;
+  return (
+    index.type === 'BinaryExpression' &&
+    index.operator === '+' &&
+    index.left.type === 'UnaryExpression' &&
+    index.left.operator === '#' &&
+    index.right.type === 'NumericLiteral' &&
+    index.right.value === 1 &&
+    expressionText(index.left.argument) === expressionText(target.base)
+  );
+}
+
+/**
+ * The value of `left and right` / `left or right`. Keeps: one of a few string literals
+ * (`cond and 'RPUSH' or 'LPUSH'`); a number that is 0 when a key was missing
+ * (`tonumber(GET k) or 0`, `tonumber(GET k or '0')`).
+ */
+function logicalValue(operator: 'and' | 'or', left: Value, right: Value): Value {
+  if (sameValue(left, right)) return left;
+  if (operator === 'or' && left.t === 'reply' && !left.pcall && left.keyId !== undefined && KEY_VALUE_READS.has(left.command)) {
+    const zero = (right.t === 'num' && right.v === 0) || (right.t === 'str' && right.v === '0');
+    if (zero) {
+      const zeroWhenMissing = { keyId: left.keyId, version: left.version, pending: left.pending ?? [] };
+      return left.numeric || right.t === 'num' ? { t: 'num', zeroWhenMissing } : { t: 'str', zeroWhenMissing };
+    }
+    return UNKNOWN;
+  }
+  const literals = (value: Value): readonly string[] | undefined =>
+    value.t === 'str' ? (value.v !== undefined ? [value.v] : value.alts) : undefined;
+  if (operator === 'and') {
+    // `cond and 'A'`: 'A', or a falsy value that an enclosing `or` replaces.
+    const alts = literals(right);
+    return alts ? { t: 'str', alts, falsy: true } : right.t === 'num' && left.t === 'num' ? { t: 'num' } : UNKNOWN;
+  }
+  const a = literals(left);
+  const b = literals(right);
+  if (a && b) return { t: 'str', alts: [...new Set([...a, ...b])] };
+  if (left.t === 'reply' && REPLY_TO_STRING_COMMANDS.has(left.command)) return UNKNOWN;
+  return right.t === 'num' && left.t === 'num' ? { t: 'num' } : UNKNOWN;
+}
+
+/** Reads whose reply is the key's value, or false when it is missing (`or 0` gives 0 then). */
+const KEY_VALUE_READS: ReadonlySet<string> = new Set(['GET', 'HGET', 'GETEX', 'LINDEX', 'ZSCORE']);
+
+/** Commands whose arguments are key value pairs: unpack(t) gives keys at the even positions. */
+const PAIRS_COMMANDS: ReadonlySet<string> = new Set(['MSET', 'MSETNX', 'JSON.MSET']);
+
+/** Effects after which a TTL <= 0 or in the past leaves no key (the expiry deletes it). */
+const MAY_DELETE_EFFECTS: ReadonlySet<KeyEffect> = new Set<KeyEffect>(['set-ttl', 'set-ttl-if-has-ttl', 'create-with-ttl', 'create-if-missing-with-ttl']);
+
+/** What a TTL argument computed in the script may make Redis do. */
+interface TtlRisk {
+  /** Redis may reject the command ("value is not an integer", "invalid expire time"), aborting the script. */
+  mayRaise: boolean;
+  /** The expiry may be <= 0 or already past: Redis deletes the key instead of setting a TTL. */
+  mayDelete: boolean;
+}
+
+const NO_RISK: TtlRisk = { mayRaise: false, mayDelete: false };
+
+/** Commands whose TTL must be a positive integer (`SET ... EX 0` is "invalid expire time"). */
+const POSITIVE_TTL_COMMANDS: ReadonlySet<string> = new Set(['SET', 'SETEX', 'PSETEX', 'GETEX']);
+
+/**
+ * The risk of a TTL argument that is not a literal (https://redis.io/docs/latest/commands/expire/,
+ * /set/, /getex/): an absolute time may be in the past (EXPIREAT with an ARGV time, or
+ * `TIME[1] * 1000 + ms`, which drops the current milliseconds); a relative one computed by a
+ * subtraction, `math.floor` or a TTL reply may be <= 0; a division may be fractional, which the
+ * EXPIRE family rejects. ARGV values and opaque values are assumed valid (docs/ttl-semantics.md).
+ */
+function ttlRisk(command: string, unit: string, value: Value | undefined): TtlRisk {
+  if (!value) return NO_RISK;
+  if ((value.t === 'num' || value.t === 'str') && value.v !== undefined) return NO_RISK; // literals: the command table decides
+  const absolute = unit.startsWith('unix');
+  const fractional = value.t === 'num' && value.mayBeFractional === true;
+  const nonPositive = (value.t === 'num' && value.mayBeNonPositive === true) || (value.t === 'reply' && MAY_BE_NEGATIVE_REPLIES.has(value.command));
+  const positiveOnly = POSITIVE_TTL_COMMANDS.has(command);
+  return {
+    mayRaise: fractional || (positiveOnly && !absolute && nonPositive),
+    mayDelete: absolute || nonPositive,
+  };
+}
+
+/** Integer replies that can be <= 0 (TTL -1/-2, a DECR below zero). */
+const MAY_BE_NEGATIVE_REPLIES: ReadonlySet<string> = new Set(['TTL', 'PTTL', 'EXPIRETIME', 'PEXPIRETIME', 'DECR', 'DECRBY', 'INCRBY', 'HINCRBY', 'ZCARD', 'SCARD', 'LLEN', 'HLEN']);
+
 /** A compact spelling of an expression (`KEYS[1]..':count'`), used as the identity of a key built in the script. */
 export function expressionText(node: L.Node): string {
   switch (node.type) {
@@ -1150,8 +1466,10 @@ function element(table: Value): Value {
 
 
 
-function luaTypeOf(value: Value): 'number' | 'string' | undefined {
+function luaTypeOf(value: Value): 'number' | 'string' | 'boolean' | undefined {
   switch (value.t) {
+    case 'bool':
+      return 'boolean';
     case 'num':
       return 'number';
     case 'str':
@@ -1169,6 +1487,65 @@ function mismatchedTypes(a: Value, b: Value): boolean {
   const x = luaTypeOf(a);
   const y = luaTypeOf(b);
   return x !== undefined && y !== undefined && x !== y;
+}
+
+/** Lua's view of a number operand: a literal, or what is known of its sign and integrality. */
+function numberFacts(value: Value): { v?: number; nonPositive: boolean; fractional: boolean } {
+  if (value.t === 'num') {
+    if (value.v !== undefined) return { v: value.v, nonPositive: value.v <= 0, fractional: !Number.isInteger(value.v) };
+    return { nonPositive: value.mayBeNonPositive === true, fractional: value.mayBeFractional === true };
+  }
+  if (value.t === 'str' && value.v !== undefined) {
+    const v = Number(value.v);
+    return Number.isFinite(v) ? { v, nonPositive: v <= 0, fractional: !Number.isInteger(v) } : { nonPositive: false, fractional: false };
+  }
+  if (value.t === 'reply') return { nonPositive: MAY_BE_NEGATIVE_REPLIES.has(value.command), fractional: false };
+  return { nonPositive: false, fractional: false }; // ARGV and opaque values: assumed valid
+}
+
+/**
+ * The result of `left op right` when it is not a literal: a subtraction or a modulo may be <= 0, a
+ * division may be fractional, and the other operators keep what their operands may be.
+ */
+function arithmeticFacts(op: string, left: Value, right: Value): Value {
+  const a = numberFacts(left);
+  const b = numberFacts(right);
+  const out: NumValue = { t: 'num' };
+  const nonPositive = op === '-' || op === '%' ? true : a.nonPositive || b.nonPositive;
+  const fractional = op === '/' || op === '^' ? true : a.fractional || b.fractional;
+  if (nonPositive) out.mayBeNonPositive = true;
+  if (fractional) out.mayBeFractional = true;
+  return out;
+}
+
+/** `math.floor(x)` may be 0 for a positive fraction; `math.ceil` is an integer; `max`/`min` combine. */
+function mathCall(name: string, args: readonly Value[]): Value {
+  const facts = args.map(numberFacts);
+  const out: NumValue = { t: 'num' };
+  switch (name) {
+    case 'math.floor':
+      if (facts[0] && (facts[0].nonPositive || facts[0].fractional)) out.mayBeNonPositive = true;
+      if (facts[0]?.v !== undefined) return { t: 'num', v: Math.floor(facts[0].v) };
+      return out;
+    case 'math.ceil':
+      if (facts[0]?.nonPositive) out.mayBeNonPositive = true;
+      if (facts[0]?.v !== undefined) return { t: 'num', v: Math.ceil(facts[0].v) };
+      return out;
+    case 'math.max':
+      if (facts.length > 0 && facts.every((f) => f.nonPositive)) out.mayBeNonPositive = true;
+      if (facts.some((f) => f.fractional)) out.mayBeFractional = true;
+      return out;
+    case 'math.min':
+      if (facts.some((f) => f.nonPositive)) out.mayBeNonPositive = true;
+      if (facts.some((f) => f.fractional)) out.mayBeFractional = true;
+      return out;
+    case 'math.abs':
+      if (facts[0]?.fractional) out.mayBeFractional = true;
+      out.mayBeNonPositive = true;
+      return out;
+    default:
+      return { t: 'num', mayBeNonPositive: true, mayBeFractional: true };
+  }
 }
 
 function arithmetic(op: string, a: number, b: number): number | undefined {

@@ -17,6 +17,8 @@ export type KeyFact =
   | 'missing'
   | 'has-ttl'
   | 'has-ttl-or-missing'
+  /** The key exists and has no TTL (TTL / PTTL answered -1). */
+  | 'no-ttl'
   /** The write at `site` did not create the key (it existed, so the write kept its TTL). */
   | 'not-created-by-site'
   /** This edge can never be taken. */
@@ -32,6 +34,11 @@ export interface KeyFacts {
   site?: number;
   /** The condition is always true / always false. */
   always?: boolean;
+  /**
+   * Evaluating the condition raises when the key is missing (`tonumber(GET k) > n` compares nil
+   * with a number): the missing case leaves the script, and both edges know the key exists.
+   */
+  raisesWhenMissing?: boolean;
   whenTrue?: KeyFact;
   whenFalse?: KeyFact;
 }
@@ -44,8 +51,54 @@ const INTEGER_REPLIES = new Set([
   'HDEL', 'HEXISTS', 'HSTRLEN', 'DEL', 'UNLINK', 'EXPIRE', 'PEXPIRE', 'EXPIREAT', 'PEXPIREAT', 'PERSIST', 'XLEN', 'XDEL',
   'XACK', 'XTRIM', 'STRLEN', 'APPEND', 'SETRANGE', 'SETBIT', 'GETBIT', 'BITCOUNT', 'BITPOS', 'BITOP', 'PFADD', 'PFCOUNT',
   'TOUCH', 'DBSIZE', 'SUNIONSTORE', 'SINTERSTORE', 'SDIFFSTORE', 'ZUNIONSTORE', 'ZINTERSTORE', 'ZDIFFSTORE', 'RENAMENX',
-  'SMOVE', 'COPY',
+  'SMOVE', 'COPY', 'ZADD', 'LPUSHX', 'RPUSHX', 'HSTRLEN', 'SINTERCARD', 'ZINTERCARD', 'LINSERT', 'GEOADD',
+  'HINCRBY', 'XACK',
 ]);
+
+/** Reads whose reply is the key's size (elements; 0 when it is missing). */
+export const SIZE_READS: ReadonlySet<string> = new Set(['HLEN', 'SCARD', 'ZCARD', 'LLEN', 'XLEN', 'HGETALL', 'HKEYS', 'HVALS', 'SMEMBERS']);
+
+/**
+ * The size (elements) a key has right after a command created it: HSET/HMSET 1 to n fields, SADD
+ * 1 to n members, ZADD 1 to n members, LPUSH/RPUSH exactly n elements, XADD 1 entry.
+ * @param args the command's arguments after its name, the key first
+ */
+export function createdSize(command: string, args: readonly Value[]): [number, number] | undefined {
+  if (args.some((a) => a.t === 'spread')) return undefined;
+  const n = args.length - 1;
+  switch (command) {
+    case 'HSET':
+    case 'HMSET':
+      return n >= 2 ? [1, Math.floor(n / 2)] : undefined;
+    case 'HSETNX':
+    case 'HINCRBY':
+    case 'HINCRBYFLOAT':
+    case 'ZINCRBY':
+    case 'XADD':
+      return [1, 1];
+    case 'SADD':
+      return n >= 1 ? [1, n] : undefined;
+    case 'ZADD':
+      return args.slice(1).some((a) => a.t === 'str' && a.v !== undefined && /^[a-z]+$/i.test(a.v)) || n < 2 ? undefined : [1, Math.floor(n / 2)];
+    case 'LPUSH':
+    case 'RPUSH':
+      return n >= 1 ? [n, n] : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** Commands that always answer a status reply (`OK`: a table, truthy in Lua) when they do not raise. */
+const STATUS_REPLIES = new Set(['MSET', 'SETEX', 'PSETEX', 'RENAME', 'LSET', 'LTRIM', 'HMSET', 'PFMERGE', 'RESTORE', 'XGROUP', 'FLUSHDB', 'FLUSHALL', 'SELECT', 'PING']);
+
+/**
+ * Whether a command always answers a status reply: MSET, SETEX, ..., and SET without NX, XX or GET
+ * (https://redis.io/docs/latest/commands/set/: those can answer nil).
+ */
+export function alwaysStatusReply(command: string, args: readonly (string | number | undefined)[]): boolean {
+  if (command === 'SET') return args.slice(2).every((a) => typeof a === 'string' || typeof a === 'number') && !args.slice(2).some((a) => typeof a === 'string' && ['NX', 'XX', 'GET'].includes(a.toUpperCase()));
+  return STATUS_REPLIES.has(command);
+}
 
 /** Replies that are a string, or `false` exactly when the key is missing. */
 const KEY_VALUE_REPLIES = new Set(['GET', 'GETEX']);
@@ -154,7 +207,7 @@ function partition<T extends string>(classes: Record<T, number[]>, op: Op, c: nu
 
 function ttlFact(outcomes: Set<'missing' | 'no-ttl' | 'ttl'>): KeyFact | undefined {
   if (outcomes.size === 0) return 'impossible';
-  if (outcomes.has('no-ttl')) return outcomes.has('missing') ? undefined : 'exists';
+  if (outcomes.has('no-ttl')) return outcomes.has('missing') ? undefined : outcomes.has('ttl') ? 'exists' : 'no-ttl';
   if (!outcomes.has('ttl')) return 'missing';
   return outcomes.has('missing') ? 'has-ttl-or-missing' : 'has-ttl';
 }
@@ -195,6 +248,8 @@ function base(reply: Reply): KeyFacts {
  * @returns `undefined` when the comparison proves nothing about any key.
  */
 export function keyFactsOfComparison(left: Value, op: Op, right: Value): KeyFacts | undefined {
+  const zero = zeroWhenMissingFacts(left, op, right) ?? zeroWhenMissingFacts(right, FLIP[op], left);
+  if (zero) return zero;
   let reply: Reply;
   let other: Value;
   let operator = op;
@@ -228,6 +283,24 @@ export function keyFactsOfComparison(left: Value, op: Op, right: Value): KeyFact
   if ((KEY_VALUE_REPLIES.has(reply.command) || ELEMENT_REPLIES.has(reply.command)) && (other.t === 'str' || other.t === 'key')) {
     if (operator === '==') return { ...base(reply), whenTrue: 'exists' };
     if (operator === '~=') return { ...base(reply), whenFalse: 'exists' };
+  }
+
+  // `tonumber(GET k) > n`: tonumber(false) is nil, and ordering nil raises.
+  if (reply.numeric && operator !== '==' && operator !== '~=' && (KEY_VALUE_REPLIES.has(reply.command) || ELEMENT_REPLIES.has(reply.command))) {
+    return { ...base(reply), raisesWhenMissing: true, whenTrue: 'exists', whenFalse: 'exists' };
+  }
+
+  // A size read right after the write that may have created the key: an edge that excludes the
+  // size the key has when that write created it proves the write found the key there.
+  if (reply.sizeWhenCreated && reply.site !== undefined) {
+    const c = literalNumber(other);
+    if (c === undefined) return undefined;
+    const scale = reply.command === 'HGETALL' && reply.sizeOfReply ? 2 : 1;
+    const [lo, hi] = [reply.sizeWhenCreated[0] * scale, reply.sizeWhenCreated[1] * scale];
+    const samples = [lo, hi, c - 1, c, c + 1].filter((x) => x >= lo && x <= hi);
+    const outcomes = new Set(samples.map((x) => test(operator, x, c)));
+    if (outcomes.size !== 1) return undefined;
+    return outcomes.has(true) ? { ...base(reply), whenFalse: 'not-created-by-site' } : { ...base(reply), whenTrue: 'not-created-by-site' };
   }
 
   const created = reply.whenCreated;
@@ -271,6 +344,17 @@ export function keyFactsOfComparison(left: Value, op: Op, right: Value): KeyFact
   return undefined;
 }
 
+/** A number that is 0 when a key was missing, compared with a literal: an edge without 0 proves it existed. */
+function zeroWhenMissingFacts(value: Value, op: Op, other: Value): KeyFacts | undefined {
+  if (value.t !== 'num' || !value.zeroWhenMissing) return undefined;
+  const c = literalNumber(other);
+  if (c === undefined) return undefined;
+  const { keyId, version, pending } = value.zeroWhenMissing;
+  const facts: KeyFacts = { keyId, version, pending };
+  const zeroPasses = test(op, 0, c);
+  return zeroPasses ? { ...facts, whenFalse: 'exists' } : { ...facts, whenTrue: 'exists' };
+}
+
 function withFacts(facts: KeyFacts, whenTrue: KeyFact | undefined, whenFalse: KeyFact | undefined): KeyFacts {
   return { ...facts, ...(whenTrue ? { whenTrue } : {}), ...(whenFalse ? { whenFalse } : {}) };
 }
@@ -297,7 +381,7 @@ export function keyFactsOfTruth(value: Value): KeyFacts | undefined {
       return value.nilable ? undefined : { always: true };
     case 'str':
       // An ARGV element is nil when the caller passed fewer arguments.
-      return value.argv !== undefined ? undefined : { always: true };
+      return value.argv !== undefined || value.falsy || value.zeroWhenMissing ? undefined : { always: true };
     case 'table':
     case 'key':
     case 'keys':
@@ -307,6 +391,7 @@ export function keyFactsOfTruth(value: Value): KeyFacts | undefined {
       return { always: true };
     case 'reply': {
       if (value.pcall) return undefined;
+      if (value.status) return { always: true }; // a status reply is a table
       if (value.luaType === 'number' && !value.numeric) return { always: true }; // 0 is truthy in Lua
       if (value.keyId === undefined) return undefined;
       // tonumber(GET ...): nil also for a value that is not a number, so only "truthy => exists" holds.

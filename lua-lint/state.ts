@@ -19,16 +19,28 @@ import type * as L from 'luaparse';
 
 /** What the analysis knows about a Lua value. */
 export type Value =
-  | { t: 'unknown'; node?: L.Node }
+  /** `origin`: the value came from a Redis reply or was decoded from ARGV (`cjson.decode`). */
+  | { t: 'unknown'; node?: L.Node; origin?: 'reply' | 'decoded' }
   | { t: 'nil' }
   | { t: 'bool'; v?: boolean }
-  | { t: 'num'; v?: number; argv?: number; nilable?: boolean; keyIndex?: { table: string; from: number } }
-  | { t: 'str'; v?: string; argv?: number | '*'; node?: L.Node }
+  | NumValue
+  /** `alts`: the string is one of these literals (`cond and 'RPUSH' or 'LPUSH'`). */
+  | {
+      t: 'str';
+      v?: string;
+      argv?: number | '*';
+      node?: L.Node;
+      alts?: readonly string[];
+      /** `cond and 'A'`: 'A' or a falsy value. */
+      falsy?: true;
+      origin?: 'reply' | 'decoded';
+      zeroWhenMissing?: NumValue['zeroWhenMissing'];
+    }
   | { t: 'keys'; name: string }
   | { t: 'argv'; name: string }
   | { t: 'key'; id: string }
   /** A table; `fields` when the script builds it with named fields (`local M = {}; function M.f() end`). */
-  | { t: 'table'; fields?: Map<string, Value> }
+  | { t: 'table'; fields?: Map<string, Value>; items?: Value[] }
   /** The values of a table's fields taken one at a time (`for name, fn in pairs(M)`). */
   | { t: 'each'; values: Value[] }
   | { t: 'builtin'; name: string }
@@ -36,6 +48,25 @@ export type Value =
   | { t: 'errorReply' }
   | { t: 'spread'; of?: Value; items?: Value[] }
   | Reply;
+
+/**
+ * A number. Besides its literal value (`v`), what is known about where it came from: an ARGV
+ * element (assumed a valid positive integer, see docs/ttl-semantics.md), a loop index over KEYS,
+ * or an arithmetic that may give a TTL Redis treats specially: `mayBeNonPositive` (a subtraction,
+ * `math.floor`, a TTL reply: an expiry <= 0 deletes the key), `mayBeFractional` (a division:
+ * EXPIRE rejects it). `zeroWhenMissing`: the number is 0 when the key of that reply was missing
+ * (`tonumber(GET k) or 0`, a sum over an empty HGETALL), so any other value proves it existed.
+ */
+export interface NumValue {
+  t: 'num';
+  v?: number;
+  argv?: number;
+  nilable?: boolean;
+  keyIndex?: { table: string; from: number };
+  mayBeNonPositive?: true;
+  mayBeFractional?: true;
+  zeroWhenMissing?: { keyId: string; version: number; pending: readonly number[] };
+}
 
 /** The reply of a Redis command, remembered so that guards on it can be understood. */
 export interface Reply {
@@ -59,6 +90,10 @@ export interface Reply {
   sizeOfReply?: boolean;
   /** The Lua type of the reply, when the command always answers with one type. */
   luaType?: 'number' | 'string' | 'table';
+  /** A status reply (`OK`, a Lua table): always truthy. */
+  status?: boolean;
+  /** A size read right after a creating write: the size the key has when that write created it. */
+  sizeWhenCreated?: [number, number];
   pcall: boolean;
 }
 
@@ -84,6 +119,10 @@ export interface KeyState {
   version: number;
   /** The version of the last delete (or rename onto this key): older existence facts are void. */
   lastDelete: number;
+  /** If the key exists, it has a TTL (set by this script on every path). */
+  ttl?: true;
+  /** The last write created the key on some path: its site and the key's size (elements) then. */
+  created?: { site: number; size: [number, number]; version: number };
 }
 
 export const FRESH_KEY: KeyState = { pending: [], exists: 'maybe', version: 0, lastDelete: 0 };
@@ -120,6 +159,27 @@ export function setKey(st: State, id: string, key: KeyState): void {
     st.ownKeys = true;
   }
   st.keys.set(id, key);
+}
+
+/**
+ * The state of key `id` on this path. A key of a KEYS-like table without a state of its own takes
+ * the table's universal state (`KEYS[#]`: what a completed loop over every key, or
+ * `DEL unpack(KEYS)`, established for each of them).
+ */
+export function getKey(st: State, id: string): KeyState {
+  const own = st.keys.get(id);
+  if (own) return own;
+  const bracket = id.indexOf('[');
+  if (bracket > 0 && id.endsWith(']')) {
+    const universal = st.keys.get(`${id.slice(0, bracket)}[#]`);
+    if (universal) return universal;
+  }
+  return FRESH_KEY;
+}
+
+/** The id of the universal state of a KEYS-like table (see {@link getKey}). */
+export function universalId(table: string): string {
+  return `${table}[#]`;
 }
 
 export function setVar(st: State, id: number, value: Value): void {
@@ -182,17 +242,39 @@ export function joinMaps<K, V>(a: Map<K, V>, b: Map<K, V>, missing: V, joinOne: 
 }
 
 export function joinKeys(x: KeyState, y: KeyState): KeyState {
-  return {
+  const out: KeyState = {
     pending: union(x.pending, y.pending),
     exists: x.exists === y.exists ? x.exists : 'maybe',
     version: x.version === y.version ? x.version : Math.max(x.version, y.version),
     lastDelete: Math.max(x.lastDelete, y.lastDelete),
   };
+  if (x.ttl && y.ttl) out.ttl = true;
+  if (x.created && x.created === y.created) out.created = x.created;
+  return out;
 }
 
 export function joinValues(x: Value, y: Value): Value {
   if (sameValue(x, y)) return x;
-  return x.t === 'num' && y.t === 'num' ? NUMBER : UNKNOWN;
+  if (x.t === 'num' && y.t === 'num') {
+    const out: NumValue = { t: 'num' };
+    if (x.mayBeNonPositive || y.mayBeNonPositive || (x.v !== undefined && x.v <= 0) || (y.v !== undefined && y.v <= 0)) out.mayBeNonPositive = true;
+    if (x.mayBeFractional || y.mayBeFractional) out.mayBeFractional = true;
+    // 0 on one side and "0 when the key was missing" on the other: still 0 only when it was missing... unless
+    // the literal 0 side is itself the missing case, which only the walk knows; keep it when both agree.
+    const zx = x.zeroWhenMissing;
+    const zy = y.zeroWhenMissing;
+    if (zx && zy && zx.keyId === zy.keyId && zx.version === zy.version) out.zeroWhenMissing = zx;
+    return out.mayBeNonPositive || out.mayBeFractional || out.zeroWhenMissing ? out : NUMBER;
+  }
+  // A key built in the script on both branches is still a key built in the script.
+  if (x.t === 'str' && y.t === 'str' && x.v === undefined && y.v === undefined && x.argv === undefined && y.argv === undefined) return { t: 'str' };
+  if (x.t === 'str' && y.t === 'str') {
+    const alts = [...(x.alts ?? (x.v !== undefined ? [x.v] : [])), ...(y.alts ?? (y.v !== undefined ? [y.v] : []))];
+    if (alts.length > 0 && (x.v !== undefined || x.alts) && (y.v !== undefined || y.alts)) return { t: 'str', alts: [...new Set(alts)] };
+    return { t: 'str' };
+  }
+  if (x.t === 'unknown' && y.t === 'unknown' && x.origin && x.origin === y.origin) return { t: 'unknown', origin: x.origin };
+  return UNKNOWN;
 }
 
 export const NUMBER: Value = { t: 'num' };
@@ -210,17 +292,27 @@ export function sameValue(a: Value, b: Value): boolean {
   if (a.t !== b.t) return false;
   switch (a.t) {
     case 'unknown':
-      return a.node === (b as typeof a).node;
+      return a.node === (b as typeof a).node && a.origin === (b as typeof a).origin;
     case 'nil':
     case 'table':
     case 'errorReply':
       return true;
     case 'bool':
       return a.v === (b as typeof a).v;
-    case 'num':
-      return a.v === (b as typeof a).v && a.argv === (b as typeof a).argv;
-    case 'str':
-      return a.v === (b as typeof a).v && a.argv === (b as typeof a).argv && a.node === (b as typeof a).node;
+    case 'num': {
+      const y = b as typeof a;
+      return (
+        a.v === y.v &&
+        a.argv === y.argv &&
+        a.mayBeNonPositive === y.mayBeNonPositive &&
+        a.mayBeFractional === y.mayBeFractional &&
+        a.zeroWhenMissing === y.zeroWhenMissing
+      );
+    }
+    case 'str': {
+      const y = b as typeof a;
+      return a.v === y.v && a.argv === y.argv && a.node === y.node && a.origin === y.origin && (a.alts ?? []).join('\0') === (y.alts ?? []).join('\0');
+    }
     case 'keys':
     case 'argv':
       return a.name === (b as typeof a).name;
@@ -243,7 +335,7 @@ export function equalStates(a: State, b: State): boolean {
   if (a.dead !== b.dead || a.keys.size !== b.keys.size || a.vars.size !== b.vars.size) return false;
   for (const [id, x] of a.keys) {
     const y = b.keys.get(id);
-    if (!y || x.exists !== y.exists || x.pending.length !== y.pending.length || x.pending.some((s) => !y.pending.includes(s))) return false;
+    if (!y || x.exists !== y.exists || x.ttl !== y.ttl || x.pending.length !== y.pending.length || x.pending.some((s) => !y.pending.includes(s))) return false;
   }
   for (const [id, x] of a.vars) {
     const y = b.vars.get(id);

@@ -72,6 +72,17 @@ export interface KeyAction {
    * (LMOVE, RPOPLPUSH, SMOVE): when both are the same key, nothing is created.
    */
   onlyWithSource?: number;
+  /**
+   * Redis raises an error when this key is missing (RENAME / RENAMENX: "ERR no such key",
+   * https://redis.io/docs/latest/commands/rename/); inside a script the error aborts it.
+   */
+  mustExist?: true;
+  /**
+   * For `transfer-ttl`: the command writes this key only when it does not exist yet (RENAMENX, COPY
+   * without REPLACE); it also writes nothing when the source is missing (COPY answers 0,
+   * https://redis.io/docs/latest/commands/copy/).
+   */
+  onlyIfMissing?: true;
 }
 
 /** The analysis of one command call, see {@link describeCommand}. */
@@ -186,30 +197,43 @@ function describeSet(args: readonly CommandArg[]): Omit<CommandDescription, 'nam
   };
 }
 
-/** EXPIRE key seconds [NX | XX | GT | LT] and its PEXPIRE / EXPIREAT / PEXPIREAT siblings. */
+/**
+ * EXPIRE key seconds [NX | XX | GT | LT] and its PEXPIRE / EXPIREAT / PEXPIREAT siblings
+ * (https://redis.io/docs/latest/commands/expire/). NX together with XX, GT or LT, and GT together
+ * with LT, are rejected ("ERR NX and XX, GT or LT options at the same time are not compatible").
+ * A timeout <= 0 deletes the key, but under XX or GT a key without TTL is left alone (XX needs a
+ * TTL; GT counts no TTL as infinite), so only a key that had a TTL goes away.
+ */
 function describeExpire(unit: NonNullable<CommandDescription['ttl']>['unit']) {
   return (args: readonly CommandArg[]): Omit<CommandDescription, 'name' | 'known'> => {
     let onlyWithTtl = false;
     let unknownOptions = false;
+    const options = new Set<string>();
     for (let i = 2; i < args.length; i++) {
       const token = upper(args[i]);
       if (token === undefined) unknownOptions = true;
-      else if (token === 'XX' || token === 'GT') onlyWithTtl = true;
+      else {
+        options.add(token);
+        if (token === 'XX' || token === 'GT') onlyWithTtl = true;
+      }
     }
+    const conflicting = (options.has('NX') && (options.has('XX') || options.has('GT') || options.has('LT'))) || (options.has('GT') && options.has('LT'));
     const literal = args[1];
     // Redis parses the timeout as an integer: '1.5', '0.0' or '60s' is an error that aborts a script.
     const integer = typeof literal === 'number' ? Number.isInteger(literal) : typeof literal === 'string' ? /^[+-]?\d+$/.test(literal.trim()) : undefined;
     const value = integer ? Number(literal) : undefined;
-    const rejected = integer === false;
+    const badValue = integer === false;
+    const rejected = badValue || conflicting;
     // A timeout <= 0 (or a time in the past, which we can only see for literals <= 0) deletes the key.
     const deletes = value !== undefined && value <= 0;
+    const effect: KeyEffect = rejected ? 'read' : onlyWithTtl ? 'set-ttl-if-has-ttl' : deletes ? 'delete' : 'set-ttl';
     return {
-      keys: [{ arg: 0, effect: rejected ? 'read' : deletes ? 'delete' : onlyWithTtl ? 'set-ttl-if-has-ttl' : 'set-ttl' }],
+      keys: [{ arg: 0, effect }],
       getDropsTtl: false,
       keepTtl: false,
       unknownOptions,
       ttl: { arg: 1, unit },
-      ...(deletes || rejected ? { nonPositiveTtlArg: 1 } : {}),
+      ...(deletes || badValue ? { nonPositiveTtlArg: 1 } : {}),
       ...(rejected ? { rejected: true as const } : {}),
     };
   };
@@ -301,13 +325,16 @@ function storeOption(args: readonly CommandArg[]): Omit<CommandDescription, 'nam
   return { ...base(keys), unknownOptions };
 }
 
-const transfer = (args: readonly CommandArg[]): Omit<CommandDescription, 'name' | 'known'> => {
-  void args;
-  return base([
-    { arg: 0, effect: 'delete' },
-    { arg: 1, effect: 'transfer-ttl', sourceArg: 0 },
-  ]);
-};
+/** RENAME / RENAMENX src dst: raises when src is missing; the destination takes the source's TTL. */
+const transfer =
+  (onlyIfMissing: boolean) =>
+  (args: readonly CommandArg[]): Omit<CommandDescription, 'name' | 'known'> => {
+    void args;
+    return base([
+      { arg: 0, effect: 'delete', mustExist: true },
+      { arg: 1, effect: 'transfer-ttl', sourceArg: 0, ...(onlyIfMissing ? { onlyIfMissing: true as const } : {}) },
+    ]);
+  };
 
 const TABLE: Record<string, Spec> = {
   // create-or-modify in place
@@ -457,15 +484,22 @@ const TABLE: Record<string, Spec> = {
   },
 
   // TTL taken from elsewhere
-  RENAME: { kind: 'custom', describe: transfer },
-  RENAMENX: { kind: 'custom', describe: transfer },
+  RENAME: { kind: 'custom', describe: transfer(false) },
+  RENAMENX: { kind: 'custom', describe: transfer(true) },
   COPY: {
     kind: 'custom',
-    describe: () =>
-      base([
-        { arg: 0, effect: 'read' },
-        { arg: 1, effect: 'transfer-ttl', sourceArg: 0 },
-      ]),
+    // COPY src dst [DB n] [REPLACE]: nothing happens when src is missing, or dst exists without REPLACE.
+    describe: (args) => {
+      const replace = args.slice(2).some((a) => upper(a) === 'REPLACE');
+      const unknown = args.slice(2).some((a) => a === undefined);
+      return {
+        ...base([
+          { arg: 0, effect: 'read' },
+          { arg: 1, effect: 'transfer-ttl', sourceArg: 0, ...(replace || unknown ? {} : { onlyIfMissing: true as const }) },
+        ]),
+        unknownOptions: unknown,
+      };
+    },
   },
 
   // sets a TTL

@@ -390,8 +390,13 @@ describe('findings found by breaking the analyzer', () => {
     expect(ids("redis.call('SADD', KEYS[1], 1)", { persistentKeys: [null, {}, 1] as never })).toEqual([]);
   });
 
-  it('ignores a byte order mark and decodes non-ASCII text in parse errors', () => {
-    expect(ids("\uFEFFredis.call('SADD', KEYS[1], 1)")).toEqual(['write-path-needs-ttl@1']);
+  it('reports a byte order mark, which Redis refuses, and decodes non-ASCII text in parse errors', () => {
+    const [bom, ...rest] = analyzeLua("\uFEFFredis.call('SADD', KEYS[1], 1)");
+    expect(rest).toEqual([]);
+    expect(bom).toMatchObject({ ruleId: null, fatal: true, line: 1, column: 1, offset: 0 });
+    expect(bom!.message).toBe(
+      'Parsing error: the script starts with a UTF-8 byte order mark, which Redis refuses ("unexpected symbol near \'<\\239>\'"): save the file without BOM.',
+    );
     expect(analyzeLua('local é = 1')[0]!.message).toBe("Parsing error: unexpected symbol 'é' near 'local'");
     expect(analyzeLua("local s = 'ü'\nlocal = 1")[0]!.message).toBe("Parsing error: <name> expected near '='");
   });

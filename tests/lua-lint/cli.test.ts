@@ -497,7 +497,7 @@ describe('handed cases', () => {
   }
 
   it('are all present', () => {
-    expect(caseFiles).toHaveLength(24);
+    expect(caseFiles).toHaveLength(47);
   });
 
   it('--format json reports exactly the annotated (rule, line) pairs of every case', async () => {
