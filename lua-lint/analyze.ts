@@ -19,7 +19,8 @@ import {
   REPLY_TO_STRING_COMMANDS,
   SIZE_READS,
   alwaysStatusReply,
-  createdSize,
+  createdShape,
+  removalEmpties,
   replyLuaType,
   replyWhenCreated,
   WHOLE_AGGREGATE_READS,
@@ -50,29 +51,29 @@ import {
   type State,
   type Value,
 } from './state.js';
+import {
+  at,
+  describeExit,
+  keepTtlMessage,
+  keyMustComeFromKeysMessage,
+  noGetsetMessage,
+  nonPositiveMessage,
+  noPersistMessage,
+  unanalyzableMessage,
+  undefinedFunctionMessage,
+  unknownOptionsMessage,
+  writePathMessage,
+  type Exit,
+  type Position,
+  type RejectedExpiry,
+  type WriteSite,
+} from './messages.js';
 import type { LuaRuleId } from './types.js';
+
+export type { Exit, WriteSite } from './messages.js';
 
 // ---------------------------------------------------------------------------------------------
 // Results
-
-/** A write that can leave a key without TTL. */
-export interface WriteSite {
-  id: number;
-  node: L.Node;
-  command: string;
-  keyName: string;
-  effect: KeyEffect;
-  rule: 'write-path-needs-ttl' | 'keepttl-needs-existing-key';
-}
-
-/** How a path left the script. */
-export interface Exit {
-  kind: 'return' | 'end' | 'error' | 'error-reply' | 'assert' | 'compare-error' | 'command-error';
-  /** Offset of the exit in the source. */
-  offset: number;
-  /** For a Redis 7 function: its registered name. */
-  functionName?: string;
-}
 
 /** A finding before positions and severities are applied. */
 export interface RawFinding {
@@ -97,8 +98,8 @@ export interface WalkInput {
   /** Whether a write to a key (by any of its spellings) at a line is persistent on purpose. */
   isPersistent(names: readonly string[], line: number): boolean;
   lineOf(offset: number): number;
-  /** The line number messages print for an offset (defaults to `lineOf`). */
-  messageLineOf?(offset: number): number;
+  /** The line and column messages print for an offset (defaults to the script's own). */
+  positionOf?(offset: number): Position;
 }
 
 export function rangeOf(node: L.Node): [number, number] {
@@ -155,6 +156,43 @@ class Walker {
 
   constructor(private readonly input: WalkInput) {}
 
+  private names: Set<string> | undefined;
+
+  /** Every name the script declares or assigns anywhere (functions, locals, globals, parameters). */
+  private definedNames(): Set<string> {
+    if (this.names) return this.names;
+    const names = new Set<string>();
+    const visit = (node: unknown): void => {
+      if (!node || typeof node !== 'object') return;
+      if (Array.isArray(node)) {
+        for (const item of node) visit(item);
+        return;
+      }
+      const n = node as L.Node;
+      switch (n.type) {
+        case 'FunctionDeclaration':
+          if (n.identifier?.type === 'Identifier') names.add(n.identifier.name);
+          for (const p of n.parameters) if (p.type === 'Identifier') names.add(p.name);
+          break;
+        case 'LocalStatement':
+        case 'AssignmentStatement':
+          for (const v of n.variables) if (v.type === 'Identifier') names.add(v.name);
+          break;
+        case 'ForNumericStatement':
+          names.add(n.variable.name);
+          break;
+        case 'ForGenericStatement':
+          for (const v of n.variables) names.add(v.name);
+          break;
+        default:
+          break;
+      }
+      for (const [field, value] of Object.entries(n)) if (field !== 'range' && field !== 'loc') visit(value);
+    };
+    visit(this.input.ast.body);
+    return (this.names = names);
+  }
+
   run(): WalkResult {
     const { ast, source } = this.input;
     const globals: Scope = { names: new Map() };
@@ -178,8 +216,8 @@ class Walker {
       else throw error;
     }
     for (const [siteId, leak] of this.leaks) {
-      const keyName = leak.otherKeys.size > 0 ? `${leak.keyId} (and ${[...leak.otherKeys].join(', ')}, through other calls)` : leak.keyId;
-      this.reportLeak(this.sites[siteId]!, leak.exit, keyName);
+      const [key, ...others] = displayKeys([leak.keyId, ...leak.otherKeys]);
+      this.reportLeak(this.sites[siteId]!, leak.exit, key!, others, leak.keyId);
     }
     incomplete ??= this.unfollowed;
     const findings = [...this.findings.values()].flatMap((byRule) => [...byRule.values()]);
@@ -367,8 +405,12 @@ class Walker {
         cur = null;
         break;
       }
+      this.neverTrue = undefined;
+      const guardState = clone(cur);
       const [t, f]: [State | null, State | null] = this.condition(clause.condition, cur, ctx);
       if (t) outs.push(this.scopedBlock(clause.body, t, ctx));
+      else if (this.neverTrue) this.noteRejectedExpiries(clause.body, guardState, ctx, this.neverTrue);
+      this.neverTrue = undefined;
       cur = f;
     }
     if (cur) outs.push(cur);
@@ -380,6 +422,41 @@ class Walker {
    * state that goes round again (`next`) and the state that leaves normally (`done`).
    * With `atLeastOnce`, the state before the loop is not a way out (loops over KEYS, repeat).
    */
+  /**
+   * A loop over the keys of a KEYS-like table from index `from` on (`for i = from, #KEYS`,
+   * `ipairs(KEYS)`). Its first iteration runs on `KEYS[from]` itself, so a `return` or `break`
+   * there is known to have touched that key only; the others run on the element
+   * `KEYS[from+1..]`, and what they do to it holds for each of those keys once the loop ends.
+   * The script is assumed to pass every key it names (`KEYS[3]` exists when the loop runs).
+   */
+  private keysLoop(
+    st: State,
+    ctx: Ctx,
+    table: string,
+    from: number,
+    body: (head: State, inner: Ctx, key: { first: true; index: number } | { first: false; from: number }) => State,
+  ): State {
+    const breaks: State[] = [];
+    ctx.fn.loops.push(breaks);
+    const inner = this.child(ctx);
+    const after = body(clone(st), inner, { first: true, index: from });
+    this.dropScope(after, inner.scope);
+    for (const b of breaks) this.dropScope(b, inner.scope);
+    ctx.fn.loops.pop();
+    if (after.dead) return joinAll(breaks);
+    const rest = this.loop(
+      after,
+      ctx,
+      true,
+      (head, next) => {
+        const end = body(head, next, { first: false, from: from + 1 });
+        return { next: end, done: end.dead ? null : clone(end) };
+      },
+      { table, id: `${table}[${from + 1}..]`, from: from + 1 },
+    );
+    return joinAll([rest, ...breaks]);
+  }
+
   private loop(
     st: State,
     ctx: Ctx,
@@ -454,9 +531,17 @@ class Walker {
     const pending = el.pending.filter((site) => site !== LOOP_MARKER);
     const touched = el.version !== start || el.lastDelete > start;
     const deleted = el.lastDelete > start;
+    // A state change after the last delete: the body may have created the key.
+    const mayCreate = el.version !== start && el.version !== el.lastDelete;
     setKey(st, element.id, { ...el, pending });
     const apply = (key: KeyState): KeyState => {
-      const exists = el.exists !== 'maybe' ? el.exists : deleted ? 'maybe' : key.exists;
+      if (!touched && !cleared) return key;
+      const exists =
+        el.exists !== 'maybe'
+          ? el.exists
+          : (deleted && key.exists === 'yes') || (mayCreate && key.exists === 'no')
+            ? 'maybe'
+            : key.exists;
       const next: KeyState = {
         pending: cleared ? [] : key.pending,
         exists,
@@ -470,12 +555,16 @@ class Walker {
     for (const [id, key] of [...st.keys]) {
       if (id === element.id || !id.startsWith(prefix)) continue;
       const index = Number(id.slice(prefix.length, -1));
-      if (id.endsWith('[#]') ? element.from <= 1 : Number.isInteger(index) && index >= element.from) setKey(st, id, apply(key));
+      if (!id.endsWith('[#]') && Number.isInteger(index) && index >= element.from) setKey(st, id, apply(key));
     }
-    if (element.from <= 1 && !st.keys.has(universalId(element.table))) {
-      const universal = apply(FRESH_KEY);
-      if (universal.exists !== 'maybe' || universal.ttl || universal.lastDelete > 0) setKey(st, universalId(element.table), { ...universal, pending: [] });
+    // Keys met later take the universal state; the ones below `from` keep their own.
+    const universal = universalId(element.table);
+    for (let i = 1; i < element.from; i++) {
+      const id = `${element.table}[${i}]`;
+      if (!st.keys.has(id)) setKey(st, id, getKey(st, id));
     }
+    const next = apply(getKey(st, universal));
+    if (st.keys.has(universal) || next.exists !== 'maybe' || next.ttl || next.lastDelete > 0) setKey(st, universal, { ...next, pending: [] });
   }
 
   private forNumeric(node: L.ForNumericStatement, st: State, ctx: Ctx): State {
@@ -492,24 +581,21 @@ class Walker {
         : NUMBER;
     const literalOnce =
       start.t === 'num' && end.t === 'num' && start.v !== undefined && end.v !== undefined && start.v <= end.v && !node.step;
-    const element =
-      index.t === 'num' && index.keyIndex
-        ? { table: index.keyIndex.table, id: index.keyIndex.from <= 1 ? `${index.keyIndex.table}[*]` : `${index.keyIndex.table}[${index.keyIndex.from}..]`, from: index.keyIndex.from }
-        : undefined;
+    const element = index.t === 'num' && index.keyIndex ? { table: index.keyIndex.table, from: Math.max(1, index.keyIndex.from) } : undefined;
     // `for i = 1, #entries` over a whole hash / set read: the body never runs when the key is
     // missing, so a counter that was 0 before the loop is still 0 then.
     const zeroBefore = end.t === 'reply' && end.sizeOfReply && end.keyId !== undefined ? [...st.vars].filter(([, v]) => v.t === 'num' && v.v === 0).map(([id]) => id) : [];
-    const out = this.loop(
-      st,
-      ctx,
-      overKeys || literalOnce,
-      (head, inner) => {
-        this.declare(inner.scope, head, node.variable.name, index, node.variable);
-        const after = this.block(node.body, head, inner);
-        return { next: after, done: after.dead ? null : clone(after) };
-      },
-      element,
-    );
+    const out = element
+      ? this.keysLoop(st, ctx, element.table, element.from, (head, inner, key) => {
+          const i: Value = key.first ? { t: 'num', v: key.index } : { t: 'num', keyIndex: { table: element.table, from: key.from } };
+          this.declare(inner.scope, head, node.variable.name, i, node.variable);
+          return this.block(node.body, head, inner);
+        })
+      : this.loop(st, ctx, overKeys || literalOnce, (head, inner) => {
+          this.declare(inner.scope, head, node.variable.name, index, node.variable);
+          const after = this.block(node.body, head, inner);
+          return { next: after, done: after.dead ? null : clone(after) };
+        });
     if (end.t === 'reply' && end.keyId !== undefined && !out.dead) {
       const zeroWhenMissing = { keyId: end.keyId, version: end.version, pending: end.pending ?? [] };
       for (const id of zeroBefore) {
@@ -524,11 +610,13 @@ class Walker {
     let element: Value = UNKNOWN;
     let overKeys = false;
     let keysTable: string | undefined;
+    let ipairs = false;
     const iterator = node.iterators[0];
     if (iterator && iterator.type === 'CallExpression' && node.iterators.length === 1) {
       const callee = this.expression(iterator.base, st, ctx);
       const arg = iterator.arguments[0] ? this.expression(iterator.arguments[0], st, ctx) : UNKNOWN;
       if (callee.t === 'builtin' && (callee.name === 'ipairs' || callee.name === 'pairs')) {
+        ipairs = callee.name === 'ipairs';
         if (arg.t === 'keys') {
           element = { t: 'key', id: `${arg.name}[*]` };
           overKeys = true;
@@ -539,6 +627,16 @@ class Walker {
       }
     } else {
       for (const it of node.iterators) this.expression(it, st, ctx);
+    }
+    if (keysTable !== undefined && ipairs) {
+      const table = keysTable;
+      return this.keysLoop(st, ctx, table, 1, (head, inner, key) => {
+        const values: Value[] = key.first
+          ? [{ t: 'num', v: key.index }, { t: 'key', id: `${table}[${key.index}]` }]
+          : [{ t: 'num', keyIndex: { table, from: key.from } }, { t: 'key', id: `${table}[${key.from}..]` }];
+        node.variables.forEach((variable, i) => this.declare(inner.scope, head, variable.name, values[i] ?? NIL, variable));
+        return this.block(node.body, head, inner);
+      });
     }
     return this.loop(
       st,
@@ -582,6 +680,39 @@ class Walker {
   }
 
   private readonly globals = new Map<string, number>();
+  /** Set by a comparison that can never be true (a number compared with a string). */
+  private neverTrue: { offset: number; reason: string } | undefined;
+
+  /**
+   * Remembers the expiries written in a branch whose guard is never true, by the key they name
+   * (evaluated in the state at the guard), so that a leak of that key can say why they do not count.
+   */
+  private noteRejectedExpiries(body: readonly L.Statement[], st: State, ctx: Ctx, guard: { offset: number; reason: string }): void {
+    const visit = (node: unknown): void => {
+      if (!node || typeof node !== 'object') return;
+      if (Array.isArray(node)) {
+        for (const item of node) visit(item);
+        return;
+      }
+      const n = node as L.Node;
+      if (n.type === 'FunctionDeclaration') return;
+      if (n.type === 'CallExpression' && n.arguments.length >= 2) {
+        const [name, keyNode] = n.arguments;
+        const command = name?.type === 'StringLiteral' && typeof name.value === 'string' ? name.value.toUpperCase() : undefined;
+        if (command && keyNode && EXPIRY_COMMANDS.has(command)) {
+          const key = this.keyOf(this.expression(keyNode, clone(st), ctx), keyNode);
+          if (key && !this.rejectedExpiries.has(key.id)) {
+            this.rejectedExpiries.set(key.id, { expiry: this.position(rangeOf(n)[0]), guard: this.position(guard.offset), reason: guard.reason });
+          }
+        }
+      }
+      for (const [field, value] of Object.entries(n)) if (field !== 'range' && field !== 'loc') visit(value);
+    };
+    visit(body);
+  }
+
+  /** Per key, an expiry under a guard that is never true: its leaks say so. */
+  private readonly rejectedExpiries = new Map<string, RejectedExpiry>();
   /** Keys given an EXPIRE ... XX/GT somewhere: their leaks say why that expiry did not count. */
   private readonly conditionalExpiries = new Set<string>();
   /** Why some code could not be analysed (a registered callback the walk cannot see). */
@@ -706,6 +837,10 @@ class Walker {
           const literal = index.t === 'num' && index.v !== undefined ? index.v : '*';
           return { t: 'str', argv: literal };
         }
+        if (base.t === 'reply' && base.command === 'TIME' && index.t === 'num' && (index.v === 1 || index.v === 2)) {
+          // TIME answers { unix seconds, microseconds } (https://redis.io/docs/latest/commands/time/).
+          return { t: 'num', clock: index.v === 1 ? 'now-s' : 'us' };
+        }
         if (base.t === 'reply' || (base.t === 'unknown' && base.origin)) return { t: 'unknown', node, origin: base.t === 'reply' ? 'reply' : base.origin! };
         return { t: 'unknown', node };
       }
@@ -735,7 +870,7 @@ class Walker {
       case '>':
       case '<=':
       case '>=': {
-        if (mismatchedTypes(left, right)) this.raise(st, ctx, { kind: 'compare-error', offset: rangeOf(node)[0] });
+        if (mismatchedTypes(left, right)) this.raise(st, ctx, { kind: 'compare-error', offset: rangeOf(node)[0], compared: `${luaTypeOf(left)} with ${luaTypeOf(right)}` });
         return { t: 'bool' };
       }
       default: {
@@ -773,9 +908,13 @@ class Walker {
       const op = node.operator as '==' | '~=' | '<' | '>' | '<=' | '>=';
       if (mismatchedTypes(left, right)) {
         // Lua 5.1 never finds a number equal to a string; ordering them raises an error.
-        if (op === '==') return [null, st];
-        if (op === '~=') return [st, null];
-        this.raise(st, ctx, { kind: 'compare-error', offset: rangeOf(node)[0] });
+        const compared = `${luaTypeOf(left)} with ${luaTypeOf(right)}`;
+        if (op === '==' || op === '~=') {
+          this.neverTrue = { offset: rangeOf(node)[0], reason: `compares a ${luaTypeOf(left)} with a ${luaTypeOf(right)}, which Lua 5.1 never finds equal${compared.includes('string') ? '; use tonumber() on ARGV values' : ''}` };
+          if (op === '~=') this.neverTrue = undefined;
+          return op === '==' ? [null, st] : [st, null];
+        }
+        this.raise(st, ctx, { kind: 'compare-error', offset: rangeOf(node)[0], compared });
         return [null, null];
       }
       const facts = keyFactsOfComparison(left, op, right);
@@ -792,7 +931,7 @@ class Walker {
     if (facts.always === false) return [null, st];
     if (facts.raisesWhenMissing && ctx) {
       const missing = this.refine(clone(st), 'missing', facts);
-      if (missing) this.raise(missing, ctx, { kind: 'compare-error', offset });
+      if (missing) this.raise(missing, ctx, { kind: 'compare-error', offset, compared: 'nil with number' });
     }
     const other = clone(st);
     const t = this.refine(st, facts.whenTrue, facts);
@@ -810,6 +949,13 @@ class Walker {
     if (key.exists === 'no' && (fact === 'exists' || fact === 'has-ttl' || fact === 'no-ttl' || fact === 'not-created-by-site')) return null;
     if (key.exists === 'yes' && fact === 'missing') return null;
     if (key.ttl && fact === 'no-ttl') return null;
+    if (fact === 'no-ttl-or-missing') {
+      // PTTL < 0: with a TTL on every path, the key must be missing.
+      if (!key.ttl) return st;
+      if (key.exists === 'yes') return null;
+      setKey(st, facts.keyId, { ...key, exists: 'no', pending: [] });
+      return st;
+    }
     switch (fact) {
       case 'exists':
       case 'no-ttl':
@@ -891,7 +1037,11 @@ class Walker {
     const args = this.expressionList(argNodes, st, ctx, 0);
     if (st.dead) return UNKNOWN;
     if (callee.t === 'fn') return this.callFunction(callee, args, st, ctx, false);
-    if (callee.t !== 'builtin') return UNKNOWN;
+    if (callee.t !== 'builtin') {
+      const name = undefinedCallee(baseNode, this.definedNames());
+      if (name !== undefined && callee.t === 'unknown' && !callee.origin) this.report('unanalyzable-command', node, undefinedFunctionMessage(name));
+      return UNKNOWN;
+    }
     switch (callee.name) {
       case 'redis.call':
       case 'redis.pcall':
@@ -1026,7 +1176,7 @@ class Walker {
     // A TTL computed in the script: Redis may reject it (a fraction; <= 0 for SET EX) or take it as
     // "delete now" (<= 0, or an absolute time already past).
     const risk = description.ttl ? ttlRisk(command, description.ttl.unit, args[description.ttl.arg]) : NO_RISK;
-    if (risk.mayRaise && !pcall) this.raise(clone(st), ctx, { kind: 'command-error', offset });
+    if (risk.mayRaise && !pcall) this.raise(clone(st), ctx, { kind: 'command-error', offset, reason: 'when the computed TTL is not a positive integer' });
     // RENAME of a missing source raises "ERR no such key".
     for (const action of description.keys) {
       if (!action.mustExist || pcall) continue;
@@ -1035,9 +1185,14 @@ class Walker {
       if (!key) continue;
       const state = getKey(st, key.id);
       if (state.exists === 'yes') continue;
-      this.raise(state.exists === 'no' ? st : clone(st), ctx, { kind: 'command-error', offset });
+      this.raise(state.exists === 'no' ? st : clone(st), ctx, { kind: 'command-error', offset, reason: `"no such key" when ${key.display} is missing` });
       if (st.dead) return UNKNOWN;
       setKey(st, key.id, { ...state, exists: 'yes' });
+    }
+    // COPY k k: "ERR source and destination objects are the same".
+    if (command === 'COPY' && args[0] && args[1] && this.keyOf(args[0], argNodesAfterName[0])?.id === this.keyOf(args[1], argNodesAfterName[1])?.id) {
+      if (!pcall) this.raise(st, ctx, { kind: 'command-error', offset, reason: 'COPY onto its own source' });
+      return UNKNOWN;
     }
     // RENAMENX / COPY may do nothing at all (destination exists, source missing): both outcomes.
     if (outcomes) {
@@ -1045,6 +1200,7 @@ class Walker {
       if (mayDoNothing === 'always') return { t: 'reply', command, version: 0, pcall, luaType: 'number' };
       if (mayDoNothing) {
         const unchanged = clone(st);
+        this.nothingDone(description, args, argNodesAfterName, unchanged);
         const reply = this.redisCall(node, rawArgs, argNodes, st, ctx, pcall, false);
         adopt(st, join(st, unchanged));
         return reply.t === 'reply' ? { ...reply, version: 0 } : reply;
@@ -1087,15 +1243,41 @@ class Walker {
         this.report('key-must-come-from-keys', node, keyMustComeFromKeysMessage(command, key.display, value), key.names);
       }
       keyIds.set(action.arg, key.id);
-      // LMOVE k k / RPOPLPUSH k k: the list only rotates, and exists whenever anything moves.
-      if (action.onlyWithSource !== undefined && keyIds.get(action.onlyWithSource) === key.id) continue;
+      const before = (id: string): KeyState => getKey({ keys: keysBefore } as State, id);
+      // LMOVE / RPOPLPUSH / SMOVE write the destination only when the source has an element.
+      let sourceMayBeMissing = false;
+      if (action.onlyWithSource !== undefined) {
+        const sourceId = keyIds.get(action.onlyWithSource);
+        // LMOVE k k / RPOPLPUSH k k: the list only rotates, and exists whenever anything moves.
+        if (sourceId === key.id) continue;
+        const source = sourceId !== undefined ? before(sourceId).exists : 'maybe';
+        if (source === 'no') continue;
+        sourceMayBeMissing = source !== 'yes';
+      }
+      // A STORE whose result is empty deletes its destination.
+      let effect = action.effect;
+      let storeMayBeEmpty = false;
+      if (action.storeOf) {
+        const sources = description.keys
+          .filter((k) => k !== action && k.effect === 'read')
+          .map((k) => {
+            const v = args[k.arg];
+            const id = v ? this.keyOf(v, argNodesAfterName[k.arg])?.id : undefined;
+            return id !== undefined ? before(id).exists : 'maybe';
+          });
+        const empty =
+          action.storeOf === 'union' ? sources.every((e) => e === 'no') : action.storeOf === 'intersection' ? sources.some((e) => e === 'no') : sources[0] === 'no';
+        if (empty) effect = 'delete';
+        else storeMayBeEmpty = !(action.storeOf === 'union' && sources.some((e) => e === 'yes'));
+      }
       const persistent = this.input.isPersistent(key.names, line);
       const state = getKey(st, key.id);
       firstKey ??= { id: key.id };
 
       if (description.getDropsTtl && action.arg === 0) {
         if (!persistent) this.report('no-getset', node, noGetsetMessage(command, key.display), key.names);
-        setKey(st, key.id, { ...state, exists: 'yes', version: this.bump(), ttl: undefined! });
+        const { ttl: _ttl, ...rest } = state;
+        setKey(st, key.id, { ...rest, exists: 'yes', version: this.bump() });
         continue;
       }
       if (action.effect === 'remove-ttl') {
@@ -1106,14 +1288,24 @@ class Walker {
       }
       const sourceValue = action.sourceArg !== undefined ? args[action.sourceArg] : undefined;
       const sourceKey = sourceValue ? this.keyOf(sourceValue, undefined) : undefined;
-      const sourceState = sourceKey ? (keysBefore.get(sourceKey.id) ?? getKey(st, sourceKey.id)) : undefined;
+      const sourceState = sourceKey ? before(sourceKey.id) : undefined;
       const siteFor = (rule: WriteSite['rule']): number[] => {
         if (persistent) return [];
         site = this.site(node, command, key.display, action.effect, rule);
         siteKey = key.id;
         return [site];
       };
-      let next = this.effect(state, action.effect, siteFor, sourceState);
+      let next = this.effect(state, effect, siteFor, sourceState);
+      if (action.mayDelete && state.created && state.created.version === state.version && removalEmpties(command, args, state.created)) {
+        // Right after the write that may have created it, this removal empties a key that write made.
+        const createdBy = state.created.site;
+        next = { ...next, pending: next.pending.filter((s) => s !== createdBy) };
+      }
+      if ((sourceMayBeMissing || storeMayBeEmpty) && next.exists === 'yes' && (storeMayBeEmpty || state.exists !== 'yes')) {
+        // Nothing moved (an empty source), or the STORE result was empty (the destination deleted).
+        const lastDelete = storeMayBeEmpty ? this.bump() : next.lastDelete;
+        next = { ...next, exists: 'maybe', version: storeMayBeEmpty ? lastDelete : next.version, lastDelete };
+      }
       if (action.mayDelete && next.exists === 'yes') {
         // Removing the last element deletes the key: it may be gone, and may come back without TTL.
         const lastDelete = this.bump();
@@ -1124,9 +1316,9 @@ class Walker {
         const lastDelete = this.bump();
         next = { ...next, exists: next.exists === 'yes' && action.effect === 'set-ttl-if-has-ttl' && !state.ttl ? 'yes' : 'maybe', version: lastDelete, lastDelete };
       }
-      if (site !== undefined && siteKey === key.id && next.exists === 'yes' && state.exists !== 'yes') {
-        const size = createdSize(command, args);
-        if (size) next = { ...next, created: { site, size, version: next.version } };
+      if (site !== undefined && siteKey === key.id && next.exists !== 'no' && state.exists !== 'yes' && CREATION_ONLY.has(effect)) {
+        const shape = createdShape(command, args);
+        if (shape) next = { ...next, created: { site, ...shape, version: next.version } };
       }
       if (next !== state) setKey(st, key.id, next);
       if (action.effect === 'set-ttl-if-has-ttl') this.conditionalExpiries.add(key.id);
@@ -1186,6 +1378,20 @@ class Walker {
     const copy = description.name === 'COPY';
     if ((copy && source.exists === 'no') || (dest.onlyIfMissing && target.exists === 'yes')) return 'always';
     return (copy && source.exists !== 'yes') || (dest.onlyIfMissing === true && target.exists !== 'no');
+  }
+
+  /** What "RENAMENX / COPY did nothing" proves: RENAMENX's destination exists; COPY ... REPLACE's source is missing. */
+  private nothingDone(description: CommandDescription, args: readonly Value[], argNodes: readonly L.Expression[], st: State): void {
+    const dest = description.keys.find((k) => k.effect === 'transfer-ttl');
+    if (!dest || dest.sourceArg === undefined) return;
+    const keyAt = (arg: number) => (args[arg] ? this.keyOf(args[arg], argNodes[arg]) : undefined);
+    if (description.name !== 'COPY') {
+      const target = keyAt(dest.arg);
+      if (target) setKey(st, target.id, { ...getKey(st, target.id), exists: 'yes' });
+    } else if (!dest.onlyIfMissing) {
+      const source = keyAt(dest.sourceArg);
+      if (source) setKey(st, source.id, { ...getKey(st, source.id), exists: 'no', pending: [] });
+    }
   }
 
   /** The state of a key after one effect. `site(rule)` registers the write site (or none when persistent). */
@@ -1294,17 +1500,21 @@ class Walker {
     if (!byRule.has(ruleId)) byRule.set(ruleId, { ruleId, node, message, ...(keyNames ? { keyNames } : {}) });
   }
 
-  private reportLeak(site: WriteSite, exit: Exit, keyId: string): void {
-    const where = describeExit(exit, (this.input.messageLineOf ?? this.input.lineOf)(exit.offset));
-    // The key that leaks on this path (a helper's write may have other keys on other calls; RENAME moves it).
-    const leaking = { ...site, keyName: keyId };
-    let message = site.rule === 'keepttl-needs-existing-key' ? keepTtlMessage(leaking, where) : writePathMessage(leaking, where);
-    if (this.conditionalExpiries.has(keyId.split(' ')[0]!)) {
+  private reportLeak(site: WriteSite, exit: Exit, key: string, others: readonly string[], keyId: string): void {
+    const where = describeExit(exit, this.position(exit.offset));
+    const rejected = this.rejectedExpiries.get(keyId);
+    let message =
+      site.rule === 'keepttl-needs-existing-key' ? keepTtlMessage(key, where, others) : writePathMessage(site, key, where, others, rejected);
+    if (this.conditionalExpiries.has(keyId)) {
       message += ' Note: an EXPIRE family call with XX or GT never gives a TTL to a key that has none; use NX (or no option) there.';
     }
     this.report(site.rule, site.node, message);
   }
 
+  /** The line and column a message prints for an offset. */
+  private position(offset: number): Position {
+    return this.input.positionOf ? this.input.positionOf(offset) : { line: this.input.lineOf(offset) };
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1323,6 +1533,44 @@ function builtin(name: string): Value {
   if (!value) BUILTINS.set(name, (value = { t: 'builtin', name }));
   return value;
 }
+
+/**
+ * Key ids as messages show them: a loop's first key and its other keys (`KEYS[1]`, `KEYS[2..]`)
+ * are one `KEYS[*]`.
+ */
+function displayKeys(ids: readonly string[]): string[] {
+  const out = [...ids];
+  for (const id of ids) {
+    const rest = /^(.*)\[(\d+)\.\.\]$/.exec(id);
+    if (!rest) continue;
+    const from = Number(rest[2]) - 1;
+    const first = `${rest[1]}[${from}]`;
+    if (!out.includes(first)) continue;
+    const merged = from <= 1 ? `${rest[1]}[*]` : `${rest[1]}[${from}..]`;
+    out.splice(out.indexOf(first), 1, merged);
+    out.splice(out.indexOf(id), 1);
+  }
+  return out.filter((id, i) => out.indexOf(id) === i);
+}
+
+/** Globals of Redis' Lua 5.1 besides {@link GLOBAL_BUILTINS} (https://redis.io/docs/latest/develop/interact/programmability/lua-api/). */
+const OTHER_GLOBALS: ReadonlySet<string> = new Set(['_G', '_VERSION', 'KEYS', 'ARGV', 'redis', 'server', 'collectgarbage', 'coroutine', 'gcinfo', 'getfenv', 'setfenv', 'newproxy', 'select', 'bit', 'struct']);
+
+/**
+ * The name of a called function that the script defines nowhere (`helper(...)`, `utils.helper(...)`
+ * with `utils` undefined), or undefined.
+ */
+function undefinedCallee(base: L.Expression, defined: ReadonlySet<string>): string | undefined {
+  let root: L.Expression = base;
+  while (root.type === 'MemberExpression' || root.type === 'IndexExpression') root = root.base;
+  if (root.type !== 'Identifier') return undefined;
+  const name = root.name;
+  if (defined.has(name) || GLOBAL_BUILTINS.has(name) || OTHER_GLOBALS.has(name)) return undefined;
+  return expressionText(base);
+}
+
+/** Commands that give a key a TTL (for the message about an expiry under a guard that is never true). */
+const EXPIRY_COMMANDS: ReadonlySet<string> = new Set(['EXPIRE', 'PEXPIRE', 'EXPIREAT', 'PEXPIREAT', 'SETEX', 'PSETEX', 'GETEX', 'SET']);
 
 /** How many appended items of one table are remembered. */
 const MAX_TABLE_ITEMS = 64;
@@ -1409,6 +1657,7 @@ function ttlRisk(command: string, unit: string, value: Value | undefined): TtlRi
   if (!value) return NO_RISK;
   if ((value.t === 'num' || value.t === 'str') && value.v !== undefined) return NO_RISK; // literals: the command table decides
   const absolute = unit.startsWith('unix');
+  if (absolute && value.t === 'num' && value.clock === 'future') return NO_RISK;
   const fractional = value.t === 'num' && value.mayBeFractional === true;
   const nonPositive = (value.t === 'num' && value.mayBeNonPositive === true) || (value.t === 'reply' && MAY_BE_NEGATIVE_REPLIES.has(value.command));
   const positiveOnly = POSITIVE_TTL_COMMANDS.has(command);
@@ -1490,10 +1739,10 @@ function mismatchedTypes(a: Value, b: Value): boolean {
 }
 
 /** Lua's view of a number operand: a literal, or what is known of its sign and integrality. */
-function numberFacts(value: Value): { v?: number; nonPositive: boolean; fractional: boolean } {
+function numberFacts(value: Value): { v?: number; nonPositive: boolean; fractional: boolean; clock?: NumValue['clock'] } {
   if (value.t === 'num') {
     if (value.v !== undefined) return { v: value.v, nonPositive: value.v <= 0, fractional: !Number.isInteger(value.v) };
-    return { nonPositive: value.mayBeNonPositive === true, fractional: value.mayBeFractional === true };
+    return { nonPositive: value.mayBeNonPositive === true, fractional: value.mayBeFractional === true, ...(value.clock ? { clock: value.clock } : {}) };
   }
   if (value.t === 'str' && value.v !== undefined) {
     const v = Number(value.v);
@@ -1515,7 +1764,40 @@ function arithmeticFacts(op: string, left: Value, right: Value): Value {
   const fractional = op === '/' || op === '^' ? true : a.fractional || b.fractional;
   if (nonPositive) out.mayBeNonPositive = true;
   if (fractional) out.mayBeFractional = true;
+  const clock = clockOf(op, a, b) ?? (op === '+' || op === '*' ? clockOf(op, b, a) : undefined);
+  if (clock) {
+    out.clock = clock;
+    delete out.mayBeNonPositive;
+  }
   return out;
+}
+
+/**
+ * Server time arithmetic: TIME[1] * 1000 is whole seconds in milliseconds (up to 999 ms in the
+ * past); adding TIME[2] / 1000 gives now; adding a span that is surely positive (a literal >= 1 s,
+ * or an ARGV value, assumed valid) to a time that is at most that much in the past gives a time
+ * in the future.
+ */
+function clockOf(op: string, a: ReturnType<typeof numberFacts>, b: ReturnType<typeof numberFacts>): NumValue['clock'] | undefined {
+  const positive = b.clock === undefined && !b.nonPositive && (b.v === undefined || b.v > 0);
+  switch (a.clock) {
+    case 'now-s':
+      if (op === '*' && b.v === 1000) return 'now-ms-floor';
+      if (op === '+' && positive && (b.v === undefined || b.v >= 1)) return 'future';
+      return undefined;
+    case 'now-ms-floor':
+      if (op === '+' && b.clock === 'us') return 'now-ms';
+      if (op === '+' && b.v !== undefined && b.v >= 1000) return 'future';
+      return undefined;
+    case 'now-ms':
+      return op === '+' && positive ? 'future' : undefined;
+    case 'us':
+      return op === '/' ? 'us' : undefined;
+    case 'future':
+      return (op === '+' && !b.nonPositive) || (op === '*' && b.v !== undefined && b.v >= 1) ? 'future' : undefined;
+    default:
+      return undefined;
+  }
 }
 
 /** `math.floor(x)` may be 0 for a positive fraction; `math.ceil` is an integer; `max`/`min` combine. */
@@ -1524,10 +1806,12 @@ function mathCall(name: string, args: readonly Value[]): Value {
   const out: NumValue = { t: 'num' };
   switch (name) {
     case 'math.floor':
+      if (facts[0]?.clock) return { t: 'num', clock: facts[0].clock };
       if (facts[0] && (facts[0].nonPositive || facts[0].fractional)) out.mayBeNonPositive = true;
       if (facts[0]?.v !== undefined) return { t: 'num', v: Math.floor(facts[0].v) };
       return out;
     case 'math.ceil':
+      if (facts[0]?.clock) return { t: 'num', clock: facts[0].clock };
       if (facts[0]?.nonPositive) out.mayBeNonPositive = true;
       if (facts[0]?.v !== undefined) return { t: 'num', v: Math.ceil(facts[0].v) };
       return out;
@@ -1567,130 +1851,6 @@ function lastCodeOffset(source: string): number {
   let end = source.length - 1;
   while (end > 0 && /\s/.test(source[end]!)) end--;
   return Math.max(0, end);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Messages: what is wrong, why it leaks, the safe replacement.
-
-function describeExit(exit: Exit, line: number): string {
-  const inFn = exit.functionName ? ` of function '${exit.functionName}'` : '';
-  switch (exit.kind) {
-    case 'return':
-      return `the path that returns at line ${line}${inFn}`;
-    case 'end':
-      return exit.functionName ? `the end of function '${exit.functionName}' (line ${line})` : `the end of the script (line ${line})`;
-    case 'error':
-      return `the error raised at line ${line}${inFn} (Redis keeps the writes made before an error)`;
-    case 'error-reply':
-      return `the error reply returned at line ${line}${inFn} (Redis keeps the writes made before it)`;
-    case 'assert':
-      return `the failing assert at line ${line}${inFn} (Redis keeps the writes made before it)`;
-    case 'command-error':
-      return `the error Redis raises for the command at line ${line}, which aborts the script (writes made before it stay)`;
-    case 'compare-error':
-      return `the comparison at line ${line}, which raises "attempt to compare number with string" (use tonumber() on ARGV values)`;
-  }
-}
-
-function writePathMessage(site: WriteSite, where: string): string {
-  const key = site.keyName;
-  switch (site.effect) {
-    case 'overwrite':
-      return (
-        `${site.command} on ${key} creates the key without a TTL or removes the TTL it had, and ${where} leaves it that way: ` +
-        `the key never expires. ` +
-        (site.command === 'SET'
-          ? `Write it with its expiry in the same command: SET key value PX <ms> (or EX <seconds>).`
-          : `Follow it with PEXPIRE ${key} <ms> on every path.`)
-      );
-    case 'create-if-missing':
-      return (
-        `${site.command} on ${key} can create the key without a TTL, and ${where} leaves it that way: a key that is never ` +
-        `deleted (a lock whose owner crashed) lives forever. Create it with its expiry in one command: SET key value NX PX <ms>.`
-      );
-    case 'clear-ttl-if-present':
-      return (
-        `SET ... XX on ${key} without KEEPTTL or an expiry removes the key's TTL, and ${where} leaves it that way. ` +
-        `Keep the TTL with SET key value XX KEEPTTL, or set a new one with SET key value XX PX <ms>.`
-      );
-    default:
-      return (
-        `${site.command} on ${key} can create the key without a TTL, and ${where} gets there before any expiry is set ` +
-        `on it: the key would never expire. Call PEXPIRE ${key} <ms> after the write on every path (before that exit too).`
-      );
-  }
-}
-
-function keepTtlMessage(site: WriteSite, where: string): string {
-  return (
-    `SET ... KEEPTTL on ${site.keyName} keeps an existing TTL but creates a missing key without one, and nothing on this ` +
-    `path proves the key exists (${where} leaves it persistent). Return early when GET/EXISTS says the key is missing, ` +
-    `or write SET key value XX KEEPTTL, which never creates the key.`
-  );
-}
-
-function noGetsetMessage(command: string, key: string): string {
-  const what = command === 'GETSET' ? 'GETSET' : 'SET ... GET without KEEPTTL or an expiry';
-  return (
-    `${what} on ${key} replaces the value and drops the key's TTL, so a key meant to expire becomes persistent. ` +
-    `Use SET key value XX KEEPTTL GET: it returns the old value, keeps the TTL and never creates a missing key.`
-  );
-}
-
-function noPersistMessage(command: string, key: string): string {
-  const what = command === 'PERSIST' ? 'PERSIST' : 'GETEX ... PERSIST';
-  return (
-    `${what} on ${key} removes the key's TTL: it then lives until something deletes it. Remove the call; ` +
-    `to change the TTL use PEXPIRE, or declare the key persistent on purpose (-- redis-ttl persistent: ${key}).`
-  );
-}
-
-function nonPositiveMessage(command: string, value: CommandArg): string {
-  if (command === 'SET' || command === 'SETEX' || command === 'PSETEX') {
-    return (
-      `${command} with the expiry ${String(value)} is rejected by Redis ("invalid expire time"), which aborts the script ` +
-      `and keeps every write made before it. Use a positive integer TTL.`
-    );
-  }
-  const integer = typeof value === 'number' ? Number.isInteger(value) : typeof value === 'string' && /^[+-]?\d+$/.test(value.trim());
-  if (!integer) {
-    return (
-      `${command} with the timeout ${String(value)} is rejected by Redis ("value is not an integer"), which aborts the ` +
-      `script and keeps every write made before it. Use a positive integer TTL.`
-    );
-  }
-  return (
-    `${command} with a timeout of ${String(value)} does not set a TTL: it deletes the key at once. ` +
-    `Use DEL if that is the intent, or a positive TTL.`
-  );
-}
-
-function keyMustComeFromKeysMessage(command: string, key: string, value: Value): string {
-  const origin =
-    value.t === 'str' && value.argv !== undefined
-      ? 'is taken from ARGV'
-      : value.t === 'str' && value.v !== undefined
-        ? 'is a literal'
-        : 'is built inside the script';
-  return (
-    `The key of ${command} (${key}) ${origin} instead of coming from KEYS: Redis Cluster routes a script by its ` +
-    `declared keys, so this key may live on another node (CROSSSLOT / misrouted writes), and expiries set on KEYS do not ` +
-    `cover it. Pass the key in KEYS (with a {hash tag} shared with the other keys).`
-  );
-}
-
-function unknownOptionsMessage(command: string): string {
-  return (
-    `The options of this ${command} are not literals, so nothing can prove whether it keeps or sets a TTL ` +
-    `(an option such as KEEPTTL or EX may or may not be there). Spell the options out: ${command} key value PX <ms>.`
-  );
-}
-
-function unanalyzableMessage(text: string | undefined): string {
-  return (
-    `The command name of this redis.call${text ? ` (${text})` : ''} is not a literal or a known constant, so nothing can ` +
-    `be proved about the TTL of the keys it writes. Call each command with a literal name.`
-  );
 }
 
 /**

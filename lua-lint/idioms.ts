@@ -19,6 +19,8 @@ export type KeyFact =
   | 'has-ttl-or-missing'
   /** The key exists and has no TTL (TTL / PTTL answered -1). */
   | 'no-ttl'
+  /** The key is missing or has no TTL (TTL / PTTL answered < 0). */
+  | 'no-ttl-or-missing'
   /** The write at `site` did not create the key (it existed, so the write kept its TTL). */
   | 'not-created-by-site'
   /** This edge can never be taken. */
@@ -59,33 +61,89 @@ const INTEGER_REPLIES = new Set([
 export const SIZE_READS: ReadonlySet<string> = new Set(['HLEN', 'SCARD', 'ZCARD', 'LLEN', 'XLEN', 'HGETALL', 'HKEYS', 'HVALS', 'SMEMBERS']);
 
 /**
- * The size (elements) a key has right after a command created it: HSET/HMSET 1 to n fields, SADD
- * 1 to n members, ZADD 1 to n members, LPUSH/RPUSH exactly n elements, XADD 1 entry.
+ * The size (elements) a key has right after a command created it, and its members when they are
+ * literals: HSET/HMSET 1 to n fields, SADD 1 to n members, ZADD 1 to n members, LPUSH/RPUSH
+ * exactly n elements, XADD 1 entry, the destination of SMOVE / LMOVE / RPOPLPUSH 1 element.
  * @param args the command's arguments after its name, the key first
  */
-export function createdSize(command: string, args: readonly Value[]): [number, number] | undefined {
+export function createdShape(command: string, args: readonly Value[]): { size: [number, number]; members?: string[] } | undefined {
   if (args.some((a) => a.t === 'spread')) return undefined;
   const n = args.length - 1;
+  const literals = (values: readonly (Value | undefined)[]): string[] | undefined => {
+    const out: string[] = [];
+    for (const v of values) {
+      if (v?.t === 'str' && v.v !== undefined) out.push(v.v);
+      else if (v?.t === 'num' && v.v !== undefined) out.push(String(v.v));
+      else return undefined;
+    }
+    return out;
+  };
+  const shape = (size: [number, number], members?: string[]) => (members ? { size, members } : { size });
   switch (command) {
     case 'HSET':
     case 'HMSET':
-      return n >= 2 ? [1, Math.floor(n / 2)] : undefined;
+      return n >= 2 ? shape([1, Math.floor(n / 2)], literals(args.filter((_, i) => i % 2 === 1))) : undefined;
     case 'HSETNX':
     case 'HINCRBY':
     case 'HINCRBYFLOAT':
+      return shape([1, 1], literals([args[1]]));
     case 'ZINCRBY':
+      return shape([1, 1], literals([args[2]]));
     case 'XADD':
-      return [1, 1];
+      return shape([1, 1]);
     case 'SADD':
-      return n >= 1 ? [1, n] : undefined;
-    case 'ZADD':
-      return args.slice(1).some((a) => a.t === 'str' && a.v !== undefined && /^[a-z]+$/i.test(a.v)) || n < 2 ? undefined : [1, Math.floor(n / 2)];
+      return n >= 1 ? shape([1, n], literals(args.slice(1))) : undefined;
+    case 'ZADD': {
+      const pairs = zaddPairs(args);
+      if (pairs === undefined || pairs < 1) return undefined;
+      const first = args.length - 2 * pairs;
+      return shape([1, pairs], literals(args.filter((_, i) => i >= first && (i - first) % 2 === 1)));
+    }
     case 'LPUSH':
     case 'RPUSH':
-      return n >= 1 ? [n, n] : undefined;
+      return n >= 1 ? shape([n, n]) : undefined;
+    case 'SMOVE':
+      return shape([1, 1], literals([args[2]]));
+    case 'LMOVE':
+    case 'BLMOVE':
+    case 'RPOPLPUSH':
+    case 'BRPOPLPUSH':
+      return shape([1, 1]);
     default:
       return undefined;
   }
+}
+
+/**
+ * Whether a removal certainly empties a key that holds `created` (its size and literal members):
+ * LPOP / RPOP / SPOP / ZPOPMIN / ZPOPMAX without a count on a one-element key, SREM / ZREM / HDEL
+ * of every member it holds.
+ */
+export function removalEmpties(command: string, args: readonly Value[], created: { size: [number, number]; members?: readonly string[] }): boolean {
+  if (['LPOP', 'RPOP', 'SPOP', 'ZPOPMIN', 'ZPOPMAX'].includes(command)) return args.length === 1 && created.size[1] <= 1;
+  if (!['SREM', 'ZREM', 'HDEL'].includes(command) || !created.members) return false;
+  const removed = new Set(args.slice(1).map((a) => (a.t === 'str' && a.v !== undefined ? a.v : a.t === 'num' && a.v !== undefined ? String(a.v) : undefined)));
+  return created.members.every((m) => removed.has(m));
+}
+
+/** ZADD's option tokens (https://redis.io/docs/latest/commands/zadd/). */
+const ZADD_OPTIONS = new Set(['NX', 'XX', 'GT', 'LT', 'CH']);
+
+/**
+ * How many score-member pairs a ZADD adds: the arguments after the key and its leading options.
+ * Undefined with INCR (the reply is the new score) or when an option is not a literal.
+ */
+function zaddPairs(args: readonly Value[]): number | undefined {
+  let i = 1;
+  for (; i < args.length; i++) {
+    const a = args[i]!;
+    if (a.t !== 'str' || a.v === undefined) break;
+    const token = a.v.toUpperCase();
+    if (token === 'INCR') return undefined;
+    if (!ZADD_OPTIONS.has(token)) break;
+  }
+  const rest = args.length - i;
+  return rest >= 2 && rest % 2 === 0 ? rest / 2 : undefined;
 }
 
 /** Commands that always answer a status reply (`OK`: a table, truthy in Lua) when they do not raise. */
@@ -124,7 +182,10 @@ const MEMBER_REPLIES = new Set(['HEXISTS', 'SISMEMBER']);
 const ADDED_COUNT_REPLIES: Record<string, (args: readonly Value[]) => number | undefined> = {
   SADD: (args) => args.length - 1,
   HSET: (args) => Math.floor((args.length - 1) / 2),
-  ZADD: (args) => (args.slice(1).some((a) => a.t === 'str' && a.v !== undefined && /^[a-z]+$/i.test(a.v)) ? undefined : Math.floor((args.length - 1) / 2)),
+  ZADD: (args) => {
+    const pairs = zaddPairs(args);
+    return pairs === undefined ? undefined : pairs;
+  },
   PFADD: () => 1,
 };
 
@@ -195,19 +256,25 @@ function test(op: Op, x: number, c: number): boolean {
   }
 }
 
-/** Which of a reply's outcome classes (each given by sample values) a comparison admits. */
-function partition<T extends string>(classes: Record<T, number[]>, op: Op, c: number): { yes: Set<T>; no: Set<T> } {
+/**
+ * Which of a reply's outcome classes (each an integer range `[lo, hi]`) a comparison with `c`
+ * admits on each edge. The range's ends and the integers next to `c` inside it decide every
+ * comparison operator.
+ */
+function partition<T extends string>(classes: Record<T, [number, number]>, op: Op, c: number): { yes: Set<T>; no: Set<T> } {
   const yes = new Set<T>();
   const no = new Set<T>();
   for (const name of Object.keys(classes) as T[]) {
-    for (const sample of classes[name]) (test(op, sample, c) ? yes : no).add(name);
+    const [lo, hi] = classes[name];
+    const samples = [lo, hi, Math.floor(c) - 1, Math.floor(c), Math.ceil(c), Math.ceil(c) + 1].filter((x) => x >= lo && x <= hi);
+    for (const sample of samples) (test(op, sample, c) ? yes : no).add(name);
   }
   return { yes, no };
 }
 
 function ttlFact(outcomes: Set<'missing' | 'no-ttl' | 'ttl'>): KeyFact | undefined {
   if (outcomes.size === 0) return 'impossible';
-  if (outcomes.has('no-ttl')) return outcomes.has('missing') ? undefined : outcomes.has('ttl') ? 'exists' : 'no-ttl';
+  if (outcomes.has('no-ttl')) return outcomes.has('missing') ? (outcomes.has('ttl') ? undefined : 'no-ttl-or-missing') : outcomes.has('ttl') ? 'exists' : 'no-ttl';
   if (!outcomes.has('ttl')) return 'missing';
   return outcomes.has('missing') ? 'has-ttl-or-missing' : 'has-ttl';
 }
@@ -327,18 +394,18 @@ export function keyFactsOfComparison(left: Value, op: Op, right: Value): KeyFact
   const c = literalNumber(other);
   if (c === undefined) return undefined;
   if (TTL_REPLIES.has(reply.command)) {
-    const { yes, no } = partition({ missing: [-2], 'no-ttl': [-1], ttl: [0, 1, 1e12] }, operator, c);
+    const { yes, no } = partition({ missing: [-2, -2], 'no-ttl': [-1, -1], ttl: [0, Number.MAX_SAFE_INTEGER] }, operator, c);
     // A class can fall on both sides only for positive TTLs (e.g. PTTL > 5000): then it proves nothing there.
     return withFacts(base(reply), ttlFact(yes), ttlFact(no));
   }
   if (MEMBER_REPLIES.has(reply.command)) {
-    const { yes, no } = partition({ absent: [0], present: [1] }, operator, c);
+    const { yes, no } = partition({ absent: [0, 0], present: [1, 1] }, operator, c);
     const fact = (side: Set<'absent' | 'present'>): KeyFact | undefined =>
       side.size === 0 ? 'impossible' : side.has('absent') ? undefined : 'exists';
     return withFacts(base(reply), fact(yes), fact(no));
   }
   if (SIZE_REPLIES.has(reply.command) || reply.sizeOfReply) {
-    const { yes, no } = partition({ missing: [0], present: reply.command === 'EXISTS' ? [1] : [1, 1e9] }, operator, c);
+    const { yes, no } = partition({ missing: [0, 0], present: reply.command === 'EXISTS' ? [1, 1] : [1, Number.MAX_SAFE_INTEGER] }, operator, c);
     return withFacts(base(reply), sizeFact(yes), sizeFact(no));
   }
   return undefined;

@@ -67,12 +67,17 @@ function analyze(text: string, options: AnalyzeOptions | null | undefined): LuaF
     [patterns, byLine.get(line) ?? []].some((matchers) => matchers.some((match) => names.some(match)));
 
   const messageLine = typeof options.messageLine === 'function' ? options.messageLine : undefined;
+  const messagePosition = typeof options.messagePosition === 'function' ? options.messagePosition : undefined;
   const walked = walkScript({
     ast: parsed.ast,
     source: text,
     isPersistent,
     lineOf: lines.lineOf,
-    ...(messageLine ? { messageLineOf: (offset: number) => messageLine(offset) } : {}),
+    positionOf: messagePosition
+      ? (offset: number) => messagePosition(offset)
+      : messageLine
+        ? (offset: number) => ({ line: messageLine(offset) })
+        : (offset: number) => lines.position(offset),
   });
   const raw = walked.findings;
   const findings: LuaFinding[] = [];

@@ -65,6 +65,12 @@ export interface NumValue {
   keyIndex?: { table: string; from: number };
   mayBeNonPositive?: true;
   mayBeFractional?: true;
+  /**
+   * A time read from the server clock (`TIME`): `now-s` = TIME[1] (whole seconds, up to 1 s in the
+   * past), `now-ms-floor` = TIME[1] * 1000, `now-ms` = with TIME[2]'s milliseconds added, `us` =
+   * TIME[2]; `future` = one of them plus a positive span that makes it later than now for sure.
+   */
+  clock?: 'now-s' | 'now-ms-floor' | 'now-ms' | 'us' | 'future';
   zeroWhenMissing?: { keyId: string; version: number; pending: readonly number[] };
 }
 
@@ -122,7 +128,7 @@ export interface KeyState {
   /** If the key exists, it has a TTL (set by this script on every path). */
   ttl?: true;
   /** The last write created the key on some path: its site and the key's size (elements) then. */
-  created?: { site: number; size: [number, number]; version: number };
+  created?: { site: number; size: [number, number]; members?: readonly string[]; version: number };
 }
 
 export const FRESH_KEY: KeyState = { pending: [], exists: 'maybe', version: 0, lastDelete: 0 };
@@ -306,6 +312,7 @@ export function sameValue(a: Value, b: Value): boolean {
         a.argv === y.argv &&
         a.mayBeNonPositive === y.mayBeNonPositive &&
         a.mayBeFractional === y.mayBeFractional &&
+        a.clock === y.clock &&
         a.zeroWhenMissing === y.zeroWhenMissing
       );
     }

@@ -83,6 +83,14 @@ export interface KeyAction {
    * https://redis.io/docs/latest/commands/copy/).
    */
   onlyIfMissing?: true;
+  /**
+   * For the destination of a STORE command (SUNIONSTORE, SINTERSTORE, SDIFFSTORE and the sorted-set
+   * ones): when the result is empty, which the sources decide, Redis deletes the destination
+   * instead of storing an empty key (https://redis.io/docs/latest/commands/sunionstore/).
+   * `union`: empty when every source is missing; `intersection`: when any is; `difference`: when
+   * the first is.
+   */
+  storeOf?: 'union' | 'intersection' | 'difference';
 }
 
 /** The analysis of one command call, see {@link describeCommand}. */
@@ -288,9 +296,9 @@ function createUnless(...tokens: string[]) {
 }
 
 /** A destination key at `dest` that is overwritten, the others read (SUNIONSTORE dest key ...). */
-function storeAt(dest: number, effect: KeyEffect = 'overwrite', sources: 'rest' | 'numkeys' = 'rest') {
+function storeAt(dest: number, effect: KeyEffect = 'overwrite', sources: 'rest' | 'numkeys' = 'rest', storeOf?: KeyAction['storeOf']) {
   return (args: readonly CommandArg[]): Omit<CommandDescription, 'name' | 'known'> => {
-    const keys: KeyAction[] = [{ arg: dest, effect }];
+    const keys: KeyAction[] = [{ arg: dest, effect, ...(storeOf ? { storeOf } : {}) }];
     if (sources === 'rest') {
       for (let i = dest + 1; i < args.length; i++) keys.push({ arg: i, effect: 'read' });
     } else {
@@ -442,12 +450,12 @@ const TABLE: Record<string, Spec> = {
     describe: () => ({ ...base([{ arg: 0, effect: 'overwrite' }]), getDropsTtl: true }),
   },
   MSET: { kind: 'pairs', effect: 'overwrite' },
-  SUNIONSTORE: { kind: 'custom', describe: storeAt(0) },
-  SINTERSTORE: { kind: 'custom', describe: storeAt(0) },
-  SDIFFSTORE: { kind: 'custom', describe: storeAt(0) },
-  ZUNIONSTORE: { kind: 'custom', describe: storeAt(0, 'overwrite', 'numkeys') },
-  ZINTERSTORE: { kind: 'custom', describe: storeAt(0, 'overwrite', 'numkeys') },
-  ZDIFFSTORE: { kind: 'custom', describe: storeAt(0, 'overwrite', 'numkeys') },
+  SUNIONSTORE: { kind: 'custom', describe: storeAt(0, 'overwrite', 'rest', 'union') },
+  SINTERSTORE: { kind: 'custom', describe: storeAt(0, 'overwrite', 'rest', 'intersection') },
+  SDIFFSTORE: { kind: 'custom', describe: storeAt(0, 'overwrite', 'rest', 'difference') },
+  ZUNIONSTORE: { kind: 'custom', describe: storeAt(0, 'overwrite', 'numkeys', 'union') },
+  ZINTERSTORE: { kind: 'custom', describe: storeAt(0, 'overwrite', 'numkeys', 'intersection') },
+  ZDIFFSTORE: { kind: 'custom', describe: storeAt(0, 'overwrite', 'numkeys', 'difference') },
   ZRANGESTORE: {
     kind: 'custom',
     describe: () =>

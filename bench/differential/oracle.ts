@@ -25,6 +25,8 @@ export type PreState = 'absent' | 'ttl' | 'no-ttl';
 /** One run's inputs. */
 export interface RunPlan {
   pre: PreState[];
+  /** Which of two contents each present key gets (see `seed`). */
+  variants: number[];
   argv: string[];
   /** Every ARGV value is a positive integer or a future unix time (what the analyzer assumes). */
   validArgs: boolean;
@@ -57,9 +59,10 @@ const PAST = '1000000000'; // 2001-09-09
 
 /**
  * The line put before the script (see the module comment). `__status` records, per watched key,
- * the last thing that happened to it: `gone` (it stopped existing) or `moved` (RENAME brought a
- * key there that existed without TTL before the script and was never deleted: the script did not
- * make that key, it only renamed it).
+ * the last thing that happened to it: `gone` (it stopped existing) or `moved` (RENAME or COPY
+ * brought there a key that existed without TTL before the script and was never deleted since, or
+ * was itself moved: the script did not make that key without TTL, it renamed or copied it; the
+ * analyzer gives the destination the source's state, see docs/ttl-semantics.md).
  */
 export function instrument(source: string, watched: readonly string[]): string {
   const list = watched.map((name) => `'${name}'`).join(', ');
@@ -68,7 +71,8 @@ export function instrument(source: string, watched: readonly string[]): string {
     `for i = 1, #__watch do __pre[__watch[i]] = __r.call('PTTL', __watch[i]) end; ` +
     `local function __check() for i = 1, #__watch do if __r.call('EXISTS', __watch[i]) == 0 then __r.call('HSET', '${STATUS_KEY}', __watch[i], 'gone') end end end; ` +
     `local function __wrap(run) return function(...) local a = {...}; local name = string.upper(tostring(a[1])); local moved = false; ` +
-    `if (name == 'RENAME' or name == 'RENAMENX') and __pre[a[2]] == -1 and __r.call('HGET', '${STATUS_KEY}', a[2]) == false then moved = true end; ` +
+    `if name == 'RENAME' or name == 'RENAMENX' or name == 'COPY' then local from = __r.call('HGET', '${STATUS_KEY}', a[2]); ` +
+    `moved = (__pre[a[2]] == -1 and from == false) or from == 'moved' end; ` +
     `local reply = run(...); __check(); ` +
     `if moved and reply ~= 0 and (type(reply) ~= 'table' or reply.ok) and a[2] ~= a[3] then __r.call('HSET', '${STATUS_KEY}', a[3], 'moved') end; ` +
     `return reply end end; ` +
@@ -77,24 +81,28 @@ export function instrument(source: string, watched: readonly string[]): string {
   );
 }
 
-/** Commands that give `name` a value of `type`, and with `ttl` a TTL of 100 s. */
-function seed(name: string, type: KeyType, ttl: boolean): Array<[string, ...Array<string | number>]> {
+/**
+ * Commands that give `name` a value of `type` (one of two contents, so that guards on members and
+ * removals that empty a key both happen), and with `ttl` a TTL of 100 s.
+ */
+function seed(name: string, type: KeyType, ttl: boolean, variant: number): Array<[string, ...Array<string | number>]> {
   const out: Array<[string, ...Array<string | number>]> = [];
+  const small = variant % 2 === 1;
   switch (type) {
     case 'string':
-      out.push(['SET', name, '5']);
+      out.push(['SET', name, small ? '1' : '5']);
       break;
     case 'hash':
-      out.push(['HSET', name, 'f', '1', 'e', '2']);
+      out.push(small ? ['HSET', name, 'f', '1'] : ['HSET', name, 'g', '1', 'e', '2']);
       break;
     case 'list':
-      out.push(['RPUSH', name, 'a', 'b']);
+      out.push(small ? ['RPUSH', name, 'a'] : ['RPUSH', name, 'b', 'c']);
       break;
     case 'set':
-      out.push(['SADD', name, 'a', 'b']);
+      out.push(small ? ['SADD', name, 'a'] : ['SADD', name, 'b', 'c']);
       break;
     case 'zset':
-      out.push(['ZADD', name, 1, 'a', 2, 'b']);
+      out.push(small ? ['ZADD', name, 1, 'a'] : ['ZADD', name, 5, 'b', 6, 'c']);
       break;
   }
   if (ttl) out.push(['PEXPIRE', name, TTL_MS]);
@@ -120,7 +128,8 @@ export function planRuns(script: GeneratedScript, count: number, seedValue: numb
     const invalid = i >= count / 2 && r.chance(0.4);
     const argv = VALID_ARGS.map((pool) => r.pick(pool));
     if (invalid) argv[r.int(0, 1)] = r.pick(INVALID);
-    plans.push({ pre, argv, validArgs: !invalid });
+    const variants = script.keys.map(() => r.int(0, 1));
+    plans.push({ pre, variants, argv, validArgs: !invalid });
   }
   return plans;
 }
@@ -144,7 +153,7 @@ export async function runScript(redis: Redis, script: GeneratedScript, plans: re
     pipeline.flushdb();
     script.keys.forEach((key: KeySpec, i) => {
       const state = plan.pre[i]!;
-      if (state !== 'absent') for (const [command, ...args] of seed(key.name, key.type, state === 'ttl')) pipeline.call(command, ...args);
+      if (state !== 'absent') for (const [command, ...args] of seed(key.name, key.type, state === 'ttl', plan.variants[i]!)) pipeline.call(command, ...args);
     });
     pipeline.evalsha(sha, keyArgs.length, ...keyArgs, ...plan.argv);
     for (const name of names) pipeline.pttl(name);
@@ -157,7 +166,7 @@ export async function runScript(redis: Redis, script: GeneratedScript, plans: re
     at += 1; // FLUSHDB
     script.keys.forEach((key, i) => {
       const state = plan.pre[i]!;
-      if (state !== 'absent') at += seed(key.name, key.type, state === 'ttl').length;
+      if (state !== 'absent') at += seed(key.name, key.type, state === 'ttl', plan.variants[i]!).length;
     });
     const [evalError] = replies[at++] ?? [];
     const pttls = names.map(() => replies[at++]?.[1] as number);

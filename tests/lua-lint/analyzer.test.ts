@@ -66,7 +66,7 @@ describe('messages', () => {
   it('names the key, the command, the exit line and the fix', () => {
     const [finding] = analyzeLua("local n = redis.call('INCR', KEYS[1])\nif n > tonumber(ARGV[1]) then\n  return 0\nend\nredis.call('EXPIRE', KEYS[1], 60)\nreturn 1\n");
     expect(finding!.message).toBe(
-      'INCR on KEYS[1] can create the key without a TTL, and the path that returns at line 3 gets there before any ' +
+      'INCR on KEYS[1] can create the key without a TTL, and the path that returns at line 3, column 3 gets there before any ' +
         'expiry is set on it: the key would never expire. Call PEXPIRE KEYS[1] <ms> after the write on every path ' +
         '(before that exit too).',
     );
@@ -83,12 +83,12 @@ describe('messages', () => {
 
   it('names the error line when a script raises after a write', () => {
     const [finding] = analyzeLua("redis.call('HSET', KEYS[1], 'a', 1)\nif not tonumber(ARGV[1]) then\n  error('bad ttl')\nend\nredis.call('PEXPIRE', KEYS[1], ARGV[1])\n");
-    expect(finding!.message).toContain('the error raised at line 3 (Redis keeps the writes made before an error)');
+    expect(finding!.message).toContain('the error raised at line 3, column 3 (Redis keeps the writes made before an error)');
   });
 
   it('names the function of a Redis 7 library', () => {
     const [finding] = analyzeLua("#!lua name=lib\nredis.register_function('mark', function(keys, args)\n  redis.call('SADD', keys[1], args[1])\nend)\n");
-    expect(finding!.message).toContain("SADD on keys[1] can create the key without a TTL, and the end of function 'mark' (line 4)");
+    expect(finding!.message).toContain("SADD on keys[1] can create the key without a TTL, and the end of function 'mark' (line 4, column 1)");
   });
 });
 
@@ -333,10 +333,23 @@ describe('rule metadata and the command table', () => {
     expect(describeCommand('EXPIRE', ['k', 10, 'NX']).keys[0]!.effect).toBe('set-ttl');
     expect(describeCommand('PEXPIRE', ['k', 10, 'gt']).keys[0]!.effect).toBe('set-ttl-if-has-ttl');
     expect(describeCommand('EXPIRE', ['k', '0']).keys[0]!.effect).toBe('delete');
+    // 0 under XX / GT deletes only a key that has a TTL; NX with XX/GT/LT, GT with LT are rejected.
+    expect(describeCommand('EXPIRE', ['k', 0, 'XX', 'GT'])).toMatchObject({ keys: [{ arg: 0, effect: 'set-ttl-if-has-ttl' }], nonPositiveTtlArg: 1 });
+    expect(describeCommand('EXPIRE', ['k', 0, 'XX', 'GT']).rejected).toBeUndefined();
+    expect(describeCommand('EXPIRE', ['k', 10, 'NX', 'GT'])).toMatchObject({ keys: [{ arg: 0, effect: 'read' }], rejected: true });
+    expect(describeCommand('PEXPIRE', ['k', 10, 'GT', 'LT']).rejected).toBe(true);
+    expect(describeCommand('EXPIRE', ['k', 10, 'NX', 'GT']).nonPositiveTtlArg).toBeUndefined();
+    expect(describeCommand('RENAME', ['a', 'b']).keys).toEqual([
+      { arg: 0, effect: 'delete', mustExist: true },
+      { arg: 1, effect: 'transfer-ttl', sourceArg: 0 },
+    ]);
+    expect(describeCommand('RENAMENX', ['a', 'b']).keys[1]).toEqual({ arg: 1, effect: 'transfer-ttl', sourceArg: 0, onlyIfMissing: true });
+    expect(describeCommand('COPY', ['a', 'b']).keys[1]).toEqual({ arg: 1, effect: 'transfer-ttl', sourceArg: 0, onlyIfMissing: true });
+    expect(describeCommand('COPY', ['a', 'b', 'REPLACE']).keys[1]).toEqual({ arg: 1, effect: 'transfer-ttl', sourceArg: 0 });
     expect(describeCommand('RESTORE', ['k', 0, 'payload']).keys[0]!.effect).toBe('overwrite');
     expect(describeCommand('RESTORE', ['k', 5000, 'payload']).keys[0]!.effect).toBe('create-with-ttl');
     expect(describeCommand('ZUNIONSTORE', ['d', 2, 'a', 'b', 'WEIGHTS', 1, 2]).keys).toEqual([
-      { arg: 0, effect: 'overwrite' },
+      { arg: 0, effect: 'overwrite', storeOf: 'union' },
       { arg: 2, effect: 'read' },
       { arg: 3, effect: 'read' },
     ]);
