@@ -125,6 +125,8 @@ interface Ctx {
 }
 
 const MAX_LOOP_ITERATIONS = 6;
+/** How many iterations of a loop over KEYS run on named keys before the generic element. */
+const MAX_UNROLLED_KEYS = 8;
 /** A pending "site" that marks the element key of a loop over KEYS (never reported). */
 const LOOP_MARKER = -1;
 const MAX_CALL_DEPTH = 8;
@@ -157,6 +159,29 @@ class Walker {
   constructor(private readonly input: WalkInput) {}
 
   private names: Set<string> | undefined;
+  private keyIndexes: Map<string, number> | undefined;
+
+  /** The highest literal index the script spells for a table (`KEYS[3]` -> 3), 0 when none. */
+  private maxKeyIndex(table: string): number {
+    if (!this.keyIndexes) {
+      const found = new Map<string, number>();
+      const visit = (node: unknown): void => {
+        if (!node || typeof node !== 'object') return;
+        if (Array.isArray(node)) {
+          for (const item of node) visit(item);
+          return;
+        }
+        const n = node as L.Node;
+        if (n.type === 'IndexExpression' && n.base.type === 'Identifier' && n.index.type === 'NumericLiteral' && Number.isInteger(n.index.value)) {
+          found.set(n.base.name, Math.max(found.get(n.base.name) ?? 0, n.index.value));
+        }
+        for (const [field, value] of Object.entries(n)) if (field !== 'range' && field !== 'loc') visit(value);
+      };
+      visit(this.input.ast.body);
+      this.keyIndexes = found;
+    }
+    return this.keyIndexes.get(table) ?? 0;
+  }
 
   /** Every name the script declares or assigns anywhere (functions, locals, globals, parameters). */
   private definedNames(): Set<string> {
@@ -424,35 +449,41 @@ class Walker {
    */
   /**
    * A loop over the keys of a KEYS-like table from index `from` on (`for i = from, #KEYS`,
-   * `ipairs(KEYS)`). Its first iteration runs on `KEYS[from]` itself, so a `return` or `break`
-   * there is known to have touched that key only; the others run on the element
-   * `KEYS[from+1..]`, and what they do to it holds for each of those keys once the loop ends.
-   * The script is assumed to pass every key it names (`KEYS[3]` exists when the loop runs).
+   * `ipairs(KEYS)`). Its iterations over the keys the script names (`KEYS[from]` to the highest
+   * `KEYS[m]` it spells, at most {@link MAX_UNROLLED_KEYS}) run on those keys themselves, so a
+   * `return` or `break` in one of them is known to have touched only the keys before; the others
+   * run on the element `KEYS[m+1..]`, and what they do to it holds for each of those keys once the
+   * loop ends. The script is assumed to pass every key it names (`KEYS[3]` exists when it spells it).
    */
   private keysLoop(
     st: State,
     ctx: Ctx,
     table: string,
     from: number,
-    body: (head: State, inner: Ctx, key: { first: true; index: number } | { first: false; from: number }) => State,
+    body: (head: State, inner: Ctx, key: { named: true; index: number } | { named: false; from: number }) => State,
   ): State {
     const breaks: State[] = [];
-    ctx.fn.loops.push(breaks);
-    const inner = this.child(ctx);
-    const after = body(clone(st), inner, { first: true, index: from });
-    this.dropScope(after, inner.scope);
-    for (const b of breaks) this.dropScope(b, inner.scope);
-    ctx.fn.loops.pop();
+    // The keys the script names (KEYS[1] .. KEYS[m]) exist, so the loop visits each of them.
+    const last = Math.max(from, Math.min(from + MAX_UNROLLED_KEYS - 1, this.maxKeyIndex(table)));
+    let after = st;
+    for (let index = from; index <= last && !after.dead; index++) {
+      ctx.fn.loops.push(breaks);
+      const inner = this.child(ctx);
+      after = body(clone(after), inner, { named: true, index });
+      this.dropScope(after, inner.scope);
+      for (const b of breaks) this.dropScope(b, inner.scope);
+      ctx.fn.loops.pop();
+    }
     if (after.dead) return joinAll(breaks);
     const rest = this.loop(
       after,
       ctx,
       true,
       (head, next) => {
-        const end = body(head, next, { first: false, from: from + 1 });
+        const end = body(head, next, { named: false, from: last + 1 });
         return { next: end, done: end.dead ? null : clone(end) };
       },
-      { table, id: `${table}[${from + 1}..]`, from: from + 1 },
+      { table, id: `${table}[${last + 1}..]`, from: last + 1 },
     );
     return joinAll([rest, ...breaks]);
   }
@@ -535,7 +566,7 @@ class Walker {
     const mayCreate = el.version !== start && el.version !== el.lastDelete;
     setKey(st, element.id, { ...el, pending });
     const apply = (key: KeyState): KeyState => {
-      if (!touched && !cleared) return key;
+      if (!touched && !cleared && el.exists === 'maybe' && !el.ttl) return key;
       const exists =
         el.exists !== 'maybe'
           ? el.exists
@@ -587,7 +618,7 @@ class Walker {
     const zeroBefore = end.t === 'reply' && end.sizeOfReply && end.keyId !== undefined ? [...st.vars].filter(([, v]) => v.t === 'num' && v.v === 0).map(([id]) => id) : [];
     const out = element
       ? this.keysLoop(st, ctx, element.table, element.from, (head, inner, key) => {
-          const i: Value = key.first ? { t: 'num', v: key.index } : { t: 'num', keyIndex: { table: element.table, from: key.from } };
+          const i: Value = key.named ? { t: 'num', v: key.index } : { t: 'num', keyIndex: { table: element.table, from: key.from } };
           this.declare(inner.scope, head, node.variable.name, i, node.variable);
           return this.block(node.body, head, inner);
         })
@@ -631,7 +662,7 @@ class Walker {
     if (keysTable !== undefined && ipairs) {
       const table = keysTable;
       return this.keysLoop(st, ctx, table, 1, (head, inner, key) => {
-        const values: Value[] = key.first
+        const values: Value[] = key.named
           ? [{ t: 'num', v: key.index }, { t: 'key', id: `${table}[${key.index}]` }]
           : [{ t: 'num', keyIndex: { table, from: key.from } }, { t: 'key', id: `${table}[${key.from}..]` }];
         node.variables.forEach((variable, i) => this.declare(inner.scope, head, variable.name, values[i] ?? NIL, variable));
@@ -934,8 +965,12 @@ class Walker {
       if (missing) this.raise(missing, ctx, { kind: 'compare-error', offset, compared: 'nil with number' });
     }
     const other = clone(st);
-    const t = this.refine(st, facts.whenTrue, facts);
-    const f = this.refine(other, facts.whenFalse, facts);
+    let t = this.refine(st, facts.whenTrue, facts);
+    let f = this.refine(other, facts.whenFalse, facts);
+    if (facts.and) {
+      if (t) t = this.refine(t, facts.and.whenTrue, facts.and);
+      if (f) f = this.refine(f, facts.and.whenFalse, facts.and);
+    }
     return [t, f];
   }
 
@@ -970,6 +1005,9 @@ class Walker {
       case 'has-ttl':
         setKey(st, facts.keyId, { ...key, pending: [], exists: 'yes', ttl: true });
         return st;
+      case 'site-did-not-create':
+        if (facts.site !== undefined && key.pending.includes(facts.site)) setKey(st, facts.keyId, { ...key, pending: key.pending.filter((s) => s !== facts.site) });
+        return st;
       case 'not-created-by-site':
         setKey(st, facts.keyId, {
           ...key,
@@ -997,7 +1035,7 @@ class Walker {
     let pending = key.pending;
     if (fact === 'exists' || fact === 'has-ttl' || fact === 'no-ttl') pending = pending.filter((site) => !createdSince(site));
     if (fact === 'has-ttl') pending = pending.filter((site) => !before.includes(site));
-    if (fact === 'not-created-by-site') pending = pending.filter((site) => site !== facts.site);
+    if (fact === 'not-created-by-site' || fact === 'site-did-not-create') pending = pending.filter((site) => site !== facts.site);
     if (pending.length !== key.pending.length) setKey(st, keyId, { ...key, pending });
     return st;
   }
@@ -1306,7 +1344,8 @@ class Walker {
         const lastDelete = storeMayBeEmpty ? this.bump() : next.lastDelete;
         next = { ...next, exists: 'maybe', version: storeMayBeEmpty ? lastDelete : next.version, lastDelete };
       }
-      if (action.mayDelete && next.exists === 'yes') {
+      const rotates = description.keys.some((k) => k.onlyWithSource === action.arg && args[k.arg] && this.keyOf(args[k.arg]!, argNodesAfterName[k.arg])?.id === key.id);
+      if (action.mayDelete && next.exists === 'yes' && !rotates) {
         // Removing the last element deletes the key: it may be gone, and may come back without TTL.
         const lastDelete = this.bump();
         next = { ...next, exists: 'maybe', version: lastDelete, lastDelete };
@@ -1315,6 +1354,11 @@ class Walker {
         // An expiry <= 0 or in the past deletes the key: a later write creates it again without TTL.
         const lastDelete = this.bump();
         next = { ...next, exists: next.exists === 'yes' && action.effect === 'set-ttl-if-has-ttl' && !state.ttl ? 'yes' : 'maybe', version: lastDelete, lastDelete };
+      }
+      if (next.created && next.created === state.created && effect !== 'read') {
+        // Any other write changes what the key holds: its size right after creation is history.
+        const { created: _history, ...rest } = next;
+        next = rest;
       }
       if (site !== undefined && siteKey === key.id && next.exists !== 'no' && state.exists !== 'yes' && CREATION_ONLY.has(effect)) {
         const shape = createdShape(command, args);
@@ -1350,6 +1394,13 @@ class Walker {
         : {}),
     };
     if (!pcall && alwaysStatusReply(command, literalArgs)) reply.status = true;
+    if (!pcall && MOVES_REPLYING_THE_ELEMENT.has(command) && args[0]) {
+      const source = this.keyOf(args[0], argNodesAfterName[0]);
+      if (source) {
+        reply.sourceKeyId = source.id;
+        reply.sourceVersion = getKey(st, source.id).version;
+      }
+    }
     // A size read right after the write that may have created the key: its size then is known.
     if (site === undefined && replyKeyState?.created && replyKeyState.created.version === replyKeyState.version && SIZE_READS.has(command)) {
       reply.sizeWhenCreated = replyKeyState.created.size;
@@ -1663,7 +1714,8 @@ function ttlRisk(command: string, unit: string, value: Value | undefined): TtlRi
   const positiveOnly = POSITIVE_TTL_COMMANDS.has(command);
   return {
     mayRaise: fractional || (positiveOnly && !absolute && nonPositive),
-    mayDelete: absolute || nonPositive,
+    // SET ... EX <= 0 raises instead (above); only a past absolute time deletes there.
+    mayDelete: absolute || (nonPositive && !positiveOnly),
   };
 }
 

@@ -23,6 +23,11 @@ export type KeyFact =
   | 'no-ttl-or-missing'
   /** The write at `site` did not create the key (it existed, so the write kept its TTL). */
   | 'not-created-by-site'
+  /**
+   * If the write at `site` ran on this path, it did not create the key (a size read after a
+   * branch: the write may not have run, so nothing is known about existence).
+   */
+  | 'site-did-not-create'
   /** This edge can never be taken. */
   | 'impossible';
 
@@ -36,6 +41,8 @@ export interface KeyFacts {
   site?: number;
   /** The condition is always true / always false. */
   always?: boolean;
+  /** Facts about a second key (LMOVE's reply speaks of its source and of its destination). */
+  and?: KeyFacts;
   /**
    * Evaluating the condition raises when the key is missing (`tonumber(GET k) > n` compares nil
    * with a number): the missing case leaves the script, and both edges know the key exists.
@@ -121,8 +128,12 @@ export function createdShape(command: string, args: readonly Value[]): { size: [
  */
 export function removalEmpties(command: string, args: readonly Value[], created: { size: [number, number]; members?: readonly string[] }): boolean {
   if (['LPOP', 'RPOP', 'SPOP', 'ZPOPMIN', 'ZPOPMAX'].includes(command)) return args.length === 1 && created.size[1] <= 1;
+  // The source of a move loses one element.
+  if (['LMOVE', 'BLMOVE', 'RPOPLPUSH', 'BRPOPLPUSH'].includes(command)) return created.size[1] <= 1;
+  const literal = (a: Value | undefined): string | undefined => (a?.t === 'str' && a.v !== undefined ? a.v : a?.t === 'num' && a.v !== undefined ? String(a.v) : undefined);
+  if (command === 'SMOVE') return created.members !== undefined && created.members.length === 1 && created.members[0] === literal(args[2]);
   if (!['SREM', 'ZREM', 'HDEL'].includes(command) || !created.members) return false;
-  const removed = new Set(args.slice(1).map((a) => (a.t === 'str' && a.v !== undefined ? a.v : a.t === 'num' && a.v !== undefined ? String(a.v) : undefined)));
+  const removed = new Set(args.slice(1).map(literal));
   return created.members.every((m) => removed.has(m));
 }
 
@@ -366,8 +377,14 @@ export function keyFactsOfComparison(left: Value, op: Op, right: Value): KeyFact
     const [lo, hi] = [reply.sizeWhenCreated[0] * scale, reply.sizeWhenCreated[1] * scale];
     const samples = [lo, hi, c - 1, c, c + 1].filter((x) => x >= lo && x <= hi);
     const outcomes = new Set(samples.map((x) => test(operator, x, c)));
-    if (outcomes.size !== 1) return undefined;
-    return outcomes.has(true) ? { ...base(reply), whenFalse: 'not-created-by-site' } : { ...base(reply), whenTrue: 'not-created-by-site' };
+    // The plain size facts first (an edge only a missing key takes), then "not created by it".
+    const { yes, no } = partition({ missing: [0, 0], present: [1, Number.MAX_SAFE_INTEGER] }, operator, c);
+    const edge = (sizeSide: Set<'missing' | 'present'>, creationPasses: boolean): KeyFact | undefined => {
+      const plain = sizeFact(sizeSide);
+      if (plain === 'impossible' || plain === 'missing') return plain;
+      return outcomes.size === 1 && !creationPasses ? 'site-did-not-create' : plain;
+    };
+    return withFacts(base(reply), edge(yes, outcomes.has(true)), edge(no, outcomes.has(false)));
   }
 
   const created = reply.whenCreated;
@@ -465,7 +482,13 @@ export function keyFactsOfTruth(value: Value): KeyFacts | undefined {
       if (value.numeric) return KEY_VALUE_REPLIES.has(value.command) || ELEMENT_REPLIES.has(value.command) ? { ...base(value), whenTrue: 'exists' } : undefined;
       if (KEY_VALUE_REPLIES.has(value.command)) return { ...base(value), whenTrue: 'exists', whenFalse: 'missing' };
       if (ELEMENT_REPLIES.has(value.command)) return { ...base(value), whenTrue: 'exists' };
-      if (value.createsOnTruthy && value.site !== undefined) return { ...base(value), whenFalse: 'not-created-by-site' };
+      // LMOVE / RPOPLPUSH answer the element moved, or nil when the source was empty (missing).
+      const source: KeyFacts | undefined =
+        value.sourceKeyId !== undefined && value.sourceVersion !== undefined
+          ? { keyId: value.sourceKeyId, version: value.sourceVersion, whenTrue: 'exists', whenFalse: 'missing' }
+          : undefined;
+      if (value.createsOnTruthy && value.site !== undefined) return { ...base(value), whenFalse: 'not-created-by-site', ...(source ? { and: source } : {}) };
+      if (source) return source;
       return undefined;
     }
     default:

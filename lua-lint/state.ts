@@ -90,6 +90,9 @@ export interface Reply {
   whenCreated?: { exact: Value } | { range: [number, number] };
   /** SET ... NX, LMOVE/RPOPLPUSH: the reply is falsy when the command wrote nothing. */
   createsOnTruthy?: boolean;
+  /** LMOVE/RPOPLPUSH: the source key and its version (the reply is falsy exactly when it was missing). */
+  sourceKeyId?: string;
+  sourceVersion?: number;
   /** The reply went through tonumber(): a non-numeric string reads as nil too. */
   numeric?: boolean;
   /** `#reply` of a whole hash or set: the key's size, 0 when it is missing. */
@@ -255,7 +258,9 @@ export function joinKeys(x: KeyState, y: KeyState): KeyState {
     lastDelete: Math.max(x.lastDelete, y.lastDelete),
   };
   if (x.ttl && y.ttl) out.ttl = true;
-  if (x.created && x.created === y.created) out.created = x.created;
+  // The size a write gives the key it creates stays known where the other path did not run it.
+  const created = x.created === y.created ? x.created : !y.created && x.created && !y.pending.includes(x.created.site) ? x.created : !x.created && y.created && !x.pending.includes(y.created.site) ? y.created : undefined;
+  if (created) out.created = created;
   return out;
 }
 
