@@ -21,6 +21,7 @@ import {
   alwaysStatusReply,
   createdShape,
   removalEmpties,
+  removalKeeps,
   replyLuaType,
   replyWhenCreated,
   WHOLE_AGGREGATE_READS,
@@ -948,12 +949,46 @@ class Walker {
         this.raise(st, ctx, { kind: 'compare-error', offset: rangeOf(node)[0], compared });
         return [null, null];
       }
+      if (op === '==' || op === '~=') {
+        const known = this.argvEquality(left, right, op, st);
+        if (known) return known;
+      }
       const facts = keyFactsOfComparison(left, op, right);
       return this.applyFacts(st, facts, ctx, rangeOf(node)[0]);
     }
     const value = this.expression(node, st, ctx);
     if (st.dead) return [null, null];
     return this.applyFacts(st, keyFactsOfTruth(value));
+  }
+
+  /**
+   * `ARGV[1] == 'set'` (or `tonumber(ARGV[2]) == 0`): each edge remembers what it proved, so that the
+   * same test later on the path is decided (`if mode == 'a' then SET ... end ... if mode == 'a' then
+   * EXPIRE ... end`).
+   */
+  private argvEquality(left: Value, right: Value, op: '==' | '~=', st: State): [State | null, State | null] | undefined {
+    const side = (value: Value): { id: number } | undefined =>
+      value.t === 'str' && value.v === undefined && typeof value.argv === 'number'
+        ? { id: -1_000_000 - value.argv }
+        : value.t === 'num' && value.v === undefined && value.argv !== undefined
+          ? { id: -2_000_000 - value.argv }
+          : undefined;
+    const literal = (value: Value): string | undefined => (value.t === 'str' || value.t === 'num') && value.v !== undefined ? String(value.v) : undefined;
+    const arg = side(left) ?? side(right);
+    const lit = side(left) ? literal(right) : literal(left);
+    if (!arg || lit === undefined) return undefined;
+    const current = st.vars.get(arg.id);
+    const facts = current?.t === 'argvFacts' ? current : { t: 'argvFacts' as const, not: [] as readonly string[] };
+    let edges: [State | null, State | null];
+    if (facts.equals !== undefined) edges = facts.equals === lit ? [st, null] : [null, st];
+    else if (facts.not.includes(lit)) edges = [null, st];
+    else {
+      const other = clone(st);
+      setVar(st, arg.id, { t: 'argvFacts', equals: lit, not: [] });
+      setVar(other, arg.id, { t: 'argvFacts', not: [...facts.not, lit] });
+      edges = [st, other];
+    }
+    return op === '==' ? edges : [edges[1], edges[0]];
   }
 
   private applyFacts(st: State, facts: KeyFacts | undefined, ctx?: Ctx, offset = 0): [State | null, State | null] {
@@ -1009,6 +1044,7 @@ class Walker {
         if (facts.site !== undefined && key.pending.includes(facts.site)) setKey(st, facts.keyId, { ...key, pending: key.pending.filter((s) => s !== facts.site) });
         return st;
       case 'not-created-by-site':
+        if (facts.surelyCreated) return null;
         setKey(st, facts.keyId, {
           ...key,
           exists: 'yes',
@@ -1215,6 +1251,8 @@ class Walker {
     // "delete now" (<= 0, or an absolute time already past).
     const risk = description.ttl ? ttlRisk(command, description.ttl.unit, args[description.ttl.arg]) : NO_RISK;
     if (risk.mayRaise && !pcall) this.raise(clone(st), ctx, { kind: 'command-error', offset, reason: 'when the computed TTL is not a positive integer' });
+    // redis.pcall of a command Redis may reject: on that path nothing was written.
+    const rejectedUnderPcall = pcall && risk.mayRaise ? clone(st) : undefined;
     // RENAME of a missing source raises "ERR no such key".
     for (const action of description.keys) {
       if (!action.mustExist || pcall) continue;
@@ -1223,7 +1261,10 @@ class Walker {
       if (!key) continue;
       const state = getKey(st, key.id);
       if (state.exists === 'yes') continue;
-      this.raise(state.exists === 'no' ? st : clone(st), ctx, { kind: 'command-error', offset, reason: `"no such key" when ${key.display} is missing` });
+      const missing = state.exists === 'no' ? st : clone(st);
+      // On that path the key was missing: no write left it without TTL.
+      if (missing !== st) setKey(missing, key.id, { ...state, exists: 'no', pending: [] });
+      this.raise(missing, ctx, { kind: 'command-error', offset, reason: `"no such key" when ${key.display} is missing` });
       if (st.dead) return UNKNOWN;
       setKey(st, key.id, { ...state, exists: 'yes' });
     }
@@ -1250,6 +1291,7 @@ class Walker {
     let siteKey: string | undefined;
     const keyIds = new Map<number, string>(); // argument index -> key id, for moves onto themselves
     let site: number | undefined;
+    let surelyCreated = false;
     const actions = [...description.keys];
     // RENAME deletes its source before the destination reads the source's state: keep a snapshot.
     const keysBefore = st.keys;
@@ -1331,12 +1373,15 @@ class Walker {
         if (persistent) return [];
         site = this.site(node, command, key.display, action.effect, rule);
         siteKey = key.id;
+        surelyCreated = state.exists === 'no' && !sourceMayBeMissing;
         return [site];
       };
       let next = this.effect(state, effect, siteFor, sourceState);
-      if (action.mayDelete && state.created && state.created.version === state.version && removalEmpties(command, args, state.created)) {
+      const rotates = description.keys.some((k) => k.onlyWithSource === action.arg && args[k.arg] && this.keyOf(args[k.arg]!, argNodesAfterName[k.arg])?.id === key.id);
+      const fresh = state.created && state.created.version === state.version ? state.created : undefined;
+      if (action.mayDelete && fresh && !rotates && removalEmpties(command, args, fresh)) {
         // Right after the write that may have created it, this removal empties a key that write made.
-        const createdBy = state.created.site;
+        const createdBy = fresh.site;
         next = { ...next, pending: next.pending.filter((s) => s !== createdBy) };
       }
       if ((sourceMayBeMissing || storeMayBeEmpty) && next.exists === 'yes' && (storeMayBeEmpty || state.exists !== 'yes')) {
@@ -1344,8 +1389,7 @@ class Walker {
         const lastDelete = storeMayBeEmpty ? this.bump() : next.lastDelete;
         next = { ...next, exists: 'maybe', version: storeMayBeEmpty ? lastDelete : next.version, lastDelete };
       }
-      const rotates = description.keys.some((k) => k.onlyWithSource === action.arg && args[k.arg] && this.keyOf(args[k.arg]!, argNodesAfterName[k.arg])?.id === key.id);
-      if (action.mayDelete && next.exists === 'yes' && !rotates) {
+      if (action.mayDelete && next.exists === 'yes' && !rotates && !(fresh && removalKeeps(command, args, fresh))) {
         // Removing the last element deletes the key: it may be gone, and may come back without TTL.
         const lastDelete = this.bump();
         next = { ...next, exists: 'maybe', version: lastDelete, lastDelete };
@@ -1387,6 +1431,7 @@ class Walker {
       pcall,
       ...(replyKey !== undefined ? { keyId: replyKey } : {}),
       ...(site !== undefined ? { site } : {}),
+      ...(site !== undefined && surelyCreated ? { surelyCreated: true } : {}),
       ...(whenCreated ? { whenCreated } : {}),
       ...((command === 'SET' && description.keys[0]?.effect.startsWith('create-if-missing') && !literalArgs.some((a) => typeof a === 'string' && a.toUpperCase() === 'GET')) ||
       MOVES_REPLYING_THE_ELEMENT.has(command)
@@ -1408,6 +1453,7 @@ class Walker {
     }
     const luaType = pcall ? undefined : replyLuaType(command);
     if (luaType) reply.luaType = luaType;
+    if (rejectedUnderPcall) adopt(st, join(st, rejectedUnderPcall));
     return reply;
   }
 
@@ -1453,7 +1499,10 @@ class Walker {
     source: KeyState | undefined,
   ): KeyState {
     const next = this.nextKeyState(key, effect, site, source);
-    return next === key ? key : { ...next, version: this.bump() };
+    if (next === key) return key;
+    const version = this.bump();
+    // A size carried over (RENAME) is the destination's as of now.
+    return next.created && next.created !== key.created ? { ...next, version, created: { ...next.created, version } } : { ...next, version };
   }
 
   private nextKeyState(
@@ -1479,7 +1528,15 @@ class Walker {
         return key.exists === 'no' ? key : { ...noTtl(key), pending: add('write-path-needs-ttl') };
       case 'transfer-ttl': {
         const lastDelete = this.bump();
-        return { pending: source?.pending ?? [], exists: source?.exists ?? 'maybe', version: lastDelete, lastDelete, ...(source?.ttl ? { ttl: true as const } : {}) };
+        const created = source?.created && source.created.version === source.version ? { ...source.created, version: lastDelete } : undefined;
+        return {
+          pending: source?.pending ?? [],
+          exists: source?.exists ?? 'maybe',
+          version: lastDelete,
+          lastDelete,
+          ...(source?.ttl ? { ttl: true as const } : {}),
+          ...(created ? { created } : {}),
+        };
       }
       case 'create-with-ttl':
         return { ...noTtl(key), pending: [], exists: 'yes', ttl: true };

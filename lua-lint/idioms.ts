@@ -41,6 +41,8 @@ export interface KeyFacts {
   site?: number;
   /** The condition is always true / always false. */
   always?: boolean;
+  /** The write at `site` surely created the key (it was missing): it cannot have found it there. */
+  surelyCreated?: boolean;
   /** Facts about a second key (LMOVE's reply speaks of its source and of its destination). */
   and?: KeyFacts;
   /**
@@ -73,7 +75,7 @@ export const SIZE_READS: ReadonlySet<string> = new Set(['HLEN', 'SCARD', 'ZCARD'
  * exactly n elements, XADD 1 entry, the destination of SMOVE / LMOVE / RPOPLPUSH 1 element.
  * @param args the command's arguments after its name, the key first
  */
-export function createdShape(command: string, args: readonly Value[]): { size: [number, number]; members?: string[] } | undefined {
+export function createdShape(command: string, args: readonly Value[]): { size: [number, number]; members?: string[]; scores?: number[] } | undefined {
   if (args.some((a) => a.t === 'spread')) return undefined;
   const n = args.length - 1;
   const literals = (values: readonly (Value | undefined)[]): string[] | undefined => {
@@ -94,8 +96,11 @@ export function createdShape(command: string, args: readonly Value[]): { size: [
     case 'HINCRBY':
     case 'HINCRBYFLOAT':
       return shape([1, 1], literals([args[1]]));
-    case 'ZINCRBY':
-      return shape([1, 1], literals([args[2]]));
+    case 'ZINCRBY': {
+      const increment = literals([args[1]]);
+      const score = increment ? Number(increment[0]) : NaN;
+      return { ...shape([1, 1], literals([args[2]])), ...(Number.isFinite(score) ? { scores: [score] } : {}) };
+    }
     case 'XADD':
       return shape([1, 1]);
     case 'SADD':
@@ -104,7 +109,9 @@ export function createdShape(command: string, args: readonly Value[]): { size: [
       const pairs = zaddPairs(args);
       if (pairs === undefined || pairs < 1) return undefined;
       const first = args.length - 2 * pairs;
-      return shape([1, pairs], literals(args.filter((_, i) => i >= first && (i - first) % 2 === 1)));
+      const scores = literals(args.filter((_, i) => i >= first && (i - first) % 2 === 0))?.map(Number);
+      const out = shape([1, pairs], literals(args.filter((_, i) => i >= first && (i - first) % 2 === 1)));
+      return scores && scores.every(Number.isFinite) ? { ...out, scores } : out;
     }
     case 'LPUSH':
     case 'RPUSH':
@@ -126,7 +133,21 @@ export function createdShape(command: string, args: readonly Value[]): { size: [
  * LPOP / RPOP / SPOP / ZPOPMIN / ZPOPMAX without a count on a one-element key, SREM / ZREM / HDEL
  * of every member it holds.
  */
-export function removalEmpties(command: string, args: readonly Value[], created: { size: [number, number]; members?: readonly string[] }): boolean {
+export function removalEmpties(command: string, args: readonly Value[], created: { size: [number, number]; members?: readonly string[]; scores?: readonly number[] }): boolean {
+  if (command === 'ZREMRANGEBYSCORE' && created.scores) {
+    // ZREMRANGEBYSCORE key min max: '-inf', '+inf', '(x' exclusive, 'x' inclusive.
+    const bound = (value: Value | undefined, low: boolean): ((score: number) => boolean) | undefined => {
+      const text = value?.t === 'str' && value.v !== undefined ? value.v : value?.t === 'num' && value.v !== undefined ? String(value.v) : undefined;
+      if (text === undefined) return undefined;
+      const exclusive = text.startsWith('(');
+      const n = Number(text.replace(/^\(/, '').replace(/^\+?inf$/i, 'Infinity').replace(/^-inf$/i, '-Infinity'));
+      if (Number.isNaN(n)) return undefined;
+      return low ? (x) => (exclusive ? x > n : x >= n) : (x) => (exclusive ? x < n : x <= n);
+    };
+    const min = bound(args[1], true);
+    const max = bound(args[2], false);
+    return min !== undefined && max !== undefined && created.scores.every((x) => min(x) && max(x));
+  }
   if (['LPOP', 'RPOP', 'SPOP', 'ZPOPMIN', 'ZPOPMAX'].includes(command)) return args.length === 1 && created.size[1] <= 1;
   // The source of a move loses one element.
   if (['LMOVE', 'BLMOVE', 'RPOPLPUSH', 'BRPOPLPUSH'].includes(command)) return created.size[1] <= 1;
@@ -135,6 +156,21 @@ export function removalEmpties(command: string, args: readonly Value[], created:
   if (!['SREM', 'ZREM', 'HDEL'].includes(command) || !created.members) return false;
   const removed = new Set(args.slice(1).map(literal));
   return created.members.every((m) => removed.has(m));
+}
+
+/**
+ * Whether a removal certainly leaves elements in a key that holds at least `created`'s literal
+ * members (SADD a b; SREM a leaves b): the key still exists.
+ */
+export function removalKeeps(command: string, args: readonly Value[], created: { members?: readonly string[] }): boolean {
+  if (!['SREM', 'ZREM', 'HDEL'].includes(command) || !created.members) return false;
+  const removed: string[] = [];
+  for (const a of args.slice(1)) {
+    if (a.t === 'str' && a.v !== undefined) removed.push(a.v);
+    else if (a.t === 'num' && a.v !== undefined) removed.push(String(a.v));
+    else return false;
+  }
+  return created.members.some((m) => !removed.includes(m));
 }
 
 /** ZADD's option tokens (https://redis.io/docs/latest/commands/zadd/). */
@@ -315,6 +351,7 @@ function isIncrement(value: Value, increment: Value | undefined): boolean {
 
 function base(reply: Reply): KeyFacts {
   const facts: KeyFacts = { version: reply.version };
+  if (reply.surelyCreated) facts.surelyCreated = true;
   if (reply.keyId !== undefined) facts.keyId = reply.keyId;
   if (reply.pending) facts.pending = reply.pending;
   if (reply.site !== undefined) facts.site = reply.site;

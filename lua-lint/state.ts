@@ -46,6 +46,8 @@ export type Value =
   | { t: 'builtin'; name: string }
   | { t: 'fn'; node: L.FunctionDeclaration; scope: Scope; name: string }
   | { t: 'errorReply' }
+  /** What this path knows of one ARGV element (or its tonumber()): equal to a literal, or not equal to some. */
+  | { t: 'argvFacts'; equals?: string; not: readonly string[] }
   | { t: 'spread'; of?: Value; items?: Value[] }
   | Reply;
 
@@ -99,6 +101,8 @@ export interface Reply {
   sizeOfReply?: boolean;
   /** The Lua type of the reply, when the command always answers with one type. */
   luaType?: 'number' | 'string' | 'table';
+  /** The write surely created the key (it was missing before). */
+  surelyCreated?: boolean;
   /** A status reply (`OK`, a Lua table): always truthy. */
   status?: boolean;
   /** A size read right after a creating write: the size the key has when that write created it. */
@@ -131,7 +135,7 @@ export interface KeyState {
   /** If the key exists, it has a TTL (set by this script on every path). */
   ttl?: true;
   /** The last write created the key on some path: its site and the key's size (elements) then. */
-  created?: { site: number; size: [number, number]; members?: readonly string[]; version: number };
+  created?: { site: number; size: [number, number]; members?: readonly string[]; scores?: readonly number[]; version: number };
 }
 
 export const FRESH_KEY: KeyState = { pending: [], exists: 'maybe', version: 0, lastDelete: 0 };
@@ -308,6 +312,10 @@ export function sameValue(a: Value, b: Value): boolean {
     case 'table':
     case 'errorReply':
       return true;
+    case 'argvFacts': {
+      const y = b as typeof a;
+      return a.equals === y.equals && a.not.join('\0') === y.not.join('\0');
+    }
     case 'bool':
       return a.v === (b as typeof a).v;
     case 'num': {
