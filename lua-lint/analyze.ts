@@ -1252,20 +1252,26 @@ class Walker {
     const risk = description.ttl ? ttlRisk(command, description.ttl.unit, args[description.ttl.arg]) : NO_RISK;
     if (risk.mayRaise && !pcall) this.raise(clone(st), ctx, { kind: 'command-error', offset, reason: 'when the computed TTL is not a positive integer' });
     // redis.pcall of a command Redis may reject: on that path nothing was written.
-    const rejectedUnderPcall = pcall && risk.mayRaise ? clone(st) : undefined;
-    // RENAME of a missing source raises "ERR no such key".
+    const rejectedUnderPcallTtl = pcall && risk.mayRaise ? clone(st) : undefined;
+    // RENAME of a missing source raises "ERR no such key" (redis.pcall: nothing happens).
+    let missingUnderPcall: State | undefined;
     for (const action of description.keys) {
-      if (!action.mustExist || pcall) continue;
+      if (!action.mustExist) continue;
       const value = args[action.arg];
       const key = value ? this.keyOf(value, argNodesAfterName[action.arg]) : undefined;
       if (!key) continue;
       const state = getKey(st, key.id);
       if (state.exists === 'yes') continue;
-      const missing = state.exists === 'no' ? st : clone(st);
-      // On that path the key was missing: no write left it without TTL.
-      if (missing !== st) setKey(missing, key.id, { ...state, exists: 'no', pending: [] });
-      this.raise(missing, ctx, { kind: 'command-error', offset, reason: `"no such key" when ${key.display} is missing` });
-      if (st.dead) return UNKNOWN;
+      if (pcall) {
+        if (state.exists === 'no') return { t: 'reply', command, version: 0, pcall };
+        missingUnderPcall = clone(st);
+      } else {
+        const missing = state.exists === 'no' ? st : clone(st);
+        // On that path the key was missing: no write left it without TTL.
+        if (missing !== st) setKey(missing, key.id, { ...state, exists: 'no', pending: [] });
+        this.raise(missing, ctx, { kind: 'command-error', offset, reason: `"no such key" when ${key.display} is missing` });
+        if (st.dead) return UNKNOWN;
+      }
       setKey(st, key.id, { ...state, exists: 'yes' });
     }
     // COPY k k: "ERR source and destination objects are the same".
@@ -1453,6 +1459,7 @@ class Walker {
     }
     const luaType = pcall ? undefined : replyLuaType(command);
     if (luaType) reply.luaType = luaType;
+    const rejectedUnderPcall = rejectedUnderPcallTtl ?? missingUnderPcall;
     if (rejectedUnderPcall) adopt(st, join(st, rejectedUnderPcall));
     return reply;
   }
