@@ -31,7 +31,6 @@ import {
   adopt,
   clone,
   equalStates,
-  FRESH_KEY,
   join,
   joinAll,
   joinNullable,
@@ -53,7 +52,6 @@ import {
   type Value,
 } from './state.js';
 import {
-  at,
   describeExit,
   keepTtlMessage,
   keyMustComeFromKeysMessage,

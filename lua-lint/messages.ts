@@ -35,11 +35,14 @@ export interface Position {
   line: number;
   /** Omitted when only the line is known (a host file that maps lines only). */
   column?: number;
+  /** The file, when the place is in another file (an included one). */
+  file?: string;
 }
 
 /** "line 3, column 5" */
 export function at(position: Position): string {
-  return position.column === undefined ? `line ${position.line}` : `line ${position.line}, column ${position.column}`;
+  const where = position.column === undefined ? `line ${position.line}` : `line ${position.line}, column ${position.column}`;
+  return position.file === undefined ? where : `${where} of ${position.file}`;
 }
 
 /** The exit a leaking path takes, as a phrase. */

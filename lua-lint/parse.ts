@@ -77,7 +77,7 @@ export function parseLua(source: string, options: { positions?: boolean } = {}):
     const { ast } = parsed;
     const comments = (ast.comments ?? []) as Comment[];
     if (!ascii && positions) remapRanges(ast, byteToCharMap(text), comments);
-    const tooDeep = positions ? firstTooDeep(ast) : undefined;
+    const tooDeep = firstTooDeep(ast);
     if (tooDeep !== undefined) {
       return {
         ok: false,

@@ -237,11 +237,26 @@ export function join(a: State, b: State): State {
   a.ownKeys = a.ownVars = b.ownKeys = b.ownVars = false;
   return {
     keys: a.keys === b.keys ? a.keys : joinMaps(a.keys, b.keys, FRESH_KEY, joinKeys),
-    vars: a.vars === b.vars ? a.vars : joinMaps(a.vars, b.vars, NIL, joinValues),
+    vars: a.vars === b.vars ? a.vars : joinMaps(a.vars, b.vars, NIL, (x, y) => joinZeroDefault(x, a, y, b) ?? joinValues(x, y)),
     dead: false,
     ownKeys: false,
     ownVars: false,
   };
+}
+
+/**
+ * `local n = tonumber(GET k); if n == nil then n = 0 end` (or `if not n then n = 0 end`): where the
+ * path kept the reply, the key is known to exist; where it set 0, it may not. After the join the
+ * number is 0 when the key was missing, and any other value proves it existed.
+ */
+function joinZeroDefault(x: Value, a: State, y: Value, b: State): Value | undefined {
+  const pick = (reply: Value, withReply: State, zero: Value): Value | undefined => {
+    if (reply.t !== 'reply' || !reply.numeric || reply.keyId === undefined || zero.t !== 'num' || zero.v !== 0) return undefined;
+    const key = withReply.keys.get(reply.keyId);
+    if (!key || key.exists !== 'yes' || key.version !== reply.version) return undefined;
+    return { t: 'num', zeroWhenMissing: { keyId: reply.keyId, version: reply.version, pending: reply.pending ?? [] } };
+  };
+  return pick(x, a, y) ?? pick(y, b, x);
 }
 
 export function joinMaps<K, V>(a: Map<K, V>, b: Map<K, V>, missing: V, joinOne: (x: V, y: V) => V): Map<K, V> {
