@@ -867,6 +867,17 @@ class Walker {
           const literal = index.t === 'num' && index.v !== undefined ? index.v : '*';
           return { t: 'str', argv: literal };
         }
+        if (base.t === 'reply' && !base.pcall && index.t === 'num' && index.v !== undefined && MULTI_ELEMENT_READS.has(base.command)) {
+          // HMGET(...)[i] / ZMSCORE(...)[i]: that field's value or false (like HGET); MGET(...)[i]: the
+          // i-th key's value or false (like GET on that key).
+          if (base.command === 'MGET') {
+            const element = base.elements?.[index.v - 1];
+            if (element) return { t: 'reply', command: 'GET', keyId: element.keyId, version: element.version, pending: element.pending, pcall: false };
+            return { t: 'unknown', node, origin: 'reply' };
+          }
+          const { elements: _elements, luaType: _table, ...rest } = base;
+          return { ...rest, command: base.command === 'HMGET' ? 'HGET' : 'ZSCORE' };
+        }
         if (base.t === 'reply' && base.command === 'TIME' && index.t === 'num' && (index.v === 1 || index.v === 2)) {
           // TIME answers { unix seconds, microseconds } (https://redis.io/docs/latest/commands/time/).
           return { t: 'num', clock: index.v === 1 ? 'now-s' : 'us' };
@@ -1443,6 +1454,13 @@ class Walker {
         : {}),
     };
     if (!pcall && alwaysStatusReply(command, literalArgs)) reply.status = true;
+    if (command === 'MGET') {
+      reply.elements = args.map((arg, i) => {
+        const key = this.keyOf(arg, argNodesAfterName[i]);
+        const state = key ? getKey(st, key.id) : undefined;
+        return key && state ? { keyId: key.id, version: state.version, pending: state.pending } : { keyId: '', version: -1, pending: [] };
+      });
+    }
     if (!pcall && MOVES_REPLYING_THE_ELEMENT.has(command) && args[0]) {
       const source = this.keyOf(args[0], argNodesAfterName[0]);
       if (source) {
@@ -1739,6 +1757,9 @@ function logicalValue(operator: 'and' | 'or', left: Value, right: Value): Value 
 
 /** Reads whose reply is the key's value, or false when it is missing (`or 0` gives 0 then). */
 const KEY_VALUE_READS: ReadonlySet<string> = new Set(['GET', 'HGET', 'GETEX', 'LINDEX', 'ZSCORE']);
+
+/** Reads that answer one element per field (HMGET, ZMSCORE) or per key (MGET), false where it is missing. */
+const MULTI_ELEMENT_READS: ReadonlySet<string> = new Set(['HMGET', 'ZMSCORE', 'MGET']);
 
 /** Commands whose arguments are key value pairs: unpack(t) gives keys at the even positions. */
 const PAIRS_COMMANDS: ReadonlySet<string> = new Set(['MSET', 'MSETNX', 'JSON.MSET']);

@@ -103,6 +103,8 @@ export interface Reply {
   luaType?: 'number' | 'string' | 'table';
   /** The write surely created the key (it was missing before). */
   surelyCreated?: boolean;
+  /** MGET: for each key, its id, version and pending sites when the reply was produced. */
+  elements?: ReadonlyArray<{ keyId: string; version: number; pending: readonly number[] }>;
   /** A status reply (`OK`, a Lua table): always truthy. */
   status?: boolean;
   /** A size read right after a creating write: the size the key has when that write created it. */
