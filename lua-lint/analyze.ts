@@ -1283,21 +1283,27 @@ class Walker {
       }
       setKey(st, key.id, { ...state, exists: 'yes' });
     }
+    /** Every way out from here keeps the path where redis.pcall's command was rejected. */
+    const finish = (reply: Value): Value => {
+      const rejected = rejectedUnderPcallTtl ?? missingUnderPcall;
+      if (rejected) adopt(st, join(st, rejected));
+      return reply;
+    };
     // COPY k k: "ERR source and destination objects are the same".
     if (command === 'COPY' && args[0] && args[1] && this.keyOf(args[0], argNodesAfterName[0])?.id === this.keyOf(args[1], argNodesAfterName[1])?.id) {
       if (!pcall) this.raise(st, ctx, { kind: 'command-error', offset, reason: 'COPY onto its own source' });
-      return UNKNOWN;
+      return finish(UNKNOWN);
     }
     // RENAMENX / COPY may do nothing at all (destination exists, source missing): both outcomes.
     if (outcomes) {
       const mayDoNothing = this.mayDoNothing(description, args, argNodesAfterName, st);
-      if (mayDoNothing === 'always') return { t: 'reply', command, version: 0, pcall, luaType: 'number' };
+      if (mayDoNothing === 'always') return finish({ t: 'reply', command, version: 0, pcall, luaType: 'number' });
       if (mayDoNothing) {
         const unchanged = clone(st);
         this.nothingDone(description, args, argNodesAfterName, unchanged);
         const reply = this.redisCall(node, rawArgs, argNodes, st, ctx, pcall, false);
         adopt(st, join(st, unchanged));
-        return reply.t === 'reply' ? { ...reply, version: 0 } : reply;
+        return finish(reply.t === 'reply' ? { ...reply, version: 0 } : reply);
       }
     }
 
@@ -1475,9 +1481,7 @@ class Walker {
     }
     const luaType = pcall ? undefined : replyLuaType(command);
     if (luaType) reply.luaType = luaType;
-    const rejectedUnderPcall = rejectedUnderPcallTtl ?? missingUnderPcall;
-    if (rejectedUnderPcall) adopt(st, join(st, rejectedUnderPcall));
-    return reply;
+    return finish(reply) as Reply;
   }
 
   /**
