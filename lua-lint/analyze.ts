@@ -158,41 +158,50 @@ class Walker {
   constructor(private readonly input: WalkInput) {}
 
   private names: Set<string> | undefined;
+  private readonly exits = new WeakMap<object, boolean>();
+
+  /**
+   * Whether a loop body can leave the loop or the script midway (`return`, `break`, `error`,
+   * `assert`): only then do the iterations over the keys the script names run one by one.
+   */
+  private exitsInside(body: readonly L.Statement[]): boolean {
+    let known = this.exits.get(body);
+    if (known === undefined) {
+      known = false;
+      forEachNode(body, (n) => {
+        if (known) return false;
+        if (n.type === 'FunctionDeclaration') return false;
+        if (n.type === 'ReturnStatement' || n.type === 'BreakStatement') known = true;
+        else if (n.type === 'CallExpression' && n.base.type === 'Identifier' && (n.base.name === 'error' || n.base.name === 'assert')) known = true;
+        return !known;
+      });
+      this.exits.set(body, known);
+    }
+    return known;
+  }
   private keyIndexes: Map<string, number> | undefined;
 
-  /** The highest literal index the script spells for a table (`KEYS[3]` -> 3), 0 when none. */
+  /**
+   * The highest literal index the script spells for a table (`KEYS[3]` -> 3), 0 when none. Read
+   * from the text (a comment that spells `KEYS[9]` only makes a loop visit more keys by name).
+   */
   private maxKeyIndex(table: string): number {
-    if (!this.keyIndexes) {
-      const found = new Map<string, number>();
-      const visit = (node: unknown): void => {
-        if (!node || typeof node !== 'object') return;
-        if (Array.isArray(node)) {
-          for (const item of node) visit(item);
-          return;
-        }
-        const n = node as L.Node;
-        if (n.type === 'IndexExpression' && n.base.type === 'Identifier' && n.index.type === 'NumericLiteral' && Number.isInteger(n.index.value)) {
-          found.set(n.base.name, Math.max(found.get(n.base.name) ?? 0, n.index.value));
-        }
-        for (const [field, value] of Object.entries(n)) if (field !== 'range' && field !== 'loc') visit(value);
-      };
-      visit(this.input.ast.body);
-      this.keyIndexes = found;
+    this.keyIndexes ??= new Map();
+    let max = this.keyIndexes.get(table);
+    if (max === undefined) {
+      max = 0;
+      const spelled = new RegExp(`(?<![\\w.])${table.replace(/[^\w]/g, '')}\\s*\\[\\s*(\\d+)\\s*\\]`, 'g');
+      for (const match of this.input.source.matchAll(spelled)) max = Math.max(max, Number(match[1]));
+      this.keyIndexes.set(table, max);
     }
-    return this.keyIndexes.get(table) ?? 0;
+    return max;
   }
 
   /** Every name the script declares or assigns anywhere (functions, locals, globals, parameters). */
   private definedNames(): Set<string> {
     if (this.names) return this.names;
     const names = new Set<string>();
-    const visit = (node: unknown): void => {
-      if (!node || typeof node !== 'object') return;
-      if (Array.isArray(node)) {
-        for (const item of node) visit(item);
-        return;
-      }
-      const n = node as L.Node;
+    forEachNode(this.input.ast.body, (n) => {
       switch (n.type) {
         case 'FunctionDeclaration':
           if (n.identifier?.type === 'Identifier') names.add(n.identifier.name);
@@ -211,9 +220,7 @@ class Walker {
         default:
           break;
       }
-      for (const [field, value] of Object.entries(n)) if (field !== 'range' && field !== 'loc') visit(value);
-    };
-    visit(this.input.ast.body);
+    });
     return (this.names = names);
   }
 
@@ -430,10 +437,10 @@ class Walker {
         break;
       }
       this.neverTrue = undefined;
-      const guardState = clone(cur);
       const [t, f]: [State | null, State | null] = this.condition(clause.condition, cur, ctx);
       if (t) outs.push(this.scopedBlock(clause.body, t, ctx));
-      else if (this.neverTrue) this.noteRejectedExpiries(clause.body, guardState, ctx, this.neverTrue);
+      // A guard that is never true leaves the false edge as the state at the guard.
+      else if (this.neverTrue && f) this.noteRejectedExpiries(clause.body, f, ctx, this.neverTrue);
       this.neverTrue = undefined;
       cur = f;
     }
@@ -521,6 +528,7 @@ class Walker {
     ctx.fn.loops.pop();
     if (!atLeastOnce) exits.push(head);
     if (!element) return joinAll([...exits, ...breaks]);
+    // A loop over KEYS without an exit inside: the generic element stands for every key.
     // Leaving normally, the loop ran its body once for every key: what it did to the element, it
     // did to each key. Leaving by break (or before the first iteration) it did so for some only.
     const done = joinAll(exits);
@@ -582,7 +590,8 @@ class Walker {
       return next;
     };
     const prefix = `${element.table}[`;
-    for (const [id, key] of [...st.keys]) {
+    // Setting an existing entry while iterating a Map is safe (and a copy on write iterates the old map).
+    for (const [id, key] of st.keys) {
       if (id === element.id || !id.startsWith(prefix)) continue;
       const index = Number(id.slice(prefix.length, -1));
       if (!id.endsWith('[#]') && Number.isInteger(index) && index >= element.from) setKey(st, id, apply(key));
@@ -615,17 +624,23 @@ class Walker {
     // `for i = 1, #entries` over a whole hash / set read: the body never runs when the key is
     // missing, so a counter that was 0 before the loop is still 0 then.
     const zeroBefore = end.t === 'reply' && end.sizeOfReply && end.keyId !== undefined ? [...st.vars].filter(([, v]) => v.t === 'num' && v.v === 0).map(([id]) => id) : [];
-    const out = element
+    const out = element && this.exitsInside(node.body)
       ? this.keysLoop(st, ctx, element.table, element.from, (head, inner, key) => {
           const i: Value = key.named ? { t: 'num', v: key.index } : { t: 'num', keyIndex: { table: element.table, from: key.from } };
           this.declare(inner.scope, head, node.variable.name, i, node.variable);
           return this.block(node.body, head, inner);
         })
-      : this.loop(st, ctx, overKeys || literalOnce, (head, inner) => {
-          this.declare(inner.scope, head, node.variable.name, index, node.variable);
-          const after = this.block(node.body, head, inner);
-          return { next: after, done: after.dead ? null : clone(after) };
-        });
+      : this.loop(
+          st,
+          ctx,
+          overKeys || literalOnce,
+          (head, inner) => {
+            this.declare(inner.scope, head, node.variable.name, index, node.variable);
+            const after = this.block(node.body, head, inner);
+            return { next: after, done: after.dead ? null : clone(after) };
+          },
+          element ? { table: element.table, id: element.from <= 1 ? `${element.table}[*]` : `${element.table}[${element.from}..]`, from: element.from } : undefined,
+        );
     if (end.t === 'reply' && end.keyId !== undefined && !out.dead) {
       const zeroWhenMissing = { keyId: end.keyId, version: end.version, pending: end.pending ?? [] };
       for (const id of zeroBefore) {
@@ -658,7 +673,7 @@ class Walker {
     } else {
       for (const it of node.iterators) this.expression(it, st, ctx);
     }
-    if (keysTable !== undefined && ipairs) {
+    if (keysTable !== undefined && ipairs && this.exitsInside(node.body)) {
       const table = keysTable;
       return this.keysLoop(st, ctx, table, 1, (head, inner, key) => {
         const values: Value[] = key.named
@@ -718,27 +733,19 @@ class Walker {
    * (evaluated in the state at the guard), so that a leak of that key can say why they do not count.
    */
   private noteRejectedExpiries(body: readonly L.Statement[], st: State, ctx: Ctx, guard: { offset: number; reason: string }): void {
-    const visit = (node: unknown): void => {
-      if (!node || typeof node !== 'object') return;
-      if (Array.isArray(node)) {
-        for (const item of node) visit(item);
-        return;
-      }
-      const n = node as L.Node;
-      if (n.type === 'FunctionDeclaration') return;
-      if (n.type === 'CallExpression' && n.arguments.length >= 2) {
-        const [name, keyNode] = n.arguments;
-        const command = name?.type === 'StringLiteral' && typeof name.value === 'string' ? name.value.toUpperCase() : undefined;
-        if (command && keyNode && EXPIRY_COMMANDS.has(command)) {
-          const key = this.keyOf(this.expression(keyNode, clone(st), ctx), keyNode);
-          if (key && !this.rejectedExpiries.has(key.id)) {
-            this.rejectedExpiries.set(key.id, { expiry: this.position(rangeOf(n)[0]), guard: this.position(guard.offset), reason: guard.reason });
-          }
+    forEachNode(body, (n) => {
+      if (n.type === 'FunctionDeclaration') return false;
+      if (n.type !== 'CallExpression' || n.arguments.length < 2) return true;
+      const [name, keyNode] = n.arguments;
+      const command = name?.type === 'StringLiteral' && typeof name.value === 'string' ? name.value.toUpperCase() : undefined;
+      if (command && keyNode && EXPIRY_COMMANDS.has(command)) {
+        const key = this.keyOf(this.expression(keyNode, clone(st), ctx), keyNode);
+        if (key && !this.rejectedExpiries.has(key.id)) {
+          this.rejectedExpiries.set(key.id, { expiry: this.position(rangeOf(n)[0]), guard: this.position(guard.offset), reason: guard.reason });
         }
       }
-      for (const [field, value] of Object.entries(n)) if (field !== 'range' && field !== 'loc') visit(value);
-    };
-    visit(body);
+      return true;
+    });
   }
 
   /** Per key, an expiry under a guard that is never true: its leaks say so. */
@@ -1316,6 +1323,7 @@ class Walker {
     const actions = [...description.keys];
     // RENAME deletes its source before the destination reads the source's state: keep a snapshot.
     const keysBefore = st.keys;
+    const stateBefore = { keys: keysBefore } as State;
     if (actions.some((a) => a.sourceArg !== undefined)) st.ownKeys = false;
     let spreadKeys: Value[] = [];
     if (spreadIndex >= 0) {
@@ -1344,7 +1352,7 @@ class Walker {
         this.report('key-must-come-from-keys', node, keyMustComeFromKeysMessage(command, key.display, value), key.names);
       }
       keyIds.set(action.arg, key.id);
-      const before = (id: string): KeyState => getKey({ keys: keysBefore } as State, id);
+      const before = (id: string): KeyState => getKey(stateBefore, id);
       // LMOVE / RPOPLPUSH / SMOVE write the destination only when the source has an element.
       let sourceMayBeMissing = false;
       if (action.onlyWithSource !== undefined) {
@@ -1398,7 +1406,9 @@ class Walker {
         return [site];
       };
       let next = this.effect(state, effect, siteFor, sourceState);
-      const rotates = description.keys.some((k) => k.onlyWithSource === action.arg && args[k.arg] && this.keyOf(args[k.arg]!, argNodesAfterName[k.arg])?.id === key.id);
+      const rotates =
+        action.mayDelete === true &&
+        description.keys.some((k) => k.onlyWithSource === action.arg && args[k.arg] && this.keyOf(args[k.arg]!, argNodesAfterName[k.arg])?.id === key.id);
       const fresh = state.created && state.created.version === state.version ? state.created : undefined;
       if (action.mayDelete && fresh && !rotates && removalEmpties(command, args, fresh)) {
         // Right after the write that may have created it, this removal empties a key that write made.
@@ -1688,6 +1698,21 @@ function displayKeys(ids: readonly string[]): string[] {
   return out.filter((id, i) => out.indexOf(id) === i);
 }
 
+/**
+ * Calls `visit` on every node under `root`, depth first; `visit` returning `false` skips the
+ * node's children.
+ */
+function forEachNode(root: unknown, visit: (node: L.Node) => boolean | void): void {
+  if (!root || typeof root !== 'object') return;
+  if (Array.isArray(root)) {
+    for (const item of root) forEachNode(item, visit);
+    return;
+  }
+  const node = root as L.Node;
+  if (visit(node) === false) return;
+  for (const [field, value] of Object.entries(node)) if (field !== 'range' && field !== 'loc') forEachNode(value, visit);
+}
+
 /** Globals of Redis' Lua 5.1 besides {@link GLOBAL_BUILTINS} (https://redis.io/docs/latest/develop/interact/programmability/lua-api/). */
 const OTHER_GLOBALS: ReadonlySet<string> = new Set(['_G', '_VERSION', 'KEYS', 'ARGV', 'redis', 'server', 'collectgarbage', 'coroutine', 'gcinfo', 'getfenv', 'setfenv', 'newproxy', 'select', 'bit', 'struct']);
 
@@ -1877,6 +1902,12 @@ function mismatchedTypes(a: Value, b: Value): boolean {
   return x !== undefined && y !== undefined && x !== y;
 }
 
+/** A number (or ARGV string) that carries no literal, sign, fraction or clock fact. */
+function isPlainOperand(value: Value): boolean {
+  if (value.t === 'num') return value.v === undefined && !value.mayBeNonPositive && !value.mayBeFractional && !value.clock;
+  return value.t === 'str' ? value.v === undefined : value.t !== 'reply';
+}
+
 /** Lua's view of a number operand: a literal, or what is known of its sign and integrality. */
 function numberFacts(value: Value): { v?: number; nonPositive: boolean; fractional: boolean; clock?: NumValue['clock'] } {
   if (value.t === 'num') {
@@ -1896,6 +1927,8 @@ function numberFacts(value: Value): { v?: number; nonPositive: boolean; fraction
  * division may be fractional, and the other operators keep what their operands may be.
  */
 function arithmeticFacts(op: string, left: Value, right: Value): Value {
+  // Most arithmetic is on plain numbers: nothing to track.
+  if (op !== '-' && op !== '%' && op !== '/' && op !== '^' && isPlainOperand(left) && isPlainOperand(right)) return NUMBER;
   const a = numberFacts(left);
   const b = numberFacts(right);
   const out: NumValue = { t: 'num' };

@@ -184,13 +184,18 @@ export function setKey(st: State, id: string, key: KeyState): void {
 export function getKey(st: State, id: string): KeyState {
   const own = st.keys.get(id);
   if (own) return own;
-  const bracket = id.indexOf('[');
-  if (bracket > 0 && id.endsWith(']')) {
-    const universal = st.keys.get(`${id.slice(0, bracket)}[#]`);
-    if (universal) return universal;
+  let universal = UNIVERSAL_IDS.get(id);
+  if (universal === undefined) {
+    const bracket = id.indexOf('[');
+    universal = bracket > 0 && id.endsWith(']') ? `${id.slice(0, bracket)}[#]` : '';
+    if (UNIVERSAL_IDS.size > 10_000) UNIVERSAL_IDS.clear();
+    UNIVERSAL_IDS.set(id, universal);
   }
-  return FRESH_KEY;
+  return (universal !== '' && st.keys.get(universal)) || FRESH_KEY;
 }
+
+/** Key id -> the id of its table's universal state ('' when it has none); ids recur, the strings are built once. */
+const UNIVERSAL_IDS = new Map<string, string>();
 
 /** The id of the universal state of a KEYS-like table (see {@link getKey}). */
 export function universalId(table: string): string {

@@ -13,6 +13,8 @@
  * avoids), and the oracle seeds existing keys with a value of that type.
  */
 
+import { createRandom as createCorpusRandom } from '../lua-lint/corpus.js';
+
 /** A statement: one line, or a block (if / for / function) with a body and an optional else. */
 export type Stmt =
   | { kind: 'line'; text: string }
@@ -40,20 +42,12 @@ export interface GeneratedScript {
   keyCount: number;
 }
 
-/** A small, fast, seedable PRNG (mulberry32). */
+/**
+ * The corpus' seedable PRNG, with `chance(p)`: true with probability p.
+ */
 export function createRandom(seed: number) {
-  let state = seed >>> 0;
-  const next = (): number => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (min: number, max: number): number => min + Math.floor(next() * (max - min + 1));
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
-  const chance = (p: number): boolean => next() < p;
-  return { next, int, pick, chance };
+  const r = createCorpusRandom(seed);
+  return { ...r, chance: (p: number): boolean => r.next() < p };
 }
 
 export type Random = ReturnType<typeof createRandom>;

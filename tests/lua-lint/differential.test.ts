@@ -4,13 +4,18 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compareScript, minimize, plansFor } from '../../bench/differential/compare.js';
-import { generateScript, normalize, render, type GeneratedScript } from '../../bench/differential/generate.js';
+import { generateScript, normalize, render, type GeneratedScript, type KeyType, type Stmt } from '../../bench/differential/generate.js';
 import { instrument } from '../../bench/differential/oracle.js';
 import { describeComparison, runDifferential } from '../../bench/differential/run.js';
 import { startRedisServer, type RedisHandle } from '../helpers/redis-server.js';
 
 /** The CI seed: fixed, and never the seed the README's rates come from. */
 const CI_SEED = 12;
+
+/** A hand-written script over KEYS[1..n], named k1..kn, of the given types. */
+function scriptOf(types: KeyType[], body: Stmt[]): GeneratedScript {
+  return { id: 0, seed: 0, keyCount: types.length, keys: types.map((type, i) => ({ expr: `KEYS[${i + 1}]`, name: `k${i + 1}`, type })), body };
+}
 
 let server: RedisHandle;
 let redis: Redis;
@@ -45,16 +50,7 @@ describe('the generator', () => {
 
 describe('the oracle', () => {
   it('counts a key created without TTL, a TTL removed, and a key deleted then created again; not a key renamed', async () => {
-    const script = (lines: string[]): GeneratedScript => ({
-      id: 0,
-      seed: 0,
-      keyCount: 2,
-      keys: [
-        { expr: 'KEYS[1]', name: 'k1', type: 'string' },
-        { expr: 'KEYS[2]', name: 'k2', type: 'string' },
-      ],
-      body: lines.map((text) => ({ kind: 'line', text })),
-    });
+    const script = (lines: string[]): GeneratedScript => scriptOf(['string', 'string'], lines.map((text) => ({ kind: 'line', text })));
     const run = async (lines: string[], pre: Array<'absent' | 'ttl' | 'no-ttl'>) =>
       (await compareScript(redis, script(lines), [{ pre, variants: [0, 0], argv: ['1', '2', '1', '4102444800'], validArgs: true }])).oracle.runs[0]!;
     expect((await run(["redis.call('INCR', KEYS[1])"], ['absent', 'absent'])).leaked).toEqual(['k1']);
@@ -91,16 +87,7 @@ describe(`lua-lint against redis-server (seed ${CI_SEED}, 400 scripts)`, () => {
 describe('the minimizer', () => {
   it('shrinks a disagreement to the statements that show it', async () => {
     // lua-lint does not track which members a set holds: SADD of a member already there answers 0.
-    const script: GeneratedScript = {
-      id: 0,
-      seed: 0,
-      keyCount: 3,
-      keys: [
-        { expr: 'KEYS[1]', name: 'k1', type: 'string' },
-        { expr: 'KEYS[2]', name: 'k2', type: 'set' },
-        { expr: 'KEYS[3]', name: 'k3', type: 'hash' },
-      ],
-      body: [
+    const script = scriptOf(['string', 'set', 'hash'], [
         { kind: 'line', text: "redis.call('SET', KEYS[1], '1', 'PX', 60000)" },
         { kind: 'line', text: "redis.call('SADD', KEYS[2], 'a', 'b')" },
         { kind: 'line', text: "redis.call('HSET', KEYS[3], 'f', '1')" },
@@ -108,8 +95,7 @@ describe('the minimizer', () => {
         { kind: 'block', head: "if redis.call('SADD', KEYS[2], 'a') == 1 then", body: [{ kind: 'line', text: 'return 0' }], tail: 'end' },
         { kind: 'line', text: "redis.call('GET', KEYS[1])" },
         { kind: 'line', text: "redis.call('DEL', KEYS[2])" },
-      ],
-    };
+      ]);
     const comparison = await compareScript(redis, script, plansFor(script, 40));
     expect(comparison.agreement).toBe('false-alarm');
     const small = await minimize(redis, comparison, 40);
