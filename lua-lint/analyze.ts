@@ -1550,6 +1550,7 @@ class Walker {
   ): KeyState {
     const add = (rule: WriteSite['rule']): readonly number[] => union(key.pending, site(rule));
     const noTtl = (k: KeyState): KeyState => {
+      if (k.ttl === undefined && k.created === undefined) return k;
       const { ttl: _ttl, created: _created, ...rest } = k;
       return rest;
     };

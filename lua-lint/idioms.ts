@@ -201,8 +201,16 @@ const STATUS_REPLIES = new Set(['MSET', 'SETEX', 'PSETEX', 'RENAME', 'LSET', 'LT
  * (https://redis.io/docs/latest/commands/set/: those can answer nil).
  */
 export function alwaysStatusReply(command: string, args: readonly (string | number | undefined)[]): boolean {
-  if (command === 'SET') return args.slice(2).every((a) => typeof a === 'string' || typeof a === 'number') && !args.slice(2).some((a) => typeof a === 'string' && ['NX', 'XX', 'GET'].includes(a.toUpperCase()));
-  return STATUS_REPLIES.has(command);
+  if (command !== 'SET') return STATUS_REPLIES.has(command);
+  for (let i = 2; i < args.length; i++) {
+    const a = args[i];
+    if (a === undefined) return false;
+    if (typeof a === 'string') {
+      const token = a.toUpperCase();
+      if (token === 'NX' || token === 'XX' || token === 'GET') return false;
+    }
+  }
+  return true;
 }
 
 /** Replies that are a string, or `false` exactly when the key is missing. */
