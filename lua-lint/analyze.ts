@@ -159,6 +159,7 @@ class Walker {
 
   private names: Set<string> | undefined;
   private readonly exits = new WeakMap<object, boolean>();
+  private keyIndexes: Map<string, number> | undefined;
 
   /**
    * Whether a loop body can leave the loop or the script midway (`return`, `break`, `error`,
@@ -167,19 +168,11 @@ class Walker {
   private exitsInside(body: readonly L.Statement[]): boolean {
     let known = this.exits.get(body);
     if (known === undefined) {
-      known = false;
-      forEachNode(body, (n) => {
-        if (known) return false;
-        if (n.type === 'FunctionDeclaration') return false;
-        if (n.type === 'ReturnStatement' || n.type === 'BreakStatement') known = true;
-        else if (n.type === 'CallExpression' && n.base.type === 'Identifier' && (n.base.name === 'error' || n.base.name === 'assert')) known = true;
-        return !known;
-      });
+      known = body.some(statementExits);
       this.exits.set(body, known);
     }
     return known;
   }
-  private keyIndexes: Map<string, number> | undefined;
 
   /**
    * The highest literal index the script spells for a table (`KEYS[3]` -> 3), 0 when none. Read
@@ -1697,6 +1690,29 @@ function displayKeys(ids: readonly string[]): string[] {
     out.splice(out.indexOf(id), 1);
   }
   return out.filter((id, i) => out.indexOf(id) === i);
+}
+
+/** Whether a statement (or a block inside it, functions aside) can leave a loop or the script. */
+function statementExits(node: L.Statement): boolean {
+  switch (node.type) {
+    case 'ReturnStatement':
+    case 'BreakStatement':
+      return true;
+    case 'CallStatement': {
+      const base = node.expression.base;
+      return base.type === 'Identifier' && (base.name === 'error' || base.name === 'assert');
+    }
+    case 'IfStatement':
+      return node.clauses.some((clause) => clause.body.some(statementExits));
+    case 'DoStatement':
+    case 'WhileStatement':
+    case 'RepeatStatement':
+    case 'ForNumericStatement':
+    case 'ForGenericStatement':
+      return node.body.some(statementExits);
+    default:
+      return false;
+  }
 }
 
 /**

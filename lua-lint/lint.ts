@@ -45,7 +45,7 @@ function analyze(text: string, options: AnalyzeOptions | null | undefined): LuaF
   if (quick?.ok && !hasRawFindings(quick.ast, text)) return [];
   const lines = lineIndex(text);
   // A failed quick pass is parsed again with positions, for the error's place.
-  const parsed = parseLua(text);
+  const parsed = parseLua(text, { depthChecked: quick?.ok === true });
   if (!parsed.ok) return [fatal(`Parsing error: ${parsed.message}`, parsed.offset, lines)];
 
   const severities = resolveSeverities(options);

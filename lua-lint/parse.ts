@@ -33,10 +33,11 @@ const SHEBANG = /^#![^\r\n]*/;
  * Parses a Redis Lua script (Lua 5.1) or function library.
  * @param source the script text
  * @param options `positions: false` skips node ranges (about a third faster), for a first pass
- *   that only asks whether there is anything to report.
+ *   that only asks whether there is anything to report; `depthChecked: true` skips the nesting
+ *   check when a first pass of the same text already made it.
  * @returns the AST with comments, or the first syntax error; never throws.
  */
-export function parseLua(source: string, options: { positions?: boolean } = {}): ParsedScript | ParseFailure {
+export function parseLua(source: string, options: { positions?: boolean; depthChecked?: boolean } = {}): ParsedScript | ParseFailure {
   const positions = options.positions ?? true;
   // Redis hands the script's bytes to Lua as they are: a byte order mark is not Lua.
   if (source.charCodeAt(0) === 0xfeff) {
@@ -77,7 +78,7 @@ export function parseLua(source: string, options: { positions?: boolean } = {}):
     const { ast } = parsed;
     const comments = (ast.comments ?? []) as Comment[];
     if (!ascii && positions) remapRanges(ast, byteToCharMap(text), comments);
-    const tooDeep = firstTooDeep(ast);
+    const tooDeep = options.depthChecked ? undefined : firstTooDeep(ast);
     if (tooDeep !== undefined) {
       return {
         ok: false,
