@@ -26,11 +26,12 @@
  * - `create-if-missing-with-ttl`: SET ... NX EX: creates with a TTL; no-op when the key exists.
  * - `set-ttl`: EXPIRE family without XX/GT (NX and LT included), GETEX EX/PX/EXAT/PXAT: an existing
  *   key gets a TTL; a missing key stays missing.
- * - `set-ttl-if-has-ttl`: EXPIRE family with XX or GT: a key without TTL keeps having none.
+ * - `set-ttl-if-has-ttl`: EXPIRE family with XX or GT: a key without TTL keeps having none (also
+ *   with a timeout <= 0, which then deletes only a key that has a TTL).
  * - `keep-ttl`: SET ... KEEPTTL without XX: keeps an existing TTL but creates a missing key
  *   **without** TTL.
  * - `remove-ttl`: PERSIST, GETEX ... PERSIST.
- * - `delete`: DEL, UNLINK, GETDEL, an EXPIRE family call with a literal timeout <= 0.
+ * - `delete`: DEL, UNLINK, GETDEL, an EXPIRE family call (without XX/GT) with a literal timeout <= 0.
  * - `read`: the key is read (or modified in a way that cannot create it or change its TTL).
  */
 export type KeyEffect =

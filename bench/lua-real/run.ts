@@ -6,8 +6,7 @@
  *   node --import tsx bench/lua-real/run.ts [--mirrors /work/.mirror] [--write-triage]
  *
  * The repositories are not in this project: bring each one (at its commit) into `--mirrors` as
- * `<owner>+<name>/repo` (a git directory, as the session tool `fetch` leaves them), or clone them
- * there yourself. Files are read with `git show <commit>:<path>`, so other commits in the mirror do
+ * `<owner>+<name>/repo` (a bare git directory, or a clone: `git clone <url> <owner>+<name>/repo`). Files are read with `git show <commit>:<path>`, so other commits in the mirror do
  * not matter. Prints, per repository, the findings by rule, then the precision of the TTL findings
  * (write-path-needs-ttl, keepttl-needs-existing-key) over the triaged ones, the findings not
  * triaged yet, and the triaged true findings no longer reported (recall).
@@ -16,7 +15,7 @@
  * reviewed by hand (never commit a `"?"`).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { main } from '../../lua-lint/cli/main.js';
@@ -71,7 +70,9 @@ async function run(): Promise<void> {
   let bytes = 0;
   try {
     for (const entry of manifest) {
-      const gitDir = path.join(mirrors, entry.repo.replace('/', '+'), 'repo');
+      // A bare mirror (what the session tool `fetch` leaves) or a clone's work tree.
+      const repoDir = path.join(mirrors, entry.repo.replace('/', '+'), 'repo');
+      const gitDir = existsSync(path.join(repoDir, '.git')) ? path.join(repoDir, '.git') : repoDir;
       const git = (...args: string[]) => execFileSync('git', ['--git-dir', gitDir, ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
       let listing: string[];
       try {
