@@ -11,167 +11,68 @@
  * guard proves); this file only walks.
  */
 import type * as L from 'luaparse';
-import { describeCommand, type CommandArg, type KeyEffect } from '../semantics/commands.js';
+import { describeCommand, type CommandArg, type CommandDescription, type KeyEffect } from '../semantics/commands.js';
 import {
   keyFactsOfComparison,
   keyFactsOfTruth,
   MOVES_REPLYING_THE_ELEMENT,
   REPLY_TO_STRING_COMMANDS,
+  SIZE_READS,
+  alwaysStatusReply,
+  createdShape,
+  removalEmpties,
+  removalKeeps,
   replyLuaType,
   replyWhenCreated,
   WHOLE_AGGREGATE_READS,
   type KeyFacts,
 } from './idioms.js';
+import {
+  adopt,
+  clone,
+  equalStates,
+  join,
+  joinAll,
+  joinNullable,
+  newState,
+  NIL,
+  NUMBER,
+  sameValue,
+  setKey,
+  setVar,
+  getKey,
+  universalId,
+  union,
+  UNKNOWN,
+  type KeyState,
+  type NumValue,
+  type Reply,
+  type Scope,
+  type State,
+  type Value,
+} from './state.js';
+import {
+  describeExit,
+  keepTtlMessage,
+  keyMustComeFromKeysMessage,
+  noGetsetMessage,
+  nonPositiveMessage,
+  noPersistMessage,
+  unanalyzableMessage,
+  undefinedFunctionMessage,
+  unknownOptionsMessage,
+  writePathMessage,
+  type Exit,
+  type Position,
+  type RejectedExpiry,
+  type WriteSite,
+} from './messages.js';
 import type { LuaRuleId } from './types.js';
 
-// ---------------------------------------------------------------------------------------------
-// Values
-
-/** What the analysis knows about a Lua value. */
-export type Value =
-  | { t: 'unknown'; node?: L.Node }
-  | { t: 'nil' }
-  | { t: 'bool'; v?: boolean }
-  | { t: 'num'; v?: number; argv?: number; nilable?: boolean; keyIndex?: { table: string; from: number } }
-  | { t: 'str'; v?: string; argv?: number | '*'; node?: L.Node }
-  | { t: 'keys'; name: string }
-  | { t: 'argv'; name: string }
-  | { t: 'key'; id: string }
-  /** A table; `fields` when the script builds it with named fields (`local M = {}; function M.f() end`). */
-  | { t: 'table'; fields?: Map<string, Value> }
-  /** The values of a table's fields taken one at a time (`for name, fn in pairs(M)`). */
-  | { t: 'each'; values: Value[] }
-  | { t: 'builtin'; name: string }
-  | { t: 'fn'; node: L.FunctionDeclaration; scope: Scope; name: string }
-  | { t: 'errorReply' }
-  | { t: 'spread'; of?: Value; items?: Value[] }
-  | Reply;
-
-/** The reply of a Redis command, remembered so that guards on it can be understood. */
-export interface Reply {
-  t: 'reply';
-  command: string;
-  /** The key the command worked on (its first key). */
-  keyId?: string;
-  /** The key's version when the reply was produced (a later write invalidates guards on it). */
-  version: number;
-  /** The key's pending write sites when the reply was produced. */
-  pending?: readonly number[];
-  /** The write site the command created, when it was a write. */
-  site?: number;
-  /** What the command answers when it has just created the key (see `replyWhenCreated`). */
-  whenCreated?: { exact: Value } | { range: [number, number] };
-  /** SET ... NX, LMOVE/RPOPLPUSH: the reply is falsy when the command wrote nothing. */
-  createsOnTruthy?: boolean;
-  /** The reply went through tonumber(): a non-numeric string reads as nil too. */
-  numeric?: boolean;
-  /** `#reply` of a whole hash or set: the key's size, 0 when it is missing. */
-  sizeOfReply?: boolean;
-  /** The Lua type of the reply, when the command always answers with one type. */
-  luaType?: 'number' | 'string' | 'table';
-  pcall: boolean;
-}
-
-const UNKNOWN: Value = { t: 'unknown' };
-const NIL: Value = { t: 'nil' };
-
-/** A lexical scope: names to variable ids. */
-export interface Scope {
-  parent?: Scope;
-  names: Map<string, number>;
-}
-
-// ---------------------------------------------------------------------------------------------
-// State
-
-type Existence = 'yes' | 'no' | 'maybe';
-
-interface KeyState {
-  /** Write sites that may have left this key without TTL on the current path. */
-  pending: readonly number[];
-  exists: Existence;
-  /** Changes on every write that changes this state; guards on older replies are re-checked. */
-  version: number;
-  /** The version of the last delete (or rename onto this key): older existence facts are void. */
-  lastDelete: number;
-}
-
-const FRESH_KEY: KeyState = { pending: [], exists: 'maybe', version: 0, lastDelete: 0 };
-
-/**
- * One path's state. Mutable; forks share their maps until one of them writes (copy on write:
- * `ownKeys`/`ownVars` say whether this state may write its map in place).
- */
-interface State {
-  keys: Map<string, KeyState>;
-  vars: Map<number, Value>;
-  dead: boolean;
-  ownKeys: boolean;
-  ownVars: boolean;
-}
-
-function newState(vars: Map<number, Value> = new Map(), ownVars = true): State {
-  return { keys: new Map(), vars, dead: false, ownKeys: true, ownVars };
-}
-
-function clone(st: State): State {
-  st.ownKeys = false;
-  st.ownVars = false;
-  return { keys: st.keys, vars: st.vars, dead: st.dead, ownKeys: false, ownVars: false };
-}
-
-function deadState(): State {
-  return { keys: new Map(), vars: new Map(), dead: true, ownKeys: true, ownVars: true };
-}
-
-function setKey(st: State, id: string, key: KeyState): void {
-  if (!st.ownKeys) {
-    st.keys = new Map(st.keys);
-    st.ownKeys = true;
-  }
-  st.keys.set(id, key);
-}
-
-function setVar(st: State, id: number, value: Value): void {
-  if (!st.ownVars) {
-    st.vars = new Map(st.vars);
-    st.ownVars = true;
-  }
-  st.vars.set(id, value);
-}
-
-/** Makes `st` continue as `from` (after a join or a call). */
-function adopt(st: State, from: State): void {
-  st.keys = from.keys;
-  st.vars = from.vars;
-  st.dead = from.dead;
-  st.ownKeys = false;
-  st.ownVars = false;
-  from.ownKeys = false;
-  from.ownVars = false;
-}
+export type { Exit, WriteSite } from './messages.js';
 
 // ---------------------------------------------------------------------------------------------
 // Results
-
-/** A write that can leave a key without TTL. */
-export interface WriteSite {
-  id: number;
-  node: L.Node;
-  command: string;
-  keyName: string;
-  effect: KeyEffect;
-  rule: 'write-path-needs-ttl' | 'keepttl-needs-existing-key';
-}
-
-/** How a path left the script. */
-export interface Exit {
-  kind: 'return' | 'end' | 'error' | 'error-reply' | 'assert' | 'compare-error' | 'command-error';
-  /** Offset of the exit in the source. */
-  offset: number;
-  /** For a Redis 7 function: its registered name. */
-  functionName?: string;
-}
 
 /** A finding before positions and severities are applied. */
 export interface RawFinding {
@@ -196,8 +97,8 @@ export interface WalkInput {
   /** Whether a write to a key (by any of its spellings) at a line is persistent on purpose. */
   isPersistent(names: readonly string[], line: number): boolean;
   lineOf(offset: number): number;
-  /** The line number messages print for an offset (defaults to `lineOf`). */
-  messageLineOf?(offset: number): number;
+  /** The line and column messages print for an offset (defaults to the script's own). */
+  positionOf?(offset: number): Position;
 }
 
 export function rangeOf(node: L.Node): [number, number] {
@@ -223,6 +124,10 @@ interface Ctx {
 }
 
 const MAX_LOOP_ITERATIONS = 6;
+/** How many iterations of a loop over KEYS run on named keys before the generic element. */
+const MAX_UNROLLED_KEYS = 8;
+/** A pending "site" that marks the element key of a loop over KEYS (never reported). */
+const LOOP_MARKER = -1;
 const MAX_CALL_DEPTH = 8;
 const STEP_BUDGET = 200_000;
 
@@ -252,6 +157,66 @@ class Walker {
 
   constructor(private readonly input: WalkInput) {}
 
+  private names: Set<string> | undefined;
+  private readonly exits = new WeakMap<object, boolean>();
+  private keyIndexes: Map<string, number> | undefined;
+
+  /**
+   * Whether a loop body can leave the loop or the script midway (`return`, `break`, `error`,
+   * `assert`): only then do the iterations over the keys the script names run one by one.
+   */
+  private exitsInside(body: readonly L.Statement[]): boolean {
+    let known = this.exits.get(body);
+    if (known === undefined) {
+      known = body.some(statementExits);
+      this.exits.set(body, known);
+    }
+    return known;
+  }
+
+  /**
+   * The highest literal index the script spells for a table (`KEYS[3]` -> 3), 0 when none. Read
+   * from the text (a comment that spells `KEYS[9]` only makes a loop visit more keys by name).
+   */
+  private maxKeyIndex(table: string): number {
+    this.keyIndexes ??= new Map();
+    let max = this.keyIndexes.get(table);
+    if (max === undefined) {
+      max = 0;
+      const spelled = new RegExp(`(?<![\\w.])${table.replace(/[^\w]/g, '')}\\s*\\[\\s*(\\d+)\\s*\\]`, 'g');
+      for (const match of this.input.source.matchAll(spelled)) max = Math.max(max, Number(match[1]));
+      this.keyIndexes.set(table, max);
+    }
+    return max;
+  }
+
+  /** Every name the script declares or assigns anywhere (functions, locals, globals, parameters). */
+  private definedNames(): Set<string> {
+    if (this.names) return this.names;
+    const names = new Set<string>();
+    forEachNode(this.input.ast.body, (n) => {
+      switch (n.type) {
+        case 'FunctionDeclaration':
+          if (n.identifier?.type === 'Identifier') names.add(n.identifier.name);
+          for (const p of n.parameters) if (p.type === 'Identifier') names.add(p.name);
+          break;
+        case 'LocalStatement':
+        case 'AssignmentStatement':
+          for (const v of n.variables) if (v.type === 'Identifier') names.add(v.name);
+          break;
+        case 'ForNumericStatement':
+          names.add(n.variable.name);
+          break;
+        case 'ForGenericStatement':
+          for (const v of n.variables) names.add(v.name);
+          break;
+        default:
+          break;
+      }
+    });
+    return (this.names = names);
+  }
+
   run(): WalkResult {
     const { ast, source } = this.input;
     const globals: Scope = { names: new Map() };
@@ -275,8 +240,8 @@ class Walker {
       else throw error;
     }
     for (const [siteId, leak] of this.leaks) {
-      const keyName = leak.otherKeys.size > 0 ? `${leak.keyId} (and ${[...leak.otherKeys].join(', ')}, through other calls)` : leak.keyId;
-      this.reportLeak(this.sites[siteId]!, leak.exit, keyName);
+      const [key, ...others] = displayKeys([leak.keyId, ...leak.otherKeys]);
+      this.reportLeak(this.sites[siteId]!, leak.exit, key!, others, leak.keyId);
     }
     incomplete ??= this.unfollowed;
     const findings = [...this.findings.values()].flatMap((byRule) => [...byRule.values()]);
@@ -311,6 +276,7 @@ class Walker {
     const withName = this.entryName !== undefined ? { ...exit, functionName: this.entryName } : exit;
     for (const [keyId, key] of st.keys) {
       for (const site of key.pending) {
+        if (site < 0) continue;
         const leak = this.leaks.get(site);
         if (!leak) this.leaks.set(site, { exit: withName, keyId, otherKeys: new Set() });
         else if (leak.keyId !== keyId) leak.otherKeys.add(keyId); // a helper's write, called on several keys
@@ -383,8 +349,11 @@ class Walker {
             if (base.t === 'table' && base.fields) base.fields.set(target.identifier.name, values[i] ?? NIL);
           }
           else {
-            this.expression(target.base, st, ctx);
+            const base = this.expression(target.base, st, ctx);
             this.expression(target.index, st, ctx);
+            // t[#t + 1] = v appends, as table.insert(t, v) does.
+            const value = values[i];
+            if (base.t === 'table' && value && isAppendIndex(target)) appendItem(base, value);
           }
         });
         return st;
@@ -460,12 +429,16 @@ class Walker {
         cur = null;
         break;
       }
+      this.neverTrue = undefined;
       const [t, f]: [State | null, State | null] = this.condition(clause.condition, cur, ctx);
       if (t) outs.push(this.scopedBlock(clause.body, t, ctx));
+      // A guard that is never true leaves the false edge as the state at the guard.
+      else if (this.neverTrue && f) this.noteRejectedExpiries(clause.body, f, ctx, this.neverTrue);
+      this.neverTrue = undefined;
       cur = f;
     }
     if (cur) outs.push(cur);
-    return this.joinAll(outs);
+    return joinAll(outs);
   }
 
   /**
@@ -473,16 +446,67 @@ class Walker {
    * state that goes round again (`next`) and the state that leaves normally (`done`).
    * With `atLeastOnce`, the state before the loop is not a way out (loops over KEYS, repeat).
    */
+  /**
+   * A loop over the keys of a KEYS-like table from index `from` on (`for i = from, #KEYS`,
+   * `ipairs(KEYS)`). Its iterations over the keys the script names (`KEYS[from]` to the highest
+   * `KEYS[m]` it spells, at most {@link MAX_UNROLLED_KEYS}) run on those keys themselves, so a
+   * `return` or `break` in one of them is known to have touched only the keys before; the others
+   * run on the element `KEYS[m+1..]`, and what they do to it holds for each of those keys once the
+   * loop ends. The script is assumed to pass every key it names (`KEYS[3]` exists when it spells it).
+   */
+  private keysLoop(
+    st: State,
+    ctx: Ctx,
+    table: string,
+    from: number,
+    body: (head: State, inner: Ctx, key: { named: true; index: number } | { named: false; from: number }) => State,
+  ): State {
+    const breaks: State[] = [];
+    // The keys the script names (KEYS[1] .. KEYS[m]) exist, so the loop visits each of them.
+    const last = Math.max(from, Math.min(from + MAX_UNROLLED_KEYS - 1, this.maxKeyIndex(table)));
+    let after = st;
+    for (let index = from; index <= last && !after.dead; index++) {
+      ctx.fn.loops.push(breaks);
+      const inner = this.child(ctx);
+      after = body(clone(after), inner, { named: true, index });
+      this.dropScope(after, inner.scope);
+      for (const b of breaks) this.dropScope(b, inner.scope);
+      ctx.fn.loops.pop();
+    }
+    if (after.dead) return joinAll(breaks);
+    const rest = this.loop(
+      after,
+      ctx,
+      true,
+      (head, next) => {
+        const end = body(head, next, { named: false, from: last + 1 });
+        return { next: end, done: end.dead ? null : clone(end) };
+      },
+      { table, id: `${table}[${last + 1}..]`, from: last + 1 },
+    );
+    return joinAll([rest, ...breaks]);
+  }
+
   private loop(
     st: State,
     ctx: Ctx,
     atLeastOnce: boolean,
     iterate: (head: State, inner: Ctx) => { next: State | null; done: State | null },
+    element?: { table: string; id: string; from: number },
   ): State {
     const exits: State[] = [];
     const breaks: State[] = [];
     ctx.fn.loops.push(breaks);
     let head = st;
+    let start: number | undefined;
+    if (element) {
+      // The element key starts each loop with a marker pending site and a fresh version: at the
+      // end, a marker gone on every path means every key got an expiry or was deleted.
+      start = this.bump();
+      const before = getKey(st, element.id);
+      head = clone(st);
+      setKey(head, element.id, { ...before, pending: union(before.pending, [LOOP_MARKER]), version: start, lastDelete: before.lastDelete });
+    }
     for (let i = 0; i < MAX_LOOP_ITERATIONS; i++) {
       const inner = this.child(ctx);
       const { next, done } = iterate(clone(head), inner);
@@ -490,14 +514,89 @@ class Walker {
       if (done) this.dropScope(done, inner.scope);
       if (done && !done.dead) exits.push(done);
       if (!next || next.dead) break;
-      const joined = this.join(head, next);
+      const joined = join(head, next);
       if (equalStates(joined, head)) break;
       head = joined;
     }
     ctx.fn.loops.pop();
     if (!atLeastOnce) exits.push(head);
-    const out = this.joinAll([...exits, ...breaks]);
-    return out;
+    if (!element) return joinAll([...exits, ...breaks]);
+    // A loop over KEYS without an exit inside: the generic element stands for every key.
+    // Leaving normally, the loop ran its body once for every key: what it did to the element, it
+    // did to each key. Leaving by break (or before the first iteration) it did so for some only.
+    const done = joinAll(exits);
+    if (!done.dead) this.everyKey(done, element, start!);
+    for (const b of breaks) this.dropMarker(b, element.id);
+    return joinAll([done, ...breaks]);
+  }
+
+  /** A command over `unpack(KEYS)` that deleted or expired every key. */
+  private everyKeyAtOnce(st: State, table: string, effect: KeyEffect): void {
+    if (effect !== 'delete' && effect !== 'set-ttl' && effect !== 'create-with-ttl') return;
+    const prefix = `${table}[`;
+    const update = (key: KeyState): KeyState => {
+      if (effect === 'delete') {
+        const lastDelete = this.bump();
+        return { pending: [], exists: 'no', version: lastDelete, lastDelete };
+      }
+      return { ...key, pending: [], ttl: true, version: this.bump() };
+    };
+    for (const [id, key] of [...st.keys]) if (id.startsWith(prefix) && !id.endsWith('[*]')) setKey(st, id, update(key));
+    setKey(st, universalId(table), { ...update(getKey(st, universalId(table))), pending: [] });
+  }
+
+  private dropMarker(st: State, id: string): void {
+    const key = st.keys.get(id);
+    if (key && key.pending.includes(LOOP_MARKER)) setKey(st, id, { ...key, pending: key.pending.filter((site) => site !== LOOP_MARKER) });
+  }
+
+  /**
+   * Applies what a loop (or a command over `unpack(KEYS)`) did to its element key to every key of
+   * the table from index `from` on: the keys with a state of their own, and the table's universal
+   * state for the others.
+   */
+  private everyKey(st: State, element: { table: string; id: string; from: number }, start: number): void {
+    const el = st.keys.get(element.id);
+    if (!el) return;
+    const cleared = !el.pending.includes(LOOP_MARKER);
+    const pending = el.pending.filter((site) => site !== LOOP_MARKER);
+    const touched = el.version !== start || el.lastDelete > start;
+    const deleted = el.lastDelete > start;
+    // A state change after the last delete: the body may have created the key.
+    const mayCreate = el.version !== start && el.version !== el.lastDelete;
+    setKey(st, element.id, { ...el, pending });
+    const apply = (key: KeyState): KeyState => {
+      if (!touched && !cleared && el.exists === 'maybe' && !el.ttl) return key;
+      const exists =
+        el.exists !== 'maybe'
+          ? el.exists
+          : (deleted && key.exists === 'yes') || (mayCreate && key.exists === 'no')
+            ? 'maybe'
+            : key.exists;
+      const next: KeyState = {
+        pending: cleared ? [] : key.pending,
+        exists,
+        version: touched ? this.bump() : key.version,
+        lastDelete: deleted ? Math.max(key.lastDelete, el.lastDelete) : key.lastDelete,
+      };
+      if (el.ttl || (!touched && key.ttl)) next.ttl = true;
+      return next;
+    };
+    const prefix = `${element.table}[`;
+    // Setting an existing entry while iterating a Map is safe (and a copy on write iterates the old map).
+    for (const [id, key] of st.keys) {
+      if (id === element.id || !id.startsWith(prefix)) continue;
+      const index = Number(id.slice(prefix.length, -1));
+      if (!id.endsWith('[#]') && Number.isInteger(index) && index >= element.from) setKey(st, id, apply(key));
+    }
+    // Keys met later take the universal state; the ones below `from` keep their own.
+    const universal = universalId(element.table);
+    for (let i = 1; i < element.from; i++) {
+      const id = `${element.table}[${i}]`;
+      if (!st.keys.has(id)) setKey(st, id, getKey(st, id));
+    }
+    const next = apply(getKey(st, universal));
+    if (st.keys.has(universal) || next.exists !== 'maybe' || next.ttl || next.lastDelete > 0) setKey(st, universal, { ...next, pending: [] });
   }
 
   private forNumeric(node: L.ForNumericStatement, st: State, ctx: Ctx): State {
@@ -514,35 +613,80 @@ class Walker {
         : NUMBER;
     const literalOnce =
       start.t === 'num' && end.t === 'num' && start.v !== undefined && end.v !== undefined && start.v <= end.v && !node.step;
-    return this.loop(st, ctx, overKeys || literalOnce, (head, inner) => {
-      this.declare(inner.scope, head, node.variable.name, index, node.variable);
-      const after = this.block(node.body, head, inner);
-      return { next: after, done: after.dead ? null : clone(after) };
-    });
+    const element = index.t === 'num' && index.keyIndex ? { table: index.keyIndex.table, from: Math.max(1, index.keyIndex.from) } : undefined;
+    // `for i = 1, #entries` over a whole hash / set read: the body never runs when the key is
+    // missing, so a counter that was 0 before the loop is still 0 then.
+    const zeroBefore = end.t === 'reply' && end.sizeOfReply && end.keyId !== undefined ? [...st.vars].filter(([, v]) => v.t === 'num' && v.v === 0).map(([id]) => id) : [];
+    const out = element && this.exitsInside(node.body)
+      ? this.keysLoop(st, ctx, element.table, element.from, (head, inner, key) => {
+          const i: Value = key.named ? { t: 'num', v: key.index } : { t: 'num', keyIndex: { table: element.table, from: key.from } };
+          this.declare(inner.scope, head, node.variable.name, i, node.variable);
+          return this.block(node.body, head, inner);
+        })
+      : this.loop(
+          st,
+          ctx,
+          overKeys || literalOnce,
+          (head, inner) => {
+            this.declare(inner.scope, head, node.variable.name, index, node.variable);
+            const after = this.block(node.body, head, inner);
+            return { next: after, done: after.dead ? null : clone(after) };
+          },
+          element ? { table: element.table, id: element.from <= 1 ? `${element.table}[*]` : `${element.table}[${element.from}..]`, from: element.from } : undefined,
+        );
+    if (end.t === 'reply' && end.keyId !== undefined && !out.dead) {
+      const zeroWhenMissing = { keyId: end.keyId, version: end.version, pending: end.pending ?? [] };
+      for (const id of zeroBefore) {
+        const after = out.vars.get(id);
+        if (after && !(after.t === 'num' && after.v === 0)) setVar(out, id, { t: 'num', zeroWhenMissing });
+      }
+    }
+    return out;
   }
 
   private forGeneric(node: L.ForGenericStatement, st: State, ctx: Ctx): State {
     let element: Value = UNKNOWN;
     let overKeys = false;
+    let keysTable: string | undefined;
+    let ipairs = false;
     const iterator = node.iterators[0];
     if (iterator && iterator.type === 'CallExpression' && node.iterators.length === 1) {
       const callee = this.expression(iterator.base, st, ctx);
       const arg = iterator.arguments[0] ? this.expression(iterator.arguments[0], st, ctx) : UNKNOWN;
       if (callee.t === 'builtin' && (callee.name === 'ipairs' || callee.name === 'pairs')) {
+        ipairs = callee.name === 'ipairs';
         if (arg.t === 'keys') {
           element = { t: 'key', id: `${arg.name}[*]` };
           overKeys = true;
+          keysTable = arg.name;
         } else if (arg.t === 'argv') element = { t: 'str', argv: '*' };
+        else if ((arg.t === 'unknown' && arg.origin) || arg.t === 'reply') element = { t: 'unknown', origin: arg.t === 'reply' ? 'reply' : arg.origin! };
         else if (arg.t === 'table' && arg.fields && arg.fields.size > 0) element = { t: 'each', values: [...arg.fields.values()] };
       }
     } else {
       for (const it of node.iterators) this.expression(it, st, ctx);
     }
-    return this.loop(st, ctx, overKeys, (head, inner) => {
-      node.variables.forEach((variable, i) => this.declare(inner.scope, head, variable.name, i === 1 ? element : UNKNOWN, variable));
-      const after = this.block(node.body, head, inner);
-      return { next: after, done: after.dead ? null : clone(after) };
-    });
+    if (keysTable !== undefined && ipairs && this.exitsInside(node.body)) {
+      const table = keysTable;
+      return this.keysLoop(st, ctx, table, 1, (head, inner, key) => {
+        const values: Value[] = key.named
+          ? [{ t: 'num', v: key.index }, { t: 'key', id: `${table}[${key.index}]` }]
+          : [{ t: 'num', keyIndex: { table, from: key.from } }, { t: 'key', id: `${table}[${key.from}..]` }];
+        node.variables.forEach((variable, i) => this.declare(inner.scope, head, variable.name, values[i] ?? NIL, variable));
+        return this.block(node.body, head, inner);
+      });
+    }
+    return this.loop(
+      st,
+      ctx,
+      overKeys,
+      (head, inner) => {
+        node.variables.forEach((variable, i) => this.declare(inner.scope, head, variable.name, i === 1 ? element : UNKNOWN, variable));
+        const after = this.block(node.body, head, inner);
+        return { next: after, done: after.dead ? null : clone(after) };
+      },
+      keysTable !== undefined ? { table: keysTable, id: `${keysTable}[*]`, from: 1 } : undefined,
+    );
   }
 
   // -- variables --------------------------------------------------------------------------------
@@ -574,6 +718,31 @@ class Walker {
   }
 
   private readonly globals = new Map<string, number>();
+  /** Set by a comparison that can never be true (a number compared with a string). */
+  private neverTrue: { offset: number; reason: string } | undefined;
+
+  /**
+   * Remembers the expiries written in a branch whose guard is never true, by the key they name
+   * (evaluated in the state at the guard), so that a leak of that key can say why they do not count.
+   */
+  private noteRejectedExpiries(body: readonly L.Statement[], st: State, ctx: Ctx, guard: { offset: number; reason: string }): void {
+    forEachNode(body, (n) => {
+      if (n.type === 'FunctionDeclaration') return false;
+      if (n.type !== 'CallExpression' || n.arguments.length < 2) return true;
+      const [name, keyNode] = n.arguments;
+      const command = name?.type === 'StringLiteral' && typeof name.value === 'string' ? name.value.toUpperCase() : undefined;
+      if (command && keyNode && EXPIRY_COMMANDS.has(command)) {
+        const key = this.keyOf(this.expression(keyNode, clone(st), ctx), keyNode);
+        if (key && !this.rejectedExpiries.has(key.id)) {
+          this.rejectedExpiries.set(key.id, { expiry: this.position(rangeOf(n)[0]), guard: this.position(guard.offset), reason: guard.reason });
+        }
+      }
+      return true;
+    });
+  }
+
+  /** Per key, an expiry under a guard that is never true: its leaks say so. */
+  private readonly rejectedExpiries = new Map<string, RejectedExpiry>();
   /** Keys given an EXPIRE ... XX/GT somewhere: their leaks say why that expiry did not count. */
   private readonly conditionalExpiries = new Set<string>();
   /** Why some code could not be analysed (a registered callback the walk cannot see). */
@@ -656,7 +825,7 @@ class Walker {
       case 'UnaryExpression': {
         const arg = this.expression(node.argument, st, ctx);
         if (node.operator === 'not') return { t: 'bool' };
-        if (node.operator === '-') return arg.t === 'num' && arg.v !== undefined ? { t: 'num', v: -arg.v } : { t: 'num' };
+        if (node.operator === '-') return arg.t === 'num' && arg.v !== undefined ? { t: 'num', v: -arg.v } : { t: 'num', mayBeNonPositive: true };
         // '#' of a whole hash / set as read: 0 exactly when the key is missing (empty ones do not exist).
         if (arg.t === 'reply' && WHOLE_AGGREGATE_READS.has(arg.command) && !arg.pcall) {
           return { ...arg, luaType: 'number', sizeOfReply: true };
@@ -671,15 +840,15 @@ class Walker {
         const left = this.expression(node.left, st, ctx);
         const branch = clone(st);
         const right = this.expression(node.right, branch, ctx);
-        const joined = this.join(st, branch);
+        const joined = join(st, branch);
         adopt(st, joined);
-        if (node.operator === 'or' && left.t === 'reply' && REPLY_TO_STRING_COMMANDS.has(left.command)) return UNKNOWN;
-        return sameValue(left, right) ? left : right.t === 'num' && left.t === 'num' ? { t: 'num' } : UNKNOWN;
+        return logicalValue(node.operator, left, right);
       }
       case 'MemberExpression': {
         const base = this.expression(node.base, st, ctx);
         if (base.t === 'builtin') return builtin(`${base.name}.${node.identifier.name}`);
         if (base.t === 'table' && base.fields?.has(node.identifier.name) && node.indexer === '.') return base.fields.get(node.identifier.name)!;
+        if (base.t === 'unknown' && base.origin) return { t: 'unknown', node, origin: base.origin };
         return { t: 'unknown', node };
       }
       case 'IndexExpression': {
@@ -698,6 +867,22 @@ class Walker {
           const literal = index.t === 'num' && index.v !== undefined ? index.v : '*';
           return { t: 'str', argv: literal };
         }
+        if (base.t === 'reply' && !base.pcall && index.t === 'num' && index.v !== undefined && MULTI_ELEMENT_READS.has(base.command)) {
+          // HMGET(...)[i] / ZMSCORE(...)[i]: that field's value or false (like HGET); MGET(...)[i]: the
+          // i-th key's value or false (like GET on that key).
+          if (base.command === 'MGET') {
+            const element = base.elements?.[index.v - 1];
+            if (element) return { t: 'reply', command: 'GET', keyId: element.keyId, version: element.version, pending: element.pending, pcall: false };
+            return { t: 'unknown', node, origin: 'reply' };
+          }
+          const { elements: _elements, luaType: _table, ...rest } = base;
+          return { ...rest, command: base.command === 'HMGET' ? 'HGET' : 'ZSCORE' };
+        }
+        if (base.t === 'reply' && base.command === 'TIME' && index.t === 'num' && (index.v === 1 || index.v === 2)) {
+          // TIME answers { unix seconds, microseconds } (https://redis.io/docs/latest/commands/time/).
+          return { t: 'num', clock: index.v === 1 ? 'now-s' : 'us' };
+        }
+        if (base.t === 'reply' || (base.t === 'unknown' && base.origin)) return { t: 'unknown', node, origin: base.t === 'reply' ? 'reply' : base.origin! };
         return { t: 'unknown', node };
       }
       case 'CallExpression':
@@ -726,7 +911,7 @@ class Walker {
       case '>':
       case '<=':
       case '>=': {
-        if (mismatchedTypes(left, right)) this.raise(st, ctx, { kind: 'compare-error', offset: rangeOf(node)[0] });
+        if (mismatchedTypes(left, right)) this.raise(st, ctx, { kind: 'compare-error', offset: rangeOf(node)[0], compared: `${luaTypeOf(left)} with ${luaTypeOf(right)}` });
         return { t: 'bool' };
       }
       default: {
@@ -734,7 +919,7 @@ class Walker {
           const v = arithmetic(node.operator, left.v, right.v);
           return v === undefined ? { t: 'num' } : { t: 'num', v };
         }
-        return { t: 'num' };
+        return arithmeticFacts(node.operator, left, right);
       }
     }
   }
@@ -752,10 +937,10 @@ class Walker {
       const [t1, f1] = this.condition(node.left, st, ctx);
       if (node.operator === 'and') {
         const [t2, f2] = t1 ? this.condition(node.right, t1, ctx) : [null, null];
-        return [t2, this.joinNullable(f1, f2)];
+        return [t2, joinNullable(f1, f2)];
       }
       const [t2, f2] = f1 ? this.condition(node.right, f1, ctx) : [null, null];
-      return [this.joinNullable(t1, t2), f2];
+      return [joinNullable(t1, t2), f2];
     }
     if (node.type === 'BinaryExpression' && ['==', '~=', '<', '>', '<=', '>='].includes(node.operator)) {
       const left = this.expression(node.left, st, ctx);
@@ -764,49 +949,111 @@ class Walker {
       const op = node.operator as '==' | '~=' | '<' | '>' | '<=' | '>=';
       if (mismatchedTypes(left, right)) {
         // Lua 5.1 never finds a number equal to a string; ordering them raises an error.
-        if (op === '==') return [null, st];
-        if (op === '~=') return [st, null];
-        this.raise(st, ctx, { kind: 'compare-error', offset: rangeOf(node)[0] });
+        const compared = `${luaTypeOf(left)} with ${luaTypeOf(right)}`;
+        if (op === '==' || op === '~=') {
+          this.neverTrue = { offset: rangeOf(node)[0], reason: `compares a ${luaTypeOf(left)} with a ${luaTypeOf(right)}, which Lua 5.1 never finds equal${compared.includes('string') ? '; use tonumber() on ARGV values' : ''}` };
+          if (op === '~=') this.neverTrue = undefined;
+          return op === '==' ? [null, st] : [st, null];
+        }
+        this.raise(st, ctx, { kind: 'compare-error', offset: rangeOf(node)[0], compared });
         return [null, null];
       }
+      if (op === '==' || op === '~=') {
+        const known = this.argvEquality(left, right, op, st);
+        if (known) return known;
+      }
       const facts = keyFactsOfComparison(left, op, right);
-      return this.applyFacts(st, facts);
+      return this.applyFacts(st, facts, ctx, rangeOf(node)[0]);
     }
     const value = this.expression(node, st, ctx);
     if (st.dead) return [null, null];
     return this.applyFacts(st, keyFactsOfTruth(value));
   }
 
-  private applyFacts(st: State, facts: KeyFacts | undefined): [State | null, State | null] {
+  /**
+   * `ARGV[1] == 'set'` (or `tonumber(ARGV[2]) == 0`): each edge remembers what it proved, so that the
+   * same test later on the path is decided (`if mode == 'a' then SET ... end ... if mode == 'a' then
+   * EXPIRE ... end`).
+   */
+  private argvEquality(left: Value, right: Value, op: '==' | '~=', st: State): [State | null, State | null] | undefined {
+    const side = (value: Value): { id: number } | undefined =>
+      value.t === 'str' && value.v === undefined && typeof value.argv === 'number'
+        ? { id: -1_000_000 - value.argv }
+        : value.t === 'num' && value.v === undefined && value.argv !== undefined
+          ? { id: -2_000_000 - value.argv }
+          : undefined;
+    const literal = (value: Value): string | undefined => (value.t === 'str' || value.t === 'num') && value.v !== undefined ? String(value.v) : undefined;
+    const arg = side(left) ?? side(right);
+    const lit = side(left) ? literal(right) : literal(left);
+    if (!arg || lit === undefined) return undefined;
+    const current = st.vars.get(arg.id);
+    const facts = current?.t === 'argvFacts' ? current : { t: 'argvFacts' as const, not: [] as readonly string[] };
+    let edges: [State | null, State | null];
+    if (facts.equals !== undefined) edges = facts.equals === lit ? [st, null] : [null, st];
+    else if (facts.not.includes(lit)) edges = [null, st];
+    else {
+      const other = clone(st);
+      setVar(st, arg.id, { t: 'argvFacts', equals: lit, not: [] });
+      setVar(other, arg.id, { t: 'argvFacts', not: [...facts.not, lit] });
+      edges = [st, other];
+    }
+    return op === '==' ? edges : [edges[1], edges[0]];
+  }
+
+  private applyFacts(st: State, facts: KeyFacts | undefined, ctx?: Ctx, offset = 0): [State | null, State | null] {
     if (!facts) return [st, clone(st)];
     if (facts.always === true) return [st, null];
     if (facts.always === false) return [null, st];
+    if (facts.raisesWhenMissing && ctx) {
+      const missing = this.refine(clone(st), 'missing', facts);
+      if (missing) this.raise(missing, ctx, { kind: 'compare-error', offset, compared: 'nil with number' });
+    }
     const other = clone(st);
-    const t = this.refine(st, facts.whenTrue, facts);
-    const f = this.refine(other, facts.whenFalse, facts);
+    let t = this.refine(st, facts.whenTrue, facts);
+    let f = this.refine(other, facts.whenFalse, facts);
+    if (facts.and) {
+      if (t) t = this.refine(t, facts.and.whenTrue, facts.and);
+      if (f) f = this.refine(f, facts.and.whenFalse, facts.and);
+    }
     return [t, f];
   }
 
   private refine(st: State, fact: KeyFacts['whenTrue'], facts: KeyFacts): State | null {
     if (!fact || facts.keyId === undefined) return st;
-    const key = st.keys.get(facts.keyId) ?? FRESH_KEY;
+    const key = getKey(st, facts.keyId);
     if (facts.version !== undefined && facts.version !== key.version) {
       return this.refineOlder(st, facts.keyId, key, fact, facts);
     }
+    // A fact the path already contradicts (EXISTS == 1 right after DEL, PTTL == -1 after an expiry).
+    if (key.exists === 'no' && (fact === 'exists' || fact === 'has-ttl' || fact === 'no-ttl' || fact === 'not-created-by-site')) return null;
+    if (key.exists === 'yes' && fact === 'missing') return null;
+    if (key.ttl && fact === 'no-ttl') return null;
+    if (fact === 'no-ttl-or-missing') {
+      // PTTL < 0: with a TTL on every path, the key must be missing.
+      if (!key.ttl) return st;
+      if (key.exists === 'yes') return null;
+      setKey(st, facts.keyId, { ...key, exists: 'no', pending: [] });
+      return st;
+    }
     switch (fact) {
       case 'exists':
-        setKey(st, facts.keyId, { ...key, exists: 'yes' });
+      case 'no-ttl':
+        if (key.exists !== 'yes') setKey(st, facts.keyId, { ...key, exists: 'yes' });
         return st;
       case 'missing':
         setKey(st, facts.keyId, { ...key, exists: 'no', pending: [] });
         return st;
       case 'has-ttl-or-missing':
-        setKey(st, facts.keyId, { ...key, pending: [] });
+        setKey(st, facts.keyId, { ...key, pending: [], ttl: true });
         return st;
       case 'has-ttl':
-        setKey(st, facts.keyId, { ...key, pending: [], exists: 'yes' });
+        setKey(st, facts.keyId, { ...key, pending: [], exists: 'yes', ttl: true });
+        return st;
+      case 'site-did-not-create':
+        if (facts.site !== undefined && key.pending.includes(facts.site)) setKey(st, facts.keyId, { ...key, pending: key.pending.filter((s) => s !== facts.site) });
         return st;
       case 'not-created-by-site':
+        if (facts.surelyCreated) return null;
         setKey(st, facts.keyId, {
           ...key,
           exists: 'yes',
@@ -829,11 +1076,11 @@ class Walker {
     if (fact === 'impossible') return null;
     if (facts.version !== undefined && key.lastDelete > facts.version) return st;
     const before = facts.pending ?? [];
-    const createdSince = (site: number): boolean => !before.includes(site) && CREATION_ONLY.has(this.sites[site]!.effect);
+    const createdSince = (site: number): boolean => site >= 0 && !before.includes(site) && CREATION_ONLY.has(this.sites[site]!.effect);
     let pending = key.pending;
-    if (fact === 'exists' || fact === 'has-ttl') pending = pending.filter((site) => !createdSince(site));
+    if (fact === 'exists' || fact === 'has-ttl' || fact === 'no-ttl') pending = pending.filter((site) => !createdSince(site));
     if (fact === 'has-ttl') pending = pending.filter((site) => !before.includes(site));
-    if (fact === 'not-created-by-site') pending = pending.filter((site) => site !== facts.site);
+    if (fact === 'not-created-by-site' || fact === 'site-did-not-create') pending = pending.filter((site) => site !== facts.site);
     if (pending.length !== key.pending.length) setKey(st, keyId, { ...key, pending });
     return st;
   }
@@ -873,7 +1120,11 @@ class Walker {
     const args = this.expressionList(argNodes, st, ctx, 0);
     if (st.dead) return UNKNOWN;
     if (callee.t === 'fn') return this.callFunction(callee, args, st, ctx, false);
-    if (callee.t !== 'builtin') return UNKNOWN;
+    if (callee.t !== 'builtin') {
+      const name = undefinedCallee(baseNode, this.definedNames());
+      if (name !== undefined && callee.t === 'unknown' && !callee.origin) this.report('unanalyzable-command', node, undefinedFunctionMessage(name));
+      return UNKNOWN;
+    }
     switch (callee.name) {
       case 'redis.call':
       case 'redis.pcall':
@@ -904,6 +1155,7 @@ class Walker {
         // tonumber() of a bulk reply: a number when the key holds one, nil otherwise.
         if (arg.t === 'reply') return { ...arg, luaType: 'number', numeric: true };
         if (arg.t === 'str') {
+          if (arg.zeroWhenMissing) return { t: 'num', zeroWhenMissing: arg.zeroWhenMissing };
           if (arg.v !== undefined) return arg.v.trim() !== '' && Number.isFinite(Number(arg.v)) ? { t: 'num', v: Number(arg.v) } : NIL;
           return arg.argv !== undefined && arg.argv !== '*' ? { t: 'num', argv: arg.argv, nilable: true } : { t: 'num', nilable: true };
         }
@@ -916,11 +1168,24 @@ class Walker {
       case 'redis.sha1hex':
         return { t: 'str', node };
       case 'unpack':
-      case 'table.unpack':
-        // unpack({'PX', ARGV[2]}): values we cannot list one by one.
-        return { t: 'spread', ...(args[0] && args[0].t !== 'table' ? { of: args[0] } : {}) };
+      case 'table.unpack': {
+        // unpack(KEYS); unpack(t) of a table the script filled: its items; unpack({'PX', ARGV[2]}):
+        // values we cannot list one by one.
+        const table = args[0];
+        if (table?.t === 'table') return table.items && table.items.length > 0 ? { t: 'spread', items: [...table.items] } : { t: 'spread' };
+        return { t: 'spread', ...(table ? { of: table } : {}) };
+      }
+      case 'table.insert': {
+        // table.insert(t, v): remembered in order, so that unpack(t) gives the keys it holds.
+        const [table, ...rest] = args;
+        if (table?.t === 'table' && rest.length === 1 && rest[0]) appendItem(table, rest[0]);
+        return NIL;
+      }
+      case 'cjson.decode':
+      case 'cmsgpack.unpack':
+        return { t: 'unknown', origin: 'decoded' };
       default:
-        if (callee.name.startsWith('math.')) return { t: 'num' };
+        if (callee.name.startsWith('math.')) return mathCall(callee.name, args);
         if (callee.name === 'string.len' || callee.name === 'string.byte' || callee.name === 'string.find') return { t: 'num' };
         if (callee.name.startsWith('string.')) return { t: 'str', node };
         return UNKNOWN;
@@ -940,7 +1205,7 @@ class Walker {
     this.callStack.pop();
     const outs = [...fnCtx.returns];
     if (!end.dead) outs.push(end);
-    const joined = this.joinAll(outs);
+    const joined = joinAll(outs);
     adopt(st, joined);
     this.dropScope(st, scope);
     const first = fnCtx.returnValues[0];
@@ -949,8 +1214,20 @@ class Walker {
   }
 
   /** `redis.call(name, ...)`: applies the command's effects on its keys to the state. */
-  private redisCall(node: L.Node, rawArgs: Value[], argNodes: readonly L.Expression[], st: State, ctx: Ctx, pcall: boolean): Value {
+  private redisCall(node: L.Node, rawArgs: Value[], argNodes: readonly L.Expression[], st: State, ctx: Ctx, pcall: boolean, outcomes = true): Value {
     const nameValue = rawArgs[0];
+    if (nameValue?.t === 'str' && nameValue.v === undefined && nameValue.alts && nameValue.alts.length > 0) {
+      // The name is one of a few literals (`cond and 'RPUSH' or 'LPUSH'`): each one on a path of its own.
+      const outs: State[] = [];
+      const replies: Value[] = [];
+      for (const alt of nameValue.alts) {
+        const branch = clone(st);
+        replies.push(this.redisCall(node, [{ t: 'str', v: alt }, ...rawArgs.slice(1)], argNodes, branch, ctx, pcall));
+        outs.push(branch);
+      }
+      adopt(st, joinAll(outs));
+      return replies.every((r) => sameValue(r, replies[0]!)) ? replies[0]! : UNKNOWN;
+    }
     if (!nameValue || nameValue.t !== 'str' || nameValue.v === undefined) {
       this.report('unanalyzable-command', node, unanalyzableMessage(argNodes[0] ? this.input.source.slice(...rangeOf(argNodes[0])) : undefined));
       return UNKNOWN;
@@ -968,15 +1245,66 @@ class Walker {
     const command = description.name;
     if (!description.known) return { t: 'reply', command, version: 0, pcall };
     const line = this.input.lineOf(rangeOf(node)[0]);
+    const offset = rangeOf(node)[0];
     if (description.rejected) {
-      const index = description.nonPositiveTtlArg ?? 0;
-      this.report('expire-needs-positive-ttl', argNodesAfterName[index] ?? node, nonPositiveMessage(command, literalArgs[index]));
+      const index = description.nonPositiveTtlArg;
+      if (index !== undefined) this.report('expire-needs-positive-ttl', argNodesAfterName[index] ?? node, nonPositiveMessage(command, literalArgs[index]));
       // Redis rejects the command; in a script the error aborts it (redis.pcall returns the error instead).
-      if (!pcall) this.raise(st, ctx, { kind: 'command-error', offset: rangeOf(node)[0] });
+      if (!pcall) this.raise(st, ctx, { kind: 'command-error', offset });
       return UNKNOWN;
     }
     if (description.unknownOptions && command === 'SET') {
       this.report('unanalyzable-command', node, unknownOptionsMessage(command));
+    }
+    // A TTL computed in the script: Redis may reject it (a fraction; <= 0 for SET EX) or take it as
+    // "delete now" (<= 0, or an absolute time already past).
+    const risk = description.ttl ? ttlRisk(command, description.ttl.unit, args[description.ttl.arg]) : NO_RISK;
+    if (risk.mayRaise && !pcall) this.raise(clone(st), ctx, { kind: 'command-error', offset, reason: 'when the computed TTL is not a positive integer' });
+    // redis.pcall of a command Redis may reject: on that path nothing was written.
+    const rejectedUnderPcallTtl = pcall && risk.mayRaise ? clone(st) : undefined;
+    // RENAME of a missing source raises "ERR no such key" (redis.pcall: nothing happens).
+    let missingUnderPcall: State | undefined;
+    for (const action of description.keys) {
+      if (!action.mustExist) continue;
+      const value = args[action.arg];
+      const key = value ? this.keyOf(value, argNodesAfterName[action.arg]) : undefined;
+      if (!key) continue;
+      const state = getKey(st, key.id);
+      if (state.exists === 'yes') continue;
+      if (pcall) {
+        if (state.exists === 'no') return { t: 'reply', command, version: 0, pcall };
+        missingUnderPcall = clone(st);
+      } else {
+        const missing = state.exists === 'no' ? st : clone(st);
+        // On that path the key was missing: no write left it without TTL.
+        if (missing !== st) setKey(missing, key.id, { ...state, exists: 'no', pending: [] });
+        this.raise(missing, ctx, { kind: 'command-error', offset, reason: `"no such key" when ${key.display} is missing` });
+        if (st.dead) return UNKNOWN;
+      }
+      setKey(st, key.id, { ...state, exists: 'yes' });
+    }
+    /** Every way out from here keeps the path where redis.pcall's command was rejected. */
+    const finish = (reply: Value): Value => {
+      const rejected = rejectedUnderPcallTtl ?? missingUnderPcall;
+      if (rejected) adopt(st, join(st, rejected));
+      return reply;
+    };
+    // COPY k k: "ERR source and destination objects are the same".
+    if (command === 'COPY' && args[0] && args[1] && this.keyOf(args[0], argNodesAfterName[0])?.id === this.keyOf(args[1], argNodesAfterName[1])?.id) {
+      if (!pcall) this.raise(st, ctx, { kind: 'command-error', offset, reason: 'COPY onto its own source' });
+      return finish(UNKNOWN);
+    }
+    // RENAMENX / COPY may do nothing at all (destination exists, source missing): both outcomes.
+    if (outcomes) {
+      const mayDoNothing = this.mayDoNothing(description, args, argNodesAfterName, st);
+      if (mayDoNothing === 'always') return finish({ t: 'reply', command, version: 0, pcall, luaType: 'number' });
+      if (mayDoNothing) {
+        const unchanged = clone(st);
+        this.nothingDone(description, args, argNodesAfterName, unchanged);
+        const reply = this.redisCall(node, rawArgs, argNodes, st, ctx, pcall, false);
+        adopt(st, join(st, unchanged));
+        return finish(reply.t === 'reply' ? { ...reply, version: 0 } : reply);
+      }
     }
 
     let firstKey: { id: string } | undefined;
@@ -984,89 +1312,213 @@ class Walker {
     let siteKey: string | undefined;
     const keyIds = new Map<number, string>(); // argument index -> key id, for moves onto themselves
     let site: number | undefined;
+    let surelyCreated = false;
     const actions = [...description.keys];
     // RENAME deletes its source before the destination reads the source's state: keep a snapshot.
     const keysBefore = st.keys;
+    const stateBefore = { keys: keysBefore } as State;
     if (actions.some((a) => a.sourceArg !== undefined)) st.ownKeys = false;
+    let spreadKeys: Value[] = [];
     if (spreadIndex >= 0) {
-      // unpack(KEYS): every argument from the spread on is a key of that table.
+      // unpack(KEYS): every argument from the spread on is a key of that table; unpack(t) of a
+      // table the script filled: its items, at the key positions of the command.
       const spread = args[spreadIndex] as Extract<Value, { t: 'spread' }>;
-      if (description.keys.some((k) => k.arg >= spreadIndex) || actions.length === 0) {
-        const effect = description.keys.find((k) => k.arg >= spreadIndex)?.effect;
+      const keyAction = description.keys.find((k) => k.arg >= spreadIndex);
+      if (keyAction || actions.length === 0) {
+        const effect = keyAction?.effect;
         if (effect && spread.of) actions.push({ arg: -1, effect });
+        else if (effect && spread.items) {
+          const pairs = PAIRS_COMMANDS.has(command);
+          spreadKeys = spread.items.filter((_, i) => !pairs || i % 2 === 0);
+          spreadKeys.forEach((_, i) => actions.push({ arg: -2 - i, effect }));
+        }
       }
     }
     for (const action of actions) {
-      const value = action.arg === -1 ? element((args[spreadIndex] as Extract<Value, { t: 'spread' }>).of!) : args[action.arg];
+      const value = action.arg === -1 ? element((args[spreadIndex] as Extract<Value, { t: 'spread' }>).of!) : action.arg <= -2 ? spreadKeys[-2 - action.arg] : args[action.arg];
       if (!value) continue;
       const argNode = action.arg >= 0 ? argNodesAfterName[action.arg] : undefined;
       const key = this.keyOf(value, argNode);
       if (!key) continue;
-      if (value.t !== 'key' && (value.t === 'str' || value.t === 'num')) {
+      if (value.t !== 'key' && (value.t === 'str' || value.t === 'num' || (value.t === 'unknown' && value.origin))) {
         // Reported at each call (docs/ttl-semantics.md): each one is a command Cluster may misroute.
         this.report('key-must-come-from-keys', node, keyMustComeFromKeysMessage(command, key.display, value), key.names);
       }
       keyIds.set(action.arg, key.id);
-      // LMOVE k k / RPOPLPUSH k k: the list only rotates, and exists whenever anything moves.
-      if (action.onlyWithSource !== undefined && keyIds.get(action.onlyWithSource) === key.id) continue;
+      const before = (id: string): KeyState => getKey(stateBefore, id);
+      // LMOVE / RPOPLPUSH / SMOVE write the destination only when the source has an element.
+      let sourceMayBeMissing = false;
+      if (action.onlyWithSource !== undefined) {
+        const sourceId = keyIds.get(action.onlyWithSource);
+        // LMOVE k k / RPOPLPUSH k k: the list only rotates, and exists whenever anything moves.
+        if (sourceId === key.id) continue;
+        const source = sourceId !== undefined ? before(sourceId).exists : 'maybe';
+        if (source === 'no') continue;
+        sourceMayBeMissing = source !== 'yes';
+      }
+      // A STORE whose result is empty deletes its destination.
+      let effect = action.effect;
+      let storeMayBeEmpty = false;
+      if (action.storeOf) {
+        const sources = description.keys
+          .filter((k) => k !== action && k.effect === 'read')
+          .map((k) => {
+            const v = args[k.arg];
+            const id = v ? this.keyOf(v, argNodesAfterName[k.arg])?.id : undefined;
+            return id !== undefined ? before(id).exists : 'maybe';
+          });
+        const empty =
+          action.storeOf === 'union' ? sources.every((e) => e === 'no') : action.storeOf === 'intersection' ? sources.some((e) => e === 'no') : sources[0] === 'no';
+        if (empty) effect = 'delete';
+        else storeMayBeEmpty = !(action.storeOf === 'union' && sources.some((e) => e === 'yes'));
+      }
       const persistent = this.input.isPersistent(key.names, line);
-      const state = st.keys.get(key.id) ?? FRESH_KEY;
+      const state = getKey(st, key.id);
       firstKey ??= { id: key.id };
 
       if (description.getDropsTtl && action.arg === 0) {
         if (!persistent) this.report('no-getset', node, noGetsetMessage(command, key.display), key.names);
-        setKey(st, key.id, { ...state, exists: 'yes', version: this.bump() });
+        const { ttl: _ttl, ...rest } = state;
+        setKey(st, key.id, { ...rest, exists: 'yes', version: this.bump() });
         continue;
       }
       if (action.effect === 'remove-ttl') {
         if (!persistent) this.report('no-persist', node, noPersistMessage(command, key.display), key.names);
-        setKey(st, key.id, { ...state, version: this.bump() });
+        const { ttl: _dropped, ...rest } = state;
+        setKey(st, key.id, { ...rest, version: this.bump() });
         continue;
       }
       const sourceValue = action.sourceArg !== undefined ? args[action.sourceArg] : undefined;
       const sourceKey = sourceValue ? this.keyOf(sourceValue, undefined) : undefined;
-      const sourceState = sourceKey ? keysBefore.get(sourceKey.id) : undefined;
+      const sourceState = sourceKey ? before(sourceKey.id) : undefined;
       const siteFor = (rule: WriteSite['rule']): number[] => {
         if (persistent) return [];
         site = this.site(node, command, key.display, action.effect, rule);
         siteKey = key.id;
+        surelyCreated = state.exists === 'no' && !sourceMayBeMissing;
         return [site];
       };
-      let next = this.effect(state, action.effect, siteFor, sourceState);
-      if (action.mayDelete && next.exists === 'yes') {
+      let next = this.effect(state, effect, siteFor, sourceState);
+      const rotates =
+        action.mayDelete === true &&
+        description.keys.some((k) => k.onlyWithSource === action.arg && args[k.arg] && this.keyOf(args[k.arg]!, argNodesAfterName[k.arg])?.id === key.id);
+      const fresh = state.created && state.created.version === state.version ? state.created : undefined;
+      if (action.mayDelete && fresh && !rotates && removalEmpties(command, args, fresh)) {
+        // Right after the write that may have created it, this removal empties a key that write made.
+        const createdBy = fresh.site;
+        next = { ...next, pending: next.pending.filter((s) => s !== createdBy) };
+      }
+      if ((sourceMayBeMissing || storeMayBeEmpty) && next.exists === 'yes' && (storeMayBeEmpty || state.exists !== 'yes')) {
+        // Nothing moved (an empty source), or the STORE result was empty (the destination deleted).
+        const lastDelete = storeMayBeEmpty ? this.bump() : next.lastDelete;
+        next = { ...next, exists: 'maybe', version: storeMayBeEmpty ? lastDelete : next.version, lastDelete };
+      }
+      if (action.mayDelete && next.exists === 'yes' && !rotates && !(fresh && removalKeeps(command, args, fresh))) {
         // Removing the last element deletes the key: it may be gone, and may come back without TTL.
         const lastDelete = this.bump();
         next = { ...next, exists: 'maybe', version: lastDelete, lastDelete };
       }
+      if (risk.mayDelete && action.arg === 0 && next.exists !== 'no' && MAY_DELETE_EFFECTS.has(action.effect)) {
+        // An expiry <= 0 or in the past deletes the key: a later write creates it again without TTL.
+        const lastDelete = this.bump();
+        next = { ...next, exists: next.exists === 'yes' && action.effect === 'set-ttl-if-has-ttl' && !state.ttl ? 'yes' : 'maybe', version: lastDelete, lastDelete };
+      }
+      if (next.created && next.created === state.created && effect !== 'read') {
+        // Any other write changes what the key holds: its size right after creation is history.
+        const { created: _history, ...rest } = next;
+        next = rest;
+      }
+      if (site !== undefined && siteKey === key.id && next.exists !== 'no' && state.exists !== 'yes' && CREATION_ONLY.has(effect)) {
+        const shape = createdShape(command, args);
+        if (shape) next = { ...next, created: { site, ...shape, version: next.version } };
+      }
       if (next !== state) setKey(st, key.id, next);
       if (action.effect === 'set-ttl-if-has-ttl') this.conditionalExpiries.add(key.id);
-      if (action.effect === 'set-ttl' || action.effect === 'create-with-ttl' || action.effect === 'delete') {
-        this.clearElements(st, key.id);
+      if (action.arg === -1) {
+        // DEL unpack(KEYS), ...: the command did to every key what it did to the element, at once.
+        const table = (args[spreadIndex] as Extract<Value, { t: 'spread' }>).of;
+        if (table?.t === 'keys') this.everyKeyAtOnce(st, table.name, action.effect);
       }
     }
-    if (description.nonPositiveTtlArg !== undefined && !description.rejected) {
+    if (description.nonPositiveTtlArg !== undefined) {
       const argNode = argNodesAfterName[description.nonPositiveTtlArg];
       this.report('expire-needs-positive-ttl', argNode ?? node, nonPositiveMessage(command, literalArgs[description.nonPositiveTtlArg]));
     }
     const whenCreated = replyWhenCreated(command, args);
     const replyKey = siteKey ?? firstKey?.id;
+    const replyKeyState = replyKey !== undefined ? getKey(st, replyKey) : undefined;
     const reply: Reply = {
       t: 'reply',
       command,
-      version: replyKey !== undefined ? (st.keys.get(replyKey)?.version ?? 0) : 0,
-      pending: replyKey !== undefined ? (st.keys.get(replyKey)?.pending ?? []) : [],
+      version: replyKeyState?.version ?? 0,
+      pending: replyKeyState?.pending ?? [],
       pcall,
       ...(replyKey !== undefined ? { keyId: replyKey } : {}),
       ...(site !== undefined ? { site } : {}),
+      ...(site !== undefined && surelyCreated ? { surelyCreated: true } : {}),
       ...(whenCreated ? { whenCreated } : {}),
       ...((command === 'SET' && description.keys[0]?.effect.startsWith('create-if-missing') && !literalArgs.some((a) => typeof a === 'string' && a.toUpperCase() === 'GET')) ||
       MOVES_REPLYING_THE_ELEMENT.has(command)
         ? { createsOnTruthy: true }
         : {}),
     };
+    if (!pcall && alwaysStatusReply(command, literalArgs)) reply.status = true;
+    if (command === 'MGET') {
+      reply.elements = args.map((arg, i) => {
+        const key = this.keyOf(arg, argNodesAfterName[i]);
+        const state = key ? getKey(st, key.id) : undefined;
+        return key && state ? { keyId: key.id, version: state.version, pending: state.pending } : { keyId: '', version: -1, pending: [] };
+      });
+    }
+    if (!pcall && MOVES_REPLYING_THE_ELEMENT.has(command) && args[0]) {
+      const source = this.keyOf(args[0], argNodesAfterName[0]);
+      if (source) {
+        reply.sourceKeyId = source.id;
+        reply.sourceVersion = getKey(st, source.id).version;
+      }
+    }
+    // A size read right after the write that may have created the key: its size then is known.
+    if (site === undefined && replyKeyState?.created && replyKeyState.created.version === replyKeyState.version && SIZE_READS.has(command)) {
+      reply.sizeWhenCreated = replyKeyState.created.size;
+      reply.site = replyKeyState.created.site;
+    }
     const luaType = pcall ? undefined : replyLuaType(command);
     if (luaType) reply.luaType = luaType;
-    return reply;
+    return finish(reply) as Reply;
+  }
+
+  /**
+   * Whether RENAMENX / COPY may write nothing on this path: `'always'` when it cannot write
+   * (the destination exists for RENAMENX, the source is missing for COPY).
+   */
+  private mayDoNothing(description: CommandDescription, args: readonly Value[], argNodes: readonly L.Expression[], st: State): boolean | 'always' {
+    const dest = description.keys.find((k) => k.effect === 'transfer-ttl');
+    if (!dest || dest.sourceArg === undefined) return false;
+    const stateOf = (arg: number): KeyState | undefined => {
+      const value = args[arg];
+      const key = value ? this.keyOf(value, argNodes[arg]) : undefined;
+      return key ? getKey(st, key.id) : undefined;
+    };
+    const source = stateOf(dest.sourceArg);
+    const target = stateOf(dest.arg);
+    if (!source || !target) return false;
+    const copy = description.name === 'COPY';
+    if ((copy && source.exists === 'no') || (dest.onlyIfMissing && target.exists === 'yes')) return 'always';
+    return (copy && source.exists !== 'yes') || (dest.onlyIfMissing === true && target.exists !== 'no');
+  }
+
+  /** What "RENAMENX / COPY did nothing" proves: RENAMENX's destination exists; COPY ... REPLACE's source is missing. */
+  private nothingDone(description: CommandDescription, args: readonly Value[], argNodes: readonly L.Expression[], st: State): void {
+    const dest = description.keys.find((k) => k.effect === 'transfer-ttl');
+    if (!dest || dest.sourceArg === undefined) return;
+    const keyAt = (arg: number) => (args[arg] ? this.keyOf(args[arg], argNodes[arg]) : undefined);
+    if (description.name !== 'COPY') {
+      const target = keyAt(dest.arg);
+      if (target) setKey(st, target.id, { ...getKey(st, target.id), exists: 'yes' });
+    } else if (!dest.onlyIfMissing) {
+      const source = keyAt(dest.sourceArg);
+      if (source) setKey(st, source.id, { ...getKey(st, source.id), exists: 'no', pending: [] });
+    }
   }
 
   /** The state of a key after one effect. `site(rule)` registers the write site (or none when persistent). */
@@ -1077,7 +1529,10 @@ class Walker {
     source: KeyState | undefined,
   ): KeyState {
     const next = this.nextKeyState(key, effect, site, source);
-    return next === key ? key : { ...next, version: this.bump() };
+    if (next === key) return key;
+    const version = this.bump();
+    // A size carried over (RENAME) is the destination's as of now.
+    return next.created && next.created !== key.created ? { ...next, version, created: { ...next.created, version } } : { ...next, version };
   }
 
   private nextKeyState(
@@ -1087,26 +1542,39 @@ class Walker {
     source: KeyState | undefined,
   ): KeyState {
     const add = (rule: WriteSite['rule']): readonly number[] => union(key.pending, site(rule));
+    const noTtl = (k: KeyState): KeyState => {
+      if (k.ttl === undefined && k.created === undefined) return k;
+      const { ttl: _ttl, created: _created, ...rest } = k;
+      return rest;
+    };
     switch (effect) {
       case 'create-in-place':
       case 'create-if-missing':
-        return key.exists === 'yes' ? key : { ...key, pending: add('write-path-needs-ttl'), exists: 'yes' };
+        return key.exists === 'yes' ? key : { ...noTtl(key), pending: add('write-path-needs-ttl'), exists: 'yes' };
       case 'keep-ttl':
-        return key.exists === 'yes' ? key : { ...key, pending: add('keepttl-needs-existing-key'), exists: 'yes' };
+        return key.exists === 'yes' ? key : { ...noTtl(key), pending: add('keepttl-needs-existing-key'), exists: 'yes' };
       case 'overwrite':
-        return { ...key, pending: add('write-path-needs-ttl'), exists: 'yes' };
+        return { ...noTtl(key), pending: add('write-path-needs-ttl'), exists: 'yes' };
       case 'clear-ttl-if-present':
-        return key.exists === 'no' ? key : { ...key, pending: add('write-path-needs-ttl') };
+        return key.exists === 'no' ? key : { ...noTtl(key), pending: add('write-path-needs-ttl') };
       case 'transfer-ttl': {
         const lastDelete = this.bump();
-        return { pending: source?.pending ?? [], exists: source?.exists ?? 'maybe', version: lastDelete, lastDelete };
+        const created = source?.created && source.created.version === source.version ? { ...source.created, version: lastDelete } : undefined;
+        return {
+          pending: source?.pending ?? [],
+          exists: source?.exists ?? 'maybe',
+          version: lastDelete,
+          lastDelete,
+          ...(source?.ttl ? { ttl: true as const } : {}),
+          ...(created ? { created } : {}),
+        };
       }
       case 'create-with-ttl':
-        return { ...key, pending: [], exists: 'yes' };
+        return { ...noTtl(key), pending: [], exists: 'yes', ttl: true };
       case 'create-if-missing-with-ttl':
-        return key.exists === 'yes' ? key : { ...key, exists: 'yes' };
+        return key.exists === 'yes' ? key : { ...noTtl(key), exists: 'yes', ...(key.exists === 'no' || key.ttl ? { ttl: true as const } : {}) };
       case 'set-ttl':
-        return key.pending.length === 0 ? key : { ...key, pending: [] };
+        return key.pending.length === 0 && key.ttl ? key : { ...noTtl(key), pending: [], ttl: true };
       case 'delete': {
         const lastDelete = this.bump();
         return { pending: [], exists: 'no', version: lastDelete, lastDelete };
@@ -1116,15 +1584,6 @@ class Walker {
       case 'remove-ttl':
       case 'read':
         return key;
-    }
-  }
-
-  /** An expiry or deletion of every key of a table (`KEYS[*]`) also covers `KEYS[1]`, `KEYS[2]`, ... */
-  private clearElements(st: State, keyId: string): void {
-    if (!keyId.endsWith('[*]')) return;
-    const prefix = keyId.slice(0, -2);
-    for (const [id, state] of st.keys) {
-      if (id !== keyId && id.startsWith(prefix) && state.pending.length > 0) setKey(st, id, { ...state, pending: [] });
     }
   }
 
@@ -1180,73 +1639,29 @@ class Walker {
     if (!byRule.has(ruleId)) byRule.set(ruleId, { ruleId, node, message, ...(keyNames ? { keyNames } : {}) });
   }
 
-  private reportLeak(site: WriteSite, exit: Exit, keyId: string): void {
-    const where = describeExit(exit, (this.input.messageLineOf ?? this.input.lineOf)(exit.offset));
-    // The key that leaks on this path (a helper's write may have other keys on other calls; RENAME moves it).
-    const leaking = { ...site, keyName: keyId };
-    let message = site.rule === 'keepttl-needs-existing-key' ? keepTtlMessage(leaking, where) : writePathMessage(leaking, where);
-    if (this.conditionalExpiries.has(keyId.split(' ')[0]!)) {
+  private reportLeak(site: WriteSite, exit: Exit, key: string, others: readonly string[], keyId: string): void {
+    const where = describeExit(exit, this.position(exit.offset));
+    const rejected = this.rejectedExpiries.get(keyId);
+    let message =
+      site.rule === 'keepttl-needs-existing-key' ? keepTtlMessage(key, where, others) : writePathMessage(site, key, where, others, rejected);
+    if (this.conditionalExpiries.has(keyId)) {
       message += ' Note: an EXPIRE family call with XX or GT never gives a TTL to a key that has none; use NX (or no option) there.';
     }
     this.report(site.rule, site.node, message);
   }
 
-  // -- joins ------------------------------------------------------------------------------------
-
-  private joinNullable(a: State | null, b: State | null): State | null {
-    if (!a || a.dead) return b;
-    if (!b || b.dead) return a;
-    return this.join(a, b);
-  }
-
-  private joinAll(states: State[]): State {
-    const alive = states.filter((s) => !s.dead);
-    if (alive.length === 0) return deadState();
-    return alive.reduce((a, b) => this.join(a, b));
-  }
-
-  private join(a: State, b: State): State {
-    if (a.dead) return b;
-    if (b.dead) return a;
-    a.ownKeys = a.ownVars = b.ownKeys = b.ownVars = false;
-    return {
-      keys: a.keys === b.keys ? a.keys : joinMaps(a.keys, b.keys, FRESH_KEY, joinKeys),
-      vars: a.vars === b.vars ? a.vars : joinMaps(a.vars, b.vars, NIL, joinValues),
-      dead: false,
-      ownKeys: false,
-      ownVars: false,
-    };
+  /** The line and column a message prints for an offset. */
+  private position(offset: number): Position {
+    return this.input.positionOf ? this.input.positionOf(offset) : { line: this.input.lineOf(offset) };
   }
 }
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
-function joinMaps<K, V>(a: Map<K, V>, b: Map<K, V>, missing: V, joinOne: (x: V, y: V) => V): Map<K, V> {
-  const out = new Map<K, V>();
-  for (const [id, x] of a) {
-    const y = b.get(id) ?? missing;
-    out.set(id, x === y ? x : joinOne(x, y));
-  }
-  for (const [id, y] of b) if (!a.has(id)) out.set(id, y === missing ? y : joinOne(missing, y));
-  return out;
-}
 
-function joinKeys(x: KeyState, y: KeyState): KeyState {
-  return {
-    pending: union(x.pending, y.pending),
-    exists: x.exists === y.exists ? x.exists : 'maybe',
-    version: x.version === y.version ? x.version : Math.max(x.version, y.version),
-    lastDelete: Math.max(x.lastDelete, y.lastDelete),
-  };
-}
 
-function joinValues(x: Value, y: Value): Value {
-  if (sameValue(x, y)) return x;
-  return x.t === 'num' && y.t === 'num' ? NUMBER : UNKNOWN;
-}
 
-const NUMBER: Value = { t: 'num' };
 const KEYS_TABLE: Value = { t: 'keys', name: 'KEYS' };
 const ARGV_TABLE: Value = { t: 'argv', name: 'ARGV' };
 
@@ -1257,6 +1672,184 @@ function builtin(name: string): Value {
   if (!value) BUILTINS.set(name, (value = { t: 'builtin', name }));
   return value;
 }
+
+/**
+ * Key ids as messages show them: a loop's first key and its other keys (`KEYS[1]`, `KEYS[2..]`)
+ * are one `KEYS[*]`.
+ */
+function displayKeys(ids: readonly string[]): string[] {
+  const out = [...ids];
+  for (const id of ids) {
+    const rest = /^(.*)\[(\d+)\.\.\]$/.exec(id);
+    if (!rest) continue;
+    const from = Number(rest[2]) - 1;
+    const first = `${rest[1]}[${from}]`;
+    if (!out.includes(first)) continue;
+    const merged = from <= 1 ? `${rest[1]}[*]` : `${rest[1]}[${from}..]`;
+    out.splice(out.indexOf(first), 1, merged);
+    out.splice(out.indexOf(id), 1);
+  }
+  return out.filter((id, i) => out.indexOf(id) === i);
+}
+
+/** Whether a statement (or a block inside it, functions aside) can leave a loop or the script. */
+function statementExits(node: L.Statement): boolean {
+  switch (node.type) {
+    case 'ReturnStatement':
+    case 'BreakStatement':
+      return true;
+    case 'CallStatement': {
+      const base = node.expression.base;
+      return base.type === 'Identifier' && (base.name === 'error' || base.name === 'assert');
+    }
+    case 'IfStatement':
+      return node.clauses.some((clause) => clause.body.some(statementExits));
+    case 'DoStatement':
+    case 'WhileStatement':
+    case 'RepeatStatement':
+    case 'ForNumericStatement':
+    case 'ForGenericStatement':
+      return node.body.some(statementExits);
+    default:
+      return false;
+  }
+}
+
+/**
+ * Calls `visit` on every node under `root`, depth first; `visit` returning `false` skips the
+ * node's children.
+ */
+function forEachNode(root: unknown, visit: (node: L.Node) => boolean | void): void {
+  if (!root || typeof root !== 'object') return;
+  if (Array.isArray(root)) {
+    for (const item of root) forEachNode(item, visit);
+    return;
+  }
+  const node = root as L.Node;
+  if (visit(node) === false) return;
+  for (const [field, value] of Object.entries(node)) if (field !== 'range' && field !== 'loc') forEachNode(value, visit);
+}
+
+/** Globals of Redis' Lua 5.1 besides {@link GLOBAL_BUILTINS} (https://redis.io/docs/latest/develop/interact/programmability/lua-api/). */
+const OTHER_GLOBALS: ReadonlySet<string> = new Set(['_G', '_VERSION', 'KEYS', 'ARGV', 'redis', 'server', 'collectgarbage', 'coroutine', 'gcinfo', 'getfenv', 'setfenv', 'newproxy', 'select', 'bit', 'struct']);
+
+/**
+ * The name of a called function that the script defines nowhere (`helper(...)`, `utils.helper(...)`
+ * with `utils` undefined), or undefined.
+ */
+function undefinedCallee(base: L.Expression, defined: ReadonlySet<string>): string | undefined {
+  let root: L.Expression = base;
+  while (root.type === 'MemberExpression' || root.type === 'IndexExpression') root = root.base;
+  if (root.type !== 'Identifier') return undefined;
+  const name = root.name;
+  if (defined.has(name) || GLOBAL_BUILTINS.has(name) || OTHER_GLOBALS.has(name)) return undefined;
+  return expressionText(base);
+}
+
+/** Commands that give a key a TTL (for the message about an expiry under a guard that is never true). */
+const EXPIRY_COMMANDS: ReadonlySet<string> = new Set(['EXPIRE', 'PEXPIRE', 'EXPIREAT', 'PEXPIREAT', 'SETEX', 'PSETEX', 'GETEX', 'SET']);
+
+/** How many appended items of one table are remembered. */
+const MAX_TABLE_ITEMS = 64;
+
+/** Remembers an item appended to a table the script built (up to {@link MAX_TABLE_ITEMS}). */
+function appendItem(table: Extract<Value, { t: 'table' }>, value: Value): void {
+  table.items ??= [];
+  if (table.items.length < MAX_TABLE_ITEMS) table.items.push(value);
+}
+
+/** `t[#t + 1]` */
+function isAppendIndex(target: L.IndexExpression): boolean {
+  const index = target.index;
+  return (
+    index.type === 'BinaryExpression' &&
+    index.operator === '+' &&
+    index.left.type === 'UnaryExpression' &&
+    index.left.operator === '#' &&
+    index.right.type === 'NumericLiteral' &&
+    index.right.value === 1 &&
+    expressionText(index.left.argument) === expressionText(target.base)
+  );
+}
+
+/**
+ * The value of `left and right` / `left or right`. Keeps: one of a few string literals
+ * (`cond and 'RPUSH' or 'LPUSH'`); a number that is 0 when a key was missing
+ * (`tonumber(GET k) or 0`, `tonumber(GET k or '0')`).
+ */
+function logicalValue(operator: 'and' | 'or', left: Value, right: Value): Value {
+  if (sameValue(left, right)) return left;
+  if (operator === 'or' && left.t === 'reply' && !left.pcall && left.keyId !== undefined && KEY_VALUE_READS.has(left.command)) {
+    const zero = (right.t === 'num' && right.v === 0) || (right.t === 'str' && right.v === '0');
+    if (zero) {
+      const zeroWhenMissing = { keyId: left.keyId, version: left.version, pending: left.pending ?? [] };
+      return left.numeric || right.t === 'num' ? { t: 'num', zeroWhenMissing } : { t: 'str', zeroWhenMissing };
+    }
+    return UNKNOWN;
+  }
+  const literals = (value: Value): readonly string[] | undefined =>
+    value.t === 'str' ? (value.v !== undefined ? [value.v] : value.alts) : undefined;
+  if (operator === 'and') {
+    // `cond and 'A'`: 'A', or a falsy value that an enclosing `or` replaces.
+    const alts = literals(right);
+    return alts ? { t: 'str', alts, falsy: true } : right.t === 'num' && left.t === 'num' ? { t: 'num' } : UNKNOWN;
+  }
+  const a = literals(left);
+  const b = literals(right);
+  if (a && b) return { t: 'str', alts: [...new Set([...a, ...b])] };
+  if (left.t === 'reply' && REPLY_TO_STRING_COMMANDS.has(left.command)) return UNKNOWN;
+  return right.t === 'num' && left.t === 'num' ? { t: 'num' } : UNKNOWN;
+}
+
+/** Reads whose reply is the key's value, or false when it is missing (`or 0` gives 0 then). */
+const KEY_VALUE_READS: ReadonlySet<string> = new Set(['GET', 'HGET', 'GETEX', 'LINDEX', 'ZSCORE']);
+
+/** Reads that answer one element per field (HMGET, ZMSCORE) or per key (MGET), false where it is missing. */
+const MULTI_ELEMENT_READS: ReadonlySet<string> = new Set(['HMGET', 'ZMSCORE', 'MGET']);
+
+/** Commands whose arguments are key value pairs: unpack(t) gives keys at the even positions. */
+const PAIRS_COMMANDS: ReadonlySet<string> = new Set(['MSET', 'MSETNX', 'JSON.MSET']);
+
+/** Effects after which a TTL <= 0 or in the past leaves no key (the expiry deletes it). */
+const MAY_DELETE_EFFECTS: ReadonlySet<KeyEffect> = new Set<KeyEffect>(['set-ttl', 'set-ttl-if-has-ttl', 'create-with-ttl', 'create-if-missing-with-ttl']);
+
+/** What a TTL argument computed in the script may make Redis do. */
+interface TtlRisk {
+  /** Redis may reject the command ("value is not an integer", "invalid expire time"), aborting the script. */
+  mayRaise: boolean;
+  /** The expiry may be <= 0 or already past: Redis deletes the key instead of setting a TTL. */
+  mayDelete: boolean;
+}
+
+const NO_RISK: TtlRisk = { mayRaise: false, mayDelete: false };
+
+/** Commands whose TTL must be a positive integer (`SET ... EX 0` is "invalid expire time"). */
+const POSITIVE_TTL_COMMANDS: ReadonlySet<string> = new Set(['SET', 'SETEX', 'PSETEX', 'GETEX']);
+
+/**
+ * The risk of a TTL argument that is not a literal (https://redis.io/docs/latest/commands/expire/,
+ * /set/, /getex/): an absolute time may be in the past (EXPIREAT with an ARGV time, or
+ * `TIME[1] * 1000 + ms`, which drops the current milliseconds); a relative one computed by a
+ * subtraction, `math.floor` or a TTL reply may be <= 0; a division may be fractional, which the
+ * EXPIRE family rejects. ARGV values and opaque values are assumed valid (docs/ttl-semantics.md).
+ */
+function ttlRisk(command: string, unit: string, value: Value | undefined): TtlRisk {
+  if (!value) return NO_RISK;
+  if ((value.t === 'num' || value.t === 'str') && value.v !== undefined) return NO_RISK; // literals: the command table decides
+  const absolute = unit.startsWith('unix');
+  if (absolute && value.t === 'num' && value.clock === 'future') return NO_RISK;
+  const fractional = value.t === 'num' && value.mayBeFractional === true;
+  const nonPositive = (value.t === 'num' && value.mayBeNonPositive === true) || (value.t === 'reply' && MAY_BE_NEGATIVE_REPLIES.has(value.command));
+  const positiveOnly = POSITIVE_TTL_COMMANDS.has(command);
+  return {
+    mayRaise: fractional || (positiveOnly && !absolute && nonPositive),
+    // SET ... EX <= 0 raises instead (above); only a past absolute time deletes there.
+    mayDelete: absolute || (nonPositive && !positiveOnly),
+  };
+}
+
+/** Integer replies that can be <= 0 (TTL -1/-2, a DECR below zero). */
+const MAY_BE_NEGATIVE_REPLIES: ReadonlySet<string> = new Set(['TTL', 'PTTL', 'EXPIRETIME', 'PEXPIRETIME', 'DECR', 'DECRBY', 'INCRBY', 'HINCRBY', 'ZCARD', 'SCARD', 'LLEN', 'HLEN']);
 
 /** A compact spelling of an expression (`KEYS[1]..':count'`), used as the identity of a key built in the script. */
 export function expressionText(node: L.Node): string {
@@ -1300,63 +1893,13 @@ function element(table: Value): Value {
   return UNKNOWN;
 }
 
-function union(a: readonly number[], b: readonly number[]): readonly number[] {
-  if (b.length === 0) return a;
-  if (a.length === 0) return b;
-  const out = [...a];
-  for (const x of b) if (!out.includes(x)) out.push(x);
-  return out;
-}
 
-function sameValue(a: Value, b: Value): boolean {
-  if (a === b) return true;
-  if (a.t !== b.t) return false;
-  switch (a.t) {
-    case 'unknown':
-      return a.node === (b as typeof a).node;
-    case 'nil':
-    case 'table':
-    case 'errorReply':
-      return true;
-    case 'bool':
-      return a.v === (b as typeof a).v;
-    case 'num':
-      return a.v === (b as typeof a).v && a.argv === (b as typeof a).argv;
-    case 'str':
-      return a.v === (b as typeof a).v && a.argv === (b as typeof a).argv && a.node === (b as typeof a).node;
-    case 'keys':
-    case 'argv':
-      return a.name === (b as typeof a).name;
-    case 'key':
-      return a.id === (b as typeof a).id;
-    case 'builtin':
-      return a.name === (b as typeof a).name;
-    case 'fn':
-      return a.node === (b as typeof a).node;
-    case 'reply': {
-      const r = b as Reply;
-      return a.command === r.command && a.keyId === r.keyId && a.site === r.site && a.version === r.version;
-    }
-    default:
-      return false;
-  }
-}
 
-function equalStates(a: State, b: State): boolean {
-  if (a.dead !== b.dead || a.keys.size !== b.keys.size || a.vars.size !== b.vars.size) return false;
-  for (const [id, x] of a.keys) {
-    const y = b.keys.get(id);
-    if (!y || x.exists !== y.exists || x.pending.length !== y.pending.length || x.pending.some((s) => !y.pending.includes(s))) return false;
-  }
-  for (const [id, x] of a.vars) {
-    const y = b.vars.get(id);
-    if (!y || !sameValue(x, y)) return false;
-  }
-  return true;
-}
 
-function luaTypeOf(value: Value): 'number' | 'string' | undefined {
+function luaTypeOf(value: Value): 'number' | 'string' | 'boolean' | undefined {
   switch (value.t) {
+    case 'bool':
+      return 'boolean';
     case 'num':
       return 'number';
     case 'str':
@@ -1374,6 +1917,108 @@ function mismatchedTypes(a: Value, b: Value): boolean {
   const x = luaTypeOf(a);
   const y = luaTypeOf(b);
   return x !== undefined && y !== undefined && x !== y;
+}
+
+/** A number (or ARGV string) that carries no literal, sign, fraction or clock fact. */
+function isPlainOperand(value: Value): boolean {
+  if (value.t === 'num') return value.v === undefined && !value.mayBeNonPositive && !value.mayBeFractional && !value.clock;
+  return value.t === 'str' ? value.v === undefined : value.t !== 'reply';
+}
+
+/** Lua's view of a number operand: a literal, or what is known of its sign and integrality. */
+function numberFacts(value: Value): { v?: number; nonPositive: boolean; fractional: boolean; clock?: NumValue['clock'] } {
+  if (value.t === 'num') {
+    if (value.v !== undefined) return { v: value.v, nonPositive: value.v <= 0, fractional: !Number.isInteger(value.v) };
+    return { nonPositive: value.mayBeNonPositive === true, fractional: value.mayBeFractional === true, ...(value.clock ? { clock: value.clock } : {}) };
+  }
+  if (value.t === 'str' && value.v !== undefined) {
+    const v = Number(value.v);
+    return Number.isFinite(v) ? { v, nonPositive: v <= 0, fractional: !Number.isInteger(v) } : { nonPositive: false, fractional: false };
+  }
+  if (value.t === 'reply') return { nonPositive: MAY_BE_NEGATIVE_REPLIES.has(value.command), fractional: false };
+  return { nonPositive: false, fractional: false }; // ARGV and opaque values: assumed valid
+}
+
+/**
+ * The result of `left op right` when it is not a literal: a subtraction or a modulo may be <= 0, a
+ * division may be fractional, and the other operators keep what their operands may be.
+ */
+function arithmeticFacts(op: string, left: Value, right: Value): Value {
+  // Most arithmetic is on plain numbers: nothing to track.
+  if (op !== '-' && op !== '%' && op !== '/' && op !== '^' && isPlainOperand(left) && isPlainOperand(right)) return NUMBER;
+  const a = numberFacts(left);
+  const b = numberFacts(right);
+  const out: NumValue = { t: 'num' };
+  const nonPositive = op === '-' || op === '%' ? true : a.nonPositive || b.nonPositive;
+  const fractional = op === '/' || op === '^' ? true : a.fractional || b.fractional;
+  if (nonPositive) out.mayBeNonPositive = true;
+  if (fractional) out.mayBeFractional = true;
+  const clock = clockOf(op, a, b) ?? (op === '+' || op === '*' ? clockOf(op, b, a) : undefined);
+  if (clock) {
+    out.clock = clock;
+    delete out.mayBeNonPositive;
+  }
+  return out;
+}
+
+/**
+ * Server time arithmetic: TIME[1] * 1000 is whole seconds in milliseconds (up to 999 ms in the
+ * past); adding TIME[2] / 1000 gives now; adding a span that is surely positive (a literal >= 1 s,
+ * or an ARGV value, assumed valid) to a time that is at most that much in the past gives a time
+ * in the future.
+ */
+function clockOf(op: string, a: ReturnType<typeof numberFacts>, b: ReturnType<typeof numberFacts>): NumValue['clock'] | undefined {
+  const positive = b.clock === undefined && !b.nonPositive && (b.v === undefined || b.v > 0);
+  switch (a.clock) {
+    case 'now-s':
+      if (op === '*' && b.v === 1000) return 'now-ms-floor';
+      if (op === '+' && positive && (b.v === undefined || b.v >= 1)) return 'future';
+      return undefined;
+    case 'now-ms-floor':
+      if (op === '+' && b.clock === 'us') return 'now-ms';
+      if (op === '+' && b.v !== undefined && b.v >= 1000) return 'future';
+      return undefined;
+    case 'now-ms':
+      return op === '+' && positive ? 'future' : undefined;
+    case 'us':
+      return op === '/' ? 'us' : undefined;
+    case 'future':
+      return (op === '+' && !b.nonPositive) || (op === '*' && b.v !== undefined && b.v >= 1) ? 'future' : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** `math.floor(x)` may be 0 for a positive fraction; `math.ceil` is an integer; `max`/`min` combine. */
+function mathCall(name: string, args: readonly Value[]): Value {
+  const facts = args.map(numberFacts);
+  const out: NumValue = { t: 'num' };
+  switch (name) {
+    case 'math.floor':
+      if (facts[0]?.clock) return { t: 'num', clock: facts[0].clock };
+      if (facts[0] && (facts[0].nonPositive || facts[0].fractional)) out.mayBeNonPositive = true;
+      if (facts[0]?.v !== undefined) return { t: 'num', v: Math.floor(facts[0].v) };
+      return out;
+    case 'math.ceil':
+      if (facts[0]?.clock) return { t: 'num', clock: facts[0].clock };
+      if (facts[0]?.nonPositive) out.mayBeNonPositive = true;
+      if (facts[0]?.v !== undefined) return { t: 'num', v: Math.ceil(facts[0].v) };
+      return out;
+    case 'math.max':
+      if (facts.length > 0 && facts.every((f) => f.nonPositive)) out.mayBeNonPositive = true;
+      if (facts.some((f) => f.fractional)) out.mayBeFractional = true;
+      return out;
+    case 'math.min':
+      if (facts.some((f) => f.nonPositive)) out.mayBeNonPositive = true;
+      if (facts.some((f) => f.fractional)) out.mayBeFractional = true;
+      return out;
+    case 'math.abs':
+      if (facts[0]?.fractional) out.mayBeFractional = true;
+      out.mayBeNonPositive = true;
+      return out;
+    default:
+      return { t: 'num', mayBeNonPositive: true, mayBeFractional: true };
+  }
 }
 
 function arithmetic(op: string, a: number, b: number): number | undefined {
@@ -1395,130 +2040,6 @@ function lastCodeOffset(source: string): number {
   let end = source.length - 1;
   while (end > 0 && /\s/.test(source[end]!)) end--;
   return Math.max(0, end);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Messages: what is wrong, why it leaks, the safe replacement.
-
-function describeExit(exit: Exit, line: number): string {
-  const inFn = exit.functionName ? ` of function '${exit.functionName}'` : '';
-  switch (exit.kind) {
-    case 'return':
-      return `the path that returns at line ${line}${inFn}`;
-    case 'end':
-      return exit.functionName ? `the end of function '${exit.functionName}' (line ${line})` : `the end of the script (line ${line})`;
-    case 'error':
-      return `the error raised at line ${line}${inFn} (Redis keeps the writes made before an error)`;
-    case 'error-reply':
-      return `the error reply returned at line ${line}${inFn} (Redis keeps the writes made before it)`;
-    case 'assert':
-      return `the failing assert at line ${line}${inFn} (Redis keeps the writes made before it)`;
-    case 'command-error':
-      return `the error Redis raises for the command at line ${line}, which aborts the script (writes made before it stay)`;
-    case 'compare-error':
-      return `the comparison at line ${line}, which raises "attempt to compare number with string" (use tonumber() on ARGV values)`;
-  }
-}
-
-function writePathMessage(site: WriteSite, where: string): string {
-  const key = site.keyName;
-  switch (site.effect) {
-    case 'overwrite':
-      return (
-        `${site.command} on ${key} creates the key without a TTL or removes the TTL it had, and ${where} leaves it that way: ` +
-        `the key never expires. ` +
-        (site.command === 'SET'
-          ? `Write it with its expiry in the same command: SET key value PX <ms> (or EX <seconds>).`
-          : `Follow it with PEXPIRE ${key} <ms> on every path.`)
-      );
-    case 'create-if-missing':
-      return (
-        `${site.command} on ${key} can create the key without a TTL, and ${where} leaves it that way: a key that is never ` +
-        `deleted (a lock whose owner crashed) lives forever. Create it with its expiry in one command: SET key value NX PX <ms>.`
-      );
-    case 'clear-ttl-if-present':
-      return (
-        `SET ... XX on ${key} without KEEPTTL or an expiry removes the key's TTL, and ${where} leaves it that way. ` +
-        `Keep the TTL with SET key value XX KEEPTTL, or set a new one with SET key value XX PX <ms>.`
-      );
-    default:
-      return (
-        `${site.command} on ${key} can create the key without a TTL, and ${where} gets there before any expiry is set ` +
-        `on it: the key would never expire. Call PEXPIRE ${key} <ms> after the write on every path (before that exit too).`
-      );
-  }
-}
-
-function keepTtlMessage(site: WriteSite, where: string): string {
-  return (
-    `SET ... KEEPTTL on ${site.keyName} keeps an existing TTL but creates a missing key without one, and nothing on this ` +
-    `path proves the key exists (${where} leaves it persistent). Return early when GET/EXISTS says the key is missing, ` +
-    `or write SET key value XX KEEPTTL, which never creates the key.`
-  );
-}
-
-function noGetsetMessage(command: string, key: string): string {
-  const what = command === 'GETSET' ? 'GETSET' : 'SET ... GET without KEEPTTL or an expiry';
-  return (
-    `${what} on ${key} replaces the value and drops the key's TTL, so a key meant to expire becomes persistent. ` +
-    `Use SET key value XX KEEPTTL GET: it returns the old value, keeps the TTL and never creates a missing key.`
-  );
-}
-
-function noPersistMessage(command: string, key: string): string {
-  const what = command === 'PERSIST' ? 'PERSIST' : 'GETEX ... PERSIST';
-  return (
-    `${what} on ${key} removes the key's TTL: it then lives until something deletes it. Remove the call; ` +
-    `to change the TTL use PEXPIRE, or declare the key persistent on purpose (-- redis-ttl persistent: ${key}).`
-  );
-}
-
-function nonPositiveMessage(command: string, value: CommandArg): string {
-  if (command === 'SET' || command === 'SETEX' || command === 'PSETEX') {
-    return (
-      `${command} with the expiry ${String(value)} is rejected by Redis ("invalid expire time"), which aborts the script ` +
-      `and keeps every write made before it. Use a positive integer TTL.`
-    );
-  }
-  const integer = typeof value === 'number' ? Number.isInteger(value) : typeof value === 'string' && /^[+-]?\d+$/.test(value.trim());
-  if (!integer) {
-    return (
-      `${command} with the timeout ${String(value)} is rejected by Redis ("value is not an integer"), which aborts the ` +
-      `script and keeps every write made before it. Use a positive integer TTL.`
-    );
-  }
-  return (
-    `${command} with a timeout of ${String(value)} does not set a TTL: it deletes the key at once. ` +
-    `Use DEL if that is the intent, or a positive TTL.`
-  );
-}
-
-function keyMustComeFromKeysMessage(command: string, key: string, value: Value): string {
-  const origin =
-    value.t === 'str' && value.argv !== undefined
-      ? 'is taken from ARGV'
-      : value.t === 'str' && value.v !== undefined
-        ? 'is a literal'
-        : 'is built inside the script';
-  return (
-    `The key of ${command} (${key}) ${origin} instead of coming from KEYS: Redis Cluster routes a script by its ` +
-    `declared keys, so this key may live on another node (CROSSSLOT / misrouted writes), and expiries set on KEYS do not ` +
-    `cover it. Pass the key in KEYS (with a {hash tag} shared with the other keys).`
-  );
-}
-
-function unknownOptionsMessage(command: string): string {
-  return (
-    `The options of this ${command} are not literals, so nothing can prove whether it keeps or sets a TTL ` +
-    `(an option such as KEEPTTL or EX may or may not be there). Spell the options out: ${command} key value PX <ms>.`
-  );
-}
-
-function unanalyzableMessage(text: string | undefined): string {
-  return (
-    `The command name of this redis.call${text ? ` (${text})` : ''} is not a literal or a known constant, so nothing can ` +
-    `be proved about the TTL of the keys it writes. Call each command with a literal name.`
-  );
 }
 
 /**

@@ -9,7 +9,7 @@
  * when they created the key, SETNX/HSETNX answer 1 when they wrote, `SET ... NX` answers a truthy
  * status when it wrote, and `0` is truthy in Lua.
  */
-import type { Reply, Value } from './analyze.js';
+import type { Reply, Value } from './state.js';
 
 /** What one edge of a guard proves about the key. */
 export type KeyFact =
@@ -17,8 +17,17 @@ export type KeyFact =
   | 'missing'
   | 'has-ttl'
   | 'has-ttl-or-missing'
+  /** The key exists and has no TTL (TTL / PTTL answered -1). */
+  | 'no-ttl'
+  /** The key is missing or has no TTL (TTL / PTTL answered < 0). */
+  | 'no-ttl-or-missing'
   /** The write at `site` did not create the key (it existed, so the write kept its TTL). */
   | 'not-created-by-site'
+  /**
+   * If the write at `site` ran on this path, it did not create the key (a size read after a
+   * branch: the write may not have run, so nothing is known about existence).
+   */
+  | 'site-did-not-create'
   /** This edge can never be taken. */
   | 'impossible';
 
@@ -32,6 +41,15 @@ export interface KeyFacts {
   site?: number;
   /** The condition is always true / always false. */
   always?: boolean;
+  /** The write at `site` surely created the key (it was missing): it cannot have found it there. */
+  surelyCreated?: boolean;
+  /** Facts about a second key (LMOVE's reply speaks of its source and of its destination). */
+  and?: KeyFacts;
+  /**
+   * Evaluating the condition raises when the key is missing (`tonumber(GET k) > n` compares nil
+   * with a number): the missing case leaves the script, and both edges know the key exists.
+   */
+  raisesWhenMissing?: boolean;
   whenTrue?: KeyFact;
   whenFalse?: KeyFact;
 }
@@ -44,8 +62,156 @@ const INTEGER_REPLIES = new Set([
   'HDEL', 'HEXISTS', 'HSTRLEN', 'DEL', 'UNLINK', 'EXPIRE', 'PEXPIRE', 'EXPIREAT', 'PEXPIREAT', 'PERSIST', 'XLEN', 'XDEL',
   'XACK', 'XTRIM', 'STRLEN', 'APPEND', 'SETRANGE', 'SETBIT', 'GETBIT', 'BITCOUNT', 'BITPOS', 'BITOP', 'PFADD', 'PFCOUNT',
   'TOUCH', 'DBSIZE', 'SUNIONSTORE', 'SINTERSTORE', 'SDIFFSTORE', 'ZUNIONSTORE', 'ZINTERSTORE', 'ZDIFFSTORE', 'RENAMENX',
-  'SMOVE', 'COPY',
+  'SMOVE', 'COPY', 'ZADD', 'LPUSHX', 'RPUSHX', 'HSTRLEN', 'SINTERCARD', 'ZINTERCARD', 'LINSERT', 'GEOADD',
+  'HINCRBY', 'XACK',
 ]);
+
+/** Reads whose reply is the key's size (elements; 0 when it is missing). */
+export const SIZE_READS: ReadonlySet<string> = new Set(['HLEN', 'SCARD', 'ZCARD', 'LLEN', 'XLEN', 'HGETALL', 'HKEYS', 'HVALS', 'SMEMBERS']);
+
+/**
+ * The size (elements) a key has right after a command created it, and its members when they are
+ * literals: HSET/HMSET 1 to n fields, SADD 1 to n members, ZADD 1 to n members, LPUSH/RPUSH
+ * exactly n elements, XADD 1 entry, the destination of SMOVE / LMOVE / RPOPLPUSH 1 element.
+ * @param args the command's arguments after its name, the key first
+ */
+export function createdShape(command: string, args: readonly Value[]): { size: [number, number]; members?: string[]; scores?: number[] } | undefined {
+  if (args.some((a) => a.t === 'spread')) return undefined;
+  const n = args.length - 1;
+  const literals = (values: readonly (Value | undefined)[]): string[] | undefined => {
+    const out: string[] = [];
+    for (const v of values) {
+      if (v?.t === 'str' && v.v !== undefined) out.push(v.v);
+      else if (v?.t === 'num' && v.v !== undefined) out.push(String(v.v));
+      else return undefined;
+    }
+    return out;
+  };
+  const shape = (size: [number, number], members?: string[]) => (members ? { size, members } : { size });
+  switch (command) {
+    case 'HSET':
+    case 'HMSET':
+      return n >= 2 ? shape([1, Math.floor(n / 2)], literals(args.filter((_, i) => i % 2 === 1))) : undefined;
+    case 'HSETNX':
+    case 'HINCRBY':
+    case 'HINCRBYFLOAT':
+      return shape([1, 1], literals([args[1]]));
+    case 'ZINCRBY': {
+      const increment = literals([args[1]]);
+      const score = increment ? Number(increment[0]) : NaN;
+      return { ...shape([1, 1], literals([args[2]])), ...(Number.isFinite(score) ? { scores: [score] } : {}) };
+    }
+    case 'XADD':
+      return shape([1, 1]);
+    case 'SADD':
+      return n >= 1 ? shape([1, n], literals(args.slice(1))) : undefined;
+    case 'ZADD': {
+      const pairs = zaddPairs(args);
+      if (pairs === undefined || pairs < 1) return undefined;
+      const first = args.length - 2 * pairs;
+      const scores = literals(args.filter((_, i) => i >= first && (i - first) % 2 === 0))?.map(Number);
+      const out = shape([1, pairs], literals(args.filter((_, i) => i >= first && (i - first) % 2 === 1)));
+      return scores && scores.every(Number.isFinite) ? { ...out, scores } : out;
+    }
+    case 'LPUSH':
+    case 'RPUSH':
+      return n >= 1 ? shape([n, n]) : undefined;
+    case 'SMOVE':
+      return shape([1, 1], literals([args[2]]));
+    case 'LMOVE':
+    case 'BLMOVE':
+    case 'RPOPLPUSH':
+    case 'BRPOPLPUSH':
+      return shape([1, 1]);
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Whether a removal certainly empties a key that holds `created` (its size and literal members):
+ * LPOP / RPOP / SPOP / ZPOPMIN / ZPOPMAX without a count on a one-element key, SREM / ZREM / HDEL
+ * of every member it holds.
+ */
+export function removalEmpties(command: string, args: readonly Value[], created: { size: [number, number]; members?: readonly string[]; scores?: readonly number[] }): boolean {
+  if (command === 'ZREMRANGEBYSCORE' && created.scores) {
+    // ZREMRANGEBYSCORE key min max: '-inf', '+inf', '(x' exclusive, 'x' inclusive.
+    const bound = (value: Value | undefined, low: boolean): ((score: number) => boolean) | undefined => {
+      const text = value?.t === 'str' && value.v !== undefined ? value.v : value?.t === 'num' && value.v !== undefined ? String(value.v) : undefined;
+      if (text === undefined) return undefined;
+      const exclusive = text.startsWith('(');
+      const n = Number(text.replace(/^\(/, '').replace(/^\+?inf$/i, 'Infinity').replace(/^-inf$/i, '-Infinity'));
+      if (Number.isNaN(n)) return undefined;
+      return low ? (x) => (exclusive ? x > n : x >= n) : (x) => (exclusive ? x < n : x <= n);
+    };
+    const min = bound(args[1], true);
+    const max = bound(args[2], false);
+    return min !== undefined && max !== undefined && created.scores.every((x) => min(x) && max(x));
+  }
+  if (['LPOP', 'RPOP', 'SPOP', 'ZPOPMIN', 'ZPOPMAX'].includes(command)) return args.length === 1 && created.size[1] <= 1;
+  // The source of a move loses one element.
+  if (['LMOVE', 'BLMOVE', 'RPOPLPUSH', 'BRPOPLPUSH'].includes(command)) return created.size[1] <= 1;
+  const literal = (a: Value | undefined): string | undefined => (a?.t === 'str' && a.v !== undefined ? a.v : a?.t === 'num' && a.v !== undefined ? String(a.v) : undefined);
+  if (command === 'SMOVE') return created.members !== undefined && created.members.length === 1 && created.members[0] === literal(args[2]);
+  if (!['SREM', 'ZREM', 'HDEL'].includes(command) || !created.members) return false;
+  const removed = new Set(args.slice(1).map(literal));
+  return created.members.every((m) => removed.has(m));
+}
+
+/**
+ * Whether a removal certainly leaves elements in a key that holds at least `created`'s literal
+ * members (SADD a b; SREM a leaves b): the key still exists.
+ */
+export function removalKeeps(command: string, args: readonly Value[], created: { members?: readonly string[] }): boolean {
+  if (!['SREM', 'ZREM', 'HDEL'].includes(command) || !created.members) return false;
+  const removed: string[] = [];
+  for (const a of args.slice(1)) {
+    if (a.t === 'str' && a.v !== undefined) removed.push(a.v);
+    else if (a.t === 'num' && a.v !== undefined) removed.push(String(a.v));
+    else return false;
+  }
+  return created.members.some((m) => !removed.includes(m));
+}
+
+/** ZADD's option tokens (https://redis.io/docs/latest/commands/zadd/). */
+const ZADD_OPTIONS = new Set(['NX', 'XX', 'GT', 'LT', 'CH']);
+
+/**
+ * How many score-member pairs a ZADD adds: the arguments after the key and its leading options.
+ * Undefined with INCR (the reply is the new score) or when an option is not a literal.
+ */
+function zaddPairs(args: readonly Value[]): number | undefined {
+  let i = 1;
+  for (; i < args.length; i++) {
+    const a = args[i]!;
+    if (a.t !== 'str' || a.v === undefined) break;
+    const token = a.v.toUpperCase();
+    if (token === 'INCR') return undefined;
+    if (!ZADD_OPTIONS.has(token)) break;
+  }
+  const rest = args.length - i;
+  return rest >= 2 && rest % 2 === 0 ? rest / 2 : undefined;
+}
+
+/** Commands that always answer a status reply (`OK`: a table, truthy in Lua) when they do not raise. */
+const STATUS_REPLIES = new Set(['MSET', 'SETEX', 'PSETEX', 'RENAME', 'LSET', 'LTRIM', 'HMSET', 'PFMERGE', 'RESTORE', 'XGROUP', 'FLUSHDB', 'FLUSHALL', 'SELECT', 'PING']);
+
+/**
+ * Whether a command always answers a status reply: MSET, SETEX, ..., and SET without NX, XX or GET
+ * (https://redis.io/docs/latest/commands/set/: those can answer nil).
+ */
+export function alwaysStatusReply(command: string, args: readonly (string | number | undefined)[]): boolean {
+  if (command !== 'SET') return STATUS_REPLIES.has(command);
+  for (let i = 2; i < args.length; i++) {
+    const a = args[i];
+    if (a === undefined) return false;
+    if (typeof a === 'string') {
+      const token = a.toUpperCase();
+      if (token === 'NX' || token === 'XX' || token === 'GET') return false;
+    }
+  }
+  return true;
+}
 
 /** Replies that are a string, or `false` exactly when the key is missing. */
 const KEY_VALUE_REPLIES = new Set(['GET', 'GETEX']);
@@ -71,7 +237,10 @@ const MEMBER_REPLIES = new Set(['HEXISTS', 'SISMEMBER']);
 const ADDED_COUNT_REPLIES: Record<string, (args: readonly Value[]) => number | undefined> = {
   SADD: (args) => args.length - 1,
   HSET: (args) => Math.floor((args.length - 1) / 2),
-  ZADD: (args) => (args.slice(1).some((a) => a.t === 'str' && a.v !== undefined && /^[a-z]+$/i.test(a.v)) ? undefined : Math.floor((args.length - 1) / 2)),
+  ZADD: (args) => {
+    const pairs = zaddPairs(args);
+    return pairs === undefined ? undefined : pairs;
+  },
   PFADD: () => 1,
 };
 
@@ -142,19 +311,25 @@ function test(op: Op, x: number, c: number): boolean {
   }
 }
 
-/** Which of a reply's outcome classes (each given by sample values) a comparison admits. */
-function partition<T extends string>(classes: Record<T, number[]>, op: Op, c: number): { yes: Set<T>; no: Set<T> } {
+/**
+ * Which of a reply's outcome classes (each an integer range `[lo, hi]`) a comparison with `c`
+ * admits on each edge. The range's ends and the integers next to `c` inside it decide every
+ * comparison operator.
+ */
+function partition<T extends string>(classes: Record<T, [number, number]>, op: Op, c: number): { yes: Set<T>; no: Set<T> } {
   const yes = new Set<T>();
   const no = new Set<T>();
   for (const name of Object.keys(classes) as T[]) {
-    for (const sample of classes[name]) (test(op, sample, c) ? yes : no).add(name);
+    const [lo, hi] = classes[name];
+    const samples = [lo, hi, Math.floor(c) - 1, Math.floor(c), Math.ceil(c), Math.ceil(c) + 1].filter((x) => x >= lo && x <= hi);
+    for (const sample of samples) (test(op, sample, c) ? yes : no).add(name);
   }
   return { yes, no };
 }
 
 function ttlFact(outcomes: Set<'missing' | 'no-ttl' | 'ttl'>): KeyFact | undefined {
   if (outcomes.size === 0) return 'impossible';
-  if (outcomes.has('no-ttl')) return outcomes.has('missing') ? undefined : 'exists';
+  if (outcomes.has('no-ttl')) return outcomes.has('missing') ? (outcomes.has('ttl') ? undefined : 'no-ttl-or-missing') : outcomes.has('ttl') ? 'exists' : 'no-ttl';
   if (!outcomes.has('ttl')) return 'missing';
   return outcomes.has('missing') ? 'has-ttl-or-missing' : 'has-ttl';
 }
@@ -184,6 +359,7 @@ function isIncrement(value: Value, increment: Value | undefined): boolean {
 
 function base(reply: Reply): KeyFacts {
   const facts: KeyFacts = { version: reply.version };
+  if (reply.surelyCreated) facts.surelyCreated = true;
   if (reply.keyId !== undefined) facts.keyId = reply.keyId;
   if (reply.pending) facts.pending = reply.pending;
   if (reply.site !== undefined) facts.site = reply.site;
@@ -195,6 +371,8 @@ function base(reply: Reply): KeyFacts {
  * @returns `undefined` when the comparison proves nothing about any key.
  */
 export function keyFactsOfComparison(left: Value, op: Op, right: Value): KeyFacts | undefined {
+  const zero = zeroWhenMissingFacts(left, op, right) ?? zeroWhenMissingFacts(right, FLIP[op], left);
+  if (zero) return zero;
   let reply: Reply;
   let other: Value;
   let operator = op;
@@ -230,6 +408,30 @@ export function keyFactsOfComparison(left: Value, op: Op, right: Value): KeyFact
     if (operator === '~=') return { ...base(reply), whenFalse: 'exists' };
   }
 
+  // `tonumber(GET k) > n`: tonumber(false) is nil, and ordering nil raises.
+  if (reply.numeric && operator !== '==' && operator !== '~=' && (KEY_VALUE_REPLIES.has(reply.command) || ELEMENT_REPLIES.has(reply.command))) {
+    return { ...base(reply), raisesWhenMissing: true, whenTrue: 'exists', whenFalse: 'exists' };
+  }
+
+  // A size read right after the write that may have created the key: an edge that excludes the
+  // size the key has when that write created it proves the write found the key there.
+  if (reply.sizeWhenCreated && reply.site !== undefined) {
+    const c = literalNumber(other);
+    if (c === undefined) return undefined;
+    const scale = reply.command === 'HGETALL' && reply.sizeOfReply ? 2 : 1;
+    const [lo, hi] = [reply.sizeWhenCreated[0] * scale, reply.sizeWhenCreated[1] * scale];
+    const samples = [lo, hi, c - 1, c, c + 1].filter((x) => x >= lo && x <= hi);
+    const outcomes = new Set(samples.map((x) => test(operator, x, c)));
+    // The plain size facts first (an edge only a missing key takes), then "not created by it".
+    const { yes, no } = partition({ missing: [0, 0], present: [1, Number.MAX_SAFE_INTEGER] }, operator, c);
+    const edge = (sizeSide: Set<'missing' | 'present'>, creationPasses: boolean): KeyFact | undefined => {
+      const plain = sizeFact(sizeSide);
+      if (plain === 'impossible' || plain === 'missing') return plain;
+      return outcomes.size === 1 && !creationPasses ? 'site-did-not-create' : plain;
+    };
+    return withFacts(base(reply), edge(yes, outcomes.has(true)), edge(no, outcomes.has(false)));
+  }
+
   const created = reply.whenCreated;
   if (created && reply.site !== undefined) {
     // On an edge that no "just created" reply can take, the write found the key already there.
@@ -254,21 +456,32 @@ export function keyFactsOfComparison(left: Value, op: Op, right: Value): KeyFact
   const c = literalNumber(other);
   if (c === undefined) return undefined;
   if (TTL_REPLIES.has(reply.command)) {
-    const { yes, no } = partition({ missing: [-2], 'no-ttl': [-1], ttl: [0, 1, 1e12] }, operator, c);
+    const { yes, no } = partition({ missing: [-2, -2], 'no-ttl': [-1, -1], ttl: [0, Number.MAX_SAFE_INTEGER] }, operator, c);
     // A class can fall on both sides only for positive TTLs (e.g. PTTL > 5000): then it proves nothing there.
     return withFacts(base(reply), ttlFact(yes), ttlFact(no));
   }
   if (MEMBER_REPLIES.has(reply.command)) {
-    const { yes, no } = partition({ absent: [0], present: [1] }, operator, c);
+    const { yes, no } = partition({ absent: [0, 0], present: [1, 1] }, operator, c);
     const fact = (side: Set<'absent' | 'present'>): KeyFact | undefined =>
       side.size === 0 ? 'impossible' : side.has('absent') ? undefined : 'exists';
     return withFacts(base(reply), fact(yes), fact(no));
   }
   if (SIZE_REPLIES.has(reply.command) || reply.sizeOfReply) {
-    const { yes, no } = partition({ missing: [0], present: reply.command === 'EXISTS' ? [1] : [1, 1e9] }, operator, c);
+    const { yes, no } = partition({ missing: [0, 0], present: reply.command === 'EXISTS' ? [1, 1] : [1, Number.MAX_SAFE_INTEGER] }, operator, c);
     return withFacts(base(reply), sizeFact(yes), sizeFact(no));
   }
   return undefined;
+}
+
+/** A number that is 0 when a key was missing, compared with a literal: an edge without 0 proves it existed. */
+function zeroWhenMissingFacts(value: Value, op: Op, other: Value): KeyFacts | undefined {
+  if (value.t !== 'num' || !value.zeroWhenMissing) return undefined;
+  const c = literalNumber(other);
+  if (c === undefined) return undefined;
+  const { keyId, version, pending } = value.zeroWhenMissing;
+  const facts: KeyFacts = { keyId, version, pending };
+  const zeroPasses = test(op, 0, c);
+  return zeroPasses ? { ...facts, whenFalse: 'exists' } : { ...facts, whenTrue: 'exists' };
 }
 
 function withFacts(facts: KeyFacts, whenTrue: KeyFact | undefined, whenFalse: KeyFact | undefined): KeyFacts {
@@ -297,7 +510,7 @@ export function keyFactsOfTruth(value: Value): KeyFacts | undefined {
       return value.nilable ? undefined : { always: true };
     case 'str':
       // An ARGV element is nil when the caller passed fewer arguments.
-      return value.argv !== undefined ? undefined : { always: true };
+      return value.argv !== undefined || value.falsy || value.zeroWhenMissing ? undefined : { always: true };
     case 'table':
     case 'key':
     case 'keys':
@@ -307,13 +520,20 @@ export function keyFactsOfTruth(value: Value): KeyFacts | undefined {
       return { always: true };
     case 'reply': {
       if (value.pcall) return undefined;
+      if (value.status) return { always: true }; // a status reply is a table
       if (value.luaType === 'number' && !value.numeric) return { always: true }; // 0 is truthy in Lua
       if (value.keyId === undefined) return undefined;
       // tonumber(GET ...): nil also for a value that is not a number, so only "truthy => exists" holds.
       if (value.numeric) return KEY_VALUE_REPLIES.has(value.command) || ELEMENT_REPLIES.has(value.command) ? { ...base(value), whenTrue: 'exists' } : undefined;
       if (KEY_VALUE_REPLIES.has(value.command)) return { ...base(value), whenTrue: 'exists', whenFalse: 'missing' };
       if (ELEMENT_REPLIES.has(value.command)) return { ...base(value), whenTrue: 'exists' };
-      if (value.createsOnTruthy && value.site !== undefined) return { ...base(value), whenFalse: 'not-created-by-site' };
+      // LMOVE / RPOPLPUSH answer the element moved, or nil when the source was empty (missing).
+      const source: KeyFacts | undefined =
+        value.sourceKeyId !== undefined && value.sourceVersion !== undefined
+          ? { keyId: value.sourceKeyId, version: value.sourceVersion, whenTrue: 'exists', whenFalse: 'missing' }
+          : undefined;
+      if (value.createsOnTruthy && value.site !== undefined) return { ...base(value), whenFalse: 'not-created-by-site', ...(source ? { and: source } : {}) };
+      if (source) return source;
       return undefined;
     }
     default:

@@ -8,6 +8,7 @@
  * parsing, keeping offsets.
  */
 import luaparse from 'luaparse';
+import type * as L from 'luaparse';
 import type { Chunk, Comment, Node } from 'luaparse';
 
 /** A successful parse. Node `range`s are UTF-16 offsets into the original source. */
@@ -32,13 +33,22 @@ const SHEBANG = /^#![^\r\n]*/;
  * Parses a Redis Lua script (Lua 5.1) or function library.
  * @param source the script text
  * @param options `positions: false` skips node ranges (about a third faster), for a first pass
- *   that only asks whether there is anything to report.
+ *   that only asks whether there is anything to report; `depthChecked: true` skips the nesting
+ *   check when a first pass of the same text already made it.
  * @returns the AST with comments, or the first syntax error; never throws.
  */
-export function parseLua(source: string, options: { positions?: boolean } = {}): ParsedScript | ParseFailure {
+export function parseLua(source: string, options: { positions?: boolean; depthChecked?: boolean } = {}): ParsedScript | ParseFailure {
   const positions = options.positions ?? true;
-  // A byte order mark is not Lua; a space keeps the offsets.
-  let text = source.charCodeAt(0) === 0xfeff ? ' ' + source.slice(1) : source;
+  // Redis hands the script's bytes to Lua as they are: a byte order mark is not Lua.
+  if (source.charCodeAt(0) === 0xfeff) {
+    return {
+      ok: false,
+      message:
+        'the script starts with a UTF-8 byte order mark, which Redis refuses ("unexpected symbol near \'<\\239>\'"): save the file without BOM.',
+      offset: 0,
+    };
+  }
+  let text = source;
   let libraryName: string | undefined;
   const shebang = SHEBANG.exec(text);
   if (shebang) {
@@ -49,40 +59,217 @@ export function parseLua(source: string, options: { positions?: boolean } = {}):
   }
   // eslint-disable-next-line no-control-regex
   const ascii = !/[^\x00-\x7f]/.test(text);
-  const input = ascii ? text : toByteString(text);
+  let input = ascii ? text : toByteString(text);
+  let parsed = parseInput(input, positions, '5.1');
+  if (!parsed.ok && /\bbreak\b/.test(input)) {
+    // `break;` is valid Lua 5.1 that luaparse 0.3.1 rejects; its unreleased fix (fstirlitz/luaparse
+    // d61c6fe, "Allow a single ; after a break statement in Lua 5.1 mode") consumes the `;`. Until a
+    // release ships it, the same `;` is blanked (offsets kept), found with luaparse's own lexer.
+    const fixed = blankSemicolonsAfterBreak(input);
+    if (fixed !== undefined) {
+      const retry = parseInput(fixed, positions, '5.1');
+      if (retry.ok) {
+        input = fixed;
+        parsed = retry;
+      }
+    }
+  }
+  if (parsed.ok) {
+    const { ast } = parsed;
+    const comments = (ast.comments ?? []) as Comment[];
+    if (!ascii && positions) remapRanges(ast, byteToCharMap(text), comments);
+    const tooDeep = options.depthChecked ? undefined : firstTooDeep(ast);
+    if (tooDeep !== undefined) {
+      return {
+        ok: false,
+        message: `the script nests blocks and expressions deeper than Redis' Lua 5.1 parser allows (${MAX_SYNTAX_LEVELS} levels): Redis refuses it with "chunk has too many syntax levels".`,
+        offset: Math.max(0, Math.min(tooDeep, source.length)),
+      };
+    }
+    return { ok: true, ast, comments, ...(libraryName !== undefined ? { libraryName } : {}) };
+  }
+  const error = parsed.error;
+  // luaparse's SyntaxError carries index/line/column as non-enumerable properties.
+  const err = error as { message?: unknown; index?: unknown };
+  const byteIndex = typeof err.index === 'number' ? err.index : 0;
+  let rawMessage = typeof err.message === 'string' ? err.message : String(error);
+  if (error instanceof RangeError && /call stack/i.test(rawMessage)) rawMessage = 'the script is nested too deeply to parse';
+  // luaparse read UTF-8 bytes as characters: decode what it quotes from the source.
+  else if (!ascii) {
+    rawMessage = Buffer.from(rawMessage, 'latin1').toString('utf8');
+    // A quoted lone byte of a multi-byte character: show the character itself.
+    const at = charOffsetOfByte(text, byteIndex);
+    const char = String.fromCodePoint(text.codePointAt(at) ?? 0xfffd);
+    rawMessage = rawMessage.replace(/\uFFFD+/g, char);
+  }
+  let message = rawMessage.replace(/^\[\d+:\d+\]\s*/, '');
+  // Valid in a later Lua (goto, bitwise operators, //, <const>): say which Lua Redis runs.
+  if (!(error instanceof RangeError) && (parseInput(input, false, '5.3').ok || parseInput(input, false, 'LuaJIT').ok)) {
+    message += ' (Redis runs Lua 5.1: goto and labels, bitwise operators, integer division `//` and other Lua 5.2+ syntax are errors there)';
+  }
+  const offset = ascii ? byteIndex : charOffsetOfByte(text, byteIndex);
+  return { ok: false, message, offset: Math.max(0, Math.min(offset, source.length)) };
+}
+
+function parseInput(input: string, positions: boolean, luaVersion: '5.1' | '5.3' | 'LuaJIT'): { ok: true; ast: Chunk } | { ok: false; error: unknown } {
   try {
     const ast = luaparse.parse(input, {
       comments: positions, // the quick pass reads no directives
       locations: false,
       ranges: positions,
       scope: false,
-      luaVersion: '5.1',
+      luaVersion,
       encodingMode: 'pseudo-latin1',
     });
-    const comments = (ast.comments ?? []) as Comment[];
-    if (!ascii && positions) remapRanges(ast, byteToCharMap(text), comments);
-    return { ok: true, ast, comments, ...(libraryName !== undefined ? { libraryName } : {}) };
+    return { ok: true, ast };
   } catch (error) {
-    // luaparse's SyntaxError carries index/line/column as non-enumerable properties.
-    const err = error as { message?: unknown; index?: unknown };
-    const byteIndex = typeof err.index === 'number' ? err.index : 0;
-    let rawMessage = typeof err.message === 'string' ? err.message : String(error);
-    if (error instanceof RangeError && /call stack/i.test(rawMessage)) rawMessage = 'the script is nested too deeply to parse';
-    // luaparse read UTF-8 bytes as characters: decode what it quotes from the source.
-    else if (!ascii) {
-      rawMessage = Buffer.from(rawMessage, 'latin1').toString('utf8');
-      // A quoted lone byte of a multi-byte character: show the character itself.
-      const at = charOffsetOfByte(text, byteIndex);
-      const char = String.fromCodePoint(text.codePointAt(at) ?? 0xfffd);
-      rawMessage = rawMessage.replace(/\uFFFD+/g, char);
-    }
-    const offset = ascii ? byteIndex : charOffsetOfByte(text, byteIndex);
-    return {
-      ok: false,
-      message: rawMessage.replace(/^\[\d+:\d+\]\s*/, ''),
-      offset: Math.max(0, Math.min(offset, source.length)),
-    };
+    return { ok: false, error };
   }
+}
+
+interface Token {
+  type: number;
+  value: unknown;
+  range: [number, number];
+}
+
+/** `input` with every `;` that directly follows a `break` token replaced by a space, or undefined. */
+function blankSemicolonsAfterBreak(input: string): string | undefined {
+  try {
+    // luaparse's lexer API (lex, tokenTypes) is not in @types/luaparse.
+    const lexer = luaparse as unknown as { lex(): Token; tokenTypes: Record<'EOF' | 'Keyword' | 'Punctuator', number> };
+    luaparse.parse(input, { wait: true, luaVersion: '5.1', encodingMode: 'pseudo-latin1' });
+    const chars = input.split('');
+    let previous: Token | undefined;
+    let changed = false;
+    for (let i = 0; i <= input.length; i++) {
+      const token = lexer.lex();
+      if (token.type === lexer.tokenTypes.EOF) break;
+      if (token.type === lexer.tokenTypes.Punctuator && token.value === ';' && previous && previous.type === lexer.tokenTypes.Keyword && previous.value === 'break') {
+        chars[token.range[0]] = ' ';
+        changed = true;
+      }
+      previous = token;
+    }
+    return changed ? chars.join('') : undefined;
+  } catch {
+    return undefined; // a lexical error: the first parse's message stands
+  }
+}
+
+/**
+ * Lua 5.1's parser counts one "syntax level" per block (`chunk`) and per sub-expression it parses
+ * recursively (`subexpr`: a right operand, a unary operand, an index, a call argument, a table
+ * field), and refuses the script beyond LUAI_MAXCCALLS = 200 (lparser.c `enterlevel`; checked on
+ * redis-server 7.0: 198 nested `if`s load, 199 do not). Parentheses are not in luaparse's AST, so
+ * `((x))` counts one level less than Lua does.
+ */
+const MAX_SYNTAX_LEVELS = 200;
+
+/** The offset of the first node deeper than {@link MAX_SYNTAX_LEVELS}, or undefined. */
+function firstTooDeep(ast: Chunk): number | undefined {
+  let found: number | undefined;
+  const at = (node: Node): number => (node as Node & { range?: [number, number] }).range?.[0] ?? 0;
+  const expr = (node: L.Expression | null | undefined, level: number): void => {
+    if (!node || found !== undefined) return;
+    if (level > MAX_SYNTAX_LEVELS) {
+      found = at(node);
+      return;
+    }
+    switch (node.type) {
+      case 'BinaryExpression':
+      case 'LogicalExpression':
+        expr(node.left, level);
+        expr(node.right, level + 1);
+        return;
+      case 'UnaryExpression':
+        expr(node.argument, level + 1);
+        return;
+      case 'MemberExpression':
+        expr(node.base, level);
+        return;
+      case 'IndexExpression':
+        expr(node.base, level);
+        expr(node.index, level + 1);
+        return;
+      case 'CallExpression':
+        expr(node.base, level);
+        for (const arg of node.arguments) expr(arg, level + 1);
+        return;
+      case 'StringCallExpression':
+        expr(node.base, level);
+        return;
+      case 'TableCallExpression':
+        expr(node.base, level);
+        expr(node.arguments, level);
+        return;
+      case 'TableConstructorExpression':
+        for (const field of node.fields) {
+          if (field.type === 'TableKey') expr(field.key, level + 1);
+          expr(field.value, level + 1);
+        }
+        return;
+      case 'FunctionDeclaration':
+        block(node.body, level);
+        return;
+      default:
+        return;
+    }
+  };
+  const block = (body: readonly L.Statement[], level: number): void => {
+    const chunk = level + 1;
+    if (found !== undefined) return;
+    if (chunk > MAX_SYNTAX_LEVELS && body[0]) {
+      found = at(body[0]);
+      return;
+    }
+    for (const statement of body) stat(statement, chunk);
+  };
+  const stat = (node: L.Statement, level: number): void => {
+    if (found !== undefined) return;
+    switch (node.type) {
+      case 'LocalStatement':
+      case 'AssignmentStatement':
+        for (const target of node.variables) if (target.type === 'IndexExpression') expr(target.index, level + 1);
+        for (const init of node.init) expr(init, level + 1);
+        return;
+      case 'CallStatement':
+        expr(node.expression, level);
+        return;
+      case 'IfStatement':
+        for (const clause of node.clauses) {
+          if (clause.type !== 'ElseClause') expr(clause.condition, level + 1);
+          block(clause.body, level);
+        }
+        return;
+      case 'WhileStatement':
+      case 'RepeatStatement':
+        expr(node.condition, level + 1);
+        block(node.body, level);
+        return;
+      case 'ForNumericStatement':
+        expr(node.start, level + 1);
+        expr(node.end, level + 1);
+        expr(node.step, level + 1);
+        block(node.body, level);
+        return;
+      case 'ForGenericStatement':
+        for (const iterator of node.iterators) expr(iterator, level + 1);
+        block(node.body, level);
+        return;
+      case 'DoStatement':
+      case 'FunctionDeclaration':
+        block(node.body, level);
+        return;
+      case 'ReturnStatement':
+        for (const arg of node.arguments) expr(arg, level + 1);
+        return;
+      default:
+        return;
+    }
+  };
+  block(ast.body, 0);
+  return found;
 }
 
 /** UTF-8 bytes of `text`, one char per byte (what luaparse's pseudo-latin1 mode reads). */

@@ -68,4 +68,13 @@ export interface AnalyzeOptions {
    * analyses a script embedded in another file passes the host file's line here.
    */
   messageLine?: (offset: number) => number;
+  /**
+   * How messages name a place ("the path that returns at line 12, column 5"): given a 0-based
+   * offset into the script, the 1-based line and column to print. Default: the script's own. A
+   * front end that analyses a script embedded in another file passes the host file's position
+   * here; it wins over `messageLine` (which gives the line only). `file`, when given, is printed
+   * too ("line 3, column 5 of includes/helper.lua"): the place is in another file than the one
+   * reported (an included file).
+   */
+  messagePosition?: (offset: number) => { line: number; column: number; file?: string };
 }

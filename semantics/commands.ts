@@ -26,11 +26,12 @@
  * - `create-if-missing-with-ttl`: SET ... NX EX: creates with a TTL; no-op when the key exists.
  * - `set-ttl`: EXPIRE family without XX/GT (NX and LT included), GETEX EX/PX/EXAT/PXAT: an existing
  *   key gets a TTL; a missing key stays missing.
- * - `set-ttl-if-has-ttl`: EXPIRE family with XX or GT: a key without TTL keeps having none.
+ * - `set-ttl-if-has-ttl`: EXPIRE family with XX or GT: a key without TTL keeps having none (also
+ *   with a timeout <= 0, which then deletes only a key that has a TTL).
  * - `keep-ttl`: SET ... KEEPTTL without XX: keeps an existing TTL but creates a missing key
  *   **without** TTL.
  * - `remove-ttl`: PERSIST, GETEX ... PERSIST.
- * - `delete`: DEL, UNLINK, GETDEL, an EXPIRE family call with a literal timeout <= 0.
+ * - `delete`: DEL, UNLINK, GETDEL, an EXPIRE family call (without XX/GT) with a literal timeout <= 0.
  * - `read`: the key is read (or modified in a way that cannot create it or change its TTL).
  */
 export type KeyEffect =
@@ -72,6 +73,25 @@ export interface KeyAction {
    * (LMOVE, RPOPLPUSH, SMOVE): when both are the same key, nothing is created.
    */
   onlyWithSource?: number;
+  /**
+   * Redis raises an error when this key is missing (RENAME / RENAMENX: "ERR no such key",
+   * https://redis.io/docs/latest/commands/rename/); inside a script the error aborts it.
+   */
+  mustExist?: true;
+  /**
+   * For `transfer-ttl`: the command writes this key only when it does not exist yet (RENAMENX, COPY
+   * without REPLACE); it also writes nothing when the source is missing (COPY answers 0,
+   * https://redis.io/docs/latest/commands/copy/).
+   */
+  onlyIfMissing?: true;
+  /**
+   * For the destination of a STORE command (SUNIONSTORE, SINTERSTORE, SDIFFSTORE and the sorted-set
+   * ones): when the result is empty, which the sources decide, Redis deletes the destination
+   * instead of storing an empty key (https://redis.io/docs/latest/commands/sunionstore/).
+   * `union`: empty when every source is missing; `intersection`: when any is; `difference`: when
+   * the first is.
+   */
+  storeOf?: 'union' | 'intersection' | 'difference';
 }
 
 /** The analysis of one command call, see {@link describeCommand}. */
@@ -186,30 +206,43 @@ function describeSet(args: readonly CommandArg[]): Omit<CommandDescription, 'nam
   };
 }
 
-/** EXPIRE key seconds [NX | XX | GT | LT] and its PEXPIRE / EXPIREAT / PEXPIREAT siblings. */
+/**
+ * EXPIRE key seconds [NX | XX | GT | LT] and its PEXPIRE / EXPIREAT / PEXPIREAT siblings
+ * (https://redis.io/docs/latest/commands/expire/). NX together with XX, GT or LT, and GT together
+ * with LT, are rejected ("ERR NX and XX, GT or LT options at the same time are not compatible").
+ * A timeout <= 0 deletes the key, but under XX or GT a key without TTL is left alone (XX needs a
+ * TTL; GT counts no TTL as infinite), so only a key that had a TTL goes away.
+ */
 function describeExpire(unit: NonNullable<CommandDescription['ttl']>['unit']) {
   return (args: readonly CommandArg[]): Omit<CommandDescription, 'name' | 'known'> => {
     let onlyWithTtl = false;
     let unknownOptions = false;
+    const options = new Set<string>();
     for (let i = 2; i < args.length; i++) {
       const token = upper(args[i]);
       if (token === undefined) unknownOptions = true;
-      else if (token === 'XX' || token === 'GT') onlyWithTtl = true;
+      else {
+        options.add(token);
+        if (token === 'XX' || token === 'GT') onlyWithTtl = true;
+      }
     }
+    const conflicting = (options.has('NX') && (options.has('XX') || options.has('GT') || options.has('LT'))) || (options.has('GT') && options.has('LT'));
     const literal = args[1];
     // Redis parses the timeout as an integer: '1.5', '0.0' or '60s' is an error that aborts a script.
     const integer = typeof literal === 'number' ? Number.isInteger(literal) : typeof literal === 'string' ? /^[+-]?\d+$/.test(literal.trim()) : undefined;
     const value = integer ? Number(literal) : undefined;
-    const rejected = integer === false;
+    const badValue = integer === false;
+    const rejected = badValue || conflicting;
     // A timeout <= 0 (or a time in the past, which we can only see for literals <= 0) deletes the key.
     const deletes = value !== undefined && value <= 0;
+    const effect: KeyEffect = rejected ? 'read' : onlyWithTtl ? 'set-ttl-if-has-ttl' : deletes ? 'delete' : 'set-ttl';
     return {
-      keys: [{ arg: 0, effect: rejected ? 'read' : deletes ? 'delete' : onlyWithTtl ? 'set-ttl-if-has-ttl' : 'set-ttl' }],
+      keys: [{ arg: 0, effect }],
       getDropsTtl: false,
       keepTtl: false,
       unknownOptions,
       ttl: { arg: 1, unit },
-      ...(deletes || rejected ? { nonPositiveTtlArg: 1 } : {}),
+      ...(deletes || badValue ? { nonPositiveTtlArg: 1 } : {}),
       ...(rejected ? { rejected: true as const } : {}),
     };
   };
@@ -264,9 +297,9 @@ function createUnless(...tokens: string[]) {
 }
 
 /** A destination key at `dest` that is overwritten, the others read (SUNIONSTORE dest key ...). */
-function storeAt(dest: number, effect: KeyEffect = 'overwrite', sources: 'rest' | 'numkeys' = 'rest') {
+function storeAt(dest: number, effect: KeyEffect = 'overwrite', sources: 'rest' | 'numkeys' = 'rest', storeOf?: KeyAction['storeOf']) {
   return (args: readonly CommandArg[]): Omit<CommandDescription, 'name' | 'known'> => {
-    const keys: KeyAction[] = [{ arg: dest, effect }];
+    const keys: KeyAction[] = [{ arg: dest, effect, ...(storeOf ? { storeOf } : {}) }];
     if (sources === 'rest') {
       for (let i = dest + 1; i < args.length; i++) keys.push({ arg: i, effect: 'read' });
     } else {
@@ -301,13 +334,16 @@ function storeOption(args: readonly CommandArg[]): Omit<CommandDescription, 'nam
   return { ...base(keys), unknownOptions };
 }
 
-const transfer = (args: readonly CommandArg[]): Omit<CommandDescription, 'name' | 'known'> => {
-  void args;
-  return base([
-    { arg: 0, effect: 'delete' },
-    { arg: 1, effect: 'transfer-ttl', sourceArg: 0 },
-  ]);
-};
+/** RENAME / RENAMENX src dst: raises when src is missing; the destination takes the source's TTL. */
+const transfer =
+  (onlyIfMissing: boolean) =>
+  (args: readonly CommandArg[]): Omit<CommandDescription, 'name' | 'known'> => {
+    void args;
+    return base([
+      { arg: 0, effect: 'delete', mustExist: true },
+      { arg: 1, effect: 'transfer-ttl', sourceArg: 0, ...(onlyIfMissing ? { onlyIfMissing: true as const } : {}) },
+    ]);
+  };
 
 const TABLE: Record<string, Spec> = {
   // create-or-modify in place
@@ -415,12 +451,12 @@ const TABLE: Record<string, Spec> = {
     describe: () => ({ ...base([{ arg: 0, effect: 'overwrite' }]), getDropsTtl: true }),
   },
   MSET: { kind: 'pairs', effect: 'overwrite' },
-  SUNIONSTORE: { kind: 'custom', describe: storeAt(0) },
-  SINTERSTORE: { kind: 'custom', describe: storeAt(0) },
-  SDIFFSTORE: { kind: 'custom', describe: storeAt(0) },
-  ZUNIONSTORE: { kind: 'custom', describe: storeAt(0, 'overwrite', 'numkeys') },
-  ZINTERSTORE: { kind: 'custom', describe: storeAt(0, 'overwrite', 'numkeys') },
-  ZDIFFSTORE: { kind: 'custom', describe: storeAt(0, 'overwrite', 'numkeys') },
+  SUNIONSTORE: { kind: 'custom', describe: storeAt(0, 'overwrite', 'rest', 'union') },
+  SINTERSTORE: { kind: 'custom', describe: storeAt(0, 'overwrite', 'rest', 'intersection') },
+  SDIFFSTORE: { kind: 'custom', describe: storeAt(0, 'overwrite', 'rest', 'difference') },
+  ZUNIONSTORE: { kind: 'custom', describe: storeAt(0, 'overwrite', 'numkeys', 'union') },
+  ZINTERSTORE: { kind: 'custom', describe: storeAt(0, 'overwrite', 'numkeys', 'intersection') },
+  ZDIFFSTORE: { kind: 'custom', describe: storeAt(0, 'overwrite', 'numkeys', 'difference') },
   ZRANGESTORE: {
     kind: 'custom',
     describe: () =>
@@ -457,15 +493,22 @@ const TABLE: Record<string, Spec> = {
   },
 
   // TTL taken from elsewhere
-  RENAME: { kind: 'custom', describe: transfer },
-  RENAMENX: { kind: 'custom', describe: transfer },
+  RENAME: { kind: 'custom', describe: transfer(false) },
+  RENAMENX: { kind: 'custom', describe: transfer(true) },
   COPY: {
     kind: 'custom',
-    describe: () =>
-      base([
-        { arg: 0, effect: 'read' },
-        { arg: 1, effect: 'transfer-ttl', sourceArg: 0 },
-      ]),
+    // COPY src dst [DB n] [REPLACE]: nothing happens when src is missing, or dst exists without REPLACE.
+    describe: (args) => {
+      const replace = args.slice(2).some((a) => upper(a) === 'REPLACE');
+      const unknown = args.slice(2).some((a) => a === undefined);
+      return {
+        ...base([
+          { arg: 0, effect: 'read' },
+          { arg: 1, effect: 'transfer-ttl', sourceArg: 0, ...(replace || unknown ? {} : { onlyIfMissing: true as const }) },
+        ]),
+        unknownOptions: unknown,
+      };
+    },
   },
 
   // sets a TTL

@@ -12,7 +12,7 @@ export interface CorpusScript {
 }
 
 /** A small, fast, seedable PRNG (mulberry32). */
-function createRandom(seed: number) {
+export function createRandom(seed: number) {
   let state = seed >>> 0;
   const next = (): number => {
     state = (state + 0x6d2b79f5) >>> 0;

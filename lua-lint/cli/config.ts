@@ -29,9 +29,11 @@ export interface LuaLintConfig {
   ignores: string[];
   /** The directory of the config file (the working directory when there is none). */
   baseDir: string;
+  /** Where `--- @include` references are also looked up (absolute), when set. */
+  includeRoot?: string;
 }
 
-const ALLOWED_PROPERTIES = ['rules', 'persistentKeys', 'ignores'] as const;
+const ALLOWED_PROPERTIES = ['rules', 'persistentKeys', 'ignores', 'includeRoot'] as const;
 
 /** An empty config whose ignores (none) are relative to `cwd`. */
 export function emptyConfig(cwd: string): LuaLintConfig {
@@ -87,7 +89,11 @@ export function validateConfig(value: unknown, filePath: string): LuaLintConfig 
       problems.push(`unknown property "${key}" (allowed: ${ALLOWED_PROPERTIES.join(', ')})`);
     }
   }
-  const { rules, persistentKeys, ignores } = value;
+  const { rules, persistentKeys, ignores, includeRoot } = value;
+  if (includeRoot !== undefined) {
+    if (typeof includeRoot !== 'string' || includeRoot === '') problems.push(`includeRoot: expected a directory (a non-empty string), got ${describeValue(includeRoot)}`);
+    else config.includeRoot = path.resolve(path.dirname(filePath), includeRoot);
+  }
   if (rules !== undefined) {
     if (!isPlainObject(rules)) problems.push(`rules: expected an object of rule id -> severity, got ${describeValue(rules)}`);
     else {

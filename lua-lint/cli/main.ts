@@ -8,7 +8,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { analyzeLua } from '../index.js';
+import { analyzeLuaWithIncludes, type IncludeResolver } from '../index.js';
+import { createIncludeResolver } from './includes.js';
 import { RULE_IDS, isLuaRuleId, parseSeverity } from '../rules.js';
 import type { AnalyzeOptions, LuaRuleId, Severity } from '../types.js';
 import { shouldUseColor } from './color.js';
@@ -20,7 +21,7 @@ import { createIgnoreMatcher } from './ignore.js';
 import { packageVersion } from '../../cli/package-info.js';
 import { displayPath } from './paths.js';
 import { type CliStreams, finishProgram, parseArguments, reportUserErrors } from '../../cli/process.js';
-import { type LintResult, STDIN_FILE_PATH, createResult, errorsOnly, totals, withCounts } from './results.js';
+import { type LintMessage, type LintResult, STDIN_FILE_PATH, createResult, errorsOnly, totals, withCounts } from './results.js';
 
 export type { CliOutput } from '../../cli/process.js';
 
@@ -40,6 +41,7 @@ interface ParsedOptions {
   outputFile?: string;
   rule?: string[];
   persistent?: string[];
+  includeRoot?: string;
   maxWarnings?: number;
   quiet?: true;
   config?: string;
@@ -101,6 +103,7 @@ function buildProgram(io: CliIo): Command {
     .addOption(new Option('-f, --format <name>', 'output format').choices(FORMAT_NAMES).default('stylish'))
     .option('-o, --output-file <path>', 'write the report to a file instead of standard output')
     .option('--rule <id=severity>', 'set a rule to off, warn or error (repeatable)', collect)
+    .option('--include-root <dir>', 'where "--- @include" files are also looked up, and what ~/ and <name>/ in them mean (default: next to the including file)')
     .option('--persistent <key>', 'a key that is persistent on purpose: a KEYS index (2 = KEYS[2]) or a key pattern with * (repeatable)', collect)
     .option('--max-warnings <n>', 'exit with 1 when there are more than n warnings', parseCount)
     .option('--quiet', 'report errors only; warnings are neither printed nor counted')
@@ -150,15 +153,18 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     errorOnUnmatchedPattern: options.errorOnUnmatchedPattern,
   });
 
-  let results: LintResult[] = [];
+  const includeRoot = options.includeRoot !== undefined ? path.resolve(io.cwd, options.includeRoot) : config.includeRoot;
+  const resolver = createIncludeResolver(includeRoot ?? io.cwd, includeRoot !== undefined);
+  const lint = new LintRun(analyzeOptions, resolver, io.cwd);
   for (const target of targets) {
     if (target.kind === 'stdin') {
       const filePath = options.stdinFilename === undefined ? STDIN_FILE_PATH : path.resolve(io.cwd, options.stdinFilename);
-      results.push(lintBytes(filePath, await readStream(io.stdin), analyzeOptions));
+      lint.add(filePath, await readStream(io.stdin));
     } else {
-      results.push(lintBytes(target.path, await readSourceFile(target.path, io.cwd), analyzeOptions));
+      lint.add(target.path, await readSourceFile(target.path, io.cwd));
     }
   }
+  let results = lint.results();
   if (options.quiet) results = errorsOnly(results);
 
   const useColor = shouldUseColor(options.color, io.env ?? process.env, options.outputFile === undefined && io.stdout.isTTY === true);
@@ -178,15 +184,55 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
   return 0;
 }
 
-/** Decodes and analyses one file's bytes. */
-function lintBytes(filePath: string, bytes: Uint8Array, options: AnalyzeOptions): LintResult {
-  const source = decodeSource(bytes);
-  if (!source.ok) {
-    return withCounts(filePath, [
-      { ruleId: null, severity: 2, message: source.reason, line: 1, column: 1, endLine: 1, endColumn: 1, fatal: true },
-    ]);
+/**
+ * The results of one run: each linted file once, in order, with the findings that `--- @include`
+ * resolution places in included files added to those files (each finding once).
+ */
+class LintRun {
+  private readonly byFile = new Map<string, LintMessage[]>();
+  private readonly seen = new Map<string, Set<string>>();
+
+  constructor(
+    private readonly options: AnalyzeOptions,
+    private readonly resolver: IncludeResolver,
+    private readonly cwd: string,
+  ) {}
+
+  /** Decodes and analyses one file's bytes. */
+  add(filePath: string, bytes: Uint8Array): void {
+    const source = decodeSource(bytes);
+    this.messages(filePath);
+    if (!source.ok) {
+      this.push(filePath, [{ ruleId: null, severity: 2, message: source.reason, line: 1, column: 1, endLine: 1, endColumn: 1, fatal: true }]);
+      return;
+    }
+    const from = filePath === STDIN_FILE_PATH ? path.join(this.cwd, STDIN_FILE_PATH) : filePath;
+    for (const { filePath: file, findings } of analyzeLuaWithIncludes(from, source.text, this.resolver, this.options)) {
+      this.push(file === from ? filePath : file, createResult(file, findings).messages);
+    }
   }
-  return createResult(filePath, analyzeLua(source.text, options));
+
+  results(): LintResult[] {
+    return [...this.byFile].map(([filePath, messages]) => withCounts(filePath, messages.sort((a, b) => a.line - b.line || a.column - b.column)));
+  }
+
+  private messages(filePath: string): LintMessage[] {
+    let list = this.byFile.get(filePath);
+    if (!list) this.byFile.set(filePath, (list = []));
+    return list;
+  }
+
+  private push(filePath: string, messages: readonly LintMessage[]): void {
+    const list = this.messages(filePath);
+    let seen = this.seen.get(filePath);
+    if (!seen) this.seen.set(filePath, (seen = new Set()));
+    for (const message of messages) {
+      const key = `${message.ruleId}:${message.line}:${message.column}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      list.push(message);
+    }
+  }
 }
 
 /** `--rule id=severity` (or `id:severity`), repeatable; later ones win. */

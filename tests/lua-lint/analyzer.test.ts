@@ -66,7 +66,7 @@ describe('messages', () => {
   it('names the key, the command, the exit line and the fix', () => {
     const [finding] = analyzeLua("local n = redis.call('INCR', KEYS[1])\nif n > tonumber(ARGV[1]) then\n  return 0\nend\nredis.call('EXPIRE', KEYS[1], 60)\nreturn 1\n");
     expect(finding!.message).toBe(
-      'INCR on KEYS[1] can create the key without a TTL, and the path that returns at line 3 gets there before any ' +
+      'INCR on KEYS[1] can create the key without a TTL, and the path that returns at line 3, column 3 gets there before any ' +
         'expiry is set on it: the key would never expire. Call PEXPIRE KEYS[1] <ms> after the write on every path ' +
         '(before that exit too).',
     );
@@ -83,12 +83,12 @@ describe('messages', () => {
 
   it('names the error line when a script raises after a write', () => {
     const [finding] = analyzeLua("redis.call('HSET', KEYS[1], 'a', 1)\nif not tonumber(ARGV[1]) then\n  error('bad ttl')\nend\nredis.call('PEXPIRE', KEYS[1], ARGV[1])\n");
-    expect(finding!.message).toContain('the error raised at line 3 (Redis keeps the writes made before an error)');
+    expect(finding!.message).toContain('the error raised at line 3, column 3 (Redis keeps the writes made before an error)');
   });
 
   it('names the function of a Redis 7 library', () => {
     const [finding] = analyzeLua("#!lua name=lib\nredis.register_function('mark', function(keys, args)\n  redis.call('SADD', keys[1], args[1])\nend)\n");
-    expect(finding!.message).toContain("SADD on keys[1] can create the key without a TTL, and the end of function 'mark' (line 4)");
+    expect(finding!.message).toContain("SADD on keys[1] can create the key without a TTL, and the end of function 'mark' (line 4, column 1)");
   });
 });
 
@@ -333,10 +333,23 @@ describe('rule metadata and the command table', () => {
     expect(describeCommand('EXPIRE', ['k', 10, 'NX']).keys[0]!.effect).toBe('set-ttl');
     expect(describeCommand('PEXPIRE', ['k', 10, 'gt']).keys[0]!.effect).toBe('set-ttl-if-has-ttl');
     expect(describeCommand('EXPIRE', ['k', '0']).keys[0]!.effect).toBe('delete');
+    // 0 under XX / GT deletes only a key that has a TTL; NX with XX/GT/LT, GT with LT are rejected.
+    expect(describeCommand('EXPIRE', ['k', 0, 'XX', 'GT'])).toMatchObject({ keys: [{ arg: 0, effect: 'set-ttl-if-has-ttl' }], nonPositiveTtlArg: 1 });
+    expect(describeCommand('EXPIRE', ['k', 0, 'XX', 'GT']).rejected).toBeUndefined();
+    expect(describeCommand('EXPIRE', ['k', 10, 'NX', 'GT'])).toMatchObject({ keys: [{ arg: 0, effect: 'read' }], rejected: true });
+    expect(describeCommand('PEXPIRE', ['k', 10, 'GT', 'LT']).rejected).toBe(true);
+    expect(describeCommand('EXPIRE', ['k', 10, 'NX', 'GT']).nonPositiveTtlArg).toBeUndefined();
+    expect(describeCommand('RENAME', ['a', 'b']).keys).toEqual([
+      { arg: 0, effect: 'delete', mustExist: true },
+      { arg: 1, effect: 'transfer-ttl', sourceArg: 0 },
+    ]);
+    expect(describeCommand('RENAMENX', ['a', 'b']).keys[1]).toEqual({ arg: 1, effect: 'transfer-ttl', sourceArg: 0, onlyIfMissing: true });
+    expect(describeCommand('COPY', ['a', 'b']).keys[1]).toEqual({ arg: 1, effect: 'transfer-ttl', sourceArg: 0, onlyIfMissing: true });
+    expect(describeCommand('COPY', ['a', 'b', 'REPLACE']).keys[1]).toEqual({ arg: 1, effect: 'transfer-ttl', sourceArg: 0 });
     expect(describeCommand('RESTORE', ['k', 0, 'payload']).keys[0]!.effect).toBe('overwrite');
     expect(describeCommand('RESTORE', ['k', 5000, 'payload']).keys[0]!.effect).toBe('create-with-ttl');
     expect(describeCommand('ZUNIONSTORE', ['d', 2, 'a', 'b', 'WEIGHTS', 1, 2]).keys).toEqual([
-      { arg: 0, effect: 'overwrite' },
+      { arg: 0, effect: 'overwrite', storeOf: 'union' },
       { arg: 2, effect: 'read' },
       { arg: 3, effect: 'read' },
     ]);
@@ -390,8 +403,13 @@ describe('findings found by breaking the analyzer', () => {
     expect(ids("redis.call('SADD', KEYS[1], 1)", { persistentKeys: [null, {}, 1] as never })).toEqual([]);
   });
 
-  it('ignores a byte order mark and decodes non-ASCII text in parse errors', () => {
-    expect(ids("\uFEFFredis.call('SADD', KEYS[1], 1)")).toEqual(['write-path-needs-ttl@1']);
+  it('reports a byte order mark, which Redis refuses, and decodes non-ASCII text in parse errors', () => {
+    const [bom, ...rest] = analyzeLua("\uFEFFredis.call('SADD', KEYS[1], 1)");
+    expect(rest).toEqual([]);
+    expect(bom).toMatchObject({ ruleId: null, fatal: true, line: 1, column: 1, offset: 0 });
+    expect(bom!.message).toBe(
+      'Parsing error: the script starts with a UTF-8 byte order mark, which Redis refuses ("unexpected symbol near \'<\\239>\'"): save the file without BOM.',
+    );
     expect(analyzeLua('local é = 1')[0]!.message).toBe("Parsing error: unexpected symbol 'é' near 'local'");
     expect(analyzeLua("local s = 'ü'\nlocal = 1")[0]!.message).toBe("Parsing error: <name> expected near '='");
   });
@@ -480,5 +498,75 @@ describe('the size of a whole hash or set as read', () => {
     expect(ids("local r = redis.call('LRANGE', KEYS[1], 5, 10)\nif #r == 0 then return nil end\nredis.call('RPUSH', KEYS[1], 'x')")).toEqual([
       'write-path-needs-ttl@3',
     ]);
+  });
+});
+
+describe('what Redis itself refuses or accepts (issue 12)', () => {
+  it('parses `break;`, valid Lua 5.1 that Redis loads', () => {
+    expect(ids("for i = 1, #KEYS do\n  if ARGV[i] == '' then break; end\n  redis.call('SET', KEYS[i], ARGV[i], 'EX', 5)\nend")).toEqual([]);
+  });
+
+  it('says that Redis runs Lua 5.1 when the syntax is from a later Lua', () => {
+    const [finding] = analyzeLua('local x = 7 // 2\nreturn x');
+    expect(finding!.message).toBe(
+      "Parsing error: <expression> expected near '/' (Redis runs Lua 5.1: goto and labels, bitwise operators, integer division `//` and other Lua 5.2+ syntax are errors there)",
+    );
+    expect(analyzeLua('local x = = 1')[0]!.message).toBe("Parsing error: <expression> expected near '='");
+  });
+
+  it('refuses nesting deeper than Lua 5.1\'s 200 syntax levels, as redis-server 7.0 does', () => {
+    const nested = (n: number) => `${'if ARGV[1] then '.repeat(n)}return 1${' end'.repeat(n)}`;
+    expect(analyzeLua(nested(198))).toEqual([]);
+    const [finding, ...rest] = analyzeLua(nested(199));
+    expect(rest).toEqual([]);
+    // The index of the 199th `if`'s ARGV[1] is the first sub-expression past the limit.
+    expect(finding).toMatchObject({ fatal: true, ruleId: null, line: 1, column: 198 * 16 + 9 });
+    expect(finding!.message).toBe(
+      'Parsing error: the script nests blocks and expressions deeper than Redis\' Lua 5.1 parser allows (200 levels): Redis refuses it with "chunk has too many syntax levels".',
+    );
+    expect(analyzeLua(`return ${'{'.repeat(199)}${'}'.repeat(199)}`)).toEqual([]);
+    expect(analyzeLua(`return ${'{'.repeat(200)}${'}'.repeat(200)}`)[0]).toMatchObject({ fatal: true, column: 8 + 199 });
+  });
+});
+
+describe('messages name every place by line and column (issue 12)', () => {
+  it('names the rejected guard when an expiry sits under a comparison that is never true', () => {
+    const [finding] = analyzeLua("local n = redis.call('INCR', KEYS[1])\nif n == ARGV[1] then\n  redis.call('EXPIRE', KEYS[1], 60)\nend\nreturn n");
+    expect(finding!.message).toBe(
+      'INCR on KEYS[1] can create the key without a TTL, and the path that returns at line 5, column 1 gets there before any expiry that runs ' +
+        '(the expiry at line 3, column 3 never runs: the guard at line 2, column 4 compares a number with a string, which Lua 5.1 never finds ' +
+        'equal; use tonumber() on ARGV values): the key would never expire. Call PEXPIRE KEYS[1] <ms> after the write on every path (before that exit too).',
+    );
+  });
+
+  it('keeps "(and ..., through other calls)" out of the suggested command', () => {
+    const [finding] = analyzeLua("local function f(k) redis.call('INCR', k) end\nf(KEYS[1])\nf(KEYS[2])\nreturn 1");
+    expect(finding!.message).toBe(
+      'INCR on KEYS[1] (and KEYS[2], through other calls) can create the key without a TTL, and the path that returns at line 4, column 1 ' +
+        'gets there before any expiry is set on it: the key would never expire. Call PEXPIRE KEYS[1] <ms> after the write on every path (before that exit too).',
+    );
+  });
+
+  it('places exits of a one-line script by column, and takes the host position from messagePosition', () => {
+    const source = "redis.call('INCR', KEYS[1]) if ARGV[1] then return 0 end redis.call('EXPIRE', KEYS[1], 5)";
+    expect(analyzeLua(source)[0]!.message).toContain('the path that returns at line 1, column 45 gets there');
+    const hosted = analyzeLua(source, { messagePosition: (offset) => ({ line: 10, column: offset + 21 }) });
+    expect(hosted[0]!.message).toContain('the path that returns at line 10, column 65 gets there');
+    expect(hosted[0]).toMatchObject({ line: 1, column: 1 });
+    expect(analyzeLua(source, { messageLine: () => 7 })[0]!.message).toContain('the path that returns at line 7 gets there');
+  });
+
+  it('reports a call of a function defined nowhere as unanalyzable, not as clean', () => {
+    expect(analyzeLua("addJob(KEYS[1], ARGV[1])\nreturn 1").map((f) => [f.ruleId, f.line, f.column, f.message])).toEqual([
+      [
+        'unanalyzable-command',
+        1,
+        1,
+        'addJob() is defined nowhere in this script, so the Redis commands it runs cannot be checked (a function from an --- @include file ' +
+          'that was not resolved, or a global that Redis does not provide). Define it in the script, or let lua-lint resolve the include ' +
+          '(lua-lint --include-root <dir>).',
+      ],
+    ]);
+    expect(ids("local function helper() return 1 end\nreturn helper() + tonumber(ARGV[1]) + math.max(1, 2)")).toEqual([]);
   });
 });

@@ -497,7 +497,7 @@ describe('handed cases', () => {
   }
 
   it('are all present', () => {
-    expect(caseFiles).toHaveLength(24);
+    expect(caseFiles).toHaveLength(47);
   });
 
   it('--format json reports exactly the annotated (rule, line) pairs of every case', async () => {
@@ -553,5 +553,55 @@ describe('the executable', () => {
 
   it('starts with a node shebang', () => {
     expect(readFileSync(path.join(repoRoot, 'lua-lint/cli/bin.ts'), 'utf8').split('\n')[0]).toBe('#!/usr/bin/env node');
+  });
+});
+
+describe('--- @include resolution', () => {
+  const HELPER = "--[[ helper ]]\nlocal function touch(key)\n  redis.call('HSET', key, 'n', 1)\nend\n";
+  const SCRIPT = "--- @include \"includes/touch\"\ntouch(KEYS[1])\nreturn 1\n";
+
+  it('analyses the script with its includes and reports each finding in the file that holds it', async () => {
+    files({ 'commands/main.lua': SCRIPT, 'commands/includes/touch.lua': HELPER });
+    const { code, stdout } = await run(['commands/main.lua', '--format', 'json', '--no-config-lookup']);
+    expect(code).toBe(1);
+    const results = json(stdout);
+    expect(results.map((r) => path.relative(dir, r.filePath))).toEqual(['commands/main.lua', path.join('commands', 'includes', 'touch.lua')]);
+    expect(results[0]!.messages).toEqual([]);
+    expect(results[1]!.messages).toEqual([
+      {
+        ruleId: 'write-path-needs-ttl',
+        severity: 2,
+        message:
+          'HSET on KEYS[1] can create the key without a TTL, and the path that returns at line 3, column 1 of main.lua gets there before any ' +
+          'expiry is set on it: the key would never expire. Call PEXPIRE KEYS[1] <ms> after the write on every path (before that exit too).',
+        line: 3,
+        column: 3,
+        endLine: 3,
+        endColumn: 34,
+      },
+    ]);
+  });
+
+  it('reports a finding of a shared include once, however many scripts include it', async () => {
+    files({ 'a.lua': SCRIPT, 'b.lua': SCRIPT.replace('return 1', 'return 2'), 'includes/touch.lua': HELPER });
+    const results = json((await run(['.', '--format', 'json', '--no-config-lookup'])).stdout);
+    expect(results.map((r) => [path.relative(dir, r.filePath), found(r)])).toEqual([
+      ['a.lua', []],
+      [path.join('includes', 'touch.lua'), ['write-path-needs-ttl@3']],
+      ['b.lua', []],
+    ]);
+  });
+
+  it('looks includes up under --include-root or the config file\'s includeRoot, and reports one that is missing', async () => {
+    files({ 'scripts/main.lua': SCRIPT, 'lib/includes/touch.lua': HELPER });
+    const missing = json((await run(['scripts/main.lua', '--format', 'json', '--no-config-lookup'])).stdout);
+    expect(missing.map(found)).toEqual([['unanalyzable-command@1', 'unanalyzable-command@2']]);
+    expect(missing[0]!.messages[0]!.message).toContain('The file included here ("includes/touch") was not found');
+    expect(missing[0]!.messages[1]!.message).toContain('touch() is defined nowhere in this script');
+    const rooted = json((await run(['scripts/main.lua', '--include-root', 'lib', '--format', 'json', '--no-config-lookup'])).stdout);
+    expect(rooted.map(found)).toEqual([[], ['write-path-needs-ttl@3']]);
+    files({ 'lua-lint.config.json': JSON.stringify({ includeRoot: 'lib' }) });
+    const configured = json((await run(['scripts/main.lua', '--format', 'json'])).stdout);
+    expect(configured.map(found)).toEqual([[], ['write-path-needs-ttl@3']]);
   });
 });

@@ -1,0 +1,387 @@
+/**
+ * The value lattice and the per-path state of the lua-lint walk (`analyze.ts`), in a module of
+ * their own so that the walk and the guard idioms (`idioms.ts`) both read them without importing
+ * each other.
+ *
+ * - {@link Value}: what the analysis knows about a Lua value (a literal, an ARGV element, a key, a
+ *   Redis reply remembered with the key it speaks of, ...). Joins keep what both sides agree on.
+ * - {@link State}: one path's state: per key what the script has done to it ({@link KeyState}),
+ *   and per variable its value. Forks share their maps until one side writes (copy on write);
+ *   {@link join} keeps the worst case per key.
+ *
+ * The key and variable maps are plain `Map`s behind {@link setKey}/{@link setVar}/{@link getKey}:
+ * nothing outside this module writes them, so a persistent map (for linear-time joins) can replace
+ * them here alone.
+ */
+import type * as L from 'luaparse';
+// ---------------------------------------------------------------------------------------------
+// Values
+
+/** What the analysis knows about a Lua value. */
+export type Value =
+  /** `origin`: the value came from a Redis reply or was decoded from ARGV (`cjson.decode`). */
+  | { t: 'unknown'; node?: L.Node; origin?: 'reply' | 'decoded' }
+  | { t: 'nil' }
+  | { t: 'bool'; v?: boolean }
+  | NumValue
+  /** `alts`: the string is one of these literals (`cond and 'RPUSH' or 'LPUSH'`). */
+  | {
+      t: 'str';
+      v?: string;
+      argv?: number | '*';
+      node?: L.Node;
+      alts?: readonly string[];
+      /** `cond and 'A'`: 'A' or a falsy value. */
+      falsy?: true;
+      origin?: 'reply' | 'decoded';
+      zeroWhenMissing?: NumValue['zeroWhenMissing'];
+    }
+  | { t: 'keys'; name: string }
+  | { t: 'argv'; name: string }
+  | { t: 'key'; id: string }
+  /** A table; `fields` when the script builds it with named fields (`local M = {}; function M.f() end`). */
+  | { t: 'table'; fields?: Map<string, Value>; items?: Value[] }
+  /** The values of a table's fields taken one at a time (`for name, fn in pairs(M)`). */
+  | { t: 'each'; values: Value[] }
+  | { t: 'builtin'; name: string }
+  | { t: 'fn'; node: L.FunctionDeclaration; scope: Scope; name: string }
+  | { t: 'errorReply' }
+  /** What this path knows of one ARGV element (or its tonumber()): equal to a literal, or not equal to some. */
+  | { t: 'argvFacts'; equals?: string; not: readonly string[] }
+  | { t: 'spread'; of?: Value; items?: Value[] }
+  | Reply;
+
+/**
+ * A number. Besides its literal value (`v`), what is known about where it came from: an ARGV
+ * element (assumed a valid positive integer, see docs/ttl-semantics.md), a loop index over KEYS,
+ * or an arithmetic that may give a TTL Redis treats specially: `mayBeNonPositive` (a subtraction,
+ * `math.floor`, a TTL reply: an expiry <= 0 deletes the key), `mayBeFractional` (a division:
+ * EXPIRE rejects it). `zeroWhenMissing`: the number is 0 when the key of that reply was missing
+ * (`tonumber(GET k) or 0`, a sum over an empty HGETALL), so any other value proves it existed.
+ */
+export interface NumValue {
+  t: 'num';
+  v?: number;
+  argv?: number;
+  nilable?: boolean;
+  keyIndex?: { table: string; from: number };
+  mayBeNonPositive?: true;
+  mayBeFractional?: true;
+  /**
+   * A time read from the server clock (`TIME`): `now-s` = TIME[1] (whole seconds, up to 1 s in the
+   * past), `now-ms-floor` = TIME[1] * 1000, `now-ms` = with TIME[2]'s milliseconds added, `us` =
+   * TIME[2]; `future` = one of them plus a positive span that makes it later than now for sure.
+   */
+  clock?: 'now-s' | 'now-ms-floor' | 'now-ms' | 'us' | 'future';
+  zeroWhenMissing?: { keyId: string; version: number; pending: readonly number[] };
+}
+
+/** The reply of a Redis command, remembered so that guards on it can be understood. */
+export interface Reply {
+  t: 'reply';
+  command: string;
+  /** The key the command worked on (its first key). */
+  keyId?: string;
+  /** The key's version when the reply was produced (a later write invalidates guards on it). */
+  version: number;
+  /** The key's pending write sites when the reply was produced. */
+  pending?: readonly number[];
+  /** The write site the command created, when it was a write. */
+  site?: number;
+  /** What the command answers when it has just created the key (see `replyWhenCreated`). */
+  whenCreated?: { exact: Value } | { range: [number, number] };
+  /** SET ... NX, LMOVE/RPOPLPUSH: the reply is falsy when the command wrote nothing. */
+  createsOnTruthy?: boolean;
+  /** LMOVE/RPOPLPUSH: the source key and its version (the reply is falsy exactly when it was missing). */
+  sourceKeyId?: string;
+  sourceVersion?: number;
+  /** The reply went through tonumber(): a non-numeric string reads as nil too. */
+  numeric?: boolean;
+  /** `#reply` of a whole hash or set: the key's size, 0 when it is missing. */
+  sizeOfReply?: boolean;
+  /** The Lua type of the reply, when the command always answers with one type. */
+  luaType?: 'number' | 'string' | 'table';
+  /** The write surely created the key (it was missing before). */
+  surelyCreated?: boolean;
+  /** MGET: for each key, its id, version and pending sites when the reply was produced. */
+  elements?: ReadonlyArray<{ keyId: string; version: number; pending: readonly number[] }>;
+  /** A status reply (`OK`, a Lua table): always truthy. */
+  status?: boolean;
+  /** A size read right after a creating write: the size the key has when that write created it. */
+  sizeWhenCreated?: [number, number];
+  pcall: boolean;
+}
+
+export const UNKNOWN: Value = { t: 'unknown' };
+export const NIL: Value = { t: 'nil' };
+
+/** A lexical scope: names to variable ids. */
+export interface Scope {
+  parent?: Scope;
+  names: Map<string, number>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// State
+
+export type Existence = 'yes' | 'no' | 'maybe';
+
+export interface KeyState {
+  /** Write sites that may have left this key without TTL on the current path. */
+  pending: readonly number[];
+  exists: Existence;
+  /** Changes on every write that changes this state; guards on older replies are re-checked. */
+  version: number;
+  /** The version of the last delete (or rename onto this key): older existence facts are void. */
+  lastDelete: number;
+  /** If the key exists, it has a TTL (set by this script on every path). */
+  ttl?: true;
+  /** The last write created the key on some path: its site and the key's size (elements) then. */
+  created?: { site: number; size: [number, number]; members?: readonly string[]; scores?: readonly number[]; version: number };
+}
+
+export const FRESH_KEY: KeyState = { pending: [], exists: 'maybe', version: 0, lastDelete: 0 };
+
+/**
+ * One path's state. Mutable; forks share their maps until one of them writes (copy on write:
+ * `ownKeys`/`ownVars` say whether this state may write its map in place).
+ */
+export interface State {
+  keys: Map<string, KeyState>;
+  vars: Map<number, Value>;
+  dead: boolean;
+  ownKeys: boolean;
+  ownVars: boolean;
+}
+
+export function newState(vars: Map<number, Value> = new Map(), ownVars = true): State {
+  return { keys: new Map(), vars, dead: false, ownKeys: true, ownVars };
+}
+
+export function clone(st: State): State {
+  st.ownKeys = false;
+  st.ownVars = false;
+  return { keys: st.keys, vars: st.vars, dead: st.dead, ownKeys: false, ownVars: false };
+}
+
+export function deadState(): State {
+  return { keys: new Map(), vars: new Map(), dead: true, ownKeys: true, ownVars: true };
+}
+
+export function setKey(st: State, id: string, key: KeyState): void {
+  if (!st.ownKeys) {
+    st.keys = new Map(st.keys);
+    st.ownKeys = true;
+  }
+  st.keys.set(id, key);
+}
+
+/**
+ * The state of key `id` on this path. A key of a KEYS-like table without a state of its own takes
+ * the table's universal state (`KEYS[#]`: what a completed loop over every key, or
+ * `DEL unpack(KEYS)`, established for each of them).
+ */
+export function getKey(st: State, id: string): KeyState {
+  const own = st.keys.get(id);
+  if (own) return own;
+  let universal = UNIVERSAL_IDS.get(id);
+  if (universal === undefined) {
+    const bracket = id.indexOf('[');
+    universal = bracket > 0 && id.endsWith(']') ? `${id.slice(0, bracket)}[#]` : '';
+    if (UNIVERSAL_IDS.size > 10_000) UNIVERSAL_IDS.clear();
+    UNIVERSAL_IDS.set(id, universal);
+  }
+  return (universal !== '' && st.keys.get(universal)) || FRESH_KEY;
+}
+
+/** Key id -> the id of its table's universal state ('' when it has none); ids recur, the strings are built once. */
+const UNIVERSAL_IDS = new Map<string, string>();
+
+/** The id of the universal state of a KEYS-like table (see {@link getKey}). */
+export function universalId(table: string): string {
+  return `${table}[#]`;
+}
+
+export function setVar(st: State, id: number, value: Value): void {
+  if (!st.ownVars) {
+    st.vars = new Map(st.vars);
+    st.ownVars = true;
+  }
+  st.vars.set(id, value);
+}
+
+/** Makes `st` continue as `from` (after a join or a call). */
+export function adopt(st: State, from: State): void {
+  st.keys = from.keys;
+  st.vars = from.vars;
+  st.dead = from.dead;
+  st.ownKeys = false;
+  st.ownVars = false;
+  from.ownKeys = false;
+  from.ownVars = false;
+}
+
+
+// ---------------------------------------------------------------------------------------------
+// Joins
+
+
+export function joinNullable(a: State | null, b: State | null): State | null {
+  if (!a || a.dead) return b;
+  if (!b || b.dead) return a;
+  return join(a, b);
+}
+
+export function joinAll(states: State[]): State {
+  const alive = states.filter((s) => !s.dead);
+  if (alive.length === 0) return deadState();
+  return alive.reduce((a, b) => join(a, b));
+}
+
+export function join(a: State, b: State): State {
+  if (a.dead) return b;
+  if (b.dead) return a;
+  a.ownKeys = a.ownVars = b.ownKeys = b.ownVars = false;
+  return {
+    keys: a.keys === b.keys ? a.keys : joinMaps(a.keys, b.keys, FRESH_KEY, joinKeys),
+    vars: a.vars === b.vars ? a.vars : joinMaps(a.vars, b.vars, NIL, (x, y) => joinZeroDefault(x, a, y, b) ?? joinValues(x, y)),
+    dead: false,
+    ownKeys: false,
+    ownVars: false,
+  };
+}
+
+/**
+ * `local n = tonumber(GET k); if n == nil then n = 0 end` (or `if not n then n = 0 end`): where the
+ * path kept the reply, the key is known to exist; where it set 0, it may not. After the join the
+ * number is 0 when the key was missing, and any other value proves it existed.
+ */
+function joinZeroDefault(x: Value, a: State, y: Value, b: State): Value | undefined {
+  const pick = (reply: Value, withReply: State, zero: Value): Value | undefined => {
+    if (reply.t !== 'reply' || !reply.numeric || reply.keyId === undefined || zero.t !== 'num' || zero.v !== 0) return undefined;
+    const key = withReply.keys.get(reply.keyId);
+    if (!key || key.exists !== 'yes' || key.version !== reply.version) return undefined;
+    return { t: 'num', zeroWhenMissing: { keyId: reply.keyId, version: reply.version, pending: reply.pending ?? [] } };
+  };
+  return pick(x, a, y) ?? pick(y, b, x);
+}
+
+export function joinMaps<K, V>(a: Map<K, V>, b: Map<K, V>, missing: V, joinOne: (x: V, y: V) => V): Map<K, V> {
+  const out = new Map<K, V>();
+  for (const [id, x] of a) {
+    const y = b.get(id) ?? missing;
+    out.set(id, x === y ? x : joinOne(x, y));
+  }
+  for (const [id, y] of b) if (!a.has(id)) out.set(id, y === missing ? y : joinOne(missing, y));
+  return out;
+}
+
+export function joinKeys(x: KeyState, y: KeyState): KeyState {
+  const out: KeyState = {
+    pending: union(x.pending, y.pending),
+    exists: x.exists === y.exists ? x.exists : 'maybe',
+    version: x.version === y.version ? x.version : Math.max(x.version, y.version),
+    lastDelete: Math.max(x.lastDelete, y.lastDelete),
+  };
+  if (x.ttl && y.ttl) out.ttl = true;
+  // The size a write gives the key it creates stays known where the other path did not run it.
+  const created = x.created === y.created ? x.created : !y.created && x.created && !y.pending.includes(x.created.site) ? x.created : !x.created && y.created && !x.pending.includes(y.created.site) ? y.created : undefined;
+  if (created) out.created = created;
+  return out;
+}
+
+export function joinValues(x: Value, y: Value): Value {
+  if (sameValue(x, y)) return x;
+  if (x.t === 'num' && y.t === 'num') {
+    const out: NumValue = { t: 'num' };
+    if (x.mayBeNonPositive || y.mayBeNonPositive || (x.v !== undefined && x.v <= 0) || (y.v !== undefined && y.v <= 0)) out.mayBeNonPositive = true;
+    if (x.mayBeFractional || y.mayBeFractional) out.mayBeFractional = true;
+    // 0 on one side and "0 when the key was missing" on the other: still 0 only when it was missing... unless
+    // the literal 0 side is itself the missing case, which only the walk knows; keep it when both agree.
+    const zx = x.zeroWhenMissing;
+    const zy = y.zeroWhenMissing;
+    if (zx && zy && zx.keyId === zy.keyId && zx.version === zy.version) out.zeroWhenMissing = zx;
+    return out.mayBeNonPositive || out.mayBeFractional || out.zeroWhenMissing ? out : NUMBER;
+  }
+  // A key built in the script on both branches is still a key built in the script.
+  if (x.t === 'str' && y.t === 'str' && x.v === undefined && y.v === undefined && x.argv === undefined && y.argv === undefined) return { t: 'str' };
+  if (x.t === 'str' && y.t === 'str') {
+    const alts = [...(x.alts ?? (x.v !== undefined ? [x.v] : [])), ...(y.alts ?? (y.v !== undefined ? [y.v] : []))];
+    if (alts.length > 0 && (x.v !== undefined || x.alts) && (y.v !== undefined || y.alts)) return { t: 'str', alts: [...new Set(alts)] };
+    return { t: 'str' };
+  }
+  if (x.t === 'unknown' && y.t === 'unknown' && x.origin && x.origin === y.origin) return { t: 'unknown', origin: x.origin };
+  return UNKNOWN;
+}
+
+export const NUMBER: Value = { t: 'num' };
+
+export function union(a: readonly number[], b: readonly number[]): readonly number[] {
+  if (b.length === 0) return a;
+  if (a.length === 0) return b;
+  const out = [...a];
+  for (const x of b) if (!out.includes(x)) out.push(x);
+  return out;
+}
+
+export function sameValue(a: Value, b: Value): boolean {
+  if (a === b) return true;
+  if (a.t !== b.t) return false;
+  switch (a.t) {
+    case 'unknown':
+      return a.node === (b as typeof a).node && a.origin === (b as typeof a).origin;
+    case 'nil':
+    case 'table':
+    case 'errorReply':
+      return true;
+    case 'argvFacts': {
+      const y = b as typeof a;
+      return a.equals === y.equals && a.not.join('\0') === y.not.join('\0');
+    }
+    case 'bool':
+      return a.v === (b as typeof a).v;
+    case 'num': {
+      const y = b as typeof a;
+      return (
+        a.v === y.v &&
+        a.argv === y.argv &&
+        a.mayBeNonPositive === y.mayBeNonPositive &&
+        a.mayBeFractional === y.mayBeFractional &&
+        a.clock === y.clock &&
+        a.zeroWhenMissing === y.zeroWhenMissing
+      );
+    }
+    case 'str': {
+      const y = b as typeof a;
+      return a.v === y.v && a.argv === y.argv && a.node === y.node && a.origin === y.origin && (a.alts ?? []).join('\0') === (y.alts ?? []).join('\0');
+    }
+    case 'keys':
+    case 'argv':
+      return a.name === (b as typeof a).name;
+    case 'key':
+      return a.id === (b as typeof a).id;
+    case 'builtin':
+      return a.name === (b as typeof a).name;
+    case 'fn':
+      return a.node === (b as typeof a).node;
+    case 'reply': {
+      const r = b as Reply;
+      return a.command === r.command && a.keyId === r.keyId && a.site === r.site && a.version === r.version;
+    }
+    default:
+      return false;
+  }
+}
+
+export function equalStates(a: State, b: State): boolean {
+  if (a.dead !== b.dead || a.keys.size !== b.keys.size || a.vars.size !== b.vars.size) return false;
+  for (const [id, x] of a.keys) {
+    const y = b.keys.get(id);
+    if (!y || x.exists !== y.exists || x.ttl !== y.ttl || x.pending.length !== y.pending.length || x.pending.some((s) => !y.pending.includes(s))) return false;
+  }
+  for (const [id, x] of a.vars) {
+    const y = b.vars.get(id);
+    if (!y || !sameValue(x, y)) return false;
+  }
+  return true;
+}
