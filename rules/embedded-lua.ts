@@ -97,15 +97,18 @@ export default createRule<Options, MessageIds>({
           // A script held in a const and used by several calls is reported once, at the script.
           if (seen.has(script.literal)) continue;
           seen.add(script.literal);
-          // Messages name lines of this file, not of the script ("returns at line 14").
-          const messageLine = (offset: number): number => sourceCode.getLocFromIndex(script.toFileOffset(offset)).line;
+          // Messages name places of this file, not of the script ("returns at line 14, column 3"),
+          // or of the module a script was imported from ("line 9, column 3 of ./scripts.ts").
+          const messagePosition = (offset: number): { line: number; column: number } => {
+            const loc = sourceCode.getLocFromIndex(script.toFileOffset(offset));
+            return { line: loc.line, column: loc.column + 1 };
+          };
           const indices = persistentIndices(script, node);
           const persistentKeys = [...(analyzeOptions.persistentKeys ?? []), ...indices];
           const perScript: AnalyzeOptions = {
             ...analyzeOptions,
             ...(persistentKeys.length > 0 ? { persistentKeys } : {}),
-            // a script of another module: its own line numbers, which the message's location names
-            ...(script.importedFrom ? {} : { messageLine }),
+            messagePosition: script.modulePosition ?? messagePosition,
           };
           for (const finding of analyzeLua(script.source, perScript)) {
             if (script.importedFrom) {
