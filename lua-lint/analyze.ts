@@ -814,13 +814,25 @@ class Walker {
         return { t: 'fn', node, scope: ctx.scope, name: 'function' };
       case 'TableConstructorExpression': {
         const fields = new Map<string, Value>();
-        for (const field of node.fields) {
+        // The positional values, in order ({KEYS[1], ARGV[1], 'NX'}), so that unpack(t) and
+        // table.insert(t, v) see them; a trailing unpack(...) or ... we cannot list makes the
+        // list unknown.
+        const items: Value[] = [];
+        let listed = true;
+        node.fields.forEach((field, i) => {
           const key = field.type === 'TableKey' ? this.expression(field.key, st, ctx) : undefined;
           const value = this.expression(field.value, st, ctx);
           if (field.type === 'TableKeyString') fields.set(field.key.name, value);
           else if (key?.t === 'str' && key.v !== undefined) fields.set(key.v, value);
-        }
-        return { t: 'table', fields };
+          else if (field.type === 'TableValue') {
+            if (value.t !== 'spread') items.push(value);
+            else if (i < node.fields.length - 1) items.push(value.items?.[0] ?? (value.of ? element(value.of) : UNKNOWN));
+            else if (value.items) items.push(...value.items);
+            else listed = false;
+          }
+        });
+        if (!listed) return { t: 'table', fields, unlisted: true };
+        return items.length > 0 ? { t: 'table', fields, items: items.slice(0, MAX_TABLE_ITEMS) } : { t: 'table', fields };
       }
       case 'UnaryExpression': {
         const arg = this.expression(node.argument, st, ctx);
@@ -1169,8 +1181,8 @@ class Walker {
         return { t: 'str', node };
       case 'unpack':
       case 'table.unpack': {
-        // unpack(KEYS); unpack(t) of a table the script filled: its items; unpack({'PX', ARGV[2]}):
-        // values we cannot list one by one.
+        // unpack(KEYS); unpack(t) of a table the script built or filled: its items; unpack(t) of
+        // a table holding values we cannot list one by one ({unpack(ARGV)}): unknown values.
         const table = args[0];
         if (table?.t === 'table') return table.items && table.items.length > 0 ? { t: 'spread', items: [...table.items] } : { t: 'spread' };
         return { t: 'spread', ...(table ? { of: table } : {}) };
@@ -1754,6 +1766,7 @@ const MAX_TABLE_ITEMS = 64;
 
 /** Remembers an item appended to a table the script built (up to {@link MAX_TABLE_ITEMS}). */
 function appendItem(table: Extract<Value, { t: 'table' }>, value: Value): void {
+  if (table.unlisted) return;
   table.items ??= [];
   if (table.items.length < MAX_TABLE_ITEMS) table.items.push(value);
 }

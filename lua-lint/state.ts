@@ -39,8 +39,12 @@ export type Value =
   | { t: 'keys'; name: string }
   | { t: 'argv'; name: string }
   | { t: 'key'; id: string }
-  /** A table; `fields` when the script builds it with named fields (`local M = {}; function M.f() end`). */
-  | { t: 'table'; fields?: Map<string, Value>; items?: Value[] }
+  /**
+   * A table; `fields` when the script builds it with named fields (`local M = {}; function M.f() end`),
+   * `items` its positional values in order (`{KEYS[1], 'NX'}`, then `table.insert`), `unlisted`
+   * when they cannot be listed (`{unpack(ARGV)}`).
+   */
+  | { t: 'table'; fields?: Map<string, Value>; items?: Value[]; unlisted?: true }
   /** The values of a table's fields taken one at a time (`for name, fn in pairs(M)`). */
   | { t: 'each'; values: Value[] }
   | { t: 'builtin'; name: string }

@@ -426,9 +426,26 @@ describe('findings of a user trial', () => {
   });
 
   it('takes SET options unpacked from a table as unknown, not as missing', () => {
-    expect(ids("redis.call('SET', KEYS[1], ARGV[1], unpack({'PX', ARGV[2]}))")).toEqual(['unanalyzable-command@1']);
+    // a table literal lists its values: the options are read
+    expect(ids("redis.call('SET', KEYS[1], ARGV[1], unpack({'PX', ARGV[2]}))")).toEqual([]);
+    expect(ids("redis.call('SET', KEYS[1], ARGV[1], unpack({unpack(ARGV)}))")).toEqual(['unanalyzable-command@1']);
     expect(ids("redis.call('SET', KEYS[1], unpack(ARGV))")).toEqual(['unanalyzable-command@1']);
     expect(ids("redis.call('DEL', unpack(KEYS))\nredis.call('SADD', KEYS[1], 1)")).toEqual(['write-path-needs-ttl@2']);
+  });
+});
+
+describe('tables built with positional values', () => {
+  it('keeps the values of the constructor before the ones table.insert appends', () => {
+    // the lock of a commerce platform: SET unpack({key, owner, 'NX'}) with EX appended
+    const lock = "local key = KEYS[1]\nlocal args = {key, ARGV[1], 'NX'}\ntable.insert(args, 'EX')\ntable.insert(args, tonumber(ARGV[2]))\nreturn redis.call('SET', unpack(args))";
+    expect(ids(lock)).toEqual([]);
+    expect(ids("local args = {KEYS[1], ARGV[1], 'NX'}\nreturn redis.call('SET', unpack(args))")).toEqual(['write-path-needs-ttl@2']);
+    expect(ids("local args = {KEYS[1], ARGV[1]}\nargs[#args + 1] = 'PX'\nargs[#args + 1] = ARGV[2]\nredis.call('SET', unpack(args))")).toEqual([]);
+  });
+
+  it('does not list a table whose values it cannot list, even after an append', () => {
+    expect(ids("local args = {unpack(ARGV)}\ntable.insert(args, 'x')\nredis.call('MSET', unpack(args))")).toEqual([]);
+    expect(ids("local args = {KEYS[1], unpack({ARGV[1]})}\nredis.call('SET', unpack(args))")).toEqual(['write-path-needs-ttl@2']);
   });
 });
 
