@@ -9,6 +9,8 @@ import { cookedToRawOffsets } from '../../rules/redis-calls/lua.js';
 import { ioredis, nodeRedis, runRule, typedTester, untypedTester, upstash } from './tester.js';
 
 const leakySet = `"redis.call('SET', KEYS[1], ARGV[1])"`;
+/** ARGV[1] = TTL in seconds, 0 = no TTL: the caller's choice. */
+const optionalTtl = `"redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])\\nlocal ttl = tonumber(ARGV[1])\\nif ttl and ttl > 0 then redis.call('EXPIRE', KEYS[1], ttl) end\\nreturn 1"`;
 
 runRule(untypedTester, 'embedded-lua', rule, {
   valid: [
@@ -20,6 +22,8 @@ runRule(untypedTester, 'embedded-lua', rule, {
     { code: ioredis(`redis.eval(${leakySet}, 1, k);`), options: [{ rules: { 'write-path-needs-ttl': 'off' } }] },
     { code: ioredis(`redis.eval(${leakySet}, 1, k);`), options: [{ persistentKeys: [1] }] },
     { code: ioredis(`redis.eval(${leakySet}, 1, k);`), options: [{ persistentKeys: ['KEYS[*]'] }] },
+    // a TTL the caller may leave out (0 = none): not reported by default (recommended)
+    ioredis(`redis.eval(${optionalTtl}, 1, k, 0, f, v);`),
   ],
   invalid: [
     {
@@ -39,6 +43,12 @@ runRule(untypedTester, 'embedded-lua', rule, {
     {
       code: ioredis(`redis.defineCommand('take', {\n  numberOfKeys: 1,\n  lua: 'return redis.call("GETSET", KEYS[1], "0")',\n});`),
       errors: [{ messageId: 'luaFinding', line: 5, column: 16, endLine: 5, endColumn: 50 }],
+    },
+    {
+      // strict: the caller-chosen TTL is reported too
+      code: ioredis(`redis.eval(${optionalTtl}, 1, k, 0, f, v);`),
+      options: [{ allowOptionalTtl: false }],
+      errors: [{ messageId: 'luaFinding', line: 3, column: 13, endLine: 3, endColumn: 58 }],
     },
     {
       code: ioredis(`redis.eval('local = 1', 0);`),
