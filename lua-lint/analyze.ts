@@ -284,9 +284,10 @@ class Walker {
         if (site < 0) continue;
         // the ARGV values every path that leaks this write tested as "no TTL"; a path that ends in
         // an error (the script rejecting "no TTL" after the write) is a bug, not the caller's choice
-        const absent = (exit.kind === 'return' || exit.kind === 'end' ? key.noTtl?.get(site) : undefined) ?? [];
+        const absent = (exit.kind === 'return' || exit.kind === 'end' ? key.noTtl?.get(site) : undefined) ?? NO_ARGS;
         const before = this.noTtlArgs.get(site);
-        this.noTtlArgs.set(site, before === undefined ? absent : before.filter((n) => absent.includes(n)));
+        if (before === undefined) this.noTtlArgs.set(site, absent);
+        else if (before.length > 0) this.noTtlArgs.set(site, before.filter((n) => absent.includes(n)));
         const leak = this.leaks.get(site);
         if (!leak) this.leaks.set(site, { exit: withName, keyId, otherKeys: new Set() });
         else if (leak.keyId !== keyId) leak.otherKeys.add(keyId); // a helper's write, called on several keys
@@ -1018,15 +1019,28 @@ class Walker {
       const test = ttlPresenceTest(left, op, right);
       if (op === '==' || op === '~=') {
         const known = this.argvEquality(left, right, op, st);
-        if (known) return markTtlAbsent(known, test);
+        if (known) return this.markTtlAbsent(known, test);
       }
       const facts = keyFactsOfComparison(left, op, right);
-      return markTtlAbsent(this.applyFacts(st, facts, ctx, rangeOf(node)[0]), test);
+      return this.markTtlAbsent(this.applyFacts(st, facts, ctx, rangeOf(node)[0]), test);
     }
     const value = this.expression(node, st, ctx);
     if (st.dead) return [null, null];
     const argv = callerArgv(value);
-    return markTtlAbsent(this.applyFacts(st, keyFactsOfTruth(value)), argv === undefined ? undefined : { argv, absentWhenTrue: false });
+    return this.markTtlAbsent(this.applyFacts(st, keyFactsOfTruth(value)), argv === undefined ? undefined : { argv, absentWhenTrue: false });
+  }
+
+  /** Whether the script tests an ARGV value as "no TTL" anywhere: until then, writes skip that bookkeeping. */
+  private noTtlTested = false;
+
+  /** Marks the "no TTL" edge of a TTL presence test: that path did not get a TTL from the caller. */
+  private markTtlAbsent(edges: [State | null, State | null], test: TtlPresenceTest | undefined): [State | null, State | null] {
+    const absent = test ? edges[test.absentWhenTrue ? 0 : 1] : null;
+    if (test && absent && !absent.dead) {
+      this.noTtlTested = true;
+      markNoTtl(absent, test.argv);
+    }
+    return edges;
   }
 
   /**
@@ -1458,7 +1472,7 @@ class Walker {
         return [site];
       };
       let next = this.effect(state, effect, siteFor, sourceState);
-      if (site !== undefined && next.pending.includes(site) && !state.pending.includes(site)) next = noteNoTtl(st, next, site);
+      if (this.noTtlTested && site !== undefined && next.pending.includes(site) && !state.pending.includes(site)) next = noteNoTtl(st, next, site);
       const rotates =
         action.mayDelete === true &&
         description.keys.some((k) => k.onlyWithSource === action.arg && args[k.arg] && this.keyOf(args[k.arg]!, argNodesAfterName[k.arg])?.id === key.id);
@@ -1899,13 +1913,6 @@ function ttlPresenceTest(left: Value, op: string, right: Value): TtlPresenceTest
   }
 }
 
-/** Marks the "no TTL" edge of a TTL presence test: that path did not get a TTL from the caller. */
-function markTtlAbsent(edges: [State | null, State | null], test: TtlPresenceTest | undefined): [State | null, State | null] {
-  const absent = test ? edges[test.absentWhenTrue ? 0 : 1] : null;
-  if (test && absent && !absent.dead) markNoTtl(absent, test.argv);
-  return edges;
-}
-
 /**
  * The value of `left and right` / `left or right`. Keeps: one of a few string literals
  * (`cond and 'RPUSH' or 'LPUSH'`); a number that is 0 when a key was missing
@@ -1946,6 +1953,8 @@ const MULTI_ELEMENT_READS: ReadonlySet<string> = new Set(['HMGET', 'ZMSCORE', 'M
 
 /** Commands whose arguments are key value pairs: unpack(t) gives keys at the even positions. */
 const PAIRS_COMMANDS: ReadonlySet<string> = new Set(['MSET', 'MSETNX', 'JSON.MSET']);
+
+const NO_ARGS: readonly number[] = [];
 
 /** Effects that give the key a TTL (EXPIRE XX / GT, which may not, left out). */
 const TTL_GIVING_EFFECTS: ReadonlySet<KeyEffect> = new Set<KeyEffect>(['set-ttl', 'create-with-ttl', 'create-if-missing-with-ttl']);
