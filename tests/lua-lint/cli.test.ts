@@ -464,7 +464,7 @@ describe('config file', () => {
     files({ 'lua-lint.config.json': JSON.stringify({ allowOptionalTtl: false }) });
     const { code, stdout } = await run(['cache.lua', '--format', 'json']);
     expect(code).toBe(1);
-    expect(json(stdout)[0]?.messages.map((m) => [m.ruleId, m.line, m.column])).toEqual([['write-path-needs-ttl', 1, 1]]);
+    expect(json(stdout)[0]?.messages.map((m) => [m.ruleId, m.line, m.column, m.optionalTtl])).toEqual([['write-path-needs-ttl', 1, 1, true]]);
     files({ 'lua-lint.config.json': JSON.stringify({ allowOptionalTtl: 'no' }) });
     expect((await run(['cache.lua'])).stderr).toBe(`lua-lint: Invalid config ${path.join(dir, 'lua-lint.config.json')}: allowOptionalTtl: expected true or false, got "no".\n`);
   });
