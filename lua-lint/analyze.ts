@@ -41,6 +41,8 @@ import {
   setKey,
   setVar,
   getKey,
+  markNoTtl,
+  noteNoTtl,
   universalId,
   union,
   UNKNOWN,
@@ -58,6 +60,7 @@ import {
   noGetsetMessage,
   nonPositiveMessage,
   noPersistMessage,
+  optionalTtlNote,
   unanalyzableMessage,
   undefinedFunctionMessage,
   unknownOptionsMessage,
@@ -81,6 +84,8 @@ export interface RawFinding {
   message: string;
   /** The key concerned, as spelled in the script (for persistence checks). */
   keyNames?: string[];
+  /** The leak happens only on paths where the caller passed no TTL (see `LuaFinding.optionalTtl`). */
+  optionalTtl?: true;
 }
 
 /** The result of {@link walkScript}. */
@@ -241,7 +246,7 @@ class Walker {
     }
     for (const [siteId, leak] of this.leaks) {
       const [key, ...others] = displayKeys([leak.keyId, ...leak.otherKeys]);
-      this.reportLeak(this.sites[siteId]!, leak.exit, key!, others, leak.keyId);
+      this.reportLeak(this.sites[siteId]!, leak.exit, key!, others, leak.keyId, this.optionalTtl(siteId, [leak.keyId, ...leak.otherKeys]));
     }
     incomplete ??= this.unfollowed;
     const findings = [...this.findings.values()].flatMap((byRule) => [...byRule.values()]);
@@ -277,6 +282,12 @@ class Walker {
     for (const [keyId, key] of st.keys) {
       for (const site of key.pending) {
         if (site < 0) continue;
+        // the ARGV values every path that leaks this write tested as "no TTL"; a path that ends in
+        // an error (the script rejecting "no TTL" after the write) is a bug, not the caller's choice
+        const absent = (exit.kind === 'return' || exit.kind === 'end' ? key.noTtl?.get(site) : undefined) ?? NO_ARGS;
+        const before = this.noTtlArgs.get(site);
+        if (before === undefined) this.noTtlArgs.set(site, absent);
+        else if (before.length > 0) this.noTtlArgs.set(site, before.filter((n) => absent.includes(n)));
         const leak = this.leaks.get(site);
         if (!leak) this.leaks.set(site, { exit: withName, keyId, otherKeys: new Set() });
         else if (leak.keyId !== keyId) leak.otherKeys.add(keyId); // a helper's write, called on several keys
@@ -741,6 +752,41 @@ class Walker {
     });
   }
 
+  /**
+   * Per write site, the ARGV indices that every path leaking it tested as "no TTL" (`ttl > 0`
+   * false, `not ttl`, `ARGV[n] == ''`).
+   */
+  private readonly noTtlArgs = new Map<number, readonly number[]>();
+  /** Per key, where the TTLs of its expiries come from: an ARGV index, or `'other'` (a literal, a computation). */
+  private readonly expiryTtls = new Map<string, Set<number | 'other'>>();
+
+  private noteExpiryTtl(keyId: string, ttl: Value | undefined): void {
+    let sources = this.expiryTtls.get(keyId);
+    if (!sources) this.expiryTtls.set(keyId, (sources = new Set()));
+    sources.add((ttl && callerArgv(ttl)) ?? 'other');
+  }
+
+  /**
+   * Whether a leak is the caller's choice, and through which ARGV: every path that leaks the write
+   * tested an ARGV value as "no TTL", and every expiry the script gives each leaking key takes its
+   * TTL from such a value (`if ttl > 0 then PEXPIRE k ttl end` with ttl = ARGV[1]): the only
+   * expiry the path misses is the one the caller turned off.
+   */
+  private optionalTtl(siteId: number, keyIds: readonly string[]): number | undefined {
+    const absent = this.noTtlArgs.get(siteId);
+    if (!absent || absent.length === 0) return undefined;
+    let argv: number | undefined;
+    for (const keyId of keyIds) {
+      const sources = this.expiryTtls.get(keyId);
+      if (!sources || sources.size === 0) return undefined;
+      for (const source of sources) {
+        if (source === 'other' || !absent.includes(source)) return undefined;
+        argv ??= source;
+      }
+    }
+    return argv;
+  }
+
   /** Per key, an expiry under a guard that is never true: its leaks say so. */
   private readonly rejectedExpiries = new Map<string, RejectedExpiry>();
   /** Keys given an EXPIRE ... XX/GT somewhere: their leaks say why that expiry did not count. */
@@ -814,13 +860,25 @@ class Walker {
         return { t: 'fn', node, scope: ctx.scope, name: 'function' };
       case 'TableConstructorExpression': {
         const fields = new Map<string, Value>();
-        for (const field of node.fields) {
+        // The positional values, in order ({KEYS[1], ARGV[1], 'NX'}), so that unpack(t) and
+        // table.insert(t, v) see them; a trailing unpack(...) or ... we cannot list makes the
+        // list unknown.
+        const items: Value[] = [];
+        let listed = true;
+        node.fields.forEach((field, i) => {
           const key = field.type === 'TableKey' ? this.expression(field.key, st, ctx) : undefined;
           const value = this.expression(field.value, st, ctx);
           if (field.type === 'TableKeyString') fields.set(field.key.name, value);
           else if (key?.t === 'str' && key.v !== undefined) fields.set(key.v, value);
-        }
-        return { t: 'table', fields };
+          else if (field.type === 'TableValue') {
+            if (value.t !== 'spread') items.push(value);
+            else if (i < node.fields.length - 1) items.push(value.items?.[0] ?? (value.of ? element(value.of) : UNKNOWN));
+            else if (value.items) items.push(...value.items);
+            else listed = false;
+          }
+        });
+        if (!listed) return { t: 'table', fields, unlisted: true };
+        return items.length > 0 ? { t: 'table', fields, items: items.slice(0, MAX_TABLE_ITEMS) } : { t: 'table', fields };
       }
       case 'UnaryExpression': {
         const arg = this.expression(node.argument, st, ctx);
@@ -958,16 +1016,31 @@ class Walker {
         this.raise(st, ctx, { kind: 'compare-error', offset: rangeOf(node)[0], compared });
         return [null, null];
       }
+      const test = ttlPresenceTest(left, op, right);
       if (op === '==' || op === '~=') {
         const known = this.argvEquality(left, right, op, st);
-        if (known) return known;
+        if (known) return this.markTtlAbsent(known, test);
       }
       const facts = keyFactsOfComparison(left, op, right);
-      return this.applyFacts(st, facts, ctx, rangeOf(node)[0]);
+      return this.markTtlAbsent(this.applyFacts(st, facts, ctx, rangeOf(node)[0]), test);
     }
     const value = this.expression(node, st, ctx);
     if (st.dead) return [null, null];
-    return this.applyFacts(st, keyFactsOfTruth(value));
+    const argv = callerArgv(value);
+    return this.markTtlAbsent(this.applyFacts(st, keyFactsOfTruth(value)), argv === undefined ? undefined : { argv, absentWhenTrue: false });
+  }
+
+  /** Whether the script tests an ARGV value as "no TTL" anywhere: until then, writes skip that bookkeeping. */
+  private noTtlTested = false;
+
+  /** Marks the "no TTL" edge of a TTL presence test: that path did not get a TTL from the caller. */
+  private markTtlAbsent(edges: [State | null, State | null], test: TtlPresenceTest | undefined): [State | null, State | null] {
+    const absent = test ? edges[test.absentWhenTrue ? 0 : 1] : null;
+    if (test && absent && !absent.dead) {
+      this.noTtlTested = true;
+      markNoTtl(absent, test.argv);
+    }
+    return edges;
   }
 
   /**
@@ -1169,8 +1242,8 @@ class Walker {
         return { t: 'str', node };
       case 'unpack':
       case 'table.unpack': {
-        // unpack(KEYS); unpack(t) of a table the script filled: its items; unpack({'PX', ARGV[2]}):
-        // values we cannot list one by one.
+        // unpack(KEYS); unpack(t) of a table the script built or filled: its items; unpack(t) of
+        // a table holding values we cannot list one by one ({unpack(ARGV)}): unknown values.
         const table = args[0];
         if (table?.t === 'table') return table.items && table.items.length > 0 ? { t: 'spread', items: [...table.items] } : { t: 'spread' };
         return { t: 'spread', ...(table ? { of: table } : {}) };
@@ -1399,6 +1472,7 @@ class Walker {
         return [site];
       };
       let next = this.effect(state, effect, siteFor, sourceState);
+      if (this.noTtlTested && site !== undefined && next.pending.includes(site) && !state.pending.includes(site)) next = noteNoTtl(st, next, site);
       const rotates =
         action.mayDelete === true &&
         description.keys.some((k) => k.onlyWithSource === action.arg && args[k.arg] && this.keyOf(args[k.arg]!, argNodesAfterName[k.arg])?.id === key.id);
@@ -1434,6 +1508,7 @@ class Walker {
       }
       if (next !== state) setKey(st, key.id, next);
       if (action.effect === 'set-ttl-if-has-ttl') this.conditionalExpiries.add(key.id);
+      if (description.ttl && TTL_GIVING_EFFECTS.has(action.effect)) this.noteExpiryTtl(key.id, args[description.ttl.arg]);
       if (action.arg === -1) {
         // DEL unpack(KEYS), ...: the command did to every key what it did to the element, at once.
         const table = (args[spreadIndex] as Extract<Value, { t: 'spread' }>).of;
@@ -1633,13 +1708,13 @@ class Walker {
     return id;
   }
 
-  private report(ruleId: LuaRuleId, node: L.Node, message: string, keyNames?: string[]): void {
+  private report(ruleId: LuaRuleId, node: L.Node, message: string, keyNames?: string[], optionalTtl = false): void {
     let byRule = this.findings.get(node);
     if (!byRule) this.findings.set(node, (byRule = new Map()));
-    if (!byRule.has(ruleId)) byRule.set(ruleId, { ruleId, node, message, ...(keyNames ? { keyNames } : {}) });
+    if (!byRule.has(ruleId)) byRule.set(ruleId, { ruleId, node, message, ...(keyNames ? { keyNames } : {}), ...(optionalTtl ? { optionalTtl: true as const } : {}) });
   }
 
-  private reportLeak(site: WriteSite, exit: Exit, key: string, others: readonly string[], keyId: string): void {
+  private reportLeak(site: WriteSite, exit: Exit, key: string, others: readonly string[], keyId: string, optionalTtlArgv: number | undefined): void {
     const where = describeExit(exit, this.position(exit.offset));
     const rejected = this.rejectedExpiries.get(keyId);
     let message =
@@ -1647,7 +1722,8 @@ class Walker {
     if (this.conditionalExpiries.has(keyId)) {
       message += ' Note: an EXPIRE family call with XX or GT never gives a TTL to a key that has none; use NX (or no option) there.';
     }
-    this.report(site.rule, site.node, message);
+    if (optionalTtlArgv !== undefined) message += optionalTtlNote(optionalTtlArgv);
+    this.report(site.rule, site.node, message, undefined, optionalTtlArgv !== undefined);
   }
 
   /** The line and column a message prints for an offset. */
@@ -1754,6 +1830,7 @@ const MAX_TABLE_ITEMS = 64;
 
 /** Remembers an item appended to a table the script built (up to {@link MAX_TABLE_ITEMS}). */
 function appendItem(table: Extract<Value, { t: 'table' }>, value: Value): void {
+  if (table.unlisted) return;
   table.items ??= [];
   if (table.items.length < MAX_TABLE_ITEMS) table.items.push(value);
 }
@@ -1770,6 +1847,70 @@ function isAppendIndex(target: L.IndexExpression): boolean {
     index.right.value === 1 &&
     expressionText(index.left.argument) === expressionText(target.base)
   );
+}
+
+/**
+ * The ARGV index a value is the caller's value of: `ARGV[n]`, `tonumber(ARGV[n])`,
+ * `tonumber(ARGV[n]) or 0`; `undefined` for anything computed from it.
+ */
+function callerArgv(value: Value): number | undefined {
+  if (value.t === 'str' && value.v === undefined && typeof value.argv === 'number') return value.argv;
+  if (value.t === 'num' && value.v === undefined) return value.argv ?? value.fromArgv;
+  return undefined;
+}
+
+/** A test of whether the caller passed a TTL: which ARGV, and on which edge it did not. */
+interface TtlPresenceTest {
+  argv: number;
+  /** The "no TTL" edge is the true one (`ttl == 0`, `ttl <= 0`), else the false one (`ttl > 0`). */
+  absentWhenTrue: boolean;
+}
+
+const FLIPPED: Readonly<Record<string, string>> = { '<': '>', '>': '<', '<=': '>=', '>=': '<=', '==': '==', '~=': '~=' };
+
+/**
+ * Whether `left op right` tests the caller's ARGV value for "no TTL": `> 0`, `>= 1`, `~= 0`,
+ * `~= nil`, `~= ''`, `~= '0'` (present on the true edge) and their negations `<= 0`, `< 1`,
+ * `== 0`, `== nil`, `== ''`, `== '0'`, either side of the operator. Thresholds (`ttl > 5`) are
+ * not presence tests.
+ */
+function ttlPresenceTest(left: Value, op: string, right: Value): TtlPresenceTest | undefined {
+  let argv = callerArgv(left);
+  let other = right;
+  let operator = op;
+  if (argv === undefined) {
+    argv = callerArgv(right);
+    other = left;
+    operator = FLIPPED[op] ?? op;
+  }
+  if (argv === undefined) return undefined;
+  const numeric = left.t === 'num' || right.t === 'num';
+  const literal =
+    other.t === 'nil' || (other.t === 'bool' && other.v === false)
+      ? 'none'
+      : numeric && other.t === 'num' && other.v !== undefined
+        ? other.v
+        : !numeric && other.t === 'str' && other.v !== undefined
+          ? other.v
+          : undefined;
+  if (literal === undefined) return undefined;
+  const none = literal === 'none' || literal === 0 || literal === '' || literal === '0';
+  switch (operator) {
+    case '==':
+      return none ? { argv, absentWhenTrue: true } : undefined;
+    case '~=':
+      return none ? { argv, absentWhenTrue: false } : undefined;
+    case '>':
+      return literal === 0 ? { argv, absentWhenTrue: false } : undefined;
+    case '>=':
+      return literal === 1 ? { argv, absentWhenTrue: false } : undefined;
+    case '<=':
+      return literal === 0 ? { argv, absentWhenTrue: true } : undefined;
+    case '<':
+      return literal === 1 ? { argv, absentWhenTrue: true } : undefined;
+    default:
+      return undefined;
+  }
 }
 
 /**
@@ -1797,6 +1938,9 @@ function logicalValue(operator: 'and' | 'or', left: Value, right: Value): Value 
   const a = literals(left);
   const b = literals(right);
   if (a && b) return { t: 'str', alts: [...new Set([...a, ...b])] };
+  // `tonumber(ARGV[n]) or 0`: still the caller's value, with a default
+  const argv = callerArgv(left);
+  if (left.t === 'num' && argv !== undefined && right.t === 'num' && right.v !== undefined) return { t: 'num', fromArgv: argv };
   if (left.t === 'reply' && REPLY_TO_STRING_COMMANDS.has(left.command)) return UNKNOWN;
   return right.t === 'num' && left.t === 'num' ? { t: 'num' } : UNKNOWN;
 }
@@ -1809,6 +1953,11 @@ const MULTI_ELEMENT_READS: ReadonlySet<string> = new Set(['HMGET', 'ZMSCORE', 'M
 
 /** Commands whose arguments are key value pairs: unpack(t) gives keys at the even positions. */
 const PAIRS_COMMANDS: ReadonlySet<string> = new Set(['MSET', 'MSETNX', 'JSON.MSET']);
+
+const NO_ARGS: readonly number[] = [];
+
+/** Effects that give the key a TTL (EXPIRE XX / GT, which may not, left out). */
+const TTL_GIVING_EFFECTS: ReadonlySet<KeyEffect> = new Set<KeyEffect>(['set-ttl', 'create-with-ttl', 'create-if-missing-with-ttl']);
 
 /** Effects after which a TTL <= 0 or in the past leaves no key (the expiry deletes it). */
 const MAY_DELETE_EFFECTS: ReadonlySet<KeyEffect> = new Set<KeyEffect>(['set-ttl', 'set-ttl-if-has-ttl', 'create-with-ttl', 'create-if-missing-with-ttl']);

@@ -15,11 +15,13 @@ import type { AnalyzeOptions, LuaFinding, LuaRuleId, Severity } from './types.js
  * Analyses one Redis Lua script or function library.
  *
  * @param source the script text (a `#!lua name=...` first line marks a Redis 7 function library).
- * @param options rule severities and persistent keys; see {@link AnalyzeOptions}.
+ * @param options rule severities, persistent keys, whether caller-chosen TTLs are left out; see
+ *   {@link AnalyzeOptions}.
  * @returns the findings sorted by position: positions are 1-based lines/columns and 0-based
  *   UTF-16 offsets into `source`. A script that does not parse as Lua 5.1 yields exactly one
- *   finding with `fatal: true` and `ruleId: null` at the error. Findings of rules set to `'off'`
- *   and findings silenced by `-- lua-lint-disable...` comments are left out.
+ *   finding with `fatal: true` and `ruleId: null` at the error. Findings of rules set to `'off'`,
+ *   findings silenced by `-- lua-lint-disable...` comments and, unless `allowOptionalTtl` is
+ *   `false`, leaks where the caller chose no TTL are left out.
  * Never throws, whatever the input.
  */
 export function analyzeLua(source: string, options?: AnalyzeOptions | null): LuaFinding[] {
@@ -80,9 +82,11 @@ function analyze(text: string, options: AnalyzeOptions | null | undefined): LuaF
       ),
     );
   }
+  const allowOptionalTtl = options.allowOptionalTtl !== false;
   for (const finding of raw) {
     const severity = severities[finding.ruleId];
     if (severity === 0) continue;
+    if (finding.optionalTtl && allowOptionalTtl) continue;
     const [offset, endOffset] = rangeOf(finding.node);
     const start = lines.position(offset);
     if (directives.isDisabled(finding.ruleId, start.line)) continue;
@@ -97,6 +101,7 @@ function analyze(text: string, options: AnalyzeOptions | null | undefined): LuaF
       endColumn: end.column,
       offset,
       endOffset,
+      ...(finding.optionalTtl ? { optionalTtl: true as const } : {}),
     });
   }
   return findings.sort((a, b) => a.offset - b.offset || (a.ruleId ?? '').localeCompare(b.ruleId ?? ''));

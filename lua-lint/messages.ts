@@ -212,3 +212,14 @@ export function undefinedFunctionMessage(name: string): string {
     `let lua-lint resolve the include (lua-lint --include-root <dir>).`
   );
 }
+
+/**
+ * Appended to a leak that happens only where the caller passed no TTL: ARGV[n] tested as 0, empty
+ * or missing skips the only expiry of the key.
+ */
+export function optionalTtlNote(argv: number): string {
+  return (
+    ` This path is the one where the caller passes no TTL (ARGV[${argv}] is 0, empty or missing, and the script then skips the expiry): ` +
+    `if a key without TTL is never wanted, reject that value before the first write (return redis.error_reply('ERR TTL required')) instead of skipping the expiry.`
+  );
+}

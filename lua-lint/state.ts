@@ -39,8 +39,12 @@ export type Value =
   | { t: 'keys'; name: string }
   | { t: 'argv'; name: string }
   | { t: 'key'; id: string }
-  /** A table; `fields` when the script builds it with named fields (`local M = {}; function M.f() end`). */
-  | { t: 'table'; fields?: Map<string, Value>; items?: Value[] }
+  /**
+   * A table; `fields` when the script builds it with named fields (`local M = {}; function M.f() end`),
+   * `items` its positional values in order (`{KEYS[1], 'NX'}`, then `table.insert`), `unlisted`
+   * when they cannot be listed (`{unpack(ARGV)}`).
+   */
+  | { t: 'table'; fields?: Map<string, Value>; items?: Value[]; unlisted?: true }
   /** The values of a table's fields taken one at a time (`for name, fn in pairs(M)`). */
   | { t: 'each'; values: Value[] }
   | { t: 'builtin'; name: string }
@@ -48,6 +52,8 @@ export type Value =
   | { t: 'errorReply' }
   /** What this path knows of one ARGV element (or its tonumber()): equal to a literal, or not equal to some. */
   | { t: 'argvFacts'; equals?: string; not: readonly string[] }
+  /** This path tested an ARGV element as "no TTL" (0, empty, nil): see {@link ttlAbsentId}. */
+  | { t: 'ttlAbsent' }
   | { t: 'spread'; of?: Value; items?: Value[] }
   | Reply;
 
@@ -65,6 +71,8 @@ export interface NumValue {
   argv?: number;
   nilable?: boolean;
   keyIndex?: { table: string; from: number };
+  /** `tonumber(ARGV[n]) or 0`: the caller's ARGV[n], with a default when it is missing. */
+  fromArgv?: number;
   mayBeNonPositive?: true;
   mayBeFractional?: true;
   /**
@@ -113,6 +121,51 @@ export interface Reply {
 }
 
 export const UNKNOWN: Value = { t: 'unknown' };
+/** The fact that a path tested an ARGV element as "no TTL". */
+export const TTL_ABSENT: Value = { t: 'ttlAbsent' };
+
+const TTL_ABSENT_BASE = -3_000_000;
+
+/**
+ * The variable id under which a path remembers that it tested ARGV[n] (or its tonumber()) as "no
+ * TTL" (`ttl > 0` false, `ttl == 0`, `not ttl`, `ARGV[n] == ''`). A join keeps the fact only when
+ * both paths have it.
+ */
+export function ttlAbsentId(argv: number): number {
+  return TTL_ABSENT_BASE - argv;
+}
+
+/** The ARGV indices this path tested as "no TTL" (see {@link ttlAbsentId}). */
+export function ttlAbsentArgs(st: State): readonly number[] {
+  let out: number[] | undefined;
+  for (const [id, value] of st.vars) {
+    if (value.t === 'ttlAbsent' && id < TTL_ABSENT_BASE && id > TTL_ABSENT_BASE - 1_000_000) (out ??= []).push(TTL_ABSENT_BASE - id);
+  }
+  return out ?? NONE;
+}
+
+const NONE: readonly number[] = [];
+
+/**
+ * This path tested ARGV[argv] as "no TTL": remembered for the writes to come (a variable fact) and
+ * for every write already pending on the path ({@link KeyState.noTtl}).
+ */
+export function markNoTtl(st: State, argv: number): void {
+  setVar(st, ttlAbsentId(argv), TTL_ABSENT);
+  for (const [id, key] of st.keys) {
+    if (key.pending.every((site) => site < 0 || key.noTtl?.get(site)?.includes(argv))) continue;
+    const noTtl = new Map(key.noTtl);
+    for (const site of key.pending) if (site >= 0) noTtl.set(site, union(noTtl.get(site) ?? NONE, [argv]));
+    setKey(st, id, { ...key, noTtl });
+  }
+}
+
+/** A write site that became pending on this path: what the path tested as "no TTL" so far. */
+export function noteNoTtl(st: State, key: KeyState, site: number): KeyState {
+  const absent = ttlAbsentArgs(st);
+  if (absent.length === 0) return key;
+  return { ...key, noTtl: new Map(key.noTtl).set(site, union(key.noTtl?.get(site) ?? NONE, absent)) };
+}
 export const NIL: Value = { t: 'nil' };
 
 /** A lexical scope: names to variable ids. */
@@ -138,6 +191,11 @@ export interface KeyState {
   ttl?: true;
   /** The last write created the key on some path: its site and the key's size (elements) then. */
   created?: { site: number; size: [number, number]; members?: readonly string[]; scores?: readonly number[]; version: number };
+  /**
+   * Per pending write site, the ARGV indices that every path on which the site is pending tested
+   * as "no TTL" (ARGV is constant, so a test anywhere on a path holds for all of it).
+   */
+  noTtl?: ReadonlyMap<number, readonly number[]>;
 }
 
 export const FRESH_KEY: KeyState = { pending: [], exists: 'maybe', version: 0, lastDelete: 0 };
@@ -287,6 +345,19 @@ export function joinKeys(x: KeyState, y: KeyState): KeyState {
   // The size a write gives the key it creates stays known where the other path did not run it.
   const created = x.created === y.created ? x.created : !y.created && x.created && !y.pending.includes(x.created.site) ? x.created : !x.created && y.created && !x.pending.includes(y.created.site) ? y.created : undefined;
   if (created) out.created = created;
+  if (x.noTtl || y.noTtl) {
+    // a site pending on both paths: what both tested; on one path: what that one tested
+    const noTtl = new Map<number, readonly number[]>();
+    for (const site of out.pending) {
+      const inX = x.pending.includes(site);
+      const inY = y.pending.includes(site);
+      const a = x.noTtl?.get(site) ?? NONE;
+      const b = y.noTtl?.get(site) ?? NONE;
+      const both = inX && inY ? a.filter((n) => b.includes(n)) : inX ? a : b;
+      if (both.length > 0) noTtl.set(site, both);
+    }
+    if (noTtl.size > 0) out.noTtl = noTtl;
+  }
   return out;
 }
 
@@ -333,6 +404,7 @@ export function sameValue(a: Value, b: Value): boolean {
     case 'nil':
     case 'table':
     case 'errorReply':
+    case 'ttlAbsent':
       return true;
     case 'argvFacts': {
       const y = b as typeof a;
@@ -345,6 +417,7 @@ export function sameValue(a: Value, b: Value): boolean {
       return (
         a.v === y.v &&
         a.argv === y.argv &&
+        a.fromArgv === y.fromArgv &&
         a.mayBeNonPositive === y.mayBeNonPositive &&
         a.mayBeFractional === y.mayBeFractional &&
         a.clock === y.clock &&

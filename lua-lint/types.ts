@@ -46,6 +46,14 @@ export interface LuaFinding {
   endOffset: number;
   /** Present and `true` only for a parse error. */
   fatal?: true;
+  /**
+   * Present and `true` when the leak happens only where the caller passed no TTL: every path that
+   * leaks the write tested an ARGV value as "no TTL" (`if ttl > 0 then PEXPIRE k ttl end` with
+   * `ttl` from ARGV and 0 passed; also `~= nil`, `~= ''`, `tonumber(x)` truthy), and every expiry
+   * of the key takes its TTL from that value. The mirror of the ESLint rules' caller-chosen TTL
+   * arm: left out unless {@link AnalyzeOptions.allowOptionalTtl} is `false`.
+   */
+  optionalTtl?: true;
 }
 
 /** Options of {@link analyzeLua}. Every field is optional. */
@@ -62,6 +70,12 @@ export interface AnalyzeOptions {
    * built in the script its expression text) and may use `*` as a wildcard.
    */
   persistentKeys?: ReadonlyArray<string | number>;
+  /**
+   * Whether leaks where the caller chose no TTL (see {@link LuaFinding.optionalTtl}) are left out.
+   * Default `true`, as in the ESLint plugin's `recommended` config; `false` reports them, marked
+   * with `optionalTtl: true` (the `strict` config of `embedded-lua`).
+   */
+  allowOptionalTtl?: boolean;
   /**
    * How messages name a line ("the path that returns at line 12"): given a 0-based offset into the
    * script, the line number to print. Default: the script's own 1-based line. A front end that

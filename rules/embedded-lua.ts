@@ -8,6 +8,11 @@
  * `settings['redis-ttl'].persistentKeys` (also matched against key spellings inside the script),
  * and, for `eval` calls, every `KEYS[i]` whose argument at the call is a persistent key of the
  * JS/TS code (its shape matches the setting, or it is annotated `// redis-ttl persistent: ...`).
+ *
+ * Caller-chosen TTLs: a leak lua-lint marks `optionalTtl` (the only expiry the path misses is
+ * skipped by a test of the ARGV value passed as its TTL, `if ttl > 0 then PEXPIRE k ttl end`) is
+ * the script's mirror of the key rules' `if (ttl) ... else ...` arm: with `allowOptionalTtl` (on
+ * in `recommended`) it is not reported.
  */
 import type { JSONSchema, TSESTree } from '@typescript-eslint/utils';
 import { analyzeLua, RULE_IDS, type AnalyzeOptions, type LuaRuleId } from '../lua-lint/index.js';
@@ -27,6 +32,12 @@ export type Options = [
     rules?: Partial<Record<LuaRuleId, LuaSeverityOption>>;
     /** Keys persistent on purpose: KEYS indices (`2`) or spellings (`'KEYS[2]'`, `'job_*'`). */
     persistentKeys?: Array<string | number>;
+    /**
+     * Do not report a leak that happens only where the caller passed no TTL (lua-lint marks it
+     * `optionalTtl`: `if ttl > 0 then PEXPIRE k ttl end` with `ttl` from ARGV). Default `true`;
+     * `false` in the strict config.
+     */
+    allowOptionalTtl?: boolean;
   },
 ];
 /** Messages of the rule. */
@@ -66,6 +77,11 @@ export default createRule<Options, MessageIds>({
             description: 'Keys that are persistent on purpose: 1-based KEYS indices, or key spellings with * wildcards.',
             items: { oneOf: [{ type: 'string' }, { type: 'integer', minimum: 1 }] },
           },
+          allowOptionalTtl: {
+            type: 'boolean',
+            description:
+              'Do not report a leak that happens only where the caller passed no TTL (the only expiry the path misses is skipped by a test of the ARGV value passed as its TTL: if ttl > 0 then PEXPIRE k ttl end). Default true; false in the strict config.',
+          },
         },
         additionalProperties: false,
       },
@@ -83,7 +99,10 @@ export default createRule<Options, MessageIds>({
     const analyzeOptions: AnalyzeOptions = {
       ...(options.rules ? { rules: options.rules } : {}),
       ...(configured.length > 0 ? { persistentKeys: configured } : {}),
+      // every finding, marked: this rule decides which caller-chosen TTLs to report
+      allowOptionalTtl: false,
     };
+    const allowOptionalTtl = options.allowOptionalTtl !== false;
     /** KEYS indices (1-based) whose argument at the eval call is a persistent key of the JS/TS code. */
     const persistentIndices = (script: EmbeddedScript, call: TSESTree.CallExpression): number[] =>
       (script.keyArgs ?? []).flatMap((keyNode, index) =>
@@ -97,17 +116,22 @@ export default createRule<Options, MessageIds>({
           // A script held in a const and used by several calls is reported once, at the script.
           if (seen.has(script.literal)) continue;
           seen.add(script.literal);
-          // Messages name lines of this file, not of the script ("returns at line 14").
-          const messageLine = (offset: number): number => sourceCode.getLocFromIndex(script.toFileOffset(offset)).line;
+          // Messages name places of this file, not of the script ("returns at line 14, column 3"),
+          // or of the module a script was imported from ("line 9, column 3 of ./scripts.ts").
+          const messagePosition = (offset: number): { line: number; column: number } => {
+            const loc = sourceCode.getLocFromIndex(script.toFileOffset(offset));
+            return { line: loc.line, column: loc.column + 1 };
+          };
           const indices = persistentIndices(script, node);
           const persistentKeys = [...(analyzeOptions.persistentKeys ?? []), ...indices];
           const perScript: AnalyzeOptions = {
             ...analyzeOptions,
             ...(persistentKeys.length > 0 ? { persistentKeys } : {}),
-            // a script of another module: its own line numbers, which the message's location names
-            ...(script.importedFrom ? {} : { messageLine }),
+            messagePosition: script.modulePosition ?? messagePosition,
           };
           for (const finding of analyzeLua(script.source, perScript)) {
+            // the caller chose no TTL (0 = none): reported in strict only, as in the key rules
+            if (finding.optionalTtl && allowOptionalTtl) continue;
             if (script.importedFrom) {
               // the literal's position in its module, plus the finding's line inside the script
               const [, file, line] = /^(.*):(\d+):\d+$/.exec(script.importedFrom) ?? [];

@@ -33,6 +33,7 @@ const STRICT_OPTIONS: Partial<Record<keyof typeof rules, unknown[]>> = {
   'no-getset': [{ allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false }],
   'set-requires-ttl-or-keepttl': [{ allowPipeline: false, allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false }],
   'incr-needs-expire-on-create': [{ allowPipeline: false, allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false }],
+  'embedded-lua': [{ allowOptionalTtl: false }],
 };
 
 function configRules(kind: 'recommended' | 'strict'): Linter.RulesRecord {

@@ -9,7 +9,9 @@
  * `<owner>+<name>/repo` (a bare git directory, or a clone: `git clone <url> <owner>+<name>/repo`). Files are read with `git show <commit>:<path>`, so other commits in the mirror do
  * not matter. Prints, per repository, the findings by rule, then the precision of the TTL findings
  * (write-path-needs-ttl, keepttl-needs-existing-key) over the triaged ones, the findings not
- * triaged yet, and the triaged true findings no longer reported (recall).
+ * triaged yet, and the triaged true findings no longer reported (recall). Linted with
+ * `"allowOptionalTtl": false`, so that every leak the analysis finds counts; the ones the default
+ * leaves out as the caller's choice are listed.
  *
  * `--write-triage` adds every untriaged finding to triage.json with the verdict `"?"`, to be
  * reviewed by hand (never commit a `"?"`).
@@ -44,15 +46,18 @@ function option(name: string, fallback: string): string {
   return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : fallback;
 }
 
-async function lint(dir: string): Promise<Array<{ filePath: string; messages: Array<{ ruleId: string | null; line: number; message: string }> }>> {
+async function lint(dir: string): Promise<Array<{ filePath: string; messages: Array<{ ruleId: string | null; line: number; message: string; optionalTtl?: true }> }>> {
   let out = '';
+  // every leak the analysis finds, caller-chosen TTLs included (the default leaves those out)
+  const config = path.join(dir, '..', `${path.basename(dir)}.lua-lint.config.json`);
+  writeFileSync(config, JSON.stringify({ allowOptionalTtl: false }));
   const io = {
     stdout: { write: (text: string) => ((out += text), true), isTTY: false },
     stderr: { write: () => true },
     stdin: process.stdin,
     cwd: dir,
   };
-  await main([dir, '--format', 'json', '--no-config-lookup', '--no-error-on-unmatched-pattern'], io as never);
+  await main([dir, '--format', 'json', '--config', config, '--no-error-on-unmatched-pattern'], io as never);
   return JSON.parse(out || '[]');
 }
 
@@ -66,6 +71,8 @@ async function run(): Promise<void> {
   let tp = 0;
   let fp = 0;
   const untriaged: string[] = [];
+  /** TTL findings where the caller chose no TTL: found, but left out by lua-lint's default. */
+  const optional: string[] = [];
   let files = 0;
   let bytes = 0;
   try {
@@ -100,6 +107,7 @@ async function run(): Promise<void> {
           const key = `${entry.repo}:${path.relative(root, result.filePath)}:${message.line}:${message.ruleId}`;
           if (seen.has(key)) continue;
           seen.add(key);
+          if (message.optionalTtl) optional.push(key);
           const verdict = triage.findings[key]?.verdict;
           if (verdict === 'tp') tp++;
           else if (verdict === 'fp') fp++;
@@ -115,6 +123,7 @@ async function run(): Promise<void> {
   console.log('');
   console.log(`${files} files, ${(bytes / 1024).toFixed(0)} KB; TTL findings: ${seen.size}`);
   console.log(`precision over triaged TTL findings: ${tp}/${tp + fp} = ${(tp / Math.max(1, tp + fp)).toFixed(3)} (${fp} false)`);
+  console.log(`of which caller-chosen TTLs (found, left out by default; reported with "allowOptionalTtl": false): ${optional.length}${optional.length ? `\n  ${optional.join('\n  ')}` : ''}`);
   console.log(`true findings of the triage no longer reported: ${gone.length}${gone.length ? `\n  ${gone.join('\n  ')}` : ''}`);
   console.log(`not triaged: ${untriaged.length}${untriaged.length ? `\n  ${untriaged.join('\n  ')}` : ''}`);
   if (process.argv.includes('--write-triage')) {

@@ -2,7 +2,7 @@
  * The config file `lua-lint.config.json`:
  *
  * ```json
- * { "rules": { "key-must-come-from-keys": "off" }, "persistentKeys": [2, "queue:*"], "ignores": ["vendor/**"] }
+ * { "rules": { "key-must-come-from-keys": "off" }, "persistentKeys": [2, "queue:*"], "ignores": ["vendor/**"], "allowOptionalTtl": false }
  * ```
  *
  * Found by walking up from the working directory unless `--config` names one. Every problem is
@@ -31,9 +31,11 @@ export interface LuaLintConfig {
   baseDir: string;
   /** Where `--- @include` references are also looked up (absolute), when set. */
   includeRoot?: string;
+  /** `false` reports leaks where the caller chose no TTL (`AnalyzeOptions.allowOptionalTtl`); default `true`. */
+  allowOptionalTtl?: boolean;
 }
 
-const ALLOWED_PROPERTIES = ['rules', 'persistentKeys', 'ignores', 'includeRoot'] as const;
+const ALLOWED_PROPERTIES = ['rules', 'persistentKeys', 'ignores', 'includeRoot', 'allowOptionalTtl'] as const;
 
 /** An empty config whose ignores (none) are relative to `cwd`. */
 export function emptyConfig(cwd: string): LuaLintConfig {
@@ -89,7 +91,11 @@ export function validateConfig(value: unknown, filePath: string): LuaLintConfig 
       problems.push(`unknown property "${key}" (allowed: ${ALLOWED_PROPERTIES.join(', ')})`);
     }
   }
-  const { rules, persistentKeys, ignores, includeRoot } = value;
+  const { rules, persistentKeys, ignores, includeRoot, allowOptionalTtl } = value;
+  if (allowOptionalTtl !== undefined) {
+    if (typeof allowOptionalTtl !== 'boolean') problems.push(`allowOptionalTtl: expected true or false, got ${describeValue(allowOptionalTtl)}`);
+    else config.allowOptionalTtl = allowOptionalTtl;
+  }
   if (includeRoot !== undefined) {
     if (typeof includeRoot !== 'string' || includeRoot === '') problems.push(`includeRoot: expected a directory (a non-empty string), got ${describeValue(includeRoot)}`);
     else config.includeRoot = path.resolve(path.dirname(filePath), includeRoot);

@@ -145,6 +145,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
   const analyzeOptions: AnalyzeOptions = {
     rules: { ...config.rules, ...cliRules },
     persistentKeys: [...config.persistentKeys, ...cliPersistent],
+    ...(config.allowOptionalTtl !== undefined ? { allowOptionalTtl: config.allowOptionalTtl } : {}),
   };
 
   const targets = await expandPatterns(patterns, {

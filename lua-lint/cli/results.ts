@@ -41,6 +41,7 @@ export function createResult(filePath: string, findings: readonly LuaFinding[]):
         endColumn: finding.endColumn,
       };
       if (finding.fatal) message.fatal = true;
+      if (finding.optionalTtl) message.optionalTtl = true;
       return message;
     })
     .sort((a, b) => a.line - b.line || a.column - b.column);

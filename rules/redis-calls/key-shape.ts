@@ -12,7 +12,11 @@
  * their arguments, and a pattern such as `*stat*` can then name the family. A conditional key
  * (`c ? a : b`, `a ?? b`) has the spelling its arms share (`q:*:wait` and `q:*:active` give
  * `q:*`), an arm that is no key (`null`) left out; so has a parameter of a function only this
- * module calls, through the arguments of its calls. An imported binding
+ * module calls, through the arguments of its calls. Keys reached through iteration have the
+ * spelling the elements share: the element parameter of a `forEach` / `map` / `flatMap` /
+ * `filter` / `reduce` / ... callback (written at the call, or a function of the module passed
+ * there) and the variable of `for...of`, over an array literal, a `const` bound to one, or what
+ * `filter` / `slice` / `map` / `Array.from` / `new Set` make of it. An imported binding
  * (`import { QUEUE_KEY } from './keys'`) is `*` but fixed: `` `${QUEUE_KEY}:tmp` `` is one key.
  *
  * Shapes are what `settings['redis-ttl'].persistentKeys` patterns match (the same syntax as
@@ -56,7 +60,7 @@ const IMPORTED_PART: Part = { text: '*', via: [], fixed: true };
 function literal(text: string): Part {
   return { text, via: [], fixed: true };
 }
-const MAX_DEPTH = 6;
+const MAX_DEPTH = 8;
 
 const cache = new WeakMap<TSESTree.Node, KeyShape>();
 
@@ -151,7 +155,15 @@ function identifierShape(context: AnyContext, node: TSESTree.Identifier, binding
   const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
   if (!def) return UNKNOWN_PART;
   if (def.type === 'Parameter') {
-    return bindings.get(def.name) ?? (def.name.type === AST_NODE_TYPES.Identifier ? callSitesShape(context, def.node, def.name, depth) : UNKNOWN_PART);
+    if (bindings.has(def.name)) return bindings.get(def.name)!;
+    if (def.name.type !== AST_NODE_TYPES.Identifier) return UNKNOWN_PART;
+    return callbackElementShape(context, def.node, def.name, depth) ?? callSitesShape(context, def.node, def.name, depth, (argument, d) => shapeOf(context, argument, new Map(), d));
+  }
+  // for (const key of keys): the spelling the elements of `keys` share
+  const loop = forOfLoop(def);
+  if (loop) {
+    if (!assignedOnce(variable!, def.name as TSESTree.Identifier)) return UNKNOWN_PART;
+    return elementsShape(context, loop.right, bindings, depth + 1) ?? UNKNOWN_PART;
   }
   // an imported binding is another module's top-level value, read-only here: configuration
   // (a key, a prefix), not the data of the call, even when its spelling is not visible
@@ -165,10 +177,19 @@ function identifierShape(context: AnyContext, node: TSESTree.Identifier, binding
 
 /**
  * A parameter of a function of this module that only this module calls (not exported, never
- * passed around): the spelling shared by the arguments of every call (`function bump(key) {...}`
- * called as `bump(`usage:${a}`)` and `bump(`usage:${b}:x`)` gives `usage:*`). Anything else is `*`.
+ * passed around but as the callback of an iteration): the spelling shared by the arguments of
+ * every call (`function bump(key) {...}` called as `bump(`usage:${a}`)` and `bump(`usage:${b}:x`)`
+ * gives `usage:*`), and by the elements of every array it is the callback of (`keys.forEach(bump)`).
+ * `read` gives an argument's part (its shape, or the shape of its elements for a parameter
+ * iterated over; `null` when it gives none, an empty array). Anything else is `*`.
  */
-function callSitesShape(context: AnyContext, fn: TSESTree.Node, param: TSESTree.Identifier, depth: number): Part {
+function callSitesShape(
+  context: AnyContext,
+  fn: TSESTree.Node,
+  param: TSESTree.Identifier,
+  depth: number,
+  read: (argument: TSESTree.Node, depth: number) => Part | null,
+): Part {
   if (
     fn.type !== AST_NODE_TYPES.FunctionDeclaration &&
     fn.type !== AST_NODE_TYPES.FunctionExpression &&
@@ -199,12 +220,170 @@ function callSitesShape(context: AnyContext, fn: TSESTree.Node, param: TSESTree.
   for (const reference of variable.references) {
     const call = reference.identifier.parent;
     if (reference.identifier === name) continue;
+    // keys.forEach(bump): the function is the callback of an iteration, its parameter an element
+    const iteration = call?.type === AST_NODE_TYPES.CallExpression ? iterationOf(call, reference.identifier) : undefined;
+    if (iteration) {
+      if (iteration.elementParam !== index) return UNKNOWN_PART;
+      const elements = elementsShape(context, iteration.receiver, new Map(), depth + 1);
+      if (elements === null) continue; // an empty array: no call at all
+      parts.push(elements ?? UNKNOWN_PART);
+      continue;
+    }
     if (call?.type !== AST_NODE_TYPES.CallExpression || call.callee !== reference.identifier) return UNKNOWN_PART;
     const argument = call.arguments[index];
     if (!argument || argument.type === AST_NODE_TYPES.SpreadElement) return UNKNOWN_PART;
-    parts.push(shapeOf(context, argument, new Map(), depth + 1));
+    const part = read(argument, depth + 1);
+    if (part) parts.push(part); // null: an empty array, no element at all
   }
   return parts.length === 0 ? UNKNOWN_PART : parts.reduce(common);
+}
+
+/** Array methods that call their callback with each element (`reduce`: as the second parameter). */
+const ITERATION_METHODS: ReadonlyMap<string, number> = new Map([
+  ...['forEach', 'map', 'flatMap', 'filter', 'some', 'every', 'find', 'findIndex', 'findLast', 'findLastIndex'].map((m) => [m, 0] as const),
+  ['reduce', 1],
+  ['reduceRight', 1],
+]);
+
+/** Array methods whose result holds elements of their receiver only. */
+const SAME_ELEMENTS_METHODS: ReadonlySet<string> = new Set(['filter', 'slice', 'reverse', 'sort', 'toSorted', 'toReversed']);
+
+/**
+ * `receiver.forEach(callback)` (or `map`, `flatMap`, `filter`, `reduce`, ...) where `callback` is
+ * the given node: the array iterated and which parameter of the callback is its element.
+ */
+function iterationOf(call: TSESTree.CallExpression, callback: TSESTree.Node): { receiver: TSESTree.Node; elementParam: number } | undefined {
+  if (call.arguments[0] !== callback) return undefined;
+  const callee = unwrap(call.callee);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+  const method = propertyName(callee.property, callee.computed);
+  const elementParam = method === undefined ? undefined : ITERATION_METHODS.get(method);
+  return elementParam === undefined ? undefined : { receiver: callee.object, elementParam };
+}
+
+/**
+ * The parameter of a callback written at an iteration (`keys.flatMap((key) => ...)`): the spelling
+ * the elements of the array share. `undefined` when the function is no such callback (or the
+ * parameter is not the element), so that other readings can be tried.
+ */
+function callbackElementShape(context: AnyContext, fn: TSESTree.Node, param: TSESTree.Identifier, depth: number): Part | undefined {
+  if (fn.type !== AST_NODE_TYPES.FunctionExpression && fn.type !== AST_NODE_TYPES.ArrowFunctionExpression) return undefined;
+  if (fn.parent?.type !== AST_NODE_TYPES.CallExpression) return undefined;
+  const iteration = iterationOf(fn.parent, fn);
+  if (!iteration) return undefined;
+  if (fn.params[iteration.elementParam] !== param) return UNKNOWN_PART;
+  return elementsShape(context, iteration.receiver, new Map(), depth + 1) ?? UNKNOWN_PART;
+}
+
+/** The `for (const x of <right>)` that declares a variable, if that is its definition. */
+function forOfLoop(def: TSESLint.Scope.Definition): TSESTree.ForOfStatement | undefined {
+  if (def.type !== 'Variable' || def.node.init || def.node.id.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const loop = def.parent?.parent;
+  return loop?.type === AST_NODE_TYPES.ForOfStatement && loop.left === def.parent ? loop : undefined;
+}
+
+/** Methods that add elements to an array in place: an array they are called on is not read. */
+const MUTATING_METHODS: ReadonlySet<string> = new Set(['push', 'unshift', 'splice', 'fill', 'copyWithin']);
+
+/**
+ * The spelling the elements of an array expression share: an array literal (spreads of arrays and
+ * of conditionals between arrays included), a `const` of this module or function bound to one
+ * and never filled in place, `filter` / `slice` / `sort` / ... of such an array, `map` of it with
+ * a callback whose return value has a shape, `Array.from` / `new Set` of it, and a parameter of a
+ * function only this module calls, through its calls' arguments. `null` for an array literal
+ * without elements (it contributes nothing), `undefined` when the elements are not known.
+ */
+function elementsShape(context: AnyContext, input: TSESTree.Node, bindings: Bindings, depth: number): Part | null | undefined {
+  if (depth > MAX_DEPTH) return undefined;
+  const node = unwrap(input);
+  const combine = (parts: Array<Part | null | undefined>): Part | null | undefined => {
+    if (parts.some((p) => p === undefined)) return undefined;
+    const known = parts.filter((p): p is Part => p !== null);
+    return known.length === 0 ? null : known.reduce(common);
+  };
+  switch (node.type) {
+    case AST_NODE_TYPES.ArrayExpression:
+      return combine(
+        node.elements.map((element) =>
+          element === null
+            ? null
+            : element.type === AST_NODE_TYPES.SpreadElement
+              ? elementsShape(context, element.argument, bindings, depth + 1)
+              : shapeOf(context, element, bindings, depth + 1),
+        ),
+      );
+    case AST_NODE_TYPES.ConditionalExpression:
+      return combine([node.consequent, node.alternate].map((arm) => elementsShape(context, arm, bindings, depth + 1)));
+    case AST_NODE_TYPES.LogicalExpression:
+      return combine([node.left, node.right].filter((arm) => !isNoKey(arm)).map((arm) => elementsShape(context, arm, bindings, depth + 1)));
+    case AST_NODE_TYPES.Identifier: {
+      const variable = findVariable(context, node);
+      const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+      if (!variable || !def) return undefined;
+      if (def.type === 'Parameter') {
+        if (def.name.type !== AST_NODE_TYPES.Identifier) return undefined;
+        const read = (argument: TSESTree.Node, d: number): Part | null => {
+          const elements = elementsShape(context, argument, new Map(), d);
+          return elements === undefined ? UNKNOWN_PART : elements;
+        };
+        const part = callSitesShape(context, def.node, def.name, depth, read);
+        return part === UNKNOWN_PART ? undefined : part;
+      }
+      if (def.type !== 'Variable' || !def.node.init || def.node.id.type !== AST_NODE_TYPES.Identifier || !assignedOnce(variable, def.node.id)) return undefined;
+      // filled in place (keys.push(k), keys[i] = k): its literal does not list its elements
+      const filled = variable.references.some((reference) => {
+        const parent = reference.identifier.parent;
+        if (parent?.type !== AST_NODE_TYPES.MemberExpression || parent.object !== reference.identifier) return false;
+        const method = propertyName(parent.property, parent.computed);
+        return (method !== undefined && MUTATING_METHODS.has(method)) || (parent.parent?.type === AST_NODE_TYPES.AssignmentExpression && parent.parent.left === parent);
+      });
+      if (filled) return undefined;
+      const inner = elementsShape(context, def.node.init, new Map(), depth + 1);
+      return inner ? { text: inner.text, via: [declarationStatement(def.node), ...inner.via], fixed: inner.fixed } : undefined;
+    }
+    case AST_NODE_TYPES.NewExpression:
+      // new Set(keys)
+      return node.callee.type === AST_NODE_TYPES.Identifier && node.callee.name === 'Set' && node.arguments.length === 1 && node.arguments[0]!.type !== AST_NODE_TYPES.SpreadElement
+        ? elementsShape(context, node.arguments[0]!, bindings, depth + 1)
+        : undefined;
+    case AST_NODE_TYPES.CallExpression: {
+      const callee = unwrap(node.callee);
+      if (callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+      const method = propertyName(callee.property, callee.computed);
+      const receiver = unwrap(callee.object);
+      // Array.from(keys)
+      if (method === 'from' && receiver.type === AST_NODE_TYPES.Identifier && receiver.name === 'Array' && node.arguments.length === 1) {
+        const source = node.arguments[0]!;
+        return source.type === AST_NODE_TYPES.SpreadElement ? undefined : elementsShape(context, source, bindings, depth + 1);
+      }
+      if (method !== undefined && SAME_ELEMENTS_METHODS.has(method)) return elementsShape(context, receiver, bindings, depth + 1);
+      if (method === 'map') return mappedShape(context, node, receiver, bindings, depth);
+      return undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** `keys.map((k) => `${k}:x`)`: the callback's return value, its element parameter bound to the elements' shape. */
+function mappedShape(context: AnyContext, call: TSESTree.CallExpression, receiver: TSESTree.Node, bindings: Bindings, depth: number): Part | null | undefined {
+  const callbackNode = call.arguments[0];
+  if (!callbackNode || callbackNode.type === AST_NODE_TYPES.SpreadElement) return undefined;
+  const callback = unwrap(callbackNode);
+  const fn =
+    callback.type === AST_NODE_TYPES.ArrowFunctionExpression || callback.type === AST_NODE_TYPES.FunctionExpression
+      ? { fn: callback, declaration: undefined }
+      : keyBuilder(context, callback);
+  if (!fn) return undefined;
+  const elements = elementsShape(context, receiver, bindings, depth + 1);
+  if (elements === null) return null;
+  const param = fn.fn.params[0];
+  const inner = new Map<TSESTree.Node, Part>();
+  if (param?.type === AST_NODE_TYPES.Identifier) inner.set(param, elements ?? UNKNOWN_PART);
+  const returned = returnExpressions(fn.fn);
+  if (returned.length === 0) return undefined;
+  const part = returned.map((expression) => shapeOf(context, expression, inner, depth + 1)).reduce(common);
+  return fn.declaration ? { ...part, via: [fn.declaration, ...part.via] } : part;
 }
 
 /** `KEYS.wait` of a `const KEYS = { wait: 'q:wait' }`, `[a, b].join(':')` is handled by calls. */

@@ -12,6 +12,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { clientDetectorOf } from './index.js';
+import { lineIndex, type LineIndex } from '../../lua-lint/lines.js';
 import { findVariable, propertyName, resolveConstExpression, unwrap, type AnyContext } from './static.js';
 
 /** A Lua script found in the file. */
@@ -28,6 +29,11 @@ export interface EmbeddedScript {
    * {@link toFileOffset} then maps every offset to the start of {@link literal}.
    */
   importedFrom?: string;
+  /**
+   * For a script of an imported module: the 1-based line and column in that module of a 0-based
+   * offset into {@link source}, with the module as `file` (what messages name).
+   */
+  modulePosition?(offset: number): { line: number; column: number; file: string };
   /**
    * The `KEYS` of an eval call, in order (`redis.eval(script, 2, a, b)` -> `[a, b]`), when they
    * can be read; `undefined` for `defineCommand` / `defineScript` / `createScript`.
@@ -182,7 +188,13 @@ export function scriptFromNode(context: AnyContext, node: TSESTree.Node): Embedd
     const position = resolved.node.loc.start;
     const where = `${resolved.imported.display}:${position.line}:${position.column + 1}`;
     const anchor = node.range[0];
-    return { source: script.source, literal: node, importedFrom: where, toFileOffset: () => anchor };
+    const imported = resolved.imported;
+    let lines: LineIndex | undefined;
+    const modulePosition = (offset: number): { line: number; column: number; file: string } => {
+      lines ??= lineIndex(imported.text);
+      return { ...lines.position(script.toFileOffset(offset)), file: imported.display };
+    };
+    return { source: script.source, literal: node, importedFrom: where, modulePosition, toFileOffset: () => anchor };
   }
   return resolved ? literalScript(resolved.node, context.sourceCode.text) : undefined;
 }

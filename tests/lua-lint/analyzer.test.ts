@@ -426,9 +426,26 @@ describe('findings of a user trial', () => {
   });
 
   it('takes SET options unpacked from a table as unknown, not as missing', () => {
-    expect(ids("redis.call('SET', KEYS[1], ARGV[1], unpack({'PX', ARGV[2]}))")).toEqual(['unanalyzable-command@1']);
+    // a table literal lists its values: the options are read
+    expect(ids("redis.call('SET', KEYS[1], ARGV[1], unpack({'PX', ARGV[2]}))")).toEqual([]);
+    expect(ids("redis.call('SET', KEYS[1], ARGV[1], unpack({unpack(ARGV)}))")).toEqual(['unanalyzable-command@1']);
     expect(ids("redis.call('SET', KEYS[1], unpack(ARGV))")).toEqual(['unanalyzable-command@1']);
     expect(ids("redis.call('DEL', unpack(KEYS))\nredis.call('SADD', KEYS[1], 1)")).toEqual(['write-path-needs-ttl@2']);
+  });
+});
+
+describe('tables built with positional values', () => {
+  it('keeps the values of the constructor before the ones table.insert appends', () => {
+    // the lock of a commerce platform: SET unpack({key, owner, 'NX'}) with EX appended
+    const lock = "local key = KEYS[1]\nlocal args = {key, ARGV[1], 'NX'}\ntable.insert(args, 'EX')\ntable.insert(args, tonumber(ARGV[2]))\nreturn redis.call('SET', unpack(args))";
+    expect(ids(lock)).toEqual([]);
+    expect(ids("local args = {KEYS[1], ARGV[1], 'NX'}\nreturn redis.call('SET', unpack(args))")).toEqual(['write-path-needs-ttl@2']);
+    expect(ids("local args = {KEYS[1], ARGV[1]}\nargs[#args + 1] = 'PX'\nargs[#args + 1] = ARGV[2]\nredis.call('SET', unpack(args))")).toEqual([]);
+  });
+
+  it('does not list a table whose values it cannot list, even after an append', () => {
+    expect(ids("local args = {unpack(ARGV)}\ntable.insert(args, 'x')\nredis.call('MSET', unpack(args))")).toEqual([]);
+    expect(ids("local args = {KEYS[1], unpack({ARGV[1]})}\nredis.call('SET', unpack(args))")).toEqual(['write-path-needs-ttl@2']);
   });
 });
 
@@ -466,7 +483,10 @@ describe('findings of a second breaker round', () => {
   });
 
   it('treats an ARGV element as possibly absent', () => {
-    expect(ids("redis.call('HSET', KEYS[1], 'a', ARGV[1])\nif ARGV[3] then redis.call('EXPIRE', KEYS[1], ARGV[3]) end\nreturn 1")).toEqual(['write-path-needs-ttl@1']);
+    // a missing ARGV[3] skips the expiry: the caller chose no TTL, reported when such leaks are asked for
+    const source = "redis.call('HSET', KEYS[1], 'a', ARGV[1])\nif ARGV[3] then redis.call('EXPIRE', KEYS[1], ARGV[3]) end\nreturn 1";
+    expect(ids(source)).toEqual([]);
+    expect(analyzeLua(source, { allowOptionalTtl: false }).map((f) => [f.ruleId, f.line, f.optionalTtl])).toEqual([['write-path-needs-ttl', 1, true]]);
   });
 
   it('names every key a helper leaks', () => {
@@ -568,5 +588,61 @@ describe('messages name every place by line and column (issue 12)', () => {
       ],
     ]);
     expect(ids("local function helper() return 1 end\nreturn helper() + tonumber(ARGV[1]) + math.max(1, 2)")).toEqual([]);
+  });
+});
+
+describe('caller-chosen TTLs (optionalTtl)', () => {
+  /** Findings as `rule@line`, `+optional` when marked, with caller-chosen TTLs reported. */
+  const strict = (source: string): string[] =>
+    analyzeLua(source, { allowOptionalTtl: false }).map((f) => `${f.ruleId}@${f.line}${f.optionalTtl ? '+optional' : ''}`);
+
+  it('marks a leak whose only missed expiry is skipped by a test of the TTL the caller passed', () => {
+    const cases = [
+      // ARGV[1] = ttl seconds, 0 = no TTL
+      "redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])\nlocal ttl = tonumber(ARGV[1])\nif ttl and ttl > 0 then\n  redis.call('EXPIRE', KEYS[1], ttl)\nend\nreturn 1",
+      "redis.call('HSET', KEYS[1], 'f', 1)\nlocal ttl = tonumber(ARGV[1]) or 0\nif ttl <= 0 then return 1 end\nredis.call('PEXPIRE', KEYS[1], ttl)\nreturn 1",
+      "redis.call('RPUSH', KEYS[1], 'x')\nif ARGV[1] ~= '' then\n  redis.call('PEXPIRE', KEYS[1], ARGV[1])\nend",
+      "redis.call('SADD', KEYS[1], 'x')\nif tonumber(ARGV[1]) then redis.call('EXPIRE', KEYS[1], ARGV[1]) end",
+      "redis.call('SADD', KEYS[1], 'x')\nif 0 < tonumber(ARGV[1]) then redis.call('EXPIRE', KEYS[1], ARGV[1]) end",
+    ];
+    for (const source of cases) {
+      expect(ids(source), source).toEqual([]);
+      expect(strict(source), source).toEqual([`write-path-needs-ttl@1+optional`]);
+    }
+  });
+
+  it('marks the no-TTL arm of an explicit TTL test, as in TypeScript', () => {
+    const source = "local ttl = tonumber(ARGV[2])\nif ttl > 0 then\n  redis.call('SET', KEYS[1], ARGV[1], 'EX', ttl)\nelse\n  redis.call('SET', KEYS[1], ARGV[1])\nend";
+    expect(ids(source)).toEqual([]);
+    expect(strict(source)).toEqual(['write-path-needs-ttl@5+optional']);
+    const [finding] = analyzeLua(source, { allowOptionalTtl: false });
+    expect(finding?.message).toBe(
+      "SET on KEYS[1] creates the key without a TTL or removes the TTL it had, and the end of the script (line 6, column 3) leaves it that way: the key never expires. " +
+        'Write it with its expiry in the same command: SET key value PX <ms> (or EX <seconds>). ' +
+        'This path is the one where the caller passes no TTL (ARGV[2] is 0, empty or missing, and the script then skips the expiry): ' +
+        "if a key without TTL is never wanted, reject that value before the first write (return redis.error_reply('ERR TTL required')) instead of skipping the expiry.",
+    );
+  });
+
+  it('reports as usual when the test is not of the value passed as the TTL, or another path leaks', () => {
+    // the expiry's TTL is a literal: the test does not turn off what the caller passed
+    expect(ids("redis.call('SADD', KEYS[1], 'x')\nif tonumber(ARGV[1]) > 0 then redis.call('EXPIRE', KEYS[1], 60) end")).toEqual(['write-path-needs-ttl@1']);
+    // a threshold, not a presence test
+    expect(ids("redis.call('SADD', KEYS[1], 'x')\nlocal t = tonumber(ARGV[1])\nif t > 5 then redis.call('EXPIRE', KEYS[1], t) end")).toEqual(['write-path-needs-ttl@1']);
+    // the script rejects a missing TTL, but after the write: Redis keeps the write, a bug
+    const rejected = "redis.call('HSET', KEYS[1], 'a', 1)\nlocal t = tonumber(ARGV[1])\nif not t then return redis.error_reply('ERR ttl') end\nredis.call('PEXPIRE', KEYS[1], t)";
+    expect(ids(rejected)).toEqual(['write-path-needs-ttl@1']);
+    expect(strict(rejected)).toEqual(['write-path-needs-ttl@1']);
+    // a TTL computed from the caller's value, or from replies (a refund that fills the bucket)
+    expect(ids("redis.call('SADD', KEYS[1], 'x')\nlocal t = tonumber(ARGV[1]) * 2\nif t > 0 then redis.call('PEXPIRE', KEYS[1], t) end")).toEqual(['write-path-needs-ttl@1']);
+    // another way out that skips the expiry whatever the TTL
+    const early = "redis.call('SADD', KEYS[1], 'x')\nif ARGV[2] == 'dry' then return 0 end\nlocal t = tonumber(ARGV[1])\nif t > 0 then redis.call('EXPIRE', KEYS[1], t) end";
+    expect(ids(early)).toEqual(['write-path-needs-ttl@1']);
+    expect(strict(early)).toEqual(['write-path-needs-ttl@1']);
+    // the key has another expiry, with a TTL of its own, that this path misses too
+    const other = "redis.call('SADD', KEYS[1], 'x')\nlocal t = tonumber(ARGV[1])\nif t > 0 then redis.call('EXPIRE', KEYS[1], t)\nelseif ARGV[2] == 'day' then redis.call('EXPIRE', KEYS[1], 86400) end";
+    expect(ids(other)).toEqual(['write-path-needs-ttl@1']);
+    // the key with the caller-chosen TTL is fine; the other key has no expiry at all
+    expect(ids("redis.call('SADD', KEYS[1], 'x')\nredis.call('SADD', KEYS[2], 'x')\nlocal t = tonumber(ARGV[1])\nif t > 0 then redis.call('EXPIRE', KEYS[1], t) end")).toEqual(['write-path-needs-ttl@2']);
   });
 });

@@ -457,6 +457,18 @@ describe('config file', () => {
     expect(json(stdout)[0]?.messages.map((m) => m.severity)).toEqual([1]);
   });
 
+  it('leaves out leaks where the caller chose no TTL unless the config sets allowOptionalTtl to false', async () => {
+    const optional = "redis.call('HSET', KEYS[1], 'f', ARGV[2])\nlocal ttl = tonumber(ARGV[1])\nif ttl > 0 then redis.call('EXPIRE', KEYS[1], ttl) end\nreturn 1\n";
+    files({ 'cache.lua': optional });
+    expect(await run(['cache.lua', '--format', 'json'])).toMatchObject({ code: 0 });
+    files({ 'lua-lint.config.json': JSON.stringify({ allowOptionalTtl: false }) });
+    const { code, stdout } = await run(['cache.lua', '--format', 'json']);
+    expect(code).toBe(1);
+    expect(json(stdout)[0]?.messages.map((m) => [m.ruleId, m.line, m.column, m.optionalTtl])).toEqual([['write-path-needs-ttl', 1, 1, true]]);
+    files({ 'lua-lint.config.json': JSON.stringify({ allowOptionalTtl: 'no' }) });
+    expect((await run(['cache.lua'])).stderr).toBe(`lua-lint: Invalid config ${path.join(dir, 'lua-lint.config.json')}: allowOptionalTtl: expected true or false, got "no".\n`);
+  });
+
   it('reports an invalid config with its path, the property and the problem, and exits 2', async () => {
     const config = path.join(dir, 'lua-lint.config.json');
     files({ 'leak.lua': LEAK, 'lua-lint.config.json': '{\n  "rules": {\n    "no-persist": "error",\n  }\n}\n' });
@@ -525,12 +537,22 @@ describe('examples/scripts', () => {
       '03-token-bucket.lua': [],
       '04-lock-acquire.lua': [],
       '05-lock-release.lua': [],
-      '06-lock-without-expiry.lua': ['write-path-needs-ttl@12'],
+      // the lease is the caller's choice: reported with allowOptionalTtl: false only (below)
+      '06-lock-without-expiry.lua': [],
       '07-collect-guarded.lua': [],
       '08-collect-unguarded.lua': ['keepttl-needs-existing-key@13'],
       '09-counters-library.lua': [],
       '10-leaderboard.lua': ['write-path-needs-ttl@15'],
     });
+  });
+});
+
+describe('examples/scripts with allowOptionalTtl: false', () => {
+  it('also reports the lock whose lease the caller may leave out', async () => {
+    files({ 'strict.json': JSON.stringify({ allowOptionalTtl: false }) });
+    const { code, stdout } = await run(['examples/scripts/06-lock-without-expiry.lua', '--format', 'json', '--config', path.join(dir, 'strict.json')], { cwd: repoRoot });
+    expect(code).toBe(1);
+    expect(json(stdout).map((r) => found(r))).toEqual([['write-path-needs-ttl@16']]);
   });
 });
 

@@ -9,6 +9,8 @@ import { cookedToRawOffsets } from '../../rules/redis-calls/lua.js';
 import { ioredis, nodeRedis, runRule, typedTester, untypedTester, upstash } from './tester.js';
 
 const leakySet = `"redis.call('SET', KEYS[1], ARGV[1])"`;
+/** ARGV[1] = TTL in seconds, 0 = no TTL: the caller's choice. */
+const optionalTtl = `"redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])\\nlocal ttl = tonumber(ARGV[1])\\nif ttl and ttl > 0 then redis.call('EXPIRE', KEYS[1], ttl) end\\nreturn 1"`;
 
 runRule(untypedTester, 'embedded-lua', rule, {
   valid: [
@@ -20,6 +22,8 @@ runRule(untypedTester, 'embedded-lua', rule, {
     { code: ioredis(`redis.eval(${leakySet}, 1, k);`), options: [{ rules: { 'write-path-needs-ttl': 'off' } }] },
     { code: ioredis(`redis.eval(${leakySet}, 1, k);`), options: [{ persistentKeys: [1] }] },
     { code: ioredis(`redis.eval(${leakySet}, 1, k);`), options: [{ persistentKeys: ['KEYS[*]'] }] },
+    // a TTL the caller may leave out (0 = none): not reported by default (recommended)
+    ioredis(`redis.eval(${optionalTtl}, 1, k, 0, f, v);`),
   ],
   invalid: [
     {
@@ -39,6 +43,12 @@ runRule(untypedTester, 'embedded-lua', rule, {
     {
       code: ioredis(`redis.defineCommand('take', {\n  numberOfKeys: 1,\n  lua: 'return redis.call("GETSET", KEYS[1], "0")',\n});`),
       errors: [{ messageId: 'luaFinding', line: 5, column: 16, endLine: 5, endColumn: 50 }],
+    },
+    {
+      // strict: the caller-chosen TTL is reported too
+      code: ioredis(`redis.eval(${optionalTtl}, 1, k, 0, f, v);`),
+      options: [{ allowOptionalTtl: false }],
+      errors: [{ messageId: 'luaFinding', line: 3, column: 13, endLine: 3, endColumn: 58 }],
     },
     {
       code: ioredis(`redis.eval('local = 1', 0);`),
@@ -100,7 +110,21 @@ describe('embedded-lua message lines', () => {
     );
     expect(messages.map((m) => [m.line, m.column])).toEqual([[4, 11]]);
     // the early return is on line 4 of the script, line 6 of the file
-    expect(messages[0]?.message).toContain('returns at line 6');
+    expect(messages[0]?.message).toContain('the path that returns at line 6, column 3 gets there');
+  });
+
+  it('names the column of this file inside a one-line literal', () => {
+    const linter = new Linter({ configType: 'flat' });
+    const code = ioredis(`redis.eval("local n = redis.call('INCR', KEYS[1]) if ARGV[1] == 'x' then return 0 end redis.call('EXPIRE', KEYS[1], 60) return n", 1, k, 'x');`);
+    const messages = linter.verify(
+      code,
+      [{ files: ['**/*.ts'], languageOptions: { parser: tsParser }, plugins: { 'redis-ttl': plugin }, rules: { 'redis-ttl/embedded-lua': 'error' } }],
+      { filename: 'file.ts' },
+    );
+    expect(messages.map((m) => [m.line, m.column])).toEqual([[3, 23]]);
+    // 'return 0' starts at column 74 of line 3 of the file
+    expect(code.split('\n')[2]!.indexOf('return 0') + 1).toBe(74);
+    expect(messages[0]?.message).toContain('the path that returns at line 3, column 74 gets there');
   });
 });
 
@@ -153,6 +177,12 @@ describe('scripts reached through objects, arrays, wrappers and imports', () => 
   it('reads a const of a relatively imported module and names its place', () => {
     const named = `import Redis from 'ioredis';\nimport { SCRIPTS, SAFE } from './scripts';\nconst redis = new Redis();\nredis.eval(SCRIPTS.hit.script, 1, k, 1000, 1);\nredis.eval(SAFE, 1, k);`;
     expect(lint(named)).toEqual([[4, 12, '[write-path-needs-ttl] In the script at ./scripts.ts:7: INCR on KEYS[1] can crea']]);
+    // the message names the exit's place in the module the script is written in
+    const linter = new Linter({ configType: 'flat' });
+    const [message] = linter.verify(named, [{ files: ['**/*.ts'], languageOptions: { parser: tsParser }, plugins: { 'redis-ttl': plugin }, rules: { 'redis-ttl/embedded-lua': 'error' } }], {
+      filename: join(fixtures, 'limiter.ts'),
+    });
+    expect(message?.message).toContain('the path that returns at line 8, column 31 of ./scripts.ts gets there');
     const namespace = `import Redis from 'ioredis';\nimport * as lua from './scripts.js';\nconst redis = new Redis();\nredis.eval(lua.SCRIPTS.hit.script, 1, k, 1000, 1);`;
     expect(lint(namespace).map((m) => m.slice(0, 2))).toEqual([[4, 12]]);
     const required = `const Redis = require('ioredis');\nconst scripts_1 = require('./scripts');\nconst redis = new Redis();\nredis.eval(scripts_1.SCRIPTS.hit.script, 1, k, 1000, 1);`;

@@ -31,6 +31,9 @@ const passThrough = ioredis('export class Store {\n  async incr(key: string) {\n
 const notPassThrough = ioredis(
   'export class Store {\n  async incr(id: string) {\n    return redis.incr(`hits:${id}`);\n  }\n  async sadd(key: string, m: string) {\n    const a = 1;\n    const b = 2;\n    await log(a, b);\n    return redis.sadd(key, m);\n  }\n}',
 );
+const statsThroughIteration = ioredis(
+  'function bump(key: string, field: string) { return redis.hincrby(key, field, 1); }\nexport async function count(site: string, page: string) {\n  const keys = [`stats:${site}:day`, `stats:${site}:${page}`];\n  await Promise.all(keys.flatMap((key) => [bump(key, "hits")]));\n}',
+);
 const saveSummary = ioredis('export async function saveSummary(text: string, summary: string) {\n  return redis.set(text, summary);\n}');
 
 runRule(untypedTester, 'set-requires-ttl-or-keepttl', setRule, {
@@ -148,6 +151,8 @@ runRule(untypedTester, 'incr-needs-expire-on-create', incrRule, {
     ioredis('export function XADD(streamName: string, payload: string) {\n  return redis.xadd(streamName, "*", "p", payload);\n}'),
     // a conditional key whose arms share a persistent shape
     { code: ioredis('await redis.zadd(c ? `q:${o}:ck:${k}` : `q:${o}`, now, id);'), settings: persistent('q:*') },
+    // keys reached through an iteration and a function only this module calls
+    { code: statsThroughIteration, settings: persistent('stats:*') },
   ],
   invalid: [
     {
@@ -180,6 +185,29 @@ runRule(untypedTester, 'incr-needs-expire-on-create', incrRule, {
           messageId: 'noExpiry',
           line: 11,
           suggestions: [{ messageId: 'wrapInMulti', output: notPassThrough.replace('redis.sadd(key, m)', 'redis.multi().sadd(key, m).expire(key, TTL_SECONDS).exec()') }],
+        },
+      ],
+    },
+    {
+      // without the pattern, the message names the shape the iterated keys share
+      code: statsThroughIteration,
+      errors: [
+        {
+          messageId: 'noExpiry',
+          data: {
+            command: 'HINCRBY',
+            key: 'stats:*:*',
+            hint: "If keys shaped `stats:*:*` are meant to live forever, add 'stats:*:*' to settings['redis-ttl'].persistentKeys or annotate the write with // redis-ttl persistent: <reason>.",
+            client: '`redis` is taken for a Redis client because it is made by `new Redis()`',
+          },
+          line: 3,
+          column: 58,
+          suggestions: [
+            {
+              messageId: 'wrapInMulti',
+              output: statsThroughIteration.replace('redis.hincrby(key, field, 1)', 'redis.multi().hincrby(key, field, 1).expire(key, TTL_SECONDS).exec()'),
+            },
+          ],
         },
       ],
     },

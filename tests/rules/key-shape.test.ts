@@ -83,6 +83,50 @@ describe('keyShapeOf', () => {
     expect(shapes(code)).toEqual(['usage:* many', 't:* one', '* many', '* many', '* many']);
   });
 
+  it('gives the element of an iteration the spelling the elements share', () => {
+    const code = [
+      'function keyOf(kind: string, id: string) { return `usage:${kind}:${id}`; }',
+      'async function save(a: string, b?: string) {',
+      "  const keys = [keyOf('account', a), ...(b ? [keyOf('user', b)] : [])];",
+      '  keys.forEach((key) => probe(key));',
+      '  await Promise.all(keys.map(async (k) => probe(k)));',
+      '  keys.filter(Boolean).flatMap((key) => [probe(key)]);',
+      '  keys.reduce((acc, key) => probe(key), 0);',
+      '  for (const key of keys) probe(key);',
+      '  for (const key of new Set(keys.map((k) => `${k}:day`))) probe(key);',
+      '  keys.forEach((key, i) => probe(i));',
+      '}',
+    ].join('\n');
+    expect(shapes(code)).toEqual(['usage:*:* many', 'usage:*:* many', 'usage:*:* many', 'usage:*:* many', 'usage:*:* many', 'usage:*:*:day many', '* many']);
+  });
+
+  it('reads a key through an iteration and a function only this module calls', () => {
+    const code = [
+      'const STREAMS = [`events:${region}:in`, `events:${region}:out`] as const;',
+      'function bump(key: string) { probe(key); }',
+      'function touch(key: string, n: number) { probe(key); }',
+      'function each(keys: string[]) { for (const key of keys) probe(key); }',
+      'STREAMS.forEach(bump);',
+      'STREAMS.flatMap((stream) => touch(stream, 1));',
+      "each(['jobs:a', 'jobs:b']); each([]);",
+      "['jobs:a', 'jobs:b'].forEach((k) => probe(k));",
+    ].join('\n');
+    expect(shapes(code)).toEqual(['events:*:* many', 'events:*:* many', 'jobs:* one', 'jobs:* one']);
+  });
+
+  it('does not read an array filled in place, or an element it cannot name', () => {
+    const code = [
+      "const keys = ['a:1']; keys.push(other);",
+      'keys.forEach((key) => probe(key));',
+      'const fixed = [`q:${a}`];',
+      'for (let key of fixed) { key = next(key); probe(key); }',
+      'for (const [key] of fixed.entries()) probe(key);',
+      'rows.forEach((row) => probe(row));',
+      'fixed.forEach((key) => probe(key));',
+    ].join('\n');
+    expect(shapes(code)).toEqual(['* many', '* many', '* many', '* many', 'q:* many']);
+  });
+
   it('takes an imported binding for one fixed value', () => {
     expect(shapes("import { BASE } from './keys';\nprobe(`${BASE}:tmp`); probe(`${BASE}:${id}`); probe(BASE);")).toEqual(['*:tmp one', '*:* many', '* one']);
   });

@@ -45,7 +45,7 @@ describe('plugin object', () => {
     expect(plugin.configs.strict.rules?.['redis-ttl/incr-needs-expire-on-create']).toEqual(['error', { allowPipeline: false, ...strictPolicy }]);
     expect(plugin.configs.strict.rules?.['redis-ttl/set-requires-ttl-or-keepttl']).toEqual(['error', { allowPipeline: false, ...strictPolicy }]);
     expect(plugin.configs.strict.rules?.['redis-ttl/no-getset']).toEqual(['error', strictPolicy]);
-    expect(plugin.configs.strict.rules?.['redis-ttl/embedded-lua']).toBe('error');
+    expect(plugin.configs.strict.rules?.['redis-ttl/embedded-lua']).toEqual(['error', { allowOptionalTtl: false }]);
   });
 });
 
