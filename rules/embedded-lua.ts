@@ -27,6 +27,8 @@ export type Options = [
     rules?: Partial<Record<LuaRuleId, LuaSeverityOption>>;
     /** Keys persistent on purpose: KEYS indices (`2`) or spellings (`'KEYS[2]'`, `'job_*'`). */
     persistentKeys?: Array<string | number>;
+    /** lua-lint's strict mode (an ARGV TTL never checked is reported); `true` in the strict config. */
+    strict?: boolean;
   },
 ];
 /** Messages of the rule. */
@@ -66,6 +68,10 @@ export default createRule<Options, MessageIds>({
             description: 'Keys that are persistent on purpose: 1-based KEYS indices, or key spellings with * wildcards.',
             items: { oneOf: [{ type: 'string' }, { type: 'integer', minimum: 1 }] },
           },
+          strict: {
+            type: 'boolean',
+            description: "lua-lint's strict mode: also report a TTL taken from ARGV that the script never checks (default false; true in the strict config).",
+          },
         },
         additionalProperties: false,
       },
@@ -78,10 +84,13 @@ export default createRule<Options, MessageIds>({
   },
   defaultOptions: [{}],
   create(context, [options]) {
-    const settingPatterns = pluginSettings(context).persistentKeys.map((p) => p.pattern);
+    const settings = pluginSettings(context);
+    const settingPatterns = settings.persistentKeys.map((p) => p.pattern);
     const configured = [...(options.persistentKeys ?? []), ...settingPatterns];
     const analyzeOptions: AnalyzeOptions = {
       ...(options.rules ? { rules: options.rules } : {}),
+      ...(options.strict ? { strict: true } : {}),
+      ...(settings.redisVersion ? { redisVersion: settings.redisVersion.text } : {}),
       ...(configured.length > 0 ? { persistentKeys: configured } : {}),
     };
     /** KEYS indices (1-based) whose argument at the eval call is a persistent key of the JS/TS code. */

@@ -140,6 +140,8 @@ export default createRule<Options, MessageIds>({
             const creates = CREATES.has(action.effect) && !SET_RULE_COMMANDS.has(call.command) && !GETSET_RULE_COMMANDS.has(call.command);
             const expires = EFFECTS_THAT_SET_TTL.has(action.effect) || action.effect === 'delete';
             if (!creates && !expires) continue;
+            // TTL tokens the command has no syntax for (hset(k, f, v, 'EX', 60)) are valid-ttl-args'
+            if (creates && call.dropped?.some((d) => d.ttl)) continue;
             const identity = keyIdentity(call, action.arg);
             if (!identity) continue;
             const use: KeyUse = { call, ...identity, order: call.nameNode.range[0], effect: action.effect };
