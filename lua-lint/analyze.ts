@@ -1723,7 +1723,7 @@ class Walker {
       this.report('ttl-units', argNode, ttlUnitsMessage(where, text, guess.why, mismatch));
       return;
     }
-    if (absolute || checked) return;
+    if (absolute || checked || this.addsSlack(argNode, rangeOf(node)[0])) return;
     if (value.t === 'num' && value.v === undefined && (value.mayBeNonPositive || value.mayBeFractional) && !value.clock) {
       candidate(computedTtlMessage(where, text, value.mayBeFractional === true && !value.mayBeNonPositive, POSITIVE_TTL_COMMANDS.has(command)));
       return;
@@ -1735,6 +1735,31 @@ class Walker {
     if (this.input.strict && (value.t === 'num' || value.t === 'str') && value.v === undefined && value.argv !== undefined) {
       candidate(uncheckedArgvTtlMessage(where, text, POSITIVE_TTL_COMMANDS.has(command)));
     }
+  }
+
+  /**
+   * A TTL written as `x + n` with a literal n >= 1 (directly, or as the last assignment of the local
+   * before `offset`): the author added slack to a span they know is not negative (a token bucket's
+   * time to refill, plus a second), which is not worth a finding.
+   */
+  private addsSlack(argNode: L.Expression, offset: number): boolean {
+    const slack = (expr: L.Node | undefined): boolean =>
+      expr?.type === 'BinaryExpression' &&
+      expr.operator === '+' &&
+      [expr.left, expr.right].some((side) => side.type === 'NumericLiteral' && side.value >= 1);
+    if (slack(argNode)) return true;
+    if (argNode.type !== 'Identifier') return false;
+    let last: L.Node | undefined;
+    forEachNode(this.input.ast, (n) => {
+      if (rangeOf(n)[0] >= offset) return false;
+      if ((n.type === 'LocalStatement' || n.type === 'AssignmentStatement') && n.init.length > 0) {
+        n.variables.forEach((v, i) => {
+          if (v.type === 'Identifier' && v.name === argNode.name && n.init[i]) last = n.init[i];
+        });
+      }
+      return undefined;
+    });
+    return slack(last);
   }
 
   /** Names compared with `<`, `<=`, `>`, `>=` somewhere before `offset` (a positive check of a TTL). */

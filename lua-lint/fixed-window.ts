@@ -13,6 +13,7 @@
  * `01-increment-with-expire.lua`) is not reported.
  */
 import type * as L from 'luaparse';
+import { expressionText } from './analyze.js';
 
 /** One finding, before positions: the EXPIRE call and the message. */
 export interface FixedWindowFinding {
@@ -47,10 +48,26 @@ function literalText(node: L.StringLiteral): string {
   return node.raw.slice(1, -1);
 }
 
-/** A compact text of an expression, for comparing keys (`KEYS[1]`, `key`). */
-function text(source: string, node: L.Node): string {
-  const range = (node as L.Node & { range?: [number, number] }).range;
-  return range ? source.slice(range[0], range[1]).replace(/\s+/g, '') : '';
+/** A compact text of an expression, for comparing keys (`KEYS[1]`, `key`); works without positions. */
+function text(_source: string, node: L.Node): string {
+  return expressionText(node);
+}
+
+/** Every node in source order (positions may be absent: the analyzer's first pass parses without them). */
+function sourceOrder(root: L.Chunk): Map<L.Node, number> {
+  const order = new Map<L.Node, number>();
+  const visit = (value: unknown): void => {
+    if (!value || typeof value !== 'object') return;
+    if (Array.isArray(value)) {
+      value.forEach(visit);
+      return;
+    }
+    const node = value as L.Node;
+    if (typeof node.type === 'string') order.set(node, order.size);
+    for (const [field, child] of Object.entries(node)) if (field !== 'range' && field !== 'loc') visit(child);
+  };
+  visit(root.body);
+  return order;
 }
 
 function tokens(args: readonly L.Expression[]): string[] {
@@ -75,7 +92,7 @@ function blocks(root: L.Chunk): L.Statement[][] {
 }
 
 /** Names compared with `<`, `<=`, `>`, `>=` (a counter checked against a limit), with the offsets of those comparisons. */
-function comparedNames(root: L.Chunk): Map<string, number[]> {
+function comparedNames(root: L.Chunk, order: ReadonlyMap<L.Node, number>): Map<string, number[]> {
   const names = new Map<string, number[]>();
   const visit = (value: unknown): void => {
     if (!value || typeof value !== 'object') return;
@@ -87,7 +104,7 @@ function comparedNames(root: L.Chunk): Map<string, number[]> {
     if (node.type === 'BinaryExpression' && ['<', '<=', '>', '>='].includes(node.operator)) {
       for (const side of [node.left, node.right]) {
         const operand = side.type === 'CallExpression' && side.arguments[0] ? side.arguments[0] : side;
-        const at = (node as L.Node & { range?: [number, number] }).range?.[0] ?? 0;
+        const at = order.get(node) ?? 0;
         if (operand.type === 'Identifier') names.set(operand.name, [...(names.get(operand.name) ?? []), at]);
       }
     }
@@ -101,6 +118,7 @@ function comparedNames(root: L.Chunk): Map<string, number[]> {
 export function fixedWindowFindings(root: L.Chunk, source: string): FixedWindowFinding[] {
   const out: FixedWindowFinding[] = [];
   let compared: Map<string, number[]> | undefined;
+  let order: Map<L.Node, number> | undefined;
   for (const body of blocks(root)) {
     // key text -> the increment whose reply went into a local, and that local's name
     const increments = new Map<string, { command: string; local: string }>();
@@ -129,8 +147,9 @@ export function fixedWindowFindings(root: L.Chunk, source: string): FixedWindowF
           const options = tokens(call.args.slice(2));
           const increment = increments.get(key);
           if (increment && !options.includes('NX') && !options.includes('LT')) {
-            compared ??= comparedNames(root);
-            const expiryAt = (call.node as L.Node & { range?: [number, number] }).range?.[0] ?? 0;
+            order ??= sourceOrder(root);
+            compared ??= comparedNames(root, order);
+            const expiryAt = order.get(call.node) ?? 0;
             // the limit is checked after the expiry: denied calls re-arm the window too
             if ((compared.get(increment.local) ?? []).some((at) => at > expiryAt) && !(compared.get(increment.local) ?? []).some((at) => at < expiryAt)) {
               out.push({

@@ -16,6 +16,8 @@ export interface UnitGuess {
   unit?: 'seconds' | 'milliseconds';
   /** Why, for messages: "its name ends in Ms", "it is Date.now()". */
   why: string;
+  /** A literal far below any current Unix time: surely a duration, whatever its unit. */
+  small?: true;
 }
 
 const MS_NAME = /(?:^|[_$.])(?:ms|millis|milliseconds|msec)$/i;
@@ -41,10 +43,15 @@ export function unitOfName(name: string): UnitGuess | undefined {
   return undefined;
 }
 
-/** The guess for a literal number: a Unix time in milliseconds (>= 1e12) or seconds (>= 1e9), else nothing. */
+/**
+ * The guess for a literal number: a Unix time in milliseconds (>= 1e12) or seconds (>= 1e9), a
+ * duration (`small`) when it is positive and below 1e8 (before March 1973 as a Unix time), else
+ * nothing.
+ */
 export function unitOfLiteral(value: number): UnitGuess | undefined {
   if (value >= 1e12) return { kind: 'absolute', unit: 'milliseconds', why: `${value} is a Unix time in milliseconds` };
   if (value >= 1e9) return { kind: 'absolute', unit: 'seconds', why: `${value} is a Unix time in seconds` };
+  if (value > 0 && value < 1e8) return { kind: 'duration', small: true, why: `${value} as a Unix time lies in the early 1970s` };
   return undefined;
 }
 
@@ -74,7 +81,7 @@ export function unitMismatch(
 ): 'ms-as-seconds' | 'seconds-as-ms' | 'absolute-as-duration' | 'duration-as-absolute' | 'absolute-unit' | undefined {
   const want = expectedUnit(expected);
   if (guess.kind === 'absolute' && want.kind === 'duration') return 'absolute-as-duration';
-  if (guess.kind === 'duration' && want.kind === 'absolute') return guess.unit ? 'duration-as-absolute' : undefined;
+  if (guess.kind === 'duration' && want.kind === 'absolute') return guess.unit || guess.small ? 'duration-as-absolute' : undefined;
   if (!guess.unit || guess.unit === want.unit) return undefined;
   if (guess.kind === 'absolute') return 'absolute-unit';
   return guess.unit === 'milliseconds' ? 'ms-as-seconds' : 'seconds-as-ms';

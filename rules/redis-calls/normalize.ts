@@ -446,7 +446,9 @@ function misplacedTtl(context: AnyContext, command: string, flat: Flattened): Dr
   for (let i = 1; i < flat.args.length - 1; i++) {
     const token = flat.args[i];
     const node = flat.nodes[i];
-    if (node && typeof token === 'string' && EXPIRY_OPTION.test(token) && node.type === AST_NODE_TYPES.Literal) {
+    const next = flat.nodes[i + 1];
+    // `'EX', 60`: a TTL token followed by a number (a field named EX holding 'v' is data)
+    if (node && next && typeof token === 'string' && EXPIRY_OPTION.test(token) && node.type === AST_NODE_TYPES.Literal && isNumberLike(context, next)) {
       return [{ kind: 'no-ttl-syntax', node, ttl: true, option: token }];
     }
   }
@@ -458,7 +460,6 @@ function misplacedTtl(context: AnyContext, command: string, flat: Flattened): Dr
       if (name !== undefined && TTL_OPTION_KEY.test(name)) return [{ kind: 'no-ttl-syntax', node: property.key, ttl: true, option: name }];
     }
   }
-  void context;
   return [];
 }
 
@@ -498,7 +499,9 @@ function isNonNumber(context: AnyContext, node: TSESTree.Node): boolean {
 function mayBeUndefined(context: AnyContext, node: TSESTree.Node, call: TSESTree.Node): boolean {
   const bare = unwrap(node);
   const services = context.sourceCode.parserServices;
-  if (services?.program && services.esTreeNodeToTSNodeMap) {
+  const compilerOptions = services?.program?.getCompilerOptions();
+  // without strictNullChecks, types never include undefined: only the syntax can tell
+  if (services?.program && services.esTreeNodeToTSNodeMap && (compilerOptions?.strictNullChecks ?? compilerOptions?.strict)) {
     const tsNode = services.esTreeNodeToTSNodeMap.get(bare as never);
     if (!tsNode) return false;
     const type = services.program.getTypeChecker().getTypeAtLocation(tsNode);

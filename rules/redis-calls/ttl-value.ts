@@ -178,6 +178,8 @@ function riskOf(context: AnyContext, node: TSESTree.Node, strict: boolean, names
         return riskOf(context, bare.left, strict, names, depth + 1) === 'remaining' ? 'remaining' : 'fractional';
       }
       if (bare.operator === '|' && constantOf(bare.right) === 0) return roundedDown(context, bare.left, strict, names, depth);
+      // `x + 1000`: slack added to a span the author knows is not negative
+      if (bare.operator === '+' && [bare.left, bare.right].some((side) => (constantOf(side) ?? 0) >= 1)) return undefined;
       if (bare.operator === '*' || bare.operator === '+') {
         return riskOf(context, bare.left, strict, names, depth + 1) ?? riskOf(context, bare.right, strict, names, depth + 1);
       }

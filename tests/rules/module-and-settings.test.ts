@@ -38,7 +38,7 @@ describe("settings['redis-ttl'] are validated, never silently ignored", () => {
     ]);
   }
   it.each([
-    [{ persistentKey: ['a:*'] }, "settings['redis-ttl'].persistentKey is not a setting of eslint-plugin-redis-ttl (its settings: autofix, clientNames, defaultTtlSeconds, persistentKeys, runtimeModule)."],
+    [{ persistentKey: ['a:*'] }, "settings['redis-ttl'].persistentKey is not a setting of eslint-plugin-redis-ttl (its settings: autofix, clientNames, defaultTtlSeconds, persistentKeys, redisVersion, runtimeModule)."],
     [{ persistentKeys: 'bull:*' }, "settings['redis-ttl'].persistentKeys must be an array of key patterns such as 'bull:*:wait', got \"bull:*\"."],
     [{ persistentKeys: [2] }, "settings['redis-ttl'].persistentKeys: 2 is not a key pattern"],
     [{ persistentKeys: [''] }, "settings['redis-ttl'].persistentKeys: \"\" is not a key pattern"],
