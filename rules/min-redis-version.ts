@@ -19,7 +19,7 @@ export type MessageIds = 'tooNew';
 
 /** What to write instead on an older server, per feature (the default names the command's page). */
 const ALTERNATIVES: Record<string, string> = {
-  'SET ... KEEPTTL': 'read the PTTL and write with SET ... PX in one Lua script',
+  'SET ... KEEPTTL': 'a Lua script that reads the PTTL and writes with SET ... PX',
   'SET ... GET': 'GET and SET ... EX in one MULTI',
   'SET ... EXAT': 'SET ... EX with the seconds left',
   'SET ... PXAT': 'SET ... PX with the milliseconds left',

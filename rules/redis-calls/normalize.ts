@@ -147,9 +147,9 @@ interface Flattened {
 /**
  * Flattens call arguments into argv entries: arrays are spread (ioredis and node-redis accept
  * them), an object literal first is `key value` pairs (`mset({ a: 1 })`), an object literal from
- * the third argument on is an option object, and a spread we cannot read is one unknown entry.
+ * argument `optionsFrom` on (the third; the second for GETEX) is an option object, and a spread we cannot read is one unknown entry.
  */
-function flattenArguments(context: AnyContext, nodes: readonly TSESTree.Node[]): Flattened {
+function flattenArguments(context: AnyContext, nodes: readonly TSESTree.Node[], optionsFrom = 2): Flattened {
   const out: Flattened = { args: [], nodes: [] };
   nodes.forEach((original, index) => {
     if (original.type === AST_NODE_TYPES.SpreadElement) {
@@ -179,7 +179,7 @@ function flattenArguments(context: AnyContext, nodes: readonly TSESTree.Node[]):
         out.args.push(staticValue(context, property.value) as CommandArg);
         out.nodes.push(property.value);
       }
-    } else if (node.type === AST_NODE_TYPES.ObjectExpression && index >= 2) {
+    } else if (node.type === AST_NODE_TYPES.ObjectExpression && index >= optionsFrom) {
       out.optionsObject = node;
       pushOptions(context, node, out);
     } else {
@@ -330,7 +330,8 @@ export function normalizeCall(
 
   const resolved = commandOfMethod(method);
   if (!resolved) return [];
-  const flat = flattenArguments(context, node.arguments);
+  // GETEX key options: the options object comes right after the key
+  const flat = flattenArguments(context, node.arguments, resolved.command === 'GETEX' ? 1 : 2);
   const flavorKnown = receiver.flavor !== 'unknown' || detector.fileFlavor() !== 'unknown';
   const dropped = flavorKnown ? droppedArguments(context, resolved.command, flavor, node, flat) : [];
   dropped.push(...misplacedTtl(context, resolved.command, flat));
