@@ -1715,7 +1715,9 @@ class Walker {
       guess = { kind: 'absolute', ...(value.clock === 'now-s' ? { unit: 'seconds' as const } : value.clock === 'future' ? {} : { unit: 'milliseconds' as const }), why: 'it is computed from the server time (TIME)' };
     } else if ((value.t === 'num' || value.t === 'str') && value.v !== undefined && Number.isFinite(Number(value.v))) {
       guess = unitOfLiteral(Number(value.v));
-    } else if (name) {
+    } else if (name && !(value.t === 'num' && value.argv === undefined)) {
+      // a name speaks for a value the script takes as it is (ARGV, a reply); a number the script
+      // computes without TIME is a span whatever it is called (`local expireAt = n * interval`)
       guess = unitOfName(name);
     }
     const mismatch = guess ? unitMismatch(guess, unit) : undefined;
@@ -1724,8 +1726,10 @@ class Walker {
       return;
     }
     if (absolute || checked || this.addsSlack(argNode, rangeOf(node)[0])) return;
-    if (value.t === 'num' && value.v === undefined && (value.mayBeNonPositive || value.mayBeFractional) && !value.clock) {
-      candidate(computedTtlMessage(where, text, value.mayBeFractional === true && !value.mayBeNonPositive, POSITIVE_TTL_COMMANDS.has(command)));
+    // `2 ^ n` and other fractions the script rarely means are left to write-path-needs-ttl, which
+    // follows the raise when it leaks: a value that can be <= 0 is reported here
+    if (value.t === 'num' && value.v === undefined && value.mayBeNonPositive && !value.clock) {
+      candidate(computedTtlMessage(where, text, false, POSITIVE_TTL_COMMANDS.has(command)));
       return;
     }
     if (value.t === 'reply' && MAY_BE_NEGATIVE_REPLIES.has(value.command)) {
