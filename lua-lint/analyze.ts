@@ -2169,7 +2169,8 @@ function arithmeticFacts(op: string, left: Value, right: Value): Value {
   const a = numberFacts(left);
   const b = numberFacts(right);
   const out: NumValue = { t: 'num' };
-  const nonPositive = op === '-' || op === '%' ? true : a.nonPositive || b.nonPositive;
+  // a power of a positive base is positive whatever the exponent (2 ^ n: a backoff factor)
+  const nonPositive = op === '-' || op === '%' ? true : op === '^' ? a.nonPositive : a.nonPositive || b.nonPositive;
   const fractional = op === '/' || op === '^' ? true : a.fractional || b.fractional;
   if (nonPositive) out.mayBeNonPositive = true;
   if (fractional) out.mayBeFractional = true;
@@ -2251,6 +2252,11 @@ function arithmetic(op: string, a: number, b: number): number | undefined {
       return a * b;
     case '/':
       return b === 0 ? undefined : a / b;
+    case '^': {
+      // constants such as 2 ^ 53 - 1 (MAX_SAFE_INTEGER); Lua's ^ is a float power, as Math.pow
+      const power = Math.pow(a, b);
+      return Number.isFinite(power) ? power : undefined;
+    }
     default:
       return undefined;
   }
