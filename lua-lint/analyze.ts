@@ -1658,6 +1658,13 @@ class Walker {
       const known = ids !== null && ids.every((id): id is string => id !== null) ? ids : null;
       if ((fields.ttl === 'clear' || fields.ttl === 'keep') && site !== undefined && out.pending.includes(site) && !before.pending.includes(site)) {
         out = { ...out, fieldSites: [...(out.fieldSites ?? []).filter((f) => f.site !== site), { site, fields: known }] };
+      } else if ((fields.ttl === 'clear' || fields.ttl === 'keep') && out.fieldSites && out.fieldSites.length > 0) {
+        // a field written into a hash this script created: it keeps that hash alive as much as
+        // the fields of the creating write do, so covering those alone is not enough
+        out = {
+          ...out,
+          fieldSites: out.fieldSites.map((f) => ({ site: f.site, fields: f.fields === null || known === null ? null : [...new Set([...f.fields, ...known])] })),
+        };
       } else if ((fields.ttl === 'set' || fields.ttl === 'delete') && known && out.fieldSites) {
         const covered = new Set(known);
         const remaining: Array<{ site: number; fields: readonly string[] | null }> = [];

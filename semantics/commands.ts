@@ -451,6 +451,7 @@ function describeHsetex(args: readonly CommandArg[]): Omit<CommandDescription, '
  */
 function describeHgetex(args: readonly CommandArg[]): Omit<CommandDescription, 'name' | 'known'> {
   let fieldTtl: FieldTtlEffect | undefined;
+  let rejected = false;
   let unknownOptions = false;
   let ttl: CommandDescription['ttl'];
   let ttlOption: string | undefined;
@@ -470,6 +471,8 @@ function describeHgetex(args: readonly CommandArg[]): Omit<CommandDescription, '
       const value = numeric(args[i + 1]);
       fieldTtl = value === 0 ? 'delete' : 'set';
       if (value !== undefined && value <= 0) nonPositiveTtlArg = i + 1;
+      // a negative or fractional TTL is rejected ("invalid expire time", "value is not an integer")
+      if (value !== undefined && (value < 0 || !Number.isInteger(value))) rejected = true;
       i++;
     }
   }
@@ -481,6 +484,7 @@ function describeHgetex(args: readonly CommandArg[]): Omit<CommandDescription, '
     unknownOptions,
     ...(ttl ? { ttl, ttlOption } : {}),
     ...(nonPositiveTtlArg !== undefined ? { nonPositiveTtlArg } : {}),
+    ...(rejected ? { rejected: true as const } : {}),
   };
 }
 

@@ -57,10 +57,16 @@ const TTL_MS = 100_000;
 
 /** 1 when KEYS[1] is a hash whose every field has a TTL (HTTL, Redis 7.4): it empties itself. */
 const FIELDS_ALL_EXPIRE =
-  "if redis.call('TYPE', KEYS[1]).ok ~= 'hash' then return 0 end " +
+  "local t = redis.call('TYPE', KEYS[1]).ok " +
+  // gone since the PTTL was read (its last field expired): not a leak; another type: no field TTLs
+  "if t == 'none' then return 1 end " +
+  "if t ~= 'hash' then return 0 end " +
   "local f = redis.call('HKEYS', KEYS[1]) " +
+  // every field expired since the PTTL was read: the hash is going away
+  'if #f == 0 then return 1 end ' +
   "local t = redis.call('HTTL', KEYS[1], 'FIELDS', #f, unpack(f)) " +
-  'for i = 1, #t do if t[i] < 0 then return 0 end end return 1';
+  // -1: a field without TTL (it keeps the hash); -2: a field that has just expired
+  'for i = 1, #t do if t[i] == -1 then return 0 end end return 1';
 const FUTURE = '4102444800'; // 2100-01-01
 const PAST = '1000000000'; // 2001-09-09
 
