@@ -12,7 +12,7 @@
  */
 import type * as L from 'luaparse';
 import { describeCommand, type CommandArg, type CommandDescription, type KeyAction, type KeyEffect } from '../semantics/commands.js';
-import { unitMismatch, unitOfLiteral, unitOfName, type UnitGuess } from '../semantics/ttl-units.js';
+import { foldArithmetic, unitMismatch, unitOfLiteral, unitOfName, type UnitGuess } from '../semantics/ttl-units.js';
 import { isTooNew, type RedisVersion } from '../semantics/versions.js';
 import { fixedWindowFindings } from './fixed-window.js';
 import {
@@ -1927,7 +1927,8 @@ function statementExits(node: L.Statement): boolean {
  * Calls `visit` on every node under `root`, depth first; `visit` returning `false` skips the
  * node's children.
  */
-function forEachNode(root: unknown, visit: (node: L.Node) => boolean | void): void {
+/** Visits every node under `root` in source order (pre-order); `visit` returning `false` skips a node's children. */
+export function forEachNode(root: unknown, visit: (node: L.Node) => boolean | void): void {
   if (!root || typeof root !== 'object') return;
   if (Array.isArray(root)) {
     for (const item of root) forEachNode(item, visit);
@@ -2250,23 +2251,8 @@ function mathCall(name: string, args: readonly Value[]): Value {
 }
 
 function arithmetic(op: string, a: number, b: number): number | undefined {
-  switch (op) {
-    case '+':
-      return a + b;
-    case '-':
-      return a - b;
-    case '*':
-      return a * b;
-    case '/':
-      return b === 0 ? undefined : a / b;
-    case '^': {
-      // constants such as 2 ^ 53 - 1 (MAX_SAFE_INTEGER); Lua's ^ is a float power, as Math.pow
-      const power = Math.pow(a, b);
-      return Number.isFinite(power) ? power : undefined;
-    }
-    default:
-      return undefined;
-  }
+  // constants such as 2 ^ 53 - 1 (MAX_SAFE_INTEGER) fold too
+  return foldArithmetic(op, a, b);
 }
 
 function lastCodeOffset(source: string): number {

@@ -13,7 +13,7 @@
  * `01-increment-with-expire.lua`) is not reported.
  */
 import type * as L from 'luaparse';
-import { expressionText } from './analyze.js';
+import { expressionText, forEachNode } from './analyze.js';
 
 /** One finding, before positions: the EXPIRE call and the message. */
 export interface FixedWindowFinding {
@@ -56,17 +56,7 @@ function text(_source: string, node: L.Node): string {
 /** Every node in source order (positions may be absent: the analyzer's first pass parses without them). */
 function sourceOrder(root: L.Chunk): Map<L.Node, number> {
   const order = new Map<L.Node, number>();
-  const visit = (value: unknown): void => {
-    if (!value || typeof value !== 'object') return;
-    if (Array.isArray(value)) {
-      value.forEach(visit);
-      return;
-    }
-    const node = value as L.Node;
-    if (typeof node.type === 'string') order.set(node, order.size);
-    for (const [field, child] of Object.entries(node)) if (field !== 'range' && field !== 'loc') visit(child);
-  };
-  visit(root.body);
+  forEachNode(root.body, (node) => void order.set(node, order.size));
   return order;
 }
 
@@ -77,40 +67,22 @@ function tokens(args: readonly L.Expression[]): string[] {
 /** Every block of statements in the script (the chunk, function bodies, branches, loops). */
 function blocks(root: L.Chunk): L.Statement[][] {
   const out: L.Statement[][] = [root.body];
-  const visit = (value: unknown): void => {
-    if (!value || typeof value !== 'object') return;
-    if (Array.isArray(value)) {
-      value.forEach(visit);
-      return;
-    }
-    const node = value as L.Node;
-    if ('body' in node && Array.isArray((node as { body: unknown }).body) && node.type !== 'Chunk') out.push((node as { body: L.Statement[] }).body);
-    for (const [field, child] of Object.entries(node)) if (field !== 'range' && field !== 'loc') visit(child);
-  };
-  visit(root.body);
+  forEachNode(root.body, (node) => {
+    if ('body' in node && Array.isArray((node as { body: unknown }).body)) out.push((node as { body: L.Statement[] }).body);
+  });
   return out;
 }
 
 /** Names compared with `<`, `<=`, `>`, `>=` (a counter checked against a limit), with the offsets of those comparisons. */
 function comparedNames(root: L.Chunk, order: ReadonlyMap<L.Node, number>): Map<string, number[]> {
   const names = new Map<string, number[]>();
-  const visit = (value: unknown): void => {
-    if (!value || typeof value !== 'object') return;
-    if (Array.isArray(value)) {
-      value.forEach(visit);
-      return;
+  forEachNode(root.body, (node) => {
+    if (node.type !== 'BinaryExpression' || !['<', '<=', '>', '>='].includes(node.operator)) return;
+    for (const side of [node.left, node.right]) {
+      const operand = side.type === 'CallExpression' && side.arguments[0] ? side.arguments[0] : side;
+      if (operand.type === 'Identifier') names.set(operand.name, [...(names.get(operand.name) ?? []), order.get(node) ?? 0]);
     }
-    const node = value as L.Node;
-    if (node.type === 'BinaryExpression' && ['<', '<=', '>', '>='].includes(node.operator)) {
-      for (const side of [node.left, node.right]) {
-        const operand = side.type === 'CallExpression' && side.arguments[0] ? side.arguments[0] : side;
-        const at = order.get(node) ?? 0;
-        if (operand.type === 'Identifier') names.set(operand.name, [...(names.get(operand.name) ?? []), at]);
-      }
-    }
-    for (const [field, child] of Object.entries(node)) if (field !== 'range' && field !== 'loc') visit(child);
-  };
-  visit(root.body);
+  });
   return names;
 }
 

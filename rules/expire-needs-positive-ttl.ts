@@ -13,9 +13,8 @@
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { createRule } from './create-rule.js';
-import { redisCallsOf } from './redis-calls/index.js';
 import { staticValue } from './redis-calls/static.js';
-import { shortText, ttlRisk, type TtlRisk } from './redis-calls/ttl-value.js';
+import { shortText, ttlArgumentsOf, ttlRisk, type TtlRisk } from './redis-calls/ttl-value.js';
 
 /** Options of the rule. */
 export type Options = [{ checkParameters?: boolean }];
@@ -73,11 +72,7 @@ export default createRule<Options, MessageIds>({
     const sourceCode = context.sourceCode;
     return {
       CallExpression(node: TSESTree.CallExpression) {
-        for (const call of redisCallsOf(context, node)) {
-          const ttl = call.description.ttl;
-          if (!ttl) continue;
-          const ttlNode = call.argNodes[ttl.arg];
-          if (!ttlNode || ttlNode.type === 'SpreadElement') continue;
+        for (const { call, ttl, ttlNode } of ttlArgumentsOf(context, node)) {
           const keyNode = call.argNodes[call.description.keys[0]?.arg ?? 0];
           const key = keyNode ? shortText(context, keyNode) : 'the key';
           const command = call.description.ttlOption ? `${call.command} ... ${call.description.ttlOption}` : call.command;

@@ -14,7 +14,7 @@ import { unitMismatch } from '../semantics/ttl-units.js';
 import { createRule } from './create-rule.js';
 import { redisCallsOf, type RedisCall } from './redis-calls/index.js';
 import { propertyName, staticValue } from './redis-calls/static.js';
-import { guessUnit, shortText } from './redis-calls/ttl-value.js';
+import { guessUnit, shortText, ttlArgumentsOf } from './redis-calls/ttl-value.js';
 
 /** Messages of the rule and of its suggestion. */
 export type MessageIds = 'msAsSeconds' | 'secondsAsMs' | 'absoluteAsDuration' | 'durationAsAbsolute' | 'absoluteUnit' | 'useInstead';
@@ -63,11 +63,7 @@ export default createRule<[], MessageIds>({
   create(context) {
     return {
       CallExpression(node: TSESTree.CallExpression) {
-        for (const call of redisCallsOf(context, node)) {
-          const ttl = call.description.ttl;
-          if (!ttl) continue;
-          const ttlNode = call.argNodes[ttl.arg];
-          if (!ttlNode || ttlNode.type === AST_NODE_TYPES.SpreadElement) continue;
+        for (const { call, ttl, ttlNode } of ttlArgumentsOf(context, node)) {
           const guess = guessUnit(context, ttlNode);
           if (!guess) continue;
           const mismatch = unitMismatch(guess, ttl.unit);

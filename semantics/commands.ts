@@ -396,6 +396,46 @@ function describeHashExpire(unit: TtlUnit) {
 }
 
 /**
+ * The options of HSETEX / HGETEX before their FIELDS block: the condition and PERSIST / KEEPTTL
+ * tokens, the expiry option with its argument index, unit and literal value.
+ */
+function hashFieldOptions(args: readonly CommandArg[]): {
+  tokens: Set<string>;
+  ttl?: NonNullable<CommandDescription['ttl']>;
+  ttlOption?: string;
+  value?: number;
+  /** The expiry argument is a literal that is not a number (`'60s'`). */
+  notNumeric: boolean;
+  unknownOptions: boolean;
+  /** Where the FIELDS block starts (the argument count when there is none). */
+  fieldsAt: number;
+} {
+  const tokens = new Set<string>();
+  let ttl: NonNullable<CommandDescription['ttl']> | undefined;
+  let ttlOption: string | undefined;
+  let value: number | undefined;
+  let notNumeric = false;
+  let unknownOptions = false;
+  let i = 1;
+  for (; i < args.length; i++) {
+    const token = upper(args[i]);
+    if (token === undefined) {
+      unknownOptions = true;
+      continue;
+    }
+    if (token === 'FIELDS') break;
+    if (token in EXPIRY_UNITS) {
+      ttl = { arg: i + 1, unit: EXPIRY_UNITS[token as keyof typeof EXPIRY_UNITS] };
+      ttlOption = token;
+      value = numeric(args[i + 1]);
+      notNumeric = value === undefined && args[i + 1] !== undefined;
+      i++;
+    } else tokens.add(token);
+  }
+  return { tokens, ...(ttl ? { ttl, ttlOption: ttlOption! } : {}), ...(value !== undefined ? { value } : {}), notNumeric, unknownOptions, fieldsAt: i };
+}
+
+/**
  * HSETEX key [FNX | FXX] [EX s | PX ms | EXAT t | PXAT t | KEEPTTL] FIELDS numfields field value ...
  * (Redis 8.0, https://redis.io/docs/latest/commands/hsetex/): writes the fields, with that TTL,
  * keeping their TTL (KEEPTTL), or clearing it (no option). A missing key is created without a key
@@ -403,43 +443,19 @@ function describeHashExpire(unit: TtlUnit) {
  * stays; a negative or fractional TTL is rejected.
  */
 function describeHsetex(args: readonly CommandArg[]): Omit<CommandDescription, 'name' | 'known'> {
-  let fxx = false;
-  let keep = false;
-  let unknownOptions = false;
-  let ttl: CommandDescription['ttl'];
-  let ttlOption: string | undefined;
-  let bad = false;
-  let zero = false;
-  let i = 1;
-  for (; i < args.length; i++) {
-    const token = upper(args[i]);
-    if (token === undefined) {
-      unknownOptions = true;
-      continue;
-    }
-    if (token === 'FIELDS') break;
-    if (token === 'FXX') fxx = true;
-    else if (token === 'KEEPTTL') keep = true;
-    else if (token in EXPIRY_UNITS) {
-      ttl = { arg: i + 1, unit: EXPIRY_UNITS[token as keyof typeof EXPIRY_UNITS] };
-      ttlOption = token;
-      const value = numeric(args[i + 1]);
-      if (value !== undefined && (value < 0 || !Number.isInteger(value))) bad = true;
-      else if (value === 0) zero = true;
-      else if (value === undefined && args[i + 1] !== undefined) bad = true;
-      i++;
-    }
-  }
-  const { fields } = fieldsBlock(args, i, 2);
-  const fieldTtl: FieldTtlEffect = ttl ? (zero ? 'delete' : 'set') : keep ? 'keep' : 'clear';
-  const effect: KeyEffect = bad ? 'read' : fxx ? 'modify-if-present' : ttl ? 'create-with-field-ttl' : unknownOptions ? 'create-with-field-ttl' : 'create-in-place';
+  const { tokens, ttl, ttlOption, value, notNumeric, unknownOptions, fieldsAt } = hashFieldOptions(args);
+  const bad = notNumeric || (value !== undefined && (value < 0 || !Number.isInteger(value)));
+  const zero = value === 0;
+  const { fields } = fieldsBlock(args, fieldsAt, 2);
+  const fieldTtl: FieldTtlEffect = ttl ? (zero ? 'delete' : 'set') : tokens.has('KEEPTTL') ? 'keep' : 'clear';
+  const effect: KeyEffect = bad ? 'read' : tokens.has('FXX') ? 'modify-if-present' : ttl || unknownOptions ? 'create-with-field-ttl' : 'create-in-place';
   return {
     keys: [{ arg: 0, effect, fields: { args: fields, ttl: fieldTtl } }],
     getDropsTtl: false,
     keepTtl: false,
     unknownOptions,
     ...(ttl ? { ttl, ttlOption } : {}),
-    ...(bad || zero ? { nonPositiveTtlArg: ttl!.arg } : {}),
+    ...((bad || zero) && ttl ? { nonPositiveTtlArg: ttl.arg } : {}),
     ...(bad ? { rejected: true as const } : {}),
   };
 }
@@ -447,43 +463,20 @@ function describeHsetex(args: readonly CommandArg[]): Omit<CommandDescription, '
 /**
  * HGETEX key [EX s | PX ms | EXAT t | PXAT t | PERSIST] FIELDS numfields field ... (Redis 8.0,
  * https://redis.io/docs/latest/commands/hgetex/): returns the fields and sets or removes their
- * TTLs; never creates the key.
+ * TTLs; never creates the key. A negative or fractional TTL is rejected; 0 deletes the fields.
  */
 function describeHgetex(args: readonly CommandArg[]): Omit<CommandDescription, 'name' | 'known'> {
-  let fieldTtl: FieldTtlEffect | undefined;
-  let rejected = false;
-  let unknownOptions = false;
-  let ttl: CommandDescription['ttl'];
-  let ttlOption: string | undefined;
-  let nonPositiveTtlArg: number | undefined;
-  let i = 1;
-  for (; i < args.length; i++) {
-    const token = upper(args[i]);
-    if (token === undefined) {
-      unknownOptions = true;
-      continue;
-    }
-    if (token === 'FIELDS') break;
-    if (token === 'PERSIST') fieldTtl = 'remove';
-    else if (token in EXPIRY_UNITS) {
-      ttl = { arg: i + 1, unit: EXPIRY_UNITS[token as keyof typeof EXPIRY_UNITS] };
-      ttlOption = token;
-      const value = numeric(args[i + 1]);
-      fieldTtl = value === 0 ? 'delete' : 'set';
-      if (value !== undefined && value <= 0) nonPositiveTtlArg = i + 1;
-      // a negative or fractional TTL is rejected ("invalid expire time", "value is not an integer")
-      if (value !== undefined && (value < 0 || !Number.isInteger(value))) rejected = true;
-      i++;
-    }
-  }
-  const { fields } = fieldsBlock(args, i, 1);
+  const { tokens, ttl, ttlOption, value, unknownOptions, fieldsAt } = hashFieldOptions(args);
+  const fieldTtl: FieldTtlEffect | undefined = ttl ? (value === 0 ? 'delete' : 'set') : tokens.has('PERSIST') ? 'remove' : undefined;
+  const rejected = value !== undefined && (value < 0 || !Number.isInteger(value));
+  const { fields } = fieldsBlock(args, fieldsAt, 1);
   return {
     keys: [{ arg: 0, effect: 'read', ...(fieldTtl === 'delete' ? { mayDelete: true as const } : {}), ...(fieldTtl ? { fields: { args: fields, ttl: fieldTtl } } : {}) }],
     getDropsTtl: false,
     keepTtl: false,
     unknownOptions,
     ...(ttl ? { ttl, ttlOption } : {}),
-    ...(nonPositiveTtlArg !== undefined ? { nonPositiveTtlArg } : {}),
+    ...(ttl && value !== undefined && value <= 0 ? { nonPositiveTtlArg: ttl.arg } : {}),
     ...(rejected ? { rejected: true as const } : {}),
   };
 }

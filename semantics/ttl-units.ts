@@ -86,3 +86,34 @@ export function unitMismatch(
   if (guess.kind === 'absolute') return 'absolute-unit';
   return guess.unit === 'milliseconds' ? 'ms-as-seconds' : 'seconds-as-ms';
 }
+
+/**
+ * `a op b` for two known numbers, as Lua and JavaScript compute it (`^` / `**` a float power), for
+ * the analyses that fold constant TTL arithmetic (`5 * 60 * 1000`, `2 ^ 53 - 1`).
+ * @returns `undefined` for another operator, a division by 0 or a result that is not finite.
+ */
+export function foldArithmetic(op: string, a: number, b: number): number | undefined {
+  let out: number;
+  switch (op) {
+    case '+':
+      out = a + b;
+      break;
+    case '-':
+      out = a - b;
+      break;
+    case '*':
+      out = a * b;
+      break;
+    case '/':
+      if (b === 0) return undefined;
+      out = a / b;
+      break;
+    case '^':
+    case '**':
+      out = Math.pow(a, b);
+      break;
+    default:
+      return undefined;
+  }
+  return Number.isFinite(out) ? out : undefined;
+}

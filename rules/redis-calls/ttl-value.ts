@@ -7,7 +7,8 @@
  * with 0) is the command table's.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { unitOfLiteral, unitOfName, type UnitGuess } from '../../semantics/ttl-units.js';
+import { foldArithmetic, unitOfLiteral, unitOfName, type UnitGuess } from '../../semantics/ttl-units.js';
+import { redisCallsOf, type RedisCall } from './index.js';
 import { constInitializer, enclosingFunction, findVariable, propertyName, unwrap, type AnyContext } from './static.js';
 
 const MAX_DEPTH = 6;
@@ -228,19 +229,7 @@ function constantOf(node: TSESTree.Node): number | undefined {
   if (bare.type === AST_NODE_TYPES.BinaryExpression && bare.left.type !== AST_NODE_TYPES.PrivateIdentifier) {
     const a = constantOf(bare.left);
     const b = constantOf(bare.right);
-    if (a === undefined || b === undefined) return undefined;
-    switch (bare.operator) {
-      case '+':
-        return a + b;
-      case '-':
-        return a - b;
-      case '*':
-        return a * b;
-      case '/':
-        return b === 0 ? undefined : a / b;
-      default:
-        return undefined;
-    }
+    return a === undefined || b === undefined ? undefined : foldArithmetic(bare.operator, a, b);
   }
   return undefined;
 }
@@ -305,4 +294,15 @@ function mentionsName(node: TSESTree.Node, name: string): boolean {
 export function shortText(context: AnyContext, node: TSESTree.Node): string {
   const text = context.sourceCode.getText(node).replace(/\s+/g, ' ');
   return text.length <= 50 ? text : `${text.slice(0, 47)}...`;
+}
+
+/** The TTL argument of each command a call issues (the command table's `ttl`), when it is one node. */
+export function ttlArgumentsOf(context: AnyContext, node: TSESTree.CallExpression): Array<{ call: RedisCall; ttl: NonNullable<RedisCall['description']['ttl']>; ttlNode: TSESTree.Node }> {
+  const out: Array<{ call: RedisCall; ttl: NonNullable<RedisCall['description']['ttl']>; ttlNode: TSESTree.Node }> = [];
+  for (const call of redisCallsOf(context, node)) {
+    const ttl = call.description.ttl;
+    const ttlNode = ttl ? call.argNodes[ttl.arg] : undefined;
+    if (ttl && ttlNode && ttlNode.type !== AST_NODE_TYPES.SpreadElement) out.push({ call, ttl, ttlNode });
+  }
+  return out;
 }
