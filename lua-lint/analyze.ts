@@ -1665,7 +1665,7 @@ class Walker {
           ...out,
           fieldSites: out.fieldSites.map((f) => ({ site: f.site, fields: f.fields === null || known === null ? null : [...new Set([...f.fields, ...known])] })),
         };
-      } else if ((fields.ttl === 'set' || fields.ttl === 'delete') && known && out.fieldSites) {
+      } else if ((fields.ttl === 'set' || fields.ttl === 'delete') && !fields.allOrNone && known && out.fieldSites) {
         const covered = new Set(known);
         const remaining: Array<{ site: number; fields: readonly string[] | null }> = [];
         const done: number[] = [];

@@ -80,6 +80,11 @@ export interface FieldAction {
   /** 0-based argument indices of the field names; `'unknown'` when they cannot be told (a spread). */
   args: readonly number[] | 'unknown';
   ttl: FieldTtlEffect;
+  /**
+   * HSETEX ... FNX / FXX: the command writes all the fields or none (FNX: none may exist yet; FXX:
+   * all must exist), so it cannot be counted on to give a field that is already there a TTL.
+   */
+  allOrNone?: true;
 }
 
 /**
@@ -450,7 +455,7 @@ function describeHsetex(args: readonly CommandArg[]): Omit<CommandDescription, '
   const fieldTtl: FieldTtlEffect = ttl ? (zero ? 'delete' : 'set') : tokens.has('KEEPTTL') ? 'keep' : 'clear';
   const effect: KeyEffect = bad ? 'read' : tokens.has('FXX') ? 'modify-if-present' : ttl || unknownOptions ? 'create-with-field-ttl' : 'create-in-place';
   return {
-    keys: [{ arg: 0, effect, fields: { args: fields, ttl: fieldTtl } }],
+    keys: [{ arg: 0, effect, fields: { args: fields, ttl: fieldTtl, ...(tokens.has('FNX') || tokens.has('FXX') ? { allOrNone: true as const } : {}) } }],
     getDropsTtl: false,
     keepTtl: false,
     unknownOptions,

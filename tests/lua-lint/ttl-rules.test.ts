@@ -31,6 +31,7 @@ describe('hash-field expiration', () => {
     ['HSETEX without an expiry option clears field TTLs', `redis.call('HSETEX', KEYS[1], 'FIELDS', 1, 'f', 1)\nreturn 1`, ['write-path-needs-ttl@1:1']],
     ['HSETEX ... KEEPTTL creates a new field without TTL', `redis.call('HSETEX', KEYS[1], 'KEEPTTL', 'FIELDS', 1, 'f', 1)\nreturn 1`, ['write-path-needs-ttl@1:1']],
     ['a field the analysis cannot name', `local f = cjson.decode(ARGV[1]).field\nredis.call('HSET', KEYS[1], f, 1)\nredis.call('HEXPIRE', KEYS[1], 60, 'FIELDS', 1, f)\nreturn 1`, ['write-path-needs-ttl@2:1']],
+    ['HSETEX ... FNX may write nothing: a field already there keeps no TTL', `redis.call('HINCRBY', KEYS[1], 'f', 1)\nredis.call('HSETEX', KEYS[1], 'FNX', 'EX', 60, 'FIELDS', 2, 'f', '1', 'g', '2')\nreturn 1`, ['write-path-needs-ttl@1:1']],
     ['HPERSIST', `redis.call('HPERSIST', KEYS[1], 'FIELDS', 1, 'f')\nreturn 1`, ['no-persist@1:1']],
     ['HGETEX ... PERSIST', `return redis.call('HGETEX', KEYS[1], 'PERSIST', 'FIELDS', 1, 'f')`, ['no-persist@1:8']],
     ['HEXPIRE 0 deletes the field', `redis.call('HSET', KEYS[1], 'f', 1)\nredis.call('HEXPIRE', KEYS[1], 0, 'FIELDS', 1, 'f')\nreturn 1`, ['expire-needs-positive-ttl@2:32']],
