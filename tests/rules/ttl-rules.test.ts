@@ -236,3 +236,34 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl (number as node-redis option
     },
   ],
 });
+
+import incrNeedsExpire from '../../rules/incr-needs-expire-on-create.js';
+
+runRule(untypedTester, 'incr-needs-expire-on-create (hash-field expiration)', incrNeedsExpire, {
+  valid: [
+    ioredis(`redis.multi().hset(k, 'f', v).hexpire(k, 60, 'FIELDS', 1, 'f').exec();`),
+    ioredis(`redis.multi().hset(k, 'f', v, 'g', w).hpexpire(k, 5000, 'FIELDS', 2, 'g', 'f').exec();`),
+    ioredis(`redis.call('HSETEX', k, 'EX', 60, 'FIELDS', 1, 'f', v);`),
+  ],
+  invalid: [
+    {
+      // g keeps the hash alive
+      code: ioredis(`redis.multi().hset(k, 'f', v, 'g', w).hexpire(k, 60, 'FIELDS', 1, 'f').exec();`),
+      errors: [{ messageId: 'noExpiry', line: 3, column: 15, suggestions: [{ messageId: 'appendExpire', output: ioredis(`redis.multi().hset(k, 'f', v, 'g', w).expire(k, TTL_SECONDS).hexpire(k, 60, 'FIELDS', 1, 'f').exec();`) }] }],
+    },
+    {
+      // two round trips: a crash between them leaves the field without TTL
+      code: ioredis(`async function f() { await redis.hset(k, 'f', v); await redis.hexpire(k, 60, 'FIELDS', 1, 'f'); }`),
+      errors: [
+        {
+          messageId: 'noExpiry',
+          line: 3,
+          column: 34,
+          suggestions: [
+            { messageId: 'wrapInMulti', output: ioredis(`async function f() { await redis.multi().hset(k, 'f', v).expire(k, TTL_SECONDS).exec(); await redis.hexpire(k, 60, 'FIELDS', 1, 'f'); }`) },
+          ],
+        },
+      ],
+    },
+  ],
+});
