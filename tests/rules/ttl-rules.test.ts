@@ -267,3 +267,24 @@ runRule(untypedTester, 'incr-needs-expire-on-create (hash-field expiration)', in
     },
   ],
 });
+
+import embeddedLua from '../../rules/embedded-lua.js';
+
+runRule(untypedTester, 'embedded-lua (redisVersion and strict)', embeddedLua, {
+  valid: [
+    ioredis(`redis.eval("return redis.call('GETEX', KEYS[1])", 1, k);`),
+    ioredis(`redis.eval("redis.call('SET', KEYS[1], ARGV[1], 'NX') redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1", 1, k, v, 30000);`),
+  ],
+  invalid: [
+    {
+      code: ioredis(`redis.eval("return redis.call('GETEX', KEYS[1])", 1, k);`),
+      settings: { 'redis-ttl': { redisVersion: '6.0' } },
+      errors: [{ messageId: 'luaFinding', line: 3, column: 20, endColumn: 48 }],
+    },
+    {
+      code: ioredis(`redis.eval("redis.call('SET', KEYS[1], ARGV[1], 'NX') redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1", 1, k, v, 30000);`),
+      options: [{ strict: true }],
+      errors: [{ messageId: 'luaFinding', line: 3, column: 86, endColumn: 93 }],
+    },
+  ],
+});
