@@ -11,7 +11,10 @@
  * guard proves); this file only walks.
  */
 import type * as L from 'luaparse';
-import { describeCommand, type CommandArg, type CommandDescription, type KeyEffect } from '../semantics/commands.js';
+import { describeCommand, type CommandArg, type CommandDescription, type KeyAction, type KeyEffect } from '../semantics/commands.js';
+import { foldArithmetic, unitMismatch, unitOfLiteral, unitOfName, type UnitGuess } from '../semantics/ttl-units.js';
+import { isTooNew, type RedisVersion } from '../semantics/versions.js';
+import { fixedWindowFindings } from './fixed-window.js';
 import {
   keyFactsOfComparison,
   keyFactsOfTruth,
@@ -59,6 +62,10 @@ import {
   keyMustComeFromKeysMessage,
   noGetsetMessage,
   nonPositiveMessage,
+  minRedisVersionMessage,
+  ttlUnitsMessage,
+  computedTtlMessage,
+  uncheckedArgvTtlMessage,
   noPersistMessage,
   optionalTtlNote,
   unanalyzableMessage,
@@ -104,6 +111,10 @@ export interface WalkInput {
   lineOf(offset: number): number;
   /** The line and column messages print for an offset (defaults to the script's own). */
   positionOf?(offset: number): Position;
+  /** Strict mode: an ARGV TTL never compared with a number is reported (`expire-needs-positive-ttl`). */
+  strict?: boolean;
+  /** The configured oldest server, for `min-redis-version`. */
+  redisVersion?: RedisVersion;
 }
 
 export function rangeOf(node: L.Node): [number, number] {
@@ -163,6 +174,14 @@ class Walker {
   constructor(private readonly input: WalkInput) {}
 
   private names: Set<string> | undefined;
+  /**
+   * `expire-needs-positive-ttl` findings on computed TTLs, kept until the end: one whose effect
+   * already shows as a leak (the script raised at that expiry, or a later write recreated the key
+   * it deleted) is that leak's root cause, reported once as `write-path-needs-ttl`.
+   */
+  private readonly ttlCandidates: Array<{ node: L.Node; message: string; offset: number; keyId?: string }> = [];
+  /** Name -> offset of its first comparison with `<`, `<=`, `>`, `>=` (see comparedBefore). */
+  private comparisons: Map<string, number> | undefined;
   private readonly exits = new WeakMap<object, boolean>();
   private keyIndexes: Map<string, number> | undefined;
 
@@ -243,6 +262,14 @@ class Walker {
       if (error instanceof BudgetExceeded) incomplete = `the script needs more than ${STEP_BUDGET} analysis steps (split it into smaller scripts or functions)`;
       else if (error instanceof RangeError && /call stack/i.test(error.message)) incomplete = 'the script nests expressions or statements too deeply';
       else throw error;
+    }
+    for (const finding of fixedWindowFindings(ast, source)) this.report('fixed-window-expire', finding.node, finding.message);
+    for (const candidate of this.ttlCandidates) {
+      const explained = [...this.leaks].some(
+        ([siteId, leak]) =>
+          leak.exit.offset === candidate.offset || (candidate.keyId !== undefined && leak.keyId === candidate.keyId && rangeOf(this.sites[siteId]!.node)[0] > candidate.offset),
+      );
+      if (!explained) this.report('expire-needs-positive-ttl', candidate.node, candidate.message);
     }
     for (const [siteId, leak] of this.leaks) {
       const [key, ...others] = displayKeys([leak.keyId, ...leak.otherKeys]);
@@ -1329,6 +1356,13 @@ class Walker {
     if (description.unknownOptions && command === 'SET') {
       this.report('unanalyzable-command', node, unknownOptionsMessage(command));
     }
+    if (this.input.redisVersion && description.requires && isTooNew(description.requires, this.input.redisVersion)) {
+      this.report('min-redis-version', node, minRedisVersionMessage(description.requires.feature, description.requires.version));
+    }
+    if (description.ttl) {
+      const keyId = args[0] ? this.keyOf(args[0], argNodesAfterName[0])?.id : undefined;
+      this.checkTtlValue(node, command, description, args[description.ttl.arg], argNodesAfterName[description.ttl.arg], spreadIndex >= 0 && description.ttl.arg >= spreadIndex, keyId);
+    }
     // A TTL computed in the script: Redis may reject it (a fraction; <= 0 for SET EX) or take it as
     // "delete now" (<= 0, or an absolute time already past).
     const risk = description.ttl ? ttlRisk(command, description.ttl.unit, args[description.ttl.arg]) : NO_RISK;
@@ -1506,6 +1540,8 @@ class Walker {
         const shape = createdShape(command, args);
         if (shape) next = { ...next, created: { site, ...shape, version: next.version } };
       }
+      next = this.fieldEffects(next, state, effect, action, args, spreadIndex, site !== undefined && siteKey === key.id ? site : undefined);
+      if (action.fields?.ttl === 'remove' && !persistent) this.report('no-persist', node, noPersistMessage(command, key.display), key.names);
       if (next !== state) setKey(st, key.id, next);
       if (action.effect === 'set-ttl-if-has-ttl') this.conditionalExpiries.add(key.id);
       if (description.ttl && TTL_GIVING_EFFECTS.has(action.effect)) this.noteExpiryTtl(key.id, args[description.ttl.arg]);
@@ -1624,8 +1660,17 @@ class Walker {
     };
     switch (effect) {
       case 'create-in-place':
+        // A hash this script created with expiring fields only: a field written without TTL keeps it alive.
+        if (key.exists === 'yes' && key.fieldsExpire && !key.ttl) return { ...key, pending: add('write-path-needs-ttl') };
+        return key.exists === 'yes' ? key : { ...noTtl(key), pending: add('write-path-needs-ttl'), exists: 'yes' };
       case 'create-if-missing':
         return key.exists === 'yes' ? key : { ...noTtl(key), pending: add('write-path-needs-ttl'), exists: 'yes' };
+      case 'create-with-field-ttl': {
+        // HSETEX ... EX: a missing key is created without key TTL, but every field it holds expires.
+        if (key.exists === 'yes') return key;
+        const { ttl: _ttl, created: _created, ...rest } = key;
+        return { ...rest, exists: 'yes', fieldsExpire: true };
+      }
       case 'keep-ttl':
         return key.exists === 'yes' ? key : { ...noTtl(key), pending: add('keepttl-needs-existing-key'), exists: 'yes' };
       case 'overwrite':
@@ -1660,6 +1705,169 @@ class Walker {
       case 'read':
         return key;
     }
+  }
+
+  /**
+   * Hash-field expiration (docs/ttl-semantics.md): remembers which fields a hash write left without
+   * TTL, takes a write site out of `pending` once every field it wrote got a field TTL (or was
+   * deleted), and keeps `fieldSites` / `fieldsExpire` true to the key after any other effect.
+   */
+  private fieldEffects(
+    next: KeyState,
+    before: KeyState,
+    effect: KeyEffect,
+    action: KeyAction,
+    args: readonly Value[],
+    spreadIndex: number,
+    site: number | undefined,
+  ): KeyState {
+    let out = next;
+    if (!FIELD_STATE_KEPT.has(effect) && (out.fieldsExpire || out.fieldSites)) {
+      const { fieldsExpire: _f, fieldSites: _s, ...rest } = out;
+      out = rest;
+    }
+    const fields = action.fields;
+    if (fields) {
+      const ids =
+        fields.args === 'unknown' || (spreadIndex >= 0 && fields.args.some((i) => i >= spreadIndex)) ? null : fields.args.map((i) => fieldIdOf(args[i]));
+      const known = ids !== null && ids.every((id): id is string => id !== null) ? ids : null;
+      if ((fields.ttl === 'clear' || fields.ttl === 'keep') && site !== undefined && out.pending.includes(site) && !before.pending.includes(site)) {
+        out = { ...out, fieldSites: [...(out.fieldSites ?? []).filter((f) => f.site !== site), { site, fields: known }] };
+      } else if ((fields.ttl === 'clear' || fields.ttl === 'keep') && out.fieldSites && out.fieldSites.length > 0) {
+        // a field written into a hash this script created: it keeps that hash alive as much as
+        // the fields of the creating write do, so covering those alone is not enough
+        out = {
+          ...out,
+          fieldSites: out.fieldSites.map((f) => ({ site: f.site, fields: f.fields === null || known === null ? null : [...new Set([...f.fields, ...known])] })),
+        };
+      } else if ((fields.ttl === 'set' || fields.ttl === 'delete') && !fields.allOrNone && known && out.fieldSites) {
+        const covered = new Set(known);
+        const remaining: Array<{ site: number; fields: readonly string[] | null }> = [];
+        const done: number[] = [];
+        for (const entry of out.fieldSites) {
+          const left = entry.fields === null ? null : entry.fields.filter((f) => !covered.has(f));
+          if (left !== null && left.length === 0) done.push(entry.site);
+          else remaining.push({ site: entry.site, fields: left });
+        }
+        if (done.length > 0) {
+          const { fieldSites: _s, ...rest } = out;
+          out = {
+            ...rest,
+            pending: out.pending.filter((p) => !done.includes(p)),
+            ...(remaining.length > 0 ? { fieldSites: remaining } : {}),
+            ...(out.ttl ? {} : { fieldsExpire: true as const }),
+          };
+        }
+      }
+    }
+    if (out.fieldSites && out.fieldSites.some((f) => !out.pending.includes(f.site))) {
+      const kept = out.fieldSites.filter((f) => out.pending.includes(f.site));
+      const { fieldSites: _s, ...rest } = out;
+      out = kept.length > 0 ? { ...rest, fieldSites: kept } : rest;
+    }
+    return out;
+  }
+
+  /**
+   * `expire-needs-positive-ttl` beyond literals and `ttl-units`, on the TTL argument of a command
+   * whose table entry names one (`description.ttl`).
+   */
+  private checkTtlValue(
+    node: L.Node,
+    command: string,
+    description: CommandDescription,
+    value: Value | undefined,
+    argNode: L.Expression | undefined,
+    spread: boolean,
+    keyId: string | undefined,
+  ): void {
+    const candidate = (message: string): void => {
+      this.ttlCandidates.push({ node: argNode!, message, offset: rangeOf(node)[0], ...(keyId !== undefined ? { keyId } : {}) });
+    };
+    if (!value || !argNode || spread || description.nonPositiveTtlArg !== undefined) return;
+    const unit = description.ttl!.unit;
+    const absolute = unit.startsWith('unix');
+    const where = description.ttlOption ? `${command} ... ${description.ttlOption}` : command;
+    const text = this.input.source.slice(...rangeOf(argNode)).replace(/\s+/g, ' ');
+    const name = argNode.type === 'Identifier' ? argNode.name : undefined;
+    const checked = name !== undefined && this.comparedBefore(name, rangeOf(node)[0]);
+    // the unit: a server time, a literal Unix time, or a name that says it
+    let guess: UnitGuess | undefined;
+    if (value.t === 'num' && value.clock && value.clock !== 'us') {
+      guess = { kind: 'absolute', ...(value.clock === 'now-s' ? { unit: 'seconds' as const } : value.clock === 'future' ? {} : { unit: 'milliseconds' as const }), why: 'it is computed from the server time (TIME)' };
+    } else if ((value.t === 'num' || value.t === 'str') && value.v !== undefined && Number.isFinite(Number(value.v))) {
+      guess = unitOfLiteral(Number(value.v));
+    } else if (name && !(value.t === 'num' && value.argv === undefined)) {
+      // a name speaks for a value the script takes as it is (ARGV, a reply); a number the script
+      // computes without TIME is a span whatever it is called (`local expireAt = n * interval`)
+      guess = unitOfName(name);
+    }
+    const mismatch = guess ? unitMismatch(guess, unit) : undefined;
+    if (guess && mismatch) {
+      this.report('ttl-units', argNode, ttlUnitsMessage(where, text, guess.why, mismatch));
+      return;
+    }
+    if (absolute || checked || this.addsSlack(argNode, rangeOf(node)[0])) return;
+    // `2 ^ n` and other fractions the script rarely means are left to write-path-needs-ttl, which
+    // follows the raise when it leaks: a value that can be <= 0 is reported here
+    if (value.t === 'num' && value.v === undefined && value.mayBeNonPositive && !value.clock) {
+      candidate(computedTtlMessage(where, text, false, POSITIVE_TTL_COMMANDS.has(command)));
+      return;
+    }
+    if (value.t === 'reply' && MAY_BE_NEGATIVE_REPLIES.has(value.command)) {
+      candidate(computedTtlMessage(where, text, false, POSITIVE_TTL_COMMANDS.has(command)));
+      return;
+    }
+    if (this.input.strict && (value.t === 'num' || value.t === 'str') && value.v === undefined && value.argv !== undefined) {
+      candidate(uncheckedArgvTtlMessage(where, text, POSITIVE_TTL_COMMANDS.has(command)));
+    }
+  }
+
+  /**
+   * A TTL written as `x + n` with a literal n >= 1 (directly, or as the last assignment of the local
+   * before `offset`): the author added slack to a span they know is not negative (a token bucket's
+   * time to refill, plus a second), which is not worth a finding.
+   */
+  private addsSlack(argNode: L.Expression, offset: number): boolean {
+    const slack = (expr: L.Node | undefined): boolean =>
+      expr?.type === 'BinaryExpression' &&
+      expr.operator === '+' &&
+      [expr.left, expr.right].some((side) => side.type === 'NumericLiteral' && side.value >= 1);
+    if (slack(argNode)) return true;
+    if (argNode.type !== 'Identifier') return false;
+    let last: L.Node | undefined;
+    forEachNode(this.input.ast, (n) => {
+      if (rangeOf(n)[0] >= offset) return false;
+      if ((n.type === 'LocalStatement' || n.type === 'AssignmentStatement') && n.init.length > 0) {
+        n.variables.forEach((v, i) => {
+          if (v.type === 'Identifier' && v.name === argNode.name && n.init[i]) last = n.init[i];
+        });
+      }
+      return undefined;
+    });
+    return slack(last);
+  }
+
+  /** Names compared with `<`, `<=`, `>`, `>=` somewhere before `offset` (a positive check of a TTL). */
+  private comparedBefore(name: string, offset: number): boolean {
+    if (!this.comparisons) {
+      this.comparisons = new Map();
+      const map = this.comparisons;
+      forEachNode(this.input.ast, (n) => {
+        if (n.type !== 'BinaryExpression' || !['<', '<=', '>', '>='].includes(n.operator)) return;
+        for (const side of [n.left, n.right]) {
+          let operand: L.Node = side;
+          // tonumber(ttl) > 0
+          if (operand.type === 'CallExpression' && operand.arguments[0]) operand = operand.arguments[0];
+          if (operand.type === 'Identifier') {
+            const at = rangeOf(n)[0];
+            map.set(operand.name, Math.min(map.get(operand.name) ?? at, at));
+          }
+        }
+      });
+    }
+    const first = this.comparisons.get(name);
+    return first !== undefined && first < offset;
   }
 
   private keyOf(value: Value, argNode: L.Expression | undefined): { id: string; display: string; names: string[] } | undefined {
@@ -1795,7 +2003,8 @@ function statementExits(node: L.Statement): boolean {
  * Calls `visit` on every node under `root`, depth first; `visit` returning `false` skips the
  * node's children.
  */
-function forEachNode(root: unknown, visit: (node: L.Node) => boolean | void): void {
+/** Visits every node under `root` in source order (pre-order); `visit` returning `false` skips a node's children. */
+export function forEachNode(root: unknown, visit: (node: L.Node) => boolean | void): void {
   if (!root || typeof root !== 'object') return;
   if (Array.isArray(root)) {
     for (const item of root) forEachNode(item, visit);
@@ -1951,6 +2160,25 @@ const KEY_VALUE_READS: ReadonlySet<string> = new Set(['GET', 'HGET', 'GETEX', 'L
 /** Reads that answer one element per field (HMGET, ZMSCORE) or per key (MGET), false where it is missing. */
 const MULTI_ELEMENT_READS: ReadonlySet<string> = new Set(['HMGET', 'ZMSCORE', 'MGET']);
 
+/** Effects after which a key's hash-field state (`fieldSites`, `fieldsExpire`) still holds. */
+const FIELD_STATE_KEPT: ReadonlySet<KeyEffect> = new Set<KeyEffect>([
+  'create-in-place',
+  'create-with-field-ttl',
+  'create-if-missing',
+  'modify-if-present',
+  'read',
+  'set-ttl-if-has-ttl',
+  'remove-ttl',
+]);
+
+/** The identity of a hash field argument: its literal, or the ARGV element it is; `null` when unknown. */
+function fieldIdOf(value: Value | undefined): string | null {
+  if (!value) return null;
+  if ((value.t === 'str' || value.t === 'num') && value.v !== undefined) return `'${String(value.v)}'`;
+  if ((value.t === 'str' || value.t === 'num') && typeof value.argv === 'number') return `ARGV[${value.argv}]`;
+  return null;
+}
+
 /** Commands whose arguments are key value pairs: unpack(t) gives keys at the even positions. */
 const PAIRS_COMMANDS: ReadonlySet<string> = new Set(['MSET', 'MSETNX', 'JSON.MSET']);
 
@@ -2098,7 +2326,8 @@ function arithmeticFacts(op: string, left: Value, right: Value): Value {
   const a = numberFacts(left);
   const b = numberFacts(right);
   const out: NumValue = { t: 'num' };
-  const nonPositive = op === '-' || op === '%' ? true : a.nonPositive || b.nonPositive;
+  // a power of a positive base is positive whatever the exponent (2 ^ n: a backoff factor)
+  const nonPositive = op === '-' || op === '%' ? true : op === '^' ? a.nonPositive : a.nonPositive || b.nonPositive;
   const fractional = op === '/' || op === '^' ? true : a.fractional || b.fractional;
   if (nonPositive) out.mayBeNonPositive = true;
   if (fractional) out.mayBeFractional = true;
@@ -2171,18 +2400,8 @@ function mathCall(name: string, args: readonly Value[]): Value {
 }
 
 function arithmetic(op: string, a: number, b: number): number | undefined {
-  switch (op) {
-    case '+':
-      return a + b;
-    case '-':
-      return a - b;
-    case '*':
-      return a * b;
-    case '/':
-      return b === 0 ? undefined : a / b;
-    default:
-      return undefined;
-  }
+  // constants such as 2 ^ 53 - 1 (MAX_SAFE_INTEGER) fold too
+  return foldArithmetic(op, a, b);
 }
 
 function lastCodeOffset(source: string): number {

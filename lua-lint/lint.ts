@@ -3,6 +3,7 @@
  * {@link analyzeLua} is the library API (re-exported by `index.ts`).
  */
 import { keyPatternMatcher } from '../semantics/key-patterns.js';
+import { parseRedisVersion } from '../semantics/versions.js';
 import { walkScript, rangeOf } from './analyze.js';
 import { readDirectives } from './directives.js';
 import { lineIndex } from './lines.js';
@@ -43,8 +44,10 @@ function analyze(text: string, options: AnalyzeOptions | null | undefined): LuaF
   // Pass 1, without positions: most scripts have nothing to report, and then that is all the work.
   // Disable comments and persistent keys only ever remove findings, so they are not needed here.
   const mayBeSilenced = persistentKeys.length > 0 || text.includes('redis-ttl') || text.includes('lua-lint-');
+  const redisVersion = parseRedisVersion(options.redisVersion);
+  const modes = { ...(options.strict === true ? { strict: true } : {}), ...(redisVersion ? { redisVersion } : {}) };
   const quick = mayBeSilenced ? undefined : parseLua(text, { positions: false });
-  if (quick?.ok && !hasRawFindings(quick.ast, text)) return [];
+  if (quick?.ok && !hasRawFindings(quick.ast, text, modes)) return [];
   const lines = lineIndex(text);
   // A failed quick pass is parsed again with positions, for the error's place.
   const parsed = parseLua(text, { depthChecked: quick?.ok === true });
@@ -61,6 +64,7 @@ function analyze(text: string, options: AnalyzeOptions | null | undefined): LuaF
   const messageLine = typeof options.messageLine === 'function' ? options.messageLine : undefined;
   const messagePosition = typeof options.messagePosition === 'function' ? options.messagePosition : undefined;
   const walked = walkScript({
+    ...modes,
     ast: parsed.ast,
     source: text,
     isPersistent,
@@ -82,7 +86,7 @@ function analyze(text: string, options: AnalyzeOptions | null | undefined): LuaF
       ),
     );
   }
-  const allowOptionalTtl = options.allowOptionalTtl !== false;
+  const allowOptionalTtl = options.allowOptionalTtl ?? options.strict !== true;
   for (const finding of raw) {
     const severity = severities[finding.ruleId];
     if (severity === 0) continue;
@@ -107,9 +111,9 @@ function analyze(text: string, options: AnalyzeOptions | null | undefined): LuaF
   return findings.sort((a, b) => a.offset - b.offset || (a.ruleId ?? '').localeCompare(b.ruleId ?? ''));
 }
 
-function hasRawFindings(ast: Parameters<typeof walkScript>[0]['ast'], source: string): boolean {
+function hasRawFindings(ast: Parameters<typeof walkScript>[0]['ast'], source: string, modes: Pick<Parameters<typeof walkScript>[0], 'strict' | 'redisVersion'>): boolean {
   try {
-    const walked = walkScript({ ast, source, isPersistent: () => false, lineOf: () => 0 });
+    const walked = walkScript({ ...modes, ast, source, isPersistent: () => false, lineOf: () => 0 });
     return walked.findings.length > 0 || walked.incomplete !== undefined;
   } catch {
     return true; // let the full pass report it

@@ -139,6 +139,14 @@ export function noGetsetMessage(command: string, key: string): string {
 }
 
 export function noPersistMessage(command: string, key: string): string {
+  if (command === 'HPERSIST' || command === 'HGETEX') {
+    const what = command === 'HPERSIST' ? 'HPERSIST' : 'HGETEX ... PERSIST';
+    return (
+      `${what} on ${key} removes the TTL of hash fields: a hash is deleted when its last field expires, and a field ` +
+      `without TTL keeps it alive forever. Remove the call; to change a field's TTL use HPEXPIRE, or declare the key ` +
+      `persistent on purpose (-- redis-ttl persistent: ${key}).`
+    );
+  }
   const what = command === 'PERSIST' ? 'PERSIST' : 'GETEX ... PERSIST';
   return (
     `${what} on ${key} removes the key's TTL: it then lives until something deletes it. Remove the call; ` +
@@ -221,5 +229,50 @@ export function optionalTtlNote(argv: number): string {
   return (
     ` This path is the one where the caller passes no TTL (ARGV[${argv}] is 0, empty or missing, and the script then skips the expiry): ` +
     `if a key without TTL is never wanted, reject that value before the first write (return redis.error_reply('ERR TTL required')) instead of skipping the expiry.`
+  );
+}
+
+/** `min-redis-version`: the feature and the version it needs (semantics/versions.ts). */
+export function minRedisVersionMessage(feature: string, version: string): string {
+  return (
+    `${feature} needs Redis ${version} or later (its "Available since" on redis.io), newer than the configured redisVersion: ` +
+    `the server rejects it and the script stops there, keeping every write made before it. Use commands the server has, ` +
+    `or raise redisVersion once every server runs ${version}.`
+  );
+}
+
+/** `ttl-units`: a TTL in the wrong unit or kind (semantics/ttl-units.ts). */
+export function ttlUnitsMessage(where: string, text: string, why: string, mismatch: string): string {
+  switch (mismatch) {
+    case 'ms-as-seconds':
+      return `${where} counts seconds, but ${text} is in milliseconds (${why}): the key lives 1000 times longer than meant. Use the millisecond form (PX, PEXPIRE, PSETEX) or divide by 1000.`;
+    case 'seconds-as-ms':
+      return `${where} counts milliseconds, but ${text} is in seconds (${why}): the key expires 1000 times sooner than meant. Use the second form (EX, EXPIRE, SETEX) or multiply by 1000.`;
+    case 'absolute-as-duration':
+      return `${where} takes a duration, but ${text} is a point in time (${why}): as a TTL it keeps the key for decades. Use EXPIREAT / PEXPIREAT (or SET ... EXAT / PXAT), or subtract the current time.`;
+    case 'duration-as-absolute':
+      return `${where} takes a Unix time, but ${text} is a duration (${why}): as a time it lies in 1970, so the expiry deletes the key at once. Use EXPIRE / PEXPIRE (or SET ... EX / PX), or add the current time.`;
+    default:
+      return `${where} takes a Unix time in the other unit than ${text} has (${why}). Use EXPIREAT for seconds and PEXPIREAT for milliseconds.`;
+  }
+}
+
+/** `expire-needs-positive-ttl` on a TTL the script computes (a subtraction, math.floor, a division, a TTL reply). */
+export function computedTtlMessage(where: string, text: string, fractional: boolean, rejects: boolean): string {
+  const effect = fractional || rejects
+    ? `Redis rejects it ("${fractional ? 'value is not an integer' : 'invalid expire time'}"), which aborts the script and keeps every write made before it`
+    : 'the expiry deletes the key instead of setting a TTL, and a later write creates it again without one';
+  return (
+    `The TTL ${text} of ${where} is computed and can be ${fractional ? 'a fraction' : '0 or less'} (a remaining time, a subtraction, math.floor, a division or a TTL reply): ` +
+    `${effect}. Check it first (if ttl <= 0 then ... end) or clamp it: math.max(1, ${fractional ? `math.ceil(${text})` : text}).`
+  );
+}
+
+/** `expire-needs-positive-ttl`, strict mode: a TTL from ARGV never compared with a number. */
+export function uncheckedArgvTtlMessage(where: string, text: string, rejects: boolean): string {
+  return (
+    `The TTL ${text} of ${where} comes from the caller and is never checked: a caller passing "0" (a lock "without timeout") ` +
+    `${rejects ? 'makes Redis reject the command, which aborts the script' : 'makes the expiry delete the key while the script still answers success'}. ` +
+    `Check it first: if tonumber(${text}) <= 0 then return redis.error_reply('ttl must be positive') end.`
   );
 }

@@ -39,7 +39,22 @@ export const RULES: Readonly<Record<LuaRuleId, LuaRuleMeta>> = {
   'expire-needs-positive-ttl': rule(
     'expire-needs-positive-ttl',
     1,
-    'An expiry whose literal value is <= 0 deletes the key (EXPIRE family) or aborts the script (SET, SETEX).',
+    'An expiry that is, or can be, <= 0 or fractional (a literal, a remaining time computed from TIME, `- 1`, math.floor, a division; in strict mode an ARGV TTL never checked) deletes the key or aborts the script.',
+  ),
+  'ttl-units': rule(
+    'ttl-units',
+    2,
+    'A TTL in the wrong unit: a server time (TIME) or a Unix time as a duration, a duration as a Unix time, milliseconds as seconds and the reverse (by name).',
+  ),
+  'fixed-window-expire': rule(
+    'fixed-window-expire',
+    2,
+    "An expiry that re-arms a counter's window on every call: EXPIRE without NX after every INCR whose count is compared with a limit, or after a TTL check a plain SET makes true.",
+  ),
+  'min-redis-version': rule(
+    'min-redis-version',
+    2,
+    'A command or option newer than the configured redisVersion (Redis command docs, "Available since").',
   ),
   'key-must-come-from-keys': rule(
     'key-must-come-from-keys',

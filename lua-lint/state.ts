@@ -196,6 +196,19 @@ export interface KeyState {
    * as "no TTL" (ARGV is constant, so a test anywhere on a path holds for all of it).
    */
   noTtl?: ReadonlyMap<number, readonly number[]>;
+  /**
+   * Hash writes among `pending`: the fields each wrote without a field TTL (`null`: fields the
+   * analysis cannot name). A field TTL given later to every one of them (HEXPIRE, HSETEX ... EX)
+   * takes the site out of `pending`: a hash whose every field expires is deleted with its last
+   * field (docs/ttl-semantics.md, "Hash-field expiration").
+   */
+  fieldSites?: ReadonlyArray<{ site: number; fields: readonly string[] | null }>;
+  /**
+   * The key may exist only through this script's field writes that all expire (HSETEX ... EX on a
+   * missing key, or every field of a created hash given a TTL): it empties itself, but a field
+   * written later without TTL makes it a key that never goes away.
+   */
+  fieldsExpire?: true;
 }
 
 export const FRESH_KEY: KeyState = { pending: [], exists: 'maybe', version: 0, lastDelete: 0 };
@@ -342,6 +355,9 @@ export function joinKeys(x: KeyState, y: KeyState): KeyState {
     lastDelete: Math.max(x.lastDelete, y.lastDelete),
   };
   if (x.ttl && y.ttl) out.ttl = true;
+  if (x.fieldsExpire || y.fieldsExpire) out.fieldsExpire = true;
+  const fieldSites = joinFieldSites(x.fieldSites, y.fieldSites);
+  if (fieldSites) out.fieldSites = fieldSites;
   // The size a write gives the key it creates stays known where the other path did not run it.
   const created = x.created === y.created ? x.created : !y.created && x.created && !y.pending.includes(x.created.site) ? x.created : !x.created && y.created && !x.pending.includes(y.created.site) ? y.created : undefined;
   if (created) out.created = created;
@@ -359,6 +375,19 @@ export function joinKeys(x: KeyState, y: KeyState): KeyState {
     if (noTtl.size > 0) out.noTtl = noTtl;
   }
   return out;
+}
+
+/** Per site, the fields either path left without TTL (`null` wins: unknown fields). */
+function joinFieldSites(a: KeyState['fieldSites'], b: KeyState['fieldSites']): KeyState['fieldSites'] {
+  if (!a || a.length === 0) return b && b.length > 0 ? b : undefined;
+  if (!b || b.length === 0 || a === b) return a;
+  const out = new Map<number, readonly string[] | null>();
+  for (const { site, fields } of [...a, ...b]) {
+    const seen = out.get(site);
+    if (seen === undefined) out.set(site, fields);
+    else out.set(site, seen === null || fields === null ? null : [...new Set([...seen, ...fields])]);
+  }
+  return [...out].map(([site, fields]) => ({ site, fields }));
 }
 
 export function joinValues(x: Value, y: Value): Value {
@@ -446,11 +475,16 @@ export function sameValue(a: Value, b: Value): boolean {
   }
 }
 
+function fieldSitesText(k: KeyState): string {
+  return (k.fieldSites ?? []).map((f) => `${f.site}:${f.fields === null ? '?' : [...f.fields].sort().join(',')}`).sort().join(';');
+}
+
 export function equalStates(a: State, b: State): boolean {
   if (a.dead !== b.dead || a.keys.size !== b.keys.size || a.vars.size !== b.vars.size) return false;
   for (const [id, x] of a.keys) {
     const y = b.keys.get(id);
     if (!y || x.exists !== y.exists || x.ttl !== y.ttl || x.pending.length !== y.pending.length || x.pending.some((s) => !y.pending.includes(s))) return false;
+    if (x.fieldsExpire !== y.fieldsExpire || fieldSitesText(x) !== fieldSitesText(y)) return false;
   }
   for (const [id, x] of a.vars) {
     const y = b.vars.get(id);

@@ -15,6 +15,9 @@ export type LuaRuleId =
   | 'keepttl-needs-existing-key'
   | 'no-persist'
   | 'expire-needs-positive-ttl'
+  | 'ttl-units'
+  | 'fixed-window-expire'
+  | 'min-redis-version'
   | 'key-must-come-from-keys'
   | 'unanalyzable-command';
 
@@ -72,10 +75,24 @@ export interface AnalyzeOptions {
   persistentKeys?: ReadonlyArray<string | number>;
   /**
    * Whether leaks where the caller chose no TTL (see {@link LuaFinding.optionalTtl}) are left out.
-   * Default `true`, as in the ESLint plugin's `recommended` config; `false` reports them, marked
-   * with `optionalTtl: true` (the `strict` config of `embedded-lua`).
+   * Default `true` (`false` when {@link AnalyzeOptions.strict} is on), as in the ESLint plugin's
+   * `recommended` config; `false` reports them, marked with `optionalTtl: true` (the `strict`
+   * config of `embedded-lua`).
    */
   allowOptionalTtl?: boolean;
+  /**
+   * Strict mode (the CLI's `--strict`, `"strict": true` in `lua-lint.config.json`): also report,
+   * as `expire-needs-positive-ttl`, a TTL taken from ARGV that the script never compares with a
+   * number before the expiry (a caller passing "0" makes PEXPIRE delete the key). Default `false`:
+   * most scripts trust their callers here (docs/ttl-semantics.md, "ARGV is valid").
+   */
+  strict?: boolean;
+  /**
+   * The oldest Redis server the scripts run on (`'6.2'`, `'7.0.15'`): `min-redis-version` reports
+   * commands and options newer than it. Without it that rule reports nothing. An invalid version
+   * is ignored by {@link analyzeLua} (the CLI and the ESLint settings reject it).
+   */
+  redisVersion?: string;
   /**
    * How messages name a line ("the path that returns at line 12"): given a 0-based offset into the
    * script, the line number to print. Default: the script's own 1-based line. A front end that

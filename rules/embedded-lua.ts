@@ -38,6 +38,8 @@ export type Options = [
      * `false` in the strict config.
      */
     allowOptionalTtl?: boolean;
+    /** lua-lint's strict mode (an ARGV TTL never checked is reported); `true` in the strict config. */
+    strict?: boolean;
   },
 ];
 /** Messages of the rule. */
@@ -82,6 +84,10 @@ export default createRule<Options, MessageIds>({
             description:
               'Do not report a leak that happens only where the caller passed no TTL (the only expiry the path misses is skipped by a test of the ARGV value passed as its TTL: if ttl > 0 then PEXPIRE k ttl end). Default true; false in the strict config.',
           },
+          strict: {
+            type: 'boolean',
+            description: "lua-lint's strict mode: also report a TTL taken from ARGV that the script never checks (default false; true in the strict config).",
+          },
         },
         additionalProperties: false,
       },
@@ -94,15 +100,18 @@ export default createRule<Options, MessageIds>({
   },
   defaultOptions: [{}],
   create(context, [options]) {
-    const settingPatterns = pluginSettings(context).persistentKeys.map((p) => p.pattern);
+    const settings = pluginSettings(context);
+    const settingPatterns = settings.persistentKeys.map((p) => p.pattern);
     const configured = [...(options.persistentKeys ?? []), ...settingPatterns];
     const analyzeOptions: AnalyzeOptions = {
       ...(options.rules ? { rules: options.rules } : {}),
+      ...(options.strict ? { strict: true } : {}),
+      ...(settings.redisVersion ? { redisVersion: settings.redisVersion.text } : {}),
       ...(configured.length > 0 ? { persistentKeys: configured } : {}),
       // every finding, marked: this rule decides which caller-chosen TTLs to report
       allowOptionalTtl: false,
     };
-    const allowOptionalTtl = options.allowOptionalTtl !== false;
+    const allowOptionalTtl = options.allowOptionalTtl ?? options.strict !== true;
     /** KEYS indices (1-based) whose argument at the eval call is a persistent key of the JS/TS code. */
     const persistentIndices = (script: EmbeddedScript, call: TSESTree.CallExpression): number[] =>
       (script.keyArgs ?? []).flatMap((keyNode, index) =>

@@ -108,6 +108,19 @@ export default createRule<Options, MessageIds>({
     const sourceCode = context.sourceCode;
     const creations: KeyUse[] = [];
     const expiries: KeyUse[] = [];
+    /** Hash-field expiries (HEXPIRE, HPEXPIRE, HSETEX / HGETEX with an expiry) and the fields they name. */
+    const fieldExpiries: Array<KeyUse & { fields: Set<string> }> = [];
+    /** The fields a hash write names, by their source text; `undefined` when one is spread. */
+    const fieldTexts = (call: RedisCall, args: readonly number[] | 'unknown'): Set<string> | undefined => {
+      if (args === 'unknown') return undefined;
+      const texts = new Set<string>();
+      for (const index of args) {
+        const node = call.argNodes[index];
+        if (!node || node.type === 'SpreadElement') return undefined;
+        texts.add(call.args[index] !== undefined ? `value:${String(call.args[index])}` : `text:${sourceCode.getText(node).replace(/\s+/g, '')}`);
+      }
+      return texts;
+    };
 
     function keyIdentity(call: RedisCall, arg: number): { key: string; keyNode: TSESTree.Node } | undefined {
       const key = keyIdOf(context, call, arg);
@@ -139,7 +152,14 @@ export default createRule<Options, MessageIds>({
           for (const action of call.description.keys) {
             const creates = CREATES.has(action.effect) && !SET_RULE_COMMANDS.has(call.command) && !GETSET_RULE_COMMANDS.has(call.command);
             const expires = EFFECTS_THAT_SET_TTL.has(action.effect) || action.effect === 'delete';
+            if (action.fields && (action.fields.ttl === 'set' || action.fields.ttl === 'delete') && !action.fields.allOrNone) {
+              const identity = keyIdentity(call, action.arg);
+              const fields = fieldTexts(call, action.fields.args);
+              if (identity && fields) fieldExpiries.push({ call, ...identity, order: call.nameNode.range[0], effect: action.effect, fields });
+            }
             if (!creates && !expires) continue;
+            // TTL tokens the command has no syntax for (hset(k, f, v, 'EX', 60)) are valid-ttl-args'
+            if (creates && call.dropped?.some((d) => d.ttl)) continue;
             const identity = keyIdentity(call, action.arg);
             if (!identity) continue;
             const use: KeyUse = { call, ...identity, order: call.nameNode.range[0], effect: action.effect };
@@ -161,6 +181,16 @@ export default createRule<Options, MessageIds>({
           );
           const atomic = unit.kind === 'multi' || (unit.kind === 'pipeline' && allowPipeline);
           if (inUnit && atomic) continue;
+          // HSET then HEXPIRE of every field it wrote, in one unit: the hash empties itself
+          // (docs/ttl-semantics.md, "Hash-field expiration")
+          const written = creation.call.description.keys.find((k) => k.fields)?.fields;
+          const writtenFields = written && (written.ttl === 'clear' || written.ttl === 'keep') ? fieldTexts(call, written.args) : undefined;
+          const fieldsCovered =
+            writtenFields !== undefined &&
+            fieldExpiries.some(
+              (e) => e.call.unit.key === unit.key && e.key === creation.key && e.order > creation.order && [...writtenFields].every((f) => e.fields.has(f)),
+            );
+          if (fieldsCovered && atomic) continue;
           if (exemption(context, call, creation.keyNode, options)) continue;
           const keyText = sourceCode.getText(creation.keyNode);
           const data = { command: call.command, ...keyData(context, call, creation.keyNode) };

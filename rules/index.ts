@@ -1,13 +1,19 @@
 /**
- * The plugin object (package export "."): `meta`, the four rules, and flat configs
+ * The plugin object (package export "."): `meta`, the rules, and flat configs
  * `recommended` and `strict` derived from each rule's `meta.docs`.
  */
 import { readFileSync } from 'node:fs';
 import type { ESLint, Linter } from 'eslint';
 import embeddedLua from './embedded-lua.js';
+import expireNeedsPositiveTtl from './expire-needs-positive-ttl.js';
+import fixedWindowExpire from './fixed-window-expire.js';
 import incrNeedsExpireOnCreate from './incr-needs-expire-on-create.js';
+import minRedisVersion from './min-redis-version.js';
 import noGetset from './no-getset.js';
+import noPersist from './no-persist.js';
 import setRequiresTtlOrKeepttl from './set-requires-ttl-or-keepttl.js';
+import ttlUnits from './ttl-units.js';
+import validTtlArgs from './valid-ttl-args.js';
 
 /** The plugin's namespace in configurations: rules are `redis-ttl/<name>`. */
 export const NAMESPACE = 'redis-ttl';
@@ -26,6 +32,12 @@ export const rules = {
   'set-requires-ttl-or-keepttl': setRequiresTtlOrKeepttl,
   'incr-needs-expire-on-create': incrNeedsExpireOnCreate,
   'embedded-lua': embeddedLua,
+  'valid-ttl-args': validTtlArgs,
+  'expire-needs-positive-ttl': expireNeedsPositiveTtl,
+  'ttl-units': ttlUnits,
+  'fixed-window-expire': fixedWindowExpire,
+  'no-persist': noPersist,
+  'min-redis-version': minRedisVersion,
 } as const;
 
 /** Rule options the `strict` config sets where a rule has a stricter mode. */
@@ -33,7 +45,8 @@ const STRICT_OPTIONS: Partial<Record<keyof typeof rules, unknown[]>> = {
   'no-getset': [{ allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false }],
   'set-requires-ttl-or-keepttl': [{ allowPipeline: false, allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false }],
   'incr-needs-expire-on-create': [{ allowPipeline: false, allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false }],
-  'embedded-lua': [{ allowOptionalTtl: false }],
+  'expire-needs-positive-ttl': [{ checkParameters: true }],
+  'embedded-lua': [{ strict: true, allowOptionalTtl: false }],
 };
 
 function configRules(kind: 'recommended' | 'strict'): Linter.RulesRecord {

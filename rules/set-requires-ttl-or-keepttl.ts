@@ -43,7 +43,9 @@ export type MessageIds =
   | 'addExpiry'
   | 'addExpiryPlaceholder'
   | 'addDefaultExpiry'
-  | 'expireEachKey';
+  | 'expireEachKey'
+  | 'numberAsOptions'
+  | 'useOptionsObject';
 
 /** Key effects that leave the written key without TTL. */
 const LEAKING: ReadonlySet<KeyEffect> = new Set<KeyEffect>(['overwrite', 'create-if-missing', 'clear-ttl-if-present']);
@@ -79,6 +81,8 @@ export default createRule<Options, MessageIds>({
       setWithoutTtl: `{{command}} of \`{{key}}\` without EX/PX/EXAT/PXAT or KEEPTTL writes the key without TTL and removes any TTL it had, so it never expires. Pass an expiry, or KEEPTTL when the key already exists with a TTL. ${KEY_TAIL}`,
       createWithoutTtl: `{{command}} of \`{{key}}\` without an expiry creates the key without TTL: if its owner crashes or never deletes it, the key (a lock, a flag) lives forever. Pass an expiry (SET key value NX EX <seconds>). ${KEY_TAIL}`,
       msetWithoutTtl: `{{command}} cannot set a TTL, so every key it writes (\`{{key}}\`) lives forever (and existing keys lose their TTL). Use SET ... EX per key in a MULTI, or follow it with EXPIRE per key in the same MULTI. ${KEY_TAIL}`,
+      numberAsOptions: `SET of \`{{key}}\` has no expiry: node-redis takes SET options as an object and reads only named fields (EX, PX, expiration, ...), so the number \`{{text}}\` is never sent and the key is written without TTL (TTL answers -1). Pass \`{ EX: {{text}} }\` (seconds) or \`{ PX: ... }\` (milliseconds). ${KEY_TAIL}`,
+      useOptionsObject: 'Pass it as { EX: {{text}} } (seconds).',
       addKeepTtl: 'Add KEEPTTL (keeps the TTL of an existing key; a missing key is still created without TTL).',
       addExpiry: 'Add an expiry of {{name}}.',
       addDefaultExpiry: "Add an expiry of {{seconds}} seconds (settings['redis-ttl'].defaultTtlSeconds).",
@@ -110,9 +114,23 @@ export default createRule<Options, MessageIds>({
       CallExpression(node: TSESTree.CallExpression) {
         for (const call of redisCallsOf(context, node)) {
           if (!SET_RULE_COMMANDS.has(call.command) || call.description.getDropsTtl) continue;
+          // an expiry the client drops is valid-ttl-args' (one root cause, one finding)
+          if (call.dropped?.some((d) => d.ttl)) continue;
           const leaking = leakingKeys(call);
           const effect = leaking[0]?.effect;
           if (!effect) continue;
+          const numberAsOptions = call.dropped?.find((d) => d.kind === 'number-as-options');
+          if (numberAsOptions) {
+            const text = context.sourceCode.getText(numberAsOptions.node);
+            context.report({
+              node: call.node,
+              loc: reportLoc(call),
+              messageId: 'numberAsOptions',
+              data: { text: text.length <= 40 ? text : `${text.slice(0, 37)}...`, ...keyData(context, call, call.argNodes[leaking[0]!.arg]) },
+              suggest: [{ messageId: 'useOptionsObject', data: { text }, fix: (fixer) => fixer.replaceText(numberAsOptions.node, `{ EX: ${text} }`) }],
+            });
+            continue;
+          }
           const data = {
             command: call.command === 'SET' ? describeSet(effect) : call.command,
             ...keyData(context, call, call.argNodes[leaking[0]!.arg]),

@@ -9,6 +9,8 @@
  * `../shared/design/ttl-semantics.md` which summarises them.
  */
 
+import { versionRequirement, type VersionRequirement } from './versions.js';
+
 /**
  * What a command does to one key's existence and TTL.
  *
@@ -31,6 +33,10 @@
  * - `keep-ttl`: SET ... KEEPTTL without XX: keeps an existing TTL but creates a missing key
  *   **without** TTL.
  * - `remove-ttl`: PERSIST, GETEX ... PERSIST.
+ * - `create-with-field-ttl`: HSETEX ... EX/PX/EXAT/PXAT (Redis 8.0): a missing key is created
+ *   **without** a key TTL, but every field the call writes expires, and Redis deletes a hash when
+ *   its last field expires (https://redis.io/docs/latest/develop/data-types/hashes/#field-expiration):
+ *   a key whose every field this unit wrote with a TTL empties itself. An existing key keeps its TTL.
  * - `delete`: DEL, UNLINK, GETDEL, an EXPIRE family call (without XX/GT) with a literal timeout <= 0.
  * - `read`: the key is read (or modified in a way that cannot create it or change its TTL).
  */
@@ -47,8 +53,39 @@ export type KeyEffect =
   | 'set-ttl-if-has-ttl'
   | 'keep-ttl'
   | 'remove-ttl'
+  | 'create-with-field-ttl'
   | 'delete'
   | 'read';
+
+/**
+ * What a hash command does to the TTLs of the fields it names (Redis 7.4 hash-field expiration,
+ * https://redis.io/docs/latest/develop/data-types/hashes/#field-expiration), checked on
+ * redis-server 8.0.2:
+ *
+ * - `set`: HEXPIRE / HPEXPIRE / HEXPIREAT / HPEXPIREAT (without XX / GT), HSETEX and HGETEX with
+ *   EX / PX / EXAT / PXAT: each named field that exists gets that TTL (0 or a time in the past
+ *   deletes the field, and a hash whose last field goes is deleted).
+ * - `set-if-has-ttl`: the HEXPIRE family with XX or GT: a field without TTL keeps having none.
+ * - `clear`: HSET, HMSET, HSETNX, HSETEX without an expiry option: the field is written and loses
+ *   any TTL it had (a new field has none).
+ * - `keep`: HINCRBY, HINCRBYFLOAT, HSETEX ... KEEPTTL: an existing field keeps its TTL, a new
+ *   field has none.
+ * - `remove`: HPERSIST, HGETEX ... PERSIST: the fields lose their TTL.
+ * - `delete`: HDEL, HGETDEL.
+ */
+export type FieldTtlEffect = 'set' | 'set-if-has-ttl' | 'clear' | 'keep' | 'remove' | 'delete';
+
+/** The fields a hash command names, and what it does to their TTLs. */
+export interface FieldAction {
+  /** 0-based argument indices of the field names; `'unknown'` when they cannot be told (a spread). */
+  args: readonly number[] | 'unknown';
+  ttl: FieldTtlEffect;
+  /**
+   * HSETEX ... FNX / FXX: the command writes all the fields or none (FNX: none may exist yet; FXX:
+   * all must exist), so it cannot be counted on to give a field that is already there a TTL.
+   */
+  allOrNone?: true;
+}
 
 /**
  * One argument of a command as a front end sees it: the literal value when it is known
@@ -92,7 +129,16 @@ export interface KeyAction {
    * the first is.
    */
   storeOf?: 'union' | 'intersection' | 'difference';
+  /** Hash commands: the fields the command names in this key and what it does to their TTLs. */
+  fields?: FieldAction;
 }
+
+/**
+ * The unit of a TTL argument: a duration in seconds or milliseconds (EX, PX, EXPIRE, PEXPIRE,
+ * SETEX, PSETEX, HEXPIRE, HPEXPIRE), or an absolute Unix time in seconds or milliseconds (EXAT,
+ * PXAT, EXPIREAT, PEXPIREAT, HEXPIREAT, HPEXPIREAT, RESTORE ... ABSTTL).
+ */
+export type TtlUnit = 'seconds' | 'milliseconds' | 'unix-seconds' | 'unix-milliseconds';
 
 /** The analysis of one command call, see {@link describeCommand}. */
 export interface CommandDescription {
@@ -118,7 +164,18 @@ export interface CommandDescription {
    * The command sets a TTL: the unit of its TTL argument and the argument's index (for rules that
    * convert TTLs, e.g. EXPIRE = seconds, PEXPIRE = milliseconds, EXPIREAT = unix seconds).
    */
-  ttl?: { arg: number; unit: 'seconds' | 'milliseconds' | 'unix-seconds' | 'unix-milliseconds' };
+  ttl?: { arg: number; unit: TtlUnit };
+  /**
+   * The option token that carries the TTL (`'EX'`, `'PXAT'`), for SET / GETEX / HSETEX / HGETEX;
+   * absent for commands whose TTL is positional (EXPIRE, SETEX).
+   */
+  ttlOption?: string;
+  /**
+   * What the server must support for this call (the command, or a newer option of it), from the
+   * Redis command docs' "Available since" lines (`semantics/versions.ts`); absent for features
+   * older than Redis 3.0.
+   */
+  requires?: VersionRequirement;
   /** Some option token could not be read (not a literal), so the effects are a best guess. */
   unknownOptions: boolean;
   /**
@@ -170,6 +227,7 @@ function describeSet(args: readonly CommandArg[]): Omit<CommandDescription, 'nam
   let unknownOptions = false;
   let ttl: CommandDescription['ttl'];
   let nonPositiveTtlArg: number | undefined;
+  let ttlOption: string | undefined;
   for (let i = 2; i < args.length; i++) {
     const token = upper(args[i]);
     if (token === undefined) {
@@ -182,6 +240,7 @@ function describeSet(args: readonly CommandArg[]): Omit<CommandDescription, 'nam
     else if (token === 'KEEPTTL') keepTtl = true;
     else if (token in EXPIRY_UNITS) {
       ttl = { arg: i + 1, unit: EXPIRY_UNITS[token as keyof typeof EXPIRY_UNITS] };
+      ttlOption = token;
       const value = numeric(args[i + 1]);
       if (value !== undefined && (value <= 0 || !Number.isInteger(value))) nonPositiveTtlArg = i + 1;
       else if (value === undefined && args[i + 1] !== undefined) nonPositiveTtlArg = i + 1; // '60s'
@@ -201,7 +260,7 @@ function describeSet(args: readonly CommandArg[]): Omit<CommandDescription, 'nam
     getDropsTtl: get && !ttl && !keepTtl && !unknownOptions,
     keepTtl,
     unknownOptions,
-    ...(ttl ? { ttl } : {}),
+    ...(ttl ? { ttl, ttlOption } : {}),
     ...(nonPositiveTtlArg !== undefined ? { nonPositiveTtlArg, rejected: true as const } : {}),
   };
 }
@@ -265,6 +324,7 @@ function describeSetex(unit: 'seconds' | 'milliseconds') {
 function describeGetex(args: readonly CommandArg[]): Omit<CommandDescription, 'name' | 'known'> {
   let effect: KeyEffect = 'read';
   let ttl: CommandDescription['ttl'];
+  let ttlOption: string | undefined;
   let unknownOptions = false;
   let nonPositiveTtlArg: number | undefined;
   for (let i = 1; i < args.length; i++) {
@@ -274,6 +334,7 @@ function describeGetex(args: readonly CommandArg[]): Omit<CommandDescription, 'n
     else if (token in EXPIRY_UNITS) {
       effect = 'set-ttl';
       ttl = { arg: i + 1, unit: EXPIRY_UNITS[token as keyof typeof EXPIRY_UNITS] };
+      ttlOption = token;
       const value = numeric(args[i + 1]);
       if (value !== undefined && value <= 0) nonPositiveTtlArg = i + 1;
       i++;
@@ -282,8 +343,163 @@ function describeGetex(args: readonly CommandArg[]): Omit<CommandDescription, 'n
   return {
     ...base([{ arg: 0, effect }]),
     unknownOptions,
-    ...(ttl ? { ttl } : {}),
+    ...(ttl ? { ttl, ttlOption } : {}),
     ...(nonPositiveTtlArg !== undefined ? { nonPositiveTtlArg } : {}),
+  };
+}
+
+/**
+ * The field names of a `FIELDS numfields field [field ...]` block starting at or after `from`
+ * (`step` 2 when each field is followed by its value, HSETEX), or `'unknown'` when the block
+ * cannot be read (no literal FIELDS token or count).
+ */
+function fieldsBlock(args: readonly CommandArg[], from: number, step: 1 | 2): { fields: number[] | 'unknown'; at: number } {
+  for (let i = from; i < args.length; i++) {
+    if (upper(args[i]) !== 'FIELDS') continue;
+    const count = numeric(args[i + 1]);
+    if (count === undefined || !Number.isInteger(count) || count < 1) return { fields: 'unknown', at: i };
+    const fields: number[] = [];
+    for (let k = 0; k < count && i + 2 + k * step < args.length; k++) fields.push(i + 2 + k * step);
+    return { fields, at: i };
+  }
+  return { fields: 'unknown', at: args.length };
+}
+
+/**
+ * HEXPIRE key seconds [NX | XX | GT | LT] FIELDS numfields field ... and HPEXPIRE / HEXPIREAT /
+ * HPEXPIREAT (Redis 7.4, https://redis.io/docs/latest/commands/hexpire/): sets the TTL of the
+ * named fields that exist; the key's own TTL is untouched. Checked on redis-server 8.0.2: 0 (or a
+ * time in the past) deletes the fields (reply 2), and the hash with its last field; a negative or
+ * fractional value is rejected ("invalid expire time, must be >= 0", "value is not an integer");
+ * under XX or GT a field without TTL keeps having none.
+ */
+function describeHashExpire(unit: TtlUnit) {
+  return (args: readonly CommandArg[]): Omit<CommandDescription, 'name' | 'known'> => {
+    const { fields, at } = fieldsBlock(args, 2, 1);
+    let onlyWithTtl = false;
+    let unknownOptions = false;
+    for (let i = 2; i < Math.min(at, args.length); i++) {
+      const token = upper(args[i]);
+      if (token === undefined) unknownOptions = true;
+      else if (token === 'XX' || token === 'GT') onlyWithTtl = true;
+    }
+    const literal = args[1];
+    const integer = typeof literal === 'number' ? Number.isInteger(literal) : typeof literal === 'string' ? /^[+-]?\d+$/.test(literal.trim()) : undefined;
+    const value = integer ? Number(literal) : undefined;
+    const rejected = integer === false || (value !== undefined && value < 0);
+    const deletes = value === 0;
+    return {
+      keys: [{ arg: 0, effect: 'read', ...(deletes ? { mayDelete: true as const } : {}), fields: { args: fields, ttl: deletes ? 'delete' : onlyWithTtl ? 'set-if-has-ttl' : 'set' } }],
+      getDropsTtl: false,
+      keepTtl: false,
+      unknownOptions,
+      ttl: { arg: 1, unit },
+      ...(deletes || rejected ? { nonPositiveTtlArg: 1 } : {}),
+      ...(rejected ? { rejected: true as const } : {}),
+    };
+  };
+}
+
+/**
+ * The options of HSETEX / HGETEX before their FIELDS block: the condition and PERSIST / KEEPTTL
+ * tokens, the expiry option with its argument index, unit and literal value.
+ */
+function hashFieldOptions(args: readonly CommandArg[]): {
+  tokens: Set<string>;
+  ttl?: NonNullable<CommandDescription['ttl']>;
+  ttlOption?: string;
+  value?: number;
+  /** The expiry argument is a literal that is not a number (`'60s'`). */
+  notNumeric: boolean;
+  unknownOptions: boolean;
+  /** Where the FIELDS block starts (the argument count when there is none). */
+  fieldsAt: number;
+} {
+  const tokens = new Set<string>();
+  let ttl: NonNullable<CommandDescription['ttl']> | undefined;
+  let ttlOption: string | undefined;
+  let value: number | undefined;
+  let notNumeric = false;
+  let unknownOptions = false;
+  let i = 1;
+  for (; i < args.length; i++) {
+    const token = upper(args[i]);
+    if (token === undefined) {
+      unknownOptions = true;
+      continue;
+    }
+    if (token === 'FIELDS') break;
+    if (token in EXPIRY_UNITS) {
+      ttl = { arg: i + 1, unit: EXPIRY_UNITS[token as keyof typeof EXPIRY_UNITS] };
+      ttlOption = token;
+      value = numeric(args[i + 1]);
+      notNumeric = value === undefined && args[i + 1] !== undefined;
+      i++;
+    } else tokens.add(token);
+  }
+  return { tokens, ...(ttl ? { ttl, ttlOption: ttlOption! } : {}), ...(value !== undefined ? { value } : {}), notNumeric, unknownOptions, fieldsAt: i };
+}
+
+/**
+ * HSETEX key [FNX | FXX] [EX s | PX ms | EXAT t | PXAT t | KEEPTTL] FIELDS numfields field value ...
+ * (Redis 8.0, https://redis.io/docs/latest/commands/hsetex/): writes the fields, with that TTL,
+ * keeping their TTL (KEEPTTL), or clearing it (no option). A missing key is created without a key
+ * TTL (FXX: never created). Checked on redis-server 8.0.2: EX 0 or a past EXAT writes nothing that
+ * stays; a negative or fractional TTL is rejected.
+ */
+function describeHsetex(args: readonly CommandArg[]): Omit<CommandDescription, 'name' | 'known'> {
+  const { tokens, ttl, ttlOption, value, notNumeric, unknownOptions, fieldsAt } = hashFieldOptions(args);
+  const bad = notNumeric || (value !== undefined && (value < 0 || !Number.isInteger(value)));
+  const zero = value === 0;
+  const { fields } = fieldsBlock(args, fieldsAt, 2);
+  const fieldTtl: FieldTtlEffect = ttl ? (zero ? 'delete' : 'set') : tokens.has('KEEPTTL') ? 'keep' : 'clear';
+  const effect: KeyEffect = bad ? 'read' : tokens.has('FXX') ? 'modify-if-present' : ttl || unknownOptions ? 'create-with-field-ttl' : 'create-in-place';
+  return {
+    keys: [{ arg: 0, effect, fields: { args: fields, ttl: fieldTtl, ...(tokens.has('FNX') || tokens.has('FXX') ? { allOrNone: true as const } : {}) } }],
+    getDropsTtl: false,
+    keepTtl: false,
+    unknownOptions,
+    ...(ttl ? { ttl, ttlOption } : {}),
+    ...((bad || zero) && ttl ? { nonPositiveTtlArg: ttl.arg } : {}),
+    ...(bad ? { rejected: true as const } : {}),
+  };
+}
+
+/**
+ * HGETEX key [EX s | PX ms | EXAT t | PXAT t | PERSIST] FIELDS numfields field ... (Redis 8.0,
+ * https://redis.io/docs/latest/commands/hgetex/): returns the fields and sets or removes their
+ * TTLs; never creates the key. A negative or fractional TTL is rejected; 0 deletes the fields.
+ */
+function describeHgetex(args: readonly CommandArg[]): Omit<CommandDescription, 'name' | 'known'> {
+  const { tokens, ttl, ttlOption, value, unknownOptions, fieldsAt } = hashFieldOptions(args);
+  const fieldTtl: FieldTtlEffect | undefined = ttl ? (value === 0 ? 'delete' : 'set') : tokens.has('PERSIST') ? 'remove' : undefined;
+  const rejected = value !== undefined && (value < 0 || !Number.isInteger(value));
+  const { fields } = fieldsBlock(args, fieldsAt, 1);
+  return {
+    keys: [{ arg: 0, effect: 'read', ...(fieldTtl === 'delete' ? { mayDelete: true as const } : {}), ...(fieldTtl ? { fields: { args: fields, ttl: fieldTtl } } : {}) }],
+    getDropsTtl: false,
+    keepTtl: false,
+    unknownOptions,
+    ...(ttl ? { ttl, ttlOption } : {}),
+    ...(ttl && value !== undefined && value <= 0 ? { nonPositiveTtlArg: ttl.arg } : {}),
+    ...(rejected ? { rejected: true as const } : {}),
+  };
+}
+
+/** HPERSIST key FIELDS numfields field ... (Redis 7.4): the named fields lose their TTL. */
+function describeHpersist(args: readonly CommandArg[]): Omit<CommandDescription, 'name' | 'known'> {
+  return base([{ arg: 0, effect: 'read', fields: { args: fieldsBlock(args, 1, 1).fields, ttl: 'remove' } }]);
+}
+
+/**
+ * A hash write whose field names sit at `first`, `first + step`, ... (HSET key f v f v: 1, 3; HDEL
+ * key f f: 1, 2). An argument that stands for several (a spread) is the front end's to notice.
+ */
+function hashWrite(effect: KeyEffect, fieldTtl: FieldTtlEffect, first: number, step: number, single = false, mayDelete = false) {
+  return (args: readonly CommandArg[]): Omit<CommandDescription, 'name' | 'known'> => {
+    const fields: number[] = [];
+    for (let i = first; i < args.length && !(single && fields.length === 1); i += step) fields.push(i);
+    return base([{ arg: 0, effect, ...(mayDelete ? { mayDelete: true as const } : {}), fields: { args: fields, ttl: fieldTtl } }]);
   };
 }
 
@@ -363,11 +579,11 @@ const TABLE: Record<string, Spec> = {
       return { ...base([{ arg: 0, effect: writes || unknown ? 'create-in-place' : 'read' }]), unknownOptions: unknown };
     },
   },
-  HSET: first('create-in-place'),
-  HMSET: first('create-in-place'),
-  HSETNX: first('create-in-place'),
-  HINCRBY: first('create-in-place'),
-  HINCRBYFLOAT: first('create-in-place'),
+  HSET: { kind: 'custom', describe: hashWrite('create-in-place', 'clear', 1, 2) },
+  HMSET: { kind: 'custom', describe: hashWrite('create-in-place', 'clear', 1, 2) },
+  HSETNX: { kind: 'custom', describe: hashWrite('create-in-place', 'clear', 1, 2, true) },
+  HINCRBY: { kind: 'custom', describe: hashWrite('create-in-place', 'keep', 1, 2, true) },
+  HINCRBYFLOAT: { kind: 'custom', describe: hashWrite('create-in-place', 'keep', 1, 2, true) },
   LPUSH: first('create-in-place'),
   RPUSH: first('create-in-place'),
   SADD: first('create-in-place'),
@@ -424,21 +640,25 @@ const TABLE: Record<string, Spec> = {
   ZREMRANGEBYLEX: removes,
   ZPOPMIN: removes,
   ZPOPMAX: removes,
-  HDEL: removes,
+  HDEL: { kind: 'custom', describe: hashWrite('modify-if-present', 'delete', 1, 1, false, true) },
   XDEL: first('modify-if-present'),
   XTRIM: first('modify-if-present'),
   XACK: first('modify-if-present'),
   XCLAIM: first('modify-if-present'),
   XAUTOCLAIM: first('modify-if-present'),
   XSETID: first('modify-if-present'),
-  HEXPIRE: first('read'), // field TTLs do not give the key a TTL
-  HPEXPIRE: first('read'),
-  HEXPIREAT: first('read'),
-  HPEXPIREAT: first('read'),
-  HPERSIST: first('read'),
-  HGETEX: first('read'),
-  HSETEX: first('read'),
-  HGETDEL: removes,
+  // hash-field expiration (Redis 7.4 / 8.0): field TTLs, the key's own TTL untouched
+  HEXPIRE: { kind: 'custom', describe: describeHashExpire('seconds') },
+  HPEXPIRE: { kind: 'custom', describe: describeHashExpire('milliseconds') },
+  HEXPIREAT: { kind: 'custom', describe: describeHashExpire('unix-seconds') },
+  HPEXPIREAT: { kind: 'custom', describe: describeHashExpire('unix-milliseconds') },
+  HPERSIST: { kind: 'custom', describe: describeHpersist },
+  HGETEX: { kind: 'custom', describe: describeHgetex },
+  HSETEX: { kind: 'custom', describe: describeHsetex },
+  HGETDEL: {
+    kind: 'custom',
+    describe: (args) => base([{ arg: 0, effect: 'modify-if-present', mayDelete: true, fields: { args: fieldsBlock(args, 1, 1).fields, ttl: 'delete' } }]),
+  },
 
   // create only if missing
   SETNX: first('create-if-missing'),
@@ -561,6 +781,8 @@ const TABLE: Record<string, Spec> = {
   HSCAN: first('read'),
   HTTL: first('read'),
   HPTTL: first('read'),
+  HEXPIRETIME: first('read'),
+  HPEXPIRETIME: first('read'),
   LLEN: first('read'),
   LRANGE: first('read'),
   LINDEX: first('read'),
@@ -657,6 +879,8 @@ export function describeCommand(name: string, args: readonly CommandArg[]): Comm
   const out = described as CommandDescription;
   out.name = upperName;
   out.known = true;
+  const requires = versionRequirement(upperName, args);
+  if (requires) out.requires = requires;
   return out;
 }
 

@@ -40,6 +40,19 @@ export interface GeneratedScript {
   keys: KeySpec[];
   /** How many KEYS the script is given. */
   keyCount: number;
+  /** Commands the server must have, when the script uses newer ones (see {@link GeneratorFeatures}). */
+  features?: GeneratorFeatures;
+}
+
+/**
+ * Newer commands the generator may use, decided by the server it runs on (`run.ts` reads its
+ * version): without them it generates exactly the scripts it always did, seed for seed.
+ */
+export interface GeneratorFeatures {
+  /** Redis 7.4 hash-field expiration: HEXPIRE, HPEXPIRE, HPERSIST (and the oracle's HTTL). */
+  hashFieldExpiration?: boolean;
+  /** Redis 8.0: HSETEX, HGETEX. */
+  hashFieldWrites?: boolean;
 }
 
 /**
@@ -94,6 +107,7 @@ interface Ctx {
   loopKey?: string;
   /** Every KEYS key has this type (so loops over KEYS may write). */
   uniform?: KeyType;
+  features: GeneratorFeatures;
 }
 
 /** A write or expiry command on key `k` of type `type`, as a Lua expression. */
@@ -134,6 +148,22 @@ function command(c: Ctx, k: string, type: KeyType, sameType: KeySpec[]): string 
       `${call}('HINCRBY', ${k}, 'f', 1)`,
       `${call}('HSETNX', ${k}, 'g', '1')`,
       `${call}('HDEL', ${k}, 'f')`,
+      ...(c.features.hashFieldExpiration
+        ? [
+            `${call}('HEXPIRE', ${k}, ${ttlExpr(r, 's')}, 'FIELDS', 1, 'f')`,
+            `${call}('HPEXPIRE', ${k}, ${ttlExpr(r, 'ms')}, 'FIELDS', 2, 'f', 'g')`,
+            `${call}('HPEXPIRE', ${k}, ${ttlExpr(r, 'ms')}, ${r.pick(["'NX'", "'XX'", "'GT'", "'LT'"])}, 'FIELDS', 1, 'f')`,
+            `${call}('HPERSIST', ${k}, 'FIELDS', 1, 'f')`,
+          ]
+        : []),
+      ...(c.features.hashFieldWrites
+        ? [
+            `${call}('HSETEX', ${k}, 'PX', ${ttlExpr(r, 'ms')}, 'FIELDS', 1, 'f', ${value(r)})`,
+            `${call}('HSETEX', ${k}, ${r.pick(["'FNX', ", "'FXX', ", ''])}'EX', ${ttlExpr(r, 's')}, 'FIELDS', 2, 'f', '1', 'g', '2')`,
+            `${call}('HSETEX', ${k}, ${r.pick(["'KEEPTTL', ", ''])}'FIELDS', 1, 'g', '1')`,
+            `${call}('HGETEX', ${k}, 'PX', ${ttlExpr(r, 'ms')}, 'FIELDS', 1, 'f')`,
+          ]
+        : []),
     ],
     list: [
       `${call}('LPUSH', ${k}, ${value(r)})`,
@@ -318,7 +348,7 @@ export function count(s: Stmt): number {
 /**
  * Generates script `id` of the batch of `seed`: the same (seed, id) always gives the same script.
  */
-export function generateScript(seed: number, id: number): GeneratedScript {
+export function generateScript(seed: number, id: number, features: GeneratorFeatures = {}): GeneratedScript {
   const r = createRandom((seed * 100_003 + id * 7919) >>> 0);
   const uniform = r.chance(0.3) ? r.pick(TYPES) : undefined;
   const keyCount = 3;
@@ -334,12 +364,14 @@ export function generateScript(seed: number, id: number): GeneratedScript {
     locals: 0,
     inLoop: false,
     ...(uniform ? { uniform } : {}),
+    features,
   };
   const size = r.int(3, 25);
   const body = block(c, size, 0);
   // Half of the scripts end with an explicit return (as most real scripts do).
   if (r.chance(0.5)) body.push({ kind: 'line', text: 'return 1' });
-  return { id, seed, body: normalize(body), keys, keyCount };
+  const used = features.hashFieldExpiration || features.hashFieldWrites ? { features } : {};
+  return { id, seed, body: normalize(body), keys, keyCount, ...used };
 }
 
 /** The Lua text of a statement list. */

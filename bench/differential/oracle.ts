@@ -54,6 +54,19 @@ export interface OracleVerdict {
 
 const STATUS_KEY = '__differential_status';
 const TTL_MS = 100_000;
+
+/** 1 when KEYS[1] is a hash whose every field has a TTL (HTTL, Redis 7.4): it empties itself. */
+const FIELDS_ALL_EXPIRE =
+  "local t = redis.call('TYPE', KEYS[1]).ok " +
+  // gone since the PTTL was read (its last field expired): not a leak; another type: no field TTLs
+  "if t == 'none' then return 1 end " +
+  "if t ~= 'hash' then return 0 end " +
+  "local f = redis.call('HKEYS', KEYS[1]) " +
+  // every field expired since the PTTL was read: the hash is going away
+  'if #f == 0 then return 1 end ' +
+  "local t = redis.call('HTTL', KEYS[1], 'FIELDS', #f, unpack(f)) " +
+  // -1: a field without TTL (it keeps the hash); -2: a field that has just expired
+  'for i = 1, #t do if t[i] == -1 then return 0 end end return 1';
 const FUTURE = '4102444800'; // 2100-01-01
 const PAST = '1000000000'; // 2001-09-09
 
@@ -158,6 +171,8 @@ export async function runScript(redis: Redis, script: GeneratedScript, plans: re
     pipeline.evalsha(sha, keyArgs.length, ...keyArgs, ...plan.argv);
     for (const name of names) pipeline.pttl(name);
     pipeline.hgetall(STATUS_KEY);
+    // Redis 7.4+: a hash whose every field has a TTL is deleted with its last field (not a leak)
+    if (script.features?.hashFieldExpiration) for (const name of names) pipeline.eval(FIELDS_ALL_EXPIRE, 1, name);
   }
   const replies = (await pipeline.exec()) ?? [];
   const runs: RunResult[] = [];
@@ -171,7 +186,10 @@ export async function runScript(redis: Redis, script: GeneratedScript, plans: re
     const [evalError] = replies[at++] ?? [];
     const pttls = names.map(() => replies[at++]?.[1] as number);
     const status = (replies[at++]?.[1] as Record<string, string> | undefined) ?? {};
-    const leaked = names.filter((name, i) => pttls[i] === -1 && status[name] !== 'moved' && (plan.pre[i] !== 'no-ttl' || status[name] === 'gone'));
+    const emptiesItself = script.features?.hashFieldExpiration ? names.map(() => replies[at++]?.[1] === 1) : names.map(() => false);
+    const leaked = names.filter(
+      (name, i) => pttls[i] === -1 && !emptiesItself[i] && status[name] !== 'moved' && (plan.pre[i] !== 'no-ttl' || status[name] === 'gone'),
+    );
     runs.push({ plan, leaked, ...(evalError ? { error: String((evalError as Error).message ?? evalError) } : {}) });
   }
   const leakedValid = new Set<string>();

@@ -16,7 +16,7 @@ import { performance } from 'node:perf_hooks';
 import { Redis } from 'ioredis';
 import { startRedisServer } from '../../tests/helpers/redis-server.js';
 import { compareScript, minimize, plansFor, type Agreement, type Comparison } from './compare.js';
-import { generateScript } from './generate.js';
+import { generateScript, type GeneratorFeatures } from './generate.js';
 
 /** Settings of one differential run. */
 export interface DifferentialSettings {
@@ -25,6 +25,8 @@ export interface DifferentialSettings {
   runs: number;
   /** How many disagreements to minimize (the others are counted only). */
   minimize: number;
+  /** Newer commands the generator may use (set from the server's version by `main`). */
+  features?: GeneratorFeatures;
 }
 
 /** The outcome of a differential run. */
@@ -57,7 +59,7 @@ export async function runDifferential(redis: Redis, settings: DifferentialSettin
   let reported = 0;
   const disagreements: Comparison[] = [];
   for (let id = 0; id < settings.scripts; id++) {
-    const script = generateScript(settings.seed, id);
+    const script = generateScript(settings.seed, id, settings.features ?? {});
     const comparison = await compareScript(redis, script, plansFor(script, settings.runs));
     counts[comparison.agreement]++;
     if (comparison.verdict === 'clean') clean++;
@@ -124,6 +126,12 @@ async function main(): Promise<void> {
   const server = await startRedisServer();
   const redis = new Redis(server.url, { maxRetriesPerRequest: 2 });
   try {
+    // newer commands only where the server has them (the generator is unchanged without them)
+    const info = (await redis.info('server')) as string;
+    const version = /redis_version:(\d+)\.(\d+)/.exec(info);
+    const [major, minor] = version ? [Number(version[1]), Number(version[2])] : [0, 0];
+    settings.features = { hashFieldExpiration: major > 7 || (major === 7 && minor >= 4), hashFieldWrites: major >= 8 };
+    console.log(`redis-server ${version ? `${major}.${minor}` : '(unknown version)'}: hash-field expiration ${settings.features.hashFieldExpiration ? 'on' : 'off'}, HSETEX/HGETEX ${settings.features.hashFieldWrites ? 'on' : 'off'}`);
     const report = await runDifferential(redis, settings, (done) => process.stderr.write(`${done} scripts\n`));
     const pct = (x: number) => `${(100 * x).toFixed(2)}%`;
     const c = report.counts;

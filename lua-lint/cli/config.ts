@@ -8,6 +8,7 @@
  * Found by walking up from the working directory unless `--config` names one. Every problem is
  * reported with the file's path and the property that is wrong.
  */
+import { parseRedisVersion } from '../../semantics/versions.js';
 import { readFile } from 'node:fs/promises';
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -31,11 +32,15 @@ export interface LuaLintConfig {
   baseDir: string;
   /** Where `--- @include` references are also looked up (absolute), when set. */
   includeRoot?: string;
-  /** `false` reports leaks where the caller chose no TTL (`AnalyzeOptions.allowOptionalTtl`); default `true`. */
+  /** `false` reports leaks where the caller chose no TTL (`AnalyzeOptions.allowOptionalTtl`); default `true` (`false` in strict mode). */
   allowOptionalTtl?: boolean;
+  /** Strict mode (`"strict": true`): also report an ARGV TTL the script never checks, and leaks where the caller chose no TTL. */
+  strict?: boolean;
+  /** The oldest Redis server the scripts run on (`"6.2"`), for `min-redis-version`. */
+  redisVersion?: string;
 }
 
-const ALLOWED_PROPERTIES = ['rules', 'persistentKeys', 'ignores', 'includeRoot', 'allowOptionalTtl'] as const;
+const ALLOWED_PROPERTIES = ['rules', 'persistentKeys', 'ignores', 'includeRoot', 'allowOptionalTtl', 'strict', 'redisVersion'] as const;
 
 /** An empty config whose ignores (none) are relative to `cwd`. */
 export function emptyConfig(cwd: string): LuaLintConfig {
@@ -91,10 +96,18 @@ export function validateConfig(value: unknown, filePath: string): LuaLintConfig 
       problems.push(`unknown property "${key}" (allowed: ${ALLOWED_PROPERTIES.join(', ')})`);
     }
   }
-  const { rules, persistentKeys, ignores, includeRoot, allowOptionalTtl } = value;
+  const { rules, persistentKeys, ignores, includeRoot, allowOptionalTtl, strict, redisVersion } = value;
   if (allowOptionalTtl !== undefined) {
     if (typeof allowOptionalTtl !== 'boolean') problems.push(`allowOptionalTtl: expected true or false, got ${describeValue(allowOptionalTtl)}`);
     else config.allowOptionalTtl = allowOptionalTtl;
+  }
+  if (strict !== undefined) {
+    if (typeof strict !== 'boolean') problems.push(`strict: expected true or false, got ${describeValue(strict)}`);
+    else config.strict = strict;
+  }
+  if (redisVersion !== undefined) {
+    if (!parseRedisVersion(redisVersion)) problems.push(`redisVersion: expected a Redis version such as "6.2" or "7.0.15" (a string), got ${describeValue(redisVersion)}`);
+    else config.redisVersion = String(redisVersion).trim();
   }
   if (includeRoot !== undefined) {
     if (typeof includeRoot !== 'string' || includeRoot === '') problems.push(`includeRoot: expected a directory (a non-empty string), got ${describeValue(includeRoot)}`);

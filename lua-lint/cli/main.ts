@@ -5,6 +5,7 @@
  * Exit codes: 0 = no errors (and warnings within `--max-warnings`); 1 = errors, parse errors or
  * too many warnings; 2 = usage error, unreadable file, invalid config or a pattern matching nothing.
  */
+import { parseRedisVersion } from '../../semantics/versions.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
@@ -41,6 +42,8 @@ interface ParsedOptions {
   outputFile?: string;
   rule?: string[];
   persistent?: string[];
+  strict?: boolean;
+  redisVersion?: string;
   includeRoot?: string;
   maxWarnings?: number;
   quiet?: true;
@@ -104,6 +107,8 @@ function buildProgram(io: CliIo): Command {
     .option('-o, --output-file <path>', 'write the report to a file instead of standard output')
     .option('--rule <id=severity>', 'set a rule to off, warn or error (repeatable)', collect)
     .option('--include-root <dir>', 'where "--- @include" files are also looked up, and what ~/ and <name>/ in them mean (default: next to the including file)')
+    .option('--strict', 'strict mode: also report a TTL taken from ARGV that the script never checks before the expiry')
+    .option('--redis-version <version>', 'the oldest Redis server the scripts run on (e.g. 6.2): min-redis-version reports newer commands and options')
     .option('--persistent <key>', 'a key that is persistent on purpose: a KEYS index (2 = KEYS[2]) or a key pattern with * (repeatable)', collect)
     .option('--max-warnings <n>', 'exit with 1 when there are more than n warnings', parseCount)
     .option('--quiet', 'report errors only; warnings are neither printed nor counted')
@@ -142,10 +147,16 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
   const cliRules = parseRuleOptions(options.rule ?? []);
   const cliPersistent = (options.persistent ?? []).map(parsePersistent);
   const config = await resolveConfig(options, io.cwd);
+  if (options.redisVersion !== undefined && !parseRedisVersion(options.redisVersion)) {
+    throw new CliError(`Invalid --redis-version "${options.redisVersion}": expected a Redis version such as 6.2 or 7.0.15.`);
+  }
+  const redisVersion = options.redisVersion ?? config.redisVersion;
   const analyzeOptions: AnalyzeOptions = {
     rules: { ...config.rules, ...cliRules },
     persistentKeys: [...config.persistentKeys, ...cliPersistent],
     ...(config.allowOptionalTtl !== undefined ? { allowOptionalTtl: config.allowOptionalTtl } : {}),
+    ...(options.strict === true || config.strict === true ? { strict: true } : {}),
+    ...(redisVersion !== undefined ? { redisVersion } : {}),
   };
 
   const targets = await expandPatterns(patterns, {

@@ -9,7 +9,7 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { describeCommand, isKnownCommand, type CommandArg, type CommandDescription } from '../../semantics/commands.js';
 import type { ClientFlavor, ClientDetector, ReceiverKind } from './clients.js';
-import { propertyName, resolveConstExpression, staticValue, unwrap, type AnyContext } from './static.js';
+import { findVariable, propertyName, resolveConstExpression, staticValue, unwrap, type AnyContext } from './static.js';
 
 /** The atomic unit a command runs in. */
 export interface AtomicUnit {
@@ -48,6 +48,41 @@ export interface RedisCall {
    * reason (`{ receiver: 'this.redis', why: "its name matches clientNames 'redis'" }`).
    */
   client: { receiver: string; why: string };
+  /**
+   * Arguments the client library drops or misreads, so that Redis never gets the TTL (or the
+   * option) the code spells: see {@link DroppedArgument}. Absent when there are none.
+   */
+  dropped?: DroppedArgument[];
+}
+
+/**
+ * An argument the client does not send as the code means it (each client's option syntax, read
+ * from the clients' sources: node-redis `SET` reads `options.EX`, `options.expiration`, ... and
+ * ignores anything else; @upstash/redis reads `opts.ex` only when it is a number):
+ *
+ * - `number-as-options`: a bare number where node-redis takes an options object (`set(k, v, 60)`):
+ *   not sent, the SET has no expiry.
+ * - `positional-tokens`: ioredis-style tokens passed to node-redis (`set(k, v, 'EX', 60)`): not sent.
+ * - `option-casing`: an option key the client does not read (`{ ex: 60 }` for node-redis,
+ *   `{ EX: 60 }` for @upstash/redis): not sent.
+ * - `not-a-number`: an @upstash/redis expiry that is not a number (`{ ex: '60' }`): not sent.
+ * - `may-be-undefined`: an expiry value that may be `undefined` (node-redis and @upstash/redis
+ *   then send no expiry).
+ * - `no-ttl-syntax`: TTL tokens or options on a command without TTL syntax (`hset(k, f, v, 'EX',
+ *   60)` writes a field named `EX`; `lpush(k, v, { EX: 60 })` drops the object).
+ * - `keepttl-with-expiry`: KEEPTTL together with an expiry (Redis rejects it; node-redis and
+ *   @upstash/redis send only the expiry).
+ */
+export interface DroppedArgument {
+  kind: 'number-as-options' | 'positional-tokens' | 'option-casing' | 'not-a-number' | 'may-be-undefined' | 'no-ttl-syntax' | 'keepttl-with-expiry';
+  /** Where to report. */
+  node: TSESTree.Node;
+  /** Whether what is dropped carries a TTL (then `valid-ttl-args` reports it, and the key rules leave it). */
+  ttl: boolean;
+  /** The option as written (`'ex'`, `'EX'`), when there is one. */
+  option?: string;
+  /** The spelling the client reads (`'EX'` for node-redis, `'ex'` for @upstash/redis). */
+  expected?: string;
 }
 
 /** ioredis methods that send a command by name: `call('SET', ...)`. */
@@ -112,9 +147,9 @@ interface Flattened {
 /**
  * Flattens call arguments into argv entries: arrays are spread (ioredis and node-redis accept
  * them), an object literal first is `key value` pairs (`mset({ a: 1 })`), an object literal from
- * the third argument on is an option object, and a spread we cannot read is one unknown entry.
+ * argument `optionsFrom` on (the third; the second for GETEX) is an option object, and a spread we cannot read is one unknown entry.
  */
-function flattenArguments(context: AnyContext, nodes: readonly TSESTree.Node[]): Flattened {
+function flattenArguments(context: AnyContext, nodes: readonly TSESTree.Node[], optionsFrom = 2): Flattened {
   const out: Flattened = { args: [], nodes: [] };
   nodes.forEach((original, index) => {
     if (original.type === AST_NODE_TYPES.SpreadElement) {
@@ -144,7 +179,7 @@ function flattenArguments(context: AnyContext, nodes: readonly TSESTree.Node[]):
         out.args.push(staticValue(context, property.value) as CommandArg);
         out.nodes.push(property.value);
       }
-    } else if (node.type === AST_NODE_TYPES.ObjectExpression && index >= 2) {
+    } else if (node.type === AST_NODE_TYPES.ObjectExpression && index >= optionsFrom) {
       out.optionsObject = node;
       pushOptions(context, node, out);
     } else {
@@ -182,6 +217,19 @@ function pushArrayElements(context: AnyContext, array: TSESTree.ArrayExpression,
  * expiry".
  */
 function pushOptions(context: AnyContext, object: TSESTree.ObjectExpression, out: Flattened): void {
+  // node-redis v5 GETEX takes `{ type: 'EX', value: 60 }` / `{ type: 'PERSIST' }` itself
+  const typed = object.properties.some((p) => p.type === AST_NODE_TYPES.Property && propertyName(p.key, p.computed) === 'type');
+  if (typed) {
+    for (const property of object.properties) {
+      if (property.type !== AST_NODE_TYPES.Property) continue;
+      const name = propertyName(property.key, property.computed);
+      const value = staticValue(context, property.value);
+      if (name !== 'type' && name !== 'value') continue;
+      out.args.push(typeof value === 'boolean' ? undefined : value);
+      out.nodes.push(name === 'value' ? property.value : undefined);
+    }
+    return;
+  }
   for (const property of object.properties) {
     if (property.type !== AST_NODE_TYPES.Property) {
       pushUnknown(out, property);
@@ -282,7 +330,11 @@ export function normalizeCall(
 
   const resolved = commandOfMethod(method);
   if (!resolved) return [];
-  const flat = flattenArguments(context, node.arguments);
+  // GETEX key options: the options object comes right after the key
+  const flat = flattenArguments(context, node.arguments, resolved.command === 'GETEX' ? 1 : 2);
+  const flavorKnown = receiver.flavor !== 'unknown' || detector.fileFlavor() !== 'unknown';
+  const dropped = flavorKnown ? droppedArguments(context, resolved.command, flavor, node, flat) : [];
+  dropped.push(...misplacedTtl(context, resolved.command, flat));
   const args = [...resolved.prefix, ...flat.args];
   const nodes = [...resolved.prefix.map(() => undefined), ...flat.nodes];
   return [
@@ -299,8 +351,215 @@ export function normalizeCall(
       argumentNodes: node.arguments,
       unit,
       client,
+      ...(dropped.length > 0 ? { dropped } : {}),
     },
   ];
+}
+
+/** SET option names as each client spells them in an options object. */
+const NODE_REDIS_SET_OPTIONS = new Set(['EX', 'PX', 'EXAT', 'PXAT', 'KEEPTTL', 'NX', 'XX', 'GET', 'expiration', 'condition', 'matchValue']);
+const UPSTASH_SET_OPTIONS = new Set(['ex', 'px', 'exat', 'pxat', 'keepTtl', 'nx', 'xx', 'get']);
+const EXPIRY_OPTION = /^(?:ex|px|exat|pxat)$/i;
+/** ioredis-style SET tokens. */
+const SET_TOKENS = /^(?:EX|PX|EXAT|PXAT|KEEPTTL|NX|XX|GET)$/i;
+
+/**
+ * What node-redis / @upstash/redis drop from a SET, GETEX or SETEX-like call written in another
+ * client's syntax. Removes the dropped entries from `flat`, so that the command table sees the
+ * argv Redis really gets.
+ */
+function droppedArguments(context: AnyContext, command: string, flavor: ClientFlavor, node: TSESTree.CallExpression, flat: Flattened): DroppedArgument[] {
+  const out: DroppedArgument[] = [];
+  if ((command !== 'SET' && command !== 'GETEX') || (flavor !== 'node-redis' && flavor !== 'upstash')) return out;
+  const optionsAt = command === 'SET' ? 2 : 1;
+  const optionsArg = node.arguments[optionsAt];
+  if (!optionsArg || optionsArg.type === AST_NODE_TYPES.SpreadElement) return out;
+  const options = resolveConstExpression(context, optionsArg);
+  if (options.type !== AST_NODE_TYPES.ObjectExpression) {
+    const value = staticValue(context, optionsArg);
+    const firstIndex = flat.nodes.indexOf(optionsArg);
+    if (firstIndex < 0) return out;
+    if (typeof value === 'string' && SET_TOKENS.test(value)) {
+      // set(k, v, 'EX', 60): the client takes one options object and ignores the rest
+      const carriesTtl = node.arguments.slice(optionsAt).some((a) => {
+        const token = staticValue(context, a);
+        return typeof token === 'string' && EXPIRY_OPTION.test(token);
+      });
+      out.push({ kind: 'positional-tokens', node: optionsArg, ttl: carriesTtl, option: value });
+      flat.args.splice(firstIndex);
+      flat.nodes.splice(firstIndex);
+    } else if (node.arguments.length === optionsAt + 1 && isNumberLike(context, optionsArg)) {
+      out.push({ kind: 'number-as-options', node: optionsArg, ttl: false });
+      flat.args.splice(firstIndex);
+      flat.nodes.splice(firstIndex);
+    }
+    return out;
+  }
+  const reads = flavor === 'node-redis' ? NODE_REDIS_SET_OPTIONS : UPSTASH_SET_OPTIONS;
+  let expiry: string | undefined;
+  let keepTtl: TSESTree.Node | undefined;
+  for (const property of options.properties) {
+    if (property.type !== AST_NODE_TYPES.Property) continue;
+    const name = propertyName(property.key, property.computed);
+    if (name === undefined) continue;
+    const drop = (entry: DroppedArgument): void => {
+      out.push(entry);
+      const index = flat.nodes.indexOf(property.key);
+      if (index < 0) return;
+      const valued = flat.nodes[index + 1] === property.value;
+      flat.args.splice(index, valued ? 2 : 1);
+      flat.nodes.splice(index, valued ? 2 : 1);
+    };
+    if (!reads.has(name)) {
+      const known = [...reads].find((r) => r.toLowerCase() === name.toLowerCase());
+      if (known) drop({ kind: 'option-casing', node: property.key, ttl: EXPIRY_OPTION.test(name), option: name, expected: known });
+      continue;
+    }
+    if (EXPIRY_OPTION.test(name)) {
+      if (flavor === 'upstash' && isNonNumber(context, property.value)) {
+        drop({ kind: 'not-a-number', node: property.value, ttl: true, option: name });
+        continue;
+      }
+      if (mayBeUndefined(context, property.value, node)) {
+        drop({ kind: 'may-be-undefined', node: property.value, ttl: true, option: name });
+        continue;
+      }
+      expiry ??= name;
+    }
+    if (/^keepttl$/i.test(name) && staticValue(context, property.value) !== false) keepTtl = property.key;
+  }
+  if (expiry && keepTtl) out.push({ kind: 'keepttl-with-expiry', node: keepTtl, ttl: false, option: expiry });
+  return out;
+}
+
+/** Commands that create or write a key and have no TTL syntax: TTL tokens there are data. */
+const NO_TTL_SYNTAX = new Set(['HSET', 'HMSET', 'HSETNX', 'LPUSH', 'RPUSH', 'SADD', 'ZADD', 'MSET', 'INCR', 'INCRBY', 'DECR', 'DECRBY', 'HINCRBY', 'APPEND', 'PFADD', 'INCRBYFLOAT', 'SETNX']);
+/** Option keys that say "expire" in any client's spelling. */
+const TTL_OPTION_KEY = /^(?:ex|px|exat|pxat|ttl|expire|expiration|expiresIn)$/i;
+
+/**
+ * TTL tokens on a command without TTL syntax, for every client: `hset(k, f, v, 'EX', 60)` (the
+ * tokens become a field and its value), `sadd(k, m, { EX: 60 })` (the object is dropped or
+ * sent as a member).
+ */
+function misplacedTtl(context: AnyContext, command: string, flat: Flattened): DroppedArgument[] {
+  if (!NO_TTL_SYNTAX.has(command)) return [];
+  for (let i = 1; i < flat.args.length - 1; i++) {
+    const token = flat.args[i];
+    const node = flat.nodes[i];
+    const next = flat.nodes[i + 1];
+    // `'EX', 60`: a TTL token followed by a number (a field named EX holding 'v' is data)
+    if (node && next && typeof token === 'string' && EXPIRY_OPTION.test(token) && node.type === AST_NODE_TYPES.Literal && isNumberLike(context, next)) {
+      return [{ kind: 'no-ttl-syntax', node, ttl: true, option: token }];
+    }
+  }
+  const object = flat.optionsObject;
+  if (object) {
+    for (const property of object.properties) {
+      if (property.type !== AST_NODE_TYPES.Property) continue;
+      const name = propertyName(property.key, property.computed);
+      if (name !== undefined && TTL_OPTION_KEY.test(name)) return [{ kind: 'no-ttl-syntax', node: property.key, ttl: true, option: name }];
+    }
+  }
+  return [];
+}
+
+/** A number, or an expression typed or annotated `number` (the cast in `ttl as any` is looked through). */
+function isNumberLike(context: AnyContext, node: TSESTree.Node): boolean {
+  if (typeof staticValue(context, node) === 'number') return true;
+  const bare = unwrap(node);
+  const type = typeFlagsOf(context, bare);
+  if (type !== undefined) return (type & 296) !== 0; // ts.TypeFlags.NumberLike
+  if (bare.type === AST_NODE_TYPES.Identifier) {
+    const def = findVariable(context, bare)?.defs[0];
+    const id = def?.name;
+    if (id?.type === AST_NODE_TYPES.Identifier && id.typeAnnotation?.typeAnnotation.type === AST_NODE_TYPES.TSNumberKeyword) return true;
+  }
+  return bare.type === AST_NODE_TYPES.BinaryExpression && ['*', '/', '-'].includes(bare.operator);
+}
+
+/** A string literal, a template literal, or `process.env.X`: @upstash/redis only sends a number. */
+function isNonNumber(context: AnyContext, node: TSESTree.Node): boolean {
+  if (typeof staticValue(context, node) === 'string') return true;
+  const bare = unwrap(node);
+  if (bare.type === AST_NODE_TYPES.TemplateLiteral) return true;
+  return (
+    bare.type === AST_NODE_TYPES.MemberExpression &&
+    bare.object.type === AST_NODE_TYPES.MemberExpression &&
+    bare.object.object.type === AST_NODE_TYPES.Identifier &&
+    bare.object.object.name === 'process' &&
+    propertyName(bare.object.property, bare.object.computed) === 'env'
+  );
+}
+
+/**
+ * A value that may be `undefined` where it is used: with type information, a type that includes
+ * `undefined` (narrowing included); without it, an optional parameter (`ttl?: number`) that no
+ * test on the way to the call mentions.
+ */
+function mayBeUndefined(context: AnyContext, node: TSESTree.Node, call: TSESTree.Node): boolean {
+  const bare = unwrap(node);
+  const services = context.sourceCode.parserServices;
+  const compilerOptions = services?.program?.getCompilerOptions();
+  // without strictNullChecks, types never include undefined: only the syntax can tell
+  if (services?.program && services.esTreeNodeToTSNodeMap && (compilerOptions?.strictNullChecks ?? compilerOptions?.strict)) {
+    const tsNode = services.esTreeNodeToTSNodeMap.get(bare as never);
+    if (!tsNode) return false;
+    const type = services.program.getTypeChecker().getTypeAtLocation(tsNode);
+    const parts = type.isUnion() ? type.types : [type];
+    // ts.TypeFlags.Undefined = 32768
+    return parts.some((t) => (t.flags & 32768) !== 0) && parts.some((t) => (t.flags & 32768) === 0);
+  }
+  if (bare.type !== AST_NODE_TYPES.Identifier) return false;
+  const variable = findVariable(context, bare);
+  const def = variable?.defs[0];
+  if (!def || def.type !== 'Parameter' || def.name.type !== AST_NODE_TYPES.Identifier || !def.name.optional) return false;
+  // a test on the way (if (ttl), ttl ? ... : ..., ttl !== undefined && ...) narrows it
+  for (let current: TSESTree.Node | undefined = call; current; current = current.parent) {
+    const parent: TSESTree.Node | undefined = current.parent;
+    if (!parent) break;
+    if ((parent.type === AST_NODE_TYPES.IfStatement || parent.type === AST_NODE_TYPES.ConditionalExpression) && parent.test !== current && mentions(parent.test, bare.name)) return false;
+    if (parent.type === AST_NODE_TYPES.LogicalExpression && parent.right === current && mentions(parent.left, bare.name)) return false;
+    if (parent.type === AST_NODE_TYPES.BlockStatement) {
+      // if (!ttl) return ...; before the call
+      for (const statement of parent.body) {
+        if (statement === current) break;
+        if (statement.type === AST_NODE_TYPES.IfStatement && mentions(statement.test, bare.name)) return false;
+      }
+    }
+    if (parent === def.node) break;
+  }
+  return true;
+}
+
+function mentions(root: TSESTree.Node, name: string): boolean {
+  let found = false;
+  const visit = (node: unknown): void => {
+    if (found || !node || typeof node !== 'object') return;
+    const n = node as TSESTree.Node;
+    if (n.type === AST_NODE_TYPES.Identifier && n.name === name) {
+      found = true;
+      return;
+    }
+    for (const [key, value] of Object.entries(n)) {
+      if (key === 'parent') continue;
+      if (Array.isArray(value)) value.forEach(visit);
+      else if (value && typeof value === 'object' && 'type' in value) visit(value);
+    }
+  };
+  visit(root);
+  return found;
+}
+
+/** The TypeScript type flags of an expression when type information is available. */
+function typeFlagsOf(context: AnyContext, node: TSESTree.Node): number | undefined {
+  const services = context.sourceCode.parserServices;
+  if (!services?.program || !services.esTreeNodeToTSNodeMap) return undefined;
+  const tsNode = services.esTreeNodeToTSNodeMap.get(node as never);
+  if (!tsNode) return undefined;
+  const type = services.program.getTypeChecker().getTypeAtLocation(tsNode);
+  if (type.flags & 1) return undefined; // any
+  return type.isUnion() ? type.types.reduce((flags, t) => flags | t.flags, 0) : type.flags;
 }
 
 /** A receiver's source text on one line, shortened to about 40 characters. */

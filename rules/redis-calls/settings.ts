@@ -6,6 +6,7 @@
  * without a word.
  */
 import { keyPatternMatcher, type KeyPatternMatcher } from '../../semantics/key-patterns.js';
+import { parseRedisVersion, type RedisVersion } from '../../semantics/versions.js';
 import type { AnyContext } from './static.js';
 
 /**
@@ -48,10 +49,15 @@ export interface PluginSettings {
    * `semantics/key-patterns.ts` for the syntax.
    */
   persistentKeys: PersistentKeyPattern[];
+  /**
+   * The oldest Redis server the code runs against (`'6.2'`, `'7.0.15'`), for `min-redis-version`
+   * (and the embedded scripts' rule of the same id); `undefined` when not set.
+   */
+  redisVersion: { text: string; version: RedisVersion } | undefined;
 }
 
 /** The setting names the plugin reads; any other name under `settings['redis-ttl']` is an error. */
-export const SETTING_NAMES = ['autofix', 'clientNames', 'defaultTtlSeconds', 'persistentKeys', 'runtimeModule'] as const;
+export const SETTING_NAMES = ['autofix', 'clientNames', 'defaultTtlSeconds', 'persistentKeys', 'redisVersion', 'runtimeModule'] as const;
 
 const cache = new WeakMap<object, PluginSettings>();
 let defaults: PluginSettings | undefined;
@@ -89,6 +95,7 @@ function parseSettings(raw: Record<string, unknown>): PluginSettings {
     runtimeModule: undefined,
     defaultTtlSeconds: undefined,
     persistentKeys: [],
+    redisVersion: undefined,
   };
 
   const clientNames = raw.clientNames;
@@ -122,6 +129,14 @@ function parseSettings(raw: Record<string, unknown>): PluginSettings {
       throw new Error(`settings['redis-ttl'].defaultTtlSeconds must be an integer >= 1 (seconds), got ${show(ttl)}.`);
     }
     settings.defaultTtlSeconds = ttl;
+  }
+
+  if (raw.redisVersion !== undefined) {
+    const version = parseRedisVersion(raw.redisVersion);
+    if (!version) {
+      throw new Error(`settings['redis-ttl'].redisVersion must be a Redis version such as '6.2' or '7.0.15' (a string), got ${show(raw.redisVersion)}.`);
+    }
+    settings.redisVersion = { text: String(raw.redisVersion).trim(), version };
   }
 
   const persistent = raw.persistentKeys;

@@ -311,6 +311,9 @@ describe('rule metadata and the command table', () => {
       'keepttl-needs-existing-key',
       'no-persist',
       'expire-needs-positive-ttl',
+      'ttl-units',
+      'fixed-window-expire',
+      'min-redis-version',
       'key-must-come-from-keys',
       'unanalyzable-command',
     ]);

@@ -293,7 +293,7 @@ describe('config validation', () => {
     expect(() => validateConfig({ ignores: ['{a,b'] }, file)).toThrow(`Invalid config ${file}: ignores[0]: invalid glob "{a,b": unclosed "{".`);
     expect(() => validateConfig({ rule: {}, rules: { nope: 'off' } }, file)).toThrow(
       `Invalid config ${file}:\n` +
-        '  - unknown property "rule" (allowed: rules, persistentKeys, ignores, includeRoot, allowOptionalTtl)\n' +
+        '  - unknown property "rule" (allowed: rules, persistentKeys, ignores, includeRoot, allowOptionalTtl, strict, redisVersion)\n' +
         `  - rules.nope: unknown rule id (known: ${RULE_IDS.join(', ')})`,
     );
   });

@@ -18,6 +18,8 @@ const LUA_RULE_PAGES = [
   'keepttl-needs-existing-key',
   'no-persist',
   'expire-needs-positive-ttl',
+  'ttl-units',
+  'fixed-window-expire',
   'key-must-come-from-keys',
   'unanalyzable-command',
 ] as const;

@@ -38,7 +38,7 @@ describe("settings['redis-ttl'] are validated, never silently ignored", () => {
     ]);
   }
   it.each([
-    [{ persistentKey: ['a:*'] }, "settings['redis-ttl'].persistentKey is not a setting of eslint-plugin-redis-ttl (its settings: autofix, clientNames, defaultTtlSeconds, persistentKeys, runtimeModule)."],
+    [{ persistentKey: ['a:*'] }, "settings['redis-ttl'].persistentKey is not a setting of eslint-plugin-redis-ttl (its settings: autofix, clientNames, defaultTtlSeconds, persistentKeys, redisVersion, runtimeModule)."],
     [{ persistentKeys: 'bull:*' }, "settings['redis-ttl'].persistentKeys must be an array of key patterns such as 'bull:*:wait', got \"bull:*\"."],
     [{ persistentKeys: [2] }, "settings['redis-ttl'].persistentKeys: 2 is not a key pattern"],
     [{ persistentKeys: [''] }, "settings['redis-ttl'].persistentKeys: \"\" is not a key pattern"],
@@ -47,13 +47,15 @@ describe("settings['redis-ttl'] are validated, never silently ignored", () => {
     [{ autofix: 'yes' }, "settings['redis-ttl'].autofix must be true or false, got \"yes\"."],
     [{ runtimeModule: '' }, "settings['redis-ttl'].runtimeModule must be a non-empty module specifier, got \"\"."],
     [{ clientNames: [1] }, "settings['redis-ttl'].clientNames must be a string or an array of strings (regular expressions), got [1]."],
+    [{ redisVersion: 7 }, "settings['redis-ttl'].redisVersion must be a Redis version such as '6.2' or '7.0.15' (a string), got 7."],
+    [{ redisVersion: '7.x' }, "settings['redis-ttl'].redisVersion must be a Redis version such as '6.2' or '7.0.15' (a string), got \"7.x\"."],
     [['redis'], "settings['redis-ttl'] must be an object of settings, got [\"redis\"]."],
   ])('%j', (settings, message) => {
     expect(() => verify(settings)).toThrow(message);
   });
   it('accepts every valid setting', () => {
     expect(() =>
-      verify({ persistentKeys: ['bull:*'], defaultTtlSeconds: 60, autofix: false, runtimeModule: 'x', clientNames: 'redis' }),
+      verify({ persistentKeys: ['bull:*'], defaultTtlSeconds: 60, autofix: false, runtimeModule: 'x', clientNames: 'redis', redisVersion: 'v7.2.4' }),
     ).not.toThrow();
   });
 });

@@ -18,8 +18,19 @@ describe('plugin object', () => {
     expect(plugin.meta).toEqual({ name: packageJson.name, version: packageJson.version, namespace: 'redis-ttl' });
   });
 
-  it('exports the four rules', () => {
-    expect(ruleNames.sort()).toEqual(['embedded-lua', 'incr-needs-expire-on-create', 'no-getset', 'set-requires-ttl-or-keepttl']);
+  it('exports the ten rules', () => {
+    expect(ruleNames.sort()).toEqual([
+      'embedded-lua',
+      'expire-needs-positive-ttl',
+      'fixed-window-expire',
+      'incr-needs-expire-on-create',
+      'min-redis-version',
+      'no-getset',
+      'no-persist',
+      'set-requires-ttl-or-keepttl',
+      'ttl-units',
+      'valid-ttl-args',
+    ]);
     expect(plugin.rules).toBe(rules);
   });
 
@@ -45,7 +56,11 @@ describe('plugin object', () => {
     expect(plugin.configs.strict.rules?.['redis-ttl/incr-needs-expire-on-create']).toEqual(['error', { allowPipeline: false, ...strictPolicy }]);
     expect(plugin.configs.strict.rules?.['redis-ttl/set-requires-ttl-or-keepttl']).toEqual(['error', { allowPipeline: false, ...strictPolicy }]);
     expect(plugin.configs.strict.rules?.['redis-ttl/no-getset']).toEqual(['error', strictPolicy]);
-    expect(plugin.configs.strict.rules?.['redis-ttl/embedded-lua']).toEqual(['error', { allowOptionalTtl: false }]);
+    expect(plugin.configs.strict.rules?.['redis-ttl/embedded-lua']).toEqual(['error', { strict: true, allowOptionalTtl: false }]);
+    expect(plugin.configs.strict.rules?.['redis-ttl/expire-needs-positive-ttl']).toEqual(['error', { checkParameters: true }]);
+    // min-redis-version needs settings['redis-ttl'].redisVersion: in no shipped config
+    expect(plugin.configs.strict.rules?.['redis-ttl/min-redis-version']).toBeUndefined();
+    expect(plugin.configs.recommended.rules?.['redis-ttl/min-redis-version']).toBeUndefined();
   });
 });
 
@@ -81,9 +96,9 @@ describe.each(ruleNames)('rule %s', (name) => {
 
   it('declares suggestions exactly when it has suggestion messages', () => {
     const messages = Object.keys(rule.meta.messages);
-    const reportOnly = name === 'embedded-lua';
+    const reportOnly = name === 'embedded-lua' || name === 'no-persist' || name === 'min-redis-version';
     expect(Boolean(rule.meta.hasSuggestions)).toBe(!reportOnly);
-    expect(messages.length).toBeGreaterThan(reportOnly ? 1 : 2);
+    expect(messages.length).toBeGreaterThan(reportOnly ? 0 : 2);
   });
 });
 

@@ -1,0 +1,165 @@
+/**
+ * lua-lint's `fixed-window-expire`, read from the script's text (one block at a time, no paths):
+ *
+ * - `local n = redis.call('INCR', k)` followed in the same block by `redis.call('EXPIRE', k, ttl)`
+ *   (or PEXPIRE, without NX or LT), when `n` is compared with a limit only after the expiry
+ *   (`n > limit`): every call re-arms the window, the denied ones too, so it never closes under
+ *   steady traffic (an expiry after the limit check's early return re-arms only allowed calls);
+ * - `redis.call('SET', k, v)` without an expiry or KEEPTTL, followed in the same block by
+ *   `if redis.call('TTL', k) < 0 then redis.call('EXPIRE', k, ttl) end` (or through a local, or
+ *   PTTL / `== -1`): the SET clears the TTL, so the check is true every time.
+ *
+ * An increment whose reply is not compared (an activity counter with a sliding TTL on purpose,
+ * `01-increment-with-expire.lua`) is not reported.
+ */
+import type * as L from 'luaparse';
+import { expressionText, forEachNode } from './analyze.js';
+
+/** One finding, before positions: the EXPIRE call and the message. */
+export interface FixedWindowFinding {
+  node: L.Node;
+  message: string;
+}
+
+const INCREMENTS = new Set(['INCR', 'INCRBY', 'INCRBYFLOAT', 'HINCRBY', 'HINCRBYFLOAT', 'DECR', 'DECRBY', 'ZINCRBY']);
+const EXPIRIES = new Set(['EXPIRE', 'PEXPIRE']);
+
+interface CommandCall {
+  node: L.CallExpression;
+  command: string;
+  args: L.Expression[];
+}
+
+/** `redis.call('NAME', ...)` / `redis.pcall` / `server.call`, with a literal name. */
+function commandCall(node: L.Node | undefined | null): CommandCall | undefined {
+  if (!node) return undefined;
+  if (node.type === 'CallStatement') return commandCall(node.expression);
+  if (node.type !== 'CallExpression' || node.base.type !== 'MemberExpression') return undefined;
+  const base = node.base;
+  if (base.base.type !== 'Identifier' || (base.base.name !== 'redis' && base.base.name !== 'server')) return undefined;
+  if (base.identifier.name !== 'call' && base.identifier.name !== 'pcall') return undefined;
+  const [name, ...args] = node.arguments;
+  if (name?.type !== 'StringLiteral') return undefined;
+  return { node, command: literalText(name).toUpperCase(), args };
+}
+
+function literalText(node: L.StringLiteral): string {
+  if (typeof node.value === 'string' && node.value !== null) return node.value;
+  return node.raw.slice(1, -1);
+}
+
+/** A compact text of an expression, for comparing keys (`KEYS[1]`, `key`); works without positions. */
+function text(_source: string, node: L.Node): string {
+  return expressionText(node);
+}
+
+/** Every node in source order (positions may be absent: the analyzer's first pass parses without them). */
+function sourceOrder(root: L.Chunk): Map<L.Node, number> {
+  const order = new Map<L.Node, number>();
+  forEachNode(root.body, (node) => void order.set(node, order.size));
+  return order;
+}
+
+function tokens(args: readonly L.Expression[]): string[] {
+  return args.filter((a): a is L.StringLiteral => a.type === 'StringLiteral').map((a) => literalText(a).toUpperCase());
+}
+
+/** Every block of statements in the script (the chunk, function bodies, branches, loops). */
+function blocks(root: L.Chunk): L.Statement[][] {
+  const out: L.Statement[][] = [root.body];
+  forEachNode(root.body, (node) => {
+    if ('body' in node && Array.isArray((node as { body: unknown }).body)) out.push((node as { body: L.Statement[] }).body);
+  });
+  return out;
+}
+
+/** Names compared with `<`, `<=`, `>`, `>=` (a counter checked against a limit), with the offsets of those comparisons. */
+function comparedNames(root: L.Chunk, order: ReadonlyMap<L.Node, number>): Map<string, number[]> {
+  const names = new Map<string, number[]>();
+  forEachNode(root.body, (node) => {
+    if (node.type !== 'BinaryExpression' || !['<', '<=', '>', '>='].includes(node.operator)) return;
+    for (const side of [node.left, node.right]) {
+      const operand = side.type === 'CallExpression' && side.arguments[0] ? side.arguments[0] : side;
+      if (operand.type === 'Identifier') names.set(operand.name, [...(names.get(operand.name) ?? []), order.get(node) ?? 0]);
+    }
+  });
+  return names;
+}
+
+/** The findings of `fixed-window-expire` in a script. */
+export function fixedWindowFindings(root: L.Chunk, source: string): FixedWindowFinding[] {
+  const out: FixedWindowFinding[] = [];
+  let compared: Map<string, number[]> | undefined;
+  let order: Map<L.Node, number> | undefined;
+  for (const body of blocks(root)) {
+    // key text -> the increment whose reply went into a local, and that local's name
+    const increments = new Map<string, { command: string; local: string }>();
+    const overwritten = new Map<string, string>(); // key text -> 'SET'
+    const ttlLocals = new Map<string, string>(); // local name -> key text of its TTL / PTTL reply
+    for (const statement of body) {
+      if (statement.type === 'LocalStatement' || statement.type === 'AssignmentStatement') {
+        const call = commandCall(statement.init[0]);
+        const target = statement.variables[0];
+        if (call && call.args[0] && target?.type === 'Identifier') {
+          const key = text(source, call.args[0]);
+          if (INCREMENTS.has(call.command)) increments.set(key, { command: call.command, local: target.name });
+          if (call.command === 'TTL' || call.command === 'PTTL') ttlLocals.set(target.name, key);
+        }
+        continue;
+      }
+      const call = commandCall(statement);
+      if (call && call.args[0]) {
+        const key = text(source, call.args[0]);
+        if (call.command === 'SET') {
+          const options = tokens(call.args.slice(2));
+          if (!options.some((t) => ['EX', 'PX', 'EXAT', 'PXAT', 'KEEPTTL', 'NX', 'XX'].includes(t))) overwritten.set(key, 'SET');
+          else overwritten.delete(key);
+        }
+        if (EXPIRIES.has(call.command)) {
+          const options = tokens(call.args.slice(2));
+          const increment = increments.get(key);
+          if (increment && !options.includes('NX') && !options.includes('LT')) {
+            order ??= sourceOrder(root);
+            compared ??= comparedNames(root, order);
+            const expiryAt = order.get(call.node) ?? 0;
+            // the limit is checked after the expiry: denied calls re-arm the window too
+            if ((compared.get(increment.local) ?? []).some((at) => at > expiryAt) && !(compared.get(increment.local) ?? []).some((at) => at < expiryAt)) {
+              out.push({
+                node: call.node,
+                message:
+                  `${call.command} of ${text(source, call.args[0])} runs on every ${increment.command} whose count is compared with a limit, so each call pushes the window's end back: ` +
+                  `under steady traffic the counter never resets and the key never expires. Set the TTL only when the window starts: ` +
+                  `${call.command} key ttl NX (Redis 7), or only when ${increment.command} returns its increment (if n == 1 then ... end).`,
+              });
+            }
+          }
+        }
+        continue;
+      }
+      if (statement.type === 'IfStatement') {
+        const clause = statement.clauses[0];
+        if (!clause || clause.type !== 'IfClause') continue;
+        const test = clause.condition;
+        if (test.type !== 'BinaryExpression') continue;
+        const ttlCall = commandCall(test.left);
+        const ttlKey = ttlCall && (ttlCall.command === 'TTL' || ttlCall.command === 'PTTL') && ttlCall.args[0] ? text(source, ttlCall.args[0]) : test.left.type === 'Identifier' ? ttlLocals.get(test.left.name) : undefined;
+        if (!ttlKey || !overwritten.has(ttlKey)) continue;
+        const bound = test.right.type === 'NumericLiteral' ? test.right.value : test.right.type === 'UnaryExpression' && test.right.operator === '-' && test.right.argument.type === 'NumericLiteral' ? -test.right.argument.value : undefined;
+        const noTtlTest = ((test.operator === '<' || test.operator === '<=') && bound === 0) || (test.operator === '==' && bound === -1);
+        if (!noTtlTest) continue;
+        for (const inner of clause.body) {
+          const expiry = commandCall(inner);
+          if (expiry && EXPIRIES.has(expiry.command) && expiry.args[0] && text(source, expiry.args[0]) === ttlKey) {
+            out.push({
+              node: expiry.node,
+              message:
+                `The TTL check of ${ttlKey} is true on every call: the SET before it has no KEEPTTL, so it clears the TTL each time and this ${expiry.command} re-arms the window, ` +
+                `which then never closes under steady traffic. Write with SET ... KEEPTTL (or INCR), so only a new key gets the expiry.`,
+            });
+          }
+        }
+      }
+    }
+  }
+  return out;
+}

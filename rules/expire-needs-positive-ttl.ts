@@ -1,0 +1,111 @@
+/**
+ * `expire-needs-positive-ttl`: an expiry whose value is, or can be, <= 0 or fractional. Redis
+ * deletes the key on EXPIRE / PEXPIRE / HEXPIRE ... 0 (or a negative EXPIRE), and rejects SET ...
+ * EX 0, SETEX 0, GETEX EX 0 and every fractional TTL ("invalid expire time", "value is not an
+ * integer"), so the write throws (https://redis.io/docs/latest/commands/expire/,
+ * https://redis.io/docs/latest/commands/set/). The same rule id as lua-lint's.
+ *
+ * Reported: a literal (or constant arithmetic) <= 0; in `recommended`, a TTL computed as a
+ * remaining time (`expires - Date.now()`, `getTime()` differences), or by arithmetic that can reach
+ * 0 or a fraction (`n - 1`, `Math.floor(a / b)`, a bare division), with no comparison of it before
+ * the call; with `checkParameters` (the `strict` config), also a TTL taken from a parameter of the
+ * enclosing function and never compared. Which argument is a TTL is the command table's `ttl`.
+ */
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { createRule } from './create-rule.js';
+import { staticValue } from './redis-calls/static.js';
+import { shortText, ttlArgumentsOf, ttlRisk, type TtlRisk } from './redis-calls/ttl-value.js';
+
+/** Options of the rule. */
+export type Options = [{ checkParameters?: boolean }];
+/** Messages of the rule and of its suggestion. */
+export type MessageIds = 'literalDeletes' | 'literalRejected' | 'computed' | 'clampToOne';
+
+/** Commands whose TTL <= 0 is rejected rather than deleting the key. */
+const REJECTS_NON_POSITIVE = new Set(['SET', 'SETEX', 'PSETEX', 'GETEX']);
+
+const RISK_TEXT: Record<TtlRisk, string> = {
+  remaining: 'is the time left until a point in time, which is <= 0 once that point has passed',
+  minus: 'subtracts from a value and reaches 0 or less when that value is small',
+  'rounded-down': 'rounds a division down, which is 0 for a small value',
+  fractional: 'is a division, whose result is usually a fraction',
+  parameter: 'comes from a caller and is never checked (a caller passing 0 or a negative value)',
+};
+
+export default createRule<Options, MessageIds>({
+  name: 'expire-needs-positive-ttl',
+  meta: {
+    type: 'problem',
+    docs: {
+      description: 'Require expiries to be positive integers: a TTL <= 0 deletes the key (EXPIRE family) or makes Redis reject the write (SET EX, SETEX, GETEX).',
+      recommended: true,
+      strict: true,
+    },
+    hasSuggestions: true,
+    schema: [
+      {
+        type: 'object',
+        description: 'Options of expire-needs-positive-ttl.',
+        properties: {
+          checkParameters: {
+            type: 'boolean',
+            description:
+              'Also report a TTL taken from a parameter of the enclosing function that is never compared with a number before the expiry (default false; true in the strict config).',
+          },
+        },
+        additionalProperties: false,
+      },
+    ],
+    messages: {
+      literalDeletes:
+        '{{command}} with the TTL {{value}} deletes `{{key}}` instead of setting a TTL (Redis treats an expiry <= 0 as "delete now"): a later write creates the key again without TTL. Use a positive TTL, or DEL / UNLINK when deleting is what you mean.',
+      literalRejected:
+        '{{command}} with the TTL {{value}} is rejected by Redis ("invalid expire time" / "value is not an integer"): the write throws. Use a positive integer TTL.',
+      computed:
+        'The TTL `{{text}}` {{why}}: {{effect}} Check it before the call (`if ({{name}} <= 0) ...`) or clamp it: Math.max(1, ...).',
+      clampToOne: 'Clamp the TTL to at least 1: Math.max(1, {{text}}).',
+    },
+  },
+  defaultOptions: [{}],
+  create(context, [options]) {
+    const strict = options.checkParameters === true;
+    const sourceCode = context.sourceCode;
+    return {
+      CallExpression(node: TSESTree.CallExpression) {
+        for (const { call, ttl, ttlNode } of ttlArgumentsOf(context, node)) {
+          const keyNode = call.argNodes[call.description.keys[0]?.arg ?? 0];
+          const key = keyNode ? shortText(context, keyNode) : 'the key';
+          const command = call.description.ttlOption ? `${call.command} ... ${call.description.ttlOption}` : call.command;
+          const rejects = REJECTS_NON_POSITIVE.has(call.command) || call.command === 'HSETEX';
+          const absolute = ttl.unit.startsWith('unix');
+          const literal = staticValue(context, ttlNode);
+          if (typeof literal === 'number' || (typeof literal === 'string' && literal.trim() !== '' && Number.isFinite(Number(literal)))) {
+            const value = Number(literal);
+            if (value > 0 && Number.isInteger(value)) continue;
+            const deletes = !rejects && Number.isInteger(value) && !(call.command.startsWith('H') && value < 0);
+            context.report({ node: ttlNode, messageId: deletes ? 'literalDeletes' : 'literalRejected', data: { command, value: String(literal), key } });
+            continue;
+          }
+          if (absolute) continue; // a point in time: ttl-units and the code's clock decide
+          const risk = ttlRisk(context, ttlNode, call.node, strict);
+          if (!risk) continue;
+          const text = shortText(context, ttlNode);
+          const effect =
+            risk.risk === 'fractional'
+              ? 'Redis rejects a fractional TTL ("value is not an integer"), so the write throws.'
+              : rejects
+                ? `${command} then fails with "invalid expire time": the write throws.`
+                : `${command} then deletes \`${key}\` instead of setting a TTL, and a later write creates it again without one.`;
+          const fullText = sourceCode.getText(ttlNode);
+          const clamp = risk.risk === 'fractional' ? `Math.max(1, Math.ceil(${fullText}))` : `Math.max(1, ${fullText})`;
+          context.report({
+            node: ttlNode,
+            messageId: 'computed',
+            data: { text, why: RISK_TEXT[risk.risk], effect, name: risk.names[0] ?? 'ttl' },
+            suggest: [{ messageId: 'clampToOne', data: { text }, fix: (fixer: TSESLint.RuleFixer) => fixer.replaceText(ttlNode, clamp) }],
+          });
+        }
+      },
+    };
+  },
+});

@@ -1,0 +1,235 @@
+/**
+ * `fixed-window-expire`: an expiry that re-arms a counter's window on every call, so the window
+ * never closes under steady traffic (the counter never resets, a client over the limit stays
+ * blocked for as long as it retries, and a key touched often enough never expires):
+ *
+ * - an EXPIRE / PEXPIRE (without NX or LT) of the key of an INCR-family call that runs every time
+ *   the increment does, when the counter's reply is compared with a limit (`count > max`) only
+ *   after the expiry: a fixed-window rate limit whose denied calls re-arm the window too. An
+ *   increment whose reply is not compared (a session's activity counter, a sliding TTL on
+ *   purpose), or an expiry after the limit check's early return, is not reported;
+ * - an expiry behind a `TTL < 0` (or `=== -1`) check that a plain SET of the same key before it
+ *   makes true on every call (SET without KEEPTTL clears the TTL).
+ *
+ * The safe form: `EXPIRE key seconds NX` (Redis 7), or the expiry only when INCR returns 1, both
+ * in the same MULTI or Lua script; `SET ... KEEPTTL` for the SET. The same rule id as lua-lint's.
+ */
+import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import { createRule } from './create-rule.js';
+import { fileIndexOf, keyIdOf } from './redis-calls/file-index.js';
+import type { RedisCall } from './redis-calls/index.js';
+import { reportLoc } from './redis-calls/report.js';
+import { enclosingFunction, unwrap } from './redis-calls/static.js';
+
+/** Messages of the rule and of its suggestion. */
+export type MessageIds = 'rearmedOnEveryIncrement' | 'rearmedAfterSet' | 'addNx';
+
+const INCREMENTS = new Set(['INCR', 'INCRBY', 'INCRBYFLOAT', 'DECR', 'DECRBY', 'HINCRBY', 'HINCRBYFLOAT', 'ZINCRBY']);
+const RELATIVE_EXPIRIES = new Set(['EXPIRE', 'PEXPIRE']);
+const TTL_READS = new Set(['TTL', 'PTTL']);
+const CONDITIONAL = new Set<string>([
+  AST_NODE_TYPES.IfStatement,
+  AST_NODE_TYPES.ConditionalExpression,
+  AST_NODE_TYPES.LogicalExpression,
+  AST_NODE_TYPES.SwitchCase,
+  AST_NODE_TYPES.CatchClause,
+  AST_NODE_TYPES.ForStatement,
+  AST_NODE_TYPES.ForInStatement,
+  AST_NODE_TYPES.ForOfStatement,
+  AST_NODE_TYPES.WhileStatement,
+  AST_NODE_TYPES.DoWhileStatement,
+]);
+const LIMIT_COMPARISONS = new Set(['<', '<=', '>', '>=']);
+
+export default createRule<[], MessageIds>({
+  name: 'fixed-window-expire',
+  meta: {
+    type: 'problem',
+    docs: {
+      description: "Disallow expiries that re-arm a counter's window on every call (EXPIRE after every INCR without NX, or after a TTL check a plain SET makes true).",
+      recommended: true,
+      strict: true,
+    },
+    hasSuggestions: true,
+    schema: [],
+    messages: {
+      rearmedOnEveryIncrement:
+        "{{command}} of `{{key}}` runs on every {{increment}} (line {{line}}), so each hit pushes the window's end back: under steady traffic the counter never resets, a client over the limit stays blocked while it retries, and the key never expires. Set the TTL only when the window starts: {{command}} key ttl NX (Redis 7), or only when {{increment}} returns 1, in the same MULTI or Lua script.",
+      rearmedAfterSet:
+        "The TTL check of `{{key}}` is true on every call: the SET at line {{line}} has no KEEPTTL, so it clears the TTL each time and this {{command}} re-arms the window, which then never closes under steady traffic. Write with SET ... KEEPTTL (or INCR), so only a new key gets the expiry.",
+      addNx: "Add NX: only a key without TTL gets one (Redis 7.0 or later).",
+    },
+  },
+  defaultOptions: [],
+  create(context) {
+    const sourceCode = context.sourceCode;
+    return {
+      'Program:exit'() {
+        const calls = fileIndexOf(context).calls;
+        for (const expiry of calls) {
+          if (!RELATIVE_EXPIRIES.has(expiry.command)) continue;
+          const options = expiry.args.slice(2).map((a) => (typeof a === 'string' ? a.toUpperCase() : a));
+          if (options.includes('NX') || options.includes('LT') || options.some((o) => o === undefined)) continue;
+          const key = keyIdOf(context, expiry, 0);
+          if (!key) continue;
+          const fn = enclosingFunction(expiry.node);
+          const before = calls.filter((c) => c !== expiry && c.nameNode.range[0] < expiry.nameNode.range[0] && enclosingFunction(c.node) === fn && keyIdOf(context, c, 0) === key);
+          const increment = before.reverse().find((c) => INCREMENTS.has(c.command));
+          if (increment && !conditionalBetween(expiry.node, increment.node) && replyComparedWithLimit(increment, fn, expiry.node)) {
+            context.report({
+              node: expiry.node,
+              loc: reportLoc(expiry),
+              messageId: 'rearmedOnEveryIncrement',
+              data: { command: expiry.command, key: keyText(expiry), increment: increment.command, line: String(increment.nameNode.loc.start.line) },
+              suggest: addNx(expiry),
+            });
+            continue;
+          }
+          const ttlRead = before.find((c) => TTL_READS.has(c.command));
+          const set = ttlRead && before.find((c) => c.nameNode.range[0] < ttlRead.nameNode.range[0] && c.description.keys[0]?.effect === 'overwrite' && (c.command === 'SET' || c.command === 'SETNX'));
+          if (ttlRead && set && guardedByNoTtlCheck(expiry.node, ttlRead)) {
+            context.report({
+              node: expiry.node,
+              loc: reportLoc(expiry),
+              messageId: 'rearmedAfterSet',
+              data: { command: expiry.command, key: keyText(expiry), line: String(set.nameNode.loc.start.line) },
+            });
+          }
+        }
+      },
+    };
+
+    function keyText(call: RedisCall): string {
+      const node = call.argNodes[0];
+      const text = node ? sourceCode.getText(node).replace(/\s+/g, ' ') : 'the key';
+      return text.length <= 50 ? text : `${text.slice(0, 47)}...`;
+    }
+
+    /** `expire(key, ttl)` -> `expire(key, ttl, 'NX')`. */
+    function addNx(call: RedisCall): Array<{ messageId: MessageIds; fix: (fixer: TSESLint.RuleFixer) => TSESLint.RuleFix }> {
+      const ttlNode = call.argNodes[1];
+      if (!ttlNode || call.args.length !== 2 || !call.argumentNodes.includes(ttlNode)) return [];
+      const quote = sourceCode.getText(call.nameNode).startsWith('"') ? '"' : "'";
+      return [{ messageId: 'addNx', fix: (fixer) => fixer.insertTextAfter(ttlNode, `, ${quote}NX${quote}`) }];
+    }
+
+    /** Whether a conditional or loop holds `inner` without holding `outer` too (up to their function). */
+    function conditionalBetween(inner: TSESTree.Node, outer: TSESTree.Node): boolean {
+      for (let node = inner.parent; node; node = node.parent) {
+        if (node.type === 'FunctionDeclaration' || node.type === 'FunctionExpression' || node.type === 'ArrowFunctionExpression') return false;
+        if (!CONDITIONAL.has(node.type)) continue;
+        if (outer.range[0] >= node.range[0] && outer.range[1] <= node.range[1]) return false;
+        // `a && b`: both sides run when a is truthy: only the right side is conditional
+        if (node.type === AST_NODE_TYPES.LogicalExpression && node.left.range[0] <= inner.range[0] && inner.range[1] <= node.left.range[1]) continue;
+        return true;
+      }
+      return false;
+    }
+
+    /** The names an increment's reply is bound to (`const n = await redis.incr(k)`, `const [[, n]] = await multi...exec()`). */
+    function replyComparedWithLimit(call: RedisCall, fn: TSESTree.Node | undefined, expiry: TSESTree.Node): boolean {
+      let node: TSESTree.Node = call.node;
+      while (node.parent) {
+        const parent: TSESTree.Node = node.parent;
+        if (parent.type === AST_NODE_TYPES.BinaryExpression && LIMIT_COMPARISONS.has(parent.operator)) return parent.range[0] > expiry.range[0];
+        if (
+          parent.type === AST_NODE_TYPES.AwaitExpression ||
+          parent.type === AST_NODE_TYPES.TSAsExpression ||
+          parent.type === AST_NODE_TYPES.TSNonNullExpression ||
+          parent.type === AST_NODE_TYPES.ChainExpression ||
+          (parent.type === AST_NODE_TYPES.MemberExpression && parent.object === node) ||
+          (parent.type === AST_NODE_TYPES.CallExpression && parent.callee === node)
+        ) {
+          node = parent;
+          continue;
+        }
+        break;
+      }
+      const declarator = node.parent;
+      if (declarator?.type !== AST_NODE_TYPES.VariableDeclarator || declarator.init !== node) return false;
+      const names = new Set<string>();
+      collectPatternNames(declarator.id, names);
+      if (names.size === 0) return false;
+      // the limit is checked after the expiry: denied calls re-arm the window too (an expiry
+      // after `if (count > limit) return` re-arms only allowed calls)
+      let after = false;
+      let before = false;
+      const visit = (current: TSESTree.Node): void => {
+        if (current.type === AST_NODE_TYPES.BinaryExpression && LIMIT_COMPARISONS.has(current.operator) && current.left.type !== AST_NODE_TYPES.PrivateIdentifier) {
+          if (rootName(current.left, names) || rootName(current.right, names)) {
+            if (current.range[0] > expiry.range[0]) after = true;
+            else before = true;
+          }
+        }
+        for (const key of sourceCode.visitorKeys[current.type] ?? []) {
+          const value = (current as unknown as Record<string, unknown>)[key];
+          if (Array.isArray(value)) {
+            for (const child of value) if (child && typeof child === 'object') visit(child as TSESTree.Node);
+          } else if (value && typeof value === 'object') visit(value as TSESTree.Node);
+        }
+      };
+      visit(fn ?? sourceCode.ast);
+      return after && !before;
+    }
+
+    /** The expiry sits in the consequent of an `if` whose test finds the TTL reply below 0 (or -1). */
+    function guardedByNoTtlCheck(expiry: TSESTree.Node, ttlRead: RedisCall): boolean {
+      const names = new Set<string>();
+      let node: TSESTree.Node = ttlRead.node;
+      while (node.parent && (node.parent.type === AST_NODE_TYPES.AwaitExpression || node.parent.type === AST_NODE_TYPES.TSAsExpression)) node = node.parent;
+      if (node.parent?.type === AST_NODE_TYPES.VariableDeclarator) collectPatternNames(node.parent.id, names);
+      for (let current = expiry.parent; current; current = current.parent) {
+        if (current.type === AST_NODE_TYPES.IfStatement && current.consequent.range[0] <= expiry.range[0] && expiry.range[1] <= current.consequent.range[1]) {
+          const test = unwrap(current.test);
+          if (test.type !== AST_NODE_TYPES.BinaryExpression || test.left.type === AST_NODE_TYPES.PrivateIdentifier) continue;
+          const mentionsReply = (side: TSESTree.Node): boolean => rootName(side, names) || (side.range[0] <= ttlRead.node.range[0] && ttlRead.node.range[1] <= side.range[1]);
+          const literal = (side: TSESTree.Node): number | undefined => {
+            const bare = unwrap(side);
+            if (bare.type === AST_NODE_TYPES.Literal && typeof bare.value === 'number') return bare.value;
+            if (bare.type === AST_NODE_TYPES.UnaryExpression && bare.operator === '-' && bare.argument.type === AST_NODE_TYPES.Literal && typeof bare.argument.value === 'number') return -bare.argument.value;
+            return undefined;
+          };
+          if (!mentionsReply(test.left)) continue;
+          const value = literal(test.right);
+          if ((test.operator === '<' && value === 0) || (test.operator === '<=' && value === 0) || ((test.operator === '===' || test.operator === '==') && value === -1)) return true;
+        }
+        if (current.type === 'FunctionDeclaration' || current.type === 'FunctionExpression' || current.type === 'ArrowFunctionExpression') break;
+      }
+      return false;
+    }
+  },
+});
+
+function collectPatternNames(pattern: TSESTree.Node, names: Set<string>): void {
+  switch (pattern.type) {
+    case AST_NODE_TYPES.Identifier:
+      names.add(pattern.name);
+      break;
+    case AST_NODE_TYPES.ArrayPattern:
+      for (const element of pattern.elements) if (element) collectPatternNames(element, names);
+      break;
+    case AST_NODE_TYPES.ObjectPattern:
+      for (const property of pattern.properties) collectPatternNames(property.type === AST_NODE_TYPES.Property ? property.value : property, names);
+      break;
+    case AST_NODE_TYPES.RestElement:
+      collectPatternNames(pattern.argument, names);
+      break;
+    case AST_NODE_TYPES.AssignmentPattern:
+      collectPatternNames(pattern.left, names);
+      break;
+    default:
+      break;
+  }
+}
+
+/** The expression is one of `names`, or a member / call of one (`results[0][1]`, `Number(n)`). */
+function rootName(node: TSESTree.Node, names: ReadonlySet<string>): boolean {
+  let current = unwrap(node);
+  for (let depth = 0; depth < 8; depth++) {
+    if (current.type === AST_NODE_TYPES.Identifier) return names.has(current.name);
+    if (current.type === AST_NODE_TYPES.MemberExpression) current = unwrap(current.object);
+    else if (current.type === AST_NODE_TYPES.CallExpression && current.arguments[0] && current.arguments[0].type !== AST_NODE_TYPES.SpreadElement) current = unwrap(current.arguments[0]);
+    else return false;
+  }
+  return false;
+}

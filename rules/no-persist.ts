@@ -1,0 +1,56 @@
+/**
+ * `no-persist`: PERSIST, GETEX ... PERSIST (node-redis `{ PERSIST: true }` / `{ type: 'PERSIST' }`,
+ * @upstash/redis `{ persist: true }`), HPERSIST and HGETEX ... PERSIST remove a TTL: the key (or
+ * the hash fields, which keep their hash alive) then lives until something deletes it. The same
+ * rule as lua-lint's `no-persist`; the command table decides (`remove-ttl` on a key, `remove` on
+ * fields). Keys persistent by design (`settings['redis-ttl'].persistentKeys`, `// redis-ttl
+ * persistent: <reason>`) are not reported.
+ */
+import type { TSESTree } from '@typescript-eslint/utils';
+import { createRule } from './create-rule.js';
+import { redisCallsOf } from './redis-calls/index.js';
+import { keyShapeOf } from './redis-calls/key-shape.js';
+import { persistentReason } from './redis-calls/persistent.js';
+import { keyData, KEY_TAIL, reportLoc } from './redis-calls/report.js';
+
+/** Messages of the rule. */
+export type MessageIds = 'persist' | 'persistFields';
+
+export default createRule<[], MessageIds>({
+  name: 'no-persist',
+  meta: {
+    type: 'problem',
+    docs: {
+      description: 'Disallow PERSIST, GETEX ... PERSIST, HPERSIST and HGETEX ... PERSIST: they remove a TTL.',
+      recommended: true,
+      strict: true,
+    },
+    schema: [],
+    messages: {
+      persist: `{{command}} removes the TTL of \`{{key}}\`: the key then lives until something deletes it. Remove the call; to change the TTL use EXPIRE / PEXPIRE (GETEX ... EX to read and re-arm in one command). ${KEY_TAIL}`,
+      persistFields: `{{command}} removes the TTL of fields of \`{{key}}\`: a hash goes away when its last field expires, and a field without TTL keeps it alive forever. Remove the call; to change a field's TTL use HEXPIRE / HPEXPIRE. ${KEY_TAIL}`,
+    },
+  },
+  defaultOptions: [],
+  create(context) {
+    return {
+      CallExpression(node: TSESTree.CallExpression) {
+        for (const call of redisCallsOf(context, node)) {
+          for (const action of call.description.keys) {
+            const fields = action.fields?.ttl === 'remove';
+            if (action.effect !== 'remove-ttl' && !fields) continue;
+            const keyNode = call.argNodes[action.arg];
+            if (keyNode && persistentReason(context, call.node, keyShapeOf(context, keyNode))) continue;
+            const command = call.command === 'GETEX' || call.command === 'HGETEX' ? `${call.command} ... PERSIST` : call.command;
+            context.report({
+              node: call.node,
+              loc: reportLoc(call),
+              messageId: fields ? 'persistFields' : 'persist',
+              data: { command, ...keyData(context, call, keyNode) },
+            });
+          }
+        }
+      },
+    };
+  },
+});

@@ -1,0 +1,308 @@
+/**
+ * What the code tells about a TTL argument before it reaches Redis: its unit and kind (a span or a
+ * point in time, from names and clock arithmetic: `semantics/ttl-units.ts`), and whether it can be
+ * <= 0 or fractional (a remaining time such as `expires - Date.now()`, `n - 1`, `Math.floor(a / b)`,
+ * a bare division) or comes from a caller unchecked. Read by `ttl-units` and
+ * `expire-needs-positive-ttl`; the Redis side of both (which unit a command expects, what it does
+ * with 0) is the command table's.
+ */
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { foldArithmetic, unitOfLiteral, unitOfName, type UnitGuess } from '../../semantics/ttl-units.js';
+import { redisCallsOf, type RedisCall } from './index.js';
+import { constInitializer, enclosingFunction, findVariable, propertyName, unwrap, type AnyContext } from './static.js';
+
+const MAX_DEPTH = 6;
+
+/** A call of the wall clock in milliseconds: `Date.now()`, `x.getTime()`, `x.valueOf()`, `Date.parse(s)`, `+new Date()`. */
+function isClockCall(node: TSESTree.Node): boolean {
+  if (node.type === AST_NODE_TYPES.NewExpression) return node.callee.type === AST_NODE_TYPES.Identifier && node.callee.name === 'Date';
+  if (node.type !== AST_NODE_TYPES.CallExpression) return false;
+  const callee = unwrap(node.callee);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression) return false;
+  const name = propertyName(callee.property, callee.computed);
+  const object = unwrap(callee.object);
+  if (object.type === AST_NODE_TYPES.Identifier && object.name === 'Date') return name === 'now' || name === 'parse' || name === 'UTC';
+  return name === 'getTime';
+}
+
+/**
+ * The unit a TTL expression has, from what it is made of: `Date.now()` and `getTime()` are Unix
+ * milliseconds, `a - b` of two points in time is a span, a point plus a span a point, `* 1000`
+ * turns seconds (or an unnamed number) into milliseconds, `/ 1000` the reverse, and names say the
+ * rest (`ttlMs`, `WINDOW_SECONDS`, `expiresAt`). Follows `const` bindings of the file.
+ * @returns `undefined` when nothing tells.
+ */
+export function guessUnit(context: AnyContext, node: TSESTree.Node, depth = 0): UnitGuess | undefined {
+  if (depth > MAX_DEPTH) return undefined;
+  const bare = unwrap(node);
+  switch (bare.type) {
+    case AST_NODE_TYPES.Literal:
+      return typeof bare.value === 'number' ? unitOfLiteral(bare.value) : undefined;
+    case AST_NODE_TYPES.Identifier: {
+      const named = unitOfName(bare.name);
+      if (named) return named;
+      const init = constInitializer(context, bare);
+      return init ? guessUnit(context, init, depth + 1) : undefined;
+    }
+    case AST_NODE_TYPES.MemberExpression: {
+      const name = propertyName(bare.property, bare.computed);
+      return name ? unitOfName(name) : undefined;
+    }
+    case AST_NODE_TYPES.NewExpression:
+    case AST_NODE_TYPES.CallExpression: {
+      if (isClockCall(bare)) return { kind: 'absolute', unit: 'milliseconds', why: `\`${shortText(context, bare)}\` is a Unix time in milliseconds` };
+      if (bare.type === AST_NODE_TYPES.CallExpression) {
+        const callee = unwrap(bare.callee);
+        const name = callee.type === AST_NODE_TYPES.MemberExpression ? propertyName(callee.property, callee.computed) : callee.type === AST_NODE_TYPES.Identifier ? callee.name : undefined;
+        const first = bare.arguments[0];
+        if (first && first.type !== AST_NODE_TYPES.SpreadElement && name && ['floor', 'ceil', 'round', 'trunc', 'Number', 'parseInt', 'parseFloat', 'abs'].includes(name)) {
+          return guessUnit(context, first, depth + 1);
+        }
+        if (name === 'max' || name === 'min') {
+          for (const argument of bare.arguments) {
+            if (argument.type === AST_NODE_TYPES.SpreadElement || argument.type === AST_NODE_TYPES.Literal) continue;
+            const inner = guessUnit(context, argument, depth + 1);
+            if (inner) return inner;
+          }
+        }
+      }
+      return undefined;
+    }
+    case AST_NODE_TYPES.UnaryExpression:
+      return bare.operator === '+' || bare.operator === '-' ? guessUnit(context, bare.argument, depth + 1) : undefined;
+    case AST_NODE_TYPES.BinaryExpression: {
+      if (bare.left.type === AST_NODE_TYPES.PrivateIdentifier) return undefined;
+      const left = guessUnit(context, bare.left, depth + 1);
+      const right = guessUnit(context, bare.right, depth + 1);
+      const rightValue = bare.right.type === AST_NODE_TYPES.Literal ? bare.right.value : undefined;
+      switch (bare.operator) {
+        case '-':
+          if (left?.kind === 'absolute' && right?.kind === 'absolute') {
+            return { kind: 'duration', ...(left.unit ?? right.unit ? { unit: left.unit ?? right.unit } : {}), why: `\`${shortText(context, bare)}\` is the time left until a point in time${left.unit ?? right.unit ? `, in ${left.unit ?? right.unit}` : ''}` };
+          }
+          return left ?? (right?.kind === 'duration' ? right : undefined);
+        case '+':
+          if (left?.kind === 'absolute') return left;
+          if (right?.kind === 'absolute') return right;
+          return left ?? right;
+        case '*':
+          if (rightValue === 1000 || (bare.left.type === AST_NODE_TYPES.Literal && bare.left.value === 1000)) {
+            const inner = rightValue === 1000 ? left : right;
+            if (inner?.unit === 'milliseconds') return undefined; // ms * 1000 is microseconds: nobody's TTL
+            return { kind: inner?.kind ?? 'duration', unit: 'milliseconds', why: `\`${shortText(context, bare)}\` multiplies by 1000 (seconds to milliseconds)` };
+          }
+          return left ?? right;
+        case '/':
+          if (rightValue === 1000) {
+            if (left?.unit === 'seconds') return undefined;
+            return { kind: left?.kind ?? 'duration', unit: 'seconds', why: `\`${shortText(context, bare)}\` divides by 1000 (milliseconds to seconds)` };
+          }
+          return left;
+        default:
+          return undefined;
+      }
+    }
+    case AST_NODE_TYPES.ConditionalExpression: {
+      const a = guessUnit(context, bare.consequent, depth + 1);
+      const b = guessUnit(context, bare.alternate, depth + 1);
+      return a && b && a.kind === b.kind && a.unit === b.unit ? a : undefined;
+    }
+    case AST_NODE_TYPES.LogicalExpression:
+      return guessUnit(context, bare.left, depth + 1) ?? guessUnit(context, bare.right, depth + 1);
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Why a TTL expression may be <= 0 or fractional:
+ * - `remaining`: a point in time minus another (`expires - Date.now()`): <= 0 once it has passed;
+ * - `minus`: `n - 1` and other subtractions of a positive amount;
+ * - `rounded-down`: `Math.floor` / `Math.trunc` / `Math.round` / `| 0` of a division: 0 for a small value;
+ * - `fractional`: a bare division (`ms / 1000`): Redis rejects a fraction;
+ * - `parameter`: a parameter of the enclosing function, used as is (strict only: callers usually pass valid TTLs).
+ */
+export type TtlRisk = 'remaining' | 'minus' | 'rounded-down' | 'fractional' | 'parameter';
+
+/**
+ * The risk of a TTL expression that is not a constant, or `undefined` when it is surely positive
+ * as far as the code tells (a constant, `Math.max(1, x)`, a value checked `> 0` before the call).
+ * @param strict also report TTLs taken from the enclosing function's parameters unchecked.
+ */
+export function ttlRisk(context: AnyContext, node: TSESTree.Node, call: TSESTree.Node, strict: boolean): { risk: TtlRisk; names: string[] } | undefined {
+  const names = new Set<string>();
+  const risk = riskOf(context, node, strict, names, 0);
+  if (!risk) return undefined;
+  if ([...names].some((name) => checkedBefore(context, name, call))) return undefined;
+  return { risk, names: [...names] };
+}
+
+function riskOf(context: AnyContext, node: TSESTree.Node, strict: boolean, names: Set<string>, depth: number): TtlRisk | undefined {
+  if (depth > MAX_DEPTH) return undefined;
+  const bare = unwrap(node);
+  switch (bare.type) {
+    case AST_NODE_TYPES.Identifier: {
+      names.add(bare.name);
+      const init = constInitializer(context, bare);
+      if (init) return riskOf(context, init, strict, names, depth + 1);
+      if (!strict) return undefined;
+      const def = findVariable(context, bare)?.defs[0];
+      return def?.type === 'Parameter' ? 'parameter' : undefined;
+    }
+    case AST_NODE_TYPES.MemberExpression:
+      if (!strict) return undefined;
+      {
+        const root = memberRoot(bare);
+        if (root?.type === AST_NODE_TYPES.Identifier && findVariable(context, root)?.defs[0]?.type === 'Parameter') {
+          names.add(root.name);
+          const name = propertyName(bare.property, bare.computed);
+          if (name) names.add(name);
+          return 'parameter';
+        }
+      }
+      return undefined;
+    case AST_NODE_TYPES.BinaryExpression: {
+      if (bare.left.type === AST_NODE_TYPES.PrivateIdentifier) return undefined;
+      if (constantOf(bare) !== undefined) return undefined;
+      if (bare.operator === '-') {
+        const left = guessUnit(context, bare.left);
+        const right = guessUnit(context, bare.right);
+        collectNames(bare, names);
+        if (left?.kind === 'absolute' && right?.kind === 'absolute') return 'remaining';
+        if (isClockCall(unwrap(bare.right)) || isClockCall(unwrap(bare.left))) return 'remaining';
+        const amount = constantOf(bare.right);
+        if (amount !== undefined && amount > 0) return 'minus';
+        return riskOf(context, bare.left, strict, names, depth + 1) ?? riskOf(context, bare.right, strict, names, depth + 1);
+      }
+      if (bare.operator === '/') {
+        collectNames(bare, names);
+        return riskOf(context, bare.left, strict, names, depth + 1) === 'remaining' ? 'remaining' : 'fractional';
+      }
+      if (bare.operator === '|' && constantOf(bare.right) === 0) return roundedDown(context, bare.left, strict, names, depth);
+      // `x + 1000`: slack added to a span the author knows is not negative
+      if (bare.operator === '+' && [bare.left, bare.right].some((side) => (constantOf(side) ?? 0) >= 1)) return undefined;
+      if (bare.operator === '*' || bare.operator === '+') {
+        return riskOf(context, bare.left, strict, names, depth + 1) ?? riskOf(context, bare.right, strict, names, depth + 1);
+      }
+      return undefined;
+    }
+    case AST_NODE_TYPES.CallExpression: {
+      const callee = unwrap(bare.callee);
+      const name = callee.type === AST_NODE_TYPES.MemberExpression ? propertyName(callee.property, callee.computed) : callee.type === AST_NODE_TYPES.Identifier ? callee.name : undefined;
+      const first = bare.arguments[0];
+      if (!first || first.type === AST_NODE_TYPES.SpreadElement) return undefined;
+      if (name === 'max') {
+        // Math.max(1, x): at least 1
+        if (bare.arguments.some((a) => a.type !== AST_NODE_TYPES.SpreadElement && (constantOf(a) ?? 0) >= 1)) return undefined;
+        return undefined;
+      }
+      if (name === 'floor' || name === 'trunc' || name === 'round') return roundedDown(context, first, strict, names, depth);
+      if (name === 'ceil') {
+        const inner = riskOf(context, first, strict, names, depth + 1);
+        return inner === 'fractional' ? undefined : inner;
+      }
+      if (name === 'Number' || name === 'parseInt' || name === 'parseFloat') return riskOf(context, first, strict, names, depth + 1);
+      return undefined;
+    }
+    case AST_NODE_TYPES.ConditionalExpression:
+      return riskOf(context, bare.consequent, strict, names, depth + 1) ?? riskOf(context, bare.alternate, strict, names, depth + 1);
+    default:
+      return undefined;
+  }
+}
+
+/** `Math.floor(x)`: 0 for a small positive `x` when `x` is a division or a remaining time. */
+function roundedDown(context: AnyContext, inner: TSESTree.Node, strict: boolean, names: Set<string>, depth: number): TtlRisk | undefined {
+  const risk = riskOf(context, inner, strict, names, depth + 1);
+  if (risk === 'fractional') return 'rounded-down';
+  return risk;
+}
+
+/** The value of an arithmetic of number literals, or `undefined`. */
+function constantOf(node: TSESTree.Node): number | undefined {
+  const bare = unwrap(node);
+  if (bare.type === AST_NODE_TYPES.Literal) return typeof bare.value === 'number' ? bare.value : undefined;
+  if (bare.type === AST_NODE_TYPES.UnaryExpression && bare.operator === '-') {
+    const inner = constantOf(bare.argument);
+    return inner === undefined ? undefined : -inner;
+  }
+  if (bare.type === AST_NODE_TYPES.BinaryExpression && bare.left.type !== AST_NODE_TYPES.PrivateIdentifier) {
+    const a = constantOf(bare.left);
+    const b = constantOf(bare.right);
+    return a === undefined || b === undefined ? undefined : foldArithmetic(bare.operator, a, b);
+  }
+  return undefined;
+}
+
+function memberRoot(node: TSESTree.MemberExpression): TSESTree.Node | undefined {
+  let current: TSESTree.Node = node;
+  while (current.type === AST_NODE_TYPES.MemberExpression) current = unwrap(current.object);
+  return current;
+}
+
+function collectNames(root: TSESTree.Node, names: Set<string>): void {
+  const visit = (node: TSESTree.Node): void => {
+    const bare = unwrap(node);
+    if (bare.type === AST_NODE_TYPES.Identifier) names.add(bare.name);
+    else if (bare.type === AST_NODE_TYPES.BinaryExpression) {
+      if (bare.left.type !== AST_NODE_TYPES.PrivateIdentifier) visit(bare.left);
+      visit(bare.right);
+    } else if (bare.type === AST_NODE_TYPES.MemberExpression) {
+      const root = memberRoot(bare);
+      if (root?.type === AST_NODE_TYPES.Identifier) names.add(root.name);
+    }
+  };
+  visit(root);
+}
+
+const COMPARISONS = new Set(['>', '>=', '<', '<=']);
+
+/**
+ * Whether the enclosing function compares `name` with a number before `call` (`if (ttl <= 0)
+ * return`, `ttl > 0 && ...`, `if (ttl < 1) throw`): the code took care of the non-positive case.
+ */
+function checkedBefore(context: AnyContext, name: string, call: TSESTree.Node): boolean {
+  const scope = enclosingFunction(call) ?? context.sourceCode.ast;
+  let found = false;
+  const visit = (node: TSESTree.Node): void => {
+    if (found || node.range[0] >= call.range[0]) return;
+    if (node.type === AST_NODE_TYPES.BinaryExpression && COMPARISONS.has(node.operator) && node.left.type !== AST_NODE_TYPES.PrivateIdentifier) {
+      if (mentionsName(node.left, name) || mentionsName(node.right, name)) {
+        found = true;
+        return;
+      }
+    }
+    for (const key of context.sourceCode.visitorKeys[node.type] ?? []) {
+      const value = (node as unknown as Record<string, unknown>)[key];
+      if (Array.isArray(value)) {
+        for (const child of value) if (child && typeof child === 'object') visit(child as TSESTree.Node);
+      } else if (value && typeof value === 'object') visit(value as TSESTree.Node);
+    }
+  };
+  visit(scope);
+  return found;
+}
+
+function mentionsName(node: TSESTree.Node, name: string): boolean {
+  const bare = unwrap(node);
+  if (bare.type === AST_NODE_TYPES.Identifier) return bare.name === name;
+  if (bare.type === AST_NODE_TYPES.MemberExpression) return propertyName(bare.property, bare.computed) === name || mentionsName(bare.object, name);
+  return false;
+}
+
+/** An expression's text on one line, cut to about 50 characters. */
+export function shortText(context: AnyContext, node: TSESTree.Node): string {
+  const text = context.sourceCode.getText(node).replace(/\s+/g, ' ');
+  return text.length <= 50 ? text : `${text.slice(0, 47)}...`;
+}
+
+/** The TTL argument of each command a call issues (the command table's `ttl`), when it is one node. */
+export function ttlArgumentsOf(context: AnyContext, node: TSESTree.CallExpression): Array<{ call: RedisCall; ttl: NonNullable<RedisCall['description']['ttl']>; ttlNode: TSESTree.Node }> {
+  const out: Array<{ call: RedisCall; ttl: NonNullable<RedisCall['description']['ttl']>; ttlNode: TSESTree.Node }> = [];
+  for (const call of redisCallsOf(context, node)) {
+    const ttl = call.description.ttl;
+    const ttlNode = ttl ? call.argNodes[ttl.arg] : undefined;
+    if (ttl && ttlNode && ttlNode.type !== AST_NODE_TYPES.SpreadElement) out.push({ call, ttl, ttlNode });
+  }
+  return out;
+}

@@ -1,0 +1,169 @@
+/**
+ * `valid-ttl-args`: an expiry written in a shape the client silently drops or misreads, so the
+ * key gets no TTL although the code spells one (`redis-calls/normalize.ts` decides, per client,
+ * what is really sent: {@link DroppedArgument}). ioredis-style tokens passed to node-redis, an
+ * option key in the other client's casing (`{ ex }` for node-redis, `{ EX }` for @upstash/redis),
+ * a non-number upstash expiry, an expiry value that may be `undefined`, TTL tokens on a command
+ * without TTL syntax (`hset(k, f, v, 'EX', 60)`), and KEEPTTL together with an expiry. A bare
+ * number as node-redis SET options carries no TTL syntax at all: `set-requires-ttl-or-keepttl`
+ * reports that SET.
+ */
+import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import { createRule } from './create-rule.js';
+import { redisCallsOf, type RedisCall } from './redis-calls/index.js';
+import type { DroppedArgument } from './redis-calls/normalize.js';
+import { staticValue } from './redis-calls/static.js';
+
+/** Messages of the rule and of its suggestions. */
+export type MessageIds =
+  | 'positionalTokens'
+  | 'optionCasing'
+  | 'notANumber'
+  | 'mayBeUndefined'
+  | 'noTtlSyntax'
+  | 'keepTtlWithExpiry'
+  | 'useOptionsObject'
+  | 'renameOption'
+  | 'wrapNumber';
+
+const CLIENT_NAMES: Record<string, string> = { 'node-redis': 'node-redis', upstash: '@upstash/redis', ioredis: 'ioredis', unknown: 'the client' };
+
+export default createRule<[], MessageIds>({
+  name: 'valid-ttl-args',
+  meta: {
+    type: 'problem',
+    docs: {
+      description: 'Disallow expiry arguments the Redis client silently drops or misreads (option shapes, casing, undefined values, TTL tokens on commands without TTL syntax).',
+      recommended: true,
+      strict: true,
+    },
+    hasSuggestions: true,
+    schema: [],
+    messages: {
+      positionalTokens:
+        "{{client}} takes SET options as one object, not ioredis-style tokens: `{{text}}` and everything after it is never sent, so the SET goes out without {{what}} and the key never expires. Pass an options object: `{ EX: seconds }` (or `{ expiration: { type: 'EX', value: seconds } }`).",
+      optionCasing:
+        '{{client}} reads the option `{{expected}}`, not `{{option}}`: this expiry is never sent and the key is written without TTL (TypeScript only catches it when the options object is typed). Spell it `{{expected}}`.',
+      notANumber:
+        '@upstash/redis sends `{{option}}` only when it is a number (`typeof opts.{{option}} === "number"`): `{{text}}` is dropped and the key is written without TTL. Pass a number: `Number({{text}})`.',
+      mayBeUndefined:
+        '`{{text}}` may be undefined here, and {{client}} then sends no `{{option}}` at all: the key is written without TTL. Give the expiry a default (`{{text}} ?? DEFAULT_TTL_SECONDS`) or branch on it explicitly.',
+      noTtlSyntax:
+        '{{command}} has no expiry option: `{{option}}` {{fate}}, and the key is created without TTL. Send {{command}} and an EXPIRE of the key in one MULTI (or a Lua script).',
+      keepTtlWithExpiry:
+        'KEEPTTL and `{{option}}` exclude each other: Redis rejects the pair ("syntax error"), and node-redis / @upstash/redis send only one of them. Keep the expiry to set a new TTL, or KEEPTTL to keep the current one.',
+      useOptionsObject: 'Pass the options as an object: {{replacement}}.',
+      renameOption: 'Rename `{{option}}` to `{{expected}}`.',
+      wrapNumber: 'Convert it with Number(...).',
+    },
+  },
+  defaultOptions: [],
+  create(context) {
+    const sourceCode = context.sourceCode;
+    const text = (node: TSESTree.Node): string => {
+      const raw = sourceCode.getText(node).replace(/\s+/g, ' ');
+      return raw.length <= 50 ? raw : `${raw.slice(0, 47)}...`;
+    };
+
+    function report(call: RedisCall, dropped: DroppedArgument): void {
+      const client = CLIENT_NAMES[call.flavor] ?? 'the client';
+      switch (dropped.kind) {
+        case 'positional-tokens': {
+          const replacement = optionsObjectFor(call);
+          context.report({
+            node: dropped.node,
+            messageId: 'positionalTokens',
+            data: { client, text: text(dropped.node), what: dropped.ttl ? 'its expiry' : 'its options' },
+            suggest: replacement
+              ? [
+                  {
+                    messageId: 'useOptionsObject',
+                    data: { replacement: replacement.text },
+                    fix: (fixer: TSESLint.RuleFixer) => fixer.replaceTextRange(replacement.range, replacement.text),
+                  },
+                ]
+              : [],
+          });
+          return;
+        }
+        case 'option-casing':
+          context.report({
+            node: dropped.node,
+            messageId: 'optionCasing',
+            data: { client, option: dropped.option ?? '', expected: dropped.expected ?? '' },
+            suggest: [
+              {
+                messageId: 'renameOption',
+                data: { option: dropped.option ?? '', expected: dropped.expected ?? '' },
+                fix: (fixer: TSESLint.RuleFixer) => fixer.replaceText(dropped.node, dropped.expected ?? ''),
+              },
+            ],
+          });
+          return;
+        case 'not-a-number':
+          context.report({
+            node: dropped.node,
+            messageId: 'notANumber',
+            data: { option: dropped.option ?? 'ex', text: text(dropped.node) },
+            suggest: [
+              {
+                messageId: 'wrapNumber',
+                fix: (fixer: TSESLint.RuleFixer) => fixer.replaceText(dropped.node, `Number(${sourceCode.getText(dropped.node)})`),
+              },
+            ],
+          });
+          return;
+        case 'may-be-undefined':
+          context.report({ node: dropped.node, messageId: 'mayBeUndefined', data: { client, option: dropped.option ?? '', text: text(dropped.node) } });
+          return;
+        case 'no-ttl-syntax':
+          context.report({
+            node: dropped.node,
+            messageId: 'noTtlSyntax',
+            data: {
+              command: call.command,
+              option: dropped.option ?? '',
+              fate: dropped.node.type === AST_NODE_TYPES.Literal ? 'and the value after it are written as data' : 'is not an option of this command (the client drops or sends it as data)',
+            },
+          });
+          return;
+        case 'keepttl-with-expiry':
+          context.report({ node: dropped.node, messageId: 'keepTtlWithExpiry', data: { option: dropped.option ?? 'EX' } });
+          return;
+        case 'number-as-options':
+          return; // set-requires-ttl-or-keepttl's
+      }
+    }
+
+    /** `set(k, v, 'EX', 60, 'NX')` -> `{ EX: 60, NX: true }`, when every token is a literal. */
+    function optionsObjectFor(call: RedisCall): { range: [number, number]; text: string } | undefined {
+      if (call.node.type !== AST_NODE_TYPES.CallExpression) return undefined;
+      const rest = call.node.arguments.slice(2);
+      const parts: string[] = [];
+      for (let i = 0; i < rest.length; i++) {
+        const token = staticValue(context, rest[i]!);
+        if (typeof token !== 'string') return undefined;
+        const upper = token.toUpperCase();
+        if (['EX', 'PX', 'EXAT', 'PXAT'].includes(upper)) {
+          const value = rest[i + 1];
+          if (!value || value.type === AST_NODE_TYPES.SpreadElement) return undefined;
+          parts.push(`${upper}: ${sourceCode.getText(value)}`);
+          i++;
+        } else if (['NX', 'XX', 'GET', 'KEEPTTL'].includes(upper)) parts.push(`${upper}: true`);
+        else return undefined;
+      }
+      const first = rest[0];
+      const last = rest[rest.length - 1];
+      if (!first || !last) return undefined;
+      return { range: [first.range[0], last.range[1]], text: `{ ${parts.join(', ')} }` };
+    }
+
+    return {
+      CallExpression(node: TSESTree.CallExpression) {
+        for (const call of redisCallsOf(context, node)) {
+          for (const dropped of call.dropped ?? []) report(call, dropped);
+        }
+      },
+    };
+  },
+});

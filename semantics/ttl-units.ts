@@ -1,0 +1,119 @@
+/**
+ * What a TTL argument's name or arithmetic says about its unit, shared by the `ttl-units` ESLint
+ * rule and lua-lint's rule of the same id. Redis reads EX / EXPIRE / SETEX / HEXPIRE in seconds,
+ * PX / PEXPIRE / PSETEX / HPEXPIRE in milliseconds, EXAT / EXPIREAT / HEXPIREAT as a Unix time in
+ * seconds and PXAT / PEXPIREAT / HPEXPIREAT in milliseconds (https://redis.io/docs/latest/commands/set/,
+ * https://redis.io/docs/latest/commands/expire/, https://redis.io/docs/latest/commands/expireat/);
+ * the unit each command expects is the command table's `ttl.unit` (`semantics/commands.ts`).
+ */
+import type { TtlUnit } from './commands.js';
+
+/** What a value is, as far as names and arithmetic tell: a span or a point in time, in a unit. */
+export interface UnitGuess {
+  /** `duration`: a span (a TTL); `absolute`: a Unix time (`Date.now()`, `expiresAt`). */
+  kind: 'duration' | 'absolute';
+  /** `undefined` when only the kind is known (`expiresAt`). */
+  unit?: 'seconds' | 'milliseconds';
+  /** Why, for messages: "its name ends in Ms", "it is Date.now()". */
+  why: string;
+  /** A literal far below any current Unix time: surely a duration, whatever its unit. */
+  small?: true;
+}
+
+const MS_NAME = /(?:^|[_$.])(?:ms|millis|milliseconds|msec)$/i;
+const MS_CAMEL = /[a-z0-9](?:Ms|MS|Millis|Milliseconds)$/;
+const SECONDS_NAME = /(?:^|[_$.])(?:s|sec|secs|seconds)$|[a-z0-9](?:Sec|Secs|Seconds|InSeconds)$/;
+const SECONDS_UPPER = /(?:^|_)(?:S|SEC|SECS|SECONDS)$/;
+const ABSOLUTE_NAME = /(?:^|[_$.])(?:expires?_?at|expiry_?at|deadline|timestamp|valid_?until|not_?after)(?:_?(?:ms|s|sec|seconds|millis))?$/i;
+const ABSOLUTE_CAMEL = /^(?:expiresAt|expireAt|deadline|timestamp)|[a-z0-9](?:At|Deadline|Timestamp|Until)(?:Ms|Millis|Sec|Seconds)?$/;
+
+/**
+ * The unit a variable or property name states: `ttlMs`, `TTL_MS`, `timeoutMillis` are
+ * milliseconds; `ttlSeconds`, `ttl_s`, `WINDOW_SEC` seconds; `expiresAt`, `deadline`, `resetAt`
+ * a point in time (with a unit when the name adds one: `expiresAtMs`).
+ * @returns `undefined` when the name says nothing.
+ */
+export function unitOfName(name: string): UnitGuess | undefined {
+  const absolute = (ABSOLUTE_NAME.test(name) || ABSOLUTE_CAMEL.test(name)) && !/(?:ttl|duration|timeout|window|period|interval|delay)$/i.test(name);
+  const ms = MS_CAMEL.test(name) || MS_NAME.test(name);
+  const seconds = !ms && (SECONDS_NAME.test(name) || SECONDS_UPPER.test(name));
+  const unit = ms ? 'milliseconds' : seconds ? 'seconds' : undefined;
+  if (absolute) return { kind: 'absolute', ...(unit ? { unit } : {}), why: `its name \`${name}\` says it is a point in time` };
+  if (unit) return { kind: 'duration', unit, why: `its name \`${name}\` says ${unit}` };
+  return undefined;
+}
+
+/**
+ * The guess for a literal number: a Unix time in milliseconds (>= 1e12) or seconds (>= 1e9), a
+ * duration (`small`) when it is positive and below 1e8 (before March 1973 as a Unix time), else
+ * nothing.
+ */
+export function unitOfLiteral(value: number): UnitGuess | undefined {
+  if (value >= 1e12) return { kind: 'absolute', unit: 'milliseconds', why: `${value} is a Unix time in milliseconds` };
+  if (value >= 1e9) return { kind: 'absolute', unit: 'seconds', why: `${value} is a Unix time in seconds` };
+  if (value > 0 && value < 1e8) return { kind: 'duration', small: true, why: `${value} as a Unix time lies in the early 1970s` };
+  return undefined;
+}
+
+/** The kind and unit a command's TTL argument expects. */
+export function expectedUnit(unit: TtlUnit): { kind: 'duration' | 'absolute'; unit: 'seconds' | 'milliseconds' } {
+  switch (unit) {
+    case 'seconds':
+      return { kind: 'duration', unit: 'seconds' };
+    case 'milliseconds':
+      return { kind: 'duration', unit: 'milliseconds' };
+    case 'unix-seconds':
+      return { kind: 'absolute', unit: 'seconds' };
+    case 'unix-milliseconds':
+      return { kind: 'absolute', unit: 'milliseconds' };
+  }
+}
+
+/**
+ * Whether a guess contradicts what the argument expects, and how: `ms-as-seconds` (a TTL 1000
+ * times too long), `seconds-as-ms` (1000 times too short), `absolute-as-duration` (a Unix time as
+ * a TTL: the key lives for decades), `duration-as-absolute` (a TTL as a Unix time: a time in 1970,
+ * so the expiry deletes the key at once), `absolute-unit` (a Unix time in the other unit).
+ */
+export function unitMismatch(
+  guess: UnitGuess,
+  expected: TtlUnit,
+): 'ms-as-seconds' | 'seconds-as-ms' | 'absolute-as-duration' | 'duration-as-absolute' | 'absolute-unit' | undefined {
+  const want = expectedUnit(expected);
+  if (guess.kind === 'absolute' && want.kind === 'duration') return 'absolute-as-duration';
+  if (guess.kind === 'duration' && want.kind === 'absolute') return guess.unit || guess.small ? 'duration-as-absolute' : undefined;
+  if (!guess.unit || guess.unit === want.unit) return undefined;
+  if (guess.kind === 'absolute') return 'absolute-unit';
+  return guess.unit === 'milliseconds' ? 'ms-as-seconds' : 'seconds-as-ms';
+}
+
+/**
+ * `a op b` for two known numbers, as Lua and JavaScript compute it (`^` / `**` a float power), for
+ * the analyses that fold constant TTL arithmetic (`5 * 60 * 1000`, `2 ^ 53 - 1`).
+ * @returns `undefined` for another operator, a division by 0 or a result that is not finite.
+ */
+export function foldArithmetic(op: string, a: number, b: number): number | undefined {
+  let out: number;
+  switch (op) {
+    case '+':
+      out = a + b;
+      break;
+    case '-':
+      out = a - b;
+      break;
+    case '*':
+      out = a * b;
+      break;
+    case '/':
+      if (b === 0) return undefined;
+      out = a / b;
+      break;
+    case '^':
+    case '**':
+      out = Math.pow(a, b);
+      break;
+    default:
+      return undefined;
+  }
+  return Number.isFinite(out) ? out : undefined;
+}
