@@ -124,9 +124,9 @@ export interface CacheOptions<T> {
   onRedisError?: 'load' | 'throw';
   /**
    * Stale-if-error (the idea of RFC 5861), **ms**, an integer in [0, 2^53 - 1]. Default `0` (off).
-   * When > 0, values read from Redis are also kept in this process (bounded by `staleMaxBytes`)
-   * and, while Redis is unavailable, `getOrLoad` answers with one read at most this long ago
-   * before it considers `onRedisError`.
+   * When > 0, values read from or stored to Redis by `getOrLoad` are also kept in this process
+   * (bounded by `staleMaxBytes`) and, while Redis is unavailable, `getOrLoad` answers with one
+   * kept at most this long ago before it considers `onRedisError`.
    */
   staleIfErrorMs?: number;
   /**
@@ -423,7 +423,7 @@ export function createCache<T = unknown>(redis: RedisClient, options: CacheOptio
    * Runs the loader under the lock `token` and stores its result (if the lock is still ours and
    * Redis answers; the value is returned either way).
    */
-  const loadAndStore = async (keys: string[], token: string, loader: Loader<T>): Promise<T | undefined> => {
+  const loadAndStore = async (key: string, keys: string[], token: string, loader: Loader<T>): Promise<T | undefined> => {
     counters.loads += 1;
     const started = performance.now();
     let value: T | NotFoundMarker | undefined;
@@ -438,8 +438,12 @@ export function createCache<T = unknown>(redis: RedisClient, options: CacheOptio
     const delta = Math.max(0, Math.round(performance.now() - started));
     const [kind, payload, ttl] = encoded;
     const stored = await run(setLua, keys, [token, kind, payload, ttl, String(delta)]);
-    if (stored === 1) counters.stores += 1;
-    else counters.storesRefused += 1; // the lock expired or was taken over, or Redis is unavailable
+    if (stored === 1) {
+      counters.stores += 1;
+      if (staleIfErrorMs > 0) keepStale(key, kind === 'a' ? null : payload);
+    } else {
+      counters.storesRefused += 1; // the lock expired or was taken over, or Redis is unavailable
+    }
     return value === NotFound ? undefined : value;
   };
 
@@ -472,12 +476,12 @@ export function createCache<T = unknown>(redis: RedisClient, options: CacheOptio
           if (staleIfErrorMs > 0) keepStale(key, absent === 1 ? null : text);
           if (status === 'refresh') {
             counters.refreshes += 1;
-            loadAndStore(keys, token, loader).catch((error: unknown) => reportBackground(error, key));
+            loadAndStore(key, keys, token, loader).catch((error: unknown) => reportBackground(error, key));
           }
           return value;
         }
         if (attempt === 0) counters.misses += 1;
-        if (status === 'load') return loadAndStore(keys, token, loader);
+        if (status === 'load') return loadAndStore(key, keys, token, loader);
         // 'busy': another caller is loading
         if (attempt === 0) counters.waits += 1;
         const left = deadline - performance.now();

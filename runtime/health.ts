@@ -17,10 +17,12 @@
  *   refuses writes stays down) runs at most once per `redisProbeIntervalMs`, one at a time per
  *   shard, bounded by the call's `timeoutMs`; when it is answered in time the shard is up again.
  *   A probe that timed out blocks the next one until it settles, so probes never pile up.
- * - Commands abandoned at their deadline stay in the client until it answers or drops them. Once
- *   {@link MAX_ABANDONED} are pending, nothing more is sent until some settle. Together: the
- *   commands that can pile up during an outage of any length are the ones in flight when it began,
- *   plus one probe per shard.
+ * - Commands abandoned at their deadline stay in the client until it answers or drops them (no
+ *   supported client can take back a command once written). Every abandoned command marks its
+ *   shard down, so the commands that can pile up during an outage of any length are the ones in
+ *   flight when it began, plus one probe per shard (at most 16 at a time). A hard cap on abandoned
+ *   commands would add nothing to that bound, and on a cluster it would stop the healthy shards
+ *   too, so there is none.
  *
  * @internal
  */
@@ -31,12 +33,6 @@ import { Deadlines, isReplyError, isUnavailable, MAX_TIMER_MS, type Expirable } 
 import { getScript, type RuntimeScript } from './scripts.js';
 import { keySlot, tagForSlot } from './slot.js';
 import { checkInteger } from './validate.js';
-
-/**
- * Most commands abandoned at their deadline and not yet settled, per client. Beyond it, calls are
- * answered as unavailable without being sent until some of them settle.
- */
-export const MAX_ABANDONED = 1024;
 
 /** Most probes in flight at once per client (a cluster with many shards down probes them in turn). */
 const MAX_PROBES = 16;
@@ -169,7 +165,7 @@ const PROBE_PREFIX = 'redis-ttl:probe:';
 export class ClientHealth {
   /** Commands abandoned at their deadline that have not settled yet. */
   abandoned = 0;
-  /** Whether any shard is down or too many commands are abandoned: the slow path must look. */
+  /** Whether any shard (or the whole client) is down: the slow path must look. */
   degraded = false;
   private readonly shards = new Map<Shard, Outage>();
   private whole: Outage | null = null;
@@ -185,7 +181,6 @@ export class ClientHealth {
   private readonly topology: Topology;
   private readonly address: string | undefined;
   private readonly probeScript: RuntimeScript;
-  private readonly capped: Unavailable;
 
   constructor(
     client: RedisClient,
@@ -195,7 +190,6 @@ export class ClientHealth {
     this.topology = topologyOf(client);
     this.address = this.topology.kind === 'single' ? addressOf(client) : undefined;
     this.probeScript = getScript('probe');
-    this.capped = new Unavailable(`${MAX_ABANDONED} commands timed out and are still pending in the client; this call was not sent`, 'TIMEOUT', this.address, false);
   }
 
   /** The deadline queue of calls with `timeoutMs` (one per distinct timeout, shared). */
@@ -291,11 +285,11 @@ export class ClientHealth {
       this.probe(this.whole, keySlot(key), deadlines, probeIntervalMs);
       return this.whole.cause;
     }
-    return this.abandoned >= MAX_ABANDONED ? this.capped : null;
+    return null;
   }
 
   private probe(outage: Outage, slot: number, deadlines: Deadlines, probeIntervalMs: number): void {
-    if (outage.probing || this.probes >= MAX_PROBES || this.abandoned >= MAX_ABANDONED) return;
+    if (outage.probing || this.probes >= MAX_PROBES) return;
     const now = performance.now();
     if (now < outage.nextProbeAt) return;
     outage.probing = true;
@@ -346,7 +340,6 @@ export class ClientHealth {
   /** A call's deadline passed: the shard is down; the command stays counted until it settles. */
   expired(call: Call): void {
     this.abandoned += 1;
-    if (this.abandoned >= MAX_ABANDONED) this.degraded = true;
     const message = `Redis did not answer within ${call.deadlines.timeoutMs} ms`;
     if (call.probe !== null) {
       // stays `probing` until the command settles: no second probe piles up behind it
@@ -413,7 +406,7 @@ export class ClientHealth {
   }
 
   private refresh(): void {
-    this.degraded = this.shards.size > 0 || this.whole !== null || this.abandoned >= MAX_ABANDONED;
+    this.degraded = this.shards.size > 0 || this.whole !== null;
   }
 }
 

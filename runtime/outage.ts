@@ -97,6 +97,8 @@ export class Deadlines {
   private readonly entries: Expirable[] = [];
   private head = 0;
   private timer: NodeJS.Timeout | null = null;
+  /** Between the timer's firing and the expiry of the due entries (one turn of the event loop). */
+  private firing = false;
 
   /** @param timeoutMs Deadline of each call in **milliseconds**, an integer in [1, 2^31 - 1]. */
   constructor(readonly timeoutMs: number) {}
@@ -104,8 +106,11 @@ export class Deadlines {
   /** Adds an entry whose `deadline` is `performance.now() + timeoutMs` (taken when it was made). */
   add(entry: Expirable): void {
     this.entries.push(entry);
-    if (this.timer === null) this.arm();
-    else if (this.entries.length - this.head === 1) this.timer.ref();
+    if (this.timer === null) {
+      if (!this.firing) this.arm();
+    } else if (this.entries.length - this.head === 1) {
+      this.timer.ref();
+    }
   }
 
   /** Drops settled entries from the front; call when an entry settles. */
@@ -130,10 +135,22 @@ export class Deadlines {
     this.dropSettled();
     const first = this.entries[this.head];
     if (first === undefined) return;
-    this.timer = setTimeout(() => this.fire(), Math.max(0, Math.ceil(first.deadline - performance.now())));
+    this.timer = setTimeout(this.fire, Math.max(0, Math.ceil(first.deadline - performance.now())));
   }
 
-  private fire(): void {
+  /**
+   * The timer fired. The due entries expire on the check phase of this turn of the event loop,
+   * after its poll phase: after a stall (a long GC, CPU-bound work) the replies that arrived
+   * meanwhile settle their calls first, instead of those calls being reported as timed out.
+   */
+  private readonly fire = (): void => {
+    this.timer = null;
+    this.firing = true;
+    setImmediate(this.expireDue);
+  };
+
+  private readonly expireDue = (): void => {
+    this.firing = false;
     const now = performance.now();
     const entries = this.entries;
     for (let entry = entries[this.head]; entry !== undefined && (entry.settled || entry.deadline <= now); entry = entries[this.head]) {
@@ -141,5 +158,5 @@ export class Deadlines {
       if (!entry.settled) entry.expire();
     }
     this.arm();
-  }
+  };
 }

@@ -40,7 +40,7 @@ describe.skipIf(needsOwnServer('the fault tests stop, freeze and reconfigure a r
       heal: () => proxy.thaw(),
       callers,
       durationMs: 2000,
-      recoveryMs: PROBE_MS + TIMEOUT_MS + 500,
+      recoveryMs: PROBE_MS + TIMEOUT_MS + 1000,
     });
     await until(async () => redis.commandQueue.length === 0, 2000);
     // what ran on Redis for the fail-closed identity: the warm-up, plus at most the calls in flight

@@ -2,6 +2,7 @@
  * What the fault tests measure: the latency of every answer, the heap after a full GC, and the
  * keys left without a TTL.
  */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { Cluster, Redis } from 'ioredis';
@@ -61,6 +62,22 @@ export async function hammer<T>(
     }),
   );
   return { kinds, count, maxMs, slow };
+}
+
+/**
+ * Runs `work` while measuring the event loop's delay, and returns its result with the largest
+ * delay seen, ms: how late this process ran its timers because the machine did not run it (a
+ * busy CI machine), which no code in it can answer faster than.
+ */
+export async function withLoopDelay<T>(work: () => Promise<T>): Promise<[T, number]> {
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  delay.enable();
+  try {
+    const result = await work();
+    return [result, delay.max / 1e6];
+  } finally {
+    delay.disable();
+  }
 }
 
 /** Keys (of every node) that have no TTL (PTTL -1), walking with SCAN. */

@@ -15,12 +15,15 @@ import {
   RedisUnavailableError,
   type LimitResult,
 } from '../../runtime/index.js';
-import { hammer, keysWithoutTtl, liveHeap, until, type Hammered } from './measure.js';
+import { hammer, keysWithoutTtl, liveHeap, until, withLoopDelay, type Hammered } from './measure.js';
 
 export const TIMEOUT_MS = 100;
 export const PROBE_MS = 200;
-/** What an answer may take beyond timeoutMs on a busy 2-core machine. */
-export const SLACK_MS = 100;
+/**
+ * What an answer may take beyond timeoutMs, plus the largest event-loop delay measured meanwhile
+ * (the time the machine did not run this process: other test files share its 2 cores).
+ */
+export const SLACK_MS = 50;
 
 /** Commands waiting in an ioredis client: sent and unanswered, and queued while disconnected. */
 export function pendingIn(redis: Redis): number {
@@ -82,19 +85,20 @@ export async function runOutage(options: ScenarioOptions): Promise<ScenarioResul
 
   const heapBefore = liveHeap();
   await options.inject();
-  const slowMs = TIMEOUT_MS + SLACK_MS;
-  const [c, o, f, b, inc, ca] = await Promise.all([
-    hammer(callers, durationMs, () => closed.take('x'), limitKind, slowMs),
-    hammer(callers, durationMs, () => open.take('x'), limitKind, slowMs),
-    hammer(callers, durationMs, () => fallback.take('x'), limitKind, slowMs),
-    hammer(callers, durationMs, () => breaker.acquire('svc'), (r) => (r instanceof Error ? r.message : `${r.allowed} ${r.state} ${r.reason}`), slowMs),
-    hammer(callers, durationMs, (i) => incrementWithTtl(redis, `counter:{${i % 100}}`, { ttlMs: 60_000, timeoutMs: TIMEOUT_MS }), errorKind, slowMs),
-    hammer(callers, durationMs, (i) => cache.getOrLoad(`k${i % 100}`, () => i % 100), (v) => (v instanceof Error ? v.message : typeof v), slowMs),
-  ]);
+  const [[c, o, f, b, inc, ca], loopDelayMs] = await withLoopDelay(() =>
+    Promise.all([
+      hammer(callers, durationMs, () => closed.take('x'), limitKind),
+      hammer(callers, durationMs, () => open.take('x'), limitKind),
+      hammer(callers, durationMs, () => fallback.take('x'), limitKind),
+      hammer(callers, durationMs, () => breaker.acquire('svc'), (r) => (r instanceof Error ? r.message : `${r.allowed} ${r.state} ${r.reason}`)),
+      hammer(callers, durationMs, (i) => incrementWithTtl(redis, `counter:{${i % 100}}`, { ttlMs: 60_000, timeoutMs: TIMEOUT_MS }), errorKind),
+      hammer(callers, durationMs, (i) => cache.getOrLoad(`k${i % 100}`, () => i % 100), (v) => (v instanceof Error ? v.message : typeof v)),
+    ]),
+  );
   const queued = pendingIn(redis);
   const heapGrowth = liveHeap() - heapBefore;
   if (process.env.FAULTS_VERBOSE) {
-    console.log({ heapGrowth, queued, answers: [c, o, f, b, inc, ca].map((h) => [h.count, Math.round(h.maxMs), Object.fromEntries(h.kinds)]) });
+    console.log({ heapGrowth, queued, loopDelayMs, answers: [c, o, f, b, inc, ca].map((h) => [h.count, Math.round(h.maxMs), Object.fromEntries(h.kinds)]) });
   }
 
   // every answer is the policy's, with its reason
@@ -108,7 +112,7 @@ export async function runOutage(options: ScenarioOptions): Promise<ScenarioResul
   expect([...ca.kinds.keys()]).toEqual(['number']);
   for (const h of [c, o, f, b, inc, ca]) {
     expect(h.count).toBeGreaterThan(callers * 5);
-    expect(h.slow, `slowest answer ${h.maxMs.toFixed(0)} ms`).toBe(0);
+    expect(h.maxMs, `slowest answer, with the event loop ${loopDelayMs.toFixed(0)} ms late at worst`).toBeLessThan(TIMEOUT_MS + SLACK_MS + loopDelayMs);
   }
   if (options.sentBound !== false) {
     // the calls in flight when the shard was found down were sent; every later one was not
