@@ -81,7 +81,8 @@ export interface CircuitBreaker {
    * `retryAfterMs`, nothing written. Half-open: yes while fewer than `halfOpenProbes` probes are
    * reserved (the reservation is written with a TTL), else no until the round lapses.
    * @throws {TypeError | RangeError} when `name` or `nowMs` is invalid, before any Redis call.
-   * @throws The client's error for replies that are bugs, not outages (e.g. WRONGTYPE).
+   * @throws {RedisError} for replies that are bugs, not outages (e.g. WRONGTYPE): message, `code`
+   *   and `address`, never the command.
    */
   acquire(name: string, options?: BreakerCallOptions): Promise<BreakerDecision>;
   /**

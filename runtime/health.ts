@@ -13,8 +13,8 @@
  *   client fails as a whole; a cluster keeps answering on its healthy shards).
  * - While a shard is down, calls for it are **not sent**: they are answered at once with
  *   {@link Unavailable}, which each caller turns into its policy's answer. A background **probe**
- *   (the `probe` script: a one-millisecond SET on a key of the shard's slot, so a shard that
- *   refuses writes stays down) runs at most once per `redisProbeIntervalMs`, one at a time per
+ *   (the `probe` script: a one-millisecond SET on a key of the shard's slot that starts like the
+ *   failing key, see `probeKeyFor`, so a shard that refuses writes stays down) runs at most once per `redisProbeIntervalMs`, one at a time per
  *   shard, bounded by the call's `timeoutMs`; when it is answered in time the shard is up again.
  *   A probe that timed out blocks the next one until it settles, so probes never pile up.
  * - Commands abandoned at their deadline stay in the client until it answers or drops them (no
@@ -27,11 +27,11 @@
  * @internal
  */
 import { runnerFor, type RedisClient, type ScriptRunner, type StoreClient } from './client.js';
-import { RedisUnavailableError, errorFields, safeMessage, toRedisError, type RedisError } from './errors.js';
+import { RedisUnavailableError, errorFields, safeMessage, toRedisError } from './errors.js';
 import { MemoryStore } from './memory.js';
-import { Deadlines, isReplyError, isUnavailable, MAX_TIMER_MS, type Expirable } from './outage.js';
+import { Deadlines, isProgrammingError, isReplyError, isUnavailable, MAX_TIMER_MS, type Expirable } from './outage.js';
 import { getScript, type RuntimeScript } from './scripts.js';
-import { keySlot, tagForSlot } from './slot.js';
+import { keySlot, probeKeyFor } from './slot.js';
 import { checkInteger } from './validate.js';
 
 /** Most probes in flight at once per client (a cluster with many shards down probes them in turn). */
@@ -66,8 +66,8 @@ class Outage {
     readonly shard: Shard | null,
     /** When the next probe may start (`performance.now()` ms). */
     public nextProbeAt: number,
-    /** A slot of the shard, to probe. */
-    public slot: number,
+    /** A key of the shard, whose probe key the probe writes. */
+    public key: string,
     /** The answer of the calls it short-circuits. */
     public cause: Unavailable,
   ) {}
@@ -91,7 +91,7 @@ class Call implements Expirable {
     readonly deadlines: Deadlines,
     readonly probeIntervalMs: number,
     readonly resolve: (value: unknown) => void,
-    readonly reject: (error: RedisError) => void,
+    readonly reject: (error: unknown) => void,
     /** The outage this call probes, or `null` for a caller's call. */
     readonly probe: Outage | null,
   ) {
@@ -158,9 +158,6 @@ function addressOf(client: RedisClient): string | undefined {
   return typeof host === 'string' && typeof port === 'number' ? `${host}:${port}` : undefined;
 }
 
-/** Prefix of the probe keys; the slot's tag follows in braces. */
-const PROBE_PREFIX = 'redis-ttl:probe:';
-
 /** The health of one client's shards; see the module comment. One per client ({@link healthFor}). */
 export class ClientHealth {
   /** Commands abandoned at their deadline that have not settled yet. */
@@ -174,9 +171,8 @@ export class ClientHealth {
   private silentShard: Shard | null = null;
   private silentSince = 0;
   private probes = 0;
-  /** Short-circuited answers waiting for the next turn of the event loop (see {@link run}). */
-  private deferred: Array<(value: unknown) => void> = [];
-  private deferredAnswers: Unavailable[] = [];
+  /** Short-circuited answers waiting for the next turn of the event loop, by answer (see {@link defer}). */
+  private deferred = new Map<Unavailable, { promise: Promise<unknown>; resolve: () => void }>();
   private readonly deadlineQueues = new Map<number, Deadlines>();
   private readonly topology: Topology;
   private readonly address: string | undefined;
@@ -202,16 +198,10 @@ export class ClientHealth {
     return queue;
   }
 
-  /** Whether the shard of `key` is down (or the whole client); for tests and `fallingBack`. */
-  isDown(key: string): boolean {
-    if (!this.degraded) return false;
-    return this.outageOf(key) !== null || this.whole !== null;
-  }
-
   /**
    * Runs `script` unless the shard of `keys[0]` is down. Resolves with the reply, or with an
    * {@link Unavailable} (down, timed out, connection error, a "can not serve" reply); rejects with
-   * a {@link RedisError} for replies that are bugs (WRONGTYPE, NOAUTH, a script's error).
+   * a `RedisError` for replies that are bugs (WRONGTYPE, NOAUTH, a script's error).
    */
   run(script: RuntimeScript, keys: readonly string[], args: readonly string[], deadlines: Deadlines, probeIntervalMs: number): Promise<unknown> {
     const key = keys[0]!;
@@ -228,24 +218,26 @@ export class ClientHealth {
 
   /**
    * Resolves with `answer` on the next turn of the event loop (one `setImmediate` for all the
-   * answers of a turn), not as a microtask: a caller that loops on `await limiter.take()` while
-   * Redis is down must not starve the timers (the deadlines of calls in flight among them) and
-   * the I/O of the process.
+   * answers of a turn, one promise for all the calls of a turn that get the same answer), not as
+   * a microtask: a caller that loops on `await limiter.take()` while Redis is down must not
+   * starve the timers (the deadlines of calls in flight among them) and the I/O of the process.
    */
   private defer(answer: Unavailable): Promise<unknown> {
-    return new Promise((resolve) => {
-      if (this.deferred.length === 0) setImmediate(this.flush);
-      this.deferred.push(resolve);
-      this.deferredAnswers.push(answer);
-    });
+    if (this.deferred.size === 0) setImmediate(this.flush);
+    let turn = this.deferred.get(answer);
+    if (turn === undefined) {
+      let resolve!: () => void;
+      const promise = new Promise<void>((r) => (resolve = r)).then(() => answer);
+      turn = { promise, resolve };
+      this.deferred.set(answer, turn);
+    }
+    return turn.promise;
   }
 
   private readonly flush = (): void => {
-    const resolvers = this.deferred;
-    const answers = this.deferredAnswers;
-    this.deferred = [];
-    this.deferredAnswers = [];
-    for (let i = 0; i < resolvers.length; i += 1) resolvers[i]!(answers[i]);
+    const turns = this.deferred;
+    this.deferred = new Map();
+    for (const turn of turns.values()) turn.resolve();
   };
 
   private send(call: Call, script: RuntimeScript, keys: readonly string[], args: readonly string[]): void {
@@ -277,24 +269,24 @@ export class ClientHealth {
   private blocked(key: string, deadlines: Deadlines, probeIntervalMs: number): Unavailable | null {
     const outage = this.outageOf(key);
     if (outage !== null) {
-      this.probe(outage, outage.slot, deadlines, probeIntervalMs);
+      this.probe(outage, outage.key, deadlines, probeIntervalMs);
       return outage.cause;
     }
     if (this.whole !== null) {
       // probe the whole client where the traffic is: this key's slot is not known to be down
-      this.probe(this.whole, keySlot(key), deadlines, probeIntervalMs);
+      this.probe(this.whole, key, deadlines, probeIntervalMs);
       return this.whole.cause;
     }
     return null;
   }
 
-  private probe(outage: Outage, slot: number, deadlines: Deadlines, probeIntervalMs: number): void {
+  private probe(outage: Outage, key: string, deadlines: Deadlines, probeIntervalMs: number): void {
     if (outage.probing || this.probes >= MAX_PROBES) return;
     const now = performance.now();
     if (now < outage.nextProbeAt) return;
     outage.probing = true;
     this.probes += 1;
-    const call = new Call(this, `${PROBE_PREFIX}{${tagForSlot(slot)}}`, deadlines, probeIntervalMs, noop, noop, outage);
+    const call = new Call(this, probeKeyFor(key), deadlines, probeIntervalMs, noop, noop, outage);
     deadlines.add(call);
     this.send(call, this.probeScript, [call.key], []);
   }
@@ -332,6 +324,8 @@ export class ClientHealth {
       const answer = this.unavailableOf(error, true);
       this.markDown(call, answer);
       call.resolve(answer);
+    } else if (isProgrammingError(error)) {
+      call.reject(error); // a bug in a program (a TypeError...) keeps its type and stack
     } else {
       call.reject(toRedisError(error, this.address));
     }
@@ -376,12 +370,12 @@ export class ClientHealth {
       typeof shard === 'string' ? shard : answer.address,
       false,
     );
-    if (!this.shards.has(shard)) this.shards.set(shard, new Outage(shard, next, slot, cause));
+    if (!this.shards.has(shard)) this.shards.set(shard, new Outage(shard, next, call.key, cause));
     if (this.topology.kind === 'slots' && this.whole === null && this.lastReplyAt < call.startedAt) {
       // two slots failed with no reply from anywhere since the first of them was sent: the whole
       // client is down (one slot alone may be one dead shard of a cluster)
       if (this.silentShard !== null && this.silentShard !== shard && this.lastReplyAt < this.silentSince) {
-        this.whole = new Outage(null, next, slot, cause);
+        this.whole = new Outage(null, next, call.key, cause);
       } else {
         this.silentShard = shard;
         this.silentSince = call.startedAt;

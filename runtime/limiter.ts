@@ -184,10 +184,11 @@ export interface Limiter {
   readonly maxTtlMs: number;
   /**
    * Takes `cost` for `identity`.
-   * @param identity Who is limited (user id, API key, IP...). Hashed into the key, never stored.
+   * @param identity Who is limited (user id, API key, IP...), any length. Hashed into the key,
+   *   never stored; identities with a lone surrogate get keys of their own (see `hashIdentity`).
    * @throws {TypeError | RangeError} when `identity`, `cost` or `nowMs` is invalid, before any Redis call.
-   * @throws The client's error for replies that are bugs, not outages (e.g. WRONGTYPE when another
-   *   program wrote the key).
+   * @throws {RedisError} for replies that are bugs, not outages (e.g. WRONGTYPE when another
+   *   program wrote the key, WRONGPASS): message, `code` and `address`, never the command.
    */
   take(identity: string, options?: TakeOptions): Promise<LimitResult>;
   /** The Redis key holding `identity`'s state (for audits and tests). */
@@ -333,9 +334,11 @@ function sharePlan(p: Plan, share: number): { limit: number; params: string[] } 
  * identity, `namespace:algorithm:version:{hash}:scope`, so calls never fail with CROSSSLOT on
  * Redis Cluster.
  *
- * @param redis An ioredis `Redis` or `Cluster`. For bounded latency during outages, prefer
- *   `enableOfflineQueue: false` (calls are bounded by `timeoutMs` either way). A `MemoryStore`
- *   also works: the same scripts, in process (a full store denies new keys, `reason: 'store-full'`).
+ * @param redis An ioredis `Redis` or `Cluster`, a node-redis client, an @upstash/redis `Redis`.
+ *   Every call is bounded by `timeoutMs` whatever the client's settings; once a call finds the
+ *   key's shard unavailable, calls for that shard are answered by the policy without being sent
+ *   until a background probe answers (docs/runtime-resilience.md). A `MemoryStore` also works:
+ *   the same scripts, in process (a full store denies new keys, `reason: 'store-full'`).
  * @param options See {@link LimiterOptions}; units are in the option names. With
  *   `onRedisError: 'fallback'`, calls are answered by a memory store while Redis is unavailable
  *   (see `docs/runtime-resilience.md`).

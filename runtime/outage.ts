@@ -72,7 +72,7 @@ export function isUnavailable(error: unknown): boolean {
  * without the test files' types, `Error` and `TypeError` are the same shape, and chained
  * `instanceof` checks would narrow `error` down to `never`.)
  */
-function isProgrammingError(error: Error): boolean {
+export function isProgrammingError(error: unknown): boolean {
   return error instanceof TypeError || error instanceof RangeError || error instanceof ReferenceError || error instanceof SyntaxError;
 }
 

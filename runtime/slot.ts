@@ -66,3 +66,22 @@ export function tagForSlot(slot: number): string {
   }
   return tag;
 }
+
+/**
+ * The key the probe of `key`'s shard writes: in the same slot as `key` and starting like it (so an
+ * ACL key pattern or a namespace that covers `key` covers it too), and never a key of the runtime
+ * (their scopes have no braces):
+ * - `key` has a hash tag: `key` up to its tag, then `:{redis-ttl-probe}` (`rl:tb:v1:{abc}:{redis-ttl-probe}`);
+ * - `key` has no brace: `key`, `:redis-ttl-probe`, then `key` as the tag (`n:42:redis-ttl-probe{n:42}`);
+ * - otherwise (braces that make no tag): `redis-ttl:probe:{<a tag of the slot>}`.
+ */
+export function probeKeyFor(key: string): string {
+  const open = key.indexOf('{');
+  if (open !== -1) {
+    const close = key.indexOf('}', open + 1);
+    if (close > open + 1) return `${key.slice(0, close + 1)}:{redis-ttl-probe}`;
+  } else if (key !== '' && key.indexOf('}') === -1) {
+    return `${key}:redis-ttl-probe{${key}}`;
+  }
+  return `redis-ttl:probe:{${tagForSlot(keySlot(key))}}`;
+}

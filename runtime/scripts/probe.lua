@@ -1,6 +1,8 @@
 -- probe: can the shard of KEYS[1] run the runtime's scripts and take writes right now?
 --
--- KEYS[1]  'redis-ttl:probe:{<tag>}', a key of the slot of the shard that was found down
+-- KEYS[1]  a key of the slot of the shard that was found down, next to the key that failed:
+--          '<that key up to its hash tag>:{redis-ttl-probe}' (no key of the runtime has braces
+--          after its tag), see probeKeyFor in runtime/slot.ts
 -- Returns  1
 --
 -- Sent only while a shard is considered down, at most once per redisProbeIntervalMs. It writes,

@@ -8,7 +8,8 @@ import fc from 'fast-check';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { createLimiter, RedisUnavailableError, setKeepTtl, type UpstashLike } from '../../runtime/index.js';
-import { keySlot, tagForSlot } from '../../runtime/slot.js';
+import { healthFor } from '../../runtime/health.js';
+import { keySlot, probeKeyFor, tagForSlot } from '../../runtime/slot.js';
 import { uniquePrefix, useRedis } from '../helpers/redis.js';
 
 const redis = useRedis();
@@ -44,6 +45,21 @@ describe('keySlot and tagForSlot', () => {
 
   it('tagForSlot gives a tag of that very slot', () => {
     for (const slot of [0, 1, 5461, 5462, 10922, 10923, 16383]) expect(calculateSlot(`redis-ttl:probe:{${tagForSlot(slot)}}`)).toBe(slot);
+  });
+
+  it('probeKeyFor: a key of the same slot that starts like the key and is no key of the runtime', () => {
+    const cases: Array<[string, string]> = [
+      ['rl:tb:v1:{ungWv48Bz-pBQUDeXa4iI7}:POST /login', 'rl:tb:v1:{ungWv48Bz-pBQUDeXa4iI7}:{redis-ttl-probe}'],
+      ['session:{42}:billable', 'session:{42}:{redis-ttl-probe}'],
+      ['counter:42', 'counter:42:redis-ttl-probe{counter:42}'],
+      ['a{}b', `redis-ttl:probe:{${tagForSlot(keySlot('a{}b'))}}`],
+      ['a}b', `redis-ttl:probe:{${tagForSlot(keySlot('a}b'))}}`],
+    ];
+    for (const [key, probe] of cases) {
+      expect(probeKeyFor(key)).toBe(probe);
+      expect(keySlot(probeKeyFor(key))).toBe(keySlot(key));
+    }
+    fc.assert(fc.property(fc.string({ unit: 'grapheme' }), (key) => keySlot(probeKeyFor(key)) === keySlot(key)), { numRuns: 2000 });
   });
 });
 
@@ -96,9 +112,11 @@ describe('health per shard (a client of unknown topology: one shard per slot)', 
       expect(await limiter.take('a')).toMatchObject({ allowed: false, reason: 'redis-unavailable' });
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
-    // one probe, of the dead key's slot; it never answered, so no second probe was sent
+    // one probe, of the dead key's slot; it never answered, so no second probe was sent: two
+    // commands abandoned at their deadline are all this outage left in the client
     expect(client.sent).toHaveLength(2);
-    expect(client.sent[1]).toMatch(/^redis-ttl:probe:\{[0-9a-z]+\}$/);
+    expect(healthFor(client).abandoned).toBe(2);
+    expect(client.sent[1]).toBe(`${key.slice(0, key.indexOf('}') + 1)}:{redis-ttl-probe}`);
     expect(calculateSlot(client.sent[1]!)).toBe(calculateSlot(key));
   });
 
