@@ -4,7 +4,7 @@
  * cluster of three masters with one replica each, whose masters they can kill to force a
  * failover. Nothing here ever touches a server named with `REDIS_TEST_URL`.
  */
-import { execFile, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,6 +14,15 @@ import { Redis } from 'ioredis';
 import { freePort, spawnRedisServer, stopRedisServer } from '../helpers/redis-server.js';
 
 const run = promisify(execFile);
+
+/**
+ * `--enable-debug-command local` where the server has the option (Redis >= 7.0, which disables
+ * DEBUG by default); older servers allow DEBUG and would refuse to start with it.
+ */
+function debugArgs(): string[] {
+  const version = /v=(\d+)\./.exec(execFileSync('redis-server', ['--version'], { encoding: 'utf8' }))?.[1];
+  return Number(version) >= 7 ? ['--enable-debug-command', 'local'] : [];
+}
 
 /** A standalone redis-server of the test's own. */
 export interface OwnServer {
@@ -29,14 +38,15 @@ export interface OwnServer {
   start(): Promise<void>;
 }
 
-/** Starts `redis-server` on a free loopback port with `--enable-debug-command local` plus `args`. */
-export async function startOwnServer(args: string[] = []): Promise<OwnServer> {
+/** Starts `redis-server` on a free loopback port with DEBUG enabled (see `debugArgs`) plus `extraArgs`. */
+export async function startOwnServer(extraArgs: string[] = []): Promise<OwnServer> {
+  const args = [...debugArgs(), ...extraArgs];
   let child: ChildProcess | null = null;
   let port = 0;
   for (let attempt = 0; child === null; attempt += 1) {
     port = await freePort();
     try {
-      child = await spawnRedisServer(['--port', String(port), '--bind', '127.0.0.1', '--enable-debug-command', 'local', ...args]);
+      child = await spawnRedisServer(['--port', String(port), '--bind', '127.0.0.1', ...args]);
     } catch (error) {
       if (attempt >= 4) throw error; // the free port was taken before the server bound it
     }
@@ -55,7 +65,7 @@ export async function startOwnServer(args: string[] = []): Promise<OwnServer> {
     start: async () => {
       for (let attempt = 0; ; attempt += 1) {
         try {
-          child = await spawnRedisServer(['--port', String(port), '--bind', '127.0.0.1', '--enable-debug-command', 'local', ...args]);
+          child = await spawnRedisServer(['--port', String(port), '--bind', '127.0.0.1', ...args]);
           return;
         } catch (error) {
           if (attempt >= 10) throw error;
