@@ -1,0 +1,138 @@
+/**
+ * C#: StackExchange.Redis (`LuaScript.Prepare(src)` with `@name` parameters, see
+ * templating.ts; `db.ScriptEvaluate(src, keys, values)`, `ScriptEvaluateAsync`,
+ * `ScriptEvaluateReadOnly[Async]`, `server.ScriptLoad[Async](src)`, `db.Execute("EVAL", ...)`)
+ * and NRedisStack / FreeRedis / CSRedis methods of the same names (`Eval`, `EvalAsync`).
+ * Strings: regular literals (escapes), verbatim strings (`@"..."`, `""` is a quote), raw string
+ * literals (`"""`, the closing line's indentation removed), joined with `+`; named values:
+ * `const` and `static readonly` fields and local variables of the file. Interpolated strings
+ * (`$"...{x}..."`) and `string.Format` build a script at run time.
+ */
+import { concat, escaped, removeIndent, verbatim, type Cooked } from './cooked.js';
+import type { Node } from './parser.js';
+import { children, commandScript, cookRange, Resolver, type LanguageSyntax } from './shared.js';
+import type { ScriptSite, ScriptValue } from './types.js';
+
+const ESCAPES = new Set(['escape_sequence']);
+
+/** `@"..."`: no escapes but `""` for a quote. */
+function verbatimString(node: Node): ScriptValue {
+  const text = node.text;
+  const base = node.startIndex;
+  const parts: Cooked[] = [];
+  let at = 2;
+  for (let i = 2; i < text.length - 1; i++) {
+    if (text[i] === '"' && text[i + 1] === '"') {
+      if (i > at) parts.push(verbatim(text.slice(at, i), base + at));
+      parts.push(escaped('"', base + i, base + i + 2));
+      at = i + 2;
+      i++;
+    }
+  }
+  if (text.length - 1 > at) parts.push(verbatim(text.slice(at, text.length - 1), base + at));
+  return { kind: 'string', value: { ...concat(parts.length > 0 ? parts : [verbatim('', base + 2)], base + 2), end: node.endIndex - 1 } };
+}
+
+/** `"""..."""`: on several lines, the text between the delimiters' lines, less the closing line's indentation. */
+function rawString(node: Node): ScriptValue | undefined {
+  const content = children(node).find((c) => c.type === 'raw_string_content');
+  if (!content) return undefined;
+  const text = content.text;
+  if (!text.includes('\n')) return cookRange(content, content.startIndex, content.endIndex, {});
+  const first = text.indexOf('\n') + 1;
+  const lastBreak = text.lastIndexOf('\n');
+  const indent = text.length - lastBreak - 1;
+  const end = lastBreak > 0 && text[lastBreak - 1] === '\r' ? lastBreak - 1 : lastBreak;
+  const value = cookRange(content, content.startIndex + first, content.startIndex + Math.max(end, first), {});
+  if (value.kind === 'dynamic') return value;
+  return { kind: 'string', value: removeIndent(value.value, indent) };
+}
+
+const syntax: LanguageSyntax = {
+  *constants(root) {
+    for (const declarator of root.descendantsOfType('variable_declarator')) {
+      const name = declarator?.childForFieldName('name');
+      const value = declarator ? children(declarator).at(-1) : undefined;
+      if (name && value && value !== name) yield [name.text, value.type === 'equals_value_clause' ? (value.namedChild(0) ?? value) : value];
+    }
+  },
+  literal(node) {
+    if (node.type === 'string_literal') return cookRange(node, node.startIndex + 1, node.endIndex - 1, { escapes: ESCAPES });
+    if (node.type === 'verbatim_string_literal') return verbatimString(node);
+    if (node.type === 'raw_string_literal') return rawString(node);
+    if (node.type === 'interpolated_string_expression') {
+      const interpolation = children(node).find((c) => c.type === 'interpolation');
+      if (interpolation) return { kind: 'dynamic', how: 'an interpolated string', at: interpolation.startIndex, end: interpolation.endIndex };
+      const startToken = children(node).find((c) => c.type === 'interpolation_start');
+      if (startToken?.text.includes('"""') || startToken?.text.includes('@')) return undefined;
+      return cookRange(node, (startToken?.endIndex ?? node.startIndex + 2), node.endIndex - 1, { escapes: ESCAPES });
+    }
+    return undefined;
+  },
+  operands(node) {
+    if (node.type !== 'binary_expression' || node.childForFieldName('operator')?.text !== '+') return undefined;
+    return [node.childForFieldName('left'), node.childForFieldName('right')].filter((n): n is Node => n !== null);
+  },
+  reference(node) {
+    if (node.type === 'identifier') return node.text;
+    if (node.type === 'member_access_expression') return node.childForFieldName('name')?.text;
+    return undefined;
+  },
+  template(node) {
+    if (node.type !== 'invocation_expression') return undefined;
+    const fn = node.childForFieldName('function');
+    const name = fn?.type === 'member_access_expression' ? fn.childForFieldName('name')?.text : undefined;
+    const owner = fn?.childForFieldName('expression')?.text;
+    if (name === 'Format' && (owner === 'string' || owner === 'String')) return '`string.Format(...)`';
+    if (name === 'Replace' && owner !== undefined) return '`.Replace(...)`';
+    return undefined;
+  },
+  unwrap(node) {
+    let current = node;
+    while (current.type === 'parenthesized_expression' && current.namedChildCount === 1) current = current.namedChild(0)!;
+    return current;
+  },
+};
+
+const SCRIPT_FIRST = new Set([
+  'ScriptEvaluate',
+  'ScriptEvaluateAsync',
+  'ScriptEvaluateReadOnly',
+  'ScriptEvaluateReadOnlyAsync',
+  'ScriptLoad',
+  'ScriptLoadAsync',
+  'Eval',
+  'EvalAsync',
+  'EvalRo',
+  'EvalRoAsync',
+]);
+
+/** The scripts of a C# file. */
+export function csharpScripts(root: Node): ScriptSite[] {
+  const resolver = new Resolver(syntax, root);
+  const sites: ScriptSite[] = [];
+  for (const call of root.descendantsOfType('invocation_expression')) {
+    const fn = call?.childForFieldName('function');
+    if (!call || fn?.type !== 'member_access_expression') continue;
+    const name = fn.childForFieldName('name')?.text ?? '';
+    const owner = fn.childForFieldName('expression')?.text ?? '';
+    const args = children(call.childForFieldName('arguments') ?? call)
+      .filter((a) => a.type === 'argument')
+      .map((a) => children(a).at(-1) ?? a);
+    let script: Node | undefined;
+    let prepared = false;
+    if (name === 'Prepare' && /(^|\.)LuaScript$/.test(owner)) {
+      script = args[0];
+      prepared = true;
+    } else if (SCRIPT_FIRST.has(name)) {
+      script = args[0];
+    } else if (name === 'Execute' || name === 'ExecuteAsync') {
+      script = commandScript(args, resolver);
+    } else {
+      continue;
+    }
+    const value = resolver.value(script);
+    if (value) sites.push({ value, via: `${fn.text}(...)`, ...(prepared ? { templating: 'stackexchange-redis' as const } : {}) });
+  }
+  return sites;
+}

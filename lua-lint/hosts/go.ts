@@ -1,0 +1,101 @@
+/**
+ * Go: go-redis (`redis.NewScript(src)`, `rdb.Eval(ctx, src, keys, args...)`, `EvalRO`,
+ * `ScriptLoad`, `FunctionLoad`, `FunctionLoadReplace`, `rdb.Do(ctx, "EVAL", src, ...)`), redigo
+ * (`redis.NewScript(keyCount, src)`, `conn.Do("EVAL", src, ...)`, `conn.Send`), rueidis
+ * (`rueidis.NewLuaScript(src)`, `NewLuaScriptReadOnly`). Strings: interpreted (`"..."`, escapes)
+ * and raw (`` `...` ``, carriage returns dropped as the Go spec says), joined with `+`; named values:
+ * `const`, `var` and `:=` of the file. `fmt.Sprintf` and friends build a script at run time.
+ */
+import { cookRange, children, commandScript, lastName, Resolver, type LanguageSyntax } from './shared.js';
+import type { Node } from './parser.js';
+import type { ScriptSite, ScriptValue } from './types.js';
+import { removeCarriageReturns } from './cooked.js';
+
+const ESCAPES = new Set(['escape_sequence']);
+
+const syntax: LanguageSyntax = {
+  *constants(root) {
+    for (const spec of root.descendantsOfType(['const_spec', 'var_spec', 'short_var_declaration'])) {
+      if (!spec) continue;
+      const names = spec.type === 'short_var_declaration' ? children(spec.childForFieldName('left')!) : spec.childrenForFieldName('name');
+      const values = spec.childForFieldName(spec.type === 'short_var_declaration' ? 'right' : 'value');
+      if (!values) continue;
+      const list = children(values);
+      for (const [index, name] of names.entries()) {
+        const value = list[index];
+        if (name?.type === 'identifier' && value) yield [name.text, value] as [string, Node];
+      }
+    }
+  },
+  literal(node): ScriptValue | undefined {
+    if (node.type === 'raw_string_literal') {
+      const value = cookRange(node, node.startIndex + 1, node.endIndex - 1, {});
+      return value.kind === 'string' ? { kind: 'string', value: removeCarriageReturns(value.value) } : value;
+    }
+    if (node.type === 'interpreted_string_literal') {
+      return cookRange(node, node.startIndex + 1, node.endIndex - 1, { escapes: ESCAPES });
+    }
+    return undefined;
+  },
+  operands(node) {
+    if (node.type !== 'binary_expression' || node.childForFieldName('operator')?.text !== '+') return undefined;
+    return [node.childForFieldName('left'), node.childForFieldName('right')].filter((n): n is Node => n !== null);
+  },
+  reference(node) {
+    if (node.type === 'identifier') return node.text;
+    if (node.type === 'selector_expression') return node.childForFieldName('field')?.text;
+    return undefined;
+  },
+  template(node) {
+    if (node.type !== 'call_expression') return undefined;
+    const fn = node.childForFieldName('function');
+    const name = lastName(fn);
+    if (name && /^(Sprintf|Sprint|Sprintln)$/.test(name)) return `${fn!.text}(...)`;
+    if (fn?.type === 'selector_expression' && /^(Replace|ReplaceAll)$/.test(name ?? '') && fn.childForFieldName('operand')?.text === 'strings') return `${fn.text}(...)`;
+    return undefined;
+  },
+  unwrap(node) {
+    let current = node;
+    while (current.type === 'parenthesized_expression' && current.namedChildCount === 1) current = current.namedChild(0)!;
+    return current;
+  },
+};
+
+/** The scripts of a Go file. */
+export function goScripts(root: Node): ScriptSite[] {
+  const resolver = new Resolver(syntax, root);
+  const sites: ScriptSite[] = [];
+  for (const call of root.descendantsOfType('call_expression')) {
+    if (!call) continue;
+    const fn = call.childForFieldName('function');
+    if (fn?.type !== 'selector_expression') continue;
+    const name = fn.childForFieldName('field')?.text;
+    const args = children(call.childForFieldName('arguments') ?? call);
+    let script: Node | undefined;
+    switch (name) {
+      case 'NewScript':
+        script = args.at(-1);
+        break;
+      case 'NewLuaScript':
+      case 'NewLuaScriptReadOnly':
+        script = args[0];
+        break;
+      case 'Eval':
+      case 'EvalRO':
+      case 'ScriptLoad':
+      case 'FunctionLoad':
+      case 'FunctionLoadReplace':
+        script = args[1];
+        break;
+      case 'Do':
+      case 'Send':
+        script = commandScript(args, resolver);
+        break;
+      default:
+        continue;
+    }
+    const value = resolver.value(script);
+    if (value) sites.push({ value, via: `${fn.text}(...)` });
+  }
+  return sites;
+}

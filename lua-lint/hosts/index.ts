@@ -1,0 +1,190 @@
+/**
+ * Redis scripts embedded in Go, Python, Ruby, PHP, Java, C#, JavaScript and TypeScript files:
+ * found with a real parser of the host language (web-tree-sitter; ESLint's parsers for JS/TS),
+ * cooked to the Lua text Redis receives, analysed by lua-lint, and reported at the host file's
+ * lines and columns. See docs/lua-lint-hosts.md for the calls recognised per language and client.
+ *
+ * Nothing here is loaded by a run over `.lua` files: the CLI imports this module only when a host
+ * file is among its targets, and the parsers load on first use.
+ */
+import { lineIndex } from '../lines.js';
+import { analyzeLua } from '../lint.js';
+import { RULES, parseSeverity } from '../rules.js';
+import type { AnalyzeOptions, LuaFinding } from '../types.js';
+import type { Cooked } from './cooked.js';
+import type { GrammarName, Node } from './parser.js';
+import { prepareStackExchangeScript, type NamedParameter } from './templating.js';
+import type { ScriptSite } from './types.js';
+
+export type { NamedParameter } from './templating.js';
+
+import { hostLanguageOf, type HostLanguageId } from './extensions.js';
+
+export { HOST_EXTENSIONS, hostLanguageOf, type HostLanguageId } from './extensions.js';
+
+interface TreeSitterLanguage {
+  name: string;
+  grammar: GrammarName;
+  scripts: () => Promise<(root: Node) => ScriptSite[]>;
+}
+
+const TREE_SITTER: Record<Exclude<HostLanguageId, 'javascript' | 'typescript'>, TreeSitterLanguage> = {
+  go: { name: 'Go', grammar: 'go', scripts: async () => (await import('./go.js')).goScripts },
+  python: { name: 'Python', grammar: 'python', scripts: async () => (await import('./python.js')).pythonScripts },
+  ruby: { name: 'Ruby', grammar: 'ruby', scripts: async () => (await import('./ruby.js')).rubyScripts },
+  php: { name: 'PHP', grammar: 'php', scripts: async () => (await import('./php.js')).phpScripts },
+  java: { name: 'Java', grammar: 'java', scripts: async () => (await import('./java.js')).javaScripts },
+  csharp: { name: 'C#', grammar: 'c-sharp', scripts: async () => (await import('./csharp.js')).csharpScripts },
+};
+
+/** One script found in a host file. */
+export interface HostScript {
+  /** The Lua text Redis receives (escapes decoded, literals joined, `@name` parameters replaced). */
+  source: string;
+  /** The 1-based host line and column (UTF-16 code units) of a 0-based offset into {@link source}. */
+  position(offset: number): { line: number; column: number };
+  /** The 0-based host offset of a 0-based offset into {@link source}. */
+  hostOffset(offset: number): number;
+  /** The call that makes it a script (`redis.NewScript(...)`, `a LUA heredoc`). */
+  via: string;
+  /** StackExchange.Redis `@name` parameters and the KEYS / ARGV they were analysed as. */
+  parameters: NamedParameter[];
+}
+
+/** A script argument built at run time, which lua-lint cannot read. */
+export interface HostDynamicScript {
+  /** What builds it: `an f-string`, `fmt.Sprintf(...)`, `a concatenation with \`ttl\``. */
+  how: string;
+  via: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  offset: number;
+  endOffset: number;
+}
+
+/** What {@link extractHostScripts} finds in one file. */
+export interface HostExtraction {
+  scripts: HostScript[];
+  dynamic: HostDynamicScript[];
+}
+
+/**
+ * Finds the Redis scripts of a Go, Python, Ruby, PHP, Java or C# file (see docs/lua-lint-hosts.md).
+ * A file that names neither Redis nor Valkey nor a LUA heredoc is not parsed. JS/TS files go
+ * through {@link lintHostSource}, which uses the ESLint rule's extraction.
+ *
+ * @param language the file's language ({@link hostLanguageOf}); not `javascript` / `typescript`.
+ * @param text the file's text.
+ * @throws Error when the parser cannot be loaded (a broken install).
+ */
+export async function extractHostScripts(language: Exclude<HostLanguageId, 'javascript' | 'typescript'>, text: string): Promise<HostExtraction> {
+  if (!/redis|valkey|\bLUA\b/i.test(text)) return { scripts: [], dynamic: [] };
+  const spec = TREE_SITTER[language];
+  const [{ parserFor }, find] = await Promise.all([import('./parser.js'), spec.scripts()]);
+  const parser = await parserFor(spec.grammar);
+  const tree = parser.parse(text);
+  if (!tree) return { scripts: [], dynamic: [] };
+  try {
+    const lines = lineIndex(text);
+    const scripts: HostScript[] = [];
+    const dynamic: HostDynamicScript[] = [];
+    const seen = new Set<string>();
+    for (const site of find(tree.rootNode)) {
+      if (site.value.kind === 'dynamic') {
+        const { at, end, how } = site.value;
+        if (seen.has(`d${at}`)) continue;
+        seen.add(`d${at}`);
+        const start = lines.position(at);
+        const stop = lines.position(end);
+        dynamic.push({ how, via: site.via, line: start.line, column: start.column, endLine: stop.line, endColumn: stop.column, offset: at, endOffset: end });
+        continue;
+      }
+      let value: Cooked = site.value.value;
+      const identity = `${value.map[0] ?? value.end}:${value.end}`;
+      if (seen.has(identity)) continue; // one constant used by several calls
+      seen.add(identity);
+      let parameters: NamedParameter[] = [];
+      if (site.templating === 'stackexchange-redis') ({ script: value, parameters } = prepareStackExchangeScript(value));
+      const mapped = value;
+      const hostOffset = (offset: number): number => (offset < mapped.text.length ? mapped.map[Math.max(0, offset)]! : mapped.end);
+      scripts.push({ source: mapped.text, hostOffset, position: (offset) => lines.position(hostOffset(offset)), via: site.via, parameters });
+    }
+    return { scripts, dynamic };
+  } finally {
+    tree.delete();
+  }
+}
+
+/**
+ * Lints the Redis scripts embedded in a host-language file: each script is analysed with
+ * {@link analyzeLua} and every finding is placed at the host file's line and column (messages too
+ * name host places). A script built at run time is reported once, as `unanalyzable-command` (at
+ * that rule's severity), at the expression that builds it.
+ *
+ * @param filePath the file's path (its extension picks the language).
+ * @param text the file's text.
+ * @returns findings whose positions and offsets are the host file's, sorted by position; `[]` for
+ *   a file that is not a host file.
+ * @throws Error when a parser cannot be loaded (a broken install).
+ */
+export async function lintHostSource(filePath: string, text: string, options: AnalyzeOptions = {}): Promise<LuaFinding[]> {
+  const language = hostLanguageOf(filePath);
+  if (language === undefined) return [];
+  if (language === 'javascript' || language === 'typescript') {
+    const { lintJavaScriptSource } = await import('./javascript.js');
+    return lintJavaScriptSource(filePath, text, options);
+  }
+  const { scripts, dynamic } = await extractHostScripts(language, text);
+  const lines = lineIndex(text);
+  const findings: LuaFinding[] = [];
+  for (const script of scripts) {
+    const perScript: AnalyzeOptions = { ...options, messagePosition: (offset) => script.position(offset) };
+    for (const finding of analyzeLua(script.source, perScript)) {
+      const offset = script.hostOffset(finding.offset);
+      const endOffset = finding.endOffset > finding.offset ? script.hostOffset(finding.endOffset - 1) + 1 : offset;
+      const start = lines.position(offset);
+      const end = lines.position(endOffset);
+      findings.push({
+        ...finding,
+        message: finding.fatal ? `The script of ${script.via} is not valid Lua, so Redis rejects it. ${finding.message}` : withParameterNames(finding.message, script.parameters),
+        line: start.line,
+        column: start.column,
+        endLine: end.line,
+        endColumn: end.column,
+        offset,
+        endOffset,
+      });
+    }
+  }
+  findings.push(...dynamicFindings(dynamic, options));
+  return findings.sort((a, b) => a.line - b.line || a.column - b.column);
+}
+
+/** A message about a prepared StackExchange.Redis script names `@key`, not the `KEYS[1]` it became. */
+function withParameterNames(message: string, parameters: readonly NamedParameter[]): string {
+  let out = message;
+  for (const { name, becomes } of parameters) out = out.replace(new RegExp(`${becomes.replace(/[[\]]/g, '\\$&')}(?!\\d)`, 'g'), name);
+  return out;
+}
+
+/** The findings for scripts built at run time, at `unanalyzable-command`'s severity. */
+export function dynamicFindings(dynamic: readonly HostDynamicScript[], options: AnalyzeOptions): LuaFinding[] {
+  const configured = options.rules?.['unanalyzable-command'];
+  const severity = configured === undefined ? RULES['unanalyzable-command'].defaultSeverity : parseSeverity(configured);
+  if (!severity) return [];
+  return dynamic.map((d) => ({
+    ruleId: 'unanalyzable-command',
+    severity,
+    message:
+      `The Redis script passed to ${d.via} is built at run time (${d.how}), so lua-lint cannot see the Lua that Redis receives and checks none of its TTLs. ` +
+      'Keep the script a constant string and pass the values in KEYS and ARGV instead: then it is checked, and Redis caches one script instead of one per value.',
+    line: d.line,
+    column: d.column,
+    endLine: d.endLine,
+    endColumn: d.endColumn,
+    offset: d.offset,
+    endOffset: d.endOffset,
+  }));
+}
