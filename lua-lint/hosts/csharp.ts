@@ -8,30 +8,12 @@
  * `const` and `static readonly` fields and local variables of the file. Interpolated strings
  * (`$"...{x}..."`) and `string.Format` build a script at run time.
  */
-import { concat, escaped, removeIndent, verbatim, type Cooked } from './cooked.js';
+import { removeIndent } from './cooked.js';
 import type { Node } from './parser.js';
-import { children, commandScript, cookRange, Resolver, type LanguageSyntax } from './shared.js';
+import { children, commandScript, cookRange, Resolver, simpleQuoted, type LanguageSyntax } from './shared.js';
 import type { ScriptSite, ScriptValue } from './types.js';
 
 const ESCAPES = new Set(['escape_sequence']);
-
-/** `@"..."`: no escapes but `""` for a quote. */
-function verbatimString(node: Node): ScriptValue {
-  const text = node.text;
-  const base = node.startIndex;
-  const parts: Cooked[] = [];
-  let at = 2;
-  for (let i = 2; i < text.length - 1; i++) {
-    if (text[i] === '"' && text[i + 1] === '"') {
-      if (i > at) parts.push(verbatim(text.slice(at, i), base + at));
-      parts.push(escaped('"', base + i, base + i + 2));
-      at = i + 2;
-      i++;
-    }
-  }
-  if (text.length - 1 > at) parts.push(verbatim(text.slice(at, text.length - 1), base + at));
-  return { kind: 'string', value: { ...concat(parts.length > 0 ? parts : [verbatim('', base + 2)], base + 2), end: node.endIndex - 1 } };
-}
 
 /** `"""..."""`: on several lines, the text between the delimiters' lines, less the closing line's indentation. */
 function rawString(node: Node): ScriptValue | undefined {
@@ -58,7 +40,7 @@ const syntax: LanguageSyntax = {
   },
   literal(node) {
     if (node.type === 'string_literal') return cookRange(node, node.startIndex + 1, node.endIndex - 1, { escapes: ESCAPES });
-    if (node.type === 'verbatim_string_literal') return verbatimString(node);
+    if (node.type === 'verbatim_string_literal') return simpleQuoted(node, 2, '"', '"');
     if (node.type === 'raw_string_literal') return rawString(node);
     if (node.type === 'interpolated_string_expression') {
       const interpolation = children(node).find((c) => c.type === 'interpolation');

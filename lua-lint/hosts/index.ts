@@ -80,7 +80,7 @@ export interface HostExtraction {
  * @throws Error when the parser cannot be loaded (a broken install).
  */
 export async function extractHostScripts(language: Exclude<HostLanguageId, 'javascript' | 'typescript'>, text: string): Promise<HostExtraction> {
-  if (!/redis|valkey|\bLUA\b/i.test(text)) return { scripts: [], dynamic: [] };
+  if (!/redis|valkey/i.test(text) && !/\bLUA\b/.test(text)) return { scripts: [], dynamic: [] };
   const spec = TREE_SITTER[language];
   const [{ parserFor }, find] = await Promise.all([import('./parser.js'), spec.scripts()]);
   const parser = await parserFor(spec.grammar);
@@ -91,7 +91,8 @@ export async function extractHostScripts(language: Exclude<HostLanguageId, 'java
     const scripts: HostScript[] = [];
     const dynamic: HostDynamicScript[] = [];
     const seen = new Set<string>();
-    for (const site of find(tree.rootNode)) {
+    const sites = find(tree.rootNode).sort((a, b) => siteStart(a) - siteStart(b));
+    for (const site of sites) {
       if (site.value.kind === 'dynamic') {
         const { at, end, how } = site.value;
         if (seen.has(`d${at}`)) continue;
@@ -115,6 +116,10 @@ export async function extractHostScripts(language: Exclude<HostLanguageId, 'java
   } finally {
     tree.delete();
   }
+}
+
+function siteStart(site: ScriptSite): number {
+  return site.value.kind === 'dynamic' ? site.value.at : (site.value.value.map[0] ?? site.value.value.end);
 }
 
 /**

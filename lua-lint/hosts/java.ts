@@ -75,7 +75,8 @@ export function javaScripts(root: Node): ScriptSite[] {
     let script: Node | undefined;
     let via: string;
     if (call.type === 'object_creation_expression') {
-      const type = lastName(call.childForFieldName('type')) ?? '';
+      const typeNode = call.childForFieldName('type');
+      const type = (typeNode?.type === 'generic_type' ? typeNode.namedChild(0)?.text : lastName(typeNode)) ?? '';
       if (type !== 'DefaultRedisScript') continue;
       script = args[0];
       via = `new ${type}<>(...)`;

@@ -52,7 +52,8 @@ function fatal(message: string): LuaFinding {
  * `@typescript-eslint/parser` or `typescript-eslint`; without them, one fatal finding says what
  * to install.
  */
-export async function lintJavaScriptSource(filePath: string, text: string, options: AnalyzeOptions): Promise<LuaFinding[]> {
+export async function lintJavaScriptSource(file: string, text: string, options: AnalyzeOptions): Promise<LuaFinding[]> {
+  const filePath = path.resolve(file);
   if (!/redis|valkey/i.test(text)) return [];
   const typescript = /\.[cm]?tsx?$/i.test(filePath);
   const Linter = await loadLinter();

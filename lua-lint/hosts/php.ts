@@ -9,33 +9,14 @@
  * `static::release()`, `$this->script`). Interpolation (`$var`, `{$a->b}`) and `sprintf` build
  * a script at run time.
  */
-import { concat, escaped, removeIndent, verbatim, type Cooked } from './cooked.js';
+import { removeIndent, verbatim } from './cooked.js';
 import type { Node } from './parser.js';
-import { children, commandScript, cookRange, Resolver, type LanguageSyntax } from './shared.js';
+import { children, commandScript, cookRange, Resolver, simpleQuoted, type LanguageSyntax } from './shared.js';
 import type { ScriptSite, ScriptValue } from './types.js';
 
 const ESCAPES = new Set(['escape_sequence']);
 const TEXT = new Set(['string_content', 'string_value', 'nowdoc_string', 'text']);
 const CALLS = ['member_call_expression', 'nullsafe_member_call_expression', 'scoped_call_expression'];
-
-/** `'...'`: only `\\` and `\'` are escapes. */
-function singleQuoted(node: Node): ScriptValue {
-  const text = node.text;
-  const base = node.startIndex;
-  const open = text.indexOf("'");
-  const parts: Cooked[] = [];
-  let at = open + 1;
-  for (let i = at; i < text.length - 1; i++) {
-    if (text[i] === '\\' && (text[i + 1] === '\\' || text[i + 1] === "'")) {
-      if (i > at) parts.push(verbatim(text.slice(at, i), base + at));
-      parts.push(escaped(text[i + 1]!, base + i, base + i + 2));
-      at = i + 2;
-      i++;
-    }
-  }
-  if (text.length - 1 > at) parts.push(verbatim(text.slice(at, text.length - 1), base + at));
-  return { kind: 'string', value: { ...concat(parts.length > 0 ? parts : [verbatim('', base + at)], base + at), end: node.endIndex - 1 } };
-}
 
 /** A heredoc (escapes, interpolation) or nowdoc: the text between the lines of its markers. */
 function heredoc(node: Node): ScriptValue | undefined {
@@ -89,7 +70,7 @@ const syntax: LanguageSyntax = {
     }
   },
   literal(node) {
-    if (node.type === 'string') return node.text.replace(/^[bB]/, '').startsWith("'") ? singleQuoted(node) : undefined;
+    if (node.type === 'string') return node.text.replace(/^[bB]/, '').startsWith("'") ? simpleQuoted(node, node.text.indexOf("'") + 1, '\\', "'") : undefined;
     if (node.type === 'encapsed_string') {
       return cookRange(node, node.startIndex + 1, node.endIndex - 1, { escapes: ESCAPES, text: TEXT, interpolationName: 'string interpolation' });
     }

@@ -9,7 +9,7 @@
  */
 import { commonIndent, concat, removeIndent } from './cooked.js';
 import type { Node } from './parser.js';
-import { children, commandScript, cookRange, Resolver, type LanguageSyntax } from './shared.js';
+import { children, commandScript, cookRange, Resolver, simpleQuoted, type LanguageSyntax } from './shared.js';
 import type { ScriptSite, ScriptValue } from './types.js';
 
 const ESCAPES = new Set(['escape_sequence']);
@@ -45,9 +45,10 @@ function syntaxFor(root: Node): LanguageSyntax {
     literal(node) {
       if (node.type === 'heredoc_beginning') return heredoc(node);
       if (node.type === 'string') {
-        const single = node.text.startsWith("'");
+        if (node.text.startsWith("'")) return simpleQuoted(node, 1, '\\', "'");
         return cookRange(node, node.startIndex + 1, node.endIndex - 1, {
-          ...(single ? {} : { escapes: ESCAPES, interpolations: INTERPOLATIONS }),
+          escapes: ESCAPES,
+          interpolations: INTERPOLATIONS,
           interpolationName: 'string interpolation `#{...}`',
         });
       }

@@ -181,3 +181,26 @@ export function commandScript(args: readonly Node[], resolver: Resolver): Node |
   }
   return undefined;
 }
+
+/**
+ * A literal whose only escapes are a doubled `escape` character or `escape` + `quote` (PHP's and
+ * Ruby's `'...'`: `\\` and `\'`; C#'s `@"..."`: `""`), from `open` characters after its start
+ * to the character before its end.
+ */
+export function simpleQuoted(node: Node, open: number, escape: string, quote: string): ScriptValue {
+  const text = node.text;
+  const base = node.startIndex;
+  const parts: Cooked[] = [];
+  let at = open;
+  for (let i = at; i < text.length - 1; i++) {
+    if (text[i] === escape && (text[i + 1] === escape || text[i + 1] === quote)) {
+      if (escape === quote && i + 1 === text.length - 1) break; // C#: the closing quote
+      if (i > at) parts.push(verbatim(text.slice(at, i), base + at));
+      parts.push(escaped(text[i + 1]!, base + i, base + i + 2));
+      at = i + 2;
+      i++;
+    }
+  }
+  if (text.length - 1 > at) parts.push(verbatim(text.slice(at, text.length - 1), base + at));
+  return { kind: 'string', value: { ...concat(parts.length > 0 ? parts : [verbatim('', base + at)], base + at), end: node.endIndex - 1 } };
+}
