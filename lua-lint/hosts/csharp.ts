@@ -10,7 +10,7 @@
  */
 import { removeIndent } from './cooked.js';
 import type { Node } from './parser.js';
-import { children, commandScript, cookRange, Resolver, simpleQuoted, type LanguageSyntax } from './shared.js';
+import { children, commandScript, cookRange, Resolver, simpleQuoted, wordHint, type LanguageSyntax } from './shared.js';
 import type { ScriptSite, ScriptValue } from './types.js';
 
 const ESCAPES = new Set(['escape_sequence']);
@@ -89,6 +89,11 @@ const SCRIPT_FIRST = new Set([
   'EvalRoAsync',
 ]);
 
+const COMMAND = new Set(['Execute', 'ExecuteAsync']);
+
+/** Whether a C# file may hold a script (names one of the calls). */
+export const csharpHint = wordHint([...SCRIPT_FIRST, ...COMMAND, 'Prepare']);
+
 /** The scripts of a C# file. */
 export function csharpScripts(root: Node): ScriptSite[] {
   const resolver = new Resolver(syntax, root);
@@ -108,7 +113,7 @@ export function csharpScripts(root: Node): ScriptSite[] {
       prepared = true;
     } else if (SCRIPT_FIRST.has(name)) {
       script = args[0];
-    } else if (name === 'Execute' || name === 'ExecuteAsync') {
+    } else if (COMMAND.has(name)) {
       script = commandScript(args, resolver);
     } else {
       continue;

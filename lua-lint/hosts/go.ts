@@ -6,7 +6,7 @@
  * and raw (`` `...` ``, carriage returns dropped as the Go spec says), joined with `+`; named values:
  * `const`, `var` and `:=` of the file. `fmt.Sprintf` and friends build a script at run time.
  */
-import { cookRange, children, commandScript, lastName, Resolver, type LanguageSyntax } from './shared.js';
+import { cookRange, children, commandScript, lastName, Resolver, wordHint, type LanguageSyntax } from './shared.js';
 import type { Node } from './parser.js';
 import type { ScriptSite, ScriptValue } from './types.js';
 import { removeCarriageReturns } from './cooked.js';
@@ -61,6 +61,23 @@ const syntax: LanguageSyntax = {
   },
 };
 
+/** Where the script is among a call's arguments, by method name. */
+const CALLS: Readonly<Record<string, 'first' | 'second' | 'last' | 'command'>> = {
+  NewScript: 'last', // go-redis NewScript(src), redigo NewScript(keyCount, src)
+  NewLuaScript: 'first',
+  NewLuaScriptReadOnly: 'first',
+  Eval: 'second', // after the context
+  EvalRO: 'second',
+  ScriptLoad: 'second',
+  FunctionLoad: 'second',
+  FunctionLoadReplace: 'second',
+  Do: 'command',
+  Send: 'command',
+};
+
+/** Whether a Go file may hold a script (names one of the calls). */
+export const goHint = wordHint(Object.keys(CALLS));
+
 /** The scripts of a Go file. */
 export function goScripts(root: Node): ScriptSite[] {
   const resolver = new Resolver(syntax, root);
@@ -70,30 +87,11 @@ export function goScripts(root: Node): ScriptSite[] {
     const fn = call.childForFieldName('function');
     if (fn?.type !== 'selector_expression') continue;
     const name = fn.childForFieldName('field')?.text;
+    if (name === undefined || !Object.hasOwn(CALLS, name)) continue;
     const args = children(call.childForFieldName('arguments') ?? call);
-    let script: Node | undefined;
-    switch (name) {
-      case 'NewScript':
-        script = args.at(-1);
-        break;
-      case 'NewLuaScript':
-      case 'NewLuaScriptReadOnly':
-        script = args[0];
-        break;
-      case 'Eval':
-      case 'EvalRO':
-      case 'ScriptLoad':
-      case 'FunctionLoad':
-      case 'FunctionLoadReplace':
-        script = args[1];
-        break;
-      case 'Do':
-      case 'Send':
-        script = commandScript(args, resolver);
-        break;
-      default:
-        continue;
-    }
+    const where = name === undefined ? undefined : CALLS[name];
+    if (where === undefined) continue;
+    const script = where === 'command' ? commandScript(args, resolver) : where === 'last' ? args.at(-1) : args[where === 'first' ? 0 : 1];
     const value = resolver.value(script);
     if (value) sites.push({ value, via: `${fn.text}(...)` });
   }

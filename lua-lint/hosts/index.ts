@@ -22,19 +22,25 @@ import { hostLanguageOf, type HostLanguageId } from './extensions.js';
 
 export { HOST_EXTENSIONS, hostLanguageOf, type HostLanguageId } from './extensions.js';
 
+interface Extractor {
+  /** Whether the text may hold a script at all: the names of the script-taking calls appear in it. */
+  hint: (text: string) => boolean;
+  scripts: (root: Node) => ScriptSite[];
+}
+
 interface TreeSitterLanguage {
   name: string;
   grammar: GrammarName;
-  scripts: () => Promise<(root: Node) => ScriptSite[]>;
+  load: () => Promise<Extractor>;
 }
 
 const TREE_SITTER: Record<Exclude<HostLanguageId, 'javascript' | 'typescript'>, TreeSitterLanguage> = {
-  go: { name: 'Go', grammar: 'go', scripts: async () => (await import('./go.js')).goScripts },
-  python: { name: 'Python', grammar: 'python', scripts: async () => (await import('./python.js')).pythonScripts },
-  ruby: { name: 'Ruby', grammar: 'ruby', scripts: async () => (await import('./ruby.js')).rubyScripts },
-  php: { name: 'PHP', grammar: 'php', scripts: async () => (await import('./php.js')).phpScripts },
-  java: { name: 'Java', grammar: 'java', scripts: async () => (await import('./java.js')).javaScripts },
-  csharp: { name: 'C#', grammar: 'c-sharp', scripts: async () => (await import('./csharp.js')).csharpScripts },
+  go: { name: 'Go', grammar: 'go', load: async () => import('./go.js').then((m) => ({ hint: m.goHint, scripts: m.goScripts })) },
+  python: { name: 'Python', grammar: 'python', load: async () => import('./python.js').then((m) => ({ hint: m.pythonHint, scripts: m.pythonScripts })) },
+  ruby: { name: 'Ruby', grammar: 'ruby', load: async () => import('./ruby.js').then((m) => ({ hint: m.rubyHint, scripts: m.rubyScripts })) },
+  php: { name: 'PHP', grammar: 'php', load: async () => import('./php.js').then((m) => ({ hint: m.phpHint, scripts: m.phpScripts })) },
+  java: { name: 'Java', grammar: 'java', load: async () => import('./java.js').then((m) => ({ hint: m.javaHint, scripts: m.javaScripts })) },
+  csharp: { name: 'C#', grammar: 'c-sharp', load: async () => import('./csharp.js').then((m) => ({ hint: m.csharpHint, scripts: m.csharpScripts })) },
 };
 
 /** One script found in a host file. */
@@ -82,7 +88,9 @@ export interface HostExtraction {
 export async function extractHostScripts(language: Exclude<HostLanguageId, 'javascript' | 'typescript'>, text: string): Promise<HostExtraction> {
   if (!/redis|valkey/i.test(text) && !/\bLUA\b/.test(text)) return { scripts: [], dynamic: [] };
   const spec = TREE_SITTER[language];
-  const [{ parserFor }, find] = await Promise.all([import('./parser.js'), spec.scripts()]);
+  const extractor = await spec.load();
+  if (!extractor.hint(text)) return { scripts: [], dynamic: [] };
+  const { parserFor } = await import('./parser.js');
   const parser = await parserFor(spec.grammar);
   const tree = parser.parse(text);
   if (!tree) return { scripts: [], dynamic: [] };
@@ -91,7 +99,7 @@ export async function extractHostScripts(language: Exclude<HostLanguageId, 'java
     const scripts: HostScript[] = [];
     const dynamic: HostDynamicScript[] = [];
     const seen = new Set<string>();
-    const sites = find(tree.rootNode).sort((a, b) => siteStart(a) - siteStart(b));
+    const sites = extractor.scripts(tree.rootNode).sort((a, b) => siteStart(a) - siteStart(b));
     for (const site of sites) {
       if (site.value.kind === 'dynamic') {
         const { at, end, how } = site.value;

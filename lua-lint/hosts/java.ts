@@ -10,7 +10,7 @@
  */
 import { commonIndent, removeIndent } from './cooked.js';
 import type { Node } from './parser.js';
-import { children, commandScript, cookRange, lastName, Resolver, type LanguageSyntax } from './shared.js';
+import { children, commandScript, cookRange, lastName, Resolver, wordHint, type LanguageSyntax } from './shared.js';
 import type { ScriptSite, ScriptValue } from './types.js';
 
 const ESCAPES = new Set(['escape_sequence']);
@@ -64,6 +64,10 @@ const syntax: LanguageSyntax = {
 };
 
 const SCRIPT_FIRST = new Set(['eval', 'evalReadonly', 'evalReadOnly', 'evalAsync', 'evalReadOnlyAsync', 'scriptLoad', 'scriptLoadAsync', 'functionLoad', 'functionLoadReplace', 'setScriptText']);
+const COMMAND = new Set(['sendCommand', 'dispatch', 'executeCommand']);
+
+/** Whether a Java file may hold a script (names one of the calls, or Spring's RedisScript). */
+export const javaHint = wordHint([...SCRIPT_FIRST, ...COMMAND], /RedisScript/);
 
 /** The scripts of a Java file. */
 export function javaScripts(root: Node): ScriptSite[] {
@@ -90,7 +94,7 @@ export function javaScripts(root: Node): ScriptSite[] {
         script = mode >= 0 ? args[mode + 1] : args[0];
       } else if (name === 'of' && object?.text.endsWith('RedisScript')) {
         script = args[0];
-      } else if ((name === 'sendCommand' || name === 'dispatch' || name === 'executeCommand') && object) {
+      } else if (COMMAND.has(name) && object) {
         script = commandScript(args, resolver);
       } else {
         continue;

@@ -11,7 +11,7 @@
  */
 import { removeIndent, verbatim } from './cooked.js';
 import type { Node } from './parser.js';
-import { children, commandScript, cookRange, Resolver, simpleQuoted, type LanguageSyntax } from './shared.js';
+import { children, commandScript, cookRange, Resolver, simpleQuoted, wordHint, type LanguageSyntax } from './shared.js';
 import type { ScriptSite, ScriptValue } from './types.js';
 
 const ESCAPES = new Set(['escape_sequence']);
@@ -110,6 +110,12 @@ function argumentValue(argument: Node): Node {
   return argument.type === 'argument' ? (children(argument).at(-1) ?? argument) : argument;
 }
 
+const SCRIPT_FIRST = new Set(['eval', 'evalro', 'eval_ro']);
+const COMMAND = 'rawcommand';
+
+/** Whether a PHP file may hold a script (names one of the calls, a ScriptCommand, or has a LUA heredoc). */
+export const phpHint = wordHint([...SCRIPT_FIRST, 'script', COMMAND, 'getScript'], /\bLUA\b/, 'i');
+
 /** The scripts of a PHP file. */
 export function phpScripts(root: Node): ScriptSite[] {
   const resolver = new Resolver(syntax, root);
@@ -120,23 +126,17 @@ export function phpScripts(root: Node): ScriptSite[] {
     const args = children(call.childForFieldName('arguments') ?? call).filter((a) => a.type === 'argument');
     const named = (key: string): Node | undefined => args.find((a) => a.childForFieldName('name')?.text === key);
     let script: Node | undefined;
-    switch (method.toLowerCase()) {
-      case 'eval':
-      case 'evalro':
-      case 'eval_ro':
-        script = named('script') ?? args[0];
-        break;
-      case 'script': {
-        const sub = resolver.value(args[0] && argumentValue(args[0]));
-        if (sub?.kind !== 'string' || sub.value.text.toLowerCase() !== 'load') continue;
-        script = args[1];
-        break;
-      }
-      case 'rawcommand':
-        script = commandScript(args.map(argumentValue), resolver);
-        break;
-      default:
-        continue;
+    const lower = method.toLowerCase();
+    if (SCRIPT_FIRST.has(lower)) {
+      script = named('script') ?? args[0];
+    } else if (lower === 'script') {
+      const sub = resolver.value(args[0] && argumentValue(args[0]));
+      if (sub?.kind !== 'string' || sub.value.text.toLowerCase() !== 'load') continue;
+      script = args[1];
+    } else if (lower === COMMAND) {
+      script = commandScript(args.map(argumentValue), resolver);
+    } else {
+      continue;
     }
     const value = resolver.value(script && argumentValue(script));
     const receiver = call.childForFieldName('object') ?? call.childForFieldName('scope');

@@ -7,7 +7,7 @@
  * `self.SCRIPT`, `cls.SCRIPT`, `Limiter.SCRIPT`). f-strings, `%` and `.format()` build a
  * script at run time.
  */
-import { children, commandScript, cookRange, lastName, Resolver, type LanguageSyntax } from './shared.js';
+import { children, commandScript, cookRange, lastName, Resolver, wordHint, type LanguageSyntax } from './shared.js';
 import type { Node } from './parser.js';
 import type { ScriptSite, ScriptValue } from './types.js';
 import { concat } from './cooked.js';
@@ -84,6 +84,11 @@ function isStringish(node: Node | null): boolean {
 }
 
 const SCRIPT_FIRST = new Set(['register_script', 'eval', 'eval_ro', 'script_load', 'function_load']);
+const SCRIPT_SECOND = new Set(['Script', 'AsyncScript']); // Script(registered_client, script)
+const COMMAND = 'execute_command';
+
+/** Whether a Python file may hold a script (names one of the calls). */
+export const pythonHint = wordHint([...SCRIPT_FIRST, ...SCRIPT_SECOND, COMMAND]);
 
 /** The scripts of a Python file. */
 export function pythonScripts(root: Node): ScriptSite[] {
@@ -103,9 +108,9 @@ export function pythonScripts(root: Node): ScriptSite[] {
     let script: Node | undefined;
     if (fn.type === 'attribute' && SCRIPT_FIRST.has(name)) {
       script = positional[0] ?? keyword('script') ?? keyword('code');
-    } else if (name === 'Script' || name === 'AsyncScript') {
+    } else if (SCRIPT_SECOND.has(name)) {
       script = positional[1] ?? keyword('script');
-    } else if (fn.type === 'attribute' && name === 'execute_command') {
+    } else if (fn.type === 'attribute' && name === COMMAND) {
       script = commandScript(positional, resolver);
     } else {
       continue;

@@ -9,7 +9,7 @@
  */
 import { commonIndent, concat, removeIndent } from './cooked.js';
 import type { Node } from './parser.js';
-import { children, commandScript, cookRange, Resolver, simpleQuoted, type LanguageSyntax } from './shared.js';
+import { children, commandScript, cookRange, Resolver, simpleQuoted, wordHint, type LanguageSyntax } from './shared.js';
 import type { ScriptSite, ScriptValue } from './types.js';
 
 const ESCAPES = new Set(['escape_sequence']);
@@ -96,6 +96,12 @@ function syntaxFor(root: Node): LanguageSyntax {
   return syntax;
 }
 
+const SCRIPT_FIRST = new Set(['eval', 'function_load']);
+const COMMAND = new Set(['call', 'call_v', 'blocking_call']);
+
+/** Whether a Ruby file may hold a script (names one of the calls, or has a LUA heredoc). */
+export const rubyHint = wordHint([...SCRIPT_FIRST, 'script', ...COMMAND], /\bLUA\b/);
+
 /** The scripts of a Ruby file. */
 export function rubyScripts(root: Node): ScriptSite[] {
   const syntax = syntaxFor(root);
@@ -108,13 +114,13 @@ export function rubyScripts(root: Node): ScriptSite[] {
     if (!call || !receiver || !method || !argList) continue;
     const args = children(argList).filter((arg) => arg.type !== 'pair' && arg.type !== 'block_argument');
     let script: Node | undefined;
-    if (method === 'eval' || method === 'function_load') {
+    if (SCRIPT_FIRST.has(method)) {
       script = args[0];
     } else if (method === 'script') {
       const sub = resolver.value(args[0]);
       if (sub?.kind !== 'string' || sub.value.text.toLowerCase() !== 'load') continue;
       script = args[1];
-    } else if (method === 'call' || method === 'call_v' || method === 'blocking_call') {
+    } else if (COMMAND.has(method)) {
       script = commandScript(args, resolver);
     } else {
       continue;

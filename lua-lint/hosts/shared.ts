@@ -25,13 +25,20 @@ export interface LanguageSyntax {
 
 /** Resolves expressions of one file to the string values they hold. */
 export class Resolver {
-  private readonly named = new Map<string, Node>();
+  private named: Map<string, Node> | undefined;
 
   constructor(
     private readonly syntax: LanguageSyntax,
-    root: Node,
-  ) {
-    for (const [name, value] of syntax.constants(root)) if (!this.named.has(name)) this.named.set(name, value);
+    private readonly root: Node,
+  ) {}
+
+  /** The named values of the file (the first definition of each name), collected on first use. */
+  private lookup(name: string): Node | undefined {
+    if (!this.named) {
+      this.named = new Map();
+      for (const [key, value] of this.syntax.constants(this.root)) if (!this.named.has(key)) this.named.set(key, value);
+    }
+    return this.named.get(name);
   }
 
   /**
@@ -67,7 +74,7 @@ export class Resolver {
     }
     const name = this.syntax.reference(inner);
     if (name !== undefined) {
-      const target = this.named.get(name);
+      const target = this.lookup(name);
       if (target && target !== inner) return this.value(target, depth + 1);
     }
     return undefined;
@@ -203,4 +210,13 @@ export function simpleQuoted(node: Node, open: number, escape: string, quote: st
   }
   if (text.length - 1 > at) parts.push(verbatim(text.slice(at, text.length - 1), base + at));
   return { kind: 'string', value: { ...concat(parts.length > 0 ? parts : [verbatim('', base + at)], base + at), end: node.endIndex - 1 } };
+}
+
+/**
+ * A cheap test run before parsing: whether the text contains one of `names` as a word (or matches
+ * `extra`). A file without any script-taking call name cannot hold a script, so it is not parsed.
+ */
+export function wordHint(names: Iterable<string>, extra?: RegExp, flags = ''): (text: string) => boolean {
+  const words = new RegExp(`\\b(?:${[...names].join('|')})\\b`, flags);
+  return (text) => words.test(text) || (extra?.test(text) ?? false);
 }
