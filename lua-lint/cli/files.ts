@@ -6,7 +6,7 @@ import path from 'node:path';
 import { glob, isDynamicPattern } from 'tinyglobby';
 import { CliError, describeFsError } from '../../cli/errors.js';
 import { displayPath } from './paths.js';
-import { DECLARATION_GLOB, SOURCE_GLOB } from '../hosts/extensions.js';
+import { HOST_WALK_IGNORES, SOURCE_GLOB } from '../hosts/extensions.js';
 
 /** Never linted, wherever they are: dependencies and Git's own files. */
 export const DEFAULT_IGNORES: readonly string[] = ['**/node_modules/**', '**/.git/**'];
@@ -55,7 +55,7 @@ export async function expandPatterns(patterns: readonly string[], options: Expan
       matches = [absolute];
     } else {
       const found = stats
-        ? await glob(DIRECTORY_GLOB, { ...globOptions(absolute), ignore: [...DEFAULT_IGNORES, DECLARATION_GLOB] })
+        ? await glob(DIRECTORY_GLOB, { ...globOptions(absolute), ignore: [...DEFAULT_IGNORES, ...HOST_WALK_IGNORES] })
         : isDynamicPattern(pattern)
           ? await glob(globPattern(pattern), globOptions(options.cwd))
           : [];

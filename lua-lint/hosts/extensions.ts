@@ -34,5 +34,15 @@ export function hostLanguageOf(filePath: string): HostLanguageId | undefined {
 /** The glob a directory on the command line expands to: Lua files and host-language files. */
 export const SOURCE_GLOB = `**/*.{lua,${Object.keys(HOST_EXTENSIONS).map((e) => e.slice(1)).join(',')}}`;
 
-/** Declaration files are never source of scripts. */
-export const DECLARATION_GLOB = '**/*.d.{ts,mts,cts}';
+/**
+ * Left out of directory walks: declaration files, and the folders where the host languages keep
+ * their dependencies and generated code, as `node_modules` is for JavaScript (Composer's, Go's and
+ * Bundler's `vendor/`, Python virtual environments, .NET's `obj/`). Naming such a file or a
+ * glob into it still lints it.
+ */
+export const HOST_WALK_IGNORES: readonly string[] = [
+  '**/*.d.{ts,mts,cts}',
+  '**/vendor/**/*.{php,go,rb}',
+  '**/{.venv,venv,site-packages}/**/*.py',
+  '**/obj/**/*.cs',
+];

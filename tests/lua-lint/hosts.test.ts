@@ -241,3 +241,30 @@ describe('the CLI', () => {
     expect(JSON.parse(stdout)).toEqual({ loaded: false, after: true });
   });
 });
+
+describe('directory walks', () => {
+  it("leave out the host languages' dependency folders and declaration files, not what is named", async () => {
+    const { mkdtempSync, mkdirSync, writeFileSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(path.join(tmpdir(), 'lua-lint-hosts-'));
+    try {
+      const leak = "<?php\n$redis->eval('redis.call(\"INCR\", KEYS[1]) return 1', 1, 'k');\n";
+      for (const file of ['app/a.php', 'vendor/laravel/b.php', 'venv/lib/c.py', 'obj/Debug/D.cs', 'types/e.d.ts']) {
+        mkdirSync(path.join(dir, path.dirname(file)), { recursive: true });
+        const text = file.endsWith('.php') ? leak : file.endsWith('.py') ? "import redis\nr.eval(\"redis.call('INCR', KEYS[1])\", 1)\n" : file.endsWith('.cs') ? 'class D { void F() { db.ScriptEvaluate("redis.call(\'INCR\', KEYS[1])"); } }\n' : "declare const redis: unknown;\n";
+        writeFileSync(path.join(dir, file), text);
+      }
+      let stdout = '';
+      const io = { stdout: { write: (t: string) => (stdout += t), isTTY: false }, stderr: { write: () => true }, stdin: Readable.from([]), cwd: dir, env: {} };
+      expect(await main(['.', '--format', 'json'], io)).toBe(1);
+      expect((JSON.parse(stdout) as Array<{ filePath: string; messages: Array<{ line: number; column: number }> }>).map((r) => [path.relative(dir, r.filePath), r.messages.map((m) => `${m.line}:${m.column}`)])).toEqual([
+        ['app/a.php', ['2:15']],
+      ]);
+      stdout = '';
+      expect(await main(['vendor/laravel/b.php', 'venv', '--format', 'json'], io)).toBe(1);
+      expect((JSON.parse(stdout) as Array<{ filePath: string }>).map((r) => path.relative(dir, r.filePath))).toEqual(['vendor/laravel/b.php', 'venv/lib/c.py']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
