@@ -47,14 +47,15 @@ function fatal(message: string): LuaFinding {
 
 /**
  * Lints the scripts embedded in one JavaScript or TypeScript file (see the module comment); the
- * findings are at the file's lines and columns. A file that names neither Redis nor Valkey is not
- * parsed. Needs `eslint` (a peer dependency of the plugin) and, for TypeScript,
+ * findings are at the file's lines and columns. A file that names neither Redis nor Valkey, or none
+ * of the script-taking calls, is not parsed. Needs `eslint` (a peer dependency of the plugin) and, for TypeScript,
  * `@typescript-eslint/parser` or `typescript-eslint`; without them, one fatal finding says what
  * to install.
  */
 export async function lintJavaScriptSource(file: string, text: string, options: AnalyzeOptions): Promise<LuaFinding[]> {
   const filePath = path.resolve(file);
-  if (!/redis|valkey/i.test(text)) return [];
+  // The calls embeddedScriptsOf reads; a file naming none of them holds no script.
+  if (!/redis|valkey/i.test(text) || !/\b(?:eval\w*|EVAL\w*|defineCommand|defineScript|createScript)\b/.test(text)) return [];
   const typescript = /\.[cm]?tsx?$/i.test(filePath);
   const Linter = await loadLinter();
   if (!Linter) return [fatal('lua-lint reads JavaScript and TypeScript files with ESLint\'s parser: install eslint next to eslint-plugin-redis-ttl (npm install --save-dev eslint).')];
