@@ -94,9 +94,12 @@ export function decodeEscape(sequence: string, unknown: 'char' | 'keep' = 'char'
   if (body.length === 0) return '';
   if (/^\r?\n/.test(body)) return '';
   const braced = /^u\{([0-9a-fA-F]+)\}$/.exec(body);
-  if (braced) return String.fromCodePoint(Number.parseInt(braced[1]!, 16));
   const hex = /^(?:x([0-9a-fA-F]{1,2})|u+([0-9a-fA-F]{4})|U([0-9a-fA-F]{8}))$/.exec(body);
-  if (hex) return String.fromCodePoint(Number.parseInt(hex[1] ?? hex[2] ?? hex[3]!, 16));
+  const code = braced?.[1] ?? hex?.[1] ?? hex?.[2] ?? hex?.[3];
+  if (code !== undefined) {
+    const point = Number.parseInt(code, 16);
+    return point <= 0x10ffff ? String.fromCodePoint(point) : sequence; // not a character: kept as written
+  }
   if (/^[0-7]{1,3}$/.test(body)) return String.fromCharCode(Number.parseInt(body, 8));
   if (body.length === 1 && body in simple) return simple[body]!;
   return unknown === 'keep' ? sequence : body;

@@ -12,7 +12,7 @@ import { analyzeLua } from '../lint.js';
 import { RULES, parseSeverity } from '../rules.js';
 import type { AnalyzeOptions, LuaFinding } from '../types.js';
 import type { Cooked } from './cooked.js';
-import type { GrammarName, Node } from './parser.js';
+import type { GrammarName, Node, Tree } from './parser.js';
 import { prepareStackExchangeScript, type NamedParameter } from './templating.js';
 import type { ScriptSite } from './types.js';
 
@@ -29,18 +29,17 @@ interface Extractor {
 }
 
 interface TreeSitterLanguage {
-  name: string;
   grammar: GrammarName;
   load: () => Promise<Extractor>;
 }
 
 const TREE_SITTER: Record<Exclude<HostLanguageId, 'javascript' | 'typescript'>, TreeSitterLanguage> = {
-  go: { name: 'Go', grammar: 'go', load: async () => import('./go.js').then((m) => ({ hint: m.goHint, scripts: m.goScripts })) },
-  python: { name: 'Python', grammar: 'python', load: async () => import('./python.js').then((m) => ({ hint: m.pythonHint, scripts: m.pythonScripts })) },
-  ruby: { name: 'Ruby', grammar: 'ruby', load: async () => import('./ruby.js').then((m) => ({ hint: m.rubyHint, scripts: m.rubyScripts })) },
-  php: { name: 'PHP', grammar: 'php', load: async () => import('./php.js').then((m) => ({ hint: m.phpHint, scripts: m.phpScripts })) },
-  java: { name: 'Java', grammar: 'java', load: async () => import('./java.js').then((m) => ({ hint: m.javaHint, scripts: m.javaScripts })) },
-  csharp: { name: 'C#', grammar: 'c-sharp', load: async () => import('./csharp.js').then((m) => ({ hint: m.csharpHint, scripts: m.csharpScripts })) },
+  go: { grammar: 'go', load: async () => import('./go.js').then((m) => ({ hint: m.goHint, scripts: m.goScripts })) },
+  python: { grammar: 'python', load: async () => import('./python.js').then((m) => ({ hint: m.pythonHint, scripts: m.pythonScripts })) },
+  ruby: { grammar: 'ruby', load: async () => import('./ruby.js').then((m) => ({ hint: m.rubyHint, scripts: m.rubyScripts })) },
+  php: { grammar: 'php', load: async () => import('./php.js').then((m) => ({ hint: m.phpHint, scripts: m.phpScripts })) },
+  java: { grammar: 'java', load: async () => import('./java.js').then((m) => ({ hint: m.javaHint, scripts: m.javaScripts })) },
+  csharp: { grammar: 'c-sharp', load: async () => import('./csharp.js').then((m) => ({ hint: m.csharpHint, scripts: m.csharpScripts })) },
 };
 
 /** One script found in a host file. */
@@ -61,11 +60,15 @@ export interface HostScript {
 export interface HostDynamicScript {
   /** What builds it: `an f-string`, `fmt.Sprintf(...)`, `a concatenation with \`ttl\``. */
   how: string;
+  /** The call it is passed to (`rdb.Eval(...)`). */
   via: string;
+  /** 1-based host line and column (UTF-16 code units) of the interpolation or template call. */
   line: number;
   column: number;
+  /** 1-based host line and column just past it. */
   endLine: number;
   endColumn: number;
+  /** 0-based UTF-16 host offsets of the same range. */
   offset: number;
   endOffset: number;
 }
@@ -83,7 +86,8 @@ export interface HostExtraction {
  *
  * @param language the file's language ({@link hostLanguageOf}); not `javascript` / `typescript`.
  * @param text the file's text.
- * @throws Error when the parser cannot be loaded (a broken install).
+ * @throws Error when the parser cannot be loaded (a broken install); {@link HostExtractionError}
+ *   when the file's scripts cannot be read (never expected, whatever the input).
  */
 export async function extractHostScripts(language: Exclude<HostLanguageId, 'javascript' | 'typescript'>, text: string): Promise<HostExtraction> {
   if (!/redis|valkey/i.test(text) && !/\bLUA\b/.test(text)) return { scripts: [], dynamic: [] };
@@ -92,9 +96,10 @@ export async function extractHostScripts(language: Exclude<HostLanguageId, 'java
   if (!extractor.hint(text)) return { scripts: [], dynamic: [] };
   const { parserFor } = await import('./parser.js');
   const parser = await parserFor(spec.grammar);
-  const tree = parser.parse(text);
-  if (!tree) return { scripts: [], dynamic: [] };
+  let tree: Tree | null = null;
   try {
+    tree = parser.parse(text);
+    if (!tree) return { scripts: [], dynamic: [] };
     const lines = lineIndex(text);
     const scripts: HostScript[] = [];
     const dynamic: HostDynamicScript[] = [];
@@ -121,9 +126,16 @@ export async function extractHostScripts(language: Exclude<HostLanguageId, 'java
       scripts.push({ source: mapped.text, hostOffset, position: (offset) => lines.position(hostOffset(offset)), via: site.via, parameters });
     }
     return { scripts, dynamic };
+  } catch (error) {
+    throw new HostExtractionError(error instanceof Error ? error.message : String(error));
   } finally {
-    tree.delete();
+    tree?.delete();
   }
+}
+
+/** A file whose scripts could not be read (a bug of an extractor on odd input, not a broken install). */
+export class HostExtractionError extends Error {
+  override name = 'HostExtractionError';
 }
 
 function siteStart(site: ScriptSite): number {
@@ -149,7 +161,16 @@ export async function lintHostSource(filePath: string, text: string, options: An
     const { lintJavaScriptSource } = await import('./javascript.js');
     return lintJavaScriptSource(filePath, text, options);
   }
-  const { scripts, dynamic } = await extractHostScripts(language, text);
+  let extraction: HostExtraction;
+  try {
+    extraction = await extractHostScripts(language, text);
+  } catch (error) {
+    if (!(error instanceof HostExtractionError)) throw error; // a broken install: the parser did not load
+    // Never take the run down on odd input, and never pass a file we could not read as clean.
+    const message = `lua-lint could not read the Redis scripts of this file: ${error.message}.`;
+    return [{ ruleId: null, severity: 2, message, line: 1, column: 1, endLine: 1, endColumn: 1, offset: 0, endOffset: 0, fatal: true }];
+  }
+  const { scripts, dynamic } = extraction;
   const lines = lineIndex(text);
   const findings: LuaFinding[] = [];
   for (const script of scripts) {

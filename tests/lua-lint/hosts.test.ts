@@ -268,3 +268,31 @@ describe('directory walks', () => {
     }
   });
 });
+
+describe('odd input', () => {
+  it('never throws, and every finding is inside the file', async () => {
+    const fc = await import('fast-check');
+    const { decodeEscape } = await import('../../lua-lint/hosts/cooked.js');
+    expect(decodeEscape('\\U7fffffff')).toBe('\\U7fffffff'); // not a character: kept as written
+    expect(decodeEscape('\\u{1F600}')).toBe('😀');
+    const heads: Record<string, string> = {
+      'x.go': 'package x\nimport "redis"\nfunc f() { rdb.Eval(ctx, "',
+      'x.py': 'import redis\nr.eval("""',
+      'x.rb': 'require "redis"\nS = <<~LUA\n',
+      'x.php': "<?php\n$redis->eval(<<<'LUA'\n",
+      'x.java': 'class A { void f() { jedis.eval("""\n',
+      'x.cs': 'using StackExchange.Redis;\nclass C { LuaScript P = LuaScript.Prepare(@"',
+    };
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...Object.keys(heads)), fc.string({ unit: 'binary', maxLength: 80 }), async (file, tail) => {
+        const text = heads[file]! + tail;
+        for (const finding of await lintText(file, text)) {
+          expect(finding.offset).toBeGreaterThanOrEqual(0);
+          expect(finding.endOffset).toBeLessThanOrEqual(text.length);
+          expect(finding.line).toBeGreaterThanOrEqual(1);
+        }
+      }),
+      { numRuns: 300, seed: 16 },
+    );
+  });
+});
