@@ -10,7 +10,7 @@
  */
 import { removeIndent } from './cooked.js';
 import type { Node } from './parser.js';
-import { children, commandScript, cookRange, Resolver, simpleQuoted, wordHint, type LanguageSyntax } from './shared.js';
+import { children, commandScript, cookRange, Resolver, binaryOperands, unwrapParentheses, memberReference, simpleQuoted, wordHint, type LanguageSyntax } from './shared.js';
 import type { ScriptSite, ScriptValue } from './types.js';
 
 const ESCAPES = new Set(['escape_sequence']);
@@ -51,15 +51,8 @@ const syntax: LanguageSyntax = {
     }
     return undefined;
   },
-  operands(node) {
-    if (node.type !== 'binary_expression' || node.childForFieldName('operator')?.text !== '+') return undefined;
-    return [node.childForFieldName('left'), node.childForFieldName('right')].filter((n): n is Node => n !== null);
-  },
-  reference(node) {
-    if (node.type === 'identifier') return node.text;
-    if (node.type === 'member_access_expression') return node.childForFieldName('name')?.text;
-    return undefined;
-  },
+  operands: (node) => binaryOperands(node, 'binary_expression', '+'),
+  reference: (node) => memberReference(node, 'member_access_expression', 'name'),
   template(node) {
     if (node.type !== 'invocation_expression') return undefined;
     const fn = node.childForFieldName('function');
@@ -69,11 +62,7 @@ const syntax: LanguageSyntax = {
     if (name === 'Replace' && owner !== undefined) return '`.Replace(...)`';
     return undefined;
   },
-  unwrap(node) {
-    let current = node;
-    while (current.type === 'parenthesized_expression' && current.namedChildCount === 1) current = current.namedChild(0)!;
-    return current;
-  },
+  unwrap: (node) => unwrapParentheses(node),
 };
 
 const SCRIPT_FIRST = new Set([

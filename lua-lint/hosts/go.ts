@@ -6,7 +6,7 @@
  * and raw (`` `...` ``, carriage returns dropped as the Go spec says), joined with `+`; named values:
  * `const`, `var` and `:=` of the file. `fmt.Sprintf` and friends build a script at run time.
  */
-import { cookRange, children, commandScript, lastName, Resolver, wordHint, type LanguageSyntax } from './shared.js';
+import { cookRange, children, commandScript, lastName, Resolver, binaryOperands, unwrapParentheses, memberReference, wordHint, type LanguageSyntax } from './shared.js';
 import type { Node } from './parser.js';
 import type { ScriptSite, ScriptValue } from './types.js';
 import { removeCarriageReturns } from './cooked.js';
@@ -37,15 +37,8 @@ const syntax: LanguageSyntax = {
     }
     return undefined;
   },
-  operands(node) {
-    if (node.type !== 'binary_expression' || node.childForFieldName('operator')?.text !== '+') return undefined;
-    return [node.childForFieldName('left'), node.childForFieldName('right')].filter((n): n is Node => n !== null);
-  },
-  reference(node) {
-    if (node.type === 'identifier') return node.text;
-    if (node.type === 'selector_expression') return node.childForFieldName('field')?.text;
-    return undefined;
-  },
+  operands: (node) => binaryOperands(node, 'binary_expression', '+'),
+  reference: (node) => memberReference(node, 'selector_expression', 'field'),
   template(node) {
     if (node.type !== 'call_expression') return undefined;
     const fn = node.childForFieldName('function');
@@ -54,11 +47,7 @@ const syntax: LanguageSyntax = {
     if (fn?.type === 'selector_expression' && /^(Replace|ReplaceAll)$/.test(name ?? '') && fn.childForFieldName('operand')?.text === 'strings') return `${fn.text}(...)`;
     return undefined;
   },
-  unwrap(node) {
-    let current = node;
-    while (current.type === 'parenthesized_expression' && current.namedChildCount === 1) current = current.namedChild(0)!;
-    return current;
-  },
+  unwrap: (node) => unwrapParentheses(node),
 };
 
 /** Where the script is among a call's arguments, by method name. */

@@ -13,6 +13,7 @@ import { RULES, parseSeverity } from '../rules.js';
 import type { AnalyzeOptions, LuaFinding } from '../types.js';
 import type { Cooked } from './cooked.js';
 import type { GrammarName, Node, Tree } from './parser.js';
+import { atHost } from './shared.js';
 import { prepareStackExchangeScript, type NamedParameter } from './templating.js';
 import type { ScriptSite } from './types.js';
 
@@ -178,18 +179,10 @@ export async function lintHostSource(filePath: string, text: string, options: An
     for (const finding of analyzeLua(script.source, perScript)) {
       const offset = script.hostOffset(finding.offset);
       const endOffset = finding.endOffset > finding.offset ? script.hostOffset(finding.endOffset - 1) + 1 : offset;
-      const start = lines.position(offset);
-      const end = lines.position(endOffset);
-      findings.push({
-        ...finding,
-        message: finding.fatal ? `The script of ${script.via} is not valid Lua, so Redis rejects it. ${finding.message}` : withParameterNames(finding.message, script.parameters),
-        line: start.line,
-        column: start.column,
-        endLine: end.line,
-        endColumn: end.column,
-        offset,
-        endOffset,
-      });
+      const message = finding.fatal
+        ? `The script of ${script.via} is not valid Lua, so Redis rejects it. ${finding.message}`
+        : withParameterNames(finding.message, script.parameters);
+      findings.push(atHost(finding, lines, offset, endOffset, message));
     }
   }
   findings.push(...dynamicFindings(dynamic, options));

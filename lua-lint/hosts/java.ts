@@ -10,7 +10,7 @@
  */
 import { commonIndent, removeIndent } from './cooked.js';
 import type { Node } from './parser.js';
-import { children, commandScript, cookRange, lastName, Resolver, wordHint, type LanguageSyntax } from './shared.js';
+import { children, commandScript, cookRange, lastName, Resolver, binaryOperands, unwrapParentheses, memberReference, wordHint, type LanguageSyntax } from './shared.js';
 import type { ScriptSite, ScriptValue } from './types.js';
 
 const ESCAPES = new Set(['escape_sequence']);
@@ -37,15 +37,8 @@ const syntax: LanguageSyntax = {
   literal(node) {
     return node.type === 'string_literal' ? stringLiteral(node) : undefined;
   },
-  operands(node) {
-    if (node.type !== 'binary_expression' || node.childForFieldName('operator')?.text !== '+') return undefined;
-    return [node.childForFieldName('left'), node.childForFieldName('right')].filter((n): n is Node => n !== null);
-  },
-  reference(node) {
-    if (node.type === 'identifier') return node.text;
-    if (node.type === 'field_access') return node.childForFieldName('field')?.text;
-    return undefined;
-  },
+  operands: (node) => binaryOperands(node, 'binary_expression', '+'),
+  reference: (node) => memberReference(node, 'field_access', 'field'),
   template(node) {
     if (node.type !== 'method_invocation') return undefined;
     const name = node.childForFieldName('name')?.text ?? '';
@@ -56,11 +49,7 @@ const syntax: LanguageSyntax = {
     }
     return undefined;
   },
-  unwrap(node) {
-    let current = node;
-    while (current.type === 'parenthesized_expression' && current.namedChildCount === 1) current = current.namedChild(0)!;
-    return current;
-  },
+  unwrap: (node) => unwrapParentheses(node),
 };
 
 const SCRIPT_FIRST = new Set(['eval', 'evalReadonly', 'evalReadOnly', 'evalAsync', 'evalReadOnlyAsync', 'scriptLoad', 'scriptLoadAsync', 'functionLoad', 'functionLoadReplace', 'setScriptText']);

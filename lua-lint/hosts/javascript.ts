@@ -11,6 +11,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { embeddedScriptsOf, type EmbeddedScript } from '../../rules/redis-calls/lua.js';
 import type { AnyContext } from '../../rules/redis-calls/static.js';
 import { lineIndex } from '../lines.js';
+import { atHost } from './shared.js';
 import { analyzeLua } from '../lint.js';
 import type { AnalyzeOptions, LuaFinding } from '../types.js';
 
@@ -107,10 +108,8 @@ export async function lintJavaScriptSource(file: string, text: string, options: 
     for (const finding of analyzeLua(script.source, { ...options, messagePosition })) {
       const offset = script.toFileOffset(finding.offset);
       const endOffset = script.importedFrom ? offset : script.toFileOffset(Math.max(finding.endOffset, finding.offset));
-      const start = lines.position(offset);
-      const end = lines.position(endOffset);
       const where = script.importedFrom ? `In the script at ${script.importedFrom.replace(/:\d+:\d+$/, '')}:${script.modulePosition!(finding.offset).line}: ` : '';
-      findings.push({ ...finding, message: `${where}${finding.message}`, line: start.line, column: start.column, endLine: end.line, endColumn: end.column, offset, endOffset });
+      findings.push(atHost(finding, lines, offset, endOffset, `${where}${finding.message}`));
     }
   }
   return findings.sort((a, b) => a.line - b.line || a.column - b.column);

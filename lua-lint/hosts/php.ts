@@ -11,7 +11,7 @@
  */
 import { removeIndent, verbatim } from './cooked.js';
 import type { Node } from './parser.js';
-import { children, commandScript, cookRange, Resolver, simpleQuoted, wordHint, type LanguageSyntax } from './shared.js';
+import { children, commandScript, cookRange, Resolver, binaryOperands, unwrapParentheses, simpleQuoted, wordHint, type LanguageSyntax } from './shared.js';
 import type { ScriptSite, ScriptValue } from './types.js';
 
 const ESCAPES = new Set(['escape_sequence']);
@@ -77,10 +77,7 @@ const syntax: LanguageSyntax = {
     if (node.type === 'heredoc' || node.type === 'nowdoc') return heredoc(node);
     return undefined;
   },
-  operands(node) {
-    if (node.type !== 'binary_expression' || node.childForFieldName('operator')?.text !== '.') return undefined;
-    return [node.childForFieldName('left'), node.childForFieldName('right')].filter((n): n is Node => n !== null);
-  },
+  operands: (node) => binaryOperands(node, 'binary_expression', '.'),
   reference(node) {
     if (node.type === 'variable_name' || node.type === 'name') return node.text;
     if (node.type === 'class_constant_access_expression') return children(node).at(-1)?.text;
@@ -99,11 +96,7 @@ const syntax: LanguageSyntax = {
     }
     return undefined;
   },
-  unwrap(node) {
-    let current = node;
-    while (current.type === 'parenthesized_expression' && current.namedChildCount === 1) current = current.namedChild(0)!;
-    return current;
-  },
+  unwrap: (node) => unwrapParentheses(node),
 };
 
 function argumentValue(argument: Node): Node {

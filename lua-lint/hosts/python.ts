@@ -7,7 +7,7 @@
  * `self.SCRIPT`, `cls.SCRIPT`, `Limiter.SCRIPT`). f-strings, `%` and `.format()` build a
  * script at run time.
  */
-import { children, commandScript, cookRange, lastName, Resolver, wordHint, type LanguageSyntax } from './shared.js';
+import { children, commandScript, cookRange, lastName, Resolver, binaryOperands, unwrapParentheses, memberReference, wordHint, type LanguageSyntax } from './shared.js';
 import type { Node } from './parser.js';
 import type { ScriptSite, ScriptValue } from './types.js';
 import { concat } from './cooked.js';
@@ -51,15 +51,8 @@ const syntax: LanguageSyntax = {
     }
     return undefined;
   },
-  operands(node) {
-    if (node.type !== 'binary_operator' || node.childForFieldName('operator')?.text !== '+') return undefined;
-    return [node.childForFieldName('left'), node.childForFieldName('right')].filter((n): n is Node => n !== null);
-  },
-  reference(node) {
-    if (node.type === 'identifier') return node.text;
-    if (node.type === 'attribute') return node.childForFieldName('attribute')?.text;
-    return undefined;
-  },
+  operands: (node) => binaryOperands(node, 'binary_operator', '+'),
+  reference: (node) => memberReference(node, 'attribute', 'attribute'),
   template(node) {
     if (node.type === 'binary_operator' && node.childForFieldName('operator')?.text === '%' && isStringish(node.childForFieldName('left'))) {
       return '`%` formatting';
@@ -72,11 +65,7 @@ const syntax: LanguageSyntax = {
     }
     return undefined;
   },
-  unwrap(node) {
-    let current = node;
-    while (current.type === 'parenthesized_expression' && current.namedChildCount === 1) current = current.namedChild(0)!;
-    return current;
-  },
+  unwrap: (node) => unwrapParentheses(node),
 };
 
 function isStringish(node: Node | null): boolean {

@@ -9,7 +9,7 @@
  */
 import { commonIndent, concat, removeIndent } from './cooked.js';
 import type { Node } from './parser.js';
-import { children, commandScript, cookRange, Resolver, simpleQuoted, wordHint, type LanguageSyntax } from './shared.js';
+import { children, commandScript, cookRange, Resolver, binaryOperands, simpleQuoted, wordHint, type LanguageSyntax } from './shared.js';
 import type { ScriptSite, ScriptValue } from './types.js';
 
 const ESCAPES = new Set(['escape_sequence']);
@@ -64,10 +64,7 @@ function syntaxFor(root: Node): LanguageSyntax {
       if (node.type === 'simple_symbol') return cookRange(node, node.startIndex + 1, node.endIndex, {});
       return undefined;
     },
-    operands(node) {
-      if (node.type !== 'binary' || node.childForFieldName('operator')?.text !== '+') return undefined;
-      return [node.childForFieldName('left'), node.childForFieldName('right')].filter((n): n is Node => n !== null);
-    },
+    operands: (node) => binaryOperands(node, 'binary', '+'),
     reference(node) {
       if (/^(constant|identifier|instance_variable|class_variable|global_variable)$/.test(node.type)) return node.text;
       if (node.type === 'scope_resolution') return node.childForFieldName('name')?.text;

@@ -5,6 +5,8 @@
  */
 import { concat, decodeEscape, escaped, verbatim, type Cooked } from './cooked.js';
 import type { Node } from './parser.js';
+import type { LineIndex } from '../lines.js';
+import type { LuaFinding } from '../types.js';
 import type { ScriptValue } from './types.js';
 
 /** What a language tells the shared resolver about its syntax tree. */
@@ -219,4 +221,31 @@ export function simpleQuoted(node: Node, open: number, escape: string, quote: st
 export function wordHint(names: Iterable<string>, extra?: RegExp, flags = ''): (text: string) => boolean {
   const words = new RegExp(`\\b(?:${[...names].join('|')})\\b`, flags);
   return (text) => words.test(text) || (extra?.test(text) ?? false);
+}
+
+/** The two operands of `left <operator> right` when `node` is a binary node of `type`. */
+export function binaryOperands(node: Node, type: string, operator: string): Node[] | undefined {
+  if (node.type !== type || node.childForFieldName('operator')?.text !== operator) return undefined;
+  return [node.childForFieldName('left'), node.childForFieldName('right')].filter((n): n is Node => n !== null);
+}
+
+/** The expression inside any number of parentheses (`type` is the grammar's parenthesised node). */
+export function unwrapParentheses(node: Node, type = 'parenthesized_expression'): Node {
+  let current = node;
+  while (current.type === type && current.namedChildCount === 1) current = current.namedChild(0)!;
+  return current;
+}
+
+/** The name an identifier, or the `field` of a member access of type `memberType`, refers to. */
+export function memberReference(node: Node, memberType: string, field: string): string | undefined {
+  if (node.type === 'identifier') return node.text;
+  if (node.type === memberType) return node.childForFieldName(field)?.text;
+  return undefined;
+}
+
+/** A finding of an embedded script, moved to host offsets `offset`..`endOffset` of the host text. */
+export function atHost(finding: LuaFinding, lines: LineIndex, offset: number, endOffset: number, message = finding.message): LuaFinding {
+  const start = lines.position(offset);
+  const end = lines.position(endOffset);
+  return { ...finding, message, line: start.line, column: start.column, endLine: end.line, endColumn: end.column, offset, endOffset };
 }
