@@ -12,6 +12,17 @@
  */
 export { analyzeLua } from './lint.js';
 export { analyzeLuaWithIncludes, hasIncludes, type FileFindings, type IncludeResolver } from './includes.js';
+export {
+  extractHostScripts,
+  hostLanguageOf,
+  lintHostSource,
+  HOST_EXTENSIONS,
+  type HostDynamicScript,
+  type HostExtraction,
+  type HostLanguageId,
+  type HostScript,
+  type NamedParameter,
+} from './hosts/index.js';
 export type { AnalyzeOptions, LuaFinding, LuaRuleId, Severity, SeverityName } from './types.js';
 export { RULES, RULE_IDS, DOCS_BASE_URL, isLuaRuleId, parseSeverity, severityName, type LuaRuleMeta } from './rules.js';
 export { describeCommand, isKnownCommand, type CommandDescription, type CommandArg, type KeyAction, type KeyEffect } from '../semantics/commands.js';

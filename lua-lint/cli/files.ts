@@ -6,12 +6,13 @@ import path from 'node:path';
 import { glob, isDynamicPattern } from 'tinyglobby';
 import { CliError, describeFsError } from '../../cli/errors.js';
 import { displayPath } from './paths.js';
+import { HOST_WALK_IGNORES, SOURCE_GLOB } from '../hosts/extensions.js';
 
 /** Never linted, wherever they are: dependencies and Git's own files. */
 export const DEFAULT_IGNORES: readonly string[] = ['**/node_modules/**', '**/.git/**'];
 
-/** What a directory on the command line expands to. */
-export const DIRECTORY_GLOB = '**/*.lua';
+/** What a directory on the command line expands to: `.lua` files and host-language files (Go, Python, ...). */
+export const DIRECTORY_GLOB = SOURCE_GLOB;
 
 /** One thing to lint: a file (absolute path) or standard input (`-`). */
 export type LintTarget = { kind: 'file'; path: string } | { kind: 'stdin' };
@@ -28,7 +29,8 @@ export interface ExpandOptions {
 /**
  * Expands each pattern, in order, without duplicates: `-` is standard input; an existing file is
  * linted whatever its extension (and silently skipped when `ignores` matches it, so that lists of
- * staged files can be passed as they are); a directory becomes `<dir>/**\/*.lua`; anything else is
+ * staged files can be passed as they are); a directory becomes `<dir>/**\/*.lua` plus the
+ * host-language files ({@link DIRECTORY_GLOB}); anything else is
  * a glob relative to `cwd`. Files under node_modules and .git are never linted. A file reached
  * twice (two patterns, or a symbolic link back into a searched folder) is linted once, under its
  * real path when that was found too, else under the first path found.
@@ -53,7 +55,7 @@ export async function expandPatterns(patterns: readonly string[], options: Expan
       matches = [absolute];
     } else {
       const found = stats
-        ? await glob(DIRECTORY_GLOB, globOptions(absolute))
+        ? await glob(DIRECTORY_GLOB, { ...globOptions(absolute), ignore: [...DEFAULT_IGNORES, ...HOST_WALK_IGNORES] })
         : isDynamicPattern(pattern)
           ? await glob(globPattern(pattern), globOptions(options.cwd))
           : [];
@@ -64,7 +66,7 @@ export async function expandPatterns(patterns: readonly string[], options: Expan
           found.length > 0
             ? `All files matched by "${pattern}" are ignored (see "ignores" in the config file).`
             : stats
-              ? `No .lua files were found in the directory "${pattern}".`
+              ? `No .lua files (nor Go, Python, Ruby, PHP, Java, C#, JS or TS files) were found in the directory "${pattern}".`
               : `No files matching the pattern "${pattern}" were found.`,
         );
       }

@@ -21,6 +21,7 @@ import { FORMATTERS, FORMAT_NAMES, type FormatName } from './formatters/index.js
 import { createIgnoreMatcher } from './ignore.js';
 import { packageVersion } from '../../cli/package-info.js';
 import { displayPath } from './paths.js';
+import { hostLanguageOf } from '../hosts/extensions.js';
 import { type CliStreams, finishProgram, parseArguments, reportUserErrors } from '../../cli/process.js';
 import { type LintMessage, type LintResult, STDIN_FILE_PATH, createResult, errorsOnly, totals, withCounts } from './results.js';
 
@@ -74,6 +75,7 @@ function wrap(text: string, width: number, indent: string): string {
 const EXAMPLES = `
 Examples:
   $ lua-lint scripts/                      lint every .lua file under scripts/
+  $ lua-lint src/                          and the scripts in its .go, .py, .rb, .php, .java, .cs, .js, .ts files
   $ lua-lint "src/**/*.lua" --quiet        a glob (quoted), errors only
   $ lua-lint limiter.lua --rule key-must-come-from-keys=off
   $ lua-lint scripts --persistent 2        KEYS[2] is persistent on purpose
@@ -101,8 +103,10 @@ function parseCount(value: string): number {
 function buildProgram(io: CliIo): Command {
   const program = new Command('lua-lint')
     .usage(USAGE)
-    .description('Checks Redis Lua scripts (EVAL scripts and Redis 7 function libraries) for keys left without a TTL.')
-    .argument('[patterns...]', 'files, directories (their **/*.lua) or quoted globs; "-" reads standard input')
+    .description(
+      'Checks Redis Lua scripts (EVAL scripts and Redis 7 function libraries) for keys left without a TTL: .lua files, and the scripts embedded in Go, Python, Ruby, PHP, Java, C#, JavaScript and TypeScript files.',
+    )
+    .argument('[patterns...]', 'files, directories (their **/*.lua and host-language files) or quoted globs; "-" reads standard input')
     .addOption(new Option('-f, --format <name>', 'output format').choices(FORMAT_NAMES).default('stylish'))
     .option('-o, --output-file <path>', 'write the report to a file instead of standard output')
     .option('--rule <id=severity>', 'set a rule to off, warn or error (repeatable)', collect)
@@ -171,9 +175,9 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
   for (const target of targets) {
     if (target.kind === 'stdin') {
       const filePath = options.stdinFilename === undefined ? STDIN_FILE_PATH : path.resolve(io.cwd, options.stdinFilename);
-      lint.add(filePath, await readStream(io.stdin));
+      await lint.addAny(filePath, await readStream(io.stdin));
     } else {
-      lint.add(target.path, await readSourceFile(target.path, io.cwd));
+      await lint.addAny(target.path, await readSourceFile(target.path, io.cwd));
     }
   }
   let results = lint.results();
@@ -222,6 +226,15 @@ class LintRun {
     for (const { filePath: file, findings } of analyzeLuaWithIncludes(from, source.text, this.resolver, this.options)) {
       this.push(file === from ? filePath : file, createResult(file, findings).messages);
     }
+  }
+
+  /** Lints a Lua file, or the scripts embedded in a host-language file (Go, Python, ..., JS/TS). */
+  async addAny(filePath: string, bytes: Uint8Array): Promise<void> {
+    if (hostLanguageOf(filePath) === undefined) return this.add(filePath, bytes);
+    const source = decodeSource(bytes);
+    if (!source.ok) return this.add(filePath, bytes);
+    const { lintHostSource } = await import('../hosts/index.js');
+    this.push(filePath, createResult(filePath, await lintHostSource(filePath, source.text, this.options)).messages);
   }
 
   results(): LintResult[] {

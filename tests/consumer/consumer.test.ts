@@ -228,6 +228,20 @@ describe('a TypeScript project', () => {
       code: 1,
       stdout: expect.stringContaining('leak.lua: line 1, col 1, Error - INCR on KEYS[1] can create the key without a TTL') as unknown,
     });
+    // Scripts embedded in Go (the tree-sitter grammars ship with the plugin) and in TypeScript
+    // (the ESLint rule's extraction, with the project's typescript-eslint), in one directory walk.
+    mkdirSync(join(dir, 'embedded'));
+    writeFileSync(join(dir, 'embedded/hit.go'), 'package hit\n\nimport "github.com/redis/go-redis/v9"\n\nvar hit = redis.NewScript(`\nlocal n = redis.call("INCR", KEYS[1])\nreturn n\n`)\n');
+    writeFileSync(
+      join(dir, 'embedded/hit.ts'),
+      "import type { Redis } from 'ioredis';\n\nexport const hit = (redis: Redis, key: string) => redis.eval(\"redis.call('INCR', KEYS[1])\", 1, key);\n",
+    );
+    const embedded = await sh('npx --no-install lua-lint embedded --format compact', dir).catch((error: { code: number; stdout: string }) => error);
+    expect('code' in embedded ? embedded.code : 0).toBe(1);
+    expect(embedded.stdout.split('\n').filter((line) => line.includes(', col ')).map((line) => line.replace(/ - .*\((.*)\)$/, ' $1').replace(dir + '/', ''))).toEqual([
+      'embedded/hit.go: line 6, col 11, Error write-path-needs-ttl',
+      'embedded/hit.ts: line 3, col 63, Error write-path-needs-ttl',
+    ]);
   });
 
   it('the entry points type-check under moduleResolution node16, bundler and node10, every module their declarations import resolves, a wrong subpath does not', async () => {

@@ -364,7 +364,7 @@ describe('files, directories and globs', () => {
     });
     expect((await run(['*.lua'])).stderr).toBe('lua-lint: No files matching the pattern "*.lua" were found.\n');
     files({ 'empty/readme.md': 'no scripts here' });
-    expect(await run(['empty'])).toEqual({ code: 2, stdout: '', stderr: 'lua-lint: No .lua files were found in the directory "empty".\n' });
+    expect(await run(['empty'])).toEqual({ code: 2, stdout: '', stderr: 'lua-lint: No .lua files (nor Go, Python, Ruby, PHP, Java, C#, JS or TS files) were found in the directory "empty".\n' });
     expect(await run(['empty', '--no-error-on-unmatched-pattern'])).toEqual({ code: 0, stdout: '', stderr: '' });
   });
 

@@ -1,0 +1,96 @@
+/**
+ * Java: Jedis (`jedis.eval(src, ...)`, `evalReadonly`, `scriptLoad`, `functionLoad`), Lettuce
+ * (`commands.eval(src, type, keys...)`, `evalReadOnly`, `scriptLoad`, `functionLoad`), Redisson
+ * (`getScript().eval(Mode, src, ReturnType, ...)`, `evalAsync`, `scriptLoad`) and Spring Data
+ * Redis (`new DefaultRedisScript<>(src, ...)`, `RedisScript.of(src, ...)`, `setScriptText(src)`).
+ * Strings: literals with escapes, text blocks (`"""`, incidental indentation removed as the JLS
+ * says), joined with `+`; named values: fields and local variables of the file (`LUA`,
+ * `this.lua`, `Scripts.LUA`). `String.format`, `.formatted(...)` and `.replace(...)` build a
+ * script at run time.
+ */
+import { commonIndent, removeIndent } from './cooked.js';
+import type { Node } from './parser.js';
+import { children, commandScript, cookRange, lastName, Resolver, binaryOperands, unwrapParentheses, memberReference, wordHint, type LanguageSyntax } from './shared.js';
+import type { ScriptSite, ScriptValue } from './types.js';
+
+const ESCAPES = new Set(['escape_sequence']);
+
+function stringLiteral(node: Node): ScriptValue {
+  const block = node.text.startsWith('"""');
+  if (!block) return cookRange(node, node.startIndex + 1, node.endIndex - 1, { escapes: ESCAPES });
+  // A text block starts on the line after the opening delimiter.
+  const firstBreak = node.text.indexOf('\n');
+  const value = cookRange(node, node.startIndex + firstBreak + 1, node.endIndex - 3, { escapes: ESCAPES });
+  if (value.kind === 'dynamic') return value;
+  const dedented = removeIndent(value.value, commonIndent(value.value.text, true));
+  return { kind: 'string', value: dedented };
+}
+
+const syntax: LanguageSyntax = {
+  *constants(root) {
+    for (const declarator of root.descendantsOfType('variable_declarator')) {
+      const name = declarator?.childForFieldName('name');
+      const value = declarator?.childForFieldName('value');
+      if (name && value) yield [name.text, value];
+    }
+  },
+  literal(node) {
+    return node.type === 'string_literal' ? stringLiteral(node) : undefined;
+  },
+  operands: (node) => binaryOperands(node, 'binary_expression', '+'),
+  reference: (node) => memberReference(node, 'field_access', 'field'),
+  template(node) {
+    if (node.type !== 'method_invocation') return undefined;
+    const name = node.childForFieldName('name')?.text ?? '';
+    const object = node.childForFieldName('object');
+    if (name === 'format' && (object?.text === 'String' || object?.text === 'java.lang.String')) return '`String.format(...)`';
+    if (/^(formatted|replace|replaceAll)$/.test(name) && object && (object.type === 'string_literal' || object.type === 'identifier' || object.type === 'field_access')) {
+      return `\`.${name}(...)\``;
+    }
+    return undefined;
+  },
+  unwrap: (node) => unwrapParentheses(node),
+};
+
+const SCRIPT_FIRST = new Set(['eval', 'evalReadonly', 'evalReadOnly', 'evalAsync', 'evalReadOnlyAsync', 'scriptLoad', 'scriptLoadAsync', 'functionLoad', 'functionLoadReplace', 'setScriptText']);
+const COMMAND = new Set(['sendCommand', 'dispatch', 'executeCommand']);
+
+/** Whether a Java file may hold a script (names one of the calls, or Spring's RedisScript). */
+export const javaHint = wordHint([...SCRIPT_FIRST, ...COMMAND], /RedisScript/);
+
+/** The scripts of a Java file. */
+export function javaScripts(root: Node): ScriptSite[] {
+  const resolver = new Resolver(syntax, root);
+  const sites: ScriptSite[] = [];
+  for (const call of root.descendantsOfType(['method_invocation', 'object_creation_expression'])) {
+    if (!call) continue;
+    const args = children(call.childForFieldName('arguments') ?? call).filter((a) => a.type !== 'argument_list');
+    let script: Node | undefined;
+    let via: string;
+    if (call.type === 'object_creation_expression') {
+      const typeNode = call.childForFieldName('type');
+      const type = (typeNode?.type === 'generic_type' ? typeNode.namedChild(0)?.text : lastName(typeNode)) ?? '';
+      if (type !== 'DefaultRedisScript') continue;
+      script = args[0];
+      via = `new ${type}<>(...)`;
+    } else {
+      const name = call.childForFieldName('name')?.text ?? '';
+      const object = call.childForFieldName('object');
+      via = `${object ? `${object.text}.` : ''}${name}(...)`;
+      if (SCRIPT_FIRST.has(name) && object) {
+        // Redisson: eval([key,] Mode, script, ReturnType, ...): the script follows the Mode.
+        const mode = args.findIndex((a) => /(^|\.)(Mode\.)?(READ_ONLY|READ_WRITE)$/.test(a.text));
+        script = mode >= 0 ? args[mode + 1] : args[0];
+      } else if (name === 'of' && object?.text.endsWith('RedisScript')) {
+        script = args[0];
+      } else if (COMMAND.has(name) && object) {
+        script = commandScript(args, resolver);
+      } else {
+        continue;
+      }
+    }
+    const value = resolver.value(script);
+    if (value) sites.push({ value, via });
+  }
+  return sites;
+}
