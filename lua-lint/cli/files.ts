@@ -100,13 +100,14 @@ function globOptions(cwd: string) {
 export type SourceText = { ok: true; text: string } | { ok: false; reason: string };
 
 /**
- * Decodes a file's bytes as UTF-8: a byte-order mark is dropped (positions are then counted from
- * the character after it, as in ESLint) and invalid sequences become U+FFFD, one per bad byte, so
- * lines and columns stay where an editor shows them. A file with NUL bytes is not Lua source.
+ * Decodes a file's bytes as UTF-8: a byte-order mark is kept, so that the analysis reports it as the
+ * parse error Redis gives (Redis hands the script's bytes to Lua as they are); invalid sequences
+ * become U+FFFD, one per bad byte, so lines and columns stay where an editor shows them. A file
+ * with NUL bytes is not Lua source.
  */
 export function decodeSource(bytes: Uint8Array): SourceText {
   if (bytes.includes(0)) return { ok: false, reason: 'Not a Lua source file: it contains NUL bytes (binary data?).' };
-  return { ok: true, text: new TextDecoder('utf-8').decode(bytes) };
+  return { ok: true, text: new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes) };
 }
 
 /**

@@ -401,13 +401,14 @@ describe('files, directories and globs', () => {
     ]);
   });
 
-  it('accepts an empty file, and counts positions after a byte-order mark like an editor', async () => {
+  it('accepts an empty file, reports a byte-order mark as the parse error Redis gives, counts positions in Latin-1 like an editor', async () => {
     files({ 'empty.lua': '', 'bom.lua': `\uFEFF${LEAK}`, 'latin1.lua': Buffer.concat([Buffer.from("-- caf\xe9\n", 'latin1'), Buffer.from(LEAK)]) });
     const { code, stdout } = await run(['empty.lua', 'bom.lua', 'latin1.lua', '--format', 'json']);
     expect(code).toBe(1);
     const [empty, bom, latin1] = json(stdout);
     expect(empty?.messages).toEqual([]);
-    expect(bom?.messages.map((m) => [m.ruleId, m.line, m.column, m.endLine, m.endColumn])).toEqual([['write-path-needs-ttl', 1, 1, 1, 36]]);
+    expect(bom?.messages.map((m) => [m.ruleId, m.line, m.column, m.fatal])).toEqual([[null, 1, 1, true]]);
+    expect(bom?.messages[0]?.message).toMatch(/^Parsing error: the script starts with a UTF-8 byte order mark/);
     expect(latin1?.messages.map((m) => [m.ruleId, m.line, m.column, m.endLine, m.endColumn])).toEqual([['write-path-needs-ttl', 2, 1, 2, 36]]);
   });
 });
