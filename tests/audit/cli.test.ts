@@ -631,6 +631,10 @@ describe.skipIf(ownServerOnly)('usage and connection errors', () => {
     const version = await runCli(['--version']);
     const packageJson = JSON.parse(readFileSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../package.json'), 'utf8')) as { version: string };
     expect(version).toEqual({ code: 0, stdout: `${packageJson.version}\n`, stderr: '' });
+    // -v and -V both work, as in lua-lint
+    expect(await runCli(['-v'])).toEqual(version);
+    expect(await runCli(['-V'])).toEqual(version);
+    expect(help.stdout).toMatch(/\n {2}-V, --version +print the version \(also -v\)\n/);
   });
 
   it('exits 2 with one line (and a pointer to --help) on bad arguments', async () => {
