@@ -1,28 +1,19 @@
 // What Redis itself refuses, checked on a real redis-server: Lua 5.1's nesting limit counted with
 // parentheses (EVAL), and the function libraries FUNCTION LOAD refuses, each with the analyzer's
 // verdict and message next to the server's error.
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Redis } from 'ioredis';
+import { describe, expect, it } from 'vitest';
 import { analyzeLua } from '../../lua-lint/index.js';
-import { startRedisServer, type RedisHandle } from '../helpers/redis-server.js';
+import { needsOwnServer, useRedis } from '../helpers/redis.js';
 
-let server: RedisHandle;
-let redis: Redis;
-
-beforeAll(async () => {
-  server = await startRedisServer();
-  redis = new Redis(server.url, { maxRetriesPerRequest: 2 });
-});
-
-afterAll(async () => {
-  redis?.disconnect();
-  await server?.stop();
-});
+const server = useRedis();
+let client: Redis | undefined;
+const redis = (): Redis => (client ??= server.client());
 
 /** The error EVAL gives for `source`, or undefined when Redis compiles and runs it. */
 async function evalError(source: string): Promise<string | undefined> {
   try {
-    await redis.eval(source, 0);
+    await redis().eval(source, 0);
     return undefined;
   } catch (error) {
     return (error as Error).message;
@@ -32,7 +23,7 @@ async function evalError(source: string): Promise<string | undefined> {
 /** The error FUNCTION LOAD REPLACE gives for `source`, or undefined when Redis loads it. */
 async function loadError(source: string): Promise<string | undefined> {
   try {
-    await redis.call('FUNCTION', 'LOAD', 'REPLACE', source);
+    await redis().call('FUNCTION', 'LOAD', 'REPLACE', source);
     return undefined;
   } catch (error) {
     return (error as Error).message;
@@ -71,7 +62,7 @@ describe('parentheses count towards Lua 5.1\'s 200 syntax levels', () => {
   });
 });
 
-describe('function libraries FUNCTION LOAD refuses', () => {
+describe.skipIf(needsOwnServer('tests/lua-lint/redis-refuses.test.ts loads function libraries (FUNCTION LOAD)'))('function libraries FUNCTION LOAD refuses', () => {
   const register = "redis.register_function('f', function(keys) return redis.call('SET', keys[1], 'v', 'PX', 1000) end)";
   it('loads a valid library, and the analyzer has nothing to say about it', async () => {
     const source = `#!lua name=okay\nredis.log(redis.LOG_NOTICE, redis.REDIS_VERSION)\n${register}\n`;
