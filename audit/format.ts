@@ -1,6 +1,6 @@
 /**
  * The three output formats of a report: `table` (for people), `json` (the whole report),
- * `csv` (one row per pattern, RFC 4180 quoting, LF line ends).
+ * `csv` (one row per pattern, RFC 4180 quoting, LF line ends, formula-like cells neutralised).
  */
 import type { AuditReport } from './audit.js';
 import { TTL_BUCKETS } from './stats.js';
@@ -176,10 +176,18 @@ export const CSV_COLUMNS = [
   'idlest_seconds',
 ] as const;
 
+/**
+ * One CSV cell, RFC 4180 quoted. A text cell that a spreadsheet would run as a formula (it starts
+ * with `=`, `+`, `-`, `@`, a tab or a carriage return: a key named `=cmd|' /C calc'!A0`) gets a
+ * leading `'` and is quoted, as OWASP's CSV injection advice says
+ * (https://owasp.org/www-community/attacks/CSV_Injection). Numbers are written as they are.
+ */
 function csvCell(value: string | number | null | undefined): string {
   if (value === null || value === undefined) return '';
-  const text = String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  if (typeof value === 'number') return String(value);
+  const formula = /^[=+\-@\t\r]/.test(value);
+  const text = formula ? `'${value}` : value;
+  return formula || /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 /** One row per pattern; empty cells for what was not measured. Share with 6 decimals. */

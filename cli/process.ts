@@ -4,7 +4,7 @@
  * `bin.ts` wiring of `main()` to `process`. Exit codes: 2 for a usage, file, connection or install
  * problem and for a bug; 1 stays free for each command's findings.
  */
-import { type Command, CommanderError } from 'commander';
+import { type Command, CommanderError, Option } from 'commander';
 import { CliError } from './errors.js';
 import { PACKAGE_NAME, packageVersion } from './package-info.js';
 
@@ -32,13 +32,24 @@ export interface ProcessIo {
 }
 
 /**
- * The end of every command's commander definition: the package version on `versionFlags`,
- * `-h, --help` with `examples` after the help, and commander throwing instead of exiting, writing
- * to `io` and leaving error messages to `main()`.
+ * The end of every command's commander definition: the package version on `-v`, `-V` and
+ * `--version` (both CLIs take all three: `versionFlags`, e.g. `'-v, --version'`, is the spelling
+ * the help shows, and the other short flag works too), `-h, --help` with `examples` after the
+ * help, and commander throwing instead of exiting, writing to `io` and leaving error messages to
+ * `main()`.
  */
 export function finishProgram(program: Command, io: CliStreams, versionFlags: string, examples: string): Command {
+  const version = packageVersion();
+  const shown = /(?:^|[\s,|])-([vV])\b/.exec(versionFlags)?.[1] ?? 'V';
+  const other = shown === 'v' ? 'V' : 'v';
+  program.version(version, `-${shown}, --version`, `print the version (also -${other})`);
+  // commander takes one short flag per option: the other one is a hidden option doing the same.
+  program.addOption(new Option(`-${other}`).hideHelp());
+  program.on(`option:${other}`, () => {
+    io.stdout.write(`${version}\n`);
+    throw new CommanderError(0, 'commander.version', version);
+  });
   return program
-    .version(packageVersion(), versionFlags, 'print the version')
     .helpOption('-h, --help', 'show this help')
     .addHelpText('after', examples)
     .exitOverride()

@@ -6,29 +6,42 @@ import { keyPatternMatcher } from '../semantics/key-patterns.js';
 import { parseRedisVersion } from '../semantics/versions.js';
 import { walkScript, rangeOf } from './analyze.js';
 import { readDirectives } from './directives.js';
+import { libraryLoadErrors } from './library.js';
 import { lineIndex } from './lines.js';
 import { parseLua } from './parse.js';
-import { RULES, isLuaRuleId, parseSeverity } from './rules.js';
+import { CHECKED_OPTION_NAMES, checkOptions, describeValue, isPlainObject, type CheckedOptions } from './options.js';
+import { RULES } from './rules.js';
 import type { AnalyzeOptions, LuaFinding, LuaRuleId, Severity } from './types.js';
 
+
+/** Every property of {@link AnalyzeOptions}. */
+const OPTION_NAMES = [...CHECKED_OPTION_NAMES, 'messageLine', 'messagePosition'] as const;
 
 /**
  * Analyses one Redis Lua script or function library.
  *
  * @param source the script text (a `#!lua name=...` first line marks a Redis 7 function library).
  * @param options rule severities, persistent keys, whether caller-chosen TTLs are left out; see
- *   {@link AnalyzeOptions}.
+ *   {@link AnalyzeOptions}. `undefined` and `null` mean the defaults.
  * @returns the findings sorted by position: positions are 1-based lines/columns and 0-based
  *   UTF-16 offsets into `source`. A script that does not parse as Lua 5.1 yields exactly one
- *   finding with `fatal: true` and `ruleId: null` at the error. Findings of rules set to `'off'`,
- *   findings silenced by `-- lua-lint-disable...` comments and, unless `allowOptionalTtl` is
- *   `false`, leaks where the caller chose no TTL are left out.
- * Never throws, whatever the input.
+ *   finding with `fatal: true` and `ruleId: null` at the error. A function library that FUNCTION
+ *   LOAD would refuse (no name, no registered function, `redis.call` outside a function body)
+ *   yields one such finding per refusal, besides the rules' findings. Findings of rules set to
+ *   `'off'`, findings silenced by `-- lua-lint-disable...` comments and, unless
+ *   `allowOptionalTtl` is `false`, leaks where the caller chose no TTL are left out.
+ * @throws TypeError when `source` is not a string, or `options` is not an object or has a wrong
+ *   value: an unknown property or rule id, a severity other than `'off'`/`'warn'`/`'error'`/0/1/2,
+ *   a persistent key other than an integer >= 1 or a non-empty string, a `redisVersion` that is not
+ *   a version (`'7.0'`), a non-boolean `strict`/`allowOptionalTtl`, a non-function `messageLine`/
+ *   `messagePosition` (the checks of `lua-lint.config.json`; every problem is listed, one per
+ *   line). Once the input is valid it never throws: an internal failure becomes a fatal finding.
  */
 export function analyzeLua(source: string, options?: AnalyzeOptions | null): LuaFinding[] {
-  const text = typeof source === 'string' ? source : source == null ? '' : String(source);
+  const checked = checkInput(source, options);
+  const text = source;
   try {
-    return analyze(text, options);
+    return analyze(text, options ?? {}, checked);
   } catch (error) {
     // Never take the caller down, and never pass a script we could not analyse as clean.
     const message = `Analysis error: ${error instanceof Error ? error.message : String(error)}; nothing was proved about this script.`;
@@ -36,16 +49,33 @@ export function analyzeLua(source: string, options?: AnalyzeOptions | null): Lua
   }
 }
 
-function analyze(text: string, options: AnalyzeOptions | null | undefined): LuaFinding[] {
-  options = options && typeof options === 'object' ? options : {};
-  const persistentKeys = Array.isArray(options.persistentKeys)
-    ? options.persistentKeys.filter((k): k is string | number => typeof k === 'string' || (typeof k === 'number' && Number.isFinite(k)))
-    : [];
+/** The checked options; throws the TypeError {@link analyzeLua} documents. */
+function checkInput(source: unknown, options: unknown): CheckedOptions {
+  if (typeof source !== 'string') throw new TypeError(`analyzeLua: source must be a string (the script text), got ${describeValue(source)}.`);
+  if (options === undefined || options === null) return checkOptions({}).options;
+  if (!isPlainObject(options)) throw new TypeError(`analyzeLua: options must be an object, got ${describeValue(options)}.`);
+  const problems: string[] = [];
+  for (const key of Object.keys(options)) {
+    if (!(OPTION_NAMES as readonly string[]).includes(key)) problems.push(`unknown option "${key}" (known: ${OPTION_NAMES.join(', ')})`);
+  }
+  const checked = checkOptions(options);
+  problems.push(...checked.problems);
+  for (const name of ['messageLine', 'messagePosition'] as const) {
+    if (options[name] !== undefined && typeof options[name] !== 'function') problems.push(`${name}: expected a function, got ${describeValue(options[name])}`);
+  }
+  if (problems.length === 1) throw new TypeError(`analyzeLua: invalid options: ${problems[0]}.`);
+  if (problems.length > 1) throw new TypeError(`analyzeLua: invalid options:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  return checked.options;
+}
+
+function analyze(text: string, options: AnalyzeOptions, checked: CheckedOptions): LuaFinding[] {
+  const { persistentKeys } = checked;
   // Pass 1, without positions: most scripts have nothing to report, and then that is all the work.
   // Disable comments and persistent keys only ever remove findings, so they are not needed here.
-  const mayBeSilenced = persistentKeys.length > 0 || text.includes('redis-ttl') || text.includes('lua-lint-');
-  const redisVersion = parseRedisVersion(options.redisVersion);
-  const modes = { ...(options.strict === true ? { strict: true } : {}), ...(redisVersion ? { redisVersion } : {}) };
+  // A function library (`#!lua`) is checked for what FUNCTION LOAD refuses, which needs positions.
+  const mayBeSilenced = persistentKeys.length > 0 || text.includes('redis-ttl') || text.includes('lua-lint-') || text.startsWith('#!lua');
+  const redisVersion = parseRedisVersion(checked.redisVersion);
+  const modes = { ...(checked.strict === true ? { strict: true } : {}), ...(redisVersion ? { redisVersion } : {}) };
   const quick = mayBeSilenced ? undefined : parseLua(text, { positions: false });
   if (quick?.ok && !hasRawFindings(quick.ast, text, modes)) return [];
   const lines = lineIndex(text);
@@ -53,7 +83,7 @@ function analyze(text: string, options: AnalyzeOptions | null | undefined): LuaF
   const parsed = parseLua(text, { depthChecked: quick?.ok === true });
   if (!parsed.ok) return [fatal(`Parsing error: ${parsed.message}`, parsed.offset, lines)];
 
-  const severities = resolveSeverities(options);
+  const severities = resolveSeverities(checked);
   const firstStatement = parsed.ast.body[0];
   const directives = readDirectives(parsed.comments, lines, firstStatement ? rangeOf(firstStatement)[0] : text.length, text);
   const patterns = [...persistentKeys, ...directives.globalPersistent].map(keyPatternMatcher);
@@ -61,8 +91,7 @@ function analyze(text: string, options: AnalyzeOptions | null | undefined): LuaF
   const isPersistent = (names: readonly string[], line: number): boolean =>
     [patterns, byLine.get(line) ?? []].some((matchers) => matchers.some((match) => names.some(match)));
 
-  const messageLine = typeof options.messageLine === 'function' ? options.messageLine : undefined;
-  const messagePosition = typeof options.messagePosition === 'function' ? options.messagePosition : undefined;
+  const { messageLine, messagePosition } = options;
   const walked = walkScript({
     ...modes,
     ast: parsed.ast,
@@ -86,7 +115,11 @@ function analyze(text: string, options: AnalyzeOptions | null | undefined): LuaF
       ),
     );
   }
-  const allowOptionalTtl = options.allowOptionalTtl ?? options.strict !== true;
+  for (const refused of libraryLoadErrors(text, parsed.ast)) {
+    const end = lines.position(refused.endOffset);
+    findings.push({ ...fatal(refused.message, refused.offset, lines), endLine: end.line, endColumn: end.column, endOffset: refused.endOffset });
+  }
+  const allowOptionalTtl = checked.allowOptionalTtl ?? checked.strict !== true;
   for (const finding of raw) {
     const severity = severities[finding.ruleId];
     if (severity === 0) continue;
@@ -136,12 +169,8 @@ function fatal(message: string, offset: number, lines: ReturnType<typeof lineInd
   };
 }
 
-function resolveSeverities(options: AnalyzeOptions): Record<LuaRuleId, Severity> {
+function resolveSeverities(checked: CheckedOptions): Record<LuaRuleId, Severity> {
   const out = {} as Record<LuaRuleId, Severity>;
   for (const meta of Object.values(RULES)) out[meta.id] = meta.defaultSeverity;
-  for (const [id, value] of Object.entries(options.rules ?? {})) {
-    const severity = parseSeverity(value);
-    if (isLuaRuleId(id) && severity !== undefined) out[id] = severity;
-  }
-  return out;
+  return { ...out, ...checked.rules };
 }

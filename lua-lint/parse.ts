@@ -78,11 +78,11 @@ export function parseLua(source: string, options: { positions?: boolean; depthCh
     const { ast } = parsed;
     const comments = (ast.comments ?? []) as Comment[];
     if (!ascii && positions) remapRanges(ast, byteToCharMap(text), comments);
-    const tooDeep = options.depthChecked ? undefined : firstTooDeep(ast);
+    const tooDeep = options.depthChecked ? undefined : tooDeepOffset(ast, text, input, positions);
     if (tooDeep !== undefined) {
       return {
         ok: false,
-        message: `the script nests blocks and expressions deeper than Redis' Lua 5.1 parser allows (${MAX_SYNTAX_LEVELS} levels): Redis refuses it with "chunk has too many syntax levels".`,
+        message: `the script nests blocks, expressions and parentheses deeper than Redis' Lua 5.1 parser allows (${MAX_SYNTAX_LEVELS} levels): Redis refuses it with "chunk has too many syntax levels".`,
         offset: Math.max(0, Math.min(tooDeep, source.length)),
       };
     }
@@ -103,12 +103,26 @@ export function parseLua(source: string, options: { positions?: boolean; depthCh
     rawMessage = rawMessage.replace(/\uFFFD+/g, char);
   }
   let message = rawMessage.replace(/^\[\d+:\d+\]\s*/, '');
-  // Valid in a later Lua (goto, bitwise operators, //, <const>): say which Lua Redis runs.
-  if (!(error instanceof RangeError) && (parseInput(input, false, '5.3').ok || parseInput(input, false, 'LuaJIT').ok)) {
-    message += ' (Redis runs Lua 5.1: goto and labels, bitwise operators, integer division `//` and other Lua 5.2+ syntax are errors there)';
+  // Valid in a later Lua (goto, bitwise operators, //, <const>): say which Lua Redis runs. luaparse
+  // knows no Lua 5.4, so a local's attribute is recognised where the error is.
+  if (
+    !(error instanceof RangeError) &&
+    (isLocalAttribute(input, byteIndex) || parseInput(input, false, '5.3').ok || parseInput(input, false, 'LuaJIT').ok)
+  ) {
+    message += ` (${LATER_LUA_HINT})`;
   }
   const offset = ascii ? byteIndex : charOffsetOfByte(text, byteIndex);
   return { ok: false, message, offset: Math.max(0, Math.min(offset, source.length)) };
+}
+
+const LATER_LUA_HINT =
+  'Redis runs Lua 5.1: goto and labels, bitwise operators, integer division `//`, `<const>` and `<close>` locals and other Lua 5.2+ syntax are errors there';
+
+/** Whether a Lua 5.4 attribute (`local x <const> = 5`, `<close>`) starts at `index` of `input`. */
+function isLocalAttribute(input: string, index: number): boolean {
+  const attribute = /<\s*(?:const|close)\s*>/y;
+  attribute.lastIndex = index;
+  return attribute.test(input) && /\blocal\s+(?:[A-Za-z_]\w*\s*(?:<\s*\w*\s*>\s*)?,\s*)*[A-Za-z_]\w*\s*$/.test(input.slice(Math.max(0, index - 200), index));
 }
 
 function parseInput(input: string, positions: boolean, luaVersion: '5.1' | '5.3' | 'LuaJIT'): { ok: true; ast: Chunk } | { ok: false; error: unknown } {
@@ -161,17 +175,82 @@ function blankSemicolonsAfterBreak(input: string): string | undefined {
  * Lua 5.1's parser counts one "syntax level" per block (`chunk`) and per sub-expression it parses
  * recursively (`subexpr`: a right operand, a unary operand, an index, a call argument, a table
  * field), and refuses the script beyond LUAI_MAXCCALLS = 200 (lparser.c `enterlevel`; checked on
- * redis-server 7.0: 198 nested `if`s load, 199 do not). Parentheses are not in luaparse's AST, so
- * `((x))` counts one level less than Lua does.
+ * redis-server 7.0: 198 nested `if`s load, 199 do not). A parenthesised expression `( exp )` is one
+ * more `subexpr` (`return` followed by 198 `(` loads, 199 do not, on redis-server 7.0); luaparse
+ * keeps no node for it, so the parentheses are counted in the source around the node's range.
  */
 const MAX_SYNTAX_LEVELS = 200;
 
-/** The offset of the first node deeper than {@link MAX_SYNTAX_LEVELS}, or undefined. */
-function firstTooDeep(ast: Chunk): number | undefined {
+/**
+ * The offset of the first node deeper than {@link MAX_SYNTAX_LEVELS}, or undefined. Without
+ * positions the parentheses cannot be counted: when the script's plain `(` nesting could make up
+ * the difference, it is parsed again with ranges for an exact count.
+ */
+function tooDeepOffset(ast: Chunk, text: string, input: string, positions: boolean): number | undefined {
+  if (positions) return firstTooDeep(ast, text).found;
+  const { found, deepest } = firstTooDeep(ast, undefined);
+  if (found !== undefined || deepest + maxParenDepth(input) <= MAX_SYNTAX_LEVELS) return found;
+  const ranged = parseInput(input, true, '5.1');
+  return ranged.ok ? firstTooDeep(ranged.ast, input).found : undefined;
+}
+
+/** The deepest nesting of `(` in `input`, strings and comments included: an upper bound. */
+function maxParenDepth(input: string): number {
+  let depth = 0;
+  let max = 0;
+  for (let i = 0; i < input.length; i++) {
+    const c = input.charCodeAt(i);
+    if (c === 0x28) max = Math.max(max, ++depth);
+    else if (c === 0x29 && depth > 0) depth--;
+  }
+  return max;
+}
+
+/**
+ * How many pairs of grouping parentheses enclose the source range `[start, end)`: the `(`s right
+ * before it matched by `)`s right after it (whitespace between them skipped; a comment stops the
+ * count, which can only under-count).
+ */
+function parensAround(source: string, start: number, end: number): number {
+  let before = 0;
+  for (let i = start - 1; i >= 0; i--) {
+    const c = source.charCodeAt(i);
+    if (c === 0x28) before++;
+    else if (!isSpace(c)) break;
+  }
+  if (before === 0) return 0;
+  let after = 0;
+  for (let i = end; i < source.length && after < before; i++) {
+    const c = source.charCodeAt(i);
+    if (c === 0x29) after++;
+    else if (!isSpace(c)) break;
+  }
+  return Math.min(before, after);
+}
+
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0x0b || c === 0x0c;
+}
+
+/**
+ * Walks the AST with Lua 5.1's level count. `source` (the text the ranges index) enables counting
+ * parentheses; `deepest` is the deepest level seen without them.
+ */
+function firstTooDeep(ast: Chunk, source: string | undefined): { found: number | undefined; deepest: number } {
   let found: number | undefined;
-  const at = (node: Node): number => (node as Node & { range?: [number, number] }).range?.[0] ?? 0;
-  const expr = (node: L.Expression | null | undefined, level: number): void => {
+  let deepest = 0;
+  const rangeOf = (node: Node): [number, number] | undefined => (node as Node & { range?: [number, number] }).range;
+  const at = (node: Node): number => rangeOf(node)?.[0] ?? 0;
+  const parens = (node: Node): number => {
+    const range = source === undefined ? undefined : rangeOf(node);
+    return range ? parensAround(source!, range[0], range[1]) : 0;
+  };
+  // `f((x))`: the call's own parentheses enclose its only argument too.
+  const callArg = (node: L.Expression, level: number): void => expr(node, level, 1);
+  const expr = (node: L.Expression | null | undefined, level: number, callParens = 0): void => {
     if (!node || found !== undefined) return;
+    level += Math.max(0, parens(node) - callParens);
+    if (level > deepest) deepest = level;
     if (level > MAX_SYNTAX_LEVELS) {
       found = at(node);
       return;
@@ -194,7 +273,8 @@ function firstTooDeep(ast: Chunk): number | undefined {
         return;
       case 'CallExpression':
         expr(node.base, level);
-        for (const arg of node.arguments) expr(arg, level + 1);
+        if (node.arguments.length === 1) callArg(node.arguments[0]!, level + 1);
+        else for (const arg of node.arguments) expr(arg, level + 1);
         return;
       case 'StringCallExpression':
         expr(node.base, level);
@@ -219,6 +299,7 @@ function firstTooDeep(ast: Chunk): number | undefined {
   const block = (body: readonly L.Statement[], level: number): void => {
     const chunk = level + 1;
     if (found !== undefined) return;
+    if (chunk > deepest) deepest = chunk;
     if (chunk > MAX_SYNTAX_LEVELS && body[0]) {
       found = at(body[0]);
       return;
@@ -269,7 +350,7 @@ function firstTooDeep(ast: Chunk): number | undefined {
     }
   };
   block(ast.body, 0);
-  return found;
+  return { found, deepest };
 }
 
 /** UTF-8 bytes of `text`, one char per byte (what luaparse's pseudo-latin1 mode reads). */

@@ -29,7 +29,10 @@ export type SeverityName = 'off' | 'warn' | 'error';
 
 /** One problem found in a script. */
 export interface LuaFinding {
-  /** The rule that found it; `null` for a parse error (then `fatal` is `true`). */
+  /**
+   * The rule that found it; `null` for a parse error or a function library FUNCTION LOAD refuses
+   * (then `fatal` is `true`).
+   */
   ruleId: LuaRuleId | null;
   /** 1 = warning, 2 = error (parse errors are always 2). */
   severity: 1 | 2;
@@ -47,7 +50,7 @@ export interface LuaFinding {
   offset: number;
   /** 0-based UTF-16 offset just past the last character. */
   endOffset: number;
-  /** Present and `true` only for a parse error. */
+  /** Present and `true` only for a parse error or a library FUNCTION LOAD refuses. */
   fatal?: true;
   /**
    * Present and `true` when the leak happens only where the caller passed no TTL: every path that
@@ -63,7 +66,7 @@ export interface LuaFinding {
 export interface AnalyzeOptions {
   /**
    * Severity per rule id, overriding the defaults of `RULES` (`'off'`/0 turns a rule off).
-   * Unknown ids are ignored.
+   * An unknown id or severity makes {@link analyzeLua} throw a TypeError.
    */
   rules?: Partial<Record<LuaRuleId, Severity | SeverityName>>;
   /**
@@ -90,7 +93,7 @@ export interface AnalyzeOptions {
   /**
    * The oldest Redis server the scripts run on (`'6.2'`, `'7.0.15'`): `min-redis-version` reports
    * commands and options newer than it. Without it that rule reports nothing. An invalid version
-   * is ignored by {@link analyzeLua} (the CLI and the ESLint settings reject it).
+   * makes {@link analyzeLua} throw a TypeError, as the CLI and the ESLint settings reject it.
    */
   redisVersion?: string;
   /**

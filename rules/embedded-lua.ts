@@ -77,7 +77,7 @@ export default createRule<Options, MessageIds>({
           persistentKeys: {
             type: 'array',
             description: 'Keys that are persistent on purpose: 1-based KEYS indices, or key spellings with * wildcards.',
-            items: { oneOf: [{ type: 'string' }, { type: 'integer', minimum: 1 }] },
+            items: { oneOf: [{ type: 'string', minLength: 1 }, { type: 'integer', minimum: 1 }] },
           },
           allowOptionalTtl: {
             type: 'boolean',

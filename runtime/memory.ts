@@ -431,6 +431,7 @@ const collect: Script = (r, key) => {
 
 const setKeepTtl: Script = (r, key, argv) => {
   if (r.exists(key) === 0) return 0;
+  r.get(key); // TYPE ~= 'string': WRONGTYPE, as the script raises
   r.set(key, argv[0] ?? '', 'KEEPTTL');
   return 1;
 };

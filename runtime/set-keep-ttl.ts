@@ -7,8 +7,9 @@ import { checkNonEmptyString, describe } from './validate.js';
  * Overwrites a string key's value and keeps its remaining TTL; never creates a missing key.
  *
  * Runs `runtime/scripts/set_keep_ttl.lua`: `EXISTS`, then `SET key value KEEPTTL` only when the
- * key exists. A bare `SET` would clear the TTL, and `SET ... KEEPTTL` on a missing key would
- * create it without any TTL (https://redis.io/docs/latest/commands/set/).
+ * key exists and holds a string (`TYPE`). A bare `SET` would clear the TTL, `SET ... KEEPTTL` on
+ * a missing key would create it without any TTL, and `SET` on a hash, list or set would replace it
+ * with a string (https://redis.io/docs/latest/commands/set/).
  *
  * @param redis An ioredis `Redis` or `Cluster`, a node-redis client (`createClient()`), an
  *   @upstash/redis `Redis`, or a `MemoryStore` (same semantics, in process).
@@ -22,7 +23,9 @@ import { checkNonEmptyString, describe } from './validate.js';
  * @throws {RedisUnavailableError} when Redis is unavailable: the key's shard is known to be down
  *   (`sent: false`, nothing written), or the call timed out or failed (`sent: true`: after a
  *   timeout the write may still happen later).
- * @throws {RedisError} for a reply that is a bug.
+ * @throws {RedisError} with `code` `'WRONGTYPE'` when the key holds another type than a string
+ *   (nothing is written, as with `incrementWithTtl` and `collect`), or for another reply that is a
+ *   bug.
  * @example
  * await setKeepTtl(redis, 'cache:user:42', JSON.stringify(user)); // true, TTL untouched
  */

@@ -2,7 +2,7 @@
 // ESLint plugin with lua-lint and redis-ttl-audit (dist/). A clean build, so that no file of an
 // older layout (or a source map) ends up in a tarball.
 //
-//   node scripts/build.mjs            both packages (npm run build, npm's prepare)
+//   node scripts/build.mjs            both packages (npm run build: npm ci's prepare, npm pack's prepack)
 //   node scripts/build.mjs --runtime  the runtime only (its own npm run build / prepack)
 import { execFileSync } from 'node:child_process';
 import { chmodSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -3,7 +3,9 @@
  * in, exit code out. `bin.ts` only wires it to `process`.
  *
  * Exit codes: 0 = audited (findings or not); 1 = a `--fail-on-persistent` pattern has keys without
- * TTL; 2 = usage error, connection or authentication failure, a command refused by the server.
+ * TTL (each such pattern is named on standard error, whatever the format); 2 = usage error,
+ * connection or authentication failure, a command refused by the server; 3 = the `--fix-ttl`
+ * confirmation was declined (nothing was changed or audited).
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { AuditError, type AuditOptions, DEFAULT_AUDIT_OPTIONS, DEFAULT_TIMEOUT_MS, KEY_TYPES, type KeyType, MAX_FIX_TTL_SECONDS, runAudit } from '../audit.js';
@@ -52,6 +54,9 @@ interface ParsedOptions {
 
 const DEFAULT_URL = 'redis://127.0.0.1:6379';
 
+/** The exit code when the user answers no to the `--fix-ttl` confirmation. */
+export const EXIT_DECLINED = 3;
+
 
 const EXAMPLES = `
 Examples:
@@ -65,18 +70,20 @@ Examples:
 Read-only unless --fix-ttl, which only runs EXPIRE <key> <seconds> NX (Redis 7+); never deletes.
 URL: redis[s]://[[user]:password@]host[:port][/db], also from REDIS_URL (default ${DEFAULT_URL}).
 Exit codes: 0 audited, 1 --fail-on-persistent found keys without TTL, 2 usage, connection,
-timeout or permission error.
+timeout or permission error, 3 the --fix-ttl confirmation was declined (nothing changed).
 Docs: https://github.com/eslint-plugin-redis-ttl/eslint-plugin-redis-ttl/blob/main/docs/redis-ttl-audit.md
 `;
 
 // No default value for repeatable options: commander would print "(default: [])" in the help.
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
-function wholeNumber(min: number, max = Number.MAX_SAFE_INTEGER, why = '') {
+/** A commander parser of a whole number in [min, max]; `aboveMax` is added when the value is too large. */
+function wholeNumber(min: number, max = Number.MAX_SAFE_INTEGER, aboveMax = '') {
   return (value: string): number => {
     if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value)) || Number(value) < min || Number(value) > max) {
       const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `from ${min} to ${max.toLocaleString('en-US')}`;
-      throw new InvalidArgumentError(`expected a whole number ${range}, got "${value}".${why}`);
+      const tooLarge = /^\d+$/.test(value) && Number(value) > max;
+      throw new InvalidArgumentError(`expected a whole number ${range}, got "${value}".${tooLarge ? aboveMax : ''}`);
     }
     return Number(value);
   };
@@ -157,7 +164,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
         `on ${redactUrl(url)}${options.cluster ? ' (every master)' : ''}. Continue? [y/N] `;
       if (!(await confirm(io.stdin, io.stderr, question))) {
         io.stderr.write('redis-ttl-audit: nothing changed.\n');
-        return 2;
+        return EXIT_DECLINED;
       }
     }
   }
@@ -201,7 +208,15 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     top: options.top,
   });
   io.stdout.write(`${output}\n`);
-  return report.violations.some((v) => v.keys > 0) ? 1 : 0;
+  // The reason for exit code 1 goes to standard error too: json and csv carry it only as data.
+  const leaking = report.violations.filter((v) => v.keys > 0);
+  for (const v of leaking) {
+    io.stderr.write(
+      `redis-ttl-audit: --fail-on-persistent '${v.pattern}': ${v.keys.toLocaleString('en-US')} ${v.keys === 1 ? 'key' : 'keys'} without TTL ` +
+        `(e.g. ${v.examples.join(', ')}): give them an expiry (or --fix-ttl <seconds> with --match '${v.pattern}').\n`,
+    );
+  }
+  return leaking.length > 0 ? 1 : 0;
 }
 
 /** Asks `question` on `out` and reads one line from `input`: true for y or yes. */

@@ -8,11 +8,10 @@
  * Found by walking up from the working directory unless `--config` names one. Every problem is
  * reported with the file's path and the property that is wrong.
  */
-import { parseRedisVersion } from '../../semantics/versions.js';
 import { readFile } from 'node:fs/promises';
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { RULE_IDS, isLuaRuleId, parseSeverity } from '../rules.js';
+import { checkOptions, describeValue, isPlainObject } from '../options.js';
 import type { LuaRuleId, Severity } from '../types.js';
 import { CliError, describeFsError } from '../../cli/errors.js';
 import { globToRegExp } from './ignore.js';
@@ -96,48 +95,18 @@ export function validateConfig(value: unknown, filePath: string): LuaLintConfig 
       problems.push(`unknown property "${key}" (allowed: ${ALLOWED_PROPERTIES.join(', ')})`);
     }
   }
-  const { rules, persistentKeys, ignores, includeRoot, allowOptionalTtl, strict, redisVersion } = value;
-  if (allowOptionalTtl !== undefined) {
-    if (typeof allowOptionalTtl !== 'boolean') problems.push(`allowOptionalTtl: expected true or false, got ${describeValue(allowOptionalTtl)}`);
-    else config.allowOptionalTtl = allowOptionalTtl;
-  }
-  if (strict !== undefined) {
-    if (typeof strict !== 'boolean') problems.push(`strict: expected true or false, got ${describeValue(strict)}`);
-    else config.strict = strict;
-  }
-  if (redisVersion !== undefined) {
-    if (!parseRedisVersion(redisVersion)) problems.push(`redisVersion: expected a Redis version such as "6.2" or "7.0.15" (a string), got ${describeValue(redisVersion)}`);
-    else config.redisVersion = String(redisVersion).trim();
-  }
+  const { ignores, includeRoot } = value;
+  const checked = checkOptions(value);
+  problems.push(...checked.problems);
+  const { allowOptionalTtl, strict, redisVersion } = checked.options;
+  config.rules = checked.options.rules;
+  config.persistentKeys = checked.options.persistentKeys;
+  if (allowOptionalTtl !== undefined) config.allowOptionalTtl = allowOptionalTtl;
+  if (strict !== undefined) config.strict = strict;
+  if (redisVersion !== undefined) config.redisVersion = redisVersion;
   if (includeRoot !== undefined) {
     if (typeof includeRoot !== 'string' || includeRoot === '') problems.push(`includeRoot: expected a directory (a non-empty string), got ${describeValue(includeRoot)}`);
     else config.includeRoot = path.resolve(path.dirname(filePath), includeRoot);
-  }
-  if (rules !== undefined) {
-    if (!isPlainObject(rules)) problems.push(`rules: expected an object of rule id -> severity, got ${describeValue(rules)}`);
-    else {
-      for (const [id, severity] of Object.entries(rules)) {
-        if (!isLuaRuleId(id)) {
-          problems.push(`rules.${id}: unknown rule id (known: ${RULE_IDS.join(', ')})`);
-          continue;
-        }
-        const parsed = parseSeverity(severity);
-        if (parsed === undefined) problems.push(`rules.${id}: expected "off", "warn", "error", 0, 1 or 2, got ${describeValue(severity)}`);
-        else config.rules[id] = parsed;
-      }
-    }
-  }
-  if (persistentKeys !== undefined) {
-    if (!Array.isArray(persistentKeys)) problems.push(`persistentKeys: expected an array, got ${describeValue(persistentKeys)}`);
-    else {
-      persistentKeys.forEach((key: unknown, index) => {
-        if ((typeof key === 'number' && Number.isInteger(key) && key >= 1) || (typeof key === 'string' && key !== '')) {
-          config.persistentKeys.push(key);
-        } else {
-          problems.push(`persistentKeys[${index}]: expected a KEYS index (an integer >= 1) or a non-empty key pattern, got ${describeValue(key)}`);
-        }
-      });
-    }
   }
   if (ignores !== undefined) {
     if (!Array.isArray(ignores)) problems.push(`ignores: expected an array of globs, got ${describeValue(ignores)}`);
@@ -163,17 +132,6 @@ function checkGlob(glob: unknown): string | undefined {
     return `invalid glob "${glob}": ${(error as Error).message}`;
   }
   return undefined;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function describeValue(value: unknown): string {
-  if (Array.isArray(value)) return 'an array';
-  if (value === null) return 'null';
-  if (typeof value === 'object') return 'an object';
-  return JSON.stringify(value);
 }
 
 /** `<path>:<line>:<column>: <reason>` for a JSON syntax error, with the position when V8 gives one. */

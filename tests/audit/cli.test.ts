@@ -186,6 +186,19 @@ describe.skipIf(ownServerOnly)('report', () => {
     expect(stdout.split('\n')[1]).toBe('"tag:""a,b""",1,1,1,,,0,0,0,0,0,,,,');
   });
 
+  it('neutralises csv cells a spreadsheet would run as formulas (OWASP CSV injection)', async () => {
+    await r.set("=cmd|' /C calc'!A0", '1');
+    await r.set('@SUM(1+1)', '1', 'EX', 100);
+    await r.set('+SUM(A1:A2)', '1', 'EX', 100);
+    const { stdout } = await runCli(['--url', url, '--format', 'csv']);
+    expect(stdout.split('\n').slice(1).sort()).toEqual([
+      '',
+      `"'+SUM(A1:A2)",1,0,0,,,0,1,0,0,0,,,,`,
+      `"'=cmd|' /C calc'!A0",1,1,1,,,0,0,0,0,0,,,,`,
+      `"'@SUM(1+1)",1,0,0,,,0,1,0,0,0,,,,`,
+    ]);
+  });
+
   it('filters by --type on the server and folds ids the rules do not know by their number', async () => {
     for (let i = 0; i < 40; i += 1) await r.hset(`account:${['alice', 'bob', 'carol', 'dave'][i % 4]}${'xyz'[i % 3]}${i}x:prefs`, 'a', '1');
     const names = ['alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'grace', 'heidi', 'ivan', 'judy'];
@@ -330,6 +343,21 @@ describe.skipIf(ownServerOnly)('--fail-on-persistent', () => {
     expect(table.stdout).toMatch(/\n {2}FAIL big:blob:\[13\]: 2 keys without TTL, e\.g\. big:blob:[13], big:blob:[13]\n/);
   });
 
+  it('says on standard error why it exits 1, in every format', async () => {
+    await seed();
+    for (const format of ['table', 'json', 'csv']) {
+      const run = await runCli(['--url', url, '--format', format, '--fail-on-persistent', 'config:*', '--fail-on-persistent', 'session:*']);
+      expect({ format, code: run.code, stderr: run.stderr }).toEqual({
+        format,
+        code: 1,
+        stderr:
+          "redis-ttl-audit: --fail-on-persistent 'config:*': 1 key without TTL (e.g. config:feature-flags): " +
+          "give them an expiry (or --fix-ttl <seconds> with --match 'config:*').\n",
+      });
+    }
+    expect((await runCli(['--url', url, '--format', 'csv', '--fail-on-persistent', 'session:*'])).stderr).toBe('');
+  });
+
   it('notes that --match limits what it checks', async () => {
     await seed();
     const { code, report } = await runJson(['--url', url, '--match', 'session:*', '--fail-on-persistent', 'rl:*']);
@@ -408,7 +436,8 @@ describe.skipIf(ownServerOnly)('--fix-ttl', () => {
     expect(await pttls(rlNoTtl)).toEqual(rlNoTtl.map(() => -1));
 
     const declined = await runCli(['--url', url, '--match', 'rl:*', '--fix-ttl', '600', '--no-progress'], { tty: true, stdin: 'n\n' });
-    expect(declined.code).toBe(2);
+    // its own exit code: neither a clean audit (0), leaks (1) nor an error (2)
+    expect(declined.code).toBe(3);
     expect(declined.stderr).toBe(
       `This runs EXPIRE <key> 600 NX on every key without TTL matching 'rl:*' on ${url}. Continue? [y/N] redis-ttl-audit: nothing changed.\n`,
     );
@@ -598,10 +627,14 @@ describe.skipIf(ownServerOnly)('usage and connection errors', () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Usage: redis-ttl-audit [options]');
     expect(help.stdout).toContain("$ redis-ttl-audit --fail-on-persistent 'session:*'");
-    expect(help.stdout).toContain('Exit codes: 0 audited, 1 --fail-on-persistent found keys without TTL, 2 usage, connection,\ntimeout or permission error.');
+    expect(help.stdout).toContain('Exit codes: 0 audited, 1 --fail-on-persistent found keys without TTL, 2 usage, connection,\ntimeout or permission error, 3 the --fix-ttl confirmation was declined (nothing changed).');
     const version = await runCli(['--version']);
     const packageJson = JSON.parse(readFileSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../package.json'), 'utf8')) as { version: string };
     expect(version).toEqual({ code: 0, stdout: `${packageJson.version}\n`, stderr: '' });
+    // -v and -V both work, as in lua-lint
+    expect(await runCli(['-v'])).toEqual(version);
+    expect(await runCli(['-V'])).toEqual(version);
+    expect(help.stdout).toMatch(/\n {2}-V, --version +print the version \(also -v\)\n/);
   });
 
   it('exits 2 with one line (and a pointer to --help) on bad arguments', async () => {
@@ -623,6 +656,14 @@ describe.skipIf(ownServerOnly)('usage and connection errors', () => {
       stderr:
         "redis-ttl-audit: option '--fix-ttl <seconds>' argument '86400000' is invalid. expected a whole number from 1 to 31,536,000, got \"86400000\". " +
         'A TTL above 365 days is almost always milliseconds given as seconds, and a key meant to expire that lives for years still leaks.\n' +
+        'Run "redis-ttl-audit --help" for usage.\n',
+    });
+    // only a TTL above the limit gets the sentence about milliseconds
+    expect(await runCli(['--match', 'x:*', '--fix-ttl', '0', '--yes'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        "redis-ttl-audit: option '--fix-ttl <seconds>' argument '0' is invalid. expected a whole number from 1 to 31,536,000, got \"0\".\n" +
         'Run "redis-ttl-audit --help" for usage.\n',
     });
     for (const bad of [['--fix-ttl', '0'], ['--fix-ttl', '1.5'], ['--fix-ttl', '-5'], ['--timeout', '0'], ['--timeout', '5s'], ['--top', '1e3']]) {

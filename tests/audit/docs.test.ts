@@ -19,12 +19,13 @@ describe('docs/redis-ttl-audit.md', () => {
     expect(fromHelp.length).toBeGreaterThan(15);
   });
 
-  it('names the formats, the csv header and the three exit codes', () => {
+  it('names the formats, the csv header and the four exit codes', () => {
     for (const format of FORMAT_NAMES) expect(page).toContain(`\`${format}\``);
     expect(page).toContain(CSV_COLUMNS.join(','));
     expect(page).toMatch(/\| 0 \| the audit ran/);
     expect(page).toMatch(/\| 1 \| a `--fail-on-persistent` pattern matched keys without TTL/);
     expect(page).toMatch(/\| 2 \| usage error/);
+    expect(page).toMatch(/\| 3 \| the `--fix-ttl` confirmation on a terminal was answered no/);
   });
 
 });

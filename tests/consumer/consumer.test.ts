@@ -45,6 +45,9 @@ interface Packed {
   name: string;
   filename: string;
   files: { path: string }[];
+  /** Bytes of the .tgz, and of its files unpacked. */
+  size: number;
+  unpackedSize: number;
 }
 
 let work: string;
@@ -129,11 +132,19 @@ async function eslintJson(cwd: string, args: string[]): Promise<{ code: number; 
 beforeAll(async () => {
   ensureBuilt();
   work = mkdtempSync(join(tmpdir(), 'redis-ttl-consumer-'));
-  const { stdout } = await exec('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work, '--workspace=redis-ttl-runtime', '--include-workspace-root'], {
-    cwd: ROOT,
-    env: NPM_ENV,
-    maxBuffer: 32 * 1024 * 1024,
-  });
+  // What the root's prepack/postpack do around a real pack (their build step is ensureBuilt here):
+  // the published package.json has no `prepare`, the repository's keeps it.
+  await exec('node', ['scripts/pack-manifest.mjs', 'strip'], { cwd: ROOT });
+  let stdout: string;
+  try {
+    ({ stdout } = await exec('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work, '--workspace=redis-ttl-runtime', '--include-workspace-root'], {
+      cwd: ROOT,
+      env: NPM_ENV,
+      maxBuffer: 32 * 1024 * 1024,
+    }));
+  } finally {
+    await exec('node', ['scripts/pack-manifest.mjs', 'restore'], { cwd: ROOT });
+  }
   const packed = JSON.parse(stdout) as Packed[];
   plugin = packed.find((p) => p.name === 'eslint-plugin-redis-ttl')!;
   runtime = packed.find((p) => p.name === 'redis-ttl-runtime')!;
@@ -172,6 +183,29 @@ describe('the tarballs', () => {
     expect(broken).toEqual([]);
   });
 
+  it('carry no install-time script, while the repository keeps `prepare` for npm ci', async () => {
+    const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepare'];
+    for (const pack of [plugin, runtime]) {
+      const { stdout } = await exec('tar', ['-xOzf', join(work, pack.filename), 'package/package.json']);
+      const scripts = (JSON.parse(stdout) as { scripts?: Record<string, string> }).scripts ?? {};
+      expect(Object.keys(scripts).filter((name) => INSTALL_SCRIPTS.includes(name)), pack.name).toEqual([]);
+    }
+    const repository = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    expect(repository.scripts.prepare).toBe('npm run build');
+    expect(repository.scripts.prepack).toBe('npm run build && node scripts/pack-manifest.mjs strip');
+    expect(repository.scripts.postpack).toBe('node scripts/pack-manifest.mjs restore');
+    expect(existsSync(join(ROOT, 'package.json.orig'))).toBe(false);
+  });
+
+  it("weigh what the README's Packaging table says, within 15%", () => {
+    const row = /^\| tarball \(`npm pack --dry-run`\) \| (\d+) kB, ([\d.]+) MB unpacked \| (\d+) kB, ([\d.]+) MB unpacked \|$/m.exec(readFileSync(join(ROOT, 'README.md'), 'utf8'));
+    expect(row).not.toBeNull();
+    const [pluginKb, pluginMb, runtimeKb, runtimeMb] = row!.slice(1).map(Number) as [number, number, number, number];
+    const near = (actual: number, documented: number) => Math.abs(actual / documented - 1) <= 0.15;
+    expect({ size: plugin.size, unpacked: plugin.unpackedSize, ok: near(plugin.size, pluginKb * 1000) && near(plugin.unpackedSize, pluginMb * 1e6) }).toMatchObject({ ok: true });
+    expect({ size: runtime.size, unpacked: runtime.unpackedSize, ok: near(runtime.size, runtimeKb * 1000) && near(runtime.unpackedSize, runtimeMb * 1e6) }).toMatchObject({ ok: true });
+  });
+
   it('npm publish --dry-run passes for both packages without a warning', async () => {
     for (const workspace of [[], ['--workspace=redis-ttl-runtime']]) {
       const { stderr } = await exec('npm', ['publish', '--dry-run', '--ignore-scripts', ...workspace], { cwd: ROOT, env: { ...NPM_ENV, npm_config_loglevel: 'warn' } });
@@ -189,7 +223,9 @@ describe('a TypeScript project', () => {
     const [eslintLine, typescriptLine] = commands(readmeBlock('## Install', 'sh'));
     expect(eslintLine).toBe('npm install --save-dev eslint eslint-plugin-redis-ttl');
     expect(typescriptLine).toBe('npm install --save-dev typescript-eslint typescript');
-    await sh(withTarballs(eslintLine!), dir);
+    const installed = await sh(withTarballs(eslintLine!), dir);
+    // npm 11 warns about packages with install scripts ("not yet covered by allowScripts"): not ours
+    expect(installed.stderr.split('\n').filter((line) => /install-scripts|allowScripts/.test(line) && /redis-ttl/.test(line))).toEqual([]);
     await sh(withTarballs(typescriptLine!, '@types/node@20'), dir);
   });
 

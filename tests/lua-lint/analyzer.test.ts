@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { analyzeLua, describeCommand, RULES, RULE_IDS } from '../../lua-lint/index.js';
+import type { AnalyzeOptions } from '../../lua-lint/index.js';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures');
 
@@ -105,8 +106,17 @@ describe('options', () => {
     expect(findings.map((f) => f.severity)).toEqual([1, 1, 1]);
   });
 
-  it('ignores unknown rule ids and bad severities', () => {
-    expect(ids(leaky, { rules: { nope: 'off', 'write-path-needs-ttl': 'loud' } as never })).toHaveLength(4);
+  it('throws a TypeError naming every unknown rule id and bad severity, as the config file does', () => {
+    expect(() => ids(leaky, { rules: { nope: 'off', 'write-path-needs-ttl': 'loud' } as never })).toThrow(
+      new TypeError(
+        'analyzeLua: invalid options:\n' +
+          `  - rules.nope: unknown rule id (known: ${RULE_IDS.join(', ')})\n` +
+          '  - rules.write-path-needs-ttl: expected "off", "warn", "error", 0, 1 or 2, got "loud"',
+      ),
+    );
+    expect(() => ids(leaky, { rules: { 'no-persist': 'bogus' } as never })).toThrow(
+      new TypeError('analyzeLua: invalid options: rules.no-persist: expected "off", "warn", "error", 0, 1 or 2, got "bogus".'),
+    );
   });
 
   it('accepts persistent keys as KEYS indices, spellings and wildcards', () => {
@@ -287,8 +297,11 @@ describe('robustness', () => {
     );
   });
 
-  it('returns a fatal finding, not a throw, for a non-string input', () => {
-    expect(analyzeLua(undefined as unknown as string)).toEqual([]);
+  it('throws a TypeError for a source that is not a string, instead of calling it clean', () => {
+    expect(() => analyzeLua(undefined as unknown as string)).toThrow(new TypeError('analyzeLua: source must be a string (the script text), got undefined.'));
+    expect(() => analyzeLua(null as unknown as string)).toThrow(new TypeError('analyzeLua: source must be a string (the script text), got null.'));
+    expect(() => analyzeLua(Buffer.from('return 1') as unknown as string)).toThrow(new TypeError('analyzeLua: source must be a string (the script text), got an object.'));
+    expect(analyzeLua('')).toEqual([]);
   });
 
   it('survives deep nesting and long scripts', () => {
@@ -401,9 +414,36 @@ describe('findings found by breaking the analyzer', () => {
     expect(ids(source, { persistentKeys: [2] })).toEqual([]);
   });
 
-  it('accepts null options and ignores persistent keys that are not strings or numbers', () => {
-    expect(ids("redis.call('SADD', KEYS[1], 1)", null)).toEqual(['write-path-needs-ttl@1']);
-    expect(ids("redis.call('SADD', KEYS[1], 1)", { persistentKeys: [null, {}, 1] as never })).toEqual([]);
+  it('accepts null options, and throws a TypeError for every option the config file would reject', () => {
+    const write = "redis.call('SADD', KEYS[1], 1)";
+    expect(ids(write, null)).toEqual(['write-path-needs-ttl@1']);
+    expect(ids(write, {})).toEqual(['write-path-needs-ttl@1']);
+    const invalid = (options: unknown) => {
+      try {
+        analyzeLua(write, options as AnalyzeOptions);
+      } catch (error) {
+        return [(error as Error).constructor.name, (error as Error).message];
+      }
+      return 'no throw';
+    };
+    const keyProblem = 'expected a KEYS index (an integer >= 1) or a non-empty key pattern, got';
+    expect(invalid({ persistentKeys: [0] })).toEqual(['TypeError', `analyzeLua: invalid options: persistentKeys[0]: ${keyProblem} 0.`]);
+    expect(invalid({ persistentKeys: [null, {}, 1] })).toEqual([
+      'TypeError',
+      `analyzeLua: invalid options:\n  - persistentKeys[0]: ${keyProblem} null\n  - persistentKeys[1]: ${keyProblem} an object`,
+    ]);
+    expect(invalid({ redisVersion: 'abc' })).toEqual([
+      'TypeError',
+      'analyzeLua: invalid options: redisVersion: expected a Redis version such as "6.2" or "7.0.15" (a string), got "abc".',
+    ]);
+    expect(invalid({ strict: 'yes' })).toEqual(['TypeError', 'analyzeLua: invalid options: strict: expected true or false, got "yes".']);
+    expect(invalid({ messageLine: 3 })).toEqual(['TypeError', 'analyzeLua: invalid options: messageLine: expected a function, got 3.']);
+    expect(invalid({ persistentKey: [1] })).toEqual([
+      'TypeError',
+      'analyzeLua: invalid options: unknown option "persistentKey" (known: rules, persistentKeys, allowOptionalTtl, strict, redisVersion, messageLine, messagePosition).',
+    ]);
+    expect(invalid('strict')).toEqual(['TypeError', 'analyzeLua: options must be an object, got "strict".']);
+    expect(invalid({ persistentKeys: [1], redisVersion: ' 7.0 ' })).toBe('no throw');
   });
 
   it('reports a byte order mark, which Redis refuses, and decodes non-ASCII text in parse errors', () => {
@@ -532,7 +572,7 @@ describe('what Redis itself refuses or accepts (issue 12)', () => {
   it('says that Redis runs Lua 5.1 when the syntax is from a later Lua', () => {
     const [finding] = analyzeLua('local x = 7 // 2\nreturn x');
     expect(finding!.message).toBe(
-      "Parsing error: <expression> expected near '/' (Redis runs Lua 5.1: goto and labels, bitwise operators, integer division `//` and other Lua 5.2+ syntax are errors there)",
+      "Parsing error: <expression> expected near '/' (Redis runs Lua 5.1: goto and labels, bitwise operators, integer division `//`, `<const>` and `<close>` locals and other Lua 5.2+ syntax are errors there)",
     );
     expect(analyzeLua('local x = = 1')[0]!.message).toBe("Parsing error: <expression> expected near '='");
   });
@@ -545,7 +585,7 @@ describe('what Redis itself refuses or accepts (issue 12)', () => {
     // The index of the 199th `if`'s ARGV[1] is the first sub-expression past the limit.
     expect(finding).toMatchObject({ fatal: true, ruleId: null, line: 1, column: 198 * 16 + 9 });
     expect(finding!.message).toBe(
-      'Parsing error: the script nests blocks and expressions deeper than Redis\' Lua 5.1 parser allows (200 levels): Redis refuses it with "chunk has too many syntax levels".',
+      'Parsing error: the script nests blocks, expressions and parentheses deeper than Redis\' Lua 5.1 parser allows (200 levels): Redis refuses it with "chunk has too many syntax levels".',
     );
     expect(analyzeLua(`return ${'{'.repeat(199)}${'}'.repeat(199)}`)).toEqual([]);
     expect(analyzeLua(`return ${'{'.repeat(200)}${'}'.repeat(200)}`)[0]).toMatchObject({ fatal: true, column: 8 + 199 });

@@ -156,8 +156,9 @@ describe('--help and --version', () => {
     expect(rules.replace(/\s+/g, ' ')).toContain(RULE_IDS.join(', '));
   });
 
-  it('prints the package version', async () => {
-    expect(await run(['--version'])).toEqual({ code: 0, stdout: `${packageVersion}\n`, stderr: '' });
+  it('prints the package version on -v, -V and --version, as redis-ttl-audit does', async () => {
+    for (const flag of ['--version', '-v', '-V']) expect(await run([flag])).toEqual({ code: 0, stdout: `${packageVersion}\n`, stderr: '' });
+    expect((await run(['--help'])).stdout).toMatch(/\n {2}-v, --version +print the version \(also -V\)\n/);
   });
 });
 

@@ -97,7 +97,9 @@ describe('min-redis-version', () => {
     expect(found(script, { redisVersion: '6.2' })).toEqual(['min-redis-version@2:1']);
     expect(found(script, { redisVersion: '6.0.20' })).toEqual(['min-redis-version@2:1', 'min-redis-version@3:8']);
     expect(found(script, { redisVersion: '7.0' })).toEqual([]);
-    expect(found(script, { redisVersion: 'not a version' })).toEqual([]);
+    expect(() => found(script, { redisVersion: 'not a version' })).toThrow(
+      new TypeError('analyzeLua: invalid options: redisVersion: expected a Redis version such as "6.2" or "7.0.15" (a string), got "not a version".'),
+    );
     expect(analyzeLua(script, { redisVersion: '6.2' })[0]?.message).toBe(
       'EXPIRE ... NX needs Redis 7.0.0 or later (its "Available since" on redis.io), newer than the configured redisVersion: the server rejects it and the script stops there, keeping every write made before it. Use commands the server has, or raise redisVersion once every server runs 7.0.0.',
     );

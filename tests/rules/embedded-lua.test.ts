@@ -99,6 +99,20 @@ describe('embedded-lua messages', () => {
   });
 });
 
+describe('embedded-lua options', () => {
+  it('refuse an empty persistent key in the config, before analyzeLua would throw on it', () => {
+    const linter = new Linter({ configType: 'flat' });
+    const verify = (persistentKeys: unknown[]) =>
+      linter.verify(
+        ioredis(`redis.eval(${leakySet}, 1, k);`),
+        [{ files: ['**/*.ts'], languageOptions: { parser: tsParser }, plugins: { 'redis-ttl': plugin }, rules: { 'redis-ttl/embedded-lua': ['error', { persistentKeys }] } }],
+        { filename: 'file.ts' },
+      );
+    expect(() => verify([''])).toThrow(/Key "redis-ttl\/embedded-lua":\s+Value "" should NOT be shorter than 1 characters\./);
+    expect(verify([1])).toEqual([]);
+  });
+});
+
 describe('embedded-lua message lines', () => {
   it('names file lines, not script lines', () => {
     const linter = new Linter({ configType: 'flat' });

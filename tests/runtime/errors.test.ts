@@ -6,7 +6,7 @@
 import { inspect } from 'node:util';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { collect, createCache, createCircuitBreaker, createLimiter, incrementWithTtl, RedisError, type UpstashLike } from '../../runtime/index.js';
+import { collect, createCache, createCircuitBreaker, createLimiter, incrementWithTtl, RedisError, setKeepTtl, type UpstashLike } from '../../runtime/index.js';
 import { needsOwnServer, uniquePrefix, useRedis } from '../helpers/redis.js';
 
 const redis = useRedis();
@@ -91,6 +91,7 @@ describe('client errors are copied without their command', () => {
       await limiter.take('x').catch((e: unknown) => e),
       await breaker.acquire('x').catch((e: unknown) => e),
       await collect(r, keys[2]!).catch((e: unknown) => e),
+      await setKeepTtl(r, keys[2]!, 'v').catch((e: unknown) => e),
       await cache.getOrLoad('x', () => 1).catch((e: unknown) => e),
     ];
     for (const error of errors) {
@@ -98,5 +99,8 @@ describe('client errors are copied without their command', () => {
       expect(error).toMatchObject({ code: 'WRONGTYPE', message: expect.stringMatching(/^WRONGTYPE/) });
       expect(inspect(error, { showHidden: true })).not.toContain('args');
     }
+    // setKeepTtl left the list as it was (it used to replace it with a string and return true)
+    expect(await r.lrange(keys[2]!, 0, -1)).toEqual(['a']);
+    expect(await r.pttl(keys[2]!)).toBeGreaterThan(9_000);
   });
 });

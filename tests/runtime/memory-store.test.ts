@@ -53,6 +53,9 @@ describe('MemoryStore', () => {
     clock.now += 100;
     expect(await limiter.take('a')).toEqual({ allowed: false, limit: 2, remaining: 0, retryAfterMs: 650, resetAfterMs: 650 });
     expect(store.pttl(limiter.keyFor('a'))).toBe(650);
+    // a hash is not overwritten with a string: WRONGTYPE, as the script raises on Redis
+    await expect(setKeepTtl(store, limiter.keyFor('a'), 'x')).rejects.toThrow('WRONGTYPE Operation against a key holding the wrong kind of value');
+    expect(await limiter.take('a')).toMatchObject({ allowed: false, retryAfterMs: 650 });
     const breaker = createCircuitBreaker(store, { failureThreshold: 1, windowMs: 1000, openMs: 500, onRedisError: 'fail-closed' });
     await breaker.record('svc', 'failure');
     expect(await breaker.acquire('svc')).toEqual({ allowed: false, state: 'open', failures: 0, probesInFlight: 0, retryAfterMs: 500 });

@@ -1,0 +1,131 @@
+/**
+ * What FUNCTION LOAD refuses in a Redis 7 function library (a script whose first line is
+ * `#!lua name=<lib>`), found before any server sees it. Each refusal quotes the error Redis 7.0
+ * gives (checked on redis-server 7.0 in tests/lua-lint/library-load.test.ts; the rules are those
+ * of https://redis.io/docs/latest/develop/programmability/functions-intro/ and
+ * https://redis.io/docs/latest/commands/function-load/).
+ */
+import type { Chunk, Node } from 'luaparse';
+
+/** One reason FUNCTION LOAD refuses the library, at a 0-based UTF-16 range of the source. */
+export interface LibraryLoadError {
+  message: string;
+  offset: number;
+  endOffset: number;
+}
+
+/**
+ * The fields of `redis` that exist while a library loads (its top-level code runs): Redis 7.0
+ * gives the loading code only registration, logging and the server version; any other field
+ * (`redis.call`, `redis.pcall`, `redis.sha1hex`, `redis.setresp`...) raises "Script attempted to
+ * access nonexistent global variable '<field>'".
+ */
+const LOAD_TIME_REDIS_FIELDS = new Set([
+  'register_function',
+  'log',
+  'LOG_DEBUG',
+  'LOG_VERBOSE',
+  'LOG_NOTICE',
+  'LOG_WARNING',
+  'REDIS_VERSION',
+  'REDIS_VERSION_NUM',
+]);
+
+const SHEBANG = /^#!lua([^\r\n]*)/;
+
+type Ranged = Node & { range?: [number, number] };
+
+/**
+ * The reasons FUNCTION LOAD would refuse `source` as a function library.
+ *
+ * A `#!lua` first line marks a library when it has a `name=` option or when the script calls
+ * `redis.register_function` (without either it is an EVAL script with a shebang, e.g.
+ * `#!lua flags=no-writes`, and nothing is reported). Refused: no `name=` ("Library name was not
+ * given"), another option than `name=` ("Invalid metadata value given: <option>"), a field of
+ * `redis` other than registration, logging and the version used by the code that runs while the
+ * library loads, i.e. outside every function body ("Script attempted to access nonexistent global
+ * variable 'call'"), and no `redis.register_function` anywhere ("No functions registered").
+ *
+ * @param source the script text, whose ranges `ast` carries (0-based UTF-16 offsets).
+ * @param ast the parsed script, with ranges.
+ * @returns the refusals in source order; empty for a script without a `#!lua` first line.
+ */
+export function libraryLoadErrors(source: string, ast: Chunk): LibraryLoadError[] {
+  const shebang = SHEBANG.exec(source);
+  if (!shebang) return [];
+  const options = shebang[1]!.trim().split(/\s+/).filter(Boolean);
+  const hasName = options.some((option) => option.startsWith('name='));
+  const registers = mentionsRegisterFunction(ast);
+  if (!hasName && !registers) return [];
+  const errors: LibraryLoadError[] = [];
+  const firstLine = { offset: 0, endOffset: shebang[0].length };
+  if (!hasName) {
+    errors.push({
+      ...firstLine,
+      message:
+        'FUNCTION LOAD refuses this library: its `#!lua` first line has no name (Redis: "Library name was not given"). Write `#!lua name=<library>`.',
+    });
+  }
+  for (const option of options) {
+    if (option.startsWith('name=')) continue;
+    errors.push({
+      ...firstLine,
+      message: `FUNCTION LOAD refuses this library: \`${option}\` is not an option of a library's first line, which takes only name= (Redis: "Invalid metadata value given: ${option}"). Remove it; flags of a function go to redis.register_function{function_name=..., callback=..., flags={...}}.`,
+    });
+  }
+  for (const node of loadTimeRedisFields(ast)) {
+    const field = node.identifier.name;
+    const [offset, endOffset] = (node as Ranged).range ?? [0, 0];
+    errors.push({
+      offset,
+      endOffset,
+      message: `FUNCTION LOAD refuses this library: redis.${field} is used by code that runs while the library loads (outside every function body), where redis has only register_function, log and REDIS_VERSION (Redis: "Script attempted to access nonexistent global variable '${field}'"). Move it into a function registered with redis.register_function.`,
+    });
+  }
+  if (!registers) {
+    errors.push({
+      ...firstLine,
+      message:
+        'FUNCTION LOAD refuses this library: it never calls redis.register_function (Redis: "No functions registered"). Register each function with redis.register_function(\'name\', callback).',
+    });
+  }
+  return errors.sort((a, b) => a.offset - b.offset);
+}
+
+function isRedisField(node: unknown): node is Node & { type: 'MemberExpression'; identifier: { name: string } } {
+  const n = node as { type?: string; indexer?: string; base?: { type?: string; name?: string } };
+  return n?.type === 'MemberExpression' && n.indexer === '.' && n.base?.type === 'Identifier' && n.base.name === 'redis';
+}
+
+function mentionsRegisterFunction(ast: Chunk): boolean {
+  let found = false;
+  visit(ast.body, false, (node) => {
+    if (isRedisField(node) && node.identifier.name === 'register_function') found = true;
+  });
+  return found;
+}
+
+/** `redis.<field>` nodes outside function bodies whose field does not exist at load time. */
+function loadTimeRedisFields(ast: Chunk): Array<Node & { identifier: { name: string } }> {
+  const out: Array<Node & { identifier: { name: string } }> = [];
+  visit(ast.body, true, (node) => {
+    if (isRedisField(node) && !LOAD_TIME_REDIS_FIELDS.has(node.identifier.name)) out.push(node);
+  });
+  return out;
+}
+
+/** Calls `each` on every AST node under `value`; `skipFunctions` leaves function bodies out. */
+function visit(value: unknown, skipFunctions: boolean, each: (node: Node) => void): void {
+  if (!value || typeof value !== 'object') return;
+  if (Array.isArray(value)) {
+    for (const item of value) visit(item, skipFunctions, each);
+    return;
+  }
+  const node = value as Node;
+  if (typeof node.type !== 'string') return;
+  if (skipFunctions && node.type === 'FunctionDeclaration') return;
+  each(node);
+  for (const [key, child] of Object.entries(node)) {
+    if (key !== 'range' && key !== 'loc' && child && typeof child === 'object') visit(child, skipFunctions, each);
+  }
+}
