@@ -267,7 +267,7 @@ function constantPieces(context: AnyContext, input: TSESTree.Node, depth: number
       return value?.every((piece) => piece.number) ? [{ text: value.map((piece) => piece.text).join(''), at: () => node.range[0], number: true }] : value;
     }
     case AST_NODE_TYPES.BinaryExpression: {
-      if (node.operator !== '+' || node.left.type === AST_NODE_TYPES.PrivateIdentifier) return undefined;
+      if (node.operator !== '+') return undefined;
       const left = constantPieces(context, node.left, depth + 1);
       const right = left && constantPieces(context, node.right, depth + 1);
       if (!left || !right) return undefined;
