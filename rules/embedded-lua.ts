@@ -153,7 +153,7 @@ export default createRule<Options, MessageIds>({
               continue;
             }
             const start = sourceCode.getLocFromIndex(script.toFileOffset(finding.offset));
-            const end = sourceCode.getLocFromIndex(script.toFileOffset(Math.max(finding.endOffset, finding.offset)));
+            const end = sourceCode.getLocFromIndex((script.toFileEndOffset ?? script.toFileOffset)(Math.max(finding.endOffset, finding.offset)));
             if (finding.ruleId === null) {
               context.report({ node: script.literal, loc: { start, end }, messageId: 'luaParseError', data: { message: finding.message } });
             } else {

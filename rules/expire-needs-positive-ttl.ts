@@ -13,6 +13,7 @@
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { createRule } from './create-rule.js';
+import { keyLabel } from './redis-calls/report.js';
 import { staticValue } from './redis-calls/static.js';
 import { shortText, ttlArgumentsOf, ttlRisk, type TtlRisk } from './redis-calls/ttl-value.js';
 
@@ -74,7 +75,7 @@ export default createRule<Options, MessageIds>({
       CallExpression(node: TSESTree.CallExpression) {
         for (const { call, ttl, ttlNode } of ttlArgumentsOf(context, node)) {
           const keyNode = call.argNodes[call.description.keys[0]?.arg ?? 0];
-          const key = keyNode ? shortText(context, keyNode) : 'the key';
+          const key = keyLabel(context, keyNode);
           const command = call.description.ttlOption ? `${call.command} ... ${call.description.ttlOption}` : call.command;
           const rejects = REJECTS_NON_POSITIVE.has(call.command) || call.command === 'HSETEX';
           const absolute = ttl.unit.startsWith('unix');

@@ -18,7 +18,7 @@ import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint
 import { createRule } from './create-rule.js';
 import { fileIndexOf, keyIdOf } from './redis-calls/file-index.js';
 import type { RedisCall } from './redis-calls/index.js';
-import { reportLoc } from './redis-calls/report.js';
+import { keyLabel, reportLoc } from './redis-calls/report.js';
 import { enclosingFunction, unwrap } from './redis-calls/static.js';
 
 /** Messages of the rule and of its suggestion. */
@@ -100,9 +100,7 @@ export default createRule<[], MessageIds>({
     };
 
     function keyText(call: RedisCall): string {
-      const node = call.argNodes[0];
-      const text = node ? sourceCode.getText(node).replace(/\s+/g, ' ') : 'the key';
-      return text.length <= 50 ? text : `${text.slice(0, 47)}...`;
+      return keyLabel(context, call.argNodes[0]);
     }
 
     /** `expire(key, ttl)` -> `expire(key, ttl, 'NX')`. */

@@ -16,7 +16,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { EFFECTS_THAT_SET_TTL, type KeyEffect } from '../semantics/commands.js';
 import { GETSET_RULE_COMMANDS, SET_RULE_COMMANDS } from './redis-calls/ownership.js';
 import { createRule } from './create-rule.js';
-import { appendExpiryInBatch, pipelineToMulti, ttlConstantOf, wrapInMulti } from './redis-calls/fixes.js';
+import { appendExpiryInBatch, pipelineToMulti, standaloneStatementOf, ttlConstantOf, wrapInMulti } from './redis-calls/fixes.js';
 import { redisCallsOf, type RedisCall } from './redis-calls/index.js';
 import { reportLoc } from './redis-calls/report.js';
 import { fixesEnabled, FIX_OPTION_SCHEMA, incrementWithTtlFix, readAutofixSettings } from './redis-calls/autofix.js';
@@ -229,7 +229,14 @@ export default createRule<Options, MessageIds>({
                     sameFunction(e.call.node, call.node),
                 );
             const expiry = describeExpiry(elsewhere ?? before, keyText);
-            const fix = wrapInMulti(context, call, keyText, expiry);
+            // The separate expiry moves into the MULTI: its statement goes. One that cannot be
+            // removed alone (under an `if`, inside an expression, in another block) would stay and
+            // run twice, or conditionally: then no MULTI suggestion.
+            const separate = elsewhere ?? before;
+            const own = standaloneStatementOf(call.node);
+            const movable = separate ? standaloneStatementOf(separate.call.node) : undefined;
+            const moved = movable && own && movable.parent === own.parent ? movable : undefined;
+            const fix = elsewhere && !moved ? undefined : wrapInMulti(context, call, keyText, expiry, moved);
             const helper = elsewhere ? incrementWithTtlFix(context, call) : undefined;
             const module = readAutofixSettings(context).runtimeModule;
             context.report({

@@ -179,6 +179,12 @@ export interface CommandDescription {
   /** Some option token could not be read (not a literal), so the effects are a best guess. */
   unknownOptions: boolean;
   /**
+   * Two options that exclude each other (SET ... KEEPTTL EX 10, SET ... NX XX): Redis answers
+   * "ERR syntax error" (https://redis.io/docs/latest/commands/set/). `arg` is the index of the
+   * second token, `option` its name and `conflictsWith` the earlier one, upper-cased.
+   */
+  conflictingOption?: { arg: number; option: string; conflictsWith: string };
+  /**
    * A literal argument makes Redis reject the command (a TTL that is not a positive integer for
    * SET/SETEX/PSETEX, a non-integer timeout for the EXPIRE family): inside a script the error
    * aborts the script, keeping the writes made before it.
@@ -218,6 +224,17 @@ const EXPIRY_UNITS = {
   PXAT: 'unix-milliseconds',
 } as const;
 
+/**
+ * SET options that exclude each other: one condition, one of the expiry options or KEEPTTL.
+ * Redis accepts a repeated token (`EX 10 EX 20`, the last wins) but answers "ERR syntax error" to
+ * two different tokens of one group (https://redis.io/docs/latest/commands/set/; `t_string.c`
+ * `parseExtendedStringArgumentsOrReply`).
+ */
+const SET_EXCLUSIVE_OPTIONS: ReadonlyArray<readonly string[]> = [
+  ['NX', 'XX'],
+  ['EX', 'PX', 'EXAT', 'PXAT', 'KEEPTTL'],
+];
+
 /** SET key value [NX | XX] [GET] [EX s | PX ms | EXAT t | PXAT t | KEEPTTL] (https://redis.io/docs/latest/commands/set/) */
 function describeSet(args: readonly CommandArg[]): Omit<CommandDescription, 'name' | 'known'> {
   let nx = false;
@@ -228,11 +245,19 @@ function describeSet(args: readonly CommandArg[]): Omit<CommandDescription, 'nam
   let ttl: CommandDescription['ttl'];
   let nonPositiveTtlArg: number | undefined;
   let ttlOption: string | undefined;
+  let conflictingOption: CommandDescription['conflictingOption'];
+  const chosen = new Map<readonly string[], string>();
   for (let i = 2; i < args.length; i++) {
     const token = upper(args[i]);
     if (token === undefined) {
       unknownOptions = true;
       continue;
+    }
+    const group = SET_EXCLUSIVE_OPTIONS.find((options) => options.includes(token));
+    if (group) {
+      const earlier = chosen.get(group);
+      if (earlier !== undefined && earlier !== token) conflictingOption ??= { arg: i, option: token, conflictsWith: earlier };
+      chosen.set(group, token);
     }
     if (token === 'NX') nx = true;
     else if (token === 'XX') xx = true;
@@ -262,6 +287,7 @@ function describeSet(args: readonly CommandArg[]): Omit<CommandDescription, 'nam
     unknownOptions,
     ...(ttl ? { ttl, ttlOption } : {}),
     ...(nonPositiveTtlArg !== undefined ? { nonPositiveTtlArg, rejected: true as const } : {}),
+    ...(conflictingOption ? { conflictingOption, rejected: true as const } : {}),
   };
 }
 

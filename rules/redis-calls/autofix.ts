@@ -334,7 +334,7 @@ function operandText(context: AnyContext, node: TSESTree.Node): string {
  * Removes a statement; when it stands alone on its lines, its indentation and line break go too,
  * so the code around it keeps its layout.
  */
-function removeStatement(context: AnyContext, fixer: Fixer, statement: TSESTree.Node): Fix {
+export function removeStatement(context: AnyContext, fixer: Fixer, statement: TSESTree.Node): Fix {
   const text = context.sourceCode.text;
   let [start, end] = statement.range;
   let lineStart = start;

@@ -351,7 +351,7 @@ export class ClientDetector {
     const callee = unwrap(node.callee);
     if (callee.type === AST_NODE_TYPES.Identifier) {
       const origin = this.identifierOrigin(callee);
-      if (CLIENT_FACTORIES.has(callee.name)) {
+      if (CLIENT_FACTORIES.has(importedName(origin) ?? callee.name)) {
         if (origin.kind === 'import') {
           const flavor = flavorOfModule(origin.source);
           return flavor ? { redis: true, flavor, why: this.madeBy(node) } : origin.relative ? UNKNOWN : NOT_REDIS;
@@ -436,8 +436,8 @@ export class ClientDetector {
    * `Cls.m` for a static member of a class declared in the file.
    */
   private localMethod(member: TSESTree.MemberExpression, kind: 'method' | 'get' = 'method'): FunctionLike | undefined {
-    if (member.computed || member.property.type !== AST_NODE_TYPES.Identifier) return undefined;
-    const name = member.property.name;
+    const name = memberKeyName(member.property, member.computed);
+    if (name === undefined) return undefined;
     const object = unwrap(member.object);
     let cls: TSESTree.ClassDeclaration | TSESTree.ClassExpression | undefined;
     let isStatic = false;
@@ -457,9 +457,7 @@ export class ClientDetector {
         element.type === AST_NODE_TYPES.MethodDefinition &&
         element.kind === kind &&
         element.static === isStatic &&
-        !element.computed &&
-        element.key.type === AST_NODE_TYPES.Identifier &&
-        element.key.name === name &&
+        memberKeyName(element.key, element.computed) === name &&
         element.value.body
       ) {
         return element.value;
@@ -518,8 +516,8 @@ export class ClientDetector {
    * assigns to it), `Cls.client` (a static member), `obj.prop` of a `const` object literal.
    */
   private classifyMember(node: TSESTree.MemberExpression, depth: number): ReceiverKind {
-    if (node.computed || node.property.type !== AST_NODE_TYPES.Identifier) return UNKNOWN;
-    const name = node.property.name;
+    const name = memberKeyName(node.property, node.computed);
+    if (name === undefined) return UNKNOWN;
     const object = unwrap(node.object);
     const getter = this.localMethod(node, 'get');
     if (getter) return this.classifyReturnOf(getter, node, depth);
@@ -568,9 +566,7 @@ export class ClientDetector {
       if (
         member.type === AST_NODE_TYPES.PropertyDefinition &&
         member.static === isStatic &&
-        !member.computed &&
-        member.key.type === AST_NODE_TYPES.Identifier &&
-        member.key.name === name
+        memberKeyName(member.key, member.computed) === name
       ) {
         if (member.typeAnnotation) {
           const fromType = this.classifyType(member.typeAnnotation.typeAnnotation);
@@ -760,7 +756,7 @@ export class ClientDetector {
   private identifierOrigin(
     node: TSESTree.Identifier,
   ):
-    | { kind: 'import'; source: string; relative: boolean }
+    | { kind: 'import'; source: string; relative: boolean; imported?: string }
     | {
         kind: 'local';
         classNode?: TSESTree.ClassDeclaration | TSESTree.ClassExpression;
@@ -773,7 +769,7 @@ export class ClientDetector {
     if (def.type === 'ImportBinding') {
       const declaration = def.parent;
       const source = declaration.type === AST_NODE_TYPES.ImportDeclaration ? declaration.source.value : '';
-      return { kind: 'import', source, relative: source.startsWith('.') || source.startsWith('/') };
+      return { kind: 'import', source, relative: source.startsWith('.') || source.startsWith('/'), ...bindingImportedName(def.node) };
     }
     if (def.type === 'Variable') {
       // const Redis = require('ioredis'); const { createClient } = require('redis')
@@ -786,7 +782,18 @@ export class ClientDetector {
         typeof init.arguments[0].value === 'string'
       ) {
         const source = init.arguments[0].value;
-        return { kind: 'import', source, relative: source.startsWith('.') };
+        return { kind: 'import', source, relative: source.startsWith('.'), ...destructuredName(def.node.id, def.name) };
+      }
+      // const { createClient: mk } = await import('redis')
+      const dynamic = init?.type === AST_NODE_TYPES.AwaitExpression ? unwrap(init.argument) : undefined;
+      if (
+        dynamic?.type === AST_NODE_TYPES.ImportExpression &&
+        dynamic.source.type === AST_NODE_TYPES.Literal &&
+        typeof dynamic.source.value === 'string' &&
+        def.node.id.type === AST_NODE_TYPES.ObjectPattern
+      ) {
+        const source = dynamic.source.value;
+        return { kind: 'import', source, relative: source.startsWith('.'), ...destructuredName(def.node.id, def.name) };
       }
     }
     if (def.type === 'ClassName') return { kind: 'local', classNode: def.node };
@@ -806,6 +813,8 @@ export class ClientDetector {
     if (bare.type === AST_NODE_TYPES.Identifier) name = bare.name;
     else if (bare.type === AST_NODE_TYPES.MemberExpression && !bare.computed && bare.property.type === AST_NODE_TYPES.Identifier) {
       name = bare.property.name;
+    } else if (bare.type === AST_NODE_TYPES.MemberExpression && bare.property.type === AST_NODE_TYPES.PrivateIdentifier) {
+      name = bare.property.name; // this.#redis is judged by its name like this.redis
     }
     if (!name) return UNKNOWN;
     const strong = this.settings.clientNames.find((pattern) => pattern.regex.test(name));
@@ -846,9 +855,7 @@ function collectThisAssignments(body: TSESTree.Node, name: string, out: TSESTree
       node.operator === '=' &&
       node.left.type === AST_NODE_TYPES.MemberExpression &&
       node.left.object.type === AST_NODE_TYPES.ThisExpression &&
-      !node.left.computed &&
-      node.left.property.type === AST_NODE_TYPES.Identifier &&
-      node.left.property.name === name
+      memberKeyName(node.left.property, node.left.computed) === name
     ) {
       out.push(node.right);
     }
@@ -913,4 +920,44 @@ function enclosingClass(node: TSESTree.Node): TSESTree.ClassDeclaration | TSESTr
     current = current.parent;
   }
   return undefined;
+}
+
+/**
+ * The name of a class member as written: `redis` for `redis` / `this.redis`, `#redis` for a
+ * private field (`#redis` and `redis` are different members of one class); `undefined` when
+ * computed.
+ */
+function memberKeyName(key: TSESTree.Node, computed: boolean): string | undefined {
+  if (key.type === AST_NODE_TYPES.PrivateIdentifier) return `#${key.name}`;
+  return !computed && key.type === AST_NODE_TYPES.Identifier ? key.name : undefined;
+}
+
+/** The name an import binding takes from its module: `{ createClient as mk }` -> `createClient`. */
+function bindingImportedName(node: TSESTree.Node): { imported?: string } {
+  if (node.type !== AST_NODE_TYPES.ImportSpecifier) return {};
+  const imported = node.imported.type === AST_NODE_TYPES.Identifier ? node.imported.name : String(node.imported.value);
+  return { imported };
+}
+
+/** The property a destructured binding reads: `const { createClient: mk } = ...` -> `createClient` for `mk`. */
+function destructuredName(pattern: TSESTree.Node, binding: TSESTree.Identifier): { imported?: string } {
+  if (pattern.type !== AST_NODE_TYPES.ObjectPattern) return {};
+  for (const property of pattern.properties) {
+    if (property.type !== AST_NODE_TYPES.Property) continue;
+    const value = property.value.type === AST_NODE_TYPES.AssignmentPattern ? property.value.left : property.value;
+    if (value !== binding) continue;
+    if (property.computed) return {};
+    if (property.key.type === AST_NODE_TYPES.Identifier) return { imported: property.key.name };
+    if (property.key.type === AST_NODE_TYPES.Literal && typeof property.key.value === 'string') return { imported: property.key.value };
+  }
+  return {};
+}
+
+/**
+ * The name a binding was imported under in its module, when it is a named import (`createClient`
+ * for `import { createClient as mk }` or `const { createClient: mk } = require(...)`); default and
+ * namespace imports, and local names, answer `undefined`.
+ */
+function importedName(origin: { kind: string; imported?: string }): string | undefined {
+  return origin.kind === 'import' ? origin.imported : undefined;
 }

@@ -7,6 +7,7 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { isBlockingCall } from '../../semantics/blocking.js';
 import type { ClientFlavor } from './clients.js';
+import { removeStatement } from './autofix.js';
 import type { RedisCall } from './normalize.js';
 import { findVariable, propertyName, unwrap, type AnyContext } from './static.js';
 
@@ -194,24 +195,60 @@ export function appendExpiryInBatch(
 
 /**
  * Wraps a lone command and its expiry in one MULTI: `redis.incr(key)` becomes
- * `redis.multi().incr(key).expire(key, ttl).exec()` (the same in all three clients).
+ * `redis.multi().incr(key).expire(key, ttl).exec()` (the same in all three clients), and the
+ * separate expiry statement it replaces (`moved`, see {@link standaloneStatementOf}) is removed.
+ * Only when the command's reply is discarded ({@link replyDiscarded}): EXEC replies an array
+ * (ioredis `[[err, reply], ...]`, node-redis and @upstash/redis `[reply, ...]`), so code that reads
+ * the reply (`const n = await redis.incr(k); if (n === 1) ...`) would break; it gets the runtime's
+ * `incrementWithTtl` instead, when that applies.
  */
 export function wrapInMulti(
   context: AnyContext,
   call: RedisCall,
   keyText: string,
   ttl: { method?: string; ttlText: string; milliseconds: boolean },
+  moved?: TSESTree.Node,
 ): ((fixer: Fixer) => Fix[]) | undefined {
   if (call.form !== 'method' || call.node.type !== AST_NODE_TYPES.CallExpression) return undefined;
+  if (!replyDiscarded(call.node)) return undefined;
   if (!movableIntoMulti(context, call)) return undefined;
   const callee = call.node.callee;
   if (callee.type !== AST_NODE_TYPES.MemberExpression || callee.computed || callee.optional) return undefined;
   const method = ttl.method ?? expireMethod(call.flavor, ttl.milliseconds);
   const receiver = context.sourceCode.getText(callee.object);
   const rest = context.sourceCode.text.slice(callee.property.range[0], call.node.range[1]);
+  const node = call.node;
   return (fixer) => [
-    fixer.replaceText(call.node, `${receiver}.multi().${rest}.${method}(${keyText}, ${ttl.ttlText}).exec()`),
+    fixer.replaceText(node, `${receiver}.multi().${rest}.${method}(${keyText}, ${ttl.ttlText}).exec()`),
+    ...(moved ? [removeStatement(context, fixer, moved)] : []),
   ];
+}
+
+/**
+ * Whether the value of a call is thrown away: `redis.incr(k);`, `await redis.incr(k);` or
+ * `void redis.incr(k)` as a statement. Anything else (assigned, returned, compared, passed on)
+ * reads the reply.
+ */
+export function replyDiscarded(node: TSESTree.Node): boolean {
+  let current = node;
+  if (current.parent?.type === AST_NODE_TYPES.AwaitExpression) current = current.parent;
+  if (current.parent?.type === AST_NODE_TYPES.UnaryExpression && current.parent.operator === 'void') current = current.parent;
+  return current.parent?.type === AST_NODE_TYPES.ExpressionStatement;
+}
+
+/**
+ * The statement a call is alone in (`await redis.expire(k, 60);`, `redis.expire(k, 60);`), directly
+ * in a block, the program or a `case`: a statement that can be removed without touching anything
+ * else. `undefined` when the call is part of a larger expression or sits under an `if`.
+ */
+export function standaloneStatementOf(node: TSESTree.Node): TSESTree.ExpressionStatement | undefined {
+  if (!replyDiscarded(node)) return undefined;
+  let statement: TSESTree.Node | undefined = node.parent;
+  while (statement && statement.type !== AST_NODE_TYPES.ExpressionStatement) statement = statement.parent;
+  const holder = statement?.parent;
+  const inList =
+    holder?.type === AST_NODE_TYPES.BlockStatement || holder?.type === AST_NODE_TYPES.Program || holder?.type === AST_NODE_TYPES.SwitchCase;
+  return inList && statement?.type === AST_NODE_TYPES.ExpressionStatement ? statement : undefined;
 }
 
 /**

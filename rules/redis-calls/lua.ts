@@ -44,6 +44,12 @@ export interface EmbeddedScript {
    * the file's text, through escapes and template-literal line endings.
    */
   toFileOffset(offset: number): number;
+  /**
+   * For a script built from several pieces (`"..." + "..."`): like {@link toFileOffset}, but an
+   * offset where one piece ends and the next begins maps to the end of the earlier piece (the end
+   * of a finding stays in the piece it starts in).
+   */
+  toFileEndOffset?(offset: number): number;
 }
 
 /** Methods whose first argument is a script's source (never a SHA: `evalsha` is left out). */
@@ -196,7 +202,151 @@ export function scriptFromNode(context: AnyContext, node: TSESTree.Node): Embedd
     };
     return { source: script.source, literal: node, importedFrom: where, modulePosition, toFileOffset: () => anchor };
   }
-  return resolved ? literalScript(resolved.node, context.sourceCode.text) : undefined;
+  return resolved ? (literalScript(resolved.node, context.sourceCode.text) ?? compositeScript(context, resolved.node)) : undefined;
+}
+
+/** A run of a script's text and where each of its UTF-16 offsets (0..text.length) is in the file. */
+interface Piece {
+  text: string;
+  at(offset: number): number;
+  /** A number substituted or added (`${TTL}`): `1 + 2` adds, it does not concatenate. */
+  number?: true;
+}
+
+/**
+ * A script built at compile time from constant pieces, all in this file: concatenations of
+ * strings (`"..." + "..."`, `"..." + EXPIRE + "..."`), templates whose `${}` are constant strings
+ * or numbers (`` `... ${TTL} ...` `` with `const TTL = 60`), `String.raw` templates, and
+ * `[...].join(sep)` of constant strings. The source is the cooked value Redis receives; every
+ * offset maps back to the piece it comes from (a substituted number maps to its expression).
+ */
+function compositeScript(context: AnyContext, node: TSESTree.Node): EmbeddedScript | undefined {
+  const bare = unwrap(node);
+  if (
+    bare.type !== AST_NODE_TYPES.BinaryExpression &&
+    bare.type !== AST_NODE_TYPES.TemplateLiteral &&
+    bare.type !== AST_NODE_TYPES.TaggedTemplateExpression &&
+    bare.type !== AST_NODE_TYPES.CallExpression
+  ) {
+    return undefined;
+  }
+  const pieces = constantPieces(context, bare, 0);
+  if (!pieces || pieces.every((piece) => piece.number)) return undefined;
+  const starts: number[] = [];
+  let source = '';
+  for (const piece of pieces) {
+    starts.push(source.length);
+    source += piece.text;
+  }
+  /** The piece an offset falls in: the last that starts at or before it, or (`end`) the first that ends at or after it. */
+  const locate = (offset: number, end: boolean): number => {
+    const clamped = Math.max(0, Math.min(offset, source.length));
+    let index = pieces.length - 1;
+    while (index > 0 && (starts[index]! > clamped || (starts[index] === clamped && (end || pieces[index]!.text.length === 0)))) index--;
+    return pieces[index]!.at(clamped - starts[index]!);
+  };
+  return { source, literal: bare, toFileOffset: (offset) => locate(offset, false), toFileEndOffset: (offset) => locate(offset, true) };
+}
+
+/** The constant pieces of a string expression of this file, else `undefined` (see {@link compositeScript}). */
+function constantPieces(context: AnyContext, input: TSESTree.Node, depth: number): Piece[] | undefined {
+  if (depth > 12) return undefined;
+  const text = context.sourceCode.text;
+  const node = unwrap(input);
+  switch (node.type) {
+    case AST_NODE_TYPES.Literal: {
+      if (typeof node.value === 'number') return [{ text: String(node.value), at: () => node.range[0], number: true }];
+      const script = literalScript(node, text);
+      return script ? [{ text: script.source, at: (offset) => script.toFileOffset(offset) }] : undefined;
+    }
+    case AST_NODE_TYPES.Identifier: {
+      const resolved = resolveConstExpression(context, node);
+      if (resolved === node) return undefined;
+      const value = constantPieces(context, resolved, depth + 1);
+      // a constant number is written elsewhere: its digits map to this use
+      return value?.every((piece) => piece.number) ? [{ text: value.map((piece) => piece.text).join(''), at: () => node.range[0], number: true }] : value;
+    }
+    case AST_NODE_TYPES.BinaryExpression: {
+      if (node.operator !== '+') return undefined;
+      const left = constantPieces(context, node.left, depth + 1);
+      const right = left && constantPieces(context, node.right, depth + 1);
+      if (!left || !right) return undefined;
+      if (left.every((piece) => piece.number) && right.every((piece) => piece.number)) return undefined; // arithmetic
+      return [...left, ...right];
+    }
+    case AST_NODE_TYPES.TemplateLiteral:
+      return templatePieces(context, node, false, depth);
+    case AST_NODE_TYPES.TaggedTemplateExpression: {
+      const tag = unwrap(node.tag);
+      const isStringRaw =
+        tag.type === AST_NODE_TYPES.MemberExpression &&
+        !tag.computed &&
+        tag.object.type === AST_NODE_TYPES.Identifier &&
+        tag.object.name === 'String' &&
+        (findVariable(context, tag.object)?.defs.length ?? 0) === 0 &&
+        propertyName(tag.property) === 'raw';
+      return isStringRaw ? templatePieces(context, node.quasi, true, depth) : undefined;
+    }
+    case AST_NODE_TYPES.CallExpression: {
+      // [a, b, c].join(sep)
+      const callee = unwrap(node.callee);
+      if (callee.type !== AST_NODE_TYPES.MemberExpression || propertyName(callee.property, callee.computed) !== 'join') return undefined;
+      if (node.arguments.length > 1 || node.arguments[0]?.type === AST_NODE_TYPES.SpreadElement) return undefined;
+      const array = resolveConstExpression(context, callee.object);
+      if (array.type !== AST_NODE_TYPES.ArrayExpression) return undefined;
+      const separator = node.arguments[0] ? constantPieces(context, node.arguments[0], depth + 1) : [{ text: ',', at: () => callee.property.range[0] }];
+      if (!separator) return undefined;
+      const out: Piece[] = [];
+      for (const [index, element] of array.elements.entries()) {
+        if (!element || element.type === AST_NODE_TYPES.SpreadElement) return undefined;
+        const pieces = constantPieces(context, element, depth + 1);
+        if (!pieces) return undefined;
+        if (index > 0) out.push(...separator);
+        out.push(...pieces);
+      }
+      return out;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The pieces of a template literal: its quasis (cooked, or raw under `String.raw`) and its `${}`
+ * substitutions when they are constant.
+ */
+function templatePieces(context: AnyContext, template: TSESTree.TemplateLiteral, raw: boolean, depth: number): Piece[] | undefined {
+  const text = context.sourceCode.text;
+  // typescript-estree's quasis include their delimiters (`` ` ``, `${`, `}`), espree's do not
+  const delimited = template.quasis[0]?.range[0] === template.range[0];
+  const out: Piece[] = [];
+  for (const [index, quasi] of template.quasis.entries()) {
+    const start = delimited ? quasi.range[0] + 1 : quasi.range[0];
+    const end = delimited ? quasi.range[1] - (quasi.tail ? 1 : 2) : quasi.range[1];
+    const value = raw ? quasi.value.raw : quasi.value.cooked;
+    if (value === null || value === undefined) return undefined; // an invalid escape
+    const map = raw ? rawOffsets(text.slice(start, end)) : cookedToRawOffsets(text.slice(start, end), true);
+    const consistent = map.length === value.length + 1;
+    out.push({ text: value, at: (offset) => start + (consistent ? map[Math.max(0, Math.min(offset, value.length))]! : 0) });
+    const expression = template.expressions[index];
+    if (expression) {
+      const pieces = constantPieces(context, expression, depth + 1);
+      if (!pieces) return undefined;
+      out.push(...pieces);
+    }
+  }
+  return out;
+}
+
+/** `String.raw` text: one code unit per character, a CRLF / CR line ending read as LF. */
+function rawOffsets(raw: string): number[] {
+  const map: number[] = [];
+  for (let i = 0; i < raw.length; i++) {
+    map.push(i);
+    if (raw[i] === '\r' && raw[i + 1] === '\n') i++;
+  }
+  map.push(raw.length);
+  return map;
 }
 
 /** A module read from disk: its text and program, parsed with the linted file's parser. */

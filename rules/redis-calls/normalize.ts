@@ -147,7 +147,9 @@ interface Flattened {
 /**
  * Flattens call arguments into argv entries: arrays are spread (ioredis and node-redis accept
  * them), an object literal first is `key value` pairs (`mset({ a: 1 })`), an object literal from
- * argument `optionsFrom` on (the third; the second for GETEX) is an option object, and a spread we cannot read is one unknown entry.
+ * argument `optionsFrom` on (the third; the second for GETEX) is an option object, and a spread we
+ * cannot read is one unknown entry, or as the last argument enough of them to reach the options
+ * (see {@link pushUnknownSpread}).
  */
 function flattenArguments(context: AnyContext, nodes: readonly TSESTree.Node[], optionsFrom = 2): Flattened {
   const out: Flattened = { args: [], nodes: [] };
@@ -155,7 +157,7 @@ function flattenArguments(context: AnyContext, nodes: readonly TSESTree.Node[], 
     if (original.type === AST_NODE_TYPES.SpreadElement) {
       const spread = resolveConstExpression(context, original.argument);
       if (spread.type === AST_NODE_TYPES.ArrayExpression) pushArrayElements(context, spread, out);
-      else pushUnknown(out, original);
+      else pushUnknownSpread(out, original, index === nodes.length - 1 ? optionsFrom + 1 : 0);
       return;
     }
     const node = resolveConstExpression(context, original);
@@ -189,6 +191,17 @@ function flattenArguments(context: AnyContext, nodes: readonly TSESTree.Node[], 
     }
   });
   return out;
+}
+
+/**
+ * A spread we cannot read (`set(...args)`, `set(key, ...rest)`) stands for any number of entries.
+ * As the last argument it may carry the options too (a wrapper forwarding its arguments): it then
+ * fills the argv up to `minLength` unknown entries, so that the options count as unknown (may be
+ * an expiry) rather than absent.
+ */
+function pushUnknownSpread(out: Flattened, node: TSESTree.SpreadElement, minLength: number): void {
+  pushUnknown(out, node);
+  while (out.args.length < minLength) pushUnknown(out, node);
 }
 
 function pushUnknown(out: Flattened, node: TSESTree.Node): void {
@@ -337,6 +350,8 @@ export function normalizeCall(
   dropped.push(...misplacedTtl(context, resolved.command, flat));
   const args = [...resolved.prefix, ...flat.args];
   const nodes = [...resolved.prefix.map(() => undefined), ...flat.nodes];
+  const description = describeCommand(resolved.command, args);
+  dropped.push(...keepTtlConflict(description, args, nodes, dropped));
   return [
     {
       node,
@@ -346,7 +361,7 @@ export function normalizeCall(
       command: resolved.command,
       args,
       argNodes: nodes,
-      description: describeCommand(resolved.command, args),
+      description,
       ...(flat.optionsObject ? { optionsObject: flat.optionsObject } : {}),
       argumentNodes: node.arguments,
       unit,
@@ -588,6 +603,8 @@ function fromArgv(
   if (typeof name !== 'string' || !isKnownCommand(name)) return undefined;
   const flat = flattenArguments(context, rest);
   const command = name.toUpperCase();
+  const description = describeCommand(command, flat.args);
+  const dropped = keepTtlConflict(description, flat.args, flat.nodes, []);
   return {
     node,
     nameNode,
@@ -596,11 +613,33 @@ function fromArgv(
     command,
     args: flat.args,
     argNodes: flat.nodes,
-    description: describeCommand(command, flat.args),
+    description,
     argumentNodes: elements,
     unit,
     client,
+    ...(dropped.length > 0 ? { dropped } : {}),
   };
+}
+
+/**
+ * KEEPTTL together with an expiry as Redis tokens (`set(k, v, 'KEEPTTL', 'EX', 10)`, `call('SET',
+ * k, v, 'EX', 10, 'KEEPTTL')`): the command table says the options exclude each other
+ * (`conflictingOption`), Redis answers "ERR syntax error". Reported on the KEEPTTL token, unless an
+ * option object already gave that finding.
+ */
+function keepTtlConflict(
+  description: CommandDescription,
+  args: readonly CommandArg[],
+  nodes: ReadonlyArray<TSESTree.Node | undefined>,
+  dropped: readonly DroppedArgument[],
+): DroppedArgument[] {
+  const conflict = description.conflictingOption;
+  if (!conflict || dropped.some((d) => d.kind === 'keepttl-with-expiry')) return [];
+  const expiry = conflict.option === 'KEEPTTL' ? conflict.conflictsWith : conflict.conflictsWith === 'KEEPTTL' ? conflict.option : undefined;
+  if (!expiry) return [];
+  const at = conflict.option === 'KEEPTTL' ? conflict.arg : args.findIndex((a) => typeof a === 'string' && a.toUpperCase() === 'KEEPTTL');
+  const node = nodes[at];
+  return node ? [{ kind: 'keepttl-with-expiry', node, ttl: false, option: expiry }] : [];
 }
 
 /** When detection does not tell the client: the method spelling and option style do. */

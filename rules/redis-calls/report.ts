@@ -25,14 +25,28 @@ export function keyData(
 ): { key: string; hint: string; client: string } {
   const shape = keyNode ? keyShapeOf(context, keyNode).shape : '*';
   const known = shape !== '*';
-  const written = keyNode ? context.sourceCode.getText(keyNode).replace(/\s+/g, ' ') : 'the key';
   return {
-    key: known ? shape : written.length > 60 ? `${written.slice(0, 57)}...` : written,
+    key: keyLabel(context, keyNode),
     hint: known
       ? `If keys shaped \`${shape}\` are meant to live forever, add '${shape}' to settings['redis-ttl'].persistentKeys or annotate the write with // redis-ttl persistent: <reason>.`
       : 'If this key is meant to live forever, annotate the write with // redis-ttl persistent: <reason>.',
     client: clientNote(call),
   };
+}
+
+/**
+ * A key as every message names it, to be quoted once in backticks: its shape (`q:*` for
+ * `` `q:${id}` ``) when part of it is static, else the expression as written (at most 60
+ * characters, a template literal without its own backticks, so that the quote stays one quote).
+ * `'the key'` when there is no key node.
+ */
+export function keyLabel(context: AnyContext, keyNode: TSESTree.Node | undefined): string {
+  if (!keyNode) return 'the key';
+  const shape = keyShapeOf(context, keyNode).shape;
+  if (shape !== '*') return shape;
+  let written = context.sourceCode.getText(keyNode).replace(/\s+/g, ' ');
+  if (written.length >= 2 && written.startsWith('`') && written.endsWith('`')) written = written.slice(1, -1);
+  return written.length > 60 ? `${written.slice(0, 57)}...` : written;
 }
 
 /** "`this.redis` is taken for a Redis client because its name matches clientNames 'redis'" */

@@ -319,7 +319,6 @@ runRule(untypedTester, 'incr-needs-expire-on-create (fixes)', incrRule, {
           messageId: 'separateRoundTrip',
           suggestions: [
             useIncrement(`${IO_INCR}const { value: n } = await incrementWithTtl(redis, key, { ttlMs: 60000 });`),
-            { messageId: 'wrapInMulti', output: `${IO}const n = await redis.multi().incr(key).expire(key, 60).exec();\nif (n === 1) await redis.expire(key, 60);` },
           ],
         },
       ],
@@ -334,10 +333,6 @@ runRule(untypedTester, 'incr-needs-expire-on-create (fixes)', incrRule, {
           messageId: 'separateRoundTrip',
           suggestions: [
             useIncrement(`${IO_INCR}const WINDOW_SECONDS = 60;\nexport async function allow(key: string) {\n  // one window per key\n  const { value: hits } = await incrementWithTtl(redis, key, { ttlMs: WINDOW_SECONDS * 1000 });\n  return hits <= 20;\n}`),
-            {
-              messageId: 'wrapInMulti',
-              output: `${IO}const WINDOW_SECONDS = 60;\nexport async function allow(key: string) {\n  // one window per key\n  const hits = await redis.multi().incr(key).expire(key, WINDOW_SECONDS).exec();\n  if (hits === 1) {\n    await redis.expire(key, WINDOW_SECONDS);\n  }\n  return hits <= 20;\n}`,
-            },
           ],
         },
       ],
@@ -352,7 +347,6 @@ runRule(untypedTester, 'incr-needs-expire-on-create (fixes)', incrRule, {
           messageId: 'separateRoundTrip',
           suggestions: [
             useIncrement(`${IO_INCR}const { value: n } = await incrementWithTtl(redis, key, { ttlMs: 60000 });\nif (n === 1) {\n  log('new window');\n}`),
-            { messageId: 'wrapInMulti', output: `${IO}const n = await redis.multi().incr(key).expire(key, 60).exec();\nif (n === 1) {\n  log('new window');\n  await redis.expire(key, 60);\n}` },
           ],
         },
       ],
@@ -367,10 +361,6 @@ runRule(untypedTester, 'incr-needs-expire-on-create (fixes)', incrRule, {
           messageId: 'separateRoundTrip',
           suggestions: [
             useIncrement(`${IO_INCR}async function record(key: string, seconds: number) {\n  const total: number = (await incrementWithTtl(redis, key, { by: seconds, ttlMs: 3600000, mode: 'sliding' })).value;\n  return total;\n}`),
-            {
-              messageId: 'wrapInMulti',
-              output: `${IO}async function record(key: string, seconds: number) {\n  const total: number = await redis.multi().incrby(key, seconds).expire(key, 3600).exec();\n  await redis.expire(key, 3600);\n  return total;\n}`,
-            },
           ],
         },
       ],
@@ -385,7 +375,6 @@ runRule(untypedTester, 'incr-needs-expire-on-create (fixes)', incrRule, {
           messageId: 'separateRoundTrip',
           suggestions: [
             useIncrement(`import { createClient } from 'redis';\nimport { incrementWithTtl } from ${RT};\nconst client = createClient();\nconst { value: n } = await incrementWithTtl(client, key, { by: 5, ttlMs: 1500 });`),
-            { messageId: 'wrapInMulti', output: `${NODE}const n = await client.multi().incrBy(key, 5).pExpire(key, 1500).exec();\nif (n === 5) await client.pExpire(key, 1500);` },
           ],
         },
       ],
@@ -400,7 +389,7 @@ runRule(untypedTester, 'incr-needs-expire-on-create (fixes)', incrRule, {
           messageId: 'separateRoundTrip',
           suggestions: [
             useIncrement(`import { Redis } from '@upstash/redis';\nimport { incrementWithTtl } from ${RT};\nconst redis = Redis.fromEnv();\nawait incrementWithTtl(redis, key, { ttlMs: 10000, mode: 'sliding' });`),
-            { messageId: 'wrapInMulti', output: `${UP}await redis.multi().incr(key).expire(key, 10).exec();\nawait redis.expire(key, 10);` },
+            { messageId: 'wrapInMulti', output: `${UP}await redis.multi().incr(key).expire(key, 10).exec();` },
           ],
         },
       ],
@@ -416,7 +405,6 @@ runRule(untypedTester, 'incr-needs-expire-on-create (fixes)', incrRule, {
           messageId: 'separateRoundTrip',
           suggestions: [
             useIncrement(`const Redis = require('ioredis');\nconst { incrementWithTtl } = require(${RT});\nconst redis = new Redis();\nasync function hit(key) {\n  const { value: n } = await incrementWithTtl(redis, key, { ttlMs: 60000 });\n  return n;\n}`),
-            { messageId: 'wrapInMulti', output: `const Redis = require('ioredis');\nconst redis = new Redis();\nasync function hit(key) {\n  const n = await redis.multi().incr(key).expire(key, 60).exec();\n  if (n === 1) await redis.expire(key, 60);\n  return n;\n}` },
           ],
         },
       ],
@@ -430,7 +418,6 @@ runRule(untypedTester, 'incr-needs-expire-on-create (fixes)', incrRule, {
         {
           messageId: 'separateRoundTrip',
           suggestions: [
-            { messageId: 'wrapInMulti', output: `${IO}async function hit(key: string, ttl: string) {\n  const n = await redis.multi().incr(key).expire(key, ttl).exec();\n  if (n === 1) await redis.expire(key, ttl);\n}` },
           ],
         },
       ],
@@ -443,7 +430,8 @@ runRule(untypedTester, 'incr-needs-expire-on-create (fixes)', incrRule, {
       errors: [
         {
           messageId: 'separateRoundTrip',
-          suggestions: [{ messageId: 'wrapInMulti', output: `${IO}const n = await redis.multi().incr(key).expire(key, 60).exec();\nawait audit(n);\nawait redis.expire(key, 60);` }],
+          // and no MULTI: the reply is read
+          suggestions: [],
         },
       ],
     },
@@ -462,10 +450,6 @@ runRule(untypedTester, 'incr-needs-expire-on-create (fixes)', incrRule, {
           line: 4,
           suggestions: [
             useIncrement(`${IO_INCR}export async function a(k: string) {\n  const { value: n } = await incrementWithTtl(redis, k, { ttlMs: 60000 });\n  return n;\n}\nexport async function b(k: string) {\n  await redis.incrby(k, 2);\n  await redis.pexpire(k, 500);\n}`),
-            {
-              messageId: 'wrapInMulti',
-              output: `${IO}export async function a(k: string) {\n  const n = await redis.multi().incr(k).expire(k, 60).exec();\n  if (n === 1) await redis.expire(k, 60);\n  return n;\n}\nexport async function b(k: string) {\n  await redis.incrby(k, 2);\n  await redis.pexpire(k, 500);\n}`,
-            },
           ],
         },
         {
@@ -475,7 +459,7 @@ runRule(untypedTester, 'incr-needs-expire-on-create (fixes)', incrRule, {
             useIncrement(`${IO_INCR}export async function a(k: string) {\n  const n = await redis.incr(k);\n  if (n === 1) await redis.expire(k, 60);\n  return n;\n}\nexport async function b(k: string) {\n  await incrementWithTtl(redis, k, { by: 2, ttlMs: 500, mode: 'sliding' });\n}`),
             {
               messageId: 'wrapInMulti',
-              output: `${IO}export async function a(k: string) {\n  const n = await redis.incr(k);\n  if (n === 1) await redis.expire(k, 60);\n  return n;\n}\nexport async function b(k: string) {\n  await redis.multi().incrby(k, 2).pexpire(k, 500).exec();\n  await redis.pexpire(k, 500);\n}`,
+              output: `${IO}export async function a(k: string) {\n  const n = await redis.incr(k);\n  if (n === 1) await redis.expire(k, 60);\n  return n;\n}\nexport async function b(k: string) {\n  await redis.multi().incrby(k, 2).pexpire(k, 500).exec();\n}`,
             },
           ],
         },
@@ -497,10 +481,6 @@ runRule(typedTester, 'incr-needs-expire-on-create (fixes, typed)', incrRule, {
           messageId: 'separateRoundTrip',
           suggestions: [
             useIncrement(`import Redis from 'ioredis';\nimport { incrementWithTtl } from ${RT};\nconst redis = new Redis();\nconst config = { ttl: 30 };\nexport async function hit(key: string) {\n  const { value: n } = await incrementWithTtl(redis, key, { ttlMs: config.ttl * 1000 });\n  return n;\n}`),
-            {
-              messageId: 'wrapInMulti',
-              output: `import Redis from 'ioredis';\nconst redis = new Redis();\nconst config = { ttl: 30 };\nexport async function hit(key: string) {\n  const n = await redis.multi().incr(key).expire(key, config.ttl).exec();\n  if (n === 1) await redis.expire(key, config.ttl);\n  return n;\n}`,
-            },
           ],
         },
       ],

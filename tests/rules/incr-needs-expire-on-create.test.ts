@@ -68,12 +68,8 @@ runRule(untypedTester, 'incr-needs-expire-on-create', rule, {
           endLine: 3,
           endColumn: 32,
           suggestions: [
+            // the reply is read: no MULTI (EXEC replies an array)
             { messageId: 'useIncrementWithTtl', output: withIncrementImport(ioredis(`const { value: n } = await incrementWithTtl(redis, key, { ttlMs: 60000, mode: 'sliding' });`)) },
-            {
-              messageId: 'wrapInMulti',
-              data: { command: 'INCR', expire: 'expire(key, 60)' },
-              output: ioredis(`const n = await redis.multi().incr(key).expire(key, 60).exec();\nawait redis.expire(key, 60);`),
-            },
           ],
         },
       ],
@@ -86,13 +82,8 @@ runRule(untypedTester, 'incr-needs-expire-on-create', rule, {
           line: 4,
           column: 25,
           suggestions: [
+            // no MULTI: the reply is read (EXEC would reply an array) and the expiry is guarded
             { messageId: 'useIncrementWithTtl', output: withIncrementImport(ioredis(`async function hit(key: string) {\n  const { value: n } = await incrementWithTtl(redis, key, { ttlMs: 60000 });\n}`)) },
-            {
-              messageId: 'wrapInMulti',
-              output: ioredis(
-                `async function hit(key: string) {\n  const n = await redis.multi().incr(key).expire(key, 60).exec();\n  if (n === 1) await redis.expire(key, 60);\n}`,
-              ),
-            },
           ],
         },
       ],
@@ -104,9 +95,8 @@ runRule(untypedTester, 'incr-needs-expire-on-create', rule, {
           messageId: 'separateRoundTrip',
           line: 3,
           column: 26,
-          suggestions: [
-            { messageId: 'wrapInMulti', output: ioredis(`await Promise.all([redis.multi().incr(key).expire(key, 60).exec(), redis.expire(key, 60)]);`) },
-          ],
+          // the reply goes into Promise.all's result and the expiry cannot be removed alone: no MULTI
+          suggestions: [],
         },
       ],
     },
@@ -213,7 +203,8 @@ runRule(untypedTester, 'incr-needs-expire-on-create', rule, {
             {
               messageId: 'wrapInMulti',
               data: { command: 'ZADD', expire: 'pexpire(key, windowMs)' },
-              output: ioredis(`await redis.multi().zadd(key, now, id).pexpire(key, windowMs).exec();\nawait redis.pexpire(key, windowMs);`),
+              // the separate expiry moves into the MULTI
+              output: ioredis(`await redis.multi().zadd(key, now, id).pexpire(key, windowMs).exec();`),
             },
           ],
         },

@@ -163,7 +163,8 @@ runRule(untypedTester, 'incr-needs-expire-on-create', incrRule, {
         {
           messageId: 'noExpiry',
           line: 5,
-          suggestions: [{ messageId: 'wrapInMulti', output: passThrough.replace('redis.incr(key)', 'redis.multi().incr(key).expire(key, TTL_SECONDS).exec()') }],
+          // the reply is returned: a MULTI would return EXEC's array instead of the count
+          suggestions: [],
         },
       ],
     },
@@ -174,17 +175,12 @@ runRule(untypedTester, 'incr-needs-expire-on-create', incrRule, {
         {
           messageId: 'noExpiry',
           line: 5,
-          suggestions: [
-            {
-              messageId: 'wrapInMulti',
-              output: notPassThrough.replace('redis.incr(`hits:${id}`)', 'redis.multi().incr(`hits:${id}`).expire(`hits:${id}`, TTL_SECONDS).exec()'),
-            },
-          ],
+          suggestions: [],
         },
         {
           messageId: 'noExpiry',
           line: 11,
-          suggestions: [{ messageId: 'wrapInMulti', output: notPassThrough.replace('redis.sadd(key, m)', 'redis.multi().sadd(key, m).expire(key, TTL_SECONDS).exec()') }],
+          suggestions: [],
         },
       ],
     },
@@ -202,12 +198,7 @@ runRule(untypedTester, 'incr-needs-expire-on-create', incrRule, {
           },
           line: 3,
           column: 58,
-          suggestions: [
-            {
-              messageId: 'wrapInMulti',
-              output: statsThroughIteration.replace('redis.hincrby(key, field, 1)', 'redis.multi().hincrby(key, field, 1).expire(key, TTL_SECONDS).exec()'),
-            },
-          ],
+          suggestions: [],
         },
       ],
     },
@@ -219,7 +210,8 @@ runRule(untypedTester, 'incr-needs-expire-on-create', incrRule, {
           messageId: 'expiryBeforeCreate',
           line: 5,
           column: 15,
-          suggestions: [{ messageId: 'wrapInMulti', output: ioredis('export async function push(k: string, v: string) {\n  await redis.expire(k, 60);\n  await redis.multi().rpush(k, v).expire(k, 60).exec();\n}') }],
+          // the no-op expiry moves into the MULTI, after the write
+          suggestions: [{ messageId: 'wrapInMulti', output: ioredis('export async function push(k: string, v: string) {\n  await redis.multi().rpush(k, v).expire(k, 60).exec();\n}') }],
         },
       ],
     },

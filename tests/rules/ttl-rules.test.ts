@@ -27,11 +27,11 @@ runRule(untypedTester, 'expire-needs-positive-ttl', expireNeedsPositiveTtl, {
   invalid: [
     {
       code: ioredis(`redis.expire('k', 0);`),
-      errors: [{ messageId: 'literalDeletes', line: 3, column: 19, endColumn: 20, data: { command: 'EXPIRE', value: '0', key: "'k'" } }],
+      errors: [{ messageId: 'literalDeletes', line: 3, column: 19, endColumn: 20, data: { command: 'EXPIRE', value: '0', key: 'k' } }],
     },
     {
       code: ioredis(`redis.set('k', 'v', 'EX', 0);`),
-      errors: [{ messageId: 'literalRejected', line: 3, column: 27, data: { command: 'SET ... EX', value: '0', key: "'k'" } }],
+      errors: [{ messageId: 'literalRejected', line: 3, column: 27, data: { command: 'SET ... EX', value: '0', key: 'k' } }],
     },
     {
       code: ioredis(`async function f(sid: string, expires: Date) {\n  const ttl = Math.ceil((expires.getTime() - Date.now()) / 1000);\n  await redis.set(sid, 'v', 'EX', ttl);\n}`),
@@ -138,7 +138,7 @@ runRule(untypedTester, 'fixed-window-expire', fixedWindowExpire, {
           line: 5,
           column: 15,
           endColumn: 37,
-          data: { command: 'EXPIRE', key: '`rl:${ip}`', increment: 'INCR', line: '4' },
+          data: { command: 'EXPIRE', key: 'rl:*', increment: 'INCR', line: '4' },
           suggestions: [{ messageId: 'addNx', output: ioredis(`async function allow(ip: string, limit: number) {\n  const count = await redis.incr(\`rl:\${ip}\`);\n  await redis.expire(\`rl:\${ip}\`, 60, 'NX');\n  return count <= limit;\n}`) }],
         },
       ],
