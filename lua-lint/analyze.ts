@@ -45,6 +45,7 @@ import {
   setVar,
   getKey,
   markNoTtl,
+  deleteVar,
   noteNoTtl,
   universalId,
   union,
@@ -359,14 +360,7 @@ class Walker {
 
   private dropScope(st: State, scope: Scope): void {
     if (st.dead || scope.names.size === 0) return;
-    for (const id of scope.names.values()) {
-      if (!st.vars.has(id)) continue;
-      if (!st.ownVars) {
-        st.vars = new Map(st.vars);
-        st.ownVars = true;
-      }
-      st.vars.delete(id);
-    }
+    for (const id of scope.names.values()) deleteVar(st, id);
   }
 
   private statement(node: L.Statement, st: State, ctx: Ctx): State {
