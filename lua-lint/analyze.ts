@@ -2006,8 +2006,59 @@ export function forEachNode(root: unknown, visit: (node: L.Node) => boolean | vo
   }
   const node = root as L.Node;
   if (visit(node) === false) return;
-  for (const [field, value] of Object.entries(node)) if (field !== 'range' && field !== 'loc') forEachNode(value, visit);
+  const fields = CHILD_FIELDS[node.type];
+  if (fields === undefined) {
+    // a node type of another luaparse version: every field, as luaparse wrote them
+    for (const [field, value] of Object.entries(node)) if (field !== 'range' && field !== 'loc') forEachNode(value, visit);
+    return;
+  }
+  const record = node as unknown as Record<string, unknown>;
+  for (const field of fields) forEachNode(record[field], visit);
 }
+
+/**
+ * The fields of each luaparse node type that can hold nodes, in the order luaparse creates them
+ * (the order `Object.entries` would give, which source-order walks rely on). Leaves have none.
+ */
+const CHILD_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  Chunk: ['body', 'comments'],
+  LabelStatement: ['label'],
+  BreakStatement: [],
+  GotoStatement: ['label'],
+  ReturnStatement: ['arguments'],
+  IfStatement: ['clauses'],
+  IfClause: ['condition', 'body'],
+  ElseifClause: ['condition', 'body'],
+  ElseClause: ['body'],
+  WhileStatement: ['condition', 'body'],
+  DoStatement: ['body'],
+  RepeatStatement: ['condition', 'body'],
+  LocalStatement: ['variables', 'init'],
+  AssignmentStatement: ['variables', 'init'],
+  CallStatement: ['expression'],
+  FunctionDeclaration: ['identifier', 'parameters', 'body'],
+  ForNumericStatement: ['variable', 'start', 'end', 'step', 'body'],
+  ForGenericStatement: ['variables', 'iterators', 'body'],
+  Identifier: [],
+  StringLiteral: [],
+  NumericLiteral: [],
+  BooleanLiteral: [],
+  NilLiteral: [],
+  VarargLiteral: [],
+  Comment: [],
+  TableKey: ['key', 'value'],
+  TableKeyString: ['key', 'value'],
+  TableValue: ['value'],
+  TableConstructorExpression: ['fields'],
+  BinaryExpression: ['left', 'right'],
+  LogicalExpression: ['left', 'right'],
+  UnaryExpression: ['argument'],
+  MemberExpression: ['identifier', 'base'],
+  IndexExpression: ['base', 'index'],
+  CallExpression: ['base', 'arguments'],
+  TableCallExpression: ['base', 'arguments'],
+  StringCallExpression: ['base', 'argument'],
+};
 
 /** Globals of Redis' Lua 5.1 besides {@link GLOBAL_BUILTINS} (https://redis.io/docs/latest/develop/interact/programmability/lua-api/). */
 const OTHER_GLOBALS: ReadonlySet<string> = new Set(['_G', '_VERSION', 'KEYS', 'ARGV', 'redis', 'server', 'collectgarbage', 'coroutine', 'gcinfo', 'getfenv', 'setfenv', 'newproxy', 'select', 'bit', 'struct']);
