@@ -183,6 +183,8 @@ class Walker {
   private readonly ttlCandidates: Array<{ node: L.Node; message: string; offset: number; keyId?: string }> = [];
   /** Name -> offset of its first comparison with `<`, `<=`, `>`, `>=` (see comparedBefore). */
   private comparisons: Map<string, number> | undefined;
+  /** Name -> the values assigned to it (`local x = v`, `x = v`), in walk order, with their statements' offsets (see addsSlack). */
+  private assignments: Map<string, Array<{ offset: number; value: L.Expression }>> | undefined;
   private readonly exits = new WeakMap<object, boolean>();
   private keyIndexes: Map<string, number> | undefined;
 
@@ -1829,16 +1831,27 @@ class Walker {
       [expr.left, expr.right].some((side) => side.type === 'NumericLiteral' && side.value >= 1);
     if (slack(argNode)) return true;
     if (argNode.type !== 'Identifier') return false;
+    // the last value assigned to the name by a statement before `offset`, from an index of every
+    // assignment built once per script (a walk of the whole tree per expiry made it quadratic)
+    if (!this.assignments) {
+      const map = new Map<string, Array<{ offset: number; value: L.Expression }>>();
+      this.assignments = map;
+      forEachNode(this.input.ast, (n) => {
+        if ((n.type === 'LocalStatement' || n.type === 'AssignmentStatement') && n.init.length > 0) {
+          n.variables.forEach((v, i) => {
+            const value = n.init[i];
+            if (v.type !== 'Identifier' || !value) return;
+            const list = map.get(v.name);
+            const entry = { offset: rangeOf(n)[0], value };
+            if (list) list.push(entry);
+            else map.set(v.name, [entry]);
+          });
+        }
+      });
+    }
+    const list = this.assignments.get(argNode.name) ?? [];
     let last: L.Node | undefined;
-    forEachNode(this.input.ast, (n) => {
-      if (rangeOf(n)[0] >= offset) return false;
-      if ((n.type === 'LocalStatement' || n.type === 'AssignmentStatement') && n.init.length > 0) {
-        n.variables.forEach((v, i) => {
-          if (v.type === 'Identifier' && v.name === argNode.name && n.init[i]) last = n.init[i];
-        });
-      }
-      return undefined;
-    });
+    for (let i = list.length - 1; i >= 0 && last === undefined; i--) if (list[i]!.offset < offset) last = list[i]!.value;
     return slack(last);
   }
 
