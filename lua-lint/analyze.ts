@@ -45,6 +45,7 @@ import {
   setVar,
   getKey,
   markNoTtl,
+  deleteVar,
   noteNoTtl,
   universalId,
   union,
@@ -182,6 +183,8 @@ class Walker {
   private readonly ttlCandidates: Array<{ node: L.Node; message: string; offset: number; keyId?: string }> = [];
   /** Name -> offset of its first comparison with `<`, `<=`, `>`, `>=` (see comparedBefore). */
   private comparisons: Map<string, number> | undefined;
+  /** Name -> the values assigned to it (`local x = v`, `x = v`), in walk order, with their statements' offsets (see addsSlack). */
+  private assignments: Map<string, Array<{ offset: number; value: L.Expression }>> | undefined;
   private readonly exits = new WeakMap<object, boolean>();
   private keyIndexes: Map<string, number> | undefined;
 
@@ -359,14 +362,7 @@ class Walker {
 
   private dropScope(st: State, scope: Scope): void {
     if (st.dead || scope.names.size === 0) return;
-    for (const id of scope.names.values()) {
-      if (!st.vars.has(id)) continue;
-      if (!st.ownVars) {
-        st.vars = new Map(st.vars);
-        st.ownVars = true;
-      }
-      st.vars.delete(id);
-    }
+    for (const id of scope.names.values()) deleteVar(st, id);
   }
 
   private statement(node: L.Statement, st: State, ctx: Ctx): State {
@@ -1835,16 +1831,27 @@ class Walker {
       [expr.left, expr.right].some((side) => side.type === 'NumericLiteral' && side.value >= 1);
     if (slack(argNode)) return true;
     if (argNode.type !== 'Identifier') return false;
+    // the last value assigned to the name by a statement before `offset`, from an index of every
+    // assignment built once per script (a walk of the whole tree per expiry made it quadratic)
+    if (!this.assignments) {
+      const map = new Map<string, Array<{ offset: number; value: L.Expression }>>();
+      this.assignments = map;
+      forEachNode(this.input.ast, (n) => {
+        if ((n.type === 'LocalStatement' || n.type === 'AssignmentStatement') && n.init.length > 0) {
+          n.variables.forEach((v, i) => {
+            const value = n.init[i];
+            if (v.type !== 'Identifier' || !value) return;
+            const list = map.get(v.name);
+            const entry = { offset: rangeOf(n)[0], value };
+            if (list) list.push(entry);
+            else map.set(v.name, [entry]);
+          });
+        }
+      });
+    }
+    const list = this.assignments.get(argNode.name) ?? [];
     let last: L.Node | undefined;
-    forEachNode(this.input.ast, (n) => {
-      if (rangeOf(n)[0] >= offset) return false;
-      if ((n.type === 'LocalStatement' || n.type === 'AssignmentStatement') && n.init.length > 0) {
-        n.variables.forEach((v, i) => {
-          if (v.type === 'Identifier' && v.name === argNode.name && n.init[i]) last = n.init[i];
-        });
-      }
-      return undefined;
-    });
+    for (let i = list.length - 1; i >= 0 && last === undefined; i--) if (list[i]!.offset < offset) last = list[i]!.value;
     return slack(last);
   }
 
@@ -2012,8 +2019,59 @@ export function forEachNode(root: unknown, visit: (node: L.Node) => boolean | vo
   }
   const node = root as L.Node;
   if (visit(node) === false) return;
-  for (const [field, value] of Object.entries(node)) if (field !== 'range' && field !== 'loc') forEachNode(value, visit);
+  const fields = CHILD_FIELDS[node.type];
+  if (fields === undefined) {
+    // a node type of another luaparse version: every field, as luaparse wrote them
+    for (const [field, value] of Object.entries(node)) if (field !== 'range' && field !== 'loc') forEachNode(value, visit);
+    return;
+  }
+  const record = node as unknown as Record<string, unknown>;
+  for (const field of fields) forEachNode(record[field], visit);
 }
+
+/**
+ * The fields of each luaparse node type that can hold nodes, in the order luaparse creates them
+ * (the order `Object.entries` would give, which source-order walks rely on). Leaves have none.
+ */
+const CHILD_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  Chunk: ['body', 'comments'],
+  LabelStatement: ['label'],
+  BreakStatement: [],
+  GotoStatement: ['label'],
+  ReturnStatement: ['arguments'],
+  IfStatement: ['clauses'],
+  IfClause: ['condition', 'body'],
+  ElseifClause: ['condition', 'body'],
+  ElseClause: ['body'],
+  WhileStatement: ['condition', 'body'],
+  DoStatement: ['body'],
+  RepeatStatement: ['condition', 'body'],
+  LocalStatement: ['variables', 'init'],
+  AssignmentStatement: ['variables', 'init'],
+  CallStatement: ['expression'],
+  FunctionDeclaration: ['identifier', 'parameters', 'body'],
+  ForNumericStatement: ['variable', 'start', 'end', 'step', 'body'],
+  ForGenericStatement: ['variables', 'iterators', 'body'],
+  Identifier: [],
+  StringLiteral: [],
+  NumericLiteral: [],
+  BooleanLiteral: [],
+  NilLiteral: [],
+  VarargLiteral: [],
+  Comment: [],
+  TableKey: ['key', 'value'],
+  TableKeyString: ['key', 'value'],
+  TableValue: ['value'],
+  TableConstructorExpression: ['fields'],
+  BinaryExpression: ['left', 'right'],
+  LogicalExpression: ['left', 'right'],
+  UnaryExpression: ['argument'],
+  MemberExpression: ['identifier', 'base'],
+  IndexExpression: ['base', 'index'],
+  CallExpression: ['base', 'arguments'],
+  TableCallExpression: ['base', 'arguments'],
+  StringCallExpression: ['base', 'argument'],
+};
 
 /** Globals of Redis' Lua 5.1 besides {@link GLOBAL_BUILTINS} (https://redis.io/docs/latest/develop/interact/programmability/lua-api/). */
 const OTHER_GLOBALS: ReadonlySet<string> = new Set(['_G', '_VERSION', 'KEYS', 'ARGV', 'redis', 'server', 'collectgarbage', 'coroutine', 'gcinfo', 'getfenv', 'setfenv', 'newproxy', 'select', 'bit', 'struct']);

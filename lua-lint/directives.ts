@@ -45,15 +45,21 @@ function splitIds(text: string): Set<string> | null {
  * @param firstStatementOffset offset of the first statement (annotations above it are global)
  */
 export function readDirectives(comments: readonly Comment[], lines: LineIndex, firstStatementOffset: number, source = ''): Directives {
-  const commentRanges: Array<[number, number]> = comments.map((c) => (c as Comment & { range?: [number, number] }).range ?? [0, 0]);
+  // comment start offset -> its end: the next code after a comment is found by offset, not by a
+  // search through every comment (which made a script of many comments quadratic)
+  const commentEnds = new Map<number, number>();
+  for (const c of comments) {
+    const range = (c as Comment & { range?: [number, number] }).range ?? [0, 0];
+    if (!commentEnds.has(range[0])) commentEnds.set(range[0], range[1]);
+  }
   /** The line of the next code after `offset`: blank lines and comment lines in between are skipped. */
   const nextCodeLine = (offset: number): number => {
     let at = offset;
     for (;;) {
       while (at < source.length && /\s/.test(source[at]!)) at++;
-      const comment = commentRanges.find((r) => r[0] === at);
-      if (!comment) return lines.lineOf(at);
-      at = comment[1];
+      const end = commentEnds.get(at);
+      if (end === undefined) return lines.lineOf(at);
+      at = end;
     }
   };
   const ranges: Range[] = [];
@@ -110,11 +116,19 @@ export function readDirectives(comments: readonly Comment[], lines: LineIndex, f
     }
   }
   for (const o of open) ranges.push({ from: o.from, to: Number.MAX_SAFE_INTEGER, ids: o.ids });
+  // one-line ranges (the -line and -next-line comments, the common kind) by line; the others are few
+  const byLine = new Map<number, Range[]>();
+  const spans: Range[] = [];
+  for (const r of ranges) {
+    if (r.from !== r.to) spans.push(r);
+    else byLine.set(r.from, [...(byLine.get(r.from) ?? []), r]);
+  }
+  const covers = (r: Range, line: number, ruleId: string): boolean => line >= r.from && line <= r.to && (r.ids === null || r.ids.has(ruleId));
 
   return {
     isDisabled(ruleId, line) {
       if (ruleId === null) return false; // parse errors cannot be disabled
-      return ranges.some((r) => line >= r.from && line <= r.to && (r.ids === null || r.ids.has(ruleId)));
+      return (byLine.get(line) ?? []).some((r) => covers(r, line, ruleId)) || spans.some((r) => covers(r, line, ruleId));
     },
     globalPersistent,
     persistentByLine,

@@ -9,11 +9,13 @@
  *   and per variable its value. Forks share their maps until one side writes (copy on write);
  *   {@link join} keeps the worst case per key.
  *
- * The key and variable maps are plain `Map`s behind {@link setKey}/{@link setVar}/{@link getKey}:
- * nothing outside this module writes them, so a persistent map (for linear-time joins) can replace
- * them here alone.
+ * The key and variable maps are persistent maps of layers ({@link LayeredMap}) behind
+ * {@link setKey}/{@link setVar}/{@link getKey}: a fork costs O(1) and a join the keys and variables
+ * the two paths changed, so a script of n sequential branches is walked in about linear time.
+ * Nothing outside this module writes them.
  */
 import type * as L from 'luaparse';
+import { LayeredMap, joinLayered } from './layered-map.js';
 // ---------------------------------------------------------------------------------------------
 // Values
 
@@ -218,15 +220,15 @@ export const FRESH_KEY: KeyState = { pending: [], exists: 'maybe', version: 0, l
  * `ownKeys`/`ownVars` say whether this state may write its map in place).
  */
 export interface State {
-  keys: Map<string, KeyState>;
-  vars: Map<number, Value>;
+  keys: LayeredMap<string, KeyState>;
+  vars: LayeredMap<number, Value>;
   dead: boolean;
   ownKeys: boolean;
   ownVars: boolean;
 }
 
-export function newState(vars: Map<number, Value> = new Map(), ownVars = true): State {
-  return { keys: new Map(), vars, dead: false, ownKeys: true, ownVars };
+export function newState(vars: LayeredMap<number, Value> = LayeredMap.empty(), ownVars = true): State {
+  return { keys: LayeredMap.empty(), vars, dead: false, ownKeys: true, ownVars };
 }
 
 export function clone(st: State): State {
@@ -236,12 +238,12 @@ export function clone(st: State): State {
 }
 
 export function deadState(): State {
-  return { keys: new Map(), vars: new Map(), dead: true, ownKeys: true, ownVars: true };
+  return { keys: LayeredMap.empty(), vars: LayeredMap.empty(), dead: true, ownKeys: true, ownVars: true };
 }
 
 export function setKey(st: State, id: string, key: KeyState): void {
   if (!st.ownKeys) {
-    st.keys = new Map(st.keys);
+    st.keys = st.keys.fork();
     st.ownKeys = true;
   }
   st.keys.set(id, key);
@@ -275,10 +277,20 @@ export function universalId(table: string): string {
 
 export function setVar(st: State, id: number, value: Value): void {
   if (!st.ownVars) {
-    st.vars = new Map(st.vars);
+    st.vars = st.vars.fork();
     st.ownVars = true;
   }
   st.vars.set(id, value);
+}
+
+/** Forgets variable `id` on this path (a local out of scope). */
+export function deleteVar(st: State, id: number): void {
+  if (!st.vars.has(id)) return;
+  if (!st.ownVars) {
+    st.vars = st.vars.fork();
+    st.ownVars = true;
+  }
+  st.vars.delete(id);
 }
 
 /** Makes `st` continue as `from` (after a join or a call). */
@@ -314,8 +326,8 @@ export function join(a: State, b: State): State {
   if (b.dead) return a;
   a.ownKeys = a.ownVars = b.ownKeys = b.ownVars = false;
   return {
-    keys: a.keys === b.keys ? a.keys : joinMaps(a.keys, b.keys, FRESH_KEY, joinKeys),
-    vars: a.vars === b.vars ? a.vars : joinMaps(a.vars, b.vars, NIL, (x, y) => joinZeroDefault(x, a, y, b) ?? joinValues(x, y)),
+    keys: joinLayered(a.keys, b.keys, FRESH_KEY, joinKeys),
+    vars: joinLayered(a.vars, b.vars, NIL, (x, y) => joinZeroDefault(x, a, y, b) ?? joinValues(x, y)),
     dead: false,
     ownKeys: false,
     ownVars: false,
@@ -335,16 +347,6 @@ function joinZeroDefault(x: Value, a: State, y: Value, b: State): Value | undefi
     return { t: 'num', zeroWhenMissing: { keyId: reply.keyId, version: reply.version, pending: reply.pending ?? [] } };
   };
   return pick(x, a, y) ?? pick(y, b, x);
-}
-
-export function joinMaps<K, V>(a: Map<K, V>, b: Map<K, V>, missing: V, joinOne: (x: V, y: V) => V): Map<K, V> {
-  const out = new Map<K, V>();
-  for (const [id, x] of a) {
-    const y = b.get(id) ?? missing;
-    out.set(id, x === y ? x : joinOne(x, y));
-  }
-  for (const [id, y] of b) if (!a.has(id)) out.set(id, y === missing ? y : joinOne(missing, y));
-  return out;
 }
 
 export function joinKeys(x: KeyState, y: KeyState): KeyState {
@@ -480,7 +482,9 @@ function fieldSitesText(k: KeyState): string {
 }
 
 export function equalStates(a: State, b: State): boolean {
-  if (a.dead !== b.dead || a.keys.size !== b.keys.size || a.vars.size !== b.vars.size) return false;
+  if (a.dead !== b.dead) return false;
+  if (a.keys === b.keys && a.vars === b.vars) return true;
+  if (a.keys.size !== b.keys.size || a.vars.size !== b.vars.size) return false;
   for (const [id, x] of a.keys) {
     const y = b.keys.get(id);
     if (!y || x.exists !== y.exists || x.ttl !== y.ttl || x.pending.length !== y.pending.length || x.pending.some((s) => !y.pending.includes(s))) return false;

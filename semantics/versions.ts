@@ -127,7 +127,9 @@ export function versionRequirement(name: string, args: readonly unknown[]): Vers
   let out: VersionRequirement | undefined;
   const since = COMMAND_SINCE[name];
   if (since) out = { version: since, feature: name };
-  const tokens = new Set(args.map(upper).filter((t): t is string => t !== undefined));
+  // the option tokens, collected only for the commands whose options have versions of their own
+  let tokenSet: Set<string> | undefined;
+  const tokens = { has: (token: string): boolean => (tokenSet ??= new Set(args.map(upper).filter((t): t is string => t !== undefined))).has(token) };
   switch (name) {
     case 'SET':
       // https://redis.io/docs/latest/commands/set/ (History)

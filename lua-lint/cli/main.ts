@@ -17,7 +17,7 @@ import { shouldUseColor } from './color.js';
 import { CONFIG_FILE_NAME, type LuaLintConfig, emptyConfig, findConfigFile, loadConfig } from './config.js';
 import { CliError, describeFsError } from '../../cli/errors.js';
 import { decodeSource, expandPatterns, readSourceFile, readStream } from './files.js';
-import { FORMATTERS, FORMAT_NAMES, type FormatName } from './formatters/index.js';
+import { FORMAT_NAMES, loadFormatter, type FormatName } from './formatters/load.js';
 import { createIgnoreMatcher } from './ignore.js';
 import { packageVersion } from '../../cli/package-info.js';
 import { displayPath } from './paths.js';
@@ -177,14 +177,14 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
       const filePath = options.stdinFilename === undefined ? STDIN_FILE_PATH : path.resolve(io.cwd, options.stdinFilename);
       await lint.addAny(filePath, await readStream(io.stdin));
     } else {
-      await lint.addAny(target.path, await readSourceFile(target.path, io.cwd));
+      await lint.addAny(target.path, readSourceFile(target.path, io.cwd));
     }
   }
   let results = lint.results();
   if (options.quiet) results = errorsOnly(results);
 
   const useColor = shouldUseColor(options.color, io.env ?? process.env, options.outputFile === undefined && io.stdout.isTTY === true);
-  const output = FORMATTERS[options.format](results, { cwd: io.cwd, color: useColor, version: packageVersion() });
+  const output = (await loadFormatter(options.format))(results, { cwd: io.cwd, color: useColor, version: packageVersion() });
   if (options.outputFile !== undefined) {
     await writeReport(path.resolve(io.cwd, options.outputFile), output, io.cwd);
   } else if (output !== '') {

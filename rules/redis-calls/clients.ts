@@ -85,6 +85,17 @@ const KNOWN_NOT_REDIS = new Set([
   'ReadonlyMap',
 ]);
 
+/** Expressions whose value is never a client: literals, objects, arrays, functions and classes. */
+const VALUE_EXPRESSIONS: ReadonlySet<AST_NODE_TYPES> = new Set([
+  AST_NODE_TYPES.ObjectExpression,
+  AST_NODE_TYPES.ArrayExpression,
+  AST_NODE_TYPES.Literal,
+  AST_NODE_TYPES.TemplateLiteral,
+  AST_NODE_TYPES.ArrowFunctionExpression,
+  AST_NODE_TYPES.FunctionExpression,
+  AST_NODE_TYPES.ClassExpression,
+]);
+
 /** Identifiers whose presence means a file may create or receive a Redis client. */
 const EVIDENCE_NAMES: ReadonlySet<string> = new Set([
   ...CLIENT_CONSTRUCTORS,
@@ -99,7 +110,8 @@ const EVIDENCE_NAMES: ReadonlySet<string> = new Set([
 export class ClientDetector {
   private readonly cache = new Map<TSESTree.Node, ReceiverKind>();
   private readonly settings: PluginSettings;
-  private readonly checker: ts.TypeChecker | undefined;
+  private readonly program: ts.Program | undefined;
+  private checkerOfProgram: ts.TypeChecker | undefined;
   private readonly esTreeToTs: { get(node: TSESTree.Node): ts.Node } | undefined;
   private importedCache: ReadonlySet<ClientFlavor> | undefined;
   private evidence: boolean | undefined;
@@ -108,14 +120,23 @@ export class ClientDetector {
     this.settings = pluginSettings(context);
     const services = context.sourceCode.parserServices;
     if (services?.program && services.esTreeNodeToTSNodeMap) {
-      this.checker = services.program.getTypeChecker();
+      this.program = services.program;
       this.esTreeToTs = services.esTreeNodeToTSNodeMap as unknown as { get(node: TSESTree.Node): ts.Node };
     }
   }
 
   /** Whether type information is available for this file. */
   get typed(): boolean {
-    return this.checker !== undefined;
+    return this.program !== undefined;
+  }
+
+  /**
+   * The program's type checker, made on first use: a lint run in which no file has a receiver
+   * that syntax cannot settle never makes one (making it binds every file of the program).
+   */
+  private get checker(): ts.TypeChecker | undefined {
+    if (!this.checkerOfProgram && this.program) this.checkerOfProgram = this.program.getTypeChecker();
+    return this.checkerOfProgram;
   }
 
   /** The verdict on the receiver expression of a member call. */
@@ -123,7 +144,11 @@ export class ClientDetector {
     const cached = this.cache.get(node);
     if (cached) return cached;
     this.cache.set(node, UNKNOWN); // cycles (a = b; b = a) end as unknown
-    let verdict = this.checker ? this.classifyTyped(node) : undefined;
+    // Syntax first: a receiver whose value is written in this file (a literal, `new Map()`, a
+    // client made from a client package) needs no type checker, whose first question in a run
+    // costs more than the rest of the analysis; only the others are asked of it.
+    const settled = this.typed ? this.settledBySyntax(node, 0) : undefined;
+    let verdict = settled ?? (this.typed ? this.classifyTyped(node) : undefined);
     if (!verdict) {
       verdict = this.classifySyntactic(node, 0);
       if (!verdict.redis && !verdict.proven) verdict = this.classifyByName(node);
@@ -199,6 +224,55 @@ export class ClientDetector {
   }
 
   // ---- with type information -------------------------------------------------------------
+
+  /**
+   * The verdict on a receiver whose value syntax alone shows, the one its type would give: a
+   * literal, an object, array, function or class expression, `new` of a well-known class (`Map`,
+   * `Headers`, ...) or of a class of this file that extends nothing, a client made by `new` or a
+   * factory imported straight from a client package (and `multi()` / `pipeline()` on one), or a
+   * `const` initialised with one of those. `undefined` for everything else (parameters,
+   * properties, imports, calls): their type can come from anywhere, the checker decides.
+   */
+  private settledBySyntax(input: TSESTree.Node, depth: number): ReceiverKind | undefined {
+    if (depth > 4) return undefined;
+    const node = unwrap(input);
+    if (VALUE_EXPRESSIONS.has(node.type)) return NOT_REDIS;
+    switch (node.type) {
+      case AST_NODE_TYPES.NewExpression: {
+        const callee = unwrap(node.callee);
+        if (callee.type !== AST_NODE_TYPES.Identifier) return undefined;
+        const origin = this.identifierOrigin(callee);
+        if (origin.kind === 'global') return KNOWN_NOT_REDIS.has(callee.name) ? NOT_REDIS : undefined;
+        if (origin.kind === 'local') return origin.classNode && !origin.classNode.superClass ? NOT_REDIS : undefined;
+        return flavorOfModule(origin.source) ? this.classifySyntactic(node, 0) : undefined;
+      }
+      case AST_NODE_TYPES.CallExpression: {
+        const callee = unwrap(node.callee);
+        if (callee.type === AST_NODE_TYPES.Identifier && CLIENT_FACTORIES.has(callee.name)) {
+          const origin = this.identifierOrigin(callee);
+          return origin.kind === 'import' && flavorOfModule(origin.source) ? this.classifySyntactic(node, 0) : undefined;
+        }
+        if (
+          callee.type === AST_NODE_TYPES.MemberExpression &&
+          callee.property.type === AST_NODE_TYPES.Identifier &&
+          (callee.property.name === 'multi' || callee.property.name === 'pipeline')
+        ) {
+          const receiver = this.settledBySyntax(callee.object, depth + 1);
+          return receiver?.redis && !receiver.batch ? this.classifySyntactic(node, 0) : undefined;
+        }
+        return undefined;
+      }
+      case AST_NODE_TYPES.Identifier: {
+        const variable = findVariable(this.context, node);
+        const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+        if (def?.type !== 'Variable' || def.parent?.kind !== 'const' || def.node.id.type !== AST_NODE_TYPES.Identifier) return undefined;
+        if (def.node.id.typeAnnotation || !def.node.init) return undefined;
+        return this.settledBySyntax(def.node.init, depth + 1);
+      }
+      default:
+        return undefined;
+    }
+  }
 
   private classifyTyped(node: TSESTree.Node): ReceiverKind | undefined {
     const tsNode = this.esTreeToTs?.get(node);
@@ -278,16 +352,8 @@ export class ClientDetector {
         return this.either(this.classifySyntactic(node.left, depth + 1), this.classifySyntactic(node.right, depth + 1));
       case AST_NODE_TYPES.ConditionalExpression:
         return this.either(this.classifySyntactic(node.consequent, depth + 1), this.classifySyntactic(node.alternate, depth + 1));
-      case AST_NODE_TYPES.ObjectExpression:
-      case AST_NODE_TYPES.ArrayExpression:
-      case AST_NODE_TYPES.Literal:
-      case AST_NODE_TYPES.TemplateLiteral:
-      case AST_NODE_TYPES.ArrowFunctionExpression:
-      case AST_NODE_TYPES.FunctionExpression:
-      case AST_NODE_TYPES.ClassExpression:
-        return NOT_REDIS;
       default:
-        return UNKNOWN;
+        return VALUE_EXPRESSIONS.has(node.type) ? NOT_REDIS : UNKNOWN;
     }
   }
 

@@ -1,0 +1,207 @@
+/**
+ * The map behind each path's keys and variables in the lua-lint walk (`state.ts`): a persistent
+ * map made of layers, so that a fork costs O(1) and a join costs what the two paths changed since
+ * they forked, not the size of the map.
+ *
+ * A {@link LayeredMap} is a stack of `Map`s: the top layer holds the entries written since the map
+ * was forked from the layer below, and a lookup goes down the stack until it finds the key. Only
+ * the path that owns the top layer writes it in place (`State.ownKeys` / `ownVars`); a shared map
+ * is never written again. {@link LayeredMap.fork} gives a path a new empty layer on top of a shared
+ * map; {@link joinLayered} finds the deepest layer two maps share and joins only the keys written
+ * above it, in a new layer over that common one.
+ *
+ * Stacks stay shallow: a map of at most {@link FLAT_LIMIT} entries is copied into one layer when
+ * forked (what a plain copy on write did, and the fastest for the small maps of most scripts), and
+ * a larger one merges its top layer into the layer below while that one holds no more than twice
+ * as many entries, so each layer holds more than twice the entries of the one above it and the
+ * depth stays logarithmic in the map's size. Merges are remembered per layer, so that two paths
+ * forked from the same map keep sharing the merged layer (and joins stay small).
+ *
+ * Iteration order is the order of a plain `Map` that received the same writes (entries of lower
+ * layers first, then the keys each higher layer added), which the walk's reports depend on.
+ */
+
+/** A deleted entry in a layer above the one that holds the key. */
+const GONE: unique symbol = Symbol('gone');
+type Slot<V> = V | typeof GONE;
+
+/** Maps of at most this many entries are copied into a single layer when forked. */
+export const FLAT_LIMIT = 64;
+
+/** A persistent map of layers (see the module comment). Values are never `undefined`. */
+export class LayeredMap<K, V> {
+  /** The layer this one's top was merged into (see {@link compacted}), once computed. */
+  private merged: LayeredMap<K, V> | undefined;
+
+  private constructor(
+    private readonly parent: LayeredMap<K, V> | undefined,
+    private readonly own: Map<K, Slot<V>>,
+    /** Number of layers below this one. */
+    private readonly depth: number,
+    /** An upper bound of the number of entries (exact for a single layer). */
+    private bound: number,
+  ) {}
+
+  /** An empty map of one layer. */
+  static empty<K, V>(): LayeredMap<K, V> {
+    return new LayeredMap<K, V>(undefined, new Map(), 0, 0);
+  }
+
+  /** A map of one layer holding `entries` (taken over, not copied). */
+  static of<K, V>(entries: Map<K, V>): LayeredMap<K, V> {
+    return new LayeredMap<K, V>(undefined, entries, 0, entries.size);
+  }
+
+  get(key: K): V | undefined {
+    const slot = this.own.get(key);
+    if (slot !== undefined) return slot === GONE ? undefined : slot;
+    for (let layer = this.parent; layer; layer = layer.parent) {
+      const below = layer.own.get(key);
+      if (below !== undefined) return below === GONE ? undefined : below;
+    }
+    return undefined;
+  }
+
+  has(key: K): boolean {
+    return this.get(key) !== undefined;
+  }
+
+  /** Writes the top layer in place: only for the map a path owns. */
+  set(key: K, value: V): void {
+    if (!this.own.has(key)) this.bound++;
+    this.own.set(key, value);
+  }
+
+  /** Deletes in place (see {@link set}). */
+  delete(key: K): void {
+    if (this.parent === undefined) this.own.delete(key);
+    else if (this.has(key)) this.own.set(key, GONE);
+  }
+
+  /** The number of entries: O(entries) unless the map is one layer. */
+  get size(): number {
+    return this.parent === undefined ? this.own.size : this.flat().size;
+  }
+
+  /**
+   * A map equal to this one for a path to write; this one is left as it is (and must not be
+   * written in place any more).
+   */
+  fork(): LayeredMap<K, V> {
+    if (this.bound <= FLAT_LIMIT) return LayeredMap.of(this.flat(this.parent === undefined));
+    const base = this.compacted();
+    return new LayeredMap<K, V>(base, new Map(), base.depth + 1, base.bound);
+  }
+
+  *[Symbol.iterator](): IterableIterator<[K, V]> {
+    if (this.parent === undefined) {
+      yield* this.own as Map<K, V>; // a single layer holds no GONE
+      return;
+    }
+    yield* this.flat();
+  }
+
+  /** The entries as one plain map (a copy when `copy` is set or the map has several layers). */
+  private flat(copy = true): Map<K, V> {
+    if (this.parent === undefined) return copy ? new Map(this.own as Map<K, V>) : (this.own as Map<K, V>);
+    const layers: LayeredMap<K, V>[] = [this];
+    for (let layer: LayeredMap<K, V> | undefined = this.parent; layer; layer = layer.parent) layers.push(layer);
+    const out = new Map<K, V>();
+    for (let i = layers.length - 1; i >= 0; i--) {
+      for (const [key, slot] of layers[i]!.own) {
+        if (slot === GONE) out.delete(key);
+        else out.set(key, slot);
+      }
+    }
+    this.bound = out.size;
+    return out;
+  }
+
+  /**
+   * This map with small layers merged into the ones below (the same entries), so that every layer
+   * holds more than twice the entries of the one above it. Only for a map no path writes any more.
+   */
+  private compacted(): LayeredMap<K, V> {
+    this.merged ??= LayeredMap.compact(this);
+    return this.merged;
+  }
+
+  private static compact<K, V>(map: LayeredMap<K, V>): LayeredMap<K, V> {
+    let top = map;
+    while (top.parent && top.parent.own.size <= 2 * top.own.size) {
+      const below = top.parent;
+      const own = new Map(below.own);
+      for (const [key, slot] of top.own) {
+        if (slot === GONE && below.parent === undefined) own.delete(key);
+        else own.set(key, slot);
+      }
+      top = new LayeredMap<K, V>(below.parent, own, below.depth, top.bound);
+    }
+    // an empty top layer adds nothing
+    if (top.own.size === 0 && top.parent) top = top.parent.compacted();
+    return top;
+  }
+
+  /** This map, or the same entries in the merged layers a fork of it built on (see {@link compacted}). */
+  settled(): LayeredMap<K, V> {
+    return this.merged ?? this;
+  }
+
+  /** The deepest layer this map and `other` share, if any. */
+  commonLayer(other: LayeredMap<K, V>): LayeredMap<K, V> | undefined {
+    return LayeredMap.common(this, other);
+  }
+
+  private static common<K, V>(first: LayeredMap<K, V>, second: LayeredMap<K, V>): LayeredMap<K, V> | undefined {
+    let a: LayeredMap<K, V> | undefined = first;
+    let b: LayeredMap<K, V> | undefined = second;
+    while (a && b && a !== b) {
+      if (a.depth >= b.depth) a = a.parent;
+      else b = b.parent;
+    }
+    return a && a === b ? a : undefined;
+  }
+
+  /** The keys written above layer `base` (every key when `base` is undefined), in insertion order. */
+  keysAbove(base: LayeredMap<K, V> | undefined, into: Set<K>): void {
+    if (this === base) return;
+    const layers: LayeredMap<K, V>[] = [this];
+    for (let layer: LayeredMap<K, V> | undefined = this.parent; layer && layer !== base; layer = layer.parent) layers.push(layer);
+    for (let i = layers.length - 1; i >= 0; i--) for (const key of layers[i]!.own.keys()) into.add(key);
+  }
+
+  /** A new layer over `base` holding `own`. */
+  static over<K, V>(base: LayeredMap<K, V>, own: Map<K, Slot<V>>): LayeredMap<K, V> {
+    return new LayeredMap<K, V>(base, own, base.depth + 1, base.bound + own.size);
+  }
+
+  /** Marks a key deleted in a layer being built by {@link joinLayered}. */
+  static readonly GONE: typeof GONE = GONE;
+}
+
+/**
+ * Joins two maps key by key: a key missing on one side takes `missing` there; equal values are
+ * kept as they are, others go through `joinOne(x, y)` (x from `a`). Costs the number of keys
+ * written on either side since the two maps forked (every key when they share no layer). Neither
+ * map is changed; the result is shared (not to be written in place).
+ */
+export function joinLayered<K, V>(left: LayeredMap<K, V>, right: LayeredMap<K, V>, missing: V, joinOne: (x: V, y: V) => V): LayeredMap<K, V> {
+  if (left === right) return left;
+  // a map already forked may have a merged copy of its layers that the other side built on
+  const a = left.settled();
+  const b = right.settled();
+  if (a === b) return a;
+  const base = a.commonLayer(b);
+  const changed = new Set<K>();
+  a.keysAbove(base, changed);
+  b.keysAbove(base, changed);
+  const out = new Map<K, Slot<V>>();
+  for (const key of changed) {
+    const x = a.get(key);
+    const y = b.get(key);
+    if (x !== undefined) out.set(key, x === (y ?? missing) ? x : joinOne(x, y ?? missing));
+    else if (y !== undefined) out.set(key, y === missing ? y : joinOne(missing, y));
+    else if (base) out.set(key, LayeredMap.GONE);
+  }
+  return base ? LayeredMap.over(base, out) : LayeredMap.of(out as Map<K, V>);
+}
