@@ -14,7 +14,7 @@ import path from 'node:path';
 import { checkOptions, describeValue, isPlainObject } from '../options.js';
 import type { LuaRuleId, Severity } from '../types.js';
 import { CliError, describeFsError } from '../../cli/errors.js';
-import { globToRegExp } from './ignore.js';
+import { compileIgnoreGlob } from './ignore.js';
 
 /** The file name looked up in the working directory and its ancestors. */
 export const CONFIG_FILE_NAME = 'lua-lint.config.json';
@@ -127,7 +127,7 @@ function checkGlob(glob: unknown): string | undefined {
   if (typeof glob !== 'string' || glob === '') return `expected a non-empty glob string, got ${describeValue(glob)}`;
   if (glob.startsWith('!')) return 'negated patterns ("!...") are not supported';
   try {
-    globToRegExp(glob);
+    compileIgnoreGlob(glob);
   } catch (error) {
     return `invalid glob "${glob}": ${(error as Error).message}`;
   }
