@@ -32,7 +32,8 @@ export interface ExpandOptions {
  * linted whatever its extension (and silently skipped when `ignores` matches it, so that lists of
  * staged files can be passed as they are); a directory becomes `<dir>/**\/*.lua` plus the
  * host-language files ({@link DIRECTORY_GLOB}); anything else is
- * a glob relative to `cwd`. Files under node_modules and .git are never linted. A file reached
+ * a glob relative to `cwd`; symbolic links to directories are not followed (a link to `/` would
+ * walk the whole disk). Files under node_modules and .git are never linted. A file reached
  * twice (two patterns, or a symbolic link back into a searched folder) is linted once, under its
  * real path when that was found too, else under the first path found.
  *
@@ -94,7 +95,7 @@ function globPattern(pattern: string): string {
 }
 
 function globOptions(cwd: string) {
-  return { cwd, absolute: true, dot: true, onlyFiles: true, expandDirectories: false, ignore: [...DEFAULT_IGNORES] };
+  return { cwd, absolute: true, dot: true, onlyFiles: true, expandDirectories: false, followSymbolicLinks: false, ignore: [...DEFAULT_IGNORES] };
 }
 
 /** The text of a source file, or why it cannot be Lua. */

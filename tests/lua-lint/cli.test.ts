@@ -350,6 +350,14 @@ describe('files, directories and globs', () => {
     expect(json(stdout).map((r) => r.filePath)).toEqual([path.join(dir, 'a', 'x.lua')]);
   });
 
+  it('does not follow a symbolic link to a directory out of the tree (a link to / would walk the whole disk)', async () => {
+    files({ 'a/x.lua': CLEAN, 'outside/leak.lua': LEAK });
+    symlinkSync(path.join(dir, 'outside'), path.join(dir, 'a', 'out'));
+    const { code, stdout } = await run(['a', '--format', 'json']);
+    expect(code).toBe(0);
+    expect(json(stdout).map((r) => r.filePath)).toEqual([path.join(dir, 'a', 'x.lua')]);
+  });
+
   it('lints an explicitly named file whatever its extension', async () => {
     files({ 'script.txt': LEAK });
     const { code, stdout } = await run(['script.txt', '--format', 'json']);
