@@ -1,5 +1,6 @@
 import type { StoreClient } from './client.js';
-import { checkOutageOptions, Route, type OutageOptions } from './fallback.js';
+import { checkOutageOptions, FromMemory, Route, StoreFull, type OutageOptions } from './fallback.js';
+import { Unavailable } from './health.js';
 import { buildKey, checkScope, hashIdentity } from './keys.js';
 import type { OutageReason } from './outage.js';
 import { getScript } from './scripts.js';
@@ -80,7 +81,8 @@ export interface CircuitBreaker {
    * `retryAfterMs`, nothing written. Half-open: yes while fewer than `halfOpenProbes` probes are
    * reserved (the reservation is written with a TTL), else no until the round lapses.
    * @throws {TypeError | RangeError} when `name` or `nowMs` is invalid, before any Redis call.
-   * @throws The client's error for replies that are bugs, not outages (e.g. WRONGTYPE).
+   * @throws {RedisError} for replies that are bugs, not outages (e.g. WRONGTYPE): message, `code`
+   *   and `address`, never the command.
    */
   acquire(name: string, options?: BreakerCallOptions): Promise<BreakerDecision>;
   /**
@@ -141,7 +143,8 @@ export function createCircuitBreaker(redis: StoreClient, options: CircuitBreaker
   const windowMs = checkInteger('windowMs', options.windowMs, 1, MAX_MS);
   const openMs = checkInteger('openMs', options.openMs, 1, MAX_MS);
   const probes = checkInteger('halfOpenProbes', options.halfOpenProbes ?? 1, 1, 1_000_000_000);
-  const { mode, timeoutMs, outageRetryAfterMs } = checkOutageOptions(options);
+  const outageOptions = checkOutageOptions(options);
+  const { mode, outageRetryAfterMs } = outageOptions;
   const scope = checkScope(options.scope ?? 'default');
   const identitySecret = options.identitySecret;
   const template = buildKey({
@@ -156,7 +159,7 @@ export function createCircuitBreaker(redis: StoreClient, options: CircuitBreaker
   const tail = template.slice(template.indexOf('}'));
   const keyFor = (name: string): string => head + hashIdentity(name, identitySecret) + tail;
   const params = [String(threshold), String(windowMs), String(openMs), String(probes)];
-  const route = new Route(redis, mode, timeoutMs, options);
+  const route = new Route(redis, mode, outageOptions, options.fallback);
   const scripts = {
     acquire: getScript('circuit_acquire'),
     record: getScript('circuit_record'),
@@ -174,8 +177,10 @@ export function createCircuitBreaker(redis: StoreClient, options: CircuitBreaker
     mode === 'fail-open'
       ? { state: 'closed', failures: 0, probesInFlight: 0, retryAfterMs: 0, reason: 'redis-unavailable' }
       : { state: 'open', failures: 0, probesInFlight: 0, retryAfterMs: outageRetryAfterMs, reason: 'redis-unavailable' };
-  const withReason = <T extends BreakerSnapshot>(snapshot: T, via: 'redis' | 'memory'): T =>
-    via === 'memory' ? { ...snapshot, reason: 'fallback' } : snapshot;
+  /** The reply of a script and whether the memory fallback gave it. */
+  const replyOf = (answer: unknown): [number[], boolean] =>
+    answer instanceof FromMemory ? [answer.value as number[], true] : [answer as number[], false];
+  const withReason = <T extends BreakerSnapshot>(snapshot: T, memory: boolean): T => (memory ? { ...snapshot, reason: 'fallback' } : snapshot);
 
   return {
     maxTtlMs: Math.max(windowMs, 2 * openMs),
@@ -183,36 +188,38 @@ export function createCircuitBreaker(redis: StoreClient, options: CircuitBreaker
     async acquire(name, callOptions = {}) {
       const [key, args] = prepare(name, callOptions);
       const answer = await route.run(scripts.acquire, key, args);
-      if (answer.via === 'outage') {
+      if (answer instanceof Unavailable) {
         const snapshot = outage();
         return { allowed: snapshot.state === 'closed', ...snapshot };
       }
-      if (answer.via === 'full') {
+      if (answer instanceof StoreFull) {
         // acquire writes only to a key that exists, so this can not happen; fail closed anyway
         return { allowed: false, state: 'open', failures: 0, probesInFlight: 0, retryAfterMs: outageRetryAfterMs, reason: 'store-full' };
       }
-      const reply = answer.value as number[];
-      return withReason({ allowed: reply[0] === 1, ...snapshotOf(reply, 1) }, answer.via);
+      const [reply, memory] = replyOf(answer);
+      return withReason({ allowed: reply[0] === 1, ...snapshotOf(reply, 1) }, memory);
     },
     async record(name, outcome, callOptions = {}) {
       const [key, args] = prepare(name, callOptions);
       checkOneOf('outcome', outcome, ['success', 'failure'] as const);
       const answer = await route.run(scripts.record, key, [...args, outcome]);
-      if (answer.via === 'outage') return outage();
-      if (answer.via === 'full') {
+      if (answer instanceof Unavailable) return outage();
+      if (answer instanceof StoreFull) {
         // a failure for a name the full memory store does not hold: not counted; report the state as it is
         const read = await route.run(scripts.read, key, args);
-        const reply = read.via === 'redis' || read.via === 'memory' ? (read.value as number[]) : [0, 0, 0, 0];
+        const reply = read instanceof Unavailable || read instanceof StoreFull ? [0, 0, 0, 0] : replyOf(read)[0];
         return { ...snapshotOf(reply, 0), reason: 'store-full' };
       }
-      return withReason(snapshotOf(answer.value as number[], 0), answer.via);
+      const [reply, memory] = replyOf(answer);
+      return withReason(snapshotOf(reply, 0), memory);
     },
     async read(name, callOptions = {}) {
       const [key, args] = prepare(name, callOptions);
       const answer = await route.run(scripts.read, key, args);
-      if (answer.via === 'outage') return outage();
-      if (answer.via === 'full') throw new Error('unreachable: circuit_read never writes');
-      return withReason(snapshotOf(answer.value as number[], 0), answer.via);
+      if (answer instanceof Unavailable) return outage();
+      if (answer instanceof StoreFull) throw new Error('unreachable: circuit_read never writes');
+      const [reply, memory] = replyOf(answer);
+      return withReason(snapshotOf(reply, 0), memory);
     },
   };
 }

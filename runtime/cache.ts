@@ -15,10 +15,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { runnerFor, type RedisClient } from './client.js';
+import type { RedisClient } from './client.js';
+import { healthFor, Unavailable } from './health.js';
 import { buildKey } from './keys.js';
-import { getScript } from './scripts.js';
-import { checkInteger, checkNonEmptyString, checkPositive, describe, MAX_EXACT } from './validate.js';
+import { MAX_TIMER_MS } from './outage.js';
+import { getScript, type RuntimeScript } from './scripts.js';
+import { checkInteger, checkNonEmptyString, checkOneOf, checkPositive, describe, MAX_EXACT } from './validate.js';
 
 /**
  * What a loader returns when the record does not exist. `undefined` means the same. Either is
@@ -101,6 +103,37 @@ export interface CacheOptions<T> {
    * or store failed, a delayed second delete that failed. Default: ignored (counted in `stats()`).
    */
   onBackgroundError?: (error: unknown, key: string) => void;
+  /**
+   * Deadline of each Redis call of the cache, **ms**, an integer in [1, 2^31 - 1]. Default `1000`.
+   * A call that misses it marks the key's shard down for every user of the client until a probe
+   * (every `redisProbeIntervalMs`) answers; meanwhile nothing is sent for that shard.
+   */
+  timeoutMs?: number;
+  /** **Milliseconds** between two probes of a shard that is down, an integer in [1, 2^31 - 1]. Default `1000`. */
+  redisProbeIntervalMs?: number;
+  /**
+   * What `getOrLoad` does when Redis is unavailable (no answer within `timeoutMs`, a connection
+   * error, OOM / READONLY / LOADING / ..., or the shard already known to be down):
+   * - `'load'` (default): serve the value kept by `staleIfErrorMs` when there is one, else run
+   *   the loader and return its value without storing it. Concurrent calls for one key in this
+   *   process share one loader run while Redis is unavailable.
+   * - `'throw'`: serve the stale value when there is one, else reject with `RedisUnavailableError`.
+   * `set` and `invalidate` always reject with `RedisUnavailableError` then: the caller must know
+   * that the cache was not changed.
+   */
+  onRedisError?: 'load' | 'throw';
+  /**
+   * Stale-if-error (the idea of RFC 5861), **ms**, an integer in [0, 2^53 - 1]. Default `0` (off).
+   * When > 0, values read from or stored to Redis by `getOrLoad` are also kept in this process
+   * (bounded by `staleMaxBytes`) and, while Redis is unavailable, `getOrLoad` answers with one
+   * kept at most this long ago before it considers `onRedisError`.
+   */
+  staleIfErrorMs?: number;
+  /**
+   * Most bytes of serialized values (2 bytes per character, plus the key) kept for
+   * `staleIfErrorMs`, an integer >= 1. Default `1048576` (1 MiB). The least recently read go first.
+   */
+  staleMaxBytes?: number;
 }
 
 /** Options of {@link Cache.invalidate}. */
@@ -133,6 +166,10 @@ export interface CacheStats {
   waitTimeouts: number;
   /** Errors passed to `onBackgroundError`. */
   backgroundErrors: number;
+  /** `getOrLoad` calls that found Redis unavailable (and answered stale, loaded, or threw). */
+  unavailable: number;
+  /** Of those, the ones answered with a value kept by `staleIfErrorMs`. */
+  staleServed: number;
 }
 
 /** A cache made by {@link createCache}. */
@@ -155,8 +192,9 @@ export interface Cache<T> {
    * @throws {TypeError | RangeError} when `key` or `loader` is invalid, before any Redis call.
    * @throws whatever `loader` throws (the lock is released, nothing is stored).
    * @throws {TypeError} when the serializer does not return a string; the deserializer's error.
-   * @throws The client's error when Redis fails (including WRONGTYPE when another program wrote
-   *   the key).
+   * @throws {RedisUnavailableError} only with `onRedisError: 'throw'`, when Redis is unavailable
+   *   and no stale value is kept (see `onRedisError`).
+   * @throws {RedisError} for a reply that is a bug (WRONGTYPE when another program wrote the key).
    */
   getOrLoad(key: string, loader: Loader<T>): Promise<T | undefined>;
   /**
@@ -165,6 +203,8 @@ export interface Cache<T> {
    * before your write.
    * @returns `true` when an entry existed.
    * @throws {TypeError | RangeError} when `key` or `secondDeleteAfterMs` is invalid.
+   * @throws {RedisUnavailableError} when Redis is unavailable (`sent: false`: nothing was deleted).
+   * @throws {RedisError} for a reply that is a bug.
    */
   invalidate(key: string, options?: InvalidateOptions): Promise<boolean>;
   /**
@@ -173,6 +213,8 @@ export interface Cache<T> {
    * it. `undefined` or {@link NotFound} writes a cached absent with `negativeTtlMs`.
    * @throws {TypeError | RangeError} when `key` is invalid; {TypeError} when the serializer does
    *   not return a string.
+   * @throws {RedisUnavailableError} when Redis is unavailable (`sent: false`: nothing was written).
+   * @throws {RedisError} for a reply that is a bug.
    */
   set(key: string, value: T | NotFoundMarker | undefined): Promise<void>;
   /** The Redis keys of `key`'s entry and lock (for audits and tests). */
@@ -268,7 +310,23 @@ export function createCache<T = unknown>(redis: RedisClient, options: CacheOptio
   // validates namespace and version now, not on the first call
   buildKey({ namespace, algorithm: 'cache', version, identity: '-' });
 
-  const runner = runnerFor(redis);
+  const timeoutMs = checkInteger('timeoutMs', options.timeoutMs ?? 1000, 1, MAX_TIMER_MS);
+  const probeIntervalMs = checkInteger('redisProbeIntervalMs', options.redisProbeIntervalMs ?? 1000, 1, MAX_TIMER_MS);
+  const onRedisError = checkOneOf('onRedisError', options.onRedisError ?? 'load', ['load', 'throw'] as const);
+  const staleIfErrorMs = checkInteger('staleIfErrorMs', options.staleIfErrorMs ?? 0, 0);
+  const staleMaxBytes = checkInteger('staleMaxBytes', options.staleMaxBytes ?? 1024 * 1024, 1);
+
+  const health = healthFor(redis);
+  const deadlines = health.deadlines(timeoutMs);
+  /** Runs a script: the reply, or an `Unavailable`; rejects with a `RedisError` for bug replies. */
+  const run = (script: RuntimeScript, keys: readonly string[], args: readonly string[]): Promise<unknown> =>
+    health.run(script, keys, args, deadlines, probeIntervalMs);
+  /** Runs a script whose caller must know it did not happen: rejects with `RedisUnavailableError` then. */
+  const runOrThrow = async (script: RuntimeScript, keys: readonly string[], args: readonly string[]): Promise<unknown> => {
+    const reply = await run(script, keys, args);
+    if (reply instanceof Unavailable) throw reply.toError();
+    return reply;
+  };
   const getLua = getScript('cache_get');
   const setLua = getScript('cache_set');
   const releaseLua = getScript('cache_release');
@@ -284,6 +342,8 @@ export function createCache<T = unknown>(redis: RedisClient, options: CacheOptio
     waits: 0,
     waitTimeouts: 0,
     backgroundErrors: 0,
+    unavailable: 0,
+    staleServed: 0,
   };
 
   const keysFor = (key: string): { entry: string; lock: string } => {
@@ -305,6 +365,52 @@ export function createCache<T = unknown>(redis: RedisClient, options: CacheOptio
     }
   };
 
+  // stale-if-error: the serialized values last read from Redis, least recently read first
+  const stale = new Map<string, { text: string | null; at: number; bytes: number }>();
+  let staleBytes = 0;
+  const dropStale = (key: string): void => {
+    const old = stale.get(key);
+    if (old !== undefined) {
+      stale.delete(key);
+      staleBytes -= old.bytes;
+    }
+  };
+  const keepStale = (key: string, text: string | null): void => {
+    dropStale(key);
+    const bytes = 2 * (key.length + (text?.length ?? 0)) + 64;
+    if (bytes > staleMaxBytes) return;
+    stale.set(key, { text, at: performance.now(), bytes });
+    staleBytes += bytes;
+    for (const [oldest, kept] of stale) {
+      if (staleBytes <= staleMaxBytes) break;
+      stale.delete(oldest);
+      staleBytes -= kept.bytes;
+    }
+  };
+  // loads in flight while Redis is unavailable, one per key in this process
+  const outageLoads = new Map<string, Promise<T | NotFoundMarker | undefined>>();
+
+  /** The answer of `getOrLoad` while Redis is unavailable; see `onRedisError` and `staleIfErrorMs`. */
+  const whileUnavailable = async (key: string, loader: Loader<T>, reply: Unavailable): Promise<T | undefined> => {
+    counters.unavailable += 1;
+    const kept = staleIfErrorMs > 0 ? stale.get(key) : undefined;
+    if (kept !== undefined && performance.now() - kept.at <= staleIfErrorMs) {
+      counters.staleServed += 1;
+      return kept.text === null ? undefined : serializer.deserialize(kept.text);
+    }
+    if (onRedisError === 'throw') throw reply.toError();
+    let loading = outageLoads.get(key);
+    if (loading === undefined) {
+      counters.loads += 1;
+      loading = (async () => loader())();
+      outageLoads.set(key, loading);
+      const forget = () => outageLoads.delete(key);
+      loading.then(forget, forget);
+    }
+    const value = await loading;
+    return value === NotFound ? undefined : (value as T | undefined);
+  };
+
   /** [kind, payload, ttl] for the store script; validates the serializer's output. */
   const encode = (value: T | NotFoundMarker | undefined): [string, string, string] => {
     if (value === undefined || value === NotFound) return ['a', '', String(jitteredTtl(negativeTtlMs, jitter, Math.random()))];
@@ -313,8 +419,11 @@ export function createCache<T = unknown>(redis: RedisClient, options: CacheOptio
     return ['v', text, String(jitteredTtl(ttlMs, jitter, Math.random()))];
   };
 
-  /** Runs the loader under the lock `token` and stores its result (if the lock is still ours). */
-  const loadAndStore = async (keys: string[], token: string, loader: Loader<T>): Promise<T | undefined> => {
+  /**
+   * Runs the loader under the lock `token` and stores its result (if the lock is still ours and
+   * Redis answers; the value is returned either way).
+   */
+  const loadAndStore = async (key: string, keys: string[], token: string, loader: Loader<T>): Promise<T | undefined> => {
     counters.loads += 1;
     const started = performance.now();
     let value: T | NotFoundMarker | undefined;
@@ -323,14 +432,18 @@ export function createCache<T = unknown>(redis: RedisClient, options: CacheOptio
       value = await loader();
       encoded = encode(value);
     } catch (error) {
-      await runner.run(releaseLua, [keys[1]!], [token]).catch(() => undefined);
+      await run(releaseLua, [keys[1]!], [token]).catch(() => undefined);
       throw error;
     }
     const delta = Math.max(0, Math.round(performance.now() - started));
     const [kind, payload, ttl] = encoded;
-    const stored = await runner.run(setLua, keys, [token, kind, payload, ttl, String(delta)]);
-    if (stored === 1) counters.stores += 1;
-    else counters.storesRefused += 1;
+    const stored = await run(setLua, keys, [token, kind, payload, ttl, String(delta)]);
+    if (stored === 1) {
+      counters.stores += 1;
+      if (staleIfErrorMs > 0) keepStale(key, kind === 'a' ? null : payload);
+    } else {
+      counters.storesRefused += 1; // the lock expired or was taken over, or Redis is unavailable
+    }
     return value === NotFound ? undefined : value;
   };
 
@@ -348,29 +461,27 @@ export function createCache<T = unknown>(redis: RedisClient, options: CacheOptio
       for (let attempt = 0; ; attempt += 1) {
         // 1 - random() is in (0, 1]: the logarithm is finite; a huge beta is capped to what the script takes
         const xfetch = beta === 0 ? '0' : String(Math.min(MAX_EXACT, beta * -Math.log(1 - Math.random())));
-        const [status, absent, text] = (await runner.run(getLua, keys, [token, lockTtlArg, xfetch])) as [
-          string,
-          number,
-          string | null,
-          number,
-        ];
+        const reply = await run(getLua, keys, [token, lockTtlArg, xfetch]);
+        if (reply instanceof Unavailable) return whileUnavailable(key, loader, reply);
+        const [status, absent, text] = reply as [string, number, string | null, number];
         if (status === 'hit' || status === 'refresh') {
           if (attempt === 0) counters.hits += 1;
           let value: T | undefined;
           try {
             value = absent === 1 || text === null ? undefined : serializer.deserialize(text);
           } catch (error) {
-            if (status === 'refresh') await runner.run(releaseLua, [lock], [token]).catch(() => undefined);
+            if (status === 'refresh') await run(releaseLua, [lock], [token]).catch(() => undefined);
             throw error;
           }
+          if (staleIfErrorMs > 0) keepStale(key, absent === 1 ? null : text);
           if (status === 'refresh') {
             counters.refreshes += 1;
-            loadAndStore(keys, token, loader).catch((error: unknown) => reportBackground(error, key));
+            loadAndStore(key, keys, token, loader).catch((error: unknown) => reportBackground(error, key));
           }
           return value;
         }
         if (attempt === 0) counters.misses += 1;
-        if (status === 'load') return loadAndStore(keys, token, loader);
+        if (status === 'load') return loadAndStore(key, keys, token, loader);
         // 'busy': another caller is loading
         if (attempt === 0) counters.waits += 1;
         const left = deadline - performance.now();
@@ -391,11 +502,12 @@ export function createCache<T = unknown>(redis: RedisClient, options: CacheOptio
         throw new TypeError('invalidate options must be an object');
       }
       const again = invalidateOptions.secondDeleteAfterMs;
-      if (again !== undefined) checkInteger('secondDeleteAfterMs', again, 1);
-      const deleted = await runner.run(delLua, [keys.entry, keys.lock], []);
+      if (again !== undefined) checkInteger('secondDeleteAfterMs', again, 1, MAX_TIMER_MS);
+      dropStale(key);
+      const deleted = await runOrThrow(delLua, [keys.entry, keys.lock], []);
       if (again !== undefined) {
         setTimeout(() => {
-          runner.run(delLua, [keys.entry, keys.lock], []).catch((error: unknown) => reportBackground(error, key));
+          runOrThrow(delLua, [keys.entry, keys.lock], []).catch((error: unknown) => reportBackground(error, key));
         }, again);
       }
       return deleted === 1;
@@ -404,7 +516,8 @@ export function createCache<T = unknown>(redis: RedisClient, options: CacheOptio
     async set(key: string, value: T | NotFoundMarker | undefined): Promise<void> {
       const { entry, lock } = keysFor(key);
       const [kind, payload, ttl] = encode(value);
-      await runner.run(setLua, [entry, lock], ['', kind, payload, ttl, '']);
+      dropStale(key);
+      await runOrThrow(setLua, [entry, lock], ['', kind, payload, ttl, '']);
     },
   };
 }

@@ -1,4 +1,5 @@
-import { runnerFor, type StoreClient } from './client.js';
+import type { StoreClient } from './client.js';
+import { checkDeadlineOptions, runOnce, type DeadlineOptions } from './health.js';
 import { getScript } from './scripts.js';
 import { checkNonEmptyString } from './validate.js';
 
@@ -16,15 +17,21 @@ import { checkNonEmptyString } from './validate.js';
  * @param redis An ioredis `Redis` or `Cluster`, a node-redis client (`createClient()`), an
  *   @upstash/redis `Redis`, or a `MemoryStore` (same semantics, in process).
  * @param key The counter key (ioredis `keyPrefix` applies).
+ * @param options `timeoutMs` (default 1000) and `redisProbeIntervalMs`, see {@link DeadlineOptions}.
  * @returns The value before the reset, as Redis stored it (a string such as `'42'`, exact even
  *   beyond 2^53), or `null` when the key does not exist.
- * @throws {TypeError | RangeError} when `key` is not a non-empty string (before any Redis call).
- * @throws The client's error when Redis fails or the key holds a non-string type (WRONGTYPE).
+ * @throws {TypeError | RangeError} when `key` is not a non-empty string or an option is invalid
+ *   (before any Redis call).
+ * @throws {RedisUnavailableError} when Redis is unavailable: the key's shard is known to be down
+ *   (`sent: false`, nothing happened), or the call timed out or failed (`sent: true`: after a
+ *   timeout the reset may still happen later, and the balance it read is then lost to the caller).
+ * @throws {RedisError} when the key holds a non-string type (WRONGTYPE) or another bug reply.
  * @example
  * const pending = await collect(redis, 'session:{42}:billableSeconds'); // '17' or null
  */
-export async function collect(redis: StoreClient, key: string): Promise<string | null> {
+export async function collect(redis: StoreClient, key: string, options?: DeadlineOptions): Promise<string | null> {
   checkNonEmptyString('key', key);
-  const reply = await runnerFor(redis).run(getScript('collect'), [key], []);
+  const deadline = checkDeadlineOptions(options);
+  const reply = await runOnce(redis, getScript('collect'), [key], [], deadline);
   return reply === null ? null : String(reply);
 }

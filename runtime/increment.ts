@@ -1,12 +1,13 @@
-import { runnerFor, type StoreClient } from './client.js';
+import type { StoreClient } from './client.js';
+import { checkDeadlineOptions, runOnce, type DeadlineOptions } from './health.js';
 import { getScript } from './scripts.js';
 import { checkInteger, checkNonEmptyString, checkOneOf, MAX_EXACT } from './validate.js';
 
 /** How {@link incrementWithTtl} treats the TTL. */
 export type TtlMode = 'fixed' | 'sliding';
 
-/** Options of {@link incrementWithTtl}. */
-export interface IncrementOptions {
+/** Options of {@link incrementWithTtl}; `timeoutMs` and `redisProbeIntervalMs` as in {@link DeadlineOptions}. */
+export interface IncrementOptions extends DeadlineOptions {
   /** Integer to add (may be negative or 0). Default `1`. */
   by?: number;
   /** TTL in **milliseconds**, an integer >= 1. Applied as is, never rounded to seconds. */
@@ -39,10 +40,13 @@ export interface IncrementResult {
  *   @upstash/redis `Redis`, or a `MemoryStore` (same semantics, in process).
  * @param key The counter key (ioredis `keyPrefix` applies).
  * @returns `{ value, pttlMs }`.
- * @throws {TypeError | RangeError} naming the option (`key`, `by`, `ttlMs`, `mode`) when invalid,
- *   before any Redis call.
- * @throws The client's error when Redis fails, the key is not an integer string or the result
- *   overflows 64 bits (then nothing was written).
+ * @throws {TypeError | RangeError} naming the option (`key`, `by`, `ttlMs`, `mode`, `timeoutMs`)
+ *   when invalid, before any Redis call.
+ * @throws {RedisUnavailableError} when Redis is unavailable: the key's shard is known to be down
+ *   (`sent: false`, nothing happened), or the call timed out or failed (`sent: true`: after a
+ *   timeout the increment may still be applied later; retrying may count it twice).
+ * @throws {RedisError} when the key is not an integer string or the result overflows 64 bits
+ *   (then nothing was written).
  * @example
  * const { value, pttlMs } = await incrementWithTtl(redis, 'session:{42}:billableSeconds', { by: 5, ttlMs: 900_000 });
  */
@@ -58,9 +62,7 @@ export async function incrementWithTtl(
   const by = checkInteger('by', options.by ?? 1, -MAX_EXACT);
   const ttlMs = checkInteger('ttlMs', options.ttlMs, 1);
   const mode = checkOneOf('mode', options.mode ?? 'fixed', ['fixed', 'sliding'] as const);
-  const reply = (await runnerFor(redis).run(getScript('increment'), [key], [String(by), String(ttlMs), mode])) as [
-    number,
-    number,
-  ];
+  const deadline = checkDeadlineOptions(options);
+  const reply = (await runOnce(redis, getScript('increment'), [key], [String(by), String(ttlMs), mode], deadline)) as [number, number];
   return { value: Number(reply[0]), pttlMs: Number(reply[1]) };
 }

@@ -6,9 +6,12 @@
  * a node-redis client (`createClient()`) or an @upstash/redis `Redis`. The rate-limit helpers,
  * limiters and circuit breakers also run on a `MemoryStore` (the same scripts, in process), which
  * is what `onRedisError: 'fallback'` switches to while Redis is unavailable
- * (docs/runtime-resilience.md).
+ * (docs/runtime-resilience.md). Every call has a deadline; a shard found unavailable gets no
+ * command until a background probe answers, and errors never carry a command's arguments.
  */
 export { collect } from './collect.js';
+export { RedisError, RedisUnavailableError } from './errors.js';
+export type { DeadlineOptions } from './health.js';
 export {
   createCache,
   NotFound,
@@ -26,6 +29,8 @@ export { setKeepTtl } from './set-keep-ttl.js';
 export { buildKey, hashIdentity, IDENTITY_HASH_LENGTH, type KeyParts } from './keys.js';
 export {
   createLimiter,
+  SLIDING_LOG_MAX_CALLS_PER_WINDOW,
+  SLIDING_LOG_MAX_LIMIT,
   type Algorithm,
   type CommonLimiterOptions,
   type FixedWindowOptions,

@@ -40,22 +40,41 @@ const SEGMENT = /^[A-Za-z0-9_.-]{1,64}$/;
 const SCOPE_FORBIDDEN = /[{}\u0000-\u001f\u007f]/;
 
 // crypto.hash (Node >= 20.12) hashes in one call, about twice as fast as createHash for short input
-const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'base64url') => string }).hash;
+const oneShot = (crypto as { hash?: (algorithm: string, data: string | Buffer, encoding: 'base64url') => string }).hash;
 
 /** Length of the identity hash in base64url characters (22 characters = 132 bits). */
 export const IDENTITY_HASH_LENGTH = 22;
 
+/** The first byte of the hashed input of an identity that is not well-formed UTF-16 (never a UTF-8 lead byte). */
+const ILL_FORMED_MARK = Buffer.from([0xff]);
+
+/**
+ * The bytes hashed for `identity`: its UTF-8 encoding when it is well-formed UTF-16; otherwise
+ * (a lone surrogate, which UTF-8 can not encode and `TextEncoder` would replace with U+FFFD) the
+ * byte 0xFF followed by its UTF-16LE code units. 0xFF never occurs in UTF-8, so no two distinct
+ * strings are hashed from the same bytes.
+ */
+function identityBytes(identity: string): string | Buffer {
+  if ((identity as { isWellFormed?: () => boolean }).isWellFormed?.() !== false) return identity;
+  return Buffer.concat([ILL_FORMED_MARK, Buffer.from(identity, 'utf16le')]);
+}
+
 /**
  * Hashes an identity for use in a key: SHA-256 (HMAC-SHA-256 when `secret` is given) of its
  * UTF-8 bytes, base64url, first 22 characters. Deterministic; never contains `{`, `}` or `:`.
+ * Identities that are not well-formed UTF-16 (lone surrogates, e.g. from `JSON.parse('"\\ud800"')`)
+ * are not normalised (that would give `'a\ud800'` and `'a\udbff'` one key, the key of
+ * `'a\ufffd'`): they are hashed from their UTF-16 code units after a marker byte, so every
+ * distinct string has its own key and well-formed identities keep theirs.
  * @throws {TypeError} when `identity` is not a string; {RangeError} when it is empty.
  */
 export function hashIdentity(identity: string, secret?: string | Buffer): string {
   checkNonEmptyString('identity', identity);
+  const data = identityBytes(identity);
   let digest: string;
-  if (secret !== undefined) digest = crypto.createHmac('sha256', secret).update(identity, 'utf8').digest('base64url');
-  else if (oneShot !== undefined) digest = oneShot('sha256', identity, 'base64url');
-  else digest = crypto.createHash('sha256').update(identity, 'utf8').digest('base64url');
+  if (secret !== undefined) digest = crypto.createHmac('sha256', secret).update(data).digest('base64url');
+  else if (oneShot !== undefined) digest = oneShot('sha256', data, 'base64url');
+  else digest = crypto.createHash('sha256').update(data).digest('base64url');
   return digest.slice(0, IDENTITY_HASH_LENGTH);
 }
 

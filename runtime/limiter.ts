@@ -1,18 +1,27 @@
 import type { StoreClient } from './client.js';
-import { checkOutageOptions, Route, type OutageOptions } from './fallback.js';
+import { checkOutageOptions, FromMemory, Route, StoreFull, type OutageOptions } from './fallback.js';
+import { Unavailable } from './health.js';
 import { buildKey, checkScope, hashIdentity } from './keys.js';
 import type { OutageReason } from './outage.js';
 import { getScript, type ScriptName } from './scripts.js';
-import {
-  checkInteger,
-  checkNonEmptyString,
-  checkOneOf,
-  checkPositive,
-  describe,
-  gcd,
-  MAX_EXACT,
-  perSecondToPerMs,
-} from './validate.js';
+import { checkInteger, checkNonEmptyString, checkOneOf, describe, gcd, MAX_EXACT, perSecondToPerMs } from './validate.js';
+
+/**
+ * Largest `limit` of the sliding-window log: 10^9. Its running total of admitted cost must stay
+ * below 2^53; it starts over whenever the window is empty (at 10^9 per window that is after 9
+ * million windows without an empty one, and the log then forgets that window).
+ */
+export const SLIDING_LOG_MAX_LIMIT = 1_000_000_000;
+
+/**
+ * Admitted calls the sliding-window log tracks one by one per window: 10,000. Every call is a
+ * sorted-set member until it leaves the window; beyond this many in the window, an admitted call
+ * is merged into the newest member, which takes the new time, so the log may deny earlier than
+ * exact but never admits more. The set then holds at most 10,000 members in the window plus up
+ * to as many that left it (pruned 64 at a time by later calls): Redis frees it in about a
+ * millisecond when the key expires.
+ */
+export const SLIDING_LOG_MAX_CALLS_PER_WINDOW = 10_000;
 
 /** The algorithms {@link createLimiter} implements. */
 export type Algorithm =
@@ -64,10 +73,14 @@ export interface FixedWindowOptions extends CommonLimiterOptions {
   windowMs: number;
 }
 
-/** `limit` cost in any interval of `windowMs` milliseconds, exactly (one sorted-set member per admitted call). */
+/** `limit` cost in any interval of `windowMs` milliseconds, exactly (one sorted-set member per admitted call, with its cost). */
 export interface SlidingWindowLogOptions extends CommonLimiterOptions {
   algorithm: 'sliding-window-log';
-  /** Cost admitted in any window, an integer >= 1. Memory per identity is O(admitted calls in a window). */
+  /**
+   * Cost admitted in any window, an integer in [1, 10^9] ({@link SLIDING_LOG_MAX_LIMIT}). Memory
+   * per identity is one sorted-set member per admitted call in the window, at most 10,000
+   * ({@link SLIDING_LOG_MAX_CALLS_PER_WINDOW}; exact up to that many calls per window).
+   */
   limit: number;
   /** Window length in **milliseconds**, an integer >= 1. */
   windowMs: number;
@@ -87,7 +100,7 @@ export interface TokenBucketOptions extends CommonLimiterOptions {
   algorithm: 'token-bucket';
   /** Bucket size in tokens (the largest burst), an integer >= 1. */
   capacity: number;
-  /** Refill rate in tokens **per second**, > 0, at most 6 decimal places (e.g. `0.5`, `10`). */
+  /** Refill rate in tokens **per second**, in [10^-6, 10^9], at most 6 decimal places (e.g. `0.5`, `10`). */
   refillPerSecond: number;
 }
 
@@ -107,7 +120,7 @@ export interface LeakyBucketOptions extends CommonLimiterOptions {
   algorithm: 'leaky-bucket';
   /** Bucket size in units, an integer >= 1. */
   capacity: number;
-  /** Leak rate in units **per second**, > 0, at most 6 decimal places. */
+  /** Leak rate in units **per second**, in [10^-6, 10^9], at most 6 decimal places. */
   leakPerSecond: number;
 }
 
@@ -122,7 +135,11 @@ export type LimiterOptions =
 
 /** Options of {@link Limiter.take}. */
 export interface TakeOptions {
-  /** Cost of this call, an integer >= 1. Default `1`. Validated before any Redis call. */
+  /**
+   * Cost of this call, an integer in [1, 2^53 - 1]. Default `1`. Validated before any Redis call.
+   * A cost above the limit is denied with `retryAfterMs: -1` (it can never be admitted). Every
+   * script does a fixed amount of work whatever the cost.
+   */
   cost?: number;
   /**
    * **Tests only.** The current time in milliseconds since the Unix epoch, an integer >= 0, used
@@ -167,10 +184,11 @@ export interface Limiter {
   readonly maxTtlMs: number;
   /**
    * Takes `cost` for `identity`.
-   * @param identity Who is limited (user id, API key, IP...). Hashed into the key, never stored.
+   * @param identity Who is limited (user id, API key, IP...), any length. Hashed into the key,
+   *   never stored; identities with a lone surrogate get keys of their own (see `hashIdentity`).
    * @throws {TypeError | RangeError} when `identity`, `cost` or `nowMs` is invalid, before any Redis call.
-   * @throws The client's error for replies that are bugs, not outages (e.g. WRONGTYPE when another
-   *   program wrote the key).
+   * @throws {RedisError} for replies that are bugs, not outages (e.g. WRONGTYPE when another
+   *   program wrote the key, WRONGPASS): message, `code` and `address`, never the command.
    */
   take(identity: string, options?: TakeOptions): Promise<LimitResult>;
   /** The Redis key holding `identity`'s state (for audits and tests). */
@@ -185,8 +203,14 @@ interface Plan {
   params: string[];
 }
 
-/** How many identity -> key mappings a limiter remembers. */
-const KEY_CACHE_SIZE = 4096;
+/** Identities longer than this (UTF-16 code units) are hashed on every call, never remembered. */
+const MEMO_MAX_IDENTITY_LENGTH = 256;
+/**
+ * Bytes one generation of the identity -> key memo may hold (identity and key at 2 bytes per
+ * code unit, plus about 80 bytes per entry); two generations: a limiter remembers at most ~1 MiB.
+ */
+const MEMO_GENERATION_BYTES = 512 * 1024;
+const MEMO_ENTRY_OVERHEAD = 80;
 
 function ceilDiv(a: number, b: number): number {
   return Math.ceil(a / b);
@@ -203,7 +227,9 @@ function plan(options: LimiterOptions): Plan {
         return { script: 'fixed_window', code: 'fw', limit, maxTtlMs: windowMs, params: [String(limit), String(windowMs)] };
       }
       if (options.algorithm === 'sliding-window-log') {
-        return { script: 'sliding_window_log', code: 'swl', limit, maxTtlMs: windowMs, params: [String(limit), String(windowMs)] };
+        checkInteger('limit', limit, 1, SLIDING_LOG_MAX_LIMIT);
+        // 'swl2': one member per call with its cost (the 'swl' keys held one member per unit of cost)
+        return { script: 'sliding_window_log', code: 'swl2', limit, maxTtlMs: windowMs, params: [String(limit), String(windowMs)] };
       }
       if (limit * windowMs > MAX_EXACT) throw new RangeError('limit * windowMs must be below 2^53');
       return {
@@ -218,11 +244,7 @@ function plan(options: LimiterOptions): Plan {
     case 'leaky-bucket': {
       const capacity = checkInteger('capacity', options.capacity, 1);
       const rateName = options.algorithm === 'token-bucket' ? 'refillPerSecond' : 'leakPerSecond';
-      const rate = checkPositive(
-        rateName,
-        options.algorithm === 'token-bucket' ? options.refillPerSecond : options.leakPerSecond,
-      );
-      const { num, den } = perSecondToPerMs(rateName, rate);
+      const { num, den } = perSecondToPerMs(rateName, options.algorithm === 'token-bucket' ? options.refillPerSecond : options.leakPerSecond);
       if (capacity * den > MAX_EXACT) throw new RangeError(`capacity * (1000 / ${rateName}) is too large (must be below 2^53)`);
       return {
         script: options.algorithm === 'token-bucket' ? 'token_bucket' : 'leaky_bucket',
@@ -312,9 +334,11 @@ function sharePlan(p: Plan, share: number): { limit: number; params: string[] } 
  * identity, `namespace:algorithm:version:{hash}:scope`, so calls never fail with CROSSSLOT on
  * Redis Cluster.
  *
- * @param redis An ioredis `Redis` or `Cluster`. For bounded latency during outages, prefer
- *   `enableOfflineQueue: false` (calls are bounded by `timeoutMs` either way). A `MemoryStore`
- *   also works: the same scripts, in process (a full store denies new keys, `reason: 'store-full'`).
+ * @param redis An ioredis `Redis` or `Cluster`, a node-redis client, an @upstash/redis `Redis`.
+ *   Every call is bounded by `timeoutMs` whatever the client's settings; once a call finds the
+ *   key's shard unavailable, calls for that shard are answered by the policy without being sent
+ *   until a background probe answers (docs/runtime-resilience.md). A `MemoryStore` also works:
+ *   the same scripts, in process (a full store denies new keys, `reason: 'store-full'`).
  * @param options See {@link LimiterOptions}; units are in the option names. With
  *   `onRedisError: 'fallback'`, calls are answered by a memory store while Redis is unavailable
  *   (see `docs/runtime-resilience.md`).
@@ -328,7 +352,8 @@ export function createLimiter(redis: StoreClient, options: LimiterOptions): Limi
   if (typeof options !== 'object' || options === null) throw new TypeError('options must be an object');
   checkOneOf('algorithm', options.algorithm, ALGORITHMS);
   const { script, code, limit, maxTtlMs, params } = plan(options);
-  const { mode, timeoutMs, outageRetryAfterMs } = checkOutageOptions(options);
+  const outage = checkOutageOptions(options);
+  const { mode, outageRetryAfterMs } = outage;
   const local = sharePlan({ script, code, limit, maxTtlMs, params }, options.fallbackShare ?? 1);
   const scope = checkScope(options.scope ?? 'default');
   const namespace = options.namespace ?? 'rl';
@@ -339,50 +364,65 @@ export function createLimiter(redis: StoreClient, options: LimiterOptions): Limi
   const head = template.slice(0, template.indexOf('{') + 1);
   const tail = template.slice(template.indexOf('}'));
   // hashing is most of the client-side cost of a call: remember recent identities in two
-  // generations (a lookup that misses the young one promotes from the old one), which bounds the
-  // memory to 2 * KEY_CACHE_SIZE entries at O(1) per call
+  // generations (a lookup that misses the young one promotes from the old one), each bounded in
+  // bytes; long identities are hashed on every call instead of being remembered
   let young = new Map<string, string>();
   let old = new Map<string, string>();
+  let youngBytes = 0;
   const keyFor = (identity: string): string => {
     let key = young.get(identity);
     if (key !== undefined) return key;
+    if (identity.length > MEMO_MAX_IDENTITY_LENGTH) return head + hashIdentity(identity, identitySecret) + tail;
     key = old.get(identity) ?? head + hashIdentity(identity, identitySecret) + tail;
-    if (young.size >= KEY_CACHE_SIZE) {
+    youngBytes += 2 * (identity.length + key.length) + MEMO_ENTRY_OVERHEAD;
+    if (youngBytes > MEMO_GENERATION_BYTES) {
       old = young;
       young = new Map();
+      youngBytes = 2 * (identity.length + key.length) + MEMO_ENTRY_OVERHEAD;
     }
     young.set(identity, key);
     return key;
   };
   const lua = getScript(script);
-  const route = new Route(redis, mode, timeoutMs, options);
+  const route = new Route(redis, mode, outage, options.fallback);
+  // the arguments of a call with cost 1 on the server clock, the common case: no array per call
+  const defaultArgs = [...params, '1', ''];
+  const defaultLocalArgs = local.params === params ? defaultArgs : [...local.params, '1', ''];
+  const denied: LimitResult = { allowed: false, limit, remaining: 0, retryAfterMs: outageRetryAfterMs, resetAfterMs: 0, reason: 'redis-unavailable' };
+  const allowed: LimitResult = { allowed: true, limit, remaining: 0, retryAfterMs: 0, resetAfterMs: 0, reason: 'redis-unavailable' };
+
+  const toResult = (answer: unknown): LimitResult => {
+    if (answer instanceof Unavailable) return { ...(mode === 'fail-open' ? allowed : denied) };
+    if (answer instanceof StoreFull) {
+      return { allowed: false, limit: answer.fallback ? local.limit : limit, remaining: 0, retryAfterMs: outageRetryAfterMs, resetAfterMs: 0, reason: 'store-full' };
+    }
+    if (answer instanceof FromMemory) {
+      const [a, remaining, retryAfterMs, resetAfterMs] = answer.value as [number, number, number, number];
+      return { allowed: a === 1, limit: local.limit, remaining, retryAfterMs, resetAfterMs, reason: 'fallback' };
+    }
+    const [a, remaining, retryAfterMs, resetAfterMs] = answer as [number, number, number, number];
+    return { allowed: a === 1, limit, remaining, retryAfterMs, resetAfterMs };
+  };
 
   return {
     algorithm: options.algorithm,
     limit,
     maxTtlMs,
     keyFor,
-    async take(identity: string, takeOptions: TakeOptions = {}): Promise<LimitResult> {
+    async take(identity: string, takeOptions?: TakeOptions): Promise<LimitResult> {
       checkNonEmptyString('identity', identity);
-      if (typeof takeOptions !== 'object' || takeOptions === null) throw new TypeError('take options must be an object');
-      const cost = checkInteger('cost', takeOptions.cost ?? 1, 1);
-      const now = takeOptions.nowMs === undefined ? '' : String(checkInteger('nowMs', takeOptions.nowMs, 0));
-      const key = keyFor(identity);
-      const args = [...params, String(cost), now];
-      const answer = await route.run(lua, key, args, local.params === params ? args : [...local.params, String(cost), now]);
-      if (answer.via === 'outage') {
-        return mode === 'fail-open'
-          ? { allowed: true, limit, remaining: 0, retryAfterMs: 0, resetAfterMs: 0, reason: 'redis-unavailable' }
-          : { allowed: false, limit, remaining: 0, retryAfterMs: outageRetryAfterMs, resetAfterMs: 0, reason: 'redis-unavailable' };
+      let args = defaultArgs;
+      let localArgs = defaultLocalArgs;
+      if (takeOptions !== undefined) {
+        if (typeof takeOptions !== 'object' || takeOptions === null) throw new TypeError('take options must be an object');
+        const cost = checkInteger('cost', takeOptions.cost ?? 1, 1);
+        const now = takeOptions.nowMs === undefined ? '' : String(checkInteger('nowMs', takeOptions.nowMs, 0));
+        if (cost !== 1 || now !== '') {
+          args = [...params, String(cost), now];
+          localArgs = local.params === params ? args : [...local.params, String(cost), now];
+        }
       }
-      if (answer.via === 'full') {
-        return { allowed: false, limit: route.fallingBack ? local.limit : limit, remaining: 0, retryAfterMs: outageRetryAfterMs, resetAfterMs: 0, reason: 'store-full' };
-      }
-      const [allowed, remaining, retryAfterMs, resetAfterMs] = answer.value as [number, number, number, number];
-      if (answer.via === 'memory') {
-        return { allowed: allowed === 1, limit: local.limit, remaining, retryAfterMs, resetAfterMs, reason: 'fallback' };
-      }
-      return { allowed: allowed === 1, limit, remaining, retryAfterMs, resetAfterMs };
+      return toResult(await route.run(lua, keyFor(identity), args, localArgs));
     },
   };
 }

@@ -15,6 +15,7 @@
  * `maxKeys` guard refuses to create a key when the store is full ({@link StoreFullError}), which
  * the limiters and breakers turn into a denial: fail closed for new keys, existing keys still served.
  */
+import { RedisError } from './errors.js';
 import type { ScriptName } from './scripts.js';
 import { checkInteger, describe } from './validate.js';
 
@@ -44,20 +45,25 @@ export class StoreFullError extends Error {
 
 /**
  * An error reply of an emulated command or script, with the text Redis would send (e.g.
- * `WRONGTYPE ...`, `ERR redis-ttl fixed_window: cost must be ...`). Named `ReplyError` like
- * ioredis' so the outage classification treats it as a bug, never as an outage.
+ * `WRONGTYPE ...`, `ERR redis-ttl fixed_window: cost must be ...`) and its first word as `code`.
+ * A {@link RedisError}, like the errors the runtime throws for Redis' own replies; the outage
+ * classification treats it as a bug, never as an outage.
  */
-export class MemoryReplyError extends Error {
+export class MemoryReplyError extends RedisError {
   constructor(message: string) {
-    super(message);
-    this.name = 'ReplyError';
+    super(message, /^[A-Z]+/.exec(message)?.[0]);
+    this.name = 'MemoryReplyError';
   }
 }
 
-type Value =
-  | { type: 'string'; value: string }
-  | { type: 'hash'; fields: Map<string, string> }
-  | { type: 'zset'; scores: Map<string, number> };
+/** A sorted set: members ordered by score, then by member (byte order, as Redis does for ASCII members). */
+interface SortedSet {
+  type: 'zset';
+  scores: number[];
+  members: string[];
+}
+
+type Value = { type: 'string'; value: string } | { type: 'hash'; fields: Map<string, string> } | SortedSet;
 
 type Entry = Value & { /** absolute ms, `Infinity` for no TTL */ expiresAt: number };
 
@@ -107,6 +113,8 @@ function isInt(x: number | undefined, min: number, max: number): x is number {
 class Keyspace {
   readonly entries = new Map<string, Entry>();
   lastSweep = -Infinity;
+  /** The time of the script running now, `null` between scripts (Redis fixes time at script start). */
+  frozenAt: number | null = null;
 
   constructor(
     readonly maxKeys: number,
@@ -114,13 +122,18 @@ class Keyspace {
     readonly clock: () => number,
   ) {}
 
+  /** The time expiry is judged by: frozen for the duration of one script, else the clock. */
+  time(): number {
+    return this.frozenAt ?? this.clock();
+  }
+
   /** The script clock when ARGV now is '' (Redis: TIME, in whole milliseconds). */
   now(): number {
-    return Math.floor(this.clock());
+    return Math.floor(this.time());
   }
 
   sweep(): number {
-    const now = this.clock();
+    const now = this.time();
     this.lastSweep = now;
     let removed = 0;
     for (const [key, entry] of this.entries) {
@@ -135,7 +148,7 @@ class Keyspace {
   /** The live entry of `key`; an expired one is deleted (Redis: a key expires when now > its expiry). */
   lookup(key: string): Entry | undefined {
     const entry = this.entries.get(key);
-    if (entry !== undefined && entry.expiresAt < this.clock()) {
+    if (entry !== undefined && entry.expiresAt < this.time()) {
       this.entries.delete(key);
       return undefined;
     }
@@ -151,7 +164,7 @@ class Keyspace {
   /** Adds a new key without TTL, or throws {@link StoreFullError} when there is no room. */
   private create<V extends Value>(key: string, value: V): Entry & V {
     if (this.entries.size >= this.maxKeys) {
-      if (this.clock() - this.lastSweep >= Math.min(1000, this.janitorIntervalMs)) this.sweep();
+      if (this.time() - this.lastSweep >= Math.min(1000, this.janitorIntervalMs)) this.sweep();
       if (this.entries.size >= this.maxKeys) throw new StoreFullError(this.maxKeys);
     }
     const entry = { ...value, expiresAt: Infinity } as Entry & V;
@@ -164,7 +177,7 @@ class Keyspace {
     const entry = this.lookup(key);
     if (entry === undefined) return -2;
     if (entry.expiresAt === Infinity) return -1;
-    return Math.max(0, entry.expiresAt - this.clock());
+    return Math.max(0, entry.expiresAt - this.time());
   }
   /** GET */
   get(key: string): string | null {
@@ -183,10 +196,10 @@ class Keyspace {
     const entry = this.lookup(key);
     if (entry === undefined) {
       const created = this.create(key, { type: 'string', value });
-      if (typeof px === 'number') created.expiresAt = this.clock() + px;
+      if (typeof px === 'number') created.expiresAt = this.time() + px;
       return;
     }
-    const expiresAt = px === 'KEEPTTL' ? entry.expiresAt : px === undefined ? Infinity : this.clock() + px;
+    const expiresAt = px === 'KEEPTTL' ? entry.expiresAt : px === undefined ? Infinity : this.time() + px;
     this.entries.set(key, { type: 'string', value, expiresAt });
   }
   /** INCRBY, on 64-bit signed integers like Redis */
@@ -209,7 +222,7 @@ class Keyspace {
     const entry = this.lookup(key);
     if (entry === undefined) return 0;
     if (ms <= 0) this.entries.delete(key);
-    else entry.expiresAt = this.clock() + ms;
+    else entry.expiresAt = this.time() + ms;
     return 1;
   }
   /** HMGET */
@@ -222,28 +235,69 @@ class Keyspace {
     const entry = this.typed(key, 'hash') ?? this.create(key, { type: 'hash', fields: new Map<string, string>() });
     for (const [f, v] of pairs) entry.fields.set(f, v);
   }
-  /** Scores of the members scored above `min`, ascending (ZCOUNT / ZRANGE BYSCORE over `(min +inf`) */
-  zscoresAbove(key: string, min: number): number[] {
+  /** ZCOUNT key -inf max: members scored at most `max` (a binary search) */
+  zcountUpTo(key: string, max: number): number {
     const entry = this.typed(key, 'zset');
-    return entry === undefined ? [] : [...entry.scores.values()].filter((x) => x > min).sort((a, b) => a - b);
-  }
-  /** ZREMRANGEBYSCORE key -inf max (an emptied set is deleted, as in Redis) */
-  zremUpTo(key: string, max: number): void {
-    const entry = this.typed(key, 'zset');
-    if (entry === undefined) return;
-    for (const [member, score] of entry.scores) if (score <= max) entry.scores.delete(member);
-    if (entry.scores.size === 0) this.entries.delete(key);
+    if (entry === undefined) return 0;
+    const scores = entry.scores;
+    let lo = 0;
+    let hi = scores.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (scores[mid]! <= max) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
   /** ZCARD */
   zcard(key: string): number {
-    return this.typed(key, 'zset')?.scores.size ?? 0;
+    return this.typed(key, 'zset')?.members.length ?? 0;
   }
-  /** ZADD key NX score member: 1 when added */
-  zaddNx(key: string, score: number, member: string): number {
-    const entry = this.typed(key, 'zset') ?? this.create(key, { type: 'zset', scores: new Map<string, number>() });
-    if (entry.scores.has(member)) return 0;
-    entry.scores.set(member, score);
-    return 1;
+  /** ZRANGE key rank rank WITHSCORES: [member, score] at `rank` (negative: from the end), or undefined */
+  zat(key: string, rank: number): [string, number] | undefined {
+    const entry = this.typed(key, 'zset');
+    if (entry === undefined) return undefined;
+    const i = rank < 0 ? entry.members.length + rank : rank;
+    const member = entry.members[i];
+    return member === undefined ? undefined : [member, entry.scores[i]!];
+  }
+  /** ZREMRANGEBYRANK key 0 count-1 (an emptied set is deleted, as in Redis) */
+  zremFirst(key: string, count: number): void {
+    const entry = this.typed(key, 'zset');
+    if (entry === undefined) return;
+    entry.scores.splice(0, count);
+    entry.members.splice(0, count);
+    if (entry.members.length === 0) this.entries.delete(key);
+  }
+  /** ZREM key member (an emptied set is deleted, as in Redis) */
+  zrem(key: string, member: string): void {
+    const entry = this.typed(key, 'zset');
+    const i = entry?.members.indexOf(member) ?? -1;
+    if (entry === undefined || i === -1) return;
+    entry.members.splice(i, 1);
+    entry.scores.splice(i, 1);
+    if (entry.members.length === 0) this.entries.delete(key);
+  }
+  /** ZADD key score member (a member that exists gets the new score) */
+  zadd(key: string, score: number, member: string): void {
+    const entry = this.typed(key, 'zset') ?? this.create(key, { type: 'zset', scores: [], members: [] } as SortedSet);
+    const old = entry.members.indexOf(member);
+    if (old !== -1) {
+      entry.members.splice(old, 1);
+      entry.scores.splice(old, 1);
+    }
+    const { scores, members } = entry;
+    // the position after every (score, member) pair that sorts before this one; appending is the common case
+    let lo = 0;
+    let hi = members.length;
+    if (hi > 0 && (scores[hi - 1]! < score || (scores[hi - 1] === score && members[hi - 1]! < member))) lo = hi;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (scores[mid]! < score || (scores[mid] === score && members[mid]! < member)) lo = mid + 1;
+      else hi = mid;
+    }
+    scores.splice(lo, 0, score);
+    members.splice(lo, 0, member);
   }
 }
 
@@ -321,7 +375,15 @@ export class MemoryStore {
     if (key === undefined) throw new TypeError('runScript needs one key');
     const script = Object.hasOwn(SCRIPTS, name) ? SCRIPTS[name as keyof typeof SCRIPTS] : undefined;
     if (script === undefined) throw new TypeError(`the memory store does not emulate the script ${name}`);
-    return script(this.keyspace, key, args);
+    // Redis fixes the time at the start of a script: no key expires while it runs
+    const keyspace = this.keyspace;
+    if (keyspace.frozenAt !== null) return script(keyspace, key, args);
+    keyspace.frozenAt = keyspace.clock();
+    try {
+      return script(keyspace, key, args);
+    } finally {
+      keyspace.frozenAt = null;
+    }
   }
 }
 
@@ -407,33 +469,79 @@ const fixedWindow: Script = (r, key, argv) => {
   return [1, int(limit - used), 0, int(resetMs)];
 };
 
+/** Most members pruned from the front of a sliding-window log by one admission (as in the Lua). */
+const LOG_PRUNE_PER_CALL = 64;
+/** Largest limit of a sliding-window log (as in the Lua). */
+const LOG_MAX_LIMIT = 1_000_000_000;
+/** Most members in the window of a sliding-window log; beyond, calls merge into the newest (as in the Lua). */
+const LOG_MAX_MEMBERS = 10_000;
+
 const slidingWindowLog: Script = (r, key, argv) => {
   const s = 'sliding_window_log';
-  const limit = intArg(argv[0], 1, MAX, `ERR redis-ttl ${s}: limit must be an integer >= 1`);
+  const limit = intArg(argv[0], 1, LOG_MAX_LIMIT, `ERR redis-ttl ${s}: limit must be an integer >= 1 and <= 10^9`);
   const window = intArg(argv[1], 1, MAX, `ERR redis-ttl ${s}: windowMs must be an integer >= 1`);
   const cost = intArg(argv[2], 1, MAX, `ERR redis-ttl ${s}: cost must be an integer >= 1`);
   const now = clockArg(r, argv[3], s);
+  /** [cost admitted before it, its cost] of a member, as the Lua parses "<before>:<cost>" */
+  const parse = (member: string): [number, number] => {
+    const m = /^(\d+):(\d+)$/.exec(member);
+    const before = toNumber(m?.[1]);
+    const own = toNumber(m?.[2]);
+    if (before === undefined || own === undefined) fail(`ERR redis-ttl ${s}: the key holds a member this script did not write`);
+    return [before, own];
+  };
   const cutoff = now - window;
-  const inWindow = r.zscoresAbove(key, cutoff);
-  const used = inWindow.length;
+  const stale = r.zcountUpTo(key, cutoff);
+  const size = r.zcard(key);
+  let used = 0;
+  let base = 0;
+  let total = 0;
+  let newest = '';
+  let newestBefore = 0;
+  let newestOwn = 0;
+  let newestAt: number | undefined;
+  if (size > 0) {
+    const [member, score] = r.zat(key, -1)!;
+    newest = member;
+    [newestBefore, newestOwn] = parse(member);
+    total = newestBefore + newestOwn;
+    newestAt = score;
+    if (stale < size) {
+      base = parse(r.zat(key, stale)![0])[0];
+      used = total - base;
+    }
+  }
   let remaining = limit - used;
   if (remaining < 0) remaining = 0;
   let idleReset = 0;
-  if (used > 0) idleReset = inWindow[used - 1]! + window - now;
+  if (used > 0) idleReset = newestAt! + window - now;
   if (cost > limit) return [0, int(remaining), -1, int(idleReset)];
   if (used + cost > limit) {
-    const nth = inWindow[used + cost - limit - 1]!;
-    return [0, int(remaining), int(nth + window - now), int(idleReset)];
+    const target = base + used + cost - limit;
+    let lo = stale;
+    let hi = size - 1;
+    while (lo < hi) {
+      const mid = lo + Math.floor((hi - lo + 1) / 2);
+      if (parse(r.zat(key, mid)![0])[0] < target) lo = mid;
+      else hi = mid - 1;
+    }
+    return [0, int(remaining), int(r.zat(key, lo)![1] + window - now), int(idleReset)];
   }
-  r.zremUpTo(key, cutoff);
-  let seq = r.zcard(key);
-  let added = 0;
-  while (added < cost) {
-    seq += 1;
-    added += r.zaddNx(key, now, `${d(now)}:${d(seq)}`);
-  }
-  r.pexpire(key, window);
-  return [1, int(limit - used - cost), 0, int(window)];
+  if (stale > 0) r.zremFirst(key, Math.min(stale, LOG_PRUNE_PER_CALL));
+  const at = newestAt !== undefined && newestAt > now ? newestAt : now;
+  const member = (before: number, own: number): string => `${d(before).padStart(16, '0')}:${d(own)}`;
+  let added: string;
+  if (used === 0) added = member(0, cost);
+  else if (size - stale >= LOG_MAX_MEMBERS) {
+    r.zrem(key, newest);
+    added = member(newestBefore, newestOwn + cost);
+  } else if (total + cost > MAX) {
+    r.del(key);
+    added = member(0, cost);
+  } else added = member(total, cost);
+  r.zadd(key, at, added);
+  r.pexpire(key, at + window - now);
+  return [1, int(limit - used - cost), 0, int(at + window - now)];
 };
 
 const slidingWindowCounter: Script = (r, key, argv) => {

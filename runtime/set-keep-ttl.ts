@@ -1,4 +1,5 @@
-import { runnerFor, type StoreClient } from './client.js';
+import type { StoreClient } from './client.js';
+import { checkDeadlineOptions, runOnce, type DeadlineOptions } from './health.js';
 import { getScript } from './scripts.js';
 import { checkNonEmptyString, describe } from './validate.js';
 
@@ -13,21 +14,26 @@ import { checkNonEmptyString, describe } from './validate.js';
  *   @upstash/redis `Redis`, or a `MemoryStore` (same semantics, in process).
  * @param key The key (ioredis `keyPrefix` applies).
  * @param value The new value; a number is written in JavaScript's decimal form.
+ * @param options `timeoutMs` (default 1000) and `redisProbeIntervalMs`, see {@link DeadlineOptions}.
  * @returns `true` when the key existed and was overwritten, `false` when it was missing (nothing
  *   was written).
- * @throws {TypeError | RangeError} when `key` is not a non-empty string or `value` is neither a
- *   string nor a finite number (before any Redis call).
- * @throws The client's error when Redis fails.
+ * @throws {TypeError | RangeError} when `key` is not a non-empty string, `value` is neither a
+ *   string nor a finite number, or an option is invalid (before any Redis call).
+ * @throws {RedisUnavailableError} when Redis is unavailable: the key's shard is known to be down
+ *   (`sent: false`, nothing written), or the call timed out or failed (`sent: true`: after a
+ *   timeout the write may still happen later).
+ * @throws {RedisError} for a reply that is a bug.
  * @example
  * await setKeepTtl(redis, 'cache:user:42', JSON.stringify(user)); // true, TTL untouched
  */
-export async function setKeepTtl(redis: StoreClient, key: string, value: string | number): Promise<boolean> {
+export async function setKeepTtl(redis: StoreClient, key: string, value: string | number, options?: DeadlineOptions): Promise<boolean> {
   checkNonEmptyString('key', key);
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw new RangeError(`value must be a finite number, got ${value}`);
   } else if (typeof value !== 'string') {
     throw new TypeError(`value must be a string or a number, got ${describe(value)}`);
   }
-  const reply = await runnerFor(redis).run(getScript('set_keep_ttl'), [key], [String(value)]);
+  const deadline = checkDeadlineOptions(options);
+  const reply = await runOnce(redis, getScript('set_keep_ttl'), [key], [String(value)], deadline);
   return reply === 1;
 }

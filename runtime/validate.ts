@@ -84,20 +84,31 @@ export function gcd(a: number, b: number): number {
   return a;
 }
 
+/** Slowest rate a limiter takes, in units **per second**: 10^-6 (one unit in about 11.6 days). */
+export const MIN_RATE_PER_SECOND = 0.000001;
+/** Fastest rate a limiter takes, in units **per second**: 10^9. */
+export const MAX_RATE_PER_SECOND = 1_000_000_000;
+
 /**
  * Writes a per-second rate as an exact fraction `num / den` of units per millisecond, both
- * integers >= 1 and reduced. `rate` may have up to 6 decimal places (0.000001 units per second).
- * @throws {RangeError} naming `name` when the rate has more decimal places.
+ * integers >= 1 and reduced. `rate` must be in [10^-6, 10^9] units per second and have at most 6
+ * decimal places (0.000001 units per second).
+ * @throws {TypeError} when `rate` is not a number.
+ * @throws {RangeError} naming `name` when the rate is out of range or has more decimal places.
  */
-export function perSecondToPerMs(name: string, rate: number): { num: number; den: number } {
+export function perSecondToPerMs(name: string, rate: unknown): { num: number; den: number } {
+  const value = checkPositive(name, rate);
+  if (value < MIN_RATE_PER_SECOND || value > MAX_RATE_PER_SECOND) {
+    throw new RangeError(`${name} must be between ${MIN_RATE_PER_SECOND} and ${MAX_RATE_PER_SECOND} per second, got ${value}`);
+  }
   for (let digits = 0; digits <= 6; digits += 1) {
     const scale = 10 ** digits;
-    const scaled = Math.round(rate * scale);
-    if (Math.abs(rate * scale - scaled) <= 1e-9 * Math.max(1, scaled) && scaled >= 1) {
+    const scaled = Math.round(value * scale);
+    if (Math.abs(value * scale - scaled) <= 1e-9 * Math.max(1, scaled) && scaled >= 1) {
       const den = 1000 * scale;
       const g = gcd(scaled, den);
       return { num: scaled / g, den: den / g };
     }
   }
-  throw new RangeError(`${name} must have at most 6 decimal places, got ${rate}`);
+  throw new RangeError(`${name} must have at most 6 decimal places, got ${value}`);
 }

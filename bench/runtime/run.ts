@@ -4,17 +4,26 @@
  *
  *   node --import tsx bench/runtime/run.ts            (starts a redis-server, or uses REDIS_TEST_URL)
  *   BENCH_MS=500 node --import tsx bench/runtime/run.ts   (shorter cells)
+ *   BENCH_BASELINE=/path/to/runtime/dist/index.js node --import tsx bench/runtime/run.ts
+ *     (also another build of the runtime, e.g. the one before a change, in the same cells: its
+ *     rows are labelled "baseline", and "/ baseline" is ours as a ratio of it;
+ *     BENCH_CLIENT_ONLY=1 stops after the client-side cost)
  *
  * Workloads: one hot key mostly allowed, one hot key mostly denied, 10,000 rotating keys; each at
  * 1 and 64 calls in flight. Each implementation is warmed up for 200 ms, then all of them are
  * measured in turn, BENCH_ROUNDS times (default 3) for BENCH_MS each (default 400 ms), and the
  * median is reported: interleaving keeps a noisy machine from favouring whoever ran first.
  * At the end: keys left without TTL per library, including a sub-second window.
+ *
+ * First, the client-side cost of one `take()` without Redis: a stand-in ioredis client whose
+ * scripts resolve at once, CPU time per call (process.cpuUsage, so a busy machine that
+ * deschedules the process does not count), ours and the baseline interleaved over 7 rounds.
  */
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Redis } from 'ioredis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
+import { pathToFileURL } from 'node:url';
 import { createLimiter, type Limiter, type LimiterOptions } from '../../runtime/index.js';
 import { startRedis, unlinkMatching } from '../../tests/helpers/redis-server.js';
 
@@ -26,6 +35,10 @@ const tag = randomBytes(4).toString('hex');
 const OURS = `benchours${tag}`;
 const THEIRS = `benchrlf${tag}`;
 const FLOOR = `benchfloor${tag}`;
+const BASELINE = `benchbase${tag}`;
+const baseline = process.env.BENCH_BASELINE
+  ? ((await import(pathToFileURL(process.env.BENCH_BASELINE).href)) as { createLimiter: typeof createLimiter })
+  : undefined;
 
 type Call = (i: number) => Promise<unknown>;
 
@@ -103,7 +116,63 @@ function fmt(n: number): string {
   return Math.round(n).toLocaleString('en-US');
 }
 
+/** A stand-in for an ioredis client: `defineCommand` defines scripts that resolve at once. */
+function instantClient(): object {
+  const client: Record<string, unknown> = {
+    defineCommand(name: string) {
+      client[name] = () => Promise.resolve([1, 5, 0, 100]);
+    },
+    eval: () => Promise.resolve([1, 5, 0, 100]),
+  };
+  return client;
+}
+
+/** CPU microseconds per call of `call`, `count` calls `inFlight` at a time. */
+async function cpuPerCall(call: (i: number) => Promise<unknown>, count: number, inFlight: number): Promise<number> {
+  let i = 0;
+  const started = process.cpuUsage();
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (i < count) await call(i++);
+    }),
+  );
+  const used = process.cpuUsage(started);
+  return (used.user + used.system) / count;
+}
+
+async function clientSideCost(): Promise<void> {
+  if (baseline === undefined) return;
+  const options: LimiterOptions = { algorithm: 'gcra', limit: 100, periodMs: 1000, onRedisError: 'fail-closed' };
+  console.log('Client-side CPU per take() without Redis (a stand-in client that answers at once), median of 7 interleaved rounds of 200,000 calls:\n');
+  console.log('| identities | in flight | ours µs | baseline µs | ours / baseline |');
+  console.log('| --- | ---: | ---: | ---: | ---: |');
+  for (const [label, identity] of [
+    ['one', () => 'hot'],
+    ['10,000 rotating', (i: number) => `user-${i % 10_000}`],
+  ] as const) {
+    for (const inFlight of [1, 64]) {
+      const ours = createLimiter(instantClient() as never, options);
+      const base = baseline.createLimiter(instantClient() as never, options);
+      const o: number[] = [];
+      const b: number[] = [];
+      for (let round = 0; round < 8; round += 1) {
+        const a = await cpuPerCall((i) => ours.take(identity(i)), 200_000, inFlight);
+        const c = await cpuPerCall((i) => base.take(identity(i)), 200_000, inFlight);
+        if (round > 0) {
+          o.push(a); // round 0 warms up both
+          b.push(c);
+        }
+      }
+      const median = (list: number[]) => [...list].sort((x, y) => x - y)[Math.floor(list.length / 2)]!;
+      console.log(`| ${label} | ${inFlight} | ${median(o).toFixed(2)} | ${median(b).toFixed(2)} | ${(median(o) / median(b)).toFixed(2)} |`);
+    }
+  }
+  console.log('');
+}
+
 async function main(): Promise<void> {
+  await clientSideCost();
+  if (process.env.BENCH_CLIENT_ONLY === '1') return;
   const handle = await startRedis();
   const redis = new Redis(handle.url);
   const rows: string[] = [];
@@ -120,6 +189,12 @@ async function main(): Promise<void> {
             const limiter: Limiter = createLimiter(redis, { ...options, namespace: OURS });
             return { label: options.algorithm, call: (i: number) => limiter.take(w.identity(i)) };
           }),
+          ...(baseline === undefined
+            ? []
+            : w.ours.map((options) => {
+                const limiter: Limiter = baseline.createLimiter(redis, { ...options, namespace: BASELINE });
+                return { label: `baseline ${options.algorithm}`, call: (i: number) => limiter.take(w.identity(i)) };
+              })),
         ];
         const samples = new Map<string, number[]>();
         for (const impl of impls) await measure(impl.call, inFlight, WARMUP_MS);
@@ -139,9 +214,14 @@ async function main(): Promise<void> {
         rows.push(`| ${w.name} | ${inFlight} | rate-limiter-flexible (fixed window) | ${fmt(theirs)} | 1.00 | ${(theirs / floor).toFixed(2)} |`);
         for (const options of w.ours) {
           const ours = median(options.algorithm);
+          const base = median(`baseline ${options.algorithm}`);
+          const vsBase = baseline === undefined ? '' : ` ${(ours / base).toFixed(2)} |`;
           rows.push(
-            `| ${w.name} | ${inFlight} | ours: ${options.algorithm} | ${fmt(ours)} | ${(ours / theirs).toFixed(2)} | ${(ours / floor).toFixed(2)} |`,
+            `| ${w.name} | ${inFlight} | ours: ${options.algorithm} | ${fmt(ours)} | ${(ours / theirs).toFixed(2)} | ${(ours / floor).toFixed(2)} |${vsBase}`,
           );
+          if (baseline !== undefined) {
+            rows.push(`| ${w.name} | ${inFlight} | baseline: ${options.algorithm} | ${fmt(base)} | ${(base / theirs).toFixed(2)} | ${(base / floor).toFixed(2)} | 1.00 |`);
+          }
         }
         rows.push(`| ${w.name} | ${inFlight} | floor: EVALSHA \`return 1\` | ${fmt(floor)} | | 1.00 |`);
         process.stderr.write(`done: ${w.name}, ${inFlight} in flight\n`);
@@ -183,8 +263,8 @@ async function main(): Promise<void> {
     const oursSub = await audit(`${OURS}:fw:v1:`); // fixed-window keys only; sub-second ones among them
 
     console.log(`Redis: ${handle.source} ${handle.url}; median of ${ROUNDS} interleaved ${CELL_MS} ms cells after a ${WARMUP_MS} ms warm-up; one ioredis client.\n`);
-    console.log('| workload | in flight | implementation | ops/s | ours / theirs | / floor |');
-    console.log('| --- | ---: | --- | ---: | ---: | ---: |');
+    console.log(`| workload | in flight | implementation | ops/s | ours / theirs | / floor |${baseline === undefined ? '' : ' / baseline |'}`);
+    console.log(`| --- | ---: | --- | ---: | ---: | ---: |${baseline === undefined ? '' : ' ---: |'}`);
     for (const row of rows) console.log(row);
     console.log('\n| library | keys left | keys without TTL |');
     console.log('| --- | ---: | ---: |');
@@ -194,7 +274,7 @@ async function main(): Promise<void> {
     console.log(`| (ours, fixed-window keys incl. the 500 ms ones) | ${fmt(oursSub.total)} | ${oursSub.noTtl} |`);
 
     // leave nothing behind on a named REDIS_TEST_URL
-    for (const prefix of [OURS, THEIRS, FLOOR]) await unlinkMatching(redis, `${prefix}*`);
+    for (const prefix of [OURS, THEIRS, FLOOR, BASELINE]) await unlinkMatching(redis, `${prefix}*`);
   } finally {
     await redis.quit();
     await handle.stop();

@@ -1,23 +1,32 @@
 -- sliding_window_log: at most `limit` cost in any interval of `windowMs` milliseconds, exactly.
 --
--- KEYS[1]  the limiter key: a sorted set with one member per admitted unit of cost, scored by
---          its time (ms); members are "<time>:<seq>"
--- ARGV[1]  limit      integer >= 1
+-- KEYS[1]  the limiter key: a sorted set with one member per admitted call, scored by its time
+--          (ms); the member is "<before>:<cost>", where <before> is the cost admitted before this
+--          call since the window was last empty, zero-padded to 16 digits (so members of one
+--          millisecond sort in admission order and <before> grows with the rank)
+-- ARGV[1]  limit      integer in [1, 10^9]
 -- ARGV[2]  windowMs   integer >= 1, milliseconds
 -- ARGV[3]  cost       integer >= 1
 -- ARGV[4]  now        '' to use the server clock (TIME), else integer milliseconds (tests only)
 -- Returns  { allowed 0|1, remaining, retryAfterMs (-1: never), resetAfterMs }
 --
--- A call at time t counts the members scored in (t - windowMs, t]. A denied call writes nothing.
--- An admitted call prunes members older than the window, adds its own, and renews the TTL to
--- windowMs: the newest member is the last one that matters, and it matters for windowMs.
--- The set holds at most `limit` members in the window. Counting is ZCOUNT and finding the
--- retry time is one ZRANGE ... LIMIT, both O(log n): no call reads the whole window.
+-- A call at time t counts the members scored in (t - windowMs, t]: the cost admitted in the
+-- window is <before> + cost of the newest member minus <before> of the oldest one in the window,
+-- two lookups by rank. The retry time of a denied call is the time the oldest members whose
+-- costs add up to what is missing leave the window: a binary search over the ranks (at most
+-- 14 lookups with 10,000 members). A denied call writes nothing. An admitted call prunes at most
+-- 64 members that have left the window, adds its own and renews the TTL until it leaves the
+-- window. Every call does O(log n) work whatever its cost or the limit.
+-- Bounded shape: the window holds at most 10,000 members (Redis frees a set of 20,000 members,
+-- these and the ones left to prune, in about a millisecond when the key expires). An admission
+-- beyond that is merged into the newest member, which takes the new time: its older cost then
+-- counts as admitted now, so the log can only deny earlier than exact, never admit more. Exact
+-- as long as at most 10,000 calls are admitted per window.
 -- ZRANGE: https://redis.io/docs/latest/commands/zrange/ ; TIME: https://redis.io/docs/latest/commands/time/
 local MAX = 9007199254740991
 local limit = tonumber(ARGV[1])
-if limit == nil or limit ~= math.floor(limit) or limit < 1 or limit > MAX then
-  return redis.error_reply('ERR redis-ttl sliding_window_log: limit must be an integer >= 1')
+if limit == nil or limit ~= math.floor(limit) or limit < 1 or limit > 1000000000 then
+  return redis.error_reply('ERR redis-ttl sliding_window_log: limit must be an integer >= 1 and <= 10^9')
 end
 local window = tonumber(ARGV[2])
 if window == nil or window ~= math.floor(window) or window < 1 or window > MAX then
@@ -38,34 +47,101 @@ else
   end
 end
 
-local cutoff = string.format('%d', now - window)
-local used = redis.call('ZCOUNT', KEYS[1], '(' .. cutoff, '+inf')
+-- <before> and <cost> of a member; nil, nil for a member this script did not write
+local function parse(member)
+  local before, own = string.match(member, '^(%d+):(%d+)$')
+  return tonumber(before), tonumber(own)
+end
+local FOREIGN = 'ERR redis-ttl sliding_window_log: the key holds a member this script did not write'
+
+local cutoff = now - window
+local stale = redis.call('ZCOUNT', KEYS[1], '-inf', string.format('%d', cutoff))
+local size = redis.call('ZCARD', KEYS[1])
+local used = 0
+local base = 0
+local total = 0
+local newest = nil
+local newest_before = 0
+local newest_own = 0
+local newest_at = nil
+if size > 0 then
+  newest = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
+  newest_before, newest_own = parse(newest[1])
+  if newest_before == nil or newest_own == nil then
+    return redis.error_reply(FOREIGN)
+  end
+  total = newest_before + newest_own
+  newest_at = tonumber(newest[2])
+  if stale < size then
+    local oldest = redis.call('ZRANGE', KEYS[1], stale, stale)
+    base = parse(oldest[1])
+    if base == nil then
+      return redis.error_reply(FOREIGN)
+    end
+    used = total - base
+  end
+end
 local remaining = limit - used
 if remaining < 0 then
   remaining = 0
 end
 local idle_reset = 0
 if used > 0 then
-  local newest = redis.call('ZRANGE', KEYS[1], '+inf', '(' .. cutoff, 'BYSCORE', 'REV', 'LIMIT', 0, 1, 'WITHSCORES')
-  idle_reset = tonumber(newest[2]) + window - now
+  idle_reset = newest_at + window - now
 end
 
 if cost > limit then
   return { 0, remaining, -1, idle_reset }
 end
 if used + cost > limit then
-  -- once the oldest (used + cost - limit) units in the window have left it, the call fits
-  local nth = redis.call('ZRANGE', KEYS[1], '(' .. cutoff, '+inf', 'BYSCORE', 'LIMIT', used + cost - limit - 1, 1, 'WITHSCORES')
-  return { 0, remaining, tonumber(nth[2]) + window - now, idle_reset }
+  -- the last member that must leave is the newest one whose <before> is below `target`
+  local target = base + used + cost - limit
+  local lo = stale
+  local hi = size - 1
+  while lo < hi do
+    local mid = lo + math.floor((hi - lo + 1) / 2)
+    local before = parse(redis.call('ZRANGE', KEYS[1], mid, mid)[1])
+    if before == nil then
+      return redis.error_reply(FOREIGN)
+    end
+    if before < target then
+      lo = mid
+    else
+      hi = mid - 1
+    end
+  end
+  local last = redis.call('ZRANGE', KEYS[1], lo, lo, 'WITHSCORES')
+  return { 0, remaining, tonumber(last[2]) + window - now, idle_reset }
 end
 
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', cutoff)
-local seq = redis.call('ZCARD', KEYS[1])
-local added = 0
-while added < cost do
-  seq = seq + 1
-  -- numbers go to Redis as '%d' strings: exact integers, and cheaper than Redis' own %.17g conversion
-  added = added + redis.call('ZADD', KEYS[1], 'NX', string.format('%d', now), string.format('%d:%d', now, seq))
+if stale > 0 then
+  local prune = stale
+  if prune > 64 then
+    prune = 64
+  end
+  redis.call('ZREMRANGEBYRANK', KEYS[1], 0, prune - 1)
 end
-redis.call('PEXPIRE', KEYS[1], string.format('%d', window))
-return { 1, limit - used - cost, 0, window }
+-- a clock that went back never files a call before the newest one (the order <before> relies on)
+local at = now
+if newest_at ~= nil and newest_at > now then
+  at = newest_at
+end
+local member
+if used == 0 then
+  -- nothing in the window: the running total starts over (what is left of the set has left the window)
+  member = string.format('%016d:%d', 0, cost)
+elseif size - stale >= 10000 then
+  redis.call('ZREM', KEYS[1], newest[1])
+  member = string.format('%016d:%d', newest_before, newest_own + cost)
+elseif total + cost > MAX then
+  -- 2^53 admitted without one empty window (9 million full windows at the largest limit):
+  -- start over, forgetting this window
+  redis.call('UNLINK', KEYS[1])
+  member = string.format('%016d:%d', 0, cost)
+else
+  member = string.format('%016d:%d', total, cost)
+end
+-- numbers go to Redis as '%d' strings: exact integers, and cheaper than Redis' own %.17g conversion
+redis.call('ZADD', KEYS[1], string.format('%d', at), member)
+redis.call('PEXPIRE', KEYS[1], string.format('%d', at + window - now))
+return { 1, limit - used - cost, 0, at + window - now }

@@ -515,7 +515,7 @@ describe('createCache: argument validation (before any Redis call)', () => {
       new TypeError('loader must be a function, got a string'),
     );
     await expect(cache.invalidate('k', { secondDeleteAfterMs: 0 })).rejects.toThrow(
-      new RangeError('secondDeleteAfterMs must be an integer >= 1, got 0'),
+      new RangeError('secondDeleteAfterMs must be an integer >= 1 and <= 2147483647, got 0'),
     );
     await expect(cache.set('', 1)).rejects.toThrow(new RangeError('key must not be empty'));
     // JSON.stringify(() => 1) is undefined: not storable

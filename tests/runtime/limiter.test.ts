@@ -172,7 +172,7 @@ describe('validation happens before any Redis call', () => {
       new TypeError("onRedisError must be one of 'fail-closed', 'fail-open', 'fallback', got undefined"),
     );
     expect(() => createLimiter(r, { ...base, algorithm: 'fixed-window', limit: 1, windowMs: 1, timeoutMs: 0 })).toThrow(
-      new RangeError('timeoutMs must be an integer >= 1, got 0'),
+      new RangeError('timeoutMs must be an integer >= 1 and <= 2147483647, got 0'),
     );
     expect(() => createLimiter(r, { ...base, algorithm: 'fixed-window', limit: 1, windowMs: 1, namespace: 'a:b' })).toThrow(
       /^namespace must be/,

@@ -114,6 +114,21 @@ describe('MemoryStore', () => {
     expect(store.size).toBe(1);
   });
 
+  it('freezes its clock for the duration of one script, as Redis fixes time at script start', async () => {
+    // a clock that reads T0 + 100 first and T0 + 1000 afterwards, as if the script took 900 ms
+    let reads = 0;
+    let base = T0;
+    const store = createMemoryStore({ clock: () => base + (reads++ === 0 ? 100 : 1000) });
+    stores.push(store);
+    expect(await incrementWithTtl(store, 'c', { ttlMs: 500 })).toEqual({ value: 1, pttlMs: 500 });
+    // the key expires at T0 + 100 + 500; the next script starts at T0 + 100 + 100: INCRBY, PTTL and
+    // the reply must all see the key alive (unfrozen, PTTL would read at T0 + 1100 and find it gone)
+    base = T0 + 100;
+    reads = 0;
+    expect(await incrementWithTtl(store, 'c', { ttlMs: 500 })).toEqual({ value: 2, pttlMs: 400 });
+    expect(reads).toBe(1);
+  });
+
   it('does not emulate scripts it does not know (the cache scripts)', () => {
     const { store } = storeAt(T0);
     expect(() => store.runScript('cache_get', ['a', 'b'], [])).toThrow(new TypeError('the memory store does not emulate the script cache_get'));

@@ -6,7 +6,7 @@ const dir = new URL('../../runtime/scripts/', import.meta.url);
 const files = readdirSync(dir).filter((f) => f.endsWith('.lua')).sort();
 
 describe('runtime scripts pass lua-lint with no finding', () => {
-  it('ships the sixteen scripts', () => {
+  it('ships the seventeen scripts', () => {
     expect(files).toEqual([
       'cache_del.lua',
       'cache_get.lua',
@@ -20,6 +20,7 @@ describe('runtime scripts pass lua-lint with no finding', () => {
       'gcra.lua',
       'increment.lua',
       'leaky_bucket.lua',
+      'probe.lua',
       'set_keep_ttl.lua',
       'sliding_window_counter.lua',
       'sliding_window_log.lua',
