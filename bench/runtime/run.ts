@@ -10,7 +10,8 @@
  * - **memory store** (every algorithm on `createMemoryStore()`) next to rlf's `RateLimiterMemory`;
  * - then the keys left without TTL by each library, including a sub-second window.
  *
- *   node --import tsx bench/runtime/run.ts            (starts a redis-server, or uses REDIS_TEST_URL)
+ *   npm run bench:runtime                              (builds, starts a redis-server or uses REDIS_TEST_URL)
+ *   node --import tsx bench/runtime/run.ts             (the runtime as last built: runtime/dist, or BENCH_OURS=<index.js>)
  *   BENCH_MS=500 BENCH_ROUNDS=7 node --import tsx bench/runtime/run.ts
  *   BENCH_BASELINE=/path/to/runtime/dist/index.js node --import tsx bench/runtime/run.ts
  *     (also another build of the runtime, e.g. the one before a change, in the same cells: its
@@ -31,7 +32,7 @@ import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
-import * as runtime from '../../runtime/index.js';
+import type * as Runtime from '../../runtime/index.js';
 import type { Limiter, LimiterOptions } from '../../runtime/index.js';
 import { startRedis, unlinkMatching } from '../../tests/helpers/redis-server.js';
 
@@ -46,7 +47,9 @@ const THEIRS = `benchrlf${tag}`;
 const FLOOR = `benchfloor${tag}`;
 const BASELINE = `benchbase${tag}`;
 const PLAIN = `benchget${tag}`;
-type Runtime = typeof runtime;
+type Runtime = typeof Runtime;
+// the built runtime (what users run: tsx's transform of the sources adds a helper call per closure)
+const runtime = (await import(pathToFileURL(process.env.BENCH_OURS ?? new URL('../../runtime/dist/index.js', import.meta.url).pathname).href)) as Runtime;
 const baseline = process.env.BENCH_BASELINE ? ((await import(pathToFileURL(process.env.BENCH_BASELINE).href)) as Runtime) : undefined;
 
 /** The floor: the smallest TTL-safe counter, INCR and PEXPIRE when INCR created the key. */
