@@ -11,7 +11,7 @@
  * @internal
  */
 import { MemoryStore } from './memory.js';
-import type { RuntimeScript } from './scripts.js';
+import { GET_COMMAND, type RuntimeScript } from './scripts.js';
 
 /**
  * The part of a node-redis v4+ client (`createClient()`, `createCluster()`) the runtime uses:
@@ -79,6 +79,8 @@ export interface ScriptRunner {
   send(script: RuntimeScript, keys: ScriptKeys, args: readonly string[]): Promise<unknown>;
   /** EVAL with the script's source: can not answer NOSCRIPT. */
   evalSource(script: RuntimeScript, keys: ScriptKeys, args: readonly string[]): Promise<unknown>;
+  /** `GET key` with the client's own command (a bulk string or `null`); a script doing it where the client has none. */
+  get(key: string): Promise<unknown>;
 }
 
 /** `keys` as an array (a fresh one only for a single key). */
@@ -86,19 +88,26 @@ function keyList(keys: ScriptKeys): string[] {
   return typeof keys === 'string' ? [keys] : [...keys];
 }
 
-/** {@link ScriptRunner.run} from `send` and `evalSource`. */
-function withRetry(runner: Omit<ScriptRunner, 'run'>): ScriptRunner {
+/**
+ * {@link ScriptRunner.run} from `send` and `evalSource`; `get` from the client's own `get` method
+ * when `client` has one, else from the GET script.
+ */
+function withRetry(runner: Pick<ScriptRunner, 'send' | 'evalSource'> & Partial<Pick<ScriptRunner, 'get'>>, client?: unknown): ScriptRunner {
+  const run: ScriptRunner['run'] = (script, keys, args) =>
+    runner.send(script, keys, args).catch((error: unknown) => {
+      if (!isNoScript(error)) throw error;
+      return runner.evalSource(script, keys, args);
+    });
+  const own = hasFunction(client, 'get') ? (client as { get(key: string): Promise<unknown> }) : null;
   return {
     send: runner.send,
     evalSource: runner.evalSource,
-    run(script, keys, args) {
-      return runner.send(script, keys, args).catch((error: unknown) => {
-        if (!isNoScript(error)) throw error;
-        return runner.evalSource(script, keys, args);
-      });
-    },
+    run,
+    get: runner.get ?? (own !== null ? (key) => own.get(key) : (key) => run(GET_COMMAND, key, NO_ARGS)),
   };
 }
+
+const NO_ARGS: readonly string[] = [];
 
 type ScriptFn = (...args: string[]) => Promise<unknown>;
 
@@ -145,7 +154,7 @@ function ioredisRunner(client: IoredisLike): ScriptRunner {
     evalSource(script, keys, args) {
       return typeof keys === 'string' ? client.eval(script.lua, 1, keys, ...args) : client.eval(script.lua, keys.length, ...keys, ...args);
     },
-  });
+  }, client);
 }
 
 function hasFunction(client: unknown, name: string): boolean {
@@ -172,7 +181,7 @@ function nodeRedisRunner(client: NodeRedisLike): ScriptRunner {
     return withRetry({
       send: (script, keys, args) => c.evalSha(script.sha1, { keys: keyList(keys), arguments: [...args] }),
       evalSource: (script, keys, args) => c.eval(script.lua, { keys: keyList(keys), arguments: [...args] }),
-    });
+    }, client);
   }
   const c = client as Extract<NodeRedisLike, { sendCommand: unknown }>;
   const argv = (command: string, first: string, keys: ScriptKeys, args: readonly string[]): string[] =>
@@ -180,6 +189,7 @@ function nodeRedisRunner(client: NodeRedisLike): ScriptRunner {
   return withRetry({
     send: (script, keys, args) => c.sendCommand(argv('EVALSHA', script.sha1, keys, args)),
     evalSource: (script, keys, args) => c.sendCommand(argv('EVAL', script.lua, keys, args)),
+    get: (key) => c.sendCommand(['GET', key]),
   });
 }
 
@@ -191,7 +201,7 @@ function upstashRunner(client: UpstashLike): ScriptRunner {
   return withRetry({
     send: (script, keys, args) => client.evalsha(script.sha1, keyList(keys), [...args]),
     evalSource: (script, keys, args) => client.eval(script.lua, keyList(keys), [...args]),
-  });
+  }, client);
 }
 
 /** A memory store answers synchronously; the runner turns a throw into a rejection. */
@@ -203,7 +213,7 @@ function memoryRunner(store: MemoryStore): ScriptRunner {
       return Promise.reject(error);
     }
   };
-  return { run, send: run, evalSource: run };
+  return { run, send: run, evalSource: run, get: (key) => run(GET_COMMAND, key, NO_ARGS) };
 }
 
 /**

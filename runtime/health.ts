@@ -30,7 +30,7 @@ import { isNoScript, runnerFor, type RedisClient, type ScriptKeys, type ScriptRu
 import { RedisUnavailableError, errorFields, safeMessage, toRedisError } from './errors.js';
 import { MemoryStore } from './memory.js';
 import { Deadlines, isProgrammingError, isReplyError, isUnavailable, MAX_TIMER_MS, type Expirable } from './outage.js';
-import { getScript, type RuntimeScript } from './scripts.js';
+import { GET_COMMAND, getScript, type RuntimeScript } from './scripts.js';
 import { keySlot, probeKeyFor } from './slot.js';
 import { checkInteger } from './validate.js';
 
@@ -296,7 +296,9 @@ export class ClientHealth {
   private send(call: Call): void {
     let pending: Promise<unknown>;
     try {
-      pending = call.retried ? this.runner.evalSource(call.script, call.keys, call.args) : this.runner.send(call.script, call.keys, call.args);
+      const script = call.script;
+      if (script === GET_COMMAND) pending = this.runner.get(call.key);
+      else pending = call.retried ? this.runner.evalSource(script, call.keys, call.args) : this.runner.send(script, call.keys, call.args);
     } catch (error) {
       pending = Promise.reject(error);
     }
