@@ -231,6 +231,7 @@ const JSON_SERIALIZER: Serializer<never> = {
 };
 
 const BACKOFF_START_MS = 5;
+const BACKOFF_MAX_MS = 100;
 const NO_ARGS: readonly string[] = [];
 
 /** A parsed entry (see the module comment); `null` when `text` is not one. */
@@ -241,35 +242,33 @@ interface Entry {
   payload: string;
 }
 
-/** Digits of `text` from `from` to the next `:`: [value, index of the colon], or `null`. */
-function field(text: string, from: number): [number, number] | null {
-  let value = 0;
-  let i = from;
-  for (; i < text.length && i - from < 16; i += 1) {
-    const c = text.charCodeAt(i);
-    if (c === 58) break; // ':'
-    if (c < 48 || c > 57) return null;
-    value = value * 10 + (c - 48);
-  }
-  return i > from && text.charCodeAt(i) === 58 ? [value, i] : null;
-}
-
 /**
- * Parses an entry `RT1:<expiresAtMs>:<deltaMs>:<v|a>:<payload>` as `cache_set.lua` writes it.
+ * Parses an entry `RT1:<expiresAtMs>:<deltaMs>:<v|a>:<payload>` as `cache_set.lua` writes it
+ * (each number 1-16 digits); `null` for anything else.
  * @internal
  */
 export function parseEntry(text: unknown): Entry | null {
   if (typeof text !== 'string' || !text.startsWith('RT1:')) return null;
-  const expiresAt = field(text, 4);
-  if (expiresAt === null) return null;
-  const delta = field(text, expiresAt[1] + 1);
-  if (delta === null) return null;
-  const k = delta[1] + 1;
-  const kind = text.charCodeAt(k);
-  if ((kind !== 118 && kind !== 97) || text.charCodeAt(k + 1) !== 58) return null; // 'v' | 'a', ':'
-  return { expiresAt: expiresAt[0], delta: delta[0], absent: kind === 97, payload: text.slice(k + 2) };
+  let expiresAt = 0;
+  let delta = 0;
+  let i = 4;
+  for (let n = 0; n < 2; n += 1) {
+    const from = i;
+    let value = 0;
+    for (; i < text.length && i - from <= 16; i += 1) {
+      const c = text.charCodeAt(i) - 48;
+      if (c < 0 || c > 9) break;
+      value = value * 10 + c;
+    }
+    if (i === from || i - from > 16 || text.charCodeAt(i) !== 58) return null; // digits, then ':'
+    if (n === 0) expiresAt = value;
+    else delta = value;
+    i += 1;
+  }
+  const kind = text.charCodeAt(i);
+  if ((kind !== 118 && kind !== 97) || text.charCodeAt(i + 1) !== 58) return null; // 'v' | 'a', then ':'
+  return { expiresAt, delta, absent: kind === 97, payload: text.slice(i + 2) };
 }
-const BACKOFF_MAX_MS = 100;
 
 /**
  * A TTL drawn uniformly from `[ttlMs * (1 - jitter), ttlMs * (1 + jitter)]`, rounded to an integer,
@@ -372,6 +371,8 @@ export function createCache<T = unknown>(redis: RedisClient, options: CacheOptio
   const releaseLua = getScript('cache_release');
   const delLua = getScript('cache_del');
   const lockTtlArg = String(lockTtlMs);
+  /** XFetch's draw, `beta * -ln(random())`: 1 - random() is in (0, 1], so the logarithm is finite; capped to what the script takes. */
+  const draw = (): number => (beta === 0 ? 0 : Math.min(MAX_EXACT, beta * -Math.log(1 - Math.random())));
   const counters: CacheStats = {
     hits: 0,
     misses: 0,
@@ -502,8 +503,6 @@ export function createCache<T = unknown>(redis: RedisClient, options: CacheOptio
     async getOrLoad(key: string, loader: Loader<T>): Promise<T | undefined> {
       const entry = entryFor(key);
       if (typeof loader !== 'function') throw new TypeError(`loader must be a function, got ${describe(loader)}`);
-      // 1 - random() is in (0, 1]: the logarithm is finite; a huge beta is capped to what the script takes
-      const draw = (): number => (beta === 0 ? 0 : Math.min(MAX_EXACT, beta * -Math.log(1 - Math.random())));
       // the hit path: one GET, and XFetch decided here on the entry's expiry stamp and this clock
       const got = await run(GET_COMMAND, entry, NO_ARGS);
       if (got instanceof Unavailable) return whileUnavailable(key, loader, got);

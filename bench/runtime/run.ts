@@ -34,6 +34,7 @@ import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import type * as Runtime from '../../runtime/index.js';
 import type { Limiter, LimiterOptions } from '../../runtime/index.js';
+import { scanWithPttl } from '../../tests/helpers/redis.js';
 import { startRedis, unlinkMatching } from '../../tests/helpers/redis-server.js';
 
 const CELL_MS = Number(process.env.BENCH_MS ?? 300);
@@ -61,10 +62,27 @@ interface Impl {
   call: Call;
 }
 
-/** Calls per second of `call`, `inFlight` at a time, for `ms`. */
-async function measure(call: Call, inFlight: number, ms: number): Promise<number> {
+/** CPU seconds the redis-server has used (main thread and background threads), from INFO cpu. */
+async function serverCpu(server: Redis | undefined): Promise<number> {
+  if (server === undefined) return 0;
+  const info = await server.info('cpu');
+  const field = (name: string) => Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(info)?.[1] ?? 0);
+  return field('used_cpu_user') + field('used_cpu_sys');
+}
+
+interface Sample {
+  /** calls per second */
+  ops: number;
+  /** CPU µs per call, this process and the redis-server together */
+  cpu: number;
+}
+
+/** Calls per second of `call`, `inFlight` at a time, for `ms`, and the CPU it took per call. */
+async function measure(call: Call, inFlight: number, ms: number, server?: Redis): Promise<Sample> {
   let i = 0;
   let done = 0;
+  const serverBefore = await serverCpu(server);
+  const cpuBefore = process.cpuUsage();
   const started = performance.now();
   const until = started + ms;
   const worker = async (): Promise<void> => {
@@ -76,7 +94,10 @@ async function measure(call: Call, inFlight: number, ms: number): Promise<number
   const workers: Promise<void>[] = [];
   for (let w = 0; w < inFlight; w += 1) workers.push(worker());
   await Promise.all(workers);
-  return done / ((performance.now() - started) / 1000);
+  const elapsed = (performance.now() - started) / 1000;
+  const client = process.cpuUsage(cpuBefore);
+  const serverUs = ((await serverCpu(server)) - serverBefore) * 1e6;
+  return { ops: done / elapsed, cpu: (client.user + client.system + serverUs) / done };
 }
 
 function median(list: readonly number[]): number {
@@ -84,18 +105,38 @@ function median(list: readonly number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
 
-/** Medians of `ROUNDS` interleaved rounds of every implementation (each warmed up first). */
-async function cell(impls: readonly Impl[], inFlight: number): Promise<Map<string, number>> {
-  const samples = new Map<string, number[]>(impls.map((impl) => [impl.label, []]));
+/** The samples of each implementation over the rounds of one cell. */
+type Cell = Map<string, Sample[]>;
+
+/** `ROUNDS` interleaved rounds of every implementation (each warmed up first). */
+async function cell(impls: readonly Impl[], inFlight: number, server?: Redis): Promise<Cell> {
+  const samples: Cell = new Map(impls.map((impl) => [impl.label, []]));
   for (const impl of impls) await measure(impl.call, inFlight, WARMUP_MS);
   for (let round = 0; round < ROUNDS; round += 1) {
     // a different first implementation each round: none is always measured right after the warm-up
     for (let k = 0; k < impls.length; k += 1) {
       const impl = impls[(k + round) % impls.length]!;
-      samples.get(impl.label)!.push(await measure(impl.call, inFlight, CELL_MS));
+      samples.get(impl.label)!.push(await measure(impl.call, inFlight, CELL_MS, server));
     }
   }
-  return new Map([...samples].map(([label, list]) => [label, median(list)]));
+  return samples;
+}
+
+/** Median calls per second of `label`. */
+function opsOf(c: Cell, label: string): number {
+  return median(c.get(label)!.map((s) => s.ops));
+}
+
+/** Throughput of `a` over `b`: the median over the rounds of their ratio within a round. */
+function speedRatio(c: Cell, a: string, b: string): number {
+  const as = c.get(a)!;
+  const bs = c.get(b)!;
+  return median(as.map((s, round) => s.ops / bs[round]!.ops));
+}
+
+/** CPU per call of `b` over `a` (client and server together): above 1, `a` costs less. */
+function costRatio(c: Cell, a: string, b: string): number {
+  return median(c.get(b)!.map((s) => s.cpu)) / median(c.get(a)!.map((s) => s.cpu));
 }
 
 function fmt(n: number): string {
@@ -200,6 +241,7 @@ const workloads: Workload[] = [
 async function limiters(redis: Redis): Promise<void> {
   const floorSha = (await redis.script('LOAD', FLOOR_LUA)) as string;
   const rows: string[] = [];
+  const costRows: string[] = [];
   const worst = { rlf: Infinity, floor: Infinity };
   for (const w of workloads) {
     for (const inFlight of IN_FLIGHT) {
@@ -217,24 +259,33 @@ async function limiters(redis: Redis): Promise<void> {
           impls.push({ label: `baseline ${options.algorithm}`, call: (i) => base.take(w.identity(i)) });
         }
       }
-      const m = await cell(impls, inFlight);
-      const floor = m.get('floor')!;
-      const theirs = m.get('rlf')!;
+      const m = await cell(impls, inFlight, redis);
       const cells = w.ours.map((options) => {
-        const ours = m.get(options.algorithm)!;
-        worst.rlf = Math.min(worst.rlf, ours / theirs);
-        worst.floor = Math.min(worst.floor, ours / floor);
-        const base = baseline === undefined ? '' : ` (${ratio(ours, m.get(`baseline ${options.algorithm}`)!)})`;
-        return `${ratio(ours, theirs)} / ${ratio(ours, floor)}${base}`;
+        const a = options.algorithm;
+        const vsRlf = speedRatio(m, a, 'rlf');
+        const vsFloor = speedRatio(m, a, 'floor');
+        worst.rlf = Math.min(worst.rlf, vsRlf);
+        worst.floor = Math.min(worst.floor, vsFloor);
+        const base = baseline === undefined ? '' : ` (${speedRatio(m, a, `baseline ${a}`).toFixed(2)})`;
+        return `${vsRlf.toFixed(2)} / ${vsFloor.toFixed(2)}${base}`;
       });
-      rows.push(`| ${w.name} | ${inFlight} | ${fmt(floor)} | ${fmt(theirs)} | ${cells.join(' | ')} |`);
+      const costs = w.ours.map((options) => `${costRatio(m, options.algorithm, 'rlf').toFixed(2)} / ${costRatio(m, options.algorithm, 'floor').toFixed(2)}`);
+      rows.push(`| ${w.name} | ${inFlight} | ${fmt(opsOf(m, 'floor'))} | ${fmt(opsOf(m, 'rlf'))} | ${cells.join(' | ')} |`);
+      costRows.push(`| ${w.name} | ${inFlight} | ${costs.join(' | ')} |`);
       process.stderr.write(`done: limiters, ${w.name}, ${inFlight} in flight\n`);
     }
   }
-  console.log(`Limiters, one ioredis connection: ops/s of the floor and of rlf; each algorithm as ours / rlf / ours / floor${baseline === undefined ? '' : ' (ours / baseline)'}.\n`);
-  console.log(`| workload | in flight | floor ops/s | rlf ops/s | ${workloads[0]!.ours.map((o) => o.algorithm).join(' | ')} |`);
-  console.log(`| --- | ---: | ---: | ---: | ${workloads[0]!.ours.map(() => '---:').join(' | ')} |`);
+  const algorithms = workloads[0]!.ours.map((o) => o.algorithm);
+  console.log(
+    `Limiters, one ioredis connection: median ops/s of the floor and of rlf; each algorithm's throughput as ours / rlf and ours / floor${baseline === undefined ? '' : ' (ours / baseline)'}, each the median of the per-round ratios.\n`,
+  );
+  console.log(`| workload | in flight | floor ops/s | rlf ops/s | ${algorithms.join(' | ')} |`);
+  console.log(`| --- | ---: | ---: | ---: | ${algorithms.map(() => '---:').join(' | ')} |`);
   for (const row of rows) console.log(row);
+  console.log('\nCPU per call, this process and the redis-server together: rlf / ours and floor / ours (above 1: ours costs less).\n');
+  console.log(`| workload | in flight | ${algorithms.join(' | ')} |`);
+  console.log(`| --- | ---: | ${algorithms.map(() => '---:').join(' | ')} |`);
+  for (const row of costRows) console.log(row);
   console.log(`\nLowest ratio over every cell: ${worst.rlf.toFixed(2)}× rlf, ${worst.floor.toFixed(2)}× the floor.\n`);
 }
 
@@ -264,18 +315,18 @@ async function cacheHits(redis: Redis): Promise<void> {
         { label: 'ours', call: (i) => ours.getOrLoad(`k${keyOf(i)}`, loader) },
       ];
       if (base !== undefined) impls.push({ label: 'baseline', call: (i) => base.getOrLoad(`k${keyOf(i)}`, loader) });
-      const m = await cell(impls, inFlight);
-      const get = m.get('get')!;
-      const o = m.get('ours')!;
-      const b = m.get('baseline');
-      rows.push(`| ${name} | ${inFlight} | ${fmt(get)} | ${fmt(o)} | ${ratio(o, get)} |${b === undefined ? '' : ` ${ratio(b, get)} | ${ratio(o, b)} |`}`);
+      const m = await cell(impls, inFlight, redis);
+      const vsBase = base === undefined ? '' : ` ${speedRatio(m, 'baseline', 'get').toFixed(2)} | ${speedRatio(m, 'ours', 'baseline').toFixed(2)} |`;
+      rows.push(
+        `| ${name} | ${inFlight} | ${fmt(opsOf(m, 'get'))} | ${fmt(opsOf(m, 'ours'))} | ${speedRatio(m, 'ours', 'get').toFixed(2)} | ${costRatio(m, 'ours', 'get').toFixed(2)} |${vsBase}`,
+      );
       process.stderr.write(`done: cache, ${name}, ${inFlight} in flight\n`);
     }
   }
   const loads = ours.stats().loads;
   console.log(`Cache hits (a ${text.length}-byte JSON value), one ioredis connection; ours loaded ${loads} times (the 10,000 first reads; early recomputation on):\n`);
-  console.log(`| keys | in flight | GET ops/s | getOrLoad hit ops/s | ours / GET |${base === undefined ? '' : ' baseline / GET | ours / baseline |'}`);
-  console.log(`| --- | ---: | ---: | ---: | ---: |${base === undefined ? '' : ' ---: | ---: |'}`);
+  console.log(`| keys | in flight | GET ops/s | getOrLoad hit ops/s | ours / GET | CPU per call: GET / ours |${base === undefined ? '' : ' baseline / GET | ours / baseline |'}`);
+  console.log(`| --- | ---: | ---: | ---: | ---: | ---: |${base === undefined ? '' : ' ---: | ---: |'}`);
   for (const row of rows) console.log(row);
   console.log('');
 }
@@ -296,10 +347,10 @@ async function memoryStores(): Promise<void> {
       }
     }
     const m = await cell(impls, 16);
-    const theirs = m.get('rlf')!;
+    const theirs = opsOf(m, 'rlf');
     const cells = w.ours.map((options) => {
-      const ours = m.get(options.algorithm)!;
-      return `${ratio(ours, theirs)}${baseline === undefined ? '' : ` (${ratio(ours, m.get(`baseline ${options.algorithm}`)!)})`}`;
+      const a = options.algorithm;
+      return `${speedRatio(m, a, 'rlf').toFixed(2)}${baseline === undefined ? '' : ` (${speedRatio(m, a, `baseline ${a}`).toFixed(2)})`}`;
     });
     rows.push(`| ${w.name} | ${fmt(theirs)} | ${cells.join(' | ')} |`);
     store.close();
@@ -329,20 +380,8 @@ async function keysWithoutTtl(redis: Redis): Promise<void> {
     await subSecondTheirs.consume(`sub-${i % 5}`).catch(() => undefined);
   }
   const audit = async (prefix: string) => {
-    let total = 0;
-    let noTtl = 0;
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-      cursor = next;
-      const pipeline = redis.pipeline();
-      for (const key of keys) pipeline.pttl(key);
-      for (const [, pttl] of (await pipeline.exec()) ?? []) {
-        total += 1;
-        if (pttl === -1) noTtl += 1;
-      }
-    } while (cursor !== '0');
-    return { total, noTtl };
+    const pttls = [...(await scanWithPttl(redis, `${prefix}*`)).values()];
+    return { total: pttls.length, noTtl: pttls.filter((pttl) => pttl === -1).length };
   };
   const ours = await audit(OURS);
   const theirs = await audit(THEIRS);

@@ -20,19 +20,26 @@ import { startRedisServer } from '../../tests/helpers/redis-server.js';
 const CALLS = Number(process.env.BENCH_CALLS ?? 50_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 
+/** `now` in ms: the server clock (TIME) when ARGV[arg] is '', else ARGV[arg] (the caller's clock). */
+function clock(arg: number): string {
+  return [
+    'local now',
+    `if ARGV[${arg}] == '' then`,
+    "  local t = redis.call('TIME')",
+    '  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)',
+    'else',
+    `  now = tonumber(ARGV[${arg}])`,
+    'end',
+  ].join('\n');
+}
+
 /** The fixed window with its state as 'windowStart:used' in one string, written with SET ... PX. */
 const FIXED_WINDOW_STRING = `
 local limit = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
 local cost = tonumber(ARGV[3])
 if limit == nil or window == nil or cost == nil then return redis.error_reply('ERR bad arguments') end
-local now
-if ARGV[4] == '' then
-  local t = redis.call('TIME')
-  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-else
-  now = tonumber(ARGV[4])
-end
+${clock(4)}
 local start = math.floor(now / window) * window
 local reset_ms = start + window - now
 local used = 0
@@ -54,13 +61,7 @@ local num = tonumber(ARGV[2])
 local den = tonumber(ARGV[3])
 local cost = tonumber(ARGV[4])
 if capacity == nil or num == nil or den == nil or cost == nil then return redis.error_reply('ERR bad arguments') end
-local now
-if ARGV[5] == '' then
-  local t = redis.call('TIME')
-  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-else
-  now = tonumber(ARGV[5])
-end
+${clock(5)}
 local full = capacity * den
 local tokens = full
 local state = redis.call('GET', KEYS[1])
@@ -83,14 +84,14 @@ return { 1, math.floor(tokens / den), 0, ttl }
 const FLOOR = "local n = redis.call('INCR', KEYS[1]) if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end return n";
 
 /** rate-limiter-flexible's RateLimiterRedis script (v11, `consume` with the default options), as it sends it. */
-const RLF = `local ok = redis.call('set', KEYS[1], 0, 'EX', ARGV[2], 'NX') \\
-local consumed = redis.call('incrby', KEYS[1], ARGV[1]) \\
-local ttl = redis.call('pttl', KEYS[1]) \\
-if ttl == -1 then \\
-  redis.call('expire', KEYS[1], ARGV[2]) \\
-  ttl = 1000 * ARGV[2] \\
-end \\
-return {consumed, ttl}`;
+const RLF = `redis.call('set', KEYS[1], 0, 'EX', ARGV[2], 'NX') \
+local consumed = redis.call('incrby', KEYS[1], ARGV[1]) \
+local ttl = redis.call('pttl', KEYS[1]) \
+if ttl == -1 then \
+  redis.call('expire', KEYS[1], ARGV[2]) \
+  ttl = 1000 * ARGV[2] \
+end \
+return {consumed, ttl} `;
 
 interface Variant {
   name: string;
