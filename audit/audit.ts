@@ -197,11 +197,19 @@ interface ShownKey {
 
 /** The name and pattern of a key (see {@link ShownKey}). */
 export function showKey(key: Buffer): ShownKey {
-  const text = key.toString('utf8');
+  let printable = true; // printable ASCII, most keys: one pass over the bytes decides it
+  for (let i = 0; i < key.length; i += 1) {
+    const byte = key[i]!;
+    if (byte < 0x20 || byte >= 0x7f) {
+      printable = false;
+      break;
+    }
+  }
+  const text = key.toString(printable ? 'latin1' : 'utf8');
   let name: string;
   let pattern: string;
   // eslint-disable-next-line no-control-regex
-  if (Buffer.byteLength(text) === key.length && !text.includes('\uFFFD') && !/[\u0000-\u001f\u007f]/.test(text)) {
+  if (printable || (Buffer.byteLength(text) === key.length && !text.includes('\uFFFD') && !/[\u0000-\u001f\u007f]/.test(text))) {
     name = text;
     pattern = foldKey(text);
   } else {
@@ -503,11 +511,22 @@ async function scanNode(node: Redis, run: Run, quota: number): Promise<NodeState
 
   let inspected = 0;
   let cursor = '0';
-  do {
-    if (inspected >= quota) break;
-    await run.limiter.acquire(1);
-    const [next, batch] = (await node.callBuffer('SCAN', cursor, ...args)) as [Buffer, Buffer[]];
-    cursor = next.toString();
+  const scan = (from: string): Promise<[Buffer, Buffer[]]> => {
+    const reply = (async () => {
+      await run.limiter.acquire(1);
+      return (await node.callBuffer('SCAN', from, ...args)) as [Buffer, Buffer[]];
+    })();
+    // it may fail while the previous batch is being inspected: handled when awaited, never unhandled
+    reply.catch(() => undefined);
+    return reply;
+  };
+  // The next SCAN is sent before the PTTLs of the current batch, on the same connection: its
+  // reply is there when they are answered, so the walk costs one round trip per batch, not two.
+  let next: Promise<[Buffer, Buffer[]]> | null = quota > 0 ? scan(cursor) : null;
+  while (next !== null) {
+    const [nextCursor, batch] = await next;
+    next = null;
+    cursor = nextCursor.toString();
     const selected: Buffer[] = [];
     for (const key of batch) {
       if (inspected + selected.length >= quota) {
@@ -519,9 +538,10 @@ async function scanNode(node: Redis, run: Run, quota: number): Promise<NodeState
       selected.push(key);
     }
     inspected += selected.length;
+    if (cursor !== '0' && inspected < quota) next = scan(cursor);
     await inspectKeys(node, run, state, selected, serverType !== undefined);
     run.progress();
-  } while (cursor !== '0');
+  }
   if (cursor !== '0') run.stoppedEarly = true;
   return state;
 }
@@ -536,8 +556,14 @@ async function inspectKeys(node: Redis, run: Run, state: NodeState, keys: Buffer
   const { options } = run;
   const per = perKeyCommands(options);
   const chunk = Math.max(1, Math.min(keys.length, Math.floor(run.limiter.burst / per)));
+  const typed = options.type !== undefined ? 1 : 0;
+  const memoryAt = 1 + typed;
+  const idleAt = memoryAt + (options.memory ? 1 : 0);
+  const noReply: [Error, null] = [new Error('no reply'), null];
+  // one observation object for every key when nothing of it is kept (no MEMORY USAGE, no IDLETIME)
+  const shared: { key: string; pttl: number; bytes?: number; idleSeconds?: number } = { key: '', pttl: 0 };
   for (let start = 0; start < keys.length; start += chunk) {
-    const part = keys.slice(start, start + chunk);
+    const part = chunk >= keys.length ? keys : keys.slice(start, start + chunk);
     await run.limiter.acquire(part.length * per);
     const pipeline = node.pipeline();
     for (const key of part) {
@@ -548,18 +574,18 @@ async function inspectKeys(node: Redis, run: Run, state: NodeState, keys: Buffer
     }
     const replies = (await pipeline.exec()) ?? [];
     const toFix: { key: Buffer; name: string }[] = [];
-    for (const [k, key] of part.entries()) {
-      const at = (offset: number) => replies[k * per + offset] ?? [new Error('no reply'), null];
-      const [pttlError, pttl] = at(0);
+    for (let k = 0; k < part.length; k += 1) {
+      const key = part[k]!;
+      const base = k * per;
+      const [pttlError, pttl] = replies[base] ?? noReply;
       if (pttlError && /^(MOVED|ASK) /.test(pttlError.message)) {
         run.vanished += 1; // its slot moved to another master since SCAN (a cluster resharding)
         continue;
       }
       if (pttlError) throw await serverFailure(pttlError, node, 'PTTL', run, showKey(key).name);
-      const typed = options.type !== undefined ? 1 : 0;
-      const type: unknown = typed ? at(1)[1] : undefined;
-      const memory = options.memory ? at(1 + typed) : undefined;
-      const idle = options.idle ? at(1 + typed + (options.memory ? 1 : 0)) : undefined;
+      const type: unknown = typed ? (replies[base + 1] ?? noReply)[1] : undefined;
+      const memory = options.memory ? (replies[base + memoryAt] ?? noReply) : undefined;
+      const idle = options.idle ? (replies[base + idleAt] ?? noReply) : undefined;
       if (pttl === -2 || type === 'none') {
         run.vanished += 1; // expired or deleted since SCAN returned it
         continue;
@@ -569,7 +595,9 @@ async function inspectKeys(node: Redis, run: Run, state: NodeState, keys: Buffer
         continue;
       }
       const { name, pattern } = showKey(key);
-      const observation: { key: string; pttl: number; bytes?: number; idleSeconds?: number } = { key: name, pttl: Number(pttl) };
+      const observation = memory === undefined && idle === undefined ? shared : { key: name, pttl: 0 };
+      observation.key = name;
+      observation.pttl = Number(pttl);
       if (memory !== undefined) {
         if (memory[0]) run.notes.add(`MEMORY USAGE failed: ${memory[0].message}`);
         else if (typeof memory[1] === 'number') observation.bytes = memory[1];

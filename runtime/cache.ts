@@ -2,11 +2,13 @@
  * `createCache`: cache-aside helpers that can not leak a key and do not stampede.
  *
  * Storage (one cache key = two Redis keys with one hash tag, hence one cluster slot):
- * - the **entry**, `namespace:cache:version:{hash(key)}:e`, a hash
- *   `{ v: serialized value | a: '1' (cached "absent"), d: load time in ms, t: stored-at in ms }`.
- *   A hash rather than a string with a header: value and metadata are written and expire
- *   together, each field is read by name, and a value needs no escaping or parsing of a header;
- *   a small hash costs about what the string does (listpack encoding).
+ * - the **entry**, `namespace:cache:version:{hash(key)}:s`, a string
+ *   `RT1:<expiresAtMs>:<deltaMs>:<v|a>:<serialized value>` (`a`: a cached "absent"; deltaMs: the
+ *   last load time; expiresAtMs: the server clock at the write plus the TTL). A string with a
+ *   header, so that a hit is one `GET`: the reader parses the header and decides early
+ *   recomputation (XFetch) with its own clock, and only a read that may recompute, or finds
+ *   nothing usable, runs the `cache_get` script (which decides with the entry's real PTTL).
+ *   (Before 0.2 the entry was a hash under `...:e`; those expire by themselves.)
  * - the **lock**, `namespace:cache:version:{hash(key)}:l`, a string holding its owner's random
  *   token, written only with `SET ... NX PX lockTtlMs`.
  *
@@ -15,11 +17,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { RedisClient } from './client.js';
+import type { RedisClient, ScriptKeys } from './client.js';
 import { healthFor, Unavailable } from './health.js';
-import { buildKey } from './keys.js';
+import { buildKey, hashIdentity, KeyMemo } from './keys.js';
 import { MAX_TIMER_MS } from './outage.js';
-import { getScript, type RuntimeScript } from './scripts.js';
+import { GET_COMMAND, getScript, type RuntimeScript } from './scripts.js';
 import { checkInteger, checkNonEmptyString, checkOneOf, checkPositive, describe, MAX_EXACT } from './validate.js';
 
 /**
@@ -230,6 +232,43 @@ const JSON_SERIALIZER: Serializer<never> = {
 
 const BACKOFF_START_MS = 5;
 const BACKOFF_MAX_MS = 100;
+const NO_ARGS: readonly string[] = [];
+
+/** A parsed entry (see the module comment); `null` when `text` is not one. */
+interface Entry {
+  expiresAt: number;
+  delta: number;
+  absent: boolean;
+  payload: string;
+}
+
+/**
+ * Parses an entry `RT1:<expiresAtMs>:<deltaMs>:<v|a>:<payload>` as `cache_set.lua` writes it
+ * (each number 1-16 digits); `null` for anything else.
+ * @internal
+ */
+export function parseEntry(text: unknown): Entry | null {
+  if (typeof text !== 'string' || !text.startsWith('RT1:')) return null;
+  let expiresAt = 0;
+  let delta = 0;
+  let i = 4;
+  for (let n = 0; n < 2; n += 1) {
+    const from = i;
+    let value = 0;
+    for (; i < text.length && i - from <= 16; i += 1) {
+      const c = text.charCodeAt(i) - 48;
+      if (c < 0 || c > 9) break;
+      value = value * 10 + c;
+    }
+    if (i === from || i - from > 16 || text.charCodeAt(i) !== 58) return null; // digits, then ':'
+    if (n === 0) expiresAt = value;
+    else delta = value;
+    i += 1;
+  }
+  const kind = text.charCodeAt(i);
+  if ((kind !== 118 && kind !== 97) || text.charCodeAt(i + 1) !== 58) return null; // 'v' | 'a', then ':'
+  return { expiresAt, delta, absent: kind === 97, payload: text.slice(i + 2) };
+}
 
 /**
  * A TTL drawn uniformly from `[ttlMs * (1 - jitter), ttlMs * (1 + jitter)]`, rounded to an integer,
@@ -319,7 +358,7 @@ export function createCache<T = unknown>(redis: RedisClient, options: CacheOptio
   const health = healthFor(redis);
   const deadlines = health.deadlines(timeoutMs);
   /** Runs a script: the reply, or an `Unavailable`; rejects with a `RedisError` for bug replies. */
-  const run = (script: RuntimeScript, keys: readonly string[], args: readonly string[]): Promise<unknown> =>
+  const run = (script: RuntimeScript, keys: ScriptKeys, args: readonly string[]): Promise<unknown> =>
     health.run(script, keys, args, deadlines, probeIntervalMs);
   /** Runs a script whose caller must know it did not happen: rejects with `RedisUnavailableError` then. */
   const runOrThrow = async (script: RuntimeScript, keys: readonly string[], args: readonly string[]): Promise<unknown> => {
@@ -332,6 +371,8 @@ export function createCache<T = unknown>(redis: RedisClient, options: CacheOptio
   const releaseLua = getScript('cache_release');
   const delLua = getScript('cache_del');
   const lockTtlArg = String(lockTtlMs);
+  /** XFetch's draw, `beta * -ln(random())`: 1 - random() is in (0, 1], so the logarithm is finite; capped to what the script takes. */
+  const draw = (): number => (beta === 0 ? 0 : Math.min(MAX_EXACT, beta * -Math.log(1 - Math.random())));
   const counters: CacheStats = {
     hits: 0,
     misses: 0,
@@ -346,10 +387,18 @@ export function createCache<T = unknown>(redis: RedisClient, options: CacheOptio
     staleServed: 0,
   };
 
-  const keysFor = (key: string): { entry: string; lock: string } => {
+  // the entry key of recent cache keys, remembered (by fingerprint, not by key) instead of hashed per call
+  const template = buildKey({ namespace, algorithm: 'cache', version, identity: '-', scope: 's' });
+  const head = template.slice(0, template.indexOf('{') + 1);
+  const tail = template.slice(template.indexOf('}'));
+  const entries = new KeyMemo((key) => head + hashIdentity(key) + tail);
+  /** The entry key of `key`; the lock differs from it only in its last character. */
+  const entryFor = (key: string): string => {
     checkNonEmptyString('key', key);
-    // one hash per call: the lock differs from the entry only in its last segment
-    const entry = buildKey({ namespace, algorithm: 'cache', version, identity: key, scope: 'e' });
+    return entries.keyFor(key);
+  };
+  const keysFor = (key: string): { entry: string; lock: string } => {
+    const entry = entryFor(key);
     return { entry, lock: `${entry.slice(0, -1)}l` };
   };
   // lock tokens: 96 random bits per cache object plus a counter, unique across processes and calls
@@ -452,16 +501,28 @@ export function createCache<T = unknown>(redis: RedisClient, options: CacheOptio
     stats: () => ({ ...counters }),
 
     async getOrLoad(key: string, loader: Loader<T>): Promise<T | undefined> {
-      const { entry, lock } = keysFor(key);
+      const entry = entryFor(key);
       if (typeof loader !== 'function') throw new TypeError(`loader must be a function, got ${describe(loader)}`);
+      // the hit path: one GET, and XFetch decided here on the entry's expiry stamp and this clock
+      const got = await run(GET_COMMAND, entry, NO_ARGS);
+      if (got instanceof Unavailable) return whileUnavailable(key, loader, got);
+      let xfetch = draw();
+      const parsed = parseEntry(got);
+      if (parsed !== null && !(xfetch > 0 && parsed.delta * xfetch >= parsed.expiresAt - Date.now())) {
+        counters.hits += 1;
+        const value = parsed.absent ? undefined : serializer.deserialize(parsed.payload);
+        if (staleIfErrorMs > 0) keepStale(key, parsed.absent ? null : parsed.payload);
+        return value;
+      }
+      // a miss, or a hit that may recompute early: the script decides on the entry's real PTTL
+      const lock = `${entry.slice(0, -1)}l`;
       const keys = [entry, lock];
       tokenCounter += 1;
       const token = `${tokenPrefix}.${tokenCounter.toString(36)}`;
       const deadline = performance.now() + maxWaitMs;
       for (let attempt = 0; ; attempt += 1) {
-        // 1 - random() is in (0, 1]: the logarithm is finite; a huge beta is capped to what the script takes
-        const xfetch = beta === 0 ? '0' : String(Math.min(MAX_EXACT, beta * -Math.log(1 - Math.random())));
-        const reply = await run(getLua, keys, [token, lockTtlArg, xfetch]);
+        if (attempt > 0) xfetch = draw();
+        const reply = await run(getLua, keys, [token, lockTtlArg, String(xfetch)]);
         if (reply instanceof Unavailable) return whileUnavailable(key, loader, reply);
         const [status, absent, text] = reply as [string, number, string | null, number];
         if (status === 'hit' || status === 'refresh') {

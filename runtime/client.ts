@@ -11,7 +11,7 @@
  * @internal
  */
 import { MemoryStore } from './memory.js';
-import type { RuntimeScript } from './scripts.js';
+import { GET_COMMAND, type RuntimeScript } from './scripts.js';
 
 /**
  * The part of a node-redis v4+ client (`createClient()`, `createCluster()`) the runtime uses:
@@ -60,15 +60,54 @@ export type RedisClient = IoredisLike | NodeRedisLike | UpstashLike;
  */
 export type StoreClient = RedisClient | MemoryStore;
 
+/** Keys of a script call: one key (most scripts), or several. */
+export type ScriptKeys = string | readonly string[];
+
 /** What the runtime needs from a client: run a script with its keys and arguments. */
 export interface ScriptRunner {
   /**
    * Runs `script` with `keys` as KEYS and `args` as ARGV and resolves with the raw reply.
-   * Must survive a `SCRIPT FLUSH` (retry NOSCRIPT with the source). Rejects with the client's
+   * Survives a `SCRIPT FLUSH` (retries NOSCRIPT with the source). Rejects with the client's
    * error on a server error reply or a connection problem.
    */
-  run(script: RuntimeScript, keys: readonly string[], args: readonly string[]): Promise<unknown>;
+  run(script: RuntimeScript, keys: ScriptKeys, args: readonly string[]): Promise<unknown>;
+  /**
+   * The first attempt of {@link run}, without its own NOSCRIPT handling (one promise less per
+   * call): may reject with a NOSCRIPT error reply ({@link isNoScript}), after which the caller
+   * sends {@link evalSource}. `health.ts` does so for every call it sends.
+   */
+  send(script: RuntimeScript, keys: ScriptKeys, args: readonly string[]): Promise<unknown>;
+  /** EVAL with the script's source: can not answer NOSCRIPT. */
+  evalSource(script: RuntimeScript, keys: ScriptKeys, args: readonly string[]): Promise<unknown>;
+  /** `GET key` with the client's own command (a bulk string or `null`); a script doing it where the client has none. */
+  get(key: string): Promise<unknown>;
 }
+
+/** `keys` as an array (a fresh one only for a single key). */
+function keyList(keys: ScriptKeys): string[] {
+  return typeof keys === 'string' ? [keys] : [...keys];
+}
+
+/**
+ * {@link ScriptRunner.run} from `send` and `evalSource`; `get` from the client's own `get` method
+ * when `client` has one, else from the GET script.
+ */
+function withRetry(runner: Pick<ScriptRunner, 'send' | 'evalSource'> & Partial<Pick<ScriptRunner, 'get'>>, client?: unknown): ScriptRunner {
+  const run: ScriptRunner['run'] = (script, keys, args) =>
+    runner.send(script, keys, args).catch((error: unknown) => {
+      if (!isNoScript(error)) throw error;
+      return runner.evalSource(script, keys, args);
+    });
+  const own = hasFunction(client, 'get') ? (client as { get(key: string): Promise<unknown> }) : null;
+  return {
+    send: runner.send,
+    evalSource: runner.evalSource,
+    run,
+    get: runner.get ?? (own !== null ? (key) => own.get(key) : (key) => run(GET_COMMAND, key, NO_ARGS)),
+  };
+}
+
+const NO_ARGS: readonly string[] = [];
 
 type ScriptFn = (...args: string[]) => Promise<unknown>;
 
@@ -104,17 +143,18 @@ function ioredisRunner(client: IoredisLike): ScriptRunner {
     }
     return fn;
   };
-  return {
-    run(script, keys, args) {
-      return commandFor(script)(...keys, ...args).catch((error: unknown) => {
-        // ioredis retries NOSCRIPT once, with EVALSHA again when another command on the same
-        // connection has just loaded the script; a second SCRIPT FLUSH in between makes that retry
-        // fail too. EVAL carries the source and can not answer NOSCRIPT.
-        if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
-        return client.eval(script.lua, keys.length, ...keys, ...args);
-      });
+  // ioredis retries NOSCRIPT once, with EVALSHA again when another command on the same
+  // connection has just loaded the script; a second SCRIPT FLUSH in between makes that retry
+  // fail too. EVAL carries the source and can not answer NOSCRIPT.
+  return withRetry({
+    send(script, keys, args) {
+      const fn = commandFor(script);
+      return typeof keys === 'string' ? fn(keys, ...args) : fn(...keys, ...args);
     },
-  };
+    evalSource(script, keys, args) {
+      return typeof keys === 'string' ? client.eval(script.lua, 1, keys, ...args) : client.eval(script.lua, keys.length, ...keys, ...args);
+    },
+  }, client);
 }
 
 function hasFunction(client: unknown, name: string): boolean {
@@ -122,7 +162,7 @@ function hasFunction(client: unknown, name: string): boolean {
 }
 
 /** A NOSCRIPT error reply, whatever the client wraps it in (`ReplyError`, `ErrorReply`, `UpstashError`). */
-function isNoScript(error: unknown): boolean {
+export function isNoScript(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   // node-redis and ioredis: the reply text itself; upstash: the reply text, sometimes after "ERR "
   return /^(?:ERR )?NOSCRIPT\b/.test(error.message) || /\bNOSCRIPT No matching script\b/.test(error.message);
@@ -138,26 +178,19 @@ function nodeRedisRunner(client: NodeRedisLike): ScriptRunner {
   const withOptions = client as { evalSha?: unknown; eval?: unknown };
   if (typeof withOptions.evalSha === 'function' && typeof withOptions.eval === 'function') {
     const c = client as Extract<NodeRedisLike, { evalSha: unknown }>;
-    return {
-      run(script, keys, args) {
-        const options = { keys: [...keys], arguments: [...args] };
-        return c.evalSha(script.sha1, options).catch((error: unknown) => {
-          if (!isNoScript(error)) throw error;
-          return c.eval(script.lua, options);
-        });
-      },
-    };
+    return withRetry({
+      send: (script, keys, args) => c.evalSha(script.sha1, { keys: keyList(keys), arguments: [...args] }),
+      evalSource: (script, keys, args) => c.eval(script.lua, { keys: keyList(keys), arguments: [...args] }),
+    }, client);
   }
   const c = client as Extract<NodeRedisLike, { sendCommand: unknown }>;
-  return {
-    run(script, keys, args) {
-      const tail = [String(keys.length), ...keys, ...args];
-      return c.sendCommand(['EVALSHA', script.sha1, ...tail]).catch((error: unknown) => {
-        if (!isNoScript(error)) throw error;
-        return c.sendCommand(['EVAL', script.lua, ...tail]);
-      });
-    },
-  };
+  const argv = (command: string, first: string, keys: ScriptKeys, args: readonly string[]): string[] =>
+    typeof keys === 'string' ? [command, first, '1', keys, ...args] : [command, first, String(keys.length), ...keys, ...args];
+  return withRetry({
+    send: (script, keys, args) => c.sendCommand(argv('EVALSHA', script.sha1, keys, args)),
+    evalSource: (script, keys, args) => c.sendCommand(argv('EVAL', script.lua, keys, args)),
+    get: (key) => c.sendCommand(['GET', key]),
+  });
 }
 
 /**
@@ -165,27 +198,22 @@ function nodeRedisRunner(client: NodeRedisLike): ScriptRunner {
  * EVALSHA, then EVAL on NOSCRIPT (https://upstash.com/docs/redis/sdks/ts/commands/scripts/evalsha).
  */
 function upstashRunner(client: UpstashLike): ScriptRunner {
-  return {
-    run(script, keys, args) {
-      return client.evalsha(script.sha1, [...keys], [...args]).catch((error: unknown) => {
-        if (!isNoScript(error)) throw error;
-        return client.eval(script.lua, [...keys], [...args]);
-      });
-    },
-  };
+  return withRetry({
+    send: (script, keys, args) => client.evalsha(script.sha1, keyList(keys), [...args]),
+    evalSource: (script, keys, args) => client.eval(script.lua, keyList(keys), [...args]),
+  }, client);
 }
 
 /** A memory store answers synchronously; the runner turns a throw into a rejection. */
 function memoryRunner(store: MemoryStore): ScriptRunner {
-  return {
-    run(script, keys, args) {
-      try {
-        return Promise.resolve(store.runScript(script.name, keys, args));
-      } catch (error) {
-        return Promise.reject(error);
-      }
-    },
+  const run = (script: RuntimeScript, keys: ScriptKeys, args: readonly string[]): Promise<unknown> => {
+    try {
+      return Promise.resolve(store.runScript(script.name, typeof keys === 'string' ? [keys] : keys, args));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   };
+  return { run, send: run, evalSource: run, get: (key) => run(GET_COMMAND, key, NO_ARGS) };
 }
 
 /**

@@ -9,7 +9,7 @@
  * @internal
  */
 import type { StoreClient } from './client.js';
-import { healthFor, Unavailable, type ClientHealth } from './health.js';
+import { healthFor, Unavailable, type ClientHealth, type Receiver } from './health.js';
 import { MemoryStore, StoreFullError } from './memory.js';
 import { MAX_TIMER_MS, type Deadlines, type OutagePolicy } from './outage.js';
 import type { RuntimeScript } from './scripts.js';
@@ -91,7 +91,7 @@ export function checkOutageOptions(options: OutageOptions): CheckedOutage {
  * {@link FromMemory} (fallback), a {@link StoreFull}; it rejects with a `RedisError` for replies
  * that are bugs.
  */
-export class Route {
+export class Route implements Receiver {
   private readonly health: ClientHealth | null;
   private readonly deadlines: Deadlines | null;
   private readonly direct: MemoryStore | null;
@@ -103,6 +103,8 @@ export class Route {
     private readonly mode: OnRedisError,
     options: CheckedOutage,
     fallback: MemoryStore | undefined,
+    /** What {@link Route.runTo} resolves with: the answer of {@link Route.run} mapped (a limiter's result). */
+    private readonly map: (answer: unknown) => unknown = (answer) => answer,
   ) {
     this.probeIntervalMs = options.probeIntervalMs;
     this.direct = client instanceof MemoryStore ? client : null;
@@ -123,13 +125,37 @@ export class Route {
         return Promise.reject(error);
       }
     }
-    const pending = this.health!.run(script, [key], args, this.deadlines!, this.probeIntervalMs);
+    const pending = this.health!.run(script, key, args, this.deadlines!, this.probeIntervalMs);
     if (this.mode !== 'fallback') return pending;
     return pending.then((answer) => {
       if (!(answer instanceof Unavailable)) return answer;
       const value = this.local((this.store ??= new MemoryStore()), script.name, key, memoryArgs, FULL_FALLBACK);
       return value instanceof StoreFull ? value : new FromMemory(value);
     });
+  }
+
+  /**
+   * {@link Route.run}, resolving with `map(answer)` (the constructor's `map`) in the same step:
+   * one promise per call besides the client's, no closure per call.
+   */
+  runTo(script: RuntimeScript, key: string, args: readonly string[], memoryArgs: readonly string[]): Promise<unknown> {
+    if (this.direct !== null) {
+      try {
+        return Promise.resolve(this.map(this.local(this.direct, script.name, key, args, FULL_DIRECT)));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
+    return this.health!.run(script, key, args, this.deadlines!, this.probeIntervalMs, this, memoryArgs);
+  }
+
+  /** @internal {@link Receiver}: the fallback store answers for an unavailable shard, then `map`. */
+  receive(answer: unknown, script: RuntimeScript, key: string, memoryArgs: readonly string[] | undefined): unknown {
+    if (this.mode === 'fallback' && answer instanceof Unavailable) {
+      const value = this.local((this.store ??= new MemoryStore()), script.name, key, memoryArgs!, FULL_FALLBACK);
+      return this.map(value instanceof StoreFull ? value : new FromMemory(value));
+    }
+    return this.map(answer);
   }
 
   private local(store: MemoryStore, name: string, key: string, args: readonly string[], full: StoreFull): unknown {

@@ -26,11 +26,11 @@
  *
  * @internal
  */
-import { runnerFor, type RedisClient, type ScriptRunner, type StoreClient } from './client.js';
+import { isNoScript, runnerFor, type RedisClient, type ScriptKeys, type ScriptRunner, type StoreClient } from './client.js';
 import { RedisUnavailableError, errorFields, safeMessage, toRedisError } from './errors.js';
 import { MemoryStore } from './memory.js';
 import { Deadlines, isProgrammingError, isReplyError, isUnavailable, MAX_TIMER_MS, type Expirable } from './outage.js';
-import { getScript, type RuntimeScript } from './scripts.js';
+import { GET_COMMAND, getScript, type RuntimeScript } from './scripts.js';
 import { keySlot, probeKeyFor } from './slot.js';
 import { checkInteger } from './validate.js';
 
@@ -79,24 +79,47 @@ const EXPIRED = 2;
 
 function noop(): void {}
 
-/** One Redis call (or probe) in flight: its deadline entry and its settlement. */
+const NO_ARGS: readonly string[] = [];
+
+/**
+ * Turns the answer of a call (Redis' reply, or an {@link Unavailable}) into what its promise
+ * resolves with, in the same step: a limiter's result without a promise of its own. One object
+ * per limiter, not per call. May throw: the call's promise then rejects.
+ */
+export interface Receiver {
+  receive(answer: unknown, script: RuntimeScript, key: string, context: readonly string[] | undefined): unknown;
+}
+
+/** One Redis call (or probe) in flight: its deadline entry, what it sent and its settlement. */
 class Call implements Expirable {
   readonly startedAt: number;
   readonly deadline: number;
   state = PENDING;
+  /** Whether it was sent again as EVAL after a NOSCRIPT reply. */
+  retried = false;
 
   constructor(
     readonly health: ClientHealth,
-    readonly key: string,
+    readonly script: RuntimeScript,
+    readonly keys: ScriptKeys,
+    readonly args: readonly string[],
     readonly deadlines: Deadlines,
     readonly probeIntervalMs: number,
     readonly resolve: (value: unknown) => void,
     readonly reject: (error: unknown) => void,
     /** The outage this call probes, or `null` for a caller's call. */
     readonly probe: Outage | null,
+    readonly receiver: Receiver | null,
+    readonly context: readonly string[] | undefined,
   ) {
     this.startedAt = performance.now();
     this.deadline = this.startedAt + deadlines.timeoutMs;
+  }
+
+  /** The first key (the one that decides the shard). */
+  get key(): string {
+    const keys = this.keys;
+    return typeof keys === 'string' ? keys : keys[0]!;
   }
 
   get settled(): boolean {
@@ -106,6 +129,23 @@ class Call implements Expirable {
   expire(): void {
     this.state = EXPIRED;
     this.health.expired(this);
+  }
+
+  /** Resolves with `answer`, through the receiver when there is one (rejects if it throws). */
+  finish(answer: unknown): void {
+    const receiver = this.receiver;
+    if (receiver === null) {
+      this.resolve(answer);
+      return;
+    }
+    let value: unknown;
+    try {
+      value = receiver.receive(answer, this.script, this.key, this.context);
+    } catch (error) {
+      this.reject(error);
+      return;
+    }
+    this.resolve(value);
   }
 }
 
@@ -199,20 +239,33 @@ export class ClientHealth {
   }
 
   /**
-   * Runs `script` unless the shard of `keys[0]` is down. Resolves with the reply, or with an
+   * Runs `script` unless the shard of its first key is down. Resolves with the reply, or with an
    * {@link Unavailable} (down, timed out, connection error, a "can not serve" reply); rejects with
-   * a `RedisError` for replies that are bugs (WRONGTYPE, NOAUTH, a script's error).
+   * a `RedisError` for replies that are bugs (WRONGTYPE, NOAUTH, a script's error). With a
+   * `receiver`, resolves with `receiver.receive(answer, script, key, context)` instead.
+   * One promise per call besides the client's (and one per turn for the short-circuited calls).
    */
-  run(script: RuntimeScript, keys: readonly string[], args: readonly string[], deadlines: Deadlines, probeIntervalMs: number): Promise<unknown> {
-    const key = keys[0]!;
+  run(
+    script: RuntimeScript,
+    keys: ScriptKeys,
+    args: readonly string[],
+    deadlines: Deadlines,
+    probeIntervalMs: number,
+    receiver: Receiver | null = null,
+    context?: readonly string[],
+  ): Promise<unknown> {
     if (this.degraded) {
+      const key = typeof keys === 'string' ? keys : keys[0]!;
       const blocked = this.blocked(key, deadlines, probeIntervalMs);
-      if (blocked !== null) return this.defer(blocked);
+      if (blocked !== null) {
+        const deferred = this.defer(blocked);
+        return receiver === null ? deferred : deferred.then((answer) => receiver.receive(answer, script, key, context));
+      }
     }
     return new Promise((resolve, reject) => {
-      const call = new Call(this, key, deadlines, probeIntervalMs, resolve, reject, null);
+      const call = new Call(this, script, keys, args, deadlines, probeIntervalMs, resolve, reject, null, receiver, context);
       deadlines.add(call);
-      this.send(call, script, keys, args);
+      this.send(call);
     });
   }
 
@@ -240,10 +293,12 @@ export class ClientHealth {
     for (const turn of turns.values()) turn.resolve();
   };
 
-  private send(call: Call, script: RuntimeScript, keys: readonly string[], args: readonly string[]): void {
+  private send(call: Call): void {
     let pending: Promise<unknown>;
     try {
-      pending = this.runner.run(script, keys, args);
+      const script = call.script;
+      if (script === GET_COMMAND) pending = this.runner.get(call.key);
+      else pending = call.retried ? this.runner.evalSource(script, call.keys, call.args) : this.runner.send(script, call.keys, call.args);
     } catch (error) {
       pending = Promise.reject(error);
     }
@@ -286,9 +341,9 @@ export class ClientHealth {
     if (now < outage.nextProbeAt) return;
     outage.probing = true;
     this.probes += 1;
-    const call = new Call(this, probeKeyFor(key), deadlines, probeIntervalMs, noop, noop, outage);
+    const call = new Call(this, this.probeScript, probeKeyFor(key), NO_ARGS, deadlines, probeIntervalMs, noop, noop, outage, null, undefined);
     deadlines.add(call);
-    this.send(call, this.probeScript, [call.key], []);
+    this.send(call);
   }
 
   private replied(call: Call, value: unknown): void {
@@ -297,13 +352,19 @@ export class ClientHealth {
       call.state = DONE;
       call.deadlines.dropSettled();
       if (call.probe !== null) this.up(call.probe);
-      else call.resolve(value);
+      else call.finish(value);
     } else if (call.state === EXPIRED) {
       this.settledLate(call);
     }
   }
 
   private failed(call: Call, error: unknown): void {
+    if (!call.retried && call.state === PENDING && isNoScript(error)) {
+      // after a restart, a failover or SCRIPT FLUSH: EVAL carries the source (same deadline)
+      call.retried = true;
+      this.send(call);
+      return;
+    }
     const unavailable = isUnavailable(error);
     if (!unavailable && this.topology.kind === 'slots' && error instanceof Error && isReplyError(error)) this.lastReplyAt = performance.now();
     if (call.state === EXPIRED) {
@@ -323,7 +384,7 @@ export class ClientHealth {
     if (unavailable) {
       const answer = this.unavailableOf(error, true);
       this.markDown(call, answer);
-      call.resolve(answer);
+      call.finish(answer);
     } else if (isProgrammingError(error)) {
       call.reject(error); // a bug in a program (a TypeError...) keeps its type and stack
     } else {
@@ -342,7 +403,7 @@ export class ClientHealth {
     }
     const answer = new Unavailable(message, 'TIMEOUT', this.address, true);
     this.markDown(call, answer);
-    call.resolve(answer);
+    call.finish(answer);
   }
 
   private settledLate(call: Call): void {

@@ -115,3 +115,103 @@ export function buildKey(parts: KeyParts): string {
   const scope = checkScope(parts.scope ?? 'default');
   return `${namespace}:${algorithm}:${version}:{${hashIdentity(parts.identity, parts.identitySecret)}}:${scope}`;
 }
+
+/** Identities longer than this (UTF-16 code units) are hashed on every call, never remembered. */
+export const MEMO_MAX_IDENTITY_LENGTH = 256;
+/**
+ * Bytes one generation of an identity -> key memo may hold (the key at 2 bytes per code unit plus
+ * 64 bytes per entry for the map slot and the fingerprint); two generations: a memo holds at most
+ * ~4 MiB, about 15,000 keys of 40 characters per generation.
+ */
+export const MEMO_GENERATION_BYTES = 2 * 1024 * 1024;
+const MEMO_ENTRY_OVERHEAD = 64;
+
+/** The primes of the two fingerprint lanes: 2^31 - 1 and the largest prime below 2^22. */
+const P1 = 2_147_483_647;
+const P2 = 4_194_301;
+/**
+ * The random coefficients of the fingerprint, drawn once per process: index 0 weighs the length,
+ * index i + 1 the code unit at i. Never leave the process.
+ */
+let coefficients: { a1: Float64Array; a2: Float64Array } | undefined;
+
+function drawCoefficients(): { a1: Float64Array; a2: Float64Array } {
+  const n = MEMO_MAX_IDENTITY_LENGTH + 1;
+  const bytes = crypto.randomBytes(8 * n);
+  const a1 = new Float64Array(n);
+  const a2 = new Float64Array(n);
+  for (let i = 0; i < n; i += 1) {
+    a1[i] = 1 + (bytes.readUInt32LE(8 * i) % (P1 - 1));
+    a2[i] = 1 + (bytes.readUInt32LE(8 * i + 4) % (P2 - 1));
+  }
+  return { a1, a2 };
+}
+
+/**
+ * A 53-bit fingerprint of a string of at most {@link MEMO_MAX_IDENTITY_LENGTH} UTF-16 code units:
+ * two multilinear hashes (Carter and Wegman's universal family) over its code units and its
+ * length, modulo the primes 2^31 - 1 and 4194301, with coefficients drawn at random once per
+ * process. For any two distinct strings, the chance over the coefficients that their
+ * fingerprints are equal is at most 1 / (P1 * P2), about 2^-53, whatever the strings (an
+ * adversary who never sees the coefficients can not do better than guessing). Lone surrogates are
+ * code units like any other: every distinct string is told apart.
+ */
+function fingerprint(s: string): number {
+  const { a1, a2 } = (coefficients ??= drawCoefficients());
+  const n = s.length;
+  // a term is below 2^31 * 2^16 = 2^47: 32 terms and a reduced sum stay below 2^53 (exact)
+  let h1 = a1[0]! * n;
+  let h2 = a2[0]! * n;
+  for (let i = 0; i < n; i += 1) {
+    const c = s.charCodeAt(i);
+    h1 += a1[i + 1]! * c;
+    h2 += a2[i + 1]! * c; // below 2^22 * 2^16 = 2^38 a term: 257 of them stay exact
+    if ((i & 31) === 31) h1 %= P1;
+  }
+  return (h1 % P1) * 4_194_304 + (h2 % P2);
+}
+
+/**
+ * Remembers the keys of recent identities, so that a call for one of them costs a fingerprint and
+ * a map lookup instead of a SHA-256 (or HMAC) of the identity. It holds no identity: entries are
+ * keyed by the identity's {@link fingerprint}, so a memory dump shows keys (hashes) only. A false
+ * match (another identity's key) needs two identities with one fingerprint, a chance of about
+ * 2^-53 per pair. Two generations, each bounded in bytes ({@link MEMO_GENERATION_BYTES}): a
+ * lookup that misses the young one promotes from the old one; when the young one is full it
+ * becomes the old one. Identities longer than {@link MEMO_MAX_IDENTITY_LENGTH} are not remembered.
+ * @internal
+ */
+export class KeyMemo {
+  private young = new Map<number, string>();
+  private old = new Map<number, string>();
+  private youngBytes = 0;
+
+  /** @param make The key of an identity (hashes it): called on a miss. */
+  constructor(
+    private readonly make: (identity: string) => string,
+    private readonly generationBytes = MEMO_GENERATION_BYTES,
+  ) {}
+
+  /** Entries held (both generations; an identity may be in both). */
+  get size(): number {
+    return this.young.size + this.old.size;
+  }
+
+  /** The key of `identity` (a string; validated by `make` on a miss, so by the caller before). */
+  keyFor(identity: string): string {
+    if (identity.length > MEMO_MAX_IDENTITY_LENGTH) return this.make(identity);
+    const fp = fingerprint(identity);
+    let key = this.young.get(fp);
+    if (key !== undefined) return key;
+    key = this.old.get(fp) ?? this.make(identity);
+    const bytes = 2 * key.length + MEMO_ENTRY_OVERHEAD;
+    this.youngBytes += bytes;
+    if (this.youngBytes > this.generationBytes) {
+      this.old = this.young;
+      this.young = new Map();
+      this.youngBytes = bytes;
+    }
+    this.young.set(fp, key);
+    return key;
+  }
+}

@@ -1,7 +1,7 @@
 import type { StoreClient } from './client.js';
 import { checkOutageOptions, FromMemory, Route, StoreFull, type OutageOptions } from './fallback.js';
 import { Unavailable } from './health.js';
-import { buildKey, checkScope, hashIdentity } from './keys.js';
+import { buildKey, checkScope, hashIdentity, KeyMemo } from './keys.js';
 import type { OutageReason } from './outage.js';
 import { getScript, type ScriptName } from './scripts.js';
 import { checkInteger, checkNonEmptyString, checkOneOf, describe, gcd, MAX_EXACT, perSecondToPerMs } from './validate.js';
@@ -203,15 +203,6 @@ interface Plan {
   params: string[];
 }
 
-/** Identities longer than this (UTF-16 code units) are hashed on every call, never remembered. */
-const MEMO_MAX_IDENTITY_LENGTH = 256;
-/**
- * Bytes one generation of the identity -> key memo may hold (identity and key at 2 bytes per
- * code unit, plus about 80 bytes per entry); two generations: a limiter remembers at most ~1 MiB.
- */
-const MEMO_GENERATION_BYTES = 512 * 1024;
-const MEMO_ENTRY_OVERHEAD = 80;
-
 function ceilDiv(a: number, b: number): number {
   return Math.ceil(a / b);
 }
@@ -363,34 +354,16 @@ export function createLimiter(redis: StoreClient, options: LimiterOptions): Limi
   const template = buildKey({ namespace, algorithm: code, version, identity: '-', scope, identitySecret });
   const head = template.slice(0, template.indexOf('{') + 1);
   const tail = template.slice(template.indexOf('}'));
-  // hashing is most of the client-side cost of a call: remember recent identities in two
-  // generations (a lookup that misses the young one promotes from the old one), each bounded in
-  // bytes; long identities are hashed on every call instead of being remembered
-  let young = new Map<string, string>();
-  let old = new Map<string, string>();
-  let youngBytes = 0;
+  // hashing is most of the client-side cost of a call: remember the keys of recent identities
+  // (thousands, bounded in bytes, without the identities themselves; see KeyMemo)
+  const memo = new KeyMemo((identity) => head + hashIdentity(identity, identitySecret) + tail);
   const keyFor = (identity: string): string => {
-    let key = young.get(identity);
-    if (key !== undefined) return key;
-    if (identity.length > MEMO_MAX_IDENTITY_LENGTH) return head + hashIdentity(identity, identitySecret) + tail;
-    key = old.get(identity) ?? head + hashIdentity(identity, identitySecret) + tail;
-    youngBytes += 2 * (identity.length + key.length) + MEMO_ENTRY_OVERHEAD;
-    if (youngBytes > MEMO_GENERATION_BYTES) {
-      old = young;
-      young = new Map();
-      youngBytes = 2 * (identity.length + key.length) + MEMO_ENTRY_OVERHEAD;
-    }
-    young.set(identity, key);
-    return key;
+    checkNonEmptyString('identity', identity);
+    return memo.keyFor(identity);
   };
   const lua = getScript(script);
-  const route = new Route(redis, mode, outage, options.fallback);
-  // the arguments of a call with cost 1 on the server clock, the common case: no array per call
-  const defaultArgs = [...params, '1', ''];
-  const defaultLocalArgs = local.params === params ? defaultArgs : [...local.params, '1', ''];
   const denied: LimitResult = { allowed: false, limit, remaining: 0, retryAfterMs: outageRetryAfterMs, resetAfterMs: 0, reason: 'redis-unavailable' };
   const allowed: LimitResult = { allowed: true, limit, remaining: 0, retryAfterMs: 0, resetAfterMs: 0, reason: 'redis-unavailable' };
-
   const toResult = (answer: unknown): LimitResult => {
     if (answer instanceof Unavailable) return { ...(mode === 'fail-open' ? allowed : denied) };
     if (answer instanceof StoreFull) {
@@ -400,29 +373,39 @@ export function createLimiter(redis: StoreClient, options: LimiterOptions): Limi
       const [a, remaining, retryAfterMs, resetAfterMs] = answer.value as [number, number, number, number];
       return { allowed: a === 1, limit: local.limit, remaining, retryAfterMs, resetAfterMs, reason: 'fallback' };
     }
-    const [a, remaining, retryAfterMs, resetAfterMs] = answer as [number, number, number, number];
-    return { allowed: a === 1, limit, remaining, retryAfterMs, resetAfterMs };
+    const reply = answer as [number, number, number, number];
+    return { allowed: reply[0] === 1, limit, remaining: reply[1], retryAfterMs: reply[2], resetAfterMs: reply[3] };
   };
+  // the answer becomes the result where the call settles: one promise per call besides the client's
+  const route = new Route(redis, mode, outage, options.fallback, toResult);
+  // the arguments of a call with cost 1 on the server clock, the common case: no array per call
+  const defaultArgs = [...params, '1', ''];
+  const defaultLocalArgs = local.params === params ? defaultArgs : [...local.params, '1', ''];
 
   return {
     algorithm: options.algorithm,
     limit,
     maxTtlMs,
     keyFor,
-    async take(identity: string, takeOptions?: TakeOptions): Promise<LimitResult> {
-      checkNonEmptyString('identity', identity);
+    take(identity: string, takeOptions?: TakeOptions): Promise<LimitResult> {
+      let key: string;
       let args = defaultArgs;
       let localArgs = defaultLocalArgs;
-      if (takeOptions !== undefined) {
-        if (typeof takeOptions !== 'object' || takeOptions === null) throw new TypeError('take options must be an object');
-        const cost = checkInteger('cost', takeOptions.cost ?? 1, 1);
-        const now = takeOptions.nowMs === undefined ? '' : String(checkInteger('nowMs', takeOptions.nowMs, 0));
-        if (cost !== 1 || now !== '') {
-          args = [...params, String(cost), now];
-          localArgs = local.params === params ? args : [...local.params, String(cost), now];
+      try {
+        key = keyFor(identity);
+        if (takeOptions !== undefined) {
+          if (typeof takeOptions !== 'object' || takeOptions === null) throw new TypeError('take options must be an object');
+          const cost = checkInteger('cost', takeOptions.cost ?? 1, 1);
+          const now = takeOptions.nowMs === undefined ? '' : String(checkInteger('nowMs', takeOptions.nowMs, 0));
+          if (cost !== 1 || now !== '') {
+            args = [...params, String(cost), now];
+            localArgs = local.params === params ? args : [...local.params, String(cost), now];
+          }
         }
+      } catch (error) {
+        return Promise.reject(error);
       }
-      return toResult(await route.run(lua, keyFor(identity), args, localArgs));
+      return route.runTo(lua, key, args, localArgs) as Promise<LimitResult>;
     },
   };
 }

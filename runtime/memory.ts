@@ -56,11 +56,18 @@ export class MemoryReplyError extends RedisError {
   }
 }
 
-/** A sorted set: members ordered by score, then by member (byte order, as Redis does for ASCII members). */
+/**
+ * A sorted set: members ordered by score, then by member (byte order, as Redis does for ASCII
+ * members), from index `head` on (the members before it were removed from the front: removing
+ * from the front moves an index, not the arrays, which are compacted once half of them is dead);
+ * `index` holds the live members, so that adding one needs no search for an older copy.
+ */
 interface SortedSet {
   type: 'zset';
   scores: number[];
   members: string[];
+  head: number;
+  index: Set<string>;
 }
 
 type Value = { type: 'string'; value: string } | { type: 'hash'; fields: Map<string, string> } | SortedSet;
@@ -86,6 +93,18 @@ function cdiv(a: number, b: number): number {
 /** Lua 5.1 `tonumber` on a string (decimal or hex, surrounding spaces allowed); `undefined` for nil. */
 function toNumber(s: string | null | undefined): number | undefined {
   if (s === null || s === undefined) return undefined;
+  // fast path: what the runtime writes and sends, 1-15 decimal digits (exact as a double)
+  const length = s.length;
+  if (length > 0 && length <= 15) {
+    let value = 0;
+    let i = 0;
+    for (; i < length; i += 1) {
+      const c = s.charCodeAt(i) - 48;
+      if (c < 0 || c > 9) break;
+      value = value * 10 + c;
+    }
+    if (i === length) return value;
+  }
   const t = s.trim();
   if (t === '' || !/^[-+]?(0[xX][0-9a-fA-F]+|(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?)$/.test(t)) return undefined;
   const n = Number(t.replace(/^\+/, ''));
@@ -230,6 +249,13 @@ class Keyspace {
     const entry = this.typed(key, 'hash');
     return fields.map((f) => entry?.fields.get(f) ?? null);
   }
+  /** HSET key f1 v1 f2 v2 [f3 v3], without an array per call */
+  hset3(key: string, f1: string, v1: string, f2: string, v2: string, f3?: string, v3?: string): void {
+    const entry = this.typed(key, 'hash') ?? this.create(key, { type: 'hash', fields: new Map<string, string>() });
+    entry.fields.set(f1, v1);
+    entry.fields.set(f2, v2);
+    if (f3 !== undefined) entry.fields.set(f3, v3!);
+  }
   /** HSET */
   hset(key: string, pairs: ReadonlyArray<readonly [string, string]>): void {
     const entry = this.typed(key, 'hash') ?? this.create(key, { type: 'hash', fields: new Map<string, string>() });
@@ -240,57 +266,78 @@ class Keyspace {
     const entry = this.typed(key, 'zset');
     if (entry === undefined) return 0;
     const scores = entry.scores;
-    let lo = 0;
+    let lo = entry.head;
     let hi = scores.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       if (scores[mid]! <= max) lo = mid + 1;
       else hi = mid;
     }
-    return lo;
+    return lo - entry.head;
   }
   /** ZCARD */
   zcard(key: string): number {
-    return this.typed(key, 'zset')?.members.length ?? 0;
+    const entry = this.typed(key, 'zset');
+    return entry === undefined ? 0 : entry.members.length - entry.head;
   }
-  /** ZRANGE key rank rank WITHSCORES: [member, score] at `rank` (negative: from the end), or undefined */
-  zat(key: string, rank: number): [string, number] | undefined {
+  /** ZRANGE key rank rank: the member at `rank` (negative: from the end), or undefined */
+  zmember(key: string, rank: number): string | undefined {
     const entry = this.typed(key, 'zset');
     if (entry === undefined) return undefined;
-    const i = rank < 0 ? entry.members.length + rank : rank;
-    const member = entry.members[i];
-    return member === undefined ? undefined : [member, entry.scores[i]!];
+    return entry.members[rank < 0 ? entry.members.length + rank : entry.head + rank];
+  }
+  /** ZRANGE key rank rank WITHSCORES: the score at `rank` (negative: from the end), or undefined */
+  zscoreAt(key: string, rank: number): number | undefined {
+    const entry = this.typed(key, 'zset');
+    if (entry === undefined) return undefined;
+    return entry.scores[rank < 0 ? entry.scores.length + rank : entry.head + rank];
   }
   /** ZREMRANGEBYRANK key 0 count-1 (an emptied set is deleted, as in Redis) */
   zremFirst(key: string, count: number): void {
     const entry = this.typed(key, 'zset');
     if (entry === undefined) return;
-    entry.scores.splice(0, count);
-    entry.members.splice(0, count);
-    if (entry.members.length === 0) this.entries.delete(key);
+    const end = Math.min(entry.members.length, entry.head + count);
+    for (let i = entry.head; i < end; i += 1) entry.index.delete(entry.members[i]!);
+    entry.head = end;
+    if (entry.head === entry.members.length) {
+      this.entries.delete(key);
+    } else if (entry.head * 2 > entry.members.length) {
+      entry.members.splice(0, entry.head);
+      entry.scores.splice(0, entry.head);
+      entry.head = 0;
+    }
   }
   /** ZREM key member (an emptied set is deleted, as in Redis) */
   zrem(key: string, member: string): void {
     const entry = this.typed(key, 'zset');
-    const i = entry?.members.indexOf(member) ?? -1;
-    if (entry === undefined || i === -1) return;
+    if (entry === undefined || !entry.index.delete(member)) return;
+    // the sliding-window log removes its newest member: search from the end
+    const i = entry.members.lastIndexOf(member);
     entry.members.splice(i, 1);
     entry.scores.splice(i, 1);
-    if (entry.members.length === 0) this.entries.delete(key);
+    if (entry.members.length === entry.head) this.entries.delete(key);
   }
   /** ZADD key score member (a member that exists gets the new score) */
   zadd(key: string, score: number, member: string): void {
-    const entry = this.typed(key, 'zset') ?? this.create(key, { type: 'zset', scores: [], members: [] } as SortedSet);
-    const old = entry.members.indexOf(member);
-    if (old !== -1) {
+    const entry =
+      this.typed(key, 'zset') ?? this.create(key, { type: 'zset', scores: [], members: [], head: 0, index: new Set<string>() } as SortedSet);
+    if (entry.index.has(member)) {
+      const old = entry.members.lastIndexOf(member);
       entry.members.splice(old, 1);
       entry.scores.splice(old, 1);
     }
+    entry.index.add(member);
     const { scores, members } = entry;
-    // the position after every (score, member) pair that sorts before this one; appending is the common case
-    let lo = 0;
-    let hi = members.length;
-    if (hi > 0 && (scores[hi - 1]! < score || (scores[hi - 1] === score && members[hi - 1]! < member))) lo = hi;
+    const n = members.length;
+    // appending is the common case (a log grows at its end)
+    if (n === entry.head || scores[n - 1]! < score || (scores[n - 1] === score && members[n - 1]! < member)) {
+      scores.push(score);
+      members.push(member);
+      return;
+    }
+    // the position after every (score, member) pair that sorts before this one
+    let lo = entry.head;
+    let hi = n;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       if (scores[mid]! < score || (scores[mid] === score && members[mid]! < member)) lo = mid + 1;
@@ -402,6 +449,13 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
 
 // ---- the scripts, mirrored from runtime/scripts/*.lua ----
 
+/** Field lists of HMGET, shared by every call. */
+const F_WN = ['w', 'n'] as const;
+const F_WCP = ['w', 'c', 'p'] as const;
+const F_SDT = ['s', 'd', 't'] as const;
+const F_LDT = ['l', 'd', 't'] as const;
+const F_SNWUPH = ['s', 'n', 'w', 'u', 'p', 'h'] as const;
+
 type Script = (r: Keyspace, key: string, argv: readonly string[]) => unknown;
 
 function fail(message: string): never {
@@ -456,7 +510,7 @@ const fixedWindow: Script = (r, key, argv) => {
   const now = clockArg(r, argv[3], s);
   const start = idiv(now, window) * window;
   const resetMs = start + window - now;
-  const state = r.hmget(key, ['w', 'n']);
+  const state = r.hmget(key, F_WN);
   let used = 0;
   if (toNumber(state[0]) === start) used = toNumber(state[1]) ?? 0;
   let remaining = limit - used;
@@ -465,7 +519,7 @@ const fixedWindow: Script = (r, key, argv) => {
   if (cost > limit) return [0, int(remaining), -1, int(idleReset)];
   if (used + cost > limit) return [0, int(remaining), int(resetMs), int(idleReset)];
   used += cost;
-  r.hset(key, [['w', d(start)], ['n', d(used)]]);
+  r.hset3(key, 'w', d(start), 'n', d(used));
   r.pexpire(key, resetMs);
   return [1, int(limit - used), 0, int(resetMs)];
 };
@@ -477,20 +531,31 @@ const LOG_MAX_LIMIT = 1_000_000_000;
 /** Most members in the window of a sliding-window log; beyond, calls merge into the newest (as in the Lua). */
 const LOG_MAX_MEMBERS = 10_000;
 
+/** A run of ASCII digits as the Lua's `%d+` matches it, or -1 when `text[from, to)` is not one. */
+function digits(text: string, from: number, to: number): number {
+  if (from >= to) return -1;
+  for (let i = from; i < to; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return -1;
+  }
+  return Number(text.slice(from, to));
+}
+
 const slidingWindowLog: Script = (r, key, argv) => {
   const s = 'sliding_window_log';
   const limit = intArg(argv[0], 1, LOG_MAX_LIMIT, `ERR redis-ttl ${s}: limit must be an integer >= 1 and <= 10^9`);
   const window = intArg(argv[1], 1, MAX, `ERR redis-ttl ${s}: windowMs must be an integer >= 1`);
   const cost = intArg(argv[2], 1, MAX, `ERR redis-ttl ${s}: cost must be an integer >= 1`);
   const now = clockArg(r, argv[3], s);
-  /** [cost admitted before it, its cost] of a member, as the Lua parses "<before>:<cost>" */
-  const parse = (member: string): [number, number] => {
-    const m = /^(\d+):(\d+)$/.exec(member);
-    const before = toNumber(m?.[1]);
-    const own = toNumber(m?.[2]);
-    if (before === undefined || own === undefined) fail(`ERR redis-ttl ${s}: the key holds a member this script did not write`);
-    return [before, own];
+  const foreign = (): never => fail(`ERR redis-ttl ${s}: the key holds a member this script did not write`);
+  /** <before> of a member "<before>:<cost>" (as the Lua parses it) */
+  const beforeOf = (member: string): number => {
+    const colon = member.indexOf(':');
+    const before = colon < 0 ? -1 : digits(member, 0, colon);
+    if (before < 0 || digits(member, colon + 1, member.length) < 0) foreign();
+    return before;
   };
+  const costOf = (member: string): number => digits(member, member.indexOf(':') + 1, member.length);
   const cutoff = now - window;
   const stale = r.zcountUpTo(key, cutoff);
   const size = r.zcard(key);
@@ -502,13 +567,13 @@ const slidingWindowLog: Script = (r, key, argv) => {
   let newestOwn = 0;
   let newestAt: number | undefined;
   if (size > 0) {
-    const [member, score] = r.zat(key, -1)!;
-    newest = member;
-    [newestBefore, newestOwn] = parse(member);
+    newest = r.zmember(key, -1)!;
+    newestBefore = beforeOf(newest);
+    newestOwn = costOf(newest);
     total = newestBefore + newestOwn;
-    newestAt = score;
+    newestAt = r.zscoreAt(key, -1)!;
     if (stale < size) {
-      base = parse(r.zat(key, stale)![0])[0];
+      base = beforeOf(r.zmember(key, stale)!);
       used = total - base;
     }
   }
@@ -523,10 +588,10 @@ const slidingWindowLog: Script = (r, key, argv) => {
     let hi = size - 1;
     while (lo < hi) {
       const mid = lo + Math.floor((hi - lo + 1) / 2);
-      if (parse(r.zat(key, mid)![0])[0] < target) lo = mid;
+      if (beforeOf(r.zmember(key, mid)!) < target) lo = mid;
       else hi = mid - 1;
     }
-    return [0, int(remaining), int(r.zat(key, lo)![1] + window - now), int(idleReset)];
+    return [0, int(remaining), int(r.zscoreAt(key, lo)! + window - now), int(idleReset)];
   }
   if (stale > 0) r.zremFirst(key, Math.min(stale, LOG_PRUNE_PER_CALL));
   const at = newestAt !== undefined && newestAt > now ? newestAt : now;
@@ -556,7 +621,7 @@ const slidingWindowCounter: Script = (r, key, argv) => {
   const now = clockArg(r, argv[3], s);
   const start = idiv(now, window) * window;
   const elapsed = now - start;
-  const state = r.hmget(key, ['w', 'c', 'p']);
+  const state = r.hmget(key, F_WCP);
   const storedStart = toNumber(state[0]);
   let curr = 0;
   let prev = 0;
@@ -586,7 +651,7 @@ const slidingWindowCounter: Script = (r, key, argv) => {
     return [0, int(remaining), int(retry), int(idleResetOf(prev, curr))];
   }
   curr += cost;
-  r.hset(key, [['w', d(start)], ['c', d(curr)], ['p', d(prev)]]);
+  r.hset3(key, 'w', d(start), 'c', d(curr), 'p', d(prev));
   r.pexpire(key, start + 2 * window - now);
   return [1, int(room(prev, curr, elapsed)), 0, int(start + 2 * window - now)];
 };
@@ -607,7 +672,7 @@ const tokenBucket: Script = (r, key, argv) => {
   const [capacity, num, den, cost, now] = bucketArgs(r, 'token_bucket', argv);
   const full = capacity * den;
   let tokens = full;
-  const state = r.hmget(key, ['s', 'd', 't']);
+  const state = r.hmget(key, F_SDT);
   const stored = toNumber(state[0]);
   const storedDen = toNumber(state[1]);
   const storedAt = toNumber(state[2]);
@@ -630,7 +695,7 @@ const tokenBucket: Script = (r, key, argv) => {
   if (tokens < need) return [0, int(idiv(tokens, den)), int(cdiv(need - tokens, num)), int(cdiv(full - tokens, num))];
   tokens -= need;
   const ttlMs = cdiv(full - tokens, num);
-  r.hset(key, [['s', d(tokens)], ['d', d(den)], ['t', d(now)]]);
+  r.hset3(key, 's', d(tokens), 'd', d(den), 't', d(now));
   r.pexpire(key, ttlMs);
   return [1, int(idiv(tokens, den)), 0, int(ttlMs)];
 };
@@ -639,7 +704,7 @@ const leakyBucket: Script = (r, key, argv) => {
   const [capacity, num, den, cost, now] = bucketArgs(r, 'leaky_bucket', argv);
   const full = capacity * den;
   let level = 0;
-  const state = r.hmget(key, ['l', 'd', 't']);
+  const state = r.hmget(key, F_LDT);
   const stored = toNumber(state[0]);
   const storedDen = toNumber(state[1]);
   const storedAt = toNumber(state[2]);
@@ -664,7 +729,7 @@ const leakyBucket: Script = (r, key, argv) => {
   }
   level += need;
   const ttlMs = cdiv(level, num);
-  r.hset(key, [['l', d(level)], ['d', d(den)], ['t', d(now)]]);
+  r.hset3(key, 'l', d(level), 'd', d(den), 't', d(now));
   r.pexpire(key, ttlMs);
   return [1, int(idiv(full - level, den)), 0, int(ttlMs)];
 };
@@ -732,7 +797,7 @@ function breakerPrelude(
   const now = clockArg(r, argv[4], s, MAX_NOW, 'now must be an integer >= 0 and <= 2^52');
   extra?.();
   const state: BreakerState = { st: 0, n: 0, w: 0, u: 0, p: 0, h: 0 };
-  const raw = r.hmget(key, ['s', 'n', 'w', 'u', 'p', 'h']);
+  const raw = r.hmget(key, F_SNWUPH);
   const stored = toNumber(raw[0]);
   if (stored === 0) {
     state.w = toNumber(raw[2]) ?? 0;

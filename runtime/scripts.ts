@@ -43,3 +43,17 @@ export function getScript(name: ScriptName): RuntimeScript {
 export function allScriptNames(): ScriptName[] {
   return Object.keys(LUA_SOURCES) as ScriptName[];
 }
+
+const GET_LUA = "return redis.call('GET', KEYS[1])";
+
+/**
+ * Not a script: a plain `GET KEYS[1]` (https://redis.io/docs/latest/commands/get/), which the
+ * runners send as the client's own GET command (one command, no script), e.g. for a cache hit.
+ * Its `lua` does the same, for clients without a GET method.
+ */
+export const GET_COMMAND: RuntimeScript = {
+  name: 'GET',
+  numberOfKeys: 1,
+  lua: GET_LUA,
+  sha1: createHash('sha1').update(GET_LUA).digest('hex'),
+};

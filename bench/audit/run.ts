@@ -4,6 +4,9 @@
  *
  *   node --import tsx bench/audit/run.ts                 (starts a redis-server of its own)
  *   BENCH_KEYS=200000 node --import tsx bench/audit/run.ts
+ *   BENCH_ROUNDS=7 BENCH_CONFIGS=0 node --import tsx bench/audit/run.ts   (only the side-by-side part)
+ *   BENCH_AUDIT_BASELINE=<dir>/audit/cli/main.ts ...   (also another version of the audit, e.g. the
+ *     one before a change extracted with `git archive <commit> audit cli`, in the same rounds)
  *
  * Seeds database 15 of that server (FLUSHDB first: it never uses a server it did not start) with
  * BENCH_KEYS keys (default 1,000,000), pipelined 10,000 at a time, over four patterns; every tenth
@@ -12,10 +15,17 @@
  * wall time and the server's command rate: total_commands_processed delta / time, and the mean and
  * peak of INFO stats instantaneous_ops_per_sec sampled every 250 ms by a second connection (Redis
  * averages that over the last 1.6 s, so the first samples of a run include idle time).
+ *
+ * First, side by side: the audit (unlimited, json output) and a bare script of what it does at
+ * its core (SCAN with the same COUNT, one pipeline of PTTL per batch, a count of the keys without
+ * TTL: what one would write by hand in 20 lines), in BENCH_ROUNDS interleaved rounds (default 5);
+ * the medians and their ratio.
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
 import { Redis } from 'ioredis';
+import { DEFAULT_AUDIT_OPTIONS } from '../../audit/audit.js';
 import { main } from '../../audit/cli/main.js';
 import { hashIdentity } from '../../runtime/keys.js';
 import { startRedisServer } from '../../tests/helpers/redis-server.js';
@@ -126,6 +136,87 @@ async function measure(name: string, url: string, monitor: Redis, args: string[]
   return row;
 }
 
+/** The bare script: SCAN + one pipelined PTTL per batch, on a connection of its own. */
+async function bare(url: string, count: number): Promise<{ keys: number; noTtl: number }> {
+  const r = new Redis(url);
+  try {
+    let keys = 0;
+    let noTtl = 0;
+    let cursor = '0';
+    do {
+      const [next, batch] = (await r.callBuffer('SCAN', cursor, 'COUNT', count)) as [Buffer, Buffer[]];
+      cursor = next.toString();
+      const pipeline = r.pipeline();
+      for (const key of batch) pipeline.pttl(key);
+      for (const [, pttl] of (await pipeline.exec()) ?? []) {
+        keys += 1;
+        if (pttl === -1) noTtl += 1;
+      }
+    } while (cursor !== '0');
+    return { keys, noTtl };
+  } finally {
+    r.disconnect();
+  }
+}
+
+const baselineMain = process.env.BENCH_AUDIT_BASELINE
+  ? ((await import(pathToFileURL(process.env.BENCH_AUDIT_BASELINE).href)) as { main: typeof main }).main
+  : undefined;
+
+/** The audit, in process, unlimited, json output: its totals. */
+async function audit(url: string, run = main): Promise<{ keys: number; noTtl: number }> {
+  let stdout = '';
+  const code = await run(['--url', url, '--format', 'json', '--max-ops-per-second', '0'], {
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => process.stderr.write(text) },
+    env: {},
+  });
+  if (code !== 0) throw new Error(`audit: exit ${code}`);
+  const { totals } = JSON.parse(stdout) as { totals: { keys: number; noTtl: number } };
+  return { keys: totals.keys, noTtl: totals.noTtl };
+}
+
+async function sideBySide(url: string): Promise<void> {
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
+  const runs = {
+    audit: () => audit(url),
+    bare: () => bare(url, DEFAULT_AUDIT_OPTIONS.count),
+    ...(baselineMain === undefined ? {} : { baseline: () => audit(url, baselineMain) }),
+  };
+  const names = Object.keys(runs) as (keyof typeof runs)[];
+  const times = new Map<string, number[]>(names.map((name) => [name, []]));
+  const cpu = new Map<string, number[]>(names.map((name) => [name, []]));
+  for (let round = 0; round < rounds; round += 1) {
+    // a different one goes first each round
+    for (let k = 0; k < names.length; k += 1) {
+      const which = names[(k + round) % names.length]!;
+      const started = performance.now();
+      const cpuStarted = process.cpuUsage();
+      const totals = await runs[which]!();
+      times.get(which)!.push((performance.now() - started) / 1000);
+      const used = process.cpuUsage(cpuStarted);
+      cpu.get(which)!.push((used.user + used.system) / 1e6);
+      if (totals.keys !== KEYS || totals.noTtl !== Math.ceil(KEYS / 10)) throw new Error(`${which}: ${JSON.stringify(totals)}`);
+    }
+  }
+  const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
+  const b = median(times.get('bare')!);
+  const label = { audit: 'redis-ttl-audit --max-ops-per-second 0', bare: 'bare SCAN + pipelined PTTL', baseline: 'baseline redis-ttl-audit (BENCH_AUDIT_BASELINE)' };
+  console.log(`\nSide by side, ${rounds} interleaved rounds over ${KEYS.toLocaleString('en-US')} keys (every key found, every key without TTL counted, by each):\n`);
+  // CPU time of this process (the client's work) is steadier than wall time on a shared machine
+  const bc = median(cpu.get('bare')!);
+  console.log('| run | median time | rounds (s) | / bare | median client CPU | / bare |');
+  console.log('| --- | ---: | --- | ---: | ---: | ---: |');
+  for (const name of names) {
+    const list = times.get(name)!;
+    const c = median(cpu.get(name)!);
+    console.log(
+      `| ${label[name]} | ${median(list).toFixed(2)} s | ${list.map((t) => t.toFixed(2)).join(', ')} | ${(median(list) / b).toFixed(2)} | ${c.toFixed(2)} s | ${(c / bc).toFixed(2)} |`,
+    );
+  }
+  console.log('');
+}
+
 const handle = await startRedisServer();
 const url = `${handle.url.replace(/\/\d*$/, '')}/${DB}`;
 const r = new Redis(url);
@@ -133,19 +224,22 @@ const monitor = new Redis(handle.url);
 try {
   console.log(`redis ${/redis_version:(\S+)/.exec(await r.info('server'))?.[1]} (${handle.source}), node ${process.version}`);
   await seed(r);
-  const rows: Row[] = [];
-  rows.push(await measure('unlimited (--max-ops-per-second 0)', url, monitor, ['--max-ops-per-second', '0']));
-  rows.push(await measure('unlimited, --memory', url, monitor, ['--max-ops-per-second', '0', '--memory']));
-  rows.push(await measure('--max-ops-per-second 50000', url, monitor, ['--max-ops-per-second', '50000']));
-  rows.push(await measure('--sample 10000 (default limit, 10000/s)', url, monitor, ['--sample', '10000']));
-  if (process.env.BENCH_DEFAULT !== '0') rows.push(await measure('default limit (10000/s)', url, monitor, []));
-  console.log('\n| run | time | keys | commands | server ops/s (delta) | instantaneous_ops_per_sec mean / peak |');
-  console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
-  for (const row of rows) {
-    console.log(
-      `| ${row.name} | ${row.seconds.toFixed(1)} s | ${row.keys.toLocaleString('en-US')} | ${row.commands.toLocaleString('en-US')} | ` +
-        `${Math.round(row.serverOps).toLocaleString('en-US')} | ${Math.round(row.instantMean).toLocaleString('en-US')} / ${row.instantPeak.toLocaleString('en-US')} |`,
-    );
+  await sideBySide(url);
+  if (process.env.BENCH_CONFIGS !== '0') {
+    const rows: Row[] = [];
+    rows.push(await measure('unlimited (--max-ops-per-second 0)', url, monitor, ['--max-ops-per-second', '0']));
+    rows.push(await measure('unlimited, --memory', url, monitor, ['--max-ops-per-second', '0', '--memory']));
+    rows.push(await measure('--max-ops-per-second 50000', url, monitor, ['--max-ops-per-second', '50000']));
+    rows.push(await measure('--sample 10000 (default limit, 10000/s)', url, monitor, ['--sample', '10000']));
+    if (process.env.BENCH_DEFAULT !== '0') rows.push(await measure('default limit (10000/s)', url, monitor, []));
+    console.log('\n| run | time | keys | commands | server ops/s (delta) | instantaneous_ops_per_sec mean / peak |');
+    console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
+    for (const row of rows) {
+      console.log(
+        `| ${row.name} | ${row.seconds.toFixed(1)} s | ${row.keys.toLocaleString('en-US')} | ${row.commands.toLocaleString('en-US')} | ` +
+          `${Math.round(row.serverOps).toLocaleString('en-US')} | ${Math.round(row.instantMean).toLocaleString('en-US')} / ${row.instantPeak.toLocaleString('en-US')} |`,
+      );
+    }
   }
 } finally {
   await r.flushdb().catch(() => undefined);

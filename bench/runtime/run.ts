@@ -1,19 +1,27 @@
 /**
- * Runtime benchmark: our limiters next to rate-limiter-flexible's RateLimiterRedis on the same
- * ioredis client and the same local Redis, plus a bare EVALSHA of `return 1` as the floor.
+ * Runtime benchmark, every peer side by side in one run (interleaved rounds, medians, ratios):
  *
- *   node --import tsx bench/runtime/run.ts            (starts a redis-server, or uses REDIS_TEST_URL)
- *   BENCH_MS=500 node --import tsx bench/runtime/run.ts   (shorter cells)
+ * - **limiters** on one ioredis connection at 16, 64 and 256 calls in flight, on one hot key and
+ *   on 10,000 identities: each algorithm next to rate-limiter-flexible's `RateLimiterRedis`
+ *   ("rlf") and the floor, an EVALSHA of the smallest TTL-safe counter
+ *   (`INCR`, and `PEXPIRE` when it created the key);
+ * - **cache hit** (`createCache().getOrLoad` on a stored entry) next to a plain `GET` of the same
+ *   value, on one hot key and on 10,000 keys;
+ * - **memory store** (every algorithm on `createMemoryStore()`) next to rlf's `RateLimiterMemory`;
+ * - then the keys left without TTL by each library, including a sub-second window.
+ *
+ *   npm run bench:runtime                              (builds, starts a redis-server or uses REDIS_TEST_URL)
+ *   node --import tsx bench/runtime/run.ts             (the runtime as last built: runtime/dist, or BENCH_OURS=<index.js>)
+ *   BENCH_MS=500 BENCH_ROUNDS=7 node --import tsx bench/runtime/run.ts
  *   BENCH_BASELINE=/path/to/runtime/dist/index.js node --import tsx bench/runtime/run.ts
  *     (also another build of the runtime, e.g. the one before a change, in the same cells: its
  *     rows are labelled "baseline", and "/ baseline" is ours as a ratio of it;
  *     BENCH_CLIENT_ONLY=1 stops after the client-side cost)
+ *   BENCH_ONLY=limiters,cache,memory   (a subset of the sections)
  *
- * Workloads: one hot key mostly allowed, one hot key mostly denied, 10,000 rotating keys; each at
- * 1 and 64 calls in flight. Each implementation is warmed up for 200 ms, then all of them are
- * measured in turn, BENCH_ROUNDS times (default 3) for BENCH_MS each (default 400 ms), and the
- * median is reported: interleaving keeps a noisy machine from favouring whoever ran first.
- * At the end: keys left without TTL per library, including a sub-second window.
+ * Each implementation of a cell is warmed up for 200 ms, then all of them are measured in turn,
+ * BENCH_ROUNDS times (default 5) for BENCH_MS each (default 300 ms), and the median is reported:
+ * interleaving keeps a noisy machine from favouring whoever ran first.
  *
  * First, the client-side cost of one `take()` without Redis: a stand-in ioredis client whose
  * scripts resolve at once, CPU time per call (process.cpuUsage, so a busy machine that
@@ -21,99 +29,122 @@
  */
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { Redis } from 'ioredis';
-import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { pathToFileURL } from 'node:url';
-import { createLimiter, type Limiter, type LimiterOptions } from '../../runtime/index.js';
+import { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
+import type * as Runtime from '../../runtime/index.js';
+import type { Limiter, LimiterOptions } from '../../runtime/index.js';
+import { scanWithPttl } from '../../tests/helpers/redis.js';
 import { startRedis, unlinkMatching } from '../../tests/helpers/redis-server.js';
 
-const CELL_MS = Number(process.env.BENCH_MS ?? 400);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const CELL_MS = Number(process.env.BENCH_MS ?? 300);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const WARMUP_MS = 200;
-const HOUR = 3_600_000;
+const IN_FLIGHT = (process.env.BENCH_IN_FLIGHT ?? '16,64,256').split(',').map(Number);
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'limiters,cache,memory').split(','));
 const tag = randomBytes(4).toString('hex');
 const OURS = `benchours${tag}`;
 const THEIRS = `benchrlf${tag}`;
 const FLOOR = `benchfloor${tag}`;
 const BASELINE = `benchbase${tag}`;
-const baseline = process.env.BENCH_BASELINE
-  ? ((await import(pathToFileURL(process.env.BENCH_BASELINE).href)) as { createLimiter: typeof createLimiter })
-  : undefined;
+const PLAIN = `benchget${tag}`;
+type Runtime = typeof Runtime;
+// the built runtime (what users run: tsx's transform of the sources adds a helper call per closure)
+const runtime = (await import(pathToFileURL(process.env.BENCH_OURS ?? new URL('../../runtime/dist/index.js', import.meta.url).pathname).href)) as Runtime;
+const baseline = process.env.BENCH_BASELINE ? ((await import(pathToFileURL(process.env.BENCH_BASELINE).href)) as Runtime) : undefined;
+
+/** The floor: the smallest TTL-safe counter, INCR and PEXPIRE when INCR created the key. */
+const FLOOR_LUA = "local n = redis.call('INCR', KEYS[1]) if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end return n";
 
 type Call = (i: number) => Promise<unknown>;
+interface Impl {
+  label: string;
+  call: Call;
+}
 
-async function measure(call: Call, inFlight: number, ms: number): Promise<number> {
+/** CPU seconds the redis-server has used (main thread and background threads), from INFO cpu. */
+async function serverCpu(server: Redis | undefined): Promise<number> {
+  if (server === undefined) return 0;
+  const info = await server.info('cpu');
+  const field = (name: string) => Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(info)?.[1] ?? 0);
+  return field('used_cpu_user') + field('used_cpu_sys');
+}
+
+interface Sample {
+  /** calls per second */
+  ops: number;
+  /** CPU µs per call, this process and the redis-server together */
+  cpu: number;
+}
+
+/** Calls per second of `call`, `inFlight` at a time, for `ms`, and the CPU it took per call. */
+async function measure(call: Call, inFlight: number, ms: number, server?: Redis): Promise<Sample> {
   let i = 0;
-  const run = async (until: number): Promise<number> => {
-    let done = 0;
-    await Promise.all(
-      Array.from({ length: inFlight }, async () => {
-        while (performance.now() < until) {
-          await call(i++);
-          done += 1;
-        }
-      }),
-    );
-    return done;
-  };
+  let done = 0;
+  const serverBefore = await serverCpu(server);
+  const cpuBefore = process.cpuUsage();
   const started = performance.now();
-  const done = await run(started + ms);
-  return done / ((performance.now() - started) / 1000);
+  const until = started + ms;
+  const worker = async (): Promise<void> => {
+    while (performance.now() < until) {
+      await call(i++);
+      done += 1;
+    }
+  };
+  const workers: Promise<void>[] = [];
+  for (let w = 0; w < inFlight; w += 1) workers.push(worker());
+  await Promise.all(workers);
+  const elapsed = (performance.now() - started) / 1000;
+  const client = process.cpuUsage(cpuBefore);
+  const serverUs = ((await serverCpu(server)) - serverBefore) * 1e6;
+  return { ops: done / elapsed, cpu: (client.user + client.system + serverUs) / done };
 }
 
-interface Workload {
-  name: string;
-  identity: (i: number) => string;
-  ours: LimiterOptions[];
-  theirs: { points: number; duration: number };
+function median(list: readonly number[]): number {
+  const sorted = [...list].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
 
-const big = 1_000_000_000;
-const fc = { onRedisError: 'fail-closed' as const };
-const workloads: Workload[] = [
-  {
-    name: 'hot key, mostly allowed',
-    identity: () => 'hot-allowed',
-    ours: [
-      { ...fc, algorithm: 'fixed-window', limit: big, windowMs: 60_000 },
-      { ...fc, algorithm: 'sliding-window-log', limit: big, windowMs: 60_000 },
-      { ...fc, algorithm: 'sliding-window-counter', limit: big, windowMs: 60_000 },
-      { ...fc, algorithm: 'token-bucket', capacity: big, refillPerSecond: 1_000_000 },
-      { ...fc, algorithm: 'gcra', limit: 1_000_000, periodMs: 1000, burst: big },
-      { ...fc, algorithm: 'leaky-bucket', capacity: big, leakPerSecond: 1_000_000 },
-    ],
-    theirs: { points: big, duration: 60 },
-  },
-  {
-    name: 'hot key, mostly denied',
-    identity: () => 'hot-denied',
-    ours: [
-      { ...fc, algorithm: 'fixed-window', limit: 10, windowMs: HOUR },
-      { ...fc, algorithm: 'sliding-window-log', limit: 10, windowMs: HOUR },
-      { ...fc, algorithm: 'sliding-window-counter', limit: 10, windowMs: HOUR },
-      { ...fc, algorithm: 'token-bucket', capacity: 10, refillPerSecond: 0.001 },
-      { ...fc, algorithm: 'gcra', limit: 10, periodMs: HOUR },
-      { ...fc, algorithm: 'leaky-bucket', capacity: 10, leakPerSecond: 0.001 },
-    ],
-    theirs: { points: 10, duration: 3600 },
-  },
-  {
-    name: '10,000 rotating keys',
-    identity: (i) => `user-${i % 10_000}`,
-    ours: [
-      { ...fc, algorithm: 'fixed-window', limit: 100, windowMs: 60_000 },
-      { ...fc, algorithm: 'sliding-window-log', limit: 100, windowMs: 60_000 },
-      { ...fc, algorithm: 'sliding-window-counter', limit: 100, windowMs: 60_000 },
-      { ...fc, algorithm: 'token-bucket', capacity: 100, refillPerSecond: 2 },
-      { ...fc, algorithm: 'gcra', limit: 100, periodMs: 60_000 },
-      { ...fc, algorithm: 'leaky-bucket', capacity: 100, leakPerSecond: 2 },
-    ],
-    theirs: { points: 100, duration: 60 },
-  },
-];
+/** The samples of each implementation over the rounds of one cell. */
+type Cell = Map<string, Sample[]>;
+
+/** `ROUNDS` interleaved rounds of every implementation (each warmed up first). */
+async function cell(impls: readonly Impl[], inFlight: number, server?: Redis): Promise<Cell> {
+  const samples: Cell = new Map(impls.map((impl) => [impl.label, []]));
+  for (const impl of impls) await measure(impl.call, inFlight, WARMUP_MS);
+  for (let round = 0; round < ROUNDS; round += 1) {
+    // a different first implementation each round: none is always measured right after the warm-up
+    for (let k = 0; k < impls.length; k += 1) {
+      const impl = impls[(k + round) % impls.length]!;
+      samples.get(impl.label)!.push(await measure(impl.call, inFlight, CELL_MS, server));
+    }
+  }
+  return samples;
+}
+
+/** Median calls per second of `label`. */
+function opsOf(c: Cell, label: string): number {
+  return median(c.get(label)!.map((s) => s.ops));
+}
+
+/** Throughput of `a` over `b`: the median over the rounds of their ratio within a round. */
+function speedRatio(c: Cell, a: string, b: string): number {
+  const as = c.get(a)!;
+  const bs = c.get(b)!;
+  return median(as.map((s, round) => s.ops / bs[round]!.ops));
+}
+
+/** CPU per call of `b` over `a` (client and server together): above 1, `a` costs less. */
+function costRatio(c: Cell, a: string, b: string): number {
+  return median(c.get(b)!.map((s) => s.cpu)) / median(c.get(a)!.map((s) => s.cpu));
+}
 
 function fmt(n: number): string {
   return Math.round(n).toLocaleString('en-US');
+}
+
+function ratio(a: number, b: number): string {
+  return b > 0 ? (a / b).toFixed(2) : '-';
 }
 
 /** A stand-in for an ioredis client: `defineCommand` defines scripts that resolve at once. */
@@ -151,7 +182,7 @@ async function clientSideCost(): Promise<void> {
     ['10,000 rotating', (i: number) => `user-${i % 10_000}`],
   ] as const) {
     for (const inFlight of [1, 64]) {
-      const ours = createLimiter(instantClient() as never, options);
+      const ours = runtime.createLimiter(instantClient() as never, options);
       const base = baseline.createLimiter(instantClient() as never, options);
       const o: number[] = [];
       const b: number[] = [];
@@ -163,11 +194,203 @@ async function clientSideCost(): Promise<void> {
           b.push(c);
         }
       }
-      const median = (list: number[]) => [...list].sort((x, y) => x - y)[Math.floor(list.length / 2)]!;
-      console.log(`| ${label} | ${inFlight} | ${median(o).toFixed(2)} | ${median(b).toFixed(2)} | ${(median(o) / median(b)).toFixed(2)} |`);
+      console.log(`| ${label} | ${inFlight} | ${median(o).toFixed(2)} | ${median(b).toFixed(2)} | ${ratio(median(o), median(b))} |`);
     }
   }
   console.log('');
+}
+
+interface Workload {
+  name: string;
+  identity: (i: number) => string;
+  ours: LimiterOptions[];
+  theirs: { points: number; duration: number };
+}
+
+const big = 1_000_000_000;
+const fc = { onRedisError: 'fail-closed' as const };
+const workloads: Workload[] = [
+  {
+    name: 'hot key',
+    identity: () => 'hot-allowed',
+    ours: [
+      { ...fc, algorithm: 'fixed-window', limit: big, windowMs: 60_000 },
+      { ...fc, algorithm: 'sliding-window-log', limit: big, windowMs: 60_000 },
+      { ...fc, algorithm: 'sliding-window-counter', limit: big, windowMs: 60_000 },
+      { ...fc, algorithm: 'token-bucket', capacity: big, refillPerSecond: 1_000_000 },
+      { ...fc, algorithm: 'gcra', limit: 1_000_000, periodMs: 1000, burst: big },
+      { ...fc, algorithm: 'leaky-bucket', capacity: big, leakPerSecond: 1_000_000 },
+    ],
+    theirs: { points: big, duration: 60 },
+  },
+  {
+    name: '10,000 identities',
+    identity: (i) => `user-${i % 10_000}`,
+    ours: [
+      { ...fc, algorithm: 'fixed-window', limit: 100, windowMs: 60_000 },
+      { ...fc, algorithm: 'sliding-window-log', limit: 100, windowMs: 60_000 },
+      { ...fc, algorithm: 'sliding-window-counter', limit: 100, windowMs: 60_000 },
+      { ...fc, algorithm: 'token-bucket', capacity: 100, refillPerSecond: 2 },
+      { ...fc, algorithm: 'gcra', limit: 100, periodMs: 60_000 },
+      { ...fc, algorithm: 'leaky-bucket', capacity: 100, leakPerSecond: 2 },
+    ],
+    theirs: { points: 100, duration: 60 },
+  },
+];
+
+async function limiters(redis: Redis): Promise<void> {
+  const floorSha = (await redis.script('LOAD', FLOOR_LUA)) as string;
+  const rows: string[] = [];
+  const costRows: string[] = [];
+  const worst = { rlf: Infinity, floor: Infinity };
+  for (const w of workloads) {
+    for (const inFlight of IN_FLIGHT) {
+      const rlf = new RateLimiterRedis({ storeClient: redis, keyPrefix: THEIRS, ...w.theirs });
+      const impls: Impl[] = [
+        { label: 'floor', call: (i) => redis.evalsha(floorSha, 1, `${FLOOR}:${w.identity(i)}`, '60000') },
+        // a rejection is rate-limiter-flexible's way of answering "denied"
+        { label: 'rlf', call: (i) => rlf.consume(w.identity(i)).catch((rejection: unknown) => rejection) },
+      ];
+      for (const options of w.ours) {
+        const limiter: Limiter = runtime.createLimiter(redis, { ...options, namespace: OURS });
+        impls.push({ label: options.algorithm, call: (i) => limiter.take(w.identity(i)) });
+        if (baseline !== undefined) {
+          const base = baseline.createLimiter(redis, { ...options, namespace: BASELINE });
+          impls.push({ label: `baseline ${options.algorithm}`, call: (i) => base.take(w.identity(i)) });
+        }
+      }
+      const m = await cell(impls, inFlight, redis);
+      const cells = w.ours.map((options) => {
+        const a = options.algorithm;
+        const vsRlf = speedRatio(m, a, 'rlf');
+        const vsFloor = speedRatio(m, a, 'floor');
+        worst.rlf = Math.min(worst.rlf, vsRlf);
+        worst.floor = Math.min(worst.floor, vsFloor);
+        const base = baseline === undefined ? '' : ` (${speedRatio(m, a, `baseline ${a}`).toFixed(2)})`;
+        return `${vsRlf.toFixed(2)} / ${vsFloor.toFixed(2)}${base}`;
+      });
+      const costs = w.ours.map((options) => `${costRatio(m, options.algorithm, 'rlf').toFixed(2)} / ${costRatio(m, options.algorithm, 'floor').toFixed(2)}`);
+      rows.push(`| ${w.name} | ${inFlight} | ${fmt(opsOf(m, 'floor'))} | ${fmt(opsOf(m, 'rlf'))} | ${cells.join(' | ')} |`);
+      costRows.push(`| ${w.name} | ${inFlight} | ${costs.join(' | ')} |`);
+      process.stderr.write(`done: limiters, ${w.name}, ${inFlight} in flight\n`);
+    }
+  }
+  const algorithms = workloads[0]!.ours.map((o) => o.algorithm);
+  console.log(
+    `Limiters, one ioredis connection: median ops/s of the floor and of rlf; each algorithm's throughput as ours / rlf and ours / floor${baseline === undefined ? '' : ' (ours / baseline)'}, each the median of the per-round ratios.\n`,
+  );
+  console.log(`| workload | in flight | floor ops/s | rlf ops/s | ${algorithms.join(' | ')} |`);
+  console.log(`| --- | ---: | ---: | ---: | ${algorithms.map(() => '---:').join(' | ')} |`);
+  for (const row of rows) console.log(row);
+  console.log('\nCPU per call, this process and the redis-server together: rlf / ours and floor / ours (above 1: ours costs less).\n');
+  console.log(`| workload | in flight | ${algorithms.join(' | ')} |`);
+  console.log(`| --- | ---: | ${algorithms.map(() => '---:').join(' | ')} |`);
+  for (const row of costRows) console.log(row);
+  console.log(`\nLowest ratio over every cell: ${worst.rlf.toFixed(2)}× rlf, ${worst.floor.toFixed(2)}× the floor.\n`);
+}
+
+async function cacheHits(redis: Redis): Promise<void> {
+  const value = { id: 42, name: 'Ada Lovelace', email: 'ada@example.com', roles: ['admin', 'editor'], createdAt: '2026-01-01T00:00:00.000Z' };
+  const text = JSON.stringify(value);
+  const KEYS = 10_000;
+  const options = { ttlMs: 3_600_000, earlyRecompute: true };
+  const ours = runtime.createCache<typeof value>(redis, { ...options, namespace: OURS });
+  const base = baseline?.createCache<typeof value>(redis, { ...options, namespace: BASELINE });
+  const loader = async () => value;
+  const pipeline = redis.pipeline();
+  for (let k = 0; k < KEYS; k += 1) pipeline.set(`${PLAIN}:${k}`, text, 'PX', 3_600_000);
+  await pipeline.exec();
+  for (let k = 0; k < KEYS; k += 1) {
+    await ours.getOrLoad(`k${k}`, loader);
+    await base?.getOrLoad(`k${k}`, loader);
+  }
+  const rows: string[] = [];
+  for (const [name, keyOf] of [
+    ['hot key', () => 0],
+    ['10,000 keys', (i: number) => i % KEYS],
+  ] as const) {
+    for (const inFlight of IN_FLIGHT) {
+      const impls: Impl[] = [
+        { label: 'get', call: (i) => redis.get(`${PLAIN}:${keyOf(i)}`) },
+        { label: 'ours', call: (i) => ours.getOrLoad(`k${keyOf(i)}`, loader) },
+      ];
+      if (base !== undefined) impls.push({ label: 'baseline', call: (i) => base.getOrLoad(`k${keyOf(i)}`, loader) });
+      const m = await cell(impls, inFlight, redis);
+      const vsBase = base === undefined ? '' : ` ${speedRatio(m, 'baseline', 'get').toFixed(2)} | ${speedRatio(m, 'ours', 'baseline').toFixed(2)} |`;
+      rows.push(
+        `| ${name} | ${inFlight} | ${fmt(opsOf(m, 'get'))} | ${fmt(opsOf(m, 'ours'))} | ${speedRatio(m, 'ours', 'get').toFixed(2)} | ${costRatio(m, 'ours', 'get').toFixed(2)} |${vsBase}`,
+      );
+      process.stderr.write(`done: cache, ${name}, ${inFlight} in flight\n`);
+    }
+  }
+  const loads = ours.stats().loads;
+  console.log(`Cache hits (a ${text.length}-byte JSON value), one ioredis connection; ours loaded ${loads} times (the 10,000 first reads; early recomputation on):\n`);
+  console.log(`| keys | in flight | GET ops/s | getOrLoad hit ops/s | ours / GET | CPU per call: GET / ours |${base === undefined ? '' : ' baseline / GET | ours / baseline |'}`);
+  console.log(`| --- | ---: | ---: | ---: | ---: | ---: |${base === undefined ? '' : ' ---: | ---: |'}`);
+  for (const row of rows) console.log(row);
+  console.log('');
+}
+
+async function memoryStores(): Promise<void> {
+  const rows: string[] = [];
+  for (const w of workloads) {
+    const store = runtime.createMemoryStore({ maxKeys: 100_000 });
+    const baseStore = baseline?.createMemoryStore({ maxKeys: 100_000 });
+    const rlf = new RateLimiterMemory({ keyPrefix: THEIRS, ...w.theirs });
+    const impls: Impl[] = [{ label: 'rlf', call: (i) => rlf.consume(w.identity(i)).catch((rejection: unknown) => rejection) }];
+    for (const options of w.ours) {
+      const limiter = runtime.createLimiter(store, { ...options, namespace: OURS });
+      impls.push({ label: options.algorithm, call: (i) => limiter.take(w.identity(i)) });
+      if (baseline !== undefined && baseStore !== undefined) {
+        const b = baseline.createLimiter(baseStore, { ...options, namespace: BASELINE });
+        impls.push({ label: `baseline ${options.algorithm}`, call: (i) => b.take(w.identity(i)) });
+      }
+    }
+    const m = await cell(impls, 16);
+    const theirs = opsOf(m, 'rlf');
+    const cells = w.ours.map((options) => {
+      const a = options.algorithm;
+      return `${speedRatio(m, a, 'rlf').toFixed(2)}${baseline === undefined ? '' : ` (${speedRatio(m, a, `baseline ${a}`).toFixed(2)})`}`;
+    });
+    rows.push(`| ${w.name} | ${fmt(theirs)} | ${cells.join(' | ')} |`);
+    store.close();
+    baseStore?.close();
+    process.stderr.write(`done: memory store, ${w.name}\n`);
+  }
+  console.log(`Memory store, 16 calls in flight: ops/s of rlf's RateLimiterMemory, each algorithm as ours / rlf${baseline === undefined ? '' : ' (ours / baseline)'}.\n`);
+  console.log(`| workload | RateLimiterMemory ops/s | ${workloads[0]!.ours.map((o) => o.algorithm).join(' | ')} |`);
+  console.log(`| --- | ---: | ${workloads[0]!.ours.map(() => '---:').join(' | ')} |`);
+  for (const row of rows) console.log(row);
+  console.log('');
+}
+
+async function keysWithoutTtl(redis: Redis): Promise<void> {
+  // Sub-second windows: 500 ms. rate-limiter-flexible takes seconds (duration: 0.5).
+  const subSecondOurs = runtime.createLimiter(redis, {
+    algorithm: 'fixed-window',
+    limit: 2,
+    windowMs: 500,
+    onRedisError: 'fail-closed',
+    namespace: OURS,
+    scope: 'subsecond',
+  });
+  const subSecondTheirs = new RateLimiterRedis({ storeClient: redis, keyPrefix: `${THEIRS}:subsecond`, points: 2, duration: 0.5 });
+  for (let i = 0; i < 50; i += 1) {
+    await subSecondOurs.take(`sub-${i % 5}`);
+    await subSecondTheirs.consume(`sub-${i % 5}`).catch(() => undefined);
+  }
+  const audit = async (prefix: string) => {
+    const pttls = [...(await scanWithPttl(redis, `${prefix}*`)).values()];
+    return { total: pttls.length, noTtl: pttls.filter((pttl) => pttl === -1).length };
+  };
+  const ours = await audit(OURS);
+  const theirs = await audit(THEIRS);
+  const theirsSub = await audit(`${THEIRS}:subsecond`);
+  console.log('| library | keys left | keys without TTL |');
+  console.log('| --- | ---: | ---: |');
+  console.log(`| ours (limiters, incl. a 500 ms fixed window, and cache) | ${fmt(ours.total)} | ${ours.noTtl} |`);
+  console.log(`| rate-limiter-flexible (all workloads) | ${fmt(theirs.total)} | ${theirs.noTtl} |`);
+  console.log(`| of which rate-limiter-flexible, duration: 0.5 s | ${theirsSub.total} | ${theirsSub.noTtl} |`);
 }
 
 async function main(): Promise<void> {
@@ -175,106 +398,17 @@ async function main(): Promise<void> {
   if (process.env.BENCH_CLIENT_ONLY === '1') return;
   const handle = await startRedis();
   const redis = new Redis(handle.url);
-  const rows: string[] = [];
   try {
-    const floorSha = (await redis.script('LOAD', 'return 1')) as string;
-    for (const w of workloads) {
-      for (const inFlight of [1, 64]) {
-        const rlf = new RateLimiterRedis({ storeClient: redis, keyPrefix: THEIRS, ...w.theirs });
-        const impls: Array<{ label: string; call: Call }> = [
-          { label: 'floor', call: () => redis.evalsha(floorSha, 1, `${FLOOR}:k`) },
-          // a rejection is rate-limiter-flexible's way of answering "denied"
-          { label: 'theirs', call: (i) => rlf.consume(w.identity(i)).catch((rejection: unknown) => rejection) },
-          ...w.ours.map((options) => {
-            const limiter: Limiter = createLimiter(redis, { ...options, namespace: OURS });
-            return { label: options.algorithm, call: (i: number) => limiter.take(w.identity(i)) };
-          }),
-          ...(baseline === undefined
-            ? []
-            : w.ours.map((options) => {
-                const limiter: Limiter = baseline.createLimiter(redis, { ...options, namespace: BASELINE });
-                return { label: `baseline ${options.algorithm}`, call: (i: number) => limiter.take(w.identity(i)) };
-              })),
-        ];
-        const samples = new Map<string, number[]>();
-        for (const impl of impls) await measure(impl.call, inFlight, WARMUP_MS);
-        for (let round = 0; round < ROUNDS; round += 1) {
-          for (const impl of impls) {
-            const list = samples.get(impl.label) ?? [];
-            list.push(await measure(impl.call, inFlight, CELL_MS));
-            samples.set(impl.label, list);
-          }
-        }
-        const median = (label: string) => {
-          const list = [...(samples.get(label) ?? [])].sort((a, b) => a - b);
-          return list[Math.floor(list.length / 2)] ?? 0;
-        };
-        const floor = median('floor');
-        const theirs = median('theirs');
-        rows.push(`| ${w.name} | ${inFlight} | rate-limiter-flexible (fixed window) | ${fmt(theirs)} | 1.00 | ${(theirs / floor).toFixed(2)} |`);
-        for (const options of w.ours) {
-          const ours = median(options.algorithm);
-          const base = median(`baseline ${options.algorithm}`);
-          const vsBase = baseline === undefined ? '' : ` ${(ours / base).toFixed(2)} |`;
-          rows.push(
-            `| ${w.name} | ${inFlight} | ours: ${options.algorithm} | ${fmt(ours)} | ${(ours / theirs).toFixed(2)} | ${(ours / floor).toFixed(2)} |${vsBase}`,
-          );
-          if (baseline !== undefined) {
-            rows.push(`| ${w.name} | ${inFlight} | baseline: ${options.algorithm} | ${fmt(base)} | ${(base / theirs).toFixed(2)} | ${(base / floor).toFixed(2)} | 1.00 |`);
-          }
-        }
-        rows.push(`| ${w.name} | ${inFlight} | floor: EVALSHA \`return 1\` | ${fmt(floor)} | | 1.00 |`);
-        process.stderr.write(`done: ${w.name}, ${inFlight} in flight\n`);
-      }
-    }
-
-    // Sub-second windows: 500 ms. rate-limiter-flexible takes seconds (duration: 0.5).
-    const subSecondOurs = createLimiter(redis, {
-      algorithm: 'fixed-window',
-      limit: 2,
-      windowMs: 500,
-      onRedisError: 'fail-closed',
-      namespace: OURS,
-      scope: 'subsecond',
-    });
-    const subSecondTheirs = new RateLimiterRedis({ storeClient: redis, keyPrefix: `${THEIRS}:subsecond`, points: 2, duration: 0.5 });
-    for (let i = 0; i < 50; i += 1) {
-      await subSecondOurs.take(`sub-${i % 5}`);
-      await subSecondTheirs.consume(`sub-${i % 5}`).catch(() => undefined);
-    }
-
-    const audit = async (prefix: string) => {
-      let total = 0;
-      let noTtl = 0;
-      let cursor = '0';
-      do {
-        const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-        cursor = next;
-        for (const key of keys) {
-          total += 1;
-          if ((await redis.pttl(key)) === -1) noTtl += 1;
-        }
-      } while (cursor !== '0');
-      return { total, noTtl };
-    };
-    const ours = await audit(OURS);
-    const theirs = await audit(THEIRS);
-    const theirsSub = await audit(`${THEIRS}:subsecond`);
-    const oursSub = await audit(`${OURS}:fw:v1:`); // fixed-window keys only; sub-second ones among them
-
-    console.log(`Redis: ${handle.source} ${handle.url}; median of ${ROUNDS} interleaved ${CELL_MS} ms cells after a ${WARMUP_MS} ms warm-up; one ioredis client.\n`);
-    console.log(`| workload | in flight | implementation | ops/s | ours / theirs | / floor |${baseline === undefined ? '' : ' / baseline |'}`);
-    console.log(`| --- | ---: | --- | ---: | ---: | ---: |${baseline === undefined ? '' : ' ---: |'}`);
-    for (const row of rows) console.log(row);
-    console.log('\n| library | keys left | keys without TTL |');
-    console.log('| --- | ---: | ---: |');
-    console.log(`| ours (all algorithms, incl. a 500 ms fixed window) | ${fmt(ours.total)} | ${ours.noTtl} |`);
-    console.log(`| rate-limiter-flexible (all workloads) | ${fmt(theirs.total)} | ${theirs.noTtl} |`);
-    console.log(`| of which rate-limiter-flexible, duration: 0.5 s | ${theirsSub.total} | ${theirsSub.noTtl} |`);
-    console.log(`| (ours, fixed-window keys incl. the 500 ms ones) | ${fmt(oursSub.total)} | ${oursSub.noTtl} |`);
-
+    const version = /redis_version:(\S+)/.exec(await redis.info('server'))?.[1];
+    console.log(
+      `Redis ${version} (${handle.source} ${handle.url}), node ${process.version}; median of ${ROUNDS} interleaved ${CELL_MS} ms cells after a ${WARMUP_MS} ms warm-up.\n`,
+    );
+    if (ONLY.has('limiters')) await limiters(redis);
+    if (ONLY.has('cache')) await cacheHits(redis);
+    if (ONLY.has('memory')) await memoryStores();
+    await keysWithoutTtl(redis);
     // leave nothing behind on a named REDIS_TEST_URL
-    for (const prefix of [OURS, THEIRS, FLOOR, BASELINE]) await unlinkMatching(redis, `${prefix}*`);
+    for (const prefix of [OURS, THEIRS, FLOOR, BASELINE, PLAIN]) await unlinkMatching(redis, `${prefix}*`);
   } finally {
     await redis.quit();
     await handle.stop();

@@ -1,15 +1,16 @@
--- cache_get: read a cache entry; on a miss take the load lock, on a hit near its expiry maybe take
--- it for an early recomputation (XFetch).
+-- cache_get: the slow path of a read, after a plain GET of the entry found nothing usable or
+-- found it near its expiry: read the entry; on a miss take the load lock, on a hit near its
+-- expiry maybe take it for an early recomputation (XFetch).
 --
--- KEYS[1]  the entry: a hash { v = serialized value | a = '1' (cached "absent"),
---          d = load time in ms (delta), t = stored-at in ms (server clock) }, always with a TTL
+-- KEYS[1]  the entry: a string 'RT1:<expiresAtMs>:<deltaMs>:<kind>:<payload>' (see cache_set.lua),
+--          always with a TTL
 -- KEYS[2]  the lock: a string holding its owner's token, always with a TTL (SET ... NX PX)
 --          Both keys share one hash tag, so they live in one cluster slot.
 -- ARGV[1]  token      the caller's lock token, a non-empty string
 -- ARGV[2]  lockTtlMs  integer >= 1, milliseconds
 -- ARGV[3]  xfetch     beta * -ln(rand) drawn by the caller, a number >= 0 ('0' disables early
 --                     recomputation): the entry is recomputed early when delta * xfetch >= PTTL
--- Returns  { status, absent 0|1, value or false, pttl }
+-- Returns  { status, absent 0|1, payload or false, pttl }
 --          status 'hit'      entry found (pttl = the entry's PTTL)
 --                 'refresh'  entry found and the caller now owns the lock: serve the value and
 --                            recompute it in the background
@@ -17,8 +18,9 @@
 --                 'busy'     no entry and another caller owns the lock (pttl = the lock's PTTL)
 --
 -- The only write is SET ... NX PX: the lock never exists without a TTL, so a crashed loader holds
--- it for at most lockTtlMs (https://redis.io/docs/latest/commands/set/). An entry without a TTL
--- (written by someone else) counts as a miss; cache_set replaces it with one that has a TTL.
+-- it for at most lockTtlMs (https://redis.io/docs/latest/commands/set/). An entry without a TTL,
+-- or a string this script did not write, counts as a miss; cache_set replaces it with one that has
+-- a TTL. A key of another type fails with WRONGTYPE (another program writes into this namespace).
 -- PTTL: https://redis.io/docs/latest/commands/pttl/ ; XFetch: Vattani, Chierichetti, Lowenstein,
 -- "Optimal Probabilistic Cache Stampede Prevention", VLDB 2015.
 local MAX = 9007199254740991
@@ -36,19 +38,19 @@ end
 
 local pttl = redis.call('PTTL', KEYS[1])
 if pttl > 0 then
-  local entry = redis.call('HMGET', KEYS[1], 'v', 'a', 'd')
-  local absent = 0
-  if entry[2] == '1' then
-    absent = 1
-  end
-  if entry[1] or absent == 1 then
-    local delta = tonumber(entry[3]) or 0
-    if xfetch > 0 and delta * xfetch >= pttl then
+  local entry = redis.call('GET', KEYS[1])
+  local delta, kind, payload = string.match(entry, '^RT1:%d+:(%d+):([va]):(.*)$')
+  if kind ~= nil then
+    local absent = 0
+    if kind == 'a' then
+      absent = 1
+    end
+    if xfetch > 0 and tonumber(delta) * xfetch >= pttl then
       if redis.call('SET', KEYS[2], ARGV[1], 'NX', 'PX', string.format('%d', lock_ttl)) then
-        return { 'refresh', absent, entry[1], pttl }
+        return { 'refresh', absent, payload, pttl }
       end
     end
-    return { 'hit', absent, entry[1], pttl }
+    return { 'hit', absent, payload, pttl }
   end
 end
 

@@ -1,6 +1,9 @@
 -- cache_set: store a cache entry with its TTL and release the load lock, atomically.
 --
--- KEYS[1]  the entry hash (see cache_get.lua)
+-- KEYS[1]  the entry: a string 'RT1:<expiresAtMs>:<deltaMs>:<kind>:<payload>', so that a hit
+--          is one GET: expiresAtMs is the server clock at the write plus the TTL (what the
+--          reader's XFetch compares with its clock), deltaMs the measured load time, kind 'v'
+--          (a value) or 'a' (a cached "absent", payload empty)
 -- KEYS[2]  the lock
 -- ARGV[1]  token    the loader's lock token: the entry is stored only while the lock still holds
 --                   it. '' stores unconditionally (a write-through `set`) and also drops any lock,
@@ -13,10 +16,10 @@
 -- Returns  1 when stored, 0 when not (the lock expired or was taken over: an invalidate or a set
 --          overtook the load, or the load outlived lockTtlMs)
 --
--- Every argument is checked before the first write: Redis does not roll a script back, and an
--- error after the HSET would leave an entry without TTL. DEL + HSET + PEXPIRE on one path, so
--- the entry always has a TTL and never mixes fields of an old entry. TIME gives the stored-at
--- stamp from the server clock (https://redis.io/docs/latest/commands/time/).
+-- Every argument is checked before the write. One SET ... PX replaces the entry whatever it held
+-- (any type) with its TTL in the same command: the entry never exists without a TTL
+-- (https://redis.io/docs/latest/commands/set/). TIME gives the expiry stamp from the server clock
+-- (https://redis.io/docs/latest/commands/time/).
 local MAX = 9007199254740991
 local kind = ARGV[2]
 if kind ~= 'v' and kind ~= 'a' then
@@ -28,7 +31,10 @@ if ttl == nil or ttl ~= math.floor(ttl) or ttl < 1 or ttl > MAX then
 end
 local delta
 if ARGV[5] == '' then
-  delta = tonumber(redis.call('HGET', KEYS[1], 'd')) or 0
+  delta = 0
+  if redis.call('TYPE', KEYS[1])['ok'] == 'string' then
+    delta = tonumber(string.match(redis.call('GET', KEYS[1]), '^RT1:%d+:(%d+):')) or 0
+  end
 else
   delta = tonumber(ARGV[5])
   if delta == nil or delta ~= math.floor(delta) or delta < 0 or delta > MAX then
@@ -41,12 +47,10 @@ if ARGV[1] ~= '' and redis.call('GET', KEYS[2]) ~= ARGV[1] then
 end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-redis.call('DEL', KEYS[1])
+local payload = ''
 if kind == 'v' then
-  redis.call('HSET', KEYS[1], 'v', ARGV[3], 'd', string.format('%d', delta), 't', string.format('%d', now))
-else
-  redis.call('HSET', KEYS[1], 'a', '1', 'd', string.format('%d', delta), 't', string.format('%d', now))
+  payload = ARGV[3]
 end
-redis.call('PEXPIRE', KEYS[1], string.format('%d', ttl))
+redis.call('SET', KEYS[1], string.format('RT1:%d:%d:%s:', now + ttl, delta, kind) .. payload, 'PX', string.format('%d', ttl))
 redis.call('DEL', KEYS[2])
 return 1

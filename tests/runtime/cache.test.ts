@@ -3,13 +3,18 @@ import fc from 'fast-check';
 import { Cluster } from 'ioredis';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { jitteredTtl } from '../../runtime/cache.js';
+import { jitteredTtl, parseEntry } from '../../runtime/cache.js';
 import { createCache, NotFound, type Cache, type CacheOptions } from '../../runtime/index.js';
 import { getScript } from '../../runtime/scripts.js';
 import { scanWithPttl, uniquePrefix, useRedis } from '../helpers/redis.js';
 import { connectCluster, startRedisCluster, type RedisClusterHandle } from '../helpers/redis-cluster.js';
 
 const redis = useRedis();
+
+/** The entry as stored: `RT1:<expiresAtMs>:<deltaMs>:<v|a>:<payload>` parsed, or `null`. */
+async function stored(r: { get(key: string): Promise<string | null> }, entry: string) {
+  return parseEntry(await r.get(entry));
+}
 
 /** Namespaces created by the current test, audited after it. */
 let namespaces: string[] = [];
@@ -97,7 +102,7 @@ describe('createCache: the load lock', () => {
     expect(loader.calls()).toBe(1);
     expect(other.stats()).toMatchObject({ misses: 1, loads: 1, stores: 1, waitTimeouts: 0 });
     expect(other.stats().waits).toBeLessThanOrEqual(1);
-    expect(await r.hget(entry, 'v')).toBe('"fresh"');
+    expect((await stored(r, entry))?.payload).toBe('"fresh"');
   });
 
   it('a waiter that reaches maxWaitMs while the lock is held loads itself and does not store', async () => {
@@ -138,7 +143,7 @@ describe('createCache: the load lock', () => {
     for (const key of ['user:42', 'ada@example.com', '{tag}', '}', 'a{b}c']) {
       const { entry, lock } = cache.keysFor(key);
       expect(calculateSlot(entry)).toBe(calculateSlot(lock));
-      expect(entry).toMatch(/^users:cache:v1:\{[A-Za-z0-9_-]{22}\}:e$/);
+      expect(entry).toMatch(/^users:cache:v1:\{[A-Za-z0-9_-]{22}\}:s$/);
       expect(lock).toBe(`${entry.slice(0, -1)}l`);
     }
   });
@@ -216,12 +221,27 @@ describe('createCache: TTLs', () => {
     const r = redis.client();
     const cache = createCache<string>(r, { namespace, ttlMs: 2000 });
     const { entry } = cache.keysFor('k');
-    await r.hset(entry, 'v', '"old"');
-    expect(await cache.getOrLoad('k', () => 'new')).toBe('new');
-    const pttl = await r.pttl(entry);
-    expect(pttl).toBeGreaterThan(0);
-    expect(pttl).toBeLessThanOrEqual(2200);
-    expect(await r.hgetall(entry)).toMatchObject({ v: '"new"' });
+    const [seconds] = await r.time();
+    const past = Number(seconds) * 1000 - 1000;
+    // a foreign string, and ours without TTL and past its stamp
+    for (const write of [() => r.set(entry, '"old"'), () => r.set(entry, `RT1:${past}:0:v:"old"`)]) {
+      await write();
+      expect(await cache.getOrLoad('k', () => 'new')).toBe('new');
+      const pttl = await r.pttl(entry);
+      expect(pttl).toBeGreaterThan(0);
+      expect(pttl).toBeLessThanOrEqual(2200);
+      expect(await r.get(entry)).toMatch(/^RT1:\d+:\d+:v:"new"$/);
+      await r.del(entry);
+    }
+  });
+
+  it('parseEntry reads what cache_set writes and nothing else', () => {
+    expect(parseEntry('RT1:1700000000000:12:v:{"a":1}:x')).toEqual({ expiresAt: 1700000000000, delta: 12, absent: false, payload: '{"a":1}:x' });
+    expect(parseEntry('RT1:5:0:a:')).toEqual({ expiresAt: 5, delta: 0, absent: true, payload: '' });
+    expect(parseEntry('RT1:5:0:v:line\nbreak')?.payload).toBe('line\nbreak');
+    for (const text of [null, 42, '', 'RT1:', 'RT1::0:v:x', 'RT1:5::v:x', 'RT1:5:0:x:y', 'RT1:5:0:v', 'RT2:5:0:v:x', 'RT1:5a:0:v:x', '"old"']) {
+      expect(parseEntry(text)).toBeNull();
+    }
   });
 });
 
@@ -241,12 +261,23 @@ describe('createCache: early recomputation (XFetch)', () => {
     const until = performance.now() + durationMs;
     const seen: number[] = [];
     let backwards = 0;
+    // With ~2 reads per ms and delta ~10 ms, beta 2, the first read that draws a recomputation
+    // comes ~100 ms before the expiry; a miss needs no read to complete for about that long. A
+    // machine under load can stall the process or the server that long: such stalls (gaps of more
+    // than STALL_MS between two completed reads, of any reader) are counted, and each may excuse
+    // one miss. On a machine that does not stall, exactly the warm-up miss is allowed.
+    const STALL_MS = 50;
+    let stalls = 0;
+    let lastDone = performance.now();
     // 8 readers, each reading every 2-5 ms: about 2 reads per ms in total
     await Promise.all(
       Array.from({ length: 8 }, async () => {
         let last = 0;
         while (performance.now() < until) {
           const v = (await cache.getOrLoad('hot', loader)) ?? -1;
+          const now = performance.now();
+          if (now - lastDone > STALL_MS) stalls += 1;
+          lastDone = now;
           if (v < last) backwards += 1; // each reader's reads are sequential: versions only move forward
           last = v;
           seen.push(v);
@@ -254,15 +285,15 @@ describe('createCache: early recomputation (XFetch)', () => {
         }
       }),
     );
-    if (process.env.CACHE_TEST_VERBOSE) console.log({ reads: seen.length, ...cache.stats() });
+    if (process.env.CACHE_TEST_VERBOSE) console.log({ reads: seen.length, stalls, ...cache.stats() });
     const stats = cache.stats();
-    expect(stats.misses).toBe(1);
-    expect(stats.waits).toBe(0);
-    expect(stats.hits).toBe(seen.length);
+    expect(stats.misses).toBeLessThanOrEqual(1 + stalls);
+    expect(stats.waits).toBeLessThanOrEqual(stalls);
+    expect(stats.hits + stats.misses - 1).toBe(seen.length); // every read after the warm-up is a hit, or an excused miss
     expect(seen.length).toBeGreaterThan(200);
     // the loader runs about once per period: 2000 / 400 = 5 expiries would have happened
     const periods = durationMs / ttlMs;
-    expect(stats.refreshes).toBeGreaterThanOrEqual(periods - 1);
+    expect(stats.refreshes + (stats.misses - 1)).toBeGreaterThanOrEqual(periods - 1);
     expect(stats.refreshes).toBeLessThanOrEqual(periods * 2.5);
     expect(stats.storesRefused).toBe(0);
     expect(backwards).toBe(0);
@@ -290,7 +321,7 @@ describe('createCache: early recomputation (XFetch)', () => {
     expect(cache.stats()).toMatchObject({ hits: 50, misses: 1, refreshes: 1 });
     finish?.();
     const r = redis.client();
-    await waitFor(async () => (await r.hget(cache.keysFor('k').entry, 'v')) === '2');
+    await waitFor(async () => (await stored(r, cache.keysFor('k').entry))?.payload === '2');
     expect(cache.stats().stores).toBe(2);
     expect(await r.exists(cache.keysFor('k').lock)).toBe(0);
   });
@@ -325,20 +356,24 @@ describe('createCache: early recomputation (XFetch)', () => {
     expect(cache.stats()).toMatchObject({ misses: before + 1, refreshes: 0 });
   });
 
-  it('stores the measured load time beside the value and the server clock as stored-at', async () => {
+  it('stores the measured load time beside the value and the expiry on the server clock', async () => {
     const namespace = ns('meta');
     const r = redis.client();
-    const cache = createCache<string>(r, { namespace, ttlMs: 5000 });
+    const cache = createCache<string>(r, { namespace, ttlMs: 5000, jitter: 0 });
+    const [before] = await r.time();
     await cache.getOrLoad('k', async () => {
       await sleep(40);
       return 'v';
     });
-    const fields = await r.hgetall(cache.keysFor('k').entry);
-    expect(Number(fields.d)).toBeGreaterThanOrEqual(35);
-    expect(Number(fields.d)).toBeLessThan(2000);
-    const [seconds] = await r.time();
-    expect(Math.abs(Number(fields.t) - Number(seconds) * 1000)).toBeLessThan(3000);
-    expect(fields.v).toBe('"v"');
+    const [after] = await r.time();
+    const entry = await stored(r, cache.keysFor('k').entry);
+    expect(entry?.delta).toBeGreaterThanOrEqual(35);
+    expect(entry?.delta).toBeLessThan(2000);
+    // written between `before` and `after` (whole seconds of the server clock) with a TTL of 5000 ms
+    expect(entry?.expiresAt).toBeGreaterThanOrEqual(Number(before) * 1000 + 5000);
+    expect(entry?.expiresAt).toBeLessThan((Number(after) + 1) * 1000 + 5000);
+    expect(entry?.payload).toBe('"v"');
+    expect(entry?.absent).toBe(false);
   });
 });
 
@@ -363,11 +398,11 @@ describe('createCache: negative caching', () => {
     expect(await cache.getOrLoad('k', loader)).toBeUndefined();
     expect(await cache.getOrLoad('k', loader)).toBeUndefined();
     const pttl = await r.pttl(entry);
-    const absentField = await r.hget(entry, 'a');
+    const absentField = (await stored(r, entry))?.absent;
     if (performance.now() - started < 900) {
       expect(calls).toBe(1);
       expect(pttl).toBeGreaterThan(0);
-      expect(absentField).toBe('1');
+      expect(absentField).toBe(true);
     }
     expect(pttl).toBeLessThanOrEqual(1100);
     exists = true;
@@ -376,7 +411,7 @@ describe('createCache: negative caching', () => {
     expect(await cache.getOrLoad('k', loader)).toBe('created');
     expect(calls).toBe(before + 1);
     expect(await r.pttl(entry)).toBeGreaterThan(50_000); // the value gets the full TTL
-    expect(await r.hget(entry, 'a')).toBeNull(); // no field of the old entry survives
+    expect((await stored(r, entry))?.absent).toBe(false); // nothing of the old entry survives
   });
 });
 
@@ -426,9 +461,10 @@ describe('createCache: invalidate and set', () => {
       await sleep(30);
       return { n: 1 };
     });
-    const delta = await r.hget(entry, 'd');
+    const delta = (await stored(r, entry))?.delta;
+    expect(delta).toBeGreaterThanOrEqual(25);
     await cache.set('k', { n: 2 });
-    expect(await r.hget(entry, 'd')).toBe(delta);
+    expect((await stored(r, entry))?.delta).toBe(delta);
     const pttl = await r.pttl(entry);
     expect(pttl).toBeGreaterThan(7000);
     expect(pttl).toBeLessThanOrEqual(12_000);
@@ -444,7 +480,7 @@ describe('createCache: invalidate and set', () => {
     expect(await pending).toEqual({ n: 3 });
     expect(await cache.getOrLoad('k', () => ({ n: 0 }))).toEqual({ n: 4 });
     await cache.set('k', NotFound);
-    expect(await r.hget(entry, 'a')).toBe('1');
+    expect((await stored(r, entry))?.absent).toBe(true);
     expect(await r.pttl(entry)).toBeLessThanOrEqual(12_000);
   });
 
@@ -461,7 +497,7 @@ describe('createCache: invalidate and set', () => {
     const hit = await cache.getOrLoad('k', () => new Date(0));
     expect(hit).toBeInstanceOf(Date);
     expect(hit?.getTime()).toBe(when.getTime());
-    expect(await r.hget(cache.keysFor('k').entry, 'v')).toBe('1700000000000');
+    expect((await stored(r, cache.keysFor('k').entry))?.payload).toBe('1700000000000');
   });
 });
 

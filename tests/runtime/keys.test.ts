@@ -2,6 +2,7 @@ import calculateSlot from 'cluster-key-slot';
 import { describe, expect, it } from 'vitest';
 import { buildKey, createLimiter, hashIdentity, IDENTITY_HASH_LENGTH, type LimiterOptions } from '../../runtime/index.js';
 import { Redis } from 'ioredis';
+import { KeyMemo, MEMO_MAX_IDENTITY_LENGTH } from '../../runtime/keys.js';
 
 describe('buildKey', () => {
   it('builds namespace:algorithm:version:{hash}:scope with a 22-character base64url hash', () => {
@@ -87,5 +88,59 @@ describe('buildKey', () => {
     expect(() => buildKey({ ...base, scope: 'x'.repeat(201) })).toThrow(RangeError);
     expect(() => buildKey({ ...base, identity: '' })).toThrow(new RangeError('identity must not be empty'));
     expect(() => buildKey({ ...base, identity: undefined as unknown as string })).toThrow(new TypeError('identity must be a string, got undefined'));
+  });
+});
+
+describe('KeyMemo (the identity -> key memo of a limiter)', () => {
+  const counting = () => {
+    const made: string[] = [];
+    const memo = new KeyMemo((identity) => {
+      made.push(identity);
+      return `rl:gcra:v1:{${hashIdentity(identity)}}:default`;
+    });
+    return { memo, made };
+  };
+
+  it('holds 10,000 identities: a second pass over them hashes none again', () => {
+    const { memo, made } = counting();
+    for (let i = 0; i < 10_000; i += 1) memo.keyFor(`user-${i}@example.com`);
+    expect(made).toHaveLength(10_000);
+    for (let i = 0; i < 10_000; i += 1) {
+      expect(memo.keyFor(`user-${i}@example.com`)).toBe(`rl:gcra:v1:{${hashIdentity(`user-${i}@example.com`)}}:default`);
+    }
+    expect(made).toHaveLength(10_000);
+  });
+
+  it('retains no identity: its maps are keyed by numbers and hold only keys', () => {
+    const { memo } = counting();
+    const identities = ['ada@example.com', 'x'.repeat(256), 'user\ud800', 'user\udbff', 'user\ufffd', 'a', 'aa', '\u0000'];
+    for (const identity of identities) memo.keyFor(identity);
+    const maps = [(memo as unknown as { young: Map<unknown, unknown> }).young, (memo as unknown as { old: Map<unknown, unknown> }).old];
+    const entries = maps.flatMap((m) => [...m.entries()]);
+    expect(entries).toHaveLength(identities.length);
+    for (const [fingerprint, key] of entries) {
+      expect(Number.isSafeInteger(fingerprint)).toBe(true);
+      expect(key).toMatch(/^rl:gcra:v1:\{[A-Za-z0-9_-]{22}\}:default$/);
+    }
+    // every distinct string (lone surrogates, lengths) has its own entry and key
+    expect(new Set(entries.map(([, key]) => key)).size).toBe(identities.length);
+  });
+
+  it('is bounded in bytes: a full young generation becomes the old one; long identities are not remembered', () => {
+    const made: string[] = [];
+    const memo = new KeyMemo((identity) => {
+      made.push(identity);
+      return `k:${hashIdentity(identity)}`; // 24 characters: 2 * 24 + 64 = 112 bytes an entry
+    }, 112 * 100);
+    for (let i = 0; i < 1000; i += 1) memo.keyFor(`id-${i}`);
+    expect(memo.size).toBeLessThanOrEqual(200);
+    expect(memo.size).toBeGreaterThanOrEqual(100);
+    memo.keyFor('x'.repeat(MEMO_MAX_IDENTITY_LENGTH + 1));
+    memo.keyFor('x'.repeat(MEMO_MAX_IDENTITY_LENGTH + 1));
+    expect(made.filter((identity) => identity.length > MEMO_MAX_IDENTITY_LENGTH)).toHaveLength(2);
+    // a recent identity is found in the old generation and promoted, not hashed again
+    const before = made.length;
+    memo.keyFor('id-999');
+    expect(made).toHaveLength(before);
   });
 });
