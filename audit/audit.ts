@@ -280,7 +280,7 @@ async function serverFailure(error: unknown, node: Redis, doing: string, run: Ru
       const readable = await readableKeyPatterns(node);
       const hint = readable.length > 0 ? readable.map((p) => `--match '${p}'`).join(' ') : "--match '<prefix>*'";
       return new AuditError(
-        `${address} refused ${doing} on key ${JSON.stringify(key)} (${message}): this ACL user may read only some keys. ` +
+        `${address} refused ${doing} on key "${key}" (${message}): this ACL user may read only some keys. ` +
           `Audit the keys it may read with ${hint}${readable.length > 0 ? ' (its key patterns)' : ' (ACL GETUSER lists the key patterns of a user)'}.`,
       );
     }

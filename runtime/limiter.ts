@@ -395,7 +395,7 @@ export function createLimiter(redis: StoreClient, options: LimiterOptions): Limi
         key = keyFor(identity);
         if (takeOptions !== undefined) {
           if (typeof takeOptions !== 'object' || takeOptions === null) throw new TypeError('take options must be an object');
-          const cost = checkInteger('cost', takeOptions.cost ?? 1, 1);
+          const cost = checkInteger('cost', takeOptions.cost === undefined ? 1 : takeOptions.cost, 1);
           const now = takeOptions.nowMs === undefined ? '' : String(checkInteger('nowMs', takeOptions.nowMs, 0));
           if (cost !== 1 || now !== '') {
             args = [...params, String(cost), now];

@@ -145,6 +145,22 @@ describe('ACL', () => {
   });
 });
 
+describe('ACL, binary key', () => {
+  it('names a refused binary key as redis-cli shows it, escaped once', async () => {
+    const binary = Buffer.from([0xff, 0xfe, 0x3a, 0x62]); // "\xff\xfe:b"
+    await r.set(binary, 'x');
+    await r.acl('SETUSER', 'app-only', 'on', '>pw', '~app:*', '+@all');
+    try {
+      const result = await runCli(['--url', url.replace('redis://', 'redis://app-only:pw@')]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(new RegExp(`^redis-ttl-audit: 127\\.0\\.0\\.1:${port} refused PTTL on key "\\\\xff\\\\xfe:b" \\(NOPERM `));
+    } finally {
+      await r.acl('DELUSER', 'app-only');
+      await r.del(binary);
+    }
+  });
+});
+
 describe('key names in reports', () => {
   it('escapes glob characters, so a reported pattern pasted into --match finds its keys', async () => {
     const keys = ['jobs:[urgent]:1', 'jobs:[urgent]:2', 'what?:3', 'star*:4', 'back\\slash:5'];

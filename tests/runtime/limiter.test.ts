@@ -138,6 +138,7 @@ describe('validation happens before any Redis call', () => {
     await expect(limiter.take('a', { cost: 1.5 })).rejects.toThrow(new RangeError('cost must be an integer >= 1, got 1.5'));
     await expect(limiter.take('a', { cost: Number.NaN })).rejects.toThrow(RangeError);
     await expect(limiter.take('a', { cost: '2' as unknown as number })).rejects.toThrow(new TypeError('cost must be a number, got a string'));
+    await expect(limiter.take('a', { cost: null as unknown as number })).rejects.toThrow(new TypeError('cost must be a number, got null'));
     await expect(limiter.take('a', { nowMs: -1 })).rejects.toThrow(new RangeError('nowMs must be an integer >= 0, got -1'));
     await expect(limiter.take('')).rejects.toThrow(new RangeError('identity must not be empty'));
     expect(r.status).toBe('wait');
