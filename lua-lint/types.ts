@@ -27,17 +27,8 @@ export type Severity = 0 | 1 | 2;
 /** A severity as users write it in configuration. */
 export type SeverityName = 'off' | 'warn' | 'error';
 
-/** One problem found in a script. */
-export interface LuaFinding {
-  /**
-   * The rule that found it; `null` for a parse error or a function library FUNCTION LOAD refuses
-   * (then `fatal` is `true`).
-   */
-  ruleId: LuaRuleId | null;
-  /** 1 = warning, 2 = error (parse errors are always 2). */
-  severity: 1 | 2;
-  /** What is wrong, why it leaks, and the safe replacement. */
-  message: string;
+/** Where something is in a source text: 1-based lines and columns, 0-based offsets, UTF-16 code units. */
+export interface SourceRange {
   /** 1-based line of the first character. */
   line: number;
   /** 1-based column of the first character (UTF-16 code units). */
@@ -50,6 +41,19 @@ export interface LuaFinding {
   offset: number;
   /** 0-based UTF-16 offset just past the last character. */
   endOffset: number;
+}
+
+/** One problem found in a script (its place: {@link SourceRange}). */
+export interface LuaFinding extends SourceRange {
+  /**
+   * The rule that found it; `null` for a parse error or a function library FUNCTION LOAD refuses
+   * (then `fatal` is `true`).
+   */
+  ruleId: LuaRuleId | null;
+  /** 1 = warning, 2 = error (parse errors are always 2). */
+  severity: 1 | 2;
+  /** What is wrong, why it leaks, and the safe replacement. */
+  message: string;
   /** Present and `true` only for a parse error or a library FUNCTION LOAD refuses. */
   fatal?: true;
   /**

@@ -10,7 +10,7 @@
 import { lineIndex } from '../lines.js';
 import { analyzeLua } from '../lint.js';
 import { RULES, parseSeverity } from '../rules.js';
-import type { AnalyzeOptions, LuaFinding } from '../types.js';
+import type { AnalyzeOptions, LuaFinding, SourceRange } from '../types.js';
 import type { Cooked } from './cooked.js';
 import type { GrammarName, Node, Tree } from './parser.js';
 import { atHost } from './shared.js';
@@ -57,21 +57,12 @@ export interface HostScript {
   parameters: NamedParameter[];
 }
 
-/** A script argument built at run time, which lua-lint cannot read. */
-export interface HostDynamicScript {
+/** A script argument built at run time, which lua-lint cannot read; its range is the interpolation or template call in the host file. */
+export interface HostDynamicScript extends SourceRange {
   /** What builds it: `an f-string`, `fmt.Sprintf(...)`, `a concatenation with \`ttl\``. */
   how: string;
   /** The call it is passed to (`rdb.Eval(...)`). */
   via: string;
-  /** 1-based host line and column (UTF-16 code units) of the interpolation or template call. */
-  line: number;
-  column: number;
-  /** 1-based host line and column just past it. */
-  endLine: number;
-  endColumn: number;
-  /** 0-based UTF-16 host offsets of the same range. */
-  offset: number;
-  endOffset: number;
 }
 
 /** What {@link extractHostScripts} finds in one file. */
