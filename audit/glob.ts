@@ -51,10 +51,12 @@ const DASH = 0x2d; // -
  */
 const MAX_NESTING = 1000;
 
-/** Shared by the recursive calls of one match (Redis' `int *skipLongerMatches`). */
-interface MatchState {
-  skipLongerMatches: boolean;
-}
+/**
+ * Redis' `int *skipLongerMatches`, shared by the recursive calls of one match: a module variable
+ * reset by {@link stringMatch} (matching is synchronous and calls nothing else), not an object
+ * allocated per key.
+ */
+let skipLongerMatches = false;
 
 /**
  * A port of Redis' `stringmatchlen` (util.c, case-sensitive) as of the fixes for CVE-2022-36021
@@ -64,10 +66,11 @@ interface MatchState {
  * https://github.com/redis/redis/blob/unstable/src/util.c
  */
 function stringMatch(p: Uint8Array, s: Uint8Array): boolean {
-  return matchAt(p, 0, s, 0, { skipLongerMatches: false }, 0);
+  skipLongerMatches = false;
+  return matchAt(p, 0, s, 0, 0);
 }
 
-function matchAt(p: Uint8Array, pi: number, s: Uint8Array, si: number, state: MatchState, nesting: number): boolean {
+function matchAt(p: Uint8Array, pi: number, s: Uint8Array, si: number, nesting: number): boolean {
   if (nesting > MAX_NESTING) return false;
   while (pi < p.length && si < s.length) {
     const c = p[pi]!;
@@ -75,12 +78,12 @@ function matchAt(p: Uint8Array, pi: number, s: Uint8Array, si: number, state: Ma
       while (pi + 1 < p.length && p[pi + 1] === STAR) pi += 1;
       if (pi + 1 === p.length) return true;
       for (let k = si; k < s.length; k += 1) {
-        if (matchAt(p, pi + 1, s, k, state, nesting + 1)) return true;
-        if (state.skipLongerMatches) return false;
+        if (matchAt(p, pi + 1, s, k, nesting + 1)) return true;
+        if (skipLongerMatches) return false;
       }
       // The rest of the pattern matches from no place in the rest of the key: a longer match of
       // an earlier `*` would only start it later still, so every caller can stop too.
-      state.skipLongerMatches = true;
+      skipLongerMatches = true;
       return false;
     } else if (c === QUESTION) {
       si += 1;
@@ -121,11 +124,12 @@ function matchAt(p: Uint8Array, pi: number, s: Uint8Array, si: number, state: Ma
       si += 1;
     }
     pi += 1;
-    if (si === s.length) {
-      // the key is used up: only stars may remain (an empty key never gets here, as in Redis)
-      while (pi < p.length && p[pi] === STAR) pi += 1;
-      break;
-    }
+  }
+  // The key is used up: only stars may remain. Redis skips them right after the last byte is
+  // matched, so an empty key (only ever the first call: a `*` recurses on non-empty rests) does
+  // not get here and matches no pattern but the empty one.
+  if (si === s.length && s.length > 0) {
+    while (pi < p.length && p[pi] === STAR) pi += 1;
   }
   return pi === p.length && si === s.length;
 }
