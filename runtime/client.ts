@@ -167,9 +167,12 @@ function hasFunction(client: unknown, name: string): boolean {
  * that is not connected (never `connect()`ed, or after `quit()` / `close()` / `destroy()`) with
  * `ClientClosedError` ("The client is closed"), and, when `disableOfflineQueue` is set, of a
  * client that is reconnecting with `ClientOfflineError` ("The client is offline"), both before
- * anything is written (`sendCommand` in @redis/client's `lib/client/index.js`). ioredis' "Connection
- * is closed." is not one of them: it also rejects commands that were in flight when the
- * connection dropped.
+ * anything is written (`sendCommand` in @redis/client's `lib/client/index.js`). ioredis with
+ * `enableOfflineQueue: false` rejects a command while its connection is not ready ("Stream isn't
+ * writeable and enableOfflineQueue options is false", "Cluster isn't ready and ...") without
+ * writing it either (`sendCommand` in ioredis' `built/Redis.js` and `built/cluster/index.js`). Its
+ * "Connection is closed." is not one of them: it also rejects commands that were in flight when
+ * the connection dropped.
  */
 export function notSentReason(error: unknown): string | null {
   if (!(error instanceof Error)) return null;
@@ -179,6 +182,7 @@ export function notSentReason(error: unknown): string | null {
   if (error.message === 'The client is offline') {
     return 'the node-redis client is reconnecting and `disableOfflineQueue` is set ("The client is offline")';
   }
+  if (/^(?:Stream|Cluster) isn't (?:writeable|ready) and enableOfflineQueue options is false$/.test(error.message)) return error.message;
   return null;
 }
 

@@ -177,7 +177,7 @@ describe('outage policy with node-redis', () => {
   });
 });
 
-describe('a node-redis client that was never connected', () => {
+describe('a client that refuses a command without sending it (never connected, offline queue off)', () => {
   const NOT_CONNECTED =
     'the node-redis client is not connected ("The client is closed"): call `await client.connect()` once before using it (and again after `quit()`)';
 
@@ -194,6 +194,13 @@ describe('a node-redis client that was never connected', () => {
     const second: unknown = await incrementWithTtl(never, key, { ttlMs: 1000 }).catch((error: unknown) => error);
     expect(second).toMatchObject({ sent: false, message: `Redis is unavailable (${NOT_CONNECTED}); this call was not sent` });
     expect(await admin.exists(key)).toBe(0);
+  });
+
+  it('ioredis with enableOfflineQueue: false before its connection is ready: sent: false too', async () => {
+    const offline = redis.client({ lazyConnect: true, enableOfflineQueue: false });
+    const error: unknown = await incrementWithTtl(offline, `${uniquePrefix('adapter')}:hits`, { ttlMs: 1000 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RedisUnavailableError);
+    expect(error).toMatchObject({ sent: false, message: "Stream isn't writeable and enableOfflineQueue options is false" });
   });
 });
 
