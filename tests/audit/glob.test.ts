@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { compileGlob } from '../../audit/glob.js';
 import { ROOT } from '../helpers/build.js';
-import { needsOwnServer, uniquePrefix, useRedis } from '../helpers/redis.js';
+import { needsOwnServer, scanWithPttl, uniquePrefix, useRedis } from '../helpers/redis.js';
 
 const redis = useRedis();
 
@@ -106,13 +106,7 @@ describe('compileGlob', () => {
     const prefix = uniquePrefix('globcve');
     await r.mset(Object.fromEntries(KEYS.map((k) => [`${prefix}${k}`, '1'])));
     for (const pattern of PATTERNS) {
-      const server: string[] = [];
-      let cursor = '0';
-      do {
-        const [next, found] = await r.scan(cursor, 'MATCH', `${prefix}${pattern}`, 'COUNT', 1000);
-        cursor = next;
-        server.push(...found.map((k) => k.slice(prefix.length)));
-      } while (cursor !== '0');
+      const server = [...(await scanWithPttl(r, `${prefix}${pattern}`)).keys()].map((k) => k.slice(prefix.length));
       const glob = compileGlob(pattern);
       expect({ pattern, keys: KEYS.filter((k) => glob.test(k)).sort() }).toEqual({ pattern, keys: server.sort() });
     }
