@@ -34,9 +34,9 @@ export interface ExpandOptions {
 /**
  * Expands each pattern, in order, without duplicates: `-` is standard input; an existing file is
  * linted whatever its extension, or is an `ignored` target when `ignores` matches it (a list of
- * staged files can be passed as it is: the ignored ones are not read); a directory becomes `<dir>/**\/*.lua` plus the
- * host-language files ({@link DIRECTORY_GLOB}); anything else is
- * a glob relative to `cwd`; symbolic links to directories are not followed (a link to `/` would
+ * staged files can be passed as it is: the ignored ones are not read); a directory becomes
+ * `<dir>/**\/*.lua` plus the host-language files ({@link DIRECTORY_GLOB}); anything else is a
+ * glob relative to `cwd`; symbolic links to directories are not followed (a link to `/` would
  * walk the whole disk). Files under node_modules and .git are never linted. A file reached
  * twice (two patterns, or a symbolic link back into a searched folder) is linted once, under its
  * real path when that was found too, else under the first path found.
