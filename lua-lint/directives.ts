@@ -5,10 +5,14 @@
  * - `-- lua-lint-disable [ids]` ... `-- lua-lint-enable [ids]` (ranges; no ids = every rule)
  * - `-- redis-ttl persistent: KEYS[2], job_key` on the line before a write (that write only), or
  *   above the first statement of the script (the whole script).
- * Ids are separated by commas or spaces; text after ` -- ` is a free-form explanation.
+ * Ids are separated by commas or spaces; text after ` -- ` is a free-form explanation. An id that
+ * is not a lua-lint rule is a {@link DirectiveProblem} (ESLint: "Definition for rule '...' was not
+ * found"), reported as `unknown-rule-in-directive`: a typo must not silently disable nothing.
  */
+import { closest, distance } from 'fastest-levenshtein';
 import type { Comment } from 'luaparse';
 import type { LineIndex } from './lines.js';
+import { RULE_IDS, isLuaRuleId } from './rules.js';
 
 /** The directives of one script. */
 export interface Directives {
@@ -18,6 +22,18 @@ export interface Directives {
   globalPersistent: string[];
   /** Key spellings declared persistent for the statement on a given line. */
   persistentByLine: Map<number, string[]>;
+  /** The directive comments that name a rule lua-lint does not have, in source order. */
+  problems: DirectiveProblem[];
+}
+
+/** A disable or enable comment naming an unknown rule id: the whole comment, and what to say. */
+export interface DirectiveProblem {
+  /** 0-based UTF-16 offset of the comment's `--`. */
+  offset: number;
+  /** 0-based UTF-16 offset just past the comment. */
+  endOffset: number;
+  /** What is wrong and the fix: the unknown id, the directive, the nearest rule id when one is close. */
+  message: string;
 }
 
 interface Range {
@@ -28,6 +44,20 @@ interface Range {
 
 const DIRECTIVE = /^\s*(lua-lint-disable-next-line|lua-lint-disable-line|lua-lint-disable|lua-lint-enable)\b(.*)$/s;
 const PERSISTENT = /^\s*redis-ttl\s+persistent\s*:\s*(.*)$/s;
+
+/**
+ * The message for `id`, unknown, in a `kind` comment: names the nearest rule id when it is at most
+ * a third of the id's length away (at least 2 edits: `no-getst`, `No-Getset`), else every rule id.
+ */
+export function unknownRuleMessage(id: string, kind: string): string {
+  const nearest = closest(id.toLowerCase(), RULE_IDS);
+  const close = distance(id.toLowerCase(), nearest) <= Math.max(2, Math.floor(id.length / 3));
+  const effect =
+    kind === 'lua-lint-enable'
+      ? 'enables nothing under that name, so a rule disabled above it stays disabled'
+      : 'disables nothing under that name, so the finding it was written for stays reported';
+  return `Unknown rule '${id}' in ${kind}${close ? `; did you mean '${nearest}'?` : '.'} The comment ${effect}${close ? '.' : `. Rule ids: ${RULE_IDS.join(', ')}.`}`;
+}
 
 function splitIds(text: string): Set<string> | null {
   const withoutReason = text.split(/\s--\s/)[0] ?? '';
@@ -66,6 +96,7 @@ export function readDirectives(comments: readonly Comment[], lines: LineIndex, f
   const open: Array<{ from: number; ids: Set<string> | null }> = [];
   const globalPersistent: string[] = [];
   const persistentByLine = new Map<number, string[]>();
+  const problems: DirectiveProblem[] = [];
 
   for (const comment of comments) {
     const range = (comment as Comment & { range?: [number, number] }).range ?? [0, 0];
@@ -92,8 +123,11 @@ export function readDirectives(comments: readonly Comment[], lines: LineIndex, f
     }
     const match = DIRECTIVE.exec(value);
     if (!match) continue;
-    const kind = match[1];
+    const kind = match[1]!;
     const ids = splitIds(match[2] ?? '');
+    for (const id of ids ?? []) {
+      if (!isLuaRuleId(id)) problems.push({ offset: range[0], endOffset: range[1], message: unknownRuleMessage(id, kind) });
+    }
     if (kind === 'lua-lint-disable-next-line') ranges.push({ from: endLine + 1, to: endLine + 1, ids });
     else if (kind === 'lua-lint-disable-line') ranges.push({ from: startLine, to: startLine, ids });
     else if (kind === 'lua-lint-disable') open.push({ from: startLine, ids });
@@ -132,5 +166,6 @@ export function readDirectives(comments: readonly Comment[], lines: LineIndex, f
     },
     globalPersistent,
     persistentByLine,
+    problems,
   };
 }

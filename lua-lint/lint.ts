@@ -71,7 +71,8 @@ function checkInput(source: unknown, options: unknown): CheckedOptions {
 function analyze(text: string, options: AnalyzeOptions, checked: CheckedOptions): LuaFinding[] {
   const { persistentKeys } = checked;
   // Pass 1, without positions: most scripts have nothing to report, and then that is all the work.
-  // Disable comments and persistent keys only ever remove findings, so they are not needed here.
+  // A script with disable comments or persistent keys takes the full pass (its directives may
+  // remove findings, or name unknown rules).
   // A function library (`#!lua`) is checked for what FUNCTION LOAD refuses, which needs positions.
   const mayBeSilenced = persistentKeys.length > 0 || text.includes('redis-ttl') || text.includes('lua-lint-') || text.startsWith('#!lua');
   const redisVersion = parseRedisVersion(checked.redisVersion);
@@ -118,6 +119,23 @@ function analyze(text: string, options: AnalyzeOptions, checked: CheckedOptions)
   for (const refused of libraryLoadErrors(text, parsed.ast)) {
     const end = lines.position(refused.endOffset);
     findings.push({ ...fatal(refused.message, refused.offset, lines), endLine: end.line, endColumn: end.column, endOffset: refused.endOffset });
+  }
+  const unknownRuleSeverity = severities['unknown-rule-in-directive'];
+  for (const problem of unknownRuleSeverity === 0 ? [] : directives.problems) {
+    const start = lines.position(problem.offset);
+    if (directives.isDisabled('unknown-rule-in-directive', start.line)) continue;
+    const end = lines.position(problem.endOffset);
+    findings.push({
+      ruleId: 'unknown-rule-in-directive',
+      severity: unknownRuleSeverity as 1 | 2,
+      message: problem.message,
+      line: start.line,
+      column: start.column,
+      endLine: end.line,
+      endColumn: end.column,
+      offset: problem.offset,
+      endOffset: problem.endOffset,
+    });
   }
   const allowOptionalTtl = checked.allowOptionalTtl ?? checked.strict !== true;
   for (const finding of raw) {

@@ -66,6 +66,11 @@ export const RULES: Readonly<Record<LuaRuleId, LuaRuleMeta>> = {
     1,
     'A redis.call whose command name is not a literal or known constant: nothing can be proved about it.',
   ),
+  'unknown-rule-in-directive': rule(
+    'unknown-rule-in-directive',
+    2,
+    'A lua-lint-disable / -enable comment names a rule lua-lint does not have (a typo): it silences nothing (ESLint: "Definition for rule ... was not found").',
+  ),
 };
 
 /** All rule ids, in documentation order. */

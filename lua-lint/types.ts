@@ -19,7 +19,8 @@ export type LuaRuleId =
   | 'fixed-window-expire'
   | 'min-redis-version'
   | 'key-must-come-from-keys'
-  | 'unanalyzable-command';
+  | 'unanalyzable-command'
+  | 'unknown-rule-in-directive';
 
 /** ESLint's severities: 0 = off, 1 = warning, 2 = error. */
 export type Severity = 0 | 1 | 2;

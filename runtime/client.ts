@@ -161,6 +161,31 @@ function hasFunction(client: unknown, name: string): boolean {
   return typeof client === 'object' && client !== null && typeof (client as Record<string, unknown>)[name] === 'function';
 }
 
+/**
+ * What to say when the client refused a command without writing it to any socket, or `null` when
+ * the command may have reached the server. node-redis (4 to 6) rejects every command of a client
+ * that is not connected (never `connect()`ed, or after `quit()` / `close()` / `destroy()`) with
+ * `ClientClosedError` ("The client is closed"), and, when `disableOfflineQueue` is set, of a
+ * client that is reconnecting with `ClientOfflineError` ("The client is offline"), both before
+ * anything is written (`sendCommand` in @redis/client's `lib/client/index.js`). ioredis with
+ * `enableOfflineQueue: false` rejects a command while its connection is not ready ("Stream isn't
+ * writeable and enableOfflineQueue options is false", "Cluster isn't ready and ...") without
+ * writing it either (`sendCommand` in ioredis' `built/Redis.js` and `built/cluster/index.js`). Its
+ * "Connection is closed." is not one of them: it also rejects commands that were in flight when
+ * the connection dropped.
+ */
+export function notSentReason(error: unknown): string | null {
+  if (!(error instanceof Error)) return null;
+  if (error.message === 'The client is closed') {
+    return 'the node-redis client is not connected ("The client is closed"): call `await client.connect()` once before using it (and again after `quit()`)';
+  }
+  if (error.message === 'The client is offline') {
+    return 'the node-redis client is reconnecting and `disableOfflineQueue` is set ("The client is offline")';
+  }
+  if (/^(?:Stream|Cluster) isn't (?:writeable|ready) and enableOfflineQueue options is false$/.test(error.message)) return error.message;
+  return null;
+}
+
 /** A NOSCRIPT error reply, whatever the client wraps it in (`ReplyError`, `ErrorReply`, `UpstashError`). */
 export function isNoScript(error: unknown): boolean {
   if (!(error instanceof Error)) return false;

@@ -52,8 +52,9 @@ export class RedisError extends Error {
  */
 export class RedisUnavailableError extends RedisError {
   /**
-   * Whether this call's command was sent to Redis. `false`: the shard was known to be down and
-   * nothing was sent, so nothing happened. `true`: it was sent and timed out or failed; after a
+   * Whether this call's command was sent to Redis. `false`: the shard was known to be down, or
+   * the client refused the command without writing it (a node-redis client that is not
+   * connected: the message says to `await client.connect()`), so nothing happened. `true`: it was sent and timed out or failed; after a
    * timeout it may still run later (a command can not be taken back once written to the socket).
    */
   readonly sent: boolean;

@@ -26,7 +26,7 @@
  *
  * @internal
  */
-import { isNoScript, runnerFor, type RedisClient, type ScriptKeys, type ScriptRunner, type StoreClient } from './client.js';
+import { isNoScript, notSentReason, runnerFor, type RedisClient, type ScriptKeys, type ScriptRunner, type StoreClient } from './client.js';
 import { RedisUnavailableError, errorFields, safeMessage, toRedisError } from './errors.js';
 import { MemoryStore } from './memory.js';
 import { Deadlines, isProgrammingError, isReplyError, isUnavailable, MAX_TIMER_MS, type Expirable } from './outage.js';
@@ -416,7 +416,10 @@ export class ClientHealth {
     this.refresh();
   }
 
+  /** `sent: false` whatever `sent` says when the client wrote nothing (a node-redis client not connected). */
   private unavailableOf(error: unknown, sent: boolean): Unavailable {
+    const unsent = notSentReason(error);
+    if (unsent !== null) return new Unavailable(unsent, undefined, this.address, false);
     const { code, address } = errorFields(error);
     return new Unavailable(safeMessage(error), code, address ?? this.address, sent);
   }

@@ -15,8 +15,12 @@ export const DEFAULT_IGNORES: readonly string[] = ['**/node_modules/**', '**/.gi
 /** What a directory on the command line expands to: `.lua` files and host-language files (Go, Python, ...). */
 export const DIRECTORY_GLOB = SOURCE_GLOB;
 
-/** One thing to lint: a file (absolute path) or standard input (`-`). */
-export type LintTarget = { kind: 'file'; path: string } | { kind: 'stdin' };
+/**
+ * One thing to lint: a file (absolute path) or standard input (`-`); or a file named on the
+ * command line that the config file's `ignores` match (`ignored`: not read, reported with a
+ * warning unless `--no-warn-ignored`, as ESLint does).
+ */
+export type LintTarget = { kind: 'file'; path: string } | { kind: 'ignored'; path: string } | { kind: 'stdin' };
 
 /** Options of {@link expandPatterns}. */
 export interface ExpandOptions {
@@ -29,10 +33,10 @@ export interface ExpandOptions {
 
 /**
  * Expands each pattern, in order, without duplicates: `-` is standard input; an existing file is
- * linted whatever its extension (and silently skipped when `ignores` matches it, so that lists of
- * staged files can be passed as they are); a directory becomes `<dir>/**\/*.lua` plus the
- * host-language files ({@link DIRECTORY_GLOB}); anything else is
- * a glob relative to `cwd`; symbolic links to directories are not followed (a link to `/` would
+ * linted whatever its extension, or is an `ignored` target when `ignores` matches it (a list of
+ * staged files can be passed as it is: the ignored ones are not read); a directory becomes
+ * `<dir>/**\/*.lua` plus the host-language files ({@link DIRECTORY_GLOB}); anything else is a
+ * glob relative to `cwd`; symbolic links to directories are not followed (a link to `/` would
  * walk the whole disk). Files under node_modules and .git are never linted. A file reached
  * twice (two patterns, or a symbolic link back into a searched folder) is linted once, under its
  * real path when that was found too, else under the first path found.
@@ -53,7 +57,11 @@ export async function expandPatterns(patterns: readonly string[], options: Expan
     const stats = await stat(absolute).catch(() => undefined);
     let matches: string[];
     if (stats && !stats.isDirectory()) {
-      if (options.isIgnored(absolute)) continue;
+      if (options.isIgnored(absolute)) {
+        if (!seen.has(absolute)) targets.push({ kind: 'ignored', path: absolute });
+        seen.add(absolute);
+        continue;
+      }
       matches = [absolute];
     } else {
       const found = stats

@@ -23,7 +23,7 @@ import { packageVersion } from '../../cli/package-info.js';
 import { displayPath } from './paths.js';
 import { hostLanguageOf } from '../hosts/extensions.js';
 import { type CliStreams, finishProgram, parseArguments, reportUserErrors } from '../../cli/process.js';
-import { type LintMessage, type LintResult, STDIN_FILE_PATH, createResult, errorsOnly, totals, withCounts } from './results.js';
+import { type LintMessage, type LintResult, STDIN_FILE_PATH, createResult, errorsOnly, ignoredFileMessage, totals, withCounts } from './results.js';
 
 export type { CliOutput } from '../../cli/process.js';
 
@@ -53,6 +53,8 @@ interface ParsedOptions {
   stdinFilename?: string;
   color?: boolean;
   errorOnUnmatchedPattern: boolean;
+  ignore: boolean;
+  warnIgnored: boolean;
 }
 
 const USAGE = '[options] <files, directories or globs...>';
@@ -121,6 +123,8 @@ function buildProgram(io: CliIo): Command {
     .option('--stdin-filename <name>', 'the file name to report for standard input ("-")')
     .option('--color', 'force colored output')
     .option('--no-color', 'disable colored output (default: color only on a terminal; NO_COLOR and FORCE_COLOR are respected)')
+    .option('--no-ignore', `lint the files the "ignores" of ${CONFIG_FILE_NAME} match too`)
+    .option('--no-warn-ignored', 'no warning for a file named on the command line that "ignores" match (for lint-staged with --max-warnings 0)')
     .option('--no-error-on-unmatched-pattern', 'skip patterns that match no file instead of failing');
   return finishProgram(program, io, '-v, --version', EXAMPLES);
 }
@@ -163,9 +167,10 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     ...(redisVersion !== undefined ? { redisVersion } : {}),
   };
 
+  const isIgnored = options.ignore ? createIgnoreMatcher(config.ignores, config.baseDir) : () => false;
   const targets = await expandPatterns(patterns, {
     cwd: io.cwd,
-    isIgnored: createIgnoreMatcher(config.ignores, config.baseDir),
+    isIgnored,
     errorOnUnmatchedPattern: options.errorOnUnmatchedPattern,
   });
 
@@ -173,9 +178,15 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
   const resolver = createIncludeResolver(includeRoot ?? io.cwd, includeRoot !== undefined);
   const lint = new LintRun(analyzeOptions, resolver, io.cwd);
   for (const target of targets) {
-    if (target.kind === 'stdin') {
+    if (target.kind === 'ignored') {
+      if (options.warnIgnored) lint.addIgnored(target.path);
+    } else if (target.kind === 'stdin') {
       const filePath = options.stdinFilename === undefined ? STDIN_FILE_PATH : path.resolve(io.cwd, options.stdinFilename);
-      await lint.addAny(filePath, await readStream(io.stdin));
+      const text = await readStream(io.stdin);
+      // as ESLint's lintText: a --stdin-filename the "ignores" match is not linted
+      if (filePath !== STDIN_FILE_PATH && isIgnored(filePath)) {
+        if (options.warnIgnored) lint.addIgnored(filePath);
+      } else await lint.addAny(filePath, text);
     } else {
       await lint.addAny(target.path, readSourceFile(target.path, io.cwd));
     }
@@ -226,6 +237,11 @@ class LintRun {
     for (const { filePath: file, findings } of analyzeLuaWithIncludes(from, source.text, this.resolver, this.options)) {
       this.push(file === from ? filePath : file, createResult(file, findings).messages);
     }
+  }
+
+  /** A file named on the command line that `ignores` match: ESLint's warning, without a position. */
+  addIgnored(filePath: string): void {
+    this.push(filePath, [ignoredFileMessage()]);
   }
 
   /** Lints a Lua file, or the scripts embedded in a host-language file (Go, Python, ..., JS/TS). */

@@ -6,7 +6,9 @@ import type { LuaFinding } from '../types.js';
 
 /**
  * One problem, as ESLint's `LintMessage`: a finding without its character offsets (`fatal` is also
- * set for files that cannot be Lua, such as binary files).
+ * set for files that cannot be Lua, such as binary files). `ruleId: null` without `fatal` is a
+ * message about the file, not its code, at line 0: a file that `ignores` match
+ * ({@link ignoredFileMessage}).
  */
 export type LintMessage = Omit<LuaFinding, 'offset' | 'endOffset'>;
 
@@ -26,6 +28,25 @@ export interface LintResult {
 
 /** The file name reported for standard input read without `--stdin-filename`. */
 export const STDIN_FILE_PATH = '<stdin>';
+
+/**
+ * The warning for a file named on the command line that the config file's `ignores` match: ESLint's
+ * (`createIgnoreResult` in eslint/lib/eslint/eslint-helpers.js, ESLint 9 and 10) with the config
+ * file named. `ruleId: null`, not fatal, severity 1, and no place in the file (line and column 0,
+ * which ESLint's stylish and compact formats print for it too).
+ */
+export function ignoredFileMessage(): LintMessage {
+  return {
+    ruleId: null,
+    severity: 1,
+    message:
+      'File ignored because of a matching ignore pattern ("ignores" in the config file). Use "--no-ignore" to disable file ignore settings or use "--no-warn-ignored" to suppress this warning.',
+    line: 0,
+    column: 0,
+    endLine: 0,
+    endColumn: 0,
+  };
+}
 
 /** Turns analyzer findings into a result, sorted by position as ESLint sorts its messages. */
 export function createResult(filePath: string, findings: readonly LuaFinding[]): LintResult {

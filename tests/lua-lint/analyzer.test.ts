@@ -329,6 +329,7 @@ describe('rule metadata and the command table', () => {
       'min-redis-version',
       'key-must-come-from-keys',
       'unanalyzable-command',
+      'unknown-rule-in-directive',
     ]);
     for (const id of RULE_IDS) expect(RULES[id].docsUrl).toMatch(new RegExp(`/docs/rules/${id}\\.md$`));
   });

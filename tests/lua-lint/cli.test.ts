@@ -451,12 +451,63 @@ describe('config file', () => {
     const { code, stdout } = await run(['.', '--format', 'json']);
     expect(code).toBe(0);
     expect(json(stdout).map((r) => path.relative(dir, r.filePath))).toEqual([path.normalize('src/ok.lua')]);
-    // an explicitly named ignored file is skipped silently (lint-staged passes every staged file)
-    expect(await run(['vendor/leak.lua', '--format', 'json'])).toEqual({ code: 0, stdout: '[]\n', stderr: '' });
     expect(await run(['vendor'])).toEqual({
       code: 2,
       stdout: '',
       stderr: 'lua-lint: All files matched by "vendor" are ignored (see "ignores" in the config file).\n',
+    });
+  });
+
+  it('warns, as ESLint does, about a file named on the command line that "ignores" match, and does not read it', async () => {
+    files({
+      'lua-lint.config.json': JSON.stringify({ ignores: ['vendor/**'] }),
+      'vendor/leak.lua': LEAK,
+      'vendor/binary.lua': Buffer.from([0, 159, 146, 150]),
+      'src/ok.lua': CLEAN,
+    });
+    const ignored = path.join(dir, 'vendor/leak.lua');
+    const warning =
+      'File ignored because of a matching ignore pattern ("ignores" in the config file). Use "--no-ignore" to disable file ignore settings or use "--no-warn-ignored" to suppress this warning.';
+    // a staged-file list (lint-staged): the ignored files are warned about, the others linted; exit 0
+    const staged = await run(['vendor/leak.lua', 'src/ok.lua', 'vendor/binary.lua', '--format', 'json']);
+    expect(staged.code).toBe(0);
+    expect(json(staged.stdout).map((r) => [path.relative(dir, r.filePath), r.warningCount, r.errorCount, r.messages])).toEqual([
+      [path.normalize('vendor/leak.lua'), 1, 0, [{ ruleId: null, severity: 1, message: warning, line: 0, column: 0, endLine: 0, endColumn: 0 }]],
+      [path.normalize('src/ok.lua'), 0, 0, []],
+      [path.normalize('vendor/binary.lua'), 1, 0, [{ ruleId: null, severity: 1, message: warning, line: 0, column: 0, endLine: 0, endColumn: 0 }]],
+    ]);
+    expect((await run(['vendor/leak.lua'])).stdout).toBe(`\n${ignored}\n  0:0  warning  ${warning.slice(0, -1)}\n\n\u2716 1 problem (0 errors, 1 warning)\n\n`);
+    expect((await run(['vendor/leak.lua', '--format', 'compact'])).stdout).toBe(`${ignored}: line 0, col 0, Warning - ${warning}\n\n1 problem\n`);
+    expect((await run(['vendor/leak.lua', '--format', 'github'])).stdout).toBe(`::warning file=vendor/leak.lua,title=lua-lint::${warning}\n`);
+    const sarif = JSON.parse((await run(['vendor/leak.lua', 'src/ok.lua', '--format', 'sarif'])).stdout) as { runs: Array<{ results: unknown[]; invocations: unknown }> };
+    expect(sarif.runs[0]?.results).toEqual([]);
+    expect(sarif.runs[0]?.invocations).toEqual([
+      {
+        executionSuccessful: true,
+        toolExecutionNotifications: [
+          { level: 'warning', message: { text: warning }, locations: [{ physicalLocation: { artifactLocation: { uri: 'vendor/leak.lua', uriBaseId: '%SRCROOT%' } } }] },
+        ],
+      },
+    ]);
+    // --max-warnings counts it (ESLint does too); --no-warn-ignored drops it; --quiet hides it
+    expect(await run(['vendor/leak.lua', 'src/ok.lua', '--max-warnings', '0', '--format', 'compact'])).toMatchObject({
+      code: 1,
+      stderr: 'lua-lint found too many warnings (maximum: 0).\n',
+    });
+    expect(await run(['vendor/leak.lua', 'src/ok.lua', '--max-warnings', '0', '--no-warn-ignored'])).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(await run(['vendor/leak.lua', '--quiet'])).toEqual({ code: 0, stdout: '', stderr: '' });
+    // --no-ignore lints what "ignores" match, named or found in a directory
+    const all = await run(['vendor/leak.lua', 'vendor', '--no-ignore', '--format', 'json']);
+    expect(all.code).toBe(1);
+    expect(json(all.stdout).map((r) => [path.relative(dir, r.filePath), found(r)])).toEqual([
+      [path.normalize('vendor/leak.lua'), ['write-path-needs-ttl@1']],
+      [path.normalize('vendor/binary.lua'), ['parse-error@1']],
+    ]);
+    // standard input named with an ignored --stdin-filename: not linted, warned about (ESLint's lintText)
+    const stdin = await run(['-', '--stdin-filename', 'vendor/leak.lua', '--format', 'json'], { stdin: LEAK });
+    expect({ code: stdin.code, results: json(stdin.stdout).map((r) => [r.filePath, r.messages.map((m) => m.message)]) }).toEqual({
+      code: 0,
+      results: [[ignored, [warning]]],
     });
   });
 

@@ -22,6 +22,7 @@ const LUA_RULE_PAGES = [
   'fixed-window-expire',
   'key-must-come-from-keys',
   'unanalyzable-command',
+  'unknown-rule-in-directive',
 ] as const;
 
 /** The ```lua blocks of a markdown page, each with the heading it sits under. */

@@ -27,6 +27,25 @@ runRule(untypedTester, 'embedded-lua', rule, {
   ],
   invalid: [
     {
+      // a disable comment with a rule id lua-lint does not have: reported at the comment, as the CLI does
+      code: ioredis(`const SWAP = \`\n-- lua-lint-disable-next-line no-getst\nredis.call('GETSET', KEYS[1], ARGV[1])\n\`;\nredis.eval(SWAP, 1, k, v);`),
+      errors: [
+        {
+          messageId: 'luaFinding',
+          data: {
+            ruleId: 'unknown-rule-in-directive',
+            message:
+              "Unknown rule 'no-getst' in lua-lint-disable-next-line; did you mean 'no-getset'? The comment disables nothing under that name, so the finding it was written for stays reported.",
+          },
+          line: 4,
+          column: 1,
+          endLine: 4,
+          endColumn: 39,
+        },
+        { messageId: 'luaFinding', line: 5, column: 1, endLine: 5, endColumn: 39 },
+      ],
+    },
+    {
       code: ioredis(`redis.eval("local n = redis.call('INCR', KEYS[1])\\nreturn n", 1, key);`),
       errors: [{ messageId: 'luaFinding', line: 3, column: 23, endLine: 3, endColumn: 50 }],
     },

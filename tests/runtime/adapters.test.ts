@@ -15,7 +15,7 @@ import type { Redis } from 'ioredis';
 import { createClient } from 'redis';
 import { createClient as createClientV6 } from 'redis-v6';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collect, createLimiter, incrementWithTtl, setKeepTtl, type RedisClient } from '../../runtime/index.js';
+import { collect, createLimiter, incrementWithTtl, RedisUnavailableError, setKeepTtl, type RedisClient } from '../../runtime/index.js';
 import { runnerFor } from '../../runtime/client.js';
 import { needsOwnServer, scanWithPttl, uniquePrefix, useRedis } from '../helpers/redis.js';
 
@@ -174,6 +174,33 @@ describe('outage policy with node-redis', () => {
     const result = await limiter.take('ada');
     expect(result.allowed).toBe(false);
     expect(result.reason).toBe('redis-unavailable');
+  });
+});
+
+describe('a client that refuses a command without sending it (never connected, offline queue off)', () => {
+  const NOT_CONNECTED =
+    'the node-redis client is not connected ("The client is closed"): call `await client.connect()` once before using it (and again after `quit()`)';
+
+  it.each([
+    ['node-redis 5', (url: string): RedisClient => createClient({ url })],
+    ['node-redis 6', (url: string): RedisClient => createClientV6({ url })],
+  ])('%s: RedisUnavailableError with sent: false, saying to connect, for the first call and the short-circuited ones', async (_, create) => {
+    const never = create(redis.url());
+    const key = `${uniquePrefix('adapter')}:hits`;
+    const first: unknown = await incrementWithTtl(never, key, { ttlMs: 1000 }).catch((error: unknown) => error);
+    expect(first).toBeInstanceOf(RedisUnavailableError);
+    expect(first).toMatchObject({ name: 'RedisUnavailableError', sent: false, message: NOT_CONNECTED, code: undefined });
+    // the client is now known to be down: the next call is answered without being sent
+    const second: unknown = await incrementWithTtl(never, key, { ttlMs: 1000 }).catch((error: unknown) => error);
+    expect(second).toMatchObject({ sent: false, message: `Redis is unavailable (${NOT_CONNECTED}); this call was not sent` });
+    expect(await admin.exists(key)).toBe(0);
+  });
+
+  it('ioredis with enableOfflineQueue: false before its connection is ready: sent: false too', async () => {
+    const offline = redis.client({ lazyConnect: true, enableOfflineQueue: false });
+    const error: unknown = await incrementWithTtl(offline, `${uniquePrefix('adapter')}:hits`, { ttlMs: 1000 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RedisUnavailableError);
+    expect(error).toMatchObject({ sent: false, message: "Stream isn't writeable and enableOfflineQueue options is false" });
   });
 });
 

@@ -18,7 +18,8 @@ export function escapeProperty(text: string): string {
 /**
  * The github formatter. Paths are relative to the working directory (the checkout in a workflow).
  * GitHub ignores `col`/`endColumn` on a range of several lines, so they are given only for a
- * problem on one line. Parse errors carry the title `lua-lint (parse-error)`.
+ * problem on one line. Parse errors carry the title `lua-lint (parse-error)`; the warning for an
+ * ignored file named on the command line is a file annotation (no line) titled `lua-lint`.
  */
 export const github: Formatter = (results, context) => {
   const lines: string[] = [];
@@ -26,14 +27,16 @@ export const github: Formatter = (results, context) => {
     const file = displayPath(result.filePath, context.cwd).split('\\').join('/');
     for (const message of result.messages) {
       const command = message.fatal || message.severity === 2 ? 'error' : 'warning';
-      const properties: Array<[string, string | number]> = [
-        ['file', file],
-        ['line', message.line],
-      ];
-      if (message.endLine === message.line) properties.push(['col', message.column]);
-      properties.push(['endLine', message.endLine]);
-      if (message.endLine === message.line) properties.push(['endColumn', message.endColumn]);
-      properties.push(['title', `lua-lint (${message.ruleId ?? 'parse-error'})`]);
+      const properties: Array<[string, string | number]> = [['file', file]];
+      if (message.line > 0) {
+        properties.push(['line', message.line]);
+        if (message.endLine === message.line) properties.push(['col', message.column]);
+        properties.push(['endLine', message.endLine]);
+        if (message.endLine === message.line) properties.push(['endColumn', message.endColumn]);
+      }
+      // a message about the whole file (an ignored file) has no rule and no line: a file annotation
+      const rule = message.ruleId ?? (message.fatal ? 'parse-error' : undefined);
+      properties.push(['title', rule === undefined ? 'lua-lint' : `lua-lint (${rule})`]);
       const list = properties.map(([name, value]) => `${name}=${escapeProperty(String(value))}`).join(',');
       lines.push(`::${command} ${list}::${escapeData(message.message)}`);
     }

@@ -4,7 +4,9 @@
  *
  * `tool.driver.rules` lists every Lua rule, plus `parse-error`: a script that does not parse is
  * reported as a result of that pseudo-rule (level `error`), so that it shows up where the other
- * problems do instead of hiding in a tool notification. Locations are relative to the working
+ * problems do instead of hiding in a tool notification. The warning for an ignored file named on
+ * the command line, which concerns no code, is such a notification
+ * (`invocations[0].toolExecutionNotifications`, with the file as location). Locations are relative to the working
  * directory (`uriBaseId` `%SRCROOT%`, whose absolute URI is in `originalUriBaseIds`); a file outside
  * it gets an absolute `file:` URI. Columns count UTF-16 code units (`columnKind`), as ESLint's do.
  */
@@ -12,7 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { RULES, RULE_IDS } from '../../rules.js';
 import { CLI_DOCS_URL, REPOSITORY_URL } from '../package-info.js';
 import { relativeInside } from '../paths.js';
-import { STDIN_FILE_PATH } from '../results.js';
+import { STDIN_FILE_PATH, type LintMessage } from '../results.js';
 import type { Formatter } from './types.js';
 
 /** The rule id used in SARIF (and GitHub annotation titles) for a parse error. */
@@ -49,12 +51,28 @@ function artifactLocation(filePath: string, cwd: string): { uri: string; uriBase
   return { uri: relative.split('/').map(encodeURIComponent).join('/'), uriBaseId: SRCROOT };
 }
 
+/** A message about the file rather than its code: no rule, not a parse error (an ignored file). */
+function isFileNotice(message: LintMessage): boolean {
+  return message.ruleId === null && message.fatal !== true;
+}
+
 /** The sarif formatter: one run, pretty-printed. */
 export const sarif: Formatter = (results, context) => {
   const rules = ruleDescriptors();
   const ruleIndex = new Map(rules.map((rule, index) => [rule.id, index]));
+  // A message about a whole file (an ignored file named on the command line) is no result of any
+  // rule: it is a tool execution notification of the run, with the file as its location.
+  const notifications = results.flatMap((result) =>
+    result.messages
+      .filter((message) => isFileNotice(message))
+      .map((message) => ({
+        level: levelOf(message.severity),
+        message: { text: message.message },
+        locations: [{ physicalLocation: { artifactLocation: artifactLocation(result.filePath, context.cwd) } }],
+      })),
+  );
   const sarifResults = results.flatMap((result) =>
-    result.messages.map((message) => {
+    result.messages.filter((message) => !isFileNotice(message)).map((message) => {
       const ruleId = message.ruleId ?? PARSE_ERROR_RULE_ID;
       return {
         ruleId,
@@ -93,6 +111,7 @@ export const sarif: Formatter = (results, context) => {
         },
         originalUriBaseIds: { [SRCROOT]: { uri: pathToFileURL(context.cwd.endsWith('/') ? context.cwd : `${context.cwd}/`).href } },
         columnKind: 'utf16CodeUnits',
+        ...(notifications.length > 0 ? { invocations: [{ executionSuccessful: true, toolExecutionNotifications: notifications }] } : {}),
         results: sarifResults,
       },
     ],
