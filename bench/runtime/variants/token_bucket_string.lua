@@ -1,0 +1,105 @@
+-- token_bucket: a bucket of `capacity` tokens refilled continuously; a call takes `cost` tokens.
+--
+-- KEYS[1]  the limiter key: a hash { s = tokens * den (integer), d = den, t = time of s (ms) }
+-- ARGV[1]  capacity   integer >= 1, tokens
+-- ARGV[2]  num        integer >= 1  } the refill rate is num/den tokens per millisecond
+-- ARGV[3]  den        integer >= 1  } (refillPerSecond / 1000, as an exact fraction)
+-- ARGV[4]  cost       integer >= 1, tokens
+-- ARGV[5]  now        '' to use the server clock (TIME), else integer milliseconds (tests only)
+-- Returns  { allowed 0|1, remaining tokens, retryAfterMs (-1: never), resetAfterMs }
+--
+-- Tokens are kept in units of 1/den token, so refill and waits are exact integers: a call that
+-- waits retryAfterMs succeeds and one that waits 1 ms less does not. A missing key is a full
+-- bucket. A denied call writes nothing. An admitted call writes the hash and sets its TTL to the
+-- time the bucket takes to be full again, after which a missing key means the same thing.
+-- TIME: https://redis.io/docs/latest/commands/time/ ; PEXPIRE: https://redis.io/docs/latest/commands/pexpire/
+local MAX = 9007199254740991
+local capacity = tonumber(ARGV[1])
+if capacity == nil or capacity ~= math.floor(capacity) or capacity < 1 or capacity > MAX then
+  return redis.error_reply('ERR redis-ttl token_bucket: capacity must be an integer >= 1')
+end
+local num = tonumber(ARGV[2])
+if num == nil or num ~= math.floor(num) or num < 1 or num > MAX then
+  return redis.error_reply('ERR redis-ttl token_bucket: rate numerator must be an integer >= 1')
+end
+local den = tonumber(ARGV[3])
+if den == nil or den ~= math.floor(den) or den < 1 or capacity * den > MAX then
+  return redis.error_reply('ERR redis-ttl token_bucket: rate denominator must be an integer >= 1 and capacity * den < 2^53')
+end
+local cost = tonumber(ARGV[4])
+if cost == nil or cost ~= math.floor(cost) or cost < 1 or cost > MAX then
+  return redis.error_reply('ERR redis-ttl token_bucket: cost must be an integer >= 1')
+end
+local now
+if ARGV[5] == '' then
+  local t = redis.call('TIME')
+  -- the two decimal strings of TIME are coerced by the arithmetic (no tonumber call)
+  now = t[1] * 1000 + math.floor(t[2] / 1000)
+else
+  now = tonumber(ARGV[5])
+  if now == nil or now ~= math.floor(now) or now < 0 or now > MAX then
+    return redis.error_reply('ERR redis-ttl token_bucket: now must be an integer >= 0')
+  end
+end
+
+-- floor(a / b) for integers below 2^53, corrected for rounding of the float division
+local function idiv(a, b)
+  local q = math.floor(a / b)
+  if q * b > a then
+    q = q - 1
+  elseif (q + 1) * b <= a then
+    q = q + 1
+  end
+  return q
+end
+local function cdiv(a, b)
+  return -idiv(-a, b)
+end
+
+local full = capacity * den
+local tokens = full
+local stored, stored_den, stored_at
+local state = redis.call('GET', KEYS[1])
+if state then
+  stored, stored_den, stored_at = string.match(state, '^(%d+):(%d+):(%d+)$')
+  stored = tonumber(stored)
+  stored_den = tonumber(stored_den)
+  stored_at = tonumber(stored_at)
+end
+if stored ~= nil and stored_den ~= nil and stored_den >= 1 and stored_at ~= nil then
+  tokens = stored
+  if stored_den ~= den then
+    -- written under another refill rate: convert (rounding down, towards fewer tokens)
+    tokens = math.floor(stored / stored_den * den)
+  end
+  if tokens < 0 then
+    tokens = 0
+  end
+  if tokens < full then
+    local elapsed = now - stored_at
+    if elapsed > 0 then
+      local to_full = cdiv(full - tokens, num)
+      if elapsed > to_full then
+        elapsed = to_full
+      end
+      tokens = tokens + elapsed * num
+    end
+  end
+  if tokens > full then
+    tokens = full
+  end
+end
+
+local need = cost * den
+if cost > capacity then
+  return { 0, idiv(tokens, den), -1, cdiv(full - tokens, num) }
+end
+if tokens < need then
+  return { 0, idiv(tokens, den), cdiv(need - tokens, num), cdiv(full - tokens, num) }
+end
+
+tokens = tokens - need
+local ttl_ms = cdiv(full - tokens, num)
+-- numbers go to Redis as '%d' strings: exact integers, and cheaper than Redis' own %.17g conversion
+redis.call('SET', KEYS[1], string.format('%d:%d:%d', tokens, den, now), 'PX', string.format('%d', ttl_ms))
+return { 1, idiv(tokens, den), 0, ttl_ms }
