@@ -76,15 +76,15 @@ interface Counters {
  * only ever adds at the end, see `slidingWindowLog`). Members `head` to `end - 1` are live (those
  * before `head` were removed from the front: that moves an index; the array is compacted once
  * half of it is dead). One array of doubles per log: a call touches the entry and two places of
- * one array. Members before `epoch` are left from before the running total
- * last started over: the only ones a new member can have the name of.
+ * one array. One difference with Redis, which no decision reads: when a new member has the name
+ * of a member left from before the window was last empty (out of the window, not yet pruned),
+ * Redis' ZADD moves that one; here it stays until it is pruned, one stale member more.
  */
 interface Log {
   type: 'zset';
   data: number[];
   head: number;
   end: number;
-  epoch: number;
 }
 
 type Value = { type: 'string'; value: string } | { type: 'hash'; fields: Map<string, string> } | Counters | Log;
@@ -249,7 +249,7 @@ class Keyspace {
 
   /** A new, empty sliding-window log at `key` (after room was made), or {@link StoreFullError}. */
   createLog(key: string): Entry & Log {
-    return this.create(key, { type: 'zset', data: [], head: 0, end: 0, epoch: 0 } as Log);
+    return this.create(key, { type: 'zset', data: [], head: 0, end: 0 } as Log);
   }
 
   /** PTTL */
@@ -578,7 +578,6 @@ function logPush(log: Log, time: number, before: number, own: number): void {
     data.copyWithin(0, 3 * log.head, 3 * log.end);
     log.end -= log.head;
     data.length = 3 * log.end;
-    log.epoch = Math.max(0, log.epoch - log.head);
     log.head = 0;
   }
   data.push(time, before, own);
@@ -678,24 +677,9 @@ const slidingWindowLog: Script = (r, key, argv) => {
     own = cost;
   }
   // ZADD: the new member sorts after every member (its time is the newest, and at the same time
-  // its <before> is larger); a member left from before the total last started over may have the
-  // same name, and ZADD then moves it here
-  if (log !== undefined) {
-    const data = log.data;
-    const leftovers = used === 0 ? log.end : log.epoch;
-    for (let i = log.head; i < leftovers; i += 1) {
-      if (data[3 * i + 1] === before && data[3 * i + 2] === own) {
-        data.copyWithin(3 * i, 3 * (i + 1), 3 * log.end);
-        log.end -= 1;
-        data.length = 3 * log.end;
-        if (log.epoch > i) log.epoch -= 1;
-        break;
-      }
-    }
-  }
+  // its <before> is larger)
   const target = log ?? r.createLog(key);
   logPush(target, at, before, own);
-  if (used === 0) target.epoch = target.end - 1;
   // PEXPIRE only when the deadline moved, as in the Lua
   if (restarted || newestAt !== at) target.expiresAt = r.time() + (at + window - now);
   return [1, int(limit - used - cost), 0, int(at + window - now)];
