@@ -4,11 +4,16 @@
  * Lua in `runtime/scripts/`: same arguments, same replies, same TTLs.
  *
  * Design: the Lua can not run in Node and TypeScript can not run in Redis, so the decision logic
- * can not be one shared function. Instead each script is mirrored statement by statement on top
- * of a few emulated Redis commands (HMGET, HSET, PEXPIRE, ZCOUNT, ...), with the same integer
- * helpers (`idiv`, `cdiv`). Lua 5.1 numbers and JavaScript numbers are both IEEE doubles, so the
- * same operations in the same order give bit-identical results; the parity tests run the same
- * random sequences through both and compare replies and TTLs.
+ * can not be one shared function. Instead each script's arithmetic is mirrored statement by
+ * statement, with the same integer helpers (`idiv`, `cdiv`): Lua 5.1 numbers and JavaScript
+ * numbers are both IEEE doubles, so the same operations in the same order give bit-identical
+ * results. The state differs in form only: a limiter keeps its numbers as numbers (counters; the
+ * sliding-window log as one array of (time, before, own) triples, read by index where the Lua reads
+ * by rank), parsed and formatted never, and its parameters are checked once per limiter; the other
+ * scripts (and any command that reads a limiter's key, e.g. `collect`, which then sees the hash or
+ * string Redis would hold) run on a few emulated Redis commands (GET, SET, INCRBY, HMGET, HSET,
+ * PEXPIRE, ...). The parity tests run the same random sequences through the Lua on a real Redis
+ * and through this store, and compare every reply and TTL.
  *
  * Keys expire lazily (a read of an expired key deletes it, as in Redis) and a janitor timer
  * reclaims the rest every `janitorIntervalMs` (unref'd: it never keeps the process alive). A
