@@ -17,7 +17,7 @@
  * reads the same files at another commit (`git show`), measured in the same rounds. The variants
  * of `bench/runtime/variants/` are candidates measured and not shipped, with their numbers in
  * runtime/README.md: the token and leaky buckets with their state in one string written by
- * `SET ... PX` instead of a hash and `PEXPIRE`.
+ * `SET ... PX` instead of a hash and `PEXPIRE`, and GCRA without its argument checks.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -75,6 +75,7 @@ for (const [script, args] of Object.entries(ARGS)) {
   if (script === 'token_bucket' || script === 'leaky_bucket') {
     variants.push({ name: `${script}, string + SET PX (candidate)`, lua: candidate(`${script}_string`), args });
   }
+  if (script === 'gcra') variants.push({ name: 'gcra, no argument checks (candidate)', lua: candidate('gcra_unchecked'), args });
 }
 
 function usecPerCall(info: string): number {

@@ -1,0 +1,91 @@
+-- gcra: the generic cell rate algorithm; one unit is admitted every emission interval
+-- T = periodMs / limit milliseconds, with up to `burst` units admitted back to back.
+--
+-- KEYS[1]  the limiter key: a string "<a>:<r>:<L>", the theoretical arrival time (TAT) a + r/L ms
+-- ARGV[1]  burst      integer >= 1, units
+-- ARGV[2]  P          integer >= 1  } the emission interval is P/L milliseconds
+-- ARGV[3]  L          integer >= 1  } (periodMs / limit, as an exact fraction; burst * P < 2^53)
+-- ARGV[4]  cost       integer >= 1, units
+-- ARGV[5]  now        '' to use the server clock (TIME), else integer milliseconds (tests only)
+-- Returns  { allowed 0|1, remaining, retryAfterMs (-1: never), resetAfterMs }
+--
+-- Times are handled in units of 1/L ms relative to now, so waits are exact integers. A missing
+-- key means TAT <= now (nothing outstanding). A denied call writes nothing. An admitted call
+-- writes the new TAT with SET ... PX (value and TTL in one command): the key matters until the
+-- TAT, so its TTL is ceil(TAT - now) ms, at most ceil(burst * T).
+-- SET: https://redis.io/docs/latest/commands/set/ ; TIME: https://redis.io/docs/latest/commands/time/
+-- candidate: no argument checks (the limiter checked them before the call), tonumber only
+local burst = tonumber(ARGV[1])
+local per = tonumber(ARGV[2])
+local units = tonumber(ARGV[3])
+local cost = tonumber(ARGV[4])
+local now
+if ARGV[5] == '' then
+  local t = redis.call('TIME')
+  -- the two decimal strings of TIME are coerced by the arithmetic (no tonumber call)
+  now = t[1] * 1000 + math.floor(t[2] / 1000)
+else
+  now = tonumber(ARGV[5])
+end
+
+-- floor(a / b) for integers below 2^53, corrected for rounding of the float division
+local function idiv(a, b)
+  local q = math.floor(a / b)
+  if q * b > a then
+    q = q - 1
+  elseif (q + 1) * b <= a then
+    q = q + 1
+  end
+  return q
+end
+local function cdiv(a, b)
+  return -idiv(-a, b)
+end
+
+local tau = burst * per        -- burst * T, in units of 1/L ms
+local inc = cost * per         -- cost * T, in units of 1/L ms
+-- outstanding = max(TAT - now, 0) in units of 1/L ms
+local outstanding = 0
+local stored = redis.call('GET', KEYS[1])
+if stored then
+  local a, r, l = string.match(stored, '^(%-?%d+):(%d+):(%d+)$')
+  a = tonumber(a)
+  r = tonumber(r)
+  l = tonumber(l)
+  if a ~= nil and r ~= nil and l ~= nil and l >= 1 and a >= now then
+    if a - now > tau then
+      outstanding = tau
+    elseif l == units then
+      outstanding = (a - now) * units + r
+    else
+      -- written under another rate: convert the fraction (rounding up, towards a later TAT)
+      outstanding = (a - now) * units + cdiv(r * units, l)
+    end
+    if outstanding > tau then
+      outstanding = tau
+    end
+  end
+end
+
+local function remaining_after(o)
+  local left = idiv(tau - o, per)
+  if left < 0 then
+    left = 0
+  end
+  return left
+end
+
+if cost > burst then
+  return { 0, remaining_after(outstanding), -1, cdiv(outstanding, units) }
+end
+if outstanding + inc > tau then
+  return { 0, remaining_after(outstanding), cdiv(outstanding + inc - tau, units), cdiv(outstanding, units) }
+end
+
+outstanding = outstanding + inc
+local ttl_ms = cdiv(outstanding, units)
+local tat_ms = now + idiv(outstanding, units)
+local tat_rest = outstanding - idiv(outstanding, units) * units
+-- numbers go to Redis as '%d' strings: exact integers, and cheaper than Redis' own %.17g conversion
+redis.call('SET', KEYS[1], string.format('%d:%d:%d', tat_ms, tat_rest, units), 'PX', string.format('%d', ttl_ms))
+return { 1, remaining_after(outstanding), 0, ttl_ms }
