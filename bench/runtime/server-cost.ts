@@ -15,8 +15,8 @@
  * sliding-window log's retry time).
  * The scripts are read from `runtime/scripts/*.lua` (no build needed); `BENCH_BASELINE_REF`
  * reads the same files at another commit (`git show`), measured in the same rounds. The variants
- * of `bench/runtime/variants/` are candidates measured and not shipped, with their numbers in
- * runtime/README.md: the token and leaky buckets with their state in one string written by
+ * (made here from the shipped scripts) are candidates measured and not shipped, with their numbers
+ * in runtime/README.md: the token and leaky buckets with their state in one string written by
  * `SET ... PX` instead of a hash and `PEXPIRE`, and GCRA without its argument checks.
  */
 import { execFileSync } from 'node:child_process';
@@ -52,7 +52,42 @@ interface Variant {
 
 const shipped = (name: string) => readFileSync(new URL(`runtime/scripts/${name}.lua`, root), 'utf8');
 const atRef = (name: string) => execFileSync('git', ['show', `${REF}:runtime/scripts/${name}.lua`], { cwd: root, encoding: 'utf8' });
-const candidate = (name: string) => readFileSync(new URL(`bench/runtime/variants/${name}.lua`, root), 'utf8');
+
+/** `lua` with each `[from, to]` replaced; throws when one is missing (the shipped script changed). */
+function rewrite(name: string, lua: string, edits: Array<[string | RegExp, string]>): string {
+  for (const [from, to] of edits) {
+    const next = lua.replace(from, () => to); // a function: no '$' patterns in `to`
+    if (next === lua) throw new Error(`variant of ${name}: ${String(from)} not found in the shipped script`);
+    lua = next;
+  }
+  return lua;
+}
+
+/** A bucket with its state in one string "<amount>:<den>:<time>" written by SET ... PX instead of HSET + PEXPIRE. */
+function stringState(name: 'token_bucket' | 'leaky_bucket'): string {
+  const [field, amount] = name === 'token_bucket' ? ['s', 'tokens'] : ['l', 'level'];
+  return rewrite(name, shipped(name), [
+    [
+      `local state = redis.call('HMGET', KEYS[1], '${field}', 'd', 't')\nlocal stored = tonumber(state[1])\nlocal stored_den = tonumber(state[2])\nlocal stored_at = tonumber(state[3])\n`,
+      "local stored, stored_den, stored_at\nlocal state = redis.call('GET', KEYS[1])\nif state then\n  stored, stored_den, stored_at = string.match(state, '^(%d+):(%d+):(%d+)$')\n  stored = tonumber(stored)\n  stored_den = tonumber(stored_den)\n  stored_at = tonumber(stored_at)\nend\n",
+    ],
+    [
+      `redis.call('HSET', KEYS[1], '${field}', string.format('%d', ${amount}), 'd', string.format('%d', den), 't', string.format('%d', now))\nredis.call('PEXPIRE', KEYS[1], string.format('%d', ttl_ms))\n`,
+      `redis.call('SET', KEYS[1], string.format('%d:%d:%d', ${amount}, den, now), 'PX', string.format('%d', ttl_ms))\n`,
+    ],
+  ]);
+}
+
+/** GCRA without its argument checks (the limiter made them before the call): `tonumber` only. */
+function unchecked(): string {
+  return rewrite('gcra', shipped('gcra'), [
+    [/\nif burst == nil or [^\n]*\n[^\n]*\nend/, ''],
+    [/\nif per == nil or [^\n]*\n[^\n]*\nend/, ''],
+    [/\nif units == nil or [^\n]*\n[^\n]*\nend/, ''],
+    [/\nif cost == nil or [^\n]*\n[^\n]*\nend/, ''],
+    [/\n {2}if now == nil or [^\n]*\n[^\n]*\n {2}end/, ''],
+  ]);
+}
 
 const n = (limit: Limit) => (limit === 'big' ? '1000000000' : '100');
 /** ARGV of each script: windows of a minute, buckets refilled (leaking) at 100 per minute. */
@@ -73,9 +108,9 @@ for (const [script, args] of Object.entries(ARGS)) {
   if (REF !== undefined) variants.push({ name: `${script} @${REF}`, lua: atRef(script), args });
   variants.push({ name: script, lua: shipped(script), args });
   if (script === 'token_bucket' || script === 'leaky_bucket') {
-    variants.push({ name: `${script}, string + SET PX (candidate)`, lua: candidate(`${script}_string`), args });
+    variants.push({ name: `${script}, string + SET PX (candidate)`, lua: stringState(script), args });
   }
-  if (script === 'gcra') variants.push({ name: 'gcra, no argument checks (candidate)', lua: candidate('gcra_unchecked'), args });
+  if (script === 'gcra') variants.push({ name: 'gcra, no argument checks (candidate)', lua: unchecked(), args });
 }
 
 function usecPerCall(info: string): number {

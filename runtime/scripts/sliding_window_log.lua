@@ -118,37 +118,29 @@ if used + cost > limit then
     lo = stale + 1
     lo_at = nil
     local hi = size - 1
-    -- with calls of cost 1, <before> grows by 1 per rank: try that rank first
-    local guess = stale + target - base - 1
-    if guess > lo and guess <= hi then
-      local m = redis.call('ZRANGE', KEYS[1], guess, guess, 'WITHSCORES')
+    -- with calls of cost 1, <before> grows by 1 per rank: that rank first, then a binary search
+    -- (`lo` always holds a rank whose <before> is below `target`)
+    local rank = stale + target - base - 1
+    while lo < hi do
+      if rank <= lo or rank > hi then
+        rank = lo + math.floor((hi - lo + 1) / 2)
+      end
+      local m = redis.call('ZRANGE', KEYS[1], rank, rank, 'WITHSCORES')
       local before = parse(m[1])
       if before == nil then
         return redis.error_reply(FOREIGN)
       end
       if before < target then
-        lo = guess
+        lo = rank
         lo_at = tonumber(m[2])
         if before == target - 1 then
-          hi = guess
+          -- the next rank's <before> is at least `target`: this is the one
+          hi = rank
         end
       else
-        hi = guess - 1
+        hi = rank - 1
       end
-    end
-    while lo < hi do
-      local mid = lo + math.floor((hi - lo + 1) / 2)
-      local m = redis.call('ZRANGE', KEYS[1], mid, mid, 'WITHSCORES')
-      local before = parse(m[1])
-      if before == nil then
-        return redis.error_reply(FOREIGN)
-      end
-      if before < target then
-        lo = mid
-        lo_at = tonumber(m[2])
-      else
-        hi = mid - 1
-      end
+      rank = -1
     end
     if lo_at == nil then
       lo_at = tonumber(redis.call('ZRANGE', KEYS[1], lo, lo, 'WITHSCORES')[2])
