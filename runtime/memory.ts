@@ -4,11 +4,16 @@
  * Lua in `runtime/scripts/`: same arguments, same replies, same TTLs.
  *
  * Design: the Lua can not run in Node and TypeScript can not run in Redis, so the decision logic
- * can not be one shared function. Instead each script is mirrored statement by statement on top
- * of a few emulated Redis commands (HMGET, HSET, PEXPIRE, ZCOUNT, ...), with the same integer
- * helpers (`idiv`, `cdiv`). Lua 5.1 numbers and JavaScript numbers are both IEEE doubles, so the
- * same operations in the same order give bit-identical results; the parity tests run the same
- * random sequences through both and compare replies and TTLs.
+ * can not be one shared function. Instead each script's arithmetic is mirrored statement by
+ * statement, with the same integer helpers (`idiv`, `cdiv`): Lua 5.1 numbers and JavaScript
+ * numbers are both IEEE doubles, so the same operations in the same order give bit-identical
+ * results. The state differs in form only: a limiter keeps its numbers as numbers (counters; the
+ * sliding-window log as one array of (time, before, own) triples, read by index where the Lua reads
+ * by rank), parsed and formatted never, and its parameters are checked once per limiter; the other
+ * scripts (and any command that reads a limiter's key, e.g. `collect`, which then sees the hash or
+ * string Redis would hold) run on a few emulated Redis commands (GET, SET, INCRBY, HMGET, HSET,
+ * PEXPIRE, ...). The parity tests run the same random sequences through the Lua on a real Redis
+ * and through this store, and compare every reply and TTL.
  *
  * Keys expire lazily (a read of an expired key deletes it, as in Redis) and a janitor timer
  * reclaims the rest every `janitorIntervalMs` (unref'd: it never keeps the process alive). A
@@ -57,22 +62,44 @@ export class MemoryReplyError extends RedisError {
 }
 
 /**
- * A sorted set: members ordered by score, then by member (byte order, as Redis does for ASCII
- * members), from index `head` on (the members before it were removed from the front: removing
- * from the front moves an index, not the arrays, which are compacted once half of them is dead);
- * `index` holds the live members, so that adding one needs no search for an older copy.
+ * The state a limiter script keeps in one key, held as numbers: what the Lua keeps in a hash
+ * (`fw`: w, n; `swc`: w, c, p; `tb`: s, d, t; `lb`: l, d, t) or in a string (`gcra`:
+ * "<a>:<r>:<L>"), in the fields `a`, `b`, `c` in that order. Read by its own script it costs no
+ * parsing and no formatting; any other command sees the hash or string Redis would hold (it is
+ * converted in place on the first such access, see `Keyspace.typed`).
  */
-interface SortedSet {
-  type: 'zset';
-  scores: number[];
-  members: string[];
-  head: number;
-  index: Set<string>;
+interface Counters {
+  type: 'fw' | 'swc' | 'tb' | 'lb' | 'gcra';
+  a: number;
+  b: number;
+  c: number;
 }
 
-type Value = { type: 'string'; value: string } | { type: 'hash'; fields: Map<string, string> } | SortedSet;
+/**
+ * The sorted set of a sliding-window log, as numbers: member i is "<before>:<own>" scored by its
+ * time, stored as the triple (time, before, own) at `data[3 * i]`, in Redis' order (the script
+ * only ever adds at the end, see `slidingWindowLog`). Members `head` to `end - 1` are live (those
+ * before `head` were removed from the front: that moves an index; the array is compacted once
+ * half of it is dead). One array of doubles per log: a call touches the entry and two places of
+ * one array. One difference with Redis, which no decision reads: when a new member has the name
+ * of a member left from before the window was last empty (out of the window, not yet pruned),
+ * Redis' ZADD moves that one; here it stays until it is pruned, one stale member more.
+ */
+interface Log {
+  type: 'zset';
+  data: number[];
+  head: number;
+  end: number;
+}
+
+type Value = { type: 'string'; value: string } | { type: 'hash'; fields: Map<string, string> } | Counters | Log;
 
 type Entry = Value & { /** absolute ms, `Infinity` for no TTL */ expiresAt: number };
+
+/** The Redis type each kind of entry stands for. */
+const REDIS_TYPE = { string: 'string', hash: 'hash', zset: 'zset', fw: 'hash', swc: 'hash', tb: 'hash', lb: 'hash', gcra: 'string' } as const;
+/** The hash fields of the counters kept in a hash, in the order of `a`, `b`, `c`. */
+const COUNTER_FIELDS = { fw: ['w', 'n'], swc: ['w', 'c', 'p'], tb: ['s', 'd', 't'], lb: ['l', 'd', 't'] } as const;
 
 const WRONGTYPE = 'WRONGTYPE Operation against a key holding the wrong kind of value';
 const MAX = 9007199254740991;
@@ -174,21 +201,60 @@ class Keyspace {
     return entry;
   }
 
-  private typed<T extends Value['type']>(key: string, type: T): (Entry & { type: T }) | undefined {
-    const entry = this.lookup(key);
-    if (entry !== undefined && entry.type !== type) throw new MemoryReplyError(WRONGTYPE);
-    return entry as (Entry & { type: T }) | undefined;
+  /**
+   * The live entry of `key` as the Redis type `type` (counters become the hash or string they
+   * stand for); WRONGTYPE when it holds another type.
+   */
+  private typed<T extends 'string' | 'hash' | 'zset'>(key: string, type: T): (Entry & { type: T }) | undefined {
+    let entry = this.lookup(key);
+    if (entry === undefined || entry.type === type) return entry as (Entry & { type: T }) | undefined;
+    if (REDIS_TYPE[entry.type] !== type) throw new MemoryReplyError(WRONGTYPE);
+    entry = generic(entry as Entry & Counters);
+    this.entries.set(key, entry);
+    return entry as Entry & { type: T };
   }
 
-  /** Adds a new key without TTL, or throws {@link StoreFullError} when there is no room. */
-  private create<V extends Value>(key: string, value: V): Entry & V {
+  /** Makes room for a new key, or throws {@link StoreFullError}. */
+  private room(): void {
     if (this.entries.size >= this.maxKeys) {
       if (this.time() - this.lastSweep >= Math.min(1000, this.janitorIntervalMs)) this.sweep();
       if (this.entries.size >= this.maxKeys) throw new StoreFullError(this.maxKeys);
     }
+  }
+
+  /** Adds a new key without TTL, or throws {@link StoreFullError} when there is no room. */
+  private create<V extends Value>(key: string, value: V): Entry & V {
+    this.room();
     const entry = { ...value, expiresAt: Infinity } as Entry & V;
     this.entries.set(key, entry);
     return entry;
+  }
+
+  /**
+   * Writes counters to `key`, as the script's HSET (or SET) would, with the TTL `ttlMs` (PEXPIRE,
+   * SET ... PX), or keeping the key's TTL when `ttlMs` is undefined. `entry` is the key's live
+   * entry (its own counters) or undefined for a missing key, which is created (or
+   * {@link StoreFullError} when there is no room: nothing is written).
+   */
+  writeCounters(key: string, entry: (Entry & Counters) | undefined, type: Counters['type'], a: number, b: number, c: number, ttlMs?: number): void {
+    if (entry === undefined) {
+      this.room();
+      entry = { type, a, b, c, expiresAt: Infinity };
+      this.entries.set(key, entry);
+    } else {
+      entry.a = a;
+      entry.b = b;
+      entry.c = c;
+    }
+    if (ttlMs !== undefined) {
+      if (ttlMs <= 0) this.entries.delete(key);
+      else entry.expiresAt = this.time() + ttlMs;
+    }
+  }
+
+  /** A new, empty sliding-window log at `key` (after room was made), or {@link StoreFullError}. */
+  createLog(key: string): Entry & Log {
+    return this.create(key, { type: 'zset', data: [], head: 0, end: 0 } as Log);
   }
 
   /** PTTL */
@@ -249,11 +315,11 @@ class Keyspace {
     const entry = this.typed(key, 'hash');
     return fields.map((f) => entry?.fields.get(f) ?? null);
   }
-  /** HSET key f1 v1 f2 v2 [f3 v3], without an array per call */
-  hset3(key: string, f1: string, v1: string, f2: string, v2: string, f3?: string, v3?: string): void {
+  /** HSET key f1 v1 [f2 v2 [f3 v3]], without an array per call */
+  hset3(key: string, f1: string, v1: string, f2?: string, v2?: string, f3?: string, v3?: string): void {
     const entry = this.typed(key, 'hash') ?? this.create(key, { type: 'hash', fields: new Map<string, string>() });
     entry.fields.set(f1, v1);
-    entry.fields.set(f2, v2);
+    if (f2 !== undefined) entry.fields.set(f2, v2!);
     if (f3 !== undefined) entry.fields.set(f3, v3!);
   }
   /** HSET */
@@ -261,91 +327,16 @@ class Keyspace {
     const entry = this.typed(key, 'hash') ?? this.create(key, { type: 'hash', fields: new Map<string, string>() });
     for (const [f, v] of pairs) entry.fields.set(f, v);
   }
-  /** ZCOUNT key -inf max: members scored at most `max` (a binary search) */
-  zcountUpTo(key: string, max: number): number {
-    const entry = this.typed(key, 'zset');
-    if (entry === undefined) return 0;
-    const scores = entry.scores;
-    let lo = entry.head;
-    let hi = scores.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (scores[mid]! <= max) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo - entry.head;
-  }
-  /** ZCARD */
-  zcard(key: string): number {
-    const entry = this.typed(key, 'zset');
-    return entry === undefined ? 0 : entry.members.length - entry.head;
-  }
-  /** ZRANGE key rank rank: the member at `rank` (negative: from the end), or undefined */
-  zmember(key: string, rank: number): string | undefined {
-    const entry = this.typed(key, 'zset');
-    if (entry === undefined) return undefined;
-    return entry.members[rank < 0 ? entry.members.length + rank : entry.head + rank];
-  }
-  /** ZRANGE key rank rank WITHSCORES: the score at `rank` (negative: from the end), or undefined */
-  zscoreAt(key: string, rank: number): number | undefined {
-    const entry = this.typed(key, 'zset');
-    if (entry === undefined) return undefined;
-    return entry.scores[rank < 0 ? entry.scores.length + rank : entry.head + rank];
-  }
-  /** ZREMRANGEBYRANK key 0 count-1 (an emptied set is deleted, as in Redis) */
-  zremFirst(key: string, count: number): void {
-    const entry = this.typed(key, 'zset');
-    if (entry === undefined) return;
-    const end = Math.min(entry.members.length, entry.head + count);
-    for (let i = entry.head; i < end; i += 1) entry.index.delete(entry.members[i]!);
-    entry.head = end;
-    if (entry.head === entry.members.length) {
-      this.entries.delete(key);
-    } else if (entry.head * 2 > entry.members.length) {
-      entry.members.splice(0, entry.head);
-      entry.scores.splice(0, entry.head);
-      entry.head = 0;
-    }
-  }
-  /** ZREM key member (an emptied set is deleted, as in Redis) */
-  zrem(key: string, member: string): void {
-    const entry = this.typed(key, 'zset');
-    if (entry === undefined || !entry.index.delete(member)) return;
-    // the sliding-window log removes its newest member: search from the end
-    const i = entry.members.lastIndexOf(member);
-    entry.members.splice(i, 1);
-    entry.scores.splice(i, 1);
-    if (entry.members.length === entry.head) this.entries.delete(key);
-  }
-  /** ZADD key score member (a member that exists gets the new score) */
-  zadd(key: string, score: number, member: string): void {
-    const entry =
-      this.typed(key, 'zset') ?? this.create(key, { type: 'zset', scores: [], members: [], head: 0, index: new Set<string>() } as SortedSet);
-    if (entry.index.has(member)) {
-      const old = entry.members.lastIndexOf(member);
-      entry.members.splice(old, 1);
-      entry.scores.splice(old, 1);
-    }
-    entry.index.add(member);
-    const { scores, members } = entry;
-    const n = members.length;
-    // appending is the common case (a log grows at its end)
-    if (n === entry.head || scores[n - 1]! < score || (scores[n - 1] === score && members[n - 1]! < member)) {
-      scores.push(score);
-      members.push(member);
-      return;
-    }
-    // the position after every (score, member) pair that sorts before this one
-    let lo = entry.head;
-    let hi = n;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (scores[mid]! < score || (scores[mid] === score && members[mid]! < member)) lo = mid + 1;
-      else hi = mid;
-    }
-    scores.splice(lo, 0, score);
-    members.splice(lo, 0, member);
-  }
+}
+
+/** The hash or string Redis would hold for `entry`'s counters (its TTL kept). */
+function generic(entry: Entry & Counters): Entry {
+  if (entry.type === 'gcra') return { type: 'string', value: `${d(entry.a)}:${d(entry.b)}:${d(entry.c)}`, expiresAt: entry.expiresAt };
+  const names = COUNTER_FIELDS[entry.type];
+  const values = [entry.a, entry.b, entry.c];
+  const fields = new Map<string, string>();
+  for (let i = 0; i < names.length; i += 1) fields.set(names[i]!, d(values[i]!));
+  return { type: 'hash', fields, expiresAt: entry.expiresAt };
 }
 
 /**
@@ -502,25 +493,74 @@ const increment: Script = (r, key, argv) => {
   return [value, r.pttl(key)];
 };
 
+/**
+ * The parameters of a limiter script (every ARGV but the last two, `cost` and `now`), checked as
+ * the Lua checks them and remembered for the last values seen: a limiter sends the same ones on
+ * every call. Returns the checked numbers (the same array while the values do not change).
+ */
+function paramCache(count: number, check: (argv: readonly string[]) => number[]): (argv: readonly string[]) => number[] {
+  const seen: Array<string | undefined> = [];
+  let values: number[] = [];
+  return (argv) => {
+    let same = seen.length === count;
+    for (let i = 0; same && i < count; i += 1) same = seen[i] === argv[i];
+    if (same) return values;
+    values = check(argv); // throws the script's error reply: nothing remembered
+    seen.length = 0;
+    for (let i = 0; i < count; i += 1) seen.push(argv[i]);
+    return values;
+  };
+}
+
+/** `cost`, checked as the Lua checks it ('1' without parsing: the common case). */
+function costArg(arg: string | undefined, s: string): number {
+  return arg === '1' ? 1 : intArg(arg, 1, MAX, `ERR redis-ttl ${s}: cost must be an integer >= 1`);
+}
+
+/** The live entry of `key` when it is missing (undefined) or holds counters of `type`; null for any other value. */
+function ownCounters(r: Keyspace, key: string, type: Counters['type']): (Entry & Counters) | undefined | null {
+  const entry = r.lookup(key);
+  if (entry === undefined) return undefined;
+  return entry.type === type ? entry : null;
+}
+
+const fixedWindowParams = paramCache(2, (argv) => [
+  intArg(argv[0], 1, MAX, 'ERR redis-ttl fixed_window: limit must be an integer >= 1'),
+  intArg(argv[1], 1, MAX, 'ERR redis-ttl fixed_window: windowMs must be an integer >= 1'),
+]);
+
 const fixedWindow: Script = (r, key, argv) => {
   const s = 'fixed_window';
-  const limit = intArg(argv[0], 1, MAX, `ERR redis-ttl ${s}: limit must be an integer >= 1`);
-  const window = intArg(argv[1], 1, MAX, `ERR redis-ttl ${s}: windowMs must be an integer >= 1`);
-  const cost = intArg(argv[2], 1, MAX, `ERR redis-ttl ${s}: cost must be an integer >= 1`);
+  const [limit, window] = fixedWindowParams(argv) as [number, number];
+  const cost = costArg(argv[2], s);
   const now = clockArg(r, argv[3], s);
   const start = idiv(now, window) * window;
   const resetMs = start + window - now;
-  const state = r.hmget(key, F_WN);
+  const own = ownCounters(r, key, 'fw');
   let used = 0;
-  if (toNumber(state[0]) === start) used = toNumber(state[1]) ?? 0;
+  let same = false;
+  if (own === null) {
+    // a hash another script wrote (or WRONGTYPE): read it as the Lua does
+    const state = r.hmget(key, F_WN);
+    same = toNumber(state[0]) === start;
+    if (same) used = toNumber(state[1]) ?? 0;
+  } else if (own !== undefined && own.a === start) {
+    same = true;
+    used = own.b;
+  }
   let remaining = limit - used;
   if (remaining < 0) remaining = 0;
   const idleReset = used > 0 ? resetMs : 0;
   if (cost > limit) return [0, int(remaining), -1, int(idleReset)];
   if (used + cost > limit) return [0, int(remaining), int(resetMs), int(idleReset)];
   used += cost;
-  r.hset3(key, 'w', d(start), 'n', d(used));
-  r.pexpire(key, resetMs);
+  // as the Lua: within the window the TTL (the window's end) is kept, HSET of `n` alone
+  if (own !== null) r.writeCounters(key, own, 'fw', start, used, 0, same ? undefined : resetMs);
+  else if (same) r.hset3(key, 'n', d(used));
+  else {
+    r.hset3(key, 'w', d(start), 'n', d(used));
+    r.pexpire(key, resetMs);
+  }
   return [1, int(limit - used), 0, int(resetMs)];
 };
 
@@ -531,105 +571,162 @@ const LOG_MAX_LIMIT = 1_000_000_000;
 /** Most members in the window of a sliding-window log; beyond, calls merge into the newest (as in the Lua). */
 const LOG_MAX_MEMBERS = 10_000;
 
-/** A run of ASCII digits as the Lua's `%d+` matches it, or -1 when `text[from, to)` is not one. */
-function digits(text: string, from: number, to: number): number {
-  if (from >= to) return -1;
-  for (let i = from; i < to; i += 1) {
-    const c = text.charCodeAt(i);
-    if (c < 48 || c > 57) return -1;
+const slidingWindowLogParams = paramCache(2, (argv) => [
+  intArg(argv[0], 1, LOG_MAX_LIMIT, 'ERR redis-ttl sliding_window_log: limit must be an integer >= 1 and <= 10^9'),
+  intArg(argv[1], 1, MAX, 'ERR redis-ttl sliding_window_log: windowMs must be an integer >= 1'),
+]);
+
+/** Appends (time, before, own) to `log`, compacting its array first when more than half of it is dead. */
+function logPush(log: Log, time: number, before: number, own: number): void {
+  const data = log.data;
+  if (log.head >= 16 && 2 * log.head > log.end) {
+    data.copyWithin(0, 3 * log.head, 3 * log.end);
+    log.end -= log.head;
+    data.length = 3 * log.end;
+    log.head = 0;
   }
-  return Number(text.slice(from, to));
+  data.push(time, before, own);
+  log.end += 1;
 }
 
+/**
+ * The sliding-window log on its sorted set, kept as numbers ({@link Log}): the same ranks, the
+ * same members, the same decisions as the Lua, which reads the set through ZCARD, ZCOUNT and
+ * ZRANGE by rank; here ranks are indexes (a binary search where the Lua runs ZCOUNT, and where it
+ * searches the ranks for a retry time: the same rank, found without a command per step).
+ */
 const slidingWindowLog: Script = (r, key, argv) => {
   const s = 'sliding_window_log';
-  const limit = intArg(argv[0], 1, LOG_MAX_LIMIT, `ERR redis-ttl ${s}: limit must be an integer >= 1 and <= 10^9`);
-  const window = intArg(argv[1], 1, MAX, `ERR redis-ttl ${s}: windowMs must be an integer >= 1`);
-  const cost = intArg(argv[2], 1, MAX, `ERR redis-ttl ${s}: cost must be an integer >= 1`);
+  const [limit, window] = slidingWindowLogParams(argv) as [number, number];
+  const cost = costArg(argv[2], s);
   const now = clockArg(r, argv[3], s);
-  const foreign = (): never => fail(`ERR redis-ttl ${s}: the key holds a member this script did not write`);
-  /** <before> of a member "<before>:<cost>" (as the Lua parses it) */
-  const beforeOf = (member: string): number => {
-    const colon = member.indexOf(':');
-    const before = colon < 0 ? -1 : digits(member, 0, colon);
-    if (before < 0 || digits(member, colon + 1, member.length) < 0) foreign();
-    return before;
-  };
-  const costOf = (member: string): number => digits(member, member.indexOf(':') + 1, member.length);
+  const entry = r.lookup(key);
+  if (entry !== undefined && entry.type !== 'zset') fail(WRONGTYPE);
+  let log = entry as (Entry & Log) | undefined;
   const cutoff = now - window;
-  const stale = r.zcountUpTo(key, cutoff);
-  const size = r.zcard(key);
+  let size = 0;
+  let stale = 0;
   let used = 0;
   let base = 0;
   let total = 0;
-  let newest = '';
-  let newestBefore = 0;
-  let newestOwn = 0;
   let newestAt: number | undefined;
-  if (size > 0) {
-    newest = r.zmember(key, -1)!;
-    newestBefore = beforeOf(newest);
-    newestOwn = costOf(newest);
-    total = newestBefore + newestOwn;
-    newestAt = r.zscoreAt(key, -1)!;
+  if (log !== undefined) {
+    const { data, head, end } = log;
+    size = end - head;
+    // ZCOUNT -inf cutoff: the members scored at most `cutoff` (none when the oldest is not)
+    let lo = head;
+    let hi = data[3 * head]! > cutoff ? head : end;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (data[3 * mid]! <= cutoff) lo = mid + 1;
+      else hi = mid;
+    }
+    stale = lo - head;
+    const last = 3 * (end - 1);
+    total = data[last + 1]! + data[last + 2]!;
+    newestAt = data[last]!;
     if (stale < size) {
-      base = beforeOf(r.zmember(key, stale)!);
+      base = data[3 * lo + 1]!;
       used = total - base;
     }
   }
   let remaining = limit - used;
   if (remaining < 0) remaining = 0;
-  let idleReset = 0;
-  if (used > 0) idleReset = newestAt! + window - now;
+  const idleReset = used > 0 ? newestAt! + window - now : 0;
   if (cost > limit) return [0, int(remaining), -1, int(idleReset)];
   if (used + cost > limit) {
+    // the last member that must leave is the newest one whose <before> is below `target`
+    const { data, head, end } = log!;
     const target = base + used + cost - limit;
-    let lo = stale;
-    let hi = size - 1;
+    let lo = head + stale;
+    // the oldest member in the window alone covers what is missing (a call of cost 1 at the limit)
+    let hi = base + data[3 * lo + 2]! >= target ? lo : end - 1;
     while (lo < hi) {
       const mid = lo + Math.floor((hi - lo + 1) / 2);
-      if (beforeOf(r.zmember(key, mid)!) < target) lo = mid;
+      if (data[3 * mid + 1]! < target) lo = mid;
       else hi = mid - 1;
     }
-    return [0, int(remaining), int(r.zscoreAt(key, lo)! + window - now), int(idleReset)];
+    return [0, int(remaining), int(data[3 * lo]! + window - now), int(idleReset)];
   }
-  if (stale > 0) r.zremFirst(key, Math.min(stale, LOG_PRUNE_PER_CALL));
+  if (log !== undefined && stale > 0) {
+    // ZREMRANGEBYRANK 0 prune-1 (an emptied set is deleted, as in Redis)
+    log.head += Math.min(stale, LOG_PRUNE_PER_CALL);
+    if (log.head === log.end) {
+      r.entries.delete(key);
+      log = undefined;
+    }
+  }
+  // a clock that went back never files a call before the newest one (the order <before> relies on)
   const at = newestAt !== undefined && newestAt > now ? newestAt : now;
-  const member = (before: number, own: number): string => `${d(before).padStart(16, '0')}:${d(own)}`;
-  let added: string;
-  if (used === 0) added = member(0, cost);
-  else if (size - stale >= LOG_MAX_MEMBERS) {
-    r.zrem(key, newest);
-    added = member(newestBefore, newestOwn + cost);
+  let before: number;
+  let own: number;
+  let restarted = false;
+  if (used === 0) {
+    before = 0;
+    own = cost;
+  } else if (size - stale >= LOG_MAX_MEMBERS) {
+    // ZREM the newest (the set keeps 10,000 members: never emptied here)
+    const last = 3 * (log!.end - 1);
+    before = log!.data[last + 1]!;
+    own = log!.data[last + 2]! + cost;
+    log!.end -= 1;
+    log!.data.length = last;
   } else if (total + cost > MAX) {
-    r.del(key);
-    added = member(0, cost);
-  } else added = member(total, cost);
-  r.zadd(key, at, added);
-  r.pexpire(key, at + window - now);
+    r.entries.delete(key);
+    log = undefined;
+    restarted = true;
+    before = 0;
+    own = cost;
+  } else {
+    before = total;
+    own = cost;
+  }
+  // ZADD: the new member sorts after every member (its time is the newest, and at the same time
+  // its <before> is larger)
+  const target = log ?? r.createLog(key);
+  logPush(target, at, before, own);
+  // PEXPIRE only when the deadline moved, as in the Lua
+  if (restarted || newestAt !== at) target.expiresAt = r.time() + (at + window - now);
   return [1, int(limit - used - cost), 0, int(at + window - now)];
 };
 
-const slidingWindowCounter: Script = (r, key, argv) => {
-  const s = 'sliding_window_counter';
-  const limit = intArg(argv[0], 1, MAX, `ERR redis-ttl ${s}: limit must be an integer >= 1`);
+const slidingWindowCounterParams = paramCache(2, (argv) => {
+  const limit = intArg(argv[0], 1, MAX, 'ERR redis-ttl sliding_window_counter: limit must be an integer >= 1');
   const window = toNumber(argv[1]);
   if (window === undefined || window !== Math.floor(window) || window < 1 || limit * window > MAX) {
-    fail(`ERR redis-ttl ${s}: windowMs must be an integer >= 1 and limit * windowMs < 2^53`);
+    fail('ERR redis-ttl sliding_window_counter: windowMs must be an integer >= 1 and limit * windowMs < 2^53');
   }
-  const cost = intArg(argv[2], 1, MAX, `ERR redis-ttl ${s}: cost must be an integer >= 1`);
+  return [limit, window];
+});
+
+const slidingWindowCounter: Script = (r, key, argv) => {
+  const s = 'sliding_window_counter';
+  const [limit, window] = slidingWindowCounterParams(argv) as [number, number];
+  const cost = costArg(argv[2], s);
   const now = clockArg(r, argv[3], s);
   const start = idiv(now, window) * window;
   const elapsed = now - start;
-  const state = r.hmget(key, F_WCP);
-  const storedStart = toNumber(state[0]);
+  const own = ownCounters(r, key, 'swc');
+  let storedStart: number | undefined;
   let curr = 0;
   let prev = 0;
-  if (storedStart === start) {
-    curr = toNumber(state[1]) ?? 0;
-    prev = toNumber(state[2]) ?? 0;
-  } else if (storedStart === start - window) {
-    prev = toNumber(state[1]) ?? 0;
+  if (own === null) {
+    const state = r.hmget(key, F_WCP);
+    storedStart = toNumber(state[0]);
+    if (storedStart === start) {
+      curr = toNumber(state[1]) ?? 0;
+      prev = toNumber(state[2]) ?? 0;
+    } else if (storedStart === start - window) {
+      prev = toNumber(state[1]) ?? 0;
+    }
+  } else if (own !== undefined) {
+    storedStart = own.a;
+    if (storedStart === start) {
+      curr = own.b;
+      prev = own.c;
+    } else if (storedStart === start - window) {
+      prev = own.b;
+    }
   }
   const room = (p: number, c: number, e: number): number => idiv(limit * window - p * (window - e) - c * window, window);
   const firstFit = (p: number, c: number, e: number): number | undefined => {
@@ -651,32 +748,62 @@ const slidingWindowCounter: Script = (r, key, argv) => {
     return [0, int(remaining), int(retry), int(idleResetOf(prev, curr))];
   }
   curr += cost;
-  r.hset3(key, 'w', d(start), 'c', d(curr), 'p', d(prev));
-  r.pexpire(key, start + 2 * window - now);
+  const same = storedStart === start;
+  // as the Lua: within the window the TTL (the next window's end) is kept, HSET of `c` alone
+  if (own !== null) r.writeCounters(key, own, 'swc', start, curr, prev, same ? undefined : start + 2 * window - now);
+  else if (same) r.hset3(key, 'c', d(curr));
+  else {
+    r.hset3(key, 'w', d(start), 'c', d(curr), 'p', d(prev));
+    r.pexpire(key, start + 2 * window - now);
+  }
   return [1, int(room(prev, curr, elapsed)), 0, int(start + 2 * window - now)];
 };
 
-/** token_bucket and leaky_bucket share their argument checks. */
-function bucketArgs(r: Keyspace, s: string, argv: readonly string[]): [number, number, number, number, number] {
-  const capacity = intArg(argv[0], 1, MAX, `ERR redis-ttl ${s}: capacity must be an integer >= 1`);
-  const num = intArg(argv[1], 1, MAX, `ERR redis-ttl ${s}: rate numerator must be an integer >= 1`);
-  const den = toNumber(argv[2]);
-  if (den === undefined || den !== Math.floor(den) || den < 1 || capacity * den > MAX) {
-    fail(`ERR redis-ttl ${s}: rate denominator must be an integer >= 1 and capacity * den < 2^53`);
-  }
-  const cost = intArg(argv[3], 1, MAX, `ERR redis-ttl ${s}: cost must be an integer >= 1`);
-  return [capacity, num, den, cost, clockArg(r, argv[4], s)];
+/** token_bucket and leaky_bucket share their parameter checks: [capacity, num, den]. */
+function bucketParams(s: string): (argv: readonly string[]) => number[] {
+  return paramCache(3, (argv) => {
+    const capacity = intArg(argv[0], 1, MAX, `ERR redis-ttl ${s}: capacity must be an integer >= 1`);
+    const num = intArg(argv[1], 1, MAX, `ERR redis-ttl ${s}: rate numerator must be an integer >= 1`);
+    const den = toNumber(argv[2]);
+    if (den === undefined || den !== Math.floor(den) || den < 1 || capacity * den > MAX) {
+      fail(`ERR redis-ttl ${s}: rate denominator must be an integer >= 1 and capacity * den < 2^53`);
+    }
+    return [capacity, num, den];
+  });
 }
 
-const tokenBucket: Script = (r, key, argv) => {
-  const [capacity, num, den, cost, now] = bucketArgs(r, 'token_bucket', argv);
-  const full = capacity * den;
-  let tokens = full;
-  const state = r.hmget(key, F_SDT);
+/** The stored (amount, den, time) of a bucket, natively or from a hash another script wrote; undefined when not usable (as the Lua). */
+function bucketState(r: Keyspace, key: string, own: (Entry & Counters) | undefined | null, fields: readonly string[]): [number, number, number] | undefined {
+  if (own === undefined) return undefined;
+  if (own !== null) return [own.a, own.b, own.c];
+  const state = r.hmget(key, fields);
   const stored = toNumber(state[0]);
   const storedDen = toNumber(state[1]);
   const storedAt = toNumber(state[2]);
-  if (stored !== undefined && storedDen !== undefined && storedDen >= 1 && storedAt !== undefined) {
+  if (stored === undefined || storedDen === undefined || storedDen < 1 || storedAt === undefined) return undefined;
+  return [stored, storedDen, storedAt];
+}
+
+/** Writes a bucket's (amount, den, now) with its TTL, natively or into the hash another script wrote. */
+function writeBucket(r: Keyspace, key: string, own: (Entry & Counters) | undefined | null, type: 'tb' | 'lb', amount: number, den: number, now: number, ttlMs: number): void {
+  if (own !== null) return r.writeCounters(key, own, type, amount, den, now, ttlMs);
+  r.hset3(key, type === 'tb' ? 's' : 'l', d(amount), 'd', d(den), 't', d(now));
+  r.pexpire(key, ttlMs);
+}
+
+const tokenBucketParams = bucketParams('token_bucket');
+
+const tokenBucket: Script = (r, key, argv) => {
+  const s = 'token_bucket';
+  const [capacity, num, den] = tokenBucketParams(argv) as [number, number, number];
+  const cost = costArg(argv[3], s);
+  const now = clockArg(r, argv[4], s);
+  const full = capacity * den;
+  let tokens = full;
+  const own = ownCounters(r, key, 'tb');
+  const state = bucketState(r, key, own, F_SDT);
+  if (state !== undefined) {
+    const [stored, storedDen, storedAt] = state;
     tokens = stored;
     if (storedDen !== den) tokens = Math.floor((stored / storedDen) * den);
     if (tokens < 0) tokens = 0;
@@ -695,20 +822,23 @@ const tokenBucket: Script = (r, key, argv) => {
   if (tokens < need) return [0, int(idiv(tokens, den)), int(cdiv(need - tokens, num)), int(cdiv(full - tokens, num))];
   tokens -= need;
   const ttlMs = cdiv(full - tokens, num);
-  r.hset3(key, 's', d(tokens), 'd', d(den), 't', d(now));
-  r.pexpire(key, ttlMs);
+  writeBucket(r, key, own, 'tb', tokens, den, now, ttlMs);
   return [1, int(idiv(tokens, den)), 0, int(ttlMs)];
 };
 
+const leakyBucketParams = bucketParams('leaky_bucket');
+
 const leakyBucket: Script = (r, key, argv) => {
-  const [capacity, num, den, cost, now] = bucketArgs(r, 'leaky_bucket', argv);
+  const s = 'leaky_bucket';
+  const [capacity, num, den] = leakyBucketParams(argv) as [number, number, number];
+  const cost = costArg(argv[3], s);
+  const now = clockArg(r, argv[4], s);
   const full = capacity * den;
   let level = 0;
-  const state = r.hmget(key, F_LDT);
-  const stored = toNumber(state[0]);
-  const storedDen = toNumber(state[1]);
-  const storedAt = toNumber(state[2]);
-  if (stored !== undefined && storedDen !== undefined && storedDen >= 1 && storedAt !== undefined) {
+  const own = ownCounters(r, key, 'lb');
+  const state = bucketState(r, key, own, F_LDT);
+  if (state !== undefined) {
+    const [stored, storedDen, storedAt] = state;
     level = stored;
     if (storedDen !== den) level = Math.ceil((stored / storedDen) * den);
     if (level > full) level = full;
@@ -729,12 +859,11 @@ const leakyBucket: Script = (r, key, argv) => {
   }
   level += need;
   const ttlMs = cdiv(level, num);
-  r.hset3(key, 'l', d(level), 'd', d(den), 't', d(now));
-  r.pexpire(key, ttlMs);
+  writeBucket(r, key, own, 'lb', level, den, now, ttlMs);
   return [1, int(idiv(full - level, den)), 0, int(ttlMs)];
 };
 
-const gcra: Script = (r, key, argv) => {
+const gcraParams = paramCache(3, (argv) => {
   const s = 'gcra';
   const burst = intArg(argv[0], 1, MAX, `ERR redis-ttl ${s}: burst must be an integer >= 1`);
   const per = toNumber(argv[1]);
@@ -742,23 +871,39 @@ const gcra: Script = (r, key, argv) => {
     fail(`ERR redis-ttl ${s}: interval numerator must be an integer >= 1 and burst * P < 2^53`);
   }
   const units = intArg(argv[2], 1, MAX, `ERR redis-ttl ${s}: interval denominator must be an integer >= 1`);
-  const cost = intArg(argv[3], 1, MAX, `ERR redis-ttl ${s}: cost must be an integer >= 1`);
+  return [burst, per, units];
+});
+
+const gcra: Script = (r, key, argv) => {
+  const s = 'gcra';
+  const [burst, per, units] = gcraParams(argv) as [number, number, number];
+  const cost = costArg(argv[3], s);
   const now = clockArg(r, argv[4], s);
   const tau = burst * per;
   const inc = cost * per;
   let outstanding = 0;
-  const stored = r.get(key);
-  if (stored !== null) {
-    const m = /^(-?\d+):(\d+):(\d+)$/.exec(stored);
-    const a = toNumber(m?.[1]);
-    const rest = toNumber(m?.[2]);
-    const l = toNumber(m?.[3]);
-    if (a !== undefined && rest !== undefined && l !== undefined && l >= 1 && a >= now) {
-      if (a - now > tau) outstanding = tau;
-      else if (l === units) outstanding = (a - now) * units + rest;
-      else outstanding = (a - now) * units + cdiv(rest * units, l);
-      if (outstanding > tau) outstanding = tau;
+  const own = ownCounters(r, key, 'gcra');
+  let a: number | undefined;
+  let rest: number | undefined;
+  let l: number | undefined;
+  if (own === null) {
+    const stored = r.get(key);
+    if (stored !== null) {
+      const m = /^(-?\d+):(\d+):(\d+)$/.exec(stored);
+      a = toNumber(m?.[1]);
+      rest = toNumber(m?.[2]);
+      l = toNumber(m?.[3]);
     }
+  } else if (own !== undefined) {
+    a = own.a;
+    rest = own.b;
+    l = own.c;
+  }
+  if (a !== undefined && rest !== undefined && l !== undefined && l >= 1 && a >= now) {
+    if (a - now > tau) outstanding = tau;
+    else if (l === units) outstanding = (a - now) * units + rest;
+    else outstanding = (a - now) * units + cdiv(rest * units, l);
+    if (outstanding > tau) outstanding = tau;
   }
   const remainingAfter = (o: number): number => Math.max(0, idiv(tau - o, per));
   if (cost > burst) return [0, int(remainingAfter(outstanding)), -1, int(cdiv(outstanding, units))];
@@ -769,7 +914,9 @@ const gcra: Script = (r, key, argv) => {
   const ttlMs = cdiv(outstanding, units);
   const tatMs = now + idiv(outstanding, units);
   const tatRest = outstanding - idiv(outstanding, units) * units;
-  r.set(key, `${d(tatMs)}:${d(tatRest)}:${d(units)}`, ttlMs);
+  // SET ... PX replaces whatever the key held
+  if (own === null) r.set(key, `${d(tatMs)}:${d(tatRest)}:${d(units)}`, ttlMs);
+  else r.writeCounters(key, own, 'gcra', tatMs, tatRest, units, ttlMs);
   return [1, int(remainingAfter(outstanding)), 0, int(ttlMs)];
 };
 

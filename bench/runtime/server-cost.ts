@@ -4,82 +4,30 @@
  * rate-limiter-flexible's script and the INCR + PEXPIRE floor. What decides whether a variant
  * "pays": only the server's time per call, which matters once Redis (not Node) saturates.
  *
- *   node --import tsx bench/runtime/server-cost.ts        (starts a redis-server of its own)
- *   BENCH_CALLS=100000 BENCH_ROUNDS=7 node --import tsx bench/runtime/server-cost.ts
+ *   npm run bench:runtime-server                  (starts a redis-server of its own)
+ *   BENCH_CALLS=100000 BENCH_ROUNDS=7 npm run bench:runtime-server
+ *   BENCH_BASELINE_REF=8be68f9 npm run bench:runtime-server   (adds the scripts of that commit)
  *
- * Each script runs BENCH_CALLS times (default 50,000) in pipelines of 100, on one hot key and on
- * 10,000 keys, in BENCH_ROUNDS interleaved rounds (default 5); `CONFIG RESETSTAT` before each
- * measurement. The variants (not shipped, kept here with their numbers in runtime/README.md):
- * fixed window and token bucket with their state in one string written by `SET ... PX` (one
- * command less than HSET + PEXPIRE), and with the caller's clock instead of `TIME`.
+ * Three workloads, each BENCH_CALLS calls (default 20,000) in pipelines of 100, in BENCH_ROUNDS
+ * interleaved rounds (default 5), `CONFIG RESETSTAT` before each measurement: one hot key and
+ * 10,000 keys, every call admitted (a limit of 10^9), and "at the limit": BENCH_CALLS / 200 keys
+ * at a limit of 100 per minute, 200 calls each (half of them denied: the denial path, and the
+ * sliding-window log's retry time).
+ * The scripts are read from `runtime/scripts/*.lua` (no build needed); `BENCH_BASELINE_REF`
+ * reads the same files at another commit (`git show`), measured in the same rounds. The variants
+ * (made here from the shipped scripts) are candidates measured and not shipped, with their numbers
+ * in runtime/README.md: the token and leaky buckets with their state in one string written by
+ * `SET ... PX` instead of a hash and `PEXPIRE`, and GCRA without its argument checks.
  */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
-import { LUA_SOURCES } from '../../runtime/lua.generated.js';
 import { startRedisServer } from '../../tests/helpers/redis-server.js';
 
-const CALLS = Number(process.env.BENCH_CALLS ?? 50_000);
+const CALLS = Number(process.env.BENCH_CALLS ?? 20_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-
-/** `now` in ms: the server clock (TIME) when ARGV[arg] is '', else ARGV[arg] (the caller's clock). */
-function clock(arg: number): string {
-  return [
-    'local now',
-    `if ARGV[${arg}] == '' then`,
-    "  local t = redis.call('TIME')",
-    '  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)',
-    'else',
-    `  now = tonumber(ARGV[${arg}])`,
-    'end',
-  ].join('\n');
-}
-
-/** The fixed window with its state as 'windowStart:used' in one string, written with SET ... PX. */
-const FIXED_WINDOW_STRING = `
-local limit = tonumber(ARGV[1])
-local window = tonumber(ARGV[2])
-local cost = tonumber(ARGV[3])
-if limit == nil or window == nil or cost == nil then return redis.error_reply('ERR bad arguments') end
-${clock(4)}
-local start = math.floor(now / window) * window
-local reset_ms = start + window - now
-local used = 0
-local state = redis.call('GET', KEYS[1])
-if state then
-  local w, n = string.match(state, '^(%d+):(%d+)$')
-  if tonumber(w) == start then used = tonumber(n) end
-end
-if cost > limit or used + cost > limit then return { 0, limit - used, reset_ms, reset_ms } end
-used = used + cost
-redis.call('SET', KEYS[1], string.format('%d:%d', start, used), 'PX', string.format('%d', reset_ms))
-return { 1, limit - used, 0, reset_ms }
-`;
-
-/** The token bucket with its state as 'tokens:den:at' in one string, written with SET ... PX. */
-const TOKEN_BUCKET_STRING = `
-local capacity = tonumber(ARGV[1])
-local num = tonumber(ARGV[2])
-local den = tonumber(ARGV[3])
-local cost = tonumber(ARGV[4])
-if capacity == nil or num == nil or den == nil or cost == nil then return redis.error_reply('ERR bad arguments') end
-${clock(5)}
-local full = capacity * den
-local tokens = full
-local state = redis.call('GET', KEYS[1])
-if state then
-  local s, d, t = string.match(state, '^(%d+):(%d+):(%d+)$')
-  if s then
-    tokens = tonumber(s)
-    local elapsed = now - tonumber(t)
-    if elapsed > 0 then tokens = math.min(full, tokens + elapsed * num) end
-  end
-end
-local need = cost * den
-if tokens < need then return { 0, math.floor(tokens / den), math.ceil((need - tokens) / num), math.ceil((full - tokens) / num) } end
-tokens = tokens - need
-local ttl = math.ceil((full - tokens) / num)
-redis.call('SET', KEYS[1], string.format('%d:%d:%d', tokens, den, now), 'PX', string.format('%d', ttl))
-return { 1, math.floor(tokens / den), 0, ttl }
-`;
+const REF = process.env.BENCH_BASELINE_REF;
+const root = new URL('../../', import.meta.url);
 
 const FLOOR = "local n = redis.call('INCR', KEYS[1]) if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end return n";
 
@@ -93,63 +41,126 @@ if ttl == -1 then \
 end \
 return {consumed, ttl} `;
 
+/** The limit of a workload: every call admitted, or 100 per minute. */
+type Limit = 'big' | 'small';
+
 interface Variant {
   name: string;
   lua: string;
-  args: (now: number) => string[];
+  args: (limit: Limit, now: number) => string[];
 }
 
-const big = '1000000000';
+const shipped = (name: string) => readFileSync(new URL(`runtime/scripts/${name}.lua`, root), 'utf8');
+const atRef = (name: string) => execFileSync('git', ['show', `${REF}:runtime/scripts/${name}.lua`], { cwd: root, encoding: 'utf8' });
+
+/** `lua` with each `[from, to]` replaced; throws when one is missing (the shipped script changed). */
+function rewrite(name: string, lua: string, edits: Array<[string | RegExp, string]>): string {
+  for (const [from, to] of edits) {
+    const next = lua.replace(from, () => to); // a function: no '$' patterns in `to`
+    if (next === lua) throw new Error(`variant of ${name}: ${String(from)} not found in the shipped script`);
+    lua = next;
+  }
+  return lua;
+}
+
+/** A bucket with its state in one string "<amount>:<den>:<time>" written by SET ... PX instead of HSET + PEXPIRE. */
+function stringState(name: 'token_bucket' | 'leaky_bucket'): string {
+  const [field, amount] = name === 'token_bucket' ? ['s', 'tokens'] : ['l', 'level'];
+  return rewrite(name, shipped(name), [
+    [
+      `local state = redis.call('HMGET', KEYS[1], '${field}', 'd', 't')\nlocal stored = tonumber(state[1])\nlocal stored_den = tonumber(state[2])\nlocal stored_at = tonumber(state[3])\n`,
+      "local stored, stored_den, stored_at\nlocal state = redis.call('GET', KEYS[1])\nif state then\n  stored, stored_den, stored_at = string.match(state, '^(%d+):(%d+):(%d+)$')\n  stored = tonumber(stored)\n  stored_den = tonumber(stored_den)\n  stored_at = tonumber(stored_at)\nend\n",
+    ],
+    [
+      `redis.call('HSET', KEYS[1], '${field}', string.format('%d', ${amount}), 'd', string.format('%d', den), 't', string.format('%d', now))\nredis.call('PEXPIRE', KEYS[1], string.format('%d', ttl_ms))\n`,
+      `redis.call('SET', KEYS[1], string.format('%d:%d:%d', ${amount}, den, now), 'PX', string.format('%d', ttl_ms))\n`,
+    ],
+  ]);
+}
+
+/** GCRA without its argument checks (the limiter made them before the call): `tonumber` only. */
+function unchecked(): string {
+  return rewrite('gcra', shipped('gcra'), [
+    [/\nif burst == nil or [^\n]*\n[^\n]*\nend/, ''],
+    [/\nif per == nil or [^\n]*\n[^\n]*\nend/, ''],
+    [/\nif units == nil or [^\n]*\n[^\n]*\nend/, ''],
+    [/\nif cost == nil or [^\n]*\n[^\n]*\nend/, ''],
+    [/\n {2}if now == nil or [^\n]*\n[^\n]*\n {2}end/, ''],
+  ]);
+}
+
+const n = (limit: Limit) => (limit === 'big' ? '1000000000' : '100');
+/** ARGV of each script: windows of a minute, buckets refilled (leaking) at 100 per minute. */
+const ARGS: Record<string, (limit: Limit) => string[]> = {
+  fixed_window: (l) => [n(l), '60000', '1', ''],
+  sliding_window_log: (l) => [n(l), '60000', '1', ''],
+  sliding_window_counter: (l) => [n(l), '60000', '1', ''],
+  token_bucket: (l) => [n(l), '1', '600', '1', ''],
+  gcra: (l) => [n(l), '600', '1', '1', ''],
+  leaky_bucket: (l) => [n(l), '1', '600', '1', ''],
+};
+
 const variants: Variant[] = [
   { name: 'floor: INCR + PEXPIRE', lua: FLOOR, args: () => ['60000'] },
-  { name: 'rate-limiter-flexible', lua: RLF, args: () => ['1', '60'] },
-  { name: 'fixed_window (hash: HMGET, HSET, PEXPIRE, TIME)', lua: LUA_SOURCES.fixed_window, args: () => [big, '60000', '1', ''] },
-  { name: 'fixed_window, string + SET PX', lua: FIXED_WINDOW_STRING, args: () => [big, '60000', '1', ''] },
-  { name: 'fixed_window, string + SET PX, client clock', lua: FIXED_WINDOW_STRING, args: (now) => [big, '60000', '1', String(now)] },
-  { name: 'sliding_window_log', lua: LUA_SOURCES.sliding_window_log, args: () => [big, '60000', '1', ''] },
-  { name: 'sliding_window_counter', lua: LUA_SOURCES.sliding_window_counter, args: () => [big, '60000', '1', ''] },
-  { name: 'token_bucket (hash)', lua: LUA_SOURCES.token_bucket, args: () => [big, '1', '1', '1', ''] },
-  { name: 'token_bucket, string + SET PX', lua: TOKEN_BUCKET_STRING, args: () => [big, '1', '1', '1', ''] },
-  { name: 'token_bucket, string + SET PX, client clock', lua: TOKEN_BUCKET_STRING, args: (now) => [big, '1', '1', '1', String(now)] },
-  { name: 'gcra (string + SET PX already)', lua: LUA_SOURCES.gcra, args: () => [big, '1', '1000', '1', ''] },
-  { name: 'leaky_bucket (hash)', lua: LUA_SOURCES.leaky_bucket, args: () => [big, '1', '1', '1', ''] },
+  { name: 'rate-limiter-flexible', lua: RLF, args: (l) => ['1', '60', n(l)] },
 ];
+for (const [script, args] of Object.entries(ARGS)) {
+  if (REF !== undefined) variants.push({ name: `${script} @${REF}`, lua: atRef(script), args });
+  variants.push({ name: script, lua: shipped(script), args });
+  if (script === 'token_bucket' || script === 'leaky_bucket') {
+    variants.push({ name: `${script}, string + SET PX (candidate)`, lua: stringState(script), args });
+  }
+  if (script === 'gcra') variants.push({ name: 'gcra, no argument checks (candidate)', lua: unchecked(), args });
+}
 
 function usecPerCall(info: string): number {
   return Number(/cmdstat_evalsha:calls=\d+,usec=\d+,usec_per_call=([\d.]+)/.exec(info)?.[1] ?? NaN);
 }
+
+const workloads: Array<{ label: string; keys: number; limit: Limit }> = [
+  { label: 'hot key', keys: 1, limit: 'big' },
+  { label: '10,000 keys', keys: 10_000, limit: 'big' },
+  // 200 calls per key at a limit of 100 per minute: half of them denied
+  { label: 'at the limit', keys: Math.max(1, Math.floor(CALLS / 200)), limit: 'small' },
+];
 
 const handle = await startRedisServer();
 const r = new Redis(handle.url);
 try {
   const shas = await Promise.all(variants.map((v) => r.script('LOAD', v.lua) as Promise<string>));
   const results = new Map<string, number[]>();
-  for (const keys of [1, 10_000]) {
+  for (const w of workloads) {
     for (let round = 0; round < ROUNDS; round += 1) {
-      for (const [k, v] of variants.entries()) {
+      for (let k = 0; k < variants.length; k += 1) {
+        // a different first variant each round
+        const index = (k + round) % variants.length;
+        const v = variants[index]!;
         await r.flushdb();
         await r.config('RESETSTAT');
         for (let from = 0; from < CALLS; from += 100) {
           const pipeline = r.pipeline();
           const now = Date.now();
-          for (let i = from; i < from + 100; i += 1) pipeline.evalsha(shas[k]!, 1, `k:${i % keys}`, ...v.args(now));
+          for (let i = from; i < from + 100; i += 1) pipeline.evalsha(shas[index]!, 1, `k:${i % w.keys}`, ...v.args(w.limit, now));
           for (const [error] of (await pipeline.exec()) ?? []) if (error) throw error;
         }
-        const label = `${keys}|${v.name}`;
+        const label = `${w.label}|${v.name}`;
         results.set(label, [...(results.get(label) ?? []), usecPerCall(await r.info('commandstats'))]);
       }
     }
   }
   const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
-  console.log(`Redis ${/redis_version:(\S+)/.exec(await r.info('server'))?.[1]}: server µs per EVALSHA (INFO commandstats), median of ${ROUNDS} interleaved rounds of ${CALLS.toLocaleString('en-US')} calls.\n`);
-  console.log('| script | hot key µs | / floor | 10,000 keys µs | / floor |');
-  console.log('| --- | ---: | ---: | ---: | ---: |');
-  const floorHot = median(results.get(`1|${variants[0]!.name}`)!);
-  const floorMany = median(results.get(`10000|${variants[0]!.name}`)!);
+  console.log(
+    `Redis ${/redis_version:(\S+)/.exec(await r.info('server'))?.[1]}: server µs per EVALSHA (INFO commandstats), median of ${ROUNDS} interleaved rounds of ${CALLS.toLocaleString('en-US')} calls.\n`,
+  );
+  console.log(`| script | ${workloads.map((w) => `${w.label} µs | / floor`).join(' | ')} |`);
+  console.log(`| --- | ${workloads.map(() => '---: | ---:').join(' | ')} |`);
   for (const v of variants) {
-    const hot = median(results.get(`1|${v.name}`)!);
-    const many = median(results.get(`10000|${v.name}`)!);
-    console.log(`| ${v.name} | ${hot.toFixed(2)} | ${(hot / floorHot).toFixed(2)} | ${many.toFixed(2)} | ${(many / floorMany).toFixed(2)} |`);
+    const cells = workloads.map((w) => {
+      const us = median(results.get(`${w.label}|${v.name}`)!);
+      const floor = median(results.get(`${w.label}|${variants[0]!.name}`)!);
+      return `${us.toFixed(2)} | ${(us / floor).toFixed(2)}`;
+    });
+    console.log(`| ${v.name} | ${cells.join(' | ')} |`);
   }
 } finally {
   r.disconnect();

@@ -7,8 +7,10 @@
 -- ARGV[4]  now        '' to use the server clock (TIME), else integer milliseconds (tests only)
 -- Returns  { allowed 0|1, remaining, retryAfterMs (-1: never), resetAfterMs }
 --
--- A denied call writes nothing. An admitted call writes the hash and sets its TTL to the end of
--- the window in the same script, so the key never outlives its window and never lacks a TTL.
+-- A denied call writes nothing. The first admitted call of a window writes the hash and sets its
+-- TTL to the end of the window in the same script, so the key never outlives its window and never
+-- lacks a TTL; later calls of the window only update `n` (HSET keeps the TTL, which is already the
+-- window's end).
 -- TIME: https://redis.io/docs/latest/commands/time/ ; PEXPIRE: https://redis.io/docs/latest/commands/pexpire/
 local MAX = 9007199254740991
 local limit = tonumber(ARGV[1])
@@ -26,7 +28,8 @@ end
 local now
 if ARGV[4] == '' then
   local t = redis.call('TIME')
-  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  -- the two decimal strings of TIME are coerced by the arithmetic (no tonumber call)
+  now = t[1] * 1000 + math.floor(t[2] / 1000)
 else
   now = tonumber(ARGV[4])
   if now == nil or now ~= math.floor(now) or now < 0 or now > MAX then
@@ -49,7 +52,8 @@ local start = idiv(now, window) * window
 local reset_ms = start + window - now
 local state = redis.call('HMGET', KEYS[1], 'w', 'n')
 local used = 0
-if tonumber(state[1]) == start then
+local same = tonumber(state[1]) == start
+if same then
   used = tonumber(state[2]) or 0
 end
 local remaining = limit - used
@@ -70,6 +74,12 @@ end
 
 used = used + cost
 -- numbers go to Redis as '%d' strings: exact integers, and cheaper than Redis' own %.17g conversion
-redis.call('HSET', KEYS[1], 'w', string.format('%d', start), 'n', string.format('%d', used))
-redis.call('PEXPIRE', KEYS[1], string.format('%d', reset_ms))
+if state[1] and same then
+  -- the key was written in this window, and its TTL then set to this window's end, which has not
+  -- moved: HSET keeps it (one command less per admitted call)
+  redis.call('HSET', KEYS[1], 'n', string.format('%d', used))
+else
+  redis.call('HSET', KEYS[1], 'w', string.format('%d', start), 'n', string.format('%d', used))
+  redis.call('PEXPIRE', KEYS[1], string.format('%d', reset_ms))
+end
 return { 1, limit - used, 0, reset_ms }

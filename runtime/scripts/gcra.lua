@@ -34,7 +34,8 @@ end
 local now
 if ARGV[5] == '' then
   local t = redis.call('TIME')
-  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  -- the two decimal strings of TIME are coerced by the arithmetic (no tonumber call)
+  now = t[1] * 1000 + math.floor(t[2] / 1000)
 else
   now = tonumber(ARGV[5])
   if now == nil or now ~= math.floor(now) or now < 0 or now > MAX then

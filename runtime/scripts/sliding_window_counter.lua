@@ -11,8 +11,9 @@
 --
 -- Admission test, in integers (no rounding): p * (windowMs - e) + (c + cost) * windowMs
 -- <= limit * windowMs, where e is the time elapsed in the current window. A denied call writes
--- nothing. An admitted call writes the hash and sets its TTL to the end of the NEXT window,
--- the last moment its count matters (as the previous window's count): at most 2 * windowMs.
+-- nothing. The first admitted call of a window writes the hash and sets its TTL to the end of
+-- the NEXT window, the last moment its count matters (as the previous window's count): at most
+-- 2 * windowMs. Later calls of the window only update `c` (HSET keeps that TTL).
 -- TIME: https://redis.io/docs/latest/commands/time/ ; PEXPIRE: https://redis.io/docs/latest/commands/pexpire/
 local MAX = 9007199254740991
 local limit = tonumber(ARGV[1])
@@ -30,7 +31,8 @@ end
 local now
 if ARGV[4] == '' then
   local t = redis.call('TIME')
-  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  -- the two decimal strings of TIME are coerced by the arithmetic (no tonumber call)
+  now = t[1] * 1000 + math.floor(t[2] / 1000)
 else
   now = tonumber(ARGV[4])
   if now == nil or now ~= math.floor(now) or now < 0 or now > MAX then
@@ -116,6 +118,12 @@ end
 
 curr = curr + cost
 -- numbers go to Redis as '%d' strings: exact integers, and cheaper than Redis' own %.17g conversion
-redis.call('HSET', KEYS[1], 'w', string.format('%d', start), 'c', string.format('%d', curr), 'p', string.format('%d', prev))
-redis.call('PEXPIRE', KEYS[1], string.format('%d', start + 2 * window - now))
+if state[1] and stored_start == start then
+  -- written in this window, when its TTL was set to the end of the next window, which has not
+  -- moved: HSET keeps it (one command less per admitted call)
+  redis.call('HSET', KEYS[1], 'c', string.format('%d', curr))
+else
+  redis.call('HSET', KEYS[1], 'w', string.format('%d', start), 'c', string.format('%d', curr), 'p', string.format('%d', prev))
+  redis.call('PEXPIRE', KEYS[1], string.format('%d', start + 2 * window - now))
+end
 return { 1, room(prev, curr, elapsed), 0, start + 2 * window - now }

@@ -14,9 +14,11 @@
 -- window is <before> + cost of the newest member minus <before> of the oldest one in the window,
 -- two lookups by rank. The retry time of a denied call is the time the oldest members whose
 -- costs add up to what is missing leave the window: a binary search over the ranks (at most
--- 14 lookups with 10,000 members). A denied call writes nothing. An admitted call prunes at most
--- 64 members that have left the window, adds its own and renews the TTL until it leaves the
--- window. Every call does O(log n) work whatever its cost or the limit.
+-- 14 lookups with 10,000 members; none when the oldest member in the window covers what is missing,
+-- as for a call of cost 1 at the limit, and one when every call cost 1). A denied call writes
+-- nothing. An admitted call prunes at most 64 members that have left the window, adds its own and
+-- moves the TTL to when it leaves the window (PEXPIRE only when that moved: not for a second call
+-- in the same millisecond). Every call does O(log n) work whatever its cost or the limit.
 -- Bounded shape: the window holds at most 10,000 members (Redis frees a set of 20,000 members,
 -- these and the ones left to prune, in about a millisecond when the key expires). An admission
 -- beyond that is merged into the newest member, which takes the new time: its older cost then
@@ -39,7 +41,8 @@ end
 local now
 if ARGV[4] == '' then
   local t = redis.call('TIME')
-  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  -- the two decimal strings of TIME are coerced by the arithmetic (no tonumber call)
+  now = t[1] * 1000 + math.floor(t[2] / 1000)
 else
   now = tonumber(ARGV[4])
   if now == nil or now ~= math.floor(now) or now < 0 or now > MAX then
@@ -55,8 +58,8 @@ end
 local FOREIGN = 'ERR redis-ttl sliding_window_log: the key holds a member this script did not write'
 
 local cutoff = now - window
-local stale = redis.call('ZCOUNT', KEYS[1], '-inf', string.format('%d', cutoff))
 local size = redis.call('ZCARD', KEYS[1])
+local stale = 0
 local used = 0
 local base = 0
 local total = 0
@@ -64,7 +67,11 @@ local newest = nil
 local newest_before = 0
 local newest_own = 0
 local newest_at = nil
+-- the oldest member in the window: its cost and time
+local oldest_own = 0
+local oldest_at = nil
 if size > 0 then
+  stale = redis.call('ZCOUNT', KEYS[1], '-inf', string.format('%d', cutoff))
   newest = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
   newest_before, newest_own = parse(newest[1])
   if newest_before == nil or newest_own == nil then
@@ -72,12 +79,19 @@ if size > 0 then
   end
   total = newest_before + newest_own
   newest_at = tonumber(newest[2])
-  if stale < size then
-    local oldest = redis.call('ZRANGE', KEYS[1], stale, stale)
-    base = parse(oldest[1])
-    if base == nil then
+  if stale == size - 1 then
+    -- the newest member is the only one in the window
+    base = newest_before
+    oldest_own = newest_own
+    oldest_at = newest_at
+    used = newest_own
+  elseif stale < size then
+    local oldest = redis.call('ZRANGE', KEYS[1], stale, stale, 'WITHSCORES')
+    base, oldest_own = parse(oldest[1])
+    if base == nil or oldest_own == nil then
       return redis.error_reply(FOREIGN)
     end
+    oldest_at = tonumber(oldest[2])
     used = total - base
   end
 end
@@ -97,21 +111,42 @@ if used + cost > limit then
   -- the last member that must leave is the newest one whose <before> is below `target`
   local target = base + used + cost - limit
   local lo = stale
-  local hi = size - 1
-  while lo < hi do
-    local mid = lo + math.floor((hi - lo + 1) / 2)
-    local before = parse(redis.call('ZRANGE', KEYS[1], mid, mid)[1])
-    if before == nil then
-      return redis.error_reply(FOREIGN)
+  local lo_at = oldest_at
+  if base + oldest_own < target then
+    -- the oldest member alone does not cover what is missing (it always does for a call of cost 1
+    -- at the limit): search the ranks after it, where <before> grows by each member's cost
+    lo = stale + 1
+    lo_at = nil
+    local hi = size - 1
+    -- with calls of cost 1, <before> grows by 1 per rank: that rank first, then a binary search
+    -- (`lo` always holds a rank whose <before> is below `target`)
+    local rank = stale + target - base - 1
+    while lo < hi do
+      if rank <= lo or rank > hi then
+        rank = lo + math.floor((hi - lo + 1) / 2)
+      end
+      local m = redis.call('ZRANGE', KEYS[1], rank, rank, 'WITHSCORES')
+      local before = parse(m[1])
+      if before == nil then
+        return redis.error_reply(FOREIGN)
+      end
+      if before < target then
+        lo = rank
+        lo_at = tonumber(m[2])
+        if before == target - 1 then
+          -- the next rank's <before> is at least `target`: this is the one
+          hi = rank
+        end
+      else
+        hi = rank - 1
+      end
+      rank = -1
     end
-    if before < target then
-      lo = mid
-    else
-      hi = mid - 1
+    if lo_at == nil then
+      lo_at = tonumber(redis.call('ZRANGE', KEYS[1], lo, lo, 'WITHSCORES')[2])
     end
   end
-  local last = redis.call('ZRANGE', KEYS[1], lo, lo, 'WITHSCORES')
-  return { 0, remaining, tonumber(last[2]) + window - now, idle_reset }
+  return { 0, remaining, lo_at + window - now, idle_reset }
 end
 
 if stale > 0 then
@@ -127,6 +162,7 @@ if newest_at ~= nil and newest_at > now then
   at = newest_at
 end
 local member
+local restarted = false
 if used == 0 then
   -- nothing in the window: the running total starts over (what is left of the set has left the window)
   member = string.format('%016d:%d', 0, cost)
@@ -137,11 +173,19 @@ elseif total + cost > MAX then
   -- 2^53 admitted without one empty window (9 million full windows at the largest limit):
   -- start over, forgetting this window
   redis.call('UNLINK', KEYS[1])
+  restarted = true
   member = string.format('%016d:%d', 0, cost)
 else
   member = string.format('%016d:%d', total, cost)
 end
 -- numbers go to Redis as '%d' strings: exact integers, and cheaper than Redis' own %.17g conversion
+-- lua-lint-disable-next-line write-path-needs-ttl -- PEXPIRE is skipped only when the key exists (below)
 redis.call('ZADD', KEYS[1], string.format('%d', at), member)
-redis.call('PEXPIRE', KEYS[1], string.format('%d', at + window - now))
+-- The deadline moves only when the newest call's time does: when the key held a call of this same
+-- millisecond, its admission set the TTL to at + window, and ZADD keeps it (what was pruned had
+-- left the window, so the set was not emptied; UNLINK above restarts it). On a hot key most calls
+-- share their millisecond with the one before.
+if restarted or newest_at ~= at then
+  redis.call('PEXPIRE', KEYS[1], string.format('%d', at + window - now))
+end
 return { 1, limit - used - cost, 0, at + window - now }

@@ -216,6 +216,47 @@ describe('MemoryStore parity with the Lua scripts on Redis', () => {
     },
   );
 
+  it('sliding-window log over long runs on one key: retry times by rank, 64-at-a-time pruning, running totals that start over', async () => {
+    // limits up to 150 and runs of up to 400 calls: the Lua's rank guess for calls of cost 1, its
+    // binary search for larger costs, more than 64 members leaving the window at once, totals
+    // that start over while members of the last run are still to prune
+    const run = fc
+      // windows of 20 s and more: the key outlives the run in real time (see SHORT_TTL)
+      .tuple(fc.integer({ min: 20, max: 150 }), fc.integer({ min: 20_000, max: 120_000 }))
+      .chain(([limit, windowMs]) =>
+        fc.tuple(
+          fc.constant([limit, windowMs] as const),
+          fc.array(
+            fc.tuple(
+              fc.oneof(
+                { weight: 8, arbitrary: fc.constant(1) },
+                { weight: 3, arbitrary: fc.integer({ min: 2, max: 4 }) },
+                { weight: 1, arbitrary: fc.integer({ min: 5, max: limit }) },
+              ),
+              fc.oneof(
+                { weight: 12, arbitrary: fc.constant(0) },
+                { weight: 6, arbitrary: fc.integer({ min: 1, max: 5 }) },
+                { weight: 1, arbitrary: fc.constantFrom(windowMs - 1, windowMs, windowMs + 1, Math.floor(windowMs / 2)) },
+              ),
+            ),
+            { minLength: 100, maxLength: 400 },
+          ),
+        ),
+      );
+    await fc.assert(
+      fc.asyncProperty(run, async ([[limit, windowMs], steps]) => {
+        const key = `${uniquePrefix('pswl')}:k`;
+        const calls = steps.map(([cost]) => (now: number): Call => ({
+          script: 'sliding_window_log',
+          key,
+          args: [String(limit), String(windowMs), String(cost), String(now)],
+        }));
+        await runParity(calls, steps.map(([, d]) => d));
+      }),
+      { numRuns: 10 },
+    );
+  });
+
   it('the three circuit breaker scripts (every transition, retry times, TTLs, deletions)', async () => {
     const op = fc.record({
       s: fc.constantFrom('acquire', 'acquire', 'acquire', 'read', 'success', 'failure', 'failure', 'failure'),
