@@ -10,7 +10,7 @@
  * - OBJECT IDLETIME: https://redis.io/docs/latest/commands/object-idletime/
  * - EXPIRE NX (Redis 7.0+): https://redis.io/docs/latest/commands/expire/
  */
-import type { Redis } from 'ioredis';
+import type { ChainableCommander, Redis } from 'ioredis';
 import { collapseSiblings, foldKey } from './fold.js';
 import { compileGlob, type RedisGlob } from './glob.js';
 import { RateLimiter } from './rate.js';
@@ -546,6 +546,42 @@ async function scanNode(node: Redis, run: Run, quota: number): Promise<NodeState
   return state;
 }
 
+/** The replies of a pipeline: `[error, reply]` per command, in order. */
+type PipelineReplies = [Error | null, unknown][];
+
+/**
+ * Sends `pipeline` on `node` with one deadline for the whole batch: the client's reply timeout
+ * (`commandTimeout`, the `--timeout`), counted from when the batch is sent, as ioredis counts it
+ * per command. ioredis arms a timer for every command it sends with a `commandTimeout`: for a
+ * pipeline of one PTTL per key, that timer was most of what the audit cost beyond SCAN and PTTL
+ * themselves. So the option is left out while the pipeline is written (ioredis reads it when
+ * each command is sent, which `exec` does at once on a connected client; an audit's commands are
+ * never queued for a reconnection) and one timer stands for the batch.
+ * @throws ioredis' own `Command timed out` error when the batch is not answered in time (see
+ *   {@link isTimeout}), or what `exec` rejects with.
+ */
+async function execWithin(node: Redis, pipeline: ChainableCommander): Promise<PipelineReplies> {
+  const ms = node.options.commandTimeout;
+  if (ms === undefined) return (await pipeline.exec()) ?? [];
+  let sent: Promise<PipelineReplies | null>;
+  node.options.commandTimeout = undefined;
+  try {
+    sent = pipeline.exec();
+  } finally {
+    node.options.commandTimeout = ms;
+  }
+  sent.catch(() => undefined); // settles after the deadline: handled there, never unhandled
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('Command timed out')), ms);
+  });
+  try {
+    return (await Promise.race([sent, late])) ?? [];
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Commands per inspected key, in pipeline order. */
 function perKeyCommands(options: AuditOptions): number {
   return 1 + (options.type !== undefined ? 1 : 0) + (options.memory ? 1 : 0) + (options.idle ? 1 : 0);
@@ -572,7 +608,12 @@ async function inspectKeys(node: Redis, run: Run, state: NodeState, keys: Buffer
       if (options.memory) pipeline.call('MEMORY', 'USAGE', key);
       if (options.idle) pipeline.call('OBJECT', 'IDLETIME', key);
     }
-    const replies = (await pipeline.exec()) ?? [];
+    let replies: PipelineReplies;
+    try {
+      replies = await execWithin(node, pipeline);
+    } catch (error) {
+      throw await serverFailure(error, node, 'PTTL', run);
+    }
     const toFix: { key: Buffer; name: string }[] = [];
     for (let k = 0; k < part.length; k += 1) {
       const key = part[k]!;
@@ -634,7 +675,12 @@ async function fixKeys(node: Redis, run: Run, keys: { key: Buffer; name: string 
   await run.limiter.acquire(keys.length);
   const pipeline = node.pipeline();
   for (const { key } of keys) pipeline.call('EXPIRE', key, fix.seconds, 'NX');
-  const replies = (await pipeline.exec()) ?? [];
+  let replies: PipelineReplies;
+  try {
+    replies = await execWithin(node, pipeline);
+  } catch (error) {
+    throw await serverFailure(error, node, 'EXPIRE', run);
+  }
   for (const [i, { name }] of keys.entries()) {
     const [error, reply] = replies[i] ?? [new Error('no reply'), null];
     if (error && !/^(MOVED|ASK) /.test(error.message)) throw await serverFailure(error, node, 'EXPIRE', run, name); // a moved key counts as skipped

@@ -26,39 +26,144 @@
  * (user names, slugs) by their number.
  */
 
-const SEPARATORS = /([:/|#,;=\s]+)/;
-const SUB_SEPARATORS = /([._@-]+)/;
+// Character classes of the ASCII code units; the rules' regular expressions spelled as bits, so a
+// key is folded in one pass over its characters without splitting it into arrays of strings.
+const SEP = 1; // a segment separator: : / | # , ; = and ASCII whitespace (other whitespace: isUnicodeSpace)
+const SUB = 2; // a sub-separator of rule 3: . _ @ -
+const DIGIT = 4; // 0-9
+const HEX_LOWER = 8; // 0-9 a-f
+const HEX_UPPER = 16; // 0-9 A-F
+const LOWER = 32; // a-z
+const UPPER = 64; // A-Z
+const TOKEN = 128; // A-Z a-z 0-9 - _ + / =
+const META = 256; // the glob metacharacters of Redis MATCH: * ? [ ] \
 
-const NUMERIC = /^[+-]?\d+(?:[._+-]\d+)*$/;
-const UUID = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12})$/;
-const HEX_LOWER = /^[0-9a-f]+$/;
-const HEX_UPPER = /^[0-9A-F]+$/;
-const TOKEN_CHARS = /^[A-Za-z0-9_+/=-]+$/;
-const EMAIL = /^[^@\s]+@[^@\s]+\.[A-Za-z]{2,}$/;
+const ASCII = new Uint16Array(128);
+for (const c of ':/|#,;= \t\n\v\f\r') ASCII[c.charCodeAt(0)]! |= SEP;
+for (const c of '._@-') ASCII[c.charCodeAt(0)]! |= SUB;
+for (let c = 48; c <= 57; c += 1) ASCII[c]! |= DIGIT | HEX_LOWER | HEX_UPPER | TOKEN;
+for (let c = 97; c <= 122; c += 1) ASCII[c]! |= LOWER | TOKEN | (c <= 102 ? HEX_LOWER : 0);
+for (let c = 65; c <= 90; c += 1) ASCII[c]! |= UPPER | TOKEN | (c <= 70 ? HEX_UPPER : 0);
+for (const c of '-_+/=') ASCII[c.charCodeAt(0)]! |= TOKEN;
+for (const c of '*?[]\\') ASCII[c.charCodeAt(0)]! |= META;
 
-function isHexId(s: string): boolean {
-  if (!HEX_LOWER.test(s) && !HEX_UPPER.test(s)) return false;
-  return s.length >= 16 || (s.length >= 6 && /\d/.test(s));
+/** The class bits of a code unit (0 for every non-ASCII one). */
+function classOf(code: number): number {
+  return code < 128 ? ASCII[code]! : 0;
 }
 
-function isOpaqueToken(s: string): boolean {
-  if (s.length < 16 || !TOKEN_CHARS.test(s)) return false;
-  const letters = s.replace(/[^A-Za-z]/g, '');
-  if (letters.length === 0) return false;
-  if (/\d/.test(s)) return true;
-  const upper = letters.replace(/[^A-Z]/g, '').length;
-  return upper > 0 && upper < letters.length && upper / letters.length >= 0.3;
+/** Whether a non-ASCII code unit is whitespace for `\s` (U+00A0, U+1680, U+2000-U+200A, U+2028, U+2029, U+202F, U+205F, U+3000, U+FEFF). */
+function isUnicodeSpace(code: number): boolean {
+  return (
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
+}
+
+function isSeparator(code: number): boolean {
+  return code < 128 ? (ASCII[code]! & SEP) !== 0 : isUnicodeSpace(code);
+}
+
+/** Whether `text[from, to)` is all digits. */
+function allDigits(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i += 1) if ((classOf(text.charCodeAt(i)) & DIGIT) === 0) return false;
+  return from < to;
+}
+
+/** Whether `text[from, to)` is hex of one case: 6+ characters with a digit, or 16+ (rule 2). */
+function isHexId(text: string, from: number, to: number): boolean {
+  const length = to - from;
+  if (length < 6) return false;
+  let both = HEX_LOWER | HEX_UPPER;
+  let digits = 0;
+  for (let i = from; i < to && both !== 0; i += 1) {
+    const bits = classOf(text.charCodeAt(i));
+    both &= bits;
+    if ((bits & DIGIT) !== 0) digits += 1;
+  }
+  return both !== 0 && (length >= 16 || digits > 0);
+}
+
+/** `[+-]?\d+(?:[._+-]\d+)*`: a number, a date, a time or an IPv4 address (rule 2). */
+function isNumeric(text: string, from: number, to: number): boolean {
+  let i = from;
+  const first = text.charCodeAt(i);
+  if (first === 43 || first === 45) i += 1; // + -
+  for (;;) {
+    const start = i;
+    while (i < to && (classOf(text.charCodeAt(i)) & DIGIT) !== 0) i += 1;
+    if (i === start) return false;
+    if (i === to) return true;
+    const c = text.charCodeAt(i);
+    if (c !== 46 && c !== 95 && c !== 43 && c !== 45) return false; // . _ + -
+    i += 1;
+  }
+}
+
+/** A UUID, `8-4-4-4-12` hex digits of one case (rule 2). */
+function isUuid(text: string, from: number, to: number): boolean {
+  if (to - from !== 36) return false;
+  let both = HEX_LOWER | HEX_UPPER;
+  for (let k = 0; k < 36; k += 1) {
+    const c = text.charCodeAt(from + k);
+    if (k === 8 || k === 13 || k === 18 || k === 23) {
+      if (c !== 45) return false;
+    } else {
+      both &= classOf(c);
+    }
+  }
+  return both !== 0;
+}
+
+/**
+ * An opaque token (rule 2): 16+ characters of `A-Z a-z 0-9 - _ + / =` with a letter and a digit,
+ * or with upper- and lower-case letters where upper case is at least 30% of the letters.
+ */
+function isOpaqueToken(text: string, from: number, to: number): boolean {
+  if (to - from < 16) return false;
+  let digits = 0;
+  let lower = 0;
+  let upper = 0;
+  for (let i = from; i < to; i += 1) {
+    const bits = classOf(text.charCodeAt(i));
+    if ((bits & TOKEN) === 0) return false;
+    if ((bits & DIGIT) !== 0) digits += 1;
+    else if ((bits & LOWER) !== 0) lower += 1;
+    else if ((bits & UPPER) !== 0) upper += 1;
+  }
+  const letters = lower + upper;
+  if (letters === 0) return false;
+  if (digits > 0) return true;
+  return upper > 0 && upper < letters && upper / letters >= 0.3;
+}
+
+/** `[^@\s]+@[^@\s]+\.[A-Za-z]{2,}`: an email address (rule 2; a segment holds no whitespace). */
+function isEmail(text: string, from: number, to: number): boolean {
+  const at = text.indexOf('@', from);
+  if (at <= from || at >= to) return false;
+  const second = text.indexOf('@', at + 1);
+  if (second !== -1 && second < to) return false;
+  const dot = text.lastIndexOf('.', to - 1);
+  if (dot < at + 2 || to - dot - 1 < 2) return false;
+  for (let i = dot + 1; i < to; i += 1) if ((classOf(text.charCodeAt(i)) & (LOWER | UPPER)) === 0) return false;
+  return true;
+}
+
+/** Whether `text[from, to)`, a whole segment, is an id (rule 2). */
+function isOpaqueRange(text: string, from: number, to: number): boolean {
+  return isNumeric(text, from, to) || isUuid(text, from, to) || isHexId(text, from, to) || isOpaqueToken(text, from, to) || isEmail(text, from, to);
 }
 
 /** Whether a whole segment (text between separators, no braces) is an id; see the module comment, rule 2. */
 export function isOpaqueSegment(segment: string): boolean {
-  return (
-    NUMERIC.test(segment) ||
-    UUID.test(segment) ||
-    isHexId(segment) ||
-    isOpaqueToken(segment) ||
-    EMAIL.test(segment)
-  );
+  return segment !== '' && isOpaqueRange(segment, 0, segment.length);
 }
 
 /** The glob metacharacters of Redis MATCH (`* ? [ ] \\`). */
@@ -69,43 +174,89 @@ export function escapeGlob(text: string): string {
   return text.replace(GLOB_META, '\\$&');
 }
 
-type Escape = (text: string) => string;
+/**
+ * The pattern being built by {@link foldKey}: `out`, then the key's text from `copied` on. Parts
+ * of the key that stay are not copied until something after them changes, so a key that folds
+ * to itself costs no new string.
+ */
+let out = '';
+let copied = 0;
 
-function foldSegment(segment: string, escape: Escape): string {
-  if (segment === '') return segment;
-  if (isOpaqueSegment(segment)) return '*';
-  const parts = segment.split(SUB_SEPARATORS);
-  if (parts.length === 1) return escape(segment);
-  return parts.map((part, i) => (i % 2 === 0 && part !== '' && (/^\d+$/.test(part) || isHexId(part)) ? '*' : escape(part))).join('');
+/** Replaces `text[from, to)` with `by` in the pattern being built. */
+function replace(text: string, from: number, to: number, by: string): void {
+  out = out + text.slice(copied, from) + by;
+  copied = to;
 }
 
-function foldPlain(text: string, escape: Escape): string {
-  return text
-    .split(SEPARATORS)
-    .map((piece, i) => (i % 2 === 0 ? foldSegment(piece, escape) : piece))
-    .join('');
+/** Escapes the glob metacharacters of `text[from, to)`, a part that stays. */
+function escapeRange(text: string, from: number, to: number): void {
+  for (let i = from; i < to; i += 1) {
+    const c = text.charCodeAt(i);
+    if ((classOf(c) & META) !== 0) replace(text, i, i + 1, `\\${text[i]!}`);
+  }
+}
+
+/** Folds one segment `text[from, to)` (rules 2 and 3). */
+function foldSegment(text: string, from: number, to: number, escape: boolean): void {
+  if (from === to) return;
+  if (isOpaqueRange(text, from, to)) {
+    replace(text, from, to, '*');
+    return;
+  }
+  // rule 3: the parts between runs of . _ @ -
+  let i = from;
+  while (i < to) {
+    const start = i;
+    while (i < to && (classOf(text.charCodeAt(i)) & SUB) === 0) i += 1;
+    if (start < i) {
+      if (allDigits(text, start, i) || isHexId(text, start, i)) replace(text, start, i, '*');
+      else if (escape) escapeRange(text, start, i);
+    }
+    while (i < to && (classOf(text.charCodeAt(i)) & SUB) !== 0) i += 1;
+  }
+}
+
+/** Folds `text[from, to)`, text outside hash tags: its segments between separators (rule 2). */
+function foldPlain(text: string, from: number, to: number, escape: boolean): void {
+  let i = from;
+  while (i < to) {
+    const start = i;
+    while (i < to && !isSeparator(text.charCodeAt(i))) i += 1;
+    foldSegment(text, start, i, escape);
+    while (i < to && isSeparator(text.charCodeAt(i))) i += 1;
+  }
 }
 
 /**
  * The pattern of one key name (rules in the module comment). The result is a Redis glob that
  * matches the key: the glob metacharacters of the key's own text (`* ? [ ] \\`) are escaped
  * with a backslash (`a*b:12` → `a\\*b:*`), so the pattern can be pasted into `--match`.
+ * One pass over the characters; a key that folds to itself is returned as is.
  *
  * @param options.escape false for a name that is not the key's text (a binary key shown with
  *   `\\xNN` escapes, which would otherwise be doubled): its literal parts are then kept as they are.
  * @example foldKey('rl:fixed:v1:{Zk3pQ9xV2mN8bL4cR7tY1w}:login') // 'rl:fixed:v1:{*}:login'
  */
-export function foldKey(key: string, options: { escape?: boolean } = {}): string {
-  const escape: Escape = options.escape === false ? (text) => text : escapeGlob;
-  let out = '';
-  let rest = key;
-  for (;;) {
-    const open = rest.indexOf('{');
-    const close = open === -1 ? -1 : rest.indexOf('}', open + 1);
-    if (open === -1 || close === -1) return out + foldPlain(rest, escape);
-    out += foldPlain(rest.slice(0, open), escape) + (close === open + 1 ? '{}' : '{*}');
-    rest = rest.slice(close + 1);
+export function foldKey(key: string, options?: { escape?: boolean }): string {
+  const escape = options?.escape !== false;
+  out = '';
+  copied = 0;
+  const n = key.length;
+  let i = 0;
+  while (i < n) {
+    const open = key.indexOf('{', i);
+    const close = open === -1 ? -1 : key.indexOf('}', open + 1);
+    if (close === -1) {
+      foldPlain(key, i, n, escape);
+      break;
+    }
+    foldPlain(key, i, open, escape);
+    if (close > open + 1) replace(key, open + 1, close, '*'); // rule 1: a hash tag's content
+    i = close + 1;
   }
+  const pattern = copied === 0 ? key : out + key.slice(copied);
+  out = '';
+  return pattern;
 }
 
 /** What {@link collapseSiblings} needs to know about a pattern's statistics. */

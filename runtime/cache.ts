@@ -18,7 +18,7 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RedisClient, ScriptKeys } from './client.js';
-import { healthFor, Unavailable } from './health.js';
+import { healthFor, Unavailable, type Receiver } from './health.js';
 import { buildKey, hashIdentity, KeyMemo } from './keys.js';
 import { MAX_TIMER_MS } from './outage.js';
 import { GET_COMMAND, getScript, type RuntimeScript } from './scripts.js';
@@ -234,23 +234,25 @@ const BACKOFF_START_MS = 5;
 const BACKOFF_MAX_MS = 100;
 const NO_ARGS: readonly string[] = [];
 
-/** A parsed entry (see the module comment); `null` when `text` is not one. */
-interface Entry {
+/** The header of an entry (see the module comment), filled in place by {@link readEntry}. */
+export interface EntryHeader {
+  /** The server clock at the write plus the TTL, **ms** since the epoch. */
   expiresAt: number;
+  /** The last measured load time, **ms**. */
   delta: number;
+  /** Whether the entry is a cached "absent" (`a`) rather than a value (`v`). */
   absent: boolean;
-  payload: string;
 }
 
 /**
- * Parses an entry `RT1:<expiresAtMs>:<deltaMs>:<v|a>:<payload>` as `cache_set.lua` writes it
- * (each number 1-16 digits); `null` for anything else.
+ * Reads the header of an entry `RT1:<expiresAtMs>:<deltaMs>:<v|a>:<payload>` as `cache_set.lua`
+ * writes it (each number 1-16 digits) into `into`, by character codes, without allocating.
+ * @returns the index where the payload starts in `text` (`text.slice(index)` is the payload), or
+ *   `-1` when `text` is not an entry (then `into` is left in an unspecified state).
  * @internal
  */
-export function parseEntry(text: unknown): Entry | null {
-  if (typeof text !== 'string' || !text.startsWith('RT1:')) return null;
-  let expiresAt = 0;
-  let delta = 0;
+export function readEntry(text: unknown, into: EntryHeader): number {
+  if (typeof text !== 'string' || !text.startsWith('RT1:')) return -1;
   let i = 4;
   for (let n = 0; n < 2; n += 1) {
     const from = i;
@@ -260,15 +262,23 @@ export function parseEntry(text: unknown): Entry | null {
       if (c < 0 || c > 9) break;
       value = value * 10 + c;
     }
-    if (i === from || i - from > 16 || text.charCodeAt(i) !== 58) return null; // digits, then ':'
-    if (n === 0) expiresAt = value;
-    else delta = value;
+    if (i === from || i - from > 16 || text.charCodeAt(i) !== 58) return -1; // digits, then ':'
+    if (n === 0) into.expiresAt = value;
+    else into.delta = value;
     i += 1;
   }
   const kind = text.charCodeAt(i);
-  if ((kind !== 118 && kind !== 97) || text.charCodeAt(i + 1) !== 58) return null; // 'v' | 'a', then ':'
-  return { expiresAt, delta, absent: kind === 97, payload: text.slice(i + 2) };
+  if ((kind !== 118 && kind !== 97) || text.charCodeAt(i + 1) !== 58) return -1; // 'v' | 'a', then ':'
+  into.absent = kind === 97;
+  return i + 2;
 }
+
+/**
+ * An upper bound of `-ln(1 - Math.random())`: `Math.random()` has at most 53 random bits, so
+ * `1 - Math.random() >= 2^-53` and the logarithm is at most 53 ln 2 = 36.7. An entry whose expiry
+ * is further away than `delta * beta * DRAW_BOUND` can not be recomputed early by any draw.
+ */
+const DRAW_BOUND = 40;
 
 /**
  * A TTL drawn uniformly from `[ttlMs * (1 - jitter), ttlMs * (1 + jitter)]`, rounded to an integer,
@@ -496,65 +506,107 @@ export function createCache<T = unknown>(redis: RedisClient, options: CacheOptio
     return value === NotFound ? undefined : value;
   };
 
+  /**
+   * The read of a miss, or of a hit that may recompute early (`xfetch` > 0, the draw that called
+   * for it): the `cache_get` script decides on the entry's real PTTL, takes the lock or waits.
+   */
+  const readByScript = async (key: string, loader: Loader<T>, entry: string, xfetch: number): Promise<T | undefined> => {
+    const lock = `${entry.slice(0, -1)}l`;
+    const keys = [entry, lock];
+    tokenCounter += 1;
+    const token = `${tokenPrefix}.${tokenCounter.toString(36)}`;
+    const deadline = performance.now() + maxWaitMs;
+    for (let attempt = 0; ; attempt += 1) {
+      if (attempt > 0) xfetch = draw();
+      const reply = await run(getLua, keys, [token, lockTtlArg, String(xfetch)]);
+      if (reply instanceof Unavailable) return whileUnavailable(key, loader, reply);
+      const [status, absent, text] = reply as [string, number, string | null, number];
+      if (status === 'hit' || status === 'refresh') {
+        if (attempt === 0) counters.hits += 1;
+        let value: T | undefined;
+        try {
+          value = absent === 1 || text === null ? undefined : serializer.deserialize(text);
+        } catch (error) {
+          if (status === 'refresh') await run(releaseLua, [lock], [token]).catch(() => undefined);
+          throw error;
+        }
+        if (staleIfErrorMs > 0) keepStale(key, absent === 1 ? null : text);
+        if (status === 'refresh') {
+          counters.refreshes += 1;
+          loadAndStore(key, keys, token, loader).catch((error: unknown) => reportBackground(error, key));
+        }
+        return value;
+      }
+      if (attempt === 0) counters.misses += 1;
+      if (status === 'load') return loadAndStore(key, keys, token, loader);
+      // 'busy': another caller is loading
+      if (attempt === 0) counters.waits += 1;
+      const left = deadline - performance.now();
+      if (left <= 0) {
+        counters.waitTimeouts += 1;
+        counters.loads += 1;
+        const value = await loader();
+        return value === NotFound ? undefined : value;
+      }
+      const step = Math.min(BACKOFF_MAX_MS, BACKOFF_START_MS * 2 ** attempt);
+      await sleep(Math.min(left, step / 2 + Math.random() * (step / 2)));
+    }
+  };
+
+  /**
+   * XFetch on an entry read by `GET`, decided with this process' clock: the draw that calls for an
+   * early recomputation (> 0; the script then decides again on the real PTTL with the same draw),
+   * or 0. No draw is made when no draw could reach the entry's expiry (the usual hit).
+   */
+  const earlyDraw = (delta: number, expiresAt: number): number => {
+    if (beta === 0) return 0;
+    const left = expiresAt - Date.now();
+    if (delta * beta * DRAW_BOUND < left) return 0;
+    const xfetch = draw();
+    return xfetch > 0 && delta * xfetch >= left ? xfetch : 0;
+  };
+
+  // The hit path: `getOrLoad` is the promise of one GET, whose reply becomes the value where the
+  // call settles (no async frame, no promise of its own); the header is read into one object per
+  // cache. What a hit allocates besides the client's GET: the call's record, the pair below, the
+  // payload's substring and what the deserializer makes.
+  const header: EntryHeader = { expiresAt: 0, delta: 0, absent: false };
+  /** The `context` of a read: the cache key and the caller's loader. */
+  type Read = readonly [key: string, loader: Loader<T>];
+  const reader: Receiver = {
+    receive(answer: unknown, _script: RuntimeScript, entry: string, context: unknown): unknown {
+      const read = context as Read;
+      if (answer instanceof Unavailable) return whileUnavailable(read[0], read[1], answer);
+      const at = readEntry(answer, header);
+      if (at === -1) return readByScript(read[0], read[1], entry, draw());
+      const xfetch = earlyDraw(header.delta, header.expiresAt);
+      if (xfetch > 0) return readByScript(read[0], read[1], entry, xfetch);
+      counters.hits += 1;
+      if (header.absent) {
+        if (staleIfErrorMs > 0) keepStale(read[0], null);
+        return undefined;
+      }
+      const payload = (answer as string).slice(at);
+      const value = serializer.deserialize(payload);
+      if (staleIfErrorMs > 0) keepStale(read[0], payload);
+      return value;
+    },
+  };
+
   return {
     keysFor,
     stats: () => ({ ...counters }),
 
-    async getOrLoad(key: string, loader: Loader<T>): Promise<T | undefined> {
-      const entry = entryFor(key);
-      if (typeof loader !== 'function') throw new TypeError(`loader must be a function, got ${describe(loader)}`);
-      // the hit path: one GET, and XFetch decided here on the entry's expiry stamp and this clock
-      const got = await run(GET_COMMAND, entry, NO_ARGS);
-      if (got instanceof Unavailable) return whileUnavailable(key, loader, got);
-      let xfetch = draw();
-      const parsed = parseEntry(got);
-      if (parsed !== null && !(xfetch > 0 && parsed.delta * xfetch >= parsed.expiresAt - Date.now())) {
-        counters.hits += 1;
-        const value = parsed.absent ? undefined : serializer.deserialize(parsed.payload);
-        if (staleIfErrorMs > 0) keepStale(key, parsed.absent ? null : parsed.payload);
-        return value;
+    getOrLoad(key: string, loader: Loader<T>): Promise<T | undefined> {
+      let entry: string;
+      try {
+        entry = entryFor(key);
+        if (typeof loader !== 'function') throw new TypeError(`loader must be a function, got ${describe(loader)}`);
+      } catch (error) {
+        return Promise.reject(error);
       }
-      // a miss, or a hit that may recompute early: the script decides on the entry's real PTTL
-      const lock = `${entry.slice(0, -1)}l`;
-      const keys = [entry, lock];
-      tokenCounter += 1;
-      const token = `${tokenPrefix}.${tokenCounter.toString(36)}`;
-      const deadline = performance.now() + maxWaitMs;
-      for (let attempt = 0; ; attempt += 1) {
-        if (attempt > 0) xfetch = draw();
-        const reply = await run(getLua, keys, [token, lockTtlArg, String(xfetch)]);
-        if (reply instanceof Unavailable) return whileUnavailable(key, loader, reply);
-        const [status, absent, text] = reply as [string, number, string | null, number];
-        if (status === 'hit' || status === 'refresh') {
-          if (attempt === 0) counters.hits += 1;
-          let value: T | undefined;
-          try {
-            value = absent === 1 || text === null ? undefined : serializer.deserialize(text);
-          } catch (error) {
-            if (status === 'refresh') await run(releaseLua, [lock], [token]).catch(() => undefined);
-            throw error;
-          }
-          if (staleIfErrorMs > 0) keepStale(key, absent === 1 ? null : text);
-          if (status === 'refresh') {
-            counters.refreshes += 1;
-            loadAndStore(key, keys, token, loader).catch((error: unknown) => reportBackground(error, key));
-          }
-          return value;
-        }
-        if (attempt === 0) counters.misses += 1;
-        if (status === 'load') return loadAndStore(key, keys, token, loader);
-        // 'busy': another caller is loading
-        if (attempt === 0) counters.waits += 1;
-        const left = deadline - performance.now();
-        if (left <= 0) {
-          counters.waitTimeouts += 1;
-          counters.loads += 1;
-          const value = await loader();
-          return value === NotFound ? undefined : value;
-        }
-        const step = Math.min(BACKOFF_MAX_MS, BACKOFF_START_MS * 2 ** attempt);
-        await sleep(Math.min(left, step / 2 + Math.random() * (step / 2)));
-      }
+      const read: Read = [key, loader];
+      return health.run(GET_COMMAND, entry, NO_ARGS, deadlines, probeIntervalMs, reader, read) as Promise<T | undefined>;
     },
 
     async invalidate(key: string, invalidateOptions: InvalidateOptions = {}): Promise<boolean> {

@@ -84,10 +84,11 @@ const NO_ARGS: readonly string[] = [];
 /**
  * Turns the answer of a call (Redis' reply, or an {@link Unavailable}) into what its promise
  * resolves with, in the same step: a limiter's result without a promise of its own. One object
- * per limiter, not per call. May throw: the call's promise then rejects.
+ * per limiter, not per call. May throw: the call's promise then rejects. `context` is what the
+ * caller passed to {@link ClientHealth.run}, as is.
  */
 export interface Receiver {
-  receive(answer: unknown, script: RuntimeScript, key: string, context: readonly string[] | undefined): unknown;
+  receive(answer: unknown, script: RuntimeScript, key: string, context: unknown): unknown;
 }
 
 /** One Redis call (or probe) in flight: its deadline entry, what it sent and its settlement. */
@@ -110,7 +111,7 @@ class Call implements Expirable {
     /** The outage this call probes, or `null` for a caller's call. */
     readonly probe: Outage | null,
     readonly receiver: Receiver | null,
-    readonly context: readonly string[] | undefined,
+    readonly context: unknown,
   ) {
     this.startedAt = performance.now();
     this.deadline = this.startedAt + deadlines.timeoutMs;
@@ -252,7 +253,7 @@ export class ClientHealth {
     deadlines: Deadlines,
     probeIntervalMs: number,
     receiver: Receiver | null = null,
-    context?: readonly string[],
+    context?: unknown,
   ): Promise<unknown> {
     if (this.degraded) {
       const key = typeof keys === 'string' ? keys : keys[0]!;

@@ -6,7 +6,9 @@
  *   BENCH_KEYS=200000 node --import tsx bench/audit/run.ts
  *   BENCH_ROUNDS=7 BENCH_CONFIGS=0 node --import tsx bench/audit/run.ts   (only the side-by-side part)
  *   BENCH_AUDIT_BASELINE=<dir>/audit/cli/main.ts ...   (also another version of the audit, e.g. the
- *     one before a change extracted with `git archive <commit> audit cli`, in the same rounds)
+ *     one before a change extracted with `git archive <commit> audit cli | tar -x -C <dir>`, <dir>
+ *     inside this checkout so its imports resolve, in the same rounds; the bench fails unless
+ *     both write the same json report, byte for byte but for the elapsed time)
  *
  * Seeds database 15 of that server (FLUSHDB first: it never uses a server it did not start) with
  * BENCH_KEYS keys (default 1,000,000), pipelined 10,000 at a time, over four patterns; every tenth
@@ -22,6 +24,7 @@
  * the medians and their ratio.
  */
 import { randomUUID } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { Redis } from 'ioredis';
@@ -163,8 +166,8 @@ const baselineMain = process.env.BENCH_AUDIT_BASELINE
   ? ((await import(pathToFileURL(process.env.BENCH_AUDIT_BASELINE).href)) as { main: typeof main }).main
   : undefined;
 
-/** The audit, in process, unlimited, json output: its totals. */
-async function audit(url: string, run = main): Promise<{ keys: number; noTtl: number }> {
+/** The audit, in process, unlimited, json output: its totals, and its report without the elapsed time. */
+async function audit(url: string, run = main): Promise<{ keys: number; noTtl: number; report: string }> {
   let stdout = '';
   const code = await run(['--url', url, '--format', 'json', '--max-ops-per-second', '0'], {
     stdout: { write: (text: string) => (stdout += text) },
@@ -172,8 +175,12 @@ async function audit(url: string, run = main): Promise<{ keys: number; noTtl: nu
     env: {},
   });
   if (code !== 0) throw new Error(`audit: exit ${code}`);
-  const { totals } = JSON.parse(stdout) as { totals: { keys: number; noTtl: number } };
-  return { keys: totals.keys, noTtl: totals.noTtl };
+  const parsed = JSON.parse(stdout) as { totals: { keys: number; noTtl: number; elapsedMs: number } };
+  const { totals } = parsed;
+  const keys = totals.keys;
+  const noTtl = totals.noTtl;
+  totals.elapsedMs = 0;
+  return { keys, noTtl, report: JSON.stringify(parsed, null, 2) };
 }
 
 async function sideBySide(url: string): Promise<void> {
@@ -186,6 +193,7 @@ async function sideBySide(url: string): Promise<void> {
   const names = Object.keys(runs) as (keyof typeof runs)[];
   const times = new Map<string, number[]>(names.map((name) => [name, []]));
   const cpu = new Map<string, number[]>(names.map((name) => [name, []]));
+  const reports = new Map<string, string>();
   for (let round = 0; round < rounds; round += 1) {
     // a different one goes first each round
     for (let k = 0; k < names.length; k += 1) {
@@ -196,8 +204,20 @@ async function sideBySide(url: string): Promise<void> {
       times.get(which)!.push((performance.now() - started) / 1000);
       const used = process.cpuUsage(cpuStarted);
       cpu.get(which)!.push((used.user + used.system) / 1e6);
-      if (totals.keys !== KEYS || totals.noTtl !== Math.ceil(KEYS / 10)) throw new Error(`${which}: ${JSON.stringify(totals)}`);
+      if (totals.keys !== KEYS || totals.noTtl !== Math.ceil(KEYS / 10)) throw new Error(`${which}: ${JSON.stringify({ keys: totals.keys, noTtl: totals.noTtl })}`);
+      if ('report' in totals && typeof totals.report === 'string') reports.set(which, totals.report);
     }
+  }
+  // The audit and the baseline must report the same thing on the same keys (byte for byte, but
+  // for the elapsed time): a faster audit that reports otherwise is not the same audit.
+  if (reports.has('baseline')) {
+    if (reports.get('audit') !== reports.get('baseline')) {
+      await mkdir('.bench-tmp', { recursive: true });
+      await writeFile('.bench-tmp/audit-report.json', reports.get('audit')!);
+      await writeFile('.bench-tmp/audit-report-baseline.json', reports.get('baseline')!);
+      throw new Error('the audit and the baseline reports differ: see .bench-tmp/audit-report*.json');
+    }
+    console.log(`\nThe audit's json report and the baseline's are identical but for totals.elapsedMs (${reports.get('audit')!.length.toLocaleString('en-US')} bytes, ${KEYS.toLocaleString('en-US')} keys).`);
   }
   const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
   const b = median(times.get('bare')!);
@@ -205,13 +225,15 @@ async function sideBySide(url: string): Promise<void> {
   console.log(`\nSide by side, ${rounds} interleaved rounds over ${KEYS.toLocaleString('en-US')} keys (every key found, every key without TTL counted, by each):\n`);
   // CPU time of this process (the client's work) is steadier than wall time on a shared machine
   const bc = median(cpu.get('bare')!);
-  console.log('| run | median time | rounds (s) | / bare | median client CPU | / bare |');
-  console.log('| --- | ---: | --- | ---: | ---: | ---: |');
+  // and the ratio within a round (the runs of a round ran back to back) steadier than the ratio of medians
+  const perRound = (name: string) => median(times.get(name)!.map((t, round) => t / times.get('bare')![round]!));
+  console.log('| run | median time | rounds (s) | / bare | / bare, median of the rounds | median client CPU | / bare |');
+  console.log('| --- | ---: | --- | ---: | ---: | ---: | ---: |');
   for (const name of names) {
     const list = times.get(name)!;
     const c = median(cpu.get(name)!);
     console.log(
-      `| ${label[name]} | ${median(list).toFixed(2)} s | ${list.map((t) => t.toFixed(2)).join(', ')} | ${(median(list) / b).toFixed(2)} | ${c.toFixed(2)} s | ${(c / bc).toFixed(2)} |`,
+      `| ${label[name]} | ${median(list).toFixed(2)} s | ${list.map((t) => t.toFixed(2)).join(', ')} | ${(median(list) / b).toFixed(2)} | ${perRound(name).toFixed(2)} | ${c.toFixed(2)} s | ${(c / bc).toFixed(2)} |`,
     );
   }
   console.log('');

@@ -6,7 +6,8 @@
  *   ("rlf") and the floor, an EVALSHA of the smallest TTL-safe counter
  *   (`INCR`, and `PEXPIRE` when it created the key);
  * - **cache hit** (`createCache().getOrLoad` on a stored entry) next to a plain `GET` of the same
- *   value, on one hot key and on 10,000 keys;
+ *   value and to `GET` + `JSON.parse` (what a user writes for a JSON cache), on one hot key and
+ *   on 10,000 keys;
  * - **memory store** (every algorithm on `createMemoryStore()`) next to rlf's `RateLimiterMemory`;
  * - then the keys left without TTL by each library, including a sub-second window.
  *
@@ -25,7 +26,8 @@
  *
  * First, the client-side cost of one `take()` without Redis: a stand-in ioredis client whose
  * scripts resolve at once, CPU time per call (process.cpuUsage, so a busy machine that
- * deschedules the process does not count), ours and the baseline interleaved over 7 rounds.
+ * deschedules the process does not count), ours and the baseline interleaved over 7 rounds; and
+ * the same for a cache hit, next to a stand-in GET and GET + JSON.parse.
  */
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
@@ -289,8 +291,64 @@ async function limiters(redis: Redis): Promise<void> {
   console.log(`\nLowest ratio over every cell: ${worst.rlf.toFixed(2)}× rlf, ${worst.floor.toFixed(2)}× the floor.\n`);
 }
 
+/** The 123-byte JSON value the cache cells read. */
+const CACHED = { id: 42, name: 'Ada Lovelace', email: 'ada@example.com', roles: ['admin', 'editor'], createdAt: '2026-01-01T00:00:00.000Z' };
+
+/**
+ * What a user writes for a JSON cache without this runtime: `GET`, then `JSON.parse` of the text
+ * (`undefined` for a missing key), in an async function.
+ */
+async function getJson(client: { get(key: string): Promise<string | null> }, key: string): Promise<unknown> {
+  const text = await client.get(key);
+  return text === null ? undefined : JSON.parse(text);
+}
+
+/**
+ * The client-side CPU of a cache hit without Redis: a stand-in ioredis client whose `GET`
+ * resolves at once with a stored entry (ours and the baseline) or with the bare JSON text (a
+ * plain GET, and GET + JSON.parse), 7 interleaved rounds of 100,000 calls after one of warm-up.
+ */
+async function cacheClientSideCost(): Promise<void> {
+  const text = JSON.stringify(CACHED);
+  const entry = `RT1:${Date.now() + 3_600_000}:3:v:${text}`;
+  const standIn = (reply: string): object => ({ ...instantClient(), get: () => Promise.resolve(reply) });
+  const options = { namespace: OURS, ttlMs: 3_600_000 };
+  const loader = async () => CACHED;
+  const plain = standIn(text) as { get(key: string): Promise<string> };
+  console.log('Client-side CPU per cache hit without Redis (a stand-in client whose GET answers at once), median of 7 interleaved rounds of 100,000 calls:\n');
+  console.log(`| keys | in flight | GET µs | GET + JSON.parse µs | getOrLoad hit µs |${baseline === undefined ? '' : ' baseline µs |'} hit / GET + JSON.parse |`);
+  console.log(`| --- | ---: | ---: | ---: | ---: |${baseline === undefined ? '' : ' ---: |'} ---: |`);
+  for (const [label, keyOf] of [
+    ['hot key', () => 'k0'],
+    ['10,000 keys', (i: number) => `k${i % 10_000}`],
+  ] as const) {
+    for (const inFlight of [1, 64]) {
+      const ours = runtime.createCache<typeof CACHED>(standIn(entry) as never, options);
+      const base = baseline?.createCache<typeof CACHED>(standIn(entry) as never, options);
+      const calls: [string, (i: number) => Promise<unknown>][] = [
+        ['get', (i) => plain.get(keyOf(i))],
+        ['json', (i) => getJson(plain, keyOf(i))],
+        ['ours', (i) => ours.getOrLoad(keyOf(i), loader)],
+      ];
+      if (base !== undefined) calls.push(['baseline', (i) => base.getOrLoad(keyOf(i), loader)]);
+      const times = new Map<string, number[]>(calls.map(([name]) => [name, []]));
+      for (let round = 0; round < 8; round += 1) {
+        for (let k = 0; k < calls.length; k += 1) {
+          const [name, call] = calls[(k + round) % calls.length]!;
+          const us = await cpuPerCall(call, 100_000, inFlight);
+          if (round > 0) times.get(name)!.push(us); // round 0 warms up
+        }
+      }
+      const m = (name: string) => median(times.get(name)!);
+      const baseCell = base === undefined ? '' : ` ${m('baseline').toFixed(2)} |`;
+      console.log(`| ${label} | ${inFlight} | ${m('get').toFixed(2)} | ${m('json').toFixed(2)} | ${m('ours').toFixed(2)} |${baseCell} ${ratio(m('ours'), m('json'))} |`);
+    }
+  }
+  console.log('');
+}
+
 async function cacheHits(redis: Redis): Promise<void> {
-  const value = { id: 42, name: 'Ada Lovelace', email: 'ada@example.com', roles: ['admin', 'editor'], createdAt: '2026-01-01T00:00:00.000Z' };
+  const value = CACHED;
   const text = JSON.stringify(value);
   const KEYS = 10_000;
   const options = { ttlMs: 3_600_000, earlyRecompute: true };
@@ -305,6 +363,8 @@ async function cacheHits(redis: Redis): Promise<void> {
     await base?.getOrLoad(`k${k}`, loader);
   }
   const rows: string[] = [];
+  let worst = { get: Infinity, json: Infinity };
+  let best = { get: 0, json: 0 };
   for (const [name, keyOf] of [
     ['hot key', () => 0],
     ['10,000 keys', (i: number) => i % KEYS],
@@ -312,23 +372,33 @@ async function cacheHits(redis: Redis): Promise<void> {
     for (const inFlight of IN_FLIGHT) {
       const impls: Impl[] = [
         { label: 'get', call: (i) => redis.get(`${PLAIN}:${keyOf(i)}`) },
+        { label: 'json', call: (i) => getJson(redis, `${PLAIN}:${keyOf(i)}`) },
         { label: 'ours', call: (i) => ours.getOrLoad(`k${keyOf(i)}`, loader) },
       ];
       if (base !== undefined) impls.push({ label: 'baseline', call: (i) => base.getOrLoad(`k${keyOf(i)}`, loader) });
       const m = await cell(impls, inFlight, redis);
+      const vsGet = speedRatio(m, 'ours', 'get');
+      const vsJson = speedRatio(m, 'ours', 'json');
+      worst = { get: Math.min(worst.get, vsGet), json: Math.min(worst.json, vsJson) };
+      best = { get: Math.max(best.get, vsGet), json: Math.max(best.json, vsJson) };
       const vsBase = base === undefined ? '' : ` ${speedRatio(m, 'baseline', 'get').toFixed(2)} | ${speedRatio(m, 'ours', 'baseline').toFixed(2)} |`;
       rows.push(
-        `| ${name} | ${inFlight} | ${fmt(opsOf(m, 'get'))} | ${fmt(opsOf(m, 'ours'))} | ${speedRatio(m, 'ours', 'get').toFixed(2)} | ${costRatio(m, 'ours', 'get').toFixed(2)} |${vsBase}`,
+        `| ${name} | ${inFlight} | ${fmt(opsOf(m, 'get'))} | ${fmt(opsOf(m, 'json'))} | ${fmt(opsOf(m, 'ours'))} | ${vsGet.toFixed(2)} | ${vsJson.toFixed(2)} | ${costRatio(m, 'ours', 'get').toFixed(2)} |${vsBase}`,
       );
       process.stderr.write(`done: cache, ${name}, ${inFlight} in flight\n`);
     }
   }
   const loads = ours.stats().loads;
-  console.log(`Cache hits (a ${text.length}-byte JSON value), one ioredis connection; ours loaded ${loads} times (the 10,000 first reads; early recomputation on):\n`);
-  console.log(`| keys | in flight | GET ops/s | getOrLoad hit ops/s | ours / GET | CPU per call: GET / ours |${base === undefined ? '' : ' baseline / GET | ours / baseline |'}`);
-  console.log(`| --- | ---: | ---: | ---: | ---: | ---: |${base === undefined ? '' : ' ---: | ---: |'}`);
+  console.log(
+    `Cache hits (a ${text.length}-byte JSON value), one ioredis connection; ours loaded ${loads} times (the 10,000 first reads; early recomputation on). ` +
+      'GET: the bare command; GET + JSON.parse: what a user writes for a JSON cache (an async function, `JSON.parse` of the text):\n',
+  );
+  console.log(
+    `| keys | in flight | GET ops/s | GET + JSON.parse ops/s | getOrLoad hit ops/s | ours / GET | ours / GET + JSON.parse | CPU per call: GET / ours |${base === undefined ? '' : ' baseline / GET | ours / baseline |'}`,
+  );
+  console.log(`| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |${base === undefined ? '' : ' ---: | ---: |'}`);
   for (const row of rows) console.log(row);
-  console.log('');
+  console.log(`\nCache hit: ${worst.get.toFixed(2)}-${best.get.toFixed(2)}x a plain GET, ${worst.json.toFixed(2)}-${best.json.toFixed(2)}x GET + JSON.parse.\n`);
 }
 
 async function memoryStores(): Promise<void> {
@@ -394,7 +464,8 @@ async function keysWithoutTtl(redis: Redis): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  await clientSideCost();
+  if (ONLY.has('limiters')) await clientSideCost();
+  if (ONLY.has('cache')) await cacheClientSideCost();
   if (process.env.BENCH_CLIENT_ONLY === '1') return;
   const handle = await startRedis();
   const redis = new Redis(handle.url);

@@ -90,6 +90,57 @@ describe('foldKey', () => {
     );
   });
 
+  it('folds as the rules of docs/redis-ttl-audit.md spelled as regular expressions (the one-pass folder against them)', () => {
+    const hex = (s: string) => (/^[0-9a-f]+$/.test(s) || /^[0-9A-F]+$/.test(s)) && (s.length >= 16 || (s.length >= 6 && /\d/.test(s)));
+    const token = (s: string) => {
+      if (s.length < 16 || !/^[A-Za-z0-9_+/=-]+$/.test(s)) return false;
+      const letters = s.replace(/[^A-Za-z]/g, '');
+      const upper = letters.replace(/[^A-Z]/g, '').length;
+      return letters.length > 0 && (/\d/.test(s) || (upper > 0 && upper < letters.length && upper / letters.length >= 0.3));
+    };
+    const id = (s: string) =>
+      /^[+-]?\d+(?:[._+-]\d+)*$/.test(s) ||
+      /^(?:[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}|[0-9A-F]{8}(?:-[0-9A-F]{4}){3}-[0-9A-F]{12})$/.test(s) ||
+      hex(s) ||
+      token(s) ||
+      /^[^@\s]+@[^@\s]+\.[A-Za-z]{2,}$/.test(s);
+    const glob = (s: string) => s.replace(/[*?[\]\\]/g, '\\$&');
+    const segment = (s: string) =>
+      s === '' || !id(s)
+        ? s.split(/([._@-]+)/).map((part, i) => (i % 2 === 0 && part !== '' && (/^\d+$/.test(part) || hex(part)) ? '*' : glob(part))).join('')
+        : '*';
+    const plain = (s: string) => s.split(/([:/|#,;=\s]+)/).map((piece, i) => (i % 2 === 0 ? segment(piece) : piece)).join('');
+    const reference = (key: string): string => {
+      const tag = /^([^{]*)\{([^}]*)\}/.exec(key);
+      return tag === null ? plain(key) : `${plain(tag[1]!)}{${tag[2] === '' ? '' : '*'}}${reference(key.slice(tag[0].length))}`;
+    };
+    const pieces = [...'aZf9:/|#,;= \t._@-+{}*?[]\\\u00a0\u2003\u3000\ufeffé', '\ud83d\ude00', 'user', '.com', '@x.io', 'deadbeef', '1.2.3.4', '2024-01-05', 'Zk3pQ9xV2mN8bL4c'];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 30 }), (parts) => {
+        const key = parts.join('');
+        expect(foldKey(key)).toBe(reference(key));
+      }),
+      { numRuns: 20_000 },
+    );
+    const segments = fc.oneof(
+      fc.stringMatching(/^[+-]?\d{1,4}(?:[._+-]{1,2}\d{0,3}){0,3}$/),
+      fc.stringMatching(/^[0-9a-fA-F._@-]{0,20}$/),
+      fc.stringMatching(/^[A-Za-z0-9_+=-]{14,24}$/),
+      fc.emailAddress(),
+      fc.uuid(),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.tuple(segments, fc.constantFrom(':', '/', ' ', '{', '}')), { maxLength: 6 }), (parts) => {
+        const key = parts.map(([text, separator]) => text + separator).join('');
+        expect(foldKey(key)).toBe(reference(key));
+      }),
+      { numRuns: 20_000 },
+    );
+    for (let i = 0; i < 2_000; i += 1) {
+      for (const key of [`rl:tb:v1:${hashIdentity(`user-${i}`)}:x`, `u:${i}@ex${i % 7}.com:p`, `c:${(i * 2654435761) >>> 0}`]) expect(foldKey(key)).toBe(reference(key));
+    }
+  });
+
   it('escapes the glob characters of a name, and only those', () => {
     expect(foldKey('jobs:[urgent]:42')).toBe('jobs:\\[urgent\\]:*');
     expect(foldKey('a*b?c:x\\y')).toBe('a\\*b\\?c:x\\\\y');

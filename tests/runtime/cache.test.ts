@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { Cluster } from 'ioredis';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { jitteredTtl, parseEntry } from '../../runtime/cache.js';
+import { jitteredTtl, readEntry } from '../../runtime/cache.js';
 import { createCache, NotFound, type Cache, type CacheOptions } from '../../runtime/index.js';
 import { getScript } from '../../runtime/scripts.js';
 import { scanWithPttl, uniquePrefix, useRedis } from '../helpers/redis.js';
@@ -11,7 +11,14 @@ import { connectCluster, startRedisCluster, type RedisClusterHandle } from '../h
 
 const redis = useRedis();
 
-/** The entry as stored: `RT1:<expiresAtMs>:<deltaMs>:<v|a>:<payload>` parsed, or `null`. */
+/** `RT1:<expiresAtMs>:<deltaMs>:<v|a>:<payload>` parsed by the cache's own reader, or `null`. */
+function parseEntry(text: unknown): { expiresAt: number; delta: number; absent: boolean; payload: string } | null {
+  const header = { expiresAt: -1, delta: -1, absent: false };
+  const at = readEntry(text, header);
+  return at === -1 ? null : { ...header, payload: (text as string).slice(at) };
+}
+
+/** The entry as stored, parsed, or `null`. */
 async function stored(r: { get(key: string): Promise<string | null> }, entry: string) {
   return parseEntry(await r.get(entry));
 }
@@ -235,7 +242,7 @@ describe('createCache: TTLs', () => {
     }
   });
 
-  it('parseEntry reads what cache_set writes and nothing else', () => {
+  it('readEntry reads what cache_set writes and nothing else', () => {
     expect(parseEntry('RT1:1700000000000:12:v:{"a":1}:x')).toEqual({ expiresAt: 1700000000000, delta: 12, absent: false, payload: '{"a":1}:x' });
     expect(parseEntry('RT1:5:0:a:')).toEqual({ expiresAt: 5, delta: 0, absent: true, payload: '' });
     expect(parseEntry('RT1:5:0:v:line\nbreak')?.payload).toBe('line\nbreak');

@@ -1,0 +1,59 @@
+/**
+ * The audit's per-key work on its own: folding a name into its pattern (`foldKey`), and the whole
+ * of it as the scan does it (`showKey`: the name decoded from the key's bytes, folded, then the
+ * pattern looked up in a map), in CPU nanoseconds per key over the 200,000 keys of the four
+ * shapes `bench/audit/run.ts` seeds, 5 interleaved rounds after one of warm-up, medians.
+ *
+ *   node --import tsx bench/audit/fold.ts
+ *   node --import tsx bench/audit/fold.ts <dir>   (also the audit/ of another version in the same
+ *     rounds, e.g. `git archive <commit> audit cli | tar -x -C <dir>` with <dir> in this checkout)
+ */
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import * as ours from '../../audit/index.js';
+import { hashIdentity } from '../../runtime/keys.js';
+
+type Audit = Pick<typeof ours, 'foldKey' | 'showKey'>;
+const other = process.argv[2] === undefined ? undefined : ((await import(pathToFileURL(path.resolve(process.argv[2], 'audit/index.ts')).href)) as Audit);
+
+const keys: Buffer[] = [];
+for (let i = 0; i < 200_000; i += 1) {
+  const id = [`session:{${((i * 2654435761) >>> 0).toString(16)}}:pending`, `user:${i}:profile`, `rl:fw:v2:{${hashIdentity(`id-${i}`)}}:search:60`, `cache:${randomUUID()}`];
+  keys.push(Buffer.from(id[i % 4]!));
+}
+const names = keys.map((key) => key.toString('latin1'));
+
+function runs(label: string, audit: Audit): [string, () => number][] {
+  return [
+    [`${label} foldKey`, () => names.reduce((n, name) => n + audit.foldKey(name).length, 0)],
+    [
+      `${label} showKey + lookup`,
+      () => {
+        const patterns = new Map<string, number>();
+        for (const key of keys) {
+          const { pattern } = audit.showKey(key);
+          patterns.set(pattern, (patterns.get(pattern) ?? 0) + 1);
+        }
+        return patterns.size;
+      },
+    ],
+  ];
+}
+
+const all = [...runs('ours', ours), ...(other === undefined ? [] : runs('other', other))];
+const times = new Map<string, number[]>(all.map(([name]) => [name, []]));
+const outputs = new Map<string, number>();
+for (let round = 0; round < 6; round += 1) {
+  for (let k = 0; k < all.length; k += 1) {
+    const [name, run] = all[(k + round) % all.length]!;
+    const started = process.cpuUsage();
+    outputs.set(name, run());
+    const used = process.cpuUsage(started);
+    if (round > 0) times.get(name)!.push(((used.user + used.system) * 1000) / keys.length);
+  }
+}
+const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
+console.log('| run | ns per key (median of 5) | output |');
+console.log('| --- | ---: | ---: |');
+for (const [name] of all) console.log(`| ${name} | ${Math.round(median(times.get(name)!))} | ${outputs.get(name)} |`);
