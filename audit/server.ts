@@ -85,7 +85,7 @@ export function versionAtLeast(version: string, major: number, minor = 0): boole
 const LIMITER_WORDS = new Set([
   'rl', 'rate', 'rates', 'ratelimit', 'ratelimits', 'ratelimiter', 'limit', 'limits', 'limiter', 'limiters',
   'throttle', 'throttles', 'throttled', 'throttling', 'bucket', 'buckets', 'tokenbucket', 'window', 'windows',
-  'quota', 'quotas', 'gcra', 'leaky', 'sliding', 'tb', 'fw', 'sw', 'swl', 'swc',
+  'quota', 'quotas', 'gcra', 'leaky', 'sliding', 'tb', 'fw', 'sw', 'swl', 'swl2', 'swc',
 ]);
 
 /**

@@ -279,6 +279,7 @@ describe('RateLimiter', () => {
 describe('policy checks', () => {
   it.each([
     ['rl:fixed:v1:{*}:login', true],
+    ['app:swl2:{*}', true], // the runtime's sliding-window log keys
     ['api:RateLimit:*', true],
     ['ratelimiter:*', true],
     ['throttled-users:*', true],
