@@ -107,8 +107,11 @@ export interface WalkResult {
 export interface WalkInput {
   ast: L.Chunk;
   source: string;
-  /** Whether a write to a key (by any of its spellings) at a line is persistent on purpose. */
-  isPersistent(names: readonly string[], line: number): boolean;
+  /**
+   * Whether a write to a key (by any of its spellings) at a 1-based line is persistent on purpose.
+   * Absent: no key is (then the walk computes no line for a write).
+   */
+  isPersistent?(names: readonly string[], line: number): boolean;
   lineOf(offset: number): number;
   /** The line and column messages print for an offset (defaults to the script's own). */
   positionOf?(offset: number): Position;
@@ -1340,7 +1343,6 @@ class Walker {
     const description = describeCommand(nameValue.v, literalArgs);
     const command = description.name;
     if (!description.known) return { t: 'reply', command, version: 0, pcall };
-    const line = this.input.lineOf(rangeOf(node)[0]);
     const offset = rangeOf(node)[0];
     if (description.rejected) {
       const index = description.nonPositiveTtlArg;
@@ -1475,7 +1477,7 @@ class Walker {
         if (empty) effect = 'delete';
         else storeMayBeEmpty = !(action.storeOf === 'union' && sources.some((e) => e === 'yes'));
       }
-      const persistent = this.input.isPersistent(key.names, line);
+      const persistent = this.input.isPersistent !== undefined && this.input.isPersistent(key.names, this.input.lineOf(offset));
       const state = getKey(st, key.id);
       firstKey ??= { id: key.id };
 
