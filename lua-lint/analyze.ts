@@ -15,6 +15,7 @@ import { describeCommand, type CommandArg, type CommandDescription, type KeyActi
 import { foldArithmetic, unitMismatch, unitOfLiteral, unitOfName, type UnitGuess } from '../semantics/ttl-units.js';
 import { isTooNew, type RedisVersion } from '../semantics/versions.js';
 import { fixedWindowFindings } from './fixed-window.js';
+import { indexScript, type ScriptIndex } from './script-index.js';
 import {
   keyFactsOfComparison,
   keyFactsOfTruth,
@@ -184,10 +185,8 @@ class Walker {
    * it deleted) is that leak's root cause, reported once as `write-path-needs-ttl`.
    */
   private readonly ttlCandidates: Array<{ node: L.Node; message: string; offset: number; keyId?: string }> = [];
-  /** Name -> offset of its first comparison with `<`, `<=`, `>`, `>=` (see comparedBefore). */
-  private comparisons: Map<string, number> | undefined;
-  /** Name -> the values assigned to it (`local x = v`, `x = v`), in walk order, with their statements' offsets (see addsSlack). */
-  private assignments: Map<string, Array<{ offset: number; value: L.Expression }>> | undefined;
+  /** Blocks, comparisons and assignments by name, for the checks that look beyond the path walked. */
+  private index: ScriptIndex | undefined;
   private readonly exits = new WeakMap<object, boolean>();
   private keyIndexes: Map<string, number> | undefined;
 
@@ -269,7 +268,7 @@ class Walker {
       else if (error instanceof RangeError && /call stack/i.test(error.message)) incomplete = 'the script nests expressions or statements too deeply';
       else throw error;
     }
-    for (const finding of fixedWindowFindings(ast, source)) this.report('fixed-window-expire', finding.node, finding.message);
+    for (const finding of fixedWindowFindings(this.scriptIndex(), source)) this.report('fixed-window-expire', finding.node, finding.message);
     for (const candidate of this.ttlCandidates) {
       const explained = [...this.leaks].some(
         ([siteId, leak]) =>
@@ -1833,25 +1832,8 @@ class Walker {
       [expr.left, expr.right].some((side) => side.type === 'NumericLiteral' && side.value >= 1);
     if (slack(argNode)) return true;
     if (argNode.type !== 'Identifier') return false;
-    // the last value assigned to the name by a statement before `offset`, from an index of every
-    // assignment built once per script (a walk of the whole tree per expiry made it quadratic)
-    if (!this.assignments) {
-      const map = new Map<string, Array<{ offset: number; value: L.Expression }>>();
-      this.assignments = map;
-      forEachNode(this.input.ast, (n) => {
-        if ((n.type === 'LocalStatement' || n.type === 'AssignmentStatement') && n.init.length > 0) {
-          n.variables.forEach((v, i) => {
-            const value = n.init[i];
-            if (v.type !== 'Identifier' || !value) return;
-            const list = map.get(v.name);
-            const entry = { offset: rangeOf(n)[0], value };
-            if (list) list.push(entry);
-            else map.set(v.name, [entry]);
-          });
-        }
-      });
-    }
-    const list = this.assignments.get(argNode.name) ?? [];
+    // the last value assigned to the name by a statement before `offset`
+    const list = this.scriptIndex().assignments.get(argNode.name) ?? [];
     let last: L.Node | undefined;
     for (let i = list.length - 1; i >= 0 && last === undefined; i--) if (list[i]!.offset < offset) last = list[i]!.value;
     return slack(last);
@@ -1859,24 +1841,13 @@ class Walker {
 
   /** Names compared with `<`, `<=`, `>`, `>=` somewhere before `offset` (a positive check of a TTL). */
   private comparedBefore(name: string, offset: number): boolean {
-    if (!this.comparisons) {
-      this.comparisons = new Map();
-      const map = this.comparisons;
-      forEachNode(this.input.ast, (n) => {
-        if (n.type !== 'BinaryExpression' || !['<', '<=', '>', '>='].includes(n.operator)) return;
-        for (const side of [n.left, n.right]) {
-          let operand: L.Node = side;
-          // tonumber(ttl) > 0
-          if (operand.type === 'CallExpression' && operand.arguments[0]) operand = operand.arguments[0];
-          if (operand.type === 'Identifier') {
-            const at = rangeOf(n)[0];
-            map.set(operand.name, Math.min(map.get(operand.name) ?? at, at));
-          }
-        }
-      });
-    }
-    const first = this.comparisons.get(name);
-    return first !== undefined && first < offset;
+    const offsets = this.scriptIndex().comparisons.get(name);
+    return offsets !== undefined && offsets.some((at) => at < offset);
+  }
+
+  /** The script's index, built on first use (one walk of the tree). */
+  private scriptIndex(): ScriptIndex {
+    return (this.index ??= indexScript(this.input.ast));
   }
 
   private keyOf(value: Value, argNode: L.Expression | undefined): { id: string; display: string; names: string[] } | undefined {

@@ -30,15 +30,11 @@ export interface ParseFailure {
 const SHEBANG = /^#![^\r\n]*/;
 
 /**
- * Parses a Redis Lua script (Lua 5.1) or function library.
+ * Parses a Redis Lua script (Lua 5.1) or function library, with node ranges and comments.
  * @param source the script text
- * @param options `positions: false` skips node ranges (about a third faster), for a first pass
- *   that only asks whether there is anything to report; `depthChecked: true` skips the nesting
- *   check when a first pass of the same text already made it.
  * @returns the AST with comments, or the first syntax error; never throws.
  */
-export function parseLua(source: string, options: { positions?: boolean; depthChecked?: boolean } = {}): ParsedScript | ParseFailure {
-  const positions = options.positions ?? true;
+export function parseLua(source: string): ParsedScript | ParseFailure {
   // Redis hands the script's bytes to Lua as they are: a byte order mark is not Lua.
   if (source.charCodeAt(0) === 0xfeff) {
     return {
@@ -60,14 +56,14 @@ export function parseLua(source: string, options: { positions?: boolean; depthCh
   // eslint-disable-next-line no-control-regex
   const ascii = !/[^\x00-\x7f]/.test(text);
   let input = ascii ? text : toByteString(text);
-  let parsed = parseInput(input, positions, '5.1');
+  let parsed = parseInput(input, true, '5.1');
   if (!parsed.ok && /\bbreak\b/.test(input)) {
     // `break;` is valid Lua 5.1 that luaparse 0.3.1 rejects; its unreleased fix (fstirlitz/luaparse
     // d61c6fe, "Allow a single ; after a break statement in Lua 5.1 mode") consumes the `;`. Until a
     // release ships it, the same `;` is blanked (offsets kept), found with luaparse's own lexer.
     const fixed = blankSemicolonsAfterBreak(input);
     if (fixed !== undefined) {
-      const retry = parseInput(fixed, positions, '5.1');
+      const retry = parseInput(fixed, true, '5.1');
       if (retry.ok) {
         input = fixed;
         parsed = retry;
@@ -77,8 +73,8 @@ export function parseLua(source: string, options: { positions?: boolean; depthCh
   if (parsed.ok) {
     const { ast } = parsed;
     const comments = (ast.comments ?? []) as Comment[];
-    if (!ascii && positions) remapRanges(ast, byteToCharMap(text), comments);
-    const tooDeep = options.depthChecked ? undefined : tooDeepOffset(ast, text, input, positions);
+    if (!ascii) remapRanges(ast, byteToCharMap(text), comments);
+    const tooDeep = tooDeepOffset(ast, text);
     if (tooDeep !== undefined) {
       return {
         ok: false,
@@ -128,7 +124,7 @@ function isLocalAttribute(input: string, index: number): boolean {
 function parseInput(input: string, positions: boolean, luaVersion: '5.1' | '5.3' | 'LuaJIT'): { ok: true; ast: Chunk } | { ok: false; error: unknown } {
   try {
     const ast = luaparse.parse(input, {
-      comments: positions, // the quick pass reads no directives
+      comments: positions, // the later-Lua probes of a failed parse need neither
       locations: false,
       ranges: positions,
       scope: false,
@@ -182,16 +178,15 @@ function blankSemicolonsAfterBreak(input: string): string | undefined {
 const MAX_SYNTAX_LEVELS = 200;
 
 /**
- * The offset of the first node deeper than {@link MAX_SYNTAX_LEVELS}, or undefined. Without
- * positions the parentheses cannot be counted: when the script's plain `(` nesting could make up
- * the difference, it is parsed again with ranges for an exact count.
+ * The offset of the first node deeper than {@link MAX_SYNTAX_LEVELS}, or undefined. The levels are
+ * counted without parentheses first; only when that finds one, or when the script's plain `(`
+ * nesting could make up the difference, are they counted around each node (a scan of the text per
+ * node).
  */
-function tooDeepOffset(ast: Chunk, text: string, input: string, positions: boolean): number | undefined {
-  if (positions) return firstTooDeep(ast, text).found;
+function tooDeepOffset(ast: Chunk, text: string): number | undefined {
   const { found, deepest } = firstTooDeep(ast, undefined);
-  if (found !== undefined || deepest + maxParenDepth(input) <= MAX_SYNTAX_LEVELS) return found;
-  const ranged = parseInput(input, true, '5.1');
-  return ranged.ok ? firstTooDeep(ranged.ast, input).found : undefined;
+  if (found === undefined && deepest + maxParenDepth(text) <= MAX_SYNTAX_LEVELS) return undefined;
+  return firstTooDeep(ast, text).found; // parentheses can only move the first one earlier
 }
 
 /** The deepest nesting of `(` in `input`, strings and comments included: an upper bound. */
