@@ -1785,7 +1785,8 @@ class Walker {
     const unit = description.ttl!.unit;
     const absolute = unit.startsWith('unix');
     const where = description.ttlOption ? `${command} ... ${description.ttlOption}` : command;
-    const text = this.input.source.slice(...rangeOf(argNode)).replace(/\s+/g, ' ');
+    // the TTL as the script spells it, for messages: built only for a finding
+    const text = (): string => this.input.source.slice(...rangeOf(argNode)).replace(/\s+/g, ' ');
     const name = argNode.type === 'Identifier' ? argNode.name : undefined;
     const checked = name !== undefined && this.comparedBefore(name, rangeOf(node)[0]);
     // the unit: a server time, a literal Unix time, or a name that says it
@@ -1801,22 +1802,22 @@ class Walker {
     }
     const mismatch = guess ? unitMismatch(guess, unit) : undefined;
     if (guess && mismatch) {
-      this.report('ttl-units', argNode, ttlUnitsMessage(where, text, guess.why, mismatch));
+      this.report('ttl-units', argNode, ttlUnitsMessage(where, text(), guess.why, mismatch));
       return;
     }
     if (absolute || checked || this.addsSlack(argNode, rangeOf(node)[0])) return;
     // `2 ^ n` and other fractions the script rarely means are left to write-path-needs-ttl, which
     // follows the raise when it leaks: a value that can be <= 0 is reported here
     if (value.t === 'num' && value.v === undefined && value.mayBeNonPositive && !value.clock) {
-      candidate(computedTtlMessage(where, text, false, POSITIVE_TTL_COMMANDS.has(command)));
+      candidate(computedTtlMessage(where, text(), false, POSITIVE_TTL_COMMANDS.has(command)));
       return;
     }
     if (value.t === 'reply' && MAY_BE_NEGATIVE_REPLIES.has(value.command)) {
-      candidate(computedTtlMessage(where, text, false, POSITIVE_TTL_COMMANDS.has(command)));
+      candidate(computedTtlMessage(where, text(), false, POSITIVE_TTL_COMMANDS.has(command)));
       return;
     }
     if (this.input.strict && (value.t === 'num' || value.t === 'str') && value.v === undefined && value.argv !== undefined) {
-      candidate(uncheckedArgvTtlMessage(where, text, POSITIVE_TTL_COMMANDS.has(command)));
+      candidate(uncheckedArgvTtlMessage(where, text(), POSITIVE_TTL_COMMANDS.has(command)));
     }
   }
 
