@@ -15,7 +15,7 @@ import { describeCommand, type CommandArg, type CommandDescription, type KeyActi
 import { foldArithmetic, unitMismatch, unitOfLiteral, unitOfName, type UnitGuess } from '../semantics/ttl-units.js';
 import { isTooNew, type RedisVersion } from '../semantics/versions.js';
 import { fixedWindowFindings } from './fixed-window.js';
-import { indexScript, type ScriptIndex } from './script-index.js';
+import type { ScriptIndex } from './script-index.js';
 import {
   keyFactsOfComparison,
   keyFactsOfTruth,
@@ -120,6 +120,8 @@ export interface WalkInput {
   strict?: boolean;
   /** The configured oldest server, for `min-redis-version`. */
   redisVersion?: RedisVersion;
+  /** The script's index, collected while parsing it (`ParsedScript.index`). */
+  index: ScriptIndex;
 }
 
 export function rangeOf(node: L.Node): [number, number] {
@@ -185,8 +187,6 @@ class Walker {
    * it deleted) is that leak's root cause, reported once as `write-path-needs-ttl`.
    */
   private readonly ttlCandidates: Array<{ node: L.Node; message: string; offset: number; keyId?: string }> = [];
-  /** Blocks, comparisons and assignments by name, for the checks that look beyond the path walked. */
-  private index: ScriptIndex | undefined;
   private readonly exits = new WeakMap<object, boolean>();
   private keyIndexes: Map<string, number> | undefined;
 
@@ -1846,9 +1846,9 @@ class Walker {
     return offsets !== undefined && offsets.some((at) => at < offset);
   }
 
-  /** The script's index, built on first use (one walk of the tree). */
+  /** Blocks, comparisons and assignments by name, for the checks that look beyond the path walked. */
   private scriptIndex(): ScriptIndex {
-    return (this.index ??= indexScript(this.input.ast));
+    return this.input.index;
   }
 
   private keyOf(value: Value, argNode: L.Expression | undefined): { id: string; display: string; names: string[] } | undefined {

@@ -95,6 +95,7 @@ function analyze(text: string, options: AnalyzeOptions, checked: CheckedOptions)
   const walked = walkScript({
     ...modes,
     ast: parsed.ast,
+    index: parsed.index,
     source: text,
     ...(isPersistent ? { isPersistent } : {}),
     lineOf: lines.lineOf,

@@ -10,12 +10,15 @@
 import luaparse from 'luaparse';
 import type * as L from 'luaparse';
 import type { Chunk, Comment, Node } from 'luaparse';
+import { indexCollector, type ScriptIndex } from './script-index.js';
 
 /** A successful parse. Node `range`s are UTF-16 offsets into the original source. */
 export interface ParsedScript {
   ok: true;
   ast: Chunk;
   comments: Comment[];
+  /** Blocks, comparisons and assignments by name, collected while parsing. */
+  index: ScriptIndex;
   /** The `name=` of a `#!lua name=<lib>` shebang, when the source is a function library. */
   libraryName?: string;
 }
@@ -56,17 +59,20 @@ export function parseLua(source: string): ParsedScript | ParseFailure {
   // eslint-disable-next-line no-control-regex
   const ascii = !/[^\x00-\x7f]/.test(text);
   let input = ascii ? text : toByteString(text);
-  let parsed = parseInput(input, true, '5.1');
+  let collector = indexCollector();
+  let parsed = parseInput(input, true, '5.1', collector.onCreateNode);
   if (!parsed.ok && /\bbreak\b/.test(input)) {
     // `break;` is valid Lua 5.1 that luaparse 0.3.1 rejects; its unreleased fix (fstirlitz/luaparse
     // d61c6fe, "Allow a single ; after a break statement in Lua 5.1 mode") consumes the `;`. Until a
     // release ships it, the same `;` is blanked (offsets kept), found with luaparse's own lexer.
     const fixed = blankSemicolonsAfterBreak(input);
     if (fixed !== undefined) {
-      const retry = parseInput(fixed, true, '5.1');
+      const retryCollector = indexCollector();
+      const retry = parseInput(fixed, true, '5.1', retryCollector.onCreateNode);
       if (retry.ok) {
         input = fixed;
         parsed = retry;
+        collector = retryCollector;
       }
     }
   }
@@ -82,7 +88,7 @@ export function parseLua(source: string): ParsedScript | ParseFailure {
         offset: Math.max(0, Math.min(tooDeep, source.length)),
       };
     }
-    return { ok: true, ast, comments, ...(libraryName !== undefined ? { libraryName } : {}) };
+    return { ok: true, ast, comments, index: collector.finish(ast), ...(libraryName !== undefined ? { libraryName } : {}) };
   }
   const error = parsed.error;
   // luaparse's SyntaxError carries index/line/column as non-enumerable properties.
@@ -121,7 +127,12 @@ function isLocalAttribute(input: string, index: number): boolean {
   return attribute.test(input) && /\blocal\s+(?:[A-Za-z_]\w*\s*(?:<\s*\w*\s*>\s*)?,\s*)*[A-Za-z_]\w*\s*$/.test(input.slice(Math.max(0, index - 200), index));
 }
 
-function parseInput(input: string, positions: boolean, luaVersion: '5.1' | '5.3' | 'LuaJIT'): { ok: true; ast: Chunk } | { ok: false; error: unknown } {
+function parseInput(
+  input: string,
+  positions: boolean,
+  luaVersion: '5.1' | '5.3' | 'LuaJIT',
+  onCreateNode?: (node: Node) => void,
+): { ok: true; ast: Chunk } | { ok: false; error: unknown } {
   try {
     const ast = luaparse.parse(input, {
       comments: positions, // the later-Lua probes of a failed parse need neither
@@ -130,6 +141,7 @@ function parseInput(input: string, positions: boolean, luaVersion: '5.1' | '5.3'
       scope: false,
       luaVersion,
       encodingMode: 'pseudo-latin1',
+      ...(onCreateNode ? { onCreateNode } : {}),
     });
     return { ok: true, ast };
   } catch (error) {
