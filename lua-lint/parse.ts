@@ -60,7 +60,11 @@ export function parseLua(source: string): ParsedScript | ParseFailure {
   const ascii = !/[^\x00-\x7f]/.test(text);
   let input = ascii ? text : toByteString(text);
   let collector = indexCollector();
-  let parsed = parseInput(input, true, '5.1', collector.onCreateNode);
+  let tree = heightTracker();
+  let parsed = parseInput(input, true, '5.1', (node) => {
+    collector.onCreateNode(node);
+    tree.onCreateNode(node);
+  });
   if (!parsed.ok && /\bbreak\b/.test(input)) {
     // `break;` is valid Lua 5.1 that luaparse 0.3.1 rejects; its unreleased fix (fstirlitz/luaparse
     // d61c6fe, "Allow a single ; after a break statement in Lua 5.1 mode") consumes the `;`. Until a
@@ -68,11 +72,16 @@ export function parseLua(source: string): ParsedScript | ParseFailure {
     const fixed = blankSemicolonsAfterBreak(input);
     if (fixed !== undefined) {
       const retryCollector = indexCollector();
-      const retry = parseInput(fixed, true, '5.1', retryCollector.onCreateNode);
+      const retryTree = heightTracker();
+      const retry = parseInput(fixed, true, '5.1', (node) => {
+        retryCollector.onCreateNode(node);
+        retryTree.onCreateNode(node);
+      });
       if (retry.ok) {
         input = fixed;
         parsed = retry;
         collector = retryCollector;
+        tree = retryTree;
       }
     }
   }
@@ -80,7 +89,7 @@ export function parseLua(source: string): ParsedScript | ParseFailure {
     const { ast } = parsed;
     const comments = (ast.comments ?? []) as Comment[];
     if (!ascii) remapRanges(ast, byteToCharMap(text), comments);
-    const tooDeep = tooDeepOffset(ast, text);
+    const tooDeep = tooDeepOffset(ast, text, tree.height());
     if (tooDeep !== undefined) {
       return {
         ok: false,
@@ -190,15 +199,46 @@ function blankSemicolonsAfterBreak(input: string): string | undefined {
 const MAX_SYNTAX_LEVELS = 200;
 
 /**
- * The offset of the first node deeper than {@link MAX_SYNTAX_LEVELS}, or undefined. The levels are
- * counted without parentheses first; only when that finds one, or when the script's plain `(`
- * nesting could make up the difference, are they counted around each node (a scan of the text per
- * node).
+ * The offset of the first node deeper than {@link MAX_SYNTAX_LEVELS}, or undefined. A node's level
+ * grows by at most one per tree edge from the chunk down (see {@link firstTooDeep}), plus the
+ * parentheses around it, so a tree of `height` nodes whose plain `(` nesting keeps the sum under
+ * the limit needs no count. Otherwise the levels are counted without parentheses first; only when
+ * that finds one, or when the parentheses could make up the difference, are they counted around
+ * each node (a scan of the text per node).
  */
-function tooDeepOffset(ast: Chunk, text: string): number | undefined {
+function tooDeepOffset(ast: Chunk, text: string, height: number): number | undefined {
+  const parens = maxParenDepth(text);
+  if (height + parens < MAX_SYNTAX_LEVELS) return undefined;
   const { found, deepest } = firstTooDeep(ast, undefined);
-  if (found === undefined && deepest + maxParenDepth(text) <= MAX_SYNTAX_LEVELS) return undefined;
+  if (found === undefined && deepest + parens <= MAX_SYNTAX_LEVELS) return undefined;
   return firstTooDeep(ast, text).found; // parentheses can only move the first one earlier
+}
+
+/**
+ * The height of the tree luaparse builds (nodes on its longest path from the chunk), from
+ * luaparse's `onCreateNode`: nodes are created after their children, and a node's range holds its
+ * children's, so the subtrees not yet attached to a parent form a stack ordered by start offset,
+ * and a new node's children are the entries that start at or after it. Comments (created as
+ * they are read) can only make the height larger, which is safe for a bound.
+ */
+function heightTracker(): { onCreateNode(node: Node): void; height(): number } {
+  const starts: number[] = [];
+  const heights: number[] = [];
+  let max = 0;
+  return {
+    onCreateNode(node) {
+      const start = (node as Node & { range?: [number, number] }).range?.[0] ?? 0;
+      let below = 0;
+      while (starts.length > 0 && starts[starts.length - 1]! >= start) {
+        starts.pop();
+        below = Math.max(below, heights.pop()!);
+      }
+      starts.push(start);
+      heights.push(below + 1);
+      if (below + 1 > max) max = below + 1;
+    },
+    height: () => max,
+  };
 }
 
 /** The deepest nesting of `(` in `input`, strings and comments included: an upper bound. */
