@@ -15,6 +15,7 @@ import { describeCommand, type CommandArg, type CommandDescription, type KeyActi
 import { foldArithmetic, unitMismatch, unitOfLiteral, unitOfName, type UnitGuess } from '../semantics/ttl-units.js';
 import { isTooNew, type RedisVersion } from '../semantics/versions.js';
 import { fixedWindowFindings } from './fixed-window.js';
+import type { ScriptIndex } from './script-index.js';
 import {
   keyFactsOfComparison,
   keyFactsOfTruth,
@@ -107,8 +108,11 @@ export interface WalkResult {
 export interface WalkInput {
   ast: L.Chunk;
   source: string;
-  /** Whether a write to a key (by any of its spellings) at a line is persistent on purpose. */
-  isPersistent(names: readonly string[], line: number): boolean;
+  /**
+   * Whether a write to a key (by any of its spellings) at a 1-based line is persistent on purpose.
+   * Absent: no key is (then the walk computes no line for a write).
+   */
+  isPersistent?(names: readonly string[], line: number): boolean;
   lineOf(offset: number): number;
   /** The line and column messages print for an offset (defaults to the script's own). */
   positionOf?(offset: number): Position;
@@ -116,6 +120,8 @@ export interface WalkInput {
   strict?: boolean;
   /** The configured oldest server, for `min-redis-version`. */
   redisVersion?: RedisVersion;
+  /** The script's index, collected while parsing it (`ParsedScript.index`). */
+  index: ScriptIndex;
 }
 
 export function rangeOf(node: L.Node): [number, number] {
@@ -181,10 +187,6 @@ class Walker {
    * it deleted) is that leak's root cause, reported once as `write-path-needs-ttl`.
    */
   private readonly ttlCandidates: Array<{ node: L.Node; message: string; offset: number; keyId?: string }> = [];
-  /** Name -> offset of its first comparison with `<`, `<=`, `>`, `>=` (see comparedBefore). */
-  private comparisons: Map<string, number> | undefined;
-  /** Name -> the values assigned to it (`local x = v`, `x = v`), in walk order, with their statements' offsets (see addsSlack). */
-  private assignments: Map<string, Array<{ offset: number; value: L.Expression }>> | undefined;
   private readonly exits = new WeakMap<object, boolean>();
   private keyIndexes: Map<string, number> | undefined;
 
@@ -266,7 +268,7 @@ class Walker {
       else if (error instanceof RangeError && /call stack/i.test(error.message)) incomplete = 'the script nests expressions or statements too deeply';
       else throw error;
     }
-    for (const finding of fixedWindowFindings(ast, source)) this.report('fixed-window-expire', finding.node, finding.message);
+    for (const finding of fixedWindowFindings(this.scriptIndex(), source)) this.report('fixed-window-expire', finding.node, finding.message);
     for (const candidate of this.ttlCandidates) {
       const explained = [...this.leaks].some(
         ([siteId, leak]) =>
@@ -1340,7 +1342,6 @@ class Walker {
     const description = describeCommand(nameValue.v, literalArgs);
     const command = description.name;
     if (!description.known) return { t: 'reply', command, version: 0, pcall };
-    const line = this.input.lineOf(rangeOf(node)[0]);
     const offset = rangeOf(node)[0];
     if (description.rejected) {
       const index = description.nonPositiveTtlArg;
@@ -1475,7 +1476,7 @@ class Walker {
         if (empty) effect = 'delete';
         else storeMayBeEmpty = !(action.storeOf === 'union' && sources.some((e) => e === 'yes'));
       }
-      const persistent = this.input.isPersistent(key.names, line);
+      const persistent = this.input.isPersistent !== undefined && this.input.isPersistent(key.names, this.input.lineOf(offset));
       const state = getKey(st, key.id);
       firstKey ??= { id: key.id };
 
@@ -1784,7 +1785,8 @@ class Walker {
     const unit = description.ttl!.unit;
     const absolute = unit.startsWith('unix');
     const where = description.ttlOption ? `${command} ... ${description.ttlOption}` : command;
-    const text = this.input.source.slice(...rangeOf(argNode)).replace(/\s+/g, ' ');
+    // the TTL as the script spells it, for messages: built only for a finding
+    const text = (): string => this.input.source.slice(...rangeOf(argNode)).replace(/\s+/g, ' ');
     const name = argNode.type === 'Identifier' ? argNode.name : undefined;
     const checked = name !== undefined && this.comparedBefore(name, rangeOf(node)[0]);
     // the unit: a server time, a literal Unix time, or a name that says it
@@ -1800,22 +1802,22 @@ class Walker {
     }
     const mismatch = guess ? unitMismatch(guess, unit) : undefined;
     if (guess && mismatch) {
-      this.report('ttl-units', argNode, ttlUnitsMessage(where, text, guess.why, mismatch));
+      this.report('ttl-units', argNode, ttlUnitsMessage(where, text(), guess.why, mismatch));
       return;
     }
     if (absolute || checked || this.addsSlack(argNode, rangeOf(node)[0])) return;
     // `2 ^ n` and other fractions the script rarely means are left to write-path-needs-ttl, which
     // follows the raise when it leaks: a value that can be <= 0 is reported here
     if (value.t === 'num' && value.v === undefined && value.mayBeNonPositive && !value.clock) {
-      candidate(computedTtlMessage(where, text, false, POSITIVE_TTL_COMMANDS.has(command)));
+      candidate(computedTtlMessage(where, text(), false, POSITIVE_TTL_COMMANDS.has(command)));
       return;
     }
     if (value.t === 'reply' && MAY_BE_NEGATIVE_REPLIES.has(value.command)) {
-      candidate(computedTtlMessage(where, text, false, POSITIVE_TTL_COMMANDS.has(command)));
+      candidate(computedTtlMessage(where, text(), false, POSITIVE_TTL_COMMANDS.has(command)));
       return;
     }
     if (this.input.strict && (value.t === 'num' || value.t === 'str') && value.v === undefined && value.argv !== undefined) {
-      candidate(uncheckedArgvTtlMessage(where, text, POSITIVE_TTL_COMMANDS.has(command)));
+      candidate(uncheckedArgvTtlMessage(where, text(), POSITIVE_TTL_COMMANDS.has(command)));
     }
   }
 
@@ -1831,25 +1833,8 @@ class Walker {
       [expr.left, expr.right].some((side) => side.type === 'NumericLiteral' && side.value >= 1);
     if (slack(argNode)) return true;
     if (argNode.type !== 'Identifier') return false;
-    // the last value assigned to the name by a statement before `offset`, from an index of every
-    // assignment built once per script (a walk of the whole tree per expiry made it quadratic)
-    if (!this.assignments) {
-      const map = new Map<string, Array<{ offset: number; value: L.Expression }>>();
-      this.assignments = map;
-      forEachNode(this.input.ast, (n) => {
-        if ((n.type === 'LocalStatement' || n.type === 'AssignmentStatement') && n.init.length > 0) {
-          n.variables.forEach((v, i) => {
-            const value = n.init[i];
-            if (v.type !== 'Identifier' || !value) return;
-            const list = map.get(v.name);
-            const entry = { offset: rangeOf(n)[0], value };
-            if (list) list.push(entry);
-            else map.set(v.name, [entry]);
-          });
-        }
-      });
-    }
-    const list = this.assignments.get(argNode.name) ?? [];
+    // the last value assigned to the name by a statement before `offset`
+    const list = this.scriptIndex().assignments.get(argNode.name) ?? [];
     let last: L.Node | undefined;
     for (let i = list.length - 1; i >= 0 && last === undefined; i--) if (list[i]!.offset < offset) last = list[i]!.value;
     return slack(last);
@@ -1857,24 +1842,13 @@ class Walker {
 
   /** Names compared with `<`, `<=`, `>`, `>=` somewhere before `offset` (a positive check of a TTL). */
   private comparedBefore(name: string, offset: number): boolean {
-    if (!this.comparisons) {
-      this.comparisons = new Map();
-      const map = this.comparisons;
-      forEachNode(this.input.ast, (n) => {
-        if (n.type !== 'BinaryExpression' || !['<', '<=', '>', '>='].includes(n.operator)) return;
-        for (const side of [n.left, n.right]) {
-          let operand: L.Node = side;
-          // tonumber(ttl) > 0
-          if (operand.type === 'CallExpression' && operand.arguments[0]) operand = operand.arguments[0];
-          if (operand.type === 'Identifier') {
-            const at = rangeOf(n)[0];
-            map.set(operand.name, Math.min(map.get(operand.name) ?? at, at));
-          }
-        }
-      });
-    }
-    const first = this.comparisons.get(name);
-    return first !== undefined && first < offset;
+    const offsets = this.scriptIndex().comparisons.get(name);
+    return offsets !== undefined && offsets.some((at) => at < offset);
+  }
+
+  /** Blocks, comparisons and assignments by name, for the checks that look beyond the path walked. */
+  private scriptIndex(): ScriptIndex {
+    return this.input.index;
   }
 
   private keyOf(value: Value, argNode: L.Expression | undefined): { id: string; display: string; names: string[] } | undefined {

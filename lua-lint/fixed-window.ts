@@ -13,7 +13,8 @@
  * `01-increment-with-expire.lua`) is not reported.
  */
 import type * as L from 'luaparse';
-import { expressionText, forEachNode } from './analyze.js';
+import { expressionText, rangeOf } from './analyze.js';
+import type { ScriptIndex } from './script-index.js';
 
 /** One finding, before positions: the EXPIRE call and the message. */
 export interface FixedWindowFinding {
@@ -48,50 +49,24 @@ function literalText(node: L.StringLiteral): string {
   return node.raw.slice(1, -1);
 }
 
-/** A compact text of an expression, for comparing keys (`KEYS[1]`, `key`); works without positions. */
+/** A compact text of an expression, for comparing keys (`KEYS[1]`, `key`). */
 function text(_source: string, node: L.Node): string {
   return expressionText(node);
-}
-
-/** Every node in source order (positions may be absent: the analyzer's first pass parses without them). */
-function sourceOrder(root: L.Chunk): Map<L.Node, number> {
-  const order = new Map<L.Node, number>();
-  forEachNode(root.body, (node) => void order.set(node, order.size));
-  return order;
 }
 
 function tokens(args: readonly L.Expression[]): string[] {
   return args.filter((a): a is L.StringLiteral => a.type === 'StringLiteral').map((a) => literalText(a).toUpperCase());
 }
 
-/** Every block of statements in the script (the chunk, function bodies, branches, loops). */
-function blocks(root: L.Chunk): L.Statement[][] {
-  const out: L.Statement[][] = [root.body];
-  forEachNode(root.body, (node) => {
-    if ('body' in node && Array.isArray((node as { body: unknown }).body)) out.push((node as { body: L.Statement[] }).body);
-  });
-  return out;
-}
-
-/** Names compared with `<`, `<=`, `>`, `>=` (a counter checked against a limit), with the offsets of those comparisons. */
-function comparedNames(root: L.Chunk, order: ReadonlyMap<L.Node, number>): Map<string, number[]> {
-  const names = new Map<string, number[]>();
-  forEachNode(root.body, (node) => {
-    if (node.type !== 'BinaryExpression' || !['<', '<=', '>', '>='].includes(node.operator)) return;
-    for (const side of [node.left, node.right]) {
-      const operand = side.type === 'CallExpression' && side.arguments[0] ? side.arguments[0] : side;
-      if (operand.type === 'Identifier') names.set(operand.name, [...(names.get(operand.name) ?? []), order.get(node) ?? 0]);
-    }
-  });
-  return names;
-}
-
-/** The findings of `fixed-window-expire` in a script. */
-export function fixedWindowFindings(root: L.Chunk, source: string): FixedWindowFinding[] {
+/**
+ * The findings of `fixed-window-expire` in a script.
+ * @param index the script's index (its blocks, and where names are compared with a limit)
+ * @param source the script text
+ */
+export function fixedWindowFindings(index: ScriptIndex, source: string): FixedWindowFinding[] {
   const out: FixedWindowFinding[] = [];
-  let compared: Map<string, number[]> | undefined;
-  let order: Map<L.Node, number> | undefined;
-  for (const body of blocks(root)) {
+  const compared = index.comparisons;
+  for (const body of index.blocks) {
     // key text -> the increment whose reply went into a local, and that local's name
     const increments = new Map<string, { command: string; local: string }>();
     const overwritten = new Map<string, string>(); // key text -> 'SET'
@@ -119,9 +94,7 @@ export function fixedWindowFindings(root: L.Chunk, source: string): FixedWindowF
           const options = tokens(call.args.slice(2));
           const increment = increments.get(key);
           if (increment && !options.includes('NX') && !options.includes('LT')) {
-            order ??= sourceOrder(root);
-            compared ??= comparedNames(root, order);
-            const expiryAt = order.get(call.node) ?? 0;
+            const expiryAt = rangeOf(call.node)[0];
             // the limit is checked after the expiry: denied calls re-arm the window too
             if ((compared.get(increment.local) ?? []).some((at) => at > expiryAt) && !(compared.get(increment.local) ?? []).some((at) => at < expiryAt)) {
               out.push({

@@ -6,6 +6,7 @@
  * https://redis.io/docs/latest/commands/function-load/).
  */
 import type { Chunk, Node } from 'luaparse';
+import { forEachNode } from './analyze.js';
 
 /** One reason FUNCTION LOAD refuses the library, at a 0-based UTF-16 range of the source. */
 export interface LibraryLoadError {
@@ -55,7 +56,7 @@ export function libraryLoadErrors(source: string, ast: Chunk): LibraryLoadError[
   if (!shebang) return [];
   const options = shebang[1]!.trim().split(/\s+/).filter(Boolean);
   const hasName = options.some((option) => option.startsWith('name='));
-  const registers = mentionsRegisterFunction(ast);
+  const registers = source.includes('register_function') && mentionsRegisterFunction(ast);
   if (!hasName && !registers) return [];
   const errors: LibraryLoadError[] = [];
   const firstLine = { offset: 0, endOffset: shebang[0].length };
@@ -116,16 +117,9 @@ function loadTimeRedisFields(ast: Chunk): Array<Node & { identifier: { name: str
 
 /** Calls `each` on every AST node under `value`; `skipFunctions` leaves function bodies out. */
 function visit(value: unknown, skipFunctions: boolean, each: (node: Node) => void): void {
-  if (!value || typeof value !== 'object') return;
-  if (Array.isArray(value)) {
-    for (const item of value) visit(item, skipFunctions, each);
-    return;
-  }
-  const node = value as Node;
-  if (typeof node.type !== 'string') return;
-  if (skipFunctions && node.type === 'FunctionDeclaration') return;
-  each(node);
-  for (const [key, child] of Object.entries(node)) {
-    if (key !== 'range' && key !== 'loc' && child && typeof child === 'object') visit(child, skipFunctions, each);
-  }
+  forEachNode(value, (node) => {
+    if (skipFunctions && node.type === 'FunctionDeclaration') return false;
+    each(node);
+    return true;
+  });
 }

@@ -15,17 +15,27 @@ export interface LineIndex {
 
 const BREAK = /\r\n|[\r\n\u2028\u2029]/g;
 
-/** Builds the line index of `text`. */
+/**
+ * The line index of `text`. The table of line starts is built on the first question (one pass over
+ * the text), so that a script nothing is reported on never pays for it; each answer is then a
+ * binary search.
+ */
 export function lineIndex(text: string): LineIndex {
-  const starts = [0];
-  BREAK.lastIndex = 0;
-  for (let m = BREAK.exec(text); m; m = BREAK.exec(text)) starts.push(m.index + m[0].length);
+  let table: number[] | undefined;
+  const starts = (): number[] => {
+    if (table) return table;
+    table = [0];
+    BREAK.lastIndex = 0;
+    for (let m = BREAK.exec(text); m; m = BREAK.exec(text)) table.push(m.index + m[0].length);
+    return table;
+  };
   const lineOf = (offset: number): number => {
+    const lineStarts = starts();
     let lo = 0;
-    let hi = starts.length - 1;
+    let hi = lineStarts.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      if (starts[mid]! <= offset) lo = mid;
+      if (lineStarts[mid]! <= offset) lo = mid;
       else hi = mid - 1;
     }
     return lo + 1;
@@ -34,10 +44,10 @@ export function lineIndex(text: string): LineIndex {
     lineOf,
     position(offset) {
       const line = lineOf(offset);
-      return { line, column: offset - starts[line - 1]! + 1 };
+      return { line, column: offset - starts()[line - 1]! + 1 };
     },
     isFirstOnLine(offset) {
-      const start = starts[lineOf(offset) - 1]!;
+      const start = starts()[lineOf(offset) - 1]!;
       return text.slice(start, offset).trim() === '';
     },
   };

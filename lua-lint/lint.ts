@@ -70,34 +70,34 @@ function checkInput(source: unknown, options: unknown): CheckedOptions {
 
 function analyze(text: string, options: AnalyzeOptions, checked: CheckedOptions): LuaFinding[] {
   const { persistentKeys } = checked;
-  // Pass 1, without positions: most scripts have nothing to report, and then that is all the work.
-  // A script with disable comments or persistent keys takes the full pass (its directives may
-  // remove findings, or name unknown rules).
-  // A function library (`#!lua`) is checked for what FUNCTION LOAD refuses, which needs positions.
-  const mayBeSilenced = persistentKeys.length > 0 || text.includes('redis-ttl') || text.includes('lua-lint-') || text.startsWith('#!lua');
   const redisVersion = parseRedisVersion(checked.redisVersion);
   const modes = { ...(checked.strict === true ? { strict: true } : {}), ...(redisVersion ? { redisVersion } : {}) };
-  const quick = mayBeSilenced ? undefined : parseLua(text, { positions: false });
-  if (quick?.ok && !hasRawFindings(quick.ast, text, modes)) return [];
+  // One parse, with ranges: line and column are computed from offsets, and only for what is
+  // reported (the line index is built on its first use).
   const lines = lineIndex(text);
-  // A failed quick pass is parsed again with positions, for the error's place.
-  const parsed = parseLua(text, { depthChecked: quick?.ok === true });
+  const parsed = parseLua(text);
   if (!parsed.ok) return [fatal(`Parsing error: ${parsed.message}`, parsed.offset, lines)];
 
   const severities = resolveSeverities(checked);
-  const firstStatement = parsed.ast.body[0];
-  const directives = readDirectives(parsed.comments, lines, firstStatement ? rangeOf(firstStatement)[0] : text.length, text);
-  const patterns = [...persistentKeys, ...directives.globalPersistent].map(keyPatternMatcher);
-  const byLine = new Map([...directives.persistentByLine].map(([line, keys]) => [line, keys.map(keyPatternMatcher)]));
-  const isPersistent = (names: readonly string[], line: number): boolean =>
-    [patterns, byLine.get(line) ?? []].some((matchers) => matchers.some((match) => names.some(match)));
+  // Comments are read only when one can be a directive (both kinds spell one of these words).
+  const directives =
+    text.includes('lua-lint-') || text.includes('redis-ttl')
+      ? readDirectives(parsed.comments, lines, parsed.ast.body[0] ? rangeOf(parsed.ast.body[0])[0] : text.length, text)
+      : undefined;
+  const patterns = [...persistentKeys, ...(directives?.globalPersistent ?? [])].map(keyPatternMatcher);
+  const byLine = new Map([...(directives?.persistentByLine ?? [])].map(([line, keys]) => [line, keys.map(keyPatternMatcher)]));
+  const isPersistent =
+    patterns.length === 0 && byLine.size === 0
+      ? undefined
+      : (names: readonly string[], line: number): boolean => [patterns, byLine.get(line) ?? []].some((matchers) => matchers.some((match) => names.some(match)));
 
   const { messageLine, messagePosition } = options;
   const walked = walkScript({
     ...modes,
     ast: parsed.ast,
+    index: parsed.index,
     source: text,
-    isPersistent,
+    ...(isPersistent ? { isPersistent } : {}),
     lineOf: lines.lineOf,
     positionOf: messagePosition
       ? (offset: number) => messagePosition(offset)
@@ -121,9 +121,9 @@ function analyze(text: string, options: AnalyzeOptions, checked: CheckedOptions)
     findings.push({ ...fatal(refused.message, refused.offset, lines), endLine: end.line, endColumn: end.column, endOffset: refused.endOffset });
   }
   const unknownRuleSeverity = severities['unknown-rule-in-directive'];
-  for (const problem of unknownRuleSeverity === 0 ? [] : directives.problems) {
+  for (const problem of unknownRuleSeverity === 0 || directives === undefined ? [] : directives.problems) {
     const start = lines.position(problem.offset);
-    if (directives.isDisabled('unknown-rule-in-directive', start.line)) continue;
+    if (directives?.isDisabled('unknown-rule-in-directive', start.line)) continue;
     const end = lines.position(problem.endOffset);
     findings.push({
       ruleId: 'unknown-rule-in-directive',
@@ -144,7 +144,7 @@ function analyze(text: string, options: AnalyzeOptions, checked: CheckedOptions)
     if (finding.optionalTtl && allowOptionalTtl) continue;
     const [offset, endOffset] = rangeOf(finding.node);
     const start = lines.position(offset);
-    if (directives.isDisabled(finding.ruleId, start.line)) continue;
+    if (directives?.isDisabled(finding.ruleId, start.line)) continue;
     const end = lines.position(endOffset);
     findings.push({
       ruleId: finding.ruleId,
@@ -160,15 +160,6 @@ function analyze(text: string, options: AnalyzeOptions, checked: CheckedOptions)
     });
   }
   return findings.sort((a, b) => a.offset - b.offset || (a.ruleId ?? '').localeCompare(b.ruleId ?? ''));
-}
-
-function hasRawFindings(ast: Parameters<typeof walkScript>[0]['ast'], source: string, modes: Pick<Parameters<typeof walkScript>[0], 'strict' | 'redisVersion'>): boolean {
-  try {
-    const walked = walkScript({ ...modes, ast, source, isPersistent: () => false, lineOf: () => 0 });
-    return walked.findings.length > 0 || walked.incomplete !== undefined;
-  } catch {
-    return true; // let the full pass report it
-  }
 }
 
 function fatal(message: string, offset: number, lines: ReturnType<typeof lineIndex>): LuaFinding {

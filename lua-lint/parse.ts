@@ -10,12 +10,15 @@
 import luaparse from 'luaparse';
 import type * as L from 'luaparse';
 import type { Chunk, Comment, Node } from 'luaparse';
+import { indexCollector, type ScriptIndex } from './script-index.js';
 
 /** A successful parse. Node `range`s are UTF-16 offsets into the original source. */
 export interface ParsedScript {
   ok: true;
   ast: Chunk;
   comments: Comment[];
+  /** Blocks, comparisons and assignments by name, collected while parsing. */
+  index: ScriptIndex;
   /** The `name=` of a `#!lua name=<lib>` shebang, when the source is a function library. */
   libraryName?: string;
 }
@@ -30,15 +33,11 @@ export interface ParseFailure {
 const SHEBANG = /^#![^\r\n]*/;
 
 /**
- * Parses a Redis Lua script (Lua 5.1) or function library.
+ * Parses a Redis Lua script (Lua 5.1) or function library, with node ranges and comments.
  * @param source the script text
- * @param options `positions: false` skips node ranges (about a third faster), for a first pass
- *   that only asks whether there is anything to report; `depthChecked: true` skips the nesting
- *   check when a first pass of the same text already made it.
  * @returns the AST with comments, or the first syntax error; never throws.
  */
-export function parseLua(source: string, options: { positions?: boolean; depthChecked?: boolean } = {}): ParsedScript | ParseFailure {
-  const positions = options.positions ?? true;
+export function parseLua(source: string): ParsedScript | ParseFailure {
   // Redis hands the script's bytes to Lua as they are: a byte order mark is not Lua.
   if (source.charCodeAt(0) === 0xfeff) {
     return {
@@ -60,25 +59,37 @@ export function parseLua(source: string, options: { positions?: boolean; depthCh
   // eslint-disable-next-line no-control-regex
   const ascii = !/[^\x00-\x7f]/.test(text);
   let input = ascii ? text : toByteString(text);
-  let parsed = parseInput(input, positions, '5.1');
+  let collector = indexCollector();
+  let tree = heightTracker();
+  let parsed = parseInput(input, true, '5.1', (node) => {
+    collector.onCreateNode(node);
+    tree.onCreateNode(node);
+  });
   if (!parsed.ok && /\bbreak\b/.test(input)) {
     // `break;` is valid Lua 5.1 that luaparse 0.3.1 rejects; its unreleased fix (fstirlitz/luaparse
     // d61c6fe, "Allow a single ; after a break statement in Lua 5.1 mode") consumes the `;`. Until a
     // release ships it, the same `;` is blanked (offsets kept), found with luaparse's own lexer.
     const fixed = blankSemicolonsAfterBreak(input);
     if (fixed !== undefined) {
-      const retry = parseInput(fixed, positions, '5.1');
+      const retryCollector = indexCollector();
+      const retryTree = heightTracker();
+      const retry = parseInput(fixed, true, '5.1', (node) => {
+        retryCollector.onCreateNode(node);
+        retryTree.onCreateNode(node);
+      });
       if (retry.ok) {
         input = fixed;
         parsed = retry;
+        collector = retryCollector;
+        tree = retryTree;
       }
     }
   }
   if (parsed.ok) {
     const { ast } = parsed;
     const comments = (ast.comments ?? []) as Comment[];
-    if (!ascii && positions) remapRanges(ast, byteToCharMap(text), comments);
-    const tooDeep = options.depthChecked ? undefined : tooDeepOffset(ast, text, input, positions);
+    if (!ascii) remapRanges(ast, byteToCharMap(text), comments);
+    const tooDeep = tooDeepOffset(ast, text, tree.height());
     if (tooDeep !== undefined) {
       return {
         ok: false,
@@ -86,7 +97,7 @@ export function parseLua(source: string, options: { positions?: boolean; depthCh
         offset: Math.max(0, Math.min(tooDeep, source.length)),
       };
     }
-    return { ok: true, ast, comments, ...(libraryName !== undefined ? { libraryName } : {}) };
+    return { ok: true, ast, comments, index: collector.finish(ast), ...(libraryName !== undefined ? { libraryName } : {}) };
   }
   const error = parsed.error;
   // luaparse's SyntaxError carries index/line/column as non-enumerable properties.
@@ -125,15 +136,21 @@ function isLocalAttribute(input: string, index: number): boolean {
   return attribute.test(input) && /\blocal\s+(?:[A-Za-z_]\w*\s*(?:<\s*\w*\s*>\s*)?,\s*)*[A-Za-z_]\w*\s*$/.test(input.slice(Math.max(0, index - 200), index));
 }
 
-function parseInput(input: string, positions: boolean, luaVersion: '5.1' | '5.3' | 'LuaJIT'): { ok: true; ast: Chunk } | { ok: false; error: unknown } {
+function parseInput(
+  input: string,
+  positions: boolean,
+  luaVersion: '5.1' | '5.3' | 'LuaJIT',
+  onCreateNode?: (node: Node) => void,
+): { ok: true; ast: Chunk } | { ok: false; error: unknown } {
   try {
     const ast = luaparse.parse(input, {
-      comments: positions, // the quick pass reads no directives
+      comments: positions, // the later-Lua probes of a failed parse need neither
       locations: false,
       ranges: positions,
       scope: false,
       luaVersion,
       encodingMode: 'pseudo-latin1',
+      ...(onCreateNode ? { onCreateNode } : {}),
     });
     return { ok: true, ast };
   } catch (error) {
@@ -182,16 +199,46 @@ function blankSemicolonsAfterBreak(input: string): string | undefined {
 const MAX_SYNTAX_LEVELS = 200;
 
 /**
- * The offset of the first node deeper than {@link MAX_SYNTAX_LEVELS}, or undefined. Without
- * positions the parentheses cannot be counted: when the script's plain `(` nesting could make up
- * the difference, it is parsed again with ranges for an exact count.
+ * The offset of the first node deeper than {@link MAX_SYNTAX_LEVELS}, or undefined. A node's level
+ * grows by at most one per tree edge from the chunk down (see {@link firstTooDeep}), plus the
+ * parentheses around it, so a tree of `height` nodes whose plain `(` nesting keeps the sum under
+ * the limit needs no count. Otherwise the levels are counted without parentheses first; only when
+ * that finds one, or when the parentheses could make up the difference, are they counted around
+ * each node (a scan of the text per node).
  */
-function tooDeepOffset(ast: Chunk, text: string, input: string, positions: boolean): number | undefined {
-  if (positions) return firstTooDeep(ast, text).found;
+function tooDeepOffset(ast: Chunk, text: string, height: number): number | undefined {
+  const parens = maxParenDepth(text);
+  if (height + parens < MAX_SYNTAX_LEVELS) return undefined;
   const { found, deepest } = firstTooDeep(ast, undefined);
-  if (found !== undefined || deepest + maxParenDepth(input) <= MAX_SYNTAX_LEVELS) return found;
-  const ranged = parseInput(input, true, '5.1');
-  return ranged.ok ? firstTooDeep(ranged.ast, input).found : undefined;
+  if (found === undefined && deepest + parens <= MAX_SYNTAX_LEVELS) return undefined;
+  return firstTooDeep(ast, text).found; // parentheses can only move the first one earlier
+}
+
+/**
+ * The height of the tree luaparse builds (nodes on its longest path from the chunk), from
+ * luaparse's `onCreateNode`: nodes are created after their children, and a node's range holds its
+ * children's, so the subtrees not yet attached to a parent form a stack ordered by start offset,
+ * and a new node's children are the entries that start at or after it. Comments (created as
+ * they are read) can only make the height larger, which is safe for a bound.
+ */
+function heightTracker(): { onCreateNode(node: Node): void; height(): number } {
+  const starts: number[] = [];
+  const heights: number[] = [];
+  let max = 0;
+  return {
+    onCreateNode(node) {
+      const start = (node as Node & { range?: [number, number] }).range?.[0] ?? 0;
+      let below = 0;
+      while (starts.length > 0 && starts[starts.length - 1]! >= start) {
+        starts.pop();
+        below = Math.max(below, heights.pop()!);
+      }
+      starts.push(start);
+      heights.push(below + 1);
+      if (below + 1 > max) max = below + 1;
+    },
+    height: () => max,
+  };
 }
 
 /** The deepest nesting of `(` in `input`, strings and comments included: an upper bound. */

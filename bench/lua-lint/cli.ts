@@ -7,6 +7,9 @@
  * - on one script of 1,280 and one of 2,560 sequential if/else blocks, one arm of each leaving its
  *   key without TTL (1,280 and 2,560 findings): the walk must stay linear in the number of
  *   branches (target: 2,560 within 2.5x the time of 1,280);
+ * - the command's choice of TurboFan by input size (lua-lint/cli/tiering.ts: off up to 4 MiB):
+ *   the 200 scripts and 800 scripts (3.4 MB, seed 7) also with TurboFan on from the start
+ *   (`turbofan-on.mjs`, the same executable without that choice);
  * - with `--baseline <commit>`, the same runs with the lua-lint of that commit (compiled by
  *   `baseline.ts`), and a check that both report the same findings (`--format json`).
  *
@@ -74,6 +77,10 @@ function main(): void {
   const corpusDir = join(scratch, 'corpus200');
   mkdirSync(corpusDir, { recursive: true });
   for (const [i, script] of generateCorpus(200, 42).entries()) writeFileSync(join(corpusDir, `script-${String(i).padStart(3, '0')}.lua`), script.source);
+  const corpus800 = join(scratch, 'corpus800');
+  mkdirSync(corpus800, { recursive: true });
+  for (const [i, script] of generateCorpus(800, 7).entries()) writeFileSync(join(corpus800, `script-${String(i).padStart(3, '0')}.lua`), script.source);
+  const turbofanOn = join(root, 'bench', 'lua-lint', 'turbofan-on.mjs');
   for (const blocks of [1280, 2560]) writeFileSync(join(scratch, `branches-${blocks}.lua`), branchesScript(blocks));
   const luacheck = spawnSync('luacheck', ['--version'], { encoding: 'utf8' }).status === 0;
 
@@ -81,6 +88,9 @@ function main(): void {
   const commands: Command[] = [
     { name: 'lua-lint, 200 scripts', argv: lint(bin, corpusDir) },
     ...(luacheck ? [{ name: 'luacheck, 200 scripts', argv: ['luacheck', '--no-config', '--no-color', '--formatter', 'plain', corpusDir] }] : []),
+    { name: 'lua-lint, 200 scripts, TurboFan from the start', argv: lint(turbofanOn, corpusDir) },
+    { name: 'lua-lint, 800 scripts', argv: lint(bin, corpus800) },
+    { name: 'lua-lint, 800 scripts, TurboFan from the start', argv: lint(turbofanOn, corpus800) },
     { name: 'lua-lint, 1,280 if/else blocks', argv: lint(bin, join(scratch, 'branches-1280.lua')) },
     { name: 'lua-lint, 2,560 if/else blocks', argv: lint(bin, join(scratch, 'branches-2560.lua')) },
     ...(baseBin
@@ -111,6 +121,9 @@ function main(): void {
   if (luacheck) {
     const ratio = cpu('lua-lint, 200 scripts') / cpu('luacheck, 200 scripts');
     console.log(`lua-lint / luacheck on 200 scripts: ${ratio.toFixed(2)}x (target <= 1.0x) ${ratio <= 1 ? 'OK' : 'OVER TARGET'}`);
+  }
+  for (const what of ['200 scripts', '800 scripts']) {
+    console.log(`${what}: TurboFan off (input under 4 MiB) ${(cpu(`lua-lint, ${what}`) / cpu(`lua-lint, ${what}, TurboFan from the start`)).toFixed(2)}x the CPU of TurboFan from the start`);
   }
   const growth = cpu('lua-lint, 2,560 if/else blocks') / cpu('lua-lint, 1,280 if/else blocks');
   console.log(`2,560 / 1,280 if/else blocks: ${growth.toFixed(2)}x (target <= 2.5x) ${growth <= 2.5 ? 'OK' : 'OVER TARGET'}`);

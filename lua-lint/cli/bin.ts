@@ -4,6 +4,10 @@
  * loads and connects it to the process and turns an unexpected exception (a bug) into exit code 2.
  */
 import { runAsProcess } from '../../cli/process.js';
+import { deferOptimization } from './tiering.js';
+
+// TurboFan off until main() knows how much it will read (see tiering.ts)
+deferOptimization();
 
 runAsProcess('lua-lint', async () => {
   const { main } = await import('./main.js');

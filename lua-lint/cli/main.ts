@@ -6,6 +6,7 @@
  * too many warnings; 2 = usage error, unreadable file, invalid config or a pattern matching nothing.
  */
 import { parseRedisVersion } from '../../semantics/versions.js';
+import { statSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
@@ -16,11 +17,12 @@ import type { AnalyzeOptions, LuaRuleId, Severity } from '../types.js';
 import { shouldUseColor } from './color.js';
 import { CONFIG_FILE_NAME, type LuaLintConfig, emptyConfig, findConfigFile, loadConfig } from './config.js';
 import { CliError, describeFsError } from '../../cli/errors.js';
-import { decodeSource, expandPatterns, readSourceFile, readStream } from './files.js';
+import { type LintTarget, decodeSource, expandPatterns, readSourceFile, readStream } from './files.js';
 import { FORMAT_NAMES, loadFormatter, type FormatName } from './formatters/load.js';
 import { createIgnoreMatcher } from './ignore.js';
 import { packageVersion } from '../../cli/package-info.js';
 import { displayPath } from './paths.js';
+import { chooseOptimization } from './tiering.js';
 import { hostLanguageOf } from '../hosts/extensions.js';
 import { type CliStreams, finishProgram, parseArguments, reportUserErrors } from '../../cli/process.js';
 import { type LintMessage, type LintResult, STDIN_FILE_PATH, createResult, errorsOnly, ignoredFileMessage, totals, withCounts } from './results.js';
@@ -177,6 +179,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
   const includeRoot = options.includeRoot !== undefined ? path.resolve(io.cwd, options.includeRoot) : config.includeRoot;
   const resolver = createIncludeResolver(includeRoot ?? io.cwd, includeRoot !== undefined);
   const lint = new LintRun(analyzeOptions, resolver, io.cwd);
+  chooseOptimization(() => inputSize(targets));
   for (const target of targets) {
     if (target.kind === 'ignored') {
       if (options.warnIgnored) lint.addIgnored(target.path);
@@ -209,6 +212,20 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     return 1;
   }
   return 0;
+}
+
+/** The bytes the file targets hold (standard input and unreadable files count 0). */
+function inputSize(targets: readonly LintTarget[]): number {
+  let bytes = 0;
+  for (const target of targets) {
+    if (target.kind !== 'file') continue;
+    try {
+      bytes += statSync(target.path).size;
+    } catch {
+      // reading it reports the error
+    }
+  }
+  return bytes;
 }
 
 /**
