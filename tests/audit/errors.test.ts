@@ -9,7 +9,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeCrash } from '../../cli/process.js';
+import nodeModule from 'node:module';
+import { describeCrash, enableCompileCache } from '../../cli/process.js';
 import { compileGlob } from '../../audit/glob.js';
 import { freePort, spawnRedisServer, stopRedisServer } from '../helpers/redis-server.js';
 import { runCli, runJson } from './run-cli.js';
@@ -222,5 +223,15 @@ describe('a broken install', () => {
 
   it('reports any other escaped exception as a bug, with its stack', () => {
     expect(describeCrash('x', new TypeError('boom'))).toMatch(/^x: internal error, please report it at https:\/\/github\.com\/[^\n]+\nTypeError: boom\n/);
+  });
+});
+
+describe("Node's compile cache", () => {
+  it('is turned on once where node:module has enableCompileCache (Node >= 22.1), and skipped where it has not (Node 20)', () => {
+    let calls = 0;
+    expect(enableCompileCache({ enableCompileCache: () => (calls += 1) })).toBe(true);
+    expect(calls).toBe(1);
+    expect(enableCompileCache({})).toBe(false);
+    expect(enableCompileCache()).toBe(typeof (nodeModule as { enableCompileCache?: unknown }).enableCompileCache === 'function');
   });
 });
