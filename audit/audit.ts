@@ -195,21 +195,19 @@ interface ShownKey {
   pattern: string;
 }
 
+/** A character outside printable ASCII (0x20-0x7E). */
+const NOT_PRINTABLE = /[^\x20-\x7e]/;
+
 /**
  * The name and pattern of a key (see {@link ShownKey}).
  * @param patterns where the patterns of earlier keys are found again without a new string (see
  *   {@link PatternCache}); without it each key's pattern is spelled out.
  */
 export function showKey(key: Buffer, patterns?: PatternCache): ShownKey {
-  let printable = true; // printable ASCII, most keys: one pass over the bytes decides it
-  for (let i = 0; i < key.length; i += 1) {
-    const byte = key[i]!;
-    if (byte < 0x20 || byte >= 0x7f) {
-      printable = false;
-      break;
-    }
-  }
-  const text = key.toString(printable ? 'latin1' : 'utf8');
+  // Printable ASCII, most keys: decoded one byte per character, then one native scan decides it.
+  let text = key.toString('latin1');
+  const printable = !NOT_PRINTABLE.test(text);
+  if (!printable) text = key.toString('utf8');
   let name: string;
   let pattern: string;
   // eslint-disable-next-line no-control-regex
