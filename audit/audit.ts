@@ -11,7 +11,7 @@
  * - EXPIRE NX (Redis 7.0+): https://redis.io/docs/latest/commands/expire/
  */
 import type { ChainableCommander, Redis } from 'ioredis';
-import { collapseSiblings, foldKey } from './fold.js';
+import { collapseSiblings, foldKey, PatternCache } from './fold.js';
 import { compileGlob, type RedisGlob } from './glob.js';
 import { RateLimiter } from './rate.js';
 import { type NodeInfo, type Warning, nodeAddress, policyWarnings, readNodeInfo, versionAtLeast } from './server.js';
@@ -195,23 +195,25 @@ interface ShownKey {
   pattern: string;
 }
 
-/** The name and pattern of a key (see {@link ShownKey}). */
-export function showKey(key: Buffer): ShownKey {
-  let printable = true; // printable ASCII, most keys: one pass over the bytes decides it
-  for (let i = 0; i < key.length; i += 1) {
-    const byte = key[i]!;
-    if (byte < 0x20 || byte >= 0x7f) {
-      printable = false;
-      break;
-    }
-  }
-  const text = key.toString(printable ? 'latin1' : 'utf8');
+/** A character outside printable ASCII (0x20-0x7E). */
+const NOT_PRINTABLE = /[^\x20-\x7e]/;
+
+/**
+ * The name and pattern of a key (see {@link ShownKey}).
+ * @param patterns where the patterns of earlier keys are found again without a new string (see
+ *   {@link PatternCache}); without it each key's pattern is spelled out.
+ */
+export function showKey(key: Buffer, patterns?: PatternCache): ShownKey {
+  // Printable ASCII, most keys: decoded one byte per character, then one native scan decides it.
+  let text = key.toString('latin1');
+  const printable = !NOT_PRINTABLE.test(text);
+  if (!printable) text = key.toString('utf8');
   let name: string;
   let pattern: string;
   // eslint-disable-next-line no-control-regex
   if (printable || (Buffer.byteLength(text) === key.length && !text.includes('\uFFFD') && !/[\u0000-\u001f\u007f]/.test(text))) {
     name = text;
-    pattern = foldKey(text);
+    pattern = patterns === undefined ? foldKey(text) : patterns.fold(text);
   } else {
     // Binary keys and control characters are shown like redis-cli shows them.
     name = '';
@@ -314,6 +316,8 @@ interface NodeState {
   patterns: Map<string, PatternStats>;
   /** Collapse siblings during the scan once there are this many patterns (doubles when that does not help). */
   collapseAt: number;
+  /** The patterns of keys seen so far, found again without a new string per key. */
+  folded: PatternCache;
 }
 
 /** Mutable counters of one audit. */
@@ -497,7 +501,7 @@ function sum<T>(items: readonly T[], f: (x: T) => number): number {
 /** Walks one server's keyspace; stops after `quota` inspected keys. */
 async function scanNode(node: Redis, run: Run, quota: number): Promise<NodeState> {
   const { options } = run;
-  const state: NodeState = { patterns: new Map(), collapseAt: 20_000 };
+  const state: NodeState = { patterns: new Map(), collapseAt: 20_000, folded: new PatternCache() };
   // Server-side filters when the scan is complete; a sample must count every key SCAN returns
   // to extrapolate, so it filters locally.
   const sampling = options.sample !== undefined;
@@ -598,6 +602,7 @@ async function inspectKeys(node: Redis, run: Run, state: NodeState, keys: Buffer
   const noReply: [Error, null] = [new Error('no reply'), null];
   // one observation object for every key when nothing of it is kept (no MEMORY USAGE, no IDLETIME)
   const shared: { key: string; pttl: number; bytes?: number; idleSeconds?: number } = { key: '', pttl: 0 };
+  const { folded } = state;
   for (let start = 0; start < keys.length; start += chunk) {
     const part = chunk >= keys.length ? keys : keys.slice(start, start + chunk);
     await run.limiter.acquire(part.length * per);
@@ -635,7 +640,7 @@ async function inspectKeys(node: Redis, run: Run, state: NodeState, keys: Buffer
         if (typeFilteredByServer) run.changedType += 1; // replaced by a value of another type since SCAN
         continue;
       }
-      const { name, pattern } = showKey(key);
+      const { name, pattern } = showKey(key, folded);
       const observation = memory === undefined && idle === undefined ? shared : { key: name, pttl: 0 };
       observation.key = name;
       observation.pttl = Number(pttl);

@@ -37,6 +37,7 @@ const LOWER = 32; // a-z
 const UPPER = 64; // A-Z
 const TOKEN = 128; // A-Z a-z 0-9 - _ + / =
 const META = 256; // the glob metacharacters of Redis MATCH: * ? [ ] \
+const AT = 512; // @, the one character an email address needs
 
 const ASCII = new Uint16Array(128);
 for (const c of ':/|#,;= \t\n\v\f\r') ASCII[c.charCodeAt(0)]! |= SEP;
@@ -46,6 +47,7 @@ for (let c = 97; c <= 122; c += 1) ASCII[c]! |= LOWER | TOKEN | (c <= 102 ? HEX_
 for (let c = 65; c <= 90; c += 1) ASCII[c]! |= UPPER | TOKEN | (c <= 70 ? HEX_UPPER : 0);
 for (const c of '-_+/=') ASCII[c.charCodeAt(0)]! |= TOKEN;
 for (const c of '*?[]\\') ASCII[c.charCodeAt(0)]! |= META;
+ASCII[64]! |= AT;
 
 /** The class bits of a code unit (0 for every non-ASCII one). */
 function classOf(code: number): number {
@@ -175,17 +177,42 @@ export function escapeGlob(text: string): string {
 }
 
 /**
- * The pattern being built by {@link foldKey}: `out`, then the key's text from `copied` on. Parts
- * of the key that stay are not copied until something after them changes, so a key that folds
- * to itself costs no new string.
+ * The replacements made by the fold in progress, in key order: `text[from[k], to[k])` becomes
+ * `by[k]`. The pattern is the key's text with these applied; it is spelled out as a string only
+ * when asked ({@link foldKey}, or a miss of a {@link PatternCache}), so a key whose pattern is
+ * already known costs no new string.
  */
-let out = '';
-let copied = 0;
+let from = new Int32Array(16);
+let to = new Int32Array(16);
+const by: string[] = [];
+let replaced = 0;
 
-/** Replaces `text[from, to)` with `by` in the pattern being built. */
-function replace(text: string, from: number, to: number, by: string): void {
-  out = out + text.slice(copied, from) + by;
-  copied = to;
+/** Replaces `text[start, end)` with `with_` in the pattern being built. */
+function replace(_text: string, start: number, end: number, with_: string): void {
+  if (replaced === from.length) {
+    const grownFrom = new Int32Array(2 * replaced);
+    const grownTo = new Int32Array(2 * replaced);
+    grownFrom.set(from);
+    grownTo.set(to);
+    from = grownFrom;
+    to = grownTo;
+  }
+  from[replaced] = start;
+  to[replaced] = end;
+  by[replaced] = with_;
+  replaced += 1;
+}
+
+/** The pattern of `key` after {@link foldInto}: its text with the recorded replacements. */
+function spell(key: string): string {
+  if (replaced === 0) return key;
+  let pattern = '';
+  let copied = 0;
+  for (let k = 0; k < replaced; k += 1) {
+    pattern += key.slice(copied, from[k]) + by[k]!;
+    copied = to[k]!;
+  }
+  return pattern + key.slice(copied);
 }
 
 /** Escapes the glob metacharacters of `text[from, to)`, a part that stays. */
@@ -196,9 +223,14 @@ function escapeRange(text: string, from: number, to: number): void {
   }
 }
 
-/** Folds one segment `text[from, to)` (rules 2 and 3). */
-function foldSegment(text: string, from: number, to: number, escape: boolean): void {
-  if (from === to) return;
+/**
+ * Folds one segment `text[from, to)` (rules 2 and 3); `seen` is the union of its characters'
+ * class bits. A segment shorter than 16 characters without a digit, an `@` or a glob
+ * metacharacter is a word no rule changes (every rule but the token's and the long hex's needs
+ * a digit or an `@`, and those need 16 characters): most segments, settled without a second look.
+ */
+function foldSegment(text: string, from: number, to: number, escape: boolean, seen: number): void {
+  if (from === to || (to - from < 16 && (seen & (DIGIT | AT | META)) === 0)) return;
   if (isOpaqueRange(text, from, to)) {
     replace(text, from, to, '*');
     return;
@@ -221,9 +253,33 @@ function foldPlain(text: string, from: number, to: number, escape: boolean): voi
   let i = from;
   while (i < to) {
     const start = i;
-    while (i < to && !isSeparator(text.charCodeAt(i))) i += 1;
-    foldSegment(text, start, i, escape);
+    let seen = 0;
+    for (; i < to; i += 1) {
+      const code = text.charCodeAt(i);
+      const bits = classOf(code);
+      if ((bits & SEP) !== 0 || (code >= 128 && isUnicodeSpace(code))) break;
+      seen |= bits;
+    }
+    foldSegment(text, start, i, escape, seen);
     while (i < to && isSeparator(text.charCodeAt(i))) i += 1;
+  }
+}
+
+/** Folds `key` (rules in the module comment), recording the replacements (see {@link replace}). */
+function foldInto(key: string, escape: boolean): void {
+  replaced = 0;
+  const n = key.length;
+  let i = 0;
+  while (i < n) {
+    const open = key.indexOf('{', i);
+    const close = open === -1 ? -1 : key.indexOf('}', open + 1);
+    if (close === -1) {
+      foldPlain(key, i, n, escape);
+      break;
+    }
+    foldPlain(key, i, open, escape);
+    if (close > open + 1) replace(key, open + 1, close, '*'); // rule 1: a hash tag's content
+    i = close + 1;
   }
 }
 
@@ -238,25 +294,71 @@ function foldPlain(text: string, from: number, to: number, escape: boolean): voi
  * @example foldKey('rl:fixed:v1:{Zk3pQ9xV2mN8bL4cR7tY1w}:login') // 'rl:fixed:v1:{*}:login'
  */
 export function foldKey(key: string, options?: { escape?: boolean }): string {
-  const escape = options?.escape !== false;
-  out = '';
-  copied = 0;
-  const n = key.length;
-  let i = 0;
-  while (i < n) {
-    const open = key.indexOf('{', i);
-    const close = open === -1 ? -1 : key.indexOf('}', open + 1);
-    if (close === -1) {
-      foldPlain(key, i, n, escape);
-      break;
+  foldInto(key, options?.escape !== false);
+  return spell(key);
+}
+
+/** FNV-1a step over one UTF-16 code unit. */
+function mix(hash: number, code: number): number {
+  return Math.imul(hash ^ code, 0x01000193);
+}
+
+/**
+ * Patterns already folded, found again from a key without spelling its pattern out: the fold of a
+ * key is hashed as it stands (the key's text with the replacements applied, code unit by code
+ * unit), looked up, and checked against the stored pattern character by character. A hit returns
+ * the very string stored before, so the caller's `Map` lookup by it reuses the hash V8 keeps in
+ * the string instead of building and hashing a new one: with millions of keys and a few hundred
+ * patterns, that string was most of the per-key cost of the audit.
+ *
+ * Holds at most `capacity` patterns (default 4,096); when full it starts over (every pattern is
+ * spelled once more, nothing else changes). Results are always equal to {@link foldKey}'s.
+ */
+export class PatternCache {
+  private readonly byHash = new Map<number, string>();
+
+  /** @param capacity the most patterns kept (a count of strings). */
+  constructor(private readonly capacity = 4096) {}
+
+  /** `foldKey(key)`, as the string returned for an earlier key of the same pattern when there was one. */
+  fold(key: string): string {
+    foldInto(key, true);
+    if (replaced === 0) return key;
+    let hash = 0x811c9dc5;
+    let length = 0;
+    let copied = 0;
+    for (let k = 0; k <= replaced; k += 1) {
+      const end = k < replaced ? from[k]! : key.length;
+      for (let i = copied; i < end; i += 1) hash = mix(hash, key.charCodeAt(i));
+      length += end - copied;
+      if (k === replaced) break;
+      const with_ = by[k]!;
+      for (let i = 0; i < with_.length; i += 1) hash = mix(hash, with_.charCodeAt(i));
+      length += with_.length;
+      copied = to[k]!;
     }
-    foldPlain(key, i, open, escape);
-    if (close > open + 1) replace(key, open + 1, close, '*'); // rule 1: a hash tag's content
-    i = close + 1;
+    const known = this.byHash.get(hash);
+    if (known !== undefined && known.length === length && this.matches(key, known)) return known;
+    const pattern = spell(key);
+    if (this.byHash.size >= this.capacity) this.byHash.clear();
+    this.byHash.set(hash, pattern);
+    return pattern;
   }
-  const pattern = copied === 0 ? key : out + key.slice(copied);
-  out = '';
-  return pattern;
+
+  /** Whether `pattern` is the fold just recorded for `key`, character by character. */
+  private matches(key: string, pattern: string): boolean {
+    let at = 0;
+    let copied = 0;
+    for (let k = 0; k <= replaced; k += 1) {
+      const end = k < replaced ? from[k]! : key.length;
+      for (let i = copied; i < end; i += 1) if (key.charCodeAt(i) !== pattern.charCodeAt(at++)) return false;
+      if (k === replaced) break;
+      const with_ = by[k]!;
+      for (let i = 0; i < with_.length; i += 1) if (with_.charCodeAt(i) !== pattern.charCodeAt(at++)) return false;
+      copied = to[k]!;
+    }
+    return true;
+  }
 }
 
 /** What {@link collapseSiblings} needs to know about a pattern's statistics. */

@@ -6,7 +6,7 @@ export { AuditError, DEFAULT_AUDIT_OPTIONS, DEFAULT_TIMEOUT_MS, KEY_TYPES, MAX_F
 export type { AuditOptions, AuditProgress, AuditReport, FixResult, PatternReport, SampleEstimate, Violation } from './audit.js';
 export { connect, type Connection, type ConnectOptions } from './connect.js';
 export { optionsFromUrl, redactUrl } from './url.js';
-export { collapseSiblings, escapeGlob, foldKey, isOpaqueSegment } from './fold.js';
+export { collapseSiblings, escapeGlob, foldKey, isOpaqueSegment, PatternCache } from './fold.js';
 export { FORMAT_NAMES, formatCsv, formatJson, formatReport, formatTable, type FormatContext, type FormatName } from './format.js';
 export { compileGlob, type RedisGlob } from './glob.js';
 export { RateLimiter } from './rate.js';

@@ -14,7 +14,7 @@ import { pathToFileURL } from 'node:url';
 import * as ours from '../../audit/index.js';
 import { hashIdentity } from '../../runtime/keys.js';
 
-type Audit = Pick<typeof ours, 'foldKey' | 'showKey'>;
+type Audit = Pick<typeof ours, 'foldKey' | 'showKey'> & { PatternCache?: typeof ours.PatternCache };
 const other = process.argv[2] === undefined ? undefined : ((await import(pathToFileURL(path.resolve(process.argv[2], 'audit/index.ts')).href)) as Audit);
 
 const keys: Buffer[] = [];
@@ -31,8 +31,9 @@ function runs(label: string, audit: Audit): [string, () => number][] {
       `${label} showKey + lookup`,
       () => {
         const patterns = new Map<string, number>();
+        const cache = audit.PatternCache === undefined ? undefined : new audit.PatternCache();
         for (const key of keys) {
-          const { pattern } = audit.showKey(key);
+          const { pattern } = audit.showKey(key, cache);
           patterns.set(pattern, (patterns.get(pattern) ?? 0) + 1);
         }
         return patterns.size;

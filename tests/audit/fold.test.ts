@@ -2,7 +2,7 @@
 // MATCH), the Wilson interval, the rate limiter and the policy checks' word list.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { collapseSiblings, foldKey } from '../../audit/fold.js';
+import { collapseSiblings, foldKey, PatternCache } from '../../audit/fold.js';
 import { compileGlob } from '../../audit/glob.js';
 import { RateLimiter } from '../../audit/rate.js';
 import { isLimiterLike, policyWarnings, type NodeInfo } from '../../audit/server.js';
@@ -147,6 +147,28 @@ describe('foldKey', () => {
     expect(foldKey('{a*b}:*')).toBe('{*}:\\*');
     expect(compileGlob(foldKey('a*b:1')).test('aXb:1')).toBe(false);
     expect(foldKey('bin:\\xff', { escape: false })).toBe('bin:\\xff');
+  });
+});
+
+describe('PatternCache', () => {
+  it('returns the string of the first key of a pattern for the next ones, and never another pattern', () => {
+    const cache = new PatternCache();
+    const first = cache.fold(`user:${1234}:profile`);
+    expect(first).toBe('user:*:profile');
+    // same length, same pattern: the very same string; differing only where the fold keeps text: its own
+    expect(Object.is(cache.fold(`user:${5678}:profile`), first)).toBe(true);
+    expect(cache.fold('user:9:profilf')).toBe('user:*:profilf');
+    expect(cache.fold('a*b:12')).toBe('a\\*b:*');
+    expect(cache.fold('config')).toBe('config');
+  });
+
+  it('equals foldKey on any key, with a capacity small enough to start over many times', () => {
+    const cache = new PatternCache(3);
+    fc.assert(
+      fc.property(fc.array(fc.stringMatching(/^[a-z0-9:{}*@._-]{0,24}$/), { minLength: 1, maxLength: 20 }), (keys) => {
+        for (const key of keys) expect(cache.fold(key)).toBe(foldKey(key));
+      }),
+    );
   });
 });
 
