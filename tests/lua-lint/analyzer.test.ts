@@ -548,6 +548,12 @@ describe('findings of a second breaker round', () => {
     expect(analyzeLua(source, { allowOptionalTtl: false }).map((f) => [f.ruleId, f.line, f.optionalTtl])).toEqual([['write-path-needs-ttl', 1, true]]);
   });
 
+  it('names the keys of one MSET as written by the same command, not through other calls', () => {
+    const [finding, ...rest] = analyzeLua("redis.call('MSET', KEYS[1], 'a', KEYS[2], 'b')\nreturn 1");
+    expect(rest).toEqual([]);
+    expect(finding!.message).toMatch(/^MSET on KEYS\[1\] \(and KEYS\[2\], in the same command\) creates the key without a TTL/);
+  });
+
   it('names every key a helper leaks', () => {
     const [finding] = analyzeLua("local function add(k, v) redis.call('SADD', k, v) end\nadd(KEYS[1], ARGV[1])\nadd(KEYS[2], ARGV[1])\nreturn 1");
     expect(finding!.message).toMatch(/^SADD on KEYS\[1\] \(and KEYS\[2\], through other calls\) can create the key/);
