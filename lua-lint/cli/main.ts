@@ -287,13 +287,16 @@ class LintRun {
     const list = this.messages(filePath);
     let seen = this.seen.get(filePath);
     if (!seen) this.seen.set(filePath, (seen = new Set()));
+    // A finding an earlier analysis placed here (an include shared by two scripts) is reported
+    // once; findings of one analysis at one place (the unknown rule ids of one comment) are all kept.
+    const added: string[] = [];
     for (const message of messages) {
-      // the same finding reached through two includes is one; two findings at one place are two
-      const key = `${message.ruleId}:${message.line}:${message.column}:${message.message}`;
+      const key = `${message.ruleId}:${message.line}:${message.column}`;
       if (seen.has(key)) continue;
-      seen.add(key);
+      added.push(key);
       list.push(message);
     }
+    for (const key of added) seen.add(key);
   }
 }
 
