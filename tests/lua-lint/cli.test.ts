@@ -491,9 +491,9 @@ describe('config file', () => {
     const staged = await run(['vendor/leak.lua', 'src/ok.lua', 'vendor/binary.lua', '--format', 'json']);
     expect(staged.code).toBe(0);
     expect(json(staged.stdout).map((r) => [path.relative(dir, r.filePath), r.warningCount, r.errorCount, r.messages])).toEqual([
-      [path.normalize('vendor/leak.lua'), 1, 0, [{ ruleId: null, severity: 1, message: warning, line: 0, column: 0, endLine: 0, endColumn: 0 }]],
+      [path.normalize('vendor/leak.lua'), 1, 0, [{ ruleId: null, fatal: false, severity: 1, message: warning }]],
       [path.normalize('src/ok.lua'), 0, 0, []],
-      [path.normalize('vendor/binary.lua'), 1, 0, [{ ruleId: null, severity: 1, message: warning, line: 0, column: 0, endLine: 0, endColumn: 0 }]],
+      [path.normalize('vendor/binary.lua'), 1, 0, [{ ruleId: null, fatal: false, severity: 1, message: warning }]],
     ]);
     expect((await run(['vendor/leak.lua'])).stdout).toBe(`\n${ignored}\n  0:0  warning  ${warning.slice(0, -1)}\n\n\u2716 1 problem (0 errors, 1 warning)\n\n`);
     expect((await run(['vendor/leak.lua', '--format', 'compact'])).stdout).toBe(`${ignored}: line 0, col 0, Warning - ${warning}\n\n1 problem\n`);
