@@ -5,6 +5,7 @@
  */
 import type * as L from 'luaparse';
 import type { CommandArg, KeyEffect } from '../semantics/commands.js';
+import { namesSeveralKeys } from '../semantics/commands.js';
 import type { Value } from './state.js';
 
 /** A write that can leave a key without TTL. */
@@ -89,7 +90,7 @@ export interface RejectedExpiry {
  * @param rejected an expiry of this key under a guard that is never true
  */
 export function writePathMessage(site: WriteSite, key: string, where: string, others: readonly string[] = [], rejected?: RejectedExpiry): string {
-  const subject = others.length > 0 ? `${key} (and ${others.join(', ')}, through other calls)` : key;
+  const subject = subjectOf(site, key, others);
   const before = rejected
     ? `before any expiry that runs (the expiry at ${at(rejected.expiry)} never runs: the guard at ${at(rejected.guard)} ${rejected.reason})`
     : 'before any expiry is set on it';
@@ -120,9 +121,19 @@ export function writePathMessage(site: WriteSite, key: string, where: string, ot
   }
 }
 
+/**
+ * The keys a message names: `KEYS[1]`, or `KEYS[1] (and KEYS[2], in the same command)` for a
+ * command that writes several keys (MSET), `... through other calls` for a write in a helper
+ * function called with several keys.
+ */
+function subjectOf(site: Pick<WriteSite, 'command'>, key: string, others: readonly string[]): string {
+  if (others.length === 0) return key;
+  return `${key} (and ${others.join(', ')}, ${namesSeveralKeys(site.command) ? 'in the same command' : 'through other calls'})`;
+}
+
 /** The message of `keepttl-needs-existing-key`. */
 export function keepTtlMessage(key: string, where: string, others: readonly string[] = []): string {
-  const subject = others.length > 0 ? `${key} (and ${others.join(', ')}, through other calls)` : key;
+  const subject = subjectOf({ command: 'SET' }, key, others);
   return (
     `SET ... KEEPTTL on ${subject} keeps an existing TTL but creates a missing key without one, and nothing on this ` +
     `path proves the key exists (${where} leaves it persistent). Return early when GET/EXISTS says the key is missing, ` +

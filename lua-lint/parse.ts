@@ -33,6 +33,25 @@ export interface ParseFailure {
 const SHEBANG = /^#![^\r\n]*/;
 
 /**
+ * Why Redis 7 refuses a `#!` first line before it runs any Lua, or undefined when it takes it.
+ * EVAL and FUNCTION LOAD split the line at whitespace and want `#!lua` as its first word
+ * ("Unexpected engine in script shebang: <word>", "Engine '<name>' not found") and a line end
+ * after it ("Invalid script shebang", "Invalid metadata"); Redis 6 and older refuse any `#!` line
+ * as a Lua syntax error. (https://redis.io/docs/latest/develop/interact/programmability/eval-intro/#eval-flags,
+ * https://redis.io/docs/latest/develop/interact/programmability/functions-intro/)
+ */
+function refusedShebang(text: string, line: string): string | undefined {
+  const engine = /^#!(\S*)/.exec(line)![1]!;
+  if (engine !== 'lua') {
+    return `the first line ${JSON.stringify(line.trimEnd())} is not a Redis shebang: Redis 7 takes only "#!lua" (with flags=... for EVAL, name=... for FUNCTION LOAD) and refuses this one ("Unexpected engine in script shebang: #!${engine}"), Redis 6 refuses any "#!" line. Remove the line, or write #!lua.`;
+  }
+  if (!text.includes('\n')) {
+    return 'the script is only a "#!lua" line: Redis refuses a shebang without a line end after it ("Invalid script shebang"). Add the script\'s body on the next lines.';
+  }
+  return undefined;
+}
+
+/**
  * Parses a Redis Lua script (Lua 5.1) or function library, with node ranges and comments.
  * @param source the script text
  * @returns the AST with comments, or the first syntax error; never throws.
@@ -51,6 +70,8 @@ export function parseLua(source: string): ParsedScript | ParseFailure {
   let libraryName: string | undefined;
   const shebang = SHEBANG.exec(text);
   if (shebang) {
+    const refused = refusedShebang(text, shebang[0]);
+    if (refused !== undefined) return { ok: false, message: refused, offset: 0 };
     const name = /\bname=([^\s]+)/.exec(shebang[0]);
     if (name) libraryName = name[1];
     // "#!..." -> "--..." keeps every offset and makes the line a comment.

@@ -4,7 +4,7 @@ import { Unavailable } from './health.js';
 import { buildKey, checkScope, hashIdentity, KeyMemo } from './keys.js';
 import type { OutageReason } from './outage.js';
 import { getScript, type ScriptName } from './scripts.js';
-import { checkInteger, checkNonEmptyString, checkOneOf, describe, gcd, MAX_EXACT, perSecondToPerMs } from './validate.js';
+import { checkInteger, checkKnownOptions, checkNonEmptyString, checkOneOf, describe, gcd, MAX_EXACT, perSecondToPerMs } from './validate.js';
 
 /**
  * Largest `limit` of the sliding-window log: 10^9. Its running total of admitted cost must stay
@@ -125,6 +125,39 @@ export interface LeakyBucketOptions extends CommonLimiterOptions {
 }
 
 /** Options of {@link createLimiter}, discriminated by `algorithm`. */
+/** The options every algorithm takes (CommonLimiterOptions and OutageOptions). */
+const OPTION_NAMES = [
+  'algorithm',
+  'onRedisError',
+  'timeoutMs',
+  'outageRetryAfterMs',
+  'fallback',
+  'redisProbeIntervalMs',
+  'fallbackShare',
+  'namespace',
+  'version',
+  'scope',
+  'identitySecret',
+] as const satisfies ReadonlyArray<keyof FixedWindowOptions>;
+
+/** The options of each algorithm besides {@link OPTION_NAMES}. */
+const ALGORITHM_OPTION_NAMES = {
+  'fixed-window': ['limit', 'windowMs'],
+  'sliding-window-log': ['limit', 'windowMs'],
+  'sliding-window-counter': ['limit', 'windowMs'],
+  'token-bucket': ['capacity', 'refillPerSecond'],
+  gcra: ['limit', 'periodMs', 'burst'],
+  'leaky-bucket': ['capacity', 'leakPerSecond'],
+} as const satisfies { [A in LimiterOptions['algorithm']]: ReadonlyArray<Exclude<keyof Extract<LimiterOptions, { algorithm: A }>, keyof CommonLimiterOptions | 'algorithm'>> };
+
+/** An option of some algorithm missing from the lists above: `never` when they are complete. */
+type UnlistedOption = {
+  [A in LimiterOptions['algorithm']]: Exclude<keyof Extract<LimiterOptions, { algorithm: A }>, (typeof OPTION_NAMES)[number] | (typeof ALGORITHM_OPTION_NAMES)[A][number]>;
+}[LimiterOptions['algorithm']];
+// a compile error here names an option the lists above do not hold
+const optionListsComplete: [UnlistedOption] extends [never] ? true : UnlistedOption = true;
+void optionListsComplete;
+
 export type LimiterOptions =
   | FixedWindowOptions
   | SlidingWindowLogOptions
@@ -333,7 +366,8 @@ function sharePlan(p: Plan, share: number): { limit: number; params: string[] } 
  * @param options See {@link LimiterOptions}; units are in the option names. With
  *   `onRedisError: 'fallback'`, calls are answered by a memory store while Redis is unavailable
  *   (see `docs/runtime-resilience.md`).
- * @throws {TypeError | RangeError} naming the option when an option is missing or invalid.
+ * @throws {TypeError | RangeError} naming the option when an option is missing, invalid, or not one
+ *   of the algorithm's (a misspelt `prefix` for `namespace` is refused, not dropped).
  * @example
  * const limiter = createLimiter(redis, { algorithm: 'token-bucket', capacity: 20, refillPerSecond: 5, onRedisError: 'fail-closed' });
  * const r = await limiter.take(apiKey);
@@ -342,6 +376,7 @@ function sharePlan(p: Plan, share: number): { limit: number; params: string[] } 
 export function createLimiter(redis: StoreClient, options: LimiterOptions): Limiter {
   if (typeof options !== 'object' || options === null) throw new TypeError('options must be an object');
   checkOneOf('algorithm', options.algorithm, ALGORITHMS);
+  checkKnownOptions(`createLimiter({ algorithm: '${options.algorithm}' })`, options, [...OPTION_NAMES, ...ALGORITHM_OPTION_NAMES[options.algorithm]]);
   const { script, code, limit, maxTtlMs, params } = plan(options);
   const outage = checkOutageOptions(options);
   const { mode, outageRetryAfterMs } = outage;

@@ -68,6 +68,23 @@ export function checkOneOf<T extends string>(name: string, value: unknown, allow
   return value as T;
 }
 
+/**
+ * Refuses option names a function does not take: a misspelt option (`prefix` for `namespace`)
+ * would otherwise be dropped in silence and its default used.
+ * @param what the function and variant, for the message (`"createLimiter({ algorithm: 'gcra' })"`)
+ * @param options the options object; only its own enumerable names are read
+ * @param known the option names it takes
+ * @throws {TypeError} naming the first unknown option and every known one
+ */
+export function checkKnownOptions(what: string, options: object, known: readonly string[]): void {
+  for (const name of Object.keys(options)) {
+    if (!known.includes(name)) {
+      const shown = name.length <= 40 ? JSON.stringify(name) : 'a long name';
+      throw new TypeError(`${what}: unknown option ${shown}; the options are ${known.join(', ')}`);
+    }
+  }
+}
+
 /** Describes a value for an error message without dumping it (identities may be secrets). */
 export function describe(value: unknown): string {
   if (value === null) return 'null';

@@ -910,6 +910,17 @@ export function describeCommand(name: string, args: readonly CommandArg[]): Comm
   return out;
 }
 
+/**
+ * Whether one call of the command names several keys of the same effect: key value pairs (MSET,
+ * MSETNX) or keys only (DEL, EXISTS, ...). https://redis.io/docs/latest/commands/mset/
+ * @param name the command name in any letter case
+ */
+export function namesSeveralKeys(name: string): boolean {
+  const upperName = name.toUpperCase();
+  const spec = Object.prototype.hasOwnProperty.call(TABLE, upperName) ? TABLE[upperName] : undefined;
+  return spec?.kind === 'pairs' || spec?.kind === 'all';
+}
+
 /** Whether a command name is in the table (any letter case). */
 export function isKnownCommand(name: string): boolean {
   return Object.prototype.hasOwnProperty.call(TABLE, name.toUpperCase());

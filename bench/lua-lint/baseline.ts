@@ -24,7 +24,10 @@ export function buildBaseline(commit: string): string {
   if (existsSync(join(out, 'lua-lint', 'cli', 'bin.js'))) return out;
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  const archive = execFileSync('git', ['archive', sha, 'semantics', 'lua-lint', 'cli', 'package.json', 'tsconfig.json'], { cwd: root, maxBuffer: 1 << 28 });
+  // lua-lint's JS/TS host (issue 16) imports the ESLint rules' extraction: take rules/ where the commit has it
+  const top = execFileSync('git', ['ls-tree', '--name-only', sha], { cwd: root, encoding: 'utf8' }).split('\n');
+  const paths = ['semantics', 'lua-lint', 'cli', ...(top.includes('rules') ? ['rules'] : []), 'package.json', 'tsconfig.json'];
+  const archive = execFileSync('git', ['archive', sha, ...paths], { cwd: root, maxBuffer: 1 << 28 });
   execFileSync('tar', ['-x', '-C', dir], { input: archive });
   writeFileSync(
     join(dir, 'tsconfig.bench.json'),

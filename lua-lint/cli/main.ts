@@ -7,7 +7,7 @@
  */
 import { parseRedisVersion } from '../../semantics/versions.js';
 import { statSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { analyzeLuaWithIncludes, type IncludeResolver } from '../index.js';
@@ -179,13 +179,16 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
   const includeRoot = options.includeRoot !== undefined ? path.resolve(io.cwd, options.includeRoot) : config.includeRoot;
   const resolver = createIncludeResolver(includeRoot ?? io.cwd, includeRoot !== undefined);
   const lint = new LintRun(analyzeOptions, resolver, io.cwd);
-  chooseOptimization(() => inputSize(targets));
+  // standard input is read first, so that its size counts in the choice too
+  let stdinText = targets.some((target) => target.kind === 'stdin') ? await readStream(io.stdin) : undefined;
+  chooseOptimization(() => inputSize(targets) + (stdinText === undefined ? 0 : Buffer.byteLength(stdinText)));
   for (const target of targets) {
     if (target.kind === 'ignored') {
       if (options.warnIgnored) lint.addIgnored(target.path);
     } else if (target.kind === 'stdin') {
       const filePath = options.stdinFilename === undefined ? STDIN_FILE_PATH : path.resolve(io.cwd, options.stdinFilename);
-      const text = await readStream(io.stdin);
+      const text = stdinText ?? (await readStream(io.stdin));
+      stdinText = undefined;
       // as ESLint's lintText: a --stdin-filename the "ignores" match is not linted
       if (filePath !== STDIN_FILE_PATH && isIgnored(filePath)) {
         if (options.warnIgnored) lint.addIgnored(filePath);
@@ -214,7 +217,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
   return 0;
 }
 
-/** The bytes the file targets hold (standard input and unreadable files count 0). */
+/** The bytes the file targets hold (unreadable files count 0; standard input is counted by the caller). */
 function inputSize(targets: readonly LintTarget[]): number {
   let bytes = 0;
   for (const target of targets) {
@@ -284,12 +287,16 @@ class LintRun {
     const list = this.messages(filePath);
     let seen = this.seen.get(filePath);
     if (!seen) this.seen.set(filePath, (seen = new Set()));
+    // A finding an earlier analysis placed here (an include shared by two scripts) is reported
+    // once; findings of one analysis at one place (the unknown rule ids of one comment) are all kept.
+    const added: string[] = [];
     for (const message of messages) {
       const key = `${message.ruleId}:${message.line}:${message.column}`;
       if (seen.has(key)) continue;
-      seen.add(key);
+      added.push(key);
       list.push(message);
     }
+    for (const key of added) seen.add(key);
   }
 }
 
@@ -328,9 +335,37 @@ async function resolveConfig(options: ParsedOptions, cwd: string): Promise<LuaLi
 
 async function writeReport(filePath: string, output: string, cwd: string): Promise<void> {
   try {
-    await mkdir(path.dirname(filePath), { recursive: true });
+    await makeDirectories(path.dirname(filePath));
     await writeFile(filePath, output === '' ? '' : `${output}\n`);
   } catch (error) {
     throw new CliError(`Cannot write the report to "${displayPath(filePath, cwd)}": ${describeFsError(error)}.`);
+  }
+}
+
+/**
+ * `mkdir -p`, one level at a time from the nearest existing ancestor. Node 20's
+ * `mkdir(dir, { recursive: true })` never settles (and spins) when a level cannot be made although
+ * its parent exists and the error is ENOENT, as under `/proc`; a level made one call each fails
+ * with that error instead.
+ * @throws the file-system error of the first level that cannot be made (not EEXIST: a level made
+ *   meanwhile by another process is fine)
+ */
+async function makeDirectories(dir: string): Promise<void> {
+  const missing: string[] = [];
+  for (let current = path.resolve(dir); ; current = path.dirname(current)) {
+    try {
+      await stat(current);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || path.dirname(current) === current) throw error;
+      missing.push(current);
+    }
+  }
+  for (const level of missing.reverse()) {
+    try {
+      await mkdir(level);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
   }
 }

@@ -9,7 +9,7 @@
  * optimized code starts to pay. Turning it on in the middle of a run cost more than either (all
  * the hot functions are compiled at once), so the choice is made once, from the size of the input:
  * the executable starts with TurboFan off (the interpreter and the Sparkplug baseline compiler stay
- * on) and {@link chooseOptimization} turns it on when the files to lint add up to more than
+ * on) and {@link chooseOptimization} turns it on when the files to lint (and standard input) add up to more than
  * {@link OPTIMIZE_ABOVE_BYTES}.
  *
  * The switch is V8's `--turbofan` flag, set with `v8.setFlagsFromString`

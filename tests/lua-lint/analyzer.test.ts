@@ -458,6 +458,21 @@ describe('findings found by breaking the analyzer', () => {
     expect(analyzeLua("local s = 'ü'\nlocal = 1")[0]!.message).toBe("Parsing error: <name> expected near '='");
   });
 
+  it('reports a first line Redis refuses as a shebang (another engine, no line end), and takes #!lua with flags', () => {
+    const [env, ...rest] = analyzeLua("#!/usr/bin/env lua\nredis.call('SADD', KEYS[1], 1)\nreturn 1");
+    expect(rest).toEqual([]);
+    expect(env).toMatchObject({ ruleId: null, fatal: true, severity: 2, line: 1, column: 1, offset: 0 });
+    expect(env!.message).toBe(
+      'Parsing error: the first line "#!/usr/bin/env lua" is not a Redis shebang: Redis 7 takes only "#!lua" (with flags=... for EVAL, name=... for FUNCTION LOAD) and refuses this one ("Unexpected engine in script shebang: #!/usr/bin/env"), Redis 6 refuses any "#!" line. Remove the line, or write #!lua.',
+    );
+    expect(analyzeLua('#!lua5.1\nreturn 1')[0]!.message).toMatch(/\("Unexpected engine in script shebang: #!lua5\.1"\)/);
+    expect(analyzeLua('#!lua')[0]!.message).toBe(
+      'Parsing error: the script is only a "#!lua" line: Redis refuses a shebang without a line end after it ("Invalid script shebang"). Add the script\'s body on the next lines.',
+    );
+    expect(ids("#!lua flags=no-writes\r\nreturn redis.call('GET', KEYS[1])")).toEqual([]);
+    expect(ids("#!lua\nredis.call('SADD', KEYS[1], 1)\nreturn 1")).toEqual(['write-path-needs-ttl@2']);
+  });
+
   it('stays linear on long runs of blank lines', () => {
     const source = `${'\n'.repeat(200_000)}redis.call('SADD', KEYS[1], 1)\n${'\n'.repeat(200_000)}`;
     expect(ids(source)).toEqual(['write-path-needs-ttl@200001']);
@@ -531,6 +546,12 @@ describe('findings of a second breaker round', () => {
     const source = "redis.call('HSET', KEYS[1], 'a', ARGV[1])\nif ARGV[3] then redis.call('EXPIRE', KEYS[1], ARGV[3]) end\nreturn 1";
     expect(ids(source)).toEqual([]);
     expect(analyzeLua(source, { allowOptionalTtl: false }).map((f) => [f.ruleId, f.line, f.optionalTtl])).toEqual([['write-path-needs-ttl', 1, true]]);
+  });
+
+  it('names the keys of one MSET as written by the same command, not through other calls', () => {
+    const [finding, ...rest] = analyzeLua("redis.call('MSET', KEYS[1], 'a', KEYS[2], 'b')\nreturn 1");
+    expect(rest).toEqual([]);
+    expect(finding!.message).toMatch(/^MSET on KEYS\[1\] \(and KEYS\[2\], in the same command\) creates the key without a TTL/);
   });
 
   it('names every key a helper leaks', () => {

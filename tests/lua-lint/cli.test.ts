@@ -220,6 +220,12 @@ describe('formats through the CLI', () => {
     expect(json(written)).toHaveLength(3);
   });
 
+  it.runIf(process.platform === 'linux')('--output-file in a folder that cannot be made (under /proc) is exit 2, not a hang', async () => {
+    const result = await run(['scripts', '--output-file', '/proc/lua-lint-no-such-dir/sub/out.txt']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe('lua-lint: Cannot write the report to "/proc/lua-lint-no-such-dir/sub/out.txt": file not found (ENOENT).\n');
+  });
+
   it('--output-file that cannot be written is exit 2', async () => {
     files({ 'blocker': 'a file, not a folder' });
     const result = await run(['scripts', '--output-file', 'blocker/out.txt']);
@@ -300,6 +306,19 @@ describe('standard input', () => {
     const { code, stdout } = await run(['ok.lua', '-', '--stdin-filename', 'src/piped.lua', '--format', 'json'], { stdin: CLEAN });
     expect(code).toBe(0);
     expect(json(stdout).map((r) => r.filePath)).toEqual([path.join(dir, 'ok.lua'), path.join(dir, 'src/piped.lua')]);
+  });
+
+  it('reports each unknown rule id of one directive comment, though all start at the comment', async () => {
+    const { code, stdout } = await run(['-', '--format', 'json'], {
+      stdin: "-- lua-lint-disable-next-line foo bar, baz\nredis.call('GET', KEYS[1])\nreturn 1\n",
+    });
+    expect(code).toBe(1);
+    const messages = json(stdout)[0]!.messages;
+    expect(messages.map((m) => [m.ruleId, m.line, m.column, /^Unknown rule '(\w+)'/.exec(m.message)?.[1]])).toEqual([
+      ['unknown-rule-in-directive', 1, 1, 'foo'],
+      ['unknown-rule-in-directive', 1, 1, 'bar'],
+      ['unknown-rule-in-directive', 1, 1, 'baz'],
+    ]);
   });
 
   it('refuses --stdin-filename without "-"', async () => {
@@ -472,9 +491,9 @@ describe('config file', () => {
     const staged = await run(['vendor/leak.lua', 'src/ok.lua', 'vendor/binary.lua', '--format', 'json']);
     expect(staged.code).toBe(0);
     expect(json(staged.stdout).map((r) => [path.relative(dir, r.filePath), r.warningCount, r.errorCount, r.messages])).toEqual([
-      [path.normalize('vendor/leak.lua'), 1, 0, [{ ruleId: null, severity: 1, message: warning, line: 0, column: 0, endLine: 0, endColumn: 0 }]],
+      [path.normalize('vendor/leak.lua'), 1, 0, [{ ruleId: null, fatal: false, severity: 1, message: warning }]],
       [path.normalize('src/ok.lua'), 0, 0, []],
-      [path.normalize('vendor/binary.lua'), 1, 0, [{ ruleId: null, severity: 1, message: warning, line: 0, column: 0, endLine: 0, endColumn: 0 }]],
+      [path.normalize('vendor/binary.lua'), 1, 0, [{ ruleId: null, fatal: false, severity: 1, message: warning }]],
     ]);
     expect((await run(['vendor/leak.lua'])).stdout).toBe(`\n${ignored}\n  0:0  warning  ${warning.slice(0, -1)}\n\n\u2716 1 problem (0 errors, 1 warning)\n\n`);
     expect((await run(['vendor/leak.lua', '--format', 'compact'])).stdout).toBe(`${ignored}: line 0, col 0, Warning - ${warning}\n\n1 problem\n`);

@@ -178,6 +178,15 @@ describe('validation happens before any Redis call', () => {
     expect(() => createLimiter(r, { ...base, algorithm: 'fixed-window', limit: 1, windowMs: 1, namespace: 'a:b' })).toThrow(
       /^namespace must be/,
     );
+    // a misspelt or misplaced option is refused, not dropped (keys would go under the default namespace)
+    expect(() => createLimiter(r, { ...base, algorithm: 'gcra', limit: 3, periodMs: 2000, prefix: 'nu2' } as LimiterOptions)).toThrow(
+      new TypeError(
+        'createLimiter({ algorithm: \'gcra\' }): unknown option "prefix"; the options are algorithm, onRedisError, timeoutMs, outageRetryAfterMs, fallback, redisProbeIntervalMs, fallbackShare, namespace, version, scope, identitySecret, limit, periodMs, burst',
+      ),
+    );
+    expect(() => createLimiter(r, { ...base, algorithm: 'token-bucket', capacity: 1, refillPerSecond: 1, windowMs: 10 } as LimiterOptions)).toThrow(
+      /^createLimiter\(\{ algorithm: 'token-bucket' \}\): unknown option "windowMs"; the options are .*, capacity, refillPerSecond$/,
+    );
     expect(() =>
       createLimiter(r, { ...base, algorithm: 'sliding-window-counter', limit: 2 ** 30, windowMs: 2 ** 30 }),
     ).toThrow(new RangeError('limit * windowMs must be below 2^53'));

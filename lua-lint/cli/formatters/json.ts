@@ -1,5 +1,24 @@
-/** ESLint's `json` format: the results array as one line of JSON. */
+/**
+ * ESLint's `json` format: the results array as one line of JSON. A message about a whole file (an
+ * ignored file named on the command line: `ruleId: null`, line 0, not fatal) is written as ESLint
+ * writes its own (`createIgnoreResult` in eslint/lib/eslint/eslint-helpers.js): `fatal: false`
+ * and no position fields.
+ */
 import type { Formatter } from './types.js';
 
 /** The json formatter. */
-export const json: Formatter = (results) => JSON.stringify(results);
+export const json: Formatter = (results) =>
+  JSON.stringify(
+    results.map((result) =>
+      result.messages.some(isFileMessage)
+        ? {
+            ...result,
+            messages: result.messages.map((m) => (isFileMessage(m) ? { ruleId: null, fatal: false, severity: m.severity, message: m.message } : m)),
+          }
+        : result,
+    ),
+  );
+
+function isFileMessage(message: { ruleId: string | null; line: number; fatal?: boolean }): boolean {
+  return message.ruleId === null && message.line === 0 && message.fatal !== true;
+}
