@@ -4,7 +4,7 @@ import { Unavailable } from './health.js';
 import { buildKey, checkScope, hashIdentity } from './keys.js';
 import type { OutageReason } from './outage.js';
 import { getScript } from './scripts.js';
-import { checkInteger, checkNonEmptyString, checkOneOf } from './validate.js';
+import { checkInteger, checkKnownOptions, checkNonEmptyString, checkOneOf } from './validate.js';
 
 /** Longest `windowMs` / `openMs` accepted: 10^12 ms (about 31 years). */
 const MAX_MS = 1_000_000_000_000;
@@ -114,6 +114,26 @@ function snapshotOf(reply: readonly number[], offset: number): BreakerSnapshot {
   };
 }
 
+/** The names of {@link CircuitBreakerOptions} (with those of OutageOptions). */
+const BREAKER_OPTION_NAMES = [
+  'failureThreshold',
+  'windowMs',
+  'openMs',
+  'halfOpenProbes',
+  'namespace',
+  'version',
+  'scope',
+  'identitySecret',
+  'onRedisError',
+  'timeoutMs',
+  'outageRetryAfterMs',
+  'fallback',
+  'redisProbeIntervalMs',
+] as const satisfies ReadonlyArray<keyof CircuitBreakerOptions>;
+// a compile error here names an option of CircuitBreakerOptions the list does not hold
+const breakerOptionsListed: [Exclude<keyof CircuitBreakerOptions, (typeof BREAKER_OPTION_NAMES)[number]>] extends [never] ? true : Exclude<keyof CircuitBreakerOptions, (typeof BREAKER_OPTION_NAMES)[number]> = true;
+void breakerOptionsListed;
+
 /**
  * Creates a distributed circuit breaker: one Redis hash per breaker name, changed only by the
  * Lua scripts `circuit_acquire`, `circuit_record` and `circuit_read` (atomic, clocked by the
@@ -123,7 +143,8 @@ function snapshotOf(reply: readonly number[], offset: number): BreakerSnapshot {
  *
  * @param redis An ioredis `Redis` or `Cluster`, or a `MemoryStore`.
  * @param options See {@link CircuitBreakerOptions}; units are in the option names.
- * @throws {TypeError | RangeError} naming the option when an option is missing or invalid.
+ * @throws {TypeError | RangeError} naming the option when an option is missing, invalid or unknown
+ *   (a misspelt option is refused, not dropped).
  * @example
  * const breaker = createCircuitBreaker(redis, { failureThreshold: 5, windowMs: 10_000, openMs: 30_000, halfOpenProbes: 2, onRedisError: 'fallback' });
  * const gate = await breaker.acquire('payments-api');
@@ -139,6 +160,7 @@ function snapshotOf(reply: readonly number[], offset: number): BreakerSnapshot {
  */
 export function createCircuitBreaker(redis: StoreClient, options: CircuitBreakerOptions): CircuitBreaker {
   if (typeof options !== 'object' || options === null) throw new TypeError('options must be an object');
+  checkKnownOptions('createCircuitBreaker', options, BREAKER_OPTION_NAMES);
   const threshold = checkInteger('failureThreshold', options.failureThreshold, 1, 1_000_000_000);
   const windowMs = checkInteger('windowMs', options.windowMs, 1, MAX_MS);
   const openMs = checkInteger('openMs', options.openMs, 1, MAX_MS);

@@ -22,7 +22,7 @@ import { healthFor, Unavailable, type Receiver } from './health.js';
 import { buildKey, hashIdentity, KeyMemo } from './keys.js';
 import { MAX_TIMER_MS } from './outage.js';
 import { GET_COMMAND, getScript, type RuntimeScript } from './scripts.js';
-import { checkInteger, checkNonEmptyString, checkOneOf, checkPositive, describe, MAX_EXACT } from './validate.js';
+import { checkInteger, checkKnownOptions, checkNonEmptyString, checkOneOf, checkPositive, describe, MAX_EXACT } from './validate.js';
 
 /**
  * What a loader returns when the record does not exist. `undefined` means the same. Either is
@@ -317,6 +317,28 @@ function checkSerializer<T>(serializer: unknown): Serializer<T> {
   return s as Serializer<T>;
 }
 
+/** The names of {@link CacheOptions}. */
+const CACHE_OPTION_NAMES = [
+  'namespace',
+  'version',
+  'ttlMs',
+  'jitter',
+  'lockTtlMs',
+  'maxWaitMs',
+  'earlyRecompute',
+  'negativeTtlMs',
+  'serializer',
+  'onBackgroundError',
+  'timeoutMs',
+  'redisProbeIntervalMs',
+  'onRedisError',
+  'staleIfErrorMs',
+  'staleMaxBytes',
+] as const satisfies ReadonlyArray<keyof CacheOptions<unknown>>;
+// a compile error here names an option of CacheOptions the list does not hold
+const cacheOptionsListed: [Exclude<keyof CacheOptions<unknown>, (typeof CACHE_OPTION_NAMES)[number]>] extends [never] ? true : Exclude<keyof CacheOptions<unknown>, (typeof CACHE_OPTION_NAMES)[number]> = true;
+void cacheOptionsListed;
+
 /**
  * Creates a cache-aside helper on Redis that can not leave a key without TTL and does not
  * stampede: one loader per key at a time (a lock with an expiry), TTL jitter, probabilistic early
@@ -329,8 +351,9 @@ function checkSerializer<T>(serializer: unknown): Serializer<T> {
  *
  * @param redis An ioredis `Redis` or `Cluster`.
  * @param options See {@link CacheOptions}; durations are integers in milliseconds.
- * @throws {TypeError | RangeError} naming the option when an option is missing or invalid, e.g.
- *   `ttlMs must be an integer >= 1, got 0`, `jitter must be a number >= 0 and < 1, got 1`.
+ * @throws {TypeError | RangeError} naming the option when an option is missing, invalid or unknown,
+ *   e.g. `ttlMs must be an integer >= 1, got 0`, `jitter must be a number >= 0 and < 1, got 1`,
+ *   `createCache: unknown option "ttl"; ...` (a misspelt option is refused, not dropped).
  * @example
  * const users = createCache<User>(redis, { namespace: 'users', ttlMs: 60_000, lockTtlMs: 2_000, negativeTtlMs: 5_000 });
  * const user = await users.getOrLoad(`user:${id}`, async () => (await db.findUser(id)) ?? NotFound); // User | undefined
@@ -339,6 +362,7 @@ function checkSerializer<T>(serializer: unknown): Serializer<T> {
  */
 export function createCache<T = unknown>(redis: RedisClient, options: CacheOptions<T>): Cache<T> {
   if (typeof options !== 'object' || options === null) throw new TypeError('options must be an object');
+  checkKnownOptions('createCache', options, CACHE_OPTION_NAMES);
   const ttlMs = checkInteger('ttlMs', options.ttlMs, 1);
   const jitter = checkJitter(options.jitter ?? 0.1);
   if (Math.ceil(ttlMs * (1 + jitter)) > MAX_EXACT) throw new RangeError('ttlMs * (1 + jitter) must be below 2^53');

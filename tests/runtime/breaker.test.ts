@@ -230,6 +230,11 @@ describe('circuit breaker', () => {
       new RangeError('failureThreshold must be an integer >= 1 and <= 1000000000, got 0'),
     );
     expect(() => createCircuitBreaker(r, { ...base, openMs: 1.5 })).toThrow(RangeError);
+    expect(() => createCircuitBreaker(r, { ...base, resetTimeoutMs: 1000 } as never)).toThrow(
+      new TypeError(
+        'createCircuitBreaker: unknown option "resetTimeoutMs"; the options are failureThreshold, windowMs, openMs, halfOpenProbes, namespace, version, scope, identitySecret, onRedisError, timeoutMs, outageRetryAfterMs, fallback, redisProbeIntervalMs',
+      ),
+    );
     expect(() => createCircuitBreaker(r, { ...base, onRedisError: 'maybe' as never })).toThrow(
       new TypeError(`onRedisError must be one of 'fail-closed', 'fail-open', 'fallback', got "maybe"`),
     );

@@ -538,6 +538,12 @@ describe('createCache: argument validation (before any Redis call)', () => {
     ],
     [{ version: 'v{1}' }, new RangeError("version must be 1-64 characters of A-Z a-z 0-9 _ . - (no ':', '{', '}'), got 'v{1}'")],
     [{ ttlMs: Number.MAX_SAFE_INTEGER, jitter: 0.5 }, new RangeError('ttlMs * (1 + jitter) must be below 2^53')],
+    [
+      { ttl: 1000 },
+      new TypeError(
+        'createCache: unknown option "ttl"; the options are namespace, version, ttlMs, jitter, lockTtlMs, maxWaitMs, earlyRecompute, negativeTtlMs, serializer, onBackgroundError, timeoutMs, redisProbeIntervalMs, onRedisError, staleIfErrorMs, staleMaxBytes',
+      ),
+    ],
   ])('%o', (patch, error) => {
     expect(make(patch)).toThrow(error);
   });
