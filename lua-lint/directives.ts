@@ -46,6 +46,14 @@ const DIRECTIVE = /^\s*(lua-lint-disable-next-line|lua-lint-disable-line|lua-lin
 const PERSISTENT = /^\s*redis-ttl\s+persistent\s*:\s*(.*)$/s;
 
 /**
+ * Whether `text` can hold a directive at all (each kind spells `lua-lint-` or `redis-ttl`): a
+ * script without either has its comments left unread.
+ */
+export function mayHoldDirectives(text: string): boolean {
+  return text.includes('lua-lint-') || text.includes('redis-ttl');
+}
+
+/**
  * The message for `id`, unknown, in a `kind` comment: names the nearest rule id when it is at most
  * a third of the id's length away (at least 2 edits: `no-getst`, `No-Getset`), else every rule id.
  */

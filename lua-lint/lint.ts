@@ -5,7 +5,7 @@
 import { keyPatternMatcher } from '../semantics/key-patterns.js';
 import { parseRedisVersion } from '../semantics/versions.js';
 import { walkScript, rangeOf } from './analyze.js';
-import { readDirectives } from './directives.js';
+import { mayHoldDirectives, readDirectives } from './directives.js';
 import { libraryLoadErrors } from './library.js';
 import { lineIndex } from './lines.js';
 import { parseLua } from './parse.js';
@@ -79,11 +79,9 @@ function analyze(text: string, options: AnalyzeOptions, checked: CheckedOptions)
   if (!parsed.ok) return [fatal(`Parsing error: ${parsed.message}`, parsed.offset, lines)];
 
   const severities = resolveSeverities(checked);
-  // Comments are read only when one can be a directive (both kinds spell one of these words).
-  const directives =
-    text.includes('lua-lint-') || text.includes('redis-ttl')
-      ? readDirectives(parsed.comments, lines, parsed.ast.body[0] ? rangeOf(parsed.ast.body[0])[0] : text.length, text)
-      : undefined;
+  const directives = mayHoldDirectives(text)
+    ? readDirectives(parsed.comments, lines, parsed.ast.body[0] ? rangeOf(parsed.ast.body[0])[0] : text.length, text)
+    : undefined;
   const patterns = [...persistentKeys, ...(directives?.globalPersistent ?? [])].map(keyPatternMatcher);
   const byLine = new Map([...(directives?.persistentByLine ?? [])].map(([line, keys]) => [line, keys.map(keyPatternMatcher)]));
   const isPersistent =

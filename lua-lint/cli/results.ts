@@ -48,6 +48,15 @@ export function ignoredFileMessage(): LintMessage {
   };
 }
 
+/**
+ * Whether a message is about the file rather than its code ({@link ignoredFileMessage}): no rule
+ * and not a parse error. Formats without a line-less message (JSON as ESLint writes it, SARIF's
+ * tool notifications, GitHub's file annotations) tell these apart with it.
+ */
+export function isFileMessage(message: Pick<LintMessage, 'ruleId' | 'fatal'>): boolean {
+  return message.ruleId === null && message.fatal !== true;
+}
+
 /** Turns analyzer findings into a result, sorted by position as ESLint sorts its messages. */
 export function createResult(filePath: string, findings: readonly LuaFinding[]): LintResult {
   const messages = findings

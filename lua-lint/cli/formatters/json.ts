@@ -1,9 +1,10 @@
 /**
  * ESLint's `json` format: the results array as one line of JSON. A message about a whole file (an
- * ignored file named on the command line: `ruleId: null`, line 0, not fatal) is written as ESLint
+ * ignored file named on the command line, `isFileMessage`) is written as ESLint
  * writes its own (`createIgnoreResult` in eslint/lib/eslint/eslint-helpers.js): `fatal: false`
  * and no position fields.
  */
+import { isFileMessage } from '../results.js';
 import type { Formatter } from './types.js';
 
 /** The json formatter. */
@@ -18,7 +19,3 @@ export const json: Formatter = (results) =>
         : result,
     ),
   );
-
-function isFileMessage(message: { ruleId: string | null; line: number; fatal?: boolean }): boolean {
-  return message.ruleId === null && message.line === 0 && message.fatal !== true;
-}

@@ -14,7 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { RULES, RULE_IDS } from '../../rules.js';
 import { CLI_DOCS_URL, REPOSITORY_URL } from '../package-info.js';
 import { relativeInside } from '../paths.js';
-import { STDIN_FILE_PATH, type LintMessage } from '../results.js';
+import { STDIN_FILE_PATH, isFileMessage } from '../results.js';
 import type { Formatter } from './types.js';
 
 /** The rule id used in SARIF (and GitHub annotation titles) for a parse error. */
@@ -51,10 +51,6 @@ function artifactLocation(filePath: string, cwd: string): { uri: string; uriBase
   return { uri: relative.split('/').map(encodeURIComponent).join('/'), uriBaseId: SRCROOT };
 }
 
-/** A message about the file rather than its code: no rule, not a parse error (an ignored file). */
-function isFileNotice(message: LintMessage): boolean {
-  return message.ruleId === null && message.fatal !== true;
-}
 
 /** The sarif formatter: one run, pretty-printed. */
 export const sarif: Formatter = (results, context) => {
@@ -64,7 +60,7 @@ export const sarif: Formatter = (results, context) => {
   // rule: it is a tool execution notification of the run, with the file as its location.
   const notifications = results.flatMap((result) =>
     result.messages
-      .filter((message) => isFileNotice(message))
+      .filter((message) => isFileMessage(message))
       .map((message) => ({
         level: levelOf(message.severity),
         message: { text: message.message },
@@ -72,7 +68,7 @@ export const sarif: Formatter = (results, context) => {
       })),
   );
   const sarifResults = results.flatMap((result) =>
-    result.messages.filter((message) => !isFileNotice(message)).map((message) => {
+    result.messages.filter((message) => !isFileMessage(message)).map((message) => {
       const ruleId = message.ruleId ?? PARSE_ERROR_RULE_ID;
       return {
         ruleId,
