@@ -149,12 +149,13 @@ function ratio(a: number, b: number): string {
   return b > 0 ? (a / b).toFixed(2) : '-';
 }
 
-/** A stand-in for an ioredis client: `defineCommand` defines scripts that resolve at once. */
+/** A stand-in for an ioredis client: `evalsha`, `eval` and the scripts `defineCommand` defines resolve at once. */
 function instantClient(): object {
   const client: Record<string, unknown> = {
     defineCommand(name: string) {
       client[name] = () => Promise.resolve([1, 5, 0, 100]);
     },
+    evalsha: () => Promise.resolve([1, 5, 0, 100]),
     eval: () => Promise.resolve([1, 5, 0, 100]),
   };
   return client;
