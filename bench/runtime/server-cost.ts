@@ -7,25 +7,39 @@
  *   npm run bench:runtime-server                  (starts a redis-server of its own)
  *   BENCH_CALLS=100000 BENCH_ROUNDS=7 npm run bench:runtime-server
  *   BENCH_BASELINE_REF=8be68f9 npm run bench:runtime-server   (adds the scripts of that commit)
+ *   BENCH_METRIC=instructions npm run bench:runtime-server    (instructions per call, under callgrind)
  *
  * Three workloads, each BENCH_CALLS calls (default 20,000) in pipelines of 100, in BENCH_ROUNDS
  * interleaved rounds (default 5), `CONFIG RESETSTAT` before each measurement: one hot key and
  * 10,000 keys, every call admitted (a limit of 10^9), and "at the limit": BENCH_CALLS / 200 keys
  * at a limit of 100 per minute, 200 calls each (half of them denied: the denial path, and the
  * sliding-window log's retry time).
+ * With `BENCH_METRIC=instructions`, the same calls are counted in CPU instructions executed by the
+ * server per call instead (`valgrind --tool=callgrind` around a redis-server of its own, counters
+ * zeroed before and dumped after each measurement; the client's pipelines, the server's protocol
+ * handling and the script together, kernel time not included): the same count on every run, so
+ * a variant that saves 2% shows as 2% on a machine other work shares, where commandstats' timings
+ * move by 10-20% from run to run. One round is enough (default BENCH_ROUNDS=1, BENCH_CALLS=2000);
+ * about 3 s per script and workload, since valgrind runs the server ~50x slower.
  * The scripts are read from `runtime/scripts/*.lua` (no build needed); `BENCH_BASELINE_REF`
  * reads the same files at another commit (`git show`), measured in the same rounds. The variants
  * (made here from the shipped scripts) are candidates measured and not shipped, with their numbers
  * in runtime/README.md: the token and leaky buckets with their state in one string written by
  * `SET ... PX` instead of a hash and `PEXPIRE`, and GCRA without its argument checks.
  */
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { startRedisServer } from '../../tests/helpers/redis-server.js';
+import { freePort, startRedisServer, stopRedisServer, type RedisHandle } from '../../tests/helpers/redis-server.js';
 
-const CALLS = Number(process.env.BENCH_CALLS ?? 20_000);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const INSTRUCTIONS = process.env.BENCH_METRIC === 'instructions';
+if (process.env.BENCH_METRIC !== undefined && !INSTRUCTIONS && process.env.BENCH_METRIC !== 'time') {
+  throw new Error(`BENCH_METRIC must be 'time' (commandstats, the default) or 'instructions' (callgrind), got '${process.env.BENCH_METRIC}'`);
+}
+const CALLS = Number(process.env.BENCH_CALLS ?? (INSTRUCTIONS ? 2_000 : 20_000));
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (INSTRUCTIONS ? 1 : 5));
 const REF = process.env.BENCH_BASELINE_REF;
 const root = new URL('../../', import.meta.url);
 
@@ -124,7 +138,68 @@ const workloads: Array<{ label: string; keys: number; limit: Limit }> = [
   { label: 'at the limit', keys: Math.max(1, Math.floor(CALLS / 200)), limit: 'small' },
 ];
 
-const handle = await startRedisServer();
+/** A redis-server under `valgrind --tool=callgrind`, instrumentation off until {@link Counter.zero}. */
+interface Counter {
+  handle: RedisHandle;
+  /** Zeroes the server's instruction counters (the server must be idle). */
+  zero(): void;
+  /** Instructions the server executed since the last {@link Counter.zero}. */
+  read(): number;
+}
+
+async function startCounted(): Promise<Counter> {
+  const dir = mkdtempSync(join(tmpdir(), 'redis-ttl-callgrind-'));
+  const port = await freePort();
+  const child = spawn(
+    'valgrind',
+    ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${join(dir, 'cg.out')}`, 'redis-server', '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  child.on('error', (error) => {
+    throw new Error(`BENCH_METRIC=instructions needs valgrind (Debian package valgrind): ${error.message}`);
+  });
+  await new Promise<void>((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`redis-server under valgrind did not start in 60 s:\n${output}`)), 60_000);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Ready to accept connections')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('exit', (code) => reject(new Error(`valgrind redis-server exited with ${code}:\n${output}`)));
+  });
+  const control = (...args: string[]) => execFileSync('callgrind_control', [...args, String(child.pid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  control('--instr=on');
+  let dumps = 0;
+  return {
+    handle: {
+      url: `redis://127.0.0.1:${port}`,
+      source: 'redis-server',
+      named: false,
+      stop: async () => {
+        await stopRedisServer(child);
+        rmSync(dir, { recursive: true, force: true });
+      },
+    },
+    zero: () => void control('--zero'),
+    read: () => {
+      control('--dump');
+      dumps += 1;
+      // each dump is a file of its own (cg.out.1, cg.out.2, ...); its "summary:" line is the total
+      const file = readdirSync(dir).find((name) => name.endsWith(`.${dumps}`));
+      if (file === undefined) throw new Error(`callgrind wrote no dump ${dumps} in ${dir}`);
+      const summary = /^summary: (\d+)/m.exec(readFileSync(join(dir, file), 'utf8'));
+      if (summary === null) throw new Error(`no summary line in ${file}`);
+      return Number(summary[1]);
+    },
+  };
+}
+
+const counter = INSTRUCTIONS ? await startCounted() : undefined;
+const handle = counter?.handle ?? (await startRedisServer());
 const r = new Redis(handle.url);
 try {
   const shas = await Promise.all(variants.map((v) => r.script('LOAD', v.lua) as Promise<string>));
@@ -137,6 +212,7 @@ try {
         const v = variants[index]!;
         await r.flushdb();
         await r.config('RESETSTAT');
+        counter?.zero();
         for (let from = 0; from < CALLS; from += 100) {
           const pipeline = r.pipeline();
           const now = Date.now();
@@ -144,21 +220,24 @@ try {
           for (const [error] of (await pipeline.exec()) ?? []) if (error) throw error;
         }
         const label = `${w.label}|${v.name}`;
-        results.set(label, [...(results.get(label) ?? []), usecPerCall(await r.info('commandstats'))]);
+        const cost = counter === undefined ? usecPerCall(await r.info('commandstats')) : counter.read() / CALLS;
+        results.set(label, [...(results.get(label) ?? []), cost]);
       }
     }
   }
   const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
+  const unit = INSTRUCTIONS ? 'instructions' : 'µs';
+  const what = INSTRUCTIONS ? 'server instructions per EVALSHA (callgrind, pipelines of 100)' : 'server µs per EVALSHA (INFO commandstats)';
   console.log(
-    `Redis ${/redis_version:(\S+)/.exec(await r.info('server'))?.[1]}: server µs per EVALSHA (INFO commandstats), median of ${ROUNDS} interleaved rounds of ${CALLS.toLocaleString('en-US')} calls.\n`,
+    `Redis ${/redis_version:(\S+)/.exec(await r.info('server'))?.[1]}: ${what}, median of ${ROUNDS} interleaved rounds of ${CALLS.toLocaleString('en-US')} calls.\n`,
   );
-  console.log(`| script | ${workloads.map((w) => `${w.label} µs | / floor`).join(' | ')} |`);
+  console.log(`| script | ${workloads.map((w) => `${w.label} ${unit} | / floor`).join(' | ')} |`);
   console.log(`| --- | ${workloads.map(() => '---: | ---:').join(' | ')} |`);
   for (const v of variants) {
     const cells = workloads.map((w) => {
       const us = median(results.get(`${w.label}|${v.name}`)!);
       const floor = median(results.get(`${w.label}|${variants[0]!.name}`)!);
-      return `${us.toFixed(2)} | ${(us / floor).toFixed(2)}`;
+      return `${INSTRUCTIONS ? Math.round(us).toLocaleString('en-US') : us.toFixed(2)} | ${(us / floor).toFixed(2)}`;
     });
     console.log(`| ${v.name} | ${cells.join(' | ')} |`);
   }
