@@ -28,7 +28,7 @@ if ARGV[1] == nil or ARGV[1] == '' then
   return redis.error_reply('ERR redis-ttl cache_get: token must be a non-empty string')
 end
 local lock_ttl = tonumber(ARGV[2])
-if lock_ttl == nil or lock_ttl ~= math.floor(lock_ttl) or lock_ttl < 1 or lock_ttl > MAX then
+if lock_ttl == nil or lock_ttl % 1 ~= 0 or lock_ttl < 1 or lock_ttl > MAX then
   return redis.error_reply('ERR redis-ttl cache_get: lockTtlMs must be an integer >= 1')
 end
 local xfetch = tonumber(ARGV[3])

@@ -26,7 +26,7 @@ if kind ~= 'v' and kind ~= 'a' then
   return redis.error_reply("ERR redis-ttl cache_set: kind must be 'v' or 'a'")
 end
 local ttl = tonumber(ARGV[4])
-if ttl == nil or ttl ~= math.floor(ttl) or ttl < 1 or ttl > MAX then
+if ttl == nil or ttl % 1 ~= 0 or ttl < 1 or ttl > MAX then
   return redis.error_reply('ERR redis-ttl cache_set: ttlMs must be an integer >= 1')
 end
 local delta
@@ -37,7 +37,7 @@ if ARGV[5] == '' then
   end
 else
   delta = tonumber(ARGV[5])
-  if delta == nil or delta ~= math.floor(delta) or delta < 0 or delta > MAX then
+  if delta == nil or delta % 1 ~= 0 or delta < 0 or delta > MAX then
     return redis.error_reply('ERR redis-ttl cache_set: deltaMs must be an integer >= 0')
   end
 end

@@ -27,19 +27,19 @@
 local MAX_MS = 1000000000000
 local MAX_NOW = 4503599627370496
 local threshold = tonumber(ARGV[1])
-if threshold == nil or threshold ~= math.floor(threshold) or threshold < 1 or threshold > 1000000000 then
+if threshold == nil or threshold % 1 ~= 0 or threshold < 1 or threshold > 1000000000 then
   return redis.error_reply('ERR redis-ttl circuit_acquire: failureThreshold must be an integer >= 1')
 end
 local window = tonumber(ARGV[2])
-if window == nil or window ~= math.floor(window) or window < 1 or window > MAX_MS then
+if window == nil or window % 1 ~= 0 or window < 1 or window > MAX_MS then
   return redis.error_reply('ERR redis-ttl circuit_acquire: windowMs must be an integer >= 1 and <= 10^12')
 end
 local open_ms = tonumber(ARGV[3])
-if open_ms == nil or open_ms ~= math.floor(open_ms) or open_ms < 1 or open_ms > MAX_MS then
+if open_ms == nil or open_ms % 1 ~= 0 or open_ms < 1 or open_ms > MAX_MS then
   return redis.error_reply('ERR redis-ttl circuit_acquire: openMs must be an integer >= 1 and <= 10^12')
 end
 local probes = tonumber(ARGV[4])
-if probes == nil or probes ~= math.floor(probes) or probes < 1 or probes > 1000000000 then
+if probes == nil or probes % 1 ~= 0 or probes < 1 or probes > 1000000000 then
   return redis.error_reply('ERR redis-ttl circuit_acquire: halfOpenProbes must be an integer >= 1')
 end
 local now
@@ -48,7 +48,7 @@ if ARGV[5] == '' then
   now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 else
   now = tonumber(ARGV[5])
-  if now == nil or now ~= math.floor(now) or now < 0 or now > MAX_NOW then
+  if now == nil or now % 1 ~= 0 or now < 0 or now > MAX_NOW then
     return redis.error_reply('ERR redis-ttl circuit_acquire: now must be an integer >= 0 and <= 2^52')
   end
 end

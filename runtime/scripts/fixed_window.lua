@@ -14,15 +14,15 @@
 -- TIME: https://redis.io/docs/latest/commands/time/ ; PEXPIRE: https://redis.io/docs/latest/commands/pexpire/
 local MAX = 9007199254740991
 local limit = tonumber(ARGV[1])
-if limit == nil or limit ~= math.floor(limit) or limit < 1 or limit > MAX then
+if limit == nil or limit % 1 ~= 0 or limit < 1 or limit > MAX then
   return redis.error_reply('ERR redis-ttl fixed_window: limit must be an integer >= 1')
 end
 local window = tonumber(ARGV[2])
-if window == nil or window ~= math.floor(window) or window < 1 or window > MAX then
+if window == nil or window % 1 ~= 0 or window < 1 or window > MAX then
   return redis.error_reply('ERR redis-ttl fixed_window: windowMs must be an integer >= 1')
 end
 local cost = tonumber(ARGV[3])
-if cost == nil or cost ~= math.floor(cost) or cost < 1 or cost > MAX then
+if cost == nil or cost % 1 ~= 0 or cost < 1 or cost > MAX then
   return redis.error_reply('ERR redis-ttl fixed_window: cost must be an integer >= 1')
 end
 local now
@@ -32,7 +32,7 @@ if ARGV[4] == '' then
   now = t[1] * 1000 + math.floor(t[2] / 1000)
 else
   now = tonumber(ARGV[4])
-  if now == nil or now ~= math.floor(now) or now < 0 or now > MAX then
+  if now == nil or now % 1 ~= 0 or now < 0 or now > MAX then
     return redis.error_reply('ERR redis-ttl fixed_window: now must be an integer >= 0')
   end
 end

@@ -16,19 +16,19 @@
 -- SET: https://redis.io/docs/latest/commands/set/ ; TIME: https://redis.io/docs/latest/commands/time/
 local MAX = 9007199254740991
 local burst = tonumber(ARGV[1])
-if burst == nil or burst ~= math.floor(burst) or burst < 1 or burst > MAX then
+if burst == nil or burst % 1 ~= 0 or burst < 1 or burst > MAX then
   return redis.error_reply('ERR redis-ttl gcra: burst must be an integer >= 1')
 end
 local per = tonumber(ARGV[2])
-if per == nil or per ~= math.floor(per) or per < 1 or burst * per > MAX then
+if per == nil or per % 1 ~= 0 or per < 1 or burst * per > MAX then
   return redis.error_reply('ERR redis-ttl gcra: interval numerator must be an integer >= 1 and burst * P < 2^53')
 end
 local units = tonumber(ARGV[3])
-if units == nil or units ~= math.floor(units) or units < 1 or units > MAX then
+if units == nil or units % 1 ~= 0 or units < 1 or units > MAX then
   return redis.error_reply('ERR redis-ttl gcra: interval denominator must be an integer >= 1')
 end
 local cost = tonumber(ARGV[4])
-if cost == nil or cost ~= math.floor(cost) or cost < 1 or cost > MAX then
+if cost == nil or cost % 1 ~= 0 or cost < 1 or cost > MAX then
   return redis.error_reply('ERR redis-ttl gcra: cost must be an integer >= 1')
 end
 local now
@@ -38,7 +38,7 @@ if ARGV[5] == '' then
   now = t[1] * 1000 + math.floor(t[2] / 1000)
 else
   now = tonumber(ARGV[5])
-  if now == nil or now ~= math.floor(now) or now < 0 or now > MAX then
+  if now == nil or now % 1 ~= 0 or now < 0 or now > MAX then
     return redis.error_reply('ERR redis-ttl gcra: now must be an integer >= 0')
   end
 end

@@ -11,11 +11,11 @@
 -- raised by PEXPIRE after the INCRBY would leave a freshly created key without TTL.
 -- PTTL answers -1 for a key without TTL (https://redis.io/docs/latest/commands/pttl/).
 local by = tonumber(ARGV[1])
-if by == nil or by ~= math.floor(by) or by > 9007199254740991 or by < -9007199254740991 then
+if by == nil or by % 1 ~= 0 or by > 9007199254740991 or by < -9007199254740991 then
   return redis.error_reply('ERR redis-ttl increment: by must be an integer')
 end
 local ttl_ms = tonumber(ARGV[2])
-if ttl_ms == nil or ttl_ms ~= math.floor(ttl_ms) or ttl_ms < 1 or ttl_ms > 9007199254740991 then
+if ttl_ms == nil or ttl_ms % 1 ~= 0 or ttl_ms < 1 or ttl_ms > 9007199254740991 then
   return redis.error_reply('ERR redis-ttl increment: ttlMs must be an integer >= 1')
 end
 local mode = ARGV[3]

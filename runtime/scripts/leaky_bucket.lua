@@ -15,19 +15,19 @@
 -- TIME: https://redis.io/docs/latest/commands/time/ ; PEXPIRE: https://redis.io/docs/latest/commands/pexpire/
 local MAX = 9007199254740991
 local capacity = tonumber(ARGV[1])
-if capacity == nil or capacity ~= math.floor(capacity) or capacity < 1 or capacity > MAX then
+if capacity == nil or capacity % 1 ~= 0 or capacity < 1 or capacity > MAX then
   return redis.error_reply('ERR redis-ttl leaky_bucket: capacity must be an integer >= 1')
 end
 local num = tonumber(ARGV[2])
-if num == nil or num ~= math.floor(num) or num < 1 or num > MAX then
+if num == nil or num % 1 ~= 0 or num < 1 or num > MAX then
   return redis.error_reply('ERR redis-ttl leaky_bucket: rate numerator must be an integer >= 1')
 end
 local den = tonumber(ARGV[3])
-if den == nil or den ~= math.floor(den) or den < 1 or capacity * den > MAX then
+if den == nil or den % 1 ~= 0 or den < 1 or capacity * den > MAX then
   return redis.error_reply('ERR redis-ttl leaky_bucket: rate denominator must be an integer >= 1 and capacity * den < 2^53')
 end
 local cost = tonumber(ARGV[4])
-if cost == nil or cost ~= math.floor(cost) or cost < 1 or cost > MAX then
+if cost == nil or cost % 1 ~= 0 or cost < 1 or cost > MAX then
   return redis.error_reply('ERR redis-ttl leaky_bucket: cost must be an integer >= 1')
 end
 local now
@@ -37,7 +37,7 @@ if ARGV[5] == '' then
   now = t[1] * 1000 + math.floor(t[2] / 1000)
 else
   now = tonumber(ARGV[5])
-  if now == nil or now ~= math.floor(now) or now < 0 or now > MAX then
+  if now == nil or now % 1 ~= 0 or now < 0 or now > MAX then
     return redis.error_reply('ERR redis-ttl leaky_bucket: now must be an integer >= 0')
   end
 end
