@@ -8,10 +8,12 @@
  *   BENCH_CALLS=100000 BENCH_ROUNDS=7 npm run bench:runtime-server
  *   BENCH_BASELINE_REF=8be68f9 npm run bench:runtime-server   (adds the scripts of that commit)
  *   BENCH_METRIC=instructions npm run bench:runtime-server    (instructions per call, under callgrind)
+ *   BENCH_EXTRA=/tmp/a.lua:gcra npm run bench:runtime-server  (also a candidate file, with gcra's arguments)
  *
- * Three workloads, each BENCH_CALLS calls (default 20,000) in pipelines of 100, in BENCH_ROUNDS
- * interleaved rounds (default 5), `CONFIG RESETSTAT` before each measurement: one hot key and
- * 10,000 keys, every call admitted (a limit of 10^9), and "at the limit": BENCH_CALLS / 200 keys
+ * Four workloads, each BENCH_CALLS calls (default 20,000) in pipelines of 100, in BENCH_ROUNDS
+ * interleaved rounds (default 5), `CONFIG RESETSTAT` before each measurement: one hot key, a new
+ * key per call, and "warm keys" (BENCH_CALLS / 10 keys that each got one call before, ten calls
+ * each), every call admitted (a limit of 10^9); and "at the limit": BENCH_CALLS / 200 keys
  * at a limit of 100 per minute, 200 calls each (half of them denied: the denial path, and the
  * sliding-window log's retry time).
  * With `BENCH_METRIC=instructions`, the same calls are counted in CPU instructions executed by the
@@ -126,14 +128,25 @@ for (const [script, args] of Object.entries(ARGS)) {
   }
   if (script === 'gcra') variants.push({ name: 'gcra, no argument checks (candidate)', lua: unchecked(), args });
 }
+// BENCH_EXTRA=<file.lua>:<script>,...: candidate files, measured with the arguments of <script>
+for (const entry of (process.env.BENCH_EXTRA ?? '').split(',').filter(Boolean)) {
+  const at = entry.lastIndexOf(':');
+  const args = ARGS[entry.slice(at + 1)];
+  if (at < 0 || args === undefined) throw new Error(`BENCH_EXTRA entries are <file.lua>:<one of ${Object.keys(ARGS).join(', ')}>, got '${entry}'`);
+  variants.push({ name: `${entry.slice(0, at)} (candidate)`, lua: readFileSync(entry.slice(0, at), 'utf8'), args });
+}
 
 function usecPerCall(info: string): number {
   return Number(/cmdstat_evalsha:calls=\d+,usec=\d+,usec_per_call=([\d.]+)/.exec(info)?.[1] ?? NaN);
 }
 
-const workloads: Array<{ label: string; keys: number; limit: Limit }> = [
+/** `warm`: each key gets one call before the measurement (keys that already hold state). */
+const workloads: Array<{ label: string; keys: number; limit: Limit; warm?: true }> = [
   { label: 'hot key', keys: 1, limit: 'big' },
-  { label: '10,000 keys', keys: 10_000, limit: 'big' },
+  // every call creates its key (a first call per identity)
+  { label: 'new keys', keys: CALLS, limit: 'big' },
+  // ten calls per key on keys that hold state already (many identities in steady state)
+  { label: 'warm keys', keys: Math.max(1, Math.floor(CALLS / 10)), limit: 'big', warm: true },
   // 200 calls per key at a limit of 100 per minute: half of them denied
   { label: 'at the limit', keys: Math.max(1, Math.floor(CALLS / 200)), limit: 'small' },
 ];
@@ -211,14 +224,18 @@ try {
         const index = (k + round) % variants.length;
         const v = variants[index]!;
         await r.flushdb();
+        const calls = async (count: number): Promise<void> => {
+          for (let from = 0; from < count; from += 100) {
+            const pipeline = r.pipeline();
+            const now = Date.now();
+            for (let i = from; i < Math.min(count, from + 100); i += 1) pipeline.evalsha(shas[index]!, 1, `k:${i % w.keys}`, ...v.args(w.limit, now));
+            for (const [error] of (await pipeline.exec()) ?? []) if (error) throw error;
+          }
+        };
+        if (w.warm) await calls(w.keys);
         await r.config('RESETSTAT');
         counter?.zero();
-        for (let from = 0; from < CALLS; from += 100) {
-          const pipeline = r.pipeline();
-          const now = Date.now();
-          for (let i = from; i < from + 100; i += 1) pipeline.evalsha(shas[index]!, 1, `k:${i % w.keys}`, ...v.args(w.limit, now));
-          for (const [error] of (await pipeline.exec()) ?? []) if (error) throw error;
-        }
+        await calls(CALLS);
         const label = `${w.label}|${v.name}`;
         const cost = counter === undefined ? usecPerCall(await r.info('commandstats')) : counter.read() / CALLS;
         results.set(label, [...(results.get(label) ?? []), cost]);
