@@ -10,19 +10,20 @@
 -- ARGV[4]  now        '' to use the server clock (TIME), else integer milliseconds (tests only)
 -- Returns  { allowed 0|1, remaining, retryAfterMs (-1: never), resetAfterMs }
 --
--- A call at time t counts the members scored in (t - windowMs, t]: the cost admitted in the
--- window is <before> + cost of the newest member minus <before> of the oldest one in the window,
--- two lookups by rank. The retry time of a denied call is the time the oldest members whose
--- costs add up to what is missing leave the window: a binary search over the ranks (at most
--- 14 lookups with 10,000 members; none when the oldest member in the window covers what is missing,
--- as for a call of cost 1 at the limit, and one when every call cost 1). A denied call writes
--- nothing. An admitted call prunes at most 64 members that have left the window, adds its own and
--- moves the TTL to when it leaves the window (PEXPIRE only when that moved: not for a second call
--- in the same millisecond). Every call does O(log n) work whatever its cost or the limit.
--- Bounded shape: the window holds at most 10,000 members (Redis frees a set of 20,000 members,
--- these and the ones left to prune, in about a millisecond when the key expires). An admission
--- beyond that is merged into the newest member, which takes the new time: its older cost then
--- counts as admitted now, so the log can only deny earlier than exact, never admit more. Exact
+-- A call at time t counts the members scored in (t - windowMs, t]: the cost admitted in the window
+-- is <before> + cost of the newest member minus <before> of the oldest one in the window: the set's
+-- first and last members while none has left the window (one lookup when it holds one member),
+-- ZCOUNT and a third lookup by rank when some have. The retry time of a denied call is the time the
+-- oldest members whose costs add up to what is missing leave the window: a binary search over the
+-- ranks (at most 14 lookups with 10,000 members; none when the oldest member in the window covers
+-- what is missing, as for a call of cost 1 at the limit, and one when every call cost 1). A denied
+-- call writes nothing. An admitted call prunes at most 64 members that have left the window, adds
+-- its own and moves the TTL to when it leaves the window (PEXPIRE only when that moved: not for a
+-- second call in the same millisecond). Every call does O(log n) work whatever its cost or the
+-- limit. Bounded shape: the window holds at most 10,000 members (Redis frees a set of 20,000
+-- members, these and the ones left to prune, in about a millisecond when the key expires). An
+-- admission beyond that is merged into the newest member, which takes the new time: its older cost
+-- then counts as admitted now, so the log can only deny earlier than exact, never admit more. Exact
 -- as long as at most 10,000 calls are admitted per window.
 -- ZRANGE: https://redis.io/docs/latest/commands/zrange/ ; TIME: https://redis.io/docs/latest/commands/time/
 local MAX = 9007199254740991
@@ -59,6 +60,7 @@ local FOREIGN = 'ERR redis-ttl sliding_window_log: the key holds a member this s
 
 local cutoff = now - window
 local size = redis.call('ZCARD', KEYS[1])
+-- members that left the window (scored <= cutoff): they come first in the set
 local stale = 0
 local used = 0
 local base = 0
@@ -71,25 +73,37 @@ local newest_at = nil
 local oldest_own = 0
 local oldest_at = nil
 if size > 0 then
-  stale = redis.call('ZCOUNT', KEYS[1], '-inf', string.format('%d', cutoff))
-  newest = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
+  -- the oldest member of the set: while it is in the window, nothing is stale and it is the
+  -- oldest one in the window (no ZCOUNT, and no third lookup)
+  local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+  newest = first
+  if size > 1 then
+    newest = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
+  end
   newest_before, newest_own = parse(newest[1])
   if newest_before == nil or newest_own == nil then
     return redis.error_reply(FOREIGN)
   end
   total = newest_before + newest_own
   newest_at = tonumber(newest[2])
-  if stale == size - 1 then
-    -- the newest member is the only one in the window
-    base = newest_before
-    oldest_own = newest_own
-    oldest_at = newest_at
-    used = newest_own
-  elseif stale < size then
-    local oldest = redis.call('ZRANGE', KEYS[1], stale, stale, 'WITHSCORES')
-    base, oldest_own = parse(oldest[1])
-    if base == nil or oldest_own == nil then
-      return redis.error_reply(FOREIGN)
+  local oldest = first
+  if tonumber(first[2]) <= cutoff then
+    stale = redis.call('ZCOUNT', KEYS[1], '-inf', string.format('%d', cutoff))
+    oldest = nil
+    if newest_at > cutoff then
+      oldest = redis.call('ZRANGE', KEYS[1], stale, stale, 'WITHSCORES')
+    end
+  end
+  if oldest ~= nil then
+    if oldest[1] == newest[1] then
+      -- the newest member is the only one in the window
+      base = newest_before
+      oldest_own = newest_own
+    else
+      base, oldest_own = parse(oldest[1])
+      if base == nil or oldest_own == nil then
+        return redis.error_reply(FOREIGN)
+      end
     end
     oldest_at = tonumber(oldest[2])
     used = total - base
