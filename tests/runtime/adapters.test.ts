@@ -15,7 +15,7 @@ import type { Redis } from 'ioredis';
 import { createClient } from 'redis';
 import { createClient as createClientV6 } from 'redis-v6';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collect, createLimiter, incrementWithTtl, RedisUnavailableError, setKeepTtl, type RedisClient } from '../../runtime/index.js';
+import { collect, createCache, createLimiter, incrementWithTtl, RedisUnavailableError, setKeepTtl, type RedisClient } from '../../runtime/index.js';
 import { runnerFor } from '../../runtime/client.js';
 import { needsOwnServer, scanWithPttl, uniquePrefix, useRedis } from '../helpers/redis.js';
 
@@ -179,6 +179,30 @@ describe('ioredis runner', () => {
     await incrementWithTtl(client, key, { ttlMs: 60_000 });
     expect(await collect(client, key)).toBe('2');
     expect(ioredisCalls).toEqual(['eval', 'evalsha', 'eval']);
+  });
+
+  it("applies the client's keyPrefix to every script's keys and to the cache's GET, as to any command", async () => {
+    const prefix = `${uniquePrefix('kp')}:`;
+    const client = redis.client({ keyPrefix: prefix });
+    const namespace = uniquePrefix('kpns');
+    const limiter = createLimiter(client, { algorithm: 'fixed-window', limit: 2, windowMs: 60_000, onRedisError: 'fail-closed', namespace });
+    // EVAL on the first call, EVALSHA on the next ones: the same key either way
+    const allowed = [await limiter.take('ada'), await limiter.take('ada'), await limiter.take('ada')].map((r) => r.allowed);
+    expect(allowed).toEqual([true, true, false]);
+    const pttl = await admin.pttl(`${prefix}${limiter.keyFor('ada')}`);
+    expect(pttl).toBeGreaterThan(0);
+    expect(pttl).toBeLessThanOrEqual(60_000);
+    expect(await admin.exists(limiter.keyFor('ada'))).toBe(0);
+    const cache = createCache<string>(client, { namespace, ttlMs: 60_000 });
+    let loads = 0;
+    const loader = async () => {
+      loads += 1;
+      return 'value';
+    };
+    expect(await cache.getOrLoad('k', loader)).toBe('value');
+    expect(await cache.getOrLoad('k', loader)).toBe('value'); // a hit: the GET found the prefixed entry
+    expect(loads).toBe(1);
+    expect(await admin.pttl(`${prefix}${cache.keysFor('k').entry}`)).toBeGreaterThan(0);
   });
 });
 
