@@ -19,6 +19,7 @@
  *     rows are labelled "baseline", and "/ baseline" is ours as a ratio of it;
  *     BENCH_CLIENT_ONLY=1 stops after the client-side cost)
  *   BENCH_ONLY=limiters,cache,memory   (a subset of the sections)
+ *   BENCH_AUTOPIPELINING=1             (the shared ioredis connection with enableAutoPipelining)
  *
  * Each implementation of a cell is warmed up for 200 ms, then all of them are measured in turn,
  * BENCH_ROUNDS times (default 5) for BENCH_MS each (default 300 ms), and the median is reported:
@@ -484,11 +485,14 @@ async function main(): Promise<void> {
   if (ONLY.has('cache')) await cacheClientSideCost();
   if (process.env.BENCH_CLIENT_ONLY === '1') return;
   const handle = await startRedis();
-  const redis = new Redis(handle.url);
+  // every peer shares the one connection; BENCH_AUTOPIPELINING=1 turns on ioredis' batching of the
+  // commands of one tick (https://github.com/redis/ioredis#autopipelining) for all of them
+  const redis = new Redis(handle.url, { enableAutoPipelining: process.env.BENCH_AUTOPIPELINING === '1' });
   try {
     const version = /redis_version:(\S+)/.exec(await redis.info('server'))?.[1];
     console.log(
-      `Redis ${version} (${handle.source} ${handle.url}), node ${process.version}; median of ${ROUNDS} interleaved ${CELL_MS} ms cells after a ${WARMUP_MS} ms warm-up.\n`,
+      `Redis ${version} (${handle.source} ${handle.url}), node ${process.version}; median of ${ROUNDS} interleaved ${CELL_MS} ms cells after a ${WARMUP_MS} ms warm-up` +
+        `${redis.options.enableAutoPipelining ? '; ioredis enableAutoPipelining on' : ''}.\n`,
     );
     if (ONLY.has('limiters')) await limiters(redis);
     if (ONLY.has('cache')) await cacheHits(redis);
