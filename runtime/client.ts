@@ -1,7 +1,7 @@
 /**
  * The one small interface between the runtime and a Redis client. The client's shape decides the
  * adapter (no import of any client library at run time):
- * - ioredis `Redis` / `Cluster` (has `defineCommand`);
+ * - ioredis `Redis` / `Cluster` (has `defineCommand` and `evalsha`);
  * - node-redis v4+ client or cluster from `createClient()` / `createCluster()` (has `evalSha` /
  *   `eval` taking `{ keys, arguments }`, or only `sendCommand([...])`);
  * - @upstash/redis `Redis` (has lowercase `evalsha(sha, keys, args)` / `eval(script, keys, args)`),
@@ -114,11 +114,7 @@ const NO_ARGS: readonly string[] = [];
 const runners = new WeakMap<object, ScriptRunner>();
 
 function isIoredis(client: unknown): client is IoredisLike {
-  return (
-    typeof client === 'object' &&
-    client !== null &&
-    typeof (client as { defineCommand?: unknown }).defineCommand === 'function'
-  );
+  return hasFunction(client, 'defineCommand') && hasFunction(client, 'evalsha');
 }
 
 /**

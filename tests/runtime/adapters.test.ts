@@ -259,6 +259,9 @@ describe('runnerFor', () => {
     expect(() => runnerFor({ get: () => undefined } as unknown as RedisClient)).toThrow(
       /ioredis Redis or Cluster, a node-redis client .*@upstash\/redis/,
     );
+    // ioredis-like but without the evalsha the runner calls: refused here, not at the first call
+    const noEvalsha = { defineCommand: () => undefined, eval: () => Promise.resolve(1) };
+    expect(() => runnerFor(noEvalsha as unknown as RedisClient)).toThrow(/ioredis Redis or Cluster, a node-redis client/);
   });
 
   it('types: the clients of the three libraries are RedisClient values', () => {
