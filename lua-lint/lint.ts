@@ -114,7 +114,7 @@ function analyze(text: string, options: AnalyzeOptions, checked: CheckedOptions)
       ),
     );
   }
-  for (const refused of libraryLoadErrors(text, parsed.ast)) {
+  for (const refused of libraryLoadErrors(text, parsed.index)) {
     const end = lines.position(refused.endOffset);
     findings.push({ ...fatal(refused.message, refused.offset, lines), endLine: end.line, endColumn: end.column, endOffset: refused.endOffset });
   }
