@@ -75,11 +75,13 @@ function analyze(text: string, options: AnalyzeOptions, checked: CheckedOptions)
   // One parse, with ranges: line and column are computed from offsets, and only for what is
   // reported (the line index is built on its first use).
   const lines = lineIndex(text);
-  const parsed = parseLua(text);
+  // the comments are read only when the text can hold a directive
+  const withDirectives = mayHoldDirectives(text);
+  const parsed = parseLua(text, { comments: withDirectives });
   if (!parsed.ok) return [fatal(`Parsing error: ${parsed.message}`, parsed.offset, lines)];
 
   const severities = resolveSeverities(checked);
-  const directives = mayHoldDirectives(text)
+  const directives = withDirectives
     ? readDirectives(parsed.comments, lines, parsed.ast.body[0] ? rangeOf(parsed.ast.body[0])[0] : text.length, text)
     : undefined;
   const patterns = [...persistentKeys, ...(directives?.globalPersistent ?? [])].map(keyPatternMatcher);
