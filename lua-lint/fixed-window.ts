@@ -76,14 +76,14 @@ export function fixedWindowFindings(index: ScriptIndex, source: string): FixedWi
         const call = commandCall(statement.init[0]);
         const target = statement.variables[0];
         if (call && call.args[0] && target?.type === 'Identifier') {
-          const key = text(source, call.args[0]);
-          if (INCREMENTS.has(call.command)) increments.set(key, { command: call.command, local: target.name });
-          if (call.command === 'TTL' || call.command === 'PTTL') ttlLocals.set(target.name, key);
+          if (INCREMENTS.has(call.command)) increments.set(text(source, call.args[0]), { command: call.command, local: target.name });
+          if (call.command === 'TTL' || call.command === 'PTTL') ttlLocals.set(target.name, text(source, call.args[0]));
         }
         continue;
       }
       const call = commandCall(statement);
-      if (call && call.args[0]) {
+      // only SET and the expiries are looked at: the key's text is built for those alone
+      if (call && call.args[0] && (call.command === 'SET' || EXPIRIES.has(call.command))) {
         const key = text(source, call.args[0]);
         if (call.command === 'SET') {
           const options = tokens(call.args.slice(2));
