@@ -38,6 +38,8 @@ import {
   join,
   joinAll,
   joinNullable,
+  newKeyState,
+  newReply,
   newState,
   NIL,
   NUMBER,
@@ -372,12 +374,14 @@ class Walker {
     switch (node.type) {
       case 'LocalStatement': {
         const values = this.expressionList(node.init, st, ctx, node.variables.length);
-        node.variables.forEach((variable, i) => this.declare(ctx.scope, st, variable.name, values[i] ?? NIL, variable));
+        const variables = node.variables;
+        for (let i = 0; i < variables.length; i++) this.declare(ctx.scope, st, variables[i]!.name, values[i] ?? NIL, variables[i]);
         return st;
       }
       case 'AssignmentStatement': {
         const values = this.expressionList(node.init, st, ctx, node.variables.length);
-        node.variables.forEach((target, i) => {
+        for (let i = 0; i < node.variables.length; i++) {
+          const target = node.variables[i]!;
           if (target.type === 'Identifier') this.assign(ctx.scope, st, target.name, values[i] ?? NIL);
           else if (target.type === 'MemberExpression') {
             // M.f = function ... end: remember the field, so that calls of M.f are followed.
@@ -391,7 +395,7 @@ class Walker {
             const value = values[i];
             if (base.t === 'table' && value && isAppendIndex(target)) appendItem(base, value);
           }
-        });
+        }
         return st;
       }
       case 'CallStatement':
@@ -573,7 +577,7 @@ class Walker {
     const update = (key: KeyState): KeyState => {
       if (effect === 'delete') {
         const lastDelete = this.bump();
-        return { pending: [], exists: 'no', version: lastDelete, lastDelete };
+        return newKeyState([], 'no', lastDelete, lastDelete);
       }
       return { ...key, pending: [], ttl: true, version: this.bump() };
     };
@@ -609,12 +613,12 @@ class Walker {
           : (deleted && key.exists === 'yes') || (mayCreate && key.exists === 'no')
             ? 'maybe'
             : key.exists;
-      const next: KeyState = {
-        pending: cleared ? [] : key.pending,
+      const next = newKeyState(
+        cleared ? [] : key.pending,
         exists,
-        version: touched ? this.bump() : key.version,
-        lastDelete: deleted ? Math.max(key.lastDelete, el.lastDelete) : key.lastDelete,
-      };
+        touched ? this.bump() : key.version,
+        deleted ? Math.max(key.lastDelete, el.lastDelete) : key.lastDelete,
+      );
       if (el.ttl || (!touched && key.ttl)) next.ttl = true;
       return next;
     };
@@ -728,7 +732,7 @@ class Walker {
   // -- variables --------------------------------------------------------------------------------
 
   /** Variable ids by declaration site, so that a loop's locals keep their ids across iterations. */
-  private readonly declarationIds = new WeakMap<object, number>();
+  private readonly declarationIds = new Map<object, number>();
 
   private declare(scope: Scope, st: State, name: string, value: Value, site?: object): void {
     let id = site ? this.declarationIds.get(site) : undefined;
@@ -741,6 +745,7 @@ class Walker {
   }
 
   private lookupVar(scope: Scope, name: string): number | undefined {
+    if (!this.input.index.locals.has(name)) return undefined; // declared nowhere: no scope has it
     for (let s: Scope | undefined = scope; s; s = s.parent) {
       const id = s.names.get(name);
       if (id !== undefined) return id;
@@ -851,8 +856,8 @@ class Walker {
   /** Evaluates expressions left to right; the last one may expand to several values. */
   private expressionList(exprs: readonly L.Expression[], st: State, ctx: Ctx, want: number): Value[] {
     const values: Value[] = [];
-    exprs.forEach((expr, i) => {
-      const value = this.expression(expr, st, ctx);
+    for (let i = 0; i < exprs.length; i++) {
+      const value = this.expression(exprs[i]!, st, ctx);
       const last = i === exprs.length - 1;
       if (value.t === 'spread') {
         if (last && value.items) values.push(...value.items);
@@ -860,7 +865,7 @@ class Walker {
         else if (last) for (let k = values.length; k < want; k++) values.push(value.of ? element(value.of) : UNKNOWN);
         else values.push(value.items?.[0] ?? (value.of ? element(value.of) : UNKNOWN));
       } else values.push(value);
-    });
+    }
     return values;
   }
 
@@ -929,7 +934,7 @@ class Walker {
       }
       case 'MemberExpression': {
         const base = this.expression(node.base, st, ctx);
-        if (base.t === 'builtin') return builtin(`${base.name}.${node.identifier.name}`);
+        if (base.t === 'builtin') return memberBuiltin(base.name, node.identifier.name);
         if (base.t === 'table' && base.fields?.has(node.identifier.name) && node.indexer === '.') return base.fields.get(node.identifier.name)!;
         if (base.t === 'unknown' && base.origin) return { t: 'unknown', node, origin: base.origin };
         return { t: 'unknown', node };
@@ -938,13 +943,13 @@ class Walker {
         const base = this.expression(node.base, st, ctx);
         const index = this.expression(node.index, st, ctx);
         if (base.t === 'keys') {
-          if (index.t === 'num' && index.v !== undefined) return { t: 'key', id: `${base.name}[${index.v}]` };
+          if (index.t === 'num' && index.v !== undefined) return numberedKey(base.name, index.v);
           if (index.t === 'num' && index.keyIndex?.table === base.name) {
             const from = index.keyIndex.from;
-            return { t: 'key', id: from <= 1 ? `${base.name}[*]` : `${base.name}[${from}..]` };
+            return from <= 1 ? keyValue(base.name, '*') : keyValue(base.name, `${from}..`);
           }
           // Any other computed index is one key we cannot name: it stands for itself only.
-          return { t: 'key', id: `${base.name}[${expressionText(node.index)}]` };
+          return keyValue(base.name, this.textOf(node.index));
         }
         if (base.t === 'argv') {
           const literal = index.t === 'num' && index.v !== undefined ? index.v : '*';
@@ -955,11 +960,15 @@ class Walker {
           // i-th key's value or false (like GET on that key).
           if (base.command === 'MGET') {
             const element = base.elements?.[index.v - 1];
-            if (element) return { t: 'reply', command: 'GET', keyId: element.keyId, version: element.version, pending: element.pending, pcall: false };
+            if (element) {
+              const reply = newReply('GET', element.version, false);
+              reply.keyId = element.keyId;
+              reply.pending = element.pending;
+              return reply;
+            }
             return { t: 'unknown', node, origin: 'reply' };
           }
-          const { elements: _elements, luaType: _table, ...rest } = base;
-          return { ...rest, command: base.command === 'HMGET' ? 'HGET' : 'ZSCORE' };
+          return { ...base, elements: undefined, luaType: undefined, command: base.command === 'HMGET' ? 'HGET' : 'ZSCORE' };
         }
         if (base.t === 'reply' && base.command === 'TIME' && index.t === 'num' && (index.v === 1 || index.v === 2)) {
           // TIME answers { unix seconds, microseconds } (https://redis.io/docs/latest/commands/time/).
@@ -1339,9 +1348,9 @@ class Walker {
     // A spread may stand for any number of arguments: two unknown ones make the table read the
     // options it cannot see as unknown (SET key unpack(ARGV), SET key value unpack(opts)).
     if (spreadIndex >= 0) literalArgs.push(undefined);
-    const description = describeCommand(nameValue.v, literalArgs);
+    const description = describe(nameValue.v, literalArgs);
     const command = description.name;
-    if (!description.known) return { t: 'reply', command, version: 0, pcall };
+    if (!description.known) return newReply(command, 0, pcall);
     const offset = rangeOf(node)[0];
     if (description.rejected) {
       const index = description.nonPositiveTtlArg;
@@ -1376,7 +1385,7 @@ class Walker {
       const state = getKey(st, key.id);
       if (state.exists === 'yes') continue;
       if (pcall) {
-        if (state.exists === 'no') return { t: 'reply', command, version: 0, pcall };
+        if (state.exists === 'no') return newReply(command, 0, pcall);
         missingUnderPcall = clone(st);
       } else {
         const missing = state.exists === 'no' ? st : clone(st);
@@ -1401,7 +1410,11 @@ class Walker {
     // RENAMENX / COPY may do nothing at all (destination exists, source missing): both outcomes.
     if (outcomes) {
       const mayDoNothing = this.mayDoNothing(description, args, argNodesAfterName, st);
-      if (mayDoNothing === 'always') return finish({ t: 'reply', command, version: 0, pcall, luaType: 'number' });
+      if (mayDoNothing === 'always') {
+        const reply = newReply(command, 0, pcall);
+        reply.luaType = 'number';
+        return finish(reply);
+      }
       if (mayDoNothing) {
         const unchanged = clone(st);
         this.nothingDone(description, args, argNodesAfterName, unchanged);
@@ -1446,7 +1459,7 @@ class Walker {
       if (!key) continue;
       if (value.t !== 'key' && (value.t === 'str' || value.t === 'num' || (value.t === 'unknown' && value.origin))) {
         // Reported at each call (docs/ttl-semantics.md): each one is a command Cluster may misroute.
-        this.report('key-must-come-from-keys', node, keyMustComeFromKeysMessage(command, key.display, value), key.names);
+        this.report('key-must-come-from-keys', node, keyMustComeFromKeysMessage(command, key.display, value), keyNames(key));
       }
       keyIds.set(action.arg, key.id);
       const before = (id: string): KeyState => getKey(stateBefore, id);
@@ -1476,20 +1489,18 @@ class Walker {
         if (empty) effect = 'delete';
         else storeMayBeEmpty = !(action.storeOf === 'union' && sources.some((e) => e === 'yes'));
       }
-      const persistent = this.input.isPersistent !== undefined && this.input.isPersistent(key.names, this.input.lineOf(offset));
+      const persistent = this.input.isPersistent !== undefined && this.input.isPersistent(keyNames(key), this.input.lineOf(offset));
       const state = getKey(st, key.id);
       firstKey ??= { id: key.id };
 
       if (description.getDropsTtl && action.arg === 0) {
-        if (!persistent) this.report('no-getset', node, noGetsetMessage(command, key.display), key.names);
-        const { ttl: _ttl, ...rest } = state;
-        setKey(st, key.id, { ...rest, exists: 'yes', version: this.bump() });
+        if (!persistent) this.report('no-getset', node, noGetsetMessage(command, key.display), keyNames(key));
+        setKey(st, key.id, { ...state, ttl: undefined, exists: 'yes', version: this.bump() });
         continue;
       }
       if (action.effect === 'remove-ttl') {
-        if (!persistent) this.report('no-persist', node, noPersistMessage(command, key.display), key.names);
-        const { ttl: _dropped, ...rest } = state;
-        setKey(st, key.id, { ...rest, version: this.bump() });
+        if (!persistent) this.report('no-persist', node, noPersistMessage(command, key.display), keyNames(key));
+        setKey(st, key.id, { ...state, ttl: undefined, version: this.bump() });
         continue;
       }
       const sourceValue = action.sourceArg !== undefined ? args[action.sourceArg] : undefined;
@@ -1530,15 +1541,14 @@ class Walker {
       }
       if (next.created && next.created === state.created && effect !== 'read') {
         // Any other write changes what the key holds: its size right after creation is history.
-        const { created: _history, ...rest } = next;
-        next = rest;
+        next = { ...next, created: undefined };
       }
       if (site !== undefined && siteKey === key.id && next.exists !== 'no' && state.exists !== 'yes' && CREATION_ONLY.has(effect)) {
         const shape = createdShape(command, args);
         if (shape) next = { ...next, created: { site, ...shape, version: next.version } };
       }
       next = this.fieldEffects(next, state, effect, action, args, spreadIndex, site !== undefined && siteKey === key.id ? site : undefined);
-      if (action.fields?.ttl === 'remove' && !persistent) this.report('no-persist', node, noPersistMessage(command, key.display), key.names);
+      if (action.fields?.ttl === 'remove' && !persistent) this.report('no-persist', node, noPersistMessage(command, key.display), keyNames(key));
       if (next !== state) setKey(st, key.id, next);
       if (action.effect === 'set-ttl-if-has-ttl') this.conditionalExpiries.add(key.id);
       if (description.ttl && TTL_GIVING_EFFECTS.has(action.effect)) this.noteExpiryTtl(key.id, args[description.ttl.arg]);
@@ -1555,21 +1565,18 @@ class Walker {
     const whenCreated = replyWhenCreated(command, args);
     const replyKey = siteKey ?? firstKey?.id;
     const replyKeyState = replyKey !== undefined ? getKey(st, replyKey) : undefined;
-    const reply: Reply = {
-      t: 'reply',
-      command,
-      version: replyKeyState?.version ?? 0,
-      pending: replyKeyState?.pending ?? [],
-      pcall,
-      ...(replyKey !== undefined ? { keyId: replyKey } : {}),
-      ...(site !== undefined ? { site } : {}),
-      ...(site !== undefined && surelyCreated ? { surelyCreated: true } : {}),
-      ...(whenCreated ? { whenCreated } : {}),
-      ...((command === 'SET' && description.keys[0]?.effect.startsWith('create-if-missing') && !literalArgs.some((a) => typeof a === 'string' && a.toUpperCase() === 'GET')) ||
+    const reply = newReply(command, replyKeyState?.version ?? 0, pcall);
+    reply.pending = replyKeyState?.pending ?? [];
+    reply.keyId = replyKey;
+    reply.site = site;
+    if (site !== undefined && surelyCreated) reply.surelyCreated = true;
+    reply.whenCreated = whenCreated;
+    if (
+      (command === 'SET' && description.keys[0]?.effect.startsWith('create-if-missing') && !literalArgs.some((a) => typeof a === 'string' && a.toUpperCase() === 'GET')) ||
       MOVES_REPLYING_THE_ELEMENT.has(command)
-        ? { createsOnTruthy: true }
-        : {}),
-    };
+    ) {
+      reply.createsOnTruthy = true;
+    }
     if (!pcall && alwaysStatusReply(command, literalArgs)) reply.status = true;
     if (command === 'MGET') {
       reply.elements = args.map((arg, i) => {
@@ -1650,11 +1657,7 @@ class Walker {
     source: KeyState | undefined,
   ): KeyState {
     const add = (rule: WriteSite['rule']): readonly number[] => union(key.pending, site(rule));
-    const noTtl = (k: KeyState): KeyState => {
-      if (k.ttl === undefined && k.created === undefined) return k;
-      const { ttl: _ttl, created: _created, ...rest } = k;
-      return rest;
-    };
+    const noTtl = (k: KeyState): KeyState => (k.ttl === undefined && k.created === undefined ? k : { ...k, ttl: undefined, created: undefined });
     switch (effect) {
       case 'create-in-place':
         // A hash this script created with expiring fields only: a field written without TTL keeps it alive.
@@ -1665,8 +1668,7 @@ class Walker {
       case 'create-with-field-ttl': {
         // HSETEX ... EX: a missing key is created without key TTL, but every field it holds expires.
         if (key.exists === 'yes') return key;
-        const { ttl: _ttl, created: _created, ...rest } = key;
-        return { ...rest, exists: 'yes', fieldsExpire: true };
+        return { ...key, ttl: undefined, created: undefined, exists: 'yes', fieldsExpire: true };
       }
       case 'keep-ttl':
         return key.exists === 'yes' ? key : { ...noTtl(key), pending: add('keepttl-needs-existing-key'), exists: 'yes' };
@@ -1677,24 +1679,20 @@ class Walker {
       case 'transfer-ttl': {
         const lastDelete = this.bump();
         const created = source?.created && source.created.version === source.version ? { ...source.created, version: lastDelete } : undefined;
-        return {
-          pending: source?.pending ?? [],
-          exists: source?.exists ?? 'maybe',
-          version: lastDelete,
-          lastDelete,
-          ...(source?.ttl ? { ttl: true as const } : {}),
-          ...(created ? { created } : {}),
-        };
+        const moved = newKeyState(source?.pending ?? [], source?.exists ?? 'maybe', lastDelete, lastDelete);
+        if (source?.ttl) moved.ttl = true;
+        if (created) moved.created = created;
+        return moved;
       }
       case 'create-with-ttl':
         return { ...noTtl(key), pending: [], exists: 'yes', ttl: true };
       case 'create-if-missing-with-ttl':
-        return key.exists === 'yes' ? key : { ...noTtl(key), exists: 'yes', ...(key.exists === 'no' || key.ttl ? { ttl: true as const } : {}) };
+        return key.exists === 'yes' ? key : { ...noTtl(key), exists: 'yes', ttl: key.exists === 'no' || key.ttl ? true : undefined };
       case 'set-ttl':
         return key.pending.length === 0 && key.ttl ? key : { ...noTtl(key), pending: [], ttl: true };
       case 'delete': {
         const lastDelete = this.bump();
-        return { pending: [], exists: 'no', version: lastDelete, lastDelete };
+        return newKeyState([], 'no', lastDelete, lastDelete);
       }
       case 'set-ttl-if-has-ttl':
       case 'modify-if-present':
@@ -1719,10 +1717,7 @@ class Walker {
     site: number | undefined,
   ): KeyState {
     let out = next;
-    if (!FIELD_STATE_KEPT.has(effect) && (out.fieldsExpire || out.fieldSites)) {
-      const { fieldsExpire: _f, fieldSites: _s, ...rest } = out;
-      out = rest;
-    }
+    if (!FIELD_STATE_KEPT.has(effect) && (out.fieldsExpire || out.fieldSites)) out = { ...out, fieldsExpire: undefined, fieldSites: undefined };
     const fields = action.fields;
     if (fields) {
       const ids =
@@ -1747,20 +1742,18 @@ class Walker {
           else remaining.push({ site: entry.site, fields: left });
         }
         if (done.length > 0) {
-          const { fieldSites: _s, ...rest } = out;
           out = {
-            ...rest,
+            ...out,
             pending: out.pending.filter((p) => !done.includes(p)),
-            ...(remaining.length > 0 ? { fieldSites: remaining } : {}),
-            ...(out.ttl ? {} : { fieldsExpire: true as const }),
+            fieldSites: remaining.length > 0 ? remaining : undefined,
+            fieldsExpire: out.ttl ? out.fieldsExpire : true,
           };
         }
       }
     }
     if (out.fieldSites && out.fieldSites.some((f) => !out.pending.includes(f.site))) {
       const kept = out.fieldSites.filter((f) => out.pending.includes(f.site));
-      const { fieldSites: _s, ...rest } = out;
-      out = kept.length > 0 ? { ...rest, fieldSites: kept } : rest;
+      out = { ...out, fieldSites: kept.length > 0 ? kept : undefined };
     }
     return out;
   }
@@ -1851,34 +1844,49 @@ class Walker {
     return this.input.index;
   }
 
-  private keyOf(value: Value, argNode: L.Expression | undefined): { id: string; display: string; names: string[] } | undefined {
+  /** The key a value names, or undefined (see {@link KeyRef}). */
+  private keyOf(value: Value, argNode: L.Expression | undefined): KeyRef | undefined {
     const alias = argNode?.type === 'Identifier' ? argNode.name : undefined;
-    const names = (id: string, display: string): string[] => [id, display, ...(alias ? [alias] : [])];
     switch (value.t) {
       case 'key':
-        return { id: value.id, display: value.id, names: names(value.id, value.id) };
+        return { id: value.id, display: value.id, spelled: value.id, alias };
       case 'str': {
-        if (value.v !== undefined) return { id: `'${value.v}'`, display: `'${value.v}'`, names: names(`'${value.v}'`, value.v) };
+        if (value.v !== undefined) {
+          const id = quotedKeyId(value.v);
+          return { id, display: id, spelled: value.v, alias };
+        }
         if (value.argv !== undefined) {
-          const id = `ARGV[${value.argv}]`;
-          return { id, display: id, names: names(id, id) };
+          const id = argvKeyId(value.argv);
+          return { id, display: id, spelled: id, alias };
         }
         const textNode = value.node ?? argNode;
         if (!textNode) return undefined;
-        const text = expressionText(textNode);
-        return { id: text, display: alias ? `${alias} (${text})` : text, names: names(text, text) };
+        const text = this.textOf(textNode);
+        return { id: text, display: alias ? `${alias} (${text})` : text, spelled: text, alias };
       }
-      case 'num':
-        return value.v !== undefined ? { id: String(value.v), display: String(value.v), names: names(String(value.v), String(value.v)) } : undefined;
+      case 'num': {
+        if (value.v === undefined) return undefined;
+        const id = String(value.v);
+        return { id, display: id, spelled: id, alias };
+      }
       case 'unknown': {
         const textNode = value.node ?? argNode;
         if (!textNode) return undefined;
-        const text = expressionText(textNode);
-        return { id: text, display: text, names: names(text, text) };
+        const text = this.textOf(textNode);
+        return { id: text, display: text, spelled: text, alias };
       }
       default:
         return undefined;
     }
+  }
+
+  private readonly texts = new Map<L.Node, string>();
+
+  /** {@link expressionText} of a node, computed once per node (keys built in the script are looked up by it). */
+  private textOf(node: L.Node): string {
+    let text = this.texts.get(node);
+    if (text === undefined) this.texts.set(node, (text = expressionText(node)));
+    return text;
   }
 
   private bump(): number {
@@ -1936,6 +1944,118 @@ function builtin(name: string): Value {
   let value = BUILTINS.get(name);
   if (!value) BUILTINS.set(name, (value = { t: 'builtin', name }));
   return value;
+}
+
+// The builtins the walk tests by name, made from these literals so that the tests compare one
+// string with itself.
+for (const name of [
+  'redis.call', 'redis.pcall', 'redis.error_reply', 'redis.register_function', 'redis.sha1hex', 'table.concat', 'table.unpack',
+  'table.insert', 'cjson.encode', 'cjson.decode', 'cmsgpack.unpack', 'string.len', 'string.byte', 'string.find', 'math.floor',
+  'math.ceil', 'math.max', 'math.min', 'math.abs',
+]) builtin(name);
+
+/** Descriptions by command name and literal arguments (see {@link describe}). */
+const DESCRIPTIONS = new Map<string, CommandDescription>();
+
+/**
+ * {@link describeCommand}, remembered by its input: scripts spell the same few commands with the
+ * same literal options over and over. The table's answer depends on nothing else, and the walk never
+ * changes it.
+ */
+function describe(name: string, args: readonly CommandArg[]): CommandDescription {
+  // an unambiguous spelling of the input: each argument tagged with its type, strings with their length
+  let key = name;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    key += arg === undefined ? '\u0000u' : typeof arg === 'number' ? `\u0000n${arg}` : `\u0000s${arg.length}:${arg}`;
+  }
+  let description = DESCRIPTIONS.get(key);
+  if (description === undefined) {
+    if (DESCRIPTIONS.size > 10_000) DESCRIPTIONS.clear();
+    DESCRIPTIONS.set(key, (description = describeCommand(name, args)));
+  }
+  return description;
+}
+
+/** `base.field` of a builtin table, by the two names (the member's name is not built again at each evaluation). */
+const MEMBER_BUILTINS = new Map<string, Map<string, Value>>();
+
+function memberBuiltin(base: string, field: string): Value {
+  let fields = MEMBER_BUILTINS.get(base);
+  if (!fields) MEMBER_BUILTINS.set(base, (fields = new Map()));
+  let value = fields.get(field);
+  if (!value) {
+    if (fields.size > 1_000) fields.clear();
+    fields.set(field, (value = builtin(`${base}.${field}`)));
+  }
+  return value;
+}
+
+/**
+ * A key of a KEYS-like table as a value, `KEYS[1]` or `KEYS[*]`: one value (and one id string, whose
+ * hash is computed once) per spelling, since the walk looks keys up by id at every command.
+ */
+const KEY_VALUES = new Map<string, Map<string, Value>>();
+
+function keyValue(table: string, index: string): Value {
+  let byIndex = KEY_VALUES.get(table);
+  if (!byIndex) {
+    if (KEY_VALUES.size > 1_000) KEY_VALUES.clear();
+    KEY_VALUES.set(table, (byIndex = new Map()));
+  }
+  let value = byIndex.get(index);
+  if (!value) {
+    if (byIndex.size > 10_000) byIndex.clear();
+    byIndex.set(index, (value = { t: 'key', id: `${table}[${index}]` }));
+  }
+  return value;
+}
+
+/** `KEYS[n]` for a literal index n. */
+function numberedKey(table: string, n: number): Value {
+  return Number.isInteger(n) && n >= 0 && n < NUMBERED_KEY_CACHE ? keyValue(table, SMALL_INTEGERS[n]!) : { t: 'key', id: `${table}[${n}]` };
+}
+
+const NUMBERED_KEY_CACHE = 256;
+const SMALL_INTEGERS = Array.from({ length: NUMBERED_KEY_CACHE }, (_, i) => String(i));
+
+/** What {@link Walker.keyOf} answers: the key's id, how messages show it, and its spellings. */
+interface KeyRef {
+  id: string;
+  display: string;
+  /** The key as the script spells it (a literal without quotes). */
+  spelled: string;
+  /** The local the key was passed through, when the argument is a name. */
+  alias: string | undefined;
+}
+
+/** Every spelling of a key, for persistent-key patterns and findings. */
+function keyNames(key: KeyRef): string[] {
+  return key.alias ? [key.id, key.spelled, key.alias] : [key.id, key.spelled];
+}
+
+const QUOTED_IDS = new Map<string, string>();
+
+/** The id of a key spelled as a literal: `'name'`. */
+function quotedKeyId(literal: string): string {
+  let id = QUOTED_IDS.get(literal);
+  if (id === undefined) {
+    if (QUOTED_IDS.size > 10_000) QUOTED_IDS.clear();
+    QUOTED_IDS.set(literal, (id = `'${literal}'`));
+  }
+  return id;
+}
+
+const ARGV_IDS = new Map<number | '*', string>();
+
+/** The id of a key passed in ARGV: `ARGV[2]`. */
+function argvKeyId(argv: number | '*'): string {
+  let id = ARGV_IDS.get(argv);
+  if (id === undefined) {
+    if (ARGV_IDS.size > 10_000) ARGV_IDS.clear();
+    ARGV_IDS.set(argv, (id = `ARGV[${argv}]`));
+  }
+  return id;
 }
 
 /**
@@ -2297,7 +2417,7 @@ export function expressionText(node: L.Node): string {
 }
 
 function element(table: Value): Value {
-  if (table.t === 'keys') return { t: 'key', id: `${table.name}[*]` };
+  if (table.t === 'keys') return keyValue(table.name, '*');
   if (table.t === 'argv') return { t: 'str', argv: '*' };
   return UNKNOWN;
 }

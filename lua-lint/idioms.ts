@@ -31,28 +31,46 @@ export type KeyFact =
   /** This edge can never be taken. */
   | 'impossible';
 
-/** The facts a condition proves on its true and false edges. */
+/**
+ * The facts a condition proves on its true and false edges. Every one has every field, in the order
+ * {@link newFacts} writes them (one hidden class: see `KeyState` in state.ts).
+ */
 export interface KeyFacts {
-  keyId?: string;
+  keyId: string | undefined;
   /** The key's version when the reply was taken; facts are void once the key was written again. */
-  version?: number;
+  version: number | undefined;
   /** The key's pending write sites when the reply was taken. */
-  pending?: readonly number[];
-  site?: number;
+  pending: readonly number[] | undefined;
+  site: number | undefined;
   /** The condition is always true / always false. */
-  always?: boolean;
+  always: boolean | undefined;
   /** The write at `site` surely created the key (it was missing): it cannot have found it there. */
-  surelyCreated?: boolean;
+  surelyCreated: boolean | undefined;
   /** Facts about a second key (LMOVE's reply speaks of its source and of its destination). */
-  and?: KeyFacts;
+  and: KeyFacts | undefined;
   /**
    * Evaluating the condition raises when the key is missing (`tonumber(GET k) > n` compares nil
    * with a number): the missing case leaves the script, and both edges know the key exists.
    */
-  raisesWhenMissing?: boolean;
-  whenTrue?: KeyFact;
-  whenFalse?: KeyFact;
+  raisesWhenMissing: boolean | undefined;
+  whenTrue: KeyFact | undefined;
+  whenFalse: KeyFact | undefined;
 }
+
+/** Facts about the key `keyId` as of `version` (see {@link KeyFacts}). */
+function newFacts(keyId: string | undefined, version: number | undefined, pending: readonly number[] | undefined, whenTrue?: KeyFact, whenFalse?: KeyFact): KeyFacts {
+  return { keyId, version, pending, site: undefined, always: undefined, surelyCreated: undefined, and: undefined, raisesWhenMissing: undefined, whenTrue, whenFalse };
+}
+
+function alwaysFacts(always: boolean): KeyFacts {
+  const facts = newFacts(undefined, undefined, undefined);
+  facts.always = always;
+  return facts;
+}
+
+/** A condition that is always true / always false. */
+const ALWAYS_TRUE = alwaysFacts(true);
+const ALWAYS_FALSE = alwaysFacts(false);
 
 /** Commands whose reply is always an integer (a Lua number). */
 const INTEGER_REPLIES = new Set([
@@ -358,11 +376,9 @@ function isIncrement(value: Value, increment: Value | undefined): boolean {
 }
 
 function base(reply: Reply): KeyFacts {
-  const facts: KeyFacts = { version: reply.version };
+  const facts = newFacts(reply.keyId, reply.version, reply.pending);
   if (reply.surelyCreated) facts.surelyCreated = true;
-  if (reply.keyId !== undefined) facts.keyId = reply.keyId;
-  if (reply.pending) facts.pending = reply.pending;
-  if (reply.site !== undefined) facts.site = reply.site;
+  facts.site = reply.site;
   return facts;
 }
 
@@ -388,16 +404,16 @@ export function keyFactsOfComparison(left: Value, op: Op, right: Value): KeyFact
 
   // A reply is never nil: redis.call turns a nil bulk reply into false (tonumber() of it is nil, though).
   if (other.t === 'nil' && (operator === '==' || operator === '~=')) {
-    if (!reply.numeric) return { always: operator === '~=' };
+    if (!reply.numeric) return operator === '~=' ? ALWAYS_TRUE : ALWAYS_FALSE;
     const truth = keyFactsOfTruth(reply);
     if (!truth) return undefined;
-    return operator === '~=' ? truth : { ...truth, ...swap(truth) };
+    return operator === '~=' ? truth : swap(truth);
   }
   if (other.t === 'bool' && other.v === false && (operator === '==' || operator === '~=')) {
     const truth = keyFactsOfTruth(reply);
     if (!truth) return undefined;
     return operator === '=='
-      ? { ...truth, ...swap(truth) }
+      ? swap(truth)
       : truth;
   }
   if (reply.keyId === undefined) return undefined;
@@ -479,21 +495,18 @@ function zeroWhenMissingFacts(value: Value, op: Op, other: Value): KeyFacts | un
   const c = literalNumber(other);
   if (c === undefined) return undefined;
   const { keyId, version, pending } = value.zeroWhenMissing;
-  const facts: KeyFacts = { keyId, version, pending };
+  const facts = newFacts(keyId, version, pending);
   const zeroPasses = test(op, 0, c);
   return zeroPasses ? { ...facts, whenFalse: 'exists' } : { ...facts, whenTrue: 'exists' };
 }
 
 function withFacts(facts: KeyFacts, whenTrue: KeyFact | undefined, whenFalse: KeyFact | undefined): KeyFacts {
-  return { ...facts, ...(whenTrue ? { whenTrue } : {}), ...(whenFalse ? { whenFalse } : {}) };
+  return { ...facts, whenTrue: whenTrue ? whenTrue : facts.whenTrue, whenFalse: whenFalse ? whenFalse : facts.whenFalse };
 }
 
-function swap(facts: KeyFacts): Pick<KeyFacts, 'whenTrue' | 'whenFalse' | 'always'> {
-  return {
-    whenTrue: facts.whenFalse!,
-    whenFalse: facts.whenTrue!,
-    ...(facts.always !== undefined ? { always: !facts.always } : {}),
-  };
+/** The facts of the negated condition: the edges swapped. */
+function swap(facts: KeyFacts): KeyFacts {
+  return { ...facts, whenTrue: facts.whenFalse, whenFalse: facts.whenTrue, always: facts.always !== undefined ? !facts.always : undefined };
 }
 
 /**
@@ -503,25 +516,25 @@ function swap(facts: KeyFacts): Pick<KeyFacts, 'whenTrue' | 'whenFalse' | 'alway
 export function keyFactsOfTruth(value: Value): KeyFacts | undefined {
   switch (value.t) {
     case 'nil':
-      return { always: false };
+      return ALWAYS_FALSE;
     case 'bool':
-      return value.v === undefined ? undefined : { always: value.v };
+      return value.v === undefined ? undefined : value.v ? ALWAYS_TRUE : ALWAYS_FALSE;
     case 'num':
-      return value.nilable ? undefined : { always: true };
+      return value.nilable ? undefined : ALWAYS_TRUE;
     case 'str':
       // An ARGV element is nil when the caller passed fewer arguments.
-      return value.argv !== undefined || value.falsy || value.zeroWhenMissing ? undefined : { always: true };
+      return value.argv !== undefined || value.falsy || value.zeroWhenMissing ? undefined : ALWAYS_TRUE;
     case 'table':
     case 'key':
     case 'keys':
     case 'argv':
     case 'fn':
     case 'errorReply':
-      return { always: true };
+      return ALWAYS_TRUE;
     case 'reply': {
       if (value.pcall) return undefined;
-      if (value.status) return { always: true }; // a status reply is a table
-      if (value.luaType === 'number' && !value.numeric) return { always: true }; // 0 is truthy in Lua
+      if (value.status) return ALWAYS_TRUE; // a status reply is a table
+      if (value.luaType === 'number' && !value.numeric) return ALWAYS_TRUE; // 0 is truthy in Lua
       if (value.keyId === undefined) return undefined;
       // tonumber(GET ...): nil also for a value that is not a number, so only "truthy => exists" holds.
       if (value.numeric) return KEY_VALUE_REPLIES.has(value.command) || ELEMENT_REPLIES.has(value.command) ? { ...base(value), whenTrue: 'exists' } : undefined;
@@ -529,10 +542,8 @@ export function keyFactsOfTruth(value: Value): KeyFacts | undefined {
       if (ELEMENT_REPLIES.has(value.command)) return { ...base(value), whenTrue: 'exists' };
       // LMOVE / RPOPLPUSH answer the element moved, or nil when the source was empty (missing).
       const source: KeyFacts | undefined =
-        value.sourceKeyId !== undefined && value.sourceVersion !== undefined
-          ? { keyId: value.sourceKeyId, version: value.sourceVersion, whenTrue: 'exists', whenFalse: 'missing' }
-          : undefined;
-      if (value.createsOnTruthy && value.site !== undefined) return { ...base(value), whenFalse: 'not-created-by-site', ...(source ? { and: source } : {}) };
+        value.sourceKeyId !== undefined && value.sourceVersion !== undefined ? newFacts(value.sourceKeyId, value.sourceVersion, undefined, 'exists', 'missing') : undefined;
+      if (value.createsOnTruthy && value.site !== undefined) return { ...base(value), whenFalse: 'not-created-by-site', and: source };
       if (source) return source;
       return undefined;
     }

@@ -39,6 +39,11 @@ export interface ScriptIndex {
   assignments: Map<string, Assignment[]>;
   /** Every `redis.<field>` member expression (indexed with `.`), in source order. */
   redisFields: RedisField[];
+  /**
+   * Every name the script declares as a local somewhere (`local x`, `local function f`, a
+   * parameter, `...`, a loop variable): any other name is a global wherever it is read.
+   */
+  locals: Set<string>;
 }
 
 /**
@@ -72,7 +77,7 @@ export function scanTree(ast: L.Chunk, source?: string): TreeScan {
   scanner.blocks.push(ast.body);
   scanner.block(ast.body, 0);
   return {
-    index: { blocks: scanner.blocks, comparisons: scanner.comparisons, assignments: scanner.assignments, redisFields: scanner.redisFields },
+    index: { blocks: scanner.blocks, comparisons: scanner.comparisons, assignments: scanner.assignments, redisFields: scanner.redisFields, locals: scanner.locals },
     found: scanner.found,
     deepest: scanner.deepest,
   };
@@ -91,6 +96,7 @@ class TreeScanner {
   readonly comparisons = new Map<string, number[]>();
   readonly assignments = new Map<string, Assignment[]>();
   readonly redisFields: RedisField[] = [];
+  readonly locals = new Set<string>();
   found: number | undefined;
   deepest = 0;
   private functionDepth = 0;
@@ -182,6 +188,8 @@ class TreeScanner {
   private functionBody(node: L.FunctionDeclaration, level: number): void {
     this.functionDepth++;
     this.blocks.push(node.body);
+    if (node.identifier?.type === 'Identifier') this.locals.add(node.identifier.name);
+    for (const parameter of node.parameters) this.locals.add(parameter.type === 'Identifier' ? parameter.name : '...');
     // `function redis.x() end`: its name, outside Lua's level count
     if (node.identifier?.type === 'MemberExpression') this.expr(node.identifier, UNLEVELED);
     this.block(node.body, level);
@@ -194,6 +202,7 @@ class TreeScanner {
       case 'LocalStatement':
       case 'AssignmentStatement':
         if (node.init.length > 0) this.addAssignment(node);
+        if (node.type === 'LocalStatement') for (const variable of node.variables) this.locals.add(variable.name);
         for (const target of node.variables) {
           if (target.type === 'IndexExpression') {
             this.expr(target.base, UNLEVELED);
@@ -232,6 +241,7 @@ class TreeScanner {
         return;
       case 'ForNumericStatement':
         this.blocks.push(node.body);
+        this.locals.add(node.variable.name);
         this.expr(node.start, level + 1);
         this.expr(node.end, level + 1);
         this.expr(node.step, level + 1);
@@ -239,6 +249,7 @@ class TreeScanner {
         return;
       case 'ForGenericStatement':
         this.blocks.push(node.body);
+        for (const variable of node.variables) this.locals.add(variable.name);
         for (const iterator of node.iterators) this.expr(iterator, level + 1);
         this.block(node.body, level);
         return;

@@ -86,40 +86,67 @@ export interface NumValue {
   zeroWhenMissing?: { keyId: string; version: number; pending: readonly number[] };
 }
 
-/** The reply of a Redis command, remembered so that guards on it can be understood. */
+/**
+ * The reply of a Redis command, remembered so that guards on it can be understood. Every reply has
+ * every field, in the order {@link newReply} writes them (see {@link KeyState} for why).
+ */
 export interface Reply {
   t: 'reply';
   command: string;
   /** The key the command worked on (its first key). */
-  keyId?: string;
+  keyId: string | undefined;
   /** The key's version when the reply was produced (a later write invalidates guards on it). */
   version: number;
   /** The key's pending write sites when the reply was produced. */
-  pending?: readonly number[];
+  pending: readonly number[] | undefined;
   /** The write site the command created, when it was a write. */
-  site?: number;
+  site: number | undefined;
   /** What the command answers when it has just created the key (see `replyWhenCreated`). */
-  whenCreated?: { exact: Value } | { range: [number, number] };
+  whenCreated: { exact: Value } | { range: [number, number] } | undefined;
   /** SET ... NX, LMOVE/RPOPLPUSH: the reply is falsy when the command wrote nothing. */
-  createsOnTruthy?: boolean;
+  createsOnTruthy: boolean | undefined;
   /** LMOVE/RPOPLPUSH: the source key and its version (the reply is falsy exactly when it was missing). */
-  sourceKeyId?: string;
-  sourceVersion?: number;
+  sourceKeyId: string | undefined;
+  sourceVersion: number | undefined;
   /** The reply went through tonumber(): a non-numeric string reads as nil too. */
-  numeric?: boolean;
+  numeric: boolean | undefined;
   /** `#reply` of a whole hash or set: the key's size, 0 when it is missing. */
-  sizeOfReply?: boolean;
+  sizeOfReply: boolean | undefined;
   /** The Lua type of the reply, when the command always answers with one type. */
-  luaType?: 'number' | 'string' | 'table';
+  luaType: 'number' | 'string' | 'table' | undefined;
   /** The write surely created the key (it was missing before). */
-  surelyCreated?: boolean;
+  surelyCreated: boolean | undefined;
   /** MGET: for each key, its id, version and pending sites when the reply was produced. */
-  elements?: ReadonlyArray<{ keyId: string; version: number; pending: readonly number[] }>;
+  elements: ReadonlyArray<{ keyId: string; version: number; pending: readonly number[] }> | undefined;
   /** A status reply (`OK`, a Lua table): always truthy. */
-  status?: boolean;
+  status: boolean | undefined;
   /** A size read right after a creating write: the size the key has when that write created it. */
-  sizeWhenCreated?: [number, number];
+  sizeWhenCreated: [number, number] | undefined;
   pcall: boolean;
+}
+
+/** A reply with nothing known besides its command, version and `pcall` (see {@link Reply}). */
+export function newReply(command: string, version: number, pcall: boolean): Reply {
+  return {
+    t: 'reply',
+    command,
+    keyId: undefined,
+    version,
+    pending: undefined,
+    site: undefined,
+    whenCreated: undefined,
+    createsOnTruthy: undefined,
+    sourceKeyId: undefined,
+    sourceVersion: undefined,
+    numeric: undefined,
+    sizeOfReply: undefined,
+    luaType: undefined,
+    surelyCreated: undefined,
+    elements: undefined,
+    status: undefined,
+    sizeWhenCreated: undefined,
+    pcall,
+  };
 }
 
 export const UNKNOWN: Value = { t: 'unknown' };
@@ -181,6 +208,12 @@ export interface Scope {
 
 export type Existence = 'yes' | 'no' | 'maybe';
 
+/**
+ * What this path did to one key. Every key state has every field (`undefined` for "none"), in the
+ * order {@link newKeyState} writes them, and is only ever copied with `{ ...key, field }`: all key
+ * states share one hidden class, so that those copies and the walk's reads stay on V8's fast paths
+ * (a copy of objects of many shapes goes through the runtime, 20 times slower).
+ */
 export interface KeyState {
   /** Write sites that may have left this key without TTL on the current path. */
   pending: readonly number[];
@@ -190,30 +223,35 @@ export interface KeyState {
   /** The version of the last delete (or rename onto this key): older existence facts are void. */
   lastDelete: number;
   /** If the key exists, it has a TTL (set by this script on every path). */
-  ttl?: true;
+  ttl: true | undefined;
   /** The last write created the key on some path: its site and the key's size (elements) then. */
-  created?: { site: number; size: [number, number]; members?: readonly string[]; scores?: readonly number[]; version: number };
+  created: { site: number; size: [number, number]; members?: readonly string[]; scores?: readonly number[]; version: number } | undefined;
   /**
    * Per pending write site, the ARGV indices that every path on which the site is pending tested
    * as "no TTL" (ARGV is constant, so a test anywhere on a path holds for all of it).
    */
-  noTtl?: ReadonlyMap<number, readonly number[]>;
+  noTtl: ReadonlyMap<number, readonly number[]> | undefined;
   /**
    * Hash writes among `pending`: the fields each wrote without a field TTL (`null`: fields the
    * analysis cannot name). A field TTL given later to every one of them (HEXPIRE, HSETEX ... EX)
    * takes the site out of `pending`: a hash whose every field expires is deleted with its last
    * field (docs/ttl-semantics.md, "Hash-field expiration").
    */
-  fieldSites?: ReadonlyArray<{ site: number; fields: readonly string[] | null }>;
+  fieldSites: ReadonlyArray<{ site: number; fields: readonly string[] | null }> | undefined;
   /**
    * The key may exist only through this script's field writes that all expire (HSETEX ... EX on a
    * missing key, or every field of a created hash given a TTL): it empties itself, but a field
    * written later without TTL makes it a key that never goes away.
    */
-  fieldsExpire?: true;
+  fieldsExpire: true | undefined;
 }
 
-export const FRESH_KEY: KeyState = { pending: [], exists: 'maybe', version: 0, lastDelete: 0 };
+/** A key state with nothing but these four facts (see {@link KeyState} for why every field is written). */
+export function newKeyState(pending: readonly number[], exists: Existence, version: number, lastDelete: number): KeyState {
+  return { pending, exists, version, lastDelete, ttl: undefined, created: undefined, noTtl: undefined, fieldSites: undefined, fieldsExpire: undefined };
+}
+
+export const FRESH_KEY: KeyState = newKeyState([], 'maybe', 0, 0);
 
 /**
  * One path's state. Mutable; forks share their maps until one of them writes (copy on write:
@@ -350,12 +388,12 @@ function joinZeroDefault(x: Value, a: State, y: Value, b: State): Value | undefi
 }
 
 export function joinKeys(x: KeyState, y: KeyState): KeyState {
-  const out: KeyState = {
-    pending: union(x.pending, y.pending),
-    exists: x.exists === y.exists ? x.exists : 'maybe',
-    version: x.version === y.version ? x.version : Math.max(x.version, y.version),
-    lastDelete: Math.max(x.lastDelete, y.lastDelete),
-  };
+  const out = newKeyState(
+    union(x.pending, y.pending),
+    x.exists === y.exists ? x.exists : 'maybe',
+    x.version === y.version ? x.version : Math.max(x.version, y.version),
+    Math.max(x.lastDelete, y.lastDelete),
+  );
   if (x.ttl && y.ttl) out.ttl = true;
   if (x.fieldsExpire || y.fieldsExpire) out.fieldsExpire = true;
   const fieldSites = joinFieldSites(x.fieldSites, y.fieldSites);
