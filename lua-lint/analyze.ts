@@ -1431,10 +1431,12 @@ class Walker {
     let site: number | undefined;
     let surelyCreated = false;
     const actions = [...description.keys];
-    // RENAME deletes its source before the destination reads the source's state: keep a snapshot.
+    // RENAME deletes its source before the destination reads the source's state, and LMOVE may
+    // empty its source before the destination asks whether it had an element: both read the keys
+    // as they were before the command (`before`), which the command's first write forks from.
     const keysBefore = st.keys;
     const stateBefore = { keys: keysBefore } as State;
-    if (actions.some((a) => a.sourceArg !== undefined)) st.ownKeys = false;
+    if (actions.some((a) => a.sourceArg !== undefined || a.onlyWithSource !== undefined)) st.ownKeys = false;
     let spreadKeys: Value[] = [];
     if (spreadIndex >= 0) {
       // unpack(KEYS): every argument from the spread on is a key of that table; unpack(t) of a
