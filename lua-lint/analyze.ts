@@ -46,6 +46,7 @@ import {
   sameValue,
   setKey,
   setVar,
+  snapshot,
   getKey,
   markNoTtl,
   deleteVar,
@@ -328,6 +329,15 @@ class Walker {
       }
     }
     st.dead = true;
+  }
+
+  /**
+   * The state of a path that raises right here, forked from `st`: under pcall the raise keeps it as
+   * a return (a fork like any); elsewhere the exit only reads it (and a write to it copies the small
+   * maps it shares), so `st` stays the owner of its maps.
+   */
+  private raising(st: State, ctx: Ctx): State {
+    return ctx.fn.protected || !st.keys.copiesOnFork() || !st.vars.copiesOnFork() ? clone(st) : snapshot(st);
   }
 
   /** An `error(...)`: ends the script, or returns to a protecting pcall. */
@@ -926,10 +936,16 @@ class Walker {
         // Evaluated through the condition machinery so that calls in the right operand run only
         // on the paths where they run.
         const left = this.expression(node.left, st, ctx);
+        const { ownKeys, ownVars } = st;
         const branch = clone(st);
         const right = this.expression(node.right, branch, ctx);
-        const joined = join(st, branch);
-        adopt(st, joined);
+        if (!branch.dead && branch.keys === st.keys && branch.vars === st.vars && !ctx.fn.protected && st.keys.settled() === st.keys && st.vars.settled() === st.vars) {
+          // The right operand wrote nothing (a write forks the branch's maps), no raise kept its
+          // state (only a pcall keeps one) and no fork left a merged copy of the maps to build on:
+          // the join is `st` as it was, which may go on writing in place.
+          st.ownKeys = ownKeys;
+          st.ownVars = ownVars;
+        } else adopt(st, join(st, branch));
         return logicalValue(node.operator, left, right);
       }
       case 'MemberExpression': {
@@ -1112,7 +1128,7 @@ class Walker {
     if (facts.always === true) return [st, null];
     if (facts.always === false) return [null, st];
     if (facts.raisesWhenMissing && ctx) {
-      const missing = this.refine(clone(st), 'missing', facts);
+      const missing = this.refine(this.raising(st, ctx), 'missing', facts);
       if (missing) this.raise(missing, ctx, { kind: 'compare-error', offset, compared: 'nil with number' });
     }
     const other = clone(st);
@@ -1372,7 +1388,7 @@ class Walker {
     // A TTL computed in the script: Redis may reject it (a fraction; <= 0 for SET EX) or take it as
     // "delete now" (<= 0, or an absolute time already past).
     const risk = description.ttl ? ttlRisk(command, description.ttl.unit, args[description.ttl.arg]) : NO_RISK;
-    if (risk.mayRaise && !pcall) this.raise(clone(st), ctx, { kind: 'command-error', offset, reason: 'when the computed TTL is not a positive integer' });
+    if (risk.mayRaise && !pcall) this.raise(this.raising(st, ctx), ctx, { kind: 'command-error', offset, reason: 'when the computed TTL is not a positive integer' });
     // redis.pcall of a command Redis may reject: on that path nothing was written.
     const rejectedUnderPcallTtl = pcall && risk.mayRaise ? clone(st) : undefined;
     // RENAME of a missing source raises "ERR no such key" (redis.pcall: nothing happens).
@@ -1388,7 +1404,7 @@ class Walker {
         if (state.exists === 'no') return newReply(command, 0, pcall);
         missingUnderPcall = clone(st);
       } else {
-        const missing = state.exists === 'no' ? st : clone(st);
+        const missing = state.exists === 'no' ? st : this.raising(st, ctx);
         // On that path the key was missing: no write left it without TTL.
         if (missing !== st) setKey(missing, key.id, { ...state, exists: 'no', pending: [] });
         this.raise(missing, ctx, { kind: 'command-error', offset, reason: `"no such key" when ${key.display} is missing` });

@@ -142,6 +142,14 @@ export class LayeredMap<K, V> {
     return top;
   }
 
+  /**
+   * Whether a fork copies this map into a new one (at most {@link FLAT_LIMIT} entries): then a fork
+   * keeps no reference to it, and caches nothing on it.
+   */
+  copiesOnFork(): boolean {
+    return this.bound <= FLAT_LIMIT;
+  }
+
   /** This map, or the same entries in the merged layers a fork of it built on (see {@link compacted}). */
   settled(): LayeredMap<K, V> {
     return this.merged ?? this;

@@ -275,6 +275,15 @@ export function clone(st: State): State {
   return { keys: st.keys, vars: st.vars, dead: st.dead, ownKeys: false, ownVars: false };
 }
 
+/**
+ * A fork of `st` that leaves `st` the owner of its maps: only for a path that nothing keeps once it
+ * ends (read by an exit, refined, then dropped), while `st` goes on writing in place, and only when
+ * a write to the snapshot copies the maps (`copiesOnFork`) rather than building a layer over them.
+ */
+export function snapshot(st: State): State {
+  return { keys: st.keys, vars: st.vars, dead: st.dead, ownKeys: false, ownVars: false };
+}
+
 export function deadState(): State {
   return { keys: LayeredMap.empty(), vars: LayeredMap.empty(), dead: true, ownKeys: true, ownVars: true };
 }
@@ -331,15 +340,20 @@ export function deleteVar(st: State, id: number): void {
   st.vars.delete(id);
 }
 
-/** Makes `st` continue as `from` (after a join or a call). */
+/**
+ * Makes `st` continue as `from` (after a join or a call); `from` is not used any more. The maps
+ * `from` owned (a join's fresh maps) are `st`'s to write in place now.
+ */
 export function adopt(st: State, from: State): void {
+  const ownKeys = from.ownKeys;
+  const ownVars = from.ownVars;
+  from.ownKeys = false;
+  from.ownVars = false;
   st.keys = from.keys;
   st.vars = from.vars;
   st.dead = from.dead;
-  st.ownKeys = false;
-  st.ownVars = false;
-  from.ownKeys = false;
-  from.ownVars = false;
+  st.ownKeys = ownKeys;
+  st.ownVars = ownVars;
 }
 
 
@@ -359,17 +373,23 @@ export function joinAll(states: State[]): State {
   return alive.reduce((a, b) => join(a, b));
 }
 
+/**
+ * The worst case of two paths, per key and variable. The result owns the maps the join made (a
+ * new top layer over what the paths shared), so that the path after it writes them in place; a map
+ * both paths still had is shared.
+ */
 export function join(a: State, b: State): State {
   if (a.dead) return b;
   if (b.dead) return a;
   a.ownKeys = a.ownVars = b.ownKeys = b.ownVars = false;
-  return {
-    keys: joinLayered(a.keys, b.keys, FRESH_KEY, joinKeys),
-    vars: joinLayered(a.vars, b.vars, NIL, (x, y) => joinZeroDefault(x, a, y, b) ?? joinValues(x, y)),
-    dead: false,
-    ownKeys: false,
-    ownVars: false,
-  };
+  const keys = joinLayered(a.keys, b.keys, FRESH_KEY, joinKeys);
+  const vars = joinLayered(a.vars, b.vars, NIL, (x, y) => joinZeroDefault(x, a, y, b) ?? joinValues(x, y));
+  return { keys, vars, dead: false, ownKeys: isFresh(keys, a.keys, b.keys), ownVars: isFresh(vars, a.vars, b.vars) };
+}
+
+/** Whether a join made `joined` (and no path holds it): not one of the two inputs nor the merged layers they settled on. */
+function isFresh<K, V>(joined: LayeredMap<K, V>, a: LayeredMap<K, V>, b: LayeredMap<K, V>): boolean {
+  return joined !== a && joined !== b && joined !== a.settled() && joined !== b.settled();
 }
 
 /**
