@@ -47,6 +47,9 @@ import {
   setKey,
   setVar,
   snapshot,
+  withKey,
+  withReply,
+  createdAt,
   getKey,
   markNoTtl,
   deleteVar,
@@ -555,7 +558,7 @@ class Walker {
       start = this.bump();
       const before = getKey(st, element.id);
       head = clone(st);
-      setKey(head, element.id, { ...before, pending: union(before.pending, [LOOP_MARKER]), version: start, lastDelete: before.lastDelete });
+      setKey(head, element.id, withKey(before, { pending: union(before.pending, [LOOP_MARKER]), version: start, lastDelete: before.lastDelete }));
     }
     for (let i = 0; i < MAX_LOOP_ITERATIONS; i++) {
       const inner = this.child(ctx);
@@ -589,15 +592,15 @@ class Walker {
         const lastDelete = this.bump();
         return newKeyState([], 'no', lastDelete, lastDelete);
       }
-      return { ...key, pending: [], ttl: true, version: this.bump() };
+      return withKey(key, { pending: [], ttl: true, version: this.bump() });
     };
     for (const [id, key] of [...st.keys]) if (id.startsWith(prefix) && !id.endsWith('[*]')) setKey(st, id, update(key));
-    setKey(st, universalId(table), { ...update(getKey(st, universalId(table))), pending: [] });
+    setKey(st, universalId(table), withKey(update(getKey(st, universalId(table))), { pending: [] }));
   }
 
   private dropMarker(st: State, id: string): void {
     const key = st.keys.get(id);
-    if (key && key.pending.includes(LOOP_MARKER)) setKey(st, id, { ...key, pending: key.pending.filter((site) => site !== LOOP_MARKER) });
+    if (key && key.pending.includes(LOOP_MARKER)) setKey(st, id, withKey(key, { pending: key.pending.filter((site) => site !== LOOP_MARKER) }));
   }
 
   /**
@@ -614,7 +617,7 @@ class Walker {
     const deleted = el.lastDelete > start;
     // A state change after the last delete: the body may have created the key.
     const mayCreate = el.version !== start && el.version !== el.lastDelete;
-    setKey(st, element.id, { ...el, pending });
+    setKey(st, element.id, withKey(el, { pending }));
     const apply = (key: KeyState): KeyState => {
       if (!touched && !cleared && el.exists === 'maybe' && !el.ttl) return key;
       const exists =
@@ -646,7 +649,7 @@ class Walker {
       if (!st.keys.has(id)) setKey(st, id, getKey(st, id));
     }
     const next = apply(getKey(st, universal));
-    if (st.keys.has(universal) || next.exists !== 'maybe' || next.ttl || next.lastDelete > 0) setKey(st, universal, { ...next, pending: [] });
+    if (st.keys.has(universal) || next.exists !== 'maybe' || next.ttl || next.lastDelete > 0) setKey(st, universal, withKey(next, { pending: [] }));
   }
 
   private forNumeric(node: L.ForNumericStatement, st: State, ctx: Ctx): State {
@@ -926,7 +929,7 @@ class Walker {
         if (node.operator === '-') return arg.t === 'num' && arg.v !== undefined ? { t: 'num', v: -arg.v } : { t: 'num', mayBeNonPositive: true };
         // '#' of a whole hash / set as read: 0 exactly when the key is missing (empty ones do not exist).
         if (arg.t === 'reply' && WHOLE_AGGREGATE_READS.has(arg.command) && !arg.pcall) {
-          return { ...arg, luaType: 'number', sizeOfReply: true };
+          return withReply(arg, { luaType: 'number', sizeOfReply: true });
         }
         return { t: 'num' }; // '#'
       }
@@ -984,7 +987,7 @@ class Walker {
             }
             return { t: 'unknown', node, origin: 'reply' };
           }
-          return { ...base, elements: undefined, luaType: undefined, command: base.command === 'HMGET' ? 'HGET' : 'ZSCORE' };
+          return withReply(base, { elements: undefined, luaType: undefined, command: base.command === 'HMGET' ? 'HGET' : 'ZSCORE' });
         }
         if (base.t === 'reply' && base.command === 'TIME' && index.t === 'num' && (index.v === 1 || index.v === 2)) {
           // TIME answers { unix seconds, microseconds } (https://redis.io/docs/latest/commands/time/).
@@ -1155,33 +1158,29 @@ class Walker {
       // PTTL < 0: with a TTL on every path, the key must be missing.
       if (!key.ttl) return st;
       if (key.exists === 'yes') return null;
-      setKey(st, facts.keyId, { ...key, exists: 'no', pending: [] });
+      setKey(st, facts.keyId, withKey(key, { exists: 'no', pending: [] }));
       return st;
     }
     switch (fact) {
       case 'exists':
       case 'no-ttl':
-        if (key.exists !== 'yes') setKey(st, facts.keyId, { ...key, exists: 'yes' });
+        if (key.exists !== 'yes') setKey(st, facts.keyId, withKey(key, { exists: 'yes' }));
         return st;
       case 'missing':
-        setKey(st, facts.keyId, { ...key, exists: 'no', pending: [] });
+        setKey(st, facts.keyId, withKey(key, { exists: 'no', pending: [] }));
         return st;
       case 'has-ttl-or-missing':
-        setKey(st, facts.keyId, { ...key, pending: [], ttl: true });
+        setKey(st, facts.keyId, withKey(key, { pending: [], ttl: true }));
         return st;
       case 'has-ttl':
-        setKey(st, facts.keyId, { ...key, pending: [], exists: 'yes', ttl: true });
+        setKey(st, facts.keyId, withKey(key, { pending: [], exists: 'yes', ttl: true }));
         return st;
       case 'site-did-not-create':
-        if (facts.site !== undefined && key.pending.includes(facts.site)) setKey(st, facts.keyId, { ...key, pending: key.pending.filter((s) => s !== facts.site) });
+        if (facts.site !== undefined && key.pending.includes(facts.site)) setKey(st, facts.keyId, withKey(key, { pending: key.pending.filter((s) => s !== facts.site) }));
         return st;
       case 'not-created-by-site':
         if (facts.surelyCreated) return null;
-        setKey(st, facts.keyId, {
-          ...key,
-          exists: 'yes',
-          pending: facts.site === undefined ? key.pending : key.pending.filter((s) => s !== facts.site),
-        });
+        setKey(st, facts.keyId, withKey(key, { exists: 'yes', pending: facts.site === undefined ? key.pending : key.pending.filter((s) => s !== facts.site) }));
         return st;
       case 'impossible':
         return null;
@@ -1204,7 +1203,7 @@ class Walker {
     if (fact === 'exists' || fact === 'has-ttl' || fact === 'no-ttl') pending = pending.filter((site) => !createdSince(site));
     if (fact === 'has-ttl') pending = pending.filter((site) => !before.includes(site));
     if (fact === 'not-created-by-site' || fact === 'site-did-not-create') pending = pending.filter((site) => site !== facts.site);
-    if (pending.length !== key.pending.length) setKey(st, keyId, { ...key, pending });
+    if (pending.length !== key.pending.length) setKey(st, keyId, withKey(key, { pending }));
     return st;
   }
 
@@ -1276,7 +1275,7 @@ class Walker {
         // tonumber() of an integer reply is that reply: guards on it keep their meaning.
         if (arg.t === 'reply' && arg.luaType === 'number') return arg;
         // tonumber() of a bulk reply: a number when the key holds one, nil otherwise.
-        if (arg.t === 'reply') return { ...arg, luaType: 'number', numeric: true };
+        if (arg.t === 'reply') return withReply(arg, { luaType: 'number', numeric: true });
         if (arg.t === 'str') {
           if (arg.zeroWhenMissing) return { t: 'num', zeroWhenMissing: arg.zeroWhenMissing };
           if (arg.v !== undefined) return arg.v.trim() !== '' && Number.isFinite(Number(arg.v)) ? { t: 'num', v: Number(arg.v) } : NIL;
@@ -1406,11 +1405,11 @@ class Walker {
       } else {
         const missing = state.exists === 'no' ? st : this.raising(st, ctx);
         // On that path the key was missing: no write left it without TTL.
-        if (missing !== st) setKey(missing, key.id, { ...state, exists: 'no', pending: [] });
+        if (missing !== st) setKey(missing, key.id, withKey(state, { exists: 'no', pending: [] }));
         this.raise(missing, ctx, { kind: 'command-error', offset, reason: `"no such key" when ${key.display} is missing` });
         if (st.dead) return UNKNOWN;
       }
-      setKey(st, key.id, { ...state, exists: 'yes' });
+      setKey(st, key.id, withKey(state, { exists: 'yes' }));
     }
     /** Every way out from here keeps the path where redis.pcall's command was rejected. */
     const finish = (reply: Value): Value => {
@@ -1436,7 +1435,7 @@ class Walker {
         this.nothingDone(description, args, argNodesAfterName, unchanged);
         const reply = this.redisCall(node, rawArgs, argNodes, st, ctx, pcall, false);
         adopt(st, join(st, unchanged));
-        return finish(reply.t === 'reply' ? { ...reply, version: 0 } : reply);
+        return finish(reply.t === 'reply' ? withReply(reply, { version: 0 }) : reply);
       }
     }
 
@@ -1513,12 +1512,12 @@ class Walker {
 
       if (description.getDropsTtl && action.arg === 0) {
         if (!persistent) this.report('no-getset', node, noGetsetMessage(command, key.display), keyNames(key));
-        setKey(st, key.id, { ...state, ttl: undefined, exists: 'yes', version: this.bump() });
+        setKey(st, key.id, withKey(state, { ttl: undefined, exists: 'yes', version: this.bump() }));
         continue;
       }
       if (action.effect === 'remove-ttl') {
         if (!persistent) this.report('no-persist', node, noPersistMessage(command, key.display), keyNames(key));
-        setKey(st, key.id, { ...state, ttl: undefined, version: this.bump() });
+        setKey(st, key.id, withKey(state, { ttl: undefined, version: this.bump() }));
         continue;
       }
       const sourceValue = action.sourceArg !== undefined ? args[action.sourceArg] : undefined;
@@ -1540,30 +1539,30 @@ class Walker {
       if (action.mayDelete && fresh && !rotates && removalEmpties(command, args, fresh)) {
         // Right after the write that may have created it, this removal empties a key that write made.
         const createdBy = fresh.site;
-        next = { ...next, pending: next.pending.filter((s) => s !== createdBy) };
+        next = withKey(next, { pending: next.pending.filter((s) => s !== createdBy) });
       }
       if ((sourceMayBeMissing || storeMayBeEmpty) && next.exists === 'yes' && (storeMayBeEmpty || state.exists !== 'yes')) {
         // Nothing moved (an empty source), or the STORE result was empty (the destination deleted).
         const lastDelete = storeMayBeEmpty ? this.bump() : next.lastDelete;
-        next = { ...next, exists: 'maybe', version: storeMayBeEmpty ? lastDelete : next.version, lastDelete };
+        next = withKey(next, { exists: 'maybe', version: storeMayBeEmpty ? lastDelete : next.version, lastDelete });
       }
       if (action.mayDelete && next.exists === 'yes' && !rotates && !(fresh && removalKeeps(command, args, fresh))) {
         // Removing the last element deletes the key: it may be gone, and may come back without TTL.
         const lastDelete = this.bump();
-        next = { ...next, exists: 'maybe', version: lastDelete, lastDelete };
+        next = withKey(next, { exists: 'maybe', version: lastDelete, lastDelete });
       }
       if (risk.mayDelete && action.arg === 0 && next.exists !== 'no' && MAY_DELETE_EFFECTS.has(action.effect)) {
         // An expiry <= 0 or in the past deletes the key: a later write creates it again without TTL.
         const lastDelete = this.bump();
-        next = { ...next, exists: next.exists === 'yes' && action.effect === 'set-ttl-if-has-ttl' && !state.ttl ? 'yes' : 'maybe', version: lastDelete, lastDelete };
+        next = withKey(next, { exists: next.exists === 'yes' && action.effect === 'set-ttl-if-has-ttl' && !state.ttl ? 'yes' : 'maybe', version: lastDelete, lastDelete });
       }
       if (next.created && next.created === state.created && effect !== 'read') {
         // Any other write changes what the key holds: its size right after creation is history.
-        next = { ...next, created: undefined };
+        next = withKey(next, { created: undefined });
       }
       if (site !== undefined && siteKey === key.id && next.exists !== 'no' && state.exists !== 'yes' && CREATION_ONLY.has(effect)) {
         const shape = createdShape(command, args);
-        if (shape) next = { ...next, created: { site, ...shape, version: next.version } };
+        if (shape) next = withKey(next, { created: createdAt(site, shape, next.version) });
       }
       next = this.fieldEffects(next, state, effect, action, args, spreadIndex, site !== undefined && siteKey === key.id ? site : undefined);
       if (action.fields?.ttl === 'remove' && !persistent) this.report('no-persist', node, noPersistMessage(command, key.display), keyNames(key));
@@ -1647,10 +1646,10 @@ class Walker {
     const keyAt = (arg: number) => (args[arg] ? this.keyOf(args[arg], argNodes[arg]) : undefined);
     if (description.name !== 'COPY') {
       const target = keyAt(dest.arg);
-      if (target) setKey(st, target.id, { ...getKey(st, target.id), exists: 'yes' });
+      if (target) setKey(st, target.id, withKey(getKey(st, target.id), { exists: 'yes' }));
     } else if (!dest.onlyIfMissing) {
       const source = keyAt(dest.sourceArg);
-      if (source) setKey(st, source.id, { ...getKey(st, source.id), exists: 'no', pending: [] });
+      if (source) setKey(st, source.id, withKey(getKey(st, source.id), { exists: 'no', pending: [] }));
     }
   }
 
@@ -1665,7 +1664,7 @@ class Walker {
     if (next === key) return key;
     const version = this.bump();
     // A size carried over (RENAME) is the destination's as of now.
-    return next.created && next.created !== key.created ? { ...next, version, created: { ...next.created, version } } : { ...next, version };
+    return next.created && next.created !== key.created ? withKey(next, { version, created: createdAt(next.created.site, next.created, version) }) : withKey(next, { version });
   }
 
   private nextKeyState(
@@ -1675,39 +1674,38 @@ class Walker {
     source: KeyState | undefined,
   ): KeyState {
     const add = (rule: WriteSite['rule']): readonly number[] => union(key.pending, site(rule));
-    const noTtl = (k: KeyState): KeyState => (k.ttl === undefined && k.created === undefined ? k : { ...k, ttl: undefined, created: undefined });
     switch (effect) {
       case 'create-in-place':
         // A hash this script created with expiring fields only: a field written without TTL keeps it alive.
-        if (key.exists === 'yes' && key.fieldsExpire && !key.ttl) return { ...key, pending: add('write-path-needs-ttl') };
-        return key.exists === 'yes' ? key : { ...noTtl(key), pending: add('write-path-needs-ttl'), exists: 'yes' };
+        if (key.exists === 'yes' && key.fieldsExpire && !key.ttl) return withKey(key, { pending: add('write-path-needs-ttl') });
+        return key.exists === 'yes' ? key : withKey(key, { ttl: undefined, created: undefined, pending: add('write-path-needs-ttl'), exists: 'yes' });
       case 'create-if-missing':
-        return key.exists === 'yes' ? key : { ...noTtl(key), pending: add('write-path-needs-ttl'), exists: 'yes' };
+        return key.exists === 'yes' ? key : withKey(key, { ttl: undefined, created: undefined, pending: add('write-path-needs-ttl'), exists: 'yes' });
       case 'create-with-field-ttl': {
         // HSETEX ... EX: a missing key is created without key TTL, but every field it holds expires.
         if (key.exists === 'yes') return key;
-        return { ...key, ttl: undefined, created: undefined, exists: 'yes', fieldsExpire: true };
+        return withKey(key, { ttl: undefined, created: undefined, exists: 'yes', fieldsExpire: true });
       }
       case 'keep-ttl':
-        return key.exists === 'yes' ? key : { ...noTtl(key), pending: add('keepttl-needs-existing-key'), exists: 'yes' };
+        return key.exists === 'yes' ? key : withKey(key, { ttl: undefined, created: undefined, pending: add('keepttl-needs-existing-key'), exists: 'yes' });
       case 'overwrite':
-        return { ...noTtl(key), pending: add('write-path-needs-ttl'), exists: 'yes' };
+        return withKey(key, { ttl: undefined, created: undefined, pending: add('write-path-needs-ttl'), exists: 'yes' });
       case 'clear-ttl-if-present':
-        return key.exists === 'no' ? key : { ...noTtl(key), pending: add('write-path-needs-ttl') };
+        return key.exists === 'no' ? key : withKey(key, { ttl: undefined, created: undefined, pending: add('write-path-needs-ttl') });
       case 'transfer-ttl': {
         const lastDelete = this.bump();
-        const created = source?.created && source.created.version === source.version ? { ...source.created, version: lastDelete } : undefined;
+        const created = source?.created && source.created.version === source.version ? createdAt(source.created.site, source.created, lastDelete) : undefined;
         const moved = newKeyState(source?.pending ?? [], source?.exists ?? 'maybe', lastDelete, lastDelete);
         if (source?.ttl) moved.ttl = true;
         if (created) moved.created = created;
         return moved;
       }
       case 'create-with-ttl':
-        return { ...noTtl(key), pending: [], exists: 'yes', ttl: true };
+        return withKey(key, { ttl: true, created: undefined, pending: [], exists: 'yes' });
       case 'create-if-missing-with-ttl':
-        return key.exists === 'yes' ? key : { ...noTtl(key), exists: 'yes', ttl: key.exists === 'no' || key.ttl ? true : undefined };
+        return key.exists === 'yes' ? key : withKey(key, { created: undefined, exists: 'yes', ttl: key.exists === 'no' || key.ttl ? true : undefined });
       case 'set-ttl':
-        return key.pending.length === 0 && key.ttl ? key : { ...noTtl(key), pending: [], ttl: true };
+        return key.pending.length === 0 && key.ttl ? key : withKey(key, { ttl: true, created: undefined, pending: [] });
       case 'delete': {
         const lastDelete = this.bump();
         return newKeyState([], 'no', lastDelete, lastDelete);
@@ -1735,21 +1733,20 @@ class Walker {
     site: number | undefined,
   ): KeyState {
     let out = next;
-    if (!FIELD_STATE_KEPT.has(effect) && (out.fieldsExpire || out.fieldSites)) out = { ...out, fieldsExpire: undefined, fieldSites: undefined };
+    if (!FIELD_STATE_KEPT.has(effect) && (out.fieldsExpire || out.fieldSites)) out = withKey(out, { fieldsExpire: undefined, fieldSites: undefined });
     const fields = action.fields;
     if (fields) {
       const ids =
         fields.args === 'unknown' || (spreadIndex >= 0 && fields.args.some((i) => i >= spreadIndex)) ? null : fields.args.map((i) => fieldIdOf(args[i]));
       const known = ids !== null && ids.every((id): id is string => id !== null) ? ids : null;
       if ((fields.ttl === 'clear' || fields.ttl === 'keep') && site !== undefined && out.pending.includes(site) && !before.pending.includes(site)) {
-        out = { ...out, fieldSites: [...(out.fieldSites ?? []).filter((f) => f.site !== site), { site, fields: known }] };
+        out = withKey(out, { fieldSites: [...(out.fieldSites ?? []).filter((f) => f.site !== site), { site, fields: known }] });
       } else if ((fields.ttl === 'clear' || fields.ttl === 'keep') && out.fieldSites && out.fieldSites.length > 0) {
         // a field written into a hash this script created: it keeps that hash alive as much as
         // the fields of the creating write do, so covering those alone is not enough
-        out = {
-          ...out,
+        out = withKey(out, {
           fieldSites: out.fieldSites.map((f) => ({ site: f.site, fields: f.fields === null || known === null ? null : [...new Set([...f.fields, ...known])] })),
-        };
+        });
       } else if ((fields.ttl === 'set' || fields.ttl === 'delete') && !fields.allOrNone && known && out.fieldSites) {
         const covered = new Set(known);
         const remaining: Array<{ site: number; fields: readonly string[] | null }> = [];
@@ -1760,18 +1757,17 @@ class Walker {
           else remaining.push({ site: entry.site, fields: left });
         }
         if (done.length > 0) {
-          out = {
-            ...out,
+          out = withKey(out, {
             pending: out.pending.filter((p) => !done.includes(p)),
             fieldSites: remaining.length > 0 ? remaining : undefined,
             fieldsExpire: out.ttl ? out.fieldsExpire : true,
-          };
+          });
         }
       }
     }
     if (out.fieldSites && out.fieldSites.some((f) => !out.pending.includes(f.site))) {
       const kept = out.fieldSites.filter((f) => out.pending.includes(f.site));
-      out = { ...out, fieldSites: kept.length > 0 ? kept : undefined };
+      out = withKey(out, { fieldSites: kept.length > 0 ? kept : undefined });
     }
     return out;
   }

@@ -375,8 +375,9 @@ function isIncrement(value: Value, increment: Value | undefined): boolean {
   return argv !== undefined && argv !== '*' && argv === incArgv;
 }
 
-function base(reply: Reply): KeyFacts {
-  const facts = newFacts(reply.keyId, reply.version, reply.pending);
+/** The facts a reply's key can take, with what each edge proves (a new object: callers may fill it in). */
+function base(reply: Reply, whenTrue?: KeyFact, whenFalse?: KeyFact): KeyFacts {
+  const facts = newFacts(reply.keyId, reply.version, reply.pending, whenTrue, whenFalse);
   if (reply.surelyCreated) facts.surelyCreated = true;
   facts.site = reply.site;
   return facts;
@@ -420,13 +421,15 @@ export function keyFactsOfComparison(left: Value, op: Op, right: Value): KeyFact
 
   // A string compared with a GET-like reply: `false` never equals a string.
   if ((KEY_VALUE_REPLIES.has(reply.command) || ELEMENT_REPLIES.has(reply.command)) && (other.t === 'str' || other.t === 'key')) {
-    if (operator === '==') return { ...base(reply), whenTrue: 'exists' };
-    if (operator === '~=') return { ...base(reply), whenFalse: 'exists' };
+    if (operator === '==') return base(reply, 'exists');
+    if (operator === '~=') return base(reply, undefined, 'exists');
   }
 
   // `tonumber(GET k) > n`: tonumber(false) is nil, and ordering nil raises.
   if (reply.numeric && operator !== '==' && operator !== '~=' && (KEY_VALUE_REPLIES.has(reply.command) || ELEMENT_REPLIES.has(reply.command))) {
-    return { ...base(reply), raisesWhenMissing: true, whenTrue: 'exists', whenFalse: 'exists' };
+    const facts = base(reply, 'exists', 'exists');
+    facts.raisesWhenMissing = true;
+    return facts;
   }
 
   // A size read right after the write that may have created the key: an edge that excludes the
@@ -454,19 +457,19 @@ export function keyFactsOfComparison(left: Value, op: Op, right: Value): KeyFact
     const c = literalNumber(other);
     if ('exact' in created) {
       if (isIncrement(other, created.exact)) {
-        if (operator === '==') return { ...base(reply), whenFalse: 'not-created-by-site' };
-        if (operator === '~=') return { ...base(reply), whenTrue: 'not-created-by-site' };
+        if (operator === '==') return base(reply, undefined, 'not-created-by-site');
+        if (operator === '~=') return base(reply, 'not-created-by-site');
       }
       const e = created.exact.t === 'num' ? created.exact.v : undefined;
       if (c === undefined || e === undefined) return undefined;
-      return test(operator, e, c) ? { ...base(reply), whenFalse: 'not-created-by-site' } : { ...base(reply), whenTrue: 'not-created-by-site' };
+      return test(operator, e, c) ? base(reply, undefined, 'not-created-by-site') : base(reply, 'not-created-by-site');
     }
     if (c === undefined) return undefined;
     const [lo, hi] = created.range;
     const samples = [lo, hi, c - 1, c, c + 1].filter((x) => x >= lo && x <= hi);
     const outcomes = new Set(samples.map((x) => test(operator, x, c)));
     if (outcomes.size !== 1) return undefined;
-    return outcomes.has(true) ? { ...base(reply), whenFalse: 'not-created-by-site' } : { ...base(reply), whenTrue: 'not-created-by-site' };
+    return outcomes.has(true) ? base(reply, undefined, 'not-created-by-site') : base(reply, 'not-created-by-site');
   }
 
   const c = literalNumber(other);
@@ -495,18 +498,26 @@ function zeroWhenMissingFacts(value: Value, op: Op, other: Value): KeyFacts | un
   const c = literalNumber(other);
   if (c === undefined) return undefined;
   const { keyId, version, pending } = value.zeroWhenMissing;
-  const facts = newFacts(keyId, version, pending);
   const zeroPasses = test(op, 0, c);
-  return zeroPasses ? { ...facts, whenFalse: 'exists' } : { ...facts, whenTrue: 'exists' };
+  return zeroPasses ? newFacts(keyId, version, pending, undefined, 'exists') : newFacts(keyId, version, pending, 'exists');
 }
 
+/** Fills in the edges of facts just made by {@link base}. */
 function withFacts(facts: KeyFacts, whenTrue: KeyFact | undefined, whenFalse: KeyFact | undefined): KeyFacts {
-  return { ...facts, whenTrue: whenTrue ? whenTrue : facts.whenTrue, whenFalse: whenFalse ? whenFalse : facts.whenFalse };
+  if (whenTrue) facts.whenTrue = whenTrue;
+  if (whenFalse) facts.whenFalse = whenFalse;
+  return facts;
 }
 
 /** The facts of the negated condition: the edges swapped. */
 function swap(facts: KeyFacts): KeyFacts {
-  return { ...facts, whenTrue: facts.whenFalse, whenFalse: facts.whenTrue, always: facts.always !== undefined ? !facts.always : undefined };
+  const swapped = newFacts(facts.keyId, facts.version, facts.pending, facts.whenFalse, facts.whenTrue);
+  swapped.site = facts.site;
+  swapped.always = facts.always !== undefined ? !facts.always : undefined;
+  swapped.surelyCreated = facts.surelyCreated;
+  swapped.and = facts.and;
+  swapped.raisesWhenMissing = facts.raisesWhenMissing;
+  return swapped;
 }
 
 /**
@@ -537,13 +548,17 @@ export function keyFactsOfTruth(value: Value): KeyFacts | undefined {
       if (value.luaType === 'number' && !value.numeric) return ALWAYS_TRUE; // 0 is truthy in Lua
       if (value.keyId === undefined) return undefined;
       // tonumber(GET ...): nil also for a value that is not a number, so only "truthy => exists" holds.
-      if (value.numeric) return KEY_VALUE_REPLIES.has(value.command) || ELEMENT_REPLIES.has(value.command) ? { ...base(value), whenTrue: 'exists' } : undefined;
-      if (KEY_VALUE_REPLIES.has(value.command)) return { ...base(value), whenTrue: 'exists', whenFalse: 'missing' };
-      if (ELEMENT_REPLIES.has(value.command)) return { ...base(value), whenTrue: 'exists' };
+      if (value.numeric) return KEY_VALUE_REPLIES.has(value.command) || ELEMENT_REPLIES.has(value.command) ? base(value, 'exists') : undefined;
+      if (KEY_VALUE_REPLIES.has(value.command)) return base(value, 'exists', 'missing');
+      if (ELEMENT_REPLIES.has(value.command)) return base(value, 'exists');
       // LMOVE / RPOPLPUSH answer the element moved, or nil when the source was empty (missing).
       const source: KeyFacts | undefined =
         value.sourceKeyId !== undefined && value.sourceVersion !== undefined ? newFacts(value.sourceKeyId, value.sourceVersion, undefined, 'exists', 'missing') : undefined;
-      if (value.createsOnTruthy && value.site !== undefined) return { ...base(value), whenFalse: 'not-created-by-site', and: source };
+      if (value.createsOnTruthy && value.site !== undefined) {
+        const facts = base(value, undefined, 'not-created-by-site');
+        facts.and = source;
+        return facts;
+      }
       if (source) return source;
       return undefined;
     }
