@@ -254,7 +254,7 @@ class Walker {
 
   run(): WalkResult {
     const { ast, source } = this.input;
-    const globals: Scope = { names: new Map() };
+    const globals: Scope = { names: undefined };
     const st: State = newState();
     let incomplete: string | undefined;
     try {
@@ -276,10 +276,13 @@ class Walker {
     }
     for (const finding of fixedWindowFindings(this.scriptIndex(), source)) this.report('fixed-window-expire', finding.node, finding.message);
     for (const candidate of this.ttlCandidates) {
-      const explained = [...this.leaks].some(
-        ([siteId, leak]) =>
-          leak.exit.offset === candidate.offset || (candidate.keyId !== undefined && leak.keyId === candidate.keyId && rangeOf(this.sites[siteId]!.node)[0] > candidate.offset),
-      );
+      let explained = false;
+      for (const [siteId, leak] of this.leaks) {
+        if (leak.exit.offset === candidate.offset || (candidate.keyId !== undefined && leak.keyId === candidate.keyId && rangeOf(this.sites[siteId]!.node)[0] > candidate.offset)) {
+          explained = true;
+          break;
+        }
+      }
       if (!explained) this.report('expire-needs-positive-ttl', candidate.node, candidate.message);
     }
     for (const [siteId, leak] of this.leaks) {
@@ -287,7 +290,8 @@ class Walker {
       this.reportLeak(this.sites[siteId]!, leak.exit, key!, others, leak.keyId, this.optionalTtl(siteId, [leak.keyId, ...leak.otherKeys]));
     }
     incomplete ??= this.unfollowed;
-    const findings = [...this.findings.values()].flatMap((byRule) => [...byRule.values()]);
+    const findings: RawFinding[] = [];
+    for (const byRule of this.findings.values()) for (const finding of byRule.values()) findings.push(finding);
     return incomplete === undefined ? { findings } : { findings, incomplete };
   }
 
@@ -302,7 +306,7 @@ class Walker {
   private entry(callback: Extract<Value, { t: 'fn' }>, base: State): void {
     base.ownVars = false;
     const st: State = newState(base.vars, false);
-    const scope: Scope = { parent: callback.scope, names: new Map() };
+    const scope: Scope = { parent: callback.scope, names: undefined };
     const [keysParam, argsParam] = callback.node.parameters;
     if (keysParam?.type === 'Identifier') this.declare(scope, st, keysParam.name, { t: 'keys', name: keysParam.name }, keysParam);
     if (argsParam?.type === 'Identifier') this.declare(scope, st, argsParam.name, { t: 'argv', name: argsParam.name }, argsParam);
@@ -366,7 +370,7 @@ class Walker {
   }
 
   private child(ctx: Ctx): Ctx {
-    return { scope: { parent: ctx.scope, names: new Map() }, fn: ctx.fn };
+    return { scope: { parent: ctx.scope, names: undefined }, fn: ctx.fn };
   }
 
   /** Runs a block in a scope of its own and forgets its locals afterwards (they are out of reach). */
@@ -378,7 +382,7 @@ class Walker {
   }
 
   private dropScope(st: State, scope: Scope): void {
-    if (st.dead || scope.names.size === 0) return;
+    if (st.dead || scope.names === undefined || scope.names.size === 0) return;
     for (const id of scope.names.values()) deleteVar(st, id);
   }
 
@@ -753,14 +757,14 @@ class Walker {
       id = this.nextVar++;
       if (site) this.declarationIds.set(site, id);
     }
-    scope.names.set(name, id);
+    (scope.names ??= new Map()).set(name, id);
     setVar(st, id, value);
   }
 
   private lookupVar(scope: Scope, name: string): number | undefined {
     if (!this.input.index.locals.has(name)) return undefined; // declared nowhere: no scope has it
     for (let s: Scope | undefined = scope; s; s = s.parent) {
-      const id = s.names.get(name);
+      const id = s.names?.get(name);
       if (id !== undefined) return id;
     }
     return undefined;
@@ -1317,7 +1321,7 @@ class Walker {
   private callFunction(fn: Extract<Value, { t: 'fn' }>, args: Value[], st: State, _ctx: Ctx, isProtected: boolean): Value {
     if (this.callStack.length >= MAX_CALL_DEPTH || this.callStack.includes(fn.node)) return UNKNOWN;
     this.callStack.push(fn.node);
-    const scope: Scope = { parent: fn.scope, names: new Map() };
+    const scope: Scope = { parent: fn.scope, names: undefined };
     fn.node.parameters.forEach((param, i) => {
       if (param.type === 'Identifier') this.declare(scope, st, param.name, args[i] ?? NIL, param);
       else this.declare(scope, st, '...', { t: 'spread', items: args.slice(i) }, param);
@@ -1785,13 +1789,14 @@ class Walker {
     spread: boolean,
     keyId: string | undefined,
   ): void {
-    const candidate = (message: string): void => {
-      this.ttlCandidates.push({ node: argNode!, message, offset: rangeOf(node)[0], ...(keyId !== undefined ? { keyId } : {}) });
-    };
     if (!value || !argNode || spread || description.nonPositiveTtlArg !== undefined) return;
+    const candidate = (message: string): void => {
+      this.ttlCandidates.push({ node: argNode, message, offset: rangeOf(node)[0], ...(keyId !== undefined ? { keyId } : {}) });
+    };
     const unit = description.ttl!.unit;
     const absolute = unit.startsWith('unix');
-    const where = description.ttlOption ? `${command} ... ${description.ttlOption}` : command;
+    // where the TTL is, for messages: built only for a finding
+    const where = (): string => (description.ttlOption ? `${command} ... ${description.ttlOption}` : command);
     // the TTL as the script spells it, for messages: built only for a finding
     const text = (): string => this.input.source.slice(...rangeOf(argNode)).replace(/\s+/g, ' ');
     const name = argNode.type === 'Identifier' ? argNode.name : undefined;
@@ -1809,22 +1814,22 @@ class Walker {
     }
     const mismatch = guess ? unitMismatch(guess, unit) : undefined;
     if (guess && mismatch) {
-      this.report('ttl-units', argNode, ttlUnitsMessage(where, text(), guess.why, mismatch));
+      this.report('ttl-units', argNode, ttlUnitsMessage(where(), text(), guess.why, mismatch));
       return;
     }
     if (absolute || checked || this.addsSlack(argNode, rangeOf(node)[0])) return;
     // `2 ^ n` and other fractions the script rarely means are left to write-path-needs-ttl, which
     // follows the raise when it leaks: a value that can be <= 0 is reported here
     if (value.t === 'num' && value.v === undefined && value.mayBeNonPositive && !value.clock) {
-      candidate(computedTtlMessage(where, text(), false, POSITIVE_TTL_COMMANDS.has(command)));
+      candidate(computedTtlMessage(where(), text(), false, POSITIVE_TTL_COMMANDS.has(command)));
       return;
     }
     if (value.t === 'reply' && MAY_BE_NEGATIVE_REPLIES.has(value.command)) {
-      candidate(computedTtlMessage(where, text(), false, POSITIVE_TTL_COMMANDS.has(command)));
+      candidate(computedTtlMessage(where(), text(), false, POSITIVE_TTL_COMMANDS.has(command)));
       return;
     }
     if (this.input.strict && (value.t === 'num' || value.t === 'str') && value.v === undefined && value.argv !== undefined) {
-      candidate(uncheckedArgvTtlMessage(where, text(), POSITIVE_TTL_COMMANDS.has(command)));
+      candidate(uncheckedArgvTtlMessage(where(), text(), POSITIVE_TTL_COMMANDS.has(command)));
     }
   }
 
@@ -1968,27 +1973,45 @@ for (const name of [
   'math.ceil', 'math.max', 'math.min', 'math.abs',
 ]) builtin(name);
 
-/** Descriptions by command name and literal arguments (see {@link describe}). */
-const DESCRIPTIONS = new Map<string, CommandDescription>();
+/** One node of {@link DESCRIPTIONS}: the description of the arguments so far, and the next argument's nodes. */
+interface DescriptionNode {
+  description: CommandDescription | undefined;
+  next: Map<CommandArg, DescriptionNode> | undefined;
+}
+
+/** Descriptions by command name, then by each literal argument in turn (see {@link describe}). */
+const DESCRIPTIONS = new Map<string, DescriptionNode>();
+let describedCount = 0;
 
 /**
  * {@link describeCommand}, remembered by its input: scripts spell the same few commands with the
  * same literal options over and over. The table's answer depends on nothing else, and the walk never
- * changes it.
+ * changes it. The input is looked up one argument at a time (a Map per argument position: strings,
+ * numbers and `undefined` stay apart), with no key string to build.
  */
 function describe(name: string, args: readonly CommandArg[]): CommandDescription {
-  // an unambiguous spelling of the input: each argument tagged with its type, strings with their length
-  let key = name;
+  let node: DescriptionNode | undefined = DESCRIPTIONS.get(name);
+  if (!node) {
+    if (describedCount > 10_000) {
+      DESCRIPTIONS.clear();
+      describedCount = 0;
+    }
+    DESCRIPTIONS.set(name, (node = { description: undefined, next: undefined }));
+  }
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
-    key += arg === undefined ? '\u0000u' : typeof arg === 'number' ? `\u0000n${arg}` : `\u0000s${arg.length}:${arg}`;
+    let child: DescriptionNode | undefined = node.next?.get(arg);
+    if (!child) {
+      child = { description: undefined, next: undefined };
+      (node.next ??= new Map()).set(arg, child);
+    }
+    node = child;
   }
-  let description = DESCRIPTIONS.get(key);
-  if (description === undefined) {
-    if (DESCRIPTIONS.size > 10_000) DESCRIPTIONS.clear();
-    DESCRIPTIONS.set(key, (description = describeCommand(name, args)));
+  if (node.description === undefined) {
+    describedCount++;
+    node.description = describeCommand(name, args);
   }
-  return description;
+  return node.description;
 }
 
 /** `base.field` of a builtin table, by the two names (the member's name is not built again at each evaluation). */

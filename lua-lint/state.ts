@@ -227,7 +227,8 @@ export const NIL: Value = { t: 'nil' };
 /** A lexical scope: names to variable ids. */
 export interface Scope {
   parent?: Scope;
-  names: Map<string, number>;
+  /** Made by the first declaration (most blocks declare nothing). */
+  names: Map<string, number> | undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -607,7 +608,7 @@ export function equalStates(a: State, b: State): boolean {
   for (const [id, x] of a.keys) {
     const y = b.keys.get(id);
     if (!y || x.exists !== y.exists || x.ttl !== y.ttl || x.pending.length !== y.pending.length || x.pending.some((s) => !y.pending.includes(s))) return false;
-    if (x.fieldsExpire !== y.fieldsExpire || fieldSitesText(x) !== fieldSitesText(y)) return false;
+    if (x.fieldsExpire !== y.fieldsExpire || (x.fieldSites !== y.fieldSites && fieldSitesText(x) !== fieldSitesText(y))) return false;
   }
   for (const [id, x] of a.vars) {
     const y = b.vars.get(id);
