@@ -1806,11 +1806,11 @@ class Walker {
     if (value.t === 'num' && value.clock && value.clock !== 'us') {
       guess = { kind: 'absolute', ...(value.clock === 'now-s' ? { unit: 'seconds' as const } : value.clock === 'future' ? {} : { unit: 'milliseconds' as const }), why: 'it is computed from the server time (TIME)' };
     } else if ((value.t === 'num' || value.t === 'str') && value.v !== undefined && Number.isFinite(Number(value.v))) {
-      guess = unitOfLiteral(Number(value.v));
+      guess = literalUnit(Number(value.v));
     } else if (name && !(value.t === 'num' && value.argv === undefined)) {
       // a name speaks for a value the script takes as it is (ARGV, a reply); a number the script
       // computes without TIME is a span whatever it is called (`local expireAt = n * interval`)
-      guess = unitOfName(name);
+      guess = nameUnit(name);
     }
     const mismatch = guess ? unitMismatch(guess, unit) : undefined;
     if (guess && mismatch) {
@@ -1972,6 +1972,29 @@ for (const name of [
   'table.insert', 'cjson.encode', 'cjson.decode', 'cmsgpack.unpack', 'string.len', 'string.byte', 'string.find', 'math.floor',
   'math.ceil', 'math.max', 'math.min', 'math.abs',
 ]) builtin(name);
+
+const LITERAL_UNITS = new Map<number, UnitGuess | null>();
+const NAME_UNITS = new Map<string, UnitGuess | null>();
+
+/** {@link unitOfLiteral}, once per value (it builds its reason text). */
+function literalUnit(value: number): UnitGuess | undefined {
+  let guess = LITERAL_UNITS.get(value);
+  if (guess === undefined) {
+    if (LITERAL_UNITS.size > 10_000) LITERAL_UNITS.clear();
+    LITERAL_UNITS.set(value, (guess = unitOfLiteral(value) ?? null));
+  }
+  return guess ?? undefined;
+}
+
+/** {@link unitOfName}, once per name (seven regular expressions and a reason text). */
+function nameUnit(name: string): UnitGuess | undefined {
+  let guess = NAME_UNITS.get(name);
+  if (guess === undefined) {
+    if (NAME_UNITS.size > 10_000) NAME_UNITS.clear();
+    NAME_UNITS.set(name, (guess = unitOfName(name) ?? null));
+  }
+  return guess ?? undefined;
+}
 
 /** One node of {@link DESCRIPTIONS}: the description of the arguments so far, and the next argument's nodes. */
 interface DescriptionNode {

@@ -2,7 +2,7 @@
  * The analysis of one script: parse, walk, apply severities, directives and persistent keys.
  * {@link analyzeLua} is the library API (re-exported by `index.ts`).
  */
-import { keyPatternMatcher } from '../semantics/key-patterns.js';
+import { keyPatternMatcher, type KeyPatternMatcher } from '../semantics/key-patterns.js';
 import { parseRedisVersion } from '../semantics/versions.js';
 import { walkScript, rangeOf } from './analyze.js';
 import { mayHoldDirectives, readDirectives } from './directives.js';
@@ -13,6 +13,8 @@ import { CHECKED_OPTION_NAMES, checkOptions, describeValue, isPlainObject, type 
 import { RULES } from './rules.js';
 import type { AnalyzeOptions, LuaFinding, LuaRuleId, Severity } from './types.js';
 
+
+const NO_MATCHERS: readonly KeyPatternMatcher[] = [];
 
 /** Every property of {@link AnalyzeOptions}. */
 const OPTION_NAMES = [...CHECKED_OPTION_NAMES, 'messageLine', 'messagePosition'] as const;
@@ -86,10 +88,14 @@ function analyze(text: string, options: AnalyzeOptions, checked: CheckedOptions)
     : undefined;
   const patterns = [...persistentKeys, ...(directives?.globalPersistent ?? [])].map(keyPatternMatcher);
   const byLine = new Map([...(directives?.persistentByLine ?? [])].map(([line, keys]) => [line, keys.map(keyPatternMatcher)]));
+  const matchesAny = (matchers: readonly KeyPatternMatcher[], names: readonly string[]): boolean => {
+    for (const match of matchers) for (const name of names) if (match(name)) return true;
+    return false;
+  };
   const isPersistent =
     patterns.length === 0 && byLine.size === 0
       ? undefined
-      : (names: readonly string[], line: number): boolean => [patterns, byLine.get(line) ?? []].some((matchers) => matchers.some((match) => names.some(match)));
+      : (names: readonly string[], line: number): boolean => matchesAny(patterns, names) || matchesAny(byLine.get(line) ?? NO_MATCHERS, names);
 
   const { messageLine, messagePosition } = options;
   const walked = walkScript({
