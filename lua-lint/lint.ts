@@ -73,7 +73,6 @@ function checkInput(source: unknown, options: unknown): CheckedOptions {
 function analyze(text: string, options: AnalyzeOptions, checked: CheckedOptions): LuaFinding[] {
   const { persistentKeys } = checked;
   const redisVersion = parseRedisVersion(checked.redisVersion);
-  const modes = { ...(checked.strict === true ? { strict: true } : {}), ...(redisVersion ? { redisVersion } : {}) };
   // One parse, with ranges: line and column are computed from offsets, and only for what is
   // reported (the line index is built on its first use).
   const lines = lineIndex(text);
@@ -98,18 +97,20 @@ function analyze(text: string, options: AnalyzeOptions, checked: CheckedOptions)
       : (names: readonly string[], line: number): boolean => matchesAny(patterns, names) || matchesAny(byLine.get(line) ?? NO_MATCHERS, names);
 
   const { messageLine, messagePosition } = options;
+  // one shape of input whatever the options (the walk reads it at every command)
   const walked = walkScript({
-    ...modes,
     ast: parsed.ast,
     index: parsed.index,
     source: text,
-    ...(isPersistent ? { isPersistent } : {}),
+    isPersistent,
     lineOf: lines.lineOf,
     positionOf: messagePosition
       ? (offset: number) => messagePosition(offset)
       : messageLine
         ? (offset: number) => ({ line: messageLine(offset) })
         : (offset: number) => lines.position(offset),
+    strict: checked.strict === true ? true : undefined,
+    redisVersion,
   });
   const raw = walked.findings;
   const findings: LuaFinding[] = [];
@@ -184,8 +185,13 @@ function fatal(message: string, offset: number, lines: ReturnType<typeof lineInd
   };
 }
 
-function resolveSeverities(checked: CheckedOptions): Record<LuaRuleId, Severity> {
+/** Every rule's default severity (read-only: {@link resolveSeverities} copies it when options change one). */
+const DEFAULT_SEVERITIES: Readonly<Record<LuaRuleId, Severity>> = (() => {
   const out = {} as Record<LuaRuleId, Severity>;
   for (const meta of Object.values(RULES)) out[meta.id] = meta.defaultSeverity;
-  return { ...out, ...checked.rules };
+  return out;
+})();
+
+function resolveSeverities(checked: CheckedOptions): Readonly<Record<LuaRuleId, Severity>> {
+  return Object.keys(checked.rules).length > 0 ? { ...DEFAULT_SEVERITIES, ...checked.rules } : DEFAULT_SEVERITIES;
 }
