@@ -227,29 +227,11 @@ class Walker {
 
   /** Every name the script declares or assigns anywhere (functions, locals, globals, parameters). */
   private definedNames(): Set<string> {
+    // the scan listed them: the locals (functions, parameters, loop variables among them) and the
+    // names assigned by `name = v`
     if (this.names) return this.names;
-    const names = new Set<string>();
-    forEachNode(this.input.ast.body, (n) => {
-      switch (n.type) {
-        case 'FunctionDeclaration':
-          if (n.identifier?.type === 'Identifier') names.add(n.identifier.name);
-          for (const p of n.parameters) if (p.type === 'Identifier') names.add(p.name);
-          break;
-        case 'LocalStatement':
-        case 'AssignmentStatement':
-          for (const v of n.variables) if (v.type === 'Identifier') names.add(v.name);
-          break;
-        case 'ForNumericStatement':
-          names.add(n.variable.name);
-          break;
-        case 'ForGenericStatement':
-          for (const v of n.variables) names.add(v.name);
-          break;
-        default:
-          break;
-      }
-    });
-    return (this.names = names);
+    const { locals, assigned } = this.input.index;
+    return (this.names = new Set([...locals, ...assigned]));
   }
 
   run(): WalkResult {

@@ -44,6 +44,8 @@ export interface ScriptIndex {
    * parameter, `...`, a loop variable): any other name is a global wherever it is read.
    */
   locals: Set<string>;
+  /** Every name a statement `name = v` assigns somewhere (a global, unless a local of that name is in scope). */
+  assigned: Set<string>;
 }
 
 /**
@@ -77,7 +79,14 @@ export function scanTree(ast: L.Chunk, source?: string): TreeScan {
   scanner.blocks.push(ast.body);
   scanner.block(ast.body, 0);
   return {
-    index: { blocks: scanner.blocks, comparisons: scanner.comparisons, assignments: scanner.assignments, redisFields: scanner.redisFields, locals: scanner.locals },
+    index: {
+      blocks: scanner.blocks,
+      comparisons: scanner.comparisons,
+      assignments: scanner.assignments,
+      redisFields: scanner.redisFields,
+      locals: scanner.locals,
+      assigned: scanner.assigned,
+    },
     found: scanner.found,
     deepest: scanner.deepest,
   };
@@ -97,6 +106,7 @@ class TreeScanner {
   readonly assignments = new Map<string, Assignment[]>();
   readonly redisFields: RedisField[] = [];
   readonly locals = new Set<string>();
+  readonly assigned = new Set<string>();
   found: number | undefined;
   deepest = 0;
   private functionDepth = 0;
@@ -203,6 +213,7 @@ class TreeScanner {
       case 'AssignmentStatement':
         if (node.init.length > 0) this.addAssignment(node);
         if (node.type === 'LocalStatement') for (const variable of node.variables) this.locals.add(variable.name);
+        else for (const target of node.variables) if (target.type === 'Identifier') this.assigned.add(target.name);
         for (const target of node.variables) {
           if (target.type === 'IndexExpression') {
             this.expr(target.base, UNLEVELED);
