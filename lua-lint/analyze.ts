@@ -1340,12 +1340,18 @@ class Walker {
       this.report('unanalyzable-command', node, unanalyzableMessage(argNodes[0] ? this.input.source.slice(...rangeOf(argNodes[0])) : undefined));
       return UNKNOWN;
     }
-    const args = rawArgs.slice(1);
+    // the arguments after the name, and as literals up to the first spread (one pass)
+    const args: Value[] = [];
+    const literalArgs: CommandArg[] = [];
+    let spreadIndex = -1;
+    for (let i = 1; i < rawArgs.length; i++) {
+      const a = rawArgs[i]!;
+      args.push(a);
+      if (spreadIndex >= 0) continue;
+      literalArgs.push(a.t === 'str' && a.v !== undefined ? a.v : a.t === 'num' && a.v !== undefined ? a.v : undefined);
+      if (a.t === 'spread') spreadIndex = i - 1;
+    }
     const argNodesAfterName = argNodes.slice(1);
-    const spreadIndex = args.findIndex((a) => a.t === 'spread');
-    const literalArgs: CommandArg[] = (spreadIndex >= 0 ? args.slice(0, spreadIndex + 1) : args).map((a) =>
-      a.t === 'str' && a.v !== undefined ? a.v : a.t === 'num' && a.v !== undefined ? a.v : undefined,
-    );
     // A spread may stand for any number of arguments: two unknown ones make the table read the
     // options it cannot see as unknown (SET key unpack(ARGV), SET key value unpack(opts)).
     if (spreadIndex >= 0) literalArgs.push(undefined);
