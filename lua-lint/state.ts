@@ -327,7 +327,8 @@ export interface State {
   ownVars: boolean;
 }
 
-export function newState(vars: LayeredMap<number, Value> = LayeredMap.empty(), ownVars = true): State {
+/** A path's variables are integer ids: their map keeps its layers in arrays (see `ArrayLayer`). */
+export function newState(vars: LayeredMap<number, Value> = LayeredMap.empty(true), ownVars = true): State {
   return { keys: LayeredMap.empty(), vars, dead: false, ownKeys: true, ownVars };
 }
 
@@ -347,7 +348,7 @@ export function snapshot(st: State): State {
 }
 
 export function deadState(): State {
-  return { keys: LayeredMap.empty(), vars: LayeredMap.empty(), dead: true, ownKeys: true, ownVars: true };
+  return { keys: LayeredMap.empty(), vars: LayeredMap.empty(true), dead: true, ownKeys: true, ownVars: true };
 }
 
 export function setKey(st: State, id: string, key: KeyState): void {
