@@ -110,7 +110,8 @@ export function parseLua(source: string, options?: ParseOptions): ParsedScript |
     const { ast } = parsed;
     const kept = (ast.comments ?? []) as Comment[];
     if (!ascii) remapRanges(ast, byteToCharMap(text), kept);
-    const scan = scanTree(ast);
+    // the redis.<field> nodes matter only to a function library (a #! first line)
+    const scan = scanTree(ast, undefined, { redisFields: shebang !== null });
     const tooDeep = tooDeepOffset(ast, text, scan);
     if (tooDeep !== undefined) {
       return {

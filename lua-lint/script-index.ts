@@ -37,7 +37,11 @@ export interface ScriptIndex {
   comparisons: Map<string, number[]>;
   /** Name -> the values assigned to it, in source order. */
   assignments: Map<string, Assignment[]>;
-  /** Every `redis.<field>` member expression (indexed with `.`), in source order. */
+  /**
+   * Every `redis.<field>` member expression (indexed with `.`), in source order: listed only for a
+   * text whose first line is a `#!` line (a function library: the FUNCTION LOAD checks read them),
+   * empty for any other.
+   */
   redisFields: RedisField[];
   /**
    * Every name the script declares as a local somewhere (`local x`, `local function f`, a
@@ -73,9 +77,10 @@ export interface TreeScan {
  * @param ast the parse, with its final ranges (after any remapping).
  * @param source the text the ranges index: given, the parentheses around each node are counted too
  *   (a scan of the text per node, for the rare script that needs it); without it they are not.
+ * @param options `redisFields: false` leaves `ScriptIndex.redisFields` empty (default true).
  */
-export function scanTree(ast: L.Chunk, source?: string): TreeScan {
-  const scanner = new TreeScanner(source);
+export function scanTree(ast: L.Chunk, source?: string, options?: { redisFields?: boolean }): TreeScan {
+  const scanner = new TreeScanner(source, options?.redisFields ?? true);
   scanner.blocks.push(ast.body);
   scanner.block(ast.body, 0);
   return {
@@ -111,7 +116,11 @@ class TreeScanner {
   deepest = 0;
   private functionDepth = 0;
 
-  constructor(private readonly source: string | undefined) {}
+  constructor(
+    private readonly source: string | undefined,
+    /** Whether to list the `redis.<field>` nodes (see `ScriptIndex.redisFields`). */
+    private readonly listFields: boolean,
+  ) {}
 
   private parens(node: L.Node): number {
     if (this.source === undefined) return 0;
@@ -142,7 +151,7 @@ class TreeScanner {
         this.expr(node.argument, level + 1);
         return;
       case 'MemberExpression':
-        if (node.indexer === '.' && node.base.type === 'Identifier' && node.base.name === 'redis') {
+        if (this.listFields && node.indexer === '.' && node.base.type === 'Identifier' && node.base.name === 'redis') {
           this.redisFields.push({ node, loadTime: this.functionDepth === 0 });
         }
         this.expr(node.base, level);
