@@ -38,12 +38,18 @@ import {
   join,
   joinAll,
   joinNullable,
+  newKeyState,
+  newReply,
   newState,
   NIL,
   NUMBER,
   sameValue,
   setKey,
   setVar,
+  snapshot,
+  withKey,
+  withReply,
+  createdAt,
   getKey,
   markNoTtl,
   deleteVar,
@@ -221,34 +227,16 @@ class Walker {
 
   /** Every name the script declares or assigns anywhere (functions, locals, globals, parameters). */
   private definedNames(): Set<string> {
+    // the scan listed them: the locals (functions, parameters, loop variables among them) and the
+    // names assigned by `name = v`
     if (this.names) return this.names;
-    const names = new Set<string>();
-    forEachNode(this.input.ast.body, (n) => {
-      switch (n.type) {
-        case 'FunctionDeclaration':
-          if (n.identifier?.type === 'Identifier') names.add(n.identifier.name);
-          for (const p of n.parameters) if (p.type === 'Identifier') names.add(p.name);
-          break;
-        case 'LocalStatement':
-        case 'AssignmentStatement':
-          for (const v of n.variables) if (v.type === 'Identifier') names.add(v.name);
-          break;
-        case 'ForNumericStatement':
-          names.add(n.variable.name);
-          break;
-        case 'ForGenericStatement':
-          for (const v of n.variables) names.add(v.name);
-          break;
-        default:
-          break;
-      }
-    });
-    return (this.names = names);
+    const { locals, assigned } = this.input.index;
+    return (this.names = new Set([...locals, ...assigned]));
   }
 
   run(): WalkResult {
     const { ast, source } = this.input;
-    const globals: Scope = { names: new Map() };
+    const globals: Scope = { names: undefined };
     const st: State = newState();
     let incomplete: string | undefined;
     try {
@@ -270,10 +258,13 @@ class Walker {
     }
     for (const finding of fixedWindowFindings(this.scriptIndex(), source)) this.report('fixed-window-expire', finding.node, finding.message);
     for (const candidate of this.ttlCandidates) {
-      const explained = [...this.leaks].some(
-        ([siteId, leak]) =>
-          leak.exit.offset === candidate.offset || (candidate.keyId !== undefined && leak.keyId === candidate.keyId && rangeOf(this.sites[siteId]!.node)[0] > candidate.offset),
-      );
+      let explained = false;
+      for (const [siteId, leak] of this.leaks) {
+        if (leak.exit.offset === candidate.offset || (candidate.keyId !== undefined && leak.keyId === candidate.keyId && rangeOf(this.sites[siteId]!.node)[0] > candidate.offset)) {
+          explained = true;
+          break;
+        }
+      }
       if (!explained) this.report('expire-needs-positive-ttl', candidate.node, candidate.message);
     }
     for (const [siteId, leak] of this.leaks) {
@@ -281,7 +272,8 @@ class Walker {
       this.reportLeak(this.sites[siteId]!, leak.exit, key!, others, leak.keyId, this.optionalTtl(siteId, [leak.keyId, ...leak.otherKeys]));
     }
     incomplete ??= this.unfollowed;
-    const findings = [...this.findings.values()].flatMap((byRule) => [...byRule.values()]);
+    const findings: RawFinding[] = [];
+    for (const byRule of this.findings.values()) for (const finding of byRule.values()) findings.push(finding);
     return incomplete === undefined ? { findings } : { findings, incomplete };
   }
 
@@ -296,7 +288,7 @@ class Walker {
   private entry(callback: Extract<Value, { t: 'fn' }>, base: State): void {
     base.ownVars = false;
     const st: State = newState(base.vars, false);
-    const scope: Scope = { parent: callback.scope, names: new Map() };
+    const scope: Scope = { parent: callback.scope, names: undefined };
     const [keysParam, argsParam] = callback.node.parameters;
     if (keysParam?.type === 'Identifier') this.declare(scope, st, keysParam.name, { t: 'keys', name: keysParam.name }, keysParam);
     if (argsParam?.type === 'Identifier') this.declare(scope, st, argsParam.name, { t: 'argv', name: argsParam.name }, argsParam);
@@ -328,6 +320,15 @@ class Walker {
     st.dead = true;
   }
 
+  /**
+   * The state of a path that raises right here, forked from `st`: under pcall the raise keeps it as
+   * a return (a fork like any); elsewhere the exit only reads it (and a write to it copies the small
+   * maps it shares), so `st` stays the owner of its maps.
+   */
+  private raising(st: State, ctx: Ctx): State {
+    return ctx.fn.protected || !st.keys.copiesOnFork() || !st.vars.copiesOnFork() ? clone(st) : snapshot(st);
+  }
+
   /** An `error(...)`: ends the script, or returns to a protecting pcall. */
   private raise(st: State, ctx: Ctx, exit: Exit): void {
     if (st.dead) return;
@@ -351,7 +352,7 @@ class Walker {
   }
 
   private child(ctx: Ctx): Ctx {
-    return { scope: { parent: ctx.scope, names: new Map() }, fn: ctx.fn };
+    return { scope: { parent: ctx.scope, names: undefined }, fn: ctx.fn };
   }
 
   /** Runs a block in a scope of its own and forgets its locals afterwards (they are out of reach). */
@@ -363,7 +364,7 @@ class Walker {
   }
 
   private dropScope(st: State, scope: Scope): void {
-    if (st.dead || scope.names.size === 0) return;
+    if (st.dead || scope.names === undefined || scope.names.size === 0) return;
     for (const id of scope.names.values()) deleteVar(st, id);
   }
 
@@ -372,12 +373,14 @@ class Walker {
     switch (node.type) {
       case 'LocalStatement': {
         const values = this.expressionList(node.init, st, ctx, node.variables.length);
-        node.variables.forEach((variable, i) => this.declare(ctx.scope, st, variable.name, values[i] ?? NIL, variable));
+        const variables = node.variables;
+        for (let i = 0; i < variables.length; i++) this.declare(ctx.scope, st, variables[i]!.name, values[i] ?? NIL, variables[i]);
         return st;
       }
       case 'AssignmentStatement': {
         const values = this.expressionList(node.init, st, ctx, node.variables.length);
-        node.variables.forEach((target, i) => {
+        for (let i = 0; i < node.variables.length; i++) {
+          const target = node.variables[i]!;
           if (target.type === 'Identifier') this.assign(ctx.scope, st, target.name, values[i] ?? NIL);
           else if (target.type === 'MemberExpression') {
             // M.f = function ... end: remember the field, so that calls of M.f are followed.
@@ -391,7 +394,7 @@ class Walker {
             const value = values[i];
             if (base.t === 'table' && value && isAppendIndex(target)) appendItem(base, value);
           }
-        });
+        }
         return st;
       }
       case 'CallStatement':
@@ -541,7 +544,7 @@ class Walker {
       start = this.bump();
       const before = getKey(st, element.id);
       head = clone(st);
-      setKey(head, element.id, { ...before, pending: union(before.pending, [LOOP_MARKER]), version: start, lastDelete: before.lastDelete });
+      setKey(head, element.id, withKey(before, { pending: union(before.pending, [LOOP_MARKER]), version: start, lastDelete: before.lastDelete }));
     }
     for (let i = 0; i < MAX_LOOP_ITERATIONS; i++) {
       const inner = this.child(ctx);
@@ -573,17 +576,17 @@ class Walker {
     const update = (key: KeyState): KeyState => {
       if (effect === 'delete') {
         const lastDelete = this.bump();
-        return { pending: [], exists: 'no', version: lastDelete, lastDelete };
+        return newKeyState([], 'no', lastDelete, lastDelete);
       }
-      return { ...key, pending: [], ttl: true, version: this.bump() };
+      return withKey(key, { pending: [], ttl: true, version: this.bump() });
     };
     for (const [id, key] of [...st.keys]) if (id.startsWith(prefix) && !id.endsWith('[*]')) setKey(st, id, update(key));
-    setKey(st, universalId(table), { ...update(getKey(st, universalId(table))), pending: [] });
+    setKey(st, universalId(table), withKey(update(getKey(st, universalId(table))), { pending: [] }));
   }
 
   private dropMarker(st: State, id: string): void {
     const key = st.keys.get(id);
-    if (key && key.pending.includes(LOOP_MARKER)) setKey(st, id, { ...key, pending: key.pending.filter((site) => site !== LOOP_MARKER) });
+    if (key && key.pending.includes(LOOP_MARKER)) setKey(st, id, withKey(key, { pending: key.pending.filter((site) => site !== LOOP_MARKER) }));
   }
 
   /**
@@ -600,7 +603,7 @@ class Walker {
     const deleted = el.lastDelete > start;
     // A state change after the last delete: the body may have created the key.
     const mayCreate = el.version !== start && el.version !== el.lastDelete;
-    setKey(st, element.id, { ...el, pending });
+    setKey(st, element.id, withKey(el, { pending }));
     const apply = (key: KeyState): KeyState => {
       if (!touched && !cleared && el.exists === 'maybe' && !el.ttl) return key;
       const exists =
@@ -609,12 +612,12 @@ class Walker {
           : (deleted && key.exists === 'yes') || (mayCreate && key.exists === 'no')
             ? 'maybe'
             : key.exists;
-      const next: KeyState = {
-        pending: cleared ? [] : key.pending,
+      const next = newKeyState(
+        cleared ? [] : key.pending,
         exists,
-        version: touched ? this.bump() : key.version,
-        lastDelete: deleted ? Math.max(key.lastDelete, el.lastDelete) : key.lastDelete,
-      };
+        touched ? this.bump() : key.version,
+        deleted ? Math.max(key.lastDelete, el.lastDelete) : key.lastDelete,
+      );
       if (el.ttl || (!touched && key.ttl)) next.ttl = true;
       return next;
     };
@@ -632,7 +635,7 @@ class Walker {
       if (!st.keys.has(id)) setKey(st, id, getKey(st, id));
     }
     const next = apply(getKey(st, universal));
-    if (st.keys.has(universal) || next.exists !== 'maybe' || next.ttl || next.lastDelete > 0) setKey(st, universal, { ...next, pending: [] });
+    if (st.keys.has(universal) || next.exists !== 'maybe' || next.ttl || next.lastDelete > 0) setKey(st, universal, withKey(next, { pending: [] }));
   }
 
   private forNumeric(node: L.ForNumericStatement, st: State, ctx: Ctx): State {
@@ -728,7 +731,7 @@ class Walker {
   // -- variables --------------------------------------------------------------------------------
 
   /** Variable ids by declaration site, so that a loop's locals keep their ids across iterations. */
-  private readonly declarationIds = new WeakMap<object, number>();
+  private readonly declarationIds = new Map<object, number>();
 
   private declare(scope: Scope, st: State, name: string, value: Value, site?: object): void {
     let id = site ? this.declarationIds.get(site) : undefined;
@@ -736,13 +739,14 @@ class Walker {
       id = this.nextVar++;
       if (site) this.declarationIds.set(site, id);
     }
-    scope.names.set(name, id);
+    (scope.names ??= new Map()).set(name, id);
     setVar(st, id, value);
   }
 
   private lookupVar(scope: Scope, name: string): number | undefined {
+    if (!this.input.index.locals.has(name)) return undefined; // declared nowhere: no scope has it
     for (let s: Scope | undefined = scope; s; s = s.parent) {
-      const id = s.names.get(name);
+      const id = s.names?.get(name);
       if (id !== undefined) return id;
     }
     return undefined;
@@ -851,8 +855,8 @@ class Walker {
   /** Evaluates expressions left to right; the last one may expand to several values. */
   private expressionList(exprs: readonly L.Expression[], st: State, ctx: Ctx, want: number): Value[] {
     const values: Value[] = [];
-    exprs.forEach((expr, i) => {
-      const value = this.expression(expr, st, ctx);
+    for (let i = 0; i < exprs.length; i++) {
+      const value = this.expression(exprs[i]!, st, ctx);
       const last = i === exprs.length - 1;
       if (value.t === 'spread') {
         if (last && value.items) values.push(...value.items);
@@ -860,7 +864,7 @@ class Walker {
         else if (last) for (let k = values.length; k < want; k++) values.push(value.of ? element(value.of) : UNKNOWN);
         else values.push(value.items?.[0] ?? (value.of ? element(value.of) : UNKNOWN));
       } else values.push(value);
-    });
+    }
     return values;
   }
 
@@ -911,7 +915,7 @@ class Walker {
         if (node.operator === '-') return arg.t === 'num' && arg.v !== undefined ? { t: 'num', v: -arg.v } : { t: 'num', mayBeNonPositive: true };
         // '#' of a whole hash / set as read: 0 exactly when the key is missing (empty ones do not exist).
         if (arg.t === 'reply' && WHOLE_AGGREGATE_READS.has(arg.command) && !arg.pcall) {
-          return { ...arg, luaType: 'number', sizeOfReply: true };
+          return withReply(arg, { luaType: 'number', sizeOfReply: true });
         }
         return { t: 'num' }; // '#'
       }
@@ -921,15 +925,21 @@ class Walker {
         // Evaluated through the condition machinery so that calls in the right operand run only
         // on the paths where they run.
         const left = this.expression(node.left, st, ctx);
+        const { ownKeys, ownVars } = st;
         const branch = clone(st);
         const right = this.expression(node.right, branch, ctx);
-        const joined = join(st, branch);
-        adopt(st, joined);
+        if (!branch.dead && branch.keys === st.keys && branch.vars === st.vars && !ctx.fn.protected && st.keys.settled() === st.keys && st.vars.settled() === st.vars) {
+          // The right operand wrote nothing (a write forks the branch's maps), no raise kept its
+          // state (only a pcall keeps one) and no fork left a merged copy of the maps to build on:
+          // the join is `st` as it was, which may go on writing in place.
+          st.ownKeys = ownKeys;
+          st.ownVars = ownVars;
+        } else adopt(st, join(st, branch));
         return logicalValue(node.operator, left, right);
       }
       case 'MemberExpression': {
         const base = this.expression(node.base, st, ctx);
-        if (base.t === 'builtin') return builtin(`${base.name}.${node.identifier.name}`);
+        if (base.t === 'builtin') return memberBuiltin(base.name, node.identifier.name);
         if (base.t === 'table' && base.fields?.has(node.identifier.name) && node.indexer === '.') return base.fields.get(node.identifier.name)!;
         if (base.t === 'unknown' && base.origin) return { t: 'unknown', node, origin: base.origin };
         return { t: 'unknown', node };
@@ -938,13 +948,13 @@ class Walker {
         const base = this.expression(node.base, st, ctx);
         const index = this.expression(node.index, st, ctx);
         if (base.t === 'keys') {
-          if (index.t === 'num' && index.v !== undefined) return { t: 'key', id: `${base.name}[${index.v}]` };
+          if (index.t === 'num' && index.v !== undefined) return numberedKey(base.name, index.v);
           if (index.t === 'num' && index.keyIndex?.table === base.name) {
             const from = index.keyIndex.from;
-            return { t: 'key', id: from <= 1 ? `${base.name}[*]` : `${base.name}[${from}..]` };
+            return from <= 1 ? keyValue(base.name, '*') : keyValue(base.name, `${from}..`);
           }
           // Any other computed index is one key we cannot name: it stands for itself only.
-          return { t: 'key', id: `${base.name}[${expressionText(node.index)}]` };
+          return keyValue(base.name, this.textOf(node.index));
         }
         if (base.t === 'argv') {
           const literal = index.t === 'num' && index.v !== undefined ? index.v : '*';
@@ -955,11 +965,15 @@ class Walker {
           // i-th key's value or false (like GET on that key).
           if (base.command === 'MGET') {
             const element = base.elements?.[index.v - 1];
-            if (element) return { t: 'reply', command: 'GET', keyId: element.keyId, version: element.version, pending: element.pending, pcall: false };
+            if (element) {
+              const reply = newReply('GET', element.version, false);
+              reply.keyId = element.keyId;
+              reply.pending = element.pending;
+              return reply;
+            }
             return { t: 'unknown', node, origin: 'reply' };
           }
-          const { elements: _elements, luaType: _table, ...rest } = base;
-          return { ...rest, command: base.command === 'HMGET' ? 'HGET' : 'ZSCORE' };
+          return withReply(base, { elements: undefined, luaType: undefined, command: base.command === 'HMGET' ? 'HGET' : 'ZSCORE' });
         }
         if (base.t === 'reply' && base.command === 'TIME' && index.t === 'num' && (index.v === 1 || index.v === 2)) {
           // TIME answers { unix seconds, microseconds } (https://redis.io/docs/latest/commands/time/).
@@ -1103,7 +1117,7 @@ class Walker {
     if (facts.always === true) return [st, null];
     if (facts.always === false) return [null, st];
     if (facts.raisesWhenMissing && ctx) {
-      const missing = this.refine(clone(st), 'missing', facts);
+      const missing = this.refine(this.raising(st, ctx), 'missing', facts);
       if (missing) this.raise(missing, ctx, { kind: 'compare-error', offset, compared: 'nil with number' });
     }
     const other = clone(st);
@@ -1130,33 +1144,29 @@ class Walker {
       // PTTL < 0: with a TTL on every path, the key must be missing.
       if (!key.ttl) return st;
       if (key.exists === 'yes') return null;
-      setKey(st, facts.keyId, { ...key, exists: 'no', pending: [] });
+      setKey(st, facts.keyId, withKey(key, { exists: 'no', pending: [] }));
       return st;
     }
     switch (fact) {
       case 'exists':
       case 'no-ttl':
-        if (key.exists !== 'yes') setKey(st, facts.keyId, { ...key, exists: 'yes' });
+        if (key.exists !== 'yes') setKey(st, facts.keyId, withKey(key, { exists: 'yes' }));
         return st;
       case 'missing':
-        setKey(st, facts.keyId, { ...key, exists: 'no', pending: [] });
+        setKey(st, facts.keyId, withKey(key, { exists: 'no', pending: [] }));
         return st;
       case 'has-ttl-or-missing':
-        setKey(st, facts.keyId, { ...key, pending: [], ttl: true });
+        setKey(st, facts.keyId, withKey(key, { pending: [], ttl: true }));
         return st;
       case 'has-ttl':
-        setKey(st, facts.keyId, { ...key, pending: [], exists: 'yes', ttl: true });
+        setKey(st, facts.keyId, withKey(key, { pending: [], exists: 'yes', ttl: true }));
         return st;
       case 'site-did-not-create':
-        if (facts.site !== undefined && key.pending.includes(facts.site)) setKey(st, facts.keyId, { ...key, pending: key.pending.filter((s) => s !== facts.site) });
+        if (facts.site !== undefined && key.pending.includes(facts.site)) setKey(st, facts.keyId, withKey(key, { pending: key.pending.filter((s) => s !== facts.site) }));
         return st;
       case 'not-created-by-site':
         if (facts.surelyCreated) return null;
-        setKey(st, facts.keyId, {
-          ...key,
-          exists: 'yes',
-          pending: facts.site === undefined ? key.pending : key.pending.filter((s) => s !== facts.site),
-        });
+        setKey(st, facts.keyId, withKey(key, { exists: 'yes', pending: facts.site === undefined ? key.pending : key.pending.filter((s) => s !== facts.site) }));
         return st;
       case 'impossible':
         return null;
@@ -1179,7 +1189,7 @@ class Walker {
     if (fact === 'exists' || fact === 'has-ttl' || fact === 'no-ttl') pending = pending.filter((site) => !createdSince(site));
     if (fact === 'has-ttl') pending = pending.filter((site) => !before.includes(site));
     if (fact === 'not-created-by-site' || fact === 'site-did-not-create') pending = pending.filter((site) => site !== facts.site);
-    if (pending.length !== key.pending.length) setKey(st, keyId, { ...key, pending });
+    if (pending.length !== key.pending.length) setKey(st, keyId, withKey(key, { pending }));
     return st;
   }
 
@@ -1251,7 +1261,7 @@ class Walker {
         // tonumber() of an integer reply is that reply: guards on it keep their meaning.
         if (arg.t === 'reply' && arg.luaType === 'number') return arg;
         // tonumber() of a bulk reply: a number when the key holds one, nil otherwise.
-        if (arg.t === 'reply') return { ...arg, luaType: 'number', numeric: true };
+        if (arg.t === 'reply') return withReply(arg, { luaType: 'number', numeric: true });
         if (arg.t === 'str') {
           if (arg.zeroWhenMissing) return { t: 'num', zeroWhenMissing: arg.zeroWhenMissing };
           if (arg.v !== undefined) return arg.v.trim() !== '' && Number.isFinite(Number(arg.v)) ? { t: 'num', v: Number(arg.v) } : NIL;
@@ -1293,7 +1303,7 @@ class Walker {
   private callFunction(fn: Extract<Value, { t: 'fn' }>, args: Value[], st: State, _ctx: Ctx, isProtected: boolean): Value {
     if (this.callStack.length >= MAX_CALL_DEPTH || this.callStack.includes(fn.node)) return UNKNOWN;
     this.callStack.push(fn.node);
-    const scope: Scope = { parent: fn.scope, names: new Map() };
+    const scope: Scope = { parent: fn.scope, names: undefined };
     fn.node.parameters.forEach((param, i) => {
       if (param.type === 'Identifier') this.declare(scope, st, param.name, args[i] ?? NIL, param);
       else this.declare(scope, st, '...', { t: 'spread', items: args.slice(i) }, param);
@@ -1330,18 +1340,24 @@ class Walker {
       this.report('unanalyzable-command', node, unanalyzableMessage(argNodes[0] ? this.input.source.slice(...rangeOf(argNodes[0])) : undefined));
       return UNKNOWN;
     }
-    const args = rawArgs.slice(1);
+    // the arguments after the name, and as literals up to the first spread (one pass)
+    const args: Value[] = [];
+    const literalArgs: CommandArg[] = [];
+    let spreadIndex = -1;
+    for (let i = 1; i < rawArgs.length; i++) {
+      const a = rawArgs[i]!;
+      args.push(a);
+      if (spreadIndex >= 0) continue;
+      literalArgs.push(a.t === 'str' && a.v !== undefined ? a.v : a.t === 'num' && a.v !== undefined ? a.v : undefined);
+      if (a.t === 'spread') spreadIndex = i - 1;
+    }
     const argNodesAfterName = argNodes.slice(1);
-    const spreadIndex = args.findIndex((a) => a.t === 'spread');
-    const literalArgs: CommandArg[] = (spreadIndex >= 0 ? args.slice(0, spreadIndex + 1) : args).map((a) =>
-      a.t === 'str' && a.v !== undefined ? a.v : a.t === 'num' && a.v !== undefined ? a.v : undefined,
-    );
     // A spread may stand for any number of arguments: two unknown ones make the table read the
     // options it cannot see as unknown (SET key unpack(ARGV), SET key value unpack(opts)).
     if (spreadIndex >= 0) literalArgs.push(undefined);
-    const description = describeCommand(nameValue.v, literalArgs);
+    const description = describe(nameValue.v, literalArgs);
     const command = description.name;
-    if (!description.known) return { t: 'reply', command, version: 0, pcall };
+    if (!description.known) return newReply(command, 0, pcall);
     const offset = rangeOf(node)[0];
     if (description.rejected) {
       const index = description.nonPositiveTtlArg;
@@ -1363,7 +1379,7 @@ class Walker {
     // A TTL computed in the script: Redis may reject it (a fraction; <= 0 for SET EX) or take it as
     // "delete now" (<= 0, or an absolute time already past).
     const risk = description.ttl ? ttlRisk(command, description.ttl.unit, args[description.ttl.arg]) : NO_RISK;
-    if (risk.mayRaise && !pcall) this.raise(clone(st), ctx, { kind: 'command-error', offset, reason: 'when the computed TTL is not a positive integer' });
+    if (risk.mayRaise && !pcall) this.raise(this.raising(st, ctx), ctx, { kind: 'command-error', offset, reason: 'when the computed TTL is not a positive integer' });
     // redis.pcall of a command Redis may reject: on that path nothing was written.
     const rejectedUnderPcallTtl = pcall && risk.mayRaise ? clone(st) : undefined;
     // RENAME of a missing source raises "ERR no such key" (redis.pcall: nothing happens).
@@ -1376,16 +1392,16 @@ class Walker {
       const state = getKey(st, key.id);
       if (state.exists === 'yes') continue;
       if (pcall) {
-        if (state.exists === 'no') return { t: 'reply', command, version: 0, pcall };
+        if (state.exists === 'no') return newReply(command, 0, pcall);
         missingUnderPcall = clone(st);
       } else {
-        const missing = state.exists === 'no' ? st : clone(st);
+        const missing = state.exists === 'no' ? st : this.raising(st, ctx);
         // On that path the key was missing: no write left it without TTL.
-        if (missing !== st) setKey(missing, key.id, { ...state, exists: 'no', pending: [] });
+        if (missing !== st) setKey(missing, key.id, withKey(state, { exists: 'no', pending: [] }));
         this.raise(missing, ctx, { kind: 'command-error', offset, reason: `"no such key" when ${key.display} is missing` });
         if (st.dead) return UNKNOWN;
       }
-      setKey(st, key.id, { ...state, exists: 'yes' });
+      setKey(st, key.id, withKey(state, { exists: 'yes' }));
     }
     /** Every way out from here keeps the path where redis.pcall's command was rejected. */
     const finish = (reply: Value): Value => {
@@ -1401,13 +1417,17 @@ class Walker {
     // RENAMENX / COPY may do nothing at all (destination exists, source missing): both outcomes.
     if (outcomes) {
       const mayDoNothing = this.mayDoNothing(description, args, argNodesAfterName, st);
-      if (mayDoNothing === 'always') return finish({ t: 'reply', command, version: 0, pcall, luaType: 'number' });
+      if (mayDoNothing === 'always') {
+        const reply = newReply(command, 0, pcall);
+        reply.luaType = 'number';
+        return finish(reply);
+      }
       if (mayDoNothing) {
         const unchanged = clone(st);
         this.nothingDone(description, args, argNodesAfterName, unchanged);
         const reply = this.redisCall(node, rawArgs, argNodes, st, ctx, pcall, false);
         adopt(st, join(st, unchanged));
-        return finish(reply.t === 'reply' ? { ...reply, version: 0 } : reply);
+        return finish(reply.t === 'reply' ? withReply(reply, { version: 0 }) : reply);
       }
     }
 
@@ -1418,10 +1438,12 @@ class Walker {
     let site: number | undefined;
     let surelyCreated = false;
     const actions = [...description.keys];
-    // RENAME deletes its source before the destination reads the source's state: keep a snapshot.
+    // RENAME deletes its source before the destination reads the source's state, and LMOVE may
+    // empty its source before the destination asks whether it had an element: both read the keys
+    // as they were before the command (`before`), which the command's first write forks from.
     const keysBefore = st.keys;
     const stateBefore = { keys: keysBefore } as State;
-    if (actions.some((a) => a.sourceArg !== undefined)) st.ownKeys = false;
+    if (actions.some((a) => a.sourceArg !== undefined || a.onlyWithSource !== undefined)) st.ownKeys = false;
     let spreadKeys: Value[] = [];
     if (spreadIndex >= 0) {
       // unpack(KEYS): every argument from the spread on is a key of that table; unpack(t) of a
@@ -1446,7 +1468,7 @@ class Walker {
       if (!key) continue;
       if (value.t !== 'key' && (value.t === 'str' || value.t === 'num' || (value.t === 'unknown' && value.origin))) {
         // Reported at each call (docs/ttl-semantics.md): each one is a command Cluster may misroute.
-        this.report('key-must-come-from-keys', node, keyMustComeFromKeysMessage(command, key.display, value), key.names);
+        this.report('key-must-come-from-keys', node, keyMustComeFromKeysMessage(command, key.display, value), keyNames(key));
       }
       keyIds.set(action.arg, key.id);
       const before = (id: string): KeyState => getKey(stateBefore, id);
@@ -1476,20 +1498,18 @@ class Walker {
         if (empty) effect = 'delete';
         else storeMayBeEmpty = !(action.storeOf === 'union' && sources.some((e) => e === 'yes'));
       }
-      const persistent = this.input.isPersistent !== undefined && this.input.isPersistent(key.names, this.input.lineOf(offset));
+      const persistent = this.input.isPersistent !== undefined && this.input.isPersistent(keyNames(key), this.input.lineOf(offset));
       const state = getKey(st, key.id);
       firstKey ??= { id: key.id };
 
       if (description.getDropsTtl && action.arg === 0) {
-        if (!persistent) this.report('no-getset', node, noGetsetMessage(command, key.display), key.names);
-        const { ttl: _ttl, ...rest } = state;
-        setKey(st, key.id, { ...rest, exists: 'yes', version: this.bump() });
+        if (!persistent) this.report('no-getset', node, noGetsetMessage(command, key.display), keyNames(key));
+        setKey(st, key.id, withKey(state, { ttl: undefined, exists: 'yes', version: this.bump() }));
         continue;
       }
       if (action.effect === 'remove-ttl') {
-        if (!persistent) this.report('no-persist', node, noPersistMessage(command, key.display), key.names);
-        const { ttl: _dropped, ...rest } = state;
-        setKey(st, key.id, { ...rest, version: this.bump() });
+        if (!persistent) this.report('no-persist', node, noPersistMessage(command, key.display), keyNames(key));
+        setKey(st, key.id, withKey(state, { ttl: undefined, version: this.bump() }));
         continue;
       }
       const sourceValue = action.sourceArg !== undefined ? args[action.sourceArg] : undefined;
@@ -1511,34 +1531,33 @@ class Walker {
       if (action.mayDelete && fresh && !rotates && removalEmpties(command, args, fresh)) {
         // Right after the write that may have created it, this removal empties a key that write made.
         const createdBy = fresh.site;
-        next = { ...next, pending: next.pending.filter((s) => s !== createdBy) };
+        next = withKey(next, { pending: next.pending.filter((s) => s !== createdBy) });
       }
       if ((sourceMayBeMissing || storeMayBeEmpty) && next.exists === 'yes' && (storeMayBeEmpty || state.exists !== 'yes')) {
         // Nothing moved (an empty source), or the STORE result was empty (the destination deleted).
         const lastDelete = storeMayBeEmpty ? this.bump() : next.lastDelete;
-        next = { ...next, exists: 'maybe', version: storeMayBeEmpty ? lastDelete : next.version, lastDelete };
+        next = withKey(next, { exists: 'maybe', version: storeMayBeEmpty ? lastDelete : next.version, lastDelete });
       }
       if (action.mayDelete && next.exists === 'yes' && !rotates && !(fresh && removalKeeps(command, args, fresh))) {
         // Removing the last element deletes the key: it may be gone, and may come back without TTL.
         const lastDelete = this.bump();
-        next = { ...next, exists: 'maybe', version: lastDelete, lastDelete };
+        next = withKey(next, { exists: 'maybe', version: lastDelete, lastDelete });
       }
       if (risk.mayDelete && action.arg === 0 && next.exists !== 'no' && MAY_DELETE_EFFECTS.has(action.effect)) {
         // An expiry <= 0 or in the past deletes the key: a later write creates it again without TTL.
         const lastDelete = this.bump();
-        next = { ...next, exists: next.exists === 'yes' && action.effect === 'set-ttl-if-has-ttl' && !state.ttl ? 'yes' : 'maybe', version: lastDelete, lastDelete };
+        next = withKey(next, { exists: next.exists === 'yes' && action.effect === 'set-ttl-if-has-ttl' && !state.ttl ? 'yes' : 'maybe', version: lastDelete, lastDelete });
       }
       if (next.created && next.created === state.created && effect !== 'read') {
         // Any other write changes what the key holds: its size right after creation is history.
-        const { created: _history, ...rest } = next;
-        next = rest;
+        next = withKey(next, { created: undefined });
       }
       if (site !== undefined && siteKey === key.id && next.exists !== 'no' && state.exists !== 'yes' && CREATION_ONLY.has(effect)) {
         const shape = createdShape(command, args);
-        if (shape) next = { ...next, created: { site, ...shape, version: next.version } };
+        if (shape) next = withKey(next, { created: createdAt(site, shape, next.version) });
       }
       next = this.fieldEffects(next, state, effect, action, args, spreadIndex, site !== undefined && siteKey === key.id ? site : undefined);
-      if (action.fields?.ttl === 'remove' && !persistent) this.report('no-persist', node, noPersistMessage(command, key.display), key.names);
+      if (action.fields?.ttl === 'remove' && !persistent) this.report('no-persist', node, noPersistMessage(command, key.display), keyNames(key));
       if (next !== state) setKey(st, key.id, next);
       if (action.effect === 'set-ttl-if-has-ttl') this.conditionalExpiries.add(key.id);
       if (description.ttl && TTL_GIVING_EFFECTS.has(action.effect)) this.noteExpiryTtl(key.id, args[description.ttl.arg]);
@@ -1555,21 +1574,18 @@ class Walker {
     const whenCreated = replyWhenCreated(command, args);
     const replyKey = siteKey ?? firstKey?.id;
     const replyKeyState = replyKey !== undefined ? getKey(st, replyKey) : undefined;
-    const reply: Reply = {
-      t: 'reply',
-      command,
-      version: replyKeyState?.version ?? 0,
-      pending: replyKeyState?.pending ?? [],
-      pcall,
-      ...(replyKey !== undefined ? { keyId: replyKey } : {}),
-      ...(site !== undefined ? { site } : {}),
-      ...(site !== undefined && surelyCreated ? { surelyCreated: true } : {}),
-      ...(whenCreated ? { whenCreated } : {}),
-      ...((command === 'SET' && description.keys[0]?.effect.startsWith('create-if-missing') && !literalArgs.some((a) => typeof a === 'string' && a.toUpperCase() === 'GET')) ||
+    const reply = newReply(command, replyKeyState?.version ?? 0, pcall);
+    reply.pending = replyKeyState?.pending ?? [];
+    reply.keyId = replyKey;
+    reply.site = site;
+    if (site !== undefined && surelyCreated) reply.surelyCreated = true;
+    reply.whenCreated = whenCreated;
+    if (
+      (command === 'SET' && description.keys[0]?.effect.startsWith('create-if-missing') && !literalArgs.some((a) => typeof a === 'string' && a.toUpperCase() === 'GET')) ||
       MOVES_REPLYING_THE_ELEMENT.has(command)
-        ? { createsOnTruthy: true }
-        : {}),
-    };
+    ) {
+      reply.createsOnTruthy = true;
+    }
     if (!pcall && alwaysStatusReply(command, literalArgs)) reply.status = true;
     if (command === 'MGET') {
       reply.elements = args.map((arg, i) => {
@@ -1622,10 +1638,10 @@ class Walker {
     const keyAt = (arg: number) => (args[arg] ? this.keyOf(args[arg], argNodes[arg]) : undefined);
     if (description.name !== 'COPY') {
       const target = keyAt(dest.arg);
-      if (target) setKey(st, target.id, { ...getKey(st, target.id), exists: 'yes' });
+      if (target) setKey(st, target.id, withKey(getKey(st, target.id), { exists: 'yes' }));
     } else if (!dest.onlyIfMissing) {
       const source = keyAt(dest.sourceArg);
-      if (source) setKey(st, source.id, { ...getKey(st, source.id), exists: 'no', pending: [] });
+      if (source) setKey(st, source.id, withKey(getKey(st, source.id), { exists: 'no', pending: [] }));
     }
   }
 
@@ -1640,7 +1656,7 @@ class Walker {
     if (next === key) return key;
     const version = this.bump();
     // A size carried over (RENAME) is the destination's as of now.
-    return next.created && next.created !== key.created ? { ...next, version, created: { ...next.created, version } } : { ...next, version };
+    return next.created && next.created !== key.created ? withKey(next, { version, created: createdAt(next.created.site, next.created, version) }) : withKey(next, { version });
   }
 
   private nextKeyState(
@@ -1650,51 +1666,41 @@ class Walker {
     source: KeyState | undefined,
   ): KeyState {
     const add = (rule: WriteSite['rule']): readonly number[] => union(key.pending, site(rule));
-    const noTtl = (k: KeyState): KeyState => {
-      if (k.ttl === undefined && k.created === undefined) return k;
-      const { ttl: _ttl, created: _created, ...rest } = k;
-      return rest;
-    };
     switch (effect) {
       case 'create-in-place':
         // A hash this script created with expiring fields only: a field written without TTL keeps it alive.
-        if (key.exists === 'yes' && key.fieldsExpire && !key.ttl) return { ...key, pending: add('write-path-needs-ttl') };
-        return key.exists === 'yes' ? key : { ...noTtl(key), pending: add('write-path-needs-ttl'), exists: 'yes' };
+        if (key.exists === 'yes' && key.fieldsExpire && !key.ttl) return withKey(key, { pending: add('write-path-needs-ttl') });
+        return key.exists === 'yes' ? key : withKey(key, { ttl: undefined, created: undefined, pending: add('write-path-needs-ttl'), exists: 'yes' });
       case 'create-if-missing':
-        return key.exists === 'yes' ? key : { ...noTtl(key), pending: add('write-path-needs-ttl'), exists: 'yes' };
+        return key.exists === 'yes' ? key : withKey(key, { ttl: undefined, created: undefined, pending: add('write-path-needs-ttl'), exists: 'yes' });
       case 'create-with-field-ttl': {
         // HSETEX ... EX: a missing key is created without key TTL, but every field it holds expires.
         if (key.exists === 'yes') return key;
-        const { ttl: _ttl, created: _created, ...rest } = key;
-        return { ...rest, exists: 'yes', fieldsExpire: true };
+        return withKey(key, { ttl: undefined, created: undefined, exists: 'yes', fieldsExpire: true });
       }
       case 'keep-ttl':
-        return key.exists === 'yes' ? key : { ...noTtl(key), pending: add('keepttl-needs-existing-key'), exists: 'yes' };
+        return key.exists === 'yes' ? key : withKey(key, { ttl: undefined, created: undefined, pending: add('keepttl-needs-existing-key'), exists: 'yes' });
       case 'overwrite':
-        return { ...noTtl(key), pending: add('write-path-needs-ttl'), exists: 'yes' };
+        return withKey(key, { ttl: undefined, created: undefined, pending: add('write-path-needs-ttl'), exists: 'yes' });
       case 'clear-ttl-if-present':
-        return key.exists === 'no' ? key : { ...noTtl(key), pending: add('write-path-needs-ttl') };
+        return key.exists === 'no' ? key : withKey(key, { ttl: undefined, created: undefined, pending: add('write-path-needs-ttl') });
       case 'transfer-ttl': {
         const lastDelete = this.bump();
-        const created = source?.created && source.created.version === source.version ? { ...source.created, version: lastDelete } : undefined;
-        return {
-          pending: source?.pending ?? [],
-          exists: source?.exists ?? 'maybe',
-          version: lastDelete,
-          lastDelete,
-          ...(source?.ttl ? { ttl: true as const } : {}),
-          ...(created ? { created } : {}),
-        };
+        const created = source?.created && source.created.version === source.version ? createdAt(source.created.site, source.created, lastDelete) : undefined;
+        const moved = newKeyState(source?.pending ?? [], source?.exists ?? 'maybe', lastDelete, lastDelete);
+        if (source?.ttl) moved.ttl = true;
+        if (created) moved.created = created;
+        return moved;
       }
       case 'create-with-ttl':
-        return { ...noTtl(key), pending: [], exists: 'yes', ttl: true };
+        return withKey(key, { ttl: true, created: undefined, pending: [], exists: 'yes' });
       case 'create-if-missing-with-ttl':
-        return key.exists === 'yes' ? key : { ...noTtl(key), exists: 'yes', ...(key.exists === 'no' || key.ttl ? { ttl: true as const } : {}) };
+        return key.exists === 'yes' ? key : withKey(key, { created: undefined, exists: 'yes', ttl: key.exists === 'no' || key.ttl ? true : undefined });
       case 'set-ttl':
-        return key.pending.length === 0 && key.ttl ? key : { ...noTtl(key), pending: [], ttl: true };
+        return key.pending.length === 0 && key.ttl ? key : withKey(key, { ttl: true, created: undefined, pending: [] });
       case 'delete': {
         const lastDelete = this.bump();
-        return { pending: [], exists: 'no', version: lastDelete, lastDelete };
+        return newKeyState([], 'no', lastDelete, lastDelete);
       }
       case 'set-ttl-if-has-ttl':
       case 'modify-if-present':
@@ -1719,24 +1725,20 @@ class Walker {
     site: number | undefined,
   ): KeyState {
     let out = next;
-    if (!FIELD_STATE_KEPT.has(effect) && (out.fieldsExpire || out.fieldSites)) {
-      const { fieldsExpire: _f, fieldSites: _s, ...rest } = out;
-      out = rest;
-    }
+    if (!FIELD_STATE_KEPT.has(effect) && (out.fieldsExpire || out.fieldSites)) out = withKey(out, { fieldsExpire: undefined, fieldSites: undefined });
     const fields = action.fields;
     if (fields) {
       const ids =
         fields.args === 'unknown' || (spreadIndex >= 0 && fields.args.some((i) => i >= spreadIndex)) ? null : fields.args.map((i) => fieldIdOf(args[i]));
       const known = ids !== null && ids.every((id): id is string => id !== null) ? ids : null;
       if ((fields.ttl === 'clear' || fields.ttl === 'keep') && site !== undefined && out.pending.includes(site) && !before.pending.includes(site)) {
-        out = { ...out, fieldSites: [...(out.fieldSites ?? []).filter((f) => f.site !== site), { site, fields: known }] };
+        out = withKey(out, { fieldSites: [...(out.fieldSites ?? []).filter((f) => f.site !== site), { site, fields: known }] });
       } else if ((fields.ttl === 'clear' || fields.ttl === 'keep') && out.fieldSites && out.fieldSites.length > 0) {
         // a field written into a hash this script created: it keeps that hash alive as much as
         // the fields of the creating write do, so covering those alone is not enough
-        out = {
-          ...out,
+        out = withKey(out, {
           fieldSites: out.fieldSites.map((f) => ({ site: f.site, fields: f.fields === null || known === null ? null : [...new Set([...f.fields, ...known])] })),
-        };
+        });
       } else if ((fields.ttl === 'set' || fields.ttl === 'delete') && !fields.allOrNone && known && out.fieldSites) {
         const covered = new Set(known);
         const remaining: Array<{ site: number; fields: readonly string[] | null }> = [];
@@ -1747,20 +1749,17 @@ class Walker {
           else remaining.push({ site: entry.site, fields: left });
         }
         if (done.length > 0) {
-          const { fieldSites: _s, ...rest } = out;
-          out = {
-            ...rest,
+          out = withKey(out, {
             pending: out.pending.filter((p) => !done.includes(p)),
-            ...(remaining.length > 0 ? { fieldSites: remaining } : {}),
-            ...(out.ttl ? {} : { fieldsExpire: true as const }),
-          };
+            fieldSites: remaining.length > 0 ? remaining : undefined,
+            fieldsExpire: out.ttl ? out.fieldsExpire : true,
+          });
         }
       }
     }
     if (out.fieldSites && out.fieldSites.some((f) => !out.pending.includes(f.site))) {
       const kept = out.fieldSites.filter((f) => out.pending.includes(f.site));
-      const { fieldSites: _s, ...rest } = out;
-      out = kept.length > 0 ? { ...rest, fieldSites: kept } : rest;
+      out = withKey(out, { fieldSites: kept.length > 0 ? kept : undefined });
     }
     return out;
   }
@@ -1778,13 +1777,14 @@ class Walker {
     spread: boolean,
     keyId: string | undefined,
   ): void {
-    const candidate = (message: string): void => {
-      this.ttlCandidates.push({ node: argNode!, message, offset: rangeOf(node)[0], ...(keyId !== undefined ? { keyId } : {}) });
-    };
     if (!value || !argNode || spread || description.nonPositiveTtlArg !== undefined) return;
+    const candidate = (message: string): void => {
+      this.ttlCandidates.push({ node: argNode, message, offset: rangeOf(node)[0], ...(keyId !== undefined ? { keyId } : {}) });
+    };
     const unit = description.ttl!.unit;
     const absolute = unit.startsWith('unix');
-    const where = description.ttlOption ? `${command} ... ${description.ttlOption}` : command;
+    // where the TTL is, for messages: built only for a finding
+    const where = (): string => (description.ttlOption ? `${command} ... ${description.ttlOption}` : command);
     // the TTL as the script spells it, for messages: built only for a finding
     const text = (): string => this.input.source.slice(...rangeOf(argNode)).replace(/\s+/g, ' ');
     const name = argNode.type === 'Identifier' ? argNode.name : undefined;
@@ -1794,30 +1794,30 @@ class Walker {
     if (value.t === 'num' && value.clock && value.clock !== 'us') {
       guess = { kind: 'absolute', ...(value.clock === 'now-s' ? { unit: 'seconds' as const } : value.clock === 'future' ? {} : { unit: 'milliseconds' as const }), why: 'it is computed from the server time (TIME)' };
     } else if ((value.t === 'num' || value.t === 'str') && value.v !== undefined && Number.isFinite(Number(value.v))) {
-      guess = unitOfLiteral(Number(value.v));
+      guess = literalUnit(Number(value.v));
     } else if (name && !(value.t === 'num' && value.argv === undefined)) {
       // a name speaks for a value the script takes as it is (ARGV, a reply); a number the script
       // computes without TIME is a span whatever it is called (`local expireAt = n * interval`)
-      guess = unitOfName(name);
+      guess = nameUnit(name);
     }
     const mismatch = guess ? unitMismatch(guess, unit) : undefined;
     if (guess && mismatch) {
-      this.report('ttl-units', argNode, ttlUnitsMessage(where, text(), guess.why, mismatch));
+      this.report('ttl-units', argNode, ttlUnitsMessage(where(), text(), guess.why, mismatch));
       return;
     }
     if (absolute || checked || this.addsSlack(argNode, rangeOf(node)[0])) return;
     // `2 ^ n` and other fractions the script rarely means are left to write-path-needs-ttl, which
     // follows the raise when it leaks: a value that can be <= 0 is reported here
     if (value.t === 'num' && value.v === undefined && value.mayBeNonPositive && !value.clock) {
-      candidate(computedTtlMessage(where, text(), false, POSITIVE_TTL_COMMANDS.has(command)));
+      candidate(computedTtlMessage(where(), text(), false, POSITIVE_TTL_COMMANDS.has(command)));
       return;
     }
     if (value.t === 'reply' && MAY_BE_NEGATIVE_REPLIES.has(value.command)) {
-      candidate(computedTtlMessage(where, text(), false, POSITIVE_TTL_COMMANDS.has(command)));
+      candidate(computedTtlMessage(where(), text(), false, POSITIVE_TTL_COMMANDS.has(command)));
       return;
     }
     if (this.input.strict && (value.t === 'num' || value.t === 'str') && value.v === undefined && value.argv !== undefined) {
-      candidate(uncheckedArgvTtlMessage(where, text(), POSITIVE_TTL_COMMANDS.has(command)));
+      candidate(uncheckedArgvTtlMessage(where(), text(), POSITIVE_TTL_COMMANDS.has(command)));
     }
   }
 
@@ -1851,34 +1851,49 @@ class Walker {
     return this.input.index;
   }
 
-  private keyOf(value: Value, argNode: L.Expression | undefined): { id: string; display: string; names: string[] } | undefined {
+  /** The key a value names, or undefined (see {@link KeyRef}). */
+  private keyOf(value: Value, argNode: L.Expression | undefined): KeyRef | undefined {
     const alias = argNode?.type === 'Identifier' ? argNode.name : undefined;
-    const names = (id: string, display: string): string[] => [id, display, ...(alias ? [alias] : [])];
     switch (value.t) {
       case 'key':
-        return { id: value.id, display: value.id, names: names(value.id, value.id) };
+        return { id: value.id, display: value.id, spelled: value.id, alias };
       case 'str': {
-        if (value.v !== undefined) return { id: `'${value.v}'`, display: `'${value.v}'`, names: names(`'${value.v}'`, value.v) };
+        if (value.v !== undefined) {
+          const id = quotedKeyId(value.v);
+          return { id, display: id, spelled: value.v, alias };
+        }
         if (value.argv !== undefined) {
-          const id = `ARGV[${value.argv}]`;
-          return { id, display: id, names: names(id, id) };
+          const id = argvKeyId(value.argv);
+          return { id, display: id, spelled: id, alias };
         }
         const textNode = value.node ?? argNode;
         if (!textNode) return undefined;
-        const text = expressionText(textNode);
-        return { id: text, display: alias ? `${alias} (${text})` : text, names: names(text, text) };
+        const text = this.textOf(textNode);
+        return { id: text, display: alias ? `${alias} (${text})` : text, spelled: text, alias };
       }
-      case 'num':
-        return value.v !== undefined ? { id: String(value.v), display: String(value.v), names: names(String(value.v), String(value.v)) } : undefined;
+      case 'num': {
+        if (value.v === undefined) return undefined;
+        const id = String(value.v);
+        return { id, display: id, spelled: id, alias };
+      }
       case 'unknown': {
         const textNode = value.node ?? argNode;
         if (!textNode) return undefined;
-        const text = expressionText(textNode);
-        return { id: text, display: text, names: names(text, text) };
+        const text = this.textOf(textNode);
+        return { id: text, display: text, spelled: text, alias };
       }
       default:
         return undefined;
     }
+  }
+
+  private readonly texts = new Map<L.Node, string>();
+
+  /** {@link expressionText} of a node, computed once per node (keys built in the script are looked up by it). */
+  private textOf(node: L.Node): string {
+    let text = this.texts.get(node);
+    if (text === undefined) this.texts.set(node, (text = expressionText(node)));
+    return text;
   }
 
   private bump(): number {
@@ -1936,6 +1951,159 @@ function builtin(name: string): Value {
   let value = BUILTINS.get(name);
   if (!value) BUILTINS.set(name, (value = { t: 'builtin', name }));
   return value;
+}
+
+// The builtins the walk tests by name, made from these literals so that the tests compare one
+// string with itself.
+for (const name of [
+  'redis.call', 'redis.pcall', 'redis.error_reply', 'redis.register_function', 'redis.sha1hex', 'table.concat', 'table.unpack',
+  'table.insert', 'cjson.encode', 'cjson.decode', 'cmsgpack.unpack', 'string.len', 'string.byte', 'string.find', 'math.floor',
+  'math.ceil', 'math.max', 'math.min', 'math.abs',
+]) builtin(name);
+
+const LITERAL_UNITS = new Map<number, UnitGuess | null>();
+const NAME_UNITS = new Map<string, UnitGuess | null>();
+
+/** {@link unitOfLiteral}, once per value (it builds its reason text). */
+function literalUnit(value: number): UnitGuess | undefined {
+  let guess = LITERAL_UNITS.get(value);
+  if (guess === undefined) {
+    if (LITERAL_UNITS.size > 10_000) LITERAL_UNITS.clear();
+    LITERAL_UNITS.set(value, (guess = unitOfLiteral(value) ?? null));
+  }
+  return guess ?? undefined;
+}
+
+/** {@link unitOfName}, once per name (seven regular expressions and a reason text). */
+function nameUnit(name: string): UnitGuess | undefined {
+  let guess = NAME_UNITS.get(name);
+  if (guess === undefined) {
+    if (NAME_UNITS.size > 10_000) NAME_UNITS.clear();
+    NAME_UNITS.set(name, (guess = unitOfName(name) ?? null));
+  }
+  return guess ?? undefined;
+}
+
+/** One node of {@link DESCRIPTIONS}: the description of the arguments so far, and the next argument's nodes. */
+interface DescriptionNode {
+  description: CommandDescription | undefined;
+  next: Map<CommandArg, DescriptionNode> | undefined;
+}
+
+/** Descriptions by command name, then by each literal argument in turn (see {@link describe}). */
+const DESCRIPTIONS = new Map<string, DescriptionNode>();
+let describedCount = 0;
+
+/**
+ * {@link describeCommand}, remembered by its input: scripts spell the same few commands with the
+ * same literal options over and over. The table's answer depends on nothing else, and the walk never
+ * changes it. The input is looked up one argument at a time (a Map per argument position: strings,
+ * numbers and `undefined` stay apart), with no key string to build.
+ */
+function describe(name: string, args: readonly CommandArg[]): CommandDescription {
+  let node: DescriptionNode | undefined = DESCRIPTIONS.get(name);
+  if (!node) {
+    if (describedCount > 10_000) {
+      DESCRIPTIONS.clear();
+      describedCount = 0;
+    }
+    DESCRIPTIONS.set(name, (node = { description: undefined, next: undefined }));
+  }
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    let child: DescriptionNode | undefined = node.next?.get(arg);
+    if (!child) {
+      child = { description: undefined, next: undefined };
+      (node.next ??= new Map()).set(arg, child);
+    }
+    node = child;
+  }
+  if (node.description === undefined) {
+    describedCount++;
+    node.description = describeCommand(name, args);
+  }
+  return node.description;
+}
+
+/** `base.field` of a builtin table, by the two names (the member's name is not built again at each evaluation). */
+const MEMBER_BUILTINS = new Map<string, Map<string, Value>>();
+
+function memberBuiltin(base: string, field: string): Value {
+  let fields = MEMBER_BUILTINS.get(base);
+  if (!fields) MEMBER_BUILTINS.set(base, (fields = new Map()));
+  let value = fields.get(field);
+  if (!value) {
+    if (fields.size > 1_000) fields.clear();
+    fields.set(field, (value = builtin(`${base}.${field}`)));
+  }
+  return value;
+}
+
+/**
+ * A key of a KEYS-like table as a value, `KEYS[1]` or `KEYS[*]`: one value (and one id string, whose
+ * hash is computed once) per spelling, since the walk looks keys up by id at every command.
+ */
+const KEY_VALUES = new Map<string, Map<string, Value>>();
+
+function keyValue(table: string, index: string): Value {
+  let byIndex = KEY_VALUES.get(table);
+  if (!byIndex) {
+    if (KEY_VALUES.size > 1_000) KEY_VALUES.clear();
+    KEY_VALUES.set(table, (byIndex = new Map()));
+  }
+  let value = byIndex.get(index);
+  if (!value) {
+    if (byIndex.size > 10_000) byIndex.clear();
+    byIndex.set(index, (value = { t: 'key', id: `${table}[${index}]` }));
+  }
+  return value;
+}
+
+/** `KEYS[n]` for a literal index n. */
+function numberedKey(table: string, n: number): Value {
+  return Number.isInteger(n) && n >= 0 && n < NUMBERED_KEY_CACHE ? keyValue(table, SMALL_INTEGERS[n]!) : { t: 'key', id: `${table}[${n}]` };
+}
+
+const NUMBERED_KEY_CACHE = 256;
+const SMALL_INTEGERS = Array.from({ length: NUMBERED_KEY_CACHE }, (_, i) => String(i));
+
+/** What {@link Walker.keyOf} answers: the key's id, how messages show it, and its spellings. */
+interface KeyRef {
+  id: string;
+  display: string;
+  /** The key as the script spells it (a literal without quotes). */
+  spelled: string;
+  /** The local the key was passed through, when the argument is a name. */
+  alias: string | undefined;
+}
+
+/** Every spelling of a key, for persistent-key patterns and findings. */
+function keyNames(key: KeyRef): string[] {
+  return key.alias ? [key.id, key.spelled, key.alias] : [key.id, key.spelled];
+}
+
+const QUOTED_IDS = new Map<string, string>();
+
+/** The id of a key spelled as a literal: `'name'`. */
+function quotedKeyId(literal: string): string {
+  let id = QUOTED_IDS.get(literal);
+  if (id === undefined) {
+    if (QUOTED_IDS.size > 10_000) QUOTED_IDS.clear();
+    QUOTED_IDS.set(literal, (id = `'${literal}'`));
+  }
+  return id;
+}
+
+const ARGV_IDS = new Map<number | '*', string>();
+
+/** The id of a key passed in ARGV: `ARGV[2]`. */
+function argvKeyId(argv: number | '*'): string {
+  let id = ARGV_IDS.get(argv);
+  if (id === undefined) {
+    if (ARGV_IDS.size > 10_000) ARGV_IDS.clear();
+    ARGV_IDS.set(argv, (id = `ARGV[${argv}]`));
+  }
+  return id;
 }
 
 /**
@@ -2297,7 +2465,7 @@ export function expressionText(node: L.Node): string {
 }
 
 function element(table: Value): Value {
-  if (table.t === 'keys') return { t: 'key', id: `${table.name}[*]` };
+  if (table.t === 'keys') return keyValue(table.name, '*');
   if (table.t === 'argv') return { t: 'str', argv: '*' };
   return UNKNOWN;
 }

@@ -28,7 +28,13 @@ const EXPIRIES = new Set(['EXPIRE', 'PEXPIRE']);
 interface CommandCall {
   node: L.CallExpression;
   command: string;
-  args: L.Expression[];
+  /** The first argument after the name (the key), if any. */
+  key: L.Expression | undefined;
+}
+
+/** The option tokens of a call: its literal arguments from the third after the name on (`SET k v EX 60`). */
+function optionTokens(call: CommandCall): string[] {
+  return tokens(call.node.arguments.slice(3));
 }
 
 /** `redis.call('NAME', ...)` / `redis.pcall` / `server.call`, with a literal name. */
@@ -39,9 +45,21 @@ function commandCall(node: L.Node | undefined | null): CommandCall | undefined {
   const base = node.base;
   if (base.base.type !== 'Identifier' || (base.base.name !== 'redis' && base.base.name !== 'server')) return undefined;
   if (base.identifier.name !== 'call' && base.identifier.name !== 'pcall') return undefined;
-  const [name, ...args] = node.arguments;
+  const name = node.arguments[0];
   if (name?.type !== 'StringLiteral') return undefined;
-  return { node, command: literalText(name).toUpperCase(), args };
+  return { node, command: upperCase(literalText(name)), key: node.arguments[1] };
+}
+
+const UPPER = new Map<string, string>();
+
+/** A command name in upper case; the few names of a script are upper-cased once. */
+function upperCase(name: string): string {
+  let upper = UPPER.get(name);
+  if (upper === undefined) {
+    if (UPPER.size > 10_000) UPPER.clear();
+    UPPER.set(name, (upper = name.toUpperCase()));
+  }
+  return upper;
 }
 
 function literalText(node: L.StringLiteral): string {
@@ -75,23 +93,23 @@ export function fixedWindowFindings(index: ScriptIndex, source: string): FixedWi
       if (statement.type === 'LocalStatement' || statement.type === 'AssignmentStatement') {
         const call = commandCall(statement.init[0]);
         const target = statement.variables[0];
-        if (call && call.args[0] && target?.type === 'Identifier') {
-          const key = text(source, call.args[0]);
-          if (INCREMENTS.has(call.command)) increments.set(key, { command: call.command, local: target.name });
-          if (call.command === 'TTL' || call.command === 'PTTL') ttlLocals.set(target.name, key);
+        if (call && call.key && target?.type === 'Identifier') {
+          if (INCREMENTS.has(call.command)) increments.set(text(source, call.key), { command: call.command, local: target.name });
+          if (call.command === 'TTL' || call.command === 'PTTL') ttlLocals.set(target.name, text(source, call.key));
         }
         continue;
       }
       const call = commandCall(statement);
-      if (call && call.args[0]) {
-        const key = text(source, call.args[0]);
+      // only SET and the expiries are looked at: the key's text is built for those alone
+      if (call && call.key && (call.command === 'SET' || EXPIRIES.has(call.command))) {
+        const key = text(source, call.key);
         if (call.command === 'SET') {
-          const options = tokens(call.args.slice(2));
+          const options = optionTokens(call);
           if (!options.some((t) => ['EX', 'PX', 'EXAT', 'PXAT', 'KEEPTTL', 'NX', 'XX'].includes(t))) overwritten.set(key, 'SET');
           else overwritten.delete(key);
         }
         if (EXPIRIES.has(call.command)) {
-          const options = tokens(call.args.slice(2));
+          const options = optionTokens(call);
           const increment = increments.get(key);
           if (increment && !options.includes('NX') && !options.includes('LT')) {
             const expiryAt = rangeOf(call.node)[0];
@@ -100,7 +118,7 @@ export function fixedWindowFindings(index: ScriptIndex, source: string): FixedWi
               out.push({
                 node: call.node,
                 message:
-                  `${call.command} of ${text(source, call.args[0])} runs on every ${increment.command} whose count is compared with a limit, so each call pushes the window's end back: ` +
+                  `${call.command} of ${text(source, call.key)} runs on every ${increment.command} whose count is compared with a limit, so each call pushes the window's end back: ` +
                   `under steady traffic the counter never resets and the key never expires. Set the TTL only when the window starts: ` +
                   `${call.command} key ttl NX (Redis 7), or only when ${increment.command} returns its increment (if n == 1 then ... end).`,
               });
@@ -115,14 +133,14 @@ export function fixedWindowFindings(index: ScriptIndex, source: string): FixedWi
         const test = clause.condition;
         if (test.type !== 'BinaryExpression') continue;
         const ttlCall = commandCall(test.left);
-        const ttlKey = ttlCall && (ttlCall.command === 'TTL' || ttlCall.command === 'PTTL') && ttlCall.args[0] ? text(source, ttlCall.args[0]) : test.left.type === 'Identifier' ? ttlLocals.get(test.left.name) : undefined;
+        const ttlKey = ttlCall && (ttlCall.command === 'TTL' || ttlCall.command === 'PTTL') && ttlCall.key ? text(source, ttlCall.key) : test.left.type === 'Identifier' ? ttlLocals.get(test.left.name) : undefined;
         if (!ttlKey || !overwritten.has(ttlKey)) continue;
         const bound = test.right.type === 'NumericLiteral' ? test.right.value : test.right.type === 'UnaryExpression' && test.right.operator === '-' && test.right.argument.type === 'NumericLiteral' ? -test.right.argument.value : undefined;
         const noTtlTest = ((test.operator === '<' || test.operator === '<=') && bound === 0) || (test.operator === '==' && bound === -1);
         if (!noTtlTest) continue;
         for (const inner of clause.body) {
           const expiry = commandCall(inner);
-          if (expiry && EXPIRIES.has(expiry.command) && expiry.args[0] && text(source, expiry.args[0]) === ttlKey) {
+          if (expiry && EXPIRIES.has(expiry.command) && expiry.key && text(source, expiry.key) === ttlKey) {
             out.push({
               node: expiry.node,
               message:

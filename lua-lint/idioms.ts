@@ -31,28 +31,46 @@ export type KeyFact =
   /** This edge can never be taken. */
   | 'impossible';
 
-/** The facts a condition proves on its true and false edges. */
+/**
+ * The facts a condition proves on its true and false edges. Every one has every field, in the order
+ * {@link newFacts} writes them (one hidden class: see `KeyState` in state.ts).
+ */
 export interface KeyFacts {
-  keyId?: string;
+  keyId: string | undefined;
   /** The key's version when the reply was taken; facts are void once the key was written again. */
-  version?: number;
+  version: number | undefined;
   /** The key's pending write sites when the reply was taken. */
-  pending?: readonly number[];
-  site?: number;
+  pending: readonly number[] | undefined;
+  site: number | undefined;
   /** The condition is always true / always false. */
-  always?: boolean;
+  always: boolean | undefined;
   /** The write at `site` surely created the key (it was missing): it cannot have found it there. */
-  surelyCreated?: boolean;
+  surelyCreated: boolean | undefined;
   /** Facts about a second key (LMOVE's reply speaks of its source and of its destination). */
-  and?: KeyFacts;
+  and: KeyFacts | undefined;
   /**
    * Evaluating the condition raises when the key is missing (`tonumber(GET k) > n` compares nil
    * with a number): the missing case leaves the script, and both edges know the key exists.
    */
-  raisesWhenMissing?: boolean;
-  whenTrue?: KeyFact;
-  whenFalse?: KeyFact;
+  raisesWhenMissing: boolean | undefined;
+  whenTrue: KeyFact | undefined;
+  whenFalse: KeyFact | undefined;
 }
+
+/** Facts about the key `keyId` as of `version` (see {@link KeyFacts}). */
+function newFacts(keyId: string | undefined, version: number | undefined, pending: readonly number[] | undefined, whenTrue?: KeyFact, whenFalse?: KeyFact): KeyFacts {
+  return { keyId, version, pending, site: undefined, always: undefined, surelyCreated: undefined, and: undefined, raisesWhenMissing: undefined, whenTrue, whenFalse };
+}
+
+function alwaysFacts(always: boolean): KeyFacts {
+  const facts = newFacts(undefined, undefined, undefined);
+  facts.always = always;
+  return facts;
+}
+
+/** A condition that is always true / always false. */
+const ALWAYS_TRUE = alwaysFacts(true);
+const ALWAYS_FALSE = alwaysFacts(false);
 
 /** Commands whose reply is always an integer (a Lua number). */
 const INTEGER_REPLIES = new Set([
@@ -357,12 +375,11 @@ function isIncrement(value: Value, increment: Value | undefined): boolean {
   return argv !== undefined && argv !== '*' && argv === incArgv;
 }
 
-function base(reply: Reply): KeyFacts {
-  const facts: KeyFacts = { version: reply.version };
+/** The facts a reply's key can take, with what each edge proves (a new object: callers may fill it in). */
+function base(reply: Reply, whenTrue?: KeyFact, whenFalse?: KeyFact): KeyFacts {
+  const facts = newFacts(reply.keyId, reply.version, reply.pending, whenTrue, whenFalse);
   if (reply.surelyCreated) facts.surelyCreated = true;
-  if (reply.keyId !== undefined) facts.keyId = reply.keyId;
-  if (reply.pending) facts.pending = reply.pending;
-  if (reply.site !== undefined) facts.site = reply.site;
+  facts.site = reply.site;
   return facts;
 }
 
@@ -388,29 +405,31 @@ export function keyFactsOfComparison(left: Value, op: Op, right: Value): KeyFact
 
   // A reply is never nil: redis.call turns a nil bulk reply into false (tonumber() of it is nil, though).
   if (other.t === 'nil' && (operator === '==' || operator === '~=')) {
-    if (!reply.numeric) return { always: operator === '~=' };
+    if (!reply.numeric) return operator === '~=' ? ALWAYS_TRUE : ALWAYS_FALSE;
     const truth = keyFactsOfTruth(reply);
     if (!truth) return undefined;
-    return operator === '~=' ? truth : { ...truth, ...swap(truth) };
+    return operator === '~=' ? truth : swap(truth);
   }
   if (other.t === 'bool' && other.v === false && (operator === '==' || operator === '~=')) {
     const truth = keyFactsOfTruth(reply);
     if (!truth) return undefined;
     return operator === '=='
-      ? { ...truth, ...swap(truth) }
+      ? swap(truth)
       : truth;
   }
   if (reply.keyId === undefined) return undefined;
 
   // A string compared with a GET-like reply: `false` never equals a string.
   if ((KEY_VALUE_REPLIES.has(reply.command) || ELEMENT_REPLIES.has(reply.command)) && (other.t === 'str' || other.t === 'key')) {
-    if (operator === '==') return { ...base(reply), whenTrue: 'exists' };
-    if (operator === '~=') return { ...base(reply), whenFalse: 'exists' };
+    if (operator === '==') return base(reply, 'exists');
+    if (operator === '~=') return base(reply, undefined, 'exists');
   }
 
   // `tonumber(GET k) > n`: tonumber(false) is nil, and ordering nil raises.
   if (reply.numeric && operator !== '==' && operator !== '~=' && (KEY_VALUE_REPLIES.has(reply.command) || ELEMENT_REPLIES.has(reply.command))) {
-    return { ...base(reply), raisesWhenMissing: true, whenTrue: 'exists', whenFalse: 'exists' };
+    const facts = base(reply, 'exists', 'exists');
+    facts.raisesWhenMissing = true;
+    return facts;
   }
 
   // A size read right after the write that may have created the key: an edge that excludes the
@@ -438,19 +457,19 @@ export function keyFactsOfComparison(left: Value, op: Op, right: Value): KeyFact
     const c = literalNumber(other);
     if ('exact' in created) {
       if (isIncrement(other, created.exact)) {
-        if (operator === '==') return { ...base(reply), whenFalse: 'not-created-by-site' };
-        if (operator === '~=') return { ...base(reply), whenTrue: 'not-created-by-site' };
+        if (operator === '==') return base(reply, undefined, 'not-created-by-site');
+        if (operator === '~=') return base(reply, 'not-created-by-site');
       }
       const e = created.exact.t === 'num' ? created.exact.v : undefined;
       if (c === undefined || e === undefined) return undefined;
-      return test(operator, e, c) ? { ...base(reply), whenFalse: 'not-created-by-site' } : { ...base(reply), whenTrue: 'not-created-by-site' };
+      return test(operator, e, c) ? base(reply, undefined, 'not-created-by-site') : base(reply, 'not-created-by-site');
     }
     if (c === undefined) return undefined;
     const [lo, hi] = created.range;
     const samples = [lo, hi, c - 1, c, c + 1].filter((x) => x >= lo && x <= hi);
     const outcomes = new Set(samples.map((x) => test(operator, x, c)));
     if (outcomes.size !== 1) return undefined;
-    return outcomes.has(true) ? { ...base(reply), whenFalse: 'not-created-by-site' } : { ...base(reply), whenTrue: 'not-created-by-site' };
+    return outcomes.has(true) ? base(reply, undefined, 'not-created-by-site') : base(reply, 'not-created-by-site');
   }
 
   const c = literalNumber(other);
@@ -479,21 +498,26 @@ function zeroWhenMissingFacts(value: Value, op: Op, other: Value): KeyFacts | un
   const c = literalNumber(other);
   if (c === undefined) return undefined;
   const { keyId, version, pending } = value.zeroWhenMissing;
-  const facts: KeyFacts = { keyId, version, pending };
   const zeroPasses = test(op, 0, c);
-  return zeroPasses ? { ...facts, whenFalse: 'exists' } : { ...facts, whenTrue: 'exists' };
+  return zeroPasses ? newFacts(keyId, version, pending, undefined, 'exists') : newFacts(keyId, version, pending, 'exists');
 }
 
+/** Fills in the edges of facts just made by {@link base}. */
 function withFacts(facts: KeyFacts, whenTrue: KeyFact | undefined, whenFalse: KeyFact | undefined): KeyFacts {
-  return { ...facts, ...(whenTrue ? { whenTrue } : {}), ...(whenFalse ? { whenFalse } : {}) };
+  if (whenTrue) facts.whenTrue = whenTrue;
+  if (whenFalse) facts.whenFalse = whenFalse;
+  return facts;
 }
 
-function swap(facts: KeyFacts): Pick<KeyFacts, 'whenTrue' | 'whenFalse' | 'always'> {
-  return {
-    whenTrue: facts.whenFalse!,
-    whenFalse: facts.whenTrue!,
-    ...(facts.always !== undefined ? { always: !facts.always } : {}),
-  };
+/** The facts of the negated condition: the edges swapped. */
+function swap(facts: KeyFacts): KeyFacts {
+  const swapped = newFacts(facts.keyId, facts.version, facts.pending, facts.whenFalse, facts.whenTrue);
+  swapped.site = facts.site;
+  swapped.always = facts.always !== undefined ? !facts.always : undefined;
+  swapped.surelyCreated = facts.surelyCreated;
+  swapped.and = facts.and;
+  swapped.raisesWhenMissing = facts.raisesWhenMissing;
+  return swapped;
 }
 
 /**
@@ -503,36 +527,38 @@ function swap(facts: KeyFacts): Pick<KeyFacts, 'whenTrue' | 'whenFalse' | 'alway
 export function keyFactsOfTruth(value: Value): KeyFacts | undefined {
   switch (value.t) {
     case 'nil':
-      return { always: false };
+      return ALWAYS_FALSE;
     case 'bool':
-      return value.v === undefined ? undefined : { always: value.v };
+      return value.v === undefined ? undefined : value.v ? ALWAYS_TRUE : ALWAYS_FALSE;
     case 'num':
-      return value.nilable ? undefined : { always: true };
+      return value.nilable ? undefined : ALWAYS_TRUE;
     case 'str':
       // An ARGV element is nil when the caller passed fewer arguments.
-      return value.argv !== undefined || value.falsy || value.zeroWhenMissing ? undefined : { always: true };
+      return value.argv !== undefined || value.falsy || value.zeroWhenMissing ? undefined : ALWAYS_TRUE;
     case 'table':
     case 'key':
     case 'keys':
     case 'argv':
     case 'fn':
     case 'errorReply':
-      return { always: true };
+      return ALWAYS_TRUE;
     case 'reply': {
       if (value.pcall) return undefined;
-      if (value.status) return { always: true }; // a status reply is a table
-      if (value.luaType === 'number' && !value.numeric) return { always: true }; // 0 is truthy in Lua
+      if (value.status) return ALWAYS_TRUE; // a status reply is a table
+      if (value.luaType === 'number' && !value.numeric) return ALWAYS_TRUE; // 0 is truthy in Lua
       if (value.keyId === undefined) return undefined;
       // tonumber(GET ...): nil also for a value that is not a number, so only "truthy => exists" holds.
-      if (value.numeric) return KEY_VALUE_REPLIES.has(value.command) || ELEMENT_REPLIES.has(value.command) ? { ...base(value), whenTrue: 'exists' } : undefined;
-      if (KEY_VALUE_REPLIES.has(value.command)) return { ...base(value), whenTrue: 'exists', whenFalse: 'missing' };
-      if (ELEMENT_REPLIES.has(value.command)) return { ...base(value), whenTrue: 'exists' };
+      if (value.numeric) return KEY_VALUE_REPLIES.has(value.command) || ELEMENT_REPLIES.has(value.command) ? base(value, 'exists') : undefined;
+      if (KEY_VALUE_REPLIES.has(value.command)) return base(value, 'exists', 'missing');
+      if (ELEMENT_REPLIES.has(value.command)) return base(value, 'exists');
       // LMOVE / RPOPLPUSH answer the element moved, or nil when the source was empty (missing).
       const source: KeyFacts | undefined =
-        value.sourceKeyId !== undefined && value.sourceVersion !== undefined
-          ? { keyId: value.sourceKeyId, version: value.sourceVersion, whenTrue: 'exists', whenFalse: 'missing' }
-          : undefined;
-      if (value.createsOnTruthy && value.site !== undefined) return { ...base(value), whenFalse: 'not-created-by-site', ...(source ? { and: source } : {}) };
+        value.sourceKeyId !== undefined && value.sourceVersion !== undefined ? newFacts(value.sourceKeyId, value.sourceVersion, undefined, 'exists', 'missing') : undefined;
+      if (value.createsOnTruthy && value.site !== undefined) {
+        const facts = base(value, undefined, 'not-created-by-site');
+        facts.and = source;
+        return facts;
+      }
       if (source) return source;
       return undefined;
     }

@@ -5,8 +5,8 @@
  * of https://redis.io/docs/latest/develop/programmability/functions-intro/ and
  * https://redis.io/docs/latest/commands/function-load/).
  */
-import type { Chunk, Node } from 'luaparse';
-import { forEachNode } from './analyze.js';
+import type { Node } from 'luaparse';
+import type { ScriptIndex } from './script-index.js';
 
 /** One reason FUNCTION LOAD refuses the library, at a 0-based UTF-16 range of the source. */
 export interface LibraryLoadError {
@@ -47,16 +47,18 @@ type Ranged = Node & { range?: [number, number] };
  * library loads, i.e. outside every function body ("Script attempted to access nonexistent global
  * variable 'call'"), and no `redis.register_function` anywhere ("No functions registered").
  *
- * @param source the script text, whose ranges `ast` carries (0-based UTF-16 offsets).
- * @param ast the parsed script, with ranges.
+ * @param source the script text, whose ranges the parse carries (0-based UTF-16 offsets).
+ * @param index the parse's index (`ParsedScript.index`): its `redis.<field>` nodes, each known to be
+ *   inside a function body or not.
  * @returns the refusals in source order; empty for a script without a `#!lua` first line.
  */
-export function libraryLoadErrors(source: string, ast: Chunk): LibraryLoadError[] {
+export function libraryLoadErrors(source: string, index: ScriptIndex): LibraryLoadError[] {
   const shebang = SHEBANG.exec(source);
   if (!shebang) return [];
   const options = shebang[1]!.trim().split(/\s+/).filter(Boolean);
   const hasName = options.some((option) => option.startsWith('name='));
-  const registers = source.includes('register_function') && mentionsRegisterFunction(ast);
+  const fields = index.redisFields;
+  const registers = source.includes('register_function') && fields.some((field) => field.node.identifier.name === 'register_function');
   if (!hasName && !registers) return [];
   const errors: LibraryLoadError[] = [];
   const firstLine = { offset: 0, endOffset: shebang[0].length };
@@ -74,8 +76,9 @@ export function libraryLoadErrors(source: string, ast: Chunk): LibraryLoadError[
       message: `FUNCTION LOAD refuses this library: \`${option}\` is not an option of a library's first line, which takes only name= (Redis: "Invalid metadata value given: ${option}"). Remove it; flags of a function go to redis.register_function{function_name=..., callback=..., flags={...}}.`,
     });
   }
-  for (const node of loadTimeRedisFields(ast)) {
+  for (const { node, loadTime } of fields) {
     const field = node.identifier.name;
+    if (!loadTime || LOAD_TIME_REDIS_FIELDS.has(field)) continue;
     const [offset, endOffset] = (node as Ranged).range ?? [0, 0];
     errors.push({
       offset,
@@ -91,35 +94,4 @@ export function libraryLoadErrors(source: string, ast: Chunk): LibraryLoadError[
     });
   }
   return errors.sort((a, b) => a.offset - b.offset);
-}
-
-function isRedisField(node: unknown): node is Node & { type: 'MemberExpression'; identifier: { name: string } } {
-  const n = node as { type?: string; indexer?: string; base?: { type?: string; name?: string } };
-  return n?.type === 'MemberExpression' && n.indexer === '.' && n.base?.type === 'Identifier' && n.base.name === 'redis';
-}
-
-function mentionsRegisterFunction(ast: Chunk): boolean {
-  let found = false;
-  visit(ast.body, false, (node) => {
-    if (isRedisField(node) && node.identifier.name === 'register_function') found = true;
-  });
-  return found;
-}
-
-/** `redis.<field>` nodes outside function bodies whose field does not exist at load time. */
-function loadTimeRedisFields(ast: Chunk): Array<Node & { identifier: { name: string } }> {
-  const out: Array<Node & { identifier: { name: string } }> = [];
-  visit(ast.body, true, (node) => {
-    if (isRedisField(node) && !LOAD_TIME_REDIS_FIELDS.has(node.identifier.name)) out.push(node);
-  });
-  return out;
-}
-
-/** Calls `each` on every AST node under `value`; `skipFunctions` leaves function bodies out. */
-function visit(value: unknown, skipFunctions: boolean, each: (node: Node) => void): void {
-  forEachNode(value, (node) => {
-    if (skipFunctions && node.type === 'FunctionDeclaration') return false;
-    each(node);
-    return true;
-  });
 }

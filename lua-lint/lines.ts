@@ -14,6 +14,8 @@ export interface LineIndex {
 }
 
 const BREAK = /\r\n|[\r\n\u2028\u2029]/g;
+/** A break other than `\n`: without one, the line starts are found with indexOf. */
+const OTHER_BREAK = /[\r\u2028\u2029]/;
 
 /**
  * The line index of `text`. The table of line starts is built on the first question (one pass over
@@ -25,6 +27,11 @@ export function lineIndex(text: string): LineIndex {
   const starts = (): number[] => {
     if (table) return table;
     table = [0];
+    if (!OTHER_BREAK.test(text)) {
+      // only \n: no match object per line
+      for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) table.push(at + 1);
+      return table;
+    }
     BREAK.lastIndex = 0;
     for (let m = BREAK.exec(text); m; m = BREAK.exec(text)) table.push(m.index + m[0].length);
     return table;

@@ -2,7 +2,7 @@
  * The analysis of one script: parse, walk, apply severities, directives and persistent keys.
  * {@link analyzeLua} is the library API (re-exported by `index.ts`).
  */
-import { keyPatternMatcher } from '../semantics/key-patterns.js';
+import { keyPatternMatcher, type KeyPatternMatcher } from '../semantics/key-patterns.js';
 import { parseRedisVersion } from '../semantics/versions.js';
 import { walkScript, rangeOf } from './analyze.js';
 import { mayHoldDirectives, readDirectives } from './directives.js';
@@ -13,6 +13,8 @@ import { CHECKED_OPTION_NAMES, checkOptions, describeValue, isPlainObject, type 
 import { RULES } from './rules.js';
 import type { AnalyzeOptions, LuaFinding, LuaRuleId, Severity } from './types.js';
 
+
+const NO_MATCHERS: readonly KeyPatternMatcher[] = [];
 
 /** Every property of {@link AnalyzeOptions}. */
 const OPTION_NAMES = [...CHECKED_OPTION_NAMES, 'messageLine', 'messagePosition'] as const;
@@ -71,37 +73,44 @@ function checkInput(source: unknown, options: unknown): CheckedOptions {
 function analyze(text: string, options: AnalyzeOptions, checked: CheckedOptions): LuaFinding[] {
   const { persistentKeys } = checked;
   const redisVersion = parseRedisVersion(checked.redisVersion);
-  const modes = { ...(checked.strict === true ? { strict: true } : {}), ...(redisVersion ? { redisVersion } : {}) };
   // One parse, with ranges: line and column are computed from offsets, and only for what is
   // reported (the line index is built on its first use).
   const lines = lineIndex(text);
-  const parsed = parseLua(text);
+  // the comments are read only when the text can hold a directive
+  const withDirectives = mayHoldDirectives(text);
+  const parsed = parseLua(text, { comments: withDirectives });
   if (!parsed.ok) return [fatal(`Parsing error: ${parsed.message}`, parsed.offset, lines)];
 
   const severities = resolveSeverities(checked);
-  const directives = mayHoldDirectives(text)
+  const directives = withDirectives
     ? readDirectives(parsed.comments, lines, parsed.ast.body[0] ? rangeOf(parsed.ast.body[0])[0] : text.length, text)
     : undefined;
   const patterns = [...persistentKeys, ...(directives?.globalPersistent ?? [])].map(keyPatternMatcher);
   const byLine = new Map([...(directives?.persistentByLine ?? [])].map(([line, keys]) => [line, keys.map(keyPatternMatcher)]));
+  const matchesAny = (matchers: readonly KeyPatternMatcher[], names: readonly string[]): boolean => {
+    for (const match of matchers) for (const name of names) if (match(name)) return true;
+    return false;
+  };
   const isPersistent =
     patterns.length === 0 && byLine.size === 0
       ? undefined
-      : (names: readonly string[], line: number): boolean => [patterns, byLine.get(line) ?? []].some((matchers) => matchers.some((match) => names.some(match)));
+      : (names: readonly string[], line: number): boolean => matchesAny(patterns, names) || matchesAny(byLine.get(line) ?? NO_MATCHERS, names);
 
   const { messageLine, messagePosition } = options;
+  // one shape of input whatever the options (the walk reads it at every command)
   const walked = walkScript({
-    ...modes,
     ast: parsed.ast,
     index: parsed.index,
     source: text,
-    ...(isPersistent ? { isPersistent } : {}),
+    isPersistent,
     lineOf: lines.lineOf,
     positionOf: messagePosition
       ? (offset: number) => messagePosition(offset)
       : messageLine
         ? (offset: number) => ({ line: messageLine(offset) })
         : (offset: number) => lines.position(offset),
+    strict: checked.strict === true ? true : undefined,
+    redisVersion,
   });
   const raw = walked.findings;
   const findings: LuaFinding[] = [];
@@ -114,7 +123,7 @@ function analyze(text: string, options: AnalyzeOptions, checked: CheckedOptions)
       ),
     );
   }
-  for (const refused of libraryLoadErrors(text, parsed.ast)) {
+  for (const refused of libraryLoadErrors(text, parsed.index)) {
     const end = lines.position(refused.endOffset);
     findings.push({ ...fatal(refused.message, refused.offset, lines), endLine: end.line, endColumn: end.column, endOffset: refused.endOffset });
   }
@@ -176,8 +185,13 @@ function fatal(message: string, offset: number, lines: ReturnType<typeof lineInd
   };
 }
 
-function resolveSeverities(checked: CheckedOptions): Record<LuaRuleId, Severity> {
+/** Every rule's default severity (read-only: {@link resolveSeverities} copies it when options change one). */
+const DEFAULT_SEVERITIES: Readonly<Record<LuaRuleId, Severity>> = (() => {
   const out = {} as Record<LuaRuleId, Severity>;
   for (const meta of Object.values(RULES)) out[meta.id] = meta.defaultSeverity;
-  return { ...out, ...checked.rules };
+  return out;
+})();
+
+function resolveSeverities(checked: CheckedOptions): Readonly<Record<LuaRuleId, Severity>> {
+  return Object.keys(checked.rules).length > 0 ? { ...DEFAULT_SEVERITIES, ...checked.rules } : DEFAULT_SEVERITIES;
 }

@@ -86,40 +86,94 @@ export interface NumValue {
   zeroWhenMissing?: { keyId: string; version: number; pending: readonly number[] };
 }
 
-/** The reply of a Redis command, remembered so that guards on it can be understood. */
+/**
+ * The reply of a Redis command, remembered so that guards on it can be understood. Every reply has
+ * every field, in the order {@link newReply} writes them (see {@link KeyState} for why).
+ */
 export interface Reply {
   t: 'reply';
   command: string;
   /** The key the command worked on (its first key). */
-  keyId?: string;
+  keyId: string | undefined;
   /** The key's version when the reply was produced (a later write invalidates guards on it). */
   version: number;
   /** The key's pending write sites when the reply was produced. */
-  pending?: readonly number[];
+  pending: readonly number[] | undefined;
   /** The write site the command created, when it was a write. */
-  site?: number;
+  site: number | undefined;
   /** What the command answers when it has just created the key (see `replyWhenCreated`). */
-  whenCreated?: { exact: Value } | { range: [number, number] };
+  whenCreated: { exact: Value } | { range: [number, number] } | undefined;
   /** SET ... NX, LMOVE/RPOPLPUSH: the reply is falsy when the command wrote nothing. */
-  createsOnTruthy?: boolean;
+  createsOnTruthy: boolean | undefined;
   /** LMOVE/RPOPLPUSH: the source key and its version (the reply is falsy exactly when it was missing). */
-  sourceKeyId?: string;
-  sourceVersion?: number;
+  sourceKeyId: string | undefined;
+  sourceVersion: number | undefined;
   /** The reply went through tonumber(): a non-numeric string reads as nil too. */
-  numeric?: boolean;
+  numeric: boolean | undefined;
   /** `#reply` of a whole hash or set: the key's size, 0 when it is missing. */
-  sizeOfReply?: boolean;
+  sizeOfReply: boolean | undefined;
   /** The Lua type of the reply, when the command always answers with one type. */
-  luaType?: 'number' | 'string' | 'table';
+  luaType: 'number' | 'string' | 'table' | undefined;
   /** The write surely created the key (it was missing before). */
-  surelyCreated?: boolean;
+  surelyCreated: boolean | undefined;
   /** MGET: for each key, its id, version and pending sites when the reply was produced. */
-  elements?: ReadonlyArray<{ keyId: string; version: number; pending: readonly number[] }>;
+  elements: ReadonlyArray<{ keyId: string; version: number; pending: readonly number[] }> | undefined;
   /** A status reply (`OK`, a Lua table): always truthy. */
-  status?: boolean;
+  status: boolean | undefined;
   /** A size read right after a creating write: the size the key has when that write created it. */
-  sizeWhenCreated?: [number, number];
+  sizeWhenCreated: [number, number] | undefined;
   pcall: boolean;
+}
+
+/**
+ * `reply` with the fields `changes` names: `{ ...reply, ...changes }` as one literal (see
+ * {@link KeyState} for why).
+ */
+export function withReply(reply: Reply, changes: Partial<Reply>): Reply {
+  return {
+    t: 'reply',
+    command: 'command' in changes ? changes.command! : reply.command,
+    keyId: 'keyId' in changes ? changes.keyId : reply.keyId,
+    version: 'version' in changes ? changes.version! : reply.version,
+    pending: 'pending' in changes ? changes.pending : reply.pending,
+    site: 'site' in changes ? changes.site : reply.site,
+    whenCreated: 'whenCreated' in changes ? changes.whenCreated : reply.whenCreated,
+    createsOnTruthy: 'createsOnTruthy' in changes ? changes.createsOnTruthy : reply.createsOnTruthy,
+    sourceKeyId: 'sourceKeyId' in changes ? changes.sourceKeyId : reply.sourceKeyId,
+    sourceVersion: 'sourceVersion' in changes ? changes.sourceVersion : reply.sourceVersion,
+    numeric: 'numeric' in changes ? changes.numeric : reply.numeric,
+    sizeOfReply: 'sizeOfReply' in changes ? changes.sizeOfReply : reply.sizeOfReply,
+    luaType: 'luaType' in changes ? changes.luaType : reply.luaType,
+    surelyCreated: 'surelyCreated' in changes ? changes.surelyCreated : reply.surelyCreated,
+    elements: 'elements' in changes ? changes.elements : reply.elements,
+    status: 'status' in changes ? changes.status : reply.status,
+    sizeWhenCreated: 'sizeWhenCreated' in changes ? changes.sizeWhenCreated : reply.sizeWhenCreated,
+    pcall: 'pcall' in changes ? changes.pcall! : reply.pcall,
+  };
+}
+
+/** A reply with nothing known besides its command, version and `pcall` (see {@link Reply}). */
+export function newReply(command: string, version: number, pcall: boolean): Reply {
+  return {
+    t: 'reply',
+    command,
+    keyId: undefined,
+    version,
+    pending: undefined,
+    site: undefined,
+    whenCreated: undefined,
+    createsOnTruthy: undefined,
+    sourceKeyId: undefined,
+    sourceVersion: undefined,
+    numeric: undefined,
+    sizeOfReply: undefined,
+    luaType: undefined,
+    surelyCreated: undefined,
+    elements: undefined,
+    status: undefined,
+    sizeWhenCreated: undefined,
+    pcall,
+  };
 }
 
 export const UNKNOWN: Value = { t: 'unknown' };
@@ -158,7 +212,7 @@ export function markNoTtl(st: State, argv: number): void {
     if (key.pending.every((site) => site < 0 || key.noTtl?.get(site)?.includes(argv))) continue;
     const noTtl = new Map(key.noTtl);
     for (const site of key.pending) if (site >= 0) noTtl.set(site, union(noTtl.get(site) ?? NONE, [argv]));
-    setKey(st, id, { ...key, noTtl });
+    setKey(st, id, withKey(key, { noTtl }));
   }
 }
 
@@ -166,14 +220,15 @@ export function markNoTtl(st: State, argv: number): void {
 export function noteNoTtl(st: State, key: KeyState, site: number): KeyState {
   const absent = ttlAbsentArgs(st);
   if (absent.length === 0) return key;
-  return { ...key, noTtl: new Map(key.noTtl).set(site, union(key.noTtl?.get(site) ?? NONE, absent)) };
+  return withKey(key, { noTtl: new Map(key.noTtl).set(site, union(key.noTtl?.get(site) ?? NONE, absent)) });
 }
 export const NIL: Value = { t: 'nil' };
 
 /** A lexical scope: names to variable ids. */
 export interface Scope {
   parent?: Scope;
-  names: Map<string, number>;
+  /** Made by the first declaration (most blocks declare nothing). */
+  names: Map<string, number> | undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -181,6 +236,14 @@ export interface Scope {
 
 export type Existence = 'yes' | 'no' | 'maybe';
 
+/**
+ * What this path did to one key. Every key state has every field (`undefined` for "none"), written
+ * by one object literal ({@link newKeyState}, {@link withKey}): all key states share one hidden
+ * class, so that the walk's reads stay monomorphic. They are never copied with `{ ...key }`: V8
+ * gives the copy of a copy a hidden class of its own, so a chain of copies turns the copy site
+ * megamorphic, and a megamorphic spread runs in the runtime (1.2-1.6 us against 20-35 ns for the
+ * literal in a micro-benchmark; a third of the walk's time on a script of SET ... EX calls).
+ */
 export interface KeyState {
   /** Write sites that may have left this key without TTL on the current path. */
   pending: readonly number[];
@@ -190,30 +253,67 @@ export interface KeyState {
   /** The version of the last delete (or rename onto this key): older existence facts are void. */
   lastDelete: number;
   /** If the key exists, it has a TTL (set by this script on every path). */
-  ttl?: true;
+  ttl: true | undefined;
   /** The last write created the key on some path: its site and the key's size (elements) then. */
-  created?: { site: number; size: [number, number]; members?: readonly string[]; scores?: readonly number[]; version: number };
+  created: Created | undefined;
   /**
    * Per pending write site, the ARGV indices that every path on which the site is pending tested
    * as "no TTL" (ARGV is constant, so a test anywhere on a path holds for all of it).
    */
-  noTtl?: ReadonlyMap<number, readonly number[]>;
+  noTtl: ReadonlyMap<number, readonly number[]> | undefined;
   /**
    * Hash writes among `pending`: the fields each wrote without a field TTL (`null`: fields the
    * analysis cannot name). A field TTL given later to every one of them (HEXPIRE, HSETEX ... EX)
    * takes the site out of `pending`: a hash whose every field expires is deleted with its last
    * field (docs/ttl-semantics.md, "Hash-field expiration").
    */
-  fieldSites?: ReadonlyArray<{ site: number; fields: readonly string[] | null }>;
+  fieldSites: ReadonlyArray<{ site: number; fields: readonly string[] | null }> | undefined;
   /**
    * The key may exist only through this script's field writes that all expire (HSETEX ... EX on a
    * missing key, or every field of a created hash given a TTL): it empties itself, but a field
    * written later without TTL makes it a key that never goes away.
    */
-  fieldsExpire?: true;
+  fieldsExpire: true | undefined;
 }
 
-export const FRESH_KEY: KeyState = { pending: [], exists: 'maybe', version: 0, lastDelete: 0 };
+/** A key state with nothing but these four facts (see {@link KeyState} for why every field is written). */
+export function newKeyState(pending: readonly number[], exists: Existence, version: number, lastDelete: number): KeyState {
+  return { pending, exists, version, lastDelete, ttl: undefined, created: undefined, noTtl: undefined, fieldSites: undefined, fieldsExpire: undefined };
+}
+
+/**
+ * `key` with the fields `changes` names (a field named with `undefined` is cleared): what
+ * `{ ...key, ...changes }` means, written as one literal (see {@link KeyState}).
+ */
+export function withKey(key: KeyState, changes: Partial<KeyState>): KeyState {
+  return {
+    pending: 'pending' in changes ? changes.pending! : key.pending,
+    exists: 'exists' in changes ? changes.exists! : key.exists,
+    version: 'version' in changes ? changes.version! : key.version,
+    lastDelete: 'lastDelete' in changes ? changes.lastDelete! : key.lastDelete,
+    ttl: 'ttl' in changes ? changes.ttl : key.ttl,
+    created: 'created' in changes ? changes.created : key.created,
+    noTtl: 'noTtl' in changes ? changes.noTtl : key.noTtl,
+    fieldSites: 'fieldSites' in changes ? changes.fieldSites : key.fieldSites,
+    fieldsExpire: 'fieldsExpire' in changes ? changes.fieldsExpire : key.fieldsExpire,
+  };
+}
+
+/** What the write that may have created a key left in it: its site, the key's size (elements) and literal members then. */
+export interface Created {
+  site: number;
+  size: [number, number];
+  members: readonly string[] | undefined;
+  scores: readonly number[] | undefined;
+  version: number;
+}
+
+/** {@link Created} for a write at `site` that left `shape`, as of the key's `version`. */
+export function createdAt(site: number, shape: { size: [number, number]; members?: readonly string[] | undefined; scores?: readonly number[] | undefined }, version: number): Created {
+  return { site, size: shape.size, members: shape.members, scores: shape.scores, version };
+}
+
+export const FRESH_KEY: KeyState = newKeyState([], 'maybe', 0, 0);
 
 /**
  * One path's state. Mutable; forks share their maps until one of them writes (copy on write:
@@ -227,7 +327,8 @@ export interface State {
   ownVars: boolean;
 }
 
-export function newState(vars: LayeredMap<number, Value> = LayeredMap.empty(), ownVars = true): State {
+/** A path's variables are integer ids: their map keeps its layers in arrays (see `ArrayLayer`). */
+export function newState(vars: LayeredMap<number, Value> = LayeredMap.empty(true), ownVars = true): State {
   return { keys: LayeredMap.empty(), vars, dead: false, ownKeys: true, ownVars };
 }
 
@@ -237,8 +338,17 @@ export function clone(st: State): State {
   return { keys: st.keys, vars: st.vars, dead: st.dead, ownKeys: false, ownVars: false };
 }
 
+/**
+ * A fork of `st` that leaves `st` the owner of its maps: only for a path that nothing keeps once it
+ * ends (read by an exit, refined, then dropped), while `st` goes on writing in place, and only when
+ * a write to the snapshot copies the maps (`copiesOnFork`) rather than building a layer over them.
+ */
+export function snapshot(st: State): State {
+  return { keys: st.keys, vars: st.vars, dead: st.dead, ownKeys: false, ownVars: false };
+}
+
 export function deadState(): State {
-  return { keys: LayeredMap.empty(), vars: LayeredMap.empty(), dead: true, ownKeys: true, ownVars: true };
+  return { keys: LayeredMap.empty(), vars: LayeredMap.empty(true), dead: true, ownKeys: true, ownVars: true };
 }
 
 export function setKey(st: State, id: string, key: KeyState): void {
@@ -293,15 +403,20 @@ export function deleteVar(st: State, id: number): void {
   st.vars.delete(id);
 }
 
-/** Makes `st` continue as `from` (after a join or a call). */
+/**
+ * Makes `st` continue as `from` (after a join or a call); `from` is not used any more. The maps
+ * `from` owned (a join's fresh maps) are `st`'s to write in place now.
+ */
 export function adopt(st: State, from: State): void {
+  const ownKeys = from.ownKeys;
+  const ownVars = from.ownVars;
+  from.ownKeys = false;
+  from.ownVars = false;
   st.keys = from.keys;
   st.vars = from.vars;
   st.dead = from.dead;
-  st.ownKeys = false;
-  st.ownVars = false;
-  from.ownKeys = false;
-  from.ownVars = false;
+  st.ownKeys = ownKeys;
+  st.ownVars = ownVars;
 }
 
 
@@ -321,17 +436,23 @@ export function joinAll(states: State[]): State {
   return alive.reduce((a, b) => join(a, b));
 }
 
+/**
+ * The worst case of two paths, per key and variable. The result owns the maps the join made (a
+ * new top layer over what the paths shared), so that the path after it writes them in place; a map
+ * both paths still had is shared.
+ */
 export function join(a: State, b: State): State {
   if (a.dead) return b;
   if (b.dead) return a;
   a.ownKeys = a.ownVars = b.ownKeys = b.ownVars = false;
-  return {
-    keys: joinLayered(a.keys, b.keys, FRESH_KEY, joinKeys),
-    vars: joinLayered(a.vars, b.vars, NIL, (x, y) => joinZeroDefault(x, a, y, b) ?? joinValues(x, y)),
-    dead: false,
-    ownKeys: false,
-    ownVars: false,
-  };
+  const keys = joinLayered(a.keys, b.keys, FRESH_KEY, joinKeys);
+  const vars = joinLayered(a.vars, b.vars, NIL, (x, y) => joinZeroDefault(x, a, y, b) ?? joinValues(x, y));
+  return { keys, vars, dead: false, ownKeys: isFresh(keys, a.keys, b.keys), ownVars: isFresh(vars, a.vars, b.vars) };
+}
+
+/** Whether a join made `joined` (and no path holds it): not one of the two inputs nor the merged layers they settled on. */
+function isFresh<K, V>(joined: LayeredMap<K, V>, a: LayeredMap<K, V>, b: LayeredMap<K, V>): boolean {
+  return joined !== a && joined !== b && joined !== a.settled() && joined !== b.settled();
 }
 
 /**
@@ -350,12 +471,12 @@ function joinZeroDefault(x: Value, a: State, y: Value, b: State): Value | undefi
 }
 
 export function joinKeys(x: KeyState, y: KeyState): KeyState {
-  const out: KeyState = {
-    pending: union(x.pending, y.pending),
-    exists: x.exists === y.exists ? x.exists : 'maybe',
-    version: x.version === y.version ? x.version : Math.max(x.version, y.version),
-    lastDelete: Math.max(x.lastDelete, y.lastDelete),
-  };
+  const out = newKeyState(
+    union(x.pending, y.pending),
+    x.exists === y.exists ? x.exists : 'maybe',
+    x.version === y.version ? x.version : Math.max(x.version, y.version),
+    Math.max(x.lastDelete, y.lastDelete),
+  );
   if (x.ttl && y.ttl) out.ttl = true;
   if (x.fieldsExpire || y.fieldsExpire) out.fieldsExpire = true;
   const fieldSites = joinFieldSites(x.fieldSites, y.fieldSites);
@@ -488,7 +609,7 @@ export function equalStates(a: State, b: State): boolean {
   for (const [id, x] of a.keys) {
     const y = b.keys.get(id);
     if (!y || x.exists !== y.exists || x.ttl !== y.ttl || x.pending.length !== y.pending.length || x.pending.some((s) => !y.pending.includes(s))) return false;
-    if (x.fieldsExpire !== y.fieldsExpire || fieldSitesText(x) !== fieldSitesText(y)) return false;
+    if (x.fieldsExpire !== y.fieldsExpire || (x.fieldSites !== y.fieldSites && fieldSitesText(x) !== fieldSitesText(y))) return false;
   }
   for (const [id, x] of a.vars) {
     const y = b.vars.get(id);

@@ -524,6 +524,14 @@ describe('findings of a second breaker round', () => {
     expect(ids("return redis.call('RPOPLPUSH', KEYS[1], KEYS[2])")).toEqual(['write-path-needs-ttl@1']);
   });
 
+  it('asks whether a move had an element of the source as it was before the move, whatever ran before', () => {
+    // RPUSH leaves one element in KEYS[1] and LMOVE moves it: KEYS[2] exists, so the branch never runs.
+    const move = "redis.call('LMOVE', KEYS[1], KEYS[2], 'LEFT', 'RIGHT')\nredis.call('PEXPIRE', KEYS[2], 1000)\nif redis.call('EXISTS', KEYS[2]) == 0 then\n  redis.call('SET', KEYS[3], 'x')\nend\nreturn 1";
+    expect(ids(`redis.call('RPUSH', KEYS[1], 'a')\nredis.call('PEXPIRE', KEYS[1], 1000)\n${move}`)).toEqual([]);
+    expect(ids(`redis.call('RPUSH', KEYS[1], 'a')\nredis.call('PEXPIRE', KEYS[1], 1000)\nif ARGV[1] then redis.call('PEXPIRE', KEYS[1], 2000) end\n${move}`)).toEqual([]);
+    expect(ids("redis.call('RPUSH', KEYS[1], 'a')\nredis.call('PEXPIRE', KEYS[1], 1000)\nredis.call('RPOPLPUSH', KEYS[1], KEYS[2])\nif redis.call('EXISTS', KEYS[2]) == 0 then redis.call('SET', KEYS[3], 'x') end\nredis.call('PEXPIRE', KEYS[2], 1000)")).toEqual([]);
+  });
+
   it('knows that an empty STORE result deletes the destination', () => {
     expect(ids("local n = redis.call('SUNIONSTORE', KEYS[3], KEYS[1], KEYS[2])\nif n > 0 then redis.call('EXPIRE', KEYS[3], 60) end\nreturn n")).toEqual([]);
   });

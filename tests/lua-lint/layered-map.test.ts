@@ -58,34 +58,61 @@ describe('LayeredMap', () => {
     expect(a.size).toBe(FLAT_LIMIT + 9);
   });
 
-  it('joins only what changed: the result equals the plain join, in the same order', () => {
-    fc.assert(
-      fc.property(fc.array(fc.tuple(ops, ops), { minLength: 1, maxLength: 12 }), (rounds) => {
-        // a chain of fork / join rounds, as a script of sequential if/else blocks makes
-        let layered = LayeredMap.empty<number, number>();
-        let plain = new Map<number, number>();
-        for (const [left, right] of rounds) {
-          const joined = joinLayered(applyLayered(layered, left), applyLayered(layered, right), 0, join);
-          plain = joinPlain(applyPlain(plain, left), applyPlain(plain, right), 0, join);
-          layered = joined;
-          expect([...layered]).toEqual([...plain]);
-          expect(layered.size).toBe(plain.size);
-        }
-      }),
-      { numRuns: 300, seed: 17 },
-    );
-  });
+  describe.each([
+    ['Map layers', false],
+    ['array layers (a path\'s variables)', true],
+  ] as const)('with %s', (_kind, arrays) => {
+    it('joins only what changed: the result equals the plain join, in the same order', () => {
+      fc.assert(
+        fc.property(fc.array(fc.tuple(ops, ops), { minLength: 1, maxLength: 12 }), (rounds) => {
+          // a chain of fork / join rounds, as a script of sequential if/else blocks makes
+          let layered = LayeredMap.empty<number, number>(arrays);
+          let plain = new Map<number, number>();
+          for (const [left, right] of rounds) {
+            const joined = joinLayered(applyLayered(layered, left), applyLayered(layered, right), 0, join);
+            plain = joinPlain(applyPlain(plain, left), applyPlain(plain, right), 0, join);
+            layered = joined;
+            expect([...layered]).toEqual([...plain]);
+            expect(layered.size).toBe(plain.size);
+          }
+        }),
+        { numRuns: 300, seed: 17 },
+      );
+    });
 
-  it('keeps a long chain of forks and joins equal to plain maps', () => {
-    let layered = LayeredMap.empty<number, number>();
-    let plain = new Map<number, number>();
-    for (let block = 0; block < 2_000; block++) {
-      const thenOps: Op[] = [{ kind: 'set', key: block, value: 1 }];
-      const elseOps: Op[] = [{ kind: 'set', key: block, value: 2 }, { kind: 'set', key: -1, value: block }];
-      layered = joinLayered(applyLayered(layered, thenOps), applyLayered(layered, elseOps), 0, join);
-      plain = joinPlain(applyPlain(plain, thenOps), applyPlain(plain, elseOps), 0, join);
-    }
-    expect(layered.get(1_999)).toBe(21);
-    expect([...layered]).toEqual([...plain]);
+    it('keeps a long chain of forks and joins equal to plain maps', () => {
+      let layered = LayeredMap.empty<number, number>(arrays);
+      let plain = new Map<number, number>();
+      for (let block = 0; block < 2_000; block++) {
+        const thenOps: Op[] = [{ kind: 'set', key: block, value: 1 }];
+        const elseOps: Op[] = [{ kind: 'set', key: block, value: 2 }, { kind: 'set', key: -1, value: block }];
+        layered = joinLayered(applyLayered(layered, thenOps), applyLayered(layered, elseOps), 0, join);
+        plain = joinPlain(applyPlain(plain, thenOps), applyPlain(plain, elseOps), 0, join);
+      }
+      expect(layered.get(1_999)).toBe(21);
+      expect([...layered]).toEqual([...plain]);
+    });
+
+    it('keeps deletes, re-adds and the order of a plain map past the indexed size', () => {
+      fc.assert(
+        fc.property(fc.array(ops, { minLength: 1, maxLength: 8 }), (lists) => {
+          let layered = LayeredMap.empty<number, number>(arrays);
+          let plain = new Map<number, number>();
+          for (const list of lists) {
+            // in place on the owned map, as a path writes its own variables
+            for (const op of list) {
+              if (op.kind === 'set') layered.set(op.key, op.value);
+              else layered.delete(op.key);
+            }
+            plain = applyPlain(plain, list);
+            expect([...layered]).toEqual([...plain]);
+            expect(layered.size).toBe(plain.size);
+            for (const key of [0, 1, 50, 100, 199]) expect(layered.get(key)).toBe(plain.get(key));
+            layered = layered.fork();
+          }
+        }),
+        { numRuns: 300, seed: 23 },
+      );
+    });
   });
 });
