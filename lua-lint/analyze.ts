@@ -1351,7 +1351,6 @@ class Walker {
       literalArgs.push(a.t === 'str' && a.v !== undefined ? a.v : a.t === 'num' && a.v !== undefined ? a.v : undefined);
       if (a.t === 'spread') spreadIndex = i - 1;
     }
-    const argNodesAfterName = argNodes.slice(1);
     // A spread may stand for any number of arguments: two unknown ones make the table read the
     // options it cannot see as unknown (SET key unpack(ARGV), SET key value unpack(opts)).
     if (spreadIndex >= 0) literalArgs.push(undefined);
@@ -1361,7 +1360,7 @@ class Walker {
     const offset = rangeOf(node)[0];
     if (description.rejected) {
       const index = description.nonPositiveTtlArg;
-      if (index !== undefined) this.report('expire-needs-positive-ttl', argNodesAfterName[index] ?? node, nonPositiveMessage(command, literalArgs[index]));
+      if (index !== undefined) this.report('expire-needs-positive-ttl', argNodes[index + 1] ?? node, nonPositiveMessage(command, literalArgs[index]));
       // Redis rejects the command; in a script the error aborts it (redis.pcall returns the error instead).
       if (!pcall) this.raise(st, ctx, { kind: 'command-error', offset });
       return UNKNOWN;
@@ -1373,8 +1372,8 @@ class Walker {
       this.report('min-redis-version', node, minRedisVersionMessage(description.requires.feature, description.requires.version));
     }
     if (description.ttl) {
-      const keyId = args[0] ? this.keyOf(args[0], argNodesAfterName[0])?.id : undefined;
-      this.checkTtlValue(node, command, description, args[description.ttl.arg], argNodesAfterName[description.ttl.arg], spreadIndex >= 0 && description.ttl.arg >= spreadIndex, keyId);
+      const keyId = args[0] ? this.keyOf(args[0], argNodes[0 + 1])?.id : undefined;
+      this.checkTtlValue(node, command, description, args[description.ttl.arg], argNodes[description.ttl.arg + 1], spreadIndex >= 0 && description.ttl.arg >= spreadIndex, keyId);
     }
     // A TTL computed in the script: Redis may reject it (a fraction; <= 0 for SET EX) or take it as
     // "delete now" (<= 0, or an absolute time already past).
@@ -1387,7 +1386,7 @@ class Walker {
     for (const action of description.keys) {
       if (!action.mustExist) continue;
       const value = args[action.arg];
-      const key = value ? this.keyOf(value, argNodesAfterName[action.arg]) : undefined;
+      const key = value ? this.keyOf(value, argNodes[action.arg + 1]) : undefined;
       if (!key) continue;
       const state = getKey(st, key.id);
       if (state.exists === 'yes') continue;
@@ -1403,41 +1402,37 @@ class Walker {
       }
       setKey(st, key.id, withKey(state, { exists: 'yes' }));
     }
-    /** Every way out from here keeps the path where redis.pcall's command was rejected. */
-    const finish = (reply: Value): Value => {
-      const rejected = rejectedUnderPcallTtl ?? missingUnderPcall;
-      if (rejected) adopt(st, join(st, rejected));
-      return reply;
-    };
+    /** Every way out from here keeps the path where redis.pcall's command was rejected (see {@link keepRejected}). */
+    const rejected = rejectedUnderPcallTtl ?? missingUnderPcall;
     // COPY k k: "ERR source and destination objects are the same".
-    if (command === 'COPY' && args[0] && args[1] && this.keyOf(args[0], argNodesAfterName[0])?.id === this.keyOf(args[1], argNodesAfterName[1])?.id) {
+    if (command === 'COPY' && args[0] && args[1] && this.keyOf(args[0], argNodes[0 + 1])?.id === this.keyOf(args[1], argNodes[1 + 1])?.id) {
       if (!pcall) this.raise(st, ctx, { kind: 'command-error', offset, reason: 'COPY onto its own source' });
-      return finish(UNKNOWN);
+      return this.keepRejected(st, rejected, UNKNOWN);
     }
     // RENAMENX / COPY may do nothing at all (destination exists, source missing): both outcomes.
     if (outcomes) {
-      const mayDoNothing = this.mayDoNothing(description, args, argNodesAfterName, st);
+      const mayDoNothing = this.mayDoNothing(description, args, argNodes, st);
       if (mayDoNothing === 'always') {
         const reply = newReply(command, 0, pcall);
         reply.luaType = 'number';
-        return finish(reply);
+        return this.keepRejected(st, rejected, reply);
       }
       if (mayDoNothing) {
         const unchanged = clone(st);
-        this.nothingDone(description, args, argNodesAfterName, unchanged);
+        this.nothingDone(description, args, argNodes, unchanged);
         const reply = this.redisCall(node, rawArgs, argNodes, st, ctx, pcall, false);
         adopt(st, join(st, unchanged));
-        return finish(reply.t === 'reply' ? withReply(reply, { version: 0 }) : reply);
+        return this.keepRejected(st, rejected, reply.t === 'reply' ? withReply(reply, { version: 0 }) : reply);
       }
     }
 
     let firstKey: { id: string } | undefined;
     /** The key the write site is about: guards on the reply speak of it (LMOVE's destination). */
     let siteKey: string | undefined;
-    const keyIds = new Map<number, string>(); // argument index -> key id, for moves onto themselves
+    const keyIds: string[] = []; // argument index -> key id, for moves onto themselves
     let site: number | undefined;
     let surelyCreated = false;
-    const actions = [...description.keys];
+    let actions: readonly KeyAction[] = description.keys;
     // RENAME deletes its source before the destination reads the source's state, and LMOVE may
     // empty its source before the destination asks whether it had an element: both read the keys
     // as they were before the command (`before`), which the command's first write forks from.
@@ -1452,33 +1447,32 @@ class Walker {
       const keyAction = description.keys.find((k) => k.arg >= spreadIndex);
       if (keyAction || actions.length === 0) {
         const effect = keyAction?.effect;
-        if (effect && spread.of) actions.push({ arg: -1, effect });
+        if (effect && spread.of) actions = [...actions, { arg: -1, effect }];
         else if (effect && spread.items) {
           const pairs = PAIRS_COMMANDS.has(command);
           spreadKeys = spread.items.filter((_, i) => !pairs || i % 2 === 0);
-          spreadKeys.forEach((_, i) => actions.push({ arg: -2 - i, effect }));
+          actions = [...actions, ...spreadKeys.map((_, i): KeyAction => ({ arg: -2 - i, effect }))];
         }
       }
     }
     for (const action of actions) {
       const value = action.arg === -1 ? element((args[spreadIndex] as Extract<Value, { t: 'spread' }>).of!) : action.arg <= -2 ? spreadKeys[-2 - action.arg] : args[action.arg];
       if (!value) continue;
-      const argNode = action.arg >= 0 ? argNodesAfterName[action.arg] : undefined;
+      const argNode = action.arg >= 0 ? argNodes[action.arg + 1] : undefined;
       const key = this.keyOf(value, argNode);
       if (!key) continue;
       if (value.t !== 'key' && (value.t === 'str' || value.t === 'num' || (value.t === 'unknown' && value.origin))) {
         // Reported at each call (docs/ttl-semantics.md): each one is a command Cluster may misroute.
         this.report('key-must-come-from-keys', node, keyMustComeFromKeysMessage(command, key.display, value), keyNames(key));
       }
-      keyIds.set(action.arg, key.id);
-      const before = (id: string): KeyState => getKey(stateBefore, id);
+      if (action.arg >= 0) keyIds[action.arg] = key.id;
       // LMOVE / RPOPLPUSH / SMOVE write the destination only when the source has an element.
       let sourceMayBeMissing = false;
       if (action.onlyWithSource !== undefined) {
-        const sourceId = keyIds.get(action.onlyWithSource);
+        const sourceId = keyIds[action.onlyWithSource];
         // LMOVE k k / RPOPLPUSH k k: the list only rotates, and exists whenever anything moves.
         if (sourceId === key.id) continue;
-        const source = sourceId !== undefined ? before(sourceId).exists : 'maybe';
+        const source = sourceId !== undefined ? getKey(stateBefore, sourceId).exists : 'maybe';
         if (source === 'no') continue;
         sourceMayBeMissing = source !== 'yes';
       }
@@ -1490,8 +1484,8 @@ class Walker {
           .filter((k) => k !== action && k.effect === 'read')
           .map((k) => {
             const v = args[k.arg];
-            const id = v ? this.keyOf(v, argNodesAfterName[k.arg])?.id : undefined;
-            return id !== undefined ? before(id).exists : 'maybe';
+            const id = v ? this.keyOf(v, argNodes[k.arg + 1])?.id : undefined;
+            return id !== undefined ? getKey(stateBefore, id).exists : 'maybe';
           });
         const empty =
           action.storeOf === 'union' ? sources.every((e) => e === 'no') : action.storeOf === 'intersection' ? sources.some((e) => e === 'no') : sources[0] === 'no';
@@ -1514,7 +1508,7 @@ class Walker {
       }
       const sourceValue = action.sourceArg !== undefined ? args[action.sourceArg] : undefined;
       const sourceKey = sourceValue ? this.keyOf(sourceValue, undefined) : undefined;
-      const sourceState = sourceKey ? before(sourceKey.id) : undefined;
+      const sourceState = sourceKey ? getKey(stateBefore, sourceKey.id) : undefined;
       const siteFor = (rule: WriteSite['rule']): number[] => {
         if (persistent) return [];
         site = this.site(node, command, key.display, action.effect, rule);
@@ -1526,7 +1520,7 @@ class Walker {
       if (this.noTtlTested && site !== undefined && next.pending.includes(site) && !state.pending.includes(site)) next = noteNoTtl(st, next, site);
       const rotates =
         action.mayDelete === true &&
-        description.keys.some((k) => k.onlyWithSource === action.arg && args[k.arg] && this.keyOf(args[k.arg]!, argNodesAfterName[k.arg])?.id === key.id);
+        description.keys.some((k) => k.onlyWithSource === action.arg && args[k.arg] && this.keyOf(args[k.arg]!, argNodes[k.arg + 1])?.id === key.id);
       const fresh = state.created && state.created.version === state.version ? state.created : undefined;
       if (action.mayDelete && fresh && !rotates && removalEmpties(command, args, fresh)) {
         // Right after the write that may have created it, this removal empties a key that write made.
@@ -1568,7 +1562,7 @@ class Walker {
       }
     }
     if (description.nonPositiveTtlArg !== undefined) {
-      const argNode = argNodesAfterName[description.nonPositiveTtlArg];
+      const argNode = argNodes[description.nonPositiveTtlArg + 1];
       this.report('expire-needs-positive-ttl', argNode ?? node, nonPositiveMessage(command, literalArgs[description.nonPositiveTtlArg]));
     }
     const whenCreated = replyWhenCreated(command, args);
@@ -1589,13 +1583,13 @@ class Walker {
     if (!pcall && alwaysStatusReply(command, literalArgs)) reply.status = true;
     if (command === 'MGET') {
       reply.elements = args.map((arg, i) => {
-        const key = this.keyOf(arg, argNodesAfterName[i]);
+        const key = this.keyOf(arg, argNodes[i + 1]);
         const state = key ? getKey(st, key.id) : undefined;
         return key && state ? { keyId: key.id, version: state.version, pending: state.pending } : { keyId: '', version: -1, pending: [] };
       });
     }
     if (!pcall && MOVES_REPLYING_THE_ELEMENT.has(command) && args[0]) {
-      const source = this.keyOf(args[0], argNodesAfterName[0]);
+      const source = this.keyOf(args[0], argNodes[0 + 1]);
       if (source) {
         reply.sourceKeyId = source.id;
         reply.sourceVersion = getKey(st, source.id).version;
@@ -1608,19 +1602,29 @@ class Walker {
     }
     const luaType = pcall ? undefined : replyLuaType(command);
     if (luaType) reply.luaType = luaType;
-    return finish(reply) as Reply;
+    return this.keepRejected(st, rejected, reply) as Reply;
+  }
+
+  /**
+   * Every way out of {@link redisCall} after its checks: the path on which redis.pcall's command
+   * was rejected (`rejected`, nothing written there), if any, joins `st` again.
+   */
+  private keepRejected(st: State, rejected: State | undefined, reply: Value): Value {
+    if (rejected) adopt(st, join(st, rejected));
+    return reply;
   }
 
   /**
    * Whether RENAMENX / COPY may write nothing on this path: `'always'` when it cannot write
-   * (the destination exists for RENAMENX, the source is missing for COPY).
+   * (the destination exists for RENAMENX, the source is missing for COPY). `args` are the
+   * arguments after the command name, `argNodes` the call's argument nodes (the name first).
    */
   private mayDoNothing(description: CommandDescription, args: readonly Value[], argNodes: readonly L.Expression[], st: State): boolean | 'always' {
-    const dest = description.keys.find((k) => k.effect === 'transfer-ttl');
+    const dest = transferDestination(description);
     if (!dest || dest.sourceArg === undefined) return false;
     const stateOf = (arg: number): KeyState | undefined => {
       const value = args[arg];
-      const key = value ? this.keyOf(value, argNodes[arg]) : undefined;
+      const key = value ? this.keyOf(value, argNodes[arg + 1]) : undefined;
       return key ? getKey(st, key.id) : undefined;
     };
     const source = stateOf(dest.sourceArg);
@@ -1631,11 +1635,14 @@ class Walker {
     return (copy && source.exists !== 'yes') || (dest.onlyIfMissing === true && target.exists !== 'no');
   }
 
-  /** What "RENAMENX / COPY did nothing" proves: RENAMENX's destination exists; COPY ... REPLACE's source is missing. */
+  /**
+   * What "RENAMENX / COPY did nothing" proves: RENAMENX's destination exists; COPY ... REPLACE's
+   * source is missing. `args` and `argNodes` as for {@link mayDoNothing}.
+   */
   private nothingDone(description: CommandDescription, args: readonly Value[], argNodes: readonly L.Expression[], st: State): void {
-    const dest = description.keys.find((k) => k.effect === 'transfer-ttl');
+    const dest = transferDestination(description);
     if (!dest || dest.sourceArg === undefined) return;
-    const keyAt = (arg: number) => (args[arg] ? this.keyOf(args[arg], argNodes[arg]) : undefined);
+    const keyAt = (arg: number) => (args[arg] ? this.keyOf(args[arg], argNodes[arg + 1]) : undefined);
     if (description.name !== 'COPY') {
       const target = keyAt(dest.arg);
       if (target) setKey(st, target.id, withKey(getKey(st, target.id), { exists: 'yes' }));
@@ -2377,6 +2384,12 @@ function fieldIdOf(value: Value | undefined): string | null {
   if ((value.t === 'str' || value.t === 'num') && value.v !== undefined) return `'${String(value.v)}'`;
   if ((value.t === 'str' || value.t === 'num') && typeof value.argv === 'number') return `ARGV[${value.argv}]`;
   return null;
+}
+
+/** The destination of RENAME / RENAMENX / COPY (the action that takes the source's TTL), if any. */
+function transferDestination(description: CommandDescription): KeyAction | undefined {
+  for (const action of description.keys) if (action.effect === 'transfer-ttl') return action;
+  return undefined;
 }
 
 /** Commands whose arguments are key value pairs: unpack(t) gives keys at the even positions. */
