@@ -1354,7 +1354,8 @@ class Walker {
     // A spread may stand for any number of arguments: two unknown ones make the table read the
     // options it cannot see as unknown (SET key unpack(ARGV), SET key value unpack(opts)).
     if (spreadIndex >= 0) literalArgs.push(undefined);
-    const description = describe(nameValue.v, literalArgs);
+    const facts = describe(nameValue.v, literalArgs);
+    const description = facts.description;
     const command = description.name;
     if (!description.known) return newReply(command, 0, pcall);
     const offset = rangeOf(node)[0];
@@ -1438,7 +1439,7 @@ class Walker {
     // as they were before the command (`before`), which the command's first write forks from.
     const keysBefore = st.keys;
     const stateBefore = { keys: keysBefore } as State;
-    if (actions.some((a) => a.sourceArg !== undefined || a.onlyWithSource !== undefined)) st.ownKeys = false;
+    if (facts.readsBefore) st.ownKeys = false;
     let spreadKeys: Value[] = [];
     if (spreadIndex >= 0) {
       // unpack(KEYS): every argument from the spread on is a key of that table; unpack(t) of a
@@ -1574,13 +1575,8 @@ class Walker {
     reply.site = site;
     if (site !== undefined && surelyCreated) reply.surelyCreated = true;
     reply.whenCreated = whenCreated;
-    if (
-      (command === 'SET' && description.keys[0]?.effect.startsWith('create-if-missing') && !literalArgs.some((a) => typeof a === 'string' && a.toUpperCase() === 'GET')) ||
-      MOVES_REPLYING_THE_ELEMENT.has(command)
-    ) {
-      reply.createsOnTruthy = true;
-    }
-    if (!pcall && alwaysStatusReply(command, literalArgs)) reply.status = true;
+    if (facts.createsOnTruthy) reply.createsOnTruthy = true;
+    if (!pcall && facts.statusReply) reply.status = true;
     if (command === 'MGET') {
       reply.elements = args.map((arg, i) => {
         const key = this.keyOf(arg, argNodes[i + 1]);
@@ -1588,7 +1584,7 @@ class Walker {
         return key && state ? { keyId: key.id, version: state.version, pending: state.pending } : { keyId: '', version: -1, pending: [] };
       });
     }
-    if (!pcall && MOVES_REPLYING_THE_ELEMENT.has(command) && args[0]) {
+    if (!pcall && facts.movesElement && args[0]) {
       const source = this.keyOf(args[0], argNodes[0 + 1]);
       if (source) {
         reply.sourceKeyId = source.id;
@@ -1596,11 +1592,11 @@ class Walker {
       }
     }
     // A size read right after the write that may have created the key: its size then is known.
-    if (site === undefined && replyKeyState?.created && replyKeyState.created.version === replyKeyState.version && SIZE_READS.has(command)) {
+    if (site === undefined && replyKeyState?.created && replyKeyState.created.version === replyKeyState.version && facts.sizeRead) {
       reply.sizeWhenCreated = replyKeyState.created.size;
       reply.site = replyKeyState.created.site;
     }
-    const luaType = pcall ? undefined : replyLuaType(command);
+    const luaType = pcall ? undefined : facts.luaType;
     if (luaType) reply.luaType = luaType;
     return this.keepRejected(st, rejected, reply) as Reply;
   }
@@ -1993,8 +1989,45 @@ function nameUnit(name: string): UnitGuess | undefined {
 
 /** One node of {@link DESCRIPTIONS}: the description of the arguments so far, and the next argument's nodes. */
 interface DescriptionNode {
-  description: CommandDescription | undefined;
+  described: Described | undefined;
   next: Map<CommandArg, DescriptionNode> | undefined;
+}
+
+/**
+ * A command's description and what the walk reads of the command besides it, all from the same
+ * input (the name and the literal arguments), so computed once with it (see {@link describe}).
+ */
+interface Described {
+  description: CommandDescription;
+  /** A key action reads the keys as they were before the command (RENAME's source, LMOVE's). */
+  readsBefore: boolean;
+  /** The reply is falsy when the command wrote nothing (SET ... NX without GET, LMOVE / RPOPLPUSH). */
+  createsOnTruthy: boolean;
+  /** Outside redis.pcall the reply is a status or a table: always truthy (`alwaysStatusReply`). */
+  statusReply: boolean;
+  /** The reply's Lua type outside redis.pcall (`replyLuaType`). */
+  luaType: 'number' | undefined;
+  /** LMOVE / RPOPLPUSH: the reply is the element moved. */
+  movesElement: boolean;
+  /** A read of the key's size (`SIZE_READS`). */
+  sizeRead: boolean;
+}
+
+function described(name: string, args: readonly CommandArg[]): Described {
+  const description = describeCommand(name, args);
+  const command = description.name;
+  const movesElement = MOVES_REPLYING_THE_ELEMENT.has(command);
+  return {
+    description,
+    readsBefore: description.keys.some((a) => a.sourceArg !== undefined || a.onlyWithSource !== undefined),
+    createsOnTruthy:
+      (command === 'SET' && description.keys[0]?.effect.startsWith('create-if-missing') === true && !args.some((a) => typeof a === 'string' && a.toUpperCase() === 'GET')) ||
+      movesElement,
+    statusReply: alwaysStatusReply(command, args),
+    luaType: replyLuaType(command),
+    movesElement,
+    sizeRead: SIZE_READS.has(command),
+  };
 }
 
 /** Descriptions by command name, then by each literal argument in turn (see {@link describe}). */
@@ -2002,34 +2035,34 @@ const DESCRIPTIONS = new Map<string, DescriptionNode>();
 let describedCount = 0;
 
 /**
- * {@link describeCommand}, remembered by its input: scripts spell the same few commands with the
+ * {@link describeCommand} and the rest of {@link Described}, remembered by their input: scripts spell the same few commands with the
  * same literal options over and over. The table's answer depends on nothing else, and the walk never
  * changes it. The input is looked up one argument at a time (a Map per argument position: strings,
  * numbers and `undefined` stay apart), with no key string to build.
  */
-function describe(name: string, args: readonly CommandArg[]): CommandDescription {
+function describe(name: string, args: readonly CommandArg[]): Described {
   let node: DescriptionNode | undefined = DESCRIPTIONS.get(name);
   if (!node) {
     if (describedCount > 10_000) {
       DESCRIPTIONS.clear();
       describedCount = 0;
     }
-    DESCRIPTIONS.set(name, (node = { description: undefined, next: undefined }));
+    DESCRIPTIONS.set(name, (node = { described: undefined, next: undefined }));
   }
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     let child: DescriptionNode | undefined = node.next?.get(arg);
     if (!child) {
-      child = { description: undefined, next: undefined };
+      child = { described: undefined, next: undefined };
       (node.next ??= new Map()).set(arg, child);
     }
     node = child;
   }
-  if (node.description === undefined) {
+  if (node.described === undefined) {
     describedCount++;
-    node.description = describeCommand(name, args);
+    node.described = described(name, args);
   }
-  return node.description;
+  return node.described;
 }
 
 /** `base.field` of a builtin table, by the two names (the member's name is not built again at each evaluation). */
