@@ -27,6 +27,7 @@ import {
   removalEmpties,
   removalKeeps,
   replyLuaType,
+  mayReplyWhenCreated,
   replyWhenCreated,
   WHOLE_AGGREGATE_READS,
   type KeyFacts,
@@ -1566,7 +1567,7 @@ class Walker {
       const argNode = argNodes[description.nonPositiveTtlArg + 1];
       this.report('expire-needs-positive-ttl', argNode ?? node, nonPositiveMessage(command, literalArgs[description.nonPositiveTtlArg]));
     }
-    const whenCreated = replyWhenCreated(command, args);
+    const whenCreated = facts.mayReplyWhenCreated ? replyWhenCreated(command, args) : undefined;
     const replyKey = siteKey ?? firstKey?.id;
     const replyKeyState = replyKey !== undefined ? getKey(st, replyKey) : undefined;
     const reply = newReply(command, replyKeyState?.version ?? 0, pcall);
@@ -2011,6 +2012,8 @@ interface Described {
   movesElement: boolean;
   /** A read of the key's size (`SIZE_READS`). */
   sizeRead: boolean;
+  /** `replyWhenCreated` may know the reply (`mayReplyWhenCreated`). */
+  mayReplyWhenCreated: boolean;
 }
 
 function described(name: string, args: readonly CommandArg[]): Described {
@@ -2027,6 +2030,7 @@ function described(name: string, args: readonly CommandArg[]): Described {
     luaType: replyLuaType(command),
     movesElement,
     sizeRead: SIZE_READS.has(command),
+    mayReplyWhenCreated: mayReplyWhenCreated(command),
   };
 }
 
