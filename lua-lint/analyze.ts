@@ -27,6 +27,7 @@ import {
   removalEmpties,
   removalKeeps,
   replyLuaType,
+  mayReplyWhenCreated,
   replyWhenCreated,
   WHOLE_AGGREGATE_READS,
   type KeyFacts,
@@ -1351,17 +1352,17 @@ class Walker {
       literalArgs.push(a.t === 'str' && a.v !== undefined ? a.v : a.t === 'num' && a.v !== undefined ? a.v : undefined);
       if (a.t === 'spread') spreadIndex = i - 1;
     }
-    const argNodesAfterName = argNodes.slice(1);
     // A spread may stand for any number of arguments: two unknown ones make the table read the
     // options it cannot see as unknown (SET key unpack(ARGV), SET key value unpack(opts)).
     if (spreadIndex >= 0) literalArgs.push(undefined);
-    const description = describe(nameValue.v, literalArgs);
+    const facts = describe(nameValue.v, literalArgs);
+    const description = facts.description;
     const command = description.name;
     if (!description.known) return newReply(command, 0, pcall);
     const offset = rangeOf(node)[0];
     if (description.rejected) {
       const index = description.nonPositiveTtlArg;
-      if (index !== undefined) this.report('expire-needs-positive-ttl', argNodesAfterName[index] ?? node, nonPositiveMessage(command, literalArgs[index]));
+      if (index !== undefined) this.report('expire-needs-positive-ttl', argNodes[index + 1] ?? node, nonPositiveMessage(command, literalArgs[index]));
       // Redis rejects the command; in a script the error aborts it (redis.pcall returns the error instead).
       if (!pcall) this.raise(st, ctx, { kind: 'command-error', offset });
       return UNKNOWN;
@@ -1373,8 +1374,8 @@ class Walker {
       this.report('min-redis-version', node, minRedisVersionMessage(description.requires.feature, description.requires.version));
     }
     if (description.ttl) {
-      const keyId = args[0] ? this.keyOf(args[0], argNodesAfterName[0])?.id : undefined;
-      this.checkTtlValue(node, command, description, args[description.ttl.arg], argNodesAfterName[description.ttl.arg], spreadIndex >= 0 && description.ttl.arg >= spreadIndex, keyId);
+      const keyId = args[0] ? this.keyOf(args[0], argNodes[0 + 1])?.id : undefined;
+      this.checkTtlValue(node, command, description, args[description.ttl.arg], argNodes[description.ttl.arg + 1], spreadIndex >= 0 && description.ttl.arg >= spreadIndex, keyId);
     }
     // A TTL computed in the script: Redis may reject it (a fraction; <= 0 for SET EX) or take it as
     // "delete now" (<= 0, or an absolute time already past).
@@ -1387,7 +1388,7 @@ class Walker {
     for (const action of description.keys) {
       if (!action.mustExist) continue;
       const value = args[action.arg];
-      const key = value ? this.keyOf(value, argNodesAfterName[action.arg]) : undefined;
+      const key = value ? this.keyOf(value, argNodes[action.arg + 1]) : undefined;
       if (!key) continue;
       const state = getKey(st, key.id);
       if (state.exists === 'yes') continue;
@@ -1403,47 +1404,43 @@ class Walker {
       }
       setKey(st, key.id, withKey(state, { exists: 'yes' }));
     }
-    /** Every way out from here keeps the path where redis.pcall's command was rejected. */
-    const finish = (reply: Value): Value => {
-      const rejected = rejectedUnderPcallTtl ?? missingUnderPcall;
-      if (rejected) adopt(st, join(st, rejected));
-      return reply;
-    };
+    /** Every way out from here keeps the path where redis.pcall's command was rejected (see {@link keepRejected}). */
+    const rejected = rejectedUnderPcallTtl ?? missingUnderPcall;
     // COPY k k: "ERR source and destination objects are the same".
-    if (command === 'COPY' && args[0] && args[1] && this.keyOf(args[0], argNodesAfterName[0])?.id === this.keyOf(args[1], argNodesAfterName[1])?.id) {
+    if (command === 'COPY' && args[0] && args[1] && this.keyOf(args[0], argNodes[0 + 1])?.id === this.keyOf(args[1], argNodes[1 + 1])?.id) {
       if (!pcall) this.raise(st, ctx, { kind: 'command-error', offset, reason: 'COPY onto its own source' });
-      return finish(UNKNOWN);
+      return this.keepRejected(st, rejected, UNKNOWN);
     }
     // RENAMENX / COPY may do nothing at all (destination exists, source missing): both outcomes.
     if (outcomes) {
-      const mayDoNothing = this.mayDoNothing(description, args, argNodesAfterName, st);
+      const mayDoNothing = this.mayDoNothing(description, args, argNodes, st);
       if (mayDoNothing === 'always') {
         const reply = newReply(command, 0, pcall);
         reply.luaType = 'number';
-        return finish(reply);
+        return this.keepRejected(st, rejected, reply);
       }
       if (mayDoNothing) {
         const unchanged = clone(st);
-        this.nothingDone(description, args, argNodesAfterName, unchanged);
+        this.nothingDone(description, args, argNodes, unchanged);
         const reply = this.redisCall(node, rawArgs, argNodes, st, ctx, pcall, false);
         adopt(st, join(st, unchanged));
-        return finish(reply.t === 'reply' ? withReply(reply, { version: 0 }) : reply);
+        return this.keepRejected(st, rejected, reply.t === 'reply' ? withReply(reply, { version: 0 }) : reply);
       }
     }
 
     let firstKey: { id: string } | undefined;
     /** The key the write site is about: guards on the reply speak of it (LMOVE's destination). */
     let siteKey: string | undefined;
-    const keyIds = new Map<number, string>(); // argument index -> key id, for moves onto themselves
+    const keyIds: string[] = []; // argument index -> key id, for moves onto themselves
     let site: number | undefined;
     let surelyCreated = false;
-    const actions = [...description.keys];
+    let actions: readonly KeyAction[] = description.keys;
     // RENAME deletes its source before the destination reads the source's state, and LMOVE may
     // empty its source before the destination asks whether it had an element: both read the keys
     // as they were before the command (`before`), which the command's first write forks from.
     const keysBefore = st.keys;
     const stateBefore = { keys: keysBefore } as State;
-    if (actions.some((a) => a.sourceArg !== undefined || a.onlyWithSource !== undefined)) st.ownKeys = false;
+    if (facts.readsBefore) st.ownKeys = false;
     let spreadKeys: Value[] = [];
     if (spreadIndex >= 0) {
       // unpack(KEYS): every argument from the spread on is a key of that table; unpack(t) of a
@@ -1452,33 +1449,32 @@ class Walker {
       const keyAction = description.keys.find((k) => k.arg >= spreadIndex);
       if (keyAction || actions.length === 0) {
         const effect = keyAction?.effect;
-        if (effect && spread.of) actions.push({ arg: -1, effect });
+        if (effect && spread.of) actions = [...actions, { arg: -1, effect }];
         else if (effect && spread.items) {
           const pairs = PAIRS_COMMANDS.has(command);
           spreadKeys = spread.items.filter((_, i) => !pairs || i % 2 === 0);
-          spreadKeys.forEach((_, i) => actions.push({ arg: -2 - i, effect }));
+          actions = [...actions, ...spreadKeys.map((_, i): KeyAction => ({ arg: -2 - i, effect }))];
         }
       }
     }
     for (const action of actions) {
       const value = action.arg === -1 ? element((args[spreadIndex] as Extract<Value, { t: 'spread' }>).of!) : action.arg <= -2 ? spreadKeys[-2 - action.arg] : args[action.arg];
       if (!value) continue;
-      const argNode = action.arg >= 0 ? argNodesAfterName[action.arg] : undefined;
+      const argNode = action.arg >= 0 ? argNodes[action.arg + 1] : undefined;
       const key = this.keyOf(value, argNode);
       if (!key) continue;
       if (value.t !== 'key' && (value.t === 'str' || value.t === 'num' || (value.t === 'unknown' && value.origin))) {
         // Reported at each call (docs/ttl-semantics.md): each one is a command Cluster may misroute.
         this.report('key-must-come-from-keys', node, keyMustComeFromKeysMessage(command, key.display, value), keyNames(key));
       }
-      keyIds.set(action.arg, key.id);
-      const before = (id: string): KeyState => getKey(stateBefore, id);
+      if (action.arg >= 0) keyIds[action.arg] = key.id;
       // LMOVE / RPOPLPUSH / SMOVE write the destination only when the source has an element.
       let sourceMayBeMissing = false;
       if (action.onlyWithSource !== undefined) {
-        const sourceId = keyIds.get(action.onlyWithSource);
+        const sourceId = keyIds[action.onlyWithSource];
         // LMOVE k k / RPOPLPUSH k k: the list only rotates, and exists whenever anything moves.
         if (sourceId === key.id) continue;
-        const source = sourceId !== undefined ? before(sourceId).exists : 'maybe';
+        const source = sourceId !== undefined ? getKey(stateBefore, sourceId).exists : 'maybe';
         if (source === 'no') continue;
         sourceMayBeMissing = source !== 'yes';
       }
@@ -1490,8 +1486,8 @@ class Walker {
           .filter((k) => k !== action && k.effect === 'read')
           .map((k) => {
             const v = args[k.arg];
-            const id = v ? this.keyOf(v, argNodesAfterName[k.arg])?.id : undefined;
-            return id !== undefined ? before(id).exists : 'maybe';
+            const id = v ? this.keyOf(v, argNodes[k.arg + 1])?.id : undefined;
+            return id !== undefined ? getKey(stateBefore, id).exists : 'maybe';
           });
         const empty =
           action.storeOf === 'union' ? sources.every((e) => e === 'no') : action.storeOf === 'intersection' ? sources.some((e) => e === 'no') : sources[0] === 'no';
@@ -1514,7 +1510,7 @@ class Walker {
       }
       const sourceValue = action.sourceArg !== undefined ? args[action.sourceArg] : undefined;
       const sourceKey = sourceValue ? this.keyOf(sourceValue, undefined) : undefined;
-      const sourceState = sourceKey ? before(sourceKey.id) : undefined;
+      const sourceState = sourceKey ? getKey(stateBefore, sourceKey.id) : undefined;
       const siteFor = (rule: WriteSite['rule']): number[] => {
         if (persistent) return [];
         site = this.site(node, command, key.display, action.effect, rule);
@@ -1526,7 +1522,7 @@ class Walker {
       if (this.noTtlTested && site !== undefined && next.pending.includes(site) && !state.pending.includes(site)) next = noteNoTtl(st, next, site);
       const rotates =
         action.mayDelete === true &&
-        description.keys.some((k) => k.onlyWithSource === action.arg && args[k.arg] && this.keyOf(args[k.arg]!, argNodesAfterName[k.arg])?.id === key.id);
+        description.keys.some((k) => k.onlyWithSource === action.arg && args[k.arg] && this.keyOf(args[k.arg]!, argNodes[k.arg + 1])?.id === key.id);
       const fresh = state.created && state.created.version === state.version ? state.created : undefined;
       if (action.mayDelete && fresh && !rotates && removalEmpties(command, args, fresh)) {
         // Right after the write that may have created it, this removal empties a key that write made.
@@ -1568,10 +1564,10 @@ class Walker {
       }
     }
     if (description.nonPositiveTtlArg !== undefined) {
-      const argNode = argNodesAfterName[description.nonPositiveTtlArg];
+      const argNode = argNodes[description.nonPositiveTtlArg + 1];
       this.report('expire-needs-positive-ttl', argNode ?? node, nonPositiveMessage(command, literalArgs[description.nonPositiveTtlArg]));
     }
-    const whenCreated = replyWhenCreated(command, args);
+    const whenCreated = facts.mayReplyWhenCreated ? replyWhenCreated(command, args) : undefined;
     const replyKey = siteKey ?? firstKey?.id;
     const replyKeyState = replyKey !== undefined ? getKey(st, replyKey) : undefined;
     const reply = newReply(command, replyKeyState?.version ?? 0, pcall);
@@ -1580,47 +1576,52 @@ class Walker {
     reply.site = site;
     if (site !== undefined && surelyCreated) reply.surelyCreated = true;
     reply.whenCreated = whenCreated;
-    if (
-      (command === 'SET' && description.keys[0]?.effect.startsWith('create-if-missing') && !literalArgs.some((a) => typeof a === 'string' && a.toUpperCase() === 'GET')) ||
-      MOVES_REPLYING_THE_ELEMENT.has(command)
-    ) {
-      reply.createsOnTruthy = true;
-    }
-    if (!pcall && alwaysStatusReply(command, literalArgs)) reply.status = true;
+    if (facts.createsOnTruthy) reply.createsOnTruthy = true;
+    if (!pcall && facts.statusReply) reply.status = true;
     if (command === 'MGET') {
       reply.elements = args.map((arg, i) => {
-        const key = this.keyOf(arg, argNodesAfterName[i]);
+        const key = this.keyOf(arg, argNodes[i + 1]);
         const state = key ? getKey(st, key.id) : undefined;
         return key && state ? { keyId: key.id, version: state.version, pending: state.pending } : { keyId: '', version: -1, pending: [] };
       });
     }
-    if (!pcall && MOVES_REPLYING_THE_ELEMENT.has(command) && args[0]) {
-      const source = this.keyOf(args[0], argNodesAfterName[0]);
+    if (!pcall && facts.movesElement && args[0]) {
+      const source = this.keyOf(args[0], argNodes[0 + 1]);
       if (source) {
         reply.sourceKeyId = source.id;
         reply.sourceVersion = getKey(st, source.id).version;
       }
     }
     // A size read right after the write that may have created the key: its size then is known.
-    if (site === undefined && replyKeyState?.created && replyKeyState.created.version === replyKeyState.version && SIZE_READS.has(command)) {
+    if (site === undefined && replyKeyState?.created && replyKeyState.created.version === replyKeyState.version && facts.sizeRead) {
       reply.sizeWhenCreated = replyKeyState.created.size;
       reply.site = replyKeyState.created.site;
     }
-    const luaType = pcall ? undefined : replyLuaType(command);
+    const luaType = pcall ? undefined : facts.luaType;
     if (luaType) reply.luaType = luaType;
-    return finish(reply) as Reply;
+    return this.keepRejected(st, rejected, reply) as Reply;
+  }
+
+  /**
+   * Every way out of {@link redisCall} after its checks: the path on which redis.pcall's command
+   * was rejected (`rejected`, nothing written there), if any, joins `st` again.
+   */
+  private keepRejected(st: State, rejected: State | undefined, reply: Value): Value {
+    if (rejected) adopt(st, join(st, rejected));
+    return reply;
   }
 
   /**
    * Whether RENAMENX / COPY may write nothing on this path: `'always'` when it cannot write
-   * (the destination exists for RENAMENX, the source is missing for COPY).
+   * (the destination exists for RENAMENX, the source is missing for COPY). `args` are the
+   * arguments after the command name, `argNodes` the call's argument nodes (the name first).
    */
   private mayDoNothing(description: CommandDescription, args: readonly Value[], argNodes: readonly L.Expression[], st: State): boolean | 'always' {
-    const dest = description.keys.find((k) => k.effect === 'transfer-ttl');
+    const dest = transferDestination(description);
     if (!dest || dest.sourceArg === undefined) return false;
     const stateOf = (arg: number): KeyState | undefined => {
       const value = args[arg];
-      const key = value ? this.keyOf(value, argNodes[arg]) : undefined;
+      const key = value ? this.keyOf(value, argNodes[arg + 1]) : undefined;
       return key ? getKey(st, key.id) : undefined;
     };
     const source = stateOf(dest.sourceArg);
@@ -1631,11 +1632,14 @@ class Walker {
     return (copy && source.exists !== 'yes') || (dest.onlyIfMissing === true && target.exists !== 'no');
   }
 
-  /** What "RENAMENX / COPY did nothing" proves: RENAMENX's destination exists; COPY ... REPLACE's source is missing. */
+  /**
+   * What "RENAMENX / COPY did nothing" proves: RENAMENX's destination exists; COPY ... REPLACE's
+   * source is missing. `args` and `argNodes` as for {@link mayDoNothing}.
+   */
   private nothingDone(description: CommandDescription, args: readonly Value[], argNodes: readonly L.Expression[], st: State): void {
-    const dest = description.keys.find((k) => k.effect === 'transfer-ttl');
+    const dest = transferDestination(description);
     if (!dest || dest.sourceArg === undefined) return;
-    const keyAt = (arg: number) => (args[arg] ? this.keyOf(args[arg], argNodes[arg]) : undefined);
+    const keyAt = (arg: number) => (args[arg] ? this.keyOf(args[arg], argNodes[arg + 1]) : undefined);
     if (description.name !== 'COPY') {
       const target = keyAt(dest.arg);
       if (target) setKey(st, target.id, withKey(getKey(st, target.id), { exists: 'yes' }));
@@ -1986,8 +1990,48 @@ function nameUnit(name: string): UnitGuess | undefined {
 
 /** One node of {@link DESCRIPTIONS}: the description of the arguments so far, and the next argument's nodes. */
 interface DescriptionNode {
-  description: CommandDescription | undefined;
+  described: Described | undefined;
   next: Map<CommandArg, DescriptionNode> | undefined;
+}
+
+/**
+ * A command's description and what the walk reads of the command besides it, all from the same
+ * input (the name and the literal arguments), so computed once with it (see {@link describe}).
+ */
+interface Described {
+  description: CommandDescription;
+  /** A key action reads the keys as they were before the command (RENAME's source, LMOVE's). */
+  readsBefore: boolean;
+  /** The reply is falsy when the command wrote nothing (SET ... NX without GET, LMOVE / RPOPLPUSH). */
+  createsOnTruthy: boolean;
+  /** Outside redis.pcall the reply is a status or a table: always truthy (`alwaysStatusReply`). */
+  statusReply: boolean;
+  /** The reply's Lua type outside redis.pcall (`replyLuaType`). */
+  luaType: 'number' | undefined;
+  /** LMOVE / RPOPLPUSH: the reply is the element moved. */
+  movesElement: boolean;
+  /** A read of the key's size (`SIZE_READS`). */
+  sizeRead: boolean;
+  /** `replyWhenCreated` may know the reply (`mayReplyWhenCreated`). */
+  mayReplyWhenCreated: boolean;
+}
+
+function described(name: string, args: readonly CommandArg[]): Described {
+  const description = describeCommand(name, args);
+  const command = description.name;
+  const movesElement = MOVES_REPLYING_THE_ELEMENT.has(command);
+  return {
+    description,
+    readsBefore: description.keys.some((a) => a.sourceArg !== undefined || a.onlyWithSource !== undefined),
+    createsOnTruthy:
+      (command === 'SET' && description.keys[0]?.effect.startsWith('create-if-missing') === true && !args.some((a) => typeof a === 'string' && a.toUpperCase() === 'GET')) ||
+      movesElement,
+    statusReply: alwaysStatusReply(command, args),
+    luaType: replyLuaType(command),
+    movesElement,
+    sizeRead: SIZE_READS.has(command),
+    mayReplyWhenCreated: mayReplyWhenCreated(command),
+  };
 }
 
 /** Descriptions by command name, then by each literal argument in turn (see {@link describe}). */
@@ -1995,34 +2039,34 @@ const DESCRIPTIONS = new Map<string, DescriptionNode>();
 let describedCount = 0;
 
 /**
- * {@link describeCommand}, remembered by its input: scripts spell the same few commands with the
+ * {@link describeCommand} and the rest of {@link Described}, remembered by their input: scripts spell the same few commands with the
  * same literal options over and over. The table's answer depends on nothing else, and the walk never
  * changes it. The input is looked up one argument at a time (a Map per argument position: strings,
  * numbers and `undefined` stay apart), with no key string to build.
  */
-function describe(name: string, args: readonly CommandArg[]): CommandDescription {
+function describe(name: string, args: readonly CommandArg[]): Described {
   let node: DescriptionNode | undefined = DESCRIPTIONS.get(name);
   if (!node) {
     if (describedCount > 10_000) {
       DESCRIPTIONS.clear();
       describedCount = 0;
     }
-    DESCRIPTIONS.set(name, (node = { description: undefined, next: undefined }));
+    DESCRIPTIONS.set(name, (node = { described: undefined, next: undefined }));
   }
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     let child: DescriptionNode | undefined = node.next?.get(arg);
     if (!child) {
-      child = { description: undefined, next: undefined };
+      child = { described: undefined, next: undefined };
       (node.next ??= new Map()).set(arg, child);
     }
     node = child;
   }
-  if (node.description === undefined) {
+  if (node.described === undefined) {
     describedCount++;
-    node.description = describeCommand(name, args);
+    node.described = described(name, args);
   }
-  return node.description;
+  return node.described;
 }
 
 /** `base.field` of a builtin table, by the two names (the member's name is not built again at each evaluation). */
@@ -2377,6 +2421,12 @@ function fieldIdOf(value: Value | undefined): string | null {
   if ((value.t === 'str' || value.t === 'num') && value.v !== undefined) return `'${String(value.v)}'`;
   if ((value.t === 'str' || value.t === 'num') && typeof value.argv === 'number') return `ARGV[${value.argv}]`;
   return null;
+}
+
+/** The destination of RENAME / RENAMENX / COPY (the action that takes the source's TTL), if any. */
+function transferDestination(description: CommandDescription): KeyAction | undefined {
+  for (const action of description.keys) if (action.effect === 'transfer-ttl') return action;
+  return undefined;
 }
 
 /** Commands whose arguments are key value pairs: unpack(t) gives keys at the even positions. */

@@ -85,17 +85,20 @@ export function fixedWindowFindings(index: ScriptIndex, source: string): FixedWi
   const out: FixedWindowFinding[] = [];
   const compared = index.comparisons;
   for (const body of index.blocks) {
+    // each finding takes two statements of one block (the write, then the expiry or the TTL check)
+    if (body.length < 2) continue;
     // key text -> the increment whose reply went into a local, and that local's name
-    const increments = new Map<string, { command: string; local: string }>();
-    const overwritten = new Map<string, string>(); // key text -> 'SET'
-    const ttlLocals = new Map<string, string>(); // local name -> key text of its TTL / PTTL reply
+    let increments: Map<string, { command: string; local: string }> | undefined;
+    let overwritten: Map<string, string> | undefined; // key text -> 'SET'
+    let ttlLocals: Map<string, string> | undefined; // local name -> key text of its TTL / PTTL reply
+    // (each made by its first entry: most blocks have none)
     for (const statement of body) {
       if (statement.type === 'LocalStatement' || statement.type === 'AssignmentStatement') {
         const call = commandCall(statement.init[0]);
         const target = statement.variables[0];
         if (call && call.key && target?.type === 'Identifier') {
-          if (INCREMENTS.has(call.command)) increments.set(text(source, call.key), { command: call.command, local: target.name });
-          if (call.command === 'TTL' || call.command === 'PTTL') ttlLocals.set(target.name, text(source, call.key));
+          if (INCREMENTS.has(call.command)) (increments ??= new Map()).set(text(source, call.key), { command: call.command, local: target.name });
+          if (call.command === 'TTL' || call.command === 'PTTL') (ttlLocals ??= new Map()).set(target.name, text(source, call.key));
         }
         continue;
       }
@@ -105,12 +108,12 @@ export function fixedWindowFindings(index: ScriptIndex, source: string): FixedWi
         const key = text(source, call.key);
         if (call.command === 'SET') {
           const options = optionTokens(call);
-          if (!options.some((t) => ['EX', 'PX', 'EXAT', 'PXAT', 'KEEPTTL', 'NX', 'XX'].includes(t))) overwritten.set(key, 'SET');
-          else overwritten.delete(key);
+          if (!options.some((t) => ['EX', 'PX', 'EXAT', 'PXAT', 'KEEPTTL', 'NX', 'XX'].includes(t))) (overwritten ??= new Map()).set(key, 'SET');
+          else overwritten?.delete(key);
         }
         if (EXPIRIES.has(call.command)) {
           const options = optionTokens(call);
-          const increment = increments.get(key);
+          const increment = increments?.get(key);
           if (increment && !options.includes('NX') && !options.includes('LT')) {
             const expiryAt = rangeOf(call.node)[0];
             // the limit is checked after the expiry: denied calls re-arm the window too
@@ -127,13 +130,13 @@ export function fixedWindowFindings(index: ScriptIndex, source: string): FixedWi
         }
         continue;
       }
-      if (statement.type === 'IfStatement') {
+      if (statement.type === 'IfStatement' && overwritten !== undefined) {
         const clause = statement.clauses[0];
         if (!clause || clause.type !== 'IfClause') continue;
         const test = clause.condition;
         if (test.type !== 'BinaryExpression') continue;
         const ttlCall = commandCall(test.left);
-        const ttlKey = ttlCall && (ttlCall.command === 'TTL' || ttlCall.command === 'PTTL') && ttlCall.key ? text(source, ttlCall.key) : test.left.type === 'Identifier' ? ttlLocals.get(test.left.name) : undefined;
+        const ttlKey = ttlCall && (ttlCall.command === 'TTL' || ttlCall.command === 'PTTL') && ttlCall.key ? text(source, ttlCall.key) : test.left.type === 'Identifier' ? ttlLocals?.get(test.left.name) : undefined;
         if (!ttlKey || !overwritten.has(ttlKey)) continue;
         const bound = test.right.type === 'NumericLiteral' ? test.right.value : test.right.type === 'UnaryExpression' && test.right.operator === '-' && test.right.argument.type === 'NumericLiteral' ? -test.right.argument.value : undefined;
         const noTtlTest = ((test.operator === '<' || test.operator === '<=') && bound === 0) || (test.operator === '==' && bound === -1);

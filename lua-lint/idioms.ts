@@ -270,6 +270,26 @@ const ADDED_COUNT_REPLIES: Record<string, (args: readonly Value[]) => number | u
  * that the command found the key already there (so it kept the key's TTL).
  * @param args the command's arguments after its name, the key first
  */
+/** Whether {@link replyWhenCreated} can know anything of `command`'s reply (else it answers undefined whatever the arguments). */
+export function mayReplyWhenCreated(command: string): boolean {
+  switch (command) {
+    case 'INCR':
+    case 'DECR':
+    case 'INCRBY':
+    case 'HINCRBY':
+    case 'DECRBY':
+    case 'SETNX':
+    case 'MSETNX':
+    case 'HSETNX':
+    case 'SMOVE':
+    case 'LPUSH':
+    case 'RPUSH':
+      return true;
+    default:
+      return Boolean(ADDED_COUNT_REPLIES[command]);
+  }
+}
+
 export function replyWhenCreated(command: string, args: readonly Value[]): Reply['whenCreated'] {
   const n = (v: number): Value => ({ t: 'num', v });
   switch (command) {
