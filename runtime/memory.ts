@@ -87,12 +87,7 @@ interface Counters {
  */
 interface Log {
   type: 'zset';
-  /**
-   * The triples of members 0 to `end - 1`, in a typed array whose length (its capacity) doubles
-   * when full: its store lies outside the JavaScript heap, so the young-generation collector never
-   * copies a log (10,000 logs that grow at once spent most of their time there as arrays).
-   */
-  data: Float64Array;
+  data: number[];
   head: number;
   end: number;
 }
@@ -259,7 +254,7 @@ class Keyspace {
 
   /** A new, empty sliding-window log at `key` (after room was made), or {@link StoreFullError}. */
   createLog(key: string): Entry & Log {
-    return this.create(key, { type: 'zset', data: new Float64Array(3 * LOG_FIRST_CAPACITY), head: 0, end: 0 } as Log);
+    return this.create(key, { type: 'zset', data: [], head: 0, end: 0 } as Log);
   }
 
   /** PTTL */
@@ -573,8 +568,6 @@ const fixedWindow: Script = (r, key, argv) => {
 const LOG_PRUNE_PER_CALL = 64;
 /** Largest limit of a sliding-window log (as in the Lua). */
 const LOG_MAX_LIMIT = 1_000_000_000;
-/** Members a new sliding-window log has room for (3 doubles each: 96 bytes, past V8's 64-byte on-heap typed arrays). */
-const LOG_FIRST_CAPACITY = 4;
 /** Most members in the window of a sliding-window log; beyond, calls merge into the newest (as in the Lua). */
 const LOG_MAX_MEMBERS = 10_000;
 
@@ -583,26 +576,16 @@ const slidingWindowLogParams = paramCache(2, (argv) => [
   intArg(argv[1], 1, MAX, 'ERR redis-ttl sliding_window_log: windowMs must be an integer >= 1'),
 ]);
 
-/**
- * Appends (time, before, own) to `log`: compacts its array first when more than half of it is
- * dead, and doubles its capacity when it is full.
- */
+/** Appends (time, before, own) to `log`, compacting its array first when more than half of it is dead. */
 function logPush(log: Log, time: number, before: number, own: number): void {
-  let data = log.data;
+  const data = log.data;
   if (log.head >= 16 && 2 * log.head > log.end) {
     data.copyWithin(0, 3 * log.head, 3 * log.end);
     log.end -= log.head;
+    data.length = 3 * log.end;
     log.head = 0;
   }
-  const at = 3 * log.end;
-  if (at + 3 > data.length) {
-    const grown = new Float64Array(2 * data.length);
-    grown.set(data.subarray(0, at));
-    log.data = data = grown;
-  }
-  data[at] = time;
-  data[at + 1] = before;
-  data[at + 2] = own;
+  data.push(time, before, own);
   log.end += 1;
 }
 
@@ -687,6 +670,7 @@ const slidingWindowLog: Script = (r, key, argv) => {
     before = log!.data[last + 1]!;
     own = log!.data[last + 2]! + cost;
     log!.end -= 1;
+    log!.data.length = last;
   } else if (total + cost > MAX) {
     r.entries.delete(key);
     log = undefined;
