@@ -1968,24 +1968,27 @@ for (const name of [
 const LITERAL_UNITS = new Map<number, UnitGuess | null>();
 const NAME_UNITS = new Map<string, UnitGuess | null>();
 
-/** {@link unitOfLiteral}, once per value (it builds its reason text). */
-function literalUnit(value: number): UnitGuess | undefined {
-  let guess = LITERAL_UNITS.get(value);
-  if (guess === undefined) {
-    if (LITERAL_UNITS.size > 10_000) LITERAL_UNITS.clear();
-    LITERAL_UNITS.set(value, (guess = unitOfLiteral(value) ?? null));
+/**
+ * `guess(input)`, remembered in `memo` (emptied beyond 10,000 entries, so a long run's memory
+ * stays bounded): the unit guesses build their reason text, and scripts repeat the same few values.
+ */
+function rememberedUnit<T>(memo: Map<T, UnitGuess | null>, input: T, guess: (input: T) => UnitGuess | undefined): UnitGuess | undefined {
+  let known = memo.get(input);
+  if (known === undefined) {
+    if (memo.size > 10_000) memo.clear();
+    memo.set(input, (known = guess(input) ?? null));
   }
-  return guess ?? undefined;
+  return known ?? undefined;
+}
+
+/** {@link unitOfLiteral}, once per value. */
+function literalUnit(value: number): UnitGuess | undefined {
+  return rememberedUnit(LITERAL_UNITS, value, unitOfLiteral);
 }
 
 /** {@link unitOfName}, once per name (seven regular expressions and a reason text). */
 function nameUnit(name: string): UnitGuess | undefined {
-  let guess = NAME_UNITS.get(name);
-  if (guess === undefined) {
-    if (NAME_UNITS.size > 10_000) NAME_UNITS.clear();
-    NAME_UNITS.set(name, (guess = unitOfName(name) ?? null));
-  }
-  return guess ?? undefined;
+  return rememberedUnit(NAME_UNITS, name, unitOfName);
 }
 
 /** One node of {@link DESCRIPTIONS}: the description of the arguments so far, and the next argument's nodes. */
