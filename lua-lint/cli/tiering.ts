@@ -4,9 +4,12 @@
  * A cold run on a few hundred small scripts ends before TurboFan's compilations pay back: it
  * compiles the analyzer's large functions on background threads, whose CPU the run pays too, and
  * the optimized code then runs for a second or two. Measured with the bench corpus's scripts
- * (bench/lua-lint/cli.ts; README "Benchmarks"), the command's CPU with TurboFan off is about 0.65x
- * on 200 scripts (0.85 MB) and 0.86x on 800 (3.4 MB), and 1.05x on 1,200 (5.3 MB), where the
- * optimized code starts to pay. Turning it on in the middle of a run cost more than either (all
+ * (bench/lua-lint/cli.ts; README "Benchmarks"; medians of 5 interleaved runs), the command's CPU
+ * with TurboFan off is 0.80x the CPU with TurboFan on from the start on 100 scripts (0.43 MiB),
+ * 0.86-0.93x on 200 (0.83 MiB), 0.99x on 250 (1.03 MiB), and 1.11-1.23x on 300-350 (1.25-1.49
+ * MiB), 1.5x on 800 (3.4 MiB), where the optimized code pays. (Before the walk got cheaper, at
+ * d8b8c17, the crossover was near 5 MB: the less the interpreter costs per MB, the sooner
+ * TurboFan's compile time pays back.) Turning it on in the middle of a run cost more than either (all
  * the hot functions are compiled at once), so the choice is made once, from the size of the input:
  * the executable starts with TurboFan off (the interpreter and the Sparkplug baseline compiler stay
  * on) and {@link chooseOptimization} turns it on when the files to lint (and standard input) add up to more than
@@ -20,8 +23,8 @@
  */
 import { setFlagsFromString } from 'node:v8';
 
-/** Input size (bytes, files as stored) above which a run keeps TurboFan on: 4 MiB. */
-export const OPTIMIZE_ABOVE_BYTES = 4 * 1024 * 1024;
+/** Input size (bytes, files as stored) above which a run keeps TurboFan on: 1 MiB. */
+export const OPTIMIZE_ABOVE_BYTES = 1024 * 1024;
 
 let deferred = false;
 

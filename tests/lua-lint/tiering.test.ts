@@ -9,8 +9,8 @@ describe('lua-lint command: TurboFan by input size', () => {
     expect(size).not.toHaveBeenCalled();
   });
 
-  it('keeps TurboFan off up to 4 MiB of input and turns it on above, deciding once', () => {
-    expect(OPTIMIZE_ABOVE_BYTES).toBe(4 * 1024 * 1024);
+  it('keeps TurboFan off up to 1 MiB of input and turns it on above, deciding once', () => {
+    expect(OPTIMIZE_ABOVE_BYTES).toBe(1024 * 1024);
     deferOptimization();
     expect(chooseOptimization(() => OPTIMIZE_ABOVE_BYTES)).toBe(false);
     deferOptimization();
