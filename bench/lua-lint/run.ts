@@ -19,14 +19,12 @@
  * adds the analyzer of that commit, compiled the same way (baseline.ts), and checks that both
  * report the same findings on every script. To see where the time goes, run under `node --cpu-prof`.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import luaparse from 'luaparse';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { analyzeLua as AnalyzeLua } from '../../lua-lint/index.js';
 import { buildBaseline } from './baseline.js';
 import { generateCorpus } from './corpus.js';
+import { blankShebang, defaultParse, realScripts, sameOptionsParse } from './corpora.js';
 
 interface Settings {
   scripts: number;
@@ -81,45 +79,6 @@ function time(sources: readonly string[], step: (source: string) => unknown): nu
   const elapsed = (used.user + used.system) / 1000;
   if (sink < 0) console.log(sink); // keeps the results observable
   return elapsed;
-}
-
-/** A library's `#!lua` line is not Lua: the parses get the blanking the analyzer does. */
-const blankShebang = (source: string): string => (source.startsWith('#!') ? `--${source.slice(2)}` : source);
-const defaultParse = (source: string): unknown => luaparse.parse(source);
-/** The options lua-lint parses with when it places findings (lua-lint/parse.ts). */
-const sameOptionsParse = (source: string): unknown =>
-  luaparse.parse(source, { comments: true, locations: false, ranges: true, scope: false, luaVersion: '5.1', encodingMode: 'pseudo-latin1' });
-
-/** The `.lua` files of the lua-real manifest's repositories found in `mirrors`. */
-function realScripts(mirrors: string): { sources: string[]; repos: number } {
-  const here = dirname(fileURLToPath(import.meta.url));
-  const manifest = JSON.parse(readFileSync(join(here, '..', 'lua-real', 'manifest.json'), 'utf8')) as Array<{ repo: string; commit: string; under?: string[] }>;
-  const sources: string[] = [];
-  let repos = 0;
-  for (const entry of manifest) {
-    const repoDir = join(mirrors, entry.repo.replace('/', '+'), 'repo');
-    const gitDir = existsSync(join(repoDir, '.git')) ? join(repoDir, '.git') : repoDir;
-    const git = (...args: string[]) => execFileSync('git', ['--git-dir', gitDir, ...args], { encoding: 'utf8', maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'ignore'] });
-    let listing: string[];
-    try {
-      listing = git('ls-tree', '-r', '--name-only', entry.commit).split('\n');
-    } catch {
-      continue;
-    }
-    repos++;
-    for (const file of listing.filter((p) => p.endsWith('.lua') && (!entry.under || entry.under.some((u) => p.startsWith(u))))) {
-      const source = git('show', `${entry.commit}:${file}`);
-      // the parses are the yardstick: files that are not Lua 5.1 (ERB templates, Lua 5.2+) are left out
-      try {
-        defaultParse(blankShebang(source));
-        sameOptionsParse(blankShebang(source));
-      } catch {
-        continue;
-      }
-      sources.push(source);
-    }
-  }
-  return { sources, repos };
 }
 
 type Analyze = (source: string) => Array<{ ruleId: string | null }>;

@@ -1,0 +1,93 @@
+/**
+ * lua-lint's cost against a same-options luaparse parse, counted in instructions executed instead
+ * of CPU time: on this project's shared 2-core VMs the CPU time of one and the same parse moves by
+ * up to 2x from one second to the next, which no number of rounds averages out of a 2.5x target.
+ *
+ * Each step runs in its own `node` process under valgrind's callgrind (`valgrind` on PATH: Debian's
+ * `valgrind` package), whose total instruction count ("Collected") is the same within ~0.1% from
+ * run to run. For each corpus (the generated scripts of run.ts and, when the mirrors are there, the
+ * real ones), five processes: one that only loads the modules and the corpus, then the parse and
+ * `analyzeLua` (from dist/) over the corpus once and `--rounds` times. Printed per corpus:
+ *
+ * - steady state: (count after N rounds - count after 1) / (N - 1), the instructions of one more
+ *   round once V8 has compiled what it compiles (the figure to read against the target, 2.5x);
+ * - first round: the count of one round minus the process that did nothing, with V8's compiling
+ *   (a short cold run, as the CLI's).
+ *
+ * Slow: callgrind runs node ~50x slower; the 400 generated scripts take ~10 minutes.
+ *
+ *   npm run build && node --import tsx bench/lua-lint/instructions.ts [--scripts 400] [--seed 42] [--rounds 3] [--mirrors <dir>]
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { realScripts } from './corpora.js';
+import { generateCorpus } from './corpus.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const child = join(here, 'instructions-child.mjs');
+
+function option(name: string, fallback: string): string {
+  const at = process.argv.indexOf(`--${name}`);
+  return at >= 0 && process.argv[at + 1] !== undefined ? process.argv[at + 1]! : fallback;
+}
+
+/** The instructions callgrind counted for one run of the child, or an Error with its output. */
+function instructions(corpusFile: string, mode: 'none' | 'parse' | 'analyze', rounds: number): number {
+  const run = spawnSync(
+    'valgrind',
+    ['--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, child, corpusFile, mode, String(rounds)],
+    { encoding: 'utf8', maxBuffer: 1 << 26 },
+  );
+  const collected = /Collected : (\d+)/.exec(run.stderr ?? '');
+  if (run.status !== 0 || !collected) throw new Error(`callgrind run of ${mode} x${rounds} failed (exit ${run.status}):\n${run.stderr?.slice(-2000)}`);
+  return Number(collected[1]);
+}
+
+function main(): void {
+  const scripts = Number(option('scripts', '400'));
+  const seed = Number(option('seed', '42'));
+  const rounds = Number(option('rounds', '3'));
+  if (!Number.isInteger(scripts) || scripts < 1 || !Number.isInteger(seed) || !Number.isInteger(rounds) || rounds < 2) {
+    throw new Error('usage: instructions.ts [--scripts N>=1] [--seed N] [--rounds N>=2] [--mirrors <dir>]');
+  }
+  try {
+    execFileSync('valgrind', ['--version'], { stdio: 'ignore' });
+  } catch {
+    throw new Error('valgrind is not on PATH (Debian: apt-get install valgrind)');
+  }
+  const real = realScripts(option('mirrors', '/work/.mirror'));
+  const corpora = [
+    { name: `generated (${scripts} scripts, seed ${seed})`, sources: generateCorpus(scripts, seed).map((s) => s.source) },
+    ...(real.sources.length > 0 ? [{ name: `real (${real.sources.length} files of ${real.repos} repositories)`, sources: real.sources }] : []),
+  ];
+  const scratch = mkdtempSync(join(tmpdir(), 'lua-lint-instructions-'));
+  try {
+    console.log(`lua-lint vs a same-options luaparse parse, instructions executed (callgrind; analyzeLua from dist/; Node ${process.version}; ${rounds} rounds)\n`);
+    console.log('| corpus | MB | parse, steady (M instr./MB) | analyzeLua, steady | steady ratio | parse, first round | analyzeLua, first round | first-round ratio |');
+    console.log('| --- | --: | --: | --: | --: | --: | --: | --: |');
+    for (const corpus of corpora) {
+      const file = join(scratch, 'corpus.json');
+      writeFileSync(file, JSON.stringify(corpus.sources));
+      const megabytes = corpus.sources.reduce((sum, source) => sum + Buffer.byteLength(source), 0) / (1024 * 1024);
+      const none = instructions(file, 'none', 0);
+      const count = (mode: 'parse' | 'analyze') => {
+        const one = instructions(file, mode, 1);
+        const many = instructions(file, mode, rounds);
+        return { steady: (many - one) / (rounds - 1), first: one - none };
+      };
+      const parse = count('parse');
+      const analyze = count('analyze');
+      const perMb = (n: number) => (n / 1e6 / megabytes).toFixed(0);
+      console.log(
+        `| ${corpus.name} | ${megabytes.toFixed(2)} | ${perMb(parse.steady)} | ${perMb(analyze.steady)} | ${(analyze.steady / parse.steady).toFixed(2)}x | ${perMb(parse.first)} | ${perMb(analyze.first)} | ${(analyze.first / parse.first).toFixed(2)}x |`,
+      );
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+main();
