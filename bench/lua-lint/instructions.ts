@@ -6,17 +6,20 @@
  * Each step runs in its own `node` process under valgrind's callgrind (`valgrind` on PATH: Debian's
  * `valgrind` package), whose total instruction count ("Collected") is the same within ~0.1% from
  * run to run. For each corpus (the generated scripts of run.ts and, when the mirrors are there, the
- * real ones), five processes: one that only loads the modules and the corpus, then the parse and
- * `analyzeLua` (from dist/) over the corpus once and `--rounds` times. Printed per corpus:
+ * real ones), seven processes: one that only loads the modules and the corpus, then the parse and
+ * `analyzeLua` (from dist/) over the corpus once, W times and W + M times, where W rounds make at
+ * least `--warm-mb` MB of input (default 1.5: V8 has compiled what it compiles) and M rounds at
+ * least `--measure-mb` more (default 3). Printed per corpus:
  *
- * - steady state: (count after N rounds - count after 1) / (N - 1), the instructions of one more
- *   round once V8 has compiled what it compiles (the figure to read against the target, 2.5x);
+ * - steady state: (count after W + M rounds - count after W) / M, the instructions of one more
+ *   round once warm (the figure to read against the target, 2.5x);
  * - first round: the count of one round minus the process that did nothing, with V8's compiling
  *   (a short cold run, as the CLI's).
  *
- * Slow: callgrind runs node ~50x slower; the 400 generated scripts take ~10 minutes.
+ * Slow: callgrind runs node ~50x slower; each corpus takes ~10 minutes.
  *
- *   npm run build && node --import tsx bench/lua-lint/instructions.ts [--scripts 400] [--seed 42] [--rounds 3] [--mirrors <dir>]
+ *   npm run build && node --import tsx bench/lua-lint/instructions.ts [--scripts 400] [--seed 42]
+ *     [--warm-mb 1.5] [--measure-mb 3] [--corpus generated|real|both] [--mirrors <dir>]
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -49,40 +52,45 @@ function instructions(corpusFile: string, mode: 'none' | 'parse' | 'analyze', ro
 function main(): void {
   const scripts = Number(option('scripts', '400'));
   const seed = Number(option('seed', '42'));
-  const rounds = Number(option('rounds', '3'));
-  if (!Number.isInteger(scripts) || scripts < 1 || !Number.isInteger(seed) || !Number.isInteger(rounds) || rounds < 2) {
-    throw new Error('usage: instructions.ts [--scripts N>=1] [--seed N] [--rounds N>=2] [--mirrors <dir>]');
+  const warmMb = Number(option('warm-mb', '1.5'));
+  const measureMb = Number(option('measure-mb', '3'));
+  const which = option('corpus', 'both');
+  if (!Number.isInteger(scripts) || scripts < 1 || !Number.isInteger(seed) || !(warmMb > 0) || !(measureMb > 0) || !['generated', 'real', 'both'].includes(which)) {
+    throw new Error('usage: instructions.ts [--scripts N>=1] [--seed N] [--warm-mb MB>0] [--measure-mb MB>0] [--corpus generated|real|both] [--mirrors <dir>]');
   }
   try {
     execFileSync('valgrind', ['--version'], { stdio: 'ignore' });
   } catch {
     throw new Error('valgrind is not on PATH (Debian: apt-get install valgrind)');
   }
-  const real = realScripts(option('mirrors', '/work/.mirror'));
+  const real = which === 'generated' ? { sources: [], repos: 0 } : realScripts(option('mirrors', '/work/.mirror'));
   const corpora = [
-    { name: `generated (${scripts} scripts, seed ${seed})`, sources: generateCorpus(scripts, seed).map((s) => s.source) },
+    ...(which === 'real' ? [] : [{ name: `generated (${scripts} scripts, seed ${seed})`, sources: generateCorpus(scripts, seed).map((s) => s.source) }]),
     ...(real.sources.length > 0 ? [{ name: `real (${real.sources.length} files of ${real.repos} repositories)`, sources: real.sources }] : []),
   ];
   const scratch = mkdtempSync(join(tmpdir(), 'lua-lint-instructions-'));
   try {
-    console.log(`lua-lint vs a same-options luaparse parse, instructions executed (callgrind; analyzeLua from dist/; Node ${process.version}; ${rounds} rounds)\n`);
-    console.log('| corpus | MB | parse, steady (M instr./MB) | analyzeLua, steady | steady ratio | parse, first round | analyzeLua, first round | first-round ratio |');
-    console.log('| --- | --: | --: | --: | --: | --: | --: | --: |');
+    console.log(`lua-lint vs a same-options luaparse parse, instructions executed (callgrind; analyzeLua from dist/; Node ${process.version}; warm-up >= ${warmMb} MB, measured >= ${measureMb} MB)\n`);
+    console.log('| corpus | MB | rounds (warm + measured) | parse, steady (M instr./MB) | analyzeLua, steady | steady ratio | parse, first round | analyzeLua, first round | first-round ratio |');
+    console.log('| --- | --: | --: | --: | --: | --: | --: | --: | --: |');
     for (const corpus of corpora) {
       const file = join(scratch, 'corpus.json');
       writeFileSync(file, JSON.stringify(corpus.sources));
       const megabytes = corpus.sources.reduce((sum, source) => sum + Buffer.byteLength(source), 0) / (1024 * 1024);
+      const warm = Math.max(1, Math.ceil(warmMb / megabytes));
+      const measured = Math.max(1, Math.ceil(measureMb / megabytes));
       const none = instructions(file, 'none', 0);
       const count = (mode: 'parse' | 'analyze') => {
         const one = instructions(file, mode, 1);
-        const many = instructions(file, mode, rounds);
-        return { steady: (many - one) / (rounds - 1), first: one - none };
+        const warmed = warm === 1 ? one : instructions(file, mode, warm);
+        const many = instructions(file, mode, warm + measured);
+        return { steady: (many - warmed) / measured, first: one - none };
       };
       const parse = count('parse');
       const analyze = count('analyze');
       const perMb = (n: number) => (n / 1e6 / megabytes).toFixed(0);
       console.log(
-        `| ${corpus.name} | ${megabytes.toFixed(2)} | ${perMb(parse.steady)} | ${perMb(analyze.steady)} | ${(analyze.steady / parse.steady).toFixed(2)}x | ${perMb(parse.first)} | ${perMb(analyze.first)} | ${(analyze.first / parse.first).toFixed(2)}x |`,
+        `| ${corpus.name} | ${megabytes.toFixed(2)} | ${warm} + ${measured} | ${perMb(parse.steady)} | ${perMb(analyze.steady)} | ${(analyze.steady / parse.steady).toFixed(2)}x | ${perMb(parse.first)} | ${perMb(analyze.first)} | ${(analyze.first / parse.first).toFixed(2)}x |`,
       );
     }
   } finally {
