@@ -118,8 +118,8 @@ export function readDirectives(comments: readonly Comment[], lines: LineIndex, f
 
   for (const comment of comments) {
     const value = comment.value;
-    // every directive spells one of these (see PERSISTENT, DIRECTIVE): the other comments are skipped
-    if (!value.includes('redis-ttl') && !value.includes('lua-lint-')) continue;
+    // every directive spells one of the words mayHoldDirectives looks for: the other comments are skipped
+    if (!mayHoldDirectives(value)) continue;
     const range = (comment as Comment & { range?: [number, number] }).range ?? [0, 0];
     const startLine = lines.lineOf(range[0]);
     const endLine = lines.lineOf(Math.max(range[0], range[1] - 1));
