@@ -262,6 +262,35 @@ const ADDED_COUNT_REPLIES: Record<string, (args: readonly Value[]) => number | u
   PFADD: () => 1,
 };
 
+const exactly = (v: number): Reply['whenCreated'] => ({ exact: { t: 'num', v } });
+const hasSpread = (args: readonly Value[]): boolean => args.some((a) => a.t === 'spread');
+const increment = (at: number) => (args: readonly Value[]): Reply['whenCreated'] => (args[at] ? { exact: args[at] } : undefined);
+const pushed = (args: readonly Value[]): Reply['whenCreated'] => (hasSpread(args) ? undefined : exactly(args.length - 1));
+const added = (count: (args: readonly Value[]) => number | undefined) => (args: readonly Value[]): Reply['whenCreated'] => {
+  if (hasSpread(args)) return undefined;
+  const most = count(args);
+  return most !== undefined && most >= 1 ? { range: [1, most] } : undefined;
+};
+
+/** See {@link replyWhenCreated}: one entry per command whose reply can tell, from the key-first arguments after its name. */
+const WHEN_CREATED: Readonly<Record<string, (args: readonly Value[]) => Reply['whenCreated']>> = {
+  INCR: () => exactly(1),
+  DECR: () => exactly(-1),
+  INCRBY: increment(1),
+  HINCRBY: increment(2),
+  DECRBY: (args) => {
+    const decrement = args[1];
+    return decrement?.t === 'num' && decrement.v !== undefined ? exactly(-decrement.v) : undefined;
+  },
+  SETNX: () => exactly(1),
+  MSETNX: () => exactly(1),
+  HSETNX: () => exactly(1),
+  SMOVE: () => exactly(1), // 1 when it moved the member (and so may have created the destination)
+  LPUSH: pushed,
+  RPUSH: pushed,
+  ...Object.fromEntries(Object.entries(ADDED_COUNT_REPLIES).map(([command, count]) => [command, added(count)])),
+};
+
 /**
  * What a command answers when it has just created its key: INCR 1, INCRBY its increment, DECR -1,
  * HINCRBY its increment, SETNX/MSETNX/HSETNX 1, LPUSH/RPUSH the number of elements pushed, SADD /
@@ -270,57 +299,13 @@ const ADDED_COUNT_REPLIES: Record<string, (args: readonly Value[]) => number | u
  * that the command found the key already there (so it kept the key's TTL).
  * @param args the command's arguments after its name, the key first
  */
-/** Whether {@link replyWhenCreated} can know anything of `command`'s reply (else it answers undefined whatever the arguments). */
-export function mayReplyWhenCreated(command: string): boolean {
-  switch (command) {
-    case 'INCR':
-    case 'DECR':
-    case 'INCRBY':
-    case 'HINCRBY':
-    case 'DECRBY':
-    case 'SETNX':
-    case 'MSETNX':
-    case 'HSETNX':
-    case 'SMOVE':
-    case 'LPUSH':
-    case 'RPUSH':
-      return true;
-    default:
-      return Boolean(ADDED_COUNT_REPLIES[command]);
-  }
+export function replyWhenCreated(command: string, args: readonly Value[]): Reply['whenCreated'] {
+  return Object.hasOwn(WHEN_CREATED, command) ? WHEN_CREATED[command]!(args) : undefined;
 }
 
-export function replyWhenCreated(command: string, args: readonly Value[]): Reply['whenCreated'] {
-  const n = (v: number): Value => ({ t: 'num', v });
-  switch (command) {
-    case 'INCR':
-      return { exact: n(1) };
-    case 'DECR':
-      return { exact: n(-1) };
-    case 'INCRBY':
-    case 'HINCRBY': {
-      const increment = args[command === 'INCRBY' ? 1 : 2];
-      return increment ? { exact: increment } : undefined;
-    }
-    case 'DECRBY': {
-      const decrement = args[1];
-      return decrement?.t === 'num' && decrement.v !== undefined ? { exact: n(-decrement.v) } : undefined;
-    }
-    case 'SETNX':
-    case 'MSETNX':
-    case 'HSETNX':
-    case 'SMOVE': // 1 when it moved the member (and so may have created the destination)
-      return { exact: n(1) };
-    case 'LPUSH':
-    case 'RPUSH':
-      return args.some((a) => a.t === 'spread') ? undefined : { exact: n(args.length - 1) };
-    default: {
-      const count = ADDED_COUNT_REPLIES[command];
-      if (!count || args.some((a) => a.t === 'spread')) return undefined;
-      const most = count(args);
-      return most !== undefined && most >= 1 ? { range: [1, most] } : undefined;
-    }
-  }
+/** Whether {@link replyWhenCreated} can know anything of `command`'s reply (else it answers undefined whatever the arguments). */
+export function mayReplyWhenCreated(command: string): boolean {
+  return Object.hasOwn(WHEN_CREATED, command);
 }
 
 /** The Lua type of a command's reply when it is always the same, for the number-vs-string checks. */
