@@ -178,7 +178,7 @@ export function newReply(command: string, version: number, pcall: boolean): Repl
 
 export const UNKNOWN: Value = { t: 'unknown' };
 /** The fact that a path tested an ARGV element as "no TTL". */
-export const TTL_ABSENT: Value = { t: 'ttlAbsent' };
+const TTL_ABSENT: Value = { t: 'ttlAbsent' };
 
 const TTL_ABSENT_BASE = -3_000_000;
 
@@ -187,12 +187,12 @@ const TTL_ABSENT_BASE = -3_000_000;
  * TTL" (`ttl > 0` false, `ttl == 0`, `not ttl`, `ARGV[n] == ''`). A join keeps the fact only when
  * both paths have it.
  */
-export function ttlAbsentId(argv: number): number {
+function ttlAbsentId(argv: number): number {
   return TTL_ABSENT_BASE - argv;
 }
 
 /** The ARGV indices this path tested as "no TTL" (see {@link ttlAbsentId}). */
-export function ttlAbsentArgs(st: State): readonly number[] {
+function ttlAbsentArgs(st: State): readonly number[] {
   let out: number[] | undefined;
   for (const [id, value] of st.vars) {
     if (value.t === 'ttlAbsent' && id < TTL_ABSENT_BASE && id > TTL_ABSENT_BASE - 1_000_000) (out ??= []).push(TTL_ABSENT_BASE - id);
@@ -313,7 +313,7 @@ export function createdAt(site: number, shape: { size: [number, number]; members
   return { site, size: shape.size, members: shape.members, scores: shape.scores, version };
 }
 
-export const FRESH_KEY: KeyState = newKeyState([], 'maybe', 0, 0);
+const FRESH_KEY: KeyState = newKeyState([], 'maybe', 0, 0);
 
 /**
  * One path's state. Mutable; forks share their maps until one of them writes (copy on write:
@@ -347,7 +347,7 @@ export function snapshot(st: State): State {
   return { keys: st.keys, vars: st.vars, dead: st.dead, ownKeys: false, ownVars: false };
 }
 
-export function deadState(): State {
+function deadState(): State {
   return { keys: LayeredMap.empty(), vars: LayeredMap.empty(true), dead: true, ownKeys: true, ownVars: true };
 }
 
@@ -470,7 +470,7 @@ function joinZeroDefault(x: Value, a: State, y: Value, b: State): Value | undefi
   return pick(x, a, y) ?? pick(y, b, x);
 }
 
-export function joinKeys(x: KeyState, y: KeyState): KeyState {
+function joinKeys(x: KeyState, y: KeyState): KeyState {
   const out = newKeyState(
     union(x.pending, y.pending),
     x.exists === y.exists ? x.exists : 'maybe',
@@ -513,7 +513,7 @@ function joinFieldSites(a: KeyState['fieldSites'], b: KeyState['fieldSites']): K
   return [...out].map(([site, fields]) => ({ site, fields }));
 }
 
-export function joinValues(x: Value, y: Value): Value {
+function joinValues(x: Value, y: Value): Value {
   if (sameValue(x, y)) return x;
   if (x.t === 'num' && y.t === 'num') {
     const out: NumValue = { t: 'num' };
