@@ -1,6 +1,7 @@
 /**
  * lua-lint benchmark: the analyzer's time per MB of Lua next to luaparse's parse time, side by side
- * in one process (medians of interleaved rounds), on two corpora:
+ * in one process (medians of interleaved rounds; a ratio is the median of the rounds' own ratios,
+ * with their range), on two corpora:
  *
  * - `generated`: a deterministic corpus of realistic scripts (see corpus.ts; `--scripts`, `--seed`);
  * - `real`: the `.lua` files of the repositories of `bench/lua-real/manifest.json` that parse as
@@ -140,7 +141,7 @@ async function main(): Promise<void> {
   }
 
   const lines = [
-    `lua-lint benchmark: ${settings.warmup} warm-up + ${settings.rounds} measured rounds, order rotating, medians in CPU ms per MB; ` +
+    `lua-lint benchmark: ${settings.warmup} warm-up + ${settings.rounds} measured rounds, order rotating, medians in CPU ms per MB, ratios as the median (and range) of the rounds' ratios; ` +
       `analyzer from ${settings.dist ? 'dist/ (compiled)' : 'sources via tsx'}; Node ${process.version}`,
     '',
     `| corpus | MB | ${steps.map((s) => s.name).join(' | ')} | analysis / same-options parse |${baseline ? ' analysis / baseline |' : ''}`,
@@ -149,10 +150,13 @@ async function main(): Promise<void> {
   let worst = 0;
   for (const row of rows) {
     const medians = row.ms.map(median);
-    const ratio = medians[2]! / medians[1]!;
+    // the ratio of each round (its steps ran seconds apart at most: the same phase of a VM whose
+    // speed swings), then their median and range
+    const perRound = row.ms[2]!.map((ms, round) => ms / row.ms[1]![round]!);
+    const ratio = median(perRound);
     worst = Math.max(worst, ratio);
     lines.push(
-      `| ${row.name} | ${row.megabytes.toFixed(2)} | ${medians.map((m) => m.toFixed(1)).join(' | ')} | ${ratio.toFixed(2)}x |${baseline ? ` ${(medians[2]! / medians[3]!).toFixed(2)}x |` : ''}`,
+      `| ${row.name} | ${row.megabytes.toFixed(2)} | ${medians.map((m) => m.toFixed(1)).join(' | ')} | ${ratio.toFixed(2)}x (${Math.min(...perRound).toFixed(2)}-${Math.max(...perRound).toFixed(2)}) |${baseline ? ` ${median(row.ms[2]!.map((ms, round) => ms / row.ms[3]![round]!)).toFixed(2)}x |` : ''}`,
     );
   }
   lines.push(
