@@ -539,11 +539,12 @@ class Walker {
     ctx.fn.loops.push(breaks);
     let head = st;
     let start: number | undefined;
+    let before: KeyState | undefined;
     if (element) {
       // The element key starts each loop with a marker pending site and a fresh version: at the
       // end, a marker gone on every path means every key got an expiry or was deleted.
       start = this.bump();
-      const before = getKey(st, element.id);
+      before = getKey(st, element.id);
       head = clone(st);
       setKey(head, element.id, withKey(before, { pending: union(before.pending, [LOOP_MARKER]), version: start, lastDelete: before.lastDelete }));
     }
@@ -565,7 +566,7 @@ class Walker {
     // Leaving normally, the loop ran its body once for every key: what it did to the element, it
     // did to each key. Leaving by break (or before the first iteration) it did so for some only.
     const done = joinAll(exits);
-    if (!done.dead) this.everyKey(done, element, start!);
+    if (!done.dead) this.everyKey(done, element, start!, before!);
     for (const b of breaks) this.dropMarker(b, element.id);
     return joinAll([done, ...breaks]);
   }
@@ -593,9 +594,12 @@ class Walker {
   /**
    * Applies what a loop (or a command over `unpack(KEYS)`) did to its element key to every key of
    * the table from index `from` on: the keys with a state of their own, and the table's universal
-   * state for the others.
+   * state for the others. `before` is the element's state when the loop started: what the body
+   * neither wrote nor learned (by a guard) about the element leaves each key as it was, even when
+   * that state says more than "maybe" (the element of `for i = 1, #KEYS` is the universal key,
+   * which earlier guards may have set to "exists" while one key was deleted since).
    */
-  private everyKey(st: State, element: { table: string; id: string; from: number }, start: number): void {
+  private everyKey(st: State, element: { table: string; id: string; from: number }, start: number, before: KeyState): void {
     const el = st.keys.get(element.id);
     if (!el) return;
     const cleared = !el.pending.includes(LOOP_MARKER);
@@ -605,10 +609,16 @@ class Walker {
     // A state change after the last delete: the body may have created the key.
     const mayCreate = el.version !== start && el.version !== el.lastDelete;
     setKey(st, element.id, withKey(el, { pending }));
+    // What the loop learned about the element: a write, or a guard that changed what is known of
+    // it; what the element only inherited from the state before the loop says nothing of a key
+    // with a state of its own.
+    const learnedExists = deleted || mayCreate || el.exists !== before.exists;
+    const learnedTtl = touched || !el.ttl !== !before.ttl;
     const apply = (key: KeyState): KeyState => {
-      if (!touched && !cleared && el.exists === 'maybe' && !el.ttl) return key;
-      const exists =
-        el.exists !== 'maybe'
+      if (!cleared && !learnedExists && !learnedTtl) return key;
+      const exists = !learnedExists
+        ? key.exists
+        : el.exists !== 'maybe'
           ? el.exists
           : (deleted && key.exists === 'yes') || (mayCreate && key.exists === 'no')
             ? 'maybe'
@@ -619,7 +629,7 @@ class Walker {
         touched ? this.bump() : key.version,
         deleted ? Math.max(key.lastDelete, el.lastDelete) : key.lastDelete,
       );
-      if (el.ttl || (!touched && key.ttl)) next.ttl = true;
+      if ((learnedTtl && el.ttl) || (!touched && key.ttl)) next.ttl = true;
       return next;
     };
     const prefix = `${element.table}[`;

@@ -622,6 +622,19 @@ describe('what Redis itself refuses or accepts (issue 12)', () => {
   });
 });
 
+describe('missed leaks of the differential seed 777', () => {
+  it('keeps a key deleted after a guard over every key through a later loop over KEYS that does nothing to it', () => {
+    // The guard loop leaves "every key exists"; UNLINK deletes KEYS[2]; the empty loop's element
+    // (the universal key) still says "exists", which must not overwrite KEYS[2]'s own state.
+    const guard = "for i = 1, #KEYS do\n  if redis.call('EXISTS', KEYS[i]) == 0 then return 0 end\nend\n";
+    expect(ids(`${guard}redis.call('UNLINK', KEYS[2])\nfor i = 1, #KEYS do\nend\nredis.call('ZADD', KEYS[2], 1, '1')`)).toEqual(['write-path-needs-ttl@7']);
+    expect(ids(`${guard}redis.call('LPOP', KEYS[3])\nfor _, k in ipairs(KEYS) do\n  redis.call('GET', k)\nend\nredis.call('RPUSH', KEYS[3], 'a')`)).toEqual(['write-path-needs-ttl@8']);
+    // A loop that gives every key a TTL still does so for each key.
+    expect(ids(`${guard}redis.call('UNLINK', KEYS[2])\nredis.call('ZADD', KEYS[2], 1, '1')\nfor i = 1, #KEYS do\n  redis.call('PEXPIRE', KEYS[i], 1000)\nend`)).toEqual([]);
+  });
+
+});
+
 describe('messages name every place by line and column (issue 12)', () => {
   it('names the rejected guard when an expiry sits under a comparison that is never true', () => {
     const [finding] = analyzeLua("local n = redis.call('INCR', KEYS[1])\nif n == ARGV[1] then\n  redis.call('EXPIRE', KEYS[1], 60)\nend\nreturn n");
