@@ -1478,7 +1478,7 @@ class Walker {
         this.report('key-must-come-from-keys', node, keyMustComeFromKeysMessage(command, key.display, value), keyNames(key));
       }
       if (action.arg >= 0) keyIds[action.arg] = key.id;
-      // LMOVE / RPOPLPUSH / SMOVE write the destination only when the source has an element.
+      // LMOVE / RPOPLPUSH / SMOVE write the destination only when the source has an element (SMOVE: the member).
       let sourceMayBeMissing = false;
       if (action.onlyWithSource !== undefined) {
         const sourceId = keyIds[action.onlyWithSource];
@@ -1486,7 +1486,8 @@ class Walker {
         if (sourceId === key.id) continue;
         const source = sourceId !== undefined ? getKey(stateBefore, sourceId).exists : 'maybe';
         if (source === 'no') continue;
-        sourceMayBeMissing = source !== 'yes';
+        // SMOVE moves one named member, which a source that exists may not hold
+        sourceMayBeMissing = source !== 'yes' || action.onlyWithMember === true;
       }
       // A STORE whose result is empty deletes its destination.
       let effect = action.effect;

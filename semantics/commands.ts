@@ -111,6 +111,12 @@ export interface KeyAction {
    */
   onlyWithSource?: number;
   /**
+   * With `onlyWithSource`: what moves is one named member (SMOVE), so a source that exists may
+   * still move nothing ("If the source set does not exist or does not contain the specified
+   * element, no operation is performed", https://redis.io/docs/latest/commands/smove/).
+   */
+  onlyWithMember?: true;
+  /**
    * Redis raises an error when this key is missing (RENAME / RENAMENX: "ERR no such key",
    * https://redis.io/docs/latest/commands/rename/); inside a script the error aborts it.
    */
@@ -552,12 +558,20 @@ function storeAt(dest: number, effect: KeyEffect = 'overwrite', sources: 'rest' 
   };
 }
 
-/** SRC DST: the source read or modified, the destination created in place (SMOVE, LMOVE, RPOPLPUSH). */
+/** SRC DST: the source read or modified, the destination created in place (LMOVE, RPOPLPUSH). */
 function moveTo(args: readonly CommandArg[]): Omit<CommandDescription, 'name' | 'known'> {
   void args;
   return base([
     { arg: 0, effect: 'modify-if-present', mayDelete: true },
     { arg: 1, effect: 'create-in-place', onlyWithSource: 0 },
+  ]);
+}
+
+/** SMOVE source destination member: as {@link moveTo}, but the source may lack the member. */
+function smoveTo(): Omit<CommandDescription, 'name' | 'known'> {
+  return base([
+    { arg: 0, effect: 'modify-if-present', mayDelete: true },
+    { arg: 1, effect: 'create-in-place', onlyWithSource: 0, onlyWithMember: true },
   ]);
 }
 
@@ -628,7 +642,7 @@ const TABLE: Record<string, Spec> = {
       return base([{ arg: 1, effect: mk ? 'create-in-place' : 'read' }]);
     },
   },
-  SMOVE: { kind: 'custom', describe: moveTo },
+  SMOVE: { kind: 'custom', describe: smoveTo },
   LMOVE: { kind: 'custom', describe: moveTo },
   BLMOVE: { kind: 'custom', describe: moveTo },
   RPOPLPUSH: { kind: 'custom', describe: moveTo },

@@ -524,6 +524,15 @@ describe('findings of a second breaker round', () => {
     expect(ids("return redis.call('RPOPLPUSH', KEYS[1], KEYS[2])")).toEqual(['write-path-needs-ttl@1']);
   });
 
+  it('knows that SMOVE moves nothing from a source that lacks the member (differential seed 777, script 2938)', () => {
+    // KEYS[3] holds a and b, not x: SMOVE moves nothing, KEYS[1] stays missing, RENAME raises
+    // "no such key" and the script ends with KEYS[3] created without TTL.
+    const script = "redis.call('SADD', KEYS[3], 'a', 'b')\nredis.call('SMOVE', KEYS[3], KEYS[1], 'x')\nredis.call('RENAME', KEYS[1], KEYS[1])\nredis.call('EXPIRE', KEYS[3], 60)";
+    expect(ids(script)).toEqual(['write-path-needs-ttl@1', 'write-path-needs-ttl@2']);
+    // LMOVE from a list that exists moves an element: KEYS[1] exists and RENAME does not raise.
+    expect(ids("redis.call('RPUSH', KEYS[3], 'a', 'b')\nredis.call('LMOVE', KEYS[3], KEYS[1], 'LEFT', 'RIGHT')\nredis.call('RENAME', KEYS[1], KEYS[1])\nredis.call('EXPIRE', KEYS[3], 60)\nredis.call('EXPIRE', KEYS[1], 60)")).toEqual([]);
+  });
+
   it('asks whether a move had an element of the source as it was before the move, whatever ran before', () => {
     // RPUSH leaves one element in KEYS[1] and LMOVE moves it: KEYS[2] exists, so the branch never runs.
     const move = "redis.call('LMOVE', KEYS[1], KEYS[2], 'LEFT', 'RIGHT')\nredis.call('PEXPIRE', KEYS[2], 1000)\nif redis.call('EXISTS', KEYS[2]) == 0 then\n  redis.call('SET', KEYS[3], 'x')\nend\nreturn 1";
