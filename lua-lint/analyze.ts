@@ -1370,6 +1370,22 @@ class Walker {
     const command = description.name;
     if (!description.known) return newReply(command, 0, pcall);
     const offset = rangeOf(node)[0];
+    if (description.rejectedWhenExists) {
+      // GETEX with a bad literal expiry: an error when the key exists, nil when it is missing.
+      const index = description.nonPositiveTtlArg;
+      if (index !== undefined) this.report('expire-needs-positive-ttl', argNodes[index + 1] ?? node, nonPositiveMessage(command, literalArgs[index]));
+      const key = args[0] ? this.keyOf(args[0], argNodes[1]) : undefined;
+      const state = key ? getKey(st, key.id) : undefined;
+      if (!pcall && state?.exists !== 'no') {
+        const existing = state?.exists === 'yes' || !key ? st : this.raising(st, ctx);
+        if (existing !== st) setKey(existing, key!.id, withKey(state!, { exists: 'yes' }));
+        this.raise(existing, ctx, key ? { kind: 'command-error', offset, reason: `when ${key.display} exists` } : { kind: 'command-error', offset });
+        if (st.dead) return UNKNOWN;
+        // on the path that goes on, the key was missing: nothing it held is left without TTL
+        if (key) setKey(st, key.id, withKey(state!, { exists: 'no', pending: [] }));
+      }
+      return NIL;
+    }
     if (description.rejected) {
       const index = description.nonPositiveTtlArg;
       if (index !== undefined) this.report('expire-needs-positive-ttl', argNodes[index + 1] ?? node, nonPositiveMessage(command, literalArgs[index]));

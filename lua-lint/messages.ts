@@ -165,14 +165,27 @@ export function noPersistMessage(command: string, key: string): string {
   );
 }
 
+/**
+ * The `expire-needs-positive-ttl` message for `command` with the literal expiry `value`: a
+ * non-integer is rejected by every command ("value is not an integer or out of range"); an integer
+ * <= 0 is rejected by SET / SETEX / PSETEX ("invalid expire time") and by GETEX on an existing key,
+ * and deletes the key for the EXPIRE family (only a key with a TTL when `onlyWithTtl`: XX / GT).
+ * (https://redis.io/docs/latest/commands/expire/, https://redis.io/docs/latest/commands/getex/)
+ */
 export function nonPositiveMessage(command: string, value: CommandArg, onlyWithTtl = false): string {
-  if (command === 'SET' || command === 'SETEX' || command === 'PSETEX') {
+  const integer = typeof value === 'number' ? Number.isInteger(value) : typeof value === 'string' && /^[+-]?\d+$/.test(value.trim());
+  if (command === 'GETEX') {
+    return (
+      `GETEX with the expiry ${String(value)} is rejected by Redis ("${integer ? 'invalid expire time' : 'value is not an integer'}") when the key exists, ` +
+      `which aborts the script and keeps every write made before it (on a missing key it answers nil). Use a positive integer TTL.`
+    );
+  }
+  if (integer && (command === 'SET' || command === 'SETEX' || command === 'PSETEX')) {
     return (
       `${command} with the expiry ${String(value)} is rejected by Redis ("invalid expire time"), which aborts the script ` +
       `and keeps every write made before it. Use a positive integer TTL.`
     );
   }
-  const integer = typeof value === 'number' ? Number.isInteger(value) : typeof value === 'string' && /^[+-]?\d+$/.test(value.trim());
   if (!integer) {
     return (
       `${command} with the timeout ${String(value)} is rejected by Redis ("value is not an integer"), which aborts the ` +

@@ -196,6 +196,12 @@ export interface CommandDescription {
    * aborts the script, keeping the writes made before it.
    */
   rejected?: true;
+  /**
+   * Like `rejected`, but only when the first key exists: GETEX looks the key up before it checks
+   * its expiry, so on a missing key it answers nil and writes nothing (redis-server 7.0:
+   * `GETEX missing EX 0` is nil, `GETEX existing EX 0` is "ERR invalid expire time").
+   */
+  rejectedWhenExists?: true;
 }
 
 type Spec =
@@ -352,7 +358,13 @@ function describeSetex(unit: 'seconds' | 'milliseconds') {
   };
 }
 
-/** GETEX key [EX s | PX ms | EXAT t | PXAT t | PERSIST] (https://redis.io/docs/latest/commands/getex/) */
+/**
+ * GETEX key [EX s | PX ms | EXAT t | PXAT t | PERSIST] (https://redis.io/docs/latest/commands/getex/:
+ * each time "a positive integer"). A literal time that is not one is rejected when the key exists:
+ * <= 0 with "ERR invalid expire time in 'getex' command", a fraction or a non-number with "ERR value
+ * is not an integer or out of range" (the key keeps its TTL); a missing key answers nil first
+ * (checked on redis-server 7.0).
+ */
 function describeGetex(args: readonly CommandArg[]): Omit<CommandDescription, 'name' | 'known'> {
   let effect: KeyEffect = 'read';
   let ttl: CommandDescription['ttl'];
@@ -368,7 +380,8 @@ function describeGetex(args: readonly CommandArg[]): Omit<CommandDescription, 'n
       ttl = { arg: i + 1, unit: EXPIRY_UNITS[token as keyof typeof EXPIRY_UNITS] };
       ttlOption = token;
       const value = numeric(args[i + 1]);
-      if (value !== undefined && value <= 0) nonPositiveTtlArg = i + 1;
+      if (value !== undefined && (value <= 0 || !Number.isInteger(value))) nonPositiveTtlArg = i + 1;
+      else if (value === undefined && args[i + 1] !== undefined) nonPositiveTtlArg = i + 1; // '60s'
       i++;
     }
   }
@@ -376,7 +389,7 @@ function describeGetex(args: readonly CommandArg[]): Omit<CommandDescription, 'n
     ...base([{ arg: 0, effect }]),
     unknownOptions,
     ...(ttl ? { ttl, ttlOption } : {}),
-    ...(nonPositiveTtlArg !== undefined ? { nonPositiveTtlArg } : {}),
+    ...(nonPositiveTtlArg !== undefined ? { nonPositiveTtlArg, rejectedWhenExists: true as const } : {}),
   };
 }
 

@@ -642,6 +642,23 @@ describe('missed leaks of the differential seed 777', () => {
     expect(ids(`${guard}redis.call('UNLINK', KEYS[2])\nredis.call('ZADD', KEYS[2], 1, '1')\nfor i = 1, #KEYS do\n  redis.call('PEXPIRE', KEYS[i], 1000)\nend`)).toEqual([]);
   });
 
+  it('knows that GETEX refuses a literal expiry that is not a positive integer on an existing key only, as redis-server 7.0 does', () => {
+    // DECR creates KEYS[1] without TTL, then GETEX raises: the script ends there.
+    expect(ids("redis.call('DECR', KEYS[1])\nredis.call('GETEX', KEYS[1], 'EX', 1.5)")).toEqual(['write-path-needs-ttl@1', 'expire-needs-positive-ttl@2']);
+    const [, zero] = analyzeLua("redis.call('DECR', KEYS[1])\nredis.call('GETEX', KEYS[1], 'PX', 0)");
+    expect(zero!.message).toBe(
+      'GETEX with the expiry 0 is rejected by Redis ("invalid expire time") when the key exists, which aborts the script and keeps every write made before it (on a missing key it answers nil). Use a positive integer TTL.',
+    );
+    const [, fraction] = analyzeLua("redis.call('DECR', KEYS[1])\nredis.call('GETEX', KEYS[1], 'EX', '1.5')");
+    expect(fraction!.message).toBe(
+      'GETEX with the expiry 1.5 is rejected by Redis ("value is not an integer") when the key exists, which aborts the script and keeps every write made before it (on a missing key it answers nil). Use a positive integer TTL.',
+    );
+    // A missing key: GETEX answers nil and APPEND creates the key without TTL (seed 777, script 423).
+    expect(ids("redis.call('GETEX', KEYS[2], 'EX', 0)\nredis.call('APPEND', KEYS[2], '1')")).toEqual(['expire-needs-positive-ttl@1', 'write-path-needs-ttl@2']);
+    // An existing key: the script ends at GETEX, APPEND never runs.
+    expect(ids("if redis.call('EXISTS', KEYS[2]) == 0 then return 0 end\nredis.call('GETEX', KEYS[2], 'EX', 0)\nredis.call('APPEND', KEYS[2], '1')")).toEqual(['expire-needs-positive-ttl@2']);
+    expect(ids("redis.call('SET', KEYS[1], 'v', 'EX', 60)\nreturn redis.call('GETEX', KEYS[1], 'EX', 30)")).toEqual([]);
+  });
 });
 
 describe('messages name every place by line and column (issue 12)', () => {
