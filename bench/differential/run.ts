@@ -23,7 +23,7 @@ export interface DifferentialSettings {
   seed: number;
   scripts: number;
   runs: number;
-  /** How many disagreements to minimize (the others are counted only). */
+  /** How many disagreements to minimize, missed leaks first (the others are counted only). */
   minimize: number;
   /** Newer commands the generator may use (set from the server's version by `main`). */
   features?: GeneratorFeatures;
@@ -70,8 +70,10 @@ export async function runDifferential(redis: Redis, settings: DifferentialSettin
       onProgress?.(id + 1);
     }
   }
+  // missed leaks first (the disagreement that costs a user memory), each kind in script order
+  const worstFirst = [...disagreements.filter((d) => d.agreement === 'missed-leak'), ...disagreements.filter((d) => d.agreement !== 'missed-leak')];
   const minimized: Comparison[] = [];
-  for (const comparison of disagreements.slice(0, settings.minimize)) minimized.push(await minimize(redis, comparison, settings.runs));
+  for (const comparison of worstFirst.slice(0, settings.minimize)) minimized.push(await minimize(redis, comparison, settings.runs));
   return {
     settings,
     counts,
