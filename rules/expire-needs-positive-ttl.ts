@@ -12,6 +12,7 @@
  * enclosing function and never compared. Which argument is a TTL is the command table's `ttl`.
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { REJECTS_NON_POSITIVE_TTL } from '../semantics/commands.js';
 import { createRule } from './create-rule.js';
 import { keyLabel } from './redis-calls/report.js';
 import { staticValue } from './redis-calls/static.js';
@@ -22,8 +23,6 @@ export type Options = [{ checkParameters?: boolean }];
 /** Messages of the rule and of its suggestion. */
 export type MessageIds = 'literalDeletes' | 'literalRejected' | 'computed' | 'clampToOne';
 
-/** Commands whose TTL <= 0 is rejected rather than deleting the key. */
-const REJECTS_NON_POSITIVE = new Set(['SET', 'SETEX', 'PSETEX', 'GETEX']);
 
 const RISK_TEXT: Record<TtlRisk, string> = {
   remaining: 'is the time left until a point in time, which is <= 0 once that point has passed',
@@ -77,7 +76,7 @@ export default createRule<Options, MessageIds>({
           const keyNode = call.argNodes[call.description.keys[0]?.arg ?? 0];
           const key = keyLabel(context, keyNode);
           const command = call.description.ttlOption ? `${call.command} ... ${call.description.ttlOption}` : call.command;
-          const rejects = REJECTS_NON_POSITIVE.has(call.command) || call.command === 'HSETEX';
+          const rejects = REJECTS_NON_POSITIVE_TTL.has(call.command);
           const absolute = ttl.unit.startsWith('unix');
           const literal = staticValue(context, ttlNode);
           if (typeof literal === 'number' || (typeof literal === 'string' && literal.trim() !== '' && Number.isFinite(Number(literal)))) {

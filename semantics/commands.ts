@@ -968,3 +968,12 @@ export const EFFECTS_THAT_SET_TTL: ReadonlySet<KeyEffect> = new Set<KeyEffect>([
   'create-with-ttl',
   'set-ttl',
 ]);
+
+/**
+ * Commands whose expiry, when <= 0, is an error rather than "delete now": SET / SETEX / PSETEX
+ * ("invalid expire time in 'set' command", https://redis.io/docs/latest/commands/set/), GETEX on an
+ * existing key (https://redis.io/docs/latest/commands/getex/) and HSETEX
+ * (https://redis.io/docs/latest/commands/hsetex/). The EXPIRE family deletes the key instead
+ * (https://redis.io/docs/latest/commands/expire/). Upper-case names.
+ */
+export const REJECTS_NON_POSITIVE_TTL: ReadonlySet<string> = new Set(['SET', 'SETEX', 'PSETEX', 'GETEX', 'HSETEX']);
