@@ -11,7 +11,7 @@
  */
 import { closest, distance } from 'fastest-levenshtein';
 import type { Comment } from 'luaparse';
-import type { LineIndex } from './lines.js';
+import type { LineIndex } from '../text/lines.js';
 import { RULE_IDS, isLuaRuleId } from './rules.js';
 
 /** The directives of one script. */

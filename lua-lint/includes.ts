@@ -11,7 +11,7 @@
  */
 import path from 'node:path';
 import { analyzeLua } from './lint.js';
-import { lineIndex, type LineIndex } from './lines.js';
+import { lineIndex, type LineIndex } from '../text/lines.js';
 import { RULES } from './rules.js';
 import type { AnalyzeOptions, LuaFinding } from './types.js';
 

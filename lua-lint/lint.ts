@@ -7,7 +7,7 @@ import { parseRedisVersion } from '../semantics/versions.js';
 import { walkScript, rangeOf } from './analyze.js';
 import { mayHoldDirectives, readDirectives } from './directives.js';
 import { libraryLoadErrors } from './library.js';
-import { lineIndex } from './lines.js';
+import { lineIndex } from '../text/lines.js';
 import { parseLua } from './parse.js';
 import { CHECKED_OPTION_NAMES, checkOptions, describeValue, isPlainObject, type CheckedOptions } from './options.js';
 import { RULES } from './rules.js';

@@ -17,10 +17,10 @@
 import type { JSONSchema, TSESTree } from '@typescript-eslint/utils';
 import { analyzeLua, RULE_IDS, type AnalyzeOptions, type LuaRuleId } from '../lua-lint/index.js';
 import { createRule } from './create-rule.js';
-import { keyShapeOf } from './redis-calls/key-shape.js';
-import { embeddedScriptsOf, type EmbeddedScript } from './redis-calls/lua.js';
-import { persistentReason } from './redis-calls/persistent.js';
-import { pluginSettings } from './redis-calls/settings.js';
+import { keyShapeOf } from '../redis-calls/key-shape.js';
+import { embeddedScriptsOf, type EmbeddedScript } from '../redis-calls/lua.js';
+import { persistentReason } from '../redis-calls/persistent.js';
+import { pluginSettings } from '../redis-calls/settings.js';
 
 /** A Lua rule severity as written in options. */
 export type LuaSeverityOption = 'off' | 'warn' | 'error' | 0 | 1 | 2;

@@ -14,9 +14,9 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { REJECTS_NON_POSITIVE_TTL } from '../semantics/commands.js';
 import { createRule } from './create-rule.js';
-import { keyLabel } from './redis-calls/report.js';
-import { staticValue } from './redis-calls/static.js';
-import { shortText, ttlArgumentsOf, ttlRisk, type TtlRisk } from './redis-calls/ttl-value.js';
+import { keyLabel } from '../redis-calls/report.js';
+import { staticValue } from '../redis-calls/static.js';
+import { shortText, ttlArgumentsOf, ttlRisk, type TtlRisk } from '../redis-calls/ttl-value.js';
 
 /** Options of the rule. */
 export type Options = [{ checkParameters?: boolean }];

@@ -16,10 +16,10 @@
  */
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { createRule } from './create-rule.js';
-import { fileIndexOf, keyIdOf } from './redis-calls/file-index.js';
-import type { RedisCall } from './redis-calls/index.js';
-import { keyLabel, reportLoc } from './redis-calls/report.js';
-import { enclosingFunction, unwrap } from './redis-calls/static.js';
+import { fileIndexOf, keyIdOf } from '../redis-calls/file-index.js';
+import type { RedisCall } from '../redis-calls/index.js';
+import { keyLabel, reportLoc } from '../redis-calls/report.js';
+import { enclosingFunction, unwrap } from '../redis-calls/static.js';
 
 /** Messages of the rule and of its suggestion. */
 export type MessageIds = 'rearmedOnEveryIncrement' | 'rearmedAfterSet' | 'addNx';

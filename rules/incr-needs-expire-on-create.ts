@@ -14,17 +14,17 @@
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { EFFECTS_THAT_SET_TTL, type KeyEffect } from '../semantics/commands.js';
-import { GETSET_RULE_COMMANDS, SET_RULE_COMMANDS } from './redis-calls/ownership.js';
+import { GETSET_RULE_COMMANDS, SET_RULE_COMMANDS } from '../redis-calls/ownership.js';
 import { createRule } from './create-rule.js';
-import { appendExpiryInBatch, pipelineToMulti, standaloneStatementOf, ttlConstantOf, wrapInMulti } from './redis-calls/fixes.js';
-import { redisCallsOf, type RedisCall } from './redis-calls/index.js';
-import { reportLoc } from './redis-calls/report.js';
-import { fixesEnabled, FIX_OPTION_SCHEMA, incrementWithTtlFix, readAutofixSettings } from './redis-calls/autofix.js';
-import { fileIndexOf, keyIdOf } from './redis-calls/file-index.js';
-import { exemption, KEY_POLICY_SCHEMA, type KeyPolicyOptions } from './redis-calls/policy.js';
-import { keyData, KEY_TAIL } from './redis-calls/report.js';
+import { appendExpiryInBatch, pipelineToMulti, standaloneStatementOf, ttlConstantOf, wrapInMulti } from '../redis-calls/fixes.js';
+import { redisCallsOf, type RedisCall } from '../redis-calls/index.js';
+import { reportLoc } from '../redis-calls/report.js';
+import { fixesEnabled, FIX_OPTION_SCHEMA, incrementWithTtlFix, readAutofixSettings } from '../redis-calls/autofix.js';
+import { fileIndexOf, keyIdOf } from '../redis-calls/file-index.js';
+import { exemption, KEY_POLICY_SCHEMA, type KeyPolicyOptions } from '../redis-calls/policy.js';
+import { keyData, KEY_TAIL } from '../redis-calls/report.js';
 import { isBlockingCall } from '../semantics/blocking.js';
-import { enclosingFunction } from './redis-calls/static.js';
+import { enclosingFunction } from '../redis-calls/static.js';
 
 /** Options of the rule. */
 export type Options = [

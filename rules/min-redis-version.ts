@@ -10,9 +10,9 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { isTooNew } from '../semantics/versions.js';
 import { createRule } from './create-rule.js';
-import { redisCallsOf } from './redis-calls/index.js';
-import { reportLoc } from './redis-calls/report.js';
-import { pluginSettings } from './redis-calls/settings.js';
+import { redisCallsOf } from '../redis-calls/index.js';
+import { reportLoc } from '../redis-calls/report.js';
+import { pluginSettings } from '../redis-calls/settings.js';
 
 /** Messages of the rule. */
 export type MessageIds = 'tooNew';

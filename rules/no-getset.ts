@@ -10,12 +10,12 @@
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { createRule } from './create-rule.js';
-import { redisCallsOf } from './redis-calls/index.js';
-import { addSetOptions, rewriteAsSet, type SetOption } from './redis-calls/fixes.js';
-import { reportLoc } from './redis-calls/report.js';
-import { collectFix, fixesEnabled, FIX_OPTION_SCHEMA, readAutofixSettings } from './redis-calls/autofix.js';
-import { exemption, KEY_POLICY_SCHEMA, type KeyPolicyOptions } from './redis-calls/policy.js';
-import { keyData, KEY_TAIL } from './redis-calls/report.js';
+import { redisCallsOf } from '../redis-calls/index.js';
+import { addSetOptions, rewriteAsSet, type SetOption } from '../redis-calls/fixes.js';
+import { reportLoc } from '../redis-calls/report.js';
+import { collectFix, fixesEnabled, FIX_OPTION_SCHEMA, readAutofixSettings } from '../redis-calls/autofix.js';
+import { exemption, KEY_POLICY_SCHEMA, type KeyPolicyOptions } from '../redis-calls/policy.js';
+import { keyData, KEY_TAIL } from '../redis-calls/report.js';
 
 /** Options of the rule. */
 export type Options = [

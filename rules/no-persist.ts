@@ -8,10 +8,10 @@
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { createRule } from './create-rule.js';
-import { redisCallsOf } from './redis-calls/index.js';
-import { keyShapeOf } from './redis-calls/key-shape.js';
-import { persistentReason } from './redis-calls/persistent.js';
-import { keyData, KEY_TAIL, reportLoc } from './redis-calls/report.js';
+import { redisCallsOf } from '../redis-calls/index.js';
+import { keyShapeOf } from '../redis-calls/key-shape.js';
+import { persistentReason } from '../redis-calls/persistent.js';
+import { keyData, KEY_TAIL, reportLoc } from '../redis-calls/report.js';
 
 /** Messages of the rule. */
 export type MessageIds = 'persist' | 'persistFields';

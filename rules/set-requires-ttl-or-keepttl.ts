@@ -15,15 +15,15 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import type { KeyEffect } from '../semantics/commands.js';
 import { createRule } from './create-rule.js';
-import { addSetOptions, expireEachKeyInMulti, rewriteAsSet, ttlConstantOf, type SetOption } from './redis-calls/fixes.js';
-import { redisCallsOf } from './redis-calls/index.js';
-import { reportLoc } from './redis-calls/report.js';
-import { fixesEnabled, FIX_OPTION_SCHEMA, readAutofixSettings } from './redis-calls/autofix.js';
-import { SET_RULE_COMMANDS } from './redis-calls/ownership.js';
-import { expiryAfterInUnit } from './redis-calls/file-index.js';
-import { exemption, KEY_POLICY_SCHEMA, type KeyPolicyOptions } from './redis-calls/policy.js';
-import { keyData, KEY_TAIL } from './redis-calls/report.js';
-import type { RedisCall } from './redis-calls/index.js';
+import { addSetOptions, expireEachKeyInMulti, rewriteAsSet, ttlConstantOf, type SetOption } from '../redis-calls/fixes.js';
+import { redisCallsOf } from '../redis-calls/index.js';
+import { reportLoc } from '../redis-calls/report.js';
+import { fixesEnabled, FIX_OPTION_SCHEMA, readAutofixSettings } from '../redis-calls/autofix.js';
+import { SET_RULE_COMMANDS } from '../redis-calls/ownership.js';
+import { expiryAfterInUnit } from '../redis-calls/file-index.js';
+import { exemption, KEY_POLICY_SCHEMA, type KeyPolicyOptions } from '../redis-calls/policy.js';
+import { keyData, KEY_TAIL } from '../redis-calls/report.js';
+import type { RedisCall } from '../redis-calls/index.js';
 
 /** Options of the rule. */
 export type Options = [

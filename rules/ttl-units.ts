@@ -12,9 +12,9 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { unitMismatch } from '../semantics/ttl-units.js';
 import { createRule } from './create-rule.js';
-import { redisCallsOf, type RedisCall } from './redis-calls/index.js';
-import { propertyName, staticValue } from './redis-calls/static.js';
-import { guessUnit, shortText, ttlArgumentsOf } from './redis-calls/ttl-value.js';
+import { redisCallsOf, type RedisCall } from '../redis-calls/index.js';
+import { propertyName, staticValue } from '../redis-calls/static.js';
+import { guessUnit, shortText, ttlArgumentsOf } from '../redis-calls/ttl-value.js';
 
 /** Messages of the rule and of its suggestion. */
 export type MessageIds = 'msAsSeconds' | 'secondsAsMs' | 'absoluteAsDuration' | 'durationAsAbsolute' | 'absoluteUnit' | 'useInstead';

@@ -10,9 +10,9 @@
  */
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { createRule } from './create-rule.js';
-import { redisCallsOf, type RedisCall } from './redis-calls/index.js';
-import type { DroppedArgument } from './redis-calls/normalize.js';
-import { staticValue } from './redis-calls/static.js';
+import { redisCallsOf, type RedisCall } from '../redis-calls/index.js';
+import type { DroppedArgument } from '../redis-calls/normalize.js';
+import { staticValue } from '../redis-calls/static.js';
 
 /** Messages of the rule and of its suggestions. */
 export type MessageIds =

@@ -7,7 +7,7 @@
  * Nothing here is loaded by a run over `.lua` files: the CLI imports this module only when a host
  * file is among its targets, and the parsers load on first use.
  */
-import { lineIndex } from '../lines.js';
+import { lineIndex } from '../../text/lines.js';
 import { analyzeLua } from '../lint.js';
 import { RULES, parseSeverity } from '../rules.js';
 import type { AnalyzeOptions, LuaFinding, SourceRange } from '../types.js';

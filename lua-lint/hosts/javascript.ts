@@ -8,9 +8,9 @@
  */
 import path from 'node:path';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { embeddedScriptsOf, type EmbeddedScript } from '../../rules/redis-calls/lua.js';
-import type { AnyContext } from '../../rules/redis-calls/static.js';
-import { lineIndex } from '../lines.js';
+import { embeddedScriptsOf, type EmbeddedScript } from '../../redis-calls/lua.js';
+import type { AnyContext } from '../../redis-calls/static.js';
+import { lineIndex } from '../../text/lines.js';
 import { atHost } from './shared.js';
 import { analyzeLua } from '../lint.js';
 import type { AnalyzeOptions, LuaFinding } from '../types.js';

@@ -5,7 +5,7 @@
  */
 import { concat, decodeEscape, escaped, verbatim, type Cooked } from './cooked.js';
 import type { Node } from './parser.js';
-import type { LineIndex } from '../lines.js';
+import type { LineIndex } from '../../text/lines.js';
 import type { LuaFinding } from '../types.js';
 import type { ScriptValue } from './types.js';
 

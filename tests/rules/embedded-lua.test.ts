@@ -5,7 +5,7 @@ import { Linter } from 'eslint';
 import { describe, expect, it } from 'vitest';
 import rule from '../../rules/embedded-lua.js';
 import plugin from '../../rules/index.js';
-import { cookedToRawOffsets } from '../../rules/redis-calls/lua.js';
+import { cookedToRawOffsets } from '../../redis-calls/lua.js';
 import { ioredis, nodeRedis, runRule, typedTester, untypedTester, upstash } from './tester.js';
 
 const leakySet = `"redis.call('SET', KEYS[1], ARGV[1])"`;

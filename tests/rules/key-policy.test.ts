@@ -1,5 +1,5 @@
 /**
- * The shared key policy (rules/redis-calls/policy.ts) through each rule: persistent keys (setting
+ * The shared key policy (redis-calls/policy.ts) through each rule: persistent keys (setting
  * and annotations), bounded keys, caller-chosen TTLs, pass-through wrappers, and what `strict` still reports; the key shape
  * and the client reason in messages.
  */

@@ -1,12 +1,12 @@
 /**
- * Key shapes (rules/redis-calls/key-shape.ts): each `probe(<key>)` call of a snippet reports the
+ * Key shapes (redis-calls/key-shape.ts): each `probe(<key>)` call of a snippet reports the
  * shape of its argument and whether it is one key (bounded).
  */
 import tsParser from '@typescript-eslint/parser';
 import { Linter } from 'eslint';
 import { describe, expect, it } from 'vitest';
-import { keyShapeOf } from '../../rules/redis-calls/key-shape.js';
-import type { AnyContext } from '../../rules/redis-calls/static.js';
+import { keyShapeOf } from '../../redis-calls/key-shape.js';
+import type { AnyContext } from '../../redis-calls/static.js';
 
 const probeRule = {
   meta: { messages: { shape: '{{shape}} {{constant}}' } },

@@ -4,7 +4,7 @@
  * lazily, the first time a rule needs to look beyond the call it is judging (most files never do).
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { EFFECTS_THAT_SET_TTL, type KeyEffect } from '../../semantics/commands.js';
+import { EFFECTS_THAT_SET_TTL, type KeyEffect } from '../semantics/commands.js';
 import { redisCallsOf } from './index.js';
 import { keyShapeOf } from './key-shape.js';
 import type { RedisCall } from './normalize.js';

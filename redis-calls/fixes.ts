@@ -5,7 +5,7 @@
  * expression in the client's API.
  */
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { isBlockingCall } from '../../semantics/blocking.js';
+import { isBlockingCall } from '../semantics/blocking.js';
 import type { ClientFlavor } from './clients.js';
 import { removeStatement } from './autofix.js';
 import type { RedisCall } from './normalize.js';

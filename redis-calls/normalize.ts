@@ -7,7 +7,7 @@
  * upstash `exec(['SET', ...])`) and ioredis' array form of `multi([...])` / `pipeline([...])`.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { describeCommand, isKnownCommand, type CommandArg, type CommandDescription } from '../../semantics/commands.js';
+import { describeCommand, isKnownCommand, type CommandArg, type CommandDescription } from '../semantics/commands.js';
 import type { ClientFlavor, ClientDetector, ReceiverKind } from './clients.js';
 import { findVariable, propertyName, resolveConstExpression, staticValue, unwrap, type AnyContext } from './static.js';
 

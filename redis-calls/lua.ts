@@ -12,7 +12,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { clientDetectorOf } from './index.js';
-import { lineIndex, type LineIndex } from '../../lua-lint/lines.js';
+import { lineIndex, type LineIndex } from '../text/lines.js';
 import { findVariable, propertyName, resolveConstExpression, unwrap, type AnyContext } from './static.js';
 
 /** A Lua script found in the file. */

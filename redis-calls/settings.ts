@@ -5,8 +5,8 @@
  * never silently ignored: a typo such as `persistentKey` would otherwise turn a setting off
  * without a word.
  */
-import { keyPatternMatcher, type KeyPatternMatcher } from '../../semantics/key-patterns.js';
-import { parseRedisVersion, type RedisVersion } from '../../semantics/versions.js';
+import { keyPatternMatcher, type KeyPatternMatcher } from '../semantics/key-patterns.js';
+import { parseRedisVersion, type RedisVersion } from '../semantics/versions.js';
 import type { AnyContext } from './static.js';
 
 /**

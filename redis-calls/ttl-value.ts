@@ -7,7 +7,7 @@
  * with 0) is the command table's.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { foldArithmetic, unitOfLiteral, unitOfName, type UnitGuess } from '../../semantics/ttl-units.js';
+import { foldArithmetic, unitOfLiteral, unitOfName, type UnitGuess } from '../semantics/ttl-units.js';
 import { redisCallsOf, type RedisCall } from './index.js';
 import { constInitializer, enclosingFunction, findVariable, propertyName, unwrap, type AnyContext } from './static.js';
 
