@@ -205,7 +205,8 @@ function npmInstall(dir: string, specs: string[]): void {
 
 function installedVersion(dir: string, name: string): string | undefined {
   const file = join(dir, 'node_modules', name, 'package.json');
-  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version : undefined;
+  // some packages publish `"version": "v0.2.1"`, which npm installs as 0.2.1
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version.replace(/^v/, '') : undefined;
 }
 
 /** Installs `name -> version` into `dir` unless that version is there already. */
@@ -224,6 +225,8 @@ function sourceType(file: string, top: string): 'module' | 'commonjs' {
   if (/\.c[jt]s$/.test(file)) return 'commonjs';
   const text = readFileSync(file, 'utf8');
   if (/^\s*(import\s*[\w{*'"]|export\s)/m.test(text)) return 'module';
+  // minified bundles put every statement on one line: `...;export{i as RedisStore}`
+  if (/[;}]export\s*(\{|\*|default\b|(const|let|var|function|class|async)\s)/.test(text)) return 'module';
   if (/\.tsx?$/.test(file)) return 'module';
   for (let dir = dirname(file); dir.length > top.length; dir = dirname(dir)) {
     const manifest = join(dir, 'package.json');
