@@ -10,8 +10,8 @@
  *   the plugin's entry points type-check under moduleResolution node16, bundler and node10, every
  *   module their declarations import resolves (traced), and a mistyped subpath does not;
  * - a node-redis project with the runtime only: the runtime's types check without ioredis installed;
- * - a JavaScript app: the README's JavaScript config finds its leaks, the README's autofix
- *   settings fix them, and a production install of it (`npm ci --omit=dev`) holds no ESLint,
+ * - a JavaScript app: the README's JavaScript config finds its leaks, the autofix settings of
+ *   docs/configuration.md fix them, and a production install of it (`npm ci --omit=dev`) holds no ESLint,
  *   TypeScript or typescript-eslint package, weighs at most 3 MB besides the Redis client, and the
  *   fixed app runs against a real Redis leaving every key with a TTL.
  *
@@ -27,7 +27,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, ROOT } from '../helpers/build.js';
 import { startRedisServer, type RedisHandle } from '../helpers/redis-server.js';
-import { commands, readmeBlock } from './readme.js';
+import { commands, docBlock, readmeBlock } from './readme.js';
 
 const exec = promisify(execFile);
 
@@ -430,8 +430,8 @@ describe('a JavaScript app, fixed by eslint --fix, installed for production', ()
     });
   });
 
-  it("the README's autofix settings fix them: the app imports redis-ttl-runtime", async () => {
-    const config = readmeBlock('for the whole plugin:', 'js');
+  it("docs/configuration.md's autofix settings fix them: the app imports redis-ttl-runtime", async () => {
+    const config = docBlock('docs/configuration.md', 'for the whole plugin:', 'js');
     writeFileSync(join(dir, 'eslint.config.mjs'), `import redisTtl from 'eslint-plugin-redis-ttl';\n\n${config}`);
     expect(await eslintJson(dir, ['--fix', '.'])).toEqual({ code: 0, findings: [] });
     const fixed = readFileSync(join(dir, 'src/app.js'), 'utf8');
