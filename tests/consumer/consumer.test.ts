@@ -109,7 +109,22 @@ function closure(name: string, nodeModules: string, from = nodeModules, seen = n
 }
 
 const MB = 1024 * 1024;
-const mb = (bytes: number) => `${(bytes / MB).toFixed(2)} MB`;
+/** Bytes in decimal megabytes (10^6 bytes, as npm and docs/packaging.md count). */
+const mb = (bytes: number) => `${(bytes / 1e6).toFixed(2)} MB`;
+const PACKAGING = join(ROOT, 'docs/packaging.md');
+
+/**
+ * A figure in MB that docs/packaging.md states (the first capture of `pattern`), in bytes.
+ * @throws {Error} when the page no longer says it (the page changed: the test must follow).
+ */
+function documentedBytes(pattern: RegExp): number {
+  const match = pattern.exec(readFileSync(PACKAGING, 'utf8').replace(/\s+/g, ' '));
+  if (match === null) throw new Error(`docs/packaging.md no longer matches ${pattern}`);
+  return Number(match[1]) * 1e6;
+}
+
+/** Whether a measured size is within 15% of the documented one. */
+const near = (actual: number, documented: number) => Math.abs(actual / documented - 1) <= 0.15;
 
 /** ESLint's JSON report of `args`, run in `cwd`, with its exit code. */
 async function eslintJson(cwd: string, args: string[]): Promise<{ code: number; findings: string[] }> {
@@ -198,10 +213,9 @@ describe('the tarballs', () => {
   });
 
   it("weigh what docs/packaging.md's table says, within 15%", () => {
-    const row = /^\| tarball \(`npm pack --dry-run`\) \| (\d+) kB, ([\d.]+) MB unpacked \| (\d+) kB, ([\d.]+) MB unpacked \|$/m.exec(readFileSync(join(ROOT, 'docs/packaging.md'), 'utf8'));
+    const row = /^\| tarball \(`npm pack --dry-run`\) \| (\d+) kB, ([\d.]+) MB unpacked \| (\d+) kB, ([\d.]+) MB unpacked \|$/m.exec(readFileSync(PACKAGING, 'utf8'));
     expect(row).not.toBeNull();
     const [pluginKb, pluginMb, runtimeKb, runtimeMb] = row!.slice(1).map(Number) as [number, number, number, number];
-    const near = (actual: number, documented: number) => Math.abs(actual / documented - 1) <= 0.15;
     expect({ size: plugin.size, unpacked: plugin.unpackedSize, ok: near(plugin.size, pluginKb * 1000) && near(plugin.unpackedSize, pluginMb * 1e6) }).toMatchObject({ ok: true });
     expect({ size: runtime.size, unpacked: runtime.unpackedSize, ok: near(runtime.size, runtimeKb * 1000) && near(runtime.unpackedSize, runtimeMb * 1e6) }).toMatchObject({ ok: true });
   });
@@ -458,6 +472,8 @@ describe('a JavaScript app, fixed by eslint --fix, installed for production', ()
         `the rest ${mb(total - client)} (redis-ttl-runtime ${mb(runtimeOnly)})`,
     );
     expect(total - client).toBeLessThanOrEqual(3 * MB);
+    const documented = documentedBytes(/redis-ttl-runtime itself ([\d.]+) MB/);
+    expect({ runtimeOnly, documented, near: near(runtimeOnly, documented) }).toMatchObject({ near: true });
 
     redisServer = await startRedisServer();
     const { stdout } = await exec(process.execPath, ['src/app.js'], { cwd: prod, env: { PATH: process.env.PATH, APP_REDIS_URL: redisServer.url, KEY_PREFIX: prefix }, timeout: 30_000 });
@@ -472,15 +488,21 @@ describe('a JavaScript app, fixed by eslint --fix, installed for production', ()
     }
   });
 
-  it('the plugin install, measured', () => {
+  it("the plugin install, measured: its own share is what docs/packaging.md says, within 15%", () => {
     const nodeModules = join(dir, 'node_modules');
     const pluginOnly = closure('eslint-plugin-redis-ttl', nodeModules);
     const eslint = closure('eslint', nodeModules);
     const own = [...pluginOnly].filter((d) => !eslint.has(d));
+    const ownBytes = own.reduce((n, d) => n + sizeOf(d), 0);
+    const treeSitter = sizeOf(installed('@vscode/tree-sitter-wasm', installed('eslint-plugin-redis-ttl', nodeModules, nodeModules), nodeModules));
+    const typescript = existsSync(join(nodeModules, 'typescript')) ? sizeOf(join(nodeModules, 'typescript')) : 0;
     console.log(
       `plugin install (eslint + the plugin + the runtime + ioredis): ${mb(sizeOf(nodeModules))}; the plugin and the dependencies ESLint does not bring: ` +
-        `${mb(own.reduce((n, d) => n + sizeOf(d), 0))} (eslint-plugin-redis-ttl itself ${mb(sizeOf(join(nodeModules, 'eslint-plugin-redis-ttl')))})`,
+        `${own.length} packages, ${mb(ownBytes)} (eslint-plugin-redis-ttl itself ${mb(sizeOf(join(nodeModules, 'eslint-plugin-redis-ttl')))}, ` +
+        `@vscode/tree-sitter-wasm ${mb(treeSitter)}); TypeScript, a peer npm installs: ${mb(typescript)}`,
     );
     expect(own.length).toBeGreaterThan(0);
+    const documented = { own: documentedBytes(/What the plugin brings besides ESLint's own: \d+ packages, ([\d.]+) MB/), treeSitter: documentedBytes(/`@vscode\/tree-sitter-wasm` is ([\d.]+) MB/) };
+    expect({ ownBytes, treeSitter, documented, near: near(ownBytes, documented.own) && near(treeSitter, documented.treeSitter) }).toMatchObject({ near: true });
   });
 });
