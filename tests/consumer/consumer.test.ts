@@ -269,6 +269,9 @@ describe('a TypeScript project', () => {
     expect(pkg.dependencies).toBeUndefined();
     const help = await sh('npx --no-install redis-ttl-audit --help', dir);
     expect(help.stdout).toContain('Usage: redis-ttl-audit [options]');
+    // the installed copy finds its own package.json: its docs link names its version's tag
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    expect(help.stdout).toContain(`Docs: https://github.com/eslint-plugin-redis-ttl/eslint-plugin-redis-ttl/blob/v${version}/docs/redis-ttl-audit.md\n`);
     await expect(sh('npx --no-install redis-ttl-audit --url redis://127.0.0.1:1 --timeout 2000', dir)).rejects.toMatchObject({
       code: 2,
       stderr: 'redis-ttl-audit: cannot connect to redis://127.0.0.1:1: connect ECONNREFUSED 127.0.0.1:1\n',
