@@ -299,12 +299,19 @@ describe('a TypeScript project', () => {
 
   it('the entry points type-check under moduleResolution node16, bundler and node10, every module their declarations import resolves, a wrong subpath does not', async () => {
     mkdirSync(join(dir, 'types'));
+    // docs/configuration.md's typed config, pasted as is: the exported types of settings and options
+    const typedConfig = docBlock('docs/configuration.md', '## TypeScript types', 'ts');
+    expect(typedConfig).toContain("type RedisTtlSettings } from 'eslint-plugin-redis-ttl'");
+    writeFileSync(join(dir, 'types/config.ts'), typedConfig);
     writeFileSync(
       join(dir, 'types/index.ts'),
       [
         "import redisTtl, { configs, type RedisTtlPlugin } from 'eslint-plugin-redis-ttl';",
         "import { analyzeLua, type LuaFinding } from 'eslint-plugin-redis-ttl/lua-lint';",
         "import { compileGlob, runAudit, type AuditReport } from 'eslint-plugin-redis-ttl/audit';",
+        "import type { EmbeddedLuaOptions, NoGetsetOptions, RedisTtlRuleOptions, RedisTtlSettings } from 'eslint-plugin-redis-ttl';",
+        "import type { AnalyzeOptions, LuaLintConfigFile } from 'eslint-plugin-redis-ttl/lua-lint';",
+        "export { default as config } from './config.js';",
         "// @ts-expect-error -- the runtime is the package redis-ttl-runtime now",
         "import { collect } from 'eslint-plugin-redis-ttl/runtime';",
         "// @ts-expect-error -- no such entry point",
@@ -316,10 +323,16 @@ describe('a TypeScript project', () => {
         "export const matches: boolean = compileGlob('a:*').test('a:1');",
         'export type Audit = typeof runAudit;',
         'export type Report = AuditReport;',
+        "export const noGetset: NoGetsetOptions = { fix: true, allowConstantKeys: false };",
+        "export const embedded: RedisTtlRuleOptions['embedded-lua'] = { rules: { 'no-persist': 'warn' }, persistentKeys: [2] } satisfies EmbeddedLuaOptions;",
+        "export const analyze: AnalyzeOptions = { strict: true, redisVersion: '7.0' };",
+        "export const luaLintConfig: LuaLintConfigFile = { rules: { 'key-must-come-from-keys': 'off' }, ignores: ['vendor/**'] };",
+        "// @ts-expect-error -- a misspelt setting is a type error",
+        "export const typo: RedisTtlSettings = { persistentKey: ['bull:*'] };",
         'export { collect, nothing };',
         '// an import that failed to resolve would make these `any`: refuse that',
         'type IsAny<T> = 0 extends 1 & T ? true : false;',
-        'export const notAny: [IsAny<typeof redisTtl>, IsAny<typeof analyzeLua>, IsAny<typeof runAudit>] = [false, false, false];',
+        'export const notAny: [IsAny<typeof redisTtl>, IsAny<typeof analyzeLua>, IsAny<typeof runAudit>, IsAny<RedisTtlSettings>, IsAny<LuaLintConfigFile>] = [false, false, false, false, false];',
         '',
       ].join('\n'),
     );
