@@ -9,14 +9,13 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { docsRef, docsUrl, packageVersion } from '../../cli/package-info.js';
-import { main as luaLintMain } from '../../lua-lint/cli/main.js';
 import { FORMATTERS } from '../../lua-lint/cli/formatters/index.js';
 import { DOCS_BASE_URL, RULES } from '../../lua-lint/rules.js';
 import { rules } from '../../rules/index.js';
 import { runCli } from '../audit/run-cli.js';
+import { runLuaLint } from '../lua-lint/run-cli.js';
 import { ROOT } from '../helpers/build.js';
 import { deadLink, REPOSITORY } from '../helpers/markdown.js';
 
@@ -29,16 +28,9 @@ function repositoryUrls(text: string): string[] {
 }
 
 async function luaLintHelp(): Promise<string> {
-  let out = '';
-  const code = await luaLintMain(['--help'], {
-    stdout: { write: (text: string) => (out += text) },
-    stderr: { write: () => true },
-    stdin: Readable.from([]),
-    cwd: ROOT,
-    env: {},
-  });
+  const { code, stdout } = await runLuaLint(['--help'], ROOT);
   expect(code).toBe(0);
-  return out;
+  return stdout;
 }
 
 /** The docs links the code emits, each with where it comes from. */
