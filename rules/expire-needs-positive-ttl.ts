@@ -14,12 +14,13 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { REJECTS_NON_POSITIVE_TTL } from '../semantics/commands.js';
 import { createRule } from './create-rule.js';
+import type { ExpireNeedsPositiveTtlOptions } from './options.js';
 import { keyLabel } from '../redis-calls/report.js';
 import { staticValue } from '../redis-calls/static.js';
 import { shortText, ttlArgumentsOf, ttlRisk, type TtlRisk } from '../redis-calls/ttl-value.js';
 
-/** Options of the rule. */
-export type Options = [{ checkParameters?: boolean }];
+/** Options of the rule (the options object's type is exported from the package root). */
+export type Options = [ExpireNeedsPositiveTtlOptions];
 /** Messages of the rule and of its suggestion. */
 export type MessageIds = 'literalDeletes' | 'literalRejected' | 'computed' | 'clampToOne';
 

@@ -12,7 +12,7 @@ import { AuditError, type AuditOptions, DEFAULT_AUDIT_OPTIONS, DEFAULT_TIMEOUT_M
 import { FORMAT_NAMES, type FormatName, formatReport } from '../format.js';
 import { redactUrl } from '../url.js';
 import { CliError } from '../../cli/errors.js';
-import { packageVersion } from '../../cli/package-info.js';
+import { docsUrl, packageVersion } from '../../cli/package-info.js';
 import { type CliOutput, type CliStreams, finishProgram, parseArguments, reportUserErrors } from '../../cli/process.js';
 import { createProgressBar } from './progress.js';
 
@@ -58,6 +58,9 @@ const DEFAULT_URL = 'redis://127.0.0.1:6379';
 export const EXIT_DECLINED = 3;
 
 
+/** The audit's docs page at the installed version's tag. */
+const AUDIT_DOCS_URL = docsUrl('docs/redis-ttl-audit.md');
+
 const EXAMPLES = `
 Examples:
   $ redis-ttl-audit --url redis://localhost:6379            every key, grouped by pattern
@@ -71,7 +74,7 @@ Read-only unless --fix-ttl, which only runs EXPIRE <key> <seconds> NX (Redis 7+)
 URL: redis[s]://[[user]:password@]host[:port][/db], also from REDIS_URL (default ${DEFAULT_URL}).
 Exit codes: 0 audited, 1 --fail-on-persistent found keys without TTL, 2 usage, connection,
 timeout or permission error, 3 the --fix-ttl confirmation was declined (nothing changed).
-Docs: https://github.com/eslint-plugin-redis-ttl/eslint-plugin-redis-ttl/blob/main/docs/redis-ttl-audit.md
+Docs: ${AUDIT_DOCS_URL}
 `;
 
 // No default value for repeatable options: commander would print "(default: [])" in the help.

@@ -12,7 +12,7 @@ import { readFile } from 'node:fs/promises';
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { checkOptions, describeValue, isPlainObject } from '../options.js';
-import type { LuaRuleId, Severity } from '../types.js';
+import type { LuaRuleId, Severity, SeverityName } from '../types.js';
 import { CliError, describeFsError } from '../../cli/errors.js';
 import { compileIgnoreGlob } from './ignore.js';
 
@@ -39,7 +39,41 @@ export interface LuaLintConfig {
   redisVersion?: string;
 }
 
-const ALLOWED_PROPERTIES = ['rules', 'persistentKeys', 'ignores', 'includeRoot', 'allowOptionalTtl', 'strict', 'redisVersion'] as const;
+/**
+ * The file `lua-lint.config.json` as written (exported from `eslint-plugin-redis-ttl/lua-lint`, to
+ * type a config written from a script). Any other property is an error naming it.
+ */
+export interface LuaLintConfigFile {
+  /** A JSON schema reference for editors; allowed and ignored. */
+  $schema?: string;
+  /** Severity per rule id: `'off'` / 0, `'warn'` / 1, `'error'` / 2. Rules not named keep their default. */
+  rules?: Partial<Record<LuaRuleId, Severity | SeverityName>>;
+  /**
+   * Keys persistent on purpose: 1-based `KEYS` indices (`2` is `KEYS[2]`) or spellings with `*`
+   * (`'job_key'`, `'KEYS[*]'`), as `--persistent`. Default `[]`.
+   */
+  persistentKeys?: Array<string | number>;
+  /**
+   * Globs of files not to lint, relative to the config file's folder (`'vendor/**'`); no `!`
+   * negation. Default `[]`.
+   */
+  ignores?: string[];
+  /** Where `--- @include` files are also looked up, relative to the config file's folder, as `--include-root`. */
+  includeRoot?: string;
+  /**
+   * Leave out a leak that happens only where the caller passed no TTL. Default `true` (`false` in
+   * strict mode); `false` reports it.
+   */
+  allowOptionalTtl?: boolean;
+  /** Strict mode, as `--strict`: also report an ARGV TTL the script never checks. Default `false`. */
+  strict?: boolean;
+  /** The oldest Redis server the scripts run on (`'6.2'`, `'7.0.15'`), as `--redis-version`. Default: unset. */
+  redisVersion?: string;
+}
+
+/** The properties of {@link LuaLintConfigFile} besides `$schema`: any other is an error. */
+export const CONFIG_PROPERTIES = ['rules', 'persistentKeys', 'ignores', 'includeRoot', 'allowOptionalTtl', 'strict', 'redisVersion'] as const satisfies ReadonlyArray<keyof LuaLintConfigFile>;
+const ALLOWED_PROPERTIES = CONFIG_PROPERTIES;
 
 /** An empty config whose ignores (none) are relative to `cwd`. */
 export function emptyConfig(cwd: string): LuaLintConfig {

@@ -21,6 +21,7 @@ import { type LintTarget, decodeSource, expandPatterns, readSourceFile, readStre
 import { FORMAT_NAMES, loadFormatter, type FormatName } from './formatters/load.js';
 import { createIgnoreMatcher } from './ignore.js';
 import { packageVersion } from '../../cli/package-info.js';
+import { CLI_DOCS_URL } from './package-info.js';
 import { displayPath } from './paths.js';
 import { chooseOptimization } from './tiering.js';
 import { hostLanguageOf } from '../hosts/extensions.js';
@@ -93,7 +94,7 @@ ${wrap(RULE_IDS.join(', '), 76, '  ')}
 Config: the nearest ${CONFIG_FILE_NAME} up from the working directory, e.g.
   { "rules": { "key-must-come-from-keys": "off" }, "persistentKeys": [2], "ignores": ["vendor/**"] }
 Exit codes: 0 no errors, 1 errors or too many warnings, 2 usage, file or config error.
-Docs: https://github.com/eslint-plugin-redis-ttl/eslint-plugin-redis-ttl/blob/main/docs/lua-lint.md
+Docs: ${CLI_DOCS_URL}
 `;
 
 // No default value for repeatable options: commander would print "(default: [])" in the help.

@@ -1,6 +1,7 @@
 // Unit tests of the CLI's pure parts: the five formatters on hand-made results (exact output),
 // the config validation and the ignore globs. The end-to-end behaviour is in cli.test.ts.
 import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { shouldUseColor } from '../../lua-lint/cli/color.js';
@@ -11,6 +12,8 @@ import { compileIgnoreGlob, createIgnoreMatcher } from '../../lua-lint/cli/ignor
 import { createResult, errorsOnly, withCounts, type LintResult } from '../../lua-lint/cli/results.js';
 import { RULE_IDS, RULES } from '../../lua-lint/rules.js';
 
+/** The package's version: the docs links name its tag. */
+const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 const cwd = path.resolve('/repo');
 const limiter = path.join(cwd, 'scripts', 'limiter.lua');
 const ok = path.join(cwd, 'scripts', 'ok.lua');
@@ -176,13 +179,13 @@ describe('sarif', () => {
     expect(driver?.rules[0]).toEqual({
       id: 'write-path-needs-ttl',
       shortDescription: { text: RULES['write-path-needs-ttl'].description },
-      helpUri: 'https://github.com/eslint-plugin-redis-ttl/eslint-plugin-redis-ttl/blob/main/docs/rules/write-path-needs-ttl.md',
+      helpUri: `https://github.com/eslint-plugin-redis-ttl/eslint-plugin-redis-ttl/blob/v${VERSION}/docs/rules/write-path-needs-ttl.md`,
       defaultConfiguration: { level: 'error' },
     });
     const keys = driver?.rules.find((rule) => rule.id === 'key-must-come-from-keys');
     expect(keys?.defaultConfiguration).toEqual({ level: 'warning' });
     expect(driver?.rules.at(-1)?.helpUri).toBe(
-      'https://github.com/eslint-plugin-redis-ttl/eslint-plugin-redis-ttl/blob/main/docs/lua-lint.md#parse-errors',
+      `https://github.com/eslint-plugin-redis-ttl/eslint-plugin-redis-ttl/blob/v${VERSION}/docs/lua-lint.md#parse-errors`,
     );
     expect(run?.originalUriBaseIds).toEqual({ '%SRCROOT%': { uri: pathToFileURL(`${cwd}/`).href } });
     expect(run?.columnKind).toBe('utf16CodeUnits');
