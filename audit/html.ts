@@ -36,7 +36,7 @@ header { background: #1d2330; color: #fff; padding: 18px 28px; }
 header h1 { margin: 0 0 4px; font-size: 20px; font-weight: 600; }
 header p { margin: 0; color: #c9d1e0; }
 main { padding: 8px 28px 40px; max-width: 1500px; }
-section { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 14px 18px; margin: 16px 0; }
+section { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 14px 18px; margin: 16px 0; overflow-x: auto; }
 h2 { font-size: 16px; margin: 0 0 10px; }
 h2 .count { color: var(--muted); font-weight: 400; }
 .cards { display: flex; gap: 12px; flex-wrap: wrap; margin-top: 16px; }
@@ -51,7 +51,8 @@ th { font-weight: 600; color: var(--muted); white-space: nowrap; }
 th.sortable { cursor: pointer; }
 th.sortable:hover { color: var(--ink); }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-td.pattern, .key { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 13px; word-break: break-all; }
+td.pattern, .key { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 13px; overflow-wrap: anywhere; }
+td.pattern { min-width: 16em; max-width: 36em; }
 td.bad { color: var(--no-ttl); font-weight: 600; }
 a { color: #1f5fbf; }
 .site { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 12.5px; white-space: nowrap; }
