@@ -160,63 +160,41 @@ function rest(shape: CompiledShape, key: string, i: number, pos: number, end: nu
   return false;
 }
 
-/** A node of the radix tree over the shapes' leading literals. */
-interface Node<T> {
-  /** The text of the edge from the parent. */
-  label: string;
-  children: Map<number, Node<T>>;
-  /** Shapes whose leading literal ends exactly here. */
-  own: Entry<T>[];
-  /** Every shape whose leading literal is a prefix of the path to here, most specific first (set where `own` is not empty, and at the root). */
-  candidates: Entry<T>[] | null;
-}
-
 interface Entry<T> {
   compiled: CompiledShape;
   value: T;
+  /** Position in the order of specificity over all the shapes of the index (0: the most specific). */
+  rank: number;
 }
 
-/** A shape left out of a {@link ShapeIndex}, and why. */
-export interface SkippedShape<T> {
-  shape: string;
-  value: T;
-  reason: string;
+/** A node of a radix tree over the shapes' leading (or, reversed, trailing) literals. */
+interface Node<T> {
+  /** The text of the edge from the parent (reversed in a tree of trailing literals). */
+  label: string;
+  children: Map<number, Node<T>>;
+  /** Shapes whose literal ends exactly here. */
+  own: Entry<T>[];
+  /** Every shape whose literal is on the path to here, most specific first (set where `own` is not empty, and at the root). */
+  candidates: Entry<T>[] | null;
 }
 
 /**
- * Shapes compiled once, for matching millions of keys: `match(key)` returns the value of the
- * most specific shape that matches it ({@link compareSpecificity}), or undefined.
- * Shapes {@link tooBroad} are left out (listed in `skipped`).
+ * A radix tree over one literal of each shape: the leading one, or (`reverse`) the trailing one
+ * read from the end. `candidates(key)` gives, most specific first, the shapes whose literal the
+ * key starts (ends) with: a few map lookups per key, however many shapes.
  */
-export class ShapeIndex<T> {
+class LiteralTree<T> {
   private readonly root: Node<T> = { label: '', children: new Map(), own: [], candidates: null };
-  /** Shapes left out: too broad to attribute keys. */
-  readonly skipped: SkippedShape<T>[] = [];
-  /** How many shapes are used. */
-  readonly size: number;
 
-  /** @param shapes live shapes (keyPrefix + shape) with the value `match` returns for each */
-  constructor(shapes: Iterable<{ shape: string; value: T }>) {
-    const floating: Entry<T>[] = [];
-    let size = 0;
-    for (const { shape, value } of shapes) {
-      const compiled = compileShape(shape);
-      const reason = tooBroad(compiled);
-      if (reason !== undefined) {
-        this.skipped.push({ shape: compiled.shape, value, reason });
-        continue;
-      }
-      size += 1;
-      const entry = { compiled, value };
-      if (compiled.literals[0] === '') floating.push(entry);
-      else this.insert(compiled.literals[0]!, entry);
-    }
-    this.size = size;
-    this.root.own.push(...floating);
-    this.finish(this.root, []);
+  constructor(private readonly reverse: boolean) {}
+
+  /** The i-th character of `text` in the tree's reading direction. */
+  private at(text: string, i: number): number {
+    return this.reverse ? text.charCodeAt(text.length - 1 - i) : text.charCodeAt(i);
   }
 
-  private insert(text: string, entry: Entry<T>): void {
+  add(literal: string, entry: Entry<T>): void {
+    const text = this.reverse ? [...literal].reverse().join('') : literal;
     let node = this.root;
     let pos = 0;
     for (;;) {
@@ -233,7 +211,7 @@ export class ShapeIndex<T> {
       let common = 0;
       while (common < child.label.length && pos + common < text.length && child.label.charCodeAt(common) === text.charCodeAt(pos + common)) common += 1;
       if (common < child.label.length) {
-        // split the edge: parent -> middle (common part) -> child (the rest)
+        // split the edge: node -> middle (the common part) -> child (the rest)
         const middle: Node<T> = { label: child.label.slice(0, common), children: new Map(), own: [], candidates: null };
         child.label = child.label.slice(common);
         middle.children.set(child.label.charCodeAt(0), child);
@@ -246,28 +224,95 @@ export class ShapeIndex<T> {
     }
   }
 
-  private finish(node: Node<T>, inherited: Entry<T>[]): void {
+  /** Sorts the candidate lists; call once, after the last `add`. */
+  finish(node: Node<T> = this.root, inherited: Entry<T>[] = []): void {
     let here = inherited;
     if (node.own.length > 0 || node === this.root) {
-      here = [...inherited, ...node.own].sort((a, b) => compareSpecificity(a.compiled, b.compiled));
+      here = [...inherited, ...node.own].sort((a, b) => a.rank - b.rank);
       node.candidates = here;
     }
     for (const child of node.children.values()) this.finish(child, here);
   }
 
-  /** The value of the most specific shape matching `key`, or undefined. */
-  match(key: string): T | undefined {
+  /** The shapes whose literal `key` starts (ends) with, most specific first. */
+  candidates(key: string): Entry<T>[] {
     let node = this.root;
     let candidates = node.candidates!;
     let pos = 0;
     for (;;) {
-      const child = node.children.get(key.charCodeAt(pos));
-      if (child === undefined || !key.startsWith(child.label, pos)) break;
-      pos += child.label.length;
+      const child = node.children.get(this.at(key, pos));
+      if (child === undefined) break;
+      const { label } = child;
+      if (pos + label.length > key.length) break;
+      let j = 0;
+      while (j < label.length && label.charCodeAt(j) === this.at(key, pos + j)) j += 1;
+      if (j < label.length) break;
+      pos += label.length;
       node = child;
       if (node.candidates !== null) candidates = node.candidates;
     }
-    for (const { compiled, value } of candidates) if (matchShape(compiled, key)) return value;
+    return candidates;
+  }
+}
+
+/** A shape left out of a {@link ShapeIndex}, and why. */
+export interface SkippedShape<T> {
+  shape: string;
+  value: T;
+  reason: string;
+}
+
+/**
+ * Shapes compiled once, for matching millions of keys: `match(key)` returns the value of the
+ * most specific shape that matches it ({@link compareSpecificity}), or undefined.
+ * Shapes {@link tooBroad} are left out (listed in `skipped`).
+ *
+ * A shape with a leading literal is found through a radix tree of leading literals; one that
+ * starts with `*` (an unknown key prefix: `*:jobs`) through a tree of trailing literals read from
+ * the end. Only a shape with `*` at both ends (`*session:*`, `*stat*failed*`) is tried on every
+ * key.
+ */
+export class ShapeIndex<T> {
+  private readonly prefixes = new LiteralTree<T>(false);
+  private readonly suffixes = new LiteralTree<T>(true);
+  /** Shapes left out: too broad to attribute keys. */
+  readonly skipped: SkippedShape<T>[] = [];
+  /** How many shapes are used. */
+  readonly size: number;
+
+  /** @param shapes live shapes (keyPrefix + shape) with the value `match` returns for each */
+  constructor(shapes: Iterable<{ shape: string; value: T }>) {
+    const entries: Entry<T>[] = [];
+    for (const { shape, value } of shapes) {
+      const compiled = compileShape(shape);
+      const reason = tooBroad(compiled);
+      if (reason === undefined) entries.push({ compiled, value, rank: 0 });
+      else this.skipped.push({ shape: compiled.shape, value, reason });
+    }
+    entries.sort((a, b) => compareSpecificity(a.compiled, b.compiled));
+    for (const [rank, entry] of entries.entries()) {
+      entry.rank = rank;
+      const { literals } = entry.compiled;
+      // the trailing tree's root holds the shapes with `*` at both ends: candidates for every key
+      if (literals[0] !== '') this.prefixes.add(literals[0]!, entry);
+      else this.suffixes.add(literals[literals.length - 1]!, entry);
+    }
+    this.prefixes.finish();
+    this.suffixes.finish();
+    this.size = entries.length;
+  }
+
+  /** The value of the most specific shape matching `key`, or undefined. */
+  match(key: string): T | undefined {
+    const a = this.prefixes.candidates(key);
+    const b = this.suffixes.candidates(key);
+    // the two lists merged by rank: the first shape that matches is the most specific
+    let i = 0;
+    let j = 0;
+    while (i < a.length || j < b.length) {
+      const entry = j >= b.length || (i < a.length && a[i]!.rank < b[j]!.rank) ? a[i++]! : b[j++]!;
+      if (matchShape(entry.compiled, key)) return entry.value;
+    }
     return undefined;
   }
 }
