@@ -5,7 +5,7 @@
  * beyond its count in the baseline (a pattern absent from the baseline counts from 0; patterns
  * whose inventory shape is declared persistent are never a failure).
  */
-import { readFile } from 'node:fs/promises';
+import { readText } from '../inventory/format.js';
 import { AuditError, type PatternReport, type SampleEstimate } from './audit.js';
 
 /** A pattern's counts in the baseline (estimates when the baseline was a sample that stopped early). */
@@ -66,6 +66,31 @@ export interface Growth {
   patterns: GrowthRow[];
 }
 
+/**
+ * A pattern's counts; when `sampled`, scaled to the whole keyspace by the pattern's
+ * `estimatedKeys / keys` (keys without TTL and memory in the same proportion).
+ */
+function counts(p: { keys: number; noTtl: number; memoryBytes: number | null; estimatedKeys?: number | undefined }, sampled: boolean): BaselinePattern {
+  const scale = sampled && p.estimatedKeys !== undefined && p.keys > 0 ? p.estimatedKeys / p.keys : 1;
+  return { keys: Math.round(p.keys * scale), noTtl: Math.round(p.noTtl * scale), memoryBytes: p.memoryBytes === null ? null : Math.round(p.memoryBytes * scale) };
+}
+
+/**
+ * Adds a pattern's counts to `map` (one pattern name may come twice: a shape's and a folded
+ * pattern's spelling can coincide); `persistent` holds only when it holds for both.
+ */
+function addCounts<E extends { persistent?: boolean }>(map: Map<string, BaselinePattern & E>, pattern: string, add: BaselinePattern, extra: E): void {
+  const existing = map.get(pattern);
+  if (existing === undefined) {
+    map.set(pattern, { ...add, ...extra });
+    return;
+  }
+  existing.keys += add.keys;
+  existing.noTtl += add.noTtl;
+  existing.memoryBytes = existing.memoryBytes === null || add.memoryBytes === null ? null : existing.memoryBytes + add.memoryBytes;
+  if (existing.persistent !== undefined) existing.persistent &&= extra.persistent === true;
+}
+
 /** `<file>: <JSON path>: <problem>` as an AuditError (the CLI exits with 2). */
 function bad(source: string, where: string, problem: string): AuditError {
   return new AuditError(`${source}: ${where}${where === '' ? '' : ': '}${problem}`);
@@ -106,19 +131,7 @@ export function parseBaseline(text: string, source: string): Baseline {
     const noTtl = count(source, `${where}.noTtl`, p.noTtl);
     const memoryBytes = p.memoryBytes === null || p.memoryBytes === undefined ? null : count(source, `${where}.memoryBytes`, p.memoryBytes);
     const estimatedKeys = p.estimatedKeys === undefined ? undefined : count(source, `${where}.estimatedKeys`, p.estimatedKeys);
-    const scale = sampled && estimatedKeys !== undefined && keys > 0 ? estimatedKeys / keys : 1;
-    const scaled = { keys: Math.round(keys * scale), noTtl: Math.round(noTtl * scale), memoryBytes: memoryBytes === null ? null : Math.round(memoryBytes * scale) };
-    const existing = patterns.get(p.pattern);
-    patterns.set(
-      p.pattern,
-      existing === undefined
-        ? scaled
-        : {
-            keys: existing.keys + scaled.keys,
-            noTtl: existing.noTtl + scaled.noTtl,
-            memoryBytes: existing.memoryBytes === null || scaled.memoryBytes === null ? null : existing.memoryBytes + scaled.memoryBytes,
-          },
-    );
+    addCounts(patterns, p.pattern, counts({ keys, noTtl, memoryBytes, estimatedKeys }, sampled), {});
   }
   const totals = report.totals as { memoryBytes?: unknown } | undefined;
   const memory = typeof totals === 'object' && totals !== null && typeof totals.memoryBytes === 'number';
@@ -130,14 +143,9 @@ export function parseBaseline(text: string, source: string): Baseline {
  * @throws {AuditError} when the file cannot be read or is not a report
  */
 export async function readBaselineFile(file: string): Promise<Baseline> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw bad(file, '', `cannot read the baseline (${code === 'ENOENT' ? 'file not found' : code === 'EISDIR' ? 'is a directory' : (error as Error).message})`);
-  }
-  return parseBaseline(text, file);
+  const read = await readText(file);
+  if ('problem' in read) throw bad(file, '', `cannot read the baseline (${read.problem})`);
+  return parseBaseline(read.text, file);
 }
 
 /**
@@ -161,22 +169,7 @@ export function compareWithBaseline(
 ): Growth {
   const sampled = sample?.stoppedEarly === true;
   const now = new Map<string, BaselinePattern & { persistent: boolean }>();
-  for (const p of patterns) {
-    const scale = sampled && p.estimatedKeys !== undefined && p.keys > 0 ? p.estimatedKeys / p.keys : 1;
-    const existing = now.get(p.pattern);
-    const row = { keys: Math.round(p.keys * scale), noTtl: Math.round(p.noTtl * scale), memoryBytes: p.memoryBytes === null ? null : Math.round(p.memoryBytes * scale), persistent: persistent(p) };
-    now.set(
-      p.pattern,
-      existing === undefined
-        ? row
-        : {
-            keys: existing.keys + row.keys,
-            noTtl: existing.noTtl + row.noTtl,
-            memoryBytes: existing.memoryBytes === null || row.memoryBytes === null ? null : existing.memoryBytes + row.memoryBytes,
-            persistent: existing.persistent && row.persistent,
-          },
-    );
-  }
+  for (const p of patterns) addCounts(now, p.pattern, counts(p, sampled), { persistent: persistent(p) });
   const names = new Set([...now.keys(), ...baseline.patterns.keys()]);
   const rows: GrowthRow[] = [];
   for (const pattern of names) {

@@ -192,14 +192,22 @@ export function parseInventory(text: string, source: string): InventoryDocument 
  * @throws {InventoryError} when the file cannot be read, is not JSON, or is not an inventory
  */
 export async function readInventoryFile(file: string): Promise<InventoryDocument> {
-  let text: string;
+  const read = await readText(file);
+  if ('problem' in read) throw new InventoryError(file, '', `cannot read the inventory (${read.problem})`);
+  return parseInventory(read.text, file);
+}
+
+/**
+ * A file's text (UTF-8), or why it cannot be read, in a few words: `file not found`,
+ * `is a directory`, or the system's message.
+ */
+export async function readText(file: string): Promise<{ text: string } | { problem: string }> {
   try {
-    text = await readFile(file, 'utf8');
+    return { text: await readFile(file, 'utf8') };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new InventoryError(file, '', `cannot read the inventory (${code === 'ENOENT' ? 'file not found' : code === 'EISDIR' ? 'is a directory' : (error as Error).message})`);
+    return { problem: code === 'ENOENT' ? 'file not found' : code === 'EISDIR' ? 'is a directory' : (error as Error).message };
   }
-  return parseInventory(text, file);
 }
 
 /** The JSON text of a document, as a producer should write it: two-space indents, a final newline. */
