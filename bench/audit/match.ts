@@ -14,6 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { foldKey, PatternCache } from '../../audit/fold.js';
 import { ShapeIndex } from '../../inventory/match.js';
 import { hashIdentity } from '../../runtime/keys.js';
+import { type BenchRun, medianNsPerKey } from './rounds.js';
 
 const keys: string[] = [];
 for (let i = 0; i < 200_000; i += 1) {
@@ -35,7 +36,7 @@ const index = new ShapeIndex(shapes.map((shape, id) => ({ shape, value: id })));
 // tried on every key
 const unknownPrefix = new ShapeIndex([...shapes, ...Array.from({ length: 50 }, (_, i) => `*worker${i}:*`)].map((shape, id) => ({ shape, value: id })));
 
-const runs: [string, () => number][] = [
+const runs: BenchRun[] = [
   ['foldKey (no inventory: every key folded)', () => keys.reduce((n, key) => n + foldKey(key).length, 0)],
   [
     'PatternCache.fold (what the scan does)',
@@ -58,23 +59,9 @@ const runs: [string, () => number][] = [
   ],
 ];
 
-const times = new Map<string, number[]>(runs.map(([name]) => [name, []]));
-const outputs = new Map<string, number>();
-for (let round = 0; round < 6; round += 1) {
-  for (let k = 0; k < runs.length; k += 1) {
-    const [name, run] = runs[(k + round) % runs.length]!;
-    const started = process.cpuUsage();
-    outputs.set(name, run());
-    const used = process.cpuUsage(started);
-    if (round > 0) times.get(name)!.push(((used.user + used.system) * 1000) / keys.length);
-  }
-}
-const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
-const base = median(times.get(runs[1]![0])!);
+const results = medianNsPerKey(runs, keys.length);
+const base = results.get(runs[1]![0])!.ns;
 console.log(`keys matched: ${keys.filter((key) => index.match(key) !== undefined).length.toLocaleString('en-US')} of ${keys.length.toLocaleString('en-US')}`);
 console.log('| run | ns per key (median of 5) | / PatternCache.fold |');
 console.log('| --- | ---: | ---: |');
-for (const [name] of runs) {
-  const ns = median(times.get(name)!);
-  console.log(`| ${name} | ${Math.round(ns)} | ${(ns / base).toFixed(2)} |`);
-}
+for (const [name, { ns }] of results) console.log(`| ${name} | ${Math.round(ns)} | ${(ns / base).toFixed(2)} |`);
