@@ -135,7 +135,7 @@ export function formatTable(report: AuditReport, context: FormatContext): string
     })
     .filter((line) => line !== undefined);
   if (examples.length > 0) out.push('', 'Examples:', ...examples);
-  out.push(...findingsLines(report), ...growthLines(report, context));
+  out.push(...findingsLines(report, context.top), ...growthLines(report, context));
 
   if (report.sample !== null) {
     const s = report.sample;
@@ -196,29 +196,35 @@ export function formatTable(report: AuditReport, context: FormatContext): string
   return out.join('\n');
 }
 
-/** The three sections of an audit with an inventory (nothing without one). */
-function findingsLines(report: AuditReport): string[] {
+/** The three sections of an audit with an inventory (nothing without one), each cut after `top` patterns. */
+function findingsLines(report: AuditReport, top: number): string[] {
   const findings = report.findings;
   if (findings === null) return [];
   const out: string[] = [];
+  const more = (list: readonly unknown[]) => {
+    if (list.length > top) out.push(`  ... and ${list.length - top} more (--top, or --format json, csv or html for all).`);
+  };
   const eg = (keys: readonly string[]) => (keys.length === 0 ? '' : `, e.g. ${keys.join(', ')}`);
   const heading = (title: string, n: number) => out.push('', `${title}: ${n === 0 ? 'none' : count(n, 'pattern')}`);
   heading('Leaking (keys without TTL)', findings.leaking.length);
-  for (const f of findings.leaking) {
+  for (const f of findings.leaking.slice(0, top)) {
     const why = f.cause === 'unwritten' ? ', written by no code' : f.cause === 'unexplained' ? ', though every write sets a TTL' : '';
     out.push(`  ${f.pattern}: ${int(f.noTtl)} of ${count(f.keys, 'key')} without TTL${why}${eg(f.examples)}`);
     for (const site of f.writtenBy) out.push(`    ${siteLine(site)}`);
   }
+  more(findings.leaking);
   heading('Written by no code (another service, or code removed since)', findings.unwritten.length);
-  for (const f of findings.unwritten) {
+  for (const f of findings.unwritten.slice(0, top)) {
     out.push(`  ${f.pattern}: ${count(f.keys, 'key')}, ${int(f.noTtl)} without TTL${eg(f.examples)}`);
     for (const site of f.readBy) out.push(`    read at ${siteText(site)} ${site.command}`);
   }
+  more(findings.unwritten);
   heading('TTL missing though every write sets one (a path the analysis does not see: worth a bug report)', findings.unexplained.length);
-  for (const f of findings.unexplained) {
+  for (const f of findings.unexplained.slice(0, top)) {
     out.push(`  ${f.pattern}: ${int(f.noTtl)} of ${count(f.keys, 'key')} without TTL${eg(f.examples)}`);
     for (const site of f.writtenBy) out.push(`    ${siteLine(site)}`);
   }
+  more(findings.unexplained);
   if (findings.persistent.length > 0) {
     out.push('', `Kept without TTL on purpose (persistent shapes): ${findings.persistent.map((p) => `${p.pattern} (${int(p.noTtl)})`).join(', ')}`);
   }

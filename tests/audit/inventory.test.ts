@@ -188,6 +188,14 @@ describe.skipIf(ownServerOnly)('--inventory', () => {
       'Kept without TTL on purpose (persistent shapes): config:flags (1)',
     ]);
     expect(lines.find((l) => l.startsWith('  rl:{*}:count: 1 of 7'))).toBe('  rl:{*}:count: 1 of 7 keys without TTL, e.g. rl:{user0}:count');
+    // --top cuts the sections too
+    const top = (await runCli(['--url', url, '--inventory', inventoryFile, '--top', '2'])).stdout.split('\n');
+    const leaking = top.slice(top.indexOf('Leaking (keys without TTL): 6 patterns'), top.indexOf('Written by no code (another service, or code removed since): 3 patterns'));
+    expect(leaking.filter((l) => /^ {2}\S/.test(l))).toEqual([
+      expect.stringMatching(/^ {2}session:\*: 8 of 8 keys/),
+      expect.stringMatching(/^ {2}legacy:\*: 4 of 4 keys/),
+      '  ... and 4 more (--top, or --format json, csv or html for all).',
+    ]);
   });
 
   it('puts the first site, the count and the sections of a pattern in csv', async () => {
