@@ -266,7 +266,7 @@ function growthSection(report: AuditReport): string {
     growth.failOnGrowth === null
       ? ''
       : growth.patterns.some((r) => r.exceeded)
-        ? `<p class="fail">--fail-on-growth ${growth.failOnGrowth}: ${growth.patterns.filter((r) => r.exceeded).length} pattern(s) grew by more than ${escapeHtml(count(growth.failOnGrowth, 'key'))} without TTL.</p>`
+        ? `<p class="fail">--fail-on-growth ${growth.failOnGrowth}: ${escapeHtml(count(growth.patterns.filter((r) => r.exceeded).length, 'pattern'))} grew by more than ${escapeHtml(count(growth.failOnGrowth, 'key'))} without TTL.</p>`
         : `<p class="ok">--fail-on-growth ${growth.failOnGrowth}: no pattern grew by more than ${escapeHtml(count(growth.failOnGrowth, 'key'))} without TTL.</p>`;
   return (
     `<section id="growth"><h2>Growth since ${escapeHtml(growth.baseline.file)}${growth.baseline.target === null ? '' : ` <span class="count">(${escapeHtml(growth.baseline.target)})</span>`}${growth.estimated ? ' <span class="count">estimated</span>' : ''}</h2>${verdict}` +

@@ -80,8 +80,14 @@ beforeAll(async () => {
   for (const file of ['store.ts', 'cache.ts', 'limiter.ts']) writeFileSync(path.join(work, 'src', file), '// source\n');
   writeFileSync(path.join(work, 'build', 'keys.json'), serializeInventory(inventory));
   const url = `${redis.url().replace(/\/\d*$/, '')}/${DB}`;
-  const run = await runCli(['--url', url, '--inventory', path.join(work, 'build', 'keys.json'), '--format', 'html', '--output', page]);
-  expect(run).toEqual({ code: 0, stdout: '', stderr: '' });
+  const inventoryArgs = ['--url', url, '--inventory', path.join(work, 'build', 'keys.json')];
+  // a baseline without the last 20 sessions: the page shows their growth, over --fail-on-growth 10
+  const baseline = path.join(work, 'before.json');
+  expect(await runCli([...inventoryArgs, '--format', 'json', '--output', baseline])).toEqual({ code: 0, stdout: '', stderr: '' });
+  for (let i = 40; i < 60; i += 1) await r.set(`session:${(0xabc000 + i).toString(16)}`, 'x');
+  const run = await runCli([...inventoryArgs, '--format', 'html', '--output', page, '--baseline', baseline, '--fail-on-growth', '10']);
+  expect([run.code, run.stdout]).toEqual([1, '']);
+  expect(run.stderr).toMatch(/^redis-ttl-audit: --fail-on-growth 10: 'session:\*' has 20 more keys without TTL than .*before\.json \(40 -> 60\)/);
 }, 60_000);
 
 afterAll(async () => {
@@ -140,13 +146,13 @@ describe.skipIf(ownServerOnly)('--format html in Chromium', () => {
     const rows = tab.locator('#patterns-table tbody tr');
     expect(await rows.count()).toBe(9);
     expect(await rows.locator('td.pattern').allTextContents()).toEqual(['session:*', 'cache:page:*', 'rl:{*}:count', 'legacy:*', 'evil:*', ...[...HOSTILE].sort()]);
-    // bars: every pattern with keys without TTL (session 40, legacy 6, evil 3, cache 3, rl 3, 4 hostile keys)
+    // bars: every pattern with keys without TTL (session 60, legacy 6, evil 3, cache 3, rl 3, 4 hostile keys)
     expect(await tab.locator('#no-ttl-chart rect.bar').count()).toBe(9);
     expect(await tab.locator('#no-ttl-chart text.label').first().textContent()).toBe('session:*');
     // the histogram: no TTL, <1m, <1h, <1d, <7d, >=7d
     expect(await tab.locator('#ttl-histogram .hist-bar').count()).toBe(6);
     expect(await tab.locator('#ttl-histogram .hist-bar title').allTextContents()).toEqual([
-      'no TTL: 59 keys',
+      'no TTL: 79 keys',
       'TTL <1m: 19 keys',
       'TTL <1h: 10 keys',
       'TTL <1d: 0 keys',
@@ -164,6 +170,11 @@ describe.skipIf(ownServerOnly)('--format html in Chromium', () => {
     // following a link opens the source file next to the page's directory
     const target = await written.nth(0).locator('a.site').evaluate((a) => (a as unknown as { href: string }).href);
     expect(target).toBe(pathToFileURL(path.join(work, 'src', 'store.ts')).href);
+    // growth: every pattern of either run, session:* first, over the threshold
+    const growth = tab.locator('#growth tbody tr');
+    expect(await growth.count()).toBe(9);
+    expect(await growth.first().locator('td').allTextContents()).toEqual(['session:*', '40', '60', '40', '60', '+20', 'FAIL']);
+    expect(await tab.locator('#growth p.fail').textContent()).toBe('--fail-on-growth 10: 1 pattern grew by more than 10 keys without TTL.');
     // the three sections
     expect(await tab.locator('#leaking ul.findings > li').count()).toBe(9);
     expect(await tab.locator('#unwritten ul.findings > li').count()).toBe(5);
