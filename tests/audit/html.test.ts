@@ -58,8 +58,8 @@ let r: Redis;
 let context: BrowserContext | undefined;
 
 beforeAll(async () => {
-  r = redis.client({ db: DB });
   if (ownServerOnly) return;
+  r = redis.client({ db: DB });
   await r.flushdb();
   const p = r.pipeline();
   for (let i = 0; i < 40; i += 1) p.set(`session:${(0xabc000 + i).toString(16)}`, 'x');
