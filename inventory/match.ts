@@ -20,8 +20,9 @@
  * {@link compareSpecificity}.
  *
  * Cost: shapes are compiled once; a key walks a radix tree of the shapes' leading literal text
- * (a few map lookups) and is tested against the candidates in order of specificity, each test a
- * few `startsWith` / `indexOf` calls. The test never backtracks more than linearly per star (see
+ * and one of the trailing literals of the shapes that start with `*` (a few map lookups each),
+ * and is tested against the candidates in order of specificity, each test a few `startsWith` /
+ * `indexOf` calls; only shapes with `*` at both ends are tried on every key. The test never backtracks more than linearly per star (see
  * {@link matchShape}): keys are attacker-controlled strings.
  */
 
