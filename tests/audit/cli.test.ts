@@ -74,11 +74,11 @@ async function pttls(keys: string[]): Promise<number[]> {
 
 describe.skipIf(ownServerOnly)('report', () => {
   it('counts every key by folded pattern, with TTL buckets, in the json format', async () => {
-    await seed();
+    const { rlNoTtl } = await seed();
     const { code, report, stderr } = await runJson(['--url', url]);
     expect(stderr).toBe('');
     expect(code).toBe(0);
-    expect(Object.keys(report)).toEqual(['tool', 'version', 'target', 'cluster', 'nodes', 'totals', 'sample', 'patterns', 'warnings', 'notes', 'violations', 'fix']);
+    expect(Object.keys(report)).toEqual(['tool', 'version', 'target', 'cluster', 'nodes', 'totals', 'sample', 'patterns', 'warnings', 'notes', 'violations', 'fix', 'findings', 'growth']);
     expect(report.target).toBe(url);
     expect(report.totals).toMatchObject({ visited: 249, keys: 249, noTtl: 134, vanished: 0, changedType: 0, memoryBytes: null });
     expect(report.patterns.map((p) => [p.pattern, p.keys, p.noTtl, p.ttl])).toEqual([
@@ -89,16 +89,29 @@ describe.skipIf(ownServerOnly)('report', () => {
       ['big:blob:*', 3, 3, none],
       ['config:feature-flags', 1, 1, none],
     ]);
-    expect(report.patterns[2]).toEqual({
+    const rl = report.patterns[2]!;
+    expect(rl).toEqual({
       pattern: 'rl:fixed:v1:{*}:login',
+      shape: null,
+      writtenBy: null,
       keys: 40,
       noTtl: 10,
       memoryBytes: null,
       ttl: { ...none, '<1m': 30 },
       largest: [],
       idlest: [],
+      examples: rl.examples,
+      noTtlExamples: rl.noTtlExamples,
       noTtlShare: 0.25,
     });
+    // the first keys the scan met (SCAN's order is the hash table's): 3 of the pattern, 5 of those without TTL
+    expect(rl.examples).toHaveLength(3);
+    for (const key of rl.examples) expect(key).toMatch(/^rl:fixed:v1:\{Zk3pQ9xV2mN8bL4cR7tY\d\d\}:login$/);
+    expect(rl.noTtlExamples).toHaveLength(5);
+    expect(new Set(rl.noTtlExamples).size).toBe(5);
+    for (const key of rl.noTtlExamples) expect(rlNoTtl).toContain(key);
+    expect(report.findings).toBeNull();
+    expect(report.growth).toBeNull();
     expect(report.nodes).toHaveLength(1);
     expect(report.nodes[0]).toMatchObject({ dbsize: 249, maxmemory: 0, maxmemoryPolicy: 'noeviction', clusterEnabled: false });
     expect(report.nodes[0]!.version).toMatch(/^\d+\.\d+\.\d+$/);
@@ -166,15 +179,15 @@ describe.skipIf(ownServerOnly)('report', () => {
     const { code, stdout } = await runCli(['--url', url, '--format', 'csv', '--match', 'rl:*', '--match', 'user:1*', '--match', 'config:*']);
     expect(code).toBe(0);
     expect(CSV_COLUMNS.join(',')).toBe(
-      'pattern,keys,no_ttl,no_ttl_share,estimated_keys,memory_bytes,ttl_lt_1m,ttl_lt_1h,ttl_lt_1d,ttl_lt_7d,ttl_ge_7d,largest_key,largest_bytes,idlest_key,idlest_seconds',
+      'pattern,keys,no_ttl,no_ttl_share,estimated_keys,memory_bytes,ttl_lt_1m,ttl_lt_1h,ttl_lt_1d,ttl_lt_7d,ttl_ge_7d,largest_key,largest_bytes,idlest_key,idlest_seconds,shape,written_by,written_by_count,findings,no_ttl_before,no_ttl_growth',
     );
     // user:1*: 1, 10-19, 100-120 = 32 keys
     expect(stdout).toBe(
       [
         CSV_COLUMNS.join(','),
-        'rl:fixed:v1:{*}:login,40,10,0.25,,,30,0,0,0,0,,,,',
-        'user:*:profile,32,32,1,,,0,0,0,0,0,,,,',
-        'config:feature-flags,1,1,1,,,0,0,0,0,0,,,,',
+        'rl:fixed:v1:{*}:login,40,10,0.25,,,30,0,0,0,0,,,,,,,,,,',
+        'user:*:profile,32,32,1,,,0,0,0,0,0,,,,,,,,,,',
+        'config:feature-flags,1,1,1,,,0,0,0,0,0,,,,,,,,,,',
         '',
       ].join('\n'),
     );
@@ -183,7 +196,7 @@ describe.skipIf(ownServerOnly)('report', () => {
   it('quotes csv cells with commas and quotes', async () => {
     await r.set('tag:"a,b"', '1');
     const { stdout } = await runCli(['--url', url, '--format', 'csv']);
-    expect(stdout.split('\n')[1]).toBe('"tag:""a,b""",1,1,1,,,0,0,0,0,0,,,,');
+    expect(stdout.split('\n')[1]).toBe('"tag:""a,b""",1,1,1,,,0,0,0,0,0,,,,,,,,,,');
   });
 
   it('neutralises csv cells a spreadsheet would run as formulas (OWASP CSV injection)', async () => {
@@ -193,9 +206,9 @@ describe.skipIf(ownServerOnly)('report', () => {
     const { stdout } = await runCli(['--url', url, '--format', 'csv']);
     expect(stdout.split('\n').slice(1).sort()).toEqual([
       '',
-      `"'+SUM(A1:A2)",1,0,0,,,0,1,0,0,0,,,,`,
-      `"'=cmd|' /C calc'!A0",1,1,1,,,0,0,0,0,0,,,,`,
-      `"'@SUM(1+1)",1,0,0,,,0,1,0,0,0,,,,`,
+      `"'+SUM(A1:A2)",1,0,0,,,0,1,0,0,0,,,,,,,,,,`,
+      `"'=cmd|' /C calc'!A0",1,1,1,,,0,0,0,0,0,,,,,,,,,,`,
+      `"'@SUM(1+1)",1,0,0,,,0,1,0,0,0,,,,,,,,,,`,
     ]);
   });
 
@@ -627,7 +640,9 @@ describe.skipIf(ownServerOnly)('usage and connection errors', () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Usage: redis-ttl-audit [options]');
     expect(help.stdout).toContain("$ redis-ttl-audit --fail-on-persistent 'session:*'");
-    expect(help.stdout).toContain('Exit codes: 0 audited, 1 --fail-on-persistent found keys without TTL, 2 usage, connection,\ntimeout or permission error, 3 the --fix-ttl confirmation was declined (nothing changed).');
+    expect(help.stdout).toContain(
+      'Exit codes: 0 audited, 1 --fail-on-persistent found keys without TTL or --fail-on-growth was\nexceeded, 2 usage, file, connection, timeout or permission error, 3 the --fix-ttl confirmation\nwas declined (nothing changed).',
+    );
     const version = await runCli(['--version']);
     const packageJson = JSON.parse(readFileSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../package.json'), 'utf8')) as { version: string };
     expect(version).toEqual({ code: 0, stdout: `${packageJson.version}\n`, stderr: '' });
