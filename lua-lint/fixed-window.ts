@@ -13,7 +13,7 @@
  * `01-increment-with-expire.lua`) is not reported.
  */
 import type * as L from 'luaparse';
-import { expressionText, rangeOf } from './analyze.js';
+import { expressionText, rangeOf } from './walk/ast.js';
 import type { ScriptIndex } from './script-index.js';
 
 /** One finding, before positions: the EXPIRE call and the message. */

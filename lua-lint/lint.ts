@@ -4,7 +4,8 @@
  */
 import { keyPatternMatcher, type KeyPatternMatcher } from '../semantics/key-patterns.js';
 import { parseRedisVersion } from '../semantics/versions.js';
-import { walkScript, rangeOf } from './analyze.js';
+import { rangeOf } from './walk/ast.js';
+import { walkScript } from './walk/walker.js';
 import { mayHoldDirectives, readDirectives } from './directives.js';
 import { libraryLoadErrors } from './library.js';
 import { lineIndex } from '../text/lines.js';
