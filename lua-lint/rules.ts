@@ -2,6 +2,7 @@
  * The Lua rule ids, their default severities, one-line descriptions and docs pages. Shared by the
  * analyzer, the CLI (SARIF rule metadata, `--rule` validation) and the embedded-Lua ESLint rule.
  */
+import { nearestName } from './did-you-mean.js';
 import type { LuaRuleId, Severity, SeverityName } from './types.js';
 
 /** Where the rule pages live; `docsUrl(id)` appends `<id>.md`. */
@@ -79,6 +80,14 @@ export const RULE_IDS = Object.keys(RULES) as LuaRuleId[];
 /** Whether a string is a Lua rule id. */
 export function isLuaRuleId(id: string): id is LuaRuleId {
   return Object.prototype.hasOwnProperty.call(RULES, id);
+}
+
+/**
+ * The rule id a misspelt `id` most likely means (`no-getst` -> `no-getset`; see `nearestName`),
+ * or `undefined` when no rule id is close.
+ */
+export function nearestRuleId(id: string): LuaRuleId | undefined {
+  return nearestName(id, RULE_IDS) as LuaRuleId | undefined;
 }
 
 /**

@@ -119,6 +119,19 @@ describe('options', () => {
     );
   });
 
+  it('names the rule id a misspelt one most likely means', () => {
+    expect(() => ids(leaky, { rules: { 'no-getst': 'off' } as never })).toThrow(
+      new TypeError('analyzeLua: invalid options: rules.no-getst: unknown rule id; did you mean "no-getset"?'),
+    );
+    expect(() => ids(leaky, { rules: { 'Write-Path-Needs-TTL': 'off', 'key-must-come-from-key': 1 } as never })).toThrow(
+      new TypeError(
+        'analyzeLua: invalid options:\n' +
+          '  - rules.Write-Path-Needs-TTL: unknown rule id; did you mean "write-path-needs-ttl"?\n' +
+          '  - rules.key-must-come-from-key: unknown rule id; did you mean "key-must-come-from-keys"?',
+      ),
+    );
+  });
+
   it('accepts persistent keys as KEYS indices, spellings and wildcards', () => {
     expect(ids(leaky, { persistentKeys: [1, 'KEYS[2]'] })).toEqual(['key-must-come-from-keys@3', 'write-path-needs-ttl@3']);
     expect(ids(leaky, { persistentKeys: ['KEYS[*]', "KEYS[3]..':x'"] })).toEqual(['key-must-come-from-keys@3']);
@@ -441,7 +454,11 @@ describe('findings found by breaking the analyzer', () => {
     expect(invalid({ messageLine: 3 })).toEqual(['TypeError', 'analyzeLua: invalid options: messageLine: expected a function, got 3.']);
     expect(invalid({ persistentKey: [1] })).toEqual([
       'TypeError',
-      'analyzeLua: invalid options: unknown option "persistentKey" (known: rules, persistentKeys, allowOptionalTtl, strict, redisVersion, messageLine, messagePosition).',
+      'analyzeLua: invalid options: unknown option "persistentKey"; did you mean "persistentKeys"?',
+    ]);
+    expect(invalid({ severity: {} })).toEqual([
+      'TypeError',
+      'analyzeLua: invalid options: unknown option "severity" (known: rules, persistentKeys, allowOptionalTtl, strict, redisVersion, messageLine, messagePosition).',
     ]);
     expect(invalid('strict')).toEqual(['TypeError', 'analyzeLua: options must be an object, got "strict".']);
     expect(invalid({ persistentKeys: [1], redisVersion: ' 7.0 ' })).toBe('no throw');
