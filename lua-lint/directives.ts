@@ -11,7 +11,7 @@
  */
 import type { Comment } from 'luaparse';
 import type { LineIndex } from '../text/lines.js';
-import { RULE_IDS, isLuaRuleId, nearestRuleId } from './rules.js';
+import { isLuaRuleId, nearestRuleId } from './rules.js';
 
 /** The directives of one script. */
 export interface Directives {
@@ -57,7 +57,7 @@ const DIRECTIVE_WORD = /lua-lint-|redis-ttl/;
 
 /**
  * The message for `id`, unknown, in a `kind` comment: names the nearest rule id when one is close
- * ({@link nearestRuleId}: `no-getst`, `No-Getset`), else every rule id.
+ * ({@link nearestRuleId}: `no-getst`, `No-Getset`), else where the rule ids are listed.
  */
 export function unknownRuleMessage(id: string, kind: string): string {
   const nearest = nearestRuleId(id);
@@ -65,7 +65,7 @@ export function unknownRuleMessage(id: string, kind: string): string {
     kind === 'lua-lint-enable'
       ? 'enables nothing under that name, so a rule disabled above it stays disabled'
       : 'disables nothing under that name, so the finding it was written for stays reported';
-  return `Unknown rule '${id}' in ${kind}${nearest ? `; did you mean '${nearest}'?` : '.'} The comment ${effect}${nearest ? '.' : `. Rule ids: ${RULE_IDS.join(', ')}.`}`;
+  return `Unknown rule '${id}' in ${kind}${nearest ? `; did you mean '${nearest}'?` : '.'} The comment ${effect}${nearest ? '.' : '. The rule ids are listed in docs/lua-lint.md#rules.'}`;
 }
 
 function splitIds(text: string): Set<string> | null {

@@ -111,7 +111,7 @@ export abstract class CommandEffects extends Findings {
       if (!pcall && state?.exists !== 'no') {
         const existing = state?.exists === 'yes' || !key ? st : this.raising(st, ctx);
         if (existing !== st) setKey(existing, key!.id, withKey(state!, { exists: 'yes' }));
-        this.raise(existing, ctx, key ? { kind: 'command-error', offset, reason: `when ${key.display} exists` } : { kind: 'command-error', offset });
+        this.raise(existing, ctx, key ? { kind: 'command-error', offset, reason: { kind: 'exists', key: key.display } } : { kind: 'command-error', offset });
         if (st.dead) return UNKNOWN;
         // on the path that goes on, the key was missing: nothing it held is left without TTL
         if (key) setKey(st, key.id, withKey(state!, { exists: 'no', pending: [] }));
@@ -138,7 +138,7 @@ export abstract class CommandEffects extends Findings {
     // A TTL computed in the script: Redis may reject it (a fraction; <= 0 for SET EX) or take it as
     // "delete now" (<= 0, or an absolute time already past).
     const risk = description.ttl ? ttlRisk(command, description.ttl.unit, args[description.ttl.arg]) : NO_RISK;
-    if (risk.mayRaise && !pcall) this.raise(this.raising(st, ctx), ctx, { kind: 'command-error', offset, reason: 'when the computed TTL is not a positive integer' });
+    if (risk.mayRaise && !pcall) this.raise(this.raising(st, ctx), ctx, { kind: 'command-error', offset, reason: { kind: 'computed-ttl' } });
     // redis.pcall of a command Redis may reject: on that path nothing was written.
     const rejectedUnderPcallTtl = pcall && risk.mayRaise ? clone(st) : undefined;
     // RENAME of a missing source raises "ERR no such key" (redis.pcall: nothing happens).
@@ -157,7 +157,7 @@ export abstract class CommandEffects extends Findings {
         const missing = state.exists === 'no' ? st : this.raising(st, ctx);
         // On that path the key was missing: no write left it without TTL.
         if (missing !== st) setKey(missing, key.id, withKey(state, { exists: 'no', pending: [] }));
-        this.raise(missing, ctx, { kind: 'command-error', offset, reason: `"no such key" when ${key.display} is missing` });
+        this.raise(missing, ctx, { kind: 'command-error', offset, reason: { kind: 'missing', key: key.display } });
         if (st.dead) return UNKNOWN;
       }
       setKey(st, key.id, withKey(state, { exists: 'yes' }));
@@ -166,7 +166,7 @@ export abstract class CommandEffects extends Findings {
     const rejected = rejectedUnderPcallTtl ?? missingUnderPcall;
     // COPY k k: "ERR source and destination objects are the same".
     if (command === 'COPY' && args[0] && args[1] && this.keyOf(args[0], argNodes[0 + 1])?.id === this.keyOf(args[1], argNodes[1 + 1])?.id) {
-      if (!pcall) this.raise(st, ctx, { kind: 'command-error', offset, reason: 'COPY onto its own source' });
+      if (!pcall) this.raise(st, ctx, { kind: 'command-error', offset, reason: { kind: 'copy-onto-itself' } });
       return this.keepRejected(st, rejected, UNKNOWN);
     }
     // RENAMENX / COPY may do nothing at all (destination exists, source missing): both outcomes.

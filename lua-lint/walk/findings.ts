@@ -12,9 +12,8 @@ import { unitMismatch, unitOfLiteral, unitOfName, type UnitGuess } from '../../s
 import { fixedWindowFindings } from '../fixed-window.js';
 import {
   computedTtlMessage,
-  describeExit,
+  CONDITIONAL_EXPIRY_NOTE,
   keepTtlMessage,
-  optionalTtlNote,
   ttlUnitsMessage,
   uncheckedArgvTtlMessage,
   writePathMessage,
@@ -208,14 +207,13 @@ export abstract class Findings extends WalkBase {
   }
 
   private reportLeak(site: WriteSite, exit: Exit, key: string, others: readonly string[], keyId: string, optionalTtlArgv: number | undefined): void {
-    const where = describeExit(exit, this.position(exit.offset));
+    const where = { exit, position: this.position(exit.offset) };
     const rejected = this.rejectedExpiries.get(keyId);
     let message =
-      site.rule === 'keepttl-needs-existing-key' ? keepTtlMessage(key, where, others) : writePathMessage(site, key, where, others, rejected);
-    if (this.conditionalExpiries.has(keyId)) {
-      message += ' Note: an EXPIRE family call with XX or GT never gives a TTL to a key that has none; use NX (or no option) there.';
-    }
-    if (optionalTtlArgv !== undefined) message += optionalTtlNote(optionalTtlArgv);
+      site.rule === 'keepttl-needs-existing-key'
+        ? keepTtlMessage(key, where, others)
+        : writePathMessage(site, key, where, others, rejected, optionalTtlArgv);
+    if (this.conditionalExpiries.has(keyId) && optionalTtlArgv === undefined) message += CONDITIONAL_EXPIRY_NOTE;
     this.report(site.rule, site.node, message, undefined, optionalTtlArgv !== undefined);
   }
 

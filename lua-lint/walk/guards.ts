@@ -17,7 +17,7 @@ import { callerArgv, luaTypeOf, mismatchedTypes, ttlPresenceTest, type TtlPresen
 /** See the module comment. */
 export abstract class Guards extends CommandEffects {
   /** Set by a comparison that can never be true (a number compared with a string). */
-  protected neverTrue: { offset: number; reason: string } | undefined;
+  protected neverTrue: { offset: number; compared: readonly [string, string] } | undefined;
 
   /** Evaluates an expression on a path (expressions.ts). */
   protected abstract expression(node: L.Expression, st: State, ctx: Ctx): Value;
@@ -47,8 +47,7 @@ export abstract class Guards extends CommandEffects {
         // Lua 5.1 never finds a number equal to a string; ordering them raises an error.
         const compared = `${luaTypeOf(left)} with ${luaTypeOf(right)}`;
         if (op === '==' || op === '~=') {
-          this.neverTrue = { offset: rangeOf(node)[0], reason: `compares a ${luaTypeOf(left)} with a ${luaTypeOf(right)}, which Lua 5.1 never finds equal${compared.includes('string') ? '; use tonumber() on ARGV values' : ''}` };
-          if (op === '~=') this.neverTrue = undefined;
+          this.neverTrue = op === '==' ? { offset: rangeOf(node)[0], compared: [luaTypeOf(left)!, luaTypeOf(right)!] } : undefined;
           return op === '==' ? [null, st] : [st, null];
         }
         this.raise(st, ctx, { kind: 'compare-error', offset: rangeOf(node)[0], compared });
@@ -193,7 +192,7 @@ export abstract class Guards extends CommandEffects {
    * Remembers the expiries written in a branch whose guard is never true, by the key they name
    * (evaluated in the state at the guard), so that a leak of that key can say why they do not count.
    */
-  protected noteRejectedExpiries(body: readonly L.Statement[], st: State, ctx: Ctx, guard: { offset: number; reason: string }): void {
+  protected noteRejectedExpiries(body: readonly L.Statement[], st: State, ctx: Ctx, guard: { offset: number; compared: readonly [string, string] }): void {
     forEachNode(body, (n) => {
       if (n.type === 'FunctionDeclaration') return false;
       if (n.type !== 'CallExpression' || n.arguments.length < 2) return true;
@@ -202,7 +201,7 @@ export abstract class Guards extends CommandEffects {
       if (command && keyNode && EXPIRY_COMMANDS.has(command)) {
         const key = this.keyOf(this.expression(keyNode, clone(st), ctx), keyNode);
         if (key && !this.rejectedExpiries.has(key.id)) {
-          this.rejectedExpiries.set(key.id, { expiry: this.position(rangeOf(n)[0]), guard: this.position(guard.offset), reason: guard.reason });
+          this.rejectedExpiries.set(key.id, { expiry: this.position(rangeOf(n)[0]), guard: this.position(guard.offset), compared: guard.compared });
         }
       }
       return true;

@@ -690,7 +690,7 @@ describe('--- @include resolution', () => {
         severity: 2,
         message:
           'HSET on KEYS[1] can create the key without a TTL, and the path that returns at line 3, column 1 of main.lua gets there before any ' +
-          'expiry is set on it: the key would never expire. Call PEXPIRE KEYS[1] <ms> after the write on every path (before that exit too).',
+          'expiry: the key never expires. Call PEXPIRE KEYS[1] <ms> after the write on every path.',
         line: 3,
         column: 3,
         endLine: 3,
@@ -713,7 +713,7 @@ describe('--- @include resolution', () => {
     files({ 'scripts/main.lua': SCRIPT, 'lib/includes/touch.lua': HELPER });
     const missing = json((await run(['scripts/main.lua', '--format', 'json', '--no-config-lookup'])).stdout);
     expect(missing.map(found)).toEqual([['unanalyzable-command@1', 'unanalyzable-command@2']]);
-    expect(missing[0]!.messages[0]!.message).toContain('The file included here ("includes/touch") was not found');
+    expect(missing[0]!.messages[0]!.message).toContain('The included file "includes/touch" was not found');
     expect(missing[0]!.messages[1]!.message).toContain('touch() is defined nowhere in this script');
     const rooted = json((await run(['scripts/main.lua', '--include-root', 'lib', '--format', 'json', '--no-config-lookup'])).stdout);
     expect(rooted.map(found)).toEqual([[], ['write-path-needs-ttl@3']]);
