@@ -122,6 +122,7 @@ export abstract class WalkBase {
   /** Every write site met, by id (an id is the index). */
   protected readonly sites: WriteSite[] = [];
   private readonly siteIds = new Map<L.Node, Partial<Record<WriteSite['rule'], number>>>();
+  /** The next variable id, and the next key version (see {@link WalkBase.bump}). */
   private nextVar = 1;
   private nextVersion = 1;
   /** Statements walked so far (see {@link STEP_BUDGET}). */

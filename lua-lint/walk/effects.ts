@@ -422,6 +422,7 @@ export abstract class CommandEffects extends Findings {
     return next.created && next.created !== key.created ? withKey(next, { version, created: createdAt(next.created.site, next.created, version) }) : withKey(next, { version });
   }
 
+  /** What one effect makes of a key's state, before {@link CommandEffects.effect} gives it a new version. */
   private nextKeyState(
     key: KeyState,
     effect: KeyEffect,

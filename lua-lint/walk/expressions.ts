@@ -66,6 +66,7 @@ export abstract class Expressions extends Guards {
     return values;
   }
 
+  /** The value of `node` on the path `st` (calls and `and` / `or` may change `st`; a dead path gives unknown). */
   protected expression(node: L.Expression, st: State, ctx: Ctx): Value {
     if (st.dead) return UNKNOWN;
     switch (node.type) {
@@ -191,6 +192,7 @@ export abstract class Expressions extends Guards {
     }
   }
 
+  /** A binary operator: concatenation, comparisons (an ordering of a number with a string raises), arithmetic. */
   private binary(node: L.BinaryExpression, st: State, ctx: Ctx): Value {
     const left = this.expression(node.left, st, ctx);
     const right = this.expression(node.right, st, ctx);

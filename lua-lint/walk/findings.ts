@@ -57,6 +57,10 @@ export abstract class Findings extends WalkBase {
   /** Keys given an EXPIRE ... XX/GT somewhere: their leaks say why that expiry did not count. */
   protected readonly conditionalExpiries = new Set<string>();
 
+  /**
+   * A path leaves the script (or a registered function) at `exit`: every write site still pending
+   * on one of its keys is a leak, and the path is dead.
+   */
   protected exit(st: State, exit: Exit): void {
     if (st.dead) return;
     const withName = this.entryName !== undefined ? { ...exit, functionName: this.entryName } : exit;

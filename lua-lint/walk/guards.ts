@@ -125,6 +125,7 @@ export abstract class Guards extends CommandEffects {
     return [t, f];
   }
 
+  /** Applies what one edge of a guard proves about its key to `st`; null when the path already contradicts it. */
   private refine(st: State, fact: KeyFacts['whenTrue'], facts: KeyFacts): State | null {
     if (!fact || facts.keyId === undefined) return st;
     const key = getKey(st, facts.keyId);

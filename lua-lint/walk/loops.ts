@@ -223,6 +223,7 @@ export abstract class Loops extends Calls {
     if (st.keys.has(universal) || next.exists !== 'maybe' || next.ttl || next.lastDelete > 0) setKey(st, universal, withKey(next, { pending: [] }));
   }
 
+  /** `for i = a, b[, s]`: over the keys of KEYS when `b` is `#KEYS`, else a plain loop. */
   protected forNumeric(node: L.ForNumericStatement, st: State, ctx: Ctx): State {
     const start = this.expression(node.start, st, ctx);
     const end = this.expression(node.end, st, ctx);
@@ -268,6 +269,7 @@ export abstract class Loops extends Calls {
     return out;
   }
 
+  /** `for k, v in ipairs(t)` / `pairs(t)`: over the keys of KEYS, ARGV, a reply, a table the script built. */
   protected forGeneric(node: L.ForGenericStatement, st: State, ctx: Ctx): State {
     let element: Value = UNKNOWN;
     let overKeys = false;

@@ -30,6 +30,7 @@ export abstract class Statements extends Loops {
     return out;
   }
 
+  /** One statement on the path `st`; returns the path after it (dead after a return, break or raise). */
   private statement(node: L.Statement, st: State, ctx: Ctx): State {
     if (++this.steps > STEP_BUDGET) throw new BudgetExceeded();
     switch (node.type) {
@@ -120,6 +121,7 @@ export abstract class Statements extends Loops {
     }
   }
 
+  /** Each clause on its guard's true edge, the next guard on its false edge, joined at the end. */
   private ifStatement(node: L.IfStatement, st: State, ctx: Ctx): State {
     const outs: State[] = [];
     let cur: State | null = st;

@@ -63,6 +63,7 @@ class Walker extends Statements {
     return incomplete === undefined ? { findings } : { findings, incomplete };
   }
 
+  /** A callback of `redis.register_function`, walked as a script of its own (its `keys` / `args` are KEYS / ARGV). */
   private entry(callback: Extract<Value, { t: 'fn' }>, base: State): void {
     base.ownVars = false;
     const st: State = newState(base.vars, false);
