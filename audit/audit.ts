@@ -13,6 +13,9 @@
 import type { ChainableCommander, Redis } from 'ioredis';
 import { type AttributedShape, type Attribution, buildAttribution, computeFindings, type Findings, type InventoryInput, type WrittenBy } from './attribution.js';
 import { type Baseline, compareWithBaseline, type Growth } from './baseline.js';
+import { AuditError } from './errors.js';
+
+export { AuditError } from './errors.js';
 import { collapseSiblings, foldKey, PatternCache } from './fold.js';
 import { compileGlob, type RedisGlob } from './glob.js';
 import { RateLimiter } from './rate.js';
@@ -209,10 +212,6 @@ export interface AuditReport {
   growth: Growth | null;
 }
 
-/** A problem with the request or the server that stops the audit (the CLI exits with 2). */
-export class AuditError extends Error {
-  override name = 'AuditError';
-}
 
 /** A key as the report shows it: its name, and its pattern. */
 interface ShownKey {

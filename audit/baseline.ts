@@ -6,7 +6,8 @@
  * whose inventory shape is declared persistent are never a failure).
  */
 import { readText } from '../inventory/format.js';
-import { AuditError, type PatternReport, type SampleEstimate } from './audit.js';
+import type { PatternReport, SampleEstimate } from './audit.js';
+import { AuditError } from './errors.js';
 
 /** A pattern's counts in the baseline (estimates when the baseline was a sample that stopped early). */
 export interface BaselinePattern {

@@ -7,6 +7,8 @@ import type { AuditReport, PatternReport } from './audit.js';
 import { siteText, TTL_LABELS, type WrittenBy } from './attribution.js';
 import { formatHtml } from './html.js';
 import { TTL_BUCKETS } from './stats.js';
+import { count, formatBytes, int, percent, signed } from './numbers.js';
+
 
 /** Output format names, the first is the default. */
 export const FORMAT_NAMES = ['table', 'json', 'csv', 'html'] as const;
@@ -28,26 +30,6 @@ export interface FormatContext {
    */
   linkBase?: string;
 }
-
-/** `12.3 KB`, `1.0 MB`: binary units, one decimal. */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${value.toFixed(1)} ${units[unit]}`;
-}
-
-const int = (n: number) => n.toLocaleString('en-US');
-/** `1 key`, `2 keys`, `1,000 keys`. */
-export const count = (n: number, noun: string) => `${int(n)} ${noun}${n === 1 ? '' : 's'}`;
-const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
-/** `+20`, `-3`, `0`. */
-export const signed = (n: number) => (n > 0 ? `+${int(n)}` : int(n));
 
 /** The first write site of a pattern and how many more: `src/store.ts:7:9 (+2)`, `-` for none. */
 export function firstSite(writtenBy: readonly WrittenBy[]): string {

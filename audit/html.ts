@@ -10,7 +10,8 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { AuditReport, PatternReport } from './audit.js';
 import { siteText, TTL_LABELS, type WrittenBy } from './attribution.js';
-import { count, type FormatContext, formatBytes, signed } from './format.js';
+import type { FormatContext } from './format.js';
+import { count, formatBytes, signed } from './numbers.js';
 import { TTL_BUCKETS } from './stats.js';
 
 /** `text` safe in HTML text and in a double- or single-quoted attribute. */

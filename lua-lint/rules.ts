@@ -3,6 +3,7 @@
  * analyzer, the CLI (SARIF rule metadata, `--rule` validation) and the embedded-Lua ESLint rule.
  */
 import { docsUrl } from '../cli/package-info.js';
+import { nearestName } from './did-you-mean.js';
 import type { LuaRuleId, Severity, SeverityName } from './types.js';
 
 /**
@@ -84,6 +85,14 @@ export const RULE_IDS = Object.keys(RULES) as LuaRuleId[];
 /** Whether a string is a Lua rule id. */
 export function isLuaRuleId(id: string): id is LuaRuleId {
   return Object.prototype.hasOwnProperty.call(RULES, id);
+}
+
+/**
+ * The rule id a misspelt `id` most likely means (`no-getst` -> `no-getset`; see `nearestName`),
+ * or `undefined` when no rule id is close.
+ */
+export function nearestRuleId(id: string): LuaRuleId | undefined {
+  return nearestName(id, RULE_IDS) as LuaRuleId | undefined;
 }
 
 /**

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { analyzeLuaWithIncludes, type IncludeResolver } from '../index.js';
 import { createIncludeResolver } from './includes.js';
-import { RULE_IDS, isLuaRuleId, parseSeverity } from '../rules.js';
+import { RULE_IDS, isLuaRuleId, nearestRuleId, parseSeverity } from '../rules.js';
 import type { AnalyzeOptions, LuaRuleId, Severity } from '../types.js';
 import { shouldUseColor } from './color.js';
 import { CONFIG_FILE_NAME, type LuaLintConfig, emptyConfig, findConfigFile, loadConfig } from './config.js';
@@ -308,7 +308,10 @@ function parseRuleOptions(values: readonly string[]): Partial<Record<LuaRuleId, 
     const match = /^\s*([^=:\s]+)\s*[=:]\s*(\S+)\s*$/.exec(value);
     if (!match) throw new CliError(`Invalid --rule "${value}": expected <id>=off|warn|error, e.g. --rule no-persist=warn.`);
     const [, id = '', severityText = ''] = match;
-    if (!isLuaRuleId(id)) throw new CliError(`Unknown rule "${id}" in --rule "${value}". Rule ids: ${RULE_IDS.join(', ')}.`);
+    if (!isLuaRuleId(id)) {
+      const nearest = nearestRuleId(id);
+      throw new CliError(`Unknown rule "${id}" in --rule "${value}"${nearest ? `; did you mean "${nearest}"?` : `. Rule ids: ${RULE_IDS.join(', ')}.`}`);
+    }
     const severity = parseSeverity(/^\d+$/.test(severityText) ? Number(severityText) : severityText);
     if (severity === undefined) throw new CliError(`Invalid severity "${severityText}" in --rule "${value}": expected off, warn or error.`);
     rules[id] = severity;

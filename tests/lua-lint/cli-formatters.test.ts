@@ -296,9 +296,28 @@ describe('config validation', () => {
     expect(() => validateConfig({ ignores: ['{a,b'] }, file)).toThrow(`Invalid config ${file}: ignores[0]: invalid glob "{a,b": Missing closing: "}" - use "\\\\}" to match literal characters.`);
     expect(() => validateConfig({ rule: {}, rules: { nope: 'off' } }, file)).toThrow(
       `Invalid config ${file}:\n` +
-        '  - unknown property "rule" (allowed: rules, persistentKeys, ignores, includeRoot, allowOptionalTtl, strict, redisVersion)\n' +
+        '  - unknown property "rule"; did you mean "rules"?\n' +
         `  - rules.nope: unknown rule id (known: ${RULE_IDS.join(', ')})`,
     );
+    expect(() => validateConfig({ ignore: [] }, file)).toThrow(`Invalid config ${file}: unknown property "ignore"; did you mean "ignores"?`);
+    expect(() => validateConfig({ severity: {} }, file)).toThrow(
+      `Invalid config ${file}: unknown property "severity" (allowed: rules, persistentKeys, ignores, includeRoot, allowOptionalTtl, strict, redisVersion).`,
+    );
+  });
+
+  it("places each problem at its line and column when it has the file's text", () => {
+    const text = '{\n  "rule": {},\n  "rules": { "no-persist": "loud", "no-getst": "off" },\n  "persistentKeys": [1, 0],\n  "ignores": ["!x"]\n}\n';
+    expect(() => validateConfig(JSON.parse(text), file, text)).toThrow(
+      `Invalid config ${file}:\n` +
+        `  - ${file}:2:3: unknown property "rule"; did you mean "rules"?\n` +
+        `  - ${file}:3:28: rules.no-persist: expected "off", "warn", "error", 0, 1 or 2, got "loud"\n` +
+        `  - ${file}:3:36: rules.no-getst: unknown rule id; did you mean "no-getset"?\n` +
+        `  - ${file}:4:25: persistentKeys[1]: expected a KEYS index (an integer >= 1) or a non-empty key pattern, got 0\n` +
+        `  - ${file}:5:15: ignores[0]: negated patterns ("!...") are not supported`,
+    );
+    // a duplicated key: JSON.parse keeps the last, and so does the place
+    const twice = '{ "rules": { "no-getst": "off", "no-getst": "warn" } }';
+    expect(() => validateConfig(JSON.parse(twice), file, twice)).toThrow(`Invalid config ${file}:1:33: rules.no-getst: unknown rule id; did you mean "no-getset"?`);
   });
 });
 
