@@ -177,7 +177,8 @@ export interface TakeOptions {
   /**
    * **Tests only.** The current time in milliseconds since the Unix epoch, an integer >= 0, used
    * instead of the Redis server clock (TIME). Production code must leave it out: the server clock
-   * is the one clock every instance shares. Must not go backwards for a given key.
+   * is the one clock every instance shares. A time before the key's latest one is handled as a
+   * clock that stepped back (it admits nothing more; see docs/runtime-resilience.md).
    */
   nowMs?: number;
 }

@@ -216,6 +216,36 @@ describe('MemoryStore parity with the Lua scripts on Redis', () => {
     },
   );
 
+  it.each(['fixed', 'swl', 'swc', 'tb', 'lb', 'gcra'] as const)('%s with a clock that steps back and forth (the state keeps the latest time it saw)', async (alg) => {
+    const run = paramsOf(alg).chain(([params, unit]) =>
+      fc.tuple(
+        fc.constant(params),
+        fc.array(
+          fc.tuple(
+            fc.record({ k: fc.integer({ min: 0, max: 1 }), cost: fc.integer({ min: 1, max: 3 }) }),
+            fc.oneof(
+              { weight: 3, arbitrary: stepsAround(unit) },
+              { weight: 2, arbitrary: fc.constantFrom(-1, -unit, -unit - 1, -Math.floor(unit / 2), -2 * unit, -10 * unit) },
+            ),
+          ),
+          { minLength: 1, maxLength: 30, size: 'max' },
+        ),
+      ),
+    );
+    await fc.assert(
+      fc.asyncProperty(run, async ([params, steps]) => {
+        const p = uniquePrefix(`pb${alg}`);
+        const calls = steps.map(([o]) => (now: number): Call => ({
+          script: SCRIPT[alg],
+          key: `${p}:${o.k}`,
+          args: [...params.map(String), String(o.cost), String(now)],
+        }));
+        await runParity(calls, steps.map(([, d]) => d));
+      }),
+      { numRuns: 40 },
+    );
+  });
+
   it('sliding-window log over long runs on one key: retry times by rank, 64-at-a-time pruning, running totals that start over', async () => {
     // limits up to 150 and runs of up to 400 calls: the Lua's rank guess for calls of cost 1, its
     // binary search for larger costs, more than 64 members leaving the window at once, totals
