@@ -11,7 +11,7 @@
 import type { StoreClient } from './client.js';
 import { healthFor, Unavailable, type ClientHealth, type Receiver } from './health.js';
 import { MemoryStore, StoreFullError } from './memory.js';
-import { MAX_TIMER_MS, type Deadlines, type OutagePolicy } from './outage.js';
+import { MAX_TIMER_MS, type DeadlineQueue, type OutagePolicy } from './outage.js';
 import type { RuntimeScript } from './scripts.js';
 import { checkInteger, checkOneOf, describe } from './validate.js';
 
@@ -93,7 +93,7 @@ export function checkOutageOptions(options: OutageOptions): CheckedOutage {
  */
 export class Route implements Receiver {
   private readonly health: ClientHealth | null;
-  private readonly deadlines: Deadlines | null;
+  private readonly deadlines: DeadlineQueue | null;
   private readonly direct: MemoryStore | null;
   private readonly probeIntervalMs: number;
   private store: MemoryStore | undefined;

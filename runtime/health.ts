@@ -29,13 +29,19 @@
 import { isNoScript, notSentReason, runnerFor, type RedisClient, type ScriptKeys, type ScriptRunner, type StoreClient } from './client.js';
 import { RedisUnavailableError, errorFields, safeMessage, toRedisError } from './errors.js';
 import { MemoryStore } from './memory.js';
-import { Deadlines, isProgrammingError, isReplyError, isUnavailable, MAX_TIMER_MS, type Expirable } from './outage.js';
+import { DeadlineHeap, Deadlines, HeapDeadlines, isProgrammingError, isReplyError, isUnavailable, MAX_TIMER_MS, type DeadlineQueue, type Expirable } from './outage.js';
 import { GET_COMMAND, getScript, type RuntimeScript } from './scripts.js';
 import { keySlot, probeKeyFor } from './slot.js';
 import { checkInteger } from './validate.js';
 
 /** Most probes in flight at once per client (a cluster with many shards down probes them in turn). */
 const MAX_PROBES = 16;
+/**
+ * Most distinct `timeoutMs` values that get a deadline queue of their own per client (O(1) per
+ * call); calls with any other value share the client's heap (O(log n)). No state is kept per
+ * value beyond these.
+ */
+const MAX_DEADLINE_QUEUES = 16;
 
 /** Why a call was not answered by Redis: the policy of the caller decides what to answer. */
 export class Unavailable {
@@ -104,7 +110,7 @@ class Call implements Expirable {
     readonly script: RuntimeScript,
     readonly keys: ScriptKeys,
     readonly args: readonly string[],
-    readonly deadlines: Deadlines,
+    readonly deadlines: DeadlineQueue,
     readonly probeIntervalMs: number,
     readonly resolve: (value: unknown) => void,
     readonly reject: (error: unknown) => void,
@@ -215,6 +221,7 @@ export class ClientHealth {
   /** Short-circuited answers waiting for the next turn of the event loop, by answer (see {@link defer}). */
   private deferred = new Map<Unavailable, { promise: Promise<unknown>; resolve: () => void }>();
   private readonly deadlineQueues = new Map<number, Deadlines>();
+  private deadlineHeap: DeadlineHeap | null = null;
   private readonly topology: Topology;
   private readonly address: string | undefined;
   private readonly probeScript: RuntimeScript;
@@ -229,14 +236,20 @@ export class ClientHealth {
     this.probeScript = getScript('probe');
   }
 
-  /** The deadline queue of calls with `timeoutMs` (one per distinct timeout, shared). */
-  deadlines(timeoutMs: number): Deadlines {
-    let queue = this.deadlineQueues.get(timeoutMs);
-    if (queue === undefined) {
-      queue = new Deadlines(timeoutMs);
-      this.deadlineQueues.set(timeoutMs, queue);
+  /**
+   * Where the deadlines of calls with `timeoutMs` are kept: a queue of their own for the first
+   * {@link MAX_DEADLINE_QUEUES} distinct values (shared by every caller with that value), else
+   * the client's heap, shared by every other value. Bounded whatever the callers pass.
+   */
+  deadlines(timeoutMs: number): DeadlineQueue {
+    const queue = this.deadlineQueues.get(timeoutMs);
+    if (queue !== undefined) return queue;
+    if (this.deadlineQueues.size < MAX_DEADLINE_QUEUES) {
+      const created = new Deadlines(timeoutMs);
+      this.deadlineQueues.set(timeoutMs, created);
+      return created;
     }
-    return queue;
+    return new HeapDeadlines(timeoutMs, (this.deadlineHeap ??= new DeadlineHeap()));
   }
 
   /**
@@ -250,7 +263,7 @@ export class ClientHealth {
     script: RuntimeScript,
     keys: ScriptKeys,
     args: readonly string[],
-    deadlines: Deadlines,
+    deadlines: DeadlineQueue,
     probeIntervalMs: number,
     receiver: Receiver | null = null,
     context?: unknown,
@@ -322,7 +335,7 @@ export class ClientHealth {
   }
 
   /** The answer for a call while degraded, or `null` to send it; starts a probe when one is due. */
-  private blocked(key: string, deadlines: Deadlines, probeIntervalMs: number): Unavailable | null {
+  private blocked(key: string, deadlines: DeadlineQueue, probeIntervalMs: number): Unavailable | null {
     const outage = this.outageOf(key);
     if (outage !== null) {
       this.probe(outage, outage.key, deadlines, probeIntervalMs);
@@ -336,7 +349,7 @@ export class ClientHealth {
     return null;
   }
 
-  private probe(outage: Outage, key: string, deadlines: Deadlines, probeIntervalMs: number): void {
+  private probe(outage: Outage, key: string, deadlines: DeadlineQueue, probeIntervalMs: number): void {
     if (outage.probing || this.probes >= MAX_PROBES) return;
     const now = performance.now();
     if (now < outage.nextProbeAt) return;

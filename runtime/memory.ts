@@ -374,8 +374,16 @@ export class MemoryStore {
       throw new TypeError(`clock must be a function, got ${describe(options.clock)}`);
     }
     this.keyspace = new Keyspace(this.maxKeys, janitorIntervalMs, options.clock ?? monotonicEpochMs);
-    this.janitor = setInterval(() => this.keyspace.sweep(), janitorIntervalMs);
-    this.janitor.unref();
+    // the janitor holds the keyspace weakly: a store dropped without close() (a limiter's default
+    // fallback store, made per limiter) is collected, and its timer stops at its next turn
+    const keyspace = new WeakRef(this.keyspace);
+    const janitor: NodeJS.Timeout = setInterval(() => {
+      const live = keyspace.deref();
+      if (live === undefined) clearInterval(janitor);
+      else live.sweep();
+    }, janitorIntervalMs);
+    janitor.unref();
+    this.janitor = janitor;
   }
 
   /** Keys held, including expired ones the janitor has not reclaimed yet (no lazy expiry). */

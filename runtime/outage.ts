@@ -87,13 +87,27 @@ export interface Expirable {
 }
 
 /**
+ * Where a call's deadline is kept: a {@link Deadlines} queue of its own length, or the
+ * {@link DeadlineHeap} of its client (through a {@link HeapDeadlines} view) for lengths that have
+ * no queue. `timeoutMs` is the length of every deadline added through it.
+ */
+export interface DeadlineQueue {
+  /** Deadline of each call in **milliseconds**, an integer in [1, 2^31 - 1]. */
+  readonly timeoutMs: number;
+  /** Adds an entry whose `deadline` is `performance.now() + timeoutMs` (taken when it was made). */
+  add(entry: Expirable): void;
+  /** Call when an entry settles. */
+  dropSettled(): void;
+}
+
+/**
  * Deadlines of one fixed length for many concurrent calls, with a single timer. Calls that share a
  * timeout expire in the order they started, so a FIFO queue holds them and one timer is armed for
  * the oldest; a call that settles is dropped from the front as soon as it reaches it. This costs
  * far less per call than a `setTimeout` and a `Promise.race` each. The timer is `unref`'d
  * whenever nothing is in flight, so it never keeps a process alive on its own.
  */
-export class Deadlines {
+export class Deadlines implements DeadlineQueue {
   private readonly entries: Expirable[] = [];
   private head = 0;
   private timer: NodeJS.Timeout | null = null;
@@ -159,4 +173,139 @@ export class Deadlines {
     }
     this.arm();
   };
+}
+
+/**
+ * Deadlines of any lengths in one binary min-heap with one timer: where a client's callers pass
+ * many distinct `timeoutMs` values (a per-request budget), so that no state is kept per value.
+ * O(log n) per call where a {@link Deadlines} queue costs O(1). Settled entries leave the heap
+ * when they reach its top, or all at once when they are more than half of it, so it holds about
+ * the calls in flight. The timer is `unref`'d whenever nothing is in flight.
+ */
+export class DeadlineHeap {
+  private readonly heap: Expirable[] = [];
+  /** Settled entries still in the heap. */
+  private settled = 0;
+  private timer: NodeJS.Timeout | null = null;
+  /** The deadline the timer is armed for. */
+  private armedFor = Infinity;
+  private firing = false;
+
+  /** Entries held (settled ones not dropped yet included). */
+  get size(): number {
+    return this.heap.length;
+  }
+
+  add(entry: Expirable): void {
+    const heap = this.heap;
+    heap.push(entry);
+    this.up(heap.length - 1);
+    if (!this.firing && entry.deadline < this.armedFor) this.arm();
+    else this.timer?.ref();
+  }
+
+  /** An entry settled: drops the settled ones from the top, or from everywhere when they are most of the heap. */
+  dropSettled(): void {
+    this.settled += 1;
+    const heap = this.heap;
+    while (heap.length > 0 && heap[0]!.settled) {
+      this.pop();
+      this.settled -= 1;
+    }
+    if (this.settled > 32 && 2 * this.settled > heap.length) {
+      const live = heap.filter((e) => !e.settled);
+      heap.length = 0;
+      for (const e of live) {
+        heap.push(e);
+        this.up(heap.length - 1);
+      }
+      this.settled = 0;
+    }
+    if (heap.length === 0) this.timer?.unref();
+  }
+
+  private arm(): void {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    this.armedFor = Infinity;
+    const first = this.heap[0];
+    if (first === undefined) return;
+    this.armedFor = first.deadline;
+    this.timer = setTimeout(this.fire, Math.max(0, Math.ceil(first.deadline - performance.now())));
+  }
+
+  /** As {@link Deadlines}: the due entries expire on the check phase, after the replies that arrived meanwhile. */
+  private readonly fire = (): void => {
+    this.timer = null;
+    this.armedFor = Infinity;
+    this.firing = true;
+    setImmediate(this.expireDue);
+  };
+
+  private readonly expireDue = (): void => {
+    this.firing = false;
+    const now = performance.now();
+    const heap = this.heap;
+    while (heap.length > 0 && (heap[0]!.settled || heap[0]!.deadline <= now)) {
+      const entry = this.pop();
+      if (entry.settled) this.settled -= 1;
+      else entry.expire();
+    }
+    if (this.settled < 0) this.settled = 0;
+    this.arm();
+  };
+
+  private pop(): Expirable {
+    const heap = this.heap;
+    const top = heap[0]!;
+    const last = heap.pop()!;
+    if (heap.length > 0) {
+      heap[0] = last;
+      this.down(0);
+    }
+    return top;
+  }
+
+  private up(i: number): void {
+    const heap = this.heap;
+    const entry = heap[i]!;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (heap[parent]!.deadline <= entry.deadline) break;
+      heap[i] = heap[parent]!;
+      i = parent;
+    }
+    heap[i] = entry;
+  }
+
+  private down(i: number): void {
+    const heap = this.heap;
+    const n = heap.length;
+    const entry = heap[i]!;
+    for (;;) {
+      let child = 2 * i + 1;
+      if (child >= n) break;
+      if (child + 1 < n && heap[child + 1]!.deadline < heap[child]!.deadline) child += 1;
+      if (heap[child]!.deadline >= entry.deadline) break;
+      heap[i] = heap[child]!;
+      i = child;
+    }
+    heap[i] = entry;
+  }
+}
+
+/** A {@link DeadlineQueue} of one length on a client's {@link DeadlineHeap}: a view, made per call, holding nothing. */
+export class HeapDeadlines implements DeadlineQueue {
+  constructor(
+    readonly timeoutMs: number,
+    private readonly heap: DeadlineHeap,
+  ) {}
+
+  add(entry: Expirable): void {
+    this.heap.add(entry);
+  }
+
+  dropSettled(): void {
+    this.heap.dropSettled();
+  }
 }

@@ -26,7 +26,7 @@ function buildShim(dir: string): string {
   try {
     execFileSync('cc', ['-shared', '-fPIC', '-O2', '-o', output, source], { stdio: ['ignore', 'ignore', 'pipe'] });
   } catch (error) {
-    throw new Error(`the clock-step tests need a C compiler (cc) to build ${source}: ${(error as Error).message}`);
+    throw new Error(`the clock-step tests need a C compiler (cc) to build ${source}: ${(error as Error).message}`, { cause: error });
   }
   return output;
 }
