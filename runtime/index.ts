@@ -13,6 +13,7 @@ export { collect } from './collect.js';
 export { RedisError, RedisUnavailableError } from './errors.js';
 export type { DeadlineOptions } from './health.js';
 export {
+  CacheLoadError,
   createCache,
   NotFound,
   type Cache,
