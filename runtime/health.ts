@@ -29,7 +29,7 @@
 import { isNoScript, notSentReason, runnerFor, type RedisClient, type ScriptKeys, type ScriptRunner, type StoreClient } from './client.js';
 import { RedisUnavailableError, errorFields, safeMessage, toRedisError } from './errors.js';
 import { MemoryStore } from './memory.js';
-import { DeadlineHeap, Deadlines, HeapDeadlines, isProgrammingError, isReplyError, isUnavailable, MAX_TIMER_MS, type DeadlineQueue, type Expirable } from './outage.js';
+import { DeadlineHeap, Deadlines, errorKind, HeapDeadlines, isProgrammingError, isReplyError, MAX_TIMER_MS, type DeadlineQueue, type Expirable } from './outage.js';
 import { GET_COMMAND, getScript, type RuntimeScript } from './scripts.js';
 import { keySlot, probeKeyFor } from './slot.js';
 import { checkInteger } from './validate.js';
@@ -42,6 +42,8 @@ const MAX_PROBES = 16;
  * value beyond these.
  */
 const MAX_DEADLINE_QUEUES = 16;
+/** Longest pause, ms, before a call answered TRYAGAIN / ASK / MOVED is sent again (2, 4, 8, ... ms up to this). */
+const REDIRECT_RETRY_MAX_MS = 100;
 
 /** Why a call was not answered by Redis: the policy of the caller decides what to answer. */
 export class Unavailable {
@@ -67,6 +69,8 @@ type Shard = number | string;
 /** A shard (or the whole client) that is down. */
 class Outage {
   probing = false;
+  /** The timer of the next probe (probes run on a timer, not only when a call comes). */
+  timer: NodeJS.Timeout | null = null;
   constructor(
     /** The shard's key in {@link ClientHealth}'s map; `null` for the whole client. */
     readonly shard: Shard | null,
@@ -76,6 +80,9 @@ class Outage {
     public key: string,
     /** The answer of the calls it short-circuits. */
     public cause: Unavailable,
+    /** The deadline and interval of the probes (those of the call that found the shard down). */
+    public deadlines: DeadlineQueue,
+    public probeIntervalMs: number,
   ) {}
 }
 
@@ -104,6 +111,10 @@ class Call implements Expirable {
   state = PENDING;
   /** Whether it was sent again as EVAL after a NOSCRIPT reply. */
   retried = false;
+  /** Times it was sent again after a redirection reply (TRYAGAIN, ASK, MOVED): its slot is moving, its node is not down. */
+  redirects = 0;
+  /** The last redirection reply, the answer when the deadline passes before a retry succeeds. */
+  redirect: Unavailable | null = null;
 
   constructor(
     readonly health: ClientHealth,
@@ -212,6 +223,14 @@ export class ClientHealth {
   /** Whether any shard (or the whole client) is down: the slow path must look. */
   degraded = false;
   private readonly shards = new Map<Shard, Outage>();
+  /**
+   * Cluster clients: when each master last answered a call within its deadline (`performance.now()`
+   * ms). A deadline missed while the master answered other calls in time since that call started
+   * (ioredis retrying a TRYAGAIN for one migrating slot, one slow command) is not the master's outage.
+   */
+  private readonly answeredAt = new Map<Shard, number>();
+  /** Cluster clients: the master whose one slot missed a deadline, which slot and when that call started. */
+  private readonly suspects = new Map<Shard, { slot: number; since: number }>();
   private whole: Outage | null = null;
   private lastReplyAt = -Infinity;
   /** A shard of a client of unknown topology that failed with no reply since its call started. */
@@ -331,7 +350,10 @@ export class ClientHealth {
 
   private outageOf(key: string): Outage | null {
     if (this.shards.size === 0) return null;
-    return this.shards.get(this.shardOf(this.topology.kind === 'single' ? 0 : keySlot(key))) ?? null;
+    if (this.topology.kind === 'single') return this.shards.get(0) ?? null;
+    const slot = keySlot(key);
+    // the master's outage, or (a cluster) the slot's own (CLUSTERDOWN Hash slot not served)
+    return this.shards.get(this.shardOf(slot)) ?? this.shards.get(slot) ?? null;
   }
 
   /** The answer for a call while degraded, or `null` to send it; starts a probe when one is due. */
@@ -350,9 +372,19 @@ export class ClientHealth {
   }
 
   private probe(outage: Outage, key: string, deadlines: DeadlineQueue, probeIntervalMs: number): void {
-    if (outage.probing || this.probes >= MAX_PROBES) return;
+    if (outage.probing) return;
     const now = performance.now();
     if (now < outage.nextProbeAt) return;
+    if (this.probes >= MAX_PROBES) {
+      // too many probes in flight: this one goes on the timer
+      outage.nextProbeAt = now + probeIntervalMs;
+      this.scheduleProbe(outage);
+      return;
+    }
+    if (outage.timer !== null) {
+      clearTimeout(outage.timer);
+      outage.timer = null;
+    }
     outage.probing = true;
     this.probes += 1;
     const call = new Call(this, this.probeScript, probeKeyFor(key), NO_ARGS, deadlines, probeIntervalMs, noop, noop, outage, null, undefined);
@@ -360,11 +392,34 @@ export class ClientHealth {
     this.send(call);
   }
 
+  /**
+   * Arms the timer of `outage`'s next probe at `nextProbeAt`: a shard with no traffic is probed
+   * too, and is up again before its next call. `unref`'d: it never keeps the process alive.
+   */
+  private scheduleProbe(outage: Outage): void {
+    if (outage.timer !== null) clearTimeout(outage.timer);
+    const delay = Math.min(MAX_TIMER_MS, Math.max(0, Math.ceil(outage.nextProbeAt - performance.now())));
+    outage.timer = setTimeout(() => {
+      outage.timer = null;
+      if (outage.shard === null ? this.whole !== outage : this.shards.get(outage.shard) !== outage) return; // up meanwhile
+      // due now (a timer may fire a fraction of a millisecond before performance.now() says it is due)
+      outage.nextProbeAt = Math.min(outage.nextProbeAt, performance.now());
+      this.probe(outage, outage.key, outage.deadlines, outage.probeIntervalMs);
+    }, delay);
+    outage.timer.unref();
+  }
+
+  /** Notes that the master of `call`'s key answered it within its deadline (cluster clients only). */
+  private answered(call: Call): void {
+    if (this.topology.kind === 'cluster') this.answeredAt.set(this.shardOf(keySlot(call.key)), performance.now());
+  }
+
   private replied(call: Call, value: unknown): void {
     if (this.topology.kind === 'slots') this.lastReplyAt = performance.now();
     if (call.state === PENDING) {
       call.state = DONE;
       call.deadlines.dropSettled();
+      this.answered(call);
       if (call.probe !== null) this.up(call.probe);
       else call.finish(value);
     } else if (call.state === EXPIRED) {
@@ -379,25 +434,53 @@ export class ClientHealth {
       this.send(call);
       return;
     }
-    const unavailable = isUnavailable(error);
-    if (!unavailable && this.topology.kind === 'slots' && error instanceof Error && isReplyError(error)) this.lastReplyAt = performance.now();
+    let kind = errorKind(error);
+    const replied = error instanceof Error && isReplyError(error);
+    if (kind !== 'node' && this.topology.kind === 'slots' && replied) this.lastReplyAt = performance.now();
     if (call.state === EXPIRED) {
       this.settledLate(call);
       return;
     }
     if (call.state !== PENDING) return;
+    if (kind === 'redirect' && this.topology.kind === 'single') {
+      // MOVED / ASK to a client of one server: it is connected to one node of a cluster
+      kind = 'bug';
+      error = toRedisError(
+        error,
+        this.address,
+        '; this client talks to one node of a Redis Cluster: use a cluster client (ioredis `Cluster`, node-redis `createCluster()`)',
+      );
+    }
+    if (kind === 'redirect' && call.probe === null) {
+      // the slot is moving (resharding): send it again shortly, within the same deadline; the
+      // master is not down (its other slots answer)
+      if (replied) this.answered(call);
+      call.redirect = this.unavailableOf(error, true);
+      call.redirects += 1;
+      const delay = Math.min(REDIRECT_RETRY_MAX_MS, 2 ** call.redirects);
+      if (performance.now() + delay < call.deadline) {
+        setTimeout(() => {
+          if (call.state === PENDING) this.send(call);
+        }, delay);
+        return;
+      }
+      call.state = DONE;
+      call.deadlines.dropSettled();
+      call.finish(call.redirect);
+      return;
+    }
     call.state = DONE;
     call.deadlines.dropSettled();
     const probe = call.probe;
     if (probe !== null) {
-      // any answer but "can not serve" (NOPERM on the probe key, say) means the shard serves
-      if (!unavailable) this.up(probe);
+      // any answer but "can not serve" (NOPERM on the probe key, a redirection) means the shard serves
+      if (kind !== 'node' && kind !== 'slot') this.up(probe);
       else this.stillDown(probe, call, this.unavailableOf(error, false));
       return;
     }
-    if (unavailable) {
+    if (kind === 'node' || kind === 'slot') {
       const answer = this.unavailableOf(error, true);
-      this.markDown(call, answer);
+      this.markDown(call, answer, kind === 'slot' ? 'slot' : 'node');
       call.finish(answer);
     } else if (isProgrammingError(error)) {
       call.reject(error); // a bug in a program (a TypeError...) keeps its type and stack
@@ -406,7 +489,11 @@ export class ClientHealth {
     }
   }
 
-  /** A call's deadline passed: the shard is down; the command stays counted until it settles. */
+  /**
+   * A call's deadline passed: the shard is down, unless the call was being redirected (its slot
+   * is moving) or, on a cluster, the master answered other calls in time since it started. The
+   * command stays counted until it settles.
+   */
   expired(call: Call): void {
     this.abandoned += 1;
     const message = `Redis did not answer within ${call.deadlines.timeoutMs} ms`;
@@ -415,17 +502,24 @@ export class ClientHealth {
       call.probe.nextProbeAt = performance.now() + call.probeIntervalMs;
       return;
     }
+    if (call.redirect !== null) {
+      call.finish(call.redirect);
+      return;
+    }
     const answer = new Unavailable(message, 'TIMEOUT', this.address, true);
-    this.markDown(call, answer);
+    if (this.topology.kind !== 'cluster') this.markDown(call, answer);
+    else if (!((this.answeredAt.get(this.shardOf(keySlot(call.key))) ?? -Infinity) > call.startedAt)) this.markDown(call, answer, 'timeout');
     call.finish(answer);
   }
 
   private settledLate(call: Call): void {
     call.state = DONE;
     this.abandoned -= 1;
-    if (call.probe !== null) {
-      call.probe.probing = false;
+    const probe = call.probe;
+    if (probe !== null) {
+      probe.probing = false;
       this.probes -= 1;
+      if (probe.shard === null ? this.whole === probe : this.shards.get(probe.shard) === probe) this.scheduleProbe(probe);
     }
     this.refresh();
   }
@@ -438,9 +532,24 @@ export class ClientHealth {
     return new Unavailable(safeMessage(error), code, address ?? this.address, sent);
   }
 
-  private markDown(call: Call, answer: Unavailable): void {
+  /**
+   * Marks the shard of `call`'s key down. `scope` (cluster clients): `'node'`, its master;
+   * `'slot'`, its slot only; `'timeout'`, its slot, and its master once a second slot of that
+   * master missed a deadline with no answer from it in time since the first (a deadline missed on
+   * one slot alone may be that slot's trouble: a client retrying a redirection past the deadline).
+   */
+  private markDown(call: Call, answer: Unavailable, scope: 'node' | 'slot' | 'timeout' = 'node'): void {
     const slot = this.topology.kind === 'single' ? 0 : keySlot(call.key);
-    const shard = this.shardOf(slot);
+    let shard = scope === 'slot' ? slot : this.shardOf(slot);
+    if (scope === 'timeout' && typeof shard === 'string') {
+      const suspect = this.suspects.get(shard);
+      if (suspect === undefined || suspect.slot === slot || (this.answeredAt.get(shard) ?? -Infinity) > suspect.since) {
+        this.suspects.set(shard, { slot, since: call.startedAt });
+        shard = slot;
+      } else {
+        this.suspects.delete(shard);
+      }
+    }
     const next = performance.now() + call.probeIntervalMs;
     const cause = new Unavailable(
       `Redis is unavailable (${answer.message}); this call was not sent`,
@@ -448,12 +557,17 @@ export class ClientHealth {
       typeof shard === 'string' ? shard : answer.address,
       false,
     );
-    if (!this.shards.has(shard)) this.shards.set(shard, new Outage(shard, next, call.key, cause));
+    if (!this.shards.has(shard)) {
+      const outage = new Outage(shard, next, call.key, cause, call.deadlines, call.probeIntervalMs);
+      this.shards.set(shard, outage);
+      this.scheduleProbe(outage);
+    }
     if (this.topology.kind === 'slots' && this.whole === null && this.lastReplyAt < call.startedAt) {
       // two slots failed with no reply from anywhere since the first of them was sent: the whole
       // client is down (one slot alone may be one dead shard of a cluster)
       if (this.silentShard !== null && this.silentShard !== shard && this.lastReplyAt < this.silentSince) {
-        this.whole = new Outage(null, next, call.key, cause);
+        this.whole = new Outage(null, next, call.key, cause, call.deadlines, call.probeIntervalMs);
+        this.scheduleProbe(this.whole);
       } else {
         this.silentShard = shard;
         this.silentSince = call.startedAt;
@@ -465,6 +579,10 @@ export class ClientHealth {
   private up(outage: Outage): void {
     outage.probing = false;
     this.probes -= 1;
+    if (outage.timer !== null) {
+      clearTimeout(outage.timer);
+      outage.timer = null;
+    }
     if (outage.shard === null) this.whole = null;
     else this.shards.delete(outage.shard);
     this.refresh();
@@ -475,6 +593,7 @@ export class ClientHealth {
     this.probes -= 1;
     outage.nextProbeAt = performance.now() + call.probeIntervalMs;
     outage.cause = new Unavailable(`Redis is unavailable (${answer.message}); this call was not sent`, answer.code, outage.cause.address, false);
+    this.scheduleProbe(outage);
   }
 
   private refresh(): void {

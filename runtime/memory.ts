@@ -354,6 +354,9 @@ function generic(entry: Entry & Counters): Entry {
   return { type: 'hash', fields, expiresAt: entry.expiresAt };
 }
 
+/** Clears the janitor timer of a store's keyspace once the keyspace is collected. */
+const janitors = new FinalizationRegistry<NodeJS.Timeout>((timer) => clearInterval(timer));
+
 /**
  * The in-process store. Create it with {@link createMemoryStore}; pass it wherever the runtime
  * takes a Redis client (`collect(store, key)`, `createLimiter(store, ...)`), or as the `fallback`
@@ -375,14 +378,11 @@ export class MemoryStore {
     }
     this.keyspace = new Keyspace(this.maxKeys, janitorIntervalMs, options.clock ?? monotonicEpochMs);
     // the janitor holds the keyspace weakly: a store dropped without close() (a limiter's default
-    // fallback store, made per limiter) is collected, and its timer stops at its next turn
+    // fallback store, made per limiter) is collected, and its timer is cleared then
     const keyspace = new WeakRef(this.keyspace);
-    const janitor: NodeJS.Timeout = setInterval(() => {
-      const live = keyspace.deref();
-      if (live === undefined) clearInterval(janitor);
-      else live.sweep();
-    }, janitorIntervalMs);
+    const janitor: NodeJS.Timeout = setInterval(() => keyspace.deref()?.sweep(), janitorIntervalMs);
     janitor.unref();
+    janitors.register(this.keyspace, janitor);
     this.janitor = janitor;
   }
 

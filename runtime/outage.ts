@@ -27,13 +27,47 @@ export const MAX_TIMER_MS = 2_147_483_647;
 
 /**
  * Server error replies that mean "this node can not serve right now" (or can not take writes
- * right now), not "your call is wrong": CLUSTERDOWN, LOADING, MASTERDOWN, TRYAGAIN, BUSY
- * (a script runs), READONLY (a replica), NOREPLICAS, OOM (maxmemory reached with `noeviction`),
- * MISCONF (writes refused after a failed RDB save). See
+ * right now), not "your call is wrong": CLUSTERDOWN, LOADING, MASTERDOWN, BUSY (a script runs),
+ * READONLY (a replica), NOREPLICAS, OOM (maxmemory reached with `noeviction`), MISCONF (writes
+ * refused after a failed RDB save). See
  * https://redis.io/docs/latest/develop/reference/protocol-spec/#simple-errors and the pages of
  * `maxmemory-policy` and `stop-writes-on-bgsave-error`.
  */
-const UNAVAILABLE_REPLY = /^(CLUSTERDOWN|LOADING|MASTERDOWN|TRYAGAIN|BUSY|READONLY|NOREPLICAS|OOM|MISCONF)\b/;
+const UNAVAILABLE_REPLY = /^(CLUSTERDOWN|LOADING|MASTERDOWN|BUSY|READONLY|NOREPLICAS|OOM|MISCONF)\b/;
+
+/**
+ * Replies of a Redis Cluster about where a key is, not about a node's health
+ * (https://redis.io/docs/latest/operate/oss_and_stack/reference/cluster-spec/#redirection-and-resharding):
+ * TRYAGAIN (a multi-key command on a slot being migrated, routine during resharding), ASK and
+ * MOVED (a client that did not follow them). ioredis' Cluster retries them itself and reports
+ * "Too many Cluster redirections. Last error: ..." when it gives up.
+ */
+const REDIRECT_REPLY = /^(TRYAGAIN|ASK|MOVED)\b/;
+const REDIRECTIONS_EXHAUSTED = /^Too many Cluster redirections\b/;
+
+/** `CLUSTERDOWN Hash slot not served`: this slot has no node; the others may be fine. */
+const SLOT_NOT_SERVED = /^CLUSTERDOWN Hash slot not served\b/;
+
+/**
+ * What an error says about where to send the next call:
+ * - `'redirect'`: the key's slot is moving or was asked elsewhere (TRYAGAIN, ASK, MOVED): retry
+ *   it, never a node outage;
+ * - `'slot'`: the key's slot is not served (CLUSTERDOWN Hash slot not served): that slot is down;
+ * - `'node'`: the node can not serve (a connection error, LOADING, OOM, READONLY, ...): its shard is down;
+ * - `'bug'`: a reply that reports a bug (WRONGTYPE, NOAUTH, a script's error) or a programming error.
+ */
+export type ErrorKind = 'redirect' | 'slot' | 'node' | 'bug';
+
+/** The {@link ErrorKind} of `error`. */
+export function errorKind(error: unknown): ErrorKind {
+  if (!(error instanceof Error)) return 'bug';
+  if (REDIRECTIONS_EXHAUSTED.test(error.message)) return 'redirect';
+  if (isReplyError(error)) {
+    if (REDIRECT_REPLY.test(error.message)) return 'redirect';
+    if (SLOT_NOT_SERVED.test(error.message)) return 'slot';
+  }
+  return isUnavailable(error) ? 'node' : 'bug';
+}
 
 /**
  * Classes of the errors that carry a server's error reply: ioredis `ReplyError`, node-redis
