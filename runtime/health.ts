@@ -27,9 +27,9 @@
  * @internal
  */
 import { isNoScript, notSentReason, runnerFor, type RedisClient, type ScriptKeys, type ScriptRunner, type StoreClient } from './client.js';
-import { RedisUnavailableError, errorFields, safeMessage, toRedisError } from './errors.js';
+import { RedisError, RedisUnavailableError, errorFields, safeMessage, toRedisError } from './errors.js';
 import { MemoryStore } from './memory.js';
-import { DeadlineHeap, Deadlines, errorKind, HeapDeadlines, isProgrammingError, isReplyError, MAX_TIMER_MS, type DeadlineQueue, type Expirable } from './outage.js';
+import { aclDenial, DeadlineHeap, Deadlines, errorKind, HeapDeadlines, isProgrammingError, isReplyError, MAX_TIMER_MS, type DeadlineQueue, type Expirable } from './outage.js';
 import { GET_COMMAND, getScript, type RuntimeScript } from './scripts.js';
 import { keySlot, probeKeyFor } from './slot.js';
 import { checkInteger } from './validate.js';
@@ -44,6 +44,16 @@ const MAX_PROBES = 16;
 const MAX_DEADLINE_QUEUES = 16;
 /** Longest pause, ms, before a call answered TRYAGAIN / ASK / MOVED is sent again (2, 4, 8, ... ms up to this). */
 const REDIRECT_RETRY_MAX_MS = 100;
+/** How long, ms, a command an ACL denied (EVAL, EVALSHA) is not tried again: a grant is picked up after at most this. */
+const ACL_RECHECK_MS = 10_000;
+/** The commands the runtime's scripts run (runtime/scripts/*.lua), for the message of a denial inside a script. */
+const SCRIPT_COMMANDS = 'TIME, GET, SET, DEL, UNLINK, EXISTS, TYPE, INCRBY, PTTL, PEXPIRE, HMGET, HSET, ZADD, ZCARD, ZCOUNT, ZRANGE, ZREM, ZREMRANGEBYRANK';
+
+/**
+ * How a call goes out: `'first'`, the runner's first choice (EVALSHA; EVAL for a script's first
+ * call on ioredis); `'sha'` EVALSHA; `'eval'` EVAL with the source; `'get'` the client's GET.
+ */
+type Via = 'first' | 'sha' | 'eval' | 'get';
 
 /** Why a call was not answered by Redis: the policy of the caller decides what to answer. */
 export class Unavailable {
@@ -111,6 +121,8 @@ class Call implements Expirable {
   state = PENDING;
   /** Whether it was sent again as EVAL after a NOSCRIPT reply. */
   retried = false;
+  /** How it goes out next; `null` until a reply decided (see {@link ClientHealth.send}). */
+  via: Via | null = null;
   /** Times it was sent again after a redirection reply (TRYAGAIN, ASK, MOVED): its slot is moving, its node is not down. */
   redirects = 0;
   /** The last redirection reply, the answer when the deadline passes before a retry succeeds. */
@@ -241,6 +253,11 @@ export class ClientHealth {
   private deferred = new Map<Unavailable, { promise: Promise<unknown>; resolve: () => void }>();
   private readonly deadlineQueues = new Map<number, Deadlines>();
   private deadlineHeap: DeadlineHeap | null = null;
+  /** Whether an ACL denial was ever seen (only then do the `...DeniedUntil` need a look). */
+  private acl = false;
+  /** Until when (`performance.now()` ms) EVAL and EVALSHA are taken as denied by an ACL. */
+  private evalDeniedUntil = 0;
+  private evalshaDeniedUntil = 0;
   private readonly topology: Topology;
   private readonly address: string | undefined;
   private readonly probeScript: RuntimeScript;
@@ -330,14 +347,78 @@ export class ClientHealth {
     let pending: Promise<unknown>;
     try {
       const script = call.script;
-      if (script === GET_COMMAND) pending = this.runner.get(call.key);
-      else pending = call.retried ? this.runner.evalSource(script, call.keys, call.args) : this.runner.send(script, call.keys, call.args);
+      const runner = this.runner;
+      let via = call.via ?? (call.retried ? 'eval' : script === GET_COMMAND ? 'get' : 'first');
+      if (this.acl) via = this.allowed(via);
+      if (via === 'get') pending = runner.get(call.key);
+      else if (via === 'first') pending = runner.send(script, call.keys, call.args);
+      else if (via === 'sha') pending = runner.evalSha(script, call.keys, call.args);
+      else pending = runner.evalSource(script, call.keys, call.args);
     } catch (error) {
       pending = Promise.reject(error);
     }
     pending.then(
       (value) => this.replied(call, value),
       (error: unknown) => this.failed(call, error),
+    );
+  }
+
+  /** `via`, or the way around a command an ACL denied lately (EVAL <-> EVALSHA). */
+  private allowed(via: Via): Via {
+    const now = performance.now();
+    if (via === 'first' && this.evalshaDeniedUntil > now) return 'eval';
+    if (via === 'first' && this.evalDeniedUntil > now) return 'sha';
+    return via;
+  }
+
+  /**
+   * A call answered NOPERM: sends it again the other way when there is one (EVALSHA denied: EVAL;
+   * EVAL denied: EVALSHA) and returns `true`, or returns the error to reject it with, which names
+   * what the user must be granted.
+   */
+  private afterDenial(call: Call, denial: NonNullable<ReturnType<typeof aclDenial>>, error: unknown): true | RedisError {
+    const now = performance.now();
+    this.acl = true;
+    const message = safeMessage(error);
+    const fail = (text: string) => new RedisError(text, 'NOPERM', errorFields(error).address ?? this.address);
+    const both = () =>
+      fail(
+        `${message}; the Redis user may run neither EVALSHA nor EVAL: redis-ttl-runtime runs every operation as a Lua script, so grant +evalsha (with the scripts loaded by SCRIPT LOAD) or +eval (e.g. ACL SETUSER <user> +evalsha +eval)`,
+      );
+    if (denial.command === 'evalsha') {
+      this.evalshaDeniedUntil = now + ACL_RECHECK_MS;
+      if (this.evalDeniedUntil > now) return both();
+      call.via = 'eval';
+      this.send(call);
+      return true;
+    }
+    if (denial.command === 'eval') {
+      this.evalDeniedUntil = now + ACL_RECHECK_MS;
+      if (call.retried) return this.notLoaded(call, message);
+      if (this.evalshaDeniedUntil > now) return both();
+      call.via = 'sha';
+      this.send(call);
+      return true;
+    }
+    if (denial.key === true) {
+      return fail(
+        `${message}; the Redis user's key patterns do not cover the runtime's keys: grant one that does (ACL ~<pattern>: limiters and breakers ~<namespace>:*, default ~rl:*; a cache ~<namespace>:*; a helper's own keys)`,
+      );
+    }
+    if (denial.inScript !== undefined) {
+      const what = denial.inScript === '' ? 'a command it runs' : `'${denial.inScript}'`;
+      return fail(`${message}; the Redis user may not run ${what} inside the runtime's scripts: grant the commands they run (${SCRIPT_COMMANDS})`);
+    }
+    return fail(`${message}; grant the Redis user +${denial.command ?? 'the command'}`);
+  }
+
+  /** EVAL is denied and the script is not loaded: the error that says what to grant or load. */
+  private notLoaded(call: Call, message: string): RedisError {
+    const script = call.script;
+    return new RedisError(
+      `${message}; EVAL is denied to the Redis user and the script '${script.name}' (SHA1 ${script.sha1}) is not loaded on the server (NOSCRIPT): grant +eval, or load the runtime's scripts with SCRIPT LOAD (runtimeScripts() lists them) after every restart, failover or SCRIPT FLUSH`,
+      'NOPERM',
+      this.address,
     );
   }
 
@@ -431,8 +512,20 @@ export class ClientHealth {
     if (!call.retried && call.state === PENDING && isNoScript(error)) {
       // after a restart, a failover or SCRIPT FLUSH: EVAL carries the source (same deadline)
       call.retried = true;
-      this.send(call);
-      return;
+      if (!(this.acl && this.evalDeniedUntil > performance.now())) {
+        call.via = 'eval';
+        this.send(call);
+        return;
+      }
+      error = this.notLoaded(call, safeMessage(error));
+    }
+    if (call.state === PENDING && call.probe === null) {
+      const denial = aclDenial(error);
+      if (denial !== null) {
+        const next = this.afterDenial(call, denial, error);
+        if (next === true) return;
+        error = next;
+      }
     }
     let kind = errorKind(error);
     const replied = error instanceof Error && isReplyError(error);

@@ -11,6 +11,7 @@
  *
  * @internal
  */
+import { RedisError, RedisUnavailableError } from './errors.js';
 
 /**
  * Where an answer came from when it is not Redis': `'redis-unavailable'` (the fail-closed or
@@ -61,12 +62,18 @@ export type ErrorKind = 'redirect' | 'slot' | 'node' | 'bug';
 /** The {@link ErrorKind} of `error`. */
 export function errorKind(error: unknown): ErrorKind {
   if (!(error instanceof Error)) return 'bug';
+  // an error the runtime made itself (a denial it explained, a hint added to a reply)
+  if (error instanceof RedisError && !(error instanceof RedisUnavailableError)) return isReplyError(error) ? replyKind(error) : 'bug';
   if (REDIRECTIONS_EXHAUSTED.test(error.message)) return 'redirect';
-  if (isReplyError(error)) {
-    if (REDIRECT_REPLY.test(error.message)) return 'redirect';
-    if (SLOT_NOT_SERVED.test(error.message)) return 'slot';
-  }
+  if (isReplyError(error)) return replyKind(error);
   return isUnavailable(error) ? 'node' : 'bug';
+}
+
+/** The {@link ErrorKind} of a server's error reply. */
+function replyKind(error: Error): ErrorKind {
+  if (REDIRECT_REPLY.test(error.message)) return 'redirect';
+  if (SLOT_NOT_SERVED.test(error.message)) return 'slot';
+  return UNAVAILABLE_REPLY.test(error.message) ? 'node' : 'bug';
 }
 
 /**
@@ -108,6 +115,33 @@ export function isUnavailable(error: unknown): boolean {
  */
 export function isProgrammingError(error: unknown): boolean {
   return error instanceof TypeError || error instanceof RangeError || error instanceof ReferenceError || error instanceof SyntaxError;
+}
+
+/**
+ * What an ACL denial (NOPERM, https://redis.io/docs/latest/operate/oss_and_stack/management/security/acl/)
+ * refused, or `null` when `error` is not one:
+ * - `{ command }`: the command itself (`'eval'`, `'evalsha'`, `'get'`), from "NOPERM this user has
+ *   no permissions to run the 'eval' command" (Redis 6-7.0) / "NOPERM User u has no permissions
+ *   to run the 'eval' command" (7.2+);
+ * - `{ key: true }`: a key ("... to access one of the keys used as arguments", "No permissions to
+ *   access a key");
+ * - `{ inScript: command }`: a command a script ran ("ERR The user executing the script can't run
+ *   this command ..." (7.0, no name: `''`), "ERR ACL failure in script: User u has no permissions
+ *   to run the 'hset' command ..." (7.2+)).
+ */
+export function aclDenial(error: unknown): { command?: string; key?: true; inScript?: string } | null {
+  if (!(error instanceof Error)) return null;
+  const message = error.message;
+  if (message.startsWith('NOPERM')) {
+    const command = /'([A-Za-z|_-]+)' command/.exec(message)?.[1];
+    if (command !== undefined) return { command: command.toLowerCase() };
+    if (/\bkeys?\b/.test(message)) return { key: true };
+    return null;
+  }
+  if (/^ERR (?:ACL failure in script|The user executing the script can't run)/.test(message)) {
+    return { inScript: /'([A-Za-z|_-]+)' command/.exec(message)?.[1]?.toLowerCase() ?? '' };
+  }
+  return null;
 }
 
 /** What a {@link Deadlines} queue holds: something with a deadline that can be expired once. */
