@@ -23,7 +23,7 @@ import { buildKey, hashIdentity, KeyMemo } from './keys.js';
 import { monotonicEpochMs } from './memory.js';
 import { MAX_TIMER_MS } from './outage.js';
 import { GET_COMMAND, getScript, type RuntimeScript } from './scripts.js';
-import { checkInteger, checkKnownOptions, checkNonEmptyString, checkOneOf, checkPositive, describe, MAX_EXACT } from './validate.js';
+import { checkInteger, checkKnownOptions, checkNonEmptyString, checkOneOf, checkPositive, describe, isPlainObject, MAX_EXACT, orDefault } from './validate.js';
 
 /**
  * What a loader returns when the record does not exist. `undefined` means the same. Either is
@@ -349,10 +349,11 @@ function checkJitter(value: unknown): number {
 function checkBeta(earlyRecompute: unknown): number {
   if (earlyRecompute === false) return 0;
   if (earlyRecompute === true || earlyRecompute === undefined) return 1;
-  if (typeof earlyRecompute !== 'object' || earlyRecompute === null) {
-    throw new TypeError(`earlyRecompute must be a boolean or an object, got ${describe(earlyRecompute)}`);
+  if (typeof earlyRecompute !== 'object' || earlyRecompute === null || !isPlainObject(earlyRecompute)) {
+    throw new TypeError(`earlyRecompute must be a boolean or an object { beta }, got ${Array.isArray(earlyRecompute) ? 'an array' : describe(earlyRecompute)}`);
   }
-  return checkPositive('earlyRecompute.beta', (earlyRecompute as EarlyRecomputeOptions).beta ?? 1);
+  checkKnownOptions('earlyRecompute', earlyRecompute, ['beta']);
+  return checkPositive('earlyRecompute.beta', orDefault((earlyRecompute as EarlyRecomputeOptions).beta, 1));
 }
 
 function checkSerializer<T>(serializer: unknown): Serializer<T> {
@@ -412,11 +413,11 @@ export function createCache<T = unknown>(redis: RedisClient, options: CacheOptio
   if (typeof options !== 'object' || options === null) throw new TypeError('options must be an object');
   checkKnownOptions('createCache', options, CACHE_OPTION_NAMES);
   const ttlMs = checkInteger('ttlMs', options.ttlMs, 1);
-  const jitter = checkJitter(options.jitter ?? 0.1);
+  const jitter = checkJitter(orDefault(options.jitter, 0.1));
   if (Math.ceil(ttlMs * (1 + jitter)) > MAX_EXACT) throw new RangeError('ttlMs * (1 + jitter) must be below 2^53');
-  const lockTtlMs = checkInteger('lockTtlMs', options.lockTtlMs ?? 5000, 1);
-  const maxWaitMs = checkInteger('maxWaitMs', options.maxWaitMs ?? lockTtlMs, 0);
-  const negativeTtlMs = checkInteger('negativeTtlMs', options.negativeTtlMs ?? Math.min(ttlMs, 30_000), 1);
+  const lockTtlMs = checkInteger('lockTtlMs', orDefault(options.lockTtlMs, 5000), 1);
+  const maxWaitMs = checkInteger('maxWaitMs', orDefault(options.maxWaitMs, lockTtlMs), 0);
+  const negativeTtlMs = checkInteger('negativeTtlMs', orDefault(options.negativeTtlMs, Math.min(ttlMs, 30_000)), 1);
   if (Math.ceil(negativeTtlMs * (1 + jitter)) > MAX_EXACT) {
     throw new RangeError('negativeTtlMs * (1 + jitter) must be below 2^53');
   }
@@ -427,16 +428,16 @@ export function createCache<T = unknown>(redis: RedisClient, options: CacheOptio
     throw new TypeError(`onBackgroundError must be a function, got ${describe(onBackgroundError)}`);
   }
   const namespace = checkNonEmptyString('namespace', options.namespace);
-  const version = options.version ?? 'v1';
+  const version = orDefault(options.version, 'v1');
   // validates namespace and version now, not on the first call
   buildKey({ namespace, algorithm: 'cache', version, identity: '-' });
 
-  const timeoutMs = checkInteger('timeoutMs', options.timeoutMs ?? 1000, 1, MAX_TIMER_MS);
-  const probeIntervalMs = checkInteger('redisProbeIntervalMs', options.redisProbeIntervalMs ?? 1000, 1, MAX_TIMER_MS);
-  const onRedisError = checkOneOf('onRedisError', options.onRedisError ?? 'load', ['load', 'throw'] as const);
-  const staleIfErrorMs = checkInteger('staleIfErrorMs', options.staleIfErrorMs ?? 0, 0);
-  const staleMaxBytes = checkInteger('staleMaxBytes', options.staleMaxBytes ?? 1024 * 1024, 1);
-  const loadErrorBackoffMs = checkInteger('loadErrorBackoffMs', options.loadErrorBackoffMs ?? 1000, 0, MAX_TIMER_MS);
+  const timeoutMs = checkInteger('timeoutMs', orDefault(options.timeoutMs, 1000), 1, MAX_TIMER_MS);
+  const probeIntervalMs = checkInteger('redisProbeIntervalMs', orDefault(options.redisProbeIntervalMs, 1000), 1, MAX_TIMER_MS);
+  const onRedisError = checkOneOf('onRedisError', orDefault(options.onRedisError, 'load'), ['load', 'throw'] as const);
+  const staleIfErrorMs = checkInteger('staleIfErrorMs', orDefault(options.staleIfErrorMs, 0), 0);
+  const staleMaxBytes = checkInteger('staleMaxBytes', orDefault(options.staleMaxBytes, 1024 * 1024), 1);
+  const loadErrorBackoffMs = checkInteger('loadErrorBackoffMs', orDefault(options.loadErrorBackoffMs, 1000), 0, MAX_TIMER_MS);
 
   const health = healthFor(redis);
   const deadlines = health.deadlines(timeoutMs);
@@ -770,6 +771,7 @@ export function createCache<T = unknown>(redis: RedisClient, options: CacheOptio
       if (typeof invalidateOptions !== 'object' || invalidateOptions === null) {
         throw new TypeError('invalidate options must be an object');
       }
+      checkKnownOptions('cache.invalidate', invalidateOptions, ['secondDeleteAfterMs']);
       const again = invalidateOptions.secondDeleteAfterMs;
       if (again !== undefined) checkInteger('secondDeleteAfterMs', again, 1, MAX_TIMER_MS);
       dropStale(key);

@@ -32,7 +32,7 @@ import { MemoryStore } from './memory.js';
 import { aclDenial, DeadlineHeap, Deadlines, errorKind, HeapDeadlines, isProgrammingError, isReplyError, MAX_TIMER_MS, type DeadlineQueue, type Expirable } from './outage.js';
 import { GET_COMMAND, getScript, type RuntimeScript } from './scripts.js';
 import { keySlot, probeKeyFor } from './slot.js';
-import { checkInteger } from './validate.js';
+import { checkInteger, checkKnownOptions, orDefault } from './validate.js';
 
 /** Most probes in flight at once per client (a cluster with many shards down probes them in turn). */
 const MAX_PROBES = 16;
@@ -706,6 +706,9 @@ export function healthFor(client: RedisClient): ClientHealth {
   return health;
 }
 
+/** The names of {@link DeadlineOptions}. */
+const DEADLINE_OPTION_NAMES = ['timeoutMs', 'redisProbeIntervalMs'] as const;
+
 /** The deadline options of `collect`, `incrementWithTtl` and `setKeepTtl`. */
 export interface DeadlineOptions {
   /**
@@ -745,12 +748,17 @@ export interface CheckedDeadline {
   probeIntervalMs: number;
 }
 
-/** Validates {@link DeadlineOptions} (`undefined`: the defaults). @throws {TypeError | RangeError} naming the option. */
-export function checkDeadlineOptions(options: DeadlineOptions | undefined): CheckedDeadline {
+/**
+ * Validates {@link DeadlineOptions} (`undefined`: the defaults) of the helper `what`; `known`: every
+ * option name it takes (an unknown one is refused, not dropped).
+ * @throws {TypeError | RangeError} naming the option.
+ */
+export function checkDeadlineOptions(options: DeadlineOptions | undefined, what?: string, known: readonly string[] = DEADLINE_OPTION_NAMES): CheckedDeadline {
   if (options === undefined) return { timeoutMs: 1000, probeIntervalMs: 1000 };
   if (typeof options !== 'object' || options === null) throw new TypeError('options must be an object');
+  if (what !== undefined) checkKnownOptions(what, options, known);
   return {
-    timeoutMs: checkInteger('timeoutMs', options.timeoutMs ?? 1000, 1, MAX_TIMER_MS),
-    probeIntervalMs: checkInteger('redisProbeIntervalMs', options.redisProbeIntervalMs ?? 1000, 1, MAX_TIMER_MS),
+    timeoutMs: checkInteger('timeoutMs', orDefault(options.timeoutMs, 1000), 1, MAX_TIMER_MS),
+    probeIntervalMs: checkInteger('redisProbeIntervalMs', orDefault(options.redisProbeIntervalMs, 1000), 1, MAX_TIMER_MS),
   };
 }

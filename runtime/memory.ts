@@ -22,7 +22,7 @@
  */
 import { RedisError } from './errors.js';
 import type { ScriptName } from './scripts.js';
-import { checkInteger, describe } from './validate.js';
+import { checkInteger, checkKnownOptions, describe, orDefault } from './validate.js';
 
 /** Options of {@link createMemoryStore}. */
 export interface MemoryStoreOptions {
@@ -303,19 +303,19 @@ class Keyspace {
     this.entries.set(key, { type: 'string', value, expiresAt });
   }
   /** INCRBY, on 64-bit signed integers like Redis */
-  incrby(key: string, by: number): number {
+  incrby(key: string, by: bigint): bigint {
     const entry = this.typed(key, 'string');
     const current = entry === undefined ? 0n : /^(0|-?[1-9]\d{0,19})$/.test(entry.value) ? BigInt(entry.value) : null;
     if (current === null || current > 9223372036854775807n || current < -9223372036854775808n) {
       throw new MemoryReplyError('ERR value is not an integer or out of range');
     }
-    const next = current + BigInt(by);
+    const next = current + by;
     if (next > 9223372036854775807n || next < -9223372036854775808n) {
       throw new MemoryReplyError('ERR increment or decrement would overflow');
     }
     if (entry === undefined) this.create(key, { type: 'string', value: next.toString() });
     else entry.value = next.toString();
-    return Number(next);
+    return next;
   }
   /** PEXPIRE (a TTL <= 0 deletes the key) */
   pexpire(key: string, ms: number): number {
@@ -371,8 +371,9 @@ export class MemoryStore {
   /** @throws {TypeError | RangeError} naming the option when one is invalid. */
   constructor(options: MemoryStoreOptions = {}) {
     if (typeof options !== 'object' || options === null) throw new TypeError('options must be an object');
-    this.maxKeys = checkInteger('maxKeys', options.maxKeys ?? 10_000, 1);
-    const janitorIntervalMs = checkInteger('janitorIntervalMs', options.janitorIntervalMs ?? 30_000, 1, 2_147_483_647);
+    checkKnownOptions('createMemoryStore', options, ['maxKeys', 'janitorIntervalMs', 'clock']);
+    this.maxKeys = checkInteger('maxKeys', orDefault(options.maxKeys, 10_000), 1);
+    const janitorIntervalMs = checkInteger('janitorIntervalMs', orDefault(options.janitorIntervalMs, 30_000), 1, 2_147_483_647);
     if (options.clock !== undefined && typeof options.clock !== 'function') {
       throw new TypeError(`clock must be a function, got ${describe(options.clock)}`);
     }
@@ -505,14 +506,19 @@ const setKeepTtl: Script = (r, key, argv) => {
 };
 
 const increment: Script = (r, key, argv) => {
-  const by = toNumber(argv[0]);
-  if (by === undefined || by !== Math.floor(by) || by > MAX || by < -MAX) fail('ERR redis-ttl increment: by must be an integer');
+  const by = argv[0];
+  if (by === undefined || by.length > 20 || !/^(0|-?[1-9]\d*)$/.test(by)) fail('ERR redis-ttl increment: by must be an integer');
   const ttlMs = intArg(argv[1], 1, MAX, 'ERR redis-ttl increment: ttlMs must be an integer >= 1');
   const mode = argv[2];
   if (mode !== 'fixed' && mode !== 'sliding') fail("ERR redis-ttl increment: mode must be 'fixed' or 'sliding'");
-  const value = r.incrby(key, by);
+  const delta = BigInt(by);
+  // as INCRBY: an increment outside 64 bits is refused before anything is written
+  if (delta > 9223372036854775807n || delta < -9223372036854775808n) fail('ERR value is not an integer or out of range');
+  const next = r.incrby(key, delta);
   if (mode === 'sliding') r.pexpire(key, ttlMs);
   else if (r.pttl(key) === -1) r.pexpire(key, ttlMs);
+  // as the Lua: an integer within +-(2^53 - 1), else the key's string
+  const value = next > 9007199254740991n || next < -9007199254740991n ? next.toString() : Number(next);
   return [value, r.pttl(key)];
 };
 
