@@ -123,6 +123,8 @@ class Call implements Expirable {
   retried = false;
   /** How it goes out next; `null` until a reply decided (see {@link ClientHealth.send}). */
   via: Via | null = null;
+  /** Whether its command is written and unanswered (not while it waits to be sent again after a redirection). */
+  inFlight = false;
   /** Times it was sent again after a redirection reply (TRYAGAIN, ASK, MOVED): its slot is moving, its node is not down. */
   redirects = 0;
   /** The last redirection reply, the answer when the deadline passes before a retry succeeds. */
@@ -345,6 +347,7 @@ export class ClientHealth {
 
   private send(call: Call): void {
     let pending: Promise<unknown>;
+    call.inFlight = true;
     try {
       const script = call.script;
       const runner = this.runner;
@@ -496,6 +499,7 @@ export class ClientHealth {
   }
 
   private replied(call: Call, value: unknown): void {
+    call.inFlight = false;
     if (this.topology.kind === 'slots') this.lastReplyAt = performance.now();
     if (call.state === PENDING) {
       call.state = DONE;
@@ -509,6 +513,7 @@ export class ClientHealth {
   }
 
   private failed(call: Call, error: unknown): void {
+    call.inFlight = false;
     if (!call.retried && call.state === PENDING && isNoScript(error)) {
       // after a restart, a failover or SCRIPT FLUSH: EVAL carries the source (same deadline)
       call.retried = true;
@@ -588,7 +593,8 @@ export class ClientHealth {
    * command stays counted until it settles.
    */
   expired(call: Call): void {
-    this.abandoned += 1;
+    // a call waiting to be sent again (a redirection) has nothing in the client to abandon
+    if (call.inFlight) this.abandoned += 1;
     const message = `Redis did not answer within ${call.deadlines.timeoutMs} ms`;
     if (call.probe !== null) {
       // stays `probing` until the command settles: no second probe piles up behind it
