@@ -33,6 +33,20 @@ const RISK_TEXT: Record<TtlRisk, string> = {
   parameter: 'comes from a caller and is never checked (a caller passing 0 or a negative value)',
 };
 
+/**
+ * The check the message proposes, on the TTL as the call passes it: the TTL itself when it is a
+ * name or a property (`if (ttl <= 0) ...`, `if (opts.ttlMs <= 0) ...`); for an expression, the
+ * value it computes, kept in a variable first (a check of one of its inputs, such as the deadline
+ * `expiresAt` of `expiresAt - Date.now()`, does not stop a TTL <= 0: the deadline is positive and
+ * already past).
+ */
+function guardOf(ttlNode: TSESTree.Node, sourceCode: Readonly<TSESLint.SourceCode>): string {
+  let node = ttlNode;
+  while (node.type === 'TSAsExpression' || node.type === 'TSNonNullExpression' || node.type === 'TSSatisfiesExpression' || node.type === 'TSTypeAssertion') node = node.expression;
+  const simple = node.type === 'Identifier' || (node.type === 'MemberExpression' && !node.computed && (node.object.type === 'Identifier' || node.object.type === 'ThisExpression'));
+  return simple ? `\`if (${sourceCode.getText(node)} <= 0) ...\`` : '`const ttl = ...; if (ttl <= 0) ...`, on the computed value';
+}
+
 export default createRule<Options, MessageIds>({
   name: 'expire-needs-positive-ttl',
   meta: {
@@ -63,7 +77,7 @@ export default createRule<Options, MessageIds>({
       literalRejected:
         '{{command}} with the TTL {{value}} is rejected by Redis ("invalid expire time" / "value is not an integer"): the write throws. Use a positive integer TTL.',
       computed:
-        'The TTL `{{text}}` {{why}}: {{effect}} Check it before the call (`if ({{name}} <= 0) ...`) or clamp it: Math.max(1, ...).',
+        'The TTL `{{text}}` {{why}}: {{effect}} Check it before the call ({{guard}}) or clamp it: Math.max(1, ...).',
       clampToOne: 'Clamp the TTL to at least 1: Math.max(1, {{text}}).',
     },
   },
@@ -102,7 +116,7 @@ export default createRule<Options, MessageIds>({
           context.report({
             node: ttlNode,
             messageId: 'computed',
-            data: { text, why: RISK_TEXT[risk.risk], effect, name: risk.names[0] ?? 'ttl' },
+            data: { text, why: RISK_TEXT[risk.risk], effect, guard: guardOf(ttlNode, sourceCode) },
             suggest: [{ messageId: 'clampToOne', data: { text }, fix: (fixer: TSESLint.RuleFixer) => fixer.replaceText(ttlNode, clamp) }],
           });
         }

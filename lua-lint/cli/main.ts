@@ -186,6 +186,8 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
   for (const target of targets) {
     if (target.kind === 'ignored') {
       if (options.warnIgnored) lint.addIgnored(target.path);
+    } else if (target.kind === 'unreadable') {
+      lint.addUnreadable(target.path, target.reason);
     } else if (target.kind === 'stdin') {
       const filePath = options.stdinFilename === undefined ? STDIN_FILE_PATH : path.resolve(io.cwd, options.stdinFilename);
       const text = stdinText ?? (await readStream(io.stdin));
@@ -195,7 +197,9 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
         if (options.warnIgnored) lint.addIgnored(filePath);
       } else await lint.addAny(filePath, text);
     } else {
-      await lint.addAny(target.path, readSourceFile(target.path, io.cwd));
+      const read = readSourceFile(target.path);
+      if (read.ok) await lint.addAny(target.path, read.bytes);
+      else lint.addUnreadable(target.path, read.reason);
     }
   }
   let results = lint.results();
@@ -258,6 +262,11 @@ class LintRun {
     for (const { filePath: file, findings } of analyzeLuaWithIncludes(from, source.text, this.resolver, this.options)) {
       this.push(file === from ? filePath : file, createResult(file, findings).messages);
     }
+  }
+
+  /** A file that could not be read: one fatal message (`reason`), as for a file that can not be Lua. */
+  addUnreadable(filePath: string, reason: string): void {
+    this.push(filePath, [{ ruleId: null, severity: 2, message: reason, line: 1, column: 1, endLine: 1, endColumn: 1, fatal: true }]);
   }
 
   /** A file named on the command line that `ignores` match: ESLint's warning, without a position. */

@@ -2,6 +2,7 @@
 // population per test, exact counts, folded patterns, formats, policy warnings, exit codes,
 // --fix-ttl, the rate limit and sampling. Database 9 of the test server, flushed before each test,
 // with CONFIG SET and ACL users: so the whole file runs only on a server the tests started.
+import fc from 'fast-check';
 import { execFile } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -13,6 +14,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CSV_COLUMNS } from '../../audit/format.js';
 import { wilson95 } from '../../audit/stats.js';
 import { needsOwnServer, useRedis } from '../helpers/redis.js';
+import { redactUrl } from '../../audit/url.js';
 import { runCli, runJson } from './run-cli.js';
 
 const redis = useRedis();
@@ -693,6 +695,81 @@ describe.skipIf(ownServerOnly)('usage and connection errors', () => {
       code: 2,
       stdout: '',
       stderr: 'redis-ttl-audit: invalid URL "http://localhost": the scheme must be redis:// or rediss:// (TLS)\n',
+    });
+  });
+
+  it('never prints a password, whatever the URL holds unencoded, through --url or REDIS_URL', async () => {
+    // passwords with every character a URL ends or splits its user info at, at any place
+    const special = ['/', '#', '?', '@', ':', '%', '[', ']', ' ', '%zz', '%4', '\\', '"'];
+    const passwords = [
+      ...special.flatMap((c) => [`SECRET${c}x`, `${c}SECRET`, `SE${c}CR${c}ET`]),
+      'SECRET/a@s#s%w:rd',
+      'SECRET?password=SECRET',
+    ];
+    for (const password of passwords) {
+      for (const url of [
+        `redis://:${password}@127.0.0.1:1`,
+        `redis://user:${password}@127.0.0.1:1/0`,
+        `rediss://admin:${password}@localhost:1`,
+        // a user info without ':' is read as a password by some clients (with a ':', its first part is the user name)
+        ...(password.includes(':') ? [] : [`redis://${password}@127.0.0.1:1`]),
+        `redis://127.0.0.1:1/?password=${password}`,
+      ]) {
+        for (const result of [await runCli(['--url', url, '--timeout', '200']), await runCli(['--timeout', '200'], { env: { REDIS_URL: url } })]) {
+          expect(result.code, url).toBe(2);
+          expect(result.stderr, url).not.toContain('SECRET');
+          expect(result.stderr.trim().split('\n'), url).toHaveLength(1);
+        }
+      }
+    }
+  });
+
+  it('redactUrl: no part of a password survives, for passwords of any characters in any URL shape (fast-check)', () => {
+    const chars = fc.constantFrom(...'/#?@:%[] \\"&;=+abcXYZ019'.split(''));
+    fc.assert(
+      fc.property(fc.string({ unit: chars, maxLength: 12 }), fc.constantFrom('', 'user', 'a:b'), (middle, user) => {
+        const password = `Qq${middle}Zz`;
+        for (const url of [
+          `redis://${user}:${password}@host:6379/0`,
+          `rediss://${user}:${password}@[::1]:6380`,
+          `redis://:${password}@host`,
+          `redis://host:6379/0?password=${password}`,
+          `redis://host?db=1&pass=${password}&x=1`,
+          `${user}:${password}@host`,
+        ]) {
+          const shown = redactUrl(url);
+          expect(shown, url).not.toMatch(/Qq|Zz/);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('a URL whose user info holds an unencoded character or a bad percent-encoding is a one-line usage error that says which', async () => {
+    expect(await runCli(['--url', 'redis://:ab%zz@127.0.0.1:6509'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'redis-ttl-audit: invalid URL "redis://:***@127.0.0.1:6509": the password holds a \'%\' that is not followed by two hexadecimal digits: write a literal \'%\' as %25\n',
+    });
+    expect(await runCli(['--url', 'redis://us%g1er:pw@127.0.0.1:6509'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'redis-ttl-audit: invalid URL "redis://us%g1er:***@127.0.0.1:6509": the user name holds a \'%\' that is not followed by two hexadecimal digits: write a literal \'%\' as %25\n',
+    });
+    expect(await runCli(['--url', 'redis://user:TOP/x@127.0.0.1:6509/0'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'redis-ttl-audit: invalid URL "redis://user:***@127.0.0.1:6509/0": expected redis://[user:password@]host[:port][/db] or rediss://... ' +
+        "(the user name or password holds '/', which a URL must percent-encode: write '/' as %2F)\n",
+    });
+    // a URL that parses, with the user info ended early: the '@' lands in the path
+    expect(await runCli(['--url', 'redis://user:1234/x@127.0.0.1:6509'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'redis-ttl-audit: invalid URL "redis://user:***@127.0.0.1:6509": expected redis://[user:password@]host[:port][/db] ' +
+        "(the user name or password holds '/', which a URL must percent-encode: write '/' as %2F)\n",
     });
   });
 

@@ -404,19 +404,54 @@ describe('files, directories and globs', () => {
     expect(await run(['empty', '--no-error-on-unmatched-pattern'])).toEqual({ code: 0, stdout: '', stderr: '' });
   });
 
-  it('exits 2 naming the file when it cannot be read', async () => {
+  it('reports a file it cannot read as one fatal problem of that file and lints the others', async () => {
+    files({ 'a-leak.lua': LEAK });
     const socketPath = path.join(dir, 'socket.lua');
     const server = net.createServer();
     await new Promise<void>((resolve) => server.listen(socketPath, resolve));
     try {
-      expect(await run(['socket.lua'])).toEqual({
-        code: 2,
-        stdout: '',
-        stderr: 'lua-lint: Cannot read file "socket.lua": not a regular file (ENXIO).\n',
-      });
+      const { code, stdout } = await run(['socket.lua', 'a-leak.lua', '--format', 'json']);
+      expect(code).toBe(1);
+      const [socket, leak] = json(stdout);
+      expect(socket?.filePath).toBe(socketPath);
+      expect(socket?.messages).toEqual([
+        { ruleId: null, severity: 2, message: 'Cannot read this file: not a regular file (ENXIO).', line: 1, column: 1, endLine: 1, endColumn: 1, fatal: true },
+      ]);
+      expect(found(leak)).toEqual(['write-path-needs-ttl@1']);
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
+  });
+
+  it.skipIf(process.platform !== 'linux')('a directory holding file and folder names that are not UTF-8: one problem each, every other file linted', async () => {
+    // names are bytes on Linux: Latin-1 'café.lua', a folder 'donn\xe9es' with a file in it
+    const latin1 = Buffer.concat([Buffer.from(`${dir}/scripts/caf`), Buffer.from([0xe9]), Buffer.from('.lua')]);
+    const folder = Buffer.concat([Buffer.from(`${dir}/scripts/donn`), Buffer.from([0xe9]), Buffer.from('es')]);
+    files({ 'scripts/leak.lua': LEAK, 'scripts/clean.lua': CLEAN });
+    writeFileSync(latin1, LEAK);
+    mkdirSync(folder);
+    writeFileSync(Buffer.concat([folder, Buffer.from('/inner.lua')]), LEAK);
+    for (const format of ['json', 'stylish', 'sarif', 'compact', 'github']) {
+      const { code, stdout, stderr } = await run(['scripts', '--format', format]);
+      expect(code, format).toBe(1);
+      expect(stderr, format).toBe('');
+      expect(stdout, format).toContain('Cannot read this file: its path is not valid UTF-8 (the bytes shown as \ufffd)');
+      expect(stdout, format).toContain('write-path-needs-ttl');
+    }
+    const results = json((await run(['scripts', '--format', 'json'])).stdout);
+    const byName = Object.fromEntries(results.map((r) => [path.relative(dir, r.filePath), r.messages.map((m) => (m.fatal ? m.message : `${m.ruleId}@${m.line}`))]));
+    expect(byName).toEqual({
+      'scripts/caf\ufffd.lua': [
+        'Cannot read this file: its path is not valid UTF-8 (the bytes shown as \ufffd), so it can not be opened by the name the directory walk gives it. Rename it to UTF-8 (e.g. convmv -f latin1 -t utf8) to lint it.',
+      ],
+      'scripts/clean.lua': [],
+      'scripts/donn\ufffdes': [
+        'Cannot list this folder: its path is not valid UTF-8 (the bytes shown as \ufffd), so the files in it were not linted. Rename it to UTF-8 (e.g. convmv -f latin1 -t utf8) to lint them.',
+      ],
+      'scripts/leak.lua': ['write-path-needs-ttl@1'],
+    });
+    // the same through a glob
+    expect(json((await run(['scripts/**/*.lua', '--format', 'json'])).stdout).map((r) => path.relative(dir, r.filePath)).sort()).toEqual(Object.keys(byName).sort());
   });
 
   it('reports a binary file as one fatal problem instead of parsing it', async () => {
