@@ -3,7 +3,8 @@ import { checkOutageOptions, FromMemory, Route, StoreFull, type OutageOptions } 
 import { Unavailable } from './health.js';
 import { buildKey, checkIdentitySecret, checkScope, hashIdentity, KeyMemo } from './keys.js';
 import type { OutageReason } from './outage.js';
-import { getScript, type ScriptName } from './scripts.js';
+import { decoderFor, type LimiterScript } from './decode.js';
+import { getScript } from './scripts.js';
 import { checkInteger, checkKnownOptions, checkNonEmptyString, checkOneOf, describe, gcd, MAX_EXACT, orDefault, perSecondToPerMs } from './validate.js';
 
 /**
@@ -232,12 +233,30 @@ export interface Limiter {
   keyFor(identity: string): string;
 }
 
+/**
+ * The algorithm segment of each algorithm's keys: its code, then the version of the format its
+ * state is kept in (the fixed window's key format 2 is `fw2`). A runtime that keeps an
+ * algorithm's state differently writes it under a new version: two runtimes never read each
+ * other's keys, so they can run side by side during a rolling deploy (each then counts on its
+ * own: docs/runtime-resilience.md#key-format-and-rolling-deploys).
+ */
+const KEY_SEGMENTS = {
+  'fixed-window': 'fw2',
+  // format 3: a list of calls (format 2 was a sorted set, 'swl2'; format 1 one member per unit of cost, 'swl')
+  'sliding-window-log': 'swl3',
+  'sliding-window-counter': 'swc2',
+  'token-bucket': 'tb2',
+  gcra: 'gcra2',
+  'leaky-bucket': 'lb2',
+} as const satisfies Record<Algorithm, string>;
+
 interface Plan {
-  script: ScriptName;
+  script: LimiterScript;
   code: string;
   limit: number;
   maxTtlMs: number;
-  params: string[];
+  /** The script's parameters (its ARGV before the cost), as numbers. */
+  params: number[];
 }
 
 function ceilDiv(a: number, b: number): number {
@@ -252,21 +271,14 @@ function plan(options: LimiterOptions): Plan {
       const limit = checkInteger('limit', options.limit, 1);
       const windowMs = checkInteger('windowMs', options.windowMs, 1);
       if (options.algorithm === 'fixed-window') {
-        return { script: 'fixed_window', code: 'fw', limit, maxTtlMs: windowMs, params: [String(limit), String(windowMs)] };
+        return { script: 'fixed_window', code: KEY_SEGMENTS['fixed-window'], limit, maxTtlMs: windowMs, params: [limit, windowMs] };
       }
       if (options.algorithm === 'sliding-window-log') {
         checkInteger('limit', limit, 1, SLIDING_LOG_MAX_LIMIT);
-        // 'swl2': one member per call with its cost (the 'swl' keys held one member per unit of cost)
-        return { script: 'sliding_window_log', code: 'swl2', limit, maxTtlMs: windowMs, params: [String(limit), String(windowMs)] };
+        return { script: 'sliding_window_log', code: KEY_SEGMENTS['sliding-window-log'], limit, maxTtlMs: windowMs, params: [limit, windowMs] };
       }
       if (limit * windowMs > MAX_EXACT) throw new RangeError('limit * windowMs must be below 2^53');
-      return {
-        script: 'sliding_window_counter',
-        code: 'swc',
-        limit,
-        maxTtlMs: 2 * windowMs,
-        params: [String(limit), String(windowMs)],
-      };
+      return { script: 'sliding_window_counter', code: KEY_SEGMENTS['sliding-window-counter'], limit, maxTtlMs: 2 * windowMs, params: [limit, windowMs] };
     }
     case 'token-bucket':
     case 'leaky-bucket': {
@@ -276,10 +288,10 @@ function plan(options: LimiterOptions): Plan {
       if (capacity * den > MAX_EXACT) throw new RangeError(`capacity * (1000 / ${rateName}) is too large (must be below 2^53)`);
       return {
         script: options.algorithm === 'token-bucket' ? 'token_bucket' : 'leaky_bucket',
-        code: options.algorithm === 'token-bucket' ? 'tb' : 'lb',
+        code: KEY_SEGMENTS[options.algorithm],
         limit: capacity,
         maxTtlMs: ceilDiv(capacity * den, num),
-        params: [String(capacity), String(num), String(den)],
+        params: [capacity, num, den],
       };
     }
     case 'gcra': {
@@ -290,13 +302,7 @@ function plan(options: LimiterOptions): Plan {
       const per = periodMs / g;
       const units = limit / g;
       if (burst * per > MAX_EXACT) throw new RangeError('burst * periodMs / gcd(periodMs, limit) must be below 2^53');
-      return {
-        script: 'gcra',
-        code: 'gcra',
-        limit: burst,
-        maxTtlMs: ceilDiv(burst * per, units),
-        params: [String(burst), String(per), String(units)],
-      };
+      return { script: 'gcra', code: KEY_SEGMENTS.gcra, limit: burst, maxTtlMs: ceilDiv(burst * per, units), params: [burst, per, units] };
     }
     default:
       checkOneOf('algorithm', (options as { algorithm?: unknown }).algorithm, ALGORITHMS);
@@ -329,13 +335,13 @@ function scaleCount(a: number, num: number, den: number): number {
  * and, for the buckets and GCRA, the rate scaled by `share` too, as exact fractions.
  * @throws {RangeError} when the scaled parameters leave the exact integer range.
  */
-function sharePlan(p: Plan, share: number): { limit: number; params: string[] } {
+function sharePlan(p: Plan, share: number): { limit: number; params: number[] } {
   if (share === 1) return { limit: p.limit, params: p.params };
   const { num: sn, den: sd } = shareFraction(share);
-  const [a = 0, b = 0, c = 0] = p.params.map(Number);
+  const [a = 0, b = 0, c = 0] = p.params;
   const limit = scaleCount(a, sn, sd);
   if (p.script === 'fixed_window' || p.script === 'sliding_window_log' || p.script === 'sliding_window_counter') {
-    return { limit, params: [String(limit), String(b)] };
+    return { limit, params: [limit, b] };
   }
   // buckets: [capacity, num, den] with rate num/den per ms; gcra: [burst, per, units] with rate units/per per ms
   let rateNum = p.script === 'gcra' ? c * sn : b * sn;
@@ -346,10 +352,7 @@ function sharePlan(p: Plan, share: number): { limit: number; params: string[] } 
   if (!Number.isSafeInteger(rateNum) || !Number.isSafeInteger(rateDen) || limit * rateDen > MAX_EXACT) {
     throw new RangeError('fallbackShare makes the local rate too fine (its parameters must stay below 2^53)');
   }
-  return {
-    limit,
-    params: p.script === 'gcra' ? [String(limit), String(rateDen), String(rateNum)] : [String(limit), String(rateNum), String(rateDen)],
-  };
+  return { limit, params: p.script === 'gcra' ? [limit, rateDen, rateNum] : [limit, rateNum, rateDen] };
 }
 
 /**
@@ -403,23 +406,27 @@ export function createLimiter(redis: StoreClient, options: LimiterOptions): Limi
   const lua = getScript(script);
   const denied: LimitResult = { allowed: false, limit, remaining: 0, retryAfterMs: outageRetryAfterMs, resetAfterMs: 0, reason: 'redis-unavailable' };
   const allowed: LimitResult = { allowed: true, limit, remaining: 0, retryAfterMs: 0, resetAfterMs: 0, reason: 'redis-unavailable' };
-  const toResult = (answer: unknown): LimitResult => {
+  // the scripts reply with what only Redis knows, mostly one integer: the result is computed here
+  const decode = decoderFor(script, params, limit);
+  const decodeLocal = decoderFor(script, local.params, local.limit, 'fallback');
+  // a call's cost is its ARGV after the parameters; absent: 1
+  const costAt = params.length;
+  const toResult = (answer: unknown, args: readonly string[]): LimitResult => {
     if (answer instanceof Unavailable) return { ...(mode === 'fail-open' ? allowed : denied) };
     if (answer instanceof StoreFull) {
       return { allowed: false, limit: answer.fallback ? local.limit : limit, remaining: 0, retryAfterMs: outageRetryAfterMs, resetAfterMs: 0, reason: 'store-full' };
     }
-    if (answer instanceof FromMemory) {
-      const [a, remaining, retryAfterMs, resetAfterMs] = answer.value as [number, number, number, number];
-      return { allowed: a === 1, limit: local.limit, remaining, retryAfterMs, resetAfterMs, reason: 'fallback' };
-    }
-    const reply = answer as [number, number, number, number];
-    return { allowed: reply[0] === 1, limit, remaining: reply[1], retryAfterMs: reply[2], resetAfterMs: reply[3] };
+    const cost = args.length > costAt ? Number(args[costAt]) : 1;
+    if (answer instanceof FromMemory) return decodeLocal(answer.value, cost);
+    return decode(answer, cost);
   };
   // the answer becomes the result where the call settles: one promise per call besides the client's
   const route = new Route(redis, mode, outage, options.fallback, toResult);
-  // the arguments of a call with cost 1 on the server clock, the common case: no array per call
-  const defaultArgs = [...params, '1', ''];
-  const defaultLocalArgs = local.params === params ? defaultArgs : [...local.params, '1', ''];
+  // the arguments of a call of cost 1 on the server clock, the common case (cost and now left
+  // out): no array per call
+  const defaultArgs = params.map(String);
+  const defaultLocalArgs = local.params === params ? defaultArgs : local.params.map(String);
+  const clockless = options.algorithm === 'fixed-window';
 
   return {
     algorithm: options.algorithm,
@@ -436,10 +443,21 @@ export function createLimiter(redis: StoreClient, options: LimiterOptions): Limi
           if (typeof takeOptions !== 'object' || takeOptions === null) throw new TypeError('take options must be an object');
           checkKnownOptions('limiter.take', takeOptions, TAKE_OPTION_NAMES);
           const cost = checkInteger('cost', takeOptions.cost === undefined ? 1 : takeOptions.cost, 1);
-          const now = takeOptions.nowMs === undefined ? '' : String(checkInteger('nowMs', takeOptions.nowMs, 0));
-          if (cost !== 1 || now !== '') {
-            args = [...params, String(cost), now];
-            localArgs = local.params === params ? args : [...local.params, String(cost), now];
+          let now: string | undefined;
+          if (takeOptions.nowMs !== undefined) {
+            if (clockless) {
+              throw new TypeError(
+                "nowMs: the fixed window has no clock of its own (its window is its key's TTL, which the Redis server's clock runs); leave nowMs out (a MemoryStore's clock option drives it in tests)",
+              );
+            }
+            now = String(checkInteger('nowMs', takeOptions.nowMs, 0));
+          }
+          if (now !== undefined) {
+            args = [...defaultArgs, String(cost), now];
+            localArgs = local.params === params ? args : [...defaultLocalArgs, String(cost), now];
+          } else if (cost !== 1) {
+            args = [...defaultArgs, String(cost)];
+            localArgs = local.params === params ? args : [...defaultLocalArgs, String(cost)];
           }
         }
       } catch (error) {
