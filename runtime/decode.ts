@@ -109,8 +109,9 @@ function slidingWindowLog(limit: number, windowMs: number, make: Make): Decoder 
 }
 
 /**
- * sliding_window_counter: p (previous window), c (current window) and e (ms elapsed in it),
- * packed as (p * (limit + 1) + c) * windowMs + e; or { allowed, p, c, e, lag }.
+ * sliding_window_counter: an admission's r * windowMs + e (r the cost still admissible, e the ms
+ * elapsed in the current window); a denial's -x - 1 with x = (p * (limit + 1) + c) * windowMs + e
+ * (p and c the previous and current window's cost); or { allowed, p, c, e, lag }.
  */
 function slidingWindowCounter(limit: number, windowMs: number, make: Make): Decoder {
   const w = windowMs;
@@ -121,8 +122,12 @@ function slidingWindowCounter(limit: number, windowMs: number, make: Make): Deco
     let elapsed: number;
     let lag = 0;
     if (typeof reply === 'number') {
-      allowed = reply >= 0;
-      const x = magnitude(reply);
+      if (reply >= 0) {
+        const room = idiv(reply, w);
+        return make(true, room, 0, 2 * w - (reply - room * w));
+      }
+      allowed = false;
+      const x = -reply - 1;
       const q = idiv(x, w);
       elapsed = x - q * w;
       prev = idiv(q, limit + 1);

@@ -65,12 +65,19 @@ export interface CommonLimiterOptions extends OutageOptions {
   identitySecret?: string | Buffer;
 }
 
-/** `limit` cost per epoch-aligned window of `windowMs` milliseconds. */
+/**
+ * `limit` cost per window of `windowMs` milliseconds; a window opens at its first admission and
+ * is its key's TTL (no clock of its own: `nowMs` is refused).
+ */
 export interface FixedWindowOptions extends CommonLimiterOptions {
   algorithm: 'fixed-window';
   /** Cost admitted per window, an integer >= 1. */
   limit: number;
-  /** Window length in **milliseconds**, an integer >= 1. Windows start at multiples of it (Unix epoch). */
+  /**
+   * Window length in **milliseconds**, an integer >= 1 (a window of 1 ms lasts 2: Redis keeps a
+   * key through the millisecond of its expiry). A window starts at the first admission after the
+   * last one ended, as rate-limiter-flexible's do.
+   */
   windowMs: number;
 }
 
@@ -179,7 +186,9 @@ export interface TakeOptions {
    * **Tests only.** The current time in milliseconds since the Unix epoch, an integer >= 0, used
    * instead of the Redis server clock (TIME). Production code must leave it out: the server clock
    * is the one clock every instance shares. A time before the key's latest one is handled as a
-   * clock that stepped back (it admits nothing more; see docs/runtime-resilience.md).
+   * clock that stepped back (it admits nothing more; see docs/runtime-resilience.md). The fixed
+   * window refuses it (a `TypeError`): it has no clock of its own, its window is its key's TTL
+   * (in tests, a `MemoryStore` with a `clock` drives it).
    */
   nowMs?: number;
 }
@@ -224,7 +233,8 @@ export interface Limiter {
    * Takes `cost` for `identity`.
    * @param identity Who is limited (user id, API key, IP...), any length. Hashed into the key,
    *   never stored; identities with a lone surrogate get keys of their own (see `hashIdentity`).
-   * @throws {TypeError | RangeError} when `identity`, `cost` or `nowMs` is invalid, before any Redis call.
+   * @throws {TypeError | RangeError} when `identity`, `cost` or `nowMs` is invalid (or `nowMs` is
+   *   given to a fixed window), before any Redis call.
    * @throws {RedisError} for replies that are bugs, not outages (e.g. WRONGTYPE when another
    *   program wrote the key, WRONGPASS): message, `code` and `address`, never the command.
    */
@@ -271,7 +281,8 @@ function plan(options: LimiterOptions): Plan {
       const limit = checkInteger('limit', options.limit, 1);
       const windowMs = checkInteger('windowMs', options.windowMs, 1);
       if (options.algorithm === 'fixed-window') {
-        return { script: 'fixed_window', code: KEY_SEGMENTS['fixed-window'], limit, maxTtlMs: windowMs, params: [limit, windowMs] };
+        // a key lives through the millisecond of its expiry: a window of 1 ms lasts 2 (see the script)
+        return { script: 'fixed_window', code: KEY_SEGMENTS['fixed-window'], limit, maxTtlMs: Math.max(2, windowMs), params: [limit, windowMs] };
       }
       if (options.algorithm === 'sliding-window-log') {
         checkInteger('limit', limit, 1, SLIDING_LOG_MAX_LIMIT);
@@ -359,11 +370,12 @@ function sharePlan(p: Plan, share: number): { limit: number; params: number[] } 
  * Creates a rate limiter backed by one Lua script per algorithm (`runtime/scripts/*.lua`).
  *
  * Every decision is made in Redis, atomically, with the Redis server clock (TIME,
- * https://redis.io/docs/latest/commands/time/): application instances with skewed clocks agree.
- * A denied call writes nothing, so denied requests never count against the limit. Every write
- * sets the key's TTL in the same script, derived from the algorithm (see `maxTtlMs`). One key per
- * identity, `namespace:algorithm:version:{hash}:scope`, so calls never fail with CROSSSLOT on
- * Redis Cluster.
+ * https://redis.io/docs/latest/commands/time/; the fixed window has its key's TTL, which Redis
+ * runs on that clock too): application instances with skewed clocks agree. A denied call writes
+ * nothing, so denied requests never count against the limit. Every write sets the key's TTL in
+ * the same script, derived from the algorithm (see `maxTtlMs`). One key per identity,
+ * `namespace:<algorithm><key format>:version:{hash}:scope` (e.g. `rl:gcra2:v1:{...}:default`), so
+ * calls never fail with CROSSSLOT on Redis Cluster.
  *
  * @param redis An ioredis `Redis` or `Cluster`, a node-redis client, an @upstash/redis `Redis`.
  *   Every call is bounded by `timeoutMs` whatever the client's settings; once a call finds the

@@ -785,9 +785,13 @@ const slidingWindowCounter: Script = (r, key, argv) => {
       }
     }
   }
-  const packed = (prev * (limit + 1) + curr) * window + elapsed;
-  if (lag > 0 || curr > limit || packed > MAX) return [allowed, int(prev), int(curr), int(elapsed), int(lag)];
-  return allowed === 1 ? packed : -packed - 1;
+  if (lag === 0) {
+    // as the Lua: an admission replies the cost still admissible and e; a denial the counts and e
+    if (allowed === 1) return idiv(limit * window - prev * (window - elapsed) - curr * window, window) * window + elapsed;
+    const packed = (prev * (limit + 1) + curr) * window + elapsed;
+    if (curr <= limit && packed <= MAX) return -packed - 1;
+  }
+  return [allowed, int(prev), int(curr), int(elapsed), int(lag)];
 };
 
 /** token_bucket and leaky_bucket share their parameter checks: [capacity, num, den]. */

@@ -7,13 +7,14 @@
 -- ARGV[2]  windowMs   integer >= 1, milliseconds (limit * windowMs must stay below 2^53)
 -- ARGV[3]  cost       integer >= 1; absent: 1
 -- ARGV[4]  now        absent: the server clock (TIME); else integer milliseconds (tests only)
--- Returns  ((p * (limit + 1) + c) * windowMs + e) for an admitted call and its -x - 1 for a
---          denied one, where p and c are the previous and current window's cost (c after an
---          admitted call) and e the ms elapsed in the current window: an integer, from which the
---          caller, who knows the parameters and the cost, computes remaining, retryAfterMs and
---          resetAfterMs (runtime/decode.ts); the table { allowed 0|1, p, c, e, lag } when that
---          would pass 2^53 (large counts and windows), when c > limit (the limit was lowered
---          within a window) or when the clock is `lag` ms behind the stored window's start.
+-- Returns  for an admitted call, r * windowMs + e, where r is the cost still admissible after it
+--          and e the ms elapsed in the current window; for a denied one, -x - 1 with
+--          x = (p * (limit + 1) + c) * windowMs + e, where p and c are the previous and current
+--          window's cost: integers, from which the caller, who knows the parameters and the cost,
+--          computes remaining, retryAfterMs and resetAfterMs (runtime/decode.ts); the table
+--          { allowed 0|1, p, c, e, lag } when the clock is `lag` ms behind the stored window's
+--          start, or for a denial when x would pass 2^53 (large limits) or c > limit (the limit
+--          was lowered within a window).
 --
 -- Windows are aligned to the Unix epoch on the server clock. Admission test, in integers (no
 -- rounding): p * (windowMs - e) + (c + cost) * windowMs <= limit * windowMs. A denied call writes
@@ -103,11 +104,21 @@ if cost <= limit and prev * (window - elapsed) + (curr + cost) * window <= limit
   end
 end
 
-local packed = (prev * (limit + 1) + curr) * window + elapsed
-if lag > 0 or curr > limit or packed > MAX then
-  return { allowed, prev, curr, elapsed, lag }
+if lag == 0 then
+  if allowed == 1 then
+    -- the cost still admissible after this call (>= 0), and e: below limit * windowMs < 2^53
+    local room = limit * window - prev * (window - elapsed) - curr * window
+    local left = math.floor(room / window)
+    if left * window > room then
+      left = left - 1
+    elseif (left + 1) * window <= room then
+      left = left + 1
+    end
+    return left * window + elapsed
+  end
+  local packed = (prev * (limit + 1) + curr) * window + elapsed
+  if curr <= limit and packed <= MAX then
+    return -packed - 1
+  end
 end
-if allowed == 1 then
-  return packed
-end
-return -packed - 1
+return { allowed, prev, curr, elapsed, lag }
