@@ -586,23 +586,36 @@ const fixedWindowParams = paramCache(2, (argv) => [
   intArg(argv[1], 1, MAX, 'ERR redis-ttl fixed_window: windowMs must be an integer >= 1'),
 ]);
 
+/** The fixed window's reply (as the Lua's `reply`): u and p packed in one integer, or a table past 2^53. */
+function fixedWindowReply(window: number, allowed: number, u: number, p: number): unknown {
+  const packed = u * (window + 1) + p;
+  if (p < 0 || p > window || packed > MAX) return [allowed, int(u), int(p)];
+  return allowed === 1 ? packed : -packed - 1;
+}
+
+/**
+ * PTTL + 1 of a fixed window's live `entry`: the time until the next window; a key left without
+ * TTL by other code gets `ttl` (PEXPIRE).
+ */
+function fixedWindowLeft(r: Keyspace, entry: Entry, ttl: number): number {
+  const now = r.time();
+  if (entry.expiresAt !== Infinity) return Math.max(0, entry.expiresAt - now) + 1;
+  entry.expiresAt = now + ttl;
+  return ttl + 1;
+}
+
 /** The fixed window on its key's TTL: a count, created with SET ... PX, then INCRBY (see the Lua). */
 const fixedWindow: Script = (r, key, argv) => {
   const s = 'fixed_window';
   const [limit, window] = fixedWindowParams(argv) as [number, number];
   const cost = costArg(argv[2], s);
-  const reply = (allowed: number, u: number, p: number): unknown => {
-    const packed = u * (window + 1) + p;
-    if (p < 0 || p > window || packed > MAX) return [allowed, int(u), int(p)];
-    return allowed === 1 ? packed : -packed - 1;
-  };
   // the TTL of a new window: a key lives through the millisecond of its expiry (at least 1 ms)
   const ttl = window > 1 ? window - 1 : 1;
   const entry = r.lookup(key);
   if (entry === undefined) {
-    if (cost > limit) return reply(0, 0, 0);
+    if (cost > limit) return fixedWindowReply(window, 0, 0, 0);
     r.writeCounters(key, undefined, 'fw', cost, 0, 0, ttl);
-    return reply(1, cost, ttl + 1);
+    return fixedWindowReply(window, 1, cost, ttl + 1);
   }
   let used: number;
   if (entry.type === 'fw') used = entry.a;
@@ -611,17 +624,13 @@ const fixedWindow: Script = (r, key, argv) => {
     if (value === undefined || value !== Math.floor(value) || value < 0) foreign(s);
     used = value;
   }
-  // PTTL + 1, and PEXPIRE for a key left without TTL by other code
-  const left = (): number => {
-    const p = r.pttl(key);
-    if (p >= 0) return p + 1;
-    r.pexpire(key, ttl);
-    return ttl + 1;
-  };
-  if (cost > limit || used + cost > limit) return reply(0, used, left());
-  if (entry.type === 'fw') entry.a = used + cost;
-  else r.incrby(key, BigInt(cost)); // INCRBY refuses what is not an integer string, as Redis
-  return reply(1, used + cost, left());
+  if (cost > limit || used + cost > limit) return fixedWindowReply(window, 0, used, fixedWindowLeft(r, entry, ttl));
+  if (entry.type === 'fw') {
+    entry.a = used + cost;
+    return fixedWindowReply(window, 1, used + cost, fixedWindowLeft(r, entry, ttl));
+  }
+  r.incrby(key, BigInt(cost)); // INCRBY refuses what is not an integer string, as Redis
+  return fixedWindowReply(window, 1, used + cost, fixedWindowLeft(r, r.lookup(key)!, ttl));
 };
 
 /** Largest limit of a sliding-window log (as in the Lua). */
