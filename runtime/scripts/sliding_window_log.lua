@@ -1,9 +1,10 @@
 -- sliding_window_log: at most `limit` cost in any interval of `windowMs` milliseconds, exactly.
 --
 -- KEYS[1]  the limiter key (format 3, `...:swl3:...`): a list with one element per admitted call,
---          oldest first, "<at>:<before>:<cost>": its time (ms; never before the element ahead
---          of it), the cost admitted before it since the window was last empty, and its cost; the
---          key's TTL ends when the newest element leaves the window
+--          oldest first, "<at>:<before>:<cost>:<first>": its time (ms; never before the element
+--          ahead of it), the cost admitted before it since the window was last empty, its cost,
+--          and <first> the "<at>:<before>:<cost>" of the list's first element when it was added;
+--          the key's TTL ends when the newest element leaves the window
 -- ARGV[1]  limit      integer in [1, 10^9]
 -- ARGV[2]  windowMs   integer >= 1, milliseconds
 -- ARGV[3]  cost       integer >= 1; absent: 1
