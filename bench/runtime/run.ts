@@ -4,8 +4,8 @@
  * end:
  *
  * - **server instructions per call** (callgrind, see server-cost.ts): each limiter script next to
- *   rate-limiter-flexible's script and the INCR + PEXPIRE floor, in four workloads (hot key, new
- *   keys, warm keys, at the limit). Targets: the fixed window <= 1.1x rate-limiter-flexible's, the
+ *   rate-limiter-flexible's script and the INCR + PEXPIRE floor, in five workloads (hot key, new
+ *   keys, warm keys, 10,000 identities, at the limit). Targets: the fixed window <= 1.1x rate-limiter-flexible's, the
  *   other algorithms <= 1.6x. Deterministic (the same count on a loaded machine);
  * - **limiters** on one ioredis connection at 16, 64 and 256 calls in flight, on one hot key and
  *   on 10,000 identities: each algorithm next to rate-limiter-flexible's `RateLimiterRedis`

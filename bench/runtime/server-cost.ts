@@ -12,9 +12,10 @@
  * `npm run bench:runtime` runs the instruction count too (the targets against rate-limiter-flexible
  * are judged there, next to the throughput figures).
  *
- * Four workloads, each BENCH_CALLS calls in pipelines of 100, in BENCH_ROUNDS interleaved rounds,
- * `CONFIG RESETSTAT` before each measurement: one hot key, a new key per call, and "warm keys"
- * (BENCH_CALLS / 10 keys that each got one call before, ten calls each), every call admitted (a
+ * Five workloads, each BENCH_CALLS calls in pipelines of 100, in BENCH_ROUNDS interleaved rounds,
+ * `CONFIG RESETSTAT` before each measurement: one hot key, a new key per call, "warm keys"
+ * (BENCH_CALLS / 10 keys that each got one call before, ten calls each) and "10,000 identities"
+ * (10,000 keys that each got one call before, the calls spread over them), every call admitted (a
  * limit of 10^9); and "at the limit": BENCH_CALLS / 200 keys at a limit of 100 per minute, 200
  * calls each (half of them denied: the denial path, and the sliding-window log's retry time). Each
  * script gets the arguments the limiter sends for a call of cost 1 on the server clock.
@@ -122,9 +123,11 @@ export interface ServerWorkload {
   keys: number;
   limit: Limit;
   warm?: true;
+  /** the measured calls go to keys spread over all `keys` (fewer calls than keys), not to the first ones */
+  spread?: true;
 }
 
-/** The four workloads of `calls` calls each (see the header). */
+/** The five workloads of `calls` calls each (see the header). */
 export function serverWorkloads(calls: number): ServerWorkload[] {
   return [
     { label: 'hot key', keys: 1, limit: 'big' },
@@ -132,6 +135,9 @@ export function serverWorkloads(calls: number): ServerWorkload[] {
     { label: 'new keys', keys: calls, limit: 'big' },
     // ten calls per key on keys that hold state already (many identities in steady state)
     { label: 'warm keys', keys: Math.max(1, Math.floor(calls / 10)), limit: 'big', warm: true },
+    // 10,000 identities that each hold state (one call each first), the calls spread over them: the
+    // throughput bench's second workload
+    { label: '10,000 identities', keys: 10_000, limit: 'big', warm: true, spread: true },
     // 200 calls per key at a limit of 100 per minute: half of them denied
     { label: 'at the limit', keys: Math.max(1, Math.floor(calls / 200)), limit: 'small' },
   ];
@@ -239,7 +245,10 @@ export async function measureServerCost(options: { metric: 'time' | 'instruction
           const run = async (count: number): Promise<void> => {
             for (let from = 0; from < count; from += 100) {
               const pipeline = r.pipeline();
-              for (let i = from; i < Math.min(count, from + 100); i += 1) pipeline.evalsha(shas[index]!, 1, `k:${i % w.keys}`, ...v.args(w.limit));
+              for (let i = from; i < Math.min(count, from + 100); i += 1) {
+                const key = w.spread ? Math.floor((i * w.keys) / count) % w.keys : i % w.keys;
+                pipeline.evalsha(shas[index]!, 1, `k:${key}`, ...v.args(w.limit));
+              }
               for (const [error] of (await pipeline.exec()) ?? []) if (error) throw error;
             }
           };
