@@ -11,8 +11,8 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { clientDetectorOf } from './index.js';
 import { lineIndex, type LineIndex } from '../text/lines.js';
-import { exportedValue, importedBinding, moduleConst, namespaceModule, pick, type ImportedModule } from './modules.js';
-import { findVariable, propertyName, resolveConstExpression, unwrap, type AnyContext } from './static.js';
+import { exportedValue, importedBinding, moduleConst, namespaceModule, type ImportedModule } from './modules.js';
+import { findVariable, pick, propertyName, resolveConstExpression, unwrap, type AnyContext } from './static.js';
 
 /** A Lua script found in the file. */
 export interface EmbeddedScript {

@@ -15,7 +15,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { findVariable, propertyName, unwrap, type AnyContext } from './static.js';
+import { findVariable, pick, propertyName, unwrap, type AnyContext } from './static.js';
 
 /** A module read from disk: its text and program, parsed with the linted file's parser. */
 export interface ImportedModule {
@@ -139,21 +139,6 @@ export function exportedValue(program: TSESTree.Program, name: string): TSESTree
         if (value) return value;
       }
     }
-  }
-  return undefined;
-}
-
-/** The value of property `key` of an object literal, or element `key` of an array literal. */
-export function pick(container: TSESTree.Node, key: string): TSESTree.Node | undefined {
-  if (container.type === AST_NODE_TYPES.ObjectExpression) {
-    for (const property of container.properties) {
-      if (property.type === AST_NODE_TYPES.Property && propertyName(property.key, property.computed) === key) return property.value;
-    }
-    return undefined;
-  }
-  if (container.type === AST_NODE_TYPES.ArrayExpression && /^\d+$/.test(key)) {
-    const element = container.elements[Number(key)];
-    return element && element.type !== AST_NODE_TYPES.SpreadElement ? element : undefined;
   }
   return undefined;
 }

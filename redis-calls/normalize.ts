@@ -9,6 +9,7 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { describeCommand, isKnownCommand, type CommandArg, type CommandDescription } from '../semantics/commands.js';
 import type { ClientFlavor, ClientDetector, ReceiverKind } from './clients.js';
+import { constantNumber } from './constant.js';
 import { findVariable, propertyName, resolveConstExpression, staticValue, unwrap, type AnyContext } from './static.js';
 
 /** The atomic unit a command runs in. */
@@ -481,7 +482,7 @@ function misplacedTtl(context: AnyContext, command: string, flat: Flattened): Dr
 
 /** A number, or an expression typed or annotated `number` (the cast in `ttl as any` is looked through). */
 function isNumberLike(context: AnyContext, node: TSESTree.Node): boolean {
-  if (typeof staticValue(context, node) === 'number') return true;
+  if (constantNumber(context, node) !== undefined) return true;
   const bare = unwrap(node);
   const type = typeFlagsOf(context, bare);
   if (type !== undefined) return (type & 296) !== 0; // ts.TypeFlags.NumberLike

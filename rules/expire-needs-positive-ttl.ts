@@ -15,8 +15,8 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { REJECTS_NON_POSITIVE_TTL } from '../semantics/commands.js';
 import { createRule } from './create-rule.js';
 import { keyLabel } from '../redis-calls/report.js';
-import { staticValue } from '../redis-calls/static.js';
-import { shortText, ttlArgumentsOf, ttlRisk, type TtlRisk } from '../redis-calls/ttl-value.js';
+import { unwrap } from '../redis-calls/static.js';
+import { shortText, ttlArgumentsOf, ttlRisk, ttlValue, type TtlRisk } from '../redis-calls/ttl-value.js';
 
 /** Options of the rule. */
 export type Options = [{ checkParameters?: boolean }];
@@ -78,12 +78,16 @@ export default createRule<Options, MessageIds>({
           const command = call.description.ttlOption ? `${call.command} ... ${call.description.ttlOption}` : call.command;
           const rejects = REJECTS_NON_POSITIVE_TTL.has(call.command);
           const absolute = ttl.unit.startsWith('unix');
-          const literal = staticValue(context, ttlNode);
-          if (typeof literal === 'number' || (typeof literal === 'string' && literal.trim() !== '' && Number.isFinite(Number(literal)))) {
+          // a constant, also computed from consts of this file or of imported modules
+          const literal = ttlValue(context, ttlNode);
+          if (literal !== undefined) {
             const value = Number(literal);
             if (value > 0 && Number.isInteger(value)) continue;
             const deletes = !rejects && Number.isInteger(value) && !(call.command.startsWith('H') && value < 0);
-            context.report({ node: ttlNode, messageId: deletes ? 'literalDeletes' : 'literalRejected', data: { command, value: String(literal), key } });
+            // `0`, `'-1'`; a computed constant with its value: `Math.floor(MS / 1000)` (= 0)
+            const text = shortText(context, unwrap(ttlNode));
+            const written = text.replace(/^(['"`])(.*)\1$/, '$2') === String(literal) ? String(literal) : `\`${text}\` (= ${String(literal)})`;
+            context.report({ node: ttlNode, messageId: deletes ? 'literalDeletes' : 'literalRejected', data: { command, value: written, key } });
             continue;
           }
           if (absolute) continue; // a point in time: ttl-units and the code's clock decide

@@ -79,7 +79,8 @@ function relintAppliedEdits<MessageIds extends string, Options extends readonly 
             ...(test.settings ? { settings: test.settings as Record<string, unknown> } : {}),
           },
         ];
-        const lint = (code: string) => linter.verify(code, config, { filename: 'file.ts' }).filter((m) => m.ruleId !== null);
+        const filename = test.filename ?? 'file.ts';
+        const lint = (code: string) => linter.verify(code, config, { filename }).filter((m) => m.ruleId !== null);
         const before = lint(test.code);
         for (const message of before) {
           for (const suggestion of message.suggestions ?? []) {
@@ -89,7 +90,7 @@ function relintAppliedEdits<MessageIds extends string, Options extends readonly 
             edits++;
           }
         }
-        const fixed = linter.verifyAndFix(test.code, config, { filename: 'file.ts' });
+        const fixed = linter.verifyAndFix(test.code, config, { filename });
         if (fixed.fixed) {
           const after = lint(fixed.output);
           expect(after.length, `${test.code}\n-- fix -->\n${fixed.output}`).toBeLessThan(before.length);
