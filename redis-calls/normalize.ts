@@ -3,8 +3,10 @@
  * shared command table (`semantics/commands.ts`) what it does. Client syntax lives here and only
  * here: ioredis positional tokens, node-redis v4 option objects (`{ EX: 60, GET: true }`) and v5
  * ones (`{ expiration: { type: 'EX', value: 60 }, condition: 'NX' }`), upstash lowercase options
- * (`{ ex: 60, keepTtl: true }`), generic forms (`call('SET', ...)`, `sendCommand(['SET', ...])`,
- * upstash `exec(['SET', ...])`) and ioredis' array form of `multi([...])` / `pipeline([...])`.
+ * (`{ ex: 60, keepTtl: true }`), generic forms, read as the command they name for every client
+ * (`call('SET', ...)`, `send('SETEX', [...])`, `command('SET', ...)`, `sendCommand(['SET', ...])`,
+ * upstash `exec(['SET', ...])`, `customCommand([...])`) and ioredis' array form of `multi([...])` /
+ * `pipeline([...])`.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { describeCommand, isKnownCommand, type CommandArg, type CommandDescription } from '../semantics/commands.js';
@@ -86,10 +88,22 @@ export interface DroppedArgument {
   expected?: string;
 }
 
-/** ioredis methods that send a command by name: `call('SET', ...)`. */
-const GENERIC_BY_NAME = new Set(['call', 'callBuffer', 'send_command']);
-/** Methods that send an argv array: node-redis `sendCommand([...])` / `addCommand([...])`, upstash `exec([...])`. */
-const GENERIC_BY_ARRAY = new Set(['sendCommand', 'addCommand', 'exec']);
+/**
+ * Methods that send a command by name, its arguments after it (spread or as one array): ioredis
+ * `call('SET', k, v)` / `callBuffer`, node-redis v3 `send_command('SET', [k, v])`, Bun's
+ * `send('SETEX', [k, '60', v])`, `command('SET', k, v)` (tedis and other thin clients).
+ */
+const GENERIC_BY_NAME = new Set(['call', 'callBuffer', 'send_command', 'send', 'command']);
+/**
+ * Methods that send an argv array: node-redis `sendCommand([...])` / `addCommand([...])`, upstash
+ * `exec([...])`, Valkey GLIDE `customCommand([...])`.
+ */
+const GENERIC_BY_ARRAY = new Set(['sendCommand', 'addCommand', 'exec', 'customCommand']);
+/**
+ * Subcommands of COMMAND: `command('INFO', 'get')` on ioredis (whose `command` method is the
+ * COMMAND command) asks about a command, it does not run it.
+ */
+const COMMAND_SUBCOMMANDS = new Set(['COUNT', 'DOCS', 'GETKEYS', 'GETKEYSANDFLAGS', 'HELP', 'INFO', 'LIST']);
 /** node-redis camelCase methods whose command has a subcommand. */
 const SUBCOMMAND_METHODS: ReadonlyMap<string, [string, string]> = new Map([
   ['xGroupCreate', ['XGROUP', 'CREATE']],
@@ -330,7 +344,16 @@ export function normalizeCall(
   const unit = unitOf(context, node, callee, receiver);
 
   if (GENERIC_BY_NAME.has(method)) {
-    const call = fromArgv(context, node, node.arguments, 'generic', flavor, unit, client);
+    const name = node.arguments[0] ? staticValue(context, node.arguments[0]) : undefined;
+    if (method === 'command' && typeof name === 'string' && COMMAND_SUBCOMMANDS.has(name.toUpperCase())) return [];
+    // send('SETEX', [k, '60', v]): the argv is the name and the array's elements (suggestions
+    // then edit inside the array); the array of a trailing-callback call too
+    const [, arrayArg, ...rest] = node.arguments;
+    const elements =
+      arrayArg?.type === AST_NODE_TYPES.ArrayExpression && rest.every((arg) => isCallback(arg)) && !arrayArg.elements.some((e) => e === null)
+        ? [node.arguments[0]!, ...arrayArg.elements.filter(isPresent)]
+        : node.arguments;
+    const call = fromArgv(context, node, elements, 'generic', flavor, unit, client);
     return call ? [call] : [];
   }
   if (GENERIC_BY_ARRAY.has(method)) {
@@ -582,6 +605,12 @@ function typeFlagsOf(context: AnyContext, node: TSESTree.Node): number | undefin
 function shortText(context: AnyContext, node: TSESTree.Node): string {
   const text = context.sourceCode.getText(node).replace(/\s+/g, ' ');
   return text.length <= 40 ? text : `${text.slice(0, 37)}...`;
+}
+
+/** A function written at the call (a node-style callback). */
+function isCallback(node: TSESTree.Node): boolean {
+  const bare = unwrap(node);
+  return bare.type === AST_NODE_TYPES.ArrowFunctionExpression || bare.type === AST_NODE_TYPES.FunctionExpression;
 }
 
 function isPresent<T>(value: T | null): value is T {
