@@ -166,7 +166,8 @@ async function child(file: string, pluginDir: string | undefined): Promise<void>
     plugin.default.configs.recommended,
   ];
   // ESLint keeps per-rule statistics on its fix passes: verifyAndFix without fixing is one pass
-  const { messages } = linter.verifyAndFix(readFileSync(filename, 'utf8'), config, { filename, stats: true, fix: false });
+  // (`stats` is ESLint's option, missing from its types)
+  const { messages } = linter.verifyAndFix(readFileSync(filename, 'utf8'), config, { filename, stats: true, fix: false } as Linter.FixOptions);
   const fatal = messages.find((m) => m.fatal);
   if (fatal) throw new Error(`${file}: ${fatal.message}`);
   const times = linter.getTimes() as { passes: Array<{ rules?: Record<string, { total: number }> }> };
