@@ -12,9 +12,10 @@
  * (`redis-calls/lua.ts`), TTL constants (`redis-calls/constant.ts`) and receivers made in another
  * module (`redis-calls/clients.ts`) all read through it.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative } from 'node:path';
-import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { analyze, type ScopeManager } from '@typescript-eslint/scope-manager';
+import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { findVariable, pick, propertyName, unwrap, type AnyContext } from './static.js';
 
 /** A module read from disk: its text and program, parsed with the linted file's parser. */
@@ -29,16 +30,25 @@ export interface ImportedModule {
   parser: ParserLike;
   /** The linted file's directory, which {@link display} is relative to. */
   shownFrom: string;
+  /** The module's scope analysis (the parser's, or `@typescript-eslint/scope-manager`'s). */
+  scopeManager: ScopeManager;
 }
 
 /** The part of an ESLint parser the reader uses. */
 export interface ParserLike {
   parse?(text: string, options: object): TSESTree.Program;
-  parseForESLint?(text: string, options: object): { ast: TSESTree.Program };
+  parseForESLint?(text: string, options: object): { ast: TSESTree.Program; scopeManager?: ScopeManager | null };
+}
+
+/** A module read from disk, as cached: its text, and its parse once something needed it (`null`: it does not parse). */
+export interface CacheEntry {
+  mtimeMs: number;
+  text: string;
+  parsed?: { program: TSESTree.Program; scopeManager: ScopeManager } | null;
 }
 
 const EXTENSIONS = ['', '.ts', '.tsx', '.mts', '.cts', '.js', '.mjs', '.cjs', '/index.ts', '/index.js'];
-const moduleCache = new Map<string, { mtimeMs: number; parsed: { text: string; program: TSESTree.Program } | undefined }>();
+const moduleCache = new Map<string, CacheEntry>();
 
 /**
  * Reads and parses a relatively imported module with the linted file's parser (cached by path
@@ -62,33 +72,128 @@ function loadNestedModule(module: ImportedModule, specifier: string): ImportedMo
 }
 
 function loadModuleFrom(from: string, shownFrom: string, parser: ParserLike, specifier: string): ImportedModule | undefined {
+  const file = readModule(from, specifier);
+  if (!file) return undefined;
+  const { path, entry } = file;
+  if (entry.parsed === undefined) {
+    entry.parsed = null;
+    try {
+      const options = { ecmaVersion: 'latest', sourceType: 'module', range: true, loc: true, filePath: path };
+      const result = parser.parseForESLint ? parser.parseForESLint(entry.text, options) : undefined;
+      const program = result ? result.ast : parser.parse?.(entry.text, options);
+      if (program) {
+        setParents(program);
+        entry.parsed = { program, scopeManager: result?.scopeManager ?? analyze(program, { sourceType: 'module' }) };
+      }
+    } catch {
+      // not parseable with this parser: its values stay unknown
+    }
+  }
+  if (!entry.parsed) return undefined;
+  const rel = relative(shownFrom, path);
+  return { path, text: entry.text, ...entry.parsed, display: rel.startsWith('.') ? rel : `./${rel}`, parser, shownFrom };
+}
+
+/**
+ * The text of a relatively imported module, without parsing it (cached by path and modification
+ * time with the parse, when there is one): what a cheap look at a module needs.
+ * @param from the importing file's absolute path
+ * @param specifier the import's specifier (`'./redis'`); package specifiers give `undefined`
+ */
+export function readModule(from: string, specifier: string): { path: string; entry: CacheEntry } | undefined {
   if (!specifier.startsWith('./') && !specifier.startsWith('../')) return undefined;
   const base = join(dirname(from), specifier);
   const candidates = EXTENSIONS.map((ext) => base + ext);
   // TypeScript's ESM style: './scripts.js' is './scripts.ts' on disk
   const js = /\.(m|c)?js$/.exec(base);
   if (js) candidates.push(base.replace(/\.(m|c)?js$/, `.${js[1] ?? ''}ts`));
-  const path = candidates.find((candidate) => existsSync(candidate) && statSync(candidate).isFile());
-  if (!path) return undefined;
-  const mtimeMs = statSync(path).mtimeMs;
-  let cached = moduleCache.get(path);
-  if (!cached || cached.mtimeMs !== mtimeMs) {
-    let parsed: { text: string; program: TSESTree.Program } | undefined;
+  for (const path of candidates) {
+    let stat;
     try {
-      const text = readFileSync(path, 'utf8');
-      const options = { ecmaVersion: 'latest', sourceType: 'module', range: true, loc: true, filePath: path };
-      const program = parser.parseForESLint ? parser.parseForESLint(text, options).ast : parser.parse?.(text, options);
-      parsed = program ? { text, program } : undefined;
+      stat = statSync(path);
     } catch {
-      parsed = undefined; // not parseable with this parser: its values stay unknown
+      continue;
     }
-    if (moduleCache.size > 500) moduleCache.clear();
-    cached = { mtimeMs, parsed };
-    moduleCache.set(path, cached);
+    if (!stat.isFile()) continue;
+    let entry = moduleCache.get(path);
+    if (!entry || entry.mtimeMs !== stat.mtimeMs) {
+      let text: string;
+      try {
+        text = readFileSync(path, 'utf8');
+      } catch {
+        return undefined;
+      }
+      if (moduleCache.size > 500) moduleCache.clear();
+      entry = { mtimeMs: stat.mtimeMs, text };
+      moduleCache.set(path, entry);
+    }
+    return { path, entry };
   }
-  if (!cached.parsed) return undefined;
-  const rel = relative(shownFrom, path);
-  return { path, ...cached.parsed, display: rel.startsWith('.') ? rel : `./${rel}`, parser, shownFrom };
+  return undefined;
+}
+
+/** Gives every node of a parsed module its `parent`, as ESLint does for the linted file. */
+function setParents(program: TSESTree.Program): void {
+  const stack: TSESTree.Node[] = [program];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'parent' || !value || typeof value !== 'object') continue;
+      for (const child of Array.isArray(value) ? value : [value]) {
+        if (child && typeof child === 'object' && typeof (child as { type?: unknown }).type === 'string' && key !== 'loc' && key !== 'range') {
+          (child as { parent?: TSESTree.Node }).parent = node;
+          stack.push(child as TSESTree.Node);
+        }
+      }
+    }
+  }
+}
+
+const contexts = new WeakMap<TSESTree.Program, { settings: unknown; context: AnyContext }>();
+
+/**
+ * A rule context for an imported module, as the shared analysis needs one (scope analysis, source
+ * text, the linted file's settings and parser, the module's own path for the modules it imports):
+ * the analyses of `redis-calls/` can then judge a value where it is made, in its own module. It
+ * reports nothing and has no type information.
+ * @param context the linted file's rule context
+ * @param module a module read with {@link loadModule}
+ */
+export function moduleContext(context: AnyContext, module: ImportedModule): AnyContext {
+  const cached = contexts.get(module.program);
+  if (cached && cached.settings === context.settings) return cached.context;
+  const { program, text, scopeManager } = module;
+  const sourceCode = {
+    ast: program,
+    text,
+    visitorKeys: context.sourceCode.visitorKeys,
+    parserServices: {},
+    scopeManager,
+    getText: (node?: TSESTree.Node) => (node ? text.slice(node.range[0], node.range[1]) : text),
+    getScope(node: TSESTree.Node) {
+      // as ESLint's SourceCode#getScope: the innermost scope around the node
+      const inner = node.type !== AST_NODE_TYPES.Program;
+      for (let current: TSESTree.Node | undefined = node; current; current = current.parent) {
+        const scope = scopeManager.acquire(current, inner);
+        if (scope) return scope.type === 'function-expression-name' ? scope.childScopes[0]! : scope;
+      }
+      return scopeManager.scopes[0]!;
+    },
+    getDeclaredVariables: (node: TSESTree.Node) => scopeManager.getDeclaredVariables(node),
+  } as unknown as TSESLint.SourceCode;
+  const result = {
+    sourceCode,
+    settings: context.settings,
+    languageOptions: context.languageOptions,
+    filename: module.path,
+    physicalFilename: module.path,
+    cwd: context.cwd,
+    id: context.id,
+    options: [],
+    report() {},
+  } as unknown as AnyContext;
+  contexts.set(program, { settings: context.settings, context: result });
+  return result;
 }
 
 /** `const NAME = init` at the top level of a program (exported or not). */
