@@ -725,6 +725,13 @@ export class ClientDetector {
       const verdict = signature.detector.classifyType(signature.property);
       if (verdict.redis || verdict.proven) return verdict;
     }
+    // client.json, client.ft (node-redis module commands), client.options: a property of a client
+    // is not the client (node-redis v4's legacy-mode `client.v4` excepted)
+    if (depth < 6) {
+      const owner = this.classifySyntactic(node.object, depth + 1);
+      if (owner.redis && name === 'v4') return owner;
+      if (owner.redis && !owner.batch && !owner.byName) return NOT_REDIS;
+    }
     // url.searchParams, req.headers: well-known non-Redis members
     if (name === 'searchParams' || name === 'headers') return NOT_REDIS;
     return UNKNOWN;
@@ -1134,6 +1141,11 @@ export class ClientDetector {
         }
         return allNot && type.type === AST_NODE_TYPES.TSUnionType ? (foreign ? FOREIGN : NOT_REDIS) : UNKNOWN;
       }
+      case AST_NODE_TYPES.TSTypeQuery:
+        // typeof client: what the value is
+        return type.exprName.type === AST_NODE_TYPES.Identifier && !type.typeArguments
+          ? relabel(this.classifySyntactic(type.exprName, depth + 1), (inner) => `its annotation is \`${this.context.sourceCode.getText(type)}\`, where ${inner}`)
+          : UNKNOWN;
       case AST_NODE_TYPES.TSTypeLiteral:
       case AST_NODE_TYPES.TSStringKeyword:
       case AST_NODE_TYPES.TSNumberKeyword:

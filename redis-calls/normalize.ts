@@ -537,6 +537,8 @@ function isNonNumber(context: AnyContext, node: TSESTree.Node): boolean {
  * test on the way to the call mentions.
  */
 function mayBeUndefined(context: AnyContext, node: TSESTree.Node, call: TSESTree.Node): boolean {
+  // a constant (`SESSION_TTL`, `60 * 60`) is no question for the type checker
+  if (constantNumber(context, node) !== undefined) return false;
   const bare = unwrap(node);
   const services = context.sourceCode.parserServices;
   const compilerOptions = services?.program?.getCompilerOptions();
