@@ -6,7 +6,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { EFFECTS_THAT_SET_TTL, type KeyEffect } from '../semantics/commands.js';
 import { redisCallsOf } from './index.js';
-import { keyShapeOf } from './key-shape.js';
+import { keyShapeOf, type KeyShape } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
 import type { AnyContext } from './static.js';
 
@@ -25,6 +25,10 @@ export interface FileIndex {
   byUnit: ReadonlyMap<TSESTree.Node, readonly RedisCall[]>;
   /** Shapes of every key that gets a TTL somewhere in the file (EXPIRE, SET ... EX, ...). */
   expiredShapes: ReadonlySet<string>;
+  /** Shapes of the bounded keys among them ({@link KeyShape.constant}: `stream:*` of `this.stream`). */
+  expiredBoundedShapes: ReadonlySet<string>;
+  /** The same keys by identity ({@link keyIdOf}: `text:this.sessionId`). */
+  expiredKeyIds: ReadonlySet<string>;
 }
 
 const indexes = new WeakMap<TSESLint.SourceCode, FileIndex>();
@@ -53,6 +57,8 @@ export function fileIndexOf(context: AnyContext): FileIndex {
   calls.sort((a, b) => a.nameNode.range[0] - b.nameNode.range[0]);
   const byUnit = new Map<TSESTree.Node, RedisCall[]>();
   const expiredShapes = new Set<string>();
+  const expiredBoundedShapes = new Set<string>();
+  const expiredKeyIds = new Set<string>();
   for (const call of calls) {
     const list = byUnit.get(call.unit.key);
     if (list) list.push(call);
@@ -60,12 +66,28 @@ export function fileIndexOf(context: AnyContext): FileIndex {
     for (const action of call.description.keys) {
       const keyNode = call.argNodes[action.arg];
       if (!EXPIRY_EFFECTS.has(action.effect) || !keyNode) continue;
-      expiredShapes.add(keyShapeOf(context, keyNode).shape);
+      const shape = keyShapeOf(context, keyNode);
+      expiredShapes.add(shape.shape);
+      if (shape.constant) expiredBoundedShapes.add(shape.shape);
+      const id = keyIdOf(context, call, action.arg);
+      if (id) expiredKeyIds.add(id);
     }
   }
-  index = { calls, byUnit, expiredShapes };
+  index = { calls, byUnit, expiredShapes, expiredBoundedShapes, expiredKeyIds };
   indexes.set(sourceCode, index);
   return index;
+}
+
+/**
+ * Whether the file gives the bounded key at argument `arg` of `call` a TTL somewhere: a constant
+ * key by its spelling (`'jobs:last-run'`); a bounded key with run-time parts (`this.stream`,
+ * `` `digest:${frequency}` ``) by its expression, or by the shape of another bounded key.
+ */
+export function boundedKeyExpired(context: AnyContext, call: RedisCall, arg: number, shape: KeyShape): boolean {
+  const index = fileIndexOf(context);
+  if (!shape.shape.includes('*')) return index.expiredShapes.has(shape.shape);
+  const id = keyIdOf(context, call, arg);
+  return (id !== undefined && index.expiredKeyIds.has(id)) || index.expiredBoundedShapes.has(shape.shape);
 }
 
 /**
