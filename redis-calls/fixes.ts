@@ -34,6 +34,12 @@ function hasCallback(context: AnyContext, call: RedisCall): boolean {
   if (/^(cb|callback|done|next|fn|noop)$/i.test(bare.name)) return true;
   const def = findVariable(context, bare)?.defs[0];
   if (def?.type === 'FunctionName') return true;
+  // new Promise((resolve, reject) => redis.sadd(k, v, resolve)): the executor's resolve / reject
+  const executor = def?.type === 'Parameter' ? def.node : undefined;
+  if (executor?.parent?.type === AST_NODE_TYPES.NewExpression && executor.parent.arguments[0] === executor) {
+    const callee = executor.parent.callee;
+    if (callee.type === AST_NODE_TYPES.Identifier && callee.name === 'Promise') return true;
+  }
   const init = def?.type === 'Variable' ? def.node.init : undefined;
   return init?.type === AST_NODE_TYPES.ArrowFunctionExpression || init?.type === AST_NODE_TYPES.FunctionExpression;
 }

@@ -548,7 +548,7 @@ function assignedOnce(variable: TSESLint.Scope.Variable, id: TSESTree.Identifier
 }
 
 /** A function of this module a key is built with: `f(...)`, `this.m(...)`, `KEYS.m(...)`. */
-function keyBuilder(context: AnyContext, callee: TSESTree.Node): { fn: FunctionLike; declaration: TSESTree.Node } | undefined {
+export function keyBuilder(context: AnyContext, callee: TSESTree.Node): { fn: FunctionLike; declaration: TSESTree.Node } | undefined {
   if (callee.type === AST_NODE_TYPES.Identifier) {
     const variable = findVariable(context, callee);
     const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;

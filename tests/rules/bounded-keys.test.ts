@@ -68,7 +68,7 @@ for (const tester of [untypedTester, typedTester]) {
         ],
       },
       // strict turns the allowance off
-      ...bounded.slice(0, 3).map((code) => ({ code, options: [{ allowConstantKeys: false }] as [{ allowConstantKeys: boolean }], errors: 1 })),
+      ...bounded.slice(0, 3).map((code) => ({ code, options: [{ allowConstantKeys: false }] as [{ allowConstantKeys: boolean }], errors: [{ messageId: 'noExpiry' as const }] })),
     ],
   });
 }
