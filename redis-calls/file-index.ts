@@ -7,6 +7,10 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { EFFECTS_THAT_SET_TTL, type KeyEffect } from '../semantics/commands.js';
 import { redisCallsOf } from './index.js';
 import { keyShapeOf, type KeyShape } from './key-shape.js';
+import { keyIdOf } from './key-id.js';
+import { staleGuard } from './stale-read.js';
+
+export { keyIdOf } from './key-id.js';
 import type { RedisCall } from './normalize.js';
 import type { AnyContext } from './static.js';
 
@@ -90,22 +94,12 @@ export function boundedKeyExpired(context: AnyContext, call: RedisCall, arg: num
   return (id !== undefined && index.expiredKeyIds.has(id)) || index.expiredBoundedShapes.has(shape.shape);
 }
 
-/**
- * The identity of the key at argument `arg` of a command, for pairing a write with its expiry:
- * its literal value when known, else its source text without white space (`key`, `` `rl:${ip}` ``).
- * `undefined` when there is no such argument or it is spread.
- */
-export function keyIdOf(context: AnyContext, call: RedisCall, arg: number): string | undefined {
-  const keyNode = call.argNodes[arg];
-  if (!keyNode || keyNode.type === 'SpreadElement') return undefined;
-  const value = call.args[arg];
-  return value !== undefined ? `value:${String(value)}` : `text:${context.sourceCode.getText(keyNode).replace(/\s+/g, '')}`;
-}
 
 /**
  * The first command after `call` in the same atomic unit that gives the key at argument `arg` a
  * TTL when it has none (EXPIRE / PEXPIRE / ... without XX or GT, SET ... EX, SETEX, GETEX ... EX),
- * or deletes it; `undefined` when there is none.
+ * or deletes it, and is not queued only on a branch an earlier read decides
+ * (`redis-calls/stale-read.ts`); `undefined` when there is none.
  */
 export function expiryAfterInUnit(context: AnyContext, call: RedisCall, arg: number): RedisCall | undefined {
   if (call.unit.kind === 'single') return undefined;
@@ -117,6 +111,8 @@ export function expiryAfterInUnit(context: AnyContext, call: RedisCall, arg: num
       other.nameNode.range[0] > call.nameNode.range[0] &&
       other.description.keys.some(
         (action) => (EFFECTS_THAT_SET_TTL.has(action.effect) || action.effect === 'delete') && keyIdOf(context, other, action.arg) === id,
-      ),
+      ) &&
+      // queued only when an earlier round trip's reply says so: not every time the write runs
+      !staleGuard(context, other, call, arg),
   );
 }

@@ -9,7 +9,9 @@
  * becomes the runtime's `incrementWithTtl(client, key, { by, ttlMs })`: a fix with `fix: true` or
  * `settings['redis-ttl'].autofix`, a suggestion otherwise; everything else gets suggestions only.
  * An expiry sent *before* the write that creates the key is a no-op on a missing key and gets its
- * own message. Persistent keys, constant keys the file never expires and the no-TTL arm of an
+ * own message, and so does an expiry queued with the write only on a branch decided by a reply
+ * read in an earlier round trip (`if (!current) pipeline.expire(key, ...)` after `current = await
+ * redis.get(key)`: `redis-calls/stale-read.ts`), since the key can expire in between. Persistent keys, constant keys the file never expires and the no-TTL arm of an
  * explicit TTL test follow the shared policy of `redis-calls/policy.ts`.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
@@ -25,6 +27,7 @@ import { exemption, KEY_POLICY_SCHEMA, type KeyPolicyOptions } from '../redis-ca
 import { keyData, KEY_TAIL } from '../redis-calls/report.js';
 import { isBlockingCall } from '../semantics/blocking.js';
 import { enclosingFunction } from '../redis-calls/static.js';
+import { staleGuard } from '../redis-calls/stale-read.js';
 
 /** Options of the rule. */
 export type Options = [
@@ -41,6 +44,7 @@ export type MessageIds =
   | 'separateRoundTrip'
   | 'pipelineNotAtomic'
   | 'expiryBeforeCreate'
+  | 'staleGuard'
   | 'wrapInMulti'
   | 'useIncrementWithTtl'
   | 'appendExpire'
@@ -94,6 +98,7 @@ export default createRule<Options, MessageIds>({
       separateRoundTrip: `{{command}} and the expiry of \`{{key}}\` are separate round trips: a crash, timeout or lost connection between them (or a guard such as \`n === 1\` that misses) leaves the key without TTL forever. Send both in one MULTI, or do both in one Lua script. ${KEY_TAIL}`,
       pipelineNotAtomic: `{{command}} and the expiry of \`{{key}}\` share a pipeline, which is not atomic: if the connection drops between them the key keeps no TTL. Use multi() so both run or neither does. ${KEY_TAIL}`,
       expiryBeforeCreate: `The expiry of \`{{key}}\` is sent before the {{command}} that creates the key: on a missing key EXPIRE does nothing (it replies 0), so {{command}} then creates the key without TTL and it lives forever. Send the expiry after the write, in the same MULTI, or do both in one Lua script. ${KEY_TAIL}`,
+      staleGuard: `The expiry of \`{{key}}\` after this {{command}} is queued only when the {{read}} at line {{line}}, an earlier round trip, saw no key; if the key expires in between, {{command}} recreates it without TTL, forever. Queue the expiry every time (EXPIRE ... NX), or use a Lua script. ${KEY_TAIL}`,
       useIncrementWithTtl:
         'Replace both with incrementWithTtl() from {{module}}: the increment and its TTL in one script.',
       wrapInMulti: 'Send {{command}} and {{expire}} in one MULTI (the result becomes the MULTI reply).',
@@ -173,12 +178,17 @@ export default createRule<Options, MessageIds>({
           const unit = call.unit;
           // In one unit, an expiry after the write covers it, and so does a SET ... EX before it
           // (the write then finds the key existing, with its TTL).
-          const inUnit = expiries.find(
+          const candidates = expiries.filter(
             (e) =>
               e.call.unit.key === unit.key &&
               e.key === creation.key &&
               (e.order > creation.order || e.effect === 'create-with-ttl'),
           );
+          // an expiry queued only when an earlier, separate read found no key is no atomic expiry
+          const keyArg = call.argNodes.indexOf(creation.keyNode);
+          const staleReads = candidates.map((e) => staleGuard(context, e.call, call, keyArg));
+          const inUnit = candidates.find((_, i) => !staleReads[i]);
+          const stale = inUnit ? undefined : staleReads.find((read) => read !== undefined);
           const atomic = unit.kind === 'multi' || (unit.kind === 'pipeline' && allowPipeline);
           if (inUnit && atomic) continue;
           // HSET then HEXPIRE of every field it wrote, in one unit: the hash empties itself
@@ -194,6 +204,15 @@ export default createRule<Options, MessageIds>({
           if (exemption(context, call, creation.keyNode, options)) continue;
           const keyText = sourceCode.getText(creation.keyNode);
           const data = { command: call.command, ...keyData(context, call, creation.keyNode) };
+          if (stale) {
+            context.report({
+              node: call.node,
+              loc: reportLoc(call),
+              messageId: 'staleGuard',
+              data: { ...data, read: stale.command, line: String(stale.nameNode.loc.start.line) },
+            });
+            continue;
+          }
           if (inUnit && unit.kind === 'pipeline') {
             // a blocking command of the pipeline would stop blocking inside a MULTI
             const blocking = (fileIndexOf(context).byUnit.get(unit.key) ?? []).some((c) => isBlockingCall(c.command, c.args));
