@@ -47,10 +47,11 @@ export interface RedisCall {
   /** The unit the command runs in. */
   unit: AtomicUnit;
   /**
-   * Why the receiver was taken for a Redis client, for messages: the receiver as written and the
-   * reason (`{ receiver: 'this.redis', why: "its name matches clientNames 'redis'" }`).
+   * Why the receiver was taken for a Redis client, for messages: the receiver as written, the
+   * reason (`{ receiver: 'this.redis', why: "its name matches clientNames 'redis'" }`), and
+   * whether that rests on a name alone (`byName`: then messages say it).
    */
-  client: { receiver: string; why: string };
+  client: { receiver: string; why: string; byName?: true };
   /**
    * Arguments the client library drops or misreads, so that Redis never gets the TTL (or the
    * option) the code spells: see {@link DroppedArgument}. Absent when there are none.
@@ -325,7 +326,7 @@ export function normalizeCall(
   const receiver = detector.classify(callee.object);
   if (!receiver.redis) return [];
   const flavor = receiver.flavor !== 'unknown' ? receiver.flavor : guessFlavor(method, node, detector);
-  const client = { receiver: shortText(context, callee.object), why: receiver.why };
+  const client = { receiver: shortText(context, callee.object), why: receiver.why, ...(receiver.byName ? { byName: true as const } : {}) };
 
   // ioredis multi([['incr', key], ...]) / pipeline([...])
   if (method === 'multi' || method === 'pipeline') {

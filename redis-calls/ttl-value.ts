@@ -37,7 +37,7 @@ function isClockCall(node: TSESTree.Node): boolean {
 export function guessUnit(context: AnyContext, node: TSESTree.Node, depth = 0, scope: ConstantScope = constantsOf(context)): UnitGuess | undefined {
   if (depth > MAX_DEPTH) return undefined;
   const bare = unwrap(node);
-  const shortText = (n: TSESTree.Node): string => oneLine(scope.text(n), 50);
+  const shortText = (n: TSESTree.Node): string => oneLine(scope.text(n), 30);
   const guessUnit_ = (n: TSESTree.Node, d: number): UnitGuess | undefined => guessUnit(context, n, d, scope);
   switch (bare.type) {
     case AST_NODE_TYPES.Literal:

@@ -25,11 +25,11 @@ export type MessageIds = 'literalDeletes' | 'literalRejected' | 'computed' | 'cl
 
 
 const RISK_TEXT: Record<TtlRisk, string> = {
-  remaining: 'is the time left until a point in time, which is <= 0 once that point has passed',
-  minus: 'subtracts from a value and reaches 0 or less when that value is small',
-  'rounded-down': 'rounds a division down, which is 0 for a small value',
-  fractional: 'is a division, whose result is usually a fraction',
-  parameter: 'comes from a caller and is never checked (a caller passing 0 or a negative value)',
+  remaining: 'is the time left until a moment, <= 0 once it has passed',
+  minus: 'subtracts, and is 0 or less for a small value',
+  'rounded-down': 'rounds a division down, to 0 for a small value',
+  fractional: 'is a division, usually a fraction',
+  parameter: 'comes from a caller unchecked (0 or less is possible)',
 };
 
 export default createRule<Options, MessageIds>({
@@ -58,11 +58,10 @@ export default createRule<Options, MessageIds>({
     ],
     messages: {
       literalDeletes:
-        '{{command}} with the TTL {{value}} deletes `{{key}}` instead of setting a TTL (Redis treats an expiry <= 0 as "delete now"): a later write creates the key again without TTL. Use a positive TTL, or DEL / UNLINK when deleting is what you mean.',
+        '{{command}} with the TTL {{value}} deletes `{{key}}` (an expiry <= 0 means "delete now"), and a later write creates it again without TTL. Use a positive TTL, or DEL / UNLINK to delete.',
       literalRejected:
-        '{{command}} with the TTL {{value}} is rejected by Redis ("invalid expire time" / "value is not an integer"): the write throws. Use a positive integer TTL.',
-      computed:
-        'The TTL `{{text}}` {{why}}: {{effect}} Check it before the call (`if ({{name}} <= 0) ...`) or clamp it: Math.max(1, ...).',
+        '{{command}} with the TTL {{value}} is rejected by Redis ("invalid expire time" / "value is not an integer"), so the write throws. Use a positive whole number.',
+      computed: 'The TTL `{{text}}` {{why}}: {{effect}} Check it first (`if ({{name}} <= 0)`) or clamp it: Math.max(1, ...).',
       clampToOne: 'Clamp the TTL to at least 1: Math.max(1, {{text}}).',
     },
   },
@@ -96,10 +95,10 @@ export default createRule<Options, MessageIds>({
           const text = shortText(context, ttlNode);
           const effect =
             risk.risk === 'fractional'
-              ? 'Redis rejects a fractional TTL ("value is not an integer"), so the write throws.'
+              ? 'Redis rejects a fraction ("value is not an integer"), so the write throws.'
               : rejects
-                ? `${command} then fails with "invalid expire time": the write throws.`
-                : `${command} then deletes \`${key}\` instead of setting a TTL, and a later write creates it again without one.`;
+                ? `${command} then fails ("invalid expire time"), so the write throws.`
+                : `${command} then deletes \`${key}\`, and a later write recreates it without TTL.`;
           const fullText = sourceCode.getText(ttlNode);
           const clamp = risk.risk === 'fractional' ? `Math.max(1, Math.ceil(${fullText}))` : `Math.max(1, ${fullText})`;
           context.report({

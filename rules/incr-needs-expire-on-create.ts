@@ -94,11 +94,11 @@ export default createRule<Options, MessageIds>({
       },
     ],
     messages: {
-      noExpiry: `{{command}} creates \`{{key}}\` without TTL when it is missing, and no expiry of that key follows in the same atomic unit, so the key can live forever. Queue EXPIRE on the same key right after it in one MULTI, or do both in one Lua script. ${KEY_TAIL}`,
-      separateRoundTrip: `{{command}} and the expiry of \`{{key}}\` are separate round trips: a crash, timeout or lost connection between them (or a guard such as \`n === 1\` that misses) leaves the key without TTL forever. Send both in one MULTI, or do both in one Lua script. ${KEY_TAIL}`,
-      pipelineNotAtomic: `{{command}} and the expiry of \`{{key}}\` share a pipeline, which is not atomic: if the connection drops between them the key keeps no TTL. Use multi() so both run or neither does. ${KEY_TAIL}`,
-      expiryBeforeCreate: `The expiry of \`{{key}}\` is sent before the {{command}} that creates the key: on a missing key EXPIRE does nothing (it replies 0), so {{command}} then creates the key without TTL and it lives forever. Send the expiry after the write, in the same MULTI, or do both in one Lua script. ${KEY_TAIL}`,
-      staleGuard: `The expiry of \`{{key}}\` after this {{command}} is queued only when the {{read}} at line {{line}}, an earlier round trip, saw no key; if the key expires in between, {{command}} recreates it without TTL, forever. Queue the expiry every time (EXPIRE ... NX), or use a Lua script. ${KEY_TAIL}`,
+      noExpiry: `{{command}} creates \`{{key}}\` without TTL when it is missing, and no expiry of that key follows in the same atomic unit, so it can live forever. Queue EXPIRE after it in one MULTI, or use a Lua script.${KEY_TAIL}`,
+      separateRoundTrip: `{{command}} and the expiry of \`{{key}}\` are separate round trips: a crash or lost connection between them (or a guard such as \`n === 1\` that misses) leaves the key without TTL forever. Send both in one MULTI or Lua script.${KEY_TAIL}`,
+      pipelineNotAtomic: `{{command}} and the expiry of \`{{key}}\` share a pipeline, which is not atomic: if the connection drops between them the key keeps no TTL. Use multi() so both run or neither does.${KEY_TAIL}`,
+      expiryBeforeCreate: `The expiry of \`{{key}}\` is sent before the {{command}} that creates it: EXPIRE does nothing on a missing key, so the key is then created without TTL. Expire after the write, in one MULTI or Lua script.${KEY_TAIL}`,
+      staleGuard: `The expiry of \`{{key}}\` is queued only when the {{read}} at line {{line}}, an earlier round trip, saw no key: if it expires in between, {{command}} recreates it without TTL. Expire every time (EXPIRE ... NX) or use a Lua script.${KEY_TAIL}`,
       useIncrementWithTtl:
         'Replace both with incrementWithTtl() from {{module}}: the increment and its TTL in one script.',
       wrapInMulti: 'Send {{command}} and {{expire}} in one MULTI (the result becomes the MULTI reply).',

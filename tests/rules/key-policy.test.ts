@@ -76,8 +76,8 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl', setRule, {
           data: {
             command: 'SET',
             key: 'profile:*',
-            hint: "If keys shaped `profile:*` are meant to live forever, add 'profile:*' to settings['redis-ttl'].persistentKeys or annotate the write with // redis-ttl persistent: <reason>.",
-            client: '`redis` is taken for a Redis client because it is made by `new Redis()`',
+            hint: " Kept forever on purpose? Add 'profile:*' to settings['redis-ttl'].persistentKeys.",
+            client: '',
           },
           line: 3,
           column: 13,
@@ -193,8 +193,8 @@ runRule(untypedTester, 'incr-needs-expire-on-create', incrRule, {
           data: {
             command: 'HINCRBY',
             key: 'stats:*:*',
-            hint: "If keys shaped `stats:*:*` are meant to live forever, add 'stats:*:*' to settings['redis-ttl'].persistentKeys or annotate the write with // redis-ttl persistent: <reason>.",
-            client: '`redis` is taken for a Redis client because it is made by `new Redis()`',
+            hint: " Kept forever on purpose? Add 'stats:*:*' to settings['redis-ttl'].persistentKeys.",
+            client: '',
           },
           line: 3,
           column: 58,
