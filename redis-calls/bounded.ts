@@ -14,7 +14,7 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type * as ts from 'typescript';
 import { loadModule, type ImportedModule } from './modules.js';
-import { findVariable, propertyName, type AnyContext } from './static.js';
+import { findVariable, propertyName, walkOwnNodes, type AnyContext } from './static.js';
 
 type ClassNode = TSESTree.ClassDeclaration | TSESTree.ClassExpression;
 
@@ -111,34 +111,19 @@ function classOfThis(node: TSESTree.Node): ClassNode | undefined {
  * functions and classes not: their `this` differs): with the value of a plain `=`, with nothing
  * for `+=`, `++`, `delete` and destructuring targets.
  */
-function forEachThisWrite(root: TSESTree.Node, name: string, visit: (value: TSESTree.Node | undefined) => void): void {
-  const stack: TSESTree.Node[] = [root];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (node.type === AST_NODE_TYPES.MemberExpression && node.object.type === AST_NODE_TYPES.ThisExpression && memberName(node.property, node.computed) === name) {
+export function forEachThisWrite(root: TSESTree.Node, name: string, visit: (value: TSESTree.Node | undefined) => void): void {
+  walkOwnNodes(
+    root,
+    (node) => {
+      if (node.type !== AST_NODE_TYPES.MemberExpression || node.object.type !== AST_NODE_TYPES.ThisExpression || memberName(node.property, node.computed) !== name) return;
       const parent = node.parent;
       if (parent?.type === AST_NODE_TYPES.AssignmentExpression && parent.left === node) visit(parent.operator === '=' ? parent.right : undefined);
       else if (parent?.type === AST_NODE_TYPES.UpdateExpression) visit(undefined);
       else if (parent?.type === AST_NODE_TYPES.UnaryExpression && parent.operator === 'delete') visit(undefined);
       else if (parent && (parent.type === AST_NODE_TYPES.ArrayPattern || (parent.type === AST_NODE_TYPES.Property && parent.value === node))) visit(undefined);
-    }
-    for (const [key, value] of Object.entries(node)) {
-      if (key === 'parent' || !value || typeof value !== 'object') continue;
-      for (const child of Array.isArray(value) ? value : [value]) {
-        if (!child || typeof child !== 'object' || typeof (child as { type?: unknown }).type !== 'string') continue;
-        const type = (child as TSESTree.Node).type;
-        if (
-          type === AST_NODE_TYPES.FunctionExpression ||
-          type === AST_NODE_TYPES.FunctionDeclaration ||
-          type === AST_NODE_TYPES.ClassDeclaration ||
-          type === AST_NODE_TYPES.ClassExpression
-        ) {
-          continue;
-        }
-        stack.push(child as TSESTree.Node);
-      }
-    }
-  }
+    },
+    true,
+  );
 }
 
 /** `name` of `x.name` / `this.#name` (`#name`); `undefined` when computed. */

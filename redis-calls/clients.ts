@@ -20,7 +20,8 @@ import type * as ts from 'typescript';
 import { isAbsolute } from 'node:path';
 import { exportedValue, loadModule, moduleContext, readModule, type ImportedModule } from './modules.js';
 import { pluginSettings, type PluginSettings } from './settings.js';
-import { findVariable, unwrap, type AnyContext } from './static.js';
+import { forEachThisWrite } from './bounded.js';
+import { findVariable, unwrap, walkOwnNodes, type AnyContext } from './static.js';
 
 /** Which client library's syntax a call follows. */
 export type ClientFlavor = 'ioredis' | 'node-redis' | 'upstash' | 'unknown';
@@ -1063,7 +1064,7 @@ export class ClientDetector {
     const values: TSESTree.Node[] = [];
     for (const member of cls.body.body) {
       if (member.type !== AST_NODE_TYPES.MethodDefinition || member.static !== isStatic || !member.value.body) continue;
-      collectThisAssignments(member.value.body, name, values);
+      forEachThisWrite(member.value.body, name, (value) => value && values.push(value));
     }
     if (values.length === 0) return UNKNOWN;
     let allNot = true;
@@ -1510,58 +1511,12 @@ function packageOfFlavor(flavor: ClientFlavor): string {
 function returnedExpressions(fn: FunctionLike): TSESTree.Node[] {
   if (fn.body.type !== AST_NODE_TYPES.BlockStatement) return [fn.body];
   const out: TSESTree.Node[] = [];
-  walkOwnStatements(fn.body, (node) => {
+  walkOwnNodes(fn.body, (node) => {
     if (node.type === AST_NODE_TYPES.ReturnStatement && node.argument) out.push(node.argument);
   });
   return out;
 }
 
-/** `this.<name> = value` assignments in a body (not inside nested functions or classes, whose `this` differs). */
-function collectThisAssignments(body: TSESTree.Node, name: string, out: TSESTree.Node[]): void {
-  walkOwnStatements(body, (node) => {
-    if (
-      node.type === AST_NODE_TYPES.AssignmentExpression &&
-      node.operator === '=' &&
-      node.left.type === AST_NODE_TYPES.MemberExpression &&
-      node.left.object.type === AST_NODE_TYPES.ThisExpression &&
-      memberKeyName(node.left.property, node.left.computed) === name
-    ) {
-      out.push(node.right);
-    }
-  }, true);
-}
-
-/**
- * Visits the nodes of a function body without entering nested non-arrow functions and classes
- * (arrows are entered when `arrows` is set: they share `this`).
- */
-function walkOwnStatements(root: TSESTree.Node, visit: (node: TSESTree.Node) => void, arrows = false): void {
-  const stack: TSESTree.Node[] = [root];
-  let budget = 20_000;
-  while (stack.length > 0 && budget-- > 0) {
-    const node = stack.pop()!;
-    visit(node);
-    for (const key of Object.keys(node) as Array<keyof typeof node>) {
-      if (key === 'parent') continue;
-      const value = node[key] as unknown;
-      const children = Array.isArray(value) ? value : [value];
-      for (const child of children) {
-        if (!child || typeof child !== 'object' || typeof (child as { type?: unknown }).type !== 'string') continue;
-        const type = (child as TSESTree.Node).type;
-        if (
-          type === AST_NODE_TYPES.FunctionDeclaration ||
-          type === AST_NODE_TYPES.FunctionExpression ||
-          type === AST_NODE_TYPES.ClassDeclaration ||
-          type === AST_NODE_TYPES.ClassExpression ||
-          (type === AST_NODE_TYPES.ArrowFunctionExpression && !arrows)
-        ) {
-          continue;
-        }
-        stack.push(child as TSESTree.Node);
-      }
-    }
-  }
-}
 
 /** Whether a node sits in a static member (method, property, block) of `cls`. */
 function inStaticMember(node: TSESTree.Node, cls: TSESTree.ClassDeclaration | TSESTree.ClassExpression): boolean {

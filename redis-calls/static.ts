@@ -241,3 +241,35 @@ export function enclosingFunction(node: TSESTree.Node): TSESTree.Node | undefine
   }
   return undefined;
 }
+
+/**
+ * Visits the nodes of a function body without entering nested non-arrow functions and classes
+ * (arrows are entered when `arrows` is set: they share `this`); at most 20,000 nodes.
+ */
+export function walkOwnNodes(root: TSESTree.Node, visit: (node: TSESTree.Node) => void, arrows = false): void {
+  const stack: TSESTree.Node[] = [root];
+  let budget = 20_000;
+  while (stack.length > 0 && budget-- > 0) {
+    const node = stack.pop()!;
+    visit(node);
+    for (const key of Object.keys(node) as Array<keyof typeof node>) {
+      if (key === 'parent') continue;
+      const value = node[key] as unknown;
+      const children = Array.isArray(value) ? value : [value];
+      for (const child of children) {
+        if (!child || typeof child !== 'object' || typeof (child as { type?: unknown }).type !== 'string') continue;
+        const type = (child as TSESTree.Node).type;
+        if (
+          type === AST_NODE_TYPES.FunctionDeclaration ||
+          type === AST_NODE_TYPES.FunctionExpression ||
+          type === AST_NODE_TYPES.ClassDeclaration ||
+          type === AST_NODE_TYPES.ClassExpression ||
+          (type === AST_NODE_TYPES.ArrowFunctionExpression && !arrows)
+        ) {
+          continue;
+        }
+        stack.push(child as TSESTree.Node);
+      }
+    }
+  }
+}

@@ -9,7 +9,7 @@ import expireNeedsPositiveTtl from '../../rules/expire-needs-positive-ttl.js';
 import incrRule from '../../rules/incr-needs-expire-on-create.js';
 import setRule from '../../rules/set-requires-ttl-or-keepttl.js';
 import ttlUnits from '../../rules/ttl-units.js';
-import { ioredis, nodeRedis, runRule, typedTester, untypedTester } from './tester.js';
+import { ioredis, nodeRedis, runRule, setSuggestions, typedTester, untypedTester } from './tester.js';
 
 /** A client the file only knows by its name (Bun's `redis` export, a thin client). */
 const named = (body: string): string => `declare const redis: any;\n${body}`;
@@ -33,10 +33,7 @@ for (const tester of [untypedTester, typedTester]) {
             messageId: 'setWithoutTtl',
             line: 2,
             column: 12,
-            suggestions: [
-              { messageId: 'addKeepTtl', output: named("redis.send('SET', [`s:${id}`, v, 'KEEPTTL']);") },
-              { messageId: 'addExpiryPlaceholder', output: named("redis.send('SET', [`s:${id}`, v, 'EX', TTL_SECONDS]);") },
-            ],
+            suggestions: setSuggestions(named("redis.send('SET', [`s:${id}`, v]);"), 'redis.send(\'SET\', [`s:${id}`, v'),
           },
         ],
       },
@@ -47,10 +44,7 @@ for (const tester of [untypedTester, typedTester]) {
             messageId: 'setWithoutTtl',
             line: 2,
             column: 15,
-            suggestions: [
-              { messageId: 'addKeepTtl', output: named("redis.command('SET', `s:${id}`, v, 'KEEPTTL');") },
-              { messageId: 'addExpiryPlaceholder', output: named("redis.command('SET', `s:${id}`, v, 'EX', TTL_SECONDS);") },
-            ],
+            suggestions: setSuggestions(named("redis.command('SET', `s:${id}`, v);"), 'redis.command(\'SET\', `s:${id}`, v'),
           },
         ],
       },
@@ -61,10 +55,7 @@ for (const tester of [untypedTester, typedTester]) {
             messageId: 'setWithoutTtl',
             line: 3,
             column: 21,
-            suggestions: [
-              { messageId: 'addKeepTtl', output: nodeRedis("client.send_command('SET', [`s:${id}`, v, 'KEEPTTL'], (err) => {});") },
-              { messageId: 'addExpiryPlaceholder', output: nodeRedis("client.send_command('SET', [`s:${id}`, v, 'EX', TTL_SECONDS], (err) => {});") },
-            ],
+            suggestions: setSuggestions(nodeRedis("client.send_command('SET', [`s:${id}`, v], (err) => {});"), 'client.send_command(\'SET\', [`s:${id}`, v'),
           },
         ],
       },

@@ -6,17 +6,10 @@
 import incrRule from '../../rules/incr-needs-expire-on-create.js';
 import getsetRule from '../../rules/no-getset.js';
 import setRule from '../../rules/set-requires-ttl-or-keepttl.js';
-import { ioredis, nodeRedis, runRule, untypedTester } from './tester.js';
+import { ioredis, nodeRedis, runRule, setSuggestions, untypedTester } from './tester.js';
 
 const STRICT = { allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false } as const;
 
-/** The two SET suggestions (KEEPTTL, an expiry to declare) for the first `call` in `code`, where `call` ends after the value. */
-function setSuggestions(code: string, call: string) {
-  return [
-    { messageId: 'addKeepTtl' as const, output: code.replace(call, `${call}, 'KEEPTTL'`) },
-    { messageId: 'addExpiryPlaceholder' as const, output: code.replace(call, `${call}, 'EX', TTL_SECONDS`) },
-  ];
-}
 const bullMeta = ioredis('await redis.set(`bull:${q}:meta`, json);');
 const lockElsewhere = ioredis("const LOCK = 'jobs:lock';\nawait redis.set(LOCK, '1');\nexport const refresh = () => redis.expire(LOCK, 30);");
 const strictCode = ioredis(

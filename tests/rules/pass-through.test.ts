@@ -7,7 +7,7 @@
  */
 import incrRule from '../../rules/incr-needs-expire-on-create.js';
 import setRule from '../../rules/set-requires-ttl-or-keepttl.js';
-import { ioredis, nodeRedis, runRule, typedTester, untypedTester, upstash } from './tester.js';
+import { ioredis, nodeRedis, runRule, setSuggestions, typedTester, untypedTester, upstash } from './tester.js';
 
 const passThrough = [
   // handed case 27's shapes: a promise executor with a node-style callback
@@ -68,10 +68,7 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl', setRule, {
         {
           messageId: 'setWithoutTtl',
           line: 5,
-          suggestions: [
-            { messageId: 'addKeepTtl', output: setThroughBuilder.replace('this.key(k), v)', "this.key(k), v, 'KEEPTTL')") },
-            { messageId: 'addExpiryPlaceholder', output: setThroughBuilder.replace('this.key(k), v)', "this.key(k), v, 'EX', TTL_SECONDS)") },
-          ],
+          suggestions: setSuggestions(setThroughBuilder, 'redis.set(this.key(k), v'),
         },
       ],
     },

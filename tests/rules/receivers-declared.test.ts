@@ -16,7 +16,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import noPersist from '../../rules/no-persist.js';
 import setRule from '../../rules/set-requires-ttl-or-keepttl.js';
-import { runRule, typedTester, untypedTester } from './tester.js';
+import { runRule, setSuggestions, typedTester, untypedTester } from './tester.js';
 
 /** A file next to the modules of tests/fixtures/receivers (cache.ts, client.ts, deps.ts, index.ts, legacy.cjs). */
 const app = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'receivers', 'app.ts');
@@ -103,10 +103,10 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl', setRule, {
         {
           messageId: 'setWithoutTtl',
           line: 4,
-          suggestions: [
-            { messageId: 'addKeepTtl', output: `import type { Redis } from 'ioredis';\nexport async function f(params: { redis: Redis }, id: string) {\n  const store = params.redis;\n  await store.set(\`s:\${id}\`, 'v', 'KEEPTTL');\n}` },
-            { messageId: 'addExpiryPlaceholder', output: `import type { Redis } from 'ioredis';\nexport async function f(params: { redis: Redis }, id: string) {\n  const store = params.redis;\n  await store.set(\`s:\${id}\`, 'v', 'EX', TTL_SECONDS);\n}` },
-          ],
+          suggestions: setSuggestions(
+            `import type { Redis } from 'ioredis';\nexport async function f(params: { redis: Redis }, id: string) {\n  const store = params.redis;\n  await store.set(\`s:\${id}\`, 'v');\n}`,
+            "store.set(`s:${id}`, 'v'",
+          ),
         },
       ],
     },

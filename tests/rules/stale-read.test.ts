@@ -7,7 +7,7 @@
  */
 import incrRule from '../../rules/incr-needs-expire-on-create.js';
 import setRule from '../../rules/set-requires-ttl-or-keepttl.js';
-import { ioredis, nodeRedis, runRule, typedTester, untypedTester, upstash } from './tester.js';
+import { ioredis, nodeRedis, runRule, setSuggestions, typedTester, untypedTester, upstash } from './tester.js';
 
 const fn = (body: string): string => `export async function hit(key: string, ttl: number) {\n${body}\n}`;
 
@@ -56,10 +56,7 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl', setRule, {
         {
           messageId: 'setWithoutTtl',
           line: 6,
-          suggestions: [
-            { messageId: 'addKeepTtl', output: setCode.replace("m.set(key, 'v')", "m.set(key, 'v', 'KEEPTTL')") },
-            { messageId: 'addExpiryPlaceholder', output: setCode.replace("m.set(key, 'v')", "m.set(key, 'v', 'EX', TTL_SECONDS)") },
-          ],
+          suggestions: setSuggestions(setCode, "m.set(key, 'v'"),
         },
       ],
     },

@@ -41,6 +41,18 @@ export const upstash = (body: string): string =>
   `import { Redis } from '@upstash/redis';\nconst redis = Redis.fromEnv();\n${body}`;
 
 /**
+ * The two suggestions of a SET without expiry in ioredis syntax (KEEPTTL, and an expiry of the
+ * `TTL_SECONDS` constant to declare) for the first `call` in `code`, where `call` ends after the
+ * value (`redis.set(k, v` or `send('SET', [k, v`).
+ */
+export function setSuggestions(code: string, call: string) {
+  return [
+    { messageId: 'addKeepTtl' as const, output: code.replace(call, `${call}, 'KEEPTTL'`) },
+    { messageId: 'addExpiryPlaceholder' as const, output: code.replace(call, `${call}, 'EX', TTL_SECONDS`) },
+  ];
+}
+
+/**
  * `tester.run` for our rules. `@typescript-eslint/rule-tester` (8.72, the newest published) bundles
  * its own copy of `@typescript-eslint/utils`, whose AST types differ nominally from the 8.74 the
  * rules are built with; the objects are the same at runtime, so only the static type is bridged.
