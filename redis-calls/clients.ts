@@ -19,6 +19,7 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type * as ts from 'typescript';
 import { isAbsolute } from 'node:path';
 import { exportedValue, loadModule, moduleContext, readModule, type ImportedModule } from './modules.js';
+import { commandOfMethod } from './normalize.js';
 import { pluginSettings, type PluginSettings } from './settings.js';
 import { forEachThisWrite } from './bounded.js';
 import { findVariable, unwrap, walkOwnNodes, type AnyContext } from './static.js';
@@ -339,6 +340,13 @@ export class ClientDetector {
         const verdict = this.typeVerdict(base, depth + 1);
         if (verdict !== 'unknown' && verdict.redis) return verdict;
       }
+    }
+    // an interface or object type (no class) declaring a client's commands: the code's own
+    // description of the client it takes, which the declared type cannot tell from a client
+    // (ts.TypeFlags.Object = 524288; ts.ObjectFlags Class = 1, Interface = 2, Anonymous = 16)
+    const objectFlags = (type as ts.ObjectType).objectFlags ?? 0;
+    if (type.flags & 524288 && !(objectFlags & 1) && objectFlags & (2 | 16) && type.getProperties().some((p) => isClientCommandName(p.getName()))) {
+      return 'unknown';
     }
     return NOT_REDIS;
   }
@@ -1148,6 +1156,8 @@ export class ClientDetector {
           ? relabel(this.classifySyntactic(type.exprName, depth + 1), (inner) => `its annotation is \`${this.context.sourceCode.getText(type)}\`, where ${inner}`)
           : UNKNOWN;
       case AST_NODE_TYPES.TSTypeLiteral:
+        // { get(k): ...; set(k, v): ... } is no client; { pipeline(): ...; expire(k, s): ... } may be one
+        return describesClient(type.members) ? UNKNOWN : NOT_REDIS;
       case AST_NODE_TYPES.TSStringKeyword:
       case AST_NODE_TYPES.TSNumberKeyword:
       case AST_NODE_TYPES.TSBooleanKeyword:
@@ -1203,6 +1213,9 @@ export class ClientDetector {
       if (!verdict.proven) allNot = false;
       if (verdict.foreign) foreign = true;
     }
+    // interface RedisLike { incr(k): Promise<number>; expire(k, s): Promise<unknown> }: the code's
+    // own description of the client it takes, which names cannot tell from a client
+    if (allNot && describesClient(declaration.body.body)) return UNKNOWN;
     return allNot ? (foreign ? FOREIGN : NOT_REDIS) : UNKNOWN;
   }
 
@@ -1380,6 +1393,33 @@ function detectorOfModule(context: AnyContext, module: ImportedModule): ClientDe
 
 /** Wrappers whose members are their argument's: `Readonly<Deps>`, `Partial<Options>`. */
 const TRANSPARENT_TYPES: ReadonlySet<string> = new Set(['Readonly', 'Partial', 'Required', 'NonNullable']);
+
+/**
+ * Method names a cache, a map or a store of the application has as often as a Redis client: an
+ * interface declaring only those describes no client.
+ */
+const GENERIC_STORE_METHODS: ReadonlySet<string> = new Set(['get', 'set', 'del', 'delete', 'has', 'clear', 'keys', 'exists', 'values', 'entries', 'size', 'on', 'off', 'once', 'connect', 'disconnect', 'quit', 'close', 'ping']);
+
+/**
+ * Whether the members of an interface or type literal of the code describe a Redis client
+ * structurally: a method named after a Redis command that is not a generic store method
+ * (`expire`, `incr`, `hset`, `pipeline`, ...), as a code base declares the part of a client it
+ * takes (`interface RateLimitRedis { pipeline(): ...; expire(k, s): ... }`).
+ */
+function describesClient(members: readonly TSESTree.TypeElement[]): boolean {
+  return members.some((member) => {
+    if (member.type !== AST_NODE_TYPES.TSMethodSignature && member.type !== AST_NODE_TYPES.TSPropertySignature) return false;
+    const name = memberKeyName(member.key, member.computed);
+    if (member.type === AST_NODE_TYPES.TSPropertySignature && member.typeAnnotation?.typeAnnotation.type !== AST_NODE_TYPES.TSFunctionType) return false;
+    return name !== undefined && isClientCommandName(name);
+  });
+}
+
+/** A method name that says Redis: a command of the table that is no generic store method, or `pipeline` / `multi`. */
+function isClientCommandName(name: string): boolean {
+  if (GENERIC_STORE_METHODS.has(name.toLowerCase())) return false;
+  return name === 'pipeline' || name === 'multi' || commandOfMethod(name) !== undefined;
+}
 
 /** `Promise<T>` / `PromiseLike<T>` -> `T` (what an awaited call gives); any other type as it is. */
 function promisedType(type: TSESTree.TypeNode): TSESTree.TypeNode {

@@ -22,18 +22,25 @@ import { runRule, setSuggestions, typedTester, untypedTester } from './tester.js
 const app = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'receivers', 'app.ts');
 const persist = (receiver: string): string => `${receiver}.persist(\`s:\${id}\`);`;
 
-/** Same-file shapes that are not clients although their names say `redis`. */
+/**
+ * Same-file shapes that are not clients although their names say `redis` (probed with SET: what
+ * an application cache object is called with).
+ */
+const set = (receiver: string): string => `${receiver}.set(\`s:\${id}\`, v);`;
 const notClients = [
   // handed case 24's shape: a declared factory whose return type is an interface of the code
-  `interface AppCache { set(k: string, v: string): Promise<void>; persist(k: string): Promise<void> }\ndeclare function createRedisCache(): AppCache;\nconst redisCache = createRedisCache();\n${persist('redisCache')}`,
+  `interface AppCache { get(k: string): Promise<string>; set(k: string, v: string, ttl?: number): Promise<void> }\ndeclare function createRedisCache(): AppCache;\nconst redisCache = createRedisCache();\n${set('redisCache')}`,
   // ... a factory function of the module with a declared return type, an arrow too
-  `class Store { persist(k: string) { return k; } }\nfunction makeRedisStore(): Store { return new Store(); }\n${persist('makeRedisStore()')}`,
-  `type Cache = { persist(k: string): void };\nconst getRedisCache = (): Cache => ({ persist() {} });\n${persist('getRedisCache()')}`,
+  `class Store { set(k: string, v: string) { return k + v; } }\nfunction makeRedisStore(): Store { return new Store(); }\n${set('makeRedisStore()')}`,
+  `type Cache = { set(k: string, v: string): void };\nconst getRedisCache = (): Cache => ({ set() {} });\n${set('getRedisCache()')}`,
   // ... an annotated object's member typed with an interface of the code
-  `interface Cache { persist(k: string): void }\nexport function f(deps: { redisCache: Cache }, id: string) {\n  ${persist('deps.redisCache')}\n}`,
+  `interface Cache { get(k: string): string; set(k: string, v: string): void }\nexport function f(deps: { redisCache: Cache }, id: string, v: string) {\n  ${set('deps.redisCache')}\n}`,
   // ... a type from a package that is not a Redis client package
-  `import type { Cache } from 'cache-manager';\nexport function f(redisCache: Cache, id: string) { ${persist('redisCache')} }`,
+  `import type { Cache } from 'cache-manager';\nexport function f(redisCache: Cache, id: string, v: string) { ${set('redisCache')} }`,
 ];
+
+/** Same-file shapes that say nothing: an interface describing a client's commands, on a receiver named otherwise. */
+const unknowns = [`interface Store { persist(k: string): Promise<number> }\nexport function f(store: Store, id: string) { ${persist('store')} }`];
 
 /** Same-file shapes that are clients although their names do not say so. */
 const clients: Array<{ code: string; line: number }> = [
@@ -56,12 +63,17 @@ const clients: Array<{ code: string; line: number }> = [
     code: `import type { RedisClientType } from 'redis';\ndeclare const pool: { getClient(url: string): RedisClientType };\nexport class History {\n  private conn;\n  constructor(url: string) { this.conn = pool.getClient(url); }\n  add(id: string) { ${persist('this.conn')} }\n}`,
     line: 6,
   },
+  // an interface or type literal of the code describing the commands it takes from a client
+  // (latitude-llm's rate limiters): not proven anything else, so a name like `redis` still counts
+  { code: `interface RateLimitRedis { pipeline(): unknown; persist(k: string): Promise<number> }\nexport function f(input: { redis: RateLimitRedis }, id: string) { ${persist('input.redis')} }`, line: 2 },
+  { code: `export function f(redis: { persist(k: string): Promise<number>; expire(k: string, s: number): Promise<number> }, id: string) { ${persist('redis')} }`, line: 1 },
   { code: `import type Redis from 'ioredis';\ndeclare const pool: { acquire: () => Promise<Redis> };\nexport async function f(id: string) {\n  const c = await pool.acquire();\n  ${persist('c')}\n}`, line: 5 },
 ];
 
 for (const tester of [untypedTester, typedTester]) {
+  runRule(tester, 'set-requires-ttl-or-keepttl', setRule, { valid: notClients, invalid: [] });
   runRule(tester, 'no-persist', noPersist, {
-    valid: notClients,
+    valid: unknowns,
     invalid: clients.map(({ code, line }) => ({ code, errors: [{ messageId: 'persist' as const, line }] })),
   });
 }
