@@ -18,7 +18,7 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type * as ts from 'typescript';
 import { isAbsolute } from 'node:path';
-import { exportedValue, isCodeModule, loadModule, moduleContext, readModule, type ImportedModule } from './modules.js';
+import { exportedValue, loadModule, moduleContext, readModule, type ImportedModule } from './modules.js';
 import { commandOfMethod } from './normalize.js';
 import { pluginSettings, type PluginSettings } from './settings.js';
 import { forEachThisWrite } from './bounded.js';
@@ -245,7 +245,7 @@ export class ClientDetector {
           if (argument?.type === AST_NODE_TYPES.Literal && typeof argument.value === 'string') specifier = argument.value;
         }
       }
-      if (specifier === undefined || flavorOfModule(specifier)) continue;
+      if (specifier === undefined || !specifier.startsWith('.')) continue;
       const text = readModule(from, specifier)?.entry.text;
       if (text !== undefined && CLIENT_MODULE_TEXT.test(text)) return true;
     }
@@ -1282,7 +1282,7 @@ export class ClientDetector {
     if (def.type === 'ImportBinding') {
       const declaration = def.parent;
       const source = declaration.type === AST_NODE_TYPES.ImportDeclaration ? declaration.source.value : '';
-      const relative = this.isCodeModule(source);
+      const relative = source.startsWith('.') || source.startsWith('/');
       if (def.node.type === AST_NODE_TYPES.ImportNamespaceSpecifier) return { kind: 'import', source, relative, namespace: true };
       if (def.node.type === AST_NODE_TYPES.ImportDefaultSpecifier) return { kind: 'import', source, relative, imported: 'default' };
       return { kind: 'import', source, relative, ...bindingImportedName(def.node) };
@@ -1298,7 +1298,7 @@ export class ClientDetector {
         typeof init.arguments[0].value === 'string'
       ) {
         const source = init.arguments[0].value;
-        return { kind: 'import', source, relative: this.isCodeModule(source), ...destructuredName(def.node.id, def.name) };
+        return { kind: 'import', source, relative: source.startsWith('.'), ...destructuredName(def.node.id, def.name) };
       }
       // const { createClient: mk } = await import('redis')
       const dynamic = init?.type === AST_NODE_TYPES.AwaitExpression ? unwrap(init.argument) : undefined;
@@ -1309,7 +1309,7 @@ export class ClientDetector {
         def.node.id.type === AST_NODE_TYPES.ObjectPattern
       ) {
         const source = dynamic.source.value;
-        return { kind: 'import', source, relative: this.isCodeModule(source), ...destructuredName(def.node.id, def.name) };
+        return { kind: 'import', source, relative: source.startsWith('.'), ...destructuredName(def.node.id, def.name) };
       }
     }
     if (def.type === 'ClassName') return { kind: 'local', classNode: def.node };
@@ -1325,19 +1325,6 @@ export class ClientDetector {
     if (def.type === 'Type' && def.node.type === AST_NODE_TYPES.TSTypeParameter) return { kind: 'local', typeParameter: def.node };
     if (def.type === 'TSEnumName') return { kind: 'local', enumNode: def.node };
     return { kind: 'local' };
-  }
-
-  private readonly codeModules = new Map<string, boolean>();
-
-  /** A specifier of a module of the code base: relative, or a path alias of the file's tsconfig.json. */
-  private isCodeModule(source: string): boolean {
-    let known = this.codeModules.get(source);
-    if (known === undefined) {
-      const from = this.context.physicalFilename ?? this.context.filename;
-      known = source.startsWith('.') || source.startsWith('/') || (!!from && isAbsolute(from) && isCodeModule(from, source));
-      this.codeModules.set(source, known);
-    }
-    return known;
   }
 
   /** Last resort: the receiver's name matches `clientNames`. */
@@ -1390,7 +1377,6 @@ interface MemberSignature {
 /** An import of another module, as {@link ClientDetector} follows it. */
 interface ImportOrigin {
   source: string;
-  /** A module of the code base: a relative specifier, or a path alias of the file's tsconfig.json. */
   relative: boolean;
   /** The name imported (`'default'` for a default import); absent for a whole module. */
   imported?: string;

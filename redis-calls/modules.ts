@@ -1,13 +1,12 @@
 /**
- * Reading the top-level values of modules the linted file imports from its own code base: with a
- * relative specifier (`import { TTL_MS } from './limits'`, `import * as scripts from './scripts'`,
- * `const { KEY } = require('./keys')`), or through a path alias of the nearest `tsconfig.json`'s
- * `compilerOptions.paths` (`@/lib/redis`, `#src/caches/index.js`, read with get-tsconfig). The
- * module is read from disk and parsed with the linted file's own parser (cached by path and
- * modification time), and an exported name is resolved to the expression of its top-level `const`
- * (`export const X = ...`, `export { local as X }`, CommonJS `exports.X = ...` / `module.exports =
- * { X }`). No type checker: a module's top level is read as written. Package imports
- * (`'ioredis'`, a workspace package) are not followed.
+ * Reading the top-level values of modules the linted file imports with a relative specifier
+ * (`import { TTL_MS } from './limits'`, `import * as scripts from './scripts'`,
+ * `const { KEY } = require('./keys')`): the module is read from disk and parsed with the linted
+ * file's own parser (cached by path and modification time), and an exported name is resolved to
+ * the expression of its top-level `const` (`export const X = ...`, `export { local as X }`,
+ * CommonJS `exports.X = ...` / `module.exports = { X }`). No type checker and no scope analysis:
+ * a module's top level is read as written. Package imports (`'ioredis'`, `'@/lib/x'`) are not
+ * followed.
  *
  * The one module reader of the analysis: embedded scripts held in another module
  * (`redis-calls/lua.ts`), TTL constants (`redis-calls/constant.ts`) and receivers made in another
@@ -16,7 +15,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import { analyze, type ScopeManager } from '@typescript-eslint/scope-manager';
-import { createPathsMatcher, getTsconfig, type TsConfigResult } from 'get-tsconfig';
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { findVariable, pick, propertyName, unwrap, type AnyContext } from './static.js';
 
@@ -103,30 +101,12 @@ function loadModuleFrom(from: string, shownFrom: string, parser: ParserLike, spe
  * @param specifier the import's specifier (`'./redis'`); package specifiers give `undefined`
  */
 export function readModule(from: string, specifier: string): { path: string; entry: CacheEntry } | undefined {
-  const relative = specifier.startsWith('./') || specifier.startsWith('../');
-  // a bare specifier: most are packages, asked about again and again (`react`, `@acme/ui`)
-  const aliasKey = relative ? '' : `${dirname(from)}\0${specifier}`;
-  if (!relative && missingAliases.has(aliasKey)) return undefined;
-  const found = findModule(relative ? [join(dirname(from), specifier)] : aliasedPaths(from, specifier));
-  if (!found && !relative) {
-    if (missingAliases.size > 20_000) missingAliases.clear();
-    missingAliases.add(aliasKey);
-  }
-  return found;
-}
-
-/** Bare specifiers, by importing directory, that name no module of the code base. */
-const missingAliases = new Set<string>();
-
-/** The first of the paths (without extension) that is a file, read (and cached). */
-function findModule(bases: readonly string[]): { path: string; entry: CacheEntry } | undefined {
-  const candidates: string[] = [];
-  for (const base of bases) {
-    candidates.push(...EXTENSIONS.map((ext) => base + ext));
-    // TypeScript's ESM style: './scripts.js' is './scripts.ts' on disk
-    const js = /\.(m|c)?js$/.exec(base);
-    if (js) candidates.push(base.replace(/\.(m|c)?js$/, `.${js[1] ?? ''}ts`));
-  }
+  if (!specifier.startsWith('./') && !specifier.startsWith('../')) return undefined;
+  const base = join(dirname(from), specifier);
+  const candidates = EXTENSIONS.map((ext) => base + ext);
+  // TypeScript's ESM style: './scripts.js' is './scripts.ts' on disk
+  const js = /\.(m|c)?js$/.exec(base);
+  if (js) candidates.push(base.replace(/\.(m|c)?js$/, `.${js[1] ?? ''}ts`));
   for (const path of candidates) {
     let stat;
     try {
@@ -150,47 +130,6 @@ function findModule(bases: readonly string[]): { path: string; entry: CacheEntry
     return { path, entry };
   }
   return undefined;
-}
-
-/**
- * Whether a specifier names a module of the code base rather than a package: relative, or
- * matched by a path alias of the importing file's `tsconfig.json` (and found on disk).
- * @param from the importing file's absolute path
- */
-export function isCodeModule(from: string, specifier: string): boolean {
-  if (specifier.startsWith('./') || specifier.startsWith('../') || specifier.startsWith('/')) return true;
-  return aliasedPaths(from, specifier).length > 0 && readModule(from, specifier) !== undefined;
-}
-
-const tsconfigCache = new Map<string, unknown>();
-const matchers = new Map<string, ((specifier: string) => string[]) | null>();
-
-/**
- * The paths (without extension) a `compilerOptions.paths` alias of the nearest `tsconfig.json`
- * maps a bare specifier to (`@/lib/redis` -> `<root>/src/lib/redis`); none for a specifier no
- * alias matches, or a tsconfig that cannot be read.
- */
-function aliasedPaths(from: string, specifier: string): string[] {
-  if (!/^[@#~$]/.test(specifier) && !specifier.includes('/')) return []; // `redis`, `ioredis`: packages
-  let tsconfig: TsConfigResult | null;
-  try {
-    if (tsconfigCache.size > 5000) tsconfigCache.clear();
-    tsconfig = getTsconfig(dirname(from), 'tsconfig.json', tsconfigCache as Parameters<typeof getTsconfig>[2]);
-  } catch {
-    return []; // an `extends` that does not resolve, a tsconfig that does not parse
-  }
-  if (!tsconfig) return [];
-  let matcher = matchers.get(tsconfig.path);
-  if (matcher === undefined) {
-    try {
-      matcher = createPathsMatcher(tsconfig);
-    } catch {
-      matcher = null; // paths the TypeScript compiler would reject too
-    }
-    if (matchers.size > 500) matchers.clear();
-    matchers.set(tsconfig.path, matcher);
-  }
-  return matcher ? matcher(specifier) : [];
 }
 
 /** Gives every node of a parsed module its `parent`, as ESLint does for the linted file. */

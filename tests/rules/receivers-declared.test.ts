@@ -20,8 +20,6 @@ import { runRule, setSuggestions, typedTester, untypedTester } from './tester.js
 
 /** A file next to the modules of tests/fixtures/receivers (cache.ts, client.ts, deps.ts, index.ts, legacy.cjs). */
 const app = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'receivers', 'app.ts');
-/** A file of tests/fixtures/aliases, whose tsconfig.json maps `@/*` and `#src/*` to `src/*`. */
-const aliased = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'aliases', 'src', 'app.ts');
 const persist = (receiver: string): string => `${receiver}.persist(\`s:\${id}\`);`;
 
 /**
@@ -92,16 +90,11 @@ runRule(untypedTester, 'no-persist (imported)', noPersist, {
     { code: `import { RedisCache } from './cache';\nconst redisCache = new RedisCache();\n${persist('redisCache')}`, filename: app },
     { code: `import { redisCache } from './cache';\n${persist('redisCache')}`, filename: app },
     { code: `import redisCache from './cache.js';\n${persist('redisCache')}`, filename: app },
-    // through a tsconfig path alias: logto's cache object, made by a factory declared to return a
-    // class of its module that extends no client
-    { code: `import { redisCache } from '#src/caches/index.js';\nexport const put = (k: string, v: string) => ${persist('redisCache')}`, filename: aliased },
     // a type of another module that is no client, also as a member of an imported interface
     { code: `import type { RedisCache } from './cache';\nexport class Tenants {\n  constructor(private readonly redisCache: RedisCache) {}\n  put(id: string) { ${persist('this.redisCache')} }\n}`, filename: app },
     { code: `import type { Services } from './deps';\nexport function f(services: Services, id: string) { ${persist('services.cache')} }`, filename: app },
   ],
   invalid: [
-    // a client another module makes, imported through a tsconfig path alias
-    { code: `import { store } from '@/lib/redis';\n${persist('store')}`, filename: aliased, errors: [{ messageId: 'persist', line: 2 }] },
     // a client another module makes, whatever its name here (also renamed, through a barrel, CommonJS)
     { code: `import { store } from './client';\n${persist('store')}`, filename: app, errors: [{ messageId: 'persist', line: 2 }] },
     { code: `import { shared as kv } from './client';\n${persist('kv')}`, filename: app, errors: [{ messageId: 'persist', line: 2 }] },
