@@ -408,7 +408,7 @@ export class ClientDetector {
       if (origin.kind === 'import') {
         const flavor = flavorOfModule(origin.source);
         if (flavor) return clientVerdict(flavor, how);
-        if (!origin.relative) return this.foreign(importedAs(origin, bare.name), CLIENT_CONSTRUCTORS, how);
+        if (!origin.relative) return FOREIGN;
         // new RedisCache(): the class its module exports (a client only if it extends one)
         const exported = this.exported(origin);
         if (exported) {
@@ -432,22 +432,11 @@ export class ClientDetector {
       const objectVerdict = bare.object.type === AST_NODE_TYPES.Identifier ? this.identifierOrigin(bare.object) : undefined;
       if (objectVerdict?.kind === 'import') {
         const flavor = flavorOfModule(objectVerdict.source);
-        if (flavor) return clientVerdict(flavor, how);
-        return objectVerdict.relative ? UNKNOWN : this.foreign(bare.property.name, CLIENT_CONSTRUCTORS, how);
+        return flavor ? clientVerdict(flavor, how) : objectVerdict.relative ? UNKNOWN : FOREIGN;
       }
       return CLIENT_CONSTRUCTORS.has(bare.property.name) ? clientVerdict('unknown', how, undefined, true) : UNKNOWN;
     }
     return UNKNOWN;
-  }
-
-  /**
-   * A name imported from a package that is no client package: not a client, unless it is a
-   * client's constructor or type name that says Redis or Valkey (`import type { RedisClient } from
-   * '@acme/cache-redis'`: a workspace package or a wrapper passing a client type on), which makes
-   * it a client by its name. (`createClient`, `Cluster`, `Pipeline` are too common to tell.)
-   */
-  private foreign(name: string, clientNames: ReadonlySet<string>, why: string, batch?: 'multi' | 'pipeline'): ReceiverKind {
-    return clientNames.has(name) && /redis|valkey/i.test(name) ? clientVerdict(this.fileFlavor(), why, batch, true) : FOREIGN;
   }
 
   /** `new Redis()` with no import of a client package behind the name: a client by its name only. */
@@ -477,7 +466,7 @@ export class ClientDetector {
         if (origin.kind === 'import') {
           const flavor = flavorOfModule(origin.source);
           if (flavor) return clientVerdict(flavor, this.madeBy(node));
-          if (!origin.relative) return FOREIGN; // createClient of Supabase, Contentful, ...: a common name
+          if (!origin.relative) return FOREIGN;
         } else if (origin.kind !== 'local') {
           return clientVerdict(this.fileFlavor(), this.madeBy(node), undefined, true);
         }
@@ -505,8 +494,7 @@ export class ClientDetector {
       const origin = this.identifierOrigin(object);
       if (origin.kind === 'import') {
         const flavor = flavorOfModule(origin.source);
-        if (flavor) return clientVerdict(flavor, this.madeBy(node));
-        return origin.relative ? UNKNOWN : this.foreign(importedAs(origin, object.name), CLIENT_CONSTRUCTORS, this.madeBy(node));
+        return flavor ? clientVerdict(flavor, this.madeBy(node)) : origin.relative ? UNKNOWN : FOREIGN;
       }
       return object.name === 'Redis' ? clientVerdict('upstash', this.madeBy(node), undefined, true) : UNKNOWN;
     }
@@ -1135,7 +1123,7 @@ export class ClientDetector {
           if (origin.kind === 'import') {
             const flavor = flavorOfModule(origin.source);
             if (flavor) return clientVerdict(flavor, `its annotation \`${annotated}\` comes from ${origin.source}`, batch);
-            if (!origin.relative) return this.foreign(ident === type.typeName ? importedAs(origin, last) : last, CLIENT_TYPE_NAMES, `its annotation is \`${annotated}\``, batch);
+            if (!origin.relative) return FOREIGN;
             // import type { Store } from './store': what its module declares it as
             const exported = this.exported(origin.namespace && ident !== type.typeName ? { ...origin, namespace: undefined, imported: last } : origin);
             if (!exported || exported.node.type !== AST_NODE_TYPES.Identifier) return UNKNOWN;
@@ -1192,9 +1180,8 @@ export class ClientDetector {
     const origin = this.identifierOrigin(ident);
     if (origin.kind === 'import') {
       const flavor = flavorOfModule(origin.source);
-      const name = importedAs(origin, ident.name);
-      if (flavor) return clientVerdict(flavor, `its annotation \`${annotated}\` comes from ${origin.source}`, batchOfTypeName(name));
-      if (!origin.relative) return this.foreign(name, CLIENT_TYPE_NAMES, `its annotation is \`${annotated}\``, batchOfTypeName(name));
+      if (flavor) return clientVerdict(flavor, `its annotation \`${annotated}\` comes from ${origin.source}`, batchOfTypeName(origin.imported ?? ident.name));
+      if (!origin.relative) return FOREIGN;
       const exported = this.exported(origin);
       return exported?.node.type === AST_NODE_TYPES.Identifier ? exported.detector.classifyTypeName(exported.node, annotated, depth + 1) : UNKNOWN;
     }
@@ -1254,7 +1241,7 @@ export class ClientDetector {
       if (origin.kind === 'import') {
         const flavor = flavorOfModule(origin.source);
         if (flavor) return clientVerdict(flavor, `its annotation \`${written}\` comes from ${origin.source}`, batchOfTypeName(last));
-        return origin.relative ? UNKNOWN : this.foreign(last, CLIENT_TYPE_NAMES, `its annotation is \`${written}\``, batchOfTypeName(last));
+        return origin.relative ? UNKNOWN : FOREIGN;
       }
     }
     if (CLIENT_TYPE_NAMES.has(last)) return clientVerdict(this.fileFlavor(), `its annotation is \`${written}\``, undefined, true);
@@ -1628,11 +1615,6 @@ function destructuredName(pattern: TSESTree.Node, binding: TSESTree.Identifier):
     if (property.key.type === AST_NODE_TYPES.Literal && typeof property.key.value === 'string') return { imported: property.key.value };
   }
   return {};
-}
-
-/** The name an import binding stands for: the name its module exports it under, or (default, namespace) its own. */
-function importedAs(origin: { imported?: string }, local: string): string {
-  return origin.imported === undefined || origin.imported === 'default' ? local : origin.imported;
 }
 
 /**

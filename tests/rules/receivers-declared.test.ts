@@ -67,10 +67,6 @@ const clients: Array<{ code: string; line: number }> = [
   // (latitude-llm's rate limiters): not proven anything else, so a name like `redis` still counts
   { code: `interface RateLimitRedis { pipeline(): unknown; persist(k: string): Promise<number> }\nexport function f(input: { redis: RateLimitRedis }, id: string) { ${persist('input.redis')} }`, line: 2 },
   { code: `export function f(redis: { persist(k: string): Promise<number>; expire(k: string, s: number): Promise<number> }, id: string) { ${persist('redis')} }`, line: 1 },
-  // a client type or constructor of a package that is no client package (a workspace package, a
-  // wrapper passing ioredis on): taken for a client by its name
-  { code: `import type { RedisClient } from '@platform/cache-redis';\nexport function f(input: { readonly redis: RedisClient }, id: string) { ${persist('input.redis')} }`, line: 2 },
-  { code: `import { Redis } from '@acme/redis-wrapper';\nconst kv = new Redis();\n${persist('kv')}`, line: 3 },
   { code: `import type Redis from 'ioredis';\ndeclare const pool: { acquire: () => Promise<Redis> };\nexport async function f(id: string) {\n  const c = await pool.acquire();\n  ${persist('c')}\n}`, line: 5 },
 ];
 

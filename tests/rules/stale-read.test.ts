@@ -23,9 +23,9 @@ const stale = [
   },
   // @upstash/redis pipeline, a ternary, an EXISTS read in the test itself
   { code: upstash(fn('  const p = redis.pipeline();\n  p.hincrby(key, "n", 1);\n  (await redis.exists(key)) ? null : p.expire(key, 60);\n  await p.exec();')), line: 5, read: 'EXISTS', readLine: 6 },
-  // latitude-llm's export rate limit: the client typed with a workspace package's RedisClient, in an input object
+  // latitude-llm's export rate limit: the client in an annotated input object
   {
-    code: `import type { RedisClient } from '@platform/cache-redis';\nexport async function limit(input: { readonly redis: RedisClient }, key: string) {\n  const current = await input.redis.get(key);\n  const pipeline = input.redis.pipeline();\n  pipeline.incr(key);\n  if (!current) {\n    pipeline.expire(key, 3600);\n  }\n  await pipeline.exec();\n}`,
+    code: `import type { Redis } from 'ioredis';\nexport async function limit(input: { readonly redis: Redis }, key: string) {\n  const current = await input.redis.get(key);\n  const pipeline = input.redis.pipeline();\n  pipeline.incr(key);\n  if (!current) {\n    pipeline.expire(key, 3600);\n  }\n  await pipeline.exec();\n}`,
     line: 5,
     read: 'GET',
     readLine: 3,
