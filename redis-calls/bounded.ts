@@ -85,7 +85,7 @@ export function instanceMember(member: TSESTree.MemberExpression): InstanceMembe
  * The class whose instance `this` is at a node: the nearest class, through arrow functions (which
  * share `this`) but not through other functions, and not in a static member or a static block.
  */
-function classOfThis(node: TSESTree.Node): ClassNode | undefined {
+export function classOfThis(node: TSESTree.Node): ClassNode | undefined {
   let current: TSESTree.Node = node;
   while (current.parent) {
     const parent: TSESTree.Node = current.parent;

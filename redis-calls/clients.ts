@@ -934,7 +934,7 @@ export class ClientDetector {
    * `module.exports = { redis }`). `undefined` for a namespace import, a module that cannot be read,
    * or a name it does not export.
    */
-  private exported(origin: ImportOrigin, depth = 0): Exported | undefined {
+  exported(origin: ImportOrigin, depth = 0): Exported | undefined {
     if (origin.namespace || depth > 4) return undefined;
     const module = loadModule(this.context, origin.source);
     if (!module) return undefined;
@@ -1249,7 +1249,7 @@ export class ClientDetector {
   }
 
   /** Where a name comes from: an import (with its module), a declaration in this file, or nowhere. */
-  private identifierOrigin(
+  identifierOrigin(
     node: TSESTree.Identifier,
   ):
     | ({ kind: 'import' } & ImportOrigin)

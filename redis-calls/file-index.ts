@@ -5,6 +5,7 @@
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { EFFECTS_THAT_SET_TTL, type KeyEffect } from '../semantics/commands.js';
+import { facadeCallsOf } from './facades.js';
 import { redisCallsOf } from './index.js';
 import { keyShapeOf, type KeyShape } from './key-shape.js';
 import { keyIdOf } from './key-id.js';
@@ -23,11 +24,14 @@ export const EXPIRY_EFFECTS: ReadonlySet<KeyEffect> = new Set<KeyEffect>([
 
 /** The Redis commands of one file. */
 export interface FileIndex {
-  /** Every command, in source order (the order of their method names). */
+  /** Every command sent through a client, in source order (the order of their method names). */
   calls: readonly RedisCall[];
   /** The commands of each atomic unit, by unit key, in source order. */
   byUnit: ReadonlyMap<TSESTree.Node, readonly RedisCall[]>;
-  /** Shapes of every key that gets a TTL somewhere in the file (EXPIRE, SET ... EX, ...). */
+  /**
+   * Shapes of every key that gets a TTL somewhere in the file (EXPIRE, SET ... EX, ...; also
+   * through a pass-through facade: `cache.expire(key, 60)`, `redis-calls/facades.ts`).
+   */
   expiredShapes: ReadonlySet<string>;
   /** Shapes of the bounded keys among them ({@link KeyShape.constant}: `stream:*` of `this.stream`). */
   expiredBoundedShapes: ReadonlySet<string>;
@@ -43,11 +47,15 @@ export function fileIndexOf(context: AnyContext): FileIndex {
   let index = indexes.get(sourceCode);
   if (index) return index;
   const calls: RedisCall[] = [];
+  const facadeCalls: RedisCall[] = [];
   const stack: TSESTree.Node[] = [sourceCode.ast];
   const keys = sourceCode.visitorKeys as Record<string, readonly string[] | undefined>;
   while (stack.length > 0) {
     const node = stack.pop()!;
-    if (node.type === 'CallExpression') calls.push(...redisCallsOf(context, node));
+    if (node.type === 'CallExpression') {
+      calls.push(...redisCallsOf(context, node));
+      facadeCalls.push(...facadeCallsOf(context, node));
+    }
     const childKeys = keys[node.type] ?? [];
     for (let k = childKeys.length - 1; k >= 0; k--) {
       const value = (node as unknown as Record<string, unknown>)[childKeys[k]!];
@@ -67,6 +75,8 @@ export function fileIndexOf(context: AnyContext): FileIndex {
     const list = byUnit.get(call.unit.key);
     if (list) list.push(call);
     else byUnit.set(call.unit.key, [call]);
+  }
+  for (const call of [...calls, ...facadeCalls]) {
     for (const action of call.description.keys) {
       const keyNode = call.argNodes[action.arg];
       if (!EXPIRY_EFFECTS.has(action.effect) || !keyNode) continue;

@@ -28,8 +28,12 @@ export interface RedisCall {
   node: TSESTree.CallExpression | TSESTree.ArrayExpression;
   /** The method name (or the command-name literal of a generic form): where findings start. */
   nameNode: TSESTree.Node;
-  /** How the command is written. */
-  form: 'method' | 'generic' | 'queued-array';
+  /**
+   * How the command is written: a client method, a generic call naming the command, an element of
+   * ioredis' `multi([...])`, or a call of a pass-through facade read as the command it forwards
+   * (`redis-calls/facades.ts`: no fix or suggestion edits it, its syntax is the facade's).
+   */
+  form: 'method' | 'generic' | 'queued-array' | 'facade';
   /** Which client's syntax the call follows (for suggestions in that syntax). */
   flavor: ClientFlavor;
   /** The command name, upper-cased. */
@@ -57,6 +61,11 @@ export interface RedisCall {
    * option) the code spells: see {@link DroppedArgument}. Absent when there are none.
    */
   dropped?: DroppedArgument[];
+  /**
+   * For a call of a pass-through facade: the callee as written (`presence.sadd`) and where the
+   * facade forwards the key (`line 12`, `./presence.ts:12`), for messages.
+   */
+  facade?: { label: string; where: string };
 }
 
 /**

@@ -20,6 +20,7 @@
  * reported.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { redisCallsIn } from './index.js';
 import { keyBuilder, keyShapeOf } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
 import { enclosingFunction, findVariable, propertyName, unwrap, type AnyContext } from './static.js';
@@ -27,7 +28,7 @@ import { enclosingFunction, findVariable, propertyName, unwrap, type AnyContext 
 /** A facade method does little besides forwarding (a connection check, the call, a return). */
 const MAX_STATEMENTS = 3;
 
-type FunctionLike = TSESTree.FunctionDeclaration | TSESTree.FunctionExpression | TSESTree.ArrowFunctionExpression;
+export type FunctionLike = TSESTree.FunctionDeclaration | TSESTree.FunctionExpression | TSESTree.ArrowFunctionExpression;
 
 /**
  * Whether the key at `keyNode` of `call` is the key parameter of a wrapper that re-exposes the
@@ -37,19 +38,53 @@ type FunctionLike = TSESTree.FunctionDeclaration | TSESTree.FunctionExpression |
  * @param keyNode the key argument as written at the call
  */
 export function isPassThrough(context: AnyContext, call: RedisCall, keyNode: TSESTree.Node): boolean {
+  return passThroughFunction(context, call, keyNode) !== undefined;
+}
+
+/**
+ * The wrapper and the position of its parameter that the key at `keyNode` of `call` forwards,
+ * when {@link isPassThrough} holds: what its callers pass there is the key
+ * (`redis-calls/facades.ts` reads those calls as the command). `index` counts the wrapper's
+ * parameters from 0; `rest` says the parameter is `...keys` (the key is then the argument at
+ * `index`, the first of the rest).
+ */
+export function passThroughParameter(
+  context: AnyContext,
+  call: RedisCall,
+  keyNode: TSESTree.Node,
+): { fn: FunctionLike; index: number; rest: boolean } | undefined {
+  const param = passThroughFunction(context, call, keyNode);
+  if (!param) return undefined;
+  const index = param.fn.params.findIndex((p) => parameterBinding(p) === param.id);
+  return index < 0 ? undefined : { fn: param.fn, index, rest: param.fn.params[index]!.type === AST_NODE_TYPES.RestElement };
+}
+
+/** The wrapper whose parameter `id` the key forwards, when {@link isPassThrough} holds. */
+function passThroughFunction(context: AnyContext, call: RedisCall, keyNode: TSESTree.Node): { fn: FunctionLike; id: TSESTree.Node } | undefined {
   const param = forwardedParameter(context, unwrap(keyNode), 0);
-  if (!param) return false;
+  if (!param) return undefined;
   const fn = param.fn;
-  if (!short(fn)) return false;
+  if (!short(fn)) return undefined;
   // the call is the wrapper's own, or sits in a promise executor or callback written in it
   for (let inner = enclosingFunction(call.node); inner !== fn; inner = enclosingFunction(inner)) {
-    if (!inner || !isFunction(inner) || !short(inner)) return false;
+    if (!inner || !isFunction(inner) || !short(inner)) return undefined;
     const holder = inner.parent;
     const passed = (holder?.type === AST_NODE_TYPES.CallExpression || holder?.type === AST_NODE_TYPES.NewExpression) && holder.arguments.includes(inner as TSESTree.CallExpressionArgument);
-    if (!passed) return false;
+    if (!passed) return undefined;
   }
   const name = functionName(fn);
-  return name !== undefined && name.toUpperCase() === call.command;
+  if (name === undefined || name.toUpperCase() !== call.command) return undefined;
+  // a wrapper that sends another command too (its own EXPIRE, a read first) decides about the
+  // key itself: it is judged where it is, not at its callers
+  return redisCallsIn(context, fn.body).every((other) => other === call) ? param : undefined;
+}
+
+/** The identifier a parameter binds: `key`, `key = ''`, `private readonly key`, `...keys`. */
+function parameterBinding(param: TSESTree.Parameter): TSESTree.Node | undefined {
+  const inner = param.type === AST_NODE_TYPES.TSParameterProperty ? param.parameter : param;
+  if (inner.type === AST_NODE_TYPES.AssignmentPattern) return inner.left;
+  if (inner.type === AST_NODE_TYPES.RestElement) return inner.argument;
+  return inner;
 }
 
 /**
@@ -57,12 +92,12 @@ export function isPassThrough(context: AnyContext, call: RedisCall, keyNode: TSE
  * the module given it (`this.buildKey(key)`, `prefixed(key)`), or fixed parts around it
  * (`` `${this.prefix}:${key}` ``, `PREFIX + key`).
  */
-function forwardedParameter(context: AnyContext, key: TSESTree.Node, depth: number): { fn: FunctionLike } | undefined {
+function forwardedParameter(context: AnyContext, key: TSESTree.Node, depth: number): { fn: FunctionLike; id: TSESTree.Node } | undefined {
   if (depth > 3) return undefined;
   if (key.type === AST_NODE_TYPES.Identifier) {
     const variable = findVariable(context, key);
     const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
-    return def?.type === 'Parameter' && isFunction(def.node) ? { fn: def.node } : undefined;
+    return def?.type === 'Parameter' && isFunction(def.node) ? { fn: def.node, id: def.name } : undefined;
   }
   let parts: TSESTree.Node[] | undefined;
   // a key builder of the module given the parameter, its other arguments fixed
@@ -82,7 +117,7 @@ function forwardedParameter(context: AnyContext, key: TSESTree.Node, depth: numb
   }
   if (!parts) return undefined;
   // exactly one part forwards the parameter; every other part is fixed
-  let found: { fn: FunctionLike } | undefined;
+  let found: { fn: FunctionLike; id: TSESTree.Node } | undefined;
   for (const part of parts) {
     if (part.type === AST_NODE_TYPES.SpreadElement || part.type === AST_NODE_TYPES.PrivateIdentifier) return undefined;
     const forwarded = forwardedParameter(context, unwrap(part), depth + 1);

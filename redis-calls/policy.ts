@@ -12,12 +12,16 @@
  *   caller's choice: with `allowOptionalTtl` (on in `recommended`) it is not reported;
  * - a **pass-through wrapper** that re-exposes the command under its own name and forwards its
  *   key parameter (`incr(key) { return this.client.incr(key); }`) is part of a client facade: the
- *   key is chosen by its callers. With `allowPassThrough` (on in `recommended`) it is not reported.
+ *   key is chosen by its callers. With `allowPassThrough` (on in `recommended`) it is not reported,
+ *   and its callers are judged instead: a call of the facade is read as the command it forwards,
+ *   with the caller's key ({@link keyCallsOf}, `redis-calls/facades.ts`).
  *
  * `strict` turns every allowance off.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
+import { facadeCallsOf } from './facades.js';
 import { boundedKeyExpired } from './file-index.js';
+import { redisCallsOf } from './index.js';
 import { keyShapeOf } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
 import { inNoTtlArm } from './optional-ttl.js';
@@ -53,6 +57,17 @@ export const KEY_POLICY_SCHEMA = {
       'Do not report the key parameter of a short function or method named after the command it forwards that parameter to (incr(key) { return this.client.incr(key); }): its callers choose the key. Default true; false in the strict config.',
   },
 } as const;
+
+/**
+ * The commands a call sends, as the key rules judge them: its client commands, and with
+ * `allowPassThrough` (the facade's own call is then left alone) the command a pass-through
+ * facade it calls forwards, read at the call with the caller's key.
+ */
+export function keyCallsOf(context: AnyContext, node: TSESTree.CallExpression, options: KeyPolicyOptions): readonly RedisCall[] {
+  const calls = redisCallsOf(context, node);
+  if (options.allowPassThrough === false || calls.length > 0) return calls;
+  return facadeCallsOf(context, node);
+}
 
 /** Whether the write of the key at `keyNode` by `call` is left alone, and why. */
 export function exemption(

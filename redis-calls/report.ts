@@ -18,7 +18,8 @@ export function reportLoc(call: RedisCall): TSESTree.SourceLocation {
  * declare such keys persistent, where a pattern can be copied (the shape has a static part; else
  * empty: the rule page says how to annotate a write); `client`, why the receiver was taken for a
  * Redis client, only when that rests on its name alone (else empty), so that such a false alarm
- * says what to configure. `hint` and `client` start with a space; the rules' messages end with
+ * says what to configure, or, for a call of a pass-through facade, which facade forwards the key
+ * where (`redis-calls/facades.ts`). `hint` and `client` start with a space; the rules' messages end with
  * {@link KEY_TAIL}, and a message too long drops them (`rules/create-rule.ts`).
  */
 export function keyData(
@@ -30,7 +31,11 @@ export function keyData(
   return {
     key: keyLabel(context, keyNode),
     hint: /[^*]/.test(shape) ? ` Kept forever on purpose? Add '${shape}' to settings['redis-ttl'].persistentKeys.` : '',
-    client: call.client.byName ? ` (${clientNote(call)}.)` : '',
+    client: call.facade
+      ? ` (\`${call.facade.label}\` forwards the key to ${call.command}, ${call.facade.where}.)`
+      : call.client.byName
+        ? ` (${clientNote(call)}.)`
+        : '',
   };
 }
 

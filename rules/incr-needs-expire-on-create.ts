@@ -19,11 +19,11 @@ import { EFFECTS_THAT_SET_TTL, type KeyEffect } from '../semantics/commands.js';
 import { GETSET_RULE_COMMANDS, SET_RULE_COMMANDS } from '../redis-calls/ownership.js';
 import { createRule } from './create-rule.js';
 import { appendExpiryInBatch, pipelineToMulti, standaloneStatementOf, ttlConstantOf, wrapInMulti } from '../redis-calls/fixes.js';
-import { redisCallsOf, type RedisCall } from '../redis-calls/index.js';
+import type { RedisCall } from '../redis-calls/index.js';
 import { reportLoc } from '../redis-calls/report.js';
 import { fixesEnabled, FIX_OPTION_SCHEMA, incrementWithTtlFix, readAutofixSettings } from '../redis-calls/autofix.js';
 import { fileIndexOf, keyIdOf } from '../redis-calls/file-index.js';
-import { exemption, KEY_POLICY_SCHEMA, type KeyPolicyOptions } from '../redis-calls/policy.js';
+import { exemption, keyCallsOf, KEY_POLICY_SCHEMA, type KeyPolicyOptions } from '../redis-calls/policy.js';
 import { keyData, KEY_TAIL } from '../redis-calls/report.js';
 import { isBlockingCall } from '../semantics/blocking.js';
 import { enclosingFunction } from '../redis-calls/static.js';
@@ -153,7 +153,7 @@ export default createRule<Options, MessageIds>({
 
     return {
       CallExpression(node: TSESTree.CallExpression) {
-        for (const call of redisCallsOf(context, node)) {
+        for (const call of keyCallsOf(context, node, options)) {
           for (const action of call.description.keys) {
             const creates = CREATES.has(action.effect) && !SET_RULE_COMMANDS.has(call.command) && !GETSET_RULE_COMMANDS.has(call.command);
             const expires = EFFECTS_THAT_SET_TTL.has(action.effect) || action.effect === 'delete';
@@ -253,7 +253,8 @@ export default createRule<Options, MessageIds>({
             // run twice, or conditionally: then no MULTI suggestion.
             const separate = elsewhere ?? before;
             const own = standaloneStatementOf(call.node);
-            const movable = separate ? standaloneStatementOf(separate.call.node) : undefined;
+            // a facade's expiry is the facade's syntax (and TTL): it is not moved
+            const movable = separate && separate.call.form !== 'facade' ? standaloneStatementOf(separate.call.node) : undefined;
             const moved = movable && own && movable.parent === own.parent ? movable : undefined;
             const fix = elsewhere && !moved ? undefined : wrapInMulti(context, call, keyText, expiry, moved);
             const helper = elsewhere ? incrementWithTtlFix(context, call) : undefined;

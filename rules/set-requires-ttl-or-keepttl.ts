@@ -16,12 +16,11 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import type { KeyEffect } from '../semantics/commands.js';
 import { createRule } from './create-rule.js';
 import { addSetOptions, expireEachKeyInMulti, rewriteAsSet, ttlConstantOf, type SetOption } from '../redis-calls/fixes.js';
-import { redisCallsOf } from '../redis-calls/index.js';
 import { reportLoc } from '../redis-calls/report.js';
 import { fixesEnabled, FIX_OPTION_SCHEMA, readAutofixSettings } from '../redis-calls/autofix.js';
 import { SET_RULE_COMMANDS } from '../redis-calls/ownership.js';
 import { expiryAfterInUnit } from '../redis-calls/file-index.js';
-import { exemption, KEY_POLICY_SCHEMA, type KeyPolicyOptions } from '../redis-calls/policy.js';
+import { exemption, keyCallsOf, KEY_POLICY_SCHEMA, type KeyPolicyOptions } from '../redis-calls/policy.js';
 import { keyData, KEY_TAIL } from '../redis-calls/report.js';
 import type { RedisCall } from '../redis-calls/index.js';
 
@@ -112,7 +111,7 @@ export default createRule<Options, MessageIds>({
 
     return {
       CallExpression(node: TSESTree.CallExpression) {
-        for (const call of redisCallsOf(context, node)) {
+        for (const call of keyCallsOf(context, node, options)) {
           if (!SET_RULE_COMMANDS.has(call.command) || call.description.getDropsTtl) continue;
           // an expiry the client drops is valid-ttl-args' (one root cause, one finding)
           if (call.dropped?.some((d) => d.ttl)) continue;
@@ -135,6 +134,12 @@ export default createRule<Options, MessageIds>({
             command: call.command === 'SET' ? describeSet(effect) : call.command,
             ...keyData(context, call, call.argNodes[leaking[0]!.arg]),
           };
+          const messageId = call.command === 'MSET' || call.command === 'MSETNX' ? 'msetWithoutTtl' : effect === 'create-if-missing' ? 'createWithoutTtl' : 'setWithoutTtl';
+          // a facade's call is written in the facade's syntax: the fix belongs in the facade
+          if (call.form === 'facade') {
+            context.report({ node: call.node, loc: reportLoc(call), messageId, data });
+            continue;
+          }
           if (call.command === 'MSET' || call.command === 'MSETNX') {
             const ttl = ttlConstantOf(context);
             const fix = expireEachKeyInMulti(context, call, { ttlText: ttl.name, milliseconds: ttl.milliseconds });
