@@ -17,6 +17,7 @@ import { ASTUtils, AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescr
 import type { RedisCall } from './normalize.js';
 import { redisCallsOf } from './index.js';
 import { pluginSettings } from './settings.js';
+import { constantNumber } from './constant.js';
 import { findVariable, staticValue, unwrap, type AnyContext } from './static.js';
 
 type Fix = TSESLint.RuleFix;
@@ -284,7 +285,7 @@ function plainMethodCallee(call: RedisCall): TSESTree.MemberExpression | undefin
  */
 export function isNumeric(context: AnyContext, node: TSESTree.Node, depth = 0): boolean {
   if (depth > 4) return false;
-  if (typeof staticValue(context, node) === 'number') return true;
+  if (constantNumber(context, node) !== undefined) return true;
   const bare = unwrap(node);
   const services = context.sourceCode.parserServices;
   if (services?.program && services.esTreeNodeToTSNodeMap) {
@@ -474,7 +475,7 @@ export function incrementWithTtlFix(context: AnyContext, call: RedisCall): FixFu
   if (squeeze(sourceCode.getText(expiry.argumentNodes[0]!)) !== squeeze(sourceCode.getText(keyNode))) return undefined;
   const ttlNode = expiry.argumentNodes[1]!;
   if (!isNumeric(context, ttlNode)) return undefined;
-  const ttlValue = staticValue(context, ttlNode);
+  const ttlValue = constantNumber(context, ttlNode);
   let ttlMs: string;
   if (expiry.command === 'PEXPIRE') ttlMs = sourceCode.getText(ttlNode);
   else if (typeof ttlValue === 'number' && unwrap(ttlNode).type === AST_NODE_TYPES.Literal) ttlMs = String(ttlValue * 1000);

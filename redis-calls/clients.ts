@@ -1,110 +1,37 @@
 /**
- * Is this receiver a Redis client? With type information the answer comes from where the
+ * Is this receiver a Redis client? First from the code itself: how the value was made (`new
+ * Redis()`, `createClient()`, `Redis.fromEnv()`, `.multi()`, ... imported from a client package),
+ * the type annotations on the way to it (a parameter, a member, a member of an annotated object
+ * such as `params.redis` with `params: { redis: Redis }`, a destructured binding, the declared
+ * return type of a function or method), and, for a value, class or type imported with a relative
+ * specifier, what its own module says of it (read through `redis-calls/modules.ts`). A receiver
+ * that is provably something else (a `Map`, `Headers`, an object literal, a class or interface of
+ * the code that extends no client, a type imported from a package that is not a client) is never
+ * a client.
+ *
+ * With type information, what the code settles that way is not asked of the type checker (whose
+ * first question about a node-redis client type can cost seconds); the rest is: where the
  * receiver's declared type is declared (the `ioredis`, `@redis/client` / `redis` or
- * `@upstash/redis` packages). Without it, from how the value was made (`new Redis()`,
- * `createClient()`, `Redis.fromEnv()`, `.multi()`, ...), from type annotations, and last from the
- * receiver's name (`settings['redis-ttl'].clientNames`). A receiver that is provably something
- * else (a `Map`, `Headers`, an object literal, a class declared in the file) is never a client.
+ * `@upstash/redis` packages). Last comes the receiver's name (`settings['redis-ttl'].clientNames`),
+ * and a verdict resting on a name says so (`byName`), so that messages explain only those.
+ *
+ * What is known of the client libraries (packages, constructors, type names, verdicts) lives in
+ * `redis-calls/client-facts.ts`; syntax read without judging (where a name comes from, what a
+ * pattern binds, what a function returns) in `redis-calls/client-syntax.ts`.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type * as ts from 'typescript';
+import { isAbsolute } from 'node:path';
+import { exportedValue, loadModule, moduleContext, readModule, type ImportedModule } from './modules.js';
 import { pluginSettings, type PluginSettings } from './settings.js';
+import { type ClientFlavor, type ReceiverKind, NOT_REDIS, FOREIGN, UNKNOWN, clientVerdict, relabel, settled, flavorOfModule, CLIENT_CONSTRUCTORS, CLIENT_FACTORIES, SELF_RETURNING, CLIENT_TYPE_NAMES, KNOWN_NOT_REDIS, CLIENT_MODULE_TEXT, VALUE_EXPRESSIONS, EVIDENCE_NAMES, symbolVerdict, either, batchOfTypeName } from './client-facts.js';
+import { TRANSPARENT_TYPES, describesClient, isClientCommandName, promisedType, outermostPattern, propertyPath, classMemberType, isRequire, requiredModule, commonJsDefault, returnedExpressions, inStaticMember, enclosingClass, memberKeyName, importedName, type ImportOrigin, type IdentifierOrigin, originOf, type FunctionLike } from './client-syntax.js';
+import { forEachThisWrite } from './bounded.js';
+
 import { findVariable, unwrap, type AnyContext } from './static.js';
 
-/** Which client library's syntax a call follows. */
-export type ClientFlavor = 'ioredis' | 'node-redis' | 'upstash' | 'unknown';
-
-/**
- * The verdict on one receiver. A client verdict says `why` the receiver was taken for a client, as
- * the end of a sentence ("its type comes from ioredis", "it is made by `new Redis()`", "its name
- * matches clientNames 'redis'"), so that a message on a false alarm tells the user what to change.
- */
-export type ReceiverKind =
-  /** a client (or cluster) object: commands run one by one */
-  | { redis: true; flavor: ClientFlavor; batch?: undefined; why: string }
-  /** a `multi()` / `pipeline()` object: commands are queued until `exec()` */
-  | { redis: true; flavor: ClientFlavor; batch: 'multi' | 'pipeline'; why: string }
-  | { redis: false; proven: boolean };
-
-const NOT_REDIS: ReceiverKind = { redis: false, proven: true };
-const UNKNOWN: ReceiverKind = { redis: false, proven: false };
-
-/** Packages whose declarations make a type a Redis client, by flavor. */
-const PACKAGE_PATTERNS: ReadonlyArray<[RegExp, ClientFlavor]> = [
-  [/\/node_modules\/(?:@types\/)?ioredis\//, 'ioredis'],
-  [/\/node_modules\/(?:@redis\/client|redis|@types\/redis)\//, 'node-redis'],
-  [/\/node_modules\/@upstash\/redis\//, 'upstash'],
-];
-
-/** The flavor of a module specifier that names a Redis client package, else `undefined`. */
-export function flavorOfModule(source: string): ClientFlavor | undefined {
-  if (source === 'ioredis' || source.startsWith('ioredis/')) return 'ioredis';
-  if (source === 'redis' || source.startsWith('@redis/')) return 'node-redis';
-  if (source.startsWith('@upstash/redis')) return 'upstash';
-  return undefined;
-}
-
-/** Constructors / factories of clients, recognised by name when nothing better is known. */
-const CLIENT_CONSTRUCTORS = new Set(['Redis', 'IORedis', 'Cluster', 'Valkey']);
-const CLIENT_FACTORIES = new Set(['createClient', 'createCluster', 'createSentinel']);
-/** Methods of a client that return the client itself (or a copy of it). */
-const SELF_RETURNING = new Set(['on', 'once', 'off', 'connect', 'duplicate', 'withTypeMapping', 'withCommandOptions', 'legacy']);
-/** Type names that denote a client when the annotation does not say where they come from. */
-const CLIENT_TYPE_NAMES = new Set([
-  'Redis',
-  'IORedis',
-  'Cluster',
-  'RedisClientType',
-  'RedisClusterType',
-  'RedisClient',
-  'RedisCluster',
-]);
-const BATCH_TYPE_NAMES: ReadonlyMap<string, 'multi' | 'pipeline'> = new Map([
-  ['ChainableCommander', 'multi'],
-  ['Pipeline', 'pipeline'],
-  ['RedisClientMultiCommandType', 'multi'],
-  ['RedisClusterMultiCommandType', 'multi'],
-]);
-/** Well-known non-Redis classes with `set` / `get` / `append` methods. */
-const KNOWN_NOT_REDIS = new Set([
-  'Map',
-  'WeakMap',
-  'Set',
-  'WeakSet',
-  'Headers',
-  'URLSearchParams',
-  'FormData',
-  'URL',
-  'Request',
-  'Response',
-  'Array',
-  'Object',
-  'Date',
-  'Promise',
-  'Record',
-  'ReadonlyMap',
-]);
-
-/** Expressions whose value is never a client: literals, objects, arrays, functions and classes. */
-const VALUE_EXPRESSIONS: ReadonlySet<AST_NODE_TYPES> = new Set([
-  AST_NODE_TYPES.ObjectExpression,
-  AST_NODE_TYPES.ArrayExpression,
-  AST_NODE_TYPES.Literal,
-  AST_NODE_TYPES.TemplateLiteral,
-  AST_NODE_TYPES.ArrowFunctionExpression,
-  AST_NODE_TYPES.FunctionExpression,
-  AST_NODE_TYPES.ClassExpression,
-]);
-
-/** Identifiers whose presence means a file may create or receive a Redis client. */
-const EVIDENCE_NAMES: ReadonlySet<string> = new Set([
-  ...CLIENT_CONSTRUCTORS,
-  ...CLIENT_FACTORIES,
-  ...CLIENT_TYPE_NAMES,
-  ...BATCH_TYPE_NAMES.keys(),
-  'fromEnv',
-  'defineScript',
-]);
+export { flavorOfModule, type ClientFlavor, type ReceiverKind } from './client-facts.js';
+export type { IdentifierOrigin, ImportOrigin } from './client-syntax.js';
 
 /** Decides whether receivers are Redis clients, for one file; verdicts are cached per node. */
 export class ClientDetector {
@@ -116,13 +43,25 @@ export class ClientDetector {
   private importedCache: ReadonlySet<ClientFlavor> | undefined;
   private evidence: boolean | undefined;
 
-  constructor(private readonly context: AnyContext) {
+  /**
+   * @param context the rule context of the linted file, or {@link moduleContext}'s for a module it imports
+   * @param module the imported module `context` stands for (absent for the linted file)
+   */
+  constructor(
+    private readonly context: AnyContext,
+    private readonly module?: ImportedModule,
+  ) {
     this.settings = pluginSettings(context);
     const services = context.sourceCode.parserServices;
     if (services?.program && services.esTreeNodeToTSNodeMap) {
       this.program = services.program;
       this.esTreeToTs = services.esTreeNodeToTSNodeMap as unknown as { get(node: TSESTree.Node): ts.Node };
     }
+  }
+
+  /** The context this detector judges in (the linted file's, or a module's). */
+  get contextOf(): AnyContext {
+    return this.context;
   }
 
   /** Whether type information is available for this file. */
@@ -144,15 +83,13 @@ export class ClientDetector {
     const cached = this.cache.get(node);
     if (cached) return cached;
     this.cache.set(node, UNKNOWN); // cycles (a = b; b = a) end as unknown
-    // Syntax first: a receiver whose value is written in this file (a literal, `new Map()`, a
-    // client made from a client package) needs no type checker, whose first question in a run
-    // costs more than the rest of the analysis; only the others are asked of it.
-    const settled = this.typed ? this.settledBySyntax(node, 0) : undefined;
-    let verdict = settled ?? (this.typed ? this.classifyTyped(node) : undefined);
-    if (!verdict) {
-      verdict = this.classifySyntactic(node, 0);
-      if (!verdict.redis && !verdict.proven) verdict = this.classifyByName(node);
-    }
+    // The code first: a receiver whose value or annotation says what it is (a literal, `new Map()`,
+    // a client made from or typed by a client package, a class of the code) needs no type checker,
+    // whose first question about a node-redis client type costs seconds; only the rest (a name, a
+    // package that is not a client package, nothing known) is asked of it.
+    let verdict = this.classifySyntactic(node, 0);
+    if (this.typed && !settled(verdict)) verdict = this.classifyTyped(node) ?? verdict;
+    if (!verdict.redis && !verdict.proven) verdict = this.classifyByName(node);
     this.cache.set(node, verdict);
     return verdict;
   }
@@ -165,15 +102,35 @@ export class ClientDetector {
 
   /**
    * Whether anything in this file can be a Redis client. With type information, always (a type
-   * can come from anywhere). Without it, a receiver is a client only through names: an import of
-   * a client package, a constructor / factory / type name of a client, or a name matching
-   * `clientNames`; one pass over the file's tokens decides (it never changes a verdict, since
-   * every positive verdict needs one of those names), so files without any cost nothing more.
+   * can come from anywhere). Without it, a receiver is a client only through names or imports: an
+   * import of a client package, a constructor / factory / type name of a client, a name matching
+   * `clientNames`, or a relative import of a module whose text imports a client package or
+   * re-exports another module; one pass over the file's tokens and a look at the text of the
+   * modules it imports decide (it never changes a verdict, since every positive verdict needs one
+   * of those), so files without any cost nothing more.
    */
   mayUseRedis(): boolean {
     if (this.evidence !== undefined) return this.evidence;
-    this.evidence = this.typed || this.importsRedis() || this.hasEvidenceName();
+    this.evidence = this.typed || this.importsRedis() || this.hasEvidenceName() || this.importsClientModule();
     return this.evidence;
+  }
+
+  /** A relative import (or top-level `require`) of a module whose text may make or pass on a client. */
+  private importsClientModule(): boolean {
+    const from = this.context.physicalFilename ?? this.context.filename;
+    if (!from || !isAbsolute(from)) return false;
+    for (const statement of this.context.sourceCode.ast.body) {
+      let specifier: string | undefined;
+      if (statement.type === AST_NODE_TYPES.ImportDeclaration) specifier = statement.source.value;
+      else if (statement.type === AST_NODE_TYPES.VariableDeclaration) {
+        const init = statement.declarations[0]?.init;
+        specifier = init ? requiredModule(init) : undefined;
+      }
+      if (specifier === undefined || !specifier.startsWith('.')) continue;
+      const text = readModule(from, specifier)?.entry.text;
+      if (text !== undefined && CLIENT_MODULE_TEXT.test(text)) return true;
+    }
+    return false;
   }
 
   private hasEvidenceName(): boolean {
@@ -205,17 +162,9 @@ export class ClientDetector {
       } else if (statement.type === AST_NODE_TYPES.VariableDeclaration) {
         // const Redis = require('ioredis'); const { createClient } = require('redis')
         for (const declarator of statement.declarations) {
-          const init = declarator.init ? unwrap(declarator.init) : undefined;
-          if (
-            init?.type === AST_NODE_TYPES.CallExpression &&
-            init.callee.type === AST_NODE_TYPES.Identifier &&
-            init.callee.name === 'require' &&
-            init.arguments[0]?.type === AST_NODE_TYPES.Literal &&
-            typeof init.arguments[0].value === 'string'
-          ) {
-            const flavor = flavorOfModule(init.arguments[0].value);
-            if (flavor) found.add(flavor);
-          }
+          const source = declarator.init ? requiredModule(declarator.init) : undefined;
+          const flavor = source === undefined ? undefined : flavorOfModule(source);
+          if (flavor) found.add(flavor);
         }
       }
     }
@@ -224,55 +173,6 @@ export class ClientDetector {
   }
 
   // ---- with type information -------------------------------------------------------------
-
-  /**
-   * The verdict on a receiver whose value syntax alone shows, the one its type would give: a
-   * literal, an object, array, function or class expression, `new` of a well-known class (`Map`,
-   * `Headers`, ...) or of a class of this file that extends nothing, a client made by `new` or a
-   * factory imported straight from a client package (and `multi()` / `pipeline()` on one), or a
-   * `const` initialised with one of those. `undefined` for everything else (parameters,
-   * properties, imports, calls): their type can come from anywhere, the checker decides.
-   */
-  private settledBySyntax(input: TSESTree.Node, depth: number): ReceiverKind | undefined {
-    if (depth > 4) return undefined;
-    const node = unwrap(input);
-    if (VALUE_EXPRESSIONS.has(node.type)) return NOT_REDIS;
-    switch (node.type) {
-      case AST_NODE_TYPES.NewExpression: {
-        const callee = unwrap(node.callee);
-        if (callee.type !== AST_NODE_TYPES.Identifier) return undefined;
-        const origin = this.identifierOrigin(callee);
-        if (origin.kind === 'global') return KNOWN_NOT_REDIS.has(callee.name) ? NOT_REDIS : undefined;
-        if (origin.kind === 'local') return origin.classNode && !origin.classNode.superClass ? NOT_REDIS : undefined;
-        return flavorOfModule(origin.source) ? this.classifySyntactic(node, 0) : undefined;
-      }
-      case AST_NODE_TYPES.CallExpression: {
-        const callee = unwrap(node.callee);
-        if (callee.type === AST_NODE_TYPES.Identifier && CLIENT_FACTORIES.has(callee.name)) {
-          const origin = this.identifierOrigin(callee);
-          return origin.kind === 'import' && flavorOfModule(origin.source) ? this.classifySyntactic(node, 0) : undefined;
-        }
-        if (
-          callee.type === AST_NODE_TYPES.MemberExpression &&
-          callee.property.type === AST_NODE_TYPES.Identifier &&
-          (callee.property.name === 'multi' || callee.property.name === 'pipeline')
-        ) {
-          const receiver = this.settledBySyntax(callee.object, depth + 1);
-          return receiver?.redis && !receiver.batch ? this.classifySyntactic(node, 0) : undefined;
-        }
-        return undefined;
-      }
-      case AST_NODE_TYPES.Identifier: {
-        const variable = findVariable(this.context, node);
-        const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
-        if (def?.type !== 'Variable' || def.parent?.kind !== 'const' || def.node.id.type !== AST_NODE_TYPES.Identifier) return undefined;
-        if (def.node.id.typeAnnotation || !def.node.init) return undefined;
-        return this.settledBySyntax(def.node.init, depth + 1);
-      }
-      default:
-        return undefined;
-    }
-  }
 
   private classifyTyped(node: TSESTree.Node): ReceiverKind | undefined {
     const tsNode = this.esTreeToTs?.get(node);
@@ -301,11 +201,11 @@ export class ClientDetector {
         if (verdict === 'unknown') sawUnknown = true;
         else if (verdict.redis) return verdict;
       }
-      const own = this.symbolVerdict(type.aliasSymbol);
+      const own = symbolVerdict(type.aliasSymbol);
       if (own) return own;
       return sawUnknown ? 'unknown' : NOT_REDIS;
     }
-    const own = this.symbolVerdict(type.aliasSymbol) ?? this.symbolVerdict(type.getSymbol());
+    const own = symbolVerdict(type.aliasSymbol) ?? symbolVerdict(type.getSymbol());
     if (own) return own;
     // class Cache extends Redis {}: a subclass of a client is a client
     if (type.isClassOrInterface() && this.checker) {
@@ -314,22 +214,16 @@ export class ClientDetector {
         if (verdict !== 'unknown' && verdict.redis) return verdict;
       }
     }
+    // an interface or object type (no class) declaring a client's commands: the code's own
+    // description of the client it takes, which the declared type cannot tell from a client
+    // (ts.TypeFlags.Object = 524288; ts.ObjectFlags Class = 1, Interface = 2, Anonymous = 16)
+    const objectFlags = (type as ts.ObjectType).objectFlags ?? 0;
+    if (type.flags & 524288 && !(objectFlags & 1) && objectFlags & (2 | 16) && type.getProperties().some((p) => isClientCommandName(p.getName()))) {
+      return 'unknown';
+    }
     return NOT_REDIS;
   }
 
-  private symbolVerdict(symbol: ts.Symbol | undefined): ReceiverKind | undefined {
-    for (const declaration of symbol?.getDeclarations() ?? []) {
-      const fileName = declaration.getSourceFile().fileName.replace(/\\/g, '/');
-      for (const [pattern, flavor] of PACKAGE_PATTERNS) {
-        if (pattern.test(fileName)) {
-          const batch = batchOfTypeName(symbol?.getName() ?? '');
-          const why = `its type ${symbol?.getName() ?? ''} comes from ${packageOfFlavor(flavor)}`;
-          return batch ? { redis: true, flavor, batch, why } : { redis: true, flavor, why };
-        }
-      }
-    }
-    return undefined;
-  }
 
   // ---- without type information ----------------------------------------------------------
 
@@ -349,36 +243,40 @@ export class ClientDetector {
         return this.classifyMember(node, depth);
       case AST_NODE_TYPES.LogicalExpression:
         // options.client ?? new Redis(): a client when either side is one
-        return this.either(this.classifySyntactic(node.left, depth + 1), this.classifySyntactic(node.right, depth + 1));
+        return either(this.classifySyntactic(node.left, depth + 1), this.classifySyntactic(node.right, depth + 1));
       case AST_NODE_TYPES.ConditionalExpression:
-        return this.either(this.classifySyntactic(node.consequent, depth + 1), this.classifySyntactic(node.alternate, depth + 1));
+        return either(this.classifySyntactic(node.consequent, depth + 1), this.classifySyntactic(node.alternate, depth + 1));
       default:
         return VALUE_EXPRESSIONS.has(node.type) ? NOT_REDIS : UNKNOWN;
     }
   }
 
-  /** Two possible values: a client if one is, provably not one if neither is, else unknown. */
-  private either(a: ReceiverKind, b: ReceiverKind): ReceiverKind {
-    if (a.redis) return a;
-    if (b.redis) return b;
-    return a.proven && b.proven ? NOT_REDIS : UNKNOWN;
-  }
 
   /** `new X(...)`: a client constructor, a known non-Redis class, or unknown. */
-  private classifyConstruction(callee: TSESTree.Node, made?: TSESTree.Node): ReceiverKind {
+  private classifyConstruction(callee: TSESTree.Node, made?: TSESTree.Node, depth = 0): ReceiverKind {
     const bare = unwrap(callee);
     const how = made ? this.madeBy(made) : `it is made from \`${this.text(bare)}\``;
+    if (depth > 6) return UNKNOWN;
     if (bare.type === AST_NODE_TYPES.Identifier) {
       const origin = this.identifierOrigin(bare);
       if (origin.kind === 'import') {
         const flavor = flavorOfModule(origin.source);
-        if (flavor) return { redis: true, flavor, why: how };
-        return origin.relative ? this.nameGuess(bare.name, how) : NOT_REDIS;
+        if (flavor) return clientVerdict(flavor, how);
+        if (!origin.relative) return FOREIGN;
+        // new RedisCache(): the class its module exports (a client only if it extends one)
+        const exported = this.exported(origin);
+        if (exported) {
+          const verdict = exported.detector.classifyConstruction(exported.node, undefined, depth + 1);
+          if (verdict.redis || verdict.proven) return relabel(verdict, (inner) => `${how}, a class of ${exported.module.display} where ${inner}`);
+        }
+        return this.nameGuess(bare.name, how);
       }
       if (origin.kind === 'local') {
         // class Cache extends Redis {}: judged by what it extends
         const superClass = origin.classNode?.superClass;
-        return superClass ? this.classifyConstruction(superClass, made) : NOT_REDIS;
+        if (origin.classNode) return superClass ? this.classifyConstruction(superClass, made, depth + 1) : NOT_REDIS;
+        // const Client = Redis; export const Store = require('./store').Store
+        return origin.init ? this.classifyConstruction(origin.init, made, depth + 1) : UNKNOWN;
       }
       if (KNOWN_NOT_REDIS.has(bare.name)) return NOT_REDIS;
       return this.nameGuess(bare.name, how);
@@ -388,15 +286,16 @@ export class ClientDetector {
       const objectVerdict = bare.object.type === AST_NODE_TYPES.Identifier ? this.identifierOrigin(bare.object) : undefined;
       if (objectVerdict?.kind === 'import') {
         const flavor = flavorOfModule(objectVerdict.source);
-        return flavor ? { redis: true, flavor, why: how } : NOT_REDIS;
+        return flavor ? clientVerdict(flavor, how) : objectVerdict.relative ? UNKNOWN : FOREIGN;
       }
-      return CLIENT_CONSTRUCTORS.has(bare.property.name) ? { redis: true, flavor: 'unknown', why: how } : UNKNOWN;
+      return CLIENT_CONSTRUCTORS.has(bare.property.name) ? clientVerdict('unknown', how, undefined, true) : UNKNOWN;
     }
     return UNKNOWN;
   }
 
+  /** `new Redis()` with no import of a client package behind the name: a client by its name only. */
   private nameGuess(name: string, why: string): ReceiverKind {
-    return CLIENT_CONSTRUCTORS.has(name) ? { redis: true, flavor: this.fileFlavor(), why } : UNKNOWN;
+    return CLIENT_CONSTRUCTORS.has(name) ? clientVerdict(this.fileFlavor(), why, undefined, true) : UNKNOWN;
   }
 
   /** "it is made by `new Redis(...)`", with long argument lists shortened. */
@@ -420,12 +319,24 @@ export class ClientDetector {
       if (CLIENT_FACTORIES.has(importedName(origin) ?? callee.name)) {
         if (origin.kind === 'import') {
           const flavor = flavorOfModule(origin.source);
-          return flavor ? { redis: true, flavor, why: this.madeBy(node) } : origin.relative ? UNKNOWN : NOT_REDIS;
+          if (flavor) return clientVerdict(flavor, this.madeBy(node));
+          if (!origin.relative) return FOREIGN;
+        } else if (origin.kind !== 'local') {
+          return clientVerdict(this.fileFlavor(), this.madeBy(node), undefined, true);
         }
-        if (origin.kind !== 'local') return { redis: true, flavor: this.fileFlavor(), why: this.madeBy(node) };
+      }
+      // getRedis() of another module of the code: what its declaration says it returns
+      if (origin.kind === 'import' && origin.relative) {
+        const exported = this.exported(origin);
+        const fn = exported ? exported.detector.functionOf(exported.node) : undefined;
+        if (exported && fn) {
+          const label = this.text(node);
+          return relabel(exported.detector.classifyReturnOf(fn, label, depth), (inner) => `${inner} (${exported.module.display})`);
+        }
+        return UNKNOWN;
       }
       // getRedis(): a function of this module that returns a client
-      return this.classifyReturnOf(this.localFunction(callee), node, depth);
+      return this.classifyReturnOf(this.functionOf(callee), this.text(node), depth);
     }
     if (callee.type !== AST_NODE_TYPES.MemberExpression || callee.property.type !== AST_NODE_TYPES.Identifier) {
       return UNKNOWN;
@@ -437,26 +348,29 @@ export class ClientDetector {
       const origin = this.identifierOrigin(object);
       if (origin.kind === 'import') {
         const flavor = flavorOfModule(origin.source);
-        return flavor ? { redis: true, flavor, why: this.madeBy(node) } : NOT_REDIS;
+        return flavor ? clientVerdict(flavor, this.madeBy(node)) : origin.relative ? UNKNOWN : FOREIGN;
       }
-      return object.name === 'Redis' ? { redis: true, flavor: 'upstash', why: this.madeBy(node) } : UNKNOWN;
+      return object.name === 'Redis' ? clientVerdict('upstash', this.madeBy(node), undefined, true) : UNKNOWN;
     }
     if (CLIENT_FACTORIES.has(method) && object.type === AST_NODE_TYPES.Identifier) {
       // import * as redis from 'redis'; redis.createClient()
       const origin = this.identifierOrigin(object);
       if (origin.kind === 'import') {
         const flavor = flavorOfModule(origin.source);
-        return flavor ? { redis: true, flavor, why: this.madeBy(node) } : NOT_REDIS;
+        if (flavor) return clientVerdict(flavor, this.madeBy(node));
+        if (!origin.relative) return FOREIGN;
       }
     }
     // this.redis(), Store.client(): a method of a class of this module that returns a client
     const method_ = this.localMethod(callee);
-    if (method_) return this.classifyReturnOf(method_, node, depth);
+    if (method_) return this.classifyReturnOf(method_, this.text(node), depth);
+    // pool.getClient(config) with `pool: { getClient(c): RedisClientType }`: the declared return type
+    const signature = this.memberOf(this.typeOfExpression(callee.object, depth + 1), method, depth + 1);
+    const declared = signature?.returns ? this.declaredResult(signature.returns, signature.detector, this.text(node)) : undefined;
+    if (declared) return declared;
     const receiver = this.classify(callee.object);
     if (!receiver.redis) return receiver.proven ? NOT_REDIS : UNKNOWN;
-    if (method === 'multi' || method === 'pipeline') {
-      return { redis: true, flavor: receiver.flavor, batch: method === 'multi' ? 'multi' : 'pipeline', why: receiver.why };
-    }
+    if (method === 'multi' || method === 'pipeline') return clientVerdict(receiver.flavor, receiver.why, method, receiver.byName);
     if (SELF_RETURNING.has(method)) return receiver;
     // A queued command on a multi / pipeline returns the same batch (ioredis, node-redis, upstash).
     if (receiver.batch && method !== 'exec' && method !== 'execAsPipeline') return receiver;
@@ -464,44 +378,67 @@ export class ClientDetector {
   }
 
   /**
-   * What a function of this module returns, judged from its `return` statements (or an arrow's
-   * expression body): a client when one of them is, provably not one when all are provably not.
+   * What a function of this module returns: its declared return type when it says (`():
+   * RedisClientType`, `(): Promise<Redis>`, `(): AppCache` of an interface that is no client; a
+   * `declare function` too), else its `return` statements (or an arrow's expression body): a client
+   * when one of them is, provably not one when all are provably not.
+   * @param label the call as written, for the explanation (`getStore()`)
    */
-  private classifyReturnOf(fn: FunctionLike | undefined, call: TSESTree.Node, depth: number): ReceiverKind {
+  classifyReturnOf(fn: FunctionWithReturn | undefined, label: string, depth: number): ReceiverKind {
     if (!fn || depth > 6) return UNKNOWN;
-    const returned = returnedExpressions(fn);
+    const declared = fn.returnType ? this.declaredResult(fn.returnType.typeAnnotation, this, label) : undefined;
+    if (declared) return declared;
+    if (!fn.body) return UNKNOWN;
+    const returned = returnedExpressions(fn as FunctionLike);
     if (returned.length === 0) return UNKNOWN;
     let allNot = true;
     for (const expression of returned) {
       const verdict = this.classifySyntactic(expression, depth + 2);
-      if (verdict.redis) {
-        const batch = verdict.batch;
-        const why = `it is returned by \`${this.text(call)}\`, where ${verdict.why}`;
-        return batch ? { redis: true, flavor: verdict.flavor, batch, why } : { redis: true, flavor: verdict.flavor, why };
-      }
+      if (verdict.redis) return relabel(verdict, (inner) => `it is returned by \`${label}\`, where ${inner}`);
       if (!verdict.proven) allNot = false;
     }
     return allNot ? NOT_REDIS : UNKNOWN;
   }
 
-  /** The function a plain identifier names in this module (`function f() {}`, `const f = () => ...`). */
-  private localFunction(node: TSESTree.Identifier): FunctionLike | undefined {
+  /**
+   * The verdict a declared return type gives a call's result (`Promise<T>` is `T`: the result is
+   * awaited before use), when it decides one way or the other.
+   */
+  private declaredResult(type: TSESTree.TypeNode, detector: ClientDetector, label: string): ReceiverKind | undefined {
+    const verdict = detector.classifyType(promisedType(type));
+    if (!verdict.redis && !verdict.proven) return undefined;
+    return relabel(verdict, (inner) => `it is returned by \`${label}\`, declared with ${inner.replace(/^its annotation /, '')}`);
+  }
+
+  /**
+   * The function a plain identifier names in this module: `function f() {}`, `declare function
+   * f(): T`, `const f = () => ...`, `const f: () => T = ...` (its annotation's return type).
+   */
+  functionOf(node: TSESTree.Node): FunctionWithReturn | undefined {
+    if (node.type !== AST_NODE_TYPES.Identifier) return undefined;
     const variable = findVariable(this.context, node);
     const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
     if (!def) return undefined;
-    if (def.type === 'FunctionName' && def.node.type === AST_NODE_TYPES.FunctionDeclaration) return def.node;
-    if (def.type === 'Variable' && def.parent?.kind === 'const' && def.node.init) {
-      const init = unwrap(def.node.init);
-      if (init.type === AST_NODE_TYPES.ArrowFunctionExpression || init.type === AST_NODE_TYPES.FunctionExpression) return init;
+    if (def.type === 'FunctionName' && (def.node.type === AST_NODE_TYPES.FunctionDeclaration || def.node.type === AST_NODE_TYPES.TSDeclareFunction)) {
+      return def.node;
+    }
+    if (def.type === 'Variable' && def.node.id.type === AST_NODE_TYPES.Identifier) {
+      const annotation = def.node.id.typeAnnotation?.typeAnnotation;
+      if (annotation?.type === AST_NODE_TYPES.TSFunctionType && annotation.returnType) return { returnType: annotation.returnType };
+      if (def.parent?.kind === 'const' && def.node.init) {
+        const init = unwrap(def.node.init);
+        if (init.type === AST_NODE_TYPES.ArrowFunctionExpression || init.type === AST_NODE_TYPES.FunctionExpression) return init;
+      }
     }
     return undefined;
   }
 
   /**
    * The method (or getter) a member names on a class of this module: `this.m` inside the class,
-   * `Cls.m` for a static member of a class declared in the file.
+   * `Cls.m` for a static member of a class declared in the file (a method declared without a body,
+   * `abstract client(): Redis`, by its return type).
    */
-  private localMethod(member: TSESTree.MemberExpression, kind: 'method' | 'get' = 'method'): FunctionLike | undefined {
+  private localMethod(member: TSESTree.MemberExpression, kind: 'method' | 'get' = 'method'): FunctionWithReturn | undefined {
     const name = memberKeyName(member.property, member.computed);
     if (name === undefined) return undefined;
     const object = unwrap(member.object);
@@ -520,11 +457,11 @@ export class ClientDetector {
     if (!cls) return undefined;
     for (const element of cls.body.body) {
       if (
-        element.type === AST_NODE_TYPES.MethodDefinition &&
+        (element.type === AST_NODE_TYPES.MethodDefinition || element.type === AST_NODE_TYPES.TSAbstractMethodDefinition) &&
         element.kind === kind &&
         element.static === isStatic &&
         memberKeyName(element.key, element.computed) === name &&
-        element.value.body
+        (element.value.body || element.value.returnType)
       ) {
         return element.value;
       }
@@ -540,12 +477,14 @@ export class ClientDetector {
     switch (def.type) {
       case 'Variable': {
         const declarator = def.node;
-        if (declarator.id.type !== AST_NODE_TYPES.Identifier) return UNKNOWN;
+        if (declarator.init && isRequire(declarator.init)) return this.classifyImported(node, depth);
+        // const { redis: store } = params; const { redis } = this
+        if (declarator.id.type !== AST_NODE_TYPES.Identifier) return this.classifyDestructured(def.name, declarator.id, declarator.init, depth);
         if (declarator.id.typeAnnotation) {
           const fromType = this.classifyType(declarator.id.typeAnnotation.typeAnnotation);
           if (fromType.redis || fromType.proven) return fromType;
         }
-        if (def.parent?.kind === 'const') return declarator.init ? this.classifySyntactic(declarator.init, depth + 1) : UNKNOWN;
+        if (def.parent?.kind === 'const' || declarator.parent.declare) return declarator.init ? this.classifySyntactic(declarator.init, depth + 1) : UNKNOWN;
         // a `let` / `var`: every value written to it (`var _x; ... _x = new WeakMap()` as
         // TypeScript emits for private fields): a client if one is, provably not if none can be
         const values = variable.references.filter((r) => r.isWrite() && r.writeExpr).map((r) => r.writeExpr!);
@@ -562,6 +501,10 @@ export class ClientDetector {
       }
       case 'Parameter': {
         const id = def.name;
+        if (id.type !== AST_NODE_TYPES.Identifier) return UNKNOWN;
+        // function handler({ redis: store }: { redis: Redis })
+        const pattern = outermostPattern(id);
+        if (pattern !== id) return this.classifyDestructured(id, pattern, undefined, depth);
         if (id.typeAnnotation) return this.classifyType(id.typeAnnotation.typeAnnotation);
         const param = id.parent;
         if (param?.type === AST_NODE_TYPES.AssignmentPattern && param.left === id) {
@@ -569,6 +512,8 @@ export class ClientDetector {
         }
         return UNKNOWN;
       }
+      case 'ImportBinding':
+        return this.classifyImported(node, depth);
       case 'ClassName':
       case 'FunctionName':
         return NOT_REDIS;
@@ -578,15 +523,56 @@ export class ClientDetector {
   }
 
   /**
+   * A value imported from another module of the code (`import { redis } from './redis'`, `const {
+   * queue } = require('./queues')`): what that module makes it. Unknown for a package.
+   */
+  private classifyImported(node: TSESTree.Identifier, depth: number): ReceiverKind {
+    const origin = this.identifierOrigin(node);
+    const exported = origin.kind === 'import' && origin.relative ? this.exported(origin) : undefined;
+    if (!exported || depth > 6) return UNKNOWN;
+    const verdict = exported.detector.classifySyntactic(exported.node, depth + 2);
+    return relabel(verdict, (inner) => `it is imported from ${exported.module.display}, where ${inner}`);
+  }
+
+  /**
+   * A binding destructured from an object (`const { redis: store } = params`, `const { redis } =
+   * this`, a parameter `{ redis }: { redis: Redis }`): the declared type of the property it reads
+   * (the pattern's own annotation, or the type of what it is destructured from), or the value at
+   * that property of `this` or of a `const` object literal.
+   */
+  private classifyDestructured(binding: TSESTree.Identifier, pattern: TSESTree.Node, init: TSESTree.Node | null | undefined, depth: number): ReceiverKind {
+    const path = propertyPath(pattern, binding);
+    if (!path || path.length === 0 || depth > 6) return UNKNOWN;
+    const annotation = 'typeAnnotation' in pattern && pattern.typeAnnotation ? (pattern.typeAnnotation as TSESTree.TSTypeAnnotation).typeAnnotation : undefined;
+    const typed = this.memberPath(annotation ? { type: annotation, detector: this } : init ? this.typeOfExpression(init, depth + 1) : undefined, path, depth + 1);
+    if (typed) {
+      const verdict = typed.detector.classifyType(typed.type);
+      if (verdict.redis || verdict.proven) return verdict;
+    }
+    const source = init ? unwrap(init) : undefined;
+    if (source?.type === AST_NODE_TYPES.ThisExpression && path.length === 1) {
+      const cls = enclosingClass(source);
+      if (cls) return this.classifyClassMember(cls, path[0]!, depth + 1, inStaticMember(source, cls));
+    }
+    if (source?.type === AST_NODE_TYPES.Identifier && path.length === 1) {
+      const value = this.constObjectProperty(source, path[0]!);
+      if (value) return this.classifySyntactic(value, depth + 1);
+    }
+    return UNKNOWN;
+  }
+
+  /**
    * `this.redis` (a class member: its annotation, its initializer, a getter, or what the class
-   * assigns to it), `Cls.client` (a static member), `obj.prop` of a `const` object literal.
+   * assigns to it), `Cls.client` (a static member), `obj.prop` of a `const` object literal, and a
+   * member of an object whose type is declared (`params.redis` with `params: { redis: Redis }`,
+   * `ctx.services.cache` through interfaces and type aliases of the code).
    */
   private classifyMember(node: TSESTree.MemberExpression, depth: number): ReceiverKind {
     const name = memberKeyName(node.property, node.computed);
     if (name === undefined) return UNKNOWN;
     const object = unwrap(node.object);
     const getter = this.localMethod(node, 'get');
-    if (getter) return this.classifyReturnOf(getter, node, depth);
+    if (getter) return this.classifyReturnOf(getter, this.text(node), depth);
     if (object.type === AST_NODE_TYPES.ThisExpression) {
       const cls = enclosingClass(node);
       if (cls) return this.classifyClassMember(cls, name, depth, inStaticMember(node, cls));
@@ -597,9 +583,271 @@ export class ClientDetector {
       const value = this.constObjectProperty(object, name);
       if (value) return this.classifySyntactic(value, depth + 1);
     }
+    const signature = this.memberOf(this.typeOfExpression(node.object, depth + 1), name, depth + 1);
+    if (signature?.property) {
+      const verdict = signature.detector.classifyType(signature.property);
+      if (verdict.redis || verdict.proven) return verdict;
+    }
+    // client.json, client.ft (node-redis module commands), client.options: a property of a client
+    // is not the client (node-redis v4's legacy-mode `client.v4` excepted)
+    if (depth < 6) {
+      const owner = this.classifySyntactic(node.object, depth + 1);
+      if (owner.redis && name === 'v4') return owner;
+      if (owner.redis && !owner.batch && !owner.byName) return NOT_REDIS;
+    }
     // url.searchParams, req.headers: well-known non-Redis members
     if (name === 'searchParams' || name === 'headers') return NOT_REDIS;
     return UNKNOWN;
+  }
+
+  // ---- declared types of expressions --------------------------------------------------------
+
+  /**
+   * The declared type of an expression, as the code writes it (no checker): the annotation of a
+   * parameter, variable or class member, a property of such a type (`params.redis`), a
+   * destructured binding's, a function's or method's declared return type (`await` unwraps a
+   * `Promise<T>`), an `x as T` assertion, or what a relatively imported value is declared as.
+   * `undefined` when the code does not say.
+   */
+  typeOfExpression(input: TSESTree.Node, depth: number): TypeRef | undefined {
+    if (depth > 8) return undefined;
+    const node = input.type === AST_NODE_TYPES.ChainExpression ? input.expression : input;
+    switch (node.type) {
+      case AST_NODE_TYPES.TSAsExpression:
+      case AST_NODE_TYPES.TSTypeAssertion:
+      case AST_NODE_TYPES.TSSatisfiesExpression:
+        return { type: node.typeAnnotation, detector: this };
+      case AST_NODE_TYPES.TSNonNullExpression:
+        return this.typeOfExpression(node.expression, depth + 1);
+      case AST_NODE_TYPES.AwaitExpression: {
+        const inner = this.typeOfExpression(node.argument, depth + 1);
+        return inner ? { type: promisedType(inner.type), detector: inner.detector } : undefined;
+      }
+      case AST_NODE_TYPES.Identifier: {
+        const variable = findVariable(this.context, node);
+        const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+        if (!def) return undefined;
+        if (def.type === 'Parameter') {
+          const id = def.name;
+          if (id.type !== AST_NODE_TYPES.Identifier) return undefined;
+          const pattern = outermostPattern(id);
+          if (pattern === id) return id.typeAnnotation ? { type: id.typeAnnotation.typeAnnotation, detector: this } : undefined;
+          const annotation = 'typeAnnotation' in pattern ? (pattern.typeAnnotation as TSESTree.TSTypeAnnotation | undefined) : undefined;
+          const path = propertyPath(pattern, id);
+          return annotation && path ? this.memberPath({ type: annotation.typeAnnotation, detector: this }, path, depth + 1) : undefined;
+        }
+        if (def.type === 'Variable') {
+          const id = def.node.id;
+          if (id.type === AST_NODE_TYPES.Identifier) {
+            if (id.typeAnnotation) return { type: id.typeAnnotation.typeAnnotation, detector: this };
+            return def.parent?.kind === 'const' && def.node.init ? this.typeOfExpression(def.node.init, depth + 1) : undefined;
+          }
+          const path = propertyPath(id, def.name);
+          if (!path) return undefined;
+          const base = id.typeAnnotation ? { type: id.typeAnnotation.typeAnnotation, detector: this } : def.node.init ? this.typeOfExpression(def.node.init, depth + 1) : undefined;
+          return this.memberPath(base, path, depth + 1);
+        }
+        if (def.type === 'ImportBinding') {
+          const origin = this.identifierOrigin(node);
+          const exported = origin.kind === 'import' && origin.relative ? this.exported(origin) : undefined;
+          return exported ? exported.detector.typeOfExpression(exported.node, depth + 1) : undefined;
+        }
+        return undefined;
+      }
+      case AST_NODE_TYPES.MemberExpression: {
+        const name = memberKeyName(node.property, node.computed);
+        if (name === undefined) return undefined;
+        const object = unwrap(node.object);
+        if (object.type === AST_NODE_TYPES.ThisExpression) {
+          const cls = enclosingClass(node);
+          const declared = cls ? classMemberType(cls, name, inStaticMember(node, cls)) : undefined;
+          return declared ? { type: declared, detector: this } : undefined;
+        }
+        return this.memberOf(this.typeOfExpression(node.object, depth + 1), name, depth + 1)?.propertyRef;
+      }
+      case AST_NODE_TYPES.CallExpression: {
+        const callee = unwrap(node.callee);
+        if (callee.type === AST_NODE_TYPES.Identifier) {
+          const fn = this.functionOf(callee);
+          return fn?.returnType ? { type: fn.returnType.typeAnnotation, detector: this } : undefined;
+        }
+        if (callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+        const method = this.localMethod(callee);
+        if (method?.returnType) return { type: method.returnType.typeAnnotation, detector: this };
+        const name = memberKeyName(callee.property, callee.computed);
+        const signature = name === undefined ? undefined : this.memberOf(this.typeOfExpression(callee.object, depth + 1), name, depth + 1);
+        return signature?.returns ? { type: signature.returns, detector: signature.detector } : undefined;
+      }
+      default:
+        return undefined;
+    }
+  }
+
+  /** The type at a property path (`['services', 'redis']`) of a declared type. */
+  private memberPath(base: TypeRef | undefined, path: readonly string[], depth: number): TypeRef | undefined {
+    let current = base;
+    for (const name of path) {
+      current = this.memberOf(current, name, depth + 1)?.propertyRef;
+      if (!current) return undefined;
+    }
+    return current;
+  }
+
+  /**
+   * What a declared type says of its member `name`: the property's type, or what the method (or a
+   * property of a function type) returns. Reads type literals, interfaces and the interfaces they
+   * extend, type aliases, classes (their annotated members and methods), intersections, unions
+   * (without `null` / `undefined`), `Readonly<T>` / `Partial<T>` / `Required<T>` /
+   * `NonNullable<T>`, and the declarations of relatively imported types in their own modules.
+   */
+  memberOf(ref: TypeRef | undefined, name: string, depth: number): MemberSignature | undefined {
+    if (!ref || depth > 8) return undefined;
+    const { type, detector } = ref;
+    if (detector !== this) return detector.memberOf(ref, name, depth + 1);
+    switch (type.type) {
+      case AST_NODE_TYPES.TSTypeLiteral:
+        return this.signatureIn(type.members, name);
+      case AST_NODE_TYPES.TSIntersectionType:
+      case AST_NODE_TYPES.TSUnionType:
+        for (const part of type.types) {
+          const found = this.memberOf({ type: part, detector: this }, name, depth + 1);
+          if (found) return found;
+        }
+        return undefined;
+      case AST_NODE_TYPES.TSTypeReference: {
+        if (type.typeName.type !== AST_NODE_TYPES.Identifier) return undefined;
+        const wrapped = type.typeArguments?.params[0];
+        if (wrapped && TRANSPARENT_TYPES.has(type.typeName.name)) return this.memberOf({ type: wrapped, detector: this }, name, depth + 1);
+        return this.memberOfDeclaration(type.typeName, name, depth + 1);
+      }
+      default:
+        return undefined;
+    }
+  }
+
+  /** The member `name` of the type, interface or class an identifier names (in this module or, imported, in its own). */
+  private memberOfDeclaration(ident: TSESTree.Identifier, name: string, depth: number): MemberSignature | undefined {
+    const origin = this.identifierOrigin(ident);
+    if (origin.kind === 'import') {
+      const exported = origin.relative ? this.exported(origin) : undefined;
+      return exported && exported.node.type === AST_NODE_TYPES.Identifier ? exported.detector.memberOfDeclaration(exported.node, name, depth + 1) : undefined;
+    }
+    if (origin.kind !== 'local') return undefined;
+    if (origin.typeNode?.type === AST_NODE_TYPES.TSTypeAliasDeclaration) return this.memberOf({ type: origin.typeNode.typeAnnotation, detector: this }, name, depth + 1);
+    if (origin.typeNode?.type === AST_NODE_TYPES.TSInterfaceDeclaration) {
+      const own = this.signatureIn(origin.typeNode.body.body, name);
+      if (own) return own;
+      for (const heritage of origin.typeNode.extends) {
+        if (heritage.expression.type !== AST_NODE_TYPES.Identifier) continue;
+        const inherited = this.memberOfDeclaration(heritage.expression, name, depth + 1);
+        if (inherited) return inherited;
+      }
+      return undefined;
+    }
+    if (origin.classNode) {
+      const declared = classMemberType(origin.classNode, name, false);
+      if (declared) return { property: declared, propertyRef: { type: declared, detector: this }, detector: this };
+      for (const element of origin.classNode.body.body) {
+        if (
+          (element.type === AST_NODE_TYPES.MethodDefinition || element.type === AST_NODE_TYPES.TSAbstractMethodDefinition) &&
+          !element.static &&
+          memberKeyName(element.key, element.computed) === name &&
+          element.value.returnType
+        ) {
+          return { returns: element.value.returnType.typeAnnotation, detector: this };
+        }
+      }
+    }
+    return undefined;
+  }
+
+  /** The member `name` among the members of a type literal or interface body. */
+  private signatureIn(members: readonly TSESTree.TypeElement[], name: string): MemberSignature | undefined {
+    for (const member of members) {
+      if (member.type === AST_NODE_TYPES.TSPropertySignature && memberKeyName(member.key, member.computed) === name) {
+        const type = member.typeAnnotation?.typeAnnotation;
+        if (!type) return undefined;
+        // getClient: () => RedisClientType
+        if (type.type === AST_NODE_TYPES.TSFunctionType) return type.returnType ? { returns: type.returnType.typeAnnotation, detector: this } : undefined;
+        return { property: type, propertyRef: { type, detector: this }, detector: this };
+      }
+      if (member.type === AST_NODE_TYPES.TSMethodSignature && memberKeyName(member.key, member.computed) === name) {
+        return member.returnType ? { returns: member.returnType.typeAnnotation, detector: this } : undefined;
+      }
+    }
+    return undefined;
+  }
+
+  // ---- other modules of the code --------------------------------------------------------------
+
+  /**
+   * The declaration a relative import names, in its own module (read through
+   * `redis-calls/modules.ts`), with that module's detector: the identifier a declaration binds
+   * (`export const redis = ...`, `export class RedisCache`, `export interface Store`, `export
+   * function getRedis(): Redis`), or the exported expression (`export default new Redis()`,
+   * `module.exports = { redis }`). `undefined` for a namespace import, a module that cannot be read,
+   * or a name it does not export.
+   */
+  exported(origin: ImportOrigin, depth = 0): Exported | undefined {
+    if (origin.namespace || depth > 4) return undefined;
+    const module = loadModule(this.context, origin.source);
+    if (!module) return undefined;
+    return detectorOfModule(this.context, module).exportedNode(origin.imported ?? 'default', depth + 1);
+  }
+
+  /** See {@link exported}: the binding this module exports under `name`. */
+  private exportedNode(name: string, depth: number): Exported | undefined {
+    const module = this.module;
+    if (!module || depth > 4) return undefined;
+    const local = (localName: string): Exported | undefined => {
+      const id = this.moduleBinding(localName);
+      return id ? { node: id, detector: this, module } : undefined;
+    };
+    const from = (source: string, imported: string): Exported | undefined => this.exported({ source, relative: true, imported }, depth + 1);
+    for (const statement of module.program.body) {
+      if (statement.type === AST_NODE_TYPES.ExportNamedDeclaration) {
+        const declaration = statement.declaration;
+        if (declaration?.type === AST_NODE_TYPES.VariableDeclaration) {
+          for (const declarator of declaration.declarations) {
+            if (declarator.id.type === AST_NODE_TYPES.Identifier && declarator.id.name === name) return { node: declarator.id, detector: this, module };
+          }
+        } else if (declaration && 'id' in declaration && declaration.id?.type === AST_NODE_TYPES.Identifier && declaration.id.name === name) {
+          return { node: declaration.id, detector: this, module };
+        }
+        for (const specifier of statement.specifiers) {
+          const exportedName = specifier.exported.type === AST_NODE_TYPES.Identifier ? specifier.exported.name : specifier.exported.value;
+          if (exportedName !== name) continue;
+          const localName = specifier.local.type === AST_NODE_TYPES.Identifier ? specifier.local.name : specifier.local.value;
+          return statement.source ? from(statement.source.value, localName) : local(localName);
+        }
+      } else if (statement.type === AST_NODE_TYPES.ExportDefaultDeclaration && name === 'default') {
+        const declaration = statement.declaration;
+        if (declaration.type === AST_NODE_TYPES.Identifier) return local(declaration.name);
+        if ('id' in declaration && declaration.id) return { node: declaration.id, detector: this, module };
+        return { node: declaration, detector: this, module };
+      }
+    }
+    for (const statement of module.program.body) {
+      // export * from './clients'
+      if (statement.type === AST_NODE_TYPES.ExportAllDeclaration && !statement.exported && name !== 'default') {
+        const found = from(statement.source.value, name);
+        if (found) return found;
+      }
+    }
+    // CommonJS: exports.redis = ...; module.exports = { redis }; module.exports = new Redis()
+    const value = name === 'default' ? commonJsDefault(module.program) : exportedValue(module.program, name);
+    if (!value) return undefined;
+    const bare = unwrap(value);
+    return bare.type === AST_NODE_TYPES.Identifier ? (local(bare.name) ?? { node: bare, detector: this, module }) : { node: value, detector: this, module };
+  }
+
+  /** The identifier a top-level declaration of this module binds `name` with. */
+  private moduleBinding(name: string): TSESTree.Identifier | undefined {
+    const program = this.context.sourceCode.ast;
+    const global = this.context.sourceCode.getScope(program);
+    const scope = global.childScopes.find((child) => child.type === 'module') ?? global;
+    const def = scope.set.get(name)?.defs[0];
+    return def?.name.type === AST_NODE_TYPES.Identifier ? def.name : undefined;
   }
 
   /** The value of `name` in a `const x = { name: value }` object literal (no spread), else `undefined`. */
@@ -678,7 +926,7 @@ export class ClientDetector {
     const values: TSESTree.Node[] = [];
     for (const member of cls.body.body) {
       if (member.type !== AST_NODE_TYPES.MethodDefinition || member.static !== isStatic || !member.value.body) continue;
-      collectThisAssignments(member.value.body, name, values);
+      forEachThisWrite(member.value.body, name, (value) => value && values.push(value));
     }
     if (values.length === 0) return UNKNOWN;
     let allNot = true;
@@ -711,45 +959,59 @@ export class ClientDetector {
         }
         const annotated = this.context.sourceCode.getText(type);
         if (last === 'ReturnType' && type.typeArguments?.params[0]?.type === AST_NODE_TYPES.TSTypeQuery) {
+          // ReturnType<typeof createClient>, ReturnType<typeof getRedis>
           const query = type.typeArguments.params[0].exprName;
-          const name = query.type === AST_NODE_TYPES.Identifier ? query.name : undefined;
-          return name && CLIENT_FACTORIES.has(name) ? { redis: true, flavor: this.fileFlavor(), why: `its annotation is \`${annotated}\`` } : UNKNOWN;
+          if (query.type !== AST_NODE_TYPES.Identifier) return UNKNOWN;
+          const origin = this.identifierOrigin(query);
+          const why = `its annotation is \`${annotated}\``;
+          if (origin.kind === 'import' && flavorOfModule(origin.source)) {
+            return CLIENT_FACTORIES.has(importedName(origin) ?? query.name) ? clientVerdict(flavorOfModule(origin.source)!, why) : UNKNOWN;
+          }
+          const fn = origin.kind === 'local' ? this.functionOf(query) : undefined;
+          if (fn) return this.classifyReturnOf(fn, `${query.name}()`, depth + 1);
+          return CLIENT_FACTORIES.has(query.name) ? clientVerdict(this.fileFlavor(), why, undefined, true) : UNKNOWN;
         }
         const batch = batchOfTypeName(last);
         if (ident) {
           const origin = this.identifierOrigin(ident);
           if (origin.kind === 'import') {
             const flavor = flavorOfModule(origin.source);
-            const why = `its annotation \`${annotated}\` comes from ${origin.source}`;
-            if (flavor) return batch ? { redis: true, flavor, batch, why } : { redis: true, flavor, why };
-            return origin.relative ? UNKNOWN : NOT_REDIS;
+            if (flavor) return clientVerdict(flavor, `its annotation \`${annotated}\` comes from ${origin.source}`, batch);
+            if (!origin.relative) return FOREIGN;
+            // import type { Store } from './store': what its module declares it as
+            const exported = this.exported(origin.namespace && ident !== type.typeName ? { ...origin, namespace: undefined, imported: last } : origin);
+            if (!exported || exported.node.type !== AST_NODE_TYPES.Identifier) return UNKNOWN;
+            return relabel(exported.detector.classifyTypeName(exported.node, annotated, depth + 1), (inner) => `${inner} (${exported.module.display})`);
           }
-          if (origin.kind === 'local') {
-            const superClass = origin.classNode?.superClass;
-            if (origin.classNode) return superClass ? this.classifyConstruction(superClass) : NOT_REDIS;
-            // type Client = Redis | Cluster; interface Store extends Redis {}
-            if (origin.typeNode) return this.classifyLocalType(origin.typeNode, annotated, depth);
-            return NOT_REDIS;
-          }
+          if (origin.kind === 'local') return this.classifyTypeName(ident, annotated, depth);
         }
         if (KNOWN_NOT_REDIS.has(last)) return NOT_REDIS;
         const why = `its annotation is \`${annotated}\``;
-        if (batch) return { redis: true, flavor: this.fileFlavor(), batch, why };
-        if (CLIENT_TYPE_NAMES.has(last)) return { redis: true, flavor: this.fileFlavor(), why };
+        if (batch) return clientVerdict(this.fileFlavor(), why, batch, true);
+        if (CLIENT_TYPE_NAMES.has(last)) return clientVerdict(this.fileFlavor(), why, undefined, true);
         return UNKNOWN;
       }
       case AST_NODE_TYPES.TSUnionType:
       case AST_NODE_TYPES.TSIntersectionType: {
         let allNot = true;
+        let foreign = false;
         for (const member of type.types) {
           if (member.type === AST_NODE_TYPES.TSUndefinedKeyword || member.type === AST_NODE_TYPES.TSNullKeyword) continue;
           const verdict = this.classifyType(member, depth + 1);
           if (verdict.redis) return verdict;
           if (!verdict.proven) allNot = false;
+          if (verdict.foreign) foreign = true;
         }
-        return allNot && type.type === AST_NODE_TYPES.TSUnionType ? NOT_REDIS : UNKNOWN;
+        return allNot && type.type === AST_NODE_TYPES.TSUnionType ? (foreign ? FOREIGN : NOT_REDIS) : UNKNOWN;
       }
+      case AST_NODE_TYPES.TSTypeQuery:
+        // typeof client: what the value is
+        return type.exprName.type === AST_NODE_TYPES.Identifier && !type.typeArguments
+          ? relabel(this.classifySyntactic(type.exprName, depth + 1), (inner) => `its annotation is \`${this.context.sourceCode.getText(type)}\`, where ${inner}`)
+          : UNKNOWN;
       case AST_NODE_TYPES.TSTypeLiteral:
+        // { get(k): ...; set(k, v): ... } is no client; { pipeline(): ...; expire(k, s): ... } may be one
+        return describesClient(type.members) ? UNKNOWN : NOT_REDIS;
       case AST_NODE_TYPES.TSStringKeyword:
       case AST_NODE_TYPES.TSNumberKeyword:
       case AST_NODE_TYPES.TSBooleanKeyword:
@@ -762,26 +1024,53 @@ export class ClientDetector {
     }
   }
 
+  /**
+   * A type named by a declaration of this module (a class, an interface, a type alias), or by an
+   * import seen from it: a class is a client when it extends one, an interface when it extends one,
+   * an alias when what it aliases is one.
+   */
+  private classifyTypeName(ident: TSESTree.Identifier, annotated: string, depth: number): ReceiverKind {
+    if (depth > 6) return UNKNOWN;
+    const origin = this.identifierOrigin(ident);
+    if (origin.kind === 'import') {
+      const flavor = flavorOfModule(origin.source);
+      if (flavor) return clientVerdict(flavor, `its annotation \`${annotated}\` comes from ${origin.source}`, batchOfTypeName(origin.imported ?? ident.name));
+      if (!origin.relative) return FOREIGN;
+      const exported = this.exported(origin);
+      return exported?.node.type === AST_NODE_TYPES.Identifier ? exported.detector.classifyTypeName(exported.node, annotated, depth + 1) : UNKNOWN;
+    }
+    if (origin.kind !== 'local') return UNKNOWN;
+    const superClass = origin.classNode?.superClass;
+    if (origin.classNode) return superClass ? this.classifyConstruction(superClass, undefined, depth + 1) : NOT_REDIS;
+    // type Client = Redis | Cluster; interface Store extends Redis {}
+    if (origin.typeNode) return this.classifyLocalType(origin.typeNode, annotated, depth);
+    // class Repo<C extends Redis>: what the parameter is constrained to
+    if (origin.typeParameter) return origin.typeParameter.constraint ? this.classifyType(origin.typeParameter.constraint, depth + 1) : UNKNOWN;
+    return origin.enumNode ? NOT_REDIS : UNKNOWN;
+  }
+
   /** A type alias or interface of this module: a client when it aliases or extends a client type. */
   private classifyLocalType(
     declaration: TSESTree.TSTypeAliasDeclaration | TSESTree.TSInterfaceDeclaration,
     annotated: string,
     depth: number,
   ): ReceiverKind {
-    const via = (verdict: ReceiverKind): ReceiverKind => {
-      if (!verdict.redis) return verdict;
-      const why = `its annotation \`${annotated}\` is declared in this file as ${verdict.why.replace(/^its annotation /, '')}`;
-      return verdict.batch ? { ...verdict, why } : { redis: true, flavor: verdict.flavor, why };
-    };
+    const via = (verdict: ReceiverKind): ReceiverKind =>
+      relabel(verdict, (inner) => `its annotation \`${annotated}\` is declared ${this.module ? `in ${this.module.display}` : 'in this file'} as ${inner.replace(/^its annotation /, '')}`);
     if (declaration.type === AST_NODE_TYPES.TSTypeAliasDeclaration) return via(this.classifyType(declaration.typeAnnotation, depth + 1));
     let allNot = true;
+    let foreign = false;
     for (const heritage of declaration.extends) {
       if (heritage.expression.type !== AST_NODE_TYPES.Identifier && heritage.expression.type !== AST_NODE_TYPES.MemberExpression) continue;
       const verdict = this.classifyHeritage(heritage, depth);
       if (verdict.redis) return via(verdict);
       if (!verdict.proven) allNot = false;
+      if (verdict.foreign) foreign = true;
     }
-    return allNot ? NOT_REDIS : UNKNOWN;
+    // interface RedisLike { incr(k): Promise<number>; expire(k, s): Promise<unknown> }: the code's
+    // own description of the client it takes, which names cannot tell from a client
+    if (allNot && describesClient(declaration.body.body)) return UNKNOWN;
+    return allNot ? (foreign ? FOREIGN : NOT_REDIS) : UNKNOWN;
   }
 
   /** `interface X extends Redis` / `extends IORedis.Cluster`: judged as a type reference. */
@@ -801,75 +1090,21 @@ export class ClientDetector {
     if (!ident || !last) return UNKNOWN;
     const written = this.context.sourceCode.getText(expression);
     const origin = this.identifierOrigin(ident);
-    if (origin.kind === 'import') {
-      const flavor = flavorOfModule(origin.source);
-      if (flavor) {
-        const batch = batchOfTypeName(last);
-        const why = `its annotation \`${written}\` comes from ${origin.source}`;
-        return batch ? { redis: true, flavor, batch, why } : { redis: true, flavor, why };
+    if (origin.kind === 'import' || origin.kind === 'local') {
+      if (ident === expression) return this.classifyTypeName(ident, written, depth + 1);
+      if (origin.kind === 'import') {
+        const flavor = flavorOfModule(origin.source);
+        if (flavor) return clientVerdict(flavor, `its annotation \`${written}\` comes from ${origin.source}`, batchOfTypeName(last));
+        return origin.relative ? UNKNOWN : FOREIGN;
       }
-      return origin.relative ? UNKNOWN : NOT_REDIS;
     }
-    if (origin.kind === 'local' && origin.typeNode) return this.classifyLocalType(origin.typeNode, written, depth + 1);
-    if (origin.kind === 'local' && origin.classNode) {
-      return origin.classNode.superClass ? this.classifyConstruction(origin.classNode.superClass) : NOT_REDIS;
-    }
-    if (CLIENT_TYPE_NAMES.has(last)) return { redis: true, flavor: this.fileFlavor(), why: `its annotation is \`${written}\`` };
+    if (CLIENT_TYPE_NAMES.has(last)) return clientVerdict(this.fileFlavor(), `its annotation is \`${written}\``, undefined, true);
     return UNKNOWN;
   }
 
-  /** Where a name comes from: an import (with its module), a declaration in this file, or nowhere. */
-  private identifierOrigin(
-    node: TSESTree.Identifier,
-  ):
-    | { kind: 'import'; source: string; relative: boolean; imported?: string }
-    | {
-        kind: 'local';
-        classNode?: TSESTree.ClassDeclaration | TSESTree.ClassExpression;
-        typeNode?: TSESTree.TSTypeAliasDeclaration | TSESTree.TSInterfaceDeclaration;
-      }
-    | { kind: 'global' } {
-    const variable = findVariable(this.context, node);
-    if (!variable || variable.defs.length === 0) return { kind: 'global' };
-    const def = variable.defs[0]!;
-    if (def.type === 'ImportBinding') {
-      const declaration = def.parent;
-      const source = declaration.type === AST_NODE_TYPES.ImportDeclaration ? declaration.source.value : '';
-      return { kind: 'import', source, relative: source.startsWith('.') || source.startsWith('/'), ...bindingImportedName(def.node) };
-    }
-    if (def.type === 'Variable') {
-      // const Redis = require('ioredis'); const { createClient } = require('redis')
-      const init = def.node.init ? unwrap(def.node.init) : undefined;
-      if (
-        init?.type === AST_NODE_TYPES.CallExpression &&
-        init.callee.type === AST_NODE_TYPES.Identifier &&
-        init.callee.name === 'require' &&
-        init.arguments[0]?.type === AST_NODE_TYPES.Literal &&
-        typeof init.arguments[0].value === 'string'
-      ) {
-        const source = init.arguments[0].value;
-        return { kind: 'import', source, relative: source.startsWith('.'), ...destructuredName(def.node.id, def.name) };
-      }
-      // const { createClient: mk } = await import('redis')
-      const dynamic = init?.type === AST_NODE_TYPES.AwaitExpression ? unwrap(init.argument) : undefined;
-      if (
-        dynamic?.type === AST_NODE_TYPES.ImportExpression &&
-        dynamic.source.type === AST_NODE_TYPES.Literal &&
-        typeof dynamic.source.value === 'string' &&
-        def.node.id.type === AST_NODE_TYPES.ObjectPattern
-      ) {
-        const source = dynamic.source.value;
-        return { kind: 'import', source, relative: source.startsWith('.'), ...destructuredName(def.node.id, def.name) };
-      }
-    }
-    if (def.type === 'ClassName') return { kind: 'local', classNode: def.node };
-    if (def.type === 'Variable' && def.node.init?.type === AST_NODE_TYPES.ClassExpression) {
-      return { kind: 'local', classNode: def.node.init };
-    }
-    if (def.type === 'Type' && (def.node.type === AST_NODE_TYPES.TSTypeAliasDeclaration || def.node.type === AST_NODE_TYPES.TSInterfaceDeclaration)) {
-      return { kind: 'local', typeNode: def.node };
-    }
-    return { kind: 'local' };
+  /** Where a name comes from in this file ({@link originOf}). */
+  identifierOrigin(node: TSESTree.Identifier): IdentifierOrigin {
+    return originOf(this.context, node);
   }
 
   /** Last resort: the receiver's name matches `clientNames`. */
@@ -884,146 +1119,54 @@ export class ClientDetector {
     }
     if (!name) return UNKNOWN;
     const strong = this.settings.clientNames.find((pattern) => pattern.regex.test(name));
-    if (strong) return { redis: true, flavor: this.fileFlavor(), why: `its name matches clientNames '${strong.source}'` };
+    if (strong) return clientVerdict(this.fileFlavor(), `its name matches clientNames '${strong.source}'`, undefined, true);
     const weak = this.settings.weakClientNames.find((pattern) => pattern.regex.test(name));
     if (weak && this.importsRedis()) {
-      return { redis: true, flavor: this.fileFlavor(), why: `its name matches clientNames '${weak.source}' in a file that imports a Redis client` };
+      return clientVerdict(this.fileFlavor(), `its name matches clientNames '${weak.source}' in a file that imports a Redis client`, undefined, true);
     }
     return UNKNOWN;
   }
 }
 
-/** A function whose return values can be judged. */
-type FunctionLike = TSESTree.FunctionDeclaration | TSESTree.FunctionExpression | TSESTree.ArrowFunctionExpression;
+/** A function, or a declaration of one, whose declared return type or return values can be judged. */
+type FunctionWithReturn =
+  | FunctionLike
+  | TSESTree.TSDeclareFunction
+  | TSESTree.TSEmptyBodyFunctionExpression
+  | { returnType: TSESTree.TSTypeAnnotation; body?: undefined };
 
-/** The package name of a flavor, for messages. */
-function packageOfFlavor(flavor: ClientFlavor): string {
-  if (flavor === 'node-redis') return 'redis (node-redis)';
-  if (flavor === 'upstash') return '@upstash/redis';
-  return flavor;
+/** A type as the code declares it, with the detector of the module it is written in. */
+interface TypeRef {
+  type: TSESTree.TypeNode;
+  detector: ClientDetector;
 }
 
-/** The expressions a function returns (its own `return` statements, not those of nested functions). */
-function returnedExpressions(fn: FunctionLike): TSESTree.Node[] {
-  if (fn.body.type !== AST_NODE_TYPES.BlockStatement) return [fn.body];
-  const out: TSESTree.Node[] = [];
-  walkOwnStatements(fn.body, (node) => {
-    if (node.type === AST_NODE_TYPES.ReturnStatement && node.argument) out.push(node.argument);
-  });
-  return out;
+/** What a declared type says of one of its members. */
+interface MemberSignature {
+  /** The property's type (`redis: Redis`). */
+  property?: TSESTree.TypeNode;
+  propertyRef?: TypeRef;
+  /** What the method, or a property of a function type, returns (`getClient(): Redis`). */
+  returns?: TSESTree.TypeNode;
+  detector: ClientDetector;
 }
 
-/** `this.<name> = value` assignments in a body (not inside nested functions or classes, whose `this` differs). */
-function collectThisAssignments(body: TSESTree.Node, name: string, out: TSESTree.Node[]): void {
-  walkOwnStatements(body, (node) => {
-    if (
-      node.type === AST_NODE_TYPES.AssignmentExpression &&
-      node.operator === '=' &&
-      node.left.type === AST_NODE_TYPES.MemberExpression &&
-      node.left.object.type === AST_NODE_TYPES.ThisExpression &&
-      memberKeyName(node.left.property, node.left.computed) === name
-    ) {
-      out.push(node.right);
-    }
-  }, true);
+/** A binding or value another module exports, with that module's detector. */
+interface Exported {
+  node: TSESTree.Node;
+  detector: ClientDetector;
+  module: ImportedModule;
 }
 
-/**
- * Visits the nodes of a function body without entering nested non-arrow functions and classes
- * (arrows are entered when `arrows` is set: they share `this`).
- */
-function walkOwnStatements(root: TSESTree.Node, visit: (node: TSESTree.Node) => void, arrows = false): void {
-  const stack: TSESTree.Node[] = [root];
-  let budget = 20_000;
-  while (stack.length > 0 && budget-- > 0) {
-    const node = stack.pop()!;
-    visit(node);
-    for (const key of Object.keys(node) as Array<keyof typeof node>) {
-      if (key === 'parent') continue;
-      const value = node[key] as unknown;
-      const children = Array.isArray(value) ? value : [value];
-      for (const child of children) {
-        if (!child || typeof child !== 'object' || typeof (child as { type?: unknown }).type !== 'string') continue;
-        const type = (child as TSESTree.Node).type;
-        if (
-          type === AST_NODE_TYPES.FunctionDeclaration ||
-          type === AST_NODE_TYPES.FunctionExpression ||
-          type === AST_NODE_TYPES.ClassDeclaration ||
-          type === AST_NODE_TYPES.ClassExpression ||
-          (type === AST_NODE_TYPES.ArrowFunctionExpression && !arrows)
-        ) {
-          continue;
-        }
-        stack.push(child as TSESTree.Node);
-      }
-    }
+const moduleDetectors = new WeakMap<TSESTree.Program, ClientDetector>();
+
+/** The (cached) detector of a module the code imports, for the linted file's settings. */
+function detectorOfModule(context: AnyContext, module: ImportedModule): ClientDetector {
+  const own = moduleContext(context, module);
+  let detector = moduleDetectors.get(module.program);
+  if (!detector || detector.contextOf !== own) {
+    detector = new ClientDetector(own, module);
+    moduleDetectors.set(module.program, detector);
   }
-}
-
-/** Whether a node sits in a static member (method, property, block) of `cls`. */
-function inStaticMember(node: TSESTree.Node, cls: TSESTree.ClassDeclaration | TSESTree.ClassExpression): boolean {
-  for (let current: TSESTree.Node | undefined = node; current && current !== cls; current = current.parent) {
-    if (current.parent === cls.body) {
-      return (
-        ((current.type === AST_NODE_TYPES.MethodDefinition || current.type === AST_NODE_TYPES.PropertyDefinition) && current.static) ||
-        current.type === AST_NODE_TYPES.StaticBlock
-      );
-    }
-  }
-  return false;
-}
-
-function batchOfTypeName(name: string): 'multi' | 'pipeline' | undefined {
-  return BATCH_TYPE_NAMES.get(name);
-}
-
-function enclosingClass(node: TSESTree.Node): TSESTree.ClassDeclaration | TSESTree.ClassExpression | undefined {
-  let current: TSESTree.Node | undefined = node.parent;
-  while (current) {
-    if (current.type === AST_NODE_TYPES.ClassDeclaration || current.type === AST_NODE_TYPES.ClassExpression) {
-      return current;
-    }
-    current = current.parent;
-  }
-  return undefined;
-}
-
-/**
- * The name of a class member as written: `redis` for `redis` / `this.redis`, `#redis` for a
- * private field (`#redis` and `redis` are different members of one class); `undefined` when
- * computed.
- */
-function memberKeyName(key: TSESTree.Node, computed: boolean): string | undefined {
-  if (key.type === AST_NODE_TYPES.PrivateIdentifier) return `#${key.name}`;
-  return !computed && key.type === AST_NODE_TYPES.Identifier ? key.name : undefined;
-}
-
-/** The name an import binding takes from its module: `{ createClient as mk }` -> `createClient`. */
-function bindingImportedName(node: TSESTree.Node): { imported?: string } {
-  if (node.type !== AST_NODE_TYPES.ImportSpecifier) return {};
-  const imported = node.imported.type === AST_NODE_TYPES.Identifier ? node.imported.name : String(node.imported.value);
-  return { imported };
-}
-
-/** The property a destructured binding reads: `const { createClient: mk } = ...` -> `createClient` for `mk`. */
-function destructuredName(pattern: TSESTree.Node, binding: TSESTree.Identifier): { imported?: string } {
-  if (pattern.type !== AST_NODE_TYPES.ObjectPattern) return {};
-  for (const property of pattern.properties) {
-    if (property.type !== AST_NODE_TYPES.Property) continue;
-    const value = property.value.type === AST_NODE_TYPES.AssignmentPattern ? property.value.left : property.value;
-    if (value !== binding) continue;
-    if (property.computed) return {};
-    if (property.key.type === AST_NODE_TYPES.Identifier) return { imported: property.key.name };
-    if (property.key.type === AST_NODE_TYPES.Literal && typeof property.key.value === 'string') return { imported: property.key.value };
-  }
-  return {};
-}
-
-/**
- * The name a binding was imported under in its module, when it is a named import (`createClient`
- * for `import { createClient as mk }` or `const { createClient: mk } = require(...)`); default and
- * namespace imports, and local names, answer `undefined`.
- */
-function importedName(origin: { kind: string; imported?: string }): string | undefined {
-  return origin.kind === 'import' ? origin.imported : undefined;
+  return detector;
 }

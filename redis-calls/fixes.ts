@@ -9,6 +9,7 @@ import { isBlockingCall } from '../semantics/blocking.js';
 import type { ClientFlavor } from './clients.js';
 import { removeStatement } from './autofix.js';
 import type { RedisCall } from './normalize.js';
+import { constantNumber } from './constant.js';
 import { findVariable, propertyName, unwrap, type AnyContext } from './static.js';
 
 /**
@@ -33,6 +34,12 @@ function hasCallback(context: AnyContext, call: RedisCall): boolean {
   if (/^(cb|callback|done|next|fn|noop)$/i.test(bare.name)) return true;
   const def = findVariable(context, bare)?.defs[0];
   if (def?.type === 'FunctionName') return true;
+  // new Promise((resolve, reject) => redis.sadd(k, v, resolve)): the executor's resolve / reject
+  const executor = def?.type === 'Parameter' ? def.node : undefined;
+  if (executor?.parent?.type === AST_NODE_TYPES.NewExpression && executor.parent.arguments[0] === executor) {
+    const callee = executor.parent.callee;
+    if (callee.type === AST_NODE_TYPES.Identifier && callee.name === 'Promise') return true;
+  }
   const init = def?.type === 'Variable' ? def.node.init : undefined;
   return init?.type === AST_NODE_TYPES.ArrowFunctionExpression || init?.type === AST_NODE_TYPES.FunctionExpression;
 }
@@ -54,7 +61,7 @@ export interface TtlConstant {
 export const TTL_PLACEHOLDER = 'TTL_SECONDS';
 
 /**
- * A numeric `const` declared at the top level of the file whose name says it is a TTL
+ * A constant whole-number `const` declared at the top level of the file whose name says it is a TTL
  * (`TTL_SECONDS`, `SESSION_TTL_MS`, `EXPIRY`), for suggestions; else the {@link TTL_PLACEHOLDER}.
  */
 export function ttlConstantOf(context: AnyContext): TtlConstant {
@@ -64,8 +71,9 @@ export function ttlConstantOf(context: AnyContext): TtlConstant {
     if (declaration?.type !== AST_NODE_TYPES.VariableDeclaration || declaration.kind !== 'const') continue;
     for (const declarator of declaration.declarations) {
       if (declarator.id.type !== AST_NODE_TYPES.Identifier || !declarator.init) continue;
-      const init = declarator.init;
-      if (init.type !== AST_NODE_TYPES.Literal || typeof init.value !== 'number' || init.value <= 0) continue;
+      // a positive whole number: `300`, `60 * 60`, `Math.floor(DAY_MS / 1000)`, an imported one
+      const value = constantNumber(context, declarator.init);
+      if (value === undefined || value <= 0 || !Number.isInteger(value)) continue;
       const name = declarator.id.name;
       if (!/ttl|expir/i.test(name)) continue;
       return { name, milliseconds: /(^|_)MS($|_)|Ms$|milli/i.test(name), placeholder: false };

@@ -80,7 +80,7 @@ export default createRule<Options, MessageIds>({
     messages: {
       luaFinding: '[{{ruleId}}] {{message}}',
       luaFindingImported: '[{{ruleId}}] In the script at {{where}}: {{message}}',
-      luaParseError: '[parse-error] The embedded Lua script does not parse, so Redis rejects it and nothing about its TTLs can be checked: {{message}}',
+      luaParseError: '[parse-error] The embedded Lua script does not parse, so Redis rejects it and no TTL in it can be checked: {{message}}',
     },
   },
   defaultOptions: [{}],
