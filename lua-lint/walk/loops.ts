@@ -12,6 +12,7 @@ import {
   getKey,
   join,
   joinAll,
+  joinKeys,
   newKeyState,
   NIL,
   NUMBER,
@@ -133,7 +134,7 @@ export abstract class Loops extends Calls {
       // The element key starts each loop with a marker pending site and a fresh version: at the
       // end, a marker gone on every path means every key got an expiry or was deleted.
       start = this.bump();
-      before = getKey(st, element.id);
+      before = this.elementAtEntry(st, element);
       head = clone(st);
       setKey(head, element.id, withKey(before, { pending: union(before.pending, [LOOP_MARKER]), version: start, lastDelete: before.lastDelete }));
     }
@@ -158,6 +159,25 @@ export abstract class Loops extends Calls {
     if (!done.dead) this.everyKey(done, element, start!, before!);
     for (const b of breaks) this.dropMarker(b, element.id);
     return joinAll([done, ...breaks]);
+  }
+
+  /**
+   * The element key's state as a loop over the keys of `element.table` from `element.from` on
+   * starts: what is known of every key it will visit. The element's own (or the table's universal)
+   * state says what held for every key once an earlier loop ended; a key written since by name
+   * (`DEL KEYS[1]` after a loop that gave every key a TTL) may no longer be so, and the element
+   * takes the worst of both (its own pending writes only: a key's leaks stay that key's).
+   */
+  private elementAtEntry(st: State, element: { table: string; id: string; from: number }): KeyState {
+    const own = getKey(st, element.id);
+    let joined = own;
+    const prefix = `${element.table}[`;
+    for (const [id, key] of st.keys) {
+      if (id === element.id || !id.startsWith(prefix) || id.endsWith('[#]') || id.endsWith('[*]')) continue;
+      const index = Number(id.slice(prefix.length, -1));
+      if (Number.isInteger(index) && index >= element.from) joined = joinKeys(joined, key);
+    }
+    return joined === own ? own : withKey(joined, { pending: own.pending, version: own.version, created: undefined, noTtl: own.noTtl, fieldSites: own.fieldSites });
   }
 
   private dropMarker(st: State, id: string): void {
