@@ -75,7 +75,7 @@ const ALWAYS_FALSE = alwaysFacts(false);
 /** Commands whose reply is always an integer (a Lua number). */
 const INTEGER_REPLIES = new Set([
   'INCR', 'INCRBY', 'DECR', 'DECRBY', 'HINCRBY', 'EXISTS', 'TTL', 'PTTL', 'EXPIRETIME', 'PEXPIRETIME', 'SETNX', 'MSETNX',
-  'HSETNX', 'SADD', 'SREM', 'SCARD', 'SISMEMBER', 'ZCARD', 'ZCOUNT', 'ZLEXCOUNT', 'ZREM', 'ZREMRANGEBYSCORE',
+  'HSETNX', 'SADD', 'SREM', 'SCARD', 'VCARD', 'VADD', 'VREM', 'SISMEMBER', 'ZCARD', 'ZCOUNT', 'ZLEXCOUNT', 'ZREM', 'ZREMRANGEBYSCORE',
   'ZREMRANGEBYRANK', 'ZREMRANGEBYLEX', 'LPUSH', 'RPUSH', 'LPUSHX', 'RPUSHX', 'LLEN', 'LREM', 'LINSERT', 'HLEN', 'HSET',
   'HDEL', 'HEXISTS', 'HSTRLEN', 'DEL', 'UNLINK', 'EXPIRE', 'PEXPIRE', 'EXPIREAT', 'PEXPIREAT', 'PERSIST', 'XLEN', 'XDEL',
   'XACK', 'XTRIM', 'STRLEN', 'APPEND', 'SETRANGE', 'SETBIT', 'GETBIT', 'BITCOUNT', 'BITPOS', 'BITOP', 'PFADD', 'PFCOUNT',
@@ -85,7 +85,7 @@ const INTEGER_REPLIES = new Set([
 ]);
 
 /** Reads whose reply is the key's size (elements; 0 when it is missing). */
-export const SIZE_READS: ReadonlySet<string> = new Set(['HLEN', 'SCARD', 'ZCARD', 'LLEN', 'XLEN', 'HGETALL', 'HKEYS', 'HVALS', 'SMEMBERS']);
+export const SIZE_READS: ReadonlySet<string> = new Set(['HLEN', 'SCARD', 'ZCARD', 'LLEN', 'XLEN', 'VCARD', 'HGETALL', 'HKEYS', 'HVALS', 'SMEMBERS']);
 
 /**
  * The size (elements) a key has right after a command created it, and its members when they are
@@ -121,6 +121,15 @@ export function createdShape(command: string, args: readonly Value[]): { size: [
     }
     case 'XADD':
       return shape([1, 1]);
+    case 'VADD': {
+      // VADD key [REDUCE dim] (FP32 blob | VALUES n v1 .. vn) element ... (https://redis.io/docs/latest/commands/vadd/)
+      let i = 1;
+      if (upperLiteral(args[i]) === 'REDUCE') i += 2;
+      const form = upperLiteral(args[i]);
+      const count = form === 'VALUES' ? Number(memberId(args[i + 1])) : form === 'FP32' ? 0 : NaN;
+      if (!Number.isInteger(count)) return undefined;
+      return shape([1, 1], literals([args[i + 2 + count]]));
+    }
     case 'SADD':
       return n >= 1 ? shape([1, n], literals(args.slice(1))) : undefined;
     case 'ZADD': {
@@ -144,6 +153,11 @@ export function createdShape(command: string, args: readonly Value[]): { size: [
     default:
       return undefined;
   }
+}
+
+/** A literal argument, upper-cased (an option token). */
+function upperLiteral(value: Value | undefined): string | undefined {
+  return value?.t === 'str' && value.v !== undefined ? value.v.toUpperCase() : undefined;
 }
 
 /** Marks a member id that stands for an ARGV element rather than a literal (no literal starts with it). */
@@ -185,7 +199,7 @@ export function removalEmpties(command: string, args: readonly Value[], created:
   // The source of a move loses one element.
   if (['LMOVE', 'BLMOVE', 'RPOPLPUSH', 'BRPOPLPUSH'].includes(command)) return created.size[1] <= 1;
   if (command === 'SMOVE') return created.members !== undefined && created.members.length === 1 && created.members[0] === memberId(args[2]);
-  if (!['SREM', 'ZREM', 'HDEL'].includes(command) || !created.members) return false;
+  if (!['SREM', 'ZREM', 'HDEL', 'VREM'].includes(command) || !created.members) return false;
   // every member the write gave the key is removed (the same literal, or the same ARGV element)
   const removed = new Set(args.slice(1).map(memberId));
   return created.members.every((m) => removed.has(m));
@@ -196,7 +210,7 @@ export function removalEmpties(command: string, args: readonly Value[], created:
  * members (SADD a b; SREM a leaves b): the key still exists.
  */
 export function removalKeeps(command: string, args: readonly Value[], created: { members?: readonly string[] }): boolean {
-  if (!['SREM', 'ZREM', 'HDEL'].includes(command) || !created.members) return false;
+  if (!['SREM', 'ZREM', 'HDEL', 'VREM'].includes(command) || !created.members) return false;
   // an ARGV element may equal any literal: only literals both sides can be told apart
   const removed: string[] = [];
   for (const a of args.slice(1)) {
@@ -327,7 +341,7 @@ const KEY_VALUE_REPLIES = new Set(['GET', 'GETEX']);
 const ELEMENT_REPLIES = new Set(['HGET', 'LINDEX', 'ZSCORE', 'LPOS', 'ZRANK', 'ZREVRANK']);
 /** Integer replies that are 0 exactly when the key is missing (empty aggregates do not exist). */
 const SIZE_REPLIES = new Set([
-  'EXISTS', 'SCARD', 'ZCARD', 'LLEN', 'HLEN',
+  'EXISTS', 'SCARD', 'ZCARD', 'LLEN', 'HLEN', 'VCARD',
   // a STORE whose result is empty deletes its destination instead of storing an empty key
   'SUNIONSTORE', 'SINTERSTORE', 'SDIFFSTORE', 'ZUNIONSTORE', 'ZINTERSTORE', 'ZDIFFSTORE', 'ZRANGESTORE', 'GEOSEARCHSTORE',
 ]);
