@@ -1278,6 +1278,58 @@ export function namesSeveralKeys(name: string): boolean {
   return spec?.kind === 'pairs' || spec?.kind === 'all';
 }
 
+/**
+ * The command prefix of each of Redis 8's own data types, by the namespace node-redis gives it on a
+ * client (`client.json.set(...)`, `client.ts.add(...)`, `client.tDigest.create(...)`; @redis/json,
+ * @redis/time-series and @redis/bloom, bundled in `redis` 4 and 5). Vector sets are core commands
+ * there (`client.vAdd(...)`), named like the others.
+ */
+export const MODULE_NAMESPACES: Readonly<Record<string, string>> = {
+  json: 'JSON',
+  ts: 'TS',
+  bf: 'BF',
+  cf: 'CF',
+  cms: 'CMS',
+  topK: 'TOPK',
+  tDigest: 'TDIGEST',
+};
+
+/** `JSON.ARRAPPEND` by `json` + `arrappend`: module commands by namespace and method name without case or underscores. */
+let moduleMethods: Map<string, string> | undefined;
+
+/**
+ * The command a node-redis module method sends: `moduleCommandName('json', 'set')` is
+ * `'JSON.SET'`, `('ts', 'mAdd')` `'TS.MADD'`, `('tDigest', 'trimmedMean')`
+ * `'TDIGEST.TRIMMED_MEAN'`, `('json', 'SET')` too (node-redis has both spellings).
+ *
+ * @param namespace the client property (`json`, `ts`, `bf`, `cf`, `cms`, `topK`, `tDigest`).
+ * @param method the method called on it, in any letter case.
+ * @returns the upper-case command name, for {@link describeCommand}; `undefined` when the
+ *   namespace is not one of {@link MODULE_NAMESPACES} or the table has no such command.
+ */
+export function moduleCommandName(namespace: string, method: string): string | undefined {
+  const prefix = Object.hasOwn(MODULE_NAMESPACES, namespace) ? MODULE_NAMESPACES[namespace] : undefined;
+  if (prefix === undefined) return undefined;
+  if (!moduleMethods) {
+    moduleMethods = new Map();
+    for (const name of Object.keys(TABLE)) {
+      const dot = name.indexOf('.');
+      if (dot > 0) moduleMethods.set(`${name.slice(0, dot)}.${name.slice(dot + 1).replace(/_/g, '')}`, name);
+    }
+  }
+  return moduleMethods.get(`${prefix}.${method.toUpperCase().replace(/_/g, '')}`);
+}
+
+/** Whether a command belongs to one of Redis 8's own data types (JSON, TS, BF, CF, CMS, TOPK, TDIGEST, vector sets). */
+export function isRedis8TypeCommand(name: string): boolean {
+  const upperName = name.toUpperCase();
+  const dot = upperName.indexOf('.');
+  if (dot > 0) return Object.values(MODULE_NAMESPACES).includes(upperName.slice(0, dot)) && isKnownCommand(upperName);
+  return VECTOR_SET_COMMANDS.has(upperName);
+}
+
+const VECTOR_SET_COMMANDS: ReadonlySet<string> = new Set(['VADD', 'VREM', 'VSETATTR', 'VCARD', 'VDIM', 'VEMB', 'VGETATTR', 'VINFO', 'VISMEMBER', 'VLINKS', 'VRANDMEMBER', 'VSIM']);
+
 /** Whether a command name is in the table (any letter case). */
 export function isKnownCommand(name: string): boolean {
   return Object.prototype.hasOwnProperty.call(TABLE, name.toUpperCase());
