@@ -64,8 +64,23 @@ import { element } from './values.js';
 /** Effects that write only when they create the key: an existing key keeps its TTL. */
 export const CREATION_ONLY: ReadonlySet<KeyEffect> = new Set<KeyEffect>(['create-in-place', 'create-if-missing', 'keep-ttl']);
 
+/** Effects that can make a missing key exist. */
+const CREATING_EFFECTS: ReadonlySet<KeyEffect> = new Set<KeyEffect>([
+  'create-in-place',
+  'create-if-missing',
+  'overwrite',
+  'transfer-ttl',
+  'create-with-ttl',
+  'create-if-missing-with-ttl',
+  'keep-ttl',
+  'create-with-field-ttl',
+]);
+
 /** See the module comment. */
 export abstract class CommandEffects extends Findings {
+  /** Per key id, how many writes so far may have created it (a loop over KEYS asks whether its body did). */
+  protected readonly creations = new Map<string, number>();
+
   /** `redis.call(name, ...)`: applies the command's effects on its keys to the state. */
   protected redisCall(node: L.Node, rawArgs: Value[], argNodes: readonly L.Expression[], st: State, ctx: Ctx, pcall: boolean, outcomes = true): Value {
     const nameValue = rawArgs[0];
@@ -315,6 +330,7 @@ export abstract class CommandEffects extends Findings {
         pastMayDelete = outcome === 'maybe';
       }
       let next = this.effect(state, effect, siteFor, sourceState);
+      if (state.exists !== 'yes' && next.exists !== 'no' && CREATING_EFFECTS.has(effect)) this.creations.set(key.id, (this.creations.get(key.id) ?? 0) + 1);
       if (this.noTtlTested && site !== undefined && next.pending.includes(site) && !state.pending.includes(site)) next = noteNoTtl(st, next, site);
       const rotates =
         action.mayDelete === true &&

@@ -89,21 +89,29 @@ export abstract class Guards extends CommandEffects {
   }
 
   /**
-   * A variable compared with a literal (`got == 0`, `idx < 0`): what each edge proves about the
-   * value it holds, given what the path's guards proved already (`null`: the edge cannot be taken).
+   * A variable (or a number read from ARGV) compared with a literal (`got == 0`, `idx < 0`): what
+   * each edge proves about the value it holds, given what the path's guards proved already
+   * (`null`: the edge cannot be taken), and the id the facts are kept under.
    */
   private variableTest(st: State, leftVar: number | undefined, left: Value, op: Op, rightVar: number | undefined, right: Value): { id: number; whenTrue: VarFacts | null; whenFalse: VarFacts | null } | undefined {
     const literalOf = (value: Value): number | string | undefined => (value.t === 'num' || value.t === 'str') && value.v !== undefined ? value.v : undefined;
-    let id = leftVar;
+    // where the facts are kept: the variable's, or (a number read from ARGV, constant for the whole
+    // script: `tonumber(ARGV[1]) > 5` tested twice) the ARGV element's
+    const factsIdOf = (variable: number | undefined, value: Value): number | undefined => {
+      if (variable !== undefined) return varFactsId(variable);
+      const argv = value.t === 'num' && value.v === undefined ? callerArgv(value) : undefined;
+      return argv !== undefined ? ARGV_FACTS_BASE - argv : undefined;
+    };
+    let id = factsIdOf(leftVar, left);
     let operator = op;
     let literal = literalOf(right);
     if (id === undefined || literal === undefined) {
-      id = rightVar;
+      id = factsIdOf(rightVar, right);
       operator = FLIPPED_OP[op];
       literal = literalOf(left);
     }
     if (id === undefined || literal === undefined) return undefined;
-    const known = st.vars.get(varFactsId(id));
+    const known = st.vars.get(id);
     const facts = known?.t === 'varFacts' ? known : NO_VAR_FACTS;
     return { id, ...decideVariable(facts, operator, literal) };
   }
@@ -115,8 +123,8 @@ export abstract class Guards extends CommandEffects {
     let [t, f] = edges;
     if (t && !variable.whenTrue) t = null;
     if (f && !variable.whenFalse) f = null;
-    if (t && !t.dead) setVar(t, varFactsId(variable.id), variable.whenTrue!);
-    if (f && !f.dead) setVar(f, varFactsId(variable.id), variable.whenFalse!);
+    if (t && !t.dead) setVar(t, variable.id, variable.whenTrue!);
+    if (f && !f.dead) setVar(f, variable.id, variable.whenFalse!);
     return [t, f];
   }
 
@@ -267,6 +275,9 @@ export abstract class Guards extends CommandEffects {
     });
   }
 }
+
+/** Where a path keeps what it proved of the number ARGV[n] (`ARGV_FACTS_BASE - n`), apart from variables' facts. */
+const ARGV_FACTS_BASE = -5_000_000;
 
 const FLIPPED_OP: Record<Op, Op> = { '==': '==', '~=': '~=', '<': '>', '>': '<', '<=': '>=', '>=': '<=' };
 

@@ -236,3 +236,33 @@ describe('false alarm: members read from the key, or named by ARGV', () => {
     ]);
   });
 });
+
+describe('false alarm: a number read from ARGV tested twice by an ordering', () => {
+  it.each([
+    ['> 5, then > 5', 'if tonumber(ARGV[1]) > 5 then return 1 end', 'if tonumber(ARGV[1]) > 5 then'],
+    ['>= 10, then > 20', 'if tonumber(ARGV[2]) >= 10 then return 1 end', 'if tonumber(ARGV[2]) > 20 then'],
+    ['< 0, then <= -1', 'if tonumber(ARGV[1]) < 0 then return 1 end', 'if tonumber(ARGV[1]) <= -1 then'],
+  ])('%s: the second branch never runs', (_, first, second) => {
+    expect(ids(first, second, "  redis.call('HSET', KEYS[1], 'f', '1')", 'end')).toEqual([]);
+  });
+
+  it('a test the first one does not decide still runs', () => {
+    expect(ids('if tonumber(ARGV[1]) > 5 then return 1 end', 'if tonumber(ARGV[1]) > 2 then', "  redis.call('HSET', KEYS[1], 'f', '1')", 'end')).toEqual(['write-path-needs-ttl@3']);
+  });
+});
+
+describe('loops over KEYS after loops over KEYS', () => {
+  it("a later loop's expiry covers the keys an earlier loop ran by name and the rest", () => {
+    expect(ids('for _, k in ipairs(KEYS) do', "  redis.call('SETNX', k, ARGV[3])", "  if redis.call('EXISTS', k) == 0 then return 0 end", 'end', 'for i = 1, #KEYS do', "  redis.call('EXPIRE', KEYS[i], 60)", 'end')).toEqual([]);
+  });
+
+  it('a loop that only gives every key a TTL does not bring back a key deleted before it', () => {
+    expect(
+      ids("redis.call('UNLINK', KEYS[2])", 'for _, k in ipairs(KEYS) do', "  redis.call('EXPIRE', k, 60)", 'end', "if redis.call('PTTL', KEYS[2]) >= 0 then", "  redis.call('HINCRBY', KEYS[1], 'f', 1)", 'end'),
+    ).toEqual([]);
+    // a loop that writes may create it again
+    expect(
+      ids("redis.call('UNLINK', KEYS[2])", 'for i = 2, #KEYS do', "  redis.call('SET', KEYS[i], 1, 'EX', 60)", 'end', "if redis.call('PTTL', KEYS[2]) >= 0 then", "  redis.call('HINCRBY', KEYS[1], 'f', 1)", 'end'),
+    ).toEqual(['write-path-needs-ttl@6']);
+  });
+});
