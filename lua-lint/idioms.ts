@@ -221,6 +221,19 @@ export function removalKeeps(command: string, args: readonly Value[], created: {
   return created.members.some((m) => !m.startsWith(ARGV_MEMBER) && !removed.includes(m));
 }
 
+/**
+ * Whether a removal certainly removes nothing from a key that holds exactly `created`'s literal
+ * members (ZADD k 1 '7', then ZREM k 'a'): the key holds what it held.
+ */
+export function removalRemovesNothing(command: string, args: readonly Value[], created: { members?: readonly string[] }): boolean {
+  if (!['SREM', 'ZREM', 'HDEL', 'VREM'].includes(command) || !created.members || created.members.some((m) => m.startsWith(ARGV_MEMBER))) return false;
+  for (const a of args.slice(1)) {
+    const id = memberId(a);
+    if (id === undefined || id.startsWith(ARGV_MEMBER) || created.members.includes(id)) return false;
+  }
+  return args.length > 1;
+}
+
 /** ZADD's option tokens (https://redis.io/docs/latest/commands/zadd/). */
 const ZADD_OPTIONS = new Set(['NX', 'XX', 'GT', 'LT', 'CH']);
 

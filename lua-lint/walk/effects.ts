@@ -17,6 +17,7 @@ import {
   MOVES_REPLYING_THE_ELEMENT,
   removalEmpties,
   removalKeeps,
+  removalRemovesNothing,
   replyLuaType,
   replyRange,
   replyWhenCreated,
@@ -362,7 +363,7 @@ export abstract class CommandEffects extends Findings {
         const lastDelete = this.bump();
         next = withKey(next, { exists: 'maybe', version: lastDelete, lastDelete });
       }
-      if (next.created && next.created === state.created && effect !== 'read') {
+      if (next.created && next.created === state.created && effect !== 'read' && !(action.mayDelete && fresh && removalRemovesNothing(command, args, fresh))) {
         // Any other write changes what the key holds: its size right after creation is history.
         next = withKey(next, { created: undefined });
       }

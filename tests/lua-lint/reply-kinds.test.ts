@@ -266,3 +266,17 @@ describe('loops over KEYS after loops over KEYS', () => {
     ).toEqual(['write-path-needs-ttl@6']);
   });
 });
+
+describe('false alarm: a removal of members a key just created does not hold removes nothing', () => {
+  it.each([
+    ['ZREM, then ZREMRANGEBYSCORE', "redis.call('ZADD', KEYS[1], 1, '7')", "redis.call('ZREM', KEYS[1], 'a')", "redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', 1)"],
+    ['SREM, then SREM of both', "redis.call('SADD', KEYS[1], 'b', 'c')", "redis.call('SREM', KEYS[1], 'a')", "redis.call('SREM', KEYS[1], 'b', 'c')"],
+    ['HDEL, then HDEL', "redis.call('HSET', KEYS[1], 'f', 1)", "redis.call('HDEL', KEYS[1], 'g', 'h')", "redis.call('HDEL', KEYS[1], 'f')"],
+  ])('%s: the key the write made is emptied', (_, write, nothing, emptying) => {
+    expect(ids(write, nothing, emptying)).toEqual([]);
+  });
+
+  it('an ARGV member may be the one removed', () => {
+    expect(ids("redis.call('SADD', KEYS[1], ARGV[1])", "redis.call('SREM', KEYS[1], 'a')", "redis.call('SADD', KEYS[1], 'b')", "redis.call('SREM', KEYS[1], 'b')")).toEqual(['write-path-needs-ttl@1']);
+  });
+});
