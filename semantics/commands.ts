@@ -749,6 +749,15 @@ function streamsKeys(args: readonly CommandArg[]): Omit<CommandDescription, 'nam
 }
 
 const keyless: Spec = { kind: 'custom', describe: () => base([]) };
+/** TS.CREATERULE / TS.DELETERULE source destination ...: both series must exist ("TSDB: the key does not exist"). */
+const seriesRule: Spec = {
+  kind: 'custom',
+  describe: () =>
+    base([
+      { arg: 0, effect: 'read', mustExist: true },
+      { arg: 1, effect: 'modify-if-present', mustExist: true },
+    ]),
+};
 /** Removals over several keys (BLPOP k1 k2 timeout): each key may lose its last element. */
 const removesFromEach = (last: 'timeout' | 'none'): Spec => ({
   kind: 'custom',
@@ -830,22 +839,8 @@ const TABLE: Record<string, Spec> = {
   'TS.MADD': { kind: 'custom', describe: triples((key) => ({ arg: key, effect: 'modify-if-present' })) },
   'TS.ALTER': updatesExisting,
   'TS.DEL': updatesExisting,
-  'TS.CREATERULE': {
-    kind: 'custom',
-    describe: () =>
-      base([
-        { arg: 0, effect: 'read', mustExist: true },
-        { arg: 1, effect: 'modify-if-present', mustExist: true },
-      ]),
-  },
-  'TS.DELETERULE': {
-    kind: 'custom',
-    describe: () =>
-      base([
-        { arg: 0, effect: 'read', mustExist: true },
-        { arg: 1, effect: 'modify-if-present', mustExist: true },
-      ]),
-  },
+  'TS.CREATERULE': seriesRule,
+  'TS.DELETERULE': seriesRule,
   // Bloom and cuckoo filters (https://redis.io/docs/latest/develop/data-types/probabilistic/)
   'BF.RESERVE': createsNew,
   'BF.ADD': first('create-in-place'),

@@ -32,6 +32,7 @@ import {
   unanalyzableMessage,
   unknownCommandMessage,
   unknownOptionsMessage,
+  type RejectReason,
   type WriteSite,
 } from '../messages.js';
 import {
@@ -52,6 +53,7 @@ import {
   UNKNOWN,
   withKey,
   withReply,
+  type Existence,
   type KeyState,
   type Reply,
   type State,
@@ -163,47 +165,33 @@ export abstract class CommandEffects extends Findings {
     if (risk.mayRaise && !pcall) this.raise(this.raising(st, ctx), ctx, { kind: 'command-error', offset, reason: { kind: 'computed-ttl' } });
     // redis.pcall of a command Redis may reject: on that path nothing was written.
     const rejectedUnderPcallTtl = pcall && risk.mayRaise ? clone(st) : undefined;
-    // RENAME of a missing source raises "ERR no such key" (redis.pcall: nothing happens).
+    // RENAME of a missing source raises "ERR no such key", TS.CREATE / BF.RESERVE / TDIGEST.CREATE of
+    // an existing key "key already exists" (redis.pcall: nothing happens). Past the command, the
+    // key was as the command needs it.
     let missingUnderPcall: State | undefined;
     for (const action of description.keys) {
-      if (!action.mustExist) continue;
+      if (!action.mustExist && !action.mustBeMissing) continue;
       const value = args[action.arg];
       const key = value ? this.keyOf(value, argNodes[action.arg + 1]) : undefined;
       if (!key) continue;
       const state = getKey(st, key.id);
-      if (state.exists === 'yes') continue;
+      const needed: Existence = action.mustExist ? 'yes' : 'no';
+      if (state.exists === needed) continue;
+      // the key as it is on the path that raises, and on the path that goes on
+      const raisingState = action.mustExist ? withKey(state, { exists: 'no', pending: [] }) : withKey(state, { exists: 'yes' });
+      const goingOn = action.mustExist ? withKey(state, { exists: 'yes' }) : withKey(state, { exists: 'no', pending: [] });
       if (pcall) {
-        if (state.exists === 'no') return newReply(command, 0, pcall);
-        missingUnderPcall = clone(st);
-      } else {
-        const missing = state.exists === 'no' ? st : this.raising(st, ctx);
-        // On that path the key was missing: no write left it without TTL.
-        if (missing !== st) setKey(missing, key.id, withKey(state, { exists: 'no', pending: [] }));
-        const error = command === 'RENAME' || command === 'RENAMENX' ? undefined : 'key does not exist';
-        this.raise(missing, ctx, { kind: 'command-error', offset, reason: { kind: 'missing', key: key.display, ...(error ? { error } : {}) } });
-        if (st.dead) return UNKNOWN;
-      }
-      setKey(st, key.id, withKey(state, { exists: 'yes' }));
-    }
-    // TS.CREATE, BF.RESERVE, TDIGEST.CREATE, ... of a key that exists raise ("key already exists").
-    for (const action of description.keys) {
-      if (!action.mustBeMissing) continue;
-      const value = args[action.arg];
-      const key = value ? this.keyOf(value, argNodes[action.arg + 1]) : undefined;
-      if (!key) continue;
-      const state = getKey(st, key.id);
-      if (state.exists === 'no') continue;
-      if (pcall) {
-        if (state.exists === 'yes') return newReply(command, 0, pcall);
+        if (state.exists !== 'maybe') return newReply(command, 0, pcall);
         missingUnderPcall ??= clone(st);
       } else {
-        const existing = state.exists === 'yes' ? st : this.raising(st, ctx);
-        if (existing !== st) setKey(existing, key.id, withKey(state, { exists: 'yes' }));
-        this.raise(existing, ctx, { kind: 'command-error', offset, reason: { kind: 'exists', key: key.display } });
+        const failing = state.exists !== 'maybe' ? st : this.raising(st, ctx);
+        if (failing !== st) setKey(failing, key.id, raisingState);
+        const error = command === 'RENAME' || command === 'RENAMENX' ? undefined : 'key does not exist';
+        const reason: RejectReason = action.mustExist ? { kind: 'missing', key: key.display, ...(error ? { error } : {}) } : { kind: 'exists', key: key.display };
+        this.raise(failing, ctx, { kind: 'command-error', offset, reason });
         if (st.dead) return UNKNOWN;
       }
-      // on the path that goes on, the key was missing: nothing it held is left without TTL
-      setKey(st, key.id, withKey(state, { exists: 'no', pending: [] }));
+      setKey(st, key.id, goingOn);
     }
     /** Every way out from here keeps the path where redis.pcall's command was rejected (see {@link keepRejected}). */
     const rejected = rejectedUnderPcallTtl ?? missingUnderPcall;
