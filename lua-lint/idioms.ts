@@ -318,6 +318,14 @@ export function replyRange(command: string, args: readonly Value[], before: { ex
   }
 }
 
+/** Commands {@link replyRange} may know a range of (else it answers undefined whatever the arguments). */
+const RANGED_REPLIES: ReadonlySet<string> = new Set(['SADD', 'SREM', 'ZREM', 'HDEL', 'HSET', 'ZADD', 'LPUSH', 'RPUSH', 'LPUSHX', 'RPUSHX', 'SETNX', 'APPEND', 'EXISTS', 'DEL', 'UNLINK', 'TOUCH', ...ZERO_OR_ONE_REPLIES]);
+
+/** Whether {@link replyRange} can know anything of `command`'s reply. */
+export function mayKnowReplyRange(command: string): boolean {
+  return RANGED_REPLIES.has(command);
+}
+
 /**
  * Which edges of `reply op c` an integer reply of known `range` can take: `undefined` when both.
  */

@@ -17,6 +17,7 @@ import {
   MOVES_REPLYING_THE_ELEMENT,
   removalEmpties,
   removalKeeps,
+  mayKnowReplyRange,
   removalRemovesNothing,
   replyLuaType,
   replyRange,
@@ -218,7 +219,7 @@ export abstract class CommandEffects extends Findings {
     }
 
     // the first key as it was before the command: what its reply can be depends on it
-    const firstArgKey = !pcall && description.keys[0]?.arg === 0 && args[0] ? this.keyOf(args[0], argNodes[1]) : undefined;
+    const firstArgKey = !pcall && (facts.rangeKnown || facts.setCondition) && description.keys[0]?.arg === 0 && args[0] ? this.keyOf(args[0], argNodes[1]) : undefined;
     const firstBefore = firstArgKey ? getKey(st, firstArgKey.id) : undefined;
     let firstKey: { id: string } | undefined;
     /** The key the write site is about: guards on the reply speak of it (LMOVE's destination). */
@@ -253,7 +254,7 @@ export abstract class CommandEffects extends Findings {
       const value = action.arg === -1 ? element((args[spreadIndex] as Extract<Value, { t: 'spread' }>).of!) : action.arg <= -2 ? spreadKeys[-2 - action.arg] : args[action.arg];
       if (!value) continue;
       const argNode = action.arg >= 0 ? argNodes[action.arg + 1] : undefined;
-      const key = this.keyOf(value, argNode);
+      const key = action.arg === 0 && firstArgKey ? firstArgKey : this.keyOf(value, argNode);
       if (!key) continue;
       if (value.t !== 'key' && (value.t === 'str' || value.t === 'num' || (value.t === 'unknown' && value.origin))) {
         // Reported at each call (docs/ttl-semantics.md): each one is a command Cluster may misroute.
@@ -410,7 +411,7 @@ export abstract class CommandEffects extends Findings {
     if (description.keys.length > 1 && MULTI_KEY_COUNTS.has(command)) reply.keyId = undefined;
     if (firstBefore) {
       const fresh = firstBefore.created && firstBefore.created.version === firstBefore.version ? firstBefore.created.size : undefined;
-      const range = replyRange(command, args, { exists: firstBefore.exists, size: fresh });
+      const range = facts.rangeKnown ? replyRange(command, args, { exists: firstBefore.exists, size: fresh }) : undefined;
       if (range) reply.range = range;
       const conditional = facts.setCondition;
       if (conditional === 'NX') {
@@ -669,6 +670,8 @@ interface Described {
   mayReplyWhenCreated: boolean;
   /** SET ... NX / SET ... XX without GET, with readable options: the reply says whether it wrote. */
   setCondition: 'NX' | 'XX' | undefined;
+  /** `replyRange` may know the reply's range (`mayKnowReplyRange`). */
+  rangeKnown: boolean;
 }
 
 function described(name: string, args: readonly CommandArg[]): Described {
@@ -687,6 +690,7 @@ function described(name: string, args: readonly CommandArg[]): Described {
     sizeRead: SIZE_READS.has(command),
     mayReplyWhenCreated: mayReplyWhenCreated(command),
     setCondition: command === 'SET' && !description.unknownOptions && !description.rejected ? setCondition(args) : undefined,
+    rangeKnown: mayKnowReplyRange(command),
   };
 }
 
