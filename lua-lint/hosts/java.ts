@@ -62,6 +62,23 @@ const syntax: LanguageSyntax = {
     if (name === 'intern' || name === 'toString') return { of: object, apply: (v) => v };
     return undefined;
   },
+  join(node) {
+    // String.join(separator, piece, ...) / String.join(separator, list)
+    if (node.type !== 'method_invocation' || node.childForFieldName('name')?.text !== 'join') return undefined;
+    if (!/^(java\.lang\.)?String$/.test(node.childForFieldName('object')?.text ?? '')) return undefined;
+    const [separator, ...pieces] = children(node.childForFieldName('arguments') ?? node).filter((a) => !/comment/.test(a.type));
+    return separator && pieces.length > 0 ? { separator, pieces } : undefined;
+  },
+  elements(node) {
+    // List.of(...), Arrays.asList(...), new String[] { ... }, { ... } in an array declaration
+    if (node.type === 'method_invocation') {
+      const owner = node.childForFieldName('object')?.text;
+      const name = node.childForFieldName('name')?.text;
+      return (owner === 'List' && name === 'of') || (owner === 'Arrays' && name === 'asList') ? children(node.childForFieldName('arguments') ?? node) : undefined;
+    }
+    const initializer = node.type === 'array_creation_expression' ? node.childForFieldName('value') : node.type === 'array_initializer' ? node : null;
+    return initializer ? children(initializer).filter((e) => !/comment/.test(e.type)) : undefined;
+  },
   unwrap: (node) => unwrapParentheses(node),
 };
 

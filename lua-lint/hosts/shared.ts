@@ -3,7 +3,7 @@
  * class members and concatenations of the same file to its cooked value, and cooking the inside
  * of a literal (escape and interpolation nodes among verbatim text).
  */
-import { concat, decodeEscape, escaped, verbatim, type Cooked } from './cooked.js';
+import { concat, decodeEscape, emptyCooked, escaped, verbatim, type Cooked } from './cooked.js';
 import type { Node } from './parser.js';
 import type { LineIndex } from '../../text/lines.js';
 import type { LuaFinding } from '../types.js';
@@ -29,6 +29,16 @@ export interface LanguageSyntax {
    * expression and what the call does to it.
    */
   transform?(node: Node): { of: Node; apply: (value: Cooked) => Cooked } | undefined;
+  /**
+   * A join of strings with a separator (`"\n".join([A, B])`, `String.join("\n", A, B)`,
+   * `strings.Join([]string{A, B}, "\n")`, `[A, B].join("\n")`, `implode("\n", [A, B])`,
+   * `string.Join("\n", A, B)`): the separator (`undefined`: none, the empty string) and the
+   * pieces, or the one expression holding them (a list or array, or a named one: see
+   * {@link elements}).
+   */
+  join?(node: Node): { separator: Node | undefined; pieces: Node[] } | undefined;
+  /** The elements of a list, array or tuple written out (`["a", B]`, `List.of("a", B)`), or `undefined`. */
+  elements?(node: Node): Node[] | undefined;
 }
 
 /** How deep named values may refer to each other (`A = B`, `B = C + "..."`) before the resolver gives up. */
@@ -72,6 +82,11 @@ export class Resolver {
       const of = this.value(transform.of, depth + 1);
       return of?.kind === 'string' ? { kind: 'string', value: transform.apply(of.value) } : of;
     }
+    const join = this.syntax.join?.(inner);
+    if (join) {
+      const joined = this.joined(inner, join.separator, join.pieces, depth);
+      if (joined) return joined;
+    }
     const name = this.syntax.reference(inner);
     if (name !== undefined) {
       const target = this.lookup(name);
@@ -111,6 +126,46 @@ export class Resolver {
     if (parts.length === 0) return undefined;
     if (unknown) return { kind: 'dynamic', how: `a concatenation with \`${snippet(unknown.text)}\``, at: unknown.startIndex, end: unknown.endIndex };
     return { kind: 'string', value: concat(parts, node.startIndex) };
+  }
+
+  /**
+   * A join of pieces with a separator: the pieces' values with the separator's between them, a
+   * list of any length costing O(total length) as a concatenation does. `dynamic` when a piece is
+   * built at run time or not known (`"\n".join(lines)` of a parameter); `undefined` when neither
+   * the separator nor any piece is a string of this file (`os.path.join(a, b)`, `File.join(...)`
+   * are no joins of a script).
+   */
+  private joined(node: Node, separator: Node | undefined, pieces: Node[], depth: number): ScriptValue | undefined {
+    const between = separator ? this.value(separator, depth + 1) : undefined;
+    if (separator && between?.kind !== 'string') return between;
+    const items = (pieces.length === 1 ? this.elementsOf(pieces[0]!, depth + 1) : undefined) ?? pieces;
+    const parts: Cooked[] = [];
+    let unknown: Node | undefined;
+    for (const item of items) {
+      const value = this.value(item, depth + 1);
+      if (value?.kind === 'dynamic') return value;
+      if (value === undefined) {
+        unknown ??= item;
+        continue;
+      }
+      if (parts.length > 0 && between?.kind === 'string') parts.push(between.value);
+      parts.push(value.value);
+    }
+    if (!between && parts.length === 0) return undefined;
+    if (unknown) return { kind: 'dynamic', how: `a join of \`${snippet(unknown.text)}\``, at: unknown.startIndex, end: unknown.endIndex };
+    return { kind: 'string', value: parts.length === 0 ? emptyCooked(node.startIndex) : concat(parts, node.startIndex) };
+  }
+
+  /** The elements of a list written out, or of a named value holding one; `undefined` otherwise. */
+  private elementsOf(node: Node, depth: number): Node[] | undefined {
+    if (depth > MAX_REFERENCE_DEPTH) return undefined;
+    const inner = this.syntax.unwrap(node);
+    const elements = this.syntax.elements?.(inner);
+    if (elements) return elements;
+    const name = this.syntax.reference(inner);
+    if (name === undefined) return undefined;
+    const target = this.lookup(name);
+    return target && target !== inner ? this.elementsOf(target, depth + 1) : undefined;
   }
 
   /**
