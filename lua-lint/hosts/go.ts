@@ -60,6 +60,11 @@ const syntax: LanguageSyntax = {
     const args = children(node.childForFieldName('arguments') ?? node).filter((a) => a.type !== 'comment');
     return args.length === 2 ? { separator: args[1]!, pieces: [args[0]!] } : undefined;
   },
+  stringArguments(node) {
+    // strings.ToLower(s), strings.Repeat(s, n), ...: a string made from the arguments
+    const fn = node.type === 'call_expression' ? node.childForFieldName('function') : null;
+    return fn?.type === 'selector_expression' && fn.childForFieldName('operand')?.text === 'strings' ? children(node.childForFieldName('arguments') ?? node) : undefined;
+  },
   elements(node) {
     // []string{"a", B}: each literal_element holds its expression
     const body = node.type === 'composite_literal' ? node.childForFieldName('body') : null;

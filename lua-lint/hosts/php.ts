@@ -114,6 +114,11 @@ const syntax: LanguageSyntax = {
     if (args.length !== 2) return undefined;
     return args[0]!.type === 'array_creation_expression' ? { separator: args[1]!, pieces: [args[0]!] } : { separator: args[0]!, pieces: [args[1]!] };
   },
+  stringArguments(node) {
+    // strtolower($s), str_repeat($s, 2), substr(...), preg_replace(...), mb_*: a string made from the arguments
+    if (node.type !== 'function_call_expression' || !/^(str|substr|ucfirst|lcfirst|ucwords|wordwrap|nl2br|preg_replace|mb_)/i.test(node.childForFieldName('function')?.text ?? '')) return undefined;
+    return children(node.childForFieldName('arguments') ?? node).filter((a) => a.type === 'argument').map(argumentValue);
+  },
   elements(node) {
     // [a, b] / array(a, b): each element's value (after `key =>`)
     if (node.type !== 'array_creation_expression') return undefined;

@@ -39,6 +39,12 @@ export interface LanguageSyntax {
   join?(node: Node): { separator: Node | undefined; pieces: Node[] } | undefined;
   /** The elements of a list, array or tuple written out (`["a", B]`, `List.of("a", B)`), or `undefined`. */
   elements?(node: Node): Node[] | undefined;
+  /**
+   * A call of a function that makes a string from its arguments (Go `strings.ToLower(s)`, PHP
+   * `strtolower($s)`): its arguments, which are looked into for a string of the file, as the
+   * receiver of a method is (a script made that way is reported, not dropped).
+   */
+  stringArguments?(node: Node): Node[] | undefined;
 }
 
 /** How deep named values may refer to each other (`A = B`, `B = C + "..."`) before the resolver gives up. */
@@ -77,15 +83,15 @@ export class Resolver {
     const template = this.syntax.template(inner);
     if (template) return { kind: 'dynamic', how: template, at: inner.startIndex, end: inner.endIndex };
     if (this.syntax.operands(inner)) return this.concatenation(inner, depth);
-    const transform = this.syntax.transform?.(inner);
-    if (transform) {
-      const of = this.value(transform.of, depth + 1);
-      return of?.kind === 'string' ? { kind: 'string', value: transform.apply(of.value) } : of;
-    }
     const join = this.syntax.join?.(inner);
     if (join) {
       const joined = this.joined(inner, join.separator, join.pieces, depth);
       if (joined) return joined;
+    }
+    const transform = this.syntax.transform?.(inner);
+    if (transform) {
+      const of = this.value(transform.of, depth + 1);
+      return of?.kind === 'string' ? { kind: 'string', value: transform.apply(of.value) } : of;
     }
     const name = this.syntax.reference(inner);
     if (name !== undefined) {
@@ -197,7 +203,7 @@ export class Resolver {
       const target = this.lookup(name);
       return target !== undefined && target !== node && this.holdsString(this.syntax.unwrap(target), depth + 1);
     }
-    const operands = this.syntax.operands(node);
+    const operands = this.syntax.operands(node) ?? this.syntax.stringArguments?.(node);
     if (operands) return operands.some((operand) => this.holdsString(this.syntax.unwrap(operand), depth + 1));
     // a method called on a string (`"...".strip()`, `SCRIPT.replace(...)`): the receiver is the
     // call's first child (Java, Ruby), or the object of its callee (`s.lower` in Python, `s.Trim` in C#)

@@ -231,6 +231,8 @@ describe("a join function's pieces are one script, in every host language", () =
     ['a.cs', `using StackExchange.Redis;\nclass C { void F(IDatabase db) {\n  db.ScriptEvaluate(string.Join("\\n",\n  "${SET}",\n    "return 1"), new RedisKey[] { "k" });\n} }\n`],
     ['a.cs', `using StackExchange.Redis;\nclass C { void F(IDatabase db) {\n  db.ScriptEvaluate(String.Join("\\n", new[] { "local x = 1",\n  "${SET}" }));\n} }\n`],
     ['a.cs', `using StackExchange.Redis;\nclass C { void F(IDatabase db) {\n  db.ScriptEvaluate(string.Concat("local x = 1\\n",\n  "${SET}"));\n} }\n`],
+    ['a.java', `import redis.clients.jedis.Jedis;\nclass A { void f(Jedis jedis) {\n  jedis.eval(new StringBuilder("local x = 1\\n").append(\n  "${SET}").toString(), 1, "k");\n} }\n`],
+    ['a.java', `import redis.clients.jedis.Jedis;\nclass A { void f(Jedis jedis) {\n  jedis.eval(new StringBuffer(64).append("local x = 1\\n").append(\n  "${SET}").append("\\nreturn 1").toString(), 1, "k");\n} }\n`],
   ])('%s: analysed, the finding at its host line and column', async (file, text) => {
     expect((await lintText(file, text)).map((f) => `${f.ruleId}@${f.line}:${f.column}`)).toEqual(['write-path-needs-ttl@4:4']);
   });
@@ -242,6 +244,7 @@ describe("a join function's pieces are one script, in every host language", () =
     ['a.rb', 'require "redis"\ndef f(body)\n  redis.eval(["local x = 1", body].join("\\n"))\nend\n', 3, '`body`'],
     ['a.php', '<?php\nfunction f($redis, $body) { $redis->eval(implode("\\n", ["local x = 1", $body]), [], 0); }\n', 2, '`$body`'],
     ['a.cs', 'using StackExchange.Redis;\nclass C { void F(IDatabase db, string body) {\n  db.ScriptEvaluate(string.Join("\\n", "local x = 1", body));\n} }\n', 3, '`body`'],
+    ['a.java', 'import redis.clients.jedis.Jedis;\nclass A { void f(Jedis jedis, String body) {\n  jedis.eval(new StringBuilder("local x = 1").append(body).toString(), 0);\n} }\n', 3, '`body`'],
   ])('%s: a piece built elsewhere makes the join one unanalyzable-command, naming the piece', async (file, text, line, piece) => {
     const findings = await lintText(file, text);
     expect(findings.map((f) => `${f.ruleId}@${f.line}`)).toEqual([`unanalyzable-command@${line}`]);
@@ -260,6 +263,8 @@ describe('a script lua-lint cannot evaluate is reported, never dropped', () => {
     ['a.py', 'import redis\nS = "return 1"\nr.eval(S.lower(), 0)\n', '`S.lower()`'],
     ['a.java', 'import redis.clients.jedis.Jedis;\nclass A { void f() { jedis.eval("return 1".toLowerCase(), 0); } }\n', '`"return 1".toLowerCase()`'],
     ['a.rb', 'require "redis"\nredis.eval("return 1".downcase)\n', '`"return 1".downcase`'],
+    ['a.go', 'package a\nimport ("strings"; "github.com/redis/go-redis/v9")\nfunc f() { c.Eval(ctx, strings.ToLower("x"), nil) }\n', '`strings.ToLower("x")`'],
+    ['a.php', '<?php\n$redis->eval(strtolower("return 1"), [], 0);\n', '`strtolower("return 1")`'],
   ])('%s', async (file, text, how) => {
     const findings = await lintText(file, text);
     expect(findings.map((f) => f.ruleId)).toEqual(['unanalyzable-command']);
