@@ -118,17 +118,9 @@ export class Resolver {
       }
       for (let i = operands.length - 1; i >= 0; i--) stack.push(operands[i]!);
     }
-    const parts: Cooked[] = [];
-    let unknown: Node | undefined;
-    for (const leaf of leaves) {
-      const value = this.value(leaf, depth + 1);
-      if (value?.kind === 'dynamic') return value;
-      if (value === undefined) {
-        unknown ??= leaf;
-        continue;
-      }
-      parts.push(value.value);
-    }
+    const read = this.pieces(leaves, depth, undefined);
+    if (!('parts' in read)) return read;
+    const { parts, unknown } = read;
     if (parts.length === 0) return undefined;
     if (unknown) return { kind: 'dynamic', how: `a concatenation with \`${snippet(unknown.text)}\``, at: unknown.startIndex, end: unknown.endIndex };
     return { kind: 'string', value: concat(parts, node.startIndex) };
@@ -145,21 +137,33 @@ export class Resolver {
     const between = separator ? this.value(separator, depth + 1) : undefined;
     if (separator && between?.kind !== 'string') return between;
     const items = (pieces.length === 1 ? this.elementsOf(pieces[0]!, depth + 1) : undefined) ?? pieces;
-    const parts: Cooked[] = [];
-    let unknown: Node | undefined;
-    for (const item of items) {
-      const value = this.value(item, depth + 1);
-      if (value?.kind === 'dynamic') return value;
-      if (value === undefined) {
-        unknown ??= item;
-        continue;
-      }
-      if (parts.length > 0 && between?.kind === 'string') parts.push(between.value);
-      parts.push(value.value);
-    }
+    const read = this.pieces(items, depth, between?.kind === 'string' ? between.value : undefined);
+    if (!('parts' in read)) return read;
+    const { parts, unknown } = read;
     if (!between && parts.length === 0) return undefined;
     if (unknown) return { kind: 'dynamic', how: `a join of \`${snippet(unknown.text)}\``, at: unknown.startIndex, end: unknown.endIndex };
     return { kind: 'string', value: parts.length === 0 ? emptyCooked(node.startIndex) : concat(parts, node.startIndex) };
+  }
+
+  /**
+   * The values of the pieces of a concatenation or a join, `between` (a join's separator) between
+   * each two known ones, and the first piece not known to be a string of the file; the first
+   * piece's value when it is built at run time.
+   */
+  private pieces(nodes: readonly Node[], depth: number, between: Cooked | undefined): { parts: Cooked[]; unknown: Node | undefined } | ScriptValue {
+    const parts: Cooked[] = [];
+    let unknown: Node | undefined;
+    for (const node of nodes) {
+      const value = this.value(node, depth + 1);
+      if (value?.kind === 'dynamic') return value;
+      if (value === undefined) {
+        unknown ??= node;
+        continue;
+      }
+      if (between && parts.length > 0) parts.push(between);
+      parts.push(value.value);
+    }
+    return { parts, unknown };
   }
 
   /** The elements of a list written out, or of a named value holding one; `undefined` otherwise. */
