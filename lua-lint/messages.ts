@@ -6,7 +6,7 @@
  * exit's kind, the types a guard compares, why Redis rejects a command); the words are here.
  */
 import type * as L from 'luaparse';
-import type { CommandArg, KeyEffect } from '../semantics/commands.js';
+import type { CommandArg, CommandDescription, KeyEffect } from '../semantics/commands.js';
 import { namesSeveralKeys } from '../semantics/commands.js';
 import type { Value } from './state.js';
 
@@ -38,7 +38,7 @@ export type RejectReason =
   /** A TTL computed in the script may be a fraction or <= 0 ("value is not an integer", "invalid expire time"). */
   | { kind: 'computed-ttl' }
   /** RENAME / RENAMENX of a missing source: "no such key". */
-  | { kind: 'missing'; key: string }
+  | { kind: 'missing'; key: string; error?: string }
   /** GETEX with a bad literal expiry, on a key that exists. */
   | { kind: 'exists'; key: string }
   /** COPY k k: "source and destination objects are the same". */
@@ -97,7 +97,7 @@ function rejectReason(reason: RejectReason | undefined): string {
     case 'computed-ttl':
       return ' when the computed TTL is not a positive integer';
     case 'missing':
-      return ` when ${reason.key} is missing ("no such key")`;
+      return ` when ${reason.key} is missing ("${reason.error ?? 'no such key'}")`;
     case 'exists':
       return ` when ${reason.key} exists`;
     case 'copy-onto-itself':
@@ -232,7 +232,7 @@ export function noPersistMessage(command: string, key: string): string {
  * and deletes the key for the EXPIRE family (only a key with a TTL when `onlyWithTtl`: XX / GT).
  * (https://redis.io/docs/latest/commands/expire/, https://redis.io/docs/latest/commands/getex/)
  */
-export function nonPositiveMessage(command: string, value: CommandArg, onlyWithTtl = false): string {
+export function nonPositiveMessage(command: string, value: CommandArg, pastExpiry: CommandDescription['pastExpiry'] = 'delete'): string {
   const integer = typeof value === 'number' ? Number.isInteger(value) : typeof value === 'string' && /^[+-]?\d+$/.test(value.trim());
   if (command === 'GETEX') {
     return (
@@ -252,10 +252,22 @@ export function nonPositiveMessage(command: string, value: CommandArg, onlyWithT
       `script and keeps every write made before it. Use a positive integer TTL.`
     );
   }
-  if (onlyWithTtl) {
+  if (pastExpiry === 'delete-if-ttl') {
     return (
-      `${command} with a timeout of ${String(value)} and XX or GT deletes the key only when it has a TTL; a key without ` +
-      `TTL is left as it is, without TTL. Use DEL if deleting is the intent, or a positive TTL without XX/GT.`
+      `${command} with a timeout of ${String(value)} and XX deletes the key only when it has a TTL; a key without ` +
+      `TTL is left as it is, without TTL. Use DEL if deleting is the intent, or a positive TTL without XX.`
+    );
+  }
+  if (pastExpiry === 'delete-if-no-ttl') {
+    return (
+      `${command} with a timeout of ${String(value)} and NX deletes the key only when it has no TTL; a key with a TTL ` +
+      `keeps it. Use DEL if deleting is the intent, or a positive TTL.`
+    );
+  }
+  if (pastExpiry === 'nothing') {
+    return (
+      `${command} with a timeout of ${String(value)} and GT never applies (a time in the past is never later than a TTL, ` +
+      `and no TTL counts as infinite): the key is left as it is. Use a positive TTL, or DEL to delete.`
     );
   }
   return (
@@ -297,6 +309,14 @@ export function unanalyzableMessage(text: string | undefined): string {
   return (
     `The command name of this redis.call${text ? ` (${clip(text.replace(/\s+/g, ' '))})` : ''} is not a literal or a known constant, so nothing can ` +
     `be proved about the TTL of the keys it writes. Call each command with a literal name.`
+  );
+}
+
+/** `unanalyzable-command`: a literal command name that no command table knows (a module's, or a newer Redis'). */
+export function unknownCommandMessage(command: string): string {
+  return (
+    `${clip(command)} is a command lua-lint does not know (not in Redis 8 nor its JSON, time series, probabilistic and ` +
+    `vector set types), so nothing is proved about the keys it writes or their TTL. Check it by hand, or disable this line.`
   );
 }
 

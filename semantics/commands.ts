@@ -9,7 +9,11 @@
  * `../shared/design/ttl-semantics.md` which summarises them.
  */
 
+import { all, base, first, keyless, numeric, removes, upper, type Spec } from './command-spec.js';
+import { REDIS8_TYPE_TABLE } from './redis8-types.js';
 import { versionRequirement, type VersionRequirement } from './versions.js';
+
+export { MODULE_NAMESPACES, isRedis8TypeCommand, moduleCommandName } from './redis8-types.js';
 
 /**
  * What a command does to one key's existence and TTL.
@@ -122,6 +126,12 @@ export interface KeyAction {
    */
   mustExist?: true;
   /**
+   * Redis raises an error when this key already exists (TS.CREATE "TSDB: key already exists",
+   * BF.RESERVE / CF.RESERVE "ERR item exists", CMS.INITBYDIM, TOPK.RESERVE, TDIGEST.CREATE):
+   * inside a script the error aborts it, so past the command the key was missing.
+   */
+  mustBeMissing?: true;
+  /**
    * For `transfer-ttl`: the command writes this key only when it does not exist yet (RENAMENX, COPY
    * without REPLACE); it also writes nothing when the source is missing (COPY answers 0,
    * https://redis.io/docs/latest/commands/copy/).
@@ -202,32 +212,17 @@ export interface CommandDescription {
    * `GETEX missing EX 0` is nil, `GETEX existing EX 0` is "ERR invalid expire time").
    */
   rejectedWhenExists?: true;
+  /**
+   * EXPIRE / PEXPIRE / EXPIREAT / PEXPIREAT: what a timeout <= 0 (or a time already past) does to
+   * the key when it exists (https://redis.io/docs/latest/commands/expire/, checked on redis-server
+   * 7.0 and 8.0): `delete` without a condition or with LT (a key without TTL counts as an infinite
+   * TTL, which any time is less than); `delete-if-ttl` with XX; `delete-if-no-ttl` with NX;
+   * `nothing` with GT (a time in the past is never greater than a TTL, and no TTL counts as
+   * infinite).
+   */
+  pastExpiry?: 'delete' | 'delete-if-ttl' | 'delete-if-no-ttl' | 'nothing';
 }
 
-type Spec =
-  | { kind: 'first'; effect: KeyEffect } // the first argument is the only key
-  | { kind: 'all'; effect: KeyEffect } // every argument is a key
-  | { kind: 'pairs'; effect: KeyEffect } // key value key value ... (MSET)
-  | { kind: 'custom'; describe: (args: readonly CommandArg[]) => Omit<CommandDescription, 'name' | 'known'> };
-
-const first = (effect: KeyEffect): Spec => ({ kind: 'first', effect });
-/** Removes elements: never creates the key, deletes it with its last element. */
-const removes: Spec = { kind: 'custom', describe: () => base([{ arg: 0, effect: 'modify-if-present', mayDelete: true }]) };
-const all = (effect: KeyEffect): Spec => ({ kind: 'all', effect });
-
-function upper(arg: CommandArg): string | undefined {
-  return typeof arg === 'string' ? arg.toUpperCase() : undefined;
-}
-
-function numeric(arg: CommandArg): number | undefined {
-  if (typeof arg === 'number') return arg;
-  if (typeof arg === 'string' && arg.trim() !== '' && Number.isFinite(Number(arg))) return Number(arg);
-  return undefined;
-}
-
-function base(keys: KeyAction[]): Omit<CommandDescription, 'name' | 'known'> {
-  return { keys, getDropsTtl: false, keepTtl: false, unknownOptions: false };
-}
 
 const EXPIRY_UNITS = {
   EX: 'seconds',
@@ -333,6 +328,7 @@ function describeExpire(unit: NonNullable<CommandDescription['ttl']>['unit']) {
     // A timeout <= 0 (or a time in the past, which we can only see for literals <= 0) deletes the key.
     const deletes = value !== undefined && value <= 0;
     const effect: KeyEffect = rejected ? 'read' : onlyWithTtl ? 'set-ttl-if-has-ttl' : deletes ? 'delete' : 'set-ttl';
+    const pastExpiry = options.has('GT') ? 'nothing' : options.has('XX') ? 'delete-if-ttl' : options.has('NX') ? 'delete-if-no-ttl' : 'delete';
     return {
       keys: [{ arg: 0, effect }],
       getDropsTtl: false,
@@ -340,7 +336,7 @@ function describeExpire(unit: NonNullable<CommandDescription['ttl']>['unit']) {
       unknownOptions,
       ttl: { arg: 1, unit },
       ...(deletes || badValue ? { nonPositiveTtlArg: 1 } : {}),
-      ...(rejected ? { rejected: true as const } : {}),
+      ...(rejected ? { rejected: true as const } : { pastExpiry }),
     };
   };
 }
@@ -614,6 +610,33 @@ const transfer =
     ]);
   };
 
+
+/** `numkeys key ...` from argument `at` (ZDIFF, ZINTER, ZUNION, SINTERCARD, ZINTERCARD, LMPOP, ZMPOP). */
+function numkeysAt(at: number, effect: KeyEffect, extra: Partial<KeyAction> = {}) {
+  return (args: readonly CommandArg[]): Omit<CommandDescription, 'name' | 'known'> => {
+    const count = numeric(args[at]) ?? 0;
+    const keys: KeyAction[] = [];
+    for (let i = 0; i < count && at + 1 + i < args.length; i++) keys.push({ arg: at + 1 + i, effect, ...extra });
+    return base(keys);
+  };
+}
+
+/** XREAD / XREADGROUP ... STREAMS key ... id ...: the keys are the first half after STREAMS. */
+function streamsKeys(args: readonly CommandArg[]): Omit<CommandDescription, 'name' | 'known'> {
+  const at = args.findIndex((a) => upper(a) === 'STREAMS');
+  if (at < 0) return base([]);
+  const rest = args.length - at - 1;
+  const keys: KeyAction[] = [];
+  for (let i = 0; i < Math.floor(rest / 2); i++) keys.push({ arg: at + 1 + i, effect: 'read' });
+  return base(keys);
+}
+
+/** Removals over several keys (BLPOP k1 k2 timeout): each key may lose its last element. */
+const removesFromEach = (last: 'timeout' | 'none'): Spec => ({
+  kind: 'custom',
+  describe: (args) => base(args.slice(0, last === 'timeout' ? Math.max(0, args.length - 1) : args.length).map((_, arg) => ({ arg, effect: 'modify-if-present' as const, mayDelete: true as const }))),
+});
+
 const TABLE: Record<string, Spec> = {
   // create-or-modify in place
   INCR: first('create-in-place'),
@@ -661,20 +684,6 @@ const TABLE: Record<string, Spec> = {
   RPOPLPUSH: { kind: 'custom', describe: moveTo },
   BRPOPLPUSH: { kind: 'custom', describe: moveTo },
   PFMERGE: { kind: 'custom', describe: storeAt(0, 'create-in-place') },
-  // module commands that create keys in place
-  'JSON.SET': first('create-in-place'),
-  'JSON.MSET': { kind: 'pairs', effect: 'create-in-place' },
-  'TS.ADD': first('create-in-place'),
-  'TS.CREATE': first('create-in-place'),
-  'TS.INCRBY': first('create-in-place'),
-  'BF.ADD': first('create-in-place'),
-  'BF.MADD': first('create-in-place'),
-  'BF.RESERVE': first('create-in-place'),
-  'CF.ADD': first('create-in-place'),
-  'CF.RESERVE': first('create-in-place'),
-  'TOPK.RESERVE': first('create-in-place'),
-  'CMS.INITBYDIM': first('create-in-place'),
-  'CMS.INITBYPROB': first('create-in-place'),
 
   // modify only if present
   LPUSHX: first('modify-if-present'),
@@ -877,11 +886,28 @@ const TABLE: Record<string, Spec> = {
   XREVRANGE: first('read'),
   XPENDING: first('read'),
   XINFO: { kind: 'custom', describe: (args) => base(args.length > 1 ? [{ arg: 1, effect: 'read' }] : []) },
-  'JSON.GET': first('read'),
-  'TS.GET': first('read'),
-  'TS.RANGE': first('read'),
-  'BF.EXISTS': first('read'),
-  'CF.EXISTS': first('read'),
+  // core commands besides (https://redis.io/docs/latest/commands/)
+  SUBSTR: first('read'),
+  LCS: { kind: 'custom', describe: () => base([{ arg: 0, effect: 'read' }, { arg: 1, effect: 'read' }]) },
+  SINTERCARD: { kind: 'custom', describe: numkeysAt(0, 'read') },
+  ZINTERCARD: { kind: 'custom', describe: numkeysAt(0, 'read') },
+  ZDIFF: { kind: 'custom', describe: numkeysAt(0, 'read') },
+  ZINTER: { kind: 'custom', describe: numkeysAt(0, 'read') },
+  ZUNION: { kind: 'custom', describe: numkeysAt(0, 'read') },
+  XREAD: { kind: 'custom', describe: streamsKeys },
+  XREADGROUP: { kind: 'custom', describe: streamsKeys },
+  // pops over several keys: each may lose its last element (in a script they never block)
+  LMPOP: { kind: 'custom', describe: numkeysAt(0, 'modify-if-present', { mayDelete: true }) },
+  ZMPOP: { kind: 'custom', describe: numkeysAt(0, 'modify-if-present', { mayDelete: true }) },
+  BLMPOP: { kind: 'custom', describe: numkeysAt(1, 'modify-if-present', { mayDelete: true }) },
+  BZMPOP: { kind: 'custom', describe: numkeysAt(1, 'modify-if-present', { mayDelete: true }) },
+  BLPOP: removesFromEach('timeout'),
+  BRPOP: removesFromEach('timeout'),
+  BZPOPMIN: removesFromEach('timeout'),
+  BZPOPMAX: removesFromEach('timeout'),
+  // MOVE key db: the key leaves this database (with its TTL) when the other has none of that name
+  MOVE: { kind: 'custom', describe: () => base([{ arg: 0, effect: 'modify-if-present', mayDelete: true }]) },
+  'MEMORY': { kind: 'custom', describe: (args) => base(args.length > 1 && upper(args[0]) === 'USAGE' ? [{ arg: 1, effect: 'read' }] : []) },
 
   // commands without keys
   TIME: { kind: 'custom', describe: () => base([]) },
@@ -896,6 +922,66 @@ const TABLE: Record<string, Spec> = {
   SELECT: { kind: 'custom', describe: () => base([]) },
   CONFIG: { kind: 'custom', describe: () => base([]) },
   CLUSTER: { kind: 'custom', describe: () => base([]) },
+  COMMAND: keyless,
+  KEYS: keyless,
+  LASTSAVE: keyless,
+  LATENCY: keyless,
+  LOLWUT: keyless,
+  PUBSUB: keyless,
+  ROLE: keyless,
+  SLOWLOG: keyless,
+  WAIT: keyless,
+  WAITAOF: keyless,
+  READONLY: keyless,
+  READWRITE: keyless,
+  ASKING: keyless,
+  SCRIPT: keyless,
+  FUNCTION: keyless,
+  ACL: keyless,
+  CLIENT: keyless,
+  DEBUG: keyless,
+  MULTI: keyless,
+  EXEC: keyless,
+  DISCARD: keyless,
+  WATCH: keyless,
+  UNWATCH: keyless,
+  MONITOR: keyless,
+  SAVE: keyless,
+  BGSAVE: keyless,
+  BGREWRITEAOF: keyless,
+  FLUSHDB: keyless,
+  FLUSHALL: keyless,
+  SWAPDB: keyless,
+  HELLO: keyless,
+  AUTH: keyless,
+  RESET: keyless,
+  QUIT: keyless,
+  SHUTDOWN: keyless,
+  FAILOVER: keyless,
+  REPLICAOF: keyless,
+  SLAVEOF: keyless,
+  MODULE: keyless,
+  SUBSCRIBE: keyless,
+  UNSUBSCRIBE: keyless,
+  PSUBSCRIBE: keyless,
+  PUNSUBSCRIBE: keyless,
+  SSUBSCRIBE: keyless,
+  SUNSUBSCRIBE: keyless,
+  EVAL: keyless,
+  EVALSHA: keyless,
+  EVAL_RO: keyless,
+  EVALSHA_RO: keyless,
+  FCALL: keyless,
+  FCALL_RO: keyless,
+  MIGRATE: keyless,
+  PFDEBUG: keyless,
+  PFSELFTEST: keyless,
+  PSYNC: keyless,
+  SYNC: keyless,
+  REPLCONF: keyless,
+  'RESTORE-ASKING': keyless,
+  // Redis 8's own data types (JSON, time series, the probabilistic types, vector sets)
+  ...REDIS8_TYPE_TABLE,
 };
 
 /**
@@ -947,6 +1033,7 @@ export function namesSeveralKeys(name: string): boolean {
   const spec = Object.prototype.hasOwnProperty.call(TABLE, upperName) ? TABLE[upperName] : undefined;
   return spec?.kind === 'pairs' || spec?.kind === 'all';
 }
+
 
 /** Whether a command name is in the table (any letter case). */
 export function isKnownCommand(name: string): boolean {

@@ -8,7 +8,7 @@
  * `const` and `static readonly` fields and local variables of the file. Interpolated strings
  * (`$"...{x}..."`) and `string.Format` build a script at run time.
  */
-import { removeIndent } from './cooked.js';
+import { removeIndent, trimCooked } from './cooked.js';
 import type { Node } from './parser.js';
 import { children, commandScript, cookRange, Resolver, binaryOperands, unwrapParentheses, memberReference, simpleQuoted, wordHint, type LanguageSyntax } from './shared.js';
 import type { ScriptSite, ScriptValue } from './types.js';
@@ -62,6 +62,37 @@ const syntax: LanguageSyntax = {
     if (name === 'Replace' && owner !== undefined) return '`.Replace(...)`';
     return undefined;
   },
+  transform(node) {
+    if (node.type !== 'invocation_expression') return undefined;
+    const fn = node.childForFieldName('function');
+    const name = fn?.type === 'member_access_expression' ? fn.childForFieldName('name')?.text : undefined;
+    const object = fn?.childForFieldName('expression');
+    if (!object || children(node.childForFieldName('arguments') ?? node).length > 0) return undefined;
+    if (name === 'Trim') return { of: object, apply: (v) => trimCooked(v) };
+    if (name === 'TrimStart') return { of: object, apply: (v) => trimCooked(v, 'start') };
+    if (name === 'TrimEnd') return { of: object, apply: (v) => trimCooked(v, 'end') };
+    return undefined;
+  },
+  join(node) {
+    // string.Join(separator, piece, ...) / string.Join(separator, array), string.Concat(piece, ...)
+    const fn = node.type === 'invocation_expression' ? node.childForFieldName('function') : null;
+    if (fn?.type !== 'member_access_expression' || !/^(System\.)?(string|String)$/.test(fn.childForFieldName('expression')?.text ?? '')) return undefined;
+    const name = fn.childForFieldName('name')?.text;
+    const args = children(node.childForFieldName('arguments') ?? node)
+      .filter((a) => a.type === 'argument')
+      .map((a) => children(a).at(-1) ?? a);
+    if (name === 'Concat' && args.length > 0) return { separator: undefined, pieces: args };
+    const [separator, ...pieces] = args;
+    return name === 'Join' && separator && pieces.length > 0 ? { separator, pieces } : undefined;
+  },
+  elements(node) {
+    // new[] { ... }, new string[] { ... }, { ... } in an array declaration, [ ... ] (C# 12)
+    if (node.type === 'implicit_array_creation_expression' || node.type === 'array_creation_expression') {
+      const initializer = children(node).find((c) => c.type === 'initializer_expression');
+      return initializer ? children(initializer) : undefined;
+    }
+    return node.type === 'initializer_expression' || node.type === 'collection_expression' ? children(node) : undefined;
+  },
   unwrap: (node) => unwrapParentheses(node),
 };
 
@@ -107,7 +138,7 @@ export function csharpScripts(root: Node): ScriptSite[] {
     } else {
       continue;
     }
-    const value = resolver.value(script);
+    const value = resolver.script(script);
     if (value) sites.push({ value, via: `${fn.text}(...)`, ...(prepared ? { templating: 'stackexchange-redis' as const } : {}) });
   }
   return sites;

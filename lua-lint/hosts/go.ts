@@ -9,7 +9,7 @@
 import { cookRange, children, commandScript, lastName, Resolver, binaryOperands, unwrapParentheses, memberReference, wordHint, type LanguageSyntax } from './shared.js';
 import type { Node } from './parser.js';
 import type { ScriptSite, ScriptValue } from './types.js';
-import { removeCarriageReturns } from './cooked.js';
+import { removeCarriageReturns, trimCooked } from './cooked.js';
 
 const ESCAPES = new Set(['escape_sequence']);
 
@@ -47,6 +47,29 @@ const syntax: LanguageSyntax = {
     if (fn?.type === 'selector_expression' && /^(Replace|ReplaceAll)$/.test(name ?? '') && fn.childForFieldName('operand')?.text === 'strings') return `${fn.text}(...)`;
     return undefined;
   },
+  transform(node) {
+    if (node.type !== 'call_expression') return undefined;
+    const fn = node.childForFieldName('function');
+    const args = children(node.childForFieldName('arguments') ?? node);
+    if (fn?.text === 'strings.TrimSpace' && args.length === 1) return { of: args[0]!, apply: (v) => trimCooked(v) };
+    return undefined;
+  },
+  join(node) {
+    // strings.Join(pieces, separator)
+    if (node.type !== 'call_expression' || node.childForFieldName('function')?.text !== 'strings.Join') return undefined;
+    const args = children(node.childForFieldName('arguments') ?? node).filter((a) => a.type !== 'comment');
+    return args.length === 2 ? { separator: args[1]!, pieces: [args[0]!] } : undefined;
+  },
+  stringArguments(node) {
+    // strings.ToLower(s), strings.Repeat(s, n), ...: a string made from the arguments
+    const fn = node.type === 'call_expression' ? node.childForFieldName('function') : null;
+    return fn?.type === 'selector_expression' && fn.childForFieldName('operand')?.text === 'strings' ? children(node.childForFieldName('arguments') ?? node) : undefined;
+  },
+  elements(node) {
+    // []string{"a", B}: each literal_element holds its expression
+    const body = node.type === 'composite_literal' ? node.childForFieldName('body') : null;
+    return body ? children(body).filter((e) => e.type !== 'comment').map((e) => (e.type === 'literal_element' ? (e.namedChild(0) ?? e) : e)) : undefined;
+  },
   unwrap: (node) => unwrapParentheses(node),
 };
 
@@ -81,7 +104,7 @@ export function goScripts(root: Node): ScriptSite[] {
     const where = name === undefined ? undefined : CALLS[name];
     if (where === undefined) continue;
     const script = where === 'command' ? commandScript(args, resolver) : where === 'last' ? args.at(-1) : args[where === 'first' ? 0 : 1];
-    const value = resolver.value(script);
+    const value = resolver.script(script);
     if (value) sites.push({ value, via: `${fn.text}(...)` });
   }
   return sites;

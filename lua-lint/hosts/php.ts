@@ -9,7 +9,7 @@
  * `static::release()`, `$this->script`). Interpolation (`$var`, `{$a->b}`) and `sprintf` build
  * a script at run time.
  */
-import { removeIndent, verbatim } from './cooked.js';
+import { removeIndent, trimCooked, verbatim } from './cooked.js';
 import type { Node } from './parser.js';
 import { children, commandScript, cookRange, Resolver, binaryOperands, unwrapParentheses, simpleQuoted, wordHint, type LanguageSyntax } from './shared.js';
 import type { ScriptSite, ScriptValue } from './types.js';
@@ -96,6 +96,34 @@ const syntax: LanguageSyntax = {
     }
     return undefined;
   },
+  transform(node) {
+    if (node.type !== 'function_call_expression') return undefined;
+    const name = node.childForFieldName('function')?.text.toLowerCase();
+    const args = children(node.childForFieldName('arguments') ?? node).map(argumentValue);
+    if (args.length !== 1 || !args[0]) return undefined;
+    if (name === 'trim') return { of: args[0], apply: (v) => trimCooked(v) };
+    if (name === 'ltrim') return { of: args[0], apply: (v) => trimCooked(v, 'start') };
+    if (name === 'rtrim' || name === 'chop') return { of: args[0], apply: (v) => trimCooked(v, 'end') };
+    return undefined;
+  },
+  join(node) {
+    // implode(separator, pieces) / join(...), implode(pieces), and the old order implode(pieces, separator)
+    if (node.type !== 'function_call_expression' || !/^(implode|join)$/i.test(node.childForFieldName('function')?.text ?? '')) return undefined;
+    const args = children(node.childForFieldName('arguments') ?? node).filter((a) => a.type === 'argument').map(argumentValue);
+    if (args.length === 1) return { separator: undefined, pieces: [args[0]!] };
+    if (args.length !== 2) return undefined;
+    return args[0]!.type === 'array_creation_expression' ? { separator: args[1]!, pieces: [args[0]!] } : { separator: args[0]!, pieces: [args[1]!] };
+  },
+  stringArguments(node) {
+    // strtolower($s), str_repeat($s, 2), substr(...), preg_replace(...), mb_*: a string made from the arguments
+    if (node.type !== 'function_call_expression' || !/^(str|substr|ucfirst|lcfirst|ucwords|wordwrap|nl2br|preg_replace|mb_)/i.test(node.childForFieldName('function')?.text ?? '')) return undefined;
+    return children(node.childForFieldName('arguments') ?? node).filter((a) => a.type === 'argument').map(argumentValue);
+  },
+  elements(node) {
+    // [a, b] / array(a, b): each element's value (after `key =>`)
+    if (node.type !== 'array_creation_expression') return undefined;
+    return children(node).filter((e) => e.type === 'array_element_initializer').map((e) => children(e).at(-1) ?? e);
+  },
   unwrap: (node) => unwrapParentheses(node),
 };
 
@@ -131,7 +159,7 @@ export function phpScripts(root: Node): ScriptSite[] {
     } else {
       continue;
     }
-    const value = resolver.value(script && argumentValue(script));
+    const value = resolver.script(script && argumentValue(script));
     const receiver = call.childForFieldName('object') ?? call.childForFieldName('scope');
     if (value) sites.push({ value, via: `${receiver?.text ?? ''}${call.type === 'scoped_call_expression' ? '::' : '->'}${method}(...)` });
   }

@@ -12,7 +12,7 @@ import type { KeyEffect } from '../../semantics/commands.js';
 import type { RedisVersion } from '../../semantics/versions.js';
 import type { Position, WriteSite } from '../messages.js';
 import type { ScriptIndex } from '../script-index.js';
-import { deleteVar, setVar, type Scope, type State, type Value } from '../state.js';
+import { deleteVar, setVar, varFactsId, type Scope, type State, type Value } from '../state.js';
 import type { LuaRuleId } from '../types.js';
 import { expressionText } from './ast.js';
 
@@ -160,6 +160,7 @@ export abstract class WalkBase {
     }
     (scope.names ??= new Map()).set(name, id);
     setVar(st, id, value);
+    if (this.varFactsUsed) deleteVar(st, varFactsId(id));
   }
 
   /** The id of the local `name` visible from `scope`, or undefined (a global, or nothing). */
@@ -176,7 +177,11 @@ export abstract class WalkBase {
   protected assign(scope: Scope, st: State, name: string, value: Value): void {
     const id = this.lookupVar(scope, name) ?? this.globalVar(name);
     setVar(st, id, value);
+    if (this.varFactsUsed) deleteVar(st, varFactsId(id));
   }
+
+  /** Whether a guard has recorded what it proved about a variable (`VarFacts`); until then assignments skip forgetting them. */
+  protected varFactsUsed = false;
 
   /** Variable ids of the globals the script assigns, by name. */
   protected readonly globals = new Map<string, number>();

@@ -17,7 +17,10 @@ import {
   MOVES_REPLYING_THE_ELEMENT,
   removalEmpties,
   removalKeeps,
+  mayKnowReplyRange,
+  removalRemovesNothing,
   replyLuaType,
+  replyRange,
   replyWhenCreated,
   SIZE_READS,
 } from '../idioms.js';
@@ -28,7 +31,9 @@ import {
   noPersistMessage,
   nonPositiveMessage,
   unanalyzableMessage,
+  unknownCommandMessage,
   unknownOptionsMessage,
+  type RejectReason,
   type WriteSite,
 } from '../messages.js';
 import {
@@ -49,6 +54,7 @@ import {
   UNKNOWN,
   withKey,
   withReply,
+  type Existence,
   type KeyState,
   type Reply,
   type State,
@@ -62,8 +68,23 @@ import { element } from './values.js';
 /** Effects that write only when they create the key: an existing key keeps its TTL. */
 export const CREATION_ONLY: ReadonlySet<KeyEffect> = new Set<KeyEffect>(['create-in-place', 'create-if-missing', 'keep-ttl']);
 
+/** Effects that can make a missing key exist. */
+const CREATING_EFFECTS: ReadonlySet<KeyEffect> = new Set<KeyEffect>([
+  'create-in-place',
+  'create-if-missing',
+  'overwrite',
+  'transfer-ttl',
+  'create-with-ttl',
+  'create-if-missing-with-ttl',
+  'keep-ttl',
+  'create-with-field-ttl',
+]);
+
 /** See the module comment. */
 export abstract class CommandEffects extends Findings {
+  /** Per key id, how many writes so far may have created it (a loop over KEYS asks whether its body did). */
+  protected readonly creations = new Map<string, number>();
+
   /** `redis.call(name, ...)`: applies the command's effects on its keys to the state. */
   protected redisCall(node: L.Node, rawArgs: Value[], argNodes: readonly L.Expression[], st: State, ctx: Ctx, pcall: boolean, outcomes = true): Value {
     const nameValue = rawArgs[0];
@@ -100,7 +121,11 @@ export abstract class CommandEffects extends Findings {
     const facts = describe(nameValue.v, literalArgs);
     const description = facts.description;
     const command = description.name;
-    if (!description.known) return newReply(command, 0, pcall);
+    if (!description.known) {
+      // A command no table knows (a module's, or a newer Redis'): nothing is proved about its keys, and the script does not pass as clean.
+      this.report('unanalyzable-command', node, unknownCommandMessage(command));
+      return newReply(command, 0, pcall);
+    }
     const offset = rangeOf(node)[0];
     if (description.rejectedWhenExists) {
       // GETEX with a bad literal expiry: an error when the key exists, nil when it is missing.
@@ -141,26 +166,33 @@ export abstract class CommandEffects extends Findings {
     if (risk.mayRaise && !pcall) this.raise(this.raising(st, ctx), ctx, { kind: 'command-error', offset, reason: { kind: 'computed-ttl' } });
     // redis.pcall of a command Redis may reject: on that path nothing was written.
     const rejectedUnderPcallTtl = pcall && risk.mayRaise ? clone(st) : undefined;
-    // RENAME of a missing source raises "ERR no such key" (redis.pcall: nothing happens).
+    // RENAME of a missing source raises "ERR no such key", TS.CREATE / BF.RESERVE / TDIGEST.CREATE of
+    // an existing key "key already exists" (redis.pcall: nothing happens). Past the command, the
+    // key was as the command needs it.
     let missingUnderPcall: State | undefined;
     for (const action of description.keys) {
-      if (!action.mustExist) continue;
+      if (!action.mustExist && !action.mustBeMissing) continue;
       const value = args[action.arg];
       const key = value ? this.keyOf(value, argNodes[action.arg + 1]) : undefined;
       if (!key) continue;
       const state = getKey(st, key.id);
-      if (state.exists === 'yes') continue;
+      const needed: Existence = action.mustExist ? 'yes' : 'no';
+      if (state.exists === needed) continue;
+      // the key as it is on the path that raises, and on the path that goes on
+      const raisingState = action.mustExist ? withKey(state, { exists: 'no', pending: [] }) : withKey(state, { exists: 'yes' });
+      const goingOn = action.mustExist ? withKey(state, { exists: 'yes' }) : withKey(state, { exists: 'no', pending: [] });
       if (pcall) {
-        if (state.exists === 'no') return newReply(command, 0, pcall);
-        missingUnderPcall = clone(st);
+        if (state.exists !== 'maybe') return newReply(command, 0, pcall);
+        missingUnderPcall ??= clone(st);
       } else {
-        const missing = state.exists === 'no' ? st : this.raising(st, ctx);
-        // On that path the key was missing: no write left it without TTL.
-        if (missing !== st) setKey(missing, key.id, withKey(state, { exists: 'no', pending: [] }));
-        this.raise(missing, ctx, { kind: 'command-error', offset, reason: { kind: 'missing', key: key.display } });
+        const failing = state.exists !== 'maybe' ? st : this.raising(st, ctx);
+        if (failing !== st) setKey(failing, key.id, raisingState);
+        const error = command === 'RENAME' || command === 'RENAMENX' ? undefined : 'key does not exist';
+        const reason: RejectReason = action.mustExist ? { kind: 'missing', key: key.display, ...(error ? { error } : {}) } : { kind: 'exists', key: key.display };
+        this.raise(failing, ctx, { kind: 'command-error', offset, reason });
         if (st.dead) return UNKNOWN;
       }
-      setKey(st, key.id, withKey(state, { exists: 'yes' }));
+      setKey(st, key.id, goingOn);
     }
     /** Every way out from here keeps the path where redis.pcall's command was rejected (see {@link keepRejected}). */
     const rejected = rejectedUnderPcallTtl ?? missingUnderPcall;
@@ -186,6 +218,9 @@ export abstract class CommandEffects extends Findings {
       }
     }
 
+    // the first key as it was before the command: what its reply can be depends on it
+    const firstArgKey = !pcall && (facts.rangeKnown || facts.setCondition) && description.keys[0]?.arg === 0 && args[0] ? this.keyOf(args[0], argNodes[1]) : undefined;
+    const firstBefore = firstArgKey ? getKey(st, firstArgKey.id) : undefined;
     let firstKey: { id: string } | undefined;
     /** The key the write site is about: guards on the reply speak of it (LMOVE's destination). */
     let siteKey: string | undefined;
@@ -209,8 +244,8 @@ export abstract class CommandEffects extends Findings {
         const effect = keyAction?.effect;
         if (effect && spread.of) actions = [...actions, { arg: -1, effect }];
         else if (effect && spread.items) {
-          const pairs = PAIRS_COMMANDS.has(command);
-          spreadKeys = spread.items.filter((_, i) => !pairs || i % 2 === 0);
+          const stride = PAIRS_COMMANDS.has(command) ? 2 : TRIPLES_COMMANDS.has(command) ? 3 : 1;
+          spreadKeys = spread.items.filter((_, i) => i % stride === 0);
           actions = [...actions, ...spreadKeys.map((_, i): KeyAction => ({ arg: -2 - i, effect }))];
         }
       }
@@ -219,7 +254,7 @@ export abstract class CommandEffects extends Findings {
       const value = action.arg === -1 ? element((args[spreadIndex] as Extract<Value, { t: 'spread' }>).of!) : action.arg <= -2 ? spreadKeys[-2 - action.arg] : args[action.arg];
       if (!value) continue;
       const argNode = action.arg >= 0 ? argNodes[action.arg + 1] : undefined;
-      const key = this.keyOf(value, argNode);
+      const key = action.arg === 0 && firstArgKey ? firstArgKey : this.keyOf(value, argNode);
       if (!key) continue;
       if (value.t !== 'key' && (value.t === 'str' || value.t === 'num' || (value.t === 'unknown' && value.origin))) {
         // Reported at each call (docs/ttl-semantics.md): each one is a command Cluster may misroute.
@@ -259,12 +294,12 @@ export abstract class CommandEffects extends Findings {
 
       if (description.getDropsTtl && action.arg === 0) {
         if (!persistent) this.report('no-getset', node, noGetsetMessage(command, key.display), keyNames(key));
-        setKey(st, key.id, withKey(state, { ttl: undefined, exists: 'yes', version: this.bump() }));
+        setKey(st, key.id, withKey(state, { ttl: undefined, exists: 'yes', withoutTtl: true, version: this.bump() }));
         continue;
       }
       if (action.effect === 'remove-ttl') {
         if (!persistent) this.report('no-persist', node, noPersistMessage(command, key.display), keyNames(key));
-        setKey(st, key.id, withKey(state, { ttl: undefined, version: this.bump() }));
+        setKey(st, key.id, withKey(state, { ttl: undefined, withoutTtl: true, version: this.bump() }));
         continue;
       }
       const sourceValue = action.sourceArg !== undefined ? args[action.sourceArg] : undefined;
@@ -277,7 +312,15 @@ export abstract class CommandEffects extends Findings {
         surelyCreated = state.exists === 'no' && !sourceMayBeMissing;
         return [site];
       };
+      // EXPIRE ... NX / XX with a literal timeout <= 0 deletes the key only when it has no TTL / has one.
+      let pastMayDelete = false;
+      if (action.arg === 0 && description.pastExpiry && description.nonPositiveTtlArg !== undefined) {
+        const outcome = pastExpiryOutcome(description.pastExpiry, state);
+        effect = outcome === 'delete' ? 'delete' : 'read';
+        pastMayDelete = outcome === 'maybe';
+      }
       let next = this.effect(state, effect, siteFor, sourceState);
+      if (state.exists !== 'yes' && next.exists !== 'no' && CREATING_EFFECTS.has(effect)) this.creations.set(key.id, (this.creations.get(key.id) ?? 0) + 1);
       if (this.noTtlTested && site !== undefined && next.pending.includes(site) && !state.pending.includes(site)) next = noteNoTtl(st, next, site);
       const rotates =
         action.mayDelete === true &&
@@ -293,17 +336,23 @@ export abstract class CommandEffects extends Findings {
         const lastDelete = storeMayBeEmpty ? this.bump() : next.lastDelete;
         next = withKey(next, { exists: 'maybe', version: storeMayBeEmpty ? lastDelete : next.version, lastDelete });
       }
-      if (action.mayDelete && next.exists === 'yes' && !rotates && !(fresh && removalKeeps(command, args, fresh))) {
+      if (action.mayDelete && next.exists !== 'no' && !rotates && !(fresh && removalKeeps(command, args, fresh))) {
         // Removing the last element deletes the key: it may be gone, and may come back without TTL.
+        // A key that may exist also gets a new delete version: a size or an existence read before
+        // the removal no longer proves that it exists (SCARD = 1, then SPOP empties the set).
         const lastDelete = this.bump();
         next = withKey(next, { exists: 'maybe', version: lastDelete, lastDelete });
       }
-      if (risk.mayDelete && action.arg === 0 && next.exists !== 'no' && MAY_DELETE_EFFECTS.has(action.effect)) {
-        // An expiry <= 0 or in the past deletes the key: a later write creates it again without TTL.
+      if (
+        (pastMayDelete && next.exists !== 'no') ||
+        (risk.mayDelete && action.arg === 0 && next.exists !== 'no' && MAY_DELETE_EFFECTS.has(action.effect) && pastExpiryOutcome(description.pastExpiry ?? 'delete', state) !== 'nothing')
+      ) {
+        // An expiry <= 0 or in the past deletes the key (under XX only one with a TTL, under NX only
+        // one without, under GT none): a later write creates it again without TTL.
         const lastDelete = this.bump();
-        next = withKey(next, { exists: next.exists === 'yes' && action.effect === 'set-ttl-if-has-ttl' && !state.ttl ? 'yes' : 'maybe', version: lastDelete, lastDelete });
+        next = withKey(next, { exists: 'maybe', version: lastDelete, lastDelete });
       }
-      if (next.created && next.created === state.created && effect !== 'read') {
+      if (next.created && next.created === state.created && effect !== 'read' && !(action.mayDelete && fresh && removalRemovesNothing(command, args, fresh))) {
         // Any other write changes what the key holds: its size right after creation is history.
         next = withKey(next, { created: undefined });
       }
@@ -324,7 +373,7 @@ export abstract class CommandEffects extends Findings {
     }
     if (description.nonPositiveTtlArg !== undefined) {
       const argNode = argNodes[description.nonPositiveTtlArg + 1];
-      this.report('expire-needs-positive-ttl', argNode ?? node, nonPositiveMessage(command, literalArgs[description.nonPositiveTtlArg]));
+      this.report('expire-needs-positive-ttl', argNode ?? node, nonPositiveMessage(command, literalArgs[description.nonPositiveTtlArg], description.pastExpiry));
     }
     const whenCreated = facts.mayReplyWhenCreated ? replyWhenCreated(command, args) : undefined;
     const replyKey = siteKey ?? firstKey?.id;
@@ -358,6 +407,32 @@ export abstract class CommandEffects extends Findings {
     }
     const luaType = pcall ? undefined : facts.luaType;
     if (luaType) reply.luaType = luaType;
+    // EXISTS / PFCOUNT of several keys: the reply counts them all, it says nothing of the first alone
+    if (description.keys.length > 1 && MULTI_KEY_COUNTS.has(command)) reply.keyId = undefined;
+    if (firstBefore) {
+      const fresh = firstBefore.created && firstBefore.created.version === firstBefore.version ? firstBefore.created.size : undefined;
+      const range = facts.rangeKnown ? replyRange(command, args, { exists: firstBefore.exists, size: fresh }) : undefined;
+      if (range) reply.range = range;
+      const conditional = facts.setCondition;
+      if (conditional === 'NX') {
+        // SET ... NX answers nil when the key exists: it never writes then
+        if (firstBefore.exists === 'yes') return this.keepRejected(st, rejected, FALSE);
+        if (firstBefore.exists === 'no') reply.status = true;
+        else if (description.ttl) {
+          // written: the key was missing and now has that TTL; nil: the key was there
+          reply.whenTruthy = 'has-ttl';
+          reply.whenFalsy = 'exists';
+        }
+      } else if (conditional === 'XX') {
+        // SET ... XX answers nil when the key is missing: it wrote nothing then
+        if (firstBefore.exists === 'no') return this.keepRejected(st, rejected, FALSE);
+        if (firstBefore.exists === 'yes') reply.status = true;
+        else {
+          reply.whenTruthy = 'exists';
+          reply.whenFalsy = 'missing';
+        }
+      }
+    }
     return this.keepRejected(st, rejected, reply) as Reply;
   }
 
@@ -430,38 +505,44 @@ export abstract class CommandEffects extends Findings {
     source: KeyState | undefined,
   ): KeyState {
     const add = (rule: WriteSite['rule']): readonly number[] => union(key.pending, site(rule));
+    // a key created here has no TTL; one that may have existed keeps what was known of its TTL
+    const withoutTtl = key.exists === 'no' ? true : key.withoutTtl;
     switch (effect) {
       case 'create-in-place':
         // A hash this script created with expiring fields only: a field written without TTL keeps it alive.
         if (key.exists === 'yes' && key.fieldsExpire && !key.ttl) return withKey(key, { pending: add('write-path-needs-ttl') });
-        return key.exists === 'yes' ? key : withKey(key, { ttl: undefined, created: undefined, pending: add('write-path-needs-ttl'), exists: 'yes' });
+        return key.exists === 'yes' ? key : withKey(key, { ttl: undefined, created: undefined, pending: add('write-path-needs-ttl'), exists: 'yes', withoutTtl });
       case 'create-if-missing':
-        return key.exists === 'yes' ? key : withKey(key, { ttl: undefined, created: undefined, pending: add('write-path-needs-ttl'), exists: 'yes' });
+        return key.exists === 'yes' ? key : withKey(key, { ttl: undefined, created: undefined, pending: add('write-path-needs-ttl'), exists: 'yes', withoutTtl });
       case 'create-with-field-ttl': {
         // HSETEX ... EX: a missing key is created without key TTL, but every field it holds expires.
         if (key.exists === 'yes') return key;
-        return withKey(key, { ttl: undefined, created: undefined, exists: 'yes', fieldsExpire: true });
+        return withKey(key, { ttl: undefined, created: undefined, exists: 'yes', fieldsExpire: true, withoutTtl });
       }
       case 'keep-ttl':
-        return key.exists === 'yes' ? key : withKey(key, { ttl: undefined, created: undefined, pending: add('keepttl-needs-existing-key'), exists: 'yes' });
+        return key.exists === 'yes' ? key : withKey(key, { ttl: undefined, created: undefined, pending: add('keepttl-needs-existing-key'), exists: 'yes', withoutTtl });
       case 'overwrite':
-        return withKey(key, { ttl: undefined, created: undefined, pending: add('write-path-needs-ttl'), exists: 'yes' });
+        // A key that existed without TTL before the script (TTL answered -1) is neither created nor stripped of a TTL.
+        if (key.exists === 'yes' && key.withoutTtl && key.pending.length === 0) return withKey(key, { created: undefined });
+        return withKey(key, { ttl: undefined, created: undefined, pending: add('write-path-needs-ttl'), exists: 'yes', withoutTtl: true });
       case 'clear-ttl-if-present':
-        return key.exists === 'no' ? key : withKey(key, { ttl: undefined, created: undefined, pending: add('write-path-needs-ttl') });
+        if (key.exists === 'no' || (key.withoutTtl && key.pending.length === 0)) return key;
+        return withKey(key, { ttl: undefined, created: undefined, pending: add('write-path-needs-ttl'), withoutTtl: true });
       case 'transfer-ttl': {
         const lastDelete = this.bump();
         const created = source?.created && source.created.version === source.version ? createdAt(source.created.site, source.created, lastDelete) : undefined;
         const moved = newKeyState(source?.pending ?? [], source?.exists ?? 'maybe', lastDelete, lastDelete);
         if (source?.ttl) moved.ttl = true;
+        if (source?.withoutTtl) moved.withoutTtl = true;
         if (created) moved.created = created;
         return moved;
       }
       case 'create-with-ttl':
-        return withKey(key, { ttl: true, created: undefined, pending: [], exists: 'yes' });
+        return withKey(key, { ttl: true, created: undefined, pending: [], exists: 'yes', withoutTtl: undefined });
       case 'create-if-missing-with-ttl':
-        return key.exists === 'yes' ? key : withKey(key, { created: undefined, exists: 'yes', ttl: key.exists === 'no' || key.ttl ? true : undefined });
+        return key.exists === 'yes' ? key : withKey(key, { created: undefined, exists: 'yes', ttl: key.exists === 'no' || key.ttl ? true : undefined, withoutTtl: undefined });
       case 'set-ttl':
-        return key.pending.length === 0 && key.ttl ? key : withKey(key, { ttl: true, created: undefined, pending: [] });
+        return key.pending.length === 0 && key.ttl ? key : withKey(key, { ttl: true, created: undefined, pending: [], withoutTtl: undefined });
       case 'delete': {
         const lastDelete = this.bump();
         return newKeyState([], 'no', lastDelete, lastDelete);
@@ -537,10 +618,27 @@ export abstract class CommandEffects extends Findings {
         const lastDelete = this.bump();
         return newKeyState([], 'no', lastDelete, lastDelete);
       }
-      return withKey(key, { pending: [], ttl: true, version: this.bump() });
+      return withKey(key, { pending: [], ttl: true, withoutTtl: undefined, version: this.bump() });
     };
     for (const [id, key] of [...st.keys]) if (id.startsWith(prefix) && !id.endsWith('[*]')) setKey(st, id, update(key));
     setKey(st, universalId(table), withKey(update(getKey(st, universalId(table))), { pending: [] }));
+  }
+}
+
+/**
+ * What an expiry <= 0 (or already past) does to a key in `state`, by the command's condition
+ * (`CommandDescription.pastExpiry`): deletes it, leaves it, or either (its TTL is not known).
+ */
+function pastExpiryOutcome(pastExpiry: NonNullable<CommandDescription['pastExpiry']>, state: KeyState): 'delete' | 'nothing' | 'maybe' {
+  switch (pastExpiry) {
+    case 'delete':
+      return 'delete';
+    case 'nothing':
+      return 'nothing';
+    case 'delete-if-ttl':
+      return state.ttl ? 'delete' : state.withoutTtl ? 'nothing' : 'maybe';
+    case 'delete-if-no-ttl':
+      return state.withoutTtl ? 'delete' : state.ttl ? 'nothing' : 'maybe';
   }
 }
 
@@ -570,6 +668,10 @@ interface Described {
   sizeRead: boolean;
   /** `replyWhenCreated` may know the reply (`mayReplyWhenCreated`). */
   mayReplyWhenCreated: boolean;
+  /** SET ... NX / SET ... XX without GET, with readable options: the reply says whether it wrote. */
+  setCondition: 'NX' | 'XX' | undefined;
+  /** `replyRange` may know the reply's range (`mayKnowReplyRange`). */
+  rangeKnown: boolean;
 }
 
 function described(name: string, args: readonly CommandArg[]): Described {
@@ -587,6 +689,8 @@ function described(name: string, args: readonly CommandArg[]): Described {
     movesElement,
     sizeRead: SIZE_READS.has(command),
     mayReplyWhenCreated: mayReplyWhenCreated(command),
+    setCondition: command === 'SET' && !description.unknownOptions && !description.rejected ? setCondition(args) : undefined,
+    rangeKnown: mayKnowReplyRange(command),
   };
 }
 
@@ -650,8 +754,27 @@ function transferDestination(description: CommandDescription): KeyAction | undef
   return undefined;
 }
 
+/** SET's condition token when it has no GET: NX or XX (https://redis.io/docs/latest/commands/set/). */
+function setCondition(args: readonly CommandArg[]): 'NX' | 'XX' | undefined {
+  let condition: 'NX' | 'XX' | undefined;
+  for (let i = 2; i < args.length; i++) {
+    const token = typeof args[i] === 'string' ? (args[i] as string).toUpperCase() : undefined;
+    if (token === 'GET') return undefined;
+    if (token === 'NX' || token === 'XX') condition = token;
+  }
+  return condition;
+}
+
+/** Commands whose integer reply counts over all their keys. */
+const MULTI_KEY_COUNTS: ReadonlySet<string> = new Set(['EXISTS', 'PFCOUNT', 'TOUCH']);
+
+/** A nil reply, as redis.call gives it to Lua. */
+const FALSE: Value = { t: 'bool', v: false };
+
 /** Commands whose arguments are key value pairs: unpack(t) gives keys at the even positions. */
-const PAIRS_COMMANDS: ReadonlySet<string> = new Set(['MSET', 'MSETNX', 'JSON.MSET']);
+const PAIRS_COMMANDS: ReadonlySet<string> = new Set(['MSET', 'MSETNX']);
+/** Commands whose arguments are key path value (or key timestamp value) triples: unpack(t) gives a key every third item. */
+const TRIPLES_COMMANDS: ReadonlySet<string> = new Set(['JSON.MSET', 'TS.MADD']);
 
 /** Effects that give the key a TTL (EXPIRE XX / GT, which may not, left out). */
 const TTL_GIVING_EFFECTS: ReadonlySet<KeyEffect> = new Set<KeyEffect>(['set-ttl', 'create-with-ttl', 'create-if-missing-with-ttl']);

@@ -4,8 +4,8 @@
  * arithmetic); calls go to calls.ts.
  */
 import type * as L from 'luaparse';
-import { WHOLE_AGGREGATE_READS } from '../idioms.js';
-import { adopt, clone, join, newReply, NIL, UNKNOWN, withReply, type State, type Value } from '../state.js';
+import { RANGE_READS, WHOLE_AGGREGATE_READS } from '../idioms.js';
+import { adopt, clone, join, newReply, NIL, UNKNOWN, varFactsId, withReply, type State, type Value } from '../state.js';
 import { rangeOf } from './ast.js';
 import type { Ctx } from './base.js';
 import { Guards } from './guards.js';
@@ -24,6 +24,7 @@ import {
   memberBuiltin,
   mismatchedTypes,
   MULTI_ELEMENT_READS,
+  narrowedValue,
   numberedKey,
 } from './values.js';
 
@@ -34,9 +35,9 @@ export abstract class Expressions extends Guards {
 
   private identifier(name: string, st: State, ctx: Ctx): Value {
     const id = this.lookupVar(ctx.scope, name);
-    if (id !== undefined) return st.vars.get(id) ?? NIL;
+    if (id !== undefined) return this.varFactsUsed ? this.narrowed(st, id, st.vars.get(id) ?? NIL) : (st.vars.get(id) ?? NIL);
     const global = this.globals.get(name);
-    if (global !== undefined && st.vars.has(global)) return st.vars.get(global)!;
+    if (global !== undefined && st.vars.has(global)) return this.varFactsUsed ? this.narrowed(st, global, st.vars.get(global)!) : st.vars.get(global)!;
     switch (name) {
       case 'KEYS':
         return KEYS_TABLE;
@@ -48,6 +49,12 @@ export abstract class Expressions extends Guards {
       default:
         return GLOBAL_BUILTINS.has(name) ? builtin(name) : { t: 'unknown', node: { type: 'Identifier', name } as L.Identifier };
     }
+  }
+
+  /** A variable's value as the guards of the path narrowed it (`narrowedValue`). */
+  private narrowed(st: State, id: number, value: Value): Value {
+    const facts = st.vars.get(varFactsId(id));
+    return facts?.t === 'varFacts' ? narrowedValue(value, facts) : value;
   }
 
   /** Evaluates expressions left to right; the last one may expand to several values. */
@@ -116,6 +123,10 @@ export abstract class Expressions extends Guards {
         if (arg.t === 'reply' && WHOLE_AGGREGATE_READS.has(arg.command) && !arg.pcall) {
           return withReply(arg, { luaType: 'number', sizeOfReply: true });
         }
+        // '#' of a range read: a positive count proves the key exists.
+        if (arg.t === 'reply' && RANGE_READS.has(arg.command) && !arg.pcall && arg.keyId !== undefined) {
+          return withReply(arg, { luaType: 'number', nonEmptyExists: true });
+        }
         return { t: 'num' }; // '#'
       }
       case 'BinaryExpression':
@@ -173,6 +184,13 @@ export abstract class Expressions extends Guards {
             return { t: 'unknown', node, origin: 'reply' };
           }
           return withReply(base, { elements: undefined, luaType: undefined, command: base.command === 'HMGET' ? 'HGET' : 'ZSCORE' });
+        }
+        if (base.t === 'reply' && !base.pcall && base.keyId !== undefined && index.t === 'num' && index.v !== undefined && (RANGE_READS.has(base.command) || WHOLE_AGGREGATE_READS.has(base.command))) {
+          // An element of a range or whole read (ZRANGE(...)[1]): a string, or false when there is none; truthy proves the key exists.
+          const elementOf = newReply('LINDEX', base.version, false);
+          elementOf.keyId = base.keyId;
+          elementOf.pending = base.pending;
+          return elementOf;
         }
         if (base.t === 'reply' && base.command === 'TIME' && index.t === 'num' && (index.v === 1 || index.v === 2)) {
           // TIME answers { unix seconds, microseconds } (https://redis.io/docs/latest/commands/time/).

@@ -24,7 +24,7 @@ import {
 import { clone, snapshot, type State, type Value } from '../state.js';
 import { rangeOf } from './ast.js';
 import { WalkBase, type Ctx, type RawFinding } from './base.js';
-import { callerArgv, MAY_BE_NEGATIVE_REPLIES } from './values.js';
+import { callerArgv, mayBeNonPositiveReply } from './values.js';
 
 /** See the module comment. */
 export abstract class Findings extends WalkBase {
@@ -176,7 +176,7 @@ export abstract class Findings extends WalkBase {
       candidate(computedTtlMessage(where(), text(), false, POSITIVE_TTL_COMMANDS.has(command)));
       return;
     }
-    if (value.t === 'reply' && MAY_BE_NEGATIVE_REPLIES.has(value.command)) {
+    if (mayBeNonPositiveReply(value)) {
       candidate(computedTtlMessage(where(), text(), false, POSITIVE_TTL_COMMANDS.has(command)));
       return;
     }
@@ -300,7 +300,7 @@ export function ttlRisk(command: string, unit: string, value: Value | undefined)
   const absolute = unit.startsWith('unix');
   if (absolute && value.t === 'num' && value.clock === 'future') return NO_RISK;
   const fractional = value.t === 'num' && value.mayBeFractional === true;
-  const nonPositive = (value.t === 'num' && value.mayBeNonPositive === true) || (value.t === 'reply' && MAY_BE_NEGATIVE_REPLIES.has(value.command));
+  const nonPositive = (value.t === 'num' && value.mayBeNonPositive === true) || mayBeNonPositiveReply(value);
   const positiveOnly = POSITIVE_TTL_COMMANDS.has(command);
   return {
     mayRaise: fractional || (positiveOnly && !absolute && nonPositive),

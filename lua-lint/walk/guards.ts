@@ -7,8 +7,8 @@
  * that raises ends the path.
  */
 import type * as L from 'luaparse';
-import { keyFactsOfComparison, keyFactsOfTruth, type KeyFacts } from '../idioms.js';
-import { clone, getKey, joinNullable, markNoTtl, setKey, setVar, withKey, type KeyState, type State, type Value } from '../state.js';
+import { keyFactsAgainstBounds, keyFactsOfComparison, keyFactsOfTruth, type KeyFacts, type Op } from '../idioms.js';
+import { clone, getKey, joinNullable, markNoTtl, NO_VAR_FACTS, setKey, setVar, varFactsId, withKey, type KeyState, type State, type Value, type VarFacts } from '../state.js';
 import { forEachNode, rangeOf } from './ast.js';
 import type { Ctx } from './base.js';
 import { CommandEffects, CREATION_ONLY } from './effects.js';
@@ -42,7 +42,7 @@ export abstract class Guards extends CommandEffects {
       const left = this.expression(node.left, st, ctx);
       const right = this.expression(node.right, st, ctx);
       if (st.dead) return [null, null];
-      const op = node.operator as '==' | '~=' | '<' | '>' | '<=' | '>=';
+      const op = node.operator as Op;
       if (mismatchedTypes(left, right)) {
         // Lua 5.1 never finds a number equal to a string; ordering them raises an error.
         const compared = `${luaTypeOf(left)} with ${luaTypeOf(right)}`;
@@ -54,17 +54,78 @@ export abstract class Guards extends CommandEffects {
         return [null, null];
       }
       const test = ttlPresenceTest(left, op, right);
+      // what the path's guards proved about a variable compared with a literal decides the test again
+      const leftVar = this.varIdOf(node.left, ctx);
+      const rightVar = this.varIdOf(node.right, ctx);
+      const variable = this.variableTest(st, leftVar, left, op, rightVar, right);
       if (op === '==' || op === '~=') {
         const known = this.argvEquality(left, right, op, st);
-        if (known) return this.markTtlAbsent(known, test);
+        if (known) return this.withVariableFacts(this.markTtlAbsent(known, test), variable);
       }
-      const facts = keyFactsOfComparison(left, op, right);
-      return this.markTtlAbsent(this.applyFacts(st, facts, ctx, rangeOf(node)[0]), test);
+      let facts = keyFactsOfComparison(left, op, right);
+      if (!facts && this.varFactsUsed) {
+        // a reply compared with a variable the guards bound: `idx >= arr_len` after `idx < 0` was false
+        const bound = (id: number | undefined): VarFacts | undefined => {
+          const known = id !== undefined ? st.vars.get(varFactsId(id)) : undefined;
+          return known?.t === 'varFacts' ? known : undefined;
+        };
+        const rightBounds = right.t === 'reply' ? undefined : bound(rightVar);
+        const leftBounds = left.t === 'reply' ? undefined : bound(leftVar);
+        if (left.t === 'reply' && rightBounds) facts = keyFactsAgainstBounds(left, op, rightBounds);
+        else if (right.t === 'reply' && leftBounds) facts = keyFactsAgainstBounds(right, FLIPPED_OP[op], leftBounds);
+      }
+      return this.withVariableFacts(this.markTtlAbsent(this.applyFacts(st, facts, ctx, rangeOf(node)[0]), test), variable);
     }
     const value = this.expression(node, st, ctx);
     if (st.dead) return [null, null];
     const argv = callerArgv(value);
     return this.markTtlAbsent(this.applyFacts(st, keyFactsOfTruth(value)), argv === undefined ? undefined : { argv, absentWhenTrue: false });
+  }
+
+  /** The variable an operand names: a local in scope, or a global the script assigns. */
+  private varIdOf(node: L.Expression, ctx: Ctx): number | undefined {
+    if (node.type !== 'Identifier') return undefined;
+    return this.lookupVar(ctx.scope, node.name) ?? this.globals.get(node.name);
+  }
+
+  /**
+   * A variable (or a number read from ARGV) compared with a literal (`got == 0`, `idx < 0`): what
+   * each edge proves about the value it holds, given what the path's guards proved already
+   * (`null`: the edge cannot be taken), and the id the facts are kept under.
+   */
+  private variableTest(st: State, leftVar: number | undefined, left: Value, op: Op, rightVar: number | undefined, right: Value): { id: number; whenTrue: VarFacts | null; whenFalse: VarFacts | null } | undefined {
+    const literalOf = (value: Value): number | string | undefined => (value.t === 'num' || value.t === 'str') && value.v !== undefined ? value.v : undefined;
+    // where the facts are kept: the variable's, or (a number read from ARGV, constant for the whole
+    // script: `tonumber(ARGV[1]) > 5` tested twice) the ARGV element's
+    const factsIdOf = (variable: number | undefined, value: Value): number | undefined => {
+      if (variable !== undefined) return varFactsId(variable);
+      const argv = value.t === 'num' && value.v === undefined ? callerArgv(value) : undefined;
+      return argv !== undefined ? ARGV_FACTS_BASE - argv : undefined;
+    };
+    let id = factsIdOf(leftVar, left);
+    let operator = op;
+    let literal = literalOf(right);
+    if (id === undefined || literal === undefined) {
+      id = factsIdOf(rightVar, right);
+      operator = FLIPPED_OP[op];
+      literal = literalOf(left);
+    }
+    if (id === undefined || literal === undefined) return undefined;
+    const known = st.vars.get(id);
+    const facts = known?.t === 'varFacts' ? known : NO_VAR_FACTS;
+    return { id, ...decideVariable(facts, operator, literal) };
+  }
+
+  /** Keeps on each edge of a test what it proved about its variable, and drops the edges it rules out. */
+  private withVariableFacts(edges: [State | null, State | null], variable: { id: number; whenTrue: VarFacts | null; whenFalse: VarFacts | null } | undefined): [State | null, State | null] {
+    if (!variable) return edges;
+    this.varFactsUsed = true;
+    let [t, f] = edges;
+    if (t && !variable.whenTrue) t = null;
+    if (f && !variable.whenFalse) f = null;
+    if (t && !t.dead) setVar(t, variable.id, variable.whenTrue!);
+    if (f && !f.dead) setVar(f, variable.id, variable.whenFalse!);
+    return [t, f];
   }
 
   /** Marks the "no TTL" edge of a TTL presence test: that path did not get a TTL from the caller. */
@@ -137,25 +198,30 @@ export abstract class Guards extends CommandEffects {
     if (key.exists === 'yes' && fact === 'missing') return null;
     if (key.ttl && fact === 'no-ttl') return null;
     if (fact === 'no-ttl-or-missing') {
-      // PTTL < 0: with a TTL on every path, the key must be missing.
-      if (!key.ttl) return st;
+      // PTTL < 0: with a TTL on every path, the key must be missing; else, if it exists, it has none.
+      if (!key.ttl) {
+        if (!key.withoutTtl) setKey(st, facts.keyId, withKey(key, { withoutTtl: true }));
+        return st;
+      }
       if (key.exists === 'yes') return null;
       setKey(st, facts.keyId, withKey(key, { exists: 'no', pending: [] }));
       return st;
     }
     switch (fact) {
       case 'exists':
-      case 'no-ttl':
         if (key.exists !== 'yes') setKey(st, facts.keyId, withKey(key, { exists: 'yes' }));
+        return st;
+      case 'no-ttl':
+        if (key.exists !== 'yes' || !key.withoutTtl) setKey(st, facts.keyId, withKey(key, { exists: 'yes', withoutTtl: true }));
         return st;
       case 'missing':
         setKey(st, facts.keyId, withKey(key, { exists: 'no', pending: [] }));
         return st;
       case 'has-ttl-or-missing':
-        setKey(st, facts.keyId, withKey(key, { pending: [], ttl: true }));
+        setKey(st, facts.keyId, withKey(key, { pending: [], ttl: true, withoutTtl: undefined }));
         return st;
       case 'has-ttl':
-        setKey(st, facts.keyId, withKey(key, { pending: [], exists: 'yes', ttl: true }));
+        setKey(st, facts.keyId, withKey(key, { pending: [], exists: 'yes', ttl: true, withoutTtl: undefined }));
         return st;
       case 'site-did-not-create':
         if (facts.site !== undefined && key.pending.includes(facts.site)) setKey(st, facts.keyId, withKey(key, { pending: key.pending.filter((s) => s !== facts.site) }));
@@ -208,6 +274,60 @@ export abstract class Guards extends CommandEffects {
       return true;
     });
   }
+}
+
+/** Where a path keeps what it proved of the number ARGV[n] (`ARGV_FACTS_BASE - n`), apart from variables' facts. */
+const ARGV_FACTS_BASE = -5_000_000;
+
+const FLIPPED_OP: Record<Op, Op> = { '==': '==', '~=': '~=', '<': '>', '>': '<', '<=': '>=', '>=': '<=' };
+
+/** `x` narrowed to `x <= c` (`open`: `x < c`). */
+function withUpper(facts: VarFacts, c: number, open: boolean): VarFacts {
+  if (facts.hi !== undefined && (facts.hi < c || (facts.hi === c && (facts.hiOpen || !open)))) return facts;
+  return { ...facts, hi: c, hiOpen: open };
+}
+
+/** `x` narrowed to `x >= c` (`open`: `x > c`). */
+function withLower(facts: VarFacts, c: number, open: boolean): VarFacts {
+  if (facts.lo !== undefined && (facts.lo > c || (facts.lo === c && (facts.loOpen || !open)))) return facts;
+  return { ...facts, lo: c, loOpen: open };
+}
+
+/** Whether a value known by `facts` can satisfy `x op c`, and what it is known to be if it does. */
+function narrow(facts: VarFacts, op: Op, c: number | string): VarFacts | null {
+  const key = typeof c === 'number' ? `n:${c}` : `s:${c}`;
+  if (op === '==') {
+    if ((facts.equals !== undefined && facts.equals !== key) || facts.not.includes(key)) return null;
+    if (typeof c !== 'number') return { ...facts, equals: key };
+    const within = (facts.lo === undefined || facts.lo < c || (facts.lo === c && !facts.loOpen)) && (facts.hi === undefined || facts.hi > c || (facts.hi === c && !facts.hiOpen));
+    return within ? { ...facts, equals: key, lo: c, loOpen: false, hi: c, hiOpen: false } : null;
+  }
+  if (op === '~=') {
+    if (facts.equals === key) return null;
+    if (typeof c === 'number' && facts.lo === c && facts.hi === c && !facts.loOpen && !facts.hiOpen) return null;
+    return facts.not.includes(key) ? facts : { ...facts, not: [...facts.not, key] };
+  }
+  // an ordering: numbers only (strings order too, but nothing is kept for them)
+  if (typeof c !== 'number') return facts;
+  const exact = facts.equals?.startsWith('n:') ? Number(facts.equals.slice(2)) : undefined;
+  if (exact !== undefined && !(op === '<' ? exact < c : op === '<=' ? exact <= c : op === '>' ? exact > c : exact >= c)) return null;
+  switch (op) {
+    case '<':
+      return facts.lo !== undefined && facts.lo >= c ? null : withUpper(facts, c, true);
+    case '<=':
+      return facts.lo !== undefined && (facts.lo > c || (facts.lo === c && facts.loOpen)) ? null : withUpper(facts, c, false);
+    case '>':
+      return facts.hi !== undefined && facts.hi <= c ? null : withLower(facts, c, true);
+    default:
+      return facts.hi !== undefined && (facts.hi < c || (facts.hi === c && facts.hiOpen)) ? null : withLower(facts, c, false);
+  }
+}
+
+const NEGATE_OP: Record<Op, Op> = { '==': '~=', '~=': '==', '<': '>=', '>': '<=', '<=': '>', '>=': '<' };
+
+/** Both edges of `x op c` for a variable known by `facts` (see {@link narrow}). */
+function decideVariable(facts: VarFacts, op: Op, c: number | string): { whenTrue: VarFacts | null; whenFalse: VarFacts | null } {
+  return { whenTrue: narrow(facts, op, c), whenFalse: narrow(facts, NEGATE_OP[op], c) };
 }
 
 /** Commands that give a key a TTL (for the message about an expiry under a guard that is never true). */

@@ -12,6 +12,7 @@ import {
   getKey,
   join,
   joinAll,
+  joinKeys,
   newKeyState,
   NIL,
   NUMBER,
@@ -30,6 +31,13 @@ import type { Ctx } from './base.js';
 import { Calls } from './calls.js';
 
 const MAX_LOOP_ITERATIONS = 6;
+
+/** The first index a key id of a KEYS-like table stands for: 3 for `KEYS[3]` and for `KEYS[3..]`; undefined for others. */
+function keyIndexOf(id: string, prefix: string): number | undefined {
+  const inside = id.slice(prefix.length, id.endsWith('..]') ? -3 : -1);
+  const index = Number(inside);
+  return inside !== '' && Number.isInteger(index) ? index : undefined;
+}
 /** How many iterations of a loop over KEYS run on named keys before the generic element. */
 const MAX_UNROLLED_KEYS = 8;
 /** A pending "site" that marks the element key of a loop over KEYS (never reported). */
@@ -129,11 +137,13 @@ export abstract class Loops extends Calls {
     let head = st;
     let start: number | undefined;
     let before: KeyState | undefined;
+    let createdBefore = 0;
     if (element) {
       // The element key starts each loop with a marker pending site and a fresh version: at the
       // end, a marker gone on every path means every key got an expiry or was deleted.
       start = this.bump();
-      before = getKey(st, element.id);
+      createdBefore = this.creations.get(element.id) ?? 0;
+      before = this.elementAtEntry(st, element);
       head = clone(st);
       setKey(head, element.id, withKey(before, { pending: union(before.pending, [LOOP_MARKER]), version: start, lastDelete: before.lastDelete }));
     }
@@ -155,9 +165,28 @@ export abstract class Loops extends Calls {
     // Leaving normally, the loop ran its body once for every key: what it did to the element, it
     // did to each key. Leaving by break (or before the first iteration) it did so for some only.
     const done = joinAll(exits);
-    if (!done.dead) this.everyKey(done, element, start!, before!);
+    if (!done.dead) this.everyKey(done, element, start!, before!, createdBefore);
     for (const b of breaks) this.dropMarker(b, element.id);
     return joinAll([done, ...breaks]);
+  }
+
+  /**
+   * The element key's state as a loop over the keys of `element.table` from `element.from` on
+   * starts: what is known of every key it will visit. The element's own (or the table's universal)
+   * state says what held for every key once an earlier loop ended; a key written since by name
+   * (`DEL KEYS[1]` after a loop that gave every key a TTL) may no longer be so, and the element
+   * takes the worst of both (its own pending writes only: a key's leaks stay that key's).
+   */
+  private elementAtEntry(st: State, element: { table: string; id: string; from: number }): KeyState {
+    const own = getKey(st, element.id);
+    let joined = own;
+    const prefix = `${element.table}[`;
+    for (const [id, key] of st.keys) {
+      if (id === element.id || !id.startsWith(prefix) || id.endsWith('[#]') || id.endsWith('[*]')) continue;
+      const index = keyIndexOf(id, prefix);
+      if (index !== undefined && index >= element.from) joined = joinKeys(joined, key);
+    }
+    return joined === own ? own : withKey(joined, { pending: own.pending, version: own.version, created: undefined, noTtl: own.noTtl, fieldSites: own.fieldSites });
   }
 
   private dropMarker(st: State, id: string): void {
@@ -173,15 +202,15 @@ export abstract class Loops extends Calls {
    * that state says more than "maybe" (the element of `for i = 1, #KEYS` is the universal key,
    * which earlier guards may have set to "exists" while one key was deleted since).
    */
-  private everyKey(st: State, element: { table: string; id: string; from: number }, start: number, before: KeyState): void {
+  private everyKey(st: State, element: { table: string; id: string; from: number }, start: number, before: KeyState, createdBefore: number): void {
     const el = st.keys.get(element.id);
     if (!el) return;
     const cleared = !el.pending.includes(LOOP_MARKER);
     const pending = el.pending.filter((site) => site !== LOOP_MARKER);
     const touched = el.version !== start || el.lastDelete > start;
     const deleted = el.lastDelete > start;
-    // A state change after the last delete: the body may have created the key.
-    const mayCreate = el.version !== start && el.version !== el.lastDelete;
+    // A write of the body that may have created the element (an expiry or a removal cannot).
+    const mayCreate = (this.creations.get(element.id) ?? 0) > createdBefore;
     setKey(st, element.id, withKey(el, { pending }));
     // What the loop learned about the element: a write, or a guard that changed what is known of
     // it; what the element only inherited from the state before the loop says nothing of a key
@@ -209,9 +238,10 @@ export abstract class Loops extends Calls {
     const prefix = `${element.table}[`;
     // Setting an existing entry while iterating a Map is safe (and a copy on write iterates the old map).
     for (const [id, key] of st.keys) {
-      if (id === element.id || !id.startsWith(prefix)) continue;
-      const index = Number(id.slice(prefix.length, -1));
-      if (!id.endsWith('[#]') && Number.isInteger(index) && index >= element.from) setKey(st, id, apply(key));
+      if (id === element.id || !id.startsWith(prefix) || id.endsWith('[#]')) continue;
+      // KEYS[3], and KEYS[3..] (the element of an earlier loop that ran its first keys by name)
+      const index = keyIndexOf(id, prefix);
+      if (index !== undefined && index >= element.from) setKey(st, id, apply(key));
     }
     // Keys met later take the universal state; the ones below `from` keep their own.
     const universal = universalId(element.table);

@@ -8,7 +8,7 @@
 import type * as L from 'luaparse';
 import { foldArithmetic } from '../../semantics/ttl-units.js';
 import { REPLY_TO_STRING_COMMANDS } from '../idioms.js';
-import { NUMBER, sameValue, UNKNOWN, type NumValue, type Value } from '../state.js';
+import { NUMBER, sameValue, UNKNOWN, withReply, type NumValue, type Value, type VarFacts } from '../state.js';
 import { expressionText } from './ast.js';
 
 /** Globals of Redis' Lua the walk knows as builtins (the others are listed in calls.ts). */
@@ -214,6 +214,33 @@ export const MULTI_ELEMENT_READS: ReadonlySet<string> = new Set(['HMGET', 'ZMSCO
 /** Integer replies that can be <= 0 (TTL -1/-2, a DECR below zero). */
 export const MAY_BE_NEGATIVE_REPLIES: ReadonlySet<string> = new Set(['TTL', 'PTTL', 'EXPIRETIME', 'PEXPIRETIME', 'DECR', 'DECRBY', 'INCRBY', 'HINCRBY', 'ZCARD', 'SCARD', 'LLEN', 'HLEN']);
 
+/** A reply that may be <= 0 (a TTL reply, a DECR, a size), unless the path's guards proved it positive. */
+export function mayBeNonPositiveReply(value: Value): boolean {
+  return value.t === 'reply' && MAY_BE_NEGATIVE_REPLIES.has(value.command) && !(value.range !== undefined && value.range[0] > 0);
+}
+
+/**
+ * A variable's value as the path's guards narrowed it (`facts`, see `VarFacts`): an integer reply
+ * gets the range they allow, a number computed in the script loses "may be <= 0" when they prove
+ * it positive.
+ */
+export function narrowedValue(value: Value, facts: VarFacts): Value {
+  if (value.t === 'reply' && value.luaType === 'number' && !value.pcall) {
+    const lo = facts.lo === undefined ? -Number.MAX_SAFE_INTEGER : facts.loOpen ? Math.floor(facts.lo) + 1 : Math.ceil(facts.lo);
+    const hi = facts.hi === undefined ? Number.MAX_SAFE_INTEGER : facts.hiOpen ? Math.ceil(facts.hi) - 1 : Math.floor(facts.hi);
+    const [a, b] = value.range ?? [-Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER];
+    const range: [number, number] = [Math.max(a, lo), Math.min(b, hi)];
+    if (range[0] > range[1] || (range[0] === a && range[1] === b)) return value;
+    return withReply(value, { range });
+  }
+  if (value.t === 'num' && value.v === undefined && value.mayBeNonPositive && facts.lo !== undefined && (facts.lo > 0 || (facts.lo === 0 && facts.loOpen))) {
+    const out: NumValue = { ...value };
+    delete out.mayBeNonPositive;
+    return out;
+  }
+  return value;
+}
+
 export function luaTypeOf(value: Value): 'number' | 'string' | 'boolean' | undefined {
   switch (value.t) {
     case 'bool':
@@ -253,7 +280,7 @@ function numberFacts(value: Value): { v?: number; nonPositive: boolean; fraction
     const v = Number(value.v);
     return Number.isFinite(v) ? { v, nonPositive: v <= 0, fractional: !Number.isInteger(v) } : { nonPositive: false, fractional: false };
   }
-  if (value.t === 'reply') return { nonPositive: MAY_BE_NEGATIVE_REPLIES.has(value.command), fractional: false };
+  if (value.t === 'reply') return { nonPositive: mayBeNonPositiveReply(value), fractional: false };
   return { nonPositive: false, fractional: false }; // ARGV and opaque values: assumed valid
 }
 

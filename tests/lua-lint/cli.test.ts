@@ -639,7 +639,7 @@ describe('handed cases', () => {
   }
 
   it('are all present', () => {
-    expect(caseFiles).toHaveLength(47);
+    expect(caseFiles).toHaveLength(61);
   });
 
   it('--format json reports exactly the annotated (rule, line) pairs of every case', async () => {
