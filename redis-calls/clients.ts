@@ -22,10 +22,11 @@ import { exportedValue, loadModule, moduleContext, readModule, type ImportedModu
 import { commandOfMethod } from './normalize.js';
 import { pluginSettings, type PluginSettings } from './settings.js';
 import { forEachThisWrite } from './bounded.js';
+import { clientPackageDeclaring, clientPackageOf, exportOf, hasNamedClients, type BatchExport, type ClientFlavor, type ClientPackage } from './client-packages.js';
 import { findVariable, unwrap, walkOwnNodes, type AnyContext } from './static.js';
 
-/** Which client library's syntax a call follows. */
-export type ClientFlavor = 'ioredis' | 'node-redis' | 'upstash' | 'unknown';
+export { flavorOfModule, type ClientFlavor } from './client-packages.js';
+import { flavorOfModule } from './client-packages.js';
 
 /**
  * The verdict on one receiver. A client verdict says `why` the receiver was taken for a client, as
@@ -66,21 +67,6 @@ function settled(verdict: ReceiverKind): boolean {
   return verdict.redis ? verdict.byName !== true : verdict.proven && verdict.foreign !== true;
 }
 
-/** Packages whose declarations make a type a Redis client, by flavor. */
-const PACKAGE_PATTERNS: ReadonlyArray<[RegExp, ClientFlavor]> = [
-  [/\/node_modules\/(?:@types\/)?ioredis\//, 'ioredis'],
-  [/\/node_modules\/(?:@redis\/client|redis|@types\/redis)\//, 'node-redis'],
-  [/\/node_modules\/@upstash\/redis\//, 'upstash'],
-];
-
-/** The flavor of a module specifier that names a Redis client package, else `undefined`. */
-export function flavorOfModule(source: string): ClientFlavor | undefined {
-  if (source === 'ioredis' || source.startsWith('ioredis/')) return 'ioredis';
-  if (source === 'redis' || source.startsWith('@redis/')) return 'node-redis';
-  if (source.startsWith('@upstash/redis')) return 'upstash';
-  return undefined;
-}
-
 /** Constructors / factories of clients, recognised by name when nothing better is known. */
 const CLIENT_CONSTRUCTORS = new Set(['Redis', 'IORedis', 'Cluster', 'Valkey']);
 const CLIENT_FACTORIES = new Set(['createClient', 'createCluster', 'createSentinel']);
@@ -95,6 +81,8 @@ const CLIENT_TYPE_NAMES = new Set([
   'RedisClusterType',
   'RedisClient',
   'RedisCluster',
+  'GlideClient',
+  'GlideClusterClient',
 ]);
 const BATCH_TYPE_NAMES: ReadonlyMap<string, 'multi' | 'pipeline'> = new Map([
   ['ChainableCommander', 'multi'],
@@ -126,7 +114,7 @@ const KNOWN_NOT_REDIS = new Set([
  * The text of a module that may make a client or pass one on: it names a client package, or it
  * re-exports another module (`export * from './client'`, `export { redis } from './client'`).
  */
-const CLIENT_MODULE_TEXT = /['"](?:ioredis|redis|@redis\/[^'"]*|@upstash\/redis[^'"]*)['"]|\bexport\s*\*|\bexport\s*\{[^}]*\}\s*from\b/;
+const CLIENT_MODULE_TEXT = /['"](?:ioredis|iovalkey|redis|bun|@redis\/[^'"]*|@upstash\/redis[^'"]*|@valkey\/valkey-glide[^'"]*)['"]|\bexport\s*\*|\bexport\s*\{[^}]*\}\s*from\b/;
 
 /** Expressions whose value is never a client: literals, objects, arrays, functions and classes. */
 const VALUE_EXPRESSIONS: ReadonlySet<AST_NODE_TYPES> = new Set([
@@ -276,8 +264,8 @@ export class ClientDetector {
     const found = new Set<ClientFlavor>();
     for (const statement of this.context.sourceCode.ast.body) {
       if (statement.type === AST_NODE_TYPES.ImportDeclaration) {
-        const flavor = flavorOfModule(statement.source.value);
-        if (flavor) found.add(flavor);
+        const pkg = clientPackageOf(statement.source.value);
+        if (pkg && importBringsClient(pkg, statement)) found.add(pkg.flavor);
       } else if (statement.type === AST_NODE_TYPES.VariableDeclaration) {
         // const Redis = require('ioredis'); const { createClient } = require('redis')
         for (const declarator of statement.declarations) {
@@ -353,14 +341,14 @@ export class ClientDetector {
 
   private symbolVerdict(symbol: ts.Symbol | undefined): ReceiverKind | undefined {
     for (const declaration of symbol?.getDeclarations() ?? []) {
-      const fileName = declaration.getSourceFile().fileName.replace(/\\/g, '/');
-      for (const [pattern, flavor] of PACKAGE_PATTERNS) {
-        if (pattern.test(fileName)) {
-          const batch = batchOfTypeName(symbol?.getName() ?? '');
-          const why = `its type ${symbol?.getName() ?? ''} comes from ${packageOfFlavor(flavor)}`;
-          return batch ? { redis: true, flavor, batch, why } : { redis: true, flavor, why };
-        }
-      }
+      const pkg = clientPackageDeclaring(declaration.getSourceFile().fileName.replace(/\\/g, '/'));
+      if (!pkg) continue;
+      const name = symbol?.getName() ?? '';
+      const exported = exportOf(pkg, name);
+      // Bun's CookieMap, GLIDE's Script: other types of a package with named clients say nothing
+      if (exported.kind === 'other' || exported.kind === 'value') return undefined;
+      const batch = exported.kind === 'batch' ? batchOfExport(exported.batch) : batchOfTypeName(name);
+      return clientVerdict(pkg.flavor, `its type ${name} comes from ${pkg.name}`, batch);
     }
     return undefined;
   }
@@ -406,8 +394,8 @@ export class ClientDetector {
     if (bare.type === AST_NODE_TYPES.Identifier) {
       const origin = this.identifierOrigin(bare);
       if (origin.kind === 'import') {
-        const flavor = flavorOfModule(origin.source);
-        if (flavor) return clientVerdict(flavor, how);
+        const pkg = clientPackageOf(origin.source);
+        if (pkg) return packageExport(pkg, origin.namespace ? undefined : origin.imported, how, made);
         if (!origin.relative) return FOREIGN;
         // new RedisCache(): the class its module exports (a client only if it extends one)
         const exported = this.exported(origin);
@@ -428,11 +416,16 @@ export class ClientDetector {
       return this.nameGuess(bare.name, how);
     }
     if (bare.type === AST_NODE_TYPES.MemberExpression && bare.property.type === AST_NODE_TYPES.Identifier) {
-      // new Redis.Cluster(...), new IORedis.Cluster(...)
+      // new Redis.Cluster(...), new IORedis.Cluster(...), new glide.Batch(true), new Bun.RedisClient()
       const objectVerdict = bare.object.type === AST_NODE_TYPES.Identifier ? this.identifierOrigin(bare.object) : undefined;
       if (objectVerdict?.kind === 'import') {
-        const flavor = flavorOfModule(objectVerdict.source);
-        return flavor ? clientVerdict(flavor, how) : objectVerdict.relative ? UNKNOWN : FOREIGN;
+        const pkg = clientPackageOf(objectVerdict.source);
+        if (pkg) return packageExport(pkg, hasNamedClients(pkg) ? bare.property.name : undefined, how, made);
+        return objectVerdict.relative ? UNKNOWN : FOREIGN;
+      }
+      // the global Bun namespace: new Bun.RedisClient()
+      if (objectVerdict?.kind === 'global' && bare.object.type === AST_NODE_TYPES.Identifier && bare.object.name === 'Bun') {
+        return packageExport(clientPackageOf('bun')!, bare.property.name, how, made);
       }
       return CLIENT_CONSTRUCTORS.has(bare.property.name) ? clientVerdict('unknown', how, undefined, true) : UNKNOWN;
     }
@@ -499,13 +492,20 @@ export class ClientDetector {
       return object.name === 'Redis' ? clientVerdict('upstash', this.madeBy(node), undefined, true) : UNKNOWN;
     }
     if (CLIENT_FACTORIES.has(method) && object.type === AST_NODE_TYPES.Identifier) {
-      // import * as redis from 'redis'; redis.createClient()
+      // import * as redis from 'redis'; redis.createClient(); GlideClient.createClient(config)
       const origin = this.identifierOrigin(object);
       if (origin.kind === 'import') {
-        const flavor = flavorOfModule(origin.source);
-        if (flavor) return clientVerdict(flavor, this.madeBy(node));
+        const pkg = clientPackageOf(origin.source);
+        if (pkg) return packageExport(pkg, origin.namespace ? undefined : origin.imported, this.madeBy(node));
         if (!origin.relative) return FOREIGN;
       }
+    }
+    if (CLIENT_FACTORIES.has(method) && object.type === AST_NODE_TYPES.MemberExpression && object.object.type === AST_NODE_TYPES.Identifier) {
+      // import * as glide from '@valkey/valkey-glide'; glide.GlideClusterClient.createClient(config)
+      const origin = this.identifierOrigin(object.object);
+      const pkg = origin.kind === 'import' ? clientPackageOf(origin.source) : undefined;
+      const name = memberKeyName(object.property, object.computed);
+      if (pkg && hasNamedClients(pkg) && name !== undefined) return packageExport(pkg, name, this.madeBy(node));
     }
     // this.redis(), Store.client(): a method of a class of this module that returns a client
     const method_ = this.localMethod(callee);
@@ -674,6 +674,11 @@ export class ClientDetector {
    */
   private classifyImported(node: TSESTree.Identifier, depth: number): ReceiverKind {
     const origin = this.identifierOrigin(node);
+    // import { redis } from 'bun': a client value a package exports
+    const pkg = origin.kind === 'import' && !origin.relative ? clientPackageOf(origin.source) : undefined;
+    if (pkg && hasNamedClients(pkg) && origin.kind === 'import' && !origin.namespace && origin.imported !== undefined) {
+      return exportOf(pkg, origin.imported).kind === 'value' ? clientVerdict(pkg.flavor, `it is the client \`${origin.imported}\` of ${pkg.name}`) : FOREIGN;
+    }
     const exported = origin.kind === 'import' && origin.relative ? this.exported(origin) : undefined;
     if (!exported || depth > 6) return UNKNOWN;
     const verdict = exported.detector.classifySyntactic(exported.node, depth + 2);
@@ -725,6 +730,9 @@ export class ClientDetector {
     } else if (object.type === AST_NODE_TYPES.Identifier) {
       const origin = this.identifierOrigin(object);
       if (origin.kind === 'local' && origin.classNode) return this.classifyClassMember(origin.classNode, name, depth, true);
+      // Bun.redis (the global Bun namespace), bun.redis (import * as bun from 'bun')
+      const pkg = origin.kind === 'global' && object.name === 'Bun' ? clientPackageOf('bun') : origin.kind === 'import' && (origin.namespace || origin.imported === 'default') ? clientPackageOf(origin.source) : undefined;
+      if (pkg && hasNamedClients(pkg) && exportOf(pkg, name).kind === 'value') return clientVerdict(pkg.flavor, `it is the client \`${name}\` of ${pkg.name}`);
       // const state = { redisTimers: new Map() }; state.redisTimers
       const value = this.constObjectProperty(object, name);
       if (value) return this.classifySyntactic(value, depth + 1);
@@ -1121,8 +1129,11 @@ export class ClientDetector {
         if (ident) {
           const origin = this.identifierOrigin(ident);
           if (origin.kind === 'import') {
-            const flavor = flavorOfModule(origin.source);
-            if (flavor) return clientVerdict(flavor, `its annotation \`${annotated}\` comes from ${origin.source}`, batch);
+            const pkg = clientPackageOf(origin.source);
+            if (pkg) {
+              const name = ident === type.typeName ? (origin.namespace ? undefined : origin.imported) : last;
+              return packageType(pkg, name, `its annotation \`${annotated}\` comes from ${origin.source}`, batch);
+            }
             if (!origin.relative) return FOREIGN;
             // import type { Store } from './store': what its module declares it as
             const exported = this.exported(origin.namespace && ident !== type.typeName ? { ...origin, namespace: undefined, imported: last } : origin);
@@ -1179,8 +1190,8 @@ export class ClientDetector {
     if (depth > 6) return UNKNOWN;
     const origin = this.identifierOrigin(ident);
     if (origin.kind === 'import') {
-      const flavor = flavorOfModule(origin.source);
-      if (flavor) return clientVerdict(flavor, `its annotation \`${annotated}\` comes from ${origin.source}`, batchOfTypeName(origin.imported ?? ident.name));
+      const pkg = clientPackageOf(origin.source);
+      if (pkg) return packageType(pkg, origin.namespace ? undefined : origin.imported, `its annotation \`${annotated}\` comes from ${origin.source}`, batchOfTypeName(origin.imported ?? ident.name));
       if (!origin.relative) return FOREIGN;
       const exported = this.exported(origin);
       return exported?.node.type === AST_NODE_TYPES.Identifier ? exported.detector.classifyTypeName(exported.node, annotated, depth + 1) : UNKNOWN;
@@ -1239,8 +1250,8 @@ export class ClientDetector {
     if (origin.kind === 'import' || origin.kind === 'local') {
       if (ident === expression) return this.classifyTypeName(ident, written, depth + 1);
       if (origin.kind === 'import') {
-        const flavor = flavorOfModule(origin.source);
-        if (flavor) return clientVerdict(flavor, `its annotation \`${written}\` comes from ${origin.source}`, batchOfTypeName(last));
+        const pkg = clientPackageOf(origin.source);
+        if (pkg) return packageType(pkg, last, `its annotation \`${written}\` comes from ${origin.source}`, batchOfTypeName(last));
         return origin.relative ? UNKNOWN : FOREIGN;
       }
     }
@@ -1540,11 +1551,35 @@ function commonJsDefault(program: TSESTree.Program): TSESTree.Node | undefined {
   return undefined;
 }
 
-/** The package name of a flavor, for messages. */
-function packageOfFlavor(flavor: ClientFlavor): string {
-  if (flavor === 'node-redis') return 'redis (node-redis)';
-  if (flavor === 'upstash') return '@upstash/redis';
-  return flavor;
+/**
+ * The verdict on an export of a client package used as a constructor or a type: a client, a
+ * batch (GLIDE's `new Batch(false)` is a pipeline: `made` is the `new` expression), or provably no
+ * client (Bun's `CookieMap`, GLIDE's `Script`). `name` is the export, `undefined` for the whole
+ * module.
+ */
+function packageExport(pkg: ClientPackage, name: string | undefined, why: string, made?: TSESTree.Node): ReceiverKind {
+  const exported = exportOf(pkg, name);
+  if (exported.kind === 'batch') return clientVerdict(pkg.flavor, why, batchOfExport(exported.batch, made));
+  return exported.kind === 'client' ? clientVerdict(pkg.flavor, why) : FOREIGN;
+}
+
+/**
+ * How a batch export runs: GLIDE's `new Batch(isAtomic)` / `new ClusterBatch(isAtomic)` is a
+ * pipeline when `isAtomic` is the literal `false`, else (a literal `true`, a value the code
+ * decides, a type) MULTI, which reports no pairing a pipeline would.
+ */
+function batchOfExport(batch: BatchExport, made?: TSESTree.Node): 'multi' | 'pipeline' {
+  if (batch !== 'by-argument') return batch;
+  const first = made?.type === AST_NODE_TYPES.NewExpression ? made.arguments[0] : undefined;
+  return first?.type === AST_NODE_TYPES.Literal && first.value === false ? 'pipeline' : 'multi';
+}
+
+/** Whether an import declaration of a client package brings the file a client (see `clientImportsOnly`). */
+function importBringsClient(pkg: ClientPackage, statement: TSESTree.ImportDeclaration): boolean {
+  if (!pkg.clientImportsOnly) return true;
+  return statement.specifiers.some(
+    (specifier) => specifier.type !== AST_NODE_TYPES.ImportSpecifier || exportOf(pkg, bindingImportedName(specifier).imported).kind !== 'other',
+  );
 }
 
 /** The expressions a function returns (its own `return` statements, not those of nested functions). */
@@ -1569,6 +1604,21 @@ function inStaticMember(node: TSESTree.Node, cls: TSESTree.ClassDeclaration | TS
     }
   }
   return false;
+}
+
+/**
+ * A type exported by a client package: for packages whose every export is a client, a client (or
+ * the batch its name says, `byName`); otherwise what the package table says of the export.
+ */
+function packageType(pkg: ClientPackage, name: string | undefined, why: string, byName: 'multi' | 'pipeline' | undefined): ReceiverKind {
+  if (!hasNamedClients(pkg)) return clientVerdict(pkg.flavor, why, name !== undefined && name !== 'default' ? (batchOfExportName(pkg, name) ?? byName) : byName);
+  return packageExport(pkg, name, why);
+}
+
+/** The batch kind a package's table gives an export name, if it is a batch. */
+function batchOfExportName(pkg: ClientPackage, name: string): 'multi' | 'pipeline' | undefined {
+  const exported = exportOf(pkg, name);
+  return exported.kind === 'batch' ? batchOfExport(exported.batch) : undefined;
 }
 
 function batchOfTypeName(name: string): 'multi' | 'pipeline' | undefined {
