@@ -165,8 +165,10 @@ export function addSetOptions(
     return importFix ? (fixer) => [...edit(fixer), ...importFix(fixer)] : edit;
   }
   const quote = quoteOf(context, call.nameNode);
-  // Bun's send(cmd, args) and GLIDE's customCommand(args) take strings only
-  const stringsOnly = call.form === 'generic' && (call.flavor === 'bun' || call.flavor === 'glide');
+  // Bun's send(cmd, args) and GLIDE's customCommand(args) take strings only, and so does Bun's
+  // set(key, value, ...options: string[]) past its two-token overloads (`'EX', seconds`)
+  const stringsOnly =
+    (call.form === 'generic' && (call.flavor === 'bun' || call.flavor === 'glide')) || (call.flavor === 'bun' && call.argumentNodes.length > 2);
   const parts = options.flatMap((option) => tokenText(option, 'ioredis', quote, undefined, stringsOnly));
   return (fixer) => [fixer.insertTextAfter(valueNode, `, ${parts.join(', ')}`)];
 }
