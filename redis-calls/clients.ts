@@ -269,17 +269,9 @@ export class ClientDetector {
       } else if (statement.type === AST_NODE_TYPES.VariableDeclaration) {
         // const Redis = require('ioredis'); const { createClient } = require('redis')
         for (const declarator of statement.declarations) {
-          const init = declarator.init ? unwrap(declarator.init) : undefined;
-          if (
-            init?.type === AST_NODE_TYPES.CallExpression &&
-            init.callee.type === AST_NODE_TYPES.Identifier &&
-            init.callee.name === 'require' &&
-            init.arguments[0]?.type === AST_NODE_TYPES.Literal &&
-            typeof init.arguments[0].value === 'string'
-          ) {
-            const flavor = flavorOfModule(init.arguments[0].value);
-            if (flavor) found.add(flavor);
-          }
+          const source = requiredSource(declarator.init);
+          const flavor = source === undefined ? undefined : flavorOfModule(source);
+          if (flavor) found.add(flavor);
         }
       }
     }
@@ -1288,16 +1280,8 @@ export class ClientDetector {
     if (def.type === 'Variable') {
       // const Redis = require('ioredis'); const { createClient } = require('redis')
       const init = def.node.init ? unwrap(def.node.init) : undefined;
-      if (
-        init?.type === AST_NODE_TYPES.CallExpression &&
-        init.callee.type === AST_NODE_TYPES.Identifier &&
-        init.callee.name === 'require' &&
-        init.arguments[0]?.type === AST_NODE_TYPES.Literal &&
-        typeof init.arguments[0].value === 'string'
-      ) {
-        const source = init.arguments[0].value;
-        return { kind: 'import', source, relative: source.startsWith('.'), ...destructuredName(def.node.id, def.name) };
-      }
+      const required = requiredSource(init);
+      if (required !== undefined) return { kind: 'import', source: required, relative: required.startsWith('.'), ...destructuredName(def.node.id, def.name) };
       // const { createClient: mk } = await import('redis')
       const dynamic = init?.type === AST_NODE_TYPES.AwaitExpression ? unwrap(init.argument) : undefined;
       if (
@@ -1525,6 +1509,14 @@ function classMemberType(cls: TSESTree.ClassDeclaration | TSESTree.ClassExpressi
     }
   }
   return undefined;
+}
+
+/** The module of `require('<module>')`, else `undefined`. */
+function requiredSource(node: TSESTree.Node | null | undefined): string | undefined {
+  const call = node ? unwrap(node) : undefined;
+  if (call?.type !== AST_NODE_TYPES.CallExpression || call.callee.type !== AST_NODE_TYPES.Identifier || call.callee.name !== 'require') return undefined;
+  const argument = call.arguments[0];
+  return argument?.type === AST_NODE_TYPES.Literal && typeof argument.value === 'string' ? argument.value : undefined;
 }
 
 /** `require('...')`. */
