@@ -136,17 +136,17 @@ export function classMemberType(cls: TSESTree.ClassDeclaration | TSESTree.ClassE
 }
 
 /** `require('...')`. */
-/** The module of `require('<module>')`, else `undefined`. */
-export function requiredSource(node: TSESTree.Node | null | undefined): string | undefined {
-  const call = node ? unwrap(node) : undefined;
-  if (call?.type !== AST_NODE_TYPES.CallExpression || call.callee.type !== AST_NODE_TYPES.Identifier || call.callee.name !== 'require') return undefined;
-  const argument = call.arguments[0];
-  return argument?.type === AST_NODE_TYPES.Literal && typeof argument.value === 'string' ? argument.value : undefined;
-}
-
 export function isRequire(node: TSESTree.Node): boolean {
   const call = unwrap(node);
   return call.type === AST_NODE_TYPES.CallExpression && call.callee.type === AST_NODE_TYPES.Identifier && call.callee.name === 'require';
+}
+
+/** The module a `require('<module>')` call names (a string literal), else `undefined`. */
+export function requiredModule(node: TSESTree.Node): string | undefined {
+  const call = unwrap(node);
+  if (!isRequire(call)) return undefined;
+  const source = (call as TSESTree.CallExpression).arguments[0];
+  return source?.type === AST_NODE_TYPES.Literal && typeof source.value === 'string' ? source.value : undefined;
 }
 
 /** `module.exports = <expression>` of a CommonJS module. */
@@ -285,8 +285,8 @@ export function originOf(context: AnyContext, node: TSESTree.Identifier): Identi
   if (def.type === 'Variable') {
     // const Redis = require('ioredis'); const { createClient } = require('redis')
     const init = def.node.init ? unwrap(def.node.init) : undefined;
-    const required = requiredSource(init);
-    if (required !== undefined) return { kind: 'import', source: required, relative: required.startsWith('.'), ...destructuredName(def.node.id, def.name) };
+    const source = init && requiredModule(init);
+    if (source !== undefined) return { kind: 'import', source, relative: source.startsWith('.'), ...destructuredName(def.node.id, def.name) };
     // const { createClient: mk } = await import('redis')
     const dynamic = init?.type === AST_NODE_TYPES.AwaitExpression ? unwrap(init.argument) : undefined;
     if (

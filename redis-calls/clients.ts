@@ -26,7 +26,7 @@ import { exportedValue, loadModule, moduleContext, readModule, type ImportedModu
 import { pluginSettings, type PluginSettings } from './settings.js';
 import { type ClientFlavor, type ReceiverKind, NOT_REDIS, FOREIGN, UNKNOWN, clientVerdict, relabel, settled, flavorOfModule, CLIENT_CONSTRUCTORS, CLIENT_FACTORIES, SELF_RETURNING, CLIENT_TYPE_NAMES, KNOWN_NOT_REDIS, CLIENT_MODULE_TEXT, VALUE_EXPRESSIONS, EVIDENCE_NAMES, symbolVerdict, either, batchOfTypeName, packageExport, packageType, packageValue, importBringsClient } from './client-facts.js';
 import { clientPackageOf, hasNamedClients } from './client-packages.js';
-import { TRANSPARENT_TYPES, describesClient, isClientCommandName, promisedType, outermostPattern, propertyPath, classMemberType, isRequire, commonJsDefault, returnedExpressions, inStaticMember, enclosingClass, memberKeyName, importedName, type ImportOrigin, type IdentifierOrigin, originOf, requiredSource, type FunctionLike } from './client-syntax.js';
+import { TRANSPARENT_TYPES, describesClient, isClientCommandName, promisedType, outermostPattern, propertyPath, classMemberType, isRequire, requiredModule, commonJsDefault, returnedExpressions, inStaticMember, enclosingClass, memberKeyName, importedName, type ImportOrigin, type IdentifierOrigin, originOf, type FunctionLike } from './client-syntax.js';
 import { forEachThisWrite } from './bounded.js';
 
 import { findVariable, unwrap, type AnyContext } from './static.js';
@@ -124,11 +124,8 @@ export class ClientDetector {
       let specifier: string | undefined;
       if (statement.type === AST_NODE_TYPES.ImportDeclaration) specifier = statement.source.value;
       else if (statement.type === AST_NODE_TYPES.VariableDeclaration) {
-        const init = statement.declarations[0]?.init ? unwrap(statement.declarations[0].init) : undefined;
-        if (init?.type === AST_NODE_TYPES.CallExpression && init.callee.type === AST_NODE_TYPES.Identifier && init.callee.name === 'require') {
-          const argument = init.arguments[0];
-          if (argument?.type === AST_NODE_TYPES.Literal && typeof argument.value === 'string') specifier = argument.value;
-        }
+        const init = statement.declarations[0]?.init;
+        specifier = init ? requiredModule(init) : undefined;
       }
       if (specifier === undefined || !specifier.startsWith('.')) continue;
       const text = readModule(from, specifier)?.entry.text;
@@ -166,7 +163,7 @@ export class ClientDetector {
       } else if (statement.type === AST_NODE_TYPES.VariableDeclaration) {
         // const Redis = require('ioredis'); const { createClient } = require('redis')
         for (const declarator of statement.declarations) {
-          const source = requiredSource(declarator.init);
+          const source = declarator.init ? requiredModule(declarator.init) : undefined;
           const flavor = source === undefined ? undefined : flavorOfModule(source);
           if (flavor) found.add(flavor);
         }
