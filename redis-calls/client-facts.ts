@@ -3,11 +3,12 @@
  * packages and flavors, the constructors, factories and type names that make or name a client,
  * the classes that are provably no client, and the verdict ({@link ReceiverKind}) a receiver gets.
  */
-import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type * as ts from 'typescript';
+import { clientPackageDeclaring, exportOf, hasNamedClients, type BatchExport, type ClientFlavor, type ClientPackage } from './client-packages.js';
+import { bindingImportedName } from './client-syntax.js';
 
-/** Which client library's syntax a call follows. */
-export type ClientFlavor = 'ioredis' | 'node-redis' | 'upstash' | 'unknown';
+export { flavorOfModule, type ClientFlavor } from './client-packages.js';
 
 /**
  * The verdict on one receiver. A client verdict says `why` the receiver was taken for a client, as
@@ -48,21 +49,6 @@ export function settled(verdict: ReceiverKind): boolean {
   return verdict.redis ? verdict.byName !== true : verdict.proven && verdict.foreign !== true;
 }
 
-/** Packages whose declarations make a type a Redis client, by flavor. */
-export const PACKAGE_PATTERNS: ReadonlyArray<[RegExp, ClientFlavor]> = [
-  [/\/node_modules\/(?:@types\/)?ioredis\//, 'ioredis'],
-  [/\/node_modules\/(?:@redis\/client|redis|@types\/redis)\//, 'node-redis'],
-  [/\/node_modules\/@upstash\/redis\//, 'upstash'],
-];
-
-/** The flavor of a module specifier that names a Redis client package, else `undefined`. */
-export function flavorOfModule(source: string): ClientFlavor | undefined {
-  if (source === 'ioredis' || source.startsWith('ioredis/')) return 'ioredis';
-  if (source === 'redis' || source.startsWith('@redis/')) return 'node-redis';
-  if (source.startsWith('@upstash/redis')) return 'upstash';
-  return undefined;
-}
-
 /** Constructors / factories of clients, recognised by name when nothing better is known. */
 export const CLIENT_CONSTRUCTORS = new Set(['Redis', 'IORedis', 'Cluster', 'Valkey']);
 export const CLIENT_FACTORIES = new Set(['createClient', 'createCluster', 'createSentinel']);
@@ -77,6 +63,8 @@ export const CLIENT_TYPE_NAMES = new Set([
   'RedisClusterType',
   'RedisClient',
   'RedisCluster',
+  'GlideClient',
+  'GlideClusterClient',
 ]);
 export const BATCH_TYPE_NAMES: ReadonlyMap<string, 'multi' | 'pipeline'> = new Map([
   ['ChainableCommander', 'multi'],
@@ -108,7 +96,7 @@ export const KNOWN_NOT_REDIS = new Set([
  * The text of a module that may make a client or pass one on: it names a client package, or it
  * re-exports another module (`export * from './client'`, `export { redis } from './client'`).
  */
-export const CLIENT_MODULE_TEXT = /['"](?:ioredis|redis|@redis\/[^'"]*|@upstash\/redis[^'"]*)['"]|\bexport\s*\*|\bexport\s*\{[^}]*\}\s*from\b/;
+export const CLIENT_MODULE_TEXT = /['"](?:ioredis|iovalkey|redis|bun|@redis\/[^'"]*|@upstash\/redis[^'"]*|@valkey\/valkey-glide[^'"]*)['"]|\bexport\s*\*|\bexport\s*\{[^}]*\}\s*from\b/;
 
 /** Expressions whose value is never a client: literals, objects, arrays, functions and classes. */
 export const VALUE_EXPRESSIONS: ReadonlySet<AST_NODE_TYPES> = new Set([
@@ -131,18 +119,72 @@ export const EVIDENCE_NAMES: ReadonlySet<string> = new Set([
   'defineScript',
 ]);
 
+/**
+ * The verdict a type's symbol gives, with type information: a client (or batch) when it is
+ * declared by a client package and is one of its clients (Bun's `CookieMap`, GLIDE's `Script`
+ * are not), else `undefined`.
+ */
 export function symbolVerdict(symbol: ts.Symbol | undefined): ReceiverKind | undefined {
   for (const declaration of symbol?.getDeclarations() ?? []) {
-    const fileName = declaration.getSourceFile().fileName.replace(/\\/g, '/');
-    for (const [pattern, flavor] of PACKAGE_PATTERNS) {
-      if (pattern.test(fileName)) {
-        const batch = batchOfTypeName(symbol?.getName() ?? '');
-        const why = `its type ${symbol?.getName() ?? ''} comes from ${packageOfFlavor(flavor)}`;
-        return batch ? { redis: true, flavor, batch, why } : { redis: true, flavor, why };
-      }
-    }
+    const pkg = clientPackageDeclaring(declaration.getSourceFile().fileName.replace(/\\/g, '/'));
+    if (!pkg) continue;
+    const name = symbol?.getName() ?? '';
+    const exported = exportOf(pkg, name);
+    if (exported.kind === 'other' || exported.kind === 'value') return undefined;
+    const batch = exported.kind === 'batch' ? batchOfExport(exported.batch) : batchOfTypeName(name);
+    return clientVerdict(pkg.flavor, `its type ${name} comes from ${pkg.name}`, batch);
   }
   return undefined;
+}
+
+/**
+ * The verdict on an export of a client package used as a constructor or a type: a client, a
+ * batch (GLIDE's `new Batch(false)` is a pipeline: `made` is the `new` expression), or provably no
+ * client (Bun's `CookieMap`, GLIDE's `Script`). `name` is the export, `undefined` for the whole
+ * module.
+ */
+export function packageExport(pkg: ClientPackage, name: string | undefined, why: string, made?: TSESTree.Node): ReceiverKind {
+  const exported = exportOf(pkg, name);
+  if (exported.kind === 'batch') return clientVerdict(pkg.flavor, why, batchOfExport(exported.batch, made));
+  return exported.kind === 'client' ? clientVerdict(pkg.flavor, why) : FOREIGN;
+}
+
+/**
+ * A type exported by a client package: for packages whose every export is a client, a client (or
+ * the batch its name says); otherwise what the package table says of the export.
+ */
+export function packageType(pkg: ClientPackage, name: string | undefined, why: string, byName: 'multi' | 'pipeline' | undefined): ReceiverKind {
+  if (hasNamedClients(pkg)) return packageExport(pkg, name, why);
+  const exported = name !== undefined && name !== 'default' ? exportOf(pkg, name) : undefined;
+  return clientVerdict(pkg.flavor, why, exported?.kind === 'batch' ? batchOfExport(exported.batch) : byName);
+}
+
+/**
+ * How a batch export runs: GLIDE's `new Batch(isAtomic)` / `new ClusterBatch(isAtomic)` is a
+ * pipeline when `isAtomic` is the literal `false`, else (a literal `true`, a value the code
+ * decides, a type) MULTI, which reports no pairing a pipeline would.
+ */
+function batchOfExport(batch: BatchExport, made?: TSESTree.Node): 'multi' | 'pipeline' {
+  if (batch !== 'by-argument') return batch;
+  const first = made?.type === AST_NODE_TYPES.NewExpression ? made.arguments[0] : undefined;
+  return first?.type === AST_NODE_TYPES.Literal && first.value === false ? 'pipeline' : 'multi';
+}
+
+/** Whether an import declaration of a client package brings the file a client (see `clientImportsOnly`). */
+export function importBringsClient(pkg: ClientPackage, statement: TSESTree.ImportDeclaration): boolean {
+  if (!pkg.clientImportsOnly) return true;
+  return statement.specifiers.some(
+    (specifier) => specifier.type !== AST_NODE_TYPES.ImportSpecifier || exportOf(pkg, bindingImportedName(specifier).imported).kind !== 'other',
+  );
+}
+
+/**
+ * A client value a package exports, reached through an import of it (`import { redis } from
+ * 'bun'`, `bun.redis`, the global `Bun.redis`): a client verdict, or `undefined`.
+ */
+export function packageValue(pkg: ClientPackage | undefined, name: string | undefined): ReceiverKind | undefined {
+  if (!pkg || !hasNamedClients(pkg) || name === undefined || exportOf(pkg, name).kind !== 'value') return undefined;
+  return clientVerdict(pkg.flavor, `it is the client \`${name}\` of ${pkg.name}`);
 }
 
 /** Two possible values: a client if one is, provably not one if neither is, else unknown. */
@@ -152,12 +194,6 @@ export function either(a: ReceiverKind, b: ReceiverKind): ReceiverKind {
   return a.proven && b.proven ? NOT_REDIS : UNKNOWN;
 }
 
-/** The package name of a flavor, for messages. */
-export function packageOfFlavor(flavor: ClientFlavor): string {
-  if (flavor === 'node-redis') return 'redis (node-redis)';
-  if (flavor === 'upstash') return '@upstash/redis';
-  return flavor;
-}
 
 export function batchOfTypeName(name: string): 'multi' | 'pipeline' | undefined {
   return BATCH_TYPE_NAMES.get(name);

@@ -24,7 +24,8 @@ import type * as ts from 'typescript';
 import { isAbsolute } from 'node:path';
 import { exportedValue, loadModule, moduleContext, readModule, type ImportedModule } from './modules.js';
 import { pluginSettings, type PluginSettings } from './settings.js';
-import { type ClientFlavor, type ReceiverKind, NOT_REDIS, FOREIGN, UNKNOWN, clientVerdict, relabel, settled, flavorOfModule, CLIENT_CONSTRUCTORS, CLIENT_FACTORIES, SELF_RETURNING, CLIENT_TYPE_NAMES, KNOWN_NOT_REDIS, CLIENT_MODULE_TEXT, VALUE_EXPRESSIONS, EVIDENCE_NAMES, symbolVerdict, either, batchOfTypeName } from './client-facts.js';
+import { type ClientFlavor, type ReceiverKind, NOT_REDIS, FOREIGN, UNKNOWN, clientVerdict, relabel, settled, flavorOfModule, CLIENT_CONSTRUCTORS, CLIENT_FACTORIES, SELF_RETURNING, CLIENT_TYPE_NAMES, KNOWN_NOT_REDIS, CLIENT_MODULE_TEXT, VALUE_EXPRESSIONS, EVIDENCE_NAMES, symbolVerdict, either, batchOfTypeName, packageExport, packageType, packageValue, importBringsClient } from './client-facts.js';
+import { clientPackageOf, hasNamedClients } from './client-packages.js';
 import { TRANSPARENT_TYPES, describesClient, isClientCommandName, promisedType, outermostPattern, propertyPath, classMemberType, isRequire, requiredModule, commonJsDefault, returnedExpressions, inStaticMember, enclosingClass, memberKeyName, importedName, type ImportOrigin, type IdentifierOrigin, originOf, type FunctionLike } from './client-syntax.js';
 import { forEachThisWrite } from './bounded.js';
 
@@ -157,8 +158,8 @@ export class ClientDetector {
     const found = new Set<ClientFlavor>();
     for (const statement of this.context.sourceCode.ast.body) {
       if (statement.type === AST_NODE_TYPES.ImportDeclaration) {
-        const flavor = flavorOfModule(statement.source.value);
-        if (flavor) found.add(flavor);
+        const pkg = clientPackageOf(statement.source.value);
+        if (pkg && importBringsClient(pkg, statement)) found.add(pkg.flavor);
       } else if (statement.type === AST_NODE_TYPES.VariableDeclaration) {
         // const Redis = require('ioredis'); const { createClient } = require('redis')
         for (const declarator of statement.declarations) {
@@ -260,8 +261,8 @@ export class ClientDetector {
     if (bare.type === AST_NODE_TYPES.Identifier) {
       const origin = this.identifierOrigin(bare);
       if (origin.kind === 'import') {
-        const flavor = flavorOfModule(origin.source);
-        if (flavor) return clientVerdict(flavor, how);
+        const pkg = clientPackageOf(origin.source);
+        if (pkg) return packageExport(pkg, origin.namespace ? undefined : origin.imported, how, made);
         if (!origin.relative) return FOREIGN;
         // new RedisCache(): the class its module exports (a client only if it extends one)
         const exported = this.exported(origin);
@@ -282,12 +283,12 @@ export class ClientDetector {
       return this.nameGuess(bare.name, how);
     }
     if (bare.type === AST_NODE_TYPES.MemberExpression && bare.property.type === AST_NODE_TYPES.Identifier) {
-      // new Redis.Cluster(...), new IORedis.Cluster(...)
+      // new Redis.Cluster(...), new IORedis.Cluster(...), new glide.Batch(true), new Bun.RedisClient()
       const objectVerdict = bare.object.type === AST_NODE_TYPES.Identifier ? this.identifierOrigin(bare.object) : undefined;
-      if (objectVerdict?.kind === 'import') {
-        const flavor = flavorOfModule(objectVerdict.source);
-        return flavor ? clientVerdict(flavor, how) : objectVerdict.relative ? UNKNOWN : FOREIGN;
-      }
+      const isBun = objectVerdict?.kind === 'global' && bare.object.type === AST_NODE_TYPES.Identifier && bare.object.name === 'Bun';
+      const pkg = objectVerdict?.kind === 'import' ? clientPackageOf(objectVerdict.source) : isBun ? clientPackageOf('bun') : undefined;
+      if (pkg) return packageExport(pkg, hasNamedClients(pkg) ? bare.property.name : undefined, how, made);
+      if (objectVerdict?.kind === 'import') return objectVerdict.relative ? UNKNOWN : FOREIGN;
       return CLIENT_CONSTRUCTORS.has(bare.property.name) ? clientVerdict('unknown', how, undefined, true) : UNKNOWN;
     }
     return UNKNOWN;
@@ -352,14 +353,14 @@ export class ClientDetector {
       }
       return object.name === 'Redis' ? clientVerdict('upstash', this.madeBy(node), undefined, true) : UNKNOWN;
     }
-    if (CLIENT_FACTORIES.has(method) && object.type === AST_NODE_TYPES.Identifier) {
-      // import * as redis from 'redis'; redis.createClient()
-      const origin = this.identifierOrigin(object);
-      if (origin.kind === 'import') {
-        const flavor = flavorOfModule(origin.source);
-        if (flavor) return clientVerdict(flavor, this.madeBy(node));
-        if (!origin.relative) return FOREIGN;
-      }
+    if (CLIENT_FACTORIES.has(method) && (object.type === AST_NODE_TYPES.Identifier || object.type === AST_NODE_TYPES.MemberExpression)) {
+      // redis.createClient() (import * as redis from 'redis'), GlideClient.createClient(config), glide.GlideClient.createClient(config)
+      const root = object.type === AST_NODE_TYPES.MemberExpression ? unwrap(object.object) : object;
+      const origin = root.type === AST_NODE_TYPES.Identifier ? this.identifierOrigin(root) : undefined;
+      const pkg = origin?.kind === 'import' ? clientPackageOf(origin.source) : undefined;
+      const name = object.type === AST_NODE_TYPES.MemberExpression ? memberKeyName(object.property, object.computed) : origin?.kind === 'import' && !origin.namespace ? origin.imported : undefined;
+      if (pkg && (object === root || hasNamedClients(pkg))) return packageExport(pkg, name, this.madeBy(node));
+      if (origin?.kind === 'import' && !origin.relative && object === root) return FOREIGN;
     }
     // this.redis(), Store.client(): a method of a class of this module that returns a client
     const method_ = this.localMethod(callee);
@@ -528,6 +529,9 @@ export class ClientDetector {
    */
   private classifyImported(node: TSESTree.Identifier, depth: number): ReceiverKind {
     const origin = this.identifierOrigin(node);
+    // import { redis } from 'bun': a client value of a package; its other exports are no clients
+    const pkg = origin.kind === 'import' && !origin.relative && !origin.namespace ? clientPackageOf(origin.source) : undefined;
+    if (pkg && hasNamedClients(pkg) && origin.kind === 'import') return packageValue(pkg, origin.imported) ?? FOREIGN;
     const exported = origin.kind === 'import' && origin.relative ? this.exported(origin) : undefined;
     if (!exported || depth > 6) return UNKNOWN;
     const verdict = exported.detector.classifySyntactic(exported.node, depth + 2);
@@ -579,6 +583,10 @@ export class ClientDetector {
     } else if (object.type === AST_NODE_TYPES.Identifier) {
       const origin = this.identifierOrigin(object);
       if (origin.kind === 'local' && origin.classNode) return this.classifyClassMember(origin.classNode, name, depth, true);
+      // Bun.redis (the global Bun namespace), bun.redis (import * as bun from 'bun')
+      const whole = origin.kind === 'import' && (origin.namespace || origin.imported === 'default');
+      const bunValue = packageValue(origin.kind === 'global' && object.name === 'Bun' ? clientPackageOf('bun') : whole ? clientPackageOf(origin.source) : undefined, name);
+      if (bunValue) return bunValue;
       // const state = { redisTimers: new Map() }; state.redisTimers
       const value = this.constObjectProperty(object, name);
       if (value) return this.classifySyntactic(value, depth + 1);
@@ -975,8 +983,9 @@ export class ClientDetector {
         if (ident) {
           const origin = this.identifierOrigin(ident);
           if (origin.kind === 'import') {
-            const flavor = flavorOfModule(origin.source);
-            if (flavor) return clientVerdict(flavor, `its annotation \`${annotated}\` comes from ${origin.source}`, batch);
+            const pkg = clientPackageOf(origin.source);
+            const name = ident === type.typeName ? (origin.namespace ? undefined : origin.imported) : last;
+            if (pkg) return packageType(pkg, name, `its annotation \`${annotated}\` comes from ${origin.source}`, batch);
             if (!origin.relative) return FOREIGN;
             // import type { Store } from './store': what its module declares it as
             const exported = this.exported(origin.namespace && ident !== type.typeName ? { ...origin, namespace: undefined, imported: last } : origin);
@@ -1033,8 +1042,8 @@ export class ClientDetector {
     if (depth > 6) return UNKNOWN;
     const origin = this.identifierOrigin(ident);
     if (origin.kind === 'import') {
-      const flavor = flavorOfModule(origin.source);
-      if (flavor) return clientVerdict(flavor, `its annotation \`${annotated}\` comes from ${origin.source}`, batchOfTypeName(origin.imported ?? ident.name));
+      const pkg = clientPackageOf(origin.source);
+      if (pkg) return packageType(pkg, origin.namespace ? undefined : origin.imported, `its annotation \`${annotated}\` comes from ${origin.source}`, batchOfTypeName(origin.imported ?? ident.name));
       if (!origin.relative) return FOREIGN;
       const exported = this.exported(origin);
       return exported?.node.type === AST_NODE_TYPES.Identifier ? exported.detector.classifyTypeName(exported.node, annotated, depth + 1) : UNKNOWN;
@@ -1093,8 +1102,8 @@ export class ClientDetector {
     if (origin.kind === 'import' || origin.kind === 'local') {
       if (ident === expression) return this.classifyTypeName(ident, written, depth + 1);
       if (origin.kind === 'import') {
-        const flavor = flavorOfModule(origin.source);
-        if (flavor) return clientVerdict(flavor, `its annotation \`${written}\` comes from ${origin.source}`, batchOfTypeName(last));
+        const pkg = clientPackageOf(origin.source);
+        if (pkg) return packageType(pkg, last, `its annotation \`${written}\` comes from ${origin.source}`, batchOfTypeName(last));
         return origin.relative ? UNKNOWN : FOREIGN;
       }
     }

@@ -1,8 +1,9 @@
 /**
  * Finding Lua source embedded in application code, and mapping positions inside the script back to
- * the JS/TS file. Scripts are the first argument of ioredis / node-redis / upstash `eval`
- * (`evalRo`), upstash `createScript`, the `lua` option of ioredis `defineCommand(name, { lua })`
- * and the `SCRIPT` option of node-redis `defineScript({ SCRIPT })`: a string literal, a template
+ * the JS/TS file. Scripts are the first argument of ioredis / iovalkey / node-redis / upstash
+ * `eval` (`evalRo`), upstash `createScript`, the `lua` option of ioredis `defineCommand(name, {
+ * lua })`, the `SCRIPT` option of node-redis `defineScript({ SCRIPT })` and the code of a Valkey
+ * GLIDE `new Script(code)` (KEYS from `invokeScript(script, { keys })`): a string literal, a template
  * literal without substitutions, or one reached through `const`s, object and array literals of the
  * same file (`SCRIPTS.hit.script`, `SCRIPTS[0]`), or through a `const` of a module imported with a
  * relative specifier (`import { SCRIPTS } from './scripts'`, `require('./scripts').SCRIPTS`), which
@@ -10,9 +11,10 @@
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { clientDetectorOf } from './index.js';
+import { flavorOfModule } from './client-packages.js';
 import { lineIndex, type LineIndex } from '../text/lines.js';
 import { exportedValue, importedBinding, moduleConst, namespaceModule, type ImportedModule } from './modules.js';
-import { findVariable, pick, propertyName, resolveConstExpression, unwrap, type AnyContext } from './static.js';
+import { findVariable, pick, propertyName, resolveConstExpression, staticValue, unwrap, type AnyContext } from './static.js';
 
 /** A Lua script found in the file. */
 export interface EmbeddedScript {
@@ -54,8 +56,13 @@ export interface EmbeddedScript {
 /** Methods whose first argument is a script's source (never a SHA: `evalsha` is left out). */
 const EVAL_METHODS = new Set(['eval', 'evalRo', 'eval_ro', 'evalBuffer', 'EVAL', 'EVAL_RO', 'createScript']);
 
-/** The scripts a call passes to Redis, when it is one of the script-taking calls. */
-export function embeddedScriptsOf(context: AnyContext, node: TSESTree.CallExpression): EmbeddedScript[] {
+/**
+ * The scripts a call passes to Redis, when it is one of the script-taking calls, or the script a
+ * Valkey GLIDE `new Script(code)` holds (its KEYS from the `keys` option of the `invokeScript`
+ * call it is passed to).
+ */
+export function embeddedScriptsOf(context: AnyContext, node: TSESTree.CallExpression | TSESTree.NewExpression): EmbeddedScript[] {
+  if (node.type === AST_NODE_TYPES.NewExpression) return glideScriptsOf(context, node);
   const callee = unwrap(node.callee);
   const name =
     callee.type === AST_NODE_TYPES.MemberExpression
@@ -63,6 +70,7 @@ export function embeddedScriptsOf(context: AnyContext, node: TSESTree.CallExpres
       : callee.type === AST_NODE_TYPES.Identifier
         ? callee.name
         : undefined;
+  if (name !== undefined && GENERIC_EVAL_METHODS.has(name) && callee.type === AST_NODE_TYPES.MemberExpression) return genericEvalScripts(context, node, callee, name);
   if (name === undefined || !(EVAL_METHODS.has(name) || name === 'defineCommand' || name === 'defineScript')) return [];
   if (!clientDetectorOf(context).mayUseRedis()) return [];
   let scriptNode: TSESTree.Node | undefined;
@@ -87,6 +95,83 @@ export function embeddedScriptsOf(context: AnyContext, node: TSESTree.CallExpres
   const script = scriptFromNode(context, scriptNode);
   if (!script) return scriptsThroughWrapper(context, scriptNode);
   return [keyArgs ? { ...script, keyArgs } : script];
+}
+
+/**
+ * Methods that send a command by name (`call('EVAL', ...)`, Bun's `send('EVAL', [...])`) or as an
+ * argv array (`sendCommand(['EVAL', ...])`, GLIDE's `customCommand(['EVAL', ...])`).
+ */
+const GENERIC_EVAL_METHODS: ReadonlySet<string> = new Set(['call', 'send', 'send_command', 'sendCommand', 'customCommand']);
+
+/**
+ * An EVAL sent through a generic call on a client: ioredis `call('EVAL', script, numKeys, ...)`,
+ * Bun's `send('EVAL', [script, '1', key, ...])`, GLIDE's `customCommand(['EVAL', script, '1',
+ * key])`, node-redis `sendCommand(['EVAL', ...])`: the script, with its KEYS when `numKeys` is a
+ * literal.
+ */
+function genericEvalScripts(context: AnyContext, node: TSESTree.CallExpression, callee: TSESTree.MemberExpression, method: string): EmbeddedScript[] {
+  const [first, second] = node.arguments;
+  const list = first ? resolveConstExpression(context, first) : undefined;
+  const byArray = method === 'sendCommand' || method === 'customCommand';
+  const array = byArray ? list : second ? resolveConstExpression(context, second) : undefined;
+  const argv =
+    byArray && array?.type === AST_NODE_TYPES.ArrayExpression
+      ? array.elements
+      : !byArray && array?.type === AST_NODE_TYPES.ArrayExpression && node.arguments.length === 2
+        ? [first, ...array.elements]
+        : node.arguments;
+  const [nameNode, scriptNode, numKeysNode, ...rest] = argv;
+  const command = nameNode && nameNode.type !== AST_NODE_TYPES.SpreadElement ? staticValue(context, nameNode) : undefined;
+  if (typeof command !== 'string' || !/^eval(?:_ro)?$/i.test(command)) return [];
+  if (!scriptNode || scriptNode.type === AST_NODE_TYPES.SpreadElement || !clientDetectorOf(context).mayUseRedis()) return [];
+  if (!clientDetectorOf(context).classify(callee.object).redis) return [];
+  const script = scriptFromNode(context, scriptNode);
+  if (!script) return [];
+  const numKeys = numKeysNode && numKeysNode.type !== AST_NODE_TYPES.SpreadElement ? Number(staticValue(context, numKeysNode)) : NaN;
+  const keys = Number.isInteger(numKeys) ? rest.slice(0, numKeys) : undefined;
+  const keyArgs = keys && keys.length === numKeys && keys.every((k) => k && k.type !== AST_NODE_TYPES.SpreadElement) ? (keys as TSESTree.Node[]) : undefined;
+  return [keyArgs ? { ...script, keyArgs } : script];
+}
+
+/**
+ * Valkey GLIDE's `new Script(code)` (`Script` imported from `@valkey/valkey-glide`, or a
+ * namespace of it): the script `code`, with the KEYS of the `invokeScript(script, { keys })` call
+ * it goes to (written there, or the first such call of the `const` holding it).
+ */
+function glideScriptsOf(context: AnyContext, node: TSESTree.NewExpression): EmbeddedScript[] {
+  const callee = unwrap(node.callee);
+  // new Script(code), new LuaScript(code) (an alias), new glide.Script(code)
+  const root = callee.type === AST_NODE_TYPES.MemberExpression ? unwrap(callee.object) : callee;
+  if (root.type !== AST_NODE_TYPES.Identifier) return [];
+  const origin = clientDetectorOf(context).identifierOrigin(root);
+  if (origin.kind !== 'import' || flavorOfModule(origin.source) !== 'glide') return [];
+  const imported = callee === root ? origin.imported : origin.namespace || origin.imported === 'default' ? propertyName((callee as TSESTree.MemberExpression).property) : undefined;
+  if (imported !== 'Script') return [];
+  const scriptNode = node.arguments[0];
+  if (!scriptNode || scriptNode.type === AST_NODE_TYPES.SpreadElement) return [];
+  const script = scriptFromNode(context, scriptNode);
+  if (!script) return [];
+  const keyArgs = invokeScriptKeys(context, node);
+  return [keyArgs ? { ...script, keyArgs } : script];
+}
+
+/** The `keys` of the `invokeScript` call a GLIDE Script goes to (see {@link glideScriptsOf}). */
+function invokeScriptKeys(context: AnyContext, made: TSESTree.NewExpression): TSESTree.Node[] | undefined {
+  const uses: TSESTree.Node[] = [made];
+  const parent = made.parent;
+  if (parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.init === made && parent.id.type === AST_NODE_TYPES.Identifier) {
+    for (const reference of findVariable(context, parent.id)?.references ?? []) uses.push(reference.identifier);
+  }
+  for (const use of uses) {
+    const call = use.parent;
+    if (call?.type !== AST_NODE_TYPES.CallExpression || call.arguments[0] !== use) continue;
+    const callee = unwrap(call.callee);
+    if (callee.type !== AST_NODE_TYPES.MemberExpression || propertyName(callee.property, callee.computed) !== 'invokeScript') continue;
+    const keys = optionValue(context, call.arguments[1], 'keys');
+    const list = keys ? resolveConstExpression(context, keys) : undefined;
+    return list?.type === AST_NODE_TYPES.ArrayExpression ? arrayElements(list) : undefined;
+  }
+  return undefined;
 }
 
 /**

@@ -12,6 +12,7 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { describeCommand, isKnownCommand, type CommandArg, type CommandDescription } from '../semantics/commands.js';
 import type { ClientFlavor, ClientDetector, ReceiverKind } from './clients.js';
 import { constantNumber } from './constant.js';
+import { glideArgv } from './glide.js';
 import { findVariable, propertyName, resolveConstExpression, staticValue, unwrap, type AnyContext } from './static.js';
 
 /** The atomic unit a command runs in. */
@@ -377,8 +378,9 @@ export function normalizeCall(
 
   const resolved = commandOfMethod(method);
   if (!resolved) return [];
-  // GETEX key options: the options object comes right after the key
-  const flat = flattenArguments(context, node.arguments, resolved.command === 'GETEX' ? 1 : 2);
+  // GETEX key options: the options object comes right after the key; GLIDE has its own syntax
+  const flat: Flattened =
+    flavor === 'glide' ? glideArgv(context, resolved.command, node.arguments) : flattenArguments(context, node.arguments, resolved.command === 'GETEX' ? 1 : 2);
   const flavorKnown = receiver.flavor !== 'unknown' || detector.fileFlavor() !== 'unknown';
   const dropped = flavorKnown ? droppedArguments(context, resolved.command, flavor, node, flat) : [];
   dropped.push(...misplacedTtl(context, resolved.command, flat));
@@ -724,6 +726,8 @@ function unitOf(
       current = unwrap(current.argument);
       continue;
     }
+    // new Batch(true).set(k, v).expire(k, 60) (Valkey GLIDE): the batch object made in the chain
+    if (current.type === AST_NODE_TYPES.NewExpression && receiver.redis && receiver.batch) return { key: current, kind: receiver.batch };
     if (current.type === AST_NODE_TYPES.Identifier && receiver.redis && receiver.batch) {
       return batchRootOfIdentifier(context, current, receiver.batch) ?? { key: current, kind: receiver.batch };
     }
@@ -761,6 +765,8 @@ function batchRootOfIdentifier(
       const def = variable.defs[0];
       if (def?.type === 'Variable' && def.node.init) {
         let init = unwrap(def.node.init);
+        // const batch = new Batch(false) (Valkey GLIDE): the `new` expression, as in a chain
+        if (init.type === AST_NODE_TYPES.NewExpression) return { key: init, kind: fallbackKind };
         while (init.type === AST_NODE_TYPES.CallExpression) {
           const inner = unwrap(init.callee);
           if (inner.type !== AST_NODE_TYPES.MemberExpression) break;
