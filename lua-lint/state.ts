@@ -1,5 +1,5 @@
 /**
- * The value lattice and the per-path state of the lua-lint walk (`analyze.ts`), in a module of
+ * The value lattice and the per-path state of the lua-lint walk (`walk/`), in a module of
  * their own so that the walk and the guard idioms (`idioms.ts`) both read them without importing
  * each other.
  *

@@ -1,6 +1,6 @@
 // lua-lint checked against a real redis-server: random scripts, each run over many pre-states and
 // arguments, compared with the analyzer's verdict (bench/differential; `npm run bench:differential`
-// runs thousands). CI runs one fixed seed; the rates on a fresh seed are in the README.
+// runs thousands). CI runs one fixed seed; the rates on a fresh seed are in docs/accuracy.md.
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compareScript, minimize, plansFor } from '../../bench/differential/compare.js';
@@ -9,7 +9,7 @@ import { instrument } from '../../bench/differential/oracle.js';
 import { describeComparison, runDifferential } from '../../bench/differential/run.js';
 import { startRedisServer, type RedisHandle } from '../helpers/redis-server.js';
 
-/** The CI seed: fixed, and never the seed the README's rates come from. */
+/** The CI seed: fixed, and never the seed the rates of docs/accuracy.md come from. */
 const CI_SEED = 12;
 
 /** A hand-written script over KEYS[1..n], named k1..kn, of the given types. */

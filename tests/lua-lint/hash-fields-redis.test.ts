@@ -127,7 +127,7 @@ describe.skipIf(!available)('hash-field expiration on a real server', () => {
     }
   });
 
-  // A small sample (300 scripts x 60 runs, ~12 s): the rates to read are the README's 5,000-script
+  // A small sample (300 scripts x 60 runs, ~12 s): the rates to read are docs/accuracy.md's 5,000-script
   // run; here no missed leak, and false alarms within the few the known modelling choices give.
   it('misses no leak, and reports few never-leaking scripts, with the hash-field commands in the generator', async () => {
     const features = { hashFieldExpiration: true, hashFieldWrites: true };
