@@ -361,6 +361,9 @@ async function settingsReader(cwd: string, options: InventoryOptions): Promise<(
     let calculated: { settings?: Record<string, unknown> } | undefined;
     try {
       calculated = (await eslint.calculateConfigForFile(file)) as { settings?: Record<string, unknown> } | undefined;
+      // a file the config does not lint (a .ts file of a config without TypeScript `files`, an
+      // ignored folder) still writes keys: it gets the settings a .js file of its folder would have
+      calculated ??= (await eslint.calculateConfigForFile(path.join(dir, 'redis-ttl-keys.js'))) as { settings?: Record<string, unknown> } | undefined;
     } catch (error) {
       throw new CliError(`cannot read the ESLint config${config === undefined ? '' : ` ${options.config}`} for ${path.relative(cwd, file)}: ${(error as Error).message.split('\n')[0]}`);
     }
