@@ -318,7 +318,9 @@ async function createLinter(): Promise<JsLinter> {
       } catch (error) {
         const message = (error as Error).message;
         if (/settings\['redis-ttl'\]/.test(message)) throw new CliError(message.split('\n').find((l) => l.includes("settings['redis-ttl']")) ?? message);
-        throw error;
+        // a bug of the analysis on odd input: this file is skipped and named, the run goes on
+        const line = /Occurred while linting .*:(\d+)/.exec(message)?.[1];
+        return { fatal: `the analysis failed on this file, please report it: ${message.split('\n')[0]}`, line: line === undefined ? 1 : Number(line), column: 1 };
       }
       const fatal = messages.find((m) => m.fatal);
       if (fatal) return { fatal: fatal.message, line: fatal.line, column: fatal.column };

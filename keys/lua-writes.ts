@@ -10,7 +10,7 @@ import { describeCommand, type CommandArg, type KeyEffect } from '../semantics/c
 import type { TtlStatus } from '../inventory/format.js';
 import { analyzeLua } from '../lua-lint/lint.js';
 import { parseLua } from '../lua-lint/parse.js';
-import { expressionText, forEachNode, rangeOf } from '../lua-lint/walk/ast.js';
+import { forEachNode, rangeOf } from '../lua-lint/walk/ast.js';
 
 /** One key a script's `redis.call` touches. */
 export interface LuaKeyUse {
@@ -18,7 +18,7 @@ export interface LuaKeyUse {
   offset: number;
   /** The command in capitals. */
   command: string;
-  /** The key as the script spells it (`KEYS[1]..':meta'`). */
+  /** The key as the script spells it (`KEYS[1] .. ':meta'`). */
   keyText: string;
   /**
    * The key's shape (`*` for run-time parts, persistentKeys syntax), with each `KEYS[n]` replaced
@@ -126,7 +126,8 @@ export function luaKeyUses(source: string, keyShapes?: ReadonlyArray<string | un
     for (const action of describeCommand(command, args).keys) {
       const keyNode = rest[action.arg];
       if (!keyNode) continue;
-      const use: LuaKeyUse = { offset: start, command, keyText: expressionText(keyNode), shape: shapeOf(keyNode) };
+      const [keyStart, keyEnd] = rangeOf(keyNode);
+      const use: LuaKeyUse = { offset: start, command, keyText: source.slice(keyStart, keyEnd), shape: shapeOf(keyNode) };
       if (action.effect === 'read') {
         reads.push(use);
       } else if (WRITES.has(action.effect)) {

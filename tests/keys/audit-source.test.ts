@@ -40,11 +40,11 @@ describe.skipIf(ownServerOnly)('redis-ttl-audit --source', () => {
     expect(code).toBe(0);
     expect(report.totals).toMatchObject({ keys: 34, noTtl: 19 });
     expect(report.patterns.map((p) => [p.pattern, p.keys, p.noTtl, p.writtenBy])).toEqual([
-      ['job:*:meta', 5, 5, [{ ...site('src/jobs.ts', 6, 1, 'HSET', 'none'), via: { file: `${APP}/src/jobs.ts`, line: 11, column: 10, key: "KEYS[1]..':meta'" } }]],
+      ['job:*:meta', 5, 5, [{ ...site('src/jobs.ts', 6, 1, 'HSET', 'none'), via: { file: `${APP}/src/jobs.ts`, line: 11, column: 10, key: "KEYS[1] .. ':meta'" } }]],
       ['profile:*', 5, 5, [site('src/profiles.ts', 7, 15, 'HSET', 'none')]],
       ['session:*', 5, 5, [site('src/sessions.ts', 5, 15, 'SET', 'none')]],
       ['hits:{*}', 5, 0, [site('src/profiles.ts', 15, 25, 'INCR', 'separate')]],
-      ['job:*:lock', 5, 0, [{ ...site('src/jobs.ts', 5, 1, 'SET', 'atomic'), via: { file: `${APP}/src/jobs.ts`, line: 11, column: 10, key: "KEYS[1]..':lock'" } }]],
+      ['job:*:lock', 5, 0, [{ ...site('src/jobs.ts', 5, 1, 'SET', 'atomic'), via: { file: `${APP}/src/jobs.ts`, line: 11, column: 10, key: "KEYS[1] .. ':lock'" } }]],
       ['page:*', 5, 0, [site('src/profiles.ts', 11, 15, 'SET', 'atomic')]],
       ['legacy:export:*', 4, 4, []],
     ]);

@@ -82,8 +82,8 @@ describe('redis-ttl-keys on an app with hashes, counters and an embedded script'
     });
     expect(document.shapes).toEqual([
       { shape: 'hits:{*}', writes: [js('profiles.ts', 15, 25, 'INCR', 'separate')] },
-      { shape: 'job:*:lock', writes: [lua(5, 'SET', 'atomic', "KEYS[1]..':lock'")] },
-      { shape: 'job:*:meta', writes: [lua(6, 'HSET', 'none', "KEYS[1]..':meta'")] },
+      { shape: 'job:*:lock', writes: [lua(5, 'SET', 'atomic', "KEYS[1] .. ':lock'")] },
+      { shape: 'job:*:meta', writes: [lua(6, 'HSET', 'none', "KEYS[1] .. ':meta'")] },
       { shape: 'page:*', writes: [js('profiles.ts', 11, 15, 'SET', 'atomic')] },
       { shape: 'profile:*', writes: [js('profiles.ts', 7, 15, 'HSET', 'none')] },
       { shape: 'session:*', writes: [js('sessions.ts', 5, 15, 'SET', 'none')], reads: [{ file: `${APP}/src/sessions.ts`, line: 9, column: 16, command: 'GET', client: 'ioredis' }] },

@@ -131,7 +131,7 @@ describe('Lua writes', () => {
       writes: [
         { offset: 32, command: 'HSET', keyText: 'meta', shape: 'job:*:meta', ttl: 'none' },
         { offset: 65, command: 'SET', keyText: 'KEYS[1]', shape: 'lock:{*}', ttl: 'atomic' },
-        { offset: 111, command: 'INCR', keyText: "'stats:'..ARGV[1]..':count'", shape: 'stats:*:count', ttl: 'none' },
+        { offset: 111, command: 'INCR', keyText: "'stats:' .. ARGV[1] .. ':count'", shape: 'stats:*:count', ttl: 'none' },
         // KEYS[3] is not passed: no shape
         { offset: 163, command: 'SADD', keyText: 'KEYS[3]', shape: undefined, ttl: 'none' },
       ],
