@@ -12,20 +12,5 @@
  */
 export { buildInventory, type InventoryOptions, type InventoryResult, type SourceProblem } from './inventory.js';
 export { formatInventory, persistentCandidates, persistentConfig, KEYS_FORMATS, type KeysFormat } from './format.js';
-export {
-  INVENTORY_VERSION,
-  TTL_STATUSES,
-  InventoryError,
-  isPersistentShape,
-  parseInventory,
-  readInventoryFile,
-  serializeInventory,
-  validateInventory,
-  type InventoryDocument,
-  type InventoryShape,
-  type ScriptCall,
-  type Site,
-  type TtlStatus,
-  type UnresolvedWrite,
-  type WriteSite,
-} from '../inventory/format.js';
+// the inventory format: the document buildInventory returns and redis-ttl-audit --inventory reads
+export * from '../inventory/format.js';
