@@ -9,8 +9,9 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { keyCallsOf, exemption } from '../redis-calls/policy.js';
 import { keyShapeOf } from '../redis-calls/key-shape.js';
-import { embeddedScriptsOf } from '../redis-calls/lua.js';
+import { embeddedScriptsOf, type EmbeddedScript } from '../redis-calls/lua.js';
 import { reportLoc } from '../redis-calls/report.js';
+import { pick, propertyName, resolveConstExpression, staticValue, unwrap } from '../redis-calls/static.js';
 import type { KeyEffect } from '../semantics/commands.js';
 
 /** One key of one Redis command at a call of the file. */
@@ -65,8 +66,32 @@ export function collectorRule(sink: (collected: Collected) => void): TSESLint.Ru
       const keys: CollectedKey[] = [];
       const scripts: CollectedScript[] = [];
       const sourceCode = context.sourceCode;
+      // ioredis `defineCommand(name, { numberOfKeys, lua })`: the script runs at each `x.<name>(...)` call
+      const mayDefine = sourceCode.text.includes('defineCommand');
+      const defined = new Map<string, Array<{ script: EmbeddedScript; numberOfKeys: number; node: TSESTree.CallExpression }>>();
+      const memberCalls = new Map<string, TSESTree.CallExpression[]>();
+      const push = (script: EmbeddedScript, at: TSESTree.CallExpression, keyArgs: readonly TSESTree.Node[] | undefined) => {
+        scripts.push({
+          source: script.source,
+          line: at.loc.start.line,
+          column: at.loc.start.column + 1,
+          keyShapes: keyArgs?.map((arg) => keyShapeOf(context, arg).shape),
+          position(offset) {
+            if (script.modulePosition) return script.modulePosition(offset);
+            const loc = sourceCode.getLocFromIndex(script.toFileOffset(offset));
+            return { line: loc.line, column: loc.column + 1 };
+          },
+        });
+      };
       return {
         CallExpression(node: TSESTree.CallExpression) {
+          const callee = unwrap(node.callee);
+          const method = callee.type === 'MemberExpression' ? propertyName(callee.property, callee.computed) : undefined;
+          if (mayDefine && method !== undefined) {
+            const list = memberCalls.get(method);
+            if (list) list.push(node);
+            else memberCalls.set(method, [node]);
+          }
           for (const call of keyCallsOf(context, node, {})) {
             const at = reportLoc(call).start;
             const ttlDropped = call.dropped?.some((d) => d.ttl) ?? false;
@@ -87,24 +112,44 @@ export function collectorRule(sink: (collected: Collected) => void): TSESLint.Ru
             }
           }
           for (const script of embeddedScriptsOf(context, node)) {
-            const start = node.loc.start;
-            scripts.push({
-              source: script.source,
-              line: start.line,
-              column: start.column + 1,
-              keyShapes: script.keyArgs?.map((arg) => keyShapeOf(context, arg).shape),
-              position(offset) {
-                if (script.modulePosition) return script.modulePosition(offset);
-                const loc = sourceCode.getLocFromIndex(script.toFileOffset(offset));
-                return { line: loc.line, column: loc.column + 1 };
-              },
-            });
+            const command = method === 'defineCommand' ? definedCommand(context, node) : undefined;
+            if (command === undefined) {
+              push(script, node, script.keyArgs);
+              continue;
+            }
+            const list = defined.get(command.name);
+            const entry = { script, numberOfKeys: command.numberOfKeys, node };
+            if (list) list.push(entry);
+            else defined.set(command.name, [entry]);
           }
         },
         'Program:exit'() {
+          for (const [name, definitions] of defined) {
+            const calls = (memberCalls.get(name) ?? []).filter((call) => call.arguments.slice(0, definitions[0]!.numberOfKeys).every((a) => a.type !== 'SpreadElement'));
+            for (const { script, numberOfKeys, node } of definitions) {
+              // no call of the command in this file: its KEYS stay unresolved, the definition is the place
+              if (calls.length === 0) push(script, node, undefined);
+              for (const call of calls) push(script, call, call.arguments.length >= numberOfKeys ? call.arguments.slice(0, numberOfKeys) : undefined);
+            }
+          }
           sink({ keys, scripts });
         },
       };
     },
   };
+}
+
+/**
+ * The name and `numberOfKeys` of an ioredis `defineCommand('name', { numberOfKeys: 1, lua })`
+ * call, when both are constants of the file.
+ */
+function definedCommand(context: Parameters<TSESLint.RuleModule<string, []>['create']>[0], node: TSESTree.CallExpression): { name: string; numberOfKeys: number } | undefined {
+  const [nameNode, optionsNode] = node.arguments;
+  if (!nameNode || !optionsNode || nameNode.type === 'SpreadElement' || optionsNode.type === 'SpreadElement') return undefined;
+  const name = staticValue(context, nameNode);
+  const options = resolveConstExpression(context, optionsNode);
+  const keysNode = pick(options, 'numberOfKeys');
+  const numberOfKeys = keysNode === undefined ? undefined : staticValue(context, keysNode);
+  if (typeof name !== 'string' || typeof numberOfKeys !== 'number' || !Number.isInteger(numberOfKeys) || numberOfKeys < 0) return undefined;
+  return { name, numberOfKeys };
 }

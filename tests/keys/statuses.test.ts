@@ -151,6 +151,29 @@ describe('Lua writes', () => {
     expect(statuses("redis.call('SET', KEYS[1], ARGV[1])\nif tonumber(ARGV[2]) then redis.call('EXPIRE', KEYS[1], ARGV[2]) end\nreturn 1")).toEqual(['none']);
   });
 
+  it('ties the KEYS of an ioredis defineCommand script to the keys of each call of the command in the file', async () => {
+    const { writes, unresolved } = await inventoryOf({
+      'a.ts':
+        IOREDIS +
+        [
+          "const CLAIM = { numberOfKeys: 2, lua: \"redis.call('HSET', KEYS[1], 'w', ARGV[1])\\nredis.call('SET', KEYS[2], ARGV[1], 'EX', 30)\\nreturn 1\" };",
+          "redis.defineCommand('claim', CLAIM);",
+          'await redis.claim(`job:${id}:meta`, `job:${id}:lock`, worker);',
+          "await redis.multi().claim(`task:${id}`, `task:${id}:lock`, worker).exec();",
+          "const TOUCH = 'touch';",
+          "redis.defineCommand(TOUCH, { numberOfKeys: 1, lua: \"redis.call('SADD', KEYS[1], ARGV[1])\\nreturn 1\" });",
+        ].join('\n'),
+    });
+    expect(writes).toEqual([
+      ['job:*:lock', 3, 'SET', 'lua', 'atomic'],
+      ['job:*:meta', 3, 'HSET', 'lua', 'none'],
+      ['task:*', 3, 'HSET', 'lua', 'none'],
+      ['task:*:lock', 3, 'SET', 'lua', 'atomic'],
+    ]);
+    // a command defined here but called elsewhere: its key stays unresolved, at the script
+    expect(unresolved).toEqual([['KEYS[1]', 8, 'SADD', 'none']]);
+  });
+
   it('reads .lua files (KEYS unresolved) and scripts embedded in other host languages', async () => {
     const { writes, unresolved } = await inventoryOf({
       'claim.lua': "redis.call('HSET', KEYS[1], 'w', ARGV[1])\nredis.call('SET', 'last:claim', ARGV[1], 'EX', 5)\nreturn 1\n",
