@@ -2,6 +2,7 @@
 // TTL status (exact table, JSON, Markdown), the JSON valid for validateInventory, the
 // persistentKeys block, files that do not parse (file:line:column, skipped, exit 1), settings
 // from an ESLint config, usage errors (exit 2).
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { validateInventory } from '../../inventory/format.js';
 import { runKeys } from './run-keys.js';
@@ -173,5 +174,19 @@ describe('redis-ttl-keys on bad input', () => {
     expect(code).toBe(0);
     expect(stdout).toMatch(/^Usage: redis-ttl-keys \[options\] \[paths\.\.\.\]/);
     expect(stdout).toContain('Exit codes: 0 written, 1 written but some files were skipped (named on standard error),\n2 usage, config or file error.');
+  });
+});
+
+describe('docs/keys.md', () => {
+  it('documents every option of --help in its options table, and the three exit codes', async () => {
+    const page = readFileSync('docs/keys.md', 'utf8');
+    const help = (await runKeys(['--help'])).stdout;
+    const fromHelp = [...help.matchAll(/^ {2}((?:-\w, )?--[\w-]+(?: <\w+>)?)/gm)].map((m) => m[1]!);
+    const table = page.slice(page.indexOf('## Options'), page.indexOf('## Exit codes'));
+    const fromDocs = [...table.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
+    expect(fromHelp.filter((option) => !fromDocs.includes(option) && !fromDocs.some((d) => d.split(', ').includes(option)))).toEqual([]);
+    expect(fromHelp).toHaveLength(8);
+    const exits = page.slice(page.indexOf('## Exit codes'));
+    for (const code of [0, 1, 2]) expect(exits).toMatch(new RegExp(`^\\| ${code} \\| `, 'm'));
   });
 });
