@@ -12,6 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { serializeInventory } from '../../inventory/format.js';
 import { needsOwnServer, useRedis } from '../helpers/redis.js';
 import { runCli, runJson } from '../audit/run-cli.js';
+import { brokenSources } from './run-keys.js';
 import { workload } from '../fixtures/keys/app/workload.js';
 
 const redis = useRedis();
@@ -75,11 +76,12 @@ describe.skipIf(ownServerOnly)('redis-ttl-audit --source', () => {
   });
 
   it('names a source file that does not parse on standard error and audits with the rest', async () => {
-    const { code, report, stderr } = await runJson(['--url', url, '--source', 'tests/fixtures/keys/broken']);
+    const dir = path.relative(process.cwd(), brokenSources());
+    const { code, report, stderr } = await runJson(['--url', url, '--source', dir]);
     expect(code).toBe(0);
     expect(stderr).toBe(
-      "redis-ttl-audit: --source tests/fixtures/keys/broken: tests/fixtures/keys/broken/broken.lua:2:1: the script does not parse: ')' expected near 'return' (skipped)\n" +
-        'redis-ttl-audit: --source tests/fixtures/keys/broken: tests/fixtures/keys/broken/broken.ts:3:25: Parsing error: Expression expected. (skipped)\n',
+      `redis-ttl-audit: --source ${dir}: ${dir}/broken.lua:2:1: the script does not parse: ')' expected near 'return' (skipped)\n` +
+        `redis-ttl-audit: --source ${dir}: ${dir}/broken.ts:3:25: Parsing error: Expression expected. (skipped)\n`,
     );
     expect(report.patterns.length).toBeGreaterThan(0);
   });

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { validateInventory } from '../../inventory/format.js';
-import { runKeys } from './run-keys.js';
+import { brokenSources, runKeys } from './run-keys.js';
 
 const APP = 'tests/fixtures/keys/app';
 
@@ -147,11 +147,12 @@ describe('redis-ttl-keys on an app with hashes, counters and an embedded script'
 
 describe('redis-ttl-keys on bad input', () => {
   it('names each file that does not parse (file:line:column), skips it, reads the others, exits 1', async () => {
-    const { code, stdout, stderr } = await runKeys(['--no-config', '-f', 'json', 'tests/fixtures/keys/broken']);
+    const dir = brokenSources();
+    const { code, stdout, stderr } = await runKeys(['--no-config', '-f', 'json', '.'], dir);
     expect(code).toBe(1);
     expect(stderr).toBe(
-      "redis-ttl-keys: tests/fixtures/keys/broken/broken.lua:2:1: the script does not parse: ')' expected near 'return' (skipped)\n" +
-        'redis-ttl-keys: tests/fixtures/keys/broken/broken.ts:3:25: Parsing error: Expression expected. (skipped)\n',
+      "redis-ttl-keys: broken.lua:2:1: the script does not parse: ')' expected near 'return' (skipped)\n" +
+        'redis-ttl-keys: broken.ts:3:25: Parsing error: Expression expected. (skipped)\n',
     );
     expect(validateInventory(JSON.parse(stdout), 'stdout').shapes.map((s) => s.shape)).toEqual(['ok:*']);
   });
