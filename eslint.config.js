@@ -5,7 +5,7 @@ import importX from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
 /** The project's own folders (everything else a source file imports is a package). */
-const OURS = ['audit', 'bench', 'cli', 'lua-lint', 'redis-calls', 'rules', 'runtime', 'semantics', 'tests', 'text'];
+const OURS = ['audit', 'bench', 'cli', 'inventory', 'keys', 'lua-lint', 'redis-calls', 'rules', 'runtime', 'semantics', 'tests', 'text'];
 
 /** A zone of `import-x/no-restricted-paths`: files under `target` import nothing of ours from outside `allowed`. */
 const onlyFrom = (target, allowed, message) => ({
@@ -15,13 +15,21 @@ const onlyFrom = (target, allowed, message) => ({
 });
 
 // Layers (README "Layout"): semantics/, text/ and cli/ at the bottom; redis-calls/; lua-lint/,
-// audit/ and runtime/; rules/ on top; bench/ and tests/ over everything. A lower layer never imports
-// a higher one, and no module imports itself back through others (no cycle).
+// audit/ and runtime/; rules/ on top, with keys/ (the key inventory, which runs the rules through
+// ESLint's Linter) above it; bench/ and tests/ over everything. A lower layer never imports a higher
+// one, and no module imports itself back through others (no cycle). One exception: the
+// redis-ttl-audit command (audit/cli/) loads keys/ for --source, with a dynamic import() made only
+// then; the audit library (audit/*.ts) never does.
 const LAYERS = [
   ...['lua-lint', 'redis-calls', 'semantics', 'text', 'cli', 'audit', 'runtime'].map((target) => ({
     target: `./${target}`,
     from: './rules',
     message: 'rules/ (the ESLint plugin) sits on top: move what both need below it (redis-calls/, semantics/).',
+  })),
+  ...['lua-lint', 'redis-calls', 'semantics', 'text', 'cli', 'audit/*.ts', 'inventory', 'runtime', 'rules'].map((target) => ({
+    target: `./${target}`,
+    from: './keys',
+    message: 'keys/ (the key inventory) sits on top of rules/: only the redis-ttl-audit command (audit/cli/) loads it.',
   })),
   onlyFrom('semantics', ['semantics'], 'semantics/ holds the Redis facts and imports nothing of ours outside itself.'),
   onlyFrom('text', ['text'], 'text/ imports nothing of ours outside itself.'),

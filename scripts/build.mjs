@@ -22,7 +22,7 @@ compile('runtime/tsconfig.build.json');
 if (!process.argv.includes('--runtime')) {
   rmSync(path.join(root, 'dist'), { recursive: true, force: true });
   compile('tsconfig.build.json');
-  for (const bin of ['dist/lua-lint/cli/bin.js', 'dist/audit/cli/bin.js']) chmodSync(path.join(root, bin), 0o755);
+  for (const bin of ['dist/lua-lint/cli/bin.js', 'dist/audit/cli/bin.js', 'dist/keys/cli/bin.js']) chmodSync(path.join(root, bin), 0o755);
   rootSpecifiersInDeclarations(path.join(root, 'dist'));
 }
 

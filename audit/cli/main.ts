@@ -54,6 +54,7 @@ interface ParsedOptions {
   top: number;
   failOnPersistent?: string[];
   inventory?: string[];
+  source?: string[];
   baseline?: string;
   failOnGrowth?: number;
   output?: string;
@@ -80,7 +81,8 @@ Examples:
   $ redis-ttl-audit --cluster --url redis://10.0.0.5:7000 --format json > audit.json
   $ redis-ttl-audit --fail-on-persistent 'session:*' --fail-on-persistent 'rl:*'   CI: exit 1 on leaks
   $ redis-ttl-audit --match 'session:*' --fix-ttl 86400 --yes --verbose
-  $ redis-ttl-audit --inventory keys.json --format html --output audit.html   the code that wrote each pattern
+  $ redis-ttl-audit --source src --format html --output audit.html   the code that wrote each pattern
+  $ redis-ttl-audit --inventory keys.json --format html --output audit.html   the same, from redis-ttl-keys --format json
   $ redis-ttl-audit --inventory keys.json --baseline last.json --fail-on-growth 1000 --format json
 
 Read-only unless --fix-ttl, which only runs EXPIRE <key> <seconds> NX (Redis 7+); never deletes.
@@ -132,6 +134,7 @@ function buildProgram(io: CliIo): Command {
     .option('--top <n>', 'table: show the n largest patterns', wholeNumber(1), 50)
     .option('--fail-on-persistent <pattern>', 'exit 1 when keys matching this glob have no TTL (repeatable)', nonEmptyPattern)
     .option('--inventory <file>', 'key inventory (JSON, from redis-ttl-keys): group keys by the code\'s key shapes and name the lines that write them (repeatable)', collect)
+    .option('--source <dir>', "source tree to build the key inventory of (as redis-ttl-keys does) and join like --inventory (repeatable)", collect)
     .option('--baseline <file>', 'an earlier --format json report: compare keys, keys without TTL and memory per pattern')
     .option('--fail-on-growth <n>', 'with --baseline: exit 1 when a pattern has more than n keys without TTL beyond the baseline\'s count', wholeNumber(0))
     .option('-o, --output <file>', 'write the report to this file instead of standard output (html: links relative to it)')
@@ -195,7 +198,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     throw new CliError('--fail-on-growth cannot be combined with --sample: a sample\'s counts are estimates, and a CI verdict needs exact ones.');
   }
   // Files before the server: a bad inventory or baseline stops the run before any command is sent.
-  const inventory = await inventoryInputs(options);
+  const inventory = await inventoryInputs(options, io);
   let baseline;
   try {
     baseline = options.baseline === undefined ? undefined : await readBaselineFile(options.baseline);
@@ -276,16 +279,30 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
 
 /**
  * The inventories to join with the keyspace: each `--inventory` file, read and validated, with
- * its directory as the base of its `root`.
- *
- * SEAM for `--source <dir>` (issue 27, item 1, not built yet): it will run the producer
- * (redis-ttl-keys' library function) on each directory and push `{ document, base: dir }` here;
- * the audit library takes these objects and never reads files itself
- * (tests/audit/inventory.test.ts passes a document straight to runAudit).
- * @throws {CliError} naming the file, the place and the problem, for a file that cannot be read or is not an inventory
+ * its directory as the base of its `root`; and for each `--source` directory, the inventory
+ * redis-ttl-keys builds (keys/inventory.ts, loaded only then: it brings ESLint and the
+ * TypeScript parser), its files relative to the working directory. Source files that do not
+ * parse are named on standard error and skipped. The audit library takes these objects and never
+ * reads files itself.
+ * @throws {CliError} naming the file, the place and the problem, for a file that cannot be read or
+ *   is not an inventory, a `--source` that matches no file, an ESLint config that cannot be loaded
  */
-async function inventoryInputs(options: ParsedOptions): Promise<InventoryInput[]> {
+async function inventoryInputs(options: ParsedOptions, io: CliIo): Promise<InventoryInput[]> {
   const inputs: InventoryInput[] = [];
+  if (options.source !== undefined) {
+    const { buildInventory } = await import('../../keys/inventory.js');
+    for (const dir of options.source) {
+      let result;
+      try {
+        result = await buildInventory([dir]);
+      } catch (error) {
+        if (error instanceof CliError) throw new CliError(`--source ${dir}: ${error.message}`);
+        throw error;
+      }
+      for (const p of result.problems) io.stderr.write(`redis-ttl-audit: --source ${dir}: ${p.file}:${p.line}:${p.column}: ${p.message} (skipped)\n`);
+      inputs.push({ document: result.document, base: '.' });
+    }
+  }
   for (const file of options.inventory ?? []) {
     try {
       inputs.push({ document: await readInventoryFile(file), base: path.dirname(file) });
