@@ -1,7 +1,9 @@
 import calculateSlot from 'cluster-key-slot';
+import { GlideClusterClient } from '@valkey/valkey-glide';
 import { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collect, createLimiter, incrementWithTtl, setKeepTtl, type LimiterOptions } from '../../runtime/index.js';
+import { collect, createCache, createLimiter, incrementWithTtl, setKeepTtl, type LimiterOptions } from '../../runtime/index.js';
+import '../helpers/glide.js';
 import { connectCluster, startRedisCluster, type RedisClusterHandle } from '../helpers/redis-cluster.js';
 import { uniquePrefix } from '../helpers/redis.js';
 
@@ -59,5 +61,50 @@ describe('on Redis Cluster (ioredis Cluster)', () => {
     expect(await cluster.pexpiretime(key)).toBe(expiresAt);
     expect(await collect(cluster, `${key}:missing`)).toBeNull();
     expect(await cluster.exists(`${key}:missing`)).toBe(0);
+  });
+});
+
+describe('on Redis Cluster (Valkey GLIDE GlideClusterClient)', () => {
+  let glide: GlideClusterClient;
+
+  beforeAll(async () => {
+    glide = await GlideClusterClient.createClient({ addresses: handle.nodes, requestTimeout: 5000 });
+  });
+
+  afterAll(() => {
+    glide?.close();
+  });
+
+  it('EVALSHA / EVAL go to the master of their first key: limiters over all three masters, with no MOVED or CROSSSLOT', async () => {
+    const namespace = uniquePrefix('clglide');
+    const limiter = createLimiter(glide, { algorithm: 'sliding-window-counter', limit: 2, windowMs: 60_000, onRedisError: 'fail-closed', namespace });
+    const masters = new Set<number>();
+    for (let id = 0; id < 12; id += 1) {
+      masters.add(Math.floor(calculateSlot(limiter.keyFor(`user-${id}`)) / (16384 / 3)));
+      const results = [];
+      for (let i = 0; i < 3; i += 1) results.push((await limiter.take(`user-${id}`)).allowed);
+      expect(results).toEqual([true, true, false]);
+      const pttl = await cluster.pttl(limiter.keyFor(`user-${id}`));
+      expect(pttl).toBeGreaterThan(0);
+      expect(pttl).toBeLessThanOrEqual(limiter.maxTtlMs);
+    }
+    expect(masters.size).toBeGreaterThan(1);
+  });
+
+  it('collect, incrementWithTtl, setKeepTtl and the cache work through GlideClusterClient', async () => {
+    const key = `${uniquePrefix('clglide')}:{session-9}:pending`;
+    expect(await incrementWithTtl(glide, key, { by: 5, ttlMs: 30_000 })).toMatchObject({ value: 5 });
+    const expiresAt = await cluster.pexpiretime(key);
+    expect(await collect(glide, key)).toBe('5');
+    expect(await setKeepTtl(glide, key, '7')).toBe(true);
+    expect(await cluster.pexpiretime(key)).toBe(expiresAt);
+    expect(await collect(glide, `${key}:missing`)).toBeNull();
+    const cache = createCache<string>(glide, { namespace: uniquePrefix('clglide'), ttlMs: 60_000 });
+    let loads = 0;
+    for (const id of ['a', 'b', 'c', 'd']) {
+      expect(await cache.getOrLoad(id, async () => `v${++loads}`)).toBe(`v${loads}`);
+      expect(await cache.getOrLoad(id, async () => 'never')).toBe(`v${loads}`);
+      expect(await cluster.pttl(cache.keysFor(id).entry)).toBeGreaterThan(0);
+    }
   });
 });
