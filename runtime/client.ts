@@ -6,7 +6,8 @@
  *   `eval` taking `{ keys, arguments }`, or only `sendCommand([...])`);
  * - @upstash/redis `Redis` (has lowercase `evalsha(sha, keys, args)` / `eval(script, keys, args)`),
  *   or any object with that pair of methods;
- * - Valkey GLIDE `GlideClient` / `GlideClusterClient` (has `invokeScript` and `customCommand`).
+ * - Valkey GLIDE `GlideClient` / `GlideClusterClient` (has `invokeScript` and `customCommand`);
+ * - Bun's `RedisClient` (has `send`, a boolean `connected` and positional `evalsha` / `eval`).
  * Each adapter sends EVALSHA and falls back to EVAL on NOSCRIPT. ioredis 5 and 6 and iovalkey
  * (the Valkey project's fork of ioredis) share one shape and one adapter.
  *
@@ -53,6 +54,20 @@ export interface GlideLike {
 }
 
 /**
+ * The part of Bun's built-in Redis client (`RedisClient` and the default `redis` of the `bun`
+ * module, https://bun.com/docs/runtime/redis) the runtime uses: `evalsha` / `eval` with the
+ * number of keys first (as ioredis), `get`; `send` and `connected` tell it apart from
+ * @upstash/redis. Only runs under Bun.
+ */
+export interface BunRedisLike {
+  readonly connected: boolean;
+  send(command: string, args: string[]): Promise<unknown>;
+  evalsha(sha1: string, numkeys: number, ...keysAndArgs: string[]): Promise<unknown>;
+  eval(script: string, numkeys: number, ...keysAndArgs: string[]): Promise<unknown>;
+  get(key: string): Promise<unknown>;
+}
+
+/**
  * The part of an ioredis `Redis` or `Cluster` the runtime uses: `evalsha` and `eval`
  * (`defineCommand` only tells ioredis apart from @upstash/redis, which has an `evalsha` too).
  * Structural, so that the runtime's types import nothing from `ioredis`: a project on node-redis
@@ -67,9 +82,9 @@ export interface IoredisLike {
 /**
  * A client the public helpers accept: an ioredis (5 or 6) or iovalkey `Redis` or `Cluster`, a
  * node-redis v4+ client or cluster, an @upstash/redis `Redis` (any object with its `evalsha` /
- * `eval`), or a Valkey GLIDE `GlideClient` / `GlideClusterClient`.
+ * `eval`), a Valkey GLIDE `GlideClient` / `GlideClusterClient`, or Bun's `RedisClient` (under Bun).
  */
-export type RedisClient = IoredisLike | NodeRedisLike | UpstashLike | GlideLike;
+export type RedisClient = IoredisLike | NodeRedisLike | UpstashLike | GlideLike | BunRedisLike;
 
 /**
  * What the rate-limit helpers (collect, incrementWithTtl, setKeepTtl, createLimiter,
@@ -238,19 +253,36 @@ const GLIDE_KINDS: Readonly<Record<string, string>> = {
  */
 export function glideReplyError(error: unknown): unknown {
   if (!(error instanceof Error) || error.name !== 'RequestError') return error;
-  const known = /^An error was signalled by the server: - (\w+): ([\s\S]*)$/.exec(error.message);
-  let text: string | undefined;
-  if (known !== null) {
-    const code = GLIDE_KINDS[known[1]!];
-    if (code !== undefined) text = `${code} ${known[2]!}`;
-  } else {
-    const extension = /^([A-Z][A-Z_]{1,31}): ([\s\S]*)$/.exec(error.message);
-    if (extension !== null) text = `${extension[1]!} ${extension[2]!}`;
-  }
-  if (text === undefined) return error;
+  return replyError(glideReplyText(error.message)) ?? error;
+}
+
+/** An error named `ReplyError` (as ioredis names error replies) with the reply's text, or `undefined`. */
+function replyError(text: string | undefined): Error | undefined {
+  if (text === undefined) return undefined;
   const reply = new Error(text);
   reply.name = 'ReplyError';
   return reply;
+}
+
+/** The reply text of a GLIDE `RequestError` message, or `undefined` when it is not one GLIDE made of a reply. */
+function glideReplyText(message: string): string | undefined {
+  const known = /^An error was signalled by the server: - (\w+): ([\s\S]*)$/.exec(message);
+  if (known !== null) {
+    const code = GLIDE_KINDS[known[1]!];
+    return code === undefined ? undefined : `${code} ${known[2]!}`;
+  }
+  const extension = /^([A-Z][A-Z_]{1,31}): ([\s\S]*)$/.exec(message);
+  return extension === null ? undefined : `${extension[1]!} ${extension[2]!}`;
+}
+
+/**
+ * A Bun `RedisClient` error reply (its error with `code: 'ERR_REDIS_SERVER_ERROR'`, the message
+ * being the reply's text) as an error named `ReplyError`, so that it is told apart from a closed
+ * connection (`ERR_REDIS_CONNECTION_CLOSED`, an outage); any other value is returned as is.
+ */
+export function bunReplyError(error: unknown): unknown {
+  if (!(error instanceof Error) || (error as { code?: unknown }).code !== 'ERR_REDIS_SERVER_ERROR') return error;
+  return replyError(error.message) ?? error;
 }
 
 /** A NOSCRIPT error reply, whatever the client wraps it in (`ReplyError`, `ErrorReply`, `UpstashError`). */
@@ -315,6 +347,30 @@ function glideRunner(client: GlideLike): ScriptRunner {
   });
 }
 
+/**
+ * Bun's `RedisClient`: `evalsha(sha1, numkeys, ...keys, ...args)`, then `eval` with the source on
+ * NOSCRIPT, and its own `get`; its error replies become `ReplyError`s ({@link bunReplyError}).
+ */
+function bunRunner(client: BunRedisLike): ScriptRunner {
+  const rethrow = (error: unknown): never => {
+    throw bunReplyError(error);
+  };
+  return withRetry({
+    send: (script, keys, args) => client.evalsha(...positional(script.sha1, keys, args)).catch(rethrow),
+    evalSource: (script, keys, args) => client.eval(...positional(script.lua, keys, args)).catch(rethrow),
+    get: (key) => client.get(key).catch(rethrow),
+  });
+}
+
+/** `[first, numkeys, ...keys, ...args]`, the arguments of a positional `evalsha` / `eval`. */
+function positional(first: string, keys: ScriptKeys, args: readonly string[]): [string, number, ...string[]] {
+  return typeof keys === 'string' ? [first, 1, keys, ...args] : [first, keys.length, ...keys, ...args];
+}
+
+function isBun(client: unknown): client is BunRedisLike {
+  return hasFunction(client, 'send') && hasFunction(client, 'evalsha') && hasFunction(client, 'eval') && typeof (client as { connected?: unknown }).connected === 'boolean';
+}
+
 function isGlide(client: unknown): client is GlideLike {
   return hasFunction(client, 'invokeScript') && hasFunction(client, 'customCommand') && hasFunction(client, 'get');
 }
@@ -333,7 +389,7 @@ function memoryRunner(store: MemoryStore): ScriptRunner {
 
 /**
  * Returns the script runner for `client` (one per client object), chosen by the client's shape:
- * Valkey GLIDE (`invokeScript` / `customCommand`), ioredis or iovalkey (`defineCommand`),
+ * Valkey GLIDE (`invokeScript` / `customCommand`), Bun (`send`, `evalsha`, `connected`), ioredis or iovalkey (`defineCommand`),
  * node-redis (`evalSha` / `eval`, or `sendCommand`), upstash (`evalsha` / `eval`), or a `MemoryStore`.
  * @throws {TypeError} when `client` is none of these.
  */
@@ -348,6 +404,8 @@ export function runnerFor(client: RedisClient | MemoryStore): ScriptRunner {
   let runner: ScriptRunner;
   if (isGlide(client)) {
     runner = glideRunner(client);
+  } else if (isBun(client)) {
+    runner = bunRunner(client);
   } else if (isIoredis(client)) {
     runner = ioredisRunner(client);
   } else if ((hasFunction(client, 'evalSha') && hasFunction(client, 'eval')) || hasFunction(client, 'sendCommand')) {
@@ -356,7 +414,7 @@ export function runnerFor(client: RedisClient | MemoryStore): ScriptRunner {
     runner = upstashRunner(client as UpstashLike);
   } else {
     throw new TypeError(
-      'redis must be an ioredis or iovalkey Redis or Cluster, a node-redis client (createClient()), an @upstash/redis Redis, a Valkey GLIDE GlideClient or GlideClusterClient, or a MemoryStore',
+      "redis must be an ioredis or iovalkey Redis or Cluster, a node-redis client (createClient()), an @upstash/redis Redis, a Valkey GLIDE GlideClient or GlideClusterClient, Bun's RedisClient, or a MemoryStore",
     );
   }
   runners.set(client, runner);

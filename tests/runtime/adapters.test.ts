@@ -56,6 +56,30 @@ function upstashStub(r: Redis, calls: string[]) {
   };
 }
 
+/**
+ * A Bun `RedisClient` look-alike (Bun does not run under Node): the real Redis behind `r`, Bun's
+ * method shapes (positional `evalsha` / `eval`, `send`, a boolean `connected`) and its documented
+ * errors: an error reply rejects with `code: 'ERR_REDIS_SERVER_ERROR'` and the reply's text
+ * (https://bun.com/docs/runtime/redis, `send` in bun-types' redis.d.ts).
+ */
+function bunStub(r: Redis, calls: string[]) {
+  const wrap = async (command: string, run: () => Promise<unknown>): Promise<unknown> => {
+    calls.push(command);
+    try {
+      return await run();
+    } catch (error) {
+      throw Object.assign(new Error((error as Error).message), { code: 'ERR_REDIS_SERVER_ERROR' });
+    }
+  };
+  return {
+    connected: true,
+    send: (command: string, args: string[]) => wrap(command, () => r.call(command, ...args)),
+    evalsha: (sha1: string, numkeys: number, ...rest: string[]) => wrap('evalsha', () => r.evalsha(sha1, numkeys, ...rest)),
+    eval: (script: string, numkeys: number, ...rest: string[]) => wrap('eval', () => r.eval(script, numkeys, ...rest)),
+    get: (key: string) => wrap('get', () => r.get(key)),
+  };
+}
+
 type NodeRedis = ReturnType<typeof createClient>;
 let nodeRedis: NodeRedis;
 /** node-redis v6 (the `redis-v6` alias of `redis@6`): the runtime names v4, v5 and v6 as supported. */
@@ -103,6 +127,7 @@ interface Subject {
 }
 
 const upstashCalls: string[] = [];
+const bunCalls: string[] = [];
 const sendCommandCalls: string[] = [];
 const ioredisCalls: string[] = [];
 /** An ioredis client whose commands' names are recorded (lowercase, as ioredis spells them). */
@@ -130,6 +155,7 @@ const subjects: Subject[] = [
     calls: sendCommandCalls,
   },
   { name: '@upstash/redis shape (stub forwarding to ioredis)', client: () => upstashStub(admin, upstashCalls), calls: upstashCalls },
+  { name: "Bun's RedisClient shape (stub forwarding to ioredis)", client: () => bunStub(admin, bunCalls), calls: bunCalls },
   { name: 'ioredis 6 (RESP3)', client: () => ioredisV6 },
   { name: 'ioredis 6 (protocol: 2)', client: () => ioredisV6Resp2 },
   { name: 'iovalkey', client: () => iovalkey },
@@ -166,7 +192,7 @@ describe.each(subjects)('$name', (subject) => {
     await admin.script('FLUSH');
     subject.calls?.splice(0);
     expect((await incrementWithTtl(client, key, { ttlMs: 60_000 })).value).toBe(2);
-    const lowercase = subject.name.includes('upstash') || subject.name === 'ioredis';
+    const lowercase = subject.name.includes('upstash') || subject.name.includes('Bun') || subject.name === 'ioredis';
     if (subject.calls) expect(subject.calls).toEqual(lowercase ? ['evalsha', 'eval'] : ['EVALSHA', 'EVAL']);
     // EVAL loaded it again: the next call is one EVALSHA
     subject.calls?.splice(0);
@@ -309,6 +335,25 @@ describe('the protocols the clients speak', () => {
   });
 });
 
+describe("Bun's RedisClient shape", () => {
+  it('an error reply (ERR_REDIS_SERVER_ERROR) is a bug the caller sees; a closed connection (ERR_REDIS_CONNECTION_CLOSED) is an outage', async () => {
+    const key = `${uniquePrefix('bun')}:hash`;
+    await admin.hset(key, 'f', '1');
+    await admin.pexpire(key, 60_000);
+    const wrongType: unknown = await incrementWithTtl(bunStub(admin, []), key, { ttlMs: 1000 }).catch((e: unknown) => e);
+    expect(wrongType).toMatchObject({ name: 'RedisError', code: 'WRONGTYPE' });
+    const closed = {
+      ...bunStub(admin, []),
+      connected: false,
+      evalsha: () => Promise.reject(Object.assign(new Error('Connection closed'), { code: 'ERR_REDIS_CONNECTION_CLOSED' })),
+      eval: () => Promise.reject(Object.assign(new Error('Connection closed'), { code: 'ERR_REDIS_CONNECTION_CLOSED' })),
+    };
+    const limiter = createLimiter(closed, { algorithm: 'gcra', limit: 2, periodMs: 1000, onRedisError: 'fail-closed', namespace: uniquePrefix('bun') });
+    const result = await limiter.take('ada');
+    expect({ allowed: result.allowed, reason: result.reason }).toEqual({ allowed: false, reason: 'redis-unavailable' });
+  });
+});
+
 describe('Valkey GLIDE', () => {
   it("turns GLIDE's error replies back into the reply's text: a WRONGTYPE is a RedisError with its code", async () => {
     const key = `${uniquePrefix('glide')}:hash`;
@@ -378,7 +423,7 @@ describe('runnerFor', () => {
   it('picks one runner per client object and rejects objects of no known shape', () => {
     expect(runnerFor(nodeRedis)).toBe(runnerFor(nodeRedis));
     expect(() => runnerFor({ get: () => undefined } as unknown as RedisClient)).toThrow(
-      'redis must be an ioredis or iovalkey Redis or Cluster, a node-redis client (createClient()), an @upstash/redis Redis, a Valkey GLIDE GlideClient or GlideClusterClient, or a MemoryStore',
+      "redis must be an ioredis or iovalkey Redis or Cluster, a node-redis client (createClient()), an @upstash/redis Redis, a Valkey GLIDE GlideClient or GlideClusterClient, Bun's RedisClient, or a MemoryStore",
     );
     // ioredis-like but without the evalsha the runner calls: refused here, not at the first call
     const noEvalsha = { defineCommand: () => undefined, eval: () => Promise.resolve(1) };
