@@ -12,10 +12,11 @@
  * `npm run bench:runtime` runs the instruction count too (the targets against rate-limiter-flexible
  * are judged there, next to the throughput figures).
  *
- * Four workloads, each BENCH_CALLS calls in pipelines of 100, in BENCH_ROUNDS interleaved rounds,
- * `CONFIG RESETSTAT` before each measurement: one hot key, a new key per call, and "warm keys"
- * (BENCH_CALLS / 10 keys that each got one call before, ten calls each), every call admitted (a
- * limit of 10^9); and "at the limit": BENCH_CALLS / 200 keys at a limit of 100 per minute, 200
+ * Five workloads, each BENCH_CALLS calls in pipelines of 100, in BENCH_ROUNDS interleaved rounds,
+ * `CONFIG RESETSTAT` before each measurement: one hot key, a new key per call, "warm keys"
+ * (BENCH_CALLS / 10 keys that each got one call before, ten calls each) and "10,000 identities"
+ * (10,000 keys that each got one call before, the calls spread over them), every call admitted (a
+ * limit of 10^9); and "at the limit": BENCH_CALLS / 200 keys at a limit of 100 (per hour for the windows, per minute for the rest), 200
  * calls each (half of them denied: the denial path, and the sliding-window log's retry time). Each
  * script gets the arguments the limiter sends for a call of cost 1 on the server clock.
  * `BENCH_METRIC=time` (default) reads `INFO commandstats` (µs per EVALSHA, the script's commands
@@ -52,7 +53,7 @@ if ttl == -1 then \
 end \
 return {consumed, ttl} `;
 
-/** The limit of a workload: every call admitted, or 100 per minute. */
+/** The limit of a workload: every call admitted, or 100 (per window, or per minute). */
 type Limit = 'big' | 'small';
 
 /** A script measured: its label, its source and the ARGV of one call. */
@@ -67,11 +68,18 @@ export const LIMITER_SCRIPTS = ['fixed_window', 'sliding_window_log', 'sliding_w
 export type LimiterScriptName = (typeof LIMITER_SCRIPTS)[number];
 
 const n = (limit: Limit) => (limit === 'big' ? '1000000000' : '100');
-/** The parameters each limiter sends (windows of a minute, buckets refilled or leaking at 100 per minute); cost 1 and the server clock are left out, as the limiter leaves them out. */
+/**
+ * The parameters each limiter sends (windows of an hour, buckets refilled or leaking at 100 per
+ * minute); cost 1 and the server clock are left out, as the limiter leaves them out. Windows of an
+ * hour, not a minute: a run under valgrind takes tens of seconds, and a window that ends between
+ * a key's first call and its measured ones sends some calls down the new-window path (the
+ * sliding-window counter's count moved by 8% from run to run with windows of a minute).
+ */
+const WINDOW_MS = '3600000';
 const PARAMS: Record<LimiterScriptName, (limit: Limit) => string[]> = {
-  fixed_window: (l) => [n(l), '60000'],
-  sliding_window_log: (l) => [n(l), '60000'],
-  sliding_window_counter: (l) => [n(l), '60000'],
+  fixed_window: (l) => [n(l), WINDOW_MS],
+  sliding_window_log: (l) => [n(l), WINDOW_MS],
+  sliding_window_counter: (l) => [n(l), WINDOW_MS],
   token_bucket: (l) => [n(l), '1', '600'],
   gcra: (l) => [n(l), '600', '1'],
   leaky_bucket: (l) => [n(l), '1', '600'],
@@ -95,8 +103,9 @@ function argsFor(script: LimiterScriptName, lua: string): (limit: Limit) => stri
  */
 export function variantsOf(ref?: string, extra = ''): Variant[] {
   const variants: Variant[] = [
-    { name: 'floor: INCR + PEXPIRE', lua: FLOOR_LUA, args: () => ['60000'] },
-    { name: 'rate-limiter-flexible', lua: RLF_LUA, args: (l) => ['1', '60', n(l)] },
+    { name: 'floor: INCR + PEXPIRE', lua: FLOOR_LUA, args: () => [WINDOW_MS] },
+    // rate-limiter-flexible's duration is in seconds
+    { name: 'rate-limiter-flexible', lua: RLF_LUA, args: (l) => ['1', String(Number(WINDOW_MS) / 1000), n(l)] },
   ];
   for (const script of LIMITER_SCRIPTS) {
     if (ref !== undefined) {
@@ -122,9 +131,11 @@ export interface ServerWorkload {
   keys: number;
   limit: Limit;
   warm?: true;
+  /** the measured calls go to keys spread over all `keys` (fewer calls than keys), not to the first ones */
+  spread?: true;
 }
 
-/** The four workloads of `calls` calls each (see the header). */
+/** The five workloads of `calls` calls each (see the header). */
 export function serverWorkloads(calls: number): ServerWorkload[] {
   return [
     { label: 'hot key', keys: 1, limit: 'big' },
@@ -132,7 +143,10 @@ export function serverWorkloads(calls: number): ServerWorkload[] {
     { label: 'new keys', keys: calls, limit: 'big' },
     // ten calls per key on keys that hold state already (many identities in steady state)
     { label: 'warm keys', keys: Math.max(1, Math.floor(calls / 10)), limit: 'big', warm: true },
-    // 200 calls per key at a limit of 100 per minute: half of them denied
+    // 10,000 identities that each hold state (one call each first), the calls spread over them: the
+    // throughput bench's second workload
+    { label: '10,000 identities', keys: 10_000, limit: 'big', warm: true, spread: true },
+    // 200 calls per key at a limit of 100: half of them denied
     { label: 'at the limit', keys: Math.max(1, Math.floor(calls / 200)), limit: 'small' },
   ];
 }
@@ -239,7 +253,10 @@ export async function measureServerCost(options: { metric: 'time' | 'instruction
           const run = async (count: number): Promise<void> => {
             for (let from = 0; from < count; from += 100) {
               const pipeline = r.pipeline();
-              for (let i = from; i < Math.min(count, from + 100); i += 1) pipeline.evalsha(shas[index]!, 1, `k:${i % w.keys}`, ...v.args(w.limit));
+              for (let i = from; i < Math.min(count, from + 100); i += 1) {
+                const key = w.spread ? Math.floor((i * w.keys) / count) % w.keys : i % w.keys;
+                pipeline.evalsha(shas[index]!, 1, `k:${key}`, ...v.args(w.limit));
+              }
               for (const [error] of (await pipeline.exec()) ?? []) if (error) throw error;
             }
           };
