@@ -25,9 +25,10 @@ import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, ROOT } from '../helpers/build.js';
+import { ensureBuilt } from '../helpers/build.js';
 import { startRedisServer, type RedisHandle } from '../helpers/redis-server.js';
-import { CLIENTS } from './clients.js';
+import { CLIENTS, HIT_FUNCTION } from './clients.js';
+import { packBoth, sh } from './npm.js';
 import { docBlock, readmeBlock } from './readme.js';
 
 const exec = promisify(execFile);
@@ -35,64 +36,38 @@ const exec = promisify(execFile);
 /** The oxlint release the fix measurement of docs/configuration.md#oxlint was made with. */
 const OXLINT = 'oxlint@1.95.0';
 
-const NPM_ENV = {
-  ...process.env,
-  npm_config_prefer_offline: 'true',
-  npm_config_audit: 'false',
-  npm_config_fund: 'false',
-  npm_config_update_notifier: 'false',
-  npm_config_loglevel: 'error',
-};
-
 let work: string;
 let dir: string;
 let redisServer: RedisHandle | undefined;
 
-async function sh(command: string, cwd: string): Promise<{ stdout: string; stderr: string }> {
-  return exec('sh', ['-c', command], { cwd, env: NPM_ENV, maxBuffer: 32 * 1024 * 1024, timeout: 240_000 });
-}
-
-/** `npm pack` of both packages into `work` (as tests/consumer/consumer.test.ts does); their tarball paths. */
+/** The two tarballs packed into `work` (tests/consumer/npm.ts). */
 async function pack(): Promise<{ plugin: string; runtime: string }> {
-  await exec('node', ['scripts/pack-manifest.mjs', 'strip'], { cwd: ROOT });
-  let stdout: string;
-  try {
-    ({ stdout } = await exec('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work, '--workspace=redis-ttl-runtime', '--include-workspace-root'], {
-      cwd: ROOT,
-      env: NPM_ENV,
-      maxBuffer: 32 * 1024 * 1024,
-    }));
-  } finally {
-    await exec('node', ['scripts/pack-manifest.mjs', 'restore'], { cwd: ROOT });
-  }
-  const packed = JSON.parse(stdout) as { name: string; filename: string }[];
+  const packed = await packBoth(work);
   const file = (name: string) => join(work, packed.find((p) => p.name === name)!.filename);
   return { plugin: file('eslint-plugin-redis-ttl'), runtime: file('redis-ttl-runtime') };
 }
 
-/** ESLint's findings (`<path>:<line>:<column> <rule>`) on `args`, run in `dir`. */
-async function eslint(args: string[]): Promise<string[]> {
+/** The JSON a linter (`bin`, a Node script of the project) prints for `args`, whatever its exit code. */
+async function lintJson<T>(bin: string, args: string[]): Promise<T> {
   let stdout: string;
   try {
-    stdout = (await exec(process.execPath, [join(dir, 'node_modules/eslint/bin/eslint.js'), '--format', 'json', ...args], { cwd: dir, maxBuffer: 32 * 1024 * 1024 })).stdout;
+    stdout = (await exec(process.execPath, [join(dir, bin), '--format', 'json', ...args], { cwd: dir, maxBuffer: 32 * 1024 * 1024 })).stdout;
   } catch (error) {
     ({ stdout } = error as { stdout: string });
     if (stdout === '') throw error;
   }
-  const results = JSON.parse(stdout) as { filePath: string; messages: { ruleId: string | null; line: number; column: number; message: string }[] }[];
+  return JSON.parse(stdout) as T;
+}
+
+/** ESLint's findings (`<path>:<line>:<column> <rule>`) on `args`, run in `dir`. */
+async function eslint(args: string[]): Promise<string[]> {
+  const results = await lintJson< { filePath: string; messages: { ruleId: string | null; line: number; column: number; message: string }[] }[]>('node_modules/eslint/bin/eslint.js', args);
   return results.flatMap((r) => r.messages.map((m) => `${relative(dir, r.filePath)}:${m.line}:${m.column} ${m.ruleId ?? m.message}`)).sort();
 }
 
 /** oxlint's findings on `paths`, in ESLint's terms (`redis-ttl(no-getset)` is `redis-ttl/no-getset`). */
 async function oxlint(paths: string[]): Promise<string[]> {
-  let stdout: string;
-  try {
-    stdout = (await exec(process.execPath, [join(dir, 'node_modules/oxlint/bin/oxlint'), '--format', 'json', ...paths], { cwd: dir, maxBuffer: 32 * 1024 * 1024 })).stdout;
-  } catch (error) {
-    ({ stdout } = error as { stdout: string });
-    if (stdout === '') throw error;
-  }
-  const report = JSON.parse(stdout) as { diagnostics: { code: string; filename: string; labels: { span: { line: number; column: number } }[] }[] };
+  const report = await lintJson<{ diagnostics: { code: string; filename: string; labels: { span: { line: number; column: number } }[] }[] }>('node_modules/oxlint/bin/oxlint', paths);
   return report.diagnostics.map((d) => `${d.filename}:${d.labels[0]!.span.line}:${d.labels[0]!.span.column} ${d.code.replace(/^([\w-]+)\((.+)\)$/, '$1/$2')}`).sort();
 }
 
@@ -250,13 +225,7 @@ describe('oxlint --fix against eslint --fix (docs/configuration.md#oxlint)', () 
     '',
     'const redis = new Redis(process.env.APP_REDIS_URL);',
     '',
-    'export async function hit(key) {',
-    '  const hits = await redis.incr(key);',
-    '  if (hits === 1) {',
-    '    await redis.expire(key, 60);',
-    '  }',
-    '  return hits;',
-    '}',
+    ...HIT_FUNCTION,
     '',
     'export const usage = (id) => redis.getset(`usage:${id}`, \'0\');',
     'export const remember = (id) => redis.set(`session:${id}`, \'x\');',

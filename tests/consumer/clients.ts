@@ -28,34 +28,39 @@ export interface ClientCase {
   run?: { connect: string[]; close: string };
 }
 
-const IOREDIS_CODE = (module: string) => [
-  `import { Redis } from '${module}';`,
-  '',
-  "export const redis = new Redis(process.env.APP_REDIS_URL ?? 'redis://127.0.0.1:6379');",
-  '',
-  'export async function remember(id, value) {',
-  '  await redis.set(`session:${id}`, value);',
-  '  await redis.eval("redis.call(\'INCR\', KEYS[1])\\nreturn 1", 1, `hits:${id}`);',
-  '}',
-  '',
-];
+/** The leaking script every app.js passes to its client: INCR, and no expiry. */
+const LEAKING_LUA = '"redis.call(\'INCR\', KEYS[1])\\nreturn 1"';
+
+/**
+ * An app.js: the client's import (line 1) and construction (line 3), then a SET without expiry
+ * (line 6) and the leaking script sent with `scriptCall` (line 7, `LUA` standing for the script).
+ */
+function app(importLine: string, construct: string, scriptCall: string): string[] {
+  return [
+    importLine,
+    '',
+    `export const redis = ${construct};`,
+    '',
+    'export async function remember(id, value) {',
+    '  await redis.set(`session:${id}`, value);',
+    `  await ${scriptCall.replace('LUA', LEAKING_LUA)};`,
+    '}',
+    '',
+  ];
+}
+
+/** The SET of app.js, unfixed. */
+const UNFIXED = '  await redis.set(`session:${id}`, value);';
+
+const IOREDIS_CODE = (module: string) =>
+  app(`import { Redis } from '${module}';`, "new Redis(process.env.APP_REDIS_URL ?? 'redis://127.0.0.1:6379')", 'redis.eval(LUA, 1, `hits:${id}`)');
 const SET_FINDING = ['6:15 redis-ttl/set-requires-ttl-or-keepttl'];
 const LUA_FINDING = ['7:21 redis-ttl/embedded-lua'];
 const IOREDIS_FIXED = "  await redis.set(`session:${id}`, value, 'EX', 86400);";
 const NODE_REDIS_FIXED = '  await redis.set(`session:${id}`, value, { EX: 86400 });';
 const IOREDIS_RUN = (module: string) => ({ connect: [`import { Redis } from '${module}';`, 'const redis = new Redis(process.env.APP_REDIS_URL);'], close: 'await redis.quit();' });
 
-const NODE_REDIS_CODE = [
-  "import { createClient } from 'redis';",
-  '',
-  'export const redis = createClient({ url: process.env.APP_REDIS_URL });',
-  '',
-  'export async function remember(id, value) {',
-  '  await redis.set(`session:${id}`, value);',
-  '  await redis.eval("redis.call(\'INCR\', KEYS[1])\\nreturn 1", { keys: [`hits:${id}`] });',
-  '}',
-  '',
-];
+const NODE_REDIS_CODE = app("import { createClient } from 'redis';", 'createClient({ url: process.env.APP_REDIS_URL })', 'redis.eval(LUA, { keys: [`hits:${id}`] })');
 const NODE_REDIS_RUN = {
   connect: ["import { createClient } from 'redis';", 'const redis = createClient({ url: process.env.APP_REDIS_URL });', 'await redis.connect();'],
   close: 'await (redis.close ? redis.close() : redis.quit());',
@@ -64,24 +69,14 @@ const NODE_REDIS_RUN = {
 export const CLIENTS: ClientCase[] = [
   { name: 'ioredis 5', id: 'ioredis5', install: 'ioredis@5', code: IOREDIS_CODE('ioredis'), untyped: SET_FINDING, typed: SET_FINDING, lua: LUA_FINDING, fixed: IOREDIS_FIXED, run: IOREDIS_RUN('ioredis') },
   { name: 'ioredis 6', id: 'ioredis6', install: 'ioredis@6', code: IOREDIS_CODE('ioredis'), untyped: SET_FINDING, typed: SET_FINDING, lua: LUA_FINDING, fixed: IOREDIS_FIXED, run: IOREDIS_RUN('ioredis') },
-  { name: 'iovalkey', id: 'iovalkey', install: 'iovalkey@0.4', code: IOREDIS_CODE('iovalkey'), untyped: [], typed: [], lua: [], fixed: IOREDIS_CODE('iovalkey')[5]!, run: IOREDIS_RUN('iovalkey') },
+  { name: 'iovalkey', id: 'iovalkey', install: 'iovalkey@0.4', code: IOREDIS_CODE('iovalkey'), untyped: [], typed: [], lua: [], fixed: UNFIXED, run: IOREDIS_RUN('iovalkey') },
   { name: 'node-redis 5', id: 'redis5', install: 'redis@5', code: NODE_REDIS_CODE, untyped: SET_FINDING, typed: SET_FINDING, lua: LUA_FINDING, fixed: NODE_REDIS_FIXED, run: NODE_REDIS_RUN },
   { name: 'node-redis 6', id: 'redis6', install: 'redis@6', code: NODE_REDIS_CODE, untyped: SET_FINDING, typed: SET_FINDING, lua: LUA_FINDING, fixed: NODE_REDIS_FIXED, run: NODE_REDIS_RUN },
   {
     name: '@upstash/redis',
     id: 'upstash',
     install: '@upstash/redis@1',
-    code: [
-      "import { Redis } from '@upstash/redis';",
-      '',
-      "export const redis = new Redis({ url: 'https://example.invalid', token: 'unused' });",
-      '',
-      'export async function remember(id, value) {',
-      '  await redis.set(`session:${id}`, value);',
-      '  await redis.eval("redis.call(\'INCR\', KEYS[1])\\nreturn 1", [`hits:${id}`], []);',
-      '}',
-      '',
-    ],
+    code: app("import { Redis } from '@upstash/redis';", "new Redis({ url: 'https://example.invalid', token: 'unused' })", 'redis.eval(LUA, [`hits:${id}`], [])'),
     untyped: SET_FINDING,
     typed: SET_FINDING,
     lua: LUA_FINDING,
@@ -91,21 +86,15 @@ export const CLIENTS: ClientCase[] = [
     name: 'Valkey GLIDE',
     id: 'glide',
     install: '@valkey/valkey-glide@2',
-    code: [
+    code: app(
       "import { GlideClient, Script } from '@valkey/valkey-glide';",
-      '',
-      "export const redis = await GlideClient.createClient({ addresses: [{ host: '127.0.0.1', port: 6379 }] });",
-      '',
-      'export async function remember(id, value) {',
-      '  await redis.set(`session:${id}`, value);',
-      '  await redis.invokeScript(new Script("redis.call(\'INCR\', KEYS[1])\\nreturn 1"), { keys: [`hits:${id}`] });',
-      '}',
-      '',
-    ],
+      "await GlideClient.createClient({ addresses: [{ host: '127.0.0.1', port: 6379 }] })",
+      'redis.invokeScript(new Script(LUA), { keys: [`hits:${id}`] })',
+    ),
     untyped: [],
     typed: [],
     lua: [],
-    fixed: '  await redis.set(`session:${id}`, value);',
+    fixed: UNFIXED,
     run: {
       connect: [
         "import { GlideClient } from '@valkey/valkey-glide';",
@@ -120,21 +109,22 @@ export const CLIENTS: ClientCase[] = [
     id: 'bun',
     install: '@types/bun@1',
     types: ['bun'],
-    code: [
-      "import { RedisClient } from 'bun';",
-      '',
-      "export const redis = new RedisClient(process.env.APP_REDIS_URL ?? 'redis://127.0.0.1:6379');",
-      '',
-      'export async function remember(id, value) {',
-      '  await redis.set(`session:${id}`, value);',
-      '  await redis.eval("redis.call(\'INCR\', KEYS[1])\\nreturn 1", 1, `hits:${id}`);',
-      '}',
-      '',
-    ],
+    code: app("import { RedisClient } from 'bun';", "new RedisClient(process.env.APP_REDIS_URL ?? 'redis://127.0.0.1:6379')", 'redis.eval(LUA, 1, `hits:${id}`)'),
     untyped: [],
     typed: [],
     lua: [],
-    fixed: '  await redis.set(`session:${id}`, value);',
+    fixed: UNFIXED,
   },
 ];
 
+
+/** An INCR and its EXPIRE in two round trips (incr-needs-expire-on-create), the function of the consumer tests' apps. */
+export const HIT_FUNCTION = [
+  'export async function hit(key) {',
+  '  const hits = await redis.incr(key);',
+  '  if (hits === 1) {',
+  '    await redis.expire(key, 60);',
+  '  }',
+  '  return hits;',
+  '}',
+];
