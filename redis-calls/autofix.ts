@@ -17,6 +17,7 @@ import { ASTUtils, AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescr
 import type { RedisCall } from './normalize.js';
 import { redisCallsOf } from './index.js';
 import { pluginSettings } from './settings.js';
+import { constantNumber } from './constant.js';
 import { findVariable, staticValue, unwrap, type AnyContext } from './static.js';
 
 type Fix = TSESLint.RuleFix;
@@ -153,7 +154,14 @@ function nameIsFree(context: AnyContext, at: TSESTree.Node, name: string): boole
  * taken by something else in scope (a fix must not change what an identifier means).
  */
 export function helperReference(context: AnyContext, at: TSESTree.Node, helper: RuntimeHelper): HelperReference | undefined {
-  const { runtimeModule } = readAutofixSettings(context);
+  return moduleReference(context, at, readAutofixSettings(context).runtimeModule, helper);
+}
+
+/**
+ * How to refer to the export `helper` of the module `runtimeModule` at `at` (see
+ * {@link helperReference}, which asks it for the runtime; GLIDE's `TimeUnit` is asked the same way).
+ */
+export function moduleReference(context: AnyContext, at: TSESTree.Node, runtimeModule: string, helper: string): HelperReference | undefined {
   const program = context.sourceCode.ast;
 
   // 1. already reachable
@@ -284,7 +292,7 @@ function plainMethodCallee(call: RedisCall): TSESTree.MemberExpression | undefin
  */
 export function isNumeric(context: AnyContext, node: TSESTree.Node, depth = 0): boolean {
   if (depth > 4) return false;
-  if (typeof staticValue(context, node) === 'number') return true;
+  if (constantNumber(context, node) !== undefined) return true;
   const bare = unwrap(node);
   const services = context.sourceCode.parserServices;
   if (services?.program && services.esTreeNodeToTSNodeMap) {
@@ -358,8 +366,16 @@ export function removeStatement(context: AnyContext, fixer: Fixer, statement: TS
  * node-redis (`string | null`); for upstash only the string `'0'` (its `getset(k, 0)` replies a
  * number); never `getsetBuffer` (a Buffer reply). `undefined` when the call is anything else.
  */
+/**
+ * Whether the runtime's helpers take the call's client: ioredis (and iovalkey), node-redis and
+ * @upstash/redis clients; Bun's client and Valkey GLIDE get no fix that hands their client to one.
+ */
+function runtimeTakes(call: RedisCall): boolean {
+  return call.flavor !== 'bun' && call.flavor !== 'glide';
+}
+
 export function collectFix(context: AnyContext, call: RedisCall): FixFunction | undefined {
-  if (call.command !== 'GETSET') return undefined;
+  if (call.command !== 'GETSET' || !runtimeTakes(call)) return undefined;
   const callee = plainMethodCallee(call);
   if (!callee || call.argumentNodes.length !== 2) return undefined;
   // getsetBuffer replies a Buffer, collect a string: not the same value for the caller
@@ -421,7 +437,7 @@ const squeeze = (text: string): string => text.replace(/\s+/g, '');
  * `(await incrementWithTtl(...)).value` elsewhere). `undefined` unless all of that is visible.
  */
 export function incrementWithTtlFix(context: AnyContext, call: RedisCall): FixFunction | undefined {
-  if (call.command !== 'INCR' && call.command !== 'INCRBY') return undefined;
+  if ((call.command !== 'INCR' && call.command !== 'INCRBY') || !runtimeTakes(call)) return undefined;
   const callee = plainMethodCallee(call);
   if (!callee || call.node.type !== AST_NODE_TYPES.CallExpression) return undefined;
   const expected = call.command === 'INCR' ? 1 : 2;
@@ -474,7 +490,7 @@ export function incrementWithTtlFix(context: AnyContext, call: RedisCall): FixFu
   if (squeeze(sourceCode.getText(expiry.argumentNodes[0]!)) !== squeeze(sourceCode.getText(keyNode))) return undefined;
   const ttlNode = expiry.argumentNodes[1]!;
   if (!isNumeric(context, ttlNode)) return undefined;
-  const ttlValue = staticValue(context, ttlNode);
+  const ttlValue = constantNumber(context, ttlNode);
   let ttlMs: string;
   if (expiry.command === 'PEXPIRE') ttlMs = sourceCode.getText(ttlNode);
   else if (typeof ttlValue === 'number' && unwrap(ttlNode).type === AST_NODE_TYPES.Literal) ttlMs = String(ttlValue * 1000);

@@ -5,8 +5,13 @@
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { EFFECTS_THAT_SET_TTL, type KeyEffect } from '../semantics/commands.js';
+import { facadeCallsOf } from './facades.js';
 import { redisCallsOf } from './index.js';
-import { keyShapeOf } from './key-shape.js';
+import { keyShapeOf, type KeyShape } from './key-shape.js';
+import { keyIdOf } from './key-id.js';
+import { staleGuard } from './stale-read.js';
+
+export { keyIdOf } from './key-id.js';
 import type { RedisCall } from './normalize.js';
 import type { AnyContext } from './static.js';
 
@@ -19,12 +24,19 @@ export const EXPIRY_EFFECTS: ReadonlySet<KeyEffect> = new Set<KeyEffect>([
 
 /** The Redis commands of one file. */
 export interface FileIndex {
-  /** Every command, in source order (the order of their method names). */
+  /** Every command sent through a client, in source order (the order of their method names). */
   calls: readonly RedisCall[];
   /** The commands of each atomic unit, by unit key, in source order. */
   byUnit: ReadonlyMap<TSESTree.Node, readonly RedisCall[]>;
-  /** Shapes of every key that gets a TTL somewhere in the file (EXPIRE, SET ... EX, ...). */
+  /**
+   * Shapes of every key that gets a TTL somewhere in the file (EXPIRE, SET ... EX, ...; also
+   * through a pass-through facade: `cache.expire(key, 60)`, `redis-calls/facades.ts`).
+   */
   expiredShapes: ReadonlySet<string>;
+  /** Shapes of the bounded keys among them ({@link KeyShape.constant}: `stream:*` of `this.stream`). */
+  expiredBoundedShapes: ReadonlySet<string>;
+  /** The same keys by identity ({@link keyIdOf}: `text:this.sessionId`). */
+  expiredKeyIds: ReadonlySet<string>;
 }
 
 const indexes = new WeakMap<TSESLint.SourceCode, FileIndex>();
@@ -35,11 +47,15 @@ export function fileIndexOf(context: AnyContext): FileIndex {
   let index = indexes.get(sourceCode);
   if (index) return index;
   const calls: RedisCall[] = [];
+  const facadeCalls: RedisCall[] = [];
   const stack: TSESTree.Node[] = [sourceCode.ast];
   const keys = sourceCode.visitorKeys as Record<string, readonly string[] | undefined>;
   while (stack.length > 0) {
     const node = stack.pop()!;
-    if (node.type === 'CallExpression') calls.push(...redisCallsOf(context, node));
+    if (node.type === 'CallExpression') {
+      calls.push(...redisCallsOf(context, node));
+      facadeCalls.push(...facadeCallsOf(context, node));
+    }
     const childKeys = keys[node.type] ?? [];
     for (let k = childKeys.length - 1; k >= 0; k--) {
       const value = (node as unknown as Record<string, unknown>)[childKeys[k]!];
@@ -53,37 +69,47 @@ export function fileIndexOf(context: AnyContext): FileIndex {
   calls.sort((a, b) => a.nameNode.range[0] - b.nameNode.range[0]);
   const byUnit = new Map<TSESTree.Node, RedisCall[]>();
   const expiredShapes = new Set<string>();
+  const expiredBoundedShapes = new Set<string>();
+  const expiredKeyIds = new Set<string>();
   for (const call of calls) {
     const list = byUnit.get(call.unit.key);
     if (list) list.push(call);
     else byUnit.set(call.unit.key, [call]);
+  }
+  for (const call of [...calls, ...facadeCalls]) {
     for (const action of call.description.keys) {
       const keyNode = call.argNodes[action.arg];
       if (!EXPIRY_EFFECTS.has(action.effect) || !keyNode) continue;
-      expiredShapes.add(keyShapeOf(context, keyNode).shape);
+      const shape = keyShapeOf(context, keyNode);
+      expiredShapes.add(shape.shape);
+      if (shape.constant) expiredBoundedShapes.add(shape.shape);
+      const id = keyIdOf(context, call, action.arg);
+      if (id) expiredKeyIds.add(id);
     }
   }
-  index = { calls, byUnit, expiredShapes };
+  index = { calls, byUnit, expiredShapes, expiredBoundedShapes, expiredKeyIds };
   indexes.set(sourceCode, index);
   return index;
 }
 
 /**
- * The identity of the key at argument `arg` of a command, for pairing a write with its expiry:
- * its literal value when known, else its source text without white space (`key`, `` `rl:${ip}` ``).
- * `undefined` when there is no such argument or it is spread.
+ * Whether the file gives the bounded key at argument `arg` of `call` a TTL somewhere: a constant
+ * key by its spelling (`'jobs:last-run'`); a bounded key with run-time parts (`this.stream`,
+ * `` `digest:${frequency}` ``) by its expression, or by the shape of another bounded key.
  */
-export function keyIdOf(context: AnyContext, call: RedisCall, arg: number): string | undefined {
-  const keyNode = call.argNodes[arg];
-  if (!keyNode || keyNode.type === 'SpreadElement') return undefined;
-  const value = call.args[arg];
-  return value !== undefined ? `value:${String(value)}` : `text:${context.sourceCode.getText(keyNode).replace(/\s+/g, '')}`;
+export function boundedKeyExpired(context: AnyContext, call: RedisCall, arg: number, shape: KeyShape): boolean {
+  const index = fileIndexOf(context);
+  if (!shape.shape.includes('*')) return index.expiredShapes.has(shape.shape);
+  const id = keyIdOf(context, call, arg);
+  return (id !== undefined && index.expiredKeyIds.has(id)) || index.expiredBoundedShapes.has(shape.shape);
 }
+
 
 /**
  * The first command after `call` in the same atomic unit that gives the key at argument `arg` a
  * TTL when it has none (EXPIRE / PEXPIRE / ... without XX or GT, SET ... EX, SETEX, GETEX ... EX),
- * or deletes it; `undefined` when there is none.
+ * or deletes it, and is not queued only on a branch an earlier read decides
+ * (`redis-calls/stale-read.ts`); `undefined` when there is none.
  */
 export function expiryAfterInUnit(context: AnyContext, call: RedisCall, arg: number): RedisCall | undefined {
   if (call.unit.kind === 'single') return undefined;
@@ -95,6 +121,8 @@ export function expiryAfterInUnit(context: AnyContext, call: RedisCall, arg: num
       other.nameNode.range[0] > call.nameNode.range[0] &&
       other.description.keys.some(
         (action) => (EFFECTS_THAT_SET_TTL.has(action.effect) || action.effect === 'delete') && keyIdOf(context, other, action.arg) === id,
-      ),
+      ) &&
+      // queued only when an earlier round trip's reply says so: not every time the write runs
+      !staleGuard(context, other, call, arg),
   );
 }

@@ -1,14 +1,18 @@
 /**
  * Suggestion text in each client's own syntax. Rules say *what* to add (KEEPTTL, XX, an expiry,
- * the command in a MULTI); this module says how ioredis (positional tokens), node-redis
- * (`{ KEEPTTL: true }`) and upstash (`{ keepTtl: true }`) spell it. Every suggestion is a valid
- * expression in the client's API.
+ * the command in a MULTI); this module says how ioredis / iovalkey and Bun (positional tokens),
+ * node-redis (`{ KEEPTTL: true }`), upstash (`{ keepTtl: true }`) and Valkey GLIDE (`{ expiry: {
+ * type: TimeUnit.Seconds, count } }`, `{ expiry: 'keepExisting' }`) spell it. Every suggestion is
+ * a valid expression in the client's API: Bun's `send` and GLIDE's `customCommand` take strings
+ * only (`String(TTL_SECONDS)`), and neither Bun's client nor GLIDE's has a `multi()` to move a
+ * command into (GLIDE's atomic batch is `new Batch(true)`, sent with `exec`).
  */
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { isBlockingCall } from '../semantics/blocking.js';
 import type { ClientFlavor } from './clients.js';
-import { removeStatement } from './autofix.js';
+import { moduleReference, removeStatement } from './autofix.js';
 import type { RedisCall } from './normalize.js';
+import { constantNumber } from './constant.js';
 import { findVariable, propertyName, unwrap, type AnyContext } from './static.js';
 
 /**
@@ -33,6 +37,12 @@ function hasCallback(context: AnyContext, call: RedisCall): boolean {
   if (/^(cb|callback|done|next|fn|noop)$/i.test(bare.name)) return true;
   const def = findVariable(context, bare)?.defs[0];
   if (def?.type === 'FunctionName') return true;
+  // new Promise((resolve, reject) => redis.sadd(k, v, resolve)): the executor's resolve / reject
+  const executor = def?.type === 'Parameter' ? def.node : undefined;
+  if (executor?.parent?.type === AST_NODE_TYPES.NewExpression && executor.parent.arguments[0] === executor) {
+    const callee = executor.parent.callee;
+    if (callee.type === AST_NODE_TYPES.Identifier && callee.name === 'Promise') return true;
+  }
   const init = def?.type === 'Variable' ? def.node.init : undefined;
   return init?.type === AST_NODE_TYPES.ArrowFunctionExpression || init?.type === AST_NODE_TYPES.FunctionExpression;
 }
@@ -54,7 +64,7 @@ export interface TtlConstant {
 export const TTL_PLACEHOLDER = 'TTL_SECONDS';
 
 /**
- * A numeric `const` declared at the top level of the file whose name says it is a TTL
+ * A constant whole-number `const` declared at the top level of the file whose name says it is a TTL
  * (`TTL_SECONDS`, `SESSION_TTL_MS`, `EXPIRY`), for suggestions; else the {@link TTL_PLACEHOLDER}.
  */
 export function ttlConstantOf(context: AnyContext): TtlConstant {
@@ -64,8 +74,9 @@ export function ttlConstantOf(context: AnyContext): TtlConstant {
     if (declaration?.type !== AST_NODE_TYPES.VariableDeclaration || declaration.kind !== 'const') continue;
     for (const declarator of declaration.declarations) {
       if (declarator.id.type !== AST_NODE_TYPES.Identifier || !declarator.init) continue;
-      const init = declarator.init;
-      if (init.type !== AST_NODE_TYPES.Literal || typeof init.value !== 'number' || init.value <= 0) continue;
+      // a positive whole number: `300`, `60 * 60`, `Math.floor(DAY_MS / 1000)`, an imported one
+      const value = constantNumber(context, declarator.init);
+      if (value === undefined || value <= 0 || !Number.isInteger(value)) continue;
       const name = declarator.id.name;
       if (!/ttl|expir/i.test(name)) continue;
       return { name, milliseconds: /(^|_)MS($|_)|Ms$|milli/i.test(name), placeholder: false };
@@ -77,7 +88,28 @@ export function ttlConstantOf(context: AnyContext): TtlConstant {
 type Fix = TSESLint.RuleFix;
 type Fixer = TSESLint.RuleFixer;
 
-function tokenText(option: SetOption, flavor: ClientFlavor, quote: string): string[] {
+/** GLIDE's SET options, as properties of its options object. */
+const GLIDE_SET_OPTIONS: Readonly<Record<'KEEPTTL' | 'XX' | 'NX' | 'GET', string>> = {
+  KEEPTTL: "expiry: 'keepExisting'",
+  XX: "conditionalSet: 'onlyIfExists'",
+  NX: "conditionalSet: 'onlyIfDoesNotExist'",
+  GET: 'returnOldValue: true',
+};
+
+/** The package of Valkey GLIDE, whose `TimeUnit` an expiry suggestion names. */
+const GLIDE_PACKAGE = '@valkey/valkey-glide';
+
+/**
+ * The options of a suggestion as text: positional tokens (ioredis, Bun, generic forms), or
+ * properties of an options object (node-redis, upstash, GLIDE). `timeUnit` is how the file
+ * reaches GLIDE's `TimeUnit`; `stringsOnly` when the argv takes strings only (Bun's `send`,
+ * GLIDE's `customCommand`).
+ */
+function tokenText(option: SetOption, flavor: ClientFlavor, quote: string, timeUnit = 'TimeUnit', stringsOnly = false): string[] {
+  if (flavor === 'glide') {
+    if (typeof option === 'string') return [GLIDE_SET_OPTIONS[option]];
+    return [`expiry: { type: ${timeUnit}.${option.expiry.milliseconds ? 'Milliseconds' : 'Seconds'}, count: ${option.expiry.name} }`];
+  }
   if (typeof option === 'string') {
     if (flavor === 'node-redis') return [`${option}: true`];
     if (flavor === 'upstash') return [`${option === 'KEEPTTL' ? 'keepTtl' : option.toLowerCase()}: true`];
@@ -86,7 +118,7 @@ function tokenText(option: SetOption, flavor: ClientFlavor, quote: string): stri
   const unit = option.expiry.milliseconds ? 'PX' : 'EX';
   if (flavor === 'node-redis') return [`${unit}: ${option.expiry.name}`];
   if (flavor === 'upstash') return [`${unit.toLowerCase()}: ${option.expiry.name}`];
-  return [`${quote}${unit}${quote}`, option.expiry.name];
+  return [`${quote}${unit}${quote}`, stringsOnly ? `String(${option.expiry.name})` : option.expiry.name];
 }
 
 /** The quote character the file uses for a string node (defaults to a single quote). */
@@ -100,7 +132,12 @@ function quoteOf(context: AnyContext, node: TSESTree.Node | undefined): string {
 
 /** Whether options are written as an object (node-redis, upstash) rather than positional tokens. */
 function usesObjectOptions(call: RedisCall): boolean {
-  return call.form === 'method' && (call.flavor === 'node-redis' || call.flavor === 'upstash');
+  return call.form === 'method' && (call.flavor === 'node-redis' || call.flavor === 'upstash' || call.flavor === 'glide');
+}
+
+/** Whether the client has a `multi()` a suggestion may move commands into (Bun's and GLIDE's have none). */
+function hasMultiMethod(flavor: ClientFlavor): boolean {
+  return flavor !== 'bun' && flavor !== 'glide';
 }
 
 /**
@@ -117,28 +154,43 @@ export function addSetOptions(
   // method form: (key, value, ...); generic and array forms start with the command name.
   const valueNode = call.argumentNodes[call.form === 'method' ? 1 : 2];
   if (!valueNode || call.argumentNodes.some((n) => n.type === AST_NODE_TYPES.SpreadElement)) return undefined;
-  const sourceCode = context.sourceCode;
   if (usesObjectOptions(call)) {
-    const parts = options.flatMap((option) => tokenText(option, call.flavor, "'"));
-    if (call.optionsObject && !call.argumentNodes.includes(call.optionsObject)) {
-      // options from a const declared elsewhere: extend a copy here rather than edit the const
-      const argument = call.argumentNodes.find((n) => n.range[0] >= valueNode.range[1]);
-      if (!argument || call.argumentNodes.indexOf(argument) !== call.argumentNodes.length - 1) return undefined;
-      const text = sourceCode.getText(argument);
-      return (fixer) => [fixer.replaceText(argument, `{ ...${text}, ${parts.join(', ')} }`)];
-    }
-    if (call.optionsObject) {
-      const open = sourceCode.getFirstToken(call.optionsObject);
-      if (!open) return undefined;
-      const empty = call.optionsObject.properties.length === 0;
-      return (fixer) => [fixer.insertTextAfter(open, empty ? ` ${parts.join(', ')} ` : ` ${parts.join(', ')},`)];
-    }
-    if (call.argumentNodes.length !== 2) return undefined;
-    return (fixer) => [fixer.insertTextAfter(valueNode, `, { ${parts.join(', ')} }`)];
+    // GLIDE's expiry names its TimeUnit enum: imported as the file does, or added to its import
+    const timeUnit = call.flavor === 'glide' && options.some((o) => typeof o !== 'string') ? moduleReference(context, call.node, GLIDE_PACKAGE, 'TimeUnit') : undefined;
+    if (call.flavor === 'glide' && options.some((o) => typeof o !== 'string') && !timeUnit) return undefined;
+    const parts = options.flatMap((option) => tokenText(option, call.flavor, "'", timeUnit?.text));
+    const edit = addOptionsText(context, call, valueNode, parts);
+    if (!edit) return undefined;
+    const importFix = timeUnit?.importFix;
+    return importFix ? (fixer) => [...edit(fixer), ...importFix(fixer)] : edit;
   }
   const quote = quoteOf(context, call.nameNode);
-  const parts = options.flatMap((option) => tokenText(option, 'ioredis', quote));
+  // Bun's send(cmd, args) and GLIDE's customCommand(args) take strings only, and so does Bun's
+  // set(key, value, ...options: string[]) past its two-token overloads (`'EX', seconds`)
+  const stringsOnly =
+    (call.form === 'generic' && (call.flavor === 'bun' || call.flavor === 'glide')) || (call.flavor === 'bun' && call.argumentNodes.length > 2);
+  const parts = options.flatMap((option) => tokenText(option, 'ioredis', quote, undefined, stringsOnly));
   return (fixer) => [fixer.insertTextAfter(valueNode, `, ${parts.join(', ')}`)];
+}
+
+/** Adds option properties to a call's options object (or a new one after the value). */
+function addOptionsText(context: AnyContext, call: RedisCall, valueNode: TSESTree.Node, parts: readonly string[]): ((fixer: Fixer) => Fix[]) | undefined {
+  const sourceCode = context.sourceCode;
+  if (call.optionsObject && !call.argumentNodes.includes(call.optionsObject)) {
+    // options from a const declared elsewhere: extend a copy here rather than edit the const
+    const argument = call.argumentNodes.find((n) => n.range[0] >= valueNode.range[1]);
+    if (!argument || call.argumentNodes.indexOf(argument) !== call.argumentNodes.length - 1) return undefined;
+    const text = sourceCode.getText(argument);
+    return (fixer) => [fixer.replaceText(argument, `{ ...${text}, ${parts.join(', ')} }`)];
+  }
+  if (call.optionsObject) {
+    const open = sourceCode.getFirstToken(call.optionsObject);
+    if (!open) return undefined;
+    const empty = call.optionsObject.properties.length === 0;
+    return (fixer) => [fixer.insertTextAfter(open, empty ? ` ${parts.join(', ')} ` : ` ${parts.join(', ')},`)];
+  }
+  if (call.argumentNodes.length !== 2) return undefined;
+  return (fixer) => [fixer.insertTextAfter(valueNode, `, { ${parts.join(', ')} }`)];
 }
 
 /**
@@ -209,7 +261,7 @@ export function wrapInMulti(
   ttl: { method?: string; ttlText: string; milliseconds: boolean },
   moved?: TSESTree.Node,
 ): ((fixer: Fixer) => Fix[]) | undefined {
-  if (call.form !== 'method' || call.node.type !== AST_NODE_TYPES.CallExpression) return undefined;
+  if (call.form !== 'method' || call.node.type !== AST_NODE_TYPES.CallExpression || !hasMultiMethod(call.flavor)) return undefined;
   if (!replyDiscarded(call.node)) return undefined;
   if (!movableIntoMulti(context, call)) return undefined;
   const callee = call.node.callee;
@@ -252,10 +304,16 @@ export function standaloneStatementOf(node: TSESTree.Node): TSESTree.ExpressionS
 }
 
 /**
- * Makes a batch atomic: `.pipeline()` becomes `.multi()`, and node-redis
- * `multi()...execAsPipeline()` becomes `multi()...exec()`.
+ * Makes a batch atomic: `.pipeline()` becomes `.multi()`, node-redis `multi()...execAsPipeline()`
+ * becomes `multi()...exec()`, and Valkey GLIDE's `new Batch(false)` becomes `new Batch(true)`.
  */
 export function pipelineToMulti(unitKey: TSESTree.Node): ((fixer: Fixer) => Fix[]) | undefined {
+  // Valkey GLIDE: new Batch(false) -> new Batch(true) (its unit key is the `new` expression)
+  if (unitKey.type === AST_NODE_TYPES.NewExpression) {
+    const atomic = unitKey.arguments[0];
+    if (atomic?.type !== AST_NODE_TYPES.Literal || atomic.value !== false) return undefined;
+    return (fixer) => [fixer.replaceText(atomic, 'true')];
+  }
   if (unitKey.type !== AST_NODE_TYPES.CallExpression) return undefined;
   const callee = unitKey.callee;
   if (callee.type !== AST_NODE_TYPES.MemberExpression || callee.property.type !== AST_NODE_TYPES.Identifier) {
@@ -289,7 +347,7 @@ export function expireEachKeyInMulti(
   ttl: { ttlText: string; milliseconds: boolean },
 ): ((fixer: Fixer) => Fix[]) | undefined {
   if (call.form !== 'method' || call.node.type !== AST_NODE_TYPES.CallExpression) return undefined;
-  if (call.unit.kind === 'single' && !movableIntoMulti(context, call)) return undefined;
+  if (call.unit.kind === 'single' && (!movableIntoMulti(context, call) || !hasMultiMethod(call.flavor))) return undefined;
   const callee = call.node.callee;
   if (callee.type !== AST_NODE_TYPES.MemberExpression || callee.computed || callee.optional) return undefined;
   const keyTexts: string[] = [];

@@ -48,6 +48,29 @@ export function redisCallsOf(context: AnyContext, node: TSESTree.CallExpression)
 
 const NONE: readonly RedisCall[] = Object.freeze([]);
 
+/** The Redis commands issued anywhere inside a subtree (nested functions included), in no particular order. */
+export function redisCallsIn(context: AnyContext, root: TSESTree.Node): RedisCall[] {
+  const out: RedisCall[] = [];
+  forEachCallIn(context, root, (node) => out.push(...redisCallsOf(context, node)));
+  return out;
+}
+
+/** Calls `visit` for every call expression inside a subtree (nested functions included), in no particular order. */
+export function forEachCallIn(context: AnyContext, root: TSESTree.Node, visit: (node: TSESTree.CallExpression) => void): void {
+  const keys = context.sourceCode.visitorKeys as Record<string, readonly string[] | undefined>;
+  const stack: TSESTree.Node[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.type === 'CallExpression') visit(node);
+    for (const key of keys[node.type] ?? []) {
+      const value = (node as unknown as Record<string, unknown>)[key];
+      if (Array.isArray(value)) {
+        for (const child of value) if (child) stack.push(child as TSESTree.Node);
+      } else if (value && typeof value === 'object') stack.push(value as TSESTree.Node);
+    }
+  }
+}
+
 /** The file's client detector (shared by the rules of one file). */
 export function clientDetectorOf(context: AnyContext): ClientDetector {
   return analysisOf(context).detector;

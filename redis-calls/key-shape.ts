@@ -17,13 +17,16 @@
  * `filter` / `reduce` / ... callback (written at the call, or a function of the module passed
  * there) and the variable of `for...of`, over an array literal, a `const` bound to one, or what
  * `filter` / `slice` / `map` / `Array.from` / `new Set` make of it. An imported binding
- * (`import { QUEUE_KEY } from './keys'`) is `*` but fixed: `` `${QUEUE_KEY}:tmp` `` is one key.
+ * (`import { QUEUE_KEY } from './keys'`) is `*` but fixed: `` `${QUEUE_KEY}:tmp` `` is one key; so
+ * is a member fixed once per instance (`this.stream`, `this.options.stream`), and a value of a
+ * finite type (a union of literals, an enum: `redis-calls/bounded.ts`) is `*` but bounded.
  *
  * Shapes are what `settings['redis-ttl'].persistentKeys` patterns match (the same syntax as
  * lua-lint's, see `semantics/key-patterns.ts`), what messages show so that a maintainer can copy
  * a key into the setting, and what tells a bounded key (one constant string) from a family of keys.
  */
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import { enumMemberValue, hasFiniteType, instanceMember } from './bounded.js';
 import { findVariable, propertyName, unwrap, type AnyContext } from './static.js';
 
 /** The shape of one key expression. */
@@ -31,9 +34,12 @@ export interface KeyShape {
   /** The key's spelling, `*` for each run of characters known only at run time (`bull:*:wait`). */
   shape: string;
   /**
-   * The key is one key: a constant string (no `*`), or built by a key builder the linter cannot
-   * read from literal arguments only (`this.key('stats')`: one key per configured prefix). Writes
-   * to it cannot pile up keys.
+   * The key is bounded, one key or a few: a constant string (no `*`), built by a key builder the
+   * linter cannot read from literal arguments only (`this.key('stats')`: one key per configured
+   * prefix), from imported constants, from a member fixed once per instance (`this.channelName`
+   * of a `readonly` member or one the constructor alone assigns from its parameters), or from
+   * values of a finite type (`` `digest:${frequency}` `` with `frequency: 'daily' | 'weekly'`, an
+   * enum). Writes to it cannot pile up keys.
    */
   constant: boolean;
   /**
@@ -56,6 +62,8 @@ interface Part {
 const UNKNOWN_PART: Part = { text: '*', via: [], fixed: false };
 /** A value imported from another module: its spelling is unknown, but it is fixed. */
 const IMPORTED_PART: Part = { text: '*', via: [], fixed: true };
+/** A value of a few possible values (a union of literals, an enum, a constructor's argument): `*`, but bounded. */
+const FINITE_PART: Part = { text: '*', via: [], fixed: true };
 
 function literal(text: string): Part {
   return { text, via: [], fixed: true };
@@ -157,7 +165,9 @@ function identifierShape(context: AnyContext, node: TSESTree.Identifier, binding
   if (def.type === 'Parameter') {
     if (bindings.has(def.name)) return bindings.get(def.name)!;
     if (def.name.type !== AST_NODE_TYPES.Identifier) return UNKNOWN_PART;
-    return callbackElementShape(context, def.node, def.name, depth) ?? callSitesShape(context, def.node, def.name, depth, (argument, d) => shapeOf(context, argument, new Map(), d));
+    const part = callbackElementShape(context, def.node, def.name, depth) ?? callSitesShape(context, def.node, def.name, depth, (argument, d) => shapeOf(context, argument, new Map(), d));
+    // frequency: 'daily' | 'weekly': a few keys, whatever the callers pass
+    return part.fixed || !hasFiniteType(context, def.name) ? part : { ...part, fixed: true };
   }
   // for (const key of keys): the spelling the elements of `keys` share
   const loop = forOfLoop(def);
@@ -170,8 +180,11 @@ function identifierShape(context: AnyContext, node: TSESTree.Identifier, binding
   if (def.type === 'ImportBinding') return IMPORTED_PART;
   if (def.type === 'Variable' && def.node.id.type === AST_NODE_TYPES.Identifier && def.node.init && assignedOnce(variable!, def.node.id)) {
     const inner = shapeOf(context, def.node.init, new Map(), depth + 1);
+    if (!inner.fixed && hasFiniteType(context, def.node.id)) return { ...inner, via: [declarationStatement(def.node), ...inner.via], fixed: true };
     return { text: inner.text, via: [declarationStatement(def.node), ...inner.via], fixed: inner.fixed };
   }
+  // let period: 'day' | 'week' = ...; reassigned, but to one of a few values
+  if (def.type === 'Variable' && def.node.id.type === AST_NODE_TYPES.Identifier && hasFiniteType(context, def.node.id)) return FINITE_PART;
   return UNKNOWN_PART;
 }
 
@@ -386,11 +399,23 @@ function mappedShape(context: AnyContext, call: TSESTree.CallExpression, receive
   return fn.declaration ? { ...part, via: [fn.declaration, ...part.via] } : part;
 }
 
-/** `KEYS.wait` of a `const KEYS = { wait: 'q:wait' }`, `[a, b].join(':')` is handled by calls. */
+/**
+ * `KEYS.wait` of a `const KEYS = { wait: 'q:wait' }`, `Frequency.Daily` of an enum, `this.key` of
+ * a member fixed once per instance (and `this.options.key` below one); `[a, b].join(':')` is
+ * handled by calls.
+ */
 function memberShape(context: AnyContext, node: TSESTree.MemberExpression, bindings: Bindings, depth: number): Part {
   const name = propertyName(node.property, node.computed);
   const object = unwrap(node.object);
+  if (object.type === AST_NODE_TYPES.ThisExpression) return instanceMemberShape(context, node, depth);
+  if (object.type === AST_NODE_TYPES.MemberExpression && !node.computed) {
+    // this.options.stream: a property of a member fixed once per instance is configuration too
+    const owner = memberShape(context, object, bindings, depth + 1);
+    return owner.fixed && owner !== UNKNOWN_PART ? { text: '*', via: owner.via, fixed: true } : UNKNOWN_PART;
+  }
   if (name === undefined || object.type !== AST_NODE_TYPES.Identifier) return UNKNOWN_PART;
+  const enumValue = enumMemberValue(context, node);
+  if (enumValue !== undefined) return enumValue === null ? FINITE_PART : literal(enumValue);
   const variable = findVariable(context, object);
   const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
   if (def?.type !== 'Variable' || !def.node.init || def.node.id.type !== AST_NODE_TYPES.Identifier || !assignedOnce(variable!, def.node.id)) {
@@ -409,6 +434,24 @@ function memberShape(context: AnyContext, node: TSESTree.MemberExpression, bindi
 }
 
 type FunctionLike = TSESTree.FunctionDeclaration | TSESTree.FunctionExpression | TSESTree.ArrowFunctionExpression;
+
+/**
+ * `this.key` of a member fixed once per instance (`readonly`, or assigned only in the constructor):
+ * the spelling its values share, with the constructor's parameters as fixed parts (`this.key =
+ * \`lock:${name}\`` gives `lock:*`, one key per instance). A `readonly` member is fixed whatever
+ * its value; one assigned in the constructor only when its values come from the constructor's
+ * parameters and constants (`this.key = \`s:${Date.now()}\`` is not).
+ */
+function instanceMemberShape(context: AnyContext, node: TSESTree.MemberExpression, depth: number): Part {
+  const member = instanceMember(node);
+  if (!member || depth > MAX_DEPTH) return UNKNOWN_PART;
+  const params = new Map<TSESTree.Node, Part>(member.constructorParams.map((param) => [param, FINITE_PART]));
+  const parts = member.values.map((value) => shapeOf(context, value, params, depth + 1));
+  const via = member.declaration ? [member.declaration] : [];
+  if (parts.length === 0) return member.readonly ? { text: '*', via, fixed: true } : UNKNOWN_PART;
+  const shared = parts.reduce(common);
+  return { text: shared.text, via: [...via, ...shared.via], fixed: member.readonly || shared.fixed };
+}
 
 function callShape(context: AnyContext, node: TSESTree.CallExpression, bindings: Bindings, depth: number): Part {
   const callee = unwrap(node.callee);
@@ -438,7 +481,11 @@ function callShape(context: AnyContext, node: TSESTree.CallExpression, bindings:
     const id = param.type === AST_NODE_TYPES.AssignmentPattern ? param.left : param;
     const argument = node.arguments[index];
     if (id.type !== AST_NODE_TYPES.Identifier) return;
-    if (argument && argument.type !== AST_NODE_TYPES.SpreadElement) inner.set(id, shapeOf(context, argument, bindings, depth + 1));
+    if (argument && argument.type !== AST_NODE_TYPES.SpreadElement) {
+      const part = shapeOf(context, argument, bindings, depth + 1);
+      // a builder parameter typed `Frequency` takes one of a few values, whatever the argument says
+      inner.set(id, part.fixed || !hasFiniteType(context, id) ? part : { ...part, fixed: true });
+    }
     else if (param.type === AST_NODE_TYPES.AssignmentPattern) inner.set(id, shapeOf(context, param.right, new Map(), depth + 1));
   });
   const shapes = returned.map((expression) => shapeOf(context, expression, inner, depth + 1));
@@ -501,7 +548,7 @@ function assignedOnce(variable: TSESLint.Scope.Variable, id: TSESTree.Identifier
 }
 
 /** A function of this module a key is built with: `f(...)`, `this.m(...)`, `KEYS.m(...)`. */
-function keyBuilder(context: AnyContext, callee: TSESTree.Node): { fn: FunctionLike; declaration: TSESTree.Node } | undefined {
+export function keyBuilder(context: AnyContext, callee: TSESTree.Node): { fn: FunctionLike; declaration: TSESTree.Node } | undefined {
   if (callee.type === AST_NODE_TYPES.Identifier) {
     const variable = findVariable(context, callee);
     const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;

@@ -1,19 +1,20 @@
 /**
  * Finding Lua source embedded in application code, and mapping positions inside the script back to
- * the JS/TS file. Scripts are the first argument of ioredis / node-redis / upstash `eval`
- * (`evalRo`), upstash `createScript`, the `lua` option of ioredis `defineCommand(name, { lua })`
- * and the `SCRIPT` option of node-redis `defineScript({ SCRIPT })`: a string literal, a template
+ * the JS/TS file. Scripts are the first argument of ioredis / iovalkey / node-redis / upstash
+ * `eval` (`evalRo`), upstash `createScript`, the `lua` option of ioredis `defineCommand(name, {
+ * lua })`, the `SCRIPT` option of node-redis `defineScript({ SCRIPT })` and the code of a Valkey
+ * GLIDE `new Script(code)` (KEYS from `invokeScript(script, { keys })`): a string literal, a template
  * literal without substitutions, or one reached through `const`s, object and array literals of the
  * same file (`SCRIPTS.hit.script`, `SCRIPTS[0]`), or through a `const` of a module imported with a
  * relative specifier (`import { SCRIPTS } from './scripts'`, `require('./scripts').SCRIPTS`), which
  * is read and parsed with the file's own parser.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative } from 'node:path';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { clientDetectorOf } from './index.js';
+import { flavorOfModule } from './client-packages.js';
 import { lineIndex, type LineIndex } from '../text/lines.js';
-import { findVariable, propertyName, resolveConstExpression, unwrap, type AnyContext } from './static.js';
+import { exportedValue, importedBinding, moduleConst, namespaceModule, type ImportedModule } from './modules.js';
+import { findVariable, pick, propertyName, resolveConstExpression, unwrap, type AnyContext } from './static.js';
 
 /** A Lua script found in the file. */
 export interface EmbeddedScript {
@@ -55,8 +56,13 @@ export interface EmbeddedScript {
 /** Methods whose first argument is a script's source (never a SHA: `evalsha` is left out). */
 const EVAL_METHODS = new Set(['eval', 'evalRo', 'eval_ro', 'evalBuffer', 'EVAL', 'EVAL_RO', 'createScript']);
 
-/** The scripts a call passes to Redis, when it is one of the script-taking calls. */
-export function embeddedScriptsOf(context: AnyContext, node: TSESTree.CallExpression): EmbeddedScript[] {
+/**
+ * The scripts a call passes to Redis, when it is one of the script-taking calls, or the script a
+ * Valkey GLIDE `new Script(code)` holds (its KEYS from the `keys` option of the `invokeScript`
+ * call it is passed to).
+ */
+export function embeddedScriptsOf(context: AnyContext, node: TSESTree.CallExpression | TSESTree.NewExpression): EmbeddedScript[] {
+  if (node.type === AST_NODE_TYPES.NewExpression) return glideScriptsOf(context, node);
   const callee = unwrap(node.callee);
   const name =
     callee.type === AST_NODE_TYPES.MemberExpression
@@ -88,6 +94,47 @@ export function embeddedScriptsOf(context: AnyContext, node: TSESTree.CallExpres
   const script = scriptFromNode(context, scriptNode);
   if (!script) return scriptsThroughWrapper(context, scriptNode);
   return [keyArgs ? { ...script, keyArgs } : script];
+}
+
+/**
+ * Valkey GLIDE's `new Script(code)` (`Script` imported from `@valkey/valkey-glide`, or a
+ * namespace of it): the script `code`, with the KEYS of the `invokeScript(script, { keys })` call
+ * it goes to (written there, or the first such call of the `const` holding it).
+ */
+function glideScriptsOf(context: AnyContext, node: TSESTree.NewExpression): EmbeddedScript[] {
+  const callee = unwrap(node.callee);
+  // new Script(code), new LuaScript(code) (an alias), new glide.Script(code)
+  const root = callee.type === AST_NODE_TYPES.MemberExpression ? unwrap(callee.object) : callee;
+  if (root.type !== AST_NODE_TYPES.Identifier) return [];
+  const origin = clientDetectorOf(context).identifierOrigin(root);
+  if (origin.kind !== 'import' || flavorOfModule(origin.source) !== 'glide') return [];
+  const imported = callee === root ? origin.imported : origin.namespace || origin.imported === 'default' ? propertyName((callee as TSESTree.MemberExpression).property) : undefined;
+  if (imported !== 'Script') return [];
+  const scriptNode = node.arguments[0];
+  if (!scriptNode || scriptNode.type === AST_NODE_TYPES.SpreadElement) return [];
+  const script = scriptFromNode(context, scriptNode);
+  if (!script) return [];
+  const keyArgs = invokeScriptKeys(context, node);
+  return [keyArgs ? { ...script, keyArgs } : script];
+}
+
+/** The `keys` of the `invokeScript` call a GLIDE Script goes to (see {@link glideScriptsOf}). */
+function invokeScriptKeys(context: AnyContext, made: TSESTree.NewExpression): TSESTree.Node[] | undefined {
+  const uses: TSESTree.Node[] = [made];
+  const parent = made.parent;
+  if (parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.init === made && parent.id.type === AST_NODE_TYPES.Identifier) {
+    for (const reference of findVariable(context, parent.id)?.references ?? []) uses.push(reference.identifier);
+  }
+  for (const use of uses) {
+    const call = use.parent;
+    if (call?.type !== AST_NODE_TYPES.CallExpression || call.arguments[0] !== use) continue;
+    const callee = unwrap(call.callee);
+    if (callee.type !== AST_NODE_TYPES.MemberExpression || propertyName(callee.property, callee.computed) !== 'invokeScript') continue;
+    const keys = optionValue(context, call.arguments[1], 'keys');
+    const list = keys ? resolveConstExpression(context, keys) : undefined;
+    return list?.type === AST_NODE_TYPES.ArrayExpression ? arrayElements(list) : undefined;
+  }
+  return undefined;
 }
 
 /**
@@ -349,14 +396,6 @@ function rawOffsets(raw: string): number[] {
   return map;
 }
 
-/** A module read from disk: its text and program, parsed with the linted file's parser. */
-interface ImportedModule {
-  text: string;
-  program: TSESTree.Program;
-  /** The path shown in messages, relative to the linted file's directory (`./scripts.ts`). */
-  display: string;
-}
-
 interface Resolved {
   node: TSESTree.Node;
   /** Set when the node belongs to another module's program. */
@@ -415,21 +454,6 @@ function memberKey(context: AnyContext, member: TSESTree.MemberExpression): stri
   return key.type === AST_NODE_TYPES.Literal && (typeof key.value === 'string' || typeof key.value === 'number') ? String(key.value) : undefined;
 }
 
-/** The value of property `key` of an object literal, or element `key` of an array literal. */
-function pick(container: TSESTree.Node, key: string): TSESTree.Node | undefined {
-  if (container.type === AST_NODE_TYPES.ObjectExpression) {
-    for (const property of container.properties) {
-      if (property.type === AST_NODE_TYPES.Property && propertyName(property.key, property.computed) === key) return property.value;
-    }
-    return undefined;
-  }
-  if (container.type === AST_NODE_TYPES.ArrayExpression && /^\d+$/.test(key)) {
-    const element = container.elements[Number(key)];
-    return element && element.type !== AST_NODE_TYPES.SpreadElement ? element : undefined;
-  }
-  return undefined;
-}
-
 /** Follows an object path inside an imported module, through that module's top-level `const`s. */
 function followPath(module: ImportedModule, start: TSESTree.Node, path: readonly string[], depth: number): Resolved | undefined {
   let value: TSESTree.Node | undefined = moduleConst(module, start);
@@ -440,147 +464,9 @@ function followPath(module: ImportedModule, start: TSESTree.Node, path: readonly
   return value && depth < 12 ? { node: value, imported: module } : undefined;
 }
 
-/** An identifier of an imported module's top level resolved to its `const` initializer (a few hops). */
-function moduleConst(module: ImportedModule, node: TSESTree.Node): TSESTree.Node {
-  let current = unwrap(node);
-  for (let hop = 0; hop < 4 && current.type === AST_NODE_TYPES.Identifier; hop++) {
-    const init = topLevelConst(module.program, current.name);
-    if (!init) break;
-    current = unwrap(init);
-  }
-  return current;
-}
-
 function resolveInModule(module: ImportedModule, name: string, path: readonly string[], depth: number): Resolved | undefined {
   const init = exportedValue(module.program, name);
   return init ? followPath(module, init, path, depth) : undefined;
-}
-
-/** `const NAME = init` at the top level of a program (exported or not). */
-function topLevelConst(program: TSESTree.Program, name: string): TSESTree.Expression | undefined {
-  for (const statement of program.body) {
-    const declaration = statement.type === AST_NODE_TYPES.ExportNamedDeclaration ? statement.declaration : statement;
-    if (declaration?.type !== AST_NODE_TYPES.VariableDeclaration || declaration.kind !== 'const') continue;
-    for (const declarator of declaration.declarations) {
-      if (declarator.id.type === AST_NODE_TYPES.Identifier && declarator.id.name === name && declarator.init) return declarator.init;
-    }
-  }
-  return undefined;
-}
-
-/**
- * The value a module exports under `name`: `export const NAME = ...`, `export { local as NAME }`
- * of a top-level `const`, CommonJS `exports.NAME = ...` / `module.exports.NAME = ...` /
- * `module.exports = { NAME: ... }`.
- */
-function exportedValue(program: TSESTree.Program, name: string): TSESTree.Node | undefined {
-  for (const statement of program.body) {
-    if (statement.type === AST_NODE_TYPES.ExportNamedDeclaration) {
-      if (statement.declaration) {
-        const init = statement.declaration.type === AST_NODE_TYPES.VariableDeclaration ? topLevelConst({ ...program, body: [statement] }, name) : undefined;
-        if (init) return init;
-      }
-      for (const specifier of statement.specifiers) {
-        const exported = specifier.exported.type === AST_NODE_TYPES.Identifier ? specifier.exported.name : specifier.exported.value;
-        const local = specifier.local.type === AST_NODE_TYPES.Identifier ? specifier.local.name : specifier.local.value;
-        if (exported === name && !statement.source) return topLevelConst(program, local);
-      }
-    }
-    if (statement.type === AST_NODE_TYPES.ExpressionStatement && statement.expression.type === AST_NODE_TYPES.AssignmentExpression) {
-      const { left, right } = statement.expression;
-      if (left.type !== AST_NODE_TYPES.MemberExpression) continue;
-      const target = left.object;
-      const isExports =
-        (target.type === AST_NODE_TYPES.Identifier && target.name === 'exports') ||
-        (target.type === AST_NODE_TYPES.MemberExpression &&
-          target.object.type === AST_NODE_TYPES.Identifier &&
-          target.object.name === 'module' &&
-          propertyName(target.property, target.computed) === 'exports');
-      if (isExports && propertyName(left.property, left.computed) === name) return right;
-      const isModuleExports =
-        target.type === AST_NODE_TYPES.Identifier && target.name === 'module' && propertyName(left.property, left.computed) === 'exports';
-      if (isModuleExports && right.type === AST_NODE_TYPES.ObjectExpression) {
-        const value = pick(right, name);
-        if (value) return value;
-      }
-    }
-  }
-  return undefined;
-}
-
-/** `import { NAME as local } from './m'` -> the module and `NAME`. */
-function importedBinding(context: AnyContext, node: TSESTree.Identifier): { module: ImportedModule; name: string } | undefined {
-  const def = findVariable(context, node)?.defs[0];
-  if (def?.type !== 'ImportBinding' || def.node.type !== AST_NODE_TYPES.ImportSpecifier) return undefined;
-  const declaration = def.parent;
-  if (declaration?.type !== AST_NODE_TYPES.ImportDeclaration) return undefined;
-  const module = loadModule(context, declaration.source.value);
-  const imported = def.node.imported;
-  const name = imported.type === AST_NODE_TYPES.Identifier ? imported.name : imported.value;
-  return module ? { module, name } : undefined;
-}
-
-/** `import * as m from './m'`, `const m = require('./m')`: the module. */
-function namespaceModule(context: AnyContext, node: TSESTree.Identifier): ImportedModule | undefined {
-  const def = findVariable(context, node)?.defs[0];
-  if (def?.type === 'ImportBinding' && def.node.type === AST_NODE_TYPES.ImportNamespaceSpecifier && def.parent?.type === AST_NODE_TYPES.ImportDeclaration) {
-    return loadModule(context, def.parent.source.value);
-  }
-  if (def?.type === 'Variable' && def.node.id.type === AST_NODE_TYPES.Identifier && def.node.init) {
-    const init = unwrap(def.node.init);
-    if (
-      init.type === AST_NODE_TYPES.CallExpression &&
-      init.callee.type === AST_NODE_TYPES.Identifier &&
-      init.callee.name === 'require' &&
-      init.arguments[0]?.type === AST_NODE_TYPES.Literal &&
-      typeof init.arguments[0].value === 'string'
-    ) {
-      return loadModule(context, init.arguments[0].value);
-    }
-  }
-  return undefined;
-}
-
-const EXTENSIONS = ['', '.ts', '.tsx', '.mts', '.cts', '.js', '.mjs', '.cjs', '/index.ts', '/index.js'];
-const moduleCache = new Map<string, { mtimeMs: number; module: ImportedModule | undefined }>();
-
-/**
- * Reads and parses a relatively imported module with the linted file's parser (cached by path
- * and modification time). `undefined` for a package import, a missing file or a parse error.
- */
-function loadModule(context: AnyContext, specifier: string): ImportedModule | undefined {
-  if (!specifier.startsWith('./') && !specifier.startsWith('../')) return undefined;
-  const from = context.physicalFilename ?? context.filename;
-  if (!from || !isAbsolute(from)) return undefined;
-  const base = join(dirname(from), specifier);
-  const candidates = [...EXTENSIONS.map((ext) => base + ext)];
-  // TypeScript's ESM style: './scripts.js' is './scripts.ts' on disk
-  const js = /\.(m|c)?js$/.exec(base);
-  if (js) candidates.push(base.replace(/\.(m|c)?js$/, `.${js[1] ?? ''}ts`));
-  const path = candidates.find((candidate) => existsSync(candidate) && statSync(candidate).isFile());
-  if (!path) return undefined;
-  const mtimeMs = statSync(path).mtimeMs;
-  const cached = moduleCache.get(path);
-  if (cached && cached.mtimeMs === mtimeMs) return cached.module;
-  let module: ImportedModule | undefined;
-  try {
-    const text = readFileSync(path, 'utf8');
-    const parser = (context.languageOptions as { parser?: ParserLike } | undefined)?.parser;
-    const options = { ecmaVersion: 'latest', sourceType: 'module', range: true, loc: true, filePath: path };
-    const program = parser?.parseForESLint ? parser.parseForESLint(text, options).ast : parser?.parse?.(text, options);
-    const rel = relative(dirname(from), path);
-    module = program ? { text, program, display: rel.startsWith('.') ? rel : `./${rel}` } : undefined;
-  } catch {
-    module = undefined; // not parseable with this parser: the script stays unknown
-  }
-  if (moduleCache.size > 500) moduleCache.clear();
-  moduleCache.set(path, { mtimeMs, module });
-  return module;
-}
-
-interface ParserLike {
-  parse?(text: string, options: object): TSESTree.Program;
-  parseForESLint?(text: string, options: object): { ast: TSESTree.Program };
 }
 
 /** A string literal or substitution-free template literal as a script, with its offset map. */

@@ -3,12 +3,16 @@
  * shared command table (`semantics/commands.ts`) what it does. Client syntax lives here and only
  * here: ioredis positional tokens, node-redis v4 option objects (`{ EX: 60, GET: true }`) and v5
  * ones (`{ expiration: { type: 'EX', value: 60 }, condition: 'NX' }`), upstash lowercase options
- * (`{ ex: 60, keepTtl: true }`), generic forms (`call('SET', ...)`, `sendCommand(['SET', ...])`,
- * upstash `exec(['SET', ...])`) and ioredis' array form of `multi([...])` / `pipeline([...])`.
+ * (`{ ex: 60, keepTtl: true }`), generic forms, read as the command they name for every client
+ * (`call('SET', ...)`, `send('SETEX', [...])`, `command('SET', ...)`, `sendCommand(['SET', ...])`,
+ * upstash `exec(['SET', ...])`, `customCommand([...])`) and ioredis' array form of `multi([...])` /
+ * `pipeline([...])`.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { describeCommand, isKnownCommand, type CommandArg, type CommandDescription } from '../semantics/commands.js';
 import type { ClientFlavor, ClientDetector, ReceiverKind } from './clients.js';
+import { constantNumber } from './constant.js';
+import { glideArgv } from './glide.js';
 import { findVariable, propertyName, resolveConstExpression, staticValue, unwrap, type AnyContext } from './static.js';
 
 /** The atomic unit a command runs in. */
@@ -25,8 +29,12 @@ export interface RedisCall {
   node: TSESTree.CallExpression | TSESTree.ArrayExpression;
   /** The method name (or the command-name literal of a generic form): where findings start. */
   nameNode: TSESTree.Node;
-  /** How the command is written. */
-  form: 'method' | 'generic' | 'queued-array';
+  /**
+   * How the command is written: a client method, a generic call naming the command, an element of
+   * ioredis' `multi([...])`, or a call of a pass-through facade read as the command it forwards
+   * (`redis-calls/facades.ts`: no fix or suggestion edits it, its syntax is the facade's).
+   */
+  form: 'method' | 'generic' | 'queued-array' | 'facade';
   /** Which client's syntax the call follows (for suggestions in that syntax). */
   flavor: ClientFlavor;
   /** The command name, upper-cased. */
@@ -44,15 +52,21 @@ export interface RedisCall {
   /** The unit the command runs in. */
   unit: AtomicUnit;
   /**
-   * Why the receiver was taken for a Redis client, for messages: the receiver as written and the
-   * reason (`{ receiver: 'this.redis', why: "its name matches clientNames 'redis'" }`).
+   * Why the receiver was taken for a Redis client, for messages: the receiver as written, the
+   * reason (`{ receiver: 'this.redis', why: "its name matches clientNames 'redis'" }`), and
+   * whether that rests on a name alone (`byName`: then messages say it).
    */
-  client: { receiver: string; why: string };
+  client: { receiver: string; why: string; byName?: true };
   /**
    * Arguments the client library drops or misreads, so that Redis never gets the TTL (or the
    * option) the code spells: see {@link DroppedArgument}. Absent when there are none.
    */
   dropped?: DroppedArgument[];
+  /**
+   * For a call of a pass-through facade: the callee as written (`presence.sadd`) and where the
+   * facade forwards the key (`line 12`, `./presence.ts:12`), for messages.
+   */
+  facade?: { label: string; where: string };
 }
 
 /**
@@ -85,10 +99,22 @@ export interface DroppedArgument {
   expected?: string;
 }
 
-/** ioredis methods that send a command by name: `call('SET', ...)`. */
-const GENERIC_BY_NAME = new Set(['call', 'callBuffer', 'send_command']);
-/** Methods that send an argv array: node-redis `sendCommand([...])` / `addCommand([...])`, upstash `exec([...])`. */
-const GENERIC_BY_ARRAY = new Set(['sendCommand', 'addCommand', 'exec']);
+/**
+ * Methods that send a command by name, its arguments after it (spread or as one array): ioredis
+ * `call('SET', k, v)` / `callBuffer`, node-redis v3 `send_command('SET', [k, v])`, Bun's
+ * `send('SETEX', [k, '60', v])`, `command('SET', k, v)` (tedis and other thin clients).
+ */
+const GENERIC_BY_NAME = new Set(['call', 'callBuffer', 'send_command', 'send', 'command']);
+/**
+ * Methods that send an argv array: node-redis `sendCommand([...])` / `addCommand([...])`, upstash
+ * `exec([...])`, Valkey GLIDE `customCommand([...])`.
+ */
+const GENERIC_BY_ARRAY = new Set(['sendCommand', 'addCommand', 'exec', 'customCommand']);
+/**
+ * Subcommands of COMMAND: `command('INFO', 'get')` on ioredis (whose `command` method is the
+ * COMMAND command) asks about a command, it does not run it.
+ */
+const COMMAND_SUBCOMMANDS = new Set(['COUNT', 'DOCS', 'GETKEYS', 'GETKEYSANDFLAGS', 'HELP', 'INFO', 'LIST']);
 /** node-redis camelCase methods whose command has a subcommand. */
 const SUBCOMMAND_METHODS: ReadonlyMap<string, [string, string]> = new Map([
   ['xGroupCreate', ['XGROUP', 'CREATE']],
@@ -310,7 +336,7 @@ export function normalizeCall(
   const receiver = detector.classify(callee.object);
   if (!receiver.redis) return [];
   const flavor = receiver.flavor !== 'unknown' ? receiver.flavor : guessFlavor(method, node, detector);
-  const client = { receiver: shortText(context, callee.object), why: receiver.why };
+  const client = { receiver: shortText(context, callee.object), why: receiver.why, ...(receiver.byName ? { byName: true as const } : {}) };
 
   // ioredis multi([['incr', key], ...]) / pipeline([...])
   if (method === 'multi' || method === 'pipeline') {
@@ -329,7 +355,16 @@ export function normalizeCall(
   const unit = unitOf(context, node, callee, receiver);
 
   if (GENERIC_BY_NAME.has(method)) {
-    const call = fromArgv(context, node, node.arguments, 'generic', flavor, unit, client);
+    const name = node.arguments[0] ? staticValue(context, node.arguments[0]) : undefined;
+    if (method === 'command' && typeof name === 'string' && COMMAND_SUBCOMMANDS.has(name.toUpperCase())) return [];
+    // send('SETEX', [k, '60', v]): the argv is the name and the array's elements (suggestions
+    // then edit inside the array); the array of a trailing-callback call too
+    const [, arrayArg, ...rest] = node.arguments;
+    const elements =
+      arrayArg?.type === AST_NODE_TYPES.ArrayExpression && rest.every((arg) => isCallback(arg)) && !arrayArg.elements.some((e) => e === null)
+        ? [node.arguments[0]!, ...arrayArg.elements.filter(isPresent)]
+        : node.arguments;
+    const call = fromArgv(context, node, elements, 'generic', flavor, unit, client);
     return call ? [call] : [];
   }
   if (GENERIC_BY_ARRAY.has(method)) {
@@ -343,8 +378,9 @@ export function normalizeCall(
 
   const resolved = commandOfMethod(method);
   if (!resolved) return [];
-  // GETEX key options: the options object comes right after the key
-  const flat = flattenArguments(context, node.arguments, resolved.command === 'GETEX' ? 1 : 2);
+  // GETEX key options: the options object comes right after the key; GLIDE has its own syntax
+  const flat: Flattened =
+    flavor === 'glide' ? glideArgv(context, resolved.command, node.arguments) : flattenArguments(context, node.arguments, resolved.command === 'GETEX' ? 1 : 2);
   const flavorKnown = receiver.flavor !== 'unknown' || detector.fileFlavor() !== 'unknown';
   const dropped = flavorKnown ? droppedArguments(context, resolved.command, flavor, node, flat) : [];
   dropped.push(...misplacedTtl(context, resolved.command, flat));
@@ -481,7 +517,7 @@ function misplacedTtl(context: AnyContext, command: string, flat: Flattened): Dr
 
 /** A number, or an expression typed or annotated `number` (the cast in `ttl as any` is looked through). */
 function isNumberLike(context: AnyContext, node: TSESTree.Node): boolean {
-  if (typeof staticValue(context, node) === 'number') return true;
+  if (constantNumber(context, node) !== undefined) return true;
   const bare = unwrap(node);
   const type = typeFlagsOf(context, bare);
   if (type !== undefined) return (type & 296) !== 0; // ts.TypeFlags.NumberLike
@@ -513,6 +549,8 @@ function isNonNumber(context: AnyContext, node: TSESTree.Node): boolean {
  * test on the way to the call mentions.
  */
 function mayBeUndefined(context: AnyContext, node: TSESTree.Node, call: TSESTree.Node): boolean {
+  // a constant (`SESSION_TTL`, `60 * 60`) is no question for the type checker
+  if (constantNumber(context, node) !== undefined) return false;
   const bare = unwrap(node);
   const services = context.sourceCode.parserServices;
   const compilerOptions = services?.program?.getCompilerOptions();
@@ -581,6 +619,12 @@ function typeFlagsOf(context: AnyContext, node: TSESTree.Node): number | undefin
 function shortText(context: AnyContext, node: TSESTree.Node): string {
   const text = context.sourceCode.getText(node).replace(/\s+/g, ' ');
   return text.length <= 40 ? text : `${text.slice(0, 37)}...`;
+}
+
+/** A function written at the call (a node-style callback). */
+function isCallback(node: TSESTree.Node): boolean {
+  const bare = unwrap(node);
+  return bare.type === AST_NODE_TYPES.ArrowFunctionExpression || bare.type === AST_NODE_TYPES.FunctionExpression;
 }
 
 function isPresent<T>(value: T | null): value is T {
@@ -682,6 +726,8 @@ function unitOf(
       current = unwrap(current.argument);
       continue;
     }
+    // new Batch(true).set(k, v).expire(k, 60) (Valkey GLIDE): the batch object made in the chain
+    if (current.type === AST_NODE_TYPES.NewExpression && receiver.redis && receiver.batch) return { key: current, kind: receiver.batch };
     if (current.type === AST_NODE_TYPES.Identifier && receiver.redis && receiver.batch) {
       return batchRootOfIdentifier(context, current, receiver.batch) ?? { key: current, kind: receiver.batch };
     }
@@ -719,6 +765,8 @@ function batchRootOfIdentifier(
       const def = variable.defs[0];
       if (def?.type === 'Variable' && def.node.init) {
         let init = unwrap(def.node.init);
+        // const batch = new Batch(false) (Valkey GLIDE): the `new` expression, as in a chain
+        if (init.type === AST_NODE_TYPES.NewExpression) return { key: init, kind: fallbackKind };
         while (init.type === AST_NODE_TYPES.CallExpression) {
           const inner = unwrap(init.callee);
           if (inner.type !== AST_NODE_TYPES.MemberExpression) break;

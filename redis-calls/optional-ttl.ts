@@ -9,7 +9,7 @@
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { EXPIRY_EFFECTS } from './file-index.js';
-import { redisCallsOf } from './index.js';
+import { redisCallsIn } from './index.js';
 import { keyShapeOf } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
 import type { AnyContext } from './static.js';
@@ -80,25 +80,6 @@ function armSetsTtl(context: AnyContext, arm: TSESTree.Node, test: TSESTree.Node
     }
   }
   return false;
-}
-
-/** The Redis commands issued anywhere inside a subtree (nested functions included). */
-function redisCallsIn(context: AnyContext, root: TSESTree.Node): RedisCall[] {
-  const out: RedisCall[] = [];
-  const keys = context.sourceCode.visitorKeys as Record<string, readonly string[] | undefined>;
-  const stack: TSESTree.Node[] = [root];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (node.type === 'CallExpression') out.push(...redisCallsOf(context, node));
-    for (const key of keys[node.type] ?? []) {
-      const value = (node as unknown as Record<string, unknown>)[key];
-      if (Array.isArray(value)) {
-        for (const child of value) if (child) stack.push(child as TSESTree.Node);
-      }
-      else if (value && typeof value === 'object') stack.push(value as TSESTree.Node);
-    }
-  }
-  return out;
 }
 
 /** Identifier names and non-computed member names in an expression. */

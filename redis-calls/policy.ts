@@ -3,19 +3,25 @@
  *
  * - a key **persistent by design** (`settings['redis-ttl'].persistentKeys`, or a
  *   `// redis-ttl persistent: <reason>` annotation) is never reported;
- * - a **bounded key**, one constant string, cannot pile up keys: with `allowConstantKeys` (on in
- *   `recommended`) it is reported only when the file itself gives that key a TTL somewhere (then a
- *   missing or non-atomic expiry is a bug);
+ * - a **bounded key** cannot pile up keys: one constant string, a key fixed once per instance (a
+ *   `readonly` member, or one the constructor alone assigns from its parameters), or one whose
+ *   run-time parts range over a union of literals or an enum (`redis-calls/bounded.ts`). With
+ *   `allowConstantKeys` (on in `recommended`) it is reported only when the file itself gives that
+ *   key a TTL somewhere (then a missing or non-atomic expiry is a bug);
  * - a write in the **no-TTL arm of an explicit TTL test** whose other arm sets the TTL is the
  *   caller's choice: with `allowOptionalTtl` (on in `recommended`) it is not reported;
  * - a **pass-through wrapper** that re-exposes the command under its own name and forwards its
  *   key parameter (`incr(key) { return this.client.incr(key); }`) is part of a client facade: the
- *   key is chosen by its callers. With `allowPassThrough` (on in `recommended`) it is not reported.
+ *   key is chosen by its callers. With `allowPassThrough` (on in `recommended`) it is not reported,
+ *   and its callers are judged instead: a call of the facade is read as the command it forwards,
+ *   with the caller's key ({@link keyCallsOf}, `redis-calls/facades.ts`).
  *
  * `strict` turns every allowance off.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { fileIndexOf } from './file-index.js';
+import { facadeCallsOf } from './facades.js';
+import { boundedKeyExpired } from './file-index.js';
+import { redisCallsOf } from './index.js';
 import { keyShapeOf } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
 import { inNoTtlArm } from './optional-ttl.js';
@@ -61,6 +67,17 @@ export const KEY_POLICY_SCHEMA = {
   },
 } as const;
 
+/**
+ * The commands a call sends, as the key rules judge them: its client commands, and with
+ * `allowPassThrough` (the facade's own call is then left alone) the command a pass-through
+ * facade it calls forwards, read at the call with the caller's key.
+ */
+export function keyCallsOf(context: AnyContext, node: TSESTree.CallExpression, options: KeyPolicyOptions): readonly RedisCall[] {
+  const calls = redisCallsOf(context, node);
+  if (options.allowPassThrough === false || calls.length > 0) return calls;
+  return facadeCallsOf(context, node);
+}
+
 /** Whether the write of the key at `keyNode` by `call` is left alone, and why. */
 export function exemption(
   context: AnyContext,
@@ -70,7 +87,10 @@ export function exemption(
 ): 'persistent' | 'constant' | 'optional-ttl' | 'pass-through' | undefined {
   const shape = keyShapeOf(context, keyNode);
   if (persistentReason(context, call.node, shape)) return 'persistent';
-  if (options.allowConstantKeys !== false && shape.constant && !fileIndexOf(context).expiredShapes.has(shape.shape)) return 'constant';
+  if (options.allowConstantKeys !== false && shape.constant) {
+    const arg = call.argNodes.indexOf(keyNode);
+    if (!boundedKeyExpired(context, call, arg, shape)) return 'constant';
+  }
   if (options.allowOptionalTtl !== false && inNoTtlArm(context, call, keyNode)) return 'optional-ttl';
   if (options.allowPassThrough !== false && isPassThrough(context, call, keyNode)) return 'pass-through';
   return undefined;

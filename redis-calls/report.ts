@@ -14,9 +14,13 @@ export function reportLoc(call: RedisCall): TSESTree.SourceLocation {
 
 /**
  * The message data every key finding carries: `key`, the key as messages name it (its shape, e.g.
- * `bull:*:wait`, or the expression as written when nothing of it is static); `hint`, how to declare
- * such keys persistent (the `persistentKeys` pattern to copy, or the annotation); `client`, why the
- * receiver was taken for a Redis client (so that a false alarm says what to configure).
+ * `bull:*:wait`, or the expression as written when nothing of it is static); `hint`, how to
+ * declare such keys persistent, where a pattern can be copied (the shape has a static part; else
+ * empty: the rule page says how to annotate a write); `client`, why the receiver was taken for a
+ * Redis client, only when that rests on its name alone (else empty), so that such a false alarm
+ * says what to configure, or, for a call of a pass-through facade, which facade forwards the key
+ * where (`redis-calls/facades.ts`). `hint` and `client` start with a space; the rules' messages end with
+ * {@link KEY_TAIL}, and a message too long drops them (`rules/create-rule.ts`).
  */
 export function keyData(
   context: AnyContext,
@@ -24,13 +28,14 @@ export function keyData(
   keyNode: TSESTree.Node | undefined,
 ): { key: string; hint: string; client: string } {
   const shape = keyNode ? keyShapeOf(context, keyNode).shape : '*';
-  const known = shape !== '*';
   return {
     key: keyLabel(context, keyNode),
-    hint: known
-      ? `If keys shaped \`${shape}\` are meant to live forever, add '${shape}' to settings['redis-ttl'].persistentKeys or annotate the write with // redis-ttl persistent: <reason>.`
-      : 'If this key is meant to live forever, annotate the write with // redis-ttl persistent: <reason>.',
-    client: clientNote(call),
+    hint: /[^*]/.test(shape) ? ` Kept forever on purpose? Add '${shape}' to settings['redis-ttl'].persistentKeys.` : '',
+    client: call.facade
+      ? ` (\`${call.facade.label}\` forwards the key to ${call.command}, ${call.facade.where}.)`
+      : call.client.byName
+        ? ` (${clientNote(call)}.)`
+        : '',
   };
 }
 
@@ -54,5 +59,8 @@ export function clientNote(call: RedisCall): string {
   return `\`${call.client.receiver}\` is taken for a Redis client because ${call.client.why}`;
 }
 
-/** The sentences every key finding ends with: how to declare the key persistent, and the client note. */
-export const KEY_TAIL = '{{hint}} ({{client}}.)';
+/**
+ * What every key finding ends with (no space before it: each part brings its own): the receiver
+ * reason when it rests on a name, and how to declare such keys persistent.
+ */
+export const KEY_TAIL = '{{client}}{{hint}}';

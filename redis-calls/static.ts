@@ -1,8 +1,10 @@
 /**
  * Reading values the linter can know statically: literals, template literals without
- * substitutions, and `const` bindings of them declared in the same file.
+ * substitutions, `const` bindings of them declared in the same file, and arithmetic of constant
+ * numbers (`23 * 60 * 60`, `Math.floor(WINDOW_MS / 1000)`; {@link foldNumber}).
  */
 import { ASTUtils, AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import { foldArithmetic } from '../semantics/ttl-units.js';
 
 /** The part of a rule context the helpers need (any rule's context fits). */
 export type AnyContext = Readonly<TSESLint.RuleContext<string, readonly unknown[]>>;
@@ -65,7 +67,8 @@ export function resolveConstExpression(context: AnyContext, node: TSESTree.Node,
 
 /**
  * The literal value of an expression when it is statically known: a string or number literal, a
- * template literal without substitutions, a negated number, or a `const` bound to one of those.
+ * template literal without substitutions, a `const` bound to one of those, or arithmetic of
+ * constant numbers of this file ({@link foldNumber}: `-60`, `60 * 60`, `Math.floor(MS / 1000)`).
  */
 export function staticValue(context: AnyContext, node: TSESTree.Node): string | number | boolean | undefined {
   const bare = resolveConstExpression(context, node);
@@ -78,14 +81,143 @@ export function staticValue(context: AnyContext, node: TSESTree.Node): string | 
     case AST_NODE_TYPES.TemplateLiteral:
       return bare.expressions.length === 0 ? (bare.quasis[0]?.value.cooked ?? undefined) : undefined;
     case AST_NODE_TYPES.UnaryExpression:
-      if (bare.operator === '-') {
-        const inner = staticValue(context, bare.argument);
-        return typeof inner === 'number' ? -inner : undefined;
-      }
-      return undefined;
+    case AST_NODE_TYPES.BinaryExpression:
+    case AST_NODE_TYPES.CallExpression:
+    case AST_NODE_TYPES.MemberExpression:
+      return foldNumber(bare, sameFileConstants(context));
     default:
       return undefined;
   }
+}
+
+/**
+ * Where the identifiers of a constant expression lead: the linted file (scope analysis), or the
+ * top level of a module it imports (`redis-calls/constant.ts`).
+ */
+export interface ConstantScope {
+  /** The expression a `const` name stands for, and the scope that expression is read in. */
+  resolve(id: TSESTree.Identifier): { node: TSESTree.Node; scope: ConstantScope } | undefined;
+  /** `NS.NAME` of a namespace import (`import * as limits from './limits'`), when the scope knows one. */
+  member?(object: TSESTree.Identifier, name: string): { node: TSESTree.Node; scope: ConstantScope } | undefined;
+  /** Whether a name is the global one (`Math` not shadowed). */
+  isGlobal(id: TSESTree.Identifier): boolean;
+  /** The source text of a node of this scope. */
+  text(node: TSESTree.Node): string;
+}
+
+const sameFileScopes = new WeakMap<TSESLint.SourceCode, ConstantScope>();
+
+/** The {@link ConstantScope} of the linted file alone: its `const` bindings, no imports. */
+export function sameFileConstants(context: AnyContext): ConstantScope {
+  let scope = sameFileScopes.get(context.sourceCode);
+  if (!scope) {
+    const own: ConstantScope = {
+      resolve(id) {
+        const init = constInitializer(context, id);
+        return init ? { node: init, scope: own } : undefined;
+      },
+      isGlobal: (id) => (findVariable(context, id)?.defs.length ?? 0) === 0,
+      text: (node) => context.sourceCode.getText(node),
+    };
+    scope = own;
+    sameFileScopes.set(context.sourceCode, scope);
+  }
+  return scope;
+}
+
+/** `Math` functions a constant TTL is computed with. */
+const MATH_FUNCTIONS: Readonly<Record<string, (...values: number[]) => number>> = {
+  floor: Math.floor,
+  ceil: Math.ceil,
+  round: Math.round,
+  trunc: Math.trunc,
+  abs: Math.abs,
+  max: Math.max,
+  min: Math.min,
+};
+
+/**
+ * The value of a constant number expression, as JavaScript computes it: number literals, unary
+ * `-` / `+`, `+ - * / % **`, `Math.floor` / `ceil` / `round` / `trunc` / `abs` / `max` / `min`,
+ * `Number(...)`, `const` names (through `scope`: `const HOUR = 60 * 60`), members of `const` object
+ * literals (`TTL.SESSION`) and namespace imports the scope knows. `undefined` when any part is not
+ * a constant, or the result is not finite.
+ */
+export function foldNumber(node: TSESTree.Node, scope: ConstantScope, depth = 0): number | undefined {
+  if (depth > 12) return undefined;
+  const bare = unwrap(node);
+  switch (bare.type) {
+    case AST_NODE_TYPES.Literal:
+      return typeof bare.value === 'number' ? bare.value : undefined;
+    case AST_NODE_TYPES.UnaryExpression: {
+      if (bare.operator !== '-' && bare.operator !== '+') return undefined;
+      const inner = foldNumber(bare.argument, scope, depth + 1);
+      return inner === undefined ? undefined : bare.operator === '-' ? -inner : inner;
+    }
+    case AST_NODE_TYPES.BinaryExpression: {
+      if (bare.left.type === AST_NODE_TYPES.PrivateIdentifier) return undefined;
+      const a = foldNumber(bare.left, scope, depth + 1);
+      const b = a === undefined ? undefined : foldNumber(bare.right, scope, depth + 1);
+      if (a === undefined || b === undefined) return undefined;
+      if (bare.operator === '%') return b === 0 ? undefined : a % b;
+      return foldArithmetic(bare.operator, a, b);
+    }
+    case AST_NODE_TYPES.Identifier: {
+      const resolved = scope.resolve(bare);
+      return resolved ? foldNumber(resolved.node, resolved.scope, depth + 1) : undefined;
+    }
+    case AST_NODE_TYPES.MemberExpression: {
+      const name = propertyName(bare.property, bare.computed);
+      const object = unwrap(bare.object);
+      if (name === undefined || object.type !== AST_NODE_TYPES.Identifier) return undefined;
+      const viaNamespace = scope.member?.(object, name);
+      if (viaNamespace) return foldNumber(viaNamespace.node, viaNamespace.scope, depth + 1);
+      const container = scope.resolve(object);
+      const value = container ? pick(unwrap(container.node), name) : undefined;
+      return value && container ? foldNumber(value, container.scope, depth + 1) : undefined;
+    }
+    case AST_NODE_TYPES.CallExpression: {
+      const callee = unwrap(bare.callee);
+      let fn: ((...values: number[]) => number) | undefined;
+      if (callee.type === AST_NODE_TYPES.Identifier && callee.name === 'Number' && scope.isGlobal(callee) && bare.arguments.length === 1) fn = Number;
+      if (
+        callee.type === AST_NODE_TYPES.MemberExpression &&
+        callee.object.type === AST_NODE_TYPES.Identifier &&
+        callee.object.name === 'Math' &&
+        scope.isGlobal(callee.object)
+      ) {
+        const name = propertyName(callee.property, callee.computed);
+        fn = name === undefined || !Object.hasOwn(MATH_FUNCTIONS, name) ? undefined : MATH_FUNCTIONS[name];
+      }
+      if (!fn || bare.arguments.length === 0) return undefined;
+      const values: number[] = [];
+      for (const argument of bare.arguments) {
+        if (argument.type === AST_NODE_TYPES.SpreadElement) return undefined;
+        const value = foldNumber(argument, scope, depth + 1);
+        if (value === undefined) return undefined;
+        values.push(value);
+      }
+      const out = fn(...values);
+      return Number.isFinite(out) ? out : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** The value of property `key` of an object literal, or element `key` of an array literal. */
+export function pick(container: TSESTree.Node, key: string): TSESTree.Node | undefined {
+  if (container.type === AST_NODE_TYPES.ObjectExpression) {
+    for (const property of container.properties) {
+      if (property.type === AST_NODE_TYPES.Property && propertyName(property.key, property.computed) === key) return property.value;
+    }
+    return undefined;
+  }
+  if (container.type === AST_NODE_TYPES.ArrayExpression && /^\d+$/.test(key)) {
+    const element = container.elements[Number(key)];
+    return element && element.type !== AST_NODE_TYPES.SpreadElement ? element : undefined;
+  }
+  return undefined;
 }
 
 /** The name of a non-computed property key or member property (`a.b`, `{ b: 1 }`, `{ 'b': 1 }`). */
@@ -108,4 +240,36 @@ export function enclosingFunction(node: TSESTree.Node): TSESTree.Node | undefine
     }
   }
   return undefined;
+}
+
+/**
+ * Visits the nodes of a function body without entering nested non-arrow functions and classes
+ * (arrows are entered when `arrows` is set: they share `this`); at most 20,000 nodes.
+ */
+export function walkOwnNodes(root: TSESTree.Node, visit: (node: TSESTree.Node) => void, arrows = false): void {
+  const stack: TSESTree.Node[] = [root];
+  let budget = 20_000;
+  while (stack.length > 0 && budget-- > 0) {
+    const node = stack.pop()!;
+    visit(node);
+    for (const key of Object.keys(node) as Array<keyof typeof node>) {
+      if (key === 'parent') continue;
+      const value = node[key] as unknown;
+      const children = Array.isArray(value) ? value : [value];
+      for (const child of children) {
+        if (!child || typeof child !== 'object' || typeof (child as { type?: unknown }).type !== 'string') continue;
+        const type = (child as TSESTree.Node).type;
+        if (
+          type === AST_NODE_TYPES.FunctionDeclaration ||
+          type === AST_NODE_TYPES.FunctionExpression ||
+          type === AST_NODE_TYPES.ClassDeclaration ||
+          type === AST_NODE_TYPES.ClassExpression ||
+          (type === AST_NODE_TYPES.ArrowFunctionExpression && !arrows)
+        ) {
+          continue;
+        }
+        stack.push(child as TSESTree.Node);
+      }
+    }
+  }
 }

@@ -2,14 +2,16 @@
  * What the code tells about a TTL argument before it reaches Redis: its unit and kind (a span or a
  * point in time, from names and clock arithmetic: `semantics/ttl-units.ts`), and whether it can be
  * <= 0 or fractional (a remaining time such as `expires - Date.now()`, `n - 1`, `Math.floor(a / b)`,
- * a bare division) or comes from a caller unchecked. Read by `ttl-units` and
- * `expire-needs-positive-ttl`; the Redis side of both (which unit a command expects, what it does
- * with 0) is the command table's.
+ * a bare division) or comes from a caller unchecked, and its value when it is a constant, `const`s
+ * of this file and of relatively imported modules included (`Math.floor(WINDOW_MS / 1000)`:
+ * `redis-calls/constant.ts`). Read by `ttl-units`, `expire-needs-positive-ttl` and the fixes; the
+ * Redis side (which unit a command expects, what it does with 0) is the command table's.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { foldArithmetic, unitOfLiteral, unitOfName, type UnitGuess } from '../semantics/ttl-units.js';
+import { unitOfLiteral, unitOfName, type UnitGuess } from '../semantics/ttl-units.js';
+import { constantNumber, constantsOf } from './constant.js';
 import { redisCallsOf, type RedisCall } from './index.js';
-import { constInitializer, enclosingFunction, findVariable, propertyName, unwrap, type AnyContext } from './static.js';
+import { constInitializer, enclosingFunction, findVariable, foldNumber, propertyName, staticValue, unwrap, type AnyContext, type ConstantScope } from './static.js';
 
 const MAX_DEPTH = 6;
 
@@ -32,17 +34,20 @@ function isClockCall(node: TSESTree.Node): boolean {
  * rest (`ttlMs`, `WINDOW_SECONDS`, `expiresAt`). Follows `const` bindings of the file.
  * @returns `undefined` when nothing tells.
  */
-export function guessUnit(context: AnyContext, node: TSESTree.Node, depth = 0): UnitGuess | undefined {
+export function guessUnit(context: AnyContext, node: TSESTree.Node, depth = 0, scope: ConstantScope = constantsOf(context)): UnitGuess | undefined {
   if (depth > MAX_DEPTH) return undefined;
   const bare = unwrap(node);
+  const shortText = (n: TSESTree.Node): string => oneLine(scope.text(n), 30);
+  const guessUnit_ = (n: TSESTree.Node, d: number): UnitGuess | undefined => guessUnit(context, n, d, scope);
   switch (bare.type) {
     case AST_NODE_TYPES.Literal:
       return typeof bare.value === 'number' ? unitOfLiteral(bare.value) : undefined;
     case AST_NODE_TYPES.Identifier: {
       const named = unitOfName(bare.name);
       if (named) return named;
-      const init = constInitializer(context, bare);
-      return init ? guessUnit(context, init, depth + 1) : undefined;
+      // a `const` of this file, or of a module it imports (`import { WINDOW } from './limits'`)
+      const resolved = scope.resolve(bare);
+      return resolved ? guessUnit(context, resolved.node, depth + 1, resolved.scope) : undefined;
     }
     case AST_NODE_TYPES.MemberExpression: {
       const name = propertyName(bare.property, bare.computed);
@@ -50,18 +55,18 @@ export function guessUnit(context: AnyContext, node: TSESTree.Node, depth = 0): 
     }
     case AST_NODE_TYPES.NewExpression:
     case AST_NODE_TYPES.CallExpression: {
-      if (isClockCall(bare)) return { kind: 'absolute', unit: 'milliseconds', why: `\`${shortText(context, bare)}\` is a Unix time in milliseconds` };
+      if (isClockCall(bare)) return { kind: 'absolute', unit: 'milliseconds', why: `\`${shortText(bare)}\` is a Unix time in milliseconds` };
       if (bare.type === AST_NODE_TYPES.CallExpression) {
         const callee = unwrap(bare.callee);
         const name = callee.type === AST_NODE_TYPES.MemberExpression ? propertyName(callee.property, callee.computed) : callee.type === AST_NODE_TYPES.Identifier ? callee.name : undefined;
         const first = bare.arguments[0];
         if (first && first.type !== AST_NODE_TYPES.SpreadElement && name && ['floor', 'ceil', 'round', 'trunc', 'Number', 'parseInt', 'parseFloat', 'abs'].includes(name)) {
-          return guessUnit(context, first, depth + 1);
+          return guessUnit_(first, depth + 1);
         }
         if (name === 'max' || name === 'min') {
           for (const argument of bare.arguments) {
             if (argument.type === AST_NODE_TYPES.SpreadElement || argument.type === AST_NODE_TYPES.Literal) continue;
-            const inner = guessUnit(context, argument, depth + 1);
+            const inner = guessUnit_(argument, depth + 1);
             if (inner) return inner;
           }
         }
@@ -69,16 +74,16 @@ export function guessUnit(context: AnyContext, node: TSESTree.Node, depth = 0): 
       return undefined;
     }
     case AST_NODE_TYPES.UnaryExpression:
-      return bare.operator === '+' || bare.operator === '-' ? guessUnit(context, bare.argument, depth + 1) : undefined;
+      return bare.operator === '+' || bare.operator === '-' ? guessUnit_(bare.argument, depth + 1) : undefined;
     case AST_NODE_TYPES.BinaryExpression: {
       if (bare.left.type === AST_NODE_TYPES.PrivateIdentifier) return undefined;
-      const left = guessUnit(context, bare.left, depth + 1);
-      const right = guessUnit(context, bare.right, depth + 1);
-      const rightValue = bare.right.type === AST_NODE_TYPES.Literal ? bare.right.value : undefined;
+      const left = guessUnit_(bare.left, depth + 1);
+      const right = guessUnit_(bare.right, depth + 1);
+      const rightValue = foldNumber(bare.right, scope);
       switch (bare.operator) {
         case '-':
           if (left?.kind === 'absolute' && right?.kind === 'absolute') {
-            return { kind: 'duration', ...(left.unit ?? right.unit ? { unit: left.unit ?? right.unit } : {}), why: `\`${shortText(context, bare)}\` is the time left until a point in time${left.unit ?? right.unit ? `, in ${left.unit ?? right.unit}` : ''}` };
+            return { kind: 'duration', ...(left.unit ?? right.unit ? { unit: left.unit ?? right.unit } : {}), why: `\`${shortText(bare)}\` is the time left until a point in time${left.unit ?? right.unit ? `, in ${left.unit ?? right.unit}` : ''}` };
           }
           return left ?? (right?.kind === 'duration' ? right : undefined);
         case '+':
@@ -86,16 +91,16 @@ export function guessUnit(context: AnyContext, node: TSESTree.Node, depth = 0): 
           if (right?.kind === 'absolute') return right;
           return left ?? right;
         case '*':
-          if (rightValue === 1000 || (bare.left.type === AST_NODE_TYPES.Literal && bare.left.value === 1000)) {
+          if (rightValue === 1000 || foldNumber(bare.left, scope) === 1000) {
             const inner = rightValue === 1000 ? left : right;
             if (inner?.unit === 'milliseconds') return undefined; // ms * 1000 is microseconds: nobody's TTL
-            return { kind: inner?.kind ?? 'duration', unit: 'milliseconds', why: `\`${shortText(context, bare)}\` multiplies by 1000 (seconds to milliseconds)` };
+            return { kind: inner?.kind ?? 'duration', unit: 'milliseconds', why: `\`${shortText(bare)}\` multiplies by 1000 (seconds to milliseconds)` };
           }
           return left ?? right;
         case '/':
           if (rightValue === 1000) {
             if (left?.unit === 'seconds') return undefined;
-            return { kind: left?.kind ?? 'duration', unit: 'seconds', why: `\`${shortText(context, bare)}\` divides by 1000 (milliseconds to seconds)` };
+            return { kind: left?.kind ?? 'duration', unit: 'seconds', why: `\`${shortText(bare)}\` divides by 1000 (milliseconds to seconds)` };
           }
           return left;
         default:
@@ -103,12 +108,12 @@ export function guessUnit(context: AnyContext, node: TSESTree.Node, depth = 0): 
       }
     }
     case AST_NODE_TYPES.ConditionalExpression: {
-      const a = guessUnit(context, bare.consequent, depth + 1);
-      const b = guessUnit(context, bare.alternate, depth + 1);
+      const a = guessUnit_(bare.consequent, depth + 1);
+      const b = guessUnit_(bare.alternate, depth + 1);
       return a && b && a.kind === b.kind && a.unit === b.unit ? a : undefined;
     }
     case AST_NODE_TYPES.LogicalExpression:
-      return guessUnit(context, bare.left, depth + 1) ?? guessUnit(context, bare.right, depth + 1);
+      return guessUnit_(bare.left, depth + 1) ?? guessUnit_(bare.right, depth + 1);
     default:
       return undefined;
   }
@@ -130,6 +135,8 @@ export type TtlRisk = 'remaining' | 'minus' | 'rounded-down' | 'fractional' | 'p
  * @param strict also report TTLs taken from the enclosing function's parameters unchecked.
  */
 export function ttlRisk(context: AnyContext, node: TSESTree.Node, call: TSESTree.Node, strict: boolean): { risk: TtlRisk; names: string[] } | undefined {
+  // a constant (`Math.floor(DAY_MS / 1000)`) has a value, which the rule judges as it is
+  if (constantNumber(context, node) !== undefined) return undefined;
   const names = new Set<string>();
   const risk = riskOf(context, node, strict, names, 0);
   if (!risk) return undefined;
@@ -163,6 +170,7 @@ function riskOf(context: AnyContext, node: TSESTree.Node, strict: boolean, names
       return undefined;
     case AST_NODE_TYPES.BinaryExpression: {
       if (bare.left.type === AST_NODE_TYPES.PrivateIdentifier) return undefined;
+      const constantOf = (side: TSESTree.Node): number | undefined => constantNumber(context, side);
       if (constantOf(bare) !== undefined) return undefined;
       if (bare.operator === '-') {
         const left = guessUnit(context, bare.left);
@@ -191,11 +199,7 @@ function riskOf(context: AnyContext, node: TSESTree.Node, strict: boolean, names
       const name = callee.type === AST_NODE_TYPES.MemberExpression ? propertyName(callee.property, callee.computed) : callee.type === AST_NODE_TYPES.Identifier ? callee.name : undefined;
       const first = bare.arguments[0];
       if (!first || first.type === AST_NODE_TYPES.SpreadElement) return undefined;
-      if (name === 'max') {
-        // Math.max(1, x): at least 1
-        if (bare.arguments.some((a) => a.type !== AST_NODE_TYPES.SpreadElement && (constantOf(a) ?? 0) >= 1)) return undefined;
-        return undefined;
-      }
+      if (name === 'max') return undefined; // Math.max(1, x): at least 1; Math.max(a, b): as safe as its parts, unread
       if (name === 'floor' || name === 'trunc' || name === 'round') return roundedDown(context, first, strict, names, depth);
       if (name === 'ceil') {
         const inner = riskOf(context, first, strict, names, depth + 1);
@@ -216,22 +220,6 @@ function roundedDown(context: AnyContext, inner: TSESTree.Node, strict: boolean,
   const risk = riskOf(context, inner, strict, names, depth + 1);
   if (risk === 'fractional') return 'rounded-down';
   return risk;
-}
-
-/** The value of an arithmetic of number literals, or `undefined`. */
-function constantOf(node: TSESTree.Node): number | undefined {
-  const bare = unwrap(node);
-  if (bare.type === AST_NODE_TYPES.Literal) return typeof bare.value === 'number' ? bare.value : undefined;
-  if (bare.type === AST_NODE_TYPES.UnaryExpression && bare.operator === '-') {
-    const inner = constantOf(bare.argument);
-    return inner === undefined ? undefined : -inner;
-  }
-  if (bare.type === AST_NODE_TYPES.BinaryExpression && bare.left.type !== AST_NODE_TYPES.PrivateIdentifier) {
-    const a = constantOf(bare.left);
-    const b = constantOf(bare.right);
-    return a === undefined || b === undefined ? undefined : foldArithmetic(bare.operator, a, b);
-  }
-  return undefined;
 }
 
 function memberRoot(node: TSESTree.MemberExpression): TSESTree.Node | undefined {
@@ -292,8 +280,25 @@ function mentionsName(node: TSESTree.Node, name: string): boolean {
 
 /** An expression's text on one line, cut to about 50 characters. */
 export function shortText(context: AnyContext, node: TSESTree.Node): string {
-  const text = context.sourceCode.getText(node).replace(/\s+/g, ' ');
-  return text.length <= 50 ? text : `${text.slice(0, 47)}...`;
+  return oneLine(context.sourceCode.getText(node), 50);
+}
+
+/** Source text on one line, cut to `max` characters (`...` at the end when cut). */
+function oneLine(text: string, max: number): string {
+  const line = text.replace(/\s+/g, ' ');
+  return line.length <= max ? line : `${line.slice(0, max - 3)}...`;
+}
+
+/**
+ * The value of a TTL argument when the code fixes it: a constant number (`const`s of this file and
+ * of relatively imported modules, `Math.floor(WINDOW_MS / 1000)`: {@link constantNumber}), or a
+ * numeric string (`'60'`, which Redis parses). `undefined` when it is computed at run time.
+ */
+export function ttlValue(context: AnyContext, node: TSESTree.Node): number | string | undefined {
+  const value = constantNumber(context, node);
+  if (value !== undefined) return value;
+  const text = staticValue(context, node);
+  return typeof text === 'string' && text.trim() !== '' && Number.isFinite(Number(text)) ? text : undefined;
 }
 
 /** The TTL argument of each command a call issues (the command table's `ttl`), when it is one node. */

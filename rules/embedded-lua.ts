@@ -80,7 +80,7 @@ export default createRule<Options, MessageIds>({
     messages: {
       luaFinding: '[{{ruleId}}] {{message}}',
       luaFindingImported: '[{{ruleId}}] In the script at {{where}}: {{message}}',
-      luaParseError: '[parse-error] The embedded Lua script does not parse, so Redis rejects it and nothing about its TTLs can be checked: {{message}}',
+      luaParseError: '[parse-error] The embedded Lua script does not parse, so Redis rejects it and no TTL in it can be checked: {{message}}',
     },
   },
   defaultOptions: [{}],
@@ -98,14 +98,13 @@ export default createRule<Options, MessageIds>({
     };
     const allowOptionalTtl = options.allowOptionalTtl ?? options.strict !== true;
     /** KEYS indices (1-based) whose argument at the eval call is a persistent key of the JS/TS code. */
-    const persistentIndices = (script: EmbeddedScript, call: TSESTree.CallExpression): number[] =>
+    const persistentIndices = (script: EmbeddedScript, call: TSESTree.CallExpression | TSESTree.NewExpression): number[] =>
       (script.keyArgs ?? []).flatMap((keyNode, index) =>
         persistentReason(context, call, keyShapeOf(context, keyNode)) ? [index + 1] : [],
       );
     const seen = new Set<TSESTree.Node>();
     const sourceCode = context.sourceCode;
-    return {
-      CallExpression(node: TSESTree.CallExpression) {
+    const check = (node: TSESTree.CallExpression | TSESTree.NewExpression): void => {
         for (const script of embeddedScriptsOf(context, node)) {
           // A script held in a const and used by several calls is reported once, at the script.
           if (seen.has(script.literal)) continue;
@@ -151,7 +150,11 @@ export default createRule<Options, MessageIds>({
             }
           }
         }
-      },
+    };
+    return {
+      CallExpression: check,
+      // Valkey GLIDE: new Script(code)
+      NewExpression: check,
     };
   },
 });

@@ -16,8 +16,8 @@ import { REJECTS_NON_POSITIVE_TTL } from '../semantics/commands.js';
 import { createRule } from './create-rule.js';
 import type { ExpireNeedsPositiveTtlOptions } from './options.js';
 import { keyLabel } from '../redis-calls/report.js';
-import { staticValue } from '../redis-calls/static.js';
-import { shortText, ttlArgumentsOf, ttlRisk, type TtlRisk } from '../redis-calls/ttl-value.js';
+import { unwrap } from '../redis-calls/static.js';
+import { shortText, ttlArgumentsOf, ttlRisk, ttlValue, type TtlRisk } from '../redis-calls/ttl-value.js';
 
 /** Options of the rule (the options object's type is exported from the package root). */
 export type Options = [ExpireNeedsPositiveTtlOptions];
@@ -26,11 +26,11 @@ export type MessageIds = 'literalDeletes' | 'literalRejected' | 'computed' | 'cl
 
 
 const RISK_TEXT: Record<TtlRisk, string> = {
-  remaining: 'is the time left until a point in time, which is <= 0 once that point has passed',
-  minus: 'subtracts from a value and reaches 0 or less when that value is small',
-  'rounded-down': 'rounds a division down, which is 0 for a small value',
-  fractional: 'is a division, whose result is usually a fraction',
-  parameter: 'comes from a caller and is never checked (a caller passing 0 or a negative value)',
+  remaining: 'is the time left until a moment, <= 0 once it has passed',
+  minus: 'subtracts, and is 0 or less for a small value',
+  'rounded-down': 'rounds a division down, to 0 for a small value',
+  fractional: 'is a division, usually a fraction',
+  parameter: 'comes from a caller unchecked (0 or less is possible)',
 };
 
 /**
@@ -73,7 +73,7 @@ export default createRule<Options, MessageIds>({
     ],
     messages: {
       literalDeletes:
-        '{{command}} with the TTL {{value}} deletes `{{key}}` instead of setting a TTL (Redis treats an expiry <= 0 as "delete now"): a later write creates the key again without TTL. Use a positive TTL, or DEL / UNLINK when deleting is what you mean.',
+        '{{command}} with the TTL {{value}} deletes `{{key}}` (an expiry <= 0 means "delete now"), and a later write creates it again without TTL. Use a positive TTL, or DEL / UNLINK to delete.',
       literalRejected:
         '{{command}} with the TTL {{value}} is rejected by Redis ("invalid expire time" / "value is not an integer"): the write throws. Use a positive integer TTL.',
       computed:
@@ -93,12 +93,16 @@ export default createRule<Options, MessageIds>({
           const command = call.description.ttlOption ? `${call.command} ... ${call.description.ttlOption}` : call.command;
           const rejects = REJECTS_NON_POSITIVE_TTL.has(call.command);
           const absolute = ttl.unit.startsWith('unix');
-          const literal = staticValue(context, ttlNode);
-          if (typeof literal === 'number' || (typeof literal === 'string' && literal.trim() !== '' && Number.isFinite(Number(literal)))) {
+          // a constant, also computed from consts of this file or of imported modules
+          const literal = ttlValue(context, ttlNode);
+          if (literal !== undefined) {
             const value = Number(literal);
             if (value > 0 && Number.isInteger(value)) continue;
             const deletes = !rejects && Number.isInteger(value) && !(call.command.startsWith('H') && value < 0);
-            context.report({ node: ttlNode, messageId: deletes ? 'literalDeletes' : 'literalRejected', data: { command, value: String(literal), key } });
+            // `0`, `'-1'`; a computed constant with its value: `Math.floor(MS / 1000)` (= 0)
+            const text = shortText(context, unwrap(ttlNode));
+            const written = text.replace(/^(['"`])(.*)\1$/, '$2') === String(literal) ? String(literal) : `\`${text}\` (= ${String(literal)})`;
+            context.report({ node: ttlNode, messageId: deletes ? 'literalDeletes' : 'literalRejected', data: { command, value: written, key } });
             continue;
           }
           if (absolute) continue; // a point in time: ttl-units and the code's clock decide
@@ -107,10 +111,10 @@ export default createRule<Options, MessageIds>({
           const text = shortText(context, ttlNode);
           const effect =
             risk.risk === 'fractional'
-              ? 'Redis rejects a fractional TTL ("value is not an integer"), so the write throws.'
+              ? 'Redis rejects a fraction ("value is not an integer"), so the write throws.'
               : rejects
-                ? `${command} then fails with "invalid expire time": the write throws.`
-                : `${command} then deletes \`${key}\` instead of setting a TTL, and a later write creates it again without one.`;
+                ? `${command} then fails ("invalid expire time"), so the write throws.`
+                : `${command} then deletes \`${key}\`, and a later write recreates it without TTL.`;
           const fullText = sourceCode.getText(ttlNode);
           const clamp = risk.risk === 'fractional' ? `Math.max(1, Math.ceil(${fullText}))` : `Math.max(1, ${fullText})`;
           context.report({

@@ -54,9 +54,9 @@ export default createRule<[], MessageIds>({
     schema: [],
     messages: {
       rearmedOnEveryIncrement:
-        "{{command}} of `{{key}}` runs on every {{increment}} (line {{line}}), so each hit pushes the window's end back: under steady traffic the counter never resets, a client over the limit stays blocked while it retries, and the key never expires. Set the TTL only when the window starts: {{command}} key ttl NX (Redis 7), or only when {{increment}} returns 1, in the same MULTI or Lua script.",
+        "{{command}} of `{{key}}` runs on every {{increment}} (line {{line}}): each hit moves the window's end, so under steady traffic the counter never resets and the key never expires. Expire only when the window opens: {{command}} ... NX (Redis 7), or when {{increment}} returns 1.",
       rearmedAfterSet:
-        "The TTL check of `{{key}}` is true on every call: the SET at line {{line}} has no KEEPTTL, so it clears the TTL each time and this {{command}} re-arms the window, which then never closes under steady traffic. Write with SET ... KEEPTTL (or INCR), so only a new key gets the expiry.",
+        'The TTL check of `{{key}}` is true on every call: the SET at line {{line}} has no KEEPTTL, so it clears the TTL and this {{command}} re-arms the window, which never closes under steady traffic. Write with SET ... KEEPTTL (or INCR).',
       addNx: "Add NX: only a key without TTL gets one (Redis 7.0 or later).",
     },
   },

@@ -9,7 +9,9 @@
  * becomes the runtime's `incrementWithTtl(client, key, { by, ttlMs })`: a fix with `fix: true` or
  * `settings['redis-ttl'].autofix`, a suggestion otherwise; everything else gets suggestions only.
  * An expiry sent *before* the write that creates the key is a no-op on a missing key and gets its
- * own message. Persistent keys, constant keys the file never expires and the no-TTL arm of an
+ * own message, and so does an expiry queued with the write only on a branch decided by a reply
+ * read in an earlier round trip (`if (!current) pipeline.expire(key, ...)` after `current = await
+ * redis.get(key)`: `redis-calls/stale-read.ts`), since the key can expire in between. Persistent keys, constant keys the file never expires and the no-TTL arm of an
  * explicit TTL test follow the shared policy of `redis-calls/policy.ts`.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
@@ -17,15 +19,16 @@ import { EFFECTS_THAT_SET_TTL, type KeyEffect } from '../semantics/commands.js';
 import { GETSET_RULE_COMMANDS, SET_RULE_COMMANDS } from '../redis-calls/ownership.js';
 import { createRule } from './create-rule.js';
 import { appendExpiryInBatch, pipelineToMulti, standaloneStatementOf, ttlConstantOf, wrapInMulti } from '../redis-calls/fixes.js';
-import { redisCallsOf, type RedisCall } from '../redis-calls/index.js';
+import type { RedisCall } from '../redis-calls/index.js';
 import { reportLoc } from '../redis-calls/report.js';
 import { fixesEnabled, FIX_OPTION_SCHEMA, incrementWithTtlFix, readAutofixSettings } from '../redis-calls/autofix.js';
 import { fileIndexOf, keyIdOf } from '../redis-calls/file-index.js';
-import { exemption, KEY_POLICY_SCHEMA } from '../redis-calls/policy.js';
+import { exemption, keyCallsOf, KEY_POLICY_SCHEMA } from '../redis-calls/policy.js';
 import type { IncrNeedsExpireOnCreateOptions } from './options.js';
 import { keyData, KEY_TAIL } from '../redis-calls/report.js';
 import { isBlockingCall } from '../semantics/blocking.js';
 import { enclosingFunction } from '../redis-calls/static.js';
+import { staleGuard } from '../redis-calls/stale-read.js';
 
 /** Options of the rule (the options object's type is exported from the package root). */
 export type Options = [IncrNeedsExpireOnCreateOptions];
@@ -35,6 +38,7 @@ export type MessageIds =
   | 'separateRoundTrip'
   | 'pipelineNotAtomic'
   | 'expiryBeforeCreate'
+  | 'staleGuard'
   | 'wrapInMulti'
   | 'useIncrementWithTtl'
   | 'appendExpire'
@@ -84,10 +88,11 @@ export default createRule<Options, MessageIds>({
       },
     ],
     messages: {
-      noExpiry: `{{command}} creates \`{{key}}\` without TTL when it is missing, and no expiry of that key follows in the same atomic unit, so the key can live forever. Queue EXPIRE on the same key right after it in one MULTI, or do both in one Lua script. ${KEY_TAIL}`,
-      separateRoundTrip: `{{command}} and the expiry of \`{{key}}\` are separate round trips: a crash, timeout or lost connection between them (or a guard such as \`n === 1\` that misses) leaves the key without TTL forever. Send both in one MULTI, or do both in one Lua script. ${KEY_TAIL}`,
-      pipelineNotAtomic: `{{command}} and the expiry of \`{{key}}\` share a pipeline, which is not atomic: if the connection drops between them the key keeps no TTL. Use multi() so both run or neither does. ${KEY_TAIL}`,
-      expiryBeforeCreate: `The expiry of \`{{key}}\` is sent before the {{command}} that creates the key: on a missing key EXPIRE does nothing (it replies 0), so {{command}} then creates the key without TTL and it lives forever. Send the expiry after the write, in the same MULTI, or do both in one Lua script. ${KEY_TAIL}`,
+      noExpiry: `{{command}} creates \`{{key}}\` without TTL when it is missing, and no expiry of that key follows in the same atomic unit, so it can live forever. Queue EXPIRE after it in one MULTI, or use a Lua script.${KEY_TAIL}`,
+      separateRoundTrip: `{{command}} and the expiry of \`{{key}}\` are separate round trips: a crash or lost connection between them (or a guard such as \`n === 1\` that misses) leaves the key without TTL forever. Send both in one MULTI or Lua script.${KEY_TAIL}`,
+      pipelineNotAtomic: `{{command}} and the expiry of \`{{key}}\` share a pipeline, which is not atomic: if the connection drops between them the key keeps no TTL. Use multi() so both run or neither does.${KEY_TAIL}`,
+      expiryBeforeCreate: `The expiry of \`{{key}}\` is sent before the {{command}} that creates it: EXPIRE does nothing on a missing key, so the key is then created without TTL. Expire after the write, in one MULTI or Lua script.${KEY_TAIL}`,
+      staleGuard: `The expiry of \`{{key}}\` is queued only when the {{read}} at line {{line}}, an earlier round trip, saw no key: if it expires in between, {{command}} recreates it without TTL. Expire every time (EXPIRE ... NX) or use a Lua script.${KEY_TAIL}`,
       useIncrementWithTtl:
         'Replace both with incrementWithTtl() from {{module}}: the increment and its TTL in one script.',
       wrapInMulti: 'Send {{command}} and {{expire}} in one MULTI (the result becomes the MULTI reply).',
@@ -142,7 +147,7 @@ export default createRule<Options, MessageIds>({
 
     return {
       CallExpression(node: TSESTree.CallExpression) {
-        for (const call of redisCallsOf(context, node)) {
+        for (const call of keyCallsOf(context, node, options)) {
           for (const action of call.description.keys) {
             const creates = CREATES.has(action.effect) && !SET_RULE_COMMANDS.has(call.command) && !GETSET_RULE_COMMANDS.has(call.command);
             const expires = EFFECTS_THAT_SET_TTL.has(action.effect) || action.effect === 'delete';
@@ -167,12 +172,17 @@ export default createRule<Options, MessageIds>({
           const unit = call.unit;
           // In one unit, an expiry after the write covers it, and so does a SET ... EX before it
           // (the write then finds the key existing, with its TTL).
-          const inUnit = expiries.find(
+          const candidates = expiries.filter(
             (e) =>
               e.call.unit.key === unit.key &&
               e.key === creation.key &&
               (e.order > creation.order || e.effect === 'create-with-ttl'),
           );
+          // an expiry queued only when an earlier, separate read found no key is no atomic expiry
+          const keyArg = call.argNodes.indexOf(creation.keyNode);
+          const staleReads = candidates.map((e) => staleGuard(context, e.call, call, keyArg));
+          const inUnit = candidates.find((_, i) => !staleReads[i]);
+          const stale = inUnit ? undefined : staleReads.find((read) => read !== undefined);
           const atomic = unit.kind === 'multi' || (unit.kind === 'pipeline' && allowPipeline);
           if (inUnit && atomic) continue;
           // HSET then HEXPIRE of every field it wrote, in one unit: the hash empties itself
@@ -188,6 +198,15 @@ export default createRule<Options, MessageIds>({
           if (exemption(context, call, creation.keyNode, options)) continue;
           const keyText = sourceCode.getText(creation.keyNode);
           const data = { command: call.command, ...keyData(context, call, creation.keyNode) };
+          if (stale) {
+            context.report({
+              node: call.node,
+              loc: reportLoc(call),
+              messageId: 'staleGuard',
+              data: { ...data, read: stale.command, line: String(stale.nameNode.loc.start.line) },
+            });
+            continue;
+          }
           if (inUnit && unit.kind === 'pipeline') {
             // a blocking command of the pipeline would stop blocking inside a MULTI
             const blocking = (fileIndexOf(context).byUnit.get(unit.key) ?? []).some((c) => isBlockingCall(c.command, c.args));
@@ -228,7 +247,8 @@ export default createRule<Options, MessageIds>({
             // run twice, or conditionally: then no MULTI suggestion.
             const separate = elsewhere ?? before;
             const own = standaloneStatementOf(call.node);
-            const movable = separate ? standaloneStatementOf(separate.call.node) : undefined;
+            // a facade's expiry is the facade's syntax (and TTL): it is not moved
+            const movable = separate && separate.call.form !== 'facade' ? standaloneStatementOf(separate.call.node) : undefined;
             const moved = movable && own && movable.parent === own.parent ? movable : undefined;
             const fix = elsewhere && !moved ? undefined : wrapInMulti(context, call, keyText, expiry, moved);
             const helper = elsewhere ? incrementWithTtlFix(context, call) : undefined;

@@ -41,7 +41,7 @@ export default createRule<[], MessageIds>({
     schema: [],
     messages: {
       tooNew:
-        "{{feature}} needs Redis {{version}} or later (its \"Available since\" on redis.io), but settings['redis-ttl'].redisVersion is {{configured}}: the server answers an error, and in a pipeline the commands around it still run (an INCR whose expiry failed keeps no TTL). {{alternative}}, or raise redisVersion once every server runs {{version}}.",
+        "{{feature}} needs Redis {{version}} or later, but settings['redis-ttl'].redisVersion is {{configured}}: the server answers an error, and in a pipeline the commands around it still run (an INCR whose expiry failed keeps no TTL). {{alternative}}, or raise redisVersion.",
     },
   },
   defaultOptions: [],

@@ -43,8 +43,8 @@ export default createRule<Options, MessageIds>({
       },
     ],
     messages: {
-      getset: `GETSET of \`{{key}}\` replaces the value and removes the key's TTL, so a key that lived by its TTL now lives forever. Use SET key value XX KEEPTTL GET, which returns the old value and keeps the TTL. ${KEY_TAIL}`,
-      setGet: `SET ... GET of \`{{key}}\` without KEEPTTL or EX/PX/EXAT/PXAT clears the key's TTL exactly like GETSET, so the key never expires. Add KEEPTTL (with XX, so a missing key is not created without TTL) or a new expiry. ${KEY_TAIL}`,
+      getset: `GETSET of \`{{key}}\` replaces the value and removes the key's TTL, so a key that lived by its TTL now lives forever. Use SET key value XX KEEPTTL GET: it returns the old value and keeps the TTL.${KEY_TAIL}`,
+      setGet: `SET ... GET of \`{{key}}\` without KEEPTTL or an expiry clears the key's TTL like GETSET, so it never expires. Add KEEPTTL (with XX, so a missing key is not created) or a new expiry.${KEY_TAIL}`,
       useCollect:
         'Replace with collect() from {{module}}: reads the value and resets it to 0 in one script, keeps the TTL, and leaves a missing key missing.',
       useSetKeepTtl: 'Replace with SET key value XX KEEPTTL GET (keeps the TTL; a missing key stays missing).',

@@ -27,8 +27,8 @@ export default createRule<[], MessageIds>({
     },
     schema: [],
     messages: {
-      persist: `{{command}} removes the TTL of \`{{key}}\`: the key then lives until something deletes it. Remove the call; to change the TTL use EXPIRE / PEXPIRE (GETEX ... EX to read and re-arm in one command). ${KEY_TAIL}`,
-      persistFields: `{{command}} removes the TTL of fields of \`{{key}}\`: a hash goes away when its last field expires, and a field without TTL keeps it alive forever. Remove the call; to change a field's TTL use HEXPIRE / HPEXPIRE. ${KEY_TAIL}`,
+      persist: `{{command}} removes the TTL of \`{{key}}\`: the key then lives until something deletes it. Remove the call; to change the TTL use EXPIRE / PEXPIRE (GETEX ... EX to read and re-arm).${KEY_TAIL}`,
+      persistFields: `{{command}} removes the TTL of fields of \`{{key}}\`: a field without TTL keeps its hash alive forever. Remove the call; to change a field's TTL use HEXPIRE / HPEXPIRE.${KEY_TAIL}`,
     },
   },
   defaultOptions: [],

@@ -16,12 +16,11 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import type { KeyEffect } from '../semantics/commands.js';
 import { createRule } from './create-rule.js';
 import { addSetOptions, expireEachKeyInMulti, rewriteAsSet, ttlConstantOf, type SetOption } from '../redis-calls/fixes.js';
-import { redisCallsOf } from '../redis-calls/index.js';
 import { reportLoc } from '../redis-calls/report.js';
 import { fixesEnabled, FIX_OPTION_SCHEMA, readAutofixSettings } from '../redis-calls/autofix.js';
 import { SET_RULE_COMMANDS } from '../redis-calls/ownership.js';
 import { expiryAfterInUnit } from '../redis-calls/file-index.js';
-import { exemption, KEY_POLICY_SCHEMA } from '../redis-calls/policy.js';
+import { exemption, keyCallsOf, KEY_POLICY_SCHEMA } from '../redis-calls/policy.js';
 import type { SetRequiresTtlOrKeepttlOptions } from './options.js';
 import { keyData, KEY_TAIL } from '../redis-calls/report.js';
 import type { RedisCall } from '../redis-calls/index.js';
@@ -72,10 +71,10 @@ export default createRule<Options, MessageIds>({
       },
     ],
     messages: {
-      setWithoutTtl: `{{command}} of \`{{key}}\` without EX/PX/EXAT/PXAT or KEEPTTL writes the key without TTL and removes any TTL it had, so it never expires. Pass an expiry, or KEEPTTL when the key already exists with a TTL. ${KEY_TAIL}`,
-      createWithoutTtl: `{{command}} of \`{{key}}\` without an expiry creates the key without TTL: if its owner crashes or never deletes it, the key (a lock, a flag) lives forever. Pass an expiry (SET key value NX EX <seconds>). ${KEY_TAIL}`,
-      msetWithoutTtl: `{{command}} cannot set a TTL, so every key it writes (\`{{key}}\`) lives forever (and existing keys lose their TTL). Use SET ... EX per key in a MULTI, or follow it with EXPIRE per key in the same MULTI. ${KEY_TAIL}`,
-      numberAsOptions: `SET of \`{{key}}\` has no expiry: node-redis takes SET options as an object and reads only named fields (EX, PX, expiration, ...), so the number \`{{text}}\` is never sent and the key is written without TTL (TTL answers -1). Pass \`{ EX: {{text}} }\` (seconds) or \`{ PX: ... }\` (milliseconds). ${KEY_TAIL}`,
+      setWithoutTtl: `{{command}} of \`{{key}}\` has no EX/PX/EXAT/PXAT or KEEPTTL: it writes the key without TTL and drops the TTL it had, so the key never expires. Pass an expiry, or KEEPTTL for a key that has one.${KEY_TAIL}`,
+      createWithoutTtl: `{{command}} of \`{{key}}\` has no expiry: the key (a lock, a flag) is created without TTL and lives forever if its owner never deletes it. Pass one: SET key value NX EX <seconds>.${KEY_TAIL}`,
+      msetWithoutTtl: `{{command}} cannot set a TTL: every key it writes (\`{{key}}\`) lives forever, and existing keys lose theirs. Use SET ... EX per key, or EXPIRE each key in the same MULTI.${KEY_TAIL}`,
+      numberAsOptions: `SET of \`{{key}}\` has no expiry: node-redis reads SET options from an object, so the number \`{{text}}\` is never sent and the key gets no TTL. Pass \`{ EX: {{text}} }\` (seconds).${KEY_TAIL}`,
       useOptionsObject: 'Pass it as { EX: {{text}} } (seconds).',
       addKeepTtl: 'Add KEEPTTL (keeps the TTL of an existing key; a missing key is still created without TTL).',
       addExpiry: 'Add an expiry of {{name}}.',
@@ -106,7 +105,7 @@ export default createRule<Options, MessageIds>({
 
     return {
       CallExpression(node: TSESTree.CallExpression) {
-        for (const call of redisCallsOf(context, node)) {
+        for (const call of keyCallsOf(context, node, options)) {
           if (!SET_RULE_COMMANDS.has(call.command) || call.description.getDropsTtl) continue;
           // an expiry the client drops is valid-ttl-args' (one root cause, one finding)
           if (call.dropped?.some((d) => d.ttl)) continue;
@@ -129,6 +128,12 @@ export default createRule<Options, MessageIds>({
             command: call.command === 'SET' ? describeSet(effect) : call.command,
             ...keyData(context, call, call.argNodes[leaking[0]!.arg]),
           };
+          const messageId = call.command === 'MSET' || call.command === 'MSETNX' ? 'msetWithoutTtl' : effect === 'create-if-missing' ? 'createWithoutTtl' : 'setWithoutTtl';
+          // a facade's call is written in the facade's syntax: the fix belongs in the facade
+          if (call.form === 'facade') {
+            context.report({ node: call.node, loc: reportLoc(call), messageId, data });
+            continue;
+          }
           if (call.command === 'MSET' || call.command === 'MSETNX') {
             const ttl = ttlConstantOf(context);
             const fix = expireEachKeyInMulti(context, call, { ttlText: ttl.name, milliseconds: ttl.milliseconds });

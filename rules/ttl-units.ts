@@ -47,14 +47,10 @@ export default createRule<[], MessageIds>({
     hasSuggestions: true,
     schema: [],
     messages: {
-      msAsSeconds:
-        '{{where}} counts seconds, but `{{text}}` is in milliseconds ({{why}}): the key lives 1000 times longer than meant (5 minutes become 3.5 days). {{fixText}}',
-      secondsAsMs:
-        '{{where}} counts milliseconds, but `{{text}}` is in seconds ({{why}}): the key expires 1000 times sooner than meant. {{fixText}}',
-      absoluteAsDuration:
-        '{{where}} takes a duration, but `{{text}}` is a point in time ({{why}}): as a TTL it keeps the key for decades. {{fixText}}',
-      durationAsAbsolute:
-        '{{where}} takes a Unix time, but `{{text}}` is a duration ({{why}}): as a time it lies in 1970, so the expiry deletes the key at once. {{fixText}}',
+      msAsSeconds: '{{where}} counts seconds, but `{{text}}` is in milliseconds ({{why}}): the key lives 1000 times longer than meant. {{fixText}}',
+      secondsAsMs: '{{where}} counts milliseconds, but `{{text}}` is in seconds ({{why}}): the key expires 1000 times sooner than meant. {{fixText}}',
+      absoluteAsDuration: '{{where}} takes a duration, but `{{text}}` is a point in time ({{why}}): as a TTL it keeps the key for decades. {{fixText}}',
+      durationAsAbsolute: '{{where}} takes a Unix time, but `{{text}}` is a duration ({{why}}): a time in 1970, so the expiry deletes the key at once. {{fixText}}',
       absoluteUnit: '{{where}} takes a Unix time in {{expected}}, but `{{text}}` is in {{actual}} ({{why}}). {{fixText}}',
       useInstead: 'Use {{replacement}}.',
     },

@@ -41,17 +41,17 @@ export default createRule<[], MessageIds>({
     schema: [],
     messages: {
       positionalTokens:
-        "{{client}} takes SET options as one object, not ioredis-style tokens: `{{text}}` and everything after it is never sent, so the SET goes out without {{what}} and the key never expires. Pass an options object: `{ EX: seconds }` (or `{ expiration: { type: 'EX', value: seconds } }`).",
+        "{{client}} takes SET options as one object, not ioredis-style tokens: `{{text}}` and what follows are never sent, so the SET goes out without {{what}}. Pass an object: `{ EX: seconds }` or `{ expiration: { type: 'EX', value: seconds } }`.",
       optionCasing:
-        '{{client}} reads the option `{{expected}}`, not `{{option}}`: this expiry is never sent and the key is written without TTL (TypeScript only catches it when the options object is typed). Spell it `{{expected}}`.',
+        '{{client}} reads `{{expected}}`, not `{{option}}`: this expiry is never sent and the key is written without TTL (TypeScript catches it only on a typed options object). Spell it `{{expected}}`.',
       notANumber:
-        '@upstash/redis sends `{{option}}` only when it is a number (`typeof opts.{{option}} === "number"`): `{{text}}` is dropped and the key is written without TTL. Pass a number: `Number({{text}})`.',
+        '@upstash/redis sends `{{option}}` only when it is a number: `{{text}}` is dropped and the key is written without TTL. Pass a number: `Number({{text}})`.',
       mayBeUndefined:
-        '`{{text}}` may be undefined here, and {{client}} then sends no `{{option}}` at all: the key is written without TTL. Give the expiry a default (`{{text}} ?? DEFAULT_TTL_SECONDS`) or branch on it explicitly.',
+        '`{{text}}` may be undefined here, and {{client}} then sends no `{{option}}`: the key is written without TTL. Give it a default (`{{text}} ?? DEFAULT_TTL_SECONDS`) or branch on it.',
       noTtlSyntax:
         '{{command}} has no expiry option: `{{option}}` {{fate}}, and the key is created without TTL. Send {{command}} and an EXPIRE of the key in one MULTI (or a Lua script).',
       keepTtlWithExpiry:
-        'KEEPTTL and `{{option}}` exclude each other: Redis rejects the pair ("syntax error"), and node-redis / @upstash/redis send only one of them. Keep the expiry to set a new TTL, or KEEPTTL to keep the current one.',
+        'KEEPTTL and `{{option}}` exclude each other: Redis rejects the pair ("syntax error"), and node-redis / @upstash/redis send only one. Keep the expiry to set a new TTL, or KEEPTTL to keep the current one.',
       useOptionsObject: 'Pass the options as an object: {{replacement}}.',
       renameOption: 'Rename `{{option}}` to `{{expected}}`.',
       wrapNumber: 'Convert it with Number(...).',

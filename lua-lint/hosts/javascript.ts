@@ -56,7 +56,7 @@ function fatal(message: string): LuaFinding {
 export async function lintJavaScriptSource(file: string, text: string, options: AnalyzeOptions): Promise<LuaFinding[]> {
   const filePath = path.resolve(file);
   // The calls embeddedScriptsOf reads; a file naming none of them holds no script.
-  if (!/redis|valkey/i.test(text) || !/\b(?:eval\w*|EVAL\w*|defineCommand|defineScript|createScript)\b/.test(text)) return [];
+  if (!/redis|valkey/i.test(text) || !/\b(?:eval\w*|EVAL\w*|defineCommand|defineScript|createScript|Script)\b/.test(text)) return [];
   const typescript = /\.[cm]?tsx?$/i.test(filePath);
   const Linter = await loadLinter();
   if (!Linter) return [fatal('lua-lint reads JavaScript and TypeScript files with ESLint\'s parser: install eslint next to eslint-plugin-redis-ttl (npm install --save-dev eslint).')];
@@ -71,6 +71,10 @@ export async function lintJavaScriptSource(file: string, text: string, options: 
     create(context) {
       return {
         CallExpression(node: TSESTree.CallExpression) {
+          found.push(...embeddedScriptsOf(context as unknown as AnyContext, node));
+        },
+        // Valkey GLIDE: new Script(code)
+        NewExpression(node: TSESTree.NewExpression) {
           found.push(...embeddedScriptsOf(context as unknown as AnyContext, node));
         },
       };

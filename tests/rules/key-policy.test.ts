@@ -6,17 +6,10 @@
 import incrRule from '../../rules/incr-needs-expire-on-create.js';
 import getsetRule from '../../rules/no-getset.js';
 import setRule from '../../rules/set-requires-ttl-or-keepttl.js';
-import { ioredis, nodeRedis, runRule, untypedTester } from './tester.js';
+import { ioredis, nodeRedis, runRule, setSuggestions, untypedTester } from './tester.js';
 
 const STRICT = { allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false } as const;
 
-/** The two SET suggestions (KEEPTTL, an expiry to declare) for the first `call` in `code`, where `call` ends after the value. */
-function setSuggestions(code: string, call: string) {
-  return [
-    { messageId: 'addKeepTtl' as const, output: code.replace(call, `${call}, 'KEEPTTL'`) },
-    { messageId: 'addExpiryPlaceholder' as const, output: code.replace(call, `${call}, 'EX', TTL_SECONDS`) },
-  ];
-}
 const bullMeta = ioredis('await redis.set(`bull:${q}:meta`, json);');
 const lockElsewhere = ioredis("const LOCK = 'jobs:lock';\nawait redis.set(LOCK, '1');\nexport const refresh = () => redis.expire(LOCK, 30);");
 const strictCode = ioredis(
@@ -76,8 +69,8 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl', setRule, {
           data: {
             command: 'SET',
             key: 'profile:*',
-            hint: "If keys shaped `profile:*` are meant to live forever, add 'profile:*' to settings['redis-ttl'].persistentKeys or annotate the write with // redis-ttl persistent: <reason>.",
-            client: '`redis` is taken for a Redis client because it is made by `new Redis()`',
+            hint: " Kept forever on purpose? Add 'profile:*' to settings['redis-ttl'].persistentKeys.",
+            client: '',
           },
           line: 3,
           column: 13,
@@ -193,8 +186,8 @@ runRule(untypedTester, 'incr-needs-expire-on-create', incrRule, {
           data: {
             command: 'HINCRBY',
             key: 'stats:*:*',
-            hint: "If keys shaped `stats:*:*` are meant to live forever, add 'stats:*:*' to settings['redis-ttl'].persistentKeys or annotate the write with // redis-ttl persistent: <reason>.",
-            client: '`redis` is taken for a Redis client because it is made by `new Redis()`',
+            hint: " Kept forever on purpose? Add 'stats:*:*' to settings['redis-ttl'].persistentKeys.",
+            client: '',
           },
           line: 3,
           column: 58,

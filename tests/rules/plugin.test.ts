@@ -1,12 +1,14 @@
 /**
  * The plugin object, its configs (derived from each rule's meta), the docs page of each rule,
- * schemas, and an end-to-end run through ESLint's `ESLint` class with the default parser.
+ * schemas, messages of at most 300 characters, and an end-to-end run through ESLint's `ESLint`
+ * class with the default parser.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
+import { fitMessageData, interpolate, MAX_MESSAGE_LENGTH } from '../../rules/create-rule.js';
 import plugin, { rules } from '../../rules/index.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -99,6 +101,39 @@ describe.each(ruleNames)('rule %s', (name) => {
     const reportOnly = name === 'embedded-lua' || name === 'no-persist' || name === 'min-redis-version';
     expect(Boolean(rule.meta.hasSuggestions)).toBe(!reportOnly);
     expect(messages.length).toBeGreaterThan(reportOnly ? 0 : 2);
+  });
+
+  it('reports every message in at most 300 characters, whatever its data (a key, an expression, a reason)', () => {
+    for (const [messageId, template] of Object.entries(rule.meta.messages as Record<string, string>)) {
+      const names = [...template.matchAll(/\{\{\s*([^{}]+?)\s*\}\}/g)].map((m) => m[1]!);
+      if (names.includes('message')) continue; // lua-lint's finding, reported as lua-lint words it
+      const long = Object.fromEntries(names.map((n) => [n, `${n}:${'x'.repeat(200)}`]));
+      const fitted = interpolate(template, fitMessageData(template, long));
+      expect(fitted.length, `${name}/${messageId}: ${fitted}`).toBeLessThanOrEqual(MAX_MESSAGE_LENGTH);
+      // data that fits is left as it is
+      const short = Object.fromEntries(names.map((n) => [n, 'k']));
+      expect(interpolate(template, fitMessageData(template, short))).toBe(interpolate(template, short));
+    }
+  });
+});
+
+describe('messages that would pass 300 characters', () => {
+  const template = '{{command}} of `{{key}}` has no expiry.{{client}}{{hint}}';
+  it('drop the persistent-key hint first, then the receiver reason, then shorten the longest value', () => {
+    const key = 'k'.repeat(150);
+    const hint = ` Kept forever on purpose? Add '${'h'.repeat(60)}' to settings['redis-ttl'].persistentKeys.`;
+    const client = ` (\`redisCache\` is taken for a Redis client because its name matches clientNames 'redis'.)`;
+    expect(fitMessageData(template, { command: 'SET', key, client, hint })).toEqual({ command: 'SET', key, client, hint: '' });
+    const longKey = 'k'.repeat(320);
+    const fitted = fitMessageData(template, { command: 'SET', key: longKey, client, hint });
+    expect(fitted.hint).toBe('');
+    expect(fitted.client).toBe('');
+    expect(fitted.key).toMatch(/^k+\.\.\.$/);
+    expect(interpolate(template, fitted).length).toBe(MAX_MESSAGE_LENGTH);
+  });
+  it('leave another tool\'s message (lua-lint\'s, in embedded-lua) as it is', () => {
+    const data = { ruleId: 'write-path-needs-ttl', message: 'm'.repeat(400) };
+    expect(fitMessageData('[{{ruleId}}] {{message}}', data)).toEqual(data);
   });
 });
 

@@ -41,6 +41,18 @@ export const upstash = (body: string): string =>
   `import { Redis } from '@upstash/redis';\nconst redis = Redis.fromEnv();\n${body}`;
 
 /**
+ * The two suggestions of a SET without expiry in ioredis syntax (KEEPTTL, and an expiry of the
+ * `TTL_SECONDS` constant to declare) for the first `call` in `code`, where `call` ends after the
+ * value (`redis.set(k, v` or `send('SET', [k, v`).
+ */
+export function setSuggestions(code: string, call: string) {
+  return [
+    { messageId: 'addKeepTtl' as const, output: code.replace(call, `${call}, 'KEEPTTL'`) },
+    { messageId: 'addExpiryPlaceholder' as const, output: code.replace(call, `${call}, 'EX', TTL_SECONDS`) },
+  ];
+}
+
+/**
  * `tester.run` for our rules. `@typescript-eslint/rule-tester` (8.72, the newest published) bundles
  * its own copy of `@typescript-eslint/utils`, whose AST types differ nominally from the 8.74 the
  * rules are built with; the objects are the same at runtime, so only the static type is bridged.
@@ -79,7 +91,8 @@ function relintAppliedEdits<MessageIds extends string, Options extends readonly 
             ...(test.settings ? { settings: test.settings as Record<string, unknown> } : {}),
           },
         ];
-        const lint = (code: string) => linter.verify(code, config, { filename: 'file.ts' }).filter((m) => m.ruleId !== null);
+        const filename = test.filename ?? 'file.ts';
+        const lint = (code: string) => linter.verify(code, config, { filename }).filter((m) => m.ruleId !== null);
         const before = lint(test.code);
         for (const message of before) {
           for (const suggestion of message.suggestions ?? []) {
@@ -89,7 +102,7 @@ function relintAppliedEdits<MessageIds extends string, Options extends readonly 
             edits++;
           }
         }
-        const fixed = linter.verifyAndFix(test.code, config, { filename: 'file.ts' });
+        const fixed = linter.verifyAndFix(test.code, config, { filename });
         if (fixed.fixed) {
           const after = lint(fixed.output);
           expect(after.length, `${test.code}\n-- fix -->\n${fixed.output}`).toBeLessThan(before.length);

@@ -1,0 +1,158 @@
+/**
+ * The Redis client packages the plugin knows, and what each exports: which names are clients
+ * (constructors, client classes and types), which are batches (MULTI or pipeline objects), which
+ * are ready-made client values (Bun's `redis`), and where their declarations live (for type
+ * information). Client detection (`redis-calls/clients.ts`) asks this table; nothing else names a
+ * package.
+ *
+ * - ioredis and iovalkey (the Valkey project's fork of ioredis, same API): every export is a
+ *   client (`Redis`, `Cluster`, the default export); `ioredis` flavor.
+ * - node-redis (`redis`, `@redis/*`) and `@upstash/redis`: every export is a client.
+ * - Bun (`bun`, types in `bun-types`): only `RedisClient` and the default client value `redis`;
+ *   every other export of `bun` (`CookieMap`, `Glob`, `file`, ...) is no client.
+ * - Valkey GLIDE (`@valkey/valkey-glide`): `GlideClient`, `GlideClusterClient` (made by their
+ *   static `createClient`), `Batch` / `ClusterBatch` (`new Batch(true)`: MULTI, `new
+ *   Batch(false)`: a pipeline) and the older `Transaction` / `ClusterTransaction` (MULTI); its
+ *   other exports (`Script`, `TimeUnit`, option types) are no clients.
+ */
+
+/** Which client library's syntax a call follows. */
+export type ClientFlavor = 'ioredis' | 'node-redis' | 'upstash' | 'bun' | 'glide' | 'unknown';
+
+/**
+ * How a batch export runs its commands: `multi` (MULTI/EXEC), `pipeline`, or `by-argument` (GLIDE
+ * `new Batch(isAtomic)`: MULTI unless the first argument is `false`).
+ */
+export type BatchExport = 'multi' | 'pipeline' | 'by-argument';
+
+interface ClientPackage {
+  /** The package name, for messages. */
+  name: string;
+  flavor: ClientFlavor;
+  /** Whether a module specifier names this package (or one of its subpaths). */
+  matches(source: string): boolean;
+  /** Named exports that are clients; absent: every export is. */
+  clients?: ReadonlySet<string>;
+  /** Named exports that are batches (classes and types), by how they run. */
+  batches?: ReadonlyMap<string, BatchExport>;
+  /** Named exports that are client values (not classes): Bun's `redis`. */
+  values?: ReadonlySet<string>;
+  /** Where the package's declarations are, for type information. */
+  declarations: RegExp;
+  /**
+   * Whether only an import of a client or client value makes a file one that uses this package's
+   * client (Bun: `import { serve } from 'bun'` says nothing of Redis); otherwise any import does.
+   */
+  clientImportsOnly?: true;
+}
+
+const PACKAGES: readonly ClientPackage[] = [
+  {
+    name: 'ioredis',
+    flavor: 'ioredis',
+    matches: (s) => s === 'ioredis' || s.startsWith('ioredis/'),
+    batches: new Map([
+      ['ChainableCommander', 'multi'],
+      ['Pipeline', 'pipeline'],
+    ]),
+    declarations: /\/node_modules\/(?:@types\/)?ioredis\//,
+  },
+  {
+    name: 'iovalkey',
+    flavor: 'ioredis',
+    matches: (s) => s === 'iovalkey' || s.startsWith('iovalkey/'),
+    batches: new Map([
+      ['ChainableCommander', 'multi'],
+      ['Pipeline', 'pipeline'],
+    ]),
+    declarations: /\/node_modules\/iovalkey\//,
+  },
+  {
+    name: 'redis (node-redis)',
+    flavor: 'node-redis',
+    matches: (s) => s === 'redis' || s.startsWith('@redis/'),
+    batches: new Map([
+      ['RedisClientMultiCommandType', 'multi'],
+      ['RedisClusterMultiCommandType', 'multi'],
+    ]),
+    declarations: /\/node_modules\/(?:@redis\/client|redis|@types\/redis)\//,
+  },
+  {
+    name: '@upstash/redis',
+    flavor: 'upstash',
+    matches: (s) => s.startsWith('@upstash/redis'),
+    declarations: /\/node_modules\/@upstash\/redis\//,
+  },
+  {
+    name: 'bun',
+    flavor: 'bun',
+    matches: (s) => s === 'bun',
+    clients: new Set(['RedisClient']),
+    values: new Set(['redis']),
+    declarations: /\/node_modules\/(?:bun-types|@types\/bun)\//,
+    clientImportsOnly: true,
+  },
+  {
+    name: '@valkey/valkey-glide',
+    flavor: 'glide',
+    matches: (s) => s === '@valkey/valkey-glide' || s.startsWith('@valkey/valkey-glide/'),
+    clients: new Set(['GlideClient', 'GlideClusterClient', 'BaseClient']),
+    batches: new Map([
+      ['Batch', 'by-argument'],
+      ['ClusterBatch', 'by-argument'],
+      ['BaseBatch', 'by-argument'],
+      ['Transaction', 'multi'],
+      ['ClusterTransaction', 'multi'],
+    ]),
+    declarations: /\/node_modules\/@valkey\/valkey-glide\//,
+  },
+];
+
+/** The client package a module specifier names, else `undefined`. */
+export function clientPackageOf(source: string): ClientPackage | undefined {
+  return PACKAGES.find((p) => p.matches(source));
+}
+
+/** The client package whose declarations a (forward-slashed) file name is in, else `undefined`. */
+export function clientPackageDeclaring(fileName: string): ClientPackage | undefined {
+  return PACKAGES.find((p) => p.declarations.test(fileName));
+}
+
+/** The flavor of a module specifier that names a Redis client package, else `undefined`. */
+export function flavorOfModule(source: string): ClientFlavor | undefined {
+  return clientPackageOf(source)?.flavor;
+}
+
+/**
+ * What an export of a client package is: `client` (a client class, type or factory owner),
+ * `batch` (with how it runs), `value` (a client object: Bun's `redis`) or `other` (the package's
+ * other exports, no clients). `name` is the export's name; `undefined` stands for the module as a
+ * whole (a default, namespace or CommonJS import), which is a client for packages whose every
+ * export is one (ioredis' default export is its client class).
+ */
+export function exportOf(pkg: ClientPackage, name: string | undefined): { kind: 'client' | 'value' | 'other' } | { kind: 'batch'; batch: BatchExport } {
+  if (name !== undefined && name !== 'default') {
+    const batch = pkg.batches?.get(name);
+    if (batch) return { kind: 'batch', batch };
+    if (pkg.values?.has(name)) return { kind: 'value' };
+  }
+  if (!pkg.clients) return { kind: 'client' };
+  return name !== undefined && pkg.clients.has(name) ? { kind: 'client' } : { kind: 'other' };
+}
+
+/**
+ * Whether a package's export is a whole-module binding that stands for a namespace of exports
+ * (`import * as glide from '@valkey/valkey-glide'`, `import Bun from 'bun'`): its members are
+ * judged as named exports. Packages whose every export is a client (ioredis: `Redis.Cluster`) have
+ * no such namespaces.
+ */
+export function hasNamedClients(pkg: ClientPackage): boolean {
+  return pkg.clients !== undefined;
+}
+
+/** The package name of a flavor, for messages. */
+export function packageOfFlavor(flavor: ClientFlavor): string {
+  return PACKAGES.find((p) => p.flavor === flavor)?.name ?? flavor;
+}
+
+export type { ClientPackage };

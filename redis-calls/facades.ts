@@ -1,0 +1,374 @@
+/**
+ * Calls of pass-through facades, read at their callers. A facade re-exposes one Redis command
+ * under the command's own name and forwards its key parameter to it (`redis-calls/pass-through.ts`):
+ *
+ * ```ts
+ * class Presence {                                   // presence.ts
+ *   sadd(key: string, member: string) {
+ *     return new Promise((resolve) => this.pub.sadd(key, member, resolve));
+ *   }
+ * }
+ * await presence.sadd(`online:${userId}`, socketId); // a caller, here or in another module
+ * ```
+ *
+ * The key policy leaves the forwarded call alone (`allowPassThrough`): its callers choose the key.
+ * So the callers are judged: a call of the facade is read as the command it forwards, at the
+ * caller's line, with the caller's arguments in place of the facade's parameters (the key, the
+ * value, a TTL the caller passes) and the facade's own arguments as they are (`'EX', 60`, a
+ * field name). `presence.sadd(`online:${userId}`, id)` above is SADD of `online:*` without
+ * expiry; `presence.sadd('online', id)` is one bounded key.
+ *
+ * A call counts when its callee is the facade: `this.sadd(...)` in the facade's class, a method
+ * of an instance of the class (`new Presence()`, a parameter, variable or member annotated with
+ * the class, `this.presence` filled once per instance; the class and the instance may come from
+ * another module of the code, imported with a relative specifier), a method of a `const` object
+ * literal, a function of the module or one imported from another module of the code (named,
+ * default, `import * as cache` or `require`). The facade sends that one command and nothing else
+ * (a facade that expires its key itself chose the TTL: it is judged where it is); one facade may
+ * forward to another (two levels).
+ */
+import { dirname, relative } from 'node:path';
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { describeCommand, type CommandArg } from '../semantics/commands.js';
+import { classOfThis, instanceMember } from './bounded.js';
+import type { ClientDetector } from './clients.js';
+import { clientDetectorOf, forEachCallIn, redisCallsIn, redisCallsOf } from './index.js';
+import { commandOfMethod, type RedisCall } from './normalize.js';
+import { passThroughParameter, type FunctionLike } from './pass-through.js';
+import { findVariable, propertyName, staticValue, unwrap, type AnyContext } from './static.js';
+
+/** A facade forwarding to a facade is followed; one more level is not. */
+const MAX_DEPTH = 2;
+
+/** Where a facade's argv entry comes from. */
+type Entry =
+  /** the caller's argument at `index` (absent: the caller left an optional parameter out) */
+  | { from: 'param'; index: number }
+  /** every caller argument from `index` on (`...members`) */
+  | { from: 'rest'; index: number }
+  /** the facade's own value (`'EX'`, `60`, a field name); its node when the caller's file holds it */
+  | { from: 'fixed'; value: CommandArg; node: TSESTree.Node | undefined };
+
+/** A function read as a facade: the command it forwards and how its parameters fill the argv. */
+interface Facade {
+  /** The forwarded command as its own module reads it. */
+  forwarded: RedisCall;
+  entries: Entry[];
+  /** The argv positions of the keys (each filled by a parameter). */
+  keyArgs: ReadonlySet<number>;
+  /** The context of the facade's module (the linted file's, or an imported module's). */
+  context: AnyContext;
+}
+
+/** Facades by function, per depth (a deeper look follows fewer facades). */
+const facades = Array.from({ length: MAX_DEPTH }, () => new WeakMap<TSESTree.Node, Facade | null>());
+const callsAt = new WeakMap<TSESTree.CallExpression, readonly RedisCall[]>();
+
+/**
+ * The command a call of a pass-through facade sends, read at the call (see the module comment):
+ * one {@link RedisCall} of form `facade`, with the caller's key, or none when the callee is no
+ * facade. Cached per call.
+ * @param context the caller's rule context
+ * @param node a call expression of the caller's file
+ */
+export function facadeCallsOf(context: AnyContext, node: TSESTree.CallExpression): readonly RedisCall[] {
+  let calls = callsAt.get(node);
+  if (!calls) {
+    calls = facadeCallsAt(context, node, 0);
+    callsAt.set(node, calls);
+  }
+  return calls;
+}
+
+function facadeCallsAt(context: AnyContext, node: TSESTree.CallExpression, depth: number): readonly RedisCall[] {
+  const callee = unwrap(node.callee);
+  const name =
+    callee.type === AST_NODE_TYPES.Identifier ? callee.name : callee.type === AST_NODE_TYPES.MemberExpression ? propertyName(callee.property, callee.computed) : undefined;
+  // a facade is named after its command: other calls cost nothing more
+  if (name === undefined || !commandOfMethod(name)) return NONE;
+  const detector = clientDetectorOf(context);
+  if (!detector.mayUseRedis() || redisCallsOf(context, node).length > 0) return NONE;
+  const target = callee.type === AST_NODE_TYPES.Identifier ? functionNamed(detector, callee) : methodCalled(detector, callee as TSESTree.MemberExpression, name);
+  const facade = target && facadeOf(target, depth);
+  const call = facade && callerCall(context, node, callee, facade);
+  return call ? [call] : NONE;
+}
+
+const NONE: readonly RedisCall[] = Object.freeze([]);
+
+/** A function definition with the context of the module it is written in. */
+interface Target {
+  fn: FunctionLike;
+  context: AnyContext;
+}
+
+/** `incr(key)`: a function of this module, or one another module of the code exports. */
+function functionNamed(detector: ClientDetector, callee: TSESTree.Identifier): Target | undefined {
+  const local = asFunction(detector.functionOf(callee));
+  if (local) return { fn: local, context: detector.contextOf };
+  const origin = detector.identifierOrigin(callee);
+  if (origin.kind !== 'import' || !origin.relative) return undefined;
+  return exportedFunction(detector.exported(origin));
+}
+
+/** The function another module exports (`export function incr`, `export const incr = ...`, `module.exports.incr = ...`). */
+function exportedFunction(exported: { node: TSESTree.Node; detector: ClientDetector } | undefined): Target | undefined {
+  if (!exported) return undefined;
+  const node = unwrap(exported.node);
+  const fn = node.type === AST_NODE_TYPES.Identifier ? asFunction(exported.detector.functionOf(node)) : asFunction(node);
+  return fn ? { fn, context: exported.detector.contextOf } : undefined;
+}
+
+/** `x.sadd(...)`: a method of the facade class or object `x` is, or a function of the module namespace `x` names. */
+function methodCalled(detector: ClientDetector, callee: TSESTree.MemberExpression, name: string): Target | undefined {
+  const object = unwrap(callee.object);
+  if (object.type === AST_NODE_TYPES.Identifier) {
+    const origin = detector.identifierOrigin(object);
+    // import * as cache from './cache'; const cache = require('./cache')
+    if (origin.kind === 'import' && origin.relative && (origin.namespace || origin.imported === undefined)) {
+      return exportedFunction(detector.exported({ ...origin, namespace: undefined, imported: name }));
+    }
+  }
+  const holder = holderOf(detector, object, 0);
+  if (!holder) return undefined;
+  const fn = holder.node.type === AST_NODE_TYPES.ObjectExpression ? propertyFunction(holder.node, name) : classMethod(holder.node, name);
+  return fn ? { fn, context: holder.detector.contextOf } : undefined;
+}
+
+/** A class whose instance a value is, or an object literal it is, with the detector of its module. */
+interface Holder {
+  node: TSESTree.ClassDeclaration | TSESTree.ClassExpression | TSESTree.ObjectExpression;
+  detector: ClientDetector;
+}
+
+/**
+ * What a receiver is an instance of, from the code alone: `new C()`, `this`, an object literal, a
+ * binding annotated `C` or holding one of those (a `const`, a parameter, an import of another
+ * module of the code), a member of the class fixed once per instance (`this.presence`).
+ */
+function holderOf(detector: ClientDetector, input: TSESTree.Node, depth: number): Holder | undefined {
+  if (depth > 6) return undefined;
+  const node = unwrap(input);
+  switch (node.type) {
+    case AST_NODE_TYPES.NewExpression: {
+      const callee = unwrap(node.callee);
+      return callee.type === AST_NODE_TYPES.Identifier ? classNamed(detector, callee, depth + 1) : undefined;
+    }
+    case AST_NODE_TYPES.ObjectExpression:
+      return { node, detector };
+    case AST_NODE_TYPES.ThisExpression: {
+      const cls = classOfThis(node);
+      return cls ? { node: cls, detector } : undefined;
+    }
+    case AST_NODE_TYPES.Identifier:
+      return bindingHolder(detector, node, depth);
+    case AST_NODE_TYPES.MemberExpression: {
+      if (unwrap(node.object).type !== AST_NODE_TYPES.ThisExpression) return undefined;
+      const member = instanceMember(node);
+      const declared = member?.declaration;
+      const annotation =
+        declared?.type === AST_NODE_TYPES.PropertyDefinition
+          ? declared.typeAnnotation
+          : declared?.type === AST_NODE_TYPES.TSParameterProperty && declared.parameter.type === AST_NODE_TYPES.Identifier
+            ? declared.parameter.typeAnnotation
+            : undefined;
+      if (annotation) return typeHolder(detector, annotation.typeAnnotation, depth + 1);
+      // one value, made in the class (a constructor argument would need the caller's type)
+      const values = member?.values.filter((value) => value.type !== AST_NODE_TYPES.Identifier || !member.constructorParams.includes(value));
+      return values?.length === 1 && values.length === member?.values.length ? holderOf(detector, values[0]!, depth + 1) : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** An identifier: its annotation, its one value, or what another module of the code exports under its name. */
+function bindingHolder(detector: ClientDetector, node: TSESTree.Identifier, depth: number): Holder | undefined {
+  const variable = findVariable(detector.contextOf, node);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  if (!def) return undefined;
+  if (def.type === 'ImportBinding') {
+    const origin = detector.identifierOrigin(node);
+    const exported = origin.kind === 'import' && origin.relative ? detector.exported(origin) : undefined;
+    return exported ? holderOf(exported.detector, exported.node, depth + 1) : undefined;
+  }
+  if (def.name.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const annotation = def.name.typeAnnotation?.typeAnnotation;
+  if (annotation) return typeHolder(detector, annotation, depth + 1);
+  if (def.type === 'Variable' && def.node.init && variable!.references.every((r) => !r.isWrite() || r.identifier === def.name)) {
+    return holderOf(detector, def.node.init, depth + 1);
+  }
+  return undefined;
+}
+
+/** `presence: RedisPresence`: the class the annotation names. */
+function typeHolder(detector: ClientDetector, type: TSESTree.TypeNode, depth: number): Holder | undefined {
+  return type.type === AST_NODE_TYPES.TSTypeReference && type.typeName.type === AST_NODE_TYPES.Identifier && !type.typeArguments
+    ? classNamed(detector, type.typeName, depth)
+    : undefined;
+}
+
+/** The class a name declares, in this module or in the module of the code it is imported from. */
+function classNamed(detector: ClientDetector, name: TSESTree.Identifier, depth: number): Holder | undefined {
+  if (depth > 6) return undefined;
+  const origin = detector.identifierOrigin(name);
+  if (origin.kind === 'local') return origin.classNode ? { node: origin.classNode, detector } : undefined;
+  if (origin.kind !== 'import' || !origin.relative) return undefined;
+  const exported = detector.exported(origin);
+  const node = exported && unwrap(exported.node);
+  if (!exported || !node) return undefined;
+  if (node.type === AST_NODE_TYPES.ClassDeclaration || node.type === AST_NODE_TYPES.ClassExpression) return { node, detector: exported.detector };
+  return node.type === AST_NODE_TYPES.Identifier ? classNamed(exported.detector, node, depth + 1) : undefined;
+}
+
+/** The instance method (or arrow-function property) `name` of a class. */
+function classMethod(cls: TSESTree.ClassDeclaration | TSESTree.ClassExpression, name: string): FunctionLike | undefined {
+  for (const element of cls.body.body) {
+    if (element.type !== AST_NODE_TYPES.MethodDefinition && element.type !== AST_NODE_TYPES.PropertyDefinition) continue;
+    if (element.static || propertyName(element.key, element.computed) !== name) continue;
+    if (element.type === AST_NODE_TYPES.MethodDefinition) return element.kind === 'method' ? asFunction(element.value) : undefined;
+    return element.value ? asFunction(unwrap(element.value)) : undefined;
+  }
+  return undefined;
+}
+
+/** The function at property `name` of an object literal (`{ sadd: (k, m) => ... }`, `{ sadd(k, m) {...} }`). */
+function propertyFunction(object: TSESTree.ObjectExpression, name: string): FunctionLike | undefined {
+  for (const property of object.properties) {
+    if (property.type === AST_NODE_TYPES.Property && propertyName(property.key, property.computed) === name) return asFunction(unwrap(property.value));
+  }
+  return undefined;
+}
+
+function asFunction(node: TSESTree.Node | { body?: unknown } | undefined): FunctionLike | undefined {
+  if (!node || !('type' in node)) return undefined;
+  return (node.type === AST_NODE_TYPES.FunctionDeclaration || node.type === AST_NODE_TYPES.FunctionExpression || node.type === AST_NODE_TYPES.ArrowFunctionExpression) && node.body
+    ? node
+    : undefined;
+}
+
+/**
+ * The facade a function is, when it is one: it sends exactly one Redis command (a facade's call
+ * counts when `depth` allows one more level), in a round trip of its own, and every key of that
+ * command is one of its parameters, forwarded as `redis-calls/pass-through.ts` says.
+ */
+function facadeOf(target: Target, depth: number): Facade | undefined {
+  const { fn, context } = target;
+  const cache = facades[depth]!;
+  if (cache.has(fn)) return cache.get(fn) ?? undefined;
+  cache.set(fn, null); // recursion (a facade calling itself) ends here
+  const sent = [...redisCallsIn(context, fn.body)];
+  if (depth + 1 < MAX_DEPTH) forEachCallIn(context, fn.body, (call) => sent.push(...facadeCallsAt(context, call, depth + 1)));
+  const facade = sent.length === 1 ? readFacade(context, fn, sent[0]!) : undefined;
+  cache.set(fn, facade ?? null);
+  return facade;
+}
+
+function readFacade(context: AnyContext, fn: FunctionLike, forwarded: RedisCall): Facade | undefined {
+  // a batch of its own (`pipeline().sadd(key, m).exec()`), or none
+  if (forwarded.unit.kind !== 'single' && !within(forwarded.unit.key, fn)) return undefined;
+  const keyArgs = new Map<number, number>();
+  for (const action of forwarded.description.keys) {
+    const keyNode = forwarded.argNodes[action.arg];
+    const param = keyNode && passThroughParameter(context, forwarded, keyNode);
+    if (!param || param.fn !== fn || param.rest) return undefined;
+    keyArgs.set(action.arg, param.index);
+  }
+  if (keyArgs.size === 0) return undefined;
+  const last = forwarded.argNodes.length - 1;
+  const entries: Entry[] = [];
+  forwarded.argNodes.forEach((node, j) => {
+    const keyParam = keyArgs.get(j);
+    if (keyParam !== undefined) return entries.push({ from: 'param', index: keyParam });
+    const param = node && parameterOf(context, node, fn);
+    if (param) return entries.push(param);
+    // a promise executor's `resolve`, a node-style callback the facade passes on
+    if (j === last && node && unwrap(node).type === AST_NODE_TYPES.Identifier && findVariable(context, unwrap(node) as TSESTree.Identifier)?.defs[0]?.type === 'Parameter') return;
+    entries.push({ from: 'fixed', value: forwarded.args[j], node });
+  });
+  return { forwarded, entries, keyArgs: new Set(keyArgs.keys()), context };
+}
+
+/** A parameter of `fn` given as it is (`value`, `ttl`), or its rest parameter (`members`, `...members`). */
+function parameterOf(context: AnyContext, input: TSESTree.Node, fn: FunctionLike): Entry | undefined {
+  const spread = input.type === AST_NODE_TYPES.SpreadElement;
+  const node = unwrap(spread ? (input as TSESTree.SpreadElement).argument : input);
+  if (node.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const def = findVariable(context, node)?.defs[0];
+  if (def?.type !== 'Parameter' || def.node !== fn) return undefined;
+  const index = fn.params.findIndex((p) => {
+    const inner = p.type === AST_NODE_TYPES.TSParameterProperty ? p.parameter : p;
+    const binding = inner.type === AST_NODE_TYPES.AssignmentPattern ? inner.left : inner.type === AST_NODE_TYPES.RestElement ? inner.argument : inner;
+    return binding === def.name;
+  });
+  if (index < 0) return undefined;
+  return fn.params[index]!.type === AST_NODE_TYPES.RestElement ? { from: 'rest', index } : spread ? undefined : { from: 'param', index };
+}
+
+/**
+ * The facade's command as the caller sends it: the caller's arguments in place of the facade's
+ * parameters. `undefined` when a key argument is missing or spread (the caller forwards a list:
+ * nothing to read).
+ */
+function callerCall(context: AnyContext, node: TSESTree.CallExpression, callee: TSESTree.Node, facade: Facade): RedisCall | undefined {
+  const { forwarded, entries } = facade;
+  const sameFile = facade.context.sourceCode === context.sourceCode;
+  const spreadAt = node.arguments.findIndex((a) => a.type === AST_NODE_TYPES.SpreadElement);
+  const argument = (index: number): TSESTree.Node | undefined => (spreadAt >= 0 && index >= spreadAt ? undefined : node.arguments[index]);
+  const args: CommandArg[] = [];
+  const argNodes: Array<TSESTree.Node | undefined> = [];
+  const push = (value: TSESTree.Node): void => {
+    const known = staticValue(context, value);
+    args.push(typeof known === 'boolean' ? undefined : known);
+    argNodes.push(value);
+  };
+  for (const [j, entry] of entries.entries()) {
+    if (entry.from === 'fixed') {
+      args.push(entry.value);
+      argNodes.push(sameFile ? entry.node : undefined);
+      continue;
+    }
+    if (entry.from === 'rest') {
+      if (spreadAt >= 0) return undefined;
+      node.arguments.slice(entry.index).forEach(push);
+      continue;
+    }
+    const value = argument(entry.index);
+    if (facade.keyArgs.has(j) && !value) return undefined;
+    if (value) push(value);
+    else if (spreadAt >= 0 && entry.index >= spreadAt) return undefined;
+  }
+  const label = shortText(context, callee);
+  const where = sameFile ? `line ${forwarded.nameNode.loc.start.line}` : `${relativePath(context, facade.context)}:${forwarded.nameNode.loc.start.line}`;
+  return {
+    node,
+    nameNode: callee.type === AST_NODE_TYPES.MemberExpression ? callee.property : callee,
+    form: 'facade',
+    flavor: forwarded.flavor,
+    command: forwarded.command,
+    args,
+    argNodes,
+    description: describeCommand(forwarded.command, args),
+    argumentNodes: node.arguments,
+    unit: { key: node, kind: 'single' },
+    client: { receiver: label, why: `it forwards its key to ${forwarded.command} (${where})` },
+    facade: { label, where },
+  };
+}
+
+function within(node: TSESTree.Node, root: TSESTree.Node): boolean {
+  return root.range[0] <= node.range[0] && node.range[1] <= root.range[1];
+}
+
+/** The facade's module as messages show it: relative to the linted file (`./presence.ts`). */
+function relativePath(context: AnyContext, module: AnyContext): string {
+  const from = context.physicalFilename ?? context.filename;
+  const path = relative(dirname(from), module.physicalFilename ?? module.filename);
+  return path.startsWith('.') ? path : `./${path}`;
+}
+
+/** Source text on one line, at most about 40 characters. */
+function shortText(context: AnyContext, node: TSESTree.Node): string {
+  const text = context.sourceCode.getText(node).replace(/\s+/g, ' ');
+  return text.length <= 40 ? text : `${text.slice(0, 37)}...`;
+}

@@ -1,0 +1,336 @@
+/**
+ * Reading the top-level values of modules the linted file imports with a relative specifier
+ * (`import { TTL_MS } from './limits'`, `import * as scripts from './scripts'`,
+ * `const { KEY } = require('./keys')`): the module is read from disk and parsed with the linted
+ * file's own parser (cached by path and modification time), and an exported name is resolved to
+ * the expression of its top-level `const` (`export const X = ...`, `export { local as X }`,
+ * CommonJS `exports.X = ...` / `module.exports = { X }`). No type checker and no scope analysis:
+ * a module's top level is read as written. Package imports (`'ioredis'`, `'@/lib/x'`) are not
+ * followed.
+ *
+ * The one module reader of the analysis: embedded scripts held in another module
+ * (`redis-calls/lua.ts`), TTL constants (`redis-calls/constant.ts`) and receivers made in another
+ * module (`redis-calls/clients.ts`) all read through it.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative } from 'node:path';
+import { analyze, type ScopeManager } from '@typescript-eslint/scope-manager';
+import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import { findVariable, pick, propertyName, unwrap, type AnyContext } from './static.js';
+
+/** A module read from disk: its text and program, parsed with the linted file's parser. */
+export interface ImportedModule {
+  /** The module's absolute path. */
+  path: string;
+  text: string;
+  program: TSESTree.Program;
+  /** The path shown in messages, relative to the linted file's directory (`./scripts.ts`). */
+  display: string;
+  /** The parser that read it (modules it imports are read with the same one). */
+  parser: ParserLike;
+  /** The linted file's directory, which {@link display} is relative to. */
+  shownFrom: string;
+  /** The module's scope analysis (the parser's, or `@typescript-eslint/scope-manager`'s). */
+  scopeManager: ScopeManager;
+}
+
+/** The part of an ESLint parser the reader uses. */
+export interface ParserLike {
+  parse?(text: string, options: object): TSESTree.Program;
+  parseForESLint?(text: string, options: object): { ast: TSESTree.Program; scopeManager?: ScopeManager | null };
+}
+
+/** A module read from disk, as cached: its text, and its parse once something needed it (`null`: it does not parse). */
+export interface CacheEntry {
+  mtimeMs: number;
+  text: string;
+  parsed?: { program: TSESTree.Program; scopeManager: ScopeManager } | null;
+}
+
+const EXTENSIONS = ['', '.ts', '.tsx', '.mts', '.cts', '.js', '.mjs', '.cjs', '/index.ts', '/index.js'];
+const moduleCache = new Map<string, CacheEntry>();
+
+/**
+ * Reads and parses a relatively imported module with the linted file's parser (cached by path
+ * and modification time). `undefined` for a package import, a missing file or a parse error.
+ * @param context the linted file's rule context (its path and parser)
+ * @param specifier the import's module specifier as written (`'./scripts'`, `'../keys.js'`)
+ */
+export function loadModule(context: AnyContext, specifier: string): ImportedModule | undefined {
+  const from = context.physicalFilename ?? context.filename;
+  const parser = (context.languageOptions as { parser?: ParserLike } | undefined)?.parser;
+  if (!from || !isAbsolute(from) || !parser) return undefined;
+  return loadModuleFrom(from, dirname(from), parser, specifier);
+}
+
+/**
+ * A module imported by a module that was itself read with {@link loadModule} (its
+ * `import { WINDOW_MS } from './time'`), shown relative to the same linted file.
+ */
+function loadNestedModule(module: ImportedModule, specifier: string): ImportedModule | undefined {
+  return loadModuleFrom(module.path, module.shownFrom, module.parser, specifier);
+}
+
+function loadModuleFrom(from: string, shownFrom: string, parser: ParserLike, specifier: string): ImportedModule | undefined {
+  const file = readModule(from, specifier);
+  if (!file) return undefined;
+  const { path, entry } = file;
+  if (entry.parsed === undefined) {
+    entry.parsed = null;
+    try {
+      const options = { ecmaVersion: 'latest', sourceType: 'module', range: true, loc: true, filePath: path };
+      const result = parser.parseForESLint ? parser.parseForESLint(entry.text, options) : undefined;
+      const program = result ? result.ast : parser.parse?.(entry.text, options);
+      if (program) {
+        setParents(program);
+        entry.parsed = { program, scopeManager: result?.scopeManager ?? analyze(program, { sourceType: 'module' }) };
+      }
+    } catch {
+      // not parseable with this parser: its values stay unknown
+    }
+  }
+  if (!entry.parsed) return undefined;
+  const rel = relative(shownFrom, path);
+  return { path, text: entry.text, ...entry.parsed, display: rel.startsWith('.') ? rel : `./${rel}`, parser, shownFrom };
+}
+
+/**
+ * The text of a relatively imported module, without parsing it (cached by path and modification
+ * time with the parse, when there is one): what a cheap look at a module needs.
+ * @param from the importing file's absolute path
+ * @param specifier the import's specifier (`'./redis'`); package specifiers give `undefined`
+ */
+export function readModule(from: string, specifier: string): { path: string; entry: CacheEntry } | undefined {
+  if (!specifier.startsWith('./') && !specifier.startsWith('../')) return undefined;
+  const base = join(dirname(from), specifier);
+  const candidates = EXTENSIONS.map((ext) => base + ext);
+  // TypeScript's ESM style: './scripts.js' is './scripts.ts' on disk
+  const js = /\.(m|c)?js$/.exec(base);
+  if (js) candidates.push(base.replace(/\.(m|c)?js$/, `.${js[1] ?? ''}ts`));
+  for (const path of candidates) {
+    let stat;
+    try {
+      stat = statSync(path);
+    } catch {
+      continue;
+    }
+    if (!stat.isFile()) continue;
+    let entry = moduleCache.get(path);
+    if (!entry || entry.mtimeMs !== stat.mtimeMs) {
+      let text: string;
+      try {
+        text = readFileSync(path, 'utf8');
+      } catch {
+        return undefined;
+      }
+      if (moduleCache.size > 500) moduleCache.clear();
+      entry = { mtimeMs: stat.mtimeMs, text };
+      moduleCache.set(path, entry);
+    }
+    return { path, entry };
+  }
+  return undefined;
+}
+
+/** Gives every node of a parsed module its `parent`, as ESLint does for the linted file. */
+function setParents(program: TSESTree.Program): void {
+  const stack: TSESTree.Node[] = [program];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'parent' || !value || typeof value !== 'object') continue;
+      for (const child of Array.isArray(value) ? value : [value]) {
+        if (child && typeof child === 'object' && typeof (child as { type?: unknown }).type === 'string' && key !== 'loc' && key !== 'range') {
+          (child as { parent?: TSESTree.Node }).parent = node;
+          stack.push(child as TSESTree.Node);
+        }
+      }
+    }
+  }
+}
+
+const contexts = new WeakMap<TSESTree.Program, { settings: unknown; context: AnyContext }>();
+
+/**
+ * A rule context for an imported module, as the shared analysis needs one (scope analysis, source
+ * text, the linted file's settings and parser, the module's own path for the modules it imports):
+ * the analyses of `redis-calls/` can then judge a value where it is made, in its own module. It
+ * reports nothing and has no type information.
+ * @param context the linted file's rule context
+ * @param module a module read with {@link loadModule}
+ */
+export function moduleContext(context: AnyContext, module: ImportedModule): AnyContext {
+  const cached = contexts.get(module.program);
+  if (cached && cached.settings === context.settings) return cached.context;
+  const { program, text, scopeManager } = module;
+  const sourceCode = {
+    ast: program,
+    text,
+    visitorKeys: context.sourceCode.visitorKeys,
+    parserServices: {},
+    scopeManager,
+    getText: (node?: TSESTree.Node) => (node ? text.slice(node.range[0], node.range[1]) : text),
+    getScope(node: TSESTree.Node) {
+      // as ESLint's SourceCode#getScope: the innermost scope around the node
+      const inner = node.type !== AST_NODE_TYPES.Program;
+      for (let current: TSESTree.Node | undefined = node; current; current = current.parent) {
+        const scope = scopeManager.acquire(current, inner);
+        if (scope) return scope.type === 'function-expression-name' ? scope.childScopes[0]! : scope;
+      }
+      return scopeManager.scopes[0]!;
+    },
+    getDeclaredVariables: (node: TSESTree.Node) => scopeManager.getDeclaredVariables(node),
+  } as unknown as TSESLint.SourceCode;
+  const result = {
+    sourceCode,
+    settings: context.settings,
+    languageOptions: context.languageOptions,
+    filename: module.path,
+    physicalFilename: module.path,
+    cwd: context.cwd,
+    id: context.id,
+    options: [],
+    report() {},
+  } as unknown as AnyContext;
+  contexts.set(program, { settings: context.settings, context: result });
+  return result;
+}
+
+/** `const NAME = init` at the top level of a program (exported or not). */
+export function topLevelConst(program: TSESTree.Program, name: string): TSESTree.Expression | undefined {
+  for (const statement of program.body) {
+    const declaration = statement.type === AST_NODE_TYPES.ExportNamedDeclaration ? statement.declaration : statement;
+    if (declaration?.type !== AST_NODE_TYPES.VariableDeclaration || declaration.kind !== 'const') continue;
+    for (const declarator of declaration.declarations) {
+      if (declarator.id.type === AST_NODE_TYPES.Identifier && declarator.id.name === name && declarator.init) return declarator.init;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The value a module exports under `name`: `export const NAME = ...`, `export { local as NAME }`
+ * of a top-level `const`, CommonJS `exports.NAME = ...` / `module.exports.NAME = ...` /
+ * `module.exports = { NAME: ... }`.
+ */
+export function exportedValue(program: TSESTree.Program, name: string): TSESTree.Node | undefined {
+  for (const statement of program.body) {
+    if (statement.type === AST_NODE_TYPES.ExportNamedDeclaration) {
+      if (statement.declaration) {
+        const init = statement.declaration.type === AST_NODE_TYPES.VariableDeclaration ? topLevelConst({ ...program, body: [statement] }, name) : undefined;
+        if (init) return init;
+      }
+      for (const specifier of statement.specifiers) {
+        const exported = specifier.exported.type === AST_NODE_TYPES.Identifier ? specifier.exported.name : specifier.exported.value;
+        const local = specifier.local.type === AST_NODE_TYPES.Identifier ? specifier.local.name : specifier.local.value;
+        if (exported === name && !statement.source) return topLevelConst(program, local);
+      }
+    }
+    if (statement.type === AST_NODE_TYPES.ExpressionStatement && statement.expression.type === AST_NODE_TYPES.AssignmentExpression) {
+      const { left, right } = statement.expression;
+      if (left.type !== AST_NODE_TYPES.MemberExpression) continue;
+      const target = left.object;
+      const isExports =
+        (target.type === AST_NODE_TYPES.Identifier && target.name === 'exports') ||
+        (target.type === AST_NODE_TYPES.MemberExpression &&
+          target.object.type === AST_NODE_TYPES.Identifier &&
+          target.object.name === 'module' &&
+          propertyName(target.property, target.computed) === 'exports');
+      if (isExports && propertyName(left.property, left.computed) === name) return right;
+      const isModuleExports =
+        target.type === AST_NODE_TYPES.Identifier && target.name === 'module' && propertyName(left.property, left.computed) === 'exports';
+      if (isModuleExports && right.type === AST_NODE_TYPES.ObjectExpression) {
+        const value = pick(right, name);
+        if (value) return value;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** An identifier of an imported module's top level resolved to its `const` initializer (a few hops). */
+export function moduleConst(module: ImportedModule, node: TSESTree.Node): TSESTree.Node {
+  let current = unwrap(node);
+  for (let hop = 0; hop < 4 && current.type === AST_NODE_TYPES.Identifier; hop++) {
+    const init = topLevelConst(module.program, current.name);
+    if (!init) break;
+    current = unwrap(init);
+  }
+  return current;
+}
+
+/** `import { NAME as local } from './m'` (or `const { NAME: local } = require('./m')`) -> the module and `NAME`. */
+export function importedBinding(context: AnyContext, node: TSESTree.Identifier): { module: ImportedModule; name: string } | undefined {
+  const def = findVariable(context, node)?.defs[0];
+  if (def?.type === 'ImportBinding' && def.node.type === AST_NODE_TYPES.ImportSpecifier) {
+    const declaration = def.parent;
+    if (declaration?.type !== AST_NODE_TYPES.ImportDeclaration) return undefined;
+    const module = loadModule(context, declaration.source.value);
+    const imported = def.node.imported;
+    const name = imported.type === AST_NODE_TYPES.Identifier ? imported.name : imported.value;
+    return module ? { module, name } : undefined;
+  }
+  if (def?.type === 'Variable' && def.node.id.type === AST_NODE_TYPES.ObjectPattern && def.node.init) {
+    const specifier = requiredSpecifier(def.node.init);
+    const name = specifier === undefined ? undefined : destructuredKey(def.node.id, def.name);
+    const module = specifier === undefined || name === undefined ? undefined : loadModule(context, specifier);
+    return module && name !== undefined ? { module, name } : undefined;
+  }
+  return undefined;
+}
+
+/** `import * as m from './m'`, `const m = require('./m')`: the module. */
+export function namespaceModule(context: AnyContext, node: TSESTree.Identifier): ImportedModule | undefined {
+  const def = findVariable(context, node)?.defs[0];
+  if (def?.type === 'ImportBinding' && def.node.type === AST_NODE_TYPES.ImportNamespaceSpecifier && def.parent?.type === AST_NODE_TYPES.ImportDeclaration) {
+    return loadModule(context, def.parent.source.value);
+  }
+  if (def?.type === 'Variable' && def.node.id.type === AST_NODE_TYPES.Identifier && def.node.init) {
+    const specifier = requiredSpecifier(def.node.init);
+    return specifier === undefined ? undefined : loadModule(context, specifier);
+  }
+  return undefined;
+}
+
+/** `require('./m')` -> `'./m'`. */
+function requiredSpecifier(init: TSESTree.Node): string | undefined {
+  const call = unwrap(init);
+  return call.type === AST_NODE_TYPES.CallExpression &&
+    call.callee.type === AST_NODE_TYPES.Identifier &&
+    call.callee.name === 'require' &&
+    call.arguments[0]?.type === AST_NODE_TYPES.Literal &&
+    typeof call.arguments[0].value === 'string'
+    ? call.arguments[0].value
+    : undefined;
+}
+
+/** The property a destructured binding reads: `{ KEY: key }` -> `KEY` for `key`. */
+function destructuredKey(pattern: TSESTree.ObjectPattern, binding: TSESTree.Identifier): string | undefined {
+  for (const property of pattern.properties) {
+    if (property.type !== AST_NODE_TYPES.Property || property.computed) continue;
+    const value = property.value.type === AST_NODE_TYPES.AssignmentPattern ? property.value.left : property.value;
+    if (value === binding) return propertyName(property.key);
+  }
+  return undefined;
+}
+
+/**
+ * What an identifier written in an imported module's top-level code stands for: its `const`
+ * initializer in that module, or the value exported under that name by a module it imports
+ * relatively. `undefined` otherwise (a function, a parameter, a package import).
+ */
+export function moduleBinding(module: ImportedModule, name: string): { node: TSESTree.Node; module: ImportedModule } | undefined {
+  const init = topLevelConst(module.program, name);
+  if (init) return { node: init, module };
+  for (const statement of module.program.body) {
+    if (statement.type !== AST_NODE_TYPES.ImportDeclaration || statement.importKind === 'type') continue;
+    for (const specifier of statement.specifiers) {
+      if (specifier.type !== AST_NODE_TYPES.ImportSpecifier || specifier.local.name !== name) continue;
+      const nested = loadNestedModule(module, statement.source.value);
+      const imported = specifier.imported.type === AST_NODE_TYPES.Identifier ? specifier.imported.name : specifier.imported.value;
+      const value = nested ? exportedValue(nested.program, imported) : undefined;
+      return nested && value ? { node: value, module: nested } : undefined;
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,89 @@
+/**
+ * Bounded keys (issue 25, item 2): a key fixed once per instance (a `readonly` member, a
+ * constructor parameter property, a member the constructor alone assigns from its parameters,
+ * `this.options.key` below one) and a key whose run-time parts range over a union of literals,
+ * `boolean`, an enum or a type alias of those (of the file or of an imported module; with type
+ * information also an inferred union) is bounded like a constant key: `recommended` reports it
+ * only when the file gives that key a TTL somewhere (a separate or missing expiry is then a bug),
+ * `strict` always. A member written outside the constructor, or a part typed `string`, is not
+ * bounded.
+ */
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import incrRule from '../../rules/incr-needs-expire-on-create.js';
+import { ioredis, nodeRedis, runRule, typedTester, untypedTester, upstash } from './tester.js';
+
+const app = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'bounded', 'app.ts');
+
+const bounded = [
+  // handed case 26's shape: a readonly constructor parameter property
+  ioredis("export class Broker {\n  constructor(private readonly channel: string) {}\n  publish(m: string) { return redis.xadd(this.channel, '*', 'm', m); }\n}"),
+  // a readonly member the constructor builds from its options, and a property of a fixed member
+  ioredis('export class Jobs {\n  private readonly key: string;\n  constructor(opts: { name: string }) { this.key = `jobs:${opts.name}`; }\n  bump() { return redis.incr(this.key); }\n}'),
+  ioredis("export class Jobs {\n  constructor(private readonly opts: { key: string }) {}\n  bump() { return redis.incr(this.opts.key); }\n}"),
+  // a member assigned only in the constructor, from a parameter (node-redis, a private field too)
+  nodeRedis("export class Stream {\n  private stream: string;\n  constructor(name: string) { this.stream = `events:${name}`; }\n  add(e: string) { return client.xAdd(this.stream, '*', { e }); }\n}"),
+  nodeRedis("export class Stream {\n  #stream;\n  constructor(name: string) { this.#stream = name; }\n  add(e: string) { return client.xAdd(this.#stream, '*', { e }); }\n}"),
+  // a union of literals, through a key builder of the module (handed case 28's shape), boolean
+  upstash("type Frequency = 'daily' | 'weekly';\nconst viewerSetKey = (f: Frequency) => `digest_viewers:${f}`;\nexport const enqueue = (f: Frequency, v: string) => redis.sadd(viewerSetKey(f), v);"),
+  upstash("export const enqueue = (frequency: 'daily' | 'weekly', v: string) => redis.sadd(`digest:${frequency}`, v);"),
+  ioredis('export const flag = (enabled: boolean) => redis.incr(`flags:${enabled}`);'),
+  // an enum: as a type, and a member read directly
+  ioredis("enum Period { Day = 'day', Week = 'week' }\nexport const hit = (p: Period) => redis.incr(`hits:${p}`);"),
+  ioredis("enum Period { Day = 'day', Week = 'week' }\nexport const hit = () => redis.incr(`hits:${Period.Day}`);"),
+  ioredis("const LIMITS = { free: 10, pro: 100 };\nexport const hit = (tier: keyof typeof LIMITS) => redis.incr(`limit:${tier}`);"),
+  ioredis("const TIERS = ['free', 'pro'] as const;\nexport const hit = (tier: (typeof TIERS)[number]) => redis.incr(`tier:${tier}`);"),
+];
+
+const reported = [
+  // a member the class writes outside its constructor
+  { code: ioredis('export class Jobs {\n  private key = "";\n  use(id: string) { this.key = `jobs:${id}`; }\n  bump() { return redis.incr(this.key); }\n}'), line: 6 },
+  // assigned only in the constructor, but not from its parameters
+  { code: ioredis('export class Run {\n  private key: string;\n  constructor() { this.key = `run:${Date.now()}`; }\n  bump() { return redis.incr(this.key); }\n}'), line: 6 },
+  // a part typed string, or a union with string
+  { code: upstash('export const enqueue = (frequency: string, v: string) => redis.sadd(`digest:${frequency}`, v);'), line: 3 },
+  { code: upstash("export const enqueue = (frequency: 'daily' | string, v: string) => redis.sadd(`digest:${frequency}`, v);"), line: 3 },
+];
+
+for (const tester of [untypedTester, typedTester]) {
+  runRule(tester, 'incr-needs-expire-on-create', incrRule, {
+    valid: bounded,
+    invalid: [
+      ...reported.map(({ code, line }) => ({ code, errors: [{ messageId: 'noExpiry' as const, line }] })),
+      // bounded, but the file expires that key in a separate round trip: the expiry is a bug
+      {
+        code: ioredis("export class Limiter {\n  constructor(private readonly key: string) {}\n  async hit() {\n    await redis.incr(this.key);\n    await redis.expire(this.key, 60);\n  }\n}"),
+        errors: [
+          {
+            messageId: 'separateRoundTrip' as const,
+            line: 6,
+            suggestions: [
+              {
+                messageId: 'useIncrementWithTtl' as const,
+                output: "import Redis from 'ioredis';\nimport { incrementWithTtl } from 'redis-ttl-runtime';\nconst redis = new Redis();\nexport class Limiter {\n  constructor(private readonly key: string) {}\n  async hit() {\n    await incrementWithTtl(redis, this.key, { ttlMs: 60000, mode: 'sliding' });\n  }\n}",
+              },
+              { messageId: 'wrapInMulti' as const, output: ioredis('export class Limiter {\n  constructor(private readonly key: string) {}\n  async hit() {\n    await redis.multi().incr(this.key).expire(this.key, 60).exec();\n  }\n}') },
+            ],
+          },
+        ],
+      },
+      // strict turns the allowance off
+      ...bounded.slice(0, 3).map((code) => ({ code, options: [{ allowConstantKeys: false }] as [{ allowConstantKeys: boolean }], errors: [{ messageId: 'noExpiry' as const }] })),
+    ],
+  });
+}
+
+// with type information, a part whose type the checker finds finite needs no annotation
+runRule(typedTester, 'incr-needs-expire-on-create (inferred finite types)', incrRule, {
+  valid: [ioredis("declare function period(): 'day' | 'week';\nconst p = period();\nexport const hit = () => redis.incr(`hits:${p}`);")],
+  invalid: [],
+});
+
+// finite types of another module
+runRule(untypedTester, 'incr-needs-expire-on-create (imported types)', incrRule, {
+  valid: [
+    { code: upstash("import type { Frequency } from './types';\nexport const enqueue = (f: Frequency, v: string) => redis.sadd(`digest:${f}`, v);"), filename: app },
+    { code: ioredis("import { type Plan } from './types';\nexport const hit = (plan: Plan) => redis.incr(`plan:${plan}`);"), filename: app },
+  ],
+  invalid: [],
+});
