@@ -168,6 +168,7 @@ describe('each client in a fresh package', () => {
     it('fixes: eslint --fix gives the SET an expiry in the form of the client', () => {
       const lines = readFileSync(join(dir, 'clients', client.id, 'fixed.js'), 'utf8').split('\n');
       expect(lines[5]).toBe(client.fixed);
+      expect(lines[0]).toBe(client.fixedImport ?? client.code[0]);
       expect(lines.length).toBe(client.code.length);
     });
 

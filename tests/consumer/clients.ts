@@ -24,6 +24,8 @@ export interface ClientCase {
   lua: string[];
   /** Line 6 of app.js after `eslint --fix` with docs/configuration.md's autofix settings (the SET's fix in the client's form). */
   fixed: string;
+  /** Line 1 of app.js after the fix, when the fix changes the import (GLIDE's `TimeUnit`). */
+  fixedImport?: string;
   /** For a client that runs under Node: the lines that make `redis` from `process.env.APP_REDIS_URL`, and close it. */
   run?: { connect: string[]; close: string };
 }
@@ -49,9 +51,6 @@ function app(importLine: string, construct: string, scriptCall: string): string[
   ];
 }
 
-/** The SET of app.js, unfixed. */
-const UNFIXED = '  await redis.set(`session:${id}`, value);';
-
 const IOREDIS_CODE = (module: string) =>
   app(`import { Redis } from '${module}';`, "new Redis(process.env.APP_REDIS_URL ?? 'redis://127.0.0.1:6379')", 'redis.eval(LUA, 1, `hits:${id}`)');
 const SET_FINDING = ['6:15 redis-ttl/set-requires-ttl-or-keepttl'];
@@ -69,7 +68,7 @@ const NODE_REDIS_RUN = {
 export const CLIENTS: ClientCase[] = [
   { name: 'ioredis 5', id: 'ioredis5', install: 'ioredis@5', code: IOREDIS_CODE('ioredis'), untyped: SET_FINDING, typed: SET_FINDING, lua: LUA_FINDING, fixed: IOREDIS_FIXED, run: IOREDIS_RUN('ioredis') },
   { name: 'ioredis 6', id: 'ioredis6', install: 'ioredis@6', code: IOREDIS_CODE('ioredis'), untyped: SET_FINDING, typed: SET_FINDING, lua: LUA_FINDING, fixed: IOREDIS_FIXED, run: IOREDIS_RUN('ioredis') },
-  { name: 'iovalkey', id: 'iovalkey', install: 'iovalkey@0.4', code: IOREDIS_CODE('iovalkey'), untyped: [], typed: [], lua: [], fixed: UNFIXED, run: IOREDIS_RUN('iovalkey') },
+  { name: 'iovalkey', id: 'iovalkey', install: 'iovalkey@0.4', code: IOREDIS_CODE('iovalkey'), untyped: SET_FINDING, typed: SET_FINDING, lua: LUA_FINDING, fixed: IOREDIS_FIXED, run: IOREDIS_RUN('iovalkey') },
   { name: 'node-redis 5', id: 'redis5', install: 'redis@5', code: NODE_REDIS_CODE, untyped: SET_FINDING, typed: SET_FINDING, lua: LUA_FINDING, fixed: NODE_REDIS_FIXED, run: NODE_REDIS_RUN },
   { name: 'node-redis 6', id: 'redis6', install: 'redis@6', code: NODE_REDIS_CODE, untyped: SET_FINDING, typed: SET_FINDING, lua: LUA_FINDING, fixed: NODE_REDIS_FIXED, run: NODE_REDIS_RUN },
   {
@@ -91,10 +90,11 @@ export const CLIENTS: ClientCase[] = [
       "await GlideClient.createClient({ addresses: [{ host: '127.0.0.1', port: 6379 }] })",
       'redis.invokeScript(new Script(LUA), { keys: [`hits:${id}`] })',
     ),
-    untyped: [],
-    typed: [],
-    lua: [],
-    fixed: UNFIXED,
+    untyped: SET_FINDING,
+    typed: SET_FINDING,
+    lua: ['7:40 redis-ttl/embedded-lua'],
+    fixed: '  await redis.set(`session:${id}`, value, { expiry: { type: TimeUnit.Seconds, count: 86400 } });',
+    fixedImport: "import { GlideClient, Script, TimeUnit } from '@valkey/valkey-glide';",
     run: {
       connect: [
         "import { GlideClient } from '@valkey/valkey-glide';",
@@ -110,10 +110,10 @@ export const CLIENTS: ClientCase[] = [
     install: '@types/bun@1',
     types: ['bun'],
     code: app("import { RedisClient } from 'bun';", "new RedisClient(process.env.APP_REDIS_URL ?? 'redis://127.0.0.1:6379')", 'redis.eval(LUA, 1, `hits:${id}`)'),
-    untyped: [],
-    typed: [],
-    lua: [],
-    fixed: UNFIXED,
+    untyped: SET_FINDING,
+    typed: SET_FINDING,
+    lua: LUA_FINDING,
+    fixed: IOREDIS_FIXED,
   },
 ];
 
