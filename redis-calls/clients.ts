@@ -14,128 +14,25 @@
  * receiver's declared type is declared (the `ioredis`, `@redis/client` / `redis` or
  * `@upstash/redis` packages). Last comes the receiver's name (`settings['redis-ttl'].clientNames`),
  * and a verdict resting on a name says so (`byName`), so that messages explain only those.
+ *
+ * What is known of the client libraries (packages, constructors, type names, verdicts) lives in
+ * `redis-calls/client-facts.ts`; syntax read without judging (where a name comes from, what a
+ * pattern binds, what a function returns) in `redis-calls/client-syntax.ts`.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type * as ts from 'typescript';
 import { isAbsolute } from 'node:path';
 import { exportedValue, loadModule, moduleContext, readModule, type ImportedModule } from './modules.js';
-import { commandOfMethod } from './normalize.js';
 import { pluginSettings, type PluginSettings } from './settings.js';
+import { type ClientFlavor, type ReceiverKind, NOT_REDIS, FOREIGN, UNKNOWN, clientVerdict, relabel, settled, flavorOfModule, CLIENT_CONSTRUCTORS, CLIENT_FACTORIES, SELF_RETURNING, CLIENT_TYPE_NAMES, KNOWN_NOT_REDIS, CLIENT_MODULE_TEXT, VALUE_EXPRESSIONS, EVIDENCE_NAMES, symbolVerdict, either, batchOfTypeName, packageExport, packageType, packageValue, importBringsClient } from './client-facts.js';
+import { clientPackageOf, hasNamedClients } from './client-packages.js';
+import { TRANSPARENT_TYPES, describesClient, isClientCommandName, promisedType, outermostPattern, propertyPath, classMemberType, isRequire, requiredModule, commonJsDefault, returnedExpressions, inStaticMember, enclosingClass, memberKeyName, importedName, type ImportOrigin, type IdentifierOrigin, originOf, type FunctionLike } from './client-syntax.js';
 import { forEachThisWrite } from './bounded.js';
-import { clientPackageDeclaring, clientPackageOf, exportOf, hasNamedClients, type BatchExport, type ClientFlavor, type ClientPackage } from './client-packages.js';
-import { findVariable, unwrap, walkOwnNodes, type AnyContext } from './static.js';
 
-export { flavorOfModule, type ClientFlavor } from './client-packages.js';
-import { flavorOfModule } from './client-packages.js';
+import { findVariable, unwrap, type AnyContext } from './static.js';
 
-/**
- * The verdict on one receiver. A client verdict says `why` the receiver was taken for a client, as
- * the end of a sentence ("its type comes from ioredis", "it is made by `new Redis()`", "its name
- * matches clientNames 'redis'"), and `byName` when that rests on a name alone (a `clientNames`
- * match, a constructor, factory or type named like a client's with no import of a client package
- * behind it): then a message on a false alarm tells the user what to change.
- */
-export type ReceiverKind =
-  /** a client (or cluster) object: commands run one by one */
-  | { redis: true; flavor: ClientFlavor; batch?: undefined; why: string; byName?: true }
-  /** a `multi()` / `pipeline()` object: commands are queued until `exec()` */
-  | { redis: true; flavor: ClientFlavor; batch: 'multi' | 'pipeline'; why: string; byName?: true }
-  /**
-   * not a client (`proven`), or not known to be one; `foreign` when the proof is an import from a
-   * package that is not a client package (with type information the checker has the last word:
-   * such a package may re-export a client type)
-   */
-  | { redis: false; proven: boolean; foreign?: true };
-
-const NOT_REDIS: ReceiverKind = { redis: false, proven: true };
-const FOREIGN: ReceiverKind = { redis: false, proven: true, foreign: true };
-const UNKNOWN: ReceiverKind = { redis: false, proven: false };
-
-/** A client verdict. */
-function clientVerdict(flavor: ClientFlavor, why: string, batch?: 'multi' | 'pipeline', byName?: boolean): ReceiverKind {
-  const base = batch ? { redis: true as const, flavor, batch, why } : { redis: true as const, flavor, why };
-  return byName ? { ...base, byName: true as const } : base;
-}
-
-/** The same verdict with another explanation (a client stays a client of the same flavor and batch). */
-function relabel(verdict: ReceiverKind, why: (inner: string) => string): ReceiverKind {
-  return verdict.redis ? { ...verdict, why: why(verdict.why) } : verdict;
-}
-
-/** Whether a verdict is settled without the checker: a client or a non-client proven by the code itself. */
-function settled(verdict: ReceiverKind): boolean {
-  return verdict.redis ? verdict.byName !== true : verdict.proven && verdict.foreign !== true;
-}
-
-/** Constructors / factories of clients, recognised by name when nothing better is known. */
-const CLIENT_CONSTRUCTORS = new Set(['Redis', 'IORedis', 'Cluster', 'Valkey']);
-const CLIENT_FACTORIES = new Set(['createClient', 'createCluster', 'createSentinel']);
-/** Methods of a client that return the client itself (or a copy of it). */
-const SELF_RETURNING = new Set(['on', 'once', 'off', 'connect', 'duplicate', 'withTypeMapping', 'withCommandOptions', 'legacy']);
-/** Type names that denote a client when the annotation does not say where they come from. */
-const CLIENT_TYPE_NAMES = new Set([
-  'Redis',
-  'IORedis',
-  'Cluster',
-  'RedisClientType',
-  'RedisClusterType',
-  'RedisClient',
-  'RedisCluster',
-  'GlideClient',
-  'GlideClusterClient',
-]);
-const BATCH_TYPE_NAMES: ReadonlyMap<string, 'multi' | 'pipeline'> = new Map([
-  ['ChainableCommander', 'multi'],
-  ['Pipeline', 'pipeline'],
-  ['RedisClientMultiCommandType', 'multi'],
-  ['RedisClusterMultiCommandType', 'multi'],
-]);
-/** Well-known non-Redis classes with `set` / `get` / `append` methods. */
-const KNOWN_NOT_REDIS = new Set([
-  'Map',
-  'WeakMap',
-  'Set',
-  'WeakSet',
-  'Headers',
-  'URLSearchParams',
-  'FormData',
-  'URL',
-  'Request',
-  'Response',
-  'Array',
-  'Object',
-  'Date',
-  'Promise',
-  'Record',
-  'ReadonlyMap',
-]);
-
-/**
- * The text of a module that may make a client or pass one on: it names a client package, or it
- * re-exports another module (`export * from './client'`, `export { redis } from './client'`).
- */
-const CLIENT_MODULE_TEXT = /['"](?:ioredis|iovalkey|redis|bun|@redis\/[^'"]*|@upstash\/redis[^'"]*|@valkey\/valkey-glide[^'"]*)['"]|\bexport\s*\*|\bexport\s*\{[^}]*\}\s*from\b/;
-
-/** Expressions whose value is never a client: literals, objects, arrays, functions and classes. */
-const VALUE_EXPRESSIONS: ReadonlySet<AST_NODE_TYPES> = new Set([
-  AST_NODE_TYPES.ObjectExpression,
-  AST_NODE_TYPES.ArrayExpression,
-  AST_NODE_TYPES.Literal,
-  AST_NODE_TYPES.TemplateLiteral,
-  AST_NODE_TYPES.ArrowFunctionExpression,
-  AST_NODE_TYPES.FunctionExpression,
-  AST_NODE_TYPES.ClassExpression,
-]);
-
-/** Identifiers whose presence means a file may create or receive a Redis client. */
-const EVIDENCE_NAMES: ReadonlySet<string> = new Set([
-  ...CLIENT_CONSTRUCTORS,
-  ...CLIENT_FACTORIES,
-  ...CLIENT_TYPE_NAMES,
-  ...BATCH_TYPE_NAMES.keys(),
-  'fromEnv',
-  'defineScript',
-]);
+export { flavorOfModule, type ClientFlavor, type ReceiverKind } from './client-facts.js';
+export type { IdentifierOrigin, ImportOrigin } from './client-syntax.js';
 
 /** Decides whether receivers are Redis clients, for one file; verdicts are cached per node. */
 export class ClientDetector {
@@ -227,11 +124,8 @@ export class ClientDetector {
       let specifier: string | undefined;
       if (statement.type === AST_NODE_TYPES.ImportDeclaration) specifier = statement.source.value;
       else if (statement.type === AST_NODE_TYPES.VariableDeclaration) {
-        const init = statement.declarations[0]?.init ? unwrap(statement.declarations[0].init) : undefined;
-        if (init?.type === AST_NODE_TYPES.CallExpression && init.callee.type === AST_NODE_TYPES.Identifier && init.callee.name === 'require') {
-          const argument = init.arguments[0];
-          if (argument?.type === AST_NODE_TYPES.Literal && typeof argument.value === 'string') specifier = argument.value;
-        }
+        const init = statement.declarations[0]?.init;
+        specifier = init ? requiredModule(init) : undefined;
       }
       if (specifier === undefined || !specifier.startsWith('.')) continue;
       const text = readModule(from, specifier)?.entry.text;
@@ -269,7 +163,7 @@ export class ClientDetector {
       } else if (statement.type === AST_NODE_TYPES.VariableDeclaration) {
         // const Redis = require('ioredis'); const { createClient } = require('redis')
         for (const declarator of statement.declarations) {
-          const source = requiredSource(declarator.init);
+          const source = declarator.init ? requiredModule(declarator.init) : undefined;
           const flavor = source === undefined ? undefined : flavorOfModule(source);
           if (flavor) found.add(flavor);
         }
@@ -308,11 +202,11 @@ export class ClientDetector {
         if (verdict === 'unknown') sawUnknown = true;
         else if (verdict.redis) return verdict;
       }
-      const own = this.symbolVerdict(type.aliasSymbol);
+      const own = symbolVerdict(type.aliasSymbol);
       if (own) return own;
       return sawUnknown ? 'unknown' : NOT_REDIS;
     }
-    const own = this.symbolVerdict(type.aliasSymbol) ?? this.symbolVerdict(type.getSymbol());
+    const own = symbolVerdict(type.aliasSymbol) ?? symbolVerdict(type.getSymbol());
     if (own) return own;
     // class Cache extends Redis {}: a subclass of a client is a client
     if (type.isClassOrInterface() && this.checker) {
@@ -331,19 +225,6 @@ export class ClientDetector {
     return NOT_REDIS;
   }
 
-  private symbolVerdict(symbol: ts.Symbol | undefined): ReceiverKind | undefined {
-    for (const declaration of symbol?.getDeclarations() ?? []) {
-      const pkg = clientPackageDeclaring(declaration.getSourceFile().fileName.replace(/\\/g, '/'));
-      if (!pkg) continue;
-      const name = symbol?.getName() ?? '';
-      const exported = exportOf(pkg, name);
-      // Bun's CookieMap, GLIDE's Script: other types of a package with named clients say nothing
-      if (exported.kind === 'other' || exported.kind === 'value') return undefined;
-      const batch = exported.kind === 'batch' ? batchOfExport(exported.batch) : batchOfTypeName(name);
-      return clientVerdict(pkg.flavor, `its type ${name} comes from ${pkg.name}`, batch);
-    }
-    return undefined;
-  }
 
   // ---- without type information ----------------------------------------------------------
 
@@ -363,20 +244,14 @@ export class ClientDetector {
         return this.classifyMember(node, depth);
       case AST_NODE_TYPES.LogicalExpression:
         // options.client ?? new Redis(): a client when either side is one
-        return this.either(this.classifySyntactic(node.left, depth + 1), this.classifySyntactic(node.right, depth + 1));
+        return either(this.classifySyntactic(node.left, depth + 1), this.classifySyntactic(node.right, depth + 1));
       case AST_NODE_TYPES.ConditionalExpression:
-        return this.either(this.classifySyntactic(node.consequent, depth + 1), this.classifySyntactic(node.alternate, depth + 1));
+        return either(this.classifySyntactic(node.consequent, depth + 1), this.classifySyntactic(node.alternate, depth + 1));
       default:
         return VALUE_EXPRESSIONS.has(node.type) ? NOT_REDIS : UNKNOWN;
     }
   }
 
-  /** Two possible values: a client if one is, provably not one if neither is, else unknown. */
-  private either(a: ReceiverKind, b: ReceiverKind): ReceiverKind {
-    if (a.redis) return a;
-    if (b.redis) return b;
-    return a.proven && b.proven ? NOT_REDIS : UNKNOWN;
-  }
 
   /** `new X(...)`: a client constructor, a known non-Redis class, or unknown. */
   private classifyConstruction(callee: TSESTree.Node, made?: TSESTree.Node, depth = 0): ReceiverKind {
@@ -410,15 +285,10 @@ export class ClientDetector {
     if (bare.type === AST_NODE_TYPES.MemberExpression && bare.property.type === AST_NODE_TYPES.Identifier) {
       // new Redis.Cluster(...), new IORedis.Cluster(...), new glide.Batch(true), new Bun.RedisClient()
       const objectVerdict = bare.object.type === AST_NODE_TYPES.Identifier ? this.identifierOrigin(bare.object) : undefined;
-      if (objectVerdict?.kind === 'import') {
-        const pkg = clientPackageOf(objectVerdict.source);
-        if (pkg) return packageExport(pkg, hasNamedClients(pkg) ? bare.property.name : undefined, how, made);
-        return objectVerdict.relative ? UNKNOWN : FOREIGN;
-      }
-      // the global Bun namespace: new Bun.RedisClient()
-      if (objectVerdict?.kind === 'global' && bare.object.type === AST_NODE_TYPES.Identifier && bare.object.name === 'Bun') {
-        return packageExport(clientPackageOf('bun')!, bare.property.name, how, made);
-      }
+      const isBun = objectVerdict?.kind === 'global' && bare.object.type === AST_NODE_TYPES.Identifier && bare.object.name === 'Bun';
+      const pkg = objectVerdict?.kind === 'import' ? clientPackageOf(objectVerdict.source) : isBun ? clientPackageOf('bun') : undefined;
+      if (pkg) return packageExport(pkg, hasNamedClients(pkg) ? bare.property.name : undefined, how, made);
+      if (objectVerdict?.kind === 'import') return objectVerdict.relative ? UNKNOWN : FOREIGN;
       return CLIENT_CONSTRUCTORS.has(bare.property.name) ? clientVerdict('unknown', how, undefined, true) : UNKNOWN;
     }
     return UNKNOWN;
@@ -483,21 +353,14 @@ export class ClientDetector {
       }
       return object.name === 'Redis' ? clientVerdict('upstash', this.madeBy(node), undefined, true) : UNKNOWN;
     }
-    if (CLIENT_FACTORIES.has(method) && object.type === AST_NODE_TYPES.Identifier) {
-      // import * as redis from 'redis'; redis.createClient(); GlideClient.createClient(config)
-      const origin = this.identifierOrigin(object);
-      if (origin.kind === 'import') {
-        const pkg = clientPackageOf(origin.source);
-        if (pkg) return packageExport(pkg, origin.namespace ? undefined : origin.imported, this.madeBy(node));
-        if (!origin.relative) return FOREIGN;
-      }
-    }
-    if (CLIENT_FACTORIES.has(method) && object.type === AST_NODE_TYPES.MemberExpression && object.object.type === AST_NODE_TYPES.Identifier) {
-      // import * as glide from '@valkey/valkey-glide'; glide.GlideClusterClient.createClient(config)
-      const origin = this.identifierOrigin(object.object);
-      const pkg = origin.kind === 'import' ? clientPackageOf(origin.source) : undefined;
-      const name = memberKeyName(object.property, object.computed);
-      if (pkg && hasNamedClients(pkg) && name !== undefined) return packageExport(pkg, name, this.madeBy(node));
+    if (CLIENT_FACTORIES.has(method) && (object.type === AST_NODE_TYPES.Identifier || object.type === AST_NODE_TYPES.MemberExpression)) {
+      // redis.createClient() (import * as redis from 'redis'), GlideClient.createClient(config), glide.GlideClient.createClient(config)
+      const root = object.type === AST_NODE_TYPES.MemberExpression ? unwrap(object.object) : object;
+      const origin = root.type === AST_NODE_TYPES.Identifier ? this.identifierOrigin(root) : undefined;
+      const pkg = origin?.kind === 'import' ? clientPackageOf(origin.source) : undefined;
+      const name = object.type === AST_NODE_TYPES.MemberExpression ? memberKeyName(object.property, object.computed) : origin?.kind === 'import' && !origin.namespace ? origin.imported : undefined;
+      if (pkg && (object === root || hasNamedClients(pkg))) return packageExport(pkg, name, this.madeBy(node));
+      if (origin?.kind === 'import' && !origin.relative && object === root) return FOREIGN;
     }
     // this.redis(), Store.client(): a method of a class of this module that returns a client
     const method_ = this.localMethod(callee);
@@ -666,11 +529,9 @@ export class ClientDetector {
    */
   private classifyImported(node: TSESTree.Identifier, depth: number): ReceiverKind {
     const origin = this.identifierOrigin(node);
-    // import { redis } from 'bun': a client value a package exports
-    const pkg = origin.kind === 'import' && !origin.relative ? clientPackageOf(origin.source) : undefined;
-    if (pkg && hasNamedClients(pkg) && origin.kind === 'import' && !origin.namespace && origin.imported !== undefined) {
-      return exportOf(pkg, origin.imported).kind === 'value' ? clientVerdict(pkg.flavor, `it is the client \`${origin.imported}\` of ${pkg.name}`) : FOREIGN;
-    }
+    // import { redis } from 'bun': a client value of a package; its other exports are no clients
+    const pkg = origin.kind === 'import' && !origin.relative && !origin.namespace ? clientPackageOf(origin.source) : undefined;
+    if (pkg && hasNamedClients(pkg) && origin.kind === 'import') return packageValue(pkg, origin.imported) ?? FOREIGN;
     const exported = origin.kind === 'import' && origin.relative ? this.exported(origin) : undefined;
     if (!exported || depth > 6) return UNKNOWN;
     const verdict = exported.detector.classifySyntactic(exported.node, depth + 2);
@@ -723,8 +584,9 @@ export class ClientDetector {
       const origin = this.identifierOrigin(object);
       if (origin.kind === 'local' && origin.classNode) return this.classifyClassMember(origin.classNode, name, depth, true);
       // Bun.redis (the global Bun namespace), bun.redis (import * as bun from 'bun')
-      const pkg = origin.kind === 'global' && object.name === 'Bun' ? clientPackageOf('bun') : origin.kind === 'import' && (origin.namespace || origin.imported === 'default') ? clientPackageOf(origin.source) : undefined;
-      if (pkg && hasNamedClients(pkg) && exportOf(pkg, name).kind === 'value') return clientVerdict(pkg.flavor, `it is the client \`${name}\` of ${pkg.name}`);
+      const whole = origin.kind === 'import' && (origin.namespace || origin.imported === 'default');
+      const bunValue = packageValue(origin.kind === 'global' && object.name === 'Bun' ? clientPackageOf('bun') : whole ? clientPackageOf(origin.source) : undefined, name);
+      if (bunValue) return bunValue;
       // const state = { redisTimers: new Map() }; state.redisTimers
       const value = this.constObjectProperty(object, name);
       if (value) return this.classifySyntactic(value, depth + 1);
@@ -1122,10 +984,8 @@ export class ClientDetector {
           const origin = this.identifierOrigin(ident);
           if (origin.kind === 'import') {
             const pkg = clientPackageOf(origin.source);
-            if (pkg) {
-              const name = ident === type.typeName ? (origin.namespace ? undefined : origin.imported) : last;
-              return packageType(pkg, name, `its annotation \`${annotated}\` comes from ${origin.source}`, batch);
-            }
+            const name = ident === type.typeName ? (origin.namespace ? undefined : origin.imported) : last;
+            if (pkg) return packageType(pkg, name, `its annotation \`${annotated}\` comes from ${origin.source}`, batch);
             if (!origin.relative) return FOREIGN;
             // import type { Store } from './store': what its module declares it as
             const exported = this.exported(origin.namespace && ident !== type.typeName ? { ...origin, namespace: undefined, imported: last } : origin);
@@ -1251,62 +1111,9 @@ export class ClientDetector {
     return UNKNOWN;
   }
 
-  /** Where a name comes from: an import (with its module), a declaration in this file, or nowhere. */
-  identifierOrigin(
-    node: TSESTree.Identifier,
-  ):
-    | ({ kind: 'import' } & ImportOrigin)
-    | {
-        kind: 'local';
-        classNode?: TSESTree.ClassDeclaration | TSESTree.ClassExpression;
-        typeNode?: TSESTree.TSTypeAliasDeclaration | TSESTree.TSInterfaceDeclaration;
-        /** The initializer of a `const` (`const Client = Redis`). */
-        init?: TSESTree.Expression;
-        typeParameter?: TSESTree.TSTypeParameter;
-        enumNode?: TSESTree.TSEnumDeclaration;
-      }
-    | { kind: 'global' } {
-    const variable = findVariable(this.context, node);
-    if (!variable || variable.defs.length === 0) return { kind: 'global' };
-    const def = variable.defs[0]!;
-    if (def.type === 'ImportBinding') {
-      const declaration = def.parent;
-      const source = declaration.type === AST_NODE_TYPES.ImportDeclaration ? declaration.source.value : '';
-      const relative = source.startsWith('.') || source.startsWith('/');
-      if (def.node.type === AST_NODE_TYPES.ImportNamespaceSpecifier) return { kind: 'import', source, relative, namespace: true };
-      if (def.node.type === AST_NODE_TYPES.ImportDefaultSpecifier) return { kind: 'import', source, relative, imported: 'default' };
-      return { kind: 'import', source, relative, ...bindingImportedName(def.node) };
-    }
-    if (def.type === 'Variable') {
-      // const Redis = require('ioredis'); const { createClient } = require('redis')
-      const init = def.node.init ? unwrap(def.node.init) : undefined;
-      const required = requiredSource(init);
-      if (required !== undefined) return { kind: 'import', source: required, relative: required.startsWith('.'), ...destructuredName(def.node.id, def.name) };
-      // const { createClient: mk } = await import('redis')
-      const dynamic = init?.type === AST_NODE_TYPES.AwaitExpression ? unwrap(init.argument) : undefined;
-      if (
-        dynamic?.type === AST_NODE_TYPES.ImportExpression &&
-        dynamic.source.type === AST_NODE_TYPES.Literal &&
-        typeof dynamic.source.value === 'string' &&
-        def.node.id.type === AST_NODE_TYPES.ObjectPattern
-      ) {
-        const source = dynamic.source.value;
-        return { kind: 'import', source, relative: source.startsWith('.'), ...destructuredName(def.node.id, def.name) };
-      }
-    }
-    if (def.type === 'ClassName') return { kind: 'local', classNode: def.node };
-    if (def.type === 'Variable' && def.node.init?.type === AST_NODE_TYPES.ClassExpression) {
-      return { kind: 'local', classNode: def.node.init };
-    }
-    if (def.type === 'Type' && (def.node.type === AST_NODE_TYPES.TSTypeAliasDeclaration || def.node.type === AST_NODE_TYPES.TSInterfaceDeclaration)) {
-      return { kind: 'local', typeNode: def.node };
-    }
-    if (def.type === 'Variable' && def.parent?.kind === 'const' && def.node.id.type === AST_NODE_TYPES.Identifier && def.node.init) {
-      return { kind: 'local', init: def.node.init };
-    }
-    if (def.type === 'Type' && def.node.type === AST_NODE_TYPES.TSTypeParameter) return { kind: 'local', typeParameter: def.node };
-    if (def.type === 'TSEnumName') return { kind: 'local', enumNode: def.node };
-    return { kind: 'local' };
+  /** Where a name comes from in this file ({@link originOf}). */
+  identifierOrigin(node: TSESTree.Identifier): IdentifierOrigin {
+    return originOf(this.context, node);
   }
 
   /** Last resort: the receiver's name matches `clientNames`. */
@@ -1329,9 +1136,6 @@ export class ClientDetector {
     return UNKNOWN;
   }
 }
-
-/** A function whose return values can be judged. */
-type FunctionLike = TSESTree.FunctionDeclaration | TSESTree.FunctionExpression | TSESTree.ArrowFunctionExpression;
 
 /** A function, or a declaration of one, whose declared return type or return values can be judged. */
 type FunctionWithReturn =
@@ -1356,16 +1160,6 @@ interface MemberSignature {
   detector: ClientDetector;
 }
 
-/** An import of another module, as {@link ClientDetector} follows it. */
-interface ImportOrigin {
-  source: string;
-  relative: boolean;
-  /** The name imported (`'default'` for a default import); absent for a whole module. */
-  imported?: string;
-  /** `import * as m from './m'`. */
-  namespace?: true;
-}
-
 /** A binding or value another module exports, with that module's detector. */
 interface Exported {
   node: TSESTree.Node;
@@ -1384,286 +1178,4 @@ function detectorOfModule(context: AnyContext, module: ImportedModule): ClientDe
     moduleDetectors.set(module.program, detector);
   }
   return detector;
-}
-
-/** Wrappers whose members are their argument's: `Readonly<Deps>`, `Partial<Options>`. */
-const TRANSPARENT_TYPES: ReadonlySet<string> = new Set(['Readonly', 'Partial', 'Required', 'NonNullable']);
-
-/**
- * Method names a cache, a map or a store of the application has as often as a Redis client: an
- * interface declaring only those describes no client.
- */
-const GENERIC_STORE_METHODS: ReadonlySet<string> = new Set(['get', 'set', 'del', 'delete', 'has', 'clear', 'keys', 'exists', 'values', 'entries', 'size', 'on', 'off', 'once', 'connect', 'disconnect', 'quit', 'close', 'ping']);
-
-/**
- * Whether the members of an interface or type literal of the code describe a Redis client
- * structurally: a method named after a Redis command that is not a generic store method
- * (`expire`, `incr`, `hset`, `pipeline`, ...), as a code base declares the part of a client it
- * takes (`interface RateLimitRedis { pipeline(): ...; expire(k, s): ... }`).
- */
-function describesClient(members: readonly TSESTree.TypeElement[]): boolean {
-  return members.some((member) => {
-    if (member.type !== AST_NODE_TYPES.TSMethodSignature && member.type !== AST_NODE_TYPES.TSPropertySignature) return false;
-    const name = memberKeyName(member.key, member.computed);
-    if (member.type === AST_NODE_TYPES.TSPropertySignature && member.typeAnnotation?.typeAnnotation.type !== AST_NODE_TYPES.TSFunctionType) return false;
-    return name !== undefined && isClientCommandName(name);
-  });
-}
-
-/** A method name that says Redis: a command of the table that is no generic store method, or `pipeline` / `multi`. */
-function isClientCommandName(name: string): boolean {
-  if (GENERIC_STORE_METHODS.has(name.toLowerCase())) return false;
-  return name === 'pipeline' || name === 'multi' || commandOfMethod(name) !== undefined;
-}
-
-/** `Promise<T>` / `PromiseLike<T>` -> `T` (what an awaited call gives); any other type as it is. */
-function promisedType(type: TSESTree.TypeNode): TSESTree.TypeNode {
-  if (
-    type.type === AST_NODE_TYPES.TSTypeReference &&
-    type.typeName.type === AST_NODE_TYPES.Identifier &&
-    (type.typeName.name === 'Promise' || type.typeName.name === 'PromiseLike') &&
-    type.typeArguments?.params.length === 1
-  ) {
-    return type.typeArguments.params[0]!;
-  }
-  return type;
-}
-
-/**
- * The outermost destructuring pattern a binding belongs to (`{ redis }` of `({ redis }: Deps) =>`
- * or of `const { redis } = ctx`), or the binding itself when it is not destructured.
- */
-function outermostPattern(id: TSESTree.Identifier): TSESTree.Node {
-  let current: TSESTree.Node = id;
-  for (;;) {
-    const parent: TSESTree.Node | undefined = current.parent;
-    if (!parent) return current;
-    const inPattern =
-      parent.type === AST_NODE_TYPES.ObjectPattern ||
-      parent.type === AST_NODE_TYPES.ArrayPattern ||
-      (parent.type === AST_NODE_TYPES.Property && parent.parent?.type === AST_NODE_TYPES.ObjectPattern) ||
-      // `{ redis = fallback }` (a default inside the pattern, not the parameter's own default)
-      (parent.type === AST_NODE_TYPES.AssignmentPattern &&
-        parent.left === current &&
-        parent.parent !== undefined &&
-        !isFunctionNode(parent.parent) &&
-        parent.parent.type !== AST_NODE_TYPES.TSParameterProperty);
-    if (!inPattern) return current;
-    current = parent;
-  }
-}
-
-function isFunctionNode(node: TSESTree.Node): boolean {
-  return (
-    node.type === AST_NODE_TYPES.FunctionDeclaration ||
-    node.type === AST_NODE_TYPES.FunctionExpression ||
-    node.type === AST_NODE_TYPES.ArrowFunctionExpression ||
-    node.type === AST_NODE_TYPES.TSDeclareFunction ||
-    node.type === AST_NODE_TYPES.TSEmptyBodyFunctionExpression
-  );
-}
-
-/**
- * The property names from an object pattern down to one of its bindings: `['services', 'redis']`
- * for `store` in `{ services: { redis: store } }`; `undefined` through an array, a rest element or
- * a computed key.
- */
-function propertyPath(pattern: TSESTree.Node, binding: TSESTree.Identifier): string[] | undefined {
-  const path: string[] = [];
-  let current: TSESTree.Node = binding;
-  while (current !== pattern) {
-    const parent: TSESTree.Node | undefined = current.parent;
-    if (!parent) return undefined;
-    if (parent.type === AST_NODE_TYPES.Property) {
-      const key = parent.computed ? undefined : memberKeyName(parent.key, false) ?? (parent.key.type === AST_NODE_TYPES.Literal && typeof parent.key.value === 'string' ? parent.key.value : undefined);
-      if (key === undefined) return undefined;
-      path.unshift(key);
-    } else if (parent.type !== AST_NODE_TYPES.ObjectPattern && parent.type !== AST_NODE_TYPES.AssignmentPattern) {
-      return undefined;
-    }
-    current = parent;
-  }
-  return path;
-}
-
-/**
- * The declared type of a class member: a property's annotation (`private redis: Redis`), or a
- * constructor parameter property's (`constructor(private readonly redis: Redis)`).
- */
-function classMemberType(cls: TSESTree.ClassDeclaration | TSESTree.ClassExpression, name: string, isStatic: boolean): TSESTree.TypeNode | undefined {
-  for (const member of cls.body.body) {
-    if (
-      (member.type === AST_NODE_TYPES.PropertyDefinition || member.type === AST_NODE_TYPES.TSAbstractPropertyDefinition) &&
-      member.static === isStatic &&
-      memberKeyName(member.key, member.computed) === name &&
-      member.typeAnnotation
-    ) {
-      return member.typeAnnotation.typeAnnotation;
-    }
-    if (!isStatic && member.type === AST_NODE_TYPES.MethodDefinition && member.kind === 'constructor') {
-      for (const param of member.value.params) {
-        if (param.type !== AST_NODE_TYPES.TSParameterProperty) continue;
-        const inner = param.parameter.type === AST_NODE_TYPES.AssignmentPattern ? param.parameter.left : param.parameter;
-        if (inner.type === AST_NODE_TYPES.Identifier && inner.name === name && inner.typeAnnotation) return inner.typeAnnotation.typeAnnotation;
-      }
-    }
-  }
-  return undefined;
-}
-
-/** The module of `require('<module>')`, else `undefined`. */
-function requiredSource(node: TSESTree.Node | null | undefined): string | undefined {
-  const call = node ? unwrap(node) : undefined;
-  if (call?.type !== AST_NODE_TYPES.CallExpression || call.callee.type !== AST_NODE_TYPES.Identifier || call.callee.name !== 'require') return undefined;
-  const argument = call.arguments[0];
-  return argument?.type === AST_NODE_TYPES.Literal && typeof argument.value === 'string' ? argument.value : undefined;
-}
-
-/** `require('...')`. */
-function isRequire(node: TSESTree.Node): boolean {
-  const call = unwrap(node);
-  return call.type === AST_NODE_TYPES.CallExpression && call.callee.type === AST_NODE_TYPES.Identifier && call.callee.name === 'require';
-}
-
-/** `module.exports = <expression>` of a CommonJS module. */
-function commonJsDefault(program: TSESTree.Program): TSESTree.Node | undefined {
-  for (const statement of program.body) {
-    if (statement.type !== AST_NODE_TYPES.ExpressionStatement || statement.expression.type !== AST_NODE_TYPES.AssignmentExpression) continue;
-    const { left, right } = statement.expression;
-    if (
-      left.type === AST_NODE_TYPES.MemberExpression &&
-      left.object.type === AST_NODE_TYPES.Identifier &&
-      left.object.name === 'module' &&
-      memberKeyName(left.property, left.computed) === 'exports' &&
-      right.type !== AST_NODE_TYPES.ObjectExpression
-    ) {
-      return right;
-    }
-  }
-  return undefined;
-}
-
-/**
- * The verdict on an export of a client package used as a constructor or a type: a client, a
- * batch (GLIDE's `new Batch(false)` is a pipeline: `made` is the `new` expression), or provably no
- * client (Bun's `CookieMap`, GLIDE's `Script`). `name` is the export, `undefined` for the whole
- * module.
- */
-function packageExport(pkg: ClientPackage, name: string | undefined, why: string, made?: TSESTree.Node): ReceiverKind {
-  const exported = exportOf(pkg, name);
-  if (exported.kind === 'batch') return clientVerdict(pkg.flavor, why, batchOfExport(exported.batch, made));
-  return exported.kind === 'client' ? clientVerdict(pkg.flavor, why) : FOREIGN;
-}
-
-/**
- * How a batch export runs: GLIDE's `new Batch(isAtomic)` / `new ClusterBatch(isAtomic)` is a
- * pipeline when `isAtomic` is the literal `false`, else (a literal `true`, a value the code
- * decides, a type) MULTI, which reports no pairing a pipeline would.
- */
-function batchOfExport(batch: BatchExport, made?: TSESTree.Node): 'multi' | 'pipeline' {
-  if (batch !== 'by-argument') return batch;
-  const first = made?.type === AST_NODE_TYPES.NewExpression ? made.arguments[0] : undefined;
-  return first?.type === AST_NODE_TYPES.Literal && first.value === false ? 'pipeline' : 'multi';
-}
-
-/** Whether an import declaration of a client package brings the file a client (see `clientImportsOnly`). */
-function importBringsClient(pkg: ClientPackage, statement: TSESTree.ImportDeclaration): boolean {
-  if (!pkg.clientImportsOnly) return true;
-  return statement.specifiers.some(
-    (specifier) => specifier.type !== AST_NODE_TYPES.ImportSpecifier || exportOf(pkg, bindingImportedName(specifier).imported).kind !== 'other',
-  );
-}
-
-/** The expressions a function returns (its own `return` statements, not those of nested functions). */
-function returnedExpressions(fn: FunctionLike): TSESTree.Node[] {
-  if (fn.body.type !== AST_NODE_TYPES.BlockStatement) return [fn.body];
-  const out: TSESTree.Node[] = [];
-  walkOwnNodes(fn.body, (node) => {
-    if (node.type === AST_NODE_TYPES.ReturnStatement && node.argument) out.push(node.argument);
-  });
-  return out;
-}
-
-
-/** Whether a node sits in a static member (method, property, block) of `cls`. */
-function inStaticMember(node: TSESTree.Node, cls: TSESTree.ClassDeclaration | TSESTree.ClassExpression): boolean {
-  for (let current: TSESTree.Node | undefined = node; current && current !== cls; current = current.parent) {
-    if (current.parent === cls.body) {
-      return (
-        ((current.type === AST_NODE_TYPES.MethodDefinition || current.type === AST_NODE_TYPES.PropertyDefinition) && current.static) ||
-        current.type === AST_NODE_TYPES.StaticBlock
-      );
-    }
-  }
-  return false;
-}
-
-/**
- * A type exported by a client package: for packages whose every export is a client, a client (or
- * the batch its name says, `byName`); otherwise what the package table says of the export.
- */
-function packageType(pkg: ClientPackage, name: string | undefined, why: string, byName: 'multi' | 'pipeline' | undefined): ReceiverKind {
-  if (!hasNamedClients(pkg)) return clientVerdict(pkg.flavor, why, name !== undefined && name !== 'default' ? (batchOfExportName(pkg, name) ?? byName) : byName);
-  return packageExport(pkg, name, why);
-}
-
-/** The batch kind a package's table gives an export name, if it is a batch. */
-function batchOfExportName(pkg: ClientPackage, name: string): 'multi' | 'pipeline' | undefined {
-  const exported = exportOf(pkg, name);
-  return exported.kind === 'batch' ? batchOfExport(exported.batch) : undefined;
-}
-
-function batchOfTypeName(name: string): 'multi' | 'pipeline' | undefined {
-  return BATCH_TYPE_NAMES.get(name);
-}
-
-function enclosingClass(node: TSESTree.Node): TSESTree.ClassDeclaration | TSESTree.ClassExpression | undefined {
-  let current: TSESTree.Node | undefined = node.parent;
-  while (current) {
-    if (current.type === AST_NODE_TYPES.ClassDeclaration || current.type === AST_NODE_TYPES.ClassExpression) {
-      return current;
-    }
-    current = current.parent;
-  }
-  return undefined;
-}
-
-/**
- * The name of a class member as written: `redis` for `redis` / `this.redis`, `#redis` for a
- * private field (`#redis` and `redis` are different members of one class); `undefined` when
- * computed.
- */
-function memberKeyName(key: TSESTree.Node, computed: boolean): string | undefined {
-  if (key.type === AST_NODE_TYPES.PrivateIdentifier) return `#${key.name}`;
-  return !computed && key.type === AST_NODE_TYPES.Identifier ? key.name : undefined;
-}
-
-/** The name an import binding takes from its module: `{ createClient as mk }` -> `createClient`. */
-function bindingImportedName(node: TSESTree.Node): { imported?: string } {
-  if (node.type !== AST_NODE_TYPES.ImportSpecifier) return {};
-  const imported = node.imported.type === AST_NODE_TYPES.Identifier ? node.imported.name : String(node.imported.value);
-  return { imported };
-}
-
-/** The property a destructured binding reads: `const { createClient: mk } = ...` -> `createClient` for `mk`. */
-function destructuredName(pattern: TSESTree.Node, binding: TSESTree.Identifier): { imported?: string } {
-  if (pattern.type !== AST_NODE_TYPES.ObjectPattern) return {};
-  for (const property of pattern.properties) {
-    if (property.type !== AST_NODE_TYPES.Property) continue;
-    const value = property.value.type === AST_NODE_TYPES.AssignmentPattern ? property.value.left : property.value;
-    if (value !== binding) continue;
-    if (property.computed) return {};
-    if (property.key.type === AST_NODE_TYPES.Identifier) return { imported: property.key.name };
-    if (property.key.type === AST_NODE_TYPES.Literal && typeof property.key.value === 'string') return { imported: property.key.value };
-  }
-  return {};
-}
-
-/**
- * The name a binding was imported under in its module, when it is a named import (`createClient`
- * for `import { createClient as mk }` or `const { createClient: mk } = require(...)`); default and
- * namespace imports, and local names, answer `undefined`.
- */
-function importedName(origin: { kind: string; imported?: string }): string | undefined {
-  return origin.kind === 'import' ? origin.imported : undefined;
 }

@@ -13,6 +13,10 @@
  * - `hset(key, { f: v })` or `hset(key, [{ field, value }])` -> `HSET key f v`; `hsetex(key,
  *   fields, { fieldConditionalChange, expiry: { type, count } | 'KEEPTTL' })` -> `HSETEX key
  *   [FNX|FXX] [EX n|KEEPTTL] FIELDS n f v ...`.
+ * - hash-field TTLs: `hexpire(key, seconds, fields, { condition })` -> `HEXPIRE key seconds [NX|XX|GT|LT]
+ *   FIELDS n field ...` (HPEXPIRE, HEXPIREAT, HPEXPIREAT alike); `hpersist` / `httl` / `hpttl` /
+ *   `hexpiretime` / `hpexpiretime(key, fields)`; `hgetex(key, fields, { expiry: { type, count } |
+ *   'PERSIST' })` -> `HGETEX key [EX n|PERSIST] FIELDS n field ...`.
  * - `zadd(key, { member: score })` or `zadd(key, [{ element, score }], { conditionalChange,
  *   updateOptions, changed })` -> `ZADD key [XX|NX] [GT|LT] [CH] score member ...`.
  * - everything else: arrays are spread (`lpush(key, [a, b])`, `del([k1, k2])`), a record first is
@@ -55,6 +59,11 @@ const ENUM_TOKENS: ReadonlyMap<string, string> = new Map([
   // UpdateByScore
   ['LESS_THAN', 'LT'],
   ['GREATER_THAN', 'GT'],
+  // HashExpirationCondition
+  ['ONLY_IF_NO_EXPIRY', 'NX'],
+  ['ONLY_IF_HAS_EXPIRY', 'XX'],
+  ['ONLY_IF_GREATER_THAN_CURRENT', 'GT'],
+  ['ONLY_IF_LESS_THAN_CURRENT', 'LT'],
 ]);
 
 /** `conditionalSet` values of GLIDE's SET options. */
@@ -97,13 +106,30 @@ export function glideArgv(context: AnyContext, command: string, argumentNodes: r
       if (at(2)) options(context, at(2)!, out, hsetexOptions);
       const fields: GlideArgv = { args: [], nodes: [] };
       if (at(1)) pairs(context, at(1)!, fields, 'field', 'value', false);
-      const known = fields.args.length % 2 === 0 && !fields.nodes.some((n) => n?.type === AST_NODE_TYPES.SpreadElement);
-      push(out, 'FIELDS', undefined);
-      push(out, known ? fields.args.length / 2 : undefined, undefined);
-      out.args.push(...fields.args);
-      out.nodes.push(...fields.nodes);
+      fieldsBlock(fields, 2, out);
       return out;
     }
+    case 'HEXPIRE':
+    case 'HPEXPIRE':
+    case 'HEXPIREAT':
+    case 'HPEXPIREAT':
+      positional(context, argumentNodes.slice(0, 2), out);
+      if (at(3)) options(context, at(3)!, out, (ctx, object, argv) => tokenOption(ctx, object, 'condition', argv));
+      fieldsBlock(listOf(context, at(2)), 1, out);
+      return out;
+    case 'HGETEX':
+      positional(context, argumentNodes.slice(0, 1), out);
+      if (at(2)) options(context, at(2)!, out, (ctx, object, argv) => (pick(object, 'expiry') ? expiryOption(ctx, pick(object, 'expiry')!, argv, HGETEX_EXPIRY_KEYWORDS) : undefined));
+      fieldsBlock(listOf(context, at(1)), 1, out);
+      return out;
+    case 'HPERSIST':
+    case 'HTTL':
+    case 'HPTTL':
+    case 'HEXPIRETIME':
+    case 'HPEXPIRETIME':
+      positional(context, argumentNodes.slice(0, 1), out);
+      fieldsBlock(listOf(context, at(1)), 1, out);
+      return out;
     case 'ZADD': {
       positional(context, argumentNodes.slice(0, 1), out);
       if (at(2)) options(context, at(2)!, out, zaddOptions);
@@ -119,6 +145,25 @@ export function glideArgv(context: AnyContext, command: string, argumentNodes: r
       });
       return out;
   }
+}
+
+/** The entries of a list argument (`['f1', 'f2']`), spread. */
+function listOf(context: AnyContext, node: TSESTree.Node | undefined): GlideArgv {
+  const list: GlideArgv = { args: [], nodes: [] };
+  if (node) positional(context, [node], list);
+  return list;
+}
+
+/** `FIELDS numfields ...` of the hash-field commands; `step` 2 when each field has its value. */
+function fieldsBlock(fields: GlideArgv, step: number, out: GlideArgv): void {
+  // known when every entry is an element of an array literal or a property of an object literal
+  const known =
+    fields.args.length % step === 0 &&
+    fields.nodes.every((n) => n !== undefined && n.type !== AST_NODE_TYPES.SpreadElement && (n.parent?.type === AST_NODE_TYPES.ArrayExpression || n.parent?.type === AST_NODE_TYPES.Property));
+  push(out, 'FIELDS', undefined);
+  push(out, known ? fields.args.length / step : undefined, undefined);
+  out.args.push(...fields.args);
+  out.nodes.push(...fields.nodes);
 }
 
 function push(out: GlideArgv, arg: CommandArg, node: TSESTree.Node | undefined): void {
@@ -251,6 +296,7 @@ function expiryOption(context: AnyContext, node: TSESTree.Node, out: GlideArgv, 
 const SET_EXPIRY_KEYWORDS: ReadonlyMap<string, string> = new Map([['keepExisting', 'KEEPTTL']]);
 const GETEX_EXPIRY_KEYWORDS: ReadonlyMap<string, string> = new Map([['persist', 'PERSIST']]);
 const HSETEX_EXPIRY_KEYWORDS: ReadonlyMap<string, string> = new Map([['KEEPTTL', 'KEEPTTL']]);
+const HGETEX_EXPIRY_KEYWORDS: ReadonlyMap<string, string> = new Map([['PERSIST', 'PERSIST']]);
 
 function setOptions(context: AnyContext, object: TSESTree.ObjectExpression, out: GlideArgv): void {
   const condition = pick(object, 'conditionalSet');

@@ -14,7 +14,7 @@ import { clientDetectorOf } from './index.js';
 import { flavorOfModule } from './client-packages.js';
 import { lineIndex, type LineIndex } from '../text/lines.js';
 import { exportedValue, importedBinding, moduleConst, namespaceModule, type ImportedModule } from './modules.js';
-import { findVariable, pick, propertyName, resolveConstExpression, unwrap, type AnyContext } from './static.js';
+import { findVariable, pick, propertyName, resolveConstExpression, staticValue, unwrap, type AnyContext } from './static.js';
 
 /** A Lua script found in the file. */
 export interface EmbeddedScript {
@@ -70,6 +70,7 @@ export function embeddedScriptsOf(context: AnyContext, node: TSESTree.CallExpres
       : callee.type === AST_NODE_TYPES.Identifier
         ? callee.name
         : undefined;
+  if (name !== undefined && GENERIC_EVAL_METHODS.has(name) && callee.type === AST_NODE_TYPES.MemberExpression) return genericEvalScripts(context, node, callee, name);
   if (name === undefined || !(EVAL_METHODS.has(name) || name === 'defineCommand' || name === 'defineScript')) return [];
   if (!clientDetectorOf(context).mayUseRedis()) return [];
   let scriptNode: TSESTree.Node | undefined;
@@ -93,6 +94,42 @@ export function embeddedScriptsOf(context: AnyContext, node: TSESTree.CallExpres
   if (!scriptNode || scriptNode.type === AST_NODE_TYPES.SpreadElement) return [];
   const script = scriptFromNode(context, scriptNode);
   if (!script) return scriptsThroughWrapper(context, scriptNode);
+  return [keyArgs ? { ...script, keyArgs } : script];
+}
+
+/**
+ * Methods that send a command by name (`call('EVAL', ...)`, Bun's `send('EVAL', [...])`) or as an
+ * argv array (`sendCommand(['EVAL', ...])`, GLIDE's `customCommand(['EVAL', ...])`).
+ */
+const GENERIC_EVAL_METHODS: ReadonlySet<string> = new Set(['call', 'send', 'send_command', 'sendCommand', 'customCommand']);
+
+/**
+ * An EVAL sent through a generic call on a client: ioredis `call('EVAL', script, numKeys, ...)`,
+ * Bun's `send('EVAL', [script, '1', key, ...])`, GLIDE's `customCommand(['EVAL', script, '1',
+ * key])`, node-redis `sendCommand(['EVAL', ...])`: the script, with its KEYS when `numKeys` is a
+ * literal.
+ */
+function genericEvalScripts(context: AnyContext, node: TSESTree.CallExpression, callee: TSESTree.MemberExpression, method: string): EmbeddedScript[] {
+  const [first, second] = node.arguments;
+  const list = first ? resolveConstExpression(context, first) : undefined;
+  const byArray = method === 'sendCommand' || method === 'customCommand';
+  const array = byArray ? list : second ? resolveConstExpression(context, second) : undefined;
+  const argv =
+    byArray && array?.type === AST_NODE_TYPES.ArrayExpression
+      ? array.elements
+      : !byArray && array?.type === AST_NODE_TYPES.ArrayExpression && node.arguments.length === 2
+        ? [first, ...array.elements]
+        : node.arguments;
+  const [nameNode, scriptNode, numKeysNode, ...rest] = argv;
+  const command = nameNode && nameNode.type !== AST_NODE_TYPES.SpreadElement ? staticValue(context, nameNode) : undefined;
+  if (typeof command !== 'string' || !/^eval(?:_ro)?$/i.test(command)) return [];
+  if (!scriptNode || scriptNode.type === AST_NODE_TYPES.SpreadElement || !clientDetectorOf(context).mayUseRedis()) return [];
+  if (!clientDetectorOf(context).classify(callee.object).redis) return [];
+  const script = scriptFromNode(context, scriptNode);
+  if (!script) return [];
+  const numKeys = numKeysNode && numKeysNode.type !== AST_NODE_TYPES.SpreadElement ? Number(staticValue(context, numKeysNode)) : NaN;
+  const keys = Number.isInteger(numKeys) ? rest.slice(0, numKeys) : undefined;
+  const keyArgs = keys && keys.length === numKeys && keys.every((k) => k && k.type !== AST_NODE_TYPES.SpreadElement) ? (keys as TSESTree.Node[]) : undefined;
   return [keyArgs ? { ...script, keyArgs } : script];
 }
 

@@ -2,7 +2,8 @@
  * Lua embedded through the new clients (issue 26, items 1 and 5): Valkey GLIDE's `new
  * Script(code)` (named, aliased and namespace imports; KEYS from the `keys` of the
  * `invokeScript(script, { keys, args })` call it goes to) and iovalkey's `eval` /
- * `defineCommand`, for the `redis-ttl/embedded-lua` rule (typed and untyped) and for `lua-lint`
+ * `defineCommand`, and an EVAL sent by name (Bun's `send('EVAL', [...])`, GLIDE's
+ * `customCommand(['EVAL', ...])`, iovalkey's `call('EVAL', ...)`), for the `redis-ttl/embedded-lua` rule (typed and untyped) and for `lua-lint`
  * on a JS/TS host file (the CLI, through `lua-lint/hosts/javascript.ts`), each finding at its line
  * and column in the host file.
  */
@@ -51,6 +52,13 @@ for (const tester of [untypedTester, typedTester]) {
         settings: { 'redis-ttl': { persistentKeys: ['audit:*'] } },
       },
       `import Redis from 'iovalkey';\nconst redis = new Redis();\nredis.evalsha(sha, 1, \`k:\${id}\`);`,
+      // a send() of something that is no client
+      `const sandbox = { send(a: string, b: string[]) { return [a, b]; } };\nsandbox.send('EVAL', ["redis.call('SET', KEYS[1], ARGV[1])", '1', k]);`,
+      // Bun: KEYS[1] is a persistent key of the code, read through the literal numkeys
+      {
+        code: `import { redis } from 'bun';\nawait redis.send('EVAL', ["redis.call('SET', KEYS[1], ARGV[1])", '1', \`audit:\${day}\`, v]);`,
+        settings: { 'redis-ttl': { persistentKeys: ['audit:*'] } },
+      },
     ],
     invalid: [
       { code: GLIDE_CONST, errors: [{ messageId: 'luaFinding', data: {
@@ -65,6 +73,18 @@ for (const tester of [untypedTester, typedTester]) {
         // the same key without the persistentKeys setting
         code: `import { GlideClient, Script } from '@valkey/valkey-glide';\nconst client = await GlideClient.createClient({ addresses: [] });\nconst log = new Script("redis.call('SET', KEYS[1], ARGV[1])");\nawait client.invokeScript(log, { keys: [\`audit:\${day}\`], args: [v] });`,
         errors: [{ messageId: 'luaFinding', line: 3, column: 25, endLine: 3, endColumn: 60 }],
+      },
+      {
+        code: `import { redis } from 'bun';\nawait redis.send('EVAL', ["redis.call('SET', KEYS[1], ARGV[1])", '1', \`k:\${id}\`, v]);`,
+        errors: [{ messageId: 'luaFinding', line: 2, column: 28, endLine: 2, endColumn: 63 }],
+      },
+      {
+        code: `import { GlideClient } from '@valkey/valkey-glide';\nconst client = await GlideClient.createClient({ addresses: [] });\nawait client.customCommand(['EVAL', "redis.call('INCR', KEYS[1])", '1', \`k:\${id}\`]);`,
+        errors: [{ messageId: 'luaFinding', line: 3, column: 38, endLine: 3, endColumn: 65 }],
+      },
+      {
+        code: `import Redis from 'iovalkey';\nconst redis = new Redis();\nawait redis.call('EVAL', "redis.call('SET', KEYS[1], ARGV[1])", 1, \`k:\${id}\`, v);`,
+        errors: [{ messageId: 'luaFinding', line: 3, column: 27, endLine: 3, endColumn: 62 }],
       },
       {
         code: IOVALKEY,

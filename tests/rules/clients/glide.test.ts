@@ -13,6 +13,7 @@
  * `new Script(code)` + `invokeScript` is in embedded-lua.test.ts.
  */
 import expireNeedsPositiveTtl from '../../../rules/expire-needs-positive-ttl.js';
+import noPersist from '../../../rules/no-persist.js';
 import incrRule from '../../../rules/incr-needs-expire-on-create.js';
 import setRule from '../../../rules/set-requires-ttl-or-keepttl.js';
 import { runRule, typedTester, untypedTester } from '../tester.js';
@@ -186,6 +187,8 @@ for (const tester of [untypedTester, typedTester]) {
       batches('await client.exec(new Batch(true).incr(`a:${id}`).expire(`a:${id}`, 60), true);'),
       batches('const tx = new Batch(true);\ntx.incrBy(`a:${id}`, 5);\ntx.expire(`a:${id}`, 60);\nawait client.exec(tx, true);'),
       "import { GlideClient, Transaction } from '@valkey/valkey-glide';\nconst tx = new Transaction();\ntx.incr(`a:${id}`).expire(`a:${id}`, 60);",
+      // HSETEX with its fields' expiry
+      cluster("await client.hsetex(`h:${id}`, { a: '1' }, { expiry: { type: TimeUnit.Seconds, count: 60 } });"),
       // a pipeline is accepted unless allowPipeline is off
       batches('const pipe = new Batch(false);\npipe.incr(`b:${id}`);\npipe.expire(`b:${id}`, 60);\nawait client.exec(pipe, true);'),
     ],
@@ -201,6 +204,10 @@ for (const tester of [untypedTester, typedTester]) {
       },
       {
         code: standalone("await client.hset(`h:${id}`, { a: '1' });"),
+        errors: [{ messageId: 'noExpiry', line: 3, column: 14 }],
+      },
+      {
+        code: standalone("await client.hsetex(`h:${id}`, [{ field: 'a', value: '1' }]);"),
         errors: [{ messageId: 'noExpiry', line: 3, column: 14 }],
       },
       {
@@ -240,6 +247,15 @@ for (const tester of [untypedTester, typedTester]) {
           },
         ],
       },
+    ],
+  });
+
+  runRule(tester, 'no-persist', noPersist, {
+    valid: [cluster("await client.hgetex(`h:${id}`, ['a'], { expiry: { type: TimeUnit.Seconds, count: 60 } });"), standalone("await client.httl(`h:${id}`, ['a']);")],
+    invalid: [
+      { code: standalone("await client.hgetex(`h:${id}`, ['a'], { expiry: 'PERSIST' });"), errors: [{ messageId: 'persistFields', line: 3, column: 14 }] },
+      { code: standalone('await client.hpersist(`h:${id}`, fields);'), errors: [{ messageId: 'persistFields', line: 3, column: 14 }] },
+      { code: standalone("await client.getex(`s:${id}`, { expiry: 'persist' });"), errors: [{ messageId: 'persist', line: 3, column: 14 }] },
     ],
   });
 
