@@ -180,7 +180,8 @@ describe('each client in a fresh package', () => {
       expect(compiled.get(client.id)).toBe('');
     });
 
-    it.skipIf(client.run === undefined)('runtime: incrementWithTtl, a limiter, collect and the cache through the client on a real Redis, every key with a TTL', async () => {
+    // @upstash/redis (REST) and Bun do not run here: their runtime tests are the stand-ins of tests/runtime/adapters.test.ts
+    if (client.run !== undefined) it('runtime: incrementWithTtl, a limiter, collect and the cache through the client on a real Redis, every key with a TTL', async () => {
       redisServer ??= await startRedisServer();
       const prefix = `clients${process.pid}${client.id}`;
       writeFileSync(

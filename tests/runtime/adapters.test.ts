@@ -222,7 +222,8 @@ describe.each(subjects)('$name', (subject) => {
     expect(await admin.pttl(limiter.keyFor('ada'))).toBeGreaterThan(0);
   });
 
-  it.skipIf(subject.name.includes('upstash'))('runs the cache: a load, a hit, a negative entry, an invalidation, every key with a TTL', async () => {
+  // not on the upstash stand-in: its automatic deserialization is on (createCache needs it off)
+  if (!subject.name.includes('upstash')) it('runs the cache: a load, a hit, a negative entry, an invalidation, every key with a TTL', async () => {
     const client = subject.client();
     const namespace = uniquePrefix('adaptercache');
     const cache = createCache<{ n: number }>(client, { namespace, ttlMs: 60_000, negativeTtlMs: 5_000 });
