@@ -141,7 +141,7 @@ void breakerOptionsListed;
  * TTL (PEXPIRE, https://redis.io/docs/latest/commands/pexpire/) to the moment its state stops
  * mattering, so an abandoned breaker reclaims itself and a missing key means "closed, no failures".
  *
- * @param redis An ioredis `Redis` or `Cluster`, or a `MemoryStore`.
+ * @param redis A Redis client of runtime/README.md's Clients, or a `MemoryStore`.
  * @param options See {@link CircuitBreakerOptions}; units are in the option names.
  * @throws {TypeError | RangeError} naming the option when an option is missing, invalid or unknown
  *   (a misspelt option is refused, not dropped).

@@ -406,7 +406,8 @@ void cacheOptionsListed;
  * https://redis.io/docs/latest/develop/use/patterns/distributed-locks/, hash tags
  * https://redis.io/docs/latest/operate/oss_and_stack/reference/cluster-spec/#hash-tags.
  *
- * @param redis An ioredis `Redis` or `Cluster`.
+ * @param redis A Redis client of runtime/README.md's Clients (ioredis, iovalkey, node-redis,
+ *   @upstash/redis with `automaticDeserialization: false`, Valkey GLIDE, Bun).
  * @param options See {@link CacheOptions}; durations are integers in milliseconds.
  * @throws {TypeError | RangeError} naming the option when an option is missing, invalid or unknown,
  *   e.g. `ttlMs must be an integer >= 1, got 0`, `jitter must be a number >= 0 and < 1, got 1`,

@@ -5,8 +5,11 @@
  * - node-redis v4+ client or cluster from `createClient()` / `createCluster()` (has `evalSha` /
  *   `eval` taking `{ keys, arguments }`, or only `sendCommand([...])`);
  * - @upstash/redis `Redis` (has lowercase `evalsha(sha, keys, args)` / `eval(script, keys, args)`),
- *   or any object with that pair of methods.
- * Each adapter sends EVALSHA and falls back to EVAL on NOSCRIPT.
+ *   or any object with that pair of methods;
+ * - Valkey GLIDE `GlideClient` / `GlideClusterClient` (has `invokeScript` and `customCommand`);
+ * - Bun's `RedisClient` (has `send`, a boolean `connected` and positional `evalsha` / `eval`).
+ * Each adapter sends EVALSHA and falls back to EVAL on NOSCRIPT. ioredis 5 and 6 and iovalkey
+ * (the Valkey project's fork of ioredis) share one shape and one adapter.
  *
  * @internal
  */
@@ -38,10 +41,37 @@ export interface UpstashLike {
 }
 
 /**
+ * The part of a Valkey GLIDE client (`GlideClient` or `GlideClusterClient` of
+ * `@valkey/valkey-glide`) the runtime uses: `customCommand` (EVALSHA, EVAL) and `get`;
+ * `invokeScript` only tells GLIDE apart from the other clients. Structural, so that the runtime's
+ * types import nothing from `@valkey/valkey-glide` (method parameters are checked bivariantly: a
+ * `GlideClient` fits although its methods take `GlideString` and options).
+ */
+export interface GlideLike {
+  customCommand(args: string[]): Promise<unknown>;
+  invokeScript(script: object, options?: { keys?: string[]; args?: string[] }): Promise<unknown>;
+  get(key: string): Promise<unknown>;
+}
+
+/**
+ * The part of Bun's built-in Redis client (`RedisClient` and the default `redis` of the `bun`
+ * module, https://bun.com/docs/runtime/redis) the runtime uses: `evalsha` / `eval` with the
+ * number of keys first (as ioredis), `get`; `send` and `connected` tell it apart from
+ * @upstash/redis. Only runs under Bun.
+ */
+export interface BunRedisLike {
+  readonly connected: boolean;
+  send(command: string, args: string[]): Promise<unknown>;
+  evalsha(sha1: string, numkeys: number, ...keysAndArgs: string[]): Promise<unknown>;
+  eval(script: string, numkeys: number, ...keysAndArgs: string[]): Promise<unknown>;
+  get(key: string): Promise<unknown>;
+}
+
+/**
  * The part of an ioredis `Redis` or `Cluster` the runtime uses: `evalsha` and `eval`
  * (`defineCommand` only tells ioredis apart from @upstash/redis, which has an `evalsha` too).
  * Structural, so that the runtime's types import nothing from `ioredis`: a project on node-redis
- * or @upstash/redis type-checks without it installed.
+ * or @upstash/redis type-checks without it installed. ioredis 5 and 6 and iovalkey fit.
  */
 export interface IoredisLike {
   defineCommand(name: string, definition: { lua: string; numberOfKeys?: number }): void;
@@ -50,10 +80,11 @@ export interface IoredisLike {
 }
 
 /**
- * A client the public helpers accept: an ioredis `Redis` or `Cluster`, a node-redis v4+ client or
- * cluster, or an @upstash/redis `Redis` (any object with its `evalsha` / `eval`).
+ * A client the public helpers accept: an ioredis (5 or 6) or iovalkey `Redis` or `Cluster`, a
+ * node-redis v4+ client or cluster, an @upstash/redis `Redis` (any object with its `evalsha` /
+ * `eval`), a Valkey GLIDE `GlideClient` / `GlideClusterClient`, or Bun's `RedisClient` (under Bun).
  */
-export type RedisClient = IoredisLike | NodeRedisLike | UpstashLike;
+export type RedisClient = IoredisLike | NodeRedisLike | UpstashLike | GlideLike | BunRedisLike;
 
 /**
  * What the rate-limit helpers (collect, incrementWithTtl, setKeepTtl, createLimiter,
@@ -114,6 +145,11 @@ function withRetry(runner: Pick<ScriptRunner, 'send' | 'evalSource'> & Partial<P
 
 const NO_ARGS: readonly string[] = [];
 
+/** The argv of `EVALSHA sha1 numkeys key... arg...` or `EVAL source numkeys key... arg...`. */
+function argv(command: 'EVALSHA' | 'EVAL', first: string, keys: ScriptKeys, args: readonly string[]): string[] {
+  return typeof keys === 'string' ? [command, first, '1', keys, ...args] : [command, first, String(keys.length), ...keys, ...args];
+}
+
 const runners = new WeakMap<object, ScriptRunner>();
 
 function isIoredis(client: unknown): client is IoredisLike {
@@ -150,6 +186,9 @@ function ioredisRunner(client: IoredisLike): ScriptRunner {
   }, client);
 }
 
+/** Valkey GLIDE's `ClosingError` for a command of a client after `close()`: nothing is sent. */
+const GLIDE_CLOSED = 'Unable to execute requests; the client is closed. Please create a new client.';
+
 function hasFunction(client: unknown, name: string): boolean {
   return typeof client === 'object' && client !== null && typeof (client as Record<string, unknown>)[name] === 'function';
 }
@@ -165,7 +204,8 @@ function hasFunction(client: unknown, name: string): boolean {
  * writeable and enableOfflineQueue options is false", "Cluster isn't ready and ...") without
  * writing it either (`sendCommand` in ioredis' `built/Redis.js` and `built/cluster/index.js`). Its
  * "Connection is closed." is not one of them: it also rejects commands that were in flight when
- * the connection dropped.
+ * the connection dropped. Valkey GLIDE rejects every command of a client after `close()` with a
+ * `ClosingError` ("Unable to execute requests; the client is closed. ...") before sending it.
  */
 export function notSentReason(error: unknown): string | null {
   if (!(error instanceof Error)) return null;
@@ -176,7 +216,73 @@ export function notSentReason(error: unknown): string | null {
     return 'the node-redis client is reconnecting and `disableOfflineQueue` is set ("The client is offline")';
   }
   if (/^(?:Stream|Cluster) isn't (?:writeable|ready) and enableOfflineQueue options is false$/.test(error.message)) return error.message;
+  if (error.name === 'ClosingError' && error.message === GLIDE_CLOSED) {
+    return 'the Valkey GLIDE client is closed ("the client is closed"): create a new client (`GlideClient.createClient()`)';
+  }
   return null;
+}
+
+/**
+ * Valkey GLIDE's names for the error kinds of its Rust core (redis-rs `ErrorKind`), mapped back to
+ * the reply's code: GLIDE writes an error reply `LOADING ...` as "An error was signalled by the
+ * server: - BusyLoadingError: ...", and a reply of a code it has no kind for (`WRONGTYPE`, `OOM`,
+ * `BUSY`, `NOAUTH`...) as "WRONGTYPE: ..." (measured with @valkey/valkey-glide 2.5 against Redis 7.0).
+ */
+const GLIDE_KINDS: Readonly<Record<string, string>> = {
+  ResponseError: 'ERR',
+  BusyLoadingError: 'LOADING',
+  NoScriptError: 'NOSCRIPT',
+  ExecAbortError: 'EXECABORT',
+  ReadOnly: 'READONLY',
+  MasterDown: 'MASTERDOWN',
+  ClusterDown: 'CLUSTERDOWN',
+  CrossSlot: 'CROSSSLOT',
+  TryAgain: 'TRYAGAIN',
+  Moved: 'MOVED',
+  Ask: 'ASK',
+  NotBusy: 'NOTBUSY',
+  PermissionDenied: 'NOPERM',
+};
+
+/**
+ * A Valkey GLIDE error reply (`RequestError`, never its subclasses `TimeoutError` /
+ * `ConnectionError`, which are no reply) as the other clients report it: an error named
+ * `ReplyError` whose message is the server's reply text (`ERR ...`, `NOSCRIPT ...`,
+ * `WRONGTYPE ...`), so that NOSCRIPT, outage and bug replies are told apart as for any client.
+ * Any other value is returned as is.
+ */
+export function glideReplyError(error: unknown): unknown {
+  if (!(error instanceof Error) || error.name !== 'RequestError') return error;
+  return replyError(glideReplyText(error.message)) ?? error;
+}
+
+/** An error named `ReplyError` (as ioredis names error replies) with the reply's text, or `undefined`. */
+function replyError(text: string | undefined): Error | undefined {
+  if (text === undefined) return undefined;
+  const reply = new Error(text);
+  reply.name = 'ReplyError';
+  return reply;
+}
+
+/** The reply text of a GLIDE `RequestError` message, or `undefined` when it is not one GLIDE made of a reply. */
+function glideReplyText(message: string): string | undefined {
+  const known = /^An error was signalled by the server: - (\w+): ([\s\S]*)$/.exec(message);
+  if (known !== null) {
+    const code = GLIDE_KINDS[known[1]!];
+    return code === undefined ? undefined : `${code} ${known[2]!}`;
+  }
+  const extension = /^([A-Z][A-Z_]{1,31}): ([\s\S]*)$/.exec(message);
+  return extension === null ? undefined : `${extension[1]!} ${extension[2]!}`;
+}
+
+/**
+ * A Bun `RedisClient` error reply (its error with `code: 'ERR_REDIS_SERVER_ERROR'`, the message
+ * being the reply's text) as an error named `ReplyError`, so that it is told apart from a closed
+ * connection (`ERR_REDIS_CONNECTION_CLOSED`, an outage); any other value is returned as is.
+ */
+export function bunReplyError(error: unknown): unknown {
+  if (!(error instanceof Error) || (error as { code?: unknown }).code !== 'ERR_REDIS_SERVER_ERROR') return error;
+  return replyError(error.message) ?? error;
 }
 
 /** A NOSCRIPT error reply, whatever the client wraps it in (`ReplyError`, `ErrorReply`, `UpstashError`). */
@@ -202,8 +308,6 @@ function nodeRedisRunner(client: NodeRedisLike): ScriptRunner {
     }, client);
   }
   const c = client as Extract<NodeRedisLike, { sendCommand: unknown }>;
-  const argv = (command: string, first: string, keys: ScriptKeys, args: readonly string[]): string[] =>
-    typeof keys === 'string' ? [command, first, '1', keys, ...args] : [command, first, String(keys.length), ...keys, ...args];
   return withRetry({
     send: (script, keys, args) => c.sendCommand(argv('EVALSHA', script.sha1, keys, args)),
     evalSource: (script, keys, args) => c.sendCommand(argv('EVAL', script.lua, keys, args)),
@@ -222,6 +326,55 @@ function upstashRunner(client: UpstashLike): ScriptRunner {
   }, client);
 }
 
+/**
+ * Valkey GLIDE (`GlideClient`, `GlideClusterClient`): `customCommand(['EVALSHA', sha1, numkeys,
+ * ...keys, ...args])`, then the same with EVAL and the source on NOSCRIPT; `get` is the client's
+ * own. GLIDE's `invokeScript` is not used: it keeps a native `Script` object per script and does
+ * its own NOSCRIPT handling out of the runtime's sight (the runtime's outage tracking needs to see
+ * EVALSHA and EVAL apart). A `GlideClusterClient` routes EVALSHA / EVAL by their first key, as for
+ * any keyed command (https://valkey.io/topics/cluster-spec/). GLIDE's error replies are turned back
+ * into the reply's text ({@link glideReplyError}). GLIDE's own `requestTimeout` (250 ms by default)
+ * should exceed the helpers' `timeoutMs`, or GLIDE's TimeoutError comes first (an outage either way).
+ */
+function glideRunner(client: GlideLike): ScriptRunner {
+  const rethrow = (error: unknown): never => {
+    throw glideReplyError(error);
+  };
+  return withRetry({
+    send: (script, keys, args) => client.customCommand(argv('EVALSHA', script.sha1, keys, args)).catch(rethrow),
+    evalSource: (script, keys, args) => client.customCommand(argv('EVAL', script.lua, keys, args)).catch(rethrow),
+    get: (key) => client.get(key).catch(rethrow),
+  });
+}
+
+/**
+ * Bun's `RedisClient`: `evalsha(sha1, numkeys, ...keys, ...args)`, then `eval` with the source on
+ * NOSCRIPT, and its own `get`; its error replies become `ReplyError`s ({@link bunReplyError}).
+ */
+function bunRunner(client: BunRedisLike): ScriptRunner {
+  const rethrow = (error: unknown): never => {
+    throw bunReplyError(error);
+  };
+  return withRetry({
+    send: (script, keys, args) => client.evalsha(...positional(script.sha1, keys, args)).catch(rethrow),
+    evalSource: (script, keys, args) => client.eval(...positional(script.lua, keys, args)).catch(rethrow),
+    get: (key) => client.get(key).catch(rethrow),
+  });
+}
+
+/** `[first, numkeys, ...keys, ...args]`, the arguments of a positional `evalsha` / `eval`. */
+function positional(first: string, keys: ScriptKeys, args: readonly string[]): [string, number, ...string[]] {
+  return typeof keys === 'string' ? [first, 1, keys, ...args] : [first, keys.length, ...keys, ...args];
+}
+
+function isBun(client: unknown): client is BunRedisLike {
+  return hasFunction(client, 'send') && hasFunction(client, 'evalsha') && hasFunction(client, 'eval') && typeof (client as { connected?: unknown }).connected === 'boolean';
+}
+
+function isGlide(client: unknown): client is GlideLike {
+  return hasFunction(client, 'invokeScript') && hasFunction(client, 'customCommand') && hasFunction(client, 'get');
+}
+
 /** A memory store answers synchronously; the runner turns a throw into a rejection. */
 function memoryRunner(store: MemoryStore): ScriptRunner {
   const run = (script: RuntimeScript, keys: ScriptKeys, args: readonly string[]): Promise<unknown> => {
@@ -236,8 +389,8 @@ function memoryRunner(store: MemoryStore): ScriptRunner {
 
 /**
  * Returns the script runner for `client` (one per client object), chosen by the client's shape:
- * ioredis (`defineCommand`), node-redis (`evalSha` / `eval`, or `sendCommand`), upstash
- * (`evalsha` / `eval`), or a `MemoryStore`.
+ * Valkey GLIDE (`invokeScript` / `customCommand`), Bun (`send`, `evalsha`, `connected`), ioredis or iovalkey (`defineCommand`),
+ * node-redis (`evalSha` / `eval`, or `sendCommand`), upstash (`evalsha` / `eval`), or a `MemoryStore`.
  * @throws {TypeError} when `client` is none of these.
  */
 export function runnerFor(client: RedisClient | MemoryStore): ScriptRunner {
@@ -249,7 +402,11 @@ export function runnerFor(client: RedisClient | MemoryStore): ScriptRunner {
     return runner;
   }
   let runner: ScriptRunner;
-  if (isIoredis(client)) {
+  if (isGlide(client)) {
+    runner = glideRunner(client);
+  } else if (isBun(client)) {
+    runner = bunRunner(client);
+  } else if (isIoredis(client)) {
     runner = ioredisRunner(client);
   } else if ((hasFunction(client, 'evalSha') && hasFunction(client, 'eval')) || hasFunction(client, 'sendCommand')) {
     runner = nodeRedisRunner(client as NodeRedisLike);
@@ -257,7 +414,7 @@ export function runnerFor(client: RedisClient | MemoryStore): ScriptRunner {
     runner = upstashRunner(client as UpstashLike);
   } else {
     throw new TypeError(
-      'redis must be an ioredis Redis or Cluster, a node-redis client (createClient()), an @upstash/redis Redis, or a MemoryStore',
+      "redis must be an ioredis or iovalkey Redis or Cluster, a node-redis client (createClient()), an @upstash/redis Redis, a Valkey GLIDE GlideClient or GlideClusterClient, Bun's RedisClient, or a MemoryStore",
     );
   }
   runners.set(client, runner);

@@ -14,8 +14,8 @@ import { checkNonEmptyString } from './validate.js';
  * `SET ... GET` for this: both drop the TTL (https://redis.io/docs/latest/commands/getset/,
  * https://redis.io/docs/latest/commands/set/).
  *
- * @param redis An ioredis `Redis` or `Cluster`, a node-redis client (`createClient()`), an
- *   @upstash/redis `Redis`, or a `MemoryStore` (same semantics, in process).
+ * @param redis A Redis client of runtime/README.md's Clients (ioredis, iovalkey, node-redis,
+ *   @upstash/redis, Valkey GLIDE, Bun), or a `MemoryStore` (same semantics, in process).
  * @param key The counter key (ioredis `keyPrefix` applies).
  * @param options `timeoutMs` (default 1000) and `redisProbeIntervalMs`, see {@link DeadlineOptions}.
  * @returns The value before the reset, as Redis stored it (a string such as `'42'`, exact even

@@ -197,8 +197,8 @@ function hasFunction(value: unknown, name: string): boolean {
 /**
  * How keys map to shards, from the client's shape: ioredis `Cluster` (`isCluster`, its slot
  * table `slots[slot] = ['host:port' of the master, ...replicas]`), node-redis cluster
- * (`getSlotMaster(slot).address`), a standalone ioredis or node-redis client (one shard), or
- * anything else (one shard per slot).
+ * (`getSlotMaster(slot).address`), a standalone ioredis, node-redis or Valkey GLIDE client (one
+ * shard), or anything else, a `GlideClusterClient` among them (one shard per slot).
  */
 function topologyOf(client: RedisClient): Topology {
   const c = client as { isCluster?: unknown; slots?: unknown; getSlotMaster?: unknown; defineCommand?: unknown };
@@ -221,6 +221,8 @@ function topologyOf(client: RedisClient): Topology {
     };
   }
   if (typeof c.defineCommand === 'function' || hasFunction(client, 'evalSha') || hasFunction(client, 'sendCommand')) return { kind: 'single' };
+  // Valkey GLIDE: a GlideClient is one server; a GlideClusterClient (`invokeScriptWithRoute`) hides its slot table
+  if (hasFunction(client, 'invokeScript') && !hasFunction(client, 'invokeScriptWithRoute')) return { kind: 'single' };
   return { kind: 'slots' };
 }
 

@@ -65,8 +65,8 @@ function checkBy(by: unknown): string {
  * crash between them can not leave the key without TTL. The value is exact: the script returns
  * the key's string when the counter leaves the range where a Lua number (a double) is exact.
  *
- * @param redis An ioredis `Redis` or `Cluster`, a node-redis client (`createClient()`), an
- *   @upstash/redis `Redis`, or a `MemoryStore` (same semantics, in process).
+ * @param redis A Redis client of runtime/README.md's Clients (ioredis, iovalkey, node-redis,
+ *   @upstash/redis, Valkey GLIDE, Bun), or a `MemoryStore` (same semantics, in process).
  * @param key The counter key (ioredis `keyPrefix` applies).
  * @returns `{ value, pttlMs }`; `value` a bigint with `bigint: true`.
  * @throws {TypeError | RangeError} naming the option (`key`, `by`, `ttlMs`, `mode`, `bigint`,

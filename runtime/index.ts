@@ -2,8 +2,9 @@
  * `redis-ttl-runtime`: TTL-safe Redis helpers and rate limiters.
  *
  * Every operation is one Lua script in `runtime/scripts/` (checked by lua-lint in the tests),
- * run through EVALSHA with automatic fallback on NOSCRIPT. Accepts an ioredis `Redis` or `Cluster`,
- * a node-redis client (`createClient()`) or an @upstash/redis `Redis`. The rate-limit helpers,
+ * run through EVALSHA with automatic fallback on NOSCRIPT. Accepts an ioredis (5, 6) or iovalkey
+ * `Redis` or `Cluster`, a node-redis client (`createClient()`), an @upstash/redis `Redis`, a Valkey
+ * GLIDE `GlideClient` / `GlideClusterClient`, or Bun's `RedisClient` (runtime/README.md, Clients). The rate-limit helpers,
  * limiters and circuit breakers also run on a `MemoryStore` (the same scripts, in process), which
  * is what `onRedisError: 'fallback'` switches to while Redis is unavailable
  * (docs/runtime-resilience.md). Every call has a deadline; a shard found unavailable gets no
@@ -47,7 +48,7 @@ export {
   type TokenBucketOptions,
 } from './limiter.js';
 export type { OutagePolicy, OutageReason } from './outage.js';
-export type { IoredisLike, NodeRedisLike, RedisClient, StoreClient, UpstashLike } from './client.js';
+export type { BunRedisLike, GlideLike, IoredisLike, NodeRedisLike, RedisClient, StoreClient, UpstashLike } from './client.js';
 export {
   createCircuitBreaker,
   type BreakerCallOptions,

@@ -377,7 +377,8 @@ function sharePlan(p: Plan, share: number): { limit: number; params: number[] } 
  * `namespace:<algorithm><key format>:version:{hash}:scope` (e.g. `rl:gcra2:v1:{...}:default`), so
  * calls never fail with CROSSSLOT on Redis Cluster.
  *
- * @param redis An ioredis `Redis` or `Cluster`, a node-redis client, an @upstash/redis `Redis`.
+ * @param redis A Redis client of runtime/README.md's Clients (ioredis, iovalkey, node-redis,
+ *   @upstash/redis, Valkey GLIDE, Bun).
  *   Every call is bounded by `timeoutMs` whatever the client's settings; once a call finds the
  *   key's shard unavailable, calls for that shard are answered by the policy without being sent
  *   until a background probe answers (docs/runtime-resilience.md). A `MemoryStore` also works:

@@ -11,8 +11,8 @@ import { checkNonEmptyString, describe } from './validate.js';
  * a missing key would create it without any TTL, and `SET` on a hash, list or set would replace it
  * with a string (https://redis.io/docs/latest/commands/set/).
  *
- * @param redis An ioredis `Redis` or `Cluster`, a node-redis client (`createClient()`), an
- *   @upstash/redis `Redis`, or a `MemoryStore` (same semantics, in process).
+ * @param redis A Redis client of runtime/README.md's Clients (ioredis, iovalkey, node-redis,
+ *   @upstash/redis, Valkey GLIDE, Bun), or a `MemoryStore` (same semantics, in process).
  * @param key The key (ioredis `keyPrefix` applies).
  * @param value The new value; a number or bigint is written in JavaScript's decimal form (a bigint
  *   exactly, whatever its size).

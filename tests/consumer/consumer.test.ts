@@ -27,37 +27,16 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, ROOT } from '../helpers/build.js';
 import { startRedisServer, type RedisHandle } from '../helpers/redis-server.js';
+import { HIT_FUNCTION } from './clients.js';
+import { NPM_ENV, packBoth, sh, type Packed } from './npm.js';
 import { commands, docBlock, readmeBlock } from './readme.js';
 
 const exec = promisify(execFile);
-
-/** What npm needs to install from its cache and stay quiet. */
-const NPM_ENV = {
-  ...process.env,
-  npm_config_prefer_offline: 'true',
-  npm_config_audit: 'false',
-  npm_config_fund: 'false',
-  npm_config_update_notifier: 'false',
-  npm_config_loglevel: 'error',
-};
-
-interface Packed {
-  name: string;
-  filename: string;
-  files: { path: string }[];
-  /** Bytes of the .tgz, and of its files unpacked. */
-  size: number;
-  unpackedSize: number;
-}
 
 let work: string;
 let plugin: Packed;
 let runtime: Packed;
 let redisServer: RedisHandle | undefined;
-
-async function sh(command: string, cwd: string): Promise<{ stdout: string; stderr: string }> {
-  return exec('sh', ['-c', command], { cwd, env: NPM_ENV, maxBuffer: 32 * 1024 * 1024, timeout: 240_000 });
-}
 
 /** A README install command for this test: our package names replaced by the tarballs, plus `extra`. */
 function withTarballs(command: string, extra = ''): string {
@@ -147,20 +126,7 @@ async function eslintJson(cwd: string, args: string[]): Promise<{ code: number; 
 beforeAll(async () => {
   ensureBuilt();
   work = mkdtempSync(join(tmpdir(), 'redis-ttl-consumer-'));
-  // What the root's prepack/postpack do around a real pack (their build step is ensureBuilt here):
-  // the published package.json has no `prepare`, the repository's keeps it.
-  await exec('node', ['scripts/pack-manifest.mjs', 'strip'], { cwd: ROOT });
-  let stdout: string;
-  try {
-    ({ stdout } = await exec('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work, '--workspace=redis-ttl-runtime', '--include-workspace-root'], {
-      cwd: ROOT,
-      env: NPM_ENV,
-      maxBuffer: 32 * 1024 * 1024,
-    }));
-  } finally {
-    await exec('node', ['scripts/pack-manifest.mjs', 'restore'], { cwd: ROOT });
-  }
-  const packed = JSON.parse(stdout) as Packed[];
+  const packed = await packBoth(work);
   plugin = packed.find((p) => p.name === 'eslint-plugin-redis-ttl')!;
   runtime = packed.find((p) => p.name === 'redis-ttl-runtime')!;
   expect(plugin).toBeDefined();
@@ -433,13 +399,7 @@ describe('a JavaScript app, fixed by eslint --fix, installed for production', ()
         'const redis = new Redis(process.env.APP_REDIS_URL);',
         'const prefix = process.env.KEY_PREFIX;',
         '',
-        'export async function hit(key) {',
-        '  const hits = await redis.incr(key);',
-        '  if (hits === 1) {',
-        '    await redis.expire(key, 60);',
-        '  }',
-        '  return hits;',
-        '}',
+        ...HIT_FUNCTION,
         '',
         'const hits = await hit(`${prefix}:hits`);',
         "await redis.set(`${prefix}:usage`, '5', 'EX', 600);",
