@@ -11,6 +11,11 @@
  * - EXPIRE NX (Redis 7.0+): https://redis.io/docs/latest/commands/expire/
  */
 import type { ChainableCommander, Redis } from 'ioredis';
+import { type AttributedShape, type Attribution, buildAttribution, computeFindings, type Findings, type InventoryInput, type WrittenBy } from './attribution.js';
+import { type Baseline, compareWithBaseline, type Growth } from './baseline.js';
+import { AuditError } from './errors.js';
+
+export { AuditError } from './errors.js';
 import { collapseSiblings, foldKey, PatternCache } from './fold.js';
 import { compileGlob, type RedisGlob } from './glob.js';
 import { RateLimiter } from './rate.js';
@@ -41,6 +46,20 @@ export interface AuditOptions {
   verbose: boolean;
   /** More sibling patterns than this, differing in one segment, fold into one (see collapseSiblings). */
   foldThreshold: number;
+  /**
+   * Key inventories (inventory/format.ts): keys are grouped by the shapes they match first, and
+   * every pattern carries the sites that write it. The CLI reads them from `--inventory` files.
+   */
+  inventory?: readonly InventoryInput[];
+  /** The directory the file paths of `writtenBy` are relative to; default: the working directory. */
+  cwd?: string;
+  /** An earlier report to compare counts and memory with (see baseline.ts). */
+  baseline?: Baseline;
+  /**
+   * With `baseline`: a pattern (not declared persistent) with more than this many keys without
+   * TTL beyond the baseline's count fails the run (`growth.exceeded`). A whole number of keys.
+   */
+  failOnGrowth?: number;
   /** Called after each SCAN batch. */
   onProgress?: (progress: AuditProgress) => void;
 }
@@ -105,6 +124,13 @@ export interface AuditProgress {
 /** One pattern in the report. */
 export interface PatternReport extends PatternStats {
   pattern: string;
+  /** The inventory shape (keyPrefix + shape) the keys matched; null for a folded pattern or without an inventory. */
+  shape: string | null;
+  /**
+   * The write sites of that shape, sorted by file, line, column: `[]` when no code of the
+   * inventories writes the pattern; null without an inventory.
+   */
+  writtenBy: WrittenBy[] | null;
   /** noTtl / keys (0..1). */
   noTtlShare: number;
   /** With `--sample` (and a scan that stopped early): keys × population / visited, rounded. */
@@ -180,12 +206,12 @@ export interface AuditReport {
   notes: string[];
   violations: Violation[];
   fix: FixResult | null;
+  /** With an inventory: the three findings of the join (see attribution.ts); null without one. */
+  findings: Findings | null;
+  /** With a baseline: counts and memory per pattern then and now; null without one. */
+  growth: Growth | null;
 }
 
-/** A problem with the request or the server that stops the audit (the CLI exits with 2). */
-export class AuditError extends Error {
-  override name = 'AuditError';
-}
 
 /** A key as the report shows it: its name, and its pattern. */
 interface ShownKey {
@@ -204,14 +230,10 @@ const NOT_PRINTABLE = /[^\x20-\x7e]/;
  *   {@link PatternCache}); without it each key's pattern is spelled out.
  */
 export function showKey(key: Buffer, patterns?: PatternCache): ShownKey {
-  // Printable ASCII, most keys: decoded one byte per character, then one native scan decides it.
-  let text = key.toString('latin1');
-  const printable = !NOT_PRINTABLE.test(text);
-  if (!printable) text = key.toString('utf8');
+  const text = keyText(key);
   let name: string;
   let pattern: string;
-  // eslint-disable-next-line no-control-regex
-  if (printable || (Buffer.byteLength(text) === key.length && !text.includes('\uFFFD') && !/[\u0000-\u001f\u007f]/.test(text))) {
+  if (text !== undefined) {
     name = text;
     pattern = patterns === undefined ? foldKey(text) : patterns.fold(text);
   } else {
@@ -221,6 +243,19 @@ export function showKey(key: Buffer, patterns?: PatternCache): ShownKey {
     pattern = foldKey(name, { escape: false });
   }
   return { name: cutName(name, key.length), pattern: cutPattern(pattern) };
+}
+
+/**
+ * The text of a key: its bytes as latin1 when they are printable ASCII (most keys: one byte per
+ * character, then one native scan decides it), else as UTF-8 when they are valid UTF-8 without
+ * control characters; undefined for a binary key.
+ */
+function keyText(key: Buffer): string | undefined {
+  const latin1 = key.toString('latin1');
+  if (!NOT_PRINTABLE.test(latin1)) return latin1;
+  const text = key.toString('utf8');
+  // eslint-disable-next-line no-control-regex
+  return Buffer.byteLength(text) === key.length && !text.includes('\uFFFD') && !/[\u0000-\u001f\u007f]/.test(text) ? text : undefined;
 }
 
 /** The first {@link MAX_NAME_LENGTH} characters of `text`, never ending in half a surrogate pair. */
@@ -313,7 +348,10 @@ async function readableKeyPatterns(node: Redis): Promise<string[]> {
 }
 
 interface NodeState {
+  /** Keys no inventory shape matched, by folded pattern. */
   patterns: Map<string, PatternStats>;
+  /** Keys matched by an inventory shape, by the shape's id. */
+  shaped: (PatternStats | undefined)[];
   /** Collapse siblings during the scan once there are this many patterns (doubles when that does not help). */
   collapseAt: number;
   /** The patterns of keys seen so far, found again without a new string per key. */
@@ -335,8 +373,11 @@ class Run {
   readonly violations: { glob: RedisGlob; keys: number; examples: string[] }[];
   fix: FixResult | null;
   readonly matchers: RedisGlob[];
+  /** The inventories, merged and compiled; null without any. */
+  readonly attribution: Attribution | null;
 
   constructor(readonly options: AuditOptions) {
+    this.attribution = options.inventory === undefined || options.inventory.length === 0 ? null : buildAttribution(options.inventory, options.cwd);
     this.limiter = new RateLimiter(options.maxOpsPerSecond);
     this.violations = options.failOnPersistent.map((p) => ({ glob: compileGlob(p), keys: 0, examples: [] }));
     this.matchers = options.match.map(compileGlob);
@@ -374,6 +415,14 @@ function checkOptions(options: AuditOptions): void {
   }
   if (options.fixTtl !== undefined && options.match.length === 0) throw new AuditError('fix-ttl needs at least one match pattern');
   if (options.fixTtl !== undefined && options.sample !== undefined) throw new AuditError('fix-ttl cannot be combined with sample: it must see every key');
+  whole('failOnGrowth', options.failOnGrowth, 0);
+  if (options.failOnGrowth !== undefined && options.baseline === undefined) throw new AuditError('fail-on-growth needs a baseline to compare with');
+  if (options.failOnGrowth !== undefined && options.sample !== undefined) {
+    throw new AuditError('fail-on-growth cannot be combined with sample: a sample\'s counts are estimates, and a CI verdict needs exact ones');
+  }
+  if (options.failOnGrowth !== undefined && options.baseline?.sampled === true) {
+    throw new AuditError(`fail-on-growth needs exact counts, but the baseline ${options.baseline.source} is a --sample report (its counts are estimates)`);
+  }
 }
 
 /**
@@ -404,6 +453,7 @@ export async function runAudit(nodes: readonly Redis[], options: AuditOptions): 
     if (old !== undefined) throw new AuditError(`fix-ttl uses EXPIRE ... NX, which needs Redis 7.0 or later; ${old.address} runs ${old.version}`);
   }
   run.population = infos.reduce((n, i) => n + i.dbsize, 0);
+  for (const note of run.attribution?.notes ?? []) run.notes.add(note);
   if (options.match.length > 0 && options.failOnPersistent.length > 0) {
     run.notes.add('--fail-on-persistent saw only the keys selected by --match.');
   }
@@ -428,12 +478,21 @@ export async function runAudit(nodes: readonly Redis[], options: AuditOptions): 
     }
   }
 
-  // Per-server patterns decide the policy warnings of that server; the report merges them.
+  // Per-server patterns decide the policy warnings of that server; the report merges them. Keys
+  // an inventory shape matched keep their shape's pattern: only folded patterns are collapsed.
   const warnings: Warning[] = [];
   let all = new Map<string, PatternStats>();
+  const shaped: (PatternStats | undefined)[] = [];
   for (const [i, state] of states.entries()) {
     const collapsed = collapseSiblings(state.patterns, options.foldThreshold, { merge: mergeStats });
-    warnings.push(...policyWarnings(infos[i]!, [...collapsed].map(([pattern, s]) => ({ pattern, keys: s.keys, noTtl: s.noTtl }))));
+    const own = [...collapsed].map(([pattern, s]) => ({ pattern, keys: s.keys, noTtl: s.noTtl }));
+    for (const [id, stats] of state.shaped.entries()) {
+      if (stats === undefined) continue;
+      own.push({ pattern: run.attribution!.shapes[id]!.pattern, keys: stats.keys, noTtl: stats.noTtl });
+      const existing = shaped[id];
+      shaped[id] = existing === undefined ? stats : mergeStats(existing, stats);
+    }
+    warnings.push(...policyWarnings(infos[i]!, own));
     for (const [pattern, stats] of collapsed) {
       const existing = all.get(pattern);
       all.set(pattern, existing === undefined ? stats : mergeStats(existing, stats));
@@ -441,18 +500,30 @@ export async function runAudit(nodes: readonly Redis[], options: AuditOptions): 
   }
   if (states.length > 1) all = collapseSiblings(all, options.foldThreshold, { merge: mergeStats });
 
-  const keys = sum([...all.values()], (s) => s.keys);
-  const noTtl = sum([...all.values()], (s) => s.noTtl);
+  const rows: { pattern: string; stats: PatternStats; shape: AttributedShape | null }[] = [...all].map(([pattern, stats]) => ({ pattern, stats, shape: null }));
+  for (const [id, stats] of shaped.entries()) {
+    if (stats !== undefined) rows.push({ pattern: run.attribution!.shapes[id]!.pattern, stats, shape: run.attribution!.shapes[id]! });
+  }
+  const keys = sum(rows, (r) => r.stats.keys);
+  const noTtl = sum(rows, (r) => r.stats.noTtl);
   const stoppedEarly = run.stoppedEarly;
   const scale = stoppedEarly && run.visited > 0 ? run.population / run.visited : 1;
-  const patterns: PatternReport[] = [...all]
-    .map(([pattern, stats]) => ({
-      pattern,
-      ...stats,
-      noTtlShare: stats.keys === 0 ? 0 : stats.noTtl / stats.keys,
-      ...(stoppedEarly ? { estimatedKeys: Math.round(stats.keys * scale) } : {}),
-    }))
-    .sort((a, b) => b.keys - a.keys || b.noTtl - a.noTtl || (a.pattern < b.pattern ? -1 : a.pattern > b.pattern ? 1 : 0));
+  const inventory = run.attribution !== null;
+  const shapeOf = new Map<PatternReport, AttributedShape>();
+  const patterns: PatternReport[] = rows
+    .map(({ pattern, stats, shape }) => {
+      const report: PatternReport = {
+        pattern,
+        shape: shape?.shape ?? null,
+        writtenBy: inventory ? (shape?.writtenBy ?? []) : null,
+        ...stats,
+        noTtlShare: stats.keys === 0 ? 0 : stats.noTtl / stats.keys,
+        ...(stoppedEarly ? { estimatedKeys: Math.round(stats.keys * scale) } : {}),
+      };
+      if (shape !== null) shapeOf.set(report, shape);
+      return report;
+    })
+    .sort((a, b) => b.keys - a.keys || b.noTtl - a.noTtl || (a.pattern < b.pattern ? -1 : a.pattern > b.pattern ? 1 : 0) || (a.shape === null ? 1 : 0) - (b.shape === null ? 1 : 0));
 
   let sample: SampleEstimate | null = null;
   if (options.sample !== undefined) {
@@ -473,6 +544,9 @@ export async function runAudit(nodes: readonly Redis[], options: AuditOptions): 
     };
   }
 
+  const findings = inventory ? computeFindings(patterns, (p) => shapeOf.get(p)) : null;
+  const growth =
+    options.baseline === undefined ? null : compareWithBaseline(patterns, sample, options.memory, options.baseline, options.failOnGrowth, (p) => shapeOf.get(p)?.persistent === true, run.notes);
   return {
     nodes: infos,
     totals: {
@@ -481,7 +555,7 @@ export async function runAudit(nodes: readonly Redis[], options: AuditOptions): 
       noTtl,
       vanished: run.vanished,
       changedType: run.changedType,
-      memoryBytes: options.memory ? sum([...all.values()], (s) => s.memoryBytes ?? 0) : null,
+      memoryBytes: options.memory ? sum(rows, (r) => r.stats.memoryBytes ?? 0) : null,
       commands: run.limiter.ops,
       elapsedMs: Math.round(performance.now() - run.started),
     },
@@ -491,6 +565,8 @@ export async function runAudit(nodes: readonly Redis[], options: AuditOptions): 
     notes: [...run.notes],
     violations: run.violations.map((v) => ({ pattern: v.glob.source, keys: v.keys, examples: v.examples })),
     fix: run.fix,
+    findings,
+    growth,
   };
 }
 
@@ -501,7 +577,7 @@ function sum<T>(items: readonly T[], f: (x: T) => number): number {
 /** Walks one server's keyspace; stops after `quota` inspected keys. */
 async function scanNode(node: Redis, run: Run, quota: number): Promise<NodeState> {
   const { options } = run;
-  const state: NodeState = { patterns: new Map(), collapseAt: 20_000, folded: new PatternCache() };
+  const state: NodeState = { patterns: new Map(), shaped: [], collapseAt: 20_000, folded: new PatternCache() };
   // Server-side filters when the scan is complete; a sample must count every key SCAN returns
   // to extrapolate, so it filters locally.
   const sampling = options.sample !== undefined;
@@ -603,6 +679,7 @@ async function inspectKeys(node: Redis, run: Run, state: NodeState, keys: Buffer
   // one observation object for every key when nothing of it is kept (no MEMORY USAGE, no IDLETIME)
   const shared: { key: string; pttl: number; bytes?: number; idleSeconds?: number } = { key: '', pttl: 0 };
   const { folded } = state;
+  const index = run.attribution?.index;
   for (let start = 0; start < keys.length; start += chunk) {
     const part = chunk >= keys.length ? keys : keys.slice(start, start + chunk);
     await run.limiter.acquire(part.length * per);
@@ -640,7 +717,21 @@ async function inspectKeys(node: Redis, run: Run, state: NodeState, keys: Buffer
         if (typeFilteredByServer) run.changedType += 1; // replaced by a value of another type since SCAN
         continue;
       }
-      const { name, pattern } = showKey(key, folded);
+      // An inventory shape first; the folded pattern for keys no shape matches.
+      const text = index === undefined ? undefined : keyText(key);
+      const shape = text === undefined ? undefined : index!.match(text);
+      let name: string;
+      let stats: PatternStats | undefined;
+      if (shape !== undefined) {
+        name = cutName(text!, key.length);
+        stats = state.shaped[shape.id];
+        if (stats === undefined) state.shaped[shape.id] = stats = emptyStats(options.memory);
+      } else {
+        const shown = showKey(key, folded);
+        name = shown.name;
+        stats = state.patterns.get(shown.pattern);
+        if (stats === undefined) state.patterns.set(shown.pattern, (stats = emptyStats(options.memory)));
+      }
       const observation = memory === undefined && idle === undefined ? shared : { key: name, pttl: 0 };
       observation.key = name;
       observation.pttl = Number(pttl);
@@ -653,8 +744,6 @@ async function inspectKeys(node: Redis, run: Run, state: NodeState, keys: Buffer
         else if (typeof idle[1] === 'number') observation.idleSeconds = idle[1];
       }
       run.inspected += 1;
-      let stats = state.patterns.get(pattern);
-      if (stats === undefined) state.patterns.set(pattern, (stats = emptyStats(options.memory)));
       addObservation(stats, observation);
       if (observation.pttl < 0) {
         for (const v of run.violations) {

@@ -22,9 +22,10 @@ export interface ConnectOptions {
   /** The URL is a node of a Redis Cluster: connect to every master. */
   cluster: boolean;
   /**
-   * Milliseconds to wait for the connection (TCP, TLS handshake, AUTH, the first reply) and then
-   * for the reply to each command; a server that stays silent longer fails the audit with an
-   * error naming it (ioredis `connectTimeout` and `commandTimeout`).
+   * Milliseconds to wait for the connection (TCP, TLS handshake, AUTH, the first reply, and with
+   * `cluster` the slot table and every master), all within one deadline, and then for the reply
+   * to each command; a server that stays silent longer fails the audit with an error naming it
+   * (ioredis `commandTimeout` for the commands).
    */
   timeoutMs: number;
 }
@@ -70,9 +71,22 @@ function describe(error: unknown, tls: boolean, timeoutMs: number): string {
  *   run on database 0 instead) or (with `cluster`) the server is not in cluster mode.
  */
 export async function connect(url: string, options: ConnectOptions): Promise<Connection> {
-  const target = optionsFromUrl(url);
   const where = redactUrl(url);
+  const target = optionsFromUrl(url);
   const common = clientOptions(options.timeoutMs);
+  // one deadline for the whole connection, first reply included (ioredis' connectTimeout ends at
+  // the TCP connect, its ready check then waits for a reply on its own)
+  const deadline = performance.now() + options.timeoutMs;
+  const withinDeadline = <T>(work: Promise<T>, cancel: () => void): Promise<T> => {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        cancel();
+        reject(new Error('Command timed out'));
+      }, Math.max(0, deadline - performance.now()));
+    });
+    return Promise.race([work, late]).finally(() => clearTimeout(timer));
+  };
   const tls = target.tls !== undefined;
   // Also the first step with --cluster: ioredis' Cluster reports a refused or TLS-failed seed node
   // only as "Connection is closed", the plain client says why.
@@ -80,10 +94,10 @@ export async function connect(url: string, options: ConnectOptions): Promise<Con
   let lastError: Error | undefined;
   client.on('error', (error: Error) => (lastError = error));
   try {
-    await client.connect();
+    await withinDeadline(client.connect(), () => client.disconnect());
   } catch (error) {
     client.disconnect();
-    throw new AuditError(`cannot connect to ${where}: ${describe(lastError ?? error, tls, options.timeoutMs)}`);
+    throw new AuditError(`cannot connect to ${where}: ${describe(isTimeout(error) ? error : (lastError ?? error), tls, options.timeoutMs)}`);
   }
   if (!options.cluster) {
     if (target.db !== undefined && target.db !== 0) await selectDatabase(client, target.db, where);
@@ -104,10 +118,10 @@ export async function connect(url: string, options: ConnectOptions): Promise<Con
   seeded.on('error', (error: Error) => (clusterError ??= error));
   seeded.on('node error', (error: Error) => (clusterError = error));
   try {
-    await seeded.connect();
+    await withinDeadline(seeded.connect(), () => seeded.disconnect());
   } catch (error) {
     seeded.disconnect();
-    throw new AuditError(`cannot connect to the cluster at ${where}: ${describe(clusterError ?? error, tls, options.timeoutMs)}`);
+    throw new AuditError(`cannot connect to the cluster at ${where}: ${describe(isTimeout(error) ? error : (clusterError ?? error), tls, options.timeoutMs)}`);
   }
   const masters = seeded.nodes('master');
   if (masters.length === 0) {

@@ -12,3 +12,24 @@ export { compileGlob, type RedisGlob } from './glob.js';
 export { RateLimiter } from './rate.js';
 export { isLimiterLike, policyWarnings, type NodeInfo, type Warning } from './server.js';
 export { TTL_BUCKETS, wilson95, type PatternStats, type Proportion, type TtlBucket } from './stats.js';
+export { buildAttribution, computeFindings, TTL_LABELS, type Attribution, type AttributedShape, type Findings, type InventoryInput, type LeakFinding, type ReadBy, type UnexplainedFinding, type UnwrittenFinding, type WrittenBy } from './attribution.js';
+export { compareWithBaseline, parseBaseline, readBaselineFile, type Baseline, type BaselinePattern, type Growth, type GrowthRow } from './baseline.js';
+export { escapeHtml, formatHtml } from './html.js';
+export {
+  INVENTORY_VERSION,
+  InventoryError,
+  isPersistentShape,
+  parseInventory,
+  readInventoryFile,
+  serializeInventory,
+  TTL_STATUSES,
+  validateInventory,
+  type InventoryDocument,
+  type InventoryShape,
+  type ScriptCall,
+  type Site,
+  type TtlStatus,
+  type UnresolvedWrite,
+  type WriteSite,
+} from '../inventory/format.js';
+export { compileShape, MIN_LITERAL_RUN, ShapeIndex, type CompiledShape } from '../inventory/match.js';

@@ -18,6 +18,12 @@ export type TtlBucket = (typeof TTL_BUCKETS)[number]['label'];
 /** How many examples of the largest and the idlest keys a pattern keeps. */
 export const EXAMPLES_KEPT = 3;
 
+/** How many key names a pattern keeps as examples: the first keys the scan met ({@link PatternStats.examples}). */
+export const KEY_EXAMPLES_KEPT = 3;
+
+/** How many names of keys without TTL a pattern keeps ({@link PatternStats.noTtlExamples}). */
+export const NO_TTL_EXAMPLES_KEPT = 5;
+
 /** A key with its size (MEMORY USAGE, bytes). */
 export interface SizedKey {
   key: string;
@@ -44,6 +50,10 @@ export interface PatternStats {
   largest: SizedKey[];
   /** The idlest keys, idlest first (empty without `--idle`). */
   idlest: IdleKey[];
+  /** The first keys the scan met, up to {@link KEY_EXAMPLES_KEPT}. */
+  examples: string[];
+  /** The first keys without TTL the scan met, up to {@link NO_TTL_EXAMPLES_KEPT}. */
+  noTtlExamples: string[];
 }
 
 /** One inspected key, as the scan saw it. */
@@ -66,6 +76,8 @@ export function emptyStats(memory: boolean): PatternStats {
     ttl: { '<1m': 0, '<1h': 0, '<1d': 0, '<7d': 0, '>=7d': 0 },
     largest: [],
     idlest: [],
+    examples: [],
+    noTtlExamples: [],
   };
 }
 
@@ -85,8 +97,13 @@ function keepTop<T>(list: T[], item: T, score: (x: T) => number): void {
 /** Adds one key to `stats` (in place). */
 export function addObservation(stats: PatternStats, o: KeyObservation): void {
   stats.keys += 1;
-  if (o.pttl < 0) stats.noTtl += 1;
-  else stats.ttl[ttlBucket(o.pttl)] += 1;
+  if (stats.examples.length < KEY_EXAMPLES_KEPT) stats.examples.push(o.key);
+  if (o.pttl < 0) {
+    stats.noTtl += 1;
+    if (stats.noTtlExamples.length < NO_TTL_EXAMPLES_KEPT) stats.noTtlExamples.push(o.key);
+  } else {
+    stats.ttl[ttlBucket(o.pttl)] += 1;
+  }
   if (o.bytes !== undefined) {
     if (stats.memoryBytes !== null) stats.memoryBytes += o.bytes;
     keepTop(stats.largest, { key: o.key, bytes: o.bytes }, (x) => x.bytes);
@@ -103,6 +120,8 @@ export function mergeStats(a: PatternStats, b: PatternStats): PatternStats {
     ttl: { ...a.ttl },
     largest: [...a.largest],
     idlest: [...a.idlest],
+    examples: [...a.examples, ...b.examples].slice(0, KEY_EXAMPLES_KEPT),
+    noTtlExamples: [...a.noTtlExamples, ...b.noTtlExamples].slice(0, NO_TTL_EXAMPLES_KEPT),
   };
   for (const { label } of TTL_BUCKETS) merged.ttl[label] += b.ttl[label];
   for (const x of b.largest) keepTop(merged.largest, x, (y) => y.bytes);

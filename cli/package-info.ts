@@ -1,7 +1,8 @@
 /**
- * The package's name and version, read once from the package.json that ships with this file.
- * The file sits at `cli/` in the sources and at `dist/cli/` when built, so the package.json is
- * found by walking up rather than at a fixed relative path.
+ * The package's name and version, read once from the package.json that ships with this file, and
+ * the URLs of its docs pinned to that version's git tag. The file sits at `cli/` in the sources
+ * and at `dist/cli/` when built, so the package.json is found by walking up rather than at a fixed
+ * relative path.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -27,4 +28,27 @@ export function packageVersion(): string {
     if (parent === dir) return (cachedVersion = '0.0.0');
     dir = parent;
   }
+}
+
+/** The repository on GitHub, where the docs of every released version live under its tag. */
+export const REPOSITORY_URL = 'https://github.com/eslint-plugin-redis-ttl/eslint-plugin-redis-ttl';
+
+/**
+ * The git ref whose docs match this copy of the package: the tag of its version (`'v0.1.0'`), so a
+ * link printed by an installed version shows the docs of that version, not of a later `main`.
+ * `'HEAD'` (the default branch) only when no package.json of ours can be found above this file
+ * (a copy bundled into another program).
+ */
+export function docsRef(): string {
+  const version = packageVersion();
+  return version === '0.0.0' ? 'HEAD' : `v${version}`;
+}
+
+/**
+ * The URL of a file of the repository at {@link docsRef}: `docsUrl('docs/lua-lint.md')` is
+ * `https://github.com/eslint-plugin-redis-ttl/eslint-plugin-redis-ttl/blob/v0.1.0/docs/lua-lint.md`.
+ * `path` is relative to the repository root, without a leading slash; a fragment may follow.
+ */
+export function docsUrl(path: string): string {
+  return `${REPOSITORY_URL}/blob/${docsRef()}/${path}`;
 }

@@ -9,10 +9,9 @@
  * is not a lua-lint rule is a {@link DirectiveProblem} (ESLint: "Definition for rule '...' was not
  * found"), reported as `unknown-rule-in-directive`: a typo must not silently disable nothing.
  */
-import { closest, distance } from 'fastest-levenshtein';
 import type { Comment } from 'luaparse';
 import type { LineIndex } from '../text/lines.js';
-import { RULE_IDS, isLuaRuleId } from './rules.js';
+import { isLuaRuleId, nearestRuleId } from './rules.js';
 
 /** The directives of one script. */
 export interface Directives {
@@ -57,17 +56,16 @@ export function mayHoldDirectives(text: string): boolean {
 const DIRECTIVE_WORD = /lua-lint-|redis-ttl/;
 
 /**
- * The message for `id`, unknown, in a `kind` comment: names the nearest rule id when it is at most
- * a third of the id's length away (at least 2 edits: `no-getst`, `No-Getset`), else every rule id.
+ * The message for `id`, unknown, in a `kind` comment: names the nearest rule id when one is close
+ * ({@link nearestRuleId}: `no-getst`, `No-Getset`), else where the rule ids are listed.
  */
 export function unknownRuleMessage(id: string, kind: string): string {
-  const nearest = closest(id.toLowerCase(), RULE_IDS);
-  const close = distance(id.toLowerCase(), nearest) <= Math.max(2, Math.floor(id.length / 3));
+  const nearest = nearestRuleId(id);
   const effect =
     kind === 'lua-lint-enable'
       ? 'enables nothing under that name, so a rule disabled above it stays disabled'
       : 'disables nothing under that name, so the finding it was written for stays reported';
-  return `Unknown rule '${id}' in ${kind}${close ? `; did you mean '${nearest}'?` : '.'} The comment ${effect}${close ? '.' : `. Rule ids: ${RULE_IDS.join(', ')}.`}`;
+  return `Unknown rule '${id}' in ${kind}${nearest ? `; did you mean '${nearest}'?` : '.'} The comment ${effect}${nearest ? '.' : '. The rule ids are listed in docs/lua-lint.md#rules.'}`;
 }
 
 function splitIds(text: string): Set<string> | null {

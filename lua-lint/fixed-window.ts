@@ -13,7 +13,8 @@
  * `01-increment-with-expire.lua`) is not reported.
  */
 import type * as L from 'luaparse';
-import { expressionText, rangeOf } from './analyze.js';
+import { expressionText, rangeOf } from './walk/ast.js';
+import { rearmedWindowMessage, ttlCheckAfterSetMessage } from './messages.js';
 import type { ScriptIndex } from './script-index.js';
 
 /** One finding, before positions: the EXPIRE call and the message. */
@@ -120,10 +121,7 @@ export function fixedWindowFindings(index: ScriptIndex, source: string): FixedWi
             if ((compared.get(increment.local) ?? []).some((at) => at > expiryAt) && !(compared.get(increment.local) ?? []).some((at) => at < expiryAt)) {
               out.push({
                 node: call.node,
-                message:
-                  `${call.command} of ${text(source, call.key)} runs on every ${increment.command} whose count is compared with a limit, so each call pushes the window's end back: ` +
-                  `under steady traffic the counter never resets and the key never expires. Set the TTL only when the window starts: ` +
-                  `${call.command} key ttl NX (Redis 7), or only when ${increment.command} returns its increment (if n == 1 then ... end).`,
+                message: rearmedWindowMessage(call.command, text(source, call.key), increment.command),
               });
             }
           }
@@ -146,9 +144,7 @@ export function fixedWindowFindings(index: ScriptIndex, source: string): FixedWi
           if (expiry && EXPIRIES.has(expiry.command) && expiry.key && text(source, expiry.key) === ttlKey) {
             out.push({
               node: expiry.node,
-              message:
-                `The TTL check of ${ttlKey} is true on every call: the SET before it has no KEEPTTL, so it clears the TTL each time and this ${expiry.command} re-arms the window, ` +
-                `which then never closes under steady traffic. Write with SET ... KEEPTTL (or INCR), so only a new key gets the expiry.`,
+              message: ttlCheckAfterSetMessage(ttlKey, expiry.command),
             });
           }
         }

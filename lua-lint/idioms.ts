@@ -75,7 +75,7 @@ const ALWAYS_FALSE = alwaysFacts(false);
 /** Commands whose reply is always an integer (a Lua number). */
 const INTEGER_REPLIES = new Set([
   'INCR', 'INCRBY', 'DECR', 'DECRBY', 'HINCRBY', 'EXISTS', 'TTL', 'PTTL', 'EXPIRETIME', 'PEXPIRETIME', 'SETNX', 'MSETNX',
-  'HSETNX', 'SADD', 'SREM', 'SCARD', 'SISMEMBER', 'ZCARD', 'ZCOUNT', 'ZLEXCOUNT', 'ZREM', 'ZREMRANGEBYSCORE',
+  'HSETNX', 'SADD', 'SREM', 'SCARD', 'VCARD', 'VADD', 'VREM', 'SISMEMBER', 'ZCARD', 'ZCOUNT', 'ZLEXCOUNT', 'ZREM', 'ZREMRANGEBYSCORE',
   'ZREMRANGEBYRANK', 'ZREMRANGEBYLEX', 'LPUSH', 'RPUSH', 'LPUSHX', 'RPUSHX', 'LLEN', 'LREM', 'LINSERT', 'HLEN', 'HSET',
   'HDEL', 'HEXISTS', 'HSTRLEN', 'DEL', 'UNLINK', 'EXPIRE', 'PEXPIRE', 'EXPIREAT', 'PEXPIREAT', 'PERSIST', 'XLEN', 'XDEL',
   'XACK', 'XTRIM', 'STRLEN', 'APPEND', 'SETRANGE', 'SETBIT', 'GETBIT', 'BITCOUNT', 'BITPOS', 'BITOP', 'PFADD', 'PFCOUNT',
@@ -85,7 +85,7 @@ const INTEGER_REPLIES = new Set([
 ]);
 
 /** Reads whose reply is the key's size (elements; 0 when it is missing). */
-export const SIZE_READS: ReadonlySet<string> = new Set(['HLEN', 'SCARD', 'ZCARD', 'LLEN', 'XLEN', 'HGETALL', 'HKEYS', 'HVALS', 'SMEMBERS']);
+export const SIZE_READS: ReadonlySet<string> = new Set(['HLEN', 'SCARD', 'ZCARD', 'LLEN', 'XLEN', 'VCARD', 'HGETALL', 'HKEYS', 'HVALS', 'SMEMBERS']);
 
 /**
  * The size (elements) a key has right after a command created it, and its members when they are
@@ -99,9 +99,9 @@ export function createdShape(command: string, args: readonly Value[]): { size: [
   const literals = (values: readonly (Value | undefined)[]): string[] | undefined => {
     const out: string[] = [];
     for (const v of values) {
-      if (v?.t === 'str' && v.v !== undefined) out.push(v.v);
-      else if (v?.t === 'num' && v.v !== undefined) out.push(String(v.v));
-      else return undefined;
+      const id = memberId(v);
+      if (id === undefined) return undefined;
+      out.push(id);
     }
     return out;
   };
@@ -121,6 +121,15 @@ export function createdShape(command: string, args: readonly Value[]): { size: [
     }
     case 'XADD':
       return shape([1, 1]);
+    case 'VADD': {
+      // VADD key [REDUCE dim] (FP32 blob | VALUES n v1 .. vn) element ... (https://redis.io/docs/latest/commands/vadd/)
+      let i = 1;
+      if (upperLiteral(args[i]) === 'REDUCE') i += 2;
+      const form = upperLiteral(args[i]);
+      const count = form === 'VALUES' ? Number(memberId(args[i + 1])) : form === 'FP32' ? 0 : NaN;
+      if (!Number.isInteger(count)) return undefined;
+      return shape([1, 1], literals([args[i + 2 + count]]));
+    }
     case 'SADD':
       return n >= 1 ? shape([1, n], literals(args.slice(1))) : undefined;
     case 'ZADD': {
@@ -146,6 +155,26 @@ export function createdShape(command: string, args: readonly Value[]): { size: [
   }
 }
 
+/** A literal argument, upper-cased (an option token). */
+function upperLiteral(value: Value | undefined): string | undefined {
+  return value?.t === 'str' && value.v !== undefined ? value.v.toUpperCase() : undefined;
+}
+
+/** Marks a member id that stands for an ARGV element rather than a literal (no literal starts with it). */
+const ARGV_MEMBER = '\u0000ARGV';
+
+/**
+ * The identity of a member, field or element argument: its literal (`'a'`, `'7'`), or the ARGV
+ * element it is (`ARGV[2]`, constant for the whole script, but maybe equal to any literal);
+ * undefined when the script computes it.
+ */
+export function memberId(value: Value | undefined): string | undefined {
+  if (value?.t === 'str' && value.v !== undefined) return value.v;
+  if (value?.t === 'num' && value.v !== undefined) return String(value.v);
+  if ((value?.t === 'str' || value?.t === 'num') && typeof value.argv === 'number') return `${ARGV_MEMBER}[${value.argv}]`;
+  return undefined;
+}
+
 /**
  * Whether a removal certainly empties a key that holds `created` (its size and literal members):
  * LPOP / RPOP / SPOP / ZPOPMIN / ZPOPMAX without a count on a one-element key, SREM / ZREM / HDEL
@@ -169,10 +198,10 @@ export function removalEmpties(command: string, args: readonly Value[], created:
   if (['LPOP', 'RPOP', 'SPOP', 'ZPOPMIN', 'ZPOPMAX'].includes(command)) return args.length === 1 && created.size[1] <= 1;
   // The source of a move loses one element.
   if (['LMOVE', 'BLMOVE', 'RPOPLPUSH', 'BRPOPLPUSH'].includes(command)) return created.size[1] <= 1;
-  const literal = (a: Value | undefined): string | undefined => (a?.t === 'str' && a.v !== undefined ? a.v : a?.t === 'num' && a.v !== undefined ? String(a.v) : undefined);
-  if (command === 'SMOVE') return created.members !== undefined && created.members.length === 1 && created.members[0] === literal(args[2]);
-  if (!['SREM', 'ZREM', 'HDEL'].includes(command) || !created.members) return false;
-  const removed = new Set(args.slice(1).map(literal));
+  if (command === 'SMOVE') return created.members !== undefined && created.members.length === 1 && created.members[0] === memberId(args[2]);
+  if (!['SREM', 'ZREM', 'HDEL', 'VREM'].includes(command) || !created.members) return false;
+  // every member the write gave the key is removed (the same literal, or the same ARGV element)
+  const removed = new Set(args.slice(1).map(memberId));
   return created.members.every((m) => removed.has(m));
 }
 
@@ -181,14 +210,28 @@ export function removalEmpties(command: string, args: readonly Value[], created:
  * members (SADD a b; SREM a leaves b): the key still exists.
  */
 export function removalKeeps(command: string, args: readonly Value[], created: { members?: readonly string[] }): boolean {
-  if (!['SREM', 'ZREM', 'HDEL'].includes(command) || !created.members) return false;
+  if (!['SREM', 'ZREM', 'HDEL', 'VREM'].includes(command) || !created.members) return false;
+  // an ARGV element may equal any literal: only literals both sides can be told apart
   const removed: string[] = [];
   for (const a of args.slice(1)) {
-    if (a.t === 'str' && a.v !== undefined) removed.push(a.v);
-    else if (a.t === 'num' && a.v !== undefined) removed.push(String(a.v));
-    else return false;
+    const id = memberId(a);
+    if (id === undefined || id.startsWith(ARGV_MEMBER)) return false;
+    removed.push(id);
   }
-  return created.members.some((m) => !removed.includes(m));
+  return created.members.some((m) => !m.startsWith(ARGV_MEMBER) && !removed.includes(m));
+}
+
+/**
+ * Whether a removal certainly removes nothing from a key that holds exactly `created`'s literal
+ * members (ZADD k 1 '7', then ZREM k 'a'): the key holds what it held.
+ */
+export function removalRemovesNothing(command: string, args: readonly Value[], created: { members?: readonly string[] }): boolean {
+  if (!['SREM', 'ZREM', 'HDEL', 'VREM'].includes(command) || !created.members || created.members.some((m) => m.startsWith(ARGV_MEMBER))) return false;
+  for (const a of args.slice(1)) {
+    const id = memberId(a);
+    if (id === undefined || id.startsWith(ARGV_MEMBER) || created.members.includes(id)) return false;
+  }
+  return args.length > 1;
 }
 
 /** ZADD's option tokens (https://redis.io/docs/latest/commands/zadd/). */
@@ -209,6 +252,88 @@ function zaddPairs(args: readonly Value[]): number | undefined {
   }
   const rest = args.length - i;
   return rest >= 2 && rest % 2 === 0 ? rest / 2 : undefined;
+}
+
+const MAX = Number.MAX_SAFE_INTEGER;
+
+/** Integer replies that are 0 or 1 whatever the key holds (https://redis.io/docs/latest/commands/). */
+const ZERO_OR_ONE_REPLIES = new Set(['HSETNX', 'SISMEMBER', 'HEXISTS', 'SMOVE', 'RENAMENX', 'COPY', 'PERSIST', 'EXPIRE', 'PEXPIRE', 'EXPIREAT', 'PEXPIREAT', 'PFADD', 'MSETNX']);
+
+/**
+ * The integers a command's reply can be, from its documented reply and what is known of its first
+ * key before it ran (`before`: whether it exists, and its size when a write of this script has
+ * just created it); undefined when nothing narrower than "an integer" is known.
+ *
+ * - SADD / SREM / ZREM / HDEL of n members, HSET / ZADD of n pairs: 0 to n (the members added or
+ *   removed; https://redis.io/docs/latest/commands/sadd/, /zadd/, /hset/).
+ * - LPUSH / RPUSH of n elements: the list's new length, n on a missing key, at least n + 1 on an
+ *   existing one (lists are never empty); LPUSHX / RPUSHX: 0 on a missing key.
+ * - SETNX: 0 on an existing key, 1 on a missing one; MSETNX: 0 when its first key exists.
+ * - APPEND of a literal: the new length, at least the literal's.
+ * - EXISTS / DEL / UNLINK / TOUCH of n keys: 0 to n; HSETNX, SISMEMBER, EXPIRE, ...: 0 or 1.
+ *
+ * @param args the command's arguments after its name, the key first
+ */
+export function replyRange(command: string, args: readonly Value[], before: { exists: 'yes' | 'no' | 'maybe'; size: readonly [number, number] | undefined }): readonly [number, number] | undefined {
+  if (args.some((a) => a.t === 'spread')) return undefined;
+  const n = args.length - 1;
+  switch (command) {
+    case 'SADD':
+    case 'SREM':
+    case 'ZREM':
+    case 'HDEL':
+      return n >= 1 ? [0, n] : undefined;
+    case 'HSET':
+      return n >= 2 ? [0, Math.floor(n / 2)] : undefined;
+    case 'ZADD': {
+      const pairs = zaddPairs(args);
+      return pairs === undefined ? undefined : [0, pairs];
+    }
+    case 'LPUSH':
+    case 'RPUSH':
+    case 'LPUSHX':
+    case 'RPUSHX': {
+      if (n < 1) return undefined;
+      const onlyIfPresent = command.endsWith('X');
+      if (before.exists === 'no') return onlyIfPresent ? [0, 0] : [n, n];
+      if (before.exists === 'yes') return [n + Math.max(1, before.size?.[0] ?? 1), MAX];
+      return onlyIfPresent ? [0, MAX] : [n, MAX];
+    }
+    case 'SETNX':
+      return before.exists === 'yes' ? [0, 0] : before.exists === 'no' ? [1, 1] : [0, 1];
+    case 'APPEND': {
+      const value = args[1];
+      const length = value?.t === 'str' && value.v !== undefined ? Buffer.byteLength(value.v) : value?.t === 'num' && value.v !== undefined ? String(value.v).length : undefined;
+      if (length === undefined) return undefined;
+      return before.exists === 'no' ? [length, length] : [length, MAX];
+    }
+    case 'EXISTS':
+    case 'DEL':
+    case 'UNLINK':
+    case 'TOUCH':
+      return [0, args.length];
+    default:
+      if (command === 'MSETNX' && before.exists === 'yes') return [0, 0];
+      return ZERO_OR_ONE_REPLIES.has(command) ? [0, 1] : undefined;
+  }
+}
+
+/** Commands {@link replyRange} may know a range of (else it answers undefined whatever the arguments). */
+const RANGED_REPLIES: ReadonlySet<string> = new Set(['SADD', 'SREM', 'ZREM', 'HDEL', 'HSET', 'ZADD', 'LPUSH', 'RPUSH', 'LPUSHX', 'RPUSHX', 'SETNX', 'APPEND', 'EXISTS', 'DEL', 'UNLINK', 'TOUCH', ...ZERO_OR_ONE_REPLIES]);
+
+/** Whether {@link replyRange} can know anything of `command`'s reply. */
+export function mayKnowReplyRange(command: string): boolean {
+  return RANGED_REPLIES.has(command);
+}
+
+/**
+ * Which edges of `reply op c` an integer reply of known `range` can take: `undefined` when both.
+ */
+export function rangeDecides(range: readonly [number, number], op: Op, c: number): boolean | undefined {
+  const [lo, hi] = range;
+  const samples = [lo, hi, Math.floor(c) - 1, Math.floor(c), Math.ceil(c), Math.ceil(c) + 1].filter((x) => x >= lo && x <= hi);
+  const outcomes = new Set(samples.map((x) => test(op, x, c)));
+  return outcomes.size === 1 ? outcomes.has(true) : undefined;
 }
 
 /** Commands that always answer a status reply (`OK`: a table, truthy in Lua) when they do not raise. */
@@ -237,13 +362,29 @@ const KEY_VALUE_REPLIES = new Set(['GET', 'GETEX']);
 const ELEMENT_REPLIES = new Set(['HGET', 'LINDEX', 'ZSCORE', 'LPOS', 'ZRANK', 'ZREVRANK']);
 /** Integer replies that are 0 exactly when the key is missing (empty aggregates do not exist). */
 const SIZE_REPLIES = new Set([
-  'EXISTS', 'SCARD', 'ZCARD', 'LLEN', 'HLEN', 'XLEN', 'STRLEN',
+  'EXISTS', 'SCARD', 'ZCARD', 'LLEN', 'HLEN', 'VCARD',
   // a STORE whose result is empty deletes its destination instead of storing an empty key
   'SUNIONSTORE', 'SINTERSTORE', 'SDIFFSTORE', 'ZUNIONSTORE', 'ZINTERSTORE', 'ZDIFFSTORE', 'ZRANGESTORE', 'GEOSEARCHSTORE',
 ]);
+/**
+ * Integer replies that count what a key holds but can be 0 for a key that exists: an empty string
+ * (STRLEN, https://redis.io/docs/latest/commands/strlen/), an empty stream (XLEN), an empty
+ * HyperLogLog (PFCOUNT of one key), a count over a range (ZCOUNT, ZLEXCOUNT, BITCOUNT), a field's
+ * length (HSTRLEN). Any positive count proves the key exists.
+ */
+const POSITIVE_COUNT_REPLIES = new Set(['XLEN', 'STRLEN', 'PFCOUNT', 'ZCOUNT', 'ZLEXCOUNT', 'BITCOUNT', 'HSTRLEN', 'SINTERCARD', 'ZINTERCARD', 'GETRANGE']);
 const TTL_REPLIES = new Set(['TTL', 'PTTL']);
 /** Reads that return a whole hash or set: an empty reply means the key is missing. */
 export const WHOLE_AGGREGATE_READS: ReadonlySet<string> = new Set(['HGETALL', 'HKEYS', 'HVALS', 'SMEMBERS']);
+/**
+ * Reads that answer elements of the key, none when it is missing, and never empty a key: a
+ * non-empty reply (`#r > 0`, `r[1]` truthy) proves the key exists; an empty one proves nothing
+ * (the range may be empty). SDIFF's and SINTER's first key must exist for any element; SUNION left out.
+ */
+export const RANGE_READS: ReadonlySet<string> = new Set([
+  'LRANGE', 'ZRANGE', 'ZREVRANGE', 'ZRANGEBYSCORE', 'ZREVRANGEBYSCORE', 'ZRANGEBYLEX', 'ZREVRANGEBYLEX', 'SRANDMEMBER',
+  'ZRANDMEMBER', 'HRANDFIELD', 'XRANGE', 'XREVRANGE', 'SINTER', 'SDIFF', 'SSCAN', 'HSCAN', 'ZSCAN',
+]);
 /** Moves that reply the element moved, or nil (false in Lua) when the source was empty and nothing was written. */
 export const MOVES_REPLYING_THE_ELEMENT: ReadonlySet<string> = new Set(['LMOVE', 'BLMOVE', 'RPOPLPUSH', 'BRPOPLPUSH']);
 /** Replies that are a string, or false: `x or default` loses what the reply said. */
@@ -313,7 +454,7 @@ export function replyLuaType(command: string): 'number' | undefined {
   return INTEGER_REPLIES.has(command) ? 'number' : undefined;
 }
 
-type Op = '==' | '~=' | '<' | '>' | '<=' | '>=';
+export type Op = '==' | '~=' | '<' | '>' | '<=' | '>=';
 
 const FLIP: Record<Op, Op> = { '==': '==', '~=': '~=', '<': '>', '>': '<', '<=': '>=', '>=': '<=' };
 
@@ -408,6 +549,13 @@ export function keyFactsOfComparison(left: Value, op: Op, right: Value): KeyFact
   } else return undefined;
   if (reply.pcall) return undefined;
 
+  // A reply whose range one side of the comparison excludes: that edge is never taken.
+  const literal = literalNumber(other);
+  if (reply.range && literal !== undefined) {
+    const decided = rangeDecides(reply.range, operator, literal);
+    if (decided !== undefined) return decided ? ALWAYS_TRUE : ALWAYS_FALSE;
+  }
+
   // A reply is never nil: redis.call turns a nil bulk reply into false (tonumber() of it is nil, though).
   if (other.t === 'nil' && (operator === '==' || operator === '~=')) {
     if (!reply.numeric) return operator === '~=' ? ALWAYS_TRUE : ALWAYS_FALSE;
@@ -461,10 +609,9 @@ export function keyFactsOfComparison(left: Value, op: Op, right: Value): KeyFact
     // On an edge that no "just created" reply can take, the write found the key already there.
     const c = literalNumber(other);
     if ('exact' in created) {
-      if (isIncrement(other, created.exact)) {
-        if (operator === '==') return base(reply, undefined, 'not-created-by-site');
-        if (operator === '~=') return base(reply, 'not-created-by-site');
-      }
+      // the reply equals the increment when the write created the key: the edge that value does
+      // not take proves the key was there (`n > tonumber(ARGV[1])` true: INCRBY found it)
+      if (isIncrement(other, created.exact)) return test(operator, 0, 0) ? base(reply, undefined, 'not-created-by-site') : base(reply, 'not-created-by-site');
       const e = created.exact.t === 'num' ? created.exact.v : undefined;
       if (c === undefined || e === undefined) return undefined;
       return test(operator, e, c) ? base(reply, undefined, 'not-created-by-site') : base(reply, 'not-created-by-site');
@@ -494,7 +641,39 @@ export function keyFactsOfComparison(left: Value, op: Op, right: Value): KeyFact
     const { yes, no } = partition({ missing: [0, 0], present: reply.command === 'EXISTS' ? [1, 1] : [1, Number.MAX_SAFE_INTEGER] }, operator, c);
     return withFacts(base(reply), sizeFact(yes), sizeFact(no));
   }
+  if (POSITIVE_COUNT_REPLIES.has(reply.command) || reply.nonEmptyExists) {
+    // 0 may be an existing key (an empty string, stream or HyperLogLog); a positive count is not a missing one
+    const { yes, no } = partition({ zero: [0, 0], positive: [1, Number.MAX_SAFE_INTEGER] }, operator, c);
+    const fact = (side: Set<'zero' | 'positive'>): KeyFact | undefined => (side.size === 0 ? 'impossible' : side.has('zero') ? undefined : 'exists');
+    return withFacts(base(reply), fact(yes), fact(no));
+  }
   return undefined;
+}
+
+const NEGATED: Record<Op, Op> = { '==': '~=', '~=': '==', '<': '>=', '>': '<=', '<=': '>', '>=': '<' };
+
+/**
+ * The facts proved by `value op x`, where `x` is not a literal but the path's guards bound it
+ * (`bounds`: `x >= lo`, `x <= hi`): `x >= arr_len` false with `x >= 0` proves `arr_len > 0`.
+ * Each edge is read as a comparison of `value` with the bound that edge implies.
+ * @returns `undefined` when neither edge proves anything.
+ */
+export function keyFactsAgainstBounds(value: Value, op: Op, bounds: { lo: number | undefined; hi: number | undefined }): KeyFacts | undefined {
+  if (value.t !== 'reply' || value.pcall || value.keyId === undefined) return undefined;
+  const edge = (o: Op): KeyFact | undefined => {
+    // value o x, with lo <= x <= hi
+    const derived: [Op, number | undefined] =
+      o === '<' || o === '<=' ? [o, bounds.hi] : o === '>' || o === '>=' ? [o, bounds.lo] : o === '==' ? (bounds.lo !== undefined ? ['>=', bounds.lo] : ['<=', bounds.hi]) : ['~=', undefined];
+    if (derived[1] === undefined) return undefined;
+    const facts = keyFactsOfComparison(value, derived[0], { t: 'num', v: derived[1] });
+    if (!facts || facts.always === true) return undefined;
+    if (facts.always === false) return 'impossible';
+    return facts.whenTrue;
+  };
+  const whenTrue = edge(op);
+  const whenFalse = edge(NEGATED[op]);
+  if (whenTrue === undefined && whenFalse === undefined) return undefined;
+  return withFacts(base(value), whenTrue, whenFalse);
 }
 
 /** A number that is 0 when a key was missing, compared with a literal: an edge without 0 proves it existed. */
@@ -556,6 +735,8 @@ export function keyFactsOfTruth(value: Value): KeyFacts | undefined {
       if (value.numeric) return KEY_VALUE_REPLIES.has(value.command) || ELEMENT_REPLIES.has(value.command) ? base(value, 'exists') : undefined;
       if (KEY_VALUE_REPLIES.has(value.command)) return base(value, 'exists', 'missing');
       if (ELEMENT_REPLIES.has(value.command)) return base(value, 'exists');
+      // SET ... NX PX: truthy = written with its TTL, falsy = the key existed; SET ... XX: truthy = it existed, falsy = missing
+      if (value.whenTruthy !== undefined || value.whenFalsy !== undefined) return base(value, value.whenTruthy, value.whenFalsy);
       // LMOVE / RPOPLPUSH answer the element moved, or nil when the source was empty (missing).
       const source: KeyFacts | undefined =
         value.sourceKeyId !== undefined && value.sourceVersion !== undefined ? newFacts(value.sourceKeyId, value.sourceVersion, undefined, 'exists', 'missing') : undefined;

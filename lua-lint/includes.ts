@@ -11,6 +11,7 @@
  */
 import path from 'node:path';
 import { analyzeLua } from './lint.js';
+import { includeNotFoundMessage } from './messages.js';
 import { lineIndex, type LineIndex } from '../text/lines.js';
 import { RULES } from './rules.js';
 import type { AnalyzeOptions, LuaFinding } from './types.js';
@@ -145,10 +146,7 @@ export function analyzeLuaWithIncludes(filePath: string, source: string, resolve
       add(m.file, {
         ruleId: 'unanalyzable-command',
         severity,
-        message:
-          `The file included here ("${m.reference}") was not found next to this file or under the include root, so the ` +
-          `functions it defines and the Redis commands they run cannot be checked. Set the include root ` +
-          `(lua-lint --include-root <dir>, or "includeRoot" in lua-lint.config.json).`,
+        message: includeNotFoundMessage(m.reference),
         line: begin.line,
         column: begin.column,
         endLine: end.line,

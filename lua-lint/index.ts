@@ -24,5 +24,6 @@ export {
   type NamedParameter,
 } from './hosts/index.js';
 export type { AnalyzeOptions, LuaFinding, LuaRuleId, Severity, SeverityName, SourceRange } from './types.js';
+export type { LuaLintConfigFile } from './cli/config.js';
 export { RULES, RULE_IDS, DOCS_BASE_URL, isLuaRuleId, parseSeverity, severityName, type LuaRuleMeta } from './rules.js';
 export { describeCommand, isKnownCommand, type CommandDescription, type CommandArg, type KeyAction, type KeyEffect } from '../semantics/commands.js';

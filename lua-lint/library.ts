@@ -73,7 +73,7 @@ export function libraryLoadErrors(source: string, index: ScriptIndex): LibraryLo
     if (option.startsWith('name=')) continue;
     errors.push({
       ...firstLine,
-      message: `FUNCTION LOAD refuses this library: \`${option}\` is not an option of a library's first line, which takes only name= (Redis: "Invalid metadata value given: ${option}"). Remove it; flags of a function go to redis.register_function{function_name=..., callback=..., flags={...}}.`,
+      message: `FUNCTION LOAD refuses this library: \`${option}\` is not an option of its first line, which takes only name= (Redis: "Invalid metadata value given: ${option}"). Remove it; a function's flags go to redis.register_function{..., flags={...}}.`,
     });
   }
   for (const { node, loadTime } of fields) {
@@ -83,7 +83,7 @@ export function libraryLoadErrors(source: string, index: ScriptIndex): LibraryLo
     errors.push({
       offset,
       endOffset,
-      message: `FUNCTION LOAD refuses this library: redis.${field} is used by code that runs while the library loads (outside every function body), where redis has only register_function, log and REDIS_VERSION (Redis: "Script attempted to access nonexistent global variable '${field}'"). Move it into a function registered with redis.register_function.`,
+      message: `FUNCTION LOAD refuses this library: redis.${field} runs while the library loads (outside every function body), where redis has only register_function, log and REDIS_VERSION (Redis: "Script attempted to access nonexistent global variable '${field}'"). Move it into a registered function.`,
     });
   }
   if (!registers) {

@@ -4,7 +4,9 @@
  */
 import { keyPatternMatcher, type KeyPatternMatcher } from '../semantics/key-patterns.js';
 import { parseRedisVersion } from '../semantics/versions.js';
-import { walkScript, rangeOf } from './analyze.js';
+import { rangeOf } from './walk/ast.js';
+import { walkScript } from './walk/walker.js';
+import { nearestName, sentence } from './did-you-mean.js';
 import { mayHoldDirectives, readDirectives } from './directives.js';
 import { libraryLoadErrors } from './library.js';
 import { lineIndex } from '../text/lines.js';
@@ -58,14 +60,16 @@ function checkInput(source: unknown, options: unknown): CheckedOptions {
   if (!isPlainObject(options)) throw new TypeError(`analyzeLua: options must be an object, got ${describeValue(options)}.`);
   const problems: string[] = [];
   for (const key of Object.keys(options)) {
-    if (!(OPTION_NAMES as readonly string[]).includes(key)) problems.push(`unknown option "${key}" (known: ${OPTION_NAMES.join(', ')})`);
+    if ((OPTION_NAMES as readonly string[]).includes(key)) continue;
+    const nearest = nearestName(key, OPTION_NAMES);
+    problems.push(`unknown option "${key}"${nearest ? `; did you mean "${nearest}"?` : ` (known: ${OPTION_NAMES.join(', ')})`}`);
   }
   const checked = checkOptions(options);
-  problems.push(...checked.problems);
+  for (const problem of checked.problems) problems.push(problem.text);
   for (const name of ['messageLine', 'messagePosition'] as const) {
     if (options[name] !== undefined && typeof options[name] !== 'function') problems.push(`${name}: expected a function, got ${describeValue(options[name])}`);
   }
-  if (problems.length === 1) throw new TypeError(`analyzeLua: invalid options: ${problems[0]}.`);
+  if (problems.length === 1) throw new TypeError(`analyzeLua: invalid options: ${sentence(problems[0]!)}`);
   if (problems.length > 1) throw new TypeError(`analyzeLua: invalid options:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   return checked.options;
 }

@@ -1,10 +1,12 @@
 /**
- * The messages of the Lua rules: what is wrong, why it leaks, and the safe replacement. Every
- * place a message names (an exit, a guard, an expiry) is given as "line L, column C" of the
- * script (or of the host file, for a script embedded in JavaScript).
+ * The messages of the Lua rules, each at most 300 characters: what is wrong, why it leaks, and the
+ * fix, in one or two sentences; the rule's page (docs/rules/<rule>.md) explains the rest. Every
+ * place a message names (an exit, a guard, an expiry) is given as "line L, column C" of the script
+ * (or of the host file, for a script embedded in another language). The walk hands facts (an
+ * exit's kind, the types a guard compares, why Redis rejects a command); the words are here.
  */
 import type * as L from 'luaparse';
-import type { CommandArg, KeyEffect } from '../semantics/commands.js';
+import type { CommandArg, CommandDescription, KeyEffect } from '../semantics/commands.js';
 import { namesSeveralKeys } from '../semantics/commands.js';
 import type { Value } from './state.js';
 
@@ -27,9 +29,20 @@ export interface Exit {
   functionName?: string;
   /** For `compare-error`: what is compared (`number with string`, `nil with number`). */
   compared?: string;
-  /** For `command-error`: why Redis rejects the command. */
-  reason?: string;
+  /** For `command-error`: why Redis rejects the command (absent: the command as written). */
+  reason?: RejectReason;
 }
+
+/** Why Redis rejects a command on some path (see {@link describeExit}). */
+export type RejectReason =
+  /** A TTL computed in the script may be a fraction or <= 0 ("value is not an integer", "invalid expire time"). */
+  | { kind: 'computed-ttl' }
+  /** RENAME / RENAMENX of a missing source: "no such key". */
+  | { kind: 'missing'; key: string; error?: string }
+  /** GETEX with a bad literal expiry, on a key that exists. */
+  | { kind: 'exists'; key: string }
+  /** COPY k k: "source and destination objects are the same". */
+  | { kind: 'copy-onto-itself' };
 
 /** A 1-based line and column. */
 export interface Position {
@@ -46,7 +59,10 @@ export function at(position: Position): string {
   return position.file === undefined ? where : `${where} of ${position.file}`;
 }
 
-/** The exit a leaking path takes, as a phrase. */
+/**
+ * The exit a leaking path takes, as a phrase (`the path that returns at line 4, column 1`). An
+ * exit by an error does not say that Redis keeps the writes made before it: {@link keepsWrites}.
+ */
 export function describeExit(exit: Exit, position: Position): string {
   const where = at(position);
   const inFn = exit.functionName ? ` of function '${exit.functionName}'` : '';
@@ -56,17 +72,38 @@ export function describeExit(exit: Exit, position: Position): string {
     case 'end':
       return exit.functionName ? `the end of function '${exit.functionName}' (${where})` : `the end of the script (${where})`;
     case 'error':
-      return `the error raised at ${where}${inFn} (Redis keeps the writes made before an error)`;
+      return `the error raised at ${where}${inFn}`;
     case 'error-reply':
-      return `the error reply returned at ${where}${inFn} (Redis keeps the writes made before it)`;
+      return `the error reply returned at ${where}${inFn}`;
     case 'assert':
-      return `the failing assert at ${where}${inFn} (Redis keeps the writes made before it)`;
+      return `the failing assert at ${where}${inFn}`;
     case 'command-error':
-      return `the error Redis raises for the command at ${where}${exit.reason ? ` (${exit.reason})` : ''}, which aborts the script (writes made before it stay)`;
+      return `the error Redis raises at ${where}${rejectReason(exit.reason)}`;
     case 'compare-error':
       return exit.compared === 'nil with number'
-        ? `the comparison at ${where}, which raises "attempt to compare nil with number" when the key is missing (tonumber(false) is nil)`
-        : `the comparison at ${where}, which raises "attempt to compare ${exit.compared ?? 'number with string'}" (use tonumber() on ARGV values)`;
+        ? `the comparison at ${where} (it raises "attempt to compare nil with number" when the key is missing)`
+        : `the comparison at ${where} (it raises "attempt to compare ${exit.compared ?? 'number with string'}")`;
+  }
+}
+
+/** Whether the exit is an error (raised, replied, a failing assert), after which the writes made before it stay. */
+function keepsWrites(exit: Exit): boolean {
+  return exit.kind !== 'return' && exit.kind !== 'end';
+}
+
+/** ` when KEYS[1] is missing ("no such key")`: a {@link RejectReason} as the end of a phrase. */
+function rejectReason(reason: RejectReason | undefined): string {
+  switch (reason?.kind) {
+    case 'computed-ttl':
+      return ' when the computed TTL is not a positive integer';
+    case 'missing':
+      return ` when ${reason.key} is missing ("${reason.error ?? 'no such key'}")`;
+    case 'exists':
+      return ` when ${reason.key} exists`;
+    case 'copy-onto-itself':
+      return ' (COPY onto its own source)';
+    default:
+      return '';
   }
 }
 
@@ -79,47 +116,72 @@ export interface RejectedExpiry {
   expiry: Position;
   /** Where the guard is. */
   guard: Position;
-  /** Why the guard is never true. */
-  reason: string;
+  /** The Lua types the guard compares with `==`, which Lua 5.1 never finds equal (`number`, `string`). */
+  compared: readonly [string, string];
 }
 
 /**
  * The message of `write-path-needs-ttl`.
  * @param key the key that leaks on this path
+ * @param exit the exit the leaking path takes, and its place
  * @param others other keys the same write leaks on (a helper called with several keys)
  * @param rejected an expiry of this key under a guard that is never true
+ * @param optionalTtlArgv the ARGV the caller left out when the leak is the caller's choice (the
+ *   only expiry the path misses is the one skipped when ARGV[n] is 0, empty or missing)
  */
-export function writePathMessage(site: WriteSite, key: string, where: string, others: readonly string[] = [], rejected?: RejectedExpiry): string {
+export function writePathMessage(
+  site: WriteSite,
+  key: string,
+  exit: { exit: Exit; position: Position },
+  others: readonly string[] = [],
+  rejected?: RejectedExpiry,
+  optionalTtlArgv?: number,
+): string {
   const subject = subjectOf(site, key, others);
-  const before = rejected
-    ? `before any expiry that runs (the expiry at ${at(rejected.expiry)} never runs: the guard at ${at(rejected.guard)} ${rejected.reason})`
-    : 'before any expiry is set on it';
+  const where = describeExit(exit.exit, exit.position);
+  const keeps = keepsWrites(exit.exit) ? ' (Redis keeps writes made before an error)' : '';
+  if (optionalTtlArgv !== undefined) {
+    const does = site.effect === 'overwrite' ? 'creates the key without a TTL or removes its TTL' : 'can create the key without a TTL';
+    return (
+      `${site.command} on ${subject} ${does}, and ${where} gets there on the path where the caller passes no TTL ` +
+      `(ARGV[${optionalTtlArgv}] is 0, empty or missing). If the key must always expire, reject that value before the first write.`
+    );
+  }
   switch (site.effect) {
     case 'overwrite':
       return (
-        `${site.command} on ${subject} creates the key without a TTL or removes the TTL it had, and ${where} leaves it that way: ` +
+        `${site.command} on ${subject} creates the key without a TTL or removes the TTL it had, and ${where} leaves it that way${keeps}: ` +
         `the key never expires. ` +
-        (site.command === 'SET'
-          ? `Write it with its expiry in the same command: SET key value PX <ms> (or EX <seconds>).`
-          : `Follow it with PEXPIRE ${key} <ms> on every path.`)
+        (site.command === 'SET' ? `Give it its expiry in the same command: SET key value PX <ms>.` : `Follow it with PEXPIRE ${key} <ms> on every path.`)
       );
     case 'create-if-missing':
       return (
-        `${site.command} on ${subject} can create the key without a TTL, and ${where} leaves it that way: a key that is never ` +
-        `deleted (a lock whose owner crashed) lives forever. Create it with its expiry in one command: SET key value NX PX <ms>.`
+        `${site.command} on ${subject} can create the key without a TTL, and ${where} leaves it that way${keeps}: a key nothing deletes ` +
+        `(a lock whose owner crashed) lives forever. Create it with its expiry: SET key value NX PX <ms>.`
       );
     case 'clear-ttl-if-present':
       return (
-        `SET ... XX on ${subject} without KEEPTTL or an expiry removes the key's TTL, and ${where} leaves it that way. ` +
-        `Keep the TTL with SET key value XX KEEPTTL, or set a new one with SET key value XX PX <ms>.`
+        `SET ... XX on ${subject} without KEEPTTL or an expiry removes the key's TTL, and ${where} leaves it that way${keeps}. ` +
+        `Keep the TTL with SET key value XX KEEPTTL, or set one with SET key value XX PX <ms>.`
       );
     default:
+      if (rejected) {
+        return (
+          `${site.command} on ${subject} can create the key without a TTL, and ${where} gets there before any expiry runs${keeps}: ` +
+          `the expiry at ${at(rejected.expiry)} is under a guard at ${at(rejected.guard)} that compares a ${rejected.compared[0]} ` +
+          `with a ${rejected.compared[1]}, never equal in Lua. ` +
+          (rejected.compared.includes('string') ? 'Compare numbers: tonumber(ARGV[n]).' : 'Compare values of one type.')
+        );
+      }
       return (
-        `${site.command} on ${subject} can create the key without a TTL, and ${where} gets there ${before}: ` +
-        `the key would never expire. Call PEXPIRE ${key} <ms> after the write on every path (before that exit too).`
+        `${site.command} on ${subject} can create the key without a TTL, and ${where} gets there before any expiry${keeps}: ` +
+        `the key never expires. Call PEXPIRE ${key} <ms> after the write on every path.`
       );
   }
 }
+
+/** Appended to a leak of a key given an EXPIRE ... XX or GT somewhere (which leaves a key without TTL as it is). */
+export const CONDITIONAL_EXPIRY_NOTE = ' EXPIRE ... XX or GT never gives a key without TTL one: use NX or no option.';
 
 /**
  * The keys a message names: `KEYS[1]`, or `KEYS[1] (and KEYS[2], in the same command)` for a
@@ -131,13 +193,12 @@ function subjectOf(site: Pick<WriteSite, 'command'>, key: string, others: readon
   return `${key} (and ${others.join(', ')}, ${namesSeveralKeys(site.command) ? 'in the same command' : 'through other calls'})`;
 }
 
-/** The message of `keepttl-needs-existing-key`. */
-export function keepTtlMessage(key: string, where: string, others: readonly string[] = []): string {
+/** The message of `keepttl-needs-existing-key`: `exit` as for {@link writePathMessage}. */
+export function keepTtlMessage(key: string, exit: { exit: Exit; position: Position }, others: readonly string[] = []): string {
   const subject = subjectOf({ command: 'SET' }, key, others);
   return (
-    `SET ... KEEPTTL on ${subject} keeps an existing TTL but creates a missing key without one, and nothing on this ` +
-    `path proves the key exists (${where} leaves it persistent). Return early when GET/EXISTS says the key is missing, ` +
-    `or write SET key value XX KEEPTTL, which never creates the key.`
+    `SET ... KEEPTTL on ${subject} creates a missing key without a TTL, and nothing on this path proves the key exists ` +
+    `(${describeExit(exit.exit, exit.position)} leaves it so). Return early when EXISTS says it is missing, or write SET key value XX KEEPTTL.`
   );
 }
 
@@ -153,15 +214,14 @@ export function noPersistMessage(command: string, key: string): string {
   if (command === 'HPERSIST' || command === 'HGETEX') {
     const what = command === 'HPERSIST' ? 'HPERSIST' : 'HGETEX ... PERSIST';
     return (
-      `${what} on ${key} removes the TTL of hash fields: a hash is deleted when its last field expires, and a field ` +
-      `without TTL keeps it alive forever. Remove the call; to change a field's TTL use HPEXPIRE, or declare the key ` +
-      `persistent on purpose (-- redis-ttl persistent: ${key}).`
+      `${what} on ${key} removes the TTL of hash fields: a field without TTL keeps the hash alive forever. Remove the call ` +
+      `(HPEXPIRE changes a field's TTL), or declare the key persistent on purpose (-- redis-ttl persistent: ${key}).`
     );
   }
   const what = command === 'PERSIST' ? 'PERSIST' : 'GETEX ... PERSIST';
   return (
-    `${what} on ${key} removes the key's TTL: it then lives until something deletes it. Remove the call; ` +
-    `to change the TTL use PEXPIRE, or declare the key persistent on purpose (-- redis-ttl persistent: ${key}).`
+    `${what} on ${key} removes the key's TTL: it then lives until something deletes it. Remove the call ` +
+    `(PEXPIRE changes the TTL), or declare the key persistent on purpose (-- redis-ttl persistent: ${key}).`
   );
 }
 
@@ -172,7 +232,7 @@ export function noPersistMessage(command: string, key: string): string {
  * and deletes the key for the EXPIRE family (only a key with a TTL when `onlyWithTtl`: XX / GT).
  * (https://redis.io/docs/latest/commands/expire/, https://redis.io/docs/latest/commands/getex/)
  */
-export function nonPositiveMessage(command: string, value: CommandArg, onlyWithTtl = false): string {
+export function nonPositiveMessage(command: string, value: CommandArg, pastExpiry: CommandDescription['pastExpiry'] = 'delete'): string {
   const integer = typeof value === 'number' ? Number.isInteger(value) : typeof value === 'string' && /^[+-]?\d+$/.test(value.trim());
   if (command === 'GETEX') {
     return (
@@ -192,10 +252,22 @@ export function nonPositiveMessage(command: string, value: CommandArg, onlyWithT
       `script and keeps every write made before it. Use a positive integer TTL.`
     );
   }
-  if (onlyWithTtl) {
+  if (pastExpiry === 'delete-if-ttl') {
     return (
-      `${command} with a timeout of ${String(value)} and XX or GT deletes the key only when it has a TTL; a key without ` +
-      `TTL is left as it is, without TTL. Use DEL if deleting is the intent, or a positive TTL without XX/GT.`
+      `${command} with a timeout of ${String(value)} and XX deletes the key only when it has a TTL; a key without ` +
+      `TTL is left as it is, without TTL. Use DEL if deleting is the intent, or a positive TTL without XX.`
+    );
+  }
+  if (pastExpiry === 'delete-if-no-ttl') {
+    return (
+      `${command} with a timeout of ${String(value)} and NX deletes the key only when it has no TTL; a key with a TTL ` +
+      `keeps it. Use DEL if deleting is the intent, or a positive TTL.`
+    );
+  }
+  if (pastExpiry === 'nothing') {
+    return (
+      `${command} with a timeout of ${String(value)} and GT never applies (a time in the past is never later than a TTL, ` +
+      `and no TTL counts as infinite): the key is left as it is. Use a positive TTL, or DEL to delete.`
     );
   }
   return (
@@ -211,15 +283,19 @@ export function keyMustComeFromKeysMessage(command: string, key: string, value: 
       : value.t === 'str' && value.v !== undefined
         ? 'is a literal'
         : (value.t === 'unknown' || value.t === 'str') && value.origin === 'reply'
-          ? 'comes from a Redis reply (SCAN, GET, a list or set read)'
+          ? 'comes from a Redis reply'
           : (value.t === 'unknown' || value.t === 'str') && value.origin === 'decoded'
-            ? 'is decoded from an argument (cjson.decode / cmsgpack.unpack)'
+            ? 'is decoded from an argument'
             : 'is built inside the script';
   return (
-    `The key of ${command} (${key}) ${origin} instead of coming from KEYS: Redis Cluster routes a script by its ` +
-    `declared keys, so this key may live on another node (CROSSSLOT / misrouted writes), and expiries set on KEYS do not ` +
-    `cover it. Pass the key in KEYS (with a {hash tag} shared with the other keys).`
+    `The key of ${command} (${clip(key)}) ${origin} instead of coming from KEYS: Redis Cluster routes a script by its declared keys, ` +
+    `so this key may live on another node (CROSSSLOT). Pass it in KEYS, with a {hash tag} shared with the other keys.`
   );
+}
+
+/** A spelling from the script, cut to `max` characters (`...` at the end) so that a message stays short. */
+function clip(text: string, max = 60): string {
+  return text.length <= max ? text : `${text.slice(0, max - 3)}...`;
 }
 
 export function unknownOptionsMessage(command: string): string {
@@ -231,37 +307,32 @@ export function unknownOptionsMessage(command: string): string {
 
 export function unanalyzableMessage(text: string | undefined): string {
   return (
-    `The command name of this redis.call${text ? ` (${text})` : ''} is not a literal or a known constant, so nothing can ` +
+    `The command name of this redis.call${text ? ` (${clip(text.replace(/\s+/g, ' '))})` : ''} is not a literal or a known constant, so nothing can ` +
     `be proved about the TTL of the keys it writes. Call each command with a literal name.`
+  );
+}
+
+/** `unanalyzable-command`: a literal command name that no command table knows (a module's, or a newer Redis'). */
+export function unknownCommandMessage(command: string): string {
+  return (
+    `${clip(command)} is a command lua-lint does not know (not in Redis 8 nor its JSON, time series, probabilistic and ` +
+    `vector set types), so nothing is proved about the keys it writes or their TTL. Check it by hand, or disable this line.`
   );
 }
 
 /** A call of a function that the script neither defines nor receives (an `@include` not resolved). */
 export function undefinedFunctionMessage(name: string): string {
   return (
-    `${name}() is defined nowhere in this script, so the Redis commands it runs cannot be checked (a function from an ` +
-    `--- @include file that was not resolved, or a global that Redis does not provide). Define it in the script, or ` +
-    `let lua-lint resolve the include (lua-lint --include-root <dir>).`
-  );
-}
-
-/**
- * Appended to a leak that happens only where the caller passed no TTL: ARGV[n] tested as 0, empty
- * or missing skips the only expiry of the key.
- */
-export function optionalTtlNote(argv: number): string {
-  return (
-    ` This path is the one where the caller passes no TTL (ARGV[${argv}] is 0, empty or missing, and the script then skips the expiry): ` +
-    `if a key without TTL is never wanted, reject that value before the first write (return redis.error_reply('ERR TTL required')) instead of skipping the expiry.`
+    `${clip(name)}() is defined nowhere in this script, so the Redis commands it runs cannot be checked (an @include not ` +
+    `resolved, or a global Redis lacks). Define it, or let lua-lint resolve the include (--include-root <dir>).`
   );
 }
 
 /** `min-redis-version`: the feature and the version it needs (semantics/versions.ts). */
 export function minRedisVersionMessage(feature: string, version: string): string {
   return (
-    `${feature} needs Redis ${version} or later (its "Available since" on redis.io), newer than the configured redisVersion: ` +
-    `the server rejects it and the script stops there, keeping every write made before it. Use commands the server has, ` +
-    `or raise redisVersion once every server runs ${version}.`
+    `${feature} needs Redis ${version} or later, newer than the configured redisVersion: the server rejects it and the ` +
+    `script stops there, keeping the writes made before it. Use what the server has, or raise redisVersion once every server runs ${version}.`
   );
 }
 
@@ -283,20 +354,58 @@ export function ttlUnitsMessage(where: string, text: string, why: string, mismat
 
 /** `expire-needs-positive-ttl` on a TTL the script computes (a subtraction, math.floor, a division, a TTL reply). */
 export function computedTtlMessage(where: string, text: string, fractional: boolean, rejects: boolean): string {
-  const effect = fractional || rejects
-    ? `Redis rejects it ("${fractional ? 'value is not an integer' : 'invalid expire time'}"), which aborts the script and keeps every write made before it`
-    : 'the expiry deletes the key instead of setting a TTL, and a later write creates it again without one';
+  const shown = clip(text);
+  const effect =
+    fractional || rejects
+      ? `Redis rejects it ("${fractional ? 'value is not an integer' : 'invalid expire time'}") and the script stops, keeping the writes made before it`
+      : 'the expiry then deletes the key, and a later write creates it again without TTL';
   return (
-    `The TTL ${text} of ${where} is computed and can be ${fractional ? 'a fraction' : '0 or less'} (a remaining time, a subtraction, math.floor, a division or a TTL reply): ` +
-    `${effect}. Check it first (if ttl <= 0 then ... end) or clamp it: math.max(1, ${fractional ? `math.ceil(${text})` : text}).`
+    `The TTL ${shown} of ${where} is computed and can be ${fractional ? 'a fraction' : '0 or less'}: ${effect}. ` +
+    `Check it first or clamp it: math.max(1, ${fractional ? `math.ceil(${shown})` : shown}).`
   );
 }
 
 /** `expire-needs-positive-ttl`, strict mode: a TTL from ARGV never compared with a number. */
 export function uncheckedArgvTtlMessage(where: string, text: string, rejects: boolean): string {
+  const shown = clip(text);
   return (
-    `The TTL ${text} of ${where} comes from the caller and is never checked: a caller passing "0" (a lock "without timeout") ` +
-    `${rejects ? 'makes Redis reject the command, which aborts the script' : 'makes the expiry delete the key while the script still answers success'}. ` +
-    `Check it first: if tonumber(${text}) <= 0 then return redis.error_reply('ttl must be positive') end.`
+    `The TTL ${shown} of ${where} comes from the caller and is never checked: a caller passing "0" ` +
+    `${rejects ? 'makes Redis reject the command, which stops the script' : 'makes the expiry delete the key while the script answers success'}. ` +
+    `Check it first: if tonumber(${shown}) <= 0 then return redis.error_reply('ttl must be positive') end.`
+  );
+}
+
+/**
+ * `fixed-window-expire`, an expiry after every increment: `expiry` of `key` runs after each
+ * `increment` whose count is compared with a limit (only after the expiry).
+ */
+export function rearmedWindowMessage(expiry: string, key: string, increment: string): string {
+  return (
+    `${expiry} of ${clip(key)} runs on every ${increment} whose count is compared with a limit, so each call pushes the window's end back: ` +
+    `under steady traffic the key never expires. Set the TTL when the window starts: ${expiry} key ttl NX (Redis 7).`
+  );
+}
+
+/** `fixed-window-expire`, a TTL check a plain SET makes true: `SET key` without KEEPTTL, then `if TTL(key) < 0 then <expiry> end`. */
+export function ttlCheckAfterSetMessage(key: string, expiry: string): string {
+  return (
+    `The TTL check of ${clip(key)} is true on every call: the SET before it has no KEEPTTL, so it clears the TTL and this ${expiry} ` +
+    `re-arms the window, which never closes under steady traffic. Write with SET ... KEEPTTL (or INCR).`
+  );
+}
+
+/** `unanalyzable-command`, a script a host program builds at run time: the call (`via`) and how it builds it. */
+export function builtAtRunTimeMessage(via: string, how: string): string {
+  return (
+    `The script passed to ${clip(via)} is built at run time (${clip(how)}), so lua-lint checks none of its TTLs. ` +
+    `Keep the script a constant string and pass values in KEYS and ARGV: then it is checked, and Redis caches one script.`
+  );
+}
+
+/** `unanalyzable-command`, an `--- @include` whose file was not found. */
+export function includeNotFoundMessage(reference: string): string {
+  return (
+    `The included file "${clip(reference)}" was not found next to this file or under the include root, so the commands of ` +
+    `its functions cannot be checked. Set the include root (--include-root <dir>, or "includeRoot" in lua-lint.config.json).`
   );
 }

@@ -2,10 +2,16 @@
  * The Lua rule ids, their default severities, one-line descriptions and docs pages. Shared by the
  * analyzer, the CLI (SARIF rule metadata, `--rule` validation) and the embedded-Lua ESLint rule.
  */
+import { docsUrl } from '../cli/package-info.js';
+import { nearestName } from './did-you-mean.js';
 import type { LuaRuleId, Severity, SeverityName } from './types.js';
 
-/** Where the rule pages live; `docsUrl(id)` appends `<id>.md`. */
-export const DOCS_BASE_URL = 'https://github.com/eslint-plugin-redis-ttl/eslint-plugin-redis-ttl/blob/main/docs/rules/';
+/**
+ * Where the rule pages live, at the git tag of the installed version
+ * (`https://github.com/eslint-plugin-redis-ttl/eslint-plugin-redis-ttl/blob/v0.1.0/docs/rules/`);
+ * a rule's `docsUrl` appends `<id>.md`. The ESLint rules' `meta.docs.url` use it too.
+ */
+export const DOCS_BASE_URL = docsUrl('docs/rules/');
 
 /** Metadata of one Lua rule. */
 export interface LuaRuleMeta {
@@ -79,6 +85,14 @@ export const RULE_IDS = Object.keys(RULES) as LuaRuleId[];
 /** Whether a string is a Lua rule id. */
 export function isLuaRuleId(id: string): id is LuaRuleId {
   return Object.prototype.hasOwnProperty.call(RULES, id);
+}
+
+/**
+ * The rule id a misspelt `id` most likely means (`no-getst` -> `no-getset`; see `nearestName`),
+ * or `undefined` when no rule id is close.
+ */
+export function nearestRuleId(id: string): LuaRuleId | undefined {
+  return nearestName(id, RULE_IDS) as LuaRuleId | undefined;
 }
 
 /**

@@ -10,7 +10,7 @@
  * about a tenth.
  */
 import type * as L from 'luaparse';
-import { rangeOf } from './analyze.js';
+import { rangeOf } from './walk/ast.js';
 
 /** One value assigned to a name by `local x = v` or `x = v`. */
 export interface Assignment {

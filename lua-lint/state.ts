@@ -1,5 +1,5 @@
 /**
- * The value lattice and the per-path state of the lua-lint walk (`analyze.ts`), in a module of
+ * The value lattice and the per-path state of the lua-lint walk (`walk/`), in a module of
  * their own so that the walk and the guard idioms (`idioms.ts`) both read them without importing
  * each other.
  *
@@ -54,6 +54,8 @@ export type Value =
   | { t: 'errorReply' }
   /** What this path knows of one ARGV element (or its tonumber()): equal to a literal, or not equal to some. */
   | { t: 'argvFacts'; equals?: string; not: readonly string[] }
+  /** What this path's guards proved about the value a variable holds (see {@link VarFacts}). */
+  | VarFacts
   /** This path tested an ARGV element as "no TTL" (0, empty, nil): see {@link ttlAbsentId}. */
   | { t: 'ttlAbsent' }
   | { t: 'spread'; of?: Value; items?: Value[] }
@@ -122,6 +124,21 @@ export interface Reply {
   status: boolean | undefined;
   /** A size read right after a creating write: the size the key has when that write created it. */
   sizeWhenCreated: [number, number] | undefined;
+  /**
+   * The integers an integer reply can be (SADD of one member: [0, 1]; LPUSH of one element onto a
+   * list that exists: [2, MAX]), from the command's documented reply and the key's state, or from
+   * what the path's guards proved about the variable holding it.
+   */
+  range: readonly [number, number] | undefined;
+  /**
+   * Truth tests of the reply prove these facts about its key on their two edges, beyond what the
+   * command's class says (`SET ... NX PX`: truthy = created with that TTL, falsy = it existed;
+   * `SET ... XX`: truthy = it existed, falsy = it was missing).
+   */
+  whenTruthy: 'has-ttl' | 'exists' | undefined;
+  whenFalsy: 'exists' | 'missing' | undefined;
+  /** `#reply` of a range read (ZRANGE, LRANGE, ...): a positive count proves the key exists, 0 proves nothing. */
+  nonEmptyExists: boolean | undefined;
   pcall: boolean;
 }
 
@@ -148,6 +165,10 @@ export function withReply(reply: Reply, changes: Partial<Reply>): Reply {
     elements: 'elements' in changes ? changes.elements : reply.elements,
     status: 'status' in changes ? changes.status : reply.status,
     sizeWhenCreated: 'sizeWhenCreated' in changes ? changes.sizeWhenCreated : reply.sizeWhenCreated,
+    range: 'range' in changes ? changes.range : reply.range,
+    whenTruthy: 'whenTruthy' in changes ? changes.whenTruthy : reply.whenTruthy,
+    whenFalsy: 'whenFalsy' in changes ? changes.whenFalsy : reply.whenFalsy,
+    nonEmptyExists: 'nonEmptyExists' in changes ? changes.nonEmptyExists : reply.nonEmptyExists,
     pcall: 'pcall' in changes ? changes.pcall! : reply.pcall,
   };
 }
@@ -172,9 +193,39 @@ export function newReply(command: string, version: number, pcall: boolean): Repl
     elements: undefined,
     status: undefined,
     sizeWhenCreated: undefined,
+    range: undefined,
+    whenTruthy: undefined,
+    whenFalsy: undefined,
+    nonEmptyExists: undefined,
     pcall,
   };
 }
+
+/**
+ * What the guards of a path proved about the value one variable holds since it was last assigned
+ * (`if got == 0`, `if idx < 0 then ... end`): equal to a literal, unequal to some, and numeric
+ * bounds (`lo` / `hi`, exclusive when `loOpen` / `hiOpen`). Kept under the id {@link varFactsId}
+ * of the variable; an assignment of the variable forgets them.
+ */
+export interface VarFacts {
+  t: 'varFacts';
+  equals: string | undefined;
+  not: readonly string[];
+  lo: number | undefined;
+  loOpen: boolean;
+  hi: number | undefined;
+  hiOpen: boolean;
+}
+
+const VAR_FACTS_BASE = -4_000_000;
+
+/** The variable id under which a path keeps the {@link VarFacts} of variable `id` (ids are positive). */
+export function varFactsId(id: number): number {
+  return VAR_FACTS_BASE - id;
+}
+
+/** No fact yet. */
+export const NO_VAR_FACTS: VarFacts = { t: 'varFacts', equals: undefined, not: [], lo: undefined, loOpen: false, hi: undefined, hiOpen: false };
 
 export const UNKNOWN: Value = { t: 'unknown' };
 /** The fact that a path tested an ARGV element as "no TTL". */
@@ -274,11 +325,17 @@ export interface KeyState {
    * written later without TTL makes it a key that never goes away.
    */
   fieldsExpire: true | undefined;
+  /**
+   * If the key exists, it has no TTL, on every path: a write of this script left it so (SET, a
+   * creation, PERSIST), or a guard proved it (TTL answered -1). A later write that neither creates
+   * it nor clears a TTL it does not have leaves it as it was; an EXPIRE ... XX cannot delete it.
+   */
+  withoutTtl: true | undefined;
 }
 
 /** A key state with nothing but these four facts (see {@link KeyState} for why every field is written). */
 export function newKeyState(pending: readonly number[], exists: Existence, version: number, lastDelete: number): KeyState {
-  return { pending, exists, version, lastDelete, ttl: undefined, created: undefined, noTtl: undefined, fieldSites: undefined, fieldsExpire: undefined };
+  return { pending, exists, version, lastDelete, ttl: undefined, created: undefined, noTtl: undefined, fieldSites: undefined, fieldsExpire: undefined, withoutTtl: undefined };
 }
 
 /**
@@ -296,6 +353,7 @@ export function withKey(key: KeyState, changes: Partial<KeyState>): KeyState {
     noTtl: 'noTtl' in changes ? changes.noTtl : key.noTtl,
     fieldSites: 'fieldSites' in changes ? changes.fieldSites : key.fieldSites,
     fieldsExpire: 'fieldsExpire' in changes ? changes.fieldsExpire : key.fieldsExpire,
+    withoutTtl: 'withoutTtl' in changes ? changes.withoutTtl : key.withoutTtl,
   };
 }
 
@@ -470,7 +528,8 @@ function joinZeroDefault(x: Value, a: State, y: Value, b: State): Value | undefi
   return pick(x, a, y) ?? pick(y, b, x);
 }
 
-function joinKeys(x: KeyState, y: KeyState): KeyState {
+/** The worst case of one key's state on two paths (see {@link join}). */
+export function joinKeys(x: KeyState, y: KeyState): KeyState {
   const out = newKeyState(
     union(x.pending, y.pending),
     x.exists === y.exists ? x.exists : 'maybe',
@@ -478,6 +537,8 @@ function joinKeys(x: KeyState, y: KeyState): KeyState {
     Math.max(x.lastDelete, y.lastDelete),
   );
   if (x.ttl && y.ttl) out.ttl = true;
+  // "if it exists, it has no TTL" holds after the join when it holds on each path (a missing key included)
+  if ((x.withoutTtl || x.exists === 'no') && (y.withoutTtl || y.exists === 'no') && (x.withoutTtl || y.withoutTtl)) out.withoutTtl = true;
   if (x.fieldsExpire || y.fieldsExpire) out.fieldsExpire = true;
   const fieldSites = joinFieldSites(x.fieldSites, y.fieldSites);
   if (fieldSites) out.fieldSites = fieldSites;
@@ -515,6 +576,7 @@ function joinFieldSites(a: KeyState['fieldSites'], b: KeyState['fieldSites']): K
 
 function joinValues(x: Value, y: Value): Value {
   if (sameValue(x, y)) return x;
+  if (x.t === 'varFacts' && y.t === 'varFacts') return joinVarFacts(x, y);
   if (x.t === 'num' && y.t === 'num') {
     const out: NumValue = { t: 'num' };
     if (x.mayBeNonPositive || y.mayBeNonPositive || (x.v !== undefined && x.v <= 0) || (y.v !== undefined && y.v <= 0)) out.mayBeNonPositive = true;
@@ -535,6 +597,21 @@ function joinValues(x: Value, y: Value): Value {
   }
   if (x.t === 'unknown' && y.t === 'unknown' && x.origin && x.origin === y.origin) return { t: 'unknown', origin: x.origin };
   return UNKNOWN;
+}
+
+/** What two paths both proved of a variable: the hull of their bounds, the literals both exclude. */
+function joinVarFacts(x: VarFacts, y: VarFacts): VarFacts {
+  const lo = x.lo === undefined || y.lo === undefined ? undefined : Math.min(x.lo, y.lo);
+  const hi = x.hi === undefined || y.hi === undefined ? undefined : Math.max(x.hi, y.hi);
+  return {
+    t: 'varFacts',
+    equals: x.equals === y.equals ? x.equals : undefined,
+    not: x.not.filter((n) => y.not.includes(n)),
+    lo,
+    loOpen: lo !== undefined && (x.lo !== lo || x.loOpen) && (y.lo !== lo || y.loOpen),
+    hi,
+    hiOpen: hi !== undefined && (x.hi !== hi || x.hiOpen) && (y.hi !== hi || y.hiOpen),
+  };
 }
 
 export const NUMBER: Value = { t: 'num' };
@@ -561,6 +638,10 @@ export function sameValue(a: Value, b: Value): boolean {
     case 'argvFacts': {
       const y = b as typeof a;
       return a.equals === y.equals && a.not.join('\0') === y.not.join('\0');
+    }
+    case 'varFacts': {
+      const y = b as VarFacts;
+      return a.equals === y.equals && a.lo === y.lo && a.loOpen === y.loOpen && a.hi === y.hi && a.hiOpen === y.hiOpen && a.not.join('\0') === y.not.join('\0');
     }
     case 'bool':
       return a.v === (b as typeof a).v;
@@ -608,7 +689,7 @@ export function equalStates(a: State, b: State): boolean {
   if (a.keys.size !== b.keys.size || a.vars.size !== b.vars.size) return false;
   for (const [id, x] of a.keys) {
     const y = b.keys.get(id);
-    if (!y || x.exists !== y.exists || x.ttl !== y.ttl || x.pending.length !== y.pending.length || x.pending.some((s) => !y.pending.includes(s))) return false;
+    if (!y || x.exists !== y.exists || x.ttl !== y.ttl || x.withoutTtl !== y.withoutTtl || x.pending.length !== y.pending.length || x.pending.some((s) => !y.pending.includes(s))) return false;
     if (x.fieldsExpire !== y.fieldsExpire || (x.fieldSites !== y.fieldSites && fieldSitesText(x) !== fieldSitesText(y))) return false;
   }
   for (const [id, x] of a.vars) {

@@ -31,11 +31,20 @@ import type { AnyContext } from './static.js';
 
 /** The options every key-writing rule has (all `true` by default, `false` in `strict`). */
 export interface KeyPolicyOptions {
-  /** Do not report a constant key unless the file gives that key a TTL somewhere. */
+  /**
+   * Do not report a constant key unless the file gives that key a TTL somewhere. Default `true`;
+   * `false` in the `strict` config.
+   */
   allowConstantKeys?: boolean;
-  /** Do not report a write in the no-TTL arm of an explicit TTL test whose other arm sets the TTL. */
+  /**
+   * Do not report a write in the no-TTL arm of an explicit TTL test whose other arm sets the TTL.
+   * Default `true`; `false` in the `strict` config.
+   */
   allowOptionalTtl?: boolean;
-  /** Do not report the key parameter of a wrapper that re-exposes the command under its own name. */
+  /**
+   * Do not report the key parameter of a wrapper that re-exposes the command under its own name.
+   * Default `true`; `false` in the `strict` config.
+   */
   allowPassThrough?: boolean;
 }
 

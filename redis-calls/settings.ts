@@ -56,8 +56,43 @@ export interface PluginSettings {
   redisVersion: { text: string; version: RedisVersion } | undefined;
 }
 
+/**
+ * `settings['redis-ttl']` as written in a flat config (exported from the package root). Every
+ * value is checked when a rule reads it: a wrong type, an invalid pattern or an unknown name is an
+ * error naming the setting (see {@link pluginSettings}).
+ */
+export interface RedisTtlSettings {
+  /**
+   * Keys persistent by design (queues, registries, stats kept forever): patterns matched against
+   * each key's shape, `*` for any run of characters (`'bull:*'`, `'stats:*:daily'`). No rule reports
+   * them (`embedded-lua` included, for the `KEYS` an `eval` passes them as). Default `[]`.
+   */
+  persistentKeys?: string[];
+  /**
+   * Regular expressions (case-insensitive) matched against a receiver's name when nothing else
+   * tells whether it is a Redis client. Default `['redis', 'valkey', '^client$']` (`client` only
+   * in files that import a Redis client package); a list given replaces it, every entry counting
+   * everywhere.
+   */
+  clientNames?: string | string[];
+  /**
+   * The oldest Redis server the code runs against (`'6.2'`, `'7.0.15'`): `min-redis-version` and
+   * `embedded-lua` report commands and options newer than it. Default: unset.
+   */
+  redisVersion?: string;
+  /** Turn the fixes of every rule on, as each rule's `fix: true` does. Default `false`. */
+  autofix?: boolean;
+  /**
+   * The expiry, in seconds (an integer >= 1), that `set-requires-ttl-or-keepttl`'s fix adds to a
+   * SET without one; without it that rule offers no fix. Default: unset.
+   */
+  defaultTtlSeconds?: number;
+  /** The module the fixes import the runtime's helpers from. Default `'redis-ttl-runtime'`. */
+  runtimeModule?: string;
+}
+
 /** The setting names the plugin reads; any other name under `settings['redis-ttl']` is an error. */
-export const SETTING_NAMES = ['autofix', 'clientNames', 'defaultTtlSeconds', 'persistentKeys', 'redisVersion', 'runtimeModule'] as const;
+export const SETTING_NAMES = ['autofix', 'clientNames', 'defaultTtlSeconds', 'persistentKeys', 'redisVersion', 'runtimeModule'] as const satisfies ReadonlyArray<keyof RedisTtlSettings>;
 
 const cache = new WeakMap<object, PluginSettings>();
 let defaults: PluginSettings | undefined;

@@ -15,33 +15,18 @@
  * in `recommended`) it is not reported.
  */
 import type { JSONSchema, TSESTree } from '@typescript-eslint/utils';
-import { analyzeLua, RULE_IDS, type AnalyzeOptions, type LuaRuleId } from '../lua-lint/index.js';
+import { analyzeLua, RULE_IDS, type AnalyzeOptions } from '../lua-lint/index.js';
+import type { EmbeddedLuaOptions } from './options.js';
 import { createRule } from './create-rule.js';
 import { keyShapeOf } from '../redis-calls/key-shape.js';
 import { embeddedScriptsOf, type EmbeddedScript } from '../redis-calls/lua.js';
 import { persistentReason } from '../redis-calls/persistent.js';
 import { pluginSettings } from '../redis-calls/settings.js';
 
-/** A Lua rule severity as written in options. */
-export type LuaSeverityOption = 'off' | 'warn' | 'error' | 0 | 1 | 2;
+export type { LuaSeverityOption } from './options.js';
 
-/** Options of the rule: the same as the `lua-lint` CLI's configuration. */
-export type Options = [
-  {
-    /** Severity per Lua rule id; `'off'` hides that rule's findings. */
-    rules?: Partial<Record<LuaRuleId, LuaSeverityOption>>;
-    /** Keys persistent on purpose: KEYS indices (`2`) or spellings (`'KEYS[2]'`, `'job_*'`). */
-    persistentKeys?: Array<string | number>;
-    /**
-     * Do not report a leak that happens only where the caller passed no TTL (lua-lint marks it
-     * `optionalTtl`: `if ttl > 0 then PEXPIRE k ttl end` with `ttl` from ARGV). Default `true`;
-     * `false` in the strict config.
-     */
-    allowOptionalTtl?: boolean;
-    /** lua-lint's strict mode (an ARGV TTL never checked is reported); `true` in the strict config. */
-    strict?: boolean;
-  },
-];
+/** Options of the rule: the same as the `lua-lint` CLI's configuration (exported from the package root). */
+export type Options = [EmbeddedLuaOptions];
 /** Messages of the rule. */
 export type MessageIds = 'luaFinding' | 'luaFindingImported' | 'luaParseError';
 

@@ -14,12 +14,13 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { REJECTS_NON_POSITIVE_TTL } from '../semantics/commands.js';
 import { createRule } from './create-rule.js';
+import type { ExpireNeedsPositiveTtlOptions } from './options.js';
 import { keyLabel } from '../redis-calls/report.js';
 import { unwrap } from '../redis-calls/static.js';
 import { shortText, ttlArgumentsOf, ttlRisk, ttlValue, type TtlRisk } from '../redis-calls/ttl-value.js';
 
-/** Options of the rule. */
-export type Options = [{ checkParameters?: boolean }];
+/** Options of the rule (the options object's type is exported from the package root). */
+export type Options = [ExpireNeedsPositiveTtlOptions];
 /** Messages of the rule and of its suggestion. */
 export type MessageIds = 'literalDeletes' | 'literalRejected' | 'computed' | 'clampToOne';
 
@@ -31,6 +32,20 @@ const RISK_TEXT: Record<TtlRisk, string> = {
   fractional: 'is a division, usually a fraction',
   parameter: 'comes from a caller unchecked (0 or less is possible)',
 };
+
+/**
+ * The check the message proposes, on the TTL as the call passes it: the TTL itself when it is a
+ * name or a property (`if (ttl <= 0) ...`, `if (opts.ttlMs <= 0) ...`); for an expression, the
+ * value it computes, kept in a variable first (a check of one of its inputs, such as the deadline
+ * `expiresAt` of `expiresAt - Date.now()`, does not stop a TTL <= 0: the deadline is positive and
+ * already past).
+ */
+function guardOf(ttlNode: TSESTree.Node, sourceCode: Readonly<TSESLint.SourceCode>): string {
+  let node = ttlNode;
+  while (node.type === 'TSAsExpression' || node.type === 'TSNonNullExpression' || node.type === 'TSSatisfiesExpression' || node.type === 'TSTypeAssertion') node = node.expression;
+  const simple = node.type === 'Identifier' || (node.type === 'MemberExpression' && !node.computed && (node.object.type === 'Identifier' || node.object.type === 'ThisExpression'));
+  return simple ? `\`if (${sourceCode.getText(node)} <= 0) ...\`` : '`const ttl = ...; if (ttl <= 0) ...`, on the computed value';
+}
 
 export default createRule<Options, MessageIds>({
   name: 'expire-needs-positive-ttl',
@@ -61,7 +76,8 @@ export default createRule<Options, MessageIds>({
         '{{command}} with the TTL {{value}} deletes `{{key}}` (an expiry <= 0 means "delete now"), and a later write creates it again without TTL. Use a positive TTL, or DEL / UNLINK to delete.',
       literalRejected:
         '{{command}} with the TTL {{value}} is rejected by Redis ("invalid expire time" / "value is not an integer"), so the write throws. Use a positive whole number.',
-      computed: 'The TTL `{{text}}` {{why}}: {{effect}} Check it first (`if ({{name}} <= 0)`) or clamp it: Math.max(1, ...).',
+      computed:
+        'The TTL `{{text}}` {{why}}: {{effect}} Check it before the call ({{guard}}) or clamp it: Math.max(1, ...).',
       clampToOne: 'Clamp the TTL to at least 1: Math.max(1, {{text}}).',
     },
   },
@@ -104,7 +120,7 @@ export default createRule<Options, MessageIds>({
           context.report({
             node: ttlNode,
             messageId: 'computed',
-            data: { text, why: RISK_TEXT[risk.risk], effect, name: risk.names[0] ?? 'ttl' },
+            data: { text, why: RISK_TEXT[risk.risk], effect, guard: guardOf(ttlNode, sourceCode) },
             suggest: [{ messageId: 'clampToOne', data: { text }, fix: (fixer: TSESLint.RuleFixer) => fixer.replaceText(ttlNode, clamp) }],
           });
         }

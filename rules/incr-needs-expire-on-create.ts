@@ -23,21 +23,15 @@ import type { RedisCall } from '../redis-calls/index.js';
 import { reportLoc } from '../redis-calls/report.js';
 import { fixesEnabled, FIX_OPTION_SCHEMA, incrementWithTtlFix, readAutofixSettings } from '../redis-calls/autofix.js';
 import { fileIndexOf, keyIdOf } from '../redis-calls/file-index.js';
-import { exemption, keyCallsOf, KEY_POLICY_SCHEMA, type KeyPolicyOptions } from '../redis-calls/policy.js';
+import { exemption, keyCallsOf, KEY_POLICY_SCHEMA } from '../redis-calls/policy.js';
+import type { IncrNeedsExpireOnCreateOptions } from './options.js';
 import { keyData, KEY_TAIL } from '../redis-calls/report.js';
 import { isBlockingCall } from '../semantics/blocking.js';
 import { enclosingFunction } from '../redis-calls/static.js';
 import { staleGuard } from '../redis-calls/stale-read.js';
 
-/** Options of the rule. */
-export type Options = [
-  KeyPolicyOptions & {
-    /** Whether a `pipeline()` counts as one unit (default `true`; `false` in the `strict` config). */
-    allowPipeline?: boolean;
-    /** Return fixes, not only suggestions (default: `settings['redis-ttl'].autofix`, else `false`). */
-    fix?: boolean;
-  },
-];
+/** Options of the rule (the options object's type is exported from the package root). */
+export type Options = [IncrNeedsExpireOnCreateOptions];
 /** Messages of the rule and of its suggestions. */
 export type MessageIds =
   | 'noExpiry'

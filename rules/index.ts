@@ -82,6 +82,20 @@ plugin.configs.strict = { name: `${NAMESPACE}/strict`, plugins: { [NAMESPACE]: p
 
 export default plugin;
 
+export type {
+  EmbeddedLuaOptions,
+  ExpireNeedsPositiveTtlOptions,
+  FixOption,
+  IncrNeedsExpireOnCreateOptions,
+  KeyPolicyOptions,
+  LuaSeverityOption,
+  NoGetsetOptions,
+  RedisTtlRuleOptions,
+  RedisTtlRulesConfig,
+  RedisTtlSettings,
+  SetRequiresTtlOrKeepttlOptions,
+} from './options.js';
+
 /**
  * The plugin's parts as named exports too, so that `require('eslint-plugin-redis-ttl')` in a
  * CommonJS config (Node's require of an ES module returns its namespace) has `.configs`.

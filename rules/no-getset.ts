@@ -14,16 +14,12 @@ import { redisCallsOf } from '../redis-calls/index.js';
 import { addSetOptions, rewriteAsSet, type SetOption } from '../redis-calls/fixes.js';
 import { reportLoc } from '../redis-calls/report.js';
 import { collectFix, fixesEnabled, FIX_OPTION_SCHEMA, readAutofixSettings } from '../redis-calls/autofix.js';
-import { exemption, KEY_POLICY_SCHEMA, type KeyPolicyOptions } from '../redis-calls/policy.js';
+import { exemption, KEY_POLICY_SCHEMA } from '../redis-calls/policy.js';
+import type { NoGetsetOptions } from './options.js';
 import { keyData, KEY_TAIL } from '../redis-calls/report.js';
 
-/** Options of the rule. */
-export type Options = [
-  KeyPolicyOptions & {
-    /** Return fixes, not only suggestions (default: `settings['redis-ttl'].autofix`, else `false`). */
-    fix?: boolean;
-  },
-];
+/** Options of the rule (the options object's type is exported from the package root). */
+export type Options = [NoGetsetOptions];
 /** Messages of the rule and of its suggestions. */
 export type MessageIds = 'getset' | 'setGet' | 'useCollect' | 'useSetKeepTtl' | 'addKeepTtl';
 

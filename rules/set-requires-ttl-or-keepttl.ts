@@ -20,19 +20,13 @@ import { reportLoc } from '../redis-calls/report.js';
 import { fixesEnabled, FIX_OPTION_SCHEMA, readAutofixSettings } from '../redis-calls/autofix.js';
 import { SET_RULE_COMMANDS } from '../redis-calls/ownership.js';
 import { expiryAfterInUnit } from '../redis-calls/file-index.js';
-import { exemption, keyCallsOf, KEY_POLICY_SCHEMA, type KeyPolicyOptions } from '../redis-calls/policy.js';
+import { exemption, keyCallsOf, KEY_POLICY_SCHEMA } from '../redis-calls/policy.js';
+import type { SetRequiresTtlOrKeepttlOptions } from './options.js';
 import { keyData, KEY_TAIL } from '../redis-calls/report.js';
 import type { RedisCall } from '../redis-calls/index.js';
 
-/** Options of the rule. */
-export type Options = [
-  KeyPolicyOptions & {
-    /** Return fixes when `settings['redis-ttl'].defaultTtlSeconds` is set (default: `settings['redis-ttl'].autofix`, else `false`). */
-    fix?: boolean;
-    /** Whether a write and its expiry in one `pipeline()` count as one unit (default `true`; `false` in `strict`). */
-    allowPipeline?: boolean;
-  },
-];
+/** Options of the rule (the options object's type is exported from the package root). */
+export type Options = [SetRequiresTtlOrKeepttlOptions];
 /** Messages of the rule and of its suggestions. */
 export type MessageIds =
   | 'setWithoutTtl'

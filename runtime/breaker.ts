@@ -1,10 +1,10 @@
 import type { StoreClient } from './client.js';
 import { checkOutageOptions, FromMemory, Route, StoreFull, type OutageOptions } from './fallback.js';
 import { Unavailable } from './health.js';
-import { buildKey, checkScope, hashIdentity } from './keys.js';
+import { buildKey, checkIdentitySecret, checkScope, hashIdentity } from './keys.js';
 import type { OutageReason } from './outage.js';
 import { getScript } from './scripts.js';
-import { checkInteger, checkKnownOptions, checkNonEmptyString, checkOneOf } from './validate.js';
+import { checkInteger, checkKnownOptions, checkNonEmptyString, checkOneOf, orDefault } from './validate.js';
 
 /** Longest `windowMs` / `openMs` accepted: 10^12 ms (about 31 years). */
 const MAX_MS = 1_000_000_000_000;
@@ -164,15 +164,15 @@ export function createCircuitBreaker(redis: StoreClient, options: CircuitBreaker
   const threshold = checkInteger('failureThreshold', options.failureThreshold, 1, 1_000_000_000);
   const windowMs = checkInteger('windowMs', options.windowMs, 1, MAX_MS);
   const openMs = checkInteger('openMs', options.openMs, 1, MAX_MS);
-  const probes = checkInteger('halfOpenProbes', options.halfOpenProbes ?? 1, 1, 1_000_000_000);
+  const probes = checkInteger('halfOpenProbes', orDefault(options.halfOpenProbes, 1), 1, 1_000_000_000);
   const outageOptions = checkOutageOptions(options);
   const { mode, outageRetryAfterMs } = outageOptions;
-  const scope = checkScope(options.scope ?? 'default');
-  const identitySecret = options.identitySecret;
+  const scope = checkScope(orDefault(options.scope, 'default'));
+  const identitySecret = checkIdentitySecret(options.identitySecret);
   const template = buildKey({
-    namespace: options.namespace ?? 'rl',
+    namespace: orDefault(options.namespace, 'rl'),
     algorithm: 'cb',
-    version: options.version ?? 'v1',
+    version: orDefault(options.version, 'v1'),
     identity: '-',
     scope,
     identitySecret,
@@ -188,9 +188,10 @@ export function createCircuitBreaker(redis: StoreClient, options: CircuitBreaker
     read: getScript('circuit_read'),
   };
 
-  const prepare = (name: string, callOptions: BreakerCallOptions): [string, string[]] => {
+  const prepare = (method: string, name: string, callOptions: BreakerCallOptions): [string, string[]] => {
     checkNonEmptyString('name', name);
     if (typeof callOptions !== 'object' || callOptions === null) throw new TypeError('options must be an object');
+    checkKnownOptions(`breaker.${method}`, callOptions, ['nowMs']);
     const now = callOptions.nowMs === undefined ? '' : String(checkInteger('nowMs', callOptions.nowMs, 0, MAX_NOW));
     return [keyFor(name), [...params, now]];
   };
@@ -208,7 +209,7 @@ export function createCircuitBreaker(redis: StoreClient, options: CircuitBreaker
     maxTtlMs: Math.max(windowMs, 2 * openMs),
     keyFor,
     async acquire(name, callOptions = {}) {
-      const [key, args] = prepare(name, callOptions);
+      const [key, args] = prepare('acquire', name, callOptions);
       const answer = await route.run(scripts.acquire, key, args);
       if (answer instanceof Unavailable) {
         const snapshot = outage();
@@ -222,7 +223,7 @@ export function createCircuitBreaker(redis: StoreClient, options: CircuitBreaker
       return withReason({ allowed: reply[0] === 1, ...snapshotOf(reply, 1) }, memory);
     },
     async record(name, outcome, callOptions = {}) {
-      const [key, args] = prepare(name, callOptions);
+      const [key, args] = prepare('record', name, callOptions);
       checkOneOf('outcome', outcome, ['success', 'failure'] as const);
       const answer = await route.run(scripts.record, key, [...args, outcome]);
       if (answer instanceof Unavailable) return outage();
@@ -236,7 +237,7 @@ export function createCircuitBreaker(redis: StoreClient, options: CircuitBreaker
       return withReason(snapshotOf(reply, 0), memory);
     },
     async read(name, callOptions = {}) {
-      const [key, args] = prepare(name, callOptions);
+      const [key, args] = prepare('read', name, callOptions);
       const answer = await route.run(scripts.read, key, args);
       if (answer instanceof Unavailable) return outage();
       if (answer instanceof StoreFull) throw new Error('unreachable: circuit_read never writes');

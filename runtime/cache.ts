@@ -20,9 +20,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { RedisClient, ScriptKeys } from './client.js';
 import { healthFor, Unavailable, type Receiver } from './health.js';
 import { buildKey, hashIdentity, KeyMemo } from './keys.js';
+import { monotonicEpochMs } from './memory.js';
 import { MAX_TIMER_MS } from './outage.js';
 import { GET_COMMAND, getScript, type RuntimeScript } from './scripts.js';
-import { checkInteger, checkKnownOptions, checkNonEmptyString, checkOneOf, checkPositive, describe, MAX_EXACT } from './validate.js';
+import { checkInteger, checkKnownOptions, checkNonEmptyString, checkOneOf, checkPositive, describe, isPlainObject, MAX_EXACT, orDefault } from './validate.js';
 
 /**
  * What a loader returns when the record does not exist. `undefined` means the same. Either is
@@ -32,6 +33,28 @@ export const NotFound: unique symbol = Symbol.for('eslint-plugin-redis-ttl.cache
 
 /** The type of {@link NotFound}. */
 export type NotFoundMarker = typeof NotFound;
+
+/**
+ * Why `getOrLoad` answered without a value: another caller's load of the key did not finish
+ * within `maxWaitMs` (`'timeout'`; it is still running, and this caller did not start another),
+ * or failed less than its back-off ago (`'failed'`; see `loadErrorBackoffMs`). Either way no
+ * value was kept by `staleIfErrorMs` to answer with. The loader's own error is never copied
+ * across processes: the caller whose loader failed, and the calls of its process that shared the
+ * load, get that error itself.
+ */
+export class CacheLoadError extends Error {
+  /** `'timeout'`: waited `maxWaitMs` for another caller's load. `'failed'`: another caller's load failed. */
+  readonly reason: 'timeout' | 'failed';
+  /** **Milliseconds** until a new load may start (`'failed'`), or the lock's remaining TTL (`'timeout'`). */
+  readonly retryAfterMs: number;
+
+  constructor(reason: 'timeout' | 'failed', retryAfterMs: number, message: string) {
+    super(message);
+    this.name = 'CacheLoadError';
+    this.reason = reason;
+    this.retryAfterMs = retryAfterMs;
+  }
+}
 
 /** Loads the value of a key from the source of truth (a database, an API...). */
 export type Loader<T> = () => Promise<T | NotFoundMarker | undefined> | T | NotFoundMarker | undefined;
@@ -71,18 +94,31 @@ export interface CacheOptions<T> {
    */
   jitter?: number;
   /**
-   * TTL of the load lock, **ms**, an integer >= 1. Default `5000`. Must exceed the slowest load
-   * you expect: a load that outlives its lock still returns its value to its caller, but does not
-   * store it. A crashed loader blocks the key for at most this long.
+   * TTL of the load lock, **ms**, an integer >= 1. Default `5000`. While a loader runs, its process
+   * renews the lock every `lockTtlMs / 3` (at least every 10 ms), so a slow load keeps the key to
+   * itself however long it takes; a crashed process's lock expires after at most this long, and a
+   * caller then loads again. A loader that never settles holds the lock as long as its process
+   * lives: bound your loader's own time (a query timeout, `AbortSignal.timeout`).
    */
   lockTtlMs?: number;
   /**
    * How long a caller that finds the lock taken waits for the value, **ms**, an integer >= 0.
    * Default `lockTtlMs` (by then a crashed holder's lock has expired and the waiter takes it).
-   * When the bound is reached and the lock is still held, the caller runs the loader itself and
-   * returns its value without storing it.
+   * When the bound is reached and the lock is still held (a load slower than `maxWaitMs`, whose
+   * lock its process keeps renewing), the caller does **not** run the loader: it answers with the
+   * value kept by `staleIfErrorMs` when there is one, else rejects with a {@link CacheLoadError}
+   * (`reason: 'timeout'`). Callers in one process share one wait.
    */
   maxWaitMs?: number;
+  /**
+   * Back-off after a failed load, **ms**, an integer in [0, 2^31 - 1]. Default `1000`. When a
+   * loader throws, its caller gets the error; the callers waiting for that load (in this process:
+   * the same error; in others: a {@link CacheLoadError}, `reason: 'failed'`, or the value kept by
+   * `staleIfErrorMs`) answer at once instead of each running the loader again, and no load of the
+   * key starts for this long; each further failure in a row doubles it (up to 32 times).
+   * `0`: no back-off (the next caller loads again at once).
+   */
+  loadErrorBackoffMs?: number;
   /**
    * Probabilistic early recomputation (XFetch). Default `true` (`beta = 1`). A hit whose entry
    * expires in `pttl` ms is recomputed in the background, by the one caller that gets the lock,
@@ -164,8 +200,12 @@ export interface CacheStats {
   storesRefused: number;
   /** Callers that waited for another caller's load. */
   waits: number;
-  /** Waiting callers that reached `maxWaitMs` and loaded themselves. */
+  /** Waiting callers that reached `maxWaitMs` (answered with a stale value or a `CacheLoadError`). */
   waitTimeouts: number;
+  /** `getOrLoad` calls that joined a read or load of the same key already in flight in this process. */
+  joined: number;
+  /** Calls answered from a failed load's back-off (another caller's load failed: a stale value or a `CacheLoadError`). */
+  failedLoadAnswers: number;
   /** Errors passed to `onBackgroundError`. */
   backgroundErrors: number;
   /** `getOrLoad` calls that found Redis unavailable (and answered stale, loaded, or threw). */
@@ -182,17 +222,24 @@ export interface Cache<T> {
    * A hit returns the deserialized entry (and may start a background recomputation, see
    * `earlyRecompute`). A miss takes the lock (`SET lock token NX PX lockTtlMs`) and runs `loader`;
    * its result is stored with the jittered TTL (`negativeTtlMs` for an absent result) and the lock
-   * released in the same script, only if the lock still holds this caller's token. Callers that
-   * find the lock taken poll with exponential backoff (5 ms doubling to 100 ms, jittered) for at
-   * most `maxWaitMs`, and take the lock themselves as soon as it is free (a crashed holder's lock
-   * expires after `lockTtlMs`).
+   * released in the same script, only if the lock still holds this caller's token. Concurrent
+   * calls for one key in this process share that one read and load (the first caller's loader).
+   * Callers that find the lock taken by another process poll with exponential backoff (5 ms
+   * doubling to 100 ms, jittered) for at most `maxWaitMs`, and take the lock themselves as soon as
+   * it is free (a crashed holder's lock expires after `lockTtlMs`); past `maxWaitMs` they answer
+   * without loading (see `maxWaitMs`). A load that fails is shared and backed off (see
+   * `loadErrorBackoffMs`).
    *
    * @param key Any non-empty string; hashed into the Redis key, never stored in the clear.
    * @param loader Called at most once per call; its result is returned to this caller as is
    *   (not round-tripped through the serializer).
    * @returns The value, or `undefined` when the record is absent (cached or just loaded).
    * @throws {TypeError | RangeError} when `key` or `loader` is invalid, before any Redis call.
-   * @throws whatever `loader` throws (the lock is released, nothing is stored).
+   * @throws whatever `loader` throws (nothing is stored; the key backs off, see
+   *   `loadErrorBackoffMs`), to this caller and to the calls that shared its load.
+   * @throws {CacheLoadError} when another caller's load of the key is still running after
+   *   `maxWaitMs` (`reason: 'timeout'`) or failed less than its back-off ago (`reason: 'failed'`),
+   *   and no value is kept by `staleIfErrorMs`.
    * @throws {TypeError} when the serializer does not return a string; the deserializer's error.
    * @throws {RedisUnavailableError} only with `onRedisError: 'throw'`, when Redis is unavailable
    *   and no stale value is kept (see `onRedisError`).
@@ -302,10 +349,11 @@ function checkJitter(value: unknown): number {
 function checkBeta(earlyRecompute: unknown): number {
   if (earlyRecompute === false) return 0;
   if (earlyRecompute === true || earlyRecompute === undefined) return 1;
-  if (typeof earlyRecompute !== 'object' || earlyRecompute === null) {
-    throw new TypeError(`earlyRecompute must be a boolean or an object, got ${describe(earlyRecompute)}`);
+  if (typeof earlyRecompute !== 'object' || earlyRecompute === null || !isPlainObject(earlyRecompute)) {
+    throw new TypeError(`earlyRecompute must be a boolean or an object { beta }, got ${Array.isArray(earlyRecompute) ? 'an array' : describe(earlyRecompute)}`);
   }
-  return checkPositive('earlyRecompute.beta', (earlyRecompute as EarlyRecomputeOptions).beta ?? 1);
+  checkKnownOptions('earlyRecompute', earlyRecompute, ['beta']);
+  return checkPositive('earlyRecompute.beta', orDefault((earlyRecompute as EarlyRecomputeOptions).beta, 1));
 }
 
 function checkSerializer<T>(serializer: unknown): Serializer<T> {
@@ -334,6 +382,7 @@ const CACHE_OPTION_NAMES = [
   'onRedisError',
   'staleIfErrorMs',
   'staleMaxBytes',
+  'loadErrorBackoffMs',
 ] as const satisfies ReadonlyArray<keyof CacheOptions<unknown>>;
 // a compile error here names an option of CacheOptions the list does not hold
 const cacheOptionsListed: [Exclude<keyof CacheOptions<unknown>, (typeof CACHE_OPTION_NAMES)[number]>] extends [never] ? true : Exclude<keyof CacheOptions<unknown>, (typeof CACHE_OPTION_NAMES)[number]> = true;
@@ -364,11 +413,11 @@ export function createCache<T = unknown>(redis: RedisClient, options: CacheOptio
   if (typeof options !== 'object' || options === null) throw new TypeError('options must be an object');
   checkKnownOptions('createCache', options, CACHE_OPTION_NAMES);
   const ttlMs = checkInteger('ttlMs', options.ttlMs, 1);
-  const jitter = checkJitter(options.jitter ?? 0.1);
+  const jitter = checkJitter(orDefault(options.jitter, 0.1));
   if (Math.ceil(ttlMs * (1 + jitter)) > MAX_EXACT) throw new RangeError('ttlMs * (1 + jitter) must be below 2^53');
-  const lockTtlMs = checkInteger('lockTtlMs', options.lockTtlMs ?? 5000, 1);
-  const maxWaitMs = checkInteger('maxWaitMs', options.maxWaitMs ?? lockTtlMs, 0);
-  const negativeTtlMs = checkInteger('negativeTtlMs', options.negativeTtlMs ?? Math.min(ttlMs, 30_000), 1);
+  const lockTtlMs = checkInteger('lockTtlMs', orDefault(options.lockTtlMs, 5000), 1);
+  const maxWaitMs = checkInteger('maxWaitMs', orDefault(options.maxWaitMs, lockTtlMs), 0);
+  const negativeTtlMs = checkInteger('negativeTtlMs', orDefault(options.negativeTtlMs, Math.min(ttlMs, 30_000)), 1);
   if (Math.ceil(negativeTtlMs * (1 + jitter)) > MAX_EXACT) {
     throw new RangeError('negativeTtlMs * (1 + jitter) must be below 2^53');
   }
@@ -379,15 +428,16 @@ export function createCache<T = unknown>(redis: RedisClient, options: CacheOptio
     throw new TypeError(`onBackgroundError must be a function, got ${describe(onBackgroundError)}`);
   }
   const namespace = checkNonEmptyString('namespace', options.namespace);
-  const version = options.version ?? 'v1';
+  const version = orDefault(options.version, 'v1');
   // validates namespace and version now, not on the first call
   buildKey({ namespace, algorithm: 'cache', version, identity: '-' });
 
-  const timeoutMs = checkInteger('timeoutMs', options.timeoutMs ?? 1000, 1, MAX_TIMER_MS);
-  const probeIntervalMs = checkInteger('redisProbeIntervalMs', options.redisProbeIntervalMs ?? 1000, 1, MAX_TIMER_MS);
-  const onRedisError = checkOneOf('onRedisError', options.onRedisError ?? 'load', ['load', 'throw'] as const);
-  const staleIfErrorMs = checkInteger('staleIfErrorMs', options.staleIfErrorMs ?? 0, 0);
-  const staleMaxBytes = checkInteger('staleMaxBytes', options.staleMaxBytes ?? 1024 * 1024, 1);
+  const timeoutMs = checkInteger('timeoutMs', orDefault(options.timeoutMs, 1000), 1, MAX_TIMER_MS);
+  const probeIntervalMs = checkInteger('redisProbeIntervalMs', orDefault(options.redisProbeIntervalMs, 1000), 1, MAX_TIMER_MS);
+  const onRedisError = checkOneOf('onRedisError', orDefault(options.onRedisError, 'load'), ['load', 'throw'] as const);
+  const staleIfErrorMs = checkInteger('staleIfErrorMs', orDefault(options.staleIfErrorMs, 0), 0);
+  const staleMaxBytes = checkInteger('staleMaxBytes', orDefault(options.staleMaxBytes, 1024 * 1024), 1);
+  const loadErrorBackoffMs = checkInteger('loadErrorBackoffMs', orDefault(options.loadErrorBackoffMs, 1000), 0, MAX_TIMER_MS);
 
   const health = healthFor(redis);
   const deadlines = health.deadlines(timeoutMs);
@@ -404,7 +454,11 @@ export function createCache<T = unknown>(redis: RedisClient, options: CacheOptio
   const setLua = getScript('cache_set');
   const releaseLua = getScript('cache_release');
   const delLua = getScript('cache_del');
+  const failLua = getScript('cache_fail');
+  const renewLua = getScript('cache_renew');
   const lockTtlArg = String(lockTtlMs);
+  /** How often a running load renews its lock. */
+  const renewEveryMs = Math.min(MAX_TIMER_MS, Math.max(10, Math.floor(lockTtlMs / 3)));
   /** XFetch's draw, `beta * -ln(random())`: 1 - random() is in (0, 1], so the logarithm is finite; capped to what the script takes. */
   const draw = (): number => (beta === 0 ? 0 : Math.min(MAX_EXACT, beta * -Math.log(1 - Math.random())));
   const counters: CacheStats = {
@@ -416,6 +470,8 @@ export function createCache<T = unknown>(redis: RedisClient, options: CacheOptio
     storesRefused: 0,
     waits: 0,
     waitTimeouts: 0,
+    joined: 0,
+    failedLoadAnswers: 0,
     backgroundErrors: 0,
     unavailable: 0,
     staleServed: 0,
@@ -506,15 +562,39 @@ export function createCache<T = unknown>(redis: RedisClient, options: CacheOptio
    * Runs the loader under the lock `token` and stores its result (if the lock is still ours and
    * Redis answers; the value is returned either way).
    */
-  const loadAndStore = async (key: string, keys: string[], token: string, loader: Loader<T>): Promise<T | undefined> => {
+  const loadAndStore = async (key: string, keys: string[], token: string, loader: Loader<T>, failures: number): Promise<T | undefined> => {
     counters.loads += 1;
     const started = performance.now();
     let value: T | NotFoundMarker | undefined;
     let encoded: [string, string, string];
+    // renew the lock while the loader runs; stop once it is no longer ours
+    const renewal = setInterval(() => {
+      run(renewLua, [keys[1]!], [token, lockTtlArg]).then(
+        (renewed) => {
+          if (renewed === 0) clearInterval(renewal);
+        },
+        () => undefined,
+      );
+    }, renewEveryMs);
+    renewal.unref();
     try {
       value = await loader();
+    } catch (error) {
+      clearInterval(renewal);
+      // the waiters answer with the failure instead of each loading again (cache_fail.lua)
+      if (loadErrorBackoffMs > 0) {
+        const backoff = loadErrorBackoffMs * 2 ** Math.min(failures, 5);
+        await run(failLua, [keys[1]!], [token, String(failures + 1), String(backoff)]).catch(() => undefined);
+      } else {
+        await run(releaseLua, [keys[1]!], [token]).catch(() => undefined);
+      }
+      throw error;
+    }
+    clearInterval(renewal);
+    try {
       encoded = encode(value);
     } catch (error) {
+      // a value the serializer can not store: a bug to fix, not a load to back off from
       await run(releaseLua, [keys[1]!], [token]).catch(() => undefined);
       throw error;
     }
@@ -530,6 +610,43 @@ export function createCache<T = unknown>(redis: RedisClient, options: CacheOptio
     return value === NotFound ? undefined : value;
   };
 
+  /** The value kept by `staleIfErrorMs` for `key` when there is one, else rejects with `error`. */
+  const staleOr = (key: string, error: CacheLoadError): T | undefined => {
+    const kept = staleIfErrorMs > 0 ? stale.get(key) : undefined;
+    if (kept === undefined || performance.now() - kept.at > staleIfErrorMs) throw error;
+    counters.staleServed += 1;
+    return kept.text === null ? undefined : serializer.deserialize(kept.text);
+  };
+
+  // The server clock as this process estimates it, for XFetch on a GET: this process' monotonic
+  // clock plus the offset to the server's TIME in the last script reply (taken at the middle of its
+  // round trip). A clock ahead of Redis' would otherwise send every hit to the script, one behind
+  // it would never recompute early. Until a script reply teaches it, the wall clock.
+  let clockOffset = Date.now() - monotonicEpochMs();
+  const serverNow = (): number => monotonicEpochMs() + clockOffset;
+  /** `serverMs`: the server clock in a reply to a script sent at `sentAt` (this process' monotonic clock). */
+  const learnClock = (serverMs: number, sentAt: number): void => {
+    if (typeof serverMs === 'number' && Number.isFinite(serverMs)) clockOffset = serverMs - (sentAt + monotonicEpochMs()) / 2;
+  };
+
+  // reads that run the script, one per key in this process: concurrent calls share it
+  const flights = new Map<string, Promise<T | undefined>>();
+  /** {@link readByScript}, shared by the calls for one key in this process. */
+  const sharedRead = (key: string, loader: Loader<T>, entry: string, xfetch: number): Promise<T | undefined> => {
+    const flying = flights.get(entry);
+    if (flying !== undefined) {
+      counters.joined += 1;
+      return flying;
+    }
+    const flight = readByScript(key, loader, entry, xfetch);
+    flights.set(entry, flight);
+    const land = (): void => {
+      if (flights.get(entry) === flight) flights.delete(entry);
+    };
+    flight.then(land, land);
+    return flight;
+  };
+
   /**
    * The read of a miss, or of a hit that may recompute early (`xfetch` > 0, the draw that called
    * for it): the `cache_get` script decides on the entry's real PTTL, takes the lock or waits.
@@ -542,9 +659,11 @@ export function createCache<T = unknown>(redis: RedisClient, options: CacheOptio
     const deadline = performance.now() + maxWaitMs;
     for (let attempt = 0; ; attempt += 1) {
       if (attempt > 0) xfetch = draw();
+      const sentAt = monotonicEpochMs();
       const reply = await run(getLua, keys, [token, lockTtlArg, String(xfetch)]);
       if (reply instanceof Unavailable) return whileUnavailable(key, loader, reply);
-      const [status, absent, text] = reply as [string, number, string | null, number];
+      const [status, absent, text, pttl, nowMs] = reply as [string, number, string | null, number, number];
+      learnClock(nowMs, sentAt);
       if (status === 'hit' || status === 'refresh') {
         if (attempt === 0) counters.hits += 1;
         let value: T | undefined;
@@ -557,20 +676,34 @@ export function createCache<T = unknown>(redis: RedisClient, options: CacheOptio
         if (staleIfErrorMs > 0) keepStale(key, absent === 1 ? null : text);
         if (status === 'refresh') {
           counters.refreshes += 1;
-          loadAndStore(key, keys, token, loader).catch((error: unknown) => reportBackground(error, key));
+          loadAndStore(key, keys, token, loader, 0).catch((error: unknown) => reportBackground(error, key));
         }
         return value;
       }
       if (attempt === 0) counters.misses += 1;
-      if (status === 'load') return loadAndStore(key, keys, token, loader);
+      if (status === 'load') return loadAndStore(key, keys, token, loader, absent);
+      if (status === 'failed') {
+        // another caller's load failed: answer now, without loading (its back-off)
+        counters.failedLoadAnswers += 1;
+        return staleOr(
+          key,
+          new CacheLoadError(
+            'failed',
+            pttl,
+            `createCache: the last load of this key failed (${absent} in a row); no new load for ${pttl} ms (loadErrorBackoffMs)`,
+          ),
+        );
+      }
       // 'busy': another caller is loading
       if (attempt === 0) counters.waits += 1;
       const left = deadline - performance.now();
       if (left <= 0) {
+        // the load is slower than maxWaitMs: answer without starting another one
         counters.waitTimeouts += 1;
-        counters.loads += 1;
-        const value = await loader();
-        return value === NotFound ? undefined : value;
+        return staleOr(
+          key,
+          new CacheLoadError('timeout', pttl, `createCache: another caller's load of this key did not finish within maxWaitMs (${maxWaitMs} ms)`),
+        );
       }
       const step = Math.min(BACKOFF_MAX_MS, BACKOFF_START_MS * 2 ** attempt);
       await sleep(Math.min(left, step / 2 + Math.random() * (step / 2)));
@@ -584,7 +717,7 @@ export function createCache<T = unknown>(redis: RedisClient, options: CacheOptio
    */
   const earlyDraw = (delta: number, expiresAt: number): number => {
     if (beta === 0) return 0;
-    const left = expiresAt - Date.now();
+    const left = expiresAt - serverNow();
     if (delta * beta * DRAW_BOUND < left) return 0;
     const xfetch = draw();
     return xfetch > 0 && delta * xfetch >= left ? xfetch : 0;
@@ -602,9 +735,9 @@ export function createCache<T = unknown>(redis: RedisClient, options: CacheOptio
       const read = context as Read;
       if (answer instanceof Unavailable) return whileUnavailable(read[0], read[1], answer);
       const at = readEntry(answer, header);
-      if (at === -1) return readByScript(read[0], read[1], entry, draw());
+      if (at === -1) return sharedRead(read[0], read[1], entry, draw());
       const xfetch = earlyDraw(header.delta, header.expiresAt);
-      if (xfetch > 0) return readByScript(read[0], read[1], entry, xfetch);
+      if (xfetch > 0) return sharedRead(read[0], read[1], entry, xfetch);
       counters.hits += 1;
       if (header.absent) {
         if (staleIfErrorMs > 0) keepStale(read[0], null);
@@ -638,6 +771,7 @@ export function createCache<T = unknown>(redis: RedisClient, options: CacheOptio
       if (typeof invalidateOptions !== 'object' || invalidateOptions === null) {
         throw new TypeError('invalidate options must be an object');
       }
+      checkKnownOptions('cache.invalidate', invalidateOptions, ['secondDeleteAfterMs']);
       const again = invalidateOptions.secondDeleteAfterMs;
       if (again !== undefined) checkInteger('secondDeleteAfterMs', again, 1, MAX_TIMER_MS);
       dropStale(key);

@@ -79,6 +79,8 @@ export interface ScriptRunner {
    * sends {@link evalSource}. `health.ts` does so for every call it sends.
    */
   send(script: RuntimeScript, keys: ScriptKeys, args: readonly string[]): Promise<unknown>;
+  /** EVALSHA alone (never EVAL): may answer NOSCRIPT. */
+  evalSha(script: RuntimeScript, keys: ScriptKeys, args: readonly string[]): Promise<unknown>;
   /** EVAL with the script's source: can not answer NOSCRIPT. */
   evalSource(script: RuntimeScript, keys: ScriptKeys, args: readonly string[]): Promise<unknown>;
   /** `GET key` with the client's own command (a bulk string or `null`); a script doing it where the client has none. */
@@ -94,7 +96,7 @@ function keyList(keys: ScriptKeys): string[] {
  * {@link ScriptRunner.run} from `send` and `evalSource`; `get` from the client's own `get` method
  * when `client` has one, else from the GET script.
  */
-function withRetry(runner: Pick<ScriptRunner, 'send' | 'evalSource'> & Partial<Pick<ScriptRunner, 'get'>>, client?: unknown): ScriptRunner {
+function withRetry(runner: Pick<ScriptRunner, 'send' | 'evalSource'> & Partial<Pick<ScriptRunner, 'get' | 'evalSha'>>, client?: unknown): ScriptRunner {
   const run: ScriptRunner['run'] = (script, keys, args) =>
     runner.send(script, keys, args).catch((error: unknown) => {
       if (!isNoScript(error)) throw error;
@@ -103,6 +105,7 @@ function withRetry(runner: Pick<ScriptRunner, 'send' | 'evalSource'> & Partial<P
   const own = hasFunction(client, 'get') ? (client as { get(key: string): Promise<unknown> }) : null;
   return {
     send: runner.send,
+    evalSha: runner.evalSha ?? runner.send,
     evalSource: runner.evalSource,
     run,
     get: runner.get ?? (own !== null ? (key) => own.get(key) : (key) => run(GET_COMMAND, key, NO_ARGS)),
@@ -132,14 +135,17 @@ function ioredisRunner(client: IoredisLike): ScriptRunner {
   const sent = new Set<RuntimeScript>();
   const evalSource: ScriptRunner['evalSource'] = (script, keys, args) =>
     typeof keys === 'string' ? client.eval(script.lua, 1, keys, ...args) : client.eval(script.lua, keys.length, ...keys, ...args);
+  const evalSha: ScriptRunner['evalSha'] = (script, keys, args) =>
+    typeof keys === 'string' ? client.evalsha(script.sha1, 1, keys, ...args) : client.evalsha(script.sha1, keys.length, ...keys, ...args);
   return withRetry({
     send(script, keys, args) {
       if (!sent.has(script)) {
         sent.add(script);
         return evalSource(script, keys, args);
       }
-      return typeof keys === 'string' ? client.evalsha(script.sha1, 1, keys, ...args) : client.evalsha(script.sha1, keys.length, ...keys, ...args);
+      return evalSha(script, keys, args);
     },
+    evalSha,
     evalSource,
   }, client);
 }
@@ -225,7 +231,7 @@ function memoryRunner(store: MemoryStore): ScriptRunner {
       return Promise.reject(error);
     }
   };
-  return { run, send: run, evalSource: run, get: (key) => run(GET_COMMAND, key, NO_ARGS) };
+  return { run, send: run, evalSha: run, evalSource: run, get: (key) => run(GET_COMMAND, key, NO_ARGS) };
 }
 
 /**

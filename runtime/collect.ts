@@ -31,7 +31,7 @@ import { checkNonEmptyString } from './validate.js';
  */
 export async function collect(redis: StoreClient, key: string, options?: DeadlineOptions): Promise<string | null> {
   checkNonEmptyString('key', key);
-  const deadline = checkDeadlineOptions(options);
+  const deadline = checkDeadlineOptions(options, 'collect');
   const reply = await runOnce(redis, getScript('collect'), [key], [], deadline);
   return reply === null ? null : String(reply);
 }

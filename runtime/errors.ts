@@ -93,10 +93,10 @@ export function errorFields(error: unknown): { code: string | undefined; address
 
 /**
  * A {@link RedisError} copied from a client's error (see the module comment); `fallbackAddress`
- * is the server the runtime sent to when the error does not say.
+ * is the server the runtime sent to when the error does not say; `hint` is appended to the message.
  */
-export function toRedisError(error: unknown, fallbackAddress?: string): RedisError {
-  if (error instanceof RedisError) return error;
+export function toRedisError(error: unknown, fallbackAddress?: string, hint = ''): RedisError {
+  if (error instanceof RedisError && hint === '') return error;
   const { code, address } = errorFields(error);
-  return new RedisError(safeMessage(error), code, address ?? fallbackAddress);
+  return new RedisError(safeMessage(error) + hint, code, address ?? fallbackAddress);
 }

@@ -11,9 +11,9 @@
 import type { StoreClient } from './client.js';
 import { healthFor, Unavailable, type ClientHealth, type Receiver } from './health.js';
 import { MemoryStore, StoreFullError } from './memory.js';
-import { MAX_TIMER_MS, type Deadlines, type OutagePolicy } from './outage.js';
+import { MAX_TIMER_MS, type DeadlineQueue, type OutagePolicy } from './outage.js';
 import type { RuntimeScript } from './scripts.js';
-import { checkInteger, checkOneOf, describe } from './validate.js';
+import { checkInteger, checkOneOf, describe, orDefault } from './validate.js';
 
 /**
  * What a limiter or breaker does when Redis is unavailable: `'fail-closed'` denies,
@@ -76,9 +76,9 @@ export interface CheckedOutage {
 /** Validates the outage options. @throws {TypeError | RangeError} naming the option. */
 export function checkOutageOptions(options: OutageOptions): CheckedOutage {
   const mode = checkOneOf('onRedisError', options.onRedisError, ['fail-closed', 'fail-open', 'fallback'] as const);
-  const timeoutMs = checkInteger('timeoutMs', options.timeoutMs ?? 1000, 1, MAX_TIMER_MS);
-  const outageRetryAfterMs = checkInteger('outageRetryAfterMs', options.outageRetryAfterMs ?? 1000, 0);
-  const probeIntervalMs = checkInteger('redisProbeIntervalMs', options.redisProbeIntervalMs ?? 1000, 1, MAX_TIMER_MS);
+  const timeoutMs = checkInteger('timeoutMs', orDefault(options.timeoutMs, 1000), 1, MAX_TIMER_MS);
+  const outageRetryAfterMs = checkInteger('outageRetryAfterMs', orDefault(options.outageRetryAfterMs, 1000), 0);
+  const probeIntervalMs = checkInteger('redisProbeIntervalMs', orDefault(options.redisProbeIntervalMs, 1000), 1, MAX_TIMER_MS);
   if (options.fallback !== undefined && !(options.fallback instanceof MemoryStore)) {
     throw new TypeError(`fallback must be a MemoryStore (createMemoryStore()), got ${describe(options.fallback)}`);
   }
@@ -93,7 +93,7 @@ export function checkOutageOptions(options: OutageOptions): CheckedOutage {
  */
 export class Route implements Receiver {
   private readonly health: ClientHealth | null;
-  private readonly deadlines: Deadlines | null;
+  private readonly deadlines: DeadlineQueue | null;
   private readonly direct: MemoryStore | null;
   private readonly probeIntervalMs: number;
   private store: MemoryStore | undefined;

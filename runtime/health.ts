@@ -27,15 +27,33 @@
  * @internal
  */
 import { isNoScript, notSentReason, runnerFor, type RedisClient, type ScriptKeys, type ScriptRunner, type StoreClient } from './client.js';
-import { RedisUnavailableError, errorFields, safeMessage, toRedisError } from './errors.js';
+import { RedisError, RedisUnavailableError, errorFields, safeMessage, toRedisError } from './errors.js';
 import { MemoryStore } from './memory.js';
-import { Deadlines, isProgrammingError, isReplyError, isUnavailable, MAX_TIMER_MS, type Expirable } from './outage.js';
+import { aclDenial, DeadlineHeap, Deadlines, errorKind, HeapDeadlines, isProgrammingError, isReplyError, MAX_TIMER_MS, type DeadlineQueue, type Expirable } from './outage.js';
 import { GET_COMMAND, getScript, type RuntimeScript } from './scripts.js';
 import { keySlot, probeKeyFor } from './slot.js';
-import { checkInteger } from './validate.js';
+import { checkInteger, checkKnownOptions, orDefault } from './validate.js';
 
 /** Most probes in flight at once per client (a cluster with many shards down probes them in turn). */
 const MAX_PROBES = 16;
+/**
+ * Most distinct `timeoutMs` values that get a deadline queue of their own per client (O(1) per
+ * call); calls with any other value share the client's heap (O(log n)). No state is kept per
+ * value beyond these.
+ */
+const MAX_DEADLINE_QUEUES = 16;
+/** Longest pause, ms, before a call answered TRYAGAIN / ASK / MOVED is sent again (2, 4, 8, ... ms up to this). */
+const REDIRECT_RETRY_MAX_MS = 100;
+/** How long, ms, a command an ACL denied (EVAL, EVALSHA) is not tried again: a grant is picked up after at most this. */
+const ACL_RECHECK_MS = 10_000;
+/** The commands the runtime's scripts run (runtime/scripts/*.lua), for the message of a denial inside a script. */
+const SCRIPT_COMMANDS = 'TIME, GET, SET, DEL, UNLINK, EXISTS, TYPE, INCRBY, PTTL, PEXPIRE, HMGET, HSET, ZADD, ZCARD, ZCOUNT, ZRANGE, ZREM, ZREMRANGEBYRANK';
+
+/**
+ * How a call goes out: `'first'`, the runner's first choice (EVALSHA; EVAL for a script's first
+ * call on ioredis); `'sha'` EVALSHA; `'eval'` EVAL with the source; `'get'` the client's GET.
+ */
+type Via = 'first' | 'sha' | 'eval' | 'get';
 
 /** Why a call was not answered by Redis: the policy of the caller decides what to answer. */
 export class Unavailable {
@@ -61,6 +79,8 @@ type Shard = number | string;
 /** A shard (or the whole client) that is down. */
 class Outage {
   probing = false;
+  /** The timer of the next probe (probes run on a timer, not only when a call comes). */
+  timer: NodeJS.Timeout | null = null;
   constructor(
     /** The shard's key in {@link ClientHealth}'s map; `null` for the whole client. */
     readonly shard: Shard | null,
@@ -70,6 +90,9 @@ class Outage {
     public key: string,
     /** The answer of the calls it short-circuits. */
     public cause: Unavailable,
+    /** The deadline and interval of the probes (those of the call that found the shard down). */
+    public deadlines: DeadlineQueue,
+    public probeIntervalMs: number,
   ) {}
 }
 
@@ -98,13 +121,21 @@ class Call implements Expirable {
   state = PENDING;
   /** Whether it was sent again as EVAL after a NOSCRIPT reply. */
   retried = false;
+  /** How it goes out next; `null` until a reply decided (see {@link ClientHealth.send}). */
+  via: Via | null = null;
+  /** Whether its command is written and unanswered (not while it waits to be sent again after a redirection). */
+  inFlight = false;
+  /** Times it was sent again after a redirection reply (TRYAGAIN, ASK, MOVED): its slot is moving, its node is not down. */
+  redirects = 0;
+  /** The last redirection reply, the answer when the deadline passes before a retry succeeds. */
+  redirect: Unavailable | null = null;
 
   constructor(
     readonly health: ClientHealth,
     readonly script: RuntimeScript,
     readonly keys: ScriptKeys,
     readonly args: readonly string[],
-    readonly deadlines: Deadlines,
+    readonly deadlines: DeadlineQueue,
     readonly probeIntervalMs: number,
     readonly resolve: (value: unknown) => void,
     readonly reject: (error: unknown) => void,
@@ -206,6 +237,14 @@ export class ClientHealth {
   /** Whether any shard (or the whole client) is down: the slow path must look. */
   degraded = false;
   private readonly shards = new Map<Shard, Outage>();
+  /**
+   * Cluster clients: when each master last answered a call within its deadline (`performance.now()`
+   * ms). A deadline missed while the master answered other calls in time since that call started
+   * (ioredis retrying a TRYAGAIN for one migrating slot, one slow command) is not the master's outage.
+   */
+  private readonly answeredAt = new Map<Shard, number>();
+  /** Cluster clients: the master whose one slot missed a deadline, which slot and when that call started. */
+  private readonly suspects = new Map<Shard, { slot: number; since: number }>();
   private whole: Outage | null = null;
   private lastReplyAt = -Infinity;
   /** A shard of a client of unknown topology that failed with no reply since its call started. */
@@ -215,6 +254,12 @@ export class ClientHealth {
   /** Short-circuited answers waiting for the next turn of the event loop, by answer (see {@link defer}). */
   private deferred = new Map<Unavailable, { promise: Promise<unknown>; resolve: () => void }>();
   private readonly deadlineQueues = new Map<number, Deadlines>();
+  private deadlineHeap: DeadlineHeap | null = null;
+  /** Whether an ACL denial was ever seen (only then do the `...DeniedUntil` need a look). */
+  private acl = false;
+  /** Until when (`performance.now()` ms) EVAL and EVALSHA are taken as denied by an ACL. */
+  private evalDeniedUntil = 0;
+  private evalshaDeniedUntil = 0;
   private readonly topology: Topology;
   private readonly address: string | undefined;
   private readonly probeScript: RuntimeScript;
@@ -229,14 +274,20 @@ export class ClientHealth {
     this.probeScript = getScript('probe');
   }
 
-  /** The deadline queue of calls with `timeoutMs` (one per distinct timeout, shared). */
-  deadlines(timeoutMs: number): Deadlines {
-    let queue = this.deadlineQueues.get(timeoutMs);
-    if (queue === undefined) {
-      queue = new Deadlines(timeoutMs);
-      this.deadlineQueues.set(timeoutMs, queue);
+  /**
+   * Where the deadlines of calls with `timeoutMs` are kept: a queue of their own for the first
+   * {@link MAX_DEADLINE_QUEUES} distinct values (shared by every caller with that value), else
+   * the client's heap, shared by every other value. Bounded whatever the callers pass.
+   */
+  deadlines(timeoutMs: number): DeadlineQueue {
+    const queue = this.deadlineQueues.get(timeoutMs);
+    if (queue !== undefined) return queue;
+    if (this.deadlineQueues.size < MAX_DEADLINE_QUEUES) {
+      const created = new Deadlines(timeoutMs);
+      this.deadlineQueues.set(timeoutMs, created);
+      return created;
     }
-    return queue;
+    return new HeapDeadlines(timeoutMs, (this.deadlineHeap ??= new DeadlineHeap()));
   }
 
   /**
@@ -250,7 +301,7 @@ export class ClientHealth {
     script: RuntimeScript,
     keys: ScriptKeys,
     args: readonly string[],
-    deadlines: Deadlines,
+    deadlines: DeadlineQueue,
     probeIntervalMs: number,
     receiver: Receiver | null = null,
     context?: unknown,
@@ -296,16 +347,81 @@ export class ClientHealth {
 
   private send(call: Call): void {
     let pending: Promise<unknown>;
+    call.inFlight = true;
     try {
       const script = call.script;
-      if (script === GET_COMMAND) pending = this.runner.get(call.key);
-      else pending = call.retried ? this.runner.evalSource(script, call.keys, call.args) : this.runner.send(script, call.keys, call.args);
+      const runner = this.runner;
+      let via = call.via ?? (call.retried ? 'eval' : script === GET_COMMAND ? 'get' : 'first');
+      if (this.acl) via = this.allowed(via);
+      if (via === 'get') pending = runner.get(call.key);
+      else if (via === 'first') pending = runner.send(script, call.keys, call.args);
+      else if (via === 'sha') pending = runner.evalSha(script, call.keys, call.args);
+      else pending = runner.evalSource(script, call.keys, call.args);
     } catch (error) {
       pending = Promise.reject(error);
     }
     pending.then(
       (value) => this.replied(call, value),
       (error: unknown) => this.failed(call, error),
+    );
+  }
+
+  /** `via`, or the way around a command an ACL denied lately (EVAL <-> EVALSHA). */
+  private allowed(via: Via): Via {
+    const now = performance.now();
+    if (via === 'first' && this.evalshaDeniedUntil > now) return 'eval';
+    if (via === 'first' && this.evalDeniedUntil > now) return 'sha';
+    return via;
+  }
+
+  /**
+   * A call answered NOPERM: sends it again the other way when there is one (EVALSHA denied: EVAL;
+   * EVAL denied: EVALSHA) and returns `true`, or returns the error to reject it with, which names
+   * what the user must be granted.
+   */
+  private afterDenial(call: Call, denial: NonNullable<ReturnType<typeof aclDenial>>, error: unknown): true | RedisError {
+    const now = performance.now();
+    this.acl = true;
+    const message = safeMessage(error);
+    const fail = (text: string) => new RedisError(text, 'NOPERM', errorFields(error).address ?? this.address);
+    const both = () =>
+      fail(
+        `${message}; the Redis user may run neither EVALSHA nor EVAL: redis-ttl-runtime runs every operation as a Lua script, so grant +evalsha (with the scripts loaded by SCRIPT LOAD) or +eval (e.g. ACL SETUSER <user> +evalsha +eval)`,
+      );
+    if (denial.command === 'evalsha') {
+      this.evalshaDeniedUntil = now + ACL_RECHECK_MS;
+      if (this.evalDeniedUntil > now) return both();
+      call.via = 'eval';
+      this.send(call);
+      return true;
+    }
+    if (denial.command === 'eval') {
+      this.evalDeniedUntil = now + ACL_RECHECK_MS;
+      if (call.retried) return this.notLoaded(call, message);
+      if (this.evalshaDeniedUntil > now) return both();
+      call.via = 'sha';
+      this.send(call);
+      return true;
+    }
+    if (denial.key === true) {
+      return fail(
+        `${message}; the Redis user's key patterns do not cover the runtime's keys: grant one that does (ACL ~<pattern>: limiters and breakers ~<namespace>:*, default ~rl:*; a cache ~<namespace>:*; a helper's own keys)`,
+      );
+    }
+    if (denial.inScript !== undefined) {
+      const what = denial.inScript === '' ? 'a command it runs' : `'${denial.inScript}'`;
+      return fail(`${message}; the Redis user may not run ${what} inside the runtime's scripts: grant the commands they run (${SCRIPT_COMMANDS})`);
+    }
+    return fail(`${message}; grant the Redis user +${denial.command ?? 'the command'}`);
+  }
+
+  /** EVAL is denied and the script is not loaded: the error that says what to grant or load. */
+  private notLoaded(call: Call, message: string): RedisError {
+    const script = call.script;
+    return new RedisError(
+      `${message}; EVAL is denied to the Redis user and the script '${script.name}' (SHA1 ${script.sha1}) is not loaded on the server (NOSCRIPT): grant +eval, or load the runtime's scripts with SCRIPT LOAD (runtimeScripts() lists them) after every restart, failover or SCRIPT FLUSH`,
+      'NOPERM',
+      this.address,
     );
   }
 
@@ -318,11 +434,14 @@ export class ClientHealth {
 
   private outageOf(key: string): Outage | null {
     if (this.shards.size === 0) return null;
-    return this.shards.get(this.shardOf(this.topology.kind === 'single' ? 0 : keySlot(key))) ?? null;
+    if (this.topology.kind === 'single') return this.shards.get(0) ?? null;
+    const slot = keySlot(key);
+    // the master's outage, or (a cluster) the slot's own (CLUSTERDOWN Hash slot not served)
+    return this.shards.get(this.shardOf(slot)) ?? this.shards.get(slot) ?? null;
   }
 
   /** The answer for a call while degraded, or `null` to send it; starts a probe when one is due. */
-  private blocked(key: string, deadlines: Deadlines, probeIntervalMs: number): Unavailable | null {
+  private blocked(key: string, deadlines: DeadlineQueue, probeIntervalMs: number): Unavailable | null {
     const outage = this.outageOf(key);
     if (outage !== null) {
       this.probe(outage, outage.key, deadlines, probeIntervalMs);
@@ -336,10 +455,20 @@ export class ClientHealth {
     return null;
   }
 
-  private probe(outage: Outage, key: string, deadlines: Deadlines, probeIntervalMs: number): void {
-    if (outage.probing || this.probes >= MAX_PROBES) return;
+  private probe(outage: Outage, key: string, deadlines: DeadlineQueue, probeIntervalMs: number): void {
+    if (outage.probing) return;
     const now = performance.now();
     if (now < outage.nextProbeAt) return;
+    if (this.probes >= MAX_PROBES) {
+      // too many probes in flight: this one goes on the timer
+      outage.nextProbeAt = now + probeIntervalMs;
+      this.scheduleProbe(outage);
+      return;
+    }
+    if (outage.timer !== null) {
+      clearTimeout(outage.timer);
+      outage.timer = null;
+    }
     outage.probing = true;
     this.probes += 1;
     const call = new Call(this, this.probeScript, probeKeyFor(key), NO_ARGS, deadlines, probeIntervalMs, noop, noop, outage, null, undefined);
@@ -347,11 +476,35 @@ export class ClientHealth {
     this.send(call);
   }
 
+  /**
+   * Arms the timer of `outage`'s next probe at `nextProbeAt`: a shard with no traffic is probed
+   * too, and is up again before its next call. `unref`'d: it never keeps the process alive.
+   */
+  private scheduleProbe(outage: Outage): void {
+    if (outage.timer !== null) clearTimeout(outage.timer);
+    const delay = Math.min(MAX_TIMER_MS, Math.max(0, Math.ceil(outage.nextProbeAt - performance.now())));
+    outage.timer = setTimeout(() => {
+      outage.timer = null;
+      if (outage.shard === null ? this.whole !== outage : this.shards.get(outage.shard) !== outage) return; // up meanwhile
+      // due now (a timer may fire a fraction of a millisecond before performance.now() says it is due)
+      outage.nextProbeAt = Math.min(outage.nextProbeAt, performance.now());
+      this.probe(outage, outage.key, outage.deadlines, outage.probeIntervalMs);
+    }, delay);
+    outage.timer.unref();
+  }
+
+  /** Notes that the master of `call`'s key answered it within its deadline (cluster clients only). */
+  private answered(call: Call): void {
+    if (this.topology.kind === 'cluster') this.answeredAt.set(this.shardOf(keySlot(call.key)), performance.now());
+  }
+
   private replied(call: Call, value: unknown): void {
+    call.inFlight = false;
     if (this.topology.kind === 'slots') this.lastReplyAt = performance.now();
     if (call.state === PENDING) {
       call.state = DONE;
       call.deadlines.dropSettled();
+      this.answered(call);
       if (call.probe !== null) this.up(call.probe);
       else call.finish(value);
     } else if (call.state === EXPIRED) {
@@ -360,31 +513,72 @@ export class ClientHealth {
   }
 
   private failed(call: Call, error: unknown): void {
+    call.inFlight = false;
     if (!call.retried && call.state === PENDING && isNoScript(error)) {
       // after a restart, a failover or SCRIPT FLUSH: EVAL carries the source (same deadline)
       call.retried = true;
-      this.send(call);
-      return;
+      if (!(this.acl && this.evalDeniedUntil > performance.now())) {
+        call.via = 'eval';
+        this.send(call);
+        return;
+      }
+      error = this.notLoaded(call, safeMessage(error));
     }
-    const unavailable = isUnavailable(error);
-    if (!unavailable && this.topology.kind === 'slots' && error instanceof Error && isReplyError(error)) this.lastReplyAt = performance.now();
+    if (call.state === PENDING && call.probe === null) {
+      const denial = aclDenial(error);
+      if (denial !== null) {
+        const next = this.afterDenial(call, denial, error);
+        if (next === true) return;
+        error = next;
+      }
+    }
+    let kind = errorKind(error);
+    const replied = error instanceof Error && isReplyError(error);
+    if (kind !== 'node' && this.topology.kind === 'slots' && replied) this.lastReplyAt = performance.now();
     if (call.state === EXPIRED) {
       this.settledLate(call);
       return;
     }
     if (call.state !== PENDING) return;
+    if (kind === 'redirect' && this.topology.kind === 'single') {
+      // MOVED / ASK to a client of one server: it is connected to one node of a cluster
+      kind = 'bug';
+      error = toRedisError(
+        error,
+        this.address,
+        '; this client talks to one node of a Redis Cluster: use a cluster client (ioredis `Cluster`, node-redis `createCluster()`)',
+      );
+    }
+    if (kind === 'redirect' && call.probe === null) {
+      // the slot is moving (resharding): send it again shortly, within the same deadline; the
+      // master is not down (its other slots answer)
+      if (replied) this.answered(call);
+      call.redirect = this.unavailableOf(error, true);
+      call.redirects += 1;
+      const delay = Math.min(REDIRECT_RETRY_MAX_MS, 2 ** call.redirects);
+      if (performance.now() + delay < call.deadline) {
+        setTimeout(() => {
+          if (call.state === PENDING) this.send(call);
+        }, delay);
+        return;
+      }
+      call.state = DONE;
+      call.deadlines.dropSettled();
+      call.finish(call.redirect);
+      return;
+    }
     call.state = DONE;
     call.deadlines.dropSettled();
     const probe = call.probe;
     if (probe !== null) {
-      // any answer but "can not serve" (NOPERM on the probe key, say) means the shard serves
-      if (!unavailable) this.up(probe);
+      // any answer but "can not serve" (NOPERM on the probe key, a redirection) means the shard serves
+      if (kind !== 'node' && kind !== 'slot') this.up(probe);
       else this.stillDown(probe, call, this.unavailableOf(error, false));
       return;
     }
-    if (unavailable) {
+    if (kind === 'node' || kind === 'slot') {
       const answer = this.unavailableOf(error, true);
-      this.markDown(call, answer);
+      this.markDown(call, answer, kind === 'slot' ? 'slot' : 'node');
       call.finish(answer);
     } else if (isProgrammingError(error)) {
       call.reject(error); // a bug in a program (a TypeError...) keeps its type and stack
@@ -393,26 +587,38 @@ export class ClientHealth {
     }
   }
 
-  /** A call's deadline passed: the shard is down; the command stays counted until it settles. */
+  /**
+   * A call's deadline passed: the shard is down, unless the call was being redirected (its slot
+   * is moving) or, on a cluster, the master answered other calls in time since it started. The
+   * command stays counted until it settles.
+   */
   expired(call: Call): void {
-    this.abandoned += 1;
+    // a call waiting to be sent again (a redirection) has nothing in the client to abandon
+    if (call.inFlight) this.abandoned += 1;
     const message = `Redis did not answer within ${call.deadlines.timeoutMs} ms`;
     if (call.probe !== null) {
       // stays `probing` until the command settles: no second probe piles up behind it
       call.probe.nextProbeAt = performance.now() + call.probeIntervalMs;
       return;
     }
+    if (call.redirect !== null) {
+      call.finish(call.redirect);
+      return;
+    }
     const answer = new Unavailable(message, 'TIMEOUT', this.address, true);
-    this.markDown(call, answer);
+    if (this.topology.kind !== 'cluster') this.markDown(call, answer);
+    else if (!((this.answeredAt.get(this.shardOf(keySlot(call.key))) ?? -Infinity) > call.startedAt)) this.markDown(call, answer, 'timeout');
     call.finish(answer);
   }
 
   private settledLate(call: Call): void {
     call.state = DONE;
     this.abandoned -= 1;
-    if (call.probe !== null) {
-      call.probe.probing = false;
+    const probe = call.probe;
+    if (probe !== null) {
+      probe.probing = false;
       this.probes -= 1;
+      if (probe.shard === null ? this.whole === probe : this.shards.get(probe.shard) === probe) this.scheduleProbe(probe);
     }
     this.refresh();
   }
@@ -425,9 +631,24 @@ export class ClientHealth {
     return new Unavailable(safeMessage(error), code, address ?? this.address, sent);
   }
 
-  private markDown(call: Call, answer: Unavailable): void {
+  /**
+   * Marks the shard of `call`'s key down. `scope` (cluster clients): `'node'`, its master;
+   * `'slot'`, its slot only; `'timeout'`, its slot, and its master once a second slot of that
+   * master missed a deadline with no answer from it in time since the first (a deadline missed on
+   * one slot alone may be that slot's trouble: a client retrying a redirection past the deadline).
+   */
+  private markDown(call: Call, answer: Unavailable, scope: 'node' | 'slot' | 'timeout' = 'node'): void {
     const slot = this.topology.kind === 'single' ? 0 : keySlot(call.key);
-    const shard = this.shardOf(slot);
+    let shard = scope === 'slot' ? slot : this.shardOf(slot);
+    if (scope === 'timeout' && typeof shard === 'string') {
+      const suspect = this.suspects.get(shard);
+      if (suspect === undefined || suspect.slot === slot || (this.answeredAt.get(shard) ?? -Infinity) > suspect.since) {
+        this.suspects.set(shard, { slot, since: call.startedAt });
+        shard = slot;
+      } else {
+        this.suspects.delete(shard);
+      }
+    }
     const next = performance.now() + call.probeIntervalMs;
     const cause = new Unavailable(
       `Redis is unavailable (${answer.message}); this call was not sent`,
@@ -435,12 +656,17 @@ export class ClientHealth {
       typeof shard === 'string' ? shard : answer.address,
       false,
     );
-    if (!this.shards.has(shard)) this.shards.set(shard, new Outage(shard, next, call.key, cause));
+    if (!this.shards.has(shard)) {
+      const outage = new Outage(shard, next, call.key, cause, call.deadlines, call.probeIntervalMs);
+      this.shards.set(shard, outage);
+      this.scheduleProbe(outage);
+    }
     if (this.topology.kind === 'slots' && this.whole === null && this.lastReplyAt < call.startedAt) {
       // two slots failed with no reply from anywhere since the first of them was sent: the whole
       // client is down (one slot alone may be one dead shard of a cluster)
       if (this.silentShard !== null && this.silentShard !== shard && this.lastReplyAt < this.silentSince) {
-        this.whole = new Outage(null, next, call.key, cause);
+        this.whole = new Outage(null, next, call.key, cause, call.deadlines, call.probeIntervalMs);
+        this.scheduleProbe(this.whole);
       } else {
         this.silentShard = shard;
         this.silentSince = call.startedAt;
@@ -452,6 +678,10 @@ export class ClientHealth {
   private up(outage: Outage): void {
     outage.probing = false;
     this.probes -= 1;
+    if (outage.timer !== null) {
+      clearTimeout(outage.timer);
+      outage.timer = null;
+    }
     if (outage.shard === null) this.whole = null;
     else this.shards.delete(outage.shard);
     this.refresh();
@@ -462,6 +692,7 @@ export class ClientHealth {
     this.probes -= 1;
     outage.nextProbeAt = performance.now() + call.probeIntervalMs;
     outage.cause = new Unavailable(`Redis is unavailable (${answer.message}); this call was not sent`, answer.code, outage.cause.address, false);
+    this.scheduleProbe(outage);
   }
 
   private refresh(): void {
@@ -480,6 +711,9 @@ export function healthFor(client: RedisClient): ClientHealth {
   }
   return health;
 }
+
+/** The names of {@link DeadlineOptions}. */
+const DEADLINE_OPTION_NAMES = ['timeoutMs', 'redisProbeIntervalMs'] as const;
 
 /** The deadline options of `collect`, `incrementWithTtl` and `setKeepTtl`. */
 export interface DeadlineOptions {
@@ -520,12 +754,17 @@ export interface CheckedDeadline {
   probeIntervalMs: number;
 }
 
-/** Validates {@link DeadlineOptions} (`undefined`: the defaults). @throws {TypeError | RangeError} naming the option. */
-export function checkDeadlineOptions(options: DeadlineOptions | undefined): CheckedDeadline {
+/**
+ * Validates {@link DeadlineOptions} (`undefined`: the defaults) of the helper `what`; `known`: every
+ * option name it takes (an unknown one is refused, not dropped).
+ * @throws {TypeError | RangeError} naming the option.
+ */
+export function checkDeadlineOptions(options: DeadlineOptions | undefined, what?: string, known: readonly string[] = DEADLINE_OPTION_NAMES): CheckedDeadline {
   if (options === undefined) return { timeoutMs: 1000, probeIntervalMs: 1000 };
   if (typeof options !== 'object' || options === null) throw new TypeError('options must be an object');
+  if (what !== undefined) checkKnownOptions(what, options, known);
   return {
-    timeoutMs: checkInteger('timeoutMs', options.timeoutMs ?? 1000, 1, MAX_TIMER_MS),
-    probeIntervalMs: checkInteger('redisProbeIntervalMs', options.redisProbeIntervalMs ?? 1000, 1, MAX_TIMER_MS),
+    timeoutMs: checkInteger('timeoutMs', orDefault(options.timeoutMs, 1000), 1, MAX_TIMER_MS),
+    probeIntervalMs: checkInteger('redisProbeIntervalMs', orDefault(options.redisProbeIntervalMs, 1000), 1, MAX_TIMER_MS),
   };
 }

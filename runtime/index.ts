@@ -13,6 +13,7 @@ export { collect } from './collect.js';
 export { RedisError, RedisUnavailableError } from './errors.js';
 export type { DeadlineOptions } from './health.js';
 export {
+  CacheLoadError,
   createCache,
   NotFound,
   type Cache,
@@ -26,6 +27,7 @@ export {
 } from './cache.js';
 export { incrementWithTtl, type IncrementOptions, type IncrementResult, type TtlMode } from './increment.js';
 export { setKeepTtl } from './set-keep-ttl.js';
+export { runtimeScripts, type ScriptSource } from './scripts.js';
 export { buildKey, hashIdentity, IDENTITY_HASH_LENGTH, type KeyParts } from './keys.js';
 export {
   createLimiter,

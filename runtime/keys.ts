@@ -11,7 +11,7 @@
  * - The version lets you change a limiter's shape or semantics and cut over cleanly.
  */
 import * as crypto from 'node:crypto';
-import { checkNonEmptyString, describe } from './validate.js';
+import { checkKnownOptions, checkNonEmptyString, describe, orDefault } from './validate.js';
 
 /** Parts of a key, see {@link buildKey}. */
 export interface KeyParts {
@@ -36,6 +36,8 @@ export interface KeyParts {
 }
 
 const SEGMENT = /^[A-Za-z0-9_.-]{1,64}$/;
+/** The names of {@link KeyParts}. */
+const KEY_PART_NAMES = ['namespace', 'algorithm', 'version', 'identity', 'scope', 'identitySecret'] as const satisfies ReadonlyArray<keyof KeyParts>;
 // eslint-disable-next-line no-control-regex
 const SCOPE_FORBIDDEN = /[{}\u0000-\u001f\u007f]/;
 
@@ -60,16 +62,36 @@ function identityBytes(identity: string): string | Buffer {
 }
 
 /**
+ * Checks an identity secret: `undefined` (no secret), a non-empty string, or a non-empty Buffer /
+ * Uint8Array, and returns it.
+ * @throws {TypeError} naming `identitySecret` for any other type; {RangeError} when it is empty (an
+ *   HMAC with an empty key is a plain hash anyone can recompute from a guessed identity: an empty
+ *   environment variable must not pass for a secret).
+ */
+export function checkIdentitySecret(secret: unknown): string | Buffer | undefined {
+  if (secret === undefined) return undefined;
+  if (typeof secret === 'string' || secret instanceof Uint8Array) {
+    if (secret.length === 0) {
+      throw new RangeError('identitySecret must not be empty: an HMAC with an empty key is a plain hash anyone can recompute (leave the option out, or set a secret)');
+    }
+    return secret as string | Buffer;
+  }
+  throw new TypeError(`identitySecret must be a string or a Buffer, got ${describe(secret)}`);
+}
+
+/**
  * Hashes an identity for use in a key: SHA-256 (HMAC-SHA-256 when `secret` is given) of its
  * UTF-8 bytes, base64url, first 22 characters. Deterministic; never contains `{`, `}` or `:`.
  * Identities that are not well-formed UTF-16 (lone surrogates, e.g. from `JSON.parse('"\\ud800"')`)
  * are not normalised (that would give `'a\ud800'` and `'a\udbff'` one key, the key of
  * `'a\ufffd'`): they are hashed from their UTF-16 code units after a marker byte, so every
  * distinct string has its own key and well-formed identities keep theirs.
- * @throws {TypeError} when `identity` is not a string; {RangeError} when it is empty.
+ * @throws {TypeError} when `identity` is not a string; {RangeError} when it is empty; both naming
+ *   `identitySecret` when the secret is not a non-empty string or Buffer.
  */
 export function hashIdentity(identity: string, secret?: string | Buffer): string {
   checkNonEmptyString('identity', identity);
+  if (secret !== undefined) checkIdentitySecret(secret);
   const data = identityBytes(identity);
   let digest: string;
   if (secret !== undefined) digest = crypto.createHmac('sha256', secret).update(data).digest('base64url');
@@ -109,11 +131,13 @@ export function checkScope(scope: unknown): string {
  */
 export function buildKey(parts: KeyParts): string {
   if (typeof parts !== 'object' || parts === null) throw new TypeError('buildKey expects an object of key parts');
+  checkKnownOptions('buildKey', parts, KEY_PART_NAMES);
   const namespace = checkSegment('namespace', parts.namespace);
   const algorithm = checkSegment('algorithm', parts.algorithm);
   const version = checkSegment('version', parts.version);
-  const scope = checkScope(parts.scope ?? 'default');
-  return `${namespace}:${algorithm}:${version}:{${hashIdentity(parts.identity, parts.identitySecret)}}:${scope}`;
+  const scope = checkScope(orDefault(parts.scope, 'default'));
+  const secret = checkIdentitySecret(parts.identitySecret);
+  return `${namespace}:${algorithm}:${version}:{${hashIdentity(parts.identity, secret)}}:${scope}`;
 }
 
 /** Identities longer than this (UTF-16 code units) are hashed on every call, never remembered. */

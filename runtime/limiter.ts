@@ -1,10 +1,10 @@
 import type { StoreClient } from './client.js';
 import { checkOutageOptions, FromMemory, Route, StoreFull, type OutageOptions } from './fallback.js';
 import { Unavailable } from './health.js';
-import { buildKey, checkScope, hashIdentity, KeyMemo } from './keys.js';
+import { buildKey, checkIdentitySecret, checkScope, hashIdentity, KeyMemo } from './keys.js';
 import type { OutageReason } from './outage.js';
 import { getScript, type ScriptName } from './scripts.js';
-import { checkInteger, checkKnownOptions, checkNonEmptyString, checkOneOf, describe, gcd, MAX_EXACT, perSecondToPerMs } from './validate.js';
+import { checkInteger, checkKnownOptions, checkNonEmptyString, checkOneOf, describe, gcd, MAX_EXACT, orDefault, perSecondToPerMs } from './validate.js';
 
 /**
  * Largest `limit` of the sliding-window log: 10^9. Its running total of admitted cost must stay
@@ -177,7 +177,8 @@ export interface TakeOptions {
   /**
    * **Tests only.** The current time in milliseconds since the Unix epoch, an integer >= 0, used
    * instead of the Redis server clock (TIME). Production code must leave it out: the server clock
-   * is the one clock every instance shares. Must not go backwards for a given key.
+   * is the one clock every instance shares. A time before the key's latest one is handled as a
+   * clock that stepped back (it admits nothing more; see docs/runtime-resilience.md).
    */
   nowMs?: number;
 }
@@ -206,6 +207,9 @@ export interface LimitResult {
    */
   reason?: OutageReason;
 }
+
+/** The names of {@link TakeOptions}. */
+const TAKE_OPTION_NAMES = ['cost', 'nowMs'] as const satisfies ReadonlyArray<keyof TakeOptions>;
 
 /** A rate limiter made by {@link createLimiter}. */
 export interface Limiter {
@@ -281,7 +285,7 @@ function plan(options: LimiterOptions): Plan {
     case 'gcra': {
       const limit = checkInteger('limit', options.limit, 1);
       const periodMs = checkInteger('periodMs', options.periodMs, 1);
-      const burst = checkInteger('burst', options.burst ?? limit, 1);
+      const burst = checkInteger('burst', orDefault(options.burst, limit), 1);
       const g = gcd(periodMs, limit);
       const per = periodMs / g;
       const units = limit / g;
@@ -380,11 +384,11 @@ export function createLimiter(redis: StoreClient, options: LimiterOptions): Limi
   const { script, code, limit, maxTtlMs, params } = plan(options);
   const outage = checkOutageOptions(options);
   const { mode, outageRetryAfterMs } = outage;
-  const local = sharePlan({ script, code, limit, maxTtlMs, params }, options.fallbackShare ?? 1);
-  const scope = checkScope(options.scope ?? 'default');
-  const namespace = options.namespace ?? 'rl';
-  const version = options.version ?? 'v1';
-  const identitySecret = options.identitySecret;
+  const local = sharePlan({ script, code, limit, maxTtlMs, params }, orDefault(options.fallbackShare, 1));
+  const scope = checkScope(orDefault(options.scope, 'default'));
+  const namespace = orDefault(options.namespace, 'rl');
+  const version = orDefault(options.version, 'v1');
+  const identitySecret = checkIdentitySecret(options.identitySecret);
   // validates namespace and version now, not on the first take; the identity part is a placeholder
   const template = buildKey({ namespace, algorithm: code, version, identity: '-', scope, identitySecret });
   const head = template.slice(0, template.indexOf('{') + 1);
@@ -430,6 +434,7 @@ export function createLimiter(redis: StoreClient, options: LimiterOptions): Limi
         key = keyFor(identity);
         if (takeOptions !== undefined) {
           if (typeof takeOptions !== 'object' || takeOptions === null) throw new TypeError('take options must be an object');
+          checkKnownOptions('limiter.take', takeOptions, TAKE_OPTION_NAMES);
           const cost = checkInteger('cost', takeOptions.cost === undefined ? 1 : takeOptions.cost, 1);
           const now = takeOptions.nowMs === undefined ? '' : String(checkInteger('nowMs', takeOptions.nowMs, 0));
           if (cost !== 1 || now !== '') {

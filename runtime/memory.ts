@@ -22,7 +22,7 @@
  */
 import { RedisError } from './errors.js';
 import type { ScriptName } from './scripts.js';
-import { checkInteger, describe } from './validate.js';
+import { checkInteger, checkKnownOptions, describe, orDefault } from './validate.js';
 
 /** Options of {@link createMemoryStore}. */
 export interface MemoryStoreOptions {
@@ -31,10 +31,25 @@ export interface MemoryStoreOptions {
   /** **Milliseconds** between two janitor sweeps of expired keys, an integer >= 1. Default `30000`. */
   janitorIntervalMs?: number;
   /**
-   * **Tests only.** The clock in milliseconds since the Unix epoch (default `Date.now`). It plays
-   * the role of the Redis server clock: expiry and scripts called without `nowMs` use it.
+   * **Tests only.** The clock in milliseconds since the Unix epoch. It plays the role of the Redis
+   * server clock: expiry and scripts called without `nowMs` use it. Default: a monotonic clock
+   * ({@link monotonicEpochMs}: the wall clock at process start plus the monotonic time elapsed
+   * since), so a step of the system clock (NTP, a VM resumed, a manual change) neither refills
+   * nor reopens a limit and neither expires nor prolongs a key. A clock given here may step back:
+   * the limiters never reopen a window for that (see the scripts), but keys' TTLs follow it.
    */
   clock?: () => number;
+}
+
+/**
+ * The default clock of a memory store, in milliseconds since the Unix epoch as the wall clock read
+ * at process start (`performance.timeOrigin`), plus the monotonic time elapsed since
+ * (`performance.now()`, https://nodejs.org/api/perf_hooks.html#performancenow): it never steps
+ * when the system clock does, so time elapsed between two calls is real time elapsed. It drifts
+ * from `Date.now()` by the steps the system clock took since the process started.
+ */
+export function monotonicEpochMs(): number {
+  return performance.timeOrigin + performance.now();
 }
 
 /**
@@ -288,19 +303,19 @@ class Keyspace {
     this.entries.set(key, { type: 'string', value, expiresAt });
   }
   /** INCRBY, on 64-bit signed integers like Redis */
-  incrby(key: string, by: number): number {
+  incrby(key: string, by: bigint): bigint {
     const entry = this.typed(key, 'string');
     const current = entry === undefined ? 0n : /^(0|-?[1-9]\d{0,19})$/.test(entry.value) ? BigInt(entry.value) : null;
     if (current === null || current > 9223372036854775807n || current < -9223372036854775808n) {
       throw new MemoryReplyError('ERR value is not an integer or out of range');
     }
-    const next = current + BigInt(by);
+    const next = current + by;
     if (next > 9223372036854775807n || next < -9223372036854775808n) {
       throw new MemoryReplyError('ERR increment or decrement would overflow');
     }
     if (entry === undefined) this.create(key, { type: 'string', value: next.toString() });
     else entry.value = next.toString();
-    return Number(next);
+    return next;
   }
   /** PEXPIRE (a TTL <= 0 deletes the key) */
   pexpire(key: string, ms: number): number {
@@ -339,6 +354,9 @@ function generic(entry: Entry & Counters): Entry {
   return { type: 'hash', fields, expiresAt: entry.expiresAt };
 }
 
+/** Clears the janitor timer of a store's keyspace once the keyspace is collected. */
+const janitors = new FinalizationRegistry<NodeJS.Timeout>((timer) => clearInterval(timer));
+
 /**
  * The in-process store. Create it with {@link createMemoryStore}; pass it wherever the runtime
  * takes a Redis client (`collect(store, key)`, `createLimiter(store, ...)`), or as the `fallback`
@@ -353,14 +371,20 @@ export class MemoryStore {
   /** @throws {TypeError | RangeError} naming the option when one is invalid. */
   constructor(options: MemoryStoreOptions = {}) {
     if (typeof options !== 'object' || options === null) throw new TypeError('options must be an object');
-    this.maxKeys = checkInteger('maxKeys', options.maxKeys ?? 10_000, 1);
-    const janitorIntervalMs = checkInteger('janitorIntervalMs', options.janitorIntervalMs ?? 30_000, 1, 2_147_483_647);
+    checkKnownOptions('createMemoryStore', options, ['maxKeys', 'janitorIntervalMs', 'clock']);
+    this.maxKeys = checkInteger('maxKeys', orDefault(options.maxKeys, 10_000), 1);
+    const janitorIntervalMs = checkInteger('janitorIntervalMs', orDefault(options.janitorIntervalMs, 30_000), 1, 2_147_483_647);
     if (options.clock !== undefined && typeof options.clock !== 'function') {
       throw new TypeError(`clock must be a function, got ${describe(options.clock)}`);
     }
-    this.keyspace = new Keyspace(this.maxKeys, janitorIntervalMs, options.clock ?? Date.now);
-    this.janitor = setInterval(() => this.keyspace.sweep(), janitorIntervalMs);
-    this.janitor.unref();
+    this.keyspace = new Keyspace(this.maxKeys, janitorIntervalMs, options.clock ?? monotonicEpochMs);
+    // the janitor holds the keyspace weakly: a store dropped without close() (a limiter's default
+    // fallback store, made per limiter) is collected, and its timer is cleared then
+    const keyspace = new WeakRef(this.keyspace);
+    const janitor: NodeJS.Timeout = setInterval(() => keyspace.deref()?.sweep(), janitorIntervalMs);
+    janitor.unref();
+    janitors.register(this.keyspace, janitor);
+    this.janitor = janitor;
   }
 
   /** Keys held, including expired ones the janitor has not reclaimed yet (no lazy expiry). */
@@ -482,14 +506,19 @@ const setKeepTtl: Script = (r, key, argv) => {
 };
 
 const increment: Script = (r, key, argv) => {
-  const by = toNumber(argv[0]);
-  if (by === undefined || by !== Math.floor(by) || by > MAX || by < -MAX) fail('ERR redis-ttl increment: by must be an integer');
+  const by = argv[0];
+  if (by === undefined || by.length > 20 || !/^(0|-?[1-9]\d*)$/.test(by)) fail('ERR redis-ttl increment: by must be an integer');
   const ttlMs = intArg(argv[1], 1, MAX, 'ERR redis-ttl increment: ttlMs must be an integer >= 1');
   const mode = argv[2];
   if (mode !== 'fixed' && mode !== 'sliding') fail("ERR redis-ttl increment: mode must be 'fixed' or 'sliding'");
-  const value = r.incrby(key, by);
+  const delta = BigInt(by);
+  // as INCRBY: an increment outside 64 bits is refused before anything is written
+  if (delta > 9223372036854775807n || delta < -9223372036854775808n) fail('ERR value is not an integer or out of range');
+  const next = r.incrby(key, delta);
   if (mode === 'sliding') r.pexpire(key, ttlMs);
   else if (r.pttl(key) === -1) r.pexpire(key, ttlMs);
+  // as the Lua: an integer within +-(2^53 - 1), else the key's string
+  const value = next > 9007199254740991n || next < -9007199254740991n ? next.toString() : Number(next);
   return [value, r.pttl(key)];
 };
 
@@ -534,20 +563,26 @@ const fixedWindow: Script = (r, key, argv) => {
   const [limit, window] = fixedWindowParams(argv) as [number, number];
   const cost = costArg(argv[2], s);
   const now = clockArg(r, argv[3], s);
-  const start = idiv(now, window) * window;
-  const resetMs = start + window - now;
+  let start = idiv(now, window) * window;
   const own = ownCounters(r, key, 'fw');
   let used = 0;
   let same = false;
   if (own === null) {
     // a hash another script wrote (or WRONGTYPE): read it as the Lua does
     const state = r.hmget(key, F_WN);
-    same = toNumber(state[0]) === start;
+    const storedStart = toNumber(state[0]);
+    // as the Lua: a clock that went back keeps the stored window
+    if (storedStart !== undefined && storedStart > start) start = storedStart;
+    same = storedStart === start;
     if (same) used = toNumber(state[1]) ?? 0;
-  } else if (own !== undefined && own.a === start) {
-    same = true;
-    used = own.b;
+  } else if (own !== undefined) {
+    if (own.a > start) start = own.a;
+    if (own.a === start) {
+      same = true;
+      used = own.b;
+    }
   }
+  const resetMs = start + window - now;
   let remaining = limit - used;
   if (remaining < 0) remaining = 0;
   const idleReset = used > 0 ? resetMs : 0;
@@ -704,23 +739,33 @@ const slidingWindowCounter: Script = (r, key, argv) => {
   const [limit, window] = slidingWindowCounterParams(argv) as [number, number];
   const cost = costArg(argv[2], s);
   const now = clockArg(r, argv[3], s);
-  const start = idiv(now, window) * window;
-  const elapsed = now - start;
+  let start = idiv(now, window) * window;
   const own = ownCounters(r, key, 'swc');
+  let state: Array<string | null> | undefined;
   let storedStart: number | undefined;
+  if (own === null) {
+    state = r.hmget(key, F_WCP);
+    storedStart = toNumber(state[0]);
+  } else if (own !== undefined) {
+    storedStart = own.a;
+  }
+  // as the Lua: a clock that went back keeps the stored window, as at its start at the earliest
+  let lag = 0;
+  if (storedStart !== undefined && storedStart > start) {
+    start = storedStart;
+    if (now < start) lag = start - now;
+  }
+  const elapsed = now + lag - start;
   let curr = 0;
   let prev = 0;
-  if (own === null) {
-    const state = r.hmget(key, F_WCP);
-    storedStart = toNumber(state[0]);
+  if (state !== undefined) {
     if (storedStart === start) {
       curr = toNumber(state[1]) ?? 0;
       prev = toNumber(state[2]) ?? 0;
     } else if (storedStart === start - window) {
       prev = toNumber(state[1]) ?? 0;
     }
-  } else if (own !== undefined) {
-    storedStart = own.a;
+  } else if (own) {
     if (storedStart === start) {
       curr = own.b;
       prev = own.c;
@@ -745,7 +790,7 @@ const slidingWindowCounter: Script = (r, key, argv) => {
     const here = firstFit(prev, curr, elapsed);
     // as in the Lua: first_fit(curr, 0, 0) is never nil here (cost <= limit)
     const retry = here !== undefined && here < window ? here - elapsed : window - elapsed + firstFit(curr, 0, 0)!;
-    return [0, int(remaining), int(retry), int(idleResetOf(prev, curr))];
+    return [0, int(remaining), int(retry + lag), int(idleResetOf(prev, curr))];
   }
   curr += cost;
   const same = storedStart === start;
@@ -797,13 +842,19 @@ const tokenBucket: Script = (r, key, argv) => {
   const s = 'token_bucket';
   const [capacity, num, den] = tokenBucketParams(argv) as [number, number, number];
   const cost = costArg(argv[3], s);
-  const now = clockArg(r, argv[4], s);
+  let now = clockArg(r, argv[4], s);
   const full = capacity * den;
   let tokens = full;
+  let lag = 0;
   const own = ownCounters(r, key, 'tb');
   const state = bucketState(r, key, own, F_SDT);
   if (state !== undefined) {
     const [stored, storedDen, storedAt] = state;
+    // as the Lua: a clock that went back is decided as at the last admission
+    if (storedAt > now) {
+      lag = storedAt - now;
+      now = storedAt;
+    }
     tokens = stored;
     if (storedDen !== den) tokens = Math.floor((stored / storedDen) * den);
     if (tokens < 0) tokens = 0;
@@ -818,10 +869,14 @@ const tokenBucket: Script = (r, key, argv) => {
     if (tokens > full) tokens = full;
   }
   const need = cost * den;
-  if (cost > capacity) return [0, int(idiv(tokens, den)), -1, int(cdiv(full - tokens, num))];
-  if (tokens < need) return [0, int(idiv(tokens, den)), int(cdiv(need - tokens, num)), int(cdiv(full - tokens, num))];
+  if (cost > capacity || tokens < need) {
+    let reset = cdiv(full - tokens, num);
+    if (reset > 0) reset += lag;
+    if (cost > capacity) return [0, int(idiv(tokens, den)), -1, int(reset)];
+    return [0, int(idiv(tokens, den)), int(cdiv(need - tokens, num) + lag), int(reset)];
+  }
   tokens -= need;
-  const ttlMs = cdiv(full - tokens, num);
+  const ttlMs = cdiv(full - tokens, num) + lag;
   writeBucket(r, key, own, 'tb', tokens, den, now, ttlMs);
   return [1, int(idiv(tokens, den)), 0, int(ttlMs)];
 };
@@ -832,13 +887,19 @@ const leakyBucket: Script = (r, key, argv) => {
   const s = 'leaky_bucket';
   const [capacity, num, den] = leakyBucketParams(argv) as [number, number, number];
   const cost = costArg(argv[3], s);
-  const now = clockArg(r, argv[4], s);
+  let now = clockArg(r, argv[4], s);
   const full = capacity * den;
   let level = 0;
+  let lag = 0;
   const own = ownCounters(r, key, 'lb');
   const state = bucketState(r, key, own, F_LDT);
   if (state !== undefined) {
     const [stored, storedDen, storedAt] = state;
+    // as the Lua: a clock that went back is decided as at the last admission
+    if (storedAt > now) {
+      lag = storedAt - now;
+      now = storedAt;
+    }
     level = stored;
     if (storedDen !== den) level = Math.ceil((stored / storedDen) * den);
     if (level > full) level = full;
@@ -853,12 +914,14 @@ const leakyBucket: Script = (r, key, argv) => {
     if (level < 0) level = 0;
   }
   const need = cost * den;
-  if (cost > capacity) return [0, int(idiv(full - level, den)), -1, int(cdiv(level, num))];
-  if (level + need > full) {
-    return [0, int(idiv(full - level, den)), int(cdiv(level + need - full, num)), int(cdiv(level, num))];
+  if (cost > capacity || level + need > full) {
+    let reset = cdiv(level, num);
+    if (reset > 0) reset += lag;
+    if (cost > capacity) return [0, int(idiv(full - level, den)), -1, int(reset)];
+    return [0, int(idiv(full - level, den)), int(cdiv(level + need - full, num) + lag), int(reset)];
   }
   level += need;
-  const ttlMs = cdiv(level, num);
+  const ttlMs = cdiv(level, num) + lag;
   writeBucket(r, key, own, 'lb', level, den, now, ttlMs);
   return [1, int(idiv(full - level, den)), 0, int(ttlMs)];
 };
@@ -899,16 +962,22 @@ const gcra: Script = (r, key, argv) => {
     rest = own.b;
     l = own.c;
   }
+  // as the Lua: whole ms by which the TAT is further ahead than a full burst (a clock that went back)
+  let over = 0;
   if (a !== undefined && rest !== undefined && l !== undefined && l >= 1 && a >= now) {
-    if (a - now > tau) outstanding = tau;
-    else if (l === units) outstanding = (a - now) * units + rest;
-    else outstanding = (a - now) * units + cdiv(rest * units, l);
-    if (outstanding > tau) outstanding = tau;
+    let ahead = a - now;
+    const cap = idiv(tau, units) + 1;
+    if (ahead > cap) {
+      over = ahead - cap;
+      ahead = cap;
+    }
+    if (l === units) outstanding = ahead * units + rest;
+    else outstanding = ahead * units + cdiv(rest * units, l);
   }
   const remainingAfter = (o: number): number => Math.max(0, idiv(tau - o, per));
-  if (cost > burst) return [0, int(remainingAfter(outstanding)), -1, int(cdiv(outstanding, units))];
-  if (outstanding + inc > tau) {
-    return [0, int(remainingAfter(outstanding)), int(cdiv(outstanding + inc - tau, units)), int(cdiv(outstanding, units))];
+  if (cost > burst) return [0, int(remainingAfter(outstanding)), -1, int(over + cdiv(outstanding, units))];
+  if (over > 0 || outstanding + inc > tau) {
+    return [0, int(remainingAfter(outstanding)), int(over + cdiv(outstanding + inc - tau, units)), int(over + cdiv(outstanding, units))];
   }
   outstanding += inc;
   const ttlMs = cdiv(outstanding, units);

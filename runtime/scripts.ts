@@ -57,3 +57,27 @@ export const GET_COMMAND: RuntimeScript = {
   lua: GET_LUA,
   sha1: createHash('sha1').update(GET_LUA).digest('hex'),
 };
+
+/** A script of the runtime as an administrator preloads it: `SCRIPT LOAD <lua>` answers `sha1`. */
+export interface ScriptSource {
+  /** File name without `.lua` (`'GET'`: the one-line GET for clients without a GET method). */
+  readonly name: string;
+  /** SHA-1 of `lua`, what EVALSHA sends. */
+  readonly sha1: string;
+  /** The Lua source. */
+  readonly lua: string;
+}
+
+/**
+ * Every script the runtime may run, for a Redis user allowed EVALSHA but not EVAL: load each with
+ * `SCRIPT LOAD` (on every master, again after a restart, a failover or `SCRIPT FLUSH`), e.g.
+ * `for (const s of runtimeScripts()) await redis.script('LOAD', s.lua)`.
+ */
+export function runtimeScripts(): ScriptSource[] {
+  const scripts: ScriptSource[] = allScriptNames().map((name) => {
+    const { sha1, lua } = getScript(name);
+    return { name, sha1, lua };
+  });
+  scripts.push({ name: GET_COMMAND.name, sha1: GET_COMMAND.sha1, lua: GET_COMMAND.lua });
+  return scripts;
+}

@@ -14,7 +14,8 @@ import { checkNonEmptyString, describe } from './validate.js';
  * @param redis An ioredis `Redis` or `Cluster`, a node-redis client (`createClient()`), an
  *   @upstash/redis `Redis`, or a `MemoryStore` (same semantics, in process).
  * @param key The key (ioredis `keyPrefix` applies).
- * @param value The new value; a number is written in JavaScript's decimal form.
+ * @param value The new value; a number or bigint is written in JavaScript's decimal form (a bigint
+ *   exactly, whatever its size).
  * @param options `timeoutMs` (default 1000) and `redisProbeIntervalMs`, see {@link DeadlineOptions}.
  * @returns `true` when the key existed and was overwritten, `false` when it was missing (nothing
  *   was written).
@@ -29,14 +30,14 @@ import { checkNonEmptyString, describe } from './validate.js';
  * @example
  * await setKeepTtl(redis, 'cache:user:42', JSON.stringify(user)); // true, TTL untouched
  */
-export async function setKeepTtl(redis: StoreClient, key: string, value: string | number, options?: DeadlineOptions): Promise<boolean> {
+export async function setKeepTtl(redis: StoreClient, key: string, value: string | number | bigint, options?: DeadlineOptions): Promise<boolean> {
   checkNonEmptyString('key', key);
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw new RangeError(`value must be a finite number, got ${value}`);
-  } else if (typeof value !== 'string') {
-    throw new TypeError(`value must be a string or a number, got ${describe(value)}`);
+  } else if (typeof value !== 'string' && typeof value !== 'bigint') {
+    throw new TypeError(`value must be a string, a number or a bigint, got ${describe(value)}`);
   }
-  const deadline = checkDeadlineOptions(options);
+  const deadline = checkDeadlineOptions(options, 'setKeepTtl');
   const reply = await runOnce(redis, getScript('set_keep_ttl'), [key], [String(value)], deadline);
   return reply === 1;
 }

@@ -32,6 +32,28 @@ const encoder = new TextEncoder();
  * part is not empty (the hash tag), else of the whole key, modulo 16384.
  */
 export function keySlot(key: string): number {
+  // the usual key: its hash tag (or the whole key) is ASCII, whose UTF-8 bytes are its char codes
+  let start = 0;
+  let end = key.length;
+  const open = key.indexOf('{');
+  if (open !== -1) {
+    const close = key.indexOf('}', open + 1);
+    if (close > open + 1) {
+      start = open + 1;
+      end = close;
+    }
+  }
+  let crc = 0;
+  for (let i = start; i < end; i += 1) {
+    const c = key.charCodeAt(i);
+    if (c > 0x7f) return keySlotUtf8(key);
+    crc = ((crc << 8) & 0xffff) ^ TABLE[((crc >> 8) ^ c) & 0xff]!;
+  }
+  return crc & (SLOTS - 1);
+}
+
+/** {@link keySlot} from the key's UTF-8 bytes (a hash tag with non-ASCII characters). */
+function keySlotUtf8(key: string): number {
   const bytes = encoder.encode(key);
   let start = 0;
   let end = bytes.length;

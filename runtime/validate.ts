@@ -56,6 +56,30 @@ export function checkNonEmptyString(name: string, value: unknown): string {
 }
 
 /**
+ * An option's value, or `fallback` when it is left out (`undefined`). `null` is not "left out":
+ * it goes on to the option's check, which refuses it by name (a `null` from a configuration file
+ * is a mistake to report, not a default to take in silence).
+ */
+export function orDefault<T>(value: T | undefined, fallback: T): T {
+  return value === undefined ? fallback : value;
+}
+
+/** Whether `value` is a plain object (`{ ... }`, or made by `Object.create(null)`): not an array, a Buffer, a class instance. */
+export function isPlainObject(value: object): boolean {
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * Checks that `value` is a boolean and returns it.
+ * @throws {TypeError} when it is not.
+ */
+export function checkBoolean(name: string, value: unknown): boolean {
+  if (typeof value !== 'boolean') throw new TypeError(`${name} must be a boolean, got ${describe(value)}`);
+  return value;
+}
+
+/**
  * Checks that `value` is one of `allowed` and returns it.
  * @throws {TypeError} when it is not.
  */

@@ -3,16 +3,23 @@
  * in, exit code out. `bin.ts` only wires it to `process`.
  *
  * Exit codes: 0 = audited (findings or not); 1 = a `--fail-on-persistent` pattern has keys without
- * TTL (each such pattern is named on standard error, whatever the format); 2 = usage error,
+ * TTL, or a pattern grew by more than `--fail-on-growth` keys without TTL since the `--baseline`
+ * (each such pattern is named on standard error, whatever the format); 2 = usage error, an
+ * unreadable or invalid `--inventory` or `--baseline` file,
  * connection or authentication failure, a command refused by the server; 3 = the `--fix-ttl`
  * confirmation was declined (nothing was changed or audited).
  */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { InventoryError, readInventoryFile } from '../../inventory/format.js';
+import type { InventoryInput } from '../attribution.js';
+import { readBaselineFile } from '../baseline.js';
 import { AuditError, type AuditOptions, DEFAULT_AUDIT_OPTIONS, DEFAULT_TIMEOUT_MS, KEY_TYPES, type KeyType, MAX_FIX_TTL_SECONDS, runAudit } from '../audit.js';
 import { FORMAT_NAMES, type FormatName, formatReport } from '../format.js';
 import { redactUrl } from '../url.js';
-import { CliError } from '../../cli/errors.js';
-import { packageVersion } from '../../cli/package-info.js';
+import { CliError, describeFsError } from '../../cli/errors.js';
+import { docsUrl, packageVersion } from '../../cli/package-info.js';
 import { type CliOutput, type CliStreams, finishProgram, parseArguments, reportUserErrors } from '../../cli/process.js';
 import { createProgressBar } from './progress.js';
 
@@ -46,6 +53,10 @@ interface ParsedOptions {
   format: FormatName;
   top: number;
   failOnPersistent?: string[];
+  inventory?: string[];
+  baseline?: string;
+  failOnGrowth?: number;
+  output?: string;
   fixTtl?: number;
   yes?: true;
   verbose?: true;
@@ -58,6 +69,9 @@ const DEFAULT_URL = 'redis://127.0.0.1:6379';
 export const EXIT_DECLINED = 3;
 
 
+/** The audit's docs page at the installed version's tag. */
+const AUDIT_DOCS_URL = docsUrl('docs/redis-ttl-audit.md');
+
 const EXAMPLES = `
 Examples:
   $ redis-ttl-audit --url redis://localhost:6379            every key, grouped by pattern
@@ -66,12 +80,15 @@ Examples:
   $ redis-ttl-audit --cluster --url redis://10.0.0.5:7000 --format json > audit.json
   $ redis-ttl-audit --fail-on-persistent 'session:*' --fail-on-persistent 'rl:*'   CI: exit 1 on leaks
   $ redis-ttl-audit --match 'session:*' --fix-ttl 86400 --yes --verbose
+  $ redis-ttl-audit --inventory keys.json --format html --output audit.html   the code that wrote each pattern
+  $ redis-ttl-audit --inventory keys.json --baseline last.json --fail-on-growth 1000 --format json
 
 Read-only unless --fix-ttl, which only runs EXPIRE <key> <seconds> NX (Redis 7+); never deletes.
 URL: redis[s]://[[user]:password@]host[:port][/db], also from REDIS_URL (default ${DEFAULT_URL}).
-Exit codes: 0 audited, 1 --fail-on-persistent found keys without TTL, 2 usage, connection,
-timeout or permission error, 3 the --fix-ttl confirmation was declined (nothing changed).
-Docs: https://github.com/eslint-plugin-redis-ttl/eslint-plugin-redis-ttl/blob/main/docs/redis-ttl-audit.md
+Exit codes: 0 audited, 1 --fail-on-persistent found keys without TTL or --fail-on-growth was
+exceeded, 2 usage, file, connection, timeout or permission error, 3 the --fix-ttl confirmation
+was declined (nothing changed).
+Docs: ${AUDIT_DOCS_URL}
 `;
 
 // No default value for repeatable options: commander would print "(default: [])" in the help.
@@ -114,6 +131,10 @@ function buildProgram(io: CliIo): Command {
     .addOption(new Option('-f, --format <name>', 'output format').choices(FORMAT_NAMES).default('table'))
     .option('--top <n>', 'table: show the n largest patterns', wholeNumber(1), 50)
     .option('--fail-on-persistent <pattern>', 'exit 1 when keys matching this glob have no TTL (repeatable)', nonEmptyPattern)
+    .option('--inventory <file>', 'key inventory (JSON, from redis-ttl-keys): group keys by the code\'s key shapes and name the lines that write them (repeatable)', collect)
+    .option('--baseline <file>', 'an earlier --format json report: compare keys, keys without TTL and memory per pattern')
+    .option('--fail-on-growth <n>', 'with --baseline: exit 1 when a pattern has more than n keys without TTL beyond the baseline\'s count', wholeNumber(0))
+    .option('-o, --output <file>', 'write the report to this file instead of standard output (html: links relative to it)')
     .option(
       '--fix-ttl <seconds>',
       `add this TTL (1 to ${MAX_FIX_TTL_SECONDS} seconds) to keys without one (EXPIRE key seconds NX); needs --match`,
@@ -169,6 +190,20 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     }
   }
 
+  if (options.failOnGrowth !== undefined && options.baseline === undefined) throw new CliError('--fail-on-growth needs --baseline: the report of an earlier run to compare with.');
+  if (options.failOnGrowth !== undefined && options.sample !== undefined) {
+    throw new CliError('--fail-on-growth cannot be combined with --sample: a sample\'s counts are estimates, and a CI verdict needs exact ones.');
+  }
+  // Files before the server: a bad inventory or baseline stops the run before any command is sent.
+  const inventory = await inventoryInputs(options);
+  let baseline;
+  try {
+    baseline = options.baseline === undefined ? undefined : await readBaselineFile(options.baseline);
+  } catch (error) {
+    if (error instanceof AuditError) throw new CliError(`--baseline ${error.message}`);
+    throw error;
+  }
+
   const auditOptions: AuditOptions = {
     ...DEFAULT_AUDIT_OPTIONS,
     match,
@@ -181,6 +216,9 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     ...(options.type === undefined ? {} : { type: options.type }),
     ...(options.sample === undefined ? {} : { sample: options.sample }),
     ...(options.fixTtl === undefined ? {} : { fixTtl: options.fixTtl }),
+    ...(inventory.length === 0 ? {} : { inventory }),
+    ...(baseline === undefined ? {} : { baseline }),
+    ...(options.failOnGrowth === undefined ? {} : { failOnGrowth: options.failOnGrowth }),
   };
   const bar = options.progress && io.stderr.isTTY === true ? createProgressBar(io.stderr) : undefined;
   if (bar !== undefined) auditOptions.onProgress = bar.update;
@@ -206,8 +244,18 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     target: redactUrl(url),
     cluster: options.cluster === true,
     top: options.top,
+    ...(options.output === undefined ? {} : { linkBase: path.relative(process.cwd(), path.dirname(path.resolve(options.output))) || '.' }),
   });
-  io.stdout.write(`${output}\n`);
+  if (options.output === undefined) {
+    io.stdout.write(`${output}\n`);
+  } else {
+    try {
+      await mkdir(path.dirname(path.resolve(options.output)), { recursive: true });
+      await writeFile(options.output, `${output}\n`);
+    } catch (error) {
+      throw new CliError(`cannot write the report to ${options.output}: ${describeFsError(error)}.`);
+    }
+  }
   // The reason for exit code 1 goes to standard error too: json and csv carry it only as data.
   const leaking = report.violations.filter((v) => v.keys > 0);
   for (const v of leaking) {
@@ -216,7 +264,37 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
         `(e.g. ${v.examples.join(', ')}): give them an expiry (or --fix-ttl <seconds> with --match '${v.pattern}').\n`,
     );
   }
-  return leaking.length > 0 ? 1 : 0;
+  const grown = report.growth?.patterns.filter((r) => r.exceeded) ?? [];
+  for (const r of grown) {
+    io.stderr.write(
+      `redis-ttl-audit: --fail-on-growth ${options.failOnGrowth}: '${r.pattern}' has ${(r.noTtlGrowth).toLocaleString('en-US')} more keys without TTL than ` +
+        `${options.baseline} (${r.noTtlBefore.toLocaleString('en-US')} -> ${r.noTtl.toLocaleString('en-US')}): they pile up; find the write that leaves them without TTL.\n`,
+    );
+  }
+  return leaking.length > 0 || grown.length > 0 ? 1 : 0;
+}
+
+/**
+ * The inventories to join with the keyspace: each `--inventory` file, read and validated, with
+ * its directory as the base of its `root`.
+ *
+ * SEAM for `--source <dir>` (issue 27, item 1, not built yet): it will run the producer
+ * (redis-ttl-keys' library function) on each directory and push `{ document, base: dir }` here;
+ * the audit library takes these objects and never reads files itself
+ * (tests/audit/inventory.test.ts passes a document straight to runAudit).
+ * @throws {CliError} naming the file, the place and the problem, for a file that cannot be read or is not an inventory
+ */
+async function inventoryInputs(options: ParsedOptions): Promise<InventoryInput[]> {
+  const inputs: InventoryInput[] = [];
+  for (const file of options.inventory ?? []) {
+    try {
+      inputs.push({ document: await readInventoryFile(file), base: path.dirname(file) });
+    } catch (error) {
+      if (error instanceof InventoryError) throw new CliError(`--inventory ${error.message}`);
+      throw error;
+    }
+  }
+  return inputs;
 }
 
 /** Asks `question` on `out` and reads one line from `input`: true for y or yes. */

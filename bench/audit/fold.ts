@@ -13,6 +13,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as ours from '../../audit/index.js';
 import { hashIdentity } from '../../runtime/keys.js';
+import { type BenchRun, medianNsPerKey } from './rounds.js';
 
 type Audit = Pick<typeof ours, 'foldKey' | 'showKey'> & { PatternCache?: typeof ours.PatternCache };
 const other = process.argv[2] === undefined ? undefined : ((await import(pathToFileURL(path.resolve(process.argv[2], 'audit/index.ts')).href)) as Audit);
@@ -24,7 +25,7 @@ for (let i = 0; i < 200_000; i += 1) {
 }
 const names = keys.map((key) => key.toString('latin1'));
 
-function runs(label: string, audit: Audit): [string, () => number][] {
+function runs(label: string, audit: Audit): BenchRun[] {
   return [
     [`${label} foldKey`, () => names.reduce((n, name) => n + audit.foldKey(name).length, 0)],
     [
@@ -43,18 +44,7 @@ function runs(label: string, audit: Audit): [string, () => number][] {
 }
 
 const all = [...runs('ours', ours), ...(other === undefined ? [] : runs('other', other))];
-const times = new Map<string, number[]>(all.map(([name]) => [name, []]));
-const outputs = new Map<string, number>();
-for (let round = 0; round < 6; round += 1) {
-  for (let k = 0; k < all.length; k += 1) {
-    const [name, run] = all[(k + round) % all.length]!;
-    const started = process.cpuUsage();
-    outputs.set(name, run());
-    const used = process.cpuUsage(started);
-    if (round > 0) times.get(name)!.push(((used.user + used.system) * 1000) / keys.length);
-  }
-}
-const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
+const results = medianNsPerKey(all, keys.length);
 console.log('| run | ns per key (median of 5) | output |');
 console.log('| --- | ---: | ---: |');
-for (const [name] of all) console.log(`| ${name} | ${Math.round(median(times.get(name)!))} | ${outputs.get(name)} |`);
+for (const [name, { ns, output }] of results) console.log(`| ${name} | ${Math.round(ns)} | ${output} |`);

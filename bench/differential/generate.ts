@@ -38,8 +38,10 @@ export interface GeneratedScript {
   body: Stmt[];
   /** KEYS[1..n] as passed to EVAL, then keys built in the script (name only). */
   keys: KeySpec[];
-  /** How many KEYS the script is given. */
+  /** How many KEYS the script is given (`KEYS[keyCount - extraKeys + 1 ..]` are passed but never named: loops over KEYS reach them). */
   keyCount: number;
+  /** Keys passed beyond the ones the script names. */
+  extraKeys?: number;
   /** Commands the server must have, when the script uses newer ones (see {@link GeneratorFeatures}). */
   features?: GeneratorFeatures;
 }
@@ -118,7 +120,7 @@ function command(c: Ctx, k: string, type: KeyType, sameType: KeySpec[]): string 
   const byType: Record<KeyType, string[]> = {
     string: [
       `${call}('INCR', ${k})`,
-      `${call}('INCRBY', ${k}, ${r.pick(['ARGV[2]', '2', 'tonumber(ARGV[2])'])})`,
+      `${call}('INCRBY', ${k}, ${r.pick(['ARGV[2]', '2', 'tonumber(ARGV[2])', '-2'])})`,
       `${call}('DECR', ${k})`,
       `${call}('APPEND', ${k}, '1')`,
       `${call}('SET', ${k}, ${value(r)})`,
@@ -145,6 +147,8 @@ function command(c: Ctx, k: string, type: KeyType, sameType: KeySpec[]): string 
     hash: [
       `${call}('HSET', ${k}, 'f', ${value(r)})`,
       `${call}('HSET', ${k}, ARGV[3], '1')`,
+      `${call}('HSET', ${k}, ARGV[5], '1')`,
+      `${call}('HDEL', ${k}, ARGV[5])`,
       `${call}('HINCRBY', ${k}, 'f', 1)`,
       `${call}('HSETNX', ${k}, 'g', '1')`,
       `${call}('HDEL', ${k}, 'f')`,
@@ -179,6 +183,8 @@ function command(c: Ctx, k: string, type: KeyType, sameType: KeySpec[]): string 
       `${call}('SADD', ${k}, ${value(r)})`,
       `${call}('SADD', ${k}, 'a', 'b')`,
       `${call}('SREM', ${k}, 'a')`,
+      `${call}('SADD', ${k}, ARGV[5])`,
+      `${call}('SREM', ${k}, ARGV[5])`,
       `${call}('SPOP', ${k})`,
       `${call}('SMOVE', ${other}, ${k}, 'a')`,
       `${call}('SUNIONSTORE', ${k}, ${other})`,
@@ -188,6 +194,8 @@ function command(c: Ctx, k: string, type: KeyType, sameType: KeySpec[]): string 
       `${call}('ZADD', ${k}, 'XX', 2, 'a')`,
       `${call}('ZINCRBY', ${k}, 1, 'a')`,
       `${call}('ZREM', ${k}, 'a')`,
+      `${call}('ZADD', ${k}, 2, ARGV[5])`,
+      `${call}('ZREM', ${k}, ARGV[5])`,
       `${call}('ZREMRANGEBYSCORE', ${k}, '-inf', 1)`,
     ],
   };
@@ -237,7 +245,7 @@ function condition(c: Ctx, key: KeySpec): string {
     ],
     hash: [`${call}('HGET', ${k}, 'f')`, `${call}('HLEN', ${k}) == 0`, `${call}('HSET', ${k}, 'f', '1') == 1`, `#${call}('HGETALL', ${k}) == 2`],
     list: [`${call}('LLEN', ${k}) > 0`, `${call}('LPUSH', ${k}, 'a') == 1`, `${call}('RPOPLPUSH', ${k}, ${k})`],
-    set: [`${call}('SCARD', ${k}) == 0`, `${call}('SADD', ${k}, 'a') == 1`, `${call}('SISMEMBER', ${k}, 'a') == 1`],
+    set: [`${call}('SCARD', ${k}) == 0`, `${call}('SADD', ${k}, 'a') == 1`, `${call}('SISMEMBER', ${k}, 'a') == 1`, `${call}('SISMEMBER', ${k}, ARGV[5]) == 1`],
     zset: [`${call}('ZCARD', ${k}) == 0`, `${call}('ZADD', ${k}, 1, 'a') == 1`, `${call}('ZSCORE', ${k}, 'a')`],
   };
   return r.chance(0.5) ? r.pick(common) : r.pick(byType[key.type]);
@@ -371,7 +379,12 @@ export function generateScript(seed: number, id: number, features: GeneratorFeat
   // Half of the scripts end with an explicit return (as most real scripts do).
   if (r.chance(0.5)) body.push({ kind: 'line', text: 'return 1' });
   const used = features.hashFieldExpiration || features.hashFieldWrites ? { features } : {};
-  return { id, seed, body: normalize(body), keys, keyCount, ...used };
+  // A quarter are given more keys than they name: only a loop over KEYS reaches those.
+  const extraKeys = r.chance(0.25) ? 2 : 0;
+  const named = keys.slice(0, keyCount);
+  const extra: KeySpec[] = Array.from({ length: extraKeys }, (_, i) => ({ expr: `KEYS[${keyCount + i + 1}]`, name: `k${keyCount + i + 1}`, type: uniform ?? r.pick(TYPES) }));
+  const all = [...named, ...extra, ...keys.slice(keyCount)];
+  return { id, seed, body: normalize(body), keys: all, keyCount: keyCount + extraKeys, ...(extraKeys > 0 ? { extraKeys } : {}), ...used };
 }
 
 /** The Lua text of a statement list. */

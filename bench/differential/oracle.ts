@@ -100,48 +100,64 @@ export function instrument(source: string, watched: readonly string[]): string {
  */
 function seed(name: string, type: KeyType, ttl: boolean, variant: number): Array<[string, ...Array<string | number>]> {
   const out: Array<[string, ...Array<string | number>]> = [];
-  const small = variant % 2 === 1;
+  const small = variant % 3 === 1;
+  // variant 2: more than ten members (the script's literal ones among them), a long string
+  const large = variant % 3 === 2;
   switch (type) {
     case 'string':
-      out.push(['SET', name, small ? '1' : '5']);
+      out.push(['SET', name, large ? LONG_NUMBER : small ? '1' : '5']);
       break;
     case 'hash':
-      out.push(small ? ['HSET', name, 'f', '1'] : ['HSET', name, 'g', '1', 'e', '2']);
+      out.push(large ? ['HSET', name, ...MANY.flatMap((m, i) => [m, String(i)])] : small ? ['HSET', name, 'f', '1'] : ['HSET', name, 'g', '1', 'e', '2']);
       break;
     case 'list':
-      out.push(small ? ['RPUSH', name, 'a'] : ['RPUSH', name, 'b', 'c']);
+      out.push(large ? ['RPUSH', name, ...MANY] : small ? ['RPUSH', name, 'a'] : ['RPUSH', name, 'b', 'c']);
       break;
     case 'set':
-      out.push(small ? ['SADD', name, 'a'] : ['SADD', name, 'b', 'c']);
+      out.push(large ? ['SADD', name, ...MANY] : small ? ['SADD', name, 'a'] : ['SADD', name, 'b', 'c']);
       break;
     case 'zset':
-      out.push(small ? ['ZADD', name, 1, 'a'] : ['ZADD', name, 5, 'b', 6, 'c']);
+      out.push(large ? ['ZADD', name, ...MANY.flatMap((m, i) => [i - 3, m])] : small ? ['ZADD', name, 1, 'a'] : ['ZADD', name, 5, 'b', 6, 'c']);
       break;
   }
   if (ttl) out.push(['PEXPIRE', name, TTL_MS]);
   return out;
 }
 
+/** Twelve members: the literal members and fields the generator writes, and more. */
+const MANY: readonly string[] = ['a', 'b', 'c', 'e', 'f', 'g', 'x', '1', '7', 'm', 'n', 'o'];
+/** A string of 18 digits (INCR on it still fits in 64 bits). */
+const LONG_NUMBER = '123456789012345678';
+
 const VALID_ARGS: readonly string[][] = [
   ['1', '2', '3', '10', '60', '1000', '60000'], // ARGV[1]: a TTL, a limit
   ['1', '2', '3', '1000', '5000', '60000'], // ARGV[2]: a TTL, an increment
-  ['1', '7'], // ARGV[3]: a value (numeric, so INCR on it never raises)
+  ['1', '7', LONG_NUMBER], // ARGV[3]: a value (numeric, so INCR on it never raises)
   [FUTURE, PAST, '60'], // ARGV[4]: a unix time (maybe in the past: still a valid argument)
+  ['a', 'f', 'g', 'b', 'x', 'm'], // ARGV[5]: a member or field name, often one the script also spells
 ];
-const INVALID: readonly string[] = ['0', '-1', '1.5', 'x', ''];
+/** What lua-lint assumes ARGV never is: <= 0 (a negative increment too), fractional, not a number, empty. */
+const INVALID: readonly string[] = ['0', '-1', '-5', '1.5', 'x', ''];
 
 /** The runs of one script: pre-states and arguments, seeded. */
 export function planRuns(script: GeneratedScript, count: number, seedValue: number): RunPlan[] {
   const r: Random = createRandom((seedValue * 31 + script.id * 131 + 17) >>> 0);
   const states: PreState[] = ['absent', 'ttl', 'no-ttl'];
   const plans: RunPlan[] = [];
+  const covering = 3 * script.keys.length;
+  // after those, every invalid value at each of the first four ARGV positions once (ARGV <= 0, a
+  // negative increment, ...): a report that needs one of them is witnessed, not "never leaked"
+  const dedicated: Array<[number, string]> = [];
+  for (let position = 0; position < 4; position++) for (const bad of INVALID) dedicated.push([position, bad]);
   for (let i = 0; i < count; i++) {
     // The first runs cover each key in each state with the others varied; then random.
-    const pre = script.keys.map((_, k) => (i < 3 * script.keys.length && Math.floor(i / 3) === k ? states[i % 3]! : r.pick(states)));
-    const invalid = i >= count / 2 && r.chance(0.4);
+    const pre = script.keys.map((_, k) => (i < covering && Math.floor(i / 3) === k ? states[i % 3]! : r.pick(states)));
     const argv = VALID_ARGS.map((pool) => r.pick(pool));
-    if (invalid) argv[r.int(0, 1)] = r.pick(INVALID);
-    const variants = script.keys.map(() => r.int(0, 1));
+    const forced = i >= covering && i - covering < dedicated.length && count >= covering + 2 * dedicated.length ? dedicated[i - covering] : undefined;
+    const invalid = forced !== undefined || (i >= count / 2 && r.chance(0.25));
+    if (forced) argv[forced[0]] = forced[1];
+    else if (invalid) argv[r.int(0, 3)] = r.pick(INVALID);
+    const variants = script.keys.map(() => r.int(0, 2));
     plans.push({ pre, variants, argv, validArgs: !invalid });
   }
   return plans;

@@ -1,45 +1,62 @@
 /**
- * Precision of the `recommended` config on code none of us wrote, in two corpora:
+ * Precision and recall of the `recommended` config on code none of us wrote, in two sets of
+ * codebases kept apart (README.md beside this file says why):
  *
- * - **packages**: published npm packages that use Redis (queues, rate limiters, session and cache
- *   stores, locks, adapters), pinned in `packages.json`, installed at bench time into
- *   `.bench-tmp/eslint-precision/` (gitignored), their published sources linted as a user would.
- *   Published packages ship JavaScript (compiled from TypeScript for most, with `.d.ts` files
- *   beside it): the included files are copied, with the `.d.ts` files and `package.json` files of
- *   the package, into `.bench-tmp/eslint-precision/corpus/<package>/` and linted with type
- *   information from a TypeScript program (`allowJs`) whose imports resolve to the installed
- *   dependencies (ioredis, redis, @upstash/redis types included); `--untyped` lints the same files
- *   without type information.
+ * - the **tuning set** (`tuning/`): the codebases the rules' heuristics were tuned on; read its
+ *   findings as much as you like while changing a rule.
+ * - the **validation set** (`validation/`): codebases chosen, and given their `persistentKeys`,
+ *   before any rule change and before any finding was read. Nobody changing a rule reads its
+ *   findings; its figures are the ones quoted.
+ *
+ * A set is a folder with `packages.json`, `applications.json`, `triage.json` and, for the recall
+ * sample, `missed.json`. Each set has two corpora:
+ *
+ * - **packages**: published npm packages that use Redis, pinned in `packages.json`, installed at
+ *   bench time into `.bench-tmp/eslint-precision/<set>/` (gitignored), their published sources
+ *   linted as a user would. The included files are copied, with the `.d.ts` files and
+ *   `package.json` files of the package, into `<scratch>/corpus/<package>/` and linted typed with a
+ *   TypeScript program (`allowJs`) whose imports resolve to the installed dependencies (ioredis,
+ *   redis, @upstash/redis types included), and untyped.
  * - **applications**: open-source applications pinned by repository and commit in
  *   `applications.json`. The bench cannot reach GitHub: it reads the bare git directory the search
  *   tool's `fetch` leaves at `<mirror>/<owner>+<name>/repo` (`--mirror <dir>`, default
- *   `/work/.mirror`), extracts the pinned commit's source files with `git archive` into
- *   `.bench-tmp/eslint-precision/apps/<owner>+<name>/`, and says which applications it skipped
- *   because no snapshot (or not that commit) is present. Their dependencies are not installed, so
- *   they are linted without type information. Linted: every `.ts` / `.tsx` / `.js` / `.jsx` /
- *   `.mjs` / `.cjs` / `.mts` / `.cts` source file that is not a test, a declaration file, generated
- *   or vendored code, and in which the rules' untyped analysis looks for a client at all (the file
- *   mentions `redis` / `valkey`, or a client constructor, factory or type name: every other file
- *   gives no finding by construction, which `--all-files` checks by linting them all).
+ *   `/work/.mirror`), extracts the pinned commit's source files into `<scratch>/apps/<owner>+<name>/`,
+ *   and says which applications it skipped because no snapshot (or not that commit) is present.
+ *   Their dependencies are not installed. An application whose spec names `clients` (its Redis
+ *   client packages, pinned) gets them installed into `<scratch>/apps/<owner>+<name>/node_modules`
+ *   and is linted typed too, with a program (`allowJs`, bundler resolution) over its linted files:
+ *   imports of the clients and relative imports resolve, path aliases and workspace packages do not
+ *   (their types are `any`). Applications without `clients` are linted untyped in both runs.
+ *   Linted: every `.ts` / `.tsx` / `.js` / `.jsx` / `.mjs` / `.cjs` / `.mts` / `.cts` source file
+ *   that is not a test, a declaration file, generated or vendored code, and in which the rules'
+ *   untyped analysis looks for a client at all (the file mentions `redis` / `valkey`, or a client
+ *   constructor, factory or type name: every other file gives no finding by construction, which
+ *   `--all-files` checks by linting them all).
  *
  * Each codebase gets `recommended` plus its own `persistentKeys`, at most three. Every finding must
  * be triaged in `triage.json` as `leak` (a maintainer would fix it), `debatable`, or `false`
- * (nobody would fix it), with a kind and a one-line reason; precision is (leak + debatable) /
- * findings, printed for the packages, the applications and both together.
+ * (nobody would fix it), with a kind and a one-line reason. Printed per corpus (packages,
+ * applications, both) and per run (untyped, typed): findings, leak / debatable / false, precision
+ * strict (leak / findings) and lenient ((leak + debatable) / findings), crashes, and recall on the
+ * set's sample: `missed.json` names the sampled codebases (chosen before reading any finding) and
+ * the real leaks found by reading every unreported Redis write of them; recall = leak findings
+ * reported in the run / (every leak triaged in the sample + the missed ones), counted by finding.
  *
- *   node --import tsx bench/eslint-precision/run.ts [--untyped] [--untriaged] [--package <name>]
- *     [--app <owner/name>] [--packages-only] [--apps-only] [--all-files] [--mirror <dir>] [--list]
- *     [--no-install] [--plugin <dir>]
+ *   node --import tsx bench/eslint-precision/run.ts [--set tuning|validation] [--typed | --untyped]
+ *     [--untriaged] [--package <name>] [--app <owner/name>] [--packages-only] [--apps-only]
+ *     [--all-files] [--mirror <dir>] [--list] [--no-install] [--plugin <dir>]
  *
- * `--plugin <dir>` lints with the plugin of another checkout (`<dir>/rules/index.ts`), e.g. the
- * commit before a change extracted with `git archive <commit> rules semantics lua-lint | tar -x -C
+ * Both runs by default (untyped, then typed); `--typed` or `--untyped` makes one. `--plugin <dir>`
+ * lints with the plugin of another checkout (`<dir>/rules/index.ts`), e.g. the commit before a
+ * change extracted with `git archive <commit> rules semantics lua-lint redis-calls text | tar -x -C
  * .bench-tmp/baseline`, to measure before and after with the same corpus and triage.
  *
  * Exit code 1 when a finding is not triaged, a file crashes a rule or does not parse, a codebase
- * has more than three persistentKeys, or a finding triaged `leak` is no longer reported (a lost
- * leak; for packages only in the typed run, which is their reference). `--untriaged` prints each
- * untriaged finding with its message and source line, `--list` every finding with its
- * verdict. Skipped applications are not an error.
+ * has more than three persistentKeys or is in both sets, or a finding triaged `leak` is no longer
+ * reported (a lost leak) in a run it is expected in: the entry's `runs`, by default the typed run
+ * for packages (their reference: untyped, some receivers are not known to be clients) and every run
+ * for applications. `--untriaged` prints each untriaged finding with its message and source line,
+ * `--list` every finding with its verdict. Skipped applications are not an error.
  * CI does not run it (it needs the npm registry and the fetched snapshots).
  */
 import { execFileSync } from 'node:child_process';
@@ -58,7 +75,11 @@ const plugin = (pluginDir
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
-const scratch = join(root, '.bench-tmp', 'eslint-precision');
+
+const SETS = ['tuning', 'validation'] as const;
+type SetName = (typeof SETS)[number];
+type Mode = 'untyped' | 'typed';
+type Corpus = 'packages' | 'applications';
 
 interface PackageSpec {
   name: string;
@@ -80,6 +101,12 @@ interface ApplicationSpec {
   exclude: string[];
   /** At most three key patterns, as the application's maintainer would configure them. */
   persistentKeys: string[];
+  /**
+   * The application's Redis client packages and their versions (`{ "ioredis": "5.4.1" }`),
+   * installed beside its sources so that the typed run can resolve them. Absent: linted untyped
+   * in both runs.
+   */
+  clients?: Record<string, string>;
 }
 
 type Verdict = 'leak' | 'debatable' | 'false';
@@ -89,6 +116,19 @@ interface TriageEntry {
   id: string;
   verdict: Verdict;
   /** A short label that groups findings of one kind (the per-kind table). */
+  kind: string;
+  reason: string;
+  /**
+   * The runs a `leak` must be reported in (else it is a lost leak). Default: `typed` for
+   * packages, both for applications.
+   */
+  runs?: Mode[];
+}
+
+/** A real leak the rules do not report, found by reading a sampled codebase's Redis writes. */
+interface MissedLeak {
+  /** `<package or owner/name> <file>:<line>` */
+  id: string;
   kind: string;
   reason: string;
 }
@@ -104,44 +144,75 @@ interface Finding {
 /** One linted codebase: a package or an application. */
 interface Codebase {
   name: string;
-  corpus: 'packages' | 'applications';
+  corpus: Corpus;
   kind: string;
   /** Folder its files are linted in. */
   dir: string;
   /** Files, relative to `dir`. */
   files: string[];
   persistentKeys: string[];
-  typed: boolean;
+  /** The TypeScript project of its typed run; undefined: linted untyped in both runs. */
+  tsconfig: string | undefined;
 }
 
-const packages = (JSON.parse(readFileSync(join(here, 'packages.json'), 'utf8')) as { packages: PackageSpec[] }).packages;
-const applications = (JSON.parse(readFileSync(join(here, 'applications.json'), 'utf8')) as { applications: ApplicationSpec[] })
-  .applications;
-const triage = (JSON.parse(readFileSync(join(here, 'triage.json'), 'utf8')) as { findings: TriageEntry[] }).findings;
-
-/** Installs the pinned versions into the scratch folder unless they are there already. */
-function install(specs: PackageSpec[]): void {
-  const missing = specs.filter((spec) => installedVersion(spec.name) !== spec.version);
-  if (missing.length === 0) return;
-  mkdirSync(scratch, { recursive: true });
-  if (!existsSync(join(scratch, 'package.json'))) {
-    writeFileSync(join(scratch, 'package.json'), '{ "name": "eslint-precision-corpus", "private": true }\n');
-  }
-  console.log(`installing ${missing.map((s) => `${s.name}@${s.version}`).join(' ')}`);
-  execFileSync(
-    'npm',
-    ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--legacy-peer-deps', '--save-exact', ...missing.map((s) => `${s.name}@${s.version}`)],
-    { cwd: scratch, stdio: 'inherit' },
-  );
+/** A set's data, read from `bench/eslint-precision/<set>/`. */
+interface BenchSet {
+  name: SetName;
+  /** Where its packages are installed and its applications extracted (gitignored). */
+  scratch: string;
+  packages: PackageSpec[];
+  applications: ApplicationSpec[];
+  triage: TriageEntry[];
+  /** The codebases whose unreported writes were all read; undefined when the set has no sample. */
+  sample: string[] | undefined;
+  missed: MissedLeak[];
 }
 
-function packageDir(name: string): string {
-  return join(scratch, 'node_modules', name);
+function readJson<T>(file: string, fallback?: T): T {
+  if (!existsSync(file) && fallback !== undefined) return fallback;
+  return JSON.parse(readFileSync(file, 'utf8')) as T;
 }
 
-function installedVersion(name: string): string | undefined {
-  const file = join(packageDir(name), 'package.json');
-  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version : undefined;
+/** Reads a set's files. Throws when a required file is missing or not JSON. */
+function loadSet(name: SetName): BenchSet {
+  const dir = join(here, name);
+  const recall = readJson<{ sample?: string[]; missed?: MissedLeak[] }>(join(dir, 'missed.json'), {});
+  return {
+    name,
+    scratch: join(root, '.bench-tmp', 'eslint-precision', name),
+    packages: readJson<{ packages: PackageSpec[] }>(join(dir, 'packages.json')).packages,
+    applications: readJson<{ applications: ApplicationSpec[] }>(join(dir, 'applications.json')).applications,
+    triage: readJson<{ findings: TriageEntry[] }>(join(dir, 'triage.json')).findings,
+    sample: recall.sample,
+    missed: recall.missed ?? [],
+  };
+}
+
+function codebaseNames(set: BenchSet): string[] {
+  return [...set.packages.map((p) => p.name), ...set.applications.map((a) => a.repo)];
+}
+
+/** Runs `npm install` of exact versions in `dir` (created with a private package.json if needed). */
+function npmInstall(dir: string, specs: string[]): void {
+  mkdirSync(dir, { recursive: true });
+  if (!existsSync(join(dir, 'package.json'))) writeFileSync(join(dir, 'package.json'), '{ "name": "eslint-precision-corpus", "private": true }\n');
+  console.log(`installing ${specs.join(' ')} into ${dir}`);
+  execFileSync('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--legacy-peer-deps', '--save-exact', ...specs], {
+    cwd: dir,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
+function installedVersion(dir: string, name: string): string | undefined {
+  const file = join(dir, 'node_modules', name, 'package.json');
+  // some packages publish `"version": "v0.2.1"`, which npm installs as 0.2.1
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version.replace(/^v/, '') : undefined;
+}
+
+/** Installs `name -> version` into `dir` unless that version is there already. */
+function ensureInstalled(dir: string, wanted: Array<[string, string]>): void {
+  const missing = wanted.filter(([name, version]) => installedVersion(dir, name) !== version);
+  if (missing.length > 0) npmInstall(dir, missing.map(([name, version]) => `${name}@${version}`));
 }
 
 /**
@@ -154,6 +225,8 @@ function sourceType(file: string, top: string): 'module' | 'commonjs' {
   if (/\.c[jt]s$/.test(file)) return 'commonjs';
   const text = readFileSync(file, 'utf8');
   if (/^\s*(import\s*[\w{*'"]|export\s)/m.test(text)) return 'module';
+  // minified bundles put every statement on one line: `...;export{i as RedisStore}`
+  if (/[;}]export\s*(\{|\*|default\b|(const|let|var|function|class|async)\s)/.test(text)) return 'module';
   if (/\.tsx?$/.test(file)) return 'module';
   for (let dir = dirname(file); dir.length > top.length; dir = dirname(dir)) {
     const manifest = join(dir, 'package.json');
@@ -162,46 +235,37 @@ function sourceType(file: string, top: string): 'module' | 'commonjs' {
   return 'commonjs';
 }
 
-const corpus = join(scratch, 'corpus');
-const appsDir = join(scratch, 'apps');
-
-/** The included files of a package, relative to it. */
-function includedFiles(spec: PackageSpec): string[] {
-  return globSync(spec.include, { cwd: packageDir(spec.name), ignore: ['**/node_modules/**', '**/*.d.ts', '**/*.d.*ts'] }).sort();
+/** The included files of a package installed in `scratch`, relative to it. */
+function includedFiles(scratch: string, spec: PackageSpec): string[] {
+  return globSync(spec.include, { cwd: join(scratch, 'node_modules', spec.name), ignore: ['**/node_modules/**', '**/*.d.ts', '**/*.d.*ts'] }).sort();
 }
+
+/** Compiler options of every typed program: JavaScript read with its `.d.ts`, nothing emitted. */
+const TYPED_OPTIONS = { allowJs: true, checkJs: false, noEmit: true, target: 'ES2022', skipLibCheck: true, strict: false, types: [] };
 
 /**
  * Copies every package's included files, its declaration files and package.json files out of
- * node_modules (which ESLint ignores) into the corpus folder, and writes the tsconfig of the typed
- * program over them. Imports of dependencies resolve upwards to the scratch node_modules.
+ * node_modules (which ESLint ignores) into `<scratch>/corpus`, and writes the tsconfig of the
+ * typed program over them (`<scratch>/tsconfig.json`). Imports of dependencies resolve upwards to
+ * the scratch node_modules. Returns the path of the tsconfig.
  */
-function prepareCorpus(specs: PackageSpec[]): void {
+function prepareCorpus(scratch: string, specs: PackageSpec[]): string {
+  const corpus = join(scratch, 'corpus');
   rmSync(corpus, { recursive: true, force: true });
   const included: string[] = [];
   for (const spec of specs) {
-    const dir = packageDir(spec.name);
+    const dir = join(scratch, 'node_modules', spec.name);
     const support = globSync(['**/*.d.ts', '**/*.d.*ts', '**/package.json'], { cwd: dir, ignore: ['**/node_modules/**'] });
-    for (const file of [...includedFiles(spec), ...support]) {
+    for (const file of [...includedFiles(scratch, spec), ...support]) {
       mkdirSync(dirname(join(corpus, spec.name, file)), { recursive: true });
       cpSync(join(dir, file), join(corpus, spec.name, file));
     }
-    included.push(...includedFiles(spec).map((file) => `corpus/${spec.name}/${file}`));
+    included.push(...includedFiles(scratch, spec).map((file) => `corpus/${spec.name}/${file}`));
   }
-  const tsconfig = {
-    compilerOptions: {
-      allowJs: true,
-      checkJs: false,
-      noEmit: true,
-      target: 'ES2022',
-      module: 'NodeNext',
-      moduleResolution: 'NodeNext',
-      skipLibCheck: true,
-      strict: false,
-      types: [],
-    },
-    files: included,
-  };
-  writeFileSync(join(scratch, 'tsconfig.json'), `${JSON.stringify(tsconfig, null, 2)}\n`);
+  const tsconfig = join(scratch, 'tsconfig.json');
+  const config = { compilerOptions: { ...TYPED_OPTIONS, module: 'NodeNext', moduleResolution: 'NodeNext' }, files: included };
+  writeFileSync(tsconfig, `${JSON.stringify(config, null, 2)}\n`);
+  return tsconfig;
 }
 
 /** Source files of an application, as git pathspecs (extensions the rules lint). */
@@ -281,18 +345,24 @@ function snapshotOf(mirror: string, repo: string): string {
 }
 
 /**
- * Extracts the pinned commit's source files of an application into `.bench-tmp` (once per
- * commit), and returns the files to lint, or why the application is skipped.
+ * Extracts the pinned commit's source files of an application into `<scratch>/apps` (once per
+ * commit) and returns the files to lint, or why the application is skipped. With `typed` and
+ * `spec.clients`, installs the clients beside the sources and writes the typed program's
+ * tsconfig (`.bench-tsconfig.json` in the application's folder).
  */
-function prepareApplication(spec: ApplicationSpec, mirror: string, allFiles: boolean): { dir: string; files: string[] } | { skipped: string } {
-  const gitDir = snapshotOf(mirror, spec.repo);
+function prepareApplication(
+  scratch: string,
+  spec: ApplicationSpec,
+  options: { mirror: string; allFiles: boolean; typed: boolean; install: boolean },
+): { dir: string; files: string[]; tsconfig: string | undefined } | { skipped: string } {
+  const gitDir = snapshotOf(options.mirror, spec.repo);
   if (!existsSync(gitDir)) return { skipped: `no snapshot at ${gitDir} (bring it with the search tool's fetch github:${spec.repo})` };
   try {
     execFileSync('git', ['--git-dir', gitDir, 'cat-file', '-e', `${spec.commit}^{commit}`], { stdio: 'ignore' });
   } catch {
     return { skipped: `the snapshot at ${gitDir} has no commit ${spec.commit} (fetch a newer snapshot, or pin a commit it has)` };
   }
-  const dir = join(appsDir, spec.repo.replace('/', '+'));
+  const dir = join(scratch, 'apps', spec.repo.replace('/', '+'));
   const stamp = join(dir, '.bench-commit');
   if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== spec.commit) {
     rmSync(dir, { recursive: true, force: true });
@@ -304,14 +374,23 @@ function prepareApplication(spec: ApplicationSpec, mirror: string, allFiles: boo
     SOURCE_EXTENSIONS.map((ext) => `**/*.${ext}`),
     { cwd: dir, ignore: [...COMMON_EXCLUDES, ...spec.exclude], dot: false },
   )
-    .filter((file) => allFiles || MAY_USE_REDIS.test(readFileSync(join(dir, file), 'utf8')))
+    .filter((file) => options.allFiles || MAY_USE_REDIS.test(readFileSync(join(dir, file), 'utf8')))
     .sort();
-  return { dir, files };
+  if (!options.typed || !spec.clients) return { dir, files, tsconfig: undefined };
+  if (options.install) ensureInstalled(dir, Object.entries(spec.clients));
+  const tsconfig = join(dir, '.bench-tsconfig.json');
+  const config = {
+    compilerOptions: { ...TYPED_OPTIONS, module: 'ESNext', moduleResolution: 'Bundler', jsx: 'preserve', resolveJsonModule: true },
+    files,
+  };
+  writeFileSync(tsconfig, `${JSON.stringify(config, null, 2)}\n`);
+  return { dir, files, tsconfig };
 }
 
-function lintCodebase(linter: Linter, codebase: Codebase): { findings: Finding[]; crashes: string[] } {
+function lintCodebase(linter: Linter, codebase: Codebase, mode: Mode): { findings: Finding[]; crashes: string[] } {
   const findings: Finding[] = [];
   const crashes: string[] = [];
+  const tsconfig = mode === 'typed' ? codebase.tsconfig : undefined;
   for (const file of codebase.files) {
     const path = join(codebase.dir, file);
     const text = readFileSync(path, 'utf8');
@@ -319,16 +398,14 @@ function lintCodebase(linter: Linter, codebase: Codebase): { findings: Finding[]
     const jsx = /x$/.test(file);
     const type = sourceType(path, codebase.dir);
     const parserOptions = {
-      ...(codebase.typed ? { project: join(scratch, 'tsconfig.json'), tsconfigRootDir: scratch } : {}),
+      ...(tsconfig ? { project: tsconfig, tsconfigRootDir: dirname(tsconfig) } : {}),
       ...(jsx ? { ecmaFeatures: { jsx: true } } : {}),
     };
     const config: Linter.Config[] = [
       {
         files: ['**/*.{js,cjs,mjs,jsx,ts,cts,mts,tsx}'],
         languageOptions:
-          typescript || codebase.typed || jsx
-            ? { parser: tsParser, sourceType: type, parserOptions }
-            : { sourceType: type, ecmaVersion: 'latest' },
+          typescript || tsconfig || jsx ? { parser: tsParser, sourceType: type, parserOptions } : { sourceType: type, ecmaVersion: 'latest' },
         settings: { 'redis-ttl': { persistentKeys: codebase.persistentKeys } },
         // the codebases' own eslint-disable comments name rules this config does not load
         linterOptions: { reportUnusedDisableDirectives: 'off' },
@@ -367,44 +444,58 @@ function option(args: string[], name: string): string | undefined {
   return args.includes(name) ? args[args.indexOf(name) + 1] : undefined;
 }
 
-function main(): void {
-  const args = process.argv.slice(2);
+/** What one run (untyped or typed) of every codebase gave. */
+interface RunResult {
+  mode: Mode;
+  /** Findings per codebase name. */
+  findings: Map<string, Finding[]>;
+  /** Crashes per codebase name. */
+  crashes: Map<string, string[]>;
+}
+
+/** The codebase part of a triage or missed id (`<codebase> <file>:...`). */
+function codebaseOf(id: string): string {
+  return id.slice(0, id.indexOf(' '));
+}
+
+/**
+ * Prepares the codebases of a set (installs and copies the packages, extracts the applications)
+ * and returns them, with the applications skipped and the problems met (a wrong version).
+ */
+function prepareSet(set: BenchSet, args: string[], typed: boolean): { codebases: Codebase[]; skipped: string[]; problems: string[] } {
   const onlyPackage = option(args, '--package');
   const onlyApp = option(args, '--app');
   const withPackages = !args.includes('--apps-only') && !onlyApp;
   const withApps = !args.includes('--packages-only') && !onlyPackage;
-  const specs = withPackages ? packages.filter((spec) => !onlyPackage || spec.name === onlyPackage) : [];
-  const appSpecs = withApps ? applications.filter((spec) => !onlyApp || spec.repo === onlyApp) : [];
-  const mirror = option(args, '--mirror') ?? '/work/.mirror';
-  const typed = !args.includes('--untyped');
-  const byId = new Map(triage.map((entry) => [entry.id, entry]));
-  const linter = new Linter({ configType: 'flat' });
-  const problems: string[] = [];
+  const specs = withPackages ? set.packages.filter((spec) => !onlyPackage || spec.name === onlyPackage) : [];
+  const appSpecs = withApps ? set.applications.filter((spec) => !onlyApp || spec.repo === onlyApp) : [];
+  const install = !args.includes('--no-install');
   const codebases: Codebase[] = [];
-
-  if (specs.length > 0) {
-    if (!args.includes('--no-install')) install(specs);
-    prepareCorpus(specs);
-  }
-  for (const spec of specs) {
-    const version = installedVersion(spec.name);
-    if (version !== spec.version) {
-      problems.push(`${spec.name}: ${version ?? 'not installed'} instead of ${spec.version}`);
-      continue;
-    }
-    codebases.push({
-      name: spec.name,
-      corpus: 'packages',
-      kind: `${spec.kind}, ${spec.version}`,
-      dir: join(corpus, spec.name),
-      files: includedFiles(spec),
-      persistentKeys: spec.persistentKeys,
-      typed,
-    });
-  }
+  const problems: string[] = [];
   const skipped: string[] = [];
+  if (specs.length > 0) {
+    if (install) ensureInstalled(set.scratch, specs.map((spec) => [spec.name, spec.version]));
+    const tsconfig = prepareCorpus(set.scratch, specs);
+    for (const spec of specs) {
+      const version = installedVersion(set.scratch, spec.name);
+      if (version !== spec.version) {
+        problems.push(`${spec.name}: ${version ?? 'not installed'} instead of ${spec.version}`);
+        continue;
+      }
+      codebases.push({
+        name: spec.name,
+        corpus: 'packages',
+        kind: `${spec.kind}, ${spec.version}`,
+        dir: join(set.scratch, 'corpus', spec.name),
+        files: includedFiles(set.scratch, spec),
+        persistentKeys: spec.persistentKeys,
+        tsconfig,
+      });
+    }
+  }
+  const mirror = option(args, '--mirror') ?? '/work/.mirror';
   for (const spec of appSpecs) {
-    const prepared = prepareApplication(spec, mirror, args.includes('--all-files'));
+    const prepared = prepareApplication(set.scratch, spec, { mirror, allFiles: args.includes('--all-files'), typed, install });
     if ('skipped' in prepared) {
       skipped.push(`${spec.repo}: ${prepared.skipped}`);
       continue;
@@ -416,97 +507,146 @@ function main(): void {
       dir: prepared.dir,
       files: prepared.files,
       persistentKeys: spec.persistentKeys,
-      typed: false,
+      tsconfig: prepared.tsconfig,
     });
   }
+  return { codebases, skipped, problems };
+}
 
-  const all: Finding[] = [];
-  const corpusOf = new Map<string, Codebase['corpus']>();
-  const rows: Record<Codebase['corpus'], string[]> = { packages: [], applications: [] };
-  const fileCounts = { packages: 0, applications: 0 };
-  const verdictOf = (f: Finding) => byId.get(f.id)?.verdict;
+function main(): void {
+  const args = process.argv.slice(2);
+  const setName = (option(args, '--set') ?? 'tuning') as SetName;
+  if (!SETS.includes(setName)) {
+    console.error(`--set takes ${SETS.join(' or ')}, not ${setName}`);
+    process.exitCode = 2;
+    return;
+  }
+  const set = loadSet(setName);
+  const modes: Mode[] = args.includes('--untyped') ? ['untyped'] : args.includes('--typed') ? ['typed'] : ['untyped', 'typed'];
+  const { codebases, skipped, problems } = prepareSet(set, args, modes.includes('typed'));
+
+  // the two sets never share a codebase: a codebase tuned on says nothing about code nobody tuned on
+  const others = new Set(SETS.filter((name) => name !== setName).flatMap((name) => codebaseNames(loadSet(name))));
+  for (const name of codebaseNames(set)) if (others.has(name)) problems.push(`${name} is in both the tuning and the validation set`);
   for (const codebase of codebases) {
     if (codebase.persistentKeys.length > 3) problems.push(`${codebase.name}: ${codebase.persistentKeys.length} persistentKeys (at most 3)`);
-    const result = lintCodebase(linter, codebase);
-    corpusOf.set(codebase.name, codebase.corpus);
-    fileCounts[codebase.corpus] += codebase.files.length;
-    all.push(...result.findings);
-    problems.push(...result.crashes.map((c) => `crash: ${c}`));
-    const count = (verdict: Verdict) => result.findings.filter((f) => verdictOf(f) === verdict).length;
-    rows[codebase.corpus].push(
-      `| ${codebase.name} | ${codebase.kind} | ${codebase.files.length} | ${codebase.persistentKeys.length} | ${result.findings.length} | ${count('leak')} | ${count('debatable')} | ${count('false')} |`,
-    );
   }
 
-  const untriaged = all.filter((f) => !byId.has(f.id));
-  const reported = new Set(all.map((f) => f.id));
-  const linted = new Set(codebases.map((c) => c.name));
-  const inScope = (entry: TriageEntry) => [...linted].some((name) => entry.id.startsWith(`${name} `));
-  // Package leaks are triaged from the typed run (the reference): without types some receivers
-  // are not known to be clients, so the untyped run is not held to them. Applications are only
-  // ever linted untyped.
-  const lost = triage.filter(
-    (entry) =>
-      inScope(entry) &&
-      entry.verdict === 'leak' &&
-      !reported.has(entry.id) &&
-      (typed || corpusOf.get(entry.id.split(' ')[0]!) === 'applications'),
-  );
-  const gone = triage.filter((entry) => inScope(entry) && !reported.has(entry.id));
+  const linter = new Linter({ configType: 'flat' });
+  const runs: RunResult[] = modes.map((mode) => {
+    const result: RunResult = { mode, findings: new Map(), crashes: new Map() };
+    for (const codebase of codebases) {
+      const { findings, crashes } = lintCodebase(linter, codebase, mode);
+      result.findings.set(codebase.name, findings);
+      result.crashes.set(codebase.name, crashes);
+      problems.push(...crashes.map((c) => `crash (${mode}): ${c}`));
+    }
+    return result;
+  });
 
-  const header = '| codebase | kind | files | persistentKeys | findings | leak | debatable | false |\n| --- | --- | --: | --: | --: | --: | --: | --: |';
-  if (rows.packages.length > 0) {
-    console.log(
-      `packages: ${rows.packages.length}, ${fileCounts.packages} files, recommended, ${typed ? 'with type information (allowJs program over the published files and their .d.ts)' : 'no type information'}\n`,
-    );
-    console.log(`${header}\n${rows.packages.join('\n')}\n`);
-  }
-  if (rows.applications.length > 0) {
-    console.log(`applications: ${rows.applications.length}, ${fileCounts.applications} files, recommended, no type information\n`);
-    console.log(`${header}\n${rows.applications.join('\n')}\n`);
+  const byId = new Map(set.triage.map((entry) => [entry.id, entry]));
+  const verdictOf = (f: Finding) => byId.get(f.id)?.verdict;
+  const count = (findings: Finding[], verdict: Verdict) => findings.filter((f) => verdictOf(f) === verdict).length;
+  const linted = new Map(codebases.map((c) => [c.name, c]));
+  const inScope = (id: string) => linted.has(codebaseOf(id));
+
+  // per-codebase tables, one per corpus
+  const cell = (findings: Finding[]) => `${findings.length} (${count(findings, 'leak')} / ${count(findings, 'debatable')} / ${count(findings, 'false')})`;
+  for (const corpus of ['packages', 'applications'] as const) {
+    const list = codebases.filter((c) => c.corpus === corpus);
+    if (list.length === 0) continue;
+    const files = list.reduce((sum, c) => sum + c.files.length, 0);
+    const typedCount = list.filter((c) => c.tsconfig).length;
+    console.log(`${set.name} set, ${corpus}: ${list.length}, ${files} files, recommended; typed run: ${typedCount} of ${list.length} with type information`);
+    console.log(`\n| codebase | kind | files | persistentKeys | typed | ${modes.map((m) => `${m}: findings (leak / debatable / false)`).join(' | ')} |`);
+    console.log(`| --- | --- | --: | --: | --- |${modes.map(() => ' --: |').join('')}`);
+    for (const c of list) {
+      const cells = runs.map((run) => cell(run.findings.get(c.name)!));
+      console.log(`| ${c.name} | ${c.kind} | ${c.files.length} | ${c.persistentKeys.length} | ${c.tsconfig ? 'yes' : 'no'} | ${cells.join(' | ')} |`);
+    }
+    console.log('');
   }
   if (skipped.length > 0) console.log(`skipped applications (no snapshot):\n${skipped.map((s) => `  ${s}`).join('\n')}\n`);
 
-  const summary = (label: string, findings: Finding[]) => {
-    const leaks = findings.filter((f) => verdictOf(f) === 'leak').length;
-    const debatable = findings.filter((f) => verdictOf(f) === 'debatable').length;
-    const falses = findings.filter((f) => verdictOf(f) === 'false').length;
-    const open = findings.filter((f) => !byId.has(f.id)).length;
-    console.log(
-      `${label}: ${findings.length} findings (leak ${leaks}, debatable ${debatable}, false ${falses}, untriaged ${open}); ` +
-        `precision (leak + debatable) / findings: ${pct(leaks + debatable, findings.length)}`,
-    );
+  // the summary: per corpus and run, precision strict and lenient, recall on the sample, crashes
+  const sample = new Set((set.sample ?? []).filter((name) => linted.has(name)));
+  const sampleLeaks = set.triage.filter((entry) => entry.verdict === 'leak' && sample.has(codebaseOf(entry.id)));
+  const sampleMissed = set.missed.filter((entry) => sample.has(codebaseOf(entry.id)));
+  console.log(
+    `recall sample: ${set.sample ? `${sample.size} codebases (${[...sample].join(', ')}), ${sampleLeaks.length} leaks triaged, ${sampleMissed.length} missed` : 'none in this set'}\n`,
+  );
+  console.log('| corpus | run | codebases | findings | leak | debatable | false | untriaged | strict (leak) | lenient (leak + debatable) | recall (sample) | crashes |');
+  console.log('| --- | --- | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: |');
+  const corpora: Array<[string, (c: Codebase) => boolean]> = [
+    ['packages', (c) => c.corpus === 'packages'],
+    ['applications', (c) => c.corpus === 'applications'],
+    ['together', () => true],
+  ];
+  for (const [label, belongs] of corpora) {
+    const members = codebases.filter(belongs);
+    if (members.length === 0 || (label === 'together' && members.every((c) => c.corpus === members[0]!.corpus))) continue;
+    for (const run of runs) {
+      const findings = members.flatMap((c) => run.findings.get(c.name)!);
+      const crashes = members.reduce((sum, c) => sum + run.crashes.get(c.name)!.length, 0);
+      const leaks = count(findings, 'leak');
+      const debatable = count(findings, 'debatable');
+      const names = new Set(members.map((c) => c.name));
+      const reported = new Set(findings.map((f) => f.id));
+      const universe = sampleLeaks.filter((e) => names.has(codebaseOf(e.id))).length + sampleMissed.filter((e) => names.has(codebaseOf(e.id))).length;
+      const found = sampleLeaks.filter((e) => names.has(codebaseOf(e.id)) && reported.has(e.id)).length;
+      const typedNote = run.mode === 'typed' ? ` (${members.filter((c) => c.tsconfig).length} typed)` : '';
+      console.log(
+        `| ${label} | ${run.mode}${typedNote} | ${members.length} | ${findings.length} | ${leaks} | ${debatable} | ${count(findings, 'false')} | ` +
+          `${findings.filter((f) => !byId.has(f.id)).length} | ${pct(leaks, findings.length)} | ${pct(leaks + debatable, findings.length)} | ` +
+          `${set.sample && universe > 0 ? `${pct(found, universe)} (${found} / ${universe})` : '-'} | ${crashes} |`,
+      );
+    }
+  }
+
+  // findings per kind (each finding once, whichever runs reported it), and missed leaks per kind
+  const union = new Map<string, Finding>();
+  for (const run of runs) for (const list of run.findings.values()) for (const f of list) if (!union.has(f.id)) union.set(f.id, f);
+  const seenIn = (id: string) => runs.filter((run) => run.findings.get(codebaseOf(id))?.some((f) => f.id === id)).map((run) => run.mode);
+  const tally = (labels: string[]) => {
+    const counts = new Map<string, number>();
+    for (const label of labels) counts.set(label, (counts.get(label) ?? 0) + 1);
+    return [...counts].sort((a, b) => a[0].split(' | ')[0]!.localeCompare(b[0].split(' | ')[0]!) || b[1] - a[1]);
   };
-  if (rows.packages.length > 0) summary(`packages (${typed ? 'typed' : 'untyped'})`, all.filter((f) => corpusOf.get(f.codebase) === 'packages'));
-  if (rows.applications.length > 0) summary('applications (untyped)', all.filter((f) => corpusOf.get(f.codebase) === 'applications'));
-  if (rows.packages.length > 0 && rows.applications.length > 0) summary('together', all);
-
-  const kinds = new Map<string, { verdict: Verdict; count: number }>();
-  for (const finding of all) {
-    const entry = byId.get(finding.id);
-    if (!entry) continue;
-    const key = `${entry.verdict}\u0000${entry.kind}`;
-    kinds.set(key, { verdict: entry.verdict, count: (kinds.get(key)?.count ?? 0) + 1 });
+  console.log(`\nfindings by kind (${modes.join(' and ')} runs, each finding once)\n| verdict | kind | findings |\n| --- | --- | --: |`);
+  const kindLabels = [...union.values()].flatMap((f) => (byId.has(f.id) ? [`${byId.get(f.id)!.verdict} | ${byId.get(f.id)!.kind}`] : []));
+  for (const [key, n] of tally(kindLabels)) console.log(`| ${key} | ${n} |`);
+  if (sampleMissed.length > 0) {
+    console.log(`\nmissed leaks in the sample by kind\n| kind | leaks |\n| --- | --: |`);
+    for (const [key, n] of tally(sampleMissed.map((e) => e.kind))) console.log(`| ${key} | ${n} |`);
   }
-  console.log('\n| verdict | kind | findings |\n| --- | --- | --: |');
-  for (const [key, { verdict, count }] of [...kinds].sort((a, b) => a[1].verdict.localeCompare(b[1].verdict) || b[1].count - a[1].count)) {
-    console.log(`| ${verdict} | ${key.split('\u0000')[1]} | ${count} |`);
-  }
+  const gone = set.triage.filter((entry) => inScope(entry.id) && !union.has(entry.id));
   if (gone.length > 0) {
-    const goneKinds = new Map<string, number>();
-    for (const entry of gone) goneKinds.set(`${entry.verdict} | ${entry.kind}`, (goneKinds.get(`${entry.verdict} | ${entry.kind}`) ?? 0) + 1);
     console.log(`\ntriaged findings no longer reported: ${gone.length}\n| verdict | kind | findings |\n| --- | --- | --: |`);
-    for (const [key, count] of [...goneKinds].sort((a, b) => b[1] - a[1])) console.log(`| ${key} | ${count} |`);
+    for (const [key, n] of tally(gone.map((e) => `${e.verdict} | ${e.kind}`))) console.log(`| ${key} | ${n} |`);
+  }
+  // a missed leak the rules now report belongs in triage.json (else it would count twice)
+  for (const entry of sampleMissed) {
+    const found = [...union.values()].find((f) => f.id.startsWith(`${entry.id}:`));
+    if (found) console.log(`\nmissed leak now reported, move it to triage.json: ${found.id}`);
   }
 
-  for (const entry of lost) problems.push(`lost leak: ${entry.id} (${entry.reason})`);
+  for (const run of runs) {
+    for (const entry of set.triage) {
+      if (entry.verdict !== 'leak' || !inScope(entry.id)) continue;
+      const expected = entry.runs ?? (linted.get(codebaseOf(entry.id))!.corpus === 'packages' ? ['typed'] : ['untyped', 'typed']);
+      if (expected.includes(run.mode) && !run.findings.get(codebaseOf(entry.id))!.some((f) => f.id === entry.id)) {
+        problems.push(`lost leak (${run.mode}): ${entry.id} (${entry.reason})`);
+      }
+    }
+  }
+  const untriaged = [...union.values()].filter((f) => !byId.has(f.id));
   if (untriaged.length > 0) problems.push(`${untriaged.length} untriaged findings${args.includes('--untriaged') ? ':' : ' (run with --untriaged to list them)'}`);
   if (args.includes('--list')) {
     console.log('\nevery finding:');
-    for (const finding of all) console.log(`  ${verdictOf(finding) ?? 'untriaged'}\t${finding.id}\n\t\t${finding.source}`);
+    for (const f of union.values()) console.log(`  ${verdictOf(f) ?? 'untriaged'}\t${f.id} [${seenIn(f.id).join(', ')}]\n\t\t${f.source}`);
   }
   if (args.includes('--untriaged')) {
-    for (const finding of untriaged) console.log(`\n${finding.id}\n  ${finding.source}\n  ${finding.message}`);
+    for (const f of untriaged) console.log(`\n${f.id} [${seenIn(f.id).join(', ')}]\n  ${f.source}\n  ${f.message}`);
   }
   if (problems.length > 0) {
     console.error(`\nFAILED:\n${problems.map((p) => `  ${p}`).join('\n')}`);

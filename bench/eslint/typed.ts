@@ -4,7 +4,7 @@
  * type-aware rule (so that nothing else asks the type checker: the plugin pays for it alone).
  *
  * The corpus is the typed program of the precision benchmark: the published JavaScript and `.d.ts`
- * files of 36 Redis packages in `.bench-tmp/eslint-precision/` (run `npm run bench:eslint-precision`
+ * files of the 36 Redis packages of its tuning set in `.bench-tmp/eslint-precision/tuning/` (run `npm run bench:eslint-precision`
  * once first; it installs them), linted with `@typescript-eslint/parser` and `parserOptions.project`
  * on its `tsconfig.json`. Each run is a child process that builds the program, lints every file of
  * it once and reports its own CPU time (user + system) and peak RSS; rounds alternate which config
@@ -26,7 +26,7 @@ import tsParser from '@typescript-eslint/parser';
 import { Linter } from 'eslint';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const scratch = join(root, '.bench-tmp', 'eslint-precision');
+const scratch = join(root, '.bench-tmp', 'eslint-precision', 'tuning');
 const tsconfig = join(scratch, 'tsconfig.json');
 
 interface Sample {
@@ -110,7 +110,7 @@ async function main(): Promise<void> {
     on: '+ redis-ttl recommended',
     base: `+ redis-ttl recommended of ${pluginDir ?? ''}`,
   };
-  console.log(`typed ESLint over ${off[0]!.files} files of .bench-tmp/eslint-precision (parserOptions.project), ${rounds} rounds, one child process per run; medians:`);
+  console.log(`typed ESLint over ${off[0]!.files} files of .bench-tmp/eslint-precision/tuning (parserOptions.project), ${rounds} rounds, one child process per run; medians:`);
   console.log('| config | CPU s | CPU vs off | peak RSS MiB | RSS vs off | redis-ttl findings |');
   console.log('| --- | --: | --: | --: | --: | --: |');
   for (const config of configs) {

@@ -1,6 +1,7 @@
 /**
  * The lua-lint of another commit, compiled as `npm run build` compiles it, for side-by-side runs
- * of the benchmarks: `git archive <commit> semantics lua-lint cli package.json tsconfig.json`
+ * of the benchmarks: `git archive <commit>` of the folders lua-lint imports (semantics, lua-lint,
+ * cli, text, redis-calls, rules: those the commit has) with package.json and tsconfig.json,
  * extracted into `.bench-tmp/lua-lint-baseline/<commit>/` and compiled there with tsc (once per
  * commit; dependencies resolve to this checkout's node_modules).
  */
@@ -24,9 +25,11 @@ export function buildBaseline(commit: string): string {
   if (existsSync(join(out, 'lua-lint', 'cli', 'bin.js'))) return out;
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  // lua-lint's JS/TS host (issue 16) imports the ESLint rules' extraction: take rules/ where the commit has it
+  // the folders lua-lint imports, as the commit has them: rules/ held the JS/TS extraction from
+  // issue 16 until bdfc82b, which moved it to redis-calls/ (with text/)
   const top = execFileSync('git', ['ls-tree', '--name-only', sha], { cwd: root, encoding: 'utf8' }).split('\n');
-  const paths = ['semantics', 'lua-lint', 'cli', ...(top.includes('rules') ? ['rules'] : []), 'package.json', 'tsconfig.json'];
+  const folders = ['semantics', 'lua-lint', 'cli', 'text', 'redis-calls', 'rules'].filter((folder) => top.includes(folder));
+  const paths = [...folders, 'package.json', 'tsconfig.json'];
   const archive = execFileSync('git', ['archive', sha, ...paths], { cwd: root, maxBuffer: 1 << 28 });
   execFileSync('tar', ['-x', '-C', dir], { input: archive });
   writeFileSync(

@@ -1,12 +1,11 @@
 /**
  * Turning the command line's patterns into files, and files into source text.
  */
-import { readFileSync } from 'node:fs';
+import { readdir, readFileSync } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { glob, isDynamicPattern } from 'tinyglobby';
 import { CliError, describeFsError } from '../../cli/errors.js';
-import { displayPath } from './paths.js';
 import { HOST_WALK_IGNORES, SOURCE_GLOB } from '../hosts/extensions.js';
 
 /** Never linted, wherever they are: dependencies and Git's own files. */
@@ -20,7 +19,12 @@ export const DIRECTORY_GLOB = SOURCE_GLOB;
  * command line that the config file's `ignores` match (`ignored`: not read, reported with a
  * warning unless `--no-warn-ignored`, as ESLint does).
  */
-export type LintTarget = { kind: 'file'; path: string } | { kind: 'ignored'; path: string } | { kind: 'stdin' };
+export type LintTarget =
+  | { kind: 'file'; path: string }
+  | { kind: 'ignored'; path: string }
+  | { kind: 'stdin' }
+  /** A folder the directory walk could not list (its files are not linted): one problem, `reason`. */
+  | { kind: 'unreadable'; path: string; reason: string };
 
 /** Options of {@link expandPatterns}. */
 export interface ExpandOptions {
@@ -47,6 +51,15 @@ export interface ExpandOptions {
 export async function expandPatterns(patterns: readonly string[], options: ExpandOptions): Promise<LintTarget[]> {
   const targets: LintTarget[] = [];
   const seen = new Set<string>();
+  // the folders a walk could not list: the walk goes on without them, they are reported (never a silent skip)
+  const unlisted: Array<{ path: string; error: unknown }> = [];
+  const walkFs = {
+    readdir: ((folder: string, readOptions: object, callback: (error: NodeJS.ErrnoException | null, entries: unknown) => void) =>
+      readdir(folder, readOptions as { withFileTypes: true }, (error, entries) => {
+        if (error) unlisted.push({ path: folder, error });
+        callback(error, entries);
+      })) as unknown as typeof readdir,
+  };
   for (const pattern of patterns) {
     if (pattern === '-') {
       if (!seen.has('-')) targets.push({ kind: 'stdin' });
@@ -65,13 +78,19 @@ export async function expandPatterns(patterns: readonly string[], options: Expan
       matches = [absolute];
     } else {
       const found = stats
-        ? await glob(DIRECTORY_GLOB, { ...globOptions(absolute), ignore: [...DEFAULT_IGNORES, ...HOST_WALK_IGNORES] })
+        ? await glob(DIRECTORY_GLOB, { ...globOptions(absolute), ignore: [...DEFAULT_IGNORES, ...HOST_WALK_IGNORES], fs: walkFs })
         : isDynamicPattern(pattern)
-          ? await glob(globPattern(pattern), globOptions(options.cwd))
+          ? await glob(globPattern(pattern), { ...globOptions(options.cwd), fs: walkFs })
           : [];
+      for (const { path: folder, error } of unlisted.splice(0)) {
+        const where = path.normalize(folder);
+        if (seen.has(where)) continue;
+        seen.add(where);
+        targets.push({ kind: 'unreadable', path: where, reason: unreadableReason(where, error, 'folder') });
+      }
       found.sort();
       matches = found.map((file) => path.normalize(file)).filter((file) => !options.isIgnored(file));
-      if (matches.length === 0 && options.errorOnUnmatchedPattern) {
+      if (matches.length === 0 && options.errorOnUnmatchedPattern && !targets.some((t) => t.kind === 'unreadable')) {
         throw new CliError(
           found.length > 0
             ? `All files matched by "${pattern}" are ignored (see "ignores" in the config file).`
@@ -120,17 +139,36 @@ export function decodeSource(bytes: Uint8Array): SourceText {
   return { ok: true, text: new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes) };
 }
 
+/** A file's bytes, or why it can not be read (a sentence). */
+export type SourceBytes = { ok: true; bytes: Uint8Array } | { ok: false; reason: string };
+
 /**
  * Reads a file to lint, synchronously: the CLI lints one file after the other, and an awaited
- * read per file left the process idle between files (41% of a 6,226-file run).
- * @throws CliError naming the file (relative to `cwd`) and the reason, when it cannot be read.
+ * read per file left the process idle between files (41% of a 6,226-file run). A file that can
+ * not be read is not the end of the run: the reason comes back, to be reported as that file's one
+ * finding while the other files are linted. A name that is not valid UTF-8 (Linux names are
+ * bytes; a directory walk decodes them as UTF-8, each bad byte becoming U+FFFD) names no file
+ * that can be opened: the reason says so and how to fix it.
  */
-export function readSourceFile(filePath: string, cwd: string): Uint8Array {
+export function readSourceFile(filePath: string): SourceBytes {
   try {
-    return readFileSync(filePath);
+    return { ok: true, bytes: readFileSync(filePath) };
   } catch (error) {
-    throw new CliError(`Cannot read file "${displayPath(filePath, cwd)}": ${describeFsError(error)}.`);
+    return { ok: false, reason: unreadableReason(filePath, error, 'file') };
   }
+}
+
+/** Why `where` (a file to read, a folder to list) could not be: a sentence that says what to do. */
+function unreadableReason(where: string, error: unknown, what: 'file' | 'folder'): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ENOENT' && where.includes('\ufffd')) {
+    return what === 'file'
+      ? 'Cannot read this file: its path is not valid UTF-8 (the bytes shown as \ufffd), so it can not be opened by the name the directory walk gives it. Rename it to UTF-8 (e.g. convmv -f latin1 -t utf8) to lint it.'
+      : 'Cannot list this folder: its path is not valid UTF-8 (the bytes shown as \ufffd), so the files in it were not linted. Rename it to UTF-8 (e.g. convmv -f latin1 -t utf8) to lint them.';
+  }
+  return what === 'file'
+    ? `Cannot read this file: ${describeFsError(error)}.`
+    : `Cannot list this folder: ${describeFsError(error)}; the files in it were not linted.`;
 }
 
 /** Reads a stream (standard input) to its end. */

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { analyzeLuaWithIncludes, type IncludeResolver } from '../index.js';
 import { createIncludeResolver } from './includes.js';
-import { RULE_IDS, isLuaRuleId, parseSeverity } from '../rules.js';
+import { RULE_IDS, isLuaRuleId, nearestRuleId, parseSeverity } from '../rules.js';
 import type { AnalyzeOptions, LuaRuleId, Severity } from '../types.js';
 import { shouldUseColor } from './color.js';
 import { CONFIG_FILE_NAME, type LuaLintConfig, emptyConfig, findConfigFile, loadConfig } from './config.js';
@@ -21,6 +21,7 @@ import { type LintTarget, decodeSource, expandPatterns, readSourceFile, readStre
 import { FORMAT_NAMES, loadFormatter, type FormatName } from './formatters/load.js';
 import { createIgnoreMatcher } from './ignore.js';
 import { packageVersion } from '../../cli/package-info.js';
+import { CLI_DOCS_URL } from './package-info.js';
 import { displayPath } from './paths.js';
 import { chooseOptimization } from './tiering.js';
 import { hostLanguageOf } from '../hosts/extensions.js';
@@ -93,7 +94,7 @@ ${wrap(RULE_IDS.join(', '), 76, '  ')}
 Config: the nearest ${CONFIG_FILE_NAME} up from the working directory, e.g.
   { "rules": { "key-must-come-from-keys": "off" }, "persistentKeys": [2], "ignores": ["vendor/**"] }
 Exit codes: 0 no errors, 1 errors or too many warnings, 2 usage, file or config error.
-Docs: https://github.com/eslint-plugin-redis-ttl/eslint-plugin-redis-ttl/blob/main/docs/lua-lint.md
+Docs: ${CLI_DOCS_URL}
 `;
 
 // No default value for repeatable options: commander would print "(default: [])" in the help.
@@ -185,6 +186,8 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
   for (const target of targets) {
     if (target.kind === 'ignored') {
       if (options.warnIgnored) lint.addIgnored(target.path);
+    } else if (target.kind === 'unreadable') {
+      lint.addUnreadable(target.path, target.reason);
     } else if (target.kind === 'stdin') {
       const filePath = options.stdinFilename === undefined ? STDIN_FILE_PATH : path.resolve(io.cwd, options.stdinFilename);
       const text = stdinText ?? (await readStream(io.stdin));
@@ -194,7 +197,9 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
         if (options.warnIgnored) lint.addIgnored(filePath);
       } else await lint.addAny(filePath, text);
     } else {
-      await lint.addAny(target.path, readSourceFile(target.path, io.cwd));
+      const read = readSourceFile(target.path);
+      if (read.ok) await lint.addAny(target.path, read.bytes);
+      else lint.addUnreadable(target.path, read.reason);
     }
   }
   let results = lint.results();
@@ -259,6 +264,11 @@ class LintRun {
     }
   }
 
+  /** A file that could not be read: one fatal message (`reason`), as for a file that can not be Lua. */
+  addUnreadable(filePath: string, reason: string): void {
+    this.push(filePath, [{ ruleId: null, severity: 2, message: reason, line: 1, column: 1, endLine: 1, endColumn: 1, fatal: true }]);
+  }
+
   /** A file named on the command line that `ignores` match: ESLint's warning, without a position. */
   addIgnored(filePath: string): void {
     this.push(filePath, [ignoredFileMessage()]);
@@ -307,7 +317,10 @@ function parseRuleOptions(values: readonly string[]): Partial<Record<LuaRuleId, 
     const match = /^\s*([^=:\s]+)\s*[=:]\s*(\S+)\s*$/.exec(value);
     if (!match) throw new CliError(`Invalid --rule "${value}": expected <id>=off|warn|error, e.g. --rule no-persist=warn.`);
     const [, id = '', severityText = ''] = match;
-    if (!isLuaRuleId(id)) throw new CliError(`Unknown rule "${id}" in --rule "${value}". Rule ids: ${RULE_IDS.join(', ')}.`);
+    if (!isLuaRuleId(id)) {
+      const nearest = nearestRuleId(id);
+      throw new CliError(`Unknown rule "${id}" in --rule "${value}"${nearest ? `; did you mean "${nearest}"?` : `. Rule ids: ${RULE_IDS.join(', ')}.`}`);
+    }
     const severity = parseSeverity(/^\d+$/.test(severityText) ? Number(severityText) : severityText);
     if (severity === undefined) throw new CliError(`Invalid severity "${severityText}" in --rule "${value}": expected off, warn or error.`);
     rules[id] = severity;

@@ -1,8 +1,7 @@
 /** Where lua-lint's documentation lives, for `--help` and the SARIF report. */
-import { DOCS_BASE_URL } from '../rules.js';
+import { docsUrl } from '../../cli/package-info.js';
 
-/** The repository's home page (`https://github.com/<owner>/<repo>`), derived from the rule docs URL. */
-export const REPOSITORY_URL = DOCS_BASE_URL.replace(/\/blob\/.*$/, '');
+export { REPOSITORY_URL } from '../../cli/package-info.js';
 
-/** The CLI reference page, also the help page of parse errors in SARIF output. */
-export const CLI_DOCS_URL = new URL('../lua-lint.md', DOCS_BASE_URL).href;
+/** The CLI reference page at the installed version's tag, also the help page of parse errors in SARIF output. */
+export const CLI_DOCS_URL = docsUrl('docs/lua-lint.md');

@@ -117,3 +117,18 @@ export function removeCarriageReturns(value: Cooked): Cooked {
   }
   return { text, map, end: value.end };
 }
+
+/** The value without leading and/or trailing whitespace (`strip()`, `trim()`, `TrimSpace`), keeping the map of what stays. */
+export function trimCooked(value: Cooked, sides: 'both' | 'start' | 'end' = 'both'): Cooked {
+  let from = 0;
+  let to = value.text.length;
+  if (sides !== 'end') while (from < to && /\s/.test(value.text[from]!)) from++;
+  if (sides !== 'start') while (to > from && /\s/.test(value.text[to - 1]!)) to--;
+  if (from === 0 && to === value.text.length) return value;
+  return { text: value.text.slice(from, to), map: value.map.slice(from, to), end: value.end };
+}
+
+/** The value with the indentation its lines share removed (`textwrap.dedent`, `stripIndent()`). */
+export function dedentCooked(value: Cooked): Cooked {
+  return removeIndent(value, commonIndent(value.text));
+}

@@ -8,7 +8,7 @@
  * `const` and `static readonly` fields and local variables of the file. Interpolated strings
  * (`$"...{x}..."`) and `string.Format` build a script at run time.
  */
-import { removeIndent } from './cooked.js';
+import { removeIndent, trimCooked } from './cooked.js';
 import type { Node } from './parser.js';
 import { children, commandScript, cookRange, Resolver, binaryOperands, unwrapParentheses, memberReference, simpleQuoted, wordHint, type LanguageSyntax } from './shared.js';
 import type { ScriptSite, ScriptValue } from './types.js';
@@ -62,6 +62,17 @@ const syntax: LanguageSyntax = {
     if (name === 'Replace' && owner !== undefined) return '`.Replace(...)`';
     return undefined;
   },
+  transform(node) {
+    if (node.type !== 'invocation_expression') return undefined;
+    const fn = node.childForFieldName('function');
+    const name = fn?.type === 'member_access_expression' ? fn.childForFieldName('name')?.text : undefined;
+    const object = fn?.childForFieldName('expression');
+    if (!object || children(node.childForFieldName('arguments') ?? node).length > 0) return undefined;
+    if (name === 'Trim') return { of: object, apply: (v) => trimCooked(v) };
+    if (name === 'TrimStart') return { of: object, apply: (v) => trimCooked(v, 'start') };
+    if (name === 'TrimEnd') return { of: object, apply: (v) => trimCooked(v, 'end') };
+    return undefined;
+  },
   unwrap: (node) => unwrapParentheses(node),
 };
 
@@ -107,7 +118,7 @@ export function csharpScripts(root: Node): ScriptSite[] {
     } else {
       continue;
     }
-    const value = resolver.value(script);
+    const value = resolver.script(script);
     if (value) sites.push({ value, via: `${fn.text}(...)`, ...(prepared ? { templating: 'stackexchange-redis' as const } : {}) });
   }
   return sites;

@@ -9,7 +9,7 @@
 import { cookRange, children, commandScript, lastName, Resolver, binaryOperands, unwrapParentheses, memberReference, wordHint, type LanguageSyntax } from './shared.js';
 import type { Node } from './parser.js';
 import type { ScriptSite, ScriptValue } from './types.js';
-import { removeCarriageReturns } from './cooked.js';
+import { removeCarriageReturns, trimCooked } from './cooked.js';
 
 const ESCAPES = new Set(['escape_sequence']);
 
@@ -47,6 +47,13 @@ const syntax: LanguageSyntax = {
     if (fn?.type === 'selector_expression' && /^(Replace|ReplaceAll)$/.test(name ?? '') && fn.childForFieldName('operand')?.text === 'strings') return `${fn.text}(...)`;
     return undefined;
   },
+  transform(node) {
+    if (node.type !== 'call_expression') return undefined;
+    const fn = node.childForFieldName('function');
+    const args = children(node.childForFieldName('arguments') ?? node);
+    if (fn?.text === 'strings.TrimSpace' && args.length === 1) return { of: args[0]!, apply: (v) => trimCooked(v) };
+    return undefined;
+  },
   unwrap: (node) => unwrapParentheses(node),
 };
 
@@ -81,7 +88,7 @@ export function goScripts(root: Node): ScriptSite[] {
     const where = name === undefined ? undefined : CALLS[name];
     if (where === undefined) continue;
     const script = where === 'command' ? commandScript(args, resolver) : where === 'last' ? args.at(-1) : args[where === 'first' ? 0 : 1];
-    const value = resolver.value(script);
+    const value = resolver.script(script);
     if (value) sites.push({ value, via: `${fn.text}(...)` });
   }
   return sites;

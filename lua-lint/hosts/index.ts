@@ -9,6 +9,7 @@
  */
 import { lineIndex } from '../../text/lines.js';
 import { analyzeLua } from '../lint.js';
+import { builtAtRunTimeMessage } from '../messages.js';
 import { RULES, parseSeverity } from '../rules.js';
 import type { AnalyzeOptions, LuaFinding, SourceRange } from '../types.js';
 import type { Cooked } from './cooked.js';
@@ -195,9 +196,7 @@ export function dynamicFindings(dynamic: readonly HostDynamicScript[], options: 
   return dynamic.map((d) => ({
     ruleId: 'unanalyzable-command',
     severity,
-    message:
-      `The Redis script passed to ${d.via} is built at run time (${d.how}), so lua-lint cannot see the Lua that Redis receives and checks none of its TTLs. ` +
-      'Keep the script a constant string and pass the values in KEYS and ARGV instead: then it is checked, and Redis caches one script instead of one per value.',
+    message: builtAtRunTimeMessage(d.via, d.how),
     line: d.line,
     column: d.column,
     endLine: d.endLine,

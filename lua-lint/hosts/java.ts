@@ -8,7 +8,7 @@
  * `this.lua`, `Scripts.LUA`). `String.format`, `.formatted(...)` and `.replace(...)` build a
  * script at run time.
  */
-import { commonIndent, removeIndent } from './cooked.js';
+import { commonIndent, dedentCooked, removeIndent, trimCooked } from './cooked.js';
 import type { Node } from './parser.js';
 import { children, commandScript, cookRange, lastName, Resolver, binaryOperands, unwrapParentheses, memberReference, wordHint, type LanguageSyntax } from './shared.js';
 import type { ScriptSite, ScriptValue } from './types.js';
@@ -47,6 +47,19 @@ const syntax: LanguageSyntax = {
     if (/^(formatted|replace|replaceAll)$/.test(name) && object && (object.type === 'string_literal' || object.type === 'identifier' || object.type === 'field_access')) {
       return `\`.${name}(...)\``;
     }
+    return undefined;
+  },
+  transform(node) {
+    if (node.type !== 'method_invocation') return undefined;
+    const name = node.childForFieldName('name')?.text;
+    const object = node.childForFieldName('object');
+    const argumentList = node.childForFieldName('arguments');
+    if (!object || !argumentList || children(argumentList).length > 0) return undefined;
+    if (name === 'trim' || name === 'strip') return { of: object, apply: (v) => trimCooked(v) };
+    if (name === 'stripLeading') return { of: object, apply: (v) => trimCooked(v, 'start') };
+    if (name === 'stripTrailing') return { of: object, apply: (v) => trimCooked(v, 'end') };
+    if (name === 'stripIndent') return { of: object, apply: dedentCooked };
+    if (name === 'intern' || name === 'toString') return { of: object, apply: (v) => v };
     return undefined;
   },
   unwrap: (node) => unwrapParentheses(node),
@@ -89,7 +102,7 @@ export function javaScripts(root: Node): ScriptSite[] {
         continue;
       }
     }
-    const value = resolver.value(script);
+    const value = resolver.script(script);
     if (value) sites.push({ value, via });
   }
   return sites;

@@ -9,7 +9,7 @@
  * `static::release()`, `$this->script`). Interpolation (`$var`, `{$a->b}`) and `sprintf` build
  * a script at run time.
  */
-import { removeIndent, verbatim } from './cooked.js';
+import { removeIndent, trimCooked, verbatim } from './cooked.js';
 import type { Node } from './parser.js';
 import { children, commandScript, cookRange, Resolver, binaryOperands, unwrapParentheses, simpleQuoted, wordHint, type LanguageSyntax } from './shared.js';
 import type { ScriptSite, ScriptValue } from './types.js';
@@ -96,6 +96,16 @@ const syntax: LanguageSyntax = {
     }
     return undefined;
   },
+  transform(node) {
+    if (node.type !== 'function_call_expression') return undefined;
+    const name = node.childForFieldName('function')?.text.toLowerCase();
+    const args = children(node.childForFieldName('arguments') ?? node).map(argumentValue);
+    if (args.length !== 1 || !args[0]) return undefined;
+    if (name === 'trim') return { of: args[0], apply: (v) => trimCooked(v) };
+    if (name === 'ltrim') return { of: args[0], apply: (v) => trimCooked(v, 'start') };
+    if (name === 'rtrim' || name === 'chop') return { of: args[0], apply: (v) => trimCooked(v, 'end') };
+    return undefined;
+  },
   unwrap: (node) => unwrapParentheses(node),
 };
 
@@ -131,7 +141,7 @@ export function phpScripts(root: Node): ScriptSite[] {
     } else {
       continue;
     }
-    const value = resolver.value(script && argumentValue(script));
+    const value = resolver.script(script && argumentValue(script));
     const receiver = call.childForFieldName('object') ?? call.childForFieldName('scope');
     if (value) sites.push({ value, via: `${receiver?.text ?? ''}${call.type === 'scoped_call_expression' ? '::' : '->'}${method}(...)` });
   }

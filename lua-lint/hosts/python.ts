@@ -10,7 +10,7 @@
 import { children, commandScript, cookRange, lastName, Resolver, binaryOperands, unwrapParentheses, memberReference, wordHint, type LanguageSyntax } from './shared.js';
 import type { Node } from './parser.js';
 import type { ScriptSite, ScriptValue } from './types.js';
-import { concat } from './cooked.js';
+import { concat, dedentCooked, trimCooked } from './cooked.js';
 
 const ESCAPES = new Set(['escape_sequence']);
 const INTERPOLATIONS = new Set(['interpolation']);
@@ -65,6 +65,20 @@ const syntax: LanguageSyntax = {
     }
     return undefined;
   },
+  transform(node) {
+    if (node.type !== 'call') return undefined;
+    const fn = node.childForFieldName('function');
+    const args = children(node.childForFieldName('arguments') ?? node).filter((a) => a.type !== 'comment');
+    // textwrap.dedent(s) / dedent(s)
+    if ((fn?.text === 'textwrap.dedent' || fn?.text === 'dedent') && args.length === 1) return { of: args[0]!, apply: dedentCooked };
+    // s.strip() / s.lstrip() / s.rstrip(), without arguments
+    const method = fn?.type === 'attribute' ? fn.childForFieldName('attribute')?.text : undefined;
+    const object = fn?.childForFieldName('object');
+    if (object && args.length === 0 && (method === 'strip' || method === 'lstrip' || method === 'rstrip')) {
+      return { of: object, apply: (v) => trimCooked(v, method === 'strip' ? 'both' : method === 'lstrip' ? 'start' : 'end') };
+    }
+    return undefined;
+  },
   unwrap: (node) => unwrapParentheses(node),
 };
 
@@ -104,7 +118,7 @@ export function pythonScripts(root: Node): ScriptSite[] {
     } else {
       continue;
     }
-    const value = resolver.value(script);
+    const value = resolver.script(script);
     if (value) sites.push({ value, via: `${fn.text}(...)` });
   }
   return sites;

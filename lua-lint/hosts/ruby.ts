@@ -7,7 +7,7 @@
  * constants, local, instance and class variables of the file (`RELEASE`, `@script`,
  * `self.class::RELEASE`). Interpolation (`#{...}`) and `format` build a script at run time.
  */
-import { commonIndent, concat, removeIndent } from './cooked.js';
+import { commonIndent, concat, removeIndent, trimCooked } from './cooked.js';
 import type { Node } from './parser.js';
 import { children, commandScript, cookRange, Resolver, binaryOperands, simpleQuoted, wordHint, type LanguageSyntax } from './shared.js';
 import type { ScriptSite, ScriptValue } from './types.js';
@@ -75,6 +75,18 @@ function syntaxFor(root: Node): LanguageSyntax {
       if (node.type === 'call' && !node.childForFieldName('receiver') && /^(format|sprintf)$/.test(node.childForFieldName('method')?.text ?? '')) return `\`${node.childForFieldName('method')!.text}\``;
       return undefined;
     },
+    transform(node) {
+      // s.strip / s.lstrip / s.rstrip / s.chomp / s.freeze / s.dup, without arguments
+      if (node.type !== 'call' || node.childForFieldName('arguments')) return undefined;
+      const receiver = node.childForFieldName('receiver');
+      const method = node.childForFieldName('method')?.text;
+      if (!receiver) return undefined;
+      if (method === 'strip') return { of: receiver, apply: (v) => trimCooked(v) };
+      if (method === 'lstrip') return { of: receiver, apply: (v) => trimCooked(v, 'start') };
+      if (method === 'rstrip') return { of: receiver, apply: (v) => trimCooked(v, 'end') };
+      if (method === 'freeze' || method === 'dup' || method === 'to_s') return { of: receiver, apply: (v) => v };
+      return undefined;
+    },
     unwrap(node) {
       let current = node;
       for (;;) {
@@ -122,7 +134,7 @@ export function rubyScripts(root: Node): ScriptSite[] {
     } else {
       continue;
     }
-    const value = resolver.value(script);
+    const value = resolver.script(script);
     if (value) sites.push({ value, via: `${receiver.text}.${method}(...)` });
   }
   for (const beginning of root.descendantsOfType('heredoc_beginning')) {

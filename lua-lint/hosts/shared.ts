@@ -23,7 +23,16 @@ export interface LanguageSyntax {
   template(node: Node): string | undefined;
   /** The expression inside parentheses and other wrappers that do not change a value. */
   unwrap(node: Node): Node;
+  /**
+   * A call that makes a new string from one string of the file in a way known here
+   * (`textwrap.dedent(s)`, `s.strip()`, `s.trim()`, `strings.TrimSpace(s)`): the string's
+   * expression and what the call does to it.
+   */
+  transform?(node: Node): { of: Node; apply: (value: Cooked) => Cooked } | undefined;
 }
+
+/** How deep named values may refer to each other (`A = B`, `B = C + "..."`) before the resolver gives up. */
+const MAX_REFERENCE_DEPTH = 20;
 
 /** Resolves expressions of one file to the string values they hold. */
 export class Resolver {
@@ -44,35 +53,24 @@ export class Resolver {
   }
 
   /**
-   * The string an expression holds: a literal, a concatenation of literals, a named value of the
-   * file holding one; `dynamic` when part of it is built at run time; `undefined` when the
-   * expression is not known to be a string of this file (a parameter, a call).
+   * The string an expression holds: a literal, a concatenation of literals (of any length: the
+   * operands of `a + b + ... + z` are gathered in one pass, and joined once), a named value of the
+   * file holding one, a known transformation of one (`.strip()`); `dynamic` when part of it is
+   * built at run time; `undefined` when the expression is not known to be a string of this file
+   * (a parameter, a call). `depth` counts named values followed, not operands.
    */
   value(node: Node | null | undefined, depth = 0): ScriptValue | undefined {
-    if (!node || depth > 20) return undefined;
+    if (!node || depth > MAX_REFERENCE_DEPTH) return undefined;
     const inner = this.syntax.unwrap(node);
     const literal = this.syntax.literal(inner);
     if (literal) return literal;
     const template = this.syntax.template(inner);
     if (template) return { kind: 'dynamic', how: template, at: inner.startIndex, end: inner.endIndex };
-    const operands = this.syntax.operands(inner);
-    if (operands) {
-      const parts: Cooked[] = [];
-      let known = 0;
-      let unknown: Node | undefined;
-      for (const operand of operands) {
-        const value = this.value(operand, depth + 1);
-        if (value?.kind === 'dynamic') return value;
-        if (value === undefined) {
-          unknown ??= operand;
-          continue;
-        }
-        known++;
-        parts.push(value.value);
-      }
-      if (known === 0) return undefined;
-      if (unknown) return { kind: 'dynamic', how: `a concatenation with \`${snippet(unknown.text)}\``, at: unknown.startIndex, end: unknown.endIndex };
-      return { kind: 'string', value: concat(parts, inner.startIndex) };
+    if (this.syntax.operands(inner)) return this.concatenation(inner, depth);
+    const transform = this.syntax.transform?.(inner);
+    if (transform) {
+      const of = this.value(transform.of, depth + 1);
+      return of?.kind === 'string' ? { kind: 'string', value: transform.apply(of.value) } : of;
     }
     const name = this.syntax.reference(inner);
     if (name !== undefined) {
@@ -80,6 +78,81 @@ export class Resolver {
       if (target && target !== inner) return this.value(target, depth + 1);
     }
     return undefined;
+  }
+
+  /**
+   * A concatenation, whatever its length: the operand tree (as deep as the chain is long for a
+   * left-associative `+`) is flattened with a stack, each operand resolved once, and the pieces
+   * joined once, so a join of n literals costs O(total length).
+   */
+  private concatenation(node: Node, depth: number): ScriptValue | undefined {
+    const leaves: Node[] = [];
+    const stack: Node[] = [node];
+    while (stack.length > 0) {
+      const current = this.syntax.unwrap(stack.pop()!);
+      const operands = this.syntax.operands(current);
+      if (!operands) {
+        leaves.push(current);
+        continue;
+      }
+      for (let i = operands.length - 1; i >= 0; i--) stack.push(operands[i]!);
+    }
+    const parts: Cooked[] = [];
+    let unknown: Node | undefined;
+    for (const leaf of leaves) {
+      const value = this.value(leaf, depth + 1);
+      if (value?.kind === 'dynamic') return value;
+      if (value === undefined) {
+        unknown ??= leaf;
+        continue;
+      }
+      parts.push(value.value);
+    }
+    if (parts.length === 0) return undefined;
+    if (unknown) return { kind: 'dynamic', how: `a concatenation with \`${snippet(unknown.text)}\``, at: unknown.startIndex, end: unknown.endIndex };
+    return { kind: 'string', value: concat(parts, node.startIndex) };
+  }
+
+  /**
+   * The script a call receives: its {@link value}, or, when that is unknown but the expression
+   * holds a string of this file (a literal in it, or a named value holding one), `dynamic`: a
+   * script lua-lint cannot read is reported, never dropped. An expression without any string of
+   * the file (a parameter, `loadScript("x.lua")`'s result is not one: its literal is a path) is
+   * left to the code that builds it.
+   */
+  script(node: Node | null | undefined): ScriptValue | undefined {
+    const value = this.value(node);
+    if (value || !node) return value;
+    const inner = this.syntax.unwrap(node);
+    if (!this.holdsString(inner, 0)) return undefined;
+    return { kind: 'dynamic', how: `\`${snippet(inner.text)}\`, which lua-lint cannot evaluate`, at: inner.startIndex, end: inner.endIndex };
+  }
+
+  /**
+   * Whether an expression is made from a string of this file: one of its operands or receivers
+   * is a literal or a named value holding one (`SCRIPT.strip().lower()`, `String.join("\n", A, B)`).
+   * Arguments of a call are not looked into when the callee itself holds no string: they are
+   * what it reads, a file name or a key (`loadScript("limiter.lua")`).
+   */
+  private holdsString(node: Node, depth: number): boolean {
+    if (depth > MAX_REFERENCE_DEPTH) return false;
+    if (this.syntax.literal(node)) return true;
+    const name = this.syntax.reference(node);
+    if (name !== undefined) {
+      const target = this.lookup(name);
+      return target !== undefined && target !== node && this.holdsString(this.syntax.unwrap(target), depth + 1);
+    }
+    const operands = this.syntax.operands(node);
+    if (operands) return operands.some((operand) => this.holdsString(this.syntax.unwrap(operand), depth + 1));
+    // a method called on a string (`"...".strip()`, `SCRIPT.replace(...)`): the receiver is the
+    // call's first child (Java, Ruby), or the object of its callee (`s.lower` in Python, `s.Trim` in C#)
+    if (!/call|invocation/.test(node.type)) return false;
+    const first = node.namedChild(0);
+    if (!first) return false;
+    const callee = this.syntax.unwrap(first);
+    if (this.holdsString(callee, depth + 1)) return true;
+    const object = callee.namedChild(0);
+    return object !== null && object !== callee && /attribute|member|field|selector/.test(callee.type) && this.holdsString(this.syntax.unwrap(object), depth + 1);
   }
 }
 

@@ -10,12 +10,17 @@
 -- ARGV[2]  lockTtlMs  integer >= 1, milliseconds
 -- ARGV[3]  xfetch     beta * -ln(rand) drawn by the caller, a number >= 0 ('0' disables early
 --                     recomputation): the entry is recomputed early when delta * xfetch >= PTTL
--- Returns  { status, absent 0|1, payload or false, pttl }
+-- Returns  { status, absent 0|1 or failures, payload or false, pttl, nowMs }, nowMs the server
+--          clock (TIME, ms), from which the caller learns how far its own clock is off
 --          status 'hit'      entry found (pttl = the entry's PTTL)
 --                 'refresh'  entry found and the caller now owns the lock: serve the value and
 --                            recompute it in the background
---                 'load'     no entry and the caller now owns the lock: load and store
+--                 'load'     no entry and the caller now owns the lock: load and store (the
+--                            second element: the failed loads in a row before this one)
 --                 'busy'     no entry and another caller owns the lock (pttl = the lock's PTTL)
+--                 'failed'   no entry, and the last load failed (cache_fail.lua): no load until
+--                            the back-off ends (the second element: the failed loads in a row;
+--                            pttl = ms until the back-off ends)
 --
 -- The only write is SET ... NX PX: the lock never exists without a TTL, so a crashed loader holds
 -- it for at most lockTtlMs (https://redis.io/docs/latest/commands/set/). An entry without a TTL,
@@ -36,6 +41,8 @@ if xfetch == nil or xfetch ~= xfetch or xfetch < 0 or xfetch > MAX then
   return redis.error_reply('ERR redis-ttl cache_get: xfetch must be a number >= 0')
 end
 
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local pttl = redis.call('PTTL', KEYS[1])
 if pttl > 0 then
   local entry = redis.call('GET', KEYS[1])
@@ -47,14 +54,26 @@ if pttl > 0 then
     end
     if xfetch > 0 and tonumber(delta) * xfetch >= pttl then
       if redis.call('SET', KEYS[2], ARGV[1], 'NX', 'PX', string.format('%d', lock_ttl)) then
-        return { 'refresh', absent, payload, pttl }
+        return { 'refresh', absent, payload, pttl, now }
       end
     end
-    return { 'hit', absent, payload, pttl }
+    return { 'hit', absent, payload, pttl, now }
   end
 end
 
 if redis.call('SET', KEYS[2], ARGV[1], 'NX', 'PX', string.format('%d', lock_ttl)) then
-  return { 'load', 0, false, 0 }
+  return { 'load', 0, false, 0, now }
 end
-return { 'busy', 0, false, redis.call('PTTL', KEYS[2]) }
+-- the lock is taken: by a load in progress (a token), or by the back-off of a failed load
+-- ('!<failures>:<retryAtMs>', see cache_fail.lua)
+local holder = redis.call('GET', KEYS[2])
+local failures, retry_at = string.match(holder or '', '^!(%d+):(%d+)$')
+if failures ~= nil then
+  if now < tonumber(retry_at) then
+    return { 'failed', tonumber(failures), false, tonumber(retry_at) - now, now }
+  end
+  -- the back-off is over: this caller loads (the marker still counts the failures in a row)
+  redis.call('SET', KEYS[2], ARGV[1], 'PX', string.format('%d', lock_ttl))
+  return { 'load', tonumber(failures), false, 0, now }
+end
+return { 'busy', 0, false, redis.call('PTTL', KEYS[2]), now }

@@ -10,7 +10,10 @@
 -- A denied call writes nothing. The first admitted call of a window writes the hash and sets its
 -- TTL to the end of the window in the same script, so the key never outlives its window and never
 -- lacks a TTL; later calls of the window only update `n` (HSET keeps the TTL, which is already the
--- window's end).
+-- window's end). A clock that steps back never opens a new window: while the clock is before the
+-- stored window's start, that window stays the current one (retry and reset times then include
+-- the time the clock needs to catch up, as the key's TTL does: Redis keeps expiries as absolute
+-- times).
 -- TIME: https://redis.io/docs/latest/commands/time/ ; PEXPIRE: https://redis.io/docs/latest/commands/pexpire/
 local MAX = 9007199254740991
 local limit = tonumber(ARGV[1])
@@ -49,10 +52,16 @@ local function idiv(a, b)
 end
 
 local start = idiv(now, window) * window
-local reset_ms = start + window - now
 local state = redis.call('HMGET', KEYS[1], 'w', 'n')
+local stored_start = tonumber(state[1])
+if stored_start ~= nil and stored_start > start then
+  -- the clock went back (a step of the server clock, a failover to a replica whose clock lags):
+  -- the stored window is not over and stays the current one until the clock passes its end
+  start = stored_start
+end
+local reset_ms = start + window - now
 local used = 0
-local same = tonumber(state[1]) == start
+local same = stored_start == start
 if same then
   used = tonumber(state[2]) or 0
 end

@@ -12,7 +12,9 @@
 -- Times are handled in units of 1/L ms relative to now, so waits are exact integers. A missing
 -- key means TAT <= now (nothing outstanding). A denied call writes nothing. An admitted call
 -- writes the new TAT with SET ... PX (value and TTL in one command): the key matters until the
--- TAT, so its TTL is ceil(TAT - now) ms, at most ceil(burst * T).
+-- TAT, so its TTL is ceil(TAT - now) ms, at most ceil(burst * T). The TAT is an absolute time: a
+-- clock that steps back finds it further ahead, so it admits nothing more (retry and reset times
+-- include the time the clock needs to catch up).
 -- SET: https://redis.io/docs/latest/commands/set/ ; TIME: https://redis.io/docs/latest/commands/time/
 local MAX = 9007199254740991
 local burst = tonumber(ARGV[1])
@@ -59,8 +61,12 @@ end
 
 local tau = burst * per        -- burst * T, in units of 1/L ms
 local inc = cost * per         -- cost * T, in units of 1/L ms
--- outstanding = max(TAT - now, 0) in units of 1/L ms
+-- outstanding = max(TAT - now, 0) in units of 1/L ms, less `over` whole ms
 local outstanding = 0
+-- ms by which the TAT is further ahead than a full burst (normally 0; more when the clock went
+-- back, or when the key was written with a larger burst): every call is denied until the clock
+-- has moved that far, and retry and reset times include it
+local over = 0
 local stored = redis.call('GET', KEYS[1])
 if stored then
   local a, r, l = string.match(stored, '^(%-?%d+):(%d+):(%d+)$')
@@ -68,16 +74,18 @@ if stored then
   r = tonumber(r)
   l = tonumber(l)
   if a ~= nil and r ~= nil and l ~= nil and l >= 1 and a >= now then
-    if a - now > tau then
-      outstanding = tau
-    elseif l == units then
-      outstanding = (a - now) * units + r
+    local ahead = a - now
+    -- a full burst is less than `cap` ms ahead: beyond, count whole ms apart (exact integers)
+    local cap = idiv(tau, units) + 1
+    if ahead > cap then
+      over = ahead - cap
+      ahead = cap
+    end
+    if l == units then
+      outstanding = ahead * units + r
     else
       -- written under another rate: convert the fraction (rounding up, towards a later TAT)
-      outstanding = (a - now) * units + cdiv(r * units, l)
-    end
-    if outstanding > tau then
-      outstanding = tau
+      outstanding = ahead * units + cdiv(r * units, l)
     end
   end
 end
@@ -91,10 +99,10 @@ local function remaining_after(o)
 end
 
 if cost > burst then
-  return { 0, remaining_after(outstanding), -1, cdiv(outstanding, units) }
+  return { 0, remaining_after(outstanding), -1, over + cdiv(outstanding, units) }
 end
-if outstanding + inc > tau then
-  return { 0, remaining_after(outstanding), cdiv(outstanding + inc - tau, units), cdiv(outstanding, units) }
+if over > 0 or outstanding + inc > tau then
+  return { 0, remaining_after(outstanding), over + cdiv(outstanding + inc - tau, units), over + cdiv(outstanding, units) }
 end
 
 outstanding = outstanding + inc

@@ -12,6 +12,9 @@
 -- The level is kept in units of 1/den, so leaking and waits are exact integers. A missing key is
 -- an empty bucket. A denied call writes nothing. An admitted call writes the hash and sets its
 -- TTL to the time the bucket takes to drain empty, after which a missing key means the same.
+-- A clock that steps back (a step of the server clock, a failover to a replica whose clock lags)
+-- drains nothing: the call is decided as at the last admission (`t`, the latest time the bucket
+-- has seen), and retry and reset times and the TTL include the time the clock needs to catch up.
 -- TIME: https://redis.io/docs/latest/commands/time/ ; PEXPIRE: https://redis.io/docs/latest/commands/pexpire/
 local MAX = 9007199254740991
 local capacity = tonumber(ARGV[1])
@@ -62,7 +65,16 @@ local state = redis.call('HMGET', KEYS[1], 'l', 'd', 't')
 local stored = tonumber(state[1])
 local stored_den = tonumber(state[2])
 local stored_at = tonumber(state[3])
+-- ms the clock must move before it reaches the last admission again (0 unless it went back)
+local lag = 0
 if stored ~= nil and stored_den ~= nil and stored_den >= 1 and stored_at ~= nil then
+  if stored_at > now then
+    -- the clock went back (a step of the server clock, a failover to a replica whose clock lags):
+    -- decide as at the last admission, the latest time this bucket has seen, so that the time
+    -- stepped over is never counted twice (no refill until the clock passes it again)
+    lag = stored_at - now
+    now = stored_at
+  end
   level = stored
   if stored_den ~= den then
     -- written under another leak rate: convert (rounding up, towards a fuller bucket)
@@ -87,15 +99,20 @@ if stored ~= nil and stored_den ~= nil and stored_den >= 1 and stored_at ~= nil 
 end
 
 local need = cost * den
-if cost > capacity then
-  return { 0, idiv(full - level, den), -1, cdiv(level, num) }
-end
-if level + need > full then
-  return { 0, idiv(full - level, den), cdiv(level + need - full, num), cdiv(level, num) }
+if cost > capacity or level + need > full then
+  -- times on the clock as it is: the time it needs to catch up (lag) comes first
+  local reset = cdiv(level, num)
+  if reset > 0 then
+    reset = reset + lag
+  end
+  if cost > capacity then
+    return { 0, idiv(full - level, den), -1, reset }
+  end
+  return { 0, idiv(full - level, den), cdiv(level + need - full, num) + lag, reset }
 end
 
 level = level + need
-local ttl_ms = cdiv(level, num)
+local ttl_ms = cdiv(level, num) + lag
 -- numbers go to Redis as '%d' strings: exact integers, and cheaper than Redis' own %.17g conversion
 redis.call('HSET', KEYS[1], 'l', string.format('%d', level), 'd', string.format('%d', den), 't', string.format('%d', now))
 redis.call('PEXPIRE', KEYS[1], string.format('%d', ttl_ms))

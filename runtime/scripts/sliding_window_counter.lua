@@ -13,7 +13,10 @@
 -- <= limit * windowMs, where e is the time elapsed in the current window. A denied call writes
 -- nothing. The first admitted call of a window writes the hash and sets its TTL to the end of
 -- the NEXT window, the last moment its count matters (as the previous window's count): at most
--- 2 * windowMs. Later calls of the window only update `c` (HSET keeps that TTL).
+-- 2 * windowMs. Later calls of the window only update `c` (HSET keeps that TTL). A clock that
+-- steps back never opens a new window: while the clock is before the stored window's start, that
+-- window stays the current one, as at its start (retry and reset times include the time the clock
+-- needs to catch up, as the key's TTL does: Redis keeps expiries as absolute times).
 -- TIME: https://redis.io/docs/latest/commands/time/ ; PEXPIRE: https://redis.io/docs/latest/commands/pexpire/
 local MAX = 9007199254740991
 local limit = tonumber(ARGV[1])
@@ -52,9 +55,20 @@ local function idiv(a, b)
 end
 
 local start = idiv(now, window) * window
-local elapsed = now - start
 local state = redis.call('HMGET', KEYS[1], 'w', 'c', 'p')
 local stored_start = tonumber(state[1])
+-- ms the clock must move before it reaches the stored window again (0 unless it went back)
+local lag = 0
+if stored_start ~= nil and stored_start > start then
+  -- the clock went back (a step of the server clock, a failover to a replica whose clock lags):
+  -- the stored window stays the current one, decided as at its start at the earliest (its
+  -- previous count weighs most there), never as a new window
+  start = stored_start
+  if now < start then
+    lag = start - now
+  end
+end
+local elapsed = now + lag - start
 local curr = 0
 local prev = 0
 if stored_start == start then
@@ -113,7 +127,7 @@ if remaining < cost then
     -- first_fit answers at most `window`, the start of the window after, where both are 0
     retry = window - elapsed + first_fit(curr, 0, 0)
   end
-  return { 0, remaining, retry, idle_reset(prev, curr) }
+  return { 0, remaining, retry + lag, idle_reset(prev, curr) }
 end
 
 curr = curr + cost

@@ -12,6 +12,9 @@
 -- waits retryAfterMs succeeds and one that waits 1 ms less does not. A missing key is a full
 -- bucket. A denied call writes nothing. An admitted call writes the hash and sets its TTL to the
 -- time the bucket takes to be full again, after which a missing key means the same thing.
+-- A clock that steps back (a step of the server clock, a failover to a replica whose clock lags)
+-- refills nothing: the call is decided as at the last admission (`t`, the latest time the bucket
+-- has seen), and retry and reset times and the TTL include the time the clock needs to catch up.
 -- TIME: https://redis.io/docs/latest/commands/time/ ; PEXPIRE: https://redis.io/docs/latest/commands/pexpire/
 local MAX = 9007199254740991
 local capacity = tonumber(ARGV[1])
@@ -62,7 +65,16 @@ local state = redis.call('HMGET', KEYS[1], 's', 'd', 't')
 local stored = tonumber(state[1])
 local stored_den = tonumber(state[2])
 local stored_at = tonumber(state[3])
+-- ms the clock must move before it reaches the last admission again (0 unless it went back)
+local lag = 0
 if stored ~= nil and stored_den ~= nil and stored_den >= 1 and stored_at ~= nil then
+  if stored_at > now then
+    -- the clock went back (a step of the server clock, a failover to a replica whose clock lags):
+    -- decide as at the last admission, the latest time this bucket has seen, so that the time
+    -- stepped over is never counted twice (no refill until the clock passes it again)
+    lag = stored_at - now
+    now = stored_at
+  end
   tokens = stored
   if stored_den ~= den then
     -- written under another refill rate: convert (rounding down, towards fewer tokens)
@@ -87,15 +99,20 @@ if stored ~= nil and stored_den ~= nil and stored_den >= 1 and stored_at ~= nil 
 end
 
 local need = cost * den
-if cost > capacity then
-  return { 0, idiv(tokens, den), -1, cdiv(full - tokens, num) }
-end
-if tokens < need then
-  return { 0, idiv(tokens, den), cdiv(need - tokens, num), cdiv(full - tokens, num) }
+if cost > capacity or tokens < need then
+  -- times on the clock as it is: the time it needs to catch up (lag) comes first
+  local reset = cdiv(full - tokens, num)
+  if reset > 0 then
+    reset = reset + lag
+  end
+  if cost > capacity then
+    return { 0, idiv(tokens, den), -1, reset }
+  end
+  return { 0, idiv(tokens, den), cdiv(need - tokens, num) + lag, reset }
 end
 
 tokens = tokens - need
-local ttl_ms = cdiv(full - tokens, num)
+local ttl_ms = cdiv(full - tokens, num) + lag
 -- numbers go to Redis as '%d' strings: exact integers, and cheaper than Redis' own %.17g conversion
 redis.call('HSET', KEYS[1], 's', string.format('%d', tokens), 'd', string.format('%d', den), 't', string.format('%d', now))
 redis.call('PEXPIRE', KEYS[1], string.format('%d', ttl_ms))

@@ -2,6 +2,7 @@
 // population per test, exact counts, folded patterns, formats, policy warnings, exit codes,
 // --fix-ttl, the rate limit and sampling. Database 9 of the test server, flushed before each test,
 // with CONFIG SET and ACL users: so the whole file runs only on a server the tests started.
+import fc from 'fast-check';
 import { execFile } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -13,6 +14,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CSV_COLUMNS } from '../../audit/format.js';
 import { wilson95 } from '../../audit/stats.js';
 import { needsOwnServer, useRedis } from '../helpers/redis.js';
+import { redactUrl } from '../../audit/url.js';
 import { runCli, runJson } from './run-cli.js';
 
 const redis = useRedis();
@@ -74,11 +76,11 @@ async function pttls(keys: string[]): Promise<number[]> {
 
 describe.skipIf(ownServerOnly)('report', () => {
   it('counts every key by folded pattern, with TTL buckets, in the json format', async () => {
-    await seed();
+    const { rlNoTtl } = await seed();
     const { code, report, stderr } = await runJson(['--url', url]);
     expect(stderr).toBe('');
     expect(code).toBe(0);
-    expect(Object.keys(report)).toEqual(['tool', 'version', 'target', 'cluster', 'nodes', 'totals', 'sample', 'patterns', 'warnings', 'notes', 'violations', 'fix']);
+    expect(Object.keys(report)).toEqual(['tool', 'version', 'target', 'cluster', 'nodes', 'totals', 'sample', 'patterns', 'warnings', 'notes', 'violations', 'fix', 'findings', 'growth']);
     expect(report.target).toBe(url);
     expect(report.totals).toMatchObject({ visited: 249, keys: 249, noTtl: 134, vanished: 0, changedType: 0, memoryBytes: null });
     expect(report.patterns.map((p) => [p.pattern, p.keys, p.noTtl, p.ttl])).toEqual([
@@ -89,16 +91,29 @@ describe.skipIf(ownServerOnly)('report', () => {
       ['big:blob:*', 3, 3, none],
       ['config:feature-flags', 1, 1, none],
     ]);
-    expect(report.patterns[2]).toEqual({
+    const rl = report.patterns[2]!;
+    expect(rl).toEqual({
       pattern: 'rl:fixed:v1:{*}:login',
+      shape: null,
+      writtenBy: null,
       keys: 40,
       noTtl: 10,
       memoryBytes: null,
       ttl: { ...none, '<1m': 30 },
       largest: [],
       idlest: [],
+      examples: rl.examples,
+      noTtlExamples: rl.noTtlExamples,
       noTtlShare: 0.25,
     });
+    // the first keys the scan met (SCAN's order is the hash table's): 3 of the pattern, 5 of those without TTL
+    expect(rl.examples).toHaveLength(3);
+    for (const key of rl.examples) expect(key).toMatch(/^rl:fixed:v1:\{Zk3pQ9xV2mN8bL4cR7tY\d\d\}:login$/);
+    expect(rl.noTtlExamples).toHaveLength(5);
+    expect(new Set(rl.noTtlExamples).size).toBe(5);
+    for (const key of rl.noTtlExamples) expect(rlNoTtl).toContain(key);
+    expect(report.findings).toBeNull();
+    expect(report.growth).toBeNull();
     expect(report.nodes).toHaveLength(1);
     expect(report.nodes[0]).toMatchObject({ dbsize: 249, maxmemory: 0, maxmemoryPolicy: 'noeviction', clusterEnabled: false });
     expect(report.nodes[0]!.version).toMatch(/^\d+\.\d+\.\d+$/);
@@ -166,15 +181,15 @@ describe.skipIf(ownServerOnly)('report', () => {
     const { code, stdout } = await runCli(['--url', url, '--format', 'csv', '--match', 'rl:*', '--match', 'user:1*', '--match', 'config:*']);
     expect(code).toBe(0);
     expect(CSV_COLUMNS.join(',')).toBe(
-      'pattern,keys,no_ttl,no_ttl_share,estimated_keys,memory_bytes,ttl_lt_1m,ttl_lt_1h,ttl_lt_1d,ttl_lt_7d,ttl_ge_7d,largest_key,largest_bytes,idlest_key,idlest_seconds',
+      'pattern,keys,no_ttl,no_ttl_share,estimated_keys,memory_bytes,ttl_lt_1m,ttl_lt_1h,ttl_lt_1d,ttl_lt_7d,ttl_ge_7d,largest_key,largest_bytes,idlest_key,idlest_seconds,shape,written_by,written_by_count,findings,no_ttl_before,no_ttl_growth',
     );
     // user:1*: 1, 10-19, 100-120 = 32 keys
     expect(stdout).toBe(
       [
         CSV_COLUMNS.join(','),
-        'rl:fixed:v1:{*}:login,40,10,0.25,,,30,0,0,0,0,,,,',
-        'user:*:profile,32,32,1,,,0,0,0,0,0,,,,',
-        'config:feature-flags,1,1,1,,,0,0,0,0,0,,,,',
+        'rl:fixed:v1:{*}:login,40,10,0.25,,,30,0,0,0,0,,,,,,,,,,',
+        'user:*:profile,32,32,1,,,0,0,0,0,0,,,,,,,,,,',
+        'config:feature-flags,1,1,1,,,0,0,0,0,0,,,,,,,,,,',
         '',
       ].join('\n'),
     );
@@ -183,7 +198,7 @@ describe.skipIf(ownServerOnly)('report', () => {
   it('quotes csv cells with commas and quotes', async () => {
     await r.set('tag:"a,b"', '1');
     const { stdout } = await runCli(['--url', url, '--format', 'csv']);
-    expect(stdout.split('\n')[1]).toBe('"tag:""a,b""",1,1,1,,,0,0,0,0,0,,,,');
+    expect(stdout.split('\n')[1]).toBe('"tag:""a,b""",1,1,1,,,0,0,0,0,0,,,,,,,,,,');
   });
 
   it('neutralises csv cells a spreadsheet would run as formulas (OWASP CSV injection)', async () => {
@@ -193,9 +208,9 @@ describe.skipIf(ownServerOnly)('report', () => {
     const { stdout } = await runCli(['--url', url, '--format', 'csv']);
     expect(stdout.split('\n').slice(1).sort()).toEqual([
       '',
-      `"'+SUM(A1:A2)",1,0,0,,,0,1,0,0,0,,,,`,
-      `"'=cmd|' /C calc'!A0",1,1,1,,,0,0,0,0,0,,,,`,
-      `"'@SUM(1+1)",1,0,0,,,0,1,0,0,0,,,,`,
+      `"'+SUM(A1:A2)",1,0,0,,,0,1,0,0,0,,,,,,,,,,`,
+      `"'=cmd|' /C calc'!A0",1,1,1,,,0,0,0,0,0,,,,,,,,,,`,
+      `"'@SUM(1+1)",1,0,0,,,0,1,0,0,0,,,,,,,,,,`,
     ]);
   });
 
@@ -627,7 +642,9 @@ describe.skipIf(ownServerOnly)('usage and connection errors', () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Usage: redis-ttl-audit [options]');
     expect(help.stdout).toContain("$ redis-ttl-audit --fail-on-persistent 'session:*'");
-    expect(help.stdout).toContain('Exit codes: 0 audited, 1 --fail-on-persistent found keys without TTL, 2 usage, connection,\ntimeout or permission error, 3 the --fix-ttl confirmation was declined (nothing changed).');
+    expect(help.stdout).toContain(
+      'Exit codes: 0 audited, 1 --fail-on-persistent found keys without TTL or --fail-on-growth was\nexceeded, 2 usage, file, connection, timeout or permission error, 3 the --fix-ttl confirmation\nwas declined (nothing changed).',
+    );
     const version = await runCli(['--version']);
     const packageJson = JSON.parse(readFileSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../package.json'), 'utf8')) as { version: string };
     expect(version).toEqual({ code: 0, stdout: `${packageJson.version}\n`, stderr: '' });
@@ -678,6 +695,81 @@ describe.skipIf(ownServerOnly)('usage and connection errors', () => {
       code: 2,
       stdout: '',
       stderr: 'redis-ttl-audit: invalid URL "http://localhost": the scheme must be redis:// or rediss:// (TLS)\n',
+    });
+  });
+
+  it('never prints a password, whatever the URL holds unencoded, through --url or REDIS_URL', async () => {
+    // passwords with every character a URL ends or splits its user info at, at any place
+    const special = ['/', '#', '?', '@', ':', '%', '[', ']', ' ', '%zz', '%4', '\\', '"'];
+    const passwords = [
+      ...special.flatMap((c) => [`SECRET${c}x`, `${c}SECRET`, `SE${c}CR${c}ET`]),
+      'SECRET/a@s#s%w:rd',
+      'SECRET?password=SECRET',
+    ];
+    for (const password of passwords) {
+      for (const url of [
+        `redis://:${password}@127.0.0.1:1`,
+        `redis://user:${password}@127.0.0.1:1/0`,
+        `rediss://admin:${password}@localhost:1`,
+        // a user info without ':' is read as a password by some clients (with a ':', its first part is the user name)
+        ...(password.includes(':') ? [] : [`redis://${password}@127.0.0.1:1`]),
+        `redis://127.0.0.1:1/?password=${password}`,
+      ]) {
+        for (const result of [await runCli(['--url', url, '--timeout', '200']), await runCli(['--timeout', '200'], { env: { REDIS_URL: url } })]) {
+          expect(result.code, url).toBe(2);
+          expect(result.stderr, url).not.toContain('SECRET');
+          expect(result.stderr.trim().split('\n'), url).toHaveLength(1);
+        }
+      }
+    }
+  });
+
+  it('redactUrl: no part of a password survives, for passwords of any characters in any URL shape (fast-check)', () => {
+    const chars = fc.constantFrom(...'/#?@:%[] \\"&;=+abcXYZ019'.split(''));
+    fc.assert(
+      fc.property(fc.string({ unit: chars, maxLength: 12 }), fc.constantFrom('', 'user', 'a:b'), (middle, user) => {
+        const password = `Qq${middle}Zz`;
+        for (const url of [
+          `redis://${user}:${password}@host:6379/0`,
+          `rediss://${user}:${password}@[::1]:6380`,
+          `redis://:${password}@host`,
+          `redis://host:6379/0?password=${password}`,
+          `redis://host?db=1&pass=${password}&x=1`,
+          `${user}:${password}@host`,
+        ]) {
+          const shown = redactUrl(url);
+          expect(shown, url).not.toMatch(/Qq|Zz/);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('a URL whose user info holds an unencoded character or a bad percent-encoding is a one-line usage error that says which', async () => {
+    expect(await runCli(['--url', 'redis://:ab%zz@127.0.0.1:6509'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'redis-ttl-audit: invalid URL "redis://:***@127.0.0.1:6509": the password holds a \'%\' that is not followed by two hexadecimal digits: write a literal \'%\' as %25\n',
+    });
+    expect(await runCli(['--url', 'redis://us%g1er:pw@127.0.0.1:6509'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'redis-ttl-audit: invalid URL "redis://us%g1er:***@127.0.0.1:6509": the user name holds a \'%\' that is not followed by two hexadecimal digits: write a literal \'%\' as %25\n',
+    });
+    expect(await runCli(['--url', 'redis://user:TOP/x@127.0.0.1:6509/0'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'redis-ttl-audit: invalid URL "redis://user:***@127.0.0.1:6509/0": expected redis://[user:password@]host[:port][/db] or rediss://... ' +
+        "(the user name or password holds '/', which a URL must percent-encode: write '/' as %2F)\n",
+    });
+    // a URL that parses, with the user info ended early: the '@' lands in the path
+    expect(await runCli(['--url', 'redis://user:1234/x@127.0.0.1:6509'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'redis-ttl-audit: invalid URL "redis://user:***@127.0.0.1:6509": expected redis://[user:password@]host[:port][/db] ' +
+        "(the user name or password holds '/', which a URL must percent-encode: write '/' as %2F)\n",
     });
   });
 

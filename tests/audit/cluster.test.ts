@@ -1,4 +1,7 @@
 // redis-ttl-audit --cluster against a local three-master Redis Cluster started by this file.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Cluster, Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedisCluster, type RedisClusterHandle } from '../helpers/redis-cluster.js';
@@ -56,6 +59,23 @@ describe('--cluster', () => {
     ]);
     expect(report.violations).toEqual([{ pattern: 'rl:*', keys: 6, examples: expect.any(Array) as unknown }]);
     expect(report.notes).toEqual([]);
+  });
+
+  it('adds up a shape of the inventory over the masters, and folds the rest', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'cluster-inventory-'));
+    const file = path.join(dir, 'keys.json');
+    const write = { file: 'src/limiter.ts', line: 4, column: 7, command: 'HSET', client: 'ioredis', ttl: 'separate' };
+    writeFileSync(file, JSON.stringify({ version: 1, root: '.', shapes: [{ shape: 'rl:tb:v2:{*}:search', writes: [write] }] }));
+    const { report } = await runJson(['--cluster', '--url', cluster.url, '--inventory', file]);
+    const shown = path.relative(process.cwd(), path.join(dir, 'src/limiter.ts'));
+    expect(report.patterns.map((p) => [p.pattern, p.shape, p.keys, p.noTtl, p.writtenBy])).toEqual([
+      ['user:*:profile', null, 90, 90, []],
+      ['rl:tb:v2:{*}:search', 'rl:tb:v2:{*}:search', 60, 6, [{ file: shown, line: 4, column: 7, command: 'HSET', ttl: 'separate' }]],
+    ]);
+    expect(report.findings!.leaking.map((f) => [f.pattern, f.cause])).toEqual([
+      ['user:*:profile', 'unwritten'],
+      ['rl:tb:v2:{*}:search', 'site'],
+    ]);
   });
 
   it('samples each master in proportion to its DBSIZE', async () => {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { CSV_COLUMNS, FORMAT_NAMES } from '../../audit/format.js';
+import { TTL_STATUSES } from '../../inventory/format.js';
 import { runCli } from './run-cli.js';
 
 const page = readFileSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../docs/redis-ttl-audit.md'), 'utf8');
@@ -28,4 +29,12 @@ describe('docs/redis-ttl-audit.md', () => {
     expect(page).toMatch(/\| 3 \| the `--fix-ttl` confirmation on a terminal was answered no/);
   });
 
+  it('documents every field of the inventory format and every ttl status', () => {
+    const section = page.slice(page.indexOf('## The inventory format'), page.indexOf('## How shapes match live keys'));
+    for (const field of ['version', 'tool', 'root', 'shapes[]', 'shapes[].shape', 'shapes[].keyPrefix', 'shapes[].persistent', 'shapes[].writes[]', 'shapes[].reads[]', 'unresolved[]']) {
+      expect(section).toContain(`| \`${field}\` |`);
+    }
+    for (const status of TTL_STATUSES) expect(section).toContain(`| \`${status}\` |`);
+    for (const field of ['`file`', '`line`', '`column`', '`command`', '`client`', '`via`']) expect(section).toContain(field);
+  });
 });

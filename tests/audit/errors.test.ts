@@ -82,7 +82,18 @@ describe('no reply', () => {
       await new Promise((resolve) => silent.close(resolve));
     });
 
-    it('fails the connection after --timeout, saying why', async () => {
+    it('fails the connection after --timeout, saying why: one deadline for the connection and its first reply', async () => {
+      for (const cluster of [[], ['--cluster']]) {
+        const started = performance.now();
+        const result = await runCli(['--url', `redis://127.0.0.1:${silentPort}`, '--timeout', '1500', ...cluster]);
+        const elapsed = performance.now() - started;
+        // the TCP connect succeeds at once, the first reply never comes: --timeout in all (before:
+        // a connect timeout, then a reply timeout, about twice --timeout)
+        expect(elapsed, cluster.join(' ')).toBeGreaterThanOrEqual(1450);
+        expect(elapsed, cluster.join(' ')).toBeLessThan(1500 + 700);
+        expect(result.code).toBe(2);
+        expect(result.stderr).toMatch(/: no answer within 1500 ms \(--timeout\): the server is paused, overloaded or not a Redis server, or a firewall drops the traffic\n$/);
+      }
       const started = performance.now();
       const result = await runCli(['--url', `redis://127.0.0.1:${silentPort}`, '--timeout', '500']);
       expect(performance.now() - started).toBeLessThan(5_000);

@@ -1,5 +1,7 @@
 /** Runs the redis-ttl-audit CLI in-process with captured streams (shared by the audit tests). */
 import { Readable } from 'node:stream';
+import type { Findings, WrittenBy } from '../../audit/attribution.js';
+import type { Growth } from '../../audit/baseline.js';
 import { main } from '../../audit/cli/main.js';
 
 export interface CliRun {
@@ -59,9 +61,15 @@ export interface JsonReport {
     largest: { key: string; bytes: number }[];
     idlest: { key: string; idleSeconds: number }[];
     estimatedKeys?: number;
+    shape: string | null;
+    writtenBy: WrittenBy[] | null;
+    examples: string[];
+    noTtlExamples: string[];
   }[];
   warnings: { code: string; node: string; message: string; patterns: string[] }[];
   notes: string[];
   violations: { pattern: string; keys: number; examples: string[] }[];
   fix: null | { seconds: number; candidates: number; changed: number; skipped: number; keys?: string[] };
+  findings: Findings | null;
+  growth: Growth | null;
 }

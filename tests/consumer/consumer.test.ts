@@ -10,12 +10,12 @@
  *   the plugin's entry points type-check under moduleResolution node16, bundler and node10, every
  *   module their declarations import resolves (traced), and a mistyped subpath does not;
  * - a node-redis project with the runtime only: the runtime's types check without ioredis installed;
- * - a JavaScript app: the README's JavaScript config finds its leaks, the README's autofix
- *   settings fix them, and a production install of it (`npm ci --omit=dev`) holds no ESLint,
+ * - a JavaScript app: the README's JavaScript config finds its leaks, the autofix settings of
+ *   docs/configuration.md fix them, and a production install of it (`npm ci --omit=dev`) holds no ESLint,
  *   TypeScript or typescript-eslint package, weighs at most 3 MB besides the Redis client, and the
  *   fixed app runs against a real Redis leaving every key with a TTL.
  *
- * The measured sizes are printed (they are quoted in the README's Packaging section).
+ * The measured sizes are printed (they are quoted in docs/packaging.md).
  */
 import { execFile } from 'node:child_process';
 import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,7 +27,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, ROOT } from '../helpers/build.js';
 import { startRedisServer, type RedisHandle } from '../helpers/redis-server.js';
-import { commands, readmeBlock } from './readme.js';
+import { commands, docBlock, readmeBlock } from './readme.js';
 
 const exec = promisify(execFile);
 
@@ -109,7 +109,22 @@ function closure(name: string, nodeModules: string, from = nodeModules, seen = n
 }
 
 const MB = 1024 * 1024;
-const mb = (bytes: number) => `${(bytes / MB).toFixed(2)} MB`;
+/** Bytes in decimal megabytes (10^6 bytes, as npm and docs/packaging.md count). */
+const mb = (bytes: number) => `${(bytes / 1e6).toFixed(2)} MB`;
+const PACKAGING = join(ROOT, 'docs/packaging.md');
+
+/**
+ * A figure in MB that docs/packaging.md states (the first capture of `pattern`), in bytes.
+ * @throws {Error} when the page no longer says it (the page changed: the test must follow).
+ */
+function documentedBytes(pattern: RegExp): number {
+  const match = pattern.exec(readFileSync(PACKAGING, 'utf8').replace(/\s+/g, ' '));
+  if (match === null) throw new Error(`docs/packaging.md no longer matches ${pattern}`);
+  return Number(match[1]) * 1e6;
+}
+
+/** Whether a measured size is within 15% of the documented one. */
+const near = (actual: number, documented: number) => Math.abs(actual / documented - 1) <= 0.15;
 
 /** ESLint's JSON report of `args`, run in `cwd`, with its exit code. */
 async function eslintJson(cwd: string, args: string[]): Promise<{ code: number; findings: string[] }> {
@@ -161,10 +176,10 @@ describe('the tarballs', () => {
   it('hold only what each package needs, and no source map', () => {
     const pluginFiles = plugin.files.map((f) => f.path);
     const runtimeFiles = runtime.files.map((f) => f.path);
-    expect(pluginFiles.filter((f) => !/^(dist\/(rules|lua-lint|audit|cli|semantics)\/.*\.(js|d\.ts)|docs\/.*\.md|LICENSE|README\.md|package\.json)$/.test(f))).toEqual([]);
-    expect(runtimeFiles.filter((f) => !/^(dist\/[\w.-]+\.(js|d\.ts)|scripts\/\w+\.lua|LICENSE|README\.md|package\.json)$/.test(f))).toEqual([]);
-    for (const bin of ['dist/rules/index.js', 'dist/lua-lint/cli/bin.js', 'dist/audit/cli/bin.js', 'dist/lua-lint/index.d.ts', 'dist/audit/index.d.ts']) expect(pluginFiles).toContain(bin);
-    for (const file of ['dist/index.js', 'dist/index.d.ts', 'dist/lua.generated.js', 'scripts/collect.lua', 'README.md', 'LICENSE']) expect(runtimeFiles).toContain(file);
+    expect(pluginFiles.filter((f) => !/^(dist\/(rules|lua-lint|audit|cli|semantics|redis-calls|text|inventory)\/.*\.(js|d\.ts)|docs\/.*\.md|CHANGELOG\.md|LICENSE|README\.md|package\.json)$/.test(f))).toEqual([]);
+    expect(runtimeFiles.filter((f) => !/^(dist\/[\w.-]+\.(js|d\.ts)|scripts\/\w+\.lua|CHANGELOG\.md|LICENSE|README\.md|package\.json)$/.test(f))).toEqual([]);
+    for (const bin of ['dist/rules/index.js', 'dist/lua-lint/cli/bin.js', 'dist/audit/cli/bin.js', 'dist/lua-lint/index.d.ts', 'dist/audit/index.d.ts', 'CHANGELOG.md']) expect(pluginFiles).toContain(bin);
+    for (const file of ['dist/index.js', 'dist/index.d.ts', 'dist/lua.generated.js', 'scripts/collect.lua', 'README.md', 'CHANGELOG.md', 'LICENSE']) expect(runtimeFiles).toContain(file);
   });
 
   it('every relative link of the READMEs and docs points at a file of the same tarball', () => {
@@ -197,11 +212,10 @@ describe('the tarballs', () => {
     expect(existsSync(join(ROOT, 'package.json.orig'))).toBe(false);
   });
 
-  it("weigh what the README's Packaging table says, within 15%", () => {
-    const row = /^\| tarball \(`npm pack --dry-run`\) \| (\d+) kB, ([\d.]+) MB unpacked \| (\d+) kB, ([\d.]+) MB unpacked \|$/m.exec(readFileSync(join(ROOT, 'README.md'), 'utf8'));
+  it("weigh what docs/packaging.md's table says, within 15%", () => {
+    const row = /^\| tarball \(`npm pack --dry-run`\) \| (\d+) kB, ([\d.]+) MB unpacked \| (\d+) kB, ([\d.]+) MB unpacked \|$/m.exec(readFileSync(PACKAGING, 'utf8'));
     expect(row).not.toBeNull();
     const [pluginKb, pluginMb, runtimeKb, runtimeMb] = row!.slice(1).map(Number) as [number, number, number, number];
-    const near = (actual: number, documented: number) => Math.abs(actual / documented - 1) <= 0.15;
     expect({ size: plugin.size, unpacked: plugin.unpackedSize, ok: near(plugin.size, pluginKb * 1000) && near(plugin.unpackedSize, pluginMb * 1e6) }).toMatchObject({ ok: true });
     expect({ size: runtime.size, unpacked: runtime.unpackedSize, ok: near(runtime.size, runtimeKb * 1000) && near(runtime.unpackedSize, runtimeMb * 1e6) }).toMatchObject({ ok: true });
   });
@@ -255,6 +269,9 @@ describe('a TypeScript project', () => {
     expect(pkg.dependencies).toBeUndefined();
     const help = await sh('npx --no-install redis-ttl-audit --help', dir);
     expect(help.stdout).toContain('Usage: redis-ttl-audit [options]');
+    // the installed copy finds its own package.json: its docs link names its version's tag
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    expect(help.stdout).toContain(`Docs: https://github.com/eslint-plugin-redis-ttl/eslint-plugin-redis-ttl/blob/v${version}/docs/redis-ttl-audit.md\n`);
     await expect(sh('npx --no-install redis-ttl-audit --url redis://127.0.0.1:1 --timeout 2000', dir)).rejects.toMatchObject({
       code: 2,
       stderr: 'redis-ttl-audit: cannot connect to redis://127.0.0.1:1: connect ECONNREFUSED 127.0.0.1:1\n',
@@ -282,12 +299,19 @@ describe('a TypeScript project', () => {
 
   it('the entry points type-check under moduleResolution node16, bundler and node10, every module their declarations import resolves, a wrong subpath does not', async () => {
     mkdirSync(join(dir, 'types'));
+    // docs/configuration.md's typed config, pasted as is: the exported types of settings and options
+    const typedConfig = docBlock('docs/configuration.md', '## TypeScript types', 'ts');
+    expect(typedConfig).toContain("type RedisTtlSettings } from 'eslint-plugin-redis-ttl'");
+    writeFileSync(join(dir, 'types/config.ts'), typedConfig);
     writeFileSync(
       join(dir, 'types/index.ts'),
       [
         "import redisTtl, { configs, type RedisTtlPlugin } from 'eslint-plugin-redis-ttl';",
         "import { analyzeLua, type LuaFinding } from 'eslint-plugin-redis-ttl/lua-lint';",
         "import { compileGlob, runAudit, type AuditReport } from 'eslint-plugin-redis-ttl/audit';",
+        "import type { EmbeddedLuaOptions, NoGetsetOptions, RedisTtlRuleOptions, RedisTtlSettings } from 'eslint-plugin-redis-ttl';",
+        "import type { AnalyzeOptions, LuaLintConfigFile } from 'eslint-plugin-redis-ttl/lua-lint';",
+        "export { default as config } from './config.js';",
         "// @ts-expect-error -- the runtime is the package redis-ttl-runtime now",
         "import { collect } from 'eslint-plugin-redis-ttl/runtime';",
         "// @ts-expect-error -- no such entry point",
@@ -299,10 +323,16 @@ describe('a TypeScript project', () => {
         "export const matches: boolean = compileGlob('a:*').test('a:1');",
         'export type Audit = typeof runAudit;',
         'export type Report = AuditReport;',
+        "export const noGetset: NoGetsetOptions = { fix: true, allowConstantKeys: false };",
+        "export const embedded: RedisTtlRuleOptions['embedded-lua'] = { rules: { 'no-persist': 'warn' }, persistentKeys: [2] } satisfies EmbeddedLuaOptions;",
+        "export const analyze: AnalyzeOptions = { strict: true, redisVersion: '7.0' };",
+        "export const luaLintConfig: LuaLintConfigFile = { rules: { 'key-must-come-from-keys': 'off' }, ignores: ['vendor/**'] };",
+        "// @ts-expect-error -- a misspelt setting is a type error",
+        "export const typo: RedisTtlSettings = { persistentKey: ['bull:*'] };",
         'export { collect, nothing };',
         '// an import that failed to resolve would make these `any`: refuse that',
         'type IsAny<T> = 0 extends 1 & T ? true : false;',
-        'export const notAny: [IsAny<typeof redisTtl>, IsAny<typeof analyzeLua>, IsAny<typeof runAudit>] = [false, false, false];',
+        'export const notAny: [IsAny<typeof redisTtl>, IsAny<typeof analyzeLua>, IsAny<typeof runAudit>, IsAny<RedisTtlSettings>, IsAny<LuaLintConfigFile>] = [false, false, false, false, false];',
         '',
       ].join('\n'),
     );
@@ -430,8 +460,8 @@ describe('a JavaScript app, fixed by eslint --fix, installed for production', ()
     });
   });
 
-  it("the README's autofix settings fix them: the app imports redis-ttl-runtime", async () => {
-    const config = readmeBlock('for the whole plugin:', 'js');
+  it("docs/configuration.md's autofix settings fix them: the app imports redis-ttl-runtime", async () => {
+    const config = docBlock('docs/configuration.md', 'for the whole plugin:', 'js');
     writeFileSync(join(dir, 'eslint.config.mjs'), `import redisTtl from 'eslint-plugin-redis-ttl';\n\n${config}`);
     expect(await eslintJson(dir, ['--fix', '.'])).toEqual({ code: 0, findings: [] });
     const fixed = readFileSync(join(dir, 'src/app.js'), 'utf8');
@@ -458,6 +488,8 @@ describe('a JavaScript app, fixed by eslint --fix, installed for production', ()
         `the rest ${mb(total - client)} (redis-ttl-runtime ${mb(runtimeOnly)})`,
     );
     expect(total - client).toBeLessThanOrEqual(3 * MB);
+    const documented = documentedBytes(/redis-ttl-runtime itself ([\d.]+) MB/);
+    expect({ runtimeOnly, documented, near: near(runtimeOnly, documented) }).toMatchObject({ near: true });
 
     redisServer = await startRedisServer();
     const { stdout } = await exec(process.execPath, ['src/app.js'], { cwd: prod, env: { PATH: process.env.PATH, APP_REDIS_URL: redisServer.url, KEY_PREFIX: prefix }, timeout: 30_000 });
@@ -472,15 +504,21 @@ describe('a JavaScript app, fixed by eslint --fix, installed for production', ()
     }
   });
 
-  it('the plugin install, measured', () => {
+  it("the plugin install, measured: its own share is what docs/packaging.md says, within 15%", () => {
     const nodeModules = join(dir, 'node_modules');
     const pluginOnly = closure('eslint-plugin-redis-ttl', nodeModules);
     const eslint = closure('eslint', nodeModules);
     const own = [...pluginOnly].filter((d) => !eslint.has(d));
+    const ownBytes = own.reduce((n, d) => n + sizeOf(d), 0);
+    const treeSitter = sizeOf(installed('@vscode/tree-sitter-wasm', installed('eslint-plugin-redis-ttl', nodeModules, nodeModules), nodeModules));
+    const typescript = existsSync(join(nodeModules, 'typescript')) ? sizeOf(join(nodeModules, 'typescript')) : 0;
     console.log(
       `plugin install (eslint + the plugin + the runtime + ioredis): ${mb(sizeOf(nodeModules))}; the plugin and the dependencies ESLint does not bring: ` +
-        `${mb(own.reduce((n, d) => n + sizeOf(d), 0))} (eslint-plugin-redis-ttl itself ${mb(sizeOf(join(nodeModules, 'eslint-plugin-redis-ttl')))})`,
+        `${own.length} packages, ${mb(ownBytes)} (eslint-plugin-redis-ttl itself ${mb(sizeOf(join(nodeModules, 'eslint-plugin-redis-ttl')))}, ` +
+        `@vscode/tree-sitter-wasm ${mb(treeSitter)}); TypeScript, a peer npm installs: ${mb(typescript)}`,
     );
     expect(own.length).toBeGreaterThan(0);
+    const documented = { own: documentedBytes(/What the plugin brings besides ESLint's own: \d+ packages, ([\d.]+) MB/), treeSitter: documentedBytes(/`@vscode\/tree-sitter-wasm` is ([\d.]+) MB/) };
+    expect({ ownBytes, treeSitter, documented, near: near(ownBytes, documented.own) && near(treeSitter, documented.treeSitter) }).toMatchObject({ near: true });
   });
 });

@@ -1,7 +1,7 @@
 /**
  * The README's quick start: exactly two commands on a fresh clone, the first of which CI runs as
- * written (`.ci/run`) and which works (`npm run demo`), and the test back ends listed in the order
- * tests/helpers/redis-server.ts picks them.
+ * written (`.ci/run`) and which works (`npm run demo`); and docs/development.md's test back ends,
+ * listed in the order tests/helpers/redis-server.ts picks them.
  */
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -13,6 +13,7 @@ import { ensureBuilt, ROOT } from '../helpers/build.js';
 
 const run = promisify(execFile);
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const DEVELOPMENT = readFileSync(join(ROOT, 'docs/development.md'), 'utf8');
 
 describe('the quick start', () => {
   beforeAll(() => ensureBuilt(), 120_000);
@@ -33,7 +34,9 @@ describe('the quick start', () => {
   });
 
   it('names the test back ends in the order the helpers pick them', () => {
-    const section = README.slice(README.indexOf('## Quick start on a fresh clone'), README.indexOf('## ESLint rules'));
+    const start = DEVELOPMENT.indexOf('## Running the tests');
+    expect(start).toBeGreaterThanOrEqual(0);
+    const section = DEVELOPMENT.slice(start, DEVELOPMENT.indexOf('\n## ', start + 1));
     const said = ['`REDIS_TEST_URL`', 'testcontainers', '`redis-server` from PATH'].map((name) => section.indexOf(name));
     expect(said.every((at) => at >= 0)).toBe(true);
     expect([...said].sort((a, b) => a - b)).toEqual(said);

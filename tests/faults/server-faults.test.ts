@@ -96,6 +96,28 @@ describe.skipIf(needsOwnServer('the fault tests stop, freeze and reconfigure a r
     });
   }, 30_000);
 
+  it('after an outage, a route with no traffic is probed on a timer: its first call afterwards is answered by Redis', async () => {
+    const server = await ownServer();
+    const redis = client(server.url);
+    const limiter = createLimiter(redis, { algorithm: 'fixed-window', limit: 100, windowMs: 60_000, onRedisError: 'fail-closed', timeoutMs: TIMEOUT_MS, redisProbeIntervalMs: PROBE_MS });
+    expect((await limiter.take('quiet')).reason).toBeUndefined();
+    server.pause();
+    expect(await limiter.take('quiet')).toMatchObject({ allowed: false, reason: 'redis-unavailable' });
+    expect(await limiter.take('quiet')).toMatchObject({ allowed: false, reason: 'redis-unavailable' });
+    server.resume();
+    // no call at all for a few probe intervals: the probes run on their timer
+    await sleep(3 * PROBE_MS + TIMEOUT_MS);
+    expect(await limiter.take('quiet')).toMatchObject({ allowed: true });
+    expect((await limiter.take('quiet')).reason).toBeUndefined();
+    // the same through a helper, which rejects while the shard is down
+    server.pause();
+    await expect(incrementWithTtl(redis, 'quiet-counter', { ttlMs: 1000, timeoutMs: TIMEOUT_MS, redisProbeIntervalMs: PROBE_MS })).rejects.toBeInstanceOf(RedisUnavailableError);
+    server.resume();
+    await sleep(3 * PROBE_MS + TIMEOUT_MS);
+    // answered by Redis at once (2: the increment abandoned at its deadline ran once the server resumed)
+    expect(await incrementWithTtl(redis, 'quiet-counter', { ttlMs: 1000, timeoutMs: TIMEOUT_MS })).toMatchObject({ value: 2 });
+  }, 30_000);
+
   it('maxmemory reached with noeviction: OOM replies are an outage for every policy, and a shard that refuses writes stays down', async () => {
     const server = await ownServer(['--maxmemory-policy', 'noeviction']);
     const admin = client(server.url);

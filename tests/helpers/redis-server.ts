@@ -42,12 +42,12 @@ export function freePort(): Promise<number> {
 
 /**
  * Starts `redis-server` from PATH (or `binary`) with `--save '' --appendonly no --daemonize no` plus
- * `args` (which must give the port) in `cwd`, and resolves once it accepts connections; stop it with
- * {@link stopRedisServer}. Rejects when it exits first (e.g. the port is taken) or is not ready in
- * 10 s (it is then killed).
+ * `args` (which must give the port) in `cwd`, with `env` (default: this process' environment), and
+ * resolves once it accepts connections; stop it with {@link stopRedisServer}. Rejects when it exits
+ * first (e.g. the port is taken) or is not ready in 10 s (it is then killed).
  */
-export function spawnRedisServer(args: string[], cwd?: string, binary = 'redis-server'): Promise<ChildProcess> {
-  const child = spawn(binary, ['--save', '', '--appendonly', 'no', '--daemonize', 'no', ...args], { stdio: ['ignore', 'pipe', 'pipe'], cwd });
+export function spawnRedisServer(args: string[], cwd?: string, binary = 'redis-server', env?: NodeJS.ProcessEnv): Promise<ChildProcess> {
+  const child = spawn(binary, ['--save', '', '--appendonly', 'no', '--daemonize', 'no', ...args], { stdio: ['ignore', 'pipe', 'pipe'], cwd, env });
   const port = args[args.indexOf('--port') + 1] ?? '?';
   return new Promise((resolve, reject) => {
     let output = '';

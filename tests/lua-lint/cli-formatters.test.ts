@@ -1,6 +1,7 @@
 // Unit tests of the CLI's pure parts: the five formatters on hand-made results (exact output),
 // the config validation and the ignore globs. The end-to-end behaviour is in cli.test.ts.
 import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { shouldUseColor } from '../../lua-lint/cli/color.js';
@@ -11,6 +12,8 @@ import { compileIgnoreGlob, createIgnoreMatcher } from '../../lua-lint/cli/ignor
 import { createResult, errorsOnly, withCounts, type LintResult } from '../../lua-lint/cli/results.js';
 import { RULE_IDS, RULES } from '../../lua-lint/rules.js';
 
+/** The package's version: the docs links name its tag. */
+const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 const cwd = path.resolve('/repo');
 const limiter = path.join(cwd, 'scripts', 'limiter.lua');
 const ok = path.join(cwd, 'scripts', 'ok.lua');
@@ -176,13 +179,13 @@ describe('sarif', () => {
     expect(driver?.rules[0]).toEqual({
       id: 'write-path-needs-ttl',
       shortDescription: { text: RULES['write-path-needs-ttl'].description },
-      helpUri: 'https://github.com/eslint-plugin-redis-ttl/eslint-plugin-redis-ttl/blob/main/docs/rules/write-path-needs-ttl.md',
+      helpUri: `https://github.com/eslint-plugin-redis-ttl/eslint-plugin-redis-ttl/blob/v${VERSION}/docs/rules/write-path-needs-ttl.md`,
       defaultConfiguration: { level: 'error' },
     });
     const keys = driver?.rules.find((rule) => rule.id === 'key-must-come-from-keys');
     expect(keys?.defaultConfiguration).toEqual({ level: 'warning' });
     expect(driver?.rules.at(-1)?.helpUri).toBe(
-      'https://github.com/eslint-plugin-redis-ttl/eslint-plugin-redis-ttl/blob/main/docs/lua-lint.md#parse-errors',
+      `https://github.com/eslint-plugin-redis-ttl/eslint-plugin-redis-ttl/blob/v${VERSION}/docs/lua-lint.md#parse-errors`,
     );
     expect(run?.originalUriBaseIds).toEqual({ '%SRCROOT%': { uri: pathToFileURL(`${cwd}/`).href } });
     expect(run?.columnKind).toBe('utf16CodeUnits');
@@ -293,9 +296,28 @@ describe('config validation', () => {
     expect(() => validateConfig({ ignores: ['{a,b'] }, file)).toThrow(`Invalid config ${file}: ignores[0]: invalid glob "{a,b": Missing closing: "}" - use "\\\\}" to match literal characters.`);
     expect(() => validateConfig({ rule: {}, rules: { nope: 'off' } }, file)).toThrow(
       `Invalid config ${file}:\n` +
-        '  - unknown property "rule" (allowed: rules, persistentKeys, ignores, includeRoot, allowOptionalTtl, strict, redisVersion)\n' +
+        '  - unknown property "rule"; did you mean "rules"?\n' +
         `  - rules.nope: unknown rule id (known: ${RULE_IDS.join(', ')})`,
     );
+    expect(() => validateConfig({ ignore: [] }, file)).toThrow(`Invalid config ${file}: unknown property "ignore"; did you mean "ignores"?`);
+    expect(() => validateConfig({ severity: {} }, file)).toThrow(
+      `Invalid config ${file}: unknown property "severity" (allowed: rules, persistentKeys, ignores, includeRoot, allowOptionalTtl, strict, redisVersion).`,
+    );
+  });
+
+  it("places each problem at its line and column when it has the file's text", () => {
+    const text = '{\n  "rule": {},\n  "rules": { "no-persist": "loud", "no-getst": "off" },\n  "persistentKeys": [1, 0],\n  "ignores": ["!x"]\n}\n';
+    expect(() => validateConfig(JSON.parse(text), file, text)).toThrow(
+      `Invalid config ${file}:\n` +
+        `  - ${file}:2:3: unknown property "rule"; did you mean "rules"?\n` +
+        `  - ${file}:3:28: rules.no-persist: expected "off", "warn", "error", 0, 1 or 2, got "loud"\n` +
+        `  - ${file}:3:36: rules.no-getst: unknown rule id; did you mean "no-getset"?\n` +
+        `  - ${file}:4:25: persistentKeys[1]: expected a KEYS index (an integer >= 1) or a non-empty key pattern, got 0\n` +
+        `  - ${file}:5:15: ignores[0]: negated patterns ("!...") are not supported`,
+    );
+    // a duplicated key: JSON.parse keeps the last, and so does the place
+    const twice = '{ "rules": { "no-getst": "off", "no-getst": "warn" } }';
+    expect(() => validateConfig(JSON.parse(twice), file, twice)).toThrow(`Invalid config ${file}:1:33: rules.no-getst: unknown rule id; did you mean "no-getset"?`);
   });
 });
 

@@ -274,6 +274,14 @@ describe('--rule and --persistent', () => {
       stdout: '',
       stderr: `lua-lint: Unknown rule "no-such-rule" in --rule "no-such-rule=off". Rule ids: ${RULE_IDS.join(', ')}.\n`,
     });
+    expect(await run(['leak.lua', '--rule', 'no-getst=off'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'lua-lint: Unknown rule "no-getst" in --rule "no-getst=off"; did you mean "no-getset"?\n',
+    });
+    expect((await run(['leak.lua', '--rule', 'Key-Must-Come-From-Key:warn'])).stderr).toBe(
+      'lua-lint: Unknown rule "Key-Must-Come-From-Key" in --rule "Key-Must-Come-From-Key:warn"; did you mean "key-must-come-from-keys"?\n',
+    );
     expect((await run(['leak.lua', '--rule', 'no-persist=loud'])).stderr).toBe(
       'lua-lint: Invalid severity "loud" in --rule "no-persist=loud": expected off, warn or error.\n',
     );
@@ -396,19 +404,54 @@ describe('files, directories and globs', () => {
     expect(await run(['empty', '--no-error-on-unmatched-pattern'])).toEqual({ code: 0, stdout: '', stderr: '' });
   });
 
-  it('exits 2 naming the file when it cannot be read', async () => {
+  it('reports a file it cannot read as one fatal problem of that file and lints the others', async () => {
+    files({ 'a-leak.lua': LEAK });
     const socketPath = path.join(dir, 'socket.lua');
     const server = net.createServer();
     await new Promise<void>((resolve) => server.listen(socketPath, resolve));
     try {
-      expect(await run(['socket.lua'])).toEqual({
-        code: 2,
-        stdout: '',
-        stderr: 'lua-lint: Cannot read file "socket.lua": not a regular file (ENXIO).\n',
-      });
+      const { code, stdout } = await run(['socket.lua', 'a-leak.lua', '--format', 'json']);
+      expect(code).toBe(1);
+      const [socket, leak] = json(stdout);
+      expect(socket?.filePath).toBe(socketPath);
+      expect(socket?.messages).toEqual([
+        { ruleId: null, severity: 2, message: 'Cannot read this file: not a regular file (ENXIO).', line: 1, column: 1, endLine: 1, endColumn: 1, fatal: true },
+      ]);
+      expect(found(leak)).toEqual(['write-path-needs-ttl@1']);
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
+  });
+
+  it.skipIf(process.platform !== 'linux')('a directory holding file and folder names that are not UTF-8: one problem each, every other file linted', async () => {
+    // names are bytes on Linux: Latin-1 'café.lua', a folder 'donn\xe9es' with a file in it
+    const latin1 = Buffer.concat([Buffer.from(`${dir}/scripts/caf`), Buffer.from([0xe9]), Buffer.from('.lua')]);
+    const folder = Buffer.concat([Buffer.from(`${dir}/scripts/donn`), Buffer.from([0xe9]), Buffer.from('es')]);
+    files({ 'scripts/leak.lua': LEAK, 'scripts/clean.lua': CLEAN });
+    writeFileSync(latin1, LEAK);
+    mkdirSync(folder);
+    writeFileSync(Buffer.concat([folder, Buffer.from('/inner.lua')]), LEAK);
+    for (const format of ['json', 'stylish', 'sarif', 'compact', 'github']) {
+      const { code, stdout, stderr } = await run(['scripts', '--format', format]);
+      expect(code, format).toBe(1);
+      expect(stderr, format).toBe('');
+      expect(stdout, format).toContain('Cannot read this file: its path is not valid UTF-8 (the bytes shown as \ufffd)');
+      expect(stdout, format).toContain('write-path-needs-ttl');
+    }
+    const results = json((await run(['scripts', '--format', 'json'])).stdout);
+    const byName = Object.fromEntries(results.map((r) => [path.relative(dir, r.filePath), r.messages.map((m) => (m.fatal ? m.message : `${m.ruleId}@${m.line}`))]));
+    expect(byName).toEqual({
+      'scripts/caf\ufffd.lua': [
+        'Cannot read this file: its path is not valid UTF-8 (the bytes shown as \ufffd), so it can not be opened by the name the directory walk gives it. Rename it to UTF-8 (e.g. convmv -f latin1 -t utf8) to lint it.',
+      ],
+      'scripts/clean.lua': [],
+      'scripts/donn\ufffdes': [
+        'Cannot list this folder: its path is not valid UTF-8 (the bytes shown as \ufffd), so the files in it were not linted. Rename it to UTF-8 (e.g. convmv -f latin1 -t utf8) to lint them.',
+      ],
+      'scripts/leak.lua': ['write-path-needs-ttl@1'],
+    });
+    // the same through a glob
+    expect(json((await run(['scripts/**/*.lua', '--format', 'json'])).stdout).map((r) => path.relative(dir, r.filePath)).sort()).toEqual(Object.keys(byName).sort());
   });
 
   it('reports a binary file as one fatal problem instead of parsing it', async () => {
@@ -546,7 +589,7 @@ describe('config file', () => {
     expect(code).toBe(1);
     expect(json(stdout)[0]?.messages.map((m) => [m.ruleId, m.line, m.column, m.optionalTtl])).toEqual([['write-path-needs-ttl', 1, 1, true]]);
     files({ 'lua-lint.config.json': JSON.stringify({ allowOptionalTtl: 'no' }) });
-    expect((await run(['cache.lua'])).stderr).toBe(`lua-lint: Invalid config ${path.join(dir, 'lua-lint.config.json')}: allowOptionalTtl: expected true or false, got "no".\n`);
+    expect((await run(['cache.lua'])).stderr).toBe(`lua-lint: Invalid config ${path.join(dir, 'lua-lint.config.json')}:1:21: allowOptionalTtl: expected true or false, got "no".\n`);
   });
 
   it('reports an invalid config with its path, the property and the problem, and exits 2', async () => {
@@ -559,12 +602,19 @@ describe('config file', () => {
     });
     files({ 'lua-lint.config.json': JSON.stringify({ rules: { 'no-persist': 'loud' } }) });
     expect((await run(['leak.lua'])).stderr).toBe(
-      `lua-lint: Invalid config ${config}: rules.no-persist: expected "off", "warn", "error", 0, 1 or 2, got "loud".\n`,
+      `lua-lint: Invalid config ${config}:1:24: rules.no-persist: expected "off", "warn", "error", 0, 1 or 2, got "loud".\n`,
     );
     files({ 'lua-lint.config.json': JSON.stringify({ rules: { 'no-such': 'off' } }) });
     expect((await run(['leak.lua'])).stderr).toBe(
-      `lua-lint: Invalid config ${config}: rules.no-such: unknown rule id (known: ${RULE_IDS.join(', ')}).\n`,
+      `lua-lint: Invalid config ${config}:1:11: rules.no-such: unknown rule id (known: ${RULE_IDS.join(', ')}).\n`,
     );
+    // a misspelt rule id: the nearest one, at the line and column of the name
+    files({ 'lua-lint.config.json': '\uFEFF{\n  "rules": {\n    "no-persist": "warn",\n    "no-getst": "off"\n  }\n}\n' });
+    expect(await run(['leak.lua'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `lua-lint: Invalid config ${config}:4:5: rules.no-getst: unknown rule id; did you mean "no-getset"?\n`,
+    });
     files({ 'lua-lint.config.json': '' });
     expect((await run(['leak.lua'])).stderr).toBe(`lua-lint: Invalid config ${config}: invalid JSON: Unexpected end of JSON input.\n`);
     expect(await run(['leak.lua', '--config', 'missing.json'])).toEqual({
@@ -589,7 +639,7 @@ describe('handed cases', () => {
   }
 
   it('are all present', () => {
-    expect(caseFiles).toHaveLength(47);
+    expect(caseFiles).toHaveLength(61);
   });
 
   it('--format json reports exactly the annotated (rule, line) pairs of every case', async () => {
@@ -675,7 +725,7 @@ describe('--- @include resolution', () => {
         severity: 2,
         message:
           'HSET on KEYS[1] can create the key without a TTL, and the path that returns at line 3, column 1 of main.lua gets there before any ' +
-          'expiry is set on it: the key would never expire. Call PEXPIRE KEYS[1] <ms> after the write on every path (before that exit too).',
+          'expiry: the key never expires. Call PEXPIRE KEYS[1] <ms> after the write on every path.',
         line: 3,
         column: 3,
         endLine: 3,
@@ -698,7 +748,7 @@ describe('--- @include resolution', () => {
     files({ 'scripts/main.lua': SCRIPT, 'lib/includes/touch.lua': HELPER });
     const missing = json((await run(['scripts/main.lua', '--format', 'json', '--no-config-lookup'])).stdout);
     expect(missing.map(found)).toEqual([['unanalyzable-command@1', 'unanalyzable-command@2']]);
-    expect(missing[0]!.messages[0]!.message).toContain('The file included here ("includes/touch") was not found');
+    expect(missing[0]!.messages[0]!.message).toContain('The included file "includes/touch" was not found');
     expect(missing[0]!.messages[1]!.message).toContain('touch() is defined nowhere in this script');
     const rooted = json((await run(['scripts/main.lua', '--include-root', 'lib', '--format', 'json', '--no-config-lookup'])).stdout);
     expect(rooted.map(found)).toEqual([[], ['write-path-needs-ttl@3']]);

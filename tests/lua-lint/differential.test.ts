@@ -1,15 +1,15 @@
 // lua-lint checked against a real redis-server: random scripts, each run over many pre-states and
 // arguments, compared with the analyzer's verdict (bench/differential; `npm run bench:differential`
-// runs thousands). CI runs one fixed seed; the rates on a fresh seed are in the README.
+// runs thousands). CI runs one fixed seed; the rates on a fresh seed are in docs/accuracy.md.
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compareScript, minimize, plansFor } from '../../bench/differential/compare.js';
 import { generateScript, normalize, render, type GeneratedScript, type KeyType, type Stmt } from '../../bench/differential/generate.js';
-import { instrument } from '../../bench/differential/oracle.js';
+import { instrument, planRuns } from '../../bench/differential/oracle.js';
 import { describeComparison, runDifferential } from '../../bench/differential/run.js';
 import { startRedisServer, type RedisHandle } from '../helpers/redis-server.js';
 
-/** The CI seed: fixed, and never the seed the README's rates come from. */
+/** The CI seed: fixed, and never the seed the rates of docs/accuracy.md come from. */
 const CI_SEED = 12;
 
 /** A hand-written script over KEYS[1..n], named k1..kn, of the given types. */
@@ -62,6 +62,38 @@ describe('the oracle', () => {
     const raised = await run(["redis.call('INCR', KEYS[1])", "redis.call('RENAME', KEYS[2], KEYS[1])", "redis.call('EXPIRE', KEYS[1], 60)"], ['absent', 'absent']);
     expect(raised.leaked).toEqual(['k1']);
     expect(raised.error).toMatch(/no such key/);
+  });
+
+  it('tries the inputs lua-lint assumes away and the ones that were missing (issue 28)', () => {
+    const script = generateScript(5, 1);
+    const plans = planRuns(script, 150, 5);
+    // every invalid value (<= 0, a negative increment, fractional, not a number, empty) at each of the first four ARGV positions
+    for (let position = 0; position < 4; position++) {
+      for (const bad of ['0', '-1', '-5', '1.5', 'x', '']) {
+        expect(plans.some((p) => !p.validArgs && p.argv[position] === bad), `ARGV[${position + 1}] = '${bad}'`).toBe(true);
+      }
+    }
+    expect(plans.filter((p) => p.validArgs).length).toBeGreaterThan(90);
+    // a member name in ARGV[5], often one the script spells; a long value; more than ten members
+    expect(new Set(plans.map((p) => p.argv[4]))).toEqual(new Set(['a', 'f', 'g', 'b', 'x', 'm']));
+    expect(plans.some((p) => p.argv[2] === '123456789012345678')).toBe(true);
+    expect(plans.some((p) => p.variants.includes(2))).toBe(true);
+    // some scripts get more keys than they name, which only a loop over KEYS reaches
+    const scripts = Array.from({ length: 200 }, (_, id) => generateScript(5, id));
+    const more = scripts.filter((s) => s.extraKeys === 2);
+    expect(more.length).toBeGreaterThan(20);
+    for (const s of more) {
+      expect(s.keys.slice(0, s.keyCount).map((k) => k.name)).toEqual(['k1', 'k2', 'k3', 'k4', 'k5']);
+      expect(render(s.body)).not.toMatch(/KEYS\[[45]\]/);
+    }
+  });
+
+  it('seeds more than ten members and long strings', async () => {
+    const script = scriptOf(['set', 'string'], [{ kind: 'line', text: "redis.call('SREM', KEYS[1], 'a')" }]);
+    const { oracle } = await compareScript(redis, script, [{ pre: ['no-ttl', 'no-ttl'], variants: [2, 2], argv: ['1', '2', '1', '4102444800', 'a'], validArgs: true }]);
+    expect(oracle.runs[0]!.leaked).toEqual([]);
+    expect(await redis.scard('k1')).toBe(11);
+    expect(await redis.get('k2')).toBe('123456789012345678');
   });
 
   it('instruments the script with one line before it, so its line numbers stay readable', () => {

@@ -3,12 +3,11 @@
 // reference names every option and rule the CLI has.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../lua-lint/cli/main.js';
 import { analyzeLua } from '../../lua-lint/index.js';
 import { RULE_IDS } from '../../lua-lint/rules.js';
+import { runLuaLint } from './run-cli.js';
 
 const docsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../docs');
 
@@ -102,14 +101,7 @@ describe('docs/lua-lint.md', () => {
 
   it('documents every rule and every option of lua-lint --help', async () => {
     for (const id of RULE_IDS) expect(page).toContain(`[\`${id}\`](rules/${id}.md)`);
-    let help = '';
-    const code = await main(['--help'], {
-      stdout: { write: (text: string) => (help += text) },
-      stderr: { write: () => true },
-      stdin: Readable.from([]),
-      cwd: docsDir,
-      env: {},
-    });
+    const { code, stdout: help } = await runLuaLint(['--help'], docsDir);
     expect(code).toBe(0);
     const options = [...new Set(help.match(/--[a-z][a-z-]+/g))];
     expect(options.length).toBeGreaterThan(10);

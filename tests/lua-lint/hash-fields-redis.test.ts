@@ -7,37 +7,19 @@
  * the one `REDIS_8_SERVER` names. Without one the tests are skipped with a printed reason, except
  * in CI (`CI` set), where they fail.
  */
-import type { ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Redis } from 'ioredis';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { compareScript, plansFor } from '../../bench/differential/compare.js';
 import { generateScript } from '../../bench/differential/generate.js';
 import { analyzeLua } from '../../lua-lint/index.js';
 import { describeCommand } from '../../semantics/commands.js';
-import { freePort, spawnRedisServer, stopRedisServer } from '../helpers/redis-server.js';
+import { useRedis8 } from '../helpers/redis-8.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const binary = process.env.REDIS_8_SERVER ?? path.join(root, '.cache/redis-8/redis-server');
-const available = existsSync(binary);
-if (!available && process.env.CI) throw new Error(`no Redis 8 server at ${binary}: run scripts/fetch-redis-8.sh (.ci/run does)`);
-if (!available) console.warn(`hash-fields-redis.test.ts skipped: no Redis 8 server at ${binary} (run scripts/fetch-redis-8.sh, or set REDIS_8_SERVER)`);
-
-let child: ChildProcess | undefined;
+const server = useRedis8('hash-fields-redis.test.ts');
+const available = server.available;
 let redis: Redis;
-
-beforeAll(async () => {
-  if (!available) return;
-  const port = await freePort();
-  child = await spawnRedisServer(['--port', String(port), '--bind', '127.0.0.1'], undefined, binary);
-  redis = new Redis(port, '127.0.0.1', { maxRetriesPerRequest: 2 });
-}, 20_000);
-
-afterAll(async () => {
-  redis?.disconnect();
-  if (child) await stopRedisServer(child);
+beforeEach(() => {
+  if (available) redis = server.client();
 });
 
 describe.skipIf(!available)('hash-field expiration on a real server', () => {
@@ -127,7 +109,7 @@ describe.skipIf(!available)('hash-field expiration on a real server', () => {
     }
   });
 
-  // A small sample (300 scripts x 60 runs, ~12 s): the rates to read are the README's 5,000-script
+  // A small sample (300 scripts x 60 runs, ~12 s): the rates to read are docs/accuracy.md's 5,000-script
   // run; here no missed leak, and false alarms within the few the known modelling choices give.
   it('misses no leak, and reports few never-leaking scripts, with the hash-field commands in the generator', async () => {
     const features = { hashFieldExpiration: true, hashFieldWrites: true };

@@ -3,7 +3,7 @@
 // the cooking of each language's literals, StackExchange.Redis parameters, scripts built at run
 // time, every output format through the CLI, and the lazy loading of the parsers.
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../lua-lint/cli/main.js';
 import { extractHostScripts, hostLanguageOf, lintHostSource } from '../../lua-lint/hosts/index.js';
+import { expectedFindings } from '../helpers/expectations.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const fixtures = path.join(repoRoot, 'tests/fixtures/hosts');
@@ -83,13 +84,13 @@ describe('the fixtures, one per language and client', () => {
     const file = path.join(fixtures, 'csharp/CartStackExchange.cs');
     const [first] = await lintHostSource(file, readFileSync(file, 'utf8'));
     expect(first?.message).toBe(
-      'HINCRBY on @cartKey can create the key without a TTL, and the path that returns at line 15, column 1 gets there before any expiry is set on it: the key would never expire. Call PEXPIRE @cartKey <ms> after the write on every path (before that exit too).',
+      'HINCRBY on @cartKey can create the key without a TTL, and the path that returns at line 15, column 1 gets there before any expiry: the key never expires. Call PEXPIRE @cartKey <ms> after the write on every path.',
     );
     const go = path.join(fixtures, 'go/ratelimit_goredis.go');
     const findings = await lintHostSource(go, readFileSync(go, 'utf8'));
     expect(findings[0]?.message).toContain('the path that returns at line 17, column 2 gets there');
     expect(findings[1]?.message).toBe(
-      'The Redis script passed to l.rdb.Eval(...) is built at run time (fmt.Sprintf(...)), so lua-lint cannot see the Lua that Redis receives and checks none of its TTLs. Keep the script a constant string and pass the values in KEYS and ARGV instead: then it is checked, and Redis caches one script instead of one per value.',
+      'The script passed to l.rdb.Eval(...) is built at run time (fmt.Sprintf(...)), so lua-lint checks none of its TTLs. Keep the script a constant string and pass values in KEYS and ARGV: then it is checked, and Redis caches one script.',
     );
   });
 });
@@ -167,6 +168,77 @@ describe('scripts built at run time are reported, not guessed', () => {
   it('leaves alone what is not a script: parameters, builtin eval, files that never name Redis', async () => {
     expect(await lintText('a.py', 'import redis\ndef f(r, script):\n    r.eval(script, 0)\n    eval("1 + 1")\n')).toEqual([]);
     expect(await lintText('a.go', 'package x\nfunc f() { c.Eval(ctx, "1 + 1", nil) }\n')).toEqual([]);
+  });
+});
+
+describe('literal joins of any length (issue 28: Redisson joins 25 to 50 literals)', () => {
+  /** A script of `count` literals, one per host line from line `first`: locals, then a SET without TTL, then a return. */
+  const pieces = (count: number): string[] => [...Array.from({ length: count - 2 }, (_, i) => `local a${i} = ${i};`), "redis.call('set', KEYS[1], ARGV[1]);", 'return 1;'];
+  const join = (open: string, operator: string, count: number, quote = '"'): string => pieces(count).map((piece, i) => `${i === 0 ? open : `    ${operator} `}${quote}${piece}${quote}`).join('\n');
+  const files: Array<[string, (count: number) => string, number]> = [
+    ['a.java', (n) => `import redis.clients.jedis.Jedis;\nclass A {\n  Object f(Jedis jedis) {\n    return jedis.eval(\n${join('      ', '+', n)},\n      1, "k", "v");\n  }\n}\n`, 5],
+    ['a.go', (n) => `package a\nimport "github.com/redis/go-redis/v9"\nvar s = redis.NewScript(\n${join('  ', '+', n)})\n`, 4],
+    ['a.py', (n) => `import redis\nr = redis.Redis()\nS = r.register_script(\n${join('    ', '+', n)})\n`, 4],
+    ['a.rb', (n) => `require "redis"\nredis = Redis.new\nredis.eval(\n${join('  ', '+', n)}, keys: ["k"])\n`, 4],
+    ['a.php', (n) => `<?php\n$redis = new Redis();\n$redis->eval(\n${join('  ', '.', n)}, ["k"], 1);\n`, 4],
+    ['a.cs', (n) => `using StackExchange.Redis;\nclass A {\n  void F(IDatabase db) {\n    db.ScriptEvaluate(\n${join('      ', '+', n)}, new RedisKey[] { "k" });\n  }\n}\n`, 5],
+  ];
+
+  it.each(files.flatMap(([file, make, first]) => [21, 200].map((count) => [file, count, make(count), first] as const)))('%s: %i literals are one script, analysed', async (file, count, text, first) => {
+    const findings = await lintText(file, text);
+    // the SET is the second-to-last literal
+    expect(findings.map((f) => `${f.ruleId}@${f.line}`)).toEqual([`write-path-needs-ttl@${first + count - 2}`]);
+  });
+
+  it('joins a long chain in time linear in its length', async () => {
+    // 2,000 literals: the old resolver copied every prefix (quadratic) and gave up past 20
+    const [file, make] = files[0]!;
+    const { scripts } = await extractHostScripts('java', make(2000));
+    expect(scripts).toHaveLength(1);
+    expect(scripts[0]!.source.split(';').length).toBe(2001);
+    void file;
+  });
+});
+
+describe('string methods applied to a constant script are evaluated', () => {
+  it.each([
+    ['a.py', 'import redis, textwrap\nS = textwrap.dedent("""\n    redis.call(\'set\', KEYS[1], ARGV[1])\n    return 1\n""")\nr.register_script(S)\n', 3],
+    ['a.py', 'import redis\nr.register_script("""\n  redis.call(\'set\', KEYS[1], ARGV[1])\n""".strip())\n', 3],
+    ['a.java', 'import redis.clients.jedis.Jedis;\nclass A { static final String S = """\n    redis.call(\'set\', KEYS[1], ARGV[1])\n    """;\n  void f() { jedis.eval(S.strip(), 1, "k"); } }\n', 3],
+    ['a.go', 'package a\nimport ("strings"; "github.com/redis/go-redis/v9")\nvar s = redis.NewScript(strings.TrimSpace(`\n  redis.call("set", KEYS[1], ARGV[1])\n`))\n', 4],
+    ['a.rb', 'require "redis"\nS = "\n  redis.call(\'set\', KEYS[1], ARGV[1])\n".strip.freeze\nredis.eval(S, keys: ["k"])\n', 3],
+    ['a.php', "<?php\n$redis->eval(trim(\"\n  redis.call('set', KEYS[1], ARGV[1])\n\"), ['k'], 1);\n", 3],
+    ['a.cs', 'using StackExchange.Redis;\nclass C { void F(IDatabase db) { db.ScriptEvaluate(@"\n  redis.call(\'set\', KEYS[1], ARGV[1])\n".Trim()); } }\n', 3],
+  ])('%s', async (file, text, line) => {
+    expect((await lintText(file, text)).map((f) => `${f.ruleId}@${f.line}`)).toEqual([`write-path-needs-ttl@${line}`]);
+  });
+});
+
+describe('a script lua-lint cannot evaluate is reported, never dropped', () => {
+  it.each([
+    ['a.py', 'import redis\nS = "return 1"\nr.eval(S.lower(), 0)\n', '`S.lower()`'],
+    ['a.java', 'import redis.clients.jedis.Jedis;\nclass A { void f() { jedis.eval("return 1".toLowerCase(), 0); } }\n', '`"return 1".toLowerCase()`'],
+    ['a.rb', 'require "redis"\nredis.eval("return 1".downcase)\n', '`"return 1".downcase`'],
+  ])('%s', async (file, text, how) => {
+    const findings = await lintText(file, text);
+    expect(findings.map((f) => f.ruleId)).toEqual(['unanalyzable-command']);
+    expect(findings[0]!.message).toContain(`(${how}, which lua-lint cannot evaluate)`);
+  });
+
+  it('but a script that comes from elsewhere (a parameter, a file read) is left to where it is built', async () => {
+    expect(await lintText('a.py', 'import redis\ndef f(r, script):\n    r.eval(script.strip(), 0)\n    r.eval(load("limiter.lua"), 0)\n')).toEqual([]);
+    expect(await lintText('a.java', 'import redis.clients.jedis.Jedis;\nclass A { void f(String s) { jedis.eval(Files.readString(Path.of("x.lua")), 0); jedis.eval(s.trim(), 0); } }\n')).toEqual([]);
+  });
+});
+
+describe('handed host cases (../shared/cases/hosts, copied into tests/fixtures/cases/hosts)', () => {
+  const dir = path.join(repoRoot, 'tests/fixtures/cases/hosts');
+  const files = readdirSync(dir).sort();
+  it('are all present', () => expect(files).toEqual(['01-java-concatenation-over-20-literals.java']));
+  it.each(files)('%s: exactly the annotated findings, at host lines', async (file) => {
+    const text = readFileSync(path.join(dir, file), 'utf8');
+    const found = (await lintHostSource(path.join(dir, file), text)).map((f) => `${f.ruleId ?? 'parse-error'}@${f.line}`).sort();
+    expect(found).toEqual(expectedFindings(text, '//'));
   });
 });
 

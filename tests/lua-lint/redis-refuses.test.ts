@@ -81,9 +81,9 @@ describe.skipIf(needsOwnServer('tests/lua-lint/redis-refuses.test.ts loads funct
         1,
         2,
         11,
-        'FUNCTION LOAD refuses this library: redis.call is used by code that runs while the library loads (outside every function body), ' +
+        'FUNCTION LOAD refuses this library: redis.call runs while the library loads (outside every function body), ' +
           "where redis has only register_function, log and REDIS_VERSION (Redis: \"Script attempted to access nonexistent global variable 'call'\"). " +
-          'Move it into a function registered with redis.register_function.',
+          'Move it into a registered function.',
       ],
       // the rules still run: the write itself leaks and its key is not from KEYS
       ['key-must-come-from-keys', undefined, 2, 1, 2, 28, expect.stringMatching(/^The key of SET \('k'\) is a literal/)],
@@ -106,8 +106,8 @@ describe.skipIf(needsOwnServer('tests/lua-lint/redis-refuses.test.ts loads funct
       [
         1,
         1,
-        'FUNCTION LOAD refuses this library: `flags=no-writes` is not an option of a library\'s first line, which takes only name= (Redis: "Invalid metadata value given: flags=no-writes"). ' +
-          'Remove it; flags of a function go to redis.register_function{function_name=..., callback=..., flags={...}}.',
+        'FUNCTION LOAD refuses this library: `flags=no-writes` is not an option of its first line, which takes only name= (Redis: "Invalid metadata value given: flags=no-writes"). ' +
+          "Remove it; a function's flags go to redis.register_function{..., flags={...}}.",
       ],
     ]);
   });

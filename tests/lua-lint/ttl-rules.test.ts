@@ -74,7 +74,7 @@ describe('expire-needs-positive-ttl on computed TTLs', () => {
   it('reports a remaining time nothing checks, once', () => {
     expect(found(remaining)).toEqual(['expire-needs-positive-ttl@4:31']);
     expect(analyzeLua(remaining)[0]?.message).toBe(
-      'The TTL left of EXPIRE is computed and can be 0 or less (a remaining time, a subtraction, math.floor, a division or a TTL reply): the expiry deletes the key instead of setting a TTL, and a later write creates it again without one. Check it first (if ttl <= 0 then ... end) or clamp it: math.max(1, left).',
+      'The TTL left of EXPIRE is computed and can be 0 or less: the expiry then deletes the key, and a later write creates it again without TTL. Check it first or clamp it: math.max(1, left).',
     );
   });
   it('leaves it to write-path-needs-ttl when its effect is a leak, and alone when the script checks it', () => {
@@ -101,7 +101,7 @@ describe('min-redis-version', () => {
       new TypeError('analyzeLua: invalid options: redisVersion: expected a Redis version such as "6.2" or "7.0.15" (a string), got "not a version".'),
     );
     expect(analyzeLua(script, { redisVersion: '6.2' })[0]?.message).toBe(
-      'EXPIRE ... NX needs Redis 7.0.0 or later (its "Available since" on redis.io), newer than the configured redisVersion: the server rejects it and the script stops there, keeping every write made before it. Use commands the server has, or raise redisVersion once every server runs 7.0.0.',
+      'EXPIRE ... NX needs Redis 7.0.0 or later, newer than the configured redisVersion: the server rejects it and the script stops there, keeping the writes made before it. Use what the server has, or raise redisVersion once every server runs 7.0.0.',
     );
   });
 });

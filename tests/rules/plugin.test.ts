@@ -70,7 +70,7 @@ describe.each(ruleNames)('rule %s', (name) => {
   const rule = rules[name];
 
   it('links its docs page, which exists with every section', () => {
-    expect(rule.meta.docs?.url).toBe(`https://github.com/eslint-plugin-redis-ttl/eslint-plugin-redis-ttl/blob/main/docs/rules/${name}.md`);
+    expect(rule.meta.docs?.url).toBe(`https://github.com/eslint-plugin-redis-ttl/eslint-plugin-redis-ttl/blob/v${packageJson.version}/docs/rules/${name}.md`);
     const page = join(root, 'docs', 'rules', `${name}.md`);
     expect(existsSync(page)).toBe(true);
     const text = readFileSync(page, 'utf8');

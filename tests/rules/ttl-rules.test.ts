@@ -59,6 +59,44 @@ runRule(untypedTester, 'expire-needs-positive-ttl', expireNeedsPositiveTtl, {
       code: ioredis(`async function f(ms: number) { await redis.expire('k', Math.floor(ms / 1000)); }`),
       errors: [{ messageId: 'computed', line: 3, column: 56, suggestions: [{ messageId: 'clampToOne', output: ioredis(`async function f(ms: number) { await redis.expire('k', Math.max(1, Math.floor(ms / 1000))); }`) }] }],
     },
+    // The check the message proposes tests the TTL the call passes, never one of its inputs: the
+    // name or property that holds it, or else the computed value (a deadline `expiresAt` is
+    // positive and already past when `expiresAt - Date.now()` is <= 0).
+    ...[
+      `Math.floor((expiresAt - Date.now()) / 1000)`,
+      `expiresAt - Date.now()`,
+      `Math.floor((deadline.getTime() - Date.now()) / 1000)`,
+      `windowSeconds - 1`,
+      `Math.floor(ms / 1000)`,
+      `(expiresAt - Date.now()) as number`,
+    ].map((ttl) => {
+      const wrap = (arg: string) => ioredis(`export async function f(expiresAt: number, deadline: Date, windowSeconds: number, ms: number) { await redis.pexpire('k', ${arg}); }`);
+      return {
+        code: wrap(ttl),
+        errors: [
+          {
+            message: /Check it before the call \(`const ttl = \.\.\.; if \(ttl <= 0\) \.\.\.`, on the computed value\) or clamp it: Math\.max\(1, \.\.\.\)\.$/,
+            suggestions: [{ messageId: 'clampToOne' as const, output: wrap(`Math.max(1, ${ttl})`) }],
+          },
+        ] as never, // RuleTester takes a message (here a RegExp) in place of a messageId; its types do not
+      };
+    }),
+    ...(
+      [
+        [`async function f(expiresAt: number) { const remaining = expiresAt - Date.now(); await redis.pexpire('k', REF); }`, 'remaining', [], 'remaining'],
+        [`async function f(opts: { ttlMs: number }) { await redis.pexpire('k', REF); }`, 'opts.ttlMs', [{ checkParameters: true }], 'opts.ttlMs'],
+        [`async function f(ttlMs: number) { await redis.pexpire('k', REF); }`, 'ttlMs!', [{ checkParameters: true }], 'ttlMs'],
+      ] as const
+    ).map(([body, ref, options, checked]) => ({
+      code: ioredis(body.replace('REF', ref)),
+      options: options as [{ checkParameters: boolean }] | [],
+      errors: [
+        {
+          message: new RegExp(`Check it before the call \\(\`if \\(${checked.replace('.', '\\.')} <= 0\\) \\.\\.\\.\`\\) or clamp it`),
+          suggestions: [{ messageId: 'clampToOne' as const, output: ioredis(body.replace('REF', `Math.max(1, ${ref})`)) }],
+        },
+      ] as never,
+    })),
     {
       // strict: a caller's TTL, never compared
       code: ioredis(`async function lock(key: string, ttlMs: number) { await redis.pexpire(key, ttlMs); }`),

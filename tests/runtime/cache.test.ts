@@ -4,7 +4,7 @@ import { Cluster } from 'ioredis';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { jitteredTtl, readEntry } from '../../runtime/cache.js';
-import { createCache, NotFound, type Cache, type CacheOptions } from '../../runtime/index.js';
+import { CacheLoadError, createCache, NotFound, type Cache, type CacheOptions } from '../../runtime/index.js';
 import { getScript } from '../../runtime/scripts.js';
 import { scanWithPttl, uniquePrefix, useRedis } from '../helpers/redis.js';
 import { connectCluster, startRedisCluster, type RedisClusterHandle } from '../helpers/redis-cluster.js';
@@ -86,19 +86,17 @@ describe('createCache: the load lock', () => {
     expect(pttl).toBeLessThanOrEqual(5500);
   });
 
-  it('a lock holder that never finishes frees the key after lockTtlMs; the next caller loads and stores', async () => {
+  it('a crashed lock holder (its lock no longer renewed) frees the key after lockTtlMs; the next caller loads and stores', async () => {
     const namespace = ns('dead');
     const r = redis.client();
-    const holder = createCache<string>(redis.client(), { namespace, ttlMs: 5000, lockTtlMs: 1000 });
     const other = createCache<string>(redis.client(), { namespace, ttlMs: 5000, lockTtlMs: 1000 });
-    const { entry, lock } = holder.keysFor('k');
-    void holder.getOrLoad('k', () => new Promise<string>(() => undefined)); // the "crashed" loader
-    await waitFor(async () => (await r.exists(lock)) === 1);
+    const { entry, lock } = other.keysFor('k');
+    // the lock of a process that died while loading: nobody renews it
+    await r.set(lock, 'crashed-holder-token', 'PX', 1000);
     // started before PTTL is measured: the lock can not be free before started + lockPttl
     const started = performance.now();
     const lockPttl = await r.pttl(lock);
     expect(lockPttl).toBeGreaterThan(0);
-    expect(lockPttl).toBeLessThanOrEqual(1000);
     const loader = slowLoader('fresh', 5);
     expect(await other.getOrLoad('k', loader.load)).toBe('fresh');
     const elapsed = performance.now() - started;
@@ -112,27 +110,106 @@ describe('createCache: the load lock', () => {
     expect((await stored(r, entry))?.payload).toBe('"fresh"');
   });
 
-  it('a waiter that reaches maxWaitMs while the lock is held loads itself and does not store', async () => {
+  it('a load slower than lockTtlMs keeps its lock (renewed) and is the only load; it stores its value', async () => {
+    const namespace = ns('renew');
+    const r = redis.client();
+    const holder = createCache<string>(redis.client(), { namespace, ttlMs: 5000, lockTtlMs: 150, maxWaitMs: 5000 });
+    const other = createCache<string>(redis.client(), { namespace, ttlMs: 5000, lockTtlMs: 150, maxWaitMs: 5000 });
+    const loader = slowLoader('slow', 700);
+    const first = holder.getOrLoad('k', loader.load);
+    await waitFor(async () => (await r.exists(holder.keysFor('k').lock)) === 1);
+    // four lock TTLs later, the lock is still held (renewed every 50 ms) and nobody else loads
+    const results = await Promise.all([first, ...Array.from({ length: 20 }, () => other.getOrLoad('k', loader.load))]);
+    expect(results).toEqual(Array(21).fill('slow'));
+    expect(loader.calls()).toBe(1);
+    expect(holder.stats()).toMatchObject({ loads: 1, stores: 1, storesRefused: 0 });
+    expect(other.stats()).toMatchObject({ loads: 0, waitTimeouts: 0 });
+    expect(await r.exists(holder.keysFor('k').lock)).toBe(0);
+  });
+
+  it('a waiter that reaches maxWaitMs does not load: a CacheLoadError, or the value kept by staleIfErrorMs', async () => {
     const namespace = ns('bound');
     const r = redis.client();
     const holder = createCache<string>(redis.client(), { namespace, ttlMs: 5000, lockTtlMs: 5000 });
     const waiter = createCache<string>(redis.client(), { namespace, ttlMs: 5000, lockTtlMs: 5000, maxWaitMs: 150 });
-    void holder.getOrLoad('k', () => new Promise<string>(() => undefined));
+    let release: (() => void) | undefined;
+    const held = holder.getOrLoad('k', () => new Promise<string>((resolve) => (release = () => resolve('held'))));
     await waitFor(async () => (await r.exists(holder.keysFor('k').lock)) === 1);
     const started = performance.now();
-    expect(await waiter.getOrLoad('k', () => 'own')).toBe('own');
+    let own = 0;
+    const error = await waiter.getOrLoad('k', () => (own += 1, 'own')).catch((e: unknown) => e);
     const elapsed = performance.now() - started;
+    expect(error).toBeInstanceOf(CacheLoadError);
+    expect(error).toMatchObject({ name: 'CacheLoadError', reason: 'timeout' });
+    expect((error as CacheLoadError).retryAfterMs).toBeGreaterThan(0);
+    expect((error as Error).message).toBe("createCache: another caller's load of this key did not finish within maxWaitMs (150 ms)");
+    expect(own).toBe(0);
     expect(elapsed).toBeGreaterThanOrEqual(140);
     expect(elapsed).toBeLessThan(2000);
-    expect(waiter.stats()).toMatchObject({ waits: 1, waitTimeouts: 1, loads: 1, stores: 0 });
-    expect(await r.exists(holder.keysFor('k').entry)).toBe(0);
-    await r.del(holder.keysFor('k').lock); // let the audit see only TTL'd keys either way
+    expect(waiter.stats()).toMatchObject({ waits: 1, waitTimeouts: 1, loads: 0, stores: 0 });
+    // with a value kept by staleIfErrorMs, that value is the answer
+    const keeper = createCache<string>(redis.client(), { namespace, ttlMs: 5000, maxWaitMs: 100, staleIfErrorMs: 60_000 });
+    await keeper.set('k2', 'old');
+    expect(await keeper.getOrLoad('k2', () => 'unused')).toBe('old'); // read: kept
+    await r.del(keeper.keysFor('k2').entry);
+    await r.set(keeper.keysFor('k2').lock, 'another-process', 'PX', 5000);
+    expect(await keeper.getOrLoad('k2', () => 'unused')).toBe('old');
+    expect(keeper.stats()).toMatchObject({ waitTimeouts: 1, staleServed: 1, loads: 0 });
+    await r.del(keeper.keysFor('k2').lock);
+    release?.();
+    expect(await held).toBe('held');
   });
 
-  it('a loader that throws releases the lock at once and stores nothing', async () => {
+  it('a loader that throws: its caller and the calls sharing its load get its error; the key backs off, doubling, then loads again', async () => {
     const namespace = ns('throw');
     const r = redis.client();
-    const cache = createCache<string>(redis.client(), { namespace, ttlMs: 5000, lockTtlMs: 5000 });
+    const options = { namespace, ttlMs: 5000, lockTtlMs: 5000, loadErrorBackoffMs: 300 };
+    const cache = createCache<string>(redis.client(), options);
+    const elsewhere = createCache<string>(redis.client(), options);
+    let calls = 0;
+    const failing = async (): Promise<string> => {
+      calls += 1;
+      await sleep(20);
+      throw new Error('db down');
+    };
+    const shared = await Promise.allSettled(Array.from({ length: 50 }, () => cache.getOrLoad('k', failing)));
+    expect(calls).toBe(1);
+    expect(shared.every((s) => s.status === 'rejected' && (s.reason as Error).message === 'db down')).toBe(true);
+    expect(cache.stats()).toMatchObject({ loads: 1, joined: 49, stores: 0 });
+    const { entry, lock } = cache.keysFor('k');
+    expect(await r.exists(entry)).toBe(0);
+    // the lock is now the back-off marker: no load for 300 ms, here or in another process
+    const pttl = await r.pttl(lock);
+    expect(pttl).toBeGreaterThan(300);
+    expect(pttl).toBeLessThanOrEqual(600);
+    const backedOff = await elsewhere.getOrLoad('k', failing).catch((e: unknown) => e);
+    expect(backedOff).toBeInstanceOf(CacheLoadError);
+    expect(backedOff).toMatchObject({ reason: 'failed' });
+    expect((backedOff as CacheLoadError).retryAfterMs).toBeGreaterThan(0);
+    expect((backedOff as CacheLoadError).retryAfterMs).toBeLessThanOrEqual(300);
+    expect((backedOff as Error).message).toMatch(/^createCache: the last load of this key failed \(1 in a row\); no new load for \d+ ms \(loadErrorBackoffMs\)$/);
+    expect(calls).toBe(1);
+    expect(elsewhere.stats()).toMatchObject({ loads: 0, failedLoadAnswers: 1 });
+    // after the back-off one caller loads; a second failure in a row backs off twice as long
+    await sleep((backedOff as CacheLoadError).retryAfterMs + 5);
+    await expect(elsewhere.getOrLoad('k', failing)).rejects.toThrow('db down');
+    expect(calls).toBe(2);
+    const again = await cache.getOrLoad('k', failing).catch((e: unknown) => e);
+    expect(again).toMatchObject({ reason: 'failed' });
+    expect((again as CacheLoadError).retryAfterMs).toBeGreaterThan(300);
+    expect((again as CacheLoadError).retryAfterMs).toBeLessThanOrEqual(600);
+    expect((again as Error).message).toMatch(/\(2 in a row\)/);
+    // a successful load clears it
+    await sleep((again as CacheLoadError).retryAfterMs + 5);
+    expect(await cache.getOrLoad('k', () => 'ok')).toBe('ok');
+    expect(await r.exists(lock)).toBe(0);
+    expect(calls).toBe(2);
+  });
+
+  it('loadErrorBackoffMs: 0 releases the lock at once: the next caller loads again', async () => {
+    const namespace = ns('nobackoff');
+    const r = redis.client();
+    const cache = createCache<string>(redis.client(), { namespace, ttlMs: 5000, lockTtlMs: 5000, loadErrorBackoffMs: 0 });
     await expect(
       cache.getOrLoad('k', () => {
         throw new Error('db down');
@@ -143,6 +220,19 @@ describe('createCache: the load lock', () => {
     const started = performance.now();
     expect(await cache.getOrLoad('k', () => 'ok')).toBe('ok');
     expect(performance.now() - started).toBeLessThan(1000); // no wait for a lock
+  });
+
+  it('invalidate and set end a back-off at once', async () => {
+    const namespace = ns('backoffend');
+    const cache = createCache<string>(redis.client(), { namespace, ttlMs: 5000, loadErrorBackoffMs: 60_000 });
+    const fail = () => Promise.reject(new Error('db down'));
+    await expect(cache.getOrLoad('a', fail)).rejects.toThrow('db down');
+    await expect(cache.getOrLoad('a', () => 'x')).rejects.toMatchObject({ reason: 'failed' });
+    await cache.invalidate('a');
+    expect(await cache.getOrLoad('a', () => 'x')).toBe('x');
+    await expect(cache.getOrLoad('b', fail)).rejects.toThrow('db down');
+    await cache.set('b', 'y');
+    expect(await cache.getOrLoad('b', () => 'unused')).toBe('y');
   });
 
   it('keeps entry and lock of one key in one cluster slot and never stores the key in the clear', () => {
@@ -296,7 +386,8 @@ describe('createCache: early recomputation (XFetch)', () => {
     const stats = cache.stats();
     expect(stats.misses).toBeLessThanOrEqual(1 + stalls);
     expect(stats.waits).toBeLessThanOrEqual(stalls);
-    expect(stats.hits + stats.misses - 1).toBe(seen.length); // every read after the warm-up is a hit, or an excused miss
+    // every read after the warm-up is a hit, an excused miss, or joined one of those in flight
+    expect(stats.hits + stats.misses + stats.joined - 1).toBe(seen.length);
     expect(seen.length).toBeGreaterThan(200);
     // the loader runs about once per period: 2000 / 400 = 5 expiries would have happened
     const periods = durationMs / ttlMs;
@@ -325,12 +416,50 @@ describe('createCache: early recomputation (XFetch)', () => {
     const results = await Promise.all(Array.from({ length: 50 }, () => cache.getOrLoad('k', slow)));
     expect(results).toEqual(Array(50).fill(1));
     expect(loads).toBe(2);
-    expect(cache.stats()).toMatchObject({ hits: 50, misses: 1, refreshes: 1 });
+    // every hit wants to recompute: the first runs the script, the others join its read
+    expect(cache.stats()).toMatchObject({ hits: 1, joined: 49, misses: 1, refreshes: 1 });
     finish?.();
     const r = redis.client();
     await waitFor(async () => (await stored(r, cache.keysFor('k').entry))?.payload === '2');
     expect(cache.stats().stores).toBe(2);
     expect(await r.exists(cache.keysFor('k').lock)).toBe(0);
+  });
+
+  it.each([
+    ['an hour ahead of', 3_600_000],
+    ['a minute behind', -60_000],
+  ])('with the client clock %s Redis, hits stay one GET and entries are still recomputed before they expire', async (_label, skew) => {
+    const namespace = ns('skew');
+    const r = redis.client();
+    const realNow = Date.now;
+    Date.now = () => realNow() + skew;
+    try {
+      const cache = createCache<number>(r, { namespace, ttlMs: 1_000, jitter: 0, earlyRecompute: { beta: 5 } });
+      let version = 0;
+      const loader = async () => {
+        await sleep(10);
+        version += 1;
+        return version;
+      };
+      expect(await cache.getOrLoad('hot', loader)).toBe(1); // the miss: its script reply carries Redis' clock
+      const scripts = async (): Promise<number> => {
+        const info = await r.info('commandstats');
+        return [...info.matchAll(/^cmdstat_(?:eval|evalsha):calls=(\d+)/gm)].reduce((n, m) => n + Number(m[1]), 0);
+      };
+      const before = await scripts();
+      for (let i = 0; i < 100; i += 1) await cache.getOrLoad('hot', loader);
+      // far from the expiry no hit runs the script (an hour ahead, every hit did)
+      expect((await scripts()) - before).toBeLessThanOrEqual(2);
+      // near it, a read recomputes in the background (a minute behind, none ever did)
+      const until = performance.now() + 3_000;
+      while (performance.now() < until && cache.stats().refreshes === 0) {
+        await cache.getOrLoad('hot', loader);
+        await sleep(2);
+      }
+      expect(cache.stats().refreshes).toBe(1);
+    } finally {
+      Date.now = realNow;
+    }
   });
 
   it('with earlyRecompute off the entry expires and the next read is a miss', async () => {
@@ -527,7 +656,7 @@ describe('createCache: argument validation (before any Redis call)', () => {
     [{ maxWaitMs: -1 }, new RangeError('maxWaitMs must be an integer >= 0, got -1')],
     [{ negativeTtlMs: 0 }, new RangeError('negativeTtlMs must be an integer >= 1, got 0')],
     [{ earlyRecompute: { beta: 0 } }, new RangeError('earlyRecompute.beta must be a finite number > 0, got 0')],
-    [{ earlyRecompute: 'yes' }, new TypeError('earlyRecompute must be a boolean or an object, got a string')],
+    [{ earlyRecompute: 'yes' }, new TypeError('earlyRecompute must be a boolean or an object { beta }, got a string')],
     [{ serializer: { serialize: JSON.stringify } }, new TypeError('serializer must be an object with serialize and deserialize functions')],
     [{ onBackgroundError: 1 }, new TypeError('onBackgroundError must be a function, got 1')],
     [{ namespace: '' }, new RangeError('namespace must not be empty')],
@@ -541,7 +670,7 @@ describe('createCache: argument validation (before any Redis call)', () => {
     [
       { ttl: 1000 },
       new TypeError(
-        'createCache: unknown option "ttl"; the options are namespace, version, ttlMs, jitter, lockTtlMs, maxWaitMs, earlyRecompute, negativeTtlMs, serializer, onBackgroundError, timeoutMs, redisProbeIntervalMs, onRedisError, staleIfErrorMs, staleMaxBytes',
+        'createCache: unknown option "ttl"; the options are namespace, version, ttlMs, jitter, lockTtlMs, maxWaitMs, earlyRecompute, negativeTtlMs, serializer, onBackgroundError, timeoutMs, redisProbeIntervalMs, onRedisError, staleIfErrorMs, staleMaxBytes, loadErrorBackoffMs',
       ),
     ],
   ])('%o', (patch, error) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collect, incrementWithTtl, setKeepTtl } from '../../runtime/index.js';
+import { collect, createMemoryStore, incrementWithTtl, setKeepTtl } from '../../runtime/index.js';
 import { uniquePrefix, useRedis } from '../helpers/redis.js';
 
 const redis = useRedis();
@@ -106,6 +106,43 @@ describe('incrementWithTtl', () => {
     expect(await r.exists(key)).toBe(0);
   });
 
+  it('past 2^53 the value is exact: a bigint with { bigint: true }, else a RangeError with the exact value (the increment applied)', async () => {
+    const r = redis.client();
+    const key = `${uniquePrefix('inc')}:big`;
+    // 2^53 - 1, then + 2: a double would read 2^53 + 1 as 2^53
+    expect(await incrementWithTtl(r, key, { by: Number.MAX_SAFE_INTEGER, ttlMs: 60_000 })).toMatchObject({ value: Number.MAX_SAFE_INTEGER });
+    expect(await incrementWithTtl(r, key, { by: 2, ttlMs: 60_000, bigint: true })).toMatchObject({ value: 9007199254740993n });
+    const error = await incrementWithTtl(r, key, { by: 2, ttlMs: 60_000 }).catch((e: unknown) => e);
+    expect(error).toEqual(
+      new RangeError(
+        'incrementWithTtl: the counter is now 9007199254740995, outside +-(2^53 - 1) where a number is not exact (the increment was applied); pass { bigint: true } to read it as a bigint',
+      ),
+    );
+    expect(await r.get(key)).toBe('9007199254740995');
+    // bigint increments up to Redis' 64-bit range; the edges exact both ways
+    expect(await incrementWithTtl(r, key, { by: 9223372036854775807n - 9007199254740995n, ttlMs: 60_000, bigint: true })).toMatchObject({ value: 9223372036854775807n });
+    await expect(incrementWithTtl(r, key, { by: 1n, ttlMs: 60_000, bigint: true })).rejects.toMatchObject({ name: 'RedisError', message: expect.stringMatching(/^ERR increment or decrement would overflow/) });
+    expect(await incrementWithTtl(r, key, { by: -9223372036854775807n, ttlMs: 60_000, bigint: true })).toMatchObject({ value: 0n });
+    expect(await incrementWithTtl(r, key, { by: -9223372036854775808n, ttlMs: 60_000, bigint: true })).toMatchObject({ value: -9223372036854775808n });
+    expect(await incrementWithTtl(r, key, { by: 9223372036854775807n, ttlMs: 60_000, bigint: true })).toMatchObject({ value: -1n });
+    expect(await incrementWithTtl(r, key, { by: -(2n ** 53n), ttlMs: 60_000, bigint: true })).toMatchObject({ value: -9007199254740993n });
+    await expect(incrementWithTtl(r, key, { by: 1, ttlMs: 60_000 })).rejects.toThrow('the counter is now -9007199254740992, outside');
+    await expect(incrementWithTtl(r, key, { by: 2n ** 63n, ttlMs: 60_000 })).rejects.toThrow(
+      new RangeError('by must be a bigint in [-2^63, 2^63 - 1], got 9223372036854775808'),
+    );
+    await expect(incrementWithTtl(r, key, { by: '5' as unknown as number, ttlMs: 60_000 })).rejects.toThrow(new TypeError('by must be a number or a bigint, got a string'));
+    await expect(incrementWithTtl(r, key, { ttlMs: 60_000, bigint: 1 as unknown as boolean })).rejects.toThrow(new TypeError('bigint must be a boolean, got 1'));
+    // the same on the memory store
+    const store = createMemoryStore();
+    expect(await incrementWithTtl(store, key, { by: Number.MAX_SAFE_INTEGER, ttlMs: 60_000 })).toMatchObject({ value: Number.MAX_SAFE_INTEGER });
+    expect(await incrementWithTtl(store, key, { by: 2, ttlMs: 60_000, bigint: true })).toMatchObject({ value: 9007199254740993n });
+    await expect(incrementWithTtl(store, key, { by: 2, ttlMs: 60_000 })).rejects.toThrow('the counter is now 9007199254740995, outside');
+    store.close();
+    // setKeepTtl writes a bigint exactly
+    expect(await setKeepTtl(r, key, 123456789012345678901234567890n)).toBe(true);
+    expect(await r.get(key)).toBe('123456789012345678901234567890');
+  });
+
   it('the script itself rejects a bad argument before INCRBY (no key is created)', async () => {
     const r = redis.client();
     const key = `${uniquePrefix('inc')}:script`;
@@ -113,7 +150,10 @@ describe('incrementWithTtl', () => {
     const lua = getScript('increment').lua;
     await expect(r.eval(lua, 1, key, '1', '0', 'fixed')).rejects.toThrow('ttlMs must be an integer >= 1');
     await expect(r.eval(lua, 1, key, '1', '1.5', 'fixed')).rejects.toThrow('ttlMs must be an integer >= 1');
-    await expect(r.eval(lua, 1, key, 'x', '100', 'fixed')).rejects.toThrow('by must be an integer');
+    for (const by of ['x', '1.5', '+1', '01', '-0', ' 1', '0x10', '1e3', '123456789012345678901']) {
+      await expect(r.eval(lua, 1, key, by, '100', 'fixed'), by).rejects.toThrow('by must be an integer');
+    }
+    await expect(r.eval(lua, 1, key, '9223372036854775808', '100', 'fixed')).rejects.toThrow('ERR value is not an integer or out of range');
     await expect(r.eval(lua, 1, key, '1', '100', 'other')).rejects.toThrow("mode must be 'fixed' or 'sliding'");
     expect(await r.exists(key)).toBe(0);
   });
@@ -144,7 +184,7 @@ describe('setKeepTtl', () => {
     const r = redis.client();
     await expect(setKeepTtl(r, 'k', Number.NaN)).rejects.toThrow(new RangeError('value must be a finite number, got NaN'));
     await expect(setKeepTtl(r, 'k', {} as unknown as string)).rejects.toThrow(
-      new TypeError('value must be a string or a number, got object'),
+      new TypeError('value must be a string, a number or a bigint, got object'),
     );
   });
 });

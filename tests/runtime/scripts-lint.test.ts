@@ -6,11 +6,13 @@ const dir = new URL('../../runtime/scripts/', import.meta.url);
 const files = readdirSync(dir).filter((f) => f.endsWith('.lua')).sort();
 
 describe('runtime scripts pass lua-lint with no finding', () => {
-  it('ships the seventeen scripts', () => {
+  it('ships the nineteen scripts', () => {
     expect(files).toEqual([
       'cache_del.lua',
+      'cache_fail.lua',
       'cache_get.lua',
       'cache_release.lua',
+      'cache_renew.lua',
       'cache_set.lua',
       'circuit_acquire.lua',
       'circuit_read.lua',

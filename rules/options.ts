@@ -1,0 +1,112 @@
+/**
+ * The TypeScript types of the plugin's configuration, exported from the package root for users who
+ * type their `eslint.config.*` (`import type { RedisTtlSettings } from 'eslint-plugin-redis-ttl'`):
+ * `settings['redis-ttl']` and the options object of every rule, with the same names, types and
+ * defaults as the JSON schemas ESLint validates the options against (tests/rules/types.test.ts
+ * ties the two). Each rule's own `Options` tuple is made of these.
+ */
+import type { Linter } from 'eslint';
+import type { KeyPolicyOptions } from '../redis-calls/policy.js';
+import type { LuaRuleId } from '../lua-lint/types.js';
+
+export type { KeyPolicyOptions } from '../redis-calls/policy.js';
+export type { RedisTtlSettings } from '../redis-calls/settings.js';
+
+/** A Lua rule's severity as written in options: `'off'` (0), `'warn'` (1) or `'error'` (2). */
+export type LuaSeverityOption = 'off' | 'warn' | 'error' | 0 | 1 | 2;
+
+/** The `fix` option of the rules that have fixes. */
+export interface FixOption {
+  /**
+   * Return fixes (`eslint --fix` rewrites the call), not only editor suggestions. Default:
+   * `settings['redis-ttl'].autofix`, else `false`.
+   */
+  fix?: boolean;
+}
+
+/** Options of `no-getset`. */
+export interface NoGetsetOptions extends KeyPolicyOptions, FixOption {}
+
+/** Options of `set-requires-ttl-or-keepttl`. */
+export interface SetRequiresTtlOrKeepttlOptions extends KeyPolicyOptions {
+  /**
+   * Return fixes, not only suggestions; they add `settings['redis-ttl'].defaultTtlSeconds` as the
+   * expiry and are offered only when that setting is set (the rule never guesses a TTL). Default:
+   * `settings['redis-ttl'].autofix`, else `false`.
+   */
+  fix?: boolean;
+  /**
+   * Whether a write followed by the expiry of its keys in one `pipeline()` counts as one unit.
+   * Pipelines are not atomic. Default `true`; `false` in the `strict` config.
+   */
+  allowPipeline?: boolean;
+}
+
+/** Options of `incr-needs-expire-on-create`. */
+export interface IncrNeedsExpireOnCreateOptions extends KeyPolicyOptions, FixOption {
+  /**
+   * Whether a `pipeline()` (or node-redis `execAsPipeline()`) counts as one unit for a write and
+   * its expiry. Pipelines are not atomic. Default `true`; `false` in the `strict` config.
+   */
+  allowPipeline?: boolean;
+}
+
+/** Options of `embedded-lua`: the same as lua-lint's configuration. */
+export interface EmbeddedLuaOptions {
+  /** Severity per Lua rule id; `'off'` hides that rule's findings. Default: the Lua rules' own. */
+  rules?: Partial<Record<LuaRuleId, LuaSeverityOption>>;
+  /**
+   * Keys persistent on purpose in the scripts: 1-based `KEYS` indices (`2` is `KEYS[2]`) or key
+   * spellings with `*` wildcards (`'KEYS[2]'`, `'job_*'`). Default `[]`.
+   */
+  persistentKeys?: Array<string | number>;
+  /**
+   * Do not report a leak that happens only where the caller passed no TTL
+   * (`if ttl > 0 then PEXPIRE k ttl end` with `ttl` from `ARGV`). Default `true`; `false` in the
+   * `strict` config.
+   */
+  allowOptionalTtl?: boolean;
+  /**
+   * lua-lint's strict mode: also report a TTL taken from `ARGV` that the script never checks.
+   * Default `false`; `true` in the `strict` config.
+   */
+  strict?: boolean;
+}
+
+/** Options of `expire-needs-positive-ttl`. */
+export interface ExpireNeedsPositiveTtlOptions {
+  /**
+   * Also report a TTL taken from a parameter of the enclosing function that is never compared
+   * with a number before the expiry. Default `false`; `true` in the `strict` config.
+   */
+  checkParameters?: boolean;
+}
+
+/**
+ * The options object of each rule, by rule name; `undefined` for the rules that take no options
+ * (`valid-ttl-args`, `ttl-units`, `fixed-window-expire`, `no-persist`, `min-redis-version`).
+ */
+export interface RedisTtlRuleOptions {
+  'no-getset': NoGetsetOptions;
+  'set-requires-ttl-or-keepttl': SetRequiresTtlOrKeepttlOptions;
+  'incr-needs-expire-on-create': IncrNeedsExpireOnCreateOptions;
+  'embedded-lua': EmbeddedLuaOptions;
+  'valid-ttl-args': undefined;
+  'expire-needs-positive-ttl': ExpireNeedsPositiveTtlOptions;
+  'ttl-units': undefined;
+  'fixed-window-expire': undefined;
+  'no-persist': undefined;
+  'min-redis-version': undefined;
+}
+
+/**
+ * The plugin's entries of a flat config's `rules`, typed: a severity, or a severity and the rule's
+ * options object for the rules that have one
+ * (`{ 'redis-ttl/no-getset': ['error', { fix: true }], 'redis-ttl/no-persist': 'warn' }`).
+ */
+export type RedisTtlRulesConfig = {
+  [Name in keyof RedisTtlRuleOptions as `redis-ttl/${Name}`]?:
+    | Linter.RuleSeverity
+    | [Linter.RuleSeverity]
+    | (RedisTtlRuleOptions[Name] extends undefined ? never : [Linter.RuleSeverity, RedisTtlRuleOptions[Name]]);
+};
