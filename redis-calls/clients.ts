@@ -22,7 +22,7 @@ import { exportedValue, loadModule, moduleContext, readModule, type ImportedModu
 import { commandOfMethod } from './normalize.js';
 import { pluginSettings, type PluginSettings } from './settings.js';
 import { forEachThisWrite } from './bounded.js';
-import { findVariable, unwrap, walkOwnNodes, type AnyContext } from './static.js';
+import { findVariable, moduleNamespaceOf, unwrap, walkOwnNodes, type AnyContext } from './static.js';
 
 /** Which client library's syntax a call follows. */
 export type ClientFlavor = 'ioredis' | 'node-redis' | 'upstash' | 'unknown';
@@ -514,6 +514,12 @@ export class ClientDetector {
     const signature = this.memberOf(this.typeOfExpression(callee.object, depth + 1), method, depth + 1);
     const declared = signature?.returns ? this.declaredResult(signature.returns, signature.detector, this.text(node)) : undefined;
     if (declared) return declared;
+    // multi().json.set(...): a module command queued on a batch returns the batch
+    const namespace = moduleNamespaceOf(callee);
+    if (namespace) {
+      const owner = this.classify(namespace.object);
+      return owner.redis && owner.batch ? owner : UNKNOWN;
+    }
     const receiver = this.classify(callee.object);
     if (!receiver.redis) return receiver.proven ? NOT_REDIS : UNKNOWN;
     if (method === 'multi' || method === 'pipeline') return clientVerdict(receiver.flavor, receiver.why, method, receiver.byName);
