@@ -9,7 +9,11 @@
  * `../shared/design/ttl-semantics.md` which summarises them.
  */
 
+import { all, base, first, keyless, numeric, removes, upper, type Spec } from './command-spec.js';
+import { REDIS8_TYPE_TABLE } from './redis8-types.js';
 import { versionRequirement, type VersionRequirement } from './versions.js';
+
+export { MODULE_NAMESPACES, isRedis8TypeCommand, moduleCommandName } from './redis8-types.js';
 
 /**
  * What a command does to one key's existence and TTL.
@@ -219,30 +223,6 @@ export interface CommandDescription {
   pastExpiry?: 'delete' | 'delete-if-ttl' | 'delete-if-no-ttl' | 'nothing';
 }
 
-type Spec =
-  | { kind: 'first'; effect: KeyEffect } // the first argument is the only key
-  | { kind: 'all'; effect: KeyEffect } // every argument is a key
-  | { kind: 'pairs'; effect: KeyEffect } // key value key value ... (MSET)
-  | { kind: 'custom'; describe: (args: readonly CommandArg[]) => Omit<CommandDescription, 'name' | 'known'> };
-
-const first = (effect: KeyEffect): Spec => ({ kind: 'first', effect });
-/** Removes elements: never creates the key, deletes it with its last element. */
-const removes: Spec = { kind: 'custom', describe: () => base([{ arg: 0, effect: 'modify-if-present', mayDelete: true }]) };
-const all = (effect: KeyEffect): Spec => ({ kind: 'all', effect });
-
-function upper(arg: CommandArg): string | undefined {
-  return typeof arg === 'string' ? arg.toUpperCase() : undefined;
-}
-
-function numeric(arg: CommandArg): number | undefined {
-  if (typeof arg === 'number') return arg;
-  if (typeof arg === 'string' && arg.trim() !== '' && Number.isFinite(Number(arg))) return Number(arg);
-  return undefined;
-}
-
-function base(keys: KeyAction[]): Omit<CommandDescription, 'name' | 'known'> {
-  return { keys, getDropsTtl: false, keepTtl: false, unknownOptions: false };
-}
 
 const EXPIRY_UNITS = {
   EX: 'seconds',
@@ -630,103 +610,6 @@ const transfer =
     ]);
   };
 
-/** The JSON root path, in both syntaxes (https://redis.io/docs/latest/develop/data-types/json/path/). */
-function isJsonRoot(path: CommandArg): boolean {
-  return path === '$' || path === '.';
-}
-
-/**
- * A JSON write at `path` of key `key` (JSON.SET, JSON.MERGE, one triple of JSON.MSET): at the root
- * it creates a missing key without TTL and replaces an existing document in place (the key keeps
- * its TTL: RedisJSON's `set_root` writes into the value it holds); below the root a missing key is
- * "ERR new objects must be created at the root". A path that is not a literal may be either.
- */
-function jsonWrite(key: number, path: CommandArg): KeyAction {
-  if (typeof path === 'string' && !isJsonRoot(path)) return { arg: key, effect: 'modify-if-present', mustExist: true };
-  return { arg: key, effect: 'create-in-place' };
-}
-
-/**
- * JSON.SET key path value [NX | XX] (https://redis.io/docs/latest/commands/json.set/): XX writes
- * only where the path exists (never creates the key, nil on a missing one); NX at the root writes
- * only a missing key.
- */
-function describeJsonSet(args: readonly CommandArg[]): Omit<CommandDescription, 'name' | 'known'> {
-  let nx = false;
-  let xx = false;
-  let unknownOptions = false;
-  for (let i = 3; i < args.length; i++) {
-    const token = upper(args[i]);
-    if (token === undefined) unknownOptions = true;
-    else if (token === 'NX') nx = true;
-    else if (token === 'XX') xx = true;
-  }
-  const action: KeyAction = xx ? { arg: 0, effect: 'modify-if-present' } : nx && isJsonRoot(args[1]) ? { arg: 0, effect: 'create-if-missing' } : jsonWrite(0, args[1]);
-  return { ...base([action]), unknownOptions };
-}
-
-/**
- * JSON.DEL / JSON.FORGET key [path] (https://redis.io/docs/latest/commands/json.del/): without a
- * path or at the root it deletes the key; below it, deleting the last member of the document
- * deletes the key too (RedisJSON's `json_del`).
- */
-function describeJsonDel(args: readonly CommandArg[]): Omit<CommandDescription, 'name' | 'known'> {
-  if (args.length < 2 || isJsonRoot(args[1])) return base([{ arg: 0, effect: 'delete' }]);
-  return base([{ arg: 0, effect: 'modify-if-present', mayDelete: true }]);
-}
-
-/** `key path value` triples from the first argument on (JSON.MSET, TS.MADD). */
-function triples(action: (key: number, args: readonly CommandArg[]) => KeyAction) {
-  return (args: readonly CommandArg[]): Omit<CommandDescription, 'name' | 'known'> => {
-    const keys: KeyAction[] = [];
-    for (let i = 0; i < args.length; i += 3) keys.push(action(i, args));
-    return base(keys);
-  };
-}
-
-/** A module type's "create" command: a new key without TTL; Redis raises when the key exists. */
-const createsNew: Spec = { kind: 'custom', describe: () => base([{ arg: 0, effect: 'create-in-place', mustBeMissing: true }]) };
-/** A module type's update: Redis raises on a missing key ("key does not exist"); an existing key keeps its TTL. */
-const updatesExisting: Spec = { kind: 'custom', describe: () => base([{ arg: 0, effect: 'modify-if-present', mustExist: true }]) };
-
-/**
- * BF.INSERT / CF.INSERT / CF.INSERTNX key [options] [NOCREATE] ... ITEMS item ...
- * (https://redis.io/docs/latest/commands/bf.insert/, /cf.insert/): creates a missing filter
- * without TTL, unless NOCREATE, which raises on a missing key ("ERR not found").
- */
-function describeFilterInsert(args: readonly CommandArg[]): Omit<CommandDescription, 'name' | 'known'> {
-  let noCreate = false;
-  let unknownOptions = false;
-  for (let i = 1; i < args.length; i++) {
-    const token = upper(args[i]);
-    if (token === 'ITEMS') break;
-    if (token === undefined) unknownOptions = true;
-    else if (token === 'NOCREATE') noCreate = true;
-  }
-  const action: KeyAction = noCreate ? { arg: 0, effect: 'modify-if-present', mustExist: true } : { arg: 0, effect: 'create-in-place' };
-  return { ...base([action]), unknownOptions };
-}
-
-/**
- * `destination numkeys source ...` (CMS.MERGE, TDIGEST.MERGE): the sources are read, the
- * destination written with `effect`.
- */
-function mergeInto(destination: KeyAction['effect'], extra: Partial<KeyAction> = {}) {
-  return (args: readonly CommandArg[]): Omit<CommandDescription, 'name' | 'known'> => {
-    const keys: KeyAction[] = [{ arg: 0, effect: destination, ...extra }];
-    const count = numeric(args[1]) ?? 0;
-    for (let i = 0; i < count && 2 + i < args.length; i++) keys.push({ arg: 2 + i, effect: 'read' });
-    return base(keys);
-  };
-}
-
-/**
- * TDIGEST.MERGE destination numkeys source ... [COMPRESSION c] [OVERRIDE]
- * (https://redis.io/docs/latest/commands/tdigest.merge/): RedisBloom builds a new sketch and
- * stores it with `RedisModule_ModuleTypeSetValue`, which deletes the key first
- * (`RM_DeleteKey`): the destination is created without TTL, and an existing one loses its TTL.
- */
-const tdigestMerge: Spec = { kind: 'custom', describe: mergeInto('overwrite') };
 
 /** `numkeys key ...` from argument `at` (ZDIFF, ZINTER, ZUNION, SINTERCARD, ZINTERCARD, LMPOP, ZMPOP). */
 function numkeysAt(at: number, effect: KeyEffect, extra: Partial<KeyAction> = {}) {
@@ -748,16 +631,6 @@ function streamsKeys(args: readonly CommandArg[]): Omit<CommandDescription, 'nam
   return base(keys);
 }
 
-const keyless: Spec = { kind: 'custom', describe: () => base([]) };
-/** TS.CREATERULE / TS.DELETERULE source destination ...: both series must exist ("TSDB: the key does not exist"). */
-const seriesRule: Spec = {
-  kind: 'custom',
-  describe: () =>
-    base([
-      { arg: 0, effect: 'read', mustExist: true },
-      { arg: 1, effect: 'modify-if-present', mustExist: true },
-    ]),
-};
 /** Removals over several keys (BLPOP k1 k2 timeout): each key may lose its last element. */
 const removesFromEach = (last: 'timeout' | 'none'): Spec => ({
   kind: 'custom',
@@ -811,67 +684,6 @@ const TABLE: Record<string, Spec> = {
   RPOPLPUSH: { kind: 'custom', describe: moveTo },
   BRPOPLPUSH: { kind: 'custom', describe: moveTo },
   PFMERGE: { kind: 'custom', describe: storeAt(0, 'create-in-place') },
-  // Redis 8's own data types (JSON, time series, the probabilistic types, vector sets): none of them
-  // takes a key TTL (TS.CREATE ... RETENTION ages samples out, the key stays); every creation makes a
-  // key without TTL, and an update in place keeps the key's TTL.
-  // JSON (https://redis.io/docs/latest/develop/data-types/json/, RedisJSON's redis_json/src/commands.rs)
-  'JSON.SET': { kind: 'custom', describe: describeJsonSet },
-  'JSON.MERGE': { kind: 'custom', describe: (args) => base([jsonWrite(0, args[1])]) },
-  'JSON.MSET': { kind: 'custom', describe: triples((key, args) => jsonWrite(key, args[key + 1])) },
-  'JSON.DEL': { kind: 'custom', describe: describeJsonDel },
-  'JSON.FORGET': { kind: 'custom', describe: describeJsonDel },
-  'JSON.CLEAR': updatesExisting,
-  'JSON.ARRAPPEND': updatesExisting,
-  'JSON.ARRINSERT': updatesExisting,
-  'JSON.ARRPOP': updatesExisting,
-  'JSON.ARRTRIM': updatesExisting,
-  'JSON.NUMINCRBY': updatesExisting,
-  'JSON.NUMMULTBY': updatesExisting,
-  'JSON.NUMPOWBY': updatesExisting,
-  'JSON.STRAPPEND': updatesExisting,
-  'JSON.TOGGLE': updatesExisting,
-  // time series (https://redis.io/docs/latest/develop/data-types/timeseries/): TS.ADD / TS.INCRBY /
-  // TS.DECRBY create a missing series; TS.MADD does not (an error per sample, in its reply)
-  'TS.CREATE': createsNew,
-  'TS.ADD': first('create-in-place'),
-  'TS.INCRBY': first('create-in-place'),
-  'TS.DECRBY': first('create-in-place'),
-  'TS.MADD': { kind: 'custom', describe: triples((key) => ({ arg: key, effect: 'modify-if-present' })) },
-  'TS.ALTER': updatesExisting,
-  'TS.DEL': updatesExisting,
-  'TS.CREATERULE': seriesRule,
-  'TS.DELETERULE': seriesRule,
-  // Bloom and cuckoo filters (https://redis.io/docs/latest/develop/data-types/probabilistic/)
-  'BF.RESERVE': createsNew,
-  'BF.ADD': first('create-in-place'),
-  'BF.MADD': first('create-in-place'),
-  'BF.INSERT': { kind: 'custom', describe: describeFilterInsert },
-  'BF.LOADCHUNK': first('create-in-place'),
-  'CF.RESERVE': createsNew,
-  'CF.ADD': first('create-in-place'),
-  'CF.ADDNX': first('create-in-place'),
-  'CF.INSERT': { kind: 'custom', describe: describeFilterInsert },
-  'CF.INSERTNX': { kind: 'custom', describe: describeFilterInsert },
-  'CF.LOADCHUNK': first('create-in-place'),
-  'CF.DEL': updatesExisting,
-  // count-min sketch, top-k, t-digest: created by their own command only, which raises on an existing key
-  'CMS.INITBYDIM': createsNew,
-  'CMS.INITBYPROB': createsNew,
-  'CMS.INCRBY': updatesExisting,
-  'CMS.MERGE': { kind: 'custom', describe: mergeInto('modify-if-present', { mustExist: true }) },
-  'TOPK.RESERVE': createsNew,
-  'TOPK.ADD': updatesExisting,
-  'TOPK.INCRBY': updatesExisting,
-  'TDIGEST.CREATE': createsNew,
-  'TDIGEST.ADD': updatesExisting,
-  'TDIGEST.RESET': updatesExisting,
-  'TDIGEST.MERGE': tdigestMerge,
-  // vector sets (Redis 8.0, https://redis.io/docs/latest/develop/data-types/vector-sets/; checked on
-  // redis-server 8.0.2: VADD creates without TTL and keeps an existing key's, VREM of the last
-  // element deletes the key, VSETATTR on a missing key answers 0)
-  VADD: first('create-in-place'),
-  VREM: removes,
-  VSETATTR: first('modify-if-present'),
 
   // modify only if present
   LPUSHX: first('modify-if-present'),
@@ -1074,59 +886,6 @@ const TABLE: Record<string, Spec> = {
   XREVRANGE: first('read'),
   XPENDING: first('read'),
   XINFO: { kind: 'custom', describe: (args) => base(args.length > 1 ? [{ arg: 1, effect: 'read' }] : []) },
-  'JSON.GET': first('read'),
-  'JSON.MGET': { kind: 'custom', describe: (args) => base(args.slice(0, Math.max(0, args.length - 1)).map((_, arg) => ({ arg, effect: 'read' as const }))) },
-  'JSON.TYPE': first('read'),
-  'JSON.STRLEN': first('read'),
-  'JSON.ARRLEN': first('read'),
-  'JSON.ARRINDEX': first('read'),
-  'JSON.OBJKEYS': first('read'),
-  'JSON.OBJLEN': first('read'),
-  'JSON.RESP': first('read'),
-  'JSON.DEBUG': { kind: 'custom', describe: (args) => base(args.length > 1 && upper(args[0]) === 'MEMORY' ? [{ arg: 1, effect: 'read' }] : []) },
-  'TS.GET': first('read'),
-  'TS.RANGE': first('read'),
-  'TS.REVRANGE': first('read'),
-  'TS.INFO': first('read'),
-  'TS.MGET': keyless,
-  'TS.MRANGE': keyless,
-  'TS.MREVRANGE': keyless,
-  'TS.QUERYINDEX': keyless,
-  'BF.EXISTS': first('read'),
-  'BF.MEXISTS': first('read'),
-  'BF.INFO': first('read'),
-  'BF.CARD': first('read'),
-  'BF.SCANDUMP': first('read'),
-  'CF.EXISTS': first('read'),
-  'CF.MEXISTS': first('read'),
-  'CF.COUNT': first('read'),
-  'CF.INFO': first('read'),
-  'CF.SCANDUMP': first('read'),
-  'CMS.QUERY': first('read'),
-  'CMS.INFO': first('read'),
-  'TOPK.QUERY': first('read'),
-  'TOPK.COUNT': first('read'),
-  'TOPK.LIST': first('read'),
-  'TOPK.INFO': first('read'),
-  'TDIGEST.QUANTILE': first('read'),
-  'TDIGEST.CDF': first('read'),
-  'TDIGEST.MIN': first('read'),
-  'TDIGEST.MAX': first('read'),
-  'TDIGEST.INFO': first('read'),
-  'TDIGEST.RANK': first('read'),
-  'TDIGEST.REVRANK': first('read'),
-  'TDIGEST.BYRANK': first('read'),
-  'TDIGEST.BYREVRANK': first('read'),
-  'TDIGEST.TRIMMED_MEAN': first('read'),
-  VCARD: first('read'),
-  VDIM: first('read'),
-  VEMB: first('read'),
-  VGETATTR: first('read'),
-  VINFO: first('read'),
-  VISMEMBER: first('read'),
-  VLINKS: first('read'),
-  VRANDMEMBER: first('read'),
-  VSIM: first('read'),
   // core commands besides (https://redis.io/docs/latest/commands/)
   SUBSTR: first('read'),
   LCS: { kind: 'custom', describe: () => base([{ arg: 0, effect: 'read' }, { arg: 1, effect: 'read' }]) },
@@ -1221,6 +980,8 @@ const TABLE: Record<string, Spec> = {
   SYNC: keyless,
   REPLCONF: keyless,
   'RESTORE-ASKING': keyless,
+  // Redis 8's own data types (JSON, time series, the probabilistic types, vector sets)
+  ...REDIS8_TYPE_TABLE,
 };
 
 /**
@@ -1273,57 +1034,6 @@ export function namesSeveralKeys(name: string): boolean {
   return spec?.kind === 'pairs' || spec?.kind === 'all';
 }
 
-/**
- * The command prefix of each of Redis 8's own data types, by the namespace node-redis gives it on a
- * client (`client.json.set(...)`, `client.ts.add(...)`, `client.tDigest.create(...)`; @redis/json,
- * @redis/time-series and @redis/bloom, bundled in `redis` 4 and 5). Vector sets are core commands
- * there (`client.vAdd(...)`), named like the others.
- */
-export const MODULE_NAMESPACES: Readonly<Record<string, string>> = {
-  json: 'JSON',
-  ts: 'TS',
-  bf: 'BF',
-  cf: 'CF',
-  cms: 'CMS',
-  topK: 'TOPK',
-  tDigest: 'TDIGEST',
-};
-
-/** `JSON.ARRAPPEND` by `json` + `arrappend`: module commands by namespace and method name without case or underscores. */
-let moduleMethods: Map<string, string> | undefined;
-
-/**
- * The command a node-redis module method sends: `moduleCommandName('json', 'set')` is
- * `'JSON.SET'`, `('ts', 'mAdd')` `'TS.MADD'`, `('tDigest', 'trimmedMean')`
- * `'TDIGEST.TRIMMED_MEAN'`, `('json', 'SET')` too (node-redis has both spellings).
- *
- * @param namespace the client property (`json`, `ts`, `bf`, `cf`, `cms`, `topK`, `tDigest`).
- * @param method the method called on it, in any letter case.
- * @returns the upper-case command name, for {@link describeCommand}; `undefined` when the
- *   namespace is not one of {@link MODULE_NAMESPACES} or the table has no such command.
- */
-export function moduleCommandName(namespace: string, method: string): string | undefined {
-  const prefix = Object.hasOwn(MODULE_NAMESPACES, namespace) ? MODULE_NAMESPACES[namespace] : undefined;
-  if (prefix === undefined) return undefined;
-  if (!moduleMethods) {
-    moduleMethods = new Map();
-    for (const name of Object.keys(TABLE)) {
-      const dot = name.indexOf('.');
-      if (dot > 0) moduleMethods.set(`${name.slice(0, dot)}.${name.slice(dot + 1).replace(/_/g, '')}`, name);
-    }
-  }
-  return moduleMethods.get(`${prefix}.${method.toUpperCase().replace(/_/g, '')}`);
-}
-
-/** Whether a command belongs to one of Redis 8's own data types (JSON, TS, BF, CF, CMS, TOPK, TDIGEST, vector sets). */
-export function isRedis8TypeCommand(name: string): boolean {
-  const upperName = name.toUpperCase();
-  const dot = upperName.indexOf('.');
-  if (dot > 0) return Object.values(MODULE_NAMESPACES).includes(upperName.slice(0, dot)) && isKnownCommand(upperName);
-  return VECTOR_SET_COMMANDS.has(upperName);
-}
-
-const VECTOR_SET_COMMANDS: ReadonlySet<string> = new Set(['VADD', 'VREM', 'VSETATTR', 'VCARD', 'VDIM', 'VEMB', 'VGETATTR', 'VINFO', 'VISMEMBER', 'VLINKS', 'VRANDMEMBER', 'VSIM']);
 
 /** Whether a command name is in the table (any letter case). */
 export function isKnownCommand(name: string): boolean {

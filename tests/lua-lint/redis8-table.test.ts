@@ -1,4 +1,4 @@
-// Redis 8's own data types in the command table (semantics/commands.ts) and in lua-lint's verdicts:
+// Redis 8's own data types in the command table (semantics/redis8-types.ts, merged into semantics/commands.ts) and in lua-lint's verdicts:
 // what creates a key without TTL, what raises on a missing or an existing key, what keeps or drops
 // a TTL; the names node-redis' module namespaces send; a command no table knows is reported. Checked
 // on a real server in redis8-types-redis.test.ts where the server has the type.

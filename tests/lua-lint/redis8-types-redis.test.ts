@@ -8,7 +8,7 @@
  * Redis compiles into the server, but not JSON, time series or the probabilistic types: Redis 8
  * fetches those modules at build time and Debian ships no package of them. Their facts are checked
  * here where the server has them (`COMMAND INFO` knows the command); on Debian's build they come
- * from the redis.io pages and the modules' sources (see semantics/commands.ts).
+ * from the redis.io pages and the modules' sources (see semantics/redis8-types.ts).
  */
 import type { Redis } from 'ioredis';
 import { beforeEach, describe, expect, it } from 'vitest';
