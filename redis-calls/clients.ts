@@ -14,140 +14,24 @@
  * receiver's declared type is declared (the `ioredis`, `@redis/client` / `redis` or
  * `@upstash/redis` packages). Last comes the receiver's name (`settings['redis-ttl'].clientNames`),
  * and a verdict resting on a name says so (`byName`), so that messages explain only those.
+ *
+ * What is known of the client libraries (packages, constructors, type names, verdicts) lives in
+ * `redis-calls/client-facts.ts`; syntax read without judging (where a name comes from, what a
+ * pattern binds, what a function returns) in `redis-calls/client-syntax.ts`.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type * as ts from 'typescript';
 import { isAbsolute } from 'node:path';
 import { exportedValue, loadModule, moduleContext, readModule, type ImportedModule } from './modules.js';
-import { commandOfMethod } from './normalize.js';
 import { pluginSettings, type PluginSettings } from './settings.js';
+import { type ClientFlavor, type ReceiverKind, NOT_REDIS, FOREIGN, UNKNOWN, clientVerdict, relabel, settled, flavorOfModule, CLIENT_CONSTRUCTORS, CLIENT_FACTORIES, SELF_RETURNING, CLIENT_TYPE_NAMES, KNOWN_NOT_REDIS, CLIENT_MODULE_TEXT, VALUE_EXPRESSIONS, EVIDENCE_NAMES, symbolVerdict, either, batchOfTypeName } from './client-facts.js';
+import { TRANSPARENT_TYPES, describesClient, isClientCommandName, promisedType, outermostPattern, propertyPath, classMemberType, isRequire, commonJsDefault, returnedExpressions, inStaticMember, enclosingClass, memberKeyName, importedName, type ImportOrigin, type IdentifierOrigin, originOf, type FunctionLike } from './client-syntax.js';
 import { forEachThisWrite } from './bounded.js';
-import { findVariable, moduleNamespaceOf, unwrap, walkOwnNodes, type AnyContext } from './static.js';
 
-/** Which client library's syntax a call follows. */
-export type ClientFlavor = 'ioredis' | 'node-redis' | 'upstash' | 'unknown';
+import { findVariable, moduleNamespaceOf, unwrap, type AnyContext } from './static.js';
 
-/**
- * The verdict on one receiver. A client verdict says `why` the receiver was taken for a client, as
- * the end of a sentence ("its type comes from ioredis", "it is made by `new Redis()`", "its name
- * matches clientNames 'redis'"), and `byName` when that rests on a name alone (a `clientNames`
- * match, a constructor, factory or type named like a client's with no import of a client package
- * behind it): then a message on a false alarm tells the user what to change.
- */
-export type ReceiverKind =
-  /** a client (or cluster) object: commands run one by one */
-  | { redis: true; flavor: ClientFlavor; batch?: undefined; why: string; byName?: true }
-  /** a `multi()` / `pipeline()` object: commands are queued until `exec()` */
-  | { redis: true; flavor: ClientFlavor; batch: 'multi' | 'pipeline'; why: string; byName?: true }
-  /**
-   * not a client (`proven`), or not known to be one; `foreign` when the proof is an import from a
-   * package that is not a client package (with type information the checker has the last word:
-   * such a package may re-export a client type)
-   */
-  | { redis: false; proven: boolean; foreign?: true };
-
-const NOT_REDIS: ReceiverKind = { redis: false, proven: true };
-const FOREIGN: ReceiverKind = { redis: false, proven: true, foreign: true };
-const UNKNOWN: ReceiverKind = { redis: false, proven: false };
-
-/** A client verdict. */
-function clientVerdict(flavor: ClientFlavor, why: string, batch?: 'multi' | 'pipeline', byName?: boolean): ReceiverKind {
-  const base = batch ? { redis: true as const, flavor, batch, why } : { redis: true as const, flavor, why };
-  return byName ? { ...base, byName: true as const } : base;
-}
-
-/** The same verdict with another explanation (a client stays a client of the same flavor and batch). */
-function relabel(verdict: ReceiverKind, why: (inner: string) => string): ReceiverKind {
-  return verdict.redis ? { ...verdict, why: why(verdict.why) } : verdict;
-}
-
-/** Whether a verdict is settled without the checker: a client or a non-client proven by the code itself. */
-function settled(verdict: ReceiverKind): boolean {
-  return verdict.redis ? verdict.byName !== true : verdict.proven && verdict.foreign !== true;
-}
-
-/** Packages whose declarations make a type a Redis client, by flavor. */
-const PACKAGE_PATTERNS: ReadonlyArray<[RegExp, ClientFlavor]> = [
-  [/\/node_modules\/(?:@types\/)?ioredis\//, 'ioredis'],
-  [/\/node_modules\/(?:@redis\/client|redis|@types\/redis)\//, 'node-redis'],
-  [/\/node_modules\/@upstash\/redis\//, 'upstash'],
-];
-
-/** The flavor of a module specifier that names a Redis client package, else `undefined`. */
-export function flavorOfModule(source: string): ClientFlavor | undefined {
-  if (source === 'ioredis' || source.startsWith('ioredis/')) return 'ioredis';
-  if (source === 'redis' || source.startsWith('@redis/')) return 'node-redis';
-  if (source.startsWith('@upstash/redis')) return 'upstash';
-  return undefined;
-}
-
-/** Constructors / factories of clients, recognised by name when nothing better is known. */
-const CLIENT_CONSTRUCTORS = new Set(['Redis', 'IORedis', 'Cluster', 'Valkey']);
-const CLIENT_FACTORIES = new Set(['createClient', 'createCluster', 'createSentinel']);
-/** Methods of a client that return the client itself (or a copy of it). */
-const SELF_RETURNING = new Set(['on', 'once', 'off', 'connect', 'duplicate', 'withTypeMapping', 'withCommandOptions', 'legacy']);
-/** Type names that denote a client when the annotation does not say where they come from. */
-const CLIENT_TYPE_NAMES = new Set([
-  'Redis',
-  'IORedis',
-  'Cluster',
-  'RedisClientType',
-  'RedisClusterType',
-  'RedisClient',
-  'RedisCluster',
-]);
-const BATCH_TYPE_NAMES: ReadonlyMap<string, 'multi' | 'pipeline'> = new Map([
-  ['ChainableCommander', 'multi'],
-  ['Pipeline', 'pipeline'],
-  ['RedisClientMultiCommandType', 'multi'],
-  ['RedisClusterMultiCommandType', 'multi'],
-]);
-/** Well-known non-Redis classes with `set` / `get` / `append` methods. */
-const KNOWN_NOT_REDIS = new Set([
-  'Map',
-  'WeakMap',
-  'Set',
-  'WeakSet',
-  'Headers',
-  'URLSearchParams',
-  'FormData',
-  'URL',
-  'Request',
-  'Response',
-  'Array',
-  'Object',
-  'Date',
-  'Promise',
-  'Record',
-  'ReadonlyMap',
-]);
-
-/**
- * The text of a module that may make a client or pass one on: it names a client package, or it
- * re-exports another module (`export * from './client'`, `export { redis } from './client'`).
- */
-const CLIENT_MODULE_TEXT = /['"](?:ioredis|redis|@redis\/[^'"]*|@upstash\/redis[^'"]*)['"]|\bexport\s*\*|\bexport\s*\{[^}]*\}\s*from\b/;
-
-/** Expressions whose value is never a client: literals, objects, arrays, functions and classes. */
-const VALUE_EXPRESSIONS: ReadonlySet<AST_NODE_TYPES> = new Set([
-  AST_NODE_TYPES.ObjectExpression,
-  AST_NODE_TYPES.ArrayExpression,
-  AST_NODE_TYPES.Literal,
-  AST_NODE_TYPES.TemplateLiteral,
-  AST_NODE_TYPES.ArrowFunctionExpression,
-  AST_NODE_TYPES.FunctionExpression,
-  AST_NODE_TYPES.ClassExpression,
-]);
-
-/** Identifiers whose presence means a file may create or receive a Redis client. */
-const EVIDENCE_NAMES: ReadonlySet<string> = new Set([
-  ...CLIENT_CONSTRUCTORS,
-  ...CLIENT_FACTORIES,
-  ...CLIENT_TYPE_NAMES,
-  ...BATCH_TYPE_NAMES.keys(),
-  'fromEnv',
-  'defineScript',
-]);
+export { flavorOfModule, type ClientFlavor, type ReceiverKind } from './client-facts.js';
+export type { IdentifierOrigin, ImportOrigin } from './client-syntax.js';
 
 /** Decides whether receivers are Redis clients, for one file; verdicts are cached per node. */
 export class ClientDetector {
@@ -328,11 +212,11 @@ export class ClientDetector {
         if (verdict === 'unknown') sawUnknown = true;
         else if (verdict.redis) return verdict;
       }
-      const own = this.symbolVerdict(type.aliasSymbol);
+      const own = symbolVerdict(type.aliasSymbol);
       if (own) return own;
       return sawUnknown ? 'unknown' : NOT_REDIS;
     }
-    const own = this.symbolVerdict(type.aliasSymbol) ?? this.symbolVerdict(type.getSymbol());
+    const own = symbolVerdict(type.aliasSymbol) ?? symbolVerdict(type.getSymbol());
     if (own) return own;
     // class Cache extends Redis {}: a subclass of a client is a client
     if (type.isClassOrInterface() && this.checker) {
@@ -351,19 +235,6 @@ export class ClientDetector {
     return NOT_REDIS;
   }
 
-  private symbolVerdict(symbol: ts.Symbol | undefined): ReceiverKind | undefined {
-    for (const declaration of symbol?.getDeclarations() ?? []) {
-      const fileName = declaration.getSourceFile().fileName.replace(/\\/g, '/');
-      for (const [pattern, flavor] of PACKAGE_PATTERNS) {
-        if (pattern.test(fileName)) {
-          const batch = batchOfTypeName(symbol?.getName() ?? '');
-          const why = `its type ${symbol?.getName() ?? ''} comes from ${packageOfFlavor(flavor)}`;
-          return batch ? { redis: true, flavor, batch, why } : { redis: true, flavor, why };
-        }
-      }
-    }
-    return undefined;
-  }
 
   // ---- without type information ----------------------------------------------------------
 
@@ -383,20 +254,14 @@ export class ClientDetector {
         return this.classifyMember(node, depth);
       case AST_NODE_TYPES.LogicalExpression:
         // options.client ?? new Redis(): a client when either side is one
-        return this.either(this.classifySyntactic(node.left, depth + 1), this.classifySyntactic(node.right, depth + 1));
+        return either(this.classifySyntactic(node.left, depth + 1), this.classifySyntactic(node.right, depth + 1));
       case AST_NODE_TYPES.ConditionalExpression:
-        return this.either(this.classifySyntactic(node.consequent, depth + 1), this.classifySyntactic(node.alternate, depth + 1));
+        return either(this.classifySyntactic(node.consequent, depth + 1), this.classifySyntactic(node.alternate, depth + 1));
       default:
         return VALUE_EXPRESSIONS.has(node.type) ? NOT_REDIS : UNKNOWN;
     }
   }
 
-  /** Two possible values: a client if one is, provably not one if neither is, else unknown. */
-  private either(a: ReceiverKind, b: ReceiverKind): ReceiverKind {
-    if (a.redis) return a;
-    if (b.redis) return b;
-    return a.proven && b.proven ? NOT_REDIS : UNKNOWN;
-  }
 
   /** `new X(...)`: a client constructor, a known non-Redis class, or unknown. */
   private classifyConstruction(callee: TSESTree.Node, made?: TSESTree.Node, depth = 0): ReceiverKind {
@@ -1254,70 +1119,9 @@ export class ClientDetector {
     return UNKNOWN;
   }
 
-  /** Where a name comes from: an import (with its module), a declaration in this file, or nowhere. */
-  identifierOrigin(
-    node: TSESTree.Identifier,
-  ):
-    | ({ kind: 'import' } & ImportOrigin)
-    | {
-        kind: 'local';
-        classNode?: TSESTree.ClassDeclaration | TSESTree.ClassExpression;
-        typeNode?: TSESTree.TSTypeAliasDeclaration | TSESTree.TSInterfaceDeclaration;
-        /** The initializer of a `const` (`const Client = Redis`). */
-        init?: TSESTree.Expression;
-        typeParameter?: TSESTree.TSTypeParameter;
-        enumNode?: TSESTree.TSEnumDeclaration;
-      }
-    | { kind: 'global' } {
-    const variable = findVariable(this.context, node);
-    if (!variable || variable.defs.length === 0) return { kind: 'global' };
-    const def = variable.defs[0]!;
-    if (def.type === 'ImportBinding') {
-      const declaration = def.parent;
-      const source = declaration.type === AST_NODE_TYPES.ImportDeclaration ? declaration.source.value : '';
-      const relative = source.startsWith('.') || source.startsWith('/');
-      if (def.node.type === AST_NODE_TYPES.ImportNamespaceSpecifier) return { kind: 'import', source, relative, namespace: true };
-      if (def.node.type === AST_NODE_TYPES.ImportDefaultSpecifier) return { kind: 'import', source, relative, imported: 'default' };
-      return { kind: 'import', source, relative, ...bindingImportedName(def.node) };
-    }
-    if (def.type === 'Variable') {
-      // const Redis = require('ioredis'); const { createClient } = require('redis')
-      const init = def.node.init ? unwrap(def.node.init) : undefined;
-      if (
-        init?.type === AST_NODE_TYPES.CallExpression &&
-        init.callee.type === AST_NODE_TYPES.Identifier &&
-        init.callee.name === 'require' &&
-        init.arguments[0]?.type === AST_NODE_TYPES.Literal &&
-        typeof init.arguments[0].value === 'string'
-      ) {
-        const source = init.arguments[0].value;
-        return { kind: 'import', source, relative: source.startsWith('.'), ...destructuredName(def.node.id, def.name) };
-      }
-      // const { createClient: mk } = await import('redis')
-      const dynamic = init?.type === AST_NODE_TYPES.AwaitExpression ? unwrap(init.argument) : undefined;
-      if (
-        dynamic?.type === AST_NODE_TYPES.ImportExpression &&
-        dynamic.source.type === AST_NODE_TYPES.Literal &&
-        typeof dynamic.source.value === 'string' &&
-        def.node.id.type === AST_NODE_TYPES.ObjectPattern
-      ) {
-        const source = dynamic.source.value;
-        return { kind: 'import', source, relative: source.startsWith('.'), ...destructuredName(def.node.id, def.name) };
-      }
-    }
-    if (def.type === 'ClassName') return { kind: 'local', classNode: def.node };
-    if (def.type === 'Variable' && def.node.init?.type === AST_NODE_TYPES.ClassExpression) {
-      return { kind: 'local', classNode: def.node.init };
-    }
-    if (def.type === 'Type' && (def.node.type === AST_NODE_TYPES.TSTypeAliasDeclaration || def.node.type === AST_NODE_TYPES.TSInterfaceDeclaration)) {
-      return { kind: 'local', typeNode: def.node };
-    }
-    if (def.type === 'Variable' && def.parent?.kind === 'const' && def.node.id.type === AST_NODE_TYPES.Identifier && def.node.init) {
-      return { kind: 'local', init: def.node.init };
-    }
-    if (def.type === 'Type' && def.node.type === AST_NODE_TYPES.TSTypeParameter) return { kind: 'local', typeParameter: def.node };
-    if (def.type === 'TSEnumName') return { kind: 'local', enumNode: def.node };
-    return { kind: 'local' };
+  /** Where a name comes from in this file ({@link originOf}). */
+  identifierOrigin(node: TSESTree.Identifier): IdentifierOrigin {
+    return originOf(this.context, node);
   }
 
   /** Last resort: the receiver's name matches `clientNames`. */
@@ -1340,9 +1144,6 @@ export class ClientDetector {
     return UNKNOWN;
   }
 }
-
-/** A function whose return values can be judged. */
-type FunctionLike = TSESTree.FunctionDeclaration | TSESTree.FunctionExpression | TSESTree.ArrowFunctionExpression;
 
 /** A function, or a declaration of one, whose declared return type or return values can be judged. */
 type FunctionWithReturn =
@@ -1367,16 +1168,6 @@ interface MemberSignature {
   detector: ClientDetector;
 }
 
-/** An import of another module, as {@link ClientDetector} follows it. */
-interface ImportOrigin {
-  source: string;
-  relative: boolean;
-  /** The name imported (`'default'` for a default import); absent for a whole module. */
-  imported?: string;
-  /** `import * as m from './m'`. */
-  namespace?: true;
-}
-
 /** A binding or value another module exports, with that module's detector. */
 interface Exported {
   node: TSESTree.Node;
@@ -1395,239 +1186,4 @@ function detectorOfModule(context: AnyContext, module: ImportedModule): ClientDe
     moduleDetectors.set(module.program, detector);
   }
   return detector;
-}
-
-/** Wrappers whose members are their argument's: `Readonly<Deps>`, `Partial<Options>`. */
-const TRANSPARENT_TYPES: ReadonlySet<string> = new Set(['Readonly', 'Partial', 'Required', 'NonNullable']);
-
-/**
- * Method names a cache, a map or a store of the application has as often as a Redis client: an
- * interface declaring only those describes no client.
- */
-const GENERIC_STORE_METHODS: ReadonlySet<string> = new Set(['get', 'set', 'del', 'delete', 'has', 'clear', 'keys', 'exists', 'values', 'entries', 'size', 'on', 'off', 'once', 'connect', 'disconnect', 'quit', 'close', 'ping']);
-
-/**
- * Whether the members of an interface or type literal of the code describe a Redis client
- * structurally: a method named after a Redis command that is not a generic store method
- * (`expire`, `incr`, `hset`, `pipeline`, ...), as a code base declares the part of a client it
- * takes (`interface RateLimitRedis { pipeline(): ...; expire(k, s): ... }`).
- */
-function describesClient(members: readonly TSESTree.TypeElement[]): boolean {
-  return members.some((member) => {
-    if (member.type !== AST_NODE_TYPES.TSMethodSignature && member.type !== AST_NODE_TYPES.TSPropertySignature) return false;
-    const name = memberKeyName(member.key, member.computed);
-    if (member.type === AST_NODE_TYPES.TSPropertySignature && member.typeAnnotation?.typeAnnotation.type !== AST_NODE_TYPES.TSFunctionType) return false;
-    return name !== undefined && isClientCommandName(name);
-  });
-}
-
-/** A method name that says Redis: a command of the table that is no generic store method, or `pipeline` / `multi`. */
-function isClientCommandName(name: string): boolean {
-  if (GENERIC_STORE_METHODS.has(name.toLowerCase())) return false;
-  return name === 'pipeline' || name === 'multi' || commandOfMethod(name) !== undefined;
-}
-
-/** `Promise<T>` / `PromiseLike<T>` -> `T` (what an awaited call gives); any other type as it is. */
-function promisedType(type: TSESTree.TypeNode): TSESTree.TypeNode {
-  if (
-    type.type === AST_NODE_TYPES.TSTypeReference &&
-    type.typeName.type === AST_NODE_TYPES.Identifier &&
-    (type.typeName.name === 'Promise' || type.typeName.name === 'PromiseLike') &&
-    type.typeArguments?.params.length === 1
-  ) {
-    return type.typeArguments.params[0]!;
-  }
-  return type;
-}
-
-/**
- * The outermost destructuring pattern a binding belongs to (`{ redis }` of `({ redis }: Deps) =>`
- * or of `const { redis } = ctx`), or the binding itself when it is not destructured.
- */
-function outermostPattern(id: TSESTree.Identifier): TSESTree.Node {
-  let current: TSESTree.Node = id;
-  for (;;) {
-    const parent: TSESTree.Node | undefined = current.parent;
-    if (!parent) return current;
-    const inPattern =
-      parent.type === AST_NODE_TYPES.ObjectPattern ||
-      parent.type === AST_NODE_TYPES.ArrayPattern ||
-      (parent.type === AST_NODE_TYPES.Property && parent.parent?.type === AST_NODE_TYPES.ObjectPattern) ||
-      // `{ redis = fallback }` (a default inside the pattern, not the parameter's own default)
-      (parent.type === AST_NODE_TYPES.AssignmentPattern &&
-        parent.left === current &&
-        parent.parent !== undefined &&
-        !isFunctionNode(parent.parent) &&
-        parent.parent.type !== AST_NODE_TYPES.TSParameterProperty);
-    if (!inPattern) return current;
-    current = parent;
-  }
-}
-
-function isFunctionNode(node: TSESTree.Node): boolean {
-  return (
-    node.type === AST_NODE_TYPES.FunctionDeclaration ||
-    node.type === AST_NODE_TYPES.FunctionExpression ||
-    node.type === AST_NODE_TYPES.ArrowFunctionExpression ||
-    node.type === AST_NODE_TYPES.TSDeclareFunction ||
-    node.type === AST_NODE_TYPES.TSEmptyBodyFunctionExpression
-  );
-}
-
-/**
- * The property names from an object pattern down to one of its bindings: `['services', 'redis']`
- * for `store` in `{ services: { redis: store } }`; `undefined` through an array, a rest element or
- * a computed key.
- */
-function propertyPath(pattern: TSESTree.Node, binding: TSESTree.Identifier): string[] | undefined {
-  const path: string[] = [];
-  let current: TSESTree.Node = binding;
-  while (current !== pattern) {
-    const parent: TSESTree.Node | undefined = current.parent;
-    if (!parent) return undefined;
-    if (parent.type === AST_NODE_TYPES.Property) {
-      const key = parent.computed ? undefined : memberKeyName(parent.key, false) ?? (parent.key.type === AST_NODE_TYPES.Literal && typeof parent.key.value === 'string' ? parent.key.value : undefined);
-      if (key === undefined) return undefined;
-      path.unshift(key);
-    } else if (parent.type !== AST_NODE_TYPES.ObjectPattern && parent.type !== AST_NODE_TYPES.AssignmentPattern) {
-      return undefined;
-    }
-    current = parent;
-  }
-  return path;
-}
-
-/**
- * The declared type of a class member: a property's annotation (`private redis: Redis`), or a
- * constructor parameter property's (`constructor(private readonly redis: Redis)`).
- */
-function classMemberType(cls: TSESTree.ClassDeclaration | TSESTree.ClassExpression, name: string, isStatic: boolean): TSESTree.TypeNode | undefined {
-  for (const member of cls.body.body) {
-    if (
-      (member.type === AST_NODE_TYPES.PropertyDefinition || member.type === AST_NODE_TYPES.TSAbstractPropertyDefinition) &&
-      member.static === isStatic &&
-      memberKeyName(member.key, member.computed) === name &&
-      member.typeAnnotation
-    ) {
-      return member.typeAnnotation.typeAnnotation;
-    }
-    if (!isStatic && member.type === AST_NODE_TYPES.MethodDefinition && member.kind === 'constructor') {
-      for (const param of member.value.params) {
-        if (param.type !== AST_NODE_TYPES.TSParameterProperty) continue;
-        const inner = param.parameter.type === AST_NODE_TYPES.AssignmentPattern ? param.parameter.left : param.parameter;
-        if (inner.type === AST_NODE_TYPES.Identifier && inner.name === name && inner.typeAnnotation) return inner.typeAnnotation.typeAnnotation;
-      }
-    }
-  }
-  return undefined;
-}
-
-/** `require('...')`. */
-function isRequire(node: TSESTree.Node): boolean {
-  const call = unwrap(node);
-  return call.type === AST_NODE_TYPES.CallExpression && call.callee.type === AST_NODE_TYPES.Identifier && call.callee.name === 'require';
-}
-
-/** `module.exports = <expression>` of a CommonJS module. */
-function commonJsDefault(program: TSESTree.Program): TSESTree.Node | undefined {
-  for (const statement of program.body) {
-    if (statement.type !== AST_NODE_TYPES.ExpressionStatement || statement.expression.type !== AST_NODE_TYPES.AssignmentExpression) continue;
-    const { left, right } = statement.expression;
-    if (
-      left.type === AST_NODE_TYPES.MemberExpression &&
-      left.object.type === AST_NODE_TYPES.Identifier &&
-      left.object.name === 'module' &&
-      memberKeyName(left.property, left.computed) === 'exports' &&
-      right.type !== AST_NODE_TYPES.ObjectExpression
-    ) {
-      return right;
-    }
-  }
-  return undefined;
-}
-
-/** The package name of a flavor, for messages. */
-function packageOfFlavor(flavor: ClientFlavor): string {
-  if (flavor === 'node-redis') return 'redis (node-redis)';
-  if (flavor === 'upstash') return '@upstash/redis';
-  return flavor;
-}
-
-/** The expressions a function returns (its own `return` statements, not those of nested functions). */
-function returnedExpressions(fn: FunctionLike): TSESTree.Node[] {
-  if (fn.body.type !== AST_NODE_TYPES.BlockStatement) return [fn.body];
-  const out: TSESTree.Node[] = [];
-  walkOwnNodes(fn.body, (node) => {
-    if (node.type === AST_NODE_TYPES.ReturnStatement && node.argument) out.push(node.argument);
-  });
-  return out;
-}
-
-
-/** Whether a node sits in a static member (method, property, block) of `cls`. */
-function inStaticMember(node: TSESTree.Node, cls: TSESTree.ClassDeclaration | TSESTree.ClassExpression): boolean {
-  for (let current: TSESTree.Node | undefined = node; current && current !== cls; current = current.parent) {
-    if (current.parent === cls.body) {
-      return (
-        ((current.type === AST_NODE_TYPES.MethodDefinition || current.type === AST_NODE_TYPES.PropertyDefinition) && current.static) ||
-        current.type === AST_NODE_TYPES.StaticBlock
-      );
-    }
-  }
-  return false;
-}
-
-function batchOfTypeName(name: string): 'multi' | 'pipeline' | undefined {
-  return BATCH_TYPE_NAMES.get(name);
-}
-
-function enclosingClass(node: TSESTree.Node): TSESTree.ClassDeclaration | TSESTree.ClassExpression | undefined {
-  let current: TSESTree.Node | undefined = node.parent;
-  while (current) {
-    if (current.type === AST_NODE_TYPES.ClassDeclaration || current.type === AST_NODE_TYPES.ClassExpression) {
-      return current;
-    }
-    current = current.parent;
-  }
-  return undefined;
-}
-
-/**
- * The name of a class member as written: `redis` for `redis` / `this.redis`, `#redis` for a
- * private field (`#redis` and `redis` are different members of one class); `undefined` when
- * computed.
- */
-function memberKeyName(key: TSESTree.Node, computed: boolean): string | undefined {
-  if (key.type === AST_NODE_TYPES.PrivateIdentifier) return `#${key.name}`;
-  return !computed && key.type === AST_NODE_TYPES.Identifier ? key.name : undefined;
-}
-
-/** The name an import binding takes from its module: `{ createClient as mk }` -> `createClient`. */
-function bindingImportedName(node: TSESTree.Node): { imported?: string } {
-  if (node.type !== AST_NODE_TYPES.ImportSpecifier) return {};
-  const imported = node.imported.type === AST_NODE_TYPES.Identifier ? node.imported.name : String(node.imported.value);
-  return { imported };
-}
-
-/** The property a destructured binding reads: `const { createClient: mk } = ...` -> `createClient` for `mk`. */
-function destructuredName(pattern: TSESTree.Node, binding: TSESTree.Identifier): { imported?: string } {
-  if (pattern.type !== AST_NODE_TYPES.ObjectPattern) return {};
-  for (const property of pattern.properties) {
-    if (property.type !== AST_NODE_TYPES.Property) continue;
-    const value = property.value.type === AST_NODE_TYPES.AssignmentPattern ? property.value.left : property.value;
-    if (value !== binding) continue;
-    if (property.computed) return {};
-    if (property.key.type === AST_NODE_TYPES.Identifier) return { imported: property.key.name };
-    if (property.key.type === AST_NODE_TYPES.Literal && typeof property.key.value === 'string') return { imported: property.key.value };
-  }
-  return {};
-}
-
-/**
- * The name a binding was imported under in its module, when it is a named import (`createClient`
- * for `import { createClient as mk }` or `const { createClient: mk } = require(...)`); default and
- * namespace imports, and local names, answer `undefined`.
- */
-function importedName(origin: { kind: string; imported?: string }): string | undefined {
-  return origin.kind === 'import' ? origin.imported : undefined;
 }

@@ -22,8 +22,10 @@
  * of an instance of the class (`new Presence()`, a parameter, variable or member annotated with
  * the class, `this.presence` filled once per instance; the class and the instance may come from
  * another module of the code, imported with a relative specifier), a method of a `const` object
- * literal, a function of the module or one imported from another module of the code (named,
- * default, `import * as cache` or `require`). The facade sends that one command and nothing else
+ * literal, a function of the module or one imported from another module of the code (named, also
+ * renamed: the facade is named after its command where it is written; default, `import * as
+ * cache` or `require`). A parameter the caller leaves out takes the facade's default (`mode =
+ * 'KEEPTTL'`). The facade sends that one command and nothing else
  * (a facade that expires its key itself chose the TTL: it is judged where it is); one facade may
  * forward to another (two levels).
  */
@@ -42,8 +44,11 @@ const MAX_DEPTH = 2;
 
 /** Where a facade's argv entry comes from. */
 type Entry =
-  /** the caller's argument at `index` (absent: the caller left an optional parameter out) */
-  | { from: 'param'; index: number }
+  /**
+   * the caller's argument at `index`; absent, the parameter's default (`ttl = 60`) when it has one,
+   * else nothing (the caller left an optional parameter out)
+   */
+  | { from: 'param'; index: number; fallback?: { value: CommandArg; node: TSESTree.Node } }
   /** every caller argument from `index` on (`...members`) */
   | { from: 'rest'; index: number }
   /** the facade's own value (`'EX'`, `60`, a field name); its node when the caller's file holds it */
@@ -84,10 +89,17 @@ function facadeCallsAt(context: AnyContext, node: TSESTree.CallExpression, depth
   const callee = unwrap(node.callee);
   const name =
     callee.type === AST_NODE_TYPES.Identifier ? callee.name : callee.type === AST_NODE_TYPES.MemberExpression ? propertyName(callee.property, callee.computed) : undefined;
-  // a facade is named after its command: other calls cost nothing more
-  if (name === undefined || !commandOfMethod(name)) return NONE;
+  if (name === undefined) return NONE;
+  // a facade is named after its command (here, or where it is exported from: `import { incr as
+  // bump }`): other calls cost nothing more
+  const named = commandOfMethod(name) !== undefined;
+  if (!named && callee.type !== AST_NODE_TYPES.Identifier) return NONE;
   const detector = clientDetectorOf(context);
-  if (!detector.mayUseRedis() || redisCallsOf(context, node).length > 0) return NONE;
+  // a file with no sign of Redis may still call a facade of another module (that module's own
+  // reading decides whether the facade sends a Redis command)
+  if (!detector.mayUseRedis() && !importsRelative(context)) return NONE;
+  if (!named && !commandOfMethod(importedName(context, callee as TSESTree.Identifier) ?? '')) return NONE;
+  if (redisCallsOf(context, node).length > 0) return NONE;
   const target = callee.type === AST_NODE_TYPES.Identifier ? functionNamed(detector, callee) : methodCalled(detector, callee as TSESTree.MemberExpression, name);
   const facade = target && facadeOf(target, depth);
   const call = facade && callerCall(context, node, callee, facade);
@@ -95,6 +107,40 @@ function facadeCallsAt(context: AnyContext, node: TSESTree.CallExpression, depth
 }
 
 const NONE: readonly RedisCall[] = Object.freeze([]);
+
+const relativeImports = new WeakMap<object, boolean>();
+
+/** Whether the file imports (or requires at top level) a module of the code by a relative specifier. */
+function importsRelative(context: AnyContext): boolean {
+  const { sourceCode } = context;
+  let found = relativeImports.get(sourceCode);
+  if (found === undefined) {
+    found = sourceCode.ast.body.some((statement) => {
+      if (statement.type === AST_NODE_TYPES.ImportDeclaration) return statement.source.value.startsWith('.');
+      if (statement.type !== AST_NODE_TYPES.VariableDeclaration) return false;
+      return statement.declarations.some((d) => {
+        const init = d.init && unwrap(d.init);
+        const source = init?.type === AST_NODE_TYPES.CallExpression && init.callee.type === AST_NODE_TYPES.Identifier && init.callee.name === 'require' ? init.arguments[0] : undefined;
+        return source?.type === AST_NODE_TYPES.Literal && typeof source.value === 'string' && source.value.startsWith('.');
+      });
+    });
+    relativeImports.set(sourceCode, found);
+  }
+  return found;
+}
+
+/**
+ * The name a renamed binding has where it comes from: `incr` for `import { incr as bump }` or
+ * `const { incr: bump } = require('./store')`; `undefined` for any other binding.
+ */
+function importedName(context: AnyContext, id: TSESTree.Identifier): string | undefined {
+  const def = findVariable(context, id)?.defs[0];
+  if (def?.type === 'ImportBinding') return def.node.type === AST_NODE_TYPES.ImportSpecifier ? propertyName(def.node.imported) : undefined;
+  const property = def?.type === 'Variable' ? def.name.parent : undefined;
+  return property?.type === AST_NODE_TYPES.Property && property.parent.type === AST_NODE_TYPES.ObjectPattern && property.value === def!.name
+    ? propertyName(property.key, property.computed)
+    : undefined;
+}
 
 /** A function definition with the context of the module it is written in. */
 interface Target {
@@ -302,7 +348,13 @@ function parameterOf(context: AnyContext, input: TSESTree.Node, fn: FunctionLike
     return binding === def.name;
   });
   if (index < 0) return undefined;
-  return fn.params[index]!.type === AST_NODE_TYPES.RestElement ? { from: 'rest', index } : spread ? undefined : { from: 'param', index };
+  const param = fn.params[index]!;
+  if (param.type === AST_NODE_TYPES.RestElement) return { from: 'rest', index };
+  if (spread) return undefined;
+  const inner = param.type === AST_NODE_TYPES.TSParameterProperty ? param.parameter : param;
+  if (inner.type !== AST_NODE_TYPES.AssignmentPattern) return { from: 'param', index };
+  const value = staticValue(context, inner.right);
+  return { from: 'param', index, fallback: { value: typeof value === 'boolean' ? undefined : value, node: inner.right } };
 }
 
 /**
@@ -337,6 +389,10 @@ function callerCall(context: AnyContext, node: TSESTree.CallExpression, callee: 
     if (facade.keyArgs.has(j) && !value) return undefined;
     if (value) push(value);
     else if (spreadAt >= 0 && entry.index >= spreadAt) return undefined;
+    else if (entry.fallback) {
+      args.push(entry.fallback.value);
+      argNodes.push(sameFile ? entry.fallback.node : undefined);
+    }
   }
   const label = shortText(context, callee);
   const where = sameFile ? `line ${forwarded.nameNode.loc.start.line}` : `${relativePath(context, facade.context)}:${forwarded.nameNode.loc.start.line}`;

@@ -76,8 +76,7 @@ export default createRule<Options, MessageIds>({
         '{{command}} with the TTL {{value}} deletes `{{key}}` (an expiry <= 0 means "delete now"), and a later write creates it again without TTL. Use a positive TTL, or DEL / UNLINK to delete.',
       literalRejected:
         '{{command}} with the TTL {{value}} is rejected by Redis ("invalid expire time" / "value is not an integer"), so the write throws. Use a positive whole number.',
-      computed:
-        'The TTL `{{text}}` {{why}}: {{effect}} Check it before the call ({{guard}}) or clamp it: Math.max(1, ...).',
+      computed: 'The TTL `{{text}}` {{why}}: {{effect}} Check it before the call ({{guard}}) or clamp it: Math.max(1, ...).',
       clampToOne: 'Clamp the TTL to at least 1: Math.max(1, {{text}}).',
     },
   },

@@ -1,0 +1,315 @@
+/**
+ * Syntax the client detector (`redis-calls/clients.ts`) reads without judging: where a name
+ * comes from ({@link originOf}), what a pattern, a class member or a CommonJS module binds, the
+ * values a function returns, and which declared interfaces describe a client's commands.
+ */
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { commandOfMethod } from './normalize.js';
+import { findVariable, unwrap, walkOwnNodes, type AnyContext } from './static.js';
+
+/** A function whose return values can be judged. */
+export type FunctionLike = TSESTree.FunctionDeclaration | TSESTree.FunctionExpression | TSESTree.ArrowFunctionExpression;
+
+/** Wrappers whose members are their argument's: `Readonly<Deps>`, `Partial<Options>`. */
+export const TRANSPARENT_TYPES: ReadonlySet<string> = new Set(['Readonly', 'Partial', 'Required', 'NonNullable']);
+
+/**
+ * Method names a cache, a map or a store of the application has as often as a Redis client: an
+ * interface declaring only those describes no client.
+ */
+export const GENERIC_STORE_METHODS: ReadonlySet<string> = new Set(['get', 'set', 'del', 'delete', 'has', 'clear', 'keys', 'exists', 'values', 'entries', 'size', 'on', 'off', 'once', 'connect', 'disconnect', 'quit', 'close', 'ping']);
+
+/**
+ * Whether the members of an interface or type literal of the code describe a Redis client
+ * structurally: a method named after a Redis command that is not a generic store method
+ * (`expire`, `incr`, `hset`, `pipeline`, ...), as a code base declares the part of a client it
+ * takes (`interface RateLimitRedis { pipeline(): ...; expire(k, s): ... }`).
+ */
+export function describesClient(members: readonly TSESTree.TypeElement[]): boolean {
+  return members.some((member) => {
+    if (member.type !== AST_NODE_TYPES.TSMethodSignature && member.type !== AST_NODE_TYPES.TSPropertySignature) return false;
+    const name = memberKeyName(member.key, member.computed);
+    if (member.type === AST_NODE_TYPES.TSPropertySignature && member.typeAnnotation?.typeAnnotation.type !== AST_NODE_TYPES.TSFunctionType) return false;
+    return name !== undefined && isClientCommandName(name);
+  });
+}
+
+/** A method name that says Redis: a command of the table that is no generic store method, or `pipeline` / `multi`. */
+export function isClientCommandName(name: string): boolean {
+  if (GENERIC_STORE_METHODS.has(name.toLowerCase())) return false;
+  return name === 'pipeline' || name === 'multi' || commandOfMethod(name) !== undefined;
+}
+
+/** `Promise<T>` / `PromiseLike<T>` -> `T` (what an awaited call gives); any other type as it is. */
+export function promisedType(type: TSESTree.TypeNode): TSESTree.TypeNode {
+  if (
+    type.type === AST_NODE_TYPES.TSTypeReference &&
+    type.typeName.type === AST_NODE_TYPES.Identifier &&
+    (type.typeName.name === 'Promise' || type.typeName.name === 'PromiseLike') &&
+    type.typeArguments?.params.length === 1
+  ) {
+    return type.typeArguments.params[0]!;
+  }
+  return type;
+}
+
+/**
+ * The outermost destructuring pattern a binding belongs to (`{ redis }` of `({ redis }: Deps) =>`
+ * or of `const { redis } = ctx`), or the binding itself when it is not destructured.
+ */
+export function outermostPattern(id: TSESTree.Identifier): TSESTree.Node {
+  let current: TSESTree.Node = id;
+  for (;;) {
+    const parent: TSESTree.Node | undefined = current.parent;
+    if (!parent) return current;
+    const inPattern =
+      parent.type === AST_NODE_TYPES.ObjectPattern ||
+      parent.type === AST_NODE_TYPES.ArrayPattern ||
+      (parent.type === AST_NODE_TYPES.Property && parent.parent?.type === AST_NODE_TYPES.ObjectPattern) ||
+      // `{ redis = fallback }` (a default inside the pattern, not the parameter's own default)
+      (parent.type === AST_NODE_TYPES.AssignmentPattern &&
+        parent.left === current &&
+        parent.parent !== undefined &&
+        !isFunctionNode(parent.parent) &&
+        parent.parent.type !== AST_NODE_TYPES.TSParameterProperty);
+    if (!inPattern) return current;
+    current = parent;
+  }
+}
+
+export function isFunctionNode(node: TSESTree.Node): boolean {
+  return (
+    node.type === AST_NODE_TYPES.FunctionDeclaration ||
+    node.type === AST_NODE_TYPES.FunctionExpression ||
+    node.type === AST_NODE_TYPES.ArrowFunctionExpression ||
+    node.type === AST_NODE_TYPES.TSDeclareFunction ||
+    node.type === AST_NODE_TYPES.TSEmptyBodyFunctionExpression
+  );
+}
+
+/**
+ * The property names from an object pattern down to one of its bindings: `['services', 'redis']`
+ * for `store` in `{ services: { redis: store } }`; `undefined` through an array, a rest element or
+ * a computed key.
+ */
+export function propertyPath(pattern: TSESTree.Node, binding: TSESTree.Identifier): string[] | undefined {
+  const path: string[] = [];
+  let current: TSESTree.Node = binding;
+  while (current !== pattern) {
+    const parent: TSESTree.Node | undefined = current.parent;
+    if (!parent) return undefined;
+    if (parent.type === AST_NODE_TYPES.Property) {
+      const key = parent.computed ? undefined : memberKeyName(parent.key, false) ?? (parent.key.type === AST_NODE_TYPES.Literal && typeof parent.key.value === 'string' ? parent.key.value : undefined);
+      if (key === undefined) return undefined;
+      path.unshift(key);
+    } else if (parent.type !== AST_NODE_TYPES.ObjectPattern && parent.type !== AST_NODE_TYPES.AssignmentPattern) {
+      return undefined;
+    }
+    current = parent;
+  }
+  return path;
+}
+
+/**
+ * The declared type of a class member: a property's annotation (`private redis: Redis`), or a
+ * constructor parameter property's (`constructor(private readonly redis: Redis)`).
+ */
+export function classMemberType(cls: TSESTree.ClassDeclaration | TSESTree.ClassExpression, name: string, isStatic: boolean): TSESTree.TypeNode | undefined {
+  for (const member of cls.body.body) {
+    if (
+      (member.type === AST_NODE_TYPES.PropertyDefinition || member.type === AST_NODE_TYPES.TSAbstractPropertyDefinition) &&
+      member.static === isStatic &&
+      memberKeyName(member.key, member.computed) === name &&
+      member.typeAnnotation
+    ) {
+      return member.typeAnnotation.typeAnnotation;
+    }
+    if (!isStatic && member.type === AST_NODE_TYPES.MethodDefinition && member.kind === 'constructor') {
+      for (const param of member.value.params) {
+        if (param.type !== AST_NODE_TYPES.TSParameterProperty) continue;
+        const inner = param.parameter.type === AST_NODE_TYPES.AssignmentPattern ? param.parameter.left : param.parameter;
+        if (inner.type === AST_NODE_TYPES.Identifier && inner.name === name && inner.typeAnnotation) return inner.typeAnnotation.typeAnnotation;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** `require('...')`. */
+export function isRequire(node: TSESTree.Node): boolean {
+  const call = unwrap(node);
+  return call.type === AST_NODE_TYPES.CallExpression && call.callee.type === AST_NODE_TYPES.Identifier && call.callee.name === 'require';
+}
+
+/** `module.exports = <expression>` of a CommonJS module. */
+export function commonJsDefault(program: TSESTree.Program): TSESTree.Node | undefined {
+  for (const statement of program.body) {
+    if (statement.type !== AST_NODE_TYPES.ExpressionStatement || statement.expression.type !== AST_NODE_TYPES.AssignmentExpression) continue;
+    const { left, right } = statement.expression;
+    if (
+      left.type === AST_NODE_TYPES.MemberExpression &&
+      left.object.type === AST_NODE_TYPES.Identifier &&
+      left.object.name === 'module' &&
+      memberKeyName(left.property, left.computed) === 'exports' &&
+      right.type !== AST_NODE_TYPES.ObjectExpression
+    ) {
+      return right;
+    }
+  }
+  return undefined;
+}
+
+/** The expressions a function returns (its own `return` statements, not those of nested functions). */
+export function returnedExpressions(fn: FunctionLike): TSESTree.Node[] {
+  if (fn.body.type !== AST_NODE_TYPES.BlockStatement) return [fn.body];
+  const out: TSESTree.Node[] = [];
+  walkOwnNodes(fn.body, (node) => {
+    if (node.type === AST_NODE_TYPES.ReturnStatement && node.argument) out.push(node.argument);
+  });
+  return out;
+}
+
+/** Whether a node sits in a static member (method, property, block) of `cls`. */
+export function inStaticMember(node: TSESTree.Node, cls: TSESTree.ClassDeclaration | TSESTree.ClassExpression): boolean {
+  for (let current: TSESTree.Node | undefined = node; current && current !== cls; current = current.parent) {
+    if (current.parent === cls.body) {
+      return (
+        ((current.type === AST_NODE_TYPES.MethodDefinition || current.type === AST_NODE_TYPES.PropertyDefinition) && current.static) ||
+        current.type === AST_NODE_TYPES.StaticBlock
+      );
+    }
+  }
+  return false;
+}
+
+export function enclosingClass(node: TSESTree.Node): TSESTree.ClassDeclaration | TSESTree.ClassExpression | undefined {
+  let current: TSESTree.Node | undefined = node.parent;
+  while (current) {
+    if (current.type === AST_NODE_TYPES.ClassDeclaration || current.type === AST_NODE_TYPES.ClassExpression) {
+      return current;
+    }
+    current = current.parent;
+  }
+  return undefined;
+}
+
+/**
+ * The name of a class member as written: `redis` for `redis` / `this.redis`, `#redis` for a
+ * private field (`#redis` and `redis` are different members of one class); `undefined` when
+ * computed.
+ */
+export function memberKeyName(key: TSESTree.Node, computed: boolean): string | undefined {
+  if (key.type === AST_NODE_TYPES.PrivateIdentifier) return `#${key.name}`;
+  return !computed && key.type === AST_NODE_TYPES.Identifier ? key.name : undefined;
+}
+
+/** The name an import binding takes from its module: `{ createClient as mk }` -> `createClient`. */
+export function bindingImportedName(node: TSESTree.Node): { imported?: string } {
+  if (node.type !== AST_NODE_TYPES.ImportSpecifier) return {};
+  const imported = node.imported.type === AST_NODE_TYPES.Identifier ? node.imported.name : String(node.imported.value);
+  return { imported };
+}
+
+/** The property a destructured binding reads: `const { createClient: mk } = ...` -> `createClient` for `mk`. */
+export function destructuredName(pattern: TSESTree.Node, binding: TSESTree.Identifier): { imported?: string } {
+  if (pattern.type !== AST_NODE_TYPES.ObjectPattern) return {};
+  for (const property of pattern.properties) {
+    if (property.type !== AST_NODE_TYPES.Property) continue;
+    const value = property.value.type === AST_NODE_TYPES.AssignmentPattern ? property.value.left : property.value;
+    if (value !== binding) continue;
+    if (property.computed) return {};
+    if (property.key.type === AST_NODE_TYPES.Identifier) return { imported: property.key.name };
+    if (property.key.type === AST_NODE_TYPES.Literal && typeof property.key.value === 'string') return { imported: property.key.value };
+  }
+  return {};
+}
+
+/**
+ * The name a binding was imported under in its module, when it is a named import (`createClient`
+ * for `import { createClient as mk }` or `const { createClient: mk } = require(...)`); default and
+ * namespace imports, and local names, answer `undefined`.
+ */
+export function importedName(origin: { kind: string; imported?: string }): string | undefined {
+  return origin.kind === 'import' ? origin.imported : undefined;
+}
+
+/** An import of another module, as the client detector follows it. */
+export interface ImportOrigin {
+  source: string;
+  relative: boolean;
+  /** The name imported (`'default'` for a default import); absent for a whole module. */
+  imported?: string;
+  /** `import * as m from './m'`. */
+  namespace?: true;
+}
+
+/** Where a name comes from: an import (with its module), a declaration in this file, or nowhere. */
+export type IdentifierOrigin =
+  | ({ kind: 'import' } & ImportOrigin)
+  | {
+      kind: 'local';
+      classNode?: TSESTree.ClassDeclaration | TSESTree.ClassExpression;
+      typeNode?: TSESTree.TSTypeAliasDeclaration | TSESTree.TSInterfaceDeclaration;
+      /** The initializer of a `const` (`const Client = Redis`). */
+      init?: TSESTree.Expression;
+      typeParameter?: TSESTree.TSTypeParameter;
+      enumNode?: TSESTree.TSEnumDeclaration;
+    }
+  | { kind: 'global' };
+
+/**
+ * Where the name `node` comes from in the file of `context`: an import (a relative one is a module
+ * of the code), a declaration of the file (a class, type, `const`, type parameter, enum), or
+ * nowhere (a global).
+ */
+export function originOf(context: AnyContext, node: TSESTree.Identifier): IdentifierOrigin {
+  const variable = findVariable(context, node);
+  if (!variable || variable.defs.length === 0) return { kind: 'global' };
+  const def = variable.defs[0]!;
+  if (def.type === 'ImportBinding') {
+    const declaration = def.parent;
+    const source = declaration.type === AST_NODE_TYPES.ImportDeclaration ? declaration.source.value : '';
+    const relative = source.startsWith('.') || source.startsWith('/');
+    if (def.node.type === AST_NODE_TYPES.ImportNamespaceSpecifier) return { kind: 'import', source, relative, namespace: true };
+    if (def.node.type === AST_NODE_TYPES.ImportDefaultSpecifier) return { kind: 'import', source, relative, imported: 'default' };
+    return { kind: 'import', source, relative, ...bindingImportedName(def.node) };
+  }
+  if (def.type === 'Variable') {
+    // const Redis = require('ioredis'); const { createClient } = require('redis')
+    const init = def.node.init ? unwrap(def.node.init) : undefined;
+    if (
+      init?.type === AST_NODE_TYPES.CallExpression &&
+      init.callee.type === AST_NODE_TYPES.Identifier &&
+      init.callee.name === 'require' &&
+      init.arguments[0]?.type === AST_NODE_TYPES.Literal &&
+      typeof init.arguments[0].value === 'string'
+    ) {
+      const source = init.arguments[0].value;
+      return { kind: 'import', source, relative: source.startsWith('.'), ...destructuredName(def.node.id, def.name) };
+    }
+    // const { createClient: mk } = await import('redis')
+    const dynamic = init?.type === AST_NODE_TYPES.AwaitExpression ? unwrap(init.argument) : undefined;
+    if (
+      dynamic?.type === AST_NODE_TYPES.ImportExpression &&
+      dynamic.source.type === AST_NODE_TYPES.Literal &&
+      typeof dynamic.source.value === 'string' &&
+      def.node.id.type === AST_NODE_TYPES.ObjectPattern
+    ) {
+      const source = dynamic.source.value;
+      return { kind: 'import', source, relative: source.startsWith('.'), ...destructuredName(def.node.id, def.name) };
+    }
+  }
+  if (def.type === 'ClassName') return { kind: 'local', classNode: def.node };
+  if (def.type === 'Variable' && def.node.init?.type === AST_NODE_TYPES.ClassExpression) {
+    return { kind: 'local', classNode: def.node.init };
+  }
+  if (def.type === 'Type' && (def.node.type === AST_NODE_TYPES.TSTypeAliasDeclaration || def.node.type === AST_NODE_TYPES.TSInterfaceDeclaration)) {
+    return { kind: 'local', typeNode: def.node };
+  }
+  if (def.type === 'Variable' && def.parent?.kind === 'const' && def.node.id.type === AST_NODE_TYPES.Identifier && def.node.init) {
+    return { kind: 'local', init: def.node.init };
+  }
+  if (def.type === 'Type' && def.node.type === AST_NODE_TYPES.TSTypeParameter) return { kind: 'local', typeParameter: def.node };
+  if (def.type === 'TSEnumName') return { kind: 'local', enumNode: def.node };
+  return { kind: 'local' };
+}
