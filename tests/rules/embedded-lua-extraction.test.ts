@@ -58,14 +58,17 @@ for (const tester of [untypedTester, typedTester]) {
       { code: longJoin(30), errors: [at(32, 4, 39)] },
       { code: longJoin(400), errors: [at(402, 4, 39)] },
       // the generic forms: node-redis sendCommand, ioredis call / script, the load methods
-      { code: nodeRedis(`client.sendCommand(['EVAL', ${leaky}, '1', k, v]);`), errors: [at(3, setAt("client.sendCommand(['EVAL', "), setAt("client.sendCommand(['EVAL', ") + 35)] },
-      { code: nodeRedis(`client.sendCommand(['eval_ro', ${leaky}, '0']);`), errors: [at(3, setAt("client.sendCommand(['eval_ro', "), setAt("client.sendCommand(['eval_ro', ") + 35)] },
-      { code: nodeRedis(`client.sendCommand(['SCRIPT', 'LOAD', ${leaky}]);`), errors: [at(3, setAt("client.sendCommand(['SCRIPT', 'LOAD', "), setAt("client.sendCommand(['SCRIPT', 'LOAD', ") + 35)] },
-      { code: nodeRedis(`const ARGV_ = ['SCRIPT', 'LOAD', ${leaky}];\nclient.sendCommand(ARGV_);`), errors: [at(3, setAt("const ARGV_ = ['SCRIPT', 'LOAD', "), setAt("const ARGV_ = ['SCRIPT', 'LOAD', ") + 35)] },
-      { code: nodeRedis(`client.multi().addCommand(['EVAL', ${leaky}, '1', k]).exec();`), errors: [at(3, setAt("client.multi().addCommand(['EVAL', "), setAt("client.multi().addCommand(['EVAL', ") + 35)] },
-      { code: ioredis(`redis.call('EVAL', ${leaky}, 1, k, v);`), errors: [at(3, setAt("redis.call('EVAL', "), setAt("redis.call('EVAL', ") + 35)] },
-      { code: ioredis(`redis.script('LOAD', ${leaky});`), errors: [at(3, setAt("redis.script('LOAD', "), setAt("redis.script('LOAD', ") + 35)] },
-      { code: nodeRedis(`client.scriptLoad(${leaky});`), errors: [at(3, setAt('client.scriptLoad('), setAt('client.scriptLoad(') + 35)] },
+      // `prefix` + the leaky script + `suffix` on line 3: the SET is found right after the prefix
+      ...([
+        [nodeRedis, "client.sendCommand(['EVAL', ", ", '1', k, v]);"],
+        [nodeRedis, "client.sendCommand(['eval_ro', ", ", '0']);"],
+        [nodeRedis, "client.sendCommand(['SCRIPT', 'LOAD', ", ']);'],
+        [nodeRedis, "const ARGV_ = ['SCRIPT', 'LOAD', ", '];\nclient.sendCommand(ARGV_);'],
+        [nodeRedis, "client.multi().addCommand(['EVAL', ", ", '1', k]).exec();"],
+        [ioredis, "redis.call('EVAL', ", ', 1, k, v);'],
+        [ioredis, "redis.script('LOAD', ", ');'],
+        [nodeRedis, 'client.scriptLoad(', ');'],
+      ] as const).map(([wrap, prefix, suffix]) => ({ code: wrap(`${prefix}${leaky}${suffix}`), errors: [at(3, setAt(prefix), setAt(prefix) + 35)] })),
       {
         // a function library: FUNCTION LOAD REPLACE and functionLoad
         code: nodeRedis(
@@ -73,27 +76,14 @@ for (const tester of [untypedTester, typedTester]) {
         ),
         errors: [at(4, 54, 81)],
       },
-      // string methods on a constant: positions map back through them
-      {
-        code: ioredis("const S = `\n  redis.call('INCR', KEYS[1])\n  redis.call('EXPIRE', KEYS[1], {{TTL}})\n`.replaceAll('{{TTL}}', '0');\nredis.eval(S, 1, k);"),
-        errors: [at(5, 33, 40)],
-      },
-      {
-        code: ioredis("redis.eval(\"redis.call('SADD', KEYS[1], 'x') redis.call('EXPIRE', KEYS[1], TTL)\".replace(/TTL/g, '-1'), 1, k);"),
-        errors: [at(3, 76, 79)],
-      },
-      {
-        code: ioredis("redis.eval(\"redis.call('PEXPIRE', KEYS[1], MS) redis.call('SADD', KEYS[1], 'x')\".replace('MS', '$&0'), 1, k);"),
-        errors: [at(3, 48, 80)],
-      },
-      {
-        code: ioredis("redis.eval(\"   redis.call('HSET', KEYS[1], 'f', 'v')   \".trim(), 1, k);"),
-        errors: [at(3, 16, 53)],
-      },
-      {
-        code: ioredis("redis.eval(\"redis.call('HSET', KEYS[1], 'f', 'v')   \".trimEnd().trimStart(), 1, k);"),
-        errors: [at(3, 13, 50)],
-      },
+      // string methods on a constant: positions map back through them (line, column, end column)
+      ...([
+        [ioredis("const S = `\n  redis.call('INCR', KEYS[1])\n  redis.call('EXPIRE', KEYS[1], {{TTL}})\n`.replaceAll('{{TTL}}', '0');\nredis.eval(S, 1, k);"), 5, 33, 40],
+        [ioredis("redis.eval(\"redis.call('SADD', KEYS[1], 'x') redis.call('EXPIRE', KEYS[1], TTL)\".replace(/TTL/g, '-1'), 1, k);"), 3, 76, 79],
+        [ioredis("redis.eval(\"redis.call('PEXPIRE', KEYS[1], MS) redis.call('SADD', KEYS[1], 'x')\".replace('MS', '$&0'), 1, k);"), 3, 48, 80],
+        [ioredis("redis.eval(\"   redis.call('HSET', KEYS[1], 'f', 'v')   \".trim(), 1, k);"), 3, 16, 53],
+        [ioredis("redis.eval(\"redis.call('HSET', KEYS[1], 'f', 'v')   \".trimEnd().trimStart(), 1, k);"), 3, 13, 50],
+      ] as const).map(([code, line, column, endColumn]) => ({ code, errors: [at(line, column, endColumn)] })),
       // built at run time: one finding at the expression, saying how
       {
         code: ioredis("export const f = (ttl: number) => redis.eval(\"redis.call('SET', KEYS[1], 'v', 'EX', \" + ttl + ')', 1, k);"),
