@@ -1,8 +1,10 @@
 /**
  * JavaScript and TypeScript files given to lua-lint: the scripts are found by the ESLint rule
  * `redis-ttl/embedded-lua`'s own extraction (`embeddedScriptsOf`: ioredis `eval` /
- * `defineCommand`, node-redis `defineScript`, upstash `eval` / `createScript`, through `const`s,
- * wrappers and relative imports), run in ESLint's `Linter` with ESLint's parser (espree) or
+ * `defineCommand` / `script('LOAD', ...)`, node-redis `defineScript` / `scriptLoad` /
+ * `functionLoad`, upstash `eval` / `createScript`, `sendCommand([...])` / `call(...)` with EVAL,
+ * SCRIPT LOAD or FUNCTION LOAD, through `const`s, wrappers and relative imports; a script built at
+ * run time is one `unanalyzable-command`), run in ESLint's `Linter` with ESLint's parser (espree) or
  * typescript-eslint's, so a repository without an ESLint configuration can still check its
  * embedded scripts. Loaded only for JS/TS files.
  */
