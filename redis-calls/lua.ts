@@ -98,8 +98,8 @@ export function embeddedScriptsOf(context: AnyContext, node: TSESTree.CallExpres
   let scriptNode: TSESTree.Node | undefined;
   let keyArgs: TSESTree.Node[] | undefined;
   if (callee.type === AST_NODE_TYPES.MemberExpression) {
-    if (name !== 'defineScript' && !clientDetectorOf(context).classify(callee.object).redis) return [];
     if (generic) {
+      // the command words are read before the receiver is judged: `fn.call(this, x)` is common
       // ioredis `script('LOAD', script)` is SCRIPT LOAD with its first word in the method name
       const argv = name === 'script' ? node.arguments : GENERIC_BY_NAME.has(name) ? genericArguments(node.arguments) : argvArray(context, node.arguments);
       const found = argv ? commandScript(context, argv, name === 'script' ? 'SCRIPT' : undefined) : undefined;
@@ -115,6 +115,7 @@ export function embeddedScriptsOf(context: AnyContext, node: TSESTree.CallExpres
     } else {
       scriptNode = optionValue(context, node.arguments[0], 'SCRIPT');
     }
+    if (name !== 'defineScript' && !clientDetectorOf(context).classify(callee.object).redis) return [];
   } else if (name === 'defineScript') {
     scriptNode = optionValue(context, node.arguments[0], 'SCRIPT');
   }
