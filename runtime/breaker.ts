@@ -171,7 +171,8 @@ export function createCircuitBreaker(redis: StoreClient, options: CircuitBreaker
   const identitySecret = checkIdentitySecret(options.identitySecret);
   const template = buildKey({
     namespace: orDefault(options.namespace, 'rl'),
-    algorithm: 'cb',
+    // `cb`, then the version of the format of its state (see docs/runtime-resilience.md#key-format-and-rolling-deploys)
+    algorithm: 'cb1',
     version: orDefault(options.version, 'v1'),
     identity: '-',
     scope,

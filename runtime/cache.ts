@@ -2,18 +2,19 @@
  * `createCache`: cache-aside helpers that can not leak a key and do not stampede.
  *
  * Storage (one cache key = two Redis keys with one hash tag, hence one cluster slot):
- * - the **entry**, `namespace:cache:version:{hash(key)}:s`, a string
+ * - the **entry**, `namespace:cache1:version:{hash(key)}:s`, a string
  *   `RT1:<expiresAtMs>:<deltaMs>:<v|a>:<serialized value>` (`a`: a cached "absent"; deltaMs: the
  *   last load time; expiresAtMs: the server clock at the write plus the TTL). A string with a
  *   header, so that a hit is one `GET`: the reader parses the header and decides early
  *   recomputation (XFetch) with its own clock, and only a read that may recompute, or finds
  *   nothing usable, runs the `cache_get` script (which decides with the entry's real PTTL).
  *   (Before 0.2 the entry was a hash under `...:e`; those expire by themselves.)
- * - the **lock**, `namespace:cache:version:{hash(key)}:l`, a string holding its owner's random
+ * - the **lock**, `namespace:cache1:version:{hash(key)}:l`, a string holding its owner's random
  *   token, written only with `SET ... NX PX lockTtlMs`.
  *
  * Every write is one of the `runtime/scripts/cache_*.lua` scripts (checked by lua-lint in the
  * tests): the entry always gets its TTL in the script that writes it, the lock always carries one.
+ * `cache1` is the key format's version (see `CACHE_KEY_SEGMENT`).
  */
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -24,6 +25,13 @@ import { monotonicEpochMs } from './memory.js';
 import { MAX_TIMER_MS } from './outage.js';
 import { GET_COMMAND, getScript, type RuntimeScript } from './scripts.js';
 import { checkInteger, checkKnownOptions, checkNonEmptyString, checkOneOf, checkPositive, describe, isPlainObject, MAX_EXACT, orDefault } from './validate.js';
+
+/**
+ * The algorithm segment of the cache's keys: `cache`, then the version of the format of its
+ * entries and locks. A runtime that stores entries differently writes them under a new version,
+ * so two runtimes never read (or overwrite) each other's entries during a rolling deploy.
+ */
+const CACHE_KEY_SEGMENT = 'cache1';
 
 /**
  * What a loader returns when the record does not exist. `undefined` means the same. Either is
@@ -430,7 +438,7 @@ export function createCache<T = unknown>(redis: RedisClient, options: CacheOptio
   const namespace = checkNonEmptyString('namespace', options.namespace);
   const version = orDefault(options.version, 'v1');
   // validates namespace and version now, not on the first call
-  buildKey({ namespace, algorithm: 'cache', version, identity: '-' });
+  buildKey({ namespace, algorithm: CACHE_KEY_SEGMENT, version, identity: '-' });
 
   const timeoutMs = checkInteger('timeoutMs', orDefault(options.timeoutMs, 1000), 1, MAX_TIMER_MS);
   const probeIntervalMs = checkInteger('redisProbeIntervalMs', orDefault(options.redisProbeIntervalMs, 1000), 1, MAX_TIMER_MS);
@@ -478,7 +486,7 @@ export function createCache<T = unknown>(redis: RedisClient, options: CacheOptio
   };
 
   // the entry key of recent cache keys, remembered (by fingerprint, not by key) instead of hashed per call
-  const template = buildKey({ namespace, algorithm: 'cache', version, identity: '-', scope: 's' });
+  const template = buildKey({ namespace, algorithm: CACHE_KEY_SEGMENT, version, identity: '-', scope: 's' });
   const head = template.slice(0, template.indexOf('{') + 1);
   const tail = template.slice(template.indexOf('}'));
   const entries = new KeyMemo((key) => head + hashIdentity(key) + tail);

@@ -103,8 +103,11 @@ export class Route implements Receiver {
     private readonly mode: OnRedisError,
     options: CheckedOutage,
     fallback: MemoryStore | undefined,
-    /** What {@link Route.runTo} resolves with: the answer of {@link Route.run} mapped (a limiter's result). */
-    private readonly map: (answer: unknown) => unknown = (answer) => answer,
+    /**
+     * What {@link Route.runTo} resolves with: the answer of {@link Route.run} mapped (a limiter's
+     * result), given the arguments it was run with (the memory store's when it answered).
+     */
+    private readonly map: (answer: unknown, args: readonly string[]) => unknown = (answer) => answer,
   ) {
     this.probeIntervalMs = options.probeIntervalMs;
     this.direct = client instanceof MemoryStore ? client : null;
@@ -141,7 +144,7 @@ export class Route implements Receiver {
   runTo(script: RuntimeScript, key: string, args: readonly string[], memoryArgs: readonly string[]): Promise<unknown> {
     if (this.direct !== null) {
       try {
-        return Promise.resolve(this.map(this.local(this.direct, script.name, key, args, FULL_DIRECT)));
+        return Promise.resolve(this.map(this.local(this.direct, script.name, key, args, FULL_DIRECT), args));
       } catch (error) {
         return Promise.reject(error);
       }
@@ -153,9 +156,9 @@ export class Route implements Receiver {
   receive(answer: unknown, script: RuntimeScript, key: string, memoryArgs: readonly string[] | undefined): unknown {
     if (this.mode === 'fallback' && answer instanceof Unavailable) {
       const value = this.local((this.store ??= new MemoryStore()), script.name, key, memoryArgs!, FULL_FALLBACK);
-      return this.map(value instanceof StoreFull ? value : new FromMemory(value));
+      return this.map(value instanceof StoreFull ? value : new FromMemory(value), memoryArgs!);
     }
-    return this.map(answer);
+    return this.map(answer, memoryArgs!);
   }
 
   private local(store: MemoryStore, name: string, key: string, args: readonly string[], full: StoreFull): unknown {

@@ -3,7 +3,8 @@ import { checkOutageOptions, FromMemory, Route, StoreFull, type OutageOptions } 
 import { Unavailable } from './health.js';
 import { buildKey, checkIdentitySecret, checkScope, hashIdentity, KeyMemo } from './keys.js';
 import type { OutageReason } from './outage.js';
-import { getScript, type ScriptName } from './scripts.js';
+import { decoderFor, type LimiterScript } from './decode.js';
+import { getScript } from './scripts.js';
 import { checkInteger, checkKnownOptions, checkNonEmptyString, checkOneOf, describe, gcd, MAX_EXACT, orDefault, perSecondToPerMs } from './validate.js';
 
 /**
@@ -64,12 +65,19 @@ export interface CommonLimiterOptions extends OutageOptions {
   identitySecret?: string | Buffer;
 }
 
-/** `limit` cost per epoch-aligned window of `windowMs` milliseconds. */
+/**
+ * `limit` cost per window of `windowMs` milliseconds; a window opens at its first admission and
+ * is its key's TTL (no clock of its own: `nowMs` is refused).
+ */
 export interface FixedWindowOptions extends CommonLimiterOptions {
   algorithm: 'fixed-window';
   /** Cost admitted per window, an integer >= 1. */
   limit: number;
-  /** Window length in **milliseconds**, an integer >= 1. Windows start at multiples of it (Unix epoch). */
+  /**
+   * Window length in **milliseconds**, an integer >= 1 (a window of 1 ms lasts 2: Redis keeps a
+   * key through the millisecond of its expiry). A window starts at the first admission after the
+   * last one ended, as rate-limiter-flexible's do.
+   */
   windowMs: number;
 }
 
@@ -178,7 +186,9 @@ export interface TakeOptions {
    * **Tests only.** The current time in milliseconds since the Unix epoch, an integer >= 0, used
    * instead of the Redis server clock (TIME). Production code must leave it out: the server clock
    * is the one clock every instance shares. A time before the key's latest one is handled as a
-   * clock that stepped back (it admits nothing more; see docs/runtime-resilience.md).
+   * clock that stepped back (it admits nothing more; see docs/runtime-resilience.md). The fixed
+   * window refuses it (a `TypeError`): it has no clock of its own, its window is its key's TTL
+   * (in tests, a `MemoryStore` with a `clock` drives it).
    */
   nowMs?: number;
 }
@@ -223,7 +233,8 @@ export interface Limiter {
    * Takes `cost` for `identity`.
    * @param identity Who is limited (user id, API key, IP...), any length. Hashed into the key,
    *   never stored; identities with a lone surrogate get keys of their own (see `hashIdentity`).
-   * @throws {TypeError | RangeError} when `identity`, `cost` or `nowMs` is invalid, before any Redis call.
+   * @throws {TypeError | RangeError} when `identity`, `cost` or `nowMs` is invalid (or `nowMs` is
+   *   given to a fixed window), before any Redis call.
    * @throws {RedisError} for replies that are bugs, not outages (e.g. WRONGTYPE when another
    *   program wrote the key, WRONGPASS): message, `code` and `address`, never the command.
    */
@@ -232,12 +243,30 @@ export interface Limiter {
   keyFor(identity: string): string;
 }
 
+/**
+ * The algorithm segment of each algorithm's keys: its code, then the version of the format its
+ * state is kept in (the fixed window's key format 2 is `fw2`). A runtime that keeps an
+ * algorithm's state differently writes it under a new version: two runtimes never read each
+ * other's keys, so they can run side by side during a rolling deploy (each then counts on its
+ * own: docs/runtime-resilience.md#key-format-and-rolling-deploys).
+ */
+const KEY_SEGMENTS = {
+  'fixed-window': 'fw2',
+  // format 3: a list of calls (format 2 was a sorted set, 'swl2'; format 1 one member per unit of cost, 'swl')
+  'sliding-window-log': 'swl3',
+  'sliding-window-counter': 'swc2',
+  'token-bucket': 'tb2',
+  gcra: 'gcra2',
+  'leaky-bucket': 'lb2',
+} as const satisfies Record<Algorithm, string>;
+
 interface Plan {
-  script: ScriptName;
+  script: LimiterScript;
   code: string;
   limit: number;
   maxTtlMs: number;
-  params: string[];
+  /** The script's parameters (its ARGV before the cost), as numbers. */
+  params: number[];
 }
 
 function ceilDiv(a: number, b: number): number {
@@ -252,21 +281,15 @@ function plan(options: LimiterOptions): Plan {
       const limit = checkInteger('limit', options.limit, 1);
       const windowMs = checkInteger('windowMs', options.windowMs, 1);
       if (options.algorithm === 'fixed-window') {
-        return { script: 'fixed_window', code: 'fw', limit, maxTtlMs: windowMs, params: [String(limit), String(windowMs)] };
+        // a key lives through the millisecond of its expiry: a window of 1 ms lasts 2 (see the script)
+        return { script: 'fixed_window', code: KEY_SEGMENTS['fixed-window'], limit, maxTtlMs: Math.max(2, windowMs), params: [limit, windowMs] };
       }
       if (options.algorithm === 'sliding-window-log') {
         checkInteger('limit', limit, 1, SLIDING_LOG_MAX_LIMIT);
-        // 'swl2': one member per call with its cost (the 'swl' keys held one member per unit of cost)
-        return { script: 'sliding_window_log', code: 'swl2', limit, maxTtlMs: windowMs, params: [String(limit), String(windowMs)] };
+        return { script: 'sliding_window_log', code: KEY_SEGMENTS['sliding-window-log'], limit, maxTtlMs: windowMs, params: [limit, windowMs] };
       }
       if (limit * windowMs > MAX_EXACT) throw new RangeError('limit * windowMs must be below 2^53');
-      return {
-        script: 'sliding_window_counter',
-        code: 'swc',
-        limit,
-        maxTtlMs: 2 * windowMs,
-        params: [String(limit), String(windowMs)],
-      };
+      return { script: 'sliding_window_counter', code: KEY_SEGMENTS['sliding-window-counter'], limit, maxTtlMs: 2 * windowMs, params: [limit, windowMs] };
     }
     case 'token-bucket':
     case 'leaky-bucket': {
@@ -276,10 +299,10 @@ function plan(options: LimiterOptions): Plan {
       if (capacity * den > MAX_EXACT) throw new RangeError(`capacity * (1000 / ${rateName}) is too large (must be below 2^53)`);
       return {
         script: options.algorithm === 'token-bucket' ? 'token_bucket' : 'leaky_bucket',
-        code: options.algorithm === 'token-bucket' ? 'tb' : 'lb',
+        code: KEY_SEGMENTS[options.algorithm],
         limit: capacity,
         maxTtlMs: ceilDiv(capacity * den, num),
-        params: [String(capacity), String(num), String(den)],
+        params: [capacity, num, den],
       };
     }
     case 'gcra': {
@@ -290,13 +313,7 @@ function plan(options: LimiterOptions): Plan {
       const per = periodMs / g;
       const units = limit / g;
       if (burst * per > MAX_EXACT) throw new RangeError('burst * periodMs / gcd(periodMs, limit) must be below 2^53');
-      return {
-        script: 'gcra',
-        code: 'gcra',
-        limit: burst,
-        maxTtlMs: ceilDiv(burst * per, units),
-        params: [String(burst), String(per), String(units)],
-      };
+      return { script: 'gcra', code: KEY_SEGMENTS.gcra, limit: burst, maxTtlMs: ceilDiv(burst * per, units), params: [burst, per, units] };
     }
     default:
       checkOneOf('algorithm', (options as { algorithm?: unknown }).algorithm, ALGORITHMS);
@@ -329,13 +346,13 @@ function scaleCount(a: number, num: number, den: number): number {
  * and, for the buckets and GCRA, the rate scaled by `share` too, as exact fractions.
  * @throws {RangeError} when the scaled parameters leave the exact integer range.
  */
-function sharePlan(p: Plan, share: number): { limit: number; params: string[] } {
+function sharePlan(p: Plan, share: number): { limit: number; params: number[] } {
   if (share === 1) return { limit: p.limit, params: p.params };
   const { num: sn, den: sd } = shareFraction(share);
-  const [a = 0, b = 0, c = 0] = p.params.map(Number);
+  const [a = 0, b = 0, c = 0] = p.params;
   const limit = scaleCount(a, sn, sd);
   if (p.script === 'fixed_window' || p.script === 'sliding_window_log' || p.script === 'sliding_window_counter') {
-    return { limit, params: [String(limit), String(b)] };
+    return { limit, params: [limit, b] };
   }
   // buckets: [capacity, num, den] with rate num/den per ms; gcra: [burst, per, units] with rate units/per per ms
   let rateNum = p.script === 'gcra' ? c * sn : b * sn;
@@ -346,21 +363,19 @@ function sharePlan(p: Plan, share: number): { limit: number; params: string[] } 
   if (!Number.isSafeInteger(rateNum) || !Number.isSafeInteger(rateDen) || limit * rateDen > MAX_EXACT) {
     throw new RangeError('fallbackShare makes the local rate too fine (its parameters must stay below 2^53)');
   }
-  return {
-    limit,
-    params: p.script === 'gcra' ? [String(limit), String(rateDen), String(rateNum)] : [String(limit), String(rateNum), String(rateDen)],
-  };
+  return { limit, params: p.script === 'gcra' ? [limit, rateDen, rateNum] : [limit, rateNum, rateDen] };
 }
 
 /**
  * Creates a rate limiter backed by one Lua script per algorithm (`runtime/scripts/*.lua`).
  *
  * Every decision is made in Redis, atomically, with the Redis server clock (TIME,
- * https://redis.io/docs/latest/commands/time/): application instances with skewed clocks agree.
- * A denied call writes nothing, so denied requests never count against the limit. Every write
- * sets the key's TTL in the same script, derived from the algorithm (see `maxTtlMs`). One key per
- * identity, `namespace:algorithm:version:{hash}:scope`, so calls never fail with CROSSSLOT on
- * Redis Cluster.
+ * https://redis.io/docs/latest/commands/time/; the fixed window has its key's TTL, which Redis
+ * runs on that clock too): application instances with skewed clocks agree. A denied call writes
+ * nothing, so denied requests never count against the limit. Every write sets the key's TTL in
+ * the same script, derived from the algorithm (see `maxTtlMs`). One key per identity,
+ * `namespace:<algorithm><key format>:version:{hash}:scope` (e.g. `rl:gcra2:v1:{...}:default`), so
+ * calls never fail with CROSSSLOT on Redis Cluster.
  *
  * @param redis An ioredis `Redis` or `Cluster`, a node-redis client, an @upstash/redis `Redis`.
  *   Every call is bounded by `timeoutMs` whatever the client's settings; once a call finds the
@@ -403,23 +418,27 @@ export function createLimiter(redis: StoreClient, options: LimiterOptions): Limi
   const lua = getScript(script);
   const denied: LimitResult = { allowed: false, limit, remaining: 0, retryAfterMs: outageRetryAfterMs, resetAfterMs: 0, reason: 'redis-unavailable' };
   const allowed: LimitResult = { allowed: true, limit, remaining: 0, retryAfterMs: 0, resetAfterMs: 0, reason: 'redis-unavailable' };
-  const toResult = (answer: unknown): LimitResult => {
+  // the scripts reply with what only Redis knows, mostly one integer: the result is computed here
+  const decode = decoderFor(script, params, limit);
+  const decodeLocal = decoderFor(script, local.params, local.limit, 'fallback');
+  // a call's cost is its ARGV after the parameters; absent: 1
+  const costAt = params.length;
+  const toResult = (answer: unknown, args: readonly string[]): LimitResult => {
     if (answer instanceof Unavailable) return { ...(mode === 'fail-open' ? allowed : denied) };
     if (answer instanceof StoreFull) {
       return { allowed: false, limit: answer.fallback ? local.limit : limit, remaining: 0, retryAfterMs: outageRetryAfterMs, resetAfterMs: 0, reason: 'store-full' };
     }
-    if (answer instanceof FromMemory) {
-      const [a, remaining, retryAfterMs, resetAfterMs] = answer.value as [number, number, number, number];
-      return { allowed: a === 1, limit: local.limit, remaining, retryAfterMs, resetAfterMs, reason: 'fallback' };
-    }
-    const reply = answer as [number, number, number, number];
-    return { allowed: reply[0] === 1, limit, remaining: reply[1], retryAfterMs: reply[2], resetAfterMs: reply[3] };
+    const cost = args.length > costAt ? Number(args[costAt]) : 1;
+    if (answer instanceof FromMemory) return decodeLocal(answer.value, cost);
+    return decode(answer, cost);
   };
   // the answer becomes the result where the call settles: one promise per call besides the client's
   const route = new Route(redis, mode, outage, options.fallback, toResult);
-  // the arguments of a call with cost 1 on the server clock, the common case: no array per call
-  const defaultArgs = [...params, '1', ''];
-  const defaultLocalArgs = local.params === params ? defaultArgs : [...local.params, '1', ''];
+  // the arguments of a call of cost 1 on the server clock, the common case (cost and now left
+  // out): no array per call
+  const defaultArgs = params.map(String);
+  const defaultLocalArgs = local.params === params ? defaultArgs : local.params.map(String);
+  const clockless = options.algorithm === 'fixed-window';
 
   return {
     algorithm: options.algorithm,
@@ -436,10 +455,21 @@ export function createLimiter(redis: StoreClient, options: LimiterOptions): Limi
           if (typeof takeOptions !== 'object' || takeOptions === null) throw new TypeError('take options must be an object');
           checkKnownOptions('limiter.take', takeOptions, TAKE_OPTION_NAMES);
           const cost = checkInteger('cost', takeOptions.cost === undefined ? 1 : takeOptions.cost, 1);
-          const now = takeOptions.nowMs === undefined ? '' : String(checkInteger('nowMs', takeOptions.nowMs, 0));
-          if (cost !== 1 || now !== '') {
-            args = [...params, String(cost), now];
-            localArgs = local.params === params ? args : [...local.params, String(cost), now];
+          let now: string | undefined;
+          if (takeOptions.nowMs !== undefined) {
+            if (clockless) {
+              throw new TypeError(
+                "nowMs: the fixed window has no clock of its own (its window is its key's TTL, which the Redis server's clock runs); leave nowMs out (a MemoryStore's clock option drives it in tests)",
+              );
+            }
+            now = String(checkInteger('nowMs', takeOptions.nowMs, 0));
+          }
+          if (now !== undefined) {
+            args = [...defaultArgs, String(cost), now];
+            localArgs = local.params === params ? args : [...defaultLocalArgs, String(cost), now];
+          } else if (cost !== 1) {
+            args = [...defaultArgs, String(cost)];
+            localArgs = local.params === params ? args : [...defaultLocalArgs, String(cost)];
           }
         }
       } catch (error) {

@@ -20,6 +20,7 @@
  * `maxKeys` guard refuses to create a key when the store is full ({@link StoreFullError}), which
  * the limiters and breakers turn into a denial: fail closed for new keys, existing keys still served.
  */
+import { cdiv, idiv } from './decode.js';
 import { RedisError } from './errors.js';
 import type { ScriptName } from './scripts.js';
 import { checkInteger, checkKnownOptions, describe, orDefault } from './validate.js';
@@ -77,11 +78,11 @@ export class MemoryReplyError extends RedisError {
 }
 
 /**
- * The state a limiter script keeps in one key, held as numbers: what the Lua keeps in a hash
- * (`fw`: w, n; `swc`: w, c, p; `tb`: s, d, t; `lb`: l, d, t) or in a string (`gcra`:
- * "<a>:<r>:<L>"), in the fields `a`, `b`, `c` in that order. Read by its own script it costs no
- * parsing and no formatting; any other command sees the hash or string Redis would hold (it is
- * converted in place on the first such access, see `Keyspace.typed`).
+ * The state a limiter script keeps in one key, held as numbers: what the Lua keeps in a string
+ * (`fw`: the count; `tb`: "<s>:<t>:<den>"; `lb`: "<l>:<t>:<den>"; `gcra`: "<a>:<r>:<L>") or in a
+ * hash (`swc`: w, c, p), in the fields `a`, `b`, `c` in that order. Read by its own script it
+ * costs no parsing and no formatting; any other command sees the string or hash Redis would hold
+ * (it is converted in place on the first such access, see `Keyspace.typed`).
  */
 interface Counters {
   type: 'fw' | 'swc' | 'tb' | 'lb' | 'gcra';
@@ -91,17 +92,16 @@ interface Counters {
 }
 
 /**
- * The sorted set of a sliding-window log, as numbers: member i is "<before>:<own>" scored by its
- * time, stored as the triple (time, before, own) at `data[3 * i]`, in Redis' order (the script
- * only ever adds at the end, see `slidingWindowLog`). Members `head` to `end - 1` are live (those
- * before `head` were removed from the front: that moves an index; the array is compacted once
- * half of it is dead). One array of doubles per log: a call touches the entry and two places of
- * one array. One difference with Redis, which no decision reads: when a new member has the name
- * of a member left from before the window was last empty (out of the window, not yet pruned),
- * Redis' ZADD moves that one; here it stays until it is pruned, one stale member more.
+ * The list of a sliding-window log, as numbers: element i is "<at>:<before>:<cost>" (followed, in
+ * Redis, by a copy of the list's first element when it was added, which only the Lua reads, to
+ * spare a lookup), stored as the triple (at, before, cost) at `data[3 * i]`, in Redis' order (the
+ * script only appends, replaces the last one and removes from the front). Elements `head` to
+ * `end - 1` are live (those before `head` were removed from the front: that moves an index; the
+ * array is compacted once half of it is dead). One array of doubles per log: a call touches the
+ * entry and two places of one array.
  */
 interface Log {
-  type: 'zset';
+  type: 'list';
   data: number[];
   head: number;
   end: number;
@@ -112,25 +112,12 @@ type Value = { type: 'string'; value: string } | { type: 'hash'; fields: Map<str
 type Entry = Value & { /** absolute ms, `Infinity` for no TTL */ expiresAt: number };
 
 /** The Redis type each kind of entry stands for. */
-const REDIS_TYPE = { string: 'string', hash: 'hash', zset: 'zset', fw: 'hash', swc: 'hash', tb: 'hash', lb: 'hash', gcra: 'string' } as const;
-/** The hash fields of the counters kept in a hash, in the order of `a`, `b`, `c`. */
-const COUNTER_FIELDS = { fw: ['w', 'n'], swc: ['w', 'c', 'p'], tb: ['s', 'd', 't'], lb: ['l', 'd', 't'] } as const;
+const REDIS_TYPE = { string: 'string', hash: 'hash', list: 'list', fw: 'string', swc: 'hash', tb: 'string', lb: 'string', gcra: 'string' } as const;
 
 const WRONGTYPE = 'WRONGTYPE Operation against a key holding the wrong kind of value';
 const MAX = 9007199254740991;
 const MAX_MS = 1_000_000_000_000;
 const MAX_NOW = 4503599627370496;
-
-/** floor(a / b) for integers below 2^53, corrected for rounding of the float division (as in the Lua). */
-function idiv(a: number, b: number): number {
-  let q = Math.floor(a / b);
-  if (q * b > a) q -= 1;
-  else if ((q + 1) * b <= a) q += 1;
-  return q;
-}
-function cdiv(a: number, b: number): number {
-  return 0 - idiv(-a, b);
-}
 
 /** Lua 5.1 `tonumber` on a string (decimal or hex, surrounding spaces allowed); `undefined` for nil. */
 function toNumber(s: string | null | undefined): number | undefined {
@@ -183,14 +170,17 @@ class Keyspace {
     readonly clock: () => number,
   ) {}
 
-  /** The time expiry is judged by: frozen for the duration of one script, else the clock. */
+  /**
+   * The time expiry is judged by, in whole milliseconds as Redis keeps expiries: frozen for the
+   * duration of one script, else the clock.
+   */
   time(): number {
-    return this.frozenAt ?? this.clock();
+    return this.frozenAt ?? Math.floor(this.clock());
   }
 
-  /** The script clock when ARGV now is '' (Redis: TIME, in whole milliseconds). */
+  /** The script clock when a script is called without `now` (Redis: TIME, in whole milliseconds). */
   now(): number {
-    return Math.floor(this.time());
+    return this.time();
   }
 
   sweep(): number {
@@ -220,7 +210,7 @@ class Keyspace {
    * The live entry of `key` as the Redis type `type` (counters become the hash or string they
    * stand for); WRONGTYPE when it holds another type.
    */
-  private typed<T extends 'string' | 'hash' | 'zset'>(key: string, type: T): (Entry & { type: T }) | undefined {
+  private typed<T extends 'string' | 'hash' | 'list'>(key: string, type: T): (Entry & { type: T }) | undefined {
     let entry = this.lookup(key);
     if (entry === undefined || entry.type === type) return entry as (Entry & { type: T }) | undefined;
     if (REDIS_TYPE[entry.type] !== type) throw new MemoryReplyError(WRONGTYPE);
@@ -269,7 +259,7 @@ class Keyspace {
 
   /** A new, empty sliding-window log at `key` (after room was made), or {@link StoreFullError}. */
   createLog(key: string): Entry & Log {
-    return this.create(key, { type: 'zset', data: [], head: 0, end: 0 } as Log);
+    return this.create(key, { type: 'list', data: [], head: 0, end: 0 } as Log);
   }
 
   /** PTTL */
@@ -337,6 +327,17 @@ class Keyspace {
     if (f2 !== undefined) entry.fields.set(f2, v2!);
     if (f3 !== undefined) entry.fields.set(f3, v3!);
   }
+  /** HINCRBY key field by (a missing key or field counts from 0; 64-bit integers, as Redis) */
+  hincrby(key: string, field: string, by: number): void {
+    const entry = this.typed(key, 'hash') ?? this.create(key, { type: 'hash', fields: new Map<string, string>() });
+    const value = entry.fields.get(field) ?? '0';
+    if (!/^(0|-?[1-9]\d{0,19})$/.test(value) || BigInt(value) > 9223372036854775807n || BigInt(value) < -9223372036854775808n) {
+      throw new MemoryReplyError('ERR hash value is not an integer');
+    }
+    const next = BigInt(value) + BigInt(by);
+    if (next > 9223372036854775807n || next < -9223372036854775808n) throw new MemoryReplyError('ERR increment or decrement would overflow');
+    entry.fields.set(field, next.toString());
+  }
   /** HSET */
   hset(key: string, pairs: ReadonlyArray<readonly [string, string]>): void {
     const entry = this.typed(key, 'hash') ?? this.create(key, { type: 'hash', fields: new Map<string, string>() });
@@ -344,14 +345,12 @@ class Keyspace {
   }
 }
 
-/** The hash or string Redis would hold for `entry`'s counters (its TTL kept). */
+/** The string or hash Redis would hold for `entry`'s counters (its TTL kept). */
 function generic(entry: Entry & Counters): Entry {
-  if (entry.type === 'gcra') return { type: 'string', value: `${d(entry.a)}:${d(entry.b)}:${d(entry.c)}`, expiresAt: entry.expiresAt };
-  const names = COUNTER_FIELDS[entry.type];
-  const values = [entry.a, entry.b, entry.c];
-  const fields = new Map<string, string>();
-  for (let i = 0; i < names.length; i += 1) fields.set(names[i]!, d(values[i]!));
-  return { type: 'hash', fields, expiresAt: entry.expiresAt };
+  const { expiresAt } = entry;
+  if (entry.type === 'fw') return { type: 'string', value: d(entry.a), expiresAt };
+  if (entry.type === 'swc') return { type: 'hash', fields: new Map([['w', d(entry.a)], ['c', d(entry.b)], ['p', d(entry.c)]]), expiresAt };
+  return { type: 'string', value: `${d(entry.a)}:${d(entry.b)}:${d(entry.c)}`, expiresAt };
 }
 
 /** Clears the janitor timer of a store's keyspace once the keyspace is collected. */
@@ -440,7 +439,7 @@ export class MemoryStore {
     // Redis fixes the time at the start of a script: no key expires while it runs
     const keyspace = this.keyspace;
     if (keyspace.frozenAt !== null) return script(keyspace, key, args);
-    keyspace.frozenAt = keyspace.clock();
+    keyspace.frozenAt = Math.floor(keyspace.clock());
     try {
       return script(keyspace, key, args);
     } finally {
@@ -465,10 +464,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
 // ---- the scripts, mirrored from runtime/scripts/*.lua ----
 
 /** Field lists of HMGET, shared by every call. */
-const F_WN = ['w', 'n'] as const;
 const F_WCP = ['w', 'c', 'p'] as const;
-const F_SDT = ['s', 'd', 't'] as const;
-const F_LDT = ['l', 'd', 't'] as const;
 const F_SNWUPH = ['s', 'n', 'w', 'u', 'p', 'h'] as const;
 
 type Script = (r: Keyspace, key: string, argv: readonly string[]) => unknown;
@@ -541,9 +537,41 @@ function paramCache(count: number, check: (argv: readonly string[]) => number[])
   };
 }
 
-/** `cost`, checked as the Lua checks it ('1' without parsing: the common case). */
+/** `cost`, checked as the Lua checks it: absent is 1 ('1' without parsing: the common case). */
 function costArg(arg: string | undefined, s: string): number {
-  return arg === '1' ? 1 : intArg(arg, 1, MAX, `ERR redis-ttl ${s}: cost must be an integer >= 1`);
+  return arg === undefined || arg === '1' ? 1 : intArg(arg, 1, MAX, `ERR redis-ttl ${s}: cost must be an integer >= 1`);
+}
+
+/** The `now` of a limiter script: absent means the server clock (TIME; here the store's clock). */
+function limiterClock(r: Keyspace, arg: string | undefined, s: string): number {
+  return arg === undefined ? r.now() : intArg(arg, 0, MAX, `ERR redis-ttl ${s}: now must be an integer >= 0`);
+}
+
+/** The error reply of a limiter script on a value of the right type that it did not write. */
+function foreign(s: string): never {
+  fail(`ERR redis-ttl ${s}: the key holds a value this script did not write`);
+}
+
+/**
+ * The live entry of `key` for a limiter whose state is a string: undefined when missing, its
+ * counters when they are of `type`, else the three numbers of a string "<x>:<y>:<z>" another
+ * program wrote (as counters of no entry, `null` when the string is not of that shape). WRONGTYPE
+ * when the key holds another Redis type, as the script's GET.
+ */
+function stringState(r: Keyspace, key: string, type: 'tb' | 'lb' | 'gcra'): (Entry & Counters) | Counters | undefined | null {
+  const entry = r.lookup(key);
+  if (entry === undefined || entry.type === type) return entry as (Entry & Counters) | undefined;
+  const value = r.get(key);
+  const m = value === null ? null : /^(\d+):(\d+):(\d+)$/.exec(value);
+  if (m === null) return null;
+  return { type, a: toNumber(m[1])!, b: toNumber(m[2])!, c: toNumber(m[3])! };
+}
+
+/** Writes counters of `type` to `key` with `SET ... PX ttlMs`, whatever the key held. */
+function setCounters(r: Keyspace, key: string, state: (Entry & Counters) | Counters | undefined | null, type: Counters['type'], a: number, b: number, c: number, ttlMs: number): void {
+  if (state !== undefined && state !== null && 'expiresAt' in state) return r.writeCounters(key, state, type, a, b, c, ttlMs);
+  if (state !== undefined) r.del(key); // a string another program wrote: SET replaces it
+  r.writeCounters(key, undefined, type, a, b, c, ttlMs);
 }
 
 /** The live entry of `key` when it is missing (undefined) or holds counters of `type`; null for any other value. */
@@ -558,52 +586,56 @@ const fixedWindowParams = paramCache(2, (argv) => [
   intArg(argv[1], 1, MAX, 'ERR redis-ttl fixed_window: windowMs must be an integer >= 1'),
 ]);
 
+/** The fixed window's reply (as the Lua's `reply`): u and p packed in one integer, or a table past 2^53. */
+function fixedWindowReply(window: number, allowed: number, u: number, p: number): unknown {
+  const packed = u * (window + 1) + p;
+  if (p < 0 || p > window || packed > MAX) return [allowed, int(u), int(p)];
+  return allowed === 1 ? packed : -packed - 1;
+}
+
+/**
+ * PTTL + 1 of a fixed window's live `entry`: the time until the next window; a key left without
+ * TTL by other code gets `ttl` (PEXPIRE).
+ */
+function fixedWindowLeft(r: Keyspace, entry: Entry, ttl: number): number {
+  const now = r.time();
+  if (entry.expiresAt !== Infinity) return Math.max(0, entry.expiresAt - now) + 1;
+  entry.expiresAt = now + ttl;
+  return ttl + 1;
+}
+
+/** The fixed window on its key's TTL: a count, created with SET ... PX, then INCRBY (see the Lua). */
 const fixedWindow: Script = (r, key, argv) => {
   const s = 'fixed_window';
   const [limit, window] = fixedWindowParams(argv) as [number, number];
   const cost = costArg(argv[2], s);
-  const now = clockArg(r, argv[3], s);
-  let start = idiv(now, window) * window;
-  const own = ownCounters(r, key, 'fw');
-  let used = 0;
-  let same = false;
-  if (own === null) {
-    // a hash another script wrote (or WRONGTYPE): read it as the Lua does
-    const state = r.hmget(key, F_WN);
-    const storedStart = toNumber(state[0]);
-    // as the Lua: a clock that went back keeps the stored window
-    if (storedStart !== undefined && storedStart > start) start = storedStart;
-    same = storedStart === start;
-    if (same) used = toNumber(state[1]) ?? 0;
-  } else if (own !== undefined) {
-    if (own.a > start) start = own.a;
-    if (own.a === start) {
-      same = true;
-      used = own.b;
-    }
+  // the TTL of a new window: a key lives through the millisecond of its expiry (at least 1 ms)
+  const ttl = window > 1 ? window - 1 : 1;
+  const entry = r.lookup(key);
+  if (entry === undefined) {
+    if (cost > limit) return fixedWindowReply(window, 0, 0, 0);
+    r.writeCounters(key, undefined, 'fw', cost, 0, 0, ttl);
+    return fixedWindowReply(window, 1, cost, ttl + 1);
   }
-  const resetMs = start + window - now;
-  let remaining = limit - used;
-  if (remaining < 0) remaining = 0;
-  const idleReset = used > 0 ? resetMs : 0;
-  if (cost > limit) return [0, int(remaining), -1, int(idleReset)];
-  if (used + cost > limit) return [0, int(remaining), int(resetMs), int(idleReset)];
-  used += cost;
-  // as the Lua: within the window the TTL (the window's end) is kept, HSET of `n` alone
-  if (own !== null) r.writeCounters(key, own, 'fw', start, used, 0, same ? undefined : resetMs);
-  else if (same) r.hset3(key, 'n', d(used));
+  let used: number;
+  if (entry.type === 'fw') used = entry.a;
   else {
-    r.hset3(key, 'w', d(start), 'n', d(used));
-    r.pexpire(key, resetMs);
+    const value = toNumber(r.get(key)); // WRONGTYPE for another type, as GET
+    if (value === undefined || value !== Math.floor(value) || value < 0) foreign(s);
+    used = value;
   }
-  return [1, int(limit - used), 0, int(resetMs)];
+  if (cost > limit || used + cost > limit) return fixedWindowReply(window, 0, used, fixedWindowLeft(r, entry, ttl));
+  if (entry.type === 'fw') {
+    entry.a = used + cost;
+    return fixedWindowReply(window, 1, used + cost, fixedWindowLeft(r, entry, ttl));
+  }
+  r.incrby(key, BigInt(cost)); // INCRBY refuses what is not an integer string, as Redis
+  return fixedWindowReply(window, 1, used + cost, fixedWindowLeft(r, r.lookup(key)!, ttl));
 };
 
-/** Most members pruned from the front of a sliding-window log by one admission (as in the Lua). */
-const LOG_PRUNE_PER_CALL = 64;
 /** Largest limit of a sliding-window log (as in the Lua). */
 const LOG_MAX_LIMIT = 1_000_000_000;
-/** Most members in the window of a sliding-window log; beyond, calls merge into the newest (as in the Lua). */
+/** Most elements in the window of a sliding-window log; beyond, calls merge into the newest (as in the Lua). */
 const LOG_MAX_MEMBERS = 10_000;
 
 const slidingWindowLogParams = paramCache(2, (argv) => [
@@ -611,8 +643,8 @@ const slidingWindowLogParams = paramCache(2, (argv) => [
   intArg(argv[1], 1, MAX, 'ERR redis-ttl sliding_window_log: windowMs must be an integer >= 1'),
 ]);
 
-/** Appends (time, before, own) to `log`, compacting its array first when more than half of it is dead. */
-function logPush(log: Log, time: number, before: number, own: number): void {
+/** Appends (at, before, own) to `log`, compacting its array first when more than half of it is dead. */
+function logPush(log: Log, at: number, before: number, own: number): void {
   const data = log.data;
   if (log.head >= 16 && 2 * log.head > log.end) {
     data.copyWithin(0, 3 * log.head, 3 * log.end);
@@ -620,109 +652,88 @@ function logPush(log: Log, time: number, before: number, own: number): void {
     data.length = 3 * log.end;
     log.head = 0;
   }
-  data.push(time, before, own);
+  data.push(at, before, own);
   log.end += 1;
 }
 
 /**
- * The sliding-window log on its sorted set, kept as numbers ({@link Log}): the same ranks, the
- * same members, the same decisions as the Lua, which reads the set through ZCARD, ZCOUNT and
- * ZRANGE by rank; here ranks are indexes (a binary search where the Lua runs ZCOUNT, and where it
- * searches the ranks for a retry time: the same rank, found without a command per step).
+ * The sliding-window log on its list, kept as numbers ({@link Log}): the same elements, the same
+ * decisions as the Lua, which reads the list by index (LINDEX); here indexes are array positions
+ * (a binary search where the Lua searches, finding the same index).
  */
 const slidingWindowLog: Script = (r, key, argv) => {
   const s = 'sliding_window_log';
   const [limit, window] = slidingWindowLogParams(argv) as [number, number];
   const cost = costArg(argv[2], s);
-  const now = clockArg(r, argv[3], s);
+  const now = limiterClock(r, argv[3], s);
   const entry = r.lookup(key);
-  if (entry !== undefined && entry.type !== 'zset') fail(WRONGTYPE);
-  let log = entry as (Entry & Log) | undefined;
+  if (entry !== undefined && entry.type !== 'list') fail(WRONGTYPE);
+  const log = entry as (Entry & Log) | undefined;
   const cutoff = now - window;
-  let size = 0;
-  let stale = 0;
+  // the index of the oldest element in the window (elements before it left the window)
+  let first = 0;
   let used = 0;
   let base = 0;
   let total = 0;
   let newestAt: number | undefined;
   if (log !== undefined) {
     const { data, head, end } = log;
-    size = end - head;
-    // ZCOUNT -inf cutoff: the members scored at most `cutoff` (none when the oldest is not)
-    let lo = head;
-    let hi = data[3 * head]! > cutoff ? head : end;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (data[3 * mid]! <= cutoff) lo = mid + 1;
-      else hi = mid;
-    }
-    stale = lo - head;
     const last = 3 * (end - 1);
-    total = data[last + 1]! + data[last + 2]!;
     newestAt = data[last]!;
-    if (stale < size) {
-      base = data[3 * lo + 1]!;
+    total = data[last + 1]! + data[last + 2]!;
+    if (newestAt > cutoff) {
+      // the first element timed after the cutoff
+      let lo = head;
+      let hi = data[3 * head]! > cutoff ? head : end - 1;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (data[3 * mid]! <= cutoff) lo = mid + 1;
+        else hi = mid;
+      }
+      first = lo;
+      base = data[3 * first + 1]!;
       used = total - base;
     }
   }
-  let remaining = limit - used;
-  if (remaining < 0) remaining = 0;
   const idleReset = used > 0 ? newestAt! + window - now : 0;
-  if (cost > limit) return [0, int(remaining), -1, int(idleReset)];
+  if (cost > limit) return [int(-used - 1), -1, int(idleReset)];
   if (used + cost > limit) {
-    // the last member that must leave is the newest one whose <before> is below `target`
-    const { data, head, end } = log!;
+    // the last element that must leave is the newest one whose <before> is below `target`
+    const { data, end } = log!;
     const target = base + used + cost - limit;
-    let lo = head + stale;
-    // the oldest member in the window alone covers what is missing (a call of cost 1 at the limit)
+    let lo = first;
+    // the oldest element in the window alone covers what is missing (a call of cost 1 at the limit)
     let hi = base + data[3 * lo + 2]! >= target ? lo : end - 1;
     while (lo < hi) {
       const mid = lo + Math.floor((hi - lo + 1) / 2);
       if (data[3 * mid + 1]! < target) lo = mid;
       else hi = mid - 1;
     }
-    return [0, int(remaining), int(data[3 * lo]! + window - now), int(idleReset)];
-  }
-  if (log !== undefined && stale > 0) {
-    // ZREMRANGEBYRANK 0 prune-1 (an emptied set is deleted, as in Redis)
-    log.head += Math.min(stale, LOG_PRUNE_PER_CALL);
-    if (log.head === log.end) {
-      r.entries.delete(key);
-      log = undefined;
-    }
+    return [int(-used - 1), int(data[3 * lo]! + window - now), int(idleReset)];
   }
   // a clock that went back never files a call before the newest one (the order <before> relies on)
   const at = newestAt !== undefined && newestAt > now ? newestAt : now;
-  let before: number;
-  let own: number;
-  let restarted = false;
-  if (used === 0) {
-    before = 0;
-    own = cost;
-  } else if (size - stale >= LOG_MAX_MEMBERS) {
-    // ZREM the newest (the set keeps 10,000 members: never emptied here)
-    const last = 3 * (log!.end - 1);
-    before = log!.data[last + 1]!;
-    own = log!.data[last + 2]! + cost;
-    log!.end -= 1;
-    log!.data.length = last;
-  } else if (total + cost > MAX) {
-    r.entries.delete(key);
-    log = undefined;
-    restarted = true;
-    before = 0;
-    own = cost;
+  if (used === 0 || total + cost > MAX) {
+    // UNLINK, RPUSH, PEXPIRE: the running total starts over
+    if (log !== undefined) r.entries.delete(key);
+    const fresh = r.createLog(key);
+    logPush(fresh, at, 0, cost);
+    fresh.expiresAt = r.time() + (at + window - now);
   } else {
-    before = total;
-    own = cost;
+    // LTRIM the elements that left the window (never the newest: it is in the window)
+    log!.head = first;
+    if (used >= LOG_MAX_MEMBERS && log!.end - log!.head >= LOG_MAX_MEMBERS) {
+      // LSET the newest: it takes the new time and this call's cost
+      const last = 3 * (log!.end - 1);
+      log!.data[last] = at;
+      log!.data[last + 2]! += cost;
+    } else {
+      logPush(log!, at, total, cost);
+    }
+    // PEXPIRE only when the deadline moved, as in the Lua
+    if (newestAt !== at) log!.expiresAt = r.time() + (at + window - now);
   }
-  // ZADD: the new member sorts after every member (its time is the newest, and at the same time
-  // its <before> is larger)
-  const target = log ?? r.createLog(key);
-  logPush(target, at, before, own);
-  // PEXPIRE only when the deadline moved, as in the Lua
-  if (restarted || newestAt !== at) target.expiresAt = r.time() + (at + window - now);
-  return [1, int(limit - used - cost), 0, int(at + window - now)];
+  return at === now ? used : [used, 0, int(at + window - now)];
 };
 
 const slidingWindowCounterParams = paramCache(2, (argv) => {
@@ -738,7 +749,7 @@ const slidingWindowCounter: Script = (r, key, argv) => {
   const s = 'sliding_window_counter';
   const [limit, window] = slidingWindowCounterParams(argv) as [number, number];
   const cost = costArg(argv[2], s);
-  const now = clockArg(r, argv[3], s);
+  const now = limiterClock(r, argv[3], s);
   let start = idiv(now, window) * window;
   const own = ownCounters(r, key, 'swc');
   let state: Array<string | null> | undefined;
@@ -751,57 +762,45 @@ const slidingWindowCounter: Script = (r, key, argv) => {
   }
   // as the Lua: a clock that went back keeps the stored window, as at its start at the earliest
   let lag = 0;
-  if (storedStart !== undefined && storedStart > start) {
-    start = storedStart;
-    if (now < start) lag = start - now;
-  }
-  const elapsed = now + lag - start;
   let curr = 0;
   let prev = 0;
-  if (state !== undefined) {
-    if (storedStart === start) {
-      curr = toNumber(state[1]) ?? 0;
-      prev = toNumber(state[2]) ?? 0;
-    } else if (storedStart === start - window) {
-      prev = toNumber(state[1]) ?? 0;
+  if (storedStart !== undefined) {
+    if (storedStart > start) {
+      start = storedStart;
+      if (now < start) lag = start - now;
     }
-  } else if (own) {
     if (storedStart === start) {
-      curr = own.b;
-      prev = own.c;
+      curr = state !== undefined ? (toNumber(state[1]) ?? 0) : own!.b;
+      prev = state !== undefined ? (toNumber(state[2]) ?? 0) : own!.c;
     } else if (storedStart === start - window) {
-      prev = own.b;
+      prev = state !== undefined ? (toNumber(state[1]) ?? 0) : own!.b;
     }
   }
-  const room = (p: number, c: number, e: number): number => idiv(limit * window - p * (window - e) - c * window, window);
-  const firstFit = (p: number, c: number, e: number): number | undefined => {
-    const spare = (limit - c - cost) * window;
-    if (spare < 0) return undefined;
-    if (p === 0) return e;
-    let need = window - idiv(spare, p);
-    if (need < e) need = e;
-    return need;
-  };
-  const idleResetOf = (p: number, c: number): number => (c > 0 ? start + 2 * window - now : p > 0 ? start + window - now : 0);
-  let remaining = room(prev, curr, elapsed);
-  if (remaining < 0) remaining = 0;
-  if (cost > limit) return [0, int(remaining), -1, int(idleResetOf(prev, curr))];
-  if (remaining < cost) {
-    const here = firstFit(prev, curr, elapsed);
-    // as in the Lua: first_fit(curr, 0, 0) is never nil here (cost <= limit)
-    const retry = here !== undefined && here < window ? here - elapsed : window - elapsed + firstFit(curr, 0, 0)!;
-    return [0, int(remaining), int(retry + lag), int(idleResetOf(prev, curr))];
+  const elapsed = now + lag - start;
+  let allowed = 0;
+  if (cost <= limit && prev * (window - elapsed) + (curr + cost) * window <= limit * window) {
+    allowed = 1;
+    if (storedStart === start) {
+      // HINCRBY c: the TTL (the next window's end) is kept
+      if (own !== null) own!.b = curr + cost;
+      else r.hincrby(key, 'c', cost);
+      curr += cost;
+    } else {
+      curr += cost;
+      if (own !== null) r.writeCounters(key, own, 'swc', start, curr, prev, start + 2 * window - now);
+      else {
+        r.hset3(key, 'w', d(start), 'c', d(curr), 'p', d(prev));
+        r.pexpire(key, start + 2 * window - now);
+      }
+    }
   }
-  curr += cost;
-  const same = storedStart === start;
-  // as the Lua: within the window the TTL (the next window's end) is kept, HSET of `c` alone
-  if (own !== null) r.writeCounters(key, own, 'swc', start, curr, prev, same ? undefined : start + 2 * window - now);
-  else if (same) r.hset3(key, 'c', d(curr));
-  else {
-    r.hset3(key, 'w', d(start), 'c', d(curr), 'p', d(prev));
-    r.pexpire(key, start + 2 * window - now);
+  if (lag === 0) {
+    // as the Lua: an admission replies the cost still admissible and e; a denial the counts and e
+    if (allowed === 1) return idiv(limit * window - prev * (window - elapsed) - curr * window, window) * window + elapsed;
+    const packed = (prev * (limit + 1) + curr) * window + elapsed;
+    if (curr <= limit && packed <= MAX) return -packed - 1;
   }
-  return [1, int(room(prev, curr, elapsed)), 0, int(start + 2 * window - now)];
+  return [allowed, int(prev), int(curr), int(elapsed), int(lag)];
 };
 
 /** token_bucket and leaky_bucket share their parameter checks: [capacity, num, den]. */
@@ -817,68 +816,37 @@ function bucketParams(s: string): (argv: readonly string[]) => number[] {
   });
 }
 
-/** The stored (amount, den, time) of a bucket, natively or from a hash another script wrote; undefined when not usable (as the Lua). */
-function bucketState(r: Keyspace, key: string, own: (Entry & Counters) | undefined | null, fields: readonly string[]): [number, number, number] | undefined {
-  if (own === undefined) return undefined;
-  if (own !== null) return [own.a, own.b, own.c];
-  const state = r.hmget(key, fields);
-  const stored = toNumber(state[0]);
-  const storedDen = toNumber(state[1]);
-  const storedAt = toNumber(state[2]);
-  if (stored === undefined || storedDen === undefined || storedDen < 1 || storedAt === undefined) return undefined;
-  return [stored, storedDen, storedAt];
-}
-
-/** Writes a bucket's (amount, den, now) with its TTL, natively or into the hash another script wrote. */
-function writeBucket(r: Keyspace, key: string, own: (Entry & Counters) | undefined | null, type: 'tb' | 'lb', amount: number, den: number, now: number, ttlMs: number): void {
-  if (own !== null) return r.writeCounters(key, own, type, amount, den, now, ttlMs);
-  r.hset3(key, type === 'tb' ? 's' : 'l', d(amount), 'd', d(den), 't', d(now));
-  r.pexpire(key, ttlMs);
-}
-
 const tokenBucketParams = bucketParams('token_bucket');
 
 const tokenBucket: Script = (r, key, argv) => {
   const s = 'token_bucket';
   const [capacity, num, den] = tokenBucketParams(argv) as [number, number, number];
   const cost = costArg(argv[3], s);
-  let now = clockArg(r, argv[4], s);
+  let now = limiterClock(r, argv[4], s);
   const full = capacity * den;
   let tokens = full;
   let lag = 0;
-  const own = ownCounters(r, key, 'tb');
-  const state = bucketState(r, key, own, F_SDT);
+  const state = stringState(r, key, 'tb');
+  if (state === null) foreign(s);
   if (state !== undefined) {
-    const [stored, storedDen, storedAt] = state;
-    // as the Lua: a clock that went back is decided as at the last admission
-    if (storedAt > now) {
-      lag = storedAt - now;
-      now = storedAt;
+    const at = state.b;
+    tokens = state.a;
+    // as the Lua: a clock that went back is decided as at the bucket's time
+    if (at > now) {
+      lag = at - now;
+      now = at;
     }
-    tokens = stored;
-    if (storedDen !== den) tokens = Math.floor((stored / storedDen) * den);
-    if (tokens < 0) tokens = 0;
+    if (state.c !== den) tokens = Math.floor((tokens / state.c) * den);
     if (tokens < full) {
-      let elapsed = now - storedAt;
-      if (elapsed > 0) {
-        const toFull = cdiv(full - tokens, num);
-        if (elapsed > toFull) elapsed = toFull;
-        tokens += elapsed * num;
-      }
-    }
-    if (tokens > full) tokens = full;
+      const refill = (now - at) * num;
+      tokens = refill >= full - tokens ? full : tokens + refill;
+    } else if (tokens > full) tokens = full;
   }
   const need = cost * den;
-  if (cost > capacity || tokens < need) {
-    let reset = cdiv(full - tokens, num);
-    if (reset > 0) reset += lag;
-    if (cost > capacity) return [0, int(idiv(tokens, den)), -1, int(reset)];
-    return [0, int(idiv(tokens, den)), int(cdiv(need - tokens, num) + lag), int(reset)];
-  }
+  if (cost > capacity || tokens < need) return lag > 0 ? [int(-tokens - 1), int(lag)] : -tokens - 1;
   tokens -= need;
-  const ttlMs = cdiv(full - tokens, num) + lag;
-  writeBucket(r, key, own, 'tb', tokens, den, now, ttlMs);
-  return [1, int(idiv(tokens, den)), 0, int(ttlMs)];
+  setCounters(r, key, state, 'tb', tokens, now, den, cdiv(full - tokens, num) + lag);
+  return lag > 0 ? [int(tokens), int(lag)] : tokens;
 };
 
 const leakyBucketParams = bucketParams('leaky_bucket');
@@ -887,43 +855,32 @@ const leakyBucket: Script = (r, key, argv) => {
   const s = 'leaky_bucket';
   const [capacity, num, den] = leakyBucketParams(argv) as [number, number, number];
   const cost = costArg(argv[3], s);
-  let now = clockArg(r, argv[4], s);
+  let now = limiterClock(r, argv[4], s);
   const full = capacity * den;
   let level = 0;
   let lag = 0;
-  const own = ownCounters(r, key, 'lb');
-  const state = bucketState(r, key, own, F_LDT);
+  const state = stringState(r, key, 'lb');
+  if (state === null) foreign(s);
   if (state !== undefined) {
-    const [stored, storedDen, storedAt] = state;
-    // as the Lua: a clock that went back is decided as at the last admission
-    if (storedAt > now) {
-      lag = storedAt - now;
-      now = storedAt;
+    const at = state.b;
+    level = state.a;
+    // as the Lua: a clock that went back is decided as at the bucket's time
+    if (at > now) {
+      lag = at - now;
+      now = at;
     }
-    level = stored;
-    if (storedDen !== den) level = Math.ceil((stored / storedDen) * den);
+    if (state.c !== den) level = Math.ceil((level / state.c) * den);
     if (level > full) level = full;
     if (level > 0) {
-      let elapsed = now - storedAt;
-      if (elapsed > 0) {
-        const toEmpty = cdiv(level, num);
-        if (elapsed > toEmpty) elapsed = toEmpty;
-        level -= elapsed * num;
-      }
+      const leaked = (now - at) * num;
+      level = leaked >= level ? 0 : level - leaked;
     }
-    if (level < 0) level = 0;
   }
   const need = cost * den;
-  if (cost > capacity || level + need > full) {
-    let reset = cdiv(level, num);
-    if (reset > 0) reset += lag;
-    if (cost > capacity) return [0, int(idiv(full - level, den)), -1, int(reset)];
-    return [0, int(idiv(full - level, den)), int(cdiv(level + need - full, num) + lag), int(reset)];
-  }
+  if (cost > capacity || level + need > full) return lag > 0 ? [int(-level - 1), int(lag)] : -level - 1;
   level += need;
-  const ttlMs = cdiv(level, num) + lag;
-  writeBucket(r, key, own, 'lb', level, den, now, ttlMs);
-  return [1, int(idiv(full - level, den)), 0, int(ttlMs)];
+  setCounters(r, key, state, 'lb', level, now, den, cdiv(level, num) + lag);
+  return lag > 0 ? [int(level), int(lag)] : level;
 };
 
 const gcraParams = paramCache(3, (argv) => {
@@ -941,30 +898,15 @@ const gcra: Script = (r, key, argv) => {
   const s = 'gcra';
   const [burst, per, units] = gcraParams(argv) as [number, number, number];
   const cost = costArg(argv[3], s);
-  const now = clockArg(r, argv[4], s);
+  const now = limiterClock(r, argv[4], s);
   const tau = burst * per;
-  const inc = cost * per;
   let outstanding = 0;
-  const own = ownCounters(r, key, 'gcra');
-  let a: number | undefined;
-  let rest: number | undefined;
-  let l: number | undefined;
-  if (own === null) {
-    const stored = r.get(key);
-    if (stored !== null) {
-      const m = /^(-?\d+):(\d+):(\d+)$/.exec(stored);
-      a = toNumber(m?.[1]);
-      rest = toNumber(m?.[2]);
-      l = toNumber(m?.[3]);
-    }
-  } else if (own !== undefined) {
-    a = own.a;
-    rest = own.b;
-    l = own.c;
-  }
   // as the Lua: whole ms by which the TAT is further ahead than a full burst (a clock that went back)
   let over = 0;
-  if (a !== undefined && rest !== undefined && l !== undefined && l >= 1 && a >= now) {
+  const state = stringState(r, key, 'gcra');
+  if (state === null) foreign(s);
+  if (state !== undefined && state.a >= now) {
+    const { a, b: rest, c: l } = state;
     let ahead = a - now;
     const cap = idiv(tau, units) + 1;
     if (ahead > cap) {
@@ -972,21 +914,15 @@ const gcra: Script = (r, key, argv) => {
       ahead = cap;
     }
     if (l === units) outstanding = ahead * units + rest;
-    else outstanding = ahead * units + cdiv(rest * units, l);
+    else if (l >= 1) outstanding = ahead * units + cdiv(rest * units, l);
+    else foreign(s);
   }
-  const remainingAfter = (o: number): number => Math.max(0, idiv(tau - o, per));
-  if (cost > burst) return [0, int(remainingAfter(outstanding)), -1, int(over + cdiv(outstanding, units))];
-  if (over > 0 || outstanding + inc > tau) {
-    return [0, int(remainingAfter(outstanding)), int(over + cdiv(outstanding + inc - tau, units)), int(over + cdiv(outstanding, units))];
-  }
-  outstanding += inc;
-  const ttlMs = cdiv(outstanding, units);
-  const tatMs = now + idiv(outstanding, units);
-  const tatRest = outstanding - idiv(outstanding, units) * units;
+  if (cost > burst || over > 0 || outstanding + cost * per > tau) return over > 0 ? [int(-outstanding - 1), int(over)] : -outstanding - 1;
+  outstanding += cost * per;
+  const whole = idiv(outstanding, units);
   // SET ... PX replaces whatever the key held
-  if (own === null) r.set(key, `${d(tatMs)}:${d(tatRest)}:${d(units)}`, ttlMs);
-  else r.writeCounters(key, own, 'gcra', tatMs, tatRest, units, ttlMs);
-  return [1, int(remainingAfter(outstanding)), 0, int(ttlMs)];
+  setCounters(r, key, state, 'gcra', now + whole, outstanding - whole * units, units, cdiv(outstanding, units));
+  return outstanding;
 };
 
 /** The breaker's state as of `now`, decoded as the prelude of the three circuit scripts does. */

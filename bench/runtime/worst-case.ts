@@ -28,32 +28,41 @@ interface Case {
   setup?: (run: (script: ScriptName, key: string, args: string[]) => Promise<unknown>) => Promise<void>;
 }
 
-/** A sliding-window log at its largest: 10,000 members in the window (of 1,000,000 ms). */
+/** A sliding-window log at its largest: 10,000 elements in the window (of 1,000,000 ms). */
 async function fullLog(run: (script: ScriptName, key: string, args: string[]) => Promise<unknown>, key = 'swl'): Promise<void> {
   for (let i = 0; i < SLIDING_LOG_MAX_CALLS_PER_WINDOW; i += 1) await run('sliding_window_log', key, [String(SLIDING_LOG_MAX_LIMIT), '1000000', '1', String(T0 + i)]);
 }
 const FULL = T0 + SLIDING_LOG_MAX_CALLS_PER_WINDOW;
-/** After the window: every member has left it, each admission prunes 64 of them. */
+/** After the window: every element has left it; the first admission starts the list over. */
 const LEFT = T0 + 2_000_000;
+/** All but the newest element have left the window: the admission finds it by a binary search and removes 9,999. */
+const ALL_BUT_ONE = T0 + 1_000_000 + SLIDING_LOG_MAX_CALLS_PER_WINDOW - 2;
 
 const cases: Case[] = [
-  { label: 'fixed_window, limit 2^53-1, cost 2^53-1', script: 'fixed_window', key: 'fw', args: (i) => [MAX, MAX, MAX, String(T0 + i)] },
+  { label: 'fixed_window, limit 2^53-1, cost 2^53-1', script: 'fixed_window', key: 'fw', args: () => [MAX, MAX, MAX] },
   {
-    label: 'sliding_window_log, 10,000 members in the window, admission (merged into the newest)',
+    label: 'sliding_window_log, 10,000 elements in the window, admission (merged into the newest)',
     script: 'sliding_window_log',
     key: 'swl',
     setup: fullLog,
     args: (i) => [String(SLIDING_LOG_MAX_LIMIT), '1000000', '1', String(FULL + i)],
   },
   {
-    label: 'sliding_window_log, 10,000 members in the window, denial (binary search)',
+    label: 'sliding_window_log, 10,000 elements in the window, denial (binary search)',
     script: 'sliding_window_log',
     key: 'swl',
     args: () => [String(SLIDING_LOG_MAX_LIMIT), '1000000', String(SLIDING_LOG_MAX_LIMIT), String(FULL + RUNS)],
   },
   { label: 'sliding_window_log, cost 2^53-1 (never)', script: 'sliding_window_log', key: 'swl', args: () => [String(SLIDING_LOG_MAX_LIMIT), '1000000', MAX, String(FULL + RUNS)] },
   {
-    label: 'sliding_window_log, 10,000 members that left the window, admission (prunes 64)',
+    label: 'sliding_window_log, 9,999 of 10,000 elements left the window, admission (binary search, LTRIM)',
+    script: 'sliding_window_log',
+    key: 'swl-trim',
+    setup: (run) => fullLog(run, 'swl-trim'),
+    args: (i) => [String(SLIDING_LOG_MAX_LIMIT), '1000000', '1', String(ALL_BUT_ONE + i)],
+  },
+  {
+    label: 'sliding_window_log, 10,000 elements that left the window, admission (starts over)',
     script: 'sliding_window_log',
     key: 'swl',
     args: (i) => [String(SLIDING_LOG_MAX_LIMIT), '1000000', '1', String(LEFT + i)],
@@ -109,10 +118,10 @@ async function main(): Promise<void> {
     await fullLog(onRedis, 'swl-full');
     await redis.config('SET', 'slowlog-log-slower-than', '0');
     await redis.slowlog('RESET');
-    const members = await redis.zcard('swl-full');
+    const elements = await redis.llen('swl-full');
     await redis.del('swl-full');
     const del = ((await redis.slowlog('GET', 10)) as Array<[number, number, number, string[]]>).find((e) => String(e[3][0]).toLowerCase() === 'del');
-    console.log(`\nDEL of a full sliding-window log (${members.toLocaleString('en-US')} members; what its expiry costs): ${del?.[2]} µs`);
+    console.log(`\nDEL of a full sliding-window log (${elements.toLocaleString('en-US')} elements; what its expiry costs): ${del?.[2]} µs`);
   } finally {
     store.close();
     redis.disconnect();

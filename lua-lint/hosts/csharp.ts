@@ -73,6 +73,26 @@ const syntax: LanguageSyntax = {
     if (name === 'TrimEnd') return { of: object, apply: (v) => trimCooked(v, 'end') };
     return undefined;
   },
+  join(node) {
+    // string.Join(separator, piece, ...) / string.Join(separator, array), string.Concat(piece, ...)
+    const fn = node.type === 'invocation_expression' ? node.childForFieldName('function') : null;
+    if (fn?.type !== 'member_access_expression' || !/^(System\.)?(string|String)$/.test(fn.childForFieldName('expression')?.text ?? '')) return undefined;
+    const name = fn.childForFieldName('name')?.text;
+    const args = children(node.childForFieldName('arguments') ?? node)
+      .filter((a) => a.type === 'argument')
+      .map((a) => children(a).at(-1) ?? a);
+    if (name === 'Concat' && args.length > 0) return { separator: undefined, pieces: args };
+    const [separator, ...pieces] = args;
+    return name === 'Join' && separator && pieces.length > 0 ? { separator, pieces } : undefined;
+  },
+  elements(node) {
+    // new[] { ... }, new string[] { ... }, { ... } in an array declaration, [ ... ] (C# 12)
+    if (node.type === 'implicit_array_creation_expression' || node.type === 'array_creation_expression') {
+      const initializer = children(node).find((c) => c.type === 'initializer_expression');
+      return initializer ? children(initializer) : undefined;
+    }
+    return node.type === 'initializer_expression' || node.type === 'collection_expression' ? children(node) : undefined;
+  },
   unwrap: (node) => unwrapParentheses(node),
 };
 

@@ -54,6 +54,22 @@ const syntax: LanguageSyntax = {
     if (fn?.text === 'strings.TrimSpace' && args.length === 1) return { of: args[0]!, apply: (v) => trimCooked(v) };
     return undefined;
   },
+  join(node) {
+    // strings.Join(pieces, separator)
+    if (node.type !== 'call_expression' || node.childForFieldName('function')?.text !== 'strings.Join') return undefined;
+    const args = children(node.childForFieldName('arguments') ?? node).filter((a) => a.type !== 'comment');
+    return args.length === 2 ? { separator: args[1]!, pieces: [args[0]!] } : undefined;
+  },
+  stringArguments(node) {
+    // strings.ToLower(s), strings.Repeat(s, n), ...: a string made from the arguments
+    const fn = node.type === 'call_expression' ? node.childForFieldName('function') : null;
+    return fn?.type === 'selector_expression' && fn.childForFieldName('operand')?.text === 'strings' ? children(node.childForFieldName('arguments') ?? node) : undefined;
+  },
+  elements(node) {
+    // []string{"a", B}: each literal_element holds its expression
+    const body = node.type === 'composite_literal' ? node.childForFieldName('body') : null;
+    return body ? children(body).filter((e) => e.type !== 'comment').map((e) => (e.type === 'literal_element' ? (e.namedChild(0) ?? e) : e)) : undefined;
+  },
   unwrap: (node) => unwrapParentheses(node),
 };
 

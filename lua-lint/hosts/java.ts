@@ -62,8 +62,47 @@ const syntax: LanguageSyntax = {
     if (name === 'intern' || name === 'toString') return { of: object, apply: (v) => v };
     return undefined;
   },
+  join(node) {
+    if (node.type !== 'method_invocation') return undefined;
+    if (node.childForFieldName('name')?.text === 'toString') return builderPieces(node.childForFieldName('object'));
+    // String.join(separator, piece, ...) / String.join(separator, list)
+    if (node.childForFieldName('name')?.text !== 'join') return undefined;
+    if (!/^(java\.lang\.)?String$/.test(node.childForFieldName('object')?.text ?? '')) return undefined;
+    const [separator, ...pieces] = children(node.childForFieldName('arguments') ?? node).filter((a) => !/comment/.test(a.type));
+    return separator && pieces.length > 0 ? { separator, pieces } : undefined;
+  },
+  elements(node) {
+    // List.of(...), Arrays.asList(...), new String[] { ... }, { ... } in an array declaration
+    if (node.type === 'method_invocation') {
+      const owner = node.childForFieldName('object')?.text;
+      const name = node.childForFieldName('name')?.text;
+      return (owner === 'List' && name === 'of') || (owner === 'Arrays' && name === 'asList') ? children(node.childForFieldName('arguments') ?? node) : undefined;
+    }
+    const initializer = node.type === 'array_creation_expression' ? node.childForFieldName('value') : node.type === 'array_initializer' ? node : null;
+    return initializer ? children(initializer).filter((e) => !/comment/.test(e.type)) : undefined;
+  },
   unwrap: (node) => unwrapParentheses(node),
 };
+
+/**
+ * `new StringBuilder("a").append("b").append(C)` (or StringBuffer), before its `.toString()`: the
+ * pieces in order, joined without separator; `undefined` when the chain is anything else.
+ */
+function builderPieces(node: Node | null): { separator: undefined; pieces: Node[] } | undefined {
+  const pieces: Node[] = [];
+  let current = node;
+  while (current?.type === 'method_invocation' && current.childForFieldName('name')?.text === 'append') {
+    const args = children(current.childForFieldName('arguments') ?? current);
+    if (args.length !== 1) return undefined;
+    pieces.unshift(args[0]!);
+    current = current.childForFieldName('object');
+  }
+  if (current?.type !== 'object_creation_expression' || !/^(java\.lang\.)?(StringBuilder|StringBuffer)$/.test(current.childForFieldName('type')?.text ?? '')) return undefined;
+  // new StringBuilder(text) starts with it; new StringBuilder(capacity) with nothing
+  const initial = children(current.childForFieldName('arguments') ?? current).filter((a) => !/integer_literal|comment/.test(a.type));
+  if (initial.length === 1) pieces.unshift(initial[0]!);
+  return pieces.length > 0 ? { separator: undefined, pieces } : undefined;
+}
 
 const SCRIPT_FIRST = new Set(['eval', 'evalReadonly', 'evalReadOnly', 'evalAsync', 'evalReadOnlyAsync', 'scriptLoad', 'scriptLoadAsync', 'functionLoad', 'functionLoadReplace', 'setScriptText']);
 const COMMAND = new Set(['sendCommand', 'dispatch', 'executeCommand']);

@@ -106,6 +106,24 @@ const syntax: LanguageSyntax = {
     if (name === 'rtrim' || name === 'chop') return { of: args[0], apply: (v) => trimCooked(v, 'end') };
     return undefined;
   },
+  join(node) {
+    // implode(separator, pieces) / join(...), implode(pieces), and the old order implode(pieces, separator)
+    if (node.type !== 'function_call_expression' || !/^(implode|join)$/i.test(node.childForFieldName('function')?.text ?? '')) return undefined;
+    const args = children(node.childForFieldName('arguments') ?? node).filter((a) => a.type === 'argument').map(argumentValue);
+    if (args.length === 1) return { separator: undefined, pieces: [args[0]!] };
+    if (args.length !== 2) return undefined;
+    return args[0]!.type === 'array_creation_expression' ? { separator: args[1]!, pieces: [args[0]!] } : { separator: args[0]!, pieces: [args[1]!] };
+  },
+  stringArguments(node) {
+    // strtolower($s), str_repeat($s, 2), substr(...), preg_replace(...), mb_*: a string made from the arguments
+    if (node.type !== 'function_call_expression' || !/^(str|substr|ucfirst|lcfirst|ucwords|wordwrap|nl2br|preg_replace|mb_)/i.test(node.childForFieldName('function')?.text ?? '')) return undefined;
+    return children(node.childForFieldName('arguments') ?? node).filter((a) => a.type === 'argument').map(argumentValue);
+  },
+  elements(node) {
+    // [a, b] / array(a, b): each element's value (after `key =>`)
+    if (node.type !== 'array_creation_expression') return undefined;
+    return children(node).filter((e) => e.type === 'array_element_initializer').map((e) => children(e).at(-1) ?? e);
+  },
   unwrap: (node) => unwrapParentheses(node),
 };
 

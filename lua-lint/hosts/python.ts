@@ -79,6 +79,15 @@ const syntax: LanguageSyntax = {
     }
     return undefined;
   },
+  join(node) {
+    // separator.join(pieces): one positional argument, the separator a string of the file
+    if (node.type !== 'call') return undefined;
+    const fn = node.childForFieldName('function');
+    const args = children(node.childForFieldName('arguments') ?? node).filter((a) => a.type !== 'comment');
+    const separator = fn?.type === 'attribute' && fn.childForFieldName('attribute')?.text === 'join' ? fn.childForFieldName('object') : null;
+    return separator && args.length === 1 && args[0]!.type !== 'keyword_argument' ? { separator, pieces: [args[0]!] } : undefined;
+  },
+  elements: (node) => (node.type === 'list' || node.type === 'tuple' ? children(node).filter((e) => e.type !== 'comment') : undefined),
   unwrap: (node) => unwrapParentheses(node),
 };
 

@@ -87,6 +87,16 @@ function syntaxFor(root: Node): LanguageSyntax {
       if (method === 'freeze' || method === 'dup' || method === 'to_s') return { of: receiver, apply: (v) => v };
       return undefined;
     },
+    join(node) {
+      // [a, b].join(separator) / LINES.join: an array, or a named one (not File.join(dir, name))
+      if (node.type !== 'call' || node.childForFieldName('method')?.text !== 'join') return undefined;
+      const receiver = node.childForFieldName('receiver');
+      const argumentList = node.childForFieldName('arguments');
+      const args = argumentList ? children(argumentList).filter((a) => a.type !== 'comment') : [];
+      if (!receiver || args.length > 1 || !/^(array|string_array|identifier|constant)$/.test(receiver.type) || /^[A-Z][a-z]/.test(receiver.text)) return undefined;
+      return { separator: args[0], pieces: [receiver] };
+    },
+    elements: (node) => (node.type === 'array' ? children(node).filter((e) => e.type !== 'comment') : undefined),
     unwrap(node) {
       let current = node;
       for (;;) {

@@ -3,7 +3,7 @@
  * class members and concatenations of the same file to its cooked value, and cooking the inside
  * of a literal (escape and interpolation nodes among verbatim text).
  */
-import { concat, decodeEscape, escaped, verbatim, type Cooked } from './cooked.js';
+import { concat, decodeEscape, emptyCooked, escaped, verbatim, type Cooked } from './cooked.js';
 import type { Node } from './parser.js';
 import type { LineIndex } from '../../text/lines.js';
 import { builtAtRunTimeMessage } from '../messages.js';
@@ -31,6 +31,22 @@ export interface LanguageSyntax {
    * expression and what the call does to it.
    */
   transform?(node: Node): { of: Node; apply: (value: Cooked) => Cooked } | undefined;
+  /**
+   * A join of strings with a separator (`"\n".join([A, B])`, `String.join("\n", A, B)`,
+   * `strings.Join([]string{A, B}, "\n")`, `[A, B].join("\n")`, `implode("\n", [A, B])`,
+   * `string.Join("\n", A, B)`): the separator (`undefined`: none, the empty string) and the
+   * pieces, or the one expression holding them (a list or array, or a named one: see
+   * {@link elements}).
+   */
+  join?(node: Node): { separator: Node | undefined; pieces: Node[] } | undefined;
+  /** The elements of a list, array or tuple written out (`["a", B]`, `List.of("a", B)`), or `undefined`. */
+  elements?(node: Node): Node[] | undefined;
+  /**
+   * A call of a function that makes a string from its arguments (Go `strings.ToLower(s)`, PHP
+   * `strtolower($s)`): its arguments, which are looked into for a string of the file, as the
+   * receiver of a method is (a script made that way is reported, not dropped).
+   */
+  stringArguments?(node: Node): Node[] | undefined;
 }
 
 /** How deep named values may refer to each other (`A = B`, `B = C + "..."`) before the resolver gives up. */
@@ -69,6 +85,11 @@ export class Resolver {
     const template = this.syntax.template(inner);
     if (template) return { kind: 'dynamic', how: template, at: inner.startIndex, end: inner.endIndex };
     if (this.syntax.operands(inner)) return this.concatenation(inner, depth);
+    const join = this.syntax.join?.(inner);
+    if (join) {
+      const joined = this.joined(inner, join.separator, join.pieces, depth);
+      if (joined) return joined;
+    }
     const transform = this.syntax.transform?.(inner);
     if (transform) {
       const of = this.value(transform.of, depth + 1);
@@ -99,20 +120,64 @@ export class Resolver {
       }
       for (let i = operands.length - 1; i >= 0; i--) stack.push(operands[i]!);
     }
-    const parts: Cooked[] = [];
-    let unknown: Node | undefined;
-    for (const leaf of leaves) {
-      const value = this.value(leaf, depth + 1);
-      if (value?.kind === 'dynamic') return value;
-      if (value === undefined) {
-        unknown ??= leaf;
-        continue;
-      }
-      parts.push(value.value);
-    }
+    const read = this.pieces(leaves, depth, undefined);
+    if (!('parts' in read)) return read;
+    const { parts, unknown } = read;
     if (parts.length === 0) return undefined;
     if (unknown) return { kind: 'dynamic', how: `a concatenation with \`${snippet(unknown.text)}\``, at: unknown.startIndex, end: unknown.endIndex };
     return { kind: 'string', value: concat(parts, node.startIndex) };
+  }
+
+  /**
+   * A join of pieces with a separator: the pieces' values with the separator's between them, a
+   * list of any length costing O(total length) as a concatenation does. `dynamic` when a piece is
+   * built at run time or not known (`"\n".join(lines)` of a parameter); `undefined` when neither
+   * the separator nor any piece is a string of this file (`os.path.join(a, b)`, `File.join(...)`
+   * are no joins of a script).
+   */
+  private joined(node: Node, separator: Node | undefined, pieces: Node[], depth: number): ScriptValue | undefined {
+    const between = separator ? this.value(separator, depth + 1) : undefined;
+    if (separator && between?.kind !== 'string') return between;
+    const items = (pieces.length === 1 ? this.elementsOf(pieces[0]!, depth + 1) : undefined) ?? pieces;
+    const read = this.pieces(items, depth, between?.kind === 'string' ? between.value : undefined);
+    if (!('parts' in read)) return read;
+    const { parts, unknown } = read;
+    if (!between && parts.length === 0) return undefined;
+    if (unknown) return { kind: 'dynamic', how: `a join of \`${snippet(unknown.text)}\``, at: unknown.startIndex, end: unknown.endIndex };
+    return { kind: 'string', value: parts.length === 0 ? emptyCooked(node.startIndex) : concat(parts, node.startIndex) };
+  }
+
+  /**
+   * The values of the pieces of a concatenation or a join, `between` (a join's separator) between
+   * each two known ones, and the first piece not known to be a string of the file; the first
+   * piece's value when it is built at run time.
+   */
+  private pieces(nodes: readonly Node[], depth: number, between: Cooked | undefined): { parts: Cooked[]; unknown: Node | undefined } | ScriptValue {
+    const parts: Cooked[] = [];
+    let unknown: Node | undefined;
+    for (const node of nodes) {
+      const value = this.value(node, depth + 1);
+      if (value?.kind === 'dynamic') return value;
+      if (value === undefined) {
+        unknown ??= node;
+        continue;
+      }
+      if (between && parts.length > 0) parts.push(between);
+      parts.push(value.value);
+    }
+    return { parts, unknown };
+  }
+
+  /** The elements of a list written out, or of a named value holding one; `undefined` otherwise. */
+  private elementsOf(node: Node, depth: number): Node[] | undefined {
+    if (depth > MAX_REFERENCE_DEPTH) return undefined;
+    const inner = this.syntax.unwrap(node);
+    const elements = this.syntax.elements?.(inner);
+    if (elements) return elements;
+    const name = this.syntax.reference(inner);
+    if (name === undefined) return undefined;
+    const target = this.lookup(name);
+    return target && target !== inner ? this.elementsOf(target, depth + 1) : undefined;
   }
 
   /**
@@ -144,7 +209,7 @@ export class Resolver {
       const target = this.lookup(name);
       return target !== undefined && target !== node && this.holdsString(this.syntax.unwrap(target), depth + 1);
     }
-    const operands = this.syntax.operands(node);
+    const operands = this.syntax.operands(node) ?? this.syntax.stringArguments?.(node);
     if (operands) return operands.some((operand) => this.holdsString(this.syntax.unwrap(operand), depth + 1));
     // a method called on a string (`"...".strip()`, `SCRIPT.replace(...)`): the receiver is the
     // call's first child (Java, Ruby), or the object of its callee (`s.lower` in Python, `s.Trim` in C#)

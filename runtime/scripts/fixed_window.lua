@@ -1,94 +1,93 @@
--- fixed_window: at most `limit` cost per epoch-aligned window of `windowMs` milliseconds.
+-- fixed_window: at most `limit` cost per window of `windowMs` milliseconds; a window starts at
+-- its first admission and is the key's own TTL (as rate-limiter-flexible's fixed window).
 --
--- KEYS[1]  the limiter key: a hash { w = window start (ms), n = admitted cost in that window }
+-- KEYS[1]  the limiter key (format 2, `...:fw2:...`): a string, the cost admitted in the current
+--          window (a decimal integer); its TTL is the time left in the window, less 1 ms
 -- ARGV[1]  limit      integer >= 1
 -- ARGV[2]  windowMs   integer >= 1, milliseconds
--- ARGV[3]  cost       integer >= 1
--- ARGV[4]  now        '' to use the server clock (TIME), else integer milliseconds (tests only)
--- Returns  { allowed 0|1, remaining, retryAfterMs (-1: never), resetAfterMs }
+-- ARGV[3]  cost       integer >= 1; absent: 1
+-- Returns  an integer when it fits below 2^53 (always, unless `limit * windowMs` comes near
+--          2^53): u * (windowMs + 1) + p for an admitted call, -(u * (windowMs + 1) + p) - 1
+--          for a denied one, where u is the cost admitted in the window (after the call when
+--          admitted) and p the ms until the next window opens (0 when nothing was admitted; at
+--          most windowMs, unless the window is 1 ms or the clock stepped back); else the table
+--          { allowed 0|1, u, p }. The caller knows limit, windowMs and cost: these give
+--          remaining, retryAfterMs and resetAfterMs (runtime/decode.ts).
 --
--- A denied call writes nothing. The first admitted call of a window writes the hash and sets its
--- TTL to the end of the window in the same script, so the key never outlives its window and never
--- lacks a TTL; later calls of the window only update `n` (HSET keeps the TTL, which is already the
--- window's end). A clock that steps back never opens a new window: while the clock is before the
--- stored window's start, that window stays the current one (retry and reset times then include
--- the time the clock needs to catch up, as the key's TTL does: Redis keeps expiries as absolute
--- times).
--- TIME: https://redis.io/docs/latest/commands/time/ ; PEXPIRE: https://redis.io/docs/latest/commands/pexpire/
+-- No clock of its own: the first admission of a window creates the key with `SET ... PX` and
+-- later ones `INCRBY` it, which keeps its TTL; the key expires when the window ends, which opens
+-- the next one. Redis keeps a key up to and including the millisecond of its expiry, so the TTL
+-- of a window of windowMs is windowMs - 1 (a window of 1 ms lasts 2: a TTL is at least 1 ms) and
+-- `PTTL` + 1 is the time until the next window (the retry time of a denied call). Redis keeps an
+-- expiry as an absolute time of its own clock, so a step of the server clock back (NTP, a
+-- failover to a replica whose clock lags) makes the window longer, never reopens it; a step
+-- forward ends it early, as time passing would. A denied call writes nothing, except to give a
+-- key that lost its TTL (PERSIST by hand) a window again. Arguments are coerced by arithmetic (an
+-- argument that is not a number is Redis' script error) and checked before anything is written.
+-- SET: https://redis.io/docs/latest/commands/set/ ; INCRBY: https://redis.io/docs/latest/commands/incrby/ ;
+-- PTTL: https://redis.io/docs/latest/commands/pttl/
 local MAX = 9007199254740991
-local limit = tonumber(ARGV[1])
-if limit == nil or limit % 1 ~= 0 or limit < 1 or limit > MAX then
+local limit = ARGV[1] + 0
+if limit % 1 ~= 0 or limit < 1 or limit > MAX then
   return redis.error_reply('ERR redis-ttl fixed_window: limit must be an integer >= 1')
 end
-local window = tonumber(ARGV[2])
-if window == nil or window % 1 ~= 0 or window < 1 or window > MAX then
+local window = ARGV[2] + 0
+if window % 1 ~= 0 or window < 1 or window > MAX then
   return redis.error_reply('ERR redis-ttl fixed_window: windowMs must be an integer >= 1')
 end
-local cost = tonumber(ARGV[3])
-if cost == nil or cost % 1 ~= 0 or cost < 1 or cost > MAX then
-  return redis.error_reply('ERR redis-ttl fixed_window: cost must be an integer >= 1')
-end
-local now
-if ARGV[4] == '' then
-  local t = redis.call('TIME')
-  -- the two decimal strings of TIME are coerced by the arithmetic (no tonumber call)
-  now = t[1] * 1000 + math.floor(t[2] / 1000)
-else
-  now = tonumber(ARGV[4])
-  if now == nil or now % 1 ~= 0 or now < 0 or now > MAX then
-    return redis.error_reply('ERR redis-ttl fixed_window: now must be an integer >= 0')
-  end
-end
-
--- floor(a / b) for integers below 2^53, corrected for rounding of the float division
-local function idiv(a, b)
-  local q = math.floor(a / b)
-  if q * b > a then
-    q = q - 1
-  elseif (q + 1) * b <= a then
-    q = q + 1
-  end
-  return q
-end
-
-local start = idiv(now, window) * window
-local state = redis.call('HMGET', KEYS[1], 'w', 'n')
-local stored_start = tonumber(state[1])
-if stored_start ~= nil and stored_start > start then
-  -- the clock went back (a step of the server clock, a failover to a replica whose clock lags):
-  -- the stored window is not over and stays the current one until the clock passes its end
-  start = stored_start
-end
-local reset_ms = start + window - now
-local used = 0
-local same = stored_start == start
-if same then
-  used = tonumber(state[2]) or 0
-end
-local remaining = limit - used
-if remaining < 0 then
-  remaining = 0
-end
-local idle_reset = 0
-if used > 0 then
-  idle_reset = reset_ms
-end
-
-if cost > limit then
-  return { 0, remaining, -1, idle_reset }
-end
-if used + cost > limit then
-  return { 0, remaining, reset_ms, idle_reset }
-end
-
-used = used + cost
+local cost = 1
 -- numbers go to Redis as '%d' strings: exact integers, and cheaper than Redis' own %.17g conversion
-if state[1] and same then
-  -- the key was written in this window, and its TTL then set to this window's end, which has not
-  -- moved: HSET keeps it (one command less per admitted call)
-  redis.call('HSET', KEYS[1], 'n', string.format('%d', used))
-else
-  redis.call('HSET', KEYS[1], 'w', string.format('%d', start), 'n', string.format('%d', used))
-  redis.call('PEXPIRE', KEYS[1], string.format('%d', reset_ms))
+local by = '1'
+if ARGV[3] then
+  cost = ARGV[3] + 0
+  if cost % 1 ~= 0 or cost < 1 or cost > MAX then
+    return redis.error_reply('ERR redis-ttl fixed_window: cost must be an integer >= 1')
+  end
+  by = string.format('%d', cost)
 end
-return { 1, limit - used, 0, reset_ms }
+
+-- the reply: u and p in one integer (the caller decodes it), or a table when that would pass 2^53
+local function reply(allowed, u, p)
+  local packed = u * (window + 1) + p
+  if p < 0 or p > window or packed > MAX then
+    return { allowed, u, p }
+  end
+  if allowed == 1 then
+    return packed
+  end
+  return -packed - 1
+end
+
+-- the key's TTL for a new window: the window less the millisecond of the expiry itself
+local ttl = window - 1
+if ttl < 1 then
+  ttl = 1
+end
+local stored = redis.call('GET', KEYS[1])
+if not stored then
+  if cost > limit then
+    return reply(0, 0, 0)
+  end
+  redis.call('SET', KEYS[1], by, 'PX', string.format('%d', ttl))
+  return reply(1, cost, ttl + 1)
+end
+local used = tonumber(stored)
+if used == nil or used % 1 ~= 0 or used < 0 then
+  return redis.error_reply('ERR redis-ttl fixed_window: the key holds a value this script did not write')
+end
+if cost > limit or used + cost > limit then
+  local left = redis.call('PTTL', KEYS[1])
+  if left < 0 then
+    -- a key left without TTL by other code: the window it lost, from now
+    redis.call('PEXPIRE', KEYS[1], string.format('%d', ttl))
+    left = ttl
+  end
+  return reply(0, used, left + 1)
+end
+used = redis.call('INCRBY', KEYS[1], by)
+local left = redis.call('PTTL', KEYS[1])
+if left < 0 then
+  redis.call('PEXPIRE', KEYS[1], string.format('%d', ttl))
+  left = ttl
+end
+return reply(1, used, left + 1)

@@ -1,205 +1,247 @@
 -- sliding_window_log: at most `limit` cost in any interval of `windowMs` milliseconds, exactly.
 --
--- KEYS[1]  the limiter key: a sorted set with one member per admitted call, scored by its time
---          (ms); the member is "<before>:<cost>", where <before> is the cost admitted before this
---          call since the window was last empty, zero-padded to 16 digits (so members of one
---          millisecond sort in admission order and <before> grows with the rank)
+-- KEYS[1]  the limiter key (format 3, `...:swl3:...`): a list with one element per admitted call,
+--          oldest first, "<at>:<before>:<cost>:<first>": its time (ms; never before the element
+--          ahead of it), the cost admitted before it since the window was last empty, its cost,
+--          and <first> the "<at>:<before>:<cost>" of the list's first element when it was added;
+--          the key's TTL ends when the newest element leaves the window
 -- ARGV[1]  limit      integer in [1, 10^9]
 -- ARGV[2]  windowMs   integer >= 1, milliseconds
--- ARGV[3]  cost       integer >= 1
--- ARGV[4]  now        '' to use the server clock (TIME), else integer milliseconds (tests only)
--- Returns  { allowed 0|1, remaining, retryAfterMs (-1: never), resetAfterMs }
+-- ARGV[3]  cost       integer >= 1; absent: 1
+-- ARGV[4]  now        absent: the server clock (TIME); else integer milliseconds (tests only)
+-- Returns  u, the cost admitted in the window before this call, for an admitted call filed at
+--          now (an integer: the caller, who knows the limit, the window and the cost, computes
+--          remaining, retryAfterMs 0 and resetAfterMs windowMs); else the table { x, retry,
+--          reset } with x = u for an admitted call and -u - 1 for a denied one, retry the
+--          retryAfterMs of a denied call (-1: never) and reset its resetAfterMs.
 --
--- A call at time t counts the members scored in (t - windowMs, t]: the cost admitted in the window
--- is <before> + cost of the newest member minus <before> of the oldest one in the window: the set's
--- first and last members while none has left the window (one lookup when it holds one member),
--- ZCOUNT and a third lookup by rank when some have. The retry time of a denied call is the time the
--- oldest members whose costs add up to what is missing leave the window: a binary search over the
--- ranks (at most 14 lookups with 10,000 members; none when the oldest member in the window covers
--- what is missing, as for a call of cost 1 at the limit, and one when every call cost 1). A denied
--- call writes nothing. An admitted call prunes at most 64 members that have left the window, adds
--- its own and moves the TTL to when it leaves the window (PEXPIRE only when that moved: not for a
--- second call in the same millisecond). Every call does O(log n) work whatever its cost or the
--- limit. Bounded shape: the window holds at most 10,000 members (Redis frees a set of 20,000
--- members, these and the ones left to prune, in about a millisecond when the key expires). An
--- admission beyond that is merged into the newest member, which takes the new time: its older cost
--- then counts as admitted now, so the log can only deny earlier than exact, never admit more. Exact
--- as long as at most 10,000 calls are admitted per window.
--- ZRANGE: https://redis.io/docs/latest/commands/zrange/ ; TIME: https://redis.io/docs/latest/commands/time/
+-- A call at time t counts the elements timed in (t - windowMs, t]: the cost admitted in the window
+-- is <before> + cost of the newest element minus <before> of the oldest one in the window (the
+-- list's first element unless some have left the window: then the second, or a binary search over
+-- the indexes). The retry time of a denied call is the time the oldest elements whose costs add up
+-- to what is missing leave the window: the oldest element in the window when it covers what is
+-- missing (a call of cost 1 at the limit), else the index where calls of cost 1 put it, else a
+-- binary search over the indexes (at most 14 lookups with 10,000 elements). A denied call writes
+-- nothing. An admitted call removes the elements that left the window (LTRIM), appends its own
+-- (RPUSH) and moves the TTL to when it leaves the window (PEXPIRE only when that moved: not for a
+-- second call in the same millisecond). Every call does O(log n) lookups whatever its cost or the
+-- limit. Bounded shape: the window holds at most 10,000 elements; an admission beyond that is
+-- merged into the newest element (LSET), which takes the new time: its older cost then counts as
+-- admitted now, so the log can only deny earlier than exact, never admit more. Exact as long as
+-- at most 10,000 calls are admitted per window. A clock that steps back never files a call before
+-- the newest one, so the window never reopens. Arguments are coerced by arithmetic (an argument
+-- that is not a number is Redis' script error) and checked before anything is written.
+-- LINDEX: https://redis.io/docs/latest/commands/lindex/ ; TIME: https://redis.io/docs/latest/commands/time/
 local MAX = 9007199254740991
-local limit = tonumber(ARGV[1])
-if limit == nil or limit % 1 ~= 0 or limit < 1 or limit > 1000000000 then
+local limit = ARGV[1] + 0
+if limit % 1 ~= 0 or limit < 1 or limit > 1000000000 then
   return redis.error_reply('ERR redis-ttl sliding_window_log: limit must be an integer >= 1 and <= 10^9')
 end
-local window = tonumber(ARGV[2])
-if window == nil or window % 1 ~= 0 or window < 1 or window > MAX then
+local window = ARGV[2] + 0
+if window % 1 ~= 0 or window < 1 or window > MAX then
   return redis.error_reply('ERR redis-ttl sliding_window_log: windowMs must be an integer >= 1')
 end
-local cost = tonumber(ARGV[3])
-if cost == nil or cost % 1 ~= 0 or cost < 1 or cost > MAX then
-  return redis.error_reply('ERR redis-ttl sliding_window_log: cost must be an integer >= 1')
+local cost = 1
+if ARGV[3] then
+  cost = ARGV[3] + 0
+  if cost % 1 ~= 0 or cost < 1 or cost > MAX then
+    return redis.error_reply('ERR redis-ttl sliding_window_log: cost must be an integer >= 1')
+  end
 end
 local now
-if ARGV[4] == '' then
+if ARGV[4] then
+  now = ARGV[4] + 0
+  if now % 1 ~= 0 or now < 0 or now > MAX then
+    return redis.error_reply('ERR redis-ttl sliding_window_log: now must be an integer >= 0')
+  end
+else
   local t = redis.call('TIME')
   -- the two decimal strings of TIME are coerced by the arithmetic (no tonumber call)
   now = t[1] * 1000 + math.floor(t[2] / 1000)
-else
-  now = tonumber(ARGV[4])
-  if now == nil or now % 1 ~= 0 or now < 0 or now > MAX then
-    return redis.error_reply('ERR redis-ttl sliding_window_log: now must be an integer >= 0')
-  end
 end
 
--- <before> and <cost> of a member; nil, nil for a member this script did not write
-local function parse(member)
-  local before, own = string.match(member, '^(%d+):(%d+)$')
-  return tonumber(before), tonumber(own)
-end
-local FOREIGN = 'ERR redis-ttl sliding_window_log: the key holds a member this script did not write'
+local key = KEYS[1]
+-- indexes and numbers go to Redis as strings ('-1', '%d'): exact integers, and cheaper than the
+-- %.17g conversion Redis gives a Lua number (about 2,000 instructions each)
+local FOREIGN = 'ERR redis-ttl sliding_window_log: the key holds a value this script did not write'
+-- an element: its own <at>:<before>:<cost>, then the list's first element's when it was added
+local NEWEST = '^(%d+):(%d+):(%d+):((%d+):(%d+):%d+)$'
+local ANY = '^((%d+):(%d+):(%d+)):%d+:%d+:%d+$'
 
 local cutoff = now - window
-local size = redis.call('ZCARD', KEYS[1])
--- members that left the window (scored <= cutoff): they come first in the set
+-- the list's length, once asked (LLEN)
+local size = nil
+-- elements that left the window (timed <= cutoff): they come first
 local stale = 0
 local used = 0
-local base = 0
 local total = 0
-local newest = nil
+local base = 0
+local newest_at = nil
 local newest_before = 0
 local newest_own = 0
-local newest_at = nil
--- the oldest member in the window: its cost and time
-local oldest_own = 0
+-- the oldest element in the window: its time, and its <at>:<before>:<cost>
 local oldest_at = nil
-if size > 0 then
-  -- the oldest member of the set: while it is in the window, nothing is stale and it is the
-  -- oldest one in the window (no ZCOUNT, and no third lookup)
-  local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-  newest = first
-  if size > 1 then
-    newest = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
-  end
-  newest_before, newest_own = parse(newest[1])
-  if newest_before == nil or newest_own == nil then
+local oldest = nil
+local newest = redis.call('LINDEX', key, '-1')
+if newest then
+  local at, before, own, first, first_at, first_before = string.match(newest, NEWEST)
+  if at == nil then
     return redis.error_reply(FOREIGN)
   end
+  newest_at = at + 0
+  newest_before = before + 0
+  newest_own = own + 0
   total = newest_before + newest_own
-  newest_at = tonumber(newest[2])
-  local oldest = first
-  if tonumber(first[2]) <= cutoff then
-    stale = redis.call('ZCOUNT', KEYS[1], '-inf', string.format('%d', cutoff))
-    oldest = nil
-    if newest_at > cutoff then
-      oldest = redis.call('ZRANGE', KEYS[1], stale, stale, 'WITHSCORES')
-    end
-  end
-  if oldest ~= nil then
-    if oldest[1] == newest[1] then
-      -- the newest member is the only one in the window
-      base = newest_before
-      oldest_own = newest_own
-    else
-      base, oldest_own = parse(oldest[1])
-      if base == nil or oldest_own == nil then
+  if newest_at > cutoff then
+    -- the newest element is in the window. The list's first element, copied into the newest one
+    -- when it was added (every admission removes the elements that left the window), is the
+    -- oldest one in the window, unless it has left it since.
+    oldest_at = first_at + 0
+    base = first_before + 0
+    oldest = first
+    if oldest_at <= cutoff then
+      -- it has: the second element, else a binary search between an index that left the window
+      -- (lo) and one in it (hi, at first the newest)
+      stale = 1
+      local element = redis.call('LINDEX', key, '1')
+      oldest, at, before = string.match(element, ANY)
+      if oldest == nil then
         return redis.error_reply(FOREIGN)
       end
+      oldest_at = at + 0
+      base = before + 0
+      if oldest_at <= cutoff then
+        size = redis.call('LLEN', key)
+        local lo = 1
+        local hi = size - 1
+        oldest_at = newest_at
+        base = newest_before
+        oldest = string.match(newest, '^(%d+:%d+:%d+):')
+        while hi - lo > 1 do
+          local mid = lo + math.floor((hi - lo) / 2)
+          element = redis.call('LINDEX', key, string.format('%d', mid))
+          local self
+          self, at, before = string.match(element, ANY)
+          if self == nil then
+            return redis.error_reply(FOREIGN)
+          end
+          if at + 0 > cutoff then
+            hi = mid
+            oldest, oldest_at, base = self, at + 0, before + 0
+          else
+            lo = mid
+          end
+        end
+        stale = hi
+      end
     end
-    oldest_at = tonumber(oldest[2])
     used = total - base
   end
 end
-local remaining = limit - used
-if remaining < 0 then
-  remaining = 0
-end
+
 local idle_reset = 0
 if used > 0 then
   idle_reset = newest_at + window - now
 end
-
 if cost > limit then
-  return { 0, remaining, -1, idle_reset }
+  return { -used - 1, -1, idle_reset }
 end
 if used + cost > limit then
-  -- the last member that must leave is the newest one whose <before> is below `target`
+  -- the last element that must leave is the newest one whose <before> is below `target`
   local target = base + used + cost - limit
-  local lo = stale
   local lo_at = oldest_at
-  if base + oldest_own < target then
-    -- the oldest member alone does not cover what is missing (it always does for a call of cost 1
-    -- at the limit): search the ranks after it, where <before> grows by each member's cost
-    lo = stale + 1
-    lo_at = nil
+  if base + string.match(oldest, '^%d+:%d+:(%d+)$') < target then
+    -- the oldest element alone does not cover what is missing (it always does for a call of cost
+    -- 1 at the limit): search the indexes after it, where <before> grows by each element's cost
+    if size == nil then
+      size = redis.call('LLEN', key)
+    end
+    local lo = stale + 1
     local hi = size - 1
-    -- with calls of cost 1, <before> grows by 1 per rank: that rank first, then a binary search
-    -- (`lo` always holds a rank whose <before> is below `target`)
-    local rank = stale + target - base - 1
+    lo_at = nil
+    -- with calls of cost 1, <before> grows by 1 per index: that index first, then a binary search
+    -- (`lo` always holds an index whose <before> is below `target`)
+    local index = stale + target - base - 1
     while lo < hi do
-      if rank <= lo or rank > hi then
-        rank = lo + math.floor((hi - lo + 1) / 2)
+      if index <= lo or index > hi then
+        index = lo + math.floor((hi - lo + 1) / 2)
       end
-      local m = redis.call('ZRANGE', KEYS[1], rank, rank, 'WITHSCORES')
-      local before = parse(m[1])
-      if before == nil then
+      local self, at, before = string.match(redis.call('LINDEX', key, string.format('%d', index)), ANY)
+      if self == nil then
         return redis.error_reply(FOREIGN)
       end
+      before = before + 0
       if before < target then
-        lo = rank
-        lo_at = tonumber(m[2])
+        lo = index
+        lo_at = at + 0
         if before == target - 1 then
-          -- the next rank's <before> is at least `target`: this is the one
-          hi = rank
+          -- the next index's <before> is at least `target`: this is the one
+          hi = index
         end
       else
-        hi = rank - 1
+        hi = index - 1
       end
-      rank = -1
+      index = -1
     end
     if lo_at == nil then
-      lo_at = tonumber(redis.call('ZRANGE', KEYS[1], lo, lo, 'WITHSCORES')[2])
+      local self, at = string.match(redis.call('LINDEX', key, string.format('%d', lo)), ANY)
+      if self == nil then
+        return redis.error_reply(FOREIGN)
+      end
+      lo_at = at + 0
     end
   end
-  return { 0, remaining, lo_at + window - now, idle_reset }
+  return { -used - 1, lo_at + window - now, idle_reset }
 end
 
-if stale > 0 then
-  local prune = stale
-  if prune > 64 then
-    prune = 64
-  end
-  redis.call('ZREMRANGEBYRANK', KEYS[1], 0, prune - 1)
-end
 -- a clock that went back never files a call before the newest one (the order <before> relies on)
 local at = now
 if newest_at ~= nil and newest_at > now then
   at = newest_at
 end
-local member
-local restarted = false
-if used == 0 then
-  -- nothing in the window: the running total starts over (what is left of the set has left the window)
-  member = string.format('%016d:%d', 0, cost)
-elseif size - stale >= 10000 then
-  redis.call('ZREM', KEYS[1], newest[1])
-  member = string.format('%016d:%d', newest_before, newest_own + cost)
-elseif total + cost > MAX then
-  -- 2^53 admitted without one empty window (9 million full windows at the largest limit):
-  -- start over, forgetting this window
-  redis.call('UNLINK', KEYS[1])
-  restarted = true
-  member = string.format('%016d:%d', 0, cost)
+if newest and used > 0 and total + cost <= MAX then
+  if stale > 0 then
+    redis.call('LTRIM', key, string.format('%d', stale), '-1')
+  end
+  -- elements in the window (each costs at least 1: fewer than 10,000 while less was admitted)
+  local count = 0
+  if used >= 10000 then
+    if size == nil then
+      count = redis.call('LLEN', key)
+    else
+      count = size - stale
+    end
+  end
+  if count >= 10000 then
+    -- 10,000 elements in the window: merge into the newest one, which takes the new time
+    redis.call('LSET', key, '-1', string.format('%d:%d:%d:%s', at, newest_before, newest_own + cost, oldest))
+  else
+    local element
+    if cost == 1 then
+      element = string.format('%d:%d:1:%s', at, total, oldest)
+    else
+      element = string.format('%d:%d:%d:%s', at, total, cost, oldest)
+    end
+    -- lua-lint-disable-next-line write-path-needs-ttl -- the list exists: LTRIM keeps its newest element
+    redis.call('RPUSH', key, element)
+  end
+  -- the deadline moves only when the newest call's time does: when the key held a call of this
+  -- same millisecond, its admission set the TTL to at + window, which RPUSH, LSET and LTRIM keep
+  -- (LTRIM never empties the list: the newest element is in the window)
+  if newest_at ~= at then
+    redis.call('PEXPIRE', key, string.format('%d', at + window - now))
+  end
 else
-  member = string.format('%016d:%d', total, cost)
+  -- nothing in the window (what is left of the list has left it), or 2^53 admitted without one
+  -- empty window (9 million full windows at the largest limit): the running total starts over
+  if newest then
+    redis.call('UNLINK', key)
+  end
+  local element = string.format('%d:0:%d', at, cost)
+  redis.call('RPUSH', key, element .. ':' .. element)
+  redis.call('PEXPIRE', key, string.format('%d', at + window - now))
 end
--- numbers go to Redis as '%d' strings: exact integers, and cheaper than Redis' own %.17g conversion
--- lua-lint-disable-next-line write-path-needs-ttl -- PEXPIRE is skipped only when the key exists (below)
-redis.call('ZADD', KEYS[1], string.format('%d', at), member)
--- The deadline moves only when the newest call's time does: when the key held a call of this same
--- millisecond, its admission set the TTL to at + window, and ZADD keeps it (what was pruned had
--- left the window, so the set was not emptied; UNLINK above restarts it). On a hot key most calls
--- share their millisecond with the one before.
-if restarted or newest_at ~= at then
-  redis.call('PEXPIRE', KEYS[1], string.format('%d', at + window - now))
+if at == now then
+  return used
 end
-return { 1, limit - used - cost, 0, at + window - now }
+return { used, 0, at + window - now }

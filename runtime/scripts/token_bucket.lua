@@ -1,119 +1,113 @@
 -- token_bucket: a bucket of `capacity` tokens refilled continuously; a call takes `cost` tokens.
 --
--- KEYS[1]  the limiter key: a hash { s = tokens * den (integer), d = den, t = time of s (ms) }
+-- KEYS[1]  the limiter key (format 2, `...:tb2:...`): a string "<s>:<t>:<den>", s = tokens * den
+--          (an integer) at time t (ms, the latest time the bucket has seen), den the rate's
+--          denominator it was written with; its TTL is the time the bucket takes to be full again
 -- ARGV[1]  capacity   integer >= 1, tokens
 -- ARGV[2]  num        integer >= 1  } the refill rate is num/den tokens per millisecond
 -- ARGV[3]  den        integer >= 1  } (refillPerSecond / 1000, as an exact fraction)
--- ARGV[4]  cost       integer >= 1, tokens
--- ARGV[5]  now        '' to use the server clock (TIME), else integer milliseconds (tests only)
--- Returns  { allowed 0|1, remaining tokens, retryAfterMs (-1: never), resetAfterMs }
+-- ARGV[4]  cost       integer >= 1, tokens; absent: 1
+-- ARGV[5]  now        absent: the server clock (TIME); else integer milliseconds (tests only)
+-- Returns  s, the tokens * den left after an admitted call, or -s - 1 (s before the call) for a
+--          denied one: an integer, from which the caller, who knows the parameters and the cost,
+--          computes remaining, retryAfterMs and resetAfterMs (runtime/decode.ts); the table
+--          { that integer, lag } when the clock is `lag` ms behind the bucket's time t.
 --
 -- Tokens are kept in units of 1/den token, so refill and waits are exact integers: a call that
 -- waits retryAfterMs succeeds and one that waits 1 ms less does not. A missing key is a full
--- bucket. A denied call writes nothing. An admitted call writes the hash and sets its TTL to the
--- time the bucket takes to be full again, after which a missing key means the same thing.
--- A clock that steps back (a step of the server clock, a failover to a replica whose clock lags)
--- refills nothing: the call is decided as at the last admission (`t`, the latest time the bucket
--- has seen), and retry and reset times and the TTL include the time the clock needs to catch up.
--- TIME: https://redis.io/docs/latest/commands/time/ ; PEXPIRE: https://redis.io/docs/latest/commands/pexpire/
+-- bucket. A denied call writes nothing. An admitted call writes the state and its TTL in one
+-- `SET ... PX`: the time until the bucket is full again, after which a missing key means the
+-- same thing. A clock that steps back (a step of the server clock, a failover to a replica whose
+-- clock lags) refills nothing: the call is decided as at t, and retry and reset times and the TTL
+-- include the time the clock needs to catch up (the lag). Arguments are coerced by arithmetic (an
+-- argument that is not a number is Redis' script error) and checked before anything is written.
+-- TIME: https://redis.io/docs/latest/commands/time/ ; SET: https://redis.io/docs/latest/commands/set/
 local MAX = 9007199254740991
-local capacity = tonumber(ARGV[1])
-if capacity == nil or capacity % 1 ~= 0 or capacity < 1 or capacity > MAX then
+local capacity = ARGV[1] + 0
+if capacity % 1 ~= 0 or capacity < 1 or capacity > MAX then
   return redis.error_reply('ERR redis-ttl token_bucket: capacity must be an integer >= 1')
 end
-local num = tonumber(ARGV[2])
-if num == nil or num % 1 ~= 0 or num < 1 or num > MAX then
+local num = ARGV[2] + 0
+if num % 1 ~= 0 or num < 1 or num > MAX then
   return redis.error_reply('ERR redis-ttl token_bucket: rate numerator must be an integer >= 1')
 end
-local den = tonumber(ARGV[3])
-if den == nil or den % 1 ~= 0 or den < 1 or capacity * den > MAX then
+local den = ARGV[3] + 0
+if den % 1 ~= 0 or den < 1 or capacity * den > MAX then
   return redis.error_reply('ERR redis-ttl token_bucket: rate denominator must be an integer >= 1 and capacity * den < 2^53')
 end
-local cost = tonumber(ARGV[4])
-if cost == nil or cost % 1 ~= 0 or cost < 1 or cost > MAX then
-  return redis.error_reply('ERR redis-ttl token_bucket: cost must be an integer >= 1')
+local cost = 1
+if ARGV[4] then
+  cost = ARGV[4] + 0
+  if cost % 1 ~= 0 or cost < 1 or cost > MAX then
+    return redis.error_reply('ERR redis-ttl token_bucket: cost must be an integer >= 1')
+  end
 end
 local now
-if ARGV[5] == '' then
+if ARGV[5] then
+  now = ARGV[5] + 0
+  if now % 1 ~= 0 or now < 0 or now > MAX then
+    return redis.error_reply('ERR redis-ttl token_bucket: now must be an integer >= 0')
+  end
+else
   local t = redis.call('TIME')
   -- the two decimal strings of TIME are coerced by the arithmetic (no tonumber call)
   now = t[1] * 1000 + math.floor(t[2] / 1000)
-else
-  now = tonumber(ARGV[5])
-  if now == nil or now % 1 ~= 0 or now < 0 or now > MAX then
-    return redis.error_reply('ERR redis-ttl token_bucket: now must be an integer >= 0')
-  end
-end
-
--- floor(a / b) for integers below 2^53, corrected for rounding of the float division
-local function idiv(a, b)
-  local q = math.floor(a / b)
-  if q * b > a then
-    q = q - 1
-  elseif (q + 1) * b <= a then
-    q = q + 1
-  end
-  return q
-end
-local function cdiv(a, b)
-  return -idiv(-a, b)
 end
 
 local full = capacity * den
 local tokens = full
-local state = redis.call('HMGET', KEYS[1], 's', 'd', 't')
-local stored = tonumber(state[1])
-local stored_den = tonumber(state[2])
-local stored_at = tonumber(state[3])
--- ms the clock must move before it reaches the last admission again (0 unless it went back)
+-- ms the clock must move before it reaches the bucket's time again (0 unless it went back)
 local lag = 0
-if stored ~= nil and stored_den ~= nil and stored_den >= 1 and stored_at ~= nil then
-  if stored_at > now then
-    -- the clock went back (a step of the server clock, a failover to a replica whose clock lags):
-    -- decide as at the last admission, the latest time this bucket has seen, so that the time
-    -- stepped over is never counted twice (no refill until the clock passes it again)
-    lag = stored_at - now
-    now = stored_at
+local state = redis.call('GET', KEYS[1])
+if state then
+  local stored, at, stored_den = string.match(state, '^(%d+):(%d+):(%d+)$')
+  if stored == nil then
+    return redis.error_reply('ERR redis-ttl token_bucket: the key holds a value this script did not write')
   end
-  tokens = stored
-  if stored_den ~= den then
-    -- written under another refill rate: convert (rounding down, towards fewer tokens)
-    tokens = math.floor(stored / stored_den * den)
+  tokens = stored + 0
+  at = at + 0
+  if at > now then
+    -- the clock went back: decide as at the bucket's time, so that the time stepped over is
+    -- never counted twice (no refill until the clock passes it again)
+    lag = at - now
+    now = at
   end
-  if tokens < 0 then
-    tokens = 0
+  if stored_den ~= ARGV[3] and stored_den + 0 ~= den then
+    -- written under another refill rate: convert, rounding down (towards fewer tokens)
+    tokens = math.floor(tokens / stored_den * den)
   end
   if tokens < full then
-    local elapsed = now - stored_at
-    if elapsed > 0 then
-      local to_full = cdiv(full - tokens, num)
-      if elapsed > to_full then
-        elapsed = to_full
-      end
-      tokens = tokens + elapsed * num
+    -- refill; a product past 2^53 is inexact but still above what is missing
+    local refill = (now - at) * num
+    if refill >= full - tokens then
+      tokens = full
+    else
+      tokens = tokens + refill
     end
-  end
-  if tokens > full then
+  elseif tokens > full then
     tokens = full
   end
 end
 
 local need = cost * den
 if cost > capacity or tokens < need then
-  -- times on the clock as it is: the time it needs to catch up (lag) comes first
-  local reset = cdiv(full - tokens, num)
-  if reset > 0 then
-    reset = reset + lag
+  if lag > 0 then
+    return { -tokens - 1, lag }
   end
-  if cost > capacity then
-    return { 0, idiv(tokens, den), -1, reset }
-  end
-  return { 0, idiv(tokens, den), cdiv(need - tokens, num) + lag, reset }
+  return -tokens - 1
 end
-
 tokens = tokens - need
-local ttl_ms = cdiv(full - tokens, num) + lag
 -- numbers go to Redis as '%d' strings: exact integers, and cheaper than Redis' own %.17g conversion
-redis.call('HSET', KEYS[1], 's', string.format('%d', tokens), 'd', string.format('%d', den), 't', string.format('%d', now))
-redis.call('PEXPIRE', KEYS[1], string.format('%d', ttl_ms))
-return { 1, idiv(tokens, den), 0, ttl_ms }
+-- the TTL: ceil((full - tokens) / num) ms until full again, the float division corrected for rounding
+local gap = full - tokens
+local ttl_ms = math.ceil(gap / num)
+if ttl_ms * num < gap then
+  ttl_ms = ttl_ms + 1
+elseif (ttl_ms - 1) * num >= gap then
+  ttl_ms = ttl_ms - 1
+end
+redis.call('SET', KEYS[1], string.format('%d:%d:%d', tokens, now, den), 'PX', string.format('%d', ttl_ms + lag))
+if lag > 0 then
+  return { tokens, lag }
+end
+return tokens

@@ -20,7 +20,7 @@ import {
   setKeepTtl,
   type RedisClient,
 } from '../../runtime/index.js';
-import { healthFor } from '../../runtime/health.js';
+import { healthFor, SCRIPT_COMMANDS } from '../../runtime/health.js';
 import { needsOwnServer } from '../helpers/redis.js';
 import { startOwnServer, type OwnServer } from './servers.js';
 
@@ -110,7 +110,10 @@ describe.skipIf(needsOwnServer('the ACL tests create users on a redis-server of 
     it('GET denied (the cache reads with it, in scripts too): an error naming +get, the rest works', async () => {
       const client = await clients[name]!('no_get');
       const answers = await everything(client, `${tag}noget`);
-      expect(answers).toMatchObject({ take1: working.take1, acquire: working.acquire, increment: working.increment, setKeepTtl: true });
+      expect(answers).toMatchObject({ acquire: working.acquire, increment: working.increment, setKeepTtl: true });
+      // the token bucket reads its state with GET (format 2): what to grant, never an outage
+      expect(answers.take1).toMatchObject({ name: 'RedisError', code: 'NOPERM' });
+      expect((answers.take1 as Error).message).toMatch(/inside the runtime's scripts: grant the commands they run/);
       expect(answers.miss).toMatchObject({ name: 'RedisError', code: 'NOPERM' });
       expect((answers.miss as Error).message).toMatch(/; grant the Redis user \+get$/);
       expect((answers.collect as Error).message).toMatch(/inside the runtime's scripts: grant the commands they run/);
@@ -142,6 +145,12 @@ describe.skipIf(needsOwnServer('the ACL tests create users on a redis-server of 
       expect(healthFor(client as never).degraded).toBe(false);
     });
 
+    it('the commands a denial inside a script names are the commands the scripts run', () => {
+      const called = new Set<string>();
+      for (const s of runtimeScripts()) for (const [, command] of s.lua.matchAll(/redis\.call\('([A-Z]+)'/g)) called.add(command!);
+      expect(new Set(SCRIPT_COMMANDS.split(', '))).toEqual(called);
+    });
+
     it('keys outside the user\'s patterns, and a command denied inside a script: errors that say what to grant', async () => {
       const few = await clients[name]!('few_keys');
       const limiter = createLimiter(few, { algorithm: 'fixed-window', limit: 5, windowMs: 1000, onRedisError: 'fail-open' });
@@ -150,7 +159,8 @@ describe.skipIf(needsOwnServer('the ACL tests create users on a redis-server of 
       expect((keyError as Error).message).toMatch(/; the Redis user's key patterns do not cover the runtime's keys: grant one that does \(ACL ~<pattern>: limiters and breakers ~<namespace>:\*, default ~rl:\*/);
       expect(await createLimiter(few, { algorithm: 'fixed-window', limit: 5, windowMs: 1000, onRedisError: 'fail-open', namespace: 'app' }).take('u')).toMatchObject({ allowed: true });
       const noHset = await clients[name]!('no_hset');
-      const inScript = await createLimiter(noHset, { algorithm: 'fixed-window', limit: 5, windowMs: 1000, onRedisError: 'fail-open', namespace: `acl${tag}hset` })
+      // the sliding-window counter keeps its state in a hash
+      const inScript = await createLimiter(noHset, { algorithm: 'sliding-window-counter', limit: 5, windowMs: 1000, onRedisError: 'fail-open', namespace: `acl${tag}hset` })
         .take('u')
         .catch((e: unknown) => e);
       expect(inScript).toMatchObject({ name: 'RedisError' });

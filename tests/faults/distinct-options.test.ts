@@ -15,6 +15,7 @@ import {
   setKeepTtl,
   type Algorithm,
   type LimiterOptions,
+  type TakeOptions,
 } from '../../runtime/index.js';
 import { healthFor } from '../../runtime/health.js';
 import { uniquePrefix, useRedis } from '../helpers/redis.js';
@@ -47,6 +48,11 @@ function limiterOptions(algorithm: Algorithm, i: number, namespace: string): Lim
   }
 }
 
+/** The options of a take: a cost and a time that depend on `i` (the fixed window has no clock to set). */
+function takeOptions(algorithm: Algorithm, i: number): TakeOptions {
+  return algorithm === 'fixed-window' ? { cost: 1 + (i % 3) } : { cost: 1 + (i % 3), nowMs: T0 + i };
+}
+
 /** One call of every kind, with option values that depend on `i`. */
 async function callsWith(i: number, namespace: string): Promise<void> {
   const key = `${namespace}:n${i % 50}`;
@@ -54,7 +60,7 @@ async function callsWith(i: number, namespace: string): Promise<void> {
     incrementWithTtl(client, key, { by: (i % 7) - 3, ttlMs: 60_000 + i, timeoutMs: 2_000 + i, redisProbeIntervalMs: 1_000 + i, mode: i % 2 === 0 ? 'fixed' : 'sliding' }),
     collect(client, `${key}:c`, { timeoutMs: 3_000 + i, redisProbeIntervalMs: 2_000 + i }),
     setKeepTtl(client, `${key}:c`, i, { timeoutMs: 4_000 + i, redisProbeIntervalMs: 3_000 + i }),
-    createLimiter(client, limiterOptions(ALGORITHMS[i % ALGORITHMS.length]!, i, namespace)).take(`id${i % 50}`, { cost: 1 + (i % 3), nowMs: T0 + i }),
+    createLimiter(client, limiterOptions(ALGORITHMS[i % ALGORITHMS.length]!, i, namespace)).take(`id${i % 50}`, takeOptions(ALGORITHMS[i % ALGORITHMS.length]!, i)),
     createCircuitBreaker(client, {
       namespace,
       failureThreshold: 1 + i,
@@ -115,7 +121,7 @@ describe('limiters made per request during an outage', () => {
     const round = async (from: number, to: number): Promise<void> => {
       for (let i = from; i < to; i += 1) {
         const limiter = createLimiter(down, limiterOptions(ALGORITHMS[i % ALGORITHMS.length]!, i, 'rl'));
-        expect((await limiter.take(`id${i % 10}`, { nowMs: T0 + i })).reason).toBe('fallback');
+        expect((await limiter.take(`id${i % 10}`, takeOptions(ALGORITHMS[i % ALGORITHMS.length]!, i))).reason).toBe('fallback');
       }
     };
     await round(0, 1_000);

@@ -214,11 +214,57 @@ describe('string methods applied to a constant script are evaluated', () => {
   });
 });
 
+describe("a join function's pieces are one script, in every host language", () => {
+  // the SET is always the piece on line 4 of the file, at column 4 (its quote at 3)
+  const SET = "redis.call('set', KEYS[1], ARGV[1])";
+  it.each([
+    ['a.py', `import redis\nr.eval("\\n".join([\n  "local x = 1",\n  "${SET}",\n]), 1, "k")\n`],
+    ['a.py', `import redis\nLINES = (\n  "local x = 1",\n  "${SET}",\n)\nr.register_script("\\n".join(LINES))\n`],
+    ['a.java', `import redis.clients.jedis.Jedis;\nclass A { void f(Jedis jedis) {\n  jedis.eval(String.join("\\n",\n  "${SET}",\n    "return 1"), 1, "k");\n} }\n`],
+    ['a.java', `import redis.clients.jedis.Jedis;\nclass A {\n  static final List<String> L = List.of("local x = 1",\n  "${SET}");\n  void f(Jedis jedis) { jedis.eval(String.join("\\n", L), 1, "k"); } }\n`],
+    ['a.java', `import redis.clients.jedis.Jedis;\nclass A { void f(Jedis jedis) {\n  jedis.eval(String.join("\\n", new String[] {"local x = 1",\n  "${SET}"}), 1, "k");\n} }\n`],
+    ['a.go', `package a\nimport ("strings"; "github.com/redis/go-redis/v9")\nvar s = redis.NewScript(strings.Join([]string{\n  "${SET}",\n  "return 1",\n}, "\\n"))\n`],
+    ['a.rb', `require "redis"\nLINES = [\n  "local x = 1",\n  "${SET}",\n]\nredis.eval(LINES.join("\\n"), keys: ["k"])\n`],
+    ['a.rb', `require "redis"\nredis.eval(\n  ["local x = 1\\n",\n  "${SET}"].join, keys: ["k"])\n`],
+    ['a.php', `<?php\n$redis->eval(implode("\\n", [\n  "local x = 1",\n  "${SET}",\n]), ['k'], 1);\n`],
+    ['a.php', `<?php\n$redis->eval(join(array(\n  "local x = 1\\n",\n  "${SET}")), ['k'], 1);\n`],
+    ['a.cs', `using StackExchange.Redis;\nclass C { void F(IDatabase db) {\n  db.ScriptEvaluate(string.Join("\\n",\n  "${SET}",\n    "return 1"), new RedisKey[] { "k" });\n} }\n`],
+    ['a.cs', `using StackExchange.Redis;\nclass C { void F(IDatabase db) {\n  db.ScriptEvaluate(String.Join("\\n", new[] { "local x = 1",\n  "${SET}" }));\n} }\n`],
+    ['a.cs', `using StackExchange.Redis;\nclass C { void F(IDatabase db) {\n  db.ScriptEvaluate(string.Concat("local x = 1\\n",\n  "${SET}"));\n} }\n`],
+    ['a.java', `import redis.clients.jedis.Jedis;\nclass A { void f(Jedis jedis) {\n  jedis.eval(new StringBuilder("local x = 1\\n").append(\n  "${SET}").toString(), 1, "k");\n} }\n`],
+    ['a.java', `import redis.clients.jedis.Jedis;\nclass A { void f(Jedis jedis) {\n  jedis.eval(new StringBuffer(64).append("local x = 1\\n").append(\n  "${SET}").append("\\nreturn 1").toString(), 1, "k");\n} }\n`],
+  ])('%s: analysed, the finding at its host line and column', async (file, text) => {
+    expect((await lintText(file, text)).map((f) => `${f.ruleId}@${f.line}:${f.column}`)).toEqual(['write-path-needs-ttl@4:4']);
+  });
+
+  it.each([
+    ['a.py', 'import redis\ndef f(r, lines):\n    r.eval("\\n".join(lines), 0)\n', 3, '`lines`'],
+    ['a.java', 'import redis.clients.jedis.Jedis;\nclass A { void f(Jedis jedis, String body) {\n  jedis.eval(String.join("\\n", "local x = 1", body), 0);\n} }\n', 3, '`body`'],
+    ['a.go', 'package a\nimport ("strings"; "github.com/redis/go-redis/v9")\nfunc f(body string) { redis.NewScript(strings.Join([]string{"local x = 1", body}, "\\n")) }\n', 3, '`body`'],
+    ['a.rb', 'require "redis"\ndef f(body)\n  redis.eval(["local x = 1", body].join("\\n"))\nend\n', 3, '`body`'],
+    ['a.php', '<?php\nfunction f($redis, $body) { $redis->eval(implode("\\n", ["local x = 1", $body]), [], 0); }\n', 2, '`$body`'],
+    ['a.cs', 'using StackExchange.Redis;\nclass C { void F(IDatabase db, string body) {\n  db.ScriptEvaluate(string.Join("\\n", "local x = 1", body));\n} }\n', 3, '`body`'],
+    ['a.java', 'import redis.clients.jedis.Jedis;\nclass A { void f(Jedis jedis, String body) {\n  jedis.eval(new StringBuilder("local x = 1").append(body).toString(), 0);\n} }\n', 3, '`body`'],
+  ])('%s: a piece built elsewhere makes the join one unanalyzable-command, naming the piece', async (file, text, line, piece) => {
+    const findings = await lintText(file, text);
+    expect(findings.map((f) => `${f.ruleId}@${f.line}`)).toEqual([`unanalyzable-command@${line}`]);
+    expect(findings[0]!.message).toContain(`(a join of ${piece})`);
+  });
+
+  it('a join of paths is no script (os.path.join, File.join, Path.Join)', async () => {
+    expect(await lintText('a.py', 'import os, redis\nr.eval(open(os.path.join("scripts", "a.lua")).read(), 0)\n')).toEqual([]);
+    expect(await lintText('a.rb', 'require "redis"\nredis.eval(File.read(File.join("scripts", "a.lua")))\n')).toEqual([]);
+    expect(await lintText('a.cs', 'using StackExchange.Redis;\nclass C { void F(IDatabase db) { db.ScriptEvaluate(File.ReadAllText(Path.Join("scripts", "a.lua"))); } }\n')).toEqual([]);
+  });
+});
+
 describe('a script lua-lint cannot evaluate is reported, never dropped', () => {
   it.each([
     ['a.py', 'import redis\nS = "return 1"\nr.eval(S.lower(), 0)\n', '`S.lower()`'],
     ['a.java', 'import redis.clients.jedis.Jedis;\nclass A { void f() { jedis.eval("return 1".toLowerCase(), 0); } }\n', '`"return 1".toLowerCase()`'],
     ['a.rb', 'require "redis"\nredis.eval("return 1".downcase)\n', '`"return 1".downcase`'],
+    ['a.go', 'package a\nimport ("strings"; "github.com/redis/go-redis/v9")\nfunc f() { c.Eval(ctx, strings.ToLower("x"), nil) }\n', '`strings.ToLower("x")`'],
+    ['a.php', '<?php\n$redis->eval(strtolower("return 1"), [], 0);\n', '`strtolower("return 1")`'],
     ['a.ts', "import Redis from 'ioredis';\nconst redis = new Redis();\nconst S = 'return 1';\nexport const f = (x: string) => redis.eval(S.replace('1', x), 0);\n", "`S.replace('1', x)`"],
     ['a.js', "const { createClient } = require('redis');\nconst client = createClient();\nconst S = 'return 1';\nexports.f = (x) => client.sendCommand(['EVAL', S.padEnd(x), '0']);\n", '`S.padEnd(x)`'],
   ])('%s', async (file, text, how) => {

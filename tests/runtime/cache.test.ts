@@ -240,7 +240,7 @@ describe('createCache: the load lock', () => {
     for (const key of ['user:42', 'ada@example.com', '{tag}', '}', 'a{b}c']) {
       const { entry, lock } = cache.keysFor(key);
       expect(calculateSlot(entry)).toBe(calculateSlot(lock));
-      expect(entry).toMatch(/^users:cache:v1:\{[A-Za-z0-9_-]{22}\}:s$/);
+      expect(entry).toMatch(/^users:cache1:v1:\{[A-Za-z0-9_-]{22}\}:s$/);
       expect(lock).toBe(`${entry.slice(0, -1)}l`);
     }
   });

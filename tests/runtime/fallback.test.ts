@@ -57,8 +57,9 @@ describe("onRedisError: 'fallback'", () => {
     await r.hset(`${limiter.keyFor('y')}`, 'f', 'v');
     await r.pexpire(limiter.keyFor('y'), 10_000);
     await expect(limiter.take('y')).rejects.toThrow(/^WRONGTYPE/);
-    // a stored value it can not parse is no outage either: gcra treats it as nothing outstanding
-    expect((await limiter.take('x')).reason).toBeUndefined();
+    // a stored value it did not write is no outage either: an error, and the value is left as it was
+    await expect(limiter.take('x')).rejects.toThrow(/^ERR redis-ttl gcra: the key holds a value this script did not write/);
+    expect(await r.get(limiter.keyFor('x'))).toBe('a');
   });
 
   it('switches to the memory store within the call timeout when Redis stops, and back when it answers again', async () => {

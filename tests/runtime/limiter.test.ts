@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { createLimiter, type LimiterOptions, type LimitResult } from '../../runtime/index.js';
+import { createLimiter, createMemoryStore, type Limiter, type LimiterOptions, type LimitResult } from '../../runtime/index.js';
 import { uniquePrefix, useRedis } from '../helpers/redis.js';
 
 const redis = useRedis();
@@ -22,13 +22,8 @@ interface BoundaryCase {
   again: [number, Step];
 }
 
+// the algorithms with a clock (the server's, or `nowMs` here); the fixed window has none (below)
 const cases: BoundaryCase[] = [
-  {
-    options: { algorithm: 'fixed-window', limit: 3, windowMs: 1000, onRedisError: 'fail-closed' },
-    offsets: [0, 0, 0, 0],
-    expected: [[true, 2, 0, 750], [true, 1, 0, 750], [true, 0, 0, 750], [false, 0, 750, 750]],
-    again: [750, [true, 2, 0, 1000]],
-  },
   {
     options: { algorithm: 'sliding-window-log', limit: 3, windowMs: 1000, onRedisError: 'fail-closed' },
     offsets: [0, 10, 20, 30],
@@ -130,6 +125,81 @@ describe.each(cases)('$options.algorithm', ({ options, offsets, expected, again 
   });
 });
 
+describe('fixed-window: its window is its key\'s TTL', () => {
+  const options: LimiterOptions = { algorithm: 'fixed-window', limit: 3, windowMs: 1000, onRedisError: 'fail-closed' };
+
+  it('on a clock of the test\'s (a memory store): remaining 0 is still an allow, and the next window opens exactly on time', async () => {
+    let now = T0;
+    const store = createMemoryStore({ clock: () => now });
+    const limiter = createLimiter(store, options);
+    const got: Step[] = [];
+    for (let i = 0; i < 4; i += 1) got.push(shape(await limiter.take('alice')));
+    // the window opened at the first admission, T0: it ends at T0 + 1000, whatever the epoch
+    expect(got).toEqual([[true, 2, 0, 1000], [true, 1, 0, 1000], [true, 0, 0, 1000], [false, 0, 1000, 1000]]);
+    now = T0 + 999;
+    expect(shape(await limiter.take('alice'))).toEqual([false, 0, 1, 1]);
+    now = T0 + 1000;
+    expect(shape(await limiter.take('alice'))).toEqual([true, 2, 0, 1000]);
+    expect(store.pttl(limiter.keyFor('alice'))).toBe(999);
+    store.close();
+  });
+
+  it('on Redis: the key holds the count, its TTL ends the window, and a denial retries after PTTL + 1', async () => {
+    const r = redis.client();
+    const limiter = createLimiter(r, { ...options, windowMs: 300, namespace: uniquePrefix('fw') });
+    const key = limiter.keyFor('bob');
+    const admitted = [await limiter.take('bob'), await limiter.take('bob', { cost: 2 })];
+    expect(admitted.map((a) => [a.allowed, a.remaining, a.retryAfterMs])).toEqual([[true, 2, 0], [true, 0, 0]]);
+    expect(await r.get(key)).toBe('3');
+    const pttlBefore = await r.pttl(key);
+    const denied = await limiter.take('bob');
+    const pttlAfter = await r.pttl(key);
+    expect([denied.allowed, denied.remaining]).toEqual([false, 0]);
+    // PTTL + 1, read inside the script: between the two reads around it
+    expect(denied.retryAfterMs).toBeGreaterThanOrEqual(pttlAfter + 1);
+    expect(denied.retryAfterMs).toBeLessThanOrEqual(pttlBefore + 1);
+    expect(denied.resetAfterMs).toBe(denied.retryAfterMs);
+    expect(pttlBefore).toBeLessThanOrEqual(299);
+    await new Promise((resolve) => setTimeout(resolve, denied.retryAfterMs));
+    expect(shape(await limiter.take('bob'))).toEqual([true, 2, 0, 300]);
+  });
+
+  it('a denied call changes no state; a cost above the limit is denied with retryAfterMs -1 and writes nothing', async () => {
+    const r = redis.client();
+    const limiter = createLimiter(r, { ...options, windowMs: 600_000, namespace: uniquePrefix('fwd') });
+    for (let i = 0; i < 3; i += 1) await limiter.take('carol');
+    const key = limiter.keyFor('carol');
+    const before = await stateOf(r, key);
+    for (let i = 0; i < 5; i += 1) {
+      expect((await limiter.take('carol')).allowed).toBe(false);
+      expect((await limiter.take('carol', { cost: 3 })).allowed).toBe(false);
+      expect(await limiter.take('carol', { cost: 4 })).toMatchObject({ allowed: false, remaining: 0, retryAfterMs: -1 });
+    }
+    expect(await stateOf(r, key)).toEqual(before);
+    expect(await limiter.take('dave', { cost: 4 })).toEqual({ allowed: false, limit: 3, remaining: 3, retryAfterMs: -1, resetAfterMs: 0 });
+    expect(await r.exists(limiter.keyFor('dave'))).toBe(0);
+  });
+
+  it('a key left without TTL by other code gets its window back at the next call, even a denied one', async () => {
+    const r = redis.client();
+    const limiter = createLimiter(r, { ...options, windowMs: 600_000, namespace: uniquePrefix('fwp') });
+    for (let i = 0; i < 3; i += 1) await limiter.take('erin');
+    await r.persist(limiter.keyFor('erin'));
+    const denied = await limiter.take('erin');
+    expect([denied.allowed, denied.retryAfterMs]).toEqual([false, 600_000]);
+    expect(await r.pttl(limiter.keyFor('erin'))).toBeGreaterThan(598_000);
+  });
+
+  it('takes no nowMs: it has no clock of its own', async () => {
+    const limiter = createLimiter(createMemoryStore(), options);
+    await expect(limiter.take('a', { nowMs: T0 })).rejects.toThrow(
+      new TypeError(
+        "nowMs: the fixed window has no clock of its own (its window is its key's TTL, which the Redis server's clock runs); leave nowMs out (a MemoryStore's clock option drives it in tests)",
+      ),
+    );
+  });
+});
+
 describe('validation happens before any Redis call', () => {
   it('rejects bad costs, times and identities while the client has never connected', async () => {
     const r = new Redis(redis.url(), { lazyConnect: true });
@@ -222,6 +292,39 @@ function pinner(r: Redis, key: string): (res: LimitResult) => Promise<void> {
     if (res.allowed) fc.pre(pinned === 1);
   };
 }
+
+/** Takes `cost` at time `now` (ms since the epoch) for one identity. */
+type TakeAt = (cost: number, now: number) => Promise<LimitResult>;
+
+/**
+ * A fresh limiter driven at explicit times: the clocked algorithms on Redis with `nowMs` (their
+ * keys pinned, see above); the fixed window, which has no clock of its own (its window is its
+ * key's TTL), on a memory store whose clock the test sets (the parity tests hold the memory store
+ * and the script to the same decisions).
+ */
+function driven(r: Redis, options: LimiterOptions, prefix: string): { limiter: Limiter; take: TakeAt } {
+  if (options.algorithm === 'fixed-window') {
+    let clock = 0;
+    const limiter = createLimiter(createMemoryStore({ clock: () => clock }), options);
+    return {
+      limiter,
+      take: (cost, now) => {
+        clock = now;
+        return limiter.take('prop', { cost });
+      },
+    };
+  }
+  const limiter = createLimiter(r, { ...options, namespace: uniquePrefix(prefix) });
+  const pin = pinner(r, limiter.keyFor('prop'));
+  return {
+    limiter,
+    take: async (cost, now) => {
+      const res = await limiter.take('prop', { cost, nowMs: now });
+      await pin(res);
+      return res;
+    },
+  };
+}
 const algorithmOptions: fc.Arbitrary<LimiterOptions> = fc.oneof(
   fc.record({
     algorithm: fc.constantFrom('fixed-window' as const, 'sliding-window-log' as const, 'sliding-window-counter' as const),
@@ -259,15 +362,12 @@ describe('retryAfterMs and remaining are exact (fast-check, injected time)', () 
         fc.array(fc.record({ advanceMs: fc.integer({ min: 0, max: 3000 }), costPick: fc.nat() }), { minLength: 1, maxLength: 25 }),
         fc.integer({ min: 0, max: 10_000_000 }),
         async (options, steps, start) => {
-          const limiter = createLimiter(r, { ...options, namespace: uniquePrefix('p') });
-          const key = limiter.keyFor('prop');
-          const pin = pinner(r, key);
+          const { limiter, take } = driven(r, options, 'p');
           let now = 1_700_000_000_000 + start;
           for (const { advanceMs, costPick } of steps) {
             now += advanceMs;
             const cost = (costPick % limiter.limit) + 1;
-            const res = await limiter.take('prop', { cost, nowMs: now });
-            await pin(res);
+            const res = await take(cost, now);
             expect(res.limit).toBe(limiter.limit);
             expect(res.remaining).toBeGreaterThanOrEqual(0);
             expect(res.remaining).toBeLessThanOrEqual(limiter.limit);
@@ -277,24 +377,22 @@ describe('retryAfterMs and remaining are exact (fast-check, injected time)', () 
               expect(res.retryAfterMs).toBe(0);
             } else {
               expect(res.retryAfterMs).toBeGreaterThanOrEqual(1);
-              const early = await limiter.take('prop', { cost, nowMs: now + res.retryAfterMs - 1 });
+              const early = await take(cost, now + res.retryAfterMs - 1);
               expect(early.allowed).toBe(false);
               expect(early.retryAfterMs).toBe(1);
               now += res.retryAfterMs;
-              const onTime = await limiter.take('prop', { cost, nowMs: now });
-              await pin(onTime);
+              const onTime = await take(cost, now);
               expect(onTime.allowed).toBe(true);
               remaining = onTime.remaining;
             }
             // `remaining` is exact: one more is denied (and writes nothing), exactly that much is admitted
             if (remaining + 1 <= limiter.limit) {
-              const over = await limiter.take('prop', { cost: remaining + 1, nowMs: now });
+              const over = await take(remaining + 1, now);
               expect(over.allowed).toBe(false);
               expect(over.remaining).toBe(remaining);
             }
             if (remaining >= 1) {
-              const all = await limiter.take('prop', { cost: remaining, nowMs: now });
-              await pin(all);
+              const all = await take(remaining, now);
               expect(all.allowed).toBe(true);
               expect(all.remaining).toBe(0);
             }
@@ -305,6 +403,19 @@ describe('retryAfterMs and remaining are exact (fast-check, injected time)', () 
     );
   }, 120_000);
 });
+
+/**
+ * The fixed window an admission belongs to, by the definition: a window opens with an admission
+ * at time s when none is open, and holds the admissions before s + windowMs. Returns its start.
+ */
+function windowOf(admitted: ReadonlyArray<[number, number]>, windowMs: number, index: number): number {
+  let start = -Infinity;
+  for (let k = 0; k <= index; k += 1) {
+    const [t] = admitted[k]!;
+    if (t >= start + windowMs) start = t;
+  }
+  return start;
+}
 
 /** The most cost `options` may admit at times `t1 <= t2` (inclusive), or at the same window. */
 function violations(options: LimiterOptions, admitted: Array<[number, number]>): string[] {
@@ -318,6 +429,10 @@ function violations(options: LimiterOptions, admitted: Array<[number, number]>):
       let bound: number;
       switch (options.algorithm) {
         case 'fixed-window':
+          // windows of windowMs, each opened by the first admission after the last one ended
+          if (windowOf(admitted, options.windowMs, i) !== windowOf(admitted, options.windowMs, j)) continue;
+          bound = options.limit;
+          break;
         case 'sliding-window-counter':
           // same aligned window: at most limit; the counter also weighs the previous window
           if (Math.floor(ti / options.windowMs) !== Math.floor(tj / options.windowMs)) continue;
@@ -351,15 +466,13 @@ describe('no over-admission in any window (fast-check, injected time)', () => {
         algorithmOptions,
         fc.array(fc.record({ advanceMs: fc.integer({ min: 0, max: 1500 }), costPick: fc.nat() }), { minLength: 1, maxLength: 40 }),
         async (options, steps) => {
-          const limiter = createLimiter(r, { ...options, namespace: uniquePrefix('w') });
-          const pin = pinner(r, limiter.keyFor('bound'));
+          const { limiter, take } = driven(r, options, 'w');
           let now = 1_700_000_000_000;
           const admitted: Array<[number, number]> = [];
           for (const { advanceMs, costPick } of steps) {
             now += advanceMs;
             const cost = (costPick % limiter.limit) + 1;
-            const res = await limiter.take('bound', { cost, nowMs: now });
-            await pin(res);
+            const res = await take(cost, now);
             if (res.allowed) admitted.push([now, cost]);
           }
           expect(violations(options, admitted)).toEqual([]);
@@ -373,5 +486,9 @@ describe('no over-admission in any window (fast-check, injected time)', () => {
     const options: LimiterOptions = { algorithm: 'sliding-window-log', limit: 2, windowMs: 1000, onRedisError: 'fail-open' };
     expect(violations(options, [[0, 1], [500, 1], [999, 1]])).toEqual(['3 admitted in [0, 999] > 2']);
     expect(violations(options, [[0, 1], [500, 1], [1000, 1]])).toEqual([]);
+    const fixed: LimiterOptions = { algorithm: 'fixed-window', limit: 2, windowMs: 1000, onRedisError: 'fail-open' };
+    // the window opened at 300 holds 300, 900 and 1299; 1300 opens the next one
+    expect(violations(fixed, [[300, 1], [900, 1], [1299, 1]])).toEqual(['3 admitted in [300, 1299] > 2']);
+    expect(violations(fixed, [[300, 1], [900, 1], [1300, 1], [1301, 1]])).toEqual([]);
   });
 });

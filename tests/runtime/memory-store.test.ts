@@ -48,14 +48,20 @@ describe('MemoryStore', () => {
   it('limiters and breakers run on it; without nowMs its clock is the server clock', async () => {
     const { store, clock } = storeAt(T0);
     const limiter = createLimiter(store, { algorithm: 'fixed-window', limit: 2, windowMs: 1000, onRedisError: 'fail-closed' });
-    expect(await limiter.take('a')).toEqual({ allowed: true, limit: 2, remaining: 1, retryAfterMs: 0, resetAfterMs: 750 });
-    expect(await limiter.take('a')).toEqual({ allowed: true, limit: 2, remaining: 0, retryAfterMs: 0, resetAfterMs: 750 });
+    // the window opens at the first admission and is the key's TTL, on the store's clock
+    expect(await limiter.take('a')).toEqual({ allowed: true, limit: 2, remaining: 1, retryAfterMs: 0, resetAfterMs: 1000 });
+    expect(await limiter.take('a')).toEqual({ allowed: true, limit: 2, remaining: 0, retryAfterMs: 0, resetAfterMs: 1000 });
     clock.now += 100;
-    expect(await limiter.take('a')).toEqual({ allowed: false, limit: 2, remaining: 0, retryAfterMs: 650, resetAfterMs: 650 });
-    expect(store.pttl(limiter.keyFor('a'))).toBe(650);
+    expect(await limiter.take('a')).toEqual({ allowed: false, limit: 2, remaining: 0, retryAfterMs: 900, resetAfterMs: 900 });
+    expect(store.pttl(limiter.keyFor('a'))).toBe(899);
+    // its state is the count, a string, as on Redis: collect reads it (and resets it, keeping the TTL)
+    expect(await collect(store, limiter.keyFor('a'))).toBe('2');
+    expect(await limiter.take('a')).toEqual({ allowed: true, limit: 2, remaining: 1, retryAfterMs: 0, resetAfterMs: 900 });
     // a hash is not overwritten with a string: WRONGTYPE, as the script raises on Redis
-    await expect(setKeepTtl(store, limiter.keyFor('a'), 'x')).rejects.toThrow('WRONGTYPE Operation against a key holding the wrong kind of value');
-    expect(await limiter.take('a')).toMatchObject({ allowed: false, retryAfterMs: 650 });
+    const counter = createLimiter(store, { algorithm: 'sliding-window-counter', limit: 2, windowMs: 1000, onRedisError: 'fail-closed' });
+    await counter.take('a');
+    await expect(setKeepTtl(store, counter.keyFor('a'), 'x')).rejects.toThrow('WRONGTYPE Operation against a key holding the wrong kind of value');
+    expect(await counter.take('a')).toMatchObject({ allowed: true, remaining: 0 });
     const breaker = createCircuitBreaker(store, { failureThreshold: 1, windowMs: 1000, openMs: 500, onRedisError: 'fail-closed' });
     await breaker.record('svc', 'failure');
     expect(await breaker.acquire('svc')).toEqual({ allowed: false, state: 'open', failures: 0, probesInFlight: 0, retryAfterMs: 500 });

@@ -43,6 +43,17 @@ const dt = fc.oneof(
   fc.integer({ min: 60_000, max: 5_000_000 }),
 );
 
+/**
+ * A fixed_window reply as [allowed 0|1, count, time left]: the packed integer
+ * ±(count * (windowMs + 1) + time left) or the table (see runtime/scripts/fixed_window.lua).
+ */
+function unpackFixedWindow(reply: unknown, windowMs: number): [number, number, number] {
+  if (Array.isArray(reply)) return reply as [number, number, number];
+  const x = reply as number;
+  const magnitude = x >= 0 ? x : -x - 1;
+  return [x >= 0 ? 1 : 0, Math.floor(magnitude / (windowMs + 1)), magnitude % (windowMs + 1)];
+}
+
 async function runParity(calls: Array<(now: number) => Call>, dts: number[]): Promise<void> {
   const r = redis.client();
   const runner = runnerFor(r);
@@ -87,6 +98,12 @@ async function runParity(calls: Array<(now: number) => Call>, dts: number[]): Pr
         // exact on both sides: an integer within +-(2^53 - 1), the key's string beyond
         expect(mv, step).toBe(rv);
         expect(Math.abs(mp - rp), `${step}: PTTL ${mp} vs ${rp}`).toBeLessThanOrEqual(maxSpan);
+      } else if (call.script === 'fixed_window' && 'ok' in viaRedis && 'ok' in viaMemory) {
+        // its reply carries the window's PTTL too (packed with the count), read on each side's clock
+        const [ra, ru, rp] = unpackFixedWindow(viaRedis.ok, Number(call.args[1]));
+        const [ma, mu, mp] = unpackFixedWindow(viaMemory.ok, Number(call.args[1]));
+        expect([ma, mu], step).toEqual([ra, ru]);
+        expect(Math.abs(mp - rp), `${step}: time left ${mp} vs ${rp}`).toBeLessThanOrEqual(maxSpan);
       } else {
         expect(viaMemory, step).toEqual(viaRedis);
       }
@@ -233,7 +250,9 @@ describe('MemoryStore parity with the Lua scripts on Redis', () => {
     },
   );
 
-  it.each(['fixed', 'swl', 'swc', 'tb', 'lb', 'gcra'] as const)('%s with a clock that steps back and forth (the state keeps the latest time it saw)', async (alg) => {
+  // the fixed window has no clock of its own (its window is its key's TTL): its clock steps are
+  // those of the store it runs on (tests/runtime/clock-steps.test.ts, tests/faults/clock-step.test.ts)
+  it.each(['swl', 'swc', 'tb', 'lb', 'gcra'] as const)('%s with a clock that steps back and forth (the state keeps the latest time it saw)', async (alg) => {
     const run = paramsOf(alg).chain(([params, unit]) =>
       fc.tuple(
         fc.constant(params),
@@ -339,8 +358,12 @@ describe('MemoryStore parity with the Lua scripts on Redis', () => {
     const store = new MemoryStore();
     const bad: Array<[ScriptName, string[]]> = [
       ['fixed_window', ['0', '1000', '1', '']],
-      ['token_bucket', ['5', '1', 'x', '1', '']],
+      ['token_bucket', ['5', '1', '0', '1']],
+      ['token_bucket', ['5', '1', '2.5']],
       ['gcra', ['5', '1', '1', '1', '-1']],
+      ['sliding_window_log', ['0', '1000']],
+      ['sliding_window_counter', ['5', '1000', '0']],
+      ['leaky_bucket', ['5', '0', '1']],
       ['increment', ['1.5', '100', 'fixed']],
       ['increment', ['1', '100', 'forever']],
       ['circuit_record', ['1', '1000', '1000', '1', '', 'maybe']],
@@ -360,6 +383,35 @@ describe('MemoryStore parity with the Lua scripts on Redis', () => {
       }
       expect(fromRedis.startsWith(fromMemory), `${script}: ${fromRedis} / ${fromMemory}`).toBe(true);
       expect(fromMemory).toMatch(/^ERR redis-ttl /);
+    }
+    store.close();
+  });
+
+  it('a limiter argument that is not a number is an error reply on both, and nothing is written', async () => {
+    // the limiter scripts coerce their arguments by arithmetic (cheaper than tonumber): Redis
+    // answers with its script error, the memory store with the script's message
+    const r = redis.client();
+    const runner = runnerFor(r);
+    const store = new MemoryStore();
+    const bad: Array<[ScriptName, string[]]> = [
+      ['fixed_window', ['x', '1000']],
+      ['fixed_window', ['5', '1000', 'two']],
+      ['sliding_window_log', ['5', '']],
+      ['sliding_window_counter', ['5', '1000', '1', 'soon']],
+      ['token_bucket', ['5', '1', 'x']],
+      ['leaky_bucket', ['5', 'x', '1']],
+      ['gcra', ['x', '1', '1']],
+    ];
+    for (const [script, args] of bad) {
+      const key = `${uniquePrefix('pnan')}:k`;
+      const fromRedis = await runner.run(getScript(script), [key], args).then(
+        () => 'no error',
+        (error: Error) => error.message,
+      );
+      expect(fromRedis, script).toMatch(/^ERR /);
+      expect(() => store.runScript(script, [key], args), script).toThrow(/^ERR redis-ttl /);
+      expect(await r.exists(key), script).toBe(0);
+      expect(store.keys(), script).toEqual([]);
     }
     store.close();
   });
