@@ -141,6 +141,14 @@ export function isRequire(node: TSESTree.Node): boolean {
   return call.type === AST_NODE_TYPES.CallExpression && call.callee.type === AST_NODE_TYPES.Identifier && call.callee.name === 'require';
 }
 
+/** The module a `require('<module>')` call names (a string literal), else `undefined`. */
+export function requiredModule(node: TSESTree.Node): string | undefined {
+  const call = unwrap(node);
+  if (!isRequire(call)) return undefined;
+  const source = (call as TSESTree.CallExpression).arguments[0];
+  return source?.type === AST_NODE_TYPES.Literal && typeof source.value === 'string' ? source.value : undefined;
+}
+
 /** `module.exports = <expression>` of a CommonJS module. */
 export function commonJsDefault(program: TSESTree.Program): TSESTree.Node | undefined {
   for (const statement of program.body) {
@@ -277,16 +285,8 @@ export function originOf(context: AnyContext, node: TSESTree.Identifier): Identi
   if (def.type === 'Variable') {
     // const Redis = require('ioredis'); const { createClient } = require('redis')
     const init = def.node.init ? unwrap(def.node.init) : undefined;
-    if (
-      init?.type === AST_NODE_TYPES.CallExpression &&
-      init.callee.type === AST_NODE_TYPES.Identifier &&
-      init.callee.name === 'require' &&
-      init.arguments[0]?.type === AST_NODE_TYPES.Literal &&
-      typeof init.arguments[0].value === 'string'
-    ) {
-      const source = init.arguments[0].value;
-      return { kind: 'import', source, relative: source.startsWith('.'), ...destructuredName(def.node.id, def.name) };
-    }
+    const source = init && requiredModule(init);
+    if (source !== undefined) return { kind: 'import', source, relative: source.startsWith('.'), ...destructuredName(def.node.id, def.name) };
     // const { createClient: mk } = await import('redis')
     const dynamic = init?.type === AST_NODE_TYPES.AwaitExpression ? unwrap(init.argument) : undefined;
     if (

@@ -25,7 +25,7 @@ import { isAbsolute } from 'node:path';
 import { exportedValue, loadModule, moduleContext, readModule, type ImportedModule } from './modules.js';
 import { pluginSettings, type PluginSettings } from './settings.js';
 import { type ClientFlavor, type ReceiverKind, NOT_REDIS, FOREIGN, UNKNOWN, clientVerdict, relabel, settled, flavorOfModule, CLIENT_CONSTRUCTORS, CLIENT_FACTORIES, SELF_RETURNING, CLIENT_TYPE_NAMES, KNOWN_NOT_REDIS, CLIENT_MODULE_TEXT, VALUE_EXPRESSIONS, EVIDENCE_NAMES, symbolVerdict, either, batchOfTypeName } from './client-facts.js';
-import { TRANSPARENT_TYPES, describesClient, isClientCommandName, promisedType, outermostPattern, propertyPath, classMemberType, isRequire, commonJsDefault, returnedExpressions, inStaticMember, enclosingClass, memberKeyName, importedName, type ImportOrigin, type IdentifierOrigin, originOf, type FunctionLike } from './client-syntax.js';
+import { TRANSPARENT_TYPES, describesClient, isClientCommandName, promisedType, outermostPattern, propertyPath, classMemberType, isRequire, requiredModule, commonJsDefault, returnedExpressions, inStaticMember, enclosingClass, memberKeyName, importedName, type ImportOrigin, type IdentifierOrigin, originOf, type FunctionLike } from './client-syntax.js';
 import { forEachThisWrite } from './bounded.js';
 
 import { findVariable, moduleNamespaceOf, unwrap, type AnyContext } from './static.js';
@@ -123,11 +123,8 @@ export class ClientDetector {
       let specifier: string | undefined;
       if (statement.type === AST_NODE_TYPES.ImportDeclaration) specifier = statement.source.value;
       else if (statement.type === AST_NODE_TYPES.VariableDeclaration) {
-        const init = statement.declarations[0]?.init ? unwrap(statement.declarations[0].init) : undefined;
-        if (init?.type === AST_NODE_TYPES.CallExpression && init.callee.type === AST_NODE_TYPES.Identifier && init.callee.name === 'require') {
-          const argument = init.arguments[0];
-          if (argument?.type === AST_NODE_TYPES.Literal && typeof argument.value === 'string') specifier = argument.value;
-        }
+        const init = statement.declarations[0]?.init;
+        specifier = init ? requiredModule(init) : undefined;
       }
       if (specifier === undefined || !specifier.startsWith('.')) continue;
       const text = readModule(from, specifier)?.entry.text;
@@ -165,17 +162,9 @@ export class ClientDetector {
       } else if (statement.type === AST_NODE_TYPES.VariableDeclaration) {
         // const Redis = require('ioredis'); const { createClient } = require('redis')
         for (const declarator of statement.declarations) {
-          const init = declarator.init ? unwrap(declarator.init) : undefined;
-          if (
-            init?.type === AST_NODE_TYPES.CallExpression &&
-            init.callee.type === AST_NODE_TYPES.Identifier &&
-            init.callee.name === 'require' &&
-            init.arguments[0]?.type === AST_NODE_TYPES.Literal &&
-            typeof init.arguments[0].value === 'string'
-          ) {
-            const flavor = flavorOfModule(init.arguments[0].value);
-            if (flavor) found.add(flavor);
-          }
+          const source = declarator.init ? requiredModule(declarator.init) : undefined;
+          const flavor = source === undefined ? undefined : flavorOfModule(source);
+          if (flavor) found.add(flavor);
         }
       }
     }

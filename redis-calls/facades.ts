@@ -33,6 +33,7 @@ import { dirname, relative } from 'node:path';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { describeCommand, type CommandArg } from '../semantics/commands.js';
 import { classOfThis, instanceMember } from './bounded.js';
+import { requiredModule } from './client-syntax.js';
 import type { ClientDetector } from './clients.js';
 import { clientDetectorOf, forEachCallIn, redisCallsIn, redisCallsOf } from './index.js';
 import { commandOfMethod, type RedisCall } from './normalize.js';
@@ -118,11 +119,7 @@ function importsRelative(context: AnyContext): boolean {
     found = sourceCode.ast.body.some((statement) => {
       if (statement.type === AST_NODE_TYPES.ImportDeclaration) return statement.source.value.startsWith('.');
       if (statement.type !== AST_NODE_TYPES.VariableDeclaration) return false;
-      return statement.declarations.some((d) => {
-        const init = d.init && unwrap(d.init);
-        const source = init?.type === AST_NODE_TYPES.CallExpression && init.callee.type === AST_NODE_TYPES.Identifier && init.callee.name === 'require' ? init.arguments[0] : undefined;
-        return source?.type === AST_NODE_TYPES.Literal && typeof source.value === 'string' && source.value.startsWith('.');
-      });
+      return statement.declarations.some((d) => (d.init ? requiredModule(d.init) : undefined)?.startsWith('.') === true);
     });
     relativeImports.set(sourceCode, found);
   }

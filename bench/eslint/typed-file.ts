@@ -20,12 +20,12 @@
  *
  *   node --import tsx bench/eslint/typed-file.ts [--rounds 5] [--plugin <dir>] [--file <name>]
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import tsParser from '@typescript-eslint/parser';
 import { Linter } from 'eslint';
+import { median, runChild } from './child.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const corpus = join(root, '.bench-tmp', 'eslint-typed-file');
@@ -179,16 +179,8 @@ async function child(file: string, pluginDir: string | undefined): Promise<void>
   process.stdout.write(`${JSON.stringify(sample)}\n`);
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
-
-function runChild(file: string, pluginDir: string | undefined): Sample {
-  const args = ['--import', 'tsx', fileURLToPath(import.meta.url), '--child', file, ...(pluginDir ? ['--plugin', pluginDir] : [])];
-  const out = execFileSync(process.execPath, args, { cwd: root, encoding: 'utf8', maxBuffer: 1 << 26 });
-  return JSON.parse(out.trim().split('\n').pop()!) as Sample;
+function runOne(file: string, pluginDir: string | undefined): Sample {
+  return runChild<Sample>(import.meta.url, file, pluginDir, root);
 }
 
 async function main(): Promise<void> {
@@ -212,7 +204,7 @@ async function main(): Promise<void> {
       const order = round % 2 === 0 ? plugins : [...plugins].reverse();
       for (const plugin of order) {
         const list = samples.get(id(file, plugin)) ?? [];
-        list.push(runChild(file, plugin));
+        list.push(runOne(file, plugin));
         samples.set(id(file, plugin), list);
       }
     }

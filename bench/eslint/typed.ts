@@ -17,13 +17,13 @@
  * e.g. `git archive <commit> rules semantics lua-lint package.json | tar -x -C <dir>`), to measure
  * before and after side by side in the same rounds.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import js from '@eslint/js';
 import tsParser from '@typescript-eslint/parser';
 import { Linter } from 'eslint';
+import { median, runChild } from './child.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const scratch = join(root, '.bench-tmp', 'eslint-precision', 'tuning');
@@ -68,16 +68,8 @@ async function child(config: 'off' | 'on', pluginDir: string | undefined): Promi
   process.stdout.write(`${JSON.stringify(sample)}\n`);
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
-
-function runChild(config: string, pluginDir: string | undefined): Sample {
-  const args = ['--import', 'tsx', fileURLToPath(import.meta.url), '--child', config, ...(pluginDir ? ['--plugin', pluginDir] : [])];
-  const out = execFileSync(process.execPath, args, { cwd: root, encoding: 'utf8', maxBuffer: 1 << 26 });
-  return JSON.parse(out.trim().split('\n').pop()!) as Sample;
+function runOne(config: string, pluginDir: string | undefined): Sample {
+  return runChild<Sample>(import.meta.url, config, pluginDir, root);
 }
 
 async function main(): Promise<void> {
@@ -100,7 +92,7 @@ async function main(): Promise<void> {
     // rotate the order, so that a slow moment of the machine hits every config alike
     for (let k = 0; k < configs.length; k++) {
       const config = configs[(round + k) % configs.length]!;
-      samples.get(config)!.push(runChild(config, pluginDir));
+      samples.get(config)!.push(runOne(config, pluginDir));
     }
   }
   const off = samples.get('off')!;
