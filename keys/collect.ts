@@ -112,6 +112,8 @@ export function collectorRule(sink: (collected: Collected) => void): TSESLint.Ru
             }
           }
           for (const script of embeddedScriptsOf(context, node)) {
+            // a script built at run time: embedded-lua reports it (unanalyzable-command); no key to list
+            if ('unreadable' in script) continue;
             const command = method === 'defineCommand' ? definedCommand(context, node) : undefined;
             if (command === undefined) {
               push(script, node, script.keyArgs);

@@ -29,7 +29,7 @@ import { clientPackageOf, hasNamedClients } from './client-packages.js';
 import { TRANSPARENT_TYPES, describesClient, isClientCommandName, promisedType, outermostPattern, propertyPath, classMemberType, isRequire, requiredModule, commonJsDefault, returnedExpressions, inStaticMember, enclosingClass, memberKeyName, importedName, type ImportOrigin, type IdentifierOrigin, originOf, type FunctionLike } from './client-syntax.js';
 import { forEachThisWrite } from './bounded.js';
 
-import { findVariable, unwrap, type AnyContext } from './static.js';
+import { findVariable, moduleNamespaceOf, unwrap, type AnyContext } from './static.js';
 
 export { flavorOfModule, type ClientFlavor, type ReceiverKind } from './client-facts.js';
 export type { IdentifierOrigin, ImportOrigin } from './client-syntax.js';
@@ -369,6 +369,12 @@ export class ClientDetector {
     const signature = this.memberOf(this.typeOfExpression(callee.object, depth + 1), method, depth + 1);
     const declared = signature?.returns ? this.declaredResult(signature.returns, signature.detector, this.text(node)) : undefined;
     if (declared) return declared;
+    // multi().json.set(...): a module command queued on a batch returns the batch
+    const namespace = moduleNamespaceOf(callee);
+    if (namespace) {
+      const owner = this.classify(namespace.object);
+      return owner.redis && owner.batch ? owner : UNKNOWN;
+    }
     const receiver = this.classify(callee.object);
     if (!receiver.redis) return receiver.proven ? NOT_REDIS : UNKNOWN;
     if (method === 'multi' || method === 'pipeline') return clientVerdict(receiver.flavor, receiver.why, method, receiver.byName);

@@ -13,7 +13,7 @@ import type { ClientFlavor } from './clients.js';
 import { moduleReference, removeStatement } from './autofix.js';
 import type { RedisCall } from './normalize.js';
 import { constantNumber } from './constant.js';
-import { findVariable, propertyName, unwrap, type AnyContext } from './static.js';
+import { findVariable, moduleNamespaceOf, propertyName, unwrap, type AnyContext } from './static.js';
 
 /**
  * Whether a suggestion may move a command into a MULTI (or turn its pipeline into one) without
@@ -267,8 +267,7 @@ export function wrapInMulti(
   const callee = call.node.callee;
   if (callee.type !== AST_NODE_TYPES.MemberExpression || callee.computed || callee.optional) return undefined;
   const method = ttl.method ?? expireMethod(call.flavor, ttl.milliseconds);
-  const receiver = context.sourceCode.getText(callee.object);
-  const rest = context.sourceCode.text.slice(callee.property.range[0], call.node.range[1]);
+  const { receiver, rest } = splitAtClient(context, callee, call.node);
   const node = call.node;
   return (fixer) => [
     fixer.replaceText(node, `${receiver}.multi().${rest}.${method}(${keyText}, ${ttl.ttlText}).exec()`),
@@ -375,7 +374,18 @@ export function expireEachKeyInMulti(
   const expiries = keyTexts.map((key) => `.${method}(${key}, ${ttl.ttlText})`).join('');
   const node = call.node;
   if (call.unit.kind !== 'single') return (fixer) => [fixer.insertTextAfter(node, expiries)];
-  const receiver = context.sourceCode.getText(callee.object);
-  const rest = context.sourceCode.text.slice(callee.property.range[0], node.range[1]);
+  const { receiver, rest } = splitAtClient(context, callee, node);
   return (fixer) => [fixer.replaceText(node, `${receiver}.multi().${rest}${expiries}.exec()`)];
+}
+
+/**
+ * A method call split where `.multi()` goes: the client's text and the rest of the call
+ * (`redis.incr(k)` -> `redis` + `incr(k)`; a module command `client.json.set(k, '$', v)` ->
+ * `client` + `json.set(k, '$', v)`, as node-redis queues module commands on a MULTI).
+ */
+function splitAtClient(context: AnyContext, callee: TSESTree.MemberExpression, node: TSESTree.CallExpression): { receiver: string; rest: string } {
+  const namespace = moduleNamespaceOf(callee);
+  const client = namespace ? namespace.object : callee.object;
+  const from = namespace ? namespace.property : callee.property;
+  return { receiver: context.sourceCode.getText(client), rest: context.sourceCode.text.slice(from.range[0], node.range[1]) };
 }

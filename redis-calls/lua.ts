@@ -55,13 +55,39 @@ export interface EmbeddedScript {
 
 /** Methods whose first argument is a script's source (never a SHA: `evalsha` is left out). */
 const EVAL_METHODS = new Set(['eval', 'evalRo', 'eval_ro', 'evalBuffer', 'EVAL', 'EVAL_RO', 'createScript']);
+/** Methods whose first argument is a script (node-redis / @upstash/redis `scriptLoad`) or a function library (node-redis `functionLoad`). */
+const LOAD_METHODS = new Set(['scriptLoad', 'SCRIPT_LOAD', 'functionLoad', 'FUNCTION_LOAD']);
+/** Methods that send a command by name, its arguments after it: ioredis `call('EVAL', ...)`, `send_command`, `send`, `command`. */
+const GENERIC_BY_NAME = new Set(['call', 'callBuffer', 'send_command', 'send', 'command']);
+/** Methods that send an argv array: node-redis `sendCommand([...])` / `addCommand([...])`, upstash `exec([...])`, GLIDE `customCommand([...])`. */
+const GENERIC_BY_ARRAY = new Set(['sendCommand', 'addCommand', 'exec', 'customCommand']);
 
 /**
- * The scripts a call passes to Redis, when it is one of the script-taking calls, or the script a
- * Valkey GLIDE `new Script(code)` holds (its KEYS from the `keys` option of the `invokeScript`
- * call it is passed to).
+ * A script argument that cannot be read: built at run time (`"..." + ttl`, a template with
+ * `${ttl}`, `SCRIPT.replace(x, ttl)`), so nothing in it can be checked. Reported once, as
+ * lua-lint's `unanalyzable-command`, never dropped.
  */
-export function embeddedScriptsOf(context: AnyContext, node: TSESTree.CallExpression | TSESTree.NewExpression): EmbeddedScript[] {
+export interface UnreadableScript {
+  unreadable: true;
+  /** The expression that builds the script, where the finding goes. */
+  node: TSESTree.Node;
+  /** What builds it, for the message: `` a concatenation with `ttl` ``. */
+  how: string;
+  /** The call it is passed to, for the message: `redis.eval(...)`. */
+  via: string;
+}
+
+/**
+ * The scripts a call passes to Redis, when it is one of the script-taking calls: `eval` /
+ * `evalRo` / `createScript`, `defineCommand(name, { lua })`, `defineScript({ SCRIPT })`,
+ * `scriptLoad(script)`, `functionLoad(library)`, and the generic forms whose command words are
+ * `EVAL` / `EVAL_RO`, `SCRIPT LOAD` or `FUNCTION LOAD [REPLACE]` (`call('EVAL', script, 1, key)`,
+ * `sendCommand(['SCRIPT', 'LOAD', script])`; `EVALSHA` and `FCALL` carry no script). A script
+ * argument that holds a string of the file but cannot be read is an {@link UnreadableScript}.
+ * Valkey GLIDE's `new Script(code)`: the script it holds, its KEYS from the `keys` option of the
+ * `invokeScript` call it is passed to.
+ */
+export function embeddedScriptsOf(context: AnyContext, node: TSESTree.CallExpression | TSESTree.NewExpression): Array<EmbeddedScript | UnreadableScript> {
   if (node.type === AST_NODE_TYPES.NewExpression) return glideScriptsOf(context, node);
   const callee = unwrap(node.callee);
   const name =
@@ -70,67 +96,168 @@ export function embeddedScriptsOf(context: AnyContext, node: TSESTree.CallExpres
       : callee.type === AST_NODE_TYPES.Identifier
         ? callee.name
         : undefined;
-  if (name !== undefined && GENERIC_EVAL_METHODS.has(name) && callee.type === AST_NODE_TYPES.MemberExpression) return genericEvalScripts(context, node, callee, name);
-  if (name === undefined || !(EVAL_METHODS.has(name) || name === 'defineCommand' || name === 'defineScript')) return [];
+  if (name === undefined) return [];
+  const generic = callee.type === AST_NODE_TYPES.MemberExpression && (GENERIC_BY_NAME.has(name) || GENERIC_BY_ARRAY.has(name) || name === 'script');
+  if (!generic && !(EVAL_METHODS.has(name) || LOAD_METHODS.has(name) || name === 'defineCommand' || name === 'defineScript')) return [];
   if (!clientDetectorOf(context).mayUseRedis()) return [];
   let scriptNode: TSESTree.Node | undefined;
   let keyArgs: TSESTree.Node[] | undefined;
   if (callee.type === AST_NODE_TYPES.MemberExpression) {
-    const method = propertyName(callee.property, callee.computed);
-    if (method === undefined) return [];
-    if (EVAL_METHODS.has(method)) {
-      if (!clientDetectorOf(context).classify(callee.object).redis) return [];
+    if (generic) {
+      // the command words are read before the receiver is judged: `fn.call(this, x)` is common
+      // ioredis `script('LOAD', script)` is SCRIPT LOAD with its first word in the method name
+      const argv = name === 'script' ? node.arguments : GENERIC_BY_NAME.has(name) ? genericArguments(node.arguments) : argvArray(context, node.arguments);
+      const found = argv ? commandScript(context, argv, name === 'script' ? 'SCRIPT' : undefined) : undefined;
+      if (!found) return [];
+      ({ scriptNode, keyArgs } = found);
+    } else if (EVAL_METHODS.has(name)) {
       scriptNode = node.arguments[0];
       keyArgs = evalKeys(context, node);
-    } else if (method === 'defineCommand') {
-      if (!clientDetectorOf(context).classify(callee.object).redis) return [];
+    } else if (LOAD_METHODS.has(name)) {
+      scriptNode = node.arguments[0];
+    } else if (name === 'defineCommand') {
       scriptNode = optionValue(context, node.arguments[1], 'lua');
-    } else if (method === 'defineScript') {
+    } else {
       scriptNode = optionValue(context, node.arguments[0], 'SCRIPT');
     }
-  } else if (callee.type === AST_NODE_TYPES.Identifier && callee.name === 'defineScript') {
+    if (name !== 'defineScript' && !clientDetectorOf(context).classify(callee.object).redis) return [];
+  } else if (name === 'defineScript') {
     scriptNode = optionValue(context, node.arguments[0], 'SCRIPT');
   }
   if (!scriptNode || scriptNode.type === AST_NODE_TYPES.SpreadElement) return [];
   const script = scriptFromNode(context, scriptNode);
-  if (!script) return scriptsThroughWrapper(context, scriptNode);
-  return [keyArgs ? { ...script, keyArgs } : script];
+  if (script) return [keyArgs ? { ...script, keyArgs } : script];
+  const throughWrapper = scriptsThroughWrapper(context, scriptNode);
+  if (throughWrapper.length > 0) return throughWrapper;
+  const how = unreadableReason(context, scriptNode, 0);
+  // reported where it is built (a `const` used by several calls: once, at its value)
+  return how ? [{ unreadable: true, node: resolveConstExpression(context, scriptNode), how, via: callText(context, node) }] : [];
+}
+
+/** `call('EVAL', script, ...)` / `send('EVAL', [script, ...])`: the command words and arguments, one list. */
+function genericArguments(args: readonly TSESTree.Node[]): TSESTree.Node[] {
+  const [first, second, ...rest] = args;
+  if (first && second?.type === AST_NODE_TYPES.ArrayExpression && rest.length === 0) return [first, ...second.elements.filter((e): e is TSESTree.Expression | TSESTree.SpreadElement => e !== null)];
+  return [...args];
+}
+
+/** The argv array of `sendCommand([...])` (the array may be a `const`). */
+function argvArray(context: AnyContext, args: readonly TSESTree.Node[]): TSESTree.Node[] | undefined {
+  for (const arg of args) {
+    const array = arg.type === AST_NODE_TYPES.SpreadElement ? undefined : resolveConstExpression(context, arg);
+    if (array?.type === AST_NODE_TYPES.ArrayExpression) return array.elements.filter((e): e is TSESTree.Expression | TSESTree.SpreadElement => e !== null);
+  }
+  return undefined;
 }
 
 /**
- * Methods that send a command by name (`call('EVAL', ...)`, Bun's `send('EVAL', [...])`) or as an
- * argv array (`sendCommand(['EVAL', ...])`, GLIDE's `customCommand(['EVAL', ...])`).
+ * The script argument of an argv (`['EVAL', script, '1', key]`, `['SCRIPT', 'LOAD', script]`,
+ * `['FUNCTION', 'LOAD', 'REPLACE', library]`; command words in any case, as Redis reads them), and
+ * for EVAL / EVAL_RO the KEYS when `numkeys` is a literal.
  */
-const GENERIC_EVAL_METHODS: ReadonlySet<string> = new Set(['call', 'send', 'send_command', 'sendCommand', 'customCommand']);
+function commandScript(
+  context: AnyContext,
+  written: readonly TSESTree.Node[],
+  implied?: string,
+): { scriptNode: TSESTree.Node; keyArgs?: TSESTree.Node[] } | undefined {
+  // the first command word may be the method's name (`script('LOAD', ...)`): a hole in the argv
+  const argv: ReadonlyArray<TSESTree.Node | undefined> = implied ? [undefined, ...written] : written;
+  const word = (index: number): string | undefined => {
+    if (index === 0 && implied) return implied;
+    const node = argv[index];
+    const value = node && node.type !== AST_NODE_TYPES.SpreadElement ? staticValue(context, node) : undefined;
+    return typeof value === 'string' ? value.toUpperCase() : undefined;
+  };
+  const first = word(0);
+  if (first === 'EVAL' || first === 'EVAL_RO') {
+    const scriptNode = argv[1];
+    if (!scriptNode) return undefined;
+    const count = argv[2] && argv[2].type !== AST_NODE_TYPES.SpreadElement ? staticValue(context, argv[2]) : undefined;
+    const numKeys = typeof count === 'number' || typeof count === 'string' ? Number(count) : Number.NaN;
+    const keys = Number.isInteger(numKeys) && numKeys >= 0 ? argv.slice(3, 3 + numKeys) : [];
+    const keyArgs = keys.length === numKeys ? keys.filter((k): k is TSESTree.Node => k !== undefined && k.type !== AST_NODE_TYPES.SpreadElement) : [];
+    return { scriptNode, ...(keyArgs.length === numKeys ? { keyArgs } : {}) };
+  }
+  if ((first === 'SCRIPT' || first === 'FUNCTION') && word(1) === 'LOAD') {
+    const scriptNode = argv[first === 'FUNCTION' && word(2) === 'REPLACE' ? 3 : 2];
+    return scriptNode ? { scriptNode } : undefined;
+  }
+  return undefined;
+}
+
+/** The call as written, on one line and shortened: `redis.eval(...)`, `client.sendCommand(...)`. */
+function callText(context: AnyContext, node: TSESTree.CallExpression): string {
+  const callee = context.sourceCode.getText(node.callee).replace(/\s+/g, '');
+  return `${callee.length > 40 ? `${callee.slice(0, 37)}...` : callee}(...)`;
+}
+
+/** An expression's text on one line, at most 40 characters. */
+function snippet(context: AnyContext, node: TSESTree.Node): string {
+  const line = context.sourceCode.getText(node).split('\n')[0]!.trim();
+  return line.length > 40 ? `${line.slice(0, 37)}...` : line;
+}
 
 /**
- * An EVAL sent through a generic call on a client: ioredis `call('EVAL', script, numKeys, ...)`,
- * Bun's `send('EVAL', [script, '1', key, ...])`, GLIDE's `customCommand(['EVAL', script, '1',
- * key])`, node-redis `sendCommand(['EVAL', ...])`: the script, with its KEYS when `numKeys` is a
- * literal.
+ * Why a script argument cannot be read, when it holds a string of this file (a literal, a
+ * template, a `const` holding one): the first part built at run time (`` a concatenation with
+ * `ttl` ``, `` a template literal with `${ttl}` ``, `` `SCRIPT.replace(x, ttl)`, which lua-lint
+ * cannot evaluate ``). `undefined` for an expression holding no string of the file (a parameter,
+ * `fs.readFileSync('x.lua')`): that script is the business of the code that builds it.
  */
-function genericEvalScripts(context: AnyContext, node: TSESTree.CallExpression, callee: TSESTree.MemberExpression, method: string): EmbeddedScript[] {
-  const [first, second] = node.arguments;
-  const list = first ? resolveConstExpression(context, first) : undefined;
-  const byArray = method === 'sendCommand' || method === 'customCommand';
-  const array = byArray ? list : second ? resolveConstExpression(context, second) : undefined;
-  const argv =
-    byArray && array?.type === AST_NODE_TYPES.ArrayExpression
-      ? array.elements
-      : !byArray && array?.type === AST_NODE_TYPES.ArrayExpression && node.arguments.length === 2
-        ? [first, ...array.elements]
-        : node.arguments;
-  const [nameNode, scriptNode, numKeysNode, ...rest] = argv;
-  const command = nameNode && nameNode.type !== AST_NODE_TYPES.SpreadElement ? staticValue(context, nameNode) : undefined;
-  if (typeof command !== 'string' || !/^eval(?:_ro)?$/i.test(command)) return [];
-  if (!scriptNode || scriptNode.type === AST_NODE_TYPES.SpreadElement || !clientDetectorOf(context).mayUseRedis()) return [];
-  if (!clientDetectorOf(context).classify(callee.object).redis) return [];
-  const script = scriptFromNode(context, scriptNode);
-  if (!script) return [];
-  const numKeys = numKeysNode && numKeysNode.type !== AST_NODE_TYPES.SpreadElement ? Number(staticValue(context, numKeysNode)) : NaN;
-  const keys = Number.isInteger(numKeys) ? rest.slice(0, numKeys) : undefined;
-  const keyArgs = keys && keys.length === numKeys && keys.every((k) => k && k.type !== AST_NODE_TYPES.SpreadElement) ? (keys as TSESTree.Node[]) : undefined;
-  return [keyArgs ? { ...script, keyArgs } : script];
+function unreadableReason(context: AnyContext, input: TSESTree.Node, depth: number): string | undefined {
+  if (depth > 12) return undefined;
+  const node = unwrap(input);
+  if (!holdsString(context, node, depth)) return undefined;
+  const operands = plusOperands(node);
+  if (operands) {
+    for (const operand of operands) {
+      if (constantPieces(context, operand, depth + 1)) continue;
+      return unreadableReason(context, operand, depth + 1) ?? `a concatenation with \`${snippet(context, operand)}\``;
+    }
+  }
+  if (node.type === AST_NODE_TYPES.TemplateLiteral) {
+    for (const expression of node.expressions) {
+      if (constantPieces(context, expression, depth + 1)) continue;
+      return unreadableReason(context, expression, depth + 1) ?? `a template literal with \`\${${snippet(context, expression)}}\``;
+    }
+  }
+  if (node.type === AST_NODE_TYPES.Identifier) {
+    const resolved = resolveConstExpression(context, node);
+    if (resolved !== node) return unreadableReason(context, resolved, depth + 1);
+  }
+  return `\`${snippet(context, node)}\`, which lua-lint cannot evaluate`;
+}
+
+/**
+ * Whether an expression is made from a string of this file: a string literal or template, a
+ * `const` holding one, an operand of a `+`, or the receiver of a method (`SCRIPT.replace(...)`,
+ * `[A, B].join('')`). Arguments of other calls are what they read (a file name, a key), not a script.
+ */
+function holdsString(context: AnyContext, input: TSESTree.Node, depth: number): boolean {
+  if (depth > 12) return false;
+  const node = unwrap(input);
+  switch (node.type) {
+    case AST_NODE_TYPES.Literal:
+      return typeof node.value === 'string';
+    case AST_NODE_TYPES.TemplateLiteral:
+      return true;
+    case AST_NODE_TYPES.TaggedTemplateExpression:
+      return true;
+    case AST_NODE_TYPES.Identifier: {
+      const resolved = resolveConstExpression(context, node);
+      return resolved !== node && holdsString(context, resolved, depth + 1);
+    }
+    case AST_NODE_TYPES.BinaryExpression:
+      return node.operator === '+' && (plusOperands(node) ?? []).some((operand) => holdsString(context, operand, depth + 1));
+    case AST_NODE_TYPES.ArrayExpression:
+      return node.elements.some((element) => element !== null && element.type !== AST_NODE_TYPES.SpreadElement && holdsString(context, element, depth + 1));
+    case AST_NODE_TYPES.CallExpression: {
+      const callee = unwrap(node.callee);
+      return callee.type === AST_NODE_TYPES.MemberExpression && holdsString(context, callee.object, depth + 1);
+    }
+    default:
+      return false;
+  }
 }
 
 /**
@@ -295,6 +422,157 @@ interface Piece {
   at(offset: number): number;
   /** A number substituted or added (`${TTL}`): `1 + 2` adds, it does not concatenate. */
   number?: true;
+  /**
+   * Where the text up to an offset ends in the file, when that differs from {@link at} (the
+   * result of a string method: a replacement ends where the text it replaced ends).
+   */
+  end?(offset: number): number;
+}
+
+/** String methods evaluated on a constant string when their arguments are constants. */
+const STRING_METHODS: ReadonlySet<string> = new Set(['replace', 'replaceAll', 'trim', 'trimStart', 'trimEnd', 'trimLeft', 'trimRight']);
+
+/** The operands of a `+` chain, left to right (`a + b + c` -> `[a, b, c]`), else `undefined`. */
+function plusOperands(node: TSESTree.Node): TSESTree.Node[] | undefined {
+  if (node.type !== AST_NODE_TYPES.BinaryExpression || node.operator !== '+') return undefined;
+  const operands: TSESTree.Node[] = [];
+  let current: TSESTree.Node = node;
+  while (current.type === AST_NODE_TYPES.BinaryExpression && current.operator === '+') {
+    operands.push(current.right);
+    current = unwrap(current.left);
+  }
+  operands.push(current);
+  return operands.reverse();
+}
+
+/**
+ * A string with, for each UTF-16 offset, where it starts and ends in the file: the pieces of a
+ * constant flattened, so that a string method can cut and replace inside them.
+ */
+interface Mapped {
+  text: string;
+  /** `starts[i]`: the file offset of character `i` (`starts[text.length]`: where the text ends). */
+  starts: number[];
+  /** `ends[i]`: the file offset just after character `i`. */
+  ends: number[];
+}
+
+function flatten(pieces: readonly Piece[]): Mapped {
+  const starts: number[] = [];
+  const ends: number[] = [];
+  let text = '';
+  for (const piece of pieces) {
+    for (let i = 0; i < piece.text.length; i++) {
+      starts.push(piece.at(i));
+      ends.push(piece.end ? piece.end(i + 1) : piece.at(i + 1));
+    }
+    text += piece.text;
+  }
+  const last = pieces[pieces.length - 1];
+  starts.push(last ? (last.end ?? last.at)(last.text.length) : 0);
+  return { text, starts, ends };
+}
+
+function asPiece(mapped: Mapped): Piece {
+  const { text, starts, ends } = mapped;
+  return {
+    text,
+    at: (offset) => starts[Math.max(0, Math.min(offset, text.length))]!,
+    end: (offset) => (offset <= 0 ? starts[0]! : ends[Math.min(offset, text.length) - 1]!),
+  };
+}
+
+/** A constant string argument of a string method (a literal, a `const`, a template without run-time parts). */
+function constantText(context: AnyContext, node: TSESTree.Node | undefined, depth: number): string | undefined {
+  if (!node || node.type === AST_NODE_TYPES.SpreadElement) return undefined;
+  const pieces = constantPieces(context, node, depth + 1);
+  return pieces ? pieces.map((piece) => piece.text).join('') : undefined;
+}
+
+/**
+ * `s.replace(a, b)`, `s.replaceAll(a, b)`, `s.trim()` (and `trimStart` / `trimEnd`) on a constant
+ * `s`, evaluated as JavaScript does when the pattern is a constant string or a regular expression
+ * literal and the replacement a constant string (`$&` and `$$` read as JavaScript reads them; other
+ * `$` patterns and replacer functions are not evaluated). A replacement maps to the text it
+ * replaced, a trimmed string to what is left of its pieces.
+ */
+function stringMethod(context: AnyContext, node: TSESTree.CallExpression, callee: TSESTree.MemberExpression, method: string, depth: number): Piece[] | undefined {
+  const base = constantPieces(context, callee.object, depth + 1);
+  if (!base || base.every((piece) => piece.number)) return undefined;
+  const mapped = flatten(base);
+  if (method.startsWith('trim')) {
+    if (node.arguments.length > 0) return undefined;
+    const { text } = mapped;
+    const from = method === 'trimEnd' || method === 'trimRight' ? 0 : text.length - text.trimStart().length;
+    const to = method === 'trimStart' || method === 'trimLeft' ? text.length : text.trimEnd().length;
+    if (to <= from) return [{ text: '', at: () => mapped.starts[from]! }];
+    return [asPiece({ text: text.slice(from, to), starts: [...mapped.starts.slice(from, to), mapped.ends[to - 1]!], ends: mapped.ends.slice(from, to) })];
+  }
+  if (node.arguments.length !== 2) return undefined;
+  const replacement = constantText(context, node.arguments[1], depth);
+  if (replacement === undefined || /\$[`'\d<]/.test(replacement)) return undefined;
+  const matches = patternMatches(context, node.arguments[0]!, mapped.text, method === 'replaceAll', depth);
+  if (!matches) return undefined;
+  const out: Mapped = { text: '', starts: [], ends: [] };
+  let at = 0;
+  const copy = (to: number): void => {
+    out.text += mapped.text.slice(at, to);
+    for (let i = at; i < to; i++) {
+      out.starts.push(mapped.starts[i]!);
+      out.ends.push(mapped.ends[i]!);
+    }
+  };
+  for (const [start, end] of matches) {
+    copy(start);
+    const matched = mapped.text.slice(start, end);
+    const value = replacement.replace(/\$[$&]/g, (token) => (token === '$$' ? '$' : matched));
+    const from = mapped.starts[start]!;
+    const to = end > start ? mapped.ends[end - 1]! : from;
+    out.text += value;
+    for (let i = 0; i < value.length; i++) {
+      out.starts.push(from);
+      out.ends.push(to);
+    }
+    at = end;
+  }
+  copy(mapped.text.length);
+  out.starts.push(mapped.starts[mapped.text.length]!);
+  return [asPiece(out)];
+}
+
+/**
+ * Where a `replace` / `replaceAll` pattern matches: `[start, end)` ranges, the first only for
+ * `replace` with a string or a regular expression without `g`. `undefined` when the pattern is not
+ * a constant string or a regular expression literal.
+ */
+function patternMatches(context: AnyContext, pattern: TSESTree.Node, text: string, all: boolean, depth: number): Array<[number, number]> | undefined {
+  const bare = unwrap(pattern);
+  if (bare.type === AST_NODE_TYPES.Literal && 'regex' in bare && bare.regex) {
+    let regex: RegExp;
+    try {
+      regex = new RegExp(bare.regex.pattern, bare.regex.flags);
+    } catch {
+      return undefined;
+    }
+    if (all && !regex.global) return undefined; // replaceAll throws on a non-global regular expression
+    if (!regex.global) {
+      const match = regex.exec(text);
+      return match ? [[match.index, match.index + match[0].length]] : [];
+    }
+    return [...text.matchAll(regex)].map((match): [number, number] => [match.index, match.index + match[0].length]);
+  }
+  const search = constantText(context, pattern, depth);
+  if (search === undefined) return undefined;
+  const out: Array<[number, number]> = [];
+  let from = 0;
+  for (;;) {
+    const index = text.indexOf(search, from);
+    if (index < 0 || from > text.length) break;
+    out.push([index, index + search.length]);
+    if (!all) break;
+    from = index + Math.max(1, search.length);
+  }
+  return out;
 }
 
 /**
@@ -325,9 +603,19 @@ function compositeScript(context: AnyContext, node: TSESTree.Node): EmbeddedScri
   /** The piece an offset falls in: the last that starts at or before it, or (`end`) the first that ends at or after it. */
   const locate = (offset: number, end: boolean): number => {
     const clamped = Math.max(0, Math.min(offset, source.length));
-    let index = pieces.length - 1;
-    while (index > 0 && (starts[index]! > clamped || (starts[index] === clamped && (end || pieces[index]!.text.length === 0)))) index--;
-    return pieces[index]!.at(clamped - starts[index]!);
+    // the last piece starting at or before the offset (binary search), then back over pieces
+    // that start exactly there but hold nothing (or, for an end, that start there at all)
+    let low = 0;
+    let high = pieces.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (starts[middle]! <= clamped) low = middle;
+      else high = middle - 1;
+    }
+    let index = low;
+    while (index > 0 && starts[index] === clamped && (end || pieces[index]!.text.length === 0)) index--;
+    const piece = pieces[index]!;
+    return (end && piece.end ? piece.end : piece.at)(clamped - starts[index]!);
   };
   return { source, literal: bare, toFileOffset: (offset) => locate(offset, false), toFileEndOffset: (offset) => locate(offset, true) };
 }
@@ -351,12 +639,21 @@ function constantPieces(context: AnyContext, input: TSESTree.Node, depth: number
       return value?.every((piece) => piece.number) ? [{ text: value.map((piece) => piece.text).join(''), at: () => node.range[0], number: true }] : value;
     }
     case AST_NODE_TYPES.BinaryExpression: {
-      if (node.operator !== '+') return undefined;
-      const left = constantPieces(context, node.left, depth + 1);
-      const right = left && constantPieces(context, node.right, depth + 1);
-      if (!left || !right) return undefined;
-      if (left.every((piece) => piece.number) && right.every((piece) => piece.number)) return undefined; // arithmetic
-      return [...left, ...right];
+      // `a + b + ... + z` of any length: the left-nested chain is walked in a loop (its depth is
+      // the number of operands), each operand read once and its pieces appended: linear time
+      const operands = plusOperands(node);
+      if (!operands) return undefined;
+      const out: Piece[] = [];
+      let numeric = true; // so far only numbers: `1 + 2` adds, it does not concatenate
+      for (const operand of operands) {
+        const pieces = constantPieces(context, operand, depth + 1);
+        if (!pieces) return undefined;
+        const isNumber = pieces.every((piece) => piece.number);
+        if (numeric && isNumber && out.length > 0) return undefined; // arithmetic
+        numeric &&= isNumber;
+        for (const piece of pieces) out.push(piece);
+      }
+      return out;
     }
     case AST_NODE_TYPES.TemplateLiteral:
       return templatePieces(context, node, false, depth);
@@ -372,9 +669,12 @@ function constantPieces(context: AnyContext, input: TSESTree.Node, depth: number
       return isStringRaw ? templatePieces(context, node.quasi, true, depth) : undefined;
     }
     case AST_NODE_TYPES.CallExpression: {
-      // [a, b, c].join(sep)
       const callee = unwrap(node.callee);
-      if (callee.type !== AST_NODE_TYPES.MemberExpression || propertyName(callee.property, callee.computed) !== 'join') return undefined;
+      if (callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+      const method = propertyName(callee.property, callee.computed);
+      if (method !== undefined && STRING_METHODS.has(method)) return stringMethod(context, node, callee, method, depth);
+      // [a, b, c].join(sep)
+      if (method !== 'join') return undefined;
       if (node.arguments.length > 1 || node.arguments[0]?.type === AST_NODE_TYPES.SpreadElement) return undefined;
       const array = resolveConstExpression(context, callee.object);
       if (array.type !== AST_NODE_TYPES.ArrayExpression) return undefined;

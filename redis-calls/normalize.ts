@@ -9,11 +9,11 @@
  * `pipeline([...])`.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { describeCommand, isKnownCommand, type CommandArg, type CommandDescription } from '../semantics/commands.js';
+import { describeCommand, isKnownCommand, moduleCommandName, type CommandArg, type CommandDescription } from '../semantics/commands.js';
 import type { ClientFlavor, ClientDetector, ReceiverKind } from './clients.js';
 import { constantNumber } from './constant.js';
 import { glideArgv } from './glide.js';
-import { findVariable, propertyName, resolveConstExpression, staticValue, unwrap, type AnyContext } from './static.js';
+import { findVariable, moduleNamespaceOf, propertyName, resolveConstExpression, staticValue, unwrap, type AnyContext } from './static.js';
 
 /** The atomic unit a command runs in. */
 export interface AtomicUnit {
@@ -161,8 +161,9 @@ export function isCandidateCall(node: TSESTree.CallExpression): boolean {
   const callee = node.callee.type === AST_NODE_TYPES.ChainExpression ? node.callee.expression : node.callee;
   if (callee.type !== AST_NODE_TYPES.MemberExpression) return false;
   const method = propertyName(callee.property, callee.computed);
-  return method !== undefined && isCandidateMethod(method);
+  return method !== undefined && (isCandidateMethod(method) || moduleNamespaceOf(callee) !== undefined);
 }
+
 
 interface Flattened {
   args: CommandArg[];
@@ -332,7 +333,10 @@ export function normalizeCall(
   const callee = unwrap(node.callee);
   if (callee.type !== AST_NODE_TYPES.MemberExpression) return [];
   const method = propertyName(callee.property, callee.computed);
-  if (method === undefined || !isCandidateMethod(method)) return [];
+  if (method === undefined) return [];
+  const namespace = moduleNamespaceOf(callee);
+  if (namespace) return moduleCall(context, detector, node, callee, namespace, method);
+  if (!isCandidateMethod(method)) return [];
   const receiver = detector.classify(callee.object);
   if (!receiver.redis) return [];
   const flavor = receiver.flavor !== 'unknown' ? receiver.flavor : guessFlavor(method, node, detector);
@@ -405,6 +409,107 @@ export function normalizeCall(
       ...(dropped.length > 0 ? { dropped } : {}),
     },
   ];
+}
+
+/**
+ * A node-redis module command (`client.json.set(key, '$', value)`, `client.ts.add(key, '*', 1)`,
+ * `client.multi().bf.add(key, item)`; @redis/json, @redis/time-series and @redis/bloom, bundled in
+ * `redis` 4 and 5; @upstash/redis has `json` too): the namespace and method name the command
+ * (`moduleCommandName`), and the argv is rebuilt as the client's `parseCommand` sends it (see
+ * {@link moduleArguments}). ioredis has no namespaces: there `redis.json` is not a command.
+ */
+function moduleCall(
+  context: AnyContext,
+  detector: ClientDetector,
+  node: TSESTree.CallExpression,
+  callee: TSESTree.MemberExpression,
+  namespace: TSESTree.MemberExpression & { property: TSESTree.Identifier },
+  method: string,
+): RedisCall[] {
+  const command = moduleCommandName(namespace.property.name, method);
+  if (command === undefined) return [];
+  const receiver = detector.classify(namespace.object);
+  if (!receiver.redis || receiver.flavor === 'ioredis') return [];
+  const flavor = receiver.flavor !== 'unknown' ? receiver.flavor : detector.fileFlavor() !== 'unknown' ? detector.fileFlavor() : 'node-redis';
+  const client = { receiver: shortText(context, namespace.object), why: receiver.why, ...(receiver.byName ? { byName: true as const } : {}) };
+  const flat = moduleArguments(context, command, node.arguments);
+  return [
+    {
+      node,
+      nameNode: callee.property,
+      form: 'method',
+      flavor,
+      command,
+      args: flat.args,
+      argNodes: flat.nodes,
+      description: describeCommand(command, flat.args),
+      ...(flat.optionsObject ? { optionsObject: flat.optionsObject } : {}),
+      argumentNodes: node.arguments,
+      unit: unitOf(context, node, namespace, receiver),
+      client,
+    },
+  ];
+}
+
+/** Module commands whose argument 2 is a JSON value, sent as one JSON string (node-redis `transformRedisJsonArgument`). */
+const JSON_VALUE_AT_2 = new Set(['JSON.SET', 'JSON.MERGE', 'JSON.ARRAPPEND', 'JSON.STRAPPEND']);
+/** BF.INSERT / CF.INSERT / CF.INSERTNX: node-redis `insert(key, items, options)` sends `key options... ITEMS items...`. */
+const FILTER_INSERTS = new Set(['BF.INSERT', 'CF.INSERT', 'CF.INSERTNX']);
+
+/**
+ * The argv of a node-redis module method, as its `parseCommand` builds it (read from @redis/json,
+ * @redis/time-series and @redis/bloom 5): a JSON value is one argument whatever its shape
+ * (`json.set(k, '$', { a: 1 })`), `json.set`'s fourth argument is its condition (`{ condition:
+ * 'NX' }`, v4's `{ NX: true }`), `json.mSet([{ key, path, value }, ...])` is `key path value`
+ * triples, the filters' `insert(key, items, options)` puts the options before `ITEMS`, and for
+ * every other method an option object from the second argument on becomes its tokens
+ * (`ts.create(k, { RETENTION: 60000 })` -> `RETENTION 60000`) and an array is spread.
+ */
+function moduleArguments(context: AnyContext, command: string, nodes: readonly TSESTree.Node[]): Flattened {
+  if (command === 'JSON.MSET') {
+    const out: Flattened = { args: [], nodes: [] };
+    const list = nodes[0] ? resolveConstExpression(context, nodes[0]) : undefined;
+    if (list?.type !== AST_NODE_TYPES.ArrayExpression) {
+      if (nodes[0]) pushUnknown(out, nodes[0]);
+      return out;
+    }
+    for (const element of list.elements) {
+      const item = element && element.type !== AST_NODE_TYPES.SpreadElement ? resolveConstExpression(context, element) : undefined;
+      if (item?.type !== AST_NODE_TYPES.ObjectExpression) {
+        if (element) pushUnknown(out, element);
+        continue;
+      }
+      for (const name of ['key', 'path', 'value']) {
+        const property = item.properties.find((p): p is TSESTree.ObjectLiteralElement & TSESTree.Property => p.type === AST_NODE_TYPES.Property && propertyName(p.key, p.computed) === name);
+        const value = property && name !== 'value' ? staticValue(context, property.value) : undefined;
+        out.args.push(typeof value === 'string' || typeof value === 'number' ? value : undefined);
+        out.nodes.push(property?.value ?? item);
+      }
+    }
+    return out;
+  }
+  if (JSON_VALUE_AT_2.has(command)) {
+    const out: Flattened = { args: [], nodes: [] };
+    nodes.forEach((original, index) => {
+      const node = resolveConstExpression(context, original);
+      if (index === 3 && command === 'JSON.SET' && node.type === AST_NODE_TYPES.ObjectExpression) {
+        out.optionsObject = node;
+        pushOptions(context, node, out);
+        return;
+      }
+      const value = index === 2 || original.type === AST_NODE_TYPES.SpreadElement ? undefined : staticValue(context, original);
+      out.args.push(typeof value === 'string' || typeof value === 'number' ? value : undefined);
+      out.nodes.push(original);
+    });
+    return out;
+  }
+  if (FILTER_INSERTS.has(command) && nodes.length >= 2) {
+    const [key, items, ...rest] = nodes;
+    const head = flattenArguments(context, [key!, ...rest], 1);
+    const tail = flattenArguments(context, [items!], 1);
+    return { ...head, args: [...head.args, 'ITEMS', ...tail.args], nodes: [...head.nodes, undefined, ...tail.nodes] };
+  }
+  return flattenArguments(context, nodes, 1);
 }
 
 /** SET option names as each client spells them in an options object. */
@@ -719,7 +824,8 @@ function unitOf(
       if (name === 'multi' || name === 'pipeline') {
         return { key: current, kind: batchKindOfChain(current, name) };
       }
-      current = unwrap(inner.object);
+      // a module command queued in the chain: `multi().json.set(...)` goes on from `multi()`
+      current = unwrap((moduleNamespaceOf(inner) ?? inner).object);
       continue;
     }
     if (current.type === AST_NODE_TYPES.AwaitExpression) {

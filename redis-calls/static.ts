@@ -4,6 +4,7 @@
  * numbers (`23 * 60 * 60`, `Math.floor(WINDOW_MS / 1000)`; {@link foldNumber}).
  */
 import { ASTUtils, AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import { MODULE_NAMESPACES } from '../semantics/commands.js';
 import { foldArithmetic } from '../semantics/ttl-units.js';
 
 /** The part of a rule context the helpers need (any rule's context fits). */
@@ -272,4 +273,15 @@ export function walkOwnNodes(root: TSESTree.Node, visit: (node: TSESTree.Node) =
       }
     }
   }
+}
+
+/**
+ * The namespace member of a node-redis module command (`client.json` in `client.json.set(...)`,
+ * `multi.ts` in `multi.ts.add(...)`): a non-computed member named like one of Redis 8's types'
+ * namespaces (`semantics/commands.ts` `MODULE_NAMESPACES`), else `undefined`.
+ */
+export function moduleNamespaceOf(callee: TSESTree.MemberExpression): (TSESTree.MemberExpression & { property: TSESTree.Identifier }) | undefined {
+  const object = unwrap(callee.object);
+  if (object.type !== AST_NODE_TYPES.MemberExpression || object.computed || object.property.type !== AST_NODE_TYPES.Identifier) return undefined;
+  return Object.hasOwn(MODULE_NAMESPACES, object.property.name) ? (object as TSESTree.MemberExpression & { property: TSESTree.Identifier }) : undefined;
 }

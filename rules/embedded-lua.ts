@@ -15,7 +15,8 @@
  * in `recommended`) it is not reported.
  */
 import type { JSONSchema, TSESTree } from '@typescript-eslint/utils';
-import { analyzeLua, RULE_IDS, type AnalyzeOptions } from '../lua-lint/index.js';
+import { analyzeLua, parseSeverity, RULE_IDS, type AnalyzeOptions } from '../lua-lint/index.js';
+import { builtAtRunTimeMessage } from '../lua-lint/messages.js';
 import type { EmbeddedLuaOptions } from './options.js';
 import { createRule } from './create-rule.js';
 import { keyShapeOf } from '../redis-calls/key-shape.js';
@@ -104,8 +105,23 @@ export default createRule<Options, MessageIds>({
       );
     const seen = new Set<TSESTree.Node>();
     const sourceCode = context.sourceCode;
+    const unanalyzable = options.rules?.['unanalyzable-command'];
+    const reportUnreadable = unanalyzable === undefined || parseSeverity(unanalyzable) !== 0;
     const check = (node: TSESTree.CallExpression | TSESTree.NewExpression): void => {
-        for (const script of embeddedScriptsOf(context, node)) {
+        for (const found of embeddedScriptsOf(context, node)) {
+          if ('unreadable' in found) {
+            // built at run time: one finding that says so (lua-lint's unanalyzable-command), never silence
+            if (reportUnreadable && !seen.has(found.node)) {
+              seen.add(found.node);
+              context.report({
+                node: found.node,
+                messageId: 'luaFinding',
+                data: { ruleId: 'unanalyzable-command', message: builtAtRunTimeMessage(found.via, found.how) },
+              });
+            }
+            continue;
+          }
+          const script = found;
           // A script held in a const and used by several calls is reported once, at the script.
           if (seen.has(script.literal)) continue;
           seen.add(script.literal);

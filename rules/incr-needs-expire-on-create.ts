@@ -44,8 +44,11 @@ export type MessageIds =
   | 'appendExpire'
   | 'useMulti';
 
-/** Effects that create a key without TTL. */
-const CREATES: ReadonlySet<KeyEffect> = new Set<KeyEffect>(['create-in-place', 'overwrite']);
+/**
+ * Effects that create a key without TTL (`create-if-missing` outside the SET family, which is
+ * set-requires-ttl-or-keepttl's: JSON.SET ... NX at the root).
+ */
+const CREATES: ReadonlySet<KeyEffect> = new Set<KeyEffect>(['create-in-place', 'overwrite', 'create-if-missing']);
 
 interface KeyUse {
   call: RedisCall;

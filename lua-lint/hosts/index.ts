@@ -9,14 +9,16 @@
  */
 import { lineIndex } from '../../text/lines.js';
 import { analyzeLua } from '../lint.js';
-import { builtAtRunTimeMessage } from '../messages.js';
-import { RULES, parseSeverity } from '../rules.js';
-import type { AnalyzeOptions, LuaFinding, SourceRange } from '../types.js';
+import type { AnalyzeOptions, LuaFinding } from '../types.js';
 import type { Cooked } from './cooked.js';
 import type { GrammarName, Node, Tree } from './parser.js';
-import { atHost } from './shared.js';
+import { atHost, dynamicFindings } from './shared.js';
+
+export { dynamicFindings } from './shared.js';
 import { prepareStackExchangeScript, type NamedParameter } from './templating.js';
-import type { ScriptSite } from './types.js';
+import type { HostDynamicScript, ScriptSite } from './types.js';
+
+export type { HostDynamicScript } from './types.js';
 
 export type { NamedParameter } from './templating.js';
 
@@ -58,13 +60,6 @@ export interface HostScript {
   parameters: NamedParameter[];
 }
 
-/** A script argument built at run time, which lua-lint cannot read; its range is the interpolation or template call in the host file. */
-export interface HostDynamicScript extends SourceRange {
-  /** What builds it: `an f-string`, `fmt.Sprintf(...)`, `a concatenation with \`ttl\``. */
-  how: string;
-  /** The call it is passed to (`rdb.Eval(...)`). */
-  via: string;
-}
 
 /** What {@link extractHostScripts} finds in one file. */
 export interface HostExtraction {
@@ -188,20 +183,3 @@ function withParameterNames(message: string, parameters: readonly NamedParameter
   return out;
 }
 
-/** The findings for scripts built at run time, at `unanalyzable-command`'s severity. */
-export function dynamicFindings(dynamic: readonly HostDynamicScript[], options: AnalyzeOptions): LuaFinding[] {
-  const configured = options.rules?.['unanalyzable-command'];
-  const severity = configured === undefined ? RULES['unanalyzable-command'].defaultSeverity : parseSeverity(configured);
-  if (!severity) return [];
-  return dynamic.map((d) => ({
-    ruleId: 'unanalyzable-command',
-    severity,
-    message: builtAtRunTimeMessage(d.via, d.how),
-    line: d.line,
-    column: d.column,
-    endLine: d.endLine,
-    endColumn: d.endColumn,
-    offset: d.offset,
-    endOffset: d.endOffset,
-  }));
-}

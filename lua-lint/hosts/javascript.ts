@@ -1,17 +1,19 @@
 /**
  * JavaScript and TypeScript files given to lua-lint: the scripts are found by the ESLint rule
  * `redis-ttl/embedded-lua`'s own extraction (`embeddedScriptsOf`: ioredis `eval` /
- * `defineCommand`, node-redis `defineScript`, upstash `eval` / `createScript`, through `const`s,
- * wrappers and relative imports), run in ESLint's `Linter` with ESLint's parser (espree) or
+ * `defineCommand` / `script('LOAD', ...)`, node-redis `defineScript` / `scriptLoad` /
+ * `functionLoad`, upstash `eval` / `createScript`, `sendCommand([...])` / `call(...)` with EVAL,
+ * SCRIPT LOAD or FUNCTION LOAD, through `const`s, wrappers and relative imports; a script built at
+ * run time is one `unanalyzable-command`), run in ESLint's `Linter` with ESLint's parser (espree) or
  * typescript-eslint's, so a repository without an ESLint configuration can still check its
  * embedded scripts. Loaded only for JS/TS files.
  */
 import path from 'node:path';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { embeddedScriptsOf, type EmbeddedScript } from '../../redis-calls/lua.js';
+import { embeddedScriptsOf, type EmbeddedScript, type UnreadableScript } from '../../redis-calls/lua.js';
 import type { AnyContext } from '../../redis-calls/static.js';
 import { lineIndex } from '../../text/lines.js';
-import { atHost } from './shared.js';
+import { atHost, dynamicFindings } from './shared.js';
 import { analyzeLua } from '../lint.js';
 import type { AnalyzeOptions, LuaFinding } from '../types.js';
 
@@ -56,7 +58,7 @@ function fatal(message: string): LuaFinding {
 export async function lintJavaScriptSource(file: string, text: string, options: AnalyzeOptions): Promise<LuaFinding[]> {
   const filePath = path.resolve(file);
   // The calls embeddedScriptsOf reads; a file naming none of them holds no script.
-  if (!/redis|valkey/i.test(text) || !/\b(?:eval\w*|EVAL\w*|defineCommand|defineScript|createScript|Script)\b/.test(text)) return [];
+  if (!/redis|valkey/i.test(text) || !/\b(?:eval\w*|defineCommand|defineScript|createScript|Script|scriptLoad|functionLoad|script_load|function_load|load)\b/i.test(text)) return [];
   const typescript = /\.[cm]?tsx?$/i.test(filePath);
   const Linter = await loadLinter();
   if (!Linter) return [fatal('lua-lint reads JavaScript and TypeScript files with ESLint\'s parser: install eslint next to eslint-plugin-redis-ttl (npm install --save-dev eslint).')];
@@ -64,7 +66,7 @@ export async function lintJavaScriptSource(file: string, text: string, options: 
   if (typescript && !parser) {
     return [fatal('lua-lint reads TypeScript files with typescript-eslint\'s parser: install it (npm install --save-dev typescript-eslint typescript).')];
   }
-  const found: EmbeddedScript[] = [];
+  const found: Array<EmbeddedScript | UnreadableScript> = [];
   const collector: TSESLint.RuleModule<string, []> = {
     defaultOptions: [],
     meta: { type: 'problem', schema: [], messages: {} },
@@ -105,7 +107,13 @@ export async function lintJavaScriptSource(file: string, text: string, options: 
   const lines = lineIndex(text);
   const findings: LuaFinding[] = [];
   const seen = new Set<TSESTree.Node>();
+  const unreadable: UnreadableScript[] = [];
   for (const script of found) {
+    if ('unreadable' in script) {
+      if (!seen.has(script.node)) unreadable.push(script);
+      seen.add(script.node);
+      continue;
+    }
     if (seen.has(script.literal)) continue; // one const used by several calls
     seen.add(script.literal);
     const messagePosition = script.modulePosition ?? ((offset: number) => lines.position(script.toFileOffset(offset)));
@@ -116,5 +124,11 @@ export async function lintJavaScriptSource(file: string, text: string, options: 
       findings.push(atHost(finding, lines, offset, endOffset, `${where}${finding.message}`));
     }
   }
+  const dynamic = unreadable.map(({ node, how, via }) => {
+    const start = lines.position(node.range[0]);
+    const end = lines.position(node.range[1]);
+    return { how, via, line: start.line, column: start.column, endLine: end.line, endColumn: end.column, offset: node.range[0], endOffset: node.range[1] };
+  });
+  findings.push(...dynamicFindings(dynamic, options));
   return findings.sort((a, b) => a.line - b.line || a.column - b.column);
 }

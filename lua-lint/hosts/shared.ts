@@ -6,8 +6,10 @@
 import { concat, decodeEscape, emptyCooked, escaped, verbatim, type Cooked } from './cooked.js';
 import type { Node } from './parser.js';
 import type { LineIndex } from '../../text/lines.js';
-import type { LuaFinding } from '../types.js';
-import type { ScriptValue } from './types.js';
+import { builtAtRunTimeMessage } from '../messages.js';
+import { RULES, parseSeverity } from '../rules.js';
+import type { AnalyzeOptions, LuaFinding } from '../types.js';
+import type { HostDynamicScript, ScriptValue } from './types.js';
 
 /** What a language tells the shared resolver about its syntax tree. */
 export interface LanguageSyntax {
@@ -386,4 +388,22 @@ export function atHost(finding: LuaFinding, lines: LineIndex, offset: number, en
   const start = lines.position(offset);
   const end = lines.position(endOffset);
   return { ...finding, message, line: start.line, column: start.column, endLine: end.line, endColumn: end.column, offset, endOffset };
+}
+
+/** The findings for scripts built at run time, at `unanalyzable-command`'s severity. */
+export function dynamicFindings(dynamic: readonly HostDynamicScript[], options: AnalyzeOptions): LuaFinding[] {
+  const configured = options.rules?.['unanalyzable-command'];
+  const severity = configured === undefined ? RULES['unanalyzable-command'].defaultSeverity : parseSeverity(configured);
+  if (!severity) return [];
+  return dynamic.map((d) => ({
+    ruleId: 'unanalyzable-command',
+    severity,
+    message: builtAtRunTimeMessage(d.via, d.how),
+    line: d.line,
+    column: d.column,
+    endLine: d.endLine,
+    endColumn: d.endColumn,
+    offset: d.offset,
+    endOffset: d.endOffset,
+  }));
 }

@@ -265,22 +265,47 @@ describe('a script lua-lint cannot evaluate is reported, never dropped', () => {
     ['a.rb', 'require "redis"\nredis.eval("return 1".downcase)\n', '`"return 1".downcase`'],
     ['a.go', 'package a\nimport ("strings"; "github.com/redis/go-redis/v9")\nfunc f() { c.Eval(ctx, strings.ToLower("x"), nil) }\n', '`strings.ToLower("x")`'],
     ['a.php', '<?php\n$redis->eval(strtolower("return 1"), [], 0);\n', '`strtolower("return 1")`'],
+    ['a.ts', "import Redis from 'ioredis';\nconst redis = new Redis();\nconst S = 'return 1';\nexport const f = (x: string) => redis.eval(S.replace('1', x), 0);\n", "`S.replace('1', x)`"],
+    ['a.js', "const { createClient } = require('redis');\nconst client = createClient();\nconst S = 'return 1';\nexports.f = (x) => client.sendCommand(['EVAL', S.padEnd(x), '0']);\n", '`S.padEnd(x)`'],
   ])('%s', async (file, text, how) => {
     const findings = await lintText(file, text);
     expect(findings.map((f) => f.ruleId)).toEqual(['unanalyzable-command']);
     expect(findings[0]!.message).toContain(`(${how}, which lua-lint cannot evaluate)`);
   });
 
+  it('in JS/TS, at the expression that builds the script, once per expression, with the join or template part named', async () => {
+    const text = [
+      "import Redis from 'ioredis';", // 1
+      'const redis = new Redis();', // 2
+      "const HEAD = \"redis.call('INCR', KEYS[1]) \";", // 3
+      'export async function hit(ttl: number) {', // 4
+      "  await redis.eval(HEAD + 'redis.call(\\'EXPIRE\\', KEYS[1], ' + ttl + ')', 1, 'k');", // 5
+      "  await redis.call('EVAL', `redis.call('SET', KEYS[1], 'v', 'EX', ${ttl})`, 1, 'k');", // 6
+      '}',
+      '',
+    ].join('\n');
+    const findings = await lintText('a.ts', text);
+    expect(findings.map((f) => `${f.ruleId}@${f.line}:${f.column}-${f.endLine}:${f.endColumn}`)).toEqual([
+      'unanalyzable-command@5:20-5:73',
+      'unanalyzable-command@6:28-6:75',
+    ]);
+    expect(findings[0]!.message).toContain('The script passed to redis.eval(...) is built at run time (a concatenation with `ttl`)');
+    expect(findings[1]!.message).toContain('The script passed to redis.call(...) is built at run time (a template literal with `${ttl}`)');
+    // unanalyzable-command off: nothing
+    expect(await lintText('a.ts', text, { rules: { 'unanalyzable-command': 'off' } })).toEqual([]);
+  });
+
   it('but a script that comes from elsewhere (a parameter, a file read) is left to where it is built', async () => {
     expect(await lintText('a.py', 'import redis\ndef f(r, script):\n    r.eval(script.strip(), 0)\n    r.eval(load("limiter.lua"), 0)\n')).toEqual([]);
     expect(await lintText('a.java', 'import redis.clients.jedis.Jedis;\nclass A { void f(String s) { jedis.eval(Files.readString(Path.of("x.lua")), 0); jedis.eval(s.trim(), 0); } }\n')).toEqual([]);
+    expect(await lintText('a.ts', "import Redis from 'ioredis';\nimport { readFileSync } from 'node:fs';\nconst redis = new Redis();\nexport const f = (s: string) => Promise.all([redis.eval(s, 0), redis.eval(s.trim(), 0), redis.eval(readFileSync('x.lua', 'utf8'), 0)]);\n")).toEqual([]);
   });
 });
 
 describe('handed host cases (../shared/cases/hosts, copied into tests/fixtures/cases/hosts)', () => {
   const dir = path.join(repoRoot, 'tests/fixtures/cases/hosts');
   const files = readdirSync(dir).sort();
-  it('are all present', () => expect(files).toEqual(['01-java-concatenation-over-20-literals.java']));
+  it('are all present', () => expect(files).toEqual(['01-java-concatenation-over-20-literals.java', '02-ts-sendcommand-array-eval.ts']));
   it.each(files)('%s: exactly the annotated findings, at host lines', async (file) => {
     const text = readFileSync(path.join(dir, file), 'utf8');
     const found = (await lintHostSource(path.join(dir, file), text)).map((f) => `${f.ruleId ?? 'parse-error'}@${f.line}`).sort();

@@ -70,3 +70,37 @@ describe('handed TS cases', () => {
     }
   }
 });
+
+/**
+ * The handed host cases in JS/TS (`tests/fixtures/cases/hosts/*.ts`), written for `lua-lint`: a
+ * `// expect: <lua rule>` marks the host line where a finding of the embedded script starts. Linted
+ * with `recommended`, each is an `embedded-lua` finding on that line whose lua-lint rule id is the
+ * annotated one, and there is nothing else.
+ */
+describe('handed host cases (JS/TS), through embedded-lua', () => {
+  const hostsDir = join(fixturesRoot, 'cases', 'hosts');
+  const hostFiles = readdirSync(hostsDir).filter((f) => /\.[cm]?[jt]sx?$/.test(f)).sort();
+  it('has the handed TS host file', () => expect(hostFiles).toEqual(['02-ts-sendcommand-array-eval.ts']));
+  for (const typed of [false, true]) {
+    for (const file of hostFiles) {
+      it(`${file}, ${typed ? 'with' : 'without'} type information`, () => {
+        const filename = join(hostsDir, file);
+        const source = readFileSync(filename, 'utf8');
+        const messages = new Linter({ configType: 'flat' }).verify(
+          source,
+          [
+            {
+              files: ['**/*.ts'],
+              languageOptions: { parser: tsParser, parserOptions: typed ? { projectService: true, tsconfigRootDir: fixturesRoot } : {} },
+              plugins: { 'redis-ttl': plugin },
+              rules: recommendedRules,
+            },
+          ],
+          { filename },
+        );
+        const found = messages.map((m) => (m.ruleId === 'redis-ttl/embedded-lua' ? `${/^\[([\w-]+)\]/.exec(m.message)?.[1] ?? '?'}@${m.line}` : `${m.ruleId ?? 'fatal'}@${m.line}`));
+        expect(found.sort()).toEqual(expectedFindings(source, '//'));
+      });
+    }
+  }
+});

@@ -155,10 +155,13 @@ runRule(untypedTester, 'embedded-lua', embeddedLua, {
     ioredis(`const EXPIRE = "redis.call('PEXPIRE', KEYS[1], ARGV[1])\\n";\nredis.eval("redis.call('SADD', KEYS[1], ARGV[2])\\n" + EXPIRE + "return 1", 1, 'k', '1000', 'm');`),
     // a template whose substitution is a module const number
     ioredis(`const TTL = 60;\nconst SCRIPT = \`\nlocal n = redis.call('INCR', KEYS[1])\nredis.call('EXPIRE', KEYS[1], \${TTL})\nreturn n\`;\nredis.eval(SCRIPT, 1, 'k');`),
-    // a piece known only at run time: not a known script
-    ioredis(`export const d = (cmd) => redis.eval("redis.call('" + cmd + "', KEYS[1], 'x') return 1", 1, 'k');`),
   ],
   invalid: [
+    {
+      // a piece known only at run time: reported once as built at run time (issue 28), never dropped
+      code: ioredis(`export const d = (cmd) => redis.eval("redis.call('" + cmd + "', KEYS[1], 'x') return 1", 1, 'k');`),
+      errors: [{ messageId: 'luaFinding', line: 3, column: 38, endLine: 3, endColumn: 88 }],
+    },
     {
       code: ioredis(`redis.eval("local x = 1\\n" + "redis.call('LPUSH', KEYS[1], 'v')\\n" + "return x", 1, 'k');`),
       errors: [{ messageId: 'luaFinding', line: 3, column: 31, endLine: 3, endColumn: 64 }],

@@ -88,6 +88,8 @@ describe('typed receivers the code settles are not asked of the checker', () => 
         'redis-ttl/incr-needs-expire-on-create@9',
         'redis-ttl/incr-needs-expire-on-create@10',
         'redis-ttl/incr-needs-expire-on-create@11',
+        // JSON.SET at the root creates the document without TTL (issue 28)
+        'redis-ttl/incr-needs-expire-on-create@12',
       ],
     },
     {
