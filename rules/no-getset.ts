@@ -3,8 +3,9 @@
  * silently drop the key's TTL. What counts is decided by the command table
  * (`description.getDropsTtl`); this rule only reports and suggests the TTL-keeping form:
  * `getset(key, '0')` becomes the runtime's `collect(client, key)`, any other GETSET / SET ... GET
- * the client's `SET ... XX KEEPTTL GET`. Those edits are fixes with `fix: true` or
- * `settings['redis-ttl'].autofix`, suggestions otherwise. Persistent keys, constant keys the file
+ * the client's `SET ... XX KEEPTTL GET`. `collect()` and adding KEEPTTL to a SET that already says
+ * NX or XX are fixes with `fix: true` or `settings['redis-ttl'].autofix`; adding XX is always a
+ * suggestion only, because a missing key then stays missing where the call wrote it. Persistent keys, constant keys the file
  * never expires and the no-TTL arm of an explicit TTL test follow the shared policy of
  * `redis-calls/policy.ts` (a key that never had a TTL loses none).
  */
@@ -70,7 +71,9 @@ export default createRule<Options, MessageIds>({
               loc: reportLoc(call),
               messageId: 'getset',
               data,
-              fix: autofix ? (useCollect ?? fix ?? null) : null,
+              // XX changes what is written (a missing key stays missing where GETSET wrote it):
+              // a suggestion, never a fix; collect() writes as GETSET did, with a TTL
+              fix: autofix ? (useCollect ?? null) : null,
               suggest: [
                 ...(useCollect ? [{ messageId: 'useCollect' as const, data: { module }, fix: useCollect }] : []),
                 ...(fix ? [{ messageId: 'useSetKeepTtl' as const, fix }] : []),
@@ -88,7 +91,8 @@ export default createRule<Options, MessageIds>({
             loc: reportLoc(call),
             messageId: 'setGet',
             data,
-            fix: autofix ? (fix ?? null) : null,
+            // adding XX changes what is written (a missing key stays missing): a suggestion only
+            fix: autofix && hasCondition ? (fix ?? null) : null,
             suggest: fix ? [{ messageId: 'addKeepTtl', data: { options: options.join(' ') }, fix }] : [],
           });
         }

@@ -175,26 +175,35 @@ describe('eslint --fix on node-redis and @upstash/redis code', () => {
 
   it('fixes every finding in both clients\' syntax, and the result type-checks', async () => {
     const results = await eslint(clients, true).lintFiles(['src/**/*.ts']);
-    expect(results.flatMap((r) => r.messages)).toEqual([]);
+    // what --fix leaves: the two GETSETs of a new value (see below)
+    expect(results.flatMap((r) => r.messages.map((m) => `${r.filePath.slice(clients.length + 1)} ${m.ruleId} ${m.messageId}`))).toEqual([
+      'src/node-redis.ts redis-ttl/no-getset getset',
+      'src/upstash.ts redis-ttl/no-getset getset',
+    ]);
     expect(results.every((r) => r.output !== undefined)).toBe(true);
     await ESLint.outputFixes(results);
     const after = await eslint(clients, false).lintFiles(['src/**/*.ts']);
-    expect(after.flatMap((r) => r.messages)).toEqual([]);
+    // GETSET of a new value: its only rewrite (SET ... XX KEEPTTL GET) leaves a missing key missing
+    // where GETSET wrote it, so it stays a suggestion and the finding stays for a person to decide
+    expect(after.flatMap((r) => r.messages.map((m) => `${r.filePath.slice(clients.length + 1)}:${m.line}:${m.column} ${m.ruleId} ${m.messageId}`))).toEqual([
+      'src/node-redis.ts:22:17 redis-ttl/no-getset getset',
+      'src/upstash.ts:15:16 redis-ttl/no-getset getset',
+    ]);
     const nodeRedis = readFileSync(join(clients, 'src/node-redis.ts'), 'utf8');
     expect(nodeRedis).toContain(`import { incrementWithTtl, collect } from 'redis-ttl-runtime';`);
-    expect(nodeRedis).toContain(`  return client.set(key, token, { KEEPTTL: true, XX: true, GET: true });`);
+    expect(nodeRedis).toContain(`  return client.getSet(key, token);`);
     expect(nodeRedis).toContain(`  await client.set(\`\${key}:lock\`, '1', { EX: 86400, NX: true });`);
     const upstash = readFileSync(join(clients, 'src/upstash.ts'), 'utf8');
     expect(upstash).toContain(`  const { value: hits } = await incrementWithTtl(redis, key, { ttlMs: 60000 });`);
     expect(upstash).toContain(`  const pending = await collect(redis, key);`);
-    expect(upstash).toContain(`  return redis.set(key, token, { keepTtl: true, xx: true, get: true });`);
+    expect(upstash).toContain(`  return redis.getset(key, token);`);
     expect(upstash).toContain(`  await redis.set(key, json, { ex: 86400 });`);
     await typecheck(clients);
   });
 
-  it('the fixed node-redis code leaves no key without TTL', async () => {
+  it('the fixed node-redis code leaves no key without TTL but the GETSET left to a person', async () => {
     const prefix = `${uniquePrefix('clientsfixed')}:`;
     expect(await workload(clients, prefix, 'run.ts')).toContain('"previous":"a"');
-    expect(await persistentKeys(prefix)).toEqual([]);
+    expect(await persistentKeys(prefix)).toEqual(['token']);
   });
 });
