@@ -9,7 +9,8 @@
  * connection or authentication failure, a command refused by the server; 3 = the `--fix-ttl`
  * confirmation was declined (nothing was changed or audited).
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
+import { makeDirectories } from '../../cli/directories.js';
 import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { InventoryError, readInventoryFile } from '../../inventory/format.js';
@@ -253,7 +254,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     io.stdout.write(`${output}\n`);
   } else {
     try {
-      await mkdir(path.dirname(path.resolve(options.output)), { recursive: true });
+      await makeDirectories(path.dirname(path.resolve(options.output)));
       await writeFile(options.output, `${output}\n`);
     } catch (error) {
       throw new CliError(`cannot write the report to ${options.output}: ${describeFsError(error)}.`);

@@ -7,7 +7,8 @@
  * error as `file:line:column: problem`); 2 = usage error, no file matched, the ESLint config could
  * not be loaded, the output could not be written.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
+import { makeDirectories } from '../../cli/directories.js';
 import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { CliError, describeFsError } from '../../cli/errors.js';
@@ -98,7 +99,7 @@ async function run(argv: readonly string[], io: KeysIo): Promise<number> {
   } else {
     const file = path.resolve(cwd, options.output);
     try {
-      await mkdir(path.dirname(file), { recursive: true });
+      await makeDirectories(path.dirname(file));
       await writeFile(file, `${text}\n`);
     } catch (error) {
       throw new CliError(`cannot write ${options.output}: ${describeFsError(error)}.`);

@@ -7,7 +7,7 @@
  */
 import { parseRedisVersion } from '../../semantics/versions.js';
 import { statSync } from 'node:fs';
-import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { analyzeLuaWithIncludes, type IncludeResolver } from '../index.js';
@@ -17,6 +17,7 @@ import type { AnalyzeOptions, LuaRuleId, Severity } from '../types.js';
 import { shouldUseColor } from './color.js';
 import { CONFIG_FILE_NAME, type LuaLintConfig, emptyConfig, findConfigFile, loadConfig } from './config.js';
 import { CliError, describeFsError } from '../../cli/errors.js';
+import { makeDirectories } from '../../cli/directories.js';
 import { type LintTarget, decodeSource, expandPatterns, readSourceFile, readStream } from './files.js';
 import { FORMAT_NAMES, loadFormatter, type FormatName } from './formatters/load.js';
 import { createIgnoreMatcher } from './ignore.js';
@@ -355,30 +356,3 @@ async function writeReport(filePath: string, output: string, cwd: string): Promi
   }
 }
 
-/**
- * `mkdir -p`, one level at a time from the nearest existing ancestor. Node 20's
- * `mkdir(dir, { recursive: true })` never settles (and spins) when a level cannot be made although
- * its parent exists and the error is ENOENT, as under `/proc`; a level made one call each fails
- * with that error instead.
- * @throws the file-system error of the first level that cannot be made (not EEXIST: a level made
- *   meanwhile by another process is fine)
- */
-async function makeDirectories(dir: string): Promise<void> {
-  const missing: string[] = [];
-  for (let current = path.resolve(dir); ; current = path.dirname(current)) {
-    try {
-      await stat(current);
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || path.dirname(current) === current) throw error;
-      missing.push(current);
-    }
-  }
-  for (const level of missing.reverse()) {
-    try {
-      await mkdir(level);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-  }
-}
