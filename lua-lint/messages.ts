@@ -1,6 +1,8 @@
 /**
- * The messages of the Lua rules, each at most 300 characters: what is wrong, why it leaks, and the
- * fix, in one or two sentences; the rule's page (docs/rules/<rule>.md) explains the rest. Every
+ * The messages of the Lua rules, each at most 300 characters as the user sees it, and the ESLint
+ * rule embedded-lua relays them behind their rule id (`[keepttl-needs-existing-key] ...`), so at
+ * most 300 minus the longest such prefix here (271): what is wrong, why it leaks, and the fix, in
+ * one or two sentences; the rule's page (docs/rules/<rule>.md) explains the rest. Every
  * place a message names (an exit, a guard, an expiry) is given as "line L, column C" of the script
  * (or of the host file, for a script embedded in another language). The walk hands facts (an
  * exit's kind, the types a guard compares, why Redis rejects a command); the words are here.
@@ -60,7 +62,7 @@ export function at(position: Position): string {
 }
 
 /**
- * The exit a leaking path takes, as a phrase (`the path that returns at line 4, column 1`). An
+ * The exit a leaking path takes, as a phrase (`the return at line 4, column 1`). An
  * exit by an error does not say that Redis keeps the writes made before it: {@link keepsWrites}.
  */
 export function describeExit(exit: Exit, position: Position): string {
@@ -68,21 +70,21 @@ export function describeExit(exit: Exit, position: Position): string {
   const inFn = exit.functionName ? ` of function '${exit.functionName}'` : '';
   switch (exit.kind) {
     case 'return':
-      return `the path that returns at ${where}${inFn}`;
+      return `the return at ${where}${inFn}`;
     case 'end':
-      return exit.functionName ? `the end of function '${exit.functionName}' (${where})` : `the end of the script (${where})`;
+      return exit.functionName ? `the end of function '${exit.functionName}' (${where})` : `the script's end (${where})`;
     case 'error':
       return `the error raised at ${where}${inFn}`;
     case 'error-reply':
-      return `the error reply returned at ${where}${inFn}`;
+      return `the error reply at ${where}${inFn}`;
     case 'assert':
       return `the failing assert at ${where}${inFn}`;
     case 'command-error':
-      return `the error Redis raises at ${where}${rejectReason(exit.reason)}`;
+      return `the Redis error at ${where}${rejectReason(exit.reason)}`;
     case 'compare-error':
       return exit.compared === 'nil with number'
-        ? `the comparison at ${where} (it raises "attempt to compare nil with number" when the key is missing)`
-        : `the comparison at ${where} (it raises "attempt to compare ${exit.compared ?? 'number with string'}")`;
+        ? `the error "attempt to compare nil with number" at ${where} when the key is missing`
+        : `the error "attempt to compare ${exit.compared ?? 'number with string'}" at ${where}`;
   }
 }
 
@@ -95,7 +97,7 @@ function keepsWrites(exit: Exit): boolean {
 function rejectReason(reason: RejectReason | undefined): string {
   switch (reason?.kind) {
     case 'computed-ttl':
-      return ' when the computed TTL is not a positive integer';
+      return ' if the computed TTL is not a positive integer';
     case 'missing':
       return ` when ${reason.key} is missing ("${reason.error ?? 'no such key'}")`;
     case 'exists':
@@ -139,49 +141,49 @@ export function writePathMessage(
 ): string {
   const subject = subjectOf(site, key, others);
   const where = describeExit(exit.exit, exit.position);
-  const keeps = keepsWrites(exit.exit) ? ' (Redis keeps writes made before an error)' : '';
+  const keeps = keepsWrites(exit.exit) ? ' (no rollback)' : '';
   if (optionalTtlArgv !== undefined) {
-    const does = site.effect === 'overwrite' ? 'creates the key without a TTL or removes its TTL' : 'can create the key without a TTL';
+    const does = site.effect === 'overwrite' ? 'creates it without a TTL or removes its TTL' : 'can create it without a TTL';
     return (
-      `${site.command} on ${subject} ${does}, and ${where} gets there on the path where the caller passes no TTL ` +
-      `(ARGV[${optionalTtlArgv}] is 0, empty or missing). If the key must always expire, reject that value before the first write.`
+      `${site.command} on ${subject} ${does}, and ${where} is reached when the caller passes no TTL ` +
+      `(ARGV[${optionalTtlArgv}] 0, empty or missing). If the key must always expire, reject that value before the first write.`
     );
   }
   switch (site.effect) {
     case 'overwrite':
       return (
-        `${site.command} on ${subject} creates the key without a TTL or removes the TTL it had, and ${where} leaves it that way${keeps}: ` +
+        `${site.command} on ${subject} creates it without a TTL or removes its TTL, and ${where} leaves it so${keeps}: ` +
         `the key never expires. ` +
-        (site.command === 'SET' ? `Give it its expiry in the same command: SET key value PX <ms>.` : `Follow it with PEXPIRE ${key} <ms> on every path.`)
+        (site.command === 'SET' ? `Set the expiry in the same command: SET key value PX <ms>.` : `Follow it with PEXPIRE ${key} <ms> on every path.`)
       );
     case 'create-if-missing':
       return (
-        `${site.command} on ${subject} can create the key without a TTL, and ${where} leaves it that way${keeps}: a key nothing deletes ` +
-        `(a lock whose owner crashed) lives forever. Create it with its expiry: SET key value NX PX <ms>.`
+        `${site.command} on ${subject} can create it without a TTL, and ${where} leaves it so${keeps}: a key nothing deletes ` +
+        `(a crashed owner's lock) lives forever. Create it with its expiry: SET key value NX PX <ms>.`
       );
     case 'clear-ttl-if-present':
       return (
-        `SET ... XX on ${subject} without KEEPTTL or an expiry removes the key's TTL, and ${where} leaves it that way${keeps}. ` +
+        `SET ... XX on ${subject} without KEEPTTL or an expiry removes its TTL, and ${where} leaves it so${keeps}. ` +
         `Keep the TTL with SET key value XX KEEPTTL, or set one with SET key value XX PX <ms>.`
       );
     default:
       if (rejected) {
         return (
-          `${site.command} on ${subject} can create the key without a TTL, and ${where} gets there before any expiry runs${keeps}: ` +
-          `the expiry at ${at(rejected.expiry)} is under a guard at ${at(rejected.guard)} that compares a ${rejected.compared[0]} ` +
+          `${site.command} on ${subject} can create it without a TTL, and ${where} leaves it so${keeps}: the expiry at ` +
+          `${at(rejected.expiry)} never runs, as its guard at ${at(rejected.guard)} compares a ${rejected.compared[0]} ` +
           `with a ${rejected.compared[1]}, never equal in Lua. ` +
-          (rejected.compared.includes('string') ? 'Compare numbers: tonumber(ARGV[n]).' : 'Compare values of one type.')
+          (rejected.compared.includes('string') ? 'Use tonumber(ARGV[n]).' : 'Compare values of one type.')
         );
       }
       return (
-        `${site.command} on ${subject} can create the key without a TTL, and ${where} gets there before any expiry${keeps}: ` +
-        `the key never expires. Call PEXPIRE ${key} <ms> after the write on every path.`
+        `${site.command} on ${subject} can create it without a TTL, and ${where} precedes any expiry${keeps}, ` +
+        `so it never expires. Call PEXPIRE ${key} <ms> after the write on every path.`
       );
   }
 }
 
 /** Appended to a leak of a key given an EXPIRE ... XX or GT somewhere (which leaves a key without TTL as it is). */
-export const CONDITIONAL_EXPIRY_NOTE = ' EXPIRE ... XX or GT never gives a key without TTL one: use NX or no option.';
+export const CONDITIONAL_EXPIRY_NOTE = ' EXPIRE ... XX or GT skips a key without TTL: use NX.';
 
 /**
  * The keys a message names: `KEYS[1]`, or `KEYS[1] (and KEYS[2], in the same command)` for a
@@ -197,8 +199,8 @@ function subjectOf(site: Pick<WriteSite, 'command'>, key: string, others: readon
 export function keepTtlMessage(key: string, exit: { exit: Exit; position: Position }, others: readonly string[] = []): string {
   const subject = subjectOf({ command: 'SET' }, key, others);
   return (
-    `SET ... KEEPTTL on ${subject} creates a missing key without a TTL, and nothing on this path proves the key exists ` +
-    `(${describeExit(exit.exit, exit.position)} leaves it so). Return early when EXISTS says it is missing, or write SET key value XX KEEPTTL.`
+    `SET ... KEEPTTL on ${subject} creates a missing key without a TTL, and nothing on the path to ${describeExit(exit.exit, exit.position)} ` +
+    `proves the key exists. Return early when EXISTS says it is missing, or write SET key value XX KEEPTTL.`
   );
 }
 
@@ -288,8 +290,8 @@ export function keyMustComeFromKeysMessage(command: string, key: string, value: 
             ? 'is decoded from an argument'
             : 'is built inside the script';
   return (
-    `The key of ${command} (${clip(key)}) ${origin} instead of coming from KEYS: Redis Cluster routes a script by its declared keys, ` +
-    `so this key may live on another node (CROSSSLOT). Pass it in KEYS, with a {hash tag} shared with the other keys.`
+    `The key of ${command} (${clip(key, 40)}) ${origin}, not from KEYS: Redis Cluster routes a script by its KEYS, ` +
+    `so this key may be on another node (CROSSSLOT). Pass it in KEYS, with a {hash tag} shared with the other keys.`
   );
 }
 
@@ -367,11 +369,13 @@ export function computedTtlMessage(where: string, text: string, fractional: bool
 
 /** `expire-needs-positive-ttl`, strict mode: a TTL from ARGV never compared with a number. */
 export function uncheckedArgvTtlMessage(where: string, text: string, rejects: boolean): string {
-  const shown = clip(text);
+  const shown = clip(text, 40);
+  // the check compares a number: `tonumber(ARGV[1])` as it is, `ARGV[1]` converted
+  const number = /^tonumber\([^()]*\)$/.test(shown) ? shown : `tonumber(${shown})`;
   return (
-    `The TTL ${shown} of ${where} comes from the caller and is never checked: a caller passing "0" ` +
-    `${rejects ? 'makes Redis reject the command, which stops the script' : 'makes the expiry delete the key while the script answers success'}. ` +
-    `Check it first: if tonumber(${shown}) <= 0 then return redis.error_reply('ttl must be positive') end.`
+    `The TTL ${shown} of ${where} comes from the caller unchecked: "0" ` +
+    `${rejects ? 'makes Redis reject the command and stop the script' : 'makes the expiry delete the key while the script answers success'}. ` +
+    `Check it first: if ${number} <= 0 then return redis.error_reply('ttl must be positive') end.`
   );
 }
 

@@ -102,13 +102,13 @@ export interface AnalyzeOptions {
    */
   redisVersion?: string;
   /**
-   * How messages name a line ("the path that returns at line 12"): given a 0-based offset into the
+   * How messages name a line ("the return at line 12"): given a 0-based offset into the
    * script, the line number to print. Default: the script's own 1-based line. A front end that
    * analyses a script embedded in another file passes the host file's line here.
    */
   messageLine?: (offset: number) => number;
   /**
-   * How messages name a place ("the path that returns at line 12, column 5"): given a 0-based
+   * How messages name a place ("the return at line 12, column 5"): given a 0-based
    * offset into the script, the 1-based line and column to print. Default: the script's own. A
    * front end that analyses a script embedded in another file passes the host file's position
    * here; it wins over `messageLine` (which gives the line only). `file`, when given, is printed

@@ -245,7 +245,7 @@ describe('a TypeScript project', () => {
     writeFileSync(join(dir, 'leak.lua'), "redis.call('INCR', KEYS[1])\nreturn 1\n");
     await expect(sh('npx --no-install lua-lint leak.lua --format compact', dir)).rejects.toMatchObject({
       code: 1,
-      stdout: expect.stringContaining('leak.lua: line 1, col 1, Error - INCR on KEYS[1] can create the key without a TTL') as unknown,
+      stdout: expect.stringContaining('leak.lua: line 1, col 1, Error - INCR on KEYS[1] can create it without a TTL') as unknown,
     });
     // Scripts embedded in Go (the tree-sitter grammars ship with the plugin) and in TypeScript
     // (the ESLint rule's extraction, with the project's typescript-eslint), in one directory walk.

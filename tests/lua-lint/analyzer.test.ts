@@ -67,8 +67,8 @@ describe('messages', () => {
   it('names the key, the command, the exit line and the fix', () => {
     const [finding] = analyzeLua("local n = redis.call('INCR', KEYS[1])\nif n > tonumber(ARGV[1]) then\n  return 0\nend\nredis.call('EXPIRE', KEYS[1], 60)\nreturn 1\n");
     expect(finding!.message).toBe(
-      'INCR on KEYS[1] can create the key without a TTL, and the path that returns at line 3, column 3 gets there before any ' +
-        'expiry: the key never expires. Call PEXPIRE KEYS[1] <ms> after the write on every path.',
+      'INCR on KEYS[1] can create it without a TTL, and the return at line 3, column 3 precedes any ' +
+        'expiry, so it never expires. Call PEXPIRE KEYS[1] <ms> after the write on every path.',
     );
   });
 
@@ -83,12 +83,12 @@ describe('messages', () => {
 
   it('names the error line when a script raises after a write', () => {
     const [finding] = analyzeLua("redis.call('HSET', KEYS[1], 'a', 1)\nif not tonumber(ARGV[1]) then\n  error('bad ttl')\nend\nredis.call('PEXPIRE', KEYS[1], ARGV[1])\n");
-    expect(finding!.message).toContain('the error raised at line 3, column 3 gets there before any expiry (Redis keeps writes made before an error)');
+    expect(finding!.message).toContain('the error raised at line 3, column 3 precedes any expiry (no rollback)');
   });
 
   it('names the function of a Redis 7 library', () => {
     const [finding] = analyzeLua("#!lua name=lib\nredis.register_function('mark', function(keys, args)\n  redis.call('SADD', keys[1], args[1])\nend)\n");
-    expect(finding!.message).toContain("SADD on keys[1] can create the key without a TTL, and the end of function 'mark' (line 4, column 1)");
+    expect(finding!.message).toContain("SADD on keys[1] can create it without a TTL, and the end of function 'mark' (line 4, column 1)");
   });
 });
 
@@ -410,7 +410,10 @@ describe('findings found by breaking the analyzer', () => {
     const source = "local function bump(k)\n  redis.call('INCR', k)\nend\nbump(KEYS[1])\nredis.call('PEXPIRE', KEYS[1], 5)\nbump(KEYS[2])\n";
     const [finding] = analyzeLua(source);
     expect(finding).toMatchObject({ ruleId: 'write-path-needs-ttl', line: 2 });
-    expect(finding!.message).toMatch(/^INCR on KEYS\[2\] can create the key/);
+    expect(finding!.message).toBe(
+      "INCR on KEYS[2] can create it without a TTL, and the script's end (line 6, column 13) precedes any expiry, so it never expires. " +
+        'Call PEXPIRE KEYS[2] <ms> after the write on every path.',
+    );
     expect(analyzeLua("redis.call('MSET', KEYS[1], 1, KEYS[2], 2)\nredis.call('EXPIRE', KEYS[1], 5)")[0]!.message).toMatch(/^MSET on KEYS\[2\]/);
   });
 
@@ -585,12 +588,18 @@ describe('findings of a second breaker round', () => {
   it('names the keys of one MSET as written by the same command, not through other calls', () => {
     const [finding, ...rest] = analyzeLua("redis.call('MSET', KEYS[1], 'a', KEYS[2], 'b')\nreturn 1");
     expect(rest).toEqual([]);
-    expect(finding!.message).toMatch(/^MSET on KEYS\[1\] \(and KEYS\[2\], in the same command\) creates the key without a TTL/);
+    expect(finding!.message).toBe(
+      'MSET on KEYS[1] (and KEYS[2], in the same command) creates it without a TTL or removes its TTL, and the return at line 2, column 1 ' +
+        'leaves it so: the key never expires. Follow it with PEXPIRE KEYS[1] <ms> on every path.',
+    );
   });
 
   it('names every key a helper leaks', () => {
     const [finding] = analyzeLua("local function add(k, v) redis.call('SADD', k, v) end\nadd(KEYS[1], ARGV[1])\nadd(KEYS[2], ARGV[1])\nreturn 1");
-    expect(finding!.message).toMatch(/^SADD on KEYS\[1\] \(and KEYS\[2\], through other calls\) can create the key/);
+    expect(finding!.message).toBe(
+      'SADD on KEYS[1] (and KEYS[2], through other calls) can create it without a TTL, and the return at line 4, column 1 precedes any expiry, ' +
+        'so it never expires. Call PEXPIRE KEYS[1] <ms> after the write on every path.',
+    );
   });
 });
 
@@ -604,7 +613,10 @@ describe('persistent annotations above a write', () => {
 describe('messages about EXPIRE ... XX / GT', () => {
   it('say why an XX or GT expiry did not count', () => {
     const [finding] = analyzeLua("redis.call('INCR', KEYS[1])\nredis.call('EXPIRE', KEYS[1], 60, 'XX')\nreturn 1");
-    expect(finding!.message).toMatch(/ EXPIRE \.\.\. XX or GT never gives a key without TTL one: use NX or no option\.$/);
+    expect(finding!.message).toBe(
+      'INCR on KEYS[1] can create it without a TTL, and the return at line 3, column 1 precedes any expiry, so it never expires. ' +
+        'Call PEXPIRE KEYS[1] <ms> after the write on every path. EXPIRE ... XX or GT skips a key without TTL: use NX.',
+    );
     expect(analyzeLua("redis.call('INCR', KEYS[1])\nreturn 1")[0]!.message).not.toMatch(/XX or GT/);
   });
 });
@@ -684,27 +696,27 @@ describe('messages name every place by line and column (issue 12)', () => {
   it('names the rejected guard when an expiry sits under a comparison that is never true', () => {
     const [finding] = analyzeLua("local n = redis.call('INCR', KEYS[1])\nif n == ARGV[1] then\n  redis.call('EXPIRE', KEYS[1], 60)\nend\nreturn n");
     expect(finding!.message).toBe(
-      'INCR on KEYS[1] can create the key without a TTL, and the path that returns at line 5, column 1 gets there before any expiry runs: ' +
-        'the expiry at line 3, column 3 is under a guard at line 2, column 4 that compares a number with a string, never equal in Lua. ' +
-        'Compare numbers: tonumber(ARGV[n]).',
+      'INCR on KEYS[1] can create it without a TTL, and the return at line 5, column 1 leaves it so: ' +
+        'the expiry at line 3, column 3 never runs, as its guard at line 2, column 4 compares a number with a string, never equal in Lua. ' +
+        'Use tonumber(ARGV[n]).',
     );
   });
 
   it('keeps "(and ..., through other calls)" out of the suggested command', () => {
     const [finding] = analyzeLua("local function f(k) redis.call('INCR', k) end\nf(KEYS[1])\nf(KEYS[2])\nreturn 1");
     expect(finding!.message).toBe(
-      'INCR on KEYS[1] (and KEYS[2], through other calls) can create the key without a TTL, and the path that returns at line 4, column 1 ' +
-        'gets there before any expiry: the key never expires. Call PEXPIRE KEYS[1] <ms> after the write on every path.',
+      'INCR on KEYS[1] (and KEYS[2], through other calls) can create it without a TTL, and the return at line 4, column 1 ' +
+        'precedes any expiry, so it never expires. Call PEXPIRE KEYS[1] <ms> after the write on every path.',
     );
   });
 
   it('places exits of a one-line script by column, and takes the host position from messagePosition', () => {
     const source = "redis.call('INCR', KEYS[1]) if ARGV[1] then return 0 end redis.call('EXPIRE', KEYS[1], 5)";
-    expect(analyzeLua(source)[0]!.message).toContain('the path that returns at line 1, column 45 gets there');
+    expect(analyzeLua(source)[0]!.message).toContain('the return at line 1, column 45 precedes');
     const hosted = analyzeLua(source, { messagePosition: (offset) => ({ line: 10, column: offset + 21 }) });
-    expect(hosted[0]!.message).toContain('the path that returns at line 10, column 65 gets there');
+    expect(hosted[0]!.message).toContain('the return at line 10, column 65 precedes');
     expect(hosted[0]).toMatchObject({ line: 1, column: 1 });
-    expect(analyzeLua(source, { messageLine: () => 7 })[0]!.message).toContain('the path that returns at line 7 gets there');
+    expect(analyzeLua(source, { messageLine: () => 7 })[0]!.message).toContain('the return at line 7 precedes');
   });
 
   it('reports a call of a function defined nowhere as unanalyzable, not as clean', () => {
@@ -747,8 +759,8 @@ describe('caller-chosen TTLs (optionalTtl)', () => {
     expect(strict(source)).toEqual(['write-path-needs-ttl@5+optional']);
     const [finding] = analyzeLua(source, { allowOptionalTtl: false });
     expect(finding?.message).toBe(
-      'SET on KEYS[1] creates the key without a TTL or removes its TTL, and the end of the script (line 6, column 3) gets there on the path ' +
-        'where the caller passes no TTL (ARGV[2] is 0, empty or missing). If the key must always expire, reject that value before the first write.',
+      "SET on KEYS[1] creates it without a TTL or removes its TTL, and the script's end (line 6, column 3) is reached when " +
+        'the caller passes no TTL (ARGV[2] 0, empty or missing). If the key must always expire, reject that value before the first write.',
     );
   });
 

@@ -724,8 +724,8 @@ describe('--- @include resolution', () => {
         ruleId: 'write-path-needs-ttl',
         severity: 2,
         message:
-          'HSET on KEYS[1] can create the key without a TTL, and the path that returns at line 3, column 1 of main.lua gets there before any ' +
-          'expiry: the key never expires. Call PEXPIRE KEYS[1] <ms> after the write on every path.',
+          'HSET on KEYS[1] can create it without a TTL, and the return at line 3, column 1 of main.lua precedes any ' +
+          'expiry, so it never expires. Call PEXPIRE KEYS[1] <ms> after the write on every path.',
         line: 3,
         column: 3,
         endLine: 3,

@@ -84,11 +84,11 @@ describe('the fixtures, one per language and client', () => {
     const file = path.join(fixtures, 'csharp/CartStackExchange.cs');
     const [first] = await lintHostSource(file, readFileSync(file, 'utf8'));
     expect(first?.message).toBe(
-      'HINCRBY on @cartKey can create the key without a TTL, and the path that returns at line 15, column 1 gets there before any expiry: the key never expires. Call PEXPIRE @cartKey <ms> after the write on every path.',
+      'HINCRBY on @cartKey can create it without a TTL, and the return at line 15, column 1 precedes any expiry, so it never expires. Call PEXPIRE @cartKey <ms> after the write on every path.',
     );
     const go = path.join(fixtures, 'go/ratelimit_goredis.go');
     const findings = await lintHostSource(go, readFileSync(go, 'utf8'));
-    expect(findings[0]?.message).toContain('the path that returns at line 17, column 2 gets there');
+    expect(findings[0]?.message).toContain('the return at line 17, column 2 precedes');
     expect(findings[1]?.message).toBe(
       'The script passed to l.rdb.Eval(...) is built at run time (fmt.Sprintf(...)), so lua-lint checks none of its TTLs. Keep the script a constant string and pass values in KEYS and ARGV: then it is checked, and Redis caches one script.',
     );

@@ -142,7 +142,7 @@ describe('embedded-lua message lines', () => {
     );
     expect(messages.map((m) => [m.line, m.column])).toEqual([[4, 11]]);
     // the early return is on line 4 of the script, line 6 of the file
-    expect(messages[0]?.message).toContain('the path that returns at line 6, column 3 gets there');
+    expect(messages[0]?.message).toContain('the return at line 6, column 3 precedes');
   });
 
   it('names the column of this file inside a one-line literal', () => {
@@ -156,7 +156,7 @@ describe('embedded-lua message lines', () => {
     expect(messages.map((m) => [m.line, m.column])).toEqual([[3, 23]]);
     // 'return 0' starts at column 74 of line 3 of the file
     expect(code.split('\n')[2]!.indexOf('return 0') + 1).toBe(74);
-    expect(messages[0]?.message).toContain('the path that returns at line 3, column 74 gets there');
+    expect(messages[0]?.message).toContain('the return at line 3, column 74 precedes');
   });
 });
 
@@ -214,7 +214,7 @@ describe('scripts reached through objects, arrays, wrappers and imports', () => 
     const [message] = linter.verify(named, [{ files: ['**/*.ts'], languageOptions: { parser: tsParser }, plugins: { 'redis-ttl': plugin }, rules: { 'redis-ttl/embedded-lua': 'error' } }], {
       filename: join(fixtures, 'limiter.ts'),
     });
-    expect(message?.message).toContain('the path that returns at line 8, column 31 of ./scripts.ts gets there');
+    expect(message?.message).toContain('the return at line 8, column 31 of ./scripts.ts precedes');
     const namespace = `import Redis from 'ioredis';\nimport * as lua from './scripts.js';\nconst redis = new Redis();\nredis.eval(lua.SCRIPTS.hit.script, 1, k, 1000, 1);`;
     expect(lint(namespace).map((m) => m.slice(0, 2))).toEqual([[4, 12]]);
     const required = `const Redis = require('ioredis');\nconst scripts_1 = require('./scripts');\nconst redis = new Redis();\nredis.eval(scripts_1.SCRIPTS.hit.script, 1, k, 1000, 1);`;

@@ -64,7 +64,7 @@ for (const tester of [untypedTester, typedTester]) {
       { code: GLIDE_CONST, errors: [{ messageId: 'luaFinding', data: {
             ruleId: 'write-path-needs-ttl',
             message:
-              'INCR on KEYS[1] can create the key without a TTL, and the path that returns at line 3, column 64 gets there before any expiry: the key never expires. Call PEXPIRE KEYS[1] <ms> after the write on every path.',
+              'INCR on KEYS[1] can create it without a TTL, and the return at line 3, column 64 precedes any expiry, so it never expires. Call PEXPIRE KEYS[1] <ms> after the write on every path.',
           },
           line: 3, column: 35, endLine: 3, endColumn: 62 }] },
       { code: GLIDE_INLINE, errors: [{ messageId: 'luaFinding', line: 3, column: 45, endLine: 3, endColumn: 80 }] },
