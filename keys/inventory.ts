@@ -16,6 +16,7 @@ import type { Linter } from 'eslint';
 import { INVENTORY_VERSION, type InventoryDocument, type InventoryShape, type Site, type TtlStatus, type UnresolvedWrite, type WriteSite } from '../inventory/format.js';
 import { CliError } from '../cli/errors.js';
 import { packageVersion } from '../cli/package-info.js';
+import { EFFECTS_THAT_WRITE_WITHOUT_TTL } from '../semantics/commands.js';
 import { keyPatternMatcher } from '../semantics/key-patterns.js';
 import { lineIndex } from '../text/lines.js';
 import { expandPatterns } from '../lua-lint/cli/files.js';
@@ -66,8 +67,6 @@ export interface InventoryResult {
 const KEY_RULES = ['set-requires-ttl-or-keepttl', 'no-getset', 'incr-needs-expire-on-create', 'no-persist'] as const;
 /** incr-needs-expire-on-create's messages for an expiry that exists but is not atomic with the write. */
 const SEPARATE_MESSAGES = new Set(['separateRoundTrip', 'pipelineNotAtomic', 'staleGuard']);
-/** Effects that leave a key without TTL unless something expires it. */
-const NO_TTL_EFFECTS = new Set(['create-in-place', 'create-if-missing', 'overwrite', 'clear-ttl-if-present']);
 const JS_EXTENSIONS = new Set(['.js', '.mjs', '.cjs', '.jsx', '.ts', '.mts', '.cts', '.tsx']);
 
 /**
@@ -185,9 +184,9 @@ function jsStatus(key: CollectedKey, messages: Set<string> | undefined): TtlStat
     return [...messages].some((m) => SEPARATE_MESSAGES.has(m.slice(m.indexOf(':') + 1))) ? 'separate' : 'none';
   }
   // left alone by the rules for being one key, or the no-TTL arm of a TTL the caller chooses: written without TTL
-  if ((key.exemption === 'constant' || key.exemption === 'optional-ttl') && NO_TTL_EFFECTS.has(key.effect)) return 'none';
+  if ((key.exemption === 'constant' || key.exemption === 'optional-ttl') && EFFECTS_THAT_WRITE_WITHOUT_TTL.has(key.effect)) return 'none';
   // the rules found its expiry in the same unit: atomic in a MULTI, not in a pipeline
-  if (key.unitKind === 'pipeline' && NO_TTL_EFFECTS.has(key.effect)) return 'separate';
+  if (key.unitKind === 'pipeline' && EFFECTS_THAT_WRITE_WITHOUT_TTL.has(key.effect)) return 'separate';
   return unreportedStatus(key.effect);
 }
 

@@ -6,7 +6,7 @@
  * `keepttl-needs-existing-key`): no second analysis of the paths.
  */
 import type * as L from 'luaparse';
-import { describeCommand, type CommandArg, type KeyEffect } from '../semantics/commands.js';
+import { describeCommand, WRITE_EFFECTS, type CommandArg, type KeyEffect } from '../semantics/commands.js';
 import type { TtlStatus } from '../inventory/format.js';
 import { analyzeLua } from '../lua-lint/lint.js';
 import { parseLua } from '../lua-lint/parse.js';
@@ -33,20 +33,6 @@ export interface LuaKeyUse {
 /** The key uses of a script, or why it could not be read. */
 export type LuaKeyUses = { ok: true; writes: LuaKeyUse[]; reads: LuaKeyUse[] } | { ok: false; offset: number; message: string };
 
-/** Effects that write a key (the TTL status of such a write is reported). */
-const WRITES: ReadonlySet<KeyEffect> = new Set<KeyEffect>([
-  'create-in-place',
-  'create-if-missing',
-  'overwrite',
-  'clear-ttl-if-present',
-  'transfer-ttl',
-  'create-with-ttl',
-  'create-if-missing-with-ttl',
-  'keep-ttl',
-  'remove-ttl',
-  'create-with-field-ttl',
-]);
-
 /** lua-lint rules whose finding at a write means the write can leave the key without TTL. */
 const LEAK_RULES = new Set(['write-path-needs-ttl', 'no-getset', 'no-persist']);
 
@@ -62,7 +48,7 @@ export function unreportedStatus(effect: KeyEffect): TtlStatus {
 
 /** Whether a key effect writes the key (and gets a TTL status in the inventory). */
 export function isWriteEffect(effect: KeyEffect): boolean {
-  return WRITES.has(effect);
+  return WRITE_EFFECTS.has(effect);
 }
 
 /**
@@ -130,7 +116,7 @@ export function luaKeyUses(source: string, keyShapes?: ReadonlyArray<string | un
       const use: LuaKeyUse = { offset: start, command, keyText: source.slice(keyStart, keyEnd), shape: shapeOf(keyNode) };
       if (action.effect === 'read') {
         reads.push(use);
-      } else if (WRITES.has(action.effect)) {
+      } else if (WRITE_EFFECTS.has(action.effect)) {
         const leak = at.some((f) => f.ruleId !== null && LEAK_RULES.has(f.ruleId));
         const keepttl = at.some((f) => f.ruleId === 'keepttl-needs-existing-key');
         writes.push({ ...use, ttl: leak ? 'none' : keepttl ? 'keepttl' : unreportedStatus(action.effect) });

@@ -1050,6 +1050,35 @@ export const EFFECTS_THAT_CAN_LEAVE_NO_TTL: ReadonlySet<KeyEffect> = new Set<Key
   'remove-ttl',
 ]);
 
+/**
+ * Effects that write the key: every effect but reads, deletions and expiries of an existing key
+ * (what a key inventory lists as a write site with a TTL status).
+ */
+export const WRITE_EFFECTS: ReadonlySet<KeyEffect> = new Set<KeyEffect>([
+  'create-in-place',
+  'create-if-missing',
+  'overwrite',
+  'clear-ttl-if-present',
+  'transfer-ttl',
+  'create-with-ttl',
+  'create-if-missing-with-ttl',
+  'keep-ttl',
+  'remove-ttl',
+  'create-with-field-ttl',
+]);
+
+/**
+ * Effects that write the key without a TTL of the command's own (a new key, or an overwrite that
+ * clears the old TTL): the key lives forever unless something expires it. `keep-ttl` and
+ * `remove-ttl` are not here: the first keeps whatever TTL there was, the second removes it on purpose.
+ */
+export const EFFECTS_THAT_WRITE_WITHOUT_TTL: ReadonlySet<KeyEffect> = new Set<KeyEffect>([
+  'create-in-place',
+  'create-if-missing',
+  'overwrite',
+  'clear-ttl-if-present',
+]);
+
 /** Effects after which the key certainly has a TTL if it exists. */
 export const EFFECTS_THAT_SET_TTL: ReadonlySet<KeyEffect> = new Set<KeyEffect>([
   'create-with-ttl',
