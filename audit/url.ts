@@ -18,8 +18,7 @@ import { AuditError } from './audit.js';
  */
 export function redactUrl(url: string): string {
   const secret = new Uint8Array(url.length);
-  const scheme = url.indexOf('://');
-  const start = scheme === -1 ? 0 : scheme + 3;
+  const start = userInfoStart(url);
   const at = url.lastIndexOf('@');
   if (at >= start) {
     const colon = url.indexOf(':', start);
@@ -39,10 +38,19 @@ export function redactUrl(url: string): string {
   }
 }
 
+/**
+ * Where the user info may start: after `scheme://` when the URL starts with a scheme name
+ * (RFC 3986: a letter, then letters, digits, `+`, `-`, `.`), else at 0. A `://` further on is part
+ * of the user info or the path (`:pa://ss@host`), never the scheme's.
+ */
+function userInfoStart(url: string): number {
+  const scheme = /^[a-z][a-z\d+.-]*:\/\//i.exec(url);
+  return scheme === null ? 0 : scheme[0].length;
+}
+
 /** The user info holds a character a URL ends it at: what to say, else `''`. */
 function unencodedHint(url: string): string {
-  const scheme = url.indexOf('://');
-  const start = scheme === -1 ? 0 : scheme + 3;
+  const start = userInfoStart(url);
   const at = url.lastIndexOf('@');
   if (at < start) return '';
   const userinfo = url.slice(start, at);

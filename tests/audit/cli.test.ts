@@ -724,6 +724,13 @@ describe.skipIf(ownServerOnly)('usage and connection errors', () => {
     }
   });
 
+  it('redactUrl: a `://` inside a password of a URL without a scheme is not taken for the scheme', () => {
+    // the counterexample fast-check found (seed -531413806): the user info ran from the first `://`
+    expect(redactUrl(':Qq://Zz@host')).toBe(':***@host');
+    expect(redactUrl('user:a://b@host:6379')).toBe('user:***@host:6379');
+    expect(redactUrl('redis://:Qq://Zz@host')).toBe('redis://:***@host');
+  });
+
   it('redactUrl: no part of a password survives, for passwords of any characters in any URL shape (fast-check)', () => {
     const chars = fc.constantFrom(...'/#?@:%[] \\"&;=+abcXYZ019'.split(''));
     fc.assert(
