@@ -60,7 +60,7 @@
  * CI does not run it (it needs the npm registry and the fetched snapshots).
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import tsParser from '@typescript-eslint/parser';
@@ -173,18 +173,27 @@ function readJson<T>(file: string, fallback?: T): T {
   return JSON.parse(readFileSync(file, 'utf8')) as T;
 }
 
-/** Reads a set's files. Throws when a required file is missing or not JSON. */
+/**
+ * Reads a set's files. The triage and the recall sample may be split by corpus (`triage.json` and
+ * `triage.<part>.json`, `missed.json` and `missed.<part>.json`: two validators can work side by side);
+ * a set reads the union. Throws when a required file is missing or not JSON.
+ */
 function loadSet(name: SetName): BenchSet {
   const dir = join(here, name);
-  const recall = readJson<{ sample?: string[]; missed?: MissedLeak[] }>(join(dir, 'missed.json'), {});
+  const parts = (stem: string): string[] =>
+    readdirSync(dir)
+      .filter((file) => file === `${stem}.json` || (file.startsWith(`${stem}.`) && file.endsWith('.json')))
+      .sort()
+      .map((file) => join(dir, file));
+  const recalls = parts('missed').map((file) => readJson<{ sample?: string[]; missed?: MissedLeak[] }>(file));
   return {
     name,
     scratch: join(root, '.bench-tmp', 'eslint-precision', name),
     packages: readJson<{ packages: PackageSpec[] }>(join(dir, 'packages.json')).packages,
     applications: readJson<{ applications: ApplicationSpec[] }>(join(dir, 'applications.json')).applications,
-    triage: readJson<{ findings: TriageEntry[] }>(join(dir, 'triage.json')).findings,
-    sample: recall.sample,
-    missed: recall.missed ?? [],
+    triage: parts('triage').flatMap((file) => readJson<{ findings: TriageEntry[] }>(file).findings),
+    sample: recalls.some((recall) => recall.sample) ? recalls.flatMap((recall) => recall.sample ?? []) : undefined,
+    missed: recalls.flatMap((recall) => recall.missed ?? []),
   };
 }
 
