@@ -89,7 +89,9 @@ describe('createCache: the load lock', () => {
   it('a crashed lock holder (its lock no longer renewed) frees the key after lockTtlMs; the next caller loads and stores', async () => {
     const namespace = ns('dead');
     const r = redis.client();
-    const other = createCache<string>(redis.client(), { namespace, ttlMs: 5000, lockTtlMs: 1000 });
+    // maxWaitMs well past the lock's TTL: the default (1000 ms, the lock's TTL here) raced the lock's
+    // expiry on a loaded machine, and this test is about the lock expiring, not about the wait limit
+    const other = createCache<string>(redis.client(), { namespace, ttlMs: 5000, lockTtlMs: 1000, maxWaitMs: 5000 });
     const { entry, lock } = other.keysFor('k');
     // the lock of a process that died while loading: nobody renews it
     await r.set(lock, 'crashed-holder-token', 'PX', 1000);
