@@ -185,9 +185,13 @@ function instantClient(reply: unknown = 1): object {
   return client;
 }
 
-/** What a runtime's GCRA script answers for an admission: an integer (key format 2), or the table of a runtime before it. */
-function gcraAdmission(rt: Runtime): unknown {
-  return rt === runtime ? 1 : [1, 5, 0, 100];
+/**
+ * Whether `rt` keeps key format 2 (`gcra2` in its keys), whose limiter scripts answer an admission
+ * with an integer: the stand-in clients answer 1, which a runtime before it can not read.
+ */
+function answersIntegers(rt: Runtime): boolean {
+  const probe = rt.createLimiter(instantClient() as never, { algorithm: 'gcra', limit: 1, periodMs: 1000, onRedisError: 'fail-closed' });
+  return probe.keyFor('x').includes(':gcra2:');
 }
 
 /** CPU microseconds per call of `call`, `count` calls `inFlight` at a time. */
@@ -203,30 +207,47 @@ async function cpuPerCall(call: (i: number) => Promise<unknown>, count: number, 
   return (used.user + used.system) / count;
 }
 
+/**
+ * The client-side CPU of one `take()` of each algorithm without Redis: stand-in clients whose
+ * scripts resolve at once (an admission as each runtime's script answers it; rlf's
+ * `RateLimiterRedis` gets its script's `[consumed, pttl]`), so that what is left is the
+ * limiter's own work (keys, arguments, deadline, promises, decoding), not the client library's
+ * nor the kernel's. Ours next to rlf (and the baseline), interleaved over 7 rounds of 100,000 calls.
+ */
 async function clientSideCost(): Promise<void> {
-  if (baseline === undefined) return;
-  const options: LimiterOptions = { algorithm: 'gcra', limit: 100, periodMs: 1000, onRedisError: 'fail-closed' };
-  console.log('Client-side CPU per take() without Redis (a stand-in client that answers at once), median of 7 interleaved rounds of 200,000 calls:\n');
-  console.log('| identities | in flight | ours µs | baseline µs | ours / baseline |');
-  console.log('| --- | ---: | ---: | ---: | ---: |');
-  for (const [label, identity] of [
-    ['one', () => 'hot'],
-    ['10,000 rotating', (i: number) => `user-${i % 10_000}`],
-  ] as const) {
-    for (const inFlight of [1, 64]) {
-      const ours = runtime.createLimiter(instantClient(gcraAdmission(runtime)) as never, options);
-      const base = baseline.createLimiter(instantClient(gcraAdmission(baseline)) as never, options);
-      const o: number[] = [];
-      const b: number[] = [];
-      for (let round = 0; round < 8; round += 1) {
-        const a = await cpuPerCall((i) => ours.take(identity(i)), 200_000, inFlight);
-        const c = await cpuPerCall((i) => base.take(identity(i)), 200_000, inFlight);
-        if (round > 0) {
-          o.push(a); // round 0 warms up both
-          b.push(c);
+  const algorithms = workloads[0]!.ours.map((o) => o.algorithm);
+  const CALLS = 100_000;
+  if (baseline !== undefined && !answersIntegers(baseline)) throw new Error('BENCH_BASELINE: the client-side cost needs a runtime of key format 2 (its scripts answer integers)');
+  console.log(
+    `Client-side CPU per call without Redis (stand-in clients that answer at once), median of 7 interleaved rounds of ${fmt(CALLS)} calls: rlf µs, and each algorithm as µs / ours over rlf${baseline === undefined ? '' : ' (ours / baseline)'}, the median of the per-round ratios:\n`,
+  );
+  console.log(`| identities | in flight | rlf µs | ${algorithms.join(' | ')} |`);
+  console.log(`| --- | ---: | ---: | ${algorithms.map(() => '---:').join(' | ')} |`);
+  for (const w of workloads) {
+    for (const inFlight of [1, 16]) {
+      const rlf = new RateLimiterRedis({ storeClient: instantClient([1, 60_000]) as never, keyPrefix: THEIRS, ...w.theirs });
+      const impls: Impl[] = [{ label: 'rlf', call: (i) => rlf.consume(w.identity(i)).catch((rejection: unknown) => rejection) }];
+      for (const options of w.ours) {
+        const ours = runtime.createLimiter(instantClient(1) as never, options);
+        impls.push({ label: options.algorithm, call: (i) => ours.take(w.identity(i)) });
+        if (baseline !== undefined) {
+          const base = baseline.createLimiter(instantClient(1) as never, options);
+          impls.push({ label: `baseline ${options.algorithm}`, call: (i) => base.take(w.identity(i)) });
         }
       }
-      console.log(`| ${label} | ${inFlight} | ${median(o).toFixed(2)} | ${median(b).toFixed(2)} | ${ratio(median(o), median(b))} |`);
+      const times = new Map<string, number[]>(impls.map((impl) => [impl.label, []]));
+      for (let round = 0; round < 8; round += 1) {
+        for (let k = 0; k < impls.length; k += 1) {
+          const impl = impls[(k + round) % impls.length]!;
+          const us = await cpuPerCall(impl.call, CALLS, inFlight);
+          if (round > 0) times.get(impl.label)!.push(us); // round 0 warms up
+        }
+      }
+      const cells = algorithms.map((a) => {
+        const base = baseline === undefined ? '' : ` (${cpuRatio(times, a, `baseline ${a}`).toFixed(2)})`;
+        return `${median(times.get(a)!).toFixed(2)} / ${cpuRatio(times, a, 'rlf').toFixed(2)}${base}`;
+      });
+      console.log(`| ${w.name} | ${inFlight} | ${median(times.get('rlf')!).toFixed(2)} | ${cells.join(' | ')} |`);
     }
   }
   console.log('');
