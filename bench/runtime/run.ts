@@ -445,6 +445,45 @@ function cpuRatio(times: Map<string, number[]>, a: string, b: string): number {
   return median(times.get(a)!.map((us, round) => us / bs[round]!));
 }
 
+/** Keys of the cache cells ("10,000 keys"; "hot key" reads the first). */
+const CACHE_KEYS = 10_000;
+/** The cache cells: a name, and the number of the key call `i` reads. */
+const CACHE_WORKLOADS = [
+  ['hot key', () => 0],
+  ['10,000 keys', (i: number) => i % CACHE_KEYS],
+] as const;
+
+/**
+ * The caches the cache cells read on `redis` (ours, and the baseline's), each holding `k0`,
+ * `k1`... (`CACHE_KEYS` entries of {@link CACHED}, early recomputation on), and the same JSON text
+ * under `PLAIN:0`, `PLAIN:1`... for a plain `GET`. `cells(keyOf)`: the implementations of a cell
+ * whose call `i` reads key number `keyOf(i)` (get, json, ours, baseline).
+ */
+async function cacheCells(redis: Redis): Promise<{ text: string; ours: Runtime.Cache<typeof CACHED>; cells: (keyOf: (i: number) => number) => Impl[] }> {
+  const text = JSON.stringify(CACHED);
+  const options = { ttlMs: 3_600_000, earlyRecompute: true };
+  const ours = runtime.createCache<typeof CACHED>(redis, { ...options, namespace: OURS });
+  const base = baseline?.createCache<typeof CACHED>(redis, { ...options, namespace: BASELINE });
+  const loader = async () => CACHED;
+  const pipeline = redis.pipeline();
+  for (let k = 0; k < CACHE_KEYS; k += 1) pipeline.set(`${PLAIN}:${k}`, text, 'PX', 3_600_000);
+  await pipeline.exec();
+  for (let k = 0; k < CACHE_KEYS; k += 1) {
+    await ours.getOrLoad(`k${k}`, loader);
+    await base?.getOrLoad(`k${k}`, loader);
+  }
+  const cells = (keyOf: (i: number) => number): Impl[] => {
+    const impls: Impl[] = [
+      { label: 'get', call: (i) => redis.get(`${PLAIN}:${keyOf(i)}`) },
+      { label: 'json', call: (i) => getJson(redis, `${PLAIN}:${keyOf(i)}`) },
+      { label: 'ours', call: (i) => ours.getOrLoad(`k${keyOf(i)}`, loader) },
+    ];
+    if (base !== undefined) impls.push({ label: 'baseline', call: (i) => base.getOrLoad(`k${keyOf(i)}`, loader) });
+    return impls;
+  };
+  return { text, ours, cells };
+}
+
 /**
  * Client CPU per call (`BENCH_ONLY=client-cpu`): what this process spends per `take()` of each
  * algorithm next to rate-limiter-flexible's `consume()`, and per cache hit next to `GET` and
@@ -488,43 +527,22 @@ async function clientCpu(redis: Redis): Promise<void> {
   for (const row of rows) console.log(row);
 
   // cache hits on the same connection
-  const text = JSON.stringify(CACHED);
-  const KEYS = 10_000;
-  const options = { ttlMs: 3_600_000, earlyRecompute: true };
-  const ours = runtime.createCache<typeof CACHED>(redis, { ...options, namespace: OURS });
-  const base = baseline?.createCache<typeof CACHED>(redis, { ...options, namespace: BASELINE });
-  const loader = async () => CACHED;
-  const pipeline = redis.pipeline();
-  for (let k = 0; k < KEYS; k += 1) pipeline.set(`${PLAIN}:${k}`, text, 'PX', 3_600_000);
-  await pipeline.exec();
-  for (let k = 0; k < KEYS; k += 1) {
-    await ours.getOrLoad(`k${k}`, loader);
-    await base?.getOrLoad(`k${k}`, loader);
-  }
+  const { text, cells: cacheImpls } = await cacheCells(redis);
   const cacheRows: string[] = [];
-  for (const [name, keyOf] of [
-    ['hot key', () => 0],
-    ['10,000 keys', (i: number) => i % KEYS],
-  ] as const) {
+  for (const [name, keyOf] of CACHE_WORKLOADS) {
     for (const inFlight of IN_FLIGHT) {
-      const impls: Impl[] = [
-        { label: 'get', call: (i) => redis.get(`${PLAIN}:${keyOf(i)}`) },
-        { label: 'json', call: (i) => getJson(redis, `${PLAIN}:${keyOf(i)}`) },
-        { label: 'ours', call: (i) => ours.getOrLoad(`k${keyOf(i)}`, loader) },
-      ];
-      if (base !== undefined) impls.push({ label: 'baseline', call: (i) => base.getOrLoad(`k${keyOf(i)}`, loader) });
-      const times = await cpuRounds(impls, inFlight, rounds);
+      const times = await cpuRounds(cacheImpls(keyOf), inFlight, rounds);
       const vsJson = cpuRatio(times, 'ours', 'json');
       report(`client CPU per call, cache hit, ${name}, ${inFlight} in flight`, 'getOrLoad / GET + JSON.parse (below 1: ours costs less)', vsJson);
       const m = (label: string) => median(times.get(label)!).toFixed(2);
-      const vsBase = base === undefined ? '' : ` ${m('baseline')} | ${cpuRatio(times, 'ours', 'baseline').toFixed(2)} |`;
+      const vsBase = baseline === undefined ? '' : ` ${m('baseline')} | ${cpuRatio(times, 'ours', 'baseline').toFixed(2)} |`;
       cacheRows.push(`| ${name} | ${inFlight} | ${m('get')} | ${m('json')} | ${m('ours')} | ${cpuRatio(times, 'ours', 'get').toFixed(2)} | ${vsJson.toFixed(2)} |${vsBase}`);
       process.stderr.write(`done: client CPU, cache, ${name}, ${inFlight} in flight\n`);
     }
   }
   console.log(`\nClient CPU per cache hit (a ${text.length}-byte JSON value, same connection and rounds), µs, and ours as a ratio of each:\n`);
-  console.log(`| keys | in flight | GET | GET + JSON.parse | getOrLoad hit | ours / GET | ours / GET + JSON.parse |${base === undefined ? '' : ' baseline | ours / baseline |'}`);
-  console.log(`| --- | ---: | ---: | ---: | ---: | ---: | ---: |${base === undefined ? '' : ' ---: | ---: |'}`);
+  console.log(`| keys | in flight | GET | GET + JSON.parse | getOrLoad hit | ours / GET | ours / GET + JSON.parse |${baseline === undefined ? '' : ' baseline | ours / baseline |'}`);
+  console.log(`| --- | ---: | ---: | ---: | ---: | ---: | ---: |${baseline === undefined ? '' : ' ---: | ---: |'}`);
   for (const row of cacheRows) console.log(row);
   console.log(`\n(load average at the start ${started}, at the end ${loadNow()})\n`);
   noteLoad('client CPU per call', started);
@@ -532,41 +550,19 @@ async function clientCpu(redis: Redis): Promise<void> {
 
 async function cacheHits(redis: Redis): Promise<void> {
   const started = loadNow();
-  const value = CACHED;
-  const text = JSON.stringify(value);
-  const KEYS = 10_000;
-  const options = { ttlMs: 3_600_000, earlyRecompute: true };
-  const ours = runtime.createCache<typeof value>(redis, { ...options, namespace: OURS });
-  const base = baseline?.createCache<typeof value>(redis, { ...options, namespace: BASELINE });
-  const loader = async () => value;
-  const pipeline = redis.pipeline();
-  for (let k = 0; k < KEYS; k += 1) pipeline.set(`${PLAIN}:${k}`, text, 'PX', 3_600_000);
-  await pipeline.exec();
-  for (let k = 0; k < KEYS; k += 1) {
-    await ours.getOrLoad(`k${k}`, loader);
-    await base?.getOrLoad(`k${k}`, loader);
-  }
+  const { text, ours, cells } = await cacheCells(redis);
   const rows: string[] = [];
   let worst = { get: Infinity, json: Infinity };
   let best = { get: 0, json: 0 };
-  for (const [name, keyOf] of [
-    ['hot key', () => 0],
-    ['10,000 keys', (i: number) => i % KEYS],
-  ] as const) {
+  for (const [name, keyOf] of CACHE_WORKLOADS) {
     for (const inFlight of IN_FLIGHT) {
-      const impls: Impl[] = [
-        { label: 'get', call: (i) => redis.get(`${PLAIN}:${keyOf(i)}`) },
-        { label: 'json', call: (i) => getJson(redis, `${PLAIN}:${keyOf(i)}`) },
-        { label: 'ours', call: (i) => ours.getOrLoad(`k${keyOf(i)}`, loader) },
-      ];
-      if (base !== undefined) impls.push({ label: 'baseline', call: (i) => base.getOrLoad(`k${keyOf(i)}`, loader) });
-      const m = await cell(impls, inFlight, redis);
+      const m = await cell(cells(keyOf), inFlight, redis);
       const vsGet = speedRatio(m, 'ours', 'get');
       const vsJson = speedRatio(m, 'ours', 'json');
       judge(`cache hit, ${name}, ${inFlight} in flight`, 'getOrLoad / GET + JSON.parse', vsJson, '>=', 0.95);
       worst = { get: Math.min(worst.get, vsGet), json: Math.min(worst.json, vsJson) };
       best = { get: Math.max(best.get, vsGet), json: Math.max(best.json, vsJson) };
-      const vsBase = base === undefined ? '' : ` ${speedRatio(m, 'baseline', 'get').toFixed(2)} | ${speedRatio(m, 'ours', 'baseline').toFixed(2)} |`;
+      const vsBase = baseline === undefined ? '' : ` ${speedRatio(m, 'baseline', 'get').toFixed(2)} | ${speedRatio(m, 'ours', 'baseline').toFixed(2)} |`;
       rows.push(
         `| ${name} | ${inFlight} | ${fmt(opsOf(m, 'get'))} | ${fmt(opsOf(m, 'json'))} | ${fmt(opsOf(m, 'ours'))} | ${vsGet.toFixed(2)} | ${vsJson.toFixed(2)} | ${costRatio(m, 'ours', 'get').toFixed(2)} |${vsBase}`,
       );
@@ -575,13 +571,13 @@ async function cacheHits(redis: Redis): Promise<void> {
   }
   const loads = ours.stats().loads;
   console.log(
-    `Cache hits (a ${text.length}-byte JSON value), one ioredis connection; ours loaded ${loads} times (the 10,000 first reads; early recomputation on). ` +
+    `Cache hits (a ${text.length}-byte JSON value), one ioredis connection; ours loaded ${loads} times storing the 10,000 entries (0 when the client-cpu section stored them first; early recomputation on). ` +
       'GET: the bare command; GET + JSON.parse: what a user writes for a JSON cache (an async function, `JSON.parse` of the text):\n',
   );
   console.log(
-    `| keys | in flight | GET ops/s | GET + JSON.parse ops/s | getOrLoad hit ops/s | ours / GET | ours / GET + JSON.parse | CPU per call: GET / ours |${base === undefined ? '' : ' baseline / GET | ours / baseline |'}`,
+    `| keys | in flight | GET ops/s | GET + JSON.parse ops/s | getOrLoad hit ops/s | ours / GET | ours / GET + JSON.parse | CPU per call: GET / ours |${baseline === undefined ? '' : ' baseline / GET | ours / baseline |'}`,
   );
-  console.log(`| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |${base === undefined ? '' : ' ---: | ---: |'}`);
+  console.log(`| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |${baseline === undefined ? '' : ' ---: | ---: |'}`);
   for (const row of rows) console.log(row);
   console.log(
     `\nCache hit: ${worst.get.toFixed(2)}-${best.get.toFixed(2)}x a plain GET, ${worst.json.toFixed(2)}-${best.json.toFixed(2)}x GET + JSON.parse (load average at the start ${started}, at the end ${loadNow()}).\n`,
