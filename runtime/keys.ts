@@ -144,7 +144,7 @@ export function buildKey(parts: KeyParts): string {
 export const MEMO_MAX_IDENTITY_LENGTH = 256;
 /**
  * Bytes one generation of an identity -> key memo may hold (the key at 2 bytes per code unit plus
- * 64 bytes per entry for the map slot and the fingerprint); two generations: a memo holds at most
+ * 64 bytes per entry for the table slots and the fingerprint); two generations: a memo holds at most
  * ~4 MiB, about 15,000 keys of 40 characters per generation.
  */
 export const MEMO_GENERATION_BYTES = 2 * 1024 * 1024;
