@@ -106,6 +106,18 @@ const EXPIRED = 2;
 
 function noop(): void {}
 
+/**
+ * The resolving functions of the last promise made with {@link capture} as its executor: one
+ * executor for every call instead of a closure per call (the executor runs synchronously, inside
+ * `new Promise`, so they are read right after it).
+ */
+const captured: { resolve: (value: unknown) => void; reject: (error: unknown) => void } = { resolve: noop, reject: noop };
+
+function capture(resolve: (value: unknown) => void, reject: (error: unknown) => void): void {
+  captured.resolve = resolve;
+  captured.reject = reject;
+}
+
 const NO_ARGS: readonly string[] = [];
 
 /**
@@ -320,11 +332,16 @@ export class ClientHealth {
         return receiver === null ? deferred : deferred.then((answer) => receiver.receive(answer, script, key, context));
       }
     }
-    return new Promise((resolve, reject) => {
-      const call = new Call(this, script, keys, args, deadlines, probeIntervalMs, resolve, reject, null, receiver, context);
+    const promise = new Promise(capture);
+    const reject = captured.reject;
+    try {
+      const call = new Call(this, script, keys, args, deadlines, probeIntervalMs, captured.resolve, reject, null, receiver, context);
       deadlines.add(call);
       this.send(call);
-    });
+    } catch (error) {
+      reject(error); // as a throw inside an executor would
+    }
+    return promise;
   }
 
   /**

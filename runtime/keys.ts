@@ -144,7 +144,7 @@ export function buildKey(parts: KeyParts): string {
 export const MEMO_MAX_IDENTITY_LENGTH = 256;
 /**
  * Bytes one generation of an identity -> key memo may hold (the key at 2 bytes per code unit plus
- * 64 bytes per entry for the map slot and the fingerprint); two generations: a memo holds at most
+ * 64 bytes per entry for the table slots and the fingerprint); two generations: a memo holds at most
  * ~4 MiB, about 15,000 keys of 40 characters per generation.
  */
 export const MEMO_GENERATION_BYTES = 2 * 1024 * 1024;
@@ -196,8 +196,71 @@ function fingerprint(s: string): number {
 }
 
 /**
+ * One generation of a {@link KeyMemo}: an open-addressing hash table from fingerprints to keys
+ * (linear probing, at most half full, doubling as it fills). Not a `Map`: a fingerprint is above
+ * 2^31, so a `Map` would box it into a heap number on every lookup and hash that; here the slot is
+ * the fingerprint's low bits (its second lane, uniform modulo 4194301) and the compare is of two
+ * doubles. Holds no identity: fingerprints and keys only.
+ */
+class FingerprintTable {
+  /** Fingerprints by slot (a slot is empty when its key is `undefined`). */
+  fingerprints = new Float64Array(64);
+  /** Keys by slot. */
+  keys: Array<string | undefined> = new Array<string | undefined>(64).fill(undefined);
+  /** Entries held. */
+  size = 0;
+  /** Bytes counted against the generation's bound (see {@link MEMO_GENERATION_BYTES}). */
+  bytes = 0;
+
+  /** The key of fingerprint `fp`, or `undefined`. */
+  get(fp: number): string | undefined {
+    const fingerprints = this.fingerprints;
+    const keys = this.keys;
+    const mask = keys.length - 1;
+    // fp & mask: ToInt32 keeps the low 32 bits, which are the second lane's (below 2^22) for a table of up to 2^22 slots
+    for (let i = fp & mask; ; i = (i + 1) & mask) {
+      const key = keys[i];
+      if (key === undefined || fingerprints[i] === fp) return key;
+    }
+  }
+
+  /** Adds `fp -> key` (`fp` not held yet). */
+  add(fp: number, key: string): void {
+    if (2 * (this.size + 1) > this.keys.length) this.grow();
+    this.place(fp, key);
+    this.size += 1;
+  }
+
+  /** Empties the table, keeping its slots. */
+  clear(): void {
+    this.keys.fill(undefined);
+    this.size = 0;
+    this.bytes = 0;
+  }
+
+  private place(fp: number, key: string): void {
+    const keys = this.keys;
+    const mask = keys.length - 1;
+    let i = fp & mask;
+    while (keys[i] !== undefined) i = (i + 1) & mask;
+    this.fingerprints[i] = fp;
+    keys[i] = key;
+  }
+
+  private grow(): void {
+    const { fingerprints, keys } = this;
+    this.fingerprints = new Float64Array(2 * keys.length);
+    this.keys = new Array<string | undefined>(2 * keys.length).fill(undefined);
+    for (let i = 0; i < keys.length; i += 1) {
+      const key = keys[i];
+      if (key !== undefined) this.place(fingerprints[i]!, key);
+    }
+  }
+}
+
+/**
  * Remembers the keys of recent identities, so that a call for one of them costs a fingerprint and
- * a map lookup instead of a SHA-256 (or HMAC) of the identity. It holds no identity: entries are
+ * a table lookup instead of a SHA-256 (or HMAC) of the identity. It holds no identity: entries are
  * keyed by the identity's {@link fingerprint}, so a memory dump shows keys (hashes) only. A false
  * match (another identity's key) needs two identities with one fingerprint, a chance of about
  * 2^-53 per pair. Two generations, each bounded in bytes ({@link MEMO_GENERATION_BYTES}): a
@@ -206,9 +269,8 @@ function fingerprint(s: string): number {
  * @internal
  */
 export class KeyMemo {
-  private young = new Map<number, string>();
-  private old = new Map<number, string>();
-  private youngBytes = 0;
+  private young = new FingerprintTable();
+  private old = new FingerprintTable();
 
   /** @param make The key of an identity (hashes it): called on a miss. */
   constructor(
@@ -229,13 +291,16 @@ export class KeyMemo {
     if (key !== undefined) return key;
     key = this.old.get(fp) ?? this.make(identity);
     const bytes = 2 * key.length + MEMO_ENTRY_OVERHEAD;
-    this.youngBytes += bytes;
-    if (this.youngBytes > this.generationBytes) {
-      this.old = this.young;
-      this.young = new Map();
-      this.youngBytes = bytes;
+    let young = this.young;
+    if (young.bytes + bytes > this.generationBytes) {
+      // the young generation is full: it becomes the old one, whose slots the new young one reuses
+      const old = this.old;
+      old.clear();
+      this.old = young;
+      this.young = young = old;
     }
-    this.young.set(fp, key);
+    young.bytes += bytes;
+    young.add(fp, key);
     return key;
   }
 }

@@ -425,6 +425,8 @@ export function createLimiter(redis: StoreClient, options: LimiterOptions): Limi
   // a call's cost is its ARGV after the parameters; absent: 1
   const costAt = params.length;
   const toResult = (answer: unknown, args: readonly string[]): LimitResult => {
+    // Redis' answer, the common case: an integer (key format 2)
+    if (typeof answer === 'number') return decode(answer, args.length > costAt ? Number(args[costAt]) : 1);
     if (answer instanceof Unavailable) return { ...(mode === 'fail-open' ? allowed : denied) };
     if (answer instanceof StoreFull) {
       return { allowed: false, limit: answer.fallback ? local.limit : limit, remaining: 0, retryAfterMs: outageRetryAfterMs, resetAfterMs: 0, reason: 'store-full' };

@@ -43,6 +43,12 @@ export interface MemoryStoreOptions {
 }
 
 /**
+ * `performance.timeOrigin`, read once: it is fixed for the life of the process, and reading it is
+ * a call into Node's C++ side as `performance.now()` is (half the cost of this clock).
+ */
+const TIME_ORIGIN = performance.timeOrigin;
+
+/**
  * The default clock of a memory store, in milliseconds since the Unix epoch as the wall clock read
  * at process start (`performance.timeOrigin`), plus the monotonic time elapsed since
  * (`performance.now()`, https://nodejs.org/api/perf_hooks.html#performancenow): it never steps
@@ -50,7 +56,7 @@ export interface MemoryStoreOptions {
  * from `Date.now()` by the steps the system clock took since the process started.
  */
 export function monotonicEpochMs(): number {
-  return performance.timeOrigin + performance.now();
+  return TIME_ORIGIN + performance.now();
 }
 
 /**

@@ -338,6 +338,11 @@ describe('createCache: TTLs', () => {
     expect(parseEntry('RT1:1700000000000:12:v:{"a":1}:x')).toEqual({ expiresAt: 1700000000000, delta: 12, absent: false, payload: '{"a":1}:x' });
     expect(parseEntry('RT1:5:0:a:')).toEqual({ expiresAt: 5, delta: 0, absent: true, payload: '' });
     expect(parseEntry('RT1:5:0:v:line\nbreak')?.payload).toBe('line\nbreak');
+    // each number has 1-16 digits
+    expect(parseEntry(`RT1:${'1'.repeat(16)}:${'2'.repeat(16)}:v:1`)).toEqual({ expiresAt: 1111111111111111, delta: 2222222222222222, absent: false, payload: '1' });
+    for (const text of [`RT1:${'1'.repeat(17)}:0:v:x`, `RT1:5:${'1'.repeat(17)}:v:x`, 'RT1:5', 'RT1:5:', 'RT1:5:0', 'RT1:5:0:', 'rt1:5:0:v:x', 'RT1;5:0:v:x', 'RT1:-5:0:v:x', 'RT1:5:0:a']) {
+      expect(parseEntry(text)).toBeNull();
+    }
     for (const text of [null, 42, '', 'RT1:', 'RT1::0:v:x', 'RT1:5::v:x', 'RT1:5:0:x:y', 'RT1:5:0:v', 'RT2:5:0:v:x', 'RT1:5a:0:v:x', '"old"']) {
       expect(parseEntry(text)).toBeNull();
     }
