@@ -353,7 +353,7 @@ describe('createCache: early recomputation (XFetch)', () => {
   it('a steady stream of reads across many expiries sees no miss after warm-up; one load per TTL period or so', async () => {
     const namespace = ns('xfetch');
     const ttlMs = 400;
-    const cache = createCache<number>(redis.client(), { namespace, ttlMs, jitter: 0, earlyRecompute: { beta: 2 } });
+    const cache = createCache<number>(redis.client(), { namespace, ttlMs, jitter: 0, earlyRecompute: { beta: 4 } });
     let version = 0;
     const loader = async () => {
       await sleep(10);
@@ -365,8 +365,10 @@ describe('createCache: early recomputation (XFetch)', () => {
     const until = performance.now() + durationMs;
     const seen: number[] = [];
     let backwards = 0;
-    // With ~2 reads per ms and delta ~10 ms, beta 2, the first read that draws a recomputation
-    // comes ~100 ms before the expiry; a miss needs no read to complete for about that long. A
+    // A read draws a recomputation t ms before the expiry with probability exp(-t / (delta * beta)):
+    // with delta ~10 ms and beta 4, at ~2 reads per ms the first draw comes ~175 ms before the
+    // expiry, and still ~80 ms before it when load slows the readers tenfold (beta 2 left ~30 ms
+    // there, less than a loaded machine's load and SET took: a miss with no stall to excuse it). A
     // machine under load can stall the process or the server that long: such stalls (gaps of more
     // than STALL_MS between two completed reads, of any reader) are counted, and each may excuse
     // one miss. On a machine that does not stall, exactly the warm-up miss is allowed.
