@@ -494,10 +494,14 @@ export class ClientDetector {
         if (def.parent?.kind === 'const' || declarator.parent.declare) return declarator.init ? this.classifySyntactic(declarator.init, depth + 1) : UNKNOWN;
         // a `let` / `var`: every value written to it (`var _x; ... _x = new WeakMap()` as
         // TypeScript emits for private fields): a client if one is, provably not if none can be
-        const values = variable.references.filter((r) => r.isWrite() && r.writeExpr).map((r) => r.writeExpr!);
-        if (values.length === 0 || values.some((v) => v.parent?.type === AST_NODE_TYPES.AssignmentExpression && v.parent.operator !== '=')) {
+        const writes = variable.references.filter((r) => r.isWrite() && r.writeExpr).map((r) => r.writeExpr!);
+        if (writes.length === 0 || writes.some((v) => v.parent?.type === AST_NODE_TYPES.AssignmentExpression && v.parent.operator !== '=')) {
           return UNKNOWN;
         }
+        // `let tx = client.multi(); tx = tx.set(k, v);`: a command queued on the batch returns the
+        // batch itself, so such a write says nothing new; the other writes decide
+        const values = writes.filter((v) => !isCallOnItself(v, node.name));
+        if (values.length === 0) return UNKNOWN;
         let allNot = true;
         for (const value of values) {
           const verdict = this.classifySyntactic(value, depth + 1);
@@ -1184,4 +1188,23 @@ function detectorOfModule(context: AnyContext, module: ImportedModule): ClientDe
     moduleDetectors.set(module.program, detector);
   }
   return detector;
+}
+
+/**
+ * Whether a value written to variable `name` is a method call on that variable itself, directly or
+ * at the start of a chain (`tx.set(k, v)`, `tx.set(k, v).expire(k, 60)`, `await tx.incr(k)`): a
+ * batch's queued commands return the batch, so `tx = tx.set(k, v)` keeps what `tx` was.
+ */
+function isCallOnItself(value: TSESTree.Node, name: string): boolean {
+  let current = unwrap(value);
+  for (let depth = 0; depth < 200; depth++) {
+    if (current.type === AST_NODE_TYPES.AwaitExpression) current = unwrap(current.argument);
+    else if (current.type === AST_NODE_TYPES.CallExpression) {
+      const callee = unwrap(current.callee);
+      if (callee.type !== AST_NODE_TYPES.MemberExpression) return false;
+      current = unwrap(callee.object);
+    } else break;
+    if (current.type === AST_NODE_TYPES.Identifier) return current !== value && current.name === name;
+  }
+  return false;
 }

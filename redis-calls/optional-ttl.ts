@@ -10,6 +10,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { EXPIRY_EFFECTS } from './file-index.js';
 import { redisCallsIn } from './index.js';
+import { shapeSpellsKey } from './key-id.js';
 import { keyShapeOf } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
 import type { AnyContext } from './static.js';
@@ -19,7 +20,8 @@ const TTL_NAME = /ttl|expir|persist|lifetime|maxage|timeout|duration/i;
 
 /**
  * Whether `call` writes the key at argument `keyArg` in the no-TTL arm of an explicit TTL test
- * whose other arm gives the same key (same shape) a TTL.
+ * whose other arm gives the same key a TTL (the same expression, or the same shape when it spells a
+ * key family: `shapeSpellsKey`).
  */
 export function inNoTtlArm(context: AnyContext, call: RedisCall, keyNode: TSESTree.Node): boolean {
   const shape = keyShapeOf(context, keyNode).shape;
@@ -67,7 +69,9 @@ function armSetsTtl(context: AnyContext, arm: TSESTree.Node, test: TSESTree.Node
     for (const action of call.description.keys) {
       const keyNode = call.argNodes[action.arg];
       if (!EXPIRY_EFFECTS.has(action.effect) || !keyNode) continue;
-      if (keyShapeOf(context, keyNode).shape !== shape && squeeze(context.sourceCode.getText(keyNode)) !== keyText) continue;
+      // an expiry counts only for the key it names: the same text, or one shape that spells a family
+      const sameKey = squeeze(context.sourceCode.getText(keyNode)) === keyText || (shapeSpellsKey(shape) && keyShapeOf(context, keyNode).shape === shape);
+      if (!sameKey) continue;
       // a switch: the decision's test is not one expression (see inNoTtlArm)
       if (!testNames) return true;
       if ([...testNames].some((name) => TTL_NAME.test(name))) return true;
