@@ -10,6 +10,7 @@
  * index (`'all-records'`), the index expired with the record, the same key in both arms.
  */
 import rule from '../../rules/incr-needs-expire-on-create.js';
+import setRule from '../../rules/set-requires-ttl-or-keepttl.js';
 import { ioredis, nodeRedis, runRule, typedTester, untypedTester, upstash } from './tester.js';
 
 const iovalkey = (body: string): string => `import Redis from 'iovalkey';\nconst valkey = new Redis();\n${body}`;
@@ -106,6 +107,23 @@ for (const tester of [untypedTester, typedTester]) {
         code: helpers("  if (ttl) await redis.set(recordKey(id), v, 'EX', ttl);\n  else await redis.sadd(indexKey(id), id);"),
         errors: [{ messageId: 'noExpiry', line: 6, column: 20, suggestions: [{ messageId: 'wrapInMulti', output: helpers("  if (ttl) await redis.set(recordKey(id), v, 'EX', ttl);\n  else await redis.multi().sadd(indexKey(id), id).expire(indexKey(id), TTL_SECONDS).exec();") }] }],
       },
+      // keys read from consts: what the consts are built from decides
+      {
+        code: helpers("  const record = recordKey(id);\n  const index = indexKey(id);\n  if (ttl) await redis.set(record, v, 'EX', ttl);\n  else await redis.sadd(index, id);"),
+        errors: [
+          {
+            messageId: 'noExpiry',
+            line: 8,
+            column: 20,
+            suggestions: [
+              {
+                messageId: 'wrapInMulti',
+                output: helpers("  const record = recordKey(id);\n  const index = indexKey(id);\n  if (ttl) await redis.set(record, v, 'EX', ttl);\n  else await redis.multi().sadd(index, id).expire(index, TTL_SECONDS).exec();"),
+              },
+            ],
+          },
+        ],
+      },
       // two shapes of run-time parts only (`*:*`): a record and an index by value are two keys
       {
         code: ioredis(
@@ -128,5 +146,18 @@ for (const tester of [untypedTester, typedTester]) {
         ],
       },
     ],
+  });
+}
+
+// an opaque key (a variable, an array of pairs) may be the keys the other arm expires one by one:
+// MSET of `items` in the no-TTL case, SETEX of each `key` of `items` in the other (cache stores)
+for (const tester of [untypedTester, typedTester]) {
+  runRule(tester, 'set-requires-ttl-or-keepttl (the other arm of a TTL test)', setRule, {
+    valid: [
+      ioredis(
+        'export async function mset(items: Array<[string, string]>, ttl?: number) {\n  if (ttl) {\n    const multi = redis.multi();\n    for (const [key, value] of items) multi.setex(key, ttl, value);\n    return multi.exec();\n  }\n  return redis.mset(items.flat());\n}',
+      ),
+    ],
+    invalid: [],
   });
 }
