@@ -29,7 +29,7 @@ import { clientPackageOf, hasNamedClients } from './client-packages.js';
 import { TRANSPARENT_TYPES, describesClient, isClientCommandName, promisedType, outermostPattern, propertyPath, classMemberType, isRequire, requiredModule, commonJsDefault, returnedExpressions, inStaticMember, enclosingClass, memberKeyName, importedName, type ImportOrigin, type IdentifierOrigin, originOf, type FunctionLike } from './client-syntax.js';
 import { forEachThisWrite } from './bounded.js';
 
-import { findVariable, moduleNamespaceOf, unwrap, type AnyContext } from './static.js';
+import { findVariable, isCallOnItself, moduleNamespaceOf, unwrap, type AnyContext } from './static.js';
 
 export { flavorOfModule, type ClientFlavor, type ReceiverKind } from './client-facts.js';
 export type { IdentifierOrigin, ImportOrigin } from './client-syntax.js';
@@ -1188,23 +1188,4 @@ function detectorOfModule(context: AnyContext, module: ImportedModule): ClientDe
     moduleDetectors.set(module.program, detector);
   }
   return detector;
-}
-
-/**
- * Whether a value written to variable `name` is a method call on that variable itself, directly or
- * at the start of a chain (`tx.set(k, v)`, `tx.set(k, v).expire(k, 60)`, `await tx.incr(k)`): a
- * batch's queued commands return the batch, so `tx = tx.set(k, v)` keeps what `tx` was.
- */
-function isCallOnItself(value: TSESTree.Node, name: string): boolean {
-  let current = unwrap(value);
-  for (let depth = 0; depth < 200; depth++) {
-    if (current.type === AST_NODE_TYPES.AwaitExpression) current = unwrap(current.argument);
-    else if (current.type === AST_NODE_TYPES.CallExpression) {
-      const callee = unwrap(current.callee);
-      if (callee.type !== AST_NODE_TYPES.MemberExpression) return false;
-      current = unwrap(callee.object);
-    } else break;
-    if (current.type === AST_NODE_TYPES.Identifier) return current !== value && current.name === name;
-  }
-  return false;
 }
