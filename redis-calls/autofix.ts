@@ -367,11 +367,13 @@ export function removeStatement(context: AnyContext, fixer: Fixer, statement: TS
  * number); never `getsetBuffer` (a Buffer reply). `undefined` when the call is anything else.
  */
 /**
- * Whether the runtime's helpers take the call's client: ioredis (and iovalkey), node-redis and
- * @upstash/redis clients; Bun's client and Valkey GLIDE get no fix that hands their client to one.
+ * Whether the runtime's helpers take the call's client: ioredis (and iovalkey), node-redis 4+ and
+ * @upstash/redis clients; Bun's client, Valkey GLIDE and node-redis 3 get no fix that hands their
+ * client to one.
  */
 function runtimeTakes(call: RedisCall): boolean {
-  return call.flavor !== 'bun' && call.flavor !== 'glide';
+  // node-redis 3's commands take callbacks and return no promise
+  return call.flavor !== 'bun' && call.flavor !== 'glide' && call.flavor !== 'node-redis-3';
 }
 
 export function collectFix(context: AnyContext, call: RedisCall): FixFunction | undefined {

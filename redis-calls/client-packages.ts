@@ -16,8 +16,12 @@
  *   other exports (`Script`, `TimeUnit`, option types) are no clients.
  */
 
-/** Which client library's syntax a call follows. */
-export type ClientFlavor = 'ioredis' | 'node-redis' | 'upstash' | 'bun' | 'glide' | 'unknown';
+/**
+ * Which client library's syntax a call follows. `node-redis-3` is a call's flavor only (receivers
+ * are `node-redis`): node-redis 3 sends positional arguments as they are, ioredis-style
+ * (`redis-calls/client-version.ts` tells the version).
+ */
+export type ClientFlavor = 'ioredis' | 'node-redis' | 'node-redis-3' | 'upstash' | 'bun' | 'glide' | 'unknown';
 
 /**
  * How a batch export runs its commands: `multi` (MULTI/EXEC), `pipeline`, or `by-argument` (GLIDE

@@ -29,7 +29,7 @@ import { clientPackageOf, hasNamedClients } from './client-packages.js';
 import { TRANSPARENT_TYPES, describesClient, isClientCommandName, promisedType, outermostPattern, propertyPath, classMemberType, isRequire, requiredModule, commonJsDefault, returnedExpressions, inStaticMember, enclosingClass, memberKeyName, importedName, type ImportOrigin, type IdentifierOrigin, originOf, type FunctionLike } from './client-syntax.js';
 import { forEachThisWrite } from './bounded.js';
 
-import { findVariable, moduleNamespaceOf, unwrap, type AnyContext } from './static.js';
+import { findVariable, isCallOnItself, moduleNamespaceOf, unwrap, type AnyContext } from './static.js';
 
 export { flavorOfModule, type ClientFlavor, type ReceiverKind } from './client-facts.js';
 export type { IdentifierOrigin, ImportOrigin } from './client-syntax.js';
@@ -494,10 +494,14 @@ export class ClientDetector {
         if (def.parent?.kind === 'const' || declarator.parent.declare) return declarator.init ? this.classifySyntactic(declarator.init, depth + 1) : UNKNOWN;
         // a `let` / `var`: every value written to it (`var _x; ... _x = new WeakMap()` as
         // TypeScript emits for private fields): a client if one is, provably not if none can be
-        const values = variable.references.filter((r) => r.isWrite() && r.writeExpr).map((r) => r.writeExpr!);
-        if (values.length === 0 || values.some((v) => v.parent?.type === AST_NODE_TYPES.AssignmentExpression && v.parent.operator !== '=')) {
+        const writes = variable.references.filter((r) => r.isWrite() && r.writeExpr).map((r) => r.writeExpr!);
+        if (writes.length === 0 || writes.some((v) => v.parent?.type === AST_NODE_TYPES.AssignmentExpression && v.parent.operator !== '=')) {
           return UNKNOWN;
         }
+        // `let tx = client.multi(); tx = tx.set(k, v);`: a command queued on the batch returns the
+        // batch itself, so such a write says nothing new; the other writes decide
+        const values = writes.filter((v) => !isCallOnItself(v, node.name));
+        if (values.length === 0) return UNKNOWN;
         let allNot = true;
         for (const value of values) {
           const verdict = this.classifySyntactic(value, depth + 1);

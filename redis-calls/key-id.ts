@@ -1,6 +1,7 @@
 /** The identity of a key expression, for pairing a command with another on the same key. */
+import type { TSESTree } from '@typescript-eslint/utils';
 import type { RedisCall } from './normalize.js';
-import type { AnyContext } from './static.js';
+import { constInitializer, unwrap, type AnyContext } from './static.js';
 
 /**
  * The identity of the key at argument `arg` of a command, for pairing a write with its expiry:
@@ -12,4 +13,31 @@ export function keyIdOf(context: AnyContext, call: RedisCall, arg: number): stri
   if (!keyNode || keyNode.type === 'SpreadElement') return undefined;
   const value = call.args[arg];
   return value !== undefined ? `value:${String(value)}` : `text:${context.sourceCode.getText(keyNode).replace(/\s+/g, '')}`;
+}
+
+/**
+ * Whether two key expressions of one shape (`redis-calls/key-shape.ts`) may be taken for one key,
+ * for an expiry written elsewhere than the write (another arm of a TTL test): yes when the shape
+ * spells a key family (`sess:*`, `*:tags`); when it is only run-time parts and separators (`*`,
+ * `*:*`), only if one of them is opaque (a variable, a member: `items` and `key` of a loop over
+ * it may be the same keys). Two keys both built before our eyes with different spellings, a record
+ * `${ns}:${id}` and an index `${ns}:${value}`, `recordKey(id)` and `indexKey(id)`, are two keys:
+ * an expiry counts only for the key it names. The caller has checked the shapes are equal.
+ */
+export function sameKeyByShape(context: AnyContext, shape: string, a: TSESTree.Node, b: TSESTree.Node): boolean {
+  if (/[\p{L}\p{N}]/u.test(shape.replace(/\*/g, ''))) return true;
+  return !isBuiltKey(context, a) || !isBuiltKey(context, b);
+}
+
+/**
+ * A key spelled at its use, or in the `const` it is read from: a template literal, a
+ * concatenation, or a call of a key builder.
+ */
+function isBuiltKey(context: AnyContext, node: TSESTree.Node): boolean {
+  const bare = unwrap(node);
+  if (bare.type === 'Identifier') {
+    const init = constInitializer(context, bare);
+    return init !== undefined && isBuiltKey(context, init);
+  }
+  return bare.type === 'TemplateLiteral' || bare.type === 'CallExpression' || (bare.type === 'BinaryExpression' && bare.operator === '+');
 }

@@ -11,6 +11,7 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { describeCommand, isKnownCommand, moduleCommandName, type CommandArg, type CommandDescription } from '../semantics/commands.js';
 import type { ClientFlavor, ClientDetector, ReceiverKind } from './clients.js';
+import { isNodeRedis3 } from './client-version.js';
 import { constantNumber } from './constant.js';
 import { glideArgv } from './glide.js';
 import { findVariable, moduleNamespaceOf, propertyName, resolveConstExpression, staticValue, unwrap, type AnyContext } from './static.js';
@@ -339,7 +340,9 @@ export function normalizeCall(
   if (!isCandidateMethod(method)) return [];
   const receiver = detector.classify(callee.object);
   if (!receiver.redis) return [];
-  const flavor = receiver.flavor !== 'unknown' ? receiver.flavor : guessFlavor(method, node, detector);
+  const guessed = receiver.flavor !== 'unknown' ? receiver.flavor : guessFlavor(method, node, detector);
+  // node-redis 3 sends its arguments as written (`set(k, v, 'EX', 60, cb)`): ioredis' syntax
+  const flavor = guessed === 'node-redis' && isNodeRedis3(context, callee.property) ? 'node-redis-3' : guessed;
   const client = { receiver: shortText(context, callee.object), why: receiver.why, ...(receiver.byName ? { byName: true as const } : {}) };
 
   // ioredis multi([['incr', key], ...]) / pipeline([...])

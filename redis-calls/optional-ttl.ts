@@ -10,6 +10,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { EXPIRY_EFFECTS } from './file-index.js';
 import { redisCallsIn } from './index.js';
+import { sameKeyByShape } from './key-id.js';
 import { keyShapeOf } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
 import type { AnyContext } from './static.js';
@@ -19,7 +20,7 @@ const TTL_NAME = /ttl|expir|persist|lifetime|maxage|timeout|duration/i;
 
 /**
  * Whether `call` writes the key at argument `keyArg` in the no-TTL arm of an explicit TTL test
- * whose other arm gives the same key (same shape) a TTL.
+ * whose other arm gives the same key a TTL (the same expression, or the same shape: `sameKeyByShape`).
  */
 export function inNoTtlArm(context: AnyContext, call: RedisCall, keyNode: TSESTree.Node): boolean {
   const shape = keyShapeOf(context, keyNode).shape;
@@ -29,14 +30,14 @@ export function inNoTtlArm(context: AnyContext, call: RedisCall, keyNode: TSESTr
     if (isFunction(parent)) return false;
     if ((parent.type === 'IfStatement' || parent.type === 'ConditionalExpression') && parent.test !== node) {
       const other = node === parent.consequent ? parent.alternate : parent.consequent;
-      if (other && armSetsTtl(context, other, parent.test, shape, keyText)) return true;
+      if (other && armSetsTtl(context, other, parent.test, shape, keyText, keyNode)) return true;
       // if (disableTtl) return redis.set(k, v);  return redis.setex(k, ttl, v);
       if (!other && parent.type === 'IfStatement' && alwaysExits(parent.consequent)) {
         const slot = parent.parent;
         const list: readonly TSESTree.Node[] =
           slot.type === 'BlockStatement' || slot.type === 'Program' ? slot.body : slot.type === 'SwitchCase' ? slot.consequent : [];
         for (const sibling of list.slice(list.indexOf(parent) + 1)) {
-          if (armSetsTtl(context, sibling, parent.test, shape, keyText)) return true;
+          if (armSetsTtl(context, sibling, parent.test, shape, keyText, keyNode)) return true;
         }
       }
     }
@@ -44,7 +45,7 @@ export function inNoTtlArm(context: AnyContext, call: RedisCall, keyNode: TSESTr
     // switch: another case that writes the key with a TTL is the other arm of the same decision
     if (parent.type === 'SwitchCase' && parent.parent.type === 'SwitchStatement') {
       for (const other of parent.parent.cases) {
-        if (other !== parent && armSetsTtl(context, other, null, shape, keyText)) return true;
+        if (other !== parent && armSetsTtl(context, other, null, shape, keyText, keyNode)) return true;
       }
     }
     // if (ttl) { await redis.set(k, v, 'EX', ttl); return; }  await redis.set(k, v);
@@ -52,7 +53,7 @@ export function inNoTtlArm(context: AnyContext, call: RedisCall, keyNode: TSESTr
       const list: readonly TSESTree.Node[] = parent.type === 'SwitchCase' ? parent.consequent : parent.body;
       for (const sibling of list.slice(0, list.indexOf(node))) {
         if (sibling.type === 'IfStatement' && !sibling.alternate && alwaysExits(sibling.consequent)) {
-          if (armSetsTtl(context, sibling.consequent, sibling.test, shape, keyText)) return true;
+          if (armSetsTtl(context, sibling.consequent, sibling.test, shape, keyText, keyNode)) return true;
         }
       }
     }
@@ -61,13 +62,16 @@ export function inNoTtlArm(context: AnyContext, call: RedisCall, keyNode: TSESTr
 }
 
 /** An arm that gives the key a TTL, behind a test that is about that TTL. */
-function armSetsTtl(context: AnyContext, arm: TSESTree.Node, test: TSESTree.Node | null, shape: string, keyText: string): boolean {
+function armSetsTtl(context: AnyContext, arm: TSESTree.Node, test: TSESTree.Node | null, shape: string, keyText: string, writeKey: TSESTree.Node): boolean {
   const testNames = test ? namesIn(test) : undefined;
   for (const call of redisCallsIn(context, arm)) {
     for (const action of call.description.keys) {
       const keyNode = call.argNodes[action.arg];
       if (!EXPIRY_EFFECTS.has(action.effect) || !keyNode) continue;
-      if (keyShapeOf(context, keyNode).shape !== shape && squeeze(context.sourceCode.getText(keyNode)) !== keyText) continue;
+      // an expiry counts only for the key it names (`sameKeyByShape`)
+      const sameKey =
+        squeeze(context.sourceCode.getText(keyNode)) === keyText || (keyShapeOf(context, keyNode).shape === shape && sameKeyByShape(context, shape, writeKey, keyNode));
+      if (!sameKey) continue;
       // a switch: the decision's test is not one expression (see inNoTtlArm)
       if (!testNames) return true;
       if ([...testNames].some((name) => TTL_NAME.test(name))) return true;

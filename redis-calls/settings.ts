@@ -8,6 +8,7 @@
 import { keyPatternMatcher, type KeyPatternMatcher } from '../semantics/key-patterns.js';
 import { parseRedisVersion, type RedisVersion } from '../semantics/versions.js';
 import type { AnyContext } from './static.js';
+import { majorOfRange } from './version-range.js';
 
 /**
  * Default `clientNames`: receivers named like a Redis client when nothing else is known. A name
@@ -54,6 +55,11 @@ export interface PluginSettings {
    * (and the embedded scripts' rule of the same id); `undefined` when not set.
    */
   redisVersion: { text: string; version: RedisVersion } | undefined;
+  /**
+   * The major version of node-redis (`redis`) the code runs on, from `nodeRedisVersion`;
+   * `undefined` when not set (then types or the nearest package.json decide: `client-version.ts`).
+   */
+  nodeRedisMajor: number | undefined;
 }
 
 /**
@@ -80,6 +86,15 @@ export interface RedisTtlSettings {
    * `embedded-lua` report commands and options newer than it. Default: unset.
    */
   redisVersion?: string;
+  /**
+   * The node-redis (`redis` package) version the code runs on, a version or range (`'3'`,
+   * `'3.1.2'`, `'^4.6.0'`), when the nearest package.json does not say it (`redis` comes in
+   * through another package) or says it wrongly. node-redis 3 takes SET options as positional
+   * tokens (`set(k, v, 'EX', 60)`), 4 and later as an object. Default: unset (type information,
+   * then the nearest package.json naming `redis`, then an installed `node_modules/redis`, decide;
+   * unknown means 4 or later).
+   */
+  nodeRedisVersion?: string;
   /** Turn the fixes of every rule on, as each rule's `fix: true` does. Default `false`. */
   autofix?: boolean;
   /**
@@ -92,7 +107,7 @@ export interface RedisTtlSettings {
 }
 
 /** The setting names the plugin reads; any other name under `settings['redis-ttl']` is an error. */
-export const SETTING_NAMES = ['autofix', 'clientNames', 'defaultTtlSeconds', 'persistentKeys', 'redisVersion', 'runtimeModule'] as const satisfies ReadonlyArray<keyof RedisTtlSettings>;
+export const SETTING_NAMES = ['autofix', 'clientNames', 'defaultTtlSeconds', 'nodeRedisVersion', 'persistentKeys', 'redisVersion', 'runtimeModule'] as const satisfies ReadonlyArray<keyof RedisTtlSettings>;
 
 const cache = new WeakMap<object, PluginSettings>();
 let defaults: PluginSettings | undefined;
@@ -131,6 +146,7 @@ function parseSettings(raw: Record<string, unknown>): PluginSettings {
     defaultTtlSeconds: undefined,
     persistentKeys: [],
     redisVersion: undefined,
+    nodeRedisMajor: undefined,
   };
 
   const clientNames = raw.clientNames;
@@ -172,6 +188,16 @@ function parseSettings(raw: Record<string, unknown>): PluginSettings {
       throw new Error(`settings['redis-ttl'].redisVersion must be a Redis version such as '6.2' or '7.0.15' (a string), got ${show(raw.redisVersion)}.`);
     }
     settings.redisVersion = { text: String(raw.redisVersion).trim(), version };
+  }
+
+  if (raw.nodeRedisVersion !== undefined) {
+    const major = typeof raw.nodeRedisVersion === 'string' ? majorOfRange(raw.nodeRedisVersion) : undefined;
+    if (major === undefined) {
+      throw new Error(
+        `settings['redis-ttl'].nodeRedisVersion must be a node-redis version or range of one major version such as '3', '3.1.2' or '^4.6.0' (a string), got ${show(raw.nodeRedisVersion)}.`,
+      );
+    }
+    settings.nodeRedisMajor = major;
   }
 
   const persistent = raw.persistentKeys;

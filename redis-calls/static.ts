@@ -285,3 +285,22 @@ export function moduleNamespaceOf(callee: TSESTree.MemberExpression): (TSESTree.
   if (object.type !== AST_NODE_TYPES.MemberExpression || object.computed || object.property.type !== AST_NODE_TYPES.Identifier) return undefined;
   return Object.hasOwn(MODULE_NAMESPACES, object.property.name) ? (object as TSESTree.MemberExpression & { property: TSESTree.Identifier }) : undefined;
 }
+
+/**
+ * Whether a value written to variable `name` is a method call on that variable itself, directly or
+ * at the start of a chain (`tx.set(k, v)`, `tx.set(k, v).expire(k, 60)`, `await tx.incr(k)`): a
+ * batch's queued commands return the batch, so `tx = tx.set(k, v)` keeps what `tx` was.
+ */
+export function isCallOnItself(value: TSESTree.Node, name: string): boolean {
+  let current = unwrap(value);
+  for (let depth = 0; depth < 200; depth++) {
+    if (current.type === AST_NODE_TYPES.AwaitExpression) current = unwrap(current.argument);
+    else if (current.type === AST_NODE_TYPES.CallExpression) {
+      const callee = unwrap(current.callee);
+      if (callee.type !== AST_NODE_TYPES.MemberExpression) return false;
+      current = unwrap(callee.object);
+    } else break;
+    if (current.type === AST_NODE_TYPES.Identifier) return current !== value && current.name === name;
+  }
+  return false;
+}

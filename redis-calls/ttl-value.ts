@@ -11,6 +11,7 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { unitOfLiteral, unitOfName, type UnitGuess } from '../semantics/ttl-units.js';
 import { constantNumber, constantsOf } from './constant.js';
 import { redisCallsOf, type RedisCall } from './index.js';
+import { enclosingClass, memberKeyName } from './client-syntax.js';
 import { constInitializer, enclosingFunction, findVariable, foldNumber, propertyName, staticValue, unwrap, type AnyContext, type ConstantScope } from './static.js';
 
 const MAX_DEPTH = 6;
@@ -184,7 +185,12 @@ function riskOf(context: AnyContext, node: TSESTree.Node, strict: boolean, names
       }
       if (bare.operator === '/') {
         collectNames(bare, names);
-        return riskOf(context, bare.left, strict, names, depth + 1) === 'remaining' ? 'remaining' : 'fractional';
+        const left = riskOf(context, bare.left, strict, names, depth + 1);
+        if (left === 'remaining') return 'remaining';
+        // `this.ttlMs / 1000` with `this.ttlMs = seconds * 1000` in the constructor: whole seconds back
+        const divisor = constantOf(bare.right);
+        if (divisor !== undefined && divisor > 0 && multipleOf(context, bare.left, divisor, 0)) return left;
+        return 'fractional';
       }
       if (bare.operator === '|' && constantOf(bare.right) === 0) return roundedDown(context, bare.left, strict, names, depth);
       // `x + 1000`: slack added to a span the author knows is not negative
@@ -213,6 +219,102 @@ function riskOf(context: AnyContext, node: TSESTree.Node, strict: boolean, names
     default:
       return undefined;
   }
+}
+
+/**
+ * Whether an expression is a whole multiple of `divisor` (> 0) as far as the code tells, so that
+ * dividing it gives no fraction: a constant multiple; `x * c` with `c` a multiple
+ * (`seconds * 1000`, the seconds a caller configured, read as whole); a sum or difference of
+ * multiples; a conditional whose numeric arms are multiples (an arm that is no number, `'never'`,
+ * is not divided); a `const` initialised to one; and a class member (`this.ttlMs`, `this.#ttlMs`)
+ * that only its constructor and its field initialiser assign, each time to a multiple. Anything
+ * else (a parameter, a member assigned in other methods) is not known to be one.
+ */
+function multipleOf(context: AnyContext, node: TSESTree.Node, divisor: number, depth: number): boolean {
+  if (depth > MAX_DEPTH) return false;
+  const bare = unwrap(node);
+  const value = constantNumber(context, bare);
+  if (value !== undefined) return Number.isInteger(value / divisor);
+  switch (bare.type) {
+    case AST_NODE_TYPES.BinaryExpression: {
+      if (bare.left.type === AST_NODE_TYPES.PrivateIdentifier) return false;
+      if (bare.operator === '*') {
+        const factor = constantNumber(context, bare.right) ?? constantNumber(context, bare.left);
+        return factor !== undefined && Number.isInteger(factor / divisor);
+      }
+      if (bare.operator === '+' || bare.operator === '-') return multipleOf(context, bare.left, divisor, depth + 1) && multipleOf(context, bare.right, divisor, depth + 1);
+      return false;
+    }
+    case AST_NODE_TYPES.ConditionalExpression: {
+      const arms = [bare.consequent, bare.alternate].filter((arm) => !isNonNumberLiteral(arm));
+      return arms.length > 0 && arms.every((arm) => multipleOf(context, arm, divisor, depth + 1));
+    }
+    case AST_NODE_TYPES.Identifier: {
+      const init = constInitializer(context, bare);
+      return init !== undefined && multipleOf(context, init, divisor, depth + 1);
+    }
+    case AST_NODE_TYPES.MemberExpression: {
+      if (unwrap(bare.object).type !== AST_NODE_TYPES.ThisExpression) return false;
+      const name = memberKeyName(bare.property, bare.computed);
+      const values = name === undefined ? undefined : constructorValuesOf(bare, name);
+      return values !== undefined && values.length > 0 && values.every((v) => multipleOf(context, v, divisor, depth + 1));
+    }
+    default:
+      return false;
+  }
+}
+
+/** A literal that is no number (`'never'`, `null`): a conditional's arm the division never sees. */
+function isNonNumberLiteral(node: TSESTree.Node): boolean {
+  const bare = unwrap(node);
+  return bare.type === AST_NODE_TYPES.Literal && typeof bare.value !== 'number';
+}
+
+/**
+ * The values a class member is given, when only the class's field initialiser and constructor
+ * (directly, not in a callback) assign it; `undefined` when another method, a nested function or
+ * a compound assignment (`+=`) writes it, or when it is a constructor parameter property.
+ */
+function constructorValuesOf(member: TSESTree.MemberExpression, name: string): TSESTree.Node[] | undefined {
+  const owner = enclosingClass(member);
+  if (!owner) return undefined;
+  const values: TSESTree.Node[] = [];
+  let foreign = false;
+  const visit = (node: TSESTree.Node, inConstructor: boolean): void => {
+    if (foreign) return;
+    if (node.type === AST_NODE_TYPES.ClassDeclaration || node.type === AST_NODE_TYPES.ClassExpression) {
+      if (node !== owner) return; // a nested class has its own `this`
+    }
+    if (node.type === AST_NODE_TYPES.PropertyDefinition && !node.static && memberKeyName(node.key, node.computed) === name) {
+      if (node.value) values.push(node.value);
+    }
+    if (node.type === AST_NODE_TYPES.TSParameterProperty && node.parameter.type === AST_NODE_TYPES.Identifier && node.parameter.name === name) foreign = true;
+    if (
+      (node.type === AST_NODE_TYPES.AssignmentExpression || node.type === AST_NODE_TYPES.UpdateExpression) &&
+      ((node.type === AST_NODE_TYPES.AssignmentExpression ? node.left : node.argument) as TSESTree.Node).type === AST_NODE_TYPES.MemberExpression
+    ) {
+      const target = (node.type === AST_NODE_TYPES.AssignmentExpression ? node.left : node.argument) as TSESTree.MemberExpression;
+      if (unwrap(target.object).type === AST_NODE_TYPES.ThisExpression && memberKeyName(target.property, target.computed) === name) {
+        if (!inConstructor || node.type !== AST_NODE_TYPES.AssignmentExpression || node.operator !== '=') foreign = true;
+        else values.push(node.right);
+      }
+    }
+    for (const [key, child] of Object.entries(node)) {
+      if (key === 'parent') continue;
+      const children = Array.isArray(child) ? child : [child];
+      for (const c of children) {
+        if (!c || typeof c !== 'object' || typeof (c as { type?: unknown }).type !== 'string') continue;
+        const next = c as TSESTree.Node;
+        // a method's body: the constructor's own statements only (a callback inside is not it)
+        const entersFunction =
+          next.type === AST_NODE_TYPES.FunctionExpression || next.type === AST_NODE_TYPES.ArrowFunctionExpression || next.type === AST_NODE_TYPES.FunctionDeclaration;
+        const isConstructor = entersFunction && node.type === AST_NODE_TYPES.MethodDefinition && node.kind === 'constructor';
+        visit(next, entersFunction ? isConstructor : inConstructor);
+      }
+    }
+  };
+  visit(owner, false);
+  return foreign ? undefined : values;
 }
 
 /** `Math.floor(x)`: 0 for a small positive `x` when `x` is a division or a remaining time. */

@@ -26,7 +26,7 @@ export type MessageIds =
   | 'renameOption'
   | 'wrapNumber';
 
-const CLIENT_NAMES: Record<string, string> = { 'node-redis': 'node-redis', upstash: '@upstash/redis', ioredis: 'ioredis', unknown: 'the client' };
+const CLIENT_NAMES: Record<string, string> = { 'node-redis': 'node-redis', 'node-redis-3': 'node-redis 3', upstash: '@upstash/redis', ioredis: 'ioredis', unknown: 'the client' };
 
 export default createRule<[], MessageIds>({
   name: 'valid-ttl-args',

@@ -38,7 +38,7 @@ describe("settings['redis-ttl'] are validated, never silently ignored", () => {
     ]);
   }
   it.each([
-    [{ persistentKey: ['a:*'] }, "settings['redis-ttl'].persistentKey is not a setting of eslint-plugin-redis-ttl (its settings: autofix, clientNames, defaultTtlSeconds, persistentKeys, redisVersion, runtimeModule)."],
+    [{ persistentKey: ['a:*'] }, "settings['redis-ttl'].persistentKey is not a setting of eslint-plugin-redis-ttl (its settings: autofix, clientNames, defaultTtlSeconds, nodeRedisVersion, persistentKeys, redisVersion, runtimeModule)."],
     [{ persistentKeys: 'bull:*' }, "settings['redis-ttl'].persistentKeys must be an array of key patterns such as 'bull:*:wait', got \"bull:*\"."],
     [{ persistentKeys: [2] }, "settings['redis-ttl'].persistentKeys: 2 is not a key pattern"],
     [{ persistentKeys: [''] }, "settings['redis-ttl'].persistentKeys: \"\" is not a key pattern"],
@@ -49,13 +49,15 @@ describe("settings['redis-ttl'] are validated, never silently ignored", () => {
     [{ clientNames: [1] }, "settings['redis-ttl'].clientNames must be a string or an array of strings (regular expressions), got [1]."],
     [{ redisVersion: 7 }, "settings['redis-ttl'].redisVersion must be a Redis version such as '6.2' or '7.0.15' (a string), got 7."],
     [{ redisVersion: '7.x' }, "settings['redis-ttl'].redisVersion must be a Redis version such as '6.2' or '7.0.15' (a string), got \"7.x\"."],
+    [{ nodeRedisVersion: 3 }, "settings['redis-ttl'].nodeRedisVersion must be a node-redis version or range of one major version such as '3', '3.1.2' or '^4.6.0' (a string), got 3."],
+    [{ nodeRedisVersion: '>=3' }, "settings['redis-ttl'].nodeRedisVersion must be a node-redis version or range of one major version such as '3', '3.1.2' or '^4.6.0' (a string), got \">=3\"."],
     [['redis'], "settings['redis-ttl'] must be an object of settings, got [\"redis\"]."],
   ])('%j', (settings, message) => {
     expect(() => verify(settings)).toThrow(message);
   });
   it('accepts every valid setting', () => {
     expect(() =>
-      verify({ persistentKeys: ['bull:*'], defaultTtlSeconds: 60, autofix: false, runtimeModule: 'x', clientNames: 'redis', redisVersion: 'v7.2.4' }),
+      verify({ persistentKeys: ['bull:*'], defaultTtlSeconds: 60, autofix: false, runtimeModule: 'x', clientNames: 'redis', redisVersion: 'v7.2.4', nodeRedisVersion: '3.1.2' }),
     ).not.toThrow();
   });
 });

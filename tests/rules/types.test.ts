@@ -123,6 +123,7 @@ describe('RedisTtlSettings', () => {
       persistentKeys: ['bull:*', 'stats:*'],
       clientNames: ['redis', '^cache$'],
       redisVersion: '7.0.15',
+      nodeRedisVersion: '^4.6.0',
       autofix: true,
       defaultTtlSeconds: 86_400,
       runtimeModule: '#redis-helpers',

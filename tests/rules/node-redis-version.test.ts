@@ -1,0 +1,180 @@
+/**
+ * node-redis 3 is read as node-redis 3 (issue 25): its `set(key, value, 'EX', n[, 'NX'], cb)` sends
+ * the expiry as written, so neither `valid-ttl-args` nor the key rules may call it dropped, and
+ * suggestions are written in its positional syntax (no runtime helper: its commands take
+ * callbacks). The version comes from `settings['redis-ttl'].nodeRedisVersion`, else the declared
+ * types, else the nearest package.json naming `redis` (a range of one major), else an installed
+ * `node_modules/redis` on the way up. node-redis 4+ (declared, a range spanning majors, nothing
+ * known) keeps today's reading.
+ */
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { RuleTester } from '@typescript-eslint/rule-tester';
+import { describe, expect, it } from 'vitest';
+import incrRule from '../../rules/incr-needs-expire-on-create.js';
+import getsetRule from '../../rules/no-getset.js';
+import setRule from '../../rules/set-requires-ttl-or-keepttl.js';
+import validTtlArgs from '../../rules/valid-ttl-args.js';
+import { majorOfRange } from '../../redis-calls/version-range.js';
+import { runRule, untypedTester } from './tester.js';
+
+const fixtures = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
+/** A file of an application whose package.json declares `redis: ^3.1.2`. */
+const v3 = join(fixtures, 'node-redis-3', 'app.ts');
+/** A file of an application that gets redis 3.1.2 installed through another package. */
+const transitive = join(fixtures, 'node-redis-3-transitive', 'lib', 'cache.ts');
+/** A file of an application whose package.json declares `redis: ~4.7.0`. */
+const v4 = join(fixtures, 'node-redis-4', 'app.ts');
+
+const required = (body: string): string => `const redis = require('redis');\nconst client = redis.createClient();\n${body}`;
+const imported = (body: string): string => `import { createClient } from 'redis';\nconst client = createClient();\n${body}`;
+
+/** The positional-tokens finding of node-redis 4+ on `client.set(k, v, 'EX', ...)` at line 3. */
+const positional = (column: number, suggestions: Array<{ messageId: 'useOptionsObject'; output: string }> = []) => ({
+  messageId: 'positionalTokens' as const,
+  line: 3,
+  column,
+  suggestions,
+});
+
+runRule(untypedTester, 'valid-ttl-args (node-redis 3)', validTtlArgs, {
+  valid: [
+    { code: required("client.set(key, value, 'EX', 60, 'NX', (err, reply) => {});"), filename: v3 },
+    { code: required("client.set(key, value, 'EX', ttl);"), filename: v3 },
+    { code: required("client.set(key, value, 'PX', 500, callback);"), filename: transitive },
+    { code: imported("await client.set(key, value, 'EX', ttl);"), filename: v3 },
+    // the setting says 3 where nothing else does
+    { code: required("client.set(key, value, 'EX', 60);"), settings: { 'redis-ttl': { nodeRedisVersion: '3.1.2' } } },
+  ],
+  invalid: [
+    // node-redis 4 declared: the tokens are dropped
+    { code: required("client.set(key, value, 'EX', ttl);"), filename: v4, errors: [positional(24, [{ messageId: 'useOptionsObject', output: required('client.set(key, value, { EX: ttl });') }])] },
+    // the setting overrides package.json
+    {
+      code: required("client.set(key, value, 'EX', ttl);"),
+      filename: v3,
+      settings: { 'redis-ttl': { nodeRedisVersion: '^4.6.0' } },
+      errors: [positional(24, [{ messageId: 'useOptionsObject', output: required('client.set(key, value, { EX: ttl });') }])],
+    },
+    // nothing known (this repository's package.json declares redis 5): 4 or later
+    { code: required("client.set(key, value, 'EX', ttl);"), errors: [positional(24, [{ messageId: 'useOptionsObject', output: required('client.set(key, value, { EX: ttl });') }])] },
+    // TTL tokens on a command without TTL syntax are data in every version
+    {
+      code: required("client.hset(key, 'f', 'v', 'EX', 60);"),
+      filename: v3,
+      errors: [{ messageId: 'noTtlSyntax', line: 3, column: 28 }],
+    },
+  ],
+});
+
+runRule(untypedTester, 'set-requires-ttl-or-keepttl (node-redis 3)', setRule, {
+  valid: [
+    { code: required("client.set(key, value, 'EX', 60, 'NX', (err, reply) => {});"), filename: v3 },
+    { code: required("client.multi().set(key, value).expire(key, 60).exec(callback);"), filename: transitive },
+  ],
+  invalid: [
+    {
+      // the suggestions are written in node-redis 3's positional syntax
+      code: required('client.set(key, value, (err) => {});'),
+      filename: v3,
+      errors: [
+        {
+          messageId: 'setWithoutTtl',
+          line: 3,
+          column: 8,
+          suggestions: [
+            { messageId: 'addKeepTtl', output: required("client.set(key, value, 'KEEPTTL', (err) => {});") },
+            { messageId: 'addExpiryPlaceholder', output: required("client.set(key, value, 'EX', TTL_SECONDS, (err) => {});") },
+          ],
+        },
+      ],
+    },
+    {
+      code: required('client.set(key, value);'),
+      filename: v4,
+      errors: [
+        {
+          messageId: 'setWithoutTtl',
+          line: 3,
+          column: 8,
+          suggestions: [
+            { messageId: 'addKeepTtl', output: required('client.set(key, value, { KEEPTTL: true });') },
+            { messageId: 'addExpiryPlaceholder', output: required('client.set(key, value, { EX: TTL_SECONDS });') },
+          ],
+        },
+      ],
+    },
+  ],
+});
+
+runRule(untypedTester, 'no-getset (node-redis 3)', getsetRule, {
+  valid: [],
+  invalid: [
+    {
+      // no runtime helper for node-redis 3 (its commands take callbacks); SET ... GET in its syntax
+      code: required("client.getset(key, '0');"),
+      filename: v3,
+      errors: [
+        {
+          messageId: 'getset',
+          line: 3,
+          column: 8,
+          suggestions: [{ messageId: 'useSetKeepTtl', output: required("client.set(key, '0', 'KEEPTTL', 'XX', 'GET');") }],
+        },
+      ],
+    },
+  ],
+});
+
+runRule(untypedTester, 'incr-needs-expire-on-create (node-redis 3)', incrRule, {
+  valid: [{ code: required('client.multi().incr(key).pexpire(key, 60000).exec(callback);'), filename: v3 }],
+  invalid: [
+    {
+      code: required('client.incr(key);\nclient.pexpire(key, 60000);'),
+      filename: v3,
+      errors: [
+        {
+          messageId: 'separateRoundTrip',
+          line: 3,
+          column: 8,
+          suggestions: [{ messageId: 'wrapInMulti', output: required('client.multi().incr(key).pexpire(key, 60000).exec();') }],
+        },
+      ],
+    },
+  ],
+});
+
+/** Typed, in the node-redis 3 fixture: `redis` resolves to this repository's node-redis 5 types. */
+const typedInV3App = new RuleTester({
+  languageOptions: {
+    parserOptions: { projectService: { allowDefaultProject: ['*.ts'] }, tsconfigRootDir: join(fixtures, 'node-redis-3') },
+  },
+});
+
+// with type information the declared types decide: node-redis 5's `set` takes an options object
+runRule(typedInV3App, 'valid-ttl-args (declared types decide)', validTtlArgs, {
+  valid: [],
+  invalid: [
+    {
+      code: imported("await client.set(key, value, 'EX', 60);"),
+      filename: v3,
+      errors: [positional(30, [{ messageId: 'useOptionsObject', output: imported('await client.set(key, value, { EX: 60 });') }])],
+    },
+  ],
+});
+
+describe('majorOfRange', () => {
+  it('gives the major of a version or a range within one major, else undefined', () => {
+    expect(['3', '3.1.2', '^3.1.2', '~3.0.0', '3.x', '>=3.0.0 <4', 'v3.1.2'].map(majorOfRange)).toEqual([3, 3, 3, 3, 3, 3, 3]);
+    expect(['^4.6.0', '4.7.0', '~4.7'].map(majorOfRange)).toEqual([4, 4, 4]);
+    expect(['>=3', '*', '', 'latest', '^3 || ^4', 'github:redis/node-redis', 'workspace:*'].map(majorOfRange)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+  });
+});
