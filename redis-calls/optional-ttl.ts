@@ -130,13 +130,7 @@ function referencesIn(context: AnyContext, root: TSESTree.Node): Set<string> {
       if (node.type === 'MemberExpression') stack.push(node.object);
       continue;
     }
-    for (const [key, value] of Object.entries(node)) {
-      if (key === 'parent') continue;
-      if (Array.isArray(value)) {
-        for (const child of value) if (isNode(child)) stack.push(child);
-      }
-      else if (isNode(value)) stack.push(value);
-    }
+    stack.push(...childNodes(node));
   }
   return refs;
 }
@@ -242,15 +236,22 @@ function namesIn(root: TSESTree.Node): Set<string> {
   while (stack.length > 0) {
     const node = stack.pop()!;
     if (node.type === 'Identifier') names.add(node.name);
-    for (const [key, value] of Object.entries(node)) {
-      if (key === 'parent') continue;
-      if (Array.isArray(value)) {
-        for (const child of value) if (isNode(child)) stack.push(child);
-      }
-      else if (isNode(value)) stack.push(value);
-    }
+    stack.push(...childNodes(node));
   }
   return names;
+}
+
+/** The child nodes of a node (not its parent). */
+function childNodes(node: TSESTree.Node): TSESTree.Node[] {
+  const children: TSESTree.Node[] = [];
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'parent') continue;
+    if (Array.isArray(value)) {
+      for (const child of value) if (isNode(child)) children.push(child);
+    }
+    else if (isNode(value)) children.push(value);
+  }
+  return children;
 }
 
 function isNode(value: unknown): value is TSESTree.Node {

@@ -51,39 +51,27 @@ const scriptWithExpiry = ioredis(
   `${getKey}export async function update(table: string, id: string, data: string) {\n  const key = getKey(table, { id });\n  return redis.eval("redis.call('SET', KEYS[1], ARGV[1])\\nredis.call('PEXPIRE', KEYS[2], 100)", 2, key, 'other', data);\n}`,
 );
 
+/** An invalid case: one SET finding at `line` with its two suggestions, `call` ending after the value. */
+const setFinding = (code: string, line: number, call: string) => ({
+  code,
+  errors: [{ messageId: 'setWithoutTtl' as const, line, suggestions: setSuggestions(code, call) }],
+});
+
 runRule(untypedTester, 'set-requires-ttl-or-keepttl', setRule, {
   valid: [insert, processRecord],
   invalid: [
-    {
-      // the file gives a key a TTL: its keys are meant to expire
-      code: fileExpires,
-      errors: [{ messageId: 'setWithoutTtl', line: 8, suggestions: setSuggestions(fileExpires, 'redis.set(getKey(table, { id: record.id }), JSON.stringify(record)') }],
-    },
-    {
-      // the class is named as a cache
-      code: cacheClass,
-      errors: [{ messageId: 'setWithoutTtl', line: 8, suggestions: setSuggestions(cacheClass, 'redis.set(getKey(table, { id }), v') }],
-    },
-    {
-      // a TTL value in the class
-      code: ttlInClass,
-      errors: [{ messageId: 'setWithoutTtl', line: 9, suggestions: setSuggestions(ttlInClass, 'redis.set(getKey(table, { id: record.id }), JSON.stringify(record)') }],
-    },
-    {
-      // a key made of data, by a helper not named as a key builder
-      code: dataKey,
-      errors: [{ messageId: 'setWithoutTtl', line: 5, suggestions: setSuggestions(dataKey, 'redis.set(hash(text), summary') }],
-    },
-    {
-      // a key the caller passes in: not built by a helper here
-      code: parameterKey,
-      errors: [{ messageId: 'setWithoutTtl', line: 4, suggestions: setSuggestions(parameterKey, 'redis.set(key, value') }],
-    },
-    {
-      // a key with a nameable part: the message offers the pattern
-      code: nameable,
-      errors: [{ messageId: 'setWithoutTtl', line: 5, suggestions: setSuggestions(nameable, 'redis.set(`record:${id}`, v') }],
-    },
+    // the file gives a key a TTL: its keys are meant to expire
+    setFinding(fileExpires, 8, 'redis.set(getKey(table, { id: record.id }), JSON.stringify(record)'),
+    // the class is named as a cache
+    setFinding(cacheClass, 8, 'redis.set(getKey(table, { id }), v'),
+    // a TTL value in the class
+    setFinding(ttlInClass, 9, 'redis.set(getKey(table, { id: record.id }), JSON.stringify(record)'),
+    // a key made of data, by a helper not named as a key builder
+    setFinding(dataKey, 5, 'redis.set(hash(text), summary'),
+    // a key the caller passes in: not built by a helper here
+    setFinding(parameterKey, 4, 'redis.set(key, value'),
+    // a key with a nameable part: the message offers the pattern
+    setFinding(nameable, 5, 'redis.set(`record:${id}`, v'),
     {
       // strict reports it
       code: insert,
@@ -113,9 +101,6 @@ runRule(untypedTester, 'embedded-lua (opaque keys)', embeddedLua, {
 runRule(typedTester, 'set-requires-ttl-or-keepttl (typed)', setRule, {
   valid: [insert, processRecord],
   invalid: [
-    {
-      code: cacheClass,
-      errors: [{ messageId: 'setWithoutTtl', line: 8, suggestions: setSuggestions(cacheClass, 'redis.set(getKey(table, { id }), v') }],
-    },
+    setFinding(cacheClass, 8, 'redis.set(getKey(table, { id }), v'),
   ],
 });

@@ -67,34 +67,25 @@ const constantTtl = ioredis(
   'export async function put(k: string, v: string, fresh: boolean) {\n  if (fresh) await redis.set(k, v, "EX", TTL);\n  else await redis.set(k, v);\n}',
 );
 
+/** An invalid case: one SET finding at `line` with its two suggestions, `call` ending after the value. */
+const setFinding = (code: string, line: number, call: string) => ({
+  code,
+  errors: [{ messageId: 'setWithoutTtl' as const, line, suggestions: setSuggestions(code, call) }],
+});
+
 runRule(untypedTester, 'set-requires-ttl-or-keepttl', setRule, {
   valid: [memberTtl, msetElse, nodeRedisMsetElse, optionsEx, typeofTest, earlyReturn, positive, upstashOptional, neverSentinel, minusOne],
   invalid: [
-    {
-      // `ttl > 1000` false: a TTL of 500 ms was given, and the write drops it
-      code: largeTtl,
-      errors: [{ messageId: 'setWithoutTtl', line: 5, suggestions: setSuggestions(largeTtl, 'else await redis.set(k, v') }],
-    },
-    {
-      // the write without TTL runs when the caller gave one
-      code: wrongArm,
-      errors: [{ messageId: 'setWithoutTtl', line: 4, suggestions: setSuggestions(wrongArm, 'if (ttl) await redis.set(k, v') }],
-    },
-    {
-      // `enabled && ttl` false does not say that no TTL was given
-      code: otherCondition,
-      errors: [{ messageId: 'setWithoutTtl', line: 5, suggestions: setSuggestions(otherCondition, 'else await redis.set(k, v') }],
-    },
-    {
-      // equal to 60: a TTL was given, and this arm drops it
-      code: positiveEqual,
-      errors: [{ messageId: 'setWithoutTtl', line: 4, suggestions: setSuggestions(positiveEqual, 'if (ttl === 60) await redis.set(k, v') }],
-    },
-    {
-      // the test is not about the TTL the other arm passes (a constant)
-      code: constantTtl,
-      errors: [{ messageId: 'setWithoutTtl', line: 5, suggestions: setSuggestions(constantTtl, 'else await redis.set(k, v') }],
-    },
+    // `ttl > 1000` false: a TTL of 500 ms was given, and the write drops it
+    setFinding(largeTtl, 5, 'else await redis.set(k, v'),
+    // the write without TTL runs when the caller gave one
+    setFinding(wrongArm, 4, 'if (ttl) await redis.set(k, v'),
+    // `enabled && ttl` false does not say that no TTL was given
+    setFinding(otherCondition, 5, 'else await redis.set(k, v'),
+    // equal to 60: a TTL was given, and this arm drops it
+    setFinding(positiveEqual, 4, 'if (ttl === 60) await redis.set(k, v'),
+    // the test is not about the TTL the other arm passes (a constant)
+    setFinding(constantTtl, 5, 'else await redis.set(k, v'),
     {
       // strict reports the caller's choice too
       code: memberTtl,
@@ -123,9 +114,6 @@ runRule(untypedTester, 'incr-needs-expire-on-create (optional TTL)', incrRule, {
 runRule(typedTester, 'set-requires-ttl-or-keepttl (typed)', setRule, {
   valid: [memberTtl, msetElse, optionsEx],
   invalid: [
-    {
-      code: largeTtl,
-      errors: [{ messageId: 'setWithoutTtl', line: 5, suggestions: setSuggestions(largeTtl, 'else await redis.set(k, v') }],
-    },
+    setFinding(largeTtl, 5, 'else await redis.set(k, v'),
   ],
 });
