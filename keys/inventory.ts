@@ -183,8 +183,9 @@ function jsStatus(key: CollectedKey, messages: Set<string> | undefined): TtlStat
   if (messages !== undefined && messages.size > 0) {
     return [...messages].some((m) => SEPARATE_MESSAGES.has(m.slice(m.indexOf(':') + 1))) ? 'separate' : 'none';
   }
-  // left alone by the rules for being one key, or the no-TTL arm of a TTL the caller chooses: written without TTL
-  if ((key.exemption === 'constant' || key.exemption === 'optional-ttl') && EFFECTS_THAT_WRITE_WITHOUT_TTL.has(key.effect)) return 'none';
+  // left alone by the rules for being one key, the no-TTL arm of a TTL the caller chooses, or an
+  // opaque key nothing says is meant to expire: written without TTL
+  if ((key.exemption === 'constant' || key.exemption === 'optional-ttl' || key.exemption === 'opaque') && EFFECTS_THAT_WRITE_WITHOUT_TTL.has(key.effect)) return 'none';
   // the rules found its expiry in the same unit: atomic in a MULTI, not in a pipeline
   if (key.unitKind === 'pipeline' && EFFECTS_THAT_WRITE_WITHOUT_TTL.has(key.effect)) return 'separate';
   return unreportedStatus(key.effect);

@@ -1,9 +1,19 @@
 /**
- * "The caller chose no TTL": a write in one arm of an explicit TTL test (`if (ttl) ... else ...`,
- * `ttl ? ... : ...`, `if (ttl === undefined)`, `if (disableTtl)`, or an `if` whose arm sets the TTL
- * and returns before the write) whose other arm writes the same key with a TTL. Stores such as
- * keyv, cache-manager or connect-redis take "no TTL" from their caller as "never expires"; the
- * TTL-less arm is a decision made next to the arm that sets the TTL, not a forgotten expiry.
+ * "The caller chose no TTL": a write without TTL in one arm of a branch whose condition tests the
+ * TTL value that the other arm passes as the expiry, and takes this arm only when that value is
+ * absent (`undefined`, `null`, `0`, `''`, `false`, a sentinel such as `'never'` or `-1`, not a
+ * number, or <= 0):
+ * `if (ttl) set(k, v, 'EX', ttl) else set(k, v)`, `ttl ? setex(...) : set(...)`,
+ * `if (options && options.EX) ... else ...`, `if (t !== undefined && t !== 0) { multi.set(k, v,
+ * 'PX', t) } else mset(...)`, `if (this.ttl !== undefined)`, `if (ttl) { ...; return; } set(k, v)`.
+ * The no-TTL write may be of another key than the expiring one (an MSET of the entries the other
+ * arm writes one by one). Stores such as keyv, cache-manager or connect-redis take "no TTL" from
+ * their caller as "never expires": the TTL-less arm is a decision made next to the arm that sets the
+ * TTL, not a forgotten expiry. A test of a TTL-named flag that does not read the TTL value itself
+ * (`if (disableTtl) return set(k, v); return setex(k, t, v)`) counts when the other arm writes the
+ * same key (same shape) with a TTL. Not the caller's choice, and reported: a condition unrelated to
+ * the TTL (`if (cached)`), or one under which the no-TTL arm runs while a TTL was given
+ * (`if (ttl > 1000) ... else set(k, v)`, `if (ttl) set(k, v) else set(k, v, 'EX', ttl)`).
  * Compiled async code (Babel's regenerator) turns such an `if` into cases of one `switch`: a case
  * that writes the same key with a TTL counts as the other arm.
  */
@@ -13,7 +23,7 @@ import { redisCallsIn } from './index.js';
 import { sameKeyByShape } from './key-id.js';
 import { keyShapeOf } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
-import type { AnyContext } from './static.js';
+import { unwrap, type AnyContext } from './static.js';
 
 /** Names that say a test is about the TTL even when the other arm's TTL argument is spelled otherwise. */
 const TTL_NAME = /ttl|expir|persist|lifetime|maxage|timeout|duration/i;
@@ -29,15 +39,17 @@ export function inNoTtlArm(context: AnyContext, call: RedisCall, keyNode: TSESTr
     const parent: TSESTree.Node = node.parent;
     if (isFunction(parent)) return false;
     if ((parent.type === 'IfStatement' || parent.type === 'ConditionalExpression') && parent.test !== node) {
-      const other = node === parent.consequent ? parent.alternate : parent.consequent;
-      if (other && armSetsTtl(context, other, parent.test, shape, keyText, keyNode)) return true;
+      const inConsequent = node === parent.consequent;
+      const other = inConsequent ? parent.alternate : parent.consequent;
+      // the write runs when the test is `inConsequent`
+      if (other && armSetsTtl(context, other, { node: parent.test, value: inConsequent }, shape, keyText, keyNode)) return true;
       // if (disableTtl) return redis.set(k, v);  return redis.setex(k, ttl, v);
       if (!other && parent.type === 'IfStatement' && alwaysExits(parent.consequent)) {
         const slot = parent.parent;
         const list: readonly TSESTree.Node[] =
           slot.type === 'BlockStatement' || slot.type === 'Program' ? slot.body : slot.type === 'SwitchCase' ? slot.consequent : [];
         for (const sibling of list.slice(list.indexOf(parent) + 1)) {
-          if (armSetsTtl(context, sibling, parent.test, shape, keyText, keyNode)) return true;
+          if (armSetsTtl(context, sibling, { node: parent.test, value: true }, shape, keyText, keyNode)) return true;
         }
       }
     }
@@ -53,7 +65,7 @@ export function inNoTtlArm(context: AnyContext, call: RedisCall, keyNode: TSESTr
       const list: readonly TSESTree.Node[] = parent.type === 'SwitchCase' ? parent.consequent : parent.body;
       for (const sibling of list.slice(0, list.indexOf(node))) {
         if (sibling.type === 'IfStatement' && !sibling.alternate && alwaysExits(sibling.consequent)) {
-          if (armSetsTtl(context, sibling.consequent, sibling.test, shape, keyText, keyNode)) return true;
+          if (armSetsTtl(context, sibling.consequent, { node: sibling.test, value: false }, shape, keyText, keyNode)) return true;
         }
       }
     }
@@ -61,13 +73,30 @@ export function inNoTtlArm(context: AnyContext, call: RedisCall, keyNode: TSESTr
   return false;
 }
 
-/** An arm that gives the key a TTL, behind a test that is about that TTL. */
-function armSetsTtl(context: AnyContext, arm: TSESTree.Node, test: TSESTree.Node | null, shape: string, keyText: string, writeKey: TSESTree.Node): boolean {
-  const testNames = test ? namesIn(test) : undefined;
+/** The test of a branch, and the value it has when the write without TTL runs. */
+interface Branch {
+  node: TSESTree.Node;
+  value: boolean;
+}
+
+/**
+ * An arm that gives a key a TTL, behind a test that is about that TTL: the test takes the other
+ * arm only when the TTL value this arm passes is absent; or the test is about a TTL-named flag
+ * and the arm writes the same key (an expiry counts only for the key it names: `sameKeyByShape`).
+ * `test` is `null` for a regenerator `switch`.
+ */
+function armSetsTtl(context: AnyContext, arm: TSESTree.Node, test: Branch | null, shape: string, keyText: string, writeKey: TSESTree.Node): boolean {
+  const testNames = test ? namesIn(test.node) : undefined;
   for (const call of redisCallsIn(context, arm)) {
     for (const action of call.description.keys) {
       const keyNode = call.argNodes[action.arg];
       if (!EXPIRY_EFFECTS.has(action.effect) || !keyNode) continue;
+      const refs = ttlReferences(context, call, keyNode);
+      // the test reads the TTL value this arm passes: the write runs only when it is absent
+      if (test && [...refs].some((ref) => readsReference(context, test.node, ref))) {
+        if (absentWhen(context, test.node, test.value, refs)) return true;
+        continue;
+      }
       // an expiry counts only for the key it names (`sameKeyByShape`)
       const sameKey =
         squeeze(context.sourceCode.getText(keyNode)) === keyText || (keyShapeOf(context, keyNode).shape === shape && sameKeyByShape(context, shape, writeKey, keyNode));
@@ -75,14 +104,133 @@ function armSetsTtl(context: AnyContext, arm: TSESTree.Node, test: TSESTree.Node
       // a switch: the decision's test is not one expression (see inNoTtlArm)
       if (!testNames) return true;
       if ([...testNames].some((name) => TTL_NAME.test(name))) return true;
-      // the test reads what the arm passes as the TTL (`if (t) redis.setex(k, t, v)`)
-      const keyNames = namesIn(keyNode);
-      for (const argument of call.argumentNodes) {
-        if (argument === keyNode) continue;
-        for (const name of namesIn(argument)) if (testNames.has(name) && !keyNames.has(name)) return true;
-      }
     }
   }
+  return false;
+}
+
+/**
+ * The values an expiring write takes its TTL from, as written (`ttl`, `this.ttl`, `options.EX`,
+ * `options`): each identifier or member chain of its TTL argument (of every argument but the key
+ * when the table names none) and the chains it starts with, less those the key itself reads.
+ */
+function ttlReferences(context: AnyContext, call: RedisCall, keyNode: TSESTree.Node): Set<string> {
+  const ttlArg = call.description.ttl ? call.argNodes[call.description.ttl.arg] : undefined;
+  const sources = ttlArg ? [ttlArg] : call.argumentNodes.filter((node) => node !== keyNode);
+  const keyRefs = referencesIn(context, keyNode);
+  const refs = new Set<string>();
+  for (const source of sources) for (const ref of referencesIn(context, source)) if (!keyRefs.has(ref)) refs.add(ref);
+  return refs;
+}
+
+/** Identifier and member-chain texts in an expression (`a.b.c` gives `a`, `a.b`, `a.b.c`); not `this`. */
+function referencesIn(context: AnyContext, root: TSESTree.Node): Set<string> {
+  const refs = new Set<string>();
+  const stack: TSESTree.Node[] = [root];
+  while (stack.length > 0) {
+    const node = unwrap(stack.pop()!);
+    const text = referenceText(context, node);
+    if (text) {
+      refs.add(text);
+      if (node.type === 'MemberExpression') stack.push(node.object);
+      continue;
+    }
+    stack.push(...childNodes(node));
+  }
+  return refs;
+}
+
+/** `ttl`, `this.ttl`, `options?.EX` (as `options.EX`): an identifier or a chain of non-computed members; else undefined. */
+function referenceText(context: AnyContext, input: TSESTree.Node): string | undefined {
+  const node = unwrap(input);
+  if (node.type === 'Identifier') return node.name === 'undefined' ? undefined : node.name;
+  if (node.type !== 'MemberExpression' || node.computed) return undefined;
+  const object = unwrap(node.object);
+  const base = object.type === 'ThisExpression' ? 'this' : referenceText(context, object);
+  return base === undefined ? undefined : `${base}.${node.property.type === 'Identifier' ? node.property.name : ''}`;
+}
+
+/** Whether a test reads the reference (as a whole chain: `options.EX`, not `options.other`). */
+function readsReference(context: AnyContext, test: TSESTree.Node, ref: string): boolean {
+  return referencesIn(context, test).has(ref);
+}
+
+/**
+ * Whether `test` having the value `value` implies that one of `refs` is absent: falsy, equal to a
+ * value that is no TTL ({@link isNone}: `null`, `-1`, `'never'`), not a number, or <= 0. `!`, `&&`,
+ * `||`, `===` / `!==` / `==` / `!=`, `typeof`, and `>` / `>=` / `<` / `<=` with 0 or 1 are read;
+ * anything else implies nothing.
+ */
+function absentWhen(context: AnyContext, input: TSESTree.Node, value: boolean, refs: ReadonlySet<string>): boolean {
+  const test = unwrap(input);
+  const isRef = (node: TSESTree.Node): boolean => {
+    const text = referenceText(context, node);
+    return text !== undefined && refs.has(text);
+  };
+  if (isRef(test)) return !value;
+  if (test.type === 'UnaryExpression' && test.operator === '!') return absentWhen(context, test.argument, !value, refs);
+  if (test.type === 'LogicalExpression' && test.operator !== '??') {
+    const left = (v: boolean) => absentWhen(context, test.left, v, refs);
+    const right = (v: boolean) => absentWhen(context, test.right, v, refs);
+    // a && b is true: both are; false: one of them is (each must imply it). || the other way round
+    if (test.operator === '&&') return value ? left(true) || right(true) : left(false) && right(false);
+    return value ? left(true) && right(true) : left(false) || right(false);
+  }
+  if (test.type !== 'BinaryExpression' || test.left.type === 'PrivateIdentifier') return false;
+  const op = test.operator;
+  if (op === '===' || op === '==' || op === '!==' || op === '!=') {
+    const equal = op === '===' || op === '==' ? value : !value;
+    for (const [side, other] of [[test.left, test.right], [test.right, test.left]] as const) {
+      // typeof ttl === 'undefined' / typeof ttl === 'number'
+      const s = unwrap(side);
+      if (s.type === 'UnaryExpression' && s.operator === 'typeof' && isRef(s.argument)) {
+        const type = literalValue(other);
+        if (type === 'undefined') return equal;
+        if (typeof type === 'string') return !equal;
+        return false;
+      }
+      if (isRef(side) && isNone(other)) return equal;
+    }
+    return false;
+  }
+  // ttl > 0, ttl >= 1, 0 < ttl (false: absent); ttl <= 0, ttl < 1 (true: absent)
+  const bound = (ref: TSESTree.Node, n: TSESTree.Node, greater: '>' | '>=' | '<' | '<='): boolean => {
+    const limit = literalValue(n);
+    if (!isRef(ref) || typeof limit !== 'number') return false;
+    if (greater === '>') return !value && limit === 0;
+    if (greater === '>=') return !value && limit === 1;
+    if (greater === '<=') return value && limit === 0;
+    return value && limit === 1;
+  };
+  const flipped: Record<string, '>' | '>=' | '<' | '<='> = { '>': '<', '>=': '<=', '<': '>', '<=': '>=' };
+  if (op === '>' || op === '>=' || op === '<' || op === '<=') {
+    return bound(test.left, test.right, op) || bound(test.right, test.left, flipped[op]!);
+  }
+  return false;
+}
+
+/** A literal's value (a template literal without expressions is its string); a symbol when the node is no literal. */
+function literalValue(input: TSESTree.Node): unknown {
+  const node = unwrap(input);
+  if (node.type === 'Literal') return node.value;
+  if (node.type === 'TemplateLiteral' && node.expressions.length === 0) return node.quasis[0]?.value.cooked;
+  return Symbol.for('unknown');
+}
+
+/**
+ * A value that is no TTL: `undefined`, `void 0`, `null`, `false`, a number <= 0 (`0`, `-1`), or a
+ * string that is not a positive number (`''`, `'never'`, `'none'`). A TTL value equal to one was
+ * not given as a TTL.
+ */
+function isNone(input: TSESTree.Node): boolean {
+  const node = unwrap(input);
+  if (node.type === 'Identifier') return node.name === 'undefined';
+  if (node.type === 'UnaryExpression' && node.operator === 'void') return true;
+  if (node.type === 'UnaryExpression' && node.operator === '-') return typeof literalValue(node.argument) === 'number';
+  const value = literalValue(node);
+  if (value === null || value === false) return true;
+  if (typeof value === 'number') return value <= 0;
+  if (typeof value === 'string') return !(Number(value) > 0);
   return false;
 }
 
@@ -93,15 +241,22 @@ function namesIn(root: TSESTree.Node): Set<string> {
   while (stack.length > 0) {
     const node = stack.pop()!;
     if (node.type === 'Identifier') names.add(node.name);
-    for (const [key, value] of Object.entries(node)) {
-      if (key === 'parent') continue;
-      if (Array.isArray(value)) {
-        for (const child of value) if (isNode(child)) stack.push(child);
-      }
-      else if (isNode(value)) stack.push(value);
-    }
+    stack.push(...childNodes(node));
   }
   return names;
+}
+
+/** The child nodes of a node (not its parent). */
+function childNodes(node: TSESTree.Node): TSESTree.Node[] {
+  const children: TSESTree.Node[] = [];
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'parent') continue;
+    if (Array.isArray(value)) {
+      for (const child of value) if (isNode(child)) children.push(child);
+    }
+    else if (isNode(value)) children.push(value);
+  }
+  return children;
 }
 
 function isNode(value: unknown): value is TSESTree.Node {

@@ -15,6 +15,11 @@
  *   key is chosen by its callers. With `allowPassThrough` (on in `recommended`) it is not reported,
  *   and its callers are judged instead: a call of the facade is read as the command it forwards,
  *   with the caller's key ({@link keyCallsOf}, `redis-calls/facades.ts`).
+ * - an **opaque key built by a key helper** (no letter or digit in its shape, so no
+ *   `persistentKeys` pattern can name it: `set(getKey(table, { id }), v)`, keys destructured from
+ *   `getQueueKeys(q)`) in a file where nothing says a key is meant to expire (no TTL given to any
+ *   key, no temporary name, no TTL value around it: `redis-calls/opaque-key.ts`) is a storage
+ *   layer's record: with `allowOpaqueKeys` (on in `recommended`) it is not reported.
  *
  * `strict` turns every allowance off.
  */
@@ -24,6 +29,7 @@ import { boundedKeyExpired } from './file-index.js';
 import { redisCallsOf } from './index.js';
 import { keyShapeOf } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
+import { opaqueKeyNotMeantToExpire } from './opaque-key.js';
 import { inNoTtlArm } from './optional-ttl.js';
 import { isPassThrough } from './pass-through.js';
 import { persistentReason } from './persistent.js';
@@ -46,6 +52,11 @@ export interface KeyPolicyOptions {
    * Default `true`; `false` in the `strict` config.
    */
   allowPassThrough?: boolean;
+  /**
+   * Do not report an opaque key built by a key helper (no pattern can name it) in a file where
+   * nothing says a key is meant to expire. Default `true`; `false` in the `strict` config.
+   */
+  allowOpaqueKeys?: boolean;
 }
 
 /** JSON schema properties of {@link KeyPolicyOptions}. */
@@ -64,6 +75,11 @@ export const KEY_POLICY_SCHEMA = {
     type: 'boolean',
     description:
       'Do not report the key parameter of a short function or method named after the command it forwards that parameter to (incr(key) { return this.client.incr(key); }): its callers choose the key. Default true; false in the strict config.',
+  },
+  allowOpaqueKeys: {
+    type: 'boolean',
+    description:
+      'Do not report a key built by a key helper whose spelling has no static part (set(getKey(table, { id }), v): no persistentKeys pattern can name it) when the file gives no key a TTL and no name or TTL value around the write says it is meant to expire. Default true; false in the strict config.',
   },
 } as const;
 
@@ -84,7 +100,7 @@ export function exemption(
   call: RedisCall,
   keyNode: TSESTree.Node,
   options: KeyPolicyOptions,
-): 'persistent' | 'constant' | 'optional-ttl' | 'pass-through' | undefined {
+): 'persistent' | 'constant' | 'optional-ttl' | 'pass-through' | 'opaque' | undefined {
   const shape = keyShapeOf(context, keyNode);
   if (persistentReason(context, call.node, shape)) return 'persistent';
   if (options.allowConstantKeys !== false && shape.constant) {
@@ -93,5 +109,6 @@ export function exemption(
   }
   if (options.allowOptionalTtl !== false && inNoTtlArm(context, call, keyNode)) return 'optional-ttl';
   if (options.allowPassThrough !== false && isPassThrough(context, call, keyNode)) return 'pass-through';
+  if (options.allowOpaqueKeys !== false && opaqueKeyNotMeantToExpire(context, keyNode, shape)) return 'opaque';
   return undefined;
 }

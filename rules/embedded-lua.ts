@@ -8,6 +8,9 @@
  * `settings['redis-ttl'].persistentKeys` (also matched against key spellings inside the script),
  * and, for `eval` calls, every `KEYS[i]` whose argument at the call is a persistent key of the
  * JS/TS code (its shape matches the setting, or it is annotated `// redis-ttl persistent: ...`).
+ * With `allowOpaqueKeys` (on in `recommended`), also a `KEYS[i]` whose argument is an opaque key
+ * built by a key helper that nothing says is meant to expire (`redis-calls/opaque-key.ts`), when
+ * the script itself names no expiry and no temporary key either.
  *
  * Caller-chosen TTLs: a leak lua-lint marks `optionalTtl` (the only expiry the path misses is
  * skipped by a test of the ARGV value passed as its TTL, `if ttl > 0 then PEXPIRE k ttl end`) is
@@ -21,6 +24,7 @@ import type { EmbeddedLuaOptions } from './options.js';
 import { createRule } from './create-rule.js';
 import { keyShapeOf } from '../redis-calls/key-shape.js';
 import { embeddedScriptsOf, type EmbeddedScript } from '../redis-calls/lua.js';
+import { opaqueKeyNotMeantToExpire, textSaysTemporary } from '../redis-calls/opaque-key.js';
 import { persistentReason } from '../redis-calls/persistent.js';
 import { pluginSettings } from '../redis-calls/settings.js';
 
@@ -70,6 +74,11 @@ export default createRule<Options, MessageIds>({
             description:
               'Do not report a leak that happens only where the caller passed no TTL (the only expiry the path misses is skipped by a test of the ARGV value passed as its TTL: if ttl > 0 then PEXPIRE k ttl end). Default true; false in the strict config.',
           },
+          allowOpaqueKeys: {
+            type: 'boolean',
+            description:
+              'Do not report a KEYS[i] whose argument at the eval is an opaque key built by a key helper (no persistentKeys pattern can name it) when neither the file nor the script says a key is meant to expire. Default true; false in the strict config.',
+          },
           strict: {
             type: 'boolean',
             description: "lua-lint's strict mode: also report a TTL taken from ARGV that the script never checks (default false; true in the strict config).",
@@ -98,11 +107,19 @@ export default createRule<Options, MessageIds>({
       allowOptionalTtl: false,
     };
     const allowOptionalTtl = options.allowOptionalTtl ?? options.strict !== true;
-    /** KEYS indices (1-based) whose argument at the eval call is a persistent key of the JS/TS code. */
-    const persistentIndices = (script: EmbeddedScript, call: TSESTree.CallExpression | TSESTree.NewExpression): number[] =>
-      (script.keyArgs ?? []).flatMap((keyNode, index) =>
-        persistentReason(context, call, keyShapeOf(context, keyNode)) ? [index + 1] : [],
-      );
+    const allowOpaqueKeys = options.allowOpaqueKeys ?? options.strict !== true;
+    /**
+     * KEYS indices (1-based) whose argument at the eval call is a persistent key of the JS/TS code,
+     * or (`allowOpaqueKeys`) an opaque key nothing says is meant to expire.
+     */
+    const persistentIndices = (script: EmbeddedScript, call: TSESTree.CallExpression | TSESTree.NewExpression): number[] => {
+      const opaqueAllowed = allowOpaqueKeys && !textSaysTemporary(script.source);
+      return (script.keyArgs ?? []).flatMap((keyNode, index) => {
+        const shape = keyShapeOf(context, keyNode);
+        if (persistentReason(context, call, shape)) return [index + 1];
+        return opaqueAllowed && opaqueKeyNotMeantToExpire(context, keyNode, shape) ? [index + 1] : [];
+      });
+    };
     const seen = new Set<TSESTree.Node>();
     const sourceCode = context.sourceCode;
     const unanalyzable = options.rules?.['unanalyzable-command'];

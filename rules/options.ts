@@ -67,6 +67,12 @@ export interface EmbeddedLuaOptions {
    */
   allowOptionalTtl?: boolean;
   /**
+   * Do not report a `KEYS[i]` whose argument at the eval is an opaque key built by a key helper (no
+   * `persistentKeys` pattern can name it) when neither the file nor the script says a key is meant
+   * to expire. Default `true`; `false` in the `strict` config.
+   */
+  allowOpaqueKeys?: boolean;
+  /**
    * lua-lint's strict mode: also report a TTL taken from `ARGV` that the script never checks.
    * Default `false`; `true` in the `strict` config.
    */

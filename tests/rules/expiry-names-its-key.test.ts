@@ -4,7 +4,8 @@
  * written without one leaves the index forever once the record expires. Every client form: ioredis
  * and iovalkey `multi()` / `pipeline()` chains, arrays and variables, node-redis `multi()` (also
  * reassigned at each command: `tx = tx.sAdd(...)`), @upstash/redis `pipeline()` / `multi()`, GLIDE
- * `Batch`, Bun (no batches). The other arm of a TTL test covers a write only for the same key: the
+ * `Batch`, Bun (no batches). The other arm of a test of a TTL-named flag covers a write only for the
+ * same key (a test of the TTL value itself leaves the no-TTL arm to the caller, whatever it writes): the
  * same expression, or the same shape when that shape spells a key family (`sess:*`), never two
  * shapes made only of run-time parts (`*`, `*:*`). Near-misses that stay unreported: a bounded
  * index (`'all-records'`), the index expired with the record, the same key in both arms.
@@ -44,6 +45,10 @@ for (const tester of [untypedTester, typedTester]) {
       ioredis(
         'export async function put(id: string, v: string, ttl?: number) {\n  if (ttl) await redis.multi().sadd(`tags:${id}`, v).expire(`tags:${id}`, ttl).exec();\n  else await redis.sadd(`tags:${key}`, v);\n}',
       ),
+      // a test of the TTL value the other arm passes: the arm without it runs when the caller gave no
+      // TTL, which is the caller's choice for whatever that arm writes (issue 25, the no-TTL arm)
+      helpers("  if (ttl) await redis.set(recordKey(id), v, 'EX', ttl);\n  else await redis.sadd(indexKey(id), id);"),
+      ioredis('export async function put(ns: string, id: string, v: string, ttl?: number) {\n  if (ttl) await redis.set(`${ns}:${id}`, v, \'EX\', ttl);\n  else await redis.sadd(`${ns}:${v}`, id);\n}'),
     ],
     invalid: [
       indexLeak(ioredis('await redis.multi().set(k, v).expire(k, 60).sadd(`_index:${k}`, id).exec();'), 3, 45, 'sadd(`_index:${k}`, id)', '.expire(`_index:${k}`, TTL_SECONDS)'),
@@ -103,13 +108,15 @@ for (const tester of [untypedTester, typedTester]) {
         'sadd(indexKey(id), id)',
         '.expire(indexKey(id), TTL_SECONDS)',
       ),
+      // a test of a TTL-named flag, not of the TTL value the other arm passes: the other arm covers
+      // only the key it expires, and it expires the record, not the index
       {
-        code: helpers("  if (ttl) await redis.set(recordKey(id), v, 'EX', ttl);\n  else await redis.sadd(indexKey(id), id);"),
-        errors: [{ messageId: 'noExpiry', line: 6, column: 20, suggestions: [{ messageId: 'wrapInMulti', output: helpers("  if (ttl) await redis.set(recordKey(id), v, 'EX', ttl);\n  else await redis.multi().sadd(indexKey(id), id).expire(indexKey(id), TTL_SECONDS).exec();") }] }],
+        code: helpers("  if (!skipTtl) await redis.set(recordKey(id), v, 'EX', 60);\n  else await redis.sadd(indexKey(id), id);"),
+        errors: [{ messageId: 'noExpiry', line: 6, column: 20, suggestions: [{ messageId: 'wrapInMulti', output: helpers("  if (!skipTtl) await redis.set(recordKey(id), v, 'EX', 60);\n  else await redis.multi().sadd(indexKey(id), id).expire(indexKey(id), TTL_SECONDS).exec();") }] }],
       },
-      // keys read from consts: what the consts are built from decides
+      // keys read from consts (behind a flag's test): what the consts are built from decides
       {
-        code: helpers("  const record = recordKey(id);\n  const index = indexKey(id);\n  if (ttl) await redis.set(record, v, 'EX', ttl);\n  else await redis.sadd(index, id);"),
+        code: helpers("  const record = recordKey(id);\n  const index = indexKey(id);\n  if (!skipTtl) await redis.set(record, v, 'EX', 60);\n  else await redis.sadd(index, id);"),
         errors: [
           {
             messageId: 'noExpiry',
@@ -118,16 +125,16 @@ for (const tester of [untypedTester, typedTester]) {
             suggestions: [
               {
                 messageId: 'wrapInMulti',
-                output: helpers("  const record = recordKey(id);\n  const index = indexKey(id);\n  if (ttl) await redis.set(record, v, 'EX', ttl);\n  else await redis.multi().sadd(index, id).expire(index, TTL_SECONDS).exec();"),
+                output: helpers("  const record = recordKey(id);\n  const index = indexKey(id);\n  if (!skipTtl) await redis.set(record, v, 'EX', 60);\n  else await redis.multi().sadd(index, id).expire(index, TTL_SECONDS).exec();"),
               },
             ],
           },
         ],
       },
-      // two shapes of run-time parts only (`*:*`): a record and an index by value are two keys
+      // two shapes of run-time parts only (behind a flag's test) (`*:*`): a record and an index by value are two keys
       {
         code: ioredis(
-          'export async function put(ns: string, id: string, v: string, ttl?: number) {\n  if (ttl) await redis.set(`${ns}:${id}`, v, \'EX\', ttl);\n  else await redis.sadd(`${ns}:${v}`, id);\n}',
+          'export async function put(ns: string, id: string, v: string, ttl?: number) {\n  if (!skipTtl) await redis.set(`${ns}:${id}`, v, \'EX\', 60);\n  else await redis.sadd(`${ns}:${v}`, id);\n}',
         ),
         errors: [
           {
@@ -138,7 +145,7 @@ for (const tester of [untypedTester, typedTester]) {
               {
                 messageId: 'wrapInMulti',
                 output: ioredis(
-                  'export async function put(ns: string, id: string, v: string, ttl?: number) {\n  if (ttl) await redis.set(`${ns}:${id}`, v, \'EX\', ttl);\n  else await redis.multi().sadd(`${ns}:${v}`, id).expire(`${ns}:${v}`, TTL_SECONDS).exec();\n}',
+                  'export async function put(ns: string, id: string, v: string, ttl?: number) {\n  if (!skipTtl) await redis.set(`${ns}:${id}`, v, \'EX\', 60);\n  else await redis.multi().sadd(`${ns}:${v}`, id).expire(`${ns}:${v}`, TTL_SECONDS).exec();\n}',
                 ),
               },
             ],

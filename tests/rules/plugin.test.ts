@@ -54,11 +54,11 @@ describe('plugin object', () => {
   it('strict lists exactly the rules whose meta.docs.strict is set, pipelines not allowed', () => {
     const expected = ruleNames.filter((name) => rules[name].meta.docs?.strict).map((name) => `redis-ttl/${name}`);
     expect(Object.keys(plugin.configs.strict.rules ?? {}).sort()).toEqual(expected.sort());
-    const strictPolicy = { allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false };
+    const strictPolicy = { allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false, allowOpaqueKeys: false };
     expect(plugin.configs.strict.rules?.['redis-ttl/incr-needs-expire-on-create']).toEqual(['error', { allowPipeline: false, ...strictPolicy }]);
     expect(plugin.configs.strict.rules?.['redis-ttl/set-requires-ttl-or-keepttl']).toEqual(['error', { allowPipeline: false, ...strictPolicy }]);
     expect(plugin.configs.strict.rules?.['redis-ttl/no-getset']).toEqual(['error', strictPolicy]);
-    expect(plugin.configs.strict.rules?.['redis-ttl/embedded-lua']).toEqual(['error', { strict: true, allowOptionalTtl: false }]);
+    expect(plugin.configs.strict.rules?.['redis-ttl/embedded-lua']).toEqual(['error', { strict: true, allowOptionalTtl: false, allowOpaqueKeys: false }]);
     expect(plugin.configs.strict.rules?.['redis-ttl/expire-needs-positive-ttl']).toEqual(['error', { checkParameters: true }]);
     // min-redis-version needs settings['redis-ttl'].redisVersion: in no shipped config
     expect(plugin.configs.strict.rules?.['redis-ttl/min-redis-version']).toBeUndefined();
