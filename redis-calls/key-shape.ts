@@ -547,7 +547,10 @@ function assignedOnce(variable: TSESLint.Scope.Variable, id: TSESTree.Identifier
   return variable.defs.length === 1 && variable.references.every((reference) => !reference.isWrite() || reference.identifier === id);
 }
 
-/** A function of this module a key is built with: `f(...)`, `this.m(...)`, `KEYS.m(...)`. */
+/**
+ * A function of this module a key is built with: `f(...)` of a function or `const` arrow of the
+ * module, `this.m(...)` of a method or class-field arrow (`ns = (key) => ...`) of the enclosing class.
+ */
 export function keyBuilder(context: AnyContext, callee: TSESTree.Node): { fn: FunctionLike; declaration: TSESTree.Node } | undefined {
   if (callee.type === AST_NODE_TYPES.Identifier) {
     const variable = findVariable(context, callee);
@@ -583,6 +586,18 @@ export function keyBuilder(context: AnyContext, callee: TSESTree.Node): { fn: Fu
         ) {
           return { fn: element.value, declaration: element };
         }
+        // ns = (key) => `${this.namespace}:${key}`: a builder written as a class field
+        if (
+          element.type === AST_NODE_TYPES.PropertyDefinition &&
+          !element.static &&
+          !element.computed &&
+          element.key.type === AST_NODE_TYPES.Identifier &&
+          element.key.name === name &&
+          element.value
+        ) {
+          const value = unwrap(element.value);
+          if (value.type === AST_NODE_TYPES.ArrowFunctionExpression || value.type === AST_NODE_TYPES.FunctionExpression) return { fn: value, declaration: element };
+        }
       }
       return undefined;
     }
@@ -603,7 +618,7 @@ function exportedStatement(node: TSESTree.Node): TSESTree.Node {
 }
 
 /** The expressions a function returns: its expression body, or its own `return` statements. */
-function returnExpressions(fn: FunctionLike): TSESTree.Node[] {
+export function returnExpressions(fn: FunctionLike): TSESTree.Node[] {
   if (fn.body.type !== AST_NODE_TYPES.BlockStatement) return [fn.body];
   const out: TSESTree.Node[] = [];
   const visit = (statement: TSESTree.Node): void => {
