@@ -13,7 +13,9 @@
  * decided where the wrapper is called. The wrapper's name must be the command's name (any case:
  * `hSet`, `hset`), its body short (at most {@link MAX_STATEMENTS} statements, and so is each
  * promise executor or callback the call sits in), and the key its parameter: as it is, given to a
- * key builder of the module (`this.buildKey(key)`, `prefixed(key)`), or with configuration around
+ * key builder of the code (`this.buildKey(key)`, `prefixed(key)`, a class-field arrow `this.ns(key)`,
+ * a function another module of the code exports; the builder's arguments that are no part of the
+ * key it returns, such as a flag it tests, do not count), or with configuration around
  * it (`` `${this.prefix}:${key}` ``, `NAMESPACE + key` with an imported `NAMESPACE`; a literal
  * family such as `` `hits:${id}` `` is the wrapper's own choice). A function named after the data it stores
  * (`saveSummary(text, summary)`) is not a pass-through: it decides which keys exist, and stays
