@@ -61,6 +61,11 @@ export function passThroughParameter(
   return index < 0 ? undefined : { fn: param.fn, index, rest: param.fn.params[index]!.type === AST_NODE_TYPES.RestElement };
 }
 
+/** The wrapper that forwards the key at `keyNode` of `call`, when {@link isPassThrough} holds. */
+export function passThroughWrapper(context: AnyContext, call: RedisCall, keyNode: TSESTree.Node): FunctionLike | undefined {
+  return passThroughFunction(context, call, keyNode)?.fn;
+}
+
 /** The wrapper whose parameter `id` the key forwards, when {@link isPassThrough} holds. */
 function passThroughFunction(context: AnyContext, call: RedisCall, keyNode: TSESTree.Node): { fn: FunctionLike; id: TSESTree.Node } | undefined {
   const param = forwardedParameter(context, unwrap(keyNode), 0);
@@ -207,7 +212,7 @@ function isFunction(node: TSESTree.Node): node is FunctionLike {
 }
 
 /** The name a function is called by: its declaration, method, property or `const`. */
-function functionName(fn: FunctionLike): string | undefined {
+export function functionName(fn: FunctionLike): string | undefined {
   if (fn.type === AST_NODE_TYPES.FunctionDeclaration) return fn.id?.name;
   const parent = fn.parent;
   if (!parent) return undefined;

@@ -1,0 +1,57 @@
+/**
+ * Facades whose callers cannot be found (issue 25, this round): a pass-through facade is left
+ * alone where it is only when its callers are judged instead. In an application (a `package.json`
+ * with `"private": true`, or whose `main` is its `bin`), that needs a call of it somewhere in the
+ * application that the rules resolve to it; a facade no caller reaches (its only caller holds it
+ * through a config object) is judged at the facade, or its leak would be reported nowhere. A call
+ * from a test does not count. In a library, the facade is the package's API, called by code
+ * outside it: it stays left alone. The fixtures are in tests/fixtures/facade-apps.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import incrRule from '../../rules/incr-needs-expire-on-create.js';
+import { runRule, untypedTester } from './tester.js';
+
+const fixtures = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'facade-apps');
+const file = (path: string) => ({ code: readFileSync(join(fixtures, path), 'utf8'), filename: join(fixtures, path) });
+
+runRule(untypedTester, 'incr-needs-expire-on-create (facades whose callers cannot be found)', incrRule, {
+  valid: [
+    // a library's facade: its callers are other people's code
+    file('lib/src/cache.js'),
+    // the application's caller the rules follow is judged instead of the facade (and its caller file is)
+    { ...file('web/lib/store.ts'), code: file('web/lib/store.ts').code.replace(/hset\(key[^]*?\n {2}\}\n/, '') },
+  ],
+  invalid: [
+    // an application (main is its bin) whose facade's only caller holds it through a config object
+    {
+      ...file('server/utils/cache.js'),
+      errors: [
+        {
+          messageId: 'noExpiry',
+          line: 14,
+          column: 27,
+          suggestions: [{ messageId: 'wrapInMulti', output: file('server/utils/cache.js').code.replace('this.client.incr(key)', 'this.client.multi().incr(key).expire(key, TTL_SECONDS).exec()') }],
+        },
+      ],
+    },
+    // an application (private) whose `hset` facade only a test calls; `sadd` has a caller
+    { ...file('web/lib/store.ts'), errors: [{ messageId: 'noExpiry', line: 13, column: 18 }] },
+    // the caller the rules follow, judged with its key
+    { ...file('web/lib/presence.ts'), errors: [{ messageId: 'noExpiry', line: 5, column: 57 }] },
+    // strict judges every facade where it is
+    {
+      ...file('lib/src/cache.js'),
+      options: [{ allowPassThrough: false }],
+      errors: [
+        {
+          messageId: 'noExpiry',
+          line: 12,
+          column: 27,
+          suggestions: [{ messageId: 'wrapInMulti', output: file('lib/src/cache.js').code.replace('this.client.incr(key)', 'this.client.multi().incr(key).expire(key, TTL_SECONDS).exec()') }],
+        },
+      ],
+    },
+  ],
+});
