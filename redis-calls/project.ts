@@ -9,7 +9,6 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { readModule } from './modules.js';
 
 /** Source files a caller can be written in. */
 const SOURCE_FILE = /\.(?:[cm]?[jt]s|[jt]sx)$/;
