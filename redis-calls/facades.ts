@@ -120,10 +120,11 @@ const reachable = new WeakMap<TSESTree.Node, boolean>();
  * facade itself can be left alone: the facade belongs to a library (its callers may be other
  * people's code; `redis-calls/project.ts` tells an application from a library by its
  * `package.json`), or a call of it somewhere in its application (tests left out, unless the
- * facade is in one) resolves to it as this module's reading of callers does. A facade of an
- * application no caller reaches (`this.cache = config.cache; this.cache.incr(key)`) is judged
- * where it is, or its leak would be reported nowhere. Also `true` when nothing can be told: no
- * file on disk, no `package.json`, a package of more than `MAX_FILES` source files.
+ * facade is in one) resolves to it as this module's reading of callers does, or nothing calls a
+ * method of its name at all (dead code). A facade of an application whose calls the rules cannot
+ * resolve (`this.cache = config.cache; this.cache.incr(key)`) is judged where it is, or its leak
+ * would be reported nowhere. Also `true` when nothing can be told: no file on disk, no
+ * `package.json`, a package of more than `MAX_FILES` source files.
  */
 export function facadeCallersReachable(context: AnyContext, fn: FunctionLike): boolean {
   let found = reachable.get(fn);
@@ -144,6 +145,7 @@ function findCallers(context: AnyContext, fn: FunctionLike): boolean {
   if (!files) return true;
   const word = new RegExp(`\\b${name.replace(/[^\w$]/g, '\\$&')}\\b`);
   const ownIsTest = TEST_PATH.test(relative(info.root, file));
+  let unresolved = false;
   for (const path of files) {
     const own = resolvePath(path) === resolvePath(file);
     if (!own && !ownIsTest && TEST_PATH.test(relative(info.root, path))) continue;
@@ -155,9 +157,14 @@ function findCallers(context: AnyContext, fn: FunctionLike): boolean {
       if (!module) continue;
       moduleCtx = moduleContext(context, module);
     }
-    if (callsFacade(moduleCtx!, fn, file, name)) return true;
+    const calls = callsOfFacade(moduleCtx!, fn, file, name);
+    if (calls === 'resolved') return true;
+    if (calls === 'unresolved') unresolved = true;
   }
-  return false;
+  // no call resolves to it: judged where it is when a call of its name exists that the rules
+  // cannot resolve (`this.cache.incr(key)` with `this.cache = config.cache`); a facade nothing
+  // calls by its name is dead code, nothing to report
+  return !unresolved;
 }
 
 /** A relative specifier of `path` seen from `from` (`./b.ts`, `../c/d.js`). */
@@ -170,12 +177,16 @@ function resolvePath(path: string): string {
   return resolve(path);
 }
 
-/** Whether a call in the module of `context` resolves to `fn` (of the file `file`). */
-function callsFacade(context: AnyContext, fn: FunctionLike, file: string, name: string): boolean {
+/**
+ * The calls of `fn`'s name (of the file `file`) in the module of `context`: `'resolved'` when one
+ * resolves to `fn`; else `'unresolved'` when a method call of that name neither resolves to a
+ * function of the code nor is a Redis client's command (its receiver is unknown); else `'none'`.
+ */
+function callsOfFacade(context: AnyContext, fn: FunctionLike, file: string, name: string): 'resolved' | 'unresolved' | 'none' {
   const detector = clientDetectorOf(context);
-  let found = false;
+  let result: 'resolved' | 'unresolved' | 'none' = 'none';
   forEachCallIn(context, context.sourceCode.ast, (call) => {
-    if (found) return;
+    if (result === 'resolved') return;
     const callee = unwrap(call.callee);
     let target: Target | undefined;
     if (callee.type === AST_NODE_TYPES.Identifier) {
@@ -183,12 +194,13 @@ function callsFacade(context: AnyContext, fn: FunctionLike, file: string, name: 
       target = functionNamed(detector, callee);
     } else if (callee.type === AST_NODE_TYPES.MemberExpression && propertyName(callee.property, callee.computed) === name) {
       target = methodCalled(detector, callee, name);
+      if (!target && redisCallsOf(context, call).length === 0) result = 'unresolved';
     }
     if (!target) return;
     const where = target.context.physicalFilename ?? target.context.filename;
-    found = target.fn === fn || (resolvePath(where) === resolvePath(file) && target.fn.range[0] === fn.range[0] && target.fn.range[1] === fn.range[1]);
+    if (target.fn === fn || (resolvePath(where) === resolvePath(file) && target.fn.range[0] === fn.range[0] && target.fn.range[1] === fn.range[1])) result = 'resolved';
   });
-  return found;
+  return result;
 }
 
 const relativeImports = new WeakMap<object, boolean>();
