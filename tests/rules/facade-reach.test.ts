@@ -45,14 +45,7 @@ runRule(untypedTester, 'incr-needs-expire-on-create (facades whose callers canno
     {
       ...file('lib/src/cache.js'),
       options: [{ allowPassThrough: false }],
-      errors: [
-        {
-          messageId: 'noExpiry',
-          line: 12,
-          column: 27,
-          suggestions: [{ messageId: 'wrapInMulti', output: file('lib/src/cache.js').code.replace('this.client.incr(key)', 'this.client.multi().incr(key).expire(key, TTL_SECONDS).exec()') }],
-        },
-      ],
+      errors: [{ messageId: 'noExpiry', line: 7, column: 66, suggestions: [] }],
     },
   ],
 });
