@@ -194,7 +194,8 @@ function callsOfFacade(context: AnyContext, fn: FunctionLike, file: string, name
       target = functionNamed(detector, callee);
     } else if (callee.type === AST_NODE_TYPES.MemberExpression && propertyName(callee.property, callee.computed) === name) {
       target = methodCalled(detector, callee, name);
-      if (!target && redisCallsOf(context, call).length === 0) result = 'unresolved';
+      // a receiver that is no client of Redis (`this.cache` of a config object), not a client's own command
+      if (!target && !detector.classify(callee.object).redis) result = 'unresolved';
     }
     if (!target) return;
     const where = target.context.physicalFilename ?? target.context.filename;
