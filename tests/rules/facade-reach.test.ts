@@ -10,6 +10,8 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Linter } from 'eslint';
+import { describe, expect, it } from 'vitest';
 import incrRule from '../../rules/incr-needs-expire-on-create.js';
 import { runRule, untypedTester } from './tester.js';
 
@@ -48,4 +50,19 @@ runRule(untypedTester, 'incr-needs-expire-on-create (facades whose callers canno
       errors: [{ messageId: 'noExpiry', line: 7, column: 66, suggestions: [] }],
     },
   ],
+});
+
+// The same application linted as ESLint lints JavaScript by default (espree): the caller's module
+// is read with espree too, and a module declaring a class must be analysed.
+describe('facades whose callers cannot be found, JavaScript parsed by espree', () => {
+  it('reports the facade whose only caller holds it through a config object', () => {
+    const linter = new Linter({ configType: 'flat', cwd: fixtures });
+    const { code, filename } = file('server/utils/cache.js');
+    const messages = linter.verify(
+      code,
+      [{ files: ['**/*.js'], languageOptions: { sourceType: 'commonjs' }, plugins: { t: { rules: { incr: incrRule as never } } }, rules: { 't/incr': 'error' } }],
+      { filename },
+    );
+    expect(messages.map((m) => [m.line, m.column, m.messageId])).toEqual([[14, 27, 'noExpiry']]);
+  });
 });
