@@ -78,7 +78,7 @@ function loadModuleFrom(from: string, shownFrom: string, parser: ParserLike, spe
   if (entry.parsed === undefined) {
     entry.parsed = null;
     try {
-      const options = { ecmaVersion: 'latest', sourceType: 'module', range: true, loc: true, filePath: path };
+      const options = { ecmaVersion: 'latest', sourceType: 'module', range: true, loc: true, tokens: true, comment: true, filePath: path };
       const result = parser.parseForESLint ? parser.parseForESLint(entry.text, options) : undefined;
       const program = result ? result.ast : parser.parse?.(entry.text, options);
       if (program) {
