@@ -2,9 +2,14 @@
  * Values a key can be built from that take few values: the facts `key-shape.ts` needs to tell a
  * bounded key (a handful of keys, like a constant) from a family of keys that grows with the data.
  *
- * - **Fixed once per instance**: a class member that is `readonly`, or that the class assigns only
- *   in its constructor (`constructor(private readonly channelName: string)`, `this.key =
- *   options.key` in the constructor and nowhere else). One instance writes one key through it.
+ * - **Fixed once per instance**: a class member that is `readonly`, or that the class sets only by
+ *   its initializer or in its constructor and only reads afterwards (`constructor(private readonly
+ *   channelName: string)`, `private queueKey = 'events:queue'`, `this.key = options.key` in the
+ *   constructor and nowhere else). One instance writes one key through it.
+ * - **Fixed once per factory call**: a parameter of a factory function (one that returns an object
+ *   literal with methods, or a function), or a `const` of its body, read by the functions it
+ *   returns (`createHandler({ keyPrefix })` returning `{ set(key) {...} }`): the factory's
+ *   configuration, one value per instance it makes.
  * - **Finite types**: a parameter or variable whose declared type is a union of literals
  *   (`'daily' | 'weekly'`), `boolean`, an enum, a type alias of those (of the module, or exported
  *   by a relatively imported one), `keyof typeof CONST` or `(typeof LIST)[number]`; with type
@@ -32,9 +37,9 @@ export interface InstanceMember {
 
 /**
  * The instance member `this.<name>` reads, in the class around `member`, when it is fixed once
- * per instance: declared `readonly`, or written only in the constructor. `undefined` when `this`
- * is not the class's (a static member, a nested `function`), or the class writes the member
- * outside its constructor (or never) and does not declare it `readonly`.
+ * per instance: declared `readonly`, or set only by its initializer or in the constructor.
+ * `undefined` when `this` is not the class's (a static member, a nested `function`), or the class
+ * writes the member outside its constructor (or never) and does not declare it `readonly`.
  */
 export function instanceMember(member: TSESTree.MemberExpression): InstanceMember | undefined {
   const name = memberName(member.property, member.computed);
@@ -77,7 +82,10 @@ export function instanceMember(member: TSESTree.MemberExpression): InstanceMembe
     const body = element.type === AST_NODE_TYPES.MethodDefinition ? element.value.body : element.value;
     if (body) forEachThisWrite(body, name, () => (writtenElsewhere = true));
   }
-  if (!readonly && (!writtenInConstructor || writtenElsewhere)) return undefined;
+  // set once: by its initializer (`private queueKey = 'events:queue'`) or in the constructor, and
+  // only read afterwards
+  const initialized = declaration?.type === AST_NODE_TYPES.PropertyDefinition && declaration.value !== null;
+  if (!readonly && ((!writtenInConstructor && !initialized) || writtenElsewhere)) return undefined;
   return { values, constructorParams, readonly, ...(declaration ? { declaration } : {}) };
 }
 

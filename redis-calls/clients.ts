@@ -999,7 +999,11 @@ export class ClientDetector {
             if (!origin.relative) return FOREIGN;
             // import type { Store } from './store': what its module declares it as
             const exported = this.exported(origin.namespace && ident !== type.typeName ? { ...origin, namespace: undefined, imported: last } : origin);
-            if (!exported || exported.node.type !== AST_NODE_TYPES.Identifier) return UNKNOWN;
+            // a type of the code whose module cannot be read (`RedisService` of a service
+            // module): the declared type beats the receiver's name, which is not asked; the
+            // checker still is, where there is one
+            if (!exported) return FOREIGN;
+            if (exported.node.type !== AST_NODE_TYPES.Identifier) return UNKNOWN;
             return relabel(exported.detector.classifyTypeName(exported.node, annotated, depth + 1), (inner) => `${inner} (${exported.module.display})`);
           }
           if (origin.kind === 'local') return this.classifyTypeName(ident, annotated, depth);
@@ -1056,7 +1060,8 @@ export class ClientDetector {
       if (pkg) return packageType(pkg, origin.namespace ? undefined : origin.imported, `its annotation \`${annotated}\` comes from ${origin.source}`, batchOfTypeName(origin.imported ?? ident.name));
       if (!origin.relative) return FOREIGN;
       const exported = this.exported(origin);
-      return exported?.node.type === AST_NODE_TYPES.Identifier ? exported.detector.classifyTypeName(exported.node, annotated, depth + 1) : UNKNOWN;
+      if (!exported) return FOREIGN; // as in classifyType: the declared type beats the name
+      return exported.node.type === AST_NODE_TYPES.Identifier ? exported.detector.classifyTypeName(exported.node, annotated, depth + 1) : UNKNOWN;
     }
     if (origin.kind !== 'local') return UNKNOWN;
     const superClass = origin.classNode?.superClass;

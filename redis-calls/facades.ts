@@ -29,7 +29,7 @@
  * (a facade that expires its key itself chose the TTL: it is judged where it is); one facade may
  * forward to another (two levels).
  */
-import { dirname, relative } from 'node:path';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { describeCommand, type CommandArg } from '../semantics/commands.js';
 import { classOfThis, instanceMember } from './bounded.js';
@@ -37,7 +37,9 @@ import { requiredModule } from './client-syntax.js';
 import type { ClientDetector } from './clients.js';
 import { clientDetectorOf, forEachCallIn, redisCallsIn, redisCallsOf } from './index.js';
 import { commandOfMethod, type RedisCall } from './normalize.js';
-import { passThroughParameter, type FunctionLike } from './pass-through.js';
+import { loadModule, moduleContext, readModule } from './modules.js';
+import { functionName, passThroughParameter, type FunctionLike } from './pass-through.js';
+import { packageFiles, packageOf } from './project.js';
 import { findVariable, propertyName, staticValue, unwrap, type AnyContext } from './static.js';
 
 /** A facade forwarding to a facade is followed; one more level is not. */
@@ -108,6 +110,99 @@ function facadeCallsAt(context: AnyContext, node: TSESTree.CallExpression, depth
 }
 
 const NONE: readonly RedisCall[] = Object.freeze([]);
+
+/** Paths of tests: a call there does not make a facade's production callers reachable. */
+const TEST_PATH = /(?:^|[\\/])(?:__tests__|__mocks__|tests?|spec)[\\/]|\.(?:test|spec)\.[cm]?[jt]sx?$/;
+const reachable = new WeakMap<TSESTree.Node, boolean>();
+
+/**
+ * Whether the callers of the pass-through facade `fn` of the linted file are judged, so that the
+ * facade itself can be left alone: the facade belongs to a library (its callers may be other
+ * people's code; `redis-calls/project.ts` tells an application from a library by its
+ * `package.json`), or a call of it somewhere in its application (tests left out, unless the
+ * facade is in one) resolves to it as this module's reading of callers does, or nothing calls a
+ * method of its name at all (dead code). A facade of an application whose calls the rules cannot
+ * resolve (`this.cache = config.cache; this.cache.incr(key)`) is judged where it is, or its leak
+ * would be reported nowhere. Also `true` when nothing can be told: no file on disk, no
+ * `package.json`, a package of more than `MAX_FILES` source files.
+ */
+export function facadeCallersReachable(context: AnyContext, fn: FunctionLike): boolean {
+  let found = reachable.get(fn);
+  if (found === undefined) {
+    found = findCallers(context, fn);
+    reachable.set(fn, found);
+  }
+  return found;
+}
+
+function findCallers(context: AnyContext, fn: FunctionLike): boolean {
+  const file = context.physicalFilename ?? context.filename;
+  const name = functionName(fn);
+  if (!file || !isAbsolute(file) || name === undefined) return true;
+  const info = packageOf(file);
+  if (!info || !info.application) return true;
+  const files = packageFiles(info.root);
+  if (!files) return true;
+  const word = new RegExp(`\\b${name.replace(/[^\w$]/g, '\\$&')}\\b`);
+  const ownIsTest = TEST_PATH.test(relative(info.root, file));
+  let unresolved = false;
+  for (const path of files) {
+    const own = resolvePath(path) === resolvePath(file);
+    if (!own && !ownIsTest && TEST_PATH.test(relative(info.root, path))) continue;
+    let moduleCtx: AnyContext | undefined = own ? context : undefined;
+    if (!own) {
+      const text = readModule(file, specifierOf(file, path))?.entry.text;
+      if (text === undefined || !word.test(text)) continue;
+      const module = loadModule(context, specifierOf(file, path));
+      if (!module) continue;
+      moduleCtx = moduleContext(context, module);
+    }
+    const calls = callsOfFacade(moduleCtx!, fn, file, name);
+    if (calls === 'resolved') return true;
+    if (calls === 'unresolved') unresolved = true;
+  }
+  // no call resolves to it: judged where it is when a call of its name exists that the rules
+  // cannot resolve (`this.cache.incr(key)` with `this.cache = config.cache`); a facade nothing
+  // calls by its name is dead code, nothing to report
+  return !unresolved;
+}
+
+/** A relative specifier of `path` seen from `from` (`./b.ts`, `../c/d.js`). */
+function specifierOf(from: string, path: string): string {
+  const spec = relative(dirname(from), path).split('\\').join('/');
+  return spec.startsWith('.') ? spec : `./${spec}`;
+}
+
+function resolvePath(path: string): string {
+  return resolve(path);
+}
+
+/**
+ * The calls of `fn`'s name (of the file `file`) in the module of `context`: `'resolved'` when one
+ * resolves to `fn`; else `'unresolved'` when a method call of that name neither resolves to a
+ * function of the code nor is a Redis client's command (its receiver is unknown); else `'none'`.
+ */
+function callsOfFacade(context: AnyContext, fn: FunctionLike, file: string, name: string): 'resolved' | 'unresolved' | 'none' {
+  const detector = clientDetectorOf(context);
+  let result: 'resolved' | 'unresolved' | 'none' = 'none';
+  forEachCallIn(context, context.sourceCode.ast, (call) => {
+    if (result === 'resolved') return;
+    const callee = unwrap(call.callee);
+    let target: Target | undefined;
+    if (callee.type === AST_NODE_TYPES.Identifier) {
+      if (callee.name !== name && importedName(context, callee) !== name) return;
+      target = functionNamed(detector, callee);
+    } else if (callee.type === AST_NODE_TYPES.MemberExpression && propertyName(callee.property, callee.computed) === name) {
+      target = methodCalled(detector, callee, name);
+      // a receiver that is no client of Redis (`this.cache` of a config object), not a client's own command
+      if (!target && !detector.classify(callee.object).redis) result = 'unresolved';
+    }
+    if (!target) return;
+    const where = target.context.physicalFilename ?? target.context.filename;
+    if (target.fn === fn || (resolvePath(where) === resolvePath(file) && target.fn.range[0] === fn.range[0] && target.fn.range[1] === fn.range[1])) result = 'resolved';
+  });
+  return result;
+}
 
 const relativeImports = new WeakMap<object, boolean>();
 

@@ -166,8 +166,10 @@ function identifierShape(context: AnyContext, node: TSESTree.Identifier, binding
     if (bindings.has(def.name)) return bindings.get(def.name)!;
     if (def.name.type !== AST_NODE_TYPES.Identifier) return UNKNOWN_PART;
     const part = callbackElementShape(context, def.node, def.name, depth) ?? callSitesShape(context, def.node, def.name, depth, (argument, d) => shapeOf(context, argument, new Map(), d));
-    // frequency: 'daily' | 'weekly': a few keys, whatever the callers pass
-    return part.fixed || !hasFiniteType(context, def.name) ? part : { ...part, fixed: true };
+    // frequency: 'daily' | 'weekly': a few keys, whatever the callers pass; a factory's
+    // configuration (createHandler({ keyPrefix })): one value per instance it makes
+    const bounded = hasFiniteType(context, def.name) || factoryParameter(variable!, def.node);
+    return part.fixed || !bounded ? part : { ...part, fixed: true };
   }
   // for (const key of keys): the spelling the elements of `keys` share
   const loop = forOfLoop(def);
@@ -418,6 +420,13 @@ function memberShape(context: AnyContext, node: TSESTree.MemberExpression, bindi
   if (enumValue !== undefined) return enumValue === null ? FINITE_PART : literal(enumValue);
   const variable = findVariable(context, object);
   const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  if (def?.type === 'Parameter' && def.name.type === AST_NODE_TYPES.Identifier) {
+    // options.keyPrefix of a fixed argument (a constructor's, bound while a member's values are
+    // read), or of a factory's options: configuration, one value per instance
+    const bound = bindings.get(def.name);
+    if (bound) return bound.fixed ? { text: '*', via: bound.via, fixed: true } : UNKNOWN_PART;
+    if (factoryParameter(variable!, def.node)) return FINITE_PART;
+  }
   if (def?.type !== 'Variable' || !def.node.init || def.node.id.type !== AST_NODE_TYPES.Identifier || !assignedOnce(variable!, def.node.id)) {
     return UNKNOWN_PART;
   }
@@ -547,7 +556,55 @@ function assignedOnce(variable: TSESLint.Scope.Variable, id: TSESTree.Identifier
   return variable.defs.length === 1 && variable.references.every((reference) => !reference.isWrite() || reference.identifier === id);
 }
 
-/** A function of this module a key is built with: `f(...)`, `this.m(...)`, `KEYS.m(...)`. */
+/**
+ * Whether a parameter is a factory's configuration: the function returns an object literal with
+ * a method or function property (`return { async set(key) {...} }`, also through a `const` it
+ * returns) or a function, and never assigns the parameter. What the returned functions write
+ * with it is one key per instance the factory makes, like a class member fixed in its constructor.
+ */
+function factoryParameter(variable: TSESLint.Scope.Variable, fn: TSESTree.Node): boolean {
+  if (fn.type !== AST_NODE_TYPES.FunctionDeclaration && fn.type !== AST_NODE_TYPES.FunctionExpression && fn.type !== AST_NODE_TYPES.ArrowFunctionExpression) return false;
+  if (variable.references.some((reference) => reference.isWrite() && !reference.init)) return false;
+  return returnExpressions(fn).some((expression) => makesInstance(expression, 0));
+}
+
+/** An object literal with a function property, a function or a class; or a `const` bound to one. */
+function makesInstance(input: TSESTree.Node, depth: number): boolean {
+  const node = unwrap(input);
+  switch (node.type) {
+    case AST_NODE_TYPES.ArrowFunctionExpression:
+    case AST_NODE_TYPES.FunctionExpression:
+    case AST_NODE_TYPES.ClassExpression:
+      return true;
+    case AST_NODE_TYPES.ObjectExpression:
+      return node.properties.some((property) => {
+        if (property.type !== AST_NODE_TYPES.Property) return false;
+        const value = unwrap(property.value);
+        return value.type === AST_NODE_TYPES.FunctionExpression || value.type === AST_NODE_TYPES.ArrowFunctionExpression;
+      });
+    case AST_NODE_TYPES.Identifier: {
+      if (depth > 0) return false;
+      // const handler = { ... }; return handler;
+      let scope: TSESTree.Node | undefined = node.parent;
+      while (scope && scope.type !== AST_NODE_TYPES.BlockStatement && scope.type !== AST_NODE_TYPES.Program) scope = scope.parent;
+      if (scope?.type !== AST_NODE_TYPES.BlockStatement) return false;
+      for (const statement of scope.body) {
+        if (statement.type !== AST_NODE_TYPES.VariableDeclaration || statement.kind !== 'const') continue;
+        for (const declarator of statement.declarations) {
+          if (declarator.id.type === AST_NODE_TYPES.Identifier && declarator.id.name === node.name && declarator.init) return makesInstance(declarator.init, depth + 1);
+        }
+      }
+      return false;
+    }
+    default:
+      return false;
+  }
+}
+
+/**
+ * A function of this module a key is built with: `f(...)` of a function or `const` arrow of the
+ * module, `this.m(...)` of a method or class-field arrow (`ns = (key) => ...`) of the enclosing class.
+ */
 export function keyBuilder(context: AnyContext, callee: TSESTree.Node): { fn: FunctionLike; declaration: TSESTree.Node } | undefined {
   if (callee.type === AST_NODE_TYPES.Identifier) {
     const variable = findVariable(context, callee);
@@ -583,6 +640,18 @@ export function keyBuilder(context: AnyContext, callee: TSESTree.Node): { fn: Fu
         ) {
           return { fn: element.value, declaration: element };
         }
+        // ns = (key) => `${this.namespace}:${key}`: a builder written as a class field
+        if (
+          element.type === AST_NODE_TYPES.PropertyDefinition &&
+          !element.static &&
+          !element.computed &&
+          element.key.type === AST_NODE_TYPES.Identifier &&
+          element.key.name === name &&
+          element.value
+        ) {
+          const value = unwrap(element.value);
+          if (value.type === AST_NODE_TYPES.ArrowFunctionExpression || value.type === AST_NODE_TYPES.FunctionExpression) return { fn: value, declaration: element };
+        }
       }
       return undefined;
     }
@@ -603,7 +672,7 @@ function exportedStatement(node: TSESTree.Node): TSESTree.Node {
 }
 
 /** The expressions a function returns: its expression body, or its own `return` statements. */
-function returnExpressions(fn: FunctionLike): TSESTree.Node[] {
+export function returnExpressions(fn: FunctionLike): TSESTree.Node[] {
   if (fn.body.type !== AST_NODE_TYPES.BlockStatement) return [fn.body];
   const out: TSESTree.Node[] = [];
   const visit = (statement: TSESTree.Node): void => {

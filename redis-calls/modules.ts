@@ -78,7 +78,7 @@ function loadModuleFrom(from: string, shownFrom: string, parser: ParserLike, spe
   if (entry.parsed === undefined) {
     entry.parsed = null;
     try {
-      const options = { ecmaVersion: 'latest', sourceType: 'module', range: true, loc: true, filePath: path };
+      const options = { ecmaVersion: 'latest', sourceType: 'module', range: true, loc: true, tokens: true, comment: true, filePath: path };
       const result = parser.parseForESLint ? parser.parseForESLint(entry.text, options) : undefined;
       const program = result ? result.ast : parser.parse?.(entry.text, options);
       if (program) {
@@ -132,11 +132,36 @@ export function readModule(from: string, specifier: string): { path: string; ent
   return undefined;
 }
 
-/** Gives every node of a parsed module its `parent`, as ESLint does for the linted file. */
+/** Node types whose `decorators` array the scope manager reads. */
+const DECORATED: ReadonlySet<string> = new Set([
+  AST_NODE_TYPES.ClassDeclaration,
+  AST_NODE_TYPES.ClassExpression,
+  AST_NODE_TYPES.MethodDefinition,
+  AST_NODE_TYPES.PropertyDefinition,
+  AST_NODE_TYPES.AccessorProperty,
+]);
+
+/** Adds to a node the TS-ESTree arrays espree leaves out (see {@link setParents}). */
+function completeForScopeManager(node: TSESTree.Node): void {
+  const loose = node as unknown as { implements?: unknown[]; decorators?: unknown[]; params?: Array<{ decorators?: unknown[] }> };
+  if (DECORATED.has(node.type)) loose.decorators ??= [];
+  if (node.type === AST_NODE_TYPES.ClassDeclaration || node.type === AST_NODE_TYPES.ClassExpression) loose.implements ??= [];
+  if (node.type === AST_NODE_TYPES.FunctionDeclaration || node.type === AST_NODE_TYPES.FunctionExpression || node.type === AST_NODE_TYPES.ArrowFunctionExpression) {
+    for (const param of loose.params ?? []) param.decorators ??= [];
+  }
+}
+
+/**
+ * Gives every node of a parsed module its `parent`, as ESLint does for the linted file, and the
+ * TS-ESTree arrays espree leaves out, which the scope manager reads (`implements` and `decorators`
+ * of a class, `decorators` of its members and of every function parameter): without them a
+ * JavaScript module declaring a class could not be analysed.
+ */
 function setParents(program: TSESTree.Program): void {
   const stack: TSESTree.Node[] = [program];
   while (stack.length > 0) {
     const node = stack.pop()!;
+    completeForScopeManager(node);
     for (const [key, value] of Object.entries(node)) {
       if (key === 'parent' || !value || typeof value !== 'object') continue;
       for (const child of Array.isArray(value) ? value : [value]) {

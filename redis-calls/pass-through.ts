@@ -13,15 +13,17 @@
  * decided where the wrapper is called. The wrapper's name must be the command's name (any case:
  * `hSet`, `hset`), its body short (at most {@link MAX_STATEMENTS} statements, and so is each
  * promise executor or callback the call sits in), and the key its parameter: as it is, given to a
- * key builder of the module (`this.buildKey(key)`, `prefixed(key)`), or with configuration around
+ * key builder of the code (`this.buildKey(key)`, `prefixed(key)`, a class-field arrow `this.ns(key)`,
+ * a function another module of the code exports; the builder's arguments that are no part of the
+ * key it returns, such as a flag it tests, do not count), or with configuration around
  * it (`` `${this.prefix}:${key}` ``, `NAMESPACE + key` with an imported `NAMESPACE`; a literal
  * family such as `` `hits:${id}` `` is the wrapper's own choice). A function named after the data it stores
  * (`saveSummary(text, summary)`) is not a pass-through: it decides which keys exist, and stays
  * reported.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { redisCallsIn } from './index.js';
-import { keyBuilder, keyShapeOf } from './key-shape.js';
+import { clientDetectorOf, redisCallsIn } from './index.js';
+import { keyBuilder, keyShapeOf, returnExpressions } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
 import { enclosingFunction, findVariable, propertyName, unwrap, type AnyContext } from './static.js';
 
@@ -57,6 +59,11 @@ export function passThroughParameter(
   if (!param) return undefined;
   const index = param.fn.params.findIndex((p) => parameterBinding(p) === param.id);
   return index < 0 ? undefined : { fn: param.fn, index, rest: param.fn.params[index]!.type === AST_NODE_TYPES.RestElement };
+}
+
+/** The wrapper that forwards the key at `keyNode` of `call`, when {@link isPassThrough} holds. */
+export function passThroughWrapper(context: AnyContext, call: RedisCall, keyNode: TSESTree.Node): FunctionLike | undefined {
+  return passThroughFunction(context, call, keyNode)?.fn;
 }
 
 /** The wrapper whose parameter `id` the key forwards, when {@link isPassThrough} holds. */
@@ -100,10 +107,13 @@ function forwardedParameter(context: AnyContext, key: TSESTree.Node, depth: numb
     return def?.type === 'Parameter' && isFunction(def.node) ? { fn: def.node, id: def.name } : undefined;
   }
   let parts: TSESTree.Node[] | undefined;
-  // a key builder of the module given the parameter, its other arguments fixed
+  // a key builder of the code given the parameter, its other arguments fixed, or not part of the
+  // key it builds (`this.buildKey(baseKey, addKeyPrefix)` only tests `addKeyPrefix`)
   let fixedPart = (part: TSESTree.Node): boolean => keyShapeOf(context, part).constant;
-  if (key.type === AST_NODE_TYPES.CallExpression && keyBuilder(context, unwrap(key.callee))) {
-    parts = key.arguments;
+  const builder = key.type === AST_NODE_TYPES.CallExpression ? builderOf(context, unwrap(key.callee)) : undefined;
+  if (builder && key.type === AST_NODE_TYPES.CallExpression) {
+    const keyParams = keyParameters(builder);
+    parts = key.arguments.filter((_, index) => keyParams.size === 0 || keyParams.has(index));
   } else if (key.type === AST_NODE_TYPES.TemplateLiteral || key.type === AST_NODE_TYPES.BinaryExpression) {
     // configuration around the parameter (`${this.prefix}:${key}`), not a family the wrapper names
     // (`hits:${id}` chooses which keys exist, as `saveSummary` does)
@@ -131,6 +141,60 @@ function forwardedParameter(context: AnyContext, key: TSESTree.Node, depth: numb
   return found;
 }
 
+/**
+ * The key builder a wrapper calls: a function or method of its module (`prefixed(key)`,
+ * `this.buildKey(key)`, a class-field arrow `this.ns(key)`), or a function another module of the
+ * code exports (`import { prefixed } from './keys'`).
+ */
+function builderOf(context: AnyContext, callee: TSESTree.Node): FunctionLike | undefined {
+  const local = keyBuilder(context, callee);
+  if (local) return local.fn;
+  if (callee.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const detector = clientDetectorOf(context);
+  const origin = detector.identifierOrigin(callee);
+  const exported = origin.kind === 'import' && origin.relative ? detector.exported(origin) : undefined;
+  if (!exported) return undefined;
+  const node = unwrap(exported.node);
+  const fn = node.type === AST_NODE_TYPES.Identifier ? exported.detector.functionOf(node) : node;
+  return fn && isFunction(fn as TSESTree.Node) && (fn as FunctionLike).body ? (fn as FunctionLike) : undefined;
+}
+
+/**
+ * The positions of a builder's parameters that the key it returns is made of: those its returned
+ * expressions read outside a condition's test (`addKeyPrefix ? full(baseKey) : baseKey` is made of
+ * `baseKey` only). Empty when it cannot tell (the key is built in a local variable first).
+ */
+function keyParameters(fn: FunctionLike): Set<number> {
+  const byName = new Map<string, number>();
+  fn.params.forEach((param, index) => {
+    const binding = parameterBinding(param);
+    if (binding?.type === AST_NODE_TYPES.Identifier) byName.set(binding.name, index);
+  });
+  const used = new Set<number>();
+  const visit = (node: unknown): void => {
+    if (!node || typeof node !== 'object') return;
+    if (Array.isArray(node)) return node.forEach(visit);
+    const current = node as TSESTree.Node;
+    if (typeof current.type !== 'string') return;
+    if (current.type === AST_NODE_TYPES.Identifier) {
+      const index = byName.get(current.name);
+      if (index !== undefined) used.add(index);
+      return;
+    }
+    if (isFunction(current)) return;
+    for (const [field, child] of Object.entries(current)) {
+      if (field === 'parent' || field === 'loc' || field === 'range') continue;
+      // the test of `c ? a : b` chooses between keys; it is no part of one
+      if (field === 'test' && current.type === AST_NODE_TYPES.ConditionalExpression) continue;
+      // `x.name`: a property name, not a read of `name`
+      if (field === 'property' && current.type === AST_NODE_TYPES.MemberExpression && !current.computed) continue;
+      visit(child);
+    }
+  };
+  returnExpressions(fn).forEach(visit);
+  return used;
+}
+
 /** Text that only separates key parts (`:`, `/`, `.`, `-`, `_`, `|`, `#`), or none. */
 const SEPARATORS = /^[:/.\-_|#{}]*$/;
 
@@ -148,7 +212,7 @@ function isFunction(node: TSESTree.Node): node is FunctionLike {
 }
 
 /** The name a function is called by: its declaration, method, property or `const`. */
-function functionName(fn: FunctionLike): string | undefined {
+export function functionName(fn: FunctionLike): string | undefined {
   if (fn.type === AST_NODE_TYPES.FunctionDeclaration) return fn.id?.name;
   const parent = fn.parent;
   if (!parent) return undefined;

@@ -24,14 +24,14 @@
  * `strict` turns every allowance off.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { facadeCallsOf } from './facades.js';
+import { facadeCallersReachable, facadeCallsOf } from './facades.js';
 import { boundedKeyExpired } from './file-index.js';
 import { redisCallsOf } from './index.js';
 import { keyShapeOf } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
 import { opaqueKeyNotMeantToExpire } from './opaque-key.js';
 import { inNoTtlArm } from './optional-ttl.js';
-import { isPassThrough } from './pass-through.js';
+import { passThroughWrapper } from './pass-through.js';
 import { persistentReason } from './persistent.js';
 import type { AnyContext } from './static.js';
 
@@ -108,7 +108,11 @@ export function exemption(
     if (!boundedKeyExpired(context, call, arg, shape)) return 'constant';
   }
   if (options.allowOptionalTtl !== false && inNoTtlArm(context, call, keyNode)) return 'optional-ttl';
-  if (options.allowPassThrough !== false && isPassThrough(context, call, keyNode)) return 'pass-through';
+  if (options.allowPassThrough !== false) {
+    // judged at its callers, when some caller can be (else the leak would be reported nowhere)
+    const wrapper = passThroughWrapper(context, call, keyNode);
+    if (wrapper && facadeCallersReachable(context, wrapper)) return 'pass-through';
+  }
   if (options.allowOpaqueKeys !== false && opaqueKeyNotMeantToExpire(context, keyNode, shape)) return 'opaque';
   return undefined;
 }

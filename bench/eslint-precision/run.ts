@@ -331,7 +331,9 @@ function extractSources(gitDir: string, commit: string, dir: string): void {
   const wanted: Array<{ oid: string; path: string }> = [];
   for (const entry of listing.split('\0')) {
     const match = /^100\d{3} blob ([0-9a-f]+)\t(.+)$/s.exec(entry);
-    if (match && SOURCE_EXTENSIONS.some((ext) => match[2]!.endsWith(`.${ext}`))) wanted.push({ oid: match[1]!, path: match[2]! });
+    // the sources, and the root package.json (what the rules read of the package: its entries,
+    // whether it is private; never a sourceType, which run.ts reads below the root only)
+    if (match && (SOURCE_EXTENSIONS.some((ext) => match[2]!.endsWith(`.${ext}`)) || match[2] === 'package.json')) wanted.push({ oid: match[1]!, path: match[2]! });
   }
   const output = execFileSync('git', ['--git-dir', gitDir, 'cat-file', '--batch'], {
     input: wanted.map((w) => w.oid).join('\n') + '\n',
@@ -373,11 +375,13 @@ function prepareApplication(
   }
   const dir = join(scratch, 'apps', spec.repo.replace('/', '+'));
   const stamp = join(dir, '.bench-commit');
-  if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== spec.commit) {
+  // the stamp names what was extracted: the commit, and the root package.json since it is extracted
+  const extracted = `${spec.commit} with package.json`;
+  if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== extracted) {
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
     extractSources(gitDir, spec.commit, dir);
-    writeFileSync(stamp, spec.commit);
+    writeFileSync(stamp, extracted);
   }
   const files = globSync(
     SOURCE_EXTENSIONS.map((ext) => `**/*.${ext}`),

@@ -3,10 +3,13 @@
  * constructor parameter property, a member the constructor alone assigns from its parameters,
  * `this.options.key` below one) and a key whose run-time parts range over a union of literals,
  * `boolean`, an enum or a type alias of those (of the file or of an imported module; with type
- * information also an inferred union) is bounded like a constant key: `recommended` reports it
+ * information also an inferred union), a member set once by its initializer and only read
+ * afterwards, and a factory's configuration (a parameter of a function returning an object with
+ * methods, or a function, read by what it returns) is bounded like a constant key: `recommended` reports it
  * only when the file gives that key a TTL somewhere (a separate or missing expiry is then a bug),
- * `strict` always. A member written outside the constructor, or a part typed `string`, is not
- * bounded.
+ * `strict` always. A member written outside the constructor, a part typed `string`, a factory
+ * parameter it reassigns or beside the call's data, and a parameter of a function that returns
+ * data are not bounded.
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,11 +36,32 @@ const bounded = [
   ioredis("enum Period { Day = 'day', Week = 'week' }\nexport const hit = () => redis.incr(`hits:${Period.Day}`);"),
   ioredis("const LIMITS = { free: 10, pro: 100 };\nexport const hit = (tier: keyof typeof LIMITS) => redis.incr(`limit:${tier}`);"),
   ioredis("const TIERS = ['free', 'pro'] as const;\nexport const hit = (tier: (typeof TIERS)[number]) => redis.incr(`tier:${tier}`);"),
+  // one key per instance: a member set once by its initializer and only read afterwards (a
+  // buffer's queue key), a configured prefix plus a constant (TS member, JS constructor write)
+  ioredis("export class EventBuffer {\n  private queueKey = 'event_buffer:queue';\n  add(e: string) { return redis.rpush(this.queueKey, e); }\n  key() { return this.queueKey; }\n}"),
+  ioredis("export class Tags {\n  constructor(private keyPrefix: string) {}\n  share(k: string, t: string) { return redis.hset(this.keyPrefix + 'sharedTags', k, t); }\n}"),
+  nodeRedis('export class Tags {\n  constructor(options) { this.prefix = options.prefix; }\n  revalidate(tag) { return client.hSet(`${this.prefix}:revalidated`, tag, Date.now()); }\n}'),
+  // a factory's configuration, read by the methods it returns: destructured with defaults, a
+  // `const` of its body built from it, an options object, a handler returned through a `const`
+  nodeRedis(
+    "export function createHandler({ keyPrefix = '', sharedTagsKey = '__sharedTags__' }) {\n  const revalidatedKey = keyPrefix + '__revalidated__';\n  return {\n    async set(key: string, tags: string) { await client.hSet(keyPrefix + sharedTagsKey, key, tags); },\n    async revalidateTag(tag: string) { await client.hSet(revalidatedKey, tag, Date.now()); },\n  };\n}",
+  ),
+  ioredis('export const createStore = (options: { prefix: string }) => ({\n  mark: (id: string) => redis.sadd(`${options.prefix}:marked`, id),\n});'),
+  ioredis("export function createQueue(name: string) {\n  const queue = { push(job: string) { return redis.rpush(`queue:${name}`, job); } };\n  return queue;\n}"),
+  ioredis('export const limiter = (prefix: string) => () => redis.incr(`${prefix}:count`);'),
 ];
 
 const reported = [
   // a member the class writes outside its constructor
   { code: ioredis('export class Jobs {\n  private key = "";\n  use(id: string) { this.key = `jobs:${id}`; }\n  bump() { return redis.incr(this.key); }\n}'), line: 6 },
+  // initialized, then written again
+  { code: ioredis("export class Buffer {\n  private queueKey = 'q';\n  rotate(id: string) { this.queueKey = `q:${id}`; }\n  add(e: string) { return redis.rpush(this.queueKey, e); }\n}"), line: 6 },
+  // a factory's configuration beside the data of the call, and a parameter of a function that
+  // makes no instance (it returns data)
+  { code: ioredis('export const createStore = (options: { prefix: string }) => ({\n  mark: (id: string) => redis.sadd(`${options.prefix}:${id}`, id),\n});'), line: 4 },
+  { code: ioredis('export function handle(userId: string) {\n  const added = redis.sadd(`u:${userId}`, 1);\n  return { ok: true, added };\n}'), line: 4 },
+  // a factory parameter the factory reassigns
+  { code: ioredis("export function createQueue(name: string) {\n  name = name + ':' + Date.now();\n  return { push: (job: string) => redis.rpush(name, job) };\n}"), line: 5 },
   // assigned only in the constructor, but not from its parameters
   { code: ioredis('export class Run {\n  private key: string;\n  constructor() { this.key = `run:${Date.now()}`; }\n  bump() { return redis.incr(this.key); }\n}'), line: 6 },
   // a part typed string, or a union with string

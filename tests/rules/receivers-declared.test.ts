@@ -3,7 +3,9 @@
  *
  * - an imported or declared type or class that is not a Redis client beats the name fallback
  *   (a declared factory returning an interface of the code, a class or instance of another module
- *   of the code, a type from a package that is not a client package);
+ *   of the code, a type from a package that is not a client package, a type of the application's
+ *   own code whose module cannot be read: `constructor(private readonly redisService:
+ *   RedisService)`, a typed field, a NestJS injection);
  * - a client reached through an annotated parameter object (`const store = params.redis`), an
  *   interface or type alias (also of another module), destructuring (`{ redis: store }`), a
  *   function or method whose declared return type is a client (same module, a `declare`d one, an
@@ -89,6 +91,16 @@ runRule(untypedTester, 'no-persist (imported)', noPersist, {
     // a type of another module that is no client, also as a member of an imported interface
     { code: `import type { RedisCache } from './cache';\nexport class Tenants {\n  constructor(private readonly redisCache: RedisCache) {}\n  put(id: string) { ${persist('this.redisCache')} }\n}`, filename: app },
     { code: `import type { Services } from './deps';\nexport function f(services: Services, id: string) { ${persist('services.cache')} }`, filename: app },
+    // an application wrapper whose module cannot be read (not in the linted tree, a path alias):
+    // its declared type beats its name, as a parameter property, a typed field, a NestJS
+    // injection, a parameter
+    { code: `import { RedisService } from './redis/redis.service';\nexport class Auth {\n  constructor(private readonly redisService: RedisService) {}\n  drop(id: string) { ${persist('this.redisService')} }\n}`, filename: app },
+    { code: `import { RedisService } from './redis/redis.service';\nexport class Auth {\n  private readonly redisService: RedisService;\n  constructor(s: RedisService) { this.redisService = s; }\n  drop(id: string) { ${persist('this.redisService')} }\n}`, filename: app },
+    {
+      code: `import { Injectable } from '@nestjs/common';\nimport { RedisService } from '@/redis/redis.service';\n@Injectable()\nexport class Auth {\n  constructor(private redis: RedisService) {}\n  drop(id: string) { ${persist('this.redis')} }\n}`,
+      filename: app,
+    },
+    { code: `import type { RedisService } from '../services/redis';\nexport function drop(redis: RedisService, id: string) { ${persist('redis')} }`, filename: app },
   ],
   invalid: [
     // a client another module makes, whatever its name here (also renamed, through a barrel, CommonJS)
@@ -102,6 +114,14 @@ runRule(untypedTester, 'no-persist (imported)', noPersist, {
     // a type of another module that is a client, and one reached through an imported interface
     { code: `import type { AppClient } from './client';\nexport function f(conn: AppClient, id: string) { ${persist('conn')} }`, filename: app, errors: [{ messageId: 'persist', line: 2 }] },
     { code: `import type { Context } from './deps';\nexport function f(ctx: Context, id: string) {\n  const kv = ctx.services.redis;\n  ${persist('kv')}\n}`, filename: app, errors: [{ messageId: 'persist', line: 4 }] },
+    // the near-misses of an application wrapper: a NestJS injection typed with a client
+    // package's type, and a JS member without a declared type (its name is all there is)
+    {
+      code: `import { InjectRedis } from '@nestjs-modules/ioredis';\nimport type Redis from 'ioredis';\nexport class Auth {\n  constructor(@InjectRedis() private readonly redisService: Redis) {}\n  drop(id: string) { ${persist('this.redisService')} }\n}`,
+      filename: app,
+      errors: [{ messageId: 'persist', line: 5 }],
+    },
+    { code: `export class Auth {\n  constructor(redisService) { this.redisService = redisService; }\n  drop(id) { ${persist('this.redisService')} }\n}`, filename: app, errors: [{ messageId: 'persist', line: 3 }] },
   ],
 });
 

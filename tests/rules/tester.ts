@@ -84,7 +84,7 @@ function relintAppliedEdits<MessageIds extends string, Options extends readonly 
       for (const test of tests.invalid) {
         const config: Linter.Config[] = [
           {
-            files: ['**/*.ts'],
+            files: ['**/*.ts', '**/*.js'],
             languageOptions: { parser: tsParser },
             plugins: { t: { rules: { [name.replace(/ \(.*\)$/, '')]: rule as never } } },
             rules: { [`t/${name.replace(/ \(.*\)$/, '')}`]: ['error', ...((test.options ?? []) as unknown[])] },
