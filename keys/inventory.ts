@@ -66,7 +66,7 @@ export interface InventoryResult {
 /** The key rules whose reports decide a JS/TS write's TTL status. */
 const KEY_RULES = ['set-requires-ttl-or-keepttl', 'no-getset', 'incr-needs-expire-on-create', 'no-persist'] as const;
 /** incr-needs-expire-on-create's messages for an expiry that exists but is not atomic with the write. */
-const SEPARATE_MESSAGES = new Set(['separateRoundTrip', 'pipelineNotAtomic', 'staleGuard']);
+const SEPARATE_MESSAGES = new Set(['separateRoundTrip', 'pipelineNotAtomic', 'staleGuard', 'setThenExpire']);
 const JS_EXTENSIONS = new Set(['.js', '.mjs', '.cjs', '.jsx', '.ts', '.mts', '.cts', '.tsx']);
 
 /**

@@ -13,7 +13,7 @@ import { staleGuard } from './stale-read.js';
 
 export { keyIdOf } from './key-id.js';
 import type { RedisCall } from './normalize.js';
-import type { AnyContext } from './static.js';
+import { enclosingFunction, type AnyContext } from './static.js';
 
 /** Effects that give a key a TTL (also when only an existing TTL is changed). */
 export const EXPIRY_EFFECTS: ReadonlySet<KeyEffect> = new Set<KeyEffect>([
@@ -125,4 +125,44 @@ export function expiryAfterInUnit(context: AnyContext, call: RedisCall, arg: num
       // queued only when an earlier round trip's reply says so: not every time the write runs
       !staleGuard(context, other, call, arg),
   );
+}
+
+/**
+ * The expiry of the key `call` writes at argument `arg`, sent as a round trip of its own after it
+ * in the same function (`await redis.set(k, v); await redis.expire(k, 60);`): an EXPIRE-family
+ * command (EXPIRE, PEXPIRE, ...) on the same key identity ({@link keyIdOf}), in a statement that
+ * follows the write's in the same block, not queued in a MULTI / pipeline. `undefined` when `call` is itself queued in a unit, or there
+ * is none. The write then leaves the key without TTL only until the expiry arrives, or forever when
+ * the process dies or the connection drops in between.
+ */
+export function expiryInLaterRoundTrip(context: AnyContext, call: RedisCall, arg: number): RedisCall | undefined {
+  if (call.unit.kind !== 'single') return undefined;
+  const id = keyIdOf(context, call, arg);
+  if (!id) return undefined;
+  const fn = enclosingFunction(call.node);
+  return fileIndexOf(context).calls.find(
+    (other) =>
+      other !== call &&
+      other.unit.kind === 'single' &&
+      other.nameNode.range[0] > call.nameNode.range[0] &&
+      enclosingFunction(other.node) === fn &&
+      followsOnItsPath(call.node, other.node) &&
+      other.description.keys.some((action) => action.effect === 'set-ttl' && keyIdOf(context, other, action.arg) === id),
+  );
+}
+
+/**
+ * Whether `later` sits in a statement that follows one enclosing `node` in the same block (so it
+ * runs after `node` whenever that block goes on), not on another branch of an `if` or `?:`.
+ */
+function followsOnItsPath(node: TSESTree.Node, later: TSESTree.Node): boolean {
+  for (let child: TSESTree.Node = node, parent = node.parent; parent; child = parent, parent = parent.parent) {
+    if (parent.type === 'BlockStatement' || parent.type === 'Program' || parent.type === 'StaticBlock') {
+      const body = parent.body as readonly TSESTree.Node[];
+      const index = body.indexOf(child);
+      if (body.slice(index + 1).some((sibling) => sibling.range[0] <= later.range[0] && later.range[1] <= sibling.range[1])) return true;
+    }
+    if (parent.type.startsWith('Function') || parent.type === 'ArrowFunctionExpression') return false;
+  }
+  return false;
 }

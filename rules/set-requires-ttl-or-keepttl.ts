@@ -19,7 +19,7 @@ import { addSetOptions, expireEachKeyInMulti, rewriteAsSet, ttlConstantOf, type 
 import { reportLoc } from '../redis-calls/report.js';
 import { fixesEnabled, FIX_OPTION_SCHEMA, readAutofixSettings } from '../redis-calls/autofix.js';
 import { SET_RULE_COMMANDS } from '../redis-calls/ownership.js';
-import { expiryAfterInUnit } from '../redis-calls/file-index.js';
+import { expiryAfterInUnit, expiryInLaterRoundTrip } from '../redis-calls/file-index.js';
 import { exemption, keyCallsOf, KEY_POLICY_SCHEMA } from '../redis-calls/policy.js';
 import type { SetRequiresTtlOrKeepttlOptions } from './options.js';
 import { keyData, KEY_TAIL } from '../redis-calls/report.js';
@@ -31,6 +31,7 @@ export type Options = [SetRequiresTtlOrKeepttlOptions];
 export type MessageIds =
   | 'setWithoutTtl'
   | 'createWithoutTtl'
+  | 'setThenExpire'
   | 'msetWithoutTtl'
   | 'addKeepTtl'
   | 'addExpiry'
@@ -72,6 +73,7 @@ export default createRule<Options, MessageIds>({
     ],
     messages: {
       setWithoutTtl: `{{command}} of \`{{key}}\` has no EX/PX/EXAT/PXAT or KEEPTTL: it writes the key without TTL and drops the TTL it had, so the key never expires. Pass an expiry, or KEEPTTL for a key that has one.${KEY_TAIL}`,
+      setThenExpire: `{{command}} of \`{{key}}\` writes it without TTL and its expiry follows as a separate round trip (line {{line}}): a crash or lost connection between them leaves the key without TTL forever. Set it in the same command: SET key value EX <seconds> (with NX for a SETNX).${KEY_TAIL}`,
       createWithoutTtl: `{{command}} of \`{{key}}\` has no expiry: the key (a lock, a flag) is created without TTL and lives forever if its owner never deletes it. Pass one: SET key value NX EX <seconds>.${KEY_TAIL}`,
       msetWithoutTtl: `{{command}} cannot set a TTL: every key it writes (\`{{key}}\`) lives forever, and existing keys lose theirs. Use SET ... EX per key, or EXPIRE each key in the same MULTI.${KEY_TAIL}`,
       numberAsOptions: `SET of \`{{key}}\` has no expiry: node-redis reads SET options from an object, so the number \`{{text}}\` is never sent and the key gets no TTL. Pass \`{ EX: {{text}} }\` (seconds).${KEY_TAIL}`,
@@ -171,11 +173,14 @@ export default createRule<Options, MessageIds>({
           if (add) {
             suggest.push({ messageId: ttl.placeholder ? 'addExpiryPlaceholder' : 'addExpiry', data: { name: ttl.name }, fix: add });
           }
+          // an expiry of the key in a later round trip: the key is not kept forever on purpose,
+          // only exposed between the two (the message says so; the fixes are the same)
+          const later = expiryInLaterRoundTrip(context, call, leaking[0]!.arg);
           context.report({
             node: call.node,
             loc: reportLoc(call),
-            messageId: effect === 'create-if-missing' ? 'createWithoutTtl' : 'setWithoutTtl',
-            data,
+            messageId: later ? 'setThenExpire' : effect === 'create-if-missing' ? 'createWithoutTtl' : 'setWithoutTtl',
+            data: later ? { ...data, line: String(later.nameNode.loc.start.line) } : data,
             fix: autofix ? (fix ?? null) : null,
             suggest,
           });

@@ -191,3 +191,21 @@ describe('docs/keys.md', () => {
     for (const code of [0, 1, 2]) expect(exits).toMatch(new RegExp(`^\\| ${code} \\| `, 'm'));
   });
 });
+
+describe('redis-ttl-keys: a SET whose expiry follows in its own round trip', () => {
+  it("is 'separate', not 'none' (set-requires-ttl-or-keepttl's setThenExpire)", async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = mkdtempSync(join(tmpdir(), 'keys-set-then-expire-'));
+    writeFileSync(
+      join(dir, 'store.ts'),
+      "import Redis from 'ioredis';\nconst redis = new Redis();\nexport async function put(id: string, v: string) {\n  await redis.set(`doc:${id}`, v);\n  await redis.expire(`doc:${id}`, 60);\n}\n",
+    );
+    const { code, stdout, stderr } = await runKeys(['--no-config', '-f', 'json', dir]);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const document = validateInventory(JSON.parse(stdout), 'stdout');
+    expect(document.shapes.map((s) => [s.shape, s.writes.map((w) => [w.line, w.column, w.command, w.ttl])])).toEqual([['doc:*', [[4, 15, 'SET', 'separate']]]]);
+  });
+});
