@@ -130,6 +130,8 @@ export interface RejectedExpiry {
  * @param rejected an expiry of this key under a guard that is never true
  * @param optionalTtlArgv the ARGV the caller left out when the leak is the caller's choice (the
  *   only expiry the path misses is the one skipped when ARGV[n] is 0, empty or missing)
+ * @param unit the unit the fix's expiry is written in: `'seconds'` (EXPIRE, SET ... EX) when every
+ *   expiry of the script counts seconds, else `'milliseconds'` (PEXPIRE, SET ... PX), the default
  */
 export function writePathMessage(
   site: WriteSite,
@@ -138,8 +140,10 @@ export function writePathMessage(
   others: readonly string[] = [],
   rejected?: RejectedExpiry,
   optionalTtlArgv?: number,
+  unit: SpanUnit = 'milliseconds',
 ): string {
   const subject = subjectOf(site, key, others);
+  const { expire, option, span } = FIX_SPELLING[unit];
   const where = describeExit(exit.exit, exit.position);
   const keeps = keepsWrites(exit.exit) ? ' (no rollback)' : '';
   if (optionalTtlArgv !== undefined) {
@@ -154,17 +158,17 @@ export function writePathMessage(
       return (
         `${site.command} on ${subject} creates it without a TTL or removes its TTL, and ${where} leaves it so${keeps}: ` +
         `the key never expires. ` +
-        (site.command === 'SET' ? `Set the expiry in the same command: SET key value PX <ms>.` : `Follow it with PEXPIRE ${key} <ms> on every path.`)
+        (site.command === 'SET' ? `Set the expiry in the same command: SET key value ${option} ${span}.` : `Follow it with ${expire} ${key} ${span} on every path.`)
       );
     case 'create-if-missing':
       return (
         `${site.command} on ${subject} can create it without a TTL, and ${where} leaves it so${keeps}: a key nothing deletes ` +
-        `(a crashed owner's lock) lives forever. Create it with its expiry: SET key value NX PX <ms>.`
+        `(a crashed owner's lock) lives forever. Create it with its expiry: SET key value NX ${option} ${span}.`
       );
     case 'clear-ttl-if-present':
       return (
         `SET ... XX on ${subject} without KEEPTTL or an expiry removes its TTL, and ${where} leaves it so${keeps}. ` +
-        `Keep the TTL with SET key value XX KEEPTTL, or set one with SET key value XX PX <ms>.`
+        `Keep the TTL with SET key value XX KEEPTTL, or set one with SET key value XX ${option} ${span}.`
       );
     default:
       if (rejected) {
@@ -177,10 +181,19 @@ export function writePathMessage(
       }
       return (
         `${site.command} on ${subject} can create it without a TTL, and ${where} precedes any expiry${keeps}, ` +
-        `so it never expires. Call PEXPIRE ${key} <ms> after the write on every path.`
+        `so it never expires. Call ${expire} ${key} ${span} after the write on every path.`
       );
   }
 }
+
+/** The unit of a relative expiry (a span), as {@link writePathMessage} writes its fix. */
+export type SpanUnit = 'seconds' | 'milliseconds';
+
+/** How a fix spells an expiry in each unit: the command, SET's option and the placeholder. */
+const FIX_SPELLING: Readonly<Record<SpanUnit, { expire: string; option: string; span: string }>> = {
+  seconds: { expire: 'EXPIRE', option: 'EX', span: '<seconds>' },
+  milliseconds: { expire: 'PEXPIRE', option: 'PX', span: '<ms>' },
+};
 
 /** Appended to a leak of a key given an EXPIRE ... XX or GT somewhere (which leaves a key without TTL as it is). */
 export const CONDITIONAL_EXPIRY_NOTE = ' EXPIRE ... XX or GT skips a key without TTL: use NX.';

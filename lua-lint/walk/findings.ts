@@ -7,7 +7,7 @@
  * expiry under a guard that is never true, EXPIRE ... XX, a TTL the caller chose not to pass).
  */
 import type * as L from 'luaparse';
-import type { CommandDescription } from '../../semantics/commands.js';
+import type { CommandDescription, TtlUnit } from '../../semantics/commands.js';
 import { unitMismatch, unitOfLiteral, unitOfName, type UnitGuess } from '../../semantics/ttl-units.js';
 import { fixedWindowFindings } from '../fixed-window.js';
 import {
@@ -17,6 +17,7 @@ import {
   ttlUnitsMessage,
   uncheckedArgvTtlMessage,
   writePathMessage,
+  type SpanUnit,
   type Exit,
   type RejectedExpiry,
   type WriteSite,
@@ -56,6 +57,8 @@ export abstract class Findings extends WalkBase {
 
   /** Keys given an EXPIRE ... XX/GT somewhere: their leaks say why that expiry did not count. */
   protected readonly conditionalExpiries = new Set<string>();
+  /** The units of the TTL arguments of every expiry the walk met: a fix is written in the script's own unit. */
+  private readonly ttlUnits = new Set<TtlUnit>();
 
   /**
    * A path leaves the script (or a registered function) at `exit`: every write site still pending
@@ -141,6 +144,7 @@ export abstract class Findings extends WalkBase {
     spread: boolean,
     keyId: string | undefined,
   ): void {
+    this.ttlUnits.add(description.ttl!.unit);
     if (!value || !argNode || spread || description.nonPositiveTtlArg !== undefined) return;
     const candidate = (message: string): void => {
       this.ttlCandidates.push({ node: argNode, message, offset: rangeOf(node)[0], ...(keyId !== undefined ? { keyId } : {}) });
@@ -210,13 +214,23 @@ export abstract class Findings extends WalkBase {
     return offsets !== undefined && offsets.some((at) => at < offset);
   }
 
+  /**
+   * The unit a leak's fix is written in: seconds (EXPIRE, SET ... EX) when the script's expiries all
+   * count seconds (EXPIRE, SETEX, SET ... EX, EXPIREAT, ...), else milliseconds (PEXPIRE, SET ... PX).
+   */
+  private fixUnit(): SpanUnit {
+    if (this.ttlUnits.size === 0) return 'milliseconds';
+    for (const unit of this.ttlUnits) if (unit !== 'seconds' && unit !== 'unix-seconds') return 'milliseconds';
+    return 'seconds';
+  }
+
   private reportLeak(site: WriteSite, exit: Exit, key: string, others: readonly string[], keyId: string, optionalTtlArgv: number | undefined): void {
     const where = { exit, position: this.position(exit.offset) };
     const rejected = this.rejectedExpiries.get(keyId);
     let message =
       site.rule === 'keepttl-needs-existing-key'
         ? keepTtlMessage(key, where, others)
-        : writePathMessage(site, key, where, others, rejected, optionalTtlArgv);
+        : writePathMessage(site, key, where, others, rejected, optionalTtlArgv, this.fixUnit());
     if (this.conditionalExpiries.has(keyId) && optionalTtlArgv === undefined) message += CONDITIONAL_EXPIRY_NOTE;
     this.report(site.rule, site.node, message, undefined, optionalTtlArgv !== undefined);
   }

@@ -68,13 +68,35 @@ describe('messages', () => {
     const [finding] = analyzeLua("local n = redis.call('INCR', KEYS[1])\nif n > tonumber(ARGV[1]) then\n  return 0\nend\nredis.call('EXPIRE', KEYS[1], 60)\nreturn 1\n");
     expect(finding!.message).toBe(
       'INCR on KEYS[1] can create it without a TTL, and the return at line 3, column 3 precedes any ' +
-        'expiry, so it never expires. Call PEXPIRE KEYS[1] <ms> after the write on every path.',
+        'expiry, so it never expires. Call EXPIRE KEYS[1] <seconds> after the write on every path.',
     );
   });
 
   it('suggests SET ... PX for a plain SET and SET ... NX PX for SETNX', () => {
     expect(analyzeLua("redis.call('SET', KEYS[1], 'v')")[0]!.message).toContain('SET key value PX <ms>');
     expect(analyzeLua("redis.call('SETNX', KEYS[1], 'v')")[0]!.message).toContain('SET key value NX PX <ms>');
+  });
+
+  describe("writes the fix in the script's own unit", () => {
+    const fixOf = (source: string): string => /(Call|Follow it with|Create it with its expiry:|Set the expiry in the same command:|set one with) ([^.]*)\./.exec(analyzeLua(source)[0]!.message)![2]!;
+    it.each([
+      ['only EXPIRE', "redis.call('EXPIRE', KEYS[2], 60)", 'EXPIRE KEYS[1] <seconds> after the write on every path'],
+      ['only SETEX', "redis.call('SETEX', KEYS[2], 60, 'v')", 'EXPIRE KEYS[1] <seconds> after the write on every path'],
+      ['only SET ... EX', "redis.call('SET', KEYS[2], 'v', 'EX', 60)", 'EXPIRE KEYS[1] <seconds> after the write on every path'],
+      ['only EXPIREAT', "redis.call('EXPIREAT', KEYS[2], 1700000000)", 'EXPIRE KEYS[1] <seconds> after the write on every path'],
+      ['only PEXPIRE', "redis.call('PEXPIRE', KEYS[2], 60000)", 'PEXPIRE KEYS[1] <ms> after the write on every path'],
+      ['EXPIRE and PEXPIRE', "redis.call('EXPIRE', KEYS[2], 60)\nredis.call('PEXPIRE', KEYS[3], 60000)", 'PEXPIRE KEYS[1] <ms> after the write on every path'],
+      ['EXPIRE and SET ... PX', "redis.call('EXPIRE', KEYS[2], 60)\nredis.call('SET', KEYS[3], 'v', 'PX', 60000)", 'PEXPIRE KEYS[1] <ms> after the write on every path'],
+      ['no expiry', "redis.call('GET', KEYS[2])", 'PEXPIRE KEYS[1] <ms> after the write on every path'],
+    ])('%s elsewhere in the script', (_name, other, fix) => {
+      expect(fixOf(`redis.call('HSET', KEYS[1], 'f', 1)\n${other}\nreturn 1`)).toBe(fix);
+    });
+    it('for SET, SETNX and SET ... XX too', () => {
+      const seconds = "\nredis.call('EXPIRE', KEYS[2], 60)";
+      expect(fixOf(`redis.call('SET', KEYS[1], 'v')${seconds}`)).toBe('SET key value EX <seconds>');
+      expect(fixOf(`redis.call('SETNX', KEYS[1], 'v')${seconds}`)).toBe('SET key value NX EX <seconds>');
+      expect(fixOf(`redis.call('SET', KEYS[1], 'v', 'XX')${seconds}`)).toBe('SET key value XX EX <seconds>');
+    });
   });
 
   it('suggests SET ... XX KEEPTTL GET instead of GETSET', () => {
@@ -615,7 +637,7 @@ describe('messages about EXPIRE ... XX / GT', () => {
     const [finding] = analyzeLua("redis.call('INCR', KEYS[1])\nredis.call('EXPIRE', KEYS[1], 60, 'XX')\nreturn 1");
     expect(finding!.message).toBe(
       'INCR on KEYS[1] can create it without a TTL, and the return at line 3, column 1 precedes any expiry, so it never expires. ' +
-        'Call PEXPIRE KEYS[1] <ms> after the write on every path. EXPIRE ... XX or GT skips a key without TTL: use NX.',
+        'Call EXPIRE KEYS[1] <seconds> after the write on every path. EXPIRE ... XX or GT skips a key without TTL: use NX.',
     );
     expect(analyzeLua("redis.call('INCR', KEYS[1])\nreturn 1")[0]!.message).not.toMatch(/XX or GT/);
   });
