@@ -6,7 +6,7 @@ import { keyPatternMatcher, type KeyPatternMatcher } from '../semantics/key-patt
 import { parseRedisVersion } from '../semantics/versions.js';
 import { rangeOf } from './walk/ast.js';
 import { walkScript } from './walk/walker.js';
-import { nearestName, sentence } from './did-you-mean.js';
+import { nearestName, sentence } from '../text/did-you-mean.js';
 import { mayHoldDirectives, readDirectives } from './directives.js';
 import { libraryLoadErrors } from './library.js';
 import { lineIndex } from '../text/lines.js';

@@ -3,7 +3,7 @@
  * analyzer, the CLI (SARIF rule metadata, `--rule` validation) and the embedded-Lua ESLint rule.
  */
 import { docsUrl } from '../cli/package-info.js';
-import { nearestName } from './did-you-mean.js';
+import { nearestName } from '../text/did-you-mean.js';
 import type { LuaRuleId, Severity, SeverityName } from './types.js';
 
 /**

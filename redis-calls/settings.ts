@@ -7,6 +7,7 @@
  */
 import { keyPatternMatcher, type KeyPatternMatcher } from '../semantics/key-patterns.js';
 import { parseRedisVersion, type RedisVersion } from '../semantics/versions.js';
+import { nearestName } from '../text/did-you-mean.js';
 import type { AnyContext } from './static.js';
 import { majorOfRange } from './version-range.js';
 
@@ -133,8 +134,10 @@ export function pluginSettings(context: AnyContext): PluginSettings {
 function parseSettings(raw: Record<string, unknown>): PluginSettings {
   for (const name of Object.keys(raw)) {
     if (!(SETTING_NAMES as readonly string[]).includes(name)) {
+      const nearest = nearestName(name, SETTING_NAMES);
       throw new Error(
-        `settings['redis-ttl'].${name} is not a setting of eslint-plugin-redis-ttl (its settings: ${SETTING_NAMES.join(', ')}).`,
+        `settings['redis-ttl'].${name} is not a setting of eslint-plugin-redis-ttl` +
+          (nearest ? `; did you mean "${nearest}"?` : ` (its settings: ${SETTING_NAMES.join(', ')}).`),
       );
     }
   }

@@ -14,7 +14,7 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseJson, type ValueNode } from '@humanwhocodes/momoa';
 import { lineIndex } from '../../text/lines.js';
-import { nearestName, sentence } from '../did-you-mean.js';
+import { nearestName, sentence } from '../../text/did-you-mean.js';
 import { checkOptions, describeValue, isPlainObject, type OptionProblem } from '../options.js';
 import type { LuaRuleId, Severity, SeverityName } from '../types.js';
 import { CliError, describeFsError } from '../../cli/errors.js';
