@@ -26,7 +26,7 @@
  * a key into the setting, and what tells a bounded key (one constant string) from a family of keys.
  */
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { enumMemberValue, hasFiniteType, instanceMember } from './bounded.js';
+import { enumMemberValue, hasFiniteType, instanceMember, type InstanceMember } from './bounded.js';
 import { exportedValue, importedBinding, moduleContext, namespaceModule, type ImportedModule } from './modules.js';
 import { findVariable, pick, propertyName, unwrap, type AnyContext } from './static.js';
 
@@ -439,7 +439,10 @@ function memberShape(context: AnyContext, node: TSESTree.MemberExpression, bindi
   const object = unwrap(node.object);
   if (object.type === AST_NODE_TYPES.ThisExpression) return instanceMemberShape(context, node, depth);
   if (object.type === AST_NODE_TYPES.MemberExpression && !node.computed) {
-    // this.options.stream: a property of a member fixed once per instance is configuration too
+    // this.options.stream: a property of a member fixed once per instance is configuration too,
+    // spelled when the member is an object of defaults (`this.opts = { prefix: 'bull', ...opts }`)
+    const defaulted = name === undefined ? undefined : defaultsObjectShape(context, object, name, depth);
+    if (defaulted) return defaulted;
     const owner = memberShape(context, object, bindings, depth + 1);
     return owner.fixed && owner !== UNKNOWN_PART ? { text: '*', via: owner.via, fixed: true } : UNKNOWN_PART;
   }
@@ -487,16 +490,73 @@ type FunctionLike = TSESTree.FunctionDeclaration | TSESTree.FunctionExpression |
 function instanceMemberShape(context: AnyContext, node: TSESTree.MemberExpression, depth: number): Part {
   const member = instanceMember(node);
   if (!member || depth > MAX_DEPTH) return UNKNOWN_PART;
-  // the constructor's options: fixed, spelled by their default when they have one
-  // (`constructor(redis, keyPrefix = 'workflows')`, `constructor({ prefix = 'bull' } = {})`)
-  const params = new Map<TSESTree.Node, Part>(
-    [...member.constructorParams, ...member.destructuredParams].map((param) => [param, optionDefault(context, param, depth) ?? FINITE_PART]),
-  );
+  const params = constructorBindings(context, member, depth);
   const parts = member.values.map((value) => shapeOf(context, value, params, depth + 1));
   const via = member.declaration ? [member.declaration] : [];
   if (parts.length === 0) return member.readonly ? { text: '*', via, fixed: true } : UNKNOWN_PART;
   const shared = parts.reduce(common);
   return { text: shared.text, via: [...via, ...shared.via], fixed: member.readonly || shared.fixed };
+}
+
+/**
+ * The constructor's options while a member's values are read: fixed, spelled by their default
+ * when they have one (`constructor(redis, keyPrefix = 'workflows')`, `constructor({ prefix =
+ * 'bull' } = {})`).
+ */
+function constructorBindings(context: AnyContext, member: InstanceMember, depth: number): Map<TSESTree.Node, Part> {
+  return new Map([...member.constructorParams, ...member.destructuredParams].map((param) => [param, optionDefault(context, param, depth) ?? FINITE_PART]));
+}
+
+/**
+ * `this.opts.prefix` of a member the class sets to an object of defaults merged with options
+ * (`{ prefix: 'bull', ...opts }`, `Object.assign({ prefix: 'bull' }, opts)`): the property's value
+ * when nothing merged after it can replace it, its default when something can (spelled only when
+ * fixed and not empty, else `*`). `undefined` when a value of the member is no such object or
+ * does not name the property.
+ */
+function defaultsObjectShape(context: AnyContext, object: TSESTree.MemberExpression, name: string, depth: number): Part | undefined {
+  if (unwrap(object.object).type !== AST_NODE_TYPES.ThisExpression) return undefined;
+  const member = instanceMember(object);
+  if (!member || member.values.length === 0) return undefined;
+  const params = constructorBindings(context, member, depth);
+  const parts: Part[] = [];
+  for (const value of member.values) {
+    const bare = unwrap(value);
+    const assign = bare.type === AST_NODE_TYPES.CallExpression && isObjectAssign(bare.callee) ? bare.arguments : undefined;
+    const sources = bare.type === AST_NODE_TYPES.ObjectExpression ? [bare] : assign;
+    if (!sources) return undefined;
+    let found: TSESTree.Node | undefined;
+    let replaceable = false;
+    for (const source of sources) {
+      const merged = unwrap(source);
+      if (merged.type !== AST_NODE_TYPES.ObjectExpression) {
+        replaceable = true;
+        continue;
+      }
+      for (const property of merged.properties) {
+        if (property.type !== AST_NODE_TYPES.Property) replaceable = true;
+        else if (propertyName(property.key, property.computed) === name) {
+          found = property.value;
+          replaceable = false;
+        }
+      }
+    }
+    if (!found) return undefined;
+    const part = shapeOf(context, found, params, depth + 1);
+    parts.push(!replaceable ? { ...part, fixed: true } : part.fixed && literalLength(part.text) > 0 ? part : { text: '*', via: part.via, fixed: true });
+  }
+  return parts.reduce(common);
+}
+
+/** `Object.assign` (the global). */
+function isObjectAssign(callee: TSESTree.Node): boolean {
+  const bare = unwrap(callee);
+  return (
+    bare.type === AST_NODE_TYPES.MemberExpression &&
+    bare.object.type === AST_NODE_TYPES.Identifier &&
+    bare.object.name === 'Object' &&
+    propertyName(bare.property, bare.computed) === 'assign'
+  );
 }
 
 /**

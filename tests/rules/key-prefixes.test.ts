@@ -57,6 +57,10 @@ const messageQueue = ioredis(
 const destructured = nodeRedis(
   "export class Jobs {\n  constructor({ prefix = 'bull', client } = {}) { this.prefix = prefix; this.client = client; }\n  add(q, job) { return client.rPush(`${this.prefix}:${q}:wait`, job); }\n}",
 );
+// an object of defaults merged with the options, as bundled JS writes it
+const defaultsObject = ioredis(
+  "export class QueueBase {\n  constructor(name, opts) { this.name = name; this.opts = Object.assign({ prefix: 'bull' }, opts); }\n  add(id, job) { return redis.hset(`${this.opts.prefix}:${this.name}:${id}`, 'data', job); }\n}",
+);
 const staticMember = ioredis("export class Sessions {\n  static readonly PREFIX = 'sess';\n  touch(id: string) { return redis.sadd(`${Sessions.PREFIX}:all`, id); }\n  keep(id: string) { return redis.hset(`${Sessions.PREFIX}:${id}`, 'a', 1); }\n}");
 const moduleConst = ioredis("const APP = 'shop';\nconst ORDERS = `${APP}:orders:`;\nexport const save = (id: string, o: string) => redis.hset(ORDERS + id, 'o', o);");
 // a const imported from a relative module (tests/fixtures/key-prefixes/constants.ts)
@@ -72,6 +76,7 @@ for (const tester of [untypedTester, typedTester]) {
       { code: agentStore, settings: persistent('ai:*') },
       { code: destructured, settings: persistent('bull:*:wait') },
       { code: staticMember, settings: persistent('sess:*') },
+      { code: defaultsObject, settings: persistent('bull:*') },
       { code: moduleConst, settings: persistent('shop:orders:*') },
       // two members with two defaults are two keys: the queue's key is not the lock's, which
       // the file expires; a constant key is left alone in recommended
@@ -100,6 +105,7 @@ for (const tester of [untypedTester, typedTester]) {
         settings: persistent('sess:*'),
         errors: [{ messageId: 'noExpiry', line: 5, column: 35, data: { command: 'HSET', key: '*:*', hint: " Kept forever on purpose? Add '*:*' to settings['redis-ttl'].persistentKeys.", client: '' } }],
       },
+      { code: defaultsObject, settings: persistent('queue:*'), errors: [{ messageId: 'noExpiry', line: 5, column: 31, data: { command: 'HSET', key: 'bull:*:*', hint: " Kept forever on purpose? Add 'bull:*:*' to settings['redis-ttl'].persistentKeys.", client: '' } }] },
       // the default's pattern names the default only: another spelling stays reported
       { code: workflowStore, settings: persistent('workflow:*'), errors: [{ messageId: 'noExpiry', line: 7, column: 51 }] },
     ],

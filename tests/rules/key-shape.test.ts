@@ -183,6 +183,18 @@ describe('keyShapeOf, key prefixes fixed in the code', () => {
     expect(shapes(code)).toEqual(['*:run:* many', '*:run:* many']);
   });
 
+  it('reads an option of an object of defaults merged with the options', () => {
+    const code = [
+      "class A { constructor(opts) { this.opts = Object.assign({ prefix: 'bull' }, opts); } a(q) { probe(`${this.opts.prefix}:${q}:wait`); } }",
+      "class B { constructor(opts) { this.opts = { prefix: 'rl', ...opts }; } a(ip) { probe(`${this.opts.prefix}:${ip}`); } }",
+      // written after the options: always that value
+      "class C { constructor(opts) { this.opts = { ...opts, prefix: 'fixed' }; } a(ip) { probe(`${this.opts.prefix}:${ip}`); } }",
+      // a property the defaults do not name, an empty default: `*`
+      "class D { constructor(opts) { this.opts = { prefix: '', ...opts }; } a(ip) { probe(`${this.opts.prefix}:${ip}`); probe(`${this.opts.other}:${ip}`); } }",
+    ].join('\n');
+    expect(shapes(code)).toEqual(['bull:*:wait many', 'rl:* many', 'fixed:* many', '*:* many', '*:* many']);
+  });
+
   it('reads a factory option by its default', () => {
     expect(shapes("export function createStore({ prefix = 'sess:' } = {}) { return { set(id: string) { probe(prefix + id); } }; }")).toEqual(['sess:* many']);
     expect(shapes('export function createStore({ prefix }) { return { set(id: string) { probe(prefix + id); } }; }')).toEqual(['* many']);
