@@ -438,6 +438,8 @@ function memberShape(context: AnyContext, node: TSESTree.MemberExpression, bindi
   const name = propertyName(node.property, node.computed);
   const object = unwrap(node.object);
   if (object.type === AST_NODE_TYPES.ThisExpression) return instanceMemberShape(context, node, depth);
+  // process.env.KEY_PREFIX: the process's configuration, one value for its life
+  if (isProcessEnv(context, object)) return IMPORTED_PART;
   if (object.type === AST_NODE_TYPES.MemberExpression && !node.computed) {
     // this.options.stream: a property of a member fixed once per instance is configuration too,
     // spelled when the member is an object of defaults (`this.opts = { prefix: 'bull', ...opts }`)
@@ -546,6 +548,13 @@ function defaultsObjectShape(context: AnyContext, object: TSESTree.MemberExpress
     parts.push(!replaceable ? { ...part, fixed: true } : part.fixed && literalLength(part.text) > 0 ? part : { text: '*', via: part.via, fixed: true });
   }
   return parts.reduce(common);
+}
+
+/** `process.env` of the global `process`. */
+function isProcessEnv(context: AnyContext, node: TSESTree.Node): boolean {
+  if (node.type !== AST_NODE_TYPES.MemberExpression || propertyName(node.property, node.computed) !== 'env') return false;
+  const object = unwrap(node.object);
+  return object.type === AST_NODE_TYPES.Identifier && object.name === 'process' && (findVariable(context, object)?.defs.length ?? 0) === 0;
 }
 
 /** `Object.assign` (the global). */

@@ -195,6 +195,16 @@ describe('keyShapeOf, key prefixes fixed in the code', () => {
     expect(shapes(code)).toEqual(['bull:*:wait many', 'rl:* many', 'fixed:* many', '*:* many', '*:* many']);
   });
 
+  it('reads a setting of the environment by its default', () => {
+    expect(shapes("const PREFIX = process.env.KEY_PREFIX ?? 'app';\nprobe(`${PREFIX}:jobs:${id}`); probe(`${process.env['P'] || 'q'}:${id}`); probe(`${process.env.P}:x`);")).toEqual([
+      'app:jobs:* many',
+      'q:* many',
+      '*:x one',
+    ]);
+    // a `process` of the module is not the process
+    expect(shapes("const process = { env: {} as Record<string, string> };\nprobe(`${process.env.P ?? 'app'}:${id}`);")).toEqual(['*:* many']);
+  });
+
   it('reads a factory option by its default', () => {
     expect(shapes("export function createStore({ prefix = 'sess:' } = {}) { return { set(id: string) { probe(prefix + id); } }; }")).toEqual(['sess:* many']);
     expect(shapes('export function createStore({ prefix }) { return { set(id: string) { probe(prefix + id); } }; }')).toEqual(['* many']);
