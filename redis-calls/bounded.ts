@@ -29,6 +29,11 @@ export interface InstanceMember {
   values: TSESTree.Node[];
   /** The constructor's parameters (their values are fixed for the instance's life). */
   constructorParams: TSESTree.Identifier[];
+  /**
+   * The names its destructured parameters bind (`constructor({ prefix = 'q', client })`): fixed
+   * for the instance's life too; a name with a default is the left of its `AssignmentPattern`.
+   */
+  destructuredParams: TSESTree.Identifier[];
   /** Declared `readonly` (a constructor parameter property `private readonly x` too). */
   readonly: boolean;
   /** The member's declaration (a property, or a constructor parameter property), for annotations. */
@@ -47,6 +52,7 @@ export function instanceMember(member: TSESTree.MemberExpression): InstanceMembe
   if (!cls || name === undefined) return undefined;
   const values: TSESTree.Node[] = [];
   const constructorParams: TSESTree.Identifier[] = [];
+  const destructuredParams: TSESTree.Identifier[] = [];
   let readonly = false;
   let declaration: TSESTree.Node | undefined;
   let writtenElsewhere = false;
@@ -64,6 +70,8 @@ export function instanceMember(member: TSESTree.MemberExpression): InstanceMembe
         const id = param.type === AST_NODE_TYPES.TSParameterProperty ? param.parameter : param;
         const binding = id.type === AST_NODE_TYPES.AssignmentPattern ? id.left : id;
         if (binding.type === AST_NODE_TYPES.Identifier) constructorParams.push(binding);
+        // the names of `{ prefix = 'q', client }` destructured from the options
+        else destructuredParams.push(...boundNames(binding));
         if (param.type === AST_NODE_TYPES.TSParameterProperty && binding.type === AST_NODE_TYPES.Identifier && binding.name === name) {
           declaration = param;
           readonly ||= param.readonly;
@@ -86,7 +94,25 @@ export function instanceMember(member: TSESTree.MemberExpression): InstanceMembe
   // only read afterwards
   const initialized = declaration?.type === AST_NODE_TYPES.PropertyDefinition && declaration.value !== null;
   if (!readonly && ((!writtenInConstructor && !initialized) || writtenElsewhere)) return undefined;
-  return { values, constructorParams, readonly, ...(declaration ? { declaration } : {}) };
+  return { values, constructorParams, destructuredParams, readonly, ...(declaration ? { declaration } : {}) };
+}
+
+/** The identifiers a parameter binds: itself, or every name of a destructuring pattern (defaults and rest included). */
+function boundNames(node: TSESTree.Node): TSESTree.Identifier[] {
+  switch (node.type) {
+    case AST_NODE_TYPES.Identifier:
+      return [node];
+    case AST_NODE_TYPES.AssignmentPattern:
+      return boundNames(node.left);
+    case AST_NODE_TYPES.RestElement:
+      return boundNames(node.argument);
+    case AST_NODE_TYPES.ArrayPattern:
+      return node.elements.flatMap((element) => (element ? boundNames(element) : []));
+    case AST_NODE_TYPES.ObjectPattern:
+      return node.properties.flatMap((property) => boundNames(property.type === AST_NODE_TYPES.Property ? property.value : property));
+    default:
+      return [];
+  }
 }
 
 /**

@@ -26,8 +26,9 @@
  * a key into the setting, and what tells a bounded key (one constant string) from a family of keys.
  */
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { enumMemberValue, hasFiniteType, instanceMember } from './bounded.js';
-import { findVariable, propertyName, unwrap, type AnyContext } from './static.js';
+import { enumMemberValue, hasFiniteType, instanceMember, type InstanceMember } from './bounded.js';
+import { exportedValue, importedBinding, moduleContext, namespaceModule, type ImportedModule } from './modules.js';
+import { findVariable, pick, propertyName, unwrap, type AnyContext } from './static.js';
 
 /** The shape of one key expression. */
 export interface KeyShape {
@@ -123,6 +124,14 @@ function shapeOf(context: AnyContext, input: TSESTree.Node, bindings: Bindings, 
       const arms = (node.type === AST_NODE_TYPES.ConditionalExpression ? [node.consequent, node.alternate] : [node.left, node.right])
         .filter((arm) => !isNoKey(arm))
         .map((arm) => shapeOf(context, arm, bindings, depth + 1));
+      // `opts.prefix ?? 'workflows'`: a configured value whose spelling is not visible, or its
+      // default, which is what a maintainer's pattern names
+      if (node.type === AST_NODE_TYPES.LogicalExpression && node.operator !== '&&' && arms.length === 2) {
+        const [given, fallback] = arms as [Part, Part];
+        if (given.fixed && literalLength(given.text) === 0 && fallback.fixed && literalLength(fallback.text) > 0) {
+          return { text: fallback.text, via: [...given.via, ...fallback.via], fixed: true };
+        }
+      }
       return arms.length === 0 ? UNKNOWN_PART : arms.reduce(common);
     }
     default:
@@ -167,8 +176,14 @@ function identifierShape(context: AnyContext, node: TSESTree.Identifier, binding
     if (def.name.type !== AST_NODE_TYPES.Identifier) return UNKNOWN_PART;
     const part = callbackElementShape(context, def.node, def.name, depth) ?? callSitesShape(context, def.node, def.name, depth, (argument, d) => shapeOf(context, argument, new Map(), d));
     // frequency: 'daily' | 'weekly': a few keys, whatever the callers pass; a factory's
-    // configuration (createHandler({ keyPrefix })): one value per instance it makes
-    const bounded = hasFiniteType(context, def.name) || factoryParameter(variable!, def.node);
+    // configuration (createHandler({ keyPrefix })): one value per instance it makes, spelled
+    // by its default when it has one (createHandler({ keyPrefix = 'cache' }))
+    const factory = factoryParameter(variable!, def.node);
+    if (factory && literalLength(part.text) === 0) {
+      const option = optionDefault(context, def.name, depth);
+      if (option) return option;
+    }
+    const bounded = factory || hasFiniteType(context, def.name);
     return part.fixed || !bounded ? part : { ...part, fixed: true };
   }
   // for (const key of keys): the spelling the elements of `keys` share
@@ -178,8 +193,21 @@ function identifierShape(context: AnyContext, node: TSESTree.Identifier, binding
     return elementsShape(context, loop.right, bindings, depth + 1) ?? UNKNOWN_PART;
   }
   // an imported binding is another module's top-level value, read-only here: configuration
-  // (a key, a prefix), not the data of the call, even when its spelling is not visible
-  if (def.type === 'ImportBinding') return IMPORTED_PART;
+  // (a key, a prefix), not the data of the call; spelled when a relative module's `const`
+  // gives it (`import { KEY_PREFIX } from './constants'`, `const { KEY } = require('./keys')`)
+  if (def.type === 'ImportBinding' || (def.type === 'Variable' && def.node.id.type === AST_NODE_TYPES.ObjectPattern)) {
+    const imported = importedBinding(context, node);
+    const value = imported ? exportedValue(imported.module.program, imported.name) : undefined;
+    if (imported && value) return importedValueShape(context, imported.module, value, depth);
+    if (def.type === 'ImportBinding') return IMPORTED_PART;
+  }
+  // const { prefix = 'bull' } = options: a name destructured from configuration is fixed, and
+  // spelled by its default when it has one
+  if (def.type === 'Variable' && def.node.id.type !== AST_NODE_TYPES.Identifier && def.node.init && assignedOnce(variable!, def.name as TSESTree.Identifier)) {
+    const source = shapeOf(context, def.node.init, bindings, depth + 1);
+    if (!source.fixed) return UNKNOWN_PART;
+    return optionDefault(context, def.name as TSESTree.Identifier, depth) ?? { text: '*', via: source.via, fixed: true };
+  }
   if (def.type === 'Variable' && def.node.id.type === AST_NODE_TYPES.Identifier && def.node.init && assignedOnce(variable!, def.node.id)) {
     const inner = shapeOf(context, def.node.init, new Map(), depth + 1);
     if (!inner.fixed && hasFiniteType(context, def.node.id)) return { ...inner, via: [declarationStatement(def.node), ...inner.via], fixed: true };
@@ -410,16 +438,26 @@ function memberShape(context: AnyContext, node: TSESTree.MemberExpression, bindi
   const name = propertyName(node.property, node.computed);
   const object = unwrap(node.object);
   if (object.type === AST_NODE_TYPES.ThisExpression) return instanceMemberShape(context, node, depth);
+  // process.env.KEY_PREFIX: the process's configuration, one value for its life
+  if (isProcessEnv(context, object)) return IMPORTED_PART;
   if (object.type === AST_NODE_TYPES.MemberExpression && !node.computed) {
-    // this.options.stream: a property of a member fixed once per instance is configuration too
+    // this.options.stream: a property of a member fixed once per instance is configuration too,
+    // spelled when the member is an object of defaults (`this.opts = { prefix: 'bull', ...opts }`)
+    const defaulted = name === undefined ? undefined : defaultsObjectShape(context, object, name, depth);
+    if (defaulted) return defaulted;
     const owner = memberShape(context, object, bindings, depth + 1);
     return owner.fixed && owner !== UNKNOWN_PART ? { text: '*', via: owner.via, fixed: true } : UNKNOWN_PART;
   }
   if (name === undefined || object.type !== AST_NODE_TYPES.Identifier) return UNKNOWN_PART;
   const enumValue = enumMemberValue(context, node);
   if (enumValue !== undefined) return enumValue === null ? FINITE_PART : literal(enumValue);
+  const imported = importedMemberShape(context, object, name, depth);
+  if (imported) return imported;
   const variable = findVariable(context, object);
   const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  // RedisStore.PREFIX: a static member fixed once for the class
+  const cls = def ? classOf(variable!, def) : undefined;
+  if (cls) return staticMemberShape(context, cls, name, depth);
   if (def?.type === 'Parameter' && def.name.type === AST_NODE_TYPES.Identifier) {
     // options.keyPrefix of a fixed argument (a constructor's, bound while a member's values are
     // read), or of a factory's options: configuration, one value per instance
@@ -454,12 +492,165 @@ type FunctionLike = TSESTree.FunctionDeclaration | TSESTree.FunctionExpression |
 function instanceMemberShape(context: AnyContext, node: TSESTree.MemberExpression, depth: number): Part {
   const member = instanceMember(node);
   if (!member || depth > MAX_DEPTH) return UNKNOWN_PART;
-  const params = new Map<TSESTree.Node, Part>(member.constructorParams.map((param) => [param, FINITE_PART]));
+  const params = constructorBindings(context, member, depth);
   const parts = member.values.map((value) => shapeOf(context, value, params, depth + 1));
   const via = member.declaration ? [member.declaration] : [];
   if (parts.length === 0) return member.readonly ? { text: '*', via, fixed: true } : UNKNOWN_PART;
   const shared = parts.reduce(common);
   return { text: shared.text, via: [...via, ...shared.via], fixed: member.readonly || shared.fixed };
+}
+
+/**
+ * The constructor's options while a member's values are read: fixed, spelled by their default
+ * when they have one (`constructor(redis, keyPrefix = 'workflows')`, `constructor({ prefix =
+ * 'bull' } = {})`).
+ */
+function constructorBindings(context: AnyContext, member: InstanceMember, depth: number): Map<TSESTree.Node, Part> {
+  return new Map([...member.constructorParams, ...member.destructuredParams].map((param) => [param, optionDefault(context, param, depth) ?? FINITE_PART]));
+}
+
+/**
+ * `this.opts.prefix` of a member the class sets to an object of defaults merged with options
+ * (`{ prefix: 'bull', ...opts }`, `Object.assign({ prefix: 'bull' }, opts)`): the property's value
+ * when nothing merged after it can replace it, its default when something can (spelled only when
+ * fixed and not empty, else `*`). `undefined` when a value of the member is no such object or
+ * does not name the property.
+ */
+function defaultsObjectShape(context: AnyContext, object: TSESTree.MemberExpression, name: string, depth: number): Part | undefined {
+  if (unwrap(object.object).type !== AST_NODE_TYPES.ThisExpression) return undefined;
+  const member = instanceMember(object);
+  if (!member || member.values.length === 0) return undefined;
+  const params = constructorBindings(context, member, depth);
+  const parts: Part[] = [];
+  for (const value of member.values) {
+    const bare = unwrap(value);
+    const assign = bare.type === AST_NODE_TYPES.CallExpression && isObjectAssign(bare.callee) ? bare.arguments : undefined;
+    const sources = bare.type === AST_NODE_TYPES.ObjectExpression ? [bare] : assign;
+    if (!sources) return undefined;
+    let found: TSESTree.Node | undefined;
+    let replaceable = false;
+    for (const source of sources) {
+      const merged = unwrap(source);
+      if (merged.type !== AST_NODE_TYPES.ObjectExpression) {
+        replaceable = true;
+        continue;
+      }
+      for (const property of merged.properties) {
+        if (property.type !== AST_NODE_TYPES.Property) replaceable = true;
+        else if (propertyName(property.key, property.computed) === name) {
+          found = property.value;
+          replaceable = false;
+        }
+      }
+    }
+    if (!found) return undefined;
+    const part = shapeOf(context, found, params, depth + 1);
+    parts.push(!replaceable ? { ...part, fixed: true } : part.fixed && literalLength(part.text) > 0 ? part : { text: '*', via: part.via, fixed: true });
+  }
+  return parts.reduce(common);
+}
+
+/** `process.env` of the global `process`. */
+function isProcessEnv(context: AnyContext, node: TSESTree.Node): boolean {
+  if (node.type !== AST_NODE_TYPES.MemberExpression || propertyName(node.property, node.computed) !== 'env') return false;
+  const object = unwrap(node.object);
+  return object.type === AST_NODE_TYPES.Identifier && object.name === 'process' && (findVariable(context, object)?.defs.length ?? 0) === 0;
+}
+
+/** `Object.assign` (the global). */
+function isObjectAssign(callee: TSESTree.Node): boolean {
+  const bare = unwrap(callee);
+  return (
+    bare.type === AST_NODE_TYPES.MemberExpression &&
+    bare.object.type === AST_NODE_TYPES.Identifier &&
+    bare.object.name === 'Object' &&
+    propertyName(bare.property, bare.computed) === 'assign'
+  );
+}
+
+/**
+ * The default of an option (`keyPrefix = 'workflows'` of a parameter, `{ prefix = 'bull' }` of a
+ * destructuring): its shape when it is fixed and spells something, else `undefined`.
+ */
+function optionDefault(context: AnyContext, id: TSESTree.Identifier, depth: number): Part | undefined {
+  const pattern = id.parent;
+  if (pattern?.type !== AST_NODE_TYPES.AssignmentPattern || pattern.left !== id) return undefined;
+  const part = shapeOf(context, pattern.right, new Map(), depth + 1);
+  return part.fixed && literalLength(part.text) > 0 ? part : undefined;
+}
+
+/**
+ * The shape of a value of an imported module's top level (read in that module: its own `const`s
+ * and imports): fixed, as every imported binding. Its declarations stay out of `via` (an
+ * annotation there is another file's).
+ */
+function importedValueShape(context: AnyContext, module: ImportedModule, value: TSESTree.Node, depth: number): Part {
+  const inner = shapeOf(moduleContext(context, module), value, new Map(), depth + 1);
+  return { text: inner.text, via: [], fixed: true };
+}
+
+/**
+ * `NS.NAME` of a namespace import of a relative module (`import * as keys from './keys'`,
+ * `const keys = require('./keys')`), `KEYS.queue` of an imported `const` object literal: the
+ * shape of the value there; `undefined` when `object` is no such import or the value is not found.
+ */
+function importedMemberShape(context: AnyContext, object: TSESTree.Identifier, name: string, depth: number): Part | undefined {
+  const namespace = namespaceModule(context, object);
+  if (namespace) {
+    const value = exportedValue(namespace.program, name);
+    return value ? importedValueShape(context, namespace, value, depth) : undefined;
+  }
+  const imported = importedBinding(context, object);
+  const container = imported ? exportedValue(imported.module.program, imported.name) : undefined;
+  const value = container ? pick(unwrap(container), name) : undefined;
+  return imported && value ? importedValueShape(context, imported.module, value, depth) : undefined;
+}
+
+type ClassNode = TSESTree.ClassDeclaration | TSESTree.ClassExpression;
+
+/** The class a name stands for: `class Store {}`, or `var Store = class {}` assigned once (bundlers). */
+function classOf(variable: TSESLint.Scope.Variable, def: TSESLint.Scope.Definition): ClassNode | undefined {
+  if (def.type === 'ClassName') return def.node as ClassNode;
+  if (def.type !== 'Variable' || !def.node.init || def.node.id.type !== AST_NODE_TYPES.Identifier || !assignedOnce(variable, def.node.id)) return undefined;
+  const init = unwrap(def.node.init);
+  return init.type === AST_NODE_TYPES.ClassExpression ? init : undefined;
+}
+
+/**
+ * `Store.PREFIX` of a static member: the spelling of its initializer (`static PREFIX = 'sess'`)
+ * and of the assignments of the module's top level (`Store.PREFIX = 'sess'`, as compilers emit
+ * static fields), fixed once for the class; `*` when it is written anywhere else (a function may
+ * change it) and it is not `readonly`.
+ */
+function staticMemberShape(context: AnyContext, cls: ClassNode, name: string, depth: number): Part {
+  const values: TSESTree.Node[] = [];
+  let readonly = false;
+  for (const element of cls.body.body) {
+    if (element.type === AST_NODE_TYPES.PropertyDefinition && element.static && propertyName(element.key, element.computed) === name) {
+      readonly ||= element.readonly;
+      if (element.value) values.push(element.value);
+    }
+  }
+  const declaration = cls.type === AST_NODE_TYPES.ClassDeclaration ? cls : cls.parent;
+  const variables = declaration ? context.sourceCode.getDeclaredVariables(declaration) : [];
+  for (const reference of variables.flatMap((v) => v.references)) {
+    const member = reference.identifier.parent;
+    if (member?.type !== AST_NODE_TYPES.MemberExpression || member.object !== reference.identifier || propertyName(member.property, member.computed) !== name) continue;
+    const write = member.parent;
+    if (write?.type === AST_NODE_TYPES.AssignmentExpression && write.left === member) {
+      const topLevel = write.parent?.type === AST_NODE_TYPES.ExpressionStatement && write.parent.parent?.type === AST_NODE_TYPES.Program;
+      if (!topLevel || write.operator !== '=') {
+        if (!readonly) return UNKNOWN_PART;
+        continue;
+      }
+      values.push(write.right);
+    } else if (write?.type === AST_NODE_TYPES.UpdateExpression) {
+      if (!readonly) return UNKNOWN_PART;
+    }
+  }
+  if (values.length === 0) return UNKNOWN_PART;
+  const shared = values.map((value) => shapeOf(context, value, new Map(), depth + 1)).reduce(common);
+  return { ...shared, fixed: true };
 }
 
 function callShape(context: AnyContext, node: TSESTree.CallExpression, bindings: Bindings, depth: number): Part {
@@ -553,6 +744,7 @@ function literalLength(text: string): number {
 function assignedOnce(variable: TSESLint.Scope.Variable, id: TSESTree.Identifier): boolean {
   const declaration = id.parent?.parent;
   if (declaration?.type === AST_NODE_TYPES.VariableDeclaration && declaration.kind === 'const') return true;
+  if (variable.defs[0]?.type === 'Variable' && variable.defs[0].parent?.kind === 'const') return true;
   return variable.defs.length === 1 && variable.references.every((reference) => !reference.isWrite() || reference.identifier === id);
 }
 

@@ -112,6 +112,34 @@ describe('TTL status of JS/TS writes', () => {
       ['user:*', 7, 'SET', 'ioredis', 'persistent'],
     ]);
   });
+
+  it('persistent: a prefix held in a constructor option with a default, or in a const of a relative module, is spelled', async () => {
+    const { writes } = await inventoryOf(
+      {
+        'constants.ts': "export const WRITE_KEYS_PREFIX = 'write_keys';\n",
+        'a.ts':
+          IOREDIS +
+          [
+            "import { WRITE_KEYS_PREFIX } from './constants';",
+            'export class Workflows {',
+            "  constructor(private keyPrefix = 'workflows') {}",
+            '  save(id: string) { return redis.hset(`${this.keyPrefix}:run:${id}`, "s", 1); }',
+            '  record(id: string, k: string) { return redis.zadd(`${WRITE_KEYS_PREFIX}:${id}`, 1, k); }',
+            '}',
+            'export class Unknown {',
+            '  constructor(private opts: { prefix: string }) {}',
+            '  save(id: string) { return redis.hset(`${this.opts.prefix}:run:${id}`, "s", 1); }',
+            '}',
+          ].join('\n'),
+      },
+      { persistentKeys: ['workflows:*', 'write_keys:*'] },
+    );
+    expect(writes).toEqual([
+      ['*:run:*', 11, 'HSET', 'ioredis', 'none'],
+      ['workflows:run:*', 6, 'HSET', 'ioredis', 'persistent'],
+      ['write_keys:*', 7, 'ZADD', 'ioredis', 'persistent'],
+    ]);
+  });
 });
 
 describe('Lua writes', () => {

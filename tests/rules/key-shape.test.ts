@@ -2,6 +2,8 @@
  * Key shapes (redis-calls/key-shape.ts): each `probe(<key>)` call of a snippet reports the
  * shape of its argument and whether it is one key (bounded).
  */
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import tsParser from '@typescript-eslint/parser';
 import { Linter } from 'eslint';
 import { describe, expect, it } from 'vitest';
@@ -21,10 +23,13 @@ const probeRule = {
   },
 };
 
-function shapes(code: string): string[] {
+/** A file beside the key-prefix modules of tests/fixtures/key-prefixes (constants.ts, app-name.ts, keys.cjs). */
+const prefixApp = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'key-prefixes', 'app.ts');
+
+function shapes(code: string, filename = 'a.ts'): string[] {
   const linter = new Linter({ configType: 'flat' });
   return linter
-    .verify(code, [{ files: ['**/*.ts'], languageOptions: { parser: tsParser }, plugins: { t: { rules: { probe: probeRule as never } } }, rules: { 't/probe': 'error' } }], { filename: 'a.ts' })
+    .verify(code, [{ files: ['**/*.ts'], languageOptions: { parser: tsParser }, plugins: { t: { rules: { probe: probeRule as never } } }, rules: { 't/probe': 'error' } }], { filename })
     .map((m) => m.message);
 }
 
@@ -129,5 +134,105 @@ describe('keyShapeOf', () => {
 
   it('takes an imported binding for one fixed value', () => {
     expect(shapes("import { BASE } from './keys';\nprobe(`${BASE}:tmp`); probe(`${BASE}:${id}`); probe(BASE);")).toEqual(['*:tmp one', '*:* many', '* one']);
+  });
+});
+
+// A key's prefix held in a class member, a constructor option with a default, a static member, a
+// module const or an imported const: spelled when its value is fixed and visible (a default is
+// what a maintainer's persistentKeys pattern names), `*` where it is not.
+describe('keyShapeOf, key prefixes fixed in the code', () => {
+  it('reads a class field initializer and a static member', () => {
+    expect(shapes("class S { prefix = 'field'; a(id: string) { probe(`${this.prefix}:run:${id}`); } }")).toEqual(['field:run:* many']);
+    expect(shapes("class S { static readonly PREFIX = 'st'; a(id: string) { probe(`${S.PREFIX}:run:${id}`); probe(S.PREFIX + ':x'); } }")).toEqual([
+      'st:run:* many',
+      'st:x one',
+    ]);
+    // as compilers emit a static field: an assignment of the module's top level, class expression of a `var`
+    expect(shapes("var S = class { a(id) { probe(`${S.PREFIX}:run:${id}`); } };\nS.PREFIX = 'emitted';")).toEqual(['emitted:run:* many']);
+  });
+
+  it("spells a constructor option by its default: parameter, `??`, `||`, destructuring, parameter property", () => {
+    const code = [
+      "class A { private p: string; constructor(c: unknown, keyPrefix = 'workflows') { this.p = keyPrefix; } k(id: string) { return `${this.p}:run:${id}`; } a(id: string) { probe(this.k(id)); } }",
+      "class B { private p: string; constructor(c: unknown, config: { keyPrefix?: string } = {}) { this.p = config.keyPrefix ?? 'pikku'; } a(k: string) { probe(`${this.p}:secret:${k}`); } }",
+      "class C { constructor(options) { this.queueKey = options.queueKey || 'fedify_queue'; } a() { probe(this.queueKey); } }",
+      "class D { constructor({ prefix = 'bull', client } = {}) { this.prefix = prefix; this.client = client; } a(id) { probe(`${this.prefix}:${id}:wait`); } }",
+      "class E { constructor(opts) { const { prefix = 'sess' } = opts; this.prefix = prefix; } a(id) { probe(`${this.prefix}:${id}`); } }",
+      "class F { constructor(r: unknown, private keyPrefix = 'ai') {} a(id: string) { probe(`${this.keyPrefix}:thread:${id}`); } }",
+    ].join('\n');
+    expect(shapes(code)).toEqual(['workflows:run:* many', 'pikku:secret:* many', 'fedify_queue one', 'bull:*:wait many', 'sess:* many', 'ai:thread:* many']);
+  });
+
+  it('keeps an option without default, or its default beside data, a `*` part', () => {
+    const code = [
+      'class A { constructor(opts) { this.prefix = opts.prefix; } a(id) { probe(`${this.prefix}:run:${id}`); probe(`${this.prefix}:meta`); } }',
+      "class B { constructor({ prefix }) { this.prefix = prefix; } a(id) { probe(`${this.prefix}:run:${id}`); } }",
+      // an empty default spells nothing
+      "class C { constructor(prefix = '') { this.prefix = prefix; } a(id) { probe(`${this.prefix}run:${id}`); } }",
+      // the default of data is no configuration
+      "function handle(req) { probe(`${req.body.prefix ?? 'x'}:${req.body.id}`); }",
+    ].join('\n');
+    expect(shapes(code)).toEqual(['*:run:* many', '*:meta one', '*:run:* many', '*run:* many', '*:* many']);
+  });
+
+  it('does not read a member reassigned outside the constructor, or a static member written in a function', () => {
+    const code = [
+      "class A { constructor(prefix = 'workflows') { this.prefix = prefix; } use(p) { this.prefix = p; } a(id) { probe(`${this.prefix}:run:${id}`); } }",
+      "class B { static PREFIX = 'st'; a(id) { probe(`${B.PREFIX}:run:${id}`); } }\nfunction configure(p) { B.PREFIX = p; }",
+    ].join('\n');
+    expect(shapes(code)).toEqual(['*:run:* many', '*:run:* many']);
+  });
+
+  it('reads an option of an object of defaults merged with the options', () => {
+    const code = [
+      "class A { constructor(opts) { this.opts = Object.assign({ prefix: 'bull' }, opts); } a(q) { probe(`${this.opts.prefix}:${q}:wait`); } }",
+      "class B { constructor(opts) { this.opts = { prefix: 'rl', ...opts }; } a(ip) { probe(`${this.opts.prefix}:${ip}`); } }",
+      // written after the options: always that value
+      "class C { constructor(opts) { this.opts = { ...opts, prefix: 'fixed' }; } a(ip) { probe(`${this.opts.prefix}:${ip}`); } }",
+      // a property the defaults do not name, an empty default: `*`
+      "class D { constructor(opts) { this.opts = { prefix: '', ...opts }; } a(ip) { probe(`${this.opts.prefix}:${ip}`); probe(`${this.opts.other}:${ip}`); } }",
+    ].join('\n');
+    expect(shapes(code)).toEqual(['bull:*:wait many', 'rl:* many', 'fixed:* many', '*:* many', '*:* many']);
+  });
+
+  it('reads a setting of the environment by its default', () => {
+    expect(shapes("const PREFIX = process.env.KEY_PREFIX ?? 'app';\nprobe(`${PREFIX}:jobs:${id}`); probe(`${process.env['P'] || 'q'}:${id}`); probe(`${process.env.P}:x`);")).toEqual([
+      'app:jobs:* many',
+      'q:* many',
+      '*:x one',
+    ]);
+    // a `process` of the module is not the process
+    expect(shapes("const process = { env: {} as Record<string, string> };\nprobe(`${process.env.P ?? 'app'}:${id}`);")).toEqual(['*:* many']);
+  });
+
+  it('reads a factory option by its default', () => {
+    expect(shapes("export function createStore({ prefix = 'sess:' } = {}) { return { set(id: string) { probe(prefix + id); } }; }")).toEqual(['sess:* many']);
+    expect(shapes('export function createStore({ prefix }) { return { set(id: string) { probe(prefix + id); } }; }')).toEqual(['* many']);
+  });
+
+  it('reads module consts: templates and concatenations of them', () => {
+    expect(shapes("const P = 'rl'; const Q = `${P}:q`; const R = P + ':r:';\nprobe(`${Q}:${id}`); probe(R + id); probe(Q);")).toEqual(['rl:q:* many', 'rl:r:* many', 'rl:q one']);
+  });
+
+  it('reads the consts a relative module exports, through its own imports', () => {
+    const code = [
+      "import { WRITE_KEYS_ZSET_PREFIX, RUN_PREFIX, SESSION_PREFIX, QUEUE_KEY, KEYS } from './constants';",
+      'probe(`${WRITE_KEYS_ZSET_PREFIX}:${t}:${id}`); probe(`${RUN_PREFIX}:${id}`); probe(SESSION_PREFIX + id); probe(QUEUE_KEY); probe(KEYS.failed);',
+    ].join('\n');
+    expect(shapes(code, prefixApp)).toEqual(['write_keys_zset:*:* many', 'myapp:run:* many', 'myapp:sess:* many', 'jobs:queue one', 'myapp:failed one']);
+    // a namespace import, CommonJS (destructured and whole)
+    expect(shapes("import * as C from './constants';\nprobe(`${C.RUN_PREFIX}:${id}`);", prefixApp)).toEqual(['myapp:run:* many']);
+    expect(shapes("const { LOCK_PREFIX } = require('./keys.cjs'); const K = require('./keys.cjs');\nprobe(LOCK_PREFIX + id); probe(`${K.CACHE_PREFIX}${id}`);", prefixApp)).toEqual([
+      'lock:* many',
+      'cache:* many',
+    ]);
+  });
+
+  it('keeps an import it cannot read a fixed `*`: a package, a missing module, a `let` or a value of the environment', () => {
+    const code = [
+      "import { X } from 'some-package'; import { Y } from './missing'; import { mutablePrefix, fromEnv } from './constants';",
+      'probe(`${X}:a`); probe(`${Y}:b`); probe(`${mutablePrefix}:c`); probe(`${fromEnv}:d`);',
+    ].join('\n');
+    expect(shapes(code, prefixApp)).toEqual(['*:a one', '*:b one', '*:c one', '*:d one']);
   });
 });
