@@ -15,13 +15,16 @@ export { flavorOfModule, type ClientFlavor } from './client-packages.js';
  * the end of a sentence ("its type comes from ioredis", "it is made by `new Redis()`", "its name
  * matches clientNames 'redis'"), and `byName` when that rests on a name alone (a `clientNames`
  * match, a constructor, factory or type named like a client's with no import of a client package
- * behind it): then a message on a false alarm tells the user what to change.
+ * behind it): then a message on a false alarm tells the user what to change. `byShape` when the
+ * receiver's declared type of the code is a client only by the commands it lists (a duck-typed
+ * client, `duckTypedCommands`): its other methods (`multi()`, SET's options) are unknown, so no
+ * fix or suggestion rewrites its calls.
  */
 export type ReceiverKind =
   /** a client (or cluster) object: commands run one by one */
-  | { redis: true; flavor: ClientFlavor; batch?: undefined; why: string; byName?: true }
+  | { redis: true; flavor: ClientFlavor; batch?: undefined; why: string; byName?: true; byShape?: true }
   /** a `multi()` / `pipeline()` object: commands are queued until `exec()` */
-  | { redis: true; flavor: ClientFlavor; batch: 'multi' | 'pipeline'; why: string; byName?: true }
+  | { redis: true; flavor: ClientFlavor; batch: 'multi' | 'pipeline'; why: string; byName?: true; byShape?: true }
   /**
    * not a client (`proven`), or not known to be one; `foreign` when the proof is an import from a
    * package that is not a client package (with type information the checker has the last word:
@@ -53,7 +56,7 @@ export function settled(verdict: ReceiverKind): boolean {
 export const CLIENT_CONSTRUCTORS = new Set(['Redis', 'IORedis', 'Cluster', 'Valkey']);
 export const CLIENT_FACTORIES = new Set(['createClient', 'createCluster', 'createSentinel']);
 /** Methods of a client that return the client itself (or a copy of it). */
-export const SELF_RETURNING = new Set(['on', 'once', 'off', 'connect', 'duplicate', 'withTypeMapping', 'withCommandOptions', 'legacy']);
+export const SELF_RETURNING = new Set(['on', 'once', 'off', 'connect', 'duplicate', 'withTypeMapping', 'withCommandOptions', 'withAbortSignal', 'asap', 'legacy']);
 /** Type names that denote a client when the annotation does not say where they come from. */
 export const CLIENT_TYPE_NAMES = new Set([
   'Redis',
