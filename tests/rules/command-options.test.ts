@@ -95,8 +95,22 @@ runRule(untypedTester, 'node-redis command options: SET', setRule, {
   ],
 });
 
-const incrThenExpire = v4(fn("  await client.incr(commandOptions({ isolated: true }), `hits:${k}`);\n  await client.expire(commandOptions({ isolated: true }), `hits:${k}`, 60);"));
 const proxies = v4(fn('  await client.withAbortSignal(AbortSignal.timeout(50)).incr(`hits:${k}`);\n  await client.asap().sAdd(`seen:${k}`, v);'));
+/** A command on a node-redis 5 proxy client without expiry, and its MULTI suggestion. */
+const proxyFinding = (line: number, column: number, command: string, prefix: string, call: string) => ({
+  messageId: 'noExpiry' as const,
+  line,
+  column,
+  data: { command, key: `${prefix}:*`, client: '', hint: hint(`${prefix}:*`) },
+  suggestions: [
+    {
+      messageId: 'wrapInMulti' as const,
+      data: { command, expire: `expire(\`${prefix}:\${k}\`, TTL_SECONDS)` },
+      output: proxies.replace(call, `.multi()${call}.expire(\`${prefix}:\${k}\`, TTL_SECONDS).exec()`),
+    },
+  ],
+});
+const incrThenExpire = v4(fn("  await client.incr(commandOptions({ isolated: true }), `hits:${k}`);\n  await client.expire(commandOptions({ isolated: true }), `hits:${k}`, 60);"));
 
 runRule(untypedTester, 'node-redis command options: INCR, HSET and the expiry', incrRule, {
   valid: [
@@ -117,32 +131,8 @@ runRule(untypedTester, 'node-redis command options: INCR, HSET and the expiry', 
       // node-redis 5 has no options argument: its proxies (withAbortSignal, asap) are the client
       code: proxies,
       errors: [
-        {
-          messageId: 'noExpiry',
-          line: 4,
-          column: 57,
-          data: { command: 'INCR', key: 'hits:*', client: '', hint: hint('hits:*') },
-          suggestions: [
-            {
-              messageId: 'wrapInMulti',
-              data: { command: 'INCR', expire: 'expire(`hits:${k}`, TTL_SECONDS)' },
-              output: proxies.replace('.incr(`hits:${k}`)', '.multi().incr(`hits:${k}`).expire(`hits:${k}`, TTL_SECONDS).exec()'),
-            },
-          ],
-        },
-        {
-          messageId: 'noExpiry',
-          line: 5,
-          column: 23,
-          data: { command: 'SADD', key: 'seen:*', client: '', hint: hint('seen:*') },
-          suggestions: [
-            {
-              messageId: 'wrapInMulti',
-              data: { command: 'SADD', expire: 'expire(`seen:${k}`, TTL_SECONDS)' },
-              output: proxies.replace('.sAdd(`seen:${k}`, v)', '.multi().sAdd(`seen:${k}`, v).expire(`seen:${k}`, TTL_SECONDS).exec()'),
-            },
-          ],
-        },
+        proxyFinding(4, 57, 'INCR', 'hits', '.incr(`hits:${k}`)'),
+        proxyFinding(5, 23, 'SADD', 'seen', '.sAdd(`seen:${k}`, v)'),
       ],
     },
   ],

@@ -18,6 +18,11 @@ import { ioredis, nodeRedis, runRule, untypedTester } from './tester.js';
 
 const fn = (body: string) => `export async function hit(k: string, cond: boolean) {\n${body}\n}`;
 const multi = (code: string, from: string, to: string) => ({ messageId: 'wrapInMulti' as const, output: code.replace(from, to) });
+/** The runtime helper's suggestion: its import, and `from` (the INCR and its expiry) replaced by `to`. */
+const helper = (code: string, from: string, to: string) => ({
+  messageId: 'useIncrementWithTtl' as const,
+  output: code.replace('const redis', "import { incrementWithTtl } from 'redis-ttl-runtime';\nconst redis").replace(from, to),
+});
 
 const first = ioredis(fn('  await redis.incr(k);\n  await redis.expire(k, 60);'));
 const guarded = ioredis(fn('  const n = await redis.incr(`hits:${k}`);\n  if (n === 1) await redis.expire(`hits:${k}`, 60);'));
@@ -40,12 +45,7 @@ runRule(untypedTester, 'incr-needs-expire-on-create (its expiry in a later round
           column: 15,
           data: { command: 'INCR', key: 'k', line: '5', client: '', hint: '' },
           suggestions: [
-            {
-              messageId: 'useIncrementWithTtl',
-              output: first
-                .replace("const redis", "import { incrementWithTtl } from 'redis-ttl-runtime';\nconst redis")
-                .replace('await redis.incr(k);\n  await redis.expire(k, 60);', "await incrementWithTtl(redis, k, { ttlMs: 60000, mode: 'sliding' });"),
-            },
+            helper(first, 'await redis.incr(k);\n  await redis.expire(k, 60);', "await incrementWithTtl(redis, k, { ttlMs: 60000, mode: 'sliding' });"),
             multi(first, 'redis.incr(k);\n  await redis.expire(k, 60);', 'redis.multi().incr(k).expire(k, 60).exec();'),
           ],
         },
@@ -61,12 +61,7 @@ runRule(untypedTester, 'incr-needs-expire-on-create (its expiry in a later round
           column: 25,
           data: { command: 'INCR', key: 'hits:*', line: '5', client: '', hint: '' },
           suggestions: [
-            {
-              messageId: 'useIncrementWithTtl',
-              output: guarded
-                .replace("const redis", "import { incrementWithTtl } from 'redis-ttl-runtime';\nconst redis")
-                .replace('const n = await redis.incr(`hits:${k}`);\n  if (n === 1) await redis.expire(`hits:${k}`, 60);', 'const { value: n } = await incrementWithTtl(redis, `hits:${k}`, { ttlMs: 60000 });'),
-            },
+            helper(guarded, 'const n = await redis.incr(`hits:${k}`);\n  if (n === 1) await redis.expire(`hits:${k}`, 60);', 'const { value: n } = await incrementWithTtl(redis, `hits:${k}`, { ttlMs: 60000 });'),
           ],
         },
       ],
