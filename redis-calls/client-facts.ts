@@ -42,6 +42,14 @@ export function clientVerdict(flavor: ClientFlavor, why: string, batch?: 'multi'
   return byName ? { ...base, byName: true as const } : base;
 }
 
+/**
+ * A client by the commands its declared type lists (`byShape`; a guess that messages explain, as
+ * `byName`), `why` given the list (`get, set, setEx`); `undefined` when no commands are listed.
+ */
+export function duckVerdict(flavor: ClientFlavor, commands: readonly string[] | undefined, why: (list: string) => string): ReceiverKind | undefined {
+  return commands ? { redis: true, flavor, why: why(commands.join(', ')), byName: true, byShape: true } : undefined;
+}
+
 /** The same verdict with another explanation (a client stays a client of the same flavor and batch). */
 export function relabel(verdict: ReceiverKind, why: (inner: string) => string): ReceiverKind {
   return verdict.redis ? { ...verdict, why: why(verdict.why) } : verdict;

@@ -66,6 +66,31 @@ export function duckTypedCommands(members: readonly TSESTree.TypeElement[]): str
   return commands.length >= 2 && distinctive ? commands : undefined;
 }
 
+/**
+ * Whether a module declares a type that is a client by its shape ({@link duckTypedCommands}): a
+ * top-level interface or type alias, or a type literal annotating a parameter of a top-level
+ * function (declared, or a `const` arrow / function expression). Deeper type literals are not
+ * looked for.
+ */
+export function declaresDuckTypedClient(program: TSESTree.Program): boolean {
+  const literal = (param: TSESTree.Parameter): boolean => {
+    const annotation = param.type === AST_NODE_TYPES.Identifier ? param.typeAnnotation?.typeAnnotation : undefined;
+    return annotation?.type === AST_NODE_TYPES.TSTypeLiteral && duckTypedCommands(annotation.members) !== undefined;
+  };
+  return program.body.some((statement) => {
+    const declaration = statement.type === AST_NODE_TYPES.ExportNamedDeclaration || statement.type === AST_NODE_TYPES.ExportDefaultDeclaration ? statement.declaration : statement;
+    if (declaration?.type === AST_NODE_TYPES.TSInterfaceDeclaration) return duckTypedCommands(declaration.body.body) !== undefined;
+    if (declaration?.type === AST_NODE_TYPES.TSTypeAliasDeclaration) {
+      return declaration.typeAnnotation.type === AST_NODE_TYPES.TSTypeLiteral && duckTypedCommands(declaration.typeAnnotation.members) !== undefined;
+    }
+    if (declaration?.type === AST_NODE_TYPES.FunctionDeclaration) return declaration.params.some(literal);
+    if (declaration?.type !== AST_NODE_TYPES.VariableDeclaration) return false;
+    return declaration.declarations.some(
+      (d) => (d.init?.type === AST_NODE_TYPES.ArrowFunctionExpression || d.init?.type === AST_NODE_TYPES.FunctionExpression) && d.init.params.some(literal),
+    );
+  });
+}
+
 /** Whether a method's parameters fit the command's argv: its key first, its TTL typed as a number. */
 function redisShaped(command: string, params: readonly TSESTree.Parameter[]): boolean {
   // a rest parameter stands for any number of arguments: three are enough for every TTL position here

@@ -24,9 +24,9 @@ import type * as ts from 'typescript';
 import { isAbsolute } from 'node:path';
 import { exportedValue, loadModule, moduleContext, readModule, type ImportedModule } from './modules.js';
 import { pluginSettings, type PluginSettings } from './settings.js';
-import { type ClientFlavor, type ReceiverKind, NOT_REDIS, FOREIGN, UNKNOWN, clientVerdict, relabel, settled, flavorOfModule, CLIENT_CONSTRUCTORS, CLIENT_FACTORIES, SELF_RETURNING, CLIENT_TYPE_NAMES, KNOWN_NOT_REDIS, CLIENT_MODULE_TEXT, VALUE_EXPRESSIONS, EVIDENCE_NAMES, symbolVerdict, either, batchOfTypeName, packageExport, packageType, packageValue, importBringsClient } from './client-facts.js';
+import { type ClientFlavor, type ReceiverKind, NOT_REDIS, FOREIGN, UNKNOWN, clientVerdict, relabel, settled, flavorOfModule, CLIENT_CONSTRUCTORS, CLIENT_FACTORIES, SELF_RETURNING, CLIENT_TYPE_NAMES, KNOWN_NOT_REDIS, CLIENT_MODULE_TEXT, VALUE_EXPRESSIONS, EVIDENCE_NAMES, symbolVerdict, duckVerdict, either, batchOfTypeName, packageExport, packageType, packageValue, importBringsClient } from './client-facts.js';
 import { clientPackageOf, hasNamedClients } from './client-packages.js';
-import { TRANSPARENT_TYPES, describesClient, duckTypedCommands, isClientCommandName, promisedType, outermostPattern, propertyPath, classMemberType, isRequire, requiredModule, commonJsDefault, returnedExpressions, inStaticMember, enclosingClass, memberKeyName, importedName, type ImportOrigin, type IdentifierOrigin, originOf, type FunctionLike } from './client-syntax.js';
+import { TRANSPARENT_TYPES, describesClient, declaresDuckTypedClient, duckTypedCommands, isClientCommandName, promisedType, outermostPattern, propertyPath, classMemberType, isRequire, requiredModule, commonJsDefault, returnedExpressions, inStaticMember, enclosingClass, memberKeyName, importedName, type ImportOrigin, type IdentifierOrigin, originOf, type FunctionLike } from './client-syntax.js';
 import { forEachThisWrite } from './bounded.js';
 
 import { findVariable, isCallOnItself, moduleNamespaceOf, unwrap, type AnyContext } from './static.js';
@@ -106,41 +106,15 @@ export class ClientDetector {
    * can come from anywhere). Without it, a receiver is a client only through names or imports: an
    * import of a client package, a constructor / factory / type name of a client, a name matching
    * `clientNames`, a relative import of a module whose text imports a client package or
-   * re-exports another module, or a type that is a client by its shape (a top-level interface or
-   * type alias, or a parameter's type literal of a top-level function: `duckTypedCommands`); one pass over the file's tokens and a look at the text of the
+   * re-exports another module, or a type of the file that is a client by its shape
+   * (`declaresDuckTypedClient`); one pass over the file's tokens and a look at the text of the
    * modules it imports decide (it never changes a verdict, since every positive verdict needs one
    * of those), so files without any cost nothing more.
    */
   mayUseRedis(): boolean {
     if (this.evidence !== undefined) return this.evidence;
-    this.evidence = this.typed || this.importsRedis() || this.hasEvidenceName() || this.importsClientModule() || this.declaresDuckTypedClient();
+    this.evidence = this.typed || this.importsRedis() || this.hasEvidenceName() || this.importsClientModule() || declaresDuckTypedClient(this.context.sourceCode.ast);
     return this.evidence;
-  }
-
-  /**
-   * A type of this file that is a client by its shape ({@link duckTypedCommands}): a top-level
-   * interface or type alias, or a type literal annotating a parameter of a top-level function
-   * (declared, or a `const` arrow / function expression). Deeper type literals are not looked for.
-   */
-  private declaresDuckTypedClient(): boolean {
-    const literal = (param: TSESTree.Parameter): boolean => {
-      const annotation = param.type === AST_NODE_TYPES.Identifier ? param.typeAnnotation?.typeAnnotation : undefined;
-      return annotation?.type === AST_NODE_TYPES.TSTypeLiteral && duckTypedCommands(annotation.members) !== undefined;
-    };
-    return this.context.sourceCode.ast.body.some((statement) => {
-      const declaration = statement.type === AST_NODE_TYPES.ExportNamedDeclaration || statement.type === AST_NODE_TYPES.ExportDefaultDeclaration ? statement.declaration : statement;
-      if (declaration?.type === AST_NODE_TYPES.TSInterfaceDeclaration) return duckTypedCommands(declaration.body.body) !== undefined;
-      if (declaration?.type === AST_NODE_TYPES.TSTypeAliasDeclaration) {
-        return declaration.typeAnnotation.type === AST_NODE_TYPES.TSTypeLiteral && duckTypedCommands(declaration.typeAnnotation.members) !== undefined;
-      }
-      if (declaration?.type === AST_NODE_TYPES.FunctionDeclaration) return declaration.params.some(literal);
-      if (declaration?.type === AST_NODE_TYPES.VariableDeclaration) {
-        return declaration.declarations.some(
-          (d) => (d.init?.type === AST_NODE_TYPES.ArrowFunctionExpression || d.init?.type === AST_NODE_TYPES.FunctionExpression) && d.init.params.some(literal),
-        );
-      }
-      return false;
-    });
   }
 
   /** A relative import (or top-level `require`) of a module whose text may make or pass on a client. */
@@ -1059,13 +1033,9 @@ export class ClientDetector {
         return type.exprName.type === AST_NODE_TYPES.Identifier && !type.typeArguments
           ? relabel(this.classifySyntactic(type.exprName, depth + 1), (inner) => `its annotation is \`${this.context.sourceCode.getText(type)}\`, where ${inner}`)
           : UNKNOWN;
-      case AST_NODE_TYPES.TSTypeLiteral: {
-        // { incr(key: string): ...; expire(key: string, s: number): ... } is a client by its shape;
-        // { get(k): ...; set(k, v): ... } is none; { pipeline(): ...; expire(k, s): ... } may be one
-        const duck = duckTypedCommands(type.members);
-        if (duck) return { redis: true, flavor: this.fileFlavor(), why: `its annotation declares Redis commands (${duck.join(', ')})`, byName: true, byShape: true };
-        return describesClient(type.members) ? UNKNOWN : NOT_REDIS;
-      }
+      case AST_NODE_TYPES.TSTypeLiteral:
+        // { incr(key: string); expire(key: string, s: number) } is a client by its shape; { get(k); set(k, v) } is none
+        return duckVerdict(this.fileFlavor(), duckTypedCommands(type.members), (list) => `its annotation declares Redis commands (${list})`) ?? (describesClient(type.members) ? UNKNOWN : NOT_REDIS);
       case AST_NODE_TYPES.TSStringKeyword:
       case AST_NODE_TYPES.TSNumberKeyword:
       case AST_NODE_TYPES.TSBooleanKeyword:
@@ -1122,14 +1092,10 @@ export class ClientDetector {
       if (!verdict.proven) allNot = false;
       if (verdict.foreign) foreign = true;
     }
-    // interface RedisLike { incr(key: string): Promise<number>; expire(key: string, s: number): ... }:
-    // the code's own description of the client it takes, a client by its shape when tight enough
-    // (duckTypedCommands), else unknown (names decide)
-    const duck = allNot ? duckTypedCommands(declaration.body.body) : undefined;
-    if (duck) {
-      const where = this.module ? `in ${this.module.display}` : 'in this file';
-      return { redis: true, flavor: this.fileFlavor(), why: `its annotation \`${annotated}\` is declared ${where} with Redis commands (${duck.join(', ')})`, byName: true, byShape: true };
-    }
+    // interface RedisLike { incr(key: string); expire(key: string, s: number) }: the code's own description
+    // of the client it takes, a client by its shape when tight enough, else unknown (names decide)
+    const duck = allNot ? duckVerdict(this.fileFlavor(), duckTypedCommands(declaration.body.body), (list) => `its annotation \`${annotated}\` is declared ${this.module ? `in ${this.module.display}` : 'in this file'} with Redis commands (${list})`) : undefined;
+    if (duck) return duck;
     if (allNot && describesClient(declaration.body.body)) return UNKNOWN;
     return allNot ? (foreign ? FOREIGN : NOT_REDIS) : UNKNOWN;
   }
