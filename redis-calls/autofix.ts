@@ -440,6 +440,9 @@ const squeeze = (text: string): string => text.replace(/\s+/g, '');
  */
 export function incrementWithTtlFix(context: AnyContext, call: RedisCall): FixFunction | undefined {
   if ((call.command !== 'INCR' && call.command !== 'INCRBY') || !runtimeTakes(call)) return undefined;
+  // node-redis 4 command options (an abort signal, isolation): the helper takes none; a client by
+  // the commands its declared type lists may be no client the helper takes
+  if (call.commandOptions || call.client.byShape) return undefined;
   const callee = plainMethodCallee(call);
   if (!callee || call.node.type !== AST_NODE_TYPES.CallExpression) return undefined;
   const expected = call.command === 'INCR' ? 1 : 2;

@@ -15,13 +15,16 @@ export { flavorOfModule, type ClientFlavor } from './client-packages.js';
  * the end of a sentence ("its type comes from ioredis", "it is made by `new Redis()`", "its name
  * matches clientNames 'redis'"), and `byName` when that rests on a name alone (a `clientNames`
  * match, a constructor, factory or type named like a client's with no import of a client package
- * behind it): then a message on a false alarm tells the user what to change.
+ * behind it): then a message on a false alarm tells the user what to change. `byShape` when the
+ * receiver's declared type of the code is a client only by the commands it lists (a duck-typed
+ * client, `duckTypedCommands`): its other methods (`multi()`, SET's options) are unknown, so no
+ * fix or suggestion rewrites its calls.
  */
 export type ReceiverKind =
   /** a client (or cluster) object: commands run one by one */
-  | { redis: true; flavor: ClientFlavor; batch?: undefined; why: string; byName?: true }
+  | { redis: true; flavor: ClientFlavor; batch?: undefined; why: string; byName?: true; byShape?: true }
   /** a `multi()` / `pipeline()` object: commands are queued until `exec()` */
-  | { redis: true; flavor: ClientFlavor; batch: 'multi' | 'pipeline'; why: string; byName?: true }
+  | { redis: true; flavor: ClientFlavor; batch: 'multi' | 'pipeline'; why: string; byName?: true; byShape?: true }
   /**
    * not a client (`proven`), or not known to be one; `foreign` when the proof is an import from a
    * package that is not a client package (with type information the checker has the last word:
@@ -39,6 +42,14 @@ export function clientVerdict(flavor: ClientFlavor, why: string, batch?: 'multi'
   return byName ? { ...base, byName: true as const } : base;
 }
 
+/**
+ * A client by the commands its declared type lists (`byShape`; a guess that messages explain, as
+ * `byName`), `why` given the list (`get, set, setEx`); `undefined` when no commands are listed.
+ */
+export function duckVerdict(flavor: ClientFlavor, commands: readonly string[] | undefined, why: (list: string) => string): ReceiverKind | undefined {
+  return commands ? { redis: true, flavor, why: why(commands.join(', ')), byName: true, byShape: true } : undefined;
+}
+
 /** The same verdict with another explanation (a client stays a client of the same flavor and batch). */
 export function relabel(verdict: ReceiverKind, why: (inner: string) => string): ReceiverKind {
   return verdict.redis ? { ...verdict, why: why(verdict.why) } : verdict;
@@ -53,7 +64,7 @@ export function settled(verdict: ReceiverKind): boolean {
 export const CLIENT_CONSTRUCTORS = new Set(['Redis', 'IORedis', 'Cluster', 'Valkey']);
 export const CLIENT_FACTORIES = new Set(['createClient', 'createCluster', 'createSentinel']);
 /** Methods of a client that return the client itself (or a copy of it). */
-export const SELF_RETURNING = new Set(['on', 'once', 'off', 'connect', 'duplicate', 'withTypeMapping', 'withCommandOptions', 'legacy']);
+export const SELF_RETURNING = new Set(['on', 'once', 'off', 'connect', 'duplicate', 'withTypeMapping', 'withCommandOptions', 'withAbortSignal', 'asap', 'legacy']);
 /** Type names that denote a client when the annotation does not say where they come from. */
 export const CLIENT_TYPE_NAMES = new Set([
   'Redis',

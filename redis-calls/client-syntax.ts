@@ -4,8 +4,9 @@
  * values a function returns, and which declared interfaces describe a client's commands.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { describeCommand } from '../semantics/commands.js';
 import { commandOfMethod } from './normalize.js';
-import { findVariable, unwrap, walkOwnNodes, type AnyContext } from './static.js';
+import { findVariable, unwrap, type AnyContext } from './static.js';
 
 /** A function whose return values can be judged. */
 export type FunctionLike = TSESTree.FunctionDeclaration | TSESTree.FunctionExpression | TSESTree.ArrowFunctionExpression;
@@ -32,6 +33,87 @@ export function describesClient(members: readonly TSESTree.TypeElement[]): boole
     if (member.type === AST_NODE_TYPES.TSPropertySignature && member.typeAnnotation?.typeAnnotation.type !== AST_NODE_TYPES.TSFunctionType) return false;
     return name !== undefined && isClientCommandName(name);
   });
+}
+
+/**
+ * The Redis commands a declared type of the code has as methods when it describes a client by its
+ * shape (a duck-typed client: `interface SessionClient { get(key: string): ...; set(key: string,
+ * value: string): ...; setEx?(key: string, ttlSeconds: number, value: string): ...; expire?(key:
+ * string, ttlSeconds: number): ... }`), else `undefined`. Tight on purpose:
+ *
+ * - at least two methods (or function-typed properties) are named after commands of the shared
+ *   command table (`semantics/commands.ts`: `incr`, `setEx`, `hSet`, `get`, ...) and have
+ *   Redis-shaped parameters: the command's key first, typed as a key (`string`, `Buffer`, a union
+ *   of them, a type named like `RedisKey` / `RedisArgument`, or untyped), and, for a command with a
+ *   TTL argument (EXPIRE, SETEX, ...), that parameter present and typed `number` (or untyped);
+ * - at least one of them is a command no generic store has (`expire`, `setEx`, `incr`, `hset`:
+ *   not `get` / `set` / `del` / `delete` / `has` / ...), so a `Map`-like `get` / `set` / `delete`
+ *   store, or a cache `get(key) / set(key, value, ttl) / del(key)`, is never a client.
+ */
+export function duckTypedCommands(members: readonly TSESTree.TypeElement[]): string[] | undefined {
+  const commands: string[] = [];
+  for (const member of members) {
+    if (member.type !== AST_NODE_TYPES.TSMethodSignature && member.type !== AST_NODE_TYPES.TSPropertySignature) continue;
+    let params: readonly TSESTree.Parameter[] | undefined;
+    if (member.type === AST_NODE_TYPES.TSMethodSignature) params = member.params;
+    else if (member.typeAnnotation?.typeAnnotation.type === AST_NODE_TYPES.TSFunctionType) params = member.typeAnnotation.typeAnnotation.params;
+    const name = params ? memberKeyName(member.key, member.computed) : undefined;
+    const resolved = name === undefined ? undefined : commandOfMethod(name);
+    if (!params || !name || !resolved || resolved.prefix.length > 0 || !redisShaped(resolved.command, params)) continue;
+    if (!commands.includes(name)) commands.push(name);
+  }
+  const distinctive = commands.some((name) => !GENERIC_STORE_METHODS.has(name.toLowerCase()));
+  return commands.length >= 2 && distinctive ? commands : undefined;
+}
+
+/**
+ * Whether a module declares a type that is a client by its shape ({@link duckTypedCommands}): a
+ * top-level interface or type alias, or a type literal annotating a parameter of a top-level
+ * function (declared, or a `const` arrow / function expression). Deeper type literals are not
+ * looked for.
+ */
+export function declaresDuckTypedClient(program: TSESTree.Program): boolean {
+  const literal = (param: TSESTree.Parameter): boolean => {
+    const annotation = param.type === AST_NODE_TYPES.Identifier ? param.typeAnnotation?.typeAnnotation : undefined;
+    return annotation?.type === AST_NODE_TYPES.TSTypeLiteral && duckTypedCommands(annotation.members) !== undefined;
+  };
+  return program.body.some((statement) => {
+    const declaration = statement.type === AST_NODE_TYPES.ExportNamedDeclaration || statement.type === AST_NODE_TYPES.ExportDefaultDeclaration ? statement.declaration : statement;
+    if (declaration?.type === AST_NODE_TYPES.TSInterfaceDeclaration) return duckTypedCommands(declaration.body.body) !== undefined;
+    if (declaration?.type === AST_NODE_TYPES.TSTypeAliasDeclaration) {
+      return declaration.typeAnnotation.type === AST_NODE_TYPES.TSTypeLiteral && duckTypedCommands(declaration.typeAnnotation.members) !== undefined;
+    }
+    if (declaration?.type === AST_NODE_TYPES.FunctionDeclaration) return declaration.params.some(literal);
+    if (declaration?.type !== AST_NODE_TYPES.VariableDeclaration) return false;
+    return declaration.declarations.some(
+      (d) => (d.init?.type === AST_NODE_TYPES.ArrowFunctionExpression || d.init?.type === AST_NODE_TYPES.FunctionExpression) && d.init.params.some(literal),
+    );
+  });
+}
+
+/** Whether a method's parameters fit the command's argv: its key first, its TTL typed as a number. */
+function redisShaped(command: string, params: readonly TSESTree.Parameter[]): boolean {
+  // a rest parameter stands for any number of arguments: three are enough for every TTL position here
+  const count = params.some((p) => p.type === AST_NODE_TYPES.RestElement) ? params.length + 2 : params.length;
+  const description = describeCommand(command, Array.from({ length: count }, () => undefined));
+  if (description.keys[0]?.arg !== 0 || !params[0] || !keyTyped(params[0])) return false;
+  if (!description.ttl) return true;
+  const ttl = params[description.ttl.arg];
+  if (!ttl) return false;
+  const annotation = ttl.type === AST_NODE_TYPES.Identifier ? ttl.typeAnnotation?.typeAnnotation : undefined;
+  return annotation === undefined || annotation.type === AST_NODE_TYPES.TSNumberKeyword;
+}
+
+/** A parameter typed as a Redis key: untyped, `string`, `Buffer`, a union of them, `RedisKey`-like names. */
+function keyTyped(param: TSESTree.Parameter): boolean {
+  if (param.type !== AST_NODE_TYPES.Identifier) return false;
+  const annotation = param.typeAnnotation?.typeAnnotation;
+  const fits = (type: TSESTree.TypeNode): boolean => {
+    if (type.type === AST_NODE_TYPES.TSStringKeyword) return true;
+    if (type.type === AST_NODE_TYPES.TSUnionType) return type.types.every(fits);
+    return type.type === AST_NODE_TYPES.TSTypeReference && type.typeName.type === AST_NODE_TYPES.Identifier && /^(?:Buffer|\w*Key\w*|RedisArgument|RedisCommandArgument)$/.test(type.typeName.name);
+  };
+  return annotation === undefined || fits(annotation);
 }
 
 /** A method name that says Redis: a command of the table that is no generic store method, or `pipeline` / `multi`. */
@@ -167,15 +249,7 @@ export function commonJsDefault(program: TSESTree.Program): TSESTree.Node | unde
   return undefined;
 }
 
-/** The expressions a function returns (its own `return` statements, not those of nested functions). */
-export function returnedExpressions(fn: FunctionLike): TSESTree.Node[] {
-  if (fn.body.type !== AST_NODE_TYPES.BlockStatement) return [fn.body];
-  const out: TSESTree.Node[] = [];
-  walkOwnNodes(fn.body, (node) => {
-    if (node.type === AST_NODE_TYPES.ReturnStatement && node.argument) out.push(node.argument);
-  });
-  return out;
-}
+export { returnedExpressions } from './static.js';
 
 /** Whether a node sits in a static member (method, property, block) of `cls`. */
 export function inStaticMember(node: TSESTree.Node, cls: TSESTree.ClassDeclaration | TSESTree.ClassExpression): boolean {

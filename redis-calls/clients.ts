@@ -24,9 +24,9 @@ import type * as ts from 'typescript';
 import { isAbsolute } from 'node:path';
 import { exportedValue, loadModule, moduleContext, readModule, type ImportedModule } from './modules.js';
 import { pluginSettings, type PluginSettings } from './settings.js';
-import { type ClientFlavor, type ReceiverKind, NOT_REDIS, FOREIGN, UNKNOWN, clientVerdict, relabel, settled, flavorOfModule, CLIENT_CONSTRUCTORS, CLIENT_FACTORIES, SELF_RETURNING, CLIENT_TYPE_NAMES, KNOWN_NOT_REDIS, CLIENT_MODULE_TEXT, VALUE_EXPRESSIONS, EVIDENCE_NAMES, symbolVerdict, either, batchOfTypeName, packageExport, packageType, packageValue, importBringsClient } from './client-facts.js';
+import { type ClientFlavor, type ReceiverKind, NOT_REDIS, FOREIGN, UNKNOWN, clientVerdict, relabel, settled, flavorOfModule, CLIENT_CONSTRUCTORS, CLIENT_FACTORIES, SELF_RETURNING, CLIENT_TYPE_NAMES, KNOWN_NOT_REDIS, CLIENT_MODULE_TEXT, VALUE_EXPRESSIONS, EVIDENCE_NAMES, symbolVerdict, duckVerdict, either, batchOfTypeName, packageExport, packageType, packageValue, importBringsClient } from './client-facts.js';
 import { clientPackageOf, hasNamedClients } from './client-packages.js';
-import { TRANSPARENT_TYPES, describesClient, isClientCommandName, promisedType, outermostPattern, propertyPath, classMemberType, isRequire, requiredModule, commonJsDefault, returnedExpressions, inStaticMember, enclosingClass, memberKeyName, importedName, type ImportOrigin, type IdentifierOrigin, originOf, type FunctionLike } from './client-syntax.js';
+import { TRANSPARENT_TYPES, describesClient, declaresDuckTypedClient, duckTypedCommands, isClientCommandName, promisedType, outermostPattern, propertyPath, classMemberType, isRequire, requiredModule, commonJsDefault, returnedExpressions, inStaticMember, enclosingClass, memberKeyName, importedName, type ImportOrigin, type IdentifierOrigin, originOf, type FunctionLike } from './client-syntax.js';
 import { forEachThisWrite } from './bounded.js';
 
 import { findVariable, isCallOnItself, moduleNamespaceOf, unwrap, type AnyContext } from './static.js';
@@ -105,14 +105,15 @@ export class ClientDetector {
    * Whether anything in this file can be a Redis client. With type information, always (a type
    * can come from anywhere). Without it, a receiver is a client only through names or imports: an
    * import of a client package, a constructor / factory / type name of a client, a name matching
-   * `clientNames`, or a relative import of a module whose text imports a client package or
-   * re-exports another module; one pass over the file's tokens and a look at the text of the
+   * `clientNames`, a relative import of a module whose text imports a client package or
+   * re-exports another module, or a type of the file that is a client by its shape
+   * (`declaresDuckTypedClient`); one pass over the file's tokens and a look at the text of the
    * modules it imports decide (it never changes a verdict, since every positive verdict needs one
    * of those), so files without any cost nothing more.
    */
   mayUseRedis(): boolean {
     if (this.evidence !== undefined) return this.evidence;
-    this.evidence = this.typed || this.importsRedis() || this.hasEvidenceName() || this.importsClientModule();
+    this.evidence = this.typed || this.importsRedis() || this.hasEvidenceName() || this.importsClientModule() || declaresDuckTypedClient(this.context.sourceCode.ast);
     return this.evidence;
   }
 
@@ -1033,8 +1034,8 @@ export class ClientDetector {
           ? relabel(this.classifySyntactic(type.exprName, depth + 1), (inner) => `its annotation is \`${this.context.sourceCode.getText(type)}\`, where ${inner}`)
           : UNKNOWN;
       case AST_NODE_TYPES.TSTypeLiteral:
-        // { get(k): ...; set(k, v): ... } is no client; { pipeline(): ...; expire(k, s): ... } may be one
-        return describesClient(type.members) ? UNKNOWN : NOT_REDIS;
+        // { incr(key: string); expire(key: string, s: number) } is a client by its shape; { get(k); set(k, v) } is none
+        return duckVerdict(this.fileFlavor(), duckTypedCommands(type.members), (list) => `its annotation declares Redis commands (${list})`) ?? (describesClient(type.members) ? UNKNOWN : NOT_REDIS);
       case AST_NODE_TYPES.TSStringKeyword:
       case AST_NODE_TYPES.TSNumberKeyword:
       case AST_NODE_TYPES.TSBooleanKeyword:
@@ -1091,8 +1092,10 @@ export class ClientDetector {
       if (!verdict.proven) allNot = false;
       if (verdict.foreign) foreign = true;
     }
-    // interface RedisLike { incr(k): Promise<number>; expire(k, s): Promise<unknown> }: the code's
-    // own description of the client it takes, which names cannot tell from a client
+    // interface RedisLike { incr(key: string); expire(key: string, s: number) }: the code's own description
+    // of the client it takes, a client by its shape when tight enough, else unknown (names decide)
+    const duck = allNot ? duckVerdict(this.fileFlavor(), duckTypedCommands(declaration.body.body), (list) => `its annotation \`${annotated}\` is declared ${this.module ? `in ${this.module.display}` : 'in this file'} with Redis commands (${list})`) : undefined;
+    if (duck) return duck;
     if (allNot && describesClient(declaration.body.body)) return UNKNOWN;
     return allNot ? (foreign ? FOREIGN : NOT_REDIS) : UNKNOWN;
   }

@@ -37,6 +37,11 @@ export interface FileIndex {
   expiredBoundedShapes: ReadonlySet<string>;
   /** The same keys by identity ({@link keyIdOf}: `text:this.sessionId`). */
   expiredKeyIds: ReadonlySet<string>;
+  /**
+   * The command each call of a pass-through facade forwards, read at the call with the caller's
+   * key (`cache.expire(key, 60)`, `redis-calls/facades.ts`), in source order.
+   */
+  facadeCalls: readonly RedisCall[];
 }
 
 const indexes = new WeakMap<TSESLint.SourceCode, FileIndex>();
@@ -67,6 +72,7 @@ export function fileIndexOf(context: AnyContext): FileIndex {
     }
   }
   calls.sort((a, b) => a.nameNode.range[0] - b.nameNode.range[0]);
+  facadeCalls.sort((a, b) => a.nameNode.range[0] - b.nameNode.range[0]);
   const byUnit = new Map<TSESTree.Node, RedisCall[]>();
   const expiredShapes = new Set<string>();
   const expiredBoundedShapes = new Set<string>();
@@ -87,7 +93,7 @@ export function fileIndexOf(context: AnyContext): FileIndex {
       if (id) expiredKeyIds.add(id);
     }
   }
-  index = { calls, byUnit, expiredShapes, expiredBoundedShapes, expiredKeyIds };
+  index = { calls, byUnit, expiredShapes, expiredBoundedShapes, expiredKeyIds, facadeCalls };
   indexes.set(sourceCode, index);
   return index;
 }
@@ -131,16 +137,22 @@ export function expiryAfterInUnit(context: AnyContext, call: RedisCall, arg: num
  * The expiry of the key `call` writes at argument `arg`, sent as a round trip of its own after it
  * in the same function (`await redis.set(k, v); await redis.expire(k, 60);`): an EXPIRE-family
  * command (EXPIRE, PEXPIRE, ...) on the same key identity ({@link keyIdOf}), in a statement that
- * follows the write's in the same block, not queued in a MULTI / pipeline. `undefined` when `call` is itself queued in a unit, or there
- * is none. The write then leaves the key without TTL only until the expiry arrives, or forever when
- * the process dies or the connection drops in between.
+ * follows the write's in the same block, not queued in a MULTI / pipeline. With `passThrough`
+ * (the key rules' `allowPassThrough`, on unless turned off) the EXPIRE a pass-through facade
+ * forwards counts too (`await cache.expire(key, 60)`). `undefined` when `call` is itself queued in
+ * a unit, or there is none: an expiry on another branch, of another key, before the write, or in
+ * a callback is none. The write then leaves the key without TTL only until the expiry arrives, or
+ * forever when the process dies or the connection drops in between. Both key rules use it
+ * (set-requires-ttl-or-keepttl's `setThenExpire`, incr-needs-expire-on-create's `separateRoundTrip`).
  */
-export function expiryInLaterRoundTrip(context: AnyContext, call: RedisCall, arg: number): RedisCall | undefined {
+export function expiryInLaterRoundTrip(context: AnyContext, call: RedisCall, arg: number, passThrough = true): RedisCall | undefined {
   if (call.unit.kind !== 'single') return undefined;
   const id = keyIdOf(context, call, arg);
   if (!id) return undefined;
   const fn = enclosingFunction(call.node);
-  return fileIndexOf(context).calls.find(
+  const index = fileIndexOf(context);
+  const candidates = passThrough ? [...index.calls, ...index.facadeCalls].sort((a, b) => a.nameNode.range[0] - b.nameNode.range[0]) : index.calls;
+  return candidates.find(
     (other) =>
       other !== call &&
       other.unit.kind === 'single' &&
@@ -153,15 +165,20 @@ export function expiryInLaterRoundTrip(context: AnyContext, call: RedisCall, arg
 
 /**
  * Whether `later` sits in a statement that follows one enclosing `node` in the same block (so it
- * runs after `node` whenever that block goes on), not on another branch of an `if` or `?:`.
+ * runs after `node` whenever that block goes on), or in a later element, argument or operand of an
+ * expression that evaluates them all in order (`Promise.all([redis.incr(k), redis.expire(k, 60)])`),
+ * not on another branch of an `if` or `?:`.
  */
 function followsOnItsPath(node: TSESTree.Node, later: TSESTree.Node): boolean {
+  const laterIn = (siblings: readonly (TSESTree.Node | null)[], child: TSESTree.Node): boolean =>
+    siblings.slice(siblings.indexOf(child) + 1).some((sibling) => sibling !== null && sibling.range[0] <= later.range[0] && later.range[1] <= sibling.range[1]);
   for (let child: TSESTree.Node = node, parent = node.parent; parent; child = parent, parent = parent.parent) {
     if (parent.type === 'BlockStatement' || parent.type === 'Program' || parent.type === 'StaticBlock') {
-      const body = parent.body as readonly TSESTree.Node[];
-      const index = body.indexOf(child);
-      if (body.slice(index + 1).some((sibling) => sibling.range[0] <= later.range[0] && later.range[1] <= sibling.range[1])) return true;
+      if (laterIn(parent.body as readonly TSESTree.Node[], child)) return true;
     }
+    if (parent.type === 'ArrayExpression' && laterIn(parent.elements, child)) return true;
+    if (parent.type === 'SequenceExpression' && laterIn(parent.expressions, child)) return true;
+    if ((parent.type === 'CallExpression' || parent.type === 'NewExpression') && parent.callee !== child && laterIn(parent.arguments, child)) return true;
     if (parent.type.startsWith('Function') || parent.type === 'ArrowFunctionExpression') return false;
   }
   return false;

@@ -19,10 +19,15 @@ import { findVariable, moduleNamespaceOf, propertyName, unwrap, type AnyContext 
  * Whether a suggestion may move a command into a MULTI (or turn its pipeline into one) without
  * changing what the code does: never a blocking command (BLPOP, BLMOVE, XREAD ... BLOCK, WAIT:
  * inside MULTI they do not block), never a callback-style call (`redis.incr(k, (err, n) => ...)`:
- * the callback would no longer receive the command's reply).
+ * the callback would no longer receive the command's reply), never one with node-redis 4 command
+ * options (a MULTI does not take them).
  */
 export function movableIntoMulti(context: AnyContext, call: RedisCall): boolean {
   if (isBlockingCall(call.command, call.args)) return false;
+  // node-redis 4 command options (`incr(commandOptions(o), k)`): a MULTI would send them as the key
+  if (call.commandOptions) return false;
+  // a client by the commands its declared type lists: it may have no multi()
+  if (call.client.byShape) return false;
   return !hasCallback(context, call);
 }
 
@@ -151,6 +156,8 @@ export function addSetOptions(
   call: RedisCall,
   options: readonly SetOption[],
 ): ((fixer: Fixer) => Fix[]) | undefined {
+  // a client by the commands its declared type lists: its SET may take no options
+  if (call.client.byShape) return undefined;
   // method form: (key, value, ...); generic and array forms start with the command name.
   const valueNode = call.argumentNodes[call.form === 'method' ? 1 : 2];
   if (!valueNode || call.argumentNodes.some((n) => n.type === AST_NODE_TYPES.SpreadElement)) return undefined;
@@ -203,6 +210,7 @@ export function rewriteAsSet(
   call: RedisCall,
   options: readonly SetOption[],
 ): ((fixer: Fixer) => Fix[]) | undefined {
+  if (call.client.byShape) return undefined;
   if (call.form === 'method') {
     if (call.argumentNodes.length !== 2) return undefined;
     const add = addSetOptions(context, call, options);

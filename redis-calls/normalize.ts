@@ -14,6 +14,7 @@ import type { ClientFlavor, ClientDetector, ReceiverKind } from './clients.js';
 import { isNodeRedis3 } from './client-version.js';
 import { constantNumber } from './constant.js';
 import { glideArgv } from './glide.js';
+import { isCommandOptionsArgument } from './command-options.js';
 import { findVariable, moduleNamespaceOf, propertyName, resolveConstExpression, staticValue, unwrap, type AnyContext } from './static.js';
 
 /** The atomic unit a command runs in. */
@@ -48,16 +49,26 @@ export interface RedisCall {
   description: CommandDescription;
   /** The option object literal of node-redis / upstash calls, when there is one. */
   optionsObject?: TSESTree.ObjectExpression;
-  /** The call's argument list (method and generic forms) or the inner array's elements. */
+  /**
+   * The call's argument list (method and generic forms; without node-redis 4 command options
+   * written first, `get(commandOptions(o), key)`) or the inner array's elements.
+   */
   argumentNodes: readonly TSESTree.Node[];
+  /**
+   * node-redis 4 command options written before the key (`commandOptions({ isolated: true })`),
+   * which the client takes off: no fix moves such a call into a MULTI or a helper (neither takes
+   * them, and an abort signal or isolation would be lost).
+   */
+  commandOptions?: TSESTree.Node;
   /** The unit the command runs in. */
   unit: AtomicUnit;
   /**
    * Why the receiver was taken for a Redis client, for messages: the receiver as written, the
    * reason (`{ receiver: 'this.redis', why: "its name matches clientNames 'redis'" }`), and
-   * whether that rests on a name alone (`byName`: then messages say it).
+   * whether that rests on a name alone (`byName`: then messages say it), or on the commands its
+   * declared type lists (`byShape`: then no fix or suggestion rewrites the call).
    */
-  client: { receiver: string; why: string; byName?: true };
+  client: { receiver: string; why: string; byName?: true; byShape?: true };
   /**
    * Arguments the client library drops or misreads, so that Redis never gets the TTL (or the
    * option) the code spells: see {@link DroppedArgument}. Absent when there are none.
@@ -343,7 +354,7 @@ export function normalizeCall(
   const guessed = receiver.flavor !== 'unknown' ? receiver.flavor : guessFlavor(method, node, detector);
   // node-redis 3 sends its arguments as written (`set(k, v, 'EX', 60, cb)`): ioredis' syntax
   const flavor = guessed === 'node-redis' && isNodeRedis3(context, callee.property) ? 'node-redis-3' : guessed;
-  const client = { receiver: shortText(context, callee.object), why: receiver.why, ...(receiver.byName ? { byName: true as const } : {}) };
+  const client = { receiver: shortText(context, callee.object), why: receiver.why, ...(receiver.byName ? { byName: true as const } : {}), ...(receiver.byShape ? { byShape: true as const } : {}) };
 
   // ioredis multi([['incr', key], ...]) / pipeline([...])
   if (method === 'multi' || method === 'pipeline') {
@@ -385,11 +396,12 @@ export function normalizeCall(
 
   const resolved = commandOfMethod(method);
   if (!resolved) return [];
+  const commandArgs = commandArguments(context, node, flavor, unit);
   // GETEX key options: the options object comes right after the key; GLIDE has its own syntax
   const flat: Flattened =
-    flavor === 'glide' ? glideArgv(context, resolved.command, node.arguments) : flattenArguments(context, node.arguments, resolved.command === 'GETEX' ? 1 : 2);
+    flavor === 'glide' ? glideArgv(context, resolved.command, commandArgs) : flattenArguments(context, commandArgs, resolved.command === 'GETEX' ? 1 : 2);
   const flavorKnown = receiver.flavor !== 'unknown' || detector.fileFlavor() !== 'unknown';
-  const dropped = flavorKnown ? droppedArguments(context, resolved.command, flavor, node, flat) : [];
+  const dropped = flavorKnown ? droppedArguments(context, resolved.command, flavor, node, commandArgs, flat) : [];
   dropped.push(...misplacedTtl(context, resolved.command, flat));
   const args = [...resolved.prefix, ...flat.args];
   const nodes = [...resolved.prefix.map(() => undefined), ...flat.nodes];
@@ -406,7 +418,8 @@ export function normalizeCall(
       argNodes: nodes,
       description,
       ...(flat.optionsObject ? { optionsObject: flat.optionsObject } : {}),
-      argumentNodes: node.arguments,
+      argumentNodes: commandArgs,
+      ...(commandArgs !== node.arguments ? { commandOptions: node.arguments[0]! } : {}),
       unit,
       client,
       ...(dropped.length > 0 ? { dropped } : {}),
@@ -434,8 +447,10 @@ function moduleCall(
   const receiver = detector.classify(namespace.object);
   if (!receiver.redis || receiver.flavor === 'ioredis') return [];
   const flavor = receiver.flavor !== 'unknown' ? receiver.flavor : detector.fileFlavor() !== 'unknown' ? detector.fileFlavor() : 'node-redis';
-  const client = { receiver: shortText(context, namespace.object), why: receiver.why, ...(receiver.byName ? { byName: true as const } : {}) };
-  const flat = moduleArguments(context, command, node.arguments);
+  const client = { receiver: shortText(context, namespace.object), why: receiver.why, ...(receiver.byName ? { byName: true as const } : {}), ...(receiver.byShape ? { byShape: true as const } : {}) };
+  const unit = unitOf(context, node, namespace, receiver);
+  const commandArgs = commandArguments(context, node, flavor, unit);
+  const flat = moduleArguments(context, command, commandArgs);
   return [
     {
       node,
@@ -447,11 +462,23 @@ function moduleCall(
       argNodes: flat.nodes,
       description: describeCommand(command, flat.args),
       ...(flat.optionsObject ? { optionsObject: flat.optionsObject } : {}),
-      argumentNodes: node.arguments,
-      unit: unitOf(context, node, namespace, receiver),
+      argumentNodes: commandArgs,
+      ...(commandArgs !== node.arguments ? { commandOptions: node.arguments[0]! } : {}),
+      unit,
       client,
     },
   ];
+}
+
+/**
+ * The arguments of a command method call that make its argv: all of them, but node-redis 4 command
+ * options first (`get(commandOptions({ returnBuffers: true }), key)`, `redis-calls/command-options.ts`),
+ * which the client takes off before sending, so the key is the argument after them. Only a round
+ * trip of its own: node-redis 4 queues a MULTI's commands without looking for options.
+ */
+function commandArguments(context: AnyContext, node: TSESTree.CallExpression, flavor: ClientFlavor, unit: AtomicUnit): readonly TSESTree.CallExpressionArgument[] {
+  if ((flavor !== 'node-redis' && flavor !== 'unknown') || unit.kind !== 'single') return node.arguments;
+  return node.arguments.length >= 2 && isCommandOptionsArgument(context, node.arguments[0]) ? node.arguments.slice(1) : node.arguments;
 }
 
 /** Module commands whose argument 2 is a JSON value, sent as one JSON string (node-redis `transformRedisJsonArgument`). */
@@ -527,11 +554,11 @@ const SET_TOKENS = /^(?:EX|PX|EXAT|PXAT|KEEPTTL|NX|XX|GET)$/i;
  * client's syntax. Removes the dropped entries from `flat`, so that the command table sees the
  * argv Redis really gets.
  */
-function droppedArguments(context: AnyContext, command: string, flavor: ClientFlavor, node: TSESTree.CallExpression, flat: Flattened): DroppedArgument[] {
+function droppedArguments(context: AnyContext, command: string, flavor: ClientFlavor, node: TSESTree.CallExpression, commandArgs: readonly TSESTree.Node[], flat: Flattened): DroppedArgument[] {
   const out: DroppedArgument[] = [];
   if ((command !== 'SET' && command !== 'GETEX') || (flavor !== 'node-redis' && flavor !== 'upstash')) return out;
   const optionsAt = command === 'SET' ? 2 : 1;
-  const optionsArg = node.arguments[optionsAt];
+  const optionsArg = commandArgs[optionsAt];
   if (!optionsArg || optionsArg.type === AST_NODE_TYPES.SpreadElement) return out;
   const options = resolveConstExpression(context, optionsArg);
   if (options.type !== AST_NODE_TYPES.ObjectExpression) {
@@ -540,14 +567,14 @@ function droppedArguments(context: AnyContext, command: string, flavor: ClientFl
     if (firstIndex < 0) return out;
     if (typeof value === 'string' && SET_TOKENS.test(value)) {
       // set(k, v, 'EX', 60): the client takes one options object and ignores the rest
-      const carriesTtl = node.arguments.slice(optionsAt).some((a) => {
+      const carriesTtl = commandArgs.slice(optionsAt).some((a) => {
         const token = staticValue(context, a);
         return typeof token === 'string' && EXPIRY_OPTION.test(token);
       });
       out.push({ kind: 'positional-tokens', node: optionsArg, ttl: carriesTtl, option: value });
       flat.args.splice(firstIndex);
       flat.nodes.splice(firstIndex);
-    } else if (node.arguments.length === optionsAt + 1 && isNumberLike(context, optionsArg)) {
+    } else if (commandArgs.length === optionsAt + 1 && isNumberLike(context, optionsArg)) {
       out.push({ kind: 'number-as-options', node: optionsArg, ttl: false });
       flat.args.splice(firstIndex);
       flat.nodes.splice(firstIndex);

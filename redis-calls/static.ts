@@ -304,3 +304,13 @@ export function isCallOnItself(value: TSESTree.Node, name: string): boolean {
   }
   return false;
 }
+
+/** The expressions a function returns (its own `return` statements, not those of nested functions). */
+export function returnedExpressions(fn: TSESTree.FunctionDeclaration | TSESTree.FunctionExpression | TSESTree.ArrowFunctionExpression): TSESTree.Node[] {
+  if (fn.body.type !== AST_NODE_TYPES.BlockStatement) return [fn.body];
+  const out: TSESTree.Node[] = [];
+  walkOwnNodes(fn.body, (node) => {
+    if (node.type === AST_NODE_TYPES.ReturnStatement && node.argument) out.push(node.argument);
+  });
+  return out;
+}

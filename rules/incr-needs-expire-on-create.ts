@@ -22,7 +22,7 @@ import { appendExpiryInBatch, pipelineToMulti, standaloneStatementOf, ttlConstan
 import type { RedisCall } from '../redis-calls/index.js';
 import { reportLoc } from '../redis-calls/report.js';
 import { fixesEnabled, FIX_OPTION_SCHEMA, incrementWithTtlFix, readAutofixSettings } from '../redis-calls/autofix.js';
-import { fileIndexOf, keyIdOf } from '../redis-calls/file-index.js';
+import { expiryInLaterRoundTrip, fileIndexOf, keyIdOf } from '../redis-calls/file-index.js';
 import { exemption, keyCallsOf, KEY_POLICY_SCHEMA } from '../redis-calls/policy.js';
 import type { IncrNeedsExpireOnCreateOptions } from './options.js';
 import { keyData, KEY_TAIL } from '../redis-calls/report.js';
@@ -92,7 +92,7 @@ export default createRule<Options, MessageIds>({
     ],
     messages: {
       noExpiry: `{{command}} creates \`{{key}}\` without TTL when it is missing, and no expiry of that key follows in the same atomic unit, so it can live forever. Queue EXPIRE after it in one MULTI, or use a Lua script.${KEY_TAIL}`,
-      separateRoundTrip: `{{command}} and the expiry of \`{{key}}\` are separate round trips: a crash or lost connection between them (or a guard such as \`n === 1\` that misses) leaves the key without TTL forever. Send both in one MULTI or Lua script.${KEY_TAIL}`,
+      separateRoundTrip: `{{command}} of \`{{key}}\` creates it without TTL and its expiry follows as a separate round trip (line {{line}}): a crash or lost connection between them (or a guard such as \`n === 1\` that misses) leaves the key without TTL forever. Send both in one MULTI or Lua script.${KEY_TAIL}`,
       pipelineNotAtomic: `{{command}} and the expiry of \`{{key}}\` share a pipeline, which is not atomic: if the connection drops between them the key keeps no TTL. Use multi() so both run or neither does.${KEY_TAIL}`,
       expiryBeforeCreate: `The expiry of \`{{key}}\` is sent before the {{command}} that creates it: EXPIRE does nothing on a missing key, so the key is then created without TTL. Expire after the write, in one MULTI or Lua script.${KEY_TAIL}`,
       staleGuard: `The expiry of \`{{key}}\` is queued only when the {{read}} at line {{line}}, an earlier round trip, saw no key: if it expires in between, {{command}} recreates it without TTL. Expire every time (EXPIRE ... NX) or use a Lua script.${KEY_TAIL}`,
@@ -224,15 +224,10 @@ export default createRule<Options, MessageIds>({
             continue;
           }
           if (unit.kind === 'single') {
-            // The expiry sent as its own round trip after the write: only an EXPIRE-family call counts.
-            const elsewhere = expiries.find(
-              (e) =>
-                e.key === creation.key &&
-                e.effect === 'set-ttl' &&
-                e.order > creation.order &&
-                e.call.unit.kind === 'single' &&
-                sameFunction(e.call.node, call.node),
-            );
+            // The expiry sent as its own round trip after the write, on its path (the definition
+            // set-requires-ttl-or-keepttl uses): only an EXPIRE-family call counts.
+            const later = expiryInLaterRoundTrip(context, call, keyArg, options.allowPassThrough !== false);
+            const elsewhere = later ? expiries.find((e) => e.call === later && e.key === creation.key && e.effect === 'set-ttl') : undefined;
             // An expiry of the key sent before the write, in the same function: a no-op on a missing key.
             const before = elsewhere
               ? undefined
@@ -260,7 +255,7 @@ export default createRule<Options, MessageIds>({
               node: call.node,
               loc: reportLoc(call),
               messageId: elsewhere ? 'separateRoundTrip' : before ? 'expiryBeforeCreate' : 'noExpiry',
-              data,
+              data: elsewhere ? { ...data, line: String(elsewhere.call.nameNode.loc.start.line) } : data,
               fix: autofix ? (helper ?? null) : null,
               suggest: [
                 ...(helper ? [{ messageId: 'useIncrementWithTtl' as const, data: { module }, fix: helper }] : []),

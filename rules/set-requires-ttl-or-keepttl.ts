@@ -175,7 +175,7 @@ export default createRule<Options, MessageIds>({
           }
           // an expiry of the key in a later round trip: the key is not kept forever on purpose,
           // only exposed between the two (the message says so; the fixes are the same)
-          const later = expiryInLaterRoundTrip(context, call, leaking[0]!.arg);
+          const later = expiryInLaterRoundTrip(context, call, leaking[0]!.arg, options.allowPassThrough !== false);
           context.report({
             node: call.node,
             loc: reportLoc(call),

@@ -138,7 +138,7 @@ export default createRule<[], MessageIds>({
     /** `set(k, v, 'EX', 60, 'NX')` -> `{ EX: 60, NX: true }`, when every token is a literal. */
     function optionsObjectFor(call: RedisCall): { range: [number, number]; text: string } | undefined {
       if (call.node.type !== AST_NODE_TYPES.CallExpression) return undefined;
-      const rest = call.node.arguments.slice(2);
+      const rest = call.argumentNodes.slice(2);
       const parts: string[] = [];
       for (let i = 0; i < rest.length; i++) {
         const token = staticValue(context, rest[i]!);

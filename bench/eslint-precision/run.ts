@@ -23,7 +23,7 @@
  *   `/work/.mirror`), extracts the pinned commit's source files into `<scratch>/apps/<owner>+<name>/`,
  *   and says which applications it skipped because no snapshot (or not that commit) is present.
  *   Their dependencies are not installed. An application whose spec names `clients` (its Redis
- *   client packages, pinned) gets them installed into `<scratch>/apps/<owner>+<name>/node_modules`
+ *   client packages, pinned) gets them installed into `<scratch>/apps/<owner>+<name>.clients/`, linked as its `node_modules`,
  *   and is linted typed too, with a program (`allowJs`, bundler resolution) over its linted files:
  *   imports of the clients and relative imports resolve, path aliases and workspace packages do not
  *   (their types are `any`). Applications without `clients` are linted untyped in both runs.
@@ -60,7 +60,7 @@
  * CI does not run it (it needs the npm registry and the fetched snapshots).
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import tsParser from '@typescript-eslint/parser';
@@ -390,7 +390,14 @@ function prepareApplication(
     .filter((file) => options.allFiles || MAY_USE_REDIS.test(readFileSync(join(dir, file), 'utf8')))
     .sort();
   if (!options.typed || !spec.clients) return { dir, files, tsconfig: undefined };
-  if (options.install) ensureInstalled(dir, Object.entries(spec.clients));
+  if (options.install) {
+    // the application's own package.json is extracted (it says how Node loads its .js files):
+    // npm must not read it (workspace: dependencies, devEngines), so the clients go into a
+    // private folder beside it, linked as the application's node_modules for module resolution
+    const clients = `${dir}.clients`;
+    ensureInstalled(clients, Object.entries(spec.clients));
+    if (!existsSync(join(dir, 'node_modules'))) symlinkSync(join(clients, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  }
   const tsconfig = join(dir, '.bench-tsconfig.json');
   const config = {
     compilerOptions: { ...TYPED_OPTIONS, module: 'ESNext', moduleResolution: 'Bundler', jsx: 'preserve', resolveJsonModule: true },
