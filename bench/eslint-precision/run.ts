@@ -60,7 +60,7 @@
  * CI does not run it (it needs the npm registry and the fetched snapshots).
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import tsParser from '@typescript-eslint/parser';
@@ -390,7 +390,12 @@ function prepareApplication(
     .filter((file) => options.allFiles || MAY_USE_REDIS.test(readFileSync(join(dir, file), 'utf8')))
     .sort();
   if (!options.typed || !spec.clients) return { dir, files, tsconfig: undefined };
-  if (options.install) ensureInstalled(dir, Object.entries(spec.clients));
+  // The clients are installed into a folder of their own, linked as the application's node_modules:
+  // the application's root package.json (extracted for the rules) is no manifest to install from
+  // (npm would install every dependency of the application, or fail on `workspace:` ranges).
+  const clientsDir = join(scratch, 'clients', spec.repo.replace('/', '+'));
+  if (options.install) ensureInstalled(clientsDir, Object.entries(spec.clients));
+  if (!existsSync(join(dir, 'node_modules'))) symlinkSync(join(clientsDir, 'node_modules'), join(dir, 'node_modules'), 'dir');
   const tsconfig = join(dir, '.bench-tsconfig.json');
   const config = {
     compilerOptions: { ...TYPED_OPTIONS, module: 'ESNext', moduleResolution: 'Bundler', jsx: 'preserve', resolveJsonModule: true },
@@ -408,7 +413,9 @@ function lintCodebase(linter: Linter, codebase: Codebase, mode: Mode): { finding
     const path = join(codebase.dir, file);
     const text = readFileSync(path, 'utf8');
     const typescript = /\.(c|m)?tsx?$/.test(file);
-    const jsx = /x$/.test(file);
+    // JSX in .jsx / .tsx, and in plain JavaScript too (Next.js and React apps write it in .js files;
+    // JavaScript has no `<T>x` cast for JSX to be confused with)
+    const jsx = /x$/.test(file) || /\.[cm]?js$/.test(file);
     const type = sourceType(path, codebase.dir);
     const parserOptions = {
       ...(tsconfig ? { project: tsconfig, tsconfigRootDir: dirname(tsconfig) } : {}),
