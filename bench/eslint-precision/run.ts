@@ -390,14 +390,12 @@ function prepareApplication(
     .filter((file) => options.allFiles || MAY_USE_REDIS.test(readFileSync(join(dir, file), 'utf8')))
     .sort();
   if (!options.typed || !spec.clients) return { dir, files, tsconfig: undefined };
-  if (options.install) {
-    // the application's own package.json is extracted (it says how Node loads its .js files):
-    // npm must not read it (workspace: dependencies, devEngines), so the clients go into a
-    // private folder beside it, linked as the application's node_modules for module resolution
-    const clients = `${dir}.clients`;
-    ensureInstalled(clients, Object.entries(spec.clients));
-    if (!existsSync(join(dir, 'node_modules'))) symlinkSync(join(clients, 'node_modules'), join(dir, 'node_modules'), 'dir');
-  }
+  // the application's own package.json is extracted (it says how Node loads its .js files):
+  // npm must not read it (workspace: dependencies, devEngines), so the clients go into a
+  // private folder beside it, linked as the application's node_modules for module resolution
+  const clients = `${dir}.clients`;
+  if (options.install) ensureInstalled(clients, Object.entries(spec.clients));
+  if (!existsSync(join(dir, 'node_modules'))) symlinkSync(join(clients, 'node_modules'), join(dir, 'node_modules'), 'dir');
   const tsconfig = join(dir, '.bench-tsconfig.json');
   const config = {
     compilerOptions: { ...TYPED_OPTIONS, module: 'ESNext', moduleResolution: 'Bundler', jsx: 'preserve', resolveJsonModule: true },
@@ -415,7 +413,9 @@ function lintCodebase(linter: Linter, codebase: Codebase, mode: Mode): { finding
     const path = join(codebase.dir, file);
     const text = readFileSync(path, 'utf8');
     const typescript = /\.(c|m)?tsx?$/.test(file);
-    const jsx = /x$/.test(file);
+    // JSX in .jsx / .tsx, and in plain JavaScript too (Next.js and React apps write it in .js files;
+    // JavaScript has no `<T>x` cast for JSX to be confused with)
+    const jsx = /x$/.test(file) || /\.[cm]?js$/.test(file);
     const type = sourceType(path, codebase.dir);
     const parserOptions = {
       ...(tsconfig ? { project: tsconfig, tsconfigRootDir: dirname(tsconfig) } : {}),
