@@ -16,6 +16,7 @@
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { EFFECTS_THAT_SET_TTL, type KeyEffect } from '../semantics/commands.js';
+import { EFFECTS_THAT_CREATE_WITH_TTL_IN_TRANSACTION } from '../semantics/transactions.js';
 import { GETSET_RULE_COMMANDS, SET_RULE_COMMANDS } from '../redis-calls/ownership.js';
 import { createRule } from './create-rule.js';
 import { appendExpiryInBatch, pipelineToMulti, standaloneStatementOf, ttlConstantOf, wrapInMulti } from '../redis-calls/fixes.js';
@@ -153,7 +154,9 @@ export default createRule<Options, MessageIds>({
         for (const call of keyCallsOf(context, node, options)) {
           for (const action of call.description.keys) {
             const creates = CREATES.has(action.effect) && !SET_RULE_COMMANDS.has(call.command) && !GETSET_RULE_COMMANDS.has(call.command);
-            const expires = EFFECTS_THAT_SET_TTL.has(action.effect) || action.effect === 'delete';
+            // a SET ... NX EX counts only when queued before the write in the same MULTI (Program:exit)
+            const expires =
+              EFFECTS_THAT_SET_TTL.has(action.effect) || action.effect === 'delete' || EFFECTS_THAT_CREATE_WITH_TTL_IN_TRANSACTION.has(action.effect);
             if (action.fields && (action.fields.ttl === 'set' || action.fields.ttl === 'delete') && !action.fields.allOrNone) {
               const identity = keyIdentity(call, action.arg);
               const fields = fieldTexts(call, action.fields.args);
@@ -174,12 +177,15 @@ export default createRule<Options, MessageIds>({
           const { call } = creation;
           const unit = call.unit;
           // In one unit, an expiry after the write covers it, and so does a SET ... EX before it
-          // (the write then finds the key existing, with its TTL).
+          // (the write then finds the key existing, with its TTL). A SET ... NX EX before it does
+          // only in a MULTI: in a pipeline the key can expire between the two (semantics/transactions.ts).
           const candidates = expiries.filter(
             (e) =>
               e.call.unit.key === unit.key &&
               e.key === creation.key &&
-              (e.order > creation.order || e.effect === 'create-with-ttl'),
+              (e.effect === 'create-if-missing-with-ttl'
+                ? unit.kind === 'multi' && e.order < creation.order
+                : e.order > creation.order || e.effect === 'create-with-ttl'),
           );
           // an expiry queued only when an earlier, separate read found no key is no atomic expiry
           const keyArg = call.argNodes.indexOf(creation.keyNode);
