@@ -11,7 +11,10 @@
  * An expiry sent *before* the write that creates the key is a no-op on a missing key and gets its
  * own message, and so does an expiry queued with the write only on a branch decided by a reply
  * read in an earlier round trip (`if (!current) pipeline.expire(key, ...)` after `current = await
- * redis.get(key)`: `redis-calls/stale-read.ts`), since the key can expire in between. Persistent keys, constant keys the file never expires and the no-TTL arm of an
+ * redis.get(key)`: `redis-calls/stale-read.ts`), since the key can expire in between. A write whose
+ * key the same function re-arms whenever its TTL is missing (`if (ttl < 0) expire(key, ...)`:
+ * `redis-calls/ttl-repair.ts`) is left alone with `allowTtlRepair` (on in `recommended`); in
+ * `strict` it gets its own message (a key never hit again keeps no TTL). Persistent keys, constant keys the file never expires and the no-TTL arm of an
  * explicit TTL test follow the shared policy of `redis-calls/policy.ts`.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
@@ -30,6 +33,7 @@ import { keyData, KEY_TAIL } from '../redis-calls/report.js';
 import { isBlockingCall } from '../semantics/blocking.js';
 import { enclosingFunction } from '../redis-calls/static.js';
 import { staleGuard } from '../redis-calls/stale-read.js';
+import { ttlRepairOf } from '../redis-calls/ttl-repair.js';
 
 /** Options of the rule (the options object's type is exported from the package root). */
 export type Options = [IncrNeedsExpireOnCreateOptions];
@@ -40,6 +44,7 @@ export type MessageIds =
   | 'pipelineNotAtomic'
   | 'expiryBeforeCreate'
   | 'staleGuard'
+  | 'repairedOnNextHit'
   | 'wrapInMulti'
   | 'useIncrementWithTtl'
   | 'appendExpire'
@@ -85,6 +90,11 @@ export default createRule<Options, MessageIds>({
             description:
               'Whether a pipeline() counts as one unit. Pipelines are not atomic (a failure can stop between the commands), so the strict config turns this off.',
           },
+          allowTtlRepair: {
+            type: 'boolean',
+            description:
+              'Do not report a write whose key the same function re-arms whenever its TTL is missing (an EXPIRE of the key on a branch where its TTL / PTTL reply is -1: if ((await redis.ttl(key)) < 0) ...): a lost expiry is healed on the next call. Default true; false in the strict config.',
+          },
           fix: FIX_OPTION_SCHEMA,
           ...KEY_POLICY_SCHEMA,
         },
@@ -96,6 +106,7 @@ export default createRule<Options, MessageIds>({
       separateRoundTrip: `{{command}} of \`{{key}}\` creates it without TTL and its expiry follows as a separate round trip (line {{line}}): a crash or lost connection between them (or a guard such as \`n === 1\` that misses) leaves the key without TTL forever. Send both in one MULTI or Lua script.${KEY_TAIL}`,
       pipelineNotAtomic: `{{command}} and the expiry of \`{{key}}\` share a pipeline, which is not atomic: if the connection drops between them the key keeps no TTL. Use multi() so both run or neither does.${KEY_TAIL}`,
       expiryBeforeCreate: `The expiry of \`{{key}}\` is sent before the {{command}} that creates it: EXPIRE does nothing on a missing key, so the key is then created without TTL. Expire after the write, in one MULTI or Lua script.${KEY_TAIL}`,
+      repairedOnNextHit: `{{command}} creates \`{{key}}\` without TTL, and the EXPIRE at line {{line}} re-arms it when its TTL is missing only on a later call: a key never hit again keeps no TTL. Send the write and its expiry in one MULTI or Lua script.${KEY_TAIL}`,
       staleGuard: `The expiry of \`{{key}}\` is queued only when the {{read}} at line {{line}}, an earlier round trip, saw no key: if it expires in between, {{command}} recreates it without TTL. Expire every time (EXPIRE ... NX) or use a Lua script.${KEY_TAIL}`,
       useIncrementWithTtl:
         'Replace both with incrementWithTtl() from {{module}}: the increment and its TTL in one script.',
@@ -107,6 +118,7 @@ export default createRule<Options, MessageIds>({
   defaultOptions: [{ allowPipeline: true }],
   create(context, [options]) {
     const allowPipeline = options.allowPipeline !== false;
+    const allowTtlRepair = options.allowTtlRepair !== false;
     const autofix = fixesEnabled(context, options.fix);
     const sourceCode = context.sourceCode;
     const creations: KeyUse[] = [];
@@ -205,6 +217,10 @@ export default createRule<Options, MessageIds>({
             );
           if (fieldsCovered && atomic) continue;
           if (exemption(context, call, creation.keyNode, options)) continue;
+          // the key re-armed whenever its TTL is missing (redis-calls/ttl-repair.ts)
+          const repair = ttlRepairOf(context, call, keyArg);
+          if (repair && allowTtlRepair) continue;
+          const repaired = repair ? { messageId: 'repairedOnNextHit' as const, line: String(repair.expiry.nameNode.loc.start.line) } : undefined;
           const keyText = sourceCode.getText(creation.keyNode);
           const data = { command: call.command, ...keyData(context, call, creation.keyNode) };
           if (stale) {
@@ -260,8 +276,8 @@ export default createRule<Options, MessageIds>({
             context.report({
               node: call.node,
               loc: reportLoc(call),
-              messageId: elsewhere ? 'separateRoundTrip' : before ? 'expiryBeforeCreate' : 'noExpiry',
-              data: elsewhere ? { ...data, line: String(elsewhere.call.nameNode.loc.start.line) } : data,
+              messageId: repaired?.messageId ?? (elsewhere ? 'separateRoundTrip' : before ? 'expiryBeforeCreate' : 'noExpiry'),
+              data: repaired ? { ...data, line: repaired.line } : elsewhere ? { ...data, line: String(elsewhere.call.nameNode.loc.start.line) } : data,
               fix: autofix ? (helper ?? null) : null,
               suggest: [
                 ...(helper ? [{ messageId: 'useIncrementWithTtl' as const, data: { module }, fix: helper }] : []),
@@ -279,8 +295,8 @@ export default createRule<Options, MessageIds>({
           context.report({
             node: call.node,
             loc: reportLoc(call),
-            messageId: before ? 'expiryBeforeCreate' : 'noExpiry',
-            data,
+            messageId: repaired?.messageId ?? (before ? 'expiryBeforeCreate' : 'noExpiry'),
+            data: repaired ? { ...data, line: repaired.line } : data,
             suggest: fix ? [{ messageId: 'appendExpire', data: { expire: expiry.label }, fix }] : [],
           });
         }
