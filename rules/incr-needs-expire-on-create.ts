@@ -26,7 +26,7 @@ import { appendExpiryInBatch, pipelineToMulti, standaloneStatementOf, ttlConstan
 import type { RedisCall } from '../redis-calls/index.js';
 import { reportLoc } from '../redis-calls/report.js';
 import { fixesEnabled, FIX_OPTION_SCHEMA, incrementWithTtlFix, readAutofixSettings } from '../redis-calls/autofix.js';
-import { expiryInLaterRoundTrip, fileIndexOf, keyIdOf } from '../redis-calls/file-index.js';
+import { expiryInLaterRoundTrip, fileIndexOf, followsOnItsPath, keyIdOf } from '../redis-calls/file-index.js';
 import { exemption, keyCallsOf, KEY_POLICY_SCHEMA } from '../redis-calls/policy.js';
 import type { IncrNeedsExpireOnCreateOptions } from './options.js';
 import { keyData, KEY_TAIL } from '../redis-calls/report.js';
@@ -273,11 +273,26 @@ export default createRule<Options, MessageIds>({
             const fix = elsewhere && !moved ? undefined : wrapInMulti(context, call, keyText, expiry, moved);
             const helper = elsewhere ? incrementWithTtlFix(context, call) : undefined;
             const module = readAutofixSettings(context).runtimeModule;
+            // HSET f then HEXPIRE ... FIELDS f in a later round trip: the field's expiry, separate (the
+            // MULTI suggestion keeps it where it is and expires the key)
+            const fieldLater =
+              elsewhere || before || !writtenFields
+                ? undefined
+                : fieldExpiries.find(
+                    (e) =>
+                      e.key === creation.key &&
+                      e.call.unit.kind === 'single' &&
+                      e.order > creation.order &&
+                      sameFunction(e.call.node, call.node) &&
+                      followsOnItsPath(call.node, e.call.node) &&
+                      [...writtenFields].every((f) => e.fields.has(f)),
+                  );
+            const separateLine = (elsewhere ?? fieldLater)?.call.nameNode.loc.start.line;
             context.report({
               node: call.node,
               loc: reportLoc(call),
-              messageId: repaired?.messageId ?? (elsewhere ? 'separateRoundTrip' : before ? 'expiryBeforeCreate' : 'noExpiry'),
-              data: repaired ? { ...data, line: repaired.line } : elsewhere ? { ...data, line: String(elsewhere.call.nameNode.loc.start.line) } : data,
+              messageId: repaired?.messageId ?? (separateLine !== undefined ? 'separateRoundTrip' : before ? 'expiryBeforeCreate' : 'noExpiry'),
+              data: repaired ? { ...data, line: repaired.line } : separateLine !== undefined ? { ...data, line: String(separateLine) } : data,
               fix: autofix ? (helper ?? null) : null,
               suggest: [
                 ...(helper ? [{ messageId: 'useIncrementWithTtl' as const, data: { module }, fix: helper }] : []),
