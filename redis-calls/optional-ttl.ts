@@ -15,7 +15,9 @@
  * the TTL (`if (cached)`), or one under which the no-TTL arm runs while a TTL was given
  * (`if (ttl > 1000) ... else set(k, v)`, `if (ttl) set(k, v) else set(k, v, 'EX', ttl)`).
  * Compiled async code (Babel's regenerator) turns such an `if` into cases of one `switch`: a case
- * that writes the same key with a TTL counts as the other arm.
+ * that writes the same key with a TTL counts as the other arm. A test of a TTL-named parameter of
+ * an enclosing function that the function hands to a call outside the arm counts without an arm
+ * the analyzer can read (`if (ttl === 0) zAdd(k, m) else zAddWithTtl(k, m, ttl * 1000)`).
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { EXPIRY_EFFECTS } from './file-index.js';
