@@ -213,7 +213,13 @@ export default createRule<Options, MessageIds>({
           const fieldsCovered =
             writtenFields !== undefined &&
             fieldExpiries.some(
-              (e) => e.call.unit.key === unit.key && e.key === creation.key && e.order > creation.order && [...writtenFields].every((f) => e.fields.has(f)),
+              (e) =>
+                e.call.unit.key === unit.key &&
+                e.key === creation.key &&
+                // after the write; or, in a MULTI, an HSETEX ... EX that created the fields an
+                // HINCRBY then increments (it keeps their TTL: semantics/transactions.ts)
+                (e.order > creation.order || (unit.kind === 'multi' && written?.ttl === 'keep' && e.effect === 'create-with-field-ttl')) &&
+                [...writtenFields].every((f) => e.fields.has(f)),
             );
           if (fieldsCovered && atomic) continue;
           if (exemption(context, call, creation.keyNode, options)) continue;

@@ -6,10 +6,12 @@
  * `(key, fields, time, condition?)`. The same round-trip rules as EXPIRE: in a later round trip
  * it is `separateRoundTrip` (naming its line, also behind a guard). Near misses stay `noExpiry`:
  * another field, a field left without TTL, another key, the expiry before the write, XX (a field
- * without TTL keeps none).
+ * without TTL keeps none). In a MULTI, an HSETEX ... EX (Redis 8.0) that creates the field before an
+ * HINCRBY of it counts too (HINCRBY keeps a field's TTL); not in a pipeline, not before an HSET
+ * (which clears it), not HGETEX ... EX (which gives no TTL to a field that does not exist yet).
  */
 import incrRule from '../../rules/incr-needs-expire-on-create.js';
-import { nodeRedis, runRule, untypedTester, upstash } from './tester.js';
+import { ioredis, nodeRedis, runRule, untypedTester, upstash } from './tester.js';
 
 const fn = (body: string) => `export async function track(u: number, t: string, ttl: number) {\n${body}\n}`;
 const data = (command: string, key: string) => ({ command, key, client: '', hint: ` Kept forever on purpose? Add '${key}' to settings['redis-ttl'].persistentKeys.` });
@@ -24,6 +26,9 @@ const otherField = nodeRedis(fn("  await client.multi().hSet(`tokens:${u}`, t, 1
 const fieldLeft = nodeRedis(fn("  await client.multi().hSet(`tokens:${u}`, [t, 1, 'extra', 2]).hExpire(`tokens:${u}`, t, ttl).exec();"));
 const otherKey = nodeRedis(fn('  await client.multi().hSet(`a:${u}`, t, 1).hExpire(`b:${u}`, t, ttl).exec();'));
 const before = nodeRedis(fn('  await client.multi().hExpire(`c:${u}`, t, ttl).hSet(`c:${u}`, t, 1).exec();'));
+const hsetexPipeline = ioredis(fn("  await redis.pipeline().hsetex(`p:${u}`, 'EX', 60, 'FIELDS', 1, t, 0).hincrby(`p:${u}`, t, 1).exec();"));
+const hsetexThenHset = ioredis(fn("  await redis.multi().hsetex(`s:${u}`, 'EX', 60, 'FIELDS', 1, t, 0).hset(`s:${u}`, t, 1).exec();"));
+const hgetexFirst = ioredis(fn("  await redis.multi().hgetex(`g:${u}`, 'EX', 60, 'FIELDS', 1, t).hincrby(`g:${u}`, t, 1).exec();"));
 const onlyIfTtl = nodeRedis(fn("  await client.multi().hSet(`d:${u}`, t, 1).hExpire(`d:${u}`, t, ttl, 'XX').exec();"));
 
 runRule(untypedTester, 'incr-needs-expire-on-create (hash fields given a TTL)', incrRule, {
@@ -33,6 +38,7 @@ runRule(untypedTester, 'incr-needs-expire-on-create (hash fields given a TTL)', 
     nodeRedis(fn('  await client.multi().hSet(`s:${u}`, t, 1).hExpireAt(`s:${u}`, t, Math.floor(Date.now() / 1000) + 60).exec();')),
     nodeRedis(fn("  const tx = client.multi();\n  tx.hSet(`m:${u}`, [t, 1, 'seen', 1]);\n  tx.hExpire(`m:${u}`, [t, 'seen'], ttl);\n  await tx.exec();")),
     upstash(fn('  await redis.multi().hincrby(`h:${u}`, t, 1).hpexpire(`h:${u}`, [t], 60_000).exec();')),
+    ioredis(fn("  await redis.multi().hsetex(`h:${u}`, 'EX', 60, 'FIELDS', 1, t, 0).hincrby(`h:${u}`, t, 1).exec();")),
   ],
   invalid: [
     {
@@ -71,6 +77,18 @@ runRule(untypedTester, 'incr-needs-expire-on-create (hash fields given a TTL)', 
       // a field that does not exist yet gets no TTL
       code: before,
       errors: [{ messageId: 'noExpiry', line: 4, column: 50, data: data('HSET', 'c:*'), suggestions: [append(before, 'hSet(`c:${u}`, t, 1)', '`c:${u}`')] }],
+    },
+    {
+      code: hsetexPipeline,
+      errors: [{ messageId: 'noExpiry', line: 4, column: 72, data: data('HINCRBY', 'p:*'), suggestions: [append(hsetexPipeline, 'hincrby(`p:${u}`, t, 1)', '`p:${u}`')] }],
+    },
+    {
+      code: hsetexThenHset,
+      errors: [{ messageId: 'noExpiry', line: 4, column: 69, data: data('HSET', 's:*'), suggestions: [append(hsetexThenHset, 'hset(`s:${u}`, t, 1)', '`s:${u}`')] }],
+    },
+    {
+      code: hgetexFirst,
+      errors: [{ messageId: 'noExpiry', line: 4, column: 66, data: data('HINCRBY', 'g:*'), suggestions: [append(hgetexFirst, 'hincrby(`g:${u}`, t, 1)', '`g:${u}`')] }],
     },
     {
       code: onlyIfTtl,
