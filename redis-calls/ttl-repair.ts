@@ -111,8 +111,29 @@ function execsBatchOf(context: AnyContext, write: TSESTree.Node, read: RedisCall
   const unitKey = read.unit.key;
   const held = unitKey.type === 'Identifier' ? unitKey : unitKey.parent?.type === 'VariableDeclarator' && unitKey.parent.id.type === 'Identifier' ? unitKey.parent.id : undefined;
   if (!held) return within(unitKey, write);
-  const names: string[] = context.sourceCode.getText(write).match(/[\p{L}\p{N}_$]+/gu) ?? [];
-  return names.includes(held.name) && /\bexec\w*\s*\(/.test(context.sourceCode.getText(write));
+  const isHeld = (node: TSESTree.Node): boolean => {
+    const bare = unwrap(node);
+    return bare.type === 'Identifier' && bare.name === held.name;
+  };
+  const keys = context.sourceCode.visitorKeys as Record<string, readonly string[] | undefined>;
+  const stack: TSESTree.Node[] = [write];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.type === 'CallExpression') {
+      const callee = unwrap(node.callee);
+      // tx.exec() / tx.execAsPipeline(), or GLIDE's client.exec(tx)
+      if (callee.type === 'MemberExpression' && callee.property.type === 'Identifier' && callee.property.name.startsWith('exec')) {
+        if (isHeld(callee.object) || node.arguments.some(isHeld)) return true;
+      }
+    }
+    for (const key of keys[node.type] ?? []) {
+      const value = (node as unknown as Record<string, unknown>)[key];
+      for (const child of Array.isArray(value) ? value : [value]) {
+        if (child && typeof child === 'object' && typeof (child as { type?: unknown }).type === 'string') stack.push(child as TSESTree.Node);
+      }
+    }
+  }
+  return false;
 }
 
 function within(inner: TSESTree.Node, outer: TSESTree.Node): boolean {

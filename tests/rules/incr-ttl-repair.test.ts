@@ -128,10 +128,22 @@ const i4 = ioredis(`export async function hit(id: string) {
   return count;
 }
 `);
+// GLIDE: the TTL queued in the transaction of the write, its reply from client.exec(tx)
+const v7 = `import { Batch, GlideClient } from '@valkey/valkey-glide';
+const client = await GlideClient.createClient({ addresses: [] });
+export async function hit(id: string) {
+  const tx = new Batch(true);
+  tx.incr(\`g:\${id}\`);
+  tx.ttl(\`g:\${id}\`);
+  const [n, ttl] = (await client.exec(tx))!;
+  if ((ttl as number) === -1) await client.expire(\`g:\${id}\`, 60);
+  return n;
+}
+`;
 
 describe('incr-needs-expire-on-create: a key re-armed whenever its TTL is missing', () => {
   it('leaves it alone by default (allowTtlRepair)', () => {
-    for (const code of [v1, v2, v3, v4, v5, v6]) expect(lint(code), code).toEqual([]);
+    for (const code of [v1, v2, v3, v4, v5, v6, v7]) expect(lint(code), code).toEqual([]);
   });
 
   it('reports it without allowTtlRepair, saying which expiry repairs it', () => {
@@ -141,6 +153,7 @@ describe('incr-needs-expire-on-create: a key re-armed whenever its TTL is missin
     expect(lint(v4, { allowTtlRepair: false })).toEqual([['repairedOnNextHit', 4, 26, '6']]);
     expect(lint(v5, { allowTtlRepair: false })).toEqual([['repairedOnNextHit', 4, 51, '5']]);
     expect(lint(v6, { allowTtlRepair: false })).toEqual([['repairedOnNextHit', 5, 8, '8']]);
+    expect(lint(v7, { allowTtlRepair: false })).toEqual([['repairedOnNextHit', 5, 6, '8']]);
   });
 
   it('is off in the strict config only', () => {
