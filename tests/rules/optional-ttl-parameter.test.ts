@@ -62,6 +62,15 @@ const earlyReturn = ioredis(`export async function add(key: string, member: stri
   await addWithTtl(key, member, ttlSeconds);
 }
 `);
+// the TTL arm returns early, the write without TTL follows it
+const ttlArmReturns = ioredis(`export async function push(key: string, item: string, ttl?: number) {
+  if (ttl) {
+    await pushWithTtl(key, item, ttl);
+    return;
+  }
+  await redis.rpush(key, item);
+}
+`);
 const optionsMember = ioredis(`export const put = (key: string, v: string, opts: { ttlMs?: number }) =>
   !opts.ttlMs ? redis.set(key, v) : setWithExpiry(key, v, opts.ttlMs);
 `);
@@ -90,13 +99,14 @@ const notTtl = ioredis(`export async function bump(key: string, count: number) {
 
 describe('a write in the no-TTL arm of a test of a TTL parameter', () => {
   it('is the caller\'s choice in recommended', () => {
-    for (const code of [outerParameter, equalsZero, earlyReturn, optionsMember]) expect(lint(code), code).toEqual([]);
+    for (const code of [outerParameter, equalsZero, earlyReturn, ttlArmReturns, optionsMember]) expect(lint(code), code).toEqual([]);
   });
 
   it('is reported in strict', () => {
     expect(lint(outerParameter, STRICT)).toEqual([['redis-ttl/incr-needs-expire-on-create', 'noExpiry', 8, 20]]);
     expect(lint(equalsZero, STRICT)).toEqual([['redis-ttl/incr-needs-expire-on-create', 'noExpiry', 4, 30]]);
     expect(lint(earlyReturn, STRICT)).toEqual([['redis-ttl/incr-needs-expire-on-create', 'noExpiry', 5, 17]]);
+    expect(lint(ttlArmReturns, STRICT)).toEqual([['redis-ttl/incr-needs-expire-on-create', 'noExpiry', 8, 15]]);
     expect(lint(optionsMember, STRICT)).toEqual([['redis-ttl/set-requires-ttl-or-keepttl', 'setWithoutTtl', 4, 23]]);
   });
 
