@@ -183,6 +183,22 @@ interface Flattened {
   optionsObject?: TSESTree.ObjectExpression;
 }
 
+/** The HEXPIRE family: node-redis and @upstash/redis take `(key, fields, time, condition?)`. */
+const HASH_FIELD_EXPIRES = new Set(['HEXPIRE', 'HPEXPIRE', 'HEXPIREAT', 'HPEXPIREAT']);
+
+/**
+ * The argv `key time [condition] FIELDS n field ...` of a node-redis / @upstash/redis HEXPIRE-family
+ * method, whose arguments are `(key, fields, time, condition?)` (`hExpire(k, ['a', 'b'], 60, 'NX')`,
+ * a single field as a string) and whose time is seconds, milliseconds or a Unix time by command
+ * (https://redis.io/docs/latest/commands/hexpire/).
+ */
+function hashFieldExpireArgv(context: AnyContext, nodes: readonly TSESTree.Node[]): Flattened {
+  const [key, fields, ...rest] = nodes;
+  const head = flattenArguments(context, [key!, ...rest], rest.length + 1);
+  const list = flattenArguments(context, [fields!], 1);
+  return { args: [...head.args, 'FIELDS', list.args.length, ...list.args], nodes: [...head.nodes, undefined, undefined, ...list.nodes] };
+}
+
 /**
  * Flattens call arguments into argv entries: arrays are spread (ioredis and node-redis accept
  * them), an object literal first is `key value` pairs (`mset({ a: 1 })`), an object literal from
@@ -399,7 +415,11 @@ export function normalizeCall(
   const commandArgs = commandArguments(context, node, flavor, unit);
   // GETEX key options: the options object comes right after the key; GLIDE has its own syntax
   const flat: Flattened =
-    flavor === 'glide' ? glideArgv(context, resolved.command, commandArgs) : flattenArguments(context, commandArgs, resolved.command === 'GETEX' ? 1 : 2);
+    flavor === 'glide'
+      ? glideArgv(context, resolved.command, commandArgs)
+      : HASH_FIELD_EXPIRES.has(resolved.command) && (flavor === 'node-redis' || flavor === 'upstash') && commandArgs.length >= 3
+        ? hashFieldExpireArgv(context, commandArgs)
+        : flattenArguments(context, commandArgs, resolved.command === 'GETEX' ? 1 : 2);
   const flavorKnown = receiver.flavor !== 'unknown' || detector.fileFlavor() !== 'unknown';
   const dropped = flavorKnown ? droppedArguments(context, resolved.command, flavor, node, commandArgs, flat) : [];
   dropped.push(...misplacedTtl(context, resolved.command, flat));

@@ -15,7 +15,9 @@
  * the TTL (`if (cached)`), or one under which the no-TTL arm runs while a TTL was given
  * (`if (ttl > 1000) ... else set(k, v)`, `if (ttl) set(k, v) else set(k, v, 'EX', ttl)`).
  * Compiled async code (Babel's regenerator) turns such an `if` into cases of one `switch`: a case
- * that writes the same key with a TTL counts as the other arm.
+ * that writes the same key with a TTL counts as the other arm. A test of a TTL-named parameter of
+ * an enclosing function that the function hands to a call outside the arm counts without an arm
+ * the analyzer can read (`if (ttl === 0) zAdd(k, m) else zAddWithTtl(k, m, ttl * 1000)`).
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { EXPIRY_EFFECTS } from './file-index.js';
@@ -23,7 +25,7 @@ import { redisCallsIn } from './index.js';
 import { sameKeyByShape } from './key-id.js';
 import { keyShapeOf } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
-import { unwrap, type AnyContext } from './static.js';
+import { findVariable, unwrap, type AnyContext } from './static.js';
 
 /** Names that say a test is about the TTL even when the other arm's TTL argument is spelled otherwise. */
 const TTL_NAME = /ttl|expir|persist|lifetime|maxage|timeout|duration/i;
@@ -43,6 +45,8 @@ export function inNoTtlArm(context: AnyContext, call: RedisCall, keyNode: TSESTr
       const other = inConsequent ? parent.alternate : parent.consequent;
       // the write runs when the test is `inConsequent`
       if (other && armSetsTtl(context, other, { node: parent.test, value: inConsequent }, shape, keyText, keyNode)) return true;
+      // if (ttl === 0) set(k, v) else setWithTtl(k, v, ttl): the caller's TTL parameter said none
+      if (callerChoseNoTtl(context, { node: parent.test, value: inConsequent }, node)) return true;
       // if (disableTtl) return redis.set(k, v);  return redis.setex(k, ttl, v);
       if (!other && parent.type === 'IfStatement' && alwaysExits(parent.consequent)) {
         const slot = parent.parent;
@@ -66,9 +70,52 @@ export function inNoTtlArm(context: AnyContext, call: RedisCall, keyNode: TSESTr
       for (const sibling of list.slice(0, list.indexOf(node))) {
         if (sibling.type === 'IfStatement' && !sibling.alternate && alwaysExits(sibling.consequent)) {
           if (armSetsTtl(context, sibling.consequent, { node: sibling.test, value: false }, shape, keyText, keyNode)) return true;
+          if (callerChoseNoTtl(context, { node: sibling.test, value: false }, node)) return true;
         }
       }
     }
+  }
+  return false;
+}
+
+/**
+ * A test that takes the write's arm only when a TTL the caller chose is absent: a TTL-named
+ * parameter of an enclosing function (`ttl`, `options.ttlMs`, a destructured `{ ttl = DAY }`) is
+ * then falsy, `0`, <= 0, ... ({@link absentWhen}), and the function passes that TTL on to some
+ * call outside the arm (`zAddWithTtl(redis, key, v, ttl * 1000)`, the TTL write of a helper the
+ * analyzer cannot read): `if (ttl === 0) await redis.zAdd(k, m); else await zAddWithTtl(...)`.
+ */
+function callerChoseNoTtl(context: AnyContext, test: Branch, arm: TSESTree.Node): boolean {
+  for (const ref of referencesIn(context, test.node)) {
+    if (!TTL_NAME.test(ref.slice(ref.lastIndexOf('.') + 1))) continue;
+    const root = rootIdentifier(test.node, ref.split('.')[0]!);
+    const variable = root ? findVariable(context, root) : null;
+    const def = variable?.defs[0];
+    if (!def || def.type !== 'Parameter' || !absentWhen(context, test.node, test.value, new Set([ref]))) continue;
+    if (passedOnOutside(context, def.node, ref, arm)) return true;
+  }
+  return false;
+}
+
+/** The identifier named `name` in `root` (the first one met). */
+function rootIdentifier(root: TSESTree.Node, name: string): TSESTree.Identifier | undefined {
+  const stack: TSESTree.Node[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.type === 'Identifier' && node.name === name) return node;
+    stack.push(...childNodes(node));
+  }
+  return undefined;
+}
+
+/** Whether a call in `fn` outside `arm` takes `ref` in one of its arguments. */
+function passedOnOutside(context: AnyContext, fn: TSESTree.Node, ref: string, arm: TSESTree.Node): boolean {
+  const stack: TSESTree.Node[] = [fn];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node === arm) continue;
+    if ((node.type === 'CallExpression' || node.type === 'NewExpression') && node.arguments.some((a) => referencesIn(context, a).has(ref))) return true;
+    stack.push(...childNodes(node));
   }
   return false;
 }

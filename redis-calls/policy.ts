@@ -69,7 +69,7 @@ export const KEY_POLICY_SCHEMA = {
   allowOptionalTtl: {
     type: 'boolean',
     description:
-      'Do not report a write in the no-TTL arm of an explicit TTL test (if (ttl) ... else ...) whose other arm sets the TTL of the same key. Default true; false in the strict config.',
+      'Do not report a write in the no-TTL arm of an explicit TTL test (if (ttl) ... else ...) whose other arm sets the TTL of the same key, or of a test of a TTL parameter the function hands to another call (if (ttl === 0) ... else setWithTtl(k, v, ttl)). Default true; false in the strict config.',
   },
   allowPassThrough: {
     type: 'boolean',

@@ -11,24 +11,29 @@
  * An expiry sent *before* the write that creates the key is a no-op on a missing key and gets its
  * own message, and so does an expiry queued with the write only on a branch decided by a reply
  * read in an earlier round trip (`if (!current) pipeline.expire(key, ...)` after `current = await
- * redis.get(key)`: `redis-calls/stale-read.ts`), since the key can expire in between. Persistent keys, constant keys the file never expires and the no-TTL arm of an
+ * redis.get(key)`: `redis-calls/stale-read.ts`), since the key can expire in between. A write whose
+ * key the same function re-arms whenever its TTL is missing (`if (ttl < 0) expire(key, ...)`:
+ * `redis-calls/ttl-repair.ts`) is left alone with `allowTtlRepair` (on in `recommended`); in
+ * `strict` it gets its own message (a key never hit again keeps no TTL). Persistent keys, constant keys the file never expires and the no-TTL arm of an
  * explicit TTL test follow the shared policy of `redis-calls/policy.ts`.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { EFFECTS_THAT_SET_TTL, type KeyEffect } from '../semantics/commands.js';
+import { EFFECTS_THAT_CREATE_WITH_TTL_IN_TRANSACTION } from '../semantics/transactions.js';
 import { GETSET_RULE_COMMANDS, SET_RULE_COMMANDS } from '../redis-calls/ownership.js';
 import { createRule } from './create-rule.js';
 import { appendExpiryInBatch, pipelineToMulti, standaloneStatementOf, ttlConstantOf, wrapInMulti } from '../redis-calls/fixes.js';
 import type { RedisCall } from '../redis-calls/index.js';
 import { reportLoc } from '../redis-calls/report.js';
 import { fixesEnabled, FIX_OPTION_SCHEMA, incrementWithTtlFix, readAutofixSettings } from '../redis-calls/autofix.js';
-import { expiryInLaterRoundTrip, fileIndexOf, keyIdOf } from '../redis-calls/file-index.js';
+import { expiryInLaterRoundTrip, fileIndexOf, followsOnItsPath, keyIdOf } from '../redis-calls/file-index.js';
 import { exemption, keyCallsOf, KEY_POLICY_SCHEMA } from '../redis-calls/policy.js';
 import type { IncrNeedsExpireOnCreateOptions } from './options.js';
 import { keyData, KEY_TAIL } from '../redis-calls/report.js';
 import { isBlockingCall } from '../semantics/blocking.js';
 import { enclosingFunction } from '../redis-calls/static.js';
 import { staleGuard } from '../redis-calls/stale-read.js';
+import { ttlRepairOf } from '../redis-calls/ttl-repair.js';
 
 /** Options of the rule (the options object's type is exported from the package root). */
 export type Options = [IncrNeedsExpireOnCreateOptions];
@@ -39,6 +44,7 @@ export type MessageIds =
   | 'pipelineNotAtomic'
   | 'expiryBeforeCreate'
   | 'staleGuard'
+  | 'repairedOnNextHit'
   | 'wrapInMulti'
   | 'useIncrementWithTtl'
   | 'appendExpire'
@@ -84,6 +90,11 @@ export default createRule<Options, MessageIds>({
             description:
               'Whether a pipeline() counts as one unit. Pipelines are not atomic (a failure can stop between the commands), so the strict config turns this off.',
           },
+          allowTtlRepair: {
+            type: 'boolean',
+            description:
+              'Do not report a write whose key the same function re-arms whenever its TTL is missing (an EXPIRE of the key on a branch where its TTL / PTTL reply is -1: if ((await redis.ttl(key)) < 0) ...): a lost expiry is healed on the next call. Default true; false in the strict config.',
+          },
           fix: FIX_OPTION_SCHEMA,
           ...KEY_POLICY_SCHEMA,
         },
@@ -95,6 +106,7 @@ export default createRule<Options, MessageIds>({
       separateRoundTrip: `{{command}} of \`{{key}}\` creates it without TTL and its expiry follows as a separate round trip (line {{line}}): a crash or lost connection between them (or a guard such as \`n === 1\` that misses) leaves the key without TTL forever. Send both in one MULTI or Lua script.${KEY_TAIL}`,
       pipelineNotAtomic: `{{command}} and the expiry of \`{{key}}\` share a pipeline, which is not atomic: if the connection drops between them the key keeps no TTL. Use multi() so both run or neither does.${KEY_TAIL}`,
       expiryBeforeCreate: `The expiry of \`{{key}}\` is sent before the {{command}} that creates it: EXPIRE does nothing on a missing key, so the key is then created without TTL. Expire after the write, in one MULTI or Lua script.${KEY_TAIL}`,
+      repairedOnNextHit: `{{command}} creates \`{{key}}\` without TTL, and the EXPIRE at line {{line}} re-arms it when its TTL is missing only on a later call: a key never hit again keeps no TTL. Send the write and its expiry in one MULTI or Lua script.${KEY_TAIL}`,
       staleGuard: `The expiry of \`{{key}}\` is queued only when the {{read}} at line {{line}}, an earlier round trip, saw no key: if it expires in between, {{command}} recreates it without TTL. Expire every time (EXPIRE ... NX) or use a Lua script.${KEY_TAIL}`,
       useIncrementWithTtl:
         'Replace both with incrementWithTtl() from {{module}}: the increment and its TTL in one script.',
@@ -106,6 +118,7 @@ export default createRule<Options, MessageIds>({
   defaultOptions: [{ allowPipeline: true }],
   create(context, [options]) {
     const allowPipeline = options.allowPipeline !== false;
+    const allowTtlRepair = options.allowTtlRepair !== false;
     const autofix = fixesEnabled(context, options.fix);
     const sourceCode = context.sourceCode;
     const creations: KeyUse[] = [];
@@ -153,7 +166,9 @@ export default createRule<Options, MessageIds>({
         for (const call of keyCallsOf(context, node, options)) {
           for (const action of call.description.keys) {
             const creates = CREATES.has(action.effect) && !SET_RULE_COMMANDS.has(call.command) && !GETSET_RULE_COMMANDS.has(call.command);
-            const expires = EFFECTS_THAT_SET_TTL.has(action.effect) || action.effect === 'delete';
+            // a SET ... NX EX counts only when queued before the write in the same MULTI (Program:exit)
+            const expires =
+              EFFECTS_THAT_SET_TTL.has(action.effect) || action.effect === 'delete' || EFFECTS_THAT_CREATE_WITH_TTL_IN_TRANSACTION.has(action.effect);
             if (action.fields && (action.fields.ttl === 'set' || action.fields.ttl === 'delete') && !action.fields.allOrNone) {
               const identity = keyIdentity(call, action.arg);
               const fields = fieldTexts(call, action.fields.args);
@@ -174,12 +189,15 @@ export default createRule<Options, MessageIds>({
           const { call } = creation;
           const unit = call.unit;
           // In one unit, an expiry after the write covers it, and so does a SET ... EX before it
-          // (the write then finds the key existing, with its TTL).
+          // (the write then finds the key existing, with its TTL). A SET ... NX EX before it does
+          // only in a MULTI: in a pipeline the key can expire between the two (semantics/transactions.ts).
           const candidates = expiries.filter(
             (e) =>
               e.call.unit.key === unit.key &&
               e.key === creation.key &&
-              (e.order > creation.order || e.effect === 'create-with-ttl'),
+              (e.effect === 'create-if-missing-with-ttl'
+                ? unit.kind === 'multi' && e.order < creation.order
+                : e.order > creation.order || e.effect === 'create-with-ttl'),
           );
           // an expiry queued only when an earlier, separate read found no key is no atomic expiry
           const keyArg = call.argNodes.indexOf(creation.keyNode);
@@ -195,10 +213,20 @@ export default createRule<Options, MessageIds>({
           const fieldsCovered =
             writtenFields !== undefined &&
             fieldExpiries.some(
-              (e) => e.call.unit.key === unit.key && e.key === creation.key && e.order > creation.order && [...writtenFields].every((f) => e.fields.has(f)),
+              (e) =>
+                e.call.unit.key === unit.key &&
+                e.key === creation.key &&
+                // after the write; or, in a MULTI, an HSETEX ... EX that created the fields an
+                // HINCRBY then increments (it keeps their TTL: semantics/transactions.ts)
+                (e.order > creation.order || (unit.kind === 'multi' && written?.ttl === 'keep' && e.effect === 'create-with-field-ttl')) &&
+                [...writtenFields].every((f) => e.fields.has(f)),
             );
           if (fieldsCovered && atomic) continue;
           if (exemption(context, call, creation.keyNode, options)) continue;
+          // the key re-armed whenever its TTL is missing (redis-calls/ttl-repair.ts)
+          const repair = ttlRepairOf(context, call, keyArg);
+          if (repair && allowTtlRepair) continue;
+          const repaired = repair ? { messageId: 'repairedOnNextHit' as const, line: String(repair.expiry.nameNode.loc.start.line) } : undefined;
           const keyText = sourceCode.getText(creation.keyNode);
           const data = { command: call.command, ...keyData(context, call, creation.keyNode) };
           if (stale) {
@@ -251,11 +279,26 @@ export default createRule<Options, MessageIds>({
             const fix = elsewhere && !moved ? undefined : wrapInMulti(context, call, keyText, expiry, moved);
             const helper = elsewhere ? incrementWithTtlFix(context, call) : undefined;
             const module = readAutofixSettings(context).runtimeModule;
+            // HSET f then HEXPIRE ... FIELDS f in a later round trip: the field's expiry, separate (the
+            // MULTI suggestion keeps it where it is and expires the key)
+            const fieldLater =
+              elsewhere || before || !writtenFields
+                ? undefined
+                : fieldExpiries.find(
+                    (e) =>
+                      e.key === creation.key &&
+                      e.call.unit.kind === 'single' &&
+                      e.order > creation.order &&
+                      sameFunction(e.call.node, call.node) &&
+                      followsOnItsPath(call.node, e.call.node) &&
+                      [...writtenFields].every((f) => e.fields.has(f)),
+                  );
+            const separateLine = (elsewhere ?? fieldLater)?.call.nameNode.loc.start.line;
             context.report({
               node: call.node,
               loc: reportLoc(call),
-              messageId: elsewhere ? 'separateRoundTrip' : before ? 'expiryBeforeCreate' : 'noExpiry',
-              data: elsewhere ? { ...data, line: String(elsewhere.call.nameNode.loc.start.line) } : data,
+              messageId: repaired?.messageId ?? (separateLine !== undefined ? 'separateRoundTrip' : before ? 'expiryBeforeCreate' : 'noExpiry'),
+              data: repaired ? { ...data, line: repaired.line } : separateLine !== undefined ? { ...data, line: String(separateLine) } : data,
               fix: autofix ? (helper ?? null) : null,
               suggest: [
                 ...(helper ? [{ messageId: 'useIncrementWithTtl' as const, data: { module }, fix: helper }] : []),
@@ -273,8 +316,8 @@ export default createRule<Options, MessageIds>({
           context.report({
             node: call.node,
             loc: reportLoc(call),
-            messageId: before ? 'expiryBeforeCreate' : 'noExpiry',
-            data,
+            messageId: repaired?.messageId ?? (before ? 'expiryBeforeCreate' : 'noExpiry'),
+            data: repaired ? { ...data, line: repaired.line } : data,
             suggest: fix ? [{ messageId: 'appendExpire', data: { expire: expiry.label }, fix }] : [],
           });
         }

@@ -49,6 +49,13 @@ export interface IncrNeedsExpireOnCreateOptions extends KeyPolicyOptions, FixOpt
    * its expiry. Pipelines are not atomic. Default `true`; `false` in the `strict` config.
    */
   allowPipeline?: boolean;
+  /**
+   * Do not report a write whose key the same function re-arms whenever its TTL is missing: an
+   * EXPIRE / PEXPIRE of the key on a branch where its TTL / PTTL reply is -1 (`ttl < 0`,
+   * `ttl === -1`), so a lost expiry is healed on the next call (a key never hit again keeps none).
+   * Default `true`; `false` in the `strict` config.
+   */
+  allowTtlRepair?: boolean;
 }
 
 /** Options of `embedded-lua`: the same as lua-lint's configuration. */

@@ -294,7 +294,8 @@ runRule(untypedTester, 'incr-needs-expire-on-create (hash-field expiration)', in
       code: ioredis(`async function f() { await redis.hset(k, 'f', v); await redis.hexpire(k, 60, 'FIELDS', 1, 'f'); }`),
       errors: [
         {
-          messageId: 'noExpiry',
+          messageId: 'separateRoundTrip',
+          data: { command: 'HSET', key: 'k', line: '3', client: '', hint: '' },
           line: 3,
           column: 34,
           suggestions: [
