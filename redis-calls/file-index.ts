@@ -110,6 +110,25 @@ export function boundedKeyExpired(context: AnyContext, call: RedisCall, arg: num
   return (id !== undefined && index.expiredKeyIds.has(id)) || index.expiredBoundedShapes.has(shape.shape);
 }
 
+/**
+ * Whether the function that writes the key at argument `arg` of `call` also gives that key a TTL
+ * (EXPIRE, SET ... EX, ...; also through a pass-through facade), before or after the write, on any
+ * branch: the same key expression ({@link keyIdOf}) in the same function. What a `persistentKeys`
+ * pattern is overridden by: the code says this key is meant to expire.
+ */
+export function keyExpiredBeside(context: AnyContext, call: RedisCall, arg: number): boolean {
+  const id = arg < 0 ? undefined : keyIdOf(context, call, arg);
+  if (id === undefined) return false;
+  const index = fileIndexOf(context);
+  if (!index.expiredKeyIds.has(id)) return false;
+  const fn = enclosingFunction(call.node);
+  return [...index.calls, ...index.facadeCalls].some(
+    (other) =>
+      other !== call &&
+      enclosingFunction(other.node) === fn &&
+      other.description.keys.some((action) => EXPIRY_EFFECTS.has(action.effect) && keyIdOf(context, other, action.arg) === id),
+  );
+}
 
 /**
  * The first command after `call` in the same atomic unit that gives the key at argument `arg` a
