@@ -16,8 +16,12 @@
  * spelling the elements share: the element parameter of a `forEach` / `map` / `flatMap` /
  * `filter` / `reduce` / ... callback (written at the call, or a function of the module passed
  * there) and the variable of `for...of`, over an array literal, a `const` bound to one, or what
- * `filter` / `slice` / `map` / `Array.from` / `new Set` make of it. An imported binding
- * (`import { QUEUE_KEY } from './keys'`) is `*` but fixed: `` `${QUEUE_KEY}:tmp` `` is one key; so
+ * `filter` / `slice` / `map` / `Array.from` / `new Set` make of it. A value of another module of
+ * the repository (relative, tsconfig alias or workspace package: `redis-calls/resolve.ts`) is
+ * read there: a `const`, a member of a const object literal, nested too (`KEYS.SYS.FEATURES`), an
+ * enum member, a one-expression key builder (`genAuthPermKey(uid)`); an enum or const object
+ * indexed by a non-constant (`Keys[env]`) is the spelling its values share, bounded. An imported
+ * binding nothing reads (a third-party package's) is `*` but fixed: `` `${QUEUE_KEY}:tmp` `` is one key; so
  * is a member fixed once per instance (`this.stream`, `this.options.stream`), and a value of a
  * finite type (a union of literals, an enum: `redis-calls/bounded.ts`) is `*` but bounded.
  *
