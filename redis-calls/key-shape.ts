@@ -762,7 +762,10 @@ function foreignKeyBuilder(
   if (callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
   const name = propertyName(callee.property, callee.computed);
   const object = unwrap(callee.object);
-  if (name === undefined || object.type === AST_NODE_TYPES.ThisExpression) return undefined;
+  if (name === undefined) return undefined;
+  const method = prototypeMethod(context, object, name);
+  if (method) return { ...method, context, own: true };
+  if (object.type === AST_NODE_TYPES.ThisExpression) return undefined;
   if (object.type === AST_NODE_TYPES.Identifier) {
     const namespace = namespaceModule(context, object);
     const found = namespace ? findExport(namespace, name) : undefined;
@@ -774,6 +777,57 @@ function foreignKeyBuilder(
   const value = ownProperty(container.node, name);
   const fn = asFunction(value);
   return value && fn ? { fn, declaration: value, context: container.context, own: !container.imported } : undefined;
+}
+
+/**
+ * A method of the instance written the pre-class way, called on `this` or on an alias of it
+ * (`_this` of an IIFE called with `this`, as CoffeeScript and Babel emit it; `var self = this`)
+ * inside another such method: `C.prototype.whitelistKey = function () { ... }` assigned in the
+ * same block as the method the call is in (`C.prototype.whitelist = function () {
+ * _this.whitelistKey() }`). Its `this` is the same instance.
+ */
+function prototypeMethod(context: AnyContext, object: TSESTree.Node, name: string): { fn: FunctionLike; declaration: TSESTree.Node } | undefined {
+  let from: TSESTree.Node = object;
+  if (object.type === AST_NODE_TYPES.Identifier) {
+    const variable = findVariable(context, object);
+    const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+    if (def?.type === 'Parameter' && (def.node.type === AST_NODE_TYPES.FunctionExpression || def.node.type === AST_NODE_TYPES.ArrowFunctionExpression)) {
+      // (function (_this) { ... })(this)
+      const call = def.node.parent;
+      const index = def.node.params.indexOf(def.name as TSESTree.Parameter);
+      if (call?.type !== AST_NODE_TYPES.CallExpression || call.callee !== def.node || index < 0 || call.arguments[index]?.type !== AST_NODE_TYPES.ThisExpression) return undefined;
+      from = call;
+    } else if (def?.type === 'Variable' && def.node.init?.type === AST_NODE_TYPES.ThisExpression && def.node.id.type === AST_NODE_TYPES.Identifier && assignedOnce(variable!, def.node.id)) {
+      from = def.node;
+    } else {
+      return undefined;
+    }
+  } else if (object.type !== AST_NODE_TYPES.ThisExpression) {
+    return undefined;
+  }
+  // the method `this` is bound by: the nearest function that is not an arrow
+  let fn: TSESTree.Node | undefined = from.parent;
+  while (fn && fn.type !== AST_NODE_TYPES.FunctionExpression && fn.type !== AST_NODE_TYPES.FunctionDeclaration) fn = fn.parent;
+  const assignment = fn?.parent;
+  if (fn?.type !== AST_NODE_TYPES.FunctionExpression || assignment?.type !== AST_NODE_TYPES.AssignmentExpression || assignment.right !== fn) return undefined;
+  const owner = prototypeOwner(assignment.left);
+  const block = assignment.parent?.parent;
+  if (owner === undefined || (block?.type !== AST_NODE_TYPES.BlockStatement && block?.type !== AST_NODE_TYPES.Program)) return undefined;
+  for (const statement of block.body) {
+    if (statement.type !== AST_NODE_TYPES.ExpressionStatement || statement.expression.type !== AST_NODE_TYPES.AssignmentExpression) continue;
+    const { left, right } = statement.expression;
+    if (left.type !== AST_NODE_TYPES.MemberExpression || propertyName(left.property, left.computed) !== name || prototypeOwner(left) !== owner) continue;
+    const value = unwrap(right);
+    if (value.type === AST_NODE_TYPES.FunctionExpression) return { fn: value, declaration: statement };
+  }
+  return undefined;
+}
+
+/** `C.prototype.m` -> `C`. */
+function prototypeOwner(target: TSESTree.Node): string | undefined {
+  if (target.type !== AST_NODE_TYPES.MemberExpression || target.object.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+  const proto = target.object;
+  return proto.object.type === AST_NODE_TYPES.Identifier && propertyName(proto.property, proto.computed) === 'prototype' ? proto.object.name : undefined;
 }
 
 /** A const object literal or an enum that key names are read from, with the context it is written in. */
@@ -899,6 +953,9 @@ function opaqueCallShape(context: AnyContext, node: TSESTree.CallExpression, bin
       fixed = false;
       continue;
     }
+    // a flag (`this.prefixKey('whitelist', true)`) is no part of the key, and no data
+    const bare = unwrap(argument);
+    if (bare.type === AST_NODE_TYPES.Literal && (typeof bare.value === 'boolean' || bare.value === null)) continue;
     const part = shapeOf(context, argument, bindings, depth + 1);
     if (!part.fixed) fixed = false;
     if (part.text.replace(/\*/g, '') === '') continue;

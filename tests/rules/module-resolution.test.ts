@@ -157,6 +157,41 @@ describe('an enum or const object indexed by a value that is not constant', () =
   });
 });
 
+describe('a key-building method written the pre-class way (C.prototype.m = function)', () => {
+  const limiter = [
+    'function RateLimit(client, options) { this.client = client; this.options = options; }',
+    "RateLimit.prototype.prefixKey = function (key, force) { var parts = [key]; if (force || !this.options.clientPrefix) parts.unshift(this.options.prefix); return _.compact(parts).join(':'); };",
+    "RateLimit.prototype.whitelistKey = function () { return this.prefixKey('whitelist', true); };",
+    "RateLimit.prototype.userKey = function (id) { return 'rl:user:' + id; };",
+    'Other.prototype.otherKey = function () { return "other"; };',
+  ].join('\n');
+
+  it('reads it through `this`, an IIFE parameter bound to `this` and `var self = this`', () => {
+    const code = [
+      limiter,
+      'RateLimit.prototype.whitelist = function (keys) {',
+      '  var fn = (function (_this) { return function (key) { probe(_this.whitelistKey()); probe(_this.userKey(key)); }; })(this);',
+      '  var self = this;',
+      '  probe(self.whitelistKey());',
+      '  probe(this.userKey(keys[0]));',
+      '};',
+    ].join('\n');
+    expect(shapes(code, join(fixtures, 'a.ts'))).toEqual(['*whitelist* one', 'rl:user:* many', '*whitelist* one', 'rl:user:* many']);
+  });
+
+  it('does not take another value for the instance, nor a method of another constructor', () => {
+    const code = [
+      limiter,
+      'RateLimit.prototype.whitelist = function (other) {',
+      '  (function (_this) { probe(_this.whitelistKey()); })(other);',
+      '  probe(this.otherKey());',
+      '};',
+      'function loose() { probe(this.whitelistKey()); }',
+    ].join('\n');
+    expect(shapes(code, join(fixtures, 'a.ts'))).toEqual(['* many', '* many', '* many']);
+  });
+});
+
 const persistent = (...patterns: string[]) => ({ 'redis-ttl': { persistentKeys: patterns } });
 
 // the nest-admin shape: a key helper imported through the `~/*` alias, the key declared persistent
