@@ -13,7 +13,7 @@ import { staleGuard } from './stale-read.js';
 
 export { keyIdOf } from './key-id.js';
 import type { RedisCall } from './normalize.js';
-import { enclosingFunction, type AnyContext } from './static.js';
+import { enclosingFunction, findVariable, type AnyContext } from './static.js';
 
 /** Effects that give a key a TTL (also when only an existing TTL is changed). */
 export const EXPIRY_EFFECTS: ReadonlySet<KeyEffect> = new Set<KeyEffect>([
@@ -110,6 +110,73 @@ export function boundedKeyExpired(context: AnyContext, call: RedisCall, arg: num
   return (id !== undefined && index.expiredKeyIds.has(id)) || index.expiredBoundedShapes.has(shape.shape);
 }
 
+/**
+ * Whether the function that writes the key at argument `arg` of `call` also gives that key a TTL
+ * (EXPIRE, SET ... EX, ...; also through a pass-through facade), before or after the write, on any
+ * branch: the same key expression ({@link keyIdOf}) in the same function. What a `persistentKeys`
+ * pattern is overridden by: the code says this key is meant to expire.
+ */
+export function keyExpiredBeside(context: AnyContext, call: RedisCall, arg: number): boolean {
+  const id = arg < 0 ? undefined : keyIdOf(context, call, arg);
+  if (id === undefined) return false;
+  const index = fileIndexOf(context);
+  if (!index.expiredKeyIds.has(id)) return false;
+  const fn = enclosingFunction(call.node);
+  return [...index.calls, ...index.facadeCalls].some(
+    (other) =>
+      other !== call &&
+      enclosingFunction(other.node) === fn &&
+      other.description.keys.some(
+        (action) => EXPIRY_EFFECTS.has(action.effect) && keyIdOf(context, other, action.arg) === id && !optionalExpiry(context, other, action.arg),
+      ),
+  );
+}
+
+/**
+ * Whether an expiry is given only when a TTL is: it sits under a test (`if`, `?:`, `&&`) that
+ * reads a name its other arguments read, directly or through a `const` they are computed from
+ * (`if (ttlMinutes) { const ttlSeconds = ttlMinutes * 60; expire(k, ttlSeconds); }`). A store
+ * that expires a key only when its caller configured a TTL keeps the key otherwise on purpose.
+ */
+function optionalExpiry(context: AnyContext, expiry: RedisCall, keyArg: number): boolean {
+  const names = new Set<string>();
+  const keys = context.sourceCode.visitorKeys as Record<string, readonly string[] | undefined>;
+  const collect = (root: TSESTree.Node, into: Set<string>, hops: number): void => {
+    const stack: TSESTree.Node[] = [root];
+    while (stack.length > 0) {
+      const node = stack.pop()!;
+      if (node.type === 'Identifier') {
+        into.add(node.name);
+        const def = hops < 2 && node.parent?.type !== 'MemberExpression' ? findVariable(context, node)?.defs[0] : undefined;
+        if (def?.type === 'Variable' && def.node.init && def.node.id.type === 'Identifier' && def.node.id.name === node.name) collect(def.node.init, into, hops + 1);
+      }
+      for (const key of keys[node.type] ?? []) {
+        const value = (node as unknown as Record<string, unknown>)[key];
+        for (const child of Array.isArray(value) ? value : [value]) {
+          if (child && typeof child === 'object' && typeof (child as { type?: unknown }).type === 'string') stack.push(child as TSESTree.Node);
+        }
+      }
+    }
+  };
+  expiry.argNodes.forEach((arg, index) => {
+    if (index !== keyArg && arg) collect(arg, names, 0);
+  });
+  if (names.size === 0) return false;
+  for (let child: TSESTree.Node = expiry.node, parent: TSESTree.Node | undefined = child.parent; parent; child = parent, parent = parent.parent) {
+    if (parent.type.startsWith('Function') || parent.type === 'ArrowFunctionExpression') return false;
+    const test =
+      (parent.type === 'IfStatement' || parent.type === 'ConditionalExpression') && parent.test !== child
+        ? parent.test
+        : parent.type === 'LogicalExpression' && parent.operator === '&&' && parent.right === child
+          ? parent.left
+          : undefined;
+    if (!test) continue;
+    const read = new Set<string>();
+    collect(test, read, 2);
+    if ([...read].some((name) => names.has(name))) return true;
+  }
+  return false;
+}
 
 /**
  * The first command after `call` in the same atomic unit that gives the key at argument `arg` a

@@ -16,8 +16,12 @@
  * spelling the elements share: the element parameter of a `forEach` / `map` / `flatMap` /
  * `filter` / `reduce` / ... callback (written at the call, or a function of the module passed
  * there) and the variable of `for...of`, over an array literal, a `const` bound to one, or what
- * `filter` / `slice` / `map` / `Array.from` / `new Set` make of it. An imported binding
- * (`import { QUEUE_KEY } from './keys'`) is `*` but fixed: `` `${QUEUE_KEY}:tmp` `` is one key; so
+ * `filter` / `slice` / `map` / `Array.from` / `new Set` make of it. A value of another module of
+ * the repository (relative, tsconfig alias or workspace package: `redis-calls/resolve.ts`) is
+ * read there: a `const`, a member of a const object literal, nested too (`KEYS.SYS.FEATURES`), an
+ * enum member, a one-expression key builder (`genAuthPermKey(uid)`); an enum or const object
+ * indexed by a non-constant (`Keys[env]`) is the spelling its values share, bounded. An imported
+ * binding nothing reads (a third-party package's) is `*` but fixed: `` `${QUEUE_KEY}:tmp` `` is one key; so
  * is a member fixed once per instance (`this.stream`, `this.options.stream`), and a value of a
  * finite type (a union of literals, an enum: `redis-calls/bounded.ts`) is `*` but bounded.
  *
@@ -27,7 +31,7 @@
  */
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { enumMemberValue, hasFiniteType, instanceMember, type InstanceMember } from './bounded.js';
-import { exportedValue, importedBinding, moduleContext, namespaceModule, type ImportedModule } from './modules.js';
+import { exportedValue, findExport, importedBinding, moduleContext, namespaceModule, type ImportedModule } from './modules.js';
 import { findVariable, pick, propertyName, unwrap, type AnyContext } from './static.js';
 
 /** The shape of one key expression. */
@@ -440,6 +444,9 @@ function memberShape(context: AnyContext, node: TSESTree.MemberExpression, bindi
   if (object.type === AST_NODE_TYPES.ThisExpression) return instanceMemberShape(context, node, depth);
   // process.env.KEY_PREFIX: the process's configuration, one value for its life
   if (isProcessEnv(context, object)) return IMPORTED_PART;
+  // KEYS.SYS.FEATURES, Keys[env]: a member of a const object literal or enum, here or imported
+  const fromContainer = containerMemberShape(context, node, bindings, depth);
+  if (fromContainer) return fromContainer;
   if (object.type === AST_NODE_TYPES.MemberExpression && !node.computed) {
     // this.options.stream: a property of a member fixed once per instance is configuration too,
     // spelled when the member is an object of defaults (`this.opts = { prefix: 'bull', ...opts }`)
@@ -597,8 +604,9 @@ function importedValueShape(context: AnyContext, module: ImportedModule, value: 
 function importedMemberShape(context: AnyContext, object: TSESTree.Identifier, name: string, depth: number): Part | undefined {
   const namespace = namespaceModule(context, object);
   if (namespace) {
-    const value = exportedValue(namespace.program, name);
-    return value ? importedValueShape(context, namespace, value, depth) : undefined;
+    const found = findExport(namespace, name);
+    const value = found ? exportedValue(found.module.program, found.name) : undefined;
+    return found && value ? importedValueShape(context, found.module, value, depth) : undefined;
   }
   const imported = importedBinding(context, object);
   const container = imported ? exportedValue(imported.module.program, imported.name) : undefined;
@@ -671,8 +679,23 @@ function callShape(context: AnyContext, node: TSESTree.CallExpression, bindings:
     });
     return join(parts);
   }
-  const builder = keyBuilder(context, callee);
+  // String(id): the global conversion spells its argument
+  if (
+    callee.type === AST_NODE_TYPES.Identifier &&
+    callee.name === 'String' &&
+    node.arguments.length === 1 &&
+    node.arguments[0]!.type !== AST_NODE_TYPES.SpreadElement &&
+    (findVariable(context, callee)?.defs.length ?? 0) === 0
+  ) {
+    return shapeOf(context, node.arguments[0]!, bindings, depth + 1);
+  }
+  const local = keyBuilder(context, callee);
+  // a builder of another module (`genAuthPermKey(uid)` imported from '~/helper/genRedisKey') or
+  // held in a const object (`KEYS.user(id)`) is read where it is written; its declaration stays
+  // out of `via` when it is another file's
+  const builder = local ? { ...local, context, own: true } : foreignKeyBuilder(context, callee, depth);
   if (!builder) return opaqueCallShape(context, node, bindings, depth);
+  const where = builder.context;
   const returned = returnExpressions(builder.fn);
   if (returned.length === 0) return UNKNOWN_PART;
   // bind the builder's parameters to its arguments' shapes (evaluated where the call is)
@@ -684,19 +707,238 @@ function callShape(context: AnyContext, node: TSESTree.CallExpression, bindings:
     if (argument && argument.type !== AST_NODE_TYPES.SpreadElement) {
       const part = shapeOf(context, argument, bindings, depth + 1);
       // a builder parameter typed `Frequency` takes one of a few values, whatever the argument says
-      inner.set(id, part.fixed || !hasFiniteType(context, id) ? part : { ...part, fixed: true });
+      inner.set(id, part.fixed || !hasFiniteType(where, id) ? part : { ...part, fixed: true });
     }
-    else if (param.type === AST_NODE_TYPES.AssignmentPattern) inner.set(id, shapeOf(context, param.right, new Map(), depth + 1));
+    else if (param.type === AST_NODE_TYPES.AssignmentPattern) inner.set(id, shapeOf(where, param.right, new Map(), depth + 1));
   });
-  const shapes = returned.map((expression) => shapeOf(context, expression, inner, depth + 1));
+  const shapes = returned.map((expression) => shapeOf(where, expression, inner, depth + 1));
   const first = shapes[0]!;
   const opaque = opaqueCallShape(context, node, bindings, depth);
+  const declaration = builder.own ? [builder.declaration] : [];
   // several returns: one shape only when they agree; a builder the evaluation cannot read
   // (`return args.join(':')`) says less than its literal arguments
   if (shapes.some((s) => s.text !== first.text) || literalLength(first.text) < literalLength(opaque.text)) {
-    return { text: opaque.text, via: [builder.declaration, ...opaque.via], fixed: opaque.fixed };
+    return { text: opaque.text, via: [...declaration, ...opaque.via], fixed: opaque.fixed };
   }
-  return { text: first.text, via: [builder.declaration, ...shapes.flatMap((s) => s.via)], fixed: shapes.every((p) => p.fixed) };
+  const via = builder.own ? shapes.flatMap((s) => s.via) : node.arguments.flatMap((a) => (a.type === AST_NODE_TYPES.SpreadElement ? [] : shapeOf(context, a, bindings, depth + 1).via));
+  return { text: first.text, via: [...declaration, ...via], fixed: shapes.every((p) => p.fixed) };
+}
+
+/**
+ * A function value that is a key builder {@link foreignKeyBuilder} reads: its body is one
+ * expression or one `return` (`(id) => `user:${id}``, `function k(v) { return PREFIX + v; }`).
+ * A longer body (validation, hashing, locals computed from calls) is a library function whose
+ * parts say little about the key: it stays a call the linter cannot read.
+ */
+function asFunction(node: TSESTree.Node | undefined): FunctionLike | undefined {
+  const fn = node ? unwrap(node) : undefined;
+  if (!fn || (fn.type !== AST_NODE_TYPES.FunctionDeclaration && fn.type !== AST_NODE_TYPES.FunctionExpression && fn.type !== AST_NODE_TYPES.ArrowFunctionExpression) || !fn.body) {
+    return undefined;
+  }
+  if (fn.body.type !== AST_NODE_TYPES.BlockStatement) return fn;
+  return fn.body.body.length === 1 && fn.body.body[0]!.type === AST_NODE_TYPES.ReturnStatement ? fn : undefined;
+}
+
+/**
+ * A key builder {@link keyBuilder} does not find, with the context it is read in: a function
+ * imported from another module of the repository (`import { genAuthPermKey } from
+ * '~/helper/genRedisKey'`, re-exports followed), one of a namespace import (`keys.userKey(id)`),
+ * or a function held in a const object literal, here or imported (`KEYS.user(id)` of `const KEYS
+ * = { user: (id) => `u:${id}` }`). `own` when it is written in the linted file.
+ */
+function foreignKeyBuilder(
+  context: AnyContext,
+  callee: TSESTree.Node,
+  depth: number,
+): { fn: FunctionLike; declaration: TSESTree.Node; context: AnyContext; own: boolean } | undefined {
+  if (callee.type === AST_NODE_TYPES.Identifier) {
+    const def = findVariable(context, callee)?.defs[0];
+    const isImport = def?.type === 'ImportBinding' || (def?.type === 'Variable' && def.node.id.type === AST_NODE_TYPES.ObjectPattern);
+    const imported = isImport ? importedBinding(context, callee) : undefined;
+    const found = imported ? findExport(imported.module, imported.name) : undefined;
+    const fn = asFunction(found?.node);
+    return found && fn ? { fn, declaration: found.node, context: moduleContext(context, found.module), own: false } : undefined;
+  }
+  if (callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+  const name = propertyName(callee.property, callee.computed);
+  const object = unwrap(callee.object);
+  if (name === undefined) return undefined;
+  const method = prototypeMethod(context, object, name);
+  if (method) return { ...method, context, own: true };
+  if (object.type === AST_NODE_TYPES.ThisExpression) return undefined;
+  if (object.type === AST_NODE_TYPES.Identifier) {
+    const namespace = namespaceModule(context, object);
+    const found = namespace ? findExport(namespace, name) : undefined;
+    const fn = asFunction(found?.node);
+    if (found && fn) return { fn, declaration: found.node, context: moduleContext(context, found.module), own: false };
+  }
+  const container = containerOf(context, object, depth + 1);
+  if (container?.node.type !== AST_NODE_TYPES.ObjectExpression) return undefined;
+  const value = ownProperty(container.node, name);
+  const fn = asFunction(value);
+  return value && fn ? { fn, declaration: value, context: container.context, own: !container.imported } : undefined;
+}
+
+/**
+ * A method of the instance written the pre-class way, called on `this` or on an alias of it
+ * (`_this` of an IIFE called with `this`, as CoffeeScript and Babel emit it; `var self = this`)
+ * inside another such method: `C.prototype.whitelistKey = function () { ... }` assigned in the
+ * same block as the method the call is in (`C.prototype.whitelist = function () {
+ * _this.whitelistKey() }`). Its `this` is the same instance.
+ */
+function prototypeMethod(context: AnyContext, object: TSESTree.Node, name: string): { fn: FunctionLike; declaration: TSESTree.Node } | undefined {
+  let from: TSESTree.Node = object;
+  if (object.type === AST_NODE_TYPES.Identifier) {
+    const variable = findVariable(context, object);
+    const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+    if (def?.type === 'Parameter' && (def.node.type === AST_NODE_TYPES.FunctionExpression || def.node.type === AST_NODE_TYPES.ArrowFunctionExpression)) {
+      // (function (_this) { ... })(this)
+      const call = def.node.parent;
+      const index = def.node.params.indexOf(def.name as TSESTree.Parameter);
+      if (call?.type !== AST_NODE_TYPES.CallExpression || call.callee !== def.node || index < 0 || call.arguments[index]?.type !== AST_NODE_TYPES.ThisExpression) return undefined;
+      from = call;
+    } else if (def?.type === 'Variable' && def.node.init?.type === AST_NODE_TYPES.ThisExpression && def.node.id.type === AST_NODE_TYPES.Identifier && assignedOnce(variable!, def.node.id)) {
+      from = def.node;
+    } else {
+      return undefined;
+    }
+  } else if (object.type !== AST_NODE_TYPES.ThisExpression) {
+    return undefined;
+  }
+  // the method `this` is bound by: the nearest function that is not an arrow
+  let fn: TSESTree.Node | undefined = from.parent;
+  while (fn && fn.type !== AST_NODE_TYPES.FunctionExpression && fn.type !== AST_NODE_TYPES.FunctionDeclaration) fn = fn.parent;
+  const assignment = fn?.parent;
+  if (fn?.type !== AST_NODE_TYPES.FunctionExpression || assignment?.type !== AST_NODE_TYPES.AssignmentExpression || assignment.right !== fn) return undefined;
+  const owner = prototypeOwner(assignment.left);
+  const block = assignment.parent?.parent;
+  if (owner === undefined || (block?.type !== AST_NODE_TYPES.BlockStatement && block?.type !== AST_NODE_TYPES.Program)) return undefined;
+  for (const statement of block.body) {
+    if (statement.type !== AST_NODE_TYPES.ExpressionStatement || statement.expression.type !== AST_NODE_TYPES.AssignmentExpression) continue;
+    const { left, right } = statement.expression;
+    if (left.type !== AST_NODE_TYPES.MemberExpression || propertyName(left.property, left.computed) !== name || prototypeOwner(left) !== owner) continue;
+    const value = unwrap(right);
+    if (value.type === AST_NODE_TYPES.FunctionExpression) return { fn: value, declaration: statement };
+  }
+  return undefined;
+}
+
+/** `C.prototype.m` -> `C`. */
+function prototypeOwner(target: TSESTree.Node): string | undefined {
+  if (target.type !== AST_NODE_TYPES.MemberExpression || target.object.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+  const proto = target.object;
+  return proto.object.type === AST_NODE_TYPES.Identifier && propertyName(proto.property, proto.computed) === 'prototype' ? proto.object.name : undefined;
+}
+
+/** A const object literal or an enum that key names are read from, with the context it is written in. */
+interface Container {
+  node: TSESTree.ObjectExpression | TSESTree.TSEnumDeclaration;
+  context: AnyContext;
+  /** It is another module's (its declarations stay out of `via`). */
+  imported: boolean;
+  via: TSESTree.Node[];
+}
+
+/**
+ * The const object literal or enum an expression stands for: an object literal, a `const` (or a
+ * `let` / `var` assigned once) bound to one, an enum, a member of one (`KEYS.SYS`), or the same
+ * imported from another module of the repository (relative, tsconfig alias or workspace package;
+ * `import * as keys` namespaces too). `undefined` for anything else.
+ */
+function containerOf(context: AnyContext, input: TSESTree.Node, depth: number): Container | undefined {
+  if (depth > MAX_DEPTH) return undefined;
+  const node = unwrap(input);
+  if (node.type === AST_NODE_TYPES.ObjectExpression || node.type === AST_NODE_TYPES.TSEnumDeclaration) return { node, context, imported: false, via: [] };
+  if (node.type === AST_NODE_TYPES.Identifier) {
+    const variable = findVariable(context, node);
+    const def = variable?.defs[0];
+    if (!variable || !def) return undefined;
+    if (def.type === 'TSEnumName' && def.node.type === AST_NODE_TYPES.TSEnumDeclaration) return { node: def.node, context, imported: false, via: [] };
+    if (def.type === 'ImportBinding' || (def.type === 'Variable' && def.node.id.type === AST_NODE_TYPES.ObjectPattern)) {
+      const imported = importedBinding(context, node);
+      const found = imported ? findExport(imported.module, imported.name) : undefined;
+      const inner = found ? containerOf(moduleContext(context, found.module), found.node, depth + 1) : undefined;
+      return inner && { ...inner, imported: true, via: [] };
+    }
+    if (variable.defs.length !== 1 || def.type !== 'Variable' || def.node.id.type !== AST_NODE_TYPES.Identifier || !def.node.init || !assignedOnce(variable, def.node.id)) return undefined;
+    // written to (KEYS.a = ...): its literal does not say what it holds
+    if (variable.references.some((r) => r.identifier.parent?.type === AST_NODE_TYPES.MemberExpression && isWritten(r.identifier.parent))) return undefined;
+    const inner = containerOf(context, def.node.init, depth + 1);
+    return inner && { ...inner, via: inner.imported ? [] : [declarationStatement(def.node), ...inner.via] };
+  }
+  if (node.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+  const name = propertyName(node.property, node.computed);
+  const object = unwrap(node.object);
+  if (name === undefined || object.type === AST_NODE_TYPES.ThisExpression) return undefined;
+  if (object.type === AST_NODE_TYPES.Identifier) {
+    const namespace = namespaceModule(context, object);
+    if (namespace) {
+      const found = findExport(namespace, name);
+      const inner = found ? containerOf(moduleContext(context, found.module), found.node, depth + 1) : undefined;
+      return inner && { ...inner, imported: true, via: [] };
+    }
+  }
+  const owner = containerOf(context, object, depth + 1);
+  const value = owner?.node.type === AST_NODE_TYPES.ObjectExpression ? ownProperty(owner.node, name) : undefined;
+  const inner = owner && value ? containerOf(owner.context, value, depth + 1) : undefined;
+  return owner && inner && { ...inner, imported: owner.imported || inner.imported, via: owner.imported ? [] : [...owner.via, ...inner.via] };
+}
+
+/** A member expression that is assigned, updated or deleted. */
+function isWritten(member: TSESTree.Node): boolean {
+  const parent = member.parent;
+  return (
+    (parent?.type === AST_NODE_TYPES.AssignmentExpression && parent.left === member) ||
+    parent?.type === AST_NODE_TYPES.UpdateExpression ||
+    (parent?.type === AST_NODE_TYPES.UnaryExpression && parent.operator === 'delete')
+  );
+}
+
+/** The value of a property of an object literal, when no spread after it may replace it. */
+function ownProperty(object: TSESTree.ObjectExpression, name: string): TSESTree.Node | undefined {
+  let found: TSESTree.Node | undefined;
+  for (const property of object.properties) {
+    if (property.type === AST_NODE_TYPES.SpreadElement) found = undefined;
+    else if (propertyName(property.key, property.computed) === name) found = property.value;
+  }
+  return found;
+}
+
+/**
+ * `KEYS.SYS.FEATURES` (nested members), `RedisKeys.AUTH_PERM_PREFIX` (an enum), `KEYS['a']` of a
+ * const object literal or enum reached through members and imports ({@link containerOf}): the
+ * shape of the member's value, read where it is written (fixed when imported). `Keys[env]`, an
+ * index that is not constant: one of its values, whichever, so the spelling they share, bounded.
+ * `undefined` when the object is no such container (other readings are then tried).
+ */
+function containerMemberShape(context: AnyContext, node: TSESTree.MemberExpression, bindings: Bindings, depth: number): Part | undefined {
+  const container = containerOf(context, node.object, depth + 1);
+  if (!container) return undefined;
+  let name = propertyName(node.property, node.computed);
+  if (name === undefined && node.computed) {
+    const index = shapeOf(context, node.property, bindings, depth + 1);
+    if (!index.text.includes('*')) name = index.text;
+  }
+  const read = (value: TSESTree.Node): Part => {
+    const inner = shapeOf(container.context, value, new Map(), depth + 1);
+    return container.imported ? { text: inner.text, via: [], fixed: true } : { text: inner.text, via: [...container.via, ...inner.via], fixed: inner.fixed };
+  };
+  const { node: declared } = container;
+  if (declared.type === AST_NODE_TYPES.TSEnumDeclaration) {
+    const members = declared.body?.members ?? (declared as unknown as { members: TSESTree.TSEnumMember[] }).members;
+    const values = members.filter((m) => name === undefined || propertyName(m.id) === name);
+    if (values.length === 0) return name === undefined ? undefined : FINITE_PART;
+    const parts = values.map((m) => (m.initializer ? read(m.initializer) : FINITE_PART));
+    return name === undefined ? { ...parts.reduce(common), fixed: true } : parts[0];
+  }
+  if (name !== undefined) {
+    const value = ownProperty(declared, name);
+    return value ? read(value) : undefined;
+  }
+  // Keys[env]: every value of the object (a spread hides some: unknown)
+  if (declared.properties.some((p) => p.type !== AST_NODE_TYPES.Property)) return undefined;
+  const parts = declared.properties.map((p) => read((p as TSESTree.Property).value));
+  return parts.length === 0 ? undefined : { ...parts.reduce(common), fixed: parts.every((p) => p.fixed) };
 }
 
 /**
@@ -711,6 +953,9 @@ function opaqueCallShape(context: AnyContext, node: TSESTree.CallExpression, bin
       fixed = false;
       continue;
     }
+    // a flag (`this.prefixKey('whitelist', true)`) is no part of the key, and no data
+    const bare = unwrap(argument);
+    if (bare.type === AST_NODE_TYPES.Literal && (typeof bare.value === 'boolean' || bare.value === null)) continue;
     const part = shapeOf(context, argument, bindings, depth + 1);
     if (!part.fixed) fixed = false;
     if (part.text.replace(/\*/g, '') === '') continue;

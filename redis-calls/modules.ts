@@ -5,8 +5,12 @@
  * file's own parser (cached by path and modification time), and an exported name is resolved to
  * the expression of its top-level `const` (`export const X = ...`, `export { local as X }`,
  * CommonJS `exports.X = ...` / `module.exports = { X }`). No type checker and no scope analysis:
- * a module's top level is read as written. Package imports (`'ioredis'`, `'@/lib/x'`) are not
- * followed.
+ * a module's top level is read as written. Package imports are followed only where they point
+ * into the linted file's own repository, and only for values (constants, key builders, enums,
+ * scripts: `loadModule(context, specifier, { packages: true })`): a tsconfig path alias
+ * (`'~/helper/keys'`) or a workspace package of the monorepo (`'@acme/redis'`), see
+ * `redis-calls/resolve.ts`; third-party packages (`'ioredis'`) never are. Re-exports
+ * (`export * from './client'`, `export { KEYS } from './keys'`) are followed by {@link findExport}.
  *
  * The one module reader of the analysis: embedded scripts held in another module
  * (`redis-calls/lua.ts`), TTL constants (`redis-calls/constant.ts`) and receivers made in another
@@ -16,6 +20,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import { analyze, type ScopeManager } from '@typescript-eslint/scope-manager';
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import { isOwnFile, packageSpecifierCandidates } from './resolve.js';
 import { findVariable, pick, propertyName, unwrap, type AnyContext } from './static.js';
 
 /** A module read from disk: its text and program, parsed with the linted file's parser. */
@@ -32,6 +37,17 @@ export interface ImportedModule {
   shownFrom: string;
   /** The module's scope analysis (the parser's, or `@typescript-eslint/scope-manager`'s). */
   scopeManager: ScopeManager;
+  /** Whether package specifiers pointing into the repository were followed to reach it (and are from it). */
+  packages?: boolean;
+}
+
+/** How a module is looked for. */
+export interface LoadOptions {
+  /**
+   * Also follow package specifiers that point into the linted file's repository (tsconfig path
+   * aliases, workspace packages: `redis-calls/resolve.ts`). Default `false`: relative only.
+   */
+  packages?: boolean;
 }
 
 /** The part of an ESLint parser the reader uses. */
@@ -52,15 +68,17 @@ const moduleCache = new Map<string, CacheEntry>();
 
 /**
  * Reads and parses a relatively imported module with the linted file's parser (cached by path
- * and modification time). `undefined` for a package import, a missing file or a parse error.
+ * and modification time). `undefined` for a package import (unless `options.packages` and it
+ * points into the repository), a missing file or a parse error.
  * @param context the linted file's rule context (its path and parser)
- * @param specifier the import's module specifier as written (`'./scripts'`, `'../keys.js'`)
+ * @param specifier the import's module specifier as written (`'./scripts'`, `'../keys.js'`, `'~/keys'`)
+ * @param options whether package specifiers into the repository are followed
  */
-export function loadModule(context: AnyContext, specifier: string): ImportedModule | undefined {
+export function loadModule(context: AnyContext, specifier: string, options: LoadOptions = {}): ImportedModule | undefined {
   const from = context.physicalFilename ?? context.filename;
   const parser = (context.languageOptions as { parser?: ParserLike } | undefined)?.parser;
   if (!from || !isAbsolute(from) || !parser) return undefined;
-  return loadModuleFrom(from, dirname(from), parser, specifier);
+  return loadModuleFrom(from, dirname(from), parser, specifier, options.packages ?? false);
 }
 
 /**
@@ -68,11 +86,11 @@ export function loadModule(context: AnyContext, specifier: string): ImportedModu
  * `import { WINDOW_MS } from './time'`), shown relative to the same linted file.
  */
 function loadNestedModule(module: ImportedModule, specifier: string): ImportedModule | undefined {
-  return loadModuleFrom(module.path, module.shownFrom, module.parser, specifier);
+  return loadModuleFrom(module.path, module.shownFrom, module.parser, specifier, module.packages ?? false);
 }
 
-function loadModuleFrom(from: string, shownFrom: string, parser: ParserLike, specifier: string): ImportedModule | undefined {
-  const file = readModule(from, specifier);
+function loadModuleFrom(from: string, shownFrom: string, parser: ParserLike, specifier: string, packages: boolean): ImportedModule | undefined {
+  const file = readModule(from, specifier, packages);
   if (!file) return undefined;
   const { path, entry } = file;
   if (entry.parsed === undefined) {
@@ -91,7 +109,7 @@ function loadModuleFrom(from: string, shownFrom: string, parser: ParserLike, spe
   }
   if (!entry.parsed) return undefined;
   const rel = relative(shownFrom, path);
-  return { path, text: entry.text, ...entry.parsed, display: rel.startsWith('.') ? rel : `./${rel}`, parser, shownFrom };
+  return { path, text: entry.text, ...entry.parsed, display: rel.startsWith('.') ? rel : `./${rel}`, parser, shownFrom, packages };
 }
 
 /**
@@ -99,15 +117,23 @@ function loadModuleFrom(from: string, shownFrom: string, parser: ParserLike, spe
  * time with the parse, when there is one): what a cheap look at a module needs.
  * @param from the importing file's absolute path
  * @param specifier the import's specifier (`'./redis'`); package specifiers give `undefined`
+ * unless `packages` and they point into the repository (`redis-calls/resolve.ts`)
+ * @param packages whether to follow package specifiers into the repository
  */
-export function readModule(from: string, specifier: string): { path: string; entry: CacheEntry } | undefined {
-  if (!specifier.startsWith('./') && !specifier.startsWith('../')) return undefined;
-  const base = join(dirname(from), specifier);
-  const candidates = EXTENSIONS.map((ext) => base + ext);
-  // TypeScript's ESM style: './scripts.js' is './scripts.ts' on disk
-  const js = /\.(m|c)?js$/.exec(base);
-  if (js) candidates.push(base.replace(/\.(m|c)?js$/, `.${js[1] ?? ''}ts`));
+export function readModule(from: string, specifier: string, packages = false): { path: string; entry: CacheEntry } | undefined {
+  const relativeSpecifier = specifier.startsWith('./') || specifier.startsWith('../');
+  if (!relativeSpecifier && !packages) return undefined;
+  const bases = relativeSpecifier ? [join(dirname(from), specifier)] : packageSpecifierCandidates(from, specifier);
+  const candidates: string[] = [];
+  for (const base of bases) {
+    candidates.push(...EXTENSIONS.map((ext) => base + ext));
+    // TypeScript's ESM style: './scripts.js' is './scripts.ts' on disk
+    const js = /\.(m|c)?js$/.exec(base);
+    if (js) candidates.push(base.replace(/\.(m|c)?js$/, `.${js[1] ?? ''}ts`));
+  }
   for (const path of candidates) {
+    // a package specifier never leads to a third-party package's code
+    if (!relativeSpecifier && !isOwnFile(path)) continue;
     let stat;
     try {
       stat = statSync(path);
@@ -273,6 +299,82 @@ export function exportedValue(program: TSESTree.Program, name: string): TSESTree
   return undefined;
 }
 
+/**
+ * A function or enum a module declares at its top level under `name` (exported or not): `function
+ * NAME() {}`, `enum NAME {}`, or a `const` bound to a function (`const NAME = (id) => ...`).
+ */
+export function topLevelDeclaration(program: TSESTree.Program, name: string): TSESTree.Node | undefined {
+  for (const statement of program.body) {
+    const declaration = statement.type === AST_NODE_TYPES.ExportNamedDeclaration || statement.type === AST_NODE_TYPES.ExportDefaultDeclaration ? statement.declaration : statement;
+    if (!declaration) continue;
+    if ((declaration.type === AST_NODE_TYPES.FunctionDeclaration || declaration.type === AST_NODE_TYPES.TSEnumDeclaration) && declaration.id?.name === name) {
+      return declaration;
+    }
+  }
+  const init = topLevelConst(program, name);
+  const fn = init ? unwrap(init) : undefined;
+  return fn && (fn.type === AST_NODE_TYPES.ArrowFunctionExpression || fn.type === AST_NODE_TYPES.FunctionExpression) ? fn : undefined;
+}
+
+/** Whether a module exports the top-level declaration `local` under `name` (`export function`, `export { local as name }`). */
+function exportsLocal(program: TSESTree.Program, name: string): string | undefined {
+  for (const statement of program.body) {
+    if (statement.type !== AST_NODE_TYPES.ExportNamedDeclaration || statement.source) continue;
+    const declared = statement.declaration;
+    if (
+      (declared?.type === AST_NODE_TYPES.FunctionDeclaration || declared?.type === AST_NODE_TYPES.TSEnumDeclaration) &&
+      declared.id?.name === name
+    ) {
+      return name;
+    }
+    for (const specifier of statement.specifiers) {
+      const exported = specifier.exported.type === AST_NODE_TYPES.Identifier ? specifier.exported.name : specifier.exported.value;
+      if (exported === name) return (specifier.local as TSESTree.Identifier).name;
+    }
+  }
+  return undefined;
+}
+
+/** What a module exports under a name: the module holding it, its name there, and its value or declaration. */
+export interface FoundExport {
+  module: ImportedModule;
+  name: string;
+  /** A `const`'s initializer or CommonJS export's value ({@link exportedValue}), or a function or enum declaration. */
+  node: TSESTree.Node;
+}
+
+/**
+ * The value a module exports under `name`, following re-exports a few modules deep
+ * (`export * from './client'`, `export { KEYS as REDIS_KEYS } from './keys'`, also into the
+ * repository's packages when the module was reached through one): a `const` value
+ * ({@link exportedValue}), or an exported function or enum declaration. `undefined` otherwise.
+ */
+export function findExport(module: ImportedModule, name: string, depth = 0): FoundExport | undefined {
+  const value = exportedValue(module.program, name);
+  if (value) return { module, name, node: value };
+  const local = exportsLocal(module.program, name);
+  const declaration = local === undefined ? undefined : topLevelDeclaration(module.program, local);
+  if (declaration && local !== undefined) return { module, name: local, node: declaration };
+  if (depth >= 4) return undefined;
+  for (const statement of module.program.body) {
+    if (statement.type !== AST_NODE_TYPES.ExportNamedDeclaration || !statement.source || statement.exportKind === 'type') continue;
+    for (const specifier of statement.specifiers) {
+      const exported = specifier.exported.type === AST_NODE_TYPES.Identifier ? specifier.exported.name : specifier.exported.value;
+      if (exported !== name) continue;
+      const nested = loadNestedModule(module, statement.source.value);
+      const inner = specifier.local.type === AST_NODE_TYPES.Identifier ? specifier.local.name : specifier.local.value;
+      return nested ? findExport(nested, inner, depth + 1) : undefined;
+    }
+  }
+  for (const statement of module.program.body) {
+    if (statement.type !== AST_NODE_TYPES.ExportAllDeclaration || statement.exported || statement.exportKind === 'type') continue;
+    const nested = loadNestedModule(module, statement.source.value);
+    const found = nested ? findExport(nested, name, depth + 1) : undefined;
+    if (found) return found;
+  }
+  return undefined;
+}
+
 /** An identifier of an imported module's top level resolved to its `const` initializer (a few hops). */
 export function moduleConst(module: ImportedModule, node: TSESTree.Node): TSESTree.Node {
   let current = unwrap(node);
@@ -290,29 +392,35 @@ export function importedBinding(context: AnyContext, node: TSESTree.Identifier):
   if (def?.type === 'ImportBinding' && def.node.type === AST_NODE_TYPES.ImportSpecifier) {
     const declaration = def.parent;
     if (declaration?.type !== AST_NODE_TYPES.ImportDeclaration) return undefined;
-    const module = loadModule(context, declaration.source.value);
+    const module = loadModule(context, declaration.source.value, { packages: true });
     const imported = def.node.imported;
     const name = imported.type === AST_NODE_TYPES.Identifier ? imported.name : imported.value;
-    return module ? { module, name } : undefined;
+    return module ? reExported(module, name) : undefined;
   }
   if (def?.type === 'Variable' && def.node.id.type === AST_NODE_TYPES.ObjectPattern && def.node.init) {
     const specifier = requiredSpecifier(def.node.init);
     const name = specifier === undefined ? undefined : destructuredKey(def.node.id, def.name);
-    const module = specifier === undefined || name === undefined ? undefined : loadModule(context, specifier);
-    return module && name !== undefined ? { module, name } : undefined;
+    const module = specifier === undefined || name === undefined ? undefined : loadModule(context, specifier, { packages: true });
+    return module && name !== undefined ? reExported(module, name) : undefined;
   }
   return undefined;
+}
+
+/** The module and name where an export is declared, through re-exports; the module itself when not found. */
+function reExported(module: ImportedModule, name: string): { module: ImportedModule; name: string } {
+  const found = findExport(module, name);
+  return found ? { module: found.module, name: found.name } : { module, name };
 }
 
 /** `import * as m from './m'`, `const m = require('./m')`: the module. */
 export function namespaceModule(context: AnyContext, node: TSESTree.Identifier): ImportedModule | undefined {
   const def = findVariable(context, node)?.defs[0];
   if (def?.type === 'ImportBinding' && def.node.type === AST_NODE_TYPES.ImportNamespaceSpecifier && def.parent?.type === AST_NODE_TYPES.ImportDeclaration) {
-    return loadModule(context, def.parent.source.value);
+    return loadModule(context, def.parent.source.value, { packages: true });
   }
   if (def?.type === 'Variable' && def.node.id.type === AST_NODE_TYPES.Identifier && def.node.init) {
     const specifier = requiredSpecifier(def.node.init);
-    return specifier === undefined ? undefined : loadModule(context, specifier);
+    return specifier === undefined ? undefined : loadModule(context, specifier, { packages: true });
   }
   return undefined;
 }

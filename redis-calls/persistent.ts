@@ -48,8 +48,23 @@ function annotationsOf(sourceCode: TSESLint.SourceCode): Annotations {
  * @param shape the key's shape ({@link keyShapeOf})
  */
 export function persistentReason(context: AnyContext, write: TSESTree.Node, shape: KeyShape): string | undefined {
+  return persistentPattern(context, shape) ?? persistentAnnotation(context, write, shape);
+}
+
+/**
+ * The `persistentKeys` pattern a key's shape matches (`settings['redis-ttl'].persistentKeys
+ * 'system:*'`), or `undefined`.
+ */
+export function persistentPattern(context: AnyContext, shape: KeyShape): string | undefined {
   const pattern = pluginSettings(context).persistentKeys.find((p) => p.matches(shape.shape));
-  if (pattern) return `settings['redis-ttl'].persistentKeys '${pattern.pattern}'`;
+  return pattern ? `settings['redis-ttl'].persistentKeys '${pattern.pattern}'` : undefined;
+}
+
+/**
+ * The `// redis-ttl persistent: <reason>` annotation on the write or on a declaration the key's
+ * shape was read through, or `undefined`.
+ */
+export function persistentAnnotation(context: AnyContext, write: TSESTree.Node, shape: KeyShape): string | undefined {
   const sourceCode = context.sourceCode;
   const annotations = annotationsOf(sourceCode);
   if (annotations.comments.size === 0) return undefined;

@@ -2,7 +2,9 @@
  * Which writes without TTL are worth a finding, the same for every rule:
  *
  * - a key **persistent by design** (`settings['redis-ttl'].persistentKeys`, or a
- *   `// redis-ttl persistent: <reason>` annotation) is never reported;
+ *   `// redis-ttl persistent: <reason>` annotation) is never reported; a pattern does not cover
+ *   a key the writing function itself gives a TTL (the same key expression): the code says that
+ *   key is meant to expire;
  * - a **bounded key** cannot pile up keys: one constant string, a key fixed once per instance (a
  *   `readonly` member, or one the constructor alone assigns from its parameters), or one whose
  *   run-time parts range over a union of literals or an enum (`redis-calls/bounded.ts`). With
@@ -25,14 +27,14 @@
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { facadeCallersReachable, facadeCallsOf } from './facades.js';
-import { boundedKeyExpired } from './file-index.js';
+import { boundedKeyExpired, keyExpiredBeside } from './file-index.js';
 import { redisCallsOf } from './index.js';
 import { keyShapeOf } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
 import { opaqueKeyNotMeantToExpire } from './opaque-key.js';
 import { inNoTtlArm } from './optional-ttl.js';
 import { passThroughWrapper } from './pass-through.js';
-import { persistentReason } from './persistent.js';
+import { persistentAnnotation, persistentPattern } from './persistent.js';
 import type { AnyContext } from './static.js';
 
 /** The options every key-writing rule has (all `true` by default, `false` in `strict`). */
@@ -102,7 +104,11 @@ export function exemption(
   options: KeyPolicyOptions,
 ): 'persistent' | 'constant' | 'optional-ttl' | 'pass-through' | 'opaque' | undefined {
   const shape = keyShapeOf(context, keyNode);
-  if (persistentReason(context, call.node, shape)) return 'persistent';
+  if (persistentAnnotation(context, call.node, shape)) return 'persistent';
+  // a pattern names a family by its spelling; a function that gives this very key a TTL says it
+  // is meant to expire (`generation:*` declared persistent, `generation:audit-checked:${id}`
+  // written then expired)
+  if (persistentPattern(context, shape) && !keyExpiredBeside(context, call, call.argNodes.indexOf(keyNode))) return 'persistent';
   if (options.allowConstantKeys !== false && shape.constant) {
     const arg = call.argNodes.indexOf(keyNode);
     if (!boundedKeyExpired(context, call, arg, shape)) return 'constant';

@@ -322,6 +322,9 @@ const COMMON_EXCLUDES = [
 const MAY_USE_REDIS =
   /redis|valkey|\b(?:Cluster|createClient|createCluster|createSentinel|ChainableCommander|Pipeline|RedisClientMultiCommandType|RedisClusterMultiCommandType|fromEnv|defineScript)\b/i;
 
+/** A tsconfig or jsconfig file, at any depth (`tsconfig.json`, `apps/web/tsconfig.base.json`). */
+const TS_CONFIG = /(?:^|\/)(?:tsconfig|jsconfig)(?:\.[\w-]+)*\.json$/;
+
 /**
  * Writes the source files (by extension) of a commit into `dir`, read from the git directory with
  * `git ls-tree` and one `git cat-file --batch` (symbolic links and submodules are left out).
@@ -331,9 +334,10 @@ function extractSources(gitDir: string, commit: string, dir: string): void {
   const wanted: Array<{ oid: string; path: string }> = [];
   for (const entry of listing.split('\0')) {
     const match = /^100\d{3} blob ([0-9a-f]+)\t(.+)$/s.exec(entry);
-    // the sources, and the root package.json (what the rules read of the package: its entries,
-    // whether it is private; never a sourceType, which run.ts reads below the root only)
-    if (match && (SOURCE_EXTENSIONS.some((ext) => match[2]!.endsWith(`.${ext}`)) || match[2] === 'package.json')) wanted.push({ oid: match[1]!, path: match[2]! });
+    // the sources, the root package.json (what the rules read of the package: its entries,
+    // whether it is private; never a sourceType, which run.ts reads below the root only), and
+    // the tsconfig / jsconfig files, whose `paths` aliases the rules follow to key constants
+    if (match && (SOURCE_EXTENSIONS.some((ext) => match[2]!.endsWith(`.${ext}`)) || match[2] === 'package.json' || TS_CONFIG.test(match[2]!))) wanted.push({ oid: match[1]!, path: match[2]! });
   }
   const output = execFileSync('git', ['--git-dir', gitDir, 'cat-file', '--batch'], {
     input: wanted.map((w) => w.oid).join('\n') + '\n',
@@ -375,8 +379,8 @@ function prepareApplication(
   }
   const dir = join(scratch, 'apps', spec.repo.replace('/', '+'));
   const stamp = join(dir, '.bench-commit');
-  // the stamp names what was extracted: the commit, and the root package.json since it is extracted
-  const extracted = `${spec.commit} with package.json`;
+  // the stamp names what was extracted: the commit, with the root package.json and the tsconfig files
+  const extracted = `${spec.commit} with package.json and tsconfig files`;
   if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== extracted) {
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });

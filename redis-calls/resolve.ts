@@ -1,0 +1,275 @@
+/**
+ * Where a package specifier of an import points when it names a module of the linted file's own
+ * repository: a tsconfig / jsconfig path alias (`'~/helper/keys'`, `'@/lib/redis'`, with
+ * `compilerOptions.paths` and `baseUrl`, `extends` followed), or a workspace package of the
+ * monorepo (`'@acme/redis'`, `'@acme/redis/keys'`), found through its `node_modules` symlink when
+ * installed, else through the root's `package.json` `workspaces` or `pnpm-workspace.yaml`; then
+ * its `package.json` `exports` / `source` / `types` / `main` to a source file (`src/index.ts`
+ * when they point at an unbuilt `dist/`).
+ *
+ * Never a third-party package: a path whose real path lies in a `node_modules` folder, or outside
+ * the monorepo root when there is one, is never returned. Lookups are cached per directory (the
+ * nearest tsconfig, the workspace root and its packages) for {@link RESOLVE_TTL_MS} milliseconds.
+ *
+ * Libraries: `get-tsconfig` reads tsconfig files (comments, `extends` chains, package bases) and
+ * matches `paths` patterns as TypeScript does, without loading TypeScript (which an untyped
+ * lint may not have, and which costs far more to load); `tinyglobby` lists the workspaces and
+ * `yaml` reads `pnpm-workspace.yaml`.
+ */
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { createPathsMatcher, getTsconfig, type TsConfigResult } from 'get-tsconfig';
+import { globSync } from 'tinyglobby';
+import { parse as parseYaml } from 'yaml';
+
+/** How long a directory's tsconfig, workspace root and workspace listing are reused, in milliseconds. */
+export const RESOLVE_TTL_MS = 10_000;
+/** Beyond this many workspace packages a monorepo's listing stops (bounded cost). */
+const MAX_WORKSPACES = 500;
+
+interface Cached<T> {
+  at: number;
+  value: T;
+}
+
+function cached<T>(cache: Map<string, Cached<T>>, key: string, make: () => T): T {
+  const now = Date.now();
+  const hit = cache.get(key);
+  if (hit && now - hit.at < RESOLVE_TTL_MS) return hit.value;
+  if (cache.size > 2000) cache.clear();
+  const value = make();
+  cache.set(key, { at: now, value });
+  return value;
+}
+
+type PathsMatcher = (specifier: string) => string[];
+const matchers = new Map<string, Cached<PathsMatcher | null>>();
+const tsconfigCache = new Map<string, unknown>();
+
+/** The `paths` matcher of the tsconfig (or jsconfig) nearest the directory, `null` when it has none. */
+function pathsMatcher(dir: string): PathsMatcher | null {
+  return cached(matchers, dir, () => {
+    let config: TsConfigResult | null;
+    try {
+      config = getTsconfig(dir, 'tsconfig.json', tsconfigCache) ?? getTsconfig(dir, 'jsconfig.json', tsconfigCache);
+    } catch {
+      return null; // an unreadable tsconfig: no alias is followed
+    }
+    if (!config) return null;
+    try {
+      return createPathsMatcher(config);
+    } catch {
+      return null;
+    }
+  });
+}
+
+/** A monorepo root: its directory and the globs of its workspace packages. */
+interface WorkspaceRoot {
+  dir: string;
+  patterns: string[];
+}
+
+const roots = new Map<string, Cached<WorkspaceRoot | null>>();
+
+/** The workspace globs a directory declares (`package.json` `workspaces`, `pnpm-workspace.yaml`), or `undefined`. */
+function workspacePatterns(dir: string): string[] | undefined {
+  const yamlPath = join(dir, 'pnpm-workspace.yaml');
+  if (existsSync(yamlPath)) {
+    try {
+      const parsed = parseYaml(readFileSync(yamlPath, 'utf8')) as { packages?: unknown } | null;
+      if (Array.isArray(parsed?.packages)) return parsed.packages.filter((p): p is string => typeof p === 'string');
+    } catch {
+      // not YAML: not a workspace root to us
+    }
+  }
+  try {
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { workspaces?: unknown };
+    const workspaces = manifest.workspaces as { packages?: unknown } | unknown[] | undefined;
+    const list = Array.isArray(workspaces) ? workspaces : Array.isArray(workspaces?.packages) ? workspaces.packages : undefined;
+    return list?.filter((p): p is string => typeof p === 'string');
+  } catch {
+    return undefined;
+  }
+}
+
+/** The nearest directory at or above `dir` that declares workspaces (cached per directory). */
+function workspaceRoot(dir: string): WorkspaceRoot | null {
+  return cached(roots, dir, () => {
+    const patterns = workspacePatterns(dir);
+    if (patterns) return { dir, patterns };
+    const parent = dirname(dir);
+    return parent === dir || dir.endsWith(`${sep}node_modules`) ? null : workspaceRoot(parent);
+  });
+}
+
+const workspaceListings = new Map<string, Cached<Map<string, string>>>();
+
+/** The workspace packages of a monorepo root: package name -> directory. */
+function workspacePackages(root: WorkspaceRoot): Map<string, string> {
+  return cached(workspaceListings, root.dir, () => {
+    const packages = new Map<string, string>();
+    const positive = root.patterns.filter((p) => !p.startsWith('!')).map((p) => `${p.replace(/\/+$/, '')}/package.json`);
+    const negative = root.patterns.filter((p) => p.startsWith('!')).map((p) => p.slice(1));
+    let manifests: string[];
+    try {
+      manifests = globSync(positive, { cwd: root.dir, ignore: ['**/node_modules/**', ...negative], absolute: true, deep: 6 });
+    } catch {
+      return packages;
+    }
+    for (const manifest of manifests.slice(0, MAX_WORKSPACES)) {
+      try {
+        const name = (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name;
+        if (typeof name === 'string' && !packages.has(name)) packages.set(name, dirname(manifest));
+      } catch {
+        // an unreadable manifest names no package
+      }
+    }
+    return packages;
+  });
+}
+
+/** `'@acme/redis/keys'` -> `@acme/redis` and `keys`; `undefined` for a relative, absolute or `node:` specifier. */
+function splitPackageSpecifier(specifier: string): { name: string; subpath: string } | undefined {
+  if (specifier.startsWith('.') || isAbsolute(specifier) || specifier.includes(':')) return undefined;
+  const parts = specifier.split('/');
+  const count = specifier.startsWith('@') ? 2 : 1;
+  if (parts.length < count || parts.slice(0, count).some((p) => p === '')) return undefined;
+  return { name: parts.slice(0, count).join('/'), subpath: parts.slice(count).join('/') };
+}
+
+/** Whether a real path is repository code: inside `root` (when known) and in no `node_modules` folder. */
+function ownCode(path: string, root: string | undefined): boolean {
+  if (path.split(sep).includes('node_modules')) return false;
+  if (!root) return true;
+  const rel = relative(root, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+function realPath(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The directory of a workspace package named `name`, seen from `dir`. */
+function workspacePackageDir(dir: string, name: string): string | undefined {
+  const root = workspaceRoot(dir);
+  if (!root) return undefined;
+  const realRoot = realPath(root.dir) ?? root.dir;
+  // installed: node_modules/@acme/redis links to packages/redis
+  for (let current = dir; ; current = dirname(current)) {
+    const linked = join(current, 'node_modules', name);
+    if (existsSync(linked)) {
+      const target = realPath(linked);
+      return target && ownCode(target, realRoot) ? target : undefined;
+    }
+    if (current === root.dir || dirname(current) === current) break;
+  }
+  const listed = workspacePackages(root).get(name);
+  const target = listed ? realPath(listed) : undefined;
+  return target && ownCode(target, realRoot) ? target : undefined;
+}
+
+/** Conditions of `exports` read for a source file, in order. */
+const CONDITIONS = ['source', 'types', 'typings', 'import', 'module', 'node', 'require', 'default'];
+
+/** The targets of an `exports` value (a string, conditions, or an array of either). */
+function exportTargets(value: unknown, depth = 0): string[] {
+  if (depth > 4 || value === null || value === undefined) return [];
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.flatMap((v) => exportTargets(v, depth + 1));
+  if (typeof value !== 'object') return [];
+  const record = value as Record<string, unknown>;
+  return CONDITIONS.filter((c) => c in record).flatMap((c) => exportTargets(record[c], depth + 1));
+}
+
+/** The `exports` targets of a subpath (`'.'`, `'./keys'`), `*` patterns included; `undefined` when there is no `exports`. */
+function exportsOf(exportsField: unknown, subpath: string): string[] | undefined {
+  if (exportsField === undefined) return undefined;
+  const key = subpath === '' ? '.' : `./${subpath}`;
+  const isMap = typeof exportsField === 'object' && exportsField !== null && !Array.isArray(exportsField) && Object.keys(exportsField).some((k) => k.startsWith('.'));
+  if (!isMap) return key === '.' ? exportTargets(exportsField) : [];
+  const map = exportsField as Record<string, unknown>;
+  if (key in map) return exportTargets(map[key]);
+  for (const [pattern, value] of Object.entries(map)) {
+    const star = pattern.indexOf('*');
+    if (star < 0) continue;
+    const head = pattern.slice(0, star);
+    const tail = pattern.slice(star + 1);
+    if (key.startsWith(head) && key.endsWith(tail) && key.length >= head.length + tail.length) {
+      const matched = key.slice(head.length, key.length - tail.length);
+      return exportTargets(value).map((target) => target.replace(/\*/g, matched));
+    }
+  }
+  return [];
+}
+
+/** Built output folders whose sources are in `src/` when the build has not run. */
+const BUILD_DIRS = /^(?:\.\/)?(?:dist|build|lib|out|esm|cjs)\//;
+
+/**
+ * The paths (without extension where one is to be probed) a target of a package's manifest may
+ * be read from: its source file rather than a declaration file or a build output.
+ */
+function sourceCandidates(pkgDir: string, target: string): string[] {
+  const bare = target.replace(/\.d\.[cm]?ts$/, '').replace(/\.[cm]?js$/, '');
+  const out = [join(pkgDir, target.replace(/\.d\.([cm]?)ts$/, '.$1ts')), join(pkgDir, bare)];
+  if (BUILD_DIRS.test(target)) out.push(join(pkgDir, 'src', bare.replace(BUILD_DIRS, '')));
+  return out;
+}
+
+/** The candidate source paths of a workspace package's entry (subpath `''`) or subpath module. */
+function packageEntryCandidates(pkgDir: string, subpath: string): string[] {
+  let manifest: Record<string, unknown> = {};
+  try {
+    manifest = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')) as Record<string, unknown>;
+  } catch {
+    // no manifest: the folder's own files
+  }
+  const targets = exportsOf(manifest.exports, subpath) ?? [];
+  if (subpath === '') {
+    for (const field of ['source', 'types', 'typings', 'module', 'main']) {
+      if (typeof manifest[field] === 'string') targets.push(manifest[field]);
+    }
+  }
+  const candidates = targets.flatMap((target) => sourceCandidates(pkgDir, target));
+  candidates.push(subpath === '' ? join(pkgDir, 'src', 'index') : join(pkgDir, 'src', subpath), subpath === '' ? join(pkgDir, 'index') : join(pkgDir, subpath));
+  return [...new Set(candidates)];
+}
+
+const resolutions = new Map<string, Cached<string[]>>();
+
+/**
+ * The paths a package specifier may point to in the linted file's repository, most likely first,
+ * each to be probed with the usual extensions (`.ts`, `/index.ts`, ...): the tsconfig `paths`
+ * alias's targets, else the workspace package's source entry. `[]` for a third-party package, a
+ * relative specifier or anything not found. Cached per directory and specifier.
+ * @param from the importing file's absolute path
+ * @param specifier the import's specifier as written (`'~/helper/keys'`, `'@acme/redis'`)
+ */
+export function packageSpecifierCandidates(from: string, specifier: string): string[] {
+  const parsed = splitPackageSpecifier(specifier);
+  if (!parsed) return [];
+  const dir = dirname(from);
+  return cached(resolutions, `${dir}\0${specifier}`, () => {
+    // a `baseUrl` makes every bare specifier a candidate path too (`'ioredis'` -> `<baseUrl>/ioredis`),
+    // which probing then does not find: the workspace packages are looked at as well
+    const aliased = (pathsMatcher(dir)?.(specifier) ?? []).filter((path) => !path.split(sep).includes('node_modules'));
+    const pkgDir = workspacePackageDir(dir, parsed.name);
+    return [...aliased, ...(pkgDir ? packageEntryCandidates(pkgDir, parsed.subpath) : [])];
+  });
+}
+
+/** Whether a resolved file is repository code (not in `node_modules`): what {@link packageSpecifierCandidates} may lead to. */
+export function isOwnFile(path: string): boolean {
+  const real = realPath(path);
+  if (!real) return false;
+  try {
+    return statSync(real).isFile() && ownCode(real, undefined);
+  } catch {
+    return false;
+  }
+}
