@@ -169,7 +169,7 @@ export function expiryInLaterRoundTrip(context: AnyContext, call: RedisCall, arg
  * expression that evaluates them all in order (`Promise.all([redis.incr(k), redis.expire(k, 60)])`),
  * not on another branch of an `if` or `?:`.
  */
-function followsOnItsPath(node: TSESTree.Node, later: TSESTree.Node): boolean {
+export function followsOnItsPath(node: TSESTree.Node, later: TSESTree.Node): boolean {
   const laterIn = (siblings: readonly (TSESTree.Node | null)[], child: TSESTree.Node): boolean =>
     siblings.slice(siblings.indexOf(child) + 1).some((sibling) => sibling !== null && sibling.range[0] <= later.range[0] && later.range[1] <= sibling.range[1]);
   for (let child: TSESTree.Node = node, parent = node.parent; parent; child = parent, parent = parent.parent) {
