@@ -126,6 +126,15 @@ export interface KeyAction {
    */
   mustExist?: true;
   /**
+   * A JSON write whose path is not a literal (JSON.SET / JSON.MERGE / JSON.MSET): the argument
+   * index of that path. The action is described as creating a missing key (as at the root, `$` or
+   * `.`), but below the root Redis cannot create one: "ERR new objects must be created at the
+   * root" (https://redis.io/docs/latest/commands/json.set/), and the key must exist. A front end
+   * that can tell the path is not the root (`'$.results[' .. id .. ']'`) reads the action as
+   * {@link mustExist} `modify-if-present`.
+   */
+  rootPathArg?: number;
+  /**
    * Redis raises an error when this key already exists (TS.CREATE "TSDB: key already exists",
    * BF.RESERVE / CF.RESERVE "ERR item exists", CMS.INITBYDIM, TOPK.RESERVE, TDIGEST.CREATE):
    * inside a script the error aborts it, so past the command the key was missing.
