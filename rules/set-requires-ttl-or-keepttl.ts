@@ -25,6 +25,7 @@ import { expiryAfterInUnit, expiryInLaterRoundTrip, fileIndexOf, followsOnItsPat
 import { exemption, keyCallsOf, KEY_POLICY_SCHEMA } from '../redis-calls/policy.js';
 import type { SetRequiresTtlOrKeepttlOptions } from './options.js';
 import { keyData, KEY_TAIL } from '../redis-calls/report.js';
+import { enclosingFunction } from '../redis-calls/static.js';
 import type { RedisCall } from '../redis-calls/index.js';
 
 /** Options of the rule (the options object's type is exported from the package root). */
@@ -290,11 +291,13 @@ const TTL_GIVING: ReadonlySet<KeyEffect> = new Set<KeyEffect>(['create-with-ttl'
 
 /**
  * The command of an earlier round trip that gave the key at argument `arg` of `call` a TTL (SET ...
- * EX, SETEX, EXPIRE, ...): the same key identity, in another unit, in a statement that runs before
- * the write's on its path (not on another branch), in the same function, or in a function that
- * encloses the write (a callback of the request that set the key: `tap(async () => redis.set(k,
- * '1', 'KEEPTTL'))`). Time passes between the two, so the key may have expired. `undefined` when
- * there is none.
+ * EX, SETEX, EXPIRE, ...), when time passes between the two: the last write of the same key
+ * identity before `call` on its path (in another unit, in a statement that runs before the
+ * write's, not on another branch, in the same function or one enclosing it), and `call` runs later
+ * than the next statement: in a callback written inside that function (`tap(async () =>
+ * redis.set(k, '1', 'KEEPTTL'))`, run when the request's handler is done), or after an `await` of
+ * something other than a Redis command between them (`await handler()`). The key may have expired
+ * in between. `undefined` when there is none (a later write without TTL, or writes in a row).
  */
 function ttlInEarlierRoundTrip(context: Parameters<typeof fileIndexOf>[0], call: RedisCall, arg: number): RedisCall | undefined {
   const id = keyIdOf(context, call, arg);
@@ -304,7 +307,40 @@ function ttlInEarlierRoundTrip(context: Parameters<typeof fileIndexOf>[0], call:
     const other = calls[i]!;
     if (other.nameNode.range[0] >= call.nameNode.range[0] || other.unit.key === call.unit.key) continue;
     if (!followsOnItsPath(other.node, call.node)) continue;
-    if (other.description.keys.some((a) => TTL_GIVING.has(a.effect) && keyIdOf(context, other, a.arg) === id)) return other;
+    const write = other.description.keys.find((a) => a.effect !== 'read' && keyIdOf(context, other, a.arg) === id);
+    if (!write) continue;
+    if (!TTL_GIVING.has(write.effect)) return undefined;
+    return enclosingFunction(other.node) !== enclosingFunction(call.node) || otherAwaitBetween(context, other, call) ? other : undefined;
   }
   return undefined;
+}
+
+/** Whether an `await` of something other than a Redis command sits between two calls in the source. */
+function otherAwaitBetween(context: Parameters<typeof fileIndexOf>[0], earlier: RedisCall, later: RedisCall): boolean {
+  const from = earlier.node.range[1];
+  const to = later.node.range[0];
+  const redisNodes = new Set<unknown>(fileIndexOf(context).calls.map((c) => c.node));
+  let found = false;
+  const visit = (node: TSESTree.Node): void => {
+    if (found || node.range[1] <= from || node.range[0] >= to) return;
+    if (node.type === 'AwaitExpression' && node.range[0] >= from && !redisNodes.has(unwrapAwaited(node.argument))) {
+      found = true;
+      return;
+    }
+    for (const key of context.sourceCode.visitorKeys[node.type] ?? []) {
+      const child = (node as unknown as Record<string, unknown>)[key];
+      if (Array.isArray(child)) child.forEach((c) => c && typeof c === 'object' && 'type' in c && visit(c as TSESTree.Node));
+      else if (child && typeof child === 'object' && 'type' in child) visit(child as TSESTree.Node);
+    }
+  };
+  const fn = enclosingFunction(later.node);
+  visit(fn ?? context.sourceCode.ast);
+  return found;
+}
+
+/** The call an `await` waits for (`await redis.get(k)`, `await (redis.get(k) as Promise<string>)`). */
+function unwrapAwaited(node: TSESTree.Node): TSESTree.Node {
+  let inner = node;
+  while (inner.type === 'TSAsExpression' || inner.type === 'TSNonNullExpression') inner = inner.expression;
+  return inner;
 }

@@ -25,6 +25,8 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl', rule, {
     nodeRedis(`await client.set(\`sess:\${sid}\`, json, { KEEPTTL: true });`),
     // an earlier write of the key with a TTL in another function: not the same flow
     ioredis(`export async function start(id: string) { await redis.set(\`job:\${id}\`, '0', 'EX', 60); }\nexport async function finish(id: string) { await redis.set(\`job:\${id}\`, '1', 'KEEPTTL'); }`),
+    // writes in a row: no time passes between the TTL and the KEEPTTL
+    ioredis(`export async function f(key: string, v: string, ttlMs: number) {\n  await redis.set(key, v, 'EX', 60);\n  await redis.set(key, v, 'PX', ttlMs, 'NX');\n  await redis.set(key, v, 'KEEPTTL');\n}`),
     // another key was given the TTL
     ioredis(`export async function f(id: string) {\n  await redis.set(\`a:\${id}\`, '0', 'EX', 60);\n  await redis.set(\`b:\${id}\`, '1', 'KEEPTTL');\n}`),
     // XX: never creates the key (in strict too)
@@ -62,43 +64,43 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl', rule, {
     },
     {
       // the TTL from an EXPIRE; the same function; the token in any letter case, XX added in that case
-      code: ioredis(`export async function f(id: string) {\n  await redis.expire(\`s:\${id}\`, 60);\n  await redis.set(\`s:\${id}\`, v, "keepttl");\n}`),
+      code: ioredis(`export async function f(id: string) {\n  await redis.expire(\`s:\${id}\`, 60);\n  await work();\n  await redis.set(\`s:\${id}\`, v, "keepttl");\n}`),
       errors: [
         {
           messageId: 'keepTtlAfterExpiry',
           data: { key: 's:*', line: '4', client: '', hint: '' },
-          line: 5,
+          line: 6,
           column: 15,
-          suggestions: [{ messageId: 'addXx', output: ioredis(`export async function f(id: string) {\n  await redis.expire(\`s:\${id}\`, 60);\n  await redis.set(\`s:\${id}\`, v, "keepttl", "xx");\n}`) }],
+          suggestions: [{ messageId: 'addXx', output: ioredis(`export async function f(id: string) {\n  await redis.expire(\`s:\${id}\`, 60);\n  await work();\n  await redis.set(\`s:\${id}\`, v, "keepttl", "xx");\n}`) }],
         },
       ],
     },
     {
-      code: nodeRedis(`export async function f(sid: string) {\n  await client.setEx(\`sess:\${sid}\`, 900, json);\n  await client.set(\`sess:\${sid}\`, json2, { KEEPTTL: true });\n}`),
+      code: nodeRedis(`export async function f(sid: string) {\n  await client.setEx(\`sess:\${sid}\`, 900, json);\n  await render();\n  await client.set(\`sess:\${sid}\`, json2, { KEEPTTL: true });\n}`),
       errors: [
         {
           messageId: 'keepTtlAfterExpiry',
-          line: 5,
+          line: 6,
           column: 16,
-          suggestions: [{ messageId: 'addXx', output: nodeRedis(`export async function f(sid: string) {\n  await client.setEx(\`sess:\${sid}\`, 900, json);\n  await client.set(\`sess:\${sid}\`, json2, { XX: true, KEEPTTL: true });\n}`) }],
+          suggestions: [{ messageId: 'addXx', output: nodeRedis(`export async function f(sid: string) {\n  await client.setEx(\`sess:\${sid}\`, 900, json);\n  await render();\n  await client.set(\`sess:\${sid}\`, json2, { XX: true, KEEPTTL: true });\n}`) }],
         },
       ],
     },
     {
-      code: upstash(`export async function f(sid: string) {\n  await redis.set(\`sess:\${sid}\`, json, { ex: 900 });\n  await redis.set(\`sess:\${sid}\`, json2, { keepTtl: true });\n}`),
+      code: upstash(`export async function f(sid: string) {\n  await redis.set(\`sess:\${sid}\`, json, { ex: 900 });\n  await render();\n  await redis.set(\`sess:\${sid}\`, json2, { keepTtl: true });\n}`),
       errors: [
         {
           messageId: 'keepTtlAfterExpiry',
-          line: 5,
+          line: 6,
           column: 15,
-          suggestions: [{ messageId: 'addXx', output: upstash(`export async function f(sid: string) {\n  await redis.set(\`sess:\${sid}\`, json, { ex: 900 });\n  await redis.set(\`sess:\${sid}\`, json2, { xx: true, keepTtl: true });\n}`) }],
+          suggestions: [{ messageId: 'addXx', output: upstash(`export async function f(sid: string) {\n  await redis.set(\`sess:\${sid}\`, json, { ex: 900 });\n  await render();\n  await redis.set(\`sess:\${sid}\`, json2, { xx: true, keepTtl: true });\n}`) }],
         },
       ],
     },
     {
       // a constant key the file writes with a TTL is meant to expire
-      code: ioredis(`await redis.set('flag', '0', 'EX', 60);\nawait redis.set('flag', '1', 'KEEPTTL');`),
-      errors: [{ messageId: 'keepTtlAfterExpiry', line: 4, column: 13, suggestions: [{ messageId: 'addXx', output: ioredis(`await redis.set('flag', '0', 'EX', 60);\nawait redis.set('flag', '1', 'KEEPTTL', 'XX');`) }] }],
+      code: ioredis(`await redis.set('flag', '0', 'EX', 60);\nawait work();\nawait redis.set('flag', '1', 'KEEPTTL');`),
+      errors: [{ messageId: 'keepTtlAfterExpiry', line: 5, column: 13, suggestions: [{ messageId: 'addXx', output: ioredis(`await redis.set('flag', '0', 'EX', 60);\nawait work();\nawait redis.set('flag', '1', 'KEEPTTL', 'XX');`) }] }],
     },
     // strict: every KEEPTTL without XX
     {

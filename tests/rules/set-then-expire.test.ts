@@ -65,8 +65,7 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl (its expiry in a later round
     // near-misses: the plain finding (another branch, another key, before the write, another function)
     { code: otherBranch, errors: [{ messageId: 'setWithoutTtl', line: 4, column: 25, suggestions: ioSet(otherBranch) }] },
     { code: otherKey, errors: [{ messageId: 'setWithoutTtl', line: 4, column: 15, suggestions: ioSet(otherKey) }] },
-    // (no KEEPTTL suggestion after an expiry of the key: KEEPTTL would recreate it without TTL if it expired)
-    { code: before, errors: [{ messageId: 'setWithoutTtl', line: 5, column: 15, suggestions: ioSet(before).slice(1) }] },
+    { code: before, errors: [{ messageId: 'setWithoutTtl', line: 5, column: 15, suggestions: ioSet(before) }] },
     { code: otherFunction, errors: [{ messageId: 'setWithoutTtl', line: 4, column: 15, suggestions: ioSet(otherFunction) }] },
   ],
 });
