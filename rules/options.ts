@@ -42,8 +42,9 @@ export interface SetRequiresTtlOrKeepttlOptions extends KeyPolicyOptions {
   allowPipeline?: boolean;
   /**
    * Whether `SET ... KEEPTTL` without `XX` is accepted when nothing in view gave the key a TTL
-   * before it; an earlier round trip of the same function that did is always reported (the key may
-   * have expired in between, and KEEPTTL recreates it without TTL). Default `true`; `false` in the
+   * before it; an earlier round trip of the same function that did, with time passing in between (a
+   * callback, an `await` of something else), is always reported (the key may have expired, and
+   * KEEPTTL recreates it without TTL). Default `true`; `false` in the
    * `strict` config, which reports every KEEPTTL without XX.
    */
   allowKeepTtl?: boolean;

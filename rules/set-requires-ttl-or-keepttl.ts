@@ -70,7 +70,7 @@ export default createRule<Options, MessageIds>({
           allowKeepTtl: {
             type: 'boolean',
             description:
-              'Whether SET ... KEEPTTL without XX is accepted when nothing in view gave the key a TTL before it (an earlier round trip of the same function that did is always reported). The strict config turns this off.',
+              'Whether SET ... KEEPTTL without XX is accepted when nothing in view gave the key a TTL before it (an earlier round trip of the same function that did, with time passing in between, is always reported). The strict config turns this off.',
           },
           allowPipeline: {
             type: 'boolean',
