@@ -181,7 +181,10 @@ function jsStatus(key: CollectedKey, messages: Set<string> | undefined): TtlStat
   if (key.exemption === 'persistent') return 'persistent';
   if (key.ttlDropped) return 'none';
   if (messages !== undefined && messages.size > 0) {
-    return [...messages].some((m) => SEPARATE_MESSAGES.has(m.slice(m.indexOf(':') + 1))) ? 'separate' : 'none';
+    const ids = [...messages].map((m) => m.slice(m.indexOf(':') + 1));
+    if (ids.some((id) => SEPARATE_MESSAGES.has(id))) return 'separate';
+    // SET ... KEEPTTL without XX: keeps an existing TTL, creates a missing key without one
+    return ids.every((id) => id === 'keepTtlMayCreate') ? 'keepttl' : 'none';
   }
   // left alone by the rules for being one key, the no-TTL arm of a TTL the caller chooses, or an
   // opaque key nothing says is meant to expire: written without TTL

@@ -16,7 +16,16 @@ import { constInitializer, enclosingFunction, findVariable, foldNumber, property
 
 const MAX_DEPTH = 6;
 
-/** A call of the wall clock in milliseconds: `Date.now()`, `x.getTime()`, `x.valueOf()`, `Date.parse(s)`, `+new Date()`. */
+/**
+ * Date's setters, which return the date's new Unix time in milliseconds
+ * (`new Date().setUTCHours(23, 59, 59, 999)` is the end of today, in ms).
+ */
+const DATE_SETTER = /^set(?:UTC)?(?:FullYear|Month|Date|Hours|Minutes|Seconds|Milliseconds)$|^setTime$/;
+
+/**
+ * A call of the wall clock in milliseconds: `Date.now()`, `x.getTime()`, `Date.parse(s)`,
+ * `Date.UTC(...)`, `+new Date()`, and Date's setters (`d.setUTCHours(23, 59, 59, 999)`).
+ */
 function isClockCall(node: TSESTree.Node): boolean {
   if (node.type === AST_NODE_TYPES.NewExpression) return node.callee.type === AST_NODE_TYPES.Identifier && node.callee.name === 'Date';
   if (node.type !== AST_NODE_TYPES.CallExpression) return false;
@@ -25,7 +34,7 @@ function isClockCall(node: TSESTree.Node): boolean {
   const name = propertyName(callee.property, callee.computed);
   const object = unwrap(callee.object);
   if (object.type === AST_NODE_TYPES.Identifier && object.name === 'Date') return name === 'now' || name === 'parse' || name === 'UTC';
-  return name === 'getTime';
+  return name === 'getTime' || (name !== undefined && DATE_SETTER.test(name));
 }
 
 /**
@@ -60,6 +69,9 @@ export function guessUnit(context: AnyContext, node: TSESTree.Node, depth = 0, s
       if (bare.type === AST_NODE_TYPES.CallExpression) {
         const callee = unwrap(bare.callee);
         const name = callee.type === AST_NODE_TYPES.MemberExpression ? propertyName(callee.property, callee.computed) : callee.type === AST_NODE_TYPES.Identifier ? callee.name : undefined;
+        // `nowSec()`, `now()`: the current time, in the unit the name says
+        const named = name ? unitOfName(name) : undefined;
+        if (named?.kind === 'absolute' && /^(?:now|currentTime|nowTime)/.test(name!)) return named;
         const first = bare.arguments[0];
         if (first && first.type !== AST_NODE_TYPES.SpreadElement && name && ['floor', 'ceil', 'round', 'trunc', 'Number', 'parseInt', 'parseFloat', 'abs'].includes(name)) {
           return guessUnit_(first, depth + 1);
@@ -83,9 +95,12 @@ export function guessUnit(context: AnyContext, node: TSESTree.Node, depth = 0, s
       const rightValue = foldNumber(bare.right, scope);
       switch (bare.operator) {
         case '-':
-          if (left?.kind === 'absolute' && right?.kind === 'absolute') {
+          if (left?.kind === 'absolute' && right?.kind === 'absolute' && !left.unitOnly && !right.unitOnly) {
             return { kind: 'duration', ...(left.unit ?? right.unit ? { unit: left.unit ?? right.unit } : {}), why: `\`${shortText(bare)}\` is the time left until a point in time${left.unit ?? right.unit ? `, in ${left.unit ?? right.unit}` : ''}` };
           }
+          // a point minus a value nothing names: a point earlier (minus a span) or a span (minus
+          // another point), nobody can tell; a constant or a span keeps it a point
+          if (left?.kind === 'absolute' && !right && rightValue === undefined) return undefined;
           return left ?? (right?.kind === 'duration' ? right : undefined);
         case '+':
           if (left?.kind === 'absolute') return left;
@@ -95,13 +110,13 @@ export function guessUnit(context: AnyContext, node: TSESTree.Node, depth = 0, s
           if (rightValue === 1000 || foldNumber(bare.left, scope) === 1000) {
             const inner = rightValue === 1000 ? left : right;
             if (inner?.unit === 'milliseconds') return undefined; // ms * 1000 is microseconds: nobody's TTL
-            return { kind: inner?.kind ?? 'duration', unit: 'milliseconds', why: `\`${shortText(bare)}\` multiplies by 1000 (seconds to milliseconds)` };
+            return { kind: inner?.kind ?? 'duration', unit: 'milliseconds', why: `\`${shortText(bare)}\` multiplies by 1000 (seconds to milliseconds)`, ...(inner ? {} : { unitOnly: true as const }) };
           }
           return left ?? right;
         case '/':
           if (rightValue === 1000) {
             if (left?.unit === 'seconds') return undefined;
-            return { kind: left?.kind ?? 'duration', unit: 'seconds', why: `\`${shortText(bare)}\` divides by 1000 (milliseconds to seconds)` };
+            return { kind: left?.kind ?? 'duration', unit: 'seconds', why: `\`${shortText(bare)}\` divides by 1000 (milliseconds to seconds)`, ...(left ? {} : { unitOnly: true as const }) };
           }
           return left;
         default:
@@ -123,7 +138,8 @@ export function guessUnit(context: AnyContext, node: TSESTree.Node, depth = 0, s
 /**
  * Why a TTL expression may be <= 0 or fractional:
  * - `remaining`: a point in time minus another (`expires - Date.now()`): <= 0 once it has passed;
- * - `minus`: `n - 1` and other subtractions of a positive amount;
+ * - `minus`: `n - 1` and other subtractions of a positive constant from a value nothing bounds
+ *   (strict only: `expires_in - 60`, a provider's token lifetime minus a margin, is positive in practice);
  * - `rounded-down`: `Math.floor` / `Math.trunc` / `Math.round` / `| 0` of a division: 0 for a small value;
  * - `fractional`: a bare division (`ms / 1000`): Redis rejects a fraction;
  * - `parameter`: a parameter of the enclosing function, used as is (strict only: callers usually pass valid TTLs).
@@ -179,8 +195,10 @@ function riskOf(context: AnyContext, node: TSESTree.Node, strict: boolean, names
         collectNames(bare, names);
         if (left?.kind === 'absolute' && right?.kind === 'absolute') return 'remaining';
         if (isClockCall(unwrap(bare.right)) || isClockCall(unwrap(bare.left))) return 'remaining';
+        // an unknown amount minus a positive margin (`expires_in - 60`): as risky as that amount,
+        // which is usually a lifetime far above the margin; reported as such with `strict` only
         const amount = constantOf(bare.right);
-        if (amount !== undefined && amount > 0) return 'minus';
+        if (amount !== undefined && amount > 0) return riskOf(context, bare.left, strict, names, depth + 1) ?? (strict ? 'minus' : undefined);
         return riskOf(context, bare.left, strict, names, depth + 1) ?? riskOf(context, bare.right, strict, names, depth + 1);
       }
       if (bare.operator === '/') {

@@ -6,10 +6,11 @@
  * https://redis.io/docs/latest/commands/set/). The same rule id as lua-lint's.
  *
  * Reported: a literal (or constant arithmetic) <= 0; in `recommended`, a TTL computed as a
- * remaining time (`expires - Date.now()`, `getTime()` differences), or by arithmetic that can reach
- * 0 or a fraction (`n - 1`, `Math.floor(a / b)`, a bare division), with no comparison of it before
- * the call; with `checkParameters` (the `strict` config), also a TTL taken from a parameter of the
- * enclosing function and never compared. Which argument is a TTL is the command table's `ttl`.
+ * remaining time (`expires - Date.now()`, `getTime()` differences, also minus a margin), or by
+ * arithmetic that can reach 0 or a fraction (`Math.floor(a / b)`, a bare division), with no
+ * comparison of it before the call; with `checkParameters` (the `strict` config), also a TTL taken
+ * from a parameter of the enclosing function and never compared, and a value nothing bounds minus
+ * a constant margin (`n - 1`, `expires_in - 60`: a token lifetime, positive in practice). Which argument is a TTL is the command table's `ttl`.
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { REJECTS_NON_POSITIVE_TTL } from '../semantics/commands.js';

@@ -40,6 +40,14 @@ export interface SetRequiresTtlOrKeepttlOptions extends KeyPolicyOptions {
    * Pipelines are not atomic. Default `true`; `false` in the `strict` config.
    */
   allowPipeline?: boolean;
+  /**
+   * Whether `SET ... KEEPTTL` without `XX` is accepted when nothing in view gave the key a TTL
+   * before it; an earlier round trip of the same function that did, with time passing in between (a
+   * callback, an `await` of something else), is always reported (the key may have expired, and
+   * KEEPTTL recreates it without TTL). Default `true`; `false` in the
+   * `strict` config, which reports every KEEPTTL without XX.
+   */
+  allowKeepTtl?: boolean;
 }
 
 /** Options of `incr-needs-expire-on-create`. */

@@ -8,7 +8,9 @@
  * differently); MSET / MSETNX are never fixed (the rewrite changes the reply).
  *
  * A write followed, in the same MULTI (or pipeline, unless `allowPipeline` is off), by an expiry
- * of every key it writes is one atomic unit and is not reported. Persistent keys, constant keys
+ * of every key it writes is one atomic unit and is not reported. SET ... KEEPTTL without XX is
+ * reported too (`keepTtlMayCreate`): a key that expired or was deleted since it was written is
+ * created again without TTL; not when the same MULTI wrote it with a TTL just before. Persistent keys, constant keys
  * the file never expires and the no-TTL arm of an explicit TTL test follow the shared policy of
  * `redis-calls/policy.ts` (`allowConstantKeys`, `allowOptionalTtl`; `strict` turns both off).
  */
@@ -19,10 +21,11 @@ import { addSetOptions, expireEachKeyInMulti, rewriteAsSet, ttlConstantOf, type 
 import { reportLoc } from '../redis-calls/report.js';
 import { fixesEnabled, FIX_OPTION_SCHEMA, readAutofixSettings } from '../redis-calls/autofix.js';
 import { SET_RULE_COMMANDS } from '../redis-calls/ownership.js';
-import { expiryAfterInUnit, expiryInLaterRoundTrip } from '../redis-calls/file-index.js';
+import { expiryAfterInUnit, expiryInLaterRoundTrip, fileIndexOf, followsOnItsPath, keyIdOf } from '../redis-calls/file-index.js';
 import { exemption, keyCallsOf, KEY_POLICY_SCHEMA } from '../redis-calls/policy.js';
 import type { SetRequiresTtlOrKeepttlOptions } from './options.js';
 import { keyData, KEY_TAIL } from '../redis-calls/report.js';
+import { enclosingFunction } from '../redis-calls/static.js';
 import type { RedisCall } from '../redis-calls/index.js';
 
 /** Options of the rule (the options object's type is exported from the package root). */
@@ -32,6 +35,9 @@ export type MessageIds =
   | 'setWithoutTtl'
   | 'createWithoutTtl'
   | 'setThenExpire'
+  | 'keepTtlMayCreate'
+  | 'keepTtlAfterExpiry'
+  | 'addXx'
   | 'msetWithoutTtl'
   | 'addKeepTtl'
   | 'addExpiry'
@@ -61,6 +67,11 @@ export default createRule<Options, MessageIds>({
         description: 'Options of set-requires-ttl-or-keepttl.',
         properties: {
           fix: FIX_OPTION_SCHEMA,
+          allowKeepTtl: {
+            type: 'boolean',
+            description:
+              'Whether SET ... KEEPTTL without XX is accepted when nothing in view gave the key a TTL before it (an earlier round trip of the same function that did, with time passing in between, is always reported). The strict config turns this off.',
+          },
           allowPipeline: {
             type: 'boolean',
             description:
@@ -75,10 +86,13 @@ export default createRule<Options, MessageIds>({
       setWithoutTtl: `{{command}} of \`{{key}}\` has no EX/PX/EXAT/PXAT or KEEPTTL: it writes the key without TTL and drops the TTL it had, so the key never expires. Pass an expiry, or KEEPTTL for a key that has one.${KEY_TAIL}`,
       setThenExpire: `{{command}} of \`{{key}}\` writes it without TTL and its expiry follows as a separate round trip (line {{line}}): a crash or lost connection between them leaves the key without TTL forever. Set it in the same command: SET key value EX <seconds> (with NX for a SETNX).${KEY_TAIL}`,
       createWithoutTtl: `{{command}} of \`{{key}}\` has no expiry: the key (a lock, a flag) is created without TTL and lives forever if its owner never deletes it. Pass one: SET key value NX EX <seconds>.${KEY_TAIL}`,
+      keepTtlMayCreate: `SET ... KEEPTTL of \`{{key}}\` keeps the TTL of an existing key, but a key that expired or was deleted since is created again without any TTL and never expires. Add XX to update only a key that still exists.${KEY_TAIL}`,
+      keepTtlAfterExpiry: `SET ... KEEPTTL of \`{{key}}\` keeps the TTL given at line {{line}}, but if the key expired or was deleted in between, it is created again without any TTL and never expires. Add XX to update only a key that still exists.${KEY_TAIL}`,
       msetWithoutTtl: `{{command}} cannot set a TTL: every key it writes (\`{{key}}\`) lives forever, and existing keys lose theirs. Use SET ... EX per key, or EXPIRE each key in the same MULTI.${KEY_TAIL}`,
       numberAsOptions: `SET of \`{{key}}\` has no expiry: node-redis reads SET options from an object, so the number \`{{text}}\` is never sent and the key gets no TTL. Pass \`{ EX: {{text}} }\` (seconds).${KEY_TAIL}`,
       useOptionsObject: 'Pass it as { EX: {{text}} } (seconds).',
       addKeepTtl: 'Add KEEPTTL (keeps the TTL of an existing key; a missing key is still created without TTL).',
+      addXx: 'Add XX: write only a key that still exists (a gone key stays gone, and the reply is null).',
       addExpiry: 'Add an expiry of {{name}}.',
       addDefaultExpiry: "Add an expiry of {{seconds}} seconds (settings['redis-ttl'].defaultTtlSeconds).",
       addExpiryPlaceholder: 'Add an expiry of {{name}} (declare the constant with the TTL this key needs).',
@@ -105,12 +119,45 @@ export default createRule<Options, MessageIds>({
       });
     }
 
+    /**
+     * SET ... KEEPTTL without XX: an existing key keeps its TTL, a missing one (expired or deleted
+     * since it was written) is created without any. With `allowKeepTtl` (default) only when the
+     * code shows the key may have expired before it: an earlier round trip of the same function
+     * (or of a function enclosing it) gave the same key a TTL; without it, every such write. Not
+     * when the key was written with a TTL just before in the same MULTI (or pipeline, with
+     * `allowPipeline`), or an expiry follows there, nor when the shared key policy exempts it.
+     */
+    function reportKeepTtl(call: RedisCall): void {
+      const action = call.description.keys[0]!;
+      const keyNode = call.argNodes[action.arg];
+      if (!keyNode) return;
+      const atomic = call.unit.kind === 'multi' || (call.unit.kind === 'pipeline' && allowPipeline);
+      if (atomic && (expiryAfterInUnit(context, call, action.arg) || createdWithTtlBeforeInUnit(context, call, action.arg))) return;
+      const earlier = ttlInEarlierRoundTrip(context, call, action.arg);
+      if (!earlier && options.allowKeepTtl !== false) return;
+      if (exemption(context, call, keyNode, options) !== undefined) return;
+      // a key given a TTL is not kept forever on purpose: no persistentKeys hint then
+      const data = { ...keyData(context, call, keyNode), ...(earlier ? { line: String(earlier.nameNode.loc.start.line), hint: '' } : {}) };
+      const xx = call.form === 'facade' ? undefined : addXx(context, call);
+      context.report({
+        node: call.node,
+        loc: reportLoc(call),
+        messageId: earlier ? 'keepTtlAfterExpiry' : 'keepTtlMayCreate',
+        data,
+        suggest: xx ? [{ messageId: 'addXx', fix: xx }] : [],
+      });
+    }
+
     return {
       CallExpression(node: TSESTree.CallExpression) {
         for (const call of keyCallsOf(context, node, options)) {
           if (!SET_RULE_COMMANDS.has(call.command) || call.description.getDropsTtl) continue;
           // an expiry the client drops is valid-ttl-args' (one root cause, one finding)
           if (call.dropped?.some((d) => d.ttl)) continue;
+          if (call.command === 'SET' && call.description.keys[0]?.effect === 'keep-ttl') {
+            reportKeepTtl(call);
+            continue;
+          }
           const leaking = leakingKeys(call);
           const effect = leaking[0]?.effect;
           if (!effect) continue;
@@ -131,8 +178,9 @@ export default createRule<Options, MessageIds>({
             ...keyData(context, call, call.argNodes[leaking[0]!.arg]),
           };
           const messageId = call.command === 'MSET' || call.command === 'MSETNX' ? 'msetWithoutTtl' : effect === 'create-if-missing' ? 'createWithoutTtl' : 'setWithoutTtl';
-          // a facade's call is written in the facade's syntax: the fix belongs in the facade
-          if (call.form === 'facade') {
+          // a facade's call is written in the facade's syntax: the fix belongs in the facade; an
+          // expiry added to SET ... NX KEEPTTL would conflict with its KEEPTTL (a syntax error)
+          if (call.form === 'facade' || call.description.keepTtl) {
             context.report({ node: call.node, loc: reportLoc(call), messageId, data });
             continue;
           }
@@ -161,7 +209,8 @@ export default createRule<Options, MessageIds>({
               if (call.command !== 'SETNX' || replyUnused(call.node)) fix = add;
             }
           }
-          if (call.command === 'SET' && effect !== 'create-if-missing') {
+          // KEEPTTL after an earlier TTL of the key is keepTtlAfterExpiry's finding: not offered then
+          if (call.command === 'SET' && effect !== 'create-if-missing' && !ttlInEarlierRoundTrip(context, call, leaking[0]!.arg)) {
             const keep = addSetOptions(context, call, ['KEEPTTL']);
             if (keep) suggest.push({ messageId: 'addKeepTtl', fix: keep });
           }
@@ -201,4 +250,97 @@ function describeSet(effect: KeyEffect): string {
   if (effect === 'create-if-missing') return 'SET ... NX';
   if (effect === 'clear-ttl-if-present') return 'SET ... XX';
   return 'SET';
+}
+
+/**
+ * Whether the key at argument `arg` of `call` is written with a TTL by the command before it in the
+ * same unit that last writes or deletes it (`multi().set(k, v, 'EX', 60).set(k, v2, 'KEEPTTL')`,
+ * SETEX, SET ... NX EX): the key then exists when `call` runs.
+ */
+function createdWithTtlBeforeInUnit(context: Parameters<typeof fileIndexOf>[0], call: RedisCall, arg: number): boolean {
+  const id = keyIdOf(context, call, arg);
+  if (!id) return false;
+  const earlier = (fileIndexOf(context).byUnit.get(call.unit.key) ?? []).filter((other) => other.nameNode.range[0] < call.nameNode.range[0]);
+  for (let i = earlier.length - 1; i >= 0; i--) {
+    const action = earlier[i]!.description.keys.find((a) => a.effect !== 'read' && keyIdOf(context, earlier[i]!, a.arg) === id);
+    if (action) return action.effect === 'create-with-ttl' || action.effect === 'create-if-missing-with-ttl';
+  }
+  return false;
+}
+
+/**
+ * The edit that adds XX to a SET ... KEEPTTL in the client's syntax: a positional token after the
+ * KEEPTTL token (ioredis' overloads take the condition after it), or a property of the options
+ * object (node-redis `XX: true`, upstash `xx: true`). `undefined` when the call cannot be edited
+ * safely.
+ */
+function addXx(context: Parameters<typeof fileIndexOf>[0], call: RedisCall): ReturnType<typeof addSetOptions> {
+  if (call.client.byShape) return undefined;
+  if (call.optionsObject || call.flavor === 'node-redis' || call.flavor === 'upstash' || call.flavor === 'glide') return addSetOptions(context, call, ['XX']);
+  const index = call.args.findIndex((value) => typeof value === 'string' && value.toUpperCase() === 'KEEPTTL');
+  const token = call.argNodes[index];
+  if (!token || token.type !== 'Literal' || !call.argumentNodes.includes(token)) return undefined;
+  const raw = token.raw ?? "'";
+  const quote = raw[0] === '"' ? '"' : "'";
+  const xx = raw.slice(1, -1) === raw.slice(1, -1).toLowerCase() ? 'xx' : 'XX';
+  return (fixer) => [fixer.insertTextAfter(token, `, ${quote}${xx}${quote}`)];
+}
+
+/** Effects that give a key a TTL: after one, KEEPTTL may find the key expired. */
+const TTL_GIVING: ReadonlySet<KeyEffect> = new Set<KeyEffect>(['create-with-ttl', 'create-if-missing-with-ttl', 'set-ttl', 'set-ttl-if-has-ttl']);
+
+/**
+ * The command of an earlier round trip that gave the key at argument `arg` of `call` a TTL (SET ...
+ * EX, SETEX, EXPIRE, ...), when time passes between the two: the last write of the same key
+ * identity before `call` on its path (in another unit, in a statement that runs before the
+ * write's, not on another branch, in the same function or one enclosing it), and `call` runs later
+ * than the next statement: in a callback written inside that function (`tap(async () =>
+ * redis.set(k, '1', 'KEEPTTL'))`, run when the request's handler is done), or after an `await` of
+ * something other than a Redis command between them (`await handler()`). The key may have expired
+ * in between. `undefined` when there is none (a later write without TTL, or writes in a row).
+ */
+function ttlInEarlierRoundTrip(context: Parameters<typeof fileIndexOf>[0], call: RedisCall, arg: number): RedisCall | undefined {
+  const id = keyIdOf(context, call, arg);
+  if (!id) return undefined;
+  const calls = fileIndexOf(context).calls;
+  for (let i = calls.length - 1; i >= 0; i--) {
+    const other = calls[i]!;
+    if (other.nameNode.range[0] >= call.nameNode.range[0] || other.unit.key === call.unit.key) continue;
+    if (!followsOnItsPath(other.node, call.node)) continue;
+    const write = other.description.keys.find((a) => a.effect !== 'read' && keyIdOf(context, other, a.arg) === id);
+    if (!write) continue;
+    if (!TTL_GIVING.has(write.effect)) return undefined;
+    return enclosingFunction(other.node) !== enclosingFunction(call.node) || otherAwaitBetween(context, other, call) ? other : undefined;
+  }
+  return undefined;
+}
+
+/** Whether an `await` of something other than a Redis command sits between two calls in the source. */
+function otherAwaitBetween(context: Parameters<typeof fileIndexOf>[0], earlier: RedisCall, later: RedisCall): boolean {
+  const from = earlier.node.range[1];
+  const to = later.node.range[0];
+  const redisNodes = new Set<unknown>(fileIndexOf(context).calls.map((c) => c.node));
+  let found = false;
+  const visit = (node: TSESTree.Node): void => {
+    if (found || node.range[1] <= from || node.range[0] >= to) return;
+    if (node.type === 'AwaitExpression' && node.range[0] >= from && !redisNodes.has(unwrapAwaited(node.argument))) {
+      found = true;
+      return;
+    }
+    for (const key of context.sourceCode.visitorKeys[node.type] ?? []) {
+      const child = (node as unknown as Record<string, unknown>)[key];
+      if (Array.isArray(child)) child.forEach((c) => c && typeof c === 'object' && 'type' in c && visit(c as TSESTree.Node));
+      else if (child && typeof child === 'object' && 'type' in child) visit(child as TSESTree.Node);
+    }
+  };
+  const fn = enclosingFunction(later.node);
+  visit(fn ?? context.sourceCode.ast);
+  return found;
+}
+
+/** The call an `await` waits for (`await redis.get(k)`, `await (redis.get(k) as Promise<string>)`). */
+function unwrapAwaited(node: TSESTree.Node): TSESTree.Node {
+  let inner = node;
+  while (inner.type === 'TSAsExpression' || inner.type === 'TSNonNullExpression') inner = inner.expression;
+  return inner;
 }

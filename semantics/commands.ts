@@ -34,8 +34,8 @@ export { MODULE_NAMESPACES, isRedis8TypeCommand, moduleCommandName } from './red
  *   key gets a TTL; a missing key stays missing.
  * - `set-ttl-if-has-ttl`: EXPIRE family with XX or GT: a key without TTL keeps having none (also
  *   with a timeout <= 0, which then deletes only a key that has a TTL).
- * - `keep-ttl`: SET ... KEEPTTL without XX: keeps an existing TTL but creates a missing key
- *   **without** TTL.
+ * - `keep-ttl`: SET ... KEEPTTL without XX (nor NX): keeps an existing TTL but creates a missing
+ *   key **without** TTL. SET ... NX KEEPTTL writes only a missing key, so it is `create-if-missing`.
  * - `remove-ttl`: PERSIST, GETEX ... PERSIST.
  * - `create-with-field-ttl`: HSETEX ... EX/PX/EXAT/PXAT (Redis 8.0): a missing key is created
  *   **without** a key TTL, but every field the call writes expires, and Redis deletes a hash when
@@ -125,6 +125,15 @@ export interface KeyAction {
    * https://redis.io/docs/latest/commands/rename/); inside a script the error aborts it.
    */
   mustExist?: true;
+  /**
+   * A JSON write whose path is not a literal (JSON.SET / JSON.MERGE / JSON.MSET): the argument
+   * index of that path. The action is described as creating a missing key (as at the root, `$` or
+   * `.`), but below the root Redis cannot create one: "ERR new objects must be created at the
+   * root" (https://redis.io/docs/latest/commands/json.set/), and the key must exist. A front end
+   * that can tell the path is not the root (`'$.results[' .. id .. ']'`) reads the action as
+   * {@link mustExist} `modify-if-present`.
+   */
+  rootPathArg?: number;
   /**
    * Redis raises an error when this key already exists (TS.CREATE "TSDB: key already exists",
    * BF.RESERVE / CF.RESERVE "ERR item exists", CMS.INITBYDIM, TOPK.RESERVE, TDIGEST.CREATE):
@@ -281,7 +290,8 @@ function describeSet(args: readonly CommandArg[]): Omit<CommandDescription, 'nam
   }
   let effect: KeyEffect;
   if (ttl) effect = nx ? 'create-if-missing-with-ttl' : xx ? 'set-ttl' : 'create-with-ttl';
-  else if (keepTtl) effect = xx ? 'modify-if-present' : 'keep-ttl';
+  // KEEPTTL keeps the TTL of an existing key; NX writes only a missing one, which has no TTL to keep
+  else if (keepTtl) effect = xx ? 'modify-if-present' : nx ? 'create-if-missing' : 'keep-ttl';
   else if (unknownOptions) effect = 'create-with-ttl'; // an option we cannot read may be the expiry
   else if (nx) effect = 'create-if-missing';
   else if (xx) effect = 'clear-ttl-if-present';

@@ -23,7 +23,17 @@ function isJsonRoot(path: CommandArg): boolean {
  */
 function jsonWrite(key: number, path: CommandArg): KeyAction {
   if (typeof path === 'string' && !isJsonRoot(path)) return { arg: key, effect: 'modify-if-present', mustExist: true };
-  return { arg: key, effect: 'create-in-place' };
+  return { arg: key, effect: 'create-in-place', ...(path === undefined ? { rootPathArg: key + 1 } : {}) };
+}
+
+/**
+ * Whether a JSON path whose start is known is surely not the root: `prefix` is the literal text
+ * it starts with (`'$.results['` of `'$.results[' .. id .. ']'`). The root is `$` or `.` alone,
+ * so a path longer than one character, or one starting with anything else (a legacy path
+ * `user.name` means `.user.name`), is below it.
+ */
+export function isBelowJsonRoot(prefix: string): boolean {
+  return prefix.length >= 2 || (prefix.length === 1 && prefix !== '$' && prefix !== '.');
 }
 
 /**

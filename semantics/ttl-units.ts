@@ -18,6 +18,12 @@ export interface UnitGuess {
   why: string;
   /** A literal far below any current Unix time: surely a duration, whatever its unit. */
   small?: true;
+  /**
+   * Only the unit is known, not whether it is a span or a point in time (`x / 1000` of a value
+   * nothing names: milliseconds to seconds either way); `kind` is then a default, and only the
+   * unit is compared with what the command expects.
+   */
+  unitOnly?: true;
 }
 
 const MS_NAME = /(?:^|[_$.])(?:ms|millis|milliseconds|msec)$/i;
@@ -26,6 +32,8 @@ const SECONDS_NAME = /(?:^|[_$.])(?:s|sec|secs|seconds)$|[a-z0-9](?:Sec|Secs|Sec
 const SECONDS_UPPER = /(?:^|_)(?:S|SEC|SECS|SECONDS)$/;
 const ABSOLUTE_NAME = /(?:^|[_$.])(?:expires?_?at|expiry_?at|deadline|timestamp|valid_?until|not_?after)(?:_?(?:ms|s|sec|seconds|millis))?$/i;
 const ABSOLUTE_CAMEL = /^(?:expiresAt|expireAt|deadline|timestamp)|[a-z0-9](?:At|Deadline|Timestamp|Until)(?:Ms|Millis|Sec|Seconds)?$/;
+/** The current time: `now`, `nowMs`, `nowSec()`, `now_s`, `currentTime`. */
+const NOW_NAME = /^(?:now|currentTime|nowTime)(?:Ms|MS|Millis|Milliseconds|Sec|Secs|Seconds|InSeconds|InMs|_ms|_s|_sec|_secs|_seconds|_millis)?$/;
 
 /**
  * The unit a variable or property name states: `ttlMs`, `TTL_MS`, `timeoutMillis` are
@@ -34,7 +42,7 @@ const ABSOLUTE_CAMEL = /^(?:expiresAt|expireAt|deadline|timestamp)|[a-z0-9](?:At
  * @returns `undefined` when the name says nothing.
  */
 export function unitOfName(name: string): UnitGuess | undefined {
-  const absolute = (ABSOLUTE_NAME.test(name) || ABSOLUTE_CAMEL.test(name)) && !/(?:ttl|duration|timeout|window|period|interval|delay)$/i.test(name);
+  const absolute = NOW_NAME.test(name) || ((ABSOLUTE_NAME.test(name) || ABSOLUTE_CAMEL.test(name)) && !/(?:ttl|duration|timeout|window|period|interval|delay)$/i.test(name));
   const ms = MS_CAMEL.test(name) || MS_NAME.test(name);
   const seconds = !ms && (SECONDS_NAME.test(name) || SECONDS_UPPER.test(name));
   const unit = ms ? 'milliseconds' : seconds ? 'seconds' : undefined;
@@ -80,6 +88,8 @@ export function unitMismatch(
   expected: TtlUnit,
 ): 'ms-as-seconds' | 'seconds-as-ms' | 'absolute-as-duration' | 'duration-as-absolute' | 'absolute-unit' | undefined {
   const want = expectedUnit(expected);
+  // only the unit is known: a span or a point in time as the command expects
+  if (guess.unitOnly) guess = { ...guess, kind: want.kind };
   if (guess.kind === 'absolute' && want.kind === 'duration') return 'absolute-as-duration';
   if (guess.kind === 'duration' && want.kind === 'absolute') return guess.unit || guess.small ? 'duration-as-absolute' : undefined;
   if (!guess.unit || guess.unit === want.unit) return undefined;

@@ -9,6 +9,7 @@
  */
 import type * as L from 'luaparse';
 import { describeCommand, type CommandArg, type CommandDescription, type KeyAction, type KeyEffect } from '../../semantics/commands.js';
+import { isBelowJsonRoot } from '../../semantics/redis8-types.js';
 import { isTooNew } from '../../semantics/versions.js';
 import {
   alwaysStatusReply,
@@ -119,7 +120,7 @@ export abstract class CommandEffects extends Findings {
     // options it cannot see as unknown (SET key unpack(ARGV), SET key value unpack(opts)).
     if (spreadIndex >= 0) literalArgs.push(undefined);
     const facts = describe(nameValue.v, literalArgs);
-    const description = facts.description;
+    const description = facts.description.keys.some((a) => a.rootPathArg !== undefined) ? this.belowJsonRoot(facts.description, argNodes) : facts.description;
     const command = description.name;
     if (!description.known) {
       // A command no table knows (a module's, or a newer Redis'): nothing is proved about its keys, and the script does not pass as clean.
@@ -434,6 +435,23 @@ export abstract class CommandEffects extends Findings {
       }
     }
     return this.keepRejected(st, rejected, reply) as Reply;
+  }
+
+  /**
+   * A JSON write whose path is not a literal ({@link KeyAction.rootPathArg}) cannot create a
+   * missing key below the root: read as an update of a key that must exist when its path starts
+   * with a literal that is not the root (`'$.results[' .. id .. ']'`), and, outside strict mode,
+   * when the path comes from elsewhere (ARGV, a variable): a script that takes its JSON path from
+   * its caller updates a member of a document that exists. Strict mode keeps that one a creation.
+   */
+  private belowJsonRoot(description: CommandDescription, argNodes: readonly L.Expression[]): CommandDescription {
+    const keys = description.keys.map((action): KeyAction => {
+      if (action.rootPathArg === undefined) return action;
+      const prefix = literalPrefix(argNodes[action.rootPathArg + 1]);
+      if (prefix !== undefined ? !isBelowJsonRoot(prefix) : this.input.strict) return action;
+      return { arg: action.arg, effect: 'modify-if-present', mustExist: true };
+    });
+    return { ...description, keys };
   }
 
   /**
@@ -781,3 +799,10 @@ const TTL_GIVING_EFFECTS: ReadonlySet<KeyEffect> = new Set<KeyEffect>(['set-ttl'
 
 /** Effects after which a TTL <= 0 or in the past leaves no key (the expiry deletes it). */
 const MAY_DELETE_EFFECTS: ReadonlySet<KeyEffect> = new Set<KeyEffect>(['set-ttl', 'set-ttl-if-has-ttl', 'create-with-ttl', 'create-if-missing-with-ttl']);
+
+/** The literal text a string concatenation starts with (`'$.a[' .. id .. ']'`: `'$.a['`), if any. */
+function literalPrefix(node: L.Expression | undefined): string | undefined {
+  let start = node;
+  while (start?.type === 'BinaryExpression' && start.operator === '..') start = start.left;
+  return start !== node && start?.type === 'StringLiteral' && typeof start.value === 'string' ? start.value : undefined;
+}

@@ -21,7 +21,9 @@ describe('the table', () => {
     expect(keys('JSON.SET', 'k', '$.a', '1')).toEqual([{ arg: 0, effect: 'modify-if-present', mustExist: true }]);
     expect(keys('JSON.SET', 'k', '$', '{}', 'XX')).toEqual([{ arg: 0, effect: 'modify-if-present' }]);
     expect(keys('JSON.SET', 'k', '$', '{}', 'NX')).toEqual([{ arg: 0, effect: 'create-if-missing' }]);
-    expect(keys('JSON.SET', 'k', undefined, '{}')).toEqual([{ arg: 0, effect: 'create-in-place' }]);
+    // a path that is not a literal: a creation at the root, and the path's index, since below it nothing is created
+    expect(keys('JSON.SET', 'k', undefined, '{}')).toEqual([{ arg: 0, effect: 'create-in-place', rootPathArg: 1 }]);
+    expect(keys('JSON.MSET', 'a', undefined, '1')).toEqual([{ arg: 0, effect: 'create-in-place', rootPathArg: 1 }]);
     expect(keys('JSON.MERGE', 'k', '$', '{}')).toEqual([{ arg: 0, effect: 'create-in-place' }]);
     // JSON.MSET takes key path value triples
     expect(keys('JSON.MSET', 'a', '$', '1', 'b', '$.x', '2')).toEqual([
@@ -124,6 +126,20 @@ describe("lua-lint on Redis 8's types", () => {
     // below the root a missing key raises: nothing is created
     expect(ids("redis.call('JSON.SET', KEYS[1], '$.count', ARGV[1])")).toEqual([]);
     expect(ids("redis.call('JSON.NUMINCRBY', KEYS[1], '$.n', 1)", "redis.call('TDIGEST.ADD', KEYS[2], 1.5)")).toEqual([]);
+  });
+
+  it('a JSON write whose path is not a literal creates a missing key only at the root', () => {
+    // a path that starts below the root ('$.x', '.x', a legacy 'x'): the key must exist, nothing is created
+    expect(ids("redis.call('JSON.SET', KEYS[1], '$.results[' .. ARGV[1] .. '].result', ARGV[2])")).toEqual([]);
+    expect(ids("redis.call('JSON.SET', KEYS[1], ('.a' .. ARGV[1]) .. '.b', ARGV[2])")).toEqual([]);
+    expect(ids("redis.call('JSON.MERGE', KEYS[1], 'user' .. ARGV[1], ARGV[2])")).toEqual([]);
+    // a path from the caller: taken below the root, except in strict mode
+    const fromCaller = "local path = ARGV[1]\nredis.call('JSON.SET', KEYS[1], path, ARGV[2])";
+    expect(ids(fromCaller)).toEqual([]);
+    expect(analyzeLua(fromCaller, { strict: true }).map((f) => `${f.ruleId}@${f.line}`)).toEqual(['write-path-needs-ttl@2']);
+    // near misses: a prefix that may be the root itself ('$' .. rest), and the root as a literal
+    expect(ids("redis.call('JSON.SET', KEYS[1], '$' .. ARGV[1], ARGV[2])")).toEqual(['write-path-needs-ttl@1']);
+    expect(ids("redis.call('JSON.SET', KEYS[1], '.', ARGV[2])")).toEqual(['write-path-needs-ttl@1']);
   });
 
   it('a create command on a key that exists raises: the writes before it stay', () => {
