@@ -30,9 +30,12 @@ const stale = [
     read: 'GET',
     readLine: 3,
   },
-  // a chained MULTI whose expiry is a conditional link
-  { code: ioredis(fn('  const seen = await redis.ttl(key);\n  const m = redis.multi().sadd(key, "x");\n  if (seen < 0) m.expire(key, ttl);\n  await m.exec();')), line: 5, read: 'TTL', readLine: 4 },
 ];
+
+// a chained MULTI whose expiry a TTL read of the key decides (`TTL < 0`): a key that expired
+// between the read and the write is recreated without TTL, and re-armed by the next call's read,
+// the TTL repair `allowTtlRepair` leaves out of `recommended`; strict reports it
+const repaired = ioredis(fn('  const seen = await redis.ttl(key);\n  const m = redis.multi().sadd(key, "x");\n  if (seen < 0) m.expire(key, ttl);\n  await m.exec();'));
 
 const fine = [
   // the test reads no reply: the caller's TTL
@@ -49,6 +52,10 @@ for (const tester of [untypedTester, typedTester]) {
   runRule(tester, 'incr-needs-expire-on-create', incrRule, {
     valid: fine,
     invalid: stale.map(({ code, line }) => ({ code, errors: [{ messageId: 'staleGuard' as const, line }] })),
+  });
+  runRule(tester, 'incr-needs-expire-on-create', incrRule, {
+    valid: [repaired],
+    invalid: [{ code: repaired, options: [{ allowTtlRepair: false }], errors: [{ messageId: 'staleGuard' as const, line: 5 }] }],
   });
 }
 
