@@ -81,9 +81,10 @@ export default createRule<Options, MessageIds>({
             });
             continue;
           }
-          // SET ... GET: add KEEPTTL, and XX unless the call already says NX or XX.
+          // SET ... GET: add KEEPTTL, and XX unless the call already says XX (SET ... NX GET writes
+          // only a missing key, which has no TTL to drop: semantics/ does not call it getDropsTtl)
           const effect = call.description.keys[0]?.effect;
-          const hasCondition = effect === 'create-if-missing' || effect === 'clear-ttl-if-present';
+          const hasCondition = effect === 'clear-ttl-if-present';
           const options: SetOption[] = hasCondition ? ['KEEPTTL'] : ['KEEPTTL', 'XX'];
           const fix = addSetOptions(context, call, options);
           context.report({

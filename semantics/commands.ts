@@ -175,7 +175,9 @@ export interface CommandDescription {
   keys: KeyAction[];
   /**
    * The command returns the old value while dropping the key's TTL: GETSET, or SET ... GET without
-   * KEEPTTL or a new expiry (https://redis.io/docs/latest/commands/getset/).
+   * KEEPTTL or a new expiry (https://redis.io/docs/latest/commands/getset/). Not SET ... NX GET:
+   * NX writes only a missing key, which has no TTL to drop (its effect says it creates one without
+   * TTL; https://redis.io/docs/latest/commands/set/).
    */
   getDropsTtl: boolean;
   /** The command is SET ... KEEPTTL (with or without XX). */
@@ -299,7 +301,7 @@ function describeSet(args: readonly CommandArg[]): Omit<CommandDescription, 'nam
   // SET ... XX EX: never creates, sets the TTL of an existing key -> 'set-ttl'.
   return {
     keys: [{ arg: 0, effect }],
-    getDropsTtl: get && !ttl && !keepTtl && !unknownOptions,
+    getDropsTtl: get && !nx && !ttl && !keepTtl && !unknownOptions,
     keepTtl,
     unknownOptions,
     ...(ttl ? { ttl, ttlOption } : {}),

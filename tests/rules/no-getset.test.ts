@@ -1,4 +1,5 @@
 import rule from '../../rules/no-getset.js';
+import setRule from '../../rules/set-requires-ttl-or-keepttl.js';
 import { ioredis, nodeRedis, runRule, typedTester, untypedTester, upstash } from './tester.js';
 
 /** `code` with the import the collect suggestion adds, after the file's last import line. */
@@ -23,6 +24,11 @@ runRule(untypedTester, 'no-getset', rule, {
     nodeRedis(`client.set('k', 'v', { GET: false });`),
     upstash(`redis.set('k', 'v', { keepTtl: true, get: true });`),
     upstash(`redis.set('k', 'v', { ex: 60, get: true });`),
+    // SET ... NX GET writes only a missing key: no TTL to clear (its create without TTL is
+    // set-requires-ttl-or-keepttl's; KEEPTTL would not help it)
+    ioredis(`redis.set(key, v, 'NX', 'get');`),
+    nodeRedis(`client.set(key, v, { condition: 'NX', GET: true });`),
+    upstash(`redis.set(key, v, { nx: true, get: true });`),
     // not Redis clients
     `const cache = new Map(); cache.set('k', 1);`,
     `function f(h: Headers) { h.set('GET', 'x'); }`,
@@ -77,17 +83,6 @@ runRule(untypedTester, 'no-getset', rule, {
           suggestions: [
             { messageId: 'addKeepTtl', data: { options: 'KEEPTTL XX' }, output: ioredis(`redis.set(key, v, 'KEEPTTL', 'XX', 'GET');`) },
           ],
-        },
-      ],
-    },
-    {
-      code: ioredis(`redis.set(key, v, 'NX', 'get');`),
-      errors: [
-        {
-          messageId: 'setGet',
-          line: 3,
-          column: 7,
-          suggestions: [{ messageId: 'addKeepTtl', data: { options: 'KEEPTTL' }, output: ioredis(`redis.set(key, v, 'KEEPTTL', 'NX', 'get');`) }],
         },
       ],
     },
@@ -148,19 +143,6 @@ runRule(untypedTester, 'no-getset', rule, {
           column: 8,
           suggestions: [
             { messageId: 'addKeepTtl', data: { options: 'KEEPTTL XX' }, output: nodeRedis(`client.set(key, v, { KEEPTTL: true, XX: true, GET: true });`) },
-          ],
-        },
-      ],
-    },
-    {
-      code: nodeRedis(`client.set(key, v, { condition: 'NX', GET: true });`),
-      errors: [
-        {
-          messageId: 'setGet',
-          line: 3,
-          column: 8,
-          suggestions: [
-            { messageId: 'addKeepTtl', data: { options: 'KEEPTTL' }, output: nodeRedis(`client.set(key, v, { KEEPTTL: true, condition: 'NX', GET: true });`) },
           ],
         },
       ],
@@ -366,6 +348,30 @@ runRule(typedTester, 'no-getset (typed)', rule, {
             {
               messageId: 'useSetKeepTtl',
               output: `import { createClient } from 'redis';\nconst c = createClient();\nexport const f = (k: string) => c.multi().set(k, '0', { KEEPTTL: true, XX: true, GET: true }).exec();`,
+            },
+          ],
+        },
+      ],
+    },
+  ],
+});
+
+// the SET ... NX GET no-getset leaves alone is still a create without TTL for the key rule
+runRule(untypedTester, 'set-requires-ttl-or-keepttl (SET ... NX GET)', setRule, {
+  valid: [],
+  invalid: [
+    {
+      code: ioredis('export const claim = (id: string, v: string) => redis.set(`claim:${id}`, v, "NX", "get");'),
+      errors: [
+        {
+          messageId: 'createWithoutTtl',
+          line: 3,
+          column: 55,
+          suggestions: [
+            {
+              messageId: 'addExpiryPlaceholder',
+              data: { name: 'TTL_SECONDS' },
+              output: ioredis('export const claim = (id: string, v: string) => redis.set(`claim:${id}`, v, \'EX\', TTL_SECONDS, "NX", "get");'),
             },
           ],
         },
