@@ -13,7 +13,8 @@ import { staleGuard } from './stale-read.js';
 
 export { keyIdOf } from './key-id.js';
 import type { RedisCall } from './normalize.js';
-import { enclosingFunction, findVariable, type AnyContext } from './static.js';
+import { enclosingFunction, findVariable, unwrap, type AnyContext } from './static.js';
+import { EFFECTS_THAT_CREATE_WITH_TTL_IN_TRANSACTION } from '../semantics/transactions.js';
 
 /** Effects that give a key a TTL (also when only an existing TTL is changed). */
 export const EXPIRY_EFFECTS: ReadonlySet<KeyEffect> = new Set<KeyEffect>([
@@ -249,4 +250,70 @@ export function followsOnItsPath(node: TSESTree.Node, later: TSESTree.Node): boo
     if (parent.type.startsWith('Function') || parent.type === 'ArrowFunctionExpression') return false;
   }
   return false;
+}
+
+/**
+ * Whether the key at argument `arg` of `call` is written with a TTL by the command before it in the
+ * same unit that last writes or deletes it (`multi().set(k, v, 'EX', 60).set(k, v2, 'KEEPTTL')`,
+ * SETEX, SET ... NX EX): the key then exists when `call` runs.
+ */
+export function createdWithTtlBeforeInUnit(context: AnyContext, call: RedisCall, arg: number): boolean {
+  const id = keyIdOf(context, call, arg);
+  if (!id) return false;
+  const earlier = (fileIndexOf(context).byUnit.get(call.unit.key) ?? []).filter((other) => other.nameNode.range[0] < call.nameNode.range[0]);
+  for (let i = earlier.length - 1; i >= 0; i--) {
+    const action = earlier[i]!.description.keys.find((a) => a.effect !== 'read' && keyIdOf(context, earlier[i]!, a.arg) === id);
+    if (action) return EFFECTS_THAT_CREATE_WITH_TTL_IN_TRANSACTION.has(action.effect);
+  }
+  return false;
+}
+
+/**
+ * The command of an earlier round trip that gave the key at argument `arg` of `call` a TTL (SET ...
+ * EX, SETEX, EXPIRE, ...), when time passes between the two: the last write of the same key
+ * identity before `call` on its path (in another unit, in a statement that runs before the
+ * write's, not on another branch, in the same function or one enclosing it), and `call` runs later
+ * than the next statement: in a callback written inside that function (`tap(async () =>
+ * redis.set(k, '1', 'KEEPTTL'))`, run when the request's handler is done), or after an `await` of
+ * something other than a Redis command between them (`await handler()`). The key may have expired
+ * in between. `undefined` when there is none (a later write without TTL, or writes in a row).
+ */
+export function ttlInEarlierRoundTrip(context: AnyContext, call: RedisCall, arg: number): RedisCall | undefined {
+  const id = keyIdOf(context, call, arg);
+  if (!id) return undefined;
+  const calls = fileIndexOf(context).calls;
+  for (let i = calls.length - 1; i >= 0; i--) {
+    const other = calls[i]!;
+    if (other.nameNode.range[0] >= call.nameNode.range[0] || other.unit.key === call.unit.key) continue;
+    if (!followsOnItsPath(other.node, call.node)) continue;
+    const write = other.description.keys.find((a) => a.effect !== 'read' && keyIdOf(context, other, a.arg) === id);
+    if (!write) continue;
+    // after an effect that gives the key a TTL, KEEPTTL may find the key expired
+    if (!EXPIRY_EFFECTS.has(write.effect)) return undefined;
+    return enclosingFunction(other.node) !== enclosingFunction(call.node) || otherAwaitBetween(context, other, call) ? other : undefined;
+  }
+  return undefined;
+}
+
+/** Whether an `await` of something other than a Redis command sits between two calls in the source. */
+function otherAwaitBetween(context: AnyContext, earlier: RedisCall, later: RedisCall): boolean {
+  const from = earlier.node.range[1];
+  const to = later.node.range[0];
+  const redisNodes = new Set<unknown>(fileIndexOf(context).calls.map((c) => c.node));
+  let found = false;
+  const visit = (node: TSESTree.Node): void => {
+    if (found || node.range[1] <= from || node.range[0] >= to) return;
+    if (node.type === 'AwaitExpression' && node.range[0] >= from && !redisNodes.has(unwrap(node.argument))) {
+      found = true;
+      return;
+    }
+    for (const key of context.sourceCode.visitorKeys[node.type] ?? []) {
+      const child = (node as unknown as Record<string, unknown>)[key];
+      if (Array.isArray(child)) child.forEach((c) => c && typeof c === 'object' && 'type' in c && visit(c as TSESTree.Node));
+      else if (child && typeof child === 'object' && 'type' in child) visit(child as TSESTree.Node);
+    }
+  };
+  const fn = enclosingFunction(later.node);
+  visit(fn ?? context.sourceCode.ast);
+  return found;
 }

@@ -20,6 +20,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { holdsForNoTtlReply } from '../semantics/transactions.js';
 import { fileIndexOf } from './file-index.js';
+import { forEachCallIn } from './index.js';
 import { keyIdOf } from './key-id.js';
 import type { RedisCall } from './normalize.js';
 import { enclosingFunction, findVariable, unwrap, type AnyContext } from './static.js';
@@ -115,25 +116,15 @@ function execsBatchOf(context: AnyContext, write: TSESTree.Node, read: RedisCall
     const bare = unwrap(node);
     return bare.type === 'Identifier' && bare.name === held.name;
   };
-  const keys = context.sourceCode.visitorKeys as Record<string, readonly string[] | undefined>;
-  const stack: TSESTree.Node[] = [write];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (node.type === 'CallExpression') {
-      const callee = unwrap(node.callee);
-      // tx.exec() / tx.execAsPipeline(), or GLIDE's client.exec(tx)
-      if (callee.type === 'MemberExpression' && callee.property.type === 'Identifier' && callee.property.name.startsWith('exec')) {
-        if (isHeld(callee.object) || node.arguments.some(isHeld)) return true;
-      }
+  let found = false;
+  forEachCallIn(context, write, (node) => {
+    const callee = unwrap(node.callee);
+    // tx.exec() / tx.execAsPipeline(), or GLIDE's client.exec(tx)
+    if (callee.type === 'MemberExpression' && callee.property.type === 'Identifier' && callee.property.name.startsWith('exec')) {
+      if (isHeld(callee.object) || node.arguments.some(isHeld)) found = true;
     }
-    for (const key of keys[node.type] ?? []) {
-      const value = (node as unknown as Record<string, unknown>)[key];
-      for (const child of Array.isArray(value) ? value : [value]) {
-        if (child && typeof child === 'object' && typeof (child as { type?: unknown }).type === 'string') stack.push(child as TSESTree.Node);
-      }
-    }
-  }
-  return false;
+  });
+  return found;
 }
 
 function within(inner: TSESTree.Node, outer: TSESTree.Node): boolean {

@@ -21,11 +21,11 @@ import { addSetOptions, expireEachKeyInMulti, rewriteAsSet, ttlConstantOf, type 
 import { reportLoc } from '../redis-calls/report.js';
 import { fixesEnabled, FIX_OPTION_SCHEMA, readAutofixSettings } from '../redis-calls/autofix.js';
 import { SET_RULE_COMMANDS } from '../redis-calls/ownership.js';
-import { expiryAfterInUnit, expiryInLaterRoundTrip, fileIndexOf, followsOnItsPath, keyIdOf } from '../redis-calls/file-index.js';
+import { createdWithTtlBeforeInUnit, expiryAfterInUnit, expiryInLaterRoundTrip, ttlInEarlierRoundTrip } from '../redis-calls/file-index.js';
 import { exemption, keyCallsOf, KEY_POLICY_SCHEMA } from '../redis-calls/policy.js';
 import type { SetRequiresTtlOrKeepttlOptions } from './options.js';
 import { keyData, KEY_TAIL } from '../redis-calls/report.js';
-import { enclosingFunction } from '../redis-calls/static.js';
+import type { AnyContext } from '../redis-calls/static.js';
 import type { RedisCall } from '../redis-calls/index.js';
 
 /** Options of the rule (the options object's type is exported from the package root). */
@@ -253,28 +253,12 @@ function describeSet(effect: KeyEffect): string {
 }
 
 /**
- * Whether the key at argument `arg` of `call` is written with a TTL by the command before it in the
- * same unit that last writes or deletes it (`multi().set(k, v, 'EX', 60).set(k, v2, 'KEEPTTL')`,
- * SETEX, SET ... NX EX): the key then exists when `call` runs.
- */
-function createdWithTtlBeforeInUnit(context: Parameters<typeof fileIndexOf>[0], call: RedisCall, arg: number): boolean {
-  const id = keyIdOf(context, call, arg);
-  if (!id) return false;
-  const earlier = (fileIndexOf(context).byUnit.get(call.unit.key) ?? []).filter((other) => other.nameNode.range[0] < call.nameNode.range[0]);
-  for (let i = earlier.length - 1; i >= 0; i--) {
-    const action = earlier[i]!.description.keys.find((a) => a.effect !== 'read' && keyIdOf(context, earlier[i]!, a.arg) === id);
-    if (action) return action.effect === 'create-with-ttl' || action.effect === 'create-if-missing-with-ttl';
-  }
-  return false;
-}
-
-/**
  * The edit that adds XX to a SET ... KEEPTTL in the client's syntax: a positional token after the
  * KEEPTTL token (ioredis' overloads take the condition after it), or a property of the options
  * object (node-redis `XX: true`, upstash `xx: true`). `undefined` when the call cannot be edited
  * safely.
  */
-function addXx(context: Parameters<typeof fileIndexOf>[0], call: RedisCall): ReturnType<typeof addSetOptions> {
+function addXx(context: AnyContext, call: RedisCall): ReturnType<typeof addSetOptions> {
   if (call.client.byShape) return undefined;
   if (call.optionsObject || call.flavor === 'node-redis' || call.flavor === 'upstash' || call.flavor === 'glide') return addSetOptions(context, call, ['XX']);
   const index = call.args.findIndex((value) => typeof value === 'string' && value.toUpperCase() === 'KEEPTTL');
@@ -284,63 +268,4 @@ function addXx(context: Parameters<typeof fileIndexOf>[0], call: RedisCall): Ret
   const quote = raw[0] === '"' ? '"' : "'";
   const xx = raw.slice(1, -1) === raw.slice(1, -1).toLowerCase() ? 'xx' : 'XX';
   return (fixer) => [fixer.insertTextAfter(token, `, ${quote}${xx}${quote}`)];
-}
-
-/** Effects that give a key a TTL: after one, KEEPTTL may find the key expired. */
-const TTL_GIVING: ReadonlySet<KeyEffect> = new Set<KeyEffect>(['create-with-ttl', 'create-if-missing-with-ttl', 'set-ttl', 'set-ttl-if-has-ttl']);
-
-/**
- * The command of an earlier round trip that gave the key at argument `arg` of `call` a TTL (SET ...
- * EX, SETEX, EXPIRE, ...), when time passes between the two: the last write of the same key
- * identity before `call` on its path (in another unit, in a statement that runs before the
- * write's, not on another branch, in the same function or one enclosing it), and `call` runs later
- * than the next statement: in a callback written inside that function (`tap(async () =>
- * redis.set(k, '1', 'KEEPTTL'))`, run when the request's handler is done), or after an `await` of
- * something other than a Redis command between them (`await handler()`). The key may have expired
- * in between. `undefined` when there is none (a later write without TTL, or writes in a row).
- */
-function ttlInEarlierRoundTrip(context: Parameters<typeof fileIndexOf>[0], call: RedisCall, arg: number): RedisCall | undefined {
-  const id = keyIdOf(context, call, arg);
-  if (!id) return undefined;
-  const calls = fileIndexOf(context).calls;
-  for (let i = calls.length - 1; i >= 0; i--) {
-    const other = calls[i]!;
-    if (other.nameNode.range[0] >= call.nameNode.range[0] || other.unit.key === call.unit.key) continue;
-    if (!followsOnItsPath(other.node, call.node)) continue;
-    const write = other.description.keys.find((a) => a.effect !== 'read' && keyIdOf(context, other, a.arg) === id);
-    if (!write) continue;
-    if (!TTL_GIVING.has(write.effect)) return undefined;
-    return enclosingFunction(other.node) !== enclosingFunction(call.node) || otherAwaitBetween(context, other, call) ? other : undefined;
-  }
-  return undefined;
-}
-
-/** Whether an `await` of something other than a Redis command sits between two calls in the source. */
-function otherAwaitBetween(context: Parameters<typeof fileIndexOf>[0], earlier: RedisCall, later: RedisCall): boolean {
-  const from = earlier.node.range[1];
-  const to = later.node.range[0];
-  const redisNodes = new Set<unknown>(fileIndexOf(context).calls.map((c) => c.node));
-  let found = false;
-  const visit = (node: TSESTree.Node): void => {
-    if (found || node.range[1] <= from || node.range[0] >= to) return;
-    if (node.type === 'AwaitExpression' && node.range[0] >= from && !redisNodes.has(unwrapAwaited(node.argument))) {
-      found = true;
-      return;
-    }
-    for (const key of context.sourceCode.visitorKeys[node.type] ?? []) {
-      const child = (node as unknown as Record<string, unknown>)[key];
-      if (Array.isArray(child)) child.forEach((c) => c && typeof c === 'object' && 'type' in c && visit(c as TSESTree.Node));
-      else if (child && typeof child === 'object' && 'type' in child) visit(child as TSESTree.Node);
-    }
-  };
-  const fn = enclosingFunction(later.node);
-  visit(fn ?? context.sourceCode.ast);
-  return found;
-}
-
-/** The call an `await` waits for (`await redis.get(k)`, `await (redis.get(k) as Promise<string>)`). */
-function unwrapAwaited(node: TSESTree.Node): TSESTree.Node {
-  let inner = node;
-  while (inner.type === 'TSAsExpression' || inner.type === 'TSNonNullExpression') inner = inner.expression;
-  return inner;
 }
