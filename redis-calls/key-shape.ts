@@ -31,6 +31,7 @@
  */
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { enumMemberValue, hasFiniteType, instanceMember, type InstanceMember } from './bounded.js';
+import { classOfStaticThis, staticMember, type ClassNode } from './class-statics.js';
 import { exportedValue, findExport, importedBinding, moduleContext, namespaceModule, type ImportedModule } from './modules.js';
 import { findVariable, pick, propertyName, unwrap, type AnyContext } from './static.js';
 
@@ -441,7 +442,12 @@ function mappedShape(context: AnyContext, call: TSESTree.CallExpression, receive
 function memberShape(context: AnyContext, node: TSESTree.MemberExpression, bindings: Bindings, depth: number): Part {
   const name = propertyName(node.property, node.computed);
   const object = unwrap(node.object);
-  if (object.type === AST_NODE_TYPES.ThisExpression) return instanceMemberShape(context, node, depth);
+  if (object.type === AST_NODE_TYPES.ThisExpression) {
+    // this.queuedKey in a static method or a static arrow: the class's static member
+    const statics = classOfStaticThis(object);
+    if (statics) return name === undefined ? UNKNOWN_PART : staticMemberShape(context, statics, name, depth);
+    return instanceMemberShape(context, node, depth);
+  }
   // process.env.KEY_PREFIX: the process's configuration, one value for its life
   if (isProcessEnv(context, object)) return IMPORTED_PART;
   // KEYS.SYS.FEATURES, Keys[env]: a member of a const object literal or enum, here or imported
@@ -614,8 +620,6 @@ function importedMemberShape(context: AnyContext, object: TSESTree.Identifier, n
   return imported && value ? importedValueShape(context, imported.module, value, depth) : undefined;
 }
 
-type ClassNode = TSESTree.ClassDeclaration | TSESTree.ClassExpression;
-
 /** The class a name stands for: `class Store {}`, or `var Store = class {}` assigned once (bundlers). */
 function classOf(variable: TSESLint.Scope.Variable, def: TSESLint.Scope.Definition): ClassNode | undefined {
   if (def.type === 'ClassName') return def.node as ClassNode;
@@ -625,40 +629,32 @@ function classOf(variable: TSESLint.Scope.Variable, def: TSESLint.Scope.Definiti
 }
 
 /**
- * `Store.PREFIX` of a static member: the spelling of its initializer (`static PREFIX = 'sess'`)
- * and of the assignments of the module's top level (`Store.PREFIX = 'sess'`, as compilers emit
- * static fields), fixed once for the class; `*` when it is written anywhere else (a function may
- * change it) and it is not `readonly`.
+ * `Store.PREFIX` (or `this.PREFIX` in a static method) of a static member: the spelling of its
+ * values (`static PREFIX = 'sess'`, `Store.PREFIX = 'sess'` of the module's top level as
+ * compilers emit static fields, `this.PREFIX = ...` of a `static {}` block) or of what its getter
+ * returns (`static get PREFIX() { return 'sess'; }`), fixed once for the class; `*` when it is
+ * written anywhere else (a function may change it) and it is not `readonly`
+ * (`redis-calls/class-statics.ts`).
  */
 function staticMemberShape(context: AnyContext, cls: ClassNode, name: string, depth: number): Part {
-  const values: TSESTree.Node[] = [];
-  let readonly = false;
-  for (const element of cls.body.body) {
-    if (element.type === AST_NODE_TYPES.PropertyDefinition && element.static && propertyName(element.key, element.computed) === name) {
-      readonly ||= element.readonly;
-      if (element.value) values.push(element.value);
-    }
-  }
-  const declaration = cls.type === AST_NODE_TYPES.ClassDeclaration ? cls : cls.parent;
-  const variables = declaration ? context.sourceCode.getDeclaredVariables(declaration) : [];
-  for (const reference of variables.flatMap((v) => v.references)) {
-    const member = reference.identifier.parent;
-    if (member?.type !== AST_NODE_TYPES.MemberExpression || member.object !== reference.identifier || propertyName(member.property, member.computed) !== name) continue;
-    const write = member.parent;
-    if (write?.type === AST_NODE_TYPES.AssignmentExpression && write.left === member) {
-      const topLevel = write.parent?.type === AST_NODE_TYPES.ExpressionStatement && write.parent.parent?.type === AST_NODE_TYPES.Program;
-      if (!topLevel || write.operator !== '=') {
-        if (!readonly) return UNKNOWN_PART;
-        continue;
-      }
-      values.push(write.right);
-    } else if (write?.type === AST_NODE_TYPES.UpdateExpression) {
-      if (!readonly) return UNKNOWN_PART;
-    }
-  }
+  const member = staticMember(context, cls, name);
+  const getter = member?.getter ? asFunction(member.getter) : undefined;
+  const values = getter ? returnExpressions(getter) : (member?.values ?? []);
   if (values.length === 0) return UNKNOWN_PART;
   const shared = values.map((value) => shapeOf(context, value, new Map(), depth + 1)).reduce(common);
-  return { ...shared, fixed: true };
+  return { ...shared, via: member?.declaration ? [member.declaration, ...shared.via] : shared.via, fixed: true };
+}
+
+/**
+ * The key builder a static member of a class is (`static key(id) { return `tx:${id}`; }`, `static
+ * key = (id) => `tx:${id}``), when the class fixes it and its body is one returned expression
+ * ({@link asFunction}); `undefined` otherwise.
+ */
+function staticBuilder(context: AnyContext, cls: ClassNode, name: string): { fn: FunctionLike; declaration: TSESTree.Node } | undefined {
+  const member = staticMember(context, cls, name);
+  if (!member) return undefined;
+  const fn = member.method ? asFunction(member.method) : member.values.length === 1 ? asFunction(member.values[0]) : undefined;
+  return fn ? { fn, declaration: member.declaration ?? fn } : undefined;
 }
 
 function callShape(context: AnyContext, node: TSESTree.CallExpression, bindings: Bindings, depth: number): Part {
@@ -767,6 +763,12 @@ function foreignKeyBuilder(
   if (method) return { ...method, context, own: true };
   if (object.type === AST_NODE_TYPES.ThisExpression) return undefined;
   if (object.type === AST_NODE_TYPES.Identifier) {
+    // TransactionDB.detailsKey(id): a static builder of a class of the module
+    const variable = findVariable(context, object);
+    const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+    const cls = def ? classOf(variable!, def) : undefined;
+    const builder = cls ? staticBuilder(context, cls, name) : undefined;
+    if (builder) return { ...builder, context, own: true };
     const namespace = namespaceModule(context, object);
     const found = namespace ? findExport(namespace, name) : undefined;
     const fn = asFunction(found?.node);
@@ -861,8 +863,8 @@ function containerOf(context: AnyContext, input: TSESTree.Node, depth: number): 
       return inner && { ...inner, imported: true, via: [] };
     }
     if (variable.defs.length !== 1 || def.type !== 'Variable' || def.node.id.type !== AST_NODE_TYPES.Identifier || !def.node.init || !assignedOnce(variable, def.node.id)) return undefined;
-    // written to (KEYS.a = ...): its literal does not say what it holds
-    if (variable.references.some((r) => r.identifier.parent?.type === AST_NODE_TYPES.MemberExpression && isWritten(r.identifier.parent))) return undefined;
+    // written to (KEYS.a = ..., Object.assign(KEYS, overrides)): its literal does not say what it holds
+    if (variable.references.some((r) => (r.identifier.parent?.type === AST_NODE_TYPES.MemberExpression && isWritten(r.identifier.parent)) || isAssignTarget(r.identifier))) return undefined;
     const inner = containerOf(context, def.node.init, depth + 1);
     return inner && { ...inner, via: inner.imported ? [] : [declarationStatement(def.node), ...inner.via] };
   }
@@ -882,6 +884,12 @@ function containerOf(context: AnyContext, input: TSESTree.Node, depth: number): 
   const value = owner?.node.type === AST_NODE_TYPES.ObjectExpression ? ownProperty(owner.node, name) : undefined;
   const inner = owner && value ? containerOf(owner.context, value, depth + 1) : undefined;
   return owner && inner && { ...inner, imported: owner.imported || inner.imported, via: owner.imported ? [] : [...owner.via, ...inner.via] };
+}
+
+/** The object `Object.assign` merges into (`Object.assign(KEYS, overrides)`). */
+function isAssignTarget(node: TSESTree.Node): boolean {
+  const call = node.parent;
+  return call?.type === AST_NODE_TYPES.CallExpression && call.arguments[0] === node && isObjectAssign(call.callee);
 }
 
 /** A member expression that is assigned, updated or deleted. */
@@ -1064,12 +1072,16 @@ export function keyBuilder(context: AnyContext, callee: TSESTree.Node): { fn: Fu
   const name = callee.property.name;
   const object = unwrap(callee.object);
   if (object.type === AST_NODE_TYPES.ThisExpression) {
+    // this.key(id) in a static method or a static arrow: the class's static builder
+    const statics = classOfStaticThis(object);
+    if (statics) return staticBuilder(context, statics, name);
     for (let current: TSESTree.Node | undefined = callee.parent; current; current = current.parent) {
       if (current.type !== AST_NODE_TYPES.ClassBody) continue;
       for (const element of current.body) {
         if (
           element.type === AST_NODE_TYPES.MethodDefinition &&
           element.kind === 'method' &&
+          !element.static &&
           !element.computed &&
           element.key.type === AST_NODE_TYPES.Identifier &&
           element.key.name === name &&

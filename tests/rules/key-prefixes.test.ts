@@ -112,6 +112,75 @@ for (const tester of [untypedTester, typedTester]) {
   });
 }
 
+// a store whose keys come from static members of its class, read through `this` in static arrows
+// (thirdweb-dev/engine's TransactionDB), and a factory's key-builder object (a workflow storage)
+const staticStore = ioredis(
+  [
+    'export class TransactionDB {',
+    '  private static detailsKey = (queueId: string) => `transaction:${queueId}`;',
+    "  private static queuedKey = 'transaction:queued';",
+    '  static set = async (t: { queueId: string; at: number }) => {',
+    '    const pipeline = redis.pipeline().set(this.detailsKey(t.queueId), JSON.stringify(t));',
+    '    pipeline.zadd(this.queuedKey, t.at, t.queueId);',
+    '    await pipeline.exec();',
+    '  };',
+    '}',
+  ].join('\n'),
+);
+const builderObject = ioredis(
+  [
+    'export function createStorage(config: { keyPrefix?: string }) {',
+    "  const prefix = config.keyPrefix ?? 'workflow';",
+    '  const keys = { run: (runId: string) => `${prefix}:runs:${runId}`, runsAll: () => `${prefix}:runs:idx:all` };',
+    "  return { create: (id: string) => redis.hset(keys.run(id), 'status', 'new'), index: (id: string, at: number) => redis.zadd(keys.runsAll(), at, id) };",
+    '}',
+  ].join('\n'),
+);
+// the same class, but a static method may change the member: the pattern does not match
+const reassignedStatic = staticStore.replace('  static set =', '  static use(key: string) { this.queuedKey = key; }\n  static set =');
+// the same object, but a caller may replace its builders: the pattern does not match
+const mergedBuilderObject = builderObject.replace('  return {', '  Object.assign(keys, config);\n  return {');
+
+for (const tester of [untypedTester, typedTester]) {
+  runRule(tester, 'incr-needs-expire-on-create (key builders: objects and static members)', incrRule, {
+    valid: [
+      { code: staticStore, settings: persistent('transaction:*') },
+      { code: builderObject, settings: persistent('*:runs:*') },
+    ],
+    invalid: [
+      // no pattern: the message spells the key with the default; the index (one key per prefix) is left alone
+      {
+        code: reassignedStatic,
+        settings: persistent('transaction:*'),
+        errors: [
+          {
+            messageId: 'noExpiry',
+            line: 9,
+            column: 14,
+            data: { command: 'ZADD', key: 'this.queuedKey', hint: '', client: '' },
+            suggestions: [
+              {
+                messageId: 'appendExpire',
+                data: { expire: 'expire(this.queuedKey, TTL_SECONDS)' },
+                output: reassignedStatic.replace('zadd(this.queuedKey, t.at, t.queueId)', 'zadd(this.queuedKey, t.at, t.queueId).expire(this.queuedKey, TTL_SECONDS)'),
+              },
+            ],
+          },
+        ],
+      },
+      { code: builderObject, errors: [{ messageId: 'noExpiry', line: 6, column: 42, data: { command: 'HSET', key: 'workflow:runs:*', hint: " Kept forever on purpose? Add 'workflow:runs:*' to settings['redis-ttl'].persistentKeys.", client: '' } }] },
+      {
+        code: mergedBuilderObject,
+        settings: persistent('*:runs:*'),
+        errors: [
+          { messageId: 'noExpiry', line: 7, column: 42, data: { command: 'HSET', key: 'keys.run(id)', hint: '', client: '' } },
+          { messageId: 'noExpiry', line: 7, column: 120, data: { command: 'ZADD', key: 'keys.runsAll()', hint: '', client: '' } },
+        ],
+      },
+    ],
+  });
+}
+
 // imported modules are read from disk beside the linted file (the typed tester's project holds no such file)
 runRule(untypedTester, 'incr-needs-expire-on-create (imported key prefixes)', incrRule, {
   valid: [{ code: imported, settings: persistent('write_keys_zset:*'), filename: app }],

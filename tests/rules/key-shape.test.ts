@@ -205,6 +205,68 @@ describe('keyShapeOf, key prefixes fixed in the code', () => {
     expect(shapes("const process = { env: {} as Record<string, string> };\nprobe(`${process.env.P ?? 'app'}:${id}`);")).toEqual(['*:* many']);
   });
 
+  it('reads a key-builder object of any scope: arrows, function expressions and method shorthand of one returned expression', () => {
+    const code = [
+      'export async function createStorage(options) {',
+      "  const prefix = options.keyPrefix ?? 'workflow';",
+      '  const keys = {',
+      '    run: (runId: string) => `${prefix}:runs:${runId}`,',
+      '    runsIdxAll: () => `${prefix}:runs:idx:all`,',
+      '    step(id: string) { return `${prefix}:steps:${id}`; },',
+      '    event: function (id: string) { return `${prefix}:events:${id}`; },',
+      '  };',
+      '  return { async create(id: string) { probe(keys.run(id)); probe(keys.runsIdxAll()); probe(keys.step(id)); probe(keys.event(id)); } };',
+      '}',
+      "function local(id: string) { const K = { ...BASE, lock: (name: string) => `lock:${name}` }; probe(K.lock(id)); probe(K.lock('gc')); }",
+    ].join('\n');
+    expect(shapes(code)).toEqual(['workflow:runs:* many', 'workflow:runs:idx:all one', 'workflow:steps:* many', 'workflow:events:* many', 'lock:* many', 'lock:gc one']);
+  });
+
+  it('does not read a key-builder object whose member is overwritten or merged into, nor a builder of more than one statement', () => {
+    const code = [
+      'function a(id: string) { const keys = { run: (r: string) => `p:runs:${r}` }; keys.run = (r: string) => r; probe(keys.run(id)); }',
+      'function b(id: string) { const keys = { run: (r: string) => `p:runs:${r}` }; Object.assign(keys, overrides); probe(keys.run(id)); }',
+      'function c(id: string) { const keys = { run: (r: string) => `p:runs:${r}`, ...overrides }; probe(keys.run(id)); }',
+      'function d(id: string) { const keys = { run: (r: string) => { if (r) return `p:runs:${r}`; return `q:${r}`; } }; probe(keys.run(id)); }',
+      'function e(id: string) { const keys = { run: (r: string) => { log(r); return `p:runs:${r}`; } }; probe(keys.run(id)); }',
+    ].join('\n');
+    expect(shapes(code)).toEqual(['* many', '* many', '* many', '* many', '* many']);
+  });
+
+  it('reads `this` of a static context as the class: static fields, arrows, methods and getters', () => {
+    const code = [
+      'export class TransactionDB {',
+      '  private static detailsKey = (queueId: string) => `transaction:${queueId}`;',
+      "  private static queuedKey = 'transaction:queued';",
+      '  static key(id: string) { return `tx:${id}`; }',
+      "  static get minedKey() { return 'transaction:mined'; }",
+      '  static set = async (t: { id: string }) => { probe(this.detailsKey(t.id)); probe(this.queuedKey); probe(this.minedKey); };',
+      '  static get(id: string) { probe(TransactionDB.detailsKey(id)); probe(TransactionDB.queuedKey); probe(this.key(id)); probe(TransactionDB.minedKey); }',
+      '  static { probe(this.queuedKey); }',
+      '}',
+    ].join('\n');
+    expect(shapes(code)).toEqual([
+      'transaction:* many',
+      'transaction:queued one',
+      'transaction:mined one',
+      'transaction:* many',
+      'transaction:queued one',
+      'tx:* many',
+      'transaction:mined one',
+      'transaction:queued one',
+    ]);
+  });
+
+  it('does not read a static member written outside its initializer, a static builder of more than one statement, nor `this` of an instance or a nested function', () => {
+    const code = [
+      "class A { static KEY = 'a:queued'; static use(p: string) { this.KEY = p; } static w(id: string) { probe(this.KEY); probe(`${A.KEY}:${id}`); } }",
+      'class B { static key(id: string) { check(id); return `b:${id}`; } static w(id: string) { probe(this.key(id)); probe(B.key(id)); } }',
+      "class C { static KEY = 'c:queued'; static k = (id: string) => `c:${id}`; w(id: string) { probe(this.KEY); probe(this.k(id)); } static v() { return function (this: unknown) { probe(this.KEY); }; } }",
+      "class D { static KEY = 'd:queued'; static get KEY2() { return 'd:x'; } static w() { probe(this.KEY); } }\nfunction configure(p: string) { D.KEY = p; }",
+    ].join('\n');
+    expect(shapes(code)).toEqual(['* many', '*:* many', '* many', '* many', '* many', '* many', '* many', '* many']);
+  });
+
   it('reads a factory option by its default', () => {
     expect(shapes("export function createStore({ prefix = 'sess:' } = {}) { return { set(id: string) { probe(prefix + id); } }; }")).toEqual(['sess:* many']);
     expect(shapes('export function createStore({ prefix }) { return { set(id: string) { probe(prefix + id); } }; }')).toEqual(['* many']);
