@@ -4,8 +4,11 @@
  * this module is read through (`const PREFIX = 'rl'` makes `` `${PREFIX}:${ip}` `` `rl:*`); a
  * key-builder function of this module whose return value has a static shape is evaluated with its
  * arguments' shapes (`const jobKey = (id) => `job:${id}`` makes `jobKey(id)` `job:*`), and so are
- * methods of the enclosing class (`this.toKey('wait')`), members of `const` object literals
- * (`KEYS.wait`) and `[...].join(sep)` of literal arrays. A `let` / `var` assigned once and never
+ * methods of the enclosing class (`this.toKey('wait')`), members of `const` object literals of any
+ * scope (`KEYS.wait`; `keys.run(id)` of a factory's `const keys = { run: (id) => ... }`, unless the
+ * object is written to or merged into), static members of a class (`Store.PREFIX`,
+ * `Store.key(id)`, and `this.PREFIX` / `this.key(id)` in a static method, arrow field or block,
+ * where `this` is the class: `redis-calls/class-statics.ts`) and `[...].join(sep)` of literal arrays. A `let` / `var` assigned once and never
  * again counts as a `const` (bundlers emit `var`). A call of a function the linter cannot read
  * (a method of another module: `this.connection.key('stat', 'failed')`) keeps its literal
  * arguments in order, with `*` around and between them (`*stat*failed*`): key builders concatenate
