@@ -449,7 +449,9 @@ function memberShape(context: AnyContext, node: TSESTree.MemberExpression, bindi
     // this.queuedKey in a static method or a static arrow: the class's static member
     const statics = classOfStaticThis(object);
     if (statics) return name === undefined ? UNKNOWN_PART : staticMemberShape(context, statics, name, depth);
-    return instanceMemberShape(context, node, depth);
+    // this.prefix in a method of a key-builder object: the object's member
+    const own = name === undefined ? undefined : objectMethodThisShape(context, object, name, depth);
+    return own ?? instanceMemberShape(context, node, depth);
   }
   // process.env.KEY_PREFIX: the process's configuration, one value for its life
   if (isProcessEnv(context, object)) return IMPORTED_PART;
@@ -494,6 +496,29 @@ function memberShape(context: AnyContext, node: TSESTree.MemberExpression, bindi
     }
   }
   return UNKNOWN_PART;
+}
+
+/**
+ * `this.prefix` in a method (shorthand or function expression, not an arrow) of a const object
+ * literal that is read as a container ({@link containerOf}: bound once, never written to nor
+ * merged into): the shape of the object's member `name`, as when the method is called on it
+ * (`keys.run(id)` of `const keys = { prefix: 'wf', run(id) { return `${this.prefix}:runs:${id}`; } }`).
+ * `undefined` when `this` is no such method's.
+ */
+function objectMethodThisShape(context: AnyContext, thisNode: TSESTree.Node, name: string, depth: number): Part | undefined {
+  // the function `this` is bound by: the nearest that is not an arrow (a class body binds its own)
+  let fn: TSESTree.Node | undefined = thisNode.parent;
+  while (fn && fn.type !== AST_NODE_TYPES.FunctionExpression && fn.type !== AST_NODE_TYPES.FunctionDeclaration && fn.type !== AST_NODE_TYPES.ClassBody) fn = fn.parent;
+  const property = fn?.type === AST_NODE_TYPES.FunctionExpression ? fn.parent : undefined;
+  const object = property?.type === AST_NODE_TYPES.Property && property.value === fn ? property.parent : undefined;
+  const declarator = object?.parent;
+  if (object?.type !== AST_NODE_TYPES.ObjectExpression || declarator?.type !== AST_NODE_TYPES.VariableDeclarator || declarator.init !== object || declarator.id.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const container = containerOf(context, declarator.id, depth + 1);
+  if (container?.node !== object) return undefined;
+  const value = ownProperty(object, name);
+  if (!value) return undefined;
+  const inner = shapeOf(context, value, new Map(), depth + 1);
+  return { text: inner.text, via: [...container.via, ...inner.via], fixed: inner.fixed };
 }
 
 type FunctionLike = TSESTree.FunctionDeclaration | TSESTree.FunctionExpression | TSESTree.ArrowFunctionExpression;

@@ -222,6 +222,17 @@ describe('keyShapeOf, key prefixes fixed in the code', () => {
     expect(shapes(code)).toEqual(['workflow:runs:* many', 'workflow:runs:idx:all one', 'workflow:steps:* many', 'workflow:events:* many', 'lock:* many', 'lock:gc one']);
   });
 
+  it('reads `this` of a key-builder object method as the object', () => {
+    const code = [
+      "const keys = { prefix: 'wf', run(id: string) { return `${this.prefix}:runs:${id}`; }, step: function (id: string) { return [this.prefix, 'steps', id].join(':'); } };",
+      'probe(keys.run(id)); probe(keys.step(id));',
+      // an arrow keeps the `this` around the object; a member written to is not fixed
+      "const other = { prefix: 'o', run: (id: string) => `${this.prefix}:runs:${id}` };\nprobe(other.run(id));",
+      "function f(id: string, p: string) { const mutable = { prefix: 'm', run(r: string) { return `${this.prefix}:runs:${r}`; } }; mutable.prefix = p; probe(mutable.run(id)); }",
+    ].join('\n');
+    expect(shapes(code)).toEqual(['wf:runs:* many', 'wf:steps:* many', '*:runs:* many', '* many']);
+  });
+
   it('does not read a key-builder object whose member is overwritten or merged into, nor a builder of more than one statement', () => {
     const code = [
       'function a(id: string) { const keys = { run: (r: string) => `p:runs:${r}` }; keys.run = (r: string) => r; probe(keys.run(id)); }',
