@@ -1046,7 +1046,16 @@ export class ClientDetector {
           }
           const fn = origin.kind === 'local' ? this.functionOf(query) : undefined;
           if (fn) return this.classifyReturnOf(fn, `${query.name}()`, depth + 1);
+          // ReturnType<typeof getRedis> of a function another module of the code exports
+          const exported = origin.kind === 'import' && origin.own ? this.exported(origin) : undefined;
+          const exportedFn = exported ? exported.detector.functionOf(exported.node) : undefined;
+          if (exported && exportedFn) return relabel(exported.detector.classifyReturnOf(exportedFn, `${query.name}()`, depth + 1), (inner) => `${inner} (${exported.module.display})`);
           return CLIENT_FACTORIES.has(query.name) ? clientVerdict(this.fileFlavor(), why, undefined, true) : UNKNOWN;
+        }
+        // Awaited<Redis>, NonNullable<Redis>, Awaited<ReturnType<typeof getRedis>>: the type inside
+        const wrapped = type.typeArguments?.params[0];
+        if (wrapped && ident === type.typeName && (last === 'Awaited' || TRANSPARENT_TYPES.has(last)) && this.identifierOrigin(ident).kind === 'global') {
+          return this.classifyType(wrapped, depth + 1);
         }
         const batch = batchOfTypeName(last);
         if (ident) {

@@ -11,6 +11,7 @@
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import incrRule from '../../rules/incr-needs-expire-on-create.js';
 import setRule from '../../rules/set-requires-ttl-or-keepttl.js';
 import { runRule, setSuggestions, untypedTester } from './tester.js';
 
@@ -107,5 +108,55 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl (receivers of another module
     { code: workspaceMember, filename: app, errors: [{ messageId: 'setWithoutTtl', line: 4, column: 61, suggestions: setSuggestions(workspaceMember, 'this.store.conn.set(`order:${id}`, v') }] },
     // a member inherited from a class of a workspace package
     { code: inheritedClient, filename: app, errors: [{ messageId: 'setWithoutTtl', line: 3, column: 55, suggestions: setSuggestions(inheritedClient, 'this.conn.set(`order:${id}`, v') }] },
+  ],
+});
+
+/**
+ * Nango's UsageCache: the store's type is `Awaited<ReturnType<typeof getRedis>>` of a workspace
+ * package whose manifest names its unbuilt `dist/` (its tsconfig compiles `lib/` into `dist/`);
+ * INCR passes a TTL, the overwrite HSETs the same per-period key without one (line 11).
+ */
+const usageCache = (storeType: string, overwrite = 'await this.store.hSet(key, { count, at: `${Date.now()}` });', imports = "import type { getRedis, getLocalStore } from '@r/kv';") =>
+  [
+    imports,
+    'type Redis = Awaited<ReturnType<typeof getRedis>>;',
+    'export class UsageCache {',
+    `  constructor(private readonly store: ${storeType}) {}`,
+    '  async incr(key: string, delta: number, ttlMs?: number) {',
+    '    const multi = this.store.multi();',
+    "    multi.hIncrBy(key, 'count', delta);",
+    '    if (ttlMs) multi.pExpire(key, ttlMs);',
+    '    return multi.exec();',
+    '  }',
+    `  async overwrite(key: string, count: number) { ${overwrite} }`,
+    '}',
+  ].join('\n');
+
+const viaAliasType = usageCache('Redis');
+const viaInlineType = usageCache('Awaited<ReturnType<typeof getRedis>>');
+
+/** The HSET of line 11, with the suggestion that queues the expiry after it in one MULTI. */
+const hsetError = (code: string) => ({
+  messageId: 'noExpiry' as const,
+  line: 11,
+  column: 66,
+  suggestions: [
+    {
+      messageId: 'wrapInMulti' as const,
+      output: code.replace('this.store.hSet(key, { count, at: `${Date.now()}` })', 'this.store.multi().hSet(key, { count, at: `${Date.now()}` }).expire(key, TTL_SECONDS).exec()'),
+    },
+  ],
+});
+
+runRule(untypedTester, 'incr-needs-expire-on-create (receivers of another module of the repository)', incrRule, {
+  valid: [
+    // the package's other factory makes a Map, no client
+    { code: usageCache('ReturnType<typeof getLocalStore>'), filename: app },
+    // the overwrite expires the key in the same MULTI
+    { code: usageCache('Redis', 'await this.store.multi().hSet(key, { count }).pExpire(key, 60_000).exec();'), filename: app },
+  ],
+  invalid: [
+    { code: viaAliasType, filename: app, errors: [hsetError(viaAliasType)] },
+    { code: viaInlineType, filename: app, errors: [hsetError(viaInlineType)] },
   ],
 });
