@@ -25,7 +25,7 @@ import { redisCallsIn } from './index.js';
 import { sameKeyByShape } from './key-id.js';
 import { keyShapeOf } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
-import { findVariable, unwrap, type AnyContext } from './static.js';
+import { findVariable, numberLiteral, swappedComparison, unwrap, type AnyContext } from './static.js';
 
 /** Names that say a test is about the TTL even when the other arm's TTL argument is spelled otherwise. */
 const TTL_NAME = /ttl|expir|persist|lifetime|maxage|timeout|duration/i;
@@ -241,17 +241,16 @@ function absentWhen(context: AnyContext, input: TSESTree.Node, value: boolean, r
     return false;
   }
   // ttl > 0, ttl >= 1, 0 < ttl (false: absent); ttl <= 0, ttl < 1 (true: absent)
-  const bound = (ref: TSESTree.Node, n: TSESTree.Node, greater: '>' | '>=' | '<' | '<='): boolean => {
-    const limit = literalValue(n);
-    if (!isRef(ref) || typeof limit !== 'number') return false;
+  const bound = (ref: TSESTree.Node, n: TSESTree.Node, greater: string | undefined): boolean => {
+    const limit = numberLiteral(n);
+    if (!isRef(ref) || limit === undefined) return false;
     if (greater === '>') return !value && limit === 0;
     if (greater === '>=') return !value && limit === 1;
     if (greater === '<=') return value && limit === 0;
     return value && limit === 1;
   };
-  const flipped: Record<string, '>' | '>=' | '<' | '<='> = { '>': '<', '>=': '<=', '<': '>', '<=': '>=' };
   if (op === '>' || op === '>=' || op === '<' || op === '<=') {
-    return bound(test.left, test.right, op) || bound(test.right, test.left, flipped[op]!);
+    return bound(test.left, test.right, op) || bound(test.right, test.left, swappedComparison(op));
   }
   return false;
 }

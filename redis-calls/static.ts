@@ -221,6 +221,30 @@ export function pick(container: TSESTree.Node, key: string): TSESTree.Node | und
   return undefined;
 }
 
+/**
+ * The value of a number literal, or of a negated one (`60`, `-1`); `undefined` for anything else
+ * (no `const` followed: {@link foldNumber} does that).
+ */
+export function numberLiteral(node: TSESTree.Node): number | undefined {
+  const bare = unwrap(node);
+  if (bare.type === AST_NODE_TYPES.Literal && typeof bare.value === 'number') return bare.value;
+  if (bare.type === AST_NODE_TYPES.UnaryExpression && bare.operator === '-') {
+    const inner = numberLiteral(bare.argument);
+    return inner === undefined ? undefined : -inner;
+  }
+  return undefined;
+}
+
+const SWAPPED_COMPARISONS: Readonly<Record<string, string>> = { '<': '>', '<=': '>=', '>': '<', '>=': '<=', '===': '===', '==': '==', '!==': '!==', '!=': '!=' };
+
+/**
+ * The comparison operator that says the same with its operands swapped (`a < b` is `b > a`;
+ * equality operators are their own); `undefined` for any other operator.
+ */
+export function swappedComparison(operator: string): string | undefined {
+  return Object.hasOwn(SWAPPED_COMPARISONS, operator) ? SWAPPED_COMPARISONS[operator] : undefined;
+}
+
 /** The name of a non-computed property key or member property (`a.b`, `{ b: 1 }`, `{ 'b': 1 }`). */
 export function propertyName(node: TSESTree.Node, computed = false): string | undefined {
   if (node.type === AST_NODE_TYPES.Identifier && !computed) return node.name;
