@@ -20,12 +20,12 @@
  * the analyzer can read (`if (ttl === 0) zAdd(k, m) else zAddWithTtl(k, m, ttl * 1000)`).
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { EXPIRY_EFFECTS } from './file-index.js';
+import { EXPIRY_EFFECTS } from '../semantics/commands.js';
 import { redisCallsIn } from './index.js';
 import { sameKeyByShape } from './key-id.js';
 import { keyShapeOf } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
-import { findVariable, numberLiteral, swappedComparison, unwrap, type AnyContext } from './static.js';
+import { findVariable, numberLiteral, swappedComparison, unwrap, walk, type AnyContext } from './static.js';
 
 /** Names that say a test is about the TTL even when the other arm's TTL argument is spelled otherwise. */
 const TTL_NAME = /ttl|expir|persist|lifetime|maxage|timeout|duration/i;
@@ -290,6 +290,40 @@ function namesIn(root: TSESTree.Node): Set<string> {
     stack.push(...childNodes(node));
   }
   return names;
+}
+
+/**
+ * Whether `node` (an expiry) runs only when a TTL value `sources` read is given: it sits under a
+ * test (`if`, `?:`, the left side of `&&`, up to the enclosing function) whose other outcome
+ * implies that value is absent ({@link absentWhen}: `if (ttl)`, `ttl > 0 && ...`, `if (!ttl) ...
+ * else ...`). The values are the references of `sources` and, through `const`s they are computed
+ * from, of their initializers (two hops: `if (ttlMinutes) { const ttlSeconds = ttlMinutes * 60;
+ * expire(k, ttlSeconds); }`). A store that expires a key only when its caller configured a TTL
+ * keeps the key otherwise on purpose.
+ */
+export function onlyWhenTtlGiven(context: AnyContext, node: TSESTree.Node, sources: readonly TSESTree.Node[]): boolean {
+  const refs = new Set<string>();
+  const collect = (root: TSESTree.Node, hops: number): void => {
+    for (const ref of referencesIn(context, root)) refs.add(ref);
+    if (hops >= 2) return;
+    walk(context, root, (child) => {
+      if (child.type !== 'Identifier' || child.parent?.type === 'MemberExpression') return;
+      const def = findVariable(context, child)?.defs[0];
+      if (def?.type === 'Variable' && def.node.init && def.node.id.type === 'Identifier' && def.node.id.name === child.name) collect(def.node.init, hops + 1);
+    });
+  };
+  for (const source of sources) collect(source, 0);
+  if (refs.size === 0) return false;
+  for (let child: TSESTree.Node = node, parent = node.parent; parent; child = parent, parent = parent.parent) {
+    if (isFunction(parent)) return false;
+    if ((parent.type === 'IfStatement' || parent.type === 'ConditionalExpression') && parent.test !== child) {
+      // the other arm runs when the test has the other value
+      if (absentWhen(context, parent.test, child !== parent.consequent, refs)) return true;
+    } else if (parent.type === 'LogicalExpression' && parent.operator === '&&' && parent.right === child) {
+      if (absentWhen(context, parent.left, false, refs)) return true;
+    }
+  }
+  return false;
 }
 
 /** The child nodes of a node (not its parent). */
