@@ -88,7 +88,7 @@ export function inNoTtlArm(context: AnyContext, call: RedisCall, keyNode: TSESTr
 function callerChoseNoTtl(context: AnyContext, test: Branch, arm: TSESTree.Node): boolean {
   for (const ref of referencesIn(context, test.node)) {
     if (!TTL_NAME.test(ref.slice(ref.lastIndexOf('.') + 1))) continue;
-    const root = rootIdentifier(test.node, ref.split('.')[0]!);
+    const root = rootIdentifier(context, test.node, ref.split('.')[0]!);
     const variable = root ? findVariable(context, root) : null;
     const def = variable?.defs[0];
     if (!def || def.type !== 'Parameter' || !absentWhen(context, test.node, test.value, new Set([ref]))) continue;
@@ -97,27 +97,24 @@ function callerChoseNoTtl(context: AnyContext, test: Branch, arm: TSESTree.Node)
   return false;
 }
 
-/** The identifier named `name` in `root` (the first one met). */
-function rootIdentifier(root: TSESTree.Node, name: string): TSESTree.Identifier | undefined {
-  const stack: TSESTree.Node[] = [root];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (node.type === 'Identifier' && node.name === name) return node;
-    stack.push(...childNodes(node));
-  }
-  return undefined;
+/** The identifier named `name` in `root` (the first one in source order). */
+function rootIdentifier(context: AnyContext, root: TSESTree.Node, name: string): TSESTree.Identifier | undefined {
+  let found: TSESTree.Identifier | undefined;
+  walk(context, root, (node) => {
+    if (node.type !== 'Identifier' || node.name !== name) return undefined;
+    found = node;
+    return 'stop';
+  });
+  return found;
 }
 
 /** Whether a call in `fn` outside `arm` takes `ref` in one of its arguments. */
 function passedOnOutside(context: AnyContext, fn: TSESTree.Node, ref: string, arm: TSESTree.Node): boolean {
-  const stack: TSESTree.Node[] = [fn];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (node === arm) continue;
-    if ((node.type === 'CallExpression' || node.type === 'NewExpression') && node.arguments.some((a) => referencesIn(context, a).has(ref))) return true;
-    stack.push(...childNodes(node));
-  }
-  return false;
+  return walk(context, fn, (node) => {
+    if (node === arm) return 'skip';
+    if ((node.type === 'CallExpression' || node.type === 'NewExpression') && node.arguments.some((a) => referencesIn(context, a).has(ref))) return 'stop';
+    return undefined;
+  });
 }
 
 /** The test of a branch, and the value it has when the write without TTL runs. */
@@ -133,7 +130,7 @@ interface Branch {
  * `test` is `null` for a regenerator `switch`.
  */
 function armSetsTtl(context: AnyContext, arm: TSESTree.Node, test: Branch | null, shape: string, keyText: string, writeKey: TSESTree.Node): boolean {
-  const testNames = test ? namesIn(test.node) : undefined;
+  const testNames = test ? namesIn(context, test.node) : undefined;
   for (const call of redisCallsIn(context, arm)) {
     for (const action of call.description.keys) {
       const keyNode = call.argNodes[action.arg];
@@ -173,17 +170,22 @@ function ttlReferences(context: AnyContext, call: RedisCall, keyNode: TSESTree.N
 /** Identifier and member-chain texts in an expression (`a.b.c` gives `a`, `a.b`, `a.b.c`); not `this`. */
 function referencesIn(context: AnyContext, root: TSESTree.Node): Set<string> {
   const refs = new Set<string>();
-  const stack: TSESTree.Node[] = [root];
-  while (stack.length > 0) {
-    const node = unwrap(stack.pop()!);
-    const text = referenceText(context, node);
-    if (text) {
+  const collect = (from: TSESTree.Node): void => {
+    walk(context, from, (node) => {
+      // `x as T`, `x!`: the value only, not its type
+      const bare = unwrap(node);
+      if (bare !== node) {
+        collect(bare);
+        return 'skip';
+      }
+      const text = referenceText(context, node);
+      if (!text) return undefined;
       refs.add(text);
-      if (node.type === 'MemberExpression') stack.push(node.object);
-      continue;
-    }
-    stack.push(...childNodes(node));
-  }
+      if (node.type === 'MemberExpression') collect(node.object);
+      return 'skip';
+    });
+  };
+  collect(root);
   return refs;
 }
 
@@ -281,14 +283,11 @@ function isNone(input: TSESTree.Node): boolean {
 }
 
 /** Identifier names and non-computed member names in an expression. */
-function namesIn(root: TSESTree.Node): Set<string> {
+function namesIn(context: AnyContext, root: TSESTree.Node): Set<string> {
   const names = new Set<string>();
-  const stack: TSESTree.Node[] = [root];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
+  walk(context, root, (node) => {
     if (node.type === 'Identifier') names.add(node.name);
-    stack.push(...childNodes(node));
-  }
+  });
   return names;
 }
 
@@ -324,23 +323,6 @@ export function onlyWhenTtlGiven(context: AnyContext, node: TSESTree.Node, sourc
     }
   }
   return false;
-}
-
-/** The child nodes of a node (not its parent). */
-function childNodes(node: TSESTree.Node): TSESTree.Node[] {
-  const children: TSESTree.Node[] = [];
-  for (const [key, value] of Object.entries(node)) {
-    if (key === 'parent') continue;
-    if (Array.isArray(value)) {
-      for (const child of value) if (isNode(child)) children.push(child);
-    }
-    else if (isNode(value)) children.push(value);
-  }
-  return children;
-}
-
-function isNode(value: unknown): value is TSESTree.Node {
-  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
 }
 
 /** A statement that always leaves the enclosing block: `return`, `throw`, or a block ending in one. */
