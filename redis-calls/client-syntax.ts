@@ -5,6 +5,7 @@
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { describeCommand } from '../semantics/commands.js';
+import { isCodeSpecifier } from './modules.js';
 import { commandOfMethod } from './normalize.js';
 import { findVariable, unwrap, type AnyContext } from './static.js';
 
@@ -318,7 +319,12 @@ export function importedName(origin: { kind: string; imported?: string }): strin
 /** An import of another module, as the client detector follows it. */
 export interface ImportOrigin {
   source: string;
-  relative: boolean;
+  /**
+   * A module of the code (`redis-calls/modules.ts` `isCodeSpecifier`): a relative specifier, or a
+   * tsconfig path alias / workspace package that resolves into the repository. Its declarations
+   * are read where they are written; any other import is a package's.
+   */
+  own: boolean;
   /** The name imported (`'default'` for a default import); absent for a whole module. */
   imported?: string;
   /** `import * as m from './m'`. */
@@ -340,27 +346,28 @@ export type IdentifierOrigin =
   | { kind: 'global' };
 
 /**
- * Where the name `node` comes from in the file of `context`: an import (a relative one is a module
- * of the code), a declaration of the file (a class, type, `const`, type parameter, enum), or
+ * Where the name `node` comes from in the file of `context`: an import (`own` when it is a module
+ * of the code: relative, or a path alias / workspace package into the repository), a declaration of the file (a class, type, `const`, type parameter, enum), or
  * nowhere (a global).
  */
 export function originOf(context: AnyContext, node: TSESTree.Identifier): IdentifierOrigin {
   const variable = findVariable(context, node);
   if (!variable || variable.defs.length === 0) return { kind: 'global' };
   const def = variable.defs[0]!;
+  const from = context.physicalFilename ?? context.filename;
   if (def.type === 'ImportBinding') {
     const declaration = def.parent;
     const source = declaration.type === AST_NODE_TYPES.ImportDeclaration ? declaration.source.value : '';
-    const relative = source.startsWith('.') || source.startsWith('/');
-    if (def.node.type === AST_NODE_TYPES.ImportNamespaceSpecifier) return { kind: 'import', source, relative, namespace: true };
-    if (def.node.type === AST_NODE_TYPES.ImportDefaultSpecifier) return { kind: 'import', source, relative, imported: 'default' };
-    return { kind: 'import', source, relative, ...bindingImportedName(def.node) };
+    const own = isCodeSpecifier(from, source);
+    if (def.node.type === AST_NODE_TYPES.ImportNamespaceSpecifier) return { kind: 'import', source, own, namespace: true };
+    if (def.node.type === AST_NODE_TYPES.ImportDefaultSpecifier) return { kind: 'import', source, own, imported: 'default' };
+    return { kind: 'import', source, own, ...bindingImportedName(def.node) };
   }
   if (def.type === 'Variable') {
     // const Redis = require('ioredis'); const { createClient } = require('redis')
     const init = def.node.init ? unwrap(def.node.init) : undefined;
     const source = init && requiredModule(init);
-    if (source !== undefined) return { kind: 'import', source, relative: source.startsWith('.'), ...destructuredName(def.node.id, def.name) };
+    if (source !== undefined) return { kind: 'import', source, own: isCodeSpecifier(from, source), ...destructuredName(def.node.id, def.name) };
     // const { createClient: mk } = await import('redis')
     const dynamic = init?.type === AST_NODE_TYPES.AwaitExpression ? unwrap(init.argument) : undefined;
     if (
@@ -370,7 +377,7 @@ export function originOf(context: AnyContext, node: TSESTree.Identifier): Identi
       def.node.id.type === AST_NODE_TYPES.ObjectPattern
     ) {
       const source = dynamic.source.value;
-      return { kind: 'import', source, relative: source.startsWith('.'), ...destructuredName(def.node.id, def.name) };
+      return { kind: 'import', source, own: isCodeSpecifier(from, source), ...destructuredName(def.node.id, def.name) };
     }
   }
   if (def.type === 'ClassName') return { kind: 'local', classNode: def.node };

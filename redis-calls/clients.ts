@@ -3,8 +3,9 @@
  * Redis()`, `createClient()`, `Redis.fromEnv()`, `.multi()`, ... imported from a client package),
  * the type annotations on the way to it (a parameter, a member, a member of an annotated object
  * such as `params.redis` with `params: { redis: Redis }`, a destructured binding, the declared
- * return type of a function or method), and, for a value, class or type imported with a relative
- * specifier, what its own module says of it (read through `redis-calls/modules.ts`). A receiver
+ * return type of a function or method), and, for a value, class or type imported from another
+ * module of the code (a relative specifier, a tsconfig path alias or a workspace package of the
+ * repository: `redis-calls/resolve.ts`), what its own module says of it (read through `redis-calls/modules.ts`). A receiver
  * that is provably something else (a `Map`, `Headers`, an object literal, a class or interface of
  * the code that extends no client, a type imported from a package that is not a client) is never
  * a client.
@@ -22,7 +23,7 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type * as ts from 'typescript';
 import { isAbsolute } from 'node:path';
-import { exportedValue, loadModule, moduleContext, readModule, type ImportedModule } from './modules.js';
+import { exportedValue, isCodeSpecifier, loadModule, moduleContext, readModule, type ImportedModule } from './modules.js';
 import { pluginSettings, type PluginSettings } from './settings.js';
 import { type ClientFlavor, type ReceiverKind, NOT_REDIS, FOREIGN, UNKNOWN, clientVerdict, relabel, settled, flavorOfModule, CLIENT_CONSTRUCTORS, CLIENT_FACTORIES, SELF_RETURNING, CLIENT_TYPE_NAMES, KNOWN_NOT_REDIS, CLIENT_MODULE_TEXT, VALUE_EXPRESSIONS, EVIDENCE_NAMES, symbolVerdict, duckVerdict, either, batchOfTypeName, packageExport, packageType, packageValue, importBringsClient } from './client-facts.js';
 import { clientPackageOf, hasNamedClients } from './client-packages.js';
@@ -105,7 +106,7 @@ export class ClientDetector {
    * Whether anything in this file can be a Redis client. With type information, always (a type
    * can come from anywhere). Without it, a receiver is a client only through names or imports: an
    * import of a client package, a constructor / factory / type name of a client, a name matching
-   * `clientNames`, a relative import of a module whose text imports a client package or
+   * `clientNames`, an import of a module of the code whose text imports a client package or
    * re-exports another module, or a type of the file that is a client by its shape
    * (`declaresDuckTypedClient`); one pass over the file's tokens and a look at the text of the
    * modules it imports decide (it never changes a verdict, since every positive verdict needs one
@@ -117,7 +118,7 @@ export class ClientDetector {
     return this.evidence;
   }
 
-  /** A relative import (or top-level `require`) of a module whose text may make or pass on a client. */
+  /** An import (or top-level `require`) of a module of the code whose text may make or pass on a client. */
   private importsClientModule(): boolean {
     const from = this.context.physicalFilename ?? this.context.filename;
     if (!from || !isAbsolute(from)) return false;
@@ -128,8 +129,8 @@ export class ClientDetector {
         const init = statement.declarations[0]?.init;
         specifier = init ? requiredModule(init) : undefined;
       }
-      if (specifier === undefined || !specifier.startsWith('.')) continue;
-      const text = readModule(from, specifier)?.entry.text;
+      if (specifier === undefined || !isCodeSpecifier(from, specifier)) continue;
+      const text = readModule(from, specifier, true)?.entry.text;
       if (text !== undefined && CLIENT_MODULE_TEXT.test(text)) return true;
     }
     return false;
@@ -264,7 +265,7 @@ export class ClientDetector {
       if (origin.kind === 'import') {
         const pkg = clientPackageOf(origin.source);
         if (pkg) return packageExport(pkg, origin.namespace ? undefined : origin.imported, how, made);
-        if (!origin.relative) return FOREIGN;
+        if (!origin.own) return FOREIGN;
         // new RedisCache(): the class its module exports (a client only if it extends one)
         const exported = this.exported(origin);
         if (exported) {
@@ -289,7 +290,7 @@ export class ClientDetector {
       const isBun = objectVerdict?.kind === 'global' && bare.object.type === AST_NODE_TYPES.Identifier && bare.object.name === 'Bun';
       const pkg = objectVerdict?.kind === 'import' ? clientPackageOf(objectVerdict.source) : isBun ? clientPackageOf('bun') : undefined;
       if (pkg) return packageExport(pkg, hasNamedClients(pkg) ? bare.property.name : undefined, how, made);
-      if (objectVerdict?.kind === 'import') return objectVerdict.relative ? UNKNOWN : FOREIGN;
+      if (objectVerdict?.kind === 'import') return objectVerdict.own ? UNKNOWN : FOREIGN;
       return CLIENT_CONSTRUCTORS.has(bare.property.name) ? clientVerdict('unknown', how, undefined, true) : UNKNOWN;
     }
     return UNKNOWN;
@@ -322,13 +323,13 @@ export class ClientDetector {
         if (origin.kind === 'import') {
           const flavor = flavorOfModule(origin.source);
           if (flavor) return clientVerdict(flavor, this.madeBy(node));
-          if (!origin.relative) return FOREIGN;
+          if (!origin.own) return FOREIGN;
         } else if (origin.kind !== 'local') {
           return clientVerdict(this.fileFlavor(), this.madeBy(node), undefined, true);
         }
       }
       // getRedis() of another module of the code: what its declaration says it returns
-      if (origin.kind === 'import' && origin.relative) {
+      if (origin.kind === 'import' && origin.own) {
         const exported = this.exported(origin);
         const fn = exported ? exported.detector.functionOf(exported.node) : undefined;
         if (exported && fn) {
@@ -350,7 +351,7 @@ export class ClientDetector {
       const origin = this.identifierOrigin(object);
       if (origin.kind === 'import') {
         const flavor = flavorOfModule(origin.source);
-        return flavor ? clientVerdict(flavor, this.madeBy(node)) : origin.relative ? UNKNOWN : FOREIGN;
+        return flavor ? clientVerdict(flavor, this.madeBy(node)) : origin.own ? UNKNOWN : FOREIGN;
       }
       return object.name === 'Redis' ? clientVerdict('upstash', this.madeBy(node), undefined, true) : UNKNOWN;
     }
@@ -361,7 +362,7 @@ export class ClientDetector {
       const pkg = origin?.kind === 'import' ? clientPackageOf(origin.source) : undefined;
       const name = object.type === AST_NODE_TYPES.MemberExpression ? memberKeyName(object.property, object.computed) : origin?.kind === 'import' && !origin.namespace ? origin.imported : undefined;
       if (pkg && (object === root || hasNamedClients(pkg))) return packageExport(pkg, name, this.madeBy(node));
-      if (origin?.kind === 'import' && !origin.relative && object === root) return FOREIGN;
+      if (origin?.kind === 'import' && !origin.own && object === root) return FOREIGN;
     }
     // this.redis(), Store.client(): a method of a class of this module that returns a client
     const method_ = this.localMethod(callee);
@@ -370,6 +371,11 @@ export class ClientDetector {
     const signature = this.memberOf(this.typeOfExpression(callee.object, depth + 1), method, depth + 1);
     const declared = signature?.returns ? this.declaredResult(signature.returns, signature.detector, this.text(node)) : undefined;
     if (declared) return declared;
+    // cacheService.getClient() of a class of the code, undeclared: what the method returns
+    if (signature?.method) {
+      const returned = signature.detector.classifyReturnOf(signature.method, this.text(node), depth + 1);
+      if (returned.redis || returned.proven) return returned;
+    }
     // multi().json.set(...): a module command queued on a batch returns the batch
     const namespace = moduleNamespaceOf(callee);
     if (namespace) {
@@ -541,9 +547,9 @@ export class ClientDetector {
   private classifyImported(node: TSESTree.Identifier, depth: number): ReceiverKind {
     const origin = this.identifierOrigin(node);
     // import { redis } from 'bun': a client value of a package; its other exports are no clients
-    const pkg = origin.kind === 'import' && !origin.relative && !origin.namespace ? clientPackageOf(origin.source) : undefined;
+    const pkg = origin.kind === 'import' && !origin.own && !origin.namespace ? clientPackageOf(origin.source) : undefined;
     if (pkg && hasNamedClients(pkg) && origin.kind === 'import') return packageValue(pkg, origin.imported) ?? FOREIGN;
-    const exported = origin.kind === 'import' && origin.relative ? this.exported(origin) : undefined;
+    const exported = origin.kind === 'import' && origin.own ? this.exported(origin) : undefined;
     if (!exported || depth > 6) return UNKNOWN;
     const verdict = exported.detector.classifySyntactic(exported.node, depth + 2);
     return relabel(verdict, (inner) => `it is imported from ${exported.module.display}, where ${inner}`);
@@ -668,7 +674,7 @@ export class ClientDetector {
         }
         if (def.type === 'ImportBinding') {
           const origin = this.identifierOrigin(node);
-          const exported = origin.kind === 'import' && origin.relative ? this.exported(origin) : undefined;
+          const exported = origin.kind === 'import' && origin.own ? this.exported(origin) : undefined;
           return exported ? exported.detector.typeOfExpression(exported.node, depth + 1) : undefined;
         }
         return undefined;
@@ -683,6 +689,11 @@ export class ClientDetector {
           return declared ? { type: declared, detector: this } : undefined;
         }
         return this.memberOf(this.typeOfExpression(node.object, depth + 1), name, depth + 1)?.propertyRef;
+      }
+      case AST_NODE_TYPES.NewExpression: {
+        // new Store(): an instance of the class the name declares
+        const callee = unwrap(node.callee);
+        return callee.type === AST_NODE_TYPES.Identifier ? { type: instanceType(callee), detector: this } : undefined;
       }
       case AST_NODE_TYPES.CallExpression: {
         const callee = unwrap(node.callee);
@@ -748,7 +759,7 @@ export class ClientDetector {
   private memberOfDeclaration(ident: TSESTree.Identifier, name: string, depth: number): MemberSignature | undefined {
     const origin = this.identifierOrigin(ident);
     if (origin.kind === 'import') {
-      const exported = origin.relative ? this.exported(origin) : undefined;
+      const exported = origin.own ? this.exported(origin) : undefined;
       return exported && exported.node.type === AST_NODE_TYPES.Identifier ? exported.detector.memberOfDeclaration(exported.node, name, depth + 1) : undefined;
     }
     if (origin.kind !== 'local') return undefined;
@@ -768,13 +779,18 @@ export class ClientDetector {
       if (declared) return { property: declared, propertyRef: { type: declared, detector: this }, detector: this };
       for (const element of origin.classNode.body.body) {
         if (
-          (element.type === AST_NODE_TYPES.MethodDefinition || element.type === AST_NODE_TYPES.TSAbstractMethodDefinition) &&
-          !element.static &&
-          memberKeyName(element.key, element.computed) === name &&
-          element.value.returnType
+          (element.type !== AST_NODE_TYPES.MethodDefinition && element.type !== AST_NODE_TYPES.TSAbstractMethodDefinition) ||
+          element.static ||
+          memberKeyName(element.key, element.computed) !== name
         ) {
-          return { returns: element.value.returnType.typeAnnotation, detector: this };
+          continue;
         }
+        const declared = element.value.returnType?.typeAnnotation;
+        // get client(): Redis: read as a property of that type
+        if (element.kind === 'get') return declared ? { property: declared, propertyRef: { type: declared, detector: this }, detector: this } : undefined;
+        if (declared) return { returns: declared, detector: this };
+        // getClient() { return this.redisClient }: what its body returns, judged in its module
+        if (element.kind === 'method' && element.value.body) return { method: element.value as FunctionLike, detector: this };
       }
     }
     return undefined;
@@ -800,7 +816,8 @@ export class ClientDetector {
   // ---- other modules of the code --------------------------------------------------------------
 
   /**
-   * The declaration a relative import names, in its own module (read through
+   * The declaration an import of a module of the code names (relative, or a path alias / workspace
+   * package into the repository: `origin.own`), in its own module (read through
    * `redis-calls/modules.ts`), with that module's detector: the identifier a declaration binds
    * (`export const redis = ...`, `export class RedisCache`, `export interface Store`, `export
    * function getRedis(): Redis`), or the exported expression (`export default new Redis()`,
@@ -809,7 +826,7 @@ export class ClientDetector {
    */
   exported(origin: ImportOrigin, depth = 0): Exported | undefined {
     if (origin.namespace || depth > 4) return undefined;
-    const module = loadModule(this.context, origin.source);
+    const module = loadModule(this.context, origin.source, { packages: true });
     if (!module) return undefined;
     return detectorOfModule(this.context, module).exportedNode(origin.imported ?? 'default', depth + 1);
   }
@@ -822,7 +839,7 @@ export class ClientDetector {
       const id = this.moduleBinding(localName);
       return id ? { node: id, detector: this, module } : undefined;
     };
-    const from = (source: string, imported: string): Exported | undefined => this.exported({ source, relative: true, imported }, depth + 1);
+    const from = (source: string, imported: string): Exported | undefined => this.exported({ source, own: true, imported }, depth + 1);
     for (const statement of module.program.body) {
       if (statement.type === AST_NODE_TYPES.ExportNamedDeclaration) {
         const declaration = statement.declaration;
@@ -932,7 +949,48 @@ export class ClientDetector {
       }
     }
     if (declared) return declared;
-    return this.classifyAssignments(cls, name, depth, isStatic);
+    const assigned = this.classifyAssignments(cls, name, depth, isStatic);
+    if (assigned.redis || assigned.proven || depth > 6) return assigned;
+    return this.inheritedMember(cls, name, depth + 1, isStatic) ?? assigned;
+  }
+
+  /**
+   * A member the class inherits (`class Adapter extends BaseAdapter`, `this.redisCache`): its getter
+   * or member in the superclass, declared in this module or in another module of the code, when
+   * that decides (a client, or provably none: the app's own cache class).
+   */
+  private inheritedMember(
+    cls: TSESTree.ClassDeclaration | TSESTree.ClassExpression,
+    name: string,
+    depth: number,
+    isStatic: boolean,
+  ): ReceiverKind | undefined {
+    const superClass = cls.superClass ? unwrap(cls.superClass) : undefined;
+    const parent = superClass?.type === AST_NODE_TYPES.Identifier ? this.classDeclaration(superClass, depth) : undefined;
+    if (!parent) return undefined;
+    const { node, detector } = parent;
+    let verdict: ReceiverKind | undefined;
+    for (const element of node.body.body) {
+      if (element.type === AST_NODE_TYPES.MethodDefinition && element.kind === 'get' && element.static === isStatic && memberKeyName(element.key, element.computed) === name) {
+        verdict = detector.classifyReturnOf(element.value, `this.${name}`, depth + 1);
+        break;
+      }
+    }
+    verdict ??= detector.classifyClassMember(node, name, depth + 1, isStatic);
+    return verdict.redis || verdict.proven ? verdict : undefined;
+  }
+
+  /** The class a name declares, in this module or in the module of the code it is imported from, with that module's detector. */
+  private classDeclaration(
+    ident: TSESTree.Identifier,
+    depth: number,
+  ): { node: TSESTree.ClassDeclaration | TSESTree.ClassExpression; detector: ClientDetector } | undefined {
+    if (depth > 8) return undefined;
+    const origin = this.identifierOrigin(ident);
+    if (origin.kind === 'local') return origin.classNode ? { node: origin.classNode, detector: this } : undefined;
+    if (origin.kind !== 'import' || !origin.own) return undefined;
+    const exported = this.exported(origin);
+    return exported?.node.type === AST_NODE_TYPES.Identifier ? exported.detector.classDeclaration(exported.node, depth + 1) : undefined;
   }
 
   /** Every `this.<name> = value` in the class's own methods (not in nested classes). */
@@ -988,7 +1046,16 @@ export class ClientDetector {
           }
           const fn = origin.kind === 'local' ? this.functionOf(query) : undefined;
           if (fn) return this.classifyReturnOf(fn, `${query.name}()`, depth + 1);
+          // ReturnType<typeof getRedis> of a function another module of the code exports
+          const exported = origin.kind === 'import' && origin.own ? this.exported(origin) : undefined;
+          const exportedFn = exported ? exported.detector.functionOf(exported.node) : undefined;
+          if (exported && exportedFn) return relabel(exported.detector.classifyReturnOf(exportedFn, `${query.name}()`, depth + 1), (inner) => `${inner} (${exported.module.display})`);
           return CLIENT_FACTORIES.has(query.name) ? clientVerdict(this.fileFlavor(), why, undefined, true) : UNKNOWN;
+        }
+        // Awaited<Redis>, NonNullable<Redis>, Awaited<ReturnType<typeof getRedis>>: the type inside
+        const wrapped = type.typeArguments?.params[0];
+        if (wrapped && ident === type.typeName && (last === 'Awaited' || TRANSPARENT_TYPES.has(last)) && this.identifierOrigin(ident).kind === 'global') {
+          return this.classifyType(wrapped, depth + 1);
         }
         const batch = batchOfTypeName(last);
         if (ident) {
@@ -997,7 +1064,7 @@ export class ClientDetector {
             const pkg = clientPackageOf(origin.source);
             const name = ident === type.typeName ? (origin.namespace ? undefined : origin.imported) : last;
             if (pkg) return packageType(pkg, name, `its annotation \`${annotated}\` comes from ${origin.source}`, batch);
-            if (!origin.relative) return FOREIGN;
+            if (!origin.own) return FOREIGN;
             // import type { Store } from './store': what its module declares it as
             const exported = this.exported(origin.namespace && ident !== type.typeName ? { ...origin, namespace: undefined, imported: last } : origin);
             // a type of the code whose module cannot be read (`RedisService` of a service
@@ -1059,7 +1126,7 @@ export class ClientDetector {
     if (origin.kind === 'import') {
       const pkg = clientPackageOf(origin.source);
       if (pkg) return packageType(pkg, origin.namespace ? undefined : origin.imported, `its annotation \`${annotated}\` comes from ${origin.source}`, batchOfTypeName(origin.imported ?? ident.name));
-      if (!origin.relative) return FOREIGN;
+      if (!origin.own) return FOREIGN;
       const exported = this.exported(origin);
       if (!exported) return FOREIGN; // as in classifyType: the declared type beats the name
       return exported.node.type === AST_NODE_TYPES.Identifier ? exported.detector.classifyTypeName(exported.node, annotated, depth + 1) : UNKNOWN;
@@ -1122,7 +1189,7 @@ export class ClientDetector {
       if (origin.kind === 'import') {
         const pkg = clientPackageOf(origin.source);
         if (pkg) return packageType(pkg, last, `its annotation \`${written}\` comes from ${origin.source}`, batchOfTypeName(last));
-        return origin.relative ? UNKNOWN : FOREIGN;
+        return origin.own ? UNKNOWN : FOREIGN;
       }
     }
     if (CLIENT_TYPE_NAMES.has(last)) return clientVerdict(this.fileFlavor(), `its annotation is \`${written}\``, undefined, true);
@@ -1175,6 +1242,8 @@ interface MemberSignature {
   propertyRef?: TypeRef;
   /** What the method, or a property of a function type, returns (`getClient(): Redis`). */
   returns?: TSESTree.TypeNode;
+  /** A method of a class of the code declared without a return type: its body says (`getClient() { return this.redis }`). */
+  method?: FunctionLike;
   detector: ClientDetector;
 }
 
@@ -1183,6 +1252,18 @@ interface Exported {
   node: TSESTree.Node;
   detector: ClientDetector;
   module: ImportedModule;
+}
+
+const instanceTypes = new WeakMap<TSESTree.Identifier, TSESTree.TSTypeReference>();
+
+/** The type `C` of `new C()`, as if written as an annotation (the class name's own node and range). */
+function instanceType(name: TSESTree.Identifier): TSESTree.TSTypeReference {
+  let type = instanceTypes.get(name);
+  if (!type) {
+    type = { type: AST_NODE_TYPES.TSTypeReference, typeName: name, range: name.range, loc: name.loc, parent: name.parent } as TSESTree.TSTypeReference;
+    instanceTypes.set(name, type);
+  }
+  return type;
 }
 
 const moduleDetectors = new WeakMap<TSESTree.Program, ClientDetector>();

@@ -21,7 +21,8 @@
  * A call counts when its callee is the facade: `this.sadd(...)` in the facade's class, a method
  * of an instance of the class (`new Presence()`, a parameter, variable or member annotated with
  * the class, `this.presence` filled once per instance; the class and the instance may come from
- * another module of the code, imported with a relative specifier), a method of a `const` object
+ * another module of the code, imported with a relative specifier, a tsconfig path alias or a
+ * workspace package of the repository), a method of a `const` object
  * literal, a function of the module or one imported from another module of the code (named, also
  * renamed: the facade is named after its command where it is written; default, `import * as
  * cache` or `require`). A parameter the caller leaves out takes the facade's default (`mode =
@@ -37,7 +38,7 @@ import { requiredModule } from './client-syntax.js';
 import type { ClientDetector } from './clients.js';
 import { clientDetectorOf, forEachCallIn, redisCallsIn, redisCallsOf } from './index.js';
 import { commandOfMethod, type RedisCall } from './normalize.js';
-import { loadModule, moduleContext, readModule } from './modules.js';
+import { isCodeSpecifier, loadModule, moduleContext, readModule } from './modules.js';
 import { functionName, passThroughParameter, type FunctionLike } from './pass-through.js';
 import { packageFiles, packageOf } from './project.js';
 import { findVariable, propertyName, staticValue, unwrap, type AnyContext } from './static.js';
@@ -100,7 +101,7 @@ function facadeCallsAt(context: AnyContext, node: TSESTree.CallExpression, depth
   const detector = clientDetectorOf(context);
   // a file with no sign of Redis may still call a facade of another module (that module's own
   // reading decides whether the facade sends a Redis command)
-  if (!detector.mayUseRedis() && !importsRelative(context)) return NONE;
+  if (!detector.mayUseRedis() && !importsCode(context)) return NONE;
   if (!named && !commandOfMethod(importedName(context, callee as TSESTree.Identifier) ?? '')) return NONE;
   if (redisCallsOf(context, node).length > 0) return NONE;
   const target = callee.type === AST_NODE_TYPES.Identifier ? functionNamed(detector, callee) : methodCalled(detector, callee as TSESTree.MemberExpression, name);
@@ -204,19 +205,24 @@ function callsOfFacade(context: AnyContext, fn: FunctionLike, file: string, name
   return result;
 }
 
-const relativeImports = new WeakMap<object, boolean>();
+const codeImports = new WeakMap<object, boolean>();
 
-/** Whether the file imports (or requires at top level) a module of the code by a relative specifier. */
-function importsRelative(context: AnyContext): boolean {
+/**
+ * Whether the file imports (or requires at top level) a module of the code: a relative specifier,
+ * or a path alias / workspace package into the repository (`isCodeSpecifier`).
+ */
+function importsCode(context: AnyContext): boolean {
   const { sourceCode } = context;
-  let found = relativeImports.get(sourceCode);
+  const from = context.physicalFilename ?? context.filename;
+  let found = codeImports.get(sourceCode);
   if (found === undefined) {
+    const own = (specifier: string | undefined): boolean => specifier !== undefined && isCodeSpecifier(from, specifier);
     found = sourceCode.ast.body.some((statement) => {
-      if (statement.type === AST_NODE_TYPES.ImportDeclaration) return statement.source.value.startsWith('.');
+      if (statement.type === AST_NODE_TYPES.ImportDeclaration) return own(statement.source.value);
       if (statement.type !== AST_NODE_TYPES.VariableDeclaration) return false;
-      return statement.declarations.some((d) => (d.init ? requiredModule(d.init) : undefined)?.startsWith('.') === true);
+      return statement.declarations.some((d) => own(d.init ? requiredModule(d.init) : undefined));
     });
-    relativeImports.set(sourceCode, found);
+    codeImports.set(sourceCode, found);
   }
   return found;
 }
@@ -245,7 +251,7 @@ function functionNamed(detector: ClientDetector, callee: TSESTree.Identifier): T
   const local = asFunction(detector.functionOf(callee));
   if (local) return { fn: local, context: detector.contextOf };
   const origin = detector.identifierOrigin(callee);
-  if (origin.kind !== 'import' || !origin.relative) return undefined;
+  if (origin.kind !== 'import' || !origin.own) return undefined;
   return exportedFunction(detector.exported(origin));
 }
 
@@ -263,7 +269,7 @@ function methodCalled(detector: ClientDetector, callee: TSESTree.MemberExpressio
   if (object.type === AST_NODE_TYPES.Identifier) {
     const origin = detector.identifierOrigin(object);
     // import * as cache from './cache'; const cache = require('./cache')
-    if (origin.kind === 'import' && origin.relative && (origin.namespace || origin.imported === undefined)) {
+    if (origin.kind === 'import' && origin.own && (origin.namespace || origin.imported === undefined)) {
       return exportedFunction(detector.exported({ ...origin, namespace: undefined, imported: name }));
     }
   }
@@ -327,7 +333,7 @@ function bindingHolder(detector: ClientDetector, node: TSESTree.Identifier, dept
   if (!def) return undefined;
   if (def.type === 'ImportBinding') {
     const origin = detector.identifierOrigin(node);
-    const exported = origin.kind === 'import' && origin.relative ? detector.exported(origin) : undefined;
+    const exported = origin.kind === 'import' && origin.own ? detector.exported(origin) : undefined;
     return exported ? holderOf(exported.detector, exported.node, depth + 1) : undefined;
   }
   if (def.name.type !== AST_NODE_TYPES.Identifier) return undefined;
@@ -351,7 +357,7 @@ function classNamed(detector: ClientDetector, name: TSESTree.Identifier, depth: 
   if (depth > 6) return undefined;
   const origin = detector.identifierOrigin(name);
   if (origin.kind === 'local') return origin.classNode ? { node: origin.classNode, detector } : undefined;
-  if (origin.kind !== 'import' || !origin.relative) return undefined;
+  if (origin.kind !== 'import' || !origin.own) return undefined;
   const exported = detector.exported(origin);
   const node = exported && unwrap(exported.node);
   if (!exported || !node) return undefined;

@@ -4,24 +4,20 @@
  * lazily, the first time a rule needs to look beyond the call it is judging (most files never do).
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { EFFECTS_THAT_SET_TTL, type KeyEffect } from '../semantics/commands.js';
+import { EFFECTS_THAT_SET_TTL, EXPIRY_EFFECTS } from '../semantics/commands.js';
 import { facadeCallsOf } from './facades.js';
 import { redisCallsOf } from './index.js';
 import { keyShapeOf, type KeyShape } from './key-shape.js';
 import { keyIdOf } from './key-id.js';
+import { onlyWhenTtlGiven } from './optional-ttl.js';
 import { staleGuard } from './stale-read.js';
 
 export { keyIdOf } from './key-id.js';
 import type { RedisCall } from './normalize.js';
-import { enclosingFunction, findVariable, unwrap, type AnyContext } from './static.js';
+import { enclosingFunction, unwrap, walk, type AnyContext } from './static.js';
 import { EFFECTS_THAT_CREATE_WITH_TTL_IN_TRANSACTION } from '../semantics/transactions.js';
 
-/** Effects that give a key a TTL (also when only an existing TTL is changed). */
-export const EXPIRY_EFFECTS: ReadonlySet<KeyEffect> = new Set<KeyEffect>([
-  ...EFFECTS_THAT_SET_TTL,
-  'create-if-missing-with-ttl',
-  'set-ttl-if-has-ttl',
-]);
+export { EXPIRY_EFFECTS } from '../semantics/commands.js';
 
 /** The Redis commands of one file. */
 export interface FileIndex {
@@ -54,24 +50,12 @@ export function fileIndexOf(context: AnyContext): FileIndex {
   if (index) return index;
   const calls: RedisCall[] = [];
   const facadeCalls: RedisCall[] = [];
-  const stack: TSESTree.Node[] = [sourceCode.ast];
-  const keys = sourceCode.visitorKeys as Record<string, readonly string[] | undefined>;
-  while (stack.length > 0) {
-    const node = stack.pop()!;
+  walk(context, sourceCode.ast, (node) => {
     if (node.type === 'CallExpression') {
       calls.push(...redisCallsOf(context, node));
       facadeCalls.push(...facadeCallsOf(context, node));
     }
-    const childKeys = keys[node.type] ?? [];
-    for (let k = childKeys.length - 1; k >= 0; k--) {
-      const value = (node as unknown as Record<string, unknown>)[childKeys[k]!];
-      if (Array.isArray(value)) {
-        for (let i = value.length - 1; i >= 0; i--) if (value[i]) stack.push(value[i] as TSESTree.Node);
-      } else if (value && typeof value === 'object') {
-        stack.push(value as TSESTree.Node);
-      }
-    }
-  }
+  });
   calls.sort((a, b) => a.nameNode.range[0] - b.nameNode.range[0]);
   facadeCalls.sort((a, b) => a.nameNode.range[0] - b.nameNode.range[0]);
   const byUnit = new Map<TSESTree.Node, RedisCall[]>();
@@ -134,49 +118,14 @@ export function keyExpiredBeside(context: AnyContext, call: RedisCall, arg: numb
 }
 
 /**
- * Whether an expiry is given only when a TTL is: it sits under a test (`if`, `?:`, `&&`) that
- * reads a name its other arguments read, directly or through a `const` they are computed from
- * (`if (ttlMinutes) { const ttlSeconds = ttlMinutes * 60; expire(k, ttlSeconds); }`). A store
- * that expires a key only when its caller configured a TTL keeps the key otherwise on purpose.
+ * Whether an expiry is given only when a TTL is: under a test of the TTL value its other arguments
+ * read (`if (ttlMinutes) { const ttlSeconds = ttlMinutes * 60; expire(k, ttlSeconds); }`:
+ * optional-ttl.ts {@link onlyWhenTtlGiven}). A store that expires a key only when its caller
+ * configured a TTL keeps the key otherwise on purpose.
  */
 function optionalExpiry(context: AnyContext, expiry: RedisCall, keyArg: number): boolean {
-  const names = new Set<string>();
-  const keys = context.sourceCode.visitorKeys as Record<string, readonly string[] | undefined>;
-  const collect = (root: TSESTree.Node, into: Set<string>, hops: number): void => {
-    const stack: TSESTree.Node[] = [root];
-    while (stack.length > 0) {
-      const node = stack.pop()!;
-      if (node.type === 'Identifier') {
-        into.add(node.name);
-        const def = hops < 2 && node.parent?.type !== 'MemberExpression' ? findVariable(context, node)?.defs[0] : undefined;
-        if (def?.type === 'Variable' && def.node.init && def.node.id.type === 'Identifier' && def.node.id.name === node.name) collect(def.node.init, into, hops + 1);
-      }
-      for (const key of keys[node.type] ?? []) {
-        const value = (node as unknown as Record<string, unknown>)[key];
-        for (const child of Array.isArray(value) ? value : [value]) {
-          if (child && typeof child === 'object' && typeof (child as { type?: unknown }).type === 'string') stack.push(child as TSESTree.Node);
-        }
-      }
-    }
-  };
-  expiry.argNodes.forEach((arg, index) => {
-    if (index !== keyArg && arg) collect(arg, names, 0);
-  });
-  if (names.size === 0) return false;
-  for (let child: TSESTree.Node = expiry.node, parent: TSESTree.Node | undefined = child.parent; parent; child = parent, parent = parent.parent) {
-    if (parent.type.startsWith('Function') || parent.type === 'ArrowFunctionExpression') return false;
-    const test =
-      (parent.type === 'IfStatement' || parent.type === 'ConditionalExpression') && parent.test !== child
-        ? parent.test
-        : parent.type === 'LogicalExpression' && parent.operator === '&&' && parent.right === child
-          ? parent.left
-          : undefined;
-    if (!test) continue;
-    const read = new Set<string>();
-    collect(test, read, 2);
-    if ([...read].some((name) => names.has(name))) return true;
-  }
-  return false;
+  const sources = expiry.argNodes.filter((arg, index): arg is TSESTree.Node => index !== keyArg && arg !== undefined);
+  return onlyWhenTtlGiven(context, expiry.node, sources);
 }
 
 /**
@@ -300,20 +249,11 @@ function otherAwaitBetween(context: AnyContext, earlier: RedisCall, later: Redis
   const from = earlier.node.range[1];
   const to = later.node.range[0];
   const redisNodes = new Set<unknown>(fileIndexOf(context).calls.map((c) => c.node));
-  let found = false;
-  const visit = (node: TSESTree.Node): void => {
-    if (found || node.range[1] <= from || node.range[0] >= to) return;
-    if (node.type === 'AwaitExpression' && node.range[0] >= from && !redisNodes.has(unwrap(node.argument))) {
-      found = true;
-      return;
-    }
-    for (const key of context.sourceCode.visitorKeys[node.type] ?? []) {
-      const child = (node as unknown as Record<string, unknown>)[key];
-      if (Array.isArray(child)) child.forEach((c) => c && typeof c === 'object' && 'type' in c && visit(c as TSESTree.Node));
-      else if (child && typeof child === 'object' && 'type' in child) visit(child as TSESTree.Node);
-    }
-  };
   const fn = enclosingFunction(later.node);
-  visit(fn ?? context.sourceCode.ast);
-  return found;
+  return walk(
+    context,
+    fn ?? context.sourceCode.ast,
+    (node) => (node.type === 'AwaitExpression' && node.range[0] >= from && !redisNodes.has(unwrap(node.argument)) ? 'stop' : undefined),
+    { range: [from, to] },
+  );
 }

@@ -6,7 +6,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { ClientDetector } from './clients.js';
 import { isCandidateCall, normalizeCall, type RedisCall } from './normalize.js';
-import type { AnyContext } from './static.js';
+import { walk, type AnyContext } from './static.js';
 
 export type { ClientFlavor, ReceiverKind } from './clients.js';
 export type { AtomicUnit, RedisCall } from './normalize.js';
@@ -57,18 +57,9 @@ export function redisCallsIn(context: AnyContext, root: TSESTree.Node): RedisCal
 
 /** Calls `visit` for every call expression inside a subtree (nested functions included), in no particular order. */
 export function forEachCallIn(context: AnyContext, root: TSESTree.Node, visit: (node: TSESTree.CallExpression) => void): void {
-  const keys = context.sourceCode.visitorKeys as Record<string, readonly string[] | undefined>;
-  const stack: TSESTree.Node[] = [root];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
+  walk(context, root, (node) => {
     if (node.type === 'CallExpression') visit(node);
-    for (const key of keys[node.type] ?? []) {
-      const value = (node as unknown as Record<string, unknown>)[key];
-      if (Array.isArray(value)) {
-        for (const child of value) if (child) stack.push(child as TSESTree.Node);
-      } else if (value && typeof value === 'object') stack.push(value as TSESTree.Node);
-    }
-  }
+  });
 }
 
 /** The file's client detector (shared by the rules of one file). */

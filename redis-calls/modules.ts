@@ -20,7 +20,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import { analyze, type ScopeManager } from '@typescript-eslint/scope-manager';
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { isOwnFile, packageSpecifierCandidates } from './resolve.js';
+import { isOwnFile, packageSpecifierCandidates, RESOLVE_TTL_MS } from './resolve.js';
 import { findVariable, pick, propertyName, unwrap, type AnyContext } from './static.js';
 
 /** A module read from disk: its text and program, parsed with the linted file's parser. */
@@ -110,6 +110,31 @@ function loadModuleFrom(from: string, shownFrom: string, parser: ParserLike, spe
   if (!entry.parsed) return undefined;
   const rel = relative(shownFrom, path);
   return { path, text: entry.text, ...entry.parsed, display: rel.startsWith('.') ? rel : `./${rel}`, parser, shownFrom, packages };
+}
+
+const codeSpecifiers = new Map<string, { at: number; value: boolean }>();
+
+/**
+ * Whether an import specifier names a module of the code, which the analyses follow as they
+ * follow a relative import: a relative specifier (`'./redis'`, `'../cache/service'`), or a package
+ * specifier that resolves to a file of the linted file's repository (a tsconfig path alias
+ * `'~/shared/redis/cache.service'`, a workspace package `'@acme/redis'`: `redis-calls/resolve.ts`).
+ * A third-party package (`'ioredis'`, `'@nestjs/common'`) never is. Cached per directory and
+ * specifier for `RESOLVE_TTL_MS` milliseconds.
+ * @param from the importing file's absolute path (`undefined` or relative: only relative specifiers count)
+ * @param specifier the specifier as written
+ */
+export function isCodeSpecifier(from: string | undefined, specifier: string): boolean {
+  if (specifier.startsWith('.') || specifier.startsWith('/')) return true;
+  if (!from || !isAbsolute(from) || specifier.startsWith('node:')) return false;
+  const key = `${dirname(from)}\0${specifier}`;
+  const now = Date.now();
+  const hit = codeSpecifiers.get(key);
+  if (hit && now - hit.at < RESOLVE_TTL_MS) return hit.value;
+  if (codeSpecifiers.size > 2000) codeSpecifiers.clear();
+  const value = readModule(from, specifier, true) !== undefined;
+  codeSpecifiers.set(key, { at: now, value });
+  return value;
 }
 
 /**

@@ -20,12 +20,12 @@
  * the analyzer can read (`if (ttl === 0) zAdd(k, m) else zAddWithTtl(k, m, ttl * 1000)`).
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { EXPIRY_EFFECTS } from './file-index.js';
+import { EXPIRY_EFFECTS } from '../semantics/commands.js';
 import { redisCallsIn } from './index.js';
 import { sameKeyByShape } from './key-id.js';
 import { keyShapeOf } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
-import { findVariable, unwrap, type AnyContext } from './static.js';
+import { findVariable, numberLiteral, swappedComparison, unwrap, walk, type AnyContext } from './static.js';
 
 /** Names that say a test is about the TTL even when the other arm's TTL argument is spelled otherwise. */
 const TTL_NAME = /ttl|expir|persist|lifetime|maxage|timeout|duration/i;
@@ -88,7 +88,7 @@ export function inNoTtlArm(context: AnyContext, call: RedisCall, keyNode: TSESTr
 function callerChoseNoTtl(context: AnyContext, test: Branch, arm: TSESTree.Node): boolean {
   for (const ref of referencesIn(context, test.node)) {
     if (!TTL_NAME.test(ref.slice(ref.lastIndexOf('.') + 1))) continue;
-    const root = rootIdentifier(test.node, ref.split('.')[0]!);
+    const root = rootIdentifier(context, test.node, ref.split('.')[0]!);
     const variable = root ? findVariable(context, root) : null;
     const def = variable?.defs[0];
     if (!def || def.type !== 'Parameter' || !absentWhen(context, test.node, test.value, new Set([ref]))) continue;
@@ -97,27 +97,24 @@ function callerChoseNoTtl(context: AnyContext, test: Branch, arm: TSESTree.Node)
   return false;
 }
 
-/** The identifier named `name` in `root` (the first one met). */
-function rootIdentifier(root: TSESTree.Node, name: string): TSESTree.Identifier | undefined {
-  const stack: TSESTree.Node[] = [root];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (node.type === 'Identifier' && node.name === name) return node;
-    stack.push(...childNodes(node));
-  }
-  return undefined;
+/** The identifier named `name` in `root` (the first one in source order). */
+function rootIdentifier(context: AnyContext, root: TSESTree.Node, name: string): TSESTree.Identifier | undefined {
+  let found: TSESTree.Identifier | undefined;
+  walk(context, root, (node) => {
+    if (node.type !== 'Identifier' || node.name !== name) return undefined;
+    found = node;
+    return 'stop';
+  });
+  return found;
 }
 
 /** Whether a call in `fn` outside `arm` takes `ref` in one of its arguments. */
 function passedOnOutside(context: AnyContext, fn: TSESTree.Node, ref: string, arm: TSESTree.Node): boolean {
-  const stack: TSESTree.Node[] = [fn];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (node === arm) continue;
-    if ((node.type === 'CallExpression' || node.type === 'NewExpression') && node.arguments.some((a) => referencesIn(context, a).has(ref))) return true;
-    stack.push(...childNodes(node));
-  }
-  return false;
+  return walk(context, fn, (node) => {
+    if (node === arm) return 'skip';
+    if ((node.type === 'CallExpression' || node.type === 'NewExpression') && node.arguments.some((a) => referencesIn(context, a).has(ref))) return 'stop';
+    return undefined;
+  });
 }
 
 /** The test of a branch, and the value it has when the write without TTL runs. */
@@ -133,7 +130,7 @@ interface Branch {
  * `test` is `null` for a regenerator `switch`.
  */
 function armSetsTtl(context: AnyContext, arm: TSESTree.Node, test: Branch | null, shape: string, keyText: string, writeKey: TSESTree.Node): boolean {
-  const testNames = test ? namesIn(test.node) : undefined;
+  const testNames = test ? namesIn(context, test.node) : undefined;
   for (const call of redisCallsIn(context, arm)) {
     for (const action of call.description.keys) {
       const keyNode = call.argNodes[action.arg];
@@ -173,17 +170,22 @@ function ttlReferences(context: AnyContext, call: RedisCall, keyNode: TSESTree.N
 /** Identifier and member-chain texts in an expression (`a.b.c` gives `a`, `a.b`, `a.b.c`); not `this`. */
 function referencesIn(context: AnyContext, root: TSESTree.Node): Set<string> {
   const refs = new Set<string>();
-  const stack: TSESTree.Node[] = [root];
-  while (stack.length > 0) {
-    const node = unwrap(stack.pop()!);
-    const text = referenceText(context, node);
-    if (text) {
+  const collect = (from: TSESTree.Node): void => {
+    walk(context, from, (node) => {
+      // `x as T`, `x!`: the value only, not its type
+      const bare = unwrap(node);
+      if (bare !== node) {
+        collect(bare);
+        return 'skip';
+      }
+      const text = referenceText(context, node);
+      if (!text) return undefined;
       refs.add(text);
-      if (node.type === 'MemberExpression') stack.push(node.object);
-      continue;
-    }
-    stack.push(...childNodes(node));
-  }
+      if (node.type === 'MemberExpression') collect(node.object);
+      return 'skip';
+    });
+  };
+  collect(root);
   return refs;
 }
 
@@ -241,17 +243,16 @@ function absentWhen(context: AnyContext, input: TSESTree.Node, value: boolean, r
     return false;
   }
   // ttl > 0, ttl >= 1, 0 < ttl (false: absent); ttl <= 0, ttl < 1 (true: absent)
-  const bound = (ref: TSESTree.Node, n: TSESTree.Node, greater: '>' | '>=' | '<' | '<='): boolean => {
-    const limit = literalValue(n);
-    if (!isRef(ref) || typeof limit !== 'number') return false;
+  const bound = (ref: TSESTree.Node, n: TSESTree.Node, greater: string | undefined): boolean => {
+    const limit = numberLiteral(n);
+    if (!isRef(ref) || limit === undefined) return false;
     if (greater === '>') return !value && limit === 0;
     if (greater === '>=') return !value && limit === 1;
     if (greater === '<=') return value && limit === 0;
     return value && limit === 1;
   };
-  const flipped: Record<string, '>' | '>=' | '<' | '<='> = { '>': '<', '>=': '<=', '<': '>', '<=': '>=' };
   if (op === '>' || op === '>=' || op === '<' || op === '<=') {
-    return bound(test.left, test.right, op) || bound(test.right, test.left, flipped[op]!);
+    return bound(test.left, test.right, op) || bound(test.right, test.left, swappedComparison(op));
   }
   return false;
 }
@@ -282,32 +283,46 @@ function isNone(input: TSESTree.Node): boolean {
 }
 
 /** Identifier names and non-computed member names in an expression. */
-function namesIn(root: TSESTree.Node): Set<string> {
+function namesIn(context: AnyContext, root: TSESTree.Node): Set<string> {
   const names = new Set<string>();
-  const stack: TSESTree.Node[] = [root];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
+  walk(context, root, (node) => {
     if (node.type === 'Identifier') names.add(node.name);
-    stack.push(...childNodes(node));
-  }
+  });
   return names;
 }
 
-/** The child nodes of a node (not its parent). */
-function childNodes(node: TSESTree.Node): TSESTree.Node[] {
-  const children: TSESTree.Node[] = [];
-  for (const [key, value] of Object.entries(node)) {
-    if (key === 'parent') continue;
-    if (Array.isArray(value)) {
-      for (const child of value) if (isNode(child)) children.push(child);
+/**
+ * Whether `node` (an expiry) runs only when a TTL value `sources` read is given: it sits under a
+ * test (`if`, `?:`, the left side of `&&`, up to the enclosing function) whose other outcome
+ * implies that value is absent ({@link absentWhen}: `if (ttl)`, `ttl > 0 && ...`, `if (!ttl) ...
+ * else ...`). The values are the references of `sources` and, through `const`s they are computed
+ * from, of their initializers (two hops: `if (ttlMinutes) { const ttlSeconds = ttlMinutes * 60;
+ * expire(k, ttlSeconds); }`). A store that expires a key only when its caller configured a TTL
+ * keeps the key otherwise on purpose.
+ */
+export function onlyWhenTtlGiven(context: AnyContext, node: TSESTree.Node, sources: readonly TSESTree.Node[]): boolean {
+  const refs = new Set<string>();
+  const collect = (root: TSESTree.Node, hops: number): void => {
+    for (const ref of referencesIn(context, root)) refs.add(ref);
+    if (hops >= 2) return;
+    walk(context, root, (child) => {
+      if (child.type !== 'Identifier' || child.parent?.type === 'MemberExpression') return;
+      const def = findVariable(context, child)?.defs[0];
+      if (def?.type === 'Variable' && def.node.init && def.node.id.type === 'Identifier' && def.node.id.name === child.name) collect(def.node.init, hops + 1);
+    });
+  };
+  for (const source of sources) collect(source, 0);
+  if (refs.size === 0) return false;
+  for (let child: TSESTree.Node = node, parent = node.parent; parent; child = parent, parent = parent.parent) {
+    if (isFunction(parent)) return false;
+    if ((parent.type === 'IfStatement' || parent.type === 'ConditionalExpression') && parent.test !== child) {
+      // the other arm runs when the test has the other value
+      if (absentWhen(context, parent.test, child !== parent.consequent, refs)) return true;
+    } else if (parent.type === 'LogicalExpression' && parent.operator === '&&' && parent.right === child) {
+      if (absentWhen(context, parent.left, false, refs)) return true;
     }
-    else if (isNode(value)) children.push(value);
   }
-  return children;
-}
-
-function isNode(value: unknown): value is TSESTree.Node {
-  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
+  return false;
 }
 
 /** A statement that always leaves the enclosing block: `return`, `throw`, or a block ending in one. */

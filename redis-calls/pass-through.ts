@@ -152,7 +152,7 @@ function builderOf(context: AnyContext, callee: TSESTree.Node): FunctionLike | u
   if (callee.type !== AST_NODE_TYPES.Identifier) return undefined;
   const detector = clientDetectorOf(context);
   const origin = detector.identifierOrigin(callee);
-  const exported = origin.kind === 'import' && origin.relative ? detector.exported(origin) : undefined;
+  const exported = origin.kind === 'import' && origin.own ? detector.exported(origin) : undefined;
   if (!exported) return undefined;
   const node = unwrap(exported.node);
   const fn = node.type === AST_NODE_TYPES.Identifier ? exported.detector.functionOf(node) : node;

@@ -17,7 +17,7 @@
  * `yaml` reads `pnpm-workspace.yaml`.
  */
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { createPathsMatcher, getTsconfig, type TsConfigResult } from 'get-tsconfig';
 import { globSync } from 'tinyglobby';
 import { parse as parseYaml } from 'yaml';
@@ -217,8 +217,25 @@ const BUILD_DIRS = /^(?:\.\/)?(?:dist|build|lib|out|esm|cjs)\//;
 function sourceCandidates(pkgDir: string, target: string): string[] {
   const bare = target.replace(/\.d\.[cm]?ts$/, '').replace(/\.[cm]?js$/, '');
   const out = [join(pkgDir, target.replace(/\.d\.([cm]?)ts$/, '.$1ts')), join(pkgDir, bare)];
+  // the package's tsconfig compiles `rootDir` into `outDir` (`lib/` into `dist/`)
+  const dirs = buildDirs(pkgDir);
+  const inOut = dirs ? relative(dirs.outDir, join(pkgDir, bare)) : undefined;
+  if (dirs && inOut !== undefined && !inOut.startsWith('..') && !isAbsolute(inOut)) out.push(join(dirs.rootDir, inOut));
   if (BUILD_DIRS.test(target)) out.push(join(pkgDir, 'src', bare.replace(BUILD_DIRS, '')));
   return out;
+}
+
+/** The `rootDir` and `outDir` (absolute) of the tsconfig.json in a package's own folder, when it sets both. */
+function buildDirs(pkgDir: string): { rootDir: string; outDir: string } | undefined {
+  let config: TsConfigResult | null;
+  try {
+    config = getTsconfig(pkgDir, 'tsconfig.json', tsconfigCache);
+  } catch {
+    return undefined;
+  }
+  if (!config || dirname(config.path) !== pkgDir) return undefined;
+  const { rootDir, outDir } = config.config.compilerOptions ?? {};
+  return rootDir && outDir ? { rootDir: resolve(pkgDir, rootDir), outDir: resolve(pkgDir, outDir) } : undefined;
 }
 
 /** The candidate source paths of a workspace package's entry (subpath `''`) or subpath module. */

@@ -20,7 +20,7 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { keyIdOf } from './key-id.js';
 import { redisCallsOf } from './index.js';
 import type { RedisCall } from './normalize.js';
-import { findVariable, type AnyContext } from './static.js';
+import { findVariable, walk, type AnyContext } from './static.js';
 
 /**
  * The earlier read whose reply decides whether `expiry` runs, when there is one (see the module
@@ -65,28 +65,16 @@ function branchTests(expiry: TSESTree.Node, write: TSESTree.Node): TSESTree.Node
  */
 function replyRead(context: AnyContext, root: TSESTree.Node, isRead: (call: RedisCall) => boolean, depth: number): RedisCall | undefined {
   if (depth > 3) return undefined;
-  const stack: TSESTree.Node[] = [root];
-  const keys = context.sourceCode.visitorKeys as Record<string, readonly string[] | undefined>;
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (node.type === AST_NODE_TYPES.CallExpression) {
-      const read = redisCallsOf(context, node).find(isRead);
-      if (read) return read;
-    }
+  let found: RedisCall | undefined;
+  walk(context, root, (node) => {
+    if (node.type === AST_NODE_TYPES.CallExpression) found = redisCallsOf(context, node).find(isRead);
     if (node.type === AST_NODE_TYPES.Identifier) {
       const def = findVariable(context, node)?.defs[0];
-      if (def?.type === 'Variable' && def.node.init && def.node.id.type === AST_NODE_TYPES.Identifier) {
-        const read = replyRead(context, def.node.init, isRead, depth + 1);
-        if (read) return read;
-      }
+      if (def?.type === 'Variable' && def.node.init && def.node.id.type === AST_NODE_TYPES.Identifier) found = replyRead(context, def.node.init, isRead, depth + 1);
     }
-    if (node.type === AST_NODE_TYPES.ArrowFunctionExpression || node.type === AST_NODE_TYPES.FunctionExpression) continue;
-    for (const key of keys[node.type] ?? []) {
-      const value = (node as unknown as Record<string, unknown>)[key];
-      if (Array.isArray(value)) {
-        for (const child of value) if (child && typeof child === 'object') stack.push(child as TSESTree.Node);
-      } else if (value && typeof value === 'object') stack.push(value as TSESTree.Node);
-    }
-  }
-  return undefined;
+    if (found) return 'stop';
+    // a callback's reads are not the reply the expression uses (the root itself too: `const f = () => ...`)
+    return node.type === AST_NODE_TYPES.ArrowFunctionExpression || node.type === AST_NODE_TYPES.FunctionExpression ? 'skip' : undefined;
+  });
+  return found;
 }

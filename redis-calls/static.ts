@@ -221,6 +221,30 @@ export function pick(container: TSESTree.Node, key: string): TSESTree.Node | und
   return undefined;
 }
 
+/**
+ * The value of a number literal, or of a negated one (`60`, `-1`); `undefined` for anything else
+ * (no `const` followed: {@link foldNumber} does that).
+ */
+export function numberLiteral(node: TSESTree.Node): number | undefined {
+  const bare = unwrap(node);
+  if (bare.type === AST_NODE_TYPES.Literal && typeof bare.value === 'number') return bare.value;
+  if (bare.type === AST_NODE_TYPES.UnaryExpression && bare.operator === '-') {
+    const inner = numberLiteral(bare.argument);
+    return inner === undefined ? undefined : -inner;
+  }
+  return undefined;
+}
+
+const SWAPPED_COMPARISONS: Readonly<Record<string, string>> = { '<': '>', '<=': '>=', '>': '<', '>=': '<=', '===': '===', '==': '==', '!==': '!==', '!=': '!=' };
+
+/**
+ * The comparison operator that says the same with its operands swapped (`a < b` is `b > a`;
+ * equality operators are their own); `undefined` for any other operator.
+ */
+export function swappedComparison(operator: string): string | undefined {
+  return Object.hasOwn(SWAPPED_COMPARISONS, operator) ? SWAPPED_COMPARISONS[operator] : undefined;
+}
+
 /** The name of a non-computed property key or member property (`a.b`, `{ b: 1 }`, `{ 'b': 1 }`). */
 export function propertyName(node: TSESTree.Node, computed = false): string | undefined {
   if (node.type === AST_NODE_TYPES.Identifier && !computed) return node.name;
@@ -241,6 +265,66 @@ export function enclosingFunction(node: TSESTree.Node): TSESTree.Node | undefine
     }
   }
   return undefined;
+}
+
+/** What a {@link walk} callback returns: nothing to go on, `'skip'` not to enter the node's children, `'stop'` to end the walk. */
+export type WalkStep = void | 'skip' | 'stop';
+
+/** Limits of a {@link walk}. */
+export interface WalkOptions {
+  /**
+   * Source offsets `[start, end)`: a node (with its subtree) is visited only when its range
+   * overlaps them (it ends after `start` and starts before `end`); `-Infinity` / `Infinity` leave a
+   * side open.
+   */
+  range?: readonly [start: number, end: number];
+  /**
+   * Functions below the root (declarations, expressions, arrows) are visited but not entered:
+   * their parameters and bodies are skipped. The root itself is always entered.
+   */
+  skipFunctions?: boolean;
+}
+
+/**
+ * Visits `root` and every node below it, depth first in source order (a node before its children,
+ * the children in the order of the parser's visitor keys, `context.sourceCode.visitorKeys`, so
+ * type annotations and decorators too), calling `visit` once per node. `visit` returns `'skip'`
+ * not to enter a node's children, `'stop'` to end the walk. Iterative: any depth of nesting.
+ * The one tree walk of the analysis (ESLint and typescript-estree's `simpleTraverse` cannot skip a
+ * subtree or stop early). Returns `true` when `visit` stopped the walk.
+ */
+export function walk(context: AnyContext, root: TSESTree.Node, visit: (node: TSESTree.Node) => WalkStep, options: WalkOptions = {}): boolean {
+  const keys = context.sourceCode.visitorKeys as Record<string, readonly string[] | undefined>;
+  const [start, end] = options.range ?? [-Infinity, Infinity];
+  const stack: TSESTree.Node[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.range[1] <= start || node.range[0] >= end) continue;
+    const step = visit(node);
+    if (step === 'stop') return true;
+    if (step === 'skip') continue;
+    if (options.skipFunctions && node !== root && isFunctionNode(node)) continue;
+    const childKeys = keys[node.type] ?? [];
+    for (let k = childKeys.length - 1; k >= 0; k--) {
+      const value = (node as unknown as Record<string, unknown>)[childKeys[k]!];
+      if (Array.isArray(value)) {
+        for (let i = value.length - 1; i >= 0; i--) if (isNodeValue(value[i])) stack.push(value[i] as TSESTree.Node);
+      } else if (isNodeValue(value)) stack.push(value);
+    }
+  }
+  return false;
+}
+
+function isNodeValue(value: unknown): value is TSESTree.Node {
+  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
+}
+
+function isFunctionNode(node: TSESTree.Node): boolean {
+  return (
+    node.type === AST_NODE_TYPES.FunctionDeclaration ||
+    node.type === AST_NODE_TYPES.FunctionExpression ||
+    node.type === AST_NODE_TYPES.ArrowFunctionExpression
+  );
 }
 
 /**

@@ -23,7 +23,7 @@ import { fileIndexOf } from './file-index.js';
 import { forEachCallIn } from './index.js';
 import { keyIdOf } from './key-id.js';
 import type { RedisCall } from './normalize.js';
-import { enclosingFunction, findVariable, unwrap, type AnyContext } from './static.js';
+import { enclosingFunction, findVariable, numberLiteral, swappedComparison, unwrap, type AnyContext } from './static.js';
 
 /** What re-arms the key: the guarded expiry and the TTL read that guards it. */
 export interface TtlRepair {
@@ -73,24 +73,12 @@ function noTtlComparison(context: AnyContext, test: TSESTree.Node, reads: readon
     return noTtlComparison(context, bare.left, reads) ?? noTtlComparison(context, bare.right, reads);
   }
   if (bare.type !== 'BinaryExpression' || bare.left.type === 'PrivateIdentifier') return undefined;
-  const flipped: Record<string, string> = { '<': '>', '<=': '>=', '>': '<', '>=': '<=', '===': '===', '==': '==' };
-  const right = numberOf(bare.right);
-  const left = numberOf(bare.left);
+  const right = numberLiteral(bare.right);
+  const left = numberLiteral(bare.left);
   const [reply, operator, value] =
-    right !== undefined ? [bare.left, bare.operator, right] : left !== undefined ? [bare.right, flipped[bare.operator] ?? '', left] : [];
+    right !== undefined ? [bare.left, bare.operator, right] : left !== undefined ? [bare.right, swappedComparison(bare.operator) ?? '', left] : [];
   if (!reply || operator === undefined || value === undefined || !holdsForNoTtlReply(operator, value)) return undefined;
   return replyOf(context, reply, reads);
-}
-
-/** A number literal, or a negated one. */
-function numberOf(node: TSESTree.Node): number | undefined {
-  const bare = unwrap(node);
-  if (bare.type === 'Literal' && typeof bare.value === 'number') return bare.value;
-  if (bare.type === 'UnaryExpression' && bare.operator === '-') {
-    const inner = numberOf(bare.argument);
-    return inner === undefined ? undefined : -inner;
-  }
-  return undefined;
 }
 
 /** The TTL read whose reply `node` is, directly or through a variable. */
@@ -135,7 +123,7 @@ function within(inner: TSESTree.Node, outer: TSESTree.Node): boolean {
 function peel(node: TSESTree.Node): TSESTree.Node {
   const bare = unwrap(node);
   if (bare.type === 'AwaitExpression') return peel(bare.argument);
-  if (bare.type === 'LogicalExpression' && (bare.operator === '??' || bare.operator === '||') && numberOf(bare.right) !== undefined) return peel(bare.left);
+  if (bare.type === 'LogicalExpression' && (bare.operator === '??' || bare.operator === '||') && numberLiteral(bare.right) !== undefined) return peel(bare.left);
   if (bare.type === 'CallExpression' && bare.arguments[0] && bare.arguments[0].type !== 'SpreadElement') {
     const callee = unwrap(bare.callee);
     const name = callee.type === 'Identifier' ? callee.name : callee.type === 'MemberExpression' && callee.property.type === 'Identifier' ? callee.property.name : '';

@@ -12,7 +12,7 @@ import { unitOfLiteral, unitOfName, type UnitGuess } from '../semantics/ttl-unit
 import { constantNumber, constantsOf } from './constant.js';
 import { redisCallsOf, type RedisCall } from './index.js';
 import { enclosingClass, memberKeyName } from './client-syntax.js';
-import { constInitializer, enclosingFunction, findVariable, foldNumber, propertyName, staticValue, unwrap, type AnyContext, type ConstantScope } from './static.js';
+import { constInitializer, enclosingFunction, findVariable, foldNumber, propertyName, staticValue, unwrap, walk, type AnyContext, type ConstantScope } from './static.js';
 
 const MAX_DEPTH = 6;
 
@@ -371,24 +371,12 @@ const COMPARISONS = new Set(['>', '>=', '<', '<=']);
  */
 function checkedBefore(context: AnyContext, name: string, call: TSESTree.Node): boolean {
   const scope = enclosingFunction(call) ?? context.sourceCode.ast;
-  let found = false;
-  const visit = (node: TSESTree.Node): void => {
-    if (found || node.range[0] >= call.range[0]) return;
-    if (node.type === AST_NODE_TYPES.BinaryExpression && COMPARISONS.has(node.operator) && node.left.type !== AST_NODE_TYPES.PrivateIdentifier) {
-      if (mentionsName(node.left, name) || mentionsName(node.right, name)) {
-        found = true;
-        return;
-      }
-    }
-    for (const key of context.sourceCode.visitorKeys[node.type] ?? []) {
-      const value = (node as unknown as Record<string, unknown>)[key];
-      if (Array.isArray(value)) {
-        for (const child of value) if (child && typeof child === 'object') visit(child as TSESTree.Node);
-      } else if (value && typeof value === 'object') visit(value as TSESTree.Node);
-    }
-  };
-  visit(scope);
-  return found;
+  const compares = (node: TSESTree.Node): boolean =>
+    node.type === AST_NODE_TYPES.BinaryExpression &&
+    COMPARISONS.has(node.operator) &&
+    node.left.type !== AST_NODE_TYPES.PrivateIdentifier &&
+    (mentionsName(node.left, name) || mentionsName(node.right, name));
+  return walk(context, scope, (node) => (compares(node) ? 'stop' : undefined), { range: [-Infinity, call.range[0]] });
 }
 
 function mentionsName(node: TSESTree.Node, name: string): boolean {

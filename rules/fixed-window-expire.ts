@@ -19,7 +19,7 @@ import { createRule } from './create-rule.js';
 import { fileIndexOf, keyIdOf } from '../redis-calls/file-index.js';
 import type { RedisCall } from '../redis-calls/index.js';
 import { keyLabel, reportLoc } from '../redis-calls/report.js';
-import { enclosingFunction, unwrap } from '../redis-calls/static.js';
+import { enclosingFunction, unwrap, walk } from '../redis-calls/static.js';
 
 /** Messages of the rule and of its suggestion. */
 export type MessageIds = 'rearmedOnEveryIncrement' | 'rearmedAfterSet' | 'addNx';
@@ -152,21 +152,14 @@ export default createRule<[], MessageIds>({
       // after `if (count > limit) return` re-arms only allowed calls)
       let after = false;
       let before = false;
-      const visit = (current: TSESTree.Node): void => {
+      walk(context, fn ?? sourceCode.ast, (current) => {
         if (current.type === AST_NODE_TYPES.BinaryExpression && LIMIT_COMPARISONS.has(current.operator) && current.left.type !== AST_NODE_TYPES.PrivateIdentifier) {
           if (rootName(current.left, names) || rootName(current.right, names)) {
             if (current.range[0] > expiry.range[0]) after = true;
             else before = true;
           }
         }
-        for (const key of sourceCode.visitorKeys[current.type] ?? []) {
-          const value = (current as unknown as Record<string, unknown>)[key];
-          if (Array.isArray(value)) {
-            for (const child of value) if (child && typeof child === 'object') visit(child as TSESTree.Node);
-          } else if (value && typeof value === 'object') visit(value as TSESTree.Node);
-        }
-      };
-      visit(fn ?? sourceCode.ast);
+      });
       return after && !before;
     }
 

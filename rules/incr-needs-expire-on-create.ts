@@ -19,7 +19,7 @@
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { EFFECTS_THAT_SET_TTL, type KeyEffect } from '../semantics/commands.js';
-import { EFFECTS_THAT_CREATE_WITH_TTL_IN_TRANSACTION } from '../semantics/transactions.js';
+import { EFFECTS_THAT_CREATE_WITH_TTL_IN_TRANSACTION, createsWithTtlBefore } from '../semantics/transactions.js';
 import { GETSET_RULE_COMMANDS, SET_RULE_COMMANDS } from '../redis-calls/ownership.js';
 import { createRule } from './create-rule.js';
 import { appendExpiryInBatch, pipelineToMulti, standaloneStatementOf, ttlConstantOf, wrapInMulti } from '../redis-calls/fixes.js';
@@ -188,16 +188,17 @@ export default createRule<Options, MessageIds>({
         for (const creation of creations) {
           const { call } = creation;
           const unit = call.unit;
-          // In one unit, an expiry after the write covers it, and so does a SET ... EX before it
-          // (the write then finds the key existing, with its TTL). A SET ... NX EX before it does
-          // only in a MULTI: in a pipeline the key can expire between the two (semantics/transactions.ts).
+          // In one unit, an expiry after the write covers it (not SET ... NX EX: the key exists),
+          // and so does a write before it that leaves the key with a TTL (semantics/transactions.ts)
           const candidates = expiries.filter(
             (e) =>
               e.call.unit.key === unit.key &&
               e.key === creation.key &&
-              (e.effect === 'create-if-missing-with-ttl'
-                ? unit.kind === 'multi' && e.order < creation.order
-                : e.order > creation.order || e.effect === 'create-with-ttl'),
+              (e.order > creation.order
+                ? e.effect !== 'create-if-missing-with-ttl'
+                : e.order < creation.order
+                  ? createsWithTtlBefore(e.effect, unit.kind)
+                  : e.effect === 'create-with-ttl'),
           );
           // an expiry queued only when an earlier, separate read found no key is no atomic expiry
           const keyArg = call.argNodes.indexOf(creation.keyNode);

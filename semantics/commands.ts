@@ -1098,6 +1098,12 @@ export const EFFECTS_THAT_SET_TTL: ReadonlySet<KeyEffect> = new Set<KeyEffect>([
 ]);
 
 /**
+ * Effects that give a key a TTL (also when only an existing TTL is changed): {@link EFFECTS_THAT_SET_TTL},
+ * SET ... NX EX (`create-if-missing-with-ttl`) and EXPIRE ... XX / GT (`set-ttl-if-has-ttl`).
+ */
+export const EXPIRY_EFFECTS: ReadonlySet<KeyEffect> = new Set<KeyEffect>([...EFFECTS_THAT_SET_TTL, 'create-if-missing-with-ttl', 'set-ttl-if-has-ttl']);
+
+/**
  * Commands whose expiry, when <= 0, is an error rather than "delete now": SET / SETEX / PSETEX
  * ("invalid expire time in 'set' command", https://redis.io/docs/latest/commands/set/), GETEX on an
  * existing key (https://redis.io/docs/latest/commands/getex/) and HSETEX

@@ -27,6 +27,25 @@ export const EFFECTS_THAT_CREATE_WITH_TTL_IN_TRANSACTION: ReadonlySet<KeyEffect>
 ]);
 
 /**
+ * Effects after which the key exists with a TTL when a command queued after it in the same
+ * pipeline runs: only a write that gives the key a fresh TTL every time (SET ... EX, SETEX, PSETEX:
+ * `create-with-ttl`). SET ... NX EX (`create-if-missing-with-ttl`) leaves an existing key as it
+ * is (https://redis.io/docs/latest/commands/set/), and a pipeline is no transaction
+ * (https://redis.io/docs/latest/develop/using-commands/pipelining/): the old key can expire before
+ * the next command, which then creates it without TTL.
+ */
+export const EFFECTS_THAT_CREATE_WITH_TTL_IN_PIPELINE: ReadonlySet<KeyEffect> = new Set<KeyEffect>(['create-with-ttl']);
+
+/**
+ * Whether a write with effect `effect` queued before a command in the same atomic unit leaves the
+ * key existing with a TTL when that command runs: {@link EFFECTS_THAT_CREATE_WITH_TTL_IN_TRANSACTION}
+ * in a MULTI, {@link EFFECTS_THAT_CREATE_WITH_TTL_IN_PIPELINE} in a pipeline (or the same command).
+ */
+export function createsWithTtlBefore(effect: KeyEffect, unit: 'single' | 'multi' | 'pipeline'): boolean {
+  return (unit === 'multi' ? EFFECTS_THAT_CREATE_WITH_TTL_IN_TRANSACTION : EFFECTS_THAT_CREATE_WITH_TTL_IN_PIPELINE).has(effect);
+}
+
+/**
  * Whether a TTL / PTTL reply `reply` compared with a number by `operator` (`reply < 0`,
  * `reply === -1`, ...: the reply on the left) holds when the key exists without a TTL: both commands
  * reply `-1` then, and `-2` when the key does not exist (https://redis.io/docs/latest/commands/ttl/,

@@ -572,6 +572,16 @@ function main(): void {
   const verdictOf = (f: Finding) => byId.get(f.id)?.verdict;
   const count = (findings: Finding[], verdict: Verdict) => findings.filter((f) => verdictOf(f) === verdict).length;
   const linted = new Map(codebases.map((c) => [c.name, c]));
+  // one codebase with many findings (a monorepo) moves the pooled precision; the mean of each
+  // codebase's own precision weighs every codebase with findings once
+  const perCodebaseMean = (lists: Finding[][]): string => {
+    const withFindings = lists.filter((list) => list.length > 0);
+    if (withFindings.length === 0) return '-';
+    const mean = (share: (list: Finding[]) => number) => withFindings.reduce((sum, list) => sum + share(list), 0) / withFindings.length;
+    const strict = mean((list) => count(list, 'leak') / list.length);
+    const lenient = mean((list) => (count(list, 'leak') + count(list, 'debatable')) / list.length);
+    return `${(100 * strict).toFixed(1)}% / ${(100 * lenient).toFixed(1)}% (${withFindings.length})`;
+  };
   const inScope = (id: string) => linted.has(codebaseOf(id));
 
   // per-codebase tables, one per corpus
@@ -599,8 +609,10 @@ function main(): void {
   console.log(
     `recall sample: ${set.sample ? `${sample.size} codebases (${[...sample].join(', ')}), ${sampleLeaks.length} leaks triaged, ${sampleMissed.length} missed` : 'none in this set'}\n`,
   );
-  console.log('| corpus | run | codebases | findings | leak | debatable | false | untriaged | strict (leak) | lenient (leak + debatable) | recall (sample) | crashes |');
-  console.log('| --- | --- | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: |');
+  console.log(
+    '| corpus | run | codebases | findings | leak | debatable | false | untriaged | strict (leak) | lenient (leak + debatable) | recall (sample) | crashes | per-codebase mean strict / lenient (codebases with findings) |',
+  );
+  console.log('| --- | --- | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: |');
   const corpora: Array<[string, (c: Codebase) => boolean]> = [
     ['packages', (c) => c.corpus === 'packages'],
     ['applications', (c) => c.corpus === 'applications'],
@@ -622,7 +634,7 @@ function main(): void {
       console.log(
         `| ${label} | ${run.mode}${typedNote} | ${members.length} | ${findings.length} | ${leaks} | ${debatable} | ${count(findings, 'false')} | ` +
           `${findings.filter((f) => !byId.has(f.id)).length} | ${pct(leaks, findings.length)} | ${pct(leaks + debatable, findings.length)} | ` +
-          `${set.sample && universe > 0 ? `${pct(found, universe)} (${found} / ${universe})` : '-'} | ${crashes} |`,
+          `${set.sample && universe > 0 ? `${pct(found, universe)} (${found} / ${universe})` : '-'} | ${crashes} | ${perCodebaseMean(members.map((c) => run.findings.get(c.name)!))} |`,
       );
     }
   }

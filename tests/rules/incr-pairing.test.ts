@@ -3,25 +3,12 @@
  * call after the write, copied with all its arguments; never a SET ... EX / SETEX (which also write
  * a value), and never one before the write. Found by a user trial.
  */
-import tsParser from '@typescript-eslint/parser';
-import { Linter } from 'eslint';
+import type { Linter } from 'eslint';
 import { describe, expect, it } from 'vitest';
-import plugin from '../../rules/index.js';
+import { lintSnippet } from '../helpers/lint.js';
 
 function lint(code: string): Linter.LintMessage[] {
-  const linter = new Linter({ configType: 'flat' });
-  return linter.verify(
-    code,
-    [
-      {
-        files: ['**/*.ts'],
-        languageOptions: { parser: tsParser },
-        plugins: { 'redis-ttl': plugin },
-        rules: { 'redis-ttl/incr-needs-expire-on-create': 'error' },
-      },
-    ],
-    { filename: 'app.ts' },
-  );
+  return lintSnippet(code, { 'redis-ttl/incr-needs-expire-on-create': 'error' });
 }
 
 function suggestions(code: string): string[] {

@@ -9,27 +9,15 @@
  * TTL of another key, a guard that does not hold for -1 (`ttl > 0`, `ttl === -2`), the expiry in
  * the arm where the TTL is present, of another key, or in another function.
  */
-import tsParser from '@typescript-eslint/parser';
 import { Linter } from 'eslint';
 import { describe, expect, it } from 'vitest';
 import plugin from '../../rules/index.js';
+import { lintSnippet } from '../helpers/lint.js';
 import { ioredis, nodeRedis } from './tester.js';
 
 /** [messageId, line, column, the line named in the message] of each finding of the rule. */
 function lint(code: string, options: Record<string, unknown> = {}): Array<[string | undefined, number, number, string | undefined]> {
-  const linter = new Linter({ configType: 'flat' });
-  const messages = linter.verify(
-    code,
-    [
-      {
-        files: ['**/*.ts'],
-        languageOptions: { parser: tsParser },
-        plugins: { 'redis-ttl': plugin },
-        rules: { 'redis-ttl/incr-needs-expire-on-create': ['error', options] },
-      },
-    ],
-    { filename: 'app.ts' },
-  );
+  const messages = lintSnippet(code, { 'redis-ttl/incr-needs-expire-on-create': ['error', options] });
   return messages.map((m) => [m.messageId, m.line, m.column, /at line (\d+)|\(line (\d+)\)/.exec(m.message)?.slice(1).find(Boolean)]);
 }
 

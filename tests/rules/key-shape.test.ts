@@ -4,38 +4,15 @@
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import tsParser from '@typescript-eslint/parser';
-import { Linter } from 'eslint';
 import { describe, expect, it } from 'vitest';
-import { keyShapeOf } from '../../redis-calls/key-shape.js';
-import type { AnyContext } from '../../redis-calls/static.js';
-
-const probeRule = {
-  meta: { messages: { shape: '{{shape}} {{constant}}' } },
-  create(context: AnyContext) {
-    return {
-      CallExpression(node: { callee: { type: string; name?: string }; arguments: unknown[] }) {
-        if (node.callee.type !== 'Identifier' || node.callee.name !== 'probe') return;
-        const shape = keyShapeOf(context, node.arguments[0] as never);
-        context.report({ node: node as never, messageId: 'shape', data: { shape: shape.shape, constant: shape.constant ? 'one' : 'many' } });
-      },
-    };
-  },
-};
+import { keyShapes } from '../helpers/key-shapes.js';
 
 /** A file beside the key-prefix modules of tests/fixtures/key-prefixes (constants.ts, app-name.ts, keys.cjs). */
 const prefixApp = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'key-prefixes', 'app.ts');
 
-function shapes(code: string, filename = 'a.ts'): string[] {
-  const linter = new Linter({ configType: 'flat' });
-  return linter
-    .verify(code, [{ files: ['**/*.ts'], languageOptions: { parser: tsParser }, plugins: { t: { rules: { probe: probeRule as never } } }, rules: { 't/probe': 'error' } }], { filename })
-    .map((m) => m.message);
-}
-
 describe('keyShapeOf', () => {
   it('reads literals, templates and concatenations', () => {
-    expect(shapes("probe('jobs:last-run'); probe(`bull:${q}:wait`); probe('user:' + id + ':profile'); probe(42);")).toEqual([
+    expect(keyShapes("probe('jobs:last-run'); probe(`bull:${q}:wait`); probe('user:' + id + ':profile'); probe(42);")).toEqual([
       'jobs:last-run one',
       'bull:*:wait many',
       'user:*:profile many',
@@ -44,7 +21,7 @@ describe('keyShapeOf', () => {
   });
 
   it('reads consts, and let / var assigned once, of the module', () => {
-    expect(shapes("const P = 'rl'; var S = ':h'; let x = 1; x = 2;\nprobe(`${P}:${ip}${S}`); probe(`${P}:${x}`);")).toEqual(['rl:*:h many', 'rl:* many']);
+    expect(keyShapes("const P = 'rl'; var S = ':h'; let x = 1; x = 2;\nprobe(`${P}:${ip}${S}`); probe(`${P}:${x}`);")).toEqual(['rl:*:h many', 'rl:* many']);
   });
 
   it('evaluates key builders of the module with their arguments', () => {
@@ -55,11 +32,11 @@ describe('keyShapeOf', () => {
       'class Q { toKey(t: string) { return `bull:${this.name}:${t}`; } run() { probe(this.toKey("active")); } }',
       "probe(jobKey(id)); probe(jobKey('7')); probe(queueKey(n)); probe(KEYS.stats); probe([p, 'x', 1].join(':'));",
     ].join('\n');
-    expect(shapes(code)).toEqual(['bull:*:active many', 'job:* many', 'job:7 one', 'bull:*:wait many', 'q:stats one', '*:x:1 many']);
+    expect(keyShapes(code)).toEqual(['bull:*:active many', 'job:* many', 'job:7 one', 'bull:*:wait many', 'q:stats one', '*:x:1 many']);
   });
 
   it('keeps the literal arguments of a builder it cannot read; with literal arguments only it is one key', () => {
-    expect(shapes("probe(this.connection.key('stat', 'failed')); probe(this.connection.key('stat', name)); probe(uuid()); probe(id.toString(16));")).toEqual([
+    expect(keyShapes("probe(this.connection.key('stat', 'failed')); probe(this.connection.key('stat', name)); probe(uuid()); probe(id.toString(16));")).toEqual([
       '*stat*failed* one',
       '*stat* many',
       '* many',
@@ -68,7 +45,7 @@ describe('keyShapeOf', () => {
   });
 
   it('gives a conditional key the spelling its arms share, leaving out an arm that is no key', () => {
-    expect(shapes("probe(c ? `q:${a}:wait` : `q:${a}:active`); probe(c ? `u:${id}` : null); probe(a ?? `x:${b}`); probe(c ? 'a' : 'b');")).toEqual([
+    expect(keyShapes("probe(c ? `q:${a}:wait` : `q:${a}:active`); probe(c ? `u:${id}` : null); probe(a ?? `x:${b}`); probe(c ? 'a' : 'b');")).toEqual([
       'q:*:* many',
       'u:* many',
       '* many',
@@ -85,7 +62,7 @@ describe('keyShapeOf', () => {
       'function uncalled(key: string) { probe(key); }',
       "bump(`usage:${a}`, 1); bump(c ? `usage:${b}:x` : null, 2); touch('t:1'); touch('t:2'); shared('s:1'); [k].forEach(passed); passed('p:1');",
     ].join('\n');
-    expect(shapes(code)).toEqual(['usage:* many', 't:* one', '* many', '* many', '* many']);
+    expect(keyShapes(code)).toEqual(['usage:* many', 't:* one', '* many', '* many', '* many']);
   });
 
   it('gives the element of an iteration the spelling the elements share', () => {
@@ -102,7 +79,7 @@ describe('keyShapeOf', () => {
       '  keys.forEach((key, i) => probe(i));',
       '}',
     ].join('\n');
-    expect(shapes(code)).toEqual(['usage:*:* many', 'usage:*:* many', 'usage:*:* many', 'usage:*:* many', 'usage:*:* many', 'usage:*:*:day many', '* many']);
+    expect(keyShapes(code)).toEqual(['usage:*:* many', 'usage:*:* many', 'usage:*:* many', 'usage:*:* many', 'usage:*:* many', 'usage:*:*:day many', '* many']);
   });
 
   it('reads a key through an iteration and a function only this module calls', () => {
@@ -116,7 +93,7 @@ describe('keyShapeOf', () => {
       "each(['jobs:a', 'jobs:b']); each([]);",
       "['jobs:a', 'jobs:b'].forEach((k) => probe(k));",
     ].join('\n');
-    expect(shapes(code)).toEqual(['events:*:* many', 'events:*:* many', 'jobs:* one', 'jobs:* one']);
+    expect(keyShapes(code)).toEqual(['events:*:* many', 'events:*:* many', 'jobs:* one', 'jobs:* one']);
   });
 
   it('does not read an array filled in place, or an element it cannot name', () => {
@@ -129,11 +106,11 @@ describe('keyShapeOf', () => {
       'rows.forEach((row) => probe(row));',
       'fixed.forEach((key) => probe(key));',
     ].join('\n');
-    expect(shapes(code)).toEqual(['* many', '* many', '* many', '* many', 'q:* many']);
+    expect(keyShapes(code)).toEqual(['* many', '* many', '* many', '* many', 'q:* many']);
   });
 
   it('takes an imported binding for one fixed value', () => {
-    expect(shapes("import { BASE } from './keys';\nprobe(`${BASE}:tmp`); probe(`${BASE}:${id}`); probe(BASE);")).toEqual(['*:tmp one', '*:* many', '* one']);
+    expect(keyShapes("import { BASE } from './keys';\nprobe(`${BASE}:tmp`); probe(`${BASE}:${id}`); probe(BASE);")).toEqual(['*:tmp one', '*:* many', '* one']);
   });
 });
 
@@ -142,13 +119,13 @@ describe('keyShapeOf', () => {
 // what a maintainer's persistentKeys pattern names), `*` where it is not.
 describe('keyShapeOf, key prefixes fixed in the code', () => {
   it('reads a class field initializer and a static member', () => {
-    expect(shapes("class S { prefix = 'field'; a(id: string) { probe(`${this.prefix}:run:${id}`); } }")).toEqual(['field:run:* many']);
-    expect(shapes("class S { static readonly PREFIX = 'st'; a(id: string) { probe(`${S.PREFIX}:run:${id}`); probe(S.PREFIX + ':x'); } }")).toEqual([
+    expect(keyShapes("class S { prefix = 'field'; a(id: string) { probe(`${this.prefix}:run:${id}`); } }")).toEqual(['field:run:* many']);
+    expect(keyShapes("class S { static readonly PREFIX = 'st'; a(id: string) { probe(`${S.PREFIX}:run:${id}`); probe(S.PREFIX + ':x'); } }")).toEqual([
       'st:run:* many',
       'st:x one',
     ]);
     // as compilers emit a static field: an assignment of the module's top level, class expression of a `var`
-    expect(shapes("var S = class { a(id) { probe(`${S.PREFIX}:run:${id}`); } };\nS.PREFIX = 'emitted';")).toEqual(['emitted:run:* many']);
+    expect(keyShapes("var S = class { a(id) { probe(`${S.PREFIX}:run:${id}`); } };\nS.PREFIX = 'emitted';")).toEqual(['emitted:run:* many']);
   });
 
   it("spells a constructor option by its default: parameter, `??`, `||`, destructuring, parameter property", () => {
@@ -160,7 +137,7 @@ describe('keyShapeOf, key prefixes fixed in the code', () => {
       "class E { constructor(opts) { const { prefix = 'sess' } = opts; this.prefix = prefix; } a(id) { probe(`${this.prefix}:${id}`); } }",
       "class F { constructor(r: unknown, private keyPrefix = 'ai') {} a(id: string) { probe(`${this.keyPrefix}:thread:${id}`); } }",
     ].join('\n');
-    expect(shapes(code)).toEqual(['workflows:run:* many', 'pikku:secret:* many', 'fedify_queue one', 'bull:*:wait many', 'sess:* many', 'ai:thread:* many']);
+    expect(keyShapes(code)).toEqual(['workflows:run:* many', 'pikku:secret:* many', 'fedify_queue one', 'bull:*:wait many', 'sess:* many', 'ai:thread:* many']);
   });
 
   it('keeps an option without default, or its default beside data, a `*` part', () => {
@@ -172,7 +149,7 @@ describe('keyShapeOf, key prefixes fixed in the code', () => {
       // the default of data is no configuration
       "function handle(req) { probe(`${req.body.prefix ?? 'x'}:${req.body.id}`); }",
     ].join('\n');
-    expect(shapes(code)).toEqual(['*:run:* many', '*:meta one', '*:run:* many', '*run:* many', '*:* many']);
+    expect(keyShapes(code)).toEqual(['*:run:* many', '*:meta one', '*:run:* many', '*run:* many', '*:* many']);
   });
 
   it('does not read a member reassigned outside the constructor, or a static member written in a function', () => {
@@ -180,7 +157,7 @@ describe('keyShapeOf, key prefixes fixed in the code', () => {
       "class A { constructor(prefix = 'workflows') { this.prefix = prefix; } use(p) { this.prefix = p; } a(id) { probe(`${this.prefix}:run:${id}`); } }",
       "class B { static PREFIX = 'st'; a(id) { probe(`${B.PREFIX}:run:${id}`); } }\nfunction configure(p) { B.PREFIX = p; }",
     ].join('\n');
-    expect(shapes(code)).toEqual(['*:run:* many', '*:run:* many']);
+    expect(keyShapes(code)).toEqual(['*:run:* many', '*:run:* many']);
   });
 
   it('reads an option of an object of defaults merged with the options', () => {
@@ -192,17 +169,17 @@ describe('keyShapeOf, key prefixes fixed in the code', () => {
       // a property the defaults do not name, an empty default: `*`
       "class D { constructor(opts) { this.opts = { prefix: '', ...opts }; } a(ip) { probe(`${this.opts.prefix}:${ip}`); probe(`${this.opts.other}:${ip}`); } }",
     ].join('\n');
-    expect(shapes(code)).toEqual(['bull:*:wait many', 'rl:* many', 'fixed:* many', '*:* many', '*:* many']);
+    expect(keyShapes(code)).toEqual(['bull:*:wait many', 'rl:* many', 'fixed:* many', '*:* many', '*:* many']);
   });
 
   it('reads a setting of the environment by its default', () => {
-    expect(shapes("const PREFIX = process.env.KEY_PREFIX ?? 'app';\nprobe(`${PREFIX}:jobs:${id}`); probe(`${process.env['P'] || 'q'}:${id}`); probe(`${process.env.P}:x`);")).toEqual([
+    expect(keyShapes("const PREFIX = process.env.KEY_PREFIX ?? 'app';\nprobe(`${PREFIX}:jobs:${id}`); probe(`${process.env['P'] || 'q'}:${id}`); probe(`${process.env.P}:x`);")).toEqual([
       'app:jobs:* many',
       'q:* many',
       '*:x one',
     ]);
     // a `process` of the module is not the process
-    expect(shapes("const process = { env: {} as Record<string, string> };\nprobe(`${process.env.P ?? 'app'}:${id}`);")).toEqual(['*:* many']);
+    expect(keyShapes("const process = { env: {} as Record<string, string> };\nprobe(`${process.env.P ?? 'app'}:${id}`);")).toEqual(['*:* many']);
   });
 
   it('reads a key-builder object of any scope: arrows, function expressions and method shorthand of one returned expression', () => {
@@ -279,12 +256,12 @@ describe('keyShapeOf, key prefixes fixed in the code', () => {
   });
 
   it('reads a factory option by its default', () => {
-    expect(shapes("export function createStore({ prefix = 'sess:' } = {}) { return { set(id: string) { probe(prefix + id); } }; }")).toEqual(['sess:* many']);
-    expect(shapes('export function createStore({ prefix }) { return { set(id: string) { probe(prefix + id); } }; }')).toEqual(['* many']);
+    expect(keyShapes("export function createStore({ prefix = 'sess:' } = {}) { return { set(id: string) { probe(prefix + id); } }; }")).toEqual(['sess:* many']);
+    expect(keyShapes('export function createStore({ prefix }) { return { set(id: string) { probe(prefix + id); } }; }')).toEqual(['* many']);
   });
 
   it('reads module consts: templates and concatenations of them', () => {
-    expect(shapes("const P = 'rl'; const Q = `${P}:q`; const R = P + ':r:';\nprobe(`${Q}:${id}`); probe(R + id); probe(Q);")).toEqual(['rl:q:* many', 'rl:r:* many', 'rl:q one']);
+    expect(keyShapes("const P = 'rl'; const Q = `${P}:q`; const R = P + ':r:';\nprobe(`${Q}:${id}`); probe(R + id); probe(Q);")).toEqual(['rl:q:* many', 'rl:r:* many', 'rl:q one']);
   });
 
   it('reads the consts a relative module exports, through its own imports', () => {
@@ -292,10 +269,10 @@ describe('keyShapeOf, key prefixes fixed in the code', () => {
       "import { WRITE_KEYS_ZSET_PREFIX, RUN_PREFIX, SESSION_PREFIX, QUEUE_KEY, KEYS } from './constants';",
       'probe(`${WRITE_KEYS_ZSET_PREFIX}:${t}:${id}`); probe(`${RUN_PREFIX}:${id}`); probe(SESSION_PREFIX + id); probe(QUEUE_KEY); probe(KEYS.failed);',
     ].join('\n');
-    expect(shapes(code, prefixApp)).toEqual(['write_keys_zset:*:* many', 'myapp:run:* many', 'myapp:sess:* many', 'jobs:queue one', 'myapp:failed one']);
+    expect(keyShapes(code, prefixApp)).toEqual(['write_keys_zset:*:* many', 'myapp:run:* many', 'myapp:sess:* many', 'jobs:queue one', 'myapp:failed one']);
     // a namespace import, CommonJS (destructured and whole)
-    expect(shapes("import * as C from './constants';\nprobe(`${C.RUN_PREFIX}:${id}`);", prefixApp)).toEqual(['myapp:run:* many']);
-    expect(shapes("const { LOCK_PREFIX } = require('./keys.cjs'); const K = require('./keys.cjs');\nprobe(LOCK_PREFIX + id); probe(`${K.CACHE_PREFIX}${id}`);", prefixApp)).toEqual([
+    expect(keyShapes("import * as C from './constants';\nprobe(`${C.RUN_PREFIX}:${id}`);", prefixApp)).toEqual(['myapp:run:* many']);
+    expect(keyShapes("const { LOCK_PREFIX } = require('./keys.cjs'); const K = require('./keys.cjs');\nprobe(LOCK_PREFIX + id); probe(`${K.CACHE_PREFIX}${id}`);", prefixApp)).toEqual([
       'lock:* many',
       'cache:* many',
     ]);
@@ -306,6 +283,6 @@ describe('keyShapeOf, key prefixes fixed in the code', () => {
       "import { X } from 'some-package'; import { Y } from './missing'; import { mutablePrefix, fromEnv } from './constants';",
       'probe(`${X}:a`); probe(`${Y}:b`); probe(`${mutablePrefix}:c`); probe(`${fromEnv}:d`);',
     ].join('\n');
-    expect(shapes(code, prefixApp)).toEqual(['*:a one', '*:b one', '*:c one', '*:d one']);
+    expect(keyShapes(code, prefixApp)).toEqual(['*:a one', '*:b one', '*:c one', '*:d one']);
   });
 });

@@ -13,14 +13,11 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import tsParser from '@typescript-eslint/parser';
-import { Linter } from 'eslint';
 import { afterAll, describe, expect, it } from 'vitest';
-import { keyShapeOf } from '../../redis-calls/key-shape.js';
 import { packageSpecifierCandidates } from '../../redis-calls/resolve.js';
-import type { AnyContext } from '../../redis-calls/static.js';
 import incrRule from '../../rules/incr-needs-expire-on-create.js';
 import setRule from '../../rules/set-requires-ttl-or-keepttl.js';
+import { keyShapes } from '../helpers/key-shapes.js';
 import { ioredis, nodeRedis, runRule, setSuggestions, untypedTester } from './tester.js';
 
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
@@ -28,26 +25,6 @@ const fixtures = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures')
 const webApp = join(fixtures, 'monorepo', 'apps', 'web', 'src', 'app.ts');
 /** A file of a service of tests/fixtures/pnpm-monorepo (no tsconfig paths: pnpm-workspace.yaml only). */
 const pnpmApp = join(fixtures, 'pnpm-monorepo', 'services', 'api', 'src', 'app.ts');
-
-const probeRule = {
-  meta: { messages: { shape: '{{shape}} {{constant}}' } },
-  create(context: AnyContext) {
-    return {
-      CallExpression(node: { callee: { type: string; name?: string }; arguments: unknown[] }) {
-        if (node.callee.type !== 'Identifier' || node.callee.name !== 'probe') return;
-        const shape = keyShapeOf(context, node.arguments[0] as never);
-        context.report({ node: node as never, messageId: 'shape', data: { shape: shape.shape, constant: shape.constant ? 'one' : 'many' } });
-      },
-    };
-  },
-};
-
-function shapes(code: string, filename: string, cwd?: string): string[] {
-  const linter = new Linter({ configType: 'flat', ...(cwd ? { cwd } : {}) });
-  return linter
-    .verify(code, [{ files: ['**/*.ts'], languageOptions: { parser: tsParser }, plugins: { t: { rules: { probe: probeRule as never } } }, rules: { 't/probe': 'error' } }], { filename })
-    .map((m) => m.message);
-}
 
 /** A monorepo written to a temporary folder, with `node_modules` links (git keeps none in the fixtures). */
 const linked = mkdtempSync(join(tmpdir(), 'redis-ttl-linked-'));
@@ -77,7 +54,7 @@ describe('package specifiers into the repository', () => {
       'probe(API_CACHE_PREFIX + path);',
       'probe(RedisKeys.AUTH_TOKEN_PREFIX + id);',
     ].join('\n');
-    expect(shapes(code, webApp)).toEqual(['system:features one', 'queues:buckets one', 'session:user:* many', 'api-cache:* many', 'auth:token:* many']);
+    expect(keyShapes(code, webApp)).toEqual(['system:features one', 'queues:buckets one', 'session:user:* many', 'api-cache:* many', 'auth:token:* many']);
   });
 
   it('reads imported key builders: functions, const arrows, namespace members and functions held in a const object', () => {
@@ -91,12 +68,12 @@ describe('package specifiers into the repository', () => {
       'probe(keys.genAuthPermKey(uid));',
       'probe(REDIS_KEYS.userCache(uid));',
     ].join('\n');
-    expect(shapes(code, webApp)).toEqual(['auth:permission:* many', 'auth:token:7 one', 'captcha:login one', 'auth:permission:* many', 'cache:user:* many']);
+    expect(keyShapes(code, webApp)).toEqual(['auth:permission:* many', 'auth:token:7 one', 'captcha:login one', 'auth:permission:* many', 'cache:user:* many']);
   });
 
   it('leaves a function of more than one statement a call it cannot read', () => {
     const code = "import { checkedKey } from '~/helper/genRedisKey';\nprobe(checkedKey('mail', id));\nprobe(checkedKey('mail', 'x'));";
-    expect(shapes(code, webApp)).toEqual(['*mail* many', '*mail*x* one']);
+    expect(keyShapes(code, webApp)).toEqual(['*mail* many', '*mail*x* one']);
   });
 
   it('reads a workspace package whose manifest points at an unbuilt dist/ from its src/, re-exports and subpath exports included', () => {
@@ -108,14 +85,14 @@ describe('package specifiers into the repository', () => {
       'probe(Queues.Mail);',
       'probe(DEAD_LETTER);',
     ].join('\n');
-    expect(shapes(code, webApp)).toEqual(['board:weekly one', 'sess:* many', 'queue:mail one', 'queue:dead one']);
+    expect(keyShapes(code, webApp)).toEqual(['board:weekly one', 'sess:* many', 'queue:mail one', 'queue:dead one']);
   });
 
   it('finds a package through pnpm-workspace.yaml, and through a node_modules link', () => {
     const code = "import { CACHE_KEYS, tokenKey } from '@p/cache';\nprobe(CACHE_KEYS.FLAGS);\nprobe(CACHE_KEYS.STATS.DAILY);\nprobe(tokenKey(id));";
-    expect(shapes(code, pnpmApp)).toEqual(['flags:all one', 'stats:daily one', 'token:* many']);
+    expect(keyShapes(code, pnpmApp)).toEqual(['flags:all one', 'stats:daily one', 'token:* many']);
     const viaLink = "import { KEYS, userKey } from '@l/keys';\nprobe(KEYS.LOCK);\nprobe(userKey(id));";
-    expect(shapes(viaLink, linkedApp, linked)).toEqual(['lock:global one', 'user:* many']);
+    expect(keyShapes(viaLink, linkedApp, linked)).toEqual(['lock:global one', 'user:* many']);
   });
 
   it('never reads a third-party package, nor a specifier nothing resolves', () => {
@@ -128,7 +105,7 @@ describe('package specifiers into the repository', () => {
       'probe(NOPE + id);',
     ].join('\n');
     // a member of a binding whose module is not read is `*`, as before
-    expect(shapes(code, linkedApp, linked)).toEqual(['* many', '*:* many', '* many']);
+    expect(keyShapes(code, linkedApp, linked)).toEqual(['* many', '*:* many', '* many']);
     expect(packageSpecifierCandidates(linkedApp, '@ext/keys')).toEqual([]);
     expect(packageSpecifierCandidates(webApp, './relative')).toEqual([]);
     expect(packageSpecifierCandidates(webApp, 'node:fs')).toEqual([]);
@@ -144,7 +121,7 @@ describe('an enum or const object indexed by a value that is not constant', () =
       "const KEY = 'a';",
       'probe(LISTS[KEY]);',
     ].join('\n');
-    expect(shapes(code, join(fixtures, 'a.ts'))).toEqual(['scamdomains* one', 'scamdomains*:refresh one', 'list:* one', 'list:one one']);
+    expect(keyShapes(code, join(fixtures, 'a.ts'))).toEqual(['scamdomains* one', 'scamdomains*:refresh one', 'list:* one', 'list:one one']);
   });
 
   it('stays unknown when the object is not fixed: written to, or spread from elsewhere', () => {
@@ -153,7 +130,7 @@ describe('an enum or const object indexed by a value that is not constant', () =
       "LISTS.c = 'other';",
       'function f(k: string, extra: object) { probe(LISTS[k]); const ALL = { ...extra, a: "x:a" }; probe(ALL[k]); }',
     ].join('\n');
-    expect(shapes(code, join(fixtures, 'a.ts'))).toEqual(['* many', '* many']);
+    expect(keyShapes(code, join(fixtures, 'a.ts'))).toEqual(['* many', '* many']);
   });
 });
 
@@ -176,7 +153,7 @@ describe('a key-building method written the pre-class way (C.prototype.m = funct
       '  probe(this.userKey(keys[0]));',
       '};',
     ].join('\n');
-    expect(shapes(code, join(fixtures, 'a.ts'))).toEqual(['*whitelist* one', 'rl:user:* many', '*whitelist* one', 'rl:user:* many']);
+    expect(keyShapes(code, join(fixtures, 'a.ts'))).toEqual(['*whitelist* one', 'rl:user:* many', '*whitelist* one', 'rl:user:* many']);
   });
 
   it('does not take another value for the instance, nor a method of another constructor', () => {
@@ -188,7 +165,7 @@ describe('a key-building method written the pre-class way (C.prototype.m = funct
       '};',
       'function loose() { probe(this.whitelistKey()); }',
     ].join('\n');
-    expect(shapes(code, join(fixtures, 'a.ts'))).toEqual(['* many', '* many', '* many']);
+    expect(keyShapes(code, join(fixtures, 'a.ts'))).toEqual(['* many', '* many', '* many']);
   });
 });
 

@@ -8,32 +8,18 @@
  * parameter, the write in the arm where the TTL is given, a TTL never passed on, a parameter that
  * is no TTL, and `strict`.
  */
-import tsParser from '@typescript-eslint/parser';
-import { Linter } from 'eslint';
 import { describe, expect, it } from 'vitest';
-import plugin from '../../rules/index.js';
+import { lintSnippet } from '../helpers/lint.js';
 import { ioredis, nodeRedis } from './tester.js';
 
 const STRICT = { allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false, allowOpaqueKeys: false };
 
 /** [rule, messageId, line, column] of each finding of the two key-writing rules. */
 function lint(code: string, options: Record<string, unknown> = {}): Array<[string | null, string | undefined, number, number]> {
-  const linter = new Linter({ configType: 'flat' });
-  const messages = linter.verify(
-    code,
-    [
-      {
-        files: ['**/*.ts'],
-        languageOptions: { parser: tsParser },
-        plugins: { 'redis-ttl': plugin },
-        rules: {
-          'redis-ttl/incr-needs-expire-on-create': ['error', options],
-          'redis-ttl/set-requires-ttl-or-keepttl': ['error', options],
-        },
-      },
-    ],
-    { filename: 'app.ts' },
-  );
+  const messages = lintSnippet(code, {
+    'redis-ttl/incr-needs-expire-on-create': ['error', options],
+    'redis-ttl/set-requires-ttl-or-keepttl': ['error', options],
+  });
   return messages.map((m) => [m.ruleId, m.messageId, m.line, m.column]);
 }
 
