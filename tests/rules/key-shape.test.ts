@@ -196,7 +196,7 @@ describe('keyShapeOf, key prefixes fixed in the code', () => {
       '}',
       "function local(id: string) { const K = { ...BASE, lock: (name: string) => `lock:${name}` }; probe(K.lock(id)); probe(K.lock('gc')); }",
     ].join('\n');
-    expect(shapes(code)).toEqual(['workflow:runs:* many', 'workflow:runs:idx:all one', 'workflow:steps:* many', 'workflow:events:* many', 'lock:* many', 'lock:gc one']);
+    expect(keyShapes(code)).toEqual(['workflow:runs:* many', 'workflow:runs:idx:all one', 'workflow:steps:* many', 'workflow:events:* many', 'lock:* many', 'lock:gc one']);
   });
 
   it('reads `this` of a key-builder object method as the object', () => {
@@ -207,7 +207,7 @@ describe('keyShapeOf, key prefixes fixed in the code', () => {
       "const other = { prefix: 'o', run: (id: string) => `${this.prefix}:runs:${id}` };\nprobe(other.run(id));",
       "function f(id: string, p: string) { const mutable = { prefix: 'm', run(r: string) { return `${this.prefix}:runs:${r}`; } }; mutable.prefix = p; probe(mutable.run(id)); }",
     ].join('\n');
-    expect(shapes(code)).toEqual(['wf:runs:* many', 'wf:steps:* many', '*:runs:* many', '* many']);
+    expect(keyShapes(code)).toEqual(['wf:runs:* many', 'wf:steps:* many', '*:runs:* many', '* many']);
   });
 
   it('does not read a key-builder object whose member is overwritten or merged into, nor a builder of more than one statement', () => {
@@ -218,7 +218,7 @@ describe('keyShapeOf, key prefixes fixed in the code', () => {
       'function d(id: string) { const keys = { run: (r: string) => { if (r) return `p:runs:${r}`; return `q:${r}`; } }; probe(keys.run(id)); }',
       'function e(id: string) { const keys = { run: (r: string) => { log(r); return `p:runs:${r}`; } }; probe(keys.run(id)); }',
     ].join('\n');
-    expect(shapes(code)).toEqual(['* many', '* many', '* many', '* many', '* many']);
+    expect(keyShapes(code)).toEqual(['* many', '* many', '* many', '* many', '* many']);
   });
 
   it('reads `this` of a static context as the class: static fields, arrows, methods and getters', () => {
@@ -233,7 +233,7 @@ describe('keyShapeOf, key prefixes fixed in the code', () => {
       '  static { probe(this.queuedKey); }',
       '}',
     ].join('\n');
-    expect(shapes(code)).toEqual([
+    expect(keyShapes(code)).toEqual([
       'transaction:* many',
       'transaction:queued one',
       'transaction:mined one',
@@ -252,7 +252,7 @@ describe('keyShapeOf, key prefixes fixed in the code', () => {
       "class C { static KEY = 'c:queued'; static k = (id: string) => `c:${id}`; w(id: string) { probe(this.KEY); probe(this.k(id)); } static v() { return function (this: unknown) { probe(this.KEY); }; } }",
       "class D { static KEY = 'd:queued'; static get KEY2() { return 'd:x'; } static w() { probe(this.KEY); } }\nfunction configure(p: string) { D.KEY = p; }",
     ].join('\n');
-    expect(shapes(code)).toEqual(['* many', '*:* many', '* many', '* many', '* many', '* many', '* many', '* many']);
+    expect(keyShapes(code)).toEqual(['* many', '*:* many', '* many', '* many', '* many', '* many', '* many', '* many']);
   });
 
   it('reads a factory option by its default', () => {
