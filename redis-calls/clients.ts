@@ -27,8 +27,9 @@ import { exportedValue, isCodeSpecifier, loadModule, moduleContext, readModule, 
 import { pluginSettings, type PluginSettings } from './settings.js';
 import { type ClientFlavor, type ReceiverKind, NOT_REDIS, FOREIGN, UNKNOWN, clientVerdict, relabel, settled, flavorOfModule, CLIENT_CONSTRUCTORS, CLIENT_FACTORIES, SELF_RETURNING, CLIENT_TYPE_NAMES, KNOWN_NOT_REDIS, CLIENT_MODULE_TEXT, VALUE_EXPRESSIONS, EVIDENCE_NAMES, symbolVerdict, duckVerdict, either, batchOfTypeName, packageExport, packageType, packageValue, importBringsClient } from './client-facts.js';
 import { clientPackageOf, hasNamedClients } from './client-packages.js';
-import { TRANSPARENT_TYPES, describesClient, declaresDuckTypedClient, duckTypedCommands, isClientCommandName, promisedType, outermostPattern, propertyPath, classMemberType, isRequire, requiredModule, commonJsDefault, returnedExpressions, inStaticMember, enclosingClass, memberKeyName, importedName, type ImportOrigin, type IdentifierOrigin, originOf, type FunctionLike } from './client-syntax.js';
+import { TRANSPARENT_TYPES, describesClient, declaresDuckTypedClient, duckTypedCommands, isClientCommandName, promisedType, outermostPattern, propertyPath, isRequire, requiredModule, commonJsDefault, returnedExpressions, inStaticMember, enclosingClass, memberKeyName, importedName, type ImportOrigin, type IdentifierOrigin, originOf, type FunctionLike } from './client-syntax.js';
 import { forEachThisWrite } from './bounded.js';
+import { memberOf, memberPath, typeOfExpression } from './declared-types.js';
 
 import { findVariable, isCallOnItself, moduleNamespaceOf, unwrap, type AnyContext } from './static.js';
 
@@ -368,7 +369,7 @@ export class ClientDetector {
     const method_ = this.localMethod(callee);
     if (method_) return this.classifyReturnOf(method_, this.text(node), depth);
     // pool.getClient(config) with `pool: { getClient(c): RedisClientType }`: the declared return type
-    const signature = this.memberOf(this.typeOfExpression(callee.object, depth + 1), method, depth + 1);
+    const signature = memberOf(typeOfExpression(this, callee.object, depth + 1), method, depth + 1);
     const declared = signature?.returns ? this.declaredResult(signature.returns, signature.detector, this.text(node)) : undefined;
     if (declared) return declared;
     // cacheService.getClient() of a class of the code, undeclared: what the method returns
@@ -452,7 +453,7 @@ export class ClientDetector {
    * `Cls.m` for a static member of a class declared in the file (a method declared without a body,
    * `abstract client(): Redis`, by its return type).
    */
-  private localMethod(member: TSESTree.MemberExpression, kind: 'method' | 'get' = 'method'): FunctionWithReturn | undefined {
+  localMethod(member: TSESTree.MemberExpression, kind: 'method' | 'get' = 'method'): FunctionWithReturn | undefined {
     const name = memberKeyName(member.property, member.computed);
     if (name === undefined) return undefined;
     const object = unwrap(member.object);
@@ -565,7 +566,7 @@ export class ClientDetector {
     const path = propertyPath(pattern, binding);
     if (!path || path.length === 0 || depth > 6) return UNKNOWN;
     const annotation = 'typeAnnotation' in pattern && pattern.typeAnnotation ? (pattern.typeAnnotation as TSESTree.TSTypeAnnotation).typeAnnotation : undefined;
-    const typed = this.memberPath(annotation ? { type: annotation, detector: this } : init ? this.typeOfExpression(init, depth + 1) : undefined, path, depth + 1);
+    const typed = memberPath(annotation ? { type: annotation, detector: this } : init ? typeOfExpression(this, init, depth + 1) : undefined, path, depth + 1);
     if (typed) {
       const verdict = typed.detector.classifyType(typed.type);
       if (verdict.redis || verdict.proven) return verdict;
@@ -608,7 +609,7 @@ export class ClientDetector {
       const value = this.constObjectProperty(object, name);
       if (value) return this.classifySyntactic(value, depth + 1);
     }
-    const signature = this.memberOf(this.typeOfExpression(node.object, depth + 1), name, depth + 1);
+    const signature = memberOf(typeOfExpression(this, node.object, depth + 1), name, depth + 1);
     if (signature?.property) {
       const verdict = signature.detector.classifyType(signature.property);
       if (verdict.redis || verdict.proven) return verdict;
@@ -623,194 +624,6 @@ export class ClientDetector {
     // url.searchParams, req.headers: well-known non-Redis members
     if (name === 'searchParams' || name === 'headers') return NOT_REDIS;
     return UNKNOWN;
-  }
-
-  // ---- declared types of expressions --------------------------------------------------------
-
-  /**
-   * The declared type of an expression, as the code writes it (no checker): the annotation of a
-   * parameter, variable or class member, a property of such a type (`params.redis`), a
-   * destructured binding's, a function's or method's declared return type (`await` unwraps a
-   * `Promise<T>`), an `x as T` assertion, or what a relatively imported value is declared as.
-   * `undefined` when the code does not say.
-   */
-  typeOfExpression(input: TSESTree.Node, depth: number): TypeRef | undefined {
-    if (depth > 8) return undefined;
-    const node = input.type === AST_NODE_TYPES.ChainExpression ? input.expression : input;
-    switch (node.type) {
-      case AST_NODE_TYPES.TSAsExpression:
-      case AST_NODE_TYPES.TSTypeAssertion:
-      case AST_NODE_TYPES.TSSatisfiesExpression:
-        return { type: node.typeAnnotation, detector: this };
-      case AST_NODE_TYPES.TSNonNullExpression:
-        return this.typeOfExpression(node.expression, depth + 1);
-      case AST_NODE_TYPES.AwaitExpression: {
-        const inner = this.typeOfExpression(node.argument, depth + 1);
-        return inner ? { type: promisedType(inner.type), detector: inner.detector } : undefined;
-      }
-      case AST_NODE_TYPES.Identifier: {
-        const variable = findVariable(this.context, node);
-        const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
-        if (!def) return undefined;
-        if (def.type === 'Parameter') {
-          const id = def.name;
-          if (id.type !== AST_NODE_TYPES.Identifier) return undefined;
-          const pattern = outermostPattern(id);
-          if (pattern === id) return id.typeAnnotation ? { type: id.typeAnnotation.typeAnnotation, detector: this } : undefined;
-          const annotation = 'typeAnnotation' in pattern ? (pattern.typeAnnotation as TSESTree.TSTypeAnnotation | undefined) : undefined;
-          const path = propertyPath(pattern, id);
-          return annotation && path ? this.memberPath({ type: annotation.typeAnnotation, detector: this }, path, depth + 1) : undefined;
-        }
-        if (def.type === 'Variable') {
-          const id = def.node.id;
-          if (id.type === AST_NODE_TYPES.Identifier) {
-            if (id.typeAnnotation) return { type: id.typeAnnotation.typeAnnotation, detector: this };
-            return def.parent?.kind === 'const' && def.node.init ? this.typeOfExpression(def.node.init, depth + 1) : undefined;
-          }
-          const path = propertyPath(id, def.name);
-          if (!path) return undefined;
-          const base = id.typeAnnotation ? { type: id.typeAnnotation.typeAnnotation, detector: this } : def.node.init ? this.typeOfExpression(def.node.init, depth + 1) : undefined;
-          return this.memberPath(base, path, depth + 1);
-        }
-        if (def.type === 'ImportBinding') {
-          const origin = this.identifierOrigin(node);
-          const exported = origin.kind === 'import' && origin.own ? this.exported(origin) : undefined;
-          return exported ? exported.detector.typeOfExpression(exported.node, depth + 1) : undefined;
-        }
-        return undefined;
-      }
-      case AST_NODE_TYPES.MemberExpression: {
-        const name = memberKeyName(node.property, node.computed);
-        if (name === undefined) return undefined;
-        const object = unwrap(node.object);
-        if (object.type === AST_NODE_TYPES.ThisExpression) {
-          const cls = enclosingClass(node);
-          const declared = cls ? classMemberType(cls, name, inStaticMember(node, cls)) : undefined;
-          return declared ? { type: declared, detector: this } : undefined;
-        }
-        return this.memberOf(this.typeOfExpression(node.object, depth + 1), name, depth + 1)?.propertyRef;
-      }
-      case AST_NODE_TYPES.NewExpression: {
-        // new Store(): an instance of the class the name declares
-        const callee = unwrap(node.callee);
-        return callee.type === AST_NODE_TYPES.Identifier ? { type: instanceType(callee), detector: this } : undefined;
-      }
-      case AST_NODE_TYPES.CallExpression: {
-        const callee = unwrap(node.callee);
-        if (callee.type === AST_NODE_TYPES.Identifier) {
-          const fn = this.functionOf(callee);
-          return fn?.returnType ? { type: fn.returnType.typeAnnotation, detector: this } : undefined;
-        }
-        if (callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
-        const method = this.localMethod(callee);
-        if (method?.returnType) return { type: method.returnType.typeAnnotation, detector: this };
-        const name = memberKeyName(callee.property, callee.computed);
-        const signature = name === undefined ? undefined : this.memberOf(this.typeOfExpression(callee.object, depth + 1), name, depth + 1);
-        return signature?.returns ? { type: signature.returns, detector: signature.detector } : undefined;
-      }
-      default:
-        return undefined;
-    }
-  }
-
-  /** The type at a property path (`['services', 'redis']`) of a declared type. */
-  private memberPath(base: TypeRef | undefined, path: readonly string[], depth: number): TypeRef | undefined {
-    let current = base;
-    for (const name of path) {
-      current = this.memberOf(current, name, depth + 1)?.propertyRef;
-      if (!current) return undefined;
-    }
-    return current;
-  }
-
-  /**
-   * What a declared type says of its member `name`: the property's type, or what the method (or a
-   * property of a function type) returns. Reads type literals, interfaces and the interfaces they
-   * extend, type aliases, classes (their annotated members and methods), intersections, unions
-   * (without `null` / `undefined`), `Readonly<T>` / `Partial<T>` / `Required<T>` /
-   * `NonNullable<T>`, and the declarations of relatively imported types in their own modules.
-   */
-  memberOf(ref: TypeRef | undefined, name: string, depth: number): MemberSignature | undefined {
-    if (!ref || depth > 8) return undefined;
-    const { type, detector } = ref;
-    if (detector !== this) return detector.memberOf(ref, name, depth + 1);
-    switch (type.type) {
-      case AST_NODE_TYPES.TSTypeLiteral:
-        return this.signatureIn(type.members, name);
-      case AST_NODE_TYPES.TSIntersectionType:
-      case AST_NODE_TYPES.TSUnionType:
-        for (const part of type.types) {
-          const found = this.memberOf({ type: part, detector: this }, name, depth + 1);
-          if (found) return found;
-        }
-        return undefined;
-      case AST_NODE_TYPES.TSTypeReference: {
-        if (type.typeName.type !== AST_NODE_TYPES.Identifier) return undefined;
-        const wrapped = type.typeArguments?.params[0];
-        if (wrapped && TRANSPARENT_TYPES.has(type.typeName.name)) return this.memberOf({ type: wrapped, detector: this }, name, depth + 1);
-        return this.memberOfDeclaration(type.typeName, name, depth + 1);
-      }
-      default:
-        return undefined;
-    }
-  }
-
-  /** The member `name` of the type, interface or class an identifier names (in this module or, imported, in its own). */
-  private memberOfDeclaration(ident: TSESTree.Identifier, name: string, depth: number): MemberSignature | undefined {
-    const origin = this.identifierOrigin(ident);
-    if (origin.kind === 'import') {
-      const exported = origin.own ? this.exported(origin) : undefined;
-      return exported && exported.node.type === AST_NODE_TYPES.Identifier ? exported.detector.memberOfDeclaration(exported.node, name, depth + 1) : undefined;
-    }
-    if (origin.kind !== 'local') return undefined;
-    if (origin.typeNode?.type === AST_NODE_TYPES.TSTypeAliasDeclaration) return this.memberOf({ type: origin.typeNode.typeAnnotation, detector: this }, name, depth + 1);
-    if (origin.typeNode?.type === AST_NODE_TYPES.TSInterfaceDeclaration) {
-      const own = this.signatureIn(origin.typeNode.body.body, name);
-      if (own) return own;
-      for (const heritage of origin.typeNode.extends) {
-        if (heritage.expression.type !== AST_NODE_TYPES.Identifier) continue;
-        const inherited = this.memberOfDeclaration(heritage.expression, name, depth + 1);
-        if (inherited) return inherited;
-      }
-      return undefined;
-    }
-    if (origin.classNode) {
-      const declared = classMemberType(origin.classNode, name, false);
-      if (declared) return { property: declared, propertyRef: { type: declared, detector: this }, detector: this };
-      for (const element of origin.classNode.body.body) {
-        if (
-          (element.type !== AST_NODE_TYPES.MethodDefinition && element.type !== AST_NODE_TYPES.TSAbstractMethodDefinition) ||
-          element.static ||
-          memberKeyName(element.key, element.computed) !== name
-        ) {
-          continue;
-        }
-        const declared = element.value.returnType?.typeAnnotation;
-        // get client(): Redis: read as a property of that type
-        if (element.kind === 'get') return declared ? { property: declared, propertyRef: { type: declared, detector: this }, detector: this } : undefined;
-        if (declared) return { returns: declared, detector: this };
-        // getClient() { return this.redisClient }: what its body returns, judged in its module
-        if (element.kind === 'method' && element.value.body) return { method: element.value as FunctionLike, detector: this };
-      }
-    }
-    return undefined;
-  }
-
-  /** The member `name` among the members of a type literal or interface body. */
-  private signatureIn(members: readonly TSESTree.TypeElement[], name: string): MemberSignature | undefined {
-    for (const member of members) {
-      if (member.type === AST_NODE_TYPES.TSPropertySignature && memberKeyName(member.key, member.computed) === name) {
-        const type = member.typeAnnotation?.typeAnnotation;
-        if (!type) return undefined;
-        // getClient: () => RedisClientType
-        if (type.type === AST_NODE_TYPES.TSFunctionType) return type.returnType ? { returns: type.returnType.typeAnnotation, detector: this } : undefined;
-        return { property: type, propertyRef: { type, detector: this }, detector: this };
-      }
-      if (member.type === AST_NODE_TYPES.TSMethodSignature && memberKeyName(member.key, member.computed) === name) {
-        return member.returnType ? { returns: member.returnType.typeAnnotation, detector: this } : undefined;
-      }
-    }
-    return undefined;
   }
 
   // ---- other modules of the code --------------------------------------------------------------
@@ -1229,41 +1042,11 @@ type FunctionWithReturn =
   | TSESTree.TSEmptyBodyFunctionExpression
   | { returnType: TSESTree.TSTypeAnnotation; body?: undefined };
 
-/** A type as the code declares it, with the detector of the module it is written in. */
-interface TypeRef {
-  type: TSESTree.TypeNode;
-  detector: ClientDetector;
-}
-
-/** What a declared type says of one of its members. */
-interface MemberSignature {
-  /** The property's type (`redis: Redis`). */
-  property?: TSESTree.TypeNode;
-  propertyRef?: TypeRef;
-  /** What the method, or a property of a function type, returns (`getClient(): Redis`). */
-  returns?: TSESTree.TypeNode;
-  /** A method of a class of the code declared without a return type: its body says (`getClient() { return this.redis }`). */
-  method?: FunctionLike;
-  detector: ClientDetector;
-}
-
 /** A binding or value another module exports, with that module's detector. */
 interface Exported {
   node: TSESTree.Node;
   detector: ClientDetector;
   module: ImportedModule;
-}
-
-const instanceTypes = new WeakMap<TSESTree.Identifier, TSESTree.TSTypeReference>();
-
-/** The type `C` of `new C()`, as if written as an annotation (the class name's own node and range). */
-function instanceType(name: TSESTree.Identifier): TSESTree.TSTypeReference {
-  let type = instanceTypes.get(name);
-  if (!type) {
-    type = { type: AST_NODE_TYPES.TSTypeReference, typeName: name, range: name.range, loc: name.loc, parent: name.parent } as TSESTree.TSTypeReference;
-    instanceTypes.set(name, type);
-  }
-  return type;
 }
 
 const moduleDetectors = new WeakMap<TSESTree.Program, ClientDetector>();
