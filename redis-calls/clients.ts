@@ -400,7 +400,21 @@ export class ClientDetector {
    * @param label the call as written, for the explanation (`getStore()`)
    */
   classifyReturnOf(fn: FunctionWithReturn | undefined, label: string, depth: number): ReceiverKind {
+    // a function whose return type names itself, here or through another module
+    // (`f(): ReturnType<typeof g>`, `g(): ReturnType<typeof f>`) is not judged again inside itself
     if (!fn || depth > 6) return UNKNOWN;
+    // keyed by the annotation when there is one: `const f: () => T` is read into a new object each time
+    const key: object = fn.returnType ?? fn;
+    if (returnsInProgress.has(key)) return UNKNOWN;
+    returnsInProgress.add(key);
+    try {
+      return this.classifyReturnOfOnce(fn, label, depth);
+    } finally {
+      returnsInProgress.delete(key);
+    }
+  }
+
+  private classifyReturnOfOnce(fn: FunctionWithReturn, label: string, depth: number): ReceiverKind {
     const declared = fn.returnType ? this.declaredResult(fn.returnType.typeAnnotation, this, label) : undefined;
     if (declared) return declared;
     if (!fn.body) return UNKNOWN;
@@ -1048,6 +1062,9 @@ interface Exported {
   detector: ClientDetector;
   module: ImportedModule;
 }
+
+/** The functions whose return is being judged (any module's detector), to cut cycles. */
+const returnsInProgress = new Set<object>();
 
 const moduleDetectors = new WeakMap<TSESTree.Program, ClientDetector>();
 
