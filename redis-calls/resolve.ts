@@ -276,7 +276,11 @@ export function packageSpecifierCandidates(from: string, specifier: string): str
     // which probing then does not find: the workspace packages are looked at as well
     const aliased = (pathsMatcher(dir)?.(specifier) ?? []).filter((path) => !path.split(sep).includes('node_modules'));
     const pkgDir = workspacePackageDir(dir, parsed.name);
-    return [...aliased, ...(pkgDir ? packageEntryCandidates(pkgDir, parsed.subpath) : [])];
+    // a manifest naming a file outside the monorepo (`"main": "../../../elsewhere.ts"`) leads nowhere
+    const root = pkgDir ? workspaceRoot(dir) : null;
+    const realRoot = root ? (realPath(root.dir) ?? root.dir) : undefined;
+    const entries = pkgDir ? packageEntryCandidates(pkgDir, parsed.subpath).filter((path) => ownCode(path, realRoot)) : [];
+    return [...aliased, ...entries];
   });
 }
 

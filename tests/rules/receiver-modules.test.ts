@@ -69,6 +69,8 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl (receivers of another module
     { code: interceptor('this.cacheService.label()'), filename: app },
     // a package the repository does not hold (a third-party one): its value stays unknown
     { code: save("import { client as conn } from '@ext/cache';", 'conn'), filename: app },
+    // a workspace manifest whose entry lies outside the monorepo (`"main": "../../../elsewhere"`) is not followed
+    { code: save("import { client as conn } from '@r/escape';", 'conn'), filename: app },
     // the app's own cache class, inherited from a base class imported through the alias: no client,
     // though the member's name matches clientNames
     {
