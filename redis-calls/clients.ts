@@ -655,7 +655,20 @@ export class ClientDetector {
     if (origin.namespace || depth > 4) return undefined;
     const module = loadModule(this.context, origin.source, { packages: true });
     if (!module) return undefined;
-    return detectorOfModule(this.context, module).exportedNode(origin.imported ?? 'default', depth + 1);
+    const name = origin.imported ?? 'default';
+    // one search visits a module's export once: `export *` cycles (a module re-exporting itself,
+    // modules re-exporting each other) would otherwise be walked once per path
+    const outermost = exportSearch === undefined;
+    const seen = (exportSearch ??= new Map());
+    try {
+      // visited at this depth or nearer already (a visit deeper down may have hit the depth limit)
+      const key = `${module.path}\0${name}`;
+      if ((seen.get(key) ?? Infinity) <= depth) return undefined;
+      seen.set(key, depth);
+      return detectorOfModule(this.context, module).exportedNode(name, depth + 1);
+    } finally {
+      if (outermost) exportSearch = undefined;
+    }
   }
 
   /** See {@link exported}: the binding this module exports under `name`. */
@@ -1062,6 +1075,9 @@ interface Exported {
   detector: ClientDetector;
   module: ImportedModule;
 }
+
+/** The module exports (`<path>\0<name>`) the current {@link ClientDetector.exported} search has visited, with the nearest depth. */
+let exportSearch: Map<string, number> | undefined;
 
 /** The functions whose return is being judged (any module's detector), to cut cycles. */
 const returnsInProgress = new Set<object>();

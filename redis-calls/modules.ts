@@ -374,7 +374,12 @@ export interface FoundExport {
  * repository's packages when the module was reached through one): a `const` value
  * ({@link exportedValue}), or an exported function or enum declaration. `undefined` otherwise.
  */
-export function findExport(module: ImportedModule, name: string, depth = 0): FoundExport | undefined {
+export function findExport(module: ImportedModule, name: string, depth = 0, seen = new Map<string, number>()): FoundExport | undefined {
+  // one search visits a module's export once (`export *` cycles), again only nearer the start (a
+  // visit deeper down may have hit the depth limit)
+  const key = `${module.path}\0${name}`;
+  if ((seen.get(key) ?? Infinity) <= depth) return undefined;
+  seen.set(key, depth);
   const value = exportedValue(module.program, name);
   if (value) return { module, name, node: value };
   const local = exportsLocal(module.program, name);
@@ -388,13 +393,13 @@ export function findExport(module: ImportedModule, name: string, depth = 0): Fou
       if (exported !== name) continue;
       const nested = loadNestedModule(module, statement.source.value);
       const inner = specifier.local.type === AST_NODE_TYPES.Identifier ? specifier.local.name : specifier.local.value;
-      return nested ? findExport(nested, inner, depth + 1) : undefined;
+      return nested ? findExport(nested, inner, depth + 1, seen) : undefined;
     }
   }
   for (const statement of module.program.body) {
     if (statement.type !== AST_NODE_TYPES.ExportAllDeclaration || statement.exported || statement.exportKind === 'type') continue;
     const nested = loadNestedModule(module, statement.source.value);
-    const found = nested ? findExport(nested, name, depth + 1) : undefined;
+    const found = nested ? findExport(nested, name, depth + 1, seen) : undefined;
     if (found) return found;
   }
   return undefined;
