@@ -789,7 +789,7 @@ export class ClientDetector {
       }
     }
     if (declared) return declared;
-    const assigned = this.classifyAssignments(cls, name, depth, isStatic);
+    const assigned = this.classifyAssignmentsOnce(cls, name, depth, isStatic);
     if (assigned.redis || assigned.proven || depth > 6) return assigned;
     return this.inheritedMember(cls, name, depth + 1, isStatic) ?? assigned;
   }
@@ -831,6 +831,35 @@ export class ClientDetector {
     if (origin.kind !== 'import' || !origin.own) return undefined;
     const exported = this.exported(origin);
     return exported?.node.type === AST_NODE_TYPES.Identifier ? exported.detector.classDeclaration(exported.node, depth + 1) : undefined;
+  }
+
+  /**
+   * {@link classifyAssignments}, once per member and depth in one search: members assigned from
+   * each other (`this.a = this.b; this.b = this.a`, n members assigning each other: n^depth paths)
+   * are judged once; a member met again while it is judged gives no verdict, one judged already
+   * at the same depth or nearer gives that verdict.
+   */
+  private classifyAssignmentsOnce(
+    cls: TSESTree.ClassDeclaration | TSESTree.ClassExpression,
+    name: string,
+    depth: number,
+    isStatic: boolean,
+  ): ReceiverKind {
+    const outermost = memberSearch === undefined;
+    const search = (memberSearch ??= new Map());
+    try {
+      let members = search.get(cls);
+      if (!members) search.set(cls, (members = new Map()));
+      const key = `${isStatic ? 'static ' : ''}${name}`;
+      const met = members.get(key);
+      if (met && met.depth <= depth) return met.verdict ?? UNKNOWN;
+      const entry: { depth: number; verdict?: ReceiverKind } = { depth };
+      members.set(key, entry);
+      entry.verdict = this.classifyAssignments(cls, name, depth, isStatic);
+      return entry.verdict;
+    } finally {
+      if (outermost) memberSearch = undefined;
+    }
   }
 
   /** Every `this.<name> = value` in the class's own methods (not in nested classes). */
@@ -1075,6 +1104,9 @@ interface Exported {
   detector: ClientDetector;
   module: ImportedModule;
 }
+
+/** The class members whose assignments the current search judges or has judged: per class, `[static ]<name>` -> depth and verdict. */
+let memberSearch: Map<object, Map<string, { depth: number; verdict?: ReceiverKind }>> | undefined;
 
 /** The module exports (`<path>\0<name>`) the current {@link ClientDetector.exported} search has visited, with the nearest depth. */
 let exportSearch: Map<string, number> | undefined;
