@@ -116,18 +116,21 @@ function boundNames(node: TSESTree.Node): TSESTree.Identifier[] {
 }
 
 /**
- * The class whose instance `this` is at a node: the nearest class, through arrow functions (which
- * share `this`) but not through other functions, and not in a static member or a static block.
+ * What `this` is at a node: the nearest class, through arrow functions (which share `this`) but
+ * not through other functions, with whether the node is in a static context (a static member or
+ * a `static {}` block, where `this` is the class itself) and whether it is in the member's
+ * computed key (`[this.x]`, evaluated outside the member). `undefined` outside classes and in a
+ * nested `function`.
  */
-export function classOfThis(node: TSESTree.Node): ClassNode | undefined {
+export function thisBinding(node: TSESTree.Node): { cls: ClassNode; isStatic: boolean; inKey: boolean } | undefined {
   let current: TSESTree.Node = node;
+  let child: TSESTree.Node = node;
   while (current.parent) {
     const parent: TSESTree.Node = current.parent;
     if (parent.type === AST_NODE_TYPES.ClassBody) {
-      const isStatic =
-        current.type === AST_NODE_TYPES.StaticBlock ||
-        ((current.type === AST_NODE_TYPES.MethodDefinition || current.type === AST_NODE_TYPES.PropertyDefinition) && current.static);
-      return isStatic ? undefined : parent.parent;
+      if (current.type === AST_NODE_TYPES.StaticBlock) return { cls: parent.parent, isStatic: true, inKey: false };
+      const member = current.type === AST_NODE_TYPES.MethodDefinition || current.type === AST_NODE_TYPES.PropertyDefinition ? current : undefined;
+      return { cls: parent.parent, isStatic: member?.static ?? false, inKey: member?.key === child };
     }
     if (
       (current.type === AST_NODE_TYPES.FunctionExpression && parent.type !== AST_NODE_TYPES.MethodDefinition) ||
@@ -135,9 +138,19 @@ export function classOfThis(node: TSESTree.Node): ClassNode | undefined {
     ) {
       return undefined;
     }
+    child = current;
     current = parent;
   }
   return undefined;
+}
+
+/**
+ * The class whose instance `this` is at a node ({@link thisBinding}): not in a static member or a
+ * static block.
+ */
+export function classOfThis(node: TSESTree.Node): ClassNode | undefined {
+  const binding = thisBinding(node);
+  return binding && !binding.isStatic ? binding.cls : undefined;
 }
 
 /**

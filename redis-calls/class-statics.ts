@@ -9,7 +9,7 @@
  * block or of the module's top level, as compilers emit static fields) and nothing else writes it.
  */
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { forEachThisWrite } from './bounded.js';
+import { forEachThisWrite, thisBinding } from './bounded.js';
 import { propertyName, unwrap, type AnyContext } from './static.js';
 
 export type ClassNode = TSESTree.ClassDeclaration | TSESTree.ClassExpression;
@@ -21,23 +21,9 @@ export type ClassNode = TSESTree.ClassDeclaration | TSESTree.ClassExpression;
  * outside classes.
  */
 export function classOfStaticThis(node: TSESTree.Node): ClassNode | undefined {
-  let current: TSESTree.Node = node;
-  let child: TSESTree.Node = node;
-  while (current.parent) {
-    const parent: TSESTree.Node = current.parent;
-    if (parent.type === AST_NODE_TYPES.ClassBody) {
-      if (current.type === AST_NODE_TYPES.StaticBlock) return parent.parent;
-      if (current.type !== AST_NODE_TYPES.MethodDefinition && current.type !== AST_NODE_TYPES.PropertyDefinition) return undefined;
-      // a computed key (`static [this.x]`) is evaluated outside the member: not the class's `this`
-      return current.static && current.key !== child ? parent.parent : undefined;
-    }
-    if ((current.type === AST_NODE_TYPES.FunctionExpression && parent.type !== AST_NODE_TYPES.MethodDefinition) || current.type === AST_NODE_TYPES.FunctionDeclaration) {
-      return undefined;
-    }
-    child = current;
-    current = parent;
-  }
-  return undefined;
+  const binding = thisBinding(node);
+  // a computed key (`static [this.x]`) is evaluated outside the member: not the class's `this`
+  return binding?.isStatic && !binding.inKey ? binding.cls : undefined;
 }
 
 /** What a class gives one of its static members. */
