@@ -34,6 +34,7 @@ import { isBlockingCall } from '../semantics/blocking.js';
 import { enclosingFunction } from '../redis-calls/static.js';
 import { staleGuard } from '../redis-calls/stale-read.js';
 import { ttlRepairOf } from '../redis-calls/ttl-repair.js';
+import { DELETED_ELSEWHERE_TEXT, DELETED_KEYS_SCHEMA, deletedElsewhere, idSequence, ID_SEQUENCES_SCHEMA } from '../redis-calls/lifecycle.js';
 
 /** Options of the rule (the options object's type is exported from the package root). */
 export type Options = [IncrNeedsExpireOnCreateOptions];
@@ -45,6 +46,8 @@ export type MessageIds =
   | 'expiryBeforeCreate'
   | 'staleGuard'
   | 'repairedOnNextHit'
+  | 'deletedElsewhere'
+  | 'idSequence'
   | 'wrapInMulti'
   | 'useIncrementWithTtl'
   | 'appendExpire'
@@ -96,6 +99,8 @@ export default createRule<Options, MessageIds>({
               'Do not report a write whose key the same function re-arms whenever its TTL is missing (an EXPIRE of the key on a branch where its TTL / PTTL reply is -1: if ((await redis.ttl(key)) < 0) ...): a lost expiry is healed on the next call. Default true; false in the strict config.',
           },
           fix: FIX_OPTION_SCHEMA,
+          ...DELETED_KEYS_SCHEMA,
+          ...ID_SEQUENCES_SCHEMA,
           ...KEY_POLICY_SCHEMA,
         },
         additionalProperties: false,
@@ -107,6 +112,8 @@ export default createRule<Options, MessageIds>({
       pipelineNotAtomic: `{{command}} and the expiry of \`{{key}}\` share a pipeline, which is not atomic: if the connection drops between them the key keeps no TTL. Use multi() so both run or neither does.${KEY_TAIL}`,
       expiryBeforeCreate: `The expiry of \`{{key}}\` is sent before the {{command}} that creates it: EXPIRE does nothing on a missing key, so the key is then created without TTL. Expire after the write, in one MULTI or Lua script.${KEY_TAIL}`,
       repairedOnNextHit: `{{command}} creates \`{{key}}\` without TTL, and the EXPIRE at line {{line}} re-arms it when its TTL is missing only on a later call: a key never hit again keeps no TTL. Send the write and its expiry in one MULTI or Lua script.${KEY_TAIL}`,
+      deletedElsewhere: `{{command}} creates \`{{key}}\` without TTL, and it ${DELETED_ELSEWHERE_TEXT}.${KEY_TAIL}`,
+      idSequence: `{{command}} of \`{{key}}\` creates it without TTL, and {{why}}: an ID sequence must not expire (ids would be reissued). If it is one, declare it persistent; if it is a counter, expire it in the same MULTI.${KEY_TAIL}`,
       staleGuard: `The expiry of \`{{key}}\` is queued only when the {{read}} at line {{line}}, an earlier round trip, saw no key: if it expires in between, {{command}} recreates it without TTL. Expire every time (EXPIRE ... NX) or use a Lua script.${KEY_TAIL}`,
       useIncrementWithTtl:
         'Replace both with incrementWithTtl() from {{module}}: the increment and its TTL in one script.',
@@ -119,6 +126,8 @@ export default createRule<Options, MessageIds>({
   create(context, [options]) {
     const allowPipeline = options.allowPipeline !== false;
     const allowTtlRepair = options.allowTtlRepair !== false;
+    const allowDeletedKeys = options.allowDeletedKeys !== false;
+    const allowIdSequences = options.allowIdSequences !== false;
     const autofix = fixesEnabled(context, options.fix);
     const sourceCode = context.sourceCode;
     const creations: KeyUse[] = [];
@@ -224,6 +233,16 @@ export default createRule<Options, MessageIds>({
             );
           if (fieldsCovered && atomic) continue;
           if (exemption(context, call, creation.keyNode, options)) continue;
+          // keys whose life the code manages: deleted elsewhere and never expired, ID sequences
+          const deleter = inUnit ? undefined : deletedElsewhere(context, call, keyArg);
+          if (deleter && allowDeletedKeys) continue;
+          const sequence = inUnit ? undefined : idSequence(context, call, keyArg);
+          if (sequence && allowIdSequences) continue;
+          const managed = sequence
+            ? { messageId: 'idSequence' as const, data: { why: sequence } }
+            : deleter
+              ? { messageId: 'deletedElsewhere' as const, data: { deleter: deleter.command, line: String(deleter.nameNode.loc.start.line) } }
+              : undefined;
           // the key re-armed whenever its TTL is missing (redis-calls/ttl-repair.ts)
           const repair = ttlRepairOf(context, call, keyArg);
           if (repair && allowTtlRepair) continue;
@@ -298,8 +317,15 @@ export default createRule<Options, MessageIds>({
             context.report({
               node: call.node,
               loc: reportLoc(call),
-              messageId: repaired?.messageId ?? (separateLine !== undefined ? 'separateRoundTrip' : before ? 'expiryBeforeCreate' : 'noExpiry'),
-              data: repaired ? { ...data, line: repaired.line } : separateLine !== undefined ? { ...data, line: String(separateLine) } : data,
+              messageId:
+                repaired?.messageId ?? (separateLine !== undefined ? 'separateRoundTrip' : before ? 'expiryBeforeCreate' : (managed?.messageId ?? 'noExpiry')),
+              data: repaired
+                ? { ...data, line: repaired.line }
+                : separateLine !== undefined
+                  ? { ...data, line: String(separateLine) }
+                  : before
+                    ? data
+                    : { ...data, ...managed?.data },
               fix: autofix ? (helper ?? null) : null,
               suggest: [
                 ...(helper ? [{ messageId: 'useIncrementWithTtl' as const, data: { module }, fix: helper }] : []),
@@ -317,8 +343,8 @@ export default createRule<Options, MessageIds>({
           context.report({
             node: call.node,
             loc: reportLoc(call),
-            messageId: repaired?.messageId ?? (before ? 'expiryBeforeCreate' : 'noExpiry'),
-            data: repaired ? { ...data, line: repaired.line } : data,
+            messageId: repaired?.messageId ?? (before ? 'expiryBeforeCreate' : (managed?.messageId ?? 'noExpiry')),
+            data: repaired ? { ...data, line: repaired.line } : before ? data : { ...data, ...managed?.data },
             suggest: fix ? [{ messageId: 'appendExpire', data: { expire: expiry.label }, fix }] : [],
           });
         }

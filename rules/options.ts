@@ -48,6 +48,14 @@ export interface SetRequiresTtlOrKeepttlOptions extends KeyPolicyOptions {
    * `strict` config, which reports every KEEPTTL without XX.
    */
   allowKeepTtl?: boolean;
+  /**
+   * Do not report a key the same file deletes as a whole (DEL, UNLINK, GETDEL) in another function,
+   * off the writer's own path (a GC, a sweeper, an invalidation on change), and never gives a TTL:
+   * its life is managed by the code. Locks (SET NX, SETNX, a key or value named lock / token) are
+   * always reported. Default `true`; `false` in the `strict` config, which reports it saying that
+   * a crash before the DEL leaves the key forever.
+   */
+  allowDeletedKeys?: boolean;
 }
 
 /** Options of `incr-needs-expire-on-create`. */
@@ -64,6 +72,20 @@ export interface IncrNeedsExpireOnCreateOptions extends KeyPolicyOptions, FixOpt
    * Default `true`; `false` in the `strict` config.
    */
   allowTtlRepair?: boolean;
+  /**
+   * Do not report a key the same file deletes as a whole (DEL, UNLINK, GETDEL) in another function,
+   * off the writer's own path (a GC, a sweeper, an invalidation on change), and never gives a TTL:
+   * its life is managed by the code. Locks (SET NX, SETNX, a key or value named lock / token) are
+   * always reported. Default `true`; `false` in the `strict` config, which reports it saying that
+   * a crash before the DEL leaves the key forever.
+   */
+  allowDeletedKeys?: boolean;
+  /**
+   * Do not report an ID sequence: an INCR / INCRBY whose reply names another key, or is stored or
+   * returned as an id (expiring it would reissue ids). A counter compared with a limit is always
+   * reported. Default `true`; `false` in the `strict` config.
+   */
+  allowIdSequences?: boolean;
 }
 
 /** Options of `embedded-lua`: the same as lua-lint's configuration. */

@@ -27,6 +27,7 @@ import type { SetRequiresTtlOrKeepttlOptions } from './options.js';
 import { keyData, KEY_TAIL } from '../redis-calls/report.js';
 import type { AnyContext } from '../redis-calls/static.js';
 import type { RedisCall } from '../redis-calls/index.js';
+import { DELETED_ELSEWHERE_TEXT, DELETED_KEYS_SCHEMA, deletedElsewhere } from '../redis-calls/lifecycle.js';
 
 /** Options of the rule (the options object's type is exported from the package root). */
 export type Options = [SetRequiresTtlOrKeepttlOptions];
@@ -35,6 +36,7 @@ export type MessageIds =
   | 'setWithoutTtl'
   | 'createWithoutTtl'
   | 'setThenExpire'
+  | 'deletedElsewhere'
   | 'keepTtlMayCreate'
   | 'keepTtlAfterExpiry'
   | 'addXx'
@@ -77,6 +79,7 @@ export default createRule<Options, MessageIds>({
             description:
               'Whether a write followed by the expiry of its keys in one pipeline() counts as one unit. Pipelines are not atomic, so the strict config turns this off.',
           },
+          ...DELETED_KEYS_SCHEMA,
           ...KEY_POLICY_SCHEMA,
         },
         additionalProperties: false,
@@ -85,6 +88,7 @@ export default createRule<Options, MessageIds>({
     messages: {
       setWithoutTtl: `{{command}} of \`{{key}}\` has no EX/PX/EXAT/PXAT or KEEPTTL: it writes the key without TTL and drops the TTL it had, so the key never expires. Pass an expiry, or KEEPTTL for a key that has one.${KEY_TAIL}`,
       setThenExpire: `{{command}} of \`{{key}}\` writes it without TTL and its expiry follows as a separate round trip (line {{line}}): a crash or lost connection between them leaves the key without TTL forever. Set it in the same command: SET key value EX <seconds> (with NX for a SETNX).${KEY_TAIL}`,
+      deletedElsewhere: `{{command}} of \`{{key}}\` writes it without TTL, and it ${DELETED_ELSEWHERE_TEXT}.${KEY_TAIL}`,
       createWithoutTtl: `{{command}} of \`{{key}}\` has no expiry: the key (a lock, a flag) is created without TTL and lives forever if its owner never deletes it. Pass one: SET key value NX EX <seconds>.${KEY_TAIL}`,
       keepTtlMayCreate: `SET ... KEEPTTL of \`{{key}}\` keeps the TTL of an existing key, but a key that expired or was deleted since is created again without any TTL and never expires. Add XX to update only a key that still exists.${KEY_TAIL}`,
       keepTtlAfterExpiry: `SET ... KEEPTTL of \`{{key}}\` keeps the TTL given at line {{line}}, but if the key expired or was deleted in between, it is created again without any TTL and never expires. Add XX to update only a key that still exists.${KEY_TAIL}`,
@@ -105,6 +109,7 @@ export default createRule<Options, MessageIds>({
     const autofix = fixesEnabled(context, options.fix);
     const { defaultTtlSeconds } = readAutofixSettings(context);
     const allowPipeline = options.allowPipeline !== false;
+    const allowDeletedKeys = options.allowDeletedKeys !== false;
 
     /** The leaking keys of a write: every key it writes without TTL that no policy exempts. */
     function leakingKeys(call: RedisCall) {
@@ -115,7 +120,9 @@ export default createRule<Options, MessageIds>({
         // an expiry of the key right after it in the same MULTI: one atomic unit
         const atomic = call.unit.kind === 'multi' || (call.unit.kind === 'pipeline' && allowPipeline);
         if (atomic && expiryAfterInUnit(context, call, key.arg)) return false;
-        return exemption(context, call, keyNode, options) === undefined;
+        if (exemption(context, call, keyNode, options) !== undefined) return false;
+        // a key the file deletes elsewhere and never expires: its life is the code's (lifecycle.ts)
+        return !(allowDeletedKeys && deletedElsewhere(context, call, key.arg));
       });
     }
 
@@ -225,11 +232,16 @@ export default createRule<Options, MessageIds>({
           // an expiry of the key in a later round trip: the key is not kept forever on purpose,
           // only exposed between the two (the message says so; the fixes are the same)
           const later = expiryInLaterRoundTrip(context, call, leaking[0]!.arg, options.allowPassThrough !== false);
+          const deleter = later ? undefined : deletedElsewhere(context, call, leaking[0]!.arg);
           context.report({
             node: call.node,
             loc: reportLoc(call),
-            messageId: later ? 'setThenExpire' : effect === 'create-if-missing' ? 'createWithoutTtl' : 'setWithoutTtl',
-            data: later ? { ...data, line: String(later.nameNode.loc.start.line) } : data,
+            messageId: later ? 'setThenExpire' : deleter ? 'deletedElsewhere' : effect === 'create-if-missing' ? 'createWithoutTtl' : 'setWithoutTtl',
+            data: later
+              ? { ...data, line: String(later.nameNode.loc.start.line) }
+              : deleter
+                ? { ...data, deleter: deleter.command, line: String(deleter.nameNode.loc.start.line) }
+                : data,
             fix: autofix ? (fix ?? null) : null,
             suggest,
           });

@@ -41,7 +41,10 @@ export { MODULE_NAMESPACES, isRedis8TypeCommand, moduleCommandName } from './red
  *   **without** a key TTL, but every field the call writes expires, and Redis deletes a hash when
  *   its last field expires (https://redis.io/docs/latest/develop/data-types/hashes/#field-expiration):
  *   a key whose every field this unit wrote with a TTL empties itself. An existing key keeps its TTL.
- * - `delete`: DEL, UNLINK, GETDEL, an EXPIRE family call (without XX/GT) with a literal timeout <= 0.
+ * - `delete`: DEL, UNLINK, GETDEL, an EXPIRE family call (without XX/GT) with a literal timeout <= 0:
+ *   the whole key goes, whatever its type (https://redis.io/docs/latest/commands/del/,
+ *   https://redis.io/docs/latest/commands/unlink/, https://redis.io/docs/latest/commands/getdel/);
+ *   HDEL / SREM / ZREM ... remove members and delete the key only with its last one.
  * - `read`: the key is read (or modified in a way that cannot create it or change its TTL).
  */
 export type KeyEffect =
@@ -1090,6 +1093,13 @@ export const EFFECTS_THAT_WRITE_WITHOUT_TTL: ReadonlySet<KeyEffect> = new Set<Ke
   'overwrite',
   'clear-ttl-if-present',
 ]);
+
+/**
+ * Effects that delete the whole key, whatever its type: DEL, UNLINK, GETDEL
+ * (https://redis.io/docs/latest/commands/del/), an EXPIRE with a literal timeout <= 0. Not HDEL,
+ * SREM, ZREM, LREM ..., which remove members (`mayDelete`: the key goes only with its last one).
+ */
+export const EFFECTS_THAT_DELETE_KEY: ReadonlySet<KeyEffect> = new Set<KeyEffect>(['delete']);
 
 /** Effects after which the key certainly has a TTL if it exists. */
 export const EFFECTS_THAT_SET_TTL: ReadonlySet<KeyEffect> = new Set<KeyEffect>([

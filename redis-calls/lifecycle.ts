@@ -1,0 +1,356 @@
+/**
+ * Keys whose life the code manages itself, without a TTL (what `set-requires-ttl-or-keepttl` and
+ * `incr-needs-expire-on-create` leave out of `recommended`):
+ *
+ * - a key **the file deletes itself and never expires** ({@link deletedElsewhere}): another
+ *   function of the same file, not on the writer's own path, deletes the whole key (DEL, UNLINK,
+ *   GETDEL: the `delete` effect of `semantics/commands.ts`) and nothing in the file gives that key
+ *   shape a TTL. A GC, a sweeper, an invalidation on change: a crash before the DEL leaves the key
+ *   forever, which only `strict` reports;
+ * - an **ID sequence** ({@link idSequence}): an INCR / INCRBY whose reply becomes the identifier of
+ *   other keys or records. Expiring it would reissue ids.
+ */
+import type { TSESTree } from '@typescript-eslint/utils';
+import { EFFECTS_THAT_DELETE_KEY } from '../semantics/commands.js';
+import { fileIndexOf } from './file-index.js';
+import { keyIdOf, sameKeyByShape } from './key-id.js';
+import { keyShapeOf } from './key-shape.js';
+import type { RedisCall } from './normalize.js';
+import { functionName, type FunctionLike } from './pass-through.js';
+import { enclosingFunction, findVariable, walk, type AnyContext } from './static.js';
+
+/** Words of a key or a value that say the key is a lock: a crashed owner holds it forever. */
+const LOCK_WORDS = /lock|mutex|semaphore|leader|lease|mutual|token|owner|nonce|uuid/i;
+
+/** How many calls deep {@link reaches} follows a function's calls by name. */
+const MAX_CALL_DEPTH = 4;
+
+/**
+ * The call that deletes the key at argument `arg` of the write `call` in another function of the
+ * file, when the write's key is managed by the code and never expires; `undefined` otherwise.
+ * Counted: DEL / UNLINK / GETDEL (also through a pass-through facade) of the same key shape
+ * (`redis-calls/key-id.ts` {@link sameKeyByShape}) in a named function that is not the writer's
+ * (nor encloses it, nor is enclosed by it) and does not call it, directly or through up to four
+ * calls of the file's functions by name (`finish() { step(); del(k) }` deletes only on the
+ * success path of the operation that wrote: a crash leaves it, a leak), nor shares with it an
+ * enclosing function other than a module wrapper (two closures of one request handler). Never for a lock (SET NX,
+ * SETNX, a key or value named lock / token / owner ...: the DEL is its release, and a crashed owner
+ * holds it forever), nor when the file gives the key shape a TTL anywhere (an INCR + EXPIRE next to
+ * a `resetKey(key) { del(key) }`: the key is meant to expire).
+ */
+export function deletedElsewhere(context: AnyContext, call: RedisCall, arg: number): RedisCall | undefined {
+  const keyNode = call.argNodes[arg];
+  if (!keyNode || keyNode.type === 'SpreadElement') return undefined;
+  const action = call.description.keys.find((key) => key.arg === arg);
+  if (!action || action.effect === 'create-if-missing') return undefined;
+  const shape = keyShapeOf(context, keyNode);
+  if (LOCK_WORDS.test(shape.shape) || lockValue(context, call, arg)) return undefined;
+  const index = fileIndexOf(context);
+  if (index.expiredShapes.has(shape.shape)) return undefined;
+  const id = keyIdOf(context, call, arg);
+  if (id !== undefined && index.expiredKeyIds.has(id)) return undefined;
+  const writer = namedFunctionOf(call.node);
+  if (!writer) return undefined;
+  for (const other of [...index.calls, ...index.facadeCalls]) {
+    for (const key of other.description.keys) {
+      if (!EFFECTS_THAT_DELETE_KEY.has(key.effect)) continue;
+      const node = other.argNodes[key.arg];
+      if (!node || node.type === 'SpreadElement') continue;
+      if (keyShapeOf(context, node).shape !== shape.shape || !sameKey(context, shape.shape, call, arg, other, key.arg)) continue;
+      const deleter = namedFunctionOf(other.node);
+      if (!deleter || deleter === writer || contains(deleter, writer) || contains(writer, deleter)) continue;
+      // two closures of one operation (a request handler's `fail` and `step`): the same flow
+      if (sharedOperation(call.node, other.node)) continue;
+      if (reaches(context, deleter, writer)) continue;
+      return other;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Whether the deleted key is the written one: a shape that spells a family (`user:*`) is enough
+ * ({@link sameKeyByShape}); a key with no static part (`*`) must be the same expression, and a
+ * bare variable the same variable (`t` of two functions of minified code are two keys).
+ */
+function sameKey(context: AnyContext, shape: string, write: RedisCall, writeArg: number, del: RedisCall, delArg: number): boolean {
+  const a = write.argNodes[writeArg]!;
+  const b = del.argNodes[delArg]!;
+  if (/[\p{L}\p{N}]/u.test(shape.replace(/\*/g, ''))) return sameKeyByShape(context, shape, a, b);
+  if (keyIdOf(context, write, writeArg) !== keyIdOf(context, del, delArg)) return false;
+  if (a.type !== 'Identifier' || b.type !== 'Identifier') return true;
+  const variable = findVariable(context, a);
+  return variable !== null && variable === findVariable(context, b);
+}
+
+/** A SET-family value that names a lock's owner (`set(k, token)`, `set(k, randomUUID())`). */
+function lockValue(context: AnyContext, call: RedisCall, keyArg: number): boolean {
+  const value = call.argNodes[keyArg + 1];
+  if (!value || !['SET', 'SETNX', 'GETSET'].includes(call.command)) return false;
+  return LOCK_WORDS.test(context.sourceCode.getText(value));
+}
+
+/**
+ * The name a function is called by: {@link functionName}, or the member it is assigned to
+ * (`Store.prototype.add = function () {}`, `exports.add = ...`: compiled classes and modules).
+ */
+function nameOf(fn: FunctionLike): string | undefined {
+  const parent = fn.parent;
+  if (parent?.type === 'AssignmentExpression' && parent.right === fn && parent.left.type === 'MemberExpression' && parent.left.property.type === 'Identifier') {
+    return parent.left.property.name;
+  }
+  return functionName(fn);
+}
+
+/** The innermost enclosing function that has a name (a callback belongs to its named function). */
+function namedFunctionOf(node: TSESTree.Node): FunctionLike | undefined {
+  for (let fn = enclosingFunction(node); fn; fn = enclosingFunction(fn)) {
+    if (nameOf(fn as FunctionLike) !== undefined) return fn as FunctionLike;
+  }
+  return undefined;
+}
+
+/**
+ * Whether two nodes are inside one function that is not a module wrapper: their innermost common
+ * enclosing function exists and is not immediately invoked (`(function () { ... })()`, the IIFE
+ * of a compiled class or a UMD bundle, `(function () { ... }).call(this)`).
+ */
+function sharedOperation(a: TSESTree.Node, b: TSESTree.Node): boolean {
+  for (let fn = enclosingFunction(a); fn; fn = enclosingFunction(fn)) {
+    if (!contains(fn, b)) continue;
+    const parent = fn.parent;
+    if (parent?.type === 'CallExpression' && parent.callee === fn) return false;
+    if (
+      parent?.type === 'MemberExpression' &&
+      parent.object === fn &&
+      parent.property.type === 'Identifier' &&
+      ['call', 'apply'].includes(parent.property.name) &&
+      parent.parent?.type === 'CallExpression' &&
+      parent.parent.callee === parent
+    )
+      return false;
+    return true;
+  }
+  return false;
+}
+
+function contains(outer: TSESTree.Node, inner: TSESTree.Node): boolean {
+  return outer.range[0] <= inner.range[0] && inner.range[1] <= outer.range[1];
+}
+
+/** The names a function calls (`f()`, `this.f()`, `obj.f()`), its nested callbacks included. */
+function calledNames(context: AnyContext, fn: FunctionLike): Set<string> {
+  const names = new Set<string>();
+  walk(context, fn.body, (node) => {
+    if (node.type !== 'CallExpression') return;
+    const callee = node.callee;
+    if (callee.type === 'Identifier') names.add(callee.name);
+    else if (callee.type === 'MemberExpression' && callee.property.type === 'Identifier') names.add(callee.property.name);
+  });
+  return names;
+}
+
+const functionsByName = new WeakMap<TSESTree.Program, ReadonlyMap<string, readonly FunctionLike[]>>();
+
+/** The file's named functions, by name (a name may be several methods). */
+function namedFunctions(context: AnyContext): ReadonlyMap<string, readonly FunctionLike[]> {
+  const program = context.sourceCode.ast;
+  let byName = functionsByName.get(program);
+  if (!byName) {
+    const map = new Map<string, FunctionLike[]>();
+    walk(context, program, (node) => {
+      if (node.type !== 'FunctionDeclaration' && node.type !== 'FunctionExpression' && node.type !== 'ArrowFunctionExpression') return;
+      const name = nameOf(node);
+      if (name !== undefined) map.set(name, [...(map.get(name) ?? []), node]);
+    });
+    byName = map;
+    functionsByName.set(program, byName);
+  }
+  return byName;
+}
+
+/** Whether `from` calls `to` by name, directly or through the file's functions (a few calls deep). */
+function reaches(context: AnyContext, from: FunctionLike, to: FunctionLike): boolean {
+  const target = nameOf(to);
+  if (target === undefined) return false;
+  const byName = namedFunctions(context);
+  const seen = new Set<FunctionLike>([from]);
+  let frontier: FunctionLike[] = [from];
+  for (let depth = 0; depth < MAX_CALL_DEPTH && frontier.length > 0; depth++) {
+    const next: FunctionLike[] = [];
+    for (const fn of frontier) {
+      for (const name of calledNames(context, fn)) {
+        if (name === target) return true;
+        for (const callee of byName.get(name) ?? []) {
+          if (!seen.has(callee)) {
+            seen.add(callee);
+            next.push(callee);
+          }
+        }
+      }
+    }
+    frontier = next;
+  }
+  return false;
+}
+
+/** A name that says "identifier" or "sequence": `id`, `jobId`, `job_id`, `nextID`, `seq`. */
+const ID_NAME = /(?:^|[_\-:./])(?:id|ID|Id|seq|sequence)$|^(?:next_?id|nextId|nextID)$|[a-z0-9](?:Id|ID)$/;
+
+/** Commands whose reply is the new value of a counter. */
+const SEQUENCE_COMMANDS: ReadonlySet<string> = new Set(['INCR', 'INCRBY']);
+
+/**
+ * Why the INCR / INCRBY `call` is an ID sequence, or `undefined`: its reply (awaited, in a
+ * `.then(id => ...)` or a Node callback `(err, id) => ...`) flows into the key of another Redis
+ * call of the file (`hset(\`job:${id}\`, ...)`), is stored under an id-like name (`{ id: n }`,
+ * `job.id = n`, `const jobId = ...` returned or stored), or is returned by a function named like
+ * an id (`nextId()`) or from a key named like one (`…:id`, `…:seq`). Never when the reply is
+ * compared with a limit (`n > max`: a rate limiter), nor when the file expires the key shape.
+ */
+export function idSequence(context: AnyContext, call: RedisCall, arg: number): string | undefined {
+  if (!SEQUENCE_COMMANDS.has(call.command)) return undefined;
+  const keyNode = call.argNodes[arg];
+  if (!keyNode || keyNode.type === 'SpreadElement') return undefined;
+  const shape = keyShapeOf(context, keyNode).shape;
+  if (fileIndexOf(context).expiredShapes.has(shape)) return undefined;
+  const keyNamed = ID_NAME.test(shape);
+  const replies = replyNodes(context, call);
+  let reason: string | undefined;
+  for (const reply of replies) {
+    for (const use of usesOf(context, reply.node)) {
+      if (comparedWithLimit(use)) return undefined;
+      reason ??= idUse(context, call, use, reply.name, keyNamed);
+    }
+  }
+  return reason;
+}
+
+interface Reply {
+  /** A node whose value is the reply. */
+  node: TSESTree.Node;
+  /** The name it is bound to, when it is a variable or a parameter. */
+  name?: string;
+}
+
+/** The nodes that hold the reply: the call (through `await`), a `.then` / Node-callback parameter. */
+function replyNodes(context: AnyContext, call: RedisCall): Reply[] {
+  const replies: Reply[] = [{ node: outerValue(call.node) }];
+  const last = call.node.type === 'CallExpression' ? call.node.arguments.at(-1) : undefined;
+  if (last && (last.type === 'ArrowFunctionExpression' || last.type === 'FunctionExpression') && last.params[1]?.type === 'Identifier') {
+    replies.push({ node: last.params[1], name: last.params[1].name });
+  }
+  const parent = call.node.parent;
+  if (parent?.type === 'MemberExpression' && parent.object === call.node && parent.property.type === 'Identifier' && parent.property.name === 'then') {
+    const then = parent.parent;
+    const fn = then?.type === 'CallExpression' ? then.arguments[0] : undefined;
+    if (fn && (fn.type === 'ArrowFunctionExpression' || fn.type === 'FunctionExpression') && fn.params[0]?.type === 'Identifier') {
+      replies.push({ node: fn.params[0], name: fn.params[0].name });
+    }
+  }
+  void context;
+  return replies;
+}
+
+/** The node whose value is `node`'s, through `await`, parentheses, casts and number conversions. */
+function outerValue(node: TSESTree.Node): TSESTree.Node {
+  let current = node;
+  for (;;) {
+    const parent = current.parent;
+    if (!parent) return current;
+    if (parent.type === 'AwaitExpression' || parent.type === 'TSAsExpression' || parent.type === 'TSNonNullExpression') current = parent;
+    else if (
+      parent.type === 'CallExpression' &&
+      parent.arguments[0] === current &&
+      parent.callee.type === 'Identifier' &&
+      ['Number', 'String', 'parseInt', 'BigInt'].includes(parent.callee.name)
+    )
+      current = parent;
+    else return current;
+  }
+}
+
+/**
+ * The places the reply's value goes: the reply node itself, and every read of the variable or
+ * parameter it is bound to (`const id = await incr(k)`, `(err, id) => ...`).
+ */
+function usesOf(context: AnyContext, node: TSESTree.Node): TSESTree.Node[] {
+  let binding: TSESTree.Identifier | undefined;
+  if (node.type === 'Identifier' && node.parent && (node.parent.type === 'ArrowFunctionExpression' || node.parent.type === 'FunctionExpression')) {
+    binding = node;
+  } else if (node.parent?.type === 'VariableDeclarator' && node.parent.init === node && node.parent.id.type === 'Identifier') {
+    binding = node.parent.id;
+  } else if (node.parent?.type === 'AssignmentExpression' && node.parent.right === node && node.parent.left.type === 'Identifier') {
+    binding = node.parent.left;
+  }
+  if (!binding) return [node];
+  const name = binding.name;
+  const scope = context.sourceCode.getScope(binding);
+  const variable = scope.set.get(name) ?? scope.references.find((r) => r.identifier.name === name)?.resolved ?? undefined;
+  const reads = variable ? variable.references.filter((r) => r.isRead()).map((r) => outerValue(r.identifier)) : [];
+  return [node, ...reads];
+}
+
+/** A relational comparison (`n > limit`, `count >= max`): a rate limiter's counter. */
+function comparedWithLimit(use: TSESTree.Node): boolean {
+  const parent = use.parent;
+  return parent?.type === 'BinaryExpression' && ['<', '>', '<=', '>='].includes(parent.operator);
+}
+
+/** Why one use of the reply makes it an id, or `undefined`. */
+function idUse(context: AnyContext, call: RedisCall, use: TSESTree.Node, name: string | undefined, keyNamed: boolean): string | undefined {
+  // in the key of another Redis call of the file
+  for (const other of fileIndexOf(context).calls) {
+    if (other === call) continue;
+    for (const key of other.description.keys) {
+      const node = other.argNodes[key.arg];
+      if (node && contains(node, use) && node !== use) return `its reply names the key of ${other.command}`;
+      if (node === use && name !== undefined) return `its reply names the key of ${other.command}`;
+    }
+  }
+  const parent = use.parent;
+  if (!parent) return undefined;
+  // stored under an id-like name: { id: n }, job.id = n
+  if (parent.type === 'Property' && parent.value === use && parent.key.type === 'Identifier' && ID_NAME.test(parent.key.name)) return 'its reply is stored as an id';
+  if (
+    parent.type === 'AssignmentExpression' &&
+    parent.right === use &&
+    parent.left.type === 'MemberExpression' &&
+    parent.left.property.type === 'Identifier' &&
+    ID_NAME.test(parent.left.property.name)
+  )
+    return 'its reply is stored as an id';
+  const returned = parent.type === 'ReturnStatement' || (parent.type === 'ArrowFunctionExpression' && parent.body === use);
+  if (returned || parent.type === 'Property' || parent.type === 'AssignmentExpression' || (parent.type === 'CallExpression' && parent.callee !== use)) {
+    if (name !== undefined && ID_NAME.test(name)) return 'its reply is kept as an id';
+  }
+  if (returned) {
+    if (keyNamed) return 'its reply is returned from an id key';
+    const fn = namedFunctionOf(use);
+    const fnName = fn ? nameOf(fn) : undefined;
+    if (fnName && (ID_NAME.test(fnName) || /^(?:generate|new|next|create|allocate)(?:Id|ID|Seq|Sequence)/.test(fnName))) return 'its reply is returned as an id';
+  }
+  return undefined;
+}
+
+/** JSON schema of the `allowDeletedKeys` option ({@link deletedElsewhere}). */
+export const DELETED_KEYS_SCHEMA = {
+  allowDeletedKeys: {
+    type: 'boolean',
+    description:
+      'Do not report a key the same file deletes as a whole (DEL, UNLINK, GETDEL) in another function, off the path of the write (a GC, a sweeper, an invalidation on change), and never gives a TTL: its life is managed by the code. Locks (SET NX, SETNX, a key or value named lock / token) are always reported. Default true; false in the strict config.',
+  },
+} as const;
+
+/** JSON schema of the `allowIdSequences` option ({@link idSequence}). */
+export const ID_SEQUENCES_SCHEMA = {
+  allowIdSequences: {
+    type: 'boolean',
+    description:
+      'Do not report an ID sequence: an INCR / INCRBY whose reply names the key of another Redis call or is stored or returned as an id (expiring it would reissue ids). A counter compared with a limit is always reported. Default true; false in the strict config.',
+  },
+} as const;
+
+/** The message tail of a write whose key is deleted elsewhere ({@link deletedElsewhere}). */
+export const DELETED_ELSEWHERE_TEXT =
+  'is deleted only by the {{deleter}} at line {{line}}, in another function: a crash or lost connection before it runs leaves the key forever. Give it an expiry as a safety net, or declare it persistent';
