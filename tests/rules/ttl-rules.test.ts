@@ -98,7 +98,7 @@ runRule(untypedTester, 'expire-needs-positive-ttl', expireNeedsPositiveTtl, {
       ] as const
     ).map(([body, ref, options, checked]) => ({
       code: ioredis(body.replace('REF', ref)),
-      options: options as [{ checkParameters: boolean }] | [],
+      options: options as [{ checkParameters: boolean }],
       errors: [
         {
           message: new RegExp(`Check it before the call \\(\`if \\(${checked.replace('.', '\\.')} <= 0\\) \\.\\.\\.\`\\) or clamp it`),
