@@ -5,12 +5,16 @@
  * integer"), so the write throws (https://redis.io/docs/latest/commands/expire/,
  * https://redis.io/docs/latest/commands/set/). The same rule id as lua-lint's.
  *
- * Reported: a literal (or constant arithmetic) <= 0; in `recommended`, a TTL computed as a
- * remaining time (`expires - Date.now()`, `getTime()` differences, also minus a margin), or by
- * arithmetic that can reach 0 or a fraction (`Math.floor(a / b)`, a bare division), with no
- * comparison of it before the call; with `checkParameters` (the `strict` config), also a TTL taken
- * from a parameter of the enclosing function and never compared, and a value nothing bounds minus
- * a constant margin (`n - 1`, `expires_in - 60`: a token lifetime, positive in practice). Which argument is a TTL is the command table's `ttl`.
+ * Reported: a literal (or constant arithmetic) <= 0, except, in `recommended`, a literal EXPIRE 0
+ * without NX / XX / GT / LT (a DEL the code means); in `recommended`, a TTL computed as a remaining
+ * time (`expires - Date.now()`, `getTime()` differences, also minus a margin) for the commands that
+ * reject it (SET EX, SETEX: the EXPIRE family deletes the key, its expiry), or by arithmetic that
+ * can reach 0 or a fraction (`Math.floor(a / b)`, a bare division), with no comparison of it
+ * before the call; with `checkParameters` (the `strict` config), also a TTL taken from a parameter
+ * of the enclosing function and never compared (also rounded down, `Math.floor(ttlMs / 1000)`), a
+ * value nothing bounds minus a constant margin (`n - 1`, `expires_in - 60`: a token lifetime,
+ * positive in practice), a remaining time given to the EXPIRE family and a literal EXPIRE 0.
+ * Which argument is a TTL is the command table's `ttl`.
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { REJECTS_NON_POSITIVE_TTL } from '../semantics/commands.js';
@@ -79,7 +83,7 @@ export default createRule<Options, MessageIds>({
           checkParameters: {
             type: 'boolean',
             description:
-              'Also report a TTL taken from a parameter of the enclosing function that is never compared with a number before the expiry (default false; true in the strict config).',
+              'Also report a TTL taken from a parameter of the enclosing function that is never compared with a number before the expiry, a remaining time given to the EXPIRE family, and a literal EXPIRE 0 (default false; true in the strict config).',
           },
         },
         additionalProperties: false,
