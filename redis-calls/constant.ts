@@ -8,7 +8,7 @@
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { exportedValue, importedBinding, moduleBinding, namespaceModule, type ImportedModule } from './modules.js';
-import { constInitializer, findVariable, foldNumber, type AnyContext, type ConstantScope } from './static.js';
+import { constInitializer, defaultImportOf, findVariable, foldNumber, type AnyContext, type ConstantScope } from './static.js';
 
 const fileScopes = new WeakMap<TSESLint.SourceCode, ConstantScope>();
 const moduleScopes = new WeakMap<TSESTree.Program, ConstantScope>();
@@ -34,6 +34,7 @@ export function constantsOf(context: AnyContext): ConstantScope {
       return module && value ? { node: value, scope: moduleConstants(module) } : undefined;
     },
     isGlobal: (id) => (findVariable(context, id)?.defs.length ?? 0) === 0,
+    packageOf: (id) => defaultImportOf(context, id),
     text: (node) => context.sourceCode.getText(node),
   };
   scope = own;

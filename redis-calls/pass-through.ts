@@ -25,7 +25,9 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { clientDetectorOf, redisCallsIn } from './index.js';
 import { keyBuilder, keyShapeOf, returnExpressions } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
-import { enclosingFunction, findVariable, propertyName, unwrap, type AnyContext } from './static.js';
+import { counterStep } from '../semantics/commands.js';
+import { constantNumber } from './constant.js';
+import { constInitializer, enclosingFunction, findVariable, propertyName, unwrap, type AnyContext } from './static.js';
 
 /** A facade method does little besides forwarding (a connection check, the call, a return). */
 const MAX_STATEMENTS = 3;
@@ -80,10 +82,32 @@ function passThroughFunction(context: AnyContext, call: RedisCall, keyNode: TSES
     if (!passed) return undefined;
   }
   const name = functionName(fn);
-  if (name === undefined || name.toUpperCase() !== call.command) return undefined;
+  if (name === undefined || !namesCommand(context, name, call)) return undefined;
   // a wrapper that sends another command too (its own EXPIRE, a read first) decides about the
   // key itself: it is judged where it is, not at its callers
   return redisCallsIn(context, fn.body).every((other) => other === call) ? param : undefined;
+}
+
+/** Words a wrapper's name adds to the command's without changing it: `setKey`, `getValue`. */
+const GENERIC_SUFFIX = /(?:Key|Value|Item|Entry)$/;
+/** Counter verbs spelled out: `increment` is INCR, `decrementBy` DECRBY. */
+const COUNTER_WORDS: Readonly<Record<string, string>> = { INCREMENT: 'INCR', INCREMENTBY: 'INCRBY', DECREMENT: 'DECR', DECREMENTBY: 'DECRBY' };
+
+/**
+ * Whether a wrapper's name is the command it sends: the command's own name in any case (`hSet`),
+ * with a generic noun added (`setKey`, `getValue`), a hash verb spelled with its type (`setHash`
+ * is HSET), a counter verb spelled out (`increment`, `decrementBy`), or a counter command that
+ * adds the same amount (`incr(key) { return this.incrBy(key, 1) }`: INCR is INCRBY 1,
+ * `semantics/commands.ts` counterStep).
+ */
+function namesCommand(context: AnyContext, name: string, call: RedisCall): boolean {
+  const spelled = [name, name.replace(GENERIC_SUFFIX, ''), name.replace(/^([a-z]+)Hash$/, 'h$1')].filter((n) => n !== '').map((n) => n.toUpperCase());
+  const commands = spelled.map((n) => COUNTER_WORDS[n] ?? n);
+  if (commands.includes(call.command)) return true;
+  const amountNode = call.command === 'INCRBY' || call.command === 'DECRBY' ? call.argNodes[1] : undefined;
+  const amount = amountNode ? constantNumber(context, amountNode) : undefined;
+  const step = counterStep(call.command, amount);
+  return step !== undefined && commands.some((command) => counterStep(command) === step);
 }
 
 /** The identifier a parameter binds: `key`, `key = ''`, `private readonly key`, `...keys`. */
@@ -104,7 +128,10 @@ function forwardedParameter(context: AnyContext, key: TSESTree.Node, depth: numb
   if (key.type === AST_NODE_TYPES.Identifier) {
     const variable = findVariable(context, key);
     const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
-    return def?.type === 'Parameter' && isFunction(def.node) ? { fn: def.node, id: def.name } : undefined;
+    if (def?.type === 'Parameter') return isFunction(def.node) ? { fn: def.node, id: def.name } : undefined;
+    // the key built first in a `const` of the wrapper (`const full = this.concatenateKey(key)`)
+    const init = constInitializer(context, key);
+    return init && def && enclosingFunction(def.node) !== undefined ? forwardedParameter(context, unwrap(init), depth + 1) : undefined;
   }
   let parts: TSESTree.Node[] | undefined;
   // a key builder of the code given the parameter, its other arguments fixed, or not part of the
@@ -198,9 +225,26 @@ function keyParameters(fn: FunctionLike): Set<number> {
 /** Text that only separates key parts (`:`, `/`, `.`, `-`, `_`, `|`, `#`), or none. */
 const SEPARATORS = /^[:/.\-_|#{}]*$/;
 
-/** At most {@link MAX_STATEMENTS} statements (an expression body is one). */
+/**
+ * At most {@link MAX_STATEMENTS} statements (an expression body is one), not counting those that
+ * only log (`debug('set %s', key)`, `if (this.debug) console.debug(...)`).
+ */
 function short(fn: FunctionLike): boolean {
-  return fn.body.type !== AST_NODE_TYPES.BlockStatement || fn.body.body.length <= MAX_STATEMENTS;
+  if (fn.body.type !== AST_NODE_TYPES.BlockStatement) return true;
+  return fn.body.body.filter((statement) => !logsOnly(statement)).length <= MAX_STATEMENTS;
+}
+
+/** A log line: `console.debug(...)`, `this.logger.info(...)`, the `debug` package's `debug(...)`, also under an `if`. */
+function logsOnly(statement: TSESTree.Statement): boolean {
+  if (statement.type === AST_NODE_TYPES.IfStatement) return !statement.alternate && logsOnly(statement.consequent);
+  if (statement.type === AST_NODE_TYPES.BlockStatement) return statement.body.length > 0 && statement.body.every(logsOnly);
+  if (statement.type !== AST_NODE_TYPES.ExpressionStatement || statement.expression.type !== AST_NODE_TYPES.CallExpression) return false;
+  const callee = unwrap(statement.expression.callee);
+  if (callee.type === AST_NODE_TYPES.Identifier) return callee.name === 'debug';
+  if (callee.type !== AST_NODE_TYPES.MemberExpression) return false;
+  const object = unwrap(callee.object);
+  const objectName = object.type === AST_NODE_TYPES.Identifier ? object.name : object.type === AST_NODE_TYPES.MemberExpression ? propertyName(object.property, object.computed) : undefined;
+  return objectName !== undefined && /^(?:console|_?logger|log|_?debug)$/i.test(objectName);
 }
 
 function isFunction(node: TSESTree.Node): node is FunctionLike {

@@ -5,6 +5,7 @@
  */
 import { ASTUtils, AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { MODULE_NAMESPACES } from '../semantics/commands.js';
+import parseMs from 'ms';
 import { foldArithmetic } from '../semantics/ttl-units.js';
 
 /** The part of a rule context the helpers need (any rule's context fits). */
@@ -102,6 +103,8 @@ export interface ConstantScope {
   member?(object: TSESTree.Identifier, name: string): { node: TSESTree.Node; scope: ConstantScope } | undefined;
   /** Whether a name is the global one (`Math` not shadowed). */
   isGlobal(id: TSESTree.Identifier): boolean;
+  /** The package a name is the default import of (`import ms from 'ms'`, `const ms = require('ms')`), when the scope knows. */
+  packageOf?(id: TSESTree.Identifier): string | undefined;
   /** The source text of a node of this scope. */
   text(node: TSESTree.Node): string;
 }
@@ -118,12 +121,43 @@ export function sameFileConstants(context: AnyContext): ConstantScope {
         return init ? { node: init, scope: own } : undefined;
       },
       isGlobal: (id) => (findVariable(context, id)?.defs.length ?? 0) === 0,
+      packageOf: (id) => defaultImportOf(context, id),
       text: (node) => context.sourceCode.getText(node),
     };
     scope = own;
     sameFileScopes.set(context.sourceCode, scope);
   }
   return scope;
+}
+
+/**
+ * The module specifier a name is the default import of: `import ms from 'ms'`, `import * as ms
+ * from 'ms'` (CommonJS interop), `const ms = require('ms')`. `undefined` for any other binding.
+ */
+export function defaultImportOf(context: AnyContext, id: TSESTree.Identifier): string | undefined {
+  const variable = findVariable(context, id);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  if (!def) return undefined;
+  if (def.type === 'ImportBinding') {
+    const declaration = def.parent;
+    const kind = def.node.type;
+    const source = declaration?.type === AST_NODE_TYPES.ImportDeclaration ? declaration.source.value : undefined;
+    return kind === AST_NODE_TYPES.ImportDefaultSpecifier || kind === AST_NODE_TYPES.ImportNamespaceSpecifier ? source : undefined;
+  }
+  if (def.type !== 'Variable' || def.node.type !== AST_NODE_TYPES.VariableDeclarator || def.node.id.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const init = def.node.init ? unwrap(def.node.init) : undefined;
+  if (init?.type !== AST_NODE_TYPES.CallExpression || init.callee.type !== AST_NODE_TYPES.Identifier || init.callee.name !== 'require') return undefined;
+  const specifier = init.arguments[0];
+  return specifier?.type === AST_NODE_TYPES.Literal && typeof specifier.value === 'string' ? specifier.value : undefined;
+}
+
+/**
+ * The milliseconds of a duration written for the `ms` package (`ms('24h')`, `ms('2 days')`,
+ * https://github.com/vercel/ms), parsed by that package; `undefined` when it is no duration.
+ */
+function msDuration(text: string): number | undefined {
+  const value = (parseMs as unknown as (text: string) => number | undefined)(text);
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
 /** `Math` functions a constant TTL is computed with. */
@@ -140,7 +174,7 @@ const MATH_FUNCTIONS: Readonly<Record<string, (...values: number[]) => number>> 
 /**
  * The value of a constant number expression, as JavaScript computes it: number literals, unary
  * `-` / `+`, `+ - * / % **`, `Math.floor` / `ceil` / `round` / `trunc` / `abs` / `max` / `min`,
- * `Number(...)`, `const` names (through `scope`: `const HOUR = 60 * 60`), members of `const` object
+ * `Number(...)`, `ms('24h')` of the `ms` package (in milliseconds), `const` names (through `scope`: `const HOUR = 60 * 60`), members of `const` object
  * literals (`TTL.SESSION`) and namespace imports the scope knows. `undefined` when any part is not
  * a constant, or the result is not finite.
  */
@@ -179,6 +213,11 @@ export function foldNumber(node: TSESTree.Node, scope: ConstantScope, depth = 0)
     }
     case AST_NODE_TYPES.CallExpression: {
       const callee = unwrap(bare.callee);
+      // `ms('24h')` of the `ms` package: 86400000
+      if (callee.type === AST_NODE_TYPES.Identifier && bare.arguments.length === 1 && scope.packageOf?.(callee) === 'ms') {
+        const text = bare.arguments[0]!.type === AST_NODE_TYPES.Literal ? bare.arguments[0]!.value : undefined;
+        return typeof text === 'string' ? msDuration(text) : undefined;
+      }
       let fn: ((...values: number[]) => number) | undefined;
       if (callee.type === AST_NODE_TYPES.Identifier && callee.name === 'Number' && scope.isGlobal(callee) && bare.arguments.length === 1) fn = Number;
       if (

@@ -8,7 +8,7 @@
  * Redis side (which unit a command expects, what it does with 0) is the command table's.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { unitOfLiteral, unitOfName, type UnitGuess } from '../semantics/ttl-units.js';
+import { isOneSecondInMs, unitOfLiteral, unitOfName, type UnitGuess } from '../semantics/ttl-units.js';
 import { constantNumber, constantsOf } from './constant.js';
 import { redisCallsOf, type RedisCall } from './index.js';
 import { enclosingClass, memberKeyName } from './client-syntax.js';
@@ -92,7 +92,9 @@ export function guessUnit(context: AnyContext, node: TSESTree.Node, depth = 0, s
       if (bare.left.type === AST_NODE_TYPES.PrivateIdentifier) return undefined;
       const left = guessUnit_(bare.left, depth + 1);
       const right = guessUnit_(bare.right, depth + 1);
-      const rightValue = foldNumber(bare.right, scope);
+      // `ms / TIME_MS.second`, `s * MS_PER_SECOND`: a named second in milliseconds is 1000
+      const thousand = (side: TSESTree.Node): boolean => foldNumber(side, scope) === 1000 || namesOneSecondInMs(side);
+      const rightValue = thousand(bare.right) ? 1000 : foldNumber(bare.right, scope);
       switch (bare.operator) {
         case '-':
           if (left?.kind === 'absolute' && right?.kind === 'absolute' && !left.unitOnly && !right.unitOnly) {
@@ -107,7 +109,7 @@ export function guessUnit(context: AnyContext, node: TSESTree.Node, depth = 0, s
           if (right?.kind === 'absolute') return right;
           return left ?? right;
         case '*':
-          if (rightValue === 1000 || foldNumber(bare.left, scope) === 1000) {
+          if (rightValue === 1000 || thousand(bare.left)) {
             const inner = rightValue === 1000 ? left : right;
             if (inner?.unit === 'milliseconds') return undefined; // ms * 1000 is microseconds: nobody's TTL
             return { kind: inner?.kind ?? 'duration', unit: 'milliseconds', why: `\`${shortText(bare)}\` multiplies by 1000 (seconds to milliseconds)`, ...(inner ? {} : { unitOnly: true as const }) };
@@ -135,6 +137,17 @@ export function guessUnit(context: AnyContext, node: TSESTree.Node, depth = 0, s
   }
 }
 
+/** A name of one second in milliseconds (`MS_PER_SECOND`, `TIME_MS.second`): `semantics/ttl-units.ts`. */
+function namesOneSecondInMs(node: TSESTree.Node): boolean {
+  const bare = unwrap(node);
+  if (bare.type === AST_NODE_TYPES.Identifier) return isOneSecondInMs(bare.name);
+  if (bare.type !== AST_NODE_TYPES.MemberExpression) return false;
+  const name = propertyName(bare.property, bare.computed);
+  const object = unwrap(bare.object);
+  const objectName = object.type === AST_NODE_TYPES.Identifier ? object.name : object.type === AST_NODE_TYPES.MemberExpression ? propertyName(object.property, object.computed) : undefined;
+  return name !== undefined && isOneSecondInMs(name, objectName);
+}
+
 /**
  * Why a TTL expression may be <= 0 or fractional:
  * - `remaining`: a point in time minus another (`expires - Date.now()`): <= 0 once it has passed;
@@ -146,22 +159,27 @@ export function guessUnit(context: AnyContext, node: TSESTree.Node, depth = 0, s
  */
 export type TtlRisk = 'remaining' | 'minus' | 'rounded-down' | 'fractional' | 'parameter';
 
+/** {@link TtlRisk}, and a remaining time divided (`(expiresAt - Date.now()) / 1000`): also a fraction. */
+type Risk = TtlRisk | 'remaining-fraction';
+
 /**
  * The risk of a TTL expression that is not a constant, or `undefined` when it is surely positive
  * as far as the code tells (a constant, `Math.max(1, x)`, a value checked `> 0` before the call).
+ * `fraction` is set on a `remaining` time that is also divided without rounding
+ * (`(expiresAt - Date.now()) / 1000`): a fraction whatever the moment, which Redis rejects.
  * @param strict also report TTLs taken from the enclosing function's parameters unchecked.
  */
-export function ttlRisk(context: AnyContext, node: TSESTree.Node, call: TSESTree.Node, strict: boolean): { risk: TtlRisk; names: string[] } | undefined {
+export function ttlRisk(context: AnyContext, node: TSESTree.Node, call: TSESTree.Node, strict: boolean): { risk: TtlRisk; names: string[]; fraction?: true } | undefined {
   // a constant (`Math.floor(DAY_MS / 1000)`) has a value, which the rule judges as it is
   if (constantNumber(context, node) !== undefined) return undefined;
   const names = new Set<string>();
   const risk = riskOf(context, node, strict, names, 0);
   if (!risk) return undefined;
   if ([...names].some((name) => checkedBefore(context, name, call))) return undefined;
-  return { risk, names: [...names] };
+  return risk === 'remaining-fraction' ? { risk: 'remaining', names: [...names], fraction: true } : { risk, names: [...names] };
 }
 
-function riskOf(context: AnyContext, node: TSESTree.Node, strict: boolean, names: Set<string>, depth: number): TtlRisk | undefined {
+function riskOf(context: AnyContext, node: TSESTree.Node, strict: boolean, names: Set<string>, depth: number): Risk | undefined {
   if (depth > MAX_DEPTH) return undefined;
   const bare = unwrap(node);
   switch (bare.type) {
@@ -193,21 +211,30 @@ function riskOf(context: AnyContext, node: TSESTree.Node, strict: boolean, names
         const left = guessUnit(context, bare.left);
         const right = guessUnit(context, bare.right);
         collectNames(bare, names);
+        // the expiry of a token a verify call just accepted (`jwt.verify`, `verifyIdToken`): later than now
+        if (verifiedExpiry(context, bare.left)) return undefined;
         if (left?.kind === 'absolute' && right?.kind === 'absolute') return 'remaining';
-        if (isClockCall(unwrap(bare.right)) || isClockCall(unwrap(bare.left))) return 'remaining';
+        // anything minus the clock (`exp - now`, `exp - Math.floor(Date.now() / 1000)`) is a time left
+        if (right?.kind === 'absolute' || isClockCall(unwrap(bare.right)) || isClockCall(unwrap(bare.left))) return 'remaining';
         // an unknown amount minus a positive margin (`expires_in - 60`): as risky as that amount,
         // which is usually a lifetime far above the margin; reported as such with `strict` only
         const amount = constantOf(bare.right);
         if (amount !== undefined && amount > 0) return riskOf(context, bare.left, strict, names, depth + 1) ?? (strict ? 'minus' : undefined);
-        return riskOf(context, bare.left, strict, names, depth + 1) ?? riskOf(context, bare.right, strict, names, depth + 1);
+        // a subtrahend rounded down makes the difference larger, not smaller
+        const subtrahend = riskOf(context, bare.right, strict, names, depth + 1);
+        return riskOf(context, bare.left, strict, names, depth + 1) ?? (subtrahend === 'rounded-down' ? undefined : subtrahend);
       }
       if (bare.operator === '/') {
         collectNames(bare, names);
         const left = riskOf(context, bare.left, strict, names, depth + 1);
-        if (left === 'remaining') return 'remaining';
-        // `this.ttlMs / 1000` with `this.ttlMs = seconds * 1000` in the constructor: whole seconds back
         const divisor = constantOf(bare.right);
-        if (divisor !== undefined && divisor > 0 && multipleOf(context, bare.left, divisor, 0)) return left;
+        const whole = divisor !== undefined && divisor > 0 && multipleOf(context, bare.left, divisor, 0);
+        if (left === 'remaining' || left === 'remaining-fraction') return whole ? left : 'remaining-fraction';
+        // `this.ttlMs / 1000` with `this.ttlMs = seconds * 1000` in the constructor: whole seconds back
+        if (whole) return left;
+        // a constant the folding cannot read (`Threshold.JWT_LIFESPAN / 1000`, from a package): its
+        // author chose a whole amount; a Unix time in milliseconds / 1000 is no small value either
+        if (!strict && divisor !== undefined && divisor > 0 && (isNamedConstant(bare.left) || guessUnit(context, bare.left)?.kind === 'absolute')) return left;
         return 'fractional';
       }
       if (bare.operator === '|' && constantOf(bare.right) === 0) return roundedDown(context, bare.left, strict, names, depth);
@@ -227,7 +254,7 @@ function riskOf(context: AnyContext, node: TSESTree.Node, strict: boolean, names
       if (name === 'floor' || name === 'trunc' || name === 'round') return roundedDown(context, first, strict, names, depth);
       if (name === 'ceil') {
         const inner = riskOf(context, first, strict, names, depth + 1);
-        return inner === 'fractional' ? undefined : inner;
+        return inner === 'fractional' ? undefined : inner === 'remaining-fraction' ? 'remaining' : inner;
       }
       if (name === 'Number' || name === 'parseInt' || name === 'parseFloat') return riskOf(context, first, strict, names, depth + 1);
       return undefined;
@@ -335,11 +362,59 @@ function constructorValuesOf(member: TSESTree.MemberExpression, name: string): T
   return foreign ? undefined : values;
 }
 
-/** `Math.floor(x)`: 0 for a small positive `x` when `x` is a division or a remaining time. */
-function roundedDown(context: AnyContext, inner: TSESTree.Node, strict: boolean, names: Set<string>, depth: number): TtlRisk | undefined {
+/**
+ * `Math.floor(x)`: 0 for a small positive `x` when `x` is a division or a remaining time. Not for
+ * a whole amount plus a fraction (`Math.floor(n + n / 2)`: at least the whole part), nor, unless
+ * `strict`, for the caller's value converted to another unit (`Math.floor(ttlMs / 1000)`: 0 only
+ * for a TTL under a second, as trusted as a parameter passed as is).
+ */
+function roundedDown(context: AnyContext, inner: TSESTree.Node, strict: boolean, names: Set<string>, depth: number): Risk | undefined {
+  const bare = unwrap(inner);
+  if (bare.type === AST_NODE_TYPES.BinaryExpression && bare.operator === '+') {
+    const sides = [riskOf(context, bare.left, strict, names, depth + 1), riskOf(context, bare.right, strict, names, depth + 1)];
+    if (sides.some((side) => side !== 'fractional')) {
+      const risk = sides.find((side) => side !== undefined && side !== 'fractional');
+      return risk === 'remaining-fraction' ? 'remaining' : risk;
+    }
+    return 'rounded-down';
+  }
+  if (!strict && bare.type === AST_NODE_TYPES.BinaryExpression && bare.operator === '/' && isParameterValue(context, bare.left)) return undefined;
   const risk = riskOf(context, inner, strict, names, depth + 1);
   if (risk === 'fractional') return 'rounded-down';
-  return risk;
+  return risk === 'remaining-fraction' ? 'remaining' : risk;
+}
+
+/** A name in CONSTANT_CASE, bare or as a member: `JWT_LIFESPAN`, `Threshold.JWT_LIFESPAN`. */
+function isNamedConstant(node: TSESTree.Node): boolean {
+  const bare = unwrap(node);
+  const name = bare.type === AST_NODE_TYPES.Identifier ? bare.name : bare.type === AST_NODE_TYPES.MemberExpression ? propertyName(bare.property, bare.computed) : undefined;
+  return name !== undefined && /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$|^[A-Z]{2,}[0-9]*$/.test(name);
+}
+
+/** A parameter of the enclosing function, or a property of one (`ttlMs`, `{ ttlMs }`, `opts.ttlMs`). */
+function isParameterValue(context: AnyContext, node: TSESTree.Node): boolean {
+  let bare = unwrap(node);
+  while (bare.type === AST_NODE_TYPES.MemberExpression) bare = unwrap(bare.object);
+  return bare.type === AST_NODE_TYPES.Identifier && findVariable(context, bare)?.defs[0]?.type === 'Parameter';
+}
+
+/**
+ * Whether a value is the expiry of a token a verify call returned (`const token = await
+ * verifyIDToken(...)`, then `token.exp`; `const { exp } = jwt.verify(...)`): the verification
+ * rejects a token whose expiry has passed, so the time left is positive when the code reads it.
+ */
+function verifiedExpiry(context: AnyContext, node: TSESTree.Node): boolean {
+  let bare = unwrap(node);
+  while (bare.type === AST_NODE_TYPES.MemberExpression) bare = unwrap(bare.object);
+  if (bare.type !== AST_NODE_TYPES.Identifier) return false;
+  const def = findVariable(context, bare)?.defs[0];
+  if (def?.type !== 'Variable' || def.node.type !== AST_NODE_TYPES.VariableDeclarator || !def.node.init) return false;
+  let init = unwrap(def.node.init);
+  if (init.type === AST_NODE_TYPES.AwaitExpression) init = unwrap(init.argument);
+  if (init.type !== AST_NODE_TYPES.CallExpression) return false;
+  const callee = unwrap(init.callee);
+  const name = callee.type === AST_NODE_TYPES.MemberExpression ? propertyName(callee.property, callee.computed) : callee.type === AST_NODE_TYPES.Identifier ? callee.name : undefined;
+  return name !== undefined && /^verify|Verify/.test(name);
 }
 
 function memberRoot(node: TSESTree.MemberExpression): TSESTree.Node | undefined {

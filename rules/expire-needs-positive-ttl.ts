@@ -5,20 +5,37 @@
  * integer"), so the write throws (https://redis.io/docs/latest/commands/expire/,
  * https://redis.io/docs/latest/commands/set/). The same rule id as lua-lint's.
  *
- * Reported: a literal (or constant arithmetic) <= 0; in `recommended`, a TTL computed as a
- * remaining time (`expires - Date.now()`, `getTime()` differences, also minus a margin), or by
- * arithmetic that can reach 0 or a fraction (`Math.floor(a / b)`, a bare division), with no
- * comparison of it before the call; with `checkParameters` (the `strict` config), also a TTL taken
- * from a parameter of the enclosing function and never compared, and a value nothing bounds minus
- * a constant margin (`n - 1`, `expires_in - 60`: a token lifetime, positive in practice). Which argument is a TTL is the command table's `ttl`.
+ * Reported: a literal (or constant arithmetic) <= 0, except, in `recommended`, a literal EXPIRE 0
+ * without NX / XX / GT / LT (a DEL the code means); in `recommended`, a TTL computed as a remaining
+ * time (`expires - Date.now()`, `getTime()` differences, also minus a margin) for the commands that
+ * reject it (SET EX, SETEX: the EXPIRE family deletes the key, its expiry), or by arithmetic that
+ * can reach 0 or a fraction (`Math.floor(a / b)`, a bare division), with no comparison of it
+ * before the call; with `checkParameters` (the `strict` config), also a TTL taken from a parameter
+ * of the enclosing function and never compared (also rounded down, `Math.floor(ttlMs / 1000)`), a
+ * value nothing bounds minus a constant margin (`n - 1`, `expires_in - 60`: a token lifetime,
+ * positive in practice), a remaining time given to the EXPIRE family and a literal EXPIRE 0.
+ * Which argument is a TTL is the command table's `ttl`.
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { REJECTS_NON_POSITIVE_TTL } from '../semantics/commands.js';
 import { createRule } from './create-rule.js';
 import type { ExpireNeedsPositiveTtlOptions } from './options.js';
+import type { RedisCall } from '../redis-calls/index.js';
 import { keyLabel } from '../redis-calls/report.js';
-import { unwrap } from '../redis-calls/static.js';
+import { staticValue, unwrap } from '../redis-calls/static.js';
 import { shortText, ttlArgumentsOf, ttlRisk, ttlValue, type TtlRisk } from '../redis-calls/ttl-value.js';
+
+/**
+ * Whether an expiry has a condition (`NX`, `XX`, `GT`, `LT` after its TTL): with one, a TTL <= 0
+ * is no plain delete (`GT` never applies, `XX` deletes only a key that has a TTL).
+ */
+function conditional(context: Parameters<typeof staticValue>[0], call: RedisCall): boolean {
+  const ttlArg = call.description.ttl?.arg ?? 0;
+  return call.argNodes.slice(ttlArg + 1).some((node) => {
+    const value = node ? staticValue(context, node) : undefined;
+    return typeof value === 'string' && /^(?:NX|XX|GT|LT)$/i.test(value);
+  });
+}
 
 /** Options of the rule (the options object's type is exported from the package root). */
 export type Options = [ExpireNeedsPositiveTtlOptions];
@@ -66,7 +83,7 @@ export default createRule<Options, MessageIds>({
           checkParameters: {
             type: 'boolean',
             description:
-              'Also report a TTL taken from a parameter of the enclosing function that is never compared with a number before the expiry (default false; true in the strict config).',
+              'Also report a TTL taken from a parameter of the enclosing function that is never compared with a number before the expiry, a remaining time given to the EXPIRE family, and a literal EXPIRE 0 (default false; true in the strict config).',
           },
         },
         additionalProperties: false,
@@ -103,12 +120,20 @@ export default createRule<Options, MessageIds>({
             // `0`, `'-1'`; a computed constant with its value: `Math.floor(MS / 1000)` (= 0)
             const text = shortText(context, unwrap(ttlNode));
             const written = text.replace(/^(['"`])(.*)\1$/, '$2') === String(literal) ? String(literal) : `\`${text}\` (= ${String(literal)})`;
+            // `expire(key, 0)` with no condition: a DEL written as an expiry, which the code means
+            // (`expireNow(key)`); reported with `checkParameters` (strict), DEL says it plainly
+            if (deletes && !strict && written === String(literal) && !conditional(context, call)) continue;
             context.report({ node: ttlNode, messageId: deletes ? 'literalDeletes' : 'literalRejected', data: { command, value: written, key } });
             continue;
           }
           if (absolute) continue; // a point in time: ttl-units and the code's clock decide
-          const risk = ttlRisk(context, ttlNode, call.node, strict);
-          if (!risk) continue;
+          const found = ttlRisk(context, ttlNode, call.node, strict);
+          if (!found) continue;
+          // a remaining time divided without rounding is a fraction, which even EXPIRE rejects
+          const risk = found.fraction && !rejects ? { ...found, risk: 'fractional' as const } : found;
+          // EXPIRE / PEXPIRE / HEXPIRE of the time left until a moment: at <= 0 the moment has passed,
+          // and deleting the key is what its expiry means; SET ... EX / SETEX reject it (strict reports both)
+          if (risk.risk === 'remaining' && !rejects && !strict) continue;
           const text = shortText(context, ttlNode);
           const effect =
             risk.risk === 'fractional'

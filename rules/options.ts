@@ -120,7 +120,10 @@ export interface EmbeddedLuaOptions {
 export interface ExpireNeedsPositiveTtlOptions {
   /**
    * Also report a TTL taken from a parameter of the enclosing function that is never compared
-   * with a number before the expiry. Default `false`; `true` in the `strict` config.
+   * with a number before the expiry (also converted and rounded down, `Math.floor(ttlMs / 1000)`),
+   * a remaining time given to the EXPIRE family (`expire(k, deadline - now)`: deleted once the
+   * moment has passed) and a literal `expire(k, 0)` without condition (a DEL). Default `false`;
+   * `true` in the `strict` config.
    */
   checkParameters?: boolean;
 }

@@ -1121,3 +1121,26 @@ export const EXPIRY_EFFECTS: ReadonlySet<KeyEffect> = new Set<KeyEffect>([...EFF
  * (https://redis.io/docs/latest/commands/expire/). Upper-case names.
  */
 export const REJECTS_NON_POSITIVE_TTL: ReadonlySet<string> = new Set(['SET', 'SETEX', 'PSETEX', 'GETEX', 'HSETEX']);
+
+/**
+ * The amount a counter command adds to its key's integer: INCR is INCRBY 1, DECR is DECRBY 1, that
+ * is INCRBY -1 (https://redis.io/docs/latest/commands/incr/, https://redis.io/docs/latest/commands/decr/,
+ * https://redis.io/docs/latest/commands/decrby/): the same write, creating a missing key as 0 first.
+ * @param command the upper-case command
+ * @param amount the INCRBY / DECRBY increment, when the code fixes it
+ * @returns `undefined` for another command, or an INCRBY / DECRBY whose amount is not known.
+ */
+export function counterStep(command: string, amount?: number): number | undefined {
+  switch (command) {
+    case 'INCR':
+      return 1;
+    case 'DECR':
+      return -1;
+    case 'INCRBY':
+      return amount;
+    case 'DECRBY':
+      return amount === undefined ? undefined : -amount;
+    default:
+      return undefined;
+  }
+}

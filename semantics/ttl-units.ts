@@ -51,6 +51,21 @@ export function unitOfName(name: string): UnitGuess | undefined {
   return undefined;
 }
 
+/** `MS_PER_SECOND`, `ONE_SECOND_MS`, `SECOND_IN_MILLIS`, `millisecondsPerSecond`: one second in milliseconds. */
+const SECOND_IN_MS_NAME = /^(?:one_?)?seconds?_?(?:in_?)?(?:ms|millis|milliseconds)$|^(?:ms|millis|milliseconds)_?(?:per|in)_?(?:one_?)?second$/i;
+
+/**
+ * Whether a name is one second counted in milliseconds (a divisor that turns milliseconds into
+ * seconds): `MS_PER_SECOND`, `ONE_SECOND_MS`, or `second` of an object whose name says
+ * milliseconds (`TIME_MS.second`, `Milliseconds.SECOND`).
+ * @param name the variable's or the property's name
+ * @param objectName for a property, the name of the object it is read from
+ */
+export function isOneSecondInMs(name: string, objectName?: string): boolean {
+  if (objectName !== undefined && /^(?:one_?)?seconds?$/i.test(name)) return unitOfName(objectName)?.unit === 'milliseconds' || /^(?:ms|millis|milliseconds)$/i.test(objectName);
+  return SECOND_IN_MS_NAME.test(name);
+}
+
 /**
  * The guess for a literal number: a Unix time in milliseconds (>= 1e12) or seconds (>= 1e9), a
  * duration (`small`) when it is positive and below 1e8 (before March 1973 as a Unix time), else

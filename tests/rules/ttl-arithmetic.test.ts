@@ -39,8 +39,10 @@ runRule(untypedTester, 'expire-needs-positive-ttl', positive, {
       ],
     },
     {
-      // a remaining time, with or without a margin taken off: <= 0 once the deadline passed
+      // a remaining time, with or without a margin taken off: <= 0 once the deadline passed; the
+      // EXPIRE family then deletes the key, which is its expiry (strict only; SET ... EX: below)
       code: ioredis(`export async function f(k: string, expiresAt: number) {\n  await redis.pexpire(k, expiresAt - Date.now() - 1000);\n}`),
+      options: STRICT,
       errors: [
         {
           messageId: 'computed',
@@ -53,6 +55,7 @@ runRule(untypedTester, 'expire-needs-positive-ttl', positive, {
     },
     {
       code: ioredis(`export async function f(k: string, session: { expiresAt: Date }) {\n  const ttl = Math.floor((session.expiresAt.getTime() - Date.now()) / 1000) - 5;\n  await redis.expire(k, ttl);\n}`),
+      options: STRICT,
       errors: [{ messageId: 'computed', line: 5, column: 25, suggestions: [{ messageId: 'clampToOne', output: ioredis(`export async function f(k: string, session: { expiresAt: Date }) {\n  const ttl = Math.floor((session.expiresAt.getTime() - Date.now()) / 1000) - 5;\n  await redis.expire(k, Math.max(1, ttl));\n}`) }] }],
     },
   ],

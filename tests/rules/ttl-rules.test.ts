@@ -23,10 +23,16 @@ runRule(untypedTester, 'expire-needs-positive-ttl', expireNeedsPositiveTtl, {
     ioredis(`async function f(ms: number) { await redis.expire('k', Math.ceil(ms / 1000)); }`),
     ioredis(`async function f(span: number) { await redis.expire('k', span + 1); }`),
     ioredis(`async function f(at: number) { await redis.expireat('k', at - 5); }`),
+    // recommended: EXPIRE 0 is a DEL the code means; a remaining time the EXPIRE family deletes at
+    // <= 0 (the moment has passed); the caller's TTL converted and rounded (strict reports these)
+    ioredis(`redis.expire('k', 0);`),
+    ioredis(`async function f(ms: number) { await redis.expire('k', Math.floor(ms / 1000)); }`),
+    ioredis(`async function f(expiresAt: number) { await redis.pexpire('k', expiresAt - Date.now()); }`),
   ],
   invalid: [
     {
       code: ioredis(`redis.expire('k', 0);`),
+      options: [{ checkParameters: true }],
       errors: [{ messageId: 'literalDeletes', line: 3, column: 19, endColumn: 20, data: { command: 'EXPIRE', value: '0', key: 'k' } }],
     },
     {
@@ -59,6 +65,7 @@ runRule(untypedTester, 'expire-needs-positive-ttl', expireNeedsPositiveTtl, {
     },
     {
       code: ioredis(`async function f(ms: number) { await redis.expire('k', Math.floor(ms / 1000)); }`),
+      options: [{ checkParameters: true }],
       errors: [{ messageId: 'computed', line: 3, column: 56, suggestions: [{ messageId: 'clampToOne', output: ioredis(`async function f(ms: number) { await redis.expire('k', Math.max(1, Math.floor(ms / 1000))); }`) }] }],
     },
     // The check the message proposes tests the TTL the call passes, never one of its inputs: the
@@ -74,6 +81,7 @@ runRule(untypedTester, 'expire-needs-positive-ttl', expireNeedsPositiveTtl, {
       const wrap = (arg: string) => ioredis(`export async function f(expiresAt: number, deadline: Date, windowSeconds: number, ms: number) { await redis.pexpire('k', ${arg}); }`);
       return {
         code: wrap(ttl),
+        options: [{ checkParameters: true }] as [{ checkParameters: boolean }],
         errors: [
           {
             message: /Check it before the call \(`const ttl = \.\.\.; if \(ttl <= 0\) \.\.\.`, on the computed value\) or clamp it: Math\.max\(1, \.\.\.\)\.$/,
@@ -84,13 +92,13 @@ runRule(untypedTester, 'expire-needs-positive-ttl', expireNeedsPositiveTtl, {
     }),
     ...(
       [
-        [`async function f(expiresAt: number) { const remaining = expiresAt - Date.now(); await redis.pexpire('k', REF); }`, 'remaining', [], 'remaining'],
+        [`async function f(expiresAt: number) { const remaining = expiresAt - Date.now(); await redis.pexpire('k', REF); }`, 'remaining', [{ checkParameters: true }], 'remaining'],
         [`async function f(opts: { ttlMs: number }) { await redis.pexpire('k', REF); }`, 'opts.ttlMs', [{ checkParameters: true }], 'opts.ttlMs'],
         [`async function f(ttlMs: number) { await redis.pexpire('k', REF); }`, 'ttlMs!', [{ checkParameters: true }], 'ttlMs'],
       ] as const
     ).map(([body, ref, options, checked]) => ({
       code: ioredis(body.replace('REF', ref)),
-      options: options as [{ checkParameters: boolean }] | [],
+      options: options as [{ checkParameters: boolean }],
       errors: [
         {
           message: new RegExp(`Check it before the call \\(\`if \\(${checked.replace('.', '\\.')} <= 0\\) \\.\\.\\.\`\\) or clamp it`),
