@@ -34,6 +34,7 @@ import { isBlockingCall } from '../semantics/blocking.js';
 import { enclosingFunction } from '../redis-calls/static.js';
 import { staleGuard } from '../redis-calls/stale-read.js';
 import { ttlRepairOf } from '../redis-calls/ttl-repair.js';
+import { expiredThroughCollection } from '../redis-calls/collected-keys.js';
 
 /** Options of the rule (the options object's type is exported from the package root). */
 export type Options = [IncrNeedsExpireOnCreateOptions];
@@ -193,7 +194,9 @@ export default createRule<Options, MessageIds>({
           const candidates = expiries.filter(
             (e) =>
               e.call.unit.key === unit.key &&
-              e.key === creation.key &&
+              (e.key === creation.key ||
+                // expired by a later loop over the keys collected with it (redis-calls/collected-keys.ts)
+                (e.order > creation.order && e.effect === 'set-ttl' && expiredThroughCollection(context, call, creation.keyNode, e.call, e.call.argNodes.indexOf(e.keyNode)))) &&
               (e.order > creation.order
                 ? e.effect !== 'create-if-missing-with-ttl'
                 : e.order < creation.order
