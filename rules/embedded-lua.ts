@@ -119,11 +119,15 @@ export default createRule<Options, MessageIds>({
      */
     const persistentIndices = (script: EmbeddedScript, call: TSESTree.CallExpression | TSESTree.NewExpression): number[] => {
       const opaqueAllowed = allowOpaqueKeys && !textSaysTemporary(script.source);
-      return (script.keyArgs ?? []).flatMap((keyNode, index) => {
+      const persistentKey = (keyNode: TSESTree.Node, at: TSESTree.Node): boolean => {
         const shape = keyShapeOf(context, keyNode);
-        if (persistentReason(context, call, shape)) return [index + 1];
-        return opaqueAllowed && opaqueKeyNotMeantToExpire(context, keyNode, shape) ? [index + 1] : [];
-      });
+        return persistentReason(context, at, shape) !== undefined || (opaqueAllowed && opaqueKeyNotMeantToExpire(context, keyNode, shape));
+      };
+      if (script.keyArgs) return script.keyArgs.flatMap((keyNode, index) => (persistentKey(keyNode, call) ? [index + 1] : []));
+      // a defined command: a KEYS[i] every call of it in the file passes a persistent key as
+      const calls = script.callerKeys ?? [];
+      if (calls.length === 0) return [];
+      return calls[0]!.flatMap((_, index) => (calls.every((keys) => persistentKey(keys[index]!, keys[index]!.parent ?? call)) ? [index + 1] : []));
     };
     const seen = new Set<TSESTree.Node>();
     const sourceCode = context.sourceCode;
