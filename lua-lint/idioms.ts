@@ -625,6 +625,10 @@ export function keyFactsOfComparison(left: Value, op: Op, right: Value): KeyFact
   }
 
   const c = literalNumber(other);
+  // `tonumber(ARGV[n]) > ttl`: a TTL the caller passes, never negative (docs/ttl-semantics.md), read
+  // as its bound: the edge where the reply is at least it proves the key had a TTL (a missing key's
+  // -2, a TTL-less key's -1 always take the other edge)
+  if (c === undefined && TTL_REPLIES.has(reply.command) && isCallerNumber(other)) return keyFactsAgainstBounds(reply, operator, CALLER_NUMBER_BOUNDS);
   if (c === undefined) return undefined;
   if (TTL_REPLIES.has(reply.command)) {
     const { yes, no } = partition({ missing: [-2, -2], 'no-ttl': [-1, -1], ttl: [0, Number.MAX_SAFE_INTEGER] }, operator, c);
@@ -648,6 +652,14 @@ export function keyFactsOfComparison(left: Value, op: Op, right: Value): KeyFact
     return withFacts(base(reply), fact(yes), fact(no));
   }
   return undefined;
+}
+
+/** What a number the caller passes is taken to be: at least 0 (a TTL, a count; docs/ttl-semantics.md). */
+const CALLER_NUMBER_BOUNDS = { lo: 0, hi: undefined };
+
+/** `tonumber(ARGV[n])` (or `... or 0`) as it is, nothing computed from it. */
+function isCallerNumber(value: Value): boolean {
+  return value.t === 'num' && value.v === undefined && (value.argv !== undefined || value.fromArgv !== undefined) && !value.mayBeNonPositive && value.clock === undefined;
 }
 
 const NEGATED: Record<Op, Op> = { '==': '~=', '~=': '==', '<': '>=', '>': '<=', '<=': '>', '>=': '<' };

@@ -11,10 +11,13 @@ import { keyShapeOf, type KeyShape } from './key-shape.js';
 import { keyIdOf } from './key-id.js';
 import { onlyWhenTtlGiven } from './optional-ttl.js';
 import { staleGuard } from './stale-read.js';
+import { expiredThroughCollection } from './collected-keys.js';
 
 export { keyIdOf } from './key-id.js';
 import type { RedisCall } from './normalize.js';
-import { enclosingFunction, unwrap, walk, type AnyContext } from './static.js';
+import { enclosingFunction, followsOnItsPath, unwrap, walk, type AnyContext } from './static.js';
+
+export { followsOnItsPath } from './static.js';
 import { EFFECTS_THAT_CREATE_WITH_TTL_IN_TRANSACTION } from '../semantics/transactions.js';
 
 export { EXPIRY_EFFECTS } from '../semantics/commands.js';
@@ -131,7 +134,8 @@ function optionalExpiry(context: AnyContext, expiry: RedisCall, keyArg: number):
 /**
  * The first command after `call` in the same atomic unit that gives the key at argument `arg` a
  * TTL when it has none (EXPIRE / PEXPIRE / ... without XX or GT, SET ... EX, SETEX, GETEX ... EX),
- * or deletes it, and is not queued only on a branch an earlier read decides
+ * or deletes it (by the same key expression, or by a later loop over the keys collected with it:
+ * `collected-keys.ts`), and is not queued only on a branch an earlier read decides
  * (`redis-calls/stale-read.ts`); `undefined` when there is none.
  */
 export function expiryAfterInUnit(context: AnyContext, call: RedisCall, arg: number): RedisCall | undefined {
@@ -139,11 +143,14 @@ export function expiryAfterInUnit(context: AnyContext, call: RedisCall, arg: num
   const id = keyIdOf(context, call, arg);
   if (!id) return undefined;
   const unit = fileIndexOf(context).byUnit.get(call.unit.key) ?? [];
+  const keyNode = call.argNodes[arg];
   return unit.find(
     (other) =>
       other.nameNode.range[0] > call.nameNode.range[0] &&
       other.description.keys.some(
-        (action) => (EFFECTS_THAT_SET_TTL.has(action.effect) || action.effect === 'delete') && keyIdOf(context, other, action.arg) === id,
+        (action) =>
+          (EFFECTS_THAT_SET_TTL.has(action.effect) || action.effect === 'delete') &&
+          (keyIdOf(context, other, action.arg) === id || (keyNode !== undefined && expiredThroughCollection(context, call, keyNode, other, action.arg))),
       ) &&
       // queued only when an earlier round trip's reply says so: not every time the write runs
       !staleGuard(context, other, call, arg),
@@ -178,27 +185,6 @@ export function expiryInLaterRoundTrip(context: AnyContext, call: RedisCall, arg
       followsOnItsPath(call.node, other.node) &&
       other.description.keys.some((action) => action.effect === 'set-ttl' && keyIdOf(context, other, action.arg) === id),
   );
-}
-
-/**
- * Whether `later` sits in a statement that follows one enclosing `node` in the same block (so it
- * runs after `node` whenever that block goes on), or in a later element, argument or operand of an
- * expression that evaluates them all in order (`Promise.all([redis.incr(k), redis.expire(k, 60)])`),
- * not on another branch of an `if` or `?:`.
- */
-export function followsOnItsPath(node: TSESTree.Node, later: TSESTree.Node): boolean {
-  const laterIn = (siblings: readonly (TSESTree.Node | null)[], child: TSESTree.Node): boolean =>
-    siblings.slice(siblings.indexOf(child) + 1).some((sibling) => sibling !== null && sibling.range[0] <= later.range[0] && later.range[1] <= sibling.range[1]);
-  for (let child: TSESTree.Node = node, parent = node.parent; parent; child = parent, parent = parent.parent) {
-    if (parent.type === 'BlockStatement' || parent.type === 'Program' || parent.type === 'StaticBlock') {
-      if (laterIn(parent.body as readonly TSESTree.Node[], child)) return true;
-    }
-    if (parent.type === 'ArrayExpression' && laterIn(parent.elements, child)) return true;
-    if (parent.type === 'SequenceExpression' && laterIn(parent.expressions, child)) return true;
-    if ((parent.type === 'CallExpression' || parent.type === 'NewExpression') && parent.callee !== child && laterIn(parent.arguments, child)) return true;
-    if (parent.type.startsWith('Function') || parent.type === 'ArrowFunctionExpression') return false;
-  }
-  return false;
 }
 
 /**

@@ -11,6 +11,7 @@
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { clientDetectorOf } from './index.js';
+import { definedCommandCallerKeys } from './defined-command-callers.js';
 import { flavorOfModule } from './client-packages.js';
 import { lineIndex, type LineIndex } from '../text/lines.js';
 import { exportedValue, importedBinding, moduleConst, namespaceModule, type ImportedModule } from './modules.js';
@@ -40,6 +41,11 @@ export interface EmbeddedScript {
    * can be read; `undefined` for `defineCommand` / `defineScript` / `createScript`.
    */
   keyArgs?: TSESTree.Node[];
+  /**
+   * For ioredis `defineCommand(name, { numberOfKeys, lua })`: the `KEYS` each call of the defined
+   * command in this file passes, one list per call (`defined-command-callers.ts`).
+   */
+  callerKeys?: TSESTree.Node[][];
   /**
    * Maps a 0-based UTF-16 offset into {@link source} (0..source.length) to a 0-based offset into
    * the file's text, through escapes and template-literal line endings.
@@ -102,6 +108,7 @@ export function embeddedScriptsOf(context: AnyContext, node: TSESTree.CallExpres
   if (!clientDetectorOf(context).mayUseRedis()) return [];
   let scriptNode: TSESTree.Node | undefined;
   let keyArgs: TSESTree.Node[] | undefined;
+  let callerKeys: TSESTree.Node[][] | undefined;
   if (callee.type === AST_NODE_TYPES.MemberExpression) {
     if (generic) {
       // the command words are read before the receiver is judged: `fn.call(this, x)` is common
@@ -117,6 +124,7 @@ export function embeddedScriptsOf(context: AnyContext, node: TSESTree.CallExpres
       scriptNode = node.arguments[0];
     } else if (name === 'defineCommand') {
       scriptNode = optionValue(context, node.arguments[1], 'lua');
+      callerKeys = definedCommandCallerKeys(context, node);
     } else {
       scriptNode = optionValue(context, node.arguments[0], 'SCRIPT');
     }
@@ -126,7 +134,7 @@ export function embeddedScriptsOf(context: AnyContext, node: TSESTree.CallExpres
   }
   if (!scriptNode || scriptNode.type === AST_NODE_TYPES.SpreadElement) return [];
   const script = scriptFromNode(context, scriptNode);
-  if (script) return [keyArgs ? { ...script, keyArgs } : script];
+  if (script) return [keyArgs ? { ...script, keyArgs } : callerKeys ? { ...script, callerKeys } : script];
   const throughWrapper = scriptsThroughWrapper(context, scriptNode);
   if (throughWrapper.length > 0) return throughWrapper;
   const how = unreadableReason(context, scriptNode, 0);

@@ -437,3 +437,24 @@ export function returnedExpressions(fn: TSESTree.FunctionDeclaration | TSESTree.
   });
   return out;
 }
+
+/**
+ * Whether `later` sits in a statement that follows one enclosing `node` in the same block (so it
+ * runs after `node` whenever that block goes on), or in a later element, argument or operand of an
+ * expression that evaluates them all in order (`Promise.all([redis.incr(k), redis.expire(k, 60)])`),
+ * not on another branch of an `if` or `?:`.
+ */
+export function followsOnItsPath(node: TSESTree.Node, later: TSESTree.Node): boolean {
+  const laterIn = (siblings: readonly (TSESTree.Node | null)[], child: TSESTree.Node): boolean =>
+    siblings.slice(siblings.indexOf(child) + 1).some((sibling) => sibling !== null && sibling.range[0] <= later.range[0] && later.range[1] <= sibling.range[1]);
+  for (let child: TSESTree.Node = node, parent = node.parent; parent; child = parent, parent = parent.parent) {
+    if (parent.type === 'BlockStatement' || parent.type === 'Program' || parent.type === 'StaticBlock') {
+      if (laterIn(parent.body as readonly TSESTree.Node[], child)) return true;
+    }
+    if (parent.type === 'ArrayExpression' && laterIn(parent.elements, child)) return true;
+    if (parent.type === 'SequenceExpression' && laterIn(parent.expressions, child)) return true;
+    if ((parent.type === 'CallExpression' || parent.type === 'NewExpression') && parent.callee !== child && laterIn(parent.arguments, child)) return true;
+    if (parent.type.startsWith('Function') || parent.type === 'ArrowFunctionExpression') return false;
+  }
+  return false;
+}

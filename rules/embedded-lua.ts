@@ -16,6 +16,10 @@
  * skipped by a test of the ARGV value passed as its TTL, `if ttl > 0 then PEXPIRE k ttl end`) is
  * the script's mirror of the key rules' `if (ttl) ... else ...` arm: with `allowOptionalTtl` (on
  * in `recommended`) it is not reported.
+ *
+ * Cluster routing: `key-must-come-from-keys` (a key not passed in KEYS breaks on a Cluster) is not
+ * reported for a script sent through a client this file builds for one server (`new Redis(url)`,
+ * `createClient()`: `redis-calls/standalone-client.ts`), which never talks to a Cluster.
  */
 import type { JSONSchema, TSESTree } from '@typescript-eslint/utils';
 import { analyzeLua, parseSeverity, RULE_IDS, type AnalyzeOptions } from '../lua-lint/index.js';
@@ -27,6 +31,7 @@ import { embeddedScriptsOf, type EmbeddedScript } from '../redis-calls/lua.js';
 import { opaqueKeyNotMeantToExpire, textSaysTemporary } from '../redis-calls/opaque-key.js';
 import { persistentReason } from '../redis-calls/persistent.js';
 import { pluginSettings } from '../redis-calls/settings.js';
+import { sentThroughStandaloneClient } from '../redis-calls/standalone-client.js';
 
 export type { LuaSeverityOption } from './options.js';
 
@@ -114,11 +119,15 @@ export default createRule<Options, MessageIds>({
      */
     const persistentIndices = (script: EmbeddedScript, call: TSESTree.CallExpression | TSESTree.NewExpression): number[] => {
       const opaqueAllowed = allowOpaqueKeys && !textSaysTemporary(script.source);
-      return (script.keyArgs ?? []).flatMap((keyNode, index) => {
+      const persistentKey = (keyNode: TSESTree.Node, at: TSESTree.Node): boolean => {
         const shape = keyShapeOf(context, keyNode);
-        if (persistentReason(context, call, shape)) return [index + 1];
-        return opaqueAllowed && opaqueKeyNotMeantToExpire(context, keyNode, shape) ? [index + 1] : [];
-      });
+        return persistentReason(context, at, shape) !== undefined || (opaqueAllowed && opaqueKeyNotMeantToExpire(context, keyNode, shape));
+      };
+      if (script.keyArgs) return script.keyArgs.flatMap((keyNode, index) => (persistentKey(keyNode, call) ? [index + 1] : []));
+      // a defined command: a KEYS[i] every call of it in the file passes a persistent key as
+      const calls = script.callerKeys ?? [];
+      if (calls.length === 0) return [];
+      return calls[0]!.flatMap((_, index) => (calls.every((keys) => persistentKey(keys[index]!, keys[index]!.parent ?? call)) ? [index + 1] : []));
     };
     const seen = new Set<TSESTree.Node>();
     const sourceCode = context.sourceCode;
@@ -155,9 +164,12 @@ export default createRule<Options, MessageIds>({
             ...(persistentKeys.length > 0 ? { persistentKeys } : {}),
             messagePosition: script.modulePosition ?? messagePosition,
           };
+          // sent through a client of one server, never a Cluster: its routing rule does not apply
+          const standalone = sentThroughStandaloneClient(context, node);
           for (const finding of analyzeLua(script.source, perScript)) {
             // the caller chose no TTL (0 = none): reported in strict only, as in the key rules
             if (finding.optionalTtl && allowOptionalTtl) continue;
+            if (standalone && finding.ruleId === 'key-must-come-from-keys') continue;
             if (script.importedFrom) {
               // the literal's position in its module, plus the finding's line inside the script
               const [, file, line] = /^(.*):(\d+):\d+$/.exec(script.importedFrom) ?? [];

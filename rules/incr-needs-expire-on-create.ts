@@ -35,6 +35,7 @@ import { enclosingFunction } from '../redis-calls/static.js';
 import { staleGuard } from '../redis-calls/stale-read.js';
 import { ttlRepairOf } from '../redis-calls/ttl-repair.js';
 import { DELETED_ELSEWHERE_TEXT, DELETED_KEYS_SCHEMA, deletedElsewhere, idSequence, ID_SEQUENCES_SCHEMA } from '../redis-calls/lifecycle.js';
+import { expiredThroughCollection } from '../redis-calls/collected-keys.js';
 
 /** Options of the rule (the options object's type is exported from the package root). */
 export type Options = [IncrNeedsExpireOnCreateOptions];
@@ -202,7 +203,9 @@ export default createRule<Options, MessageIds>({
           const candidates = expiries.filter(
             (e) =>
               e.call.unit.key === unit.key &&
-              e.key === creation.key &&
+              (e.key === creation.key ||
+                // expired by a later loop over the keys collected with it (redis-calls/collected-keys.ts)
+                (e.order > creation.order && e.effect === 'set-ttl' && expiredThroughCollection(context, call, creation.keyNode, e.call, e.call.argNodes.indexOf(e.keyNode)))) &&
               (e.order > creation.order
                 ? e.effect !== 'create-if-missing-with-ttl'
                 : e.order < creation.order

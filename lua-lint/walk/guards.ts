@@ -168,7 +168,7 @@ export abstract class Guards extends CommandEffects {
     return op === '==' ? edges : [edges[1], edges[0]];
   }
 
-  private applyFacts(st: State, facts: KeyFacts | undefined, ctx?: Ctx, offset = 0): [State | null, State | null] {
+  protected applyFacts(st: State, facts: KeyFacts | undefined, ctx?: Ctx, offset = 0): [State | null, State | null] {
     if (!facts) return [st, clone(st)];
     if (facts.always === true) return [st, null];
     if (facts.always === false) return [null, st];

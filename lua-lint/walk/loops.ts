@@ -22,10 +22,12 @@ import {
   universalId,
   UNKNOWN,
   withKey,
+  withReply,
   type KeyState,
   type State,
   type Value,
 } from '../state.js';
+import { keyFactsOfComparison, RANGE_READS, WHOLE_AGGREGATE_READS, type KeyFacts } from '../idioms.js';
 import { statementExits } from './ast.js';
 import type { Ctx } from './base.js';
 import { Calls } from './calls.js';
@@ -305,6 +307,7 @@ export abstract class Loops extends Calls {
     let overKeys = false;
     let keysTable: string | undefined;
     let ipairs = false;
+    let nonEmpty: KeyFacts | undefined;
     const iterator = node.iterators[0];
     if (iterator && iterator.type === 'CallExpression' && node.iterators.length === 1) {
       const callee = this.expression(iterator.base, st, ctx);
@@ -317,6 +320,11 @@ export abstract class Loops extends Calls {
           keysTable = arg.name;
         } else if (arg.t === 'argv') element = { t: 'str', argv: '*' };
         else if ((arg.t === 'unknown' && arg.origin) || arg.t === 'reply') element = { t: 'unknown', origin: arg.t === 'reply' ? 'reply' : arg.origin! };
+        // a turn over the elements of a range read (`ZRANGEBYSCORE`, `LRANGE`, `SMEMBERS`, ...) is taken
+        // only when it answered some: its key existed then (like `#reply > 0`, idioms.ts RANGE_READS)
+        if (arg.t === 'reply' && !arg.pcall && arg.keyId !== undefined && (RANGE_READS.has(arg.command) || WHOLE_AGGREGATE_READS.has(arg.command))) {
+          nonEmpty = keyFactsOfComparison(withReply(arg, { luaType: 'number', nonEmptyExists: true }), '>', { t: 'num', v: 0 });
+        }
         else if (arg.t === 'table' && arg.fields && arg.fields.size > 0) element = { t: 'each', values: [...arg.fields.values()] };
       }
     } else {
@@ -336,7 +344,8 @@ export abstract class Loops extends Calls {
       st,
       ctx,
       overKeys,
-      (head, inner) => {
+      (turn, inner) => {
+        const head = (nonEmpty && this.applyFacts(turn, nonEmpty)[0]) || turn;
         node.variables.forEach((variable, i) => this.declare(inner.scope, head, variable.name, i === 1 ? element : UNKNOWN, variable));
         const after = this.block(node.body, head, inner);
         return { next: after, done: after.dead ? null : clone(after) };

@@ -1,0 +1,66 @@
+/**
+ * `key-must-come-from-keys` (a key not passed in KEYS breaks on a Cluster) is not reported for a
+ * script sent through a client the file builds for one server, which never talks to a Cluster
+ * (`redis-calls/standalone-client.ts`): ioredis / iovalkey `new Redis(url)`, node-redis
+ * `createClient()`. Near misses stay reported: a Cluster client (`new Redis.Cluster`,
+ * `createCluster`), a client received as a parameter (nothing says which server), a `new Redis`
+ * of a name not imported from a client package; and the script's TTL findings are unchanged.
+ */
+import rule from '../../rules/embedded-lua.js';
+import { runRule, untypedTester } from './tester.js';
+
+const argvKey = `"redis.call('SET', ARGV[1], 1, 'EX', 60)"`;
+const fromArgv = (line: number, column: number) => ({
+  messageId: 'luaFinding' as const,
+  line,
+  column,
+  data: {
+    ruleId: 'key-must-come-from-keys',
+    message:
+      'The key of SET (ARGV[1]) is taken from ARGV, not from KEYS: Redis Cluster routes a script by its KEYS, so this key may be on another node (CROSSSLOT). Pass it in KEYS, with a {hash tag} shared with the other keys.',
+  },
+});
+
+runRule(untypedTester, 'embedded-lua (Cluster routing on a standalone client)', rule, {
+  valid: [
+    `import Redis from 'ioredis';\nexport async function up(url: string) {\n  const redis = new Redis(url, { connectionName: 'm' });\n  await redis.eval(${argvKey}, 0, 'presence:1');\n}`,
+    `import { Redis } from 'ioredis';\nconst redis = new Redis();\nawait redis.eval(${argvKey}, 0, 'k');`,
+    `import Valkey from 'iovalkey';\nconst valkey = new Valkey();\nvalkey.defineCommand('touch', { numberOfKeys: 0, lua: ${argvKey} });`,
+    `import { createClient } from 'redis';\nconst client = createClient({ url: 'redis://x' });\nawait client.eval(${argvKey}, { keys: [], arguments: ['k'] });`,
+  ],
+  invalid: [
+    {
+      // a Cluster client
+      code: `import Redis from 'ioredis';\nconst redis = new Redis.Cluster([{ host: 'a', port: 6379 }]);\nawait redis.eval(${argvKey}, 0, 'k');`,
+      errors: [fromArgv(3, 19)],
+    },
+    {
+      code: `import { createCluster } from 'redis';\nconst client = createCluster({ rootNodes: [] });\nawait client.eval(${argvKey}, { keys: [], arguments: ['k'] });`,
+      errors: [fromArgv(3, 20)],
+    },
+    {
+      // a client received as a parameter: nothing says which server it talks to
+      code: `import type Redis from 'ioredis';\nexport async function run(redis: Redis) {\n  await redis.eval(${argvKey}, 0, 'k');\n}`,
+      errors: [fromArgv(3, 21)],
+    },
+    {
+      // a Redis class of the code's own, not the client package's
+      code: `import { Redis } from './my-redis';\nconst redis = new Redis();\nawait redis.eval(${argvKey}, 0, 'k');`,
+      errors: [fromArgv(3, 19)],
+    },
+    {
+      // the script's TTL leaks are still reported on a standalone client
+      code: `import Redis from 'ioredis';\nconst redis = new Redis();\nawait redis.eval("redis.call('SET', KEYS[1], 1)", 1, 'k');`,
+      errors: [
+        {
+          messageId: 'luaFinding',
+          line: 3,
+          column: 19,
+          data: {
+            ruleId: 'write-path-needs-ttl',
+            message:
+              "SET on KEYS[1] creates it without a TTL or removes its TTL, and the script's end (line 3, column 47) leaves it so: the key never expires. Set the expiry in the same command: SET key value PX <ms>.",
+          }, }],
+    },
+  ],
+});
