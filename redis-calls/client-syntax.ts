@@ -232,24 +232,6 @@ export function requiredModule(node: TSESTree.Node): string | undefined {
   return source?.type === AST_NODE_TYPES.Literal && typeof source.value === 'string' ? source.value : undefined;
 }
 
-/** `module.exports = <expression>` of a CommonJS module. */
-export function commonJsDefault(program: TSESTree.Program): TSESTree.Node | undefined {
-  for (const statement of program.body) {
-    if (statement.type !== AST_NODE_TYPES.ExpressionStatement || statement.expression.type !== AST_NODE_TYPES.AssignmentExpression) continue;
-    const { left, right } = statement.expression;
-    if (
-      left.type === AST_NODE_TYPES.MemberExpression &&
-      left.object.type === AST_NODE_TYPES.Identifier &&
-      left.object.name === 'module' &&
-      memberKeyName(left.property, left.computed) === 'exports' &&
-      right.type !== AST_NODE_TYPES.ObjectExpression
-    ) {
-      return right;
-    }
-  }
-  return undefined;
-}
-
 export { returnedExpressions } from './static.js';
 
 /** Whether a node sits in a static member (method, property, block) of `cls`. */

@@ -23,11 +23,11 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type * as ts from 'typescript';
 import { isAbsolute } from 'node:path';
-import { exportedValue, isCodeSpecifier, loadModule, moduleContext, readModule, type ImportedModule } from './modules.js';
+import { isCodeSpecifier, loadModule, locateExport, moduleContext, readModule, type ExportSite, type ImportedModule } from './modules.js';
 import { pluginSettings, type PluginSettings } from './settings.js';
 import { type ClientFlavor, type ReceiverKind, NOT_REDIS, FOREIGN, UNKNOWN, clientVerdict, relabel, settled, flavorOfModule, CLIENT_CONSTRUCTORS, CLIENT_FACTORIES, SELF_RETURNING, CLIENT_TYPE_NAMES, KNOWN_NOT_REDIS, CLIENT_MODULE_TEXT, VALUE_EXPRESSIONS, EVIDENCE_NAMES, symbolVerdict, duckVerdict, either, batchOfTypeName, packageExport, packageType, packageValue, importBringsClient } from './client-facts.js';
 import { clientPackageOf, hasNamedClients } from './client-packages.js';
-import { TRANSPARENT_TYPES, describesClient, declaresDuckTypedClient, duckTypedCommands, isClientCommandName, promisedType, outermostPattern, propertyPath, isRequire, requiredModule, commonJsDefault, returnedExpressions, inStaticMember, enclosingClass, memberKeyName, importedName, type ImportOrigin, type IdentifierOrigin, originOf, type FunctionLike } from './client-syntax.js';
+import { TRANSPARENT_TYPES, describesClient, declaresDuckTypedClient, duckTypedCommands, isClientCommandName, promisedType, outermostPattern, propertyPath, isRequire, requiredModule, returnedExpressions, inStaticMember, enclosingClass, memberKeyName, importedName, type ImportOrigin, type IdentifierOrigin, originOf, type FunctionLike } from './client-syntax.js';
 import { forEachThisWrite } from './bounded.js';
 import { memberOf, memberPath, typeOfExpression } from './declared-types.js';
 
@@ -651,70 +651,18 @@ export class ClientDetector {
    * `module.exports = { redis }`). `undefined` for a namespace import, a module that cannot be read,
    * or a name it does not export.
    */
-  exported(origin: ImportOrigin, depth = 0): Exported | undefined {
-    if (origin.namespace || depth > 4) return undefined;
+  exported(origin: ImportOrigin): Exported | undefined {
+    if (origin.namespace) return undefined;
     const module = loadModule(this.context, origin.source, { packages: true });
-    if (!module) return undefined;
-    const name = origin.imported ?? 'default';
-    // one search visits a module's export once: `export *` cycles (a module re-exporting itself,
-    // modules re-exporting each other) would otherwise be walked once per path
-    const outermost = exportSearch === undefined;
-    const seen = (exportSearch ??= new Map());
-    try {
-      // visited at this depth or nearer already (a visit deeper down may have hit the depth limit)
-      const key = `${module.path}\0${name}`;
-      if ((seen.get(key) ?? Infinity) <= depth) return undefined;
-      seen.set(key, depth);
-      return detectorOfModule(this.context, module).exportedNode(name, depth + 1);
-    } finally {
-      if (outermost) exportSearch = undefined;
-    }
+    const site = module ? locateExport(module, origin.imported ?? 'default') : undefined;
+    return site ? detectorOfModule(this.context, site.module).exportedAt(site) : undefined;
   }
 
-  /** See {@link exported}: the binding this module exports under `name`. */
-  private exportedNode(name: string, depth: number): Exported | undefined {
-    const module = this.module;
-    if (!module || depth > 4) return undefined;
-    const local = (localName: string): Exported | undefined => {
-      const id = this.moduleBinding(localName);
-      return id ? { node: id, detector: this, module } : undefined;
-    };
-    const from = (source: string, imported: string): Exported | undefined => this.exported({ source, own: true, imported }, depth + 1);
-    for (const statement of module.program.body) {
-      if (statement.type === AST_NODE_TYPES.ExportNamedDeclaration) {
-        const declaration = statement.declaration;
-        if (declaration?.type === AST_NODE_TYPES.VariableDeclaration) {
-          for (const declarator of declaration.declarations) {
-            if (declarator.id.type === AST_NODE_TYPES.Identifier && declarator.id.name === name) return { node: declarator.id, detector: this, module };
-          }
-        } else if (declaration && 'id' in declaration && declaration.id?.type === AST_NODE_TYPES.Identifier && declaration.id.name === name) {
-          return { node: declaration.id, detector: this, module };
-        }
-        for (const specifier of statement.specifiers) {
-          const exportedName = specifier.exported.type === AST_NODE_TYPES.Identifier ? specifier.exported.name : specifier.exported.value;
-          if (exportedName !== name) continue;
-          const localName = specifier.local.type === AST_NODE_TYPES.Identifier ? specifier.local.name : specifier.local.value;
-          return statement.source ? from(statement.source.value, localName) : local(localName);
-        }
-      } else if (statement.type === AST_NODE_TYPES.ExportDefaultDeclaration && name === 'default') {
-        const declaration = statement.declaration;
-        if (declaration.type === AST_NODE_TYPES.Identifier) return local(declaration.name);
-        if ('id' in declaration && declaration.id) return { node: declaration.id, detector: this, module };
-        return { node: declaration, detector: this, module };
-      }
-    }
-    for (const statement of module.program.body) {
-      // export * from './clients'
-      if (statement.type === AST_NODE_TYPES.ExportAllDeclaration && !statement.exported && name !== 'default') {
-        const found = from(statement.source.value, name);
-        if (found) return found;
-      }
-    }
-    // CommonJS: exports.redis = ...; module.exports = { redis }; module.exports = new Redis()
-    const value = name === 'default' ? commonJsDefault(module.program) : exportedValue(module.program, name);
-    if (!value) return undefined;
-    const bare = unwrap(value);
-    return bare.type === AST_NODE_TYPES.Identifier ? (local(bare.name) ?? { node: bare, detector: this, module }) : { node: value, detector: this, module };
+  /** See {@link exported}: the binding or expression an export site of this detector's module names. */
+  private exportedAt(site: ExportSite): Exported | undefined {
+    const id = site.local === undefined ? undefined : this.moduleBinding(site.local);
+    if (id) return { node: id, detector: this, module: site.module };
+    return site.expression ? { node: site.expression, detector: this, module: site.module } : undefined;
   }
 
   /** The identifier a top-level declaration of this module binds `name` with. */
@@ -1107,9 +1055,6 @@ interface Exported {
 
 /** The class members whose assignments the current search judges or has judged: per class, `[static ]<name>` -> depth and verdict. */
 let memberSearch: Map<object, Map<string, { depth: number; verdict?: ReceiverKind }>> | undefined;
-
-/** The module exports (`<path>\0<name>`) the current {@link ClientDetector.exported} search has visited, with the nearest depth. */
-let exportSearch: Map<string, number> | undefined;
 
 /** The functions whose return is being judged (any module's detector), to cut cycles. */
 const returnsInProgress = new Set<object>();

@@ -291,34 +291,54 @@ export function topLevelConst(program: TSESTree.Program, name: string): TSESTree
  */
 export function exportedValue(program: TSESTree.Program, name: string): TSESTree.Node | undefined {
   for (const statement of program.body) {
-    if (statement.type === AST_NODE_TYPES.ExportNamedDeclaration) {
-      if (statement.declaration) {
-        const init = statement.declaration.type === AST_NODE_TYPES.VariableDeclaration ? topLevelConst({ ...program, body: [statement] }, name) : undefined;
-        if (init) return init;
-      }
-      for (const specifier of statement.specifiers) {
-        const exported = specifier.exported.type === AST_NODE_TYPES.Identifier ? specifier.exported.name : specifier.exported.value;
-        const local = specifier.local.type === AST_NODE_TYPES.Identifier ? specifier.local.name : specifier.local.value;
-        if (exported === name && !statement.source) return topLevelConst(program, local);
-      }
+    if (statement.type !== AST_NODE_TYPES.ExportNamedDeclaration) continue;
+    if (statement.declaration) {
+      const init = statement.declaration.type === AST_NODE_TYPES.VariableDeclaration ? topLevelConst({ ...program, body: [statement] }, name) : undefined;
+      if (init) return init;
     }
-    if (statement.type === AST_NODE_TYPES.ExpressionStatement && statement.expression.type === AST_NODE_TYPES.AssignmentExpression) {
-      const { left, right } = statement.expression;
-      if (left.type !== AST_NODE_TYPES.MemberExpression) continue;
-      const target = left.object;
-      const isExports =
-        (target.type === AST_NODE_TYPES.Identifier && target.name === 'exports') ||
-        (target.type === AST_NODE_TYPES.MemberExpression &&
-          target.object.type === AST_NODE_TYPES.Identifier &&
-          target.object.name === 'module' &&
-          propertyName(target.property, target.computed) === 'exports');
-      if (isExports && propertyName(left.property, left.computed) === name) return right;
-      const isModuleExports =
-        target.type === AST_NODE_TYPES.Identifier && target.name === 'module' && propertyName(left.property, left.computed) === 'exports';
-      if (isModuleExports && right.type === AST_NODE_TYPES.ObjectExpression) {
-        const value = pick(right, name);
-        if (value) return value;
-      }
+    for (const specifier of statement.specifiers) {
+      if (moduleExportName(specifier.exported) === name && !statement.source) return topLevelConst(program, moduleExportName(specifier.local));
+    }
+  }
+  return commonJsExport(program, name);
+}
+
+/** CommonJS `exports.NAME = value`, `module.exports.NAME = value`, `module.exports = { NAME: value }`: the value. */
+function commonJsExport(program: TSESTree.Program, name: string): TSESTree.Node | undefined {
+  for (const statement of program.body) {
+    if (statement.type !== AST_NODE_TYPES.ExpressionStatement || statement.expression.type !== AST_NODE_TYPES.AssignmentExpression) continue;
+    const { left, right } = statement.expression;
+    if (left.type !== AST_NODE_TYPES.MemberExpression) continue;
+    const target = left.object;
+    const isExports =
+      (target.type === AST_NODE_TYPES.Identifier && target.name === 'exports') ||
+      (target.type === AST_NODE_TYPES.MemberExpression &&
+        target.object.type === AST_NODE_TYPES.Identifier &&
+        target.object.name === 'module' &&
+        propertyName(target.property, target.computed) === 'exports');
+    if (isExports && propertyName(left.property, left.computed) === name) return right;
+    const isModuleExports = target.type === AST_NODE_TYPES.Identifier && target.name === 'module' && propertyName(left.property, left.computed) === 'exports';
+    if (isModuleExports && right.type === AST_NODE_TYPES.ObjectExpression) {
+      const value = pick(right, name);
+      if (value) return value;
+    }
+  }
+  return undefined;
+}
+
+/** `module.exports = <expression>` of a CommonJS module. */
+export function commonJsDefault(program: TSESTree.Program): TSESTree.Node | undefined {
+  for (const statement of program.body) {
+    if (statement.type !== AST_NODE_TYPES.ExpressionStatement || statement.expression.type !== AST_NODE_TYPES.AssignmentExpression) continue;
+    const { left, right } = statement.expression;
+    if (
+      left.type === AST_NODE_TYPES.MemberExpression &&
+      left.object.type === AST_NODE_TYPES.Identifier &&
+      left.object.name === 'module' &&
+      propertyName(left.property, left.computed) === 'exports' &&
+      right.type !== AST_NODE_TYPES.ObjectExpression
+    ) {
+      return right;
     }
   }
   return undefined;
@@ -341,25 +361,6 @@ export function topLevelDeclaration(program: TSESTree.Program, name: string): TS
   return fn && (fn.type === AST_NODE_TYPES.ArrowFunctionExpression || fn.type === AST_NODE_TYPES.FunctionExpression) ? fn : undefined;
 }
 
-/** Whether a module exports the top-level declaration `local` under `name` (`export function`, `export { local as name }`). */
-function exportsLocal(program: TSESTree.Program, name: string): string | undefined {
-  for (const statement of program.body) {
-    if (statement.type !== AST_NODE_TYPES.ExportNamedDeclaration || statement.source) continue;
-    const declared = statement.declaration;
-    if (
-      (declared?.type === AST_NODE_TYPES.FunctionDeclaration || declared?.type === AST_NODE_TYPES.TSEnumDeclaration) &&
-      declared.id?.name === name
-    ) {
-      return name;
-    }
-    for (const specifier of statement.specifiers) {
-      const exported = specifier.exported.type === AST_NODE_TYPES.Identifier ? specifier.exported.name : specifier.exported.value;
-      if (exported === name) return (specifier.local as TSESTree.Identifier).name;
-    }
-  }
-  return undefined;
-}
-
 /** What a module exports under a name: the module holding it, its name there, and its value or declaration. */
 export interface FoundExport {
   module: ImportedModule;
@@ -369,40 +370,102 @@ export interface FoundExport {
 }
 
 /**
- * The value a module exports under `name`, following re-exports a few modules deep
- * (`export * from './client'`, `export { KEYS as REDIS_KEYS } from './keys'`, also into the
- * repository's packages when the module was reached through one): a `const` value
- * ({@link exportedValue}), or an exported function or enum declaration. `undefined` otherwise.
+ * Where a module's export is declared, once re-exports are followed: the module, and either the
+ * name of one of its top-level bindings (`export const redis`, `export class Cache`, `export
+ * interface Store`, `export { local as name }`, `export default cache`, `module.exports = { redis
+ * }`) or the exported expression itself (`export default new Redis()`, `exports.redis = new
+ * Redis()`, `module.exports = createClient()`).
  */
-export function findExport(module: ImportedModule, name: string, depth = 0, seen = new Map<string, number>()): FoundExport | undefined {
-  // one search visits a module's export once (`export *` cycles), again only nearer the start (a
-  // visit deeper down may have hit the depth limit)
+export interface ExportSite {
+  module: ImportedModule;
+  /** The name {@link module} exports it under (the imported name, or the one a re-export renamed it from). */
+  name: string;
+  /** The top-level binding of {@link module} the export names. */
+  local?: string;
+  /** The exported expression, when it is not a top-level binding's identifier. */
+  expression?: TSESTree.Node;
+}
+
+/** How many re-export hops ({@link locateExport}) are followed from the module imported. */
+const RE_EXPORT_HOPS = 4;
+
+/**
+ * The site of the export `name` of `module` (`'default'` for the default export), following
+ * re-exports up to {@link RE_EXPORT_HOPS} modules deep (`export { KEYS as REDIS_KEYS } from
+ * './keys'`, `export * from './client'`, type-only ones too; into the repository's packages when
+ * the module was reached through one). ES exports are looked at before CommonJS assignments.
+ * `undefined` for a name the module does not export, or one found only beyond the hop limit.
+ * One search visits a module's export once (`export *` cycles: a module re-exporting itself,
+ * modules re-exporting each other), again only when reached nearer the start.
+ */
+export function locateExport(module: ImportedModule, name: string, depth = 0, seen = new Map<string, number>()): ExportSite | undefined {
   const key = `${module.path}\0${name}`;
   if ((seen.get(key) ?? Infinity) <= depth) return undefined;
   seen.set(key, depth);
-  const value = exportedValue(module.program, name);
-  if (value) return { module, name, node: value };
-  const local = exportsLocal(module.program, name);
-  const declaration = local === undefined ? undefined : topLevelDeclaration(module.program, local);
-  if (declaration && local !== undefined) return { module, name: local, node: declaration };
-  if (depth >= 4) return undefined;
+  const nested = (source: string, inner: string): ExportSite | undefined => {
+    if (depth >= RE_EXPORT_HOPS) return undefined;
+    const next = loadNestedModule(module, source);
+    return next ? locateExport(next, inner, depth + 1, seen) : undefined;
+  };
   for (const statement of module.program.body) {
-    if (statement.type !== AST_NODE_TYPES.ExportNamedDeclaration || !statement.source || statement.exportKind === 'type') continue;
-    for (const specifier of statement.specifiers) {
-      const exported = specifier.exported.type === AST_NODE_TYPES.Identifier ? specifier.exported.name : specifier.exported.value;
-      if (exported !== name) continue;
-      const nested = loadNestedModule(module, statement.source.value);
-      const inner = specifier.local.type === AST_NODE_TYPES.Identifier ? specifier.local.name : specifier.local.value;
-      return nested ? findExport(nested, inner, depth + 1, seen) : undefined;
+    if (statement.type === AST_NODE_TYPES.ExportNamedDeclaration) {
+      const declaration = statement.declaration;
+      if (declaration?.type === AST_NODE_TYPES.VariableDeclaration) {
+        for (const declarator of declaration.declarations) {
+          if (declarator.id.type === AST_NODE_TYPES.Identifier && declarator.id.name === name) return { module, name, local: name };
+        }
+      } else if (declaration && 'id' in declaration && declaration.id?.type === AST_NODE_TYPES.Identifier && declaration.id.name === name) {
+        return { module, name, local: name };
+      }
+      for (const specifier of statement.specifiers) {
+        if (moduleExportName(specifier.exported) !== name) continue;
+        const local = moduleExportName(specifier.local);
+        return statement.source ? nested(statement.source.value, local) : { module, name, local };
+      }
+    } else if (statement.type === AST_NODE_TYPES.ExportDefaultDeclaration && name === 'default') {
+      const declaration = statement.declaration;
+      if (declaration.type === AST_NODE_TYPES.Identifier) return { module, name, local: declaration.name };
+      if ('id' in declaration && declaration.id?.type === AST_NODE_TYPES.Identifier) return { module, name, local: declaration.id.name };
+      return { module, name, expression: declaration };
     }
   }
-  for (const statement of module.program.body) {
-    if (statement.type !== AST_NODE_TYPES.ExportAllDeclaration || statement.exported || statement.exportKind === 'type') continue;
-    const nested = loadNestedModule(module, statement.source.value);
-    const found = nested ? findExport(nested, name, depth + 1, seen) : undefined;
-    if (found) return found;
+  if (name !== 'default') {
+    for (const statement of module.program.body) {
+      if (statement.type !== AST_NODE_TYPES.ExportAllDeclaration || statement.exported) continue;
+      const found = nested(statement.source.value, name);
+      if (found) return found;
+    }
   }
-  return undefined;
+  // CommonJS: exports.redis = ...; module.exports = { redis }; module.exports = new Redis()
+  const value = commonJsExport(module.program, name) ?? (name === 'default' ? commonJsDefault(module.program) : undefined);
+  if (!value) return undefined;
+  const bare = unwrap(value);
+  return bare.type === AST_NODE_TYPES.Identifier ? { module, name, local: bare.name, expression: value } : { module, name, expression: value };
+}
+
+/** `foo` and `'foo'` in `export { foo as 'foo' }`. */
+function moduleExportName(node: TSESTree.Identifier | TSESTree.StringLiteral): string {
+  return node.type === AST_NODE_TYPES.Identifier ? node.name : node.value;
+}
+
+/**
+ * The value a module exports under `name`, following re-exports a few modules deep
+ * ({@link locateExport}): a `const` value ({@link exportedValue}), a CommonJS export's value, or an
+ * exported function or enum declaration. `undefined` otherwise (a class, an interface, a name
+ * bound to anything else).
+ */
+export function findExport(module: ImportedModule, name: string): FoundExport | undefined {
+  const site = locateExport(module, name);
+  if (!site) return undefined;
+  if (site.local !== undefined) {
+    const program = site.module.program;
+    // a const is named as its module exports it (exportedValue reads it so), a declaration by its own name
+    const value = topLevelConst(program, site.local);
+    if (value) return { module: site.module, name: site.name, node: value };
+    const declaration = topLevelDeclaration(program, site.local);
+    if (declaration) return { module: site.module, name: site.local, node: declaration };
+  }
+  return site.expression ? { module: site.module, name: site.name, node: site.expression } : undefined;
 }
 
 /** An identifier of an imported module's top level resolved to its `const` initializer (a few hops). */
