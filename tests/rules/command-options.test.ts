@@ -144,6 +144,8 @@ runRule(untypedTester, 'node-redis command options: the TTL argument', positiveR
     {
       // the TTL is the argument after the key
       code: v4(fn('  await client.expire(commandOptions({ isolated: true }), k, 0);')),
+      // a literal EXPIRE 0 is a delete the code means: reported in strict only
+      options: [{ checkParameters: true }],
       errors: [{ messageId: 'literalDeletes', line: 4, column: 62, data: { command: 'EXPIRE', value: '0', key: 'k' } }],
     },
   ],

@@ -139,10 +139,13 @@ runRule(untypedTester, 'expire-needs-positive-ttl', expireNeedsPositiveTtl, {
   invalid: [
     {
       code: ioredis(`await redis.expire(\`q:\${id}\`, 0);`),
+      // a literal EXPIRE 0 is a delete the code means: reported in strict only
+      options: [{ checkParameters: true }],
       errors: [{ messageId: 'literalDeletes', data: { command: 'EXPIRE', value: '0', key: 'q:*' }, line: 3, column: 31 }],
     },
     {
       code: ioredis(`await redis.expire(\`\${a}\${b}\`, 0);`),
+      options: [{ checkParameters: true }],
       errors: [{ messageId: 'literalDeletes', data: { command: 'EXPIRE', value: '0', key: '${a}${b}' }, line: 3, column: 32 }],
     },
   ],
