@@ -8,7 +8,8 @@
  * nothing about it.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { constInitializer, findVariable, unwrap, type AnyContext } from './static.js';
+import { originOf } from './client-syntax.js';
+import { constInitializer, unwrap, type AnyContext } from './static.js';
 
 /** ioredis / iovalkey exports that build a standalone client with `new`. */
 const STANDALONE_CONSTRUCTORS = new Set(['Redis', 'default', 'Valkey']);
@@ -17,14 +18,10 @@ const CONSTRUCTOR_PACKAGES = new Set(['ioredis', 'iovalkey']);
 /** node-redis packages whose `createClient` builds a standalone client (`createCluster` a Cluster one). */
 const FACTORY_PACKAGES = new Set(['redis', '@redis/client']);
 
-/** The package and the exported name an identifier is imported as (`import Redis from 'ioredis'`: `ioredis`, `default`). */
+/** The package and the exported name an identifier is imported as (`import Redis from 'ioredis'`: `ioredis`, `default`), through client-syntax's originOf. */
 function importOf(context: AnyContext, node: TSESTree.Identifier): { source: string; imported: string } | undefined {
-  const def = findVariable(context, node)?.defs[0];
-  if (def?.type !== 'ImportBinding' || def.parent.type !== 'ImportDeclaration') return undefined;
-  const spec = def.node;
-  const imported =
-    spec.type === 'ImportSpecifier' ? (spec.imported.type === 'Identifier' ? spec.imported.name : spec.imported.value) : spec.type === 'ImportDefaultSpecifier' ? 'default' : '*';
-  return { source: def.parent.source.value, imported };
+  const origin = originOf(context, node);
+  return origin.kind === 'import' && origin.imported !== undefined ? { source: origin.source, imported: origin.imported } : undefined;
 }
 
 /** Whether `init` builds a standalone client: `new Redis(...)` (ioredis, iovalkey), `createClient(...)` (node-redis). */
