@@ -41,7 +41,7 @@ import { commandOfMethod, type RedisCall } from './normalize.js';
 import { isCodeSpecifier, loadModule, moduleContext, readModule } from './modules.js';
 import { functionName, passThroughParameter, type FunctionLike } from './pass-through.js';
 import { packageFiles, packageOf } from './project.js';
-import { findVariable, propertyName, staticValue, unwrap, type AnyContext } from './static.js';
+import { findVariable, propertyName, referenceName, staticValue, unwrap, type AnyContext } from './static.js';
 
 /** A facade forwarding to a facade is followed; one more level is not. */
 const MAX_DEPTH = 2;
@@ -92,7 +92,7 @@ export function facadeCallsOf(context: AnyContext, node: TSESTree.CallExpression
 function facadeCallsAt(context: AnyContext, node: TSESTree.CallExpression, depth: number): readonly RedisCall[] {
   const callee = unwrap(node.callee);
   const name =
-    callee.type === AST_NODE_TYPES.Identifier ? callee.name : callee.type === AST_NODE_TYPES.MemberExpression ? propertyName(callee.property, callee.computed) : undefined;
+    referenceName(callee);
   if (name === undefined) return NONE;
   // a facade is named after its command (here, or where it is exported from: `import { incr as
   // bump }`): other calls cost nothing more

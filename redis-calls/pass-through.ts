@@ -27,7 +27,7 @@ import { keyBuilder, keyShapeOf, returnExpressions } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
 import { counterStep } from '../semantics/commands.js';
 import { constantNumber } from './constant.js';
-import { constInitializer, enclosingFunction, findVariable, propertyName, unwrap, type AnyContext } from './static.js';
+import { constInitializer, enclosingFunction, findVariable, propertyName, referenceName, unwrap, type AnyContext } from './static.js';
 
 /** A facade method does little besides forwarding (a connection check, the call, a return). */
 const MAX_STATEMENTS = 3;
@@ -243,7 +243,7 @@ function logsOnly(statement: TSESTree.Statement): boolean {
   if (callee.type === AST_NODE_TYPES.Identifier) return callee.name === 'debug';
   if (callee.type !== AST_NODE_TYPES.MemberExpression) return false;
   const object = unwrap(callee.object);
-  const objectName = object.type === AST_NODE_TYPES.Identifier ? object.name : object.type === AST_NODE_TYPES.MemberExpression ? propertyName(object.property, object.computed) : undefined;
+  const objectName = referenceName(object);
   return objectName !== undefined && /^(?:console|_?logger|log|_?debug)$/i.test(objectName);
 }
 

@@ -292,6 +292,12 @@ export function propertyName(node: TSESTree.Node, computed = false): string | un
   return undefined;
 }
 
+/** The name a reference ends with: `logger` for `logger`, `logger` for `this.logger`, `second` for `TIME_MS.second`. */
+export function referenceName(node: TSESTree.Node): string | undefined {
+  if (node.type === AST_NODE_TYPES.Identifier) return node.name;
+  return node.type === AST_NODE_TYPES.MemberExpression ? propertyName(node.property, node.computed) : undefined;
+}
+
 /** The nearest function (declaration, expression or arrow) around a node; `undefined` at top level. */
 export function enclosingFunction(node: TSESTree.Node): TSESTree.Node | undefined {
   for (let current = node.parent; current; current = current.parent) {

@@ -12,7 +12,7 @@ import { isOneSecondInMs, unitOfLiteral, unitOfName, type UnitGuess } from '../s
 import { constantNumber, constantsOf } from './constant.js';
 import { redisCallsOf, type RedisCall } from './index.js';
 import { enclosingClass, memberKeyName } from './client-syntax.js';
-import { constInitializer, enclosingFunction, findVariable, foldNumber, propertyName, staticValue, unwrap, walk, type AnyContext, type ConstantScope } from './static.js';
+import { constInitializer, enclosingFunction, findVariable, foldNumber, propertyName, referenceName, staticValue, unwrap, walk, type AnyContext, type ConstantScope } from './static.js';
 
 const MAX_DEPTH = 6;
 
@@ -144,7 +144,7 @@ function namesOneSecondInMs(node: TSESTree.Node): boolean {
   if (bare.type !== AST_NODE_TYPES.MemberExpression) return false;
   const name = propertyName(bare.property, bare.computed);
   const object = unwrap(bare.object);
-  const objectName = object.type === AST_NODE_TYPES.Identifier ? object.name : object.type === AST_NODE_TYPES.MemberExpression ? propertyName(object.property, object.computed) : undefined;
+  const objectName = referenceName(object);
   return name !== undefined && isOneSecondInMs(name, objectName);
 }
 
@@ -387,7 +387,7 @@ function roundedDown(context: AnyContext, inner: TSESTree.Node, strict: boolean,
 /** A name in CONSTANT_CASE, bare or as a member: `JWT_LIFESPAN`, `Threshold.JWT_LIFESPAN`. */
 function isNamedConstant(node: TSESTree.Node): boolean {
   const bare = unwrap(node);
-  const name = bare.type === AST_NODE_TYPES.Identifier ? bare.name : bare.type === AST_NODE_TYPES.MemberExpression ? propertyName(bare.property, bare.computed) : undefined;
+  const name = referenceName(bare);
   return name !== undefined && /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$|^[A-Z]{2,}[0-9]*$/.test(name);
 }
 
