@@ -35,7 +35,7 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { enumMemberValue, hasFiniteType, instanceMember, type InstanceMember } from './bounded.js';
 import { classOfStaticThis, staticMember, type ClassNode } from './class-statics.js';
-import { exportedValue, findExport, importedBinding, moduleContext, namespaceModule, type ImportedModule } from './modules.js';
+import { exportedValue, findExport, importedBinding, loadModule, locateExport, moduleContext, namespaceModule, type ImportedModule } from './modules.js';
 import { findVariable, pick, propertyName, unwrap, type AnyContext } from './static.js';
 
 /** The shape of one key expression. */
@@ -515,8 +515,8 @@ function objectMethodThisShape(context: AnyContext, thisNode: TSESTree.Node, nam
   if (object?.type !== AST_NODE_TYPES.ObjectExpression || declarator?.type !== AST_NODE_TYPES.VariableDeclarator || declarator.init !== object || declarator.id.type !== AST_NODE_TYPES.Identifier) return undefined;
   const container = containerOf(context, declarator.id, depth + 1);
   if (container?.node !== object) return undefined;
-  const value = ownProperty(object, name);
-  if (!value) return undefined;
+  const { value, mutated } = memberOf(container, name);
+  if (!value || mutated) return undefined;
   const inner = shapeOf(context, value, new Map(), depth + 1);
   return { text: inner.text, via: [...container.via, ...inner.via], fixed: inner.fixed };
 }
@@ -804,8 +804,8 @@ function foreignKeyBuilder(
   }
   const container = containerOf(context, object, depth + 1);
   if (container?.node.type !== AST_NODE_TYPES.ObjectExpression) return undefined;
-  const value = ownProperty(container.node, name);
-  const fn = asFunction(value);
+  const { value, mutated } = memberOf(container, name);
+  const fn = mutated ? undefined : asFunction(value);
   return value && fn ? { fn, declaration: value, context: container.context, own: !container.imported } : undefined;
 }
 
@@ -867,6 +867,81 @@ interface Container {
   /** It is another module's (its declarations stay out of `via`). */
   imported: boolean;
   via: TSESTree.Node[];
+  /**
+   * Members the module's top level assigns after the literal (`config.queue = {...}`,
+   * `config.endpoints.cache = ...`), by their path below the container, in source order: they
+   * are part of what the object holds once the module is loaded.
+   */
+  defined?: ReadonlyArray<{ path: readonly string[]; value: TSESTree.Node }>;
+  /**
+   * Paths below the container written anywhere else (in a function, by `+=`, `delete`,
+   * `Object.assign(config.queue, ...)`; `*` for a computed member): what the literal says of them
+   * is not what a key reads at run time.
+   */
+  mutated?: ReadonlyArray<readonly string[]>;
+}
+
+/** What a container holds under `name`: its value, whether it is changed at run time, and what is assigned below it. */
+function memberOf(container: Container, name: string): { value: TSESTree.Node | undefined; mutated: boolean; below: Pick<Container, 'defined' | 'mutated'> } {
+  const mutated = (container.mutated ?? []).some((path) => path.length === 1 && (path[0] === name || path[0] === '*'));
+  const assigned = (container.defined ?? []).filter((d) => d.path.length === 1 && d.path[0] === name).at(-1)?.value;
+  const value = assigned ?? (container.node.type === AST_NODE_TYPES.ObjectExpression ? ownProperty(container.node, name) : undefined);
+  const below = {
+    defined: (container.defined ?? []).filter((d) => d.path.length > 1 && d.path[0] === name).map((d) => ({ path: d.path.slice(1), value: d.value })),
+    mutated: (container.mutated ?? []).filter((path) => path.length > 1 && (path[0] === name || path[0] === '*')).map((path) => path.slice(1)),
+  };
+  return { value, mutated, below };
+}
+
+/**
+ * The member writes of a variable bound to an object literal (`config.queue = {...}`): the
+ * assignments of its module's top level (plain `=`, every member named) define members, every
+ * other write changes the object at run time. `undefined` when the object as a whole is merged
+ * into (`Object.assign(config, overrides)`): its literal then says nothing of what it holds.
+ */
+function memberWrites(variable: TSESLint.Scope.Variable): Pick<Container, 'defined' | 'mutated'> | undefined {
+  const defined: Array<{ path: string[]; value: TSESTree.Node }> = [];
+  const mutated: string[][] = [];
+  for (const reference of variable.references) {
+    if (reference.init) continue;
+    let top: TSESTree.Node = reference.identifier;
+    const path: string[] = [];
+    while (top.parent?.type === AST_NODE_TYPES.MemberExpression && top.parent.object === top) {
+      path.push(propertyName(top.parent.property, top.parent.computed) ?? '*');
+      top = top.parent;
+    }
+    if (isAssignTarget(top)) {
+      if (path.length === 0) return undefined;
+      mutated.push([...path, '*']);
+      continue;
+    }
+    if (path.length === 0 || !isWritten(top)) continue;
+    const parent = top.parent!;
+    const topLevel = parent.parent?.type === AST_NODE_TYPES.ExpressionStatement && parent.parent.parent?.type === AST_NODE_TYPES.Program;
+    if (parent.type === AST_NODE_TYPES.AssignmentExpression && parent.operator === '=' && topLevel && !path.includes('*')) defined.push({ path, value: parent.right });
+    else mutated.push(path);
+  }
+  return { defined, mutated };
+}
+
+/**
+ * The container a module exports as its whole (`module.exports = config`, `export default
+ * {...}`, `export default config`): what `require('./config')` and a default import give.
+ */
+function defaultContainer(context: AnyContext, module: ImportedModule, depth: number): Container | undefined {
+  const site = locateExport(module, 'default');
+  if (!site) return undefined;
+  let node = site.expression;
+  if (!node && site.local !== undefined) {
+    // the top-level binding itself, so that the module's writes to it are read
+    for (const statement of site.module.program.body) {
+      const declaration = statement.type === AST_NODE_TYPES.ExportNamedDeclaration ? statement.declaration : statement;
+      if (declaration?.type !== AST_NODE_TYPES.VariableDeclaration) continue;
+      node ??= declaration.declarations.find((d) => d.id.type === AST_NODE_TYPES.Identifier && d.id.name === site.local)?.id;
+    }
+  }
+  const inner = node ? containerOf(moduleContext(context, site.module), node, depth + 1) : undefined;
+  return inner && { ...inner, imported: true, via: [] };
 }
 
 /**
@@ -884,17 +959,42 @@ function containerOf(context: AnyContext, input: TSESTree.Node, depth: number): 
     const def = variable?.defs[0];
     if (!variable || !def) return undefined;
     if (def.type === 'TSEnumName' && def.node.type === AST_NODE_TYPES.TSEnumDeclaration) return { node: def.node, context, imported: false, via: [] };
+    // import config from './config': the module's default export
+    if (def.type === 'ImportBinding' && def.node.type === AST_NODE_TYPES.ImportDefaultSpecifier && def.parent?.type === AST_NODE_TYPES.ImportDeclaration) {
+      const module = loadModule(context, def.parent.source.value, { packages: true });
+      return module ? defaultContainer(context, module, depth) : undefined;
+    }
     if (def.type === 'ImportBinding' || (def.type === 'Variable' && def.node.id.type === AST_NODE_TYPES.ObjectPattern)) {
       const imported = importedBinding(context, node);
       const found = imported ? findExport(imported.module, imported.name) : undefined;
-      const inner = found ? containerOf(moduleContext(context, found.module), found.node, depth + 1) : undefined;
+      // const { queue } = require('./config') of a module exporting `module.exports = config`
+      const inner = found
+        ? containerOf(moduleContext(context, found.module), bindingOf(found.node), depth + 1)
+        : imported
+          ? defaultMember(context, imported.module, imported.name, depth)
+          : undefined;
       return inner && { ...inner, imported: true, via: [] };
     }
     if (variable.defs.length !== 1 || def.type !== 'Variable' || def.node.id.type !== AST_NODE_TYPES.Identifier || !def.node.init || !assignedOnce(variable, def.node.id)) return undefined;
-    // written to (KEYS.a = ..., Object.assign(KEYS, overrides)): its literal does not say what it holds
-    if (variable.references.some((r) => (r.identifier.parent?.type === AST_NODE_TYPES.MemberExpression && isWritten(r.identifier.parent)) || isAssignTarget(r.identifier))) return undefined;
+    // const config = require('./config'): what the module exports as a whole
+    if (unwrap(def.node.init).type === AST_NODE_TYPES.CallExpression) {
+      const module = namespaceModule(context, node);
+      return module ? defaultContainer(context, module, depth) : undefined;
+    }
+    // written to: members its module's top level assigns (config.queue = {...}) are part of it,
+    // members written anywhere else (KEYS.a = ... in a function) are not what the literal says,
+    // and an object merged into (Object.assign(KEYS, overrides)) says nothing
+    const writes = memberWrites(variable);
+    if (!writes) return undefined;
     const inner = containerOf(context, def.node.init, depth + 1);
-    return inner && { ...inner, via: inner.imported ? [] : [declarationStatement(def.node), ...inner.via] };
+    return (
+      inner && {
+        ...inner,
+        defined: [...(inner.defined ?? []), ...(writes.defined ?? [])],
+        mutated: [...(inner.mutated ?? []), ...(writes.mutated ?? [])],
+        via: inner.imported ? [] : [declarationStatement(def.node), ...inner.via],
+      }
+    );
   }
   if (node.type !== AST_NODE_TYPES.MemberExpression) return undefined;
   const name = propertyName(node.property, node.computed);
@@ -902,16 +1002,42 @@ function containerOf(context: AnyContext, input: TSESTree.Node, depth: number): 
   if (name === undefined || object.type === AST_NODE_TYPES.ThisExpression) return undefined;
   if (object.type === AST_NODE_TYPES.Identifier) {
     const namespace = namespaceModule(context, object);
-    if (namespace) {
-      const found = findExport(namespace, name);
-      const inner = found ? containerOf(moduleContext(context, found.module), found.node, depth + 1) : undefined;
-      return inner && { ...inner, imported: true, via: [] };
-    }
+    const found = namespace ? findExport(namespace, name) : undefined;
+    const inner = found ? containerOf(moduleContext(context, found.module), bindingOf(found.node), depth + 1) : undefined;
+    if (inner) return { ...inner, imported: true, via: [] };
+    // else config.queue of `const config = require('./config')`, `module.exports = config`: below
   }
   const owner = containerOf(context, object, depth + 1);
-  const value = owner?.node.type === AST_NODE_TYPES.ObjectExpression ? ownProperty(owner.node, name) : undefined;
-  const inner = owner && value ? containerOf(owner.context, value, depth + 1) : undefined;
-  return owner && inner && { ...inner, imported: owner.imported || inner.imported, via: owner.imported ? [] : [...owner.via, ...inner.via] };
+  if (!owner || owner.node.type !== AST_NODE_TYPES.ObjectExpression) return undefined;
+  const member = memberOf(owner, name);
+  const inner = member.value && !member.mutated ? containerOf(owner.context, member.value, depth + 1) : undefined;
+  return (
+    inner && {
+      ...inner,
+      defined: [...(inner.defined ?? []), ...(member.below.defined ?? [])],
+      mutated: [...(inner.mutated ?? []), ...(member.below.mutated ?? [])],
+      imported: owner.imported || inner.imported,
+      via: owner.imported ? [] : [...owner.via, ...inner.via],
+    }
+  );
+}
+
+/**
+ * The `const` an exported value initialises (`export const config = {...}`), so that the module's
+ * writes to it are read ({@link memberWrites}); the value itself when it initialises none.
+ */
+function bindingOf(value: TSESTree.Node): TSESTree.Node {
+  const declarator = value.parent;
+  return declarator?.type === AST_NODE_TYPES.VariableDeclarator && declarator.init === value && declarator.id.type === AST_NODE_TYPES.Identifier ? declarator.id : value;
+}
+
+/** `const { queue } = require('./config')` of a module exporting `module.exports = config`: the member of its whole export. */
+function defaultMember(context: AnyContext, module: ImportedModule, name: string, depth: number): Container | undefined {
+  const whole = defaultContainer(context, module, depth + 1);
+  if (!whole || whole.node.type !== AST_NODE_TYPES.ObjectExpression) return undefined;
+  const member = memberOf(whole, name);
+  const inner = member.value && !member.mutated ? containerOf(whole.context, member.value, depth + 1) : undefined;
+  return inner && { ...inner, defined: [...(inner.defined ?? []), ...(member.below.defined ?? [])], mutated: [...(inner.mutated ?? []), ...(member.below.mutated ?? [])] };
 }
 
 /** The object `Object.assign` merges into (`Object.assign(KEYS, overrides)`). */
@@ -968,11 +1094,13 @@ function containerMemberShape(context: AnyContext, node: TSESTree.MemberExpressi
     return name === undefined ? { ...parts.reduce(common), fixed: true } : parts[0];
   }
   if (name !== undefined) {
-    const value = ownProperty(declared, name);
-    return value ? read(value) : undefined;
+    const member = memberOf(container, name);
+    // a member the module changes at run time (config.queue.x = ... in a function): not the literal's
+    if (member.mutated) return UNKNOWN_PART;
+    return member.value ? read(member.value) : undefined;
   }
-  // Keys[env]: every value of the object (a spread hides some: unknown)
-  if (declared.properties.some((p) => p.type !== AST_NODE_TYPES.Property)) return undefined;
+  // Keys[env]: every value of the object (a spread, an assigned or changed member hides some: unknown)
+  if (declared.properties.some((p) => p.type !== AST_NODE_TYPES.Property) || (container.defined?.length ?? 0) > 0 || (container.mutated?.length ?? 0) > 0) return undefined;
   const parts = declared.properties.map((p) => read((p as TSESTree.Property).value));
   return parts.length === 0 ? undefined : { ...parts.reduce(common), fixed: parts.every((p) => p.fixed) };
 }
