@@ -23,7 +23,12 @@
  * the repository (relative, tsconfig alias or workspace package: `redis-calls/resolve.ts`) is
  * read there: a `const`, a member of a const object literal, nested too (`KEYS.SYS.FEATURES`), an
  * enum member, a one-expression key builder (`genAuthPermKey(uid)`); an enum or const object
- * indexed by a non-constant (`Keys[env]`) is the spelling its values share, bounded. An imported
+ * indexed by a non-constant (`Keys[env]`) is the spelling its values share, bounded. A
+ * configuration object counts as a const object literal, whatever way its module exports it
+ * (`module.exports = config`, `export default {...}`, read through `require`, a destructured
+ * `require` or a default import) and also with the members its module's top level assigns after
+ * the literal (`config.queue = {...}`): `config.queue.pending.name` is its text. A member written
+ * anywhere else (in a function, `Object.assign(config.queue, ...)`) is `*`, not bounded. An imported
  * binding nothing reads (a third-party package's) is `*` but fixed: `` `${QUEUE_KEY}:tmp` `` is one key; so
  * is a member fixed once per instance (`this.stream`, `this.options.stream`), and a value of a
  * finite type (a union of literals, an enum: `redis-calls/bounded.ts`) is `*` but bounded.
