@@ -959,6 +959,11 @@ function containerOf(context: AnyContext, input: TSESTree.Node, depth: number): 
   if (depth > MAX_DEPTH) return undefined;
   const node = unwrap(input);
   if (node.type === AST_NODE_TYPES.ObjectExpression || node.type === AST_NODE_TYPES.TSEnumDeclaration) return { node, context, imported: false, via: [] };
+  // Object.freeze({ ... }): the literal, which nothing can change
+  if (node.type === AST_NODE_TYPES.CallExpression && node.arguments.length === 1 && isGlobalObjectMethod(context, node.callee, 'freeze')) {
+    const inner = containerOf(context, node.arguments[0]!, depth + 1);
+    return inner && inner.node.type === AST_NODE_TYPES.ObjectExpression ? inner : undefined;
+  }
   if (node.type === AST_NODE_TYPES.Identifier) {
     const variable = findVariable(context, node);
     const def = variable?.defs[0];
@@ -982,10 +987,8 @@ function containerOf(context: AnyContext, input: TSESTree.Node, depth: number): 
     }
     if (variable.defs.length !== 1 || def.type !== 'Variable' || def.node.id.type !== AST_NODE_TYPES.Identifier || !def.node.init || !assignedOnce(variable, def.node.id)) return undefined;
     // const config = require('./config'): what the module exports as a whole
-    if (unwrap(def.node.init).type === AST_NODE_TYPES.CallExpression) {
-      const module = namespaceModule(context, node);
-      return module ? defaultContainer(context, module, depth) : undefined;
-    }
+    const required = unwrap(def.node.init).type === AST_NODE_TYPES.CallExpression ? namespaceModule(context, node) : undefined;
+    if (required) return defaultContainer(context, required, depth);
     // written to: members its module's top level assigns (config.queue = {...}) are part of it,
     // members written anywhere else (KEYS.a = ... in a function) are not what the literal says,
     // and an object merged into (Object.assign(KEYS, overrides)) says nothing
@@ -1043,6 +1046,18 @@ function defaultMember(context: AnyContext, module: ImportedModule, name: string
   const member = memberOf(whole, name);
   const inner = member.value && !member.mutated ? containerOf(whole.context, member.value, depth + 1) : undefined;
   return inner && { ...inner, defined: [...(inner.defined ?? []), ...(member.below.defined ?? [])], mutated: [...(inner.mutated ?? []), ...(member.below.mutated ?? [])] };
+}
+
+/** `Object.<method>` of the global `Object`. */
+function isGlobalObjectMethod(context: AnyContext, callee: TSESTree.Node, method: string): boolean {
+  const bare = unwrap(callee);
+  return (
+    bare.type === AST_NODE_TYPES.MemberExpression &&
+    bare.object.type === AST_NODE_TYPES.Identifier &&
+    bare.object.name === 'Object' &&
+    (findVariable(context, bare.object)?.defs.length ?? 0) === 0 &&
+    propertyName(bare.property, bare.computed) === method
+  );
 }
 
 /** The object `Object.assign` merges into (`Object.assign(KEYS, overrides)`). */

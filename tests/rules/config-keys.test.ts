@@ -106,12 +106,14 @@ describe('keyShapeOf, keys held in configuration', () => {
 
   it('bounds keys named by the environment and choices between constants, not beside data', () => {
     const code = [
-      "const STREAM = process.env.STREAM_NAME || 'events';\nconst KINDS = { full: 'full', quick: 'quick' };",
+      "const STREAM = process.env.STREAM_NAME || 'events';\nconst KINDS = { full: 'full', quick: 'quick' };\nconst FROZEN = Object.freeze({ queue: { name: 'jobs:pending' } });",
+      'probe(FROZEN.queue.name);',
       "probe(process.env.STREAM_NAME); probe(process.env.STREAM_NAME ?? 'events'); probe(STREAM); probe(`${process.env.APP}:events`);",
       "probe(full ? 'fees:lastFull' : 'fees:lastQuick'); probe(`hits:${daily ? 'day' : 'week'}:total`); probe(`fees:${KINDS.full}`); probe(`fees:${KINDS[kind]}`);",
       "probe(`${process.env.PREFIX}:user:${id}`); probe(full ? 'fees:lastFull' : `fees:${id}`); probe(full ? 'fees:lastFull' : key);",
     ].join('\n');
     expect(keyShapes(code)).toEqual([
+      'jobs:pending one',
       '* one',
       'events one',
       'events one',
