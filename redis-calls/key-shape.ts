@@ -23,7 +23,12 @@
  * the repository (relative, tsconfig alias or workspace package: `redis-calls/resolve.ts`) is
  * read there: a `const`, a member of a const object literal, nested too (`KEYS.SYS.FEATURES`), an
  * enum member, a one-expression key builder (`genAuthPermKey(uid)`); an enum or const object
- * indexed by a non-constant (`Keys[env]`) is the spelling its values share, bounded. An imported
+ * indexed by a non-constant (`Keys[env]`) is the spelling its values share, bounded. A
+ * configuration object counts as a const object literal, whatever way its module exports it
+ * (`module.exports = config`, `export default {...}`, read through `require`, a destructured
+ * `require` or a default import) and also with the members its module's top level assigns after
+ * the literal (`config.queue = {...}`): `config.queue.pending.name` is its text. A member written
+ * anywhere else (in a function, `Object.assign(config.queue, ...)`) is `*`, not bounded. An imported
  * binding nothing reads (a third-party package's) is `*` but fixed: `` `${QUEUE_KEY}:tmp` `` is one key; so
  * is a member fixed once per instance (`this.stream`, `this.options.stream`), and a value of a
  * finite type (a union of literals, an enum: `redis-calls/bounded.ts`) is `*` but bounded.
@@ -35,6 +40,7 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { enumMemberValue, hasFiniteType, instanceMember, type InstanceMember } from './bounded.js';
 import { classOfStaticThis, staticMember, type ClassNode } from './class-statics.js';
+import { assignedOnce, containerOf, declarationStatement, exportedStatement, isObjectAssign, memberOf } from './containers.js';
 import { exportedValue, findExport, importedBinding, moduleContext, namespaceModule, type ImportedModule } from './modules.js';
 import { findVariable, pick, propertyName, unwrap, type AnyContext } from './static.js';
 
@@ -515,8 +521,8 @@ function objectMethodThisShape(context: AnyContext, thisNode: TSESTree.Node, nam
   if (object?.type !== AST_NODE_TYPES.ObjectExpression || declarator?.type !== AST_NODE_TYPES.VariableDeclarator || declarator.init !== object || declarator.id.type !== AST_NODE_TYPES.Identifier) return undefined;
   const container = containerOf(context, declarator.id, depth + 1);
   if (container?.node !== object) return undefined;
-  const value = ownProperty(object, name);
-  if (!value) return undefined;
+  const { value, mutated } = memberOf(container, name);
+  if (!value || mutated) return undefined;
   const inner = shapeOf(context, value, new Map(), depth + 1);
   return { text: inner.text, via: [...container.via, ...inner.via], fixed: inner.fixed };
 }
@@ -596,17 +602,6 @@ function isProcessEnv(context: AnyContext, node: TSESTree.Node): boolean {
   if (node.type !== AST_NODE_TYPES.MemberExpression || propertyName(node.property, node.computed) !== 'env') return false;
   const object = unwrap(node.object);
   return object.type === AST_NODE_TYPES.Identifier && object.name === 'process' && (findVariable(context, object)?.defs.length ?? 0) === 0;
-}
-
-/** `Object.assign` (the global). */
-function isObjectAssign(callee: TSESTree.Node): boolean {
-  const bare = unwrap(callee);
-  return (
-    bare.type === AST_NODE_TYPES.MemberExpression &&
-    bare.object.type === AST_NODE_TYPES.Identifier &&
-    bare.object.name === 'Object' &&
-    propertyName(bare.property, bare.computed) === 'assign'
-  );
 }
 
 /**
@@ -804,8 +799,8 @@ function foreignKeyBuilder(
   }
   const container = containerOf(context, object, depth + 1);
   if (container?.node.type !== AST_NODE_TYPES.ObjectExpression) return undefined;
-  const value = ownProperty(container.node, name);
-  const fn = asFunction(value);
+  const { value, mutated } = memberOf(container, name);
+  const fn = mutated ? undefined : asFunction(value);
   return value && fn ? { fn, declaration: value, context: container.context, own: !container.imported } : undefined;
 }
 
@@ -860,86 +855,6 @@ function prototypeOwner(target: TSESTree.Node): string | undefined {
   return proto.object.type === AST_NODE_TYPES.Identifier && propertyName(proto.property, proto.computed) === 'prototype' ? proto.object.name : undefined;
 }
 
-/** A const object literal or an enum that key names are read from, with the context it is written in. */
-interface Container {
-  node: TSESTree.ObjectExpression | TSESTree.TSEnumDeclaration;
-  context: AnyContext;
-  /** It is another module's (its declarations stay out of `via`). */
-  imported: boolean;
-  via: TSESTree.Node[];
-}
-
-/**
- * The const object literal or enum an expression stands for: an object literal, a `const` (or a
- * `let` / `var` assigned once) bound to one, an enum, a member of one (`KEYS.SYS`), or the same
- * imported from another module of the repository (relative, tsconfig alias or workspace package;
- * `import * as keys` namespaces too). `undefined` for anything else.
- */
-function containerOf(context: AnyContext, input: TSESTree.Node, depth: number): Container | undefined {
-  if (depth > MAX_DEPTH) return undefined;
-  const node = unwrap(input);
-  if (node.type === AST_NODE_TYPES.ObjectExpression || node.type === AST_NODE_TYPES.TSEnumDeclaration) return { node, context, imported: false, via: [] };
-  if (node.type === AST_NODE_TYPES.Identifier) {
-    const variable = findVariable(context, node);
-    const def = variable?.defs[0];
-    if (!variable || !def) return undefined;
-    if (def.type === 'TSEnumName' && def.node.type === AST_NODE_TYPES.TSEnumDeclaration) return { node: def.node, context, imported: false, via: [] };
-    if (def.type === 'ImportBinding' || (def.type === 'Variable' && def.node.id.type === AST_NODE_TYPES.ObjectPattern)) {
-      const imported = importedBinding(context, node);
-      const found = imported ? findExport(imported.module, imported.name) : undefined;
-      const inner = found ? containerOf(moduleContext(context, found.module), found.node, depth + 1) : undefined;
-      return inner && { ...inner, imported: true, via: [] };
-    }
-    if (variable.defs.length !== 1 || def.type !== 'Variable' || def.node.id.type !== AST_NODE_TYPES.Identifier || !def.node.init || !assignedOnce(variable, def.node.id)) return undefined;
-    // written to (KEYS.a = ..., Object.assign(KEYS, overrides)): its literal does not say what it holds
-    if (variable.references.some((r) => (r.identifier.parent?.type === AST_NODE_TYPES.MemberExpression && isWritten(r.identifier.parent)) || isAssignTarget(r.identifier))) return undefined;
-    const inner = containerOf(context, def.node.init, depth + 1);
-    return inner && { ...inner, via: inner.imported ? [] : [declarationStatement(def.node), ...inner.via] };
-  }
-  if (node.type !== AST_NODE_TYPES.MemberExpression) return undefined;
-  const name = propertyName(node.property, node.computed);
-  const object = unwrap(node.object);
-  if (name === undefined || object.type === AST_NODE_TYPES.ThisExpression) return undefined;
-  if (object.type === AST_NODE_TYPES.Identifier) {
-    const namespace = namespaceModule(context, object);
-    if (namespace) {
-      const found = findExport(namespace, name);
-      const inner = found ? containerOf(moduleContext(context, found.module), found.node, depth + 1) : undefined;
-      return inner && { ...inner, imported: true, via: [] };
-    }
-  }
-  const owner = containerOf(context, object, depth + 1);
-  const value = owner?.node.type === AST_NODE_TYPES.ObjectExpression ? ownProperty(owner.node, name) : undefined;
-  const inner = owner && value ? containerOf(owner.context, value, depth + 1) : undefined;
-  return owner && inner && { ...inner, imported: owner.imported || inner.imported, via: owner.imported ? [] : [...owner.via, ...inner.via] };
-}
-
-/** The object `Object.assign` merges into (`Object.assign(KEYS, overrides)`). */
-function isAssignTarget(node: TSESTree.Node): boolean {
-  const call = node.parent;
-  return call?.type === AST_NODE_TYPES.CallExpression && call.arguments[0] === node && isObjectAssign(call.callee);
-}
-
-/** A member expression that is assigned, updated or deleted. */
-function isWritten(member: TSESTree.Node): boolean {
-  const parent = member.parent;
-  return (
-    (parent?.type === AST_NODE_TYPES.AssignmentExpression && parent.left === member) ||
-    parent?.type === AST_NODE_TYPES.UpdateExpression ||
-    (parent?.type === AST_NODE_TYPES.UnaryExpression && parent.operator === 'delete')
-  );
-}
-
-/** The value of a property of an object literal, when no spread after it may replace it. */
-function ownProperty(object: TSESTree.ObjectExpression, name: string): TSESTree.Node | undefined {
-  let found: TSESTree.Node | undefined;
-  for (const property of object.properties) {
-    if (property.type === AST_NODE_TYPES.SpreadElement) found = undefined;
-    else if (propertyName(property.key, property.computed) === name) found = property.value;
-  }
-  return found;
-}
-
 /**
  * `KEYS.SYS.FEATURES` (nested members), `RedisKeys.AUTH_PERM_PREFIX` (an enum), `KEYS['a']` of a
  * const object literal or enum reached through members and imports ({@link containerOf}): the
@@ -968,11 +883,13 @@ function containerMemberShape(context: AnyContext, node: TSESTree.MemberExpressi
     return name === undefined ? { ...parts.reduce(common), fixed: true } : parts[0];
   }
   if (name !== undefined) {
-    const value = ownProperty(declared, name);
-    return value ? read(value) : undefined;
+    const member = memberOf(container, name);
+    // a member the module changes at run time (config.queue.x = ... in a function): not the literal's
+    if (member.mutated) return UNKNOWN_PART;
+    return member.value ? read(member.value) : undefined;
   }
-  // Keys[env]: every value of the object (a spread hides some: unknown)
-  if (declared.properties.some((p) => p.type !== AST_NODE_TYPES.Property)) return undefined;
+  // Keys[env]: every value of the object (a spread, an assigned or changed member hides some: unknown)
+  if (declared.properties.some((p) => p.type !== AST_NODE_TYPES.Property) || (container.defined?.length ?? 0) > 0 || (container.mutated?.length ?? 0) > 0) return undefined;
   const parts = declared.properties.map((p) => read((p as TSESTree.Property).value));
   return parts.length === 0 ? undefined : { ...parts.reduce(common), fixed: parts.every((p) => p.fixed) };
 }
@@ -1019,14 +936,6 @@ function configuredCallee(context: AnyContext, callee: TSESTree.Node): boolean {
 /** How many characters of a shape are known (not `*`). */
 function literalLength(text: string): number {
   return text.replace(/\*/g, '').length;
-}
-
-/** A `const`, or a `let` / `var` whose declaration is its only write. */
-function assignedOnce(variable: TSESLint.Scope.Variable, id: TSESTree.Identifier): boolean {
-  const declaration = id.parent?.parent;
-  if (declaration?.type === AST_NODE_TYPES.VariableDeclaration && declaration.kind === 'const') return true;
-  if (variable.defs[0]?.type === 'Variable' && variable.defs[0].parent?.kind === 'const') return true;
-  return variable.defs.length === 1 && variable.references.every((reference) => !reference.isWrite() || reference.identifier === id);
 }
 
 /**
@@ -1134,18 +1043,6 @@ export function keyBuilder(context: AnyContext, callee: TSESTree.Node): { fn: Fu
     }
   }
   return undefined;
-}
-
-/** The statement declaring a variable (`const X = ...;`, or `export const X = ...;`). */
-function declarationStatement(declarator: TSESTree.VariableDeclarator): TSESTree.Node {
-  const declaration = declarator.parent;
-  return exportedStatement(declaration);
-}
-
-function exportedStatement(node: TSESTree.Node): TSESTree.Node {
-  return node.parent?.type === AST_NODE_TYPES.ExportNamedDeclaration || node.parent?.type === AST_NODE_TYPES.ExportDefaultDeclaration
-    ? node.parent
-    : node;
 }
 
 /** The expressions a function returns: its expression body, or its own `return` statements. */
