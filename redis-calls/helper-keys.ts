@@ -12,7 +12,7 @@
  * ```
  *
  * When every call of the helper passes a key that is persistent by design (a `persistentKeys`
- * pattern, or a `// redis-ttl persistent:` annotation at the call), the write is persistent by
+ * pattern, or a `// redis-ttl persistent:` annotation at a call in the linted file), the write is persistent by
  * design too. A caller may itself pass on its own parameter (`safeAdd(key) { return
  * this.add(key) }`): its callers are judged the same way, a few levels deep; a helper of an
  * application that nothing names anywhere passes no key at all (a write reached only through such
@@ -27,7 +27,7 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { callSitesOf } from './facades.js';
 import { keyShapeOf } from './key-shape.js';
 import type { FunctionLike } from './pass-through.js';
-import { persistentReason } from './persistent.js';
+import { persistentAnnotation, persistentPattern } from './persistent.js';
 import { findVariable, propertyName, unwrap, type AnyContext } from './static.js';
 
 /** How many helpers that pass on their parameter are followed above the write. */
@@ -60,7 +60,7 @@ function judge(context: AnyContext, keyNode: TSESTree.Node, depth: number): bool
     const arg = call.arguments[parameter.index];
     if (!arg || arg.type === AST_NODE_TYPES.SpreadElement) return false;
     for (const candidate of valuesOf(at, arg)) {
-      if (persistentReason(at, call, keyShapeOf(at, candidate)) !== undefined) {
+      if (persistentAt(at, call, candidate)) {
         live = true;
         continue;
       }
@@ -72,6 +72,16 @@ function judge(context: AnyContext, keyNode: TSESTree.Node, depth: number): bool
   // every call passes on a parameter of a helper nothing names: the write is dead code (a helper
   // with no call at all keeps its finding)
   return live || depth === 0 ? true : 'dead';
+}
+
+/**
+ * Whether a caller's key is persistent by design: a `persistentKeys` pattern, or an annotation at
+ * the call in the linted file (another module is read without its comments' API).
+ */
+function persistentAt(context: AnyContext, call: TSESTree.CallExpression, key: TSESTree.Node): boolean {
+  const shape = keyShapeOf(context, key);
+  if (persistentPattern(context, shape) !== undefined) return true;
+  return typeof context.sourceCode.getAllComments === 'function' && persistentAnnotation(context, call, shape) !== undefined;
 }
 
 /** The function and parameter position `node` names, when it is a parameter never reassigned. */
