@@ -83,6 +83,24 @@ export const BATCH_TYPE_NAMES: ReadonlyMap<string, 'multi' | 'pipeline'> = new M
   ['RedisClientMultiCommandType', 'multi'],
   ['RedisClusterMultiCommandType', 'multi'],
 ]);
+/**
+ * Key-value stores that write through a Redis client of their own (or none) and expose their own
+ * `set(key, value, ttl?)` / `get` / `delete`: what they return is a store, never a Redis client.
+ */
+const STORE_PACKAGES = /^(?:keyv|@keyv\/[^/]+|cache-manager(?:-[^/]+)?|cacheable|@cacheable\/[^/]+|node-cache|lru-cache|quick-lru)(?:\/|$)/;
+
+/**
+ * Whether a value made by calling an export of `source`, a package that is no client package and
+ * no module of the code, is provably no Redis client: a store package always; any other package
+ * unless its name mentions Redis or Valkey (a wrapper package, `@acme/redis-connection`, may hand
+ * back a client, and its value is left to the receiver's name).
+ */
+export function foreignFactoryMakesNoClient(source: string): boolean {
+  if (source.startsWith('node:')) return true;
+  if (STORE_PACKAGES.test(source)) return true;
+  return !/redis|valkey/i.test(source);
+}
+
 /** Well-known non-Redis classes with `set` / `get` / `append` methods. */
 export const KNOWN_NOT_REDIS = new Set([
   'Map',

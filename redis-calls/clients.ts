@@ -25,7 +25,7 @@ import type * as ts from 'typescript';
 import { isAbsolute } from 'node:path';
 import { isCodeSpecifier, loadModule, locateExport, moduleContext, readModule, type ExportSite, type ImportedModule } from './modules.js';
 import { pluginSettings, type PluginSettings } from './settings.js';
-import { type ClientFlavor, type ReceiverKind, NOT_REDIS, FOREIGN, UNKNOWN, clientVerdict, relabel, settled, flavorOfModule, CLIENT_CONSTRUCTORS, CLIENT_FACTORIES, SELF_RETURNING, CLIENT_TYPE_NAMES, KNOWN_NOT_REDIS, CLIENT_MODULE_TEXT, VALUE_EXPRESSIONS, EVIDENCE_NAMES, symbolVerdict, duckVerdict, either, batchOfTypeName, packageExport, packageType, packageValue, importBringsClient } from './client-facts.js';
+import { type ClientFlavor, type ReceiverKind, NOT_REDIS, FOREIGN, UNKNOWN, clientVerdict, relabel, settled, flavorOfModule, CLIENT_CONSTRUCTORS, CLIENT_FACTORIES, SELF_RETURNING, CLIENT_TYPE_NAMES, KNOWN_NOT_REDIS, CLIENT_MODULE_TEXT, VALUE_EXPRESSIONS, EVIDENCE_NAMES, symbolVerdict, duckVerdict, either, batchOfTypeName, packageExport, packageType, packageValue, importBringsClient, foreignFactoryMakesNoClient } from './client-facts.js';
 import { clientPackageOf, hasNamedClients } from './client-packages.js';
 import { TRANSPARENT_TYPES, describesClient, declaresDuckTypedClient, duckTypedCommands, isClientCommandName, promisedType, outermostPattern, propertyPath, isRequire, requiredModule, returnedExpressions, inStaticMember, enclosingClass, memberKeyName, importedName, type ImportOrigin, type IdentifierOrigin, originOf, type FunctionLike } from './client-syntax.js';
 import { forEachThisWrite } from './bounded.js';
@@ -329,6 +329,9 @@ export class ClientDetector {
           return clientVerdict(this.fileFlavor(), this.madeBy(node), undefined, true);
         }
       }
+      // CacheRedis('fees') / createCache() imported from a package that is neither a client package
+      // nor a module of the code: that package's value, not a client, whatever the variable is named
+      if (origin.kind === 'import' && !origin.own && !clientPackageOf(origin.source) && foreignFactoryMakesNoClient(origin.source)) return FOREIGN;
       // getRedis() of another module of the code: what its declaration says it returns
       if (origin.kind === 'import' && origin.own) {
         const exported = this.exported(origin);

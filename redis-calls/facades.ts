@@ -526,3 +526,111 @@ function shortText(context: AnyContext, node: TSESTree.Node): string {
   const text = context.sourceCode.getText(node).replace(/\s+/g, ' ');
   return text.length <= 40 ? text : `${text.slice(0, 37)}...`;
 }
+
+/** A call of a function, with the context of the module it is written in. */
+export interface CallSite {
+  call: TSESTree.CallExpression;
+  context: AnyContext;
+}
+
+/** The calls of a function; `named` when its name occurs anywhere but its definition (a reference, a comment). */
+export interface CallSites {
+  sites: readonly CallSite[];
+  named: boolean;
+}
+
+const callSites = new WeakMap<TSESTree.Node, CallSites | null>();
+
+/**
+ * Every call of the function `fn` of the linted file, read as this module reads a facade's callers
+ * (`this.m(...)`, a method of an instance of its class, a function of the module or one imported
+ * from it): those of its own module, and when it may be called from elsewhere (exported, or a
+ * method), those of the other modules of its application that name it (tests left out, unless
+ * `fn` is in one). `undefined` when its callers cannot all be known: a library's exported function
+ * (its callers may be other people's code), no file on disk or no `package.json`, or a call of its
+ * name the rules cannot resolve (`this.cache.m(key)` with `this.cache = config.cache`).
+ */
+export function callSitesOf(context: AnyContext, fn: FunctionLike): CallSites | undefined {
+  let found = callSites.get(fn);
+  if (found === undefined) {
+    found = collectCallSites(context, fn) ?? null;
+    callSites.set(fn, found);
+  }
+  return found ?? undefined;
+}
+
+function collectCallSites(context: AnyContext, fn: FunctionLike): CallSites | undefined {
+  const file = context.physicalFilename ?? context.filename;
+  const name = functionName(fn);
+  if (name === undefined) return undefined;
+  const sites: CallSite[] = [];
+  const word = new RegExp(`\\b${name.replace(/[^\w$]/g, '\\$&')}\\b`, 'g');
+  let named = (context.sourceCode.text.match(word)?.length ?? 0) > 1;
+  if (sitesIn(context, fn, file, name, sites) === 'unresolved') return undefined;
+  if (!reachableFromOutside(fn, context)) return { sites, named };
+  if (!file || !isAbsolute(file)) return undefined;
+  const info = packageOf(file);
+  if (!info || !info.application) return undefined;
+  const files = packageFiles(info.root);
+  if (!files) return undefined;
+  const ownIsTest = TEST_PATH.test(relative(info.root, file));
+  for (const path of files) {
+    if (resolvePath(path) === resolvePath(file)) continue;
+    const text = readModule(file, specifierOf(file, path))?.entry.text;
+    word.lastIndex = 0;
+    if (text === undefined || !word.test(text)) continue;
+    named = true;
+    if (!ownIsTest && TEST_PATH.test(relative(info.root, path))) continue;
+    const module = loadModule(context, specifierOf(file, path));
+    if (!module) return undefined;
+    if (sitesIn(moduleContext(context, module), fn, file, name, sites) === 'unresolved') return undefined;
+  }
+  return { sites, named };
+}
+
+/** The calls of `fn` (named `name`, of the file `file`) in the module of `context`, added to `sites`. */
+function sitesIn(context: AnyContext, fn: FunctionLike, file: string, name: string, sites: CallSite[]): 'unresolved' | undefined {
+  const detector = clientDetectorOf(context);
+  let unresolved = false;
+  forEachCallIn(context, context.sourceCode.ast, (call) => {
+    if (unresolved) return;
+    const callee = unwrap(call.callee);
+    let target: Target | undefined;
+    if (callee.type === AST_NODE_TYPES.Identifier) {
+      if (callee.name !== name && importedName(context, callee) !== name) return;
+      target = functionNamed(detector, callee);
+    } else if (callee.type === AST_NODE_TYPES.MemberExpression && propertyName(callee.property, callee.computed) === name) {
+      target = methodCalled(detector, callee, name);
+      if (!target && !detector.classify(callee.object).redis) unresolved = true;
+    }
+    if (!target) return;
+    const where = target.context.physicalFilename ?? target.context.filename;
+    if (target.fn === fn || (resolvePath(where) === resolvePath(file) && target.fn.range[0] === fn.range[0] && target.fn.range[1] === fn.range[1])) {
+      sites.push({ call, context });
+    }
+  });
+  return unresolved ? 'unresolved' : undefined;
+}
+
+/**
+ * Whether `fn` can be called from another module: a method (its instance may travel), or a
+ * function its module exports (`export`, `module.exports`, `exports.name`).
+ */
+function reachableFromOutside(fn: FunctionLike, context: AnyContext): boolean {
+  let node: TSESTree.Node | undefined = fn.parent;
+  while (node && node.type !== AST_NODE_TYPES.Program) {
+    if (node.type === AST_NODE_TYPES.ExportNamedDeclaration || node.type === AST_NODE_TYPES.ExportDefaultDeclaration) return true;
+    if (node.type === AST_NODE_TYPES.MethodDefinition || node.type === AST_NODE_TYPES.PropertyDefinition) {
+      // a private method (`private m()`, `#m()`) is called from its class alone
+      if (node.key.type === AST_NODE_TYPES.PrivateIdentifier || node.accessibility === 'private') return false;
+      return true;
+    }
+    if (node.type === AST_NODE_TYPES.Property) return true;
+    node = node.parent;
+  }
+  const name = functionName(fn);
+  if (name === undefined) return true;
+  const text = context.sourceCode.text;
+  const word = name.replace(/[^\w$]/g, '\\$&');
+  return new RegExp(`export\\s*\\{[^}]*\\b${word}\\b|\\bexports\\b[^;]*\\b${word}\\b`).test(text);
+}

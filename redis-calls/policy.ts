@@ -5,6 +5,8 @@
  *   `// redis-ttl persistent: <reason>` annotation) is never reported; a pattern does not cover
  *   a key the writing function itself gives a TTL (the same key expression): the code says that
  *   key is meant to expire;
+ *   a helper's key parameter takes the persistence of its callers' keys: persistent when every
+ *   call of the helper passes a persistent key (`redis-calls/helper-keys.ts`);
  * - a **bounded key** cannot pile up keys: one constant string, a key fixed once per instance (a
  *   `readonly` member, or one the constructor alone assigns from its parameters), or one whose
  *   run-time parts range over a union of literals or an enum (`redis-calls/bounded.ts`). With
@@ -28,6 +30,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { facadeCallersReachable, facadeCallsOf } from './facades.js';
 import { boundedKeyExpired, keyExpiredBeside } from './file-index.js';
+import { helperKeyPersistent } from './helper-keys.js';
 import { redisCallsOf } from './index.js';
 import { keyShapeOf } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
@@ -120,5 +123,7 @@ export function exemption(
     if (wrapper && facadeCallersReachable(context, wrapper)) return 'pass-through';
   }
   if (options.allowOpaqueKeys !== false && opaqueKeyNotMeantToExpire(context, keyNode, shape)) return 'opaque';
+  // a helper's key parameter: persistent when every caller passes a persistent key
+  if (helperKeyPersistent(context, keyNode)) return 'persistent';
   return undefined;
 }

@@ -29,6 +29,7 @@ import { createRule } from './create-rule.js';
 import { keyShapeOf } from '../redis-calls/key-shape.js';
 import { embeddedScriptsOf, type EmbeddedScript } from '../redis-calls/lua.js';
 import { opaqueKeyNotMeantToExpire, textSaysTemporary } from '../redis-calls/opaque-key.js';
+import { helperKeyPersistent } from '../redis-calls/helper-keys.js';
 import { persistentReason } from '../redis-calls/persistent.js';
 import { pluginSettings } from '../redis-calls/settings.js';
 import { sentThroughStandaloneClient } from '../redis-calls/standalone-client.js';
@@ -121,7 +122,11 @@ export default createRule<Options, MessageIds>({
       const opaqueAllowed = allowOpaqueKeys && !textSaysTemporary(script.source);
       const persistentKey = (keyNode: TSESTree.Node, at: TSESTree.Node): boolean => {
         const shape = keyShapeOf(context, keyNode);
-        return persistentReason(context, at, shape) !== undefined || (opaqueAllowed && opaqueKeyNotMeantToExpire(context, keyNode, shape));
+        return (
+          persistentReason(context, at, shape) !== undefined ||
+          (opaqueAllowed && opaqueKeyNotMeantToExpire(context, keyNode, shape)) ||
+          helperKeyPersistent(context, keyNode)
+        );
       };
       if (script.keyArgs) return script.keyArgs.flatMap((keyNode, index) => (persistentKey(keyNode, call) ? [index + 1] : []));
       // a defined command: a KEYS[i] every call of it in the file passes a persistent key as

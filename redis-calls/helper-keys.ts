@@ -1,0 +1,163 @@
+/**
+ * A helper whose key is its own parameter takes the persistence of its callers' keys. A function or
+ * method that does more than forward (so no pass-through facade, `redis-calls/pass-through.ts`)
+ * writes the key its caller passes:
+ *
+ * ```ts
+ * async function addSample(key: string, value: number) {          // the write is here
+ *   await ensureSeries(key);
+ *   await redis.sendCommand(['TS.ADD', key, '*', String(value)]);
+ * }
+ * await addSample(`ts:cpu:${host}`, load);                        // every caller: ts:* (persistentKeys)
+ * ```
+ *
+ * When every call of the helper passes a key that is persistent by design (a `persistentKeys`
+ * pattern, or a `// redis-ttl persistent:` annotation at a call in the linted file), the write is persistent by
+ * design too. A caller may itself pass on its own parameter (`safeAdd(key) { return
+ * this.add(key) }`): its callers are judged the same way, a few levels deep; a helper of an
+ * application that nothing names anywhere passes no key at all (a write reached only through such
+ * helpers is dead code; a helper with no call at all keeps its finding). The callers are those
+ * `redis-calls/facades.ts` finds ({@link callSitesOf}): the helper's own module, and for an
+ * exported function or a method the other modules of its application; a library's exported
+ * function (its callers are other people's code), or a call of the helper's name the rules cannot
+ * resolve, leaves the write judged where it is. A caller's key read from a loop over a constant
+ * array (`for (const { key } of series)`) is each key the array holds.
+ */
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { callSitesOf } from './facades.js';
+import { keyShapeOf } from './key-shape.js';
+import type { FunctionLike } from './pass-through.js';
+import { persistentAnnotation, persistentPattern } from './persistent.js';
+import { findVariable, propertyName, unwrap, type AnyContext } from './static.js';
+
+/** How many helpers that pass on their parameter are followed above the write. */
+const MAX_DEPTH = 3;
+
+const verdicts = new WeakMap<TSESTree.Node, boolean>();
+
+/**
+ * Whether the key at `keyNode` is a parameter of the function the write is in, and every call of
+ * that function passes a key persistent by design (see the module comment).
+ */
+export function helperKeyPersistent(context: AnyContext, keyNode: TSESTree.Node): boolean {
+  let verdict = verdicts.get(keyNode);
+  if (verdict === undefined) {
+    verdict = judge(context, keyNode, 0) === true;
+    verdicts.set(keyNode, verdict);
+  }
+  return verdict;
+}
+
+/** `true` persistent, `false` not, `'dead'` a parameter of a helper nothing names (it passes no key). */
+function judge(context: AnyContext, keyNode: TSESTree.Node, depth: number): boolean | 'dead' {
+  const parameter = keyParameter(context, keyNode);
+  if (!parameter) return false;
+  const found = callSitesOf(context, parameter.fn);
+  if (!found) return false;
+  if (found.sites.length === 0) return depth > 0 && !found.named ? 'dead' : false;
+  let live = false;
+  for (const { call, context: at } of found.sites) {
+    const arg = call.arguments[parameter.index];
+    if (!arg || arg.type === AST_NODE_TYPES.SpreadElement) return false;
+    for (const candidate of valuesOf(at, arg)) {
+      if (persistentAt(at, call, candidate)) {
+        live = true;
+        continue;
+      }
+      const above = depth + 1 < MAX_DEPTH ? judge(at, candidate, depth + 1) : false;
+      if (above === false) return false;
+      if (above === true) live = true;
+    }
+  }
+  // every call passes on a parameter of a helper nothing names: the write is dead code (a helper
+  // with no call at all keeps its finding)
+  return live || depth === 0 ? true : 'dead';
+}
+
+/**
+ * Whether a caller's key is persistent by design: a `persistentKeys` pattern, or an annotation at
+ * the call in the linted file (another module is read without its comments' API).
+ */
+function persistentAt(context: AnyContext, call: TSESTree.CallExpression, key: TSESTree.Node): boolean {
+  const shape = keyShapeOf(context, key);
+  if (persistentPattern(context, shape) !== undefined) return true;
+  return typeof context.sourceCode.getAllComments === 'function' && persistentAnnotation(context, call, shape) !== undefined;
+}
+
+/** The function and parameter position `node` names, when it is a parameter never reassigned. */
+function keyParameter(context: AnyContext, node: TSESTree.Node): { fn: FunctionLike; index: number } | undefined {
+  const bare = unwrap(node);
+  if (bare.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const variable = findVariable(context, bare);
+  const def = variable?.defs[0];
+  if (!variable || def?.type !== 'Parameter' || variable.defs.length !== 1) return undefined;
+  if (variable.references.some((ref) => ref.isWrite() && ref.identifier !== def.name)) return undefined;
+  const fn = def.node as TSESTree.Node;
+  if (fn.type !== AST_NODE_TYPES.FunctionDeclaration && fn.type !== AST_NODE_TYPES.FunctionExpression && fn.type !== AST_NODE_TYPES.ArrowFunctionExpression) {
+    return undefined;
+  }
+  const index = fn.params.findIndex((param) => {
+    const inner = param.type === AST_NODE_TYPES.TSParameterProperty ? param.parameter : param;
+    return inner === def.name || (inner.type === AST_NODE_TYPES.AssignmentPattern && inner.left === def.name);
+  });
+  return index < 0 ? undefined : { fn, index };
+}
+
+/**
+ * The values a caller's argument can be: each element's key of a constant array a `for...of`
+ * destructures it from (`for (const { key } of series)`, `series` a `const` array literal of
+ * object literals, or the array written in the loop), else the argument itself.
+ */
+function valuesOf(context: AnyContext, arg: TSESTree.Node): TSESTree.Node[] {
+  const bare = unwrap(arg);
+  if (bare.type !== AST_NODE_TYPES.Identifier) return [arg];
+  const variable = findVariable(context, bare);
+  const def = variable?.defs[0];
+  if (!variable || def?.type !== 'Variable' || def.parent.kind !== 'const') return [arg];
+  const loop = def.parent.parent;
+  if (loop?.type !== AST_NODE_TYPES.ForOfStatement || loop.left !== def.parent) return [arg];
+  const pattern = def.node.id;
+  let member: string | undefined;
+  if (pattern.type === AST_NODE_TYPES.ObjectPattern) {
+    const property = pattern.properties.find((p) => p.type === AST_NODE_TYPES.Property && unwrapDefault(p.value) === def.name);
+    if (!property || property.type !== AST_NODE_TYPES.Property || property.computed) return [arg];
+    member = propertyName(property.key, false);
+    if (member === undefined) return [arg];
+  } else if (pattern !== def.name) {
+    return [arg];
+  }
+  const array = constArray(context, loop.right);
+  if (!array) return [arg];
+  const values: TSESTree.Node[] = [];
+  for (const element of array.elements) {
+    if (!element || element.type === AST_NODE_TYPES.SpreadElement) return [arg];
+    if (member === undefined) {
+      values.push(element);
+      continue;
+    }
+    const object = unwrap(element);
+    if (object.type !== AST_NODE_TYPES.ObjectExpression) return [arg];
+    const property = object.properties.find(
+      (p): p is Extract<TSESTree.ObjectLiteralElement, { type: AST_NODE_TYPES.Property }> => p.type === AST_NODE_TYPES.Property && !p.computed && propertyName(p.key, false) === member,
+    );
+    if (!property || object.properties.some((p) => p.type === AST_NODE_TYPES.SpreadElement)) return [arg];
+    values.push(property.value);
+  }
+  return values.length > 0 ? values : [arg];
+}
+
+function unwrapDefault(node: TSESTree.Node): TSESTree.Node {
+  return node.type === AST_NODE_TYPES.AssignmentPattern ? node.left : node;
+}
+
+/** The array literal an expression is: written there, or a `const` never reassigned that holds one. */
+function constArray(context: AnyContext, node: TSESTree.Node): TSESTree.ArrayExpression | undefined {
+  const bare = unwrap(node);
+  if (bare.type === AST_NODE_TYPES.ArrayExpression) return bare;
+  if (bare.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const variable = findVariable(context, bare);
+  const def = variable?.defs[0];
+  if (!variable || def?.type !== 'Variable' || def.parent.kind !== 'const' || def.node.id !== def.name) return undefined;
+  const init = def.node.init ? unwrap(def.node.init) : undefined;
+  return init?.type === AST_NODE_TYPES.ArrayExpression ? init : undefined;
+}

@@ -1,0 +1,60 @@
+/**
+ * Stores that are not Redis clients, taken for one by their name: a value made by a package that is
+ * neither a client package nor a module of the code (`new Keyv()`, `createCache()` of
+ * cache-manager, a cache factory of a framework package) is that package's value, whatever the
+ * variable or member holding it is named (`redis`, `cache`, `cacheRedisFees`), with or without
+ * type information. Near misses stay clients: a client package's value held in a variable named
+ * `cache`, ioredis' `Redis` imported under another name, and a factory of a package whose name
+ * mentions Redis (a wrapper that may hand back a client), which is left to the name.
+ */
+import setRule from '../../rules/set-requires-ttl-or-keepttl.js';
+import incrRule from '../../rules/incr-needs-expire-on-create.js';
+import { runRule, setSuggestions, typedTester, untypedTester } from './tester.js';
+
+const stores = [
+  // a framework's cache factory (CommonJS, destructured require) held in a name that says Redis
+  `const { CacheRedis } = require('lisk-like-framework');\nconst cacheRedisFees = CacheRedis('fees', 'redis://localhost');\nasync function save(id, v) { await cacheRedisFees.set(\`fee:\${id}\`, v); }\nmodule.exports = { save };`,
+  // cache-manager's factory, imported
+  `import { createCache } from 'cache-manager';\nconst redisCache = createCache();\nexport async function save(id: string, v: string) { await redisCache.set(\`fee:\${id}\`, v); }`,
+  // @keyv/redis names Redis but is a store package: its factory makes a Keyv store
+  `import { createKeyv } from '@keyv/redis';\nconst redis = createKeyv('redis://localhost');\nexport async function save(id: string, v: string) { await redis.set(\`fee:\${id}\`, v); }`,
+  // new Keyv() in a member named redis, required
+  `const Keyv = require('keyv');\nclass Fees {\n  constructor() { this.redis = new Keyv('redis://localhost'); }\n  async save(id, v) { await this.redis.set(\`fee:\${id}\`, v); }\n}\nmodule.exports = Fees;`,
+  // a counter of a store package: its incr is not Redis' INCR
+  `import { createCache } from 'cache-manager';\nconst client = createCache();\nexport async function hit(id: string) { await client.incr(\`hits:\${id}\`); }`,
+];
+
+// ioredis imported under another name, held in `cache`: a client by its import
+const renamed = `import Store from 'ioredis';\nconst cache = new Store();\nexport async function save(id: string, v: string) { await cache.set(\`s:\${id}\`, v); }`;
+// node-redis' factory, held in `cache`
+const nodeRedisCache = `import { createClient } from 'redis';\nconst cache = createClient();\nexport async function save(id: string, v: string) { await cache.set(\`s:\${id}\`, v); }`;
+// a wrapper package whose name mentions Redis: its value is left to the name `redis`
+const wrapper = `import { connect } from '@acme/redis-kit';\nconst redis = connect();\nexport async function save(id: string, v: string) { await redis.set(\`s:\${id}\`, v); }`;
+
+for (const tester of [untypedTester, typedTester]) {
+  runRule(tester, 'set-requires-ttl-or-keepttl (stores that are not clients)', setRule, {
+    valid: stores.slice(0, 4),
+    invalid: [
+      { code: renamed, errors: [{ messageId: 'setWithoutTtl', line: 3, column: 65, suggestions: setSuggestions(renamed, 'set(`s:${id}`, v') }] },
+      {
+        code: nodeRedisCache,
+        errors: [
+          {
+            messageId: 'setWithoutTtl',
+            line: 3,
+            column: 65,
+            suggestions: [
+              { messageId: 'addKeepTtl', output: nodeRedisCache.replace('set(`s:${id}`, v', 'set(`s:${id}`, v, { KEEPTTL: true }') },
+              { messageId: 'addExpiryPlaceholder', output: nodeRedisCache.replace('set(`s:${id}`, v', 'set(`s:${id}`, v, { EX: TTL_SECONDS }') },
+            ],
+          },
+        ],
+      },
+      { code: wrapper, errors: [{ messageId: 'setWithoutTtl', line: 3, column: 65, suggestions: setSuggestions(wrapper, 'set(`s:${id}`, v') }] },
+    ],
+  });
+  runRule(tester, 'incr-needs-expire-on-create (stores that are not clients)', incrRule, {
+    valid: stores.slice(4),
+    invalid: [],
+  });
+}
