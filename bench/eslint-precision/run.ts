@@ -327,7 +327,8 @@ const TS_CONFIG = /(?:^|\/)(?:tsconfig|jsconfig)(?:\.[\w-]+)*\.json$/;
 
 /**
  * Writes the source files (by extension) of a commit into `dir`, read from the git directory with
- * `git ls-tree` and one `git cat-file --batch` (symbolic links and submodules are left out).
+ * `git ls-tree` and one `git cat-file --batch` (symbolic links and submodules are left out; a blob
+ * the snapshot does not hold, which `fetch` does for its largest files, is named on stderr).
  */
 function extractSources(gitDir: string, commit: string, dir: string): void {
   const listing = execFileSync('git', ['--git-dir', gitDir, 'ls-tree', '-r', '-z', commit], { maxBuffer: 2 ** 30 }).toString('utf8');
@@ -344,13 +345,24 @@ function extractSources(gitDir: string, commit: string, dir: string): void {
     maxBuffer: 2 ** 31 - 1,
   });
   let offset = 0;
+  const missing: string[] = [];
   for (const { path } of wanted) {
     const newline = output.indexOf(10, offset);
-    const size = Number(output.subarray(offset, newline).toString('latin1').split(' ')[2]);
+    const header = output.subarray(offset, newline).toString('latin1');
+    // `<oid> missing`: a snapshot can leave out its largest blobs; the file is not linted, and said so
+    if (header.endsWith(' missing')) {
+      missing.push(path);
+      offset = newline + 1;
+      continue;
+    }
+    const size = Number(header.split(' ')[2]);
     const content = output.subarray(newline + 1, newline + 1 + size);
     offset = newline + 1 + size + 1;
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), content);
+  }
+  if (missing.length > 0) {
+    process.stderr.write(`${gitDir}: ${missing.length} file(s) of ${commit.slice(0, 12)} absent from the snapshot, not linted: ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', ...' : ''}\n`);
   }
 }
 
