@@ -86,6 +86,40 @@ export function fileIndexOf(context: AnyContext): FileIndex {
   return index;
 }
 
+interface ByFunction {
+  calls: Map<TSESTree.Node | undefined, RedisCall[]>;
+  withFacades: Map<TSESTree.Node | undefined, RedisCall[]>;
+}
+
+const byFunctionCache = new WeakMap<FileIndex, ByFunction>();
+
+/**
+ * The file's calls whose nearest enclosing function ({@link enclosingFunction}) is `fn`
+ * (`undefined`: the module's top level), in source order; with `withFacades`, the calls of
+ * pass-through facades too ({@link FileIndex.facadeCalls}), merged in source order. Built once per
+ * file, so that a rule asking for each call's neighbours does not scan the whole file per call.
+ */
+export function callsInFunction(context: AnyContext, fn: TSESTree.Node | undefined, withFacades = false): readonly RedisCall[] {
+  const index = fileIndexOf(context);
+  let byFunction = byFunctionCache.get(index);
+  if (!byFunction) {
+    const group = (list: readonly RedisCall[]) => {
+      const map = new Map<TSESTree.Node | undefined, RedisCall[]>();
+      for (const call of list) {
+        const owner = enclosingFunction(call.node);
+        const calls = map.get(owner);
+        if (calls) calls.push(call);
+        else map.set(owner, [call]);
+      }
+      return map;
+    };
+    const merged = [...index.calls, ...index.facadeCalls].sort((a, b) => a.nameNode.range[0] - b.nameNode.range[0]);
+    byFunction = { calls: group(index.calls), withFacades: group(merged) };
+    byFunctionCache.set(index, byFunction);
+  }
+  return (withFacades ? byFunction.withFacades : byFunction.calls).get(fn) ?? [];
+}
+
 /**
  * Whether the file gives the bounded key at argument `arg` of `call` a TTL somewhere: a constant
  * key by its spelling (`'jobs:last-run'`); a bounded key with run-time parts (`this.stream`,
@@ -109,11 +143,9 @@ export function keyExpiredBeside(context: AnyContext, call: RedisCall, arg: numb
   if (id === undefined) return false;
   const index = fileIndexOf(context);
   if (!index.expiredKeyIds.has(id)) return false;
-  const fn = enclosingFunction(call.node);
-  return [...index.calls, ...index.facadeCalls].some(
+  return callsInFunction(context, enclosingFunction(call.node), true).some(
     (other) =>
       other !== call &&
-      enclosingFunction(other.node) === fn &&
       other.description.keys.some(
         (action) => EXPIRY_EFFECTS.has(action.effect) && keyIdOf(context, other, action.arg) === id && !optionalExpiry(context, other, action.arg),
       ),
@@ -173,15 +205,11 @@ export function expiryInLaterRoundTrip(context: AnyContext, call: RedisCall, arg
   if (call.unit.kind !== 'single') return undefined;
   const id = keyIdOf(context, call, arg);
   if (!id) return undefined;
-  const fn = enclosingFunction(call.node);
-  const index = fileIndexOf(context);
-  const candidates = passThrough ? [...index.calls, ...index.facadeCalls].sort((a, b) => a.nameNode.range[0] - b.nameNode.range[0]) : index.calls;
-  return candidates.find(
+  return callsInFunction(context, enclosingFunction(call.node), passThrough).find(
     (other) =>
       other !== call &&
       other.unit.kind === 'single' &&
       other.nameNode.range[0] > call.nameNode.range[0] &&
-      enclosingFunction(other.node) === fn &&
       followsOnItsPath(call.node, other.node) &&
       other.description.keys.some((action) => action.effect === 'set-ttl' && keyIdOf(context, other, action.arg) === id),
   );

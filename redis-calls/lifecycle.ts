@@ -51,21 +51,50 @@ export function deletedElsewhere(context: AnyContext, call: RedisCall, arg: numb
   if (id !== undefined && index.expiredKeyIds.has(id)) return undefined;
   const writer = namedFunctionOf(call.node);
   if (!writer) return undefined;
-  for (const other of [...index.calls, ...index.facadeCalls]) {
-    for (const key of other.description.keys) {
-      if (!EFFECTS_THAT_DELETE_KEY.has(key.effect)) continue;
-      const node = other.argNodes[key.arg];
-      if (!node || node.type === 'SpreadElement') continue;
-      if (keyShapeOf(context, node).shape !== shape.shape || !sameKey(context, shape.shape, call, arg, other, key.arg)) continue;
-      const deleter = namedFunctionOf(other.node);
-      if (!deleter || deleter === writer || contains(deleter, writer) || contains(writer, deleter)) continue;
-      // two closures of one operation (a request handler's `fail` and `step`): the same flow
-      if (sharedOperation(call.node, other.node)) continue;
-      if (reaches(context, deleter, writer)) continue;
-      return other;
-    }
+  for (const { call: other, arg: deletedArg } of deletionsByShape(context).get(shape.shape) ?? []) {
+    if (!sameKey(context, shape.shape, call, arg, other, deletedArg)) continue;
+    const deleter = namedFunctionOf(other.node);
+    if (!deleter || deleter === writer || contains(deleter, writer) || contains(writer, deleter)) continue;
+    // two closures of one operation (a request handler's `fail` and `step`): the same flow
+    if (sharedOperation(call.node, other.node)) continue;
+    if (reaches(context, deleter, writer)) continue;
+    return other;
   }
   return undefined;
+}
+
+/** A key argument a call deletes whole (the `delete` effects of `semantics/commands.ts`). */
+interface Deletion {
+  call: RedisCall;
+  arg: number;
+}
+
+const deletionsCache = new WeakMap<TSESTree.Program, ReadonlyMap<string, readonly Deletion[]>>();
+
+/**
+ * The file's deletions (DEL / UNLINK / GETDEL, also through a pass-through facade) by key shape,
+ * in source order: built once per file, so that each write looks up its own shape instead of
+ * walking every call of the file.
+ */
+function deletionsByShape(context: AnyContext): ReadonlyMap<string, readonly Deletion[]> {
+  const program = context.sourceCode.ast;
+  let byShape = deletionsCache.get(program);
+  if (!byShape) {
+    const map = new Map<string, Deletion[]>();
+    const index = fileIndexOf(context);
+    for (const other of [...index.calls, ...index.facadeCalls]) {
+      for (const key of other.description.keys) {
+        if (!EFFECTS_THAT_DELETE_KEY.has(key.effect)) continue;
+        const node = other.argNodes[key.arg];
+        if (!node || node.type === 'SpreadElement') continue;
+        const shape = keyShapeOf(context, node).shape;
+        map.set(shape, [...(map.get(shape) ?? []), { call: other, arg: key.arg }]);
+      }
+    }
+    byShape = map;
+    deletionsCache.set(program, byShape);
+  }
+  return byShape;
 }
 
 /**
@@ -299,15 +328,16 @@ function comparedWithLimit(use: TSESTree.Node): boolean {
 
 /** Why one use of the reply makes it an id, or `undefined`. */
 function idUse(context: AnyContext, call: RedisCall, use: TSESTree.Node, name: string | undefined, keyNamed: boolean): string | undefined {
-  // in the key of another Redis call of the file
-  for (const other of fileIndexOf(context).calls) {
-    if (other === call) continue;
-    for (const key of other.description.keys) {
-      const node = other.argNodes[key.arg];
-      if (node && contains(node, use) && node !== use) return `its reply names the key of ${other.command}`;
-      if (node === use && name !== undefined) return `its reply names the key of ${other.command}`;
+  // in the key of another Redis call of the file (the first in source order whose key holds it)
+  const keyOwners = keyArgumentOwners(context);
+  let named: RedisCall | undefined;
+  for (let node: TSESTree.Node | undefined = use; node; node = node.parent) {
+    if (node === use && name === undefined) continue;
+    for (const other of keyOwners.get(node) ?? []) {
+      if (other !== call && (!named || other.nameNode.range[0] < named.nameNode.range[0])) named = other;
     }
   }
+  if (named) return `its reply names the key of ${named.command}`;
   const parent = use.parent;
   if (!parent) return undefined;
   // stored under an id-like name: { id: n }, job.id = n
@@ -331,6 +361,26 @@ function idUse(context: AnyContext, call: RedisCall, use: TSESTree.Node, name: s
     if (fnName && (ID_NAME.test(fnName) || /^(?:generate|new|next|create|allocate)(?:Id|ID|Seq|Sequence)/.test(fnName))) return 'its reply is returned as an id';
   }
   return undefined;
+}
+
+const keyOwnersCache = new WeakMap<TSESTree.Program, ReadonlyMap<TSESTree.Node, readonly RedisCall[]>>();
+
+/** The file's key argument nodes, each with the calls that take it as a key (built once per file). */
+function keyArgumentOwners(context: AnyContext): ReadonlyMap<TSESTree.Node, readonly RedisCall[]> {
+  const program = context.sourceCode.ast;
+  let owners = keyOwnersCache.get(program);
+  if (!owners) {
+    const map = new Map<TSESTree.Node, RedisCall[]>();
+    for (const other of fileIndexOf(context).calls) {
+      for (const key of other.description.keys) {
+        const node = other.argNodes[key.arg];
+        if (node) map.set(node, [...(map.get(node) ?? []), other]);
+      }
+    }
+    owners = map;
+    keyOwnersCache.set(program, owners);
+  }
+  return owners;
 }
 
 /** JSON schema of the `allowDeletedKeys` option ({@link deletedElsewhere}). */

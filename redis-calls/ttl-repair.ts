@@ -19,7 +19,7 @@
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { holdsForNoTtlReply } from '../semantics/transactions.js';
-import { fileIndexOf } from './file-index.js';
+import { callsInFunction } from './file-index.js';
 import { forEachCallIn } from './index.js';
 import { keyIdOf } from './key-id.js';
 import type { RedisCall } from './normalize.js';
@@ -39,7 +39,7 @@ export function ttlRepairOf(context: AnyContext, call: RedisCall, keyArg: number
   const key = keyIdOf(context, call, keyArg);
   if (key === undefined) return undefined;
   const fn = enclosingFunction(call.node);
-  const inFunction = fileIndexOf(context).calls.filter((c) => enclosingFunction(c.node) === fn);
+  const inFunction = callsInFunction(context, fn);
   const reads = inFunction.filter(
     (c) => (c.command === 'TTL' || c.command === 'PTTL') && c.description.keys.some((k) => keyIdOf(context, c, k.arg) === key),
   );

@@ -16,7 +16,7 @@
  */
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { createRule } from './create-rule.js';
-import { fileIndexOf, keyIdOf } from '../redis-calls/file-index.js';
+import { callsInFunction, fileIndexOf, keyIdOf } from '../redis-calls/file-index.js';
 import type { RedisCall } from '../redis-calls/index.js';
 import { keyLabel, reportLoc } from '../redis-calls/report.js';
 import { enclosingFunction, unwrap, walk } from '../redis-calls/static.js';
@@ -73,7 +73,7 @@ export default createRule<[], MessageIds>({
           const key = keyIdOf(context, expiry, 0);
           if (!key) continue;
           const fn = enclosingFunction(expiry.node);
-          const before = calls.filter((c) => c !== expiry && c.nameNode.range[0] < expiry.nameNode.range[0] && enclosingFunction(c.node) === fn && keyIdOf(context, c, 0) === key);
+          const before = callsInFunction(context, fn).filter((c) => c !== expiry && c.nameNode.range[0] < expiry.nameNode.range[0] && keyIdOf(context, c, 0) === key);
           const increment = before.reverse().find((c) => INCREMENTS.has(c.command));
           if (increment && !conditionalBetween(expiry.node, increment.node) && replyComparedWithLimit(increment, fn, expiry.node)) {
             context.report({

@@ -1,0 +1,93 @@
+/**
+ * How the rules' cost grows with the number of Redis calls in one file. A generated module of `n`
+ * pairs of functions (a writer: SET, INCR whose reply is used, EXPIRE of another key; a deleter:
+ * DEL of the writer's key and of another), linted with the `strict` config and with no rule (the
+ * parse and ESLint's own traversal), at a small and at an eight-times larger size, interleaved
+ * over rounds. The rules' CPU time per Redis call should stay flat; a per-file analysis that scans
+ * every call of the file for each call (the kind of defect this guards against) makes the large
+ * file's per-call cost grow with the file: eight times the calls, eight times the cost per call.
+ *
+ *   node --import tsx bench/eslint/scaling.ts [--rounds 5] [--small 100] [--check]
+ *
+ * Prints the rules' median CPU milliseconds per call at both sizes and their ratio. `--check` exits
+ * 1 when the ratio is above 3 (a quadratic scan gives about 8; noise on a busy machine stays
+ * under 2).
+ */
+import { performance } from 'node:perf_hooks';
+import tsParser from '@typescript-eslint/parser';
+import { Linter } from 'eslint';
+import plugin from '../../rules/index.js';
+
+/** Redis calls per pair of generated functions (SET, INCR, EXPIRE; DEL, DEL). */
+const CALLS_PER_PAIR = 5;
+
+/** A module with `pairs` writer / deleter pairs of functions over ioredis. */
+export function generatedModule(pairs: number): string {
+  const lines = ["import Redis from 'ioredis';", 'const redis = new Redis();'];
+  for (let i = 0; i < pairs; i++) {
+    lines.push(
+      `export async function put${i}(id: string) {`,
+      `  await redis.set(\`item${i}:\${id}\`, 'v');`,
+      `  const seq = await redis.incr(\`count${i % 7}:\${id}\`);`,
+      `  await redis.expire(\`seen${i}:\${seq}\`, 60);`,
+      '}',
+      `export async function drop${i}(id: string) {`,
+      `  await redis.del(\`item${i}:\${id}\`);`,
+      `  await redis.del(\`other${i}:\${id}\`);`,
+      '}',
+    );
+  }
+  return lines.join('\n') + '\n';
+}
+
+function option(name: string, fallback: number): number {
+  const at = process.argv.indexOf(name);
+  return at >= 0 ? Number(process.argv[at + 1]) : fallback;
+}
+
+function cpuMs(run: () => void): number {
+  const start = process.cpuUsage();
+  run();
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+function main(): void {
+  const rounds = option('--rounds', 5);
+  const small = option('--small', 100);
+  const sizes = [small, small * 8];
+  const linter = new Linter({ configType: 'flat' });
+  const base: Linter.Config[] = [{ files: ['**/*.ts'], languageOptions: { parser: tsParser } }];
+  const withRules: Linter.Config[] = [...base, plugin.configs.strict];
+  const texts = sizes.map(generatedModule);
+  const perCall: number[][] = sizes.map(() => []);
+  const started = performance.now();
+  for (let round = 0; round < rounds; round++) {
+    sizes.forEach((pairs, k) => {
+      const text = texts[k]!;
+      const filename = `scaling-${pairs}.ts`;
+      // the two configs back to back, order alternating by round
+      const order = round % 2 === 0 ? [withRules, base] : [base, withRules];
+      const times = order.map((config) => cpuMs(() => linter.verify(text, config, { filename })));
+      const [rules, bare] = round % 2 === 0 ? times : [times[1]!, times[0]!];
+      perCall[k]!.push(Math.max(0, rules! - bare!) / (pairs * CALLS_PER_PAIR));
+    });
+  }
+  const [a, b] = perCall.map(median) as [number, number];
+  const ratio = b / a;
+  console.log(`rules' CPU per Redis call, median of ${rounds} rounds (${((performance.now() - started) / 1000).toFixed(0)} s):`);
+  console.log(`  ${sizes[0]! * CALLS_PER_PAIR} calls: ${a.toFixed(3)} ms`);
+  console.log(`  ${sizes[1]! * CALLS_PER_PAIR} calls: ${b.toFixed(3)} ms`);
+  console.log(`  ratio (8x the calls): ${ratio.toFixed(2)}x (flat is 1x; a scan of the file per call gives about 8x)`);
+  if (process.argv.includes('--check') && ratio > 3) {
+    console.error('FAIL: the per-call cost grows with the file (ratio above 3).');
+    process.exitCode = 1;
+  }
+}
+
+main();
