@@ -38,7 +38,7 @@
  * a key into the setting, and what tells a bounded key (one constant string) from a family of keys.
  */
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { enumMemberValue, hasFiniteType, instanceMember, type InstanceMember } from './bounded.js';
+import { classOfThis, enumMemberValue, hasFiniteType, instanceMember, type InstanceMember } from './bounded.js';
 import { classOfStaticThis, staticMember, type ClassNode } from './class-statics.js';
 import { assignedOnce, containerOf, declarationStatement, exportedStatement, isObjectAssign, memberOf } from './containers.js';
 import { exportedValue, findExport, importedBinding, moduleContext, namespaceModule, type ImportedModule } from './modules.js';
@@ -131,6 +131,9 @@ function shapeOf(context: AnyContext, input: TSESTree.Node, bindings: Bindings, 
       return memberShape(context, node, bindings, depth);
     case AST_NODE_TYPES.CallExpression:
       return callShape(context, node, bindings, depth);
+    case AST_NODE_TYPES.AssignmentExpression:
+      // redis.set((key = 'user_' + id), v): the key is the value assigned
+      return node.operator === '=' ? shapeOf(context, node.right, bindings, depth + 1) : UNKNOWN_PART;
     case AST_NODE_TYPES.ConditionalExpression:
     case AST_NODE_TYPES.LogicalExpression: {
       // `c ? a : b`, `a ?? b`, `a || b`: the spelling both keys share; an arm that is no key
@@ -153,10 +156,15 @@ function shapeOf(context: AnyContext, input: TSESTree.Node, bindings: Bindings, 
   }
 }
 
-/** `null`, `undefined` or `''`: an arm of a conditional that gives no key. */
+/**
+ * `null`, `undefined` or `''`: an arm of a conditional that gives no key; so is an empty object
+ * literal, the fallback of an options object (`settings || {}`), whose members are then the
+ * configuration's own.
+ */
 function isNoKey(node: TSESTree.Node): boolean {
   const arm = unwrap(node);
   if (arm.type === AST_NODE_TYPES.Literal) return arm.value === null || arm.value === '';
+  if (arm.type === AST_NODE_TYPES.ObjectExpression) return arm.properties.length === 0;
   return arm.type === AST_NODE_TYPES.Identifier && arm.name === 'undefined';
 }
 
@@ -539,6 +547,26 @@ type FunctionLike = TSESTree.FunctionDeclaration | TSESTree.FunctionExpression |
 function instanceMemberShape(context: AnyContext, node: TSESTree.MemberExpression, depth: number): Part {
   const member = instanceMember(node);
   if (!member || depth > MAX_DEPTH) return UNKNOWN_PART;
+  // a member's spelling is the same wherever it is read: read once per class, from depth 0, so
+  // that members built from members (`this.fileNamespace = `${this.namespace}f.``) are spelled
+  // however deep the read is; a member read while its own spelling is read is `*`
+  const cls = classOfThis(node);
+  const name = propertyName(node.property, node.computed);
+  if (!cls || name === undefined) return memberValuesShape(context, member, depth);
+  let members = memberShapes.get(cls);
+  if (!members) memberShapes.set(cls, (members = new Map()));
+  const known = members.get(name);
+  if (known) return known;
+  members.set(name, UNKNOWN_PART);
+  const part = memberValuesShape(context, member, 0);
+  members.set(name, part);
+  return part;
+}
+
+/** Spellings of instance members, by class and name ({@link instanceMemberShape}). */
+const memberShapes = new WeakMap<TSESTree.Node, Map<string, Part>>();
+
+function memberValuesShape(context: AnyContext, member: InstanceMember, depth: number): Part {
   const params = constructorBindings(context, member, depth);
   const parts = member.values.map((value) => shapeOf(context, value, params, depth + 1));
   const via = member.declaration ? [member.declaration] : [];
@@ -708,6 +736,12 @@ function callShape(context: AnyContext, node: TSESTree.CallExpression, bindings:
   ) {
     return shapeOf(context, node.arguments[0]!, bindings, depth + 1);
   }
+  // "".concat(prefix, '.split.', name): compilers' spelling of a template (ES5 output)
+  if (callee.type === AST_NODE_TYPES.MemberExpression && propertyName(callee.property, callee.computed) === 'concat' && isStringConcatenation(callee.object)) {
+    const parts = [shapeOf(context, callee.object, bindings, depth + 1)];
+    for (const argument of node.arguments) parts.push(argument.type === AST_NODE_TYPES.SpreadElement ? UNKNOWN_PART : shapeOf(context, argument, bindings, depth + 1));
+    return join(parts);
+  }
   const local = keyBuilder(context, callee);
   // a builder of another module (`genAuthPermKey(uid)` imported from '~/helper/genRedisKey') or
   // held in a const object (`KEYS.user(id)`) is read where it is written; its declaration stays
@@ -715,7 +749,8 @@ function callShape(context: AnyContext, node: TSESTree.CallExpression, bindings:
   const builder = local ? { ...local, context, own: true } : foreignKeyBuilder(context, callee, depth);
   if (!builder) return opaqueCallShape(context, node, bindings, depth);
   const where = builder.context;
-  const returned = returnExpressions(builder.fn);
+  // a return that gives no key (`return ''` when the input is invalid) is no spelling of the key
+  const returned = returnExpressions(builder.fn).filter((expression) => !isNoKey(expression));
   if (returned.length === 0) return UNKNOWN_PART;
   // bind the builder's parameters to its arguments' shapes (evaluated where the call is)
   const inner = new Map<TSESTree.Node, Part>();
@@ -723,7 +758,9 @@ function callShape(context: AnyContext, node: TSESTree.CallExpression, bindings:
     const id = param.type === AST_NODE_TYPES.AssignmentPattern ? param.left : param;
     const argument = node.arguments[index];
     if (id.type !== AST_NODE_TYPES.Identifier) return;
-    if (argument && argument.type !== AST_NODE_TYPES.SpreadElement) {
+    // a parameter the builder reassigns (`name = normalize(name)`) is not its argument's text
+    if (reassigned(where, id)) inner.set(id, UNKNOWN_PART);
+    else if (argument && argument.type !== AST_NODE_TYPES.SpreadElement) {
       const part = shapeOf(context, argument, bindings, depth + 1);
       // a builder parameter typed `Frequency` takes one of a few values, whatever the argument says
       inner.set(id, part.fixed || !hasFiniteType(where, id) ? part : { ...part, fixed: true });
@@ -743,11 +780,29 @@ function callShape(context: AnyContext, node: TSESTree.CallExpression, bindings:
   return { text: first.text, via: [...declaration, ...via], fixed: shapes.every((p) => p.fixed) };
 }
 
+/** A string whose `concat` joins text: a string literal or template, or such a `concat` call (`"".concat(a).concat(b)`). */
+function isStringConcatenation(input: TSESTree.Node): boolean {
+  const node = unwrap(input);
+  if (node.type === AST_NODE_TYPES.Literal) return typeof node.value === 'string';
+  if (node.type === AST_NODE_TYPES.TemplateLiteral) return true;
+  if (node.type !== AST_NODE_TYPES.CallExpression) return false;
+  const callee = unwrap(node.callee);
+  return callee.type === AST_NODE_TYPES.MemberExpression && propertyName(callee.property, callee.computed) === 'concat' && isStringConcatenation(callee.object);
+}
+
+/** A parameter written in its function's body (`name = normalize(name)`). */
+function reassigned(context: AnyContext, id: TSESTree.Identifier): boolean {
+  const variable = findVariable(context, id);
+  return variable !== null && variable.references.some((reference) => reference.isWrite() && !reference.init);
+}
+
 /**
  * A function value that is a key builder {@link foreignKeyBuilder} reads: its body is one
  * expression or one `return` (`(id) => `user:${id}``, `function k(v) { return PREFIX + v; }`).
- * A longer body (validation, hashing, locals computed from calls) is a library function whose
- * parts say little about the key: it stays a call the linter cannot read.
+ * A longer body counts when every return writes text (a template, a literal, a concatenation:
+ * `if (!id) throw ...; return `t:${id}``; a `return ''` for invalid input left out); one that
+ * returns anything else (a hash, a local computed from calls) is a library function whose parts
+ * say little about the key: it stays a call the linter cannot read.
  */
 function asFunction(node: TSESTree.Node | undefined): FunctionLike | undefined {
   const fn = node ? unwrap(node) : undefined;
@@ -755,7 +810,21 @@ function asFunction(node: TSESTree.Node | undefined): FunctionLike | undefined {
     return undefined;
   }
   if (fn.body.type !== AST_NODE_TYPES.BlockStatement) return fn;
-  return fn.body.body.length === 1 && fn.body.body[0]!.type === AST_NODE_TYPES.ReturnStatement ? fn : undefined;
+  if (fn.body.body.length === 1 && fn.body.body[0]!.type === AST_NODE_TYPES.ReturnStatement) return fn;
+  // a longer body whose every return writes the key's text (`if (!id) throw ...; return `t:${id}``)
+  const returned = returnExpressions(fn).filter((expression) => !isNoKey(expression));
+  return returned.length > 0 && returned.every(isKeyText) ? fn : undefined;
+}
+
+/** An expression that spells text: a string literal, a template, a `+` concatenation or a string's `concat`. */
+function isKeyText(input: TSESTree.Node): boolean {
+  const node = unwrap(input);
+  return (
+    node.type === AST_NODE_TYPES.TemplateLiteral ||
+    (node.type === AST_NODE_TYPES.Literal && typeof node.value === 'string') ||
+    (node.type === AST_NODE_TYPES.BinaryExpression && node.operator === '+') ||
+    isStringConcatenation(node)
+  );
 }
 
 /**
@@ -775,8 +844,7 @@ function foreignKeyBuilder(
     const isImport = def?.type === 'ImportBinding' || (def?.type === 'Variable' && def.node.id.type === AST_NODE_TYPES.ObjectPattern);
     const imported = isImport ? importedBinding(context, callee) : undefined;
     const found = imported ? findExport(imported.module, imported.name) : undefined;
-    const fn = asFunction(found?.node);
-    return found && fn ? { fn, declaration: found.node, context: moduleContext(context, found.module), own: false } : undefined;
+    return found ? exportedBuilder(context, found, depth) : undefined;
   }
   if (callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
   const name = propertyName(callee.property, callee.computed);
@@ -794,14 +862,34 @@ function foreignKeyBuilder(
     if (builder) return { ...builder, context, own: true };
     const namespace = namespaceModule(context, object);
     const found = namespace ? findExport(namespace, name) : undefined;
-    const fn = asFunction(found?.node);
-    if (found && fn) return { fn, declaration: found.node, context: moduleContext(context, found.module), own: false };
+    const exported = found ? exportedBuilder(context, found, depth) : undefined;
+    if (exported) return exported;
   }
   const container = containerOf(context, object, depth + 1);
   if (container?.node.type !== AST_NODE_TYPES.ObjectExpression) return undefined;
   const { value, mutated } = memberOf(container, name);
   const fn = mutated ? undefined : asFunction(value);
   return value && fn ? { fn, declaration: value, context: container.context, own: !container.imported } : undefined;
+}
+
+/**
+ * The key builder another module exports, read there: a function, or a `const` naming another
+ * builder (`export const buildAuditStreamKey: KeyBuilder = auditStreamKey`, itself imported or
+ * written in that module), a few aliases deep.
+ */
+function exportedBuilder(
+  context: AnyContext,
+  found: { module: ImportedModule; node: TSESTree.Node },
+  depth: number,
+): { fn: FunctionLike; declaration: TSESTree.Node; context: AnyContext; own: boolean } | undefined {
+  const there = moduleContext(context, found.module);
+  const fn = asFunction(found.node);
+  if (fn) return { fn, declaration: found.node, context: there, own: false };
+  const alias = unwrap(found.node);
+  if (alias.type !== AST_NODE_TYPES.Identifier || depth > MAX_DEPTH) return undefined;
+  const local = keyBuilder(there, alias);
+  const aliased = local ? { ...local, context: there } : foreignKeyBuilder(there, alias, depth + 1);
+  return aliased && { ...aliased, own: false };
 }
 
 /**
