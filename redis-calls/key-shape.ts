@@ -40,6 +40,9 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { classOfThis, enumMemberValue, hasFiniteType, instanceMember, type InstanceMember } from './bounded.js';
 import { classOfStaticThis, staticMember, type ClassNode } from './class-statics.js';
+import { asFunction, classMethod, classOf, instanceClass, isNoKey, isStringConcatenation, returnExpressions, type FunctionLike } from './key-builders.js';
+
+export { returnExpressions } from './key-builders.js';
 import { assignedOnce, containerOf, declarationStatement, exportedStatement, isObjectAssign, memberOf } from './containers.js';
 import { exportedValue, findExport, importedBinding, moduleContext, namespaceModule, type ImportedModule } from './modules.js';
 import { findVariable, pick, propertyName, unwrap, type AnyContext } from './static.js';
@@ -156,17 +159,6 @@ function shapeOf(context: AnyContext, input: TSESTree.Node, bindings: Bindings, 
   }
 }
 
-/**
- * `null`, `undefined` or `''`: an arm of a conditional that gives no key; so is an empty object
- * literal, the fallback of an options object (`settings || {}`), whose members are then the
- * configuration's own.
- */
-function isNoKey(node: TSESTree.Node): boolean {
-  const arm = unwrap(node);
-  if (arm.type === AST_NODE_TYPES.Literal) return arm.value === null || arm.value === '';
-  if (arm.type === AST_NODE_TYPES.ObjectExpression) return arm.properties.length === 0;
-  return arm.type === AST_NODE_TYPES.Identifier && arm.name === 'undefined';
-}
 
 /**
  * The shape two keys share: their common beginning and end, `*` between (`q:*:wait` and
@@ -535,7 +527,6 @@ function objectMethodThisShape(context: AnyContext, thisNode: TSESTree.Node, nam
   return { text: inner.text, via: [...container.via, ...inner.via], fixed: inner.fixed };
 }
 
-type FunctionLike = TSESTree.FunctionDeclaration | TSESTree.FunctionExpression | TSESTree.ArrowFunctionExpression;
 
 /**
  * `this.key` of a member fixed once per instance (`readonly`, or assigned only in the constructor):
@@ -671,13 +662,6 @@ function importedMemberShape(context: AnyContext, object: TSESTree.Identifier, n
   return imported && value ? importedValueShape(context, imported.module, value, depth) : undefined;
 }
 
-/** The class a name stands for: `class Store {}`, or `var Store = class {}` assigned once (bundlers). */
-function classOf(variable: TSESLint.Scope.Variable, def: TSESLint.Scope.Definition): ClassNode | undefined {
-  if (def.type === 'ClassName') return def.node as ClassNode;
-  if (def.type !== 'Variable' || !def.node.init || def.node.id.type !== AST_NODE_TYPES.Identifier || !assignedOnce(variable, def.node.id)) return undefined;
-  const init = unwrap(def.node.init);
-  return init.type === AST_NODE_TYPES.ClassExpression ? init : undefined;
-}
 
 /**
  * `Store.PREFIX` (or `this.PREFIX` in a static method) of a static member: the spelling of its
@@ -780,15 +764,6 @@ function callShape(context: AnyContext, node: TSESTree.CallExpression, bindings:
   return { text: first.text, via: [...declaration, ...via], fixed: shapes.every((p) => p.fixed) };
 }
 
-/** A string whose `concat` joins text: a string literal or template, or such a `concat` call (`"".concat(a).concat(b)`). */
-function isStringConcatenation(input: TSESTree.Node): boolean {
-  const node = unwrap(input);
-  if (node.type === AST_NODE_TYPES.Literal) return typeof node.value === 'string';
-  if (node.type === AST_NODE_TYPES.TemplateLiteral) return true;
-  if (node.type !== AST_NODE_TYPES.CallExpression) return false;
-  const callee = unwrap(node.callee);
-  return callee.type === AST_NODE_TYPES.MemberExpression && propertyName(callee.property, callee.computed) === 'concat' && isStringConcatenation(callee.object);
-}
 
 /** A parameter written in its function's body (`name = normalize(name)`). */
 function reassigned(context: AnyContext, id: TSESTree.Identifier): boolean {
@@ -796,36 +771,7 @@ function reassigned(context: AnyContext, id: TSESTree.Identifier): boolean {
   return variable !== null && variable.references.some((reference) => reference.isWrite() && !reference.init);
 }
 
-/**
- * A function value that is a key builder {@link foreignKeyBuilder} reads: its body is one
- * expression or one `return` (`(id) => `user:${id}``, `function k(v) { return PREFIX + v; }`).
- * A longer body counts when every return writes text (a template, a literal, a concatenation:
- * `if (!id) throw ...; return `t:${id}``; a `return ''` for invalid input left out); one that
- * returns anything else (a hash, a local computed from calls) is a library function whose parts
- * say little about the key: it stays a call the linter cannot read.
- */
-function asFunction(node: TSESTree.Node | undefined): FunctionLike | undefined {
-  const fn = node ? unwrap(node) : undefined;
-  if (!fn || (fn.type !== AST_NODE_TYPES.FunctionDeclaration && fn.type !== AST_NODE_TYPES.FunctionExpression && fn.type !== AST_NODE_TYPES.ArrowFunctionExpression) || !fn.body) {
-    return undefined;
-  }
-  if (fn.body.type !== AST_NODE_TYPES.BlockStatement) return fn;
-  if (fn.body.body.length === 1 && fn.body.body[0]!.type === AST_NODE_TYPES.ReturnStatement) return fn;
-  // a longer body whose every return writes the key's text (`if (!id) throw ...; return `t:${id}``)
-  const returned = returnExpressions(fn).filter((expression) => !isNoKey(expression));
-  return returned.length > 0 && returned.every(isKeyText) ? fn : undefined;
-}
 
-/** An expression that spells text: a string literal, a template, a `+` concatenation or a string's `concat`. */
-function isKeyText(input: TSESTree.Node): boolean {
-  const node = unwrap(input);
-  return (
-    node.type === AST_NODE_TYPES.TemplateLiteral ||
-    (node.type === AST_NODE_TYPES.Literal && typeof node.value === 'string') ||
-    (node.type === AST_NODE_TYPES.BinaryExpression && node.operator === '+') ||
-    isStringConcatenation(node)
-  );
-}
 
 /**
  * A key builder {@link keyBuilder} does not find, with the context it is read in: a function
@@ -852,6 +798,10 @@ function foreignKeyBuilder(
   if (name === undefined) return undefined;
   const method = prototypeMethod(context, object, name);
   if (method) return { ...method, context, own: true };
+  // this.keys.buildSplitKey(name) of `this.keys = new KeyBuilder(prefix)`: the class's method
+  const instance = instanceClass(context, object, depth);
+  const instanceMethod = instance ? classMethod(instance.context, instance.cls, name, depth) : undefined;
+  if (instanceMethod) return { ...instanceMethod, own: instanceMethod.context === context };
   if (object.type === AST_NODE_TYPES.ThisExpression) return undefined;
   if (object.type === AST_NODE_TYPES.Identifier) {
     // TransactionDB.detailsKey(id): a static builder of a class of the module
@@ -891,6 +841,9 @@ function exportedBuilder(
   const aliased = local ? { ...local, context: there } : foreignKeyBuilder(there, alias, depth + 1);
   return aliased && { ...aliased, own: false };
 }
+
+
+
 
 /**
  * A method of the instance written the pre-class way, called on `this` or on an alias of it
@@ -1131,36 +1084,4 @@ export function keyBuilder(context: AnyContext, callee: TSESTree.Node): { fn: Fu
     }
   }
   return undefined;
-}
-
-/** The expressions a function returns: its expression body, or its own `return` statements. */
-export function returnExpressions(fn: FunctionLike): TSESTree.Node[] {
-  if (fn.body.type !== AST_NODE_TYPES.BlockStatement) return [fn.body];
-  const out: TSESTree.Node[] = [];
-  const visit = (statement: TSESTree.Node): void => {
-    switch (statement.type) {
-      case AST_NODE_TYPES.ReturnStatement:
-        if (statement.argument) out.push(statement.argument);
-        return;
-      case AST_NODE_TYPES.BlockStatement:
-        statement.body.forEach(visit);
-        return;
-      case AST_NODE_TYPES.IfStatement:
-        visit(statement.consequent);
-        if (statement.alternate) visit(statement.alternate);
-        return;
-      case AST_NODE_TYPES.TryStatement:
-        visit(statement.block);
-        if (statement.handler) visit(statement.handler.body);
-        if (statement.finalizer) visit(statement.finalizer);
-        return;
-      case AST_NODE_TYPES.SwitchStatement:
-        for (const branch of statement.cases) branch.consequent.forEach(visit);
-        return;
-      default:
-        return;
-    }
-  };
-  fn.body.body.forEach(visit);
-  return out;
 }
