@@ -82,7 +82,8 @@ export function classOf(variable: TSESLint.Scope.Variable, def: TSESLint.Scope.D
  * The class an object is an instance of, with the context it is written in: a `const` (or a
  * member fixed once per instance, `this.keys`) whose every value is `new C(...)` of one class C of
  * this module or imported from another module of the repository (`import { KeyBuilder } from
- * './keys'`, a default import too).
+ * './keys'`, a default import too), or a constructor parameter declared with such a class
+ * (`constructor(private readonly keys: KeyBuilder)`).
  */
 export function instanceClass(context: AnyContext, input: TSESTree.Node, depth: number): { cls: ClassNode; context: AnyContext } | undefined {
   const node = unwrap(input);
@@ -100,12 +101,23 @@ export function instanceClass(context: AnyContext, input: TSESTree.Node, depth: 
   let found: { cls: ClassNode; context: AnyContext } | undefined;
   for (const value of values) {
     const made = unwrap(value);
-    if (made.type !== AST_NODE_TYPES.NewExpression || made.callee.type !== AST_NODE_TYPES.Identifier) return undefined;
-    const cls = classNamed(context, made.callee, depth);
+    // constructor(private readonly keys: KeyBuilder): the class its declared type names
+    const param = made.type === AST_NODE_TYPES.Identifier ? findVariable(context, made)?.defs.find((d) => d.type === 'Parameter')?.name : undefined;
+    const declared = param?.type === AST_NODE_TYPES.Identifier ? declaredClass(param) : undefined;
+    if (!declared && (made.type !== AST_NODE_TYPES.NewExpression || made.callee.type !== AST_NODE_TYPES.Identifier)) return undefined;
+    const cls = classNamed(context, declared ?? ((made as TSESTree.NewExpression).callee as TSESTree.Identifier), depth);
     if (!cls || (found && found.cls !== cls.cls)) return undefined;
     found = cls;
   }
   return found;
+}
+
+/** The name of the type a constructor parameter is declared with (`keys: KeyBuilder`), when it is one name. */
+function declaredClass(param: TSESTree.Identifier): TSESTree.Identifier | undefined {
+  const owner = param.parent?.type === AST_NODE_TYPES.TSParameterProperty ? param.parent.parent : param.parent;
+  if (owner?.type !== AST_NODE_TYPES.FunctionExpression || owner.parent?.type !== AST_NODE_TYPES.MethodDefinition || owner.parent.kind !== 'constructor') return undefined;
+  const type = param.typeAnnotation?.typeAnnotation;
+  return type?.type === AST_NODE_TYPES.TSTypeReference && type.typeName.type === AST_NODE_TYPES.Identifier && !type.typeArguments ? type.typeName : undefined;
 }
 
 /** The class a name stands for, here or imported from another module of the repository. */

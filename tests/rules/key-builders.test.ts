@@ -3,7 +3,8 @@
  * function imported from another module (through an alias, `export const buildAuditStreamKey:
  * Builder = auditStreamKey`, or a one-line wrapper), whose body may check its input before it
  * returns text on every path, or a method of a key-builder class instance (`this.keys =
- * new KeyBuilder(prefix)`, the class imported, the method own or inherited); ES5 output's
+ * new KeyBuilder(prefix)`, or a constructor parameter declared `keys: KeyBuilder`; the class
+ * imported, the method own or inherited); ES5 output's
  * `"".concat(...)` is a template. (B) A namespace prefix read from configuration with a literal
  * default (`settings.namespace || 'cfg'`, the options member defaulted to `{}`) is spelled by its
  * default. (C) A key written through an assignment expression (`set((key = 'user_' + id), v)`)
@@ -42,6 +43,7 @@ const checked = ioredis(`${IMPORTS}export const save = (a: string, v: string) =>
 // (A) a method of a key-builder instance
 const INSTANCE = "import { KeyBuilder } from './KeyBuilder';\nclass Definitions {\n  private readonly keys: KeyBuilder;\n  constructor(prefix: string) { this.keys = new KeyBuilder(prefix); }\n";
 const method = ioredis(`${INSTANCE}  add(name: string, v: string) { return redis.set(this.keys.buildSplitKey(name), v); }\n}\nexport { Definitions };`);
+const injected = ioredis("import type { KeyBuilder } from './KeyBuilder';\nexport class Definitions {\n  constructor(private readonly keys: KeyBuilder) {}\n  add(name: string, v: string) { return redis.set(this.keys.buildSplitKey(name), v); }\n}");
 const inherited = ioredis("import ServerKeyBuilder from './KeyBuilder';\nconst keys = new ServerKeyBuilder('app');\nexport const add = (segment: string, v: string) => redis.set(keys.buildSegmentKey(segment), v);");
 // (B) a namespace from configuration with a literal default
 const STORE = [
@@ -94,6 +96,19 @@ describe('keyShapeOf, keys a key-builder makes', () => {
     expect(keyShapes(code, app)).toEqual(['SPLITIO.split.* many', 'SPLITIO.splits.till one', '*.segment.* many', 'SPLITIO.split.a one']);
   });
 
+  it('spells methods of an instance the constructor receives, by the class its parameter is declared with', () => {
+    const code = [
+      "import type { KeyBuilder } from './KeyBuilder';\nimport ServerKeyBuilder from './KeyBuilder';",
+      'interface Keys { buildSplitKey(n: string): string }',
+      'class A { constructor(private readonly keys: KeyBuilder) {} run(name: string) { probe(this.keys.buildSplitKey(name)); } }',
+      'class B { private readonly keys: ServerKeyBuilder; constructor(keys: ServerKeyBuilder) { this.keys = keys; } run(name: string) { probe(this.keys.buildSegmentKey(name)); } }',
+      // near misses: an interface, an untyped parameter
+      'class C { constructor(private readonly keys: Keys) {} run(name: string) { probe(this.keys.buildSplitKey(name)); } }',
+      'class D { constructor(keys) { this.keys = keys; } run(name) { probe(this.keys.buildSplitKey(name)); } }',
+    ].join('\n');
+    expect(keyShapes(code, app)).toEqual(['SPLITIO.split.* many', '*.segment.* many', '* many', '* many']);
+  });
+
   it('spells a configured namespace by its literal default, members built from members, and assigned keys', () => {
     const code = [
       STORE,
@@ -119,6 +134,7 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl (keys a key-builder makes)',
     { code: checked, filename: app, settings: persistent('tenant:*') },
     { code: method, filename: app, settings: persistent('*.split*') },
     { code: inherited, filename: app, settings: persistent('*.segment*') },
+    { code: injected, filename: app, settings: persistent('*.split*') },
     { code: configured, settings: persistent('cfg.*') },
     { code: assigned, settings: persistent('user_*') },
   ],
