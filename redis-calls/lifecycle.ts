@@ -628,8 +628,8 @@ export const TTL_RECORD_UPDATES_SCHEMA = {
 
 /** The message tail of a push to a queue popped elsewhere ({@link drainedElsewhere}). */
 export const CONSUMED_ELSEWHERE_TEXT =
-  'is a queue emptied only by the {{consumer}} at line {{line}}, in another function: Redis deletes it with its last element, but if the consumer stops the key stays forever. Give it an expiry as a safety net, or declare it persistent';
+  'is a queue only the {{consumer}} at line {{line}} (another function) empties: Redis deletes it when empty, but if the consumer stops it stays forever. Give it an expiry, or declare it persistent';
 
 /** The message tail of an update of a record created with a TTL elsewhere ({@link createdWithTtlElsewhere}). */
 export const UPDATES_TTL_RECORD_TEXT =
-  'keeps the TTL the {{creator}} at line {{line}} gives the record, in another function, but if the record expired or was deleted just before, it recreates it without TTL, forever. Update it only while it exists (a MULTI with EXPIRE, or a script that checks EXISTS)';
+  'keeps the TTL the {{creator}} at line {{line}} (another function) gives the record, but if the record expired just before, it recreates it without TTL. Update it in a MULTI with EXPIRE, or a script checking EXISTS';

@@ -130,7 +130,7 @@ export default createRule<Options, MessageIds>({
       expiryBeforeCreate: `The expiry of \`{{key}}\` is sent before the {{command}} that creates it: EXPIRE does nothing on a missing key, so the key is then created without TTL. Expire after the write, in one MULTI or Lua script.${KEY_TAIL}`,
       repairedOnNextHit: `{{command}} creates \`{{key}}\` without TTL, and the EXPIRE at line {{line}} re-arms it when its TTL is missing only on a later call: a key never hit again keeps no TTL. Send the write and its expiry in one MULTI or Lua script.${KEY_TAIL}`,
       deletedElsewhere: `{{command}} creates \`{{key}}\` without TTL, and it ${DELETED_ELSEWHERE_TEXT}.${KEY_TAIL}`,
-      consumedElsewhere: `{{command}} creates \`{{key}}\` without TTL when it is missing, and it ${CONSUMED_ELSEWHERE_TEXT}.${KEY_TAIL}`,
+      consumedElsewhere: `{{command}} creates \`{{key}}\` without TTL, and it ${CONSUMED_ELSEWHERE_TEXT}.${KEY_TAIL}`,
       updatesTtlRecord: `{{command}} of \`{{key}}\` ${UPDATES_TTL_RECORD_TEXT}.${KEY_TAIL}`,
       idSequence: `{{command}} of \`{{key}}\` creates it without TTL, and {{why}}: an ID sequence must not expire (ids would be reissued). If it is one, declare it persistent; if it is a counter, expire it in the same MULTI.${KEY_TAIL}`,
       staleGuard: `The expiry of \`{{key}}\` is queued only when the {{read}} at line {{line}}, an earlier round trip, saw no key: if it expires in between, {{command}} recreates it without TTL. Expire every time (EXPIRE ... NX) or use a Lua script.${KEY_TAIL}`,
