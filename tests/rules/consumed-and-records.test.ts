@@ -67,6 +67,17 @@ export async function worker(queue: string) {
   return client.blMove(\`jobs:\${queue}\`, \`busy:\${queue}\`, 'RIGHT', 'LEFT', 0);
 }
 `);
+// node-redis pops with a count: lPopCount, zPopMinCount
+const q4 = nodeRedis(`export async function queueMail(id: string, msg: string) {
+  await client.rPush(\`mail:\${id}\`, msg);
+  await client.zAdd(\`retry:\${id}\`, { score: Date.now(), value: msg });
+}
+export async function sendMail(id: string) {
+  const batch = await client.lPopCount(\`mail:\${id}\`, 50);
+  const retries = await client.zPopMinCount(\`retry:\${id}\`, 10);
+  return [batch, retries];
+}
+`);
 
 // only written; popped under another family; read with LRANGE / LINDEX; trimmed with LTRIM
 const n1 = ioredis(`export async function log(id: string, line: string) {
@@ -113,7 +124,7 @@ export async function pop(id: string) {
 
 describe('work queues their consumer drains', () => {
   it('leaves them alone by default (allowConsumedQueues)', () => {
-    for (const code of [q1, q2]) expect(lint(code), code).toEqual([]);
+    for (const code of [q1, q2, q4]) expect(lint(code), code).toEqual([]);
     // the processing list BLMOVE fills is no queue drained by a pop (its jobs leave by LREM on ack)
     expect(lint(q3)).toEqual([[INCR, 'noExpiry', 7, 17, undefined]]);
   });
@@ -131,6 +142,10 @@ describe('work queues their consumer drains', () => {
     expect(lint(q3, strict)).toEqual([
       [INCR, 'consumedElsewhere', 4, 16, '7'],
       [INCR, 'noExpiry', 7, 17, undefined],
+    ]);
+    expect(lint(q4, strict)).toEqual([
+      [INCR, 'consumedElsewhere', 4, 16, '8'],
+      [INCR, 'consumedElsewhere', 5, 16, '9'],
     ]);
   });
 
