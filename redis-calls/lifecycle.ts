@@ -25,6 +25,7 @@ import {
   EFFECTS_THAT_KEEP_TTL,
   EFFECTS_THAT_SET_TTL,
   EFFECTS_THAT_WRITE_WITHOUT_TTL,
+  EXPIRY_EFFECTS,
   poppedQueue,
   pushedQueue,
   type KeyEffect,
@@ -192,8 +193,10 @@ function expiriesByShape(context: AnyContext): ReadonlyMap<string, readonly KeyU
  * TTL: SET ... EX / SETEX (`create-with-ttl`), or a write of the key followed in that function by
  * its EXPIRE (same key expression). The two keys are one record ({@link sameRecord}: the same key
  * family, or for a key with no static part the same key expression). Never when the writer's own
- * function clears the key's TTL (SET, GETSET, SET ... XX, PERSIST of the same key: the record
- * loses its expiry on that path).
+ * function gives any key a TTL (it creates: the write then EXPIRE of the same key in two round
+ * trips, a member set written beside a record it expires, is its own omission), nor when it clears
+ * the key's TTL (SET, GETSET, SET ... XX, PERSIST of the same key: the record loses its expiry on
+ * that path).
  */
 export function createdWithTtlElsewhere(context: AnyContext, call: RedisCall, arg: number): RedisCall | undefined {
   const keyNode = call.argNodes[arg];
@@ -205,10 +208,13 @@ export function createdWithTtlElsewhere(context: AnyContext, call: RedisCall, ar
   const shape = keyShapeOf(context, keyNode).shape;
   const index = fileIndexOf(context);
   const all = [...index.calls, ...index.facadeCalls];
+  // a function that gives keys TTLs creates: a key it leaves without one is its omission, not an
+  // update (write then EXPIRE in two round trips, an index set beside the record it expires)
+  const writerCalls = all.filter((other) => contains(writer, other.node));
+  if (writerCalls.some((other) => other.description.keys.some((key) => EXPIRY_EFFECTS.has(key.effect)))) return undefined;
   // a SET / PERSIST of the same key on the updating path drops the TTL the record carried
-  const clears = all.some(
+  const clears = writerCalls.some(
     (other) =>
-      contains(writer, other.node) &&
       other.description.keys.some((key) => {
         const node = other.argNodes[key.arg];
         if (!EFFECTS_THAT_CLEAR_TTL.has(key.effect) || !node || node.type === 'SpreadElement') return false;

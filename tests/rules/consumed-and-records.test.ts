@@ -11,8 +11,9 @@
  * - "field updates of records created with a TTL" (`allowTtlRecordUpdates`): a write that keeps the
  *   TTL (HSET, HINCRBY, ZINCRBY, APPEND ...) of a key another function creates with an expiry (SET
  *   ... EX, or a write and its EXPIRE). Near misses: a family never expired, an expiry of another
- *   key, a SET / PERSIST of the key in the updating function, a string counter (INCR), two bare
- *   one-letter names (minified code).
+ *   key, a SET / PERSIST of the key in the updating function, an updating function that gives
+ *   keys TTLs itself (it creates), a string counter (INCR), two bare one-letter names (minified
+ *   code).
  */
 import { describe, expect, it } from 'vitest';
 import plugin from '../../rules/index.js';
@@ -256,6 +257,20 @@ export async function write(id: string, text: string) {
 }
 `);
 
+// a function that gives keys TTLs creates: a member set it leaves without one beside a record it
+// expires, or its own write then EXPIRE in two round trips, is its omission
+const m3 = ioredis(`export async function populate(story: string, ids: string[]) {
+  await redis.multi().sadd(\`members:\${story}\`, ...ids).expire(\`members:\${story}\`, 60).exec();
+}
+export async function add(story: string, id: string, data: string) {
+  await redis.multi().set(\`action:\${id}\`, data).expire(\`action:\${id}\`, 60).sadd(\`members:\${story}\`, id).exec();
+}
+export async function reseed(story: string, id: string) {
+  await redis.sadd(\`members:\${story}\`, id);
+  await redis.expire(\`members:\${story}\`, 60);
+}
+`);
+
 describe('field updates of records created with a TTL', () => {
   it('leaves them alone by default (allowTtlRecordUpdates)', () => {
     expect(lint(r1)).toEqual([]);
@@ -300,6 +315,10 @@ describe('field updates of records created with a TTL', () => {
     expect(lint(m2)).toEqual([
       [INCR, 'noExpiry', 7, 15, undefined],
       [SET, 'setWithoutTtl', 8, 39, undefined],
+    ]);
+    expect(lint(m3)).toEqual([
+      [INCR, 'noExpiry', 7, 76, undefined],
+      [INCR, 'separateRoundTrip', 10, 15, '11'],
     ]);
   });
 });
