@@ -628,7 +628,7 @@ export const TTL_RECORD_UPDATES_SCHEMA = {
   allowTtlRecordUpdates: {
     type: 'boolean',
     description:
-      'Do not report a write that keeps the key\'s TTL (HSET, HINCRBY, SADD ...; not a string counter) of a record another function of the same file creates with an expiry (SET ... EX, or a write and its EXPIRE of the same key): the record carries its TTL, and only an update racing the expiry recreates it without one. Reported when the updating function clears the TTL (SET, PERSIST of the key). Default true; false in the strict config.',
+      'Do not report a write that keeps the key\'s TTL (HSET, HINCRBY, SADD ...; not a string counter) of a record another function of the same file creates with an expiry (SET ... EX, or a write and its EXPIRE of the same key): the record carries its TTL, and only an update racing the expiry recreates it without one. Reported when the updating function clears the TTL (SET, PERSIST of the key) or gives a key a TTL itself. Default true; false in the strict config.',
   },
 } as const;
 

@@ -101,7 +101,7 @@ export interface IncrNeedsExpireOnCreateOptions extends KeyPolicyOptions, FixOpt
    * SETEX, or a write and its EXPIRE of the same key): the record carries its TTL, and only an
    * update racing the expiry recreates it without one. Still reported when the creating function's
    * expiry is on another key, or the updating function clears the TTL (SET, GETSET, PERSIST of the
-   * key). Default `true`; `false` in the `strict` config, which reports the race.
+   * key) or gives a key a TTL itself (it creates). Default `true`; `false` in the `strict` config, which reports the race.
    */
   allowTtlRecordUpdates?: boolean;
 }
