@@ -193,8 +193,9 @@ function expiriesByShape(context: AnyContext): ReadonlyMap<string, readonly KeyU
  * TTL: SET ... EX / SETEX (`create-with-ttl`), or a write of the key followed in that function by
  * its EXPIRE (same key expression). The two keys are one record ({@link sameRecord}: the same key
  * family, or for a key with no static part the same key expression). Never when the writer's own
- * function gives any key a TTL (it creates: the write then EXPIRE of the same key in two round
- * trips, a member set written beside a record it expires, is its own omission), nor when it clears
+ * function gives any key a TTL, itself or through the file's functions it calls (it creates: the
+ * write then EXPIRE of the same key in two round trips, a member set written beside a record it
+ * expires, is its own omission), nor when it clears
  * the key's TTL (SET, GETSET, SET ... XX, PERSIST of the same key: the record loses its expiry on
  * that path).
  */
@@ -211,7 +212,9 @@ export function createdWithTtlElsewhere(context: AnyContext, call: RedisCall, ar
   // a function that gives keys TTLs creates: a key it leaves without one is its omission, not an
   // update (write then EXPIRE in two round trips, an index set beside the record it expires)
   const writerCalls = all.filter((other) => contains(writer, other.node));
-  if (writerCalls.some((other) => other.description.keys.some((key) => EXPIRY_EFFECTS.has(key.effect)))) return undefined;
+  const flow = reachableFunctions(context, writer);
+  const expires = (other: RedisCall) => other.description.keys.some((key) => EXPIRY_EFFECTS.has(key.effect));
+  if (all.some((other) => expires(other) && [...flow].some((fn) => contains(fn, other.node)))) return undefined;
   // a SET / PERSIST of the same key on the updating path drops the TTL the record carried
   const clears = writerCalls.some(
     (other) =>
@@ -404,6 +407,28 @@ function namedFunctions(context: AnyContext): ReadonlyMap<string, readonly Funct
     functionsByName.set(program, byName);
   }
   return byName;
+}
+
+/** `from` and the file's functions it calls by name, directly or a few calls deep. */
+function reachableFunctions(context: AnyContext, from: FunctionLike): Set<FunctionLike> {
+  const byName = namedFunctions(context);
+  const seen = new Set<FunctionLike>([from]);
+  let frontier: FunctionLike[] = [from];
+  for (let depth = 0; depth < MAX_CALL_DEPTH && frontier.length > 0; depth++) {
+    const next: FunctionLike[] = [];
+    for (const fn of frontier) {
+      for (const name of calledNames(context, fn)) {
+        for (const callee of byName.get(name) ?? []) {
+          if (!seen.has(callee)) {
+            seen.add(callee);
+            next.push(callee);
+          }
+        }
+      }
+    }
+    frontier = next;
+  }
+  return seen;
 }
 
 /** Whether `from` calls `to` by name, directly or through the file's functions (a few calls deep). */
