@@ -248,8 +248,9 @@ export function createdWithTtlElsewhere(context: AnyContext, call: RedisCall, ar
  * Whether two key expressions name one record: {@link sameKey} (a key family by its shape, or the
  * same expression and variable); or, for a key with no static part (`*`, `*:*`), the same
  * expression once a `const` is read through (`key` of `const key = this.key(id)` and
- * `this.key(id)`), where a bare name is a parameter of both functions named alike, of at least
- * two characters (`id` of `set(id, ...)` and `setField(id, ...)`; not `t` of minified code).
+ * `this.key(id)`), where a bare name is a parameter of both functions named alike as a record id
+ * (`id` of `set(id, ...)` and `setField(id, ...)`, `fileId`; not a store's caller-chosen `key`,
+ * nor `t` of minified code).
  */
 function sameRecord(context: AnyContext, shape: string, write: RedisCall, writeArg: number, other: RedisCall, otherArg: number): boolean {
   if (sameKey(context, shape, write, writeArg, other, otherArg)) return true;
@@ -259,7 +260,7 @@ function sameRecord(context: AnyContext, shape: string, write: RedisCall, writeA
   const text = (node: TSESTree.Node) => context.sourceCode.getText(node).replace(/\s+/g, '');
   if (text(a) !== text(b)) return false;
   if (a.type !== 'Identifier' || b.type !== 'Identifier') return true;
-  return a.name.length >= 2 && isParameter(context, a) && isParameter(context, b);
+  return ID_NAME.test(a.name) && isParameter(context, a) && isParameter(context, b);
 }
 
 /** The key expression, through a `const` it is read from (one step). */

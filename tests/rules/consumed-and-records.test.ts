@@ -12,8 +12,8 @@
  *   TTL (HSET, HINCRBY, ZINCRBY, APPEND ...) of a key another function creates with an expiry (SET
  *   ... EX, or a write and its EXPIRE). Near misses: a family never expired, an expiry of another
  *   key, a SET / PERSIST of the key in the updating function, an updating function that gives
- *   keys TTLs itself (it creates), a string counter (INCR), two bare one-letter names (minified
- *   code).
+ *   keys TTLs itself (it creates), a string counter (INCR), bare parameters not named as an id
+ *   (a store's `key`, `t` of minified code).
  */
 import { describe, expect, it } from 'vitest';
 import plugin from '../../rules/index.js';
@@ -287,6 +287,16 @@ const m4 = ioredis(`export class DailyCache {
   }
 }
 `);
+// a store's caller-chosen `key`: any key, not one record
+const m5 = ioredis(`export class Usage {
+  incr(key: string, ttl: number) {
+    return redis.multi().hincrby(key, 'count', 1).expire(key, ttl).exec();
+  }
+  replace(key: string, count: number) {
+    return redis.hset(key, 'count', count);
+  }
+}
+`);
 
 describe('field updates of records created with a TTL', () => {
   it('leaves them alone by default (allowTtlRecordUpdates)', () => {
@@ -338,5 +348,6 @@ describe('field updates of records created with a TTL', () => {
       [INCR, 'separateRoundTrip', 10, 15, '11'],
     ]);
     expect(lint(m4)).toEqual([[INCR, 'noExpiry', 14, 17, undefined]]);
+    expect(lint(m5)).toEqual([[INCR, 'noExpiry', 8, 18, undefined]]);
   });
 });
