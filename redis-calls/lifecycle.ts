@@ -26,11 +26,9 @@ import {
   EFFECTS_THAT_SET_TTL,
   EFFECTS_THAT_WRITE_WITHOUT_TTL,
   EXPIRY_EFFECTS,
-  poppedQueue,
-  pushedQueue,
   type KeyEffect,
-  type QueueType,
 } from '../semantics/commands.js';
+import { poppedQueue, pushedQueue, type QueueType } from '../semantics/queues.js';
 import { fileIndexOf } from './file-index.js';
 import { keyIdOf, sameKeyByShape } from './key-id.js';
 import { keyShapeOf } from './key-shape.js';
