@@ -53,7 +53,9 @@ const MAX_CALL_DEPTH = 4;
  * enclosing function other than a module wrapper (two closures of one request handler). Never for a lock (SET NX,
  * SETNX, a key or value named lock / token / owner ...: the DEL is its release, and a crashed owner
  * holds it forever), nor when the file gives the key shape a TTL anywhere (an INCR + EXPIRE next to
- * a `resetKey(key) { del(key) }`: the key is meant to expire).
+ * a `resetKey(key) { del(key) }`: the key is meant to expire), nor when the writer, or a function
+ * of the file it calls, gives any key a TTL (an index set written beside a record that expires:
+ * the record's expiry never runs the DEL, so the index outlives it).
  */
 export function deletedElsewhere(context: AnyContext, call: RedisCall, arg: number): RedisCall | undefined {
   const keyNode = call.argNodes[arg];
@@ -68,6 +70,9 @@ export function deletedElsewhere(context: AnyContext, call: RedisCall, arg: numb
   if (id !== undefined && index.expiredKeyIds.has(id)) return undefined;
   const writer = namedFunctionOf(call.node);
   if (!writer) return undefined;
+  // a writer that gives keys TTLs writes expiring records: a key it leaves without one beside them
+  // (a record's index set) outlives the record, whose expiry never runs the DEL elsewhere
+  if (givesTtl(context, writer)) return undefined;
   for (const { call: other, arg: deletedArg } of deletionsByShape(context).get(shape.shape) ?? []) {
     if (!sameKey(context, shape.shape, call, arg, other, deletedArg)) continue;
     const deleter = namedFunctionOf(other.node);
@@ -210,9 +215,7 @@ export function createdWithTtlElsewhere(context: AnyContext, call: RedisCall, ar
   // a function that gives keys TTLs creates: a key it leaves without one is its omission, not an
   // update (write then EXPIRE in two round trips, an index set beside the record it expires)
   const writerCalls = all.filter((other) => contains(writer, other.node));
-  const flow = reachableFunctions(context, writer);
-  const expires = (other: RedisCall) => other.description.keys.some((key) => EXPIRY_EFFECTS.has(key.effect));
-  if (all.some((other) => expires(other) && [...flow].some((fn) => contains(fn, other.node)))) return undefined;
+  if (givesTtl(context, writer)) return undefined;
   // a SET / PERSIST of the same key on the updating path drops the TTL the record carried
   const clears = writerCalls.some(
     (other) =>
@@ -406,6 +409,32 @@ function namedFunctions(context: AnyContext): ReadonlyMap<string, readonly Funct
     functionsByName.set(program, byName);
   }
   return byName;
+}
+
+const givesTtlCache = new WeakMap<TSESTree.Program, Map<FunctionLike, boolean>>();
+
+/**
+ * Whether `fn`, or a function of the file it calls by name (a few calls deep, {@link
+ * reachableFunctions}), gives a key a TTL (an `EXPIRY_EFFECTS` effect of `semantics/commands.ts`:
+ * SET ... EX, SETEX, EXPIRE ..., also through a pass-through facade): a function that writes
+ * expiring records. Cached per function.
+ */
+function givesTtl(context: AnyContext, fn: FunctionLike): boolean {
+  const program = context.sourceCode.ast;
+  let cache = givesTtlCache.get(program);
+  if (!cache) {
+    cache = new Map();
+    givesTtlCache.set(program, cache);
+  }
+  let known = cache.get(fn);
+  if (known === undefined) {
+    const index = fileIndexOf(context);
+    const expiring = [...index.calls, ...index.facadeCalls].filter((other) => other.description.keys.some((key) => EXPIRY_EFFECTS.has(key.effect)));
+    const flow = [...reachableFunctions(context, fn)];
+    known = expiring.some((other) => flow.some((f) => contains(f, other.node)));
+    cache.set(fn, known);
+  }
+  return known;
 }
 
 /** `from` and the file's functions it calls by name, directly or a few calls deep. */

@@ -8,7 +8,8 @@
  *   `strict` reports it saying a crash before the DEL leaves the key forever. Near misses keep
  *   their findings: a lock released by DEL, a key the file also expires, a DEL of another shape,
  *   a DEL in the writer's own function (before or after it), a DEL on the path of the operation
- *   that wrote (a caller of the writer: scratch keys deleted only on success), HDEL / SREM.
+ *   that wrote (a caller of the writer: scratch keys deleted only on success), HDEL / SREM, a key
+ *   written by a function that gives a key a TTL (an index set beside an expiring record).
  * - "ID sequences": an INCR / INCRBY whose reply names another key or is stored or returned as an
  *   id (`allowIdSequences`); a counter compared with a limit or returned as a count is reported.
  */
@@ -160,6 +161,25 @@ const a5 = ioredis(`export var Store = (function () {
 })();
 `);
 
+// near misses: an index set written beside a record that expires (by the writer itself, or by a
+// function of the file it calls), deleted only when the record is removed: the record's expiry
+// never runs that DEL, so the index outlives it
+const n7 = ioredis(`export async function put(ns: string, key: string, val: string, ttl: number) {
+  await redis.multi().set(\`\${ns}:\${key}\`, val).expire(\`\${ns}:\${key}\`, ttl).exec();
+  await redis.sadd(\`_index:\${ns}:\${key}\`, 'by-owner');
+}
+export async function save(ns: string, key: string, val: string) {
+  await putRecord(ns, key, val);
+  await redis.sadd(\`_refs:\${ns}:\${key}\`, 'owner');
+}
+async function putRecord(ns: string, key: string, val: string) {
+  await redis.set(\`rec:\${ns}:\${key}\`, val, 'EX', 60);
+}
+export async function remove(ns: string, key: string) {
+  await redis.del(\`_index:\${ns}:\${key}\`, \`_refs:\${ns}:\${key}\`);
+}
+`);
+
 describe('keys the code deletes itself and never expires', () => {
   it('leaves them alone by default (allowDeletedKeys)', () => {
     for (const code of [a1, a2, a3, a5]) expect(lint(code), code).toEqual([]);
@@ -200,6 +220,10 @@ describe('keys the code deletes itself and never expires', () => {
     expect(lint(n4)).toEqual([[INCR, 'noExpiry', 4, 15, undefined]]);
     expect(lint(n5)).toEqual([[INCR, 'noExpiry', 4, 16, undefined]]);
     expect(lint(n6)).toEqual([[INCR, 'noExpiry', 8, 36, undefined]]);
+    expect(lint(n7)).toEqual([
+      [INCR, 'noExpiry', 5, 15, undefined],
+      [INCR, 'noExpiry', 9, 15, undefined],
+    ]);
   });
 });
 
