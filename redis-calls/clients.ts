@@ -189,6 +189,10 @@ export class ClientDetector {
   private typeVerdict(type: ts.Type, depth: number): ReceiverKind | 'unknown' {
     // ts.TypeFlags.Any = 1, Unknown = 2: nothing is known, fall back to syntax.
     if (type.flags & (1 | 2)) return 'unknown';
+    // Boolean = 16, BooleanLiteral = 512, Never = 131072: no method can be called on such a value,
+    // so a receiver typed so is a JavaScript option the checker typed from its default
+    // (`{ redisClient: false }`), not a fact about what the code passes: fall back to syntax.
+    if (type.flags & (16 | 512 | 131072)) return 'unknown';
     if (depth > 3) return NOT_REDIS;
     if (type.isTypeParameter() && this.checker) {
       // <C extends Redis>(client: C): judge by the constraint

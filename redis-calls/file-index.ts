@@ -244,10 +244,16 @@ export function createdWithTtlBeforeInUnit(context: AnyContext, call: RedisCall,
 export function ttlInEarlierRoundTrip(context: AnyContext, call: RedisCall, arg: number): RedisCall | undefined {
   const id = keyIdOf(context, call, arg);
   if (!id) return undefined;
-  const calls = fileIndexOf(context).calls;
-  for (let i = calls.length - 1; i >= 0; i--) {
-    const other = calls[i]!;
-    if (other.nameNode.range[0] >= call.nameNode.range[0] || other.unit.key === call.unit.key) continue;
+  // only a call of the caller's function or of a function around it can precede it on its path
+  // (followsOnItsPath stops at its own function): those, nearest first, not the whole file
+  const calls: RedisCall[] = [];
+  for (let fn = enclosingFunction(call.node); ; fn = enclosingFunction(fn)) {
+    for (const other of callsInFunction(context, fn)) if (other.nameNode.range[0] < call.nameNode.range[0]) calls.push(other);
+    if (!fn) break;
+  }
+  calls.sort((a, b) => b.nameNode.range[0] - a.nameNode.range[0]);
+  for (const other of calls) {
+    if (other.unit.key === call.unit.key) continue;
     if (!followsOnItsPath(other.node, call.node)) continue;
     const write = other.description.keys.find((a) => a.effect !== 'read' && keyIdOf(context, other, a.arg) === id);
     if (!write) continue;
@@ -258,11 +264,23 @@ export function ttlInEarlierRoundTrip(context: AnyContext, call: RedisCall, arg:
   return undefined;
 }
 
+const callNodesCache = new WeakMap<FileIndex, ReadonlySet<unknown>>();
+
+/** The nodes of the file's Redis calls, built once per file. */
+function redisCallNodesOf(index: FileIndex): ReadonlySet<unknown> {
+  let nodes = callNodesCache.get(index);
+  if (!nodes) {
+    nodes = new Set<unknown>(index.calls.map((c) => c.node));
+    callNodesCache.set(index, nodes);
+  }
+  return nodes;
+}
+
 /** Whether an `await` of something other than a Redis command sits between two calls in the source. */
 function otherAwaitBetween(context: AnyContext, earlier: RedisCall, later: RedisCall): boolean {
   const from = earlier.node.range[1];
   const to = later.node.range[0];
-  const redisNodes = new Set<unknown>(fileIndexOf(context).calls.map((c) => c.node));
+  const redisNodes = redisCallNodesOf(fileIndexOf(context));
   const fn = enclosingFunction(later.node);
   return walk(
     context,

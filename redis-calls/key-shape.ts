@@ -38,8 +38,11 @@
  * a key into the setting, and what tells a bounded key (one constant string) from a family of keys.
  */
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { enumMemberValue, hasFiniteType, instanceMember, type InstanceMember } from './bounded.js';
+import { classOfThis, enumMemberValue, hasFiniteType, instanceMember, type InstanceMember } from './bounded.js';
 import { classOfStaticThis, staticMember, type ClassNode } from './class-statics.js';
+import { asFunction, classMethod, classOf, instanceClass, isNoKey, isStringConcatenation, returnExpressions, type FunctionLike } from './key-builders.js';
+
+export { returnExpressions } from './key-builders.js';
 import { assignedOnce, containerOf, declarationStatement, exportedStatement, isObjectAssign, memberOf } from './containers.js';
 import { exportedValue, findExport, importedBinding, moduleContext, namespaceModule, type ImportedModule } from './modules.js';
 import { findVariable, pick, propertyName, unwrap, type AnyContext } from './static.js';
@@ -131,6 +134,9 @@ function shapeOf(context: AnyContext, input: TSESTree.Node, bindings: Bindings, 
       return memberShape(context, node, bindings, depth);
     case AST_NODE_TYPES.CallExpression:
       return callShape(context, node, bindings, depth);
+    case AST_NODE_TYPES.AssignmentExpression:
+      // redis.set((key = 'user_' + id), v): the key is the value assigned
+      return node.operator === '=' ? shapeOf(context, node.right, bindings, depth + 1) : UNKNOWN_PART;
     case AST_NODE_TYPES.ConditionalExpression:
     case AST_NODE_TYPES.LogicalExpression: {
       // `c ? a : b`, `a ?? b`, `a || b`: the spelling both keys share; an arm that is no key
@@ -153,12 +159,6 @@ function shapeOf(context: AnyContext, input: TSESTree.Node, bindings: Bindings, 
   }
 }
 
-/** `null`, `undefined` or `''`: an arm of a conditional that gives no key. */
-function isNoKey(node: TSESTree.Node): boolean {
-  const arm = unwrap(node);
-  if (arm.type === AST_NODE_TYPES.Literal) return arm.value === null || arm.value === '';
-  return arm.type === AST_NODE_TYPES.Identifier && arm.name === 'undefined';
-}
 
 /**
  * The shape two keys share: their common beginning and end, `*` between (`q:*:wait` and
@@ -527,7 +527,6 @@ function objectMethodThisShape(context: AnyContext, thisNode: TSESTree.Node, nam
   return { text: inner.text, via: [...container.via, ...inner.via], fixed: inner.fixed };
 }
 
-type FunctionLike = TSESTree.FunctionDeclaration | TSESTree.FunctionExpression | TSESTree.ArrowFunctionExpression;
 
 /**
  * `this.key` of a member fixed once per instance (`readonly`, or assigned only in the constructor):
@@ -539,6 +538,26 @@ type FunctionLike = TSESTree.FunctionDeclaration | TSESTree.FunctionExpression |
 function instanceMemberShape(context: AnyContext, node: TSESTree.MemberExpression, depth: number): Part {
   const member = instanceMember(node);
   if (!member || depth > MAX_DEPTH) return UNKNOWN_PART;
+  // a member's spelling is the same wherever it is read: read once per class, from depth 0, so
+  // that members built from members (`this.fileNamespace = `${this.namespace}f.``) are spelled
+  // however deep the read is; a member read while its own spelling is read is `*`
+  const cls = classOfThis(node);
+  const name = propertyName(node.property, node.computed);
+  if (!cls || name === undefined) return memberValuesShape(context, member, depth);
+  let members = memberShapes.get(cls);
+  if (!members) memberShapes.set(cls, (members = new Map()));
+  const known = members.get(name);
+  if (known) return known;
+  members.set(name, UNKNOWN_PART);
+  const part = memberValuesShape(context, member, 0);
+  members.set(name, part);
+  return part;
+}
+
+/** Spellings of instance members, by class and name ({@link instanceMemberShape}). */
+const memberShapes = new WeakMap<TSESTree.Node, Map<string, Part>>();
+
+function memberValuesShape(context: AnyContext, member: InstanceMember, depth: number): Part {
   const params = constructorBindings(context, member, depth);
   const parts = member.values.map((value) => shapeOf(context, value, params, depth + 1));
   const via = member.declaration ? [member.declaration] : [];
@@ -643,13 +662,6 @@ function importedMemberShape(context: AnyContext, object: TSESTree.Identifier, n
   return imported && value ? importedValueShape(context, imported.module, value, depth) : undefined;
 }
 
-/** The class a name stands for: `class Store {}`, or `var Store = class {}` assigned once (bundlers). */
-function classOf(variable: TSESLint.Scope.Variable, def: TSESLint.Scope.Definition): ClassNode | undefined {
-  if (def.type === 'ClassName') return def.node as ClassNode;
-  if (def.type !== 'Variable' || !def.node.init || def.node.id.type !== AST_NODE_TYPES.Identifier || !assignedOnce(variable, def.node.id)) return undefined;
-  const init = unwrap(def.node.init);
-  return init.type === AST_NODE_TYPES.ClassExpression ? init : undefined;
-}
 
 /**
  * `Store.PREFIX` (or `this.PREFIX` in a static method) of a static member: the spelling of its
@@ -708,6 +720,12 @@ function callShape(context: AnyContext, node: TSESTree.CallExpression, bindings:
   ) {
     return shapeOf(context, node.arguments[0]!, bindings, depth + 1);
   }
+  // "".concat(prefix, '.split.', name): compilers' spelling of a template (ES5 output)
+  if (callee.type === AST_NODE_TYPES.MemberExpression && propertyName(callee.property, callee.computed) === 'concat' && isStringConcatenation(callee.object)) {
+    const parts = [shapeOf(context, callee.object, bindings, depth + 1)];
+    for (const argument of node.arguments) parts.push(argument.type === AST_NODE_TYPES.SpreadElement ? UNKNOWN_PART : shapeOf(context, argument, bindings, depth + 1));
+    return join(parts);
+  }
   const local = keyBuilder(context, callee);
   // a builder of another module (`genAuthPermKey(uid)` imported from '~/helper/genRedisKey') or
   // held in a const object (`KEYS.user(id)`) is read where it is written; its declaration stays
@@ -715,7 +733,8 @@ function callShape(context: AnyContext, node: TSESTree.CallExpression, bindings:
   const builder = local ? { ...local, context, own: true } : foreignKeyBuilder(context, callee, depth);
   if (!builder) return opaqueCallShape(context, node, bindings, depth);
   const where = builder.context;
-  const returned = returnExpressions(builder.fn);
+  // a return that gives no key (`return ''` when the input is invalid) is no spelling of the key
+  const returned = returnExpressions(builder.fn).filter((expression) => !isNoKey(expression));
   if (returned.length === 0) return UNKNOWN_PART;
   // bind the builder's parameters to its arguments' shapes (evaluated where the call is)
   const inner = new Map<TSESTree.Node, Part>();
@@ -723,7 +742,9 @@ function callShape(context: AnyContext, node: TSESTree.CallExpression, bindings:
     const id = param.type === AST_NODE_TYPES.AssignmentPattern ? param.left : param;
     const argument = node.arguments[index];
     if (id.type !== AST_NODE_TYPES.Identifier) return;
-    if (argument && argument.type !== AST_NODE_TYPES.SpreadElement) {
+    // a parameter the builder reassigns (`name = normalize(name)`) is not its argument's text
+    if (reassigned(where, id)) inner.set(id, UNKNOWN_PART);
+    else if (argument && argument.type !== AST_NODE_TYPES.SpreadElement) {
       const part = shapeOf(context, argument, bindings, depth + 1);
       // a builder parameter typed `Frequency` takes one of a few values, whatever the argument says
       inner.set(id, part.fixed || !hasFiniteType(where, id) ? part : { ...part, fixed: true });
@@ -743,20 +764,14 @@ function callShape(context: AnyContext, node: TSESTree.CallExpression, bindings:
   return { text: first.text, via: [...declaration, ...via], fixed: shapes.every((p) => p.fixed) };
 }
 
-/**
- * A function value that is a key builder {@link foreignKeyBuilder} reads: its body is one
- * expression or one `return` (`(id) => `user:${id}``, `function k(v) { return PREFIX + v; }`).
- * A longer body (validation, hashing, locals computed from calls) is a library function whose
- * parts say little about the key: it stays a call the linter cannot read.
- */
-function asFunction(node: TSESTree.Node | undefined): FunctionLike | undefined {
-  const fn = node ? unwrap(node) : undefined;
-  if (!fn || (fn.type !== AST_NODE_TYPES.FunctionDeclaration && fn.type !== AST_NODE_TYPES.FunctionExpression && fn.type !== AST_NODE_TYPES.ArrowFunctionExpression) || !fn.body) {
-    return undefined;
-  }
-  if (fn.body.type !== AST_NODE_TYPES.BlockStatement) return fn;
-  return fn.body.body.length === 1 && fn.body.body[0]!.type === AST_NODE_TYPES.ReturnStatement ? fn : undefined;
+
+/** A parameter written in its function's body (`name = normalize(name)`). */
+function reassigned(context: AnyContext, id: TSESTree.Identifier): boolean {
+  const variable = findVariable(context, id);
+  return variable !== null && variable.references.some((reference) => reference.isWrite() && !reference.init);
 }
+
+
 
 /**
  * A key builder {@link keyBuilder} does not find, with the context it is read in: a function
@@ -775,8 +790,7 @@ function foreignKeyBuilder(
     const isImport = def?.type === 'ImportBinding' || (def?.type === 'Variable' && def.node.id.type === AST_NODE_TYPES.ObjectPattern);
     const imported = isImport ? importedBinding(context, callee) : undefined;
     const found = imported ? findExport(imported.module, imported.name) : undefined;
-    const fn = asFunction(found?.node);
-    return found && fn ? { fn, declaration: found.node, context: moduleContext(context, found.module), own: false } : undefined;
+    return found ? exportedBuilder(context, found, depth) : undefined;
   }
   if (callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
   const name = propertyName(callee.property, callee.computed);
@@ -784,6 +798,10 @@ function foreignKeyBuilder(
   if (name === undefined) return undefined;
   const method = prototypeMethod(context, object, name);
   if (method) return { ...method, context, own: true };
+  // this.keys.buildSplitKey(name) of `this.keys = new KeyBuilder(prefix)`: the class's method
+  const instance = instanceClass(context, object, depth);
+  const instanceMethod = instance ? classMethod(instance.context, instance.cls, name, depth) : undefined;
+  if (instanceMethod) return { ...instanceMethod, own: instanceMethod.context === context };
   if (object.type === AST_NODE_TYPES.ThisExpression) return undefined;
   if (object.type === AST_NODE_TYPES.Identifier) {
     // TransactionDB.detailsKey(id): a static builder of a class of the module
@@ -794,8 +812,8 @@ function foreignKeyBuilder(
     if (builder) return { ...builder, context, own: true };
     const namespace = namespaceModule(context, object);
     const found = namespace ? findExport(namespace, name) : undefined;
-    const fn = asFunction(found?.node);
-    if (found && fn) return { fn, declaration: found.node, context: moduleContext(context, found.module), own: false };
+    const exported = found ? exportedBuilder(context, found, depth) : undefined;
+    if (exported) return exported;
   }
   const container = containerOf(context, object, depth + 1);
   if (container?.node.type !== AST_NODE_TYPES.ObjectExpression) return undefined;
@@ -803,6 +821,29 @@ function foreignKeyBuilder(
   const fn = mutated ? undefined : asFunction(value);
   return value && fn ? { fn, declaration: value, context: container.context, own: !container.imported } : undefined;
 }
+
+/**
+ * The key builder another module exports, read there: a function, or a `const` naming another
+ * builder (`export const buildAuditStreamKey: KeyBuilder = auditStreamKey`, itself imported or
+ * written in that module), a few aliases deep.
+ */
+function exportedBuilder(
+  context: AnyContext,
+  found: { module: ImportedModule; node: TSESTree.Node },
+  depth: number,
+): { fn: FunctionLike; declaration: TSESTree.Node; context: AnyContext; own: boolean } | undefined {
+  const there = moduleContext(context, found.module);
+  const fn = asFunction(found.node);
+  if (fn) return { fn, declaration: found.node, context: there, own: false };
+  const alias = unwrap(found.node);
+  if (alias.type !== AST_NODE_TYPES.Identifier || depth > MAX_DEPTH) return undefined;
+  const local = keyBuilder(there, alias);
+  const aliased = local ? { ...local, context: there } : foreignKeyBuilder(there, alias, depth + 1);
+  return aliased && { ...aliased, own: false };
+}
+
+
+
 
 /**
  * A method of the instance written the pre-class way, called on `this` or on an alias of it
@@ -1043,36 +1084,4 @@ export function keyBuilder(context: AnyContext, callee: TSESTree.Node): { fn: Fu
     }
   }
   return undefined;
-}
-
-/** The expressions a function returns: its expression body, or its own `return` statements. */
-export function returnExpressions(fn: FunctionLike): TSESTree.Node[] {
-  if (fn.body.type !== AST_NODE_TYPES.BlockStatement) return [fn.body];
-  const out: TSESTree.Node[] = [];
-  const visit = (statement: TSESTree.Node): void => {
-    switch (statement.type) {
-      case AST_NODE_TYPES.ReturnStatement:
-        if (statement.argument) out.push(statement.argument);
-        return;
-      case AST_NODE_TYPES.BlockStatement:
-        statement.body.forEach(visit);
-        return;
-      case AST_NODE_TYPES.IfStatement:
-        visit(statement.consequent);
-        if (statement.alternate) visit(statement.alternate);
-        return;
-      case AST_NODE_TYPES.TryStatement:
-        visit(statement.block);
-        if (statement.handler) visit(statement.handler.body);
-        if (statement.finalizer) visit(statement.finalizer);
-        return;
-      case AST_NODE_TYPES.SwitchStatement:
-        for (const branch of statement.cases) branch.consequent.forEach(visit);
-        return;
-      default:
-        return;
-    }
-  };
-  fn.body.body.forEach(visit);
-  return out;
 }

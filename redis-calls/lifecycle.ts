@@ -8,16 +8,33 @@
  *   shape a TTL. A GC, a sweeper, an invalidation on change: a crash before the DEL leaves the key
  *   forever, which only `strict` reports;
  * - an **ID sequence** ({@link idSequence}): an INCR / INCRBY whose reply becomes the identifier of
- *   other keys or records. Expiring it would reissue ids.
+ *   other keys or records. Expiring it would reissue ids;
+ * - a **work queue its consumer drains** ({@link drainedElsewhere}): a list, set or sorted set the
+ *   file pushes to and pops from (LPOP, BRPOP, LMOVE, SPOP, ZPOPMIN ...) in another function:
+ *   Redis deletes it with its last element, so it does not outlive its work, unless the consumer
+ *   stops;
+ * - a **field update of a record created with a TTL** ({@link createdWithTtlElsewhere}): a write
+ *   that keeps the key's TTL (HSET, HINCRBY, SADD ...) of a key another function of the file
+ *   creates with an expiry (SET ... EX, or a write and its EXPIRE): the record carries its TTL, and
+ *   only an update racing the expiry recreates a partial record without one.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { EFFECTS_THAT_DELETE_KEY } from '../semantics/commands.js';
+import {
+  EFFECTS_THAT_CLEAR_TTL,
+  EFFECTS_THAT_DELETE_KEY,
+  EFFECTS_THAT_KEEP_TTL,
+  EFFECTS_THAT_SET_TTL,
+  EFFECTS_THAT_WRITE_WITHOUT_TTL,
+  EXPIRY_EFFECTS,
+  type KeyEffect,
+} from '../semantics/commands.js';
+import { poppedQueue, pushedQueue, type QueueType } from '../semantics/queues.js';
 import { fileIndexOf } from './file-index.js';
 import { keyIdOf, sameKeyByShape } from './key-id.js';
 import { keyShapeOf } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
 import { functionName, type FunctionLike } from './pass-through.js';
-import { enclosingFunction, findVariable, walk, type AnyContext } from './static.js';
+import { constInitializer, enclosingFunction, findVariable, unwrap, walk, type AnyContext } from './static.js';
 
 /** Words of a key or a value that say the key is a lock: a crashed owner holds it forever. */
 const LOCK_WORDS = /lock|mutex|semaphore|leader|lease|mutual|token|owner|nonce|uuid/i;
@@ -61,6 +78,199 @@ export function deletedElsewhere(context: AnyContext, call: RedisCall, arg: numb
     return other;
   }
   return undefined;
+}
+
+/** A key argument of one call, with what the call does to it. */
+interface KeyUse {
+  call: RedisCall;
+  arg: number;
+  effect: KeyEffect;
+}
+
+const popsCache = new WeakMap<TSESTree.Program, ReadonlyMap<string, ReadonlyArray<KeyUse & { queue: QueueType }>>>();
+
+/**
+ * The file's pops ({@link poppedQueue}: LPOP, BRPOP, the source of LMOVE, SPOP, ZPOPMIN ...) by key
+ * shape, in source order, built once per file.
+ */
+function popsByShape(context: AnyContext): ReadonlyMap<string, ReadonlyArray<KeyUse & { queue: QueueType }>> {
+  const program = context.sourceCode.ast;
+  let byShape = popsCache.get(program);
+  if (!byShape) {
+    const map = new Map<string, Array<KeyUse & { queue: QueueType }>>();
+    const index = fileIndexOf(context);
+    for (const other of [...index.calls, ...index.facadeCalls]) {
+      for (const key of other.description.keys) {
+        const queue = poppedQueue(other.command, key);
+        const node = other.argNodes[key.arg];
+        if (!queue || !node || node.type === 'SpreadElement') continue;
+        const shape = keyShapeOf(context, node).shape;
+        map.set(shape, [...(map.get(shape) ?? []), { call: other, arg: key.arg, effect: key.effect, queue }]);
+      }
+    }
+    byShape = map;
+    popsCache.set(program, byShape);
+  }
+  return byShape;
+}
+
+/**
+ * The pop that drains the queue the write `call` pushes to at argument `arg`, when the key is a
+ * work queue its consumer empties and the file never expires; `undefined` otherwise. Counted: a
+ * push to a list, set or sorted set (LPUSH, RPUSH, SADD, ZADD ..., `semantics/commands.ts`
+ * `pushedQueue`) and a pop of the same type (LPOP, RPOP, BRPOP, LMOVE's source, LMPOP, SPOP,
+ * ZPOPMIN, BZPOPMAX ..., `poppedQueue`; also through a pass-through facade) of the same key shape
+ * ({@link sameKey}) in a named function that is not the writer's (nor encloses it, nor is
+ * enclosed by it), does not share with it an operation other than a module wrapper, and that the
+ * writer does not call, directly or through up to four calls of the file's functions (`add() {
+ * lpush(k); trim() }`, `trim() { rpop(k) }` bounds a list its writer keeps: another kind). Redis
+ * deletes the key with its last element, so the queue does not outlive its work. Never a stream
+ * (XADD / XREAD: kept when empty), a read (LRANGE, LINDEX), LTRIM, LREM / SREM / ZREM of a named
+ * member, nor a key shape the file gives a TTL anywhere.
+ */
+export function drainedElsewhere(context: AnyContext, call: RedisCall, arg: number): RedisCall | undefined {
+  const keyNode = call.argNodes[arg];
+  if (!keyNode || keyNode.type === 'SpreadElement') return undefined;
+  const action = call.description.keys.find((key) => key.arg === arg);
+  const queue = action ? pushedQueue(call.command, action) : undefined;
+  if (!queue) return undefined;
+  const shape = keyShapeOf(context, keyNode).shape;
+  const index = fileIndexOf(context);
+  if (index.expiredShapes.has(shape)) return undefined;
+  const id = keyIdOf(context, call, arg);
+  if (id !== undefined && index.expiredKeyIds.has(id)) return undefined;
+  const writer = namedFunctionOf(call.node);
+  if (!writer) return undefined;
+  for (const pop of popsByShape(context).get(shape) ?? []) {
+    if (pop.queue !== queue || !sameKey(context, shape, call, arg, pop.call, pop.arg)) continue;
+    const consumer = namedFunctionOf(pop.call.node);
+    if (!consumer || consumer === writer || contains(consumer, writer) || contains(writer, consumer)) continue;
+    if (sharedOperation(call.node, pop.call.node)) continue;
+    // the writer trimming its own list through a helper: bounded, not consumed
+    if (reaches(context, writer, consumer)) continue;
+    return pop.call;
+  }
+  return undefined;
+}
+
+/** String counters: their increment is the write that creates them, not an update of a record. */
+const COUNTERS: ReadonlySet<string> = new Set(['INCR', 'INCRBY', 'INCRBYFLOAT', 'DECR', 'DECRBY']);
+
+const expiriesCache = new WeakMap<TSESTree.Program, ReadonlyMap<string, readonly KeyUse[]>>();
+
+/**
+ * The file's calls that leave a key with a TTL (`semantics/commands.ts` `EFFECTS_THAT_SET_TTL`:
+ * SET ... EX, SETEX, the EXPIRE family), by key shape, in source order, built once per file.
+ */
+function expiriesByShape(context: AnyContext): ReadonlyMap<string, readonly KeyUse[]> {
+  const program = context.sourceCode.ast;
+  let byShape = expiriesCache.get(program);
+  if (!byShape) {
+    const map = new Map<string, KeyUse[]>();
+    const index = fileIndexOf(context);
+    for (const other of [...index.calls, ...index.facadeCalls]) {
+      for (const key of other.description.keys) {
+        const node = other.argNodes[key.arg];
+        if (!EFFECTS_THAT_SET_TTL.has(key.effect) || !node || node.type === 'SpreadElement') continue;
+        const shape = keyShapeOf(context, node).shape;
+        map.set(shape, [...(map.get(shape) ?? []), { call: other, arg: key.arg, effect: key.effect }]);
+      }
+    }
+    byShape = map;
+    expiriesCache.set(program, byShape);
+  }
+  return byShape;
+}
+
+/**
+ * The call that creates, with an expiry, the record the write `call` updates at argument `arg`,
+ * in another function of the file; `undefined` otherwise. Counted: a write that keeps an existing
+ * key's TTL (`EFFECTS_THAT_KEEP_TTL`: HSET, HINCRBY, SADD, ZADD, LPUSH ...; not a string counter,
+ * INCR / INCRBY / DECR, which its increment creates) of a key that a named function other than the
+ * writer's (nor enclosing it, nor enclosed by it, nor sharing an operation with it) creates with a
+ * TTL: SET ... EX / SETEX (`create-with-ttl`), or a write of the key followed in that function by
+ * its EXPIRE (same key expression). The two keys are one record ({@link sameRecord}: the same key
+ * family, or for a key with no static part the same key expression). Never when the writer's own
+ * function gives any key a TTL, itself or through the file's functions it calls (it creates: the
+ * write then EXPIRE of the same key in two round trips, a member set written beside a record it
+ * expires, is its own omission), nor when it clears
+ * the key's TTL (SET, GETSET, SET ... XX, PERSIST of the same key: the record loses its expiry on
+ * that path).
+ */
+export function createdWithTtlElsewhere(context: AnyContext, call: RedisCall, arg: number): RedisCall | undefined {
+  const keyNode = call.argNodes[arg];
+  if (!keyNode || keyNode.type === 'SpreadElement' || COUNTERS.has(call.command)) return undefined;
+  const action = call.description.keys.find((key) => key.arg === arg);
+  if (!action || !EFFECTS_THAT_KEEP_TTL.has(action.effect)) return undefined;
+  const writer = namedFunctionOf(call.node);
+  if (!writer) return undefined;
+  const shape = keyShapeOf(context, keyNode).shape;
+  const index = fileIndexOf(context);
+  const all = [...index.calls, ...index.facadeCalls];
+  // a function that gives keys TTLs creates: a key it leaves without one is its omission, not an
+  // update (write then EXPIRE in two round trips, an index set beside the record it expires)
+  const writerCalls = all.filter((other) => contains(writer, other.node));
+  const flow = reachableFunctions(context, writer);
+  const expires = (other: RedisCall) => other.description.keys.some((key) => EXPIRY_EFFECTS.has(key.effect));
+  if (all.some((other) => expires(other) && [...flow].some((fn) => contains(fn, other.node)))) return undefined;
+  // a SET / PERSIST of the same key on the updating path drops the TTL the record carried
+  const clears = writerCalls.some(
+    (other) =>
+      other.description.keys.some((key) => {
+        const node = other.argNodes[key.arg];
+        if (!EFFECTS_THAT_CLEAR_TTL.has(key.effect) || !node || node.type === 'SpreadElement') return false;
+        return keyShapeOf(context, node).shape === shape && sameRecord(context, shape, call, arg, other, key.arg);
+      }),
+  );
+  if (clears) return undefined;
+  for (const expiry of expiriesByShape(context).get(shape) ?? []) {
+    if (!sameRecord(context, shape, call, arg, expiry.call, expiry.arg)) continue;
+    const creator = namedFunctionOf(expiry.call.node);
+    if (!creator || creator === writer || contains(creator, writer) || contains(writer, creator)) continue;
+    if (sharedOperation(call.node, expiry.call.node)) continue;
+    if (expiry.effect === 'create-with-ttl') return expiry.call;
+    // EXPIRE of the key the same function wrote before it (HSET + EXPIRE, in a MULTI or not)
+    const expiredId = keyIdOf(context, expiry.call, expiry.arg);
+    const created = all.find(
+      (other) =>
+        other.nameNode.range[0] < expiry.call.nameNode.range[0] &&
+        contains(creator, other.node) &&
+        other.description.keys.some((key) => EFFECTS_THAT_WRITE_WITHOUT_TTL.has(key.effect) && keyIdOf(context, other, key.arg) === expiredId),
+    );
+    if (created) return created;
+  }
+  return undefined;
+}
+
+/**
+ * Whether two key expressions name one record: {@link sameKey} (a key family by its shape, or the
+ * same expression and variable); or, for a key with no static part (`*`, `*:*`), the same
+ * expression once a `const` is read through (`key` of `const key = this.key(id)` and
+ * `this.key(id)`), where a bare name is a parameter of both functions named alike as a record id
+ * (`id` of `set(id, ...)` and `setField(id, ...)`, `fileId`; not a store's caller-chosen `key`,
+ * nor `t` of minified code).
+ */
+function sameRecord(context: AnyContext, shape: string, write: RedisCall, writeArg: number, other: RedisCall, otherArg: number): boolean {
+  if (sameKey(context, shape, write, writeArg, other, otherArg)) return true;
+  if (/[\p{L}\p{N}]/u.test(shape.replace(/\*/g, ''))) return false;
+  const a = resolvedKey(context, write.argNodes[writeArg]!);
+  const b = resolvedKey(context, other.argNodes[otherArg]!);
+  const text = (node: TSESTree.Node) => context.sourceCode.getText(node).replace(/\s+/g, '');
+  if (text(a) !== text(b)) return false;
+  if (a.type !== 'Identifier' || b.type !== 'Identifier') return true;
+  return ID_NAME.test(a.name) && isParameter(context, a) && isParameter(context, b);
+}
+
+/** The key expression, through a `const` it is read from (one step). */
+function resolvedKey(context: AnyContext, node: TSESTree.Node): TSESTree.Node {
+  const bare = unwrap(node);
+  if (bare.type !== 'Identifier') return bare;
+  const init = constInitializer(context, bare);
+  return init ? unwrap(init) : bare;
+}
+
+function isParameter(context: AnyContext, node: TSESTree.Identifier): boolean {
+  return findVariable(context, node)?.defs.some((def) => def.type === 'Parameter') ?? false;
 }
 
 /** A key argument a call deletes whole (the `delete` effects of `semantics/commands.ts`). */
@@ -196,6 +406,28 @@ function namedFunctions(context: AnyContext): ReadonlyMap<string, readonly Funct
     functionsByName.set(program, byName);
   }
   return byName;
+}
+
+/** `from` and the file's functions it calls by name, directly or a few calls deep. */
+function reachableFunctions(context: AnyContext, from: FunctionLike): Set<FunctionLike> {
+  const byName = namedFunctions(context);
+  const seen = new Set<FunctionLike>([from]);
+  let frontier: FunctionLike[] = [from];
+  for (let depth = 0; depth < MAX_CALL_DEPTH && frontier.length > 0; depth++) {
+    const next: FunctionLike[] = [];
+    for (const fn of frontier) {
+      for (const name of calledNames(context, fn)) {
+        for (const callee of byName.get(name) ?? []) {
+          if (!seen.has(callee)) {
+            seen.add(callee);
+            next.push(callee);
+          }
+        }
+      }
+    }
+    frontier = next;
+  }
+  return seen;
 }
 
 /** Whether `from` calls `to` by name, directly or through the file's functions (a few calls deep). */
@@ -404,3 +636,30 @@ export const ID_SEQUENCES_SCHEMA = {
 /** The message tail of a write whose key is deleted elsewhere ({@link deletedElsewhere}). */
 export const DELETED_ELSEWHERE_TEXT =
   'is deleted only by the {{deleter}} at line {{line}}, in another function: a crash or lost connection before it runs leaves the key forever. Give it an expiry as a safety net, or declare it persistent';
+
+
+/** JSON schema of the `allowConsumedQueues` option ({@link drainedElsewhere}). */
+export const CONSUMED_QUEUES_SCHEMA = {
+  allowConsumedQueues: {
+    type: 'boolean',
+    description:
+      'Do not report a push to a work queue (a list, set or sorted set written with LPUSH, RPUSH, SADD, ZADD ...) that another function of the same file pops from (LPOP, RPOP, BRPOP, LMOVE, LMPOP, SPOP, ZPOPMIN, BZPOPMIN ...) and never gives a TTL: Redis deletes the key with its last element, so the queue does not outlive its work. Streams, reads (LRANGE), LTRIM and LREM / SREM of a named member do not count. Default true; false in the strict config.',
+  },
+} as const;
+
+/** JSON schema of the `allowTtlRecordUpdates` option ({@link createdWithTtlElsewhere}). */
+export const TTL_RECORD_UPDATES_SCHEMA = {
+  allowTtlRecordUpdates: {
+    type: 'boolean',
+    description:
+      'Do not report a write that keeps the key\'s TTL (HSET, HINCRBY, SADD ...; not a string counter) of a record another function of the same file creates with an expiry (SET ... EX, or a write and its EXPIRE of the same key): the record carries its TTL, and only an update racing the expiry recreates it without one. Reported when the updating function clears the TTL (SET, PERSIST of the key) or gives a key a TTL itself. Default true; false in the strict config.',
+  },
+} as const;
+
+/** The message tail of a push to a queue popped elsewhere ({@link drainedElsewhere}). */
+export const CONSUMED_ELSEWHERE_TEXT =
+  'is a queue only the {{consumer}} at line {{line}} (another function) empties: Redis deletes it when empty, but if the consumer stops it stays forever. Give it an expiry, or declare it persistent';
+
+/** The message tail of an update of a record created with a TTL elsewhere ({@link createdWithTtlElsewhere}). */
+export const UPDATES_TTL_RECORD_TEXT =
+  'keeps the TTL the {{creator}} at line {{line}} (another function) gives the record, but if the record expired just before, it recreates it without TTL. Update it in a MULTI with EXPIRE, or a script checking EXISTS';

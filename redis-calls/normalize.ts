@@ -134,6 +134,24 @@ const SUBCOMMAND_METHODS: ReadonlyMap<string, [string, string]> = new Map([
 ]);
 
 /**
+ * node-redis methods of a pop with a COUNT (`lPopCount(key, count)` sends LPOP key count;
+ * https://github.com/redis/node-redis, `LPOP_COUNT`, `RPOP_COUNT`, `ZPOPMIN_COUNT`,
+ * `ZPOPMAX_COUNT`, `SPOP_COUNT`): the command without a prefix.
+ */
+const COUNT_METHODS: ReadonlyMap<string, string> = new Map([
+  ['lPopCount', 'LPOP'],
+  ['LPOP_COUNT', 'LPOP'],
+  ['rPopCount', 'RPOP'],
+  ['RPOP_COUNT', 'RPOP'],
+  ['zPopMinCount', 'ZPOPMIN'],
+  ['ZPOPMIN_COUNT', 'ZPOPMIN'],
+  ['zPopMaxCount', 'ZPOPMAX'],
+  ['ZPOPMAX_COUNT', 'ZPOPMAX'],
+  ['sPopCount', 'SPOP'],
+  ['SPOP_COUNT', 'SPOP'],
+]);
+
+/**
  * The Redis command a client method name stands for (`getSet` -> `GETSET`, `hincrbyBuffer` ->
  * `HINCRBY`), or `undefined` when it is not a command of the table.
  */
@@ -142,8 +160,11 @@ export function commandOfMethod(method: string): { command: string; prefix: stri
   if (cached !== undefined) return cached ?? undefined;
   let result: { command: string; prefix: string[] } | null = null;
   const sub = SUBCOMMAND_METHODS.get(method);
+  const counted = COUNT_METHODS.get(method);
   if (sub) {
     result = { command: sub[0], prefix: [sub[1]] };
+  } else if (counted) {
+    result = { command: counted, prefix: [] };
   } else {
     let name = method;
     if (name.length > 6 && name.endsWith('Buffer')) name = name.slice(0, -6);

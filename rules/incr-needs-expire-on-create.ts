@@ -34,7 +34,19 @@ import { isBlockingCall } from '../semantics/blocking.js';
 import { enclosingFunction } from '../redis-calls/static.js';
 import { staleGuard } from '../redis-calls/stale-read.js';
 import { ttlRepairOf } from '../redis-calls/ttl-repair.js';
-import { DELETED_ELSEWHERE_TEXT, DELETED_KEYS_SCHEMA, deletedElsewhere, idSequence, ID_SEQUENCES_SCHEMA } from '../redis-calls/lifecycle.js';
+import {
+  CONSUMED_ELSEWHERE_TEXT,
+  CONSUMED_QUEUES_SCHEMA,
+  createdWithTtlElsewhere,
+  DELETED_ELSEWHERE_TEXT,
+  DELETED_KEYS_SCHEMA,
+  deletedElsewhere,
+  drainedElsewhere,
+  idSequence,
+  ID_SEQUENCES_SCHEMA,
+  TTL_RECORD_UPDATES_SCHEMA,
+  UPDATES_TTL_RECORD_TEXT,
+} from '../redis-calls/lifecycle.js';
 import { expiredThroughCollection } from '../redis-calls/collected-keys.js';
 
 /** Options of the rule (the options object's type is exported from the package root). */
@@ -48,6 +60,8 @@ export type MessageIds =
   | 'staleGuard'
   | 'repairedOnNextHit'
   | 'deletedElsewhere'
+  | 'consumedElsewhere'
+  | 'updatesTtlRecord'
   | 'idSequence'
   | 'wrapInMulti'
   | 'useIncrementWithTtl'
@@ -102,6 +116,8 @@ export default createRule<Options, MessageIds>({
           fix: FIX_OPTION_SCHEMA,
           ...DELETED_KEYS_SCHEMA,
           ...ID_SEQUENCES_SCHEMA,
+          ...CONSUMED_QUEUES_SCHEMA,
+          ...TTL_RECORD_UPDATES_SCHEMA,
           ...KEY_POLICY_SCHEMA,
         },
         additionalProperties: false,
@@ -114,6 +130,8 @@ export default createRule<Options, MessageIds>({
       expiryBeforeCreate: `The expiry of \`{{key}}\` is sent before the {{command}} that creates it: EXPIRE does nothing on a missing key, so the key is then created without TTL. Expire after the write, in one MULTI or Lua script.${KEY_TAIL}`,
       repairedOnNextHit: `{{command}} creates \`{{key}}\` without TTL, and the EXPIRE at line {{line}} re-arms it when its TTL is missing only on a later call: a key never hit again keeps no TTL. Send the write and its expiry in one MULTI or Lua script.${KEY_TAIL}`,
       deletedElsewhere: `{{command}} creates \`{{key}}\` without TTL, and it ${DELETED_ELSEWHERE_TEXT}.${KEY_TAIL}`,
+      consumedElsewhere: `{{command}} creates \`{{key}}\` without TTL, and it ${CONSUMED_ELSEWHERE_TEXT}.${KEY_TAIL}`,
+      updatesTtlRecord: `{{command}} of \`{{key}}\` ${UPDATES_TTL_RECORD_TEXT}.${KEY_TAIL}`,
       idSequence: `{{command}} of \`{{key}}\` creates it without TTL, and {{why}}: an ID sequence must not expire (ids would be reissued). If it is one, declare it persistent; if it is a counter, expire it in the same MULTI.${KEY_TAIL}`,
       staleGuard: `The expiry of \`{{key}}\` is queued only when the {{read}} at line {{line}}, an earlier round trip, saw no key: if it expires in between, {{command}} recreates it without TTL. Expire every time (EXPIRE ... NX) or use a Lua script.${KEY_TAIL}`,
       useIncrementWithTtl:
@@ -129,6 +147,8 @@ export default createRule<Options, MessageIds>({
     const allowTtlRepair = options.allowTtlRepair !== false;
     const allowDeletedKeys = options.allowDeletedKeys !== false;
     const allowIdSequences = options.allowIdSequences !== false;
+    const allowConsumedQueues = options.allowConsumedQueues !== false;
+    const allowTtlRecordUpdates = options.allowTtlRecordUpdates !== false;
     const autofix = fixesEnabled(context, options.fix);
     const sourceCode = context.sourceCode;
     const creations: KeyUse[] = [];
@@ -241,11 +261,20 @@ export default createRule<Options, MessageIds>({
           if (deleter && allowDeletedKeys) continue;
           const sequence = inUnit ? undefined : idSequence(context, call, keyArg);
           if (sequence && allowIdSequences) continue;
+          // a work queue another function pops to empty; a record another function creates with a TTL
+          const consumer = inUnit || deleter || sequence ? undefined : drainedElsewhere(context, call, keyArg);
+          if (consumer && allowConsumedQueues) continue;
+          const creator = inUnit || deleter || sequence || consumer ? undefined : createdWithTtlElsewhere(context, call, keyArg);
+          if (creator && allowTtlRecordUpdates) continue;
           const managed = sequence
             ? { messageId: 'idSequence' as const, data: { why: sequence } }
             : deleter
               ? { messageId: 'deletedElsewhere' as const, data: { deleter: deleter.command, line: String(deleter.nameNode.loc.start.line) } }
-              : undefined;
+              : consumer
+                ? { messageId: 'consumedElsewhere' as const, data: { consumer: consumer.command, line: String(consumer.nameNode.loc.start.line) } }
+                : creator
+                  ? { messageId: 'updatesTtlRecord' as const, data: { creator: creator.command, line: String(creator.nameNode.loc.start.line) } }
+                  : undefined;
           // the key re-armed whenever its TTL is missing (redis-calls/ttl-repair.ts)
           const repair = ttlRepairOf(context, call, keyArg);
           if (repair && allowTtlRepair) continue;

@@ -86,6 +86,24 @@ export interface IncrNeedsExpireOnCreateOptions extends KeyPolicyOptions, FixOpt
    * reported. Default `true`; `false` in the `strict` config.
    */
   allowIdSequences?: boolean;
+  /**
+   * Do not report a push to a work queue (a list, set or sorted set written with LPUSH, RPUSH,
+   * SADD, ZADD ...) that another function of the same file pops from (LPOP, RPOP, BRPOP, LMOVE,
+   * LMPOP, SPOP, ZPOPMIN, BZPOPMIN ...) and never gives a TTL: Redis deletes the key with its last
+   * element, so the queue does not outlive its work. Streams, reads (LRANGE, LINDEX), LTRIM and
+   * LREM / SREM of a named member do not count, nor a pop the writer itself calls. Default `true`;
+   * `false` in the `strict` config, which reports it saying the queue stays if its consumer stops.
+   */
+  allowConsumedQueues?: boolean;
+  /**
+   * Do not report a write that keeps the key's TTL (HSET, HINCRBY, SADD ...; not a string
+   * counter) of a record another function of the same file creates with an expiry (SET ... EX,
+   * SETEX, or a write and its EXPIRE of the same key): the record carries its TTL, and only an
+   * update racing the expiry recreates it without one. Still reported when the creating function's
+   * expiry is on another key, or the updating function clears the TTL (SET, GETSET, PERSIST of the
+   * key) or gives a key a TTL itself (it creates). Default `true`; `false` in the `strict` config, which reports the race.
+   */
+  allowTtlRecordUpdates?: boolean;
 }
 
 /** Options of `embedded-lua`: the same as lua-lint's configuration. */

@@ -1101,6 +1101,20 @@ export const EFFECTS_THAT_WRITE_WITHOUT_TTL: ReadonlySet<KeyEffect> = new Set<Ke
  */
 export const EFFECTS_THAT_DELETE_KEY: ReadonlySet<KeyEffect> = new Set<KeyEffect>(['delete']);
 
+/**
+ * Effects after which an existing key still has the TTL it had: `create-in-place` (HSET, HINCRBY,
+ * SADD, LPUSH ... on an existing key) and `modify-if-present` (LPUSHX, ZADD XX ...): only the
+ * value changes (https://redis.io/docs/latest/commands/expire/: "The timeout will only be cleared
+ * by commands that delete or overwrite the contents of the key, including DEL, SET, GETSET and all
+ * the *STORE commands ... all the operations that conceptually alter the value stored at the key
+ * without replacing it with a new one will leave the timeout untouched"). Not `overwrite` (SET,
+ * GETSET, the STORE commands), `clear-ttl-if-present` (SET ... XX) nor `remove-ttl` (PERSIST).
+ */
+export const EFFECTS_THAT_KEEP_TTL: ReadonlySet<KeyEffect> = new Set<KeyEffect>(['create-in-place', 'modify-if-present']);
+
+/** Effects that leave an existing key without the TTL it had: SET, GETSET, the STOREs, SET ... XX, PERSIST. */
+export const EFFECTS_THAT_CLEAR_TTL: ReadonlySet<KeyEffect> = new Set<KeyEffect>(['overwrite', 'clear-ttl-if-present', 'remove-ttl']);
+
 /** Effects after which the key certainly has a TTL if it exists. */
 export const EFFECTS_THAT_SET_TTL: ReadonlySet<KeyEffect> = new Set<KeyEffect>([
   'create-with-ttl',

@@ -70,6 +70,9 @@ const clients: Array<{ code: string; line: number }> = [
   { code: `interface RateLimitRedis { pipeline(): unknown; persist(k: string): Promise<number> }\nexport function f(input: { redis: RateLimitRedis }, id: string) { ${persist('input.redis')} }`, line: 2 },
   { code: `export function f(redis: { persist(k: string): Promise<number>; expire(k: string, s: number): Promise<number> }, id: string) { ${persist('redis')} }`, line: 1 },
   { code: `import type Redis from 'ioredis';\ndeclare const pool: { acquire: () => Promise<Redis> };\nexport async function f(id: string) {\n  const c = await pool.acquire();\n  ${persist('c')}\n}`, line: 5 },
+  // a JavaScript option the checker types from its default (`false`): no method can be called on a
+  // boolean, so the type says nothing and the name decides, as without types
+  { code: `const defaults = { redisClient: false };\nexport function f(options = defaults, id: string) {\n  const redis = options.redisClient;\n  ${persist('redis')}\n}`, line: 4 },
 ];
 
 for (const tester of [untypedTester, typedTester]) {

@@ -1,0 +1,203 @@
+/**
+ * Key builders `redis-calls/key-shape.ts` reads a key's text from: which function values it
+ * evaluates ({@link asFunction}: one returned expression, or a body whose every return writes
+ * text), and the class an object is an instance of, whose methods build keys
+ * (`this.keys.buildSplitKey(name)` of `this.keys = new KeyBuilder(prefix)`, the class here or
+ * imported, its methods own or inherited).
+ */
+import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import { instanceMember } from './bounded.js';
+import type { ClassNode } from './class-statics.js';
+import { assignedOnce } from './containers.js';
+import { importedBinding, loadModule, locateExport, moduleContext, type ExportSite } from './modules.js';
+import { findVariable, propertyName, unwrap, type AnyContext } from './static.js';
+
+export type FunctionLike = TSESTree.FunctionDeclaration | TSESTree.FunctionExpression | TSESTree.ArrowFunctionExpression;
+
+/** How deep classes are followed (imports, base classes). */
+const MAX_DEPTH = 8;
+
+/**
+ * `null`, `undefined` or `''`: an arm of a conditional that gives no key; so is an empty object
+ * literal, the fallback of an options object (`settings || {}`), whose members are then the
+ * configuration's own.
+ */
+export function isNoKey(node: TSESTree.Node): boolean {
+  const arm = unwrap(node);
+  if (arm.type === AST_NODE_TYPES.Literal) return arm.value === null || arm.value === '';
+  if (arm.type === AST_NODE_TYPES.ObjectExpression) return arm.properties.length === 0;
+  return arm.type === AST_NODE_TYPES.Identifier && arm.name === 'undefined';
+}
+
+/** A string whose `concat` joins text: a string literal or template, or such a `concat` call (`"".concat(a).concat(b)`). */
+export function isStringConcatenation(input: TSESTree.Node): boolean {
+  const node = unwrap(input);
+  if (node.type === AST_NODE_TYPES.Literal) return typeof node.value === 'string';
+  if (node.type === AST_NODE_TYPES.TemplateLiteral) return true;
+  if (node.type !== AST_NODE_TYPES.CallExpression) return false;
+  const callee = unwrap(node.callee);
+  return callee.type === AST_NODE_TYPES.MemberExpression && propertyName(callee.property, callee.computed) === 'concat' && isStringConcatenation(callee.object);
+}
+
+/**
+ * A function value that is a key builder `key-shape.ts` reads in another module: its body is one
+ * expression or one `return` (`(id) => `user:${id}``, `function k(v) { return PREFIX + v; }`).
+ * A longer body counts when every return writes text (a template, a literal, a concatenation:
+ * `if (!id) throw ...; return `t:${id}``; a `return ''` for invalid input left out); one that
+ * returns anything else (a hash, a local computed from calls) is a library function whose parts
+ * say little about the key: it stays a call the linter cannot read.
+ */
+export function asFunction(node: TSESTree.Node | undefined): FunctionLike | undefined {
+  const fn = node ? unwrap(node) : undefined;
+  if (!fn || (fn.type !== AST_NODE_TYPES.FunctionDeclaration && fn.type !== AST_NODE_TYPES.FunctionExpression && fn.type !== AST_NODE_TYPES.ArrowFunctionExpression) || !fn.body) {
+    return undefined;
+  }
+  if (fn.body.type !== AST_NODE_TYPES.BlockStatement) return fn;
+  if (fn.body.body.length === 1 && fn.body.body[0]!.type === AST_NODE_TYPES.ReturnStatement) return fn;
+  // a longer body whose every return writes the key's text (`if (!id) throw ...; return `t:${id}``)
+  const returned = returnExpressions(fn).filter((expression) => !isNoKey(expression));
+  return returned.length > 0 && returned.every(isKeyText) ? fn : undefined;
+}
+
+/** An expression that spells text: a string literal, a template, a `+` concatenation or a string's `concat`. */
+export function isKeyText(input: TSESTree.Node): boolean {
+  const node = unwrap(input);
+  return (
+    node.type === AST_NODE_TYPES.TemplateLiteral ||
+    (node.type === AST_NODE_TYPES.Literal && typeof node.value === 'string') ||
+    (node.type === AST_NODE_TYPES.BinaryExpression && node.operator === '+') ||
+    isStringConcatenation(node)
+  );
+}
+
+/** The class a name stands for: `class Store {}`, or `var Store = class {}` assigned once (bundlers). */
+export function classOf(variable: TSESLint.Scope.Variable, def: TSESLint.Scope.Definition): ClassNode | undefined {
+  if (def.type === 'ClassName') return def.node as ClassNode;
+  if (def.type !== 'Variable' || !def.node.init || def.node.id.type !== AST_NODE_TYPES.Identifier || !assignedOnce(variable, def.node.id)) return undefined;
+  const init = unwrap(def.node.init);
+  return init.type === AST_NODE_TYPES.ClassExpression ? init : undefined;
+}
+
+/**
+ * The class an object is an instance of, with the context it is written in: a `const` (or a
+ * member fixed once per instance, `this.keys`) whose every value is `new C(...)` of one class C of
+ * this module or imported from another module of the repository (`import { KeyBuilder } from
+ * './keys'`, a default import too), or a constructor parameter declared with such a class
+ * (`constructor(private readonly keys: KeyBuilder)`).
+ */
+export function instanceClass(context: AnyContext, input: TSESTree.Node, depth: number): { cls: ClassNode; context: AnyContext } | undefined {
+  const node = unwrap(input);
+  let values: TSESTree.Node[];
+  if (node.type === AST_NODE_TYPES.MemberExpression && unwrap(node.object).type === AST_NODE_TYPES.ThisExpression) {
+    values = instanceMember(node)?.values ?? [];
+  } else if (node.type === AST_NODE_TYPES.Identifier) {
+    const variable = findVariable(context, node);
+    const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+    if (def?.type !== 'Variable' || !def.node.init || def.node.id.type !== AST_NODE_TYPES.Identifier || !assignedOnce(variable!, def.node.id)) return undefined;
+    values = [def.node.init];
+  } else {
+    return undefined;
+  }
+  let found: { cls: ClassNode; context: AnyContext } | undefined;
+  for (const value of values) {
+    const made = unwrap(value);
+    // constructor(private readonly keys: KeyBuilder): the class its declared type names
+    const param = made.type === AST_NODE_TYPES.Identifier ? findVariable(context, made)?.defs.find((d) => d.type === 'Parameter')?.name : undefined;
+    const declared = param?.type === AST_NODE_TYPES.Identifier ? declaredClass(param) : undefined;
+    if (!declared && (made.type !== AST_NODE_TYPES.NewExpression || made.callee.type !== AST_NODE_TYPES.Identifier)) return undefined;
+    const cls = classNamed(context, declared ?? ((made as TSESTree.NewExpression).callee as TSESTree.Identifier), depth);
+    if (!cls || (found && found.cls !== cls.cls)) return undefined;
+    found = cls;
+  }
+  return found;
+}
+
+/** The name of the type a constructor parameter is declared with (`keys: KeyBuilder`), when it is one name. */
+function declaredClass(param: TSESTree.Identifier): TSESTree.Identifier | undefined {
+  const owner = param.parent?.type === AST_NODE_TYPES.TSParameterProperty ? param.parent.parent : param.parent;
+  if (owner?.type !== AST_NODE_TYPES.FunctionExpression || owner.parent?.type !== AST_NODE_TYPES.MethodDefinition || owner.parent.kind !== 'constructor') return undefined;
+  const type = param.typeAnnotation?.typeAnnotation;
+  return type?.type === AST_NODE_TYPES.TSTypeReference && type.typeName.type === AST_NODE_TYPES.Identifier && !type.typeArguments ? type.typeName : undefined;
+}
+
+/** The class a name stands for, here or imported from another module of the repository. */
+export function classNamed(context: AnyContext, id: TSESTree.Identifier, depth: number): { cls: ClassNode; context: AnyContext } | undefined {
+  if (depth > MAX_DEPTH) return undefined;
+  const variable = findVariable(context, id);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  if (!def) return undefined;
+  const local = classOf(variable!, def);
+  if (local) return { cls: local, context };
+  let site: ExportSite | undefined;
+  if (def.type === 'ImportBinding' && def.node.type === AST_NODE_TYPES.ImportDefaultSpecifier && def.parent?.type === AST_NODE_TYPES.ImportDeclaration) {
+    const module = loadModule(context, def.parent.source.value, { packages: true });
+    site = module ? locateExport(module, 'default') : undefined;
+  } else if (def.type === 'ImportBinding' || (def.type === 'Variable' && def.node.id.type === AST_NODE_TYPES.ObjectPattern)) {
+    const imported = importedBinding(context, id);
+    site = imported ? locateExport(imported.module, imported.name) : undefined;
+  }
+  if (!site) return undefined;
+  const expression = site.expression ? unwrap(site.expression) : undefined;
+  if (expression?.type === AST_NODE_TYPES.ClassDeclaration || expression?.type === AST_NODE_TYPES.ClassExpression) return { cls: expression, context: moduleContext(context, site.module) };
+  const there = moduleContext(context, site.module);
+  for (const statement of site.module.program.body) {
+    const declaration = statement.type === AST_NODE_TYPES.ExportNamedDeclaration || statement.type === AST_NODE_TYPES.ExportDefaultDeclaration ? statement.declaration : statement;
+    if (declaration?.type === AST_NODE_TYPES.ClassDeclaration && declaration.id?.name === site.local) return { cls: declaration, context: there };
+    if (declaration?.type !== AST_NODE_TYPES.VariableDeclaration) continue;
+    for (const declarator of declaration.declarations) {
+      const init = declarator.init ? unwrap(declarator.init) : undefined;
+      if (declarator.id.type === AST_NODE_TYPES.Identifier && declarator.id.name === site.local && init?.type === AST_NODE_TYPES.ClassExpression) return { cls: init, context: there };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The key builder an instance method of a class is (a method, or an arrow-function field), its own
+ * or inherited (`extends`, the base class here or imported), when its body returns text
+ * ({@link asFunction}).
+ */
+export function classMethod(context: AnyContext, cls: ClassNode, name: string, depth: number): { fn: FunctionLike; declaration: TSESTree.Node; context: AnyContext } | undefined {
+  for (const element of cls.body.body) {
+    if ((element.type !== AST_NODE_TYPES.MethodDefinition && element.type !== AST_NODE_TYPES.PropertyDefinition) || element.static || propertyName(element.key, element.computed) !== name) continue;
+    if (element.type === AST_NODE_TYPES.MethodDefinition && element.kind !== 'method') return undefined;
+    const fn = element.value ? asFunction(element.value) : undefined;
+    return fn ? { fn, declaration: element, context } : undefined;
+  }
+  const base = cls.superClass ? unwrap(cls.superClass) : undefined;
+  if (base?.type !== AST_NODE_TYPES.Identifier || depth > MAX_DEPTH) return undefined;
+  const parent = classNamed(context, base, depth + 1);
+  return parent ? classMethod(parent.context, parent.cls, name, depth + 1) : undefined;
+}
+
+/** The expressions a function returns: its expression body, or its own `return` statements. */
+export function returnExpressions(fn: FunctionLike): TSESTree.Node[] {
+  if (fn.body.type !== AST_NODE_TYPES.BlockStatement) return [fn.body];
+  const out: TSESTree.Node[] = [];
+  const visit = (statement: TSESTree.Node): void => {
+    switch (statement.type) {
+      case AST_NODE_TYPES.ReturnStatement:
+        if (statement.argument) out.push(statement.argument);
+        return;
+      case AST_NODE_TYPES.BlockStatement:
+        statement.body.forEach(visit);
+        return;
+      case AST_NODE_TYPES.IfStatement:
+        visit(statement.consequent);
+        if (statement.alternate) visit(statement.alternate);
+        return;
+      case AST_NODE_TYPES.TryStatement:
+        visit(statement.block);
+        if (statement.handler) visit(statement.handler.body);
+        if (statement.finalizer) visit(statement.finalizer);
+        return;
+      case AST_NODE_TYPES.SwitchStatement:
+        for (const branch of statement.cases) branch.consequent.forEach(visit);
+        return;
+      default:
+        return;
+    }
+  };
+  fn.body.body.forEach(visit);
+  return out;
+}

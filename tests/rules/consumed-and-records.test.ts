@@ -1,0 +1,353 @@
+/**
+ * Two more kinds of keys whose life is not a leak (redis-calls/lifecycle.ts), each left alone by
+ * `recommended` and reported by `strict` with its own message:
+ *
+ * - "work queues their consumer drains" (`allowConsumedQueues`): a list, set or sorted set pushed
+ *   to (LPUSH, RPUSH, SADD, ZADD ...) that another function of the file pops from (LPOP, BRPOP,
+ *   BLMOVE, SPOP, BZPOPMIN ...): Redis deletes it with its last element. Near misses keep their
+ *   findings: a family only written, a pop of another family or type, a read (LRANGE, LINDEX),
+ *   LTRIM, a stream (XADD / XREADGROUP), a pop in the writer's own function or in a helper it
+ *   calls, a key the file also expires.
+ * - "field updates of records created with a TTL" (`allowTtlRecordUpdates`): a write that keeps the
+ *   TTL (HSET, HINCRBY, ZINCRBY, APPEND ...) of a key another function creates with an expiry (SET
+ *   ... EX, or a write and its EXPIRE). Near misses: a family never expired, an expiry of another
+ *   key, a SET / PERSIST of the key in the updating function, an updating function that gives
+ *   keys TTLs itself (it creates), a string counter (INCR), bare parameters not named as an id
+ *   (a store's `key`, `t` of minified code).
+ */
+import { describe, expect, it } from 'vitest';
+import plugin from '../../rules/index.js';
+import { lintSnippet } from '../helpers/lint.js';
+import { ioredis, nodeRedis } from './tester.js';
+
+type Finding = [string | undefined, string | undefined, number, number, string | undefined];
+
+/** [rule, messageId, line, column, the line named in the message] of each finding of the two rules. */
+function lint(code: string, options: Record<string, unknown> = {}): Finding[] {
+  const { allowConsumedQueues: _a, allowTtlRecordUpdates: _b, ...setOptions } = options;
+  const messages = lintSnippet(code, {
+    'redis-ttl/incr-needs-expire-on-create': ['error', options],
+    'redis-ttl/set-requires-ttl-or-keepttl': ['error', setOptions],
+  });
+  return messages.map((m) => [m.ruleId?.replace('redis-ttl/', ''), m.messageId, m.line, m.column, /\bline (\d+)/.exec(m.message)?.[1]]);
+}
+
+const INCR = 'incr-needs-expire-on-create';
+const SET = 'set-requires-ttl-or-keepttl';
+
+// an outbox list in a member, pushed at either end, drained in batches by a job
+const q1 = ioredis(`export class Outbox {
+  key = 'outbox';
+  constructor(region: string) {
+    this.key += ':' + region;
+  }
+  add(events: string[], urgent = false) {
+    return urgent ? redis.lpush(this.key, ...events) : redis.rpush(this.key, ...events);
+  }
+  async take(count = 100) {
+    return (await redis.lpop(this.key, count)) ?? [];
+  }
+}
+`);
+// a crawl frontier set drained by SPOP, a delayed-job sorted set drained by BZPOPMIN
+const q2 = ioredis(`export async function enqueue(site: string, url: string, at: number) {
+  await redis.sadd(\`crawl:\${site}:todo\`, url);
+  await redis.zadd(\`delayed:\${site}\`, at, url);
+}
+export async function work(site: string) {
+  const url = await redis.spop(\`crawl:\${site}:todo\`);
+  const next = await redis.bzpopmin(\`delayed:\${site}\`, 5);
+  return [url, next];
+}
+`);
+// a reliable queue (node-redis): the worker moves each job to its processing list
+const q3 = nodeRedis(`export async function submit(queue: string, job: string) {
+  await client.lPush(\`jobs:\${queue}\`, job);
+}
+export async function worker(queue: string) {
+  return client.blMove(\`jobs:\${queue}\`, \`busy:\${queue}\`, 'RIGHT', 'LEFT', 0);
+}
+`);
+// node-redis pops with a count: lPopCount, zPopMinCount
+const q4 = nodeRedis(`export async function queueMail(id: string, msg: string) {
+  await client.rPush(\`mail:\${id}\`, msg);
+  await client.zAdd(\`retry:\${id}\`, { score: Date.now(), value: msg });
+}
+export async function sendMail(id: string) {
+  const batch = await client.lPopCount(\`mail:\${id}\`, 50);
+  const retries = await client.zPopMinCount(\`retry:\${id}\`, 10);
+  return [batch, retries];
+}
+`);
+
+// only written; popped under another family; read with LRANGE / LINDEX; trimmed with LTRIM
+const n1 = ioredis(`export async function log(id: string, line: string) {
+  await redis.rpush(\`log:\${id}\`, line);
+  await redis.rpush(\`feed:\${id}\`, line);
+  await redis.rpush(\`recent:\${id}\`, line);
+  await redis.sadd(\`tags:\${id}\`, line);
+}
+export async function read(id: string) {
+  await redis.lpop(\`other:\${id}\`);
+  await redis.lrange(\`feed:\${id}\`, 0, -1);
+  await redis.lindex(\`feed:\${id}\`, 0);
+  await redis.ltrim(\`recent:\${id}\`, 0, 99);
+  await redis.rpop(\`tags:\${id}\`);
+}
+`);
+// a stream is not deleted when empty; a pop in the writer's own function or in a helper it calls
+// bounds the list; a family the file also expires is meant to expire
+const n2 = ioredis(`export async function publish(id: string, e: string) {
+  await redis.xadd(\`events:\${id}\`, '*', 'e', e);
+}
+export async function consume(id: string) {
+  return redis.xreadgroup('GROUP', 'g', 'c', 'STREAMS', \`events:\${id}\`, '>');
+}
+export async function remember(id: string, v: string) {
+  await redis.lpush(\`last:\${id}\`, v);
+  if ((await redis.llen(\`last:\${id}\`)) > 10) await redis.rpop(\`last:\${id}\`);
+  await redis.lpush(\`seen:\${id}\`, v);
+  await trim(id);
+}
+async function trim(id: string) {
+  await redis.rpop(\`seen:\${id}\`);
+}
+export async function push(id: string, v: string) {
+  await redis.rpush(\`work:\${id}\`, v);
+}
+export async function touch(id: string) {
+  await redis.expire(\`work:\${id}\`, 60);
+}
+export async function pop(id: string) {
+  return redis.lpop(\`work:\${id}\`);
+}
+`);
+
+describe('work queues their consumer drains', () => {
+  it('leaves them alone by default (allowConsumedQueues)', () => {
+    for (const code of [q1, q2, q4]) expect(lint(code), code).toEqual([]);
+    // the processing list BLMOVE fills is no queue drained by a pop (its jobs leave by LREM on ack)
+    expect(lint(q3)).toEqual([[INCR, 'noExpiry', 7, 17, undefined]]);
+  });
+
+  it('reports them without allowConsumedQueues, naming the pop', () => {
+    const strict = { allowConsumedQueues: false };
+    expect(lint(q1, strict)).toEqual([
+      [INCR, 'consumedElsewhere', 9, 27, '12'],
+      [INCR, 'consumedElsewhere', 9, 62, '12'],
+    ]);
+    expect(lint(q2, strict)).toEqual([
+      [INCR, 'consumedElsewhere', 4, 15, '8'],
+      [INCR, 'consumedElsewhere', 5, 15, '9'],
+    ]);
+    expect(lint(q3, strict)).toEqual([
+      [INCR, 'consumedElsewhere', 4, 16, '7'],
+      [INCR, 'noExpiry', 7, 17, undefined],
+    ]);
+    expect(lint(q4, strict)).toEqual([
+      [INCR, 'consumedElsewhere', 4, 16, '8'],
+      [INCR, 'consumedElsewhere', 5, 16, '9'],
+    ]);
+  });
+
+  it('is off in the strict config only', () => {
+    expect(plugin.configs.strict.rules?.[`redis-ttl/${INCR}`]).toEqual(['error', expect.objectContaining({ allowConsumedQueues: false })]);
+    expect(plugin.configs.recommended.rules?.[`redis-ttl/${INCR}`]).toBe('error');
+  });
+
+  it('keeps reporting keys only written, other families, reads, LTRIM, streams, the writer\'s own pops', () => {
+    expect(lint(n1)).toEqual([
+      [INCR, 'noExpiry', 4, 15, undefined],
+      [INCR, 'noExpiry', 5, 15, undefined],
+      [INCR, 'noExpiry', 6, 15, undefined],
+      [INCR, 'noExpiry', 7, 15, undefined],
+    ]);
+    expect(lint(n2)).toEqual([
+      [INCR, 'noExpiry', 4, 15, undefined],
+      [INCR, 'noExpiry', 10, 15, undefined],
+      [INCR, 'noExpiry', 12, 15, undefined],
+      [INCR, 'noExpiry', 19, 15, undefined],
+    ]);
+  });
+});
+
+// a hash record created with its TTL in one MULTI, whose fields other methods update
+const r1 = ioredis(`export class Exports {
+  async create(id: string, data: Record<string, string>) {
+    const key = \`export:\${id}\`;
+    await redis.multi().hset(key, data).expire(key, 86400).exec();
+  }
+  async progress(id: string, n: number) {
+    await redis.hincrby(\`export:\${id}\`, 'done', n);
+  }
+  async cancel(id: string) {
+    await redis.hset(\`export:\${id}\`, 'status', 'cancelled');
+  }
+}
+`);
+// a record keyed by its id alone, created by a write then EXPIRE; a builder method reached through a const
+const r2 = ioredis(`export class Files {
+  async save(id: string, meta: Record<string, string>, seconds: number) {
+    await redis.hset(id, meta);
+    await redis.expire(id, seconds);
+  }
+  flag(id: string) {
+    return redis.hset(id, 'flagged', 1);
+  }
+}
+export class Grants {
+  constructor(private name: string) {}
+  async upsert(id: string, payload: string, ttl: number) {
+    const key = this.key(id);
+    await redis.multi().hset(key, 'payload', payload).expire(key, ttl).exec();
+  }
+  async consume(id: string) {
+    await redis.hset(this.key(id), 'consumed', Date.now());
+  }
+  key(id: string) {
+    return this.name + ':' + id;
+  }
+}
+`);
+// a string record created with SET ... EX, appended to; a sorted set created with its TTL
+const r3 = ioredis(`export async function open(id: string, text: string) {
+  await redis.set(\`note:\${id}\`, text, 'EX', 3600);
+  await redis.multi().zadd(\`board:\${id}\`, 0, 'init').expire(\`board:\${id}\`, 3600).exec();
+}
+export async function extend(id: string, text: string, who: string) {
+  await redis.append(\`note:\${id}\`, text);
+  await redis.zincrby(\`board:\${id}\`, 1, who);
+}
+`);
+
+// never expired; expiry of another key; a PERSIST or SET on the updating path; a string counter;
+// one-letter names of minified code
+const m1 = ioredis(`export async function create(id: string) {
+  await redis.hset(\`plain:\${id}\`, 'a', 1);
+  await redis.hset(\`rec:\${id}\`, 'a', 1);
+  await redis.expire(\`index:\${id}\`, 60);
+  await redis.set(\`hits:\${id}\`, 0, 'EX', 60);
+  await redis.set(\`doc:\${id}\`, 'x', 'EX', 60);
+}
+export async function update(id: string) {
+  await redis.hset(\`plain:\${id}\`, 'b', 2);
+  await redis.hset(\`rec:\${id}\`, 'b', 2);
+  await redis.incr(\`hits:\${id}\`);
+}
+export async function pin(id: string) {
+  await redis.append(\`doc:\${id}\`, 'y');
+  await redis.persist(\`doc:\${id}\`);
+}
+export function s(t: string) {
+  redis.hset(t, 'a', 1);
+  redis.expire(t, 60);
+}
+export function u(t: string) {
+  redis.hset(t, 'b', 2);
+}
+`);
+
+// a SET of the record on the updating path clears the TTL it carried
+const m2 = ioredis(`export async function start(id: string) {
+  await redis.set(\`draft:\${id}\`, '', 'EX', 600);
+}
+export async function write(id: string, text: string) {
+  await redis.append(\`draft:\${id}\`, text);
+  if (text.length > 1000) await redis.set(\`draft:\${id}\`, text.slice(-1000));
+}
+`);
+
+// a function that gives keys TTLs creates: a member set it leaves without one beside a record it
+// expires, or its own write then EXPIRE in two round trips, is its omission
+const m3 = ioredis(`export async function populate(story: string, ids: string[]) {
+  await redis.multi().sadd(\`members:\${story}\`, ...ids).expire(\`members:\${story}\`, 60).exec();
+}
+export async function add(story: string, id: string, data: string) {
+  await redis.multi().set(\`action:\${id}\`, data).expire(\`action:\${id}\`, 60).sadd(\`members:\${story}\`, id).exec();
+}
+export async function reseed(story: string, id: string) {
+  await redis.sadd(\`members:\${story}\`, id);
+  await redis.expire(\`members:\${story}\`, 60);
+}
+`);
+// the updating function expires through a helper it calls: it creates (here the helper's key misses)
+const m4 = ioredis(`export class DailyCache {
+  tableKey(table: string) {
+    return 'cache:' + table;
+  }
+  async save(table: string, value: string) {
+    await redis.set(this.tableKey(table), value, 'EX', 86400);
+  }
+  async touch(key: string) {
+    await redis.expire(this.tableKey(key), 86400);
+  }
+  async put(table: string, field: string, value: string) {
+    await redis.hset(this.tableKey(table), field, value);
+    await this.touch(this.tableKey(table));
+  }
+}
+`);
+// a store's caller-chosen `key`: any key, not one record
+const m5 = ioredis(`export class Usage {
+  incr(key: string, ttl: number) {
+    return redis.multi().hincrby(key, 'count', 1).expire(key, ttl).exec();
+  }
+  replace(key: string, count: number) {
+    return redis.hset(key, 'count', count);
+  }
+}
+`);
+
+describe('field updates of records created with a TTL', () => {
+  it('leaves them alone by default (allowTtlRecordUpdates)', () => {
+    expect(lint(r1)).toEqual([]);
+    expect(lint(r2)).toEqual([[INCR, 'separateRoundTrip', 5, 17, '6']]);
+    expect(lint(r3)).toEqual([]);
+  });
+
+  it('reports them without allowTtlRecordUpdates, naming the creating write', () => {
+    const strict = { allowTtlRecordUpdates: false };
+    expect(lint(r1, strict)).toEqual([
+      [INCR, 'updatesTtlRecord', 9, 17, '6'],
+      [INCR, 'updatesTtlRecord', 12, 17, '6'],
+    ]);
+    expect(lint(r2, strict)).toEqual([
+      [INCR, 'separateRoundTrip', 5, 17, '6'],
+      [INCR, 'updatesTtlRecord', 9, 18, '5'],
+      [INCR, 'updatesTtlRecord', 19, 17, '16'],
+    ]);
+    expect(lint(r3, strict)).toEqual([
+      [INCR, 'updatesTtlRecord', 8, 15, '4'],
+      [INCR, 'updatesTtlRecord', 9, 15, '5'],
+    ]);
+  });
+
+  it('is off in the strict config only', () => {
+    expect(plugin.configs.strict.rules?.[`redis-ttl/${INCR}`]).toEqual(['error', expect.objectContaining({ allowTtlRecordUpdates: false })]);
+  });
+
+  it('keeps reporting records never expired, other keys\' expiries, a cleared TTL, counters, minified names', () => {
+    const findings: Finding[] = [
+      [INCR, 'noExpiry', 4, 15, undefined],
+      [INCR, 'noExpiry', 5, 15, undefined],
+      [INCR, 'noExpiry', 11, 15, undefined],
+      [INCR, 'noExpiry', 12, 15, undefined],
+      [INCR, 'noExpiry', 13, 15, undefined],
+      [INCR, 'noExpiry', 16, 15, undefined],
+      [INCR, 'separateRoundTrip', 20, 9, '21'],
+      [INCR, 'noExpiry', 24, 9, undefined],
+    ];
+    expect(lint(m1)).toEqual(findings);
+    expect(lint(m1, { allowTtlRecordUpdates: false })).toEqual(findings);
+    expect(lint(m2)).toEqual([
+      [INCR, 'noExpiry', 7, 15, undefined],
+      [SET, 'setWithoutTtl', 8, 39, undefined],
+    ]);
+    expect(lint(m3)).toEqual([
+      [INCR, 'noExpiry', 7, 76, undefined],
+      [INCR, 'separateRoundTrip', 10, 15, '11'],
+    ]);
+    expect(lint(m4)).toEqual([[INCR, 'noExpiry', 14, 17, undefined]]);
+    expect(lint(m5)).toEqual([[INCR, 'noExpiry', 8, 18, undefined]]);
+  });
+});
