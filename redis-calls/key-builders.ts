@@ -56,7 +56,50 @@ export function asFunction(node: TSESTree.Node | undefined): FunctionLike | unde
   if (fn.body.body.length === 1 && fn.body.body[0]!.type === AST_NODE_TYPES.ReturnStatement) return fn;
   // a longer body whose every return writes the key's text (`if (!id) throw ...; return `t:${id}``)
   const returned = returnExpressions(fn).filter((expression) => !isNoKey(expression));
-  return returned.length > 0 && returned.every(isKeyText) ? fn : undefined;
+  if (returned.length === 0 || !returned.every(isKeyText)) return undefined;
+  // text of locals computed by calls (`const ns = checkSegment(parts.namespace)`, a hash of the
+  // identity) is the library's, not the caller's: its parts would name the locals, not the key
+  const computed = localsComputedByCalls(fn.body);
+  return returned.some((expression) => namesAny(expression, computed)) ? undefined : fn;
+}
+
+/** The children of a node (every property holding nodes, `parent` left out). */
+function childrenOf(node: TSESTree.Node): TSESTree.Node[] {
+  const out: TSESTree.Node[] = [];
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'parent' || value === null || typeof value !== 'object') continue;
+    for (const item of Array.isArray(value) ? value : [value]) {
+      if (item && typeof item === 'object' && typeof (item as { type?: unknown }).type === 'string') out.push(item as TSESTree.Node);
+    }
+  }
+  return out;
+}
+
+/** Whether a node holds a call (`f()`, `new C()`, `await x`), nested functions left out. */
+function holdsCall(node: TSESTree.Node): boolean {
+  if (node.type === AST_NODE_TYPES.CallExpression || node.type === AST_NODE_TYPES.NewExpression || node.type === AST_NODE_TYPES.AwaitExpression) return true;
+  if (node.type === AST_NODE_TYPES.ArrowFunctionExpression || node.type === AST_NODE_TYPES.FunctionExpression) return false;
+  return childrenOf(node).some(holdsCall);
+}
+
+/** The names of the locals a function body declares with a value computed by a call (nested functions left out). */
+function localsComputedByCalls(body: TSESTree.Node): Set<string> {
+  const names = new Set<string>();
+  const visit = (node: TSESTree.Node): void => {
+    if (node.type === AST_NODE_TYPES.FunctionDeclaration || node.type === AST_NODE_TYPES.FunctionExpression || node.type === AST_NODE_TYPES.ArrowFunctionExpression) return;
+    if (node.type === AST_NODE_TYPES.VariableDeclarator && node.id.type === AST_NODE_TYPES.Identifier && node.init && holdsCall(node.init)) names.add(node.id.name);
+    childrenOf(node).forEach(visit);
+  };
+  visit(body);
+  return names;
+}
+
+/** Whether an expression reads an identifier of `names` (property keys left out). */
+function namesAny(node: TSESTree.Node, names: ReadonlySet<string>): boolean {
+  if (names.size === 0) return false;
+  if (node.type === AST_NODE_TYPES.Identifier) return names.has(node.name);
+  if (node.type === AST_NODE_TYPES.MemberExpression && !node.computed) return namesAny(node.object, names);
+  return childrenOf(node).some((child) => namesAny(child, names));
 }
 
 /** An expression that spells text: a string literal, a template, a `+` concatenation or a string's `concat`. */

@@ -35,7 +35,7 @@ const at = (code: string, line: number, column: number) => ({
 });
 
 // (A) builders imported from a key catalogue
-const IMPORTS = "import { buildAuditStreamKey, buildEventsStreamKey, buildPermissionsKey } from './namespace';\nimport { tenantKey, pickKey, hashedKey } from './keys';\n";
+const IMPORTS = "import { buildAuditStreamKey, buildEventsStreamKey, buildPermissionsKey } from './namespace';\nimport { tenantKey, pickKey, hashedKey, checkedKey } from './keys';\n";
 const aliased = ioredis(`${IMPORTS}export const save = (a: string, p: string, v: string) => redis.set(buildAuditStreamKey(a, p), v);`);
 const nested = ioredis(`${IMPORTS}export const save = (a: string, p: string, v: string) => redis.set(buildEventsStreamKey(a, p), v);`);
 const wrapped = ioredis(`${IMPORTS}export const save = (a: string, v: string) => redis.set(buildPermissionsKey(a), v);`);
@@ -72,8 +72,8 @@ describe('keyShapeOf, keys a key-builder makes', () => {
     const code = [
       IMPORTS + "import { legacyKey } from './keys';",
       "probe(buildAuditStreamKey(a, p)); probe(buildEventsStreamKey(a, p)); probe(buildPermissionsKey(a)); probe(tenantKey(a, 'profile')); probe(legacyKey(a, 'x'));",
-      // near misses: a return chosen at run time, a hash
-      'probe(pickKey(flag, id)); probe(hashedKey(id));',
+      // near misses: a return chosen at run time, a hash, a template of locals computed by calls
+      'probe(pickKey(flag, id)); probe(hashedKey(id)); probe(checkedKey(\'app\', id));',
     ].join('\n');
     expect(keyShapes(code, app)).toEqual([
       'audit:*:*:stream many',
@@ -83,6 +83,8 @@ describe('keyShapeOf, keys a key-builder makes', () => {
       'tenant:*:x many',
       '* many',
       '* many',
+      // an unread call: the opaque shape of its literal arguments, as before builders were read
+      '*app* many',
     ]);
   });
 
