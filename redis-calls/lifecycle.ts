@@ -26,6 +26,7 @@ import {
   EFFECTS_THAT_SET_TTL,
   EFFECTS_THAT_WRITE_WITHOUT_TTL,
   EXPIRY_EFFECTS,
+  type KeyAction,
   type KeyEffect,
 } from '../semantics/commands.js';
 import { poppedQueue, pushedQueue, type QueueType } from '../semantics/queues.js';
@@ -73,7 +74,7 @@ export function deletedElsewhere(context: AnyContext, call: RedisCall, arg: numb
   // a writer that gives keys TTLs writes expiring records: a key it leaves without one beside them
   // (a record's index set) outlives the record, whose expiry never runs the DEL elsewhere
   if (givesTtl(context, writer)) return undefined;
-  for (const { call: other, arg: deletedArg } of deletionsByShape(context).get(shape.shape) ?? []) {
+  for (const { call: other, arg: deletedArg } of keyUsesByShape(context, 'deletion').get(shape.shape) ?? []) {
     if (!sameKey(context, shape.shape, call, arg, other, deletedArg)) continue;
     const deleter = namedFunctionOf(other.node);
     if (!deleter || deleter === writer || contains(deleter, writer) || contains(writer, deleter)) continue;
@@ -85,36 +86,62 @@ export function deletedElsewhere(context: AnyContext, call: RedisCall, arg: numb
   return undefined;
 }
 
-/** A key argument of one call, with what the call does to it. */
+/** A key argument of one call, with what the call does to it (a pop: the kind of queue it drains). */
 interface KeyUse {
   call: RedisCall;
   arg: number;
   effect: KeyEffect;
+  queue?: QueueType;
 }
 
-const popsCache = new WeakMap<TSESTree.Program, ReadonlyMap<string, ReadonlyArray<KeyUse & { queue: QueueType }>>>();
+/** The key uses {@link keyUsesByShape} indexes: pops, expiries, deletions. */
+type KeyUseKind = 'pop' | 'expiry' | 'deletion';
 
 /**
- * The file's pops ({@link poppedQueue}: LPOP, BRPOP, the source of LMOVE, SPOP, ZPOPMIN ...) by key
- * shape, in source order, built once per file.
+ * Whether a key argument is a use of `kind`, and the use: a pop ({@link poppedQueue}: LPOP, BRPOP,
+ * the source of LMOVE, SPOP, ZPOPMIN ...), an expiry (`EFFECTS_THAT_SET_TTL`: SET ... EX, SETEX,
+ * the EXPIRE family), a deletion of the whole key (`EFFECTS_THAT_DELETE_KEY`: DEL, UNLINK, GETDEL).
  */
-function popsByShape(context: AnyContext): ReadonlyMap<string, ReadonlyArray<KeyUse & { queue: QueueType }>> {
+function keyUseOf(kind: KeyUseKind, call: RedisCall, key: KeyAction): KeyUse | undefined {
+  const use = { call, arg: key.arg, effect: key.effect };
+  if (kind === 'pop') {
+    const queue = poppedQueue(call.command, key);
+    return queue ? { ...use, queue } : undefined;
+  }
+  return (kind === 'expiry' ? EFFECTS_THAT_SET_TTL : EFFECTS_THAT_DELETE_KEY).has(key.effect) ? use : undefined;
+}
+
+const keyUsesCache = new WeakMap<TSESTree.Program, Map<KeyUseKind, ReadonlyMap<string, readonly KeyUse[]>>>();
+
+/**
+ * The file's key uses of `kind` ({@link keyUseOf}), also through pass-through facades, by key
+ * shape, in source order: built once per file and kind, so that each write looks up its own shape
+ * instead of walking every call of the file.
+ */
+function keyUsesByShape(context: AnyContext, kind: KeyUseKind): ReadonlyMap<string, readonly KeyUse[]> {
   const program = context.sourceCode.ast;
-  let byShape = popsCache.get(program);
+  let byKind = keyUsesCache.get(program);
+  if (!byKind) {
+    byKind = new Map();
+    keyUsesCache.set(program, byKind);
+  }
+  let byShape = byKind.get(kind);
   if (!byShape) {
-    const map = new Map<string, Array<KeyUse & { queue: QueueType }>>();
+    const map = new Map<string, KeyUse[]>();
     const index = fileIndexOf(context);
     for (const other of [...index.calls, ...index.facadeCalls]) {
       for (const key of other.description.keys) {
-        const queue = poppedQueue(other.command, key);
+        const use = keyUseOf(kind, other, key);
         const node = other.argNodes[key.arg];
-        if (!queue || !node || node.type === 'SpreadElement') continue;
+        if (!use || !node || node.type === 'SpreadElement') continue;
         const shape = keyShapeOf(context, node).shape;
-        map.set(shape, [...(map.get(shape) ?? []), { call: other, arg: key.arg, effect: key.effect, queue }]);
+        const uses = map.get(shape);
+        if (uses) uses.push(use);
+        else map.set(shape, [use]);
       }
     }
     byShape = map;
-    popsCache.set(program, byShape);
+    byKind.set(kind, byShape);
   }
   return byShape;
 }
@@ -146,7 +173,7 @@ export function drainedElsewhere(context: AnyContext, call: RedisCall, arg: numb
   if (id !== undefined && index.expiredKeyIds.has(id)) return undefined;
   const writer = namedFunctionOf(call.node);
   if (!writer) return undefined;
-  for (const pop of popsByShape(context).get(shape) ?? []) {
+  for (const pop of keyUsesByShape(context, 'pop').get(shape) ?? []) {
     if (pop.queue !== queue || !sameKey(context, shape, call, arg, pop.call, pop.arg)) continue;
     const consumer = namedFunctionOf(pop.call.node);
     if (!consumer || consumer === writer || contains(consumer, writer) || contains(writer, consumer)) continue;
@@ -160,32 +187,6 @@ export function drainedElsewhere(context: AnyContext, call: RedisCall, arg: numb
 
 /** String counters: their increment is the write that creates them, not an update of a record. */
 const COUNTERS: ReadonlySet<string> = new Set(['INCR', 'INCRBY', 'INCRBYFLOAT', 'DECR', 'DECRBY']);
-
-const expiriesCache = new WeakMap<TSESTree.Program, ReadonlyMap<string, readonly KeyUse[]>>();
-
-/**
- * The file's calls that leave a key with a TTL (`semantics/commands.ts` `EFFECTS_THAT_SET_TTL`:
- * SET ... EX, SETEX, the EXPIRE family), by key shape, in source order, built once per file.
- */
-function expiriesByShape(context: AnyContext): ReadonlyMap<string, readonly KeyUse[]> {
-  const program = context.sourceCode.ast;
-  let byShape = expiriesCache.get(program);
-  if (!byShape) {
-    const map = new Map<string, KeyUse[]>();
-    const index = fileIndexOf(context);
-    for (const other of [...index.calls, ...index.facadeCalls]) {
-      for (const key of other.description.keys) {
-        const node = other.argNodes[key.arg];
-        if (!EFFECTS_THAT_SET_TTL.has(key.effect) || !node || node.type === 'SpreadElement') continue;
-        const shape = keyShapeOf(context, node).shape;
-        map.set(shape, [...(map.get(shape) ?? []), { call: other, arg: key.arg, effect: key.effect }]);
-      }
-    }
-    byShape = map;
-    expiriesCache.set(program, byShape);
-  }
-  return byShape;
-}
 
 /**
  * The call that creates, with an expiry, the record the write `call` updates at argument `arg`,
@@ -226,7 +227,7 @@ export function createdWithTtlElsewhere(context: AnyContext, call: RedisCall, ar
       }),
   );
   if (clears) return undefined;
-  for (const expiry of expiriesByShape(context).get(shape) ?? []) {
+  for (const expiry of keyUsesByShape(context, 'expiry').get(shape) ?? []) {
     if (!sameRecord(context, shape, call, arg, expiry.call, expiry.arg)) continue;
     const creator = namedFunctionOf(expiry.call.node);
     if (!creator || creator === writer || contains(creator, writer) || contains(writer, creator)) continue;
@@ -274,40 +275,6 @@ function resolvedKey(context: AnyContext, node: TSESTree.Node): TSESTree.Node {
 
 function isParameter(context: AnyContext, node: TSESTree.Identifier): boolean {
   return findVariable(context, node)?.defs.some((def) => def.type === 'Parameter') ?? false;
-}
-
-/** A key argument a call deletes whole (the `delete` effects of `semantics/commands.ts`). */
-interface Deletion {
-  call: RedisCall;
-  arg: number;
-}
-
-const deletionsCache = new WeakMap<TSESTree.Program, ReadonlyMap<string, readonly Deletion[]>>();
-
-/**
- * The file's deletions (DEL / UNLINK / GETDEL, also through a pass-through facade) by key shape,
- * in source order: built once per file, so that each write looks up its own shape instead of
- * walking every call of the file.
- */
-function deletionsByShape(context: AnyContext): ReadonlyMap<string, readonly Deletion[]> {
-  const program = context.sourceCode.ast;
-  let byShape = deletionsCache.get(program);
-  if (!byShape) {
-    const map = new Map<string, Deletion[]>();
-    const index = fileIndexOf(context);
-    for (const other of [...index.calls, ...index.facadeCalls]) {
-      for (const key of other.description.keys) {
-        if (!EFFECTS_THAT_DELETE_KEY.has(key.effect)) continue;
-        const node = other.argNodes[key.arg];
-        if (!node || node.type === 'SpreadElement') continue;
-        const shape = keyShapeOf(context, node).shape;
-        map.set(shape, [...(map.get(shape) ?? []), { call: other, arg: key.arg }]);
-      }
-    }
-    byShape = map;
-    deletionsCache.set(program, byShape);
-  }
-  return byShape;
 }
 
 /**
