@@ -10,8 +10,8 @@
  *   node --import tsx bench/eslint/scaling.ts [--rounds 5] [--small 100] [--check]
  *
  * Prints the rules' median CPU milliseconds per call at both sizes and their ratio. `--check` exits
- * 1 when the ratio is above 3 (a quadratic scan gives about 8; noise on a busy machine stays
- * under 2).
+ * 1 when the ratio is above 2 (a quadratic scan gives about 8; the rules of stop 37 give 1.2 to
+ * 1.6 on a busy machine).
  */
 import { performance } from 'node:perf_hooks';
 import tsParser from '@typescript-eslint/parser';
@@ -84,8 +84,8 @@ function main(): void {
   console.log(`  ${sizes[0]! * CALLS_PER_PAIR} calls: ${a.toFixed(3)} ms`);
   console.log(`  ${sizes[1]! * CALLS_PER_PAIR} calls: ${b.toFixed(3)} ms`);
   console.log(`  ratio (8x the calls): ${ratio.toFixed(2)}x (flat is 1x; a scan of the file per call gives about 8x)`);
-  if (process.argv.includes('--check') && ratio > 3) {
-    console.error('FAIL: the per-call cost grows with the file (ratio above 3).');
+  if (process.argv.includes('--check') && ratio > 2) {
+    console.error('FAIL: the per-call cost grows with the file (ratio above 2).');
     process.exitCode = 1;
   }
 }
