@@ -404,18 +404,23 @@ function givesTtl(context: AnyContext, fn: FunctionLike): boolean {
   return known;
 }
 
-/** `from` and the file's functions it calls by name, directly or a few calls deep. */
-function reachableFunctions(context: AnyContext, from: FunctionLike): Set<FunctionLike> {
+/**
+ * Walks the names `from` calls, then those its callees of the file call (by name, up to
+ * MAX_CALL_DEPTH calls deep), breadth first, and stops as soon as `stop(name)` is true. Returns the
+ * functions reached (`from` included) and whether it stopped.
+ */
+function walkCalls(context: AnyContext, from: FunctionLike, stop: (name: string) => boolean = () => false): { reached: Set<FunctionLike>; stopped: boolean } {
   const byName = namedFunctions(context);
-  const seen = new Set<FunctionLike>([from]);
+  const reached = new Set<FunctionLike>([from]);
   let frontier: FunctionLike[] = [from];
   for (let depth = 0; depth < MAX_CALL_DEPTH && frontier.length > 0; depth++) {
     const next: FunctionLike[] = [];
     for (const fn of frontier) {
       for (const name of calledNames(context, fn)) {
+        if (stop(name)) return { reached, stopped: true };
         for (const callee of byName.get(name) ?? []) {
-          if (!seen.has(callee)) {
-            seen.add(callee);
+          if (!reached.has(callee)) {
+            reached.add(callee);
             next.push(callee);
           }
         }
@@ -423,32 +428,18 @@ function reachableFunctions(context: AnyContext, from: FunctionLike): Set<Functi
     }
     frontier = next;
   }
-  return seen;
+  return { reached, stopped: false };
+}
+
+/** `from` and the file's functions it calls by name, directly or a few calls deep. */
+function reachableFunctions(context: AnyContext, from: FunctionLike): Set<FunctionLike> {
+  return walkCalls(context, from).reached;
 }
 
 /** Whether `from` calls `to` by name, directly or through the file's functions (a few calls deep). */
 function reaches(context: AnyContext, from: FunctionLike, to: FunctionLike): boolean {
   const target = nameOf(to);
-  if (target === undefined) return false;
-  const byName = namedFunctions(context);
-  const seen = new Set<FunctionLike>([from]);
-  let frontier: FunctionLike[] = [from];
-  for (let depth = 0; depth < MAX_CALL_DEPTH && frontier.length > 0; depth++) {
-    const next: FunctionLike[] = [];
-    for (const fn of frontier) {
-      for (const name of calledNames(context, fn)) {
-        if (name === target) return true;
-        for (const callee of byName.get(name) ?? []) {
-          if (!seen.has(callee)) {
-            seen.add(callee);
-            next.push(callee);
-          }
-        }
-      }
-    }
-    frontier = next;
-  }
-  return false;
+  return target !== undefined && walkCalls(context, from, (name) => name === target).stopped;
 }
 
 /** A name that says "identifier" or "sequence": `id`, `jobId`, `job_id`, `nextID`, `seq`. */
