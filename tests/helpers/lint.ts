@@ -28,7 +28,7 @@ export type WriteFinding = [string | undefined, string | undefined, number, numb
 export function lintWriteRules(code: string, options: Record<string, unknown> = {}): WriteFinding[] {
   const rules: Linter.RulesRecord = {};
   for (const name of ['incr-needs-expire-on-create', 'set-requires-ttl-or-keepttl'] as const) {
-    const schema = (plugin.rules[name]!.meta.schema as Array<{ properties?: Record<string, unknown> }>)[0];
+    const schema = (plugin.rules?.[name]?.meta?.schema as Array<{ properties?: Record<string, unknown> }> | undefined)?.[0];
     const accepted = Object.fromEntries(Object.entries(options).filter(([key]) => key in (schema?.properties ?? {})));
     rules[`redis-ttl/${name}`] = ['error', accepted];
   }
