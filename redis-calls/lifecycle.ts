@@ -28,6 +28,7 @@ import {
   EXPIRY_EFFECTS,
   type KeyAction,
   type KeyEffect,
+  STRING_COUNTERS,
 } from '../semantics/commands.js';
 import { poppedQueue, pushedQueue, type QueueType } from '../semantics/queues.js';
 import { fileIndexOf } from './file-index.js';
@@ -185,9 +186,6 @@ export function drainedElsewhere(context: AnyContext, call: RedisCall, arg: numb
   return undefined;
 }
 
-/** String counters: their increment is the write that creates them, not an update of a record. */
-const COUNTERS: ReadonlySet<string> = new Set(['INCR', 'INCRBY', 'INCRBYFLOAT', 'DECR', 'DECRBY']);
-
 /**
  * The call that creates, with an expiry, the record the write `call` updates at argument `arg`,
  * in another function of the file; `undefined` otherwise. Counted: a write that keeps an existing
@@ -205,7 +203,7 @@ const COUNTERS: ReadonlySet<string> = new Set(['INCR', 'INCRBY', 'INCRBYFLOAT', 
  */
 export function createdWithTtlElsewhere(context: AnyContext, call: RedisCall, arg: number): RedisCall | undefined {
   const keyNode = call.argNodes[arg];
-  if (!keyNode || keyNode.type === 'SpreadElement' || COUNTERS.has(call.command)) return undefined;
+  if (!keyNode || keyNode.type === 'SpreadElement' || STRING_COUNTERS.has(call.command)) return undefined;
   const action = call.description.keys.find((key) => key.arg === arg);
   if (!action || !EFFECTS_THAT_KEEP_TTL.has(action.effect)) return undefined;
   const writer = namedFunctionOf(call.node);
@@ -445,7 +443,7 @@ function reaches(context: AnyContext, from: FunctionLike, to: FunctionLike): boo
 /** A name that says "identifier" or "sequence": `id`, `jobId`, `job_id`, `nextID`, `seq`. */
 const ID_NAME = /(?:^|[_\-:./])(?:id|ID|Id|seq|sequence)$|^(?:next_?id|nextId|nextID)$|[a-z0-9](?:Id|ID)$/;
 
-/** Commands whose reply is the new value of a counter. */
+/** The counters an ID sequence counts up with, by whole numbers (of semantics' STRING_COUNTERS, whose reply is the new value). */
 const SEQUENCE_COMMANDS: ReadonlySet<string> = new Set(['INCR', 'INCRBY']);
 
 /**
