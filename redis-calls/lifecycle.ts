@@ -209,12 +209,10 @@ export function createdWithTtlElsewhere(context: AnyContext, call: RedisCall, ar
   const writer = namedFunctionOf(call.node);
   if (!writer) return undefined;
   const shape = keyShapeOf(context, keyNode).shape;
-  const index = fileIndexOf(context);
-  const all = [...index.calls, ...index.facadeCalls];
   // a function that gives keys TTLs creates: a key it leaves without one is its omission, not an
   // update (write then EXPIRE in two round trips, an index set beside the record it expires)
-  const writerCalls = all.filter((other) => contains(writer, other.node));
   if (givesTtl(context, writer)) return undefined;
+  const writerCalls = callsWithin(context, writer);
   // a SET / PERSIST of the same key on the updating path drops the TTL the record carried
   const clears = writerCalls.some(
     (other) =>
@@ -233,10 +231,9 @@ export function createdWithTtlElsewhere(context: AnyContext, call: RedisCall, ar
     if (expiry.effect === 'create-with-ttl') return expiry.call;
     // EXPIRE of the key the same function wrote before it (HSET + EXPIRE, in a MULTI or not)
     const expiredId = keyIdOf(context, expiry.call, expiry.arg);
-    const created = all.find(
+    const created = callsWithin(context, creator).find(
       (other) =>
         other.nameNode.range[0] < expiry.call.nameNode.range[0] &&
-        contains(creator, other.node) &&
         other.description.keys.some((key) => EFFECTS_THAT_WRITE_WITHOUT_TTL.has(key.effect) && keyIdOf(context, other, key.arg) === expiredId),
     );
     if (created) return created;
@@ -345,6 +342,32 @@ function contains(outer: TSESTree.Node, inner: TSESTree.Node): boolean {
   return outer.range[0] <= inner.range[0] && inner.range[1] <= outer.range[1];
 }
 
+/** Per file: the calls of {@link callsWithin}, by every node that encloses one. */
+const withinCache = new WeakMap<object, Map<TSESTree.Node, RedisCall[]>>();
+
+/**
+ * The file's Redis calls and facade calls inside `fn` (any node: a function, its nested callbacks
+ * included), in the file index's order (its calls, then its facade calls). One pass over the
+ * file's calls and their ancestors builds the lists of every node, so asking for each function of
+ * a file is linear in its calls, not calls times functions.
+ */
+function callsWithin(context: AnyContext, fn: TSESTree.Node): readonly RedisCall[] {
+  const index = fileIndexOf(context);
+  let byNode = withinCache.get(index);
+  if (!byNode) {
+    byNode = new Map();
+    for (const call of [...index.calls, ...index.facadeCalls]) {
+      for (let node: TSESTree.Node | undefined = call.node; node; node = node.parent) {
+        const list = byNode.get(node);
+        if (list) list.push(call);
+        else byNode.set(node, [call]);
+      }
+    }
+    withinCache.set(index, byNode);
+  }
+  return byNode.get(fn) ?? [];
+}
+
 /** The names a function calls (`f()`, `this.f()`, `obj.f()`), its nested callbacks included. */
 function calledNames(context: AnyContext, fn: FunctionLike): Set<string> {
   const names = new Set<string>();
@@ -393,10 +416,8 @@ function givesTtl(context: AnyContext, fn: FunctionLike): boolean {
   }
   let known = cache.get(fn);
   if (known === undefined) {
-    const index = fileIndexOf(context);
-    const expiring = [...index.calls, ...index.facadeCalls].filter((other) => other.description.keys.some((key) => EXPIRY_EFFECTS.has(key.effect)));
-    const flow = [...reachableFunctions(context, fn)];
-    known = expiring.some((other) => flow.some((f) => contains(f, other.node)));
+    const expires = (other: RedisCall) => other.description.keys.some((key) => EXPIRY_EFFECTS.has(key.effect));
+    known = [...reachableFunctions(context, fn)].some((f) => callsWithin(context, f).some(expires));
     cache.set(fn, known);
   }
   return known;

@@ -215,14 +215,25 @@ export default createRule<Options, MessageIds>({
         }
       },
       'Program:exit'() {
+        // the expiries of each unit, in order: a creation looks at its own unit's only
+        const byUnit = <T extends { call: RedisCall }>(list: readonly T[]) => {
+          const map = new Map<unknown, T[]>();
+          for (const e of list) {
+            const same = map.get(e.call.unit.key);
+            if (same) same.push(e);
+            else map.set(e.call.unit.key, [e]);
+          }
+          return map;
+        };
+        const expiriesByUnit = byUnit(expiries);
+        const fieldExpiriesByUnit = byUnit(fieldExpiries);
         for (const creation of creations) {
           const { call } = creation;
           const unit = call.unit;
           // In one unit, an expiry after the write covers it (not SET ... NX EX: the key exists),
           // and so does a write before it that leaves the key with a TTL (semantics/transactions.ts)
-          const candidates = expiries.filter(
+          const candidates = (expiriesByUnit.get(unit.key) ?? []).filter(
             (e) =>
-              e.call.unit.key === unit.key &&
               (e.key === creation.key ||
                 // expired by a later loop over the keys collected with it (redis-calls/collected-keys.ts)
                 (e.order > creation.order && e.effect === 'set-ttl' && expiredThroughCollection(context, call, creation.keyNode, e.call, e.call.argNodes.indexOf(e.keyNode)))) &&
@@ -245,9 +256,8 @@ export default createRule<Options, MessageIds>({
           const writtenFields = written && (written.ttl === 'clear' || written.ttl === 'keep') ? fieldTexts(call, written.args) : undefined;
           const fieldsCovered =
             writtenFields !== undefined &&
-            fieldExpiries.some(
+            (fieldExpiriesByUnit.get(unit.key) ?? []).some(
               (e) =>
-                e.call.unit.key === unit.key &&
                 e.key === creation.key &&
                 // after the write; or, in a MULTI, an HSETEX ... EX that created the fields an
                 // HINCRBY then increments (it keeps their TTL: semantics/transactions.ts)
