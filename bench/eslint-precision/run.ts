@@ -46,6 +46,8 @@
  *     [--untriaged] [--package <name>] [--app <owner/name>] [--packages-only] [--apps-only]
  *     [--all-files] [--mirror <dir>] [--list] [--no-install] [--plugin <dir>]
  *
+ * Codebases are linted in child processes (this script with `--worker <file>`, the same Node
+ * options and `--plugin`): the packages in one, the applications eight at a time.
  * Both runs by default (untyped, then typed); `--typed` or `--untyped` makes one. `--plugin <dir>`
  * lints with the plugin of another checkout (`<dir>/rules/index.ts`), e.g. the commit before a
  * change extracted with `git archive <commit> rules semantics lua-lint redis-calls text | tar -x -C
