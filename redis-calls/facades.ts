@@ -184,10 +184,28 @@ function resolvePath(path: string): string {
  * function of the code nor is a Redis client's command (its receiver is unknown); else `'none'`.
  */
 function callsOfFacade(context: AnyContext, fn: FunctionLike, file: string, name: string): 'resolved' | 'unresolved' | 'none' {
+  let resolved = false;
+  const { unresolved } = walkCallsOf(context, fn, file, name, () => {
+    resolved = true;
+    return true;
+  });
+  return resolved ? 'resolved' : unresolved ? 'unresolved' : 'none';
+}
+
+/**
+ * Walks the calls named `name` in the module of `context` (`name(...)`, an import of it under
+ * another name, `x.name(...)`) and calls `onSite` with each that resolves to `fn` (of the file
+ * `file`: the same node, or the same range of the same file read as another module), until it
+ * returns `true`. `unresolved`: a method call of that name that neither resolves to a function of
+ * the code nor is a Redis client's own command (`this.cache.m(key)` with `this.cache` of a config
+ * object), so the module's callers of `fn` cannot all be known.
+ */
+function walkCallsOf(context: AnyContext, fn: FunctionLike, file: string, name: string, onSite: (call: TSESTree.CallExpression) => boolean | void): { unresolved: boolean } {
   const detector = clientDetectorOf(context);
-  let result: 'resolved' | 'unresolved' | 'none' = 'none';
+  let unresolved = false;
+  let stopped = false;
   forEachCallIn(context, context.sourceCode.ast, (call) => {
-    if (result === 'resolved') return;
+    if (stopped) return;
     const callee = unwrap(call.callee);
     let target: Target | undefined;
     if (callee.type === AST_NODE_TYPES.Identifier) {
@@ -195,14 +213,15 @@ function callsOfFacade(context: AnyContext, fn: FunctionLike, file: string, name
       target = functionNamed(detector, callee);
     } else if (callee.type === AST_NODE_TYPES.MemberExpression && propertyName(callee.property, callee.computed) === name) {
       target = methodCalled(detector, callee, name);
-      // a receiver that is no client of Redis (`this.cache` of a config object), not a client's own command
-      if (!target && !detector.classify(callee.object).redis) result = 'unresolved';
+      if (!target && !detector.classify(callee.object).redis) unresolved = true;
     }
     if (!target) return;
     const where = target.context.physicalFilename ?? target.context.filename;
-    if (target.fn === fn || (resolvePath(where) === resolvePath(file) && target.fn.range[0] === fn.range[0] && target.fn.range[1] === fn.range[1])) result = 'resolved';
+    if (target.fn === fn || (resolvePath(where) === resolvePath(file) && target.fn.range[0] === fn.range[0] && target.fn.range[1] === fn.range[1])) {
+      if (onSite(call) === true) stopped = true;
+    }
   });
-  return result;
+  return { unresolved };
 }
 
 const codeImports = new WeakMap<object, boolean>();
@@ -588,26 +607,14 @@ function collectCallSites(context: AnyContext, fn: FunctionLike): CallSites | un
   return { sites, named };
 }
 
-/** The calls of `fn` (named `name`, of the file `file`) in the module of `context`, added to `sites`. */
+/**
+ * The calls of `fn` (named `name`, of the file `file`) in the module of `context`, added to
+ * `sites`; `'unresolved'` when the module has a call of that name that cannot be resolved
+ * ({@link walkCallsOf}: the sites are then not all known).
+ */
 function sitesIn(context: AnyContext, fn: FunctionLike, file: string, name: string, sites: CallSite[]): 'unresolved' | undefined {
-  const detector = clientDetectorOf(context);
-  let unresolved = false;
-  forEachCallIn(context, context.sourceCode.ast, (call) => {
-    if (unresolved) return;
-    const callee = unwrap(call.callee);
-    let target: Target | undefined;
-    if (callee.type === AST_NODE_TYPES.Identifier) {
-      if (callee.name !== name && importedName(context, callee) !== name) return;
-      target = functionNamed(detector, callee);
-    } else if (callee.type === AST_NODE_TYPES.MemberExpression && propertyName(callee.property, callee.computed) === name) {
-      target = methodCalled(detector, callee, name);
-      if (!target && !detector.classify(callee.object).redis) unresolved = true;
-    }
-    if (!target) return;
-    const where = target.context.physicalFilename ?? target.context.filename;
-    if (target.fn === fn || (resolvePath(where) === resolvePath(file) && target.fn.range[0] === fn.range[0] && target.fn.range[1] === fn.range[1])) {
-      sites.push({ call, context });
-    }
+  const { unresolved } = walkCallsOf(context, fn, file, name, (call) => {
+    sites.push({ call, context });
   });
   return unresolved ? 'unresolved' : undefined;
 }
