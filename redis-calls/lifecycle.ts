@@ -728,7 +728,7 @@ export const CONSUMED_ELSEWHERE_TEXT =
 
 /** The message tail of a stream kept as a message bus ({@link keptStream}). */
 export const KEPT_STREAM_TEXT =
-  'is a stream read by a consumer group or capped in length (the {{user}} at line {{line}}): Redis keeps a stream when empty, so it lives until deleted, a message bus kept on purpose or forgotten. Give it an expiry, or declare it persistent';
+  'is a stream read by a consumer group or capped (the {{user}} at line {{line}}): Redis keeps a stream when empty, so it lives until deleted. Give it an expiry, or declare it persistent';
 
 /** The message tail of an update of a record created with a TTL elsewhere ({@link createdWithTtlElsewhere}). */
 export const UPDATES_TTL_RECORD_TEXT =
