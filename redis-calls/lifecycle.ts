@@ -30,10 +30,10 @@ import {
   type KeyEffect,
   STRING_COUNTERS,
 } from '../semantics/commands.js';
-import { poppedQueue, pushedQueue, type QueueType } from '../semantics/queues.js';
+import { poppedQueue, pushedQueue, STREAM_WRITES, streamUse, type QueueType } from '../semantics/queues.js';
 import { fileIndexOf } from './file-index.js';
 import { keyIdOf, sameKeyByShape } from './key-id.js';
-import { keyShapeOf } from './key-shape.js';
+import { keyShapeOf, perBuildKey } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
 import { functionName, type FunctionLike } from './pass-through.js';
 import { constInitializer, enclosingFunction, findVariable, unwrap, walk, type AnyContext } from './static.js';
@@ -54,7 +54,9 @@ const MAX_CALL_DEPTH = 4;
  * success path of the operation that wrote: a crash leaves it, a leak), nor shares with it an
  * enclosing function other than a module wrapper (two closures of one request handler). Never for a lock (SET NX,
  * SETNX, a key or value named lock / token / owner ...: the DEL is its release, and a crashed owner
- * holds it forever), nor when the file gives the key shape a TTL anywhere (an INCR + EXPIRE next to
+ * holds it forever), nor for a key under a per-build prefix (`${BUILD_ID}:tag:${tag}`, key-shape.ts
+ * `perBuildKey`: the next deploy's deleter names its own build's keys, never the previous ones),
+ * nor when the file gives the key shape a TTL anywhere (an INCR + EXPIRE next to
  * a `resetKey(key) { del(key) }`: the key is meant to expire), nor when the writer, or a function
  * of the file it calls, gives any key a TTL (an index set written beside a record that expires:
  * the record's expiry never runs the DEL, so the index outlives it).
@@ -66,6 +68,8 @@ export function deletedElsewhere(context: AnyContext, call: RedisCall, arg: numb
   if (!action || action.effect === 'create-if-missing') return undefined;
   const shape = keyShapeOf(context, keyNode);
   if (LOCK_WORDS.test(shape.shape) || lockValue(context, call, arg)) return undefined;
+  // a key under a per-build prefix: the deleter of the next deploy names that build's keys only
+  if (perBuildKey(context, keyNode)) return undefined;
   const index = fileIndexOf(context);
   if (index.expiredShapes.has(shape.shape)) return undefined;
   const id = keyIdOf(context, call, arg);
@@ -169,13 +173,15 @@ export function drainedElsewhere(context: AnyContext, call: RedisCall, arg: numb
   if (!queue) return undefined;
   const shape = keyShapeOf(context, keyNode).shape;
   const index = fileIndexOf(context);
-  if (index.expiredShapes.has(shape)) return undefined;
+  // a key with no static part (`queueName`) is only the key it names: the TTL of a cache record
+  // `set(key, v, { PX })` elsewhere in the file says nothing of it (its own expiry: the key id)
+  if (hasStaticPart(shape) && index.expiredShapes.has(shape)) return undefined;
   const id = keyIdOf(context, call, arg);
   if (id !== undefined && index.expiredKeyIds.has(id)) return undefined;
   const writer = namedFunctionOf(call.node);
   if (!writer) return undefined;
   for (const pop of keyUsesByShape(context, 'pop').get(shape) ?? []) {
-    if (pop.queue !== queue || !sameKey(context, shape, call, arg, pop.call, pop.arg)) continue;
+    if (pop.queue !== queue || !(sameKey(context, shape, call, arg, pop.call, pop.arg) || sameQueueParameter(context, shape, call, arg, pop.call, pop.arg))) continue;
     const consumer = namedFunctionOf(pop.call.node);
     if (!consumer || consumer === writer || contains(consumer, writer) || contains(writer, consumer)) continue;
     if (sharedOperation(call.node, pop.call.node)) continue;
@@ -184,6 +190,79 @@ export function drainedElsewhere(context: AnyContext, call: RedisCall, arg: numb
     return pop.call;
   }
   return undefined;
+}
+
+const streamUsesCache = new WeakMap<TSESTree.Program, readonly KeyUse[]>();
+
+/** The file's stream commands that name a consumer group or cap a stream (`semantics/queues.ts` streamUse), with their key. */
+function streamUses(context: AnyContext): readonly KeyUse[] {
+  const program = context.sourceCode.ast;
+  let uses = streamUsesCache.get(program);
+  if (!uses) {
+    const list: KeyUse[] = [];
+    const index = fileIndexOf(context);
+    for (const other of [...index.calls, ...index.facadeCalls]) {
+      const capOption = other.optionsObject?.properties.some((p) => p.type === 'Property' && p.key.type === 'Identifier' && p.key.name === 'TRIM') ?? false;
+      if (!streamUse(other.command, other.args, capOption)) continue;
+      for (const key of other.description.keys) {
+        const node = other.argNodes[key.arg];
+        if (node && node.type !== 'SpreadElement') list.push({ call: other, arg: key.arg, effect: key.effect });
+      }
+    }
+    uses = list;
+    streamUsesCache.set(program, uses);
+  }
+  return uses;
+}
+
+/**
+ * The call that makes the stream the write `call` creates at argument `arg` a message bus kept on
+ * purpose, or `undefined`. Counted: a stream write (XADD, XGROUP CREATE ... MKSTREAM) whose key
+ * is one stream, not one per identity (a bounded key, `KeyShape.constant`: `this.streamName`, a
+ * constant; or a name with no static part that the caller gives whole: `stream` of
+ * `publish(stream, ...)`), when the file names a consumer group of that key (XGROUP CREATE /
+ * CREATECONSUMER / SETID, XREADGROUP, XACK, XCLAIM, XAUTOCLAIM, XPENDING: the call itself for
+ * XGROUP CREATE ... MKSTREAM) or caps it (XADD ... MAXLEN / MINID, XTRIM), in any function.
+ * Redis keeps an empty stream (`semantics/queues.ts`): the application keeps it as its bus, its
+ * entries acknowledged or trimmed. Never a per-identity stream (`events:${userId}`: one stream per
+ * user outlives the user, whatever reads it), a stream only written or read without a group
+ * (XRANGE, XREAD), nor a key the file gives a TTL.
+ */
+export function keptStream(context: AnyContext, call: RedisCall, arg: number): RedisCall | undefined {
+  const keyNode = call.argNodes[arg];
+  if (!keyNode || keyNode.type === 'SpreadElement' || !STREAM_WRITES.has(call.command)) return undefined;
+  const shape = keyShapeOf(context, keyNode);
+  if (!shape.constant && hasStaticPart(shape.shape)) return undefined;
+  const id = keyIdOf(context, call, arg);
+  if (id !== undefined && fileIndexOf(context).expiredKeyIds.has(id)) return undefined;
+  for (const use of streamUses(context)) {
+    const node = use.call.argNodes[use.arg]!;
+    if (keyShapeOf(context, node).shape !== shape.shape) continue;
+    if (use.call === call || sameKey(context, shape.shape, call, arg, use.call, use.arg) || sameQueueParameter(context, shape.shape, call, arg, use.call, use.arg)) return use.call;
+  }
+  return undefined;
+}
+
+/** Whether a key shape has a static part (a letter or digit): `jobs:*`, not `*` nor `*:*`. */
+function hasStaticPart(shape: string): boolean {
+  return /[\p{L}\p{N}]/u.test(shape.replace(/\*/g, ''));
+}
+
+/** A parameter name that says the key is a queue: `queue`, `queueName`, `listKey`, `streamName`, `jobs`, `inbox`. */
+const QUEUE_NAME = /queue|list|stream|channel|topic|inbox|outbox|backlog|jobs|tasks/i;
+
+/**
+ * Whether a push and a pop of a key with no static part name one queue the caller gives: both keys
+ * are a bare parameter of their function with the same name, a name that says queue (`queueName`
+ * of `enqueue(queueName, v)` and `dequeue(queueName)`). Not a store's generic `key`, nor `t` of
+ * minified code: two functions' parameters of another name are two keys.
+ */
+function sameQueueParameter(context: AnyContext, shape: string, push: RedisCall, pushArg: number, pop: RedisCall, popArg: number): boolean {
+  if (hasStaticPart(shape)) return false;
+  const a = unwrap(push.argNodes[pushArg]!);
+  const b = unwrap(pop.argNodes[popArg]!);
+  if (a.type !== 'Identifier' || b.type !== 'Identifier' || a.name !== b.name || !QUEUE_NAME.test(a.name)) return false;
+  return isParameter(context, a) && isParameter(context, b);
 }
 
 /**
@@ -649,7 +728,7 @@ export const CONSUMED_QUEUES_SCHEMA = {
   allowConsumedQueues: {
     type: 'boolean',
     description:
-      'Do not report a push to a work queue (a list, set or sorted set written with LPUSH, RPUSH, SADD, ZADD ...) that another function of the same file pops from (LPOP, RPOP, BRPOP, LMOVE, LMPOP, SPOP, ZPOPMIN, BZPOPMIN ...) and never gives a TTL: Redis deletes the key with its last element, so the queue does not outlive its work. Streams, reads (LRANGE), LTRIM and LREM / SREM of a named member do not count. Default true; false in the strict config.',
+      'Do not report a push to a work queue (a list, set or sorted set written with LPUSH, RPUSH, SADD, ZADD ...) that another function of the same file pops from (LPOP, RPOP, BRPOP, LMOVE, LMPOP, SPOP, ZPOPMIN, BZPOPMIN ...) and never gives a TTL: Redis deletes the key with its last element, so the queue does not outlive its work. Reads (LRANGE), LTRIM and LREM / SREM of a named member do not count. Nor a write (XADD, XGROUP CREATE MKSTREAM) of one stream, not one per identity, that the file reads with a consumer group (XREADGROUP, XACK, XGROUP CREATE ...) or caps (MAXLEN / MINID, XTRIM): a message bus kept on purpose. Default true; false in the strict config.',
   },
 } as const;
 
@@ -665,6 +744,10 @@ export const TTL_RECORD_UPDATES_SCHEMA = {
 /** The message tail of a push to a queue popped elsewhere ({@link drainedElsewhere}). */
 export const CONSUMED_ELSEWHERE_TEXT =
   'is a queue only the {{consumer}} at line {{line}} (another function) empties: Redis deletes it when empty, but if the consumer stops it stays forever. Give it an expiry, or declare it persistent';
+
+/** The message tail of a stream kept as a message bus ({@link keptStream}). */
+export const KEPT_STREAM_TEXT =
+  'is a stream read by a consumer group or capped (the {{user}} at line {{line}}): Redis keeps a stream when empty, so it lives until deleted. Give it an expiry, or declare it persistent';
 
 /** The message tail of an update of a record created with a TTL elsewhere ({@link createdWithTtlElsewhere}). */
 export const UPDATES_TTL_RECORD_TEXT =

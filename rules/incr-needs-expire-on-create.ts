@@ -36,12 +36,14 @@ import { staleGuard } from '../redis-calls/stale-read.js';
 import { ttlRepairOf } from '../redis-calls/ttl-repair.js';
 import {
   CONSUMED_ELSEWHERE_TEXT,
+  KEPT_STREAM_TEXT,
   CONSUMED_QUEUES_SCHEMA,
   createdWithTtlElsewhere,
   DELETED_ELSEWHERE_TEXT,
   DELETED_KEYS_SCHEMA,
   deletedElsewhere,
   drainedElsewhere,
+  keptStream,
   idSequence,
   ID_SEQUENCES_SCHEMA,
   TTL_RECORD_UPDATES_SCHEMA,
@@ -61,6 +63,7 @@ export type MessageIds =
   | 'repairedOnNextHit'
   | 'deletedElsewhere'
   | 'consumedElsewhere'
+  | 'keptStream'
   | 'updatesTtlRecord'
   | 'idSequence'
   | 'wrapInMulti'
@@ -131,6 +134,7 @@ export default createRule<Options, MessageIds>({
       repairedOnNextHit: `{{command}} creates \`{{key}}\` without TTL, and the EXPIRE at line {{line}} re-arms it when its TTL is missing only on a later call: a key never hit again keeps no TTL. Send the write and its expiry in one MULTI or Lua script.${KEY_TAIL}`,
       deletedElsewhere: `{{command}} creates \`{{key}}\` without TTL, and it ${DELETED_ELSEWHERE_TEXT}.${KEY_TAIL}`,
       consumedElsewhere: `{{command}} creates \`{{key}}\` without TTL, and it ${CONSUMED_ELSEWHERE_TEXT}.${KEY_TAIL}`,
+      keptStream: `{{command}} creates \`{{key}}\` without TTL, and it ${KEPT_STREAM_TEXT}.${KEY_TAIL}`,
       updatesTtlRecord: `{{command}} of \`{{key}}\` ${UPDATES_TTL_RECORD_TEXT}.${KEY_TAIL}`,
       idSequence: `{{command}} of \`{{key}}\` creates it without TTL, and {{why}}: an ID sequence must not expire (ids would be reissued). If it is one, declare it persistent; if it is a counter, expire it in the same MULTI.${KEY_TAIL}`,
       staleGuard: `The expiry of \`{{key}}\` is queued only when the {{read}} at line {{line}}, an earlier round trip, saw no key: if it expires in between, {{command}} recreates it without TTL. Expire every time (EXPIRE ... NX) or use a Lua script.${KEY_TAIL}`,
@@ -274,7 +278,10 @@ export default createRule<Options, MessageIds>({
           // a work queue another function pops to empty; a record another function creates with a TTL
           const consumer = inUnit || deleter || sequence ? undefined : drainedElsewhere(context, call, keyArg);
           if (consumer && allowConsumedQueues) continue;
-          const creator = inUnit || deleter || sequence || consumer ? undefined : createdWithTtlElsewhere(context, call, keyArg);
+          // a stream kept as a message bus: read by a consumer group, or capped (MAXLEN, XTRIM)
+          const stream = inUnit || deleter || sequence || consumer ? undefined : keptStream(context, call, keyArg);
+          if (stream && allowConsumedQueues) continue;
+          const creator = inUnit || deleter || sequence || consumer || stream ? undefined : createdWithTtlElsewhere(context, call, keyArg);
           if (creator && allowTtlRecordUpdates) continue;
           const managed = sequence
             ? { messageId: 'idSequence' as const, data: { why: sequence } }
@@ -282,7 +289,9 @@ export default createRule<Options, MessageIds>({
               ? { messageId: 'deletedElsewhere' as const, data: { deleter: deleter.command, line: String(deleter.nameNode.loc.start.line) } }
               : consumer
                 ? { messageId: 'consumedElsewhere' as const, data: { consumer: consumer.command, line: String(consumer.nameNode.loc.start.line) } }
-                : creator
+                : stream
+                  ? { messageId: 'keptStream' as const, data: { user: stream.command, line: String(stream.nameNode.loc.start.line) } }
+                  : creator
                   ? { messageId: 'updatesTtlRecord' as const, data: { creator: creator.command, line: String(creator.nameNode.loc.start.line) } }
                   : undefined;
           // the key re-armed whenever its TTL is missing (redis-calls/ttl-repair.ts)
