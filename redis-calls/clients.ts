@@ -1049,21 +1049,47 @@ export class ClientDetector {
     } else if (bare.type === AST_NODE_TYPES.MemberExpression && bare.property.type === AST_NODE_TYPES.PrivateIdentifier) {
       name = bare.property.name; // this.#redis is judged by its name like this.redis
     }
-    return name ? this.verdictByName(name, 'its name') : UNKNOWN;
+    if (!name) return UNKNOWN;
+    // `const multiRedis = this.multi()`: a batch stored from a `multi()` / `pipeline()` call is
+    // that batch, whatever the call's receiver is read as (`this` of a class extending the client)
+    const batch = bare.type === AST_NODE_TYPES.Identifier ? this.storedBatch(bare) : undefined;
+    return this.verdictByName(name, 'its name', batch);
   }
 
   /**
    * A client by `name` (`subject` says whose name, for the message): a `clientNames` pattern, or a
-   * weak default one (`^client$`) in a file that imports a Redis client; else unknown.
+   * weak default one (`^client$`) in a file that imports a Redis client; else unknown. `batch`:
+   * the value is that client's MULTI or pipeline.
    */
-  private verdictByName(name: string, subject: string): ReceiverKind {
+  private verdictByName(name: string, subject: string, batch?: 'multi' | 'pipeline'): ReceiverKind {
     const strong = this.settings.clientNames.find((pattern) => pattern.regex.test(name));
-    if (strong) return clientVerdict(this.fileFlavor(), `${subject} matches clientNames '${strong.source}'`, undefined, true);
+    if (strong) return clientVerdict(this.fileFlavor(), `${subject} matches clientNames '${strong.source}'`, batch, true);
     const weak = this.settings.weakClientNames.find((pattern) => pattern.regex.test(name));
     if (weak && this.importsRedis()) {
-      return clientVerdict(this.fileFlavor(), `${subject} matches clientNames '${weak.source}' in a file that imports a Redis client`, undefined, true);
+      return clientVerdict(this.fileFlavor(), `${subject} matches clientNames '${weak.source}' in a file that imports a Redis client`, batch, true);
     }
     return UNKNOWN;
+  }
+
+  /**
+   * The batch a variable holds when its one value (a `const`, or a `let` written once) is a
+   * `multi()` / `pipeline()` call, commands queued on it in the same chain included
+   * (`redis.multi().set(k, v)`); `undefined` otherwise.
+   */
+  private storedBatch(node: TSESTree.Identifier): 'multi' | 'pipeline' | undefined {
+    const variable = findVariable(this.context, node);
+    const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+    if (def?.type !== 'Variable' || def.node.id.type !== AST_NODE_TYPES.Identifier || !def.node.init) return undefined;
+    if (variable!.references.some((r) => r.isWrite() && r.identifier !== def.node.id && !(r.writeExpr && isCallOnItself(r.writeExpr, node.name)))) return undefined;
+    let init = unwrap(def.node.init);
+    while (init.type === AST_NODE_TYPES.CallExpression) {
+      const callee = unwrap(init.callee);
+      if (callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+      const method = memberKeyName(callee.property, callee.computed);
+      if (method === 'multi' || method === 'pipeline') return method;
+      init = unwrap(callee.object);
+    }
+    return undefined;
   }
 }
 

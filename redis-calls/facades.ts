@@ -39,7 +39,7 @@ import type { ClientDetector } from './clients.js';
 import { clientDetectorOf, forEachCallIn, redisCallsIn, redisCallsOf } from './index.js';
 import { commandOfMethod, type RedisCall } from './normalize.js';
 import { isCodeSpecifier, loadModule, moduleContext, readModule } from './modules.js';
-import { functionName, passThroughParameter, type FunctionLike } from './pass-through.js';
+import { commandsOfWrapperName, functionName, passThroughParameter, sameWriteOtherArm, type FunctionLike } from './pass-through.js';
 import { packageFiles, packageOf } from './project.js';
 import { findVariable, propertyName, referenceName, staticValue, unwrap, type AnyContext } from './static.js';
 
@@ -96,13 +96,13 @@ function facadeCallsAt(context: AnyContext, node: TSESTree.CallExpression, depth
   if (name === undefined) return NONE;
   // a facade is named after its command (here, or where it is exported from: `import { incr as
   // bump }`): other calls cost nothing more
-  const named = commandOfMethod(name) !== undefined;
+  const named = namesACommand(name);
   if (!named && callee.type !== AST_NODE_TYPES.Identifier) return NONE;
   const detector = clientDetectorOf(context);
   // a file with no sign of Redis may still call a facade of another module (that module's own
   // reading decides whether the facade sends a Redis command)
   if (!detector.mayUseRedis() && !importsCode(context)) return NONE;
-  if (!named && !commandOfMethod(importedName(context, callee as TSESTree.Identifier) ?? '')) return NONE;
+  if (!named && !namesACommand(importedName(context, callee as TSESTree.Identifier) ?? '')) return NONE;
   if (redisCallsOf(context, node).length > 0) return NONE;
   const target = callee.type === AST_NODE_TYPES.Identifier ? functionNamed(detector, callee) : methodCalled(detector, callee as TSESTree.MemberExpression, name);
   const facade = target && facadeOf(target, depth);
@@ -111,6 +111,15 @@ function facadeCallsAt(context: AnyContext, node: TSESTree.CallExpression, depth
 }
 
 const NONE: readonly RedisCall[] = Object.freeze([]);
+
+/**
+ * Whether a function's name may be a facade's: a command's (`sadd`, `hSet`), or a command with
+ * the words a pass-through wrapper's name may add (`setKey`, `setRedisObject`, `pushToRedisList`:
+ * `redis-calls/pass-through.ts`).
+ */
+function namesACommand(name: string): boolean {
+  return commandOfMethod(name) !== undefined || commandsOfWrapperName(name).some((command) => command !== name.toUpperCase() && commandOfMethod(command.toLowerCase()) !== undefined);
+}
 
 /** Paths of tests: a call there does not make a facade's production callers reachable. */
 const TEST_PATH = /(?:^|[\\/])(?:__tests__|__mocks__|tests?|spec)[\\/]|\.(?:test|spec)\.[cm]?[jt]sx?$/;
@@ -422,7 +431,10 @@ function facadeOf(target: Target, depth: number): Facade | undefined {
   cache.set(fn, null); // recursion (a facade calling itself) ends here
   const sent = [...redisCallsIn(context, fn.body)];
   if (depth + 1 < MAX_DEPTH) forEachCallIn(context, fn.body, (call) => sent.push(...facadeCallsAt(context, call, depth + 1)));
-  const facade = sent.length === 1 ? readFacade(context, fn, sent[0]!) : undefined;
+  // one command, or one write whichever end of the list a parameter chooses (`pushToRedisList`)
+  const name = functionName(fn);
+  const one = sent.length === 1 || (name !== undefined && sent.length > 1 && sent.slice(1).every((other) => sameWriteOtherArm(context, name, sent[0]!, other)));
+  const facade = one ? readFacade(context, fn, sent[0]!) : undefined;
   cache.set(fn, facade ?? null);
   return facade;
 }
