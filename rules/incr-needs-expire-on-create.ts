@@ -14,7 +14,11 @@
  * redis.get(key)`: `redis-calls/stale-read.ts`), since the key can expire in between. A write whose
  * key the same function re-arms whenever its TTL is missing (`if (ttl < 0) expire(key, ...)`:
  * `redis-calls/ttl-repair.ts`) is left alone with `allowTtlRepair` (on in `recommended`); in
- * `strict` it gets its own message (a key never hit again keeps no TTL). Persistent keys, constant keys the file never expires and the no-TTL arm of an
+ * `strict` it gets its own message (a key never hit again keeps no TTL). A bounded key (a constant,
+ * or one of a few: `redis-calls/bounded.ts`) whose expiry follows in a later round trip that runs
+ * after every write (`redis-calls/rearmed.ts`) is left alone with `allowRearmedBoundedKeys` (on in
+ * `recommended`): a crash in between leaves that one key without TTL until its next write re-arms
+ * it; `strict` reports it as `separateRoundTrip`. Persistent keys, constant keys the file never expires and the no-TTL arm of an
  * explicit TTL test follow the shared policy of `redis-calls/policy.ts`.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
@@ -34,6 +38,8 @@ import { isBlockingCall } from '../semantics/blocking.js';
 import { enclosingFunction } from '../redis-calls/static.js';
 import { staleGuard } from '../redis-calls/stale-read.js';
 import { ttlRepairOf } from '../redis-calls/ttl-repair.js';
+import { expiryRunsAfterEveryWrite } from '../redis-calls/rearmed.js';
+import { keyShapeOf } from '../redis-calls/key-shape.js';
 import {
   CONSUMED_ELSEWHERE_TEXT,
   KEPT_STREAM_TEXT,
@@ -111,6 +117,11 @@ export default createRule<Options, MessageIds>({
             description:
               'Whether a pipeline() counts as one unit. Pipelines are not atomic (a failure can stop between the commands), so the strict config turns this off.',
           },
+          allowRearmedBoundedKeys: {
+            type: 'boolean',
+            description:
+              'Do not report a write of a bounded key (a constant, or one of a few keys) whose expiry follows as a separate round trip that runs after every write (not only on creation): a crash in between leaves at most that key without TTL until the next write re-arms it. Default true; false in the strict config.',
+          },
           allowTtlRepair: {
             type: 'boolean',
             description:
@@ -149,6 +160,7 @@ export default createRule<Options, MessageIds>({
   create(context, [options]) {
     const allowPipeline = options.allowPipeline !== false;
     const allowTtlRepair = options.allowTtlRepair !== false;
+    const allowRearmedBoundedKeys = options.allowRearmedBoundedKeys !== false;
     const allowDeletedKeys = options.allowDeletedKeys !== false;
     const allowIdSequences = options.allowIdSequences !== false;
     const allowConsumedQueues = options.allowConsumedQueues !== false;
@@ -327,6 +339,18 @@ export default createRule<Options, MessageIds>({
             // set-requires-ttl-or-keepttl uses): only an EXPIRE-family call counts.
             const later = expiryInLaterRoundTrip(context, call, keyArg, options.allowPassThrough !== false);
             const elsewhere = later ? expiries.find((e) => e.call === later && e.key === creation.key && e.effect === 'set-ttl') : undefined;
+            // a bounded key whose expiry is re-armed after every write: at most this key is left
+            // without TTL by a crash in between, until its next write (redis-calls/rearmed.ts)
+            if (
+              elsewhere &&
+              allowRearmedBoundedKeys &&
+              !repaired &&
+              !stale &&
+              keyShapeOf(context, creation.keyNode).constant &&
+              expiryRunsAfterEveryWrite(call.node, elsewhere.call.node)
+            ) {
+              continue;
+            }
             // An expiry of the key sent before the write, in the same function: a no-op on a missing key.
             const before = elsewhere
               ? undefined
