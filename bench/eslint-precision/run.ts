@@ -63,7 +63,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import tsParser from '@typescript-eslint/parser';
 import { Linter } from 'eslint';
@@ -72,7 +72,7 @@ import ownPlugin from '../../rules/index.js';
 
 const pluginDir = process.argv.includes('--plugin') ? process.argv[process.argv.indexOf('--plugin') + 1] : undefined;
 const plugin = (pluginDir
-  ? ((await import(pathToFileURL(join(process.cwd(), pluginDir, 'rules', 'index.ts')).href)) as { default: typeof ownPlugin }).default
+  ? ((await import(pathToFileURL(resolve(process.cwd(), pluginDir, 'rules', 'index.ts')).href)) as { default: typeof ownPlugin }).default
   : ownPlugin);
 
 const here = dirname(fileURLToPath(import.meta.url));
