@@ -378,10 +378,10 @@ export function b(t: string) {
 export async function log(listName: string, v: string) {
   await redis.rpush(listName, v);
 }
-export async function push(queue: string, v: string) {
+export async function enqueue(queue: string, v: string) {
   await redis.rpush(queue, v);
 }
-export async function pop(name: string) {
+export async function dequeue(name: string) {
   return redis.lpop(name);
 }
 `);
