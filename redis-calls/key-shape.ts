@@ -45,7 +45,7 @@ import { asFunction, classMethod, classOf, instanceClass, isNoKey, isStringConca
 export { returnExpressions } from './key-builders.js';
 import { assignedOnce, containerOf, declarationStatement, exportedStatement, isObjectAssign, memberOf } from './containers.js';
 import { exportedValue, findExport, importedBinding, moduleContext, namespaceModule, type ImportedModule } from './modules.js';
-import { findVariable, pick, propertyName, unwrap, walk, type AnyContext } from './static.js';
+import { findVariable, functionName, pick, propertyName, unwrap, walk, type AnyContext } from './static.js';
 
 /** The shape of one key expression. */
 export interface KeyShape {
@@ -1110,32 +1110,39 @@ export function perBuildKey(context: AnyContext, node: TSESTree.Node): boolean {
         ? callee.property.name
         : undefined;
   if (name === undefined) return false;
-  return (methodsByName(context).get(name) ?? []).some((fn) => returnExpressions(fn).some((e) => BUILD_ID_NAME.test(context.sourceCode.getText(e))));
+  return (functionsByName(context).get(name) ?? []).some((fn) => returnExpressions(fn).some((e) => BUILD_ID_NAME.test(context.sourceCode.getText(e))));
 }
 
-const methodsCache = new WeakMap<TSESTree.Program, ReadonlyMap<string, readonly FunctionLike[]>>();
+const functionsCache = new WeakMap<TSESTree.Program, ReadonlyMap<string, readonly FunctionLike[]>>();
 
-/** The module's functions by the name they are called by: declarations, methods, `C.prototype.m = function`. */
-function methodsByName(context: AnyContext): ReadonlyMap<string, readonly FunctionLike[]> {
+/**
+ * The name a function is called by: a declaration's, a method's or property's key, a variable's,
+ * or the member it is assigned to (`C.prototype.m = function`, `exports.m = ...`).
+ */
+export function calledName(fn: FunctionLike): string | undefined {
+  const parent = fn.parent;
+  if (parent?.type === AST_NODE_TYPES.AssignmentExpression && parent.right === fn && parent.left.type === AST_NODE_TYPES.MemberExpression && parent.left.property.type === AST_NODE_TYPES.Identifier) {
+    return parent.left.property.name;
+  }
+  return functionName(fn);
+}
+
+/** The module's functions by the name they are called by ({@link calledName}; a name may be several methods), read once per file. */
+export function functionsByName(context: AnyContext): ReadonlyMap<string, readonly FunctionLike[]> {
   const program = context.sourceCode.ast;
-  let byName = methodsCache.get(program);
+  let byName = functionsCache.get(program);
   if (!byName) {
     const map = new Map<string, FunctionLike[]>();
-    const add = (name: string | undefined, fn: TSESTree.Node | null | undefined) => {
-      if (name === undefined || !fn) return;
-      const value = unwrap(fn);
-      if (value.type !== AST_NODE_TYPES.FunctionExpression && value.type !== AST_NODE_TYPES.ArrowFunctionExpression && value.type !== AST_NODE_TYPES.FunctionDeclaration) return;
-      map.set(name, [...(map.get(name) ?? []), value]);
-    };
-    walk(context, program, (current) => {
-      if (current.type === AST_NODE_TYPES.FunctionDeclaration) add(current.id?.name, current);
-      else if ((current.type === AST_NODE_TYPES.MethodDefinition || current.type === AST_NODE_TYPES.Property || current.type === AST_NODE_TYPES.PropertyDefinition) && current.key.type === AST_NODE_TYPES.Identifier)
-        add(current.key.name, current.value);
-      else if (current.type === AST_NODE_TYPES.AssignmentExpression && current.left.type === AST_NODE_TYPES.MemberExpression && current.left.property.type === AST_NODE_TYPES.Identifier)
-        add(current.left.property.name, current.right);
+    walk(context, program, (node) => {
+      if (node.type !== AST_NODE_TYPES.FunctionDeclaration && node.type !== AST_NODE_TYPES.FunctionExpression && node.type !== AST_NODE_TYPES.ArrowFunctionExpression) return;
+      const name = calledName(node);
+      if (name === undefined) return;
+      const same = map.get(name);
+      if (same) same.push(node);
+      else map.set(name, [node]);
     });
     byName = map;
-    methodsCache.set(program, byName);
+    functionsCache.set(program, byName);
   }
   return byName;
 }

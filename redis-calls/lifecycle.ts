@@ -33,9 +33,9 @@ import {
 import { poppedQueue, pushedQueue, STREAM_WRITES, streamUse, type QueueType } from '../semantics/queues.js';
 import { fileIndexOf } from './file-index.js';
 import { keyIdOf, sameKeyByShape } from './key-id.js';
-import { keyShapeOf, perBuildKey } from './key-shape.js';
+import { calledName, functionsByName, keyShapeOf, perBuildKey } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
-import { functionName, type FunctionLike } from './pass-through.js';
+import type { FunctionLike } from './pass-through.js';
 import { constInitializer, enclosingFunction, findVariable, unwrap, walk, type AnyContext } from './static.js';
 
 /** Words of a key or a value that say the key is a lock: a crashed owner holds it forever. */
@@ -373,22 +373,10 @@ function lockValue(context: AnyContext, call: RedisCall, keyArg: number): boolea
   return LOCK_WORDS.test(context.sourceCode.getText(value));
 }
 
-/**
- * The name a function is called by: {@link functionName}, or the member it is assigned to
- * (`Store.prototype.add = function () {}`, `exports.add = ...`: compiled classes and modules).
- */
-function nameOf(fn: FunctionLike): string | undefined {
-  const parent = fn.parent;
-  if (parent?.type === 'AssignmentExpression' && parent.right === fn && parent.left.type === 'MemberExpression' && parent.left.property.type === 'Identifier') {
-    return parent.left.property.name;
-  }
-  return functionName(fn);
-}
-
 /** The innermost enclosing function that has a name (a callback belongs to its named function). */
 function namedFunctionOf(node: TSESTree.Node): FunctionLike | undefined {
   for (let fn = enclosingFunction(node); fn; fn = enclosingFunction(fn)) {
-    if (nameOf(fn as FunctionLike) !== undefined) return fn as FunctionLike;
+    if (calledName(fn as FunctionLike) !== undefined) return fn as FunctionLike;
   }
   return undefined;
 }
@@ -459,24 +447,6 @@ function calledNames(context: AnyContext, fn: FunctionLike): Set<string> {
   return names;
 }
 
-const functionsByName = new WeakMap<TSESTree.Program, ReadonlyMap<string, readonly FunctionLike[]>>();
-
-/** The file's named functions, by name (a name may be several methods). */
-function namedFunctions(context: AnyContext): ReadonlyMap<string, readonly FunctionLike[]> {
-  const program = context.sourceCode.ast;
-  let byName = functionsByName.get(program);
-  if (!byName) {
-    const map = new Map<string, FunctionLike[]>();
-    walk(context, program, (node) => {
-      if (node.type !== 'FunctionDeclaration' && node.type !== 'FunctionExpression' && node.type !== 'ArrowFunctionExpression') return;
-      const name = nameOf(node);
-      if (name !== undefined) map.set(name, [...(map.get(name) ?? []), node]);
-    });
-    byName = map;
-    functionsByName.set(program, byName);
-  }
-  return byName;
-}
 
 const givesTtlCache = new WeakMap<TSESTree.Program, Map<FunctionLike, boolean>>();
 
@@ -508,7 +478,7 @@ function givesTtl(context: AnyContext, fn: FunctionLike): boolean {
  * functions reached (`from` included) and whether it stopped.
  */
 function walkCalls(context: AnyContext, from: FunctionLike, stop: (name: string) => boolean = () => false): { reached: Set<FunctionLike>; stopped: boolean } {
-  const byName = namedFunctions(context);
+  const byName = functionsByName(context);
   const reached = new Set<FunctionLike>([from]);
   let frontier: FunctionLike[] = [from];
   for (let depth = 0; depth < MAX_CALL_DEPTH && frontier.length > 0; depth++) {
@@ -536,7 +506,7 @@ function reachableFunctions(context: AnyContext, from: FunctionLike): Set<Functi
 
 /** Whether `from` calls `to` by name, directly or through the file's functions (a few calls deep). */
 function reaches(context: AnyContext, from: FunctionLike, to: FunctionLike): boolean {
-  const target = nameOf(to);
+  const target = calledName(to);
   return target !== undefined && walkCalls(context, from, (name) => name === target).stopped;
 }
 
@@ -674,7 +644,7 @@ function idUse(context: AnyContext, call: RedisCall, use: TSESTree.Node, name: s
   if (returned) {
     if (keyNamed) return 'its reply is returned from an id key';
     const fn = namedFunctionOf(use);
-    const fnName = fn ? nameOf(fn) : undefined;
+    const fnName = fn ? calledName(fn) : undefined;
     if (fnName && (ID_NAME.test(fnName) || /^(?:generate|new|next|create|allocate)(?:Id|ID|Seq|Sequence)/.test(fnName))) return 'its reply is returned as an id';
   }
   return undefined;

@@ -27,7 +27,9 @@ import { keyBuilder, keyShapeOf, returnExpressions } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
 import { counterStep } from '../semantics/commands.js';
 import { constantNumber } from './constant.js';
-import { constInitializer, enclosingFunction, findVariable, propertyName, referenceName, unwrap, type AnyContext } from './static.js';
+import { constInitializer, enclosingFunction, findVariable, functionName, referenceName, unwrap, type AnyContext } from './static.js';
+
+export { functionName };
 
 /** A facade method does little besides forwarding (a connection check, the call, a return). */
 const MAX_STATEMENTS = 3;
@@ -305,15 +307,3 @@ function isFunction(node: TSESTree.Node): node is FunctionLike {
   );
 }
 
-/** The name a function is called by: its declaration, method, property or `const`. */
-export function functionName(fn: FunctionLike): string | undefined {
-  if (fn.type === AST_NODE_TYPES.FunctionDeclaration) return fn.id?.name;
-  const parent = fn.parent;
-  if (!parent) return undefined;
-  if (parent.type === AST_NODE_TYPES.MethodDefinition || parent.type === AST_NODE_TYPES.Property) {
-    return propertyName(parent.key, parent.computed);
-  }
-  if (parent.type === AST_NODE_TYPES.PropertyDefinition) return propertyName(parent.key, parent.computed);
-  if (parent.type === AST_NODE_TYPES.VariableDeclarator && parent.id.type === AST_NODE_TYPES.Identifier) return parent.id.name;
-  return undefined;
-}

@@ -466,3 +466,16 @@ export function followsOnItsPath(node: TSESTree.Node, later: TSESTree.Node): boo
   }
   return false;
 }
+
+/** The name a function is called by: its declaration, method, property or `const`. */
+export function functionName(fn: TSESTree.FunctionDeclaration | TSESTree.FunctionExpression | TSESTree.ArrowFunctionExpression): string | undefined {
+  if (fn.type === AST_NODE_TYPES.FunctionDeclaration) return fn.id?.name;
+  const parent = fn.parent;
+  if (!parent) return undefined;
+  if (parent.type === AST_NODE_TYPES.MethodDefinition || parent.type === AST_NODE_TYPES.Property) {
+    return propertyName(parent.key, parent.computed);
+  }
+  if (parent.type === AST_NODE_TYPES.PropertyDefinition) return propertyName(parent.key, parent.computed);
+  if (parent.type === AST_NODE_TYPES.VariableDeclarator && parent.id.type === AST_NODE_TYPES.Identifier) return parent.id.name;
+  return undefined;
+}
