@@ -16,6 +16,7 @@ import type * as L from 'luaparse';
 import { expressionText, rangeOf } from './walk/ast.js';
 import { rearmedWindowMessage, ttlCheckAfterSetMessage } from './messages.js';
 import type { ScriptIndex } from './script-index.js';
+import { INCREMENT_COMMANDS } from '../semantics/commands.js';
 
 /** One finding, before positions: the EXPIRE call and the message. */
 export interface FixedWindowFinding {
@@ -23,7 +24,6 @@ export interface FixedWindowFinding {
   message: string;
 }
 
-const INCREMENTS = new Set(['INCR', 'INCRBY', 'INCRBYFLOAT', 'HINCRBY', 'HINCRBYFLOAT', 'DECR', 'DECRBY', 'ZINCRBY']);
 const EXPIRIES = new Set(['EXPIRE', 'PEXPIRE']);
 
 interface CommandCall {
@@ -98,7 +98,7 @@ export function fixedWindowFindings(index: ScriptIndex, source: string): FixedWi
         const call = commandCall(statement.init[0]);
         const target = statement.variables[0];
         if (call && call.key && target?.type === 'Identifier') {
-          if (INCREMENTS.has(call.command)) (increments ??= new Map()).set(text(source, call.key), { command: call.command, local: target.name });
+          if (INCREMENT_COMMANDS.has(call.command)) (increments ??= new Map()).set(text(source, call.key), { command: call.command, local: target.name });
           if (call.command === 'TTL' || call.command === 'PTTL') (ttlLocals ??= new Map()).set(target.name, text(source, call.key));
         }
         continue;

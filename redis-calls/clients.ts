@@ -142,6 +142,8 @@ export class ClientDetector {
     for (const token of this.context.sourceCode.ast.tokens) {
       // require('ioredis') / import('redis') anywhere in the file
       if (token.type === 'String' && flavorOfModule(token.value.slice(1, -1))) return true;
+      // c.get('redis'), app.get(`valkey`): a client kept under a name ({@link keptUnder})
+      if ((token.type === 'String' || token.type === 'Template') && this.namesClient(token.value.slice(1, -1))) return true;
       if (token.type !== 'Identifier' || seen.has(token.value)) continue;
       seen.add(token.value);
       const name = token.value;
@@ -149,6 +151,11 @@ export class ClientDetector {
       if (this.settings.clientNames.some((pattern) => pattern.regex.test(name))) return true;
     }
     return false;
+  }
+
+  /** Whether the text of a string is a name (`redis`, `redisClient`) that matches `clientNames`. */
+  private namesClient(text: string): boolean {
+    return /^[A-Za-z_$][\w$]*$/.test(text) && this.settings.clientNames.some((pattern) => pattern.regex.test(text));
   }
 
   /** Whether this file imports (or requires at its top level) any Redis client package. */
@@ -391,7 +398,14 @@ export class ClientDetector {
       return owner.redis && owner.batch ? owner : UNKNOWN;
     }
     const receiver = this.classify(callee.object);
-    if (!receiver.redis) return receiver.proven ? NOT_REDIS : UNKNOWN;
+    if (!receiver.redis) {
+      // c.get('redis') (a framework context's variables, Express's app.get('redis'), a Map of
+      // clients): a value kept under a name, judged by that name like a variable's, whatever
+      // the container is (a package's Context is no client, what it keeps may be)
+      const kept = method === 'get' ? keptUnder(node) : undefined;
+      if (kept !== undefined) return this.verdictByName(kept, `it is kept under \`${kept}\`, which`);
+      return receiver.proven ? NOT_REDIS : UNKNOWN;
+    }
     if (method === 'multi' || method === 'pipeline') return clientVerdict(receiver.flavor, receiver.why, method, receiver.byName);
     if (SELF_RETURNING.has(method)) return receiver;
     // A queued command on a multi / pipeline returns the same batch (ioredis, node-redis, upstash).
@@ -1036,14 +1050,56 @@ export class ClientDetector {
       name = bare.property.name; // this.#redis is judged by its name like this.redis
     }
     if (!name) return UNKNOWN;
+    // `const multiRedis = this.multi()`: a batch stored from a `multi()` / `pipeline()` call is
+    // that batch, whatever the call's receiver is read as (`this` of a class extending the client)
+    const batch = bare.type === AST_NODE_TYPES.Identifier ? this.storedBatch(bare) : undefined;
+    return this.verdictByName(name, 'its name', batch);
+  }
+
+  /**
+   * A client by `name` (`subject` says whose name, for the message): a `clientNames` pattern, or a
+   * weak default one (`^client$`) in a file that imports a Redis client; else unknown. `batch`:
+   * the value is that client's MULTI or pipeline.
+   */
+  private verdictByName(name: string, subject: string, batch?: 'multi' | 'pipeline'): ReceiverKind {
     const strong = this.settings.clientNames.find((pattern) => pattern.regex.test(name));
-    if (strong) return clientVerdict(this.fileFlavor(), `its name matches clientNames '${strong.source}'`, undefined, true);
+    if (strong) return clientVerdict(this.fileFlavor(), `${subject} matches clientNames '${strong.source}'`, batch, true);
     const weak = this.settings.weakClientNames.find((pattern) => pattern.regex.test(name));
     if (weak && this.importsRedis()) {
-      return clientVerdict(this.fileFlavor(), `its name matches clientNames '${weak.source}' in a file that imports a Redis client`, undefined, true);
+      return clientVerdict(this.fileFlavor(), `${subject} matches clientNames '${weak.source}' in a file that imports a Redis client`, batch, true);
     }
     return UNKNOWN;
   }
+
+  /**
+   * The batch a variable holds when its one value (a `const`, or a `let` written once) is a
+   * `multi()` / `pipeline()` call, commands queued on it in the same chain included
+   * (`redis.multi().set(k, v)`); `undefined` otherwise.
+   */
+  private storedBatch(node: TSESTree.Identifier): 'multi' | 'pipeline' | undefined {
+    const variable = findVariable(this.context, node);
+    const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+    if (def?.type !== 'Variable' || def.node.id.type !== AST_NODE_TYPES.Identifier || !def.node.init) return undefined;
+    if (variable!.references.some((r) => r.isWrite() && r.identifier !== def.node.id && !(r.writeExpr && isCallOnItself(r.writeExpr, node.name)))) return undefined;
+    let init = unwrap(def.node.init);
+    while (init.type === AST_NODE_TYPES.CallExpression) {
+      const callee = unwrap(init.callee);
+      if (callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+      const method = memberKeyName(callee.property, callee.computed);
+      if (method === 'multi' || method === 'pipeline') return method;
+      init = unwrap(callee.object);
+    }
+    return undefined;
+  }
+}
+
+/** The name of `x.get('name')`: its only argument, a string literal or a template without expressions. */
+function keptUnder(call: TSESTree.CallExpression): string | undefined {
+  if (call.arguments.length !== 1) return undefined;
+  const arg = unwrap(call.arguments[0]!);
+  if (arg.type === AST_NODE_TYPES.Literal && typeof arg.value === 'string') return arg.value;
+  if (arg.type === AST_NODE_TYPES.TemplateLiteral && arg.expressions.length === 0) return arg.quasis[0]?.value.cooked ?? undefined;
+  return undefined;
 }
 
 /** A function, or a declaration of one, whose declared return type or return values can be judged. */

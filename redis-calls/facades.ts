@@ -39,7 +39,7 @@ import type { ClientDetector } from './clients.js';
 import { clientDetectorOf, forEachCallIn, redisCallsIn, redisCallsOf } from './index.js';
 import { commandOfMethod, type RedisCall } from './normalize.js';
 import { isCodeSpecifier, loadModule, moduleContext, readModule } from './modules.js';
-import { functionName, passThroughParameter, type FunctionLike } from './pass-through.js';
+import { commandsOfWrapperName, functionName, passThroughParameter, sameWriteOtherArm, type FunctionLike } from './pass-through.js';
 import { packageFiles, packageOf } from './project.js';
 import { findVariable, propertyName, referenceName, staticValue, unwrap, type AnyContext } from './static.js';
 
@@ -96,13 +96,13 @@ function facadeCallsAt(context: AnyContext, node: TSESTree.CallExpression, depth
   if (name === undefined) return NONE;
   // a facade is named after its command (here, or where it is exported from: `import { incr as
   // bump }`): other calls cost nothing more
-  const named = commandOfMethod(name) !== undefined;
+  const named = namesACommand(name);
   if (!named && callee.type !== AST_NODE_TYPES.Identifier) return NONE;
   const detector = clientDetectorOf(context);
   // a file with no sign of Redis may still call a facade of another module (that module's own
   // reading decides whether the facade sends a Redis command)
   if (!detector.mayUseRedis() && !importsCode(context)) return NONE;
-  if (!named && !commandOfMethod(importedName(context, callee as TSESTree.Identifier) ?? '')) return NONE;
+  if (!named && !namesACommand(importedName(context, callee as TSESTree.Identifier) ?? '')) return NONE;
   if (redisCallsOf(context, node).length > 0) return NONE;
   const target = callee.type === AST_NODE_TYPES.Identifier ? functionNamed(detector, callee) : methodCalled(detector, callee as TSESTree.MemberExpression, name);
   const facade = target && facadeOf(target, depth);
@@ -111,6 +111,15 @@ function facadeCallsAt(context: AnyContext, node: TSESTree.CallExpression, depth
 }
 
 const NONE: readonly RedisCall[] = Object.freeze([]);
+
+/**
+ * Whether a function's name may be a facade's: a command's (`sadd`, `hSet`), or a command with
+ * the words a pass-through wrapper's name may add (`setKey`, `setRedisObject`, `pushToRedisList`:
+ * `redis-calls/pass-through.ts`).
+ */
+function namesACommand(name: string): boolean {
+  return commandOfMethod(name) !== undefined || commandsOfWrapperName(name).some((command) => command !== name.toUpperCase() && commandOfMethod(command.toLowerCase()) !== undefined);
+}
 
 /** Paths of tests: a call there does not make a facade's production callers reachable. */
 const TEST_PATH = /(?:^|[\\/])(?:__tests__|__mocks__|tests?|spec)[\\/]|\.(?:test|spec)\.[cm]?[jt]sx?$/;
@@ -184,10 +193,28 @@ function resolvePath(path: string): string {
  * function of the code nor is a Redis client's command (its receiver is unknown); else `'none'`.
  */
 function callsOfFacade(context: AnyContext, fn: FunctionLike, file: string, name: string): 'resolved' | 'unresolved' | 'none' {
+  let resolved = false;
+  const { unresolved } = walkCallsOf(context, fn, file, name, () => {
+    resolved = true;
+    return true;
+  });
+  return resolved ? 'resolved' : unresolved ? 'unresolved' : 'none';
+}
+
+/**
+ * Walks the calls named `name` in the module of `context` (`name(...)`, an import of it under
+ * another name, `x.name(...)`) and calls `onSite` with each that resolves to `fn` (of the file
+ * `file`: the same node, or the same range of the same file read as another module), until it
+ * returns `true`. `unresolved`: a method call of that name that neither resolves to a function of
+ * the code nor is a Redis client's own command (`this.cache.m(key)` with `this.cache` of a config
+ * object), so the module's callers of `fn` cannot all be known.
+ */
+function walkCallsOf(context: AnyContext, fn: FunctionLike, file: string, name: string, onSite: (call: TSESTree.CallExpression) => boolean | void): { unresolved: boolean } {
   const detector = clientDetectorOf(context);
-  let result: 'resolved' | 'unresolved' | 'none' = 'none';
+  let unresolved = false;
+  let stopped = false;
   forEachCallIn(context, context.sourceCode.ast, (call) => {
-    if (result === 'resolved') return;
+    if (stopped) return;
     const callee = unwrap(call.callee);
     let target: Target | undefined;
     if (callee.type === AST_NODE_TYPES.Identifier) {
@@ -195,14 +222,15 @@ function callsOfFacade(context: AnyContext, fn: FunctionLike, file: string, name
       target = functionNamed(detector, callee);
     } else if (callee.type === AST_NODE_TYPES.MemberExpression && propertyName(callee.property, callee.computed) === name) {
       target = methodCalled(detector, callee, name);
-      // a receiver that is no client of Redis (`this.cache` of a config object), not a client's own command
-      if (!target && !detector.classify(callee.object).redis) result = 'unresolved';
+      if (!target && !detector.classify(callee.object).redis) unresolved = true;
     }
     if (!target) return;
     const where = target.context.physicalFilename ?? target.context.filename;
-    if (target.fn === fn || (resolvePath(where) === resolvePath(file) && target.fn.range[0] === fn.range[0] && target.fn.range[1] === fn.range[1])) result = 'resolved';
+    if (target.fn === fn || (resolvePath(where) === resolvePath(file) && target.fn.range[0] === fn.range[0] && target.fn.range[1] === fn.range[1])) {
+      if (onSite(call) === true) stopped = true;
+    }
   });
-  return result;
+  return { unresolved };
 }
 
 const codeImports = new WeakMap<object, boolean>();
@@ -403,7 +431,10 @@ function facadeOf(target: Target, depth: number): Facade | undefined {
   cache.set(fn, null); // recursion (a facade calling itself) ends here
   const sent = [...redisCallsIn(context, fn.body)];
   if (depth + 1 < MAX_DEPTH) forEachCallIn(context, fn.body, (call) => sent.push(...facadeCallsAt(context, call, depth + 1)));
-  const facade = sent.length === 1 ? readFacade(context, fn, sent[0]!) : undefined;
+  // one command, or one write whichever end of the list a parameter chooses (`pushToRedisList`)
+  const name = functionName(fn);
+  const one = sent.length === 1 || (name !== undefined && sent.length > 1 && sent.slice(1).every((other) => sameWriteOtherArm(context, name, sent[0]!, other)));
+  const facade = one ? readFacade(context, fn, sent[0]!) : undefined;
   cache.set(fn, facade ?? null);
   return facade;
 }
@@ -588,26 +619,14 @@ function collectCallSites(context: AnyContext, fn: FunctionLike): CallSites | un
   return { sites, named };
 }
 
-/** The calls of `fn` (named `name`, of the file `file`) in the module of `context`, added to `sites`. */
+/**
+ * The calls of `fn` (named `name`, of the file `file`) in the module of `context`, added to
+ * `sites`; `'unresolved'` when the module has a call of that name that cannot be resolved
+ * ({@link walkCallsOf}: the sites are then not all known).
+ */
 function sitesIn(context: AnyContext, fn: FunctionLike, file: string, name: string, sites: CallSite[]): 'unresolved' | undefined {
-  const detector = clientDetectorOf(context);
-  let unresolved = false;
-  forEachCallIn(context, context.sourceCode.ast, (call) => {
-    if (unresolved) return;
-    const callee = unwrap(call.callee);
-    let target: Target | undefined;
-    if (callee.type === AST_NODE_TYPES.Identifier) {
-      if (callee.name !== name && importedName(context, callee) !== name) return;
-      target = functionNamed(detector, callee);
-    } else if (callee.type === AST_NODE_TYPES.MemberExpression && propertyName(callee.property, callee.computed) === name) {
-      target = methodCalled(detector, callee, name);
-      if (!target && !detector.classify(callee.object).redis) unresolved = true;
-    }
-    if (!target) return;
-    const where = target.context.physicalFilename ?? target.context.filename;
-    if (target.fn === fn || (resolvePath(where) === resolvePath(file) && target.fn.range[0] === fn.range[0] && target.fn.range[1] === fn.range[1])) {
-      sites.push({ call, context });
-    }
+  const { unresolved } = walkCallsOf(context, fn, file, name, (call) => {
+    sites.push({ call, context });
   });
   return unresolved ? 'unresolved' : undefined;
 }

@@ -73,6 +73,16 @@ export const TTL_PLACEHOLDER = 'TTL_SECONDS';
  * (`TTL_SECONDS`, `SESSION_TTL_MS`, `EXPIRY`), for suggestions; else the {@link TTL_PLACEHOLDER}.
  */
 export function ttlConstantOf(context: AnyContext): TtlConstant {
+  const program = context.sourceCode.ast;
+  let found = ttlConstantCache.get(program);
+  if (!found) ttlConstantCache.set(program, (found = findTtlConstant(context)));
+  return found;
+}
+
+/** Per file: its {@link ttlConstantOf} (every finding's suggestion asks; the file's statements are read once). */
+const ttlConstantCache = new WeakMap<object, TtlConstant>();
+
+function findTtlConstant(context: AnyContext): TtlConstant {
   for (const statement of context.sourceCode.ast.body) {
     const declaration =
       statement.type === AST_NODE_TYPES.ExportNamedDeclaration ? statement.declaration : statement;

@@ -45,7 +45,7 @@ import { asFunction, classMethod, classOf, instanceClass, isNoKey, isStringConca
 export { returnExpressions } from './key-builders.js';
 import { assignedOnce, containerOf, declarationStatement, exportedStatement, isObjectAssign, memberOf } from './containers.js';
 import { exportedValue, findExport, importedBinding, moduleContext, namespaceModule, type ImportedModule } from './modules.js';
-import { findVariable, pick, propertyName, unwrap, type AnyContext } from './static.js';
+import { findVariable, pick, propertyName, unwrap, walk, type AnyContext } from './static.js';
 
 /** The shape of one key expression. */
 export interface KeyShape {
@@ -1084,4 +1084,58 @@ export function keyBuilder(context: AnyContext, callee: TSESTree.Node): { fn: Fu
     }
   }
   return undefined;
+}
+
+/** A name that says a build or deploy id: `BUILD_ID`, `buildId`, `this.BUILD_ID`, `deploymentId`, `DEPLOY_ID`. */
+const BUILD_ID_NAME = /\b(?:BUILD_?ID|[bB]uild_?[iI]d|DEPLOY(?:MENT)?_?ID|[dD]eploy(?:ment)?_?[iI]d)\b/;
+
+/**
+ * Whether the key at `node` lives under a per-build prefix: its expression, or a `const` or a key
+ * builder of the module it is read through ({@link KeyShape.via}: `buildKey(k) { return
+ * `${this.BUILD_ID}:${k}` }`), names a build or deploy id. Such a key belongs to one deploy of
+ * the application: the code that deletes it later runs in the next build and names that build's
+ * keys, so the previous build's keys are never deleted nor read again.
+ */
+export function perBuildKey(context: AnyContext, node: TSESTree.Node): boolean {
+  const texts = [node, ...keyShapeOf(context, node).via].map((n) => context.sourceCode.getText(n));
+  if (texts.some((text) => BUILD_ID_NAME.test(text))) return true;
+  // `this.buildKey(k)` in compiled async code (inside `__generator(this, function (_e) { ... })`),
+  // where the builder is not resolved: a method of the module by that name returning a build id
+  const key = unwrap(node);
+  const callee = key.type === AST_NODE_TYPES.CallExpression ? key.callee : undefined;
+  const name =
+    callee?.type === AST_NODE_TYPES.Identifier
+      ? callee.name
+      : callee?.type === AST_NODE_TYPES.MemberExpression && callee.property.type === AST_NODE_TYPES.Identifier
+        ? callee.property.name
+        : undefined;
+  if (name === undefined) return false;
+  return (methodsByName(context).get(name) ?? []).some((fn) => returnExpressions(fn).some((e) => BUILD_ID_NAME.test(context.sourceCode.getText(e))));
+}
+
+const methodsCache = new WeakMap<TSESTree.Program, ReadonlyMap<string, readonly FunctionLike[]>>();
+
+/** The module's functions by the name they are called by: declarations, methods, `C.prototype.m = function`. */
+function methodsByName(context: AnyContext): ReadonlyMap<string, readonly FunctionLike[]> {
+  const program = context.sourceCode.ast;
+  let byName = methodsCache.get(program);
+  if (!byName) {
+    const map = new Map<string, FunctionLike[]>();
+    const add = (name: string | undefined, fn: TSESTree.Node | null | undefined) => {
+      if (name === undefined || !fn) return;
+      const value = unwrap(fn);
+      if (value.type !== AST_NODE_TYPES.FunctionExpression && value.type !== AST_NODE_TYPES.ArrowFunctionExpression && value.type !== AST_NODE_TYPES.FunctionDeclaration) return;
+      map.set(name, [...(map.get(name) ?? []), value]);
+    };
+    walk(context, program, (current) => {
+      if (current.type === AST_NODE_TYPES.FunctionDeclaration) add(current.id?.name, current);
+      else if ((current.type === AST_NODE_TYPES.MethodDefinition || current.type === AST_NODE_TYPES.Property || current.type === AST_NODE_TYPES.PropertyDefinition) && current.key.type === AST_NODE_TYPES.Identifier)
+        add(current.key.name, current.value);
+      else if (current.type === AST_NODE_TYPES.AssignmentExpression && current.left.type === AST_NODE_TYPES.MemberExpression && current.left.property.type === AST_NODE_TYPES.Identifier)
+        add(current.left.property.name, current.right);
+    });
+    byName = map;
+    methodsCache.set(program, byName);
+  }
+  return byName;
 }

@@ -28,11 +28,12 @@ import {
   EXPIRY_EFFECTS,
   type KeyAction,
   type KeyEffect,
+  STRING_COUNTERS,
 } from '../semantics/commands.js';
-import { poppedQueue, pushedQueue, type QueueType } from '../semantics/queues.js';
+import { poppedQueue, pushedQueue, STREAM_WRITES, streamUse, type QueueType } from '../semantics/queues.js';
 import { fileIndexOf } from './file-index.js';
 import { keyIdOf, sameKeyByShape } from './key-id.js';
-import { keyShapeOf } from './key-shape.js';
+import { keyShapeOf, perBuildKey } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
 import { functionName, type FunctionLike } from './pass-through.js';
 import { constInitializer, enclosingFunction, findVariable, unwrap, walk, type AnyContext } from './static.js';
@@ -53,7 +54,9 @@ const MAX_CALL_DEPTH = 4;
  * success path of the operation that wrote: a crash leaves it, a leak), nor shares with it an
  * enclosing function other than a module wrapper (two closures of one request handler). Never for a lock (SET NX,
  * SETNX, a key or value named lock / token / owner ...: the DEL is its release, and a crashed owner
- * holds it forever), nor when the file gives the key shape a TTL anywhere (an INCR + EXPIRE next to
+ * holds it forever), nor for a key under a per-build prefix (`${BUILD_ID}:tag:${tag}`, key-shape.ts
+ * `perBuildKey`: the next deploy's deleter names its own build's keys, never the previous ones),
+ * nor when the file gives the key shape a TTL anywhere (an INCR + EXPIRE next to
  * a `resetKey(key) { del(key) }`: the key is meant to expire), nor when the writer, or a function
  * of the file it calls, gives any key a TTL (an index set written beside a record that expires:
  * the record's expiry never runs the DEL, so the index outlives it).
@@ -65,6 +68,8 @@ export function deletedElsewhere(context: AnyContext, call: RedisCall, arg: numb
   if (!action || action.effect === 'create-if-missing') return undefined;
   const shape = keyShapeOf(context, keyNode);
   if (LOCK_WORDS.test(shape.shape) || lockValue(context, call, arg)) return undefined;
+  // a key under a per-build prefix: the deleter of the next deploy names that build's keys only
+  if (perBuildKey(context, keyNode)) return undefined;
   const index = fileIndexOf(context);
   if (index.expiredShapes.has(shape.shape)) return undefined;
   const id = keyIdOf(context, call, arg);
@@ -168,13 +173,15 @@ export function drainedElsewhere(context: AnyContext, call: RedisCall, arg: numb
   if (!queue) return undefined;
   const shape = keyShapeOf(context, keyNode).shape;
   const index = fileIndexOf(context);
-  if (index.expiredShapes.has(shape)) return undefined;
+  // a key with no static part (`queueName`) is only the key it names: the TTL of a cache record
+  // `set(key, v, { PX })` elsewhere in the file says nothing of it (its own expiry: the key id)
+  if (hasStaticPart(shape) && index.expiredShapes.has(shape)) return undefined;
   const id = keyIdOf(context, call, arg);
   if (id !== undefined && index.expiredKeyIds.has(id)) return undefined;
   const writer = namedFunctionOf(call.node);
   if (!writer) return undefined;
   for (const pop of keyUsesByShape(context, 'pop').get(shape) ?? []) {
-    if (pop.queue !== queue || !sameKey(context, shape, call, arg, pop.call, pop.arg)) continue;
+    if (pop.queue !== queue || !(sameKey(context, shape, call, arg, pop.call, pop.arg) || sameQueueParameter(context, shape, call, arg, pop.call, pop.arg))) continue;
     const consumer = namedFunctionOf(pop.call.node);
     if (!consumer || consumer === writer || contains(consumer, writer) || contains(writer, consumer)) continue;
     if (sharedOperation(call.node, pop.call.node)) continue;
@@ -185,8 +192,78 @@ export function drainedElsewhere(context: AnyContext, call: RedisCall, arg: numb
   return undefined;
 }
 
-/** String counters: their increment is the write that creates them, not an update of a record. */
-const COUNTERS: ReadonlySet<string> = new Set(['INCR', 'INCRBY', 'INCRBYFLOAT', 'DECR', 'DECRBY']);
+const streamUsesCache = new WeakMap<TSESTree.Program, readonly KeyUse[]>();
+
+/** The file's stream commands that name a consumer group or cap a stream (`semantics/queues.ts` streamUse), with their key. */
+function streamUses(context: AnyContext): readonly KeyUse[] {
+  const program = context.sourceCode.ast;
+  let uses = streamUsesCache.get(program);
+  if (!uses) {
+    const list: KeyUse[] = [];
+    const index = fileIndexOf(context);
+    for (const other of [...index.calls, ...index.facadeCalls]) {
+      const capOption = other.optionsObject?.properties.some((p) => p.type === 'Property' && p.key.type === 'Identifier' && p.key.name === 'TRIM') ?? false;
+      if (!streamUse(other.command, other.args, capOption)) continue;
+      for (const key of other.description.keys) {
+        const node = other.argNodes[key.arg];
+        if (node && node.type !== 'SpreadElement') list.push({ call: other, arg: key.arg, effect: key.effect });
+      }
+    }
+    uses = list;
+    streamUsesCache.set(program, uses);
+  }
+  return uses;
+}
+
+/**
+ * The call that makes the stream the write `call` creates at argument `arg` a message bus kept on
+ * purpose, or `undefined`. Counted: a stream write (XADD, XGROUP CREATE ... MKSTREAM) whose key
+ * is one stream, not one per identity (a bounded key, `KeyShape.constant`: `this.streamName`, a
+ * constant; or a name with no static part that the caller gives whole: `stream` of
+ * `publish(stream, ...)`), when the file names a consumer group of that key (XGROUP CREATE /
+ * CREATECONSUMER / SETID, XREADGROUP, XACK, XCLAIM, XAUTOCLAIM, XPENDING: the call itself for
+ * XGROUP CREATE ... MKSTREAM) or caps it (XADD ... MAXLEN / MINID, XTRIM), in any function.
+ * Redis keeps an empty stream (`semantics/queues.ts`): the application keeps it as its bus, its
+ * entries acknowledged or trimmed. Never a per-identity stream (`events:${userId}`: one stream per
+ * user outlives the user, whatever reads it), a stream only written or read without a group
+ * (XRANGE, XREAD), nor a key the file gives a TTL.
+ */
+export function keptStream(context: AnyContext, call: RedisCall, arg: number): RedisCall | undefined {
+  const keyNode = call.argNodes[arg];
+  if (!keyNode || keyNode.type === 'SpreadElement' || !STREAM_WRITES.has(call.command)) return undefined;
+  const shape = keyShapeOf(context, keyNode);
+  if (!shape.constant && hasStaticPart(shape.shape)) return undefined;
+  const id = keyIdOf(context, call, arg);
+  if (id !== undefined && fileIndexOf(context).expiredKeyIds.has(id)) return undefined;
+  for (const use of streamUses(context)) {
+    const node = use.call.argNodes[use.arg]!;
+    if (keyShapeOf(context, node).shape !== shape.shape) continue;
+    if (use.call === call || sameKey(context, shape.shape, call, arg, use.call, use.arg) || sameQueueParameter(context, shape.shape, call, arg, use.call, use.arg)) return use.call;
+  }
+  return undefined;
+}
+
+/** Whether a key shape has a static part (a letter or digit): `jobs:*`, not `*` nor `*:*`. */
+function hasStaticPart(shape: string): boolean {
+  return /[\p{L}\p{N}]/u.test(shape.replace(/\*/g, ''));
+}
+
+/** A parameter name that says the key is a queue: `queue`, `queueName`, `listKey`, `streamName`, `jobs`, `inbox`. */
+const QUEUE_NAME = /queue|list|stream|channel|topic|inbox|outbox|backlog|jobs|tasks/i;
+
+/**
+ * Whether a push and a pop of a key with no static part name one queue the caller gives: both keys
+ * are a bare parameter of their function with the same name, a name that says queue (`queueName`
+ * of `enqueue(queueName, v)` and `dequeue(queueName)`). Not a store's generic `key`, nor `t` of
+ * minified code: two functions' parameters of another name are two keys.
+ */
+function sameQueueParameter(context: AnyContext, shape: string, push: RedisCall, pushArg: number, pop: RedisCall, popArg: number): boolean {
+  if (hasStaticPart(shape)) return false;
+  const a = unwrap(push.argNodes[pushArg]!);
+  const b = unwrap(pop.argNodes[popArg]!);
+  if (a.type !== 'Identifier' || b.type !== 'Identifier' || a.name !== b.name || !QUEUE_NAME.test(a.name)) return false;
+  return isParameter(context, a) && isParameter(context, b);
+}
 
 /**
  * The call that creates, with an expiry, the record the write `call` updates at argument `arg`,
@@ -205,18 +282,16 @@ const COUNTERS: ReadonlySet<string> = new Set(['INCR', 'INCRBY', 'INCRBYFLOAT', 
  */
 export function createdWithTtlElsewhere(context: AnyContext, call: RedisCall, arg: number): RedisCall | undefined {
   const keyNode = call.argNodes[arg];
-  if (!keyNode || keyNode.type === 'SpreadElement' || COUNTERS.has(call.command)) return undefined;
+  if (!keyNode || keyNode.type === 'SpreadElement' || STRING_COUNTERS.has(call.command)) return undefined;
   const action = call.description.keys.find((key) => key.arg === arg);
   if (!action || !EFFECTS_THAT_KEEP_TTL.has(action.effect)) return undefined;
   const writer = namedFunctionOf(call.node);
   if (!writer) return undefined;
   const shape = keyShapeOf(context, keyNode).shape;
-  const index = fileIndexOf(context);
-  const all = [...index.calls, ...index.facadeCalls];
   // a function that gives keys TTLs creates: a key it leaves without one is its omission, not an
   // update (write then EXPIRE in two round trips, an index set beside the record it expires)
-  const writerCalls = all.filter((other) => contains(writer, other.node));
   if (givesTtl(context, writer)) return undefined;
+  const writerCalls = callsWithin(context, writer);
   // a SET / PERSIST of the same key on the updating path drops the TTL the record carried
   const clears = writerCalls.some(
     (other) =>
@@ -235,10 +310,9 @@ export function createdWithTtlElsewhere(context: AnyContext, call: RedisCall, ar
     if (expiry.effect === 'create-with-ttl') return expiry.call;
     // EXPIRE of the key the same function wrote before it (HSET + EXPIRE, in a MULTI or not)
     const expiredId = keyIdOf(context, expiry.call, expiry.arg);
-    const created = all.find(
+    const created = callsWithin(context, creator).find(
       (other) =>
         other.nameNode.range[0] < expiry.call.nameNode.range[0] &&
-        contains(creator, other.node) &&
         other.description.keys.some((key) => EFFECTS_THAT_WRITE_WITHOUT_TTL.has(key.effect) && keyIdOf(context, other, key.arg) === expiredId),
     );
     if (created) return created;
@@ -347,6 +421,32 @@ function contains(outer: TSESTree.Node, inner: TSESTree.Node): boolean {
   return outer.range[0] <= inner.range[0] && inner.range[1] <= outer.range[1];
 }
 
+/** Per file: the calls of {@link callsWithin}, by every node that encloses one. */
+const withinCache = new WeakMap<object, Map<TSESTree.Node, RedisCall[]>>();
+
+/**
+ * The file's Redis calls and facade calls inside `fn` (any node: a function, its nested callbacks
+ * included), in the file index's order (its calls, then its facade calls). One pass over the
+ * file's calls and their ancestors builds the lists of every node, so asking for each function of
+ * a file is linear in its calls, not calls times functions.
+ */
+function callsWithin(context: AnyContext, fn: TSESTree.Node): readonly RedisCall[] {
+  const index = fileIndexOf(context);
+  let byNode = withinCache.get(index);
+  if (!byNode) {
+    byNode = new Map();
+    for (const call of [...index.calls, ...index.facadeCalls]) {
+      for (let node: TSESTree.Node | undefined = call.node; node; node = node.parent) {
+        const list = byNode.get(node);
+        if (list) list.push(call);
+        else byNode.set(node, [call]);
+      }
+    }
+    withinCache.set(index, byNode);
+  }
+  return byNode.get(fn) ?? [];
+}
+
 /** The names a function calls (`f()`, `this.f()`, `obj.f()`), its nested callbacks included. */
 function calledNames(context: AnyContext, fn: FunctionLike): Set<string> {
   const names = new Set<string>();
@@ -395,10 +495,8 @@ function givesTtl(context: AnyContext, fn: FunctionLike): boolean {
   }
   let known = cache.get(fn);
   if (known === undefined) {
-    const index = fileIndexOf(context);
-    const expiring = [...index.calls, ...index.facadeCalls].filter((other) => other.description.keys.some((key) => EXPIRY_EFFECTS.has(key.effect)));
-    const flow = [...reachableFunctions(context, fn)];
-    known = expiring.some((other) => flow.some((f) => contains(f, other.node)));
+    const expires = (other: RedisCall) => other.description.keys.some((key) => EXPIRY_EFFECTS.has(key.effect));
+    known = [...reachableFunctions(context, fn)].some((f) => callsWithin(context, f).some(expires));
     cache.set(fn, known);
   }
   return known;
@@ -445,7 +543,7 @@ function reaches(context: AnyContext, from: FunctionLike, to: FunctionLike): boo
 /** A name that says "identifier" or "sequence": `id`, `jobId`, `job_id`, `nextID`, `seq`. */
 const ID_NAME = /(?:^|[_\-:./])(?:id|ID|Id|seq|sequence)$|^(?:next_?id|nextId|nextID)$|[a-z0-9](?:Id|ID)$/;
 
-/** Commands whose reply is the new value of a counter. */
+/** The counters an ID sequence counts up with, by whole numbers (of semantics' STRING_COUNTERS, whose reply is the new value). */
 const SEQUENCE_COMMANDS: ReadonlySet<string> = new Set(['INCR', 'INCRBY']);
 
 /**
@@ -630,7 +728,7 @@ export const CONSUMED_QUEUES_SCHEMA = {
   allowConsumedQueues: {
     type: 'boolean',
     description:
-      'Do not report a push to a work queue (a list, set or sorted set written with LPUSH, RPUSH, SADD, ZADD ...) that another function of the same file pops from (LPOP, RPOP, BRPOP, LMOVE, LMPOP, SPOP, ZPOPMIN, BZPOPMIN ...) and never gives a TTL: Redis deletes the key with its last element, so the queue does not outlive its work. Streams, reads (LRANGE), LTRIM and LREM / SREM of a named member do not count. Default true; false in the strict config.',
+      'Do not report a push to a work queue (a list, set or sorted set written with LPUSH, RPUSH, SADD, ZADD ...) that another function of the same file pops from (LPOP, RPOP, BRPOP, LMOVE, LMPOP, SPOP, ZPOPMIN, BZPOPMIN ...) and never gives a TTL: Redis deletes the key with its last element, so the queue does not outlive its work. Reads (LRANGE), LTRIM and LREM / SREM of a named member do not count. Nor a write (XADD, XGROUP CREATE MKSTREAM) of one stream, not one per identity, that the file reads with a consumer group (XREADGROUP, XACK, XGROUP CREATE ...) or caps (MAXLEN / MINID, XTRIM): a message bus kept on purpose. Default true; false in the strict config.',
   },
 } as const;
 
@@ -646,6 +744,10 @@ export const TTL_RECORD_UPDATES_SCHEMA = {
 /** The message tail of a push to a queue popped elsewhere ({@link drainedElsewhere}). */
 export const CONSUMED_ELSEWHERE_TEXT =
   'is a queue only the {{consumer}} at line {{line}} (another function) empties: Redis deletes it when empty, but if the consumer stops it stays forever. Give it an expiry, or declare it persistent';
+
+/** The message tail of a stream kept as a message bus ({@link keptStream}). */
+export const KEPT_STREAM_TEXT =
+  'is a stream read by a consumer group or capped (the {{user}} at line {{line}}): Redis keeps a stream when empty, so it lives until deleted. Give it an expiry, or declare it persistent';
 
 /** The message tail of an update of a record created with a TTL elsewhere ({@link createdWithTtlElsewhere}). */
 export const UPDATES_TTL_RECORD_TEXT =

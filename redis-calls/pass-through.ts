@@ -84,25 +84,75 @@ function passThroughFunction(context: AnyContext, call: RedisCall, keyNode: TSES
   const name = functionName(fn);
   if (name === undefined || !namesCommand(context, name, call)) return undefined;
   // a wrapper that sends another command too (its own EXPIRE, a read first) decides about the
-  // key itself: it is judged where it is, not at its callers
-  return redisCallsIn(context, fn.body).every((other) => other === call) ? param : undefined;
+  // key itself: it is judged where it is, not at its callers; the other end of the same list
+  // chosen by a parameter (`position === 'start' ? c.lpush(key, v) : c.rpush(key, v)`) is the
+  // same write
+  return redisCallsIn(context, fn.body).every((other) => other === call || sameWriteOtherArm(context, name, call, other)) ? param : undefined;
 }
 
-/** Words a wrapper's name adds to the command's without changing it: `setKey`, `getValue`. */
+/**
+ * Whether `other` is the write `call` makes, in the other arm of a choice (`c ? a : b`, `if`):
+ * a command the wrapper's name names too (`push` is LPUSH or RPUSH) with the same effect on the
+ * same key expression.
+ */
+export function sameWriteOtherArm(context: AnyContext, name: string, call: RedisCall, other: RedisCall): boolean {
+  if (!namesCommand(context, name, other) || !otherArms(call.node, other.node)) return false;
+  const key = (c: RedisCall): string | undefined => {
+    const action = c.description.keys[0];
+    const node = action ? c.argNodes[action.arg] : undefined;
+    return node && c.description.keys.length === 1 ? `${action!.effect}:${context.sourceCode.getText(node)}` : undefined;
+  };
+  return key(call) !== undefined && key(call) === key(other);
+}
+
+/** Whether two nodes sit in different arms of one conditional expression or `if`. */
+function otherArms(a: TSESTree.Node, b: TSESTree.Node): boolean {
+  for (let node: TSESTree.Node | undefined = a.parent; node; node = node.parent) {
+    if (node.range[0] > b.range[0] || node.range[1] < b.range[1]) continue;
+    if (node.type !== AST_NODE_TYPES.ConditionalExpression && node.type !== AST_NODE_TYPES.IfStatement) return false;
+    const arm = (n: TSESTree.Node): 'consequent' | 'alternate' | undefined =>
+      within(n, node.consequent) ? 'consequent' : node.alternate && within(n, node.alternate) ? 'alternate' : undefined;
+    const armA = arm(a);
+    const armB = arm(b);
+    return armA !== undefined && armB !== undefined && armA !== armB;
+  }
+  return false;
+}
+
+function within(node: TSESTree.Node, root: TSESTree.Node): boolean {
+  return root.range[0] <= node.range[0] && node.range[1] <= root.range[1];
+}
+
+/** Words a wrapper's name adds to the command's without changing it: `setKey`, `getValue`, `setRedisObject`. */
 const GENERIC_SUFFIX = /(?:Key|Value|Item|Entry)$/;
-/** Counter verbs spelled out: `increment` is INCR, `decrementBy` DECRBY. */
-const COUNTER_WORDS: Readonly<Record<string, string>> = { INCREMENT: 'INCR', INCREMENTBY: 'INCRBY', DECREMENT: 'DECR', DECREMENTBY: 'DECRBY' };
+/**
+ * The store and a generic noun after the verb, with a preposition: `setRedisObject`,
+ * `pushToRedisList`, `setCacheValue`, `incrInRedis` (the verb is then the command).
+ */
+const STORE_SUFFIX = /^([a-z]+)(?:To|In|Into|On)?(?:Redis|Cache)(?:Key|Value|Item|Entry|Object|Data|String|List|Hash|Record)?$/;
+/** Counter verbs spelled out: `increment` is INCR, `decrementBy` DECRBY; `push` is either end's LPUSH / RPUSH. */
+const COUNTER_WORDS: Readonly<Record<string, string | string[]>> = { INCREMENT: 'INCR', INCREMENTBY: 'INCRBY', DECREMENT: 'DECR', DECREMENTBY: 'DECRBY', PUSH: ['LPUSH', 'RPUSH'] };
 
 /**
- * Whether a wrapper's name is the command it sends: the command's own name in any case (`hSet`),
- * with a generic noun added (`setKey`, `getValue`), a hash verb spelled with its type (`setHash`
- * is HSET), a counter verb spelled out (`increment`, `decrementBy`), or a counter command that
- * adds the same amount (`incr(key) { return this.incrBy(key, 1) }`: INCR is INCRBY 1,
+ * The commands a wrapper's name says it sends: the command's own name in any case (`hSet`), with
+ * a generic noun added (`setKey`, `getValue`), the store named after the verb (`setRedisObject`,
+ * `pushToRedisList`: `push` is LPUSH or RPUSH), a hash verb spelled with its type (`setHash` is
+ * HSET), a counter verb spelled out (`increment`, `decrementBy`). Not the command's name alone:
+ * `[name]` is among them whether or not Redis has such a command.
+ */
+export function commandsOfWrapperName(name: string): string[] {
+  const store = STORE_SUFFIX.exec(name)?.[1];
+  const spelled = [name, name.replace(GENERIC_SUFFIX, ''), name.replace(/^([a-z]+)Hash$/, 'h$1'), ...(store ? [store] : [])].filter((n) => n !== '').map((n) => n.toUpperCase());
+  return spelled.flatMap((n) => COUNTER_WORDS[n] ?? n);
+}
+
+/**
+ * Whether a wrapper's name is the command it sends ({@link commandsOfWrapperName}), or a counter
+ * command that adds the same amount (`incr(key) { return this.incrBy(key, 1) }`: INCR is INCRBY 1,
  * `semantics/commands.ts` counterStep).
  */
 function namesCommand(context: AnyContext, name: string, call: RedisCall): boolean {
-  const spelled = [name, name.replace(GENERIC_SUFFIX, ''), name.replace(/^([a-z]+)Hash$/, 'h$1')].filter((n) => n !== '').map((n) => n.toUpperCase());
-  const commands = spelled.map((n) => COUNTER_WORDS[n] ?? n);
+  const commands = commandsOfWrapperName(name);
   if (commands.includes(call.command)) return true;
   const amountNode = call.command === 'INCRBY' || call.command === 'DECRBY' ? call.argNodes[1] : undefined;
   const amount = amountNode ? constantNumber(context, amountNode) : undefined;

@@ -33,8 +33,10 @@ export function unwrap(node: TSESTree.Node): TSESTree.Node {
 
 /** Finds the variable an identifier refers to, or `null` (a global, or no scope information). */
 export function findVariable(context: AnyContext, node: TSESTree.Identifier): TSESLint.Scope.Variable | null {
+  // getScope already gives the innermost scope; by name, findVariable walks up from it without
+  // searching the scope's child scopes for the node (linear in a module's functions, per lookup)
   const scope = context.sourceCode.getScope(node);
-  return ASTUtils.findVariable(scope, node);
+  return ASTUtils.findVariable(scope, node.name);
 }
 
 /**

@@ -8,7 +8,7 @@
  * Redis side (which unit a command expects, what it does with 0) is the command table's.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { isOneSecondInMs, unitOfLiteral, unitOfName, type UnitGuess } from '../semantics/ttl-units.js';
+import { isNowName, isOneSecondInMs, unitOfLiteral, unitOfName, type UnitGuess } from '../semantics/ttl-units.js';
 import { constantNumber, constantsOf } from './constant.js';
 import { redisCallsOf, type RedisCall } from './index.js';
 import { enclosingClass, memberKeyName } from './client-syntax.js';
@@ -34,7 +34,61 @@ function isClockCall(node: TSESTree.Node): boolean {
   const name = propertyName(callee.property, callee.computed);
   const object = unwrap(callee.object);
   if (object.type === AST_NODE_TYPES.Identifier && object.name === 'Date') return name === 'now' || name === 'parse' || name === 'UTC';
+  // `new Date(s).valueOf()`: the date's Unix time in milliseconds, as getTime() gives it
+  if (name === 'valueOf') return object.type === AST_NODE_TYPES.NewExpression && isClockCall(object);
   return name === 'getTime' || (name !== undefined && DATE_SETTER.test(name));
+}
+
+/**
+ * A guess for a value read from the wall clock (`Date.now()`, `getTime()`, `now`, `nowSec()`),
+ * or computed from one by the arithmetic {@link guessUnit} follows (`Date.now() + ttl`,
+ * `Math.floor(Date.now() / 1000) + d`): a point in time whatever the name it is stored under.
+ */
+type Guess = UnitGuess & { clock?: true };
+
+/**
+ * Whether an expression is made of durations only: positive number literals below any Unix time,
+ * names that say a span (`ttlSeconds`, `WINDOW_MS`), `const`s bound to such, and arithmetic and
+ * rounding of them (`60 * 60`, `Math.ceil(ttlMs / 1000)`). A value the code computes this way is
+ * a span, whatever name it is stored under (`const refreshAt = 15 * 60`).
+ */
+function durationsOnly(node: TSESTree.Node, scope: ConstantScope, depth: number): boolean {
+  if (depth > MAX_DEPTH) return false;
+  const bare = unwrap(node);
+  switch (bare.type) {
+    case AST_NODE_TYPES.Literal:
+      return typeof bare.value === 'number' && unitOfLiteral(bare.value)?.kind === 'duration';
+    case AST_NODE_TYPES.Identifier: {
+      const named = unitOfName(bare.name);
+      if (named) return named.kind === 'duration';
+      const resolved = scope.resolve(bare);
+      return resolved !== undefined && durationsOnly(resolved.node, resolved.scope, depth + 1);
+    }
+    case AST_NODE_TYPES.MemberExpression: {
+      const name = propertyName(bare.property, bare.computed);
+      return name !== undefined && unitOfName(name)?.kind === 'duration';
+    }
+    case AST_NODE_TYPES.BinaryExpression:
+      return (
+        ['+', '-', '*', '/'].includes(bare.operator) &&
+        bare.left.type !== AST_NODE_TYPES.PrivateIdentifier &&
+        durationsOnly(bare.left, scope, depth + 1) &&
+        durationsOnly(bare.right, scope, depth + 1)
+      );
+    case AST_NODE_TYPES.CallExpression: {
+      const callee = unwrap(bare.callee);
+      const name = callee.type === AST_NODE_TYPES.MemberExpression ? propertyName(callee.property, callee.computed) : undefined;
+      return (
+        name !== undefined &&
+        ['floor', 'ceil', 'round', 'trunc'].includes(name) &&
+        bare.arguments.length === 1 &&
+        bare.arguments[0]!.type !== AST_NODE_TYPES.SpreadElement &&
+        durationsOnly(bare.arguments[0]!, scope, depth + 1)
+      );
+    }
+    default:
+      return false;
+  }
 }
 
 /**
@@ -44,19 +98,32 @@ function isClockCall(node: TSESTree.Node): boolean {
  * rest (`ttlMs`, `WINDOW_SECONDS`, `expiresAt`). Follows `const` bindings of the file.
  * @returns `undefined` when nothing tells.
  */
-export function guessUnit(context: AnyContext, node: TSESTree.Node, depth = 0, scope: ConstantScope = constantsOf(context)): UnitGuess | undefined {
+export function guessUnit(context: AnyContext, node: TSESTree.Node, depth = 0, scope: ConstantScope = constantsOf(context)): Guess | undefined {
   if (depth > MAX_DEPTH) return undefined;
   const bare = unwrap(node);
   const shortText = (n: TSESTree.Node): string => oneLine(scope.text(n), 30);
-  const guessUnit_ = (n: TSESTree.Node, d: number): UnitGuess | undefined => guessUnit(context, n, d, scope);
+  const guessUnit_ = (n: TSESTree.Node, d: number): Guess | undefined => guessUnit(context, n, d, scope);
   switch (bare.type) {
     case AST_NODE_TYPES.Literal:
       return typeof bare.value === 'number' ? unitOfLiteral(bare.value) : undefined;
     case AST_NODE_TYPES.Identifier: {
       const named = unitOfName(bare.name);
-      if (named) return named;
       // a `const` of this file, or of a module it imports (`import { WINDOW } from './limits'`)
       const resolved = scope.resolve(bare);
+      if (named && resolved) {
+        // what the value is computed from tells more than its name: the clock plus a span is a
+        // point in time (`const expiresInSeconds = Date.now() + ttl`), durations alone a span
+        // (`const refreshAt = 15 * 60`)
+        const computed = guessUnit(context, resolved.node, depth + 1, resolved.scope);
+        if (computed?.clock && computed.kind === 'absolute' && !computed.unitOnly && !(named.kind === 'absolute' && named.unit === computed.unit)) {
+          return { ...computed, why: `it is \`${shortText(resolved.node)}\`, read from the clock, whatever its name says` };
+        }
+        if (named.kind === 'absolute' && durationsOnly(resolved.node, resolved.scope, depth + 1)) {
+          const unit = named.unit ?? computed?.unit;
+          return { kind: 'duration', ...(unit ? { unit } : {}), ...(computed?.small ? { small: true as const } : {}), why: `it is \`${shortText(resolved.node)}\`, computed from durations only, whatever its name says` };
+        }
+      }
+      if (named) return isNowName(bare.name) && named.kind === 'absolute' ? { ...named, clock: true } : named;
       return resolved ? guessUnit(context, resolved.node, depth + 1, resolved.scope) : undefined;
     }
     case AST_NODE_TYPES.MemberExpression: {
@@ -65,13 +132,13 @@ export function guessUnit(context: AnyContext, node: TSESTree.Node, depth = 0, s
     }
     case AST_NODE_TYPES.NewExpression:
     case AST_NODE_TYPES.CallExpression: {
-      if (isClockCall(bare)) return { kind: 'absolute', unit: 'milliseconds', why: `\`${shortText(bare)}\` is a Unix time in milliseconds` };
+      if (isClockCall(bare)) return { kind: 'absolute', unit: 'milliseconds', why: `\`${shortText(bare)}\` is a Unix time in milliseconds`, clock: true };
       if (bare.type === AST_NODE_TYPES.CallExpression) {
         const callee = unwrap(bare.callee);
         const name = callee.type === AST_NODE_TYPES.MemberExpression ? propertyName(callee.property, callee.computed) : callee.type === AST_NODE_TYPES.Identifier ? callee.name : undefined;
         // `nowSec()`, `now()`: the current time, in the unit the name says
         const named = name ? unitOfName(name) : undefined;
-        if (named?.kind === 'absolute' && /^(?:now|currentTime|nowTime)/.test(name!)) return named;
+        if (named?.kind === 'absolute' && /^(?:now|currentTime|nowTime)/.test(name!)) return { ...named, clock: true };
         const first = bare.arguments[0];
         if (first && first.type !== AST_NODE_TYPES.SpreadElement && name && ['floor', 'ceil', 'round', 'trunc', 'Number', 'parseInt', 'parseFloat', 'abs'].includes(name)) {
           return guessUnit_(first, depth + 1);
@@ -112,13 +179,13 @@ export function guessUnit(context: AnyContext, node: TSESTree.Node, depth = 0, s
           if (rightValue === 1000 || thousand(bare.left)) {
             const inner = rightValue === 1000 ? left : right;
             if (inner?.unit === 'milliseconds') return undefined; // ms * 1000 is microseconds: nobody's TTL
-            return { kind: inner?.kind ?? 'duration', unit: 'milliseconds', why: `\`${shortText(bare)}\` multiplies by 1000 (seconds to milliseconds)`, ...(inner ? {} : { unitOnly: true as const }) };
+            return { kind: inner?.kind ?? 'duration', unit: 'milliseconds', why: `\`${shortText(bare)}\` multiplies by 1000 (seconds to milliseconds)`, ...(inner ? {} : { unitOnly: true as const }), ...(inner?.clock ? { clock: true as const } : {}) };
           }
           return left ?? right;
         case '/':
           if (rightValue === 1000) {
             if (left?.unit === 'seconds') return undefined;
-            return { kind: left?.kind ?? 'duration', unit: 'seconds', why: `\`${shortText(bare)}\` divides by 1000 (milliseconds to seconds)`, ...(left ? {} : { unitOnly: true as const }) };
+            return { kind: left?.kind ?? 'duration', unit: 'seconds', why: `\`${shortText(bare)}\` divides by 1000 (milliseconds to seconds)`, ...(left ? {} : { unitOnly: true as const }), ...(left?.clock ? { clock: true as const } : {}) };
           }
           return left;
         default:

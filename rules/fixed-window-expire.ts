@@ -20,11 +20,11 @@ import { callsInFunction, fileIndexOf, keyIdOf } from '../redis-calls/file-index
 import type { RedisCall } from '../redis-calls/index.js';
 import { keyLabel, reportLoc } from '../redis-calls/report.js';
 import { enclosingFunction, unwrap, walk } from '../redis-calls/static.js';
+import { INCREMENT_COMMANDS } from '../semantics/commands.js';
 
 /** Messages of the rule and of its suggestion. */
 export type MessageIds = 'rearmedOnEveryIncrement' | 'rearmedAfterSet' | 'addNx';
 
-const INCREMENTS = new Set(['INCR', 'INCRBY', 'INCRBYFLOAT', 'DECR', 'DECRBY', 'HINCRBY', 'HINCRBYFLOAT', 'ZINCRBY']);
 const RELATIVE_EXPIRIES = new Set(['EXPIRE', 'PEXPIRE']);
 const TTL_READS = new Set(['TTL', 'PTTL']);
 const CONDITIONAL = new Set<string>([
@@ -74,7 +74,7 @@ export default createRule<[], MessageIds>({
           if (!key) continue;
           const fn = enclosingFunction(expiry.node);
           const before = callsInFunction(context, fn).filter((c) => c !== expiry && c.nameNode.range[0] < expiry.nameNode.range[0] && keyIdOf(context, c, 0) === key);
-          const increment = before.reverse().find((c) => INCREMENTS.has(c.command));
+          const increment = before.reverse().find((c) => INCREMENT_COMMANDS.has(c.command));
           if (increment && !conditionalBetween(expiry.node, increment.node) && replyComparedWithLimit(increment, fn, expiry.node)) {
             context.report({
               node: expiry.node,

@@ -14,7 +14,11 @@
  * redis.get(key)`: `redis-calls/stale-read.ts`), since the key can expire in between. A write whose
  * key the same function re-arms whenever its TTL is missing (`if (ttl < 0) expire(key, ...)`:
  * `redis-calls/ttl-repair.ts`) is left alone with `allowTtlRepair` (on in `recommended`); in
- * `strict` it gets its own message (a key never hit again keeps no TTL). Persistent keys, constant keys the file never expires and the no-TTL arm of an
+ * `strict` it gets its own message (a key never hit again keeps no TTL). A bounded key (a constant,
+ * or one of a few: `redis-calls/bounded.ts`) whose expiry follows in a later round trip that runs
+ * after every write (`redis-calls/rearmed.ts`) is left alone with `allowRearmedBoundedKeys` (on in
+ * `recommended`): a crash in between leaves that one key without TTL until its next write re-arms
+ * it; `strict` reports it as `separateRoundTrip`. Persistent keys, constant keys the file never expires and the no-TTL arm of an
  * explicit TTL test follow the shared policy of `redis-calls/policy.ts`.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
@@ -34,14 +38,18 @@ import { isBlockingCall } from '../semantics/blocking.js';
 import { enclosingFunction } from '../redis-calls/static.js';
 import { staleGuard } from '../redis-calls/stale-read.js';
 import { ttlRepairOf } from '../redis-calls/ttl-repair.js';
+import { expiryRunsAfterEveryWrite } from '../redis-calls/rearmed.js';
+import { keyShapeOf } from '../redis-calls/key-shape.js';
 import {
   CONSUMED_ELSEWHERE_TEXT,
+  KEPT_STREAM_TEXT,
   CONSUMED_QUEUES_SCHEMA,
   createdWithTtlElsewhere,
   DELETED_ELSEWHERE_TEXT,
   DELETED_KEYS_SCHEMA,
   deletedElsewhere,
   drainedElsewhere,
+  keptStream,
   idSequence,
   ID_SEQUENCES_SCHEMA,
   TTL_RECORD_UPDATES_SCHEMA,
@@ -61,6 +69,7 @@ export type MessageIds =
   | 'repairedOnNextHit'
   | 'deletedElsewhere'
   | 'consumedElsewhere'
+  | 'keptStream'
   | 'updatesTtlRecord'
   | 'idSequence'
   | 'wrapInMulti'
@@ -108,6 +117,11 @@ export default createRule<Options, MessageIds>({
             description:
               'Whether a pipeline() counts as one unit. Pipelines are not atomic (a failure can stop between the commands), so the strict config turns this off.',
           },
+          allowRearmedBoundedKeys: {
+            type: 'boolean',
+            description:
+              'Do not report a write of a bounded key (a constant, or one of a few keys) whose expiry follows as a separate round trip that runs after every write (not only on creation): a crash in between leaves at most that key without TTL until the next write re-arms it. Default true; false in the strict config.',
+          },
           allowTtlRepair: {
             type: 'boolean',
             description:
@@ -131,6 +145,7 @@ export default createRule<Options, MessageIds>({
       repairedOnNextHit: `{{command}} creates \`{{key}}\` without TTL, and the EXPIRE at line {{line}} re-arms it when its TTL is missing only on a later call: a key never hit again keeps no TTL. Send the write and its expiry in one MULTI or Lua script.${KEY_TAIL}`,
       deletedElsewhere: `{{command}} creates \`{{key}}\` without TTL, and it ${DELETED_ELSEWHERE_TEXT}.${KEY_TAIL}`,
       consumedElsewhere: `{{command}} creates \`{{key}}\` without TTL, and it ${CONSUMED_ELSEWHERE_TEXT}.${KEY_TAIL}`,
+      keptStream: `{{command}} creates \`{{key}}\` without TTL, and it ${KEPT_STREAM_TEXT}.${KEY_TAIL}`,
       updatesTtlRecord: `{{command}} of \`{{key}}\` ${UPDATES_TTL_RECORD_TEXT}.${KEY_TAIL}`,
       idSequence: `{{command}} of \`{{key}}\` creates it without TTL, and {{why}}: an ID sequence must not expire (ids would be reissued). If it is one, declare it persistent; if it is a counter, expire it in the same MULTI.${KEY_TAIL}`,
       staleGuard: `The expiry of \`{{key}}\` is queued only when the {{read}} at line {{line}}, an earlier round trip, saw no key: if it expires in between, {{command}} recreates it without TTL. Expire every time (EXPIRE ... NX) or use a Lua script.${KEY_TAIL}`,
@@ -145,6 +160,7 @@ export default createRule<Options, MessageIds>({
   create(context, [options]) {
     const allowPipeline = options.allowPipeline !== false;
     const allowTtlRepair = options.allowTtlRepair !== false;
+    const allowRearmedBoundedKeys = options.allowRearmedBoundedKeys !== false;
     const allowDeletedKeys = options.allowDeletedKeys !== false;
     const allowIdSequences = options.allowIdSequences !== false;
     const allowConsumedQueues = options.allowConsumedQueues !== false;
@@ -215,14 +231,25 @@ export default createRule<Options, MessageIds>({
         }
       },
       'Program:exit'() {
+        // the expiries of each unit, in order: a creation looks at its own unit's only
+        const byUnit = <T extends { call: RedisCall }>(list: readonly T[]) => {
+          const map = new Map<unknown, T[]>();
+          for (const e of list) {
+            const same = map.get(e.call.unit.key);
+            if (same) same.push(e);
+            else map.set(e.call.unit.key, [e]);
+          }
+          return map;
+        };
+        const expiriesByUnit = byUnit(expiries);
+        const fieldExpiriesByUnit = byUnit(fieldExpiries);
         for (const creation of creations) {
           const { call } = creation;
           const unit = call.unit;
           // In one unit, an expiry after the write covers it (not SET ... NX EX: the key exists),
           // and so does a write before it that leaves the key with a TTL (semantics/transactions.ts)
-          const candidates = expiries.filter(
+          const candidates = (expiriesByUnit.get(unit.key) ?? []).filter(
             (e) =>
-              e.call.unit.key === unit.key &&
               (e.key === creation.key ||
                 // expired by a later loop over the keys collected with it (redis-calls/collected-keys.ts)
                 (e.order > creation.order && e.effect === 'set-ttl' && expiredThroughCollection(context, call, creation.keyNode, e.call, e.call.argNodes.indexOf(e.keyNode)))) &&
@@ -245,9 +272,8 @@ export default createRule<Options, MessageIds>({
           const writtenFields = written && (written.ttl === 'clear' || written.ttl === 'keep') ? fieldTexts(call, written.args) : undefined;
           const fieldsCovered =
             writtenFields !== undefined &&
-            fieldExpiries.some(
+            (fieldExpiriesByUnit.get(unit.key) ?? []).some(
               (e) =>
-                e.call.unit.key === unit.key &&
                 e.key === creation.key &&
                 // after the write; or, in a MULTI, an HSETEX ... EX that created the fields an
                 // HINCRBY then increments (it keeps their TTL: semantics/transactions.ts)
@@ -264,7 +290,10 @@ export default createRule<Options, MessageIds>({
           // a work queue another function pops to empty; a record another function creates with a TTL
           const consumer = inUnit || deleter || sequence ? undefined : drainedElsewhere(context, call, keyArg);
           if (consumer && allowConsumedQueues) continue;
-          const creator = inUnit || deleter || sequence || consumer ? undefined : createdWithTtlElsewhere(context, call, keyArg);
+          // a stream kept as a message bus: read by a consumer group, or capped (MAXLEN, XTRIM)
+          const stream = inUnit || deleter || sequence || consumer ? undefined : keptStream(context, call, keyArg);
+          if (stream && allowConsumedQueues) continue;
+          const creator = inUnit || deleter || sequence || consumer || stream ? undefined : createdWithTtlElsewhere(context, call, keyArg);
           if (creator && allowTtlRecordUpdates) continue;
           const managed = sequence
             ? { messageId: 'idSequence' as const, data: { why: sequence } }
@@ -272,7 +301,9 @@ export default createRule<Options, MessageIds>({
               ? { messageId: 'deletedElsewhere' as const, data: { deleter: deleter.command, line: String(deleter.nameNode.loc.start.line) } }
               : consumer
                 ? { messageId: 'consumedElsewhere' as const, data: { consumer: consumer.command, line: String(consumer.nameNode.loc.start.line) } }
-                : creator
+                : stream
+                  ? { messageId: 'keptStream' as const, data: { user: stream.command, line: String(stream.nameNode.loc.start.line) } }
+                  : creator
                   ? { messageId: 'updatesTtlRecord' as const, data: { creator: creator.command, line: String(creator.nameNode.loc.start.line) } }
                   : undefined;
           // the key re-armed whenever its TTL is missing (redis-calls/ttl-repair.ts)
@@ -308,6 +339,18 @@ export default createRule<Options, MessageIds>({
             // set-requires-ttl-or-keepttl uses): only an EXPIRE-family call counts.
             const later = expiryInLaterRoundTrip(context, call, keyArg, options.allowPassThrough !== false);
             const elsewhere = later ? expiries.find((e) => e.call === later && e.key === creation.key && e.effect === 'set-ttl') : undefined;
+            // a bounded key whose expiry is re-armed after every write: at most this key is left
+            // without TTL by a crash in between, until its next write (redis-calls/rearmed.ts)
+            if (
+              elsewhere &&
+              allowRearmedBoundedKeys &&
+              !repaired &&
+              !stale &&
+              keyShapeOf(context, creation.keyNode).constant &&
+              expiryRunsAfterEveryWrite(call.node, elsewhere.call.node)
+            ) {
+              continue;
+            }
             // An expiry of the key sent before the write, in the same function: a no-op on a missing key.
             const before = elsewhere
               ? undefined

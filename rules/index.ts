@@ -44,7 +44,7 @@ export const rules = {
 const STRICT_OPTIONS: Partial<Record<keyof typeof rules, unknown[]>> = {
   'no-getset': [{ allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false, allowOpaqueKeys: false }],
   'set-requires-ttl-or-keepttl': [{ allowPipeline: false, allowKeepTtl: false, allowDeletedKeys: false, allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false, allowOpaqueKeys: false }],
-  'incr-needs-expire-on-create': [{ allowPipeline: false, allowTtlRepair: false, allowDeletedKeys: false, allowIdSequences: false, allowConsumedQueues: false, allowTtlRecordUpdates: false, allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false, allowOpaqueKeys: false }],
+  'incr-needs-expire-on-create': [{ allowPipeline: false, allowTtlRepair: false, allowRearmedBoundedKeys: false, allowDeletedKeys: false, allowIdSequences: false, allowConsumedQueues: false, allowTtlRecordUpdates: false, allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false, allowOpaqueKeys: false }],
   'expire-needs-positive-ttl': [{ checkParameters: true }],
   'embedded-lua': [{ strict: true, allowOptionalTtl: false, allowOpaqueKeys: false }],
 };

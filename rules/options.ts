@@ -73,6 +73,15 @@ export interface IncrNeedsExpireOnCreateOptions extends KeyPolicyOptions, FixOpt
    */
   allowTtlRepair?: boolean;
   /**
+   * Do not report a write of a bounded key (a constant, a member fixed once per instance, a value
+   * of a finite type) whose expiry follows as a separate round trip that runs after every write,
+   * not only on creation (`redis.hset('health', f, v); redis.expire('health', 900);`): a crash in
+   * between leaves at most that key without TTL, and the next write re-arms it. A per-identity
+   * key, or an expiry sent only on creation (`if (n === 1)`), stays reported. Default `true`;
+   * `false` in the `strict` config.
+   */
+  allowRearmedBoundedKeys?: boolean;
+  /**
    * Do not report a key the same file deletes as a whole (DEL, UNLINK, GETDEL) in another function,
    * off the writer's own path (a GC, a sweeper, an invalidation on change), and never gives a TTL:
    * its life is managed by the code. Locks (SET NX, SETNX, a key or value named lock / token) are

@@ -1137,6 +1137,25 @@ export const EXPIRY_EFFECTS: ReadonlySet<KeyEffect> = new Set<KeyEffect>([...EFF
 export const REJECTS_NON_POSITIVE_TTL: ReadonlySet<string> = new Set(['SET', 'SETEX', 'PSETEX', 'GETEX', 'HSETEX']);
 
 /**
+ * The string counters: INCR, INCRBY, INCRBYFLOAT, DECR and DECRBY. Each treats a missing key as 0
+ * and writes the result, so the increment is the write that creates the key, with no TTL, and each
+ * keeps the TTL of a key that exists (https://redis.io/docs/latest/commands/incr/,
+ * https://redis.io/docs/latest/commands/incrbyfloat/, https://redis.io/docs/latest/commands/decrby/).
+ * Upper-case command names.
+ */
+export const STRING_COUNTERS: ReadonlySet<string> = new Set(['INCR', 'INCRBY', 'INCRBYFLOAT', 'DECR', 'DECRBY']);
+
+/**
+ * Every command that adds to a number stored in Redis: the string counters
+ * ({@link STRING_COUNTERS}), a hash field's (HINCRBY, HINCRBYFLOAT) and a sorted set member's score
+ * (ZINCRBY). Each creates what it adds to when it is missing, key included, and keeps an existing
+ * key's TTL (https://redis.io/docs/latest/commands/hincrby/,
+ * https://redis.io/docs/latest/commands/hincrbyfloat/, https://redis.io/docs/latest/commands/zincrby/):
+ * the increments a fixed window counts with. Upper-case command names.
+ */
+export const INCREMENT_COMMANDS: ReadonlySet<string> = new Set([...STRING_COUNTERS, 'HINCRBY', 'HINCRBYFLOAT', 'ZINCRBY']);
+
+/**
  * The amount a counter command adds to its key's integer: INCR is INCRBY 1, DECR is DECRBY 1, that
  * is INCRBY -1 (https://redis.io/docs/latest/commands/incr/, https://redis.io/docs/latest/commands/decr/,
  * https://redis.io/docs/latest/commands/decrby/): the same write, creating a missing key as 0 first.

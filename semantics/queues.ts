@@ -1,7 +1,9 @@
 /**
  * Work queues in Redis: which commands add elements to a list, a set or a sorted set (the
  * producer side) and which take them off without naming them (the consumer side), for
- * `redis-calls/lifecycle.ts` (a queue its consumer drains is deleted with its last element).
+ * `redis-calls/lifecycle.ts` (a queue its consumer drains is deleted with its last element); and
+ * which commands say a stream is a message bus read by consumer groups or capped in length
+ * ({@link streamUse}).
  */
 import type { KeyAction } from './commands.js';
 
@@ -21,8 +23,8 @@ export type QueueType = 'list' | 'set' | 'zset';
  * https://redis.io/docs/latest/develop/data-types/#automatic-creation-and-removal-of-keys), so a
  * queue its consumer drains does not outlive its work. Not here: LRANGE / LINDEX / SMEMBERS (reads),
  * LTRIM and ZREMRANGEBY* (keep a bounded part), LREM / SREM / ZREM (remove a named member), and
- * streams, the one aggregate Redis keeps when empty (same page): XREAD / XREADGROUP / XACK / XDEL
- * never delete a stream.
+ * streams, the one aggregate Redis keeps when empty (same page, and {@link streamUse}): XREAD /
+ * XREADGROUP / XACK / XDEL never delete a stream.
  */
 const POP_COMMANDS: ReadonlyMap<string, QueueType> = new Map<string, QueueType>([
   ['LPOP', 'list'],
@@ -83,3 +85,45 @@ export function pushedQueue(command: string, action: KeyAction): QueueType | und
   if (action.mayDelete || (action.effect !== 'create-in-place' && action.effect !== 'modify-if-present')) return undefined;
   return PUSH_COMMANDS.get(command);
 }
+
+/**
+ * Streams are not deleted when emptied: XDEL / XTRIM / XACK of the last entries leave an empty
+ * stream (https://redis.io/docs/latest/develop/data-types/streams/, "Zero length streams": a
+ * stream may have consumer groups whose state must survive, so Redis keeps it, unlike a list, a set
+ * or a sorted set). A stream lives until it is deleted or expires.
+ *
+ * Commands that name a consumer group of a stream, by the stream key they take: XREADGROUP
+ * (https://redis.io/docs/latest/commands/xreadgroup/), XACK
+ * (https://redis.io/docs/latest/commands/xack/), XCLAIM / XAUTOCLAIM
+ * (https://redis.io/docs/latest/commands/xautoclaim/), XPENDING
+ * (https://redis.io/docs/latest/commands/xpending/), and the XGROUP subcommands that create or
+ * move a group or its consumers: XGROUP CREATE [MKSTREAM]
+ * (https://redis.io/docs/latest/commands/xgroup-create/), XGROUP CREATECONSUMER, XGROUP SETID.
+ */
+const GROUP_COMMANDS: ReadonlySet<string> = new Set(['XREADGROUP', 'XACK', 'XCLAIM', 'XAUTOCLAIM', 'XPENDING']);
+const GROUP_SUBCOMMANDS: ReadonlySet<string> = new Set(['CREATE', 'CREATECONSUMER', 'SETID']);
+
+/**
+ * Trimming strategies that cap a stream's length: XADD ... MAXLEN / MINID
+ * (https://redis.io/docs/latest/commands/xadd/) and XTRIM
+ * (https://redis.io/docs/latest/commands/xtrim/) evict the oldest entries past a count or an id.
+ */
+const TRIM_STRATEGIES: ReadonlySet<string> = new Set(['MAXLEN', 'MINID']);
+
+/**
+ * What a command says of the stream it names: `'group'` when it reads or manages a consumer group
+ * of it ({@link GROUP_COMMANDS}), `'cap'` when it caps the stream's length (XTRIM, XADD with
+ * MAXLEN / MINID, or node-redis' `{ TRIM: ... }` option, `capOption`), `undefined` otherwise
+ * (XADD alone, XRANGE / XREAD / XLEN reads, XDEL of named entries). `args` are the argv after the
+ * command name, literal values where known.
+ */
+export function streamUse(command: string, args: readonly unknown[], capOption = false): 'group' | 'cap' | undefined {
+  if (GROUP_COMMANDS.has(command)) return 'group';
+  if (command === 'XGROUP') return typeof args[0] === 'string' && GROUP_SUBCOMMANDS.has(args[0].toUpperCase()) ? 'group' : undefined;
+  if (command === 'XTRIM') return 'cap';
+  if (command === 'XADD') return capOption || args.some((a) => typeof a === 'string' && TRIM_STRATEGIES.has(a.toUpperCase())) ? 'cap' : undefined;
+  return undefined;
+}
+
+/** Commands that create a stream: XADD (without NOMKSTREAM), XGROUP CREATE ... MKSTREAM. */
+export const STREAM_WRITES: ReadonlySet<string> = new Set(['XADD', 'XGROUP']);

@@ -35,6 +35,11 @@ const ABSOLUTE_CAMEL = /^(?:expiresAt|expireAt|deadline|timestamp)|[a-z0-9](?:At
 /** The current time: `now`, `nowMs`, `nowSec()`, `now_s`, `currentTime`. */
 const NOW_NAME = /^(?:now|currentTime|nowTime)(?:Ms|MS|Millis|Milliseconds|Sec|Secs|Seconds|InSeconds|InMs|_ms|_s|_sec|_secs|_seconds|_millis)?$/;
 
+/** Whether a name is the current time (`now`, `nowMs`, `now_s`, `currentTime`). */
+export function isNowName(name: string): boolean {
+  return NOW_NAME.test(name);
+}
+
 /**
  * The unit a variable or property name states: `ttlMs`, `TTL_MS`, `timeoutMillis` are
  * milliseconds; `ttlSeconds`, `ttl_s`, `WINDOW_SEC` seconds; `expiresAt`, `deadline`, `resetAt`

@@ -46,6 +46,8 @@
  *     [--untriaged] [--package <name>] [--app <owner/name>] [--packages-only] [--apps-only]
  *     [--all-files] [--mirror <dir>] [--list] [--no-install] [--plugin <dir>]
  *
+ * Codebases are linted in child processes (this script with `--worker <file>`, the same Node
+ * options and `--plugin`): the packages in one, the applications eight at a time.
  * Both runs by default (untyped, then typed); `--typed` or `--untyped` makes one. `--plugin <dir>`
  * lints with the plugin of another checkout (`<dir>/rules/index.ts`), e.g. the commit before a
  * change extracted with `git archive <commit> rules semantics lua-lint redis-calls text | tar -x -C
@@ -549,8 +551,61 @@ function prepareSet(set: BenchSet, args: string[], typed: boolean): { codebases:
   return { codebases, skipped, problems };
 }
 
+/** Applications linted per child process (packages share one TypeScript project: one child). */
+const APPLICATIONS_PER_CHILD = 8;
+
+/** What a child process is given: the codebases of one chunk and the run. */
+interface WorkerInput {
+  mode: Mode;
+  codebases: Codebase[];
+}
+
+/** What a child process gives back, per codebase name. */
+type WorkerOutput = Record<string, { findings: Finding[]; crashes: string[] }>;
+
+/**
+ * Lints the codebases in child processes, a chunk each (the packages, which share one TypeScript
+ * project, then the applications {@link APPLICATIONS_PER_CHILD} at a time): one process keeps
+ * every typed program and the rules' per-module caches of every codebase it has linted, and the
+ * whole tuning set outgrew a 7 GiB heap. Each child is this script with `--worker <file>` and the
+ * same Node options and `--plugin`; it writes `<file>.out.json`.
+ * @throws Error when a child exits non-zero (its output is on stderr).
+ */
+function lintInChildren(codebases: Codebase[], mode: Mode, scratch: string): WorkerOutput {
+  const packages = codebases.filter((c) => c.corpus === 'packages');
+  const applications = codebases.filter((c) => c.corpus === 'applications');
+  const chunks: Codebase[][] = packages.length > 0 ? [packages] : [];
+  for (let i = 0; i < applications.length; i += APPLICATIONS_PER_CHILD) chunks.push(applications.slice(i, i + APPLICATIONS_PER_CHILD));
+  const output: WorkerOutput = {};
+  mkdirSync(scratch, { recursive: true });
+  chunks.forEach((chunk, index) => {
+    const file = join(scratch, `worker-${mode}-${index}.json`);
+    writeFileSync(file, JSON.stringify({ mode, codebases: chunk } satisfies WorkerInput));
+    rmSync(`${file}.out.json`, { force: true });
+    execFileSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--worker', file, ...(pluginDir ? ['--plugin', pluginDir] : [])], {
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    Object.assign(output, JSON.parse(readFileSync(`${file}.out.json`, 'utf8')) as WorkerOutput);
+  });
+  return output;
+}
+
+/** The child process of {@link lintInChildren}: lints the chunk written in `file`. */
+function worker(file: string): void {
+  const { mode, codebases } = JSON.parse(readFileSync(file, 'utf8')) as WorkerInput;
+  const linter = new Linter({ configType: 'flat' });
+  const output: WorkerOutput = {};
+  for (const codebase of codebases) output[codebase.name] = lintCodebase(linter, codebase, mode);
+  writeFileSync(`${file}.out.json`, JSON.stringify(output));
+}
+
 function main(): void {
   const args = process.argv.slice(2);
+  const workerFile = option(args, '--worker');
+  if (workerFile) {
+    worker(workerFile);
+    return;
+  }
   const setName = (option(args, '--set') ?? 'tuning') as SetName;
   if (!SETS.includes(setName)) {
     console.error(`--set takes ${SETS.join(' or ')}, not ${setName}`);
@@ -568,11 +623,11 @@ function main(): void {
     if (codebase.persistentKeys.length > 3) problems.push(`${codebase.name}: ${codebase.persistentKeys.length} persistentKeys (at most 3)`);
   }
 
-  const linter = new Linter({ configType: 'flat' });
   const runs: RunResult[] = modes.map((mode) => {
     const result: RunResult = { mode, findings: new Map(), crashes: new Map() };
+    const linted = lintInChildren(codebases, mode, set.scratch);
     for (const codebase of codebases) {
-      const { findings, crashes } = lintCodebase(linter, codebase, mode);
+      const { findings, crashes } = linted[codebase.name]!;
       result.findings.set(codebase.name, findings);
       result.crashes.set(codebase.name, crashes);
       problems.push(...crashes.map((c) => `crash (${mode}): ${c}`));

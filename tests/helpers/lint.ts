@@ -15,3 +15,22 @@ export function lintSnippet(code: string, rules: Linter.RulesRecord, filename = 
   const linter = new Linter({ configType: 'flat' });
   return linter.verify(code, [{ files: ['**/*.ts'], languageOptions: { parser: tsParser }, plugins: { 'redis-ttl': plugin }, rules }], { filename });
 }
+
+/** A finding of {@link lintWriteRules}: rule (without `redis-ttl/`), messageId, line, column, the line the message names. */
+export type WriteFinding = [string | undefined, string | undefined, number, number, string | undefined];
+
+/**
+ * Lints `code` with the two write rules (`incr-needs-expire-on-create`, `set-requires-ttl-or-keepttl`),
+ * giving each rule the keys of `options` its schema declares (the lifecycle options are shared, a
+ * few are one rule's own), and returns [rule, messageId, line, column, the line named in the
+ * message (`line N`)] per finding, in ESLint's order.
+ */
+export function lintWriteRules(code: string, options: Record<string, unknown> = {}): WriteFinding[] {
+  const rules: Linter.RulesRecord = {};
+  for (const name of ['incr-needs-expire-on-create', 'set-requires-ttl-or-keepttl'] as const) {
+    const schema = (plugin.rules?.[name]?.meta?.schema as Array<{ properties?: Record<string, unknown> }> | undefined)?.[0];
+    const accepted = Object.fromEntries(Object.entries(options).filter(([key]) => key in (schema?.properties ?? {})));
+    rules[`redis-ttl/${name}`] = ['error', accepted];
+  }
+  return lintSnippet(code, rules).map((m) => [m.ruleId?.replace('redis-ttl/', ''), m.messageId, m.line, m.column, /\bline (\d+)/.exec(m.message)?.[1]]);
+}

@@ -17,20 +17,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import plugin from '../../rules/index.js';
-import { lintSnippet } from '../helpers/lint.js';
+import { lintWriteRules, type WriteFinding as Finding } from '../helpers/lint.js';
 import { ioredis, nodeRedis } from './tester.js';
 
-type Finding = [string | undefined, string | undefined, number, number, string | undefined];
-
-/** [rule, messageId, line, column, the line named in the message] of each finding of the two rules. */
-function lint(code: string, options: Record<string, unknown> = {}): Finding[] {
-  const { allowConsumedQueues: _a, allowTtlRecordUpdates: _b, ...setOptions } = options;
-  const messages = lintSnippet(code, {
-    'redis-ttl/incr-needs-expire-on-create': ['error', options],
-    'redis-ttl/set-requires-ttl-or-keepttl': ['error', setOptions],
-  });
-  return messages.map((m) => [m.ruleId?.replace('redis-ttl/', ''), m.messageId, m.line, m.column, /\bline (\d+)/.exec(m.message)?.[1]]);
-}
+const lint = lintWriteRules;
 
 const INCR = 'incr-needs-expire-on-create';
 const SET = 'set-requires-ttl-or-keepttl';
@@ -349,5 +339,152 @@ describe('field updates of records created with a TTL', () => {
     ]);
     expect(lint(m4)).toEqual([[INCR, 'noExpiry', 14, 17, undefined]]);
     expect(lint(m5)).toEqual([[INCR, 'noExpiry', 8, 18, undefined]]);
+  });
+});
+
+// round 10: a queue the caller names, pushed and popped by methods taking the same parameter, in a
+// file that also caches records with a TTL (the record's expiry says nothing of the queue)
+const q5 = nodeRedis(`export class Store {
+  async put(key: string, v: string, ttl: number) {
+    await client.set(key, v, { PX: ttl });
+  }
+  async enqueue(queueName: string, v: string) {
+    await client.lPush(queueName, v);
+  }
+  async enqueueMany(queueName: string, vs: string[]) {
+    const m = client.multi();
+    for (const v of vs) m.lPush(queueName, v);
+    await m.exec();
+  }
+  async dequeue(queueName: string) {
+    return client.rPop(queueName);
+  }
+}
+`);
+// near misses: parameters of another name (a store's generic key, minified t), a name that says
+// queue but is never popped, a queue popped only by name under another parameter
+const n3 = ioredis(`export async function add(key: string, v: string) {
+  await redis.sadd(key, v);
+}
+export async function take(key: string) {
+  return redis.spop(key);
+}
+export function a(t: string, v: string) {
+  return redis.rpush(t, v);
+}
+export function b(t: string) {
+  return redis.lpop(t);
+}
+export async function log(listName: string, v: string) {
+  await redis.rpush(listName, v);
+}
+export async function push(queue: string, v: string) {
+  await redis.rpush(queue, v);
+}
+export async function pop(name: string) {
+  return redis.lpop(name);
+}
+`);
+
+describe('caller-named queues drained by their own dequeue', () => {
+  it('leaves them alone by default, reports them without allowConsumedQueues', () => {
+    expect(lint(q5)).toEqual([]);
+    expect(lint(q5, { allowConsumedQueues: false })).toEqual([
+      [INCR, 'consumedElsewhere', 8, 18, '16'],
+      [INCR, 'consumedElsewhere', 12, 27, '16'],
+    ]);
+  });
+
+  it('keeps reporting other parameter names, a list only written, a pop under another name', () => {
+    expect(lint(n3)).toEqual([
+      [INCR, 'noExpiry', 4, 15, undefined],
+      [INCR, 'noExpiry', 10, 16, undefined],
+      [INCR, 'noExpiry', 16, 15, undefined],
+      [INCR, 'noExpiry', 19, 15, undefined],
+    ]);
+  });
+});
+
+// a stream the caller names, read by a consumer group elsewhere in the file; one capped by MAXLEN;
+// XGROUP CREATE ... MKSTREAM (the group's own stream); node-redis' TRIM option
+const s1 = ioredis(`export async function publish(stream: string, data: string) {
+  await redis.xadd(stream, '*', 'd', data);
+}
+export async function consume(stream: string) {
+  return redis.xreadgroup('GROUP', 'g', 'c', 'STREAMS', stream, '>');
+}
+export async function log(topic: string, e: string) {
+  await redis.xadd(topic, 'MAXLEN', '~', 1000, '*', 'e', e);
+}
+export async function join(streamKey: string, group: string) {
+  await redis.xgroup('CREATE', streamKey, group, '$', 'MKSTREAM');
+}
+`);
+const s2 = nodeRedis(`export class Channel {
+  name: string;
+  constructor(o: { name: string }) {
+    this.name = o.name;
+  }
+  setName(n: string) {
+    this.name = n;
+  }
+  send(e: string) {
+    return client.xAdd(this.name, '*', { e });
+  }
+  ack(id: string) {
+    return client.xAck(this.name, 'g', id);
+  }
+  emit(stream: string, e: string) {
+    return client.xAdd(stream, '*', { e }, { TRIM: { strategy: 'MAXLEN', threshold: 1000 } });
+  }
+}
+`);
+// near misses: a stream only written; a per-identity stream read only by XRANGE; a per-identity
+// stream read by a group or capped (one stream per user outlives the user); a group of another key
+const n4 = ioredis(`export async function write(name: string, e: string) {
+  await redis.xadd(name, '*', 'e', e);
+}
+export async function audit(userId: string, e: string) {
+  await redis.xadd(\`audit:\${userId}\`, '*', 'e', e);
+  await redis.xadd(\`inbox:\${userId}\`, '*', 'e', e);
+  await redis.xadd(\`feed:\${userId}\`, 'MAXLEN', '~', 100, '*', 'e', e);
+}
+export async function history(userId: string) {
+  await redis.xreadgroup('GROUP', 'g', 'c', 'STREAMS', \`inbox:\${userId}\`, '>');
+  return redis.xrange(\`audit:\${userId}\`, '-', '+');
+}
+export async function other(events: string, e: string) {
+  await redis.xadd(events, '*', 'e', e);
+  await redis.xack('events', 'g', e);
+}
+`);
+
+describe('streams read by a consumer group or capped', () => {
+  it('leaves them alone by default (allowConsumedQueues)', () => {
+    expect(lint(s1)).toEqual([]);
+    expect(lint(s2)).toEqual([]);
+  });
+
+  it('reports them without allowConsumedQueues, naming the group command or the cap', () => {
+    const strict = { allowConsumedQueues: false };
+    expect(lint(s1, strict)).toEqual([
+      [INCR, 'keptStream', 4, 15, '7'],
+      [INCR, 'keptStream', 10, 15, '10'],
+      [INCR, 'keptStream', 13, 15, '13'],
+    ]);
+    expect(lint(s2, strict)).toEqual([
+      [INCR, 'keptStream', 12, 19, '15'],
+      [INCR, 'keptStream', 18, 19, '18'],
+    ]);
+  });
+
+  it('keeps reporting streams only written, per-identity streams, a group of another key', () => {
+    expect(lint(n4)).toEqual([
+      [INCR, 'noExpiry', 4, 15, undefined],
+      [INCR, 'noExpiry', 7, 15, undefined],
+      [INCR, 'noExpiry', 8, 15, undefined],
+      [INCR, 'noExpiry', 9, 15, undefined],
+      [INCR, 'noExpiry', 16, 15, undefined],
+    ]);
   });
 });

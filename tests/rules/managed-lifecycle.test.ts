@@ -15,20 +15,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import plugin from '../../rules/index.js';
-import { lintSnippet } from '../helpers/lint.js';
+import { lintSnippet, lintWriteRules } from '../helpers/lint.js';
 import { ioredis } from './tester.js';
 
-type Finding = [string | undefined, string | undefined, number, number, string | undefined];
-
-/** [rule, messageId, line, column, the line named in the message] of each finding of the two rules. */
-function lint(code: string, options: Record<string, unknown> = {}): Finding[] {
-  const { allowIdSequences: _unused, ...setOptions } = options;
-  const messages = lintSnippet(code, {
-    'redis-ttl/incr-needs-expire-on-create': ['error', options],
-    'redis-ttl/set-requires-ttl-or-keepttl': ['error', setOptions],
-  });
-  return messages.map((m) => [m.ruleId?.replace('redis-ttl/', ''), m.messageId, m.line, m.column, /\bline (\d+)/.exec(m.message)?.[1]]);
-}
+const lint = lintWriteRules;
 
 const INCR = 'incr-needs-expire-on-create';
 const SET = 'set-requires-ttl-or-keepttl';

@@ -49,6 +49,18 @@ const cases: Array<{ code: string; line: number; client: string }> = [
     line: 3,
     client: " (`this.redisStore` is taken for a Redis client because its name matches clientNames 'redis'.)",
   },
+  // a value a framework context keeps under a client's name (Hono's c.get('redis'), Express's
+  // app.get('redis')), directly and through a variable whose name says nothing
+  {
+    code: `import type { Context } from 'hono';\nexport const save = (c: Context) => ${set("c.get('redis')")};`,
+    line: 2,
+    client: " (`c.get('redis')` is taken for a Redis client because it is kept under `redis`, which matches clientNames 'redis'.)",
+  },
+  {
+    code: `export function save(app: any) {\n  const store = app.get(\`valkey\`);\n  return ${set('store')};\n}`,
+    line: 3,
+    client: " (`store` is taken for a Redis client because it is kept under `valkey`, which matches clientNames 'valkey'.)",
+  },
 ];
 
 runRule(untypedTester, 'set-requires-ttl-or-keepttl', rule, {
@@ -58,6 +70,9 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl', rule, {
     `export class Adapter {\n  constructor(private readonly redisRequests = new Map<string, number>()) {}\n  on() { this.redisRequests.set(\`s:\${id}\`, 1); }\n}`,
     `const state = { redisTimers: new Map<string, number>() };\nstate.redisTimers.set(\`s:\${id}\`, 1);`,
     `var _RedisStorage_mode;\n_RedisStorage_mode = new WeakMap();\n_RedisStorage_mode.set(this, false);`,
+    // kept under a name that says nothing, or under a computed name
+    `import type { Redis } from 'ioredis';\nimport type { Context } from 'hono';\nexport const save = (c: Context) => ${set("c.get('user')")};`,
+    `import type { Redis } from 'ioredis';\nexport const save = (c: any, name: string) => ${set('c.get(name)')};`,
     // a getter of the module returning something else
     `class Pool {\n  static get redisCache() { return new Map(); }\n}\nPool.redisCache.set(\`s:\${id}\`, 1);`,
   ],
