@@ -45,7 +45,7 @@ import { asFunction, classMethod, classOf, instanceClass, isNoKey, isStringConca
 export { returnExpressions } from './key-builders.js';
 import { assignedOnce, containerOf, declarationStatement, exportedStatement, isObjectAssign, memberOf } from './containers.js';
 import { exportedValue, findExport, importedBinding, moduleContext, namespaceModule, type ImportedModule } from './modules.js';
-import { findVariable, functionName, pick, propertyName, unwrap, walk, type AnyContext } from './static.js';
+import { findVariable, functionName, pick, propertyName, referenceName, unwrap, walk, type AnyContext } from './static.js';
 
 /** The shape of one key expression. */
 export interface KeyShape {
@@ -1103,12 +1103,7 @@ export function perBuildKey(context: AnyContext, node: TSESTree.Node): boolean {
   // where the builder is not resolved: a method of the module by that name returning a build id
   const key = unwrap(node);
   const callee = key.type === AST_NODE_TYPES.CallExpression ? key.callee : undefined;
-  const name =
-    callee?.type === AST_NODE_TYPES.Identifier
-      ? callee.name
-      : callee?.type === AST_NODE_TYPES.MemberExpression && callee.property.type === AST_NODE_TYPES.Identifier
-        ? callee.property.name
-        : undefined;
+  const name = callee ? referenceName(unwrap(callee)) : undefined;
   if (name === undefined) return false;
   return (functionsByName(context).get(name) ?? []).some((fn) => returnExpressions(fn).some((e) => BUILD_ID_NAME.test(context.sourceCode.getText(e))));
 }

@@ -24,7 +24,7 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { classOfThis, forEachThisWrite } from './bounded.js';
 import { fileIndexOf } from './file-index.js';
 import { keyBuilder, type KeyShape } from './key-shape.js';
-import { findVariable, propertyName, unwrap, type AnyContext } from './static.js';
+import { findVariable, propertyName, referenceName, unwrap, type AnyContext } from './static.js';
 
 /** Words of a name that say a key is meant to expire (`getCacheKey`, `session_id`, `rateLimiter`). */
 const TEMPORARY_WORD =
@@ -141,10 +141,7 @@ function unwrapPattern(node: TSESTree.Node): TSESTree.Node {
 
 /** `getKey` of `getKey(...)`, `toKey` of `this.toKey(...)`; undefined for other callees. */
 function calleeName(callee: TSESTree.Node): string | undefined {
-  const node = unwrap(callee);
-  if (node.type === AST_NODE_TYPES.Identifier) return node.name;
-  if (node.type === AST_NODE_TYPES.MemberExpression) return propertyName(node.property, node.computed);
-  return undefined;
+  return referenceName(unwrap(callee));
 }
 
 /**
