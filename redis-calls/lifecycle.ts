@@ -202,8 +202,7 @@ function streamUses(context: AnyContext): readonly KeyUse[] {
     const list: KeyUse[] = [];
     const index = fileIndexOf(context);
     for (const other of [...index.calls, ...index.facadeCalls]) {
-      const capOption = other.optionsObject?.properties.some((p) => p.type === 'Property' && p.key.type === 'Identifier' && p.key.name === 'TRIM') ?? false;
-      if (!streamUse(other.command, other.args, capOption)) continue;
+      if (!streamUse(other.command, other.args)) continue;
       for (const key of other.description.keys) {
         const node = other.argNodes[key.arg];
         if (node && node.type !== 'SpreadElement') list.push({ call: other, arg: key.arg, effect: key.effect });

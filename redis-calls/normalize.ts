@@ -363,6 +363,10 @@ function pushOptions(context: AnyContext, object: TSESTree.ObjectExpression, out
       }
       continue;
     }
+    if (name === 'TRIM') {
+      pushTrim(context, valueNode, out);
+      continue;
+    }
     const value = staticValue(context, valueNode);
     if (value === false) continue;
     out.args.push(name);
@@ -370,6 +374,36 @@ function pushOptions(context: AnyContext, object: TSESTree.ObjectExpression, out
     if (value === true) continue;
     out.args.push(value);
     out.nodes.push(property.value);
+  }
+}
+
+/**
+ * node-redis' XADD option `TRIM: { strategy: 'MAXLEN' | 'MINID', strategyModifier?: '=' | '~',
+ * threshold, limit? }` as the tokens it sends (`MAXLEN ~ 1000 LIMIT 100`). An option object that
+ * cannot be read still caps the stream: its strategy is taken as MAXLEN and the threshold is unknown.
+ */
+function pushTrim(context: AnyContext, valueNode: TSESTree.Node, out: Flattened): void {
+  const read = (field: string): CommandArg => {
+    if (valueNode.type !== AST_NODE_TYPES.ObjectExpression) return undefined;
+    const property = valueNode.properties.find((p) => p.type === AST_NODE_TYPES.Property && propertyName(p.key, p.computed) === field);
+    if (property?.type !== AST_NODE_TYPES.Property) return undefined;
+    const value = staticValue(context, property.value);
+    return typeof value === 'boolean' ? undefined : value;
+  };
+  const strategy = read('strategy');
+  out.args.push(typeof strategy === 'string' ? strategy : 'MAXLEN');
+  out.nodes.push(undefined);
+  const modifier = read('strategyModifier');
+  if (modifier !== undefined) {
+    out.args.push(modifier);
+    out.nodes.push(undefined);
+  }
+  out.args.push(read('threshold'));
+  out.nodes.push(undefined);
+  const limit = read('limit');
+  if (limit !== undefined) {
+    out.args.push('LIMIT', limit);
+    out.nodes.push(undefined, undefined);
   }
 }
 
