@@ -26,9 +26,8 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { callSitesOf } from './facades.js';
 import { keyShapeOf } from './key-shape.js';
-import type { FunctionLike } from './pass-through.js';
 import { persistentAnnotation, persistentPattern } from './persistent.js';
-import { findVariable, propertyName, unwrap, type AnyContext } from './static.js';
+import { findVariable, propertyName, unwrap, type AnyContext, type FunctionLike } from './static.js';
 
 /** How many helpers that pass on their parameter are followed above the write. */
 const MAX_DEPTH = 3;

@@ -40,12 +40,12 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { classOfThis, enumMemberValue, hasFiniteType, instanceMember, type InstanceMember } from './bounded.js';
 import { classOfStaticThis, staticMember, type ClassNode } from './class-statics.js';
-import { asFunction, classMethod, classOf, instanceClass, isNoKey, isStringConcatenation, returnExpressions, type FunctionLike } from './key-builders.js';
+import { asFunction, classMethod, classOf, instanceClass, isNoKey, isStringConcatenation, returnExpressions } from './key-builders.js';
 
 export { returnExpressions } from './key-builders.js';
 import { assignedOnce, containerOf, declarationStatement, exportedStatement, isObjectAssign, memberOf } from './containers.js';
 import { exportedValue, findExport, importedBinding, moduleContext, namespaceModule, type ImportedModule } from './modules.js';
-import { findVariable, functionName, pick, propertyName, referenceName, unwrap, walk, type AnyContext } from './static.js';
+import { findVariable, functionName, pick, propertyName, referenceName, unwrap, walk, type AnyContext, type FunctionLike } from './static.js';
 
 /** The shape of one key expression. */
 export interface KeyShape {

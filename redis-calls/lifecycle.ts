@@ -35,8 +35,7 @@ import { fileIndexOf } from './file-index.js';
 import { keyIdOf, sameKeyByShape } from './key-id.js';
 import { calledName, functionsByName, keyShapeOf, perBuildKey } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
-import type { FunctionLike } from './pass-through.js';
-import { constInitializer, enclosingFunction, findVariable, unwrap, walk, type AnyContext } from './static.js';
+import { constInitializer, enclosingFunction, findVariable, unwrap, walk, type AnyContext, type FunctionLike } from './static.js';
 
 /** Words of a key or a value that say the key is a lock: a crashed owner holds it forever. */
 const LOCK_WORDS = /lock|mutex|semaphore|leader|lease|mutual|token|owner|nonce|uuid/i;
