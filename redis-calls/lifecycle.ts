@@ -35,7 +35,7 @@ import { fileIndexOf } from './file-index.js';
 import { keyIdOf, sameKeyByShape } from './key-id.js';
 import { calledName, functionsByName, keyShapeOf, perBuildKey } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
-import { constInitializer, enclosingFunction, findVariable, unwrap, walk, type AnyContext, type FunctionLike } from './static.js';
+import { constInitializer, enclosingFunction, findVariable, referenceName, unwrap, walk, type AnyContext, type FunctionLike } from './static.js';
 
 /** Words of a key or a value that say the key is a lock: a crashed owner holds it forever. */
 const LOCK_WORDS = /lock|mutex|semaphore|leader|lease|mutual|token|owner|nonce|uuid/i;
@@ -53,7 +53,9 @@ const MAX_CALL_DEPTH = 4;
  * success path of the operation that wrote: a crash leaves it, a leak), nor shares with it an
  * enclosing function other than a module wrapper (two closures of one request handler). Never for a lock (SET NX,
  * SETNX, a key or value named lock / token / owner ...: the DEL is its release, and a crashed owner
- * holds it forever), nor for a key under a per-build prefix (`${BUILD_ID}:tag:${tag}`, key-shape.ts
+ * holds it forever), nor for a failed-attempt or rate counter ({@link limitCounter}: the DEL
+ * resets it when the same identity succeeds, and an identity that never comes back keeps it), nor
+ * for a key under a per-build prefix (`${BUILD_ID}:tag:${tag}`, key-shape.ts
  * `perBuildKey`: the next deploy's deleter names its own build's keys, never the previous ones),
  * nor when the file gives the key shape a TTL anywhere (an INCR + EXPIRE next to
  * a `resetKey(key) { del(key) }`: the key is meant to expire), nor when the writer, or a function
@@ -65,6 +67,8 @@ export function deletedElsewhere(context: AnyContext, call: RedisCall, arg: numb
   if (!keyNode || keyNode.type === 'SpreadElement') return undefined;
   const action = call.description.keys.find((key) => key.arg === arg);
   if (!action || action.effect === 'create-if-missing') return undefined;
+  // a failed-attempt or rate counter: its DEL is a reset on success, not the end of its life
+  if (limitCounter(context, call, arg)) return undefined;
   const shape = keyShapeOf(context, keyNode);
   if (LOCK_WORDS.test(shape.shape) || lockValue(context, call, arg)) return undefined;
   // a key under a per-build prefix: the deleter of the next deploy names that build's keys only
@@ -603,6 +607,46 @@ function usesOf(context: AnyContext, node: TSESTree.Node): TSESTree.Node[] {
   const variable = scope.set.get(name) ?? scope.references.find((r) => r.identifier.name === name)?.resolved ?? undefined;
   const reads = variable ? variable.references.filter((r) => r.isRead()).map((r) => outerValue(r.identifier)) : [];
   return [node, ...reads];
+}
+
+/**
+ * Whether the INCR / INCRBY `call` is a failed-attempt or rate counter: its key is one per identity
+ * (not bounded, `KeyShape.constant`), and its reply (awaited, in a `.then(n => ...)` or a Node
+ * callback) is compared with a limit ({@link comparedWithNamedLimit}: a number, or a name that says
+ * limit / max / threshold / allowed / attempts). Such a counter counts the failures or hits of one
+ * identity (an email, an IP): a DEL of it elsewhere resets it when that identity succeeds or is
+ * locked out, and every identity that never comes back keeps its key forever. Never a counter
+ * whose reply is not compared (a sequence, an id allocator), nor a bounded key; a key the file
+ * expires anywhere is left to the callers' own checks.
+ */
+export function limitCounter(context: AnyContext, call: RedisCall, arg: number): boolean {
+  if (!SEQUENCE_COMMANDS.has(call.command)) return false;
+  const keyNode = call.argNodes[arg];
+  if (!keyNode || keyNode.type === 'SpreadElement') return false;
+  if (keyShapeOf(context, keyNode).constant) return false;
+  return replyNodes(context, call).some((reply) => usesOf(context, reply.node).some((use) => comparedWithNamedLimit(context, use)));
+}
+
+/** A name that says limit: `MAX_FAILED_ATTEMPTS`, `limit`, `options.max`, `threshold`, `maxRetries`, `ALLOWED`. */
+const LIMIT_NAME = /limit|max|threshold|allowed|quota|ceiling/i;
+
+/**
+ * A relational comparison of `use` with a limit: a number (`n > 5`, `n >= -1`), a `const` holding
+ * one, or a name that says limit ({@link LIMIT_NAME}: `n >= MAX_ATTEMPTS`, `count > this.limit`,
+ * `hits > opts.max`).
+ */
+function comparedWithNamedLimit(context: AnyContext, use: TSESTree.Node): boolean {
+  const parent = use.parent;
+  if (parent?.type !== 'BinaryExpression' || !['<', '>', '<=', '>='].includes(parent.operator)) return false;
+  let other: TSESTree.Node = unwrap(parent.left === use ? parent.right : parent.left);
+  if (other.type === 'UnaryExpression' && other.operator === '-') other = unwrap(other.argument);
+  if (other.type === 'Literal' && typeof other.value === 'number') return true;
+  if (other.type === 'Identifier') {
+    const init = constInitializer(context, other);
+    if (init && init.type === 'Literal' && typeof init.value === 'number') return true;
+  }
+  const name = referenceName(other);
+  return name !== undefined && LIMIT_NAME.test(name);
 }
 
 /** A relational comparison (`n > limit`, `count >= max`): a rate limiter's counter. */
