@@ -31,6 +31,7 @@ import {
   STRING_COUNTERS,
 } from '../semantics/commands.js';
 import { poppedQueue, pushedQueue, STREAM_WRITES, streamUse, type QueueType } from '../semantics/queues.js';
+import { expiredInTheCode } from './cache-keys.js';
 import { fileIndexOf } from './file-index.js';
 import { keyIdOf, sameKeyByShape } from './key-id.js';
 import { calledName, functionsByName, keyShapeOf, perBuildKey } from './key-shape.js';
@@ -57,7 +58,9 @@ const MAX_CALL_DEPTH = 4;
  * holds it forever), nor for a key under a per-build prefix (`${BUILD_ID}:tag:${tag}`, key-shape.ts
  * `perBuildKey`: the next deploy's deleter names its own build's keys, never the previous ones),
  * nor when the file gives the key shape a TTL anywhere (an INCR + EXPIRE next to
- * a `resetKey(key) { del(key) }`: the key is meant to expire), nor when the writer, or a function
+ * a `resetKey(key) { del(key) }`: the key is meant to expire), nor when the code does beyond the
+ * file (a cache family: an expiring write in a module the file imports, or a call of a helper that
+ * writes its key with a TTL, `redis-calls/cache-keys.ts`: the DEL is an invalidation), nor when the writer, or a function
  * of the file it calls, gives any key a TTL (an index set written beside a record that expires:
  * the record's expiry never runs the DEL, so the index outlives it).
  */
@@ -74,6 +77,9 @@ export function deletedElsewhere(context: AnyContext, call: RedisCall, arg: numb
   if (index.expiredShapes.has(shape.shape)) return undefined;
   const id = keyIdOf(context, call, arg);
   if (id !== undefined && index.expiredKeyIds.has(id)) return undefined;
+  // a cache: the code gives the key family a TTL in another module (an expiring write there, or a
+  // call of a helper that writes its key with one): the DEL is an invalidation (cache-keys.ts)
+  if (expiredInTheCode(context, shape.shape)) return undefined;
   const writer = namedFunctionOf(call.node);
   if (!writer) return undefined;
   // a writer that gives keys TTLs writes expiring records: a key it leaves without one beside them
