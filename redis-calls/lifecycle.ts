@@ -5,7 +5,8 @@
  * - a key **the file deletes itself and never expires** ({@link deletedElsewhere}): another
  *   function of the same file, not on the writer's own path, deletes the whole key (DEL, UNLINK,
  *   GETDEL: the `delete` effect of `semantics/commands.ts`) and nothing in the file gives that key
- *   shape a TTL. A GC, a sweeper, an invalidation on change: a crash before the DEL leaves the key
+ *   shape a TTL, nor the code beyond it (a cache family, `cache-keys.ts`: its DEL is an
+ *   invalidation). A GC, a sweeper, an invalidation on change: a crash before the DEL leaves the key
  *   forever, which only `strict` reports;
  * - an **ID sequence** ({@link idSequence}): an INCR / INCRBY whose reply becomes the identifier of
  *   other keys or records. Expiring it would reissue ids;
@@ -681,7 +682,7 @@ export const DELETED_KEYS_SCHEMA = {
   allowDeletedKeys: {
     type: 'boolean',
     description:
-      'Do not report a key the same file deletes as a whole (DEL, UNLINK, GETDEL) in another function, off the path of the write (a GC, a sweeper, an invalidation on change), and never gives a TTL: its life is managed by the code. Locks (SET NX, SETNX, a key or value named lock / token) are always reported. Default true; false in the strict config.',
+      'Do not report a key the same file deletes as a whole (DEL, UNLINK, GETDEL) in another function, off the path of the write (a GC, a sweeper, an invalidation on change), and never gives a TTL: its life is managed by the code. A key family the code gives a TTL beyond the file (a module the file imports writes it with an expiry, or it is passed to a helper that writes its key with one) is a cache, whose DEL is an invalidation: reported. Locks (SET NX, SETNX, a key or value named lock / token) are always reported. Default true; false in the strict config.',
   },
 } as const;
 
