@@ -27,6 +27,7 @@ import { keyShapeOf } from './key-shape.js';
 import { isCodeSpecifier, loadModule, moduleContext } from './modules.js';
 import type { FunctionLike } from './pass-through.js';
 import type { RedisCall } from './normalize.js';
+import { onlyWhenTtlGiven } from './optional-ttl.js';
 import { findVariable, unwrap, type AnyContext } from './static.js';
 
 const cache = new WeakMap<TSESTree.Program, ReadonlySet<string>>();
@@ -60,13 +61,24 @@ function expiredFamilies(context: AnyContext): ReadonlySet<string> {
         const keyNode = call.argNodes[action.arg];
         if (!EXPIRY_EFFECTS.has(action.effect) || !keyNode || keyNode.type === 'SpreadElement') continue;
         const parameter = keyParameter(at, keyNode);
-        if (!parameter || optionalExpiry(at, call, action.arg)) continue;
+        if (!parameter || optionalTtl(at, call, action.arg)) continue;
         addCallerKeys(at, call, parameter, found);
       }
     }
   }
   shapes = found;
   return shapes;
+}
+
+/**
+ * Whether an expiry is given only when a TTL is (`if (ttl) set(k, v, 'EX', ttl) else set(k, v)`,
+ * optional-ttl.ts): judged by the TTL argument alone when the command has one, so that a test of
+ * the value written (`if (fresh) set(key, fresh, 'EX', seconds)`) is no TTL test.
+ */
+function optionalTtl(context: AnyContext, expiry: RedisCall, keyArg: number): boolean {
+  const ttlNode = expiry.description.ttl ? expiry.argNodes[expiry.description.ttl.arg] : undefined;
+  if (ttlNode && ttlNode.type !== AST_NODE_TYPES.SpreadElement) return onlyWhenTtlGiven(context, expiry.node, [ttlNode]);
+  return optionalExpiry(context, expiry, keyArg);
 }
 
 /**
