@@ -25,10 +25,12 @@ import { fileIndexOf, optionalExpiry } from './file-index.js';
 import { keyParameter } from './helper-keys.js';
 import { keyShapeOf } from './key-shape.js';
 import { isCodeSpecifier, loadModule, moduleContext } from './modules.js';
-import type { FunctionLike } from './pass-through.js';
 import type { RedisCall } from './normalize.js';
 import { onlyWhenTtlGiven } from './optional-ttl.js';
 import { findVariable, unwrap, type AnyContext } from './static.js';
+
+/** An expiring helper: the function and the position of its key parameter. */
+type Helper = NonNullable<ReturnType<typeof keyParameter>>;
 
 const cache = new WeakMap<TSESTree.Program, ReadonlySet<string>>();
 
@@ -86,7 +88,7 @@ function optionalTtl(context: AnyContext, expiry: RedisCall, keyArg: number): bo
  * of its key), from the calls that give its TTL argument: a TTL read from another parameter counts
  * when the caller passes it or the parameter has a default.
  */
-function addCallerKeys(context: AnyContext, expiry: RedisCall, parameter: { fn: FunctionLike; index: number }, found: Set<string>): void {
+function addCallerKeys(context: AnyContext, expiry: RedisCall, parameter: Helper, found: Set<string>): void {
   const ttlNode = expiry.description.ttl ? expiry.argNodes[expiry.description.ttl.arg] : undefined;
   const ttlIndex = ttlNode ? ttlParameterIndex(context, ttlNode, parameter.fn) : undefined;
   const sites = callSitesOf(context, parameter.fn)?.sites ?? [];
@@ -99,7 +101,7 @@ function addCallerKeys(context: AnyContext, expiry: RedisCall, parameter: { fn: 
 }
 
 /** The position of the parameter of `fn` a TTL value names, when it has no default (`undefined` otherwise). */
-function ttlParameterIndex(context: AnyContext, node: TSESTree.Node, fn: FunctionLike): number | undefined {
+function ttlParameterIndex(context: AnyContext, node: TSESTree.Node, fn: Helper['fn']): number | undefined {
   const bare = unwrap(node);
   if (bare.type !== AST_NODE_TYPES.Identifier) return undefined;
   const def = findVariable(context, bare)?.defs[0];
