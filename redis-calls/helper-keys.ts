@@ -84,7 +84,7 @@ function persistentAt(context: AnyContext, call: TSESTree.CallExpression, key: T
 }
 
 /** The function and parameter position `node` names, when it is a parameter never reassigned. */
-function keyParameter(context: AnyContext, node: TSESTree.Node): { fn: FunctionLike; index: number } | undefined {
+export function keyParameter(context: AnyContext, node: TSESTree.Node): { fn: FunctionLike; index: number } | undefined {
   const bare = unwrap(node);
   if (bare.type !== AST_NODE_TYPES.Identifier) return undefined;
   const variable = findVariable(context, bare);

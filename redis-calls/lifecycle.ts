@@ -5,7 +5,8 @@
  * - a key **the file deletes itself and never expires** ({@link deletedElsewhere}): another
  *   function of the same file, not on the writer's own path, deletes the whole key (DEL, UNLINK,
  *   GETDEL: the `delete` effect of `semantics/commands.ts`) and nothing in the file gives that key
- *   shape a TTL. A GC, a sweeper, an invalidation on change: a crash before the DEL leaves the key
+ *   shape a TTL, nor the code beyond it (a cache family, `cache-keys.ts`: its DEL is an
+ *   invalidation). A GC, a sweeper, an invalidation on change: a crash before the DEL leaves the key
  *   forever, which only `strict` reports;
  * - an **ID sequence** ({@link idSequence}): an INCR / INCRBY whose reply becomes the identifier of
  *   other keys or records. Expiring it would reissue ids;
@@ -31,6 +32,7 @@ import {
   STRING_COUNTERS,
 } from '../semantics/commands.js';
 import { poppedQueue, pushedQueue, STREAM_WRITES, streamUse, type QueueType } from '../semantics/queues.js';
+import { expiredInTheCode } from './cache-keys.js';
 import { fileIndexOf } from './file-index.js';
 import { keyIdOf, sameKeyByShape } from './key-id.js';
 import { calledName, functionsByName, keyShapeOf, perBuildKey } from './key-shape.js';
@@ -58,7 +60,9 @@ const MAX_CALL_DEPTH = 4;
  * for a key under a per-build prefix (`${BUILD_ID}:tag:${tag}`, key-shape.ts
  * `perBuildKey`: the next deploy's deleter names its own build's keys, never the previous ones),
  * nor when the file gives the key shape a TTL anywhere (an INCR + EXPIRE next to
- * a `resetKey(key) { del(key) }`: the key is meant to expire), nor when the writer, or a function
+ * a `resetKey(key) { del(key) }`: the key is meant to expire), nor when the code does beyond the
+ * file (a cache family: an expiring write in a module the file imports, or a call of a helper that
+ * writes its key with a TTL, `redis-calls/cache-keys.ts`: the DEL is an invalidation), nor when the writer, or a function
  * of the file it calls, gives any key a TTL (an index set written beside a record that expires:
  * the record's expiry never runs the DEL, so the index outlives it).
  */
@@ -77,6 +81,9 @@ export function deletedElsewhere(context: AnyContext, call: RedisCall, arg: numb
   if (index.expiredShapes.has(shape.shape)) return undefined;
   const id = keyIdOf(context, call, arg);
   if (id !== undefined && index.expiredKeyIds.has(id)) return undefined;
+  // a cache: the code gives the key family a TTL in another module (an expiring write there, or a
+  // call of a helper that writes its key with one): the DEL is an invalidation (cache-keys.ts)
+  if (expiredInTheCode(context, shape.shape)) return undefined;
   const writer = namedFunctionOf(call.node);
   if (!writer) return undefined;
   // a writer that gives keys TTLs writes expiring records: a key it leaves without one beside them
@@ -717,7 +724,7 @@ export const DELETED_KEYS_SCHEMA = {
   allowDeletedKeys: {
     type: 'boolean',
     description:
-      'Do not report a key the same file deletes as a whole (DEL, UNLINK, GETDEL) in another function, off the path of the write (a GC, a sweeper, an invalidation on change), and never gives a TTL: its life is managed by the code. Locks (SET NX, SETNX, a key or value named lock / token) are always reported. Default true; false in the strict config.',
+      'Do not report a key the same file deletes as a whole (DEL, UNLINK, GETDEL) in another function, off the path of the write (a GC, a sweeper, an invalidation on change), and never gives a TTL: its life is managed by the code. A key family the code gives a TTL beyond the file (a module the file imports writes it with an expiry, or it is passed to a helper that writes its key with one) is a cache, whose DEL is an invalidation: reported. Locks (SET NX, SETNX, a key or value named lock / token) are always reported. Default true; false in the strict config.',
   },
 } as const;
 
