@@ -13,6 +13,9 @@
  *   (`{0}`, `{}`, `{name}`) is a part known only at run time, and arguments beyond the
  *   placeholders may be appended: a `*` then ends the key.
  */
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { importedName, originOf } from './client-syntax.js';
+import { propertyName, unwrap, type AnyContext } from './static.js';
 
 /** One segment of a formatted key: text of the format string, an argument, or a part not known. */
 export type FormatSegment = { text: string } | { argument: number } | { unknown: true };
@@ -65,4 +68,32 @@ export function ownFormatSegments(format: string, argumentCount: number | undefi
   segments.push({ text: format.slice(last) });
   if (argumentCount === undefined || argumentCount > placeholders) segments.push({ unknown: true });
   return segments;
+}
+
+/** `util.format` / `format` of Node's `util` module (`import util from 'node:util'`, `const { format } = require('util')`). */
+export function isNodeUtilFormat(context: AnyContext, callee: TSESTree.Node): boolean {
+  const fromUtil = (origin: ReturnType<typeof originOf>): boolean => origin.kind === 'import' && (origin.source === 'util' || origin.source === 'node:util');
+  if (callee.type === AST_NODE_TYPES.Identifier) {
+    const origin = originOf(context, callee);
+    return fromUtil(origin) && importedName(origin) === 'format';
+  }
+  if (callee.type !== AST_NODE_TYPES.MemberExpression || callee.computed || propertyName(callee.property) !== 'format') return false;
+  const object = unwrap(callee.object);
+  if (object.type !== AST_NODE_TYPES.Identifier) return false;
+  const origin = originOf(context, object);
+  return fromUtil(origin) && (origin.kind !== 'import' || origin.imported === undefined || origin.imported === 'default' || origin.namespace === true);
+}
+
+/** The operands of a chain of `+` (`a + b + c` -> `a`, `b`, `c`), left to right. */
+export function concatenatedOperands(node: TSESTree.BinaryExpression): TSESTree.Node[] {
+  const operands: TSESTree.Node[] = [];
+  const visit = (operand: TSESTree.Node): void => {
+    const bare = unwrap(operand);
+    if (bare.type === AST_NODE_TYPES.BinaryExpression && bare.operator === '+') {
+      visit(bare.left);
+      visit(bare.right);
+    } else operands.push(operand);
+  };
+  visit(node);
+  return operands;
 }

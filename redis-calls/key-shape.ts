@@ -47,8 +47,7 @@ import { asFunction, classMethod, classOf, instanceClass, isNoKey, isStringConca
 
 export { returnExpressions } from './key-builders.js';
 import { assignedOnce, containerOf, declarationStatement, exportedStatement, isObjectAssign, memberOf } from './containers.js';
-import { importedName, originOf } from './client-syntax.js';
-import { nodeFormatSegments, ownFormatSegments, type FormatSegment } from './format-strings.js';
+import { concatenatedOperands, isNodeUtilFormat, nodeFormatSegments, ownFormatSegments, type FormatSegment } from './format-strings.js';
 import { exportedValue, findExport, importedBinding, moduleContext, namespaceModule, type ImportedModule } from './modules.js';
 import { findVariable, functionName, pick, propertyName, referenceName, unwrap, walk, type AnyContext } from './static.js';
 
@@ -166,20 +165,6 @@ function shapeOf(context: AnyContext, input: TSESTree.Node, bindings: Bindings, 
   }
 }
 
-
-/** The operands of a chain of `+` (`a + b + c` -> `a`, `b`, `c`), left to right. */
-function concatenatedOperands(node: TSESTree.BinaryExpression): TSESTree.Node[] {
-  const operands: TSESTree.Node[] = [];
-  const visit = (operand: TSESTree.Node): void => {
-    const bare = unwrap(operand);
-    if (bare.type === AST_NODE_TYPES.BinaryExpression && bare.operator === '+') {
-      visit(bare.left);
-      visit(bare.right);
-    } else operands.push(operand);
-  };
-  visit(node);
-  return operands;
-}
 
 /**
  * The shape two keys share: their common beginning and end, `*` between (`q:*:wait` and
@@ -827,20 +812,6 @@ function formatCallShape(context: AnyContext, node: TSESTree.CallExpression, cal
   // the placeholders of an application's format method are filled from its arguments: fixed when they are
   const fixed = own ? args.every((a) => a.type !== AST_NODE_TYPES.SpreadElement && shapeOf(context, a, bindings, depth + 1).fixed) : joined.fixed;
   return { text: joined.text, via: [...format.via, ...joined.via], fixed };
-}
-
-/** `util.format` / `format` of Node's `util` module (`import util from 'node:util'`, `const { format } = require('util')`). */
-function isNodeUtilFormat(context: AnyContext, callee: TSESTree.Node): boolean {
-  const fromUtil = (origin: ReturnType<typeof originOf>): boolean => origin.kind === 'import' && (origin.source === 'util' || origin.source === 'node:util');
-  if (callee.type === AST_NODE_TYPES.Identifier) {
-    const origin = originOf(context, callee);
-    return fromUtil(origin) && importedName(origin) === 'format';
-  }
-  if (callee.type !== AST_NODE_TYPES.MemberExpression || callee.computed || propertyName(callee.property) !== 'format') return false;
-  const object = unwrap(callee.object);
-  if (object.type !== AST_NODE_TYPES.Identifier) return false;
-  const origin = originOf(context, object);
-  return fromUtil(origin) && (origin.kind !== 'import' || origin.imported === undefined || origin.imported === 'default' || origin.namespace === true);
 }
 
 /** A parameter written in its function's body (`name = normalize(name)`). */
