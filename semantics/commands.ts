@@ -1061,6 +1061,16 @@ export function namesSeveralKeys(name: string): boolean {
 }
 
 
+/**
+ * Whether the command's arguments are `key value` pairs, a key at every even position (MSET,
+ * MSETNX). https://redis.io/docs/latest/commands/mset/
+ * @param name the command name in any letter case
+ */
+export function namesKeyValuePairs(name: string): boolean {
+  const upperName = name.toUpperCase();
+  return Object.prototype.hasOwnProperty.call(TABLE, upperName) && TABLE[upperName]?.kind === 'pairs';
+}
+
 /** Whether a command name is in the table (any letter case). */
 export function isKnownCommand(name: string): boolean {
   return Object.prototype.hasOwnProperty.call(TABLE, name.toUpperCase());
