@@ -9,9 +9,6 @@ import { isCodeSpecifier } from './modules.js';
 import { commandOfMethod } from './normalize.js';
 import { findVariable, unwrap, type AnyContext } from './static.js';
 
-/** A function whose return values can be judged. */
-export type FunctionLike = TSESTree.FunctionDeclaration | TSESTree.FunctionExpression | TSESTree.ArrowFunctionExpression;
-
 /** Wrappers whose members are their argument's: `Readonly<Deps>`, `Partial<Options>`. */
 export const TRANSPARENT_TYPES: ReadonlySet<string> = new Set(['Readonly', 'Partial', 'Required', 'NonNullable']);
 

@@ -27,11 +27,11 @@ import { isCodeSpecifier, loadModule, locateExport, moduleContext, readModule, t
 import { pluginSettings, type PluginSettings } from './settings.js';
 import { type ClientFlavor, type ReceiverKind, NOT_REDIS, FOREIGN, UNKNOWN, clientVerdict, relabel, settled, flavorOfModule, CLIENT_CONSTRUCTORS, CLIENT_FACTORIES, SELF_RETURNING, CLIENT_TYPE_NAMES, KNOWN_NOT_REDIS, CLIENT_MODULE_TEXT, VALUE_EXPRESSIONS, EVIDENCE_NAMES, symbolVerdict, duckVerdict, either, batchOfTypeName, packageExport, packageType, packageValue, importBringsClient, foreignFactoryMakesNoClient } from './client-facts.js';
 import { clientPackageOf, hasNamedClients } from './client-packages.js';
-import { TRANSPARENT_TYPES, describesClient, declaresDuckTypedClient, duckTypedCommands, isClientCommandName, promisedType, outermostPattern, propertyPath, isRequire, requiredModule, returnedExpressions, inStaticMember, enclosingClass, memberKeyName, importedName, type ImportOrigin, type IdentifierOrigin, originOf, type FunctionLike } from './client-syntax.js';
+import { TRANSPARENT_TYPES, describesClient, declaresDuckTypedClient, duckTypedCommands, isClientCommandName, promisedType, outermostPattern, propertyPath, isRequire, requiredModule, returnedExpressions, inStaticMember, enclosingClass, memberKeyName, importedName, type ImportOrigin, type IdentifierOrigin, originOf } from './client-syntax.js';
 import { forEachThisWrite } from './bounded.js';
 import { memberOf, memberPath, typeOfExpression } from './declared-types.js';
 
-import { findVariable, isCallOnItself, moduleNamespaceOf, unwrap, type AnyContext } from './static.js';
+import { findVariable, isCallOnItself, moduleNamespaceOf, unwrap, type AnyContext, type FunctionLike } from './static.js';
 
 export { flavorOfModule, type ClientFlavor, type ReceiverKind } from './client-facts.js';
 export type { IdentifierOrigin, ImportOrigin } from './client-syntax.js';

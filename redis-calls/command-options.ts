@@ -11,9 +11,7 @@
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { flavorOfModule } from './client-packages.js';
-import { findVariable, propertyName, returnedExpressions, unwrap, type AnyContext } from './static.js';
-
-type FunctionLike = TSESTree.FunctionDeclaration | TSESTree.FunctionExpression | TSESTree.ArrowFunctionExpression;
+import { findVariable, propertyName, returnedExpressions, unwrap, type AnyContext, type FunctionLike } from './static.js';
 
 /**
  * Whether `node`, the first argument of a command method, carries node-redis 4 command options:

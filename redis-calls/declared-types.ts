@@ -8,8 +8,8 @@
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { ClientDetector } from './clients.js';
-import { TRANSPARENT_TYPES, classMemberType, enclosingClass, inStaticMember, memberKeyName, outermostPattern, promisedType, propertyPath, type FunctionLike } from './client-syntax.js';
-import { findVariable, unwrap } from './static.js';
+import { TRANSPARENT_TYPES, classMemberType, enclosingClass, inStaticMember, memberKeyName, outermostPattern, promisedType, propertyPath } from './client-syntax.js';
+import { findVariable, unwrap, type FunctionLike } from './static.js';
 
 /** A type as the code declares it, with the detector of the module it is written in. */
 export interface TypeRef {

@@ -39,9 +39,9 @@ import type { ClientDetector } from './clients.js';
 import { clientDetectorOf, forEachCallIn, redisCallsIn, redisCallsOf } from './index.js';
 import { commandOfMethod, type RedisCall } from './normalize.js';
 import { isCodeSpecifier, loadModule, moduleContext, readModule } from './modules.js';
-import { commandsOfWrapperName, functionName, passThroughParameter, sameWriteOtherArm, type FunctionLike } from './pass-through.js';
+import { commandsOfWrapperName, functionName, passThroughParameter, sameWriteOtherArm } from './pass-through.js';
 import { packageFiles, packageOf } from './project.js';
-import { findVariable, propertyName, referenceName, staticValue, unwrap, type AnyContext } from './static.js';
+import { findVariable, propertyName, referenceName, staticValue, unwrap, type AnyContext, type FunctionLike } from './static.js';
 
 /** A facade forwarding to a facade is followed; one more level is not. */
 const MAX_DEPTH = 2;

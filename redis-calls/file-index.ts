@@ -158,7 +158,7 @@ export function keyExpiredBeside(context: AnyContext, call: RedisCall, arg: numb
  * optional-ttl.ts {@link onlyWhenTtlGiven}). A store that expires a key only when its caller
  * configured a TTL keeps the key otherwise on purpose.
  */
-function optionalExpiry(context: AnyContext, expiry: RedisCall, keyArg: number): boolean {
+export function optionalExpiry(context: AnyContext, expiry: RedisCall, keyArg: number): boolean {
   const sources = expiry.argNodes.filter((arg, index): arg is TSESTree.Node => index !== keyArg && arg !== undefined);
   return onlyWhenTtlGiven(context, expiry.node, sources);
 }

@@ -370,7 +370,7 @@ export function expireEachKeyInMulti(
   const keyTexts: string[] = [];
   for (const key of call.description.keys) {
     const node = call.argNodes[key.arg];
-    if (!node) return undefined;
+    if (!node || !writtenInCall(node, call.node)) return undefined;
     const parent = node.parent;
     if (parent?.type === AST_NODE_TYPES.Property && parent.key === node && !parent.computed) {
       const name = propertyName(node);
@@ -378,6 +378,7 @@ export function expireEachKeyInMulti(
       keyTexts.push(JSON.stringify(name));
     } else if (
       node.type === AST_NODE_TYPES.ArrayExpression ||
+      makesArray(node) ||
       node.type === AST_NODE_TYPES.ObjectExpression ||
       node.type === AST_NODE_TYPES.SpreadElement ||
       node.type === AST_NODE_TYPES.Property
@@ -394,6 +395,26 @@ export function expireEachKeyInMulti(
   if (call.unit.kind !== 'single') return (fixer) => [fixer.insertTextAfter(node, expiries)];
   const { receiver, rest } = splitAtClient(context, callee, node);
   return (fixer) => [fixer.replaceText(node, `${receiver}.multi().${rest}${expiries}.exec()`)];
+}
+
+/** `list.map(...)`, `list.flatMap(...)`: an array of keys or pairs, which EXPIRE cannot take as its key. */
+function makesArray(node: TSESTree.Node): boolean {
+  if (node.type !== AST_NODE_TYPES.CallExpression || node.callee.type !== AST_NODE_TYPES.MemberExpression) return false;
+  const method = propertyName(node.callee.property, node.callee.computed);
+  return method === 'map' || method === 'flatMap';
+}
+
+/**
+ * Whether a key is written in the call's arguments, outside any function there: not one of the
+ * pairs a `map` callback makes (`mset(txs.map((tx) => [`tx:${tx.id}`, v]))`), whose text means
+ * nothing outside the callback.
+ */
+function writtenInCall(node: TSESTree.Node, call: TSESTree.Node): boolean {
+  for (let current: TSESTree.Node | undefined = node.parent; current; current = current.parent) {
+    if (current === call) return true;
+    if (current.type === AST_NODE_TYPES.ArrowFunctionExpression || current.type === AST_NODE_TYPES.FunctionExpression || current.type === AST_NODE_TYPES.FunctionDeclaration) return false;
+  }
+  return false;
 }
 
 /**

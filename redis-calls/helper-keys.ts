@@ -26,9 +26,8 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { callSitesOf } from './facades.js';
 import { keyShapeOf } from './key-shape.js';
-import type { FunctionLike } from './pass-through.js';
 import { persistentAnnotation, persistentPattern } from './persistent.js';
-import { findVariable, propertyName, unwrap, type AnyContext } from './static.js';
+import { findVariable, propertyName, unwrap, type AnyContext, type FunctionLike } from './static.js';
 
 /** How many helpers that pass on their parameter are followed above the write. */
 const MAX_DEPTH = 3;
@@ -85,7 +84,7 @@ function persistentAt(context: AnyContext, call: TSESTree.CallExpression, key: T
 }
 
 /** The function and parameter position `node` names, when it is a parameter never reassigned. */
-function keyParameter(context: AnyContext, node: TSESTree.Node): { fn: FunctionLike; index: number } | undefined {
+export function keyParameter(context: AnyContext, node: TSESTree.Node): { fn: FunctionLike; index: number } | undefined {
   const bare = unwrap(node);
   if (bare.type !== AST_NODE_TYPES.Identifier) return undefined;
   const variable = findVariable(context, bare);

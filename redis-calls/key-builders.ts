@@ -10,9 +10,7 @@ import { instanceMember } from './bounded.js';
 import type { ClassNode } from './class-statics.js';
 import { assignedOnce } from './containers.js';
 import { importedBinding, loadModule, locateExport, moduleContext, type ExportSite } from './modules.js';
-import { findVariable, propertyName, unwrap, type AnyContext } from './static.js';
-
-export type FunctionLike = TSESTree.FunctionDeclaration | TSESTree.FunctionExpression | TSESTree.ArrowFunctionExpression;
+import { findVariable, propertyName, unwrap, type AnyContext, type FunctionLike } from './static.js';
 
 /** How deep classes are followed (imports, base classes). */
 const MAX_DEPTH = 8;

@@ -8,7 +8,10 @@
  * scope (`KEYS.wait`; `keys.run(id)` of a factory's `const keys = { run: (id) => ... }`, unless the
  * object is written to or merged into), static members of a class (`Store.PREFIX`,
  * `Store.key(id)`, and `this.PREFIX` / `this.key(id)` in a static method, arrow field or block,
- * where `this` is the class: `redis-calls/class-statics.ts`) and `[...].join(sep)` of literal arrays. A `let` / `var` assigned once and never
+ * where `this` is the class: `redis-calls/class-statics.ts`), `[...].join(sep)` of literal arrays,
+ * and a format string whose text is known (`util.format('lock:%s', id)`, an application's
+ * `'info:%s'.format(id)`: `redis-calls/format-strings.ts`). A chain of `+` is read whole, however
+ * long (the depth bound is for indirections, not operands). A `let` / `var` assigned once and never
  * again counts as a `const` (bundlers emit `var`). A call of a function the linter cannot read
  * (a method of another module: `this.connection.key('stat', 'failed')`) keeps its literal
  * arguments in order, with `*` around and between them (`*stat*failed*`): key builders concatenate
@@ -40,12 +43,13 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { classOfThis, enumMemberValue, hasFiniteType, instanceMember, type InstanceMember } from './bounded.js';
 import { classOfStaticThis, staticMember, type ClassNode } from './class-statics.js';
-import { asFunction, classMethod, classOf, instanceClass, isNoKey, isStringConcatenation, returnExpressions, type FunctionLike } from './key-builders.js';
+import { asFunction, classMethod, classOf, instanceClass, isNoKey, isStringConcatenation, returnExpressions } from './key-builders.js';
 
 export { returnExpressions } from './key-builders.js';
 import { assignedOnce, containerOf, declarationStatement, exportedStatement, isObjectAssign, memberOf } from './containers.js';
+import { concatenatedOperands, isNodeUtilFormat, nodeFormatSegments, ownFormatSegments, type FormatSegment } from './format-strings.js';
 import { exportedValue, findExport, importedBinding, moduleContext, namespaceModule, type ImportedModule } from './modules.js';
-import { findVariable, functionName, pick, propertyName, referenceName, unwrap, walk, type AnyContext } from './static.js';
+import { findVariable, functionName, pick, propertyName, referenceName, unwrap, walk, type AnyContext, type FunctionLike } from './static.js';
 
 /** The shape of one key expression. */
 export interface KeyShape {
@@ -127,7 +131,9 @@ function shapeOf(context: AnyContext, input: TSESTree.Node, bindings: Bindings, 
     }
     case AST_NODE_TYPES.BinaryExpression:
       if (node.operator !== '+') return UNKNOWN_PART;
-      return join([shapeOf(context, node.left, bindings, depth + 1), shapeOf(context, node.right, bindings, depth + 1)]);
+      // a chain `a + b + c + ...` is one level, however long: its operands are read side by side
+      // (nested left operands would each cost a level and lose the spelling of long keys)
+      return join(concatenatedOperands(node).map((operand) => shapeOf(context, operand, bindings, depth + 1)));
     case AST_NODE_TYPES.Identifier:
       return identifierShape(context, node, bindings, depth);
     case AST_NODE_TYPES.MemberExpression:
@@ -726,6 +732,9 @@ function callShape(context: AnyContext, node: TSESTree.CallExpression, bindings:
     for (const argument of node.arguments) parts.push(argument.type === AST_NODE_TYPES.SpreadElement ? UNKNOWN_PART : shapeOf(context, argument, bindings, depth + 1));
     return join(parts);
   }
+  // util.format('lock:%s', id), REDIS_KEY.format(id) of the application's String.prototype.format
+  const formatted = formatCallShape(context, node, callee, bindings, depth);
+  if (formatted) return formatted;
   const local = keyBuilder(context, callee);
   // a builder of another module (`genAuthPermKey(uid)` imported from '~/helper/genRedisKey') or
   // held in a const object (`KEYS.user(id)`) is read where it is written; its declaration stays
@@ -764,6 +773,46 @@ function callShape(context: AnyContext, node: TSESTree.CallExpression, bindings:
   return { text: first.text, via: [...declaration, ...via], fixed: shapes.every((p) => p.fixed) };
 }
 
+
+/**
+ * A key written with a format string whose text is known (a literal, or a `const` read through):
+ * Node's `util.format(format, ...args)` (imported from `util` / `node:util`) and a `format`
+ * method called on the string (`'judge:%s'.format(id)`, an application's `String.prototype.format`),
+ * read by `redis-calls/format-strings.ts`, the arguments spelled where the call is. `undefined`
+ * for any other call, or when the format string is not known (`` `${p}:%s`.format(id) ``).
+ */
+function formatCallShape(context: AnyContext, node: TSESTree.CallExpression, callee: TSESTree.Node, bindings: Bindings, depth: number): Part | undefined {
+  let formatNode: TSESTree.Node | undefined;
+  let args: TSESTree.CallExpressionArgument[];
+  let read: (format: string, count: number | undefined) => FormatSegment[] | undefined;
+  if (isNodeUtilFormat(context, callee)) {
+    formatNode = node.arguments[0];
+    args = node.arguments.slice(1);
+    read = nodeFormatSegments;
+  } else if (callee.type === AST_NODE_TYPES.MemberExpression && !callee.computed && propertyName(callee.property) === 'format') {
+    formatNode = callee.object;
+    args = node.arguments;
+    read = ownFormatSegments;
+  } else {
+    return undefined;
+  }
+  if (!formatNode || formatNode.type === AST_NODE_TYPES.SpreadElement) return undefined;
+  const format = shapeOf(context, formatNode, bindings, depth + 1);
+  if (format.text.includes('*') || !format.fixed) return undefined;
+  const segments = read(format.text, args.some((a) => a.type === AST_NODE_TYPES.SpreadElement) ? undefined : args.length);
+  if (!segments) return undefined;
+  const parts = segments.map((segment): Part => {
+    if ('text' in segment) return literal(segment.text);
+    if ('unknown' in segment) return UNKNOWN_PART;
+    const argument = args[segment.argument]!;
+    return argument.type === AST_NODE_TYPES.SpreadElement ? UNKNOWN_PART : shapeOf(context, argument, bindings, depth + 1);
+  });
+  const own = read === ownFormatSegments;
+  const joined = join(parts);
+  // the placeholders of an application's format method are filled from its arguments: fixed when they are
+  const fixed = own ? args.every((a) => a.type !== AST_NODE_TYPES.SpreadElement && shapeOf(context, a, bindings, depth + 1).fixed) : joined.fixed;
+  return { text: joined.text, via: [...format.via, ...joined.via], fixed };
+}
 
 /** A parameter written in its function's body (`name = normalize(name)`). */
 function reassigned(context: AnyContext, id: TSESTree.Identifier): boolean {

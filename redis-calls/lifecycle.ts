@@ -5,7 +5,8 @@
  * - a key **the file deletes itself and never expires** ({@link deletedElsewhere}): another
  *   function of the same file, not on the writer's own path, deletes the whole key (DEL, UNLINK,
  *   GETDEL: the `delete` effect of `semantics/commands.ts`) and nothing in the file gives that key
- *   shape a TTL. A GC, a sweeper, an invalidation on change: a crash before the DEL leaves the key
+ *   shape a TTL, nor the code beyond it (a cache family, `cache-keys.ts`: its DEL is an
+ *   invalidation). A GC, a sweeper, an invalidation on change: a crash before the DEL leaves the key
  *   forever, which only `strict` reports;
  * - an **ID sequence** ({@link idSequence}): an INCR / INCRBY whose reply becomes the identifier of
  *   other keys or records. Expiring it would reissue ids;
@@ -31,12 +32,12 @@ import {
   STRING_COUNTERS,
 } from '../semantics/commands.js';
 import { poppedQueue, pushedQueue, STREAM_WRITES, streamUse, type QueueType } from '../semantics/queues.js';
+import { expiredInTheCode } from './cache-keys.js';
 import { fileIndexOf } from './file-index.js';
 import { keyIdOf, sameKeyByShape } from './key-id.js';
 import { calledName, functionsByName, keyShapeOf, perBuildKey } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
-import type { FunctionLike } from './pass-through.js';
-import { constInitializer, enclosingFunction, findVariable, unwrap, walk, type AnyContext } from './static.js';
+import { constInitializer, enclosingFunction, findVariable, referenceName, unwrap, walk, type AnyContext, type FunctionLike } from './static.js';
 
 /** Words of a key or a value that say the key is a lock: a crashed owner holds it forever. */
 const LOCK_WORDS = /lock|mutex|semaphore|leader|lease|mutual|token|owner|nonce|uuid/i;
@@ -54,10 +55,14 @@ const MAX_CALL_DEPTH = 4;
  * success path of the operation that wrote: a crash leaves it, a leak), nor shares with it an
  * enclosing function other than a module wrapper (two closures of one request handler). Never for a lock (SET NX,
  * SETNX, a key or value named lock / token / owner ...: the DEL is its release, and a crashed owner
- * holds it forever), nor for a key under a per-build prefix (`${BUILD_ID}:tag:${tag}`, key-shape.ts
+ * holds it forever), nor for a failed-attempt or rate counter ({@link limitCounter}: the DEL
+ * resets it when the same identity succeeds, and an identity that never comes back keeps it), nor
+ * for a key under a per-build prefix (`${BUILD_ID}:tag:${tag}`, key-shape.ts
  * `perBuildKey`: the next deploy's deleter names its own build's keys, never the previous ones),
  * nor when the file gives the key shape a TTL anywhere (an INCR + EXPIRE next to
- * a `resetKey(key) { del(key) }`: the key is meant to expire), nor when the writer, or a function
+ * a `resetKey(key) { del(key) }`: the key is meant to expire), nor when the code does beyond the
+ * file (a cache family: an expiring write in a module the file imports, or a call of a helper that
+ * writes its key with a TTL, `redis-calls/cache-keys.ts`: the DEL is an invalidation), nor when the writer, or a function
  * of the file it calls, gives any key a TTL (an index set written beside a record that expires:
  * the record's expiry never runs the DEL, so the index outlives it).
  */
@@ -66,6 +71,8 @@ export function deletedElsewhere(context: AnyContext, call: RedisCall, arg: numb
   if (!keyNode || keyNode.type === 'SpreadElement') return undefined;
   const action = call.description.keys.find((key) => key.arg === arg);
   if (!action || action.effect === 'create-if-missing') return undefined;
+  // a failed-attempt or rate counter: its DEL is a reset on success, not the end of its life
+  if (limitCounter(context, call, arg)) return undefined;
   const shape = keyShapeOf(context, keyNode);
   if (LOCK_WORDS.test(shape.shape) || lockValue(context, call, arg)) return undefined;
   // a key under a per-build prefix: the deleter of the next deploy names that build's keys only
@@ -74,6 +81,9 @@ export function deletedElsewhere(context: AnyContext, call: RedisCall, arg: numb
   if (index.expiredShapes.has(shape.shape)) return undefined;
   const id = keyIdOf(context, call, arg);
   if (id !== undefined && index.expiredKeyIds.has(id)) return undefined;
+  // a cache: the code gives the key family a TTL in another module (an expiring write there, or a
+  // call of a helper that writes its key with one): the DEL is an invalidation (cache-keys.ts)
+  if (expiredInTheCode(context, shape.shape)) return undefined;
   const writer = namedFunctionOf(call.node);
   if (!writer) return undefined;
   // a writer that gives keys TTLs writes expiring records: a key it leaves without one beside them
@@ -202,8 +212,7 @@ function streamUses(context: AnyContext): readonly KeyUse[] {
     const list: KeyUse[] = [];
     const index = fileIndexOf(context);
     for (const other of [...index.calls, ...index.facadeCalls]) {
-      const capOption = other.optionsObject?.properties.some((p) => p.type === 'Property' && p.key.type === 'Identifier' && p.key.name === 'TRIM') ?? false;
-      if (!streamUse(other.command, other.args, capOption)) continue;
+      if (!streamUse(other.command, other.args)) continue;
       for (const key of other.description.keys) {
         const node = other.argNodes[key.arg];
         if (node && node.type !== 'SpreadElement') list.push({ call: other, arg: key.arg, effect: key.effect });
@@ -607,6 +616,46 @@ function usesOf(context: AnyContext, node: TSESTree.Node): TSESTree.Node[] {
   return [node, ...reads];
 }
 
+/**
+ * Whether the INCR / INCRBY `call` is a failed-attempt or rate counter: its key is one per identity
+ * (not bounded, `KeyShape.constant`), and its reply (awaited, in a `.then(n => ...)` or a Node
+ * callback) is compared with a limit ({@link comparedWithNamedLimit}: a number, or a name that says
+ * limit / max / threshold / allowed / attempts). Such a counter counts the failures or hits of one
+ * identity (an email, an IP): a DEL of it elsewhere resets it when that identity succeeds or is
+ * locked out, and every identity that never comes back keeps its key forever. Never a counter
+ * whose reply is not compared (a sequence, an id allocator), nor a bounded key; a key the file
+ * expires anywhere is left to the callers' own checks.
+ */
+export function limitCounter(context: AnyContext, call: RedisCall, arg: number): boolean {
+  if (!SEQUENCE_COMMANDS.has(call.command)) return false;
+  const keyNode = call.argNodes[arg];
+  if (!keyNode || keyNode.type === 'SpreadElement') return false;
+  if (keyShapeOf(context, keyNode).constant) return false;
+  return replyNodes(context, call).some((reply) => usesOf(context, reply.node).some((use) => comparedWithNamedLimit(context, use)));
+}
+
+/** A name that says limit: `MAX_FAILED_ATTEMPTS`, `limit`, `options.max`, `threshold`, `maxRetries`, `ALLOWED`. */
+const LIMIT_NAME = /limit|max|threshold|allowed|quota|ceiling/i;
+
+/**
+ * A relational comparison of `use` with a limit: a number (`n > 5`, `n >= -1`), a `const` holding
+ * one, or a name that says limit ({@link LIMIT_NAME}: `n >= MAX_ATTEMPTS`, `count > this.limit`,
+ * `hits > opts.max`).
+ */
+function comparedWithNamedLimit(context: AnyContext, use: TSESTree.Node): boolean {
+  const parent = use.parent;
+  if (parent?.type !== 'BinaryExpression' || !['<', '>', '<=', '>='].includes(parent.operator)) return false;
+  let other: TSESTree.Node = unwrap(parent.left === use ? parent.right : parent.left);
+  if (other.type === 'UnaryExpression' && other.operator === '-') other = unwrap(other.argument);
+  if (other.type === 'Literal' && typeof other.value === 'number') return true;
+  if (other.type === 'Identifier') {
+    const init = constInitializer(context, other);
+    if (init && init.type === 'Literal' && typeof init.value === 'number') return true;
+  }
+  const name = referenceName(other);
+  return name !== undefined && LIMIT_NAME.test(name);
+}
+
 /** A relational comparison (`n > limit`, `count >= max`): a rate limiter's counter. */
 function comparedWithLimit(use: TSESTree.Node): boolean {
   const parent = use.parent;
@@ -675,7 +724,7 @@ export const DELETED_KEYS_SCHEMA = {
   allowDeletedKeys: {
     type: 'boolean',
     description:
-      'Do not report a key the same file deletes as a whole (DEL, UNLINK, GETDEL) in another function, off the path of the write (a GC, a sweeper, an invalidation on change), and never gives a TTL: its life is managed by the code. Locks (SET NX, SETNX, a key or value named lock / token) are always reported. Default true; false in the strict config.',
+      'Do not report a key the same file deletes as a whole (DEL, UNLINK, GETDEL) in another function, off the path of the write (a GC, a sweeper, an invalidation on change), and never gives a TTL: its life is managed by the code. A key family the code gives a TTL beyond the file (a module the file imports writes it with an expiry, or it is passed to a helper that writes its key with one) is a cache, whose DEL is an invalidation: reported. Locks (SET NX, SETNX, a key or value named lock / token) are always reported. Default true; false in the strict config.',
   },
 } as const;
 

@@ -9,13 +9,13 @@
  * `pipeline([...])`.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { describeCommand, isKnownCommand, moduleCommandName, type CommandArg, type CommandDescription } from '../semantics/commands.js';
+import { describeCommand, isKnownCommand, moduleCommandName, namesKeyValuePairs, type CommandArg, type CommandDescription } from '../semantics/commands.js';
 import type { ClientFlavor, ClientDetector, ReceiverKind } from './clients.js';
 import { isNodeRedis3 } from './client-version.js';
 import { constantNumber } from './constant.js';
 import { glideArgv } from './glide.js';
 import { isCommandOptionsArgument } from './command-options.js';
-import { findVariable, moduleNamespaceOf, propertyName, resolveConstExpression, staticValue, unwrap, type AnyContext } from './static.js';
+import { findVariable, moduleNamespaceOf, propertyName, resolveConstExpression, returnedExpressions, staticValue, unwrap, type AnyContext } from './static.js';
 
 /** The atomic unit a command runs in. */
 export interface AtomicUnit {
@@ -225,9 +225,10 @@ function hashFieldExpireArgv(context: AnyContext, nodes: readonly TSESTree.Node[
  * them), an object literal first is `key value` pairs (`mset({ a: 1 })`), an object literal from
  * argument `optionsFrom` on (the third; the second for GETEX) is an option object, and a spread we
  * cannot read is one unknown entry, or as the last argument enough of them to reach the options
- * (see {@link pushUnknownSpread}).
+ * (see {@link pushUnknownSpread}). With `pairs` (MSET, MSETNX), an array of pairs made by `map` /
+ * `flatMap` stands for the elements of the pair its callback returns ({@link mappedPairElements}).
  */
-function flattenArguments(context: AnyContext, nodes: readonly TSESTree.Node[], optionsFrom = 2): Flattened {
+function flattenArguments(context: AnyContext, nodes: readonly TSESTree.Node[], optionsFrom = 2, pairs = false): Flattened {
   const out: Flattened = { args: [], nodes: [] };
   nodes.forEach((original, index) => {
     if (original.type === AST_NODE_TYPES.SpreadElement) {
@@ -244,8 +245,17 @@ function flattenArguments(context: AnyContext, nodes: readonly TSESTree.Node[], 
     ) {
       return;
     }
+    const mapped = pairs ? mappedPairElements(node) : undefined;
     if (node.type === AST_NODE_TYPES.ArrayExpression) {
       pushArrayElements(context, node, out);
+    } else if (mapped) {
+      // mset(txs.map((tx) => [`tx:${tx.id}`, v])): one pair stands for them all, its key and
+      // value read where the callback writes them
+      for (const element of mapped) {
+        const value = staticValue(context, element);
+        out.args.push(typeof value === 'boolean' ? undefined : value);
+        out.nodes.push(element);
+      }
     } else if (node.type === AST_NODE_TYPES.ObjectExpression && index === 0) {
       for (const property of node.properties) {
         if (property.type !== AST_NODE_TYPES.Property) {
@@ -267,6 +277,26 @@ function flattenArguments(context: AnyContext, nodes: readonly TSESTree.Node[], 
     }
   });
   return out;
+}
+
+/**
+ * `list.map((x) => [key, value])` (nested pairs) or `list.flatMap((x) => [key, value])` (flat): the
+ * elements of the pair the callback, written at the call, returns, when it returns one array
+ * literal of two elements (no spread); `undefined` for any other array.
+ */
+function mappedPairElements(node: TSESTree.Node): TSESTree.Node[] | undefined {
+  if (node.type !== AST_NODE_TYPES.CallExpression || node.arguments.length === 0) return undefined;
+  const callee = unwrap(node.callee);
+  const method = callee.type === AST_NODE_TYPES.MemberExpression ? propertyName(callee.property, callee.computed) : undefined;
+  if (method !== 'map' && method !== 'flatMap') return undefined;
+  const callback = unwrap(node.arguments[0]!);
+  if (callback.type !== AST_NODE_TYPES.ArrowFunctionExpression && callback.type !== AST_NODE_TYPES.FunctionExpression) return undefined;
+  const returned = returnedExpressions(callback);
+  const pair = returned.length === 1 ? unwrap(returned[0]!) : undefined;
+  if (pair?.type !== AST_NODE_TYPES.ArrayExpression || pair.elements.length !== 2) return undefined;
+  const [key, value] = pair.elements;
+  if (!key || !value || key.type === AST_NODE_TYPES.SpreadElement || value.type === AST_NODE_TYPES.SpreadElement) return undefined;
+  return [key, value];
 }
 
 /**
@@ -363,6 +393,10 @@ function pushOptions(context: AnyContext, object: TSESTree.ObjectExpression, out
       }
       continue;
     }
+    if (name === 'TRIM') {
+      pushTrim(context, valueNode, out);
+      continue;
+    }
     const value = staticValue(context, valueNode);
     if (value === false) continue;
     out.args.push(name);
@@ -370,6 +404,36 @@ function pushOptions(context: AnyContext, object: TSESTree.ObjectExpression, out
     if (value === true) continue;
     out.args.push(value);
     out.nodes.push(property.value);
+  }
+}
+
+/**
+ * node-redis' XADD option `TRIM: { strategy: 'MAXLEN' | 'MINID', strategyModifier?: '=' | '~',
+ * threshold, limit? }` as the tokens it sends (`MAXLEN ~ 1000 LIMIT 100`). An option object that
+ * cannot be read still caps the stream: its strategy is taken as MAXLEN and the threshold is unknown.
+ */
+function pushTrim(context: AnyContext, valueNode: TSESTree.Node, out: Flattened): void {
+  const read = (field: string): CommandArg => {
+    if (valueNode.type !== AST_NODE_TYPES.ObjectExpression) return undefined;
+    const property = valueNode.properties.find((p) => p.type === AST_NODE_TYPES.Property && propertyName(p.key, p.computed) === field);
+    if (property?.type !== AST_NODE_TYPES.Property) return undefined;
+    const value = staticValue(context, property.value);
+    return typeof value === 'boolean' ? undefined : value;
+  };
+  const strategy = read('strategy');
+  out.args.push(typeof strategy === 'string' ? strategy : 'MAXLEN');
+  out.nodes.push(undefined);
+  const modifier = read('strategyModifier');
+  if (modifier !== undefined) {
+    out.args.push(modifier);
+    out.nodes.push(undefined);
+  }
+  out.args.push(read('threshold'));
+  out.nodes.push(undefined);
+  const limit = read('limit');
+  if (limit !== undefined) {
+    out.args.push('LIMIT', limit);
+    out.nodes.push(undefined, undefined);
   }
 }
 
@@ -440,7 +504,7 @@ export function normalizeCall(
       ? glideArgv(context, resolved.command, commandArgs)
       : HASH_FIELD_EXPIRES.has(resolved.command) && (flavor === 'node-redis' || flavor === 'upstash') && commandArgs.length >= 3
         ? hashFieldExpireArgv(context, commandArgs)
-        : flattenArguments(context, commandArgs, resolved.command === 'GETEX' ? 1 : 2);
+        : flattenArguments(context, commandArgs, resolved.command === 'GETEX' ? 1 : 2, namesKeyValuePairs(resolved.command));
   const flavorKnown = receiver.flavor !== 'unknown' || detector.fileFlavor() !== 'unknown';
   const dropped = flavorKnown ? droppedArguments(context, resolved.command, flavor, node, commandArgs, flat) : [];
   dropped.push(...misplacedTtl(context, resolved.command, flat));

@@ -27,14 +27,12 @@ import { keyBuilder, keyShapeOf, returnExpressions } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
 import { counterStep } from '../semantics/commands.js';
 import { constantNumber } from './constant.js';
-import { constInitializer, enclosingFunction, findVariable, functionName, referenceName, unwrap, type AnyContext } from './static.js';
+import { constInitializer, enclosingFunction, findVariable, functionName, referenceName, unwrap, type AnyContext, type FunctionLike } from './static.js';
 
 export { functionName };
 
 /** A facade method does little besides forwarding (a connection check, the call, a return). */
 const MAX_STATEMENTS = 3;
-
-export type FunctionLike = TSESTree.FunctionDeclaration | TSESTree.FunctionExpression | TSESTree.ArrowFunctionExpression;
 
 /**
  * Whether the key at `keyNode` of `call` is the key parameter of a wrapper that re-exposes the

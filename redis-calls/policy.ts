@@ -32,7 +32,7 @@ import { facadeCallersReachable, facadeCallsOf } from './facades.js';
 import { boundedKeyExpired, keyExpiredBeside } from './file-index.js';
 import { helperKeyPersistent } from './helper-keys.js';
 import { redisCallsOf } from './index.js';
-import { keyShapeOf } from './key-shape.js';
+import { keyShapeOf, perBuildKey } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
 import { opaqueKeyNotMeantToExpire } from './opaque-key.js';
 import { inNoTtlArm } from './optional-ttl.js';
@@ -112,7 +112,8 @@ export function exemption(
   // is meant to expire (`generation:*` declared persistent, `generation:audit-checked:${id}`
   // written then expired)
   if (persistentPattern(context, shape) && !keyExpiredBeside(context, call, call.argNodes.indexOf(keyNode))) return 'persistent';
-  if (options.allowConstantKeys !== false && shape.constant) {
+  // a constant under a per-build prefix (`${DEPLOY_ID}:pages`) is one key per deploy, not one key
+  if (options.allowConstantKeys !== false && shape.constant && !perBuildKey(context, keyNode)) {
     const arg = call.argNodes.indexOf(keyNode);
     if (!boundedKeyExpired(context, call, arg, shape)) return 'constant';
   }

@@ -8,6 +8,9 @@ import { MODULE_NAMESPACES } from '../semantics/commands.js';
 import parseMs from 'ms';
 import { foldArithmetic } from '../semantics/ttl-units.js';
 
+/** A function of any syntax: a declaration, a function expression or an arrow function. */
+export type FunctionLike = TSESTree.FunctionDeclaration | TSESTree.FunctionExpression | TSESTree.ArrowFunctionExpression;
+
 /** The part of a rule context the helpers need (any rule's context fits). */
 export type AnyContext = Readonly<TSESLint.RuleContext<string, readonly unknown[]>>;
 

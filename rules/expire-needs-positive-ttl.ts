@@ -6,7 +6,8 @@
  * https://redis.io/docs/latest/commands/set/). The same rule id as lua-lint's.
  *
  * Reported: a literal (or constant arithmetic) <= 0, except, in `recommended`, a literal EXPIRE 0
- * without NX / XX / GT / LT (a DEL the code means); in `recommended`, a TTL computed as a remaining
+ * without NX / XX / GT (a DEL the code means; what each condition makes of it is semantics'
+ * `pastExpiry`, and GT, which never applies, has its own message); in `recommended`, a TTL computed as a remaining
  * time (`expires - Date.now()`, `getTime()` differences, also minus a margin) for the commands that
  * reject it (SET EX, SETEX: the EXPIRE family deletes the key, its expiry), or by arithmetic that
  * can reach 0 or a fraction (`Math.floor(a / b)`, a bare division), with no comparison of it
@@ -17,30 +18,33 @@
  * Which argument is a TTL is the command table's `ttl`.
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { REJECTS_NON_POSITIVE_TTL } from '../semantics/commands.js';
+import { REJECTS_NON_POSITIVE_TTL, describeCommand, type CommandArg, type CommandDescription } from '../semantics/commands.js';
 import { createRule } from './create-rule.js';
 import type { ExpireNeedsPositiveTtlOptions } from './options.js';
 import type { RedisCall } from '../redis-calls/index.js';
 import { keyLabel } from '../redis-calls/report.js';
-import { staticValue, unwrap } from '../redis-calls/static.js';
+import { unwrap } from '../redis-calls/static.js';
 import { shortText, ttlArgumentsOf, ttlRisk, ttlValue, type TtlRisk } from '../redis-calls/ttl-value.js';
 
 /**
- * Whether an expiry has a condition (`NX`, `XX`, `GT`, `LT` after its TTL): with one, a TTL <= 0
- * is no plain delete (`GT` never applies, `XX` deletes only a key that has a TTL).
+ * What the expiry `call` does with the TTL `literal` (a constant the call may only compute), as
+ * `semantics/commands.ts` describes the command with that value: its `pastExpiry`, `'rejected'`
+ * when Redis rejects the value (a negative HEXPIRE, a fraction), `'other'` for a command with no
+ * such fact (RESTORE: 0 means no TTL).
  */
-function conditional(context: Parameters<typeof staticValue>[0], call: RedisCall): boolean {
-  const ttlArg = call.description.ttl?.arg ?? 0;
-  return call.argNodes.slice(ttlArg + 1).some((node) => {
-    const value = node ? staticValue(context, node) : undefined;
-    return typeof value === 'string' && /^(?:NX|XX|GT|LT)$/i.test(value);
-  });
+function pastExpiryWith(call: RedisCall, literal: CommandArg): NonNullable<CommandDescription['pastExpiry']> | 'rejected' | 'other' {
+  const ttlArg = call.description.ttl?.arg;
+  if (ttlArg === undefined) return 'other';
+  const args = call.args.slice();
+  args[ttlArg] = literal;
+  const described = describeCommand(call.command, args);
+  return described.rejected ? 'rejected' : (described.pastExpiry ?? 'other');
 }
 
 /** Options of the rule (the options object's type is exported from the package root). */
 export type Options = [ExpireNeedsPositiveTtlOptions];
 /** Messages of the rule and of its suggestion. */
-export type MessageIds = 'literalDeletes' | 'literalRejected' | 'computed' | 'clampToOne';
+export type MessageIds = 'literalDeletes' | 'literalNeverApplies' | 'literalRejected' | 'computed' | 'clampToOne';
 
 
 const RISK_TEXT: Record<TtlRisk, string> = {
@@ -92,6 +96,8 @@ export default createRule<Options, MessageIds>({
     messages: {
       literalDeletes:
         '{{command}} with the TTL {{value}} deletes `{{key}}` (an expiry <= 0 means "delete now"), and a later write creates it again without TTL. Use a positive TTL, or DEL / UNLINK to delete.',
+      literalNeverApplies:
+        '{{command}} with the TTL {{value}} and GT does nothing: a time already past is never greater than the current TTL (no TTL counts as infinite), so `{{key}}` keeps its TTL or none. Use a positive TTL.',
       literalRejected:
         '{{command}} with the TTL {{value}} is rejected by Redis ("invalid expire time" / "value is not an integer"): the write throws. Use a positive integer TTL.',
       computed:
@@ -116,14 +122,16 @@ export default createRule<Options, MessageIds>({
           if (literal !== undefined) {
             const value = Number(literal);
             if (value > 0 && Number.isInteger(value)) continue;
-            const deletes = !rejects && Number.isInteger(value) && !(call.command.startsWith('H') && value < 0);
+            // what Redis does with this very value, and under the call's condition (NX / XX / GT / LT)
+            const past = rejects ? 'rejected' : pastExpiryWith(call, literal);
             // `0`, `'-1'`; a computed constant with its value: `Math.floor(MS / 1000)` (= 0)
             const text = shortText(context, unwrap(ttlNode));
             const written = text.replace(/^(['"`])(.*)\1$/, '$2') === String(literal) ? String(literal) : `\`${text}\` (= ${String(literal)})`;
-            // `expire(key, 0)` with no condition: a DEL written as an expiry, which the code means
+            // `expire(key, 0)` (or under LT): a DEL written as an expiry, which the code means
             // (`expireNow(key)`); reported with `checkParameters` (strict), DEL says it plainly
-            if (deletes && !strict && written === String(literal) && !conditional(context, call)) continue;
-            context.report({ node: ttlNode, messageId: deletes ? 'literalDeletes' : 'literalRejected', data: { command, value: written, key } });
+            if (past === 'delete' && !strict && written === String(literal)) continue;
+            const messageId = past === 'rejected' ? 'literalRejected' : past === 'nothing' ? 'literalNeverApplies' : 'literalDeletes';
+            context.report({ node: ttlNode, messageId, data: { command, value: written, key } });
             continue;
           }
           if (absolute) continue; // a point in time: ttl-units and the code's clock decide

@@ -54,6 +54,8 @@ export interface SetRequiresTtlOrKeepttlOptions extends KeyPolicyOptions {
    * its life is managed by the code. Locks (SET NX, SETNX, a key or value named lock / token) are
    * always reported. Default `true`; `false` in the `strict` config, which reports it saying that
    * a crash before the DEL leaves the key forever.
+   * A key family the code gives a TTL beyond the file (redis-calls/cache-keys.ts) is a cache: its
+   * DEL is an invalidation, and a write of it without TTL is reported.
    */
   allowDeletedKeys?: boolean;
 }
@@ -87,6 +89,8 @@ export interface IncrNeedsExpireOnCreateOptions extends KeyPolicyOptions, FixOpt
    * its life is managed by the code. Locks (SET NX, SETNX, a key or value named lock / token) are
    * always reported. Default `true`; `false` in the `strict` config, which reports it saying that
    * a crash before the DEL leaves the key forever.
+   * A key family the code gives a TTL beyond the file (redis-calls/cache-keys.ts) is a cache: its
+   * DEL is an invalidation, and a write of it without TTL is reported.
    */
   allowDeletedKeys?: boolean;
   /**

@@ -131,14 +131,19 @@ function rewriteFor(
   if (call.form !== 'method') return undefined;
   const name = propertyName(call.nameNode);
   if (!name || name.toUpperCase() !== current) return undefined;
-  const spelled = name === name.toUpperCase() ? replacement : camel(name, replacement);
+  const spelled = name === name.toUpperCase() ? replacement : camel(name, replacement, call.flavor);
   return (fixer) => fixer.replaceText(call.nameNode, spelled);
 }
 
-/** `expire` -> `pexpire`, node-redis `pExpire` -> `expire`: the replacement in the method's own style. */
-function camel(name: string, replacement: string): string {
+/**
+ * The replacement command in the method's own style: `expire` -> `pexpire` (ioredis, @upstash/redis,
+ * node-redis 3: lower case), node-redis 4+ `expire` / `pExpire` / `expireAt` -> `pExpire` /
+ * `expire` / `pExpireAt` (its camelCase names; a one-word name such as `expire` is lower case and
+ * camelCase at once, so the client's flavor decides).
+ */
+function camel(name: string, replacement: string, flavor: RedisCall['flavor']): string {
   const lower = replacement.toLowerCase();
-  if (name === name.toLowerCase()) return lower;
+  if (name === name.toLowerCase() && flavor !== 'node-redis') return lower;
   // node-redis camelCase: pExpire, pExpireAt, expireAt, setEx, pSetEx, hExpire, hpExpire
   const map: Record<string, string> = {
     EXPIRE: 'expire',

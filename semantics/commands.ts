@@ -229,10 +229,11 @@ export interface CommandDescription {
   /**
    * EXPIRE / PEXPIRE / EXPIREAT / PEXPIREAT: what a timeout <= 0 (or a time already past) does to
    * the key when it exists (https://redis.io/docs/latest/commands/expire/, checked on redis-server
-   * 7.0 and 8.0): `delete` without a condition or with LT (a key without TTL counts as an infinite
-   * TTL, which any time is less than); `delete-if-ttl` with XX; `delete-if-no-ttl` with NX;
-   * `nothing` with GT (a time in the past is never greater than a TTL, and no TTL counts as
-   * infinite).
+   * 7.0 and 8.0); the HEXPIRE family and HGETEX: what 0 (or a time already past) does to each
+   * named field (https://redis.io/docs/latest/commands/hexpire/, checked on redis-server 8.0.2). `delete`
+   * without a condition or with LT (no TTL counts as an infinite TTL, which any time is less than);
+   * `delete-if-ttl` with XX; `delete-if-no-ttl` with NX; `nothing` with GT (a time in the past is
+   * never greater than a TTL, and no TTL counts as infinite). Absent when the call is rejected.
    */
   pastExpiry?: 'delete' | 'delete-if-ttl' | 'delete-if-no-ttl' | 'nothing';
 }
@@ -343,7 +344,7 @@ function describeExpire(unit: NonNullable<CommandDescription['ttl']>['unit']) {
     // A timeout <= 0 (or a time in the past, which we can only see for literals <= 0) deletes the key.
     const deletes = value !== undefined && value <= 0;
     const effect: KeyEffect = rejected ? 'read' : onlyWithTtl ? 'set-ttl-if-has-ttl' : deletes ? 'delete' : 'set-ttl';
-    const pastExpiry = options.has('GT') ? 'nothing' : options.has('XX') ? 'delete-if-ttl' : options.has('NX') ? 'delete-if-no-ttl' : 'delete';
+    const pastExpiry = pastExpiryUnder(options);
     return {
       keys: [{ arg: 0, effect }],
       getDropsTtl: false,
@@ -354,6 +355,11 @@ function describeExpire(unit: NonNullable<CommandDescription['ttl']>['unit']) {
       ...(rejected ? { rejected: true as const } : { pastExpiry }),
     };
   };
+}
+
+/** What an expiry <= 0 does under the condition tokens `options` ({@link CommandDescription.pastExpiry}). */
+function pastExpiryUnder(options: ReadonlySet<string>): NonNullable<CommandDescription['pastExpiry']> {
+  return options.has('GT') ? 'nothing' : options.has('XX') ? 'delete-if-ttl' : options.has('NX') ? 'delete-if-no-ttl' : 'delete';
 }
 
 /** SETEX key seconds value / PSETEX key milliseconds value. */
@@ -434,10 +440,14 @@ function describeHashExpire(unit: TtlUnit) {
     const { fields, at } = fieldsBlock(args, 2, 1);
     let onlyWithTtl = false;
     let unknownOptions = false;
+    const options = new Set<string>();
     for (let i = 2; i < Math.min(at, args.length); i++) {
       const token = upper(args[i]);
       if (token === undefined) unknownOptions = true;
-      else if (token === 'XX' || token === 'GT') onlyWithTtl = true;
+      else {
+        options.add(token);
+        if (token === 'XX' || token === 'GT') onlyWithTtl = true;
+      }
     }
     const literal = args[1];
     const integer = typeof literal === 'number' ? Number.isInteger(literal) : typeof literal === 'string' ? /^[+-]?\d+$/.test(literal.trim()) : undefined;
@@ -451,7 +461,7 @@ function describeHashExpire(unit: TtlUnit) {
       unknownOptions,
       ttl: { arg: 1, unit },
       ...(deletes || rejected ? { nonPositiveTtlArg: 1 } : {}),
-      ...(rejected ? { rejected: true as const } : {}),
+      ...(rejected ? { rejected: true as const } : { pastExpiry: pastExpiryUnder(options) }),
     };
   };
 }
@@ -538,7 +548,8 @@ function describeHgetex(args: readonly CommandArg[]): Omit<CommandDescription, '
     unknownOptions,
     ...(ttl ? { ttl, ttlOption } : {}),
     ...(ttl && value !== undefined && value <= 0 ? { nonPositiveTtlArg: ttl.arg } : {}),
-    ...(rejected ? { rejected: true as const } : {}),
+    // no condition: 0 or a time already past deletes the named fields (checked on redis-server 8.0.2)
+    ...(rejected ? { rejected: true as const } : ttl ? { pastExpiry: 'delete' as const } : {}),
   };
 }
 
@@ -1049,6 +1060,16 @@ export function namesSeveralKeys(name: string): boolean {
   return spec?.kind === 'pairs' || spec?.kind === 'all';
 }
 
+
+/**
+ * Whether the command's arguments are `key value` pairs, a key at every even position (MSET,
+ * MSETNX). https://redis.io/docs/latest/commands/mset/
+ * @param name the command name in any letter case
+ */
+export function namesKeyValuePairs(name: string): boolean {
+  const upperName = name.toUpperCase();
+  return Object.prototype.hasOwnProperty.call(TABLE, upperName) && TABLE[upperName]?.kind === 'pairs';
+}
 
 /** Whether a command name is in the table (any letter case). */
 export function isKnownCommand(name: string): boolean {

@@ -113,15 +113,15 @@ const TRIM_STRATEGIES: ReadonlySet<string> = new Set(['MAXLEN', 'MINID']);
 /**
  * What a command says of the stream it names: `'group'` when it reads or manages a consumer group
  * of it ({@link GROUP_COMMANDS}), `'cap'` when it caps the stream's length (XTRIM, XADD with
- * MAXLEN / MINID, or node-redis' `{ TRIM: ... }` option, `capOption`), `undefined` otherwise
- * (XADD alone, XRANGE / XREAD / XLEN reads, XDEL of named entries). `args` are the argv after the
- * command name, literal values where known.
+ * MAXLEN / MINID), `undefined` otherwise (XADD alone, XRANGE / XREAD / XLEN reads, XDEL of named
+ * entries). `args` are the argv after the command name, literal values where known (client option
+ * objects already read as the tokens they send: `redis-calls/normalize.ts`).
  */
-export function streamUse(command: string, args: readonly unknown[], capOption = false): 'group' | 'cap' | undefined {
+export function streamUse(command: string, args: readonly unknown[]): 'group' | 'cap' | undefined {
   if (GROUP_COMMANDS.has(command)) return 'group';
   if (command === 'XGROUP') return typeof args[0] === 'string' && GROUP_SUBCOMMANDS.has(args[0].toUpperCase()) ? 'group' : undefined;
   if (command === 'XTRIM') return 'cap';
-  if (command === 'XADD') return capOption || args.some((a) => typeof a === 'string' && TRIM_STRATEGIES.has(a.toUpperCase())) ? 'cap' : undefined;
+  if (command === 'XADD') return args.some((a) => typeof a === 'string' && TRIM_STRATEGIES.has(a.toUpperCase())) ? 'cap' : undefined;
   return undefined;
 }
 

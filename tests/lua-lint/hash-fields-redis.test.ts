@@ -67,6 +67,25 @@ describe.skipIf(!available)('hash-field expiration on a real server', () => {
     expect(await redis.call('HEXPIRE', 'h2', 0, 'FIELDS', 1, 'f')).toEqual([2]);
     expect(await redis.exists('h2')).toBe(0);
     expect(describeCommand('HEXPIRE', ['h2', -1, 'FIELDS', 1, 'f']).rejected).toBe(true);
+    // a TTL of 0 under a condition (pastExpiry): NX deletes a field without TTL, XX one with a TTL,
+    // GT never applies, LT always deletes; HGETEX (no condition) deletes
+    const past = (args: Array<string | number>) => describeCommand(String(args[0]), args.slice(1)).pastExpiry;
+    const cases: Array<[string, 'delete' | 'delete-if-ttl' | 'delete-if-no-ttl' | 'nothing', [number, number]]> = [
+      ['NX', 'delete-if-no-ttl', [2, 0]],
+      ['XX', 'delete-if-ttl', [0, 2]],
+      ['GT', 'nothing', [0, 0]],
+      ['LT', 'delete', [2, 2]],
+    ];
+    for (const [condition, fact, [withoutTtl, withTtl]] of cases) {
+      expect(past(['HEXPIRE', 'h4', 0, condition, 'FIELDS', 1, 'f'])).toBe(fact);
+      await redis.del('h4');
+      await redis.hset('h4', 'plain', 'v', 'timed', 'v', 'keep', 'v');
+      await redis.call('HEXPIRE', 'h4', 100, 'FIELDS', 1, 'timed');
+      expect([condition, await redis.call('HEXPIRE', 'h4', 0, condition, 'FIELDS', 1, 'plain'), await redis.call('HEXPIRE', 'h4', 0, condition, 'FIELDS', 1, 'timed')]).toEqual([condition, [withoutTtl], [withTtl]]);
+    }
+    expect(past(['HGETEX', 'h4', 'EX', 0, 'FIELDS', 1, 'keep'])).toBe('delete');
+    expect(await redis.call('HGETEX', 'h4', 'EX', 0, 'FIELDS', 1, 'keep')).toEqual(['v']);
+    expect(await redis.hexists('h4', 'keep')).toBe(0);
     await expect(redis.call('HEXPIRE', 'h1', -1, 'FIELDS', 1, 'n')).rejects.toThrow('invalid expire time');
     expect(describeCommand('HSETEX', ['h2', 'EX', 1.5, 'FIELDS', 1, 'f', 'v']).rejected).toBe(true);
     await expect(redis.call('HSETEX', 'h2', 'EX', '1.5', 'FIELDS', 1, 'f', 'v')).rejects.toThrow('not an integer');

@@ -439,6 +439,18 @@ const s2 = nodeRedis(`export class Channel {
   }
 }
 `);
+// node-redis' TRIM option, however its strategy is spelled or held, is the cap it sends (MAXLEN /
+// MINID); NOMKSTREAM alone caps nothing
+const s3 = nodeRedis(`export function log(stream: string, e: string, minId: string) {
+  return client.xAdd(stream, '*', { e }, { TRIM: { strategy: 'MINID', strategyModifier: '~', threshold: minId } });
+}
+export function audit(stream: string, e: string, trim: { strategy: 'MAXLEN'; threshold: number }) {
+  return client.xAdd(stream, '*', { e }, { TRIM: trim });
+}
+export function raw(name: string, e: string) {
+  return client.xAdd(name, '*', { e }, { NOMKSTREAM: false });
+}
+`);
 // near misses: a stream only written; a per-identity stream read only by XRANGE; a per-identity
 // stream read by a group or capped (one stream per user outlives the user); a group of another key
 const n4 = ioredis(`export async function write(name: string, e: string) {
@@ -475,6 +487,15 @@ describe('streams read by a consumer group or capped', () => {
     expect(lint(s2, strict)).toEqual([
       [INCR, 'keptStream', 12, 19, '15'],
       [INCR, 'keptStream', 18, 19, '18'],
+    ]);
+  });
+
+  it("reads node-redis' TRIM option as the cap it sends, whatever its strategy", () => {
+    expect(lint(s3)).toEqual([[INCR, 'noExpiry', 10, 17, undefined]]);
+    expect(lint(s3, { allowConsumedQueues: false })).toEqual([
+      [INCR, 'keptStream', 4, 17, '4'],
+      [INCR, 'keptStream', 7, 17, '4'],
+      [INCR, 'noExpiry', 10, 17, undefined],
     ]);
   });
 

@@ -282,3 +282,75 @@ describe('ID sequences', () => {
   });
 });
 
+
+// failed-attempt and rate counters: an INCR / INCRBY per identity whose reply is compared with a
+// limit; the DEL elsewhere resets it when the identity succeeds, and one that never comes back
+// keeps its key forever
+const f1 = ioredis(`const MAX_LOGIN_FAILURES = 5;
+export async function loginFailed(email: string) {
+  const failures = await redis.incr(\`login:failed:\${email}\`);
+  if (failures >= MAX_LOGIN_FAILURES) throw new Error('locked out');
+}
+export async function loginSucceeded(email: string) {
+  await redis.del(\`login:failed:\${email}\`);
+}
+`);
+// a named limit of an options object, a number, a const holding one; INCRBY, .then, a Node
+// callback, the limit on the left; UNLINK and GETDEL reset them
+const f2 = ioredis(`const THREE = 3;
+export function hit(ip: string, opts: { max: number }) {
+  return redis.incrby(\`hits:\${ip}\`, 2).then((n) => opts.max < n);
+}
+export async function wrongCode(user: string) {
+  return (await redis.incr(\`otp:wrong:\${user}\`)) > 3;
+}
+export function retry(job: string, done: (over: boolean) => void) {
+  redis.incr(\`job:\${job}:retries\`, (err, tries) => done(tries > THREE));
+}
+export async function reset(ip: string, user: string, job: string) {
+  await redis.unlink(\`hits:\${ip}\`, \`otp:wrong:\${user}\`);
+  await redis.getdel(\`job:\${job}:retries\`);
+}
+`);
+// near misses: a counter whose reply is not compared (an allocator), or compared with what is no
+// limit (another reply); a bounded counter (one key)
+const g1 = ioredis(`export async function ticket(queue: string) {
+  const n = await redis.incr(\`tickets:\${queue}\`);
+  return \`\${queue}-\${n}\`;
+}
+export async function bump(doc: string, seen: number) {
+  const version = await redis.incr(\`doc:\${doc}:version\`);
+  return version > seen;
+}
+export async function globalFailure() {
+  const n = await redis.incr('failures:global');
+  if (n > 100) throw new Error('circuit open');
+}
+export async function reset(queue: string, doc: string) {
+  await redis.del(\`tickets:\${queue}\`, \`doc:\${doc}:version\`, 'failures:global');
+}
+`);
+
+describe('failed-attempt and rate counters reset by a DEL elsewhere', () => {
+  it('reports them: the DEL is a reset on success, not the end of their life', () => {
+    expect(lint(f1)).toEqual([[INCR, 'noExpiry', 5, 32, undefined]]);
+    expect(lint(f2)).toEqual([
+      [INCR, 'noExpiry', 5, 16, undefined],
+      [INCR, 'noExpiry', 8, 23, undefined],
+      [INCR, 'noExpiry', 11, 9, undefined],
+    ]);
+  });
+
+  it('says the key can live forever in the strict config too, not that a crash skips the DEL', () => {
+    expect(lint(f1, { allowDeletedKeys: false })).toEqual([[INCR, 'noExpiry', 5, 32, undefined]]);
+  });
+
+  it('keeps leaving alone a counter not compared with a limit, and a bounded one', () => {
+    expect(lint(g1, { allowConstantKeys: false })).toEqual([]);
+    expect(lint(g1, { allowDeletedKeys: false, allowConstantKeys: false })).toEqual([
+      [INCR, 'deletedElsewhere', 4, 25, '16'],
+      [INCR, 'deletedElsewhere', 8, 31, '16'],
+      [INCR, 'deletedElsewhere', 12, 25, '16'],
+    ]);
+  });
+});

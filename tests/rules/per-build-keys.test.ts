@@ -77,6 +77,30 @@ export async function seen(page: string) {
 }
 `);
 
+// a key fixed for the process but under the build id: one key per deploy, never deleted by the
+// next one (a const, a module-level template, a static member); near misses: the same constants
+// under a prefix that is no build id stay left alone as constant keys
+const b3 = ioredis(`const DEPLOY_ID = process.env.DEPLOY_ID;
+const PAGES = \`\${DEPLOY_ID}:pages\`;
+export async function visit(page: string) {
+  await redis.sadd(PAGES, page);
+  await redis.incr(\`\${DEPLOY_ID}:visits\`);
+}
+export class Stats {
+  static readonly KEY = \`build:\${process.env.BUILD_ID}:stats\`;
+  async hit() {
+    await redis.hincrby(Stats.KEY, 'hits', 1);
+  }
+}
+`);
+const n2 = ioredis(`const PREFIX = process.env.REDIS_PREFIX;
+const PAGES = \`\${PREFIX}:pages\`;
+export async function visit(page: string) {
+  await redis.sadd(PAGES, page);
+  await redis.incr(\`\${PREFIX}:visits\`);
+}
+`);
+
 describe('keys under a per-build prefix', () => {
   it('are reported even when another function deletes them', () => {
     expect(lint(b1)).toEqual([
@@ -84,6 +108,15 @@ describe('keys under a per-build prefix', () => {
       ['noExpiry', 17, 15],
     ]);
     expect(lint(b2)).toEqual([['noExpiry', 10, 20]]);
+  });
+
+  it('are reported when the key is otherwise constant (one key per deploy)', () => {
+    expect(lint(b3)).toEqual([
+      ['noExpiry', 6, 15],
+      ['noExpiry', 7, 15],
+      ['noExpiry', 12, 17],
+    ]);
+    expect(lint(n2)).toEqual([]);
   });
 
   it('leave alone a key without build prefix deleted elsewhere, and a build-prefixed key the file expires', () => {

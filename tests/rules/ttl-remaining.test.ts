@@ -14,8 +14,9 @@
  *   CONSTANT_CASE name (`Threshold.JWT_LIFESPAN`, from a package) divided is its author's whole
  *   amount; `Math.floor(n + n / 2)` is at least `n`; the caller's TTL converted and rounded down
  *   (`Math.floor(ttlMs / 1000)`) is as trusted as the parameter itself (strict reports it);
- * - a literal `expire(key, 0)` without condition is a DEL the code means: strict only; a constant
- *   that folds to 0, and `expire(key, 0, 'GT')` (which does nothing), stay reported;
+ * - a literal `expire(key, 0)` without condition (or with LT) is a DEL the code means: strict
+ *   only; a constant that folds to 0 stays reported, and so do NX / XX (a conditional delete) and
+ *   `expire(key, 0, 'GT')`, which does nothing (its own message);
  * - ttl-units: a named second in milliseconds (`TIME_MS.second`, `MS_PER_SECOND`) converts as 1000.
  */
 import positive from '../../rules/expire-needs-positive-ttl.js';
@@ -131,8 +132,23 @@ runRule(untypedTester, 'expire-needs-positive-ttl (time left, constants)', posit
       // EXPIRE 0 with a condition is no plain delete (GT: it never applies); a constant folding to 0
       code: ioredis(`redis.expire(k, 0, 'GT');\nconst GRACE_MS = 500;\nredis.expire(k, Math.floor(GRACE_MS / 1000));`),
       errors: [
-        { messageId: 'literalDeletes', line: 3, column: 17, data: { command: 'EXPIRE', value: '0', key: 'k' } },
+        { messageId: 'literalNeverApplies', line: 3, column: 17, data: { command: 'EXPIRE', value: '0', key: 'k' } },
         { messageId: 'literalDeletes', line: 5, column: 17, data: { command: 'EXPIRE', value: '`Math.floor(GRACE_MS / 1000)` (= 0)', key: 'k' } },
+      ],
+    },
+    {
+      // what the condition makes of a TTL <= 0 (semantics' pastExpiry, checked on redis-server 7.0
+      // and 8.0): XX / NX delete only a key with / without TTL, GT never applies, on keys and on
+      // hash fields alike; LT always deletes, like no condition (recommended leaves it, below)
+      code: ioredis(
+        `redis.expire(k, 0, 'XX');\nredis.pexpire(k, -1, 'NX');\nredis.expire(k, 0, 'LT');\nredis.call('HEXPIRE', k, 0, 'GT', 'FIELDS', 1, 'f');\nredis.call('HEXPIRE', k, 0, 'XX', 'FIELDS', 1, 'f');\nredis.call('HEXPIRE', k, -1, 'FIELDS', 1, 'f');`,
+      ),
+      errors: [
+        { messageId: 'literalDeletes', line: 3, column: 17, data: { command: 'EXPIRE', value: '0', key: 'k' } },
+        { messageId: 'literalDeletes', line: 4, column: 18, data: { command: 'PEXPIRE', value: '-1', key: 'k' } },
+        { messageId: 'literalNeverApplies', line: 6, column: 26, data: { command: 'HEXPIRE', value: '0', key: 'k' } },
+        { messageId: 'literalDeletes', line: 7, column: 26, data: { command: 'HEXPIRE', value: '0', key: 'k' } },
+        { messageId: 'literalRejected', line: 8, column: 26, data: { command: 'HEXPIRE', value: '-1', key: 'k' } },
       ],
     },
     {

@@ -163,6 +163,25 @@ runRule(untypedTester, 'ttl-units', ttlUnits, {
       code: nodeRedis(`async function f(ms: number) { await client.pExpire('k', ms / 1000); }`),
       errors: [{ messageId: 'secondsAsMs', line: 3, column: 58, suggestions: [{ messageId: 'useInstead', output: nodeRedis(`async function f(ms: number) { await client.expire('k', ms / 1000); }`) }] }],
     },
+    // node-redis 4+ names a one-word command in lower case and the rest in camelCase: the
+    // suggestion writes the method node-redis has (`pExpire`, `pExpireAt`, `pSetEx`), never `pexpire`
+    {
+      code: nodeRedis(`async function f(ttlMs: number) { await client.expire('k', ttlMs); }`),
+      errors: [{ messageId: 'msAsSeconds', line: 3, column: 60, suggestions: [{ messageId: 'useInstead', data: { replacement: 'PEXPIRE' }, output: nodeRedis(`async function f(ttlMs: number) { await client.pExpire('k', ttlMs); }`) }] }],
+    },
+    {
+      code: nodeRedis(`async function f(ttlMs: number) { await client.setEx('k', ttlMs, 'v'); }`),
+      errors: [{ messageId: 'msAsSeconds', line: 3, column: 59, suggestions: [{ messageId: 'useInstead', data: { replacement: 'PSETEX' }, output: nodeRedis(`async function f(ttlMs: number) { await client.pSetEx('k', ttlMs, 'v'); }`) }] }],
+    },
+    {
+      code: nodeRedis(`async function f() { await client.expireAt('k', Date.now() + 60_000); }`),
+      errors: [{ messageId: 'absoluteUnit', line: 3, column: 49, suggestions: [{ messageId: 'useInstead', data: { replacement: 'PEXPIREAT' }, output: nodeRedis(`async function f() { await client.pExpireAt('k', Date.now() + 60_000); }`) }] }],
+    },
+    // the same one-word name on ioredis stays lower case
+    {
+      code: ioredis(`async function f(ttlMs: number) { await redis.setex('k', ttlMs, 'v'); }`),
+      errors: [{ messageId: 'msAsSeconds', line: 3, column: 58, suggestions: [{ messageId: 'useInstead', data: { replacement: 'PSETEX' }, output: ioredis(`async function f(ttlMs: number) { await redis.psetex('k', ttlMs, 'v'); }`) }] }],
+    },
   ],
 });
 
