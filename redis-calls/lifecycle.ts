@@ -644,7 +644,7 @@ const LIMIT_NAME = /limit|max|threshold|allowed|quota|ceiling/i;
  */
 function comparedWithNamedLimit(context: AnyContext, use: TSESTree.Node): boolean {
   const parent = use.parent;
-  if (parent?.type !== 'BinaryExpression' || !['<', '>', '<=', '>='].includes(parent.operator)) return false;
+  if (!comparedWithLimit(use) || parent?.type !== 'BinaryExpression') return false;
   let other: TSESTree.Node = unwrap(parent.left === use ? parent.right : parent.left);
   if (other.type === 'UnaryExpression' && other.operator === '-') other = unwrap(other.argument);
   if (other.type === 'Literal' && typeof other.value === 'number') return true;
