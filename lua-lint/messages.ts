@@ -244,10 +244,12 @@ export function noPersistMessage(command: string, key: string): string {
  * The `expire-needs-positive-ttl` message for `command` with the literal expiry `value`: a
  * non-integer is rejected by every command ("value is not an integer or out of range"); an integer
  * <= 0 is rejected by SET / SETEX / PSETEX ("invalid expire time") and by GETEX on an existing key,
- * and deletes the key for the EXPIRE family (only a key with a TTL when `onlyWithTtl`: XX / GT).
+ * and deletes the key for the EXPIRE family as `pastExpiry` says (XX / NX: only a key with / without
+ * a TTL; GT: never). `rejected`: the command table says Redis rejects this call (a negative HEXPIRE
+ * or RESTORE TTL, conflicting conditions).
  * (https://redis.io/docs/latest/commands/expire/, https://redis.io/docs/latest/commands/getex/)
  */
-export function nonPositiveMessage(command: string, value: CommandArg, pastExpiry: CommandDescription['pastExpiry'] = 'delete'): string {
+export function nonPositiveMessage(command: string, value: CommandArg, pastExpiry: CommandDescription['pastExpiry'] = 'delete', rejected = false): string {
   const integer = typeof value === 'number' ? Number.isInteger(value) : typeof value === 'string' && /^[+-]?\d+$/.test(value.trim());
   if (command === 'GETEX') {
     return (
@@ -265,6 +267,14 @@ export function nonPositiveMessage(command: string, value: CommandArg, pastExpir
     return (
       `${command} with the timeout ${String(value)} is rejected by Redis ("value is not an integer"), which aborts the ` +
       `script and keeps every write made before it. Use a positive integer TTL.`
+    );
+  }
+  if (rejected) {
+    // the command table says Redis rejects it: a negative HEXPIRE or RESTORE TTL ("must be >= 0"),
+    // conflicting NX / XX / GT / LT
+    return (
+      `${command} with the timeout ${String(value)} is rejected by Redis, which aborts the script and keeps every ` +
+      `write made before it. Use a positive integer TTL.`
     );
   }
   if (pastExpiry === 'delete-if-ttl') {

@@ -130,6 +130,8 @@ export default createRule<Options, MessageIds>({
             // `expire(key, 0)` (or under LT): a DEL written as an expiry, which the code means
             // (`expireNow(key)`); reported with `checkParameters` (strict), DEL says it plainly
             if (past === 'delete' && !strict && written === String(literal)) continue;
+            // RESTORE 0 restores without TTL: no expiry <= 0, the write rules judge the key
+            if (past === 'other') continue;
             const messageId = past === 'rejected' ? 'literalRejected' : past === 'nothing' ? 'literalNeverApplies' : 'literalDeletes';
             context.report({ node: ttlNode, messageId, data: { command, value: written, key } });
             continue;

@@ -787,15 +787,19 @@ const TABLE: Record<string, Spec> = {
   BITOP: { kind: 'custom', describe: storeAt(1) },
   RESTORE: {
     kind: 'custom',
-    // RESTORE key ttl payload [REPLACE] [ABSTTL] ...: ttl 0 = no TTL (https://redis.io/docs/latest/commands/restore/)
+    // RESTORE key ttl payload [REPLACE] [ABSTTL] ...: ttl 0 = no TTL, a negative ttl is rejected
+    // ("ERR Invalid TTL value, must be >= 0", checked on redis-server 7.0)
+    // (https://redis.io/docs/latest/commands/restore/)
     describe: (args) => {
       const ttl = numeric(args[1]);
       const absTtl = args.slice(3).some((a) => upper(a) === 'ABSTTL');
-      const effect: KeyEffect = ttl === 0 ? 'overwrite' : 'create-with-ttl';
+      const rejected = ttl !== undefined && (ttl < 0 || !Number.isInteger(ttl));
+      const effect: KeyEffect = rejected ? 'read' : ttl === 0 ? 'overwrite' : 'create-with-ttl';
       return {
         ...base([{ arg: 0, effect }]),
         unknownOptions: ttl === undefined,
         ttl: { arg: 1, unit: absTtl ? 'unix-milliseconds' : 'milliseconds' },
+        ...(rejected ? { nonPositiveTtlArg: 1, rejected: true as const } : {}),
       };
     },
   },

@@ -146,7 +146,7 @@ export abstract class CommandEffects extends Findings {
     }
     if (description.rejected) {
       const index = description.nonPositiveTtlArg;
-      if (index !== undefined) this.report('expire-needs-positive-ttl', argNodes[index + 1] ?? node, nonPositiveMessage(command, literalArgs[index]));
+      if (index !== undefined) this.report('expire-needs-positive-ttl', argNodes[index + 1] ?? node, nonPositiveMessage(command, literalArgs[index], undefined, true));
       // Redis rejects the command; in a script the error aborts it (redis.pcall returns the error instead).
       if (!pcall) this.raise(st, ctx, { kind: 'command-error', offset });
       return UNKNOWN;
