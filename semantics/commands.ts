@@ -438,17 +438,14 @@ function fieldsBlock(args: readonly CommandArg[], from: number, step: 1 | 2): { 
 function describeHashExpire(unit: TtlUnit) {
   return (args: readonly CommandArg[]): Omit<CommandDescription, 'name' | 'known'> => {
     const { fields, at } = fieldsBlock(args, 2, 1);
-    let onlyWithTtl = false;
     let unknownOptions = false;
     const options = new Set<string>();
     for (let i = 2; i < Math.min(at, args.length); i++) {
       const token = upper(args[i]);
       if (token === undefined) unknownOptions = true;
-      else {
-        options.add(token);
-        if (token === 'XX' || token === 'GT') onlyWithTtl = true;
-      }
+      else options.add(token);
     }
+    const onlyWithTtl = options.has('XX') || options.has('GT');
     const literal = args[1];
     const integer = typeof literal === 'number' ? Number.isInteger(literal) : typeof literal === 'string' ? /^[+-]?\d+$/.test(literal.trim()) : undefined;
     const value = integer ? Number(literal) : undefined;
@@ -787,9 +784,8 @@ const TABLE: Record<string, Spec> = {
   BITOP: { kind: 'custom', describe: storeAt(1) },
   RESTORE: {
     kind: 'custom',
-    // RESTORE key ttl payload [REPLACE] [ABSTTL] ...: ttl 0 = no TTL, a negative ttl is rejected
-    // ("ERR Invalid TTL value, must be >= 0", checked on redis-server 7.0)
-    // (https://redis.io/docs/latest/commands/restore/)
+    // RESTORE key ttl payload [REPLACE] [ABSTTL] ...: ttl 0 = no TTL, a negative one is rejected ("Invalid
+    // TTL value, must be >= 0", redis-server 7.0) (https://redis.io/docs/latest/commands/restore/)
     describe: (args) => {
       const ttl = numeric(args[1]);
       const absTtl = args.slice(3).some((a) => upper(a) === 'ABSTTL');
