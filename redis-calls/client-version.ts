@@ -1,14 +1,16 @@
 /**
  * Which major version of node-redis (the `redis` package) a call runs on, where it changes what
- * the call sends. node-redis 3 takes a command's arguments as they are, ioredis-style
- * (`set(key, value, 'EX', 60, 'NX', callback)` sends `SET key value EX 60 NX`); node-redis 4 and
- * later take SET options as one object and ignore extra positional arguments. Read in this order:
+ * the call sends. node-redis 3 and earlier (node_redis 0.x to 2.x alike) take a command's arguments
+ * as they are, ioredis-style (`set(key, value, 'EX', 60, 'NX', callback)` sends
+ * `SET key value EX 60 NX`); node-redis 4 and later take SET options as one object and ignore
+ * extra positional arguments. Read in this order:
  *
- * 1. `settings['redis-ttl'].nodeRedisVersion` (`'3'`, `'4.7.0'`, `'^3.1.2'`), when set;
+ * 1. `settings['redis-ttl'].nodeRedisVersion` (`'2.8.0'`, `'3'`, `'4.7.0'`, `'^3.1.2'`), when set;
  * 2. with type information, where the called method is declared: `@types/redis` (the types of
  *    node-redis 2 and 3; node-redis 4 ships its own) means 3, `redis` / `@redis/client` means 4+;
  * 3. otherwise the linted file's nearest `package.json` that names `redis` in `dependencies`,
- *    `devDependencies` or `peerDependencies` (its range: `^3.1.2` is 3, `>=3` is unknown), or, in
+ *    `devDependencies` or `peerDependencies` (its range: `^3.1.2` is 3, `2.6.5` is 2, `>=3` is
+ *    unknown), or, in
  *    the folders on the way up, an installed `node_modules/redis/package.json` (what `require`
  *    would load, also when `redis` comes in through another package). Looked up once per folder.
  *
@@ -24,19 +26,23 @@ import { majorOfRange } from './version-range.js';
 /** Major versions found per folder (`undefined`: nothing found in or above it). */
 const byFolder = new Map<string, number | undefined>();
 
+/** node-redis majors before 4 send a command's arguments as written. */
+const positional = (major: number): boolean => major < 4;
+
 /**
  * Whether the node-redis call whose method is `method` (the property node of `client.set`) runs
- * on node-redis 3 (see the module comment for how that is known). Never throws: an unreadable
- * `package.json` is skipped.
+ * on node-redis 3 or earlier, whose positional syntax is the same (see the module comment for how
+ * that is known). Never throws: an unreadable `package.json` is skipped.
  */
 export function isNodeRedis3(context: AnyContext, method: TSESTree.Node): boolean {
   const setting = pluginSettings(context).nodeRedisMajor;
-  if (setting !== undefined) return setting === 3;
+  if (setting !== undefined) return positional(setting);
   const declared = declaredMajor(context, method);
-  if (declared !== undefined) return declared === 3;
+  if (declared !== undefined) return positional(declared);
   const file = context.physicalFilename ?? context.filename;
   if (!file || !isAbsolute(file)) return false;
-  return majorAbove(dirname(file)) === 3;
+  const found = majorAbove(dirname(file));
+  return found !== undefined && positional(found);
 }
 
 /** 3 or 4 from where the called method is declared, with type information; `undefined` without. */

@@ -23,6 +23,8 @@ const fixtures = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures')
 const v3 = join(fixtures, 'node-redis-3', 'app.ts');
 /** A file of an application that gets redis 3.1.2 installed through another package. */
 const transitive = join(fixtures, 'node-redis-3-transitive', 'lib', 'cache.ts');
+/** A file of a package that pins node_redis `2.6.5` (the same positional syntax as 3). */
+const v2 = join(fixtures, 'node-redis-2', 'index.js');
 /** A file of an application whose package.json declares `redis: ~4.7.0`. */
 const v4 = join(fixtures, 'node-redis-4', 'app.ts');
 
@@ -45,6 +47,9 @@ runRule(untypedTester, 'valid-ttl-args (node-redis 3)', validTtlArgs, {
     { code: imported("await client.set(key, value, 'EX', ttl);"), filename: v3 },
     // the setting says 3 where nothing else does
     { code: required("client.set(key, value, 'EX', 60);"), settings: { 'redis-ttl': { nodeRedisVersion: '3.1.2' } } },
+    // node_redis 2 (and earlier) sends positional options as written, like 3: pinned in package.json or set
+    { code: required("client.set(key, value, 'ex', ttl, callback);"), filename: v2 },
+    { code: required("client.set(key, value, 'EX', 60);"), settings: { 'redis-ttl': { nodeRedisVersion: '2.8.0' } } },
   ],
   invalid: [
     // node-redis 4 declared: the tokens are dropped
@@ -85,6 +90,22 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl (node-redis 3)', setRule, {
           suggestions: [
             { messageId: 'addKeepTtl', output: required("client.set(key, value, 'KEEPTTL', (err) => {});") },
             { messageId: 'addExpiryPlaceholder', output: required("client.set(key, value, 'EX', TTL_SECONDS, (err) => {});") },
+          ],
+        },
+      ],
+    },
+    {
+      // node_redis 2: the same positional syntax as 3
+      code: required('client.set(key, value, function (err) {});'),
+      filename: v2,
+      errors: [
+        {
+          messageId: 'setWithoutTtl',
+          line: 3,
+          column: 8,
+          suggestions: [
+            { messageId: 'addKeepTtl', output: required("client.set(key, value, 'KEEPTTL', function (err) {});") },
+            { messageId: 'addExpiryPlaceholder', output: required("client.set(key, value, 'EX', TTL_SECONDS, function (err) {});") },
           ],
         },
       ],
