@@ -241,26 +241,22 @@ export function noPersistMessage(command: string, key: string): string {
 }
 
 /**
- * The `expire-needs-positive-ttl` message for `command` with the literal expiry `value`: a
- * non-integer is rejected by every command ("value is not an integer or out of range"); an integer
- * <= 0 is rejected by SET / SETEX / PSETEX ("invalid expire time") and by GETEX on an existing key,
- * and deletes the key for the EXPIRE family as `pastExpiry` says (XX / NX: only a key with / without
- * a TTL; GT: never). `rejected`: the command table says Redis rejects this call (a negative HEXPIRE
- * or RESTORE TTL, conflicting conditions).
- * (https://redis.io/docs/latest/commands/expire/, https://redis.io/docs/latest/commands/getex/)
+ * The `expire-needs-positive-ttl` message for `command` with the literal expiry `value`, from the
+ * command table's `description` of that call: a non-integer is rejected by every command ("value
+ * is not an integer or out of range"); `rejectedWhenExists` (GETEX) is an error on an existing key;
+ * `rejected` (SET / SETEX / PSETEX <= 0: "invalid expire time"; a negative HEXPIRE or RESTORE TTL;
+ * conflicting NX / XX / GT / LT) aborts the script; otherwise the expiry deletes as `pastExpiry`
+ * says (XX / NX: only with / without a TTL; GT: never), the key, or the named fields of a hash
+ * field command (HEXPIRE family, HGETEX, HSETEX).
+ * (https://redis.io/docs/latest/commands/expire/, https://redis.io/docs/latest/commands/getex/,
+ * https://redis.io/docs/latest/commands/hexpire/)
  */
-export function nonPositiveMessage(command: string, value: CommandArg, pastExpiry: CommandDescription['pastExpiry'] = 'delete', rejected = false): string {
+export function nonPositiveMessage(command: string, value: CommandArg, description: Pick<CommandDescription, 'keys' | 'pastExpiry' | 'rejected' | 'rejectedWhenExists'>): string {
   const integer = typeof value === 'number' ? Number.isInteger(value) : typeof value === 'string' && /^[+-]?\d+$/.test(value.trim());
-  if (command === 'GETEX') {
+  if (description.rejectedWhenExists) {
     return (
-      `GETEX with the expiry ${String(value)} is rejected by Redis ("${integer ? 'invalid expire time' : 'value is not an integer'}") when the key exists, ` +
+      `${command} with the expiry ${String(value)} is rejected by Redis ("${integer ? 'invalid expire time' : 'value is not an integer'}") when the key exists, ` +
       `which aborts the script and keeps every write made before it (on a missing key it answers nil). Use a positive integer TTL.`
-    );
-  }
-  if (integer && (command === 'SET' || command === 'SETEX' || command === 'PSETEX')) {
-    return (
-      `${command} with the expiry ${String(value)} is rejected by Redis ("invalid expire time"), which aborts the script ` +
-      `and keeps every write made before it. Use a positive integer TTL.`
     );
   }
   if (!integer) {
@@ -269,36 +265,40 @@ export function nonPositiveMessage(command: string, value: CommandArg, pastExpir
       `script and keeps every write made before it. Use a positive integer TTL.`
     );
   }
-  if (rejected) {
-    // the command table says Redis rejects it: a negative HEXPIRE or RESTORE TTL ("must be >= 0"),
-    // conflicting NX / XX / GT / LT
+  if (description.rejected) {
+    const reply = command === 'SET' || command === 'SETEX' || command === 'PSETEX' ? ' ("invalid expire time")' : '';
     return (
-      `${command} with the timeout ${String(value)} is rejected by Redis, which aborts the script and keeps every ` +
-      `write made before it. Use a positive integer TTL.`
+      `${command} with the ${reply ? 'expiry' : 'timeout'} ${String(value)} is rejected by Redis${reply}, which aborts the script ` +
+      `and keeps every write made before it. Use a positive integer TTL.`
     );
   }
-  if (pastExpiry === 'delete-if-ttl') {
-    return (
-      `${command} with a timeout of ${String(value)} and XX deletes the key only when it has a TTL; a key without ` +
-      `TTL is left as it is, without TTL. Use DEL if deleting is the intent, or a positive TTL without XX.`
-    );
+  // HEXPIRE / HGETEX / HSETEX act on the named fields, the EXPIRE family on the key
+  const fields = description.keys[0]?.fields !== undefined;
+  const target = fields ? 'each named field' : 'the key';
+  const one = fields ? 'a field' : 'a key';
+  const del = fields ? 'HDEL' : 'DEL';
+  switch (description.pastExpiry) {
+    case 'delete-if-ttl':
+      return (
+        `${command} with a timeout of ${String(value)} and XX deletes ${target} only when it has a TTL; ${one} without ` +
+        `TTL is left as it is, without TTL. Use ${del} if deleting is the intent, or a positive TTL without XX.`
+      );
+    case 'delete-if-no-ttl':
+      return (
+        `${command} with a timeout of ${String(value)} and NX deletes ${target} only when it has no TTL; ${one} with a TTL ` +
+        `keeps it. Use ${del} if deleting is the intent, or a positive TTL.`
+      );
+    case 'nothing':
+      return (
+        `${command} with a timeout of ${String(value)} and GT never applies (a time in the past is never later than a TTL, ` +
+        `and no TTL counts as infinite): ${fields ? 'each named field' : 'the key'} is left as it is. Use a positive TTL, or ${del} to delete.`
+      );
+    default:
+      return (
+        `${command} with a timeout of ${String(value)} does not set a TTL: it deletes ${fields ? 'the named fields' : 'the key'} at once. ` +
+        `Use ${del} if that is the intent, or a positive TTL.`
+      );
   }
-  if (pastExpiry === 'delete-if-no-ttl') {
-    return (
-      `${command} with a timeout of ${String(value)} and NX deletes the key only when it has no TTL; a key with a TTL ` +
-      `keeps it. Use DEL if deleting is the intent, or a positive TTL.`
-    );
-  }
-  if (pastExpiry === 'nothing') {
-    return (
-      `${command} with a timeout of ${String(value)} and GT never applies (a time in the past is never later than a TTL, ` +
-      `and no TTL counts as infinite): the key is left as it is. Use a positive TTL, or DEL to delete.`
-    );
-  }
-  return (
-    `${command} with a timeout of ${String(value)} does not set a TTL: it deletes the key at once. ` +
-    `Use DEL if that is the intent, or a positive TTL.`
-  );
 }
 
 export function keyMustComeFromKeysMessage(command: string, key: string, value: Value): string {

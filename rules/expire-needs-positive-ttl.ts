@@ -18,7 +18,7 @@
  * Which argument is a TTL is the command table's `ttl`.
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { REJECTS_NON_POSITIVE_TTL, describeCommand, type CommandArg, type CommandDescription } from '../semantics/commands.js';
+import { describeCommand, type CommandArg, type CommandDescription } from '../semantics/commands.js';
 import { createRule } from './create-rule.js';
 import type { ExpireNeedsPositiveTtlOptions } from './options.js';
 import type { RedisCall } from '../redis-calls/index.js';
@@ -29,8 +29,9 @@ import { shortText, ttlArgumentsOf, ttlRisk, ttlValue, type TtlRisk } from '../r
 /**
  * What the expiry `call` does with the TTL `literal` (a constant the call may only compute), as
  * `semantics/commands.ts` describes the command with that value: its `pastExpiry`, `'rejected'`
- * when Redis rejects the value (a negative HEXPIRE, a fraction), `'other'` for a command with no
- * such fact (RESTORE: 0 means no TTL).
+ * when Redis rejects the value (SET ... EX 0, a negative HEXPIRE, a fraction; GETEX on an existing
+ * key), `'other'` for a command with no such fact (RESTORE: 0 means no TTL; HSETEX ... EX 0 writes
+ * fields that expire at once).
  */
 function pastExpiryWith(call: RedisCall, literal: CommandArg): NonNullable<CommandDescription['pastExpiry']> | 'rejected' | 'other' {
   const ttlArg = call.description.ttl?.arg;
@@ -38,7 +39,7 @@ function pastExpiryWith(call: RedisCall, literal: CommandArg): NonNullable<Comma
   const args = call.args.slice();
   args[ttlArg] = literal;
   const described = describeCommand(call.command, args);
-  return described.rejected ? 'rejected' : (described.pastExpiry ?? 'other');
+  return described.rejected || described.rejectedWhenExists ? 'rejected' : (described.pastExpiry ?? 'other');
 }
 
 /** Options of the rule (the options object's type is exported from the package root). */
@@ -115,7 +116,8 @@ export default createRule<Options, MessageIds>({
           const keyNode = call.argNodes[call.description.keys[0]?.arg ?? 0];
           const key = keyLabel(context, keyNode);
           const command = call.description.ttlOption ? `${call.command} ... ${call.description.ttlOption}` : call.command;
-          const rejects = REJECTS_NON_POSITIVE_TTL.has(call.command);
+          // Redis rejects this command's TTL <= 0 (SET ... EX, SETEX, GETEX), where the EXPIRE family deletes
+          const rejects = pastExpiryWith(call, 0) === 'rejected';
           const absolute = ttl.unit.startsWith('unix');
           // a constant, also computed from consts of this file or of imported modules
           const literal = ttlValue(context, ttlNode);
@@ -123,7 +125,7 @@ export default createRule<Options, MessageIds>({
             const value = Number(literal);
             if (value > 0 && Number.isInteger(value)) continue;
             // what Redis does with this very value, and under the call's condition (NX / XX / GT / LT)
-            const past = rejects ? 'rejected' : pastExpiryWith(call, literal);
+            const past = pastExpiryWith(call, literal);
             // `0`, `'-1'`; a computed constant with its value: `Math.floor(MS / 1000)` (= 0)
             const text = shortText(context, unwrap(ttlNode));
             const written = text.replace(/^(['"`])(.*)\1$/, '$2') === String(literal) ? String(literal) : `\`${text}\` (= ${String(literal)})`;

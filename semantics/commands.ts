@@ -1149,15 +1149,6 @@ export const EFFECTS_THAT_SET_TTL: ReadonlySet<KeyEffect> = new Set<KeyEffect>([
 export const EXPIRY_EFFECTS: ReadonlySet<KeyEffect> = new Set<KeyEffect>([...EFFECTS_THAT_SET_TTL, 'create-if-missing-with-ttl', 'set-ttl-if-has-ttl']);
 
 /**
- * Commands whose expiry, when <= 0, is an error rather than "delete now": SET / SETEX / PSETEX
- * ("invalid expire time in 'set' command", https://redis.io/docs/latest/commands/set/), GETEX on an
- * existing key (https://redis.io/docs/latest/commands/getex/) and HSETEX
- * (https://redis.io/docs/latest/commands/hsetex/). The EXPIRE family deletes the key instead
- * (https://redis.io/docs/latest/commands/expire/). Upper-case names.
- */
-export const REJECTS_NON_POSITIVE_TTL: ReadonlySet<string> = new Set(['SET', 'SETEX', 'PSETEX', 'GETEX', 'HSETEX']);
-
-/**
  * The string counters: INCR, INCRBY, INCRBYFLOAT, DECR and DECRBY. Each treats a missing key as 0
  * and writes the result, so the increment is the write that creates the key, with no TTL, and each
  * keeps the TTL of a key that exists (https://redis.io/docs/latest/commands/incr/,

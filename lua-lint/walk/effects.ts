@@ -131,7 +131,7 @@ export abstract class CommandEffects extends Findings {
     if (description.rejectedWhenExists) {
       // GETEX with a bad literal expiry: an error when the key exists, nil when it is missing.
       const index = description.nonPositiveTtlArg;
-      if (index !== undefined) this.report('expire-needs-positive-ttl', argNodes[index + 1] ?? node, nonPositiveMessage(command, literalArgs[index]));
+      if (index !== undefined) this.report('expire-needs-positive-ttl', argNodes[index + 1] ?? node, nonPositiveMessage(command, literalArgs[index], description));
       const key = args[0] ? this.keyOf(args[0], argNodes[1]) : undefined;
       const state = key ? getKey(st, key.id) : undefined;
       if (!pcall && state?.exists !== 'no') {
@@ -146,7 +146,7 @@ export abstract class CommandEffects extends Findings {
     }
     if (description.rejected) {
       const index = description.nonPositiveTtlArg;
-      if (index !== undefined) this.report('expire-needs-positive-ttl', argNodes[index + 1] ?? node, nonPositiveMessage(command, literalArgs[index], undefined, true));
+      if (index !== undefined) this.report('expire-needs-positive-ttl', argNodes[index + 1] ?? node, nonPositiveMessage(command, literalArgs[index], description));
       // Redis rejects the command; in a script the error aborts it (redis.pcall returns the error instead).
       if (!pcall) this.raise(st, ctx, { kind: 'command-error', offset });
       return UNKNOWN;
@@ -374,7 +374,7 @@ export abstract class CommandEffects extends Findings {
     }
     if (description.nonPositiveTtlArg !== undefined) {
       const argNode = argNodes[description.nonPositiveTtlArg + 1];
-      this.report('expire-needs-positive-ttl', argNode ?? node, nonPositiveMessage(command, literalArgs[description.nonPositiveTtlArg], description.pastExpiry));
+      this.report('expire-needs-positive-ttl', argNode ?? node, nonPositiveMessage(command, literalArgs[description.nonPositiveTtlArg], description));
     }
     const whenCreated = facts.mayReplyWhenCreated ? replyWhenCreated(command, args) : undefined;
     const replyKey = siteKey ?? firstKey?.id;

@@ -70,6 +70,18 @@ describe('miss: an expiry <= 0 is followed into the deletion it causes', () => {
     expect(message('NX')).toMatch(/and NX deletes the key only when it has no TTL/);
     expect(message('GT')).toMatch(/and GT never applies/);
   });
+
+  it('says the hash field commands delete the named fields, not the key, and that a negative one is rejected', () => {
+    const message = (call: string) => analyzeLua(call)[0]!.message;
+    expect(message("redis.call('HEXPIRE', KEYS[1], 0, 'FIELDS', 1, 'f')")).toBe(
+      'HEXPIRE with a timeout of 0 does not set a TTL: it deletes the named fields at once. Use HDEL if that is the intent, or a positive TTL.',
+    );
+    expect(message("redis.call('HEXPIRE', KEYS[1], 0, 'XX', 'FIELDS', 1, 'f')")).toMatch(/^HEXPIRE with a timeout of 0 and XX deletes each named field only when it has a TTL; a field without TTL/);
+    expect(message("redis.call('HSETEX', KEYS[1], 'EX', 0, 'FIELDS', 1, 'f', 'v')")).toMatch(/^HSETEX with a timeout of 0 does not set a TTL: it deletes the named fields at once\./);
+    expect(message("redis.call('HEXPIRE', KEYS[1], -1, 'FIELDS', 1, 'f')")).toBe(
+      'HEXPIRE with the timeout -1 is rejected by Redis, which aborts the script and keeps every write made before it. Use a positive integer TTL.',
+    );
+  });
 });
 
 describe('miss: what a loop over KEYS proved for every key does not survive a later delete of one key', () => {

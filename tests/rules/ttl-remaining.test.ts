@@ -152,6 +152,18 @@ runRule(untypedTester, 'expire-needs-positive-ttl (time left, constants)', posit
       ],
     },
     {
+      // HSETEX ... EX 0 is accepted (the fields it writes expire at once: not reported as rejected),
+      // a negative one is rejected (checked on redis-server 8.0.2); GETEX ... EX 0 is rejected on an
+      // existing key
+      code: ioredis(
+        `redis.call('HSETEX', k, 'EX', 0, 'FIELDS', 1, 'f', 'v');\nredis.call('HSETEX', k, 'EX', -1, 'FIELDS', 1, 'f', 'v');\nredis.getex(k, 'EX', 0);`,
+      ),
+      errors: [
+        { messageId: 'literalRejected', line: 4, column: 31, data: { command: 'HSETEX ... EX', value: '-1', key: 'k' } },
+        { messageId: 'literalRejected', line: 5, column: 22, data: { command: 'GETEX ... EX', value: '0', key: 'k' } },
+      ],
+    },
+    {
       code: ioredis(`export async function expireNow(k: string) {\n  await redis.expire(k, 0);\n}`),
       options: STRICT,
       errors: [{ messageId: 'literalDeletes', line: 4, column: 25, data: { command: 'EXPIRE', value: '0', key: 'k' } }],
