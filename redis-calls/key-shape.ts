@@ -49,6 +49,7 @@ export { returnExpressions } from './key-builders.js';
 import { assignedOnce, containerOf, declarationStatement, exportedStatement, isObjectAssign, memberOf } from './containers.js';
 import { concatenatedOperands, isNodeUtilFormat, nodeFormatSegments, ownFormatSegments, type FormatSegment } from './format-strings.js';
 import { exportedValue, findExport, importedBinding, moduleContext, namespaceModule, type ImportedModule } from './modules.js';
+import { BUILD_ID_NAME } from './names.js';
 import { findVariable, functionName, pick, propertyName, referenceName, unwrap, walk, type AnyContext, type FunctionLike } from './static.js';
 
 /** The shape of one key expression. */
@@ -1134,9 +1135,6 @@ export function keyBuilder(context: AnyContext, callee: TSESTree.Node): { fn: Fu
   }
   return undefined;
 }
-
-/** A name that says a build or deploy id: `BUILD_ID`, `buildId`, `this.BUILD_ID`, `deploymentId`, `DEPLOY_ID`. */
-const BUILD_ID_NAME = /\b(?:BUILD_?ID|[bB]uild_?[iI]d|DEPLOY(?:MENT)?_?ID|[dD]eploy(?:ment)?_?[iI]d)\b/;
 
 /**
  * Whether the key at `node` lives under a per-build prefix: its expression, or a `const` or a key

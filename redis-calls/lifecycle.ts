@@ -35,12 +35,10 @@ import { poppedQueue, pushedQueue, STREAM_WRITES, streamUse, type QueueType } fr
 import { expiredInTheCode } from './cache-keys.js';
 import { fileIndexOf } from './file-index.js';
 import { keyIdOf, sameKeyByShape } from './key-id.js';
+import { ID_NAME, LIMIT_NAME, LOCK_WORDS, QUEUE_NAME } from './names.js';
 import { calledName, functionsByName, keyShapeOf, perBuildKey } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
 import { constInitializer, enclosingFunction, findVariable, referenceName, unwrap, walk, type AnyContext, type FunctionLike } from './static.js';
-
-/** Words of a key or a value that say the key is a lock: a crashed owner holds it forever. */
-const LOCK_WORDS = /lock|mutex|semaphore|leader|lease|mutual|token|owner|nonce|uuid/i;
 
 /** How many calls deep {@link reaches} follows a function's calls by name. */
 const MAX_CALL_DEPTH = 4;
@@ -256,9 +254,6 @@ export function keptStream(context: AnyContext, call: RedisCall, arg: number): R
 function hasStaticPart(shape: string): boolean {
   return /[\p{L}\p{N}]/u.test(shape.replace(/\*/g, ''));
 }
-
-/** A parameter name that says the key is a queue: `queue`, `queueName`, `listKey`, `streamName`, `jobs`, `inbox`. */
-const QUEUE_NAME = /queue|list|stream|channel|topic|inbox|outbox|backlog|jobs|tasks/i;
 
 /**
  * Whether a push and a pop of a key with no static part name one queue the caller gives: both keys
@@ -519,9 +514,6 @@ function reaches(context: AnyContext, from: FunctionLike, to: FunctionLike): boo
   return target !== undefined && walkCalls(context, from, (name) => name === target).stopped;
 }
 
-/** A name that says "identifier" or "sequence": `id`, `jobId`, `job_id`, `nextID`, `seq`. */
-const ID_NAME = /(?:^|[_\-:./])(?:id|ID|Id|seq|sequence)$|^(?:next_?id|nextId|nextID)$|[a-z0-9](?:Id|ID)$/;
-
 /** The counters an ID sequence counts up with, by whole numbers (of semantics' STRING_COUNTERS, whose reply is the new value). */
 const SEQUENCE_COMMANDS: ReadonlySet<string> = new Set(['INCR', 'INCRBY']);
 
@@ -633,9 +625,6 @@ export function limitCounter(context: AnyContext, call: RedisCall, arg: number):
   if (keyShapeOf(context, keyNode).constant) return false;
   return replyNodes(context, call).some((reply) => usesOf(context, reply.node).some((use) => comparedWithNamedLimit(context, use)));
 }
-
-/** A name that says limit: `MAX_FAILED_ATTEMPTS`, `limit`, `options.max`, `threshold`, `maxRetries`, `ALLOWED`. */
-const LIMIT_NAME = /limit|max|threshold|allowed|quota|ceiling/i;
 
 /**
  * A relational comparison of `use` with a limit: a number (`n > 5`, `n >= -1`), a `const` holding

@@ -24,15 +24,9 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { classOfThis, forEachThisWrite } from './bounded.js';
 import { fileIndexOf } from './file-index.js';
 import { keyBuilder, type KeyShape } from './key-shape.js';
+import { KEY_NAME, TEMPORARY_WORD, TTL_VALUE_NAME } from './names.js';
 import { findVariable, propertyName, referenceName, unwrap, type AnyContext } from './static.js';
 
-/** Words of a name that say a key is meant to expire (`getCacheKey`, `session_id`, `rateLimiter`). */
-const TEMPORARY_WORD =
-  /^(?:cach\w*|sessions?|locks?|locking|mutex\w*|semaphores?|tokens?|otps?|nonces?|limit\w*|ratelimit\w*|throttl\w*|temp|tmp|temporary|ttls?|expir\w*|leases?|verif\w*|captchas?|idempot\w*|dedup\w*)$/i;
-/** Names of a TTL value. */
-const TTL_VALUE_NAME = /ttl|expir|maxage|lifetime/i;
-/** A helper or binding named as a key (`getKey`, `keyQueuePending`, `KEYS`). */
-const KEY_NAME = /key/i;
 const MAX_DEPTH = 6;
 
 /**

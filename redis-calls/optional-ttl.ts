@@ -25,10 +25,8 @@ import { redisCallsIn } from './index.js';
 import { sameKeyByShape } from './key-id.js';
 import { keyShapeOf } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
+import { TTL_NAME } from './names.js';
 import { findVariable, numberLiteral, swappedComparison, unwrap, walk, type AnyContext } from './static.js';
-
-/** Names that say a test is about the TTL even when the other arm's TTL argument is spelled otherwise. */
-const TTL_NAME = /ttl|expir|persist|lifetime|maxage|timeout|duration/i;
 
 /**
  * Whether `call` writes the key at argument `keyArg` in the no-TTL arm of an explicit TTL test
