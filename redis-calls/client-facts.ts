@@ -18,13 +18,17 @@ export { flavorOfModule, type ClientFlavor } from './client-packages.js';
  * behind it): then a message on a false alarm tells the user what to change. `byShape` when the
  * receiver's declared type of the code is a client only by the commands it lists (a duck-typed
  * client, `duckTypedCommands`): its other methods (`multi()`, SET's options) are unknown, so no
- * fix or suggestion rewrites its calls.
+ * fix or suggestion rewrites its calls. `keyPrefix` is the shape (`*` for what is known only at
+ * run time) of the `keyPrefix` option of the ioredis / iovalkey client the receiver was made as
+ * (`new Redis({ keyPrefix: 'queue:' })`, `redis-calls/client-key-prefix.ts`), which the client puts
+ * before every key it sends; absent when the code shows none (or the receiver's construction is
+ * not read: a parameter, a type).
  */
 export type ReceiverKind =
   /** a client (or cluster) object: commands run one by one */
-  | { redis: true; flavor: ClientFlavor; batch?: undefined; why: string; byName?: true; byShape?: true }
+  | { redis: true; flavor: ClientFlavor; batch?: undefined; why: string; byName?: true; byShape?: true; keyPrefix?: string }
   /** a `multi()` / `pipeline()` object: commands are queued until `exec()` */
-  | { redis: true; flavor: ClientFlavor; batch: 'multi' | 'pipeline'; why: string; byName?: true; byShape?: true }
+  | { redis: true; flavor: ClientFlavor; batch: 'multi' | 'pipeline'; why: string; byName?: true; byShape?: true; keyPrefix?: string }
   /**
    * not a client (`proven`), or not known to be one; `foreign` when the proof is an import from a
    * package that is not a client package (with type information the checker has the last word:

@@ -29,6 +29,7 @@ import { type ClientFlavor, type ReceiverKind, NOT_REDIS, FOREIGN, UNKNOWN, clie
 import { clientPackageOf, hasNamedClients } from './client-packages.js';
 import { TRANSPARENT_TYPES, describesClient, declaresDuckTypedClient, duckTypedCommands, isClientCommandName, promisedType, outermostPattern, propertyPath, isRequire, requiredModule, returnedExpressions, inStaticMember, enclosingClass, memberKeyName, importedName, type ImportOrigin, type IdentifierOrigin, originOf } from './client-syntax.js';
 import { forEachThisWrite } from './bounded.js';
+import { constructionKeyPrefix } from './client-key-prefix.js';
 import { memberOf, memberPath, typeOfExpression } from './declared-types.js';
 
 import { findVariable, isCallOnItself, moduleNamespaceOf, unwrap, type AnyContext, type FunctionLike } from './static.js';
@@ -267,8 +268,17 @@ export class ClientDetector {
   }
 
 
-  /** `new X(...)`: a client constructor, a known non-Redis class, or unknown. */
+  /**
+   * `new X(...)`: a client constructor, a known non-Redis class, or unknown; an ioredis / iovalkey
+   * client with the `keyPrefix` its options spell (`redis-calls/client-key-prefix.ts`).
+   */
   private classifyConstruction(callee: TSESTree.Node, made?: TSESTree.Node, depth = 0): ReceiverKind {
+    const verdict = this.constructionVerdict(callee, made, depth);
+    if (depth > 0 || made?.type !== AST_NODE_TYPES.NewExpression || !verdict.redis || verdict.batch || verdict.flavor !== 'ioredis') return verdict;
+    return withKeyPrefix(verdict, constructionKeyPrefix(this.context, made));
+  }
+
+  private constructionVerdict(callee: TSESTree.Node, made: TSESTree.Node | undefined, depth: number): ReceiverKind {
     const bare = unwrap(callee);
     const how = made ? this.madeBy(made) : `it is made from \`${this.text(bare)}\``;
     if (depth > 6) return UNKNOWN;
@@ -406,7 +416,8 @@ export class ClientDetector {
       if (kept !== undefined) return this.verdictByName(kept, `it is kept under \`${kept}\`, which`);
       return receiver.proven ? NOT_REDIS : UNKNOWN;
     }
-    if (method === 'multi' || method === 'pipeline') return clientVerdict(receiver.flavor, receiver.why, method, receiver.byName);
+    // a batch sends its commands through the client's options: its keyPrefix too
+    if (method === 'multi' || method === 'pipeline') return withKeyPrefix(clientVerdict(receiver.flavor, receiver.why, method, receiver.byName), receiver.keyPrefix);
     if (SELF_RETURNING.has(method)) return receiver;
     // A queued command on a multi / pipeline returns the same batch (ioredis, node-redis, upstash).
     if (receiver.batch && method !== 'exec' && method !== 'execAsPipeline') return receiver;
@@ -532,7 +543,9 @@ export class ClientDetector {
         if (declarator.id.type !== AST_NODE_TYPES.Identifier) return this.classifyDestructured(def.name, declarator.id, declarator.init, depth);
         if (declarator.id.typeAnnotation) {
           const fromType = this.classifyType(declarator.id.typeAnnotation.typeAnnotation);
-          if (fromType.redis || fromType.proven) return fromType;
+          // const redis: Redis = new Redis({ keyPrefix }): the type says what, the value its prefix
+          if (fromType.redis) return this.keyPrefixOfValues(fromType, () => (declarator.init ? [declarator.init] : []), depth);
+          if (fromType.proven) return fromType;
         }
         if (def.parent?.kind === 'const' || declarator.parent.declare) return declarator.init ? this.classifySyntactic(declarator.init, depth + 1) : UNKNOWN;
         // a `let` / `var`: every value written to it (`var _x; ... _x = new WeakMap()` as
@@ -729,7 +742,9 @@ export class ClientDetector {
       ) {
         if (member.typeAnnotation) {
           const fromType = this.classifyType(member.typeAnnotation.typeAnnotation);
-          if (fromType.redis || fromType.proven) return fromType;
+          // private redis: Redis, made with a keyPrefix by its initializer or the class's methods
+          if (fromType.redis) return this.keyPrefixOfValues(fromType, () => (member.value ? [member.value] : this.assignedValues(cls, name, isStatic)), depth);
+          if (fromType.proven) return fromType;
         }
         if (member.value) return this.classifySyntactic(member.value, depth + 1);
       }
@@ -831,26 +846,54 @@ export class ClientDetector {
     }
   }
 
-  /** Every `this.<name> = value` in the class's own methods (not in nested classes). */
+  /**
+   * Every `this.<name> = value` in the class's own methods (not in nested classes): a client if
+   * one is (with a `keyPrefix` only when every value that is a client has that same one), provably
+   * not one if all are provably not.
+   */
   private classifyAssignments(
     cls: TSESTree.ClassDeclaration | TSESTree.ClassExpression,
     name: string,
     depth: number,
     isStatic: boolean,
   ): ReceiverKind {
+    const values = this.assignedValues(cls, name, isStatic);
+    if (values.length === 0) return UNKNOWN;
+    let allNot = true;
+    for (const value of values) {
+      const verdict = this.classifySyntactic(value, depth + 1);
+      if (verdict.redis) return verdict.keyPrefix === undefined || values.length === 1 ? verdict : this.keyPrefixOfValues(verdict, () => values, depth);
+      if (!verdict.proven) allNot = false;
+    }
+    return allNot ? NOT_REDIS : UNKNOWN;
+  }
+
+  /** The values the class's own methods assign to `this.<name>`. */
+  private assignedValues(cls: TSESTree.ClassDeclaration | TSESTree.ClassExpression, name: string, isStatic: boolean): TSESTree.Node[] {
     const values: TSESTree.Node[] = [];
     for (const member of cls.body.body) {
       if (member.type !== AST_NODE_TYPES.MethodDefinition || member.static !== isStatic || !member.value.body) continue;
       forEachThisWrite(member.value.body, name, (value) => value && values.push(value));
     }
-    if (values.length === 0) return UNKNOWN;
-    let allNot = true;
-    for (const value of values) {
-      const verdict = this.classifySyntactic(value, depth + 1);
-      if (verdict.redis) return verdict;
-      if (!verdict.proven) allNot = false;
+    return values;
+  }
+
+  /**
+   * A client verdict with the `keyPrefix` of the values a binding can hold, when every one of them
+   * that is a client has the same (`*` when they differ); without one when none has one.
+   */
+  private keyPrefixOfValues(verdict: ReceiverKind, valuesOf: () => readonly TSESTree.Node[], depth: number): ReceiverKind {
+    // only ioredis / iovalkey clients have the option
+    if (!verdict.redis || verdict.flavor !== 'ioredis' || depth > 6) return verdict;
+    const prefixes = new Set<string | undefined>();
+    for (const value of valuesOf()) {
+      const made = this.classifySyntactic(value, depth + 1);
+      if (made.redis) prefixes.add(made.keyPrefix);
     }
-    return allNot ? NOT_REDIS : UNKNOWN;
+    const { keyPrefix: _, ...rest } = verdict;
+    const base = rest as ReceiverKind;
+    if (prefixes.size === 0 || (prefixes.size === 1 && prefixes.has(undefined))) return base;
+    return withKeyPrefix(base, prefixes.size === 1 ? [...prefixes][0] : '*');
   }
 
   /** A type annotation: client / batch types, known non-Redis types, or unknown. */
@@ -1091,6 +1134,11 @@ export class ClientDetector {
     }
     return undefined;
   }
+}
+
+/** A client verdict with a `keyPrefix` (none when `undefined`). */
+function withKeyPrefix(verdict: ReceiverKind, keyPrefix: string | undefined): ReceiverKind {
+  return verdict.redis && keyPrefix !== undefined ? { ...verdict, keyPrefix } : verdict;
 }
 
 /** The name of `x.get('name')`: its only argument, a string literal or a template without expressions. */

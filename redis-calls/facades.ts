@@ -536,7 +536,8 @@ function callerCall(context: AnyContext, node: TSESTree.CallExpression, callee: 
     description: describeCommand(forwarded.command, args),
     argumentNodes: node.arguments,
     unit: { key: node, kind: 'single' },
-    client: { receiver: label, why: `it forwards its key to ${forwarded.command} (${where})` },
+    // the key is stored as the facade's client stores it
+    client: { receiver: label, why: `it forwards its key to ${forwarded.command} (${where})`, ...(forwarded.client.keyPrefix !== undefined ? { keyPrefix: forwarded.client.keyPrefix } : {}) },
     facade: { label, where },
   };
 }

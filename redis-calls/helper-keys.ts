@@ -37,18 +37,20 @@ const verdicts = new WeakMap<TSESTree.Node, boolean>();
 /**
  * Whether the key at `keyNode` is a parameter of the function the write is in, and every call of
  * that function passes a key persistent by design (see the module comment).
+ * @param keyPrefix the shape of the writing client's `keyPrefix`, if any: a caller's key is
+ *   persistent when a pattern matches it as written or as stored (the prefix, then the key)
  */
-export function helperKeyPersistent(context: AnyContext, keyNode: TSESTree.Node): boolean {
+export function helperKeyPersistent(context: AnyContext, keyNode: TSESTree.Node, keyPrefix?: string): boolean {
   let verdict = verdicts.get(keyNode);
   if (verdict === undefined) {
-    verdict = judge(context, keyNode, 0) === true;
+    verdict = judge(context, keyNode, 0, keyPrefix) === true;
     verdicts.set(keyNode, verdict);
   }
   return verdict;
 }
 
 /** `true` persistent, `false` not, `'dead'` a parameter of a helper nothing names (it passes no key). */
-function judge(context: AnyContext, keyNode: TSESTree.Node, depth: number): boolean | 'dead' {
+function judge(context: AnyContext, keyNode: TSESTree.Node, depth: number, keyPrefix: string | undefined): boolean | 'dead' {
   const parameter = keyParameter(context, keyNode);
   if (!parameter) return false;
   const found = callSitesOf(context, parameter.fn);
@@ -59,11 +61,11 @@ function judge(context: AnyContext, keyNode: TSESTree.Node, depth: number): bool
     const arg = call.arguments[parameter.index];
     if (!arg || arg.type === AST_NODE_TYPES.SpreadElement) return false;
     for (const candidate of valuesOf(at, arg)) {
-      if (persistentAt(at, call, candidate)) {
+      if (persistentAt(at, call, candidate, keyPrefix)) {
         live = true;
         continue;
       }
-      const above = depth + 1 < MAX_DEPTH ? judge(at, candidate, depth + 1) : false;
+      const above = depth + 1 < MAX_DEPTH ? judge(at, candidate, depth + 1, keyPrefix) : false;
       if (above === false) return false;
       if (above === true) live = true;
     }
@@ -77,9 +79,9 @@ function judge(context: AnyContext, keyNode: TSESTree.Node, depth: number): bool
  * Whether a caller's key is persistent by design: a `persistentKeys` pattern, or an annotation at
  * the call in the linted file (another module is read without its comments' API).
  */
-function persistentAt(context: AnyContext, call: TSESTree.CallExpression, key: TSESTree.Node): boolean {
+function persistentAt(context: AnyContext, call: TSESTree.CallExpression, key: TSESTree.Node, keyPrefix: string | undefined): boolean {
   const shape = keyShapeOf(context, key);
-  if (persistentPattern(context, shape) !== undefined) return true;
+  if (persistentPattern(context, shape, keyPrefix) !== undefined) return true;
   return typeof context.sourceCode.getAllComments === 'function' && persistentAnnotation(context, call, shape) !== undefined;
 }
 

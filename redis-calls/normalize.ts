@@ -66,9 +66,12 @@ export interface RedisCall {
    * Why the receiver was taken for a Redis client, for messages: the receiver as written, the
    * reason (`{ receiver: 'this.redis', why: "its name matches clientNames 'redis'" }`), and
    * whether that rests on a name alone (`byName`: then messages say it), or on the commands its
-   * declared type lists (`byShape`: then no fix or suggestion rewrites the call).
+   * declared type lists (`byShape`: then no fix or suggestion rewrites the call). `keyPrefix`: the
+   * shape of the ioredis / iovalkey `keyPrefix` option of the client the receiver was made as
+   * (`redis-calls/client-key-prefix.ts`), which the client puts before every key: the key as stored
+   * is `keyPrefix` followed by the key as written.
    */
-  client: { receiver: string; why: string; byName?: true; byShape?: true };
+  client: { receiver: string; why: string; byName?: true; byShape?: true; keyPrefix?: string };
   /**
    * Arguments the client library drops or misreads, so that Redis never gets the TTL (or the
    * option) the code spells: see {@link DroppedArgument}. Absent when there are none.
@@ -455,7 +458,13 @@ export function normalizeCall(
   const guessed = receiver.flavor !== 'unknown' ? receiver.flavor : guessFlavor(method, node, detector);
   // node-redis 3 sends its arguments as written (`set(k, v, 'EX', 60, cb)`): ioredis' syntax
   const flavor = guessed === 'node-redis' && isNodeRedis3(context, callee.property) ? 'node-redis-3' : guessed;
-  const client = { receiver: shortText(context, callee.object), why: receiver.why, ...(receiver.byName ? { byName: true as const } : {}), ...(receiver.byShape ? { byShape: true as const } : {}) };
+  const client = {
+    receiver: shortText(context, callee.object),
+    why: receiver.why,
+    ...(receiver.byName ? { byName: true as const } : {}),
+    ...(receiver.byShape ? { byShape: true as const } : {}),
+    ...(receiver.keyPrefix !== undefined ? { keyPrefix: receiver.keyPrefix } : {}),
+  };
 
   // ioredis multi([['incr', key], ...]) / pipeline([...])
   if (method === 'multi' || method === 'pipeline') {

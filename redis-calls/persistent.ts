@@ -1,7 +1,10 @@
 /**
  * Keys persistent by design (a queue, a job hash, a registry, a stats counter kept forever): no
  * rule reports a missing TTL on them. A key is persistent when its shape matches a pattern of
- * `settings['redis-ttl'].persistentKeys`, or when an annotation comment
+ * `settings['redis-ttl'].persistentKeys` as written or as stored (written through an ioredis /
+ * iovalkey client made with a `keyPrefix`, `redis-calls/client-key-prefix.ts`, the key as stored
+ * is that prefix followed by the key as written: `guild.id` through `new Redis({ keyPrefix:
+ * 'queue:' })` is stored as `queue:*`, which `queue:*` names), or when an annotation comment
  * `// redis-ttl persistent: <reason>` (the same words as lua-lint's `-- redis-ttl persistent:`)
  * stands on the write (the line above its statement, or at the end of one of its lines) or on the
  * declaration of the key's `const` / key builder.
@@ -46,18 +49,27 @@ function annotationsOf(sourceCode: TSESLint.SourceCode): Annotations {
  * @param context the rule context
  * @param write the node of the write (the call, or the queued array of `multi([...])`)
  * @param shape the key's shape ({@link keyShapeOf})
+ * @param keyPrefix the shape of the writing client's `keyPrefix` (`RedisCall.client.keyPrefix`), if any
  */
-export function persistentReason(context: AnyContext, write: TSESTree.Node, shape: KeyShape): string | undefined {
-  return persistentPattern(context, shape) ?? persistentAnnotation(context, write, shape);
+export function persistentReason(context: AnyContext, write: TSESTree.Node, shape: KeyShape, keyPrefix?: string): string | undefined {
+  return persistentPattern(context, shape, keyPrefix) ?? persistentAnnotation(context, write, shape);
 }
 
 /**
  * The `persistentKeys` pattern a key's shape matches (`settings['redis-ttl'].persistentKeys
- * 'system:*'`), or `undefined`.
+ * 'system:*'`), as written or, through a client with a `keyPrefix`, as stored (`keyPrefix`
+ * followed by the shape); `undefined` when none does.
+ * @param keyPrefix the shape of the writing client's `keyPrefix` (`RedisCall.client.keyPrefix`), if any
  */
-export function persistentPattern(context: AnyContext, shape: KeyShape): string | undefined {
-  const pattern = pluginSettings(context).persistentKeys.find((p) => p.matches(shape.shape));
+export function persistentPattern(context: AnyContext, shape: KeyShape, keyPrefix?: string): string | undefined {
+  const stored = keyPrefix ? storedShape(keyPrefix, shape.shape) : undefined;
+  const pattern = pluginSettings(context).persistentKeys.find((p) => p.matches(shape.shape) || (stored !== undefined && p.matches(stored)));
   return pattern ? `settings['redis-ttl'].persistentKeys '${pattern.pattern}'` : undefined;
+}
+
+/** The shape of a key as stored through a client with a `keyPrefix`: the prefix, then the key (runs of `*` as one). */
+export function storedShape(keyPrefix: string, shape: string): string {
+  return `${keyPrefix}${shape}`.replace(/\*+/g, '*');
 }
 
 /**

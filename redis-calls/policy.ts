@@ -1,7 +1,8 @@
 /**
  * Which writes without TTL are worth a finding, the same for every rule:
  *
- * - a key **persistent by design** (`settings['redis-ttl'].persistentKeys`, or a
+ * - a key **persistent by design** (`settings['redis-ttl'].persistentKeys`, matched against the
+ *   key as written and, through an ioredis client with a `keyPrefix`, as stored; or a
  *   `// redis-ttl persistent: <reason>` annotation) is never reported; a pattern does not cover
  *   a key the writing function itself gives a TTL (the same key expression): the code says that
  *   key is meant to expire;
@@ -111,7 +112,7 @@ export function exemption(
   // a pattern names a family by its spelling; a function that gives this very key a TTL says it
   // is meant to expire (`generation:*` declared persistent, `generation:audit-checked:${id}`
   // written then expired)
-  if (persistentPattern(context, shape) && !keyExpiredBeside(context, call, call.argNodes.indexOf(keyNode))) return 'persistent';
+  if (persistentPattern(context, shape, call.client.keyPrefix) && !keyExpiredBeside(context, call, call.argNodes.indexOf(keyNode))) return 'persistent';
   // a constant under a per-build prefix (`${DEPLOY_ID}:pages`) is one key per deploy, not one key
   if (options.allowConstantKeys !== false && shape.constant && !perBuildKey(context, keyNode)) {
     const arg = call.argNodes.indexOf(keyNode);
@@ -125,6 +126,6 @@ export function exemption(
   }
   if (options.allowOpaqueKeys !== false && opaqueKeyNotMeantToExpire(context, keyNode, shape)) return 'opaque';
   // a helper's key parameter: persistent when every caller passes a persistent key
-  if (helperKeyPersistent(context, keyNode)) return 'persistent';
+  if (helperKeyPersistent(context, keyNode, call.client.keyPrefix)) return 'persistent';
   return undefined;
 }

@@ -40,7 +40,7 @@ export default createRule<[], MessageIds>({
             const fields = action.fields?.ttl === 'remove';
             if (action.effect !== 'remove-ttl' && !fields) continue;
             const keyNode = call.argNodes[action.arg];
-            if (keyNode && persistentReason(context, call.node, keyShapeOf(context, keyNode))) continue;
+            if (keyNode && persistentReason(context, call.node, keyShapeOf(context, keyNode), call.client.keyPrefix)) continue;
             const command = call.command === 'GETEX' || call.command === 'HGETEX' ? `${call.command} ... PERSIST` : call.command;
             context.report({
               node: call.node,
