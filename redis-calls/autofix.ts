@@ -282,6 +282,8 @@ function plainMethodCallee(call: RedisCall): TSESTree.MemberExpression | undefin
   if (callee.type !== AST_NODE_TYPES.MemberExpression || callee.computed || callee.optional) return undefined;
   if (!simpleReceiver(callee.object)) return undefined;
   if (call.argumentNodes.some((n) => n.type === AST_NODE_TYPES.SpreadElement)) return undefined;
+  // an argv read from a local array built before the call (`set(args, cb)`): not the call's own
+  if (call.argNodes.some((n) => n !== undefined && (n.range[0] < call.node.range[0] || n.range[1] > call.node.range[1]))) return undefined;
   return callee;
 }
 

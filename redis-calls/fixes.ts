@@ -171,6 +171,9 @@ export function addSetOptions(
   // method form: (key, value, ...); generic and array forms start with the command name.
   const valueNode = call.argumentNodes[call.form === 'method' ? 1 : 2];
   if (!valueNode || call.argumentNodes.some((n) => n.type === AST_NODE_TYPES.SpreadElement)) return undefined;
+  // the value must be the argument as written (not an element of an array argument, `set([k, v],
+  // cb)`, nor of a local array built before the call, `set(args, cb)`)
+  if (valueNode !== call.argNodes[1]) return undefined;
   if (usesObjectOptions(call)) {
     // GLIDE's expiry names its TimeUnit enum: imported as the file does, or added to its import
     const timeUnit = call.flavor === 'glide' && options.some((o) => typeof o !== 'string') ? moduleReference(context, call.node, GLIDE_PACKAGE, 'TimeUnit') : undefined;

@@ -15,6 +15,7 @@ import { isNodeRedis3 } from './client-version.js';
 import { constantNumber } from './constant.js';
 import { glideArgv } from './glide.js';
 import { isCommandOptionsArgument } from './command-options.js';
+import { localArrayTokens, settleConditionalGroups, type ArrayToken } from './arg-arrays.js';
 import { findVariable, moduleNamespaceOf, propertyName, resolveConstExpression, returnedExpressions, staticValue, unwrap, type AnyContext } from './static.js';
 
 /** The atomic unit a command runs in. */
@@ -205,6 +206,11 @@ interface Flattened {
   args: CommandArg[];
   nodes: Array<TSESTree.Node | undefined>;
   optionsObject?: TSESTree.ObjectExpression;
+  /**
+   * For entries read from a local array (`redis-calls/arg-arrays.ts`): the conditional group of
+   * each entry, by index (`undefined`: always sent), until {@link settleGroups} settles them.
+   */
+  groups?: Array<number | undefined>;
 }
 
 /** The HEXPIRE family: node-redis and @upstash/redis take `(key, fields, time, condition?)`. */
@@ -231,9 +237,20 @@ function hashFieldExpireArgv(context: AnyContext, nodes: readonly TSESTree.Node[
  * (see {@link pushUnknownSpread}). With `pairs` (MSET, MSETNX), an array of pairs made by `map` /
  * `flatMap` stands for the elements of the pair its callback returns ({@link mappedPairElements}).
  */
-function flattenArguments(context: AnyContext, nodes: readonly TSESTree.Node[], optionsFrom = 2, pairs = false): Flattened {
+function flattenArguments(context: AnyContext, nodes: readonly TSESTree.Node[], optionsFrom = 2, pairs = false, arrays?: ArrayArguments): Flattened {
   const out: Flattened = { args: [], nodes: [] };
   nodes.forEach((original, index) => {
+    const local = arrays ? localArrayArgument(context, original, index, arrays) : undefined;
+    if (local === 'unreadable') {
+      // an array the code may change elsewhere before the call: tokens we cannot tell
+      if (original.type === AST_NODE_TYPES.SpreadElement) pushUnknownSpread(out, original, index === nodes.length - 1 ? optionsFrom + 1 : 0);
+      else pushUnknown(out, original);
+      return;
+    }
+    if (local) {
+      pushLocalArray(out, local);
+      return;
+    }
     if (original.type === AST_NODE_TYPES.SpreadElement) {
       const spread = resolveConstExpression(context, original.argument);
       if (spread.type === AST_NODE_TYPES.ArrayExpression) pushArrayElements(context, spread, out);
@@ -316,6 +333,63 @@ function pushUnknownSpread(out: Flattened, node: TSESTree.SpreadElement, minLeng
 function pushUnknown(out: Flattened, node: TSESTree.Node): void {
   out.args.push(undefined);
   out.nodes.push(node);
+}
+
+/**
+ * Where a call's arguments may be local arrays read by `redis-calls/arg-arrays.ts`: the call, and
+ * whether a bare array argument at an index is sent flattened (client syntax: ioredis flattens
+ * every argument one level, `Command` runs `args.flat()`; node-redis 2 / 3 take an array as the
+ * first argument, `set([k, v, 'EX', 60], cb)`, or the second after the key, `set(k, [v, 'EX',
+ * 60])`; node-redis 4 / 5 reject one, its encoder throws "must be of type string | Buffer";
+ * @upstash/redis serializes it as one JSON value and GLIDE takes strings only). A spread
+ * (`set(...args)`) is JavaScript's, the same for every client.
+ */
+interface ArrayArguments {
+  call: TSESTree.Node;
+  flattensAt: (index: number) => boolean;
+}
+
+/** Whether `flavor` sends an array argument at `index` flattened (see {@link ArrayArguments}). */
+function flattensArrayAt(flavor: ClientFlavor, index: number): boolean {
+  return flavor === 'ioredis' || (flavor === 'node-redis-3' && index <= 1);
+}
+
+/** The tokens of a local array passed as `node` (`args`, `...args`), when it is one. */
+function localArrayArgument(context: AnyContext, node: TSESTree.Node, index: number, arrays: ArrayArguments): ArrayToken[] | 'unreadable' | undefined {
+  const spread = node.type === AST_NODE_TYPES.SpreadElement;
+  const bare = unwrap(spread ? node.argument : node);
+  if (bare.type !== AST_NODE_TYPES.Identifier) return undefined;
+  // a bare array argument: only where the client flattens it (a `const` array always was read)
+  if (!spread && !arrays.flattensAt(index) && !constArray(context, bare)) return undefined;
+  return localArrayTokens(context, bare, arrays.call);
+}
+
+function constArray(context: AnyContext, id: TSESTree.Identifier): boolean {
+  return resolveConstExpression(context, id).type === AST_NODE_TYPES.ArrayExpression;
+}
+
+/** Appends a local array's tokens, numbering its conditional groups after those already there. */
+function pushLocalArray(out: Flattened, tokens: readonly ArrayToken[]): void {
+  const offset = Math.max(0, ...(out.groups ?? []).map((g) => g ?? 0));
+  for (const token of tokens) {
+    if (token.group !== undefined) {
+      out.groups ??= [];
+      out.groups[out.args.length] = token.group + offset;
+    }
+    out.args.push(token.value);
+    out.nodes.push(token.node);
+  }
+}
+
+/**
+ * The argv with the conditional groups of its local arrays settled by the command table
+ * (`settleConditionalGroups`: an expiry pushed under a condition is an optional TTL).
+ */
+function settleGroups(command: string, prefix: readonly string[], flat: Flattened): void {
+  if (!flat.groups) return;
+  const groups = [...prefix.map(() => undefined), ...Array.from({ length: flat.args.length }, (_, i) => flat.groups![i])];
+  flat.args = settleConditionalGroups(command, [...prefix, ...flat.args], groups).slice(prefix.length);
+  delete flat.groups;
 }
 
 function pushArrayElements(context: AnyContext, array: TSESTree.ArrayExpression, out: Flattened): void {
@@ -496,6 +570,9 @@ export function normalizeCall(
     return call ? [call] : [];
   }
   if (GENERIC_BY_ARRAY.has(method)) {
+    // const argv = ['SET', k, v]; if (ttl) argv.push('EX', ttl); sendCommand(argv)
+    const local = fromLocalArgv(context, node, flavor, unit, client);
+    if (local) return [local];
     const arrayArg = node.arguments
       .map((arg) => resolveConstExpression(context, arg))
       .find((arg): arg is TSESTree.ArrayExpression => arg.type === AST_NODE_TYPES.ArrayExpression);
@@ -513,7 +590,11 @@ export function normalizeCall(
       ? glideArgv(context, resolved.command, commandArgs)
       : HASH_FIELD_EXPIRES.has(resolved.command) && (flavor === 'node-redis' || flavor === 'upstash') && commandArgs.length >= 3
         ? hashFieldExpireArgv(context, commandArgs)
-        : flattenArguments(context, commandArgs, resolved.command === 'GETEX' ? 1 : 2, namesKeyValuePairs(resolved.command));
+        : flattenArguments(context, commandArgs, resolved.command === 'GETEX' ? 1 : 2, namesKeyValuePairs(resolved.command), {
+            call: node,
+            flattensAt: (index) => flattensArrayAt(flavor, index),
+          });
+  settleGroups(resolved.command, resolved.prefix, flat);
   const flavorKnown = receiver.flavor !== 'unknown' || detector.fileFlavor() !== 'unknown';
   const dropped = flavorKnown ? droppedArguments(context, resolved.command, flavor, node, commandArgs, flat) : [];
   dropped.push(...misplacedTtl(context, resolved.command, flat));
@@ -889,13 +970,16 @@ function fromArgv(
   flavor: ClientFlavor,
   unit: AtomicUnit,
   client: RedisCall['client'],
+  given?: { name: CommandArg; flat: Flattened },
 ): RedisCall | undefined {
   const [nameNode, ...rest] = elements;
   if (!nameNode || nameNode.type === AST_NODE_TYPES.SpreadElement) return undefined;
-  const name = staticValue(context, nameNode);
+  const name = given ? given.name : staticValue(context, nameNode);
   if (typeof name !== 'string' || !isKnownCommand(name)) return undefined;
-  const flat = flattenArguments(context, rest);
+  // generic forms take the argv as one array, or flatten it (ioredis `call('SET', args)`)
+  const flat = given?.flat ?? flattenArguments(context, rest, 2, false, form === 'generic' ? { call: node, flattensAt: () => true } : undefined);
   const command = name.toUpperCase();
+  settleGroups(command, [], flat);
   const description = describeCommand(command, flat.args);
   const dropped = keepTtlConflict(description, flat.args, flat.nodes, []);
   return {
@@ -912,6 +996,24 @@ function fromArgv(
     client,
     ...(dropped.length > 0 ? { dropped } : {}),
   };
+}
+
+/**
+ * A command sent as a local argv array whose first token names it (`sendCommand(argv)`,
+ * `customCommand(argv)`), read by `redis-calls/arg-arrays.ts`; the name must always be there.
+ */
+function fromLocalArgv(context: AnyContext, node: TSESTree.CallExpression, flavor: ClientFlavor, unit: AtomicUnit, client: RedisCall['client']): RedisCall | undefined {
+  const argument = node.arguments.find((arg) => unwrap(arg).type === AST_NODE_TYPES.Identifier);
+  if (!argument) return undefined;
+  const tokens = localArrayTokens(context, unwrap(argument) as TSESTree.Identifier, node);
+  const [name, ...rest] = Array.isArray(tokens) ? tokens : [];
+  if (!name || name.group !== undefined) return undefined;
+  const flat: Flattened = { args: [], nodes: [] };
+  pushLocalArray(flat, rest);
+  const call = fromArgv(context, node, [name.node, ...rest.map((t) => t.node)], 'generic', flavor, unit, client, { name: name.value, flat });
+  // reported at the call, and its argument list is the call's own: no suggestion edits the array
+  const callee = unwrap(node.callee);
+  return call && callee.type === AST_NODE_TYPES.MemberExpression ? { ...call, node, nameNode: callee.property, argumentNodes: node.arguments } : undefined;
 }
 
 /**
