@@ -20,13 +20,17 @@
  *
  * A call counts when its callee is the facade: `this.sadd(...)` in the facade's class, a method
  * of an instance of the class (`new Presence()`, a parameter, variable or member annotated with
- * the class, `this.presence` filled once per instance; the class and the instance may come from
+ * the class, also `Presence | null` filled later, `this.presence` filled once per instance, what a
+ * function of the code returns: `await initRedis()` declared `Promise<RedisService>` or returning
+ * `new RedisService()`; the class and the instance may come from
  * another module of the code, imported with a relative specifier, a tsconfig path alias or a
  * workspace package of the repository), a method of a `const` object
  * literal, a function of the module or one imported from another module of the code (named, also
  * renamed: the facade is named after its command where it is written; default, `import * as
  * cache` or `require`). A parameter the caller leaves out takes the facade's default (`mode =
- * 'KEEPTTL'`). The facade sends that one command and nothing else
+ * 'KEEPTTL'`); an option object the facade forwards where the client reads one (node-redis
+ * `set(k, v, options)`) is read at the caller: its literal is its tokens (`{ EX: 60 }`), and left
+ * out it is the facade's default (`options = {}`: no expiry). The facade sends that one command and nothing else
  * (a facade that expires its key itself chose the TTL: it is judged where it is); one facade may
  * forward to another (two levels).
  */
@@ -37,11 +41,11 @@ import { classOfThis, instanceMember } from './bounded.js';
 import { requiredModule } from './client-syntax.js';
 import type { ClientDetector } from './clients.js';
 import { clientDetectorOf, forEachCallIn, redisCallsIn, redisCallsOf } from './index.js';
-import { commandOfMethod, type RedisCall } from './normalize.js';
+import { commandOfMethod, optionObjectArgv, type RedisCall } from './normalize.js';
 import { isCodeSpecifier, loadModule, moduleContext, readModule } from './modules.js';
 import { commandsOfWrapperName, functionName, passThroughParameter, sameWriteOtherArm } from './pass-through.js';
 import { packageFiles, packageOf } from './project.js';
-import { findVariable, propertyName, referenceName, staticValue, unwrap, type AnyContext, type FunctionLike } from './static.js';
+import { findVariable, propertyName, referenceName, resolveConstExpression, returnedExpressions, staticValue, unwrap, type AnyContext, type FunctionLike } from './static.js';
 
 /** A facade forwarding to a facade is followed; one more level is not. */
 const MAX_DEPTH = 2;
@@ -52,11 +56,24 @@ type Entry =
    * the caller's argument at `index`; absent, the parameter's default (`ttl = 60`) when it has one,
    * else nothing (the caller left an optional parameter out)
    */
-  | { from: 'param'; index: number; fallback?: { value: CommandArg; node: TSESTree.Node } }
+  | {
+      from: 'param';
+      index: number;
+      fallback?: { value: CommandArg; node: TSESTree.Node; tokens?: OptionArgv };
+      /**
+       * the facade forwards the parameter where the client reads an option object (node-redis
+       * `set(key, value, options)`): an object literal the caller passes (or the default, `options
+       * = {}`) stands for its tokens (`{ EX: 60 }` is `EX 60`, `{}` nothing)
+       */
+      options?: true;
+    }
   /** every caller argument from `index` on (`...members`) */
   | { from: 'rest'; index: number }
   /** the facade's own value (`'EX'`, `60`, a field name); its node when the caller's file holds it */
   | { from: 'fixed'; value: CommandArg; node: TSESTree.Node | undefined };
+
+/** The argv entries an option object literal stands for (`normalize.ts` optionObjectArgv). */
+type OptionArgv = ReturnType<typeof optionObjectArgv>;
 
 /** A function read as a facade: the command it forwards and how its parameters fill the argv. */
 interface Facade {
@@ -334,6 +351,11 @@ function holderOf(detector: ClientDetector, input: TSESTree.Node, depth: number)
     }
     case AST_NODE_TYPES.Identifier:
       return bindingHolder(detector, node, depth);
+    // `await initRedis(2)`, `getStore()`: what a function of the code returns
+    case AST_NODE_TYPES.AwaitExpression:
+      return holderOf(detector, node.argument, depth + 1);
+    case AST_NODE_TYPES.CallExpression:
+      return returnedHolder(detector, node, depth + 1);
     case AST_NODE_TYPES.MemberExpression: {
       if (unwrap(node.object).type !== AST_NODE_TYPES.ThisExpression) return undefined;
       const member = instanceMember(node);
@@ -373,11 +395,46 @@ function bindingHolder(detector: ClientDetector, node: TSESTree.Identifier, dept
   return undefined;
 }
 
-/** `presence: RedisPresence`: the class the annotation names. */
+/**
+ * `presence: RedisPresence`: the class the annotation names, also with `null` / `undefined`
+ * beside it (`let worker: RedisService | null = null`, filled later).
+ */
 function typeHolder(detector: ClientDetector, type: TSESTree.TypeNode, depth: number): Holder | undefined {
+  if (type.type === AST_NODE_TYPES.TSUnionType) {
+    const members = type.types.filter((member) => member.type !== AST_NODE_TYPES.TSNullKeyword && member.type !== AST_NODE_TYPES.TSUndefinedKeyword);
+    return members.length === 1 ? typeHolder(detector, members[0]!, depth + 1) : undefined;
+  }
   return type.type === AST_NODE_TYPES.TSTypeReference && type.typeName.type === AST_NODE_TYPES.Identifier && !type.typeArguments
     ? classNamed(detector, type.typeName, depth)
     : undefined;
+}
+
+/**
+ * The class instance a call of a function of the code returns (`initRedis(2, true)`, awaited or
+ * not): its declared return type (`RedisService`, `Promise<RedisService>`, either with `| null`),
+ * or else the one holder every `return` gives (`return new RedisService()`).
+ */
+function returnedHolder(detector: ClientDetector, call: TSESTree.CallExpression, depth: number): Holder | undefined {
+  if (depth > 6) return undefined;
+  const callee = unwrap(call.callee);
+  const target = callee.type === AST_NODE_TYPES.Identifier ? functionNamed(detector, callee) : undefined;
+  if (!target) return undefined;
+  const own = clientDetectorOf(target.context);
+  const declared = target.fn.returnType?.typeAnnotation;
+  if (declared) {
+    const promised =
+      declared.type === AST_NODE_TYPES.TSTypeReference && declared.typeName.type === AST_NODE_TYPES.Identifier && declared.typeName.name === 'Promise'
+        ? declared.typeArguments?.params[0]
+        : declared;
+    return promised ? typeHolder(own, promised, depth + 1) : undefined;
+  }
+  let found: Holder | undefined;
+  for (const returned of returnedExpressions(target.fn)) {
+    const holder = holderOf(own, returned, depth + 1);
+    if (!holder || (found && found.node !== holder.node)) return undefined;
+    found = holder;
+  }
+  return found;
 }
 
 /** The class a name declares, in this module or in the module of the code it is imported from. */
@@ -456,12 +513,31 @@ function readFacade(context: AnyContext, fn: FunctionLike, forwarded: RedisCall)
     const keyParam = keyArgs.get(j);
     if (keyParam !== undefined) return entries.push({ from: 'param', index: keyParam });
     const param = node && parameterOf(context, node, fn);
+    if (param?.from === 'param' && optionsPosition(forwarded, node!)) {
+      const fallback = param.fallback && unwrap(param.fallback.node);
+      return entries.push({
+        ...param,
+        options: true,
+        ...(param.fallback && fallback?.type === AST_NODE_TYPES.ObjectExpression ? { fallback: { ...param.fallback, tokens: optionObjectArgv(context, fallback) } } : {}),
+      });
+    }
     if (param) return entries.push(param);
     // a promise executor's `resolve`, a node-style callback the facade passes on
     if (j === last && node && unwrap(node).type === AST_NODE_TYPES.Identifier && findVariable(context, unwrap(node) as TSESTree.Identifier)?.defs[0]?.type === 'Parameter') return;
     entries.push({ from: 'fixed', value: forwarded.args[j], node });
   });
   return { forwarded, entries, keyArgs: new Set(keyArgs.keys()), context };
+}
+
+/**
+ * Whether the forwarded call reads an option object at `node` (a client method's third argument
+ * on, GETEX's second: where `normalize.ts` reads one), so that a caller's object literal there is
+ * read as its tokens.
+ */
+function optionsPosition(forwarded: RedisCall, node: TSESTree.Node): boolean {
+  if (forwarded.form !== 'method' || forwarded.flavor === 'glide') return false;
+  const position = forwarded.argumentNodes.indexOf(node);
+  return position >= (forwarded.command === 'GETEX' ? 1 : 2);
 }
 
 /** A parameter of `fn` given as it is (`value`, `ttl`), or its rest parameter (`members`, `...members`). */
@@ -516,9 +592,18 @@ function callerCall(context: AnyContext, node: TSESTree.CallExpression, callee: 
     }
     const value = argument(entry.index);
     if (facade.keyArgs.has(j) && !value) return undefined;
-    if (value) push(value);
+    // an option object: its tokens, the caller's (`{ EX: 60 }`) or the facade's default (`{}`)
+    const object = value && entry.options ? resolveConstExpression(context, value) : undefined;
+    const tokens = object?.type === AST_NODE_TYPES.ObjectExpression ? optionObjectArgv(context, object) : undefined;
+    if (tokens) {
+      args.push(...tokens.args);
+      argNodes.push(...tokens.nodes);
+    } else if (value) push(value);
     else if (spreadAt >= 0 && entry.index >= spreadAt) return undefined;
-    else if (entry.fallback) {
+    else if (entry.fallback?.tokens) {
+      args.push(...entry.fallback.tokens.args);
+      argNodes.push(...entry.fallback.tokens.nodes.map((n) => (sameFile ? n : undefined)));
+    } else if (entry.fallback) {
       args.push(entry.fallback.value);
       argNodes.push(sameFile ? entry.fallback.node : undefined);
     }

@@ -406,6 +406,17 @@ function pushArrayElements(context: AnyContext, array: TSESTree.ArrayExpression,
 }
 
 /**
+ * The argv entries a node-redis / @upstash/redis option object literal stands for (`{ EX: 60 }` is
+ * `EX 60`, `{}` nothing), as a command method reads it from its third argument on: for a call of a
+ * pass-through facade that forwards such an object (`redis-calls/facades.ts`).
+ */
+export function optionObjectArgv(context: AnyContext, object: TSESTree.ObjectExpression): { args: CommandArg[]; nodes: Array<TSESTree.Node | undefined> } {
+  const out: Flattened = { args: [], nodes: [] };
+  pushOptions(context, object, out);
+  return out;
+}
+
+/**
  * Option objects as Redis tokens: `true` flags become their name (`{ GET: true }` -> `GET`,
  * upstash `{ keepTtl: true }` -> `keepTtl`, which the table reads case-insensitively), values
  * become `NAME value` (`{ EX: 60 }`), node-redis v5 `expiration` / `condition` become their
