@@ -42,8 +42,8 @@ export function expiredInTheCode(context: AnyContext, shape: string): boolean {
 
 function expiredFamilies(context: AnyContext): ReadonlySet<string> {
   const program = context.sourceCode.ast;
-  let shapes = cache.get(program);
-  if (shapes) return shapes;
+  const cached = cache.get(program);
+  if (cached) return cached;
   const found = new Set<string>();
   cache.set(program, found);
   const from = context.physicalFilename ?? context.filename;
@@ -68,8 +68,7 @@ function expiredFamilies(context: AnyContext): ReadonlySet<string> {
       }
     }
   }
-  shapes = found;
-  return shapes;
+  return found;
 }
 
 /**
