@@ -24,7 +24,7 @@ import { callSitesOf } from './facades.js';
 import { fileIndexOf, optionalExpiry } from './file-index.js';
 import { keyParameter } from './helper-keys.js';
 import { keyShapeOf } from './key-shape.js';
-import { isCodeSpecifier, loadModule, moduleContext } from './modules.js';
+import { codeImports, loadModule, moduleContext } from './modules.js';
 import type { RedisCall } from './normalize.js';
 import { onlyWhenTtlGiven } from './optional-ttl.js';
 import { findVariable, unwrap, type AnyContext } from './static.js';
@@ -46,12 +46,8 @@ function expiredFamilies(context: AnyContext): ReadonlySet<string> {
   if (cached) return cached;
   const found = new Set<string>();
   cache.set(program, found);
-  const from = context.physicalFilename ?? context.filename;
   const contexts: AnyContext[] = [context];
-  for (const statement of program.body) {
-    if (statement.type !== AST_NODE_TYPES.ImportDeclaration || statement.importKind === 'type') continue;
-    const specifier = statement.source.value;
-    if (!isCodeSpecifier(from, specifier)) continue;
+  for (const specifier of codeImports(context)) {
     const module = loadModule(context, specifier, { packages: true });
     if (module) contexts.push(moduleContext(context, module));
   }

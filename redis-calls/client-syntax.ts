@@ -7,7 +7,7 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { describeCommand } from '../semantics/commands.js';
 import { isCodeSpecifier } from './modules.js';
 import { commandOfMethod } from './normalize.js';
-import { findVariable, unwrap, type AnyContext } from './static.js';
+import { findVariable, requiredModule, unwrap, type AnyContext } from './static.js';
 
 /** Wrappers whose members are their argument's: `Readonly<Deps>`, `Partial<Options>`. */
 export const TRANSPARENT_TYPES: ReadonlySet<string> = new Set(['Readonly', 'Partial', 'Required', 'NonNullable']);
@@ -215,21 +215,7 @@ export function classMemberType(cls: TSESTree.ClassDeclaration | TSESTree.ClassE
   return undefined;
 }
 
-/** `require('...')`. */
-export function isRequire(node: TSESTree.Node): boolean {
-  const call = unwrap(node);
-  return call.type === AST_NODE_TYPES.CallExpression && call.callee.type === AST_NODE_TYPES.Identifier && call.callee.name === 'require';
-}
-
-/** The module a `require('<module>')` call names (a string literal), else `undefined`. */
-export function requiredModule(node: TSESTree.Node): string | undefined {
-  const call = unwrap(node);
-  if (!isRequire(call)) return undefined;
-  const source = (call as TSESTree.CallExpression).arguments[0];
-  return source?.type === AST_NODE_TYPES.Literal && typeof source.value === 'string' ? source.value : undefined;
-}
-
-export { returnedExpressions } from './static.js';
+export { isRequire, requiredModule, returnedExpressions } from './static.js';
 
 /** Whether a node sits in a static member (method, property, block) of `cls`. */
 export function inStaticMember(node: TSESTree.Node, cls: TSESTree.ClassDeclaration | TSESTree.ClassExpression): boolean {

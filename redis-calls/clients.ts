@@ -23,7 +23,7 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type * as ts from 'typescript';
 import { isAbsolute } from 'node:path';
-import { isCodeSpecifier, loadModule, locateExport, moduleContext, readModule, type ExportSite, type ImportedModule } from './modules.js';
+import { codeImports, loadModule, locateExport, moduleContext, readModule, type ExportSite, type ImportedModule } from './modules.js';
 import { pluginSettings, type PluginSettings } from './settings.js';
 import { type ClientFlavor, type ReceiverKind, NOT_REDIS, FOREIGN, UNKNOWN, clientVerdict, relabel, settled, flavorOfModule, CLIENT_CONSTRUCTORS, CLIENT_FACTORIES, SELF_RETURNING, CLIENT_TYPE_NAMES, KNOWN_NOT_REDIS, CLIENT_MODULE_TEXT, VALUE_EXPRESSIONS, EVIDENCE_NAMES, symbolVerdict, duckVerdict, either, batchOfTypeName, packageExport, packageType, packageValue, importBringsClient, foreignFactoryMakesNoClient } from './client-facts.js';
 import { clientPackageOf, hasNamedClients } from './client-packages.js';
@@ -124,14 +124,7 @@ export class ClientDetector {
   private importsClientModule(): boolean {
     const from = this.context.physicalFilename ?? this.context.filename;
     if (!from || !isAbsolute(from)) return false;
-    for (const statement of this.context.sourceCode.ast.body) {
-      let specifier: string | undefined;
-      if (statement.type === AST_NODE_TYPES.ImportDeclaration) specifier = statement.source.value;
-      else if (statement.type === AST_NODE_TYPES.VariableDeclaration) {
-        const init = statement.declarations[0]?.init;
-        specifier = init ? requiredModule(init) : undefined;
-      }
-      if (specifier === undefined || !isCodeSpecifier(from, specifier)) continue;
+    for (const specifier of codeImports(this.context, { types: true, requires: true })) {
       const text = readModule(from, specifier, true)?.entry.text;
       if (text !== undefined && CLIENT_MODULE_TEXT.test(text)) return true;
     }

@@ -21,7 +21,7 @@ import { dirname, isAbsolute, join, relative } from 'node:path';
 import { analyze, type ScopeManager } from '@typescript-eslint/scope-manager';
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { isOwnFile, packageSpecifierCandidates, RESOLVE_TTL_MS } from './resolve.js';
-import { findVariable, pick, propertyName, unwrap, type AnyContext } from './static.js';
+import { findVariable, pick, propertyName, requiredModule, unwrap, type AnyContext } from './static.js';
 
 /** A module read from disk: its text and program, parsed with the linted file's parser. */
 export interface ImportedModule {
@@ -113,6 +113,29 @@ function loadModuleFrom(from: string, shownFrom: string, parser: ParserLike, spe
 }
 
 const codeSpecifiers = new Map<string, { at: number; value: boolean }>();
+
+/**
+ * The specifiers of the modules of the code (see {@link isCodeSpecifier}) the linted file imports
+ * at its top level, in source order: its `import` declarations (an `import type` only with
+ * `types`) and, with `requires`, its top-level `const x = require('...')`. Never throws.
+ * @param context the rule context of the importing file
+ * @param options `types`: count `import type` declarations; `requires`: count top-level `require` calls
+ */
+export function codeImports(context: AnyContext, options: { types?: boolean; requires?: boolean } = {}): string[] {
+  const from = context.physicalFilename ?? context.filename;
+  const found: string[] = [];
+  for (const statement of context.sourceCode.ast.body) {
+    let specifier: string | undefined;
+    if (statement.type === AST_NODE_TYPES.ImportDeclaration) {
+      if (statement.importKind !== 'type' || options.types) specifier = statement.source.value;
+    } else if (options.requires && statement.type === AST_NODE_TYPES.VariableDeclaration) {
+      const init = statement.declarations[0]?.init;
+      specifier = init ? requiredModule(init) : undefined;
+    }
+    if (specifier !== undefined && isCodeSpecifier(from, specifier)) found.push(specifier);
+  }
+  return found;
+}
 
 /**
  * Whether an import specifier names a module of the code, which the analyses follow as they

@@ -482,3 +482,17 @@ export function functionName(fn: TSESTree.FunctionDeclaration | TSESTree.Functio
   if (parent.type === AST_NODE_TYPES.VariableDeclarator && parent.id.type === AST_NODE_TYPES.Identifier) return parent.id.name;
   return undefined;
 }
+
+/** `require('...')`. */
+export function isRequire(node: TSESTree.Node): boolean {
+  const call = unwrap(node);
+  return call.type === AST_NODE_TYPES.CallExpression && call.callee.type === AST_NODE_TYPES.Identifier && call.callee.name === 'require';
+}
+
+/** The module a `require('<module>')` call names (a string literal), else `undefined`. */
+export function requiredModule(node: TSESTree.Node): string | undefined {
+  const call = unwrap(node);
+  if (!isRequire(call)) return undefined;
+  const source = (call as TSESTree.CallExpression).arguments[0];
+  return source?.type === AST_NODE_TYPES.Literal && typeof source.value === 'string' ? source.value : undefined;
+}
