@@ -17,7 +17,7 @@
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { describeCommand, EXPIRY_EFFECTS, type CommandArg, type CommandDescription } from '../semantics/commands.js';
-import { findVariable, propertyName, resolveConstExpression, staticValue, unwrap, type AnyContext } from './static.js';
+import { encloses, findVariable, propertyName, resolveConstExpression, staticValue, unwrap, type AnyContext } from './static.js';
 
 /** One token of a local array: its value where known, its source node, and its conditional group. */
 export interface ArrayToken {
@@ -54,7 +54,7 @@ export function localArrayTokens(context: AnyContext, id: TSESTree.Identifier, c
     .sort((a, b) => a.identifier.range[0] - b.identifier.range[0]);
   for (const reference of references) {
     const ref = reference.identifier as TSESTree.Identifier;
-    if (within(ref, call)) continue;
+    if (encloses(call, ref)) continue;
     const parent = ref.parent;
     if (!parent) return 'unreadable';
     // args = [...] / args = args.concat([...])
@@ -137,10 +137,6 @@ function givesTtl(description: CommandDescription): boolean {
   return description.keepTtl || description.ttl !== undefined || description.keys.some((key) => EXPIRY_EFFECTS.has(key.effect));
 }
 
-function within(node: TSESTree.Node, container: TSESTree.Node): boolean {
-  return container.range[0] <= node.range[0] && node.range[1] <= container.range[1];
-}
-
 /** `node` is the target of an assignment or update (`args[2] = 'EX'`, `args.length = 0`). */
 function isAssigned(member: TSESTree.MemberExpression): boolean {
   const parent = member.parent;
@@ -153,7 +149,10 @@ function isAssigned(member: TSESTree.MemberExpression): boolean {
 
 /**
  * Whether `expression` runs on every path that reaches `call`: it is (or is the whole expression
- * of) a statement of a block, and `call` lies in a later statement of that same block.
+ * of) a statement of a block, and `call` lies in a later statement of that same block. Stricter
+ * than `static.followsOnItsPath`, which asks the converse (whether a later node runs whenever
+ * the first one did) and also accepts later operands of one expression: here a push inside an
+ * `if` before the call is not certain, so its tokens are optional.
  */
 function runsBefore(expression: TSESTree.Node, call: TSESTree.Node): boolean {
   let statement: TSESTree.Node = expression;
@@ -169,7 +168,7 @@ function runsBefore(expression: TSESTree.Node, call: TSESTree.Node): boolean {
         ? block.consequent
         : undefined;
   if (!list) return false;
-  return list.slice(list.indexOf(statement) + 1).some((later) => within(call, later));
+  return list.slice(list.indexOf(statement) + 1).some((later) => encloses(later, call));
 }
 
 /** `args.concat(a, b)` assigned back to `args`: its arguments. */

@@ -7,7 +7,7 @@
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import type { RedisCall } from './normalize.js';
-import { enclosingFunction, findVariable, followsOnItsPath, propertyName, unwrap, walkOwnNodes, type AnyContext } from './static.js';
+import { encloses, enclosingFunction, findVariable, followsOnItsPath, propertyName, unwrap, walkOwnNodes, type AnyContext } from './static.js';
 
 /** Methods that add their first argument to an array or a Set. */
 const ADDERS = new Set(['push', 'unshift', 'add']);
@@ -86,8 +86,7 @@ function collects(context: AnyContext, collection: TSESTree.Identifier, write: R
     const statement = call.parent;
     const block = statement?.type === 'ExpressionStatement' ? statement.parent : undefined;
     if (!block || (block.type !== 'BlockStatement' && block.type !== 'Program')) return false;
-    const encloses = block.range[0] <= write.node.range[0] && write.node.range[1] <= block.range[1];
-    return encloses && enclosingFunction(call) === enclosingFunction(write.node) && followsOnItsPath(call, loop);
+    return encloses(block, write.node) && enclosingFunction(call) === enclosingFunction(write.node) && followsOnItsPath(call, loop);
   });
 }
 

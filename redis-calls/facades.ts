@@ -45,7 +45,7 @@ import { commandOfMethod, optionObjectArgv, type RedisCall } from './normalize.j
 import { isCodeSpecifier, loadModule, moduleContext, readModule } from './modules.js';
 import { commandsOfWrapperName, functionName, passThroughParameter, sameWriteOtherArm } from './pass-through.js';
 import { packageFiles, packageOf } from './project.js';
-import { findVariable, propertyName, referenceName, resolveConstExpression, returnedExpressions, staticValue, unwrap, type AnyContext, type FunctionLike } from './static.js';
+import { encloses, findVariable, propertyName, referenceName, resolveConstExpression, returnedExpressions, staticValue, unwrap, type AnyContext, type FunctionLike } from './static.js';
 
 /** A facade forwarding to a facade is followed; one more level is not. */
 const MAX_DEPTH = 2;
@@ -498,7 +498,7 @@ function facadeOf(target: Target, depth: number): Facade | undefined {
 
 function readFacade(context: AnyContext, fn: FunctionLike, forwarded: RedisCall): Facade | undefined {
   // a batch of its own (`pipeline().sadd(key, m).exec()`), or none
-  if (forwarded.unit.kind !== 'single' && !within(forwarded.unit.key, fn)) return undefined;
+  if (forwarded.unit.kind !== 'single' && !encloses(fn, forwarded.unit.key)) return undefined;
   const keyArgs = new Map<number, number>();
   for (const action of forwarded.description.keys) {
     const keyNode = forwarded.argNodes[action.arg];
@@ -625,10 +625,6 @@ function callerCall(context: AnyContext, node: TSESTree.CallExpression, callee: 
     client: { receiver: label, why: `it forwards its key to ${forwarded.command} (${where})`, ...(forwarded.client.keyPrefix !== undefined ? { keyPrefix: forwarded.client.keyPrefix } : {}) },
     facade: { label, where },
   };
-}
-
-function within(node: TSESTree.Node, root: TSESTree.Node): boolean {
-  return root.range[0] <= node.range[0] && node.range[1] <= root.range[1];
 }
 
 /** The facade's module as messages show it: relative to the linted file (`./presence.ts`). */

@@ -38,7 +38,7 @@ import { keyIdOf, sameKeyByShape } from './key-id.js';
 import { ID_NAME, LIMIT_NAME, LOCK_WORDS, QUEUE_NAME } from './names.js';
 import { calledName, functionsByName, keyShapeOf, perBuildKey } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
-import { constInitializer, enclosingFunction, findVariable, referenceName, unwrap, walk, type AnyContext, type FunctionLike } from './static.js';
+import { constInitializer, encloses, enclosingFunction, findVariable, referenceName, unwrap, walk, type AnyContext, type FunctionLike } from './static.js';
 
 /** How many calls deep {@link reaches} follows a function's calls by name. */
 const MAX_CALL_DEPTH = 4;
@@ -90,7 +90,7 @@ export function deletedElsewhere(context: AnyContext, call: RedisCall, arg: numb
   for (const { call: other, arg: deletedArg } of keyUsesByShape(context, 'deletion').get(shape.shape) ?? []) {
     if (!sameKey(context, shape.shape, call, arg, other, deletedArg)) continue;
     const deleter = namedFunctionOf(other.node);
-    if (!deleter || deleter === writer || contains(deleter, writer) || contains(writer, deleter)) continue;
+    if (!deleter || deleter === writer || encloses(deleter, writer) || encloses(writer, deleter)) continue;
     // two closures of one operation (a request handler's `fail` and `step`): the same flow
     if (sharedOperation(call.node, other.node)) continue;
     if (reaches(context, deleter, writer)) continue;
@@ -191,7 +191,7 @@ export function drainedElsewhere(context: AnyContext, call: RedisCall, arg: numb
   for (const pop of keyUsesByShape(context, 'pop').get(shape) ?? []) {
     if (pop.queue !== queue || !(sameKey(context, shape, call, arg, pop.call, pop.arg) || sameQueueParameter(context, shape, call, arg, pop.call, pop.arg))) continue;
     const consumer = namedFunctionOf(pop.call.node);
-    if (!consumer || consumer === writer || contains(consumer, writer) || contains(writer, consumer)) continue;
+    if (!consumer || consumer === writer || encloses(consumer, writer) || encloses(writer, consumer)) continue;
     if (sharedOperation(call.node, pop.call.node)) continue;
     // the writer trimming its own list through a helper: bounded, not consumed
     if (reaches(context, writer, consumer)) continue;
@@ -309,7 +309,7 @@ export function createdWithTtlElsewhere(context: AnyContext, call: RedisCall, ar
   for (const expiry of keyUsesByShape(context, 'expiry').get(shape) ?? []) {
     if (!sameRecord(context, shape, call, arg, expiry.call, expiry.arg)) continue;
     const creator = namedFunctionOf(expiry.call.node);
-    if (!creator || creator === writer || contains(creator, writer) || contains(writer, creator)) continue;
+    if (!creator || creator === writer || encloses(creator, writer) || encloses(writer, creator)) continue;
     if (sharedOperation(call.node, expiry.call.node)) continue;
     if (expiry.effect === 'create-with-ttl') return expiry.call;
     // EXPIRE of the key the same function wrote before it (HSET + EXPIRE, in a MULTI or not)
@@ -392,7 +392,7 @@ function namedFunctionOf(node: TSESTree.Node): FunctionLike | undefined {
  */
 function sharedOperation(a: TSESTree.Node, b: TSESTree.Node): boolean {
   for (let fn = enclosingFunction(a); fn; fn = enclosingFunction(fn)) {
-    if (!contains(fn, b)) continue;
+    if (!encloses(fn, b)) continue;
     const parent = fn.parent;
     if (parent?.type === 'CallExpression' && parent.callee === fn) return false;
     if (
@@ -407,10 +407,6 @@ function sharedOperation(a: TSESTree.Node, b: TSESTree.Node): boolean {
     return true;
   }
   return false;
-}
-
-function contains(outer: TSESTree.Node, inner: TSESTree.Node): boolean {
-  return outer.range[0] <= inner.range[0] && inner.range[1] <= outer.range[1];
 }
 
 /** Per file: the calls of {@link callsWithin}, by every node that encloses one. */
@@ -450,7 +446,6 @@ function calledNames(context: AnyContext, fn: FunctionLike): Set<string> {
   });
   return names;
 }
-
 
 const givesTtlCache = new WeakMap<TSESTree.Program, Map<FunctionLike, boolean>>();
 
@@ -729,7 +724,6 @@ export const ID_SEQUENCES_SCHEMA = {
 /** The message tail of a write whose key is deleted elsewhere ({@link deletedElsewhere}). */
 export const DELETED_ELSEWHERE_TEXT =
   'is deleted only by the {{deleter}} at line {{line}}, in another function: a crash or lost connection before it runs leaves the key forever. Give it an expiry as a safety net, or declare it persistent';
-
 
 /** JSON schema of the `allowConsumedQueues` option ({@link drainedElsewhere}). */
 export const CONSUMED_QUEUES_SCHEMA = {

@@ -27,7 +27,7 @@ import { keyBuilder, keyShapeOf, returnExpressions } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
 import { counterStep } from '../semantics/commands.js';
 import { constantNumber } from './constant.js';
-import { constInitializer, enclosingFunction, findVariable, functionName, referenceName, unwrap, type AnyContext, type FunctionLike } from './static.js';
+import { constInitializer, encloses, enclosingFunction, findVariable, functionName, referenceName, unwrap, type AnyContext, type FunctionLike } from './static.js';
 
 export { functionName };
 
@@ -111,16 +111,12 @@ function otherArms(a: TSESTree.Node, b: TSESTree.Node): boolean {
     if (node.range[0] > b.range[0] || node.range[1] < b.range[1]) continue;
     if (node.type !== AST_NODE_TYPES.ConditionalExpression && node.type !== AST_NODE_TYPES.IfStatement) return false;
     const arm = (n: TSESTree.Node): 'consequent' | 'alternate' | undefined =>
-      within(n, node.consequent) ? 'consequent' : node.alternate && within(n, node.alternate) ? 'alternate' : undefined;
+      encloses(node.consequent, n) ? 'consequent' : node.alternate && encloses(node.alternate, n) ? 'alternate' : undefined;
     const armA = arm(a);
     const armB = arm(b);
     return armA !== undefined && armB !== undefined && armA !== armB;
   }
   return false;
-}
-
-function within(node: TSESTree.Node, root: TSESTree.Node): boolean {
-  return root.range[0] <= node.range[0] && node.range[1] <= root.range[1];
 }
 
 /** Words a wrapper's name adds to the command's without changing it: `setKey`, `getValue`, `setRedisObject`. */

@@ -10,6 +10,7 @@
  * return first re-arms nothing: a crash there leaves the key without TTL for good.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { encloses } from './static.js';
 
 const EXITS: ReadonlySet<string> = new Set([
   AST_NODE_TYPES.ReturnStatement,
@@ -39,7 +40,7 @@ export function expiryRunsAfterEveryWrite(write: TSESTree.Node, expiry: TSESTree
       continue; // a plain nested block `{ ... }` runs in order
     }
     // both in one expression evaluated in order (Promise.all([redis.incr(k), redis.expire(k, 60)]))
-    if (parent.range[0] <= write.range[0] && write.range[1] <= parent.range[1]) return inOrderAfter(parent, child, write);
+    if (encloses(parent, write)) return inOrderAfter(parent, child, write);
     if (!unconditionalChild(parent, child)) return false;
   }
   return false;
@@ -56,7 +57,7 @@ function inOrderAfter(parent: TSESTree.Node, child: TSESTree.Node, write: TSESTr
           ? parent.arguments
           : undefined;
   if (!items || !items.includes(child)) return false;
-  const holder = items.find((item) => item !== null && item.range[0] <= write.range[0] && write.range[1] <= item.range[1]);
+  const holder = items.find((item) => item !== null && encloses(item, write));
   return holder !== undefined && holder !== null && items.indexOf(holder) < items.indexOf(child);
 }
 

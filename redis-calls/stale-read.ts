@@ -20,7 +20,7 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { keyIdOf } from './key-id.js';
 import { redisCallsOf } from './index.js';
 import type { RedisCall } from './normalize.js';
-import { findVariable, walk, type AnyContext } from './static.js';
+import { encloses, findVariable, walk, type AnyContext } from './static.js';
 
 /**
  * The earlier read whose reply decides whether `expiry` runs, when there is one (see the module
@@ -52,7 +52,7 @@ function branchTests(expiry: TSESTree.Node, write: TSESTree.Node): TSESTree.Node
   const tests: TSESTree.Node[] = [];
   for (let node: TSESTree.Node = expiry; node.parent; node = node.parent) {
     const parent: TSESTree.Node = node.parent;
-    if (parent.range[0] <= write.range[0] && write.range[1] <= parent.range[1]) break;
+    if (encloses(parent, write)) break;
     if ((parent.type === AST_NODE_TYPES.IfStatement || parent.type === AST_NODE_TYPES.ConditionalExpression) && parent.test !== node) tests.push(parent.test);
     else if (parent.type === AST_NODE_TYPES.LogicalExpression && parent.right === node) tests.push(parent.left);
   }

@@ -303,6 +303,11 @@ export function referenceName(node: TSESTree.Node): string | undefined {
   return node.type === AST_NODE_TYPES.MemberExpression ? propertyName(node.property, node.computed) : undefined;
 }
 
+/** Whether `inner`'s source range lies within `outer`'s (the node itself counts: a node encloses itself). */
+export function encloses(outer: TSESTree.Node, inner: TSESTree.Node): boolean {
+  return outer.range[0] <= inner.range[0] && inner.range[1] <= outer.range[1];
+}
+
 /** The nearest function (declaration, expression or arrow) around a node; `undefined` at top level. */
 export function enclosingFunction(node: TSESTree.Node): TSESTree.Node | undefined {
   for (let current = node.parent; current; current = current.parent) {
@@ -457,7 +462,7 @@ export function returnedExpressions(fn: TSESTree.FunctionDeclaration | TSESTree.
  */
 export function followsOnItsPath(node: TSESTree.Node, later: TSESTree.Node): boolean {
   const laterIn = (siblings: readonly (TSESTree.Node | null)[], child: TSESTree.Node): boolean =>
-    siblings.slice(siblings.indexOf(child) + 1).some((sibling) => sibling !== null && sibling.range[0] <= later.range[0] && later.range[1] <= sibling.range[1]);
+    siblings.slice(siblings.indexOf(child) + 1).some((sibling) => sibling !== null && encloses(sibling, later));
   for (let child: TSESTree.Node = node, parent = node.parent; parent; child = parent, parent = parent.parent) {
     if (parent.type === 'BlockStatement' || parent.type === 'Program' || parent.type === 'StaticBlock') {
       if (laterIn(parent.body as readonly TSESTree.Node[], child)) return true;

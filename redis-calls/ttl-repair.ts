@@ -23,7 +23,7 @@ import { callsInFunction } from './file-index.js';
 import { forEachCallIn } from './index.js';
 import { keyIdOf } from './key-id.js';
 import type { RedisCall } from './normalize.js';
-import { enclosingFunction, findVariable, numberLiteral, swappedComparison, unwrap, type AnyContext } from './static.js';
+import { encloses, enclosingFunction, findVariable, numberLiteral, swappedComparison, unwrap, type AnyContext } from './static.js';
 
 /** What re-arms the key: the guarded expiry and the TTL read that guards it. */
 export interface TtlRepair {
@@ -85,13 +85,13 @@ function noTtlComparison(context: AnyContext, test: TSESTree.Node, reads: readon
 function replyOf(context: AnyContext, node: TSESTree.Node, reads: readonly RedisCall[]): RedisCall | undefined {
   let root = peel(node);
   while (root.type === 'MemberExpression') root = peel(root.object);
-  if (root.type !== 'Identifier') return reads.find((read) => within(read.node, node));
+  if (root.type !== 'Identifier') return reads.find((read) => encloses(node, read.node));
   const variable = findVariable(context, root);
   if (!variable) return undefined;
   const writes: TSESTree.Node[] = [];
   for (const def of variable.defs) if (def.node.type === 'VariableDeclarator' && def.node.init) writes.push(def.node.init);
   for (const reference of variable.references) if (reference.writeExpr) writes.push(reference.writeExpr);
-  return reads.find((read) => writes.some((write) => within(read.node, write) || execsBatchOf(context, write, read)));
+  return reads.find((read) => writes.some((write) => encloses(write, read.node) || execsBatchOf(context, write, read)));
 }
 
 /** Whether `write` runs the batch that queues `read` (`await tx.exec()`, `client.exec(tx)`). */
@@ -99,7 +99,7 @@ function execsBatchOf(context: AnyContext, write: TSESTree.Node, read: RedisCall
   if (read.unit.kind === 'single') return false;
   const unitKey = read.unit.key;
   const held = unitKey.type === 'Identifier' ? unitKey : unitKey.parent?.type === 'VariableDeclarator' && unitKey.parent.id.type === 'Identifier' ? unitKey.parent.id : undefined;
-  if (!held) return within(unitKey, write);
+  if (!held) return encloses(write, unitKey);
   const isHeld = (node: TSESTree.Node): boolean => {
     const bare = unwrap(node);
     return bare.type === 'Identifier' && bare.name === held.name;
@@ -113,10 +113,6 @@ function execsBatchOf(context: AnyContext, write: TSESTree.Node, read: RedisCall
     }
   });
   return found;
-}
-
-function within(inner: TSESTree.Node, outer: TSESTree.Node): boolean {
-  return inner.range[0] >= outer.range[0] && inner.range[1] <= outer.range[1];
 }
 
 /** `node` without `await`, a number conversion (`Number(x)`, `parseInt(x, 10)`) or a `?? -1` / `|| -1` default. */
