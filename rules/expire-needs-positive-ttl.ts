@@ -116,8 +116,6 @@ export default createRule<Options, MessageIds>({
           const keyNode = call.argNodes[call.description.keys[0]?.arg ?? 0];
           const key = keyLabel(context, keyNode);
           const command = call.description.ttlOption ? `${call.command} ... ${call.description.ttlOption}` : call.command;
-          // Redis rejects this command's TTL <= 0 (SET ... EX, SETEX, GETEX), where the EXPIRE family deletes
-          const rejects = pastExpiryWith(call, 0) === 'rejected';
           const absolute = ttl.unit.startsWith('unix');
           // a constant, also computed from consts of this file or of imported modules
           const literal = ttlValue(context, ttlNode);
@@ -139,6 +137,8 @@ export default createRule<Options, MessageIds>({
             continue;
           }
           if (absolute) continue; // a point in time: ttl-units and the code's clock decide
+          // Redis rejects this command's TTL <= 0 (SET ... EX, SETEX, GETEX), where the EXPIRE family deletes
+          const rejects = pastExpiryWith(call, 0) === 'rejected';
           const found = ttlRisk(context, ttlNode, call.node, strict);
           if (!found) continue;
           // a remaining time divided without rounding is a fraction, which even EXPIRE rejects
