@@ -2,10 +2,14 @@
  * Keys collected while a unit is queued and expired together later in it: the write's key is
  * pushed into a collection (`keys.push(k)`, `keys.add(k)`), and a loop over that collection queues
  * the expiry of each (`for (const k of keys) multi.expire(k, TTL)`, `keys.forEach((k) => ...)`,
- * `keys.map((k) => ...)`) before EXEC. The expiry then names the loop's variable, never the
- * write's key expression, so pairing by key identity (`key-id.ts`) does not see it.
+ * `keys.map((k) => ...)`) before EXEC. Or the write is an MSET / MSETNX of an object (its keys
+ * are the Redis keys, `mset(entries)`) and the loop runs over that object's keys
+ * (`Object.keys(entries).forEach((k) => multi.expire(k, TTL))`, `for (const k in entries)`,
+ * `for (const [k] of Object.entries(entries))`). The expiry then names the loop's variable, never
+ * the write's key expression, so pairing by key identity (`key-id.ts`) does not see it.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
+import { namesKeyValuePairs } from '../semantics/commands.js';
 import type { RedisCall } from './normalize.js';
 import { encloses, enclosingFunction, findVariable, followsOnItsPath, propertyName, unwrap, walkOwnNodes, type AnyContext } from './static.js';
 
@@ -30,31 +34,60 @@ const UNCONDITIONAL = new Set([
 /**
  * The loop that binds the identifier `node` to each element of a collection, and that collection:
  * `for (const k of keys)`, `keys.forEach((k) => ...)`, `keys.map((k) => ...)` (also inside
- * `Promise.all(...)`); `undefined` for any other binding.
+ * `Promise.all(...)`); or to each key of an object (`ofKeys`): `for (const k of Object.keys(o))`,
+ * `for (const k in o)`, `Object.keys(o).forEach((k) => ...)`, `Object.entries(o)` with the key
+ * destructured first (`([k]) => ...`, `for (const [k, v] of ...)`); `undefined` for any other
+ * binding.
  */
-function loopOver(context: AnyContext, node: TSESTree.Identifier): { loop: TSESTree.Node; body: TSESTree.Node; collection: TSESTree.Identifier } | undefined {
+function loopOver(
+  context: AnyContext,
+  node: TSESTree.Identifier,
+): { loop: TSESTree.Node; body: TSESTree.Node; collection: TSESTree.Identifier; ofKeys: boolean } | undefined {
   const variable = findVariable(context, node);
   const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
   if (!def) return undefined;
   if (def.type === 'Variable') {
     const declaration = def.parent;
     const loop = declaration?.parent;
-    if (loop?.type !== 'ForOfStatement' || loop.left !== declaration || declaration.declarations.length !== 1) return undefined;
-    if (declaration.declarations[0]!.id !== def.name) return undefined;
-    const collection = unwrap(loop.right);
-    return collection.type === 'Identifier' ? { loop, body: loop.body, collection } : undefined;
+    if ((loop?.type !== 'ForOfStatement' && loop?.type !== 'ForInStatement') || loop.left !== declaration || declaration.declarations.length !== 1) return undefined;
+    const bound = declaration.declarations[0]!.id;
+    if (loop.type === 'ForInStatement') {
+      const object = unwrap(loop.right);
+      return bound === def.name && object.type === 'Identifier' ? { loop, body: loop.body, collection: object, ofKeys: true } : undefined;
+    }
+    const over = iterated(loop.right, bound, def.name);
+    return over ? { loop, body: loop.body, ...over } : undefined;
   }
   if (def.type === 'Parameter') {
     const callback = def.node;
     if (callback.type !== 'ArrowFunctionExpression' && callback.type !== 'FunctionExpression') return undefined;
-    if (callback.params[0] !== def.name) return undefined;
     const call = callback.parent;
-    if (call?.type !== 'CallExpression' || call.arguments[0] !== callback) return undefined;
+    if (call?.type !== 'CallExpression' || call.arguments[0] !== callback || !callback.params[0]) return undefined;
     const callee = unwrap(call.callee);
     if (callee.type !== 'MemberExpression' || !ITERATORS.has(propertyName(callee.property, callee.computed) ?? '')) return undefined;
-    const collection = unwrap(callee.object);
-    return collection.type === 'Identifier' ? { loop: call, body: callback.body, collection } : undefined;
+    const over = iterated(callee.object, callback.params[0], def.name);
+    return over ? { loop: call, body: callback.body, ...over } : undefined;
   }
+  return undefined;
+}
+
+/**
+ * What a loop that binds `bound` (a name, or `[name, ...]`) to each element of `input` iterates
+ * when `name` is that element or its first part: a collection named as it is (`keys`), or the keys
+ * of an object (`Object.keys(o)`, `Object.entries(o)` with `[name]`).
+ */
+function iterated(input: TSESTree.Node, bound: TSESTree.Node, name: TSESTree.Node): { collection: TSESTree.Identifier; ofKeys: boolean } | undefined {
+  const over = unwrap(input);
+  const first = bound.type === 'ArrayPattern' ? bound.elements[0] : undefined;
+  if (over.type === 'Identifier') return bound === name ? { collection: over, ofKeys: false } : undefined;
+  if (over.type !== 'CallExpression' || over.arguments.length !== 1) return undefined;
+  const callee = unwrap(over.callee);
+  if (callee.type !== 'MemberExpression' || unwrap(callee.object).type !== 'Identifier' || (unwrap(callee.object) as TSESTree.Identifier).name !== 'Object') return undefined;
+  const method = propertyName(callee.property, callee.computed);
+  const object = unwrap(over.arguments[0]!);
+  if (object.type !== 'Identifier') return undefined;
+  if (method === 'keys' && bound === name) return { collection: object, ofKeys: true };
+  if (method === 'entries' && first === name) return { collection: object, ofKeys: true };
   return undefined;
 }
 
@@ -90,6 +123,23 @@ function collects(context: AnyContext, collection: TSESTree.Identifier, write: R
   });
 }
 
+/**
+ * Whether `write` is a command of key value pairs (MSET, MSETNX: `semantics/commands.ts`
+ * namesKeyValuePairs) given the object `collection` names as its pairs (`mset(o)`: its keys are the
+ * Redis keys), the same binding the loop `loop` reads, not assigned between the two, and the loop
+ * follows the write on its path.
+ */
+function writesKeysOf(context: AnyContext, collection: TSESTree.Identifier, write: RedisCall, writeKey: TSESTree.Node, loop: TSESTree.Node): boolean {
+  if (!namesKeyValuePairs(write.command)) return false;
+  const object = unwrap(writeKey);
+  if (object.type !== 'Identifier') return false;
+  const variable = findVariable(context, collection);
+  if (!variable || findVariable(context, object) !== variable) return false;
+  const between = (node: TSESTree.Node): boolean => node.range[0] > write.node.range[1] && node.range[1] < loop.range[0];
+  if (variable.references.some((reference) => reference.isWrite() && between(reference.identifier))) return false;
+  return followsOnItsPath(write.node, loop);
+}
+
 /** Whether the unit's EXEC is called on `receiver` (its source text) between `from` and `to`, in the function of `write`. */
 function execBetween(context: AnyContext, write: TSESTree.Node, receiver: string, from: number, to: number): boolean {
   const fn = enclosingFunction(write) ?? context.sourceCode.ast;
@@ -113,6 +163,8 @@ function execBetween(context: AnyContext, write: TSESTree.Node, receiver: string
  * collection (`for (const k of keys)`, `keys.forEach((k) => ...)`, `keys.map(...)`), queued on
  * every turn of it; the write's key is added to that collection (`keys.push(k)`, `keys.add(k)`)
  * whenever the write runs; the loop follows on that path, and the unit is not executed in between.
+ * Or the loop runs over the keys of an object (`Object.keys(o)`, `for (const k in o)`) that the
+ * write, an MSET / MSETNX, takes whole as its key value pairs (`mset(o)`), not replaced between.
  * The caller checks both are queued in the same unit (a MULTI / pipeline), the expiry after the
  * write. A loop over another collection, an expiry after `exec()`, or a push on one branch only
  * is no cover.
@@ -124,7 +176,7 @@ export function expiredThroughCollection(context: AnyContext, write: RedisCall, 
   const over = loopOver(context, bare);
   if (!over || !unconditionalIn(expiry.node, over.body)) return false;
   if (over.loop.range[0] < write.node.range[1]) return false;
-  if (!collects(context, over.collection, write, writeKey, over.loop)) return false;
+  if (over.ofKeys ? !writesKeysOf(context, over.collection, write, writeKey, over.loop) : !collects(context, over.collection, write, writeKey, over.loop)) return false;
   const receiver = expiry.node.type === 'CallExpression' ? unwrap(expiry.node.callee) : undefined;
   if (receiver?.type !== 'MemberExpression') return false;
   const receiverText = context.sourceCode.getText(receiver.object).replace(/\s+/g, '');

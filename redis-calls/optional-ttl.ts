@@ -2,7 +2,8 @@
  * "The caller chose no TTL": a write without TTL in one arm of a branch whose condition tests the
  * TTL value that the other arm passes as the expiry, and takes this arm only when that value is
  * absent (`undefined`, `null`, `0`, `''`, `false`, a sentinel such as `'never'` or `-1`, not a
- * number, or <= 0):
+ * number, or <= 0; also said by a predicate call: `isNil(ttl)`, `util.isNullOrUndefined(ttl)`,
+ * `Number.isFinite(ttl)` false):
  * `if (ttl) set(k, v, 'EX', ttl) else set(k, v)`, `ttl ? setex(...) : set(...)`,
  * `if (options && options.EX) ... else ...`, `if (t !== undefined && t !== 0) { multi.set(k, v,
  * 'PX', t) } else mset(...)`, `if (this.ttl !== undefined)`, `if (ttl) { ...; return; } set(k, v)`.
@@ -26,7 +27,7 @@ import { sameKeyByShape } from './key-id.js';
 import { keyShapeOf } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
 import { TTL_NAME } from './names.js';
-import { findVariable, numberLiteral, swappedComparison, unwrap, walk, type AnyContext } from './static.js';
+import { defaultImportOf, findVariable, numberLiteral, propertyName, swappedComparison, unwrap, walk, type AnyContext } from './static.js';
 
 /**
  * Whether `call` writes the key at argument `keyArg` in the no-TTL arm of an explicit TTL test
@@ -205,8 +206,9 @@ function readsReference(context: AnyContext, test: TSESTree.Node, ref: string): 
 /**
  * Whether `test` having the value `value` implies that one of `refs` is absent: falsy, equal to a
  * value that is no TTL ({@link isNone}: `null`, `-1`, `'never'`), not a number, or <= 0. `!`, `&&`,
- * `||`, `===` / `!==` / `==` / `!=`, `typeof`, and `>` / `>=` / `<` / `<=` with 0 or 1 are read;
- * anything else implies nothing.
+ * `||`, `===` / `!==` / `==` / `!=`, `typeof`, `>` / `>=` / `<` / `<=` with 0 or 1, and a nullish or
+ * number predicate called on the value ({@link predicateKind}: `isNil(ttl)`, `Number.isFinite(ttl)`)
+ * are read; anything else implies nothing.
  */
 function absentWhen(context: AnyContext, input: TSESTree.Node, value: boolean, refs: ReadonlySet<string>): boolean {
   const test = unwrap(input);
@@ -222,6 +224,13 @@ function absentWhen(context: AnyContext, input: TSESTree.Node, value: boolean, r
     // a && b is true: both are; false: one of them is (each must imply it). || the other way round
     if (test.operator === '&&') return value ? left(true) || right(true) : left(false) && right(false);
     return value ? left(true) && right(true) : left(false) || right(false);
+  }
+  // isNil(ttl), util.isNullOrUndefined(ttl), Number.isFinite(ttl), isDefined(ttl)
+  if (test.type === 'CallExpression' && test.arguments.length === 1 && isRef(test.arguments[0]!)) {
+    const kind = predicateKind(context, test.callee);
+    if (kind === 'nullish') return value;
+    if (kind === 'number' || kind === 'present') return !value;
+    return false;
   }
   if (test.type !== 'BinaryExpression' || test.left.type === 'PrivateIdentifier') return false;
   const op = test.operator;
@@ -253,6 +262,41 @@ function absentWhen(context: AnyContext, input: TSESTree.Node, value: boolean, r
     return bound(test.left, test.right, op) || bound(test.right, test.left, swappedComparison(op));
   }
   return false;
+}
+
+/**
+ * Predicates of one value that say whether it is a TTL at all, by the name they are known by
+ * (lower case): true for a nullish value (Node's `util.isNullOrUndefined` / `isUndefined` /
+ * `isNull`, lodash's and ramda's `isNil`, `isNull`, `isUndefined`), false for a value that is not a
+ * number (`Number.isFinite` / `isInteger` / `isSafeInteger`, lodash's `isNumber` / `isFinite` /
+ * `isInteger`), false for an absent one (`isDefined` of class-validator and many codebases).
+ */
+const PREDICATES: ReadonlyMap<string, 'nullish' | 'number' | 'present'> = new Map([
+  ...['isnil', 'isnull', 'isundefined', 'isnullorundefined', 'isnullish'].map((name) => [name, 'nullish'] as const),
+  ...['isnumber', 'isfinite', 'isinteger', 'issafeinteger'].map((name) => [name, 'number'] as const),
+  ...['isdefined', 'isnotnil', 'isnotnullish', 'notnil'].map((name) => [name, 'present'] as const),
+]);
+
+/**
+ * What a called predicate says of its argument ({@link PREDICATES}), read from the name it is
+ * known by: a member's name (`_.isNil`, `util.isNullOrUndefined`, `Number.isFinite`, compiled
+ * CommonJS's `(0, common_1.isNullOrUndefined)`), the name a binding imports (`import { isNil as
+ * nil }`), the module a default import is (`import _isNil from 'lodash/isNil'`, `lodash.isnil`),
+ * else the function's own name. `undefined` for any other callee.
+ */
+function predicateKind(context: AnyContext, input: TSESTree.Node): 'nullish' | 'number' | 'present' | undefined {
+  let callee = unwrap(input);
+  if (callee.type === 'SequenceExpression') callee = unwrap(callee.expressions[callee.expressions.length - 1]!);
+  let name: string | undefined;
+  if (callee.type === 'MemberExpression') name = callee.computed ? undefined : propertyName(callee.property);
+  else if (callee.type === 'Identifier') {
+    const def = findVariable(context, callee)?.defs[0];
+    const specifier = defaultImportOf(context, callee);
+    if (def?.type === 'ImportBinding' && def.node.type === 'ImportSpecifier') name = propertyName(def.node.imported);
+    else if (specifier !== undefined) name = specifier.split(/[/.]/).pop();
+    else name = callee.name;
+  }
+  return name === undefined ? undefined : PREDICATES.get(name.toLowerCase());
 }
 
 /** A literal's value (a template literal without expressions is its string); a symbol when the node is no literal. */
