@@ -22,7 +22,8 @@
  * call's own shape then guesses, as before, and nothing the client would drop is reported).
  * ioredis-style tokens (`set(k, v, 'EX', 60)`) are no evidence: on node-redis 4 they are the very
  * mistake `valid-ttl-args` reports. Verdicts are cached per linted file and global name, what a
- * module read from disk shows per module (re-read when it changes).
+ * module read from disk shows per module (re-read when it changes), and which files of a package
+ * name a global for {@link LISTING_TTL_MS} milliseconds.
  */
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
@@ -30,7 +31,7 @@ import type { ClientFlavor, ReceiverKind } from './client-facts.js';
 import { originOf } from './client-syntax.js';
 import { loadModule, moduleContext, readModule, type ImportedModule } from './modules.js';
 import { commandOfMethod } from './normalize.js';
-import { packageFiles, packageOf } from './project.js';
+import { LISTING_TTL_MS, packageFiles, packageOf } from './project.js';
 import { propertyName, unwrap, walk, type AnyContext } from './static.js';
 
 /** The objects a global is a property of: `global.redis`, `globalThis.redis`, `window.redis`, `self.redis`. */
@@ -61,6 +62,8 @@ export type ValueJudge = (module: ImportedModule | undefined, value: TSESTree.No
 const verdicts = new WeakMap<TSESTree.Program, Map<string, GlobalClientLibrary | undefined>>();
 /** What each module read from disk (its program) shows per global name: library -> evidence. */
 const moduleEvidence = new WeakMap<TSESTree.Program, Map<string, ReadonlyMap<ClientFlavor, string>>>();
+/** Per package root and global name, the files that name it ({@link filesNaming}). */
+const naming = new Map<string, { at: number; paths: readonly string[] }>();
 /** Globals being looked up (`global.redis = redis` would ask again): unknown meanwhile. */
 const inProgress = new Set<string>();
 
@@ -113,14 +116,10 @@ function fromPackage(context: AnyContext, name: string, file: string | undefined
     for (const [flavor, where] of evidence) if (!found.has(flavor)) found.set(flavor, where);
   };
   add(evidenceIn(context, name, own && root ? relative(root, own) : 'this file', (value) => judge(undefined, value)));
-  const word = new RegExp(`\\b${name.replace(/[^\w$]/g, '\\$&')}\\b`);
-  for (const path of (root && own ? packageFiles(root) : undefined) ?? []) {
+  for (const path of root && own ? filesNaming(root, name, own) : []) {
     if (found.size > 1) return undefined;
-    if (resolve(path) === own) continue;
-    const specifier = specifierOf(own!, path);
-    const text = readModule(own!, specifier)?.entry.text;
-    if (text === undefined || !word.test(text)) continue;
-    const module = loadModule(context, specifier);
+    if (path === own) continue;
+    const module = loadModule(context, specifierOf(own!, path));
     if (!module) continue;
     let byName = moduleEvidence.get(module.program);
     if (!byName) moduleEvidence.set(module.program, (byName = new Map()));
@@ -134,6 +133,27 @@ function fromPackage(context: AnyContext, name: string, file: string | undefined
   if (found.size !== 1) return undefined;
   const [flavor, evidence] = [...found][0]!;
   return { flavor, why: `a global the package uses as ${LIBRARY_NAMES[flavor] ?? 'a'} client (${evidence})` };
+}
+
+/**
+ * The source files of the package at `root` whose text names `name` (absolute paths; `from`: a
+ * file of the package, to read them from), listed once per {@link LISTING_TTL_MS} milliseconds:
+ * every file of a package with a global client asks, and reading every file's text for each would
+ * cost the package's size times theirs.
+ */
+function filesNaming(root: string, name: string, from: string): readonly string[] {
+  const key = `${root}\0${name}`;
+  const now = Date.now();
+  const cached = naming.get(key);
+  if (cached && now - cached.at < LISTING_TTL_MS) return cached.paths;
+  const word = new RegExp(`\\b${name.replace(/[^\w$]/g, '\\$&')}\\b`);
+  const paths: string[] = [];
+  for (const path of packageFiles(root) ?? []) {
+    const text = readModule(from, specifierOf(from, path))?.entry.text;
+    if (text !== undefined && word.test(text)) paths.push(resolve(path));
+  }
+  naming.set(key, { at: now, paths });
+  return paths;
 }
 
 /** A relative specifier of `path` seen from `from` (`./b.js`, `../c/d.js`). */
