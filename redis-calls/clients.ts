@@ -29,6 +29,7 @@ import { type ClientFlavor, type ReceiverKind, NOT_REDIS, FOREIGN, UNKNOWN, clie
 import { clientPackageOf, hasNamedClients } from './client-packages.js';
 import { TRANSPARENT_TYPES, describesClient, declaresDuckTypedClient, duckTypedCommands, isClientCommandName, promisedType, outermostPattern, propertyPath, isRequire, requiredModule, returnedExpressions, inStaticMember, enclosingClass, memberKeyName, importedName, type ImportOrigin, type IdentifierOrigin, originOf } from './client-syntax.js';
 import { forEachThisWrite } from './bounded.js';
+import { globalClientLibrary } from './global-clients.js';
 import { constructionKeyPrefix } from './client-key-prefix.js';
 import { memberOf, memberPath, typeOfExpression } from './declared-types.js';
 
@@ -1089,7 +1090,10 @@ export class ClientDetector {
     // `const multiRedis = this.multi()`: a batch stored from a `multi()` / `pipeline()` call is
     // that batch, whatever the call's receiver is read as (`this` of a class extending the client)
     const batch = bare.type === AST_NODE_TYPES.Identifier ? this.storedBatch(bare) : undefined;
-    return this.verdictByName(name, 'its name', batch);
+    const verdict = this.verdictByName(name, 'its name', batch);
+    // a global the file never imports (the host's `redis`, `globalThis.redis`): its package tells its library
+    const global = verdict.redis && verdict.flavor === 'unknown' ? globalClientLibrary(this.context, node, (module, value) => (module ? detectorOfModule(this.context, module) : this).classify(value)) : undefined;
+    return global && verdict.redis ? { ...verdict, flavor: global.flavor, why: `${verdict.why}, ${global.why}` } : verdict;
   }
 
   /**

@@ -50,6 +50,8 @@ export type MessageIds =
   | 'useOptionsObject';
 
 /** Key effects that leave the written key without TTL. */
+/** The key policy with every inferred exemption off: only a key declared persistent is left alone. */
+const PERSISTENT_ONLY = { allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false, allowOpaqueKeys: false } as const;
 const LEAKING: ReadonlySet<KeyEffect> = new Set<KeyEffect>(['overwrite', 'create-if-missing', 'clear-ttl-if-present']);
 
 export default createRule<Options, MessageIds>({
@@ -127,6 +129,24 @@ export default createRule<Options, MessageIds>({
     }
 
     /**
+     * The keys a SET whose expiry node-redis drops (`set(k, v, 300)`: a bare number where it reads
+     * an options object) writes without TTL. The code meant them to expire, so the exemptions that
+     * read a write as kept on purpose (a constant key, a key deleted elsewhere, an optional TTL, a
+     * pass-through or opaque key) do not apply; a key declared persistent, or expired right after
+     * in the same MULTI, still is not reported.
+     */
+    function droppedTtlKeys(call: RedisCall) {
+      return call.description.keys.filter((key) => {
+        if (!LEAKING.has(key.effect)) return false;
+        const keyNode = call.argNodes[key.arg];
+        if (!keyNode) return true;
+        const atomic = call.unit.kind === 'multi' || (call.unit.kind === 'pipeline' && allowPipeline);
+        if (atomic && expiryAfterInUnit(context, call, key.arg)) return false;
+        return exemption(context, call, keyNode, PERSISTENT_ONLY) === undefined;
+      });
+    }
+
+    /**
      * SET ... KEEPTTL without XX: an existing key keeps its TTL, a missing one (expired or deleted
      * since it was written) is created without any. With `allowKeepTtl` (default) only when the
      * code shows the key may have expired before it: an earlier round trip of the same function
@@ -165,10 +185,10 @@ export default createRule<Options, MessageIds>({
             reportKeepTtl(call);
             continue;
           }
-          const leaking = leakingKeys(call);
+          const numberAsOptions = call.dropped?.find((d) => d.kind === 'number-as-options');
+          const leaking = numberAsOptions ? droppedTtlKeys(call) : leakingKeys(call);
           const effect = leaking[0]?.effect;
           if (!effect) continue;
-          const numberAsOptions = call.dropped?.find((d) => d.kind === 'number-as-options');
           if (numberAsOptions) {
             const text = context.sourceCode.getText(numberAsOptions.node);
             context.report({

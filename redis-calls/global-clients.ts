@@ -1,0 +1,210 @@
+/**
+ * The client library of a **global** client: a receiver taken for a client by its name
+ * (`clientNames`) that the file never declares nor imports, a global its host provides. The Yunzai
+ * bot framework gives every plugin a node-redis 4 client as the global `redis` (no plugin imports
+ * it); a Cloudflare- or Deno-style runtime, a `/* global redis *\/` comment, an ESLint
+ * `languageOptions.globals` entry or an application's own `global.redis = createClient()` do the
+ * same. Written `redis`, `global.redis`, `globalThis.redis`, `window.redis` or `self.redis`.
+ *
+ * The file says nothing of its library, so the package does: every source file of the linted
+ * file's package (`project.ts`) that names the global is read, and
+ *
+ * - an assignment of a client to it (`global.redis = createClient()`, `globalThis.redis = new
+ *   Redis()`) gives that client's library;
+ * - a call on it written in a syntax only one client runs gives that client's: a camelCase command
+ *   method (`redis.lPop(k)`, `redis.hSet(...)`, `redis.sendCommand([...])`: node-redis 4 and later,
+ *   whose methods are the command's name in camelCase; ioredis and node-redis 3 spell them in
+ *   lower case) or a SET options object in node-redis' casing (`redis.set(k, v, { EX: 30 })`) is
+ *   node-redis; the same object in lower case (`{ ex: 30 }`) is @upstash/redis; a `...Buffer`
+ *   command method, `pipeline()`, `defineCommand()` or a `...Stream()` scan is ioredis.
+ *
+ * One library from all of them is the global's; none, or more than one, leaves it unknown (the
+ * call's own shape then guesses, as before, and nothing the client would drop is reported).
+ * ioredis-style tokens (`set(k, v, 'EX', 60)`) are no evidence: on node-redis 4 they are the very
+ * mistake `valid-ttl-args` reports. Verdicts are cached per linted file and global name, what a
+ * module read from disk shows per module (re-read when it changes), and which files of a package
+ * name a global for {@link LISTING_TTL_MS} milliseconds.
+ */
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import type { ClientFlavor, ReceiverKind } from './client-facts.js';
+import { originOf } from './client-syntax.js';
+import { loadModule, moduleContext, readModule, type ImportedModule } from './modules.js';
+import { commandOfMethod } from './normalize.js';
+import { LISTING_TTL_MS, packageFiles, packageOf } from './project.js';
+import { propertyName, unwrap, walk, type AnyContext } from './static.js';
+
+/** The objects a global is a property of: `global.redis`, `globalThis.redis`, `window.redis`, `self.redis`. */
+const GLOBAL_OBJECTS = new Set(['global', 'globalThis', 'window', 'self']);
+/** SET options as node-redis spells them in an options object. */
+const NODE_REDIS_SET_OPTION = /^(?:EX|PX|EXAT|PXAT|KEEPTTL|NX|XX|GET|expiration|condition)$/;
+/** SET options as @upstash/redis spells them. */
+const UPSTASH_SET_OPTION = /^(?:ex|px|exat|pxat|keepTtl|nx|xx|get)$/;
+/** ioredis' own methods, which no other client has. */
+const IOREDIS_METHODS = new Set(['pipeline', 'defineCommand', 'scanStream', 'sscanStream', 'hscanStream', 'zscanStream']);
+
+/** What the package tells of one global: its library, and the call or assignment that says so. */
+export interface GlobalClientLibrary {
+  flavor: ClientFlavor;
+  /** Why, for messages: ``a global the package uses as a node-redis client (`redis.lPop(...)` in apps/chat.js)``. */
+  why: string;
+}
+
+const LIBRARY_NAMES: Partial<Record<ClientFlavor, string>> = { ioredis: 'an ioredis', 'node-redis': 'a node-redis', upstash: 'an @upstash/redis', bun: 'a Bun', glide: 'a Valkey GLIDE' };
+
+/**
+ * How a value is judged: `value` of the module `module` (`undefined`: the linted file), by that
+ * module's client detector (passed in by `clients.ts`, which this module cannot import).
+ */
+export type ValueJudge = (module: ImportedModule | undefined, value: TSESTree.Node) => ReceiverKind;
+
+/** Verdicts per linted file (its program) and global name. */
+const verdicts = new WeakMap<TSESTree.Program, Map<string, GlobalClientLibrary | undefined>>();
+/** What each module read from disk (its program) shows per global name: library -> evidence. */
+const moduleEvidence = new WeakMap<TSESTree.Program, Map<string, ReadonlyMap<ClientFlavor, string>>>();
+/** Per package root and global name, the files that name it ({@link filesNaming}). */
+const naming = new Map<string, { at: number; paths: readonly string[] }>();
+/** Globals being looked up (`global.redis = redis` would ask again): unknown meanwhile. */
+const inProgress = new Set<string>();
+
+/**
+ * The name of the global `receiver` is, when it is one: a bare identifier no scope of the file
+ * declares (`redis`: an implicit global, or one declared by a `/* global *\/` comment or ESLint's
+ * `languageOptions.globals`, which have no definition in the code), or a property of the global
+ * object (`global.redis`, `globalThis.redis`, `window.redis`, `self.redis`); `undefined` otherwise.
+ */
+export function globalName(context: AnyContext, receiver: TSESTree.Node): string | undefined {
+  const bare = unwrap(receiver);
+  if (bare.type === AST_NODE_TYPES.Identifier) return originOf(context, bare).kind === 'global' && !GLOBAL_OBJECTS.has(bare.name) ? bare.name : undefined;
+  if (bare.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+  const object = unwrap(bare.object);
+  if (object.type !== AST_NODE_TYPES.Identifier || !GLOBAL_OBJECTS.has(object.name) || originOf(context, object).kind !== 'global') return undefined;
+  return propertyName(bare.property, bare.computed);
+}
+
+/**
+ * The client library of the global `receiver` (see the module comment), from the files of the
+ * linted file's package; `undefined` when `receiver` is no global, or nothing (or more than one
+ * library) is told. Reads files from disk; never throws.
+ */
+export function globalClientLibrary(context: AnyContext, receiver: TSESTree.Node, judge: ValueJudge): GlobalClientLibrary | undefined {
+  const name = globalName(context, receiver);
+  if (name === undefined) return undefined;
+  const program = context.sourceCode.ast;
+  let byName = verdicts.get(program);
+  if (!byName) verdicts.set(program, (byName = new Map()));
+  if (byName.has(name)) return byName.get(name);
+  const file = context.physicalFilename ?? context.filename;
+  const key = `${file}\0${name}`;
+  if (inProgress.has(key)) return undefined;
+  inProgress.add(key);
+  try {
+    const value = fromPackage(context, name, file, judge);
+    byName.set(name, value);
+    return value;
+  } finally {
+    inProgress.delete(key);
+  }
+}
+
+/** The library the linted file (as linted) and the other files of its package (as on disk) show for the global `name`. */
+function fromPackage(context: AnyContext, name: string, file: string | undefined, judge: ValueJudge): GlobalClientLibrary | undefined {
+  const own = file && isAbsolute(file) ? resolve(file) : undefined;
+  const root = own ? packageOf(own)?.root : undefined;
+  const found = new Map<ClientFlavor, string>();
+  const add = (evidence: ReadonlyMap<ClientFlavor, string>): void => {
+    for (const [flavor, where] of evidence) if (!found.has(flavor)) found.set(flavor, where);
+  };
+  add(evidenceIn(context, name, own && root ? relative(root, own) : 'this file', (value) => judge(undefined, value)));
+  for (const path of root && own ? filesNaming(root, name, own) : []) {
+    if (found.size > 1) return undefined;
+    if (path === own) continue;
+    const module = loadModule(context, specifierOf(own!, path));
+    if (!module) continue;
+    let byName = moduleEvidence.get(module.program);
+    if (!byName) moduleEvidence.set(module.program, (byName = new Map()));
+    let evidence = byName.get(name);
+    if (!evidence) {
+      evidence = evidenceIn(moduleContext(context, module), name, relative(root!, path), (value) => judge(module, value));
+      byName.set(name, evidence);
+    }
+    add(evidence);
+  }
+  if (found.size !== 1) return undefined;
+  const [flavor, evidence] = [...found][0]!;
+  return { flavor, why: `a global the package uses as ${LIBRARY_NAMES[flavor] ?? 'a'} client (${evidence})` };
+}
+
+/**
+ * The source files of the package at `root` whose text names `name` (absolute paths; `from`: a
+ * file of the package, to read them from), listed once per {@link LISTING_TTL_MS} milliseconds:
+ * every file of a package with a global client asks, and reading every file's text for each would
+ * cost the package's size times theirs.
+ */
+function filesNaming(root: string, name: string, from: string): readonly string[] {
+  const key = `${root}\0${name}`;
+  const now = Date.now();
+  const cached = naming.get(key);
+  if (cached && now - cached.at < LISTING_TTL_MS) return cached.paths;
+  const word = new RegExp(`\\b${name.replace(/[^\w$]/g, '\\$&')}\\b`);
+  const paths: string[] = [];
+  for (const path of packageFiles(root) ?? []) {
+    const text = readModule(from, specifierOf(from, path))?.entry.text;
+    if (text !== undefined && word.test(text)) paths.push(resolve(path));
+  }
+  naming.set(key, { at: now, paths });
+  return paths;
+}
+
+/** A relative specifier of `path` seen from `from` (`./b.js`, `../c/d.js`). */
+function specifierOf(from: string, path: string): string {
+  const spec = relative(dirname(from), path).split('\\').join('/');
+  return spec.startsWith('.') ? spec : `./${spec}`;
+}
+
+/**
+ * The libraries the module of `context` shows for the global `name`, each with its first evidence
+ * (`where`: the module's path, for messages; `judge`: what a value of the module is).
+ */
+function evidenceIn(context: AnyContext, name: string, where: string, judge: (value: TSESTree.Node) => ReceiverKind): ReadonlyMap<ClientFlavor, string> {
+  const found = new Map<ClientFlavor, string>();
+  walk(context, context.sourceCode.ast, (node) => {
+    if (node.type === AST_NODE_TYPES.AssignmentExpression && node.operator === '=') {
+      const target = unwrap(node.left);
+      if (target.type === AST_NODE_TYPES.MemberExpression && globalName(context, target) === name) {
+        const verdict = judge(node.right);
+        if (verdict.redis && !verdict.byName && verdict.flavor !== 'unknown') note(found, verdict.flavor, `\`${context.sourceCode.getText(node.left)} = ...\` in ${where}`);
+      }
+      return;
+    }
+    if (node.type !== AST_NODE_TYPES.CallExpression) return;
+    const callee = unwrap(node.callee);
+    if (callee.type !== AST_NODE_TYPES.MemberExpression || globalName(context, callee.object) !== name) return;
+    const method = propertyName(callee.property, callee.computed);
+    if (method === undefined) return;
+    const flavor = syntaxFlavor(method, node);
+    if (flavor) note(found, flavor, `\`${context.sourceCode.getText(callee)}(...)\` in ${where}`);
+  });
+  return found;
+}
+
+function note(found: Map<ClientFlavor, string>, flavor: ClientFlavor, evidence: string): void {
+  if (!found.has(flavor)) found.set(flavor, evidence);
+}
+
+/**
+ * The one client whose syntax the call `method(...)` of `node` is written in, when only one runs
+ * it (see the module comment); `undefined` when several do.
+ */
+export function syntaxFlavor(method: string, node: TSESTree.CallExpression): ClientFlavor | undefined {
+  if (IOREDIS_METHODS.has(method)) return 'ioredis';
+  if (method.length > 6 && method.endsWith('Buffer') && commandOfMethod(method)) return 'ioredis';
+  if (method === 'sendCommand' || (/[a-z][A-Z]/.test(method) && commandOfMethod(method))) return 'node-redis';
+  if (method.toLowerCase() !== 'set') return undefined;
+  const options = node.arguments[2];
+  if (options?.type !== AST_NODE_TYPES.ObjectExpression || options.properties.length === 0) return undefined;
+  const names = options.properties.map((p) => (p.type === AST_NODE_TYPES.Property ? propertyName(p.key, p.computed) : undefined));
+  if (names.every((n) => n !== undefined && NODE_REDIS_SET_OPTION.test(n))) return 'node-redis';
+  if (names.every((n) => n !== undefined && UPSTASH_SET_OPTION.test(n))) return 'upstash';
+  return undefined;
+}
