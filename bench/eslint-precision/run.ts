@@ -20,10 +20,12 @@
  * - **applications**: open-source applications pinned by repository and commit in
  *   `applications.json`. The bench cannot reach GitHub: it reads the bare git directory the search
  *   tool's `fetch` leaves at `<mirror>/<owner>+<name>/repo` (`--mirror <dir>`, default
- *   `/work/.mirror`), extracts the pinned commit's source files into `<scratch>/apps/<owner>+<name>/`,
+ *   `/work/.mirror`), extracts the pinned commit's source files into `<scratch>-apps/<owner>+<name>/`
+ *   (beside the scratch, not in it: a module lookup walking up from an application must not reach the
+ *   packages' installs, whose hoisted versions depend on install order),
  *   and says which applications it skipped because no snapshot (or not that commit) is present.
  *   Their dependencies are not installed. An application whose spec names `clients` (its Redis
- *   client packages, pinned) gets them installed into `<scratch>/apps/<owner>+<name>.clients/`, linked as its `node_modules`,
+ *   client packages, pinned) gets them installed into `<scratch>-apps/<owner>+<name>.clients/`, linked as its `node_modules`,
  *   and is linted typed too, with a program (`allowJs`, bundler resolution) over its linted files:
  *   imports of the clients and relative imports resolve, path aliases and workspace packages do not
  *   (their types are `any`). Applications without `clients` are linted untyped in both runs.
@@ -374,10 +376,12 @@ function snapshotOf(mirror: string, repo: string): string {
 }
 
 /**
- * Extracts the pinned commit's source files of an application into `<scratch>/apps` (once per
+ * Extracts the pinned commit's source files of an application into `<scratch>-apps` (once per
  * commit) and returns the files to lint, or why the application is skipped. With `typed` and
  * `spec.clients`, installs the clients beside the sources and writes the typed program's
- * tsconfig (`.bench-tsconfig.json` in the application's folder).
+ * tsconfig (`.bench-tsconfig.json` in the application's folder). Untyped, an application whose
+ * package.json names no `redis` gets the node-redis major of this repository's package.json (5,
+ * read as 4+, the rules' default), whatever the packages' installs hoisted.
  */
 function prepareApplication(
   scratch: string,
@@ -391,7 +395,7 @@ function prepareApplication(
   } catch {
     return { skipped: `the snapshot at ${gitDir} has no commit ${spec.commit} (fetch a newer snapshot, or pin a commit it has)` };
   }
-  const dir = join(scratch, 'apps', spec.repo.replace('/', '+'));
+  const dir = join(`${scratch}-apps`, spec.repo.replace('/', '+'));
   const stamp = join(dir, '.bench-commit');
   // the stamp names what was extracted: the commit, with the root package.json and the tsconfig files
   const extracted = `${spec.commit} with package.json and tsconfig files`;
