@@ -113,15 +113,19 @@ export default createRule<Options, MessageIds>({
     const allowPipeline = options.allowPipeline !== false;
     const allowDeletedKeys = options.allowDeletedKeys !== false;
 
+    /** An expiry of the key at argument `arg` right after the write in the same MULTI (or pipeline, when allowed): one atomic unit. */
+    function expiredInItsUnit(call: RedisCall, arg: number): boolean {
+      const atomic = call.unit.kind === 'multi' || (call.unit.kind === 'pipeline' && allowPipeline);
+      return atomic && expiryAfterInUnit(context, call, arg) !== undefined;
+    }
+
     /** The leaking keys of a write: every key it writes without TTL that no policy exempts. */
     function leakingKeys(call: RedisCall) {
       return call.description.keys.filter((key) => {
         if (!LEAKING.has(key.effect)) return false;
         const keyNode = call.argNodes[key.arg];
         if (!keyNode) return true;
-        // an expiry of the key right after it in the same MULTI: one atomic unit
-        const atomic = call.unit.kind === 'multi' || (call.unit.kind === 'pipeline' && allowPipeline);
-        if (atomic && expiryAfterInUnit(context, call, key.arg)) return false;
+        if (expiredInItsUnit(call, key.arg)) return false;
         if (exemption(context, call, keyNode, options) !== undefined) return false;
         // a key the file deletes elsewhere and never expires: its life is the code's (lifecycle.ts)
         return !(allowDeletedKeys && deletedElsewhere(context, call, key.arg));
@@ -140,8 +144,7 @@ export default createRule<Options, MessageIds>({
         if (!LEAKING.has(key.effect)) return false;
         const keyNode = call.argNodes[key.arg];
         if (!keyNode) return true;
-        const atomic = call.unit.kind === 'multi' || (call.unit.kind === 'pipeline' && allowPipeline);
-        if (atomic && expiryAfterInUnit(context, call, key.arg)) return false;
+        if (expiredInItsUnit(call, key.arg)) return false;
         return exemption(context, call, keyNode, PERSISTENT_ONLY) === undefined;
       });
     }
