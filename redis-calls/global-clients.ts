@@ -16,7 +16,8 @@
  *   whose methods are the command's name in camelCase; ioredis and node-redis 3 spell them in
  *   lower case) or a SET options object in node-redis' casing (`redis.set(k, v, { EX: 30 })`) is
  *   node-redis; the same object in lower case (`{ ex: 30 }`) is @upstash/redis; a `...Buffer`
- *   command method, `pipeline()`, `defineCommand()` or a `...Stream()` scan is ioredis.
+ *   command method, `defineCommand()` or a `...Stream()` scan is ioredis (`pipeline()` is no
+ *   evidence: @upstash/redis has one too).
  *
  * One library from all of them is the global's; none, or more than one, leaves it unknown (the
  * call's own shape then guesses, as before, and nothing the client would drop is reported).
@@ -40,8 +41,11 @@ const GLOBAL_OBJECTS = new Set(['global', 'globalThis', 'window', 'self']);
 const NODE_REDIS_SET_OPTION = /^(?:EX|PX|EXAT|PXAT|KEEPTTL|NX|XX|GET|expiration|condition)$/;
 /** SET options as @upstash/redis spells them. */
 const UPSTASH_SET_OPTION = /^(?:ex|px|exat|pxat|keepTtl|nx|xx|get)$/;
-/** ioredis' own methods, which no other client has. */
-const IOREDIS_METHODS = new Set(['pipeline', 'defineCommand', 'scanStream', 'sscanStream', 'hscanStream', 'zscanStream']);
+/**
+ * ioredis' own methods, which no other client has. Not `pipeline()`: @upstash/redis has one too
+ * (https://upstash.com/docs/redis/sdks/ts/pipelining/pipeline-transaction).
+ */
+const IOREDIS_METHODS = new Set(['defineCommand', 'scanStream', 'sscanStream', 'hscanStream', 'zscanStream']);
 
 /** What the package tells of one global: its library, and the call or assignment that says so. */
 export interface GlobalClientLibrary {
