@@ -100,6 +100,21 @@ export function keyCallsOf(context: AnyContext, node: TSESTree.CallExpression, o
   return facadeCallsOf(context, node);
 }
 
+/** {@link KeyPolicyOptions} with every inferred exemption off. */
+const DECLARED_ONLY: KeyPolicyOptions = { allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false, allowOpaqueKeys: false };
+
+/**
+ * Whether the key at `keyNode` written by `call` is declared persistent: a `// redis-ttl persistent:`
+ * annotation, a `persistentKeys` pattern (as written or as stored under the client's keyPrefix)
+ * the code does not expire beside it, or a helper key every caller passes persistent. The only
+ * exemption that holds for a write whose code meant the key to expire (a TTL the client drops):
+ * the inferred ones (a constant key, an optional TTL, a pass-through or opaque key) read a write
+ * as kept on purpose, which that code contradicts.
+ */
+export function declaredPersistent(context: AnyContext, call: RedisCall, keyNode: TSESTree.Node): boolean {
+  return exemption(context, call, keyNode, DECLARED_ONLY) !== undefined;
+}
+
 /** Whether the write of the key at `keyNode` by `call` is left alone, and why. */
 export function exemption(
   context: AnyContext,

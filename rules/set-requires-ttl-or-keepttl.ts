@@ -22,7 +22,7 @@ import { reportLoc } from '../redis-calls/report.js';
 import { fixesEnabled, FIX_OPTION_SCHEMA, readAutofixSettings } from '../redis-calls/autofix.js';
 import { SET_RULE_COMMANDS } from '../redis-calls/ownership.js';
 import { createdWithTtlBeforeInUnit, expiryAfterInUnit, expiryInLaterRoundTrip, ttlInEarlierRoundTrip } from '../redis-calls/file-index.js';
-import { exemption, keyCallsOf, KEY_POLICY_SCHEMA } from '../redis-calls/policy.js';
+import { declaredPersistent, exemption, keyCallsOf, KEY_POLICY_SCHEMA } from '../redis-calls/policy.js';
 import type { SetRequiresTtlOrKeepttlOptions } from './options.js';
 import { keyData, KEY_TAIL } from '../redis-calls/report.js';
 import type { AnyContext } from '../redis-calls/static.js';
@@ -50,8 +50,6 @@ export type MessageIds =
   | 'useOptionsObject';
 
 /** Key effects that leave the written key without TTL. */
-/** The key policy with every inferred exemption off: only a key declared persistent is left alone. */
-const PERSISTENT_ONLY = { allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false, allowOpaqueKeys: false } as const;
 const LEAKING: ReadonlySet<KeyEffect> = new Set<KeyEffect>(['overwrite', 'create-if-missing', 'clear-ttl-if-present']);
 
 export default createRule<Options, MessageIds>({
@@ -145,7 +143,7 @@ export default createRule<Options, MessageIds>({
         const keyNode = call.argNodes[key.arg];
         if (!keyNode) return true;
         if (expiredInItsUnit(call, key.arg)) return false;
-        return exemption(context, call, keyNode, PERSISTENT_ONLY) === undefined;
+        return !declaredPersistent(context, call, keyNode);
       });
     }
 
