@@ -16,6 +16,25 @@ export function lintSnippet(code: string, rules: Linter.RulesRecord, filename = 
   return linter.verify(code, [{ files: ['**/*.ts'], languageOptions: { parser: tsParser }, plugins: { 'redis-ttl': plugin }, rules }], { filename });
 }
 
+/** The key policy of the `strict` config: every inferred exemption off. */
+export const STRICT_KEY_POLICY = { allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false, allowOpaqueKeys: false } as const;
+
+/** A finding of {@link lintKeyRules}: the full rule id, messageId, line, column. */
+export type KeyFinding = [string | null, string | undefined, number, number];
+
+/**
+ * Lints `code` with the two key-writing rules (`incr-needs-expire-on-create`,
+ * `set-requires-ttl-or-keepttl`), both given the same `options`, and returns [rule id, messageId,
+ * line, column] per finding, in ESLint's order.
+ */
+export function lintKeyRules(code: string, options: Record<string, unknown> = {}): KeyFinding[] {
+  const messages = lintSnippet(code, {
+    'redis-ttl/incr-needs-expire-on-create': ['error', options],
+    'redis-ttl/set-requires-ttl-or-keepttl': ['error', options],
+  });
+  return messages.map((m) => [m.ruleId, m.messageId, m.line, m.column]);
+}
+
 /** A finding of {@link lintWriteRules}: rule (without `redis-ttl/`), messageId, line, column, the line the message names. */
 export type WriteFinding = [string | undefined, string | undefined, number, number, string | undefined];
 

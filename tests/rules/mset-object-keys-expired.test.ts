@@ -11,17 +11,10 @@
  * MSET.
  */
 import { describe, expect, it } from 'vitest';
-import { lintSnippet } from '../helpers/lint.js';
+import { lintKeyRules } from '../helpers/lint.js';
 import { ioredis } from './tester.js';
 
-/** [rule, messageId, line, column] of each finding of the two key-writing rules. */
-function lint(code: string, options: Record<string, unknown> = {}): Array<[string | null, string | undefined, number, number]> {
-  const messages = lintSnippet(code, {
-    'redis-ttl/incr-needs-expire-on-create': ['error', options],
-    'redis-ttl/set-requires-ttl-or-keepttl': ['error', options],
-  });
-  return messages.map((m) => [m.ruleId, m.messageId, m.line, m.column]);
-}
+const lint = lintKeyRules;
 
 const SET = 'redis-ttl/set-requires-ttl-or-keepttl';
 
