@@ -24,7 +24,8 @@
  * ioredis-style tokens (`set(k, v, 'EX', 60)`) are no evidence: on node-redis 4 they are the very
  * mistake `valid-ttl-args` reports. Verdicts are cached per linted file and global name, what a
  * module read from disk shows per module (re-read when it changes), and which files of a package
- * name a global for {@link LISTING_TTL_MS} milliseconds.
+ * name a global and may show its library ({@link libraryTextFilter}: only those are parsed) for
+ * {@link LISTING_TTL_MS} milliseconds.
  */
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
@@ -140,8 +141,9 @@ function fromPackage(context: AnyContext, name: string, file: string | undefined
 }
 
 /**
- * The source files of the package at `root` whose text names `name` (absolute paths; `from`: a
- * file of the package, to read them from), listed once per {@link LISTING_TTL_MS} milliseconds:
+ * The source files of the package at `root` whose text names `name` and may show its library
+ * ({@link libraryTextFilter}; absolute paths; `from`: a file of the package, to read them from),
+ * listed once per {@link LISTING_TTL_MS} milliseconds:
  * every file of a package with a global client asks, and reading every file's text for each would
  * cost the package's size times theirs.
  */
@@ -150,11 +152,11 @@ function filesNaming(root: string, name: string, from: string): readonly string[
   const now = Date.now();
   const cached = naming.get(key);
   if (cached && now - cached.at < LISTING_TTL_MS) return cached.paths;
-  const word = new RegExp(`\\b${name.replace(/[^\w$]/g, '\\$&')}\\b`);
+  const mayShow = libraryTextFilter(name);
   const paths: string[] = [];
   for (const path of packageFiles(root) ?? []) {
     const text = readModule(from, specifierOf(from, path))?.entry.text;
-    if (text !== undefined && word.test(text)) paths.push(resolve(path));
+    if (text !== undefined && mayShow(text)) paths.push(resolve(path));
   }
   naming.set(key, { at: now, paths });
   return paths;
@@ -201,14 +203,52 @@ function note(found: Map<ClientFlavor, string>, flavor: ClientFlavor, evidence: 
  * it (see the module comment); `undefined` when several do.
  */
 export function syntaxFlavor(method: string, node: TSESTree.CallExpression): ClientFlavor | undefined {
-  if (IOREDIS_METHODS.has(method)) return 'ioredis';
-  if (method.length > 6 && method.endsWith('Buffer') && commandOfMethod(method)) return 'ioredis';
-  if (method === 'sendCommand' || (/[a-z][A-Z]/.test(method) && commandOfMethod(method))) return 'node-redis';
-  if (method.toLowerCase() !== 'set') return undefined;
+  const flavor = methodFlavor(method);
+  if (flavor !== 'set') return flavor;
   const options = node.arguments[2];
   if (options?.type !== AST_NODE_TYPES.ObjectExpression || options.properties.length === 0) return undefined;
   const names = options.properties.map((p) => (p.type === AST_NODE_TYPES.Property ? propertyName(p.key, p.computed) : undefined));
   if (names.every((n) => n !== undefined && NODE_REDIS_SET_OPTION.test(n))) return 'node-redis';
   if (names.every((n) => n !== undefined && UPSTASH_SET_OPTION.test(n))) return 'upstash';
   return undefined;
+}
+
+/**
+ * The client a call of `method` says by its name alone (see the module comment), `'set'` when its
+ * SET options decide, `undefined` when the name says nothing.
+ */
+function methodFlavor(method: string): ClientFlavor | 'set' | undefined {
+  if (IOREDIS_METHODS.has(method)) return 'ioredis';
+  if (method.length > 6 && method.endsWith('Buffer') && commandOfMethod(method)) return 'ioredis';
+  if (method === 'sendCommand' || (/[a-z][A-Z]/.test(method) && commandOfMethod(method))) return 'node-redis';
+  return method.toLowerCase() === 'set' ? 'set' : undefined;
+}
+
+/** A property read as written in a file's text: `.name`, `?.name`, `['name']`. */
+const PROPERTY_TOKEN = /\??\.\s*([A-Za-z_$][\w$]*)|\[\s*['"`]([A-Za-z_$][\w$]*)['"`]\s*\]/g;
+/** A SET option key as written in an object literal, in either client's casing. */
+const SET_OPTION_KEY = /\b(?:EX|PX|EXAT|PXAT|KEEPTTL|NX|XX|GET|expiration|condition|ex|px|exat|pxat|keepTtl|nx|xx|get)['"]?\s*:/;
+
+/**
+ * Whether the text of a file may show the library of the global `name`: it names `name`, and has
+ * an assignment on a line that names it (`global.redis = ...`, `globalThis['redis'] = ...`) or a
+ * property whose name alone tells a client (`.lPop`, `['hSet']`, `.getBuffer`; for `.set`, with a
+ * SET option key in the file). A cheap over-approximation of what the parsed file shows, so that
+ * only the files it keeps are parsed: a package where a thousand files call `redis.get(k)` and
+ * `redis.set(k, v)` on a global would otherwise parse every one of them (about 35 ms a file).
+ */
+export function libraryTextFilter(name: string): (text: string) => boolean {
+  const escaped = name.replace(/[^\w$]/g, '\\$&');
+  const word = new RegExp(`\\b${escaped}\\b`);
+  // not `==` nor `=>`
+  const assignment = new RegExp(`\\b${escaped}\\b[^;\\n=]*=(?![=>])`);
+  return (text) => {
+    if (!word.test(text)) return false;
+    if (assignment.test(text)) return true;
+    for (const match of text.matchAll(PROPERTY_TOKEN)) {
+      const flavor = methodFlavor(match[1] ?? match[2]!);
+      if (flavor === 'set' ? SET_OPTION_KEY.test(text) : flavor !== undefined) return true;
+    }
+    return false;
+  };
 }

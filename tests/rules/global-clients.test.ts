@@ -16,7 +16,7 @@ import { Linter } from 'eslint';
 import tsParser from '@typescript-eslint/parser';
 import setRule from '../../rules/set-requires-ttl-or-keepttl.js';
 import validTtlArgs from '../../rules/valid-ttl-args.js';
-import { syntaxFlavor } from '../../redis-calls/global-clients.js';
+import { libraryTextFilter, syntaxFlavor } from '../../redis-calls/global-clients.js';
 import { clientDetectorOf } from '../../redis-calls/index.js';
 import { nodeRedis, runRule, untypedTester } from './tester.js';
 
@@ -187,6 +187,42 @@ describe('the library a call on a global is written for', () => {
     expect(flavorOf('redis.onReady()')).toBeUndefined();
     // ioredis and @upstash/redis both have pipeline()
     expect(flavorOf('redis.pipeline()')).toBeUndefined();
+  });
+});
+
+describe('the files of a package read for a global (libraryTextFilter)', () => {
+  const mayShow = libraryTextFilter('redis');
+
+  it('keeps every file whose parse may show the library, in every spelling the parse reads', () => {
+    for (const text of [
+      'global.redis = createClient();',
+      "globalThis['redis'] = new Redis();",
+      '(global as any).redis = await connect();',
+      'await redis.lPop(k);',
+      'await redis?.hSet(k, f, v);',
+      "await (redis as RedisClientType).sendCommand(['GET', k]);",
+      "await redis['zAdd'](k, m);",
+      'const b = await redis.getBuffer(k);',
+      "redis.defineCommand('x', { numberOfKeys: 1, lua });",
+      'await redis.set(k, v, { EX: 30 });',
+      "await redis.set(k, v, { 'PX': 500 });",
+      'await redis.set(k, v, { ex: 30 });',
+    ]) {
+      expect([text, mayShow(text)]).toEqual([text, true]);
+    }
+  });
+
+  it('drops files that do not name the global, or only call what every client has', () => {
+    for (const text of [
+      'await client.lPop(k);',
+      'await redis.get(k); await redis.set(k, v); await redis.set(k, v, 300);',
+      "await redis.set(k, v, 'EX', 60);",
+      'if (redis.status === "ready") await redis.incr(k);',
+      'redis.get(k).then((v) => v);',
+      'const redisUrl = process.env.REDIS_URL; cache.lPop(k);',
+    ]) {
+      expect([text, mayShow(text)]).toEqual([text, false]);
+    }
   });
 });
 
