@@ -39,3 +39,11 @@ export function base(keys: KeyAction[]): Omit<CommandDescription, 'name' | 'know
 
 /** A command without keys (or whose keys the table does not follow). */
 export const keyless: Spec = { kind: 'custom', describe: () => base([]) };
+
+/** The expiry options of SET, GETEX and the hash field commands, and the unit of the value each takes. */
+export const EXPIRY_UNITS = {
+  EX: 'seconds',
+  PX: 'milliseconds',
+  EXAT: 'unix-seconds',
+  PXAT: 'unix-milliseconds',
+} as const;

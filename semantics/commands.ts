@@ -9,7 +9,8 @@
  * `../shared/design/ttl-semantics.md` which summarises them.
  */
 
-import { all, base, first, keyless, numeric, removes, upper, type Spec } from './command-spec.js';
+import { all, base, EXPIRY_UNITS, first, keyless, numeric, removes, upper, type Spec } from './command-spec.js';
+import { describeSet } from './set-command.js';
 import { REDIS8_TYPE_TABLE } from './redis8-types.js';
 import { versionRequirement, type VersionRequirement } from './versions.js';
 
@@ -215,6 +216,13 @@ export interface CommandDescription {
    */
   conflictingOption?: { arg: number; option: string; conflictsWith: string };
   /**
+   * A literal argument in an option slot that is no option of the command (`SET key value 300`,
+   * the TTL without its `EX`; `SET key value EXPIRE 60`): Redis answers "ERR syntax error" and
+   * writes nothing (https://redis.io/docs/latest/commands/set/). `arg` is its index, `token` it
+   * as written. SET only.
+   */
+  unknownOption?: { arg: number; token: string };
+  /**
    * A literal argument makes Redis reject the command (a TTL that is not a positive integer for
    * SET/SETEX/PSETEX, a non-integer timeout for the EXPIRE family): inside a script the error
    * aborts the script, keeping the writes made before it.
@@ -236,82 +244,6 @@ export interface CommandDescription {
    * never greater than a TTL, and no TTL counts as infinite). Absent when the call is rejected.
    */
   pastExpiry?: 'delete' | 'delete-if-ttl' | 'delete-if-no-ttl' | 'nothing';
-}
-
-
-const EXPIRY_UNITS = {
-  EX: 'seconds',
-  PX: 'milliseconds',
-  EXAT: 'unix-seconds',
-  PXAT: 'unix-milliseconds',
-} as const;
-
-/**
- * SET options that exclude each other: one condition, one of the expiry options or KEEPTTL.
- * Redis accepts a repeated token (`EX 10 EX 20`, the last wins) but answers "ERR syntax error" to
- * two different tokens of one group (https://redis.io/docs/latest/commands/set/; `t_string.c`
- * `parseExtendedStringArgumentsOrReply`).
- */
-const SET_EXCLUSIVE_OPTIONS: ReadonlyArray<readonly string[]> = [
-  ['NX', 'XX'],
-  ['EX', 'PX', 'EXAT', 'PXAT', 'KEEPTTL'],
-];
-
-/** SET key value [NX | XX] [GET] [EX s | PX ms | EXAT t | PXAT t | KEEPTTL] (https://redis.io/docs/latest/commands/set/) */
-function describeSet(args: readonly CommandArg[]): Omit<CommandDescription, 'name' | 'known'> {
-  let nx = false;
-  let xx = false;
-  let get = false;
-  let keepTtl = false;
-  let unknownOptions = false;
-  let ttl: CommandDescription['ttl'];
-  let nonPositiveTtlArg: number | undefined;
-  let ttlOption: string | undefined;
-  let conflictingOption: CommandDescription['conflictingOption'];
-  const chosen = new Map<readonly string[], string>();
-  for (let i = 2; i < args.length; i++) {
-    const token = upper(args[i]);
-    if (token === undefined) {
-      unknownOptions = true;
-      continue;
-    }
-    const group = SET_EXCLUSIVE_OPTIONS.find((options) => options.includes(token));
-    if (group) {
-      const earlier = chosen.get(group);
-      if (earlier !== undefined && earlier !== token) conflictingOption ??= { arg: i, option: token, conflictsWith: earlier };
-      chosen.set(group, token);
-    }
-    if (token === 'NX') nx = true;
-    else if (token === 'XX') xx = true;
-    else if (token === 'GET') get = true;
-    else if (token === 'KEEPTTL') keepTtl = true;
-    else if (token in EXPIRY_UNITS) {
-      ttl = { arg: i + 1, unit: EXPIRY_UNITS[token as keyof typeof EXPIRY_UNITS] };
-      ttlOption = token;
-      const value = numeric(args[i + 1]);
-      if (value !== undefined && (value <= 0 || !Number.isInteger(value))) nonPositiveTtlArg = i + 1;
-      else if (value === undefined && args[i + 1] !== undefined) nonPositiveTtlArg = i + 1; // '60s'
-      i++;
-    }
-  }
-  let effect: KeyEffect;
-  if (ttl) effect = nx ? 'create-if-missing-with-ttl' : xx ? 'set-ttl' : 'create-with-ttl';
-  // KEEPTTL keeps the TTL of an existing key; NX writes only a missing one, which has no TTL to keep
-  else if (keepTtl) effect = xx ? 'modify-if-present' : nx ? 'create-if-missing' : 'keep-ttl';
-  else if (unknownOptions) effect = 'create-with-ttl'; // an option we cannot read may be the expiry
-  else if (nx) effect = 'create-if-missing';
-  else if (xx) effect = 'clear-ttl-if-present';
-  else effect = 'overwrite';
-  // SET ... XX EX: never creates, sets the TTL of an existing key -> 'set-ttl'.
-  return {
-    keys: [{ arg: 0, effect }],
-    getDropsTtl: get && !nx && !ttl && !keepTtl && !unknownOptions,
-    keepTtl,
-    unknownOptions,
-    ...(ttl ? { ttl, ttlOption } : {}),
-    ...(nonPositiveTtlArg !== undefined ? { nonPositiveTtlArg, rejected: true as const } : {}),
-    ...(conflictingOption ? { conflictingOption, rejected: true as const } : {}),
-  };
 }
 
 /**

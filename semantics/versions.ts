@@ -9,7 +9,7 @@
  * command reference, https://redis.io/docs/latest/commands/<command>/ (e.g.
  * https://redis.io/docs/latest/commands/expire/: "Available since 1.0.0", "Starting with Redis
  * version 7.0.0: Added options: NX, XX, GT and LT."; https://redis.io/docs/latest/commands/set/:
- * KEEPTTL 6.0.0, GET, EXAT and PXAT 6.2.0, NX together with GET 7.0.0;
+ * KEEPTTL 6.0.0, GET, EXAT and PXAT 6.2.0, NX together with GET 7.0.0, IFEQ / IFNE / IFDEQ / IFDNE 8.4.0;
  * https://redis.io/docs/latest/commands/hexpire/: 7.4.0; https://redis.io/docs/latest/commands/hsetex/: 8.0.0).
  * Commands older than Redis 3.0 are not listed: no supported server lacks them.
  */
@@ -137,6 +137,10 @@ export function versionRequirement(name: string, args: readonly unknown[]): Vers
       if (tokens.has('GET')) out = later(out, { version: '6.2.0', feature: 'SET ... GET' });
       if (tokens.has('EXAT') || tokens.has('PXAT')) out = later(out, { version: '6.2.0', feature: `SET ... ${tokens.has('EXAT') ? 'EXAT' : 'PXAT'}` });
       if (tokens.has('GET') && tokens.has('NX')) out = later(out, { version: '7.0.0', feature: 'SET ... NX GET' });
+      // "Starting with Redis version 8.4.0: Added 'IFEQ', 'IFNE', 'IFDEQ', 'IFDNE' options."
+      for (const option of ['IFEQ', 'IFNE', 'IFDEQ', 'IFDNE']) {
+        if (tokens.has(option)) out = later(out, { version: '8.4.0', feature: `SET ... ${option}` });
+      }
       break;
     case 'EXPIRE':
     case 'PEXPIRE':
