@@ -102,9 +102,11 @@ export interface RedisCall {
  *   60)` writes a field named `EX`; `lpush(k, v, { EX: 60 })` drops the object).
  * - `keepttl-with-expiry`: KEEPTTL together with an expiry (Redis rejects it; node-redis and
  *   @upstash/redis send only the expiry).
+ * - `unknown-option`: a literal in SET's option slots that is no SET option, sent as written
+ *   (`set(k, v, 300)` on ioredis): Redis rejects the command and writes nothing.
  */
 export interface DroppedArgument {
-  kind: 'number-as-options' | 'positional-tokens' | 'option-casing' | 'not-a-number' | 'may-be-undefined' | 'no-ttl-syntax' | 'keepttl-with-expiry';
+  kind: 'number-as-options' | 'positional-tokens' | 'option-casing' | 'not-a-number' | 'may-be-undefined' | 'no-ttl-syntax' | 'keepttl-with-expiry' | 'unknown-option';
   /** Where to report. */
   node: TSESTree.Node;
   /** Whether what is dropped carries a TTL (then `valid-ttl-args` reports it, and the key rules leave it). */
@@ -613,6 +615,7 @@ export function normalizeCall(
   const nodes = [...resolved.prefix.map(() => undefined), ...flat.nodes];
   const description = describeCommand(resolved.command, args);
   dropped.push(...keepTtlConflict(description, args, nodes, dropped));
+  if (flavorKnown && SENDS_TOKENS_AS_WRITTEN.has(flavor)) dropped.push(...unknownOptionOf(description, nodes));
   return [
     {
       node,
@@ -992,7 +995,7 @@ function fromArgv(
   const command = name.toUpperCase();
   settleGroups(command, [], flat);
   const description = describeCommand(command, flat.args);
-  const dropped = keepTtlConflict(description, flat.args, flat.nodes, []);
+  const dropped = [...keepTtlConflict(description, flat.args, flat.nodes, []), ...unknownOptionOf(description, flat.nodes)];
   return {
     node,
     nameNode,
@@ -1046,6 +1049,23 @@ function keepTtlConflict(
   const at = conflict.option === 'KEEPTTL' ? conflict.arg : args.findIndex((a) => typeof a === 'string' && a.toUpperCase() === 'KEEPTTL');
   const node = nodes[at];
   return node ? [{ kind: 'keepttl-with-expiry', node, ttl: false, option: expiry }] : [];
+}
+
+/**
+ * The clients whose SET method sends every argument as a Redis token, as written (ioredis,
+ * node_redis 3); node-redis 4+ and @upstash/redis read one options object instead.
+ */
+const SENDS_TOKENS_AS_WRITTEN: ReadonlySet<ClientFlavor> = new Set(['ioredis', 'node-redis-3']);
+
+/**
+ * A literal in SET's option slots that is no SET option, as sent (`set(k, v, 300)` on ioredis,
+ * `call('SET', k, v, 'EXPIRE', 60)`): the command table says Redis rejects the command
+ * (`unknownOption`). Reported on the token.
+ */
+function unknownOptionOf(description: CommandDescription, nodes: ReadonlyArray<TSESTree.Node | undefined>): DroppedArgument[] {
+  const unknown = description.unknownOption;
+  const node = unknown ? nodes[unknown.arg] : undefined;
+  return unknown && node ? [{ kind: 'unknown-option', node, ttl: false, option: unknown.token }] : [];
 }
 
 /** When detection does not tell the client: the method spelling and option style do. */

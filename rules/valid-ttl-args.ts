@@ -22,6 +22,8 @@ export type MessageIds =
   | 'mayBeUndefined'
   | 'noTtlSyntax'
   | 'keepTtlWithExpiry'
+  | 'unknownOption'
+  | 'nameExpiry'
   | 'useOptionsObject'
   | 'renameOption'
   | 'wrapNumber';
@@ -52,7 +54,10 @@ export default createRule<[], MessageIds>({
         '{{command}} has no expiry option: `{{option}}` {{fate}}, and the key is created without TTL. Send {{command}} and an EXPIRE of the key in one MULTI (or a Lua script).',
       keepTtlWithExpiry:
         'KEEPTTL and `{{option}}` exclude each other: Redis rejects the pair ("syntax error"), and node-redis / @upstash/redis send only one. Keep the expiry to set a new TTL, or KEEPTTL to keep the current one.',
+      unknownOption:
+        'SET has no option `{{token}}`: Redis answers "syntax error" to the whole command, so the key is never written. {{fix}}',
       useOptionsObject: 'Pass the options as an object: {{replacement}}.',
+      nameExpiry: 'Send it as EX seconds: `{{replacement}}`.',
       renameOption: 'Rename `{{option}}` to `{{expected}}`.',
       wrapNumber: 'Convert it with Number(...).',
     },
@@ -130,6 +135,29 @@ export default createRule<[], MessageIds>({
         case 'keepttl-with-expiry':
           context.report({ node: dropped.node, messageId: 'keepTtlWithExpiry', data: { option: dropped.option ?? 'EX' } });
           return;
+        case 'unknown-option': {
+          const seconds = typeof staticValue(context, dropped.node) === 'number' || /^\d+$/.test(dropped.option ?? '');
+          context.report({
+            node: dropped.node,
+            messageId: 'unknownOption',
+            data: {
+              token: dropped.option ?? '',
+              fix: seconds
+                ? "A TTL needs its option before it: `'EX', seconds` or `'PX', milliseconds`."
+                : 'Remove it, or spell one of the options SET has.',
+            },
+            suggest: seconds
+              ? [
+                  {
+                    messageId: 'nameExpiry',
+                    data: { replacement: `'EX', ${sourceCode.getText(dropped.node)}` },
+                    fix: (fixer: TSESLint.RuleFixer) => fixer.insertTextBefore(dropped.node, "'EX', "),
+                  },
+                ]
+              : [],
+          });
+          return;
+        }
         case 'number-as-options':
           return; // set-requires-ttl-or-keepttl's
       }

@@ -1,0 +1,77 @@
+/**
+ * A literal in SET's option slots that is no SET option, sent as written: `redis.set(k, v, 300)`
+ * on ioredis (the TTL without its `EX`), `call('SET', k, v, 'EXPIRE', 60)`, a stray token after a
+ * complete expiry. Redis answers "ERR syntax error" to the whole command (checked on a real server
+ * in tests/semantics/set-options-redis.test.ts), so the key is never written: `valid-ttl-args`
+ * reports the token (with a suggestion to name a bare number's option as `'EX'`), and
+ * `set-requires-ttl-or-keepttl` says nothing of a write that never happens. Near misses stay as
+ * they were: node-redis 4+ drops a bare number instead (`numberAsOptions`, the set rule's); an
+ * unknown client's `set(k, v, 300)` is not judged; a TTL in a variable may be anything; Redis
+ * 8.4's IFEQ / IFNE carry a value of their own.
+ */
+import setRule from '../../rules/set-requires-ttl-or-keepttl.js';
+import rule from '../../rules/valid-ttl-args.js';
+import { ioredis, nodeRedis, runRule, untypedTester } from './tester.js';
+
+const BARE_NUMBER_FIX = "A TTL needs its option before it: `'EX', seconds` or `'PX', milliseconds`.";
+const OTHER_FIX = 'Remove it, or spell one of the options SET has.';
+
+runRule(untypedTester, 'valid-ttl-args', rule, {
+  valid: [
+    ioredis("await redis.set(`cache:${id}`, v, 'EX', 300);"),
+    ioredis("await redis.set(`cache:${id}`, v, 'PX', 500, 'NX', 'GET');"),
+    ioredis("await redis.set(`cache:${id}`, v, 'IFEQ', old, 'EX', 60);"),
+    ioredis("await redis.set(`cache:${id}`, v, 'IFNE', 300);"),
+    // a value the analyzer cannot read may be a token
+    ioredis('await redis.set(`cache:${id}`, v, ttl);'),
+    ioredis('await redis.set(`cache:${id}`, v, ...options);'),
+    // node-redis 4+ drops a bare number (set-requires-ttl-or-keepttl reports it)
+    nodeRedis('await client.set(`cache:${id}`, v, 300);'),
+    // no client known: the number may be node-redis options
+    'await cache.set(`cache:${id}`, v, 300);',
+  ],
+  invalid: [
+    {
+      code: ioredis('await redis.set(`cache:${id}`, v, 300);'),
+      errors: [
+        {
+          messageId: 'unknownOption',
+          line: 3,
+          column: 35,
+          data: { token: '300', fix: BARE_NUMBER_FIX },
+          suggestions: [{ messageId: 'nameExpiry', data: { replacement: "'EX', 300" }, output: ioredis("await redis.set(`cache:${id}`, v, 'EX', 300);") }],
+        },
+      ],
+    },
+    {
+      code: ioredis("await redis.set(`cache:${id}`, v, 'NX', TTL);\nconst TTL = 60;"),
+      errors: [
+        {
+          messageId: 'unknownOption',
+          line: 3,
+          column: 41,
+          data: { token: '60', fix: BARE_NUMBER_FIX },
+          suggestions: [{ messageId: 'nameExpiry', data: { replacement: "'EX', TTL" }, output: ioredis("await redis.set(`cache:${id}`, v, 'NX', 'EX', TTL);\nconst TTL = 60;") }],
+        },
+      ],
+    },
+    {
+      code: ioredis("await redis.set(`cache:${id}`, v, 'EX', 60, 'NOW');"),
+      errors: [{ messageId: 'unknownOption', line: 3, column: 45, data: { token: 'NOW', fix: OTHER_FIX }, suggestions: [] }],
+    },
+    {
+      code: ioredis("await redis.call('SET', `cache:${id}`, v, 'EXPIRE', 60);"),
+      errors: [{ messageId: 'unknownOption', line: 3, column: 43, data: { token: 'EXPIRE', fix: OTHER_FIX }, suggestions: [] }],
+    },
+  ],
+});
+
+runRule(untypedTester, 'set-requires-ttl-or-keepttl', setRule, {
+  valid: [
+    // rejected by Redis: nothing is written, valid-ttl-args' finding
+    ioredis('await redis.set(`cache:${id}`, v, 300);'),
+    ioredis("await redis.call('SET', `cache:${id}`, v, 'EXPIRE', 60);"),
+    ioredis("await redis.set(`cache:${id}`, v, 'NX', 'XX');"),
+  ],
+  invalid: [],
+});
