@@ -12,6 +12,7 @@ import { isNowName, isOneSecondInMs, unitOfLiteral, unitOfName, type UnitGuess }
 import { constantNumber, constantsOf } from './constant.js';
 import { redisCallsOf, type RedisCall } from './index.js';
 import { enclosingClass, memberKeyName } from './client-syntax.js';
+import { spanSourceOf, type SpanSource } from './time-constants.js';
 import { constInitializer, enclosingFunction, findVariable, foldNumber, propertyName, referenceName, staticValue, unwrap, walk, type AnyContext, type ConstantScope } from './static.js';
 
 const MAX_DEPTH = 6;
@@ -107,6 +108,9 @@ export function guessUnit(context: AnyContext, node: TSESTree.Node, depth = 0, s
     case AST_NODE_TYPES.Literal:
       return typeof bare.value === 'number' ? unitOfLiteral(bare.value) : undefined;
     case AST_NODE_TYPES.Identifier: {
+      // `ONE_DAY = 86_400_000`: a constant named as one unit of time, its value says the unit
+      const source = spanSourceOf(context, bare, scope);
+      if (source) return spanGuess(source);
       const named = unitOfName(bare.name);
       // a `const` of this file, or of a module it imports (`import { WINDOW } from './limits'`)
       const resolved = scope.resolve(bare);
@@ -127,6 +131,9 @@ export function guessUnit(context: AnyContext, node: TSESTree.Node, depth = 0, s
       return resolved ? guessUnit(context, resolved.node, depth + 1, resolved.scope) : undefined;
     }
     case AST_NODE_TYPES.MemberExpression: {
+      // `Time.Day` of @sapphire/time-utilities, `TIME.DAY` of a table in milliseconds
+      const source = spanSourceOf(context, bare, scope);
+      if (source) return spanGuess(source);
       const name = propertyName(bare.property, bare.computed);
       return name ? unitOfName(name) : undefined;
     }
@@ -134,6 +141,9 @@ export function guessUnit(context: AnyContext, node: TSESTree.Node, depth = 0, s
     case AST_NODE_TYPES.CallExpression: {
       if (isClockCall(bare)) return { kind: 'absolute', unit: 'milliseconds', why: `\`${shortText(bare)}\` is a Unix time in milliseconds`, clock: true };
       if (bare.type === AST_NODE_TYPES.CallExpression) {
+        // `ms('1d')`, `milliseconds({ days: 1 })`, `duration.asSeconds()`
+        const source = spanSourceOf(context, bare, scope);
+        if (source) return spanGuess(source);
         const callee = unwrap(bare.callee);
         const name = callee.type === AST_NODE_TYPES.MemberExpression ? propertyName(callee.property, callee.computed) : callee.type === AST_NODE_TYPES.Identifier ? callee.name : undefined;
         // `nowSec()`, `now()`: the current time, in the unit the name says
@@ -160,7 +170,7 @@ export function guessUnit(context: AnyContext, node: TSESTree.Node, depth = 0, s
       const left = guessUnit_(bare.left, depth + 1);
       const right = guessUnit_(bare.right, depth + 1);
       // `ms / TIME_MS.second`, `s * MS_PER_SECOND`: a named second in milliseconds is 1000
-      const thousand = (side: TSESTree.Node): boolean => foldNumber(side, scope) === 1000 || namesOneSecondInMs(side);
+      const thousand = (side: TSESTree.Node): boolean => foldNumber(side, scope) === 1000 || namesOneSecondInMs(side) || isOneSecondInMsConstant(spanSourceOf(context, side, scope));
       const rightValue = thousand(bare.right) ? 1000 : foldNumber(bare.right, scope);
       switch (bare.operator) {
         case '-':
@@ -170,23 +180,32 @@ export function guessUnit(context: AnyContext, node: TSESTree.Node, depth = 0, s
           // a point minus a value nothing names: a point earlier (minus a span) or a span (minus
           // another point), nobody can tell; a constant or a span keeps it a point
           if (left?.kind === 'absolute' && !right && rightValue === undefined) return undefined;
+          // a value nothing names minus a span: a span or a point, in the span's unit
+          if (!left && right?.kind === 'duration') return sumWithUnknown(right);
           return left ?? (right?.kind === 'duration' ? right : undefined);
         case '+':
           if (left?.kind === 'absolute') return left;
           if (right?.kind === 'absolute') return right;
-          return left ?? right;
+          // a value nothing names plus a span: a longer span, or a point in time later
+          // (`windowStart + windowSizeMs` for PEXPIREAT): only the span's unit is known
+          if (!left && !right) return undefined;
+          if (!left || !right) return sumWithUnknown((left ?? right)!);
+          return united(left, right);
         case '*':
           if (rightValue === 1000 || thousand(bare.left)) {
             const inner = rightValue === 1000 ? left : right;
             if (inner?.unit === 'milliseconds') return undefined; // ms * 1000 is microseconds: nobody's TTL
             return { kind: inner?.kind ?? 'duration', unit: 'milliseconds', why: `\`${shortText(bare)}\` multiplies by 1000 (seconds to milliseconds)`, ...(inner ? {} : { unitOnly: true as const }), ...(inner?.clock ? { clock: true as const } : {}) };
           }
-          return left ?? right;
+          // `30 * Time.Second`: the factor has no unit, the span has
+          return united(left, right);
         case '/':
           if (rightValue === 1000) {
             if (left?.unit === 'seconds') return undefined;
             return { kind: left?.kind ?? 'duration', unit: 'seconds', why: `\`${shortText(bare)}\` divides by 1000 (milliseconds to seconds)`, ...(left ? {} : { unitOnly: true as const }), ...(left?.clock ? { clock: true as const } : {}) };
           }
+          // `Time.Day / Time.Minute`: a span by a span of the same unit is a count, no unit
+          if (left?.kind === 'duration' && right?.kind === 'duration' && left.unit && left.unit === right.unit) return undefined;
           return left;
         default:
           return undefined;
@@ -202,6 +221,33 @@ export function guessUnit(context: AnyContext, node: TSESTree.Node, depth = 0, s
     default:
       return undefined;
   }
+}
+
+/** A duration whose source tells its unit (`Time.Day` of @sapphire/time-utilities, `ms('1d')`): `redis-calls/time-constants.ts`. */
+function spanGuess(source: SpanSource): Guess {
+  return { kind: 'duration', unit: source.unit, why: source.why, ...(source.unitOnly ? { unitOnly: true as const } : {}) };
+}
+
+/** `Time.Second` of a table in milliseconds: one second counted in milliseconds, a divisor of 1000. */
+function isOneSecondInMsConstant(source: SpanSource | undefined): boolean {
+  return source?.unit === 'milliseconds' && source.value === 1000;
+}
+
+/**
+ * A span added to (or taken from) a value nothing names: a span, or a point in time moved by it
+ * (`windowStart + windowSizeMs`), nobody can tell which; the span's unit is the sum's. `undefined`
+ * for a span whose unit is unknown (`x + 60`).
+ */
+function sumWithUnknown(known: Guess): Guess | undefined {
+  if (known.kind !== 'duration' || !known.unit) return undefined;
+  return { ...known, unitOnly: true };
+}
+
+/** Of two guesses of one product or sum of spans, the one that knows its unit (`30 * Time.Second`). */
+function united(left: Guess | undefined, right: Guess | undefined): Guess | undefined {
+  if (left?.unit) return left;
+  if (right?.unit) return right;
+  return left ?? right;
 }
 
 /** A name of one second in milliseconds (`MS_PER_SECOND`, `TIME_MS.second`): `semantics/ttl-units.ts`. */

@@ -10,7 +10,7 @@
  * `redis-calls/ttl-value.ts`. The same rule id as lua-lint's.
  */
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
-import { unitMismatch } from '../semantics/ttl-units.js';
+import { expectedUnit, unitMismatch } from '../semantics/ttl-units.js';
 import { createRule } from './create-rule.js';
 import { redisCallsOf, type RedisCall } from '../redis-calls/index.js';
 import { propertyName, staticValue } from '../redis-calls/static.js';
@@ -65,7 +65,9 @@ export default createRule<[], MessageIds>({
           const mismatch = unitMismatch(guess, ttl.unit);
           if (!mismatch) continue;
           const current = call.description.ttlOption ?? call.command;
-          const found = guess.kind === 'absolute' ? (guess.unit ? (`unix-${guess.unit}` as const) : undefined) : guess.unit;
+          // only the unit known (`windowStart + windowSizeMs`): a span or a time, as the command takes
+          const kind = guess.unitOnly ? expectedUnit(ttl.unit).kind : guess.kind;
+          const found = kind === 'absolute' ? (guess.unit ? (`unix-${guess.unit}` as const) : undefined) : guess.unit;
           const replacement = found ? SWITCH[current]?.[found] : undefined;
           const rewrite = replacement ? rewriteFor(context, call, current, replacement) : undefined;
           const where = call.description.ttlOption ? `${call.description.ttlOption} (of ${call.command})` : call.command;
