@@ -7,7 +7,12 @@
  *
  * 1. `settings['redis-ttl'].nodeRedisVersion` (`'2.8.0'`, `'3'`, `'4.7.0'`, `'^3.1.2'`), when set;
  * 2. with type information, where the called method is declared: `@types/redis` (the types of
- *    node-redis 2 and 3; node-redis 4 ships its own) means 3, `redis` / `@redis/client` means 4+;
+ *    node-redis 2 and 3; node-redis 4 ships its own) means 3, `redis` / `@redis/client` means 4+,
+ *    unless step 3 says 3 or earlier: node_redis 3 and earlier ship no types, so a 4+ declaration
+ *    for a file whose package declares (or installs, nearest first) redis 3 comes from another
+ *    install the checker found on its way up (TypeScript looks for typed packages in every
+ *    `node_modules` above the file before it settles for an untyped one: a hoisted or
+ *    workspace-root redis 4), not from the redis `require` loads;
  * 3. otherwise the linted file's nearest `package.json` that names `redis` in `dependencies`,
  *    `devDependencies` or `peerDependencies` (its range: `^3.1.2` is 3, `2.6.5` is 2, `>=3` is
  *    unknown), or, in
@@ -38,7 +43,7 @@ export function isNodeRedis3(context: AnyContext, method: TSESTree.Node): boolea
   const setting = pluginSettings(context).nodeRedisMajor;
   if (setting !== undefined) return positional(setting);
   const declared = declaredMajor(context, method);
-  if (declared !== undefined) return positional(declared);
+  if (declared !== undefined && positional(declared)) return true;
   const file = context.physicalFilename ?? context.filename;
   if (!file || !isAbsolute(file)) return false;
   const found = majorAbove(dirname(file));

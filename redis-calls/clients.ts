@@ -32,6 +32,7 @@ import { forEachThisWrite } from './bounded.js';
 import { globalClientLibrary } from './global-clients.js';
 import { constructionKeyPrefix } from './client-key-prefix.js';
 import { memberOf, memberPath, typeOfExpression } from './declared-types.js';
+import { ownerName } from './member-owner.js';
 
 import { findVariable, isCallOnItself, moduleNamespaceOf, unwrap, type AnyContext, type FunctionLike } from './static.js';
 
@@ -1090,7 +1091,7 @@ export class ClientDetector {
     // `const multiRedis = this.multi()`: a batch stored from a `multi()` / `pipeline()` call is
     // that batch, whatever the call's receiver is read as (`this` of a class extending the client)
     const batch = bare.type === AST_NODE_TYPES.Identifier ? this.storedBatch(bare) : undefined;
-    const verdict = this.verdictByName(name, 'its name', batch);
+    const verdict = this.verdictByName(name, 'its name', batch, ownerName(bare));
     // a global the file never imports (the host's `redis`, `globalThis.redis`): its package tells its library
     const global = verdict.redis && verdict.flavor === 'unknown' ? globalClientLibrary(this.context, node, (module, value) => (module ? detectorOfModule(this.context, module) : this).classify(value)) : undefined;
     return global && verdict.redis ? { ...verdict, flavor: global.flavor, why: `${verdict.why}, ${global.why}` } : verdict;
@@ -1098,15 +1099,20 @@ export class ClientDetector {
 
   /**
    * A client by `name` (`subject` says whose name, for the message): a `clientNames` pattern, or a
-   * weak default one (`^client$`) in a file that imports a Redis client; else unknown. `batch`:
-   * the value is that client's MULTI or pipeline.
+   * weak default one (`^client$`) in a file that imports a Redis client or for a member of an
+   * `owner` whose own name matches a `clientNames` pattern (`this.client` in `class RedisStore`,
+   * `RedisStore.client`); else unknown. `batch`: the value is that client's MULTI or pipeline.
    */
-  private verdictByName(name: string, subject: string, batch?: 'multi' | 'pipeline'): ReceiverKind {
+  private verdictByName(name: string, subject: string, batch?: 'multi' | 'pipeline', owner?: string): ReceiverKind {
     const strong = this.settings.clientNames.find((pattern) => pattern.regex.test(name));
     if (strong) return clientVerdict(this.fileFlavor(), `${subject} matches clientNames '${strong.source}'`, batch, true);
     const weak = this.settings.weakClientNames.find((pattern) => pattern.regex.test(name));
     if (weak && this.importsRedis()) {
       return clientVerdict(this.fileFlavor(), `${subject} matches clientNames '${weak.source}' in a file that imports a Redis client`, batch, true);
+    }
+    const ownerPattern = weak && owner !== undefined ? this.settings.clientNames.find((pattern) => pattern.regex.test(owner)) : undefined;
+    if (weak && ownerPattern) {
+      return clientVerdict(this.fileFlavor(), `${subject} matches clientNames '${weak.source}' in \`${owner}\`, whose name matches '${ownerPattern.source}'`, batch, true);
     }
     return UNKNOWN;
   }

@@ -11,6 +11,7 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { describeCommand, isKnownCommand, moduleCommandName, namesKeyValuePairs, type CommandArg, type CommandDescription } from '../semantics/commands.js';
 import type { ClientFlavor, ClientDetector, ReceiverKind } from './clients.js';
+import { isCallbackArgument } from './callbacks.js';
 import { isNodeRedis3 } from './client-version.js';
 import { constantNumber } from './constant.js';
 import { glideArgv } from './glide.js';
@@ -260,13 +261,8 @@ function flattenArguments(context: AnyContext, nodes: readonly TSESTree.Node[], 
       return;
     }
     const node = resolveConstExpression(context, original);
-    // a trailing callback (ioredis, node-redis v3) is not a command argument
-    if (
-      index === nodes.length - 1 &&
-      (node.type === AST_NODE_TYPES.ArrowFunctionExpression || node.type === AST_NODE_TYPES.FunctionExpression)
-    ) {
-      return;
-    }
+    // a trailing callback (ioredis, node-redis v3), written at the call or passed by name, is not a command argument
+    if (index > 0 && index === nodes.length - 1 && (isCallbackArgument(context, original) || isCallbackArgument(context, node))) return;
     const mapped = pairs ? mappedPairElements(node) : undefined;
     if (node.type === AST_NODE_TYPES.ArrayExpression) {
       pushArrayElements(context, node, out);
@@ -576,7 +572,7 @@ export function normalizeCall(
     // then edit inside the array); the array of a trailing-callback call too
     const [, arrayArg, ...rest] = node.arguments;
     const elements =
-      arrayArg?.type === AST_NODE_TYPES.ArrayExpression && rest.every((arg) => isCallback(arg)) && !arrayArg.elements.some((e) => e === null)
+      arrayArg?.type === AST_NODE_TYPES.ArrayExpression && rest.every((arg) => isCallbackArgument(context, arg)) && !arrayArg.elements.some((e) => e === null)
         ? [node.arguments[0]!, ...arrayArg.elements.filter(isPresent)]
         : node.arguments;
     const call = fromArgv(context, node, elements, 'generic', flavor, unit, client);
@@ -963,12 +959,6 @@ function typeFlagsOf(context: AnyContext, node: TSESTree.Node): number | undefin
 function shortText(context: AnyContext, node: TSESTree.Node): string {
   const text = context.sourceCode.getText(node).replace(/\s+/g, ' ');
   return text.length <= 40 ? text : `${text.slice(0, 37)}...`;
-}
-
-/** A function written at the call (a node-style callback). */
-function isCallback(node: TSESTree.Node): boolean {
-  const bare = unwrap(node);
-  return bare.type === AST_NODE_TYPES.ArrowFunctionExpression || bare.type === AST_NODE_TYPES.FunctionExpression;
 }
 
 function isPresent<T>(value: T | null): value is T {

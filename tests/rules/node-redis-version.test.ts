@@ -4,8 +4,9 @@
  * suggestions are written in its positional syntax (no runtime helper: its commands take
  * callbacks). The version comes from `settings['redis-ttl'].nodeRedisVersion`, else the declared
  * types, else the nearest package.json naming `redis` (a range of one major), else an installed
- * `node_modules/redis` on the way up. node-redis 4+ (declared, a range spanning majors, nothing
- * known) keeps today's reading.
+ * `node_modules/redis` on the way up; node-redis 4+ types found for a file whose package declares
+ * or installs redis 3 (untyped) come from another install and do not override it. node-redis 4+
+ * (declared, a range spanning majors, nothing known) keeps today's reading.
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -165,20 +166,40 @@ runRule(untypedTester, 'incr-needs-expire-on-create (node-redis 3)', incrRule, {
   ],
 });
 
-/** Typed, in the node-redis 3 fixture: `redis` resolves to this repository's node-redis 5 types. */
-const typedInV3App = new RuleTester({
-  languageOptions: {
-    parserOptions: { projectService: { allowDefaultProject: ['*.ts'] }, tsconfigRootDir: join(fixtures, 'node-redis-3') },
-  },
+/** A typed tester whose project is the fixture folder `folder` (`redis` resolves to this repository's node-redis 5 types). */
+const typedIn = (folder: string): RuleTester =>
+  new RuleTester({
+    languageOptions: { parserOptions: { projectService: { allowDefaultProject: ['*.ts'] }, tsconfigRootDir: join(fixtures, folder) } },
+  });
+
+// With type information, a node-redis 4+ declaration found for a file whose package declares (or
+// installs, nearest first) redis 3 is not the redis that file loads: node_redis 3 ships no types,
+// so the checker took them from another install on its way up (here, this repository's
+// node-redis 5, as a hoisted or workspace-root redis 4+ would be). The declared version decides.
+runRule(typedIn('node-redis-3'), 'valid-ttl-args (typed, package.json declares redis 3)', validTtlArgs, {
+  valid: [
+    { code: imported("await client.set(key, value, 'EX', 60);"), filename: v3 },
+    { code: imported("client.set(key, value, 'NX', 'EX', ttl, (err) => {});"), filename: v3 },
+    { code: required("client.set(key, value, 'EX', ttl, (err) => {});"), filename: v3 },
+  ],
+  invalid: [
+    // TTL tokens on a command without TTL syntax stay data in every version
+    { code: imported("client.hset(key, 'f', 'v', 'EX', 60);"), filename: v3, errors: [{ messageId: 'noTtlSyntax', line: 3, column: 28 }] },
+  ],
 });
 
-// with type information the declared types decide: node-redis 5's `set` takes an options object
-runRule(typedInV3App, 'valid-ttl-args (declared types decide)', validTtlArgs, {
+runRule(typedIn('node-redis-3-transitive'), 'valid-ttl-args (typed, redis 3 installed untyped)', validTtlArgs, {
+  valid: [{ code: imported("client.set(key, value, 'PX', 500, callback);"), filename: join(fixtures, 'node-redis-3-transitive', 'app.ts') }],
+  invalid: [],
+});
+
+// node-redis 4 declared and typed: the tokens are dropped, still reported
+runRule(typedIn('node-redis-4'), 'valid-ttl-args (typed, package.json declares redis 4)', validTtlArgs, {
   valid: [],
   invalid: [
     {
       code: imported("await client.set(key, value, 'EX', 60);"),
-      filename: v3,
+      filename: v4,
       errors: [positional(30, [{ messageId: 'useOptionsObject', output: imported('await client.set(key, value, { EX: 60 });') }])],
     },
   ],
@@ -198,4 +219,45 @@ describe('majorOfRange', () => {
       undefined,
     ]);
   });
+});
+
+// the key rule reads the same version: a bare number is no expiry on node-redis 4+ (reported,
+// suggestions in its object syntax); on node-redis 3 the suggestions are tokens
+runRule(typedIn('node-redis-4'), 'set-requires-ttl-or-keepttl (typed, package.json declares redis 4)', setRule, {
+  valid: [{ code: imported('await client.set(key, value, { EX: 60 });'), filename: v4 }],
+  invalid: [
+    {
+      code: imported('await client.set(key, value, 60);'),
+      filename: v4,
+      errors: [
+        {
+          messageId: 'numberAsOptions',
+          line: 3,
+          column: 14,
+          suggestions: [{ messageId: 'useOptionsObject', output: imported('await client.set(key, value, { EX: 60 });') }],
+        },
+      ],
+    },
+  ],
+});
+
+runRule(typedIn('node-redis-3'), 'set-requires-ttl-or-keepttl (typed, package.json declares redis 3)', setRule, {
+  valid: [{ code: imported("client.set(key, value, 'NX', 'EX', ttl, (err) => {});"), filename: v3 }],
+  invalid: [
+    {
+      code: imported('client.set(key, value, (err) => {});'),
+      filename: v3,
+      errors: [
+        {
+          messageId: 'setWithoutTtl',
+          line: 3,
+          column: 8,
+          suggestions: [
+            { messageId: 'addKeepTtl', output: imported("client.set(key, value, 'KEEPTTL', (err) => {});") },
+            { messageId: 'addExpiryPlaceholder', output: imported("client.set(key, value, 'EX', TTL_SECONDS, (err) => {});") },
+          ],
+        },
+      ],
+    },
+  ],
 });
