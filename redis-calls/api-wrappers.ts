@@ -1,0 +1,119 @@
+/**
+ * Thin wrapper methods of a store's API over the caller's key, whatever their names: a library's
+ * cache service that re-exposes Redis commands under its own vocabulary,
+ *
+ * ```js
+ * class CacheService {
+ *   hashIncrementRemote(hash, field, increment) { return this.redisCacheService.hincrby(hash, field, increment); }
+ *   setAddRemote(key, ...values) { return this.redisCacheService.sadd(key, ...values); }
+ *   setTtlRemote(key, ttl) { return this.redisCacheService.expire(key, ttl); }
+ * }
+ * ```
+ *
+ * is part of a facade, as a pass-through wrapper named after its command is
+ * (`redis-calls/pass-through.ts`): the key is its caller's, and so is the key's lifetime, which
+ * the same API lets the caller set. Such a wrapper is left alone when
+ *
+ * - it has a pass-through wrapper's shape: short, the key one of its parameters (as it is, given to
+ *   a key builder of the code, or with configuration around it; a family it spells itself, such as
+ *   `` `hits:${key}` ``, chooses which keys exist and stays reported), and the call its only Redis
+ *   command;
+ * - a method beside it (the same class, or the same object literal) forwards an expiry of its own
+ *   key parameter: EXPIRE / PEXPIRE / EXPIREAT / PEXPIREAT (`set-ttl`, `semantics/commands.ts`),
+ *   sent directly or through a pass-through facade (`setTtlRemote(key, ttl)`,
+ *   `expire(key, ttl)`), so the API gives its callers the way to bound any key they name; an
+ *   expiry of a key the method chooses itself does not count;
+ * - its callers are outside the code: the file belongs to a library (`redis-calls/project.ts`),
+ *   or nothing can be told. In an application the wrapper is judged where it is, since its
+ *   callers are not read as the command (a facade's callers are, when it is named after it:
+ *   `redis-calls/facades.ts`), and the leak would be reported nowhere.
+ *
+ * A wrapper that stores data of its own naming (`saveSummary(text, summary)` beside no expiry
+ * method), one in a class without an expiry method, and one that sends a second command stay
+ * reported.
+ */
+import { isAbsolute } from 'node:path';
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import type { KeyEffect } from '../semantics/commands.js';
+import { facadeCallsOf } from './facades.js';
+import { forEachCallIn, redisCallsOf } from './index.js';
+import type { RedisCall } from './normalize.js';
+import { forwardingFunction, forwardingWrapper } from './pass-through.js';
+import { packageOf } from './project.js';
+import type { AnyContext, FunctionLike } from './static.js';
+
+/** The effect an expiry of an existing key has, whatever its type (EXPIRE, PEXPIRE, EXPIREAT, PEXPIREAT). */
+const EXPIRES_EXISTING_KEY: KeyEffect = 'set-ttl';
+
+/**
+ * The wrapper method of a store's API whose parameter the key at `keyNode` of `call` is, when it
+ * is left alone as the module comment says; else `undefined`.
+ * @param context the rule context of the linted file
+ * @param call the write
+ * @param keyNode the key argument as written at the call
+ */
+export function apiWrapperOfCallersKey(context: AnyContext, call: RedisCall, keyNode: TSESTree.Node): FunctionLike | undefined {
+  const fn = forwardingWrapper(context, call, keyNode);
+  if (!fn || !callersOutsideCode(context)) return undefined;
+  return siblingFunctions(fn).some((other) => forwardsExpiry(context, other)) ? fn : undefined;
+}
+
+/** Whether the linted file belongs to a library (or to no package that can be read). */
+function callersOutsideCode(context: AnyContext): boolean {
+  const file = context.physicalFilename ?? context.filename;
+  if (!file || !isAbsolute(file)) return true;
+  const info = packageOf(file);
+  return !info || !info.application;
+}
+
+/** The other methods of the class or object literal `fn` is a method of (none for a plain function). */
+function siblingFunctions(fn: FunctionLike): FunctionLike[] {
+  const member = fn.parent;
+  const owner = member?.parent;
+  let members: readonly TSESTree.Node[] = [];
+  if (member?.type === AST_NODE_TYPES.MethodDefinition || member?.type === AST_NODE_TYPES.PropertyDefinition) {
+    if (owner?.type === AST_NODE_TYPES.ClassBody) members = owner.body;
+  } else if (member?.type === AST_NODE_TYPES.Property && owner?.type === AST_NODE_TYPES.ObjectExpression) {
+    members = owner.properties;
+  }
+  const out: FunctionLike[] = [];
+  for (const other of members) {
+    if (other === member) continue;
+    const value = other.type === AST_NODE_TYPES.MethodDefinition || other.type === AST_NODE_TYPES.PropertyDefinition || other.type === AST_NODE_TYPES.Property ? other.value : undefined;
+    if (
+      value &&
+      (value.type === AST_NODE_TYPES.FunctionExpression || value.type === AST_NODE_TYPES.ArrowFunctionExpression) &&
+      value.body
+    ) {
+      out.push(value);
+    }
+  }
+  return out;
+}
+
+const expiring = new WeakMap<TSESTree.Node, boolean>();
+
+/**
+ * Whether `fn` sends an expiry of a key that is its own parameter (EXPIRE family, directly or
+ * through a pass-through facade). Cached per function; a function met again while it is judged
+ * (facades reading each other) does not.
+ */
+function forwardsExpiry(context: AnyContext, fn: FunctionLike): boolean {
+  const known = expiring.get(fn);
+  if (known !== undefined) return known;
+  expiring.set(fn, false);
+  let found = false;
+  forEachCallIn(context, fn.body, (node) => {
+    if (found) return;
+    const direct = redisCallsOf(context, node);
+    const calls: readonly RedisCall[] = direct.length > 0 ? direct : facadeCallsOf(context, node);
+    found = calls.some((call) =>
+      call.description.keys.some((action) => {
+        const keyNode = call.argNodes[action.arg];
+        return action.effect === EXPIRES_EXISTING_KEY && keyNode !== undefined && forwardingFunction(context, keyNode) === fn;
+      }),
+    );
+  });
+  expiring.set(fn, found);
+  return found;
+}
