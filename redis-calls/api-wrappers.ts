@@ -29,8 +29,9 @@
  *   `redis-calls/facades.ts`), and the leak would be reported nowhere.
  *
  * A wrapper that stores data of its own naming (`saveSummary(text, summary)` beside no expiry
- * method), one in a class without an expiry method, and one that sends a second command stay
- * reported.
+ * method), one in a class without an expiry method, one that sends a second command, and one that
+ * calls a method beside it sending a command (`kSet(table, k, v)` HSETs the table and calls
+ * `exTable(...)`: it chooses the key's expiry itself, here wrongly) stay reported.
  */
 import { isAbsolute } from 'node:path';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
@@ -40,7 +41,7 @@ import { forEachCallIn, redisCallsOf } from './index.js';
 import type { RedisCall } from './normalize.js';
 import { forwardingFunction, forwardingWrapper } from './pass-through.js';
 import { packageOf } from './project.js';
-import type { AnyContext, FunctionLike } from './static.js';
+import { propertyName, unwrap, type AnyContext, type FunctionLike } from './static.js';
 
 /** The effect an expiry of an existing key has, whatever its type (EXPIRE, PEXPIRE, EXPIREAT, PEXPIREAT). */
 const EXPIRES_EXISTING_KEY: KeyEffect = 'set-ttl';
@@ -55,7 +56,37 @@ const EXPIRES_EXISTING_KEY: KeyEffect = 'set-ttl';
 export function apiWrapperOfCallersKey(context: AnyContext, call: RedisCall, keyNode: TSESTree.Node): FunctionLike | undefined {
   const fn = forwardingWrapper(context, call, keyNode);
   if (!fn || !callersOutsideCode(context)) return undefined;
-  return siblingFunctions(fn).some((other) => forwardsExpiry(context, other)) ? fn : undefined;
+  const siblings = siblingFunctions(fn);
+  // a wrapper that calls a method beside it sending a command (its own expiry: `kSet` calling
+  // `exTable`) does more than forward: it decides about the key itself
+  if (callsSenderBeside(context, fn, siblings)) return undefined;
+  return siblings.some((other) => forwardsExpiry(context, other.fn)) ? fn : undefined;
+}
+
+/**
+ * Whether `fn` calls a method of its own class or object (`this.exTable(...)`, `Cls.m(...)`)
+ * that sends a Redis command, directly or through a facade.
+ */
+function callsSenderBeside(context: AnyContext, fn: FunctionLike, siblings: readonly Sibling[]): boolean {
+  let found = false;
+  forEachCallIn(context, fn.body, (node) => {
+    const callee = unwrap(node.callee);
+    if (found || callee.type !== AST_NODE_TYPES.MemberExpression) return;
+    const object = unwrap(callee.object);
+    if (object.type !== AST_NODE_TYPES.ThisExpression && object.type !== AST_NODE_TYPES.Identifier) return;
+    const name = propertyName(callee.property, callee.computed);
+    found = siblings.some((other) => other.name === name && sendsCommand(context, other.fn));
+  });
+  return found;
+}
+
+/** Whether `fn` sends a Redis command, directly or through a facade. */
+function sendsCommand(context: AnyContext, fn: FunctionLike): boolean {
+  let found = false;
+  forEachCallIn(context, fn.body, (node) => {
+    found ||= redisCallsOf(context, node).length > 0 || facadeCallsOf(context, node).length > 0;
+  });
+  return found;
 }
 
 /** Whether the linted file belongs to a library (or to no package that can be read). */
@@ -66,8 +97,14 @@ function callersOutsideCode(context: AnyContext): boolean {
   return !info || !info.application;
 }
 
+/** A method beside a wrapper, with its name (`undefined` when computed). */
+interface Sibling {
+  name: string | undefined;
+  fn: FunctionLike;
+}
+
 /** The other methods of the class or object literal `fn` is a method of (none for a plain function). */
-function siblingFunctions(fn: FunctionLike): FunctionLike[] {
+function siblingFunctions(fn: FunctionLike): Sibling[] {
   const member = fn.parent;
   const owner = member?.parent;
   let members: readonly TSESTree.Node[] = [];
@@ -76,16 +113,13 @@ function siblingFunctions(fn: FunctionLike): FunctionLike[] {
   } else if (member?.type === AST_NODE_TYPES.Property && owner?.type === AST_NODE_TYPES.ObjectExpression) {
     members = owner.properties;
   }
-  const out: FunctionLike[] = [];
+  const out: Sibling[] = [];
   for (const other of members) {
     if (other === member) continue;
-    const value = other.type === AST_NODE_TYPES.MethodDefinition || other.type === AST_NODE_TYPES.PropertyDefinition || other.type === AST_NODE_TYPES.Property ? other.value : undefined;
-    if (
-      value &&
-      (value.type === AST_NODE_TYPES.FunctionExpression || value.type === AST_NODE_TYPES.ArrowFunctionExpression) &&
-      value.body
-    ) {
-      out.push(value);
+    if (other.type !== AST_NODE_TYPES.MethodDefinition && other.type !== AST_NODE_TYPES.PropertyDefinition && other.type !== AST_NODE_TYPES.Property) continue;
+    const value = other.value;
+    if (value && (value.type === AST_NODE_TYPES.FunctionExpression || value.type === AST_NODE_TYPES.ArrowFunctionExpression) && value.body) {
+      out.push({ name: propertyName(other.key, other.computed), fn: value });
     }
   }
   return out;

@@ -5,7 +5,8 @@
  * HSETs its caller's hash). Such a wrapper is a facade as a pass-through wrapper named after its
  * command is, when a method beside it (the same class or object literal) expires its own key
  * parameter (`setTtlRemote(key, ttl)`, `expire(key, ttl)`): the API lets its callers bound any key
- * they name. Not when the wrapper spells its own key family, sends a second command, has no
+ * they name. Not when the wrapper spells its own key family, sends a second command (also through a
+ * method beside it: it then chooses the key's expiry itself), has no
  * expiring method beside it (or one that expires a key of its own choosing), is a plain function,
  * belongs to an application (its callers are not read as the command), or under `strict`.
  * Fixtures in tests/fixtures/service-wrappers (a library; `app/` is an application).
@@ -26,6 +27,11 @@ const service = (...methods: string[]): string =>
 
 const setTtl = 'setTtlRemote(key, ttl) { return this.redis.expire(key, ttl); }';
 const record = service("record(key, m) { this.redis.sadd(key, m); return this.redis.publish('records', m); }", setTtl);
+const kSet = service(
+  'kSet(table, field, value) { this.redis.hset(this.tableKey(table), field, value); return this.exTable(this.tableKey(table)); }',
+  'exTable(table) { return this.redis.expire(this.tableKey(table), 86400); }',
+  "tableKey(table) { return 'daily:' + table; }",
+);
 const app = file('app/cache.service.js').code;
 const hashIncrement = 'hashIncrementRemote(hash, field, n) { return this.redis.hincrby(hash, field, n); }';
 
@@ -72,6 +78,19 @@ runRule(untypedTester, 'incr-needs-expire-on-create (thin API wrappers beside an
     // the expiring method expires a key of its own choosing, not its caller's
     { code: service(hashIncrement, "touch() { return this.redis.expire('stats', 60); }"), errors: [{ messageId: 'noExpiry', line: 5, column: 59 }] },
     { code: service(hashIncrement, 'touch(id) { return this.redis.expire(`hits:${id}`, 60); }'), errors: [{ messageId: 'noExpiry', line: 5, column: 59 }] },
+    // the wrapper calls the expiring method itself (with a key of its own: Miao-Yunzai's
+    // DailyCache.kSet expires a doubly prefixed key): it chooses the key's lifetime, here wrongly
+    {
+      code: kSet,
+      errors: [
+        {
+          messageId: 'noExpiry',
+          line: 5,
+          column: 42,
+          suggestions: [{ messageId: 'wrapInMulti', output: kSet.replace('this.redis.hset(this.tableKey(table), field, value)', 'this.redis.multi().hset(this.tableKey(table), field, value).expire(this.tableKey(table), TTL_SECONDS).exec()') }],
+        },
+      ],
+    },
     // a second command in the wrapper: it does more than forward
     {
       code: record,
