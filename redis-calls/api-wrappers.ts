@@ -68,12 +68,15 @@ export function apiWrapperOfCallersKey(context: AnyContext, call: RedisCall, key
  * that sends a Redis command, directly or through a facade.
  */
 function callsSenderBeside(context: AnyContext, fn: FunctionLike, siblings: readonly Sibling[]): boolean {
+  // `this.m(...)`, or `Cls.m(...)` of a static method (not `hashMap.set(...)` of a local Map)
+  const owner = fn.parent?.parent?.parent;
+  const className = (owner?.type === AST_NODE_TYPES.ClassDeclaration || owner?.type === AST_NODE_TYPES.ClassExpression) && owner.id ? owner.id.name : undefined;
   let found = false;
   forEachCallIn(context, fn.body, (node) => {
     const callee = unwrap(node.callee);
     if (found || callee.type !== AST_NODE_TYPES.MemberExpression) return;
     const object = unwrap(callee.object);
-    if (object.type !== AST_NODE_TYPES.ThisExpression && object.type !== AST_NODE_TYPES.Identifier) return;
+    if (object.type !== AST_NODE_TYPES.ThisExpression && !(object.type === AST_NODE_TYPES.Identifier && object.name === className)) return;
     const name = propertyName(callee.property, callee.computed);
     found = siblings.some((other) => other.name === name && sendsCommand(context, other.fn));
   });
