@@ -18,11 +18,12 @@
  *   a key builder of the code, or with configuration around it; a family it spells itself, such as
  *   `` `hits:${key}` ``, chooses which keys exist and stays reported), and the call its only Redis
  *   command;
- * - a method beside it (the same class, or the same object literal) forwards an expiry of its own
- *   key parameter: EXPIRE / PEXPIRE / EXPIREAT / PEXPIREAT (`set-ttl`, `semantics/commands.ts`),
- *   sent directly or through a pass-through facade (`setTtlRemote(key, ttl)`,
+ * - a method beside it (the same class, or the same object literal) is an expiry method: the one
+ *   command it sends is EXPIRE / PEXPIRE / EXPIREAT / PEXPIREAT (`set-ttl`, `semantics/commands.ts`)
+ *   of its own key parameter, directly or through a pass-through facade (`setTtlRemote(key, ttl)`,
  *   `expire(key, ttl)`), so the API gives its callers the way to bound any key they name; an
- *   expiry of a key the method chooses itself does not count;
+ *   expiry of a key the method chooses itself, or one sent after its own write (`save(id, meta,
+ *   s)`: HSET then EXPIRE, a record created with a TTL), does not count;
  * - its callers are outside the code: the file belongs to a library (`redis-calls/project.ts`),
  *   or nothing can be told. In an application the wrapper is judged where it is, since its
  *   callers are not read as the command (a facade's callers are, when it is named after it:
@@ -131,26 +132,27 @@ function siblingFunctions(fn: FunctionLike): Sibling[] {
 const expiring = new WeakMap<TSESTree.Node, boolean>();
 
 /**
- * Whether `fn` sends an expiry of a key that is its own parameter (EXPIRE family, directly or
- * through a pass-through facade). Cached per function; a function met again while it is judged
- * (facades reading each other) does not.
+ * Whether `fn` is an expiry method: the one command it sends (directly or through a pass-through
+ * facade) is an expiry (EXPIRE family) of a key that is its own parameter. Cached per function; a
+ * function met again while it is judged (facades reading each other) is not one.
  */
 function forwardsExpiry(context: AnyContext, fn: FunctionLike): boolean {
   const known = expiring.get(fn);
   if (known !== undefined) return known;
   expiring.set(fn, false);
-  let found = false;
+  const calls: RedisCall[] = [];
   forEachCallIn(context, fn.body, (node) => {
-    if (found) return;
     const direct = redisCallsOf(context, node);
-    const calls: readonly RedisCall[] = direct.length > 0 ? direct : facadeCallsOf(context, node);
-    found = calls.some((call) =>
-      call.description.keys.some((action) => {
-        const keyNode = call.argNodes[action.arg];
-        return action.effect === EXPIRES_EXISTING_KEY && keyNode !== undefined && forwardingFunction(context, keyNode) === fn;
-      }),
-    );
+    calls.push(...(direct.length > 0 ? direct : facadeCallsOf(context, node)));
   });
+  // the expiry is all it sends: a method that also writes (`save(id, meta, s)`: HSET then
+  // EXPIRE) creates its own records, it offers callers no way to bound theirs
+  const found =
+    calls.length === 1 &&
+    calls[0]!.description.keys.some((action) => {
+      const keyNode = calls[0]!.argNodes[action.arg];
+      return action.effect === EXPIRES_EXISTING_KEY && keyNode !== undefined && forwardingFunction(context, keyNode) === fn;
+    });
   expiring.set(fn, found);
   return found;
 }

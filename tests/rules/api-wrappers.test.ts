@@ -96,6 +96,11 @@ runRule(untypedTester, 'incr-needs-expire-on-create (thin API wrappers beside an
       code: record,
       errors: [{ messageId: 'noExpiry', line: 5, column: 31, suggestions: [{ messageId: 'wrapInMulti', output: record.replace('this.redis.sadd(key, m)', 'this.redis.multi().sadd(key, m).expire(key, TTL_SECONDS).exec()') }] }],
     },
+    // the method beside it writes and expires its own record: no expiry method for the callers
+    {
+      code: service(hashIncrement, 'save(hash, fields, ttl) { return this.redis.multi().hset(hash, fields).expire(hash, ttl).exec(); }'),
+      errors: [{ messageId: 'noExpiry', line: 5, column: 59 }],
+    },
     // plain functions of a module are no API of one store
     { code: ioredis('export function bump(key) { return redis.incr(key); }\nexport function keepFor(key, s) { return redis.expire(key, s); }'), errors: [{ messageId: 'noExpiry', line: 3, column: 42 }] },
     // strict judges every wrapper where it is
