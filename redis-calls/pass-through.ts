@@ -68,8 +68,30 @@ export function passThroughWrapper(context: AnyContext, call: RedisCall, keyNode
   return passThroughFunction(context, call, keyNode)?.fn;
 }
 
-/** The wrapper whose parameter `id` the key forwards, when {@link isPassThrough} holds. */
-function passThroughFunction(context: AnyContext, call: RedisCall, keyNode: TSESTree.Node): { fn: FunctionLike; id: TSESTree.Node } | undefined {
+/**
+ * The wrapper the key at `keyNode` of `call` forwards a parameter of, judged by its shape alone:
+ * what {@link isPassThrough} asks but the name (short, the key its parameter as the module comment
+ * says, the call its only Redis command). `hashIncrementRemote(hash, field, n) { return
+ * this.store.hincrby(hash, field, n); }` has that shape; whether its name may differ from the
+ * command is the key policy's to decide (`redis-calls/api-wrappers.ts`).
+ */
+export function forwardingWrapper(context: AnyContext, call: RedisCall, keyNode: TSESTree.Node): FunctionLike | undefined {
+  return passThroughFunction(context, call, keyNode, false)?.fn;
+}
+
+/**
+ * The function whose parameter the key expression `keyNode` forwards (as it is, given to a key
+ * builder of the code, or with configuration around it: see the module comment), else `undefined`.
+ */
+export function forwardingFunction(context: AnyContext, keyNode: TSESTree.Node): FunctionLike | undefined {
+  return forwardedParameter(context, unwrap(keyNode), 0)?.fn;
+}
+
+/**
+ * The wrapper whose parameter `id` the key forwards, when {@link isPassThrough} holds (`named`
+ * false: whatever the wrapper's name, then the call must be its only Redis command).
+ */
+function passThroughFunction(context: AnyContext, call: RedisCall, keyNode: TSESTree.Node, named = true): { fn: FunctionLike; id: TSESTree.Node } | undefined {
   const param = forwardedParameter(context, unwrap(keyNode), 0);
   if (!param) return undefined;
   const fn = param.fn;
@@ -82,6 +104,7 @@ function passThroughFunction(context: AnyContext, call: RedisCall, keyNode: TSES
     if (!passed) return undefined;
   }
   const name = functionName(fn);
+  if (!named) return redisCallsIn(context, fn.body).every((other) => other === call) ? param : undefined;
   if (name === undefined || !namesCommand(context, name, call)) return undefined;
   // a wrapper that sends another command too (its own EXPIRE, a read first) decides about the
   // key itself: it is judged where it is, not at its callers; the other end of the same list

@@ -19,7 +19,9 @@
  *   key parameter (`incr(key) { return this.client.incr(key); }`) is part of a client facade: the
  *   key is chosen by its callers. With `allowPassThrough` (on in `recommended`) it is not reported,
  *   and its callers are judged instead: a call of the facade is read as the command it forwards,
- *   with the caller's key ({@link keyCallsOf}, `redis-calls/facades.ts`).
+ *   with the caller's key ({@link keyCallsOf}, `redis-calls/facades.ts`). So is a library's thin
+ *   wrapper of its caller's key under another name (`hashIncrementRemote(hash, f, n)`) beside a
+ *   method that expires its caller's key (`redis-calls/api-wrappers.ts`).
  * - an **opaque key built by a key helper** (no letter or digit in its shape, so no
  *   `persistentKeys` pattern can name it: `set(getKey(table, { id }), v)`, keys destructured from
  *   `getQueueKeys(q)`) in a file where nothing says a key is meant to expire (no TTL given to any
@@ -29,6 +31,7 @@
  * `strict` turns every allowance off.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
+import { apiWrapperOfCallersKey } from './api-wrappers.js';
 import { facadeCallersReachable, facadeCallsOf } from './facades.js';
 import { boundedKeyExpired, keyExpiredBeside } from './file-index.js';
 import { helperKeyPersistent } from './helper-keys.js';
@@ -138,6 +141,9 @@ export function exemption(
     // judged at its callers, when some caller can be (else the leak would be reported nowhere)
     const wrapper = passThroughWrapper(context, call, keyNode);
     if (wrapper && facadeCallersReachable(context, wrapper)) return 'pass-through';
+    // a thin wrapper of a library's API over its caller's key, whatever its name, beside a method
+    // that expires the caller's key (`redis-calls/api-wrappers.ts`)
+    if (apiWrapperOfCallersKey(context, call, keyNode)) return 'pass-through';
   }
   if (options.allowOpaqueKeys !== false && opaqueKeyNotMeantToExpire(context, keyNode, shape)) return 'opaque';
   // a helper's key parameter: persistent when every caller passes a persistent key
