@@ -47,3 +47,14 @@ export const EXPIRY_UNITS = {
   EXAT: 'unix-seconds',
   PXAT: 'unix-milliseconds',
 } as const;
+
+/**
+ * The expiry option `args[at]` (one of {@link EXPIRY_UNITS}, upper case) and the value after it:
+ * the TTL argument's index and unit, and `bad` when that value is a literal Redis rejects (<= 0, a
+ * fraction, or not a number: `'60s'`). An expression's value is never bad here.
+ */
+export function expiryOption(args: readonly CommandArg[], at: number, option: keyof typeof EXPIRY_UNITS): { ttl: { arg: number; unit: (typeof EXPIRY_UNITS)[keyof typeof EXPIRY_UNITS] }; bad: boolean } {
+  const value = numeric(args[at + 1]);
+  const bad = value !== undefined ? value <= 0 || !Number.isInteger(value) : args[at + 1] !== undefined;
+  return { ttl: { arg: at + 1, unit: EXPIRY_UNITS[option] }, bad };
+}

@@ -9,7 +9,7 @@
  * `../shared/design/ttl-semantics.md` which summarises them.
  */
 
-import { all, base, EXPIRY_UNITS, first, keyless, numeric, removes, upper, type Spec } from './command-spec.js';
+import { all, base, EXPIRY_UNITS, expiryOption, first, keyless, numeric, removes, upper, type Spec } from './command-spec.js';
 import { describeSet } from './set-command.js';
 import { REDIS8_TYPE_TABLE } from './redis8-types.js';
 import { versionRequirement, type VersionRequirement } from './versions.js';
@@ -326,11 +326,10 @@ function describeGetex(args: readonly CommandArg[]): Omit<CommandDescription, 'n
     else if (token === 'PERSIST') effect = 'remove-ttl';
     else if (token in EXPIRY_UNITS) {
       effect = 'set-ttl';
-      ttl = { arg: i + 1, unit: EXPIRY_UNITS[token as keyof typeof EXPIRY_UNITS] };
+      const option = expiryOption(args, i, token as keyof typeof EXPIRY_UNITS);
+      ttl = option.ttl;
       ttlOption = token;
-      const value = numeric(args[i + 1]);
-      if (value !== undefined && (value <= 0 || !Number.isInteger(value))) nonPositiveTtlArg = i + 1;
-      else if (value === undefined && args[i + 1] !== undefined) nonPositiveTtlArg = i + 1; // '60s'
+      if (option.bad) nonPositiveTtlArg = i + 1;
       i++;
     }
   }

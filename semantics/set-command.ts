@@ -4,7 +4,7 @@
  * (`commands.ts`); internal to semantics/.
  */
 
-import { EXPIRY_UNITS, numeric, upper } from './command-spec.js';
+import { EXPIRY_UNITS, expiryOption, upper } from './command-spec.js';
 import type { CommandArg, CommandDescription, KeyEffect } from './commands.js';
 
 /**
@@ -60,11 +60,10 @@ export function describeSet(args: readonly CommandArg[]): Omit<CommandDescriptio
     } else if (token === 'GET') get = true;
     else if (token === 'KEEPTTL') keepTtl = true;
     else if (token in EXPIRY_UNITS) {
-      ttl = { arg: i + 1, unit: EXPIRY_UNITS[token as keyof typeof EXPIRY_UNITS] };
+      const option = expiryOption(args, i, token as keyof typeof EXPIRY_UNITS);
+      ttl = option.ttl;
       ttlOption = token;
-      const value = numeric(args[i + 1]);
-      if (value !== undefined && (value <= 0 || !Number.isInteger(value))) nonPositiveTtlArg = i + 1;
-      else if (value === undefined && args[i + 1] !== undefined) nonPositiveTtlArg = i + 1; // '60s'
+      if (option.bad) nonPositiveTtlArg = i + 1;
       i++;
     } else unknownOption ??= { arg: i, token: typeof arg === 'number' ? String(arg) : (arg as string) };
   }
