@@ -24,6 +24,8 @@ import { ioredis, nodeRedis, runRule, typedTester, untypedTester } from './teste
 /** A file next to the constant modules of tests/fixtures/constants. */
 const app = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'constants', 'app.ts');
 const appJs = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'constants', 'app.js');
+/** A file of a JavaScript project whose jsconfig.json aliases `#root/*`, below tests/fixtures/tsconfig.json. */
+const jsProject = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'constants', 'jsapp', 'utils', 'swr.js');
 
 /** medusa's shape: a constructor function the pre-class way, its member read through `self` in a callback. */
 const medusa = (extra = '', value = '10000') =>
@@ -105,6 +107,8 @@ runRule(untypedTester, 'expire-needs-positive-ttl (members of imported constants
   valid: [
     // curvefi/curve-api: a property of a default-imported const object, 14 days in ms / 1000
     { code: ioredis("import CACHE_SETTINGS from './cache-settings.js';\nredis.set(key, value, 'EX', (CACHE_SETTINGS.maxTimeToLive / 1000));"), filename: app },
+    // ... through the project's jsconfig alias, the nearest config although a tsconfig.json is further up
+    { code: ioredis("import CACHE_SETTINGS from '#root/constants/CacheSettings.js';\nredis.set(key, value, 'EX', (CACHE_SETTINGS.maxTimeToLive / 1000));"), filename: jsProject },
     // nested properties of a named import (`as const`, Object.freeze)
     { code: ioredis("import { TIME } from './settings';\nredis.expire(k, Math.floor(TIME.cache.ttlMs / 1000));"), filename: app },
     { code: ioredis("import { FROZEN } from './settings';\nredis.expire(k, Math.floor(FROZEN.session.ttlMs / 1000));"), filename: app },
