@@ -7,8 +7,10 @@
  * a TTL's value reads it here (`redis-calls/ttl-value.ts`).
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { exportedValue, importedBinding, moduleBinding, namespaceModule, type ImportedModule } from './modules.js';
-import { constInitializer, defaultImportOf, findVariable, foldNumber, type AnyContext, type ConstantScope } from './static.js';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import { instanceConstant } from './instance-constants.js';
+import { commonJsDefault, exportedValue, findExport, importedBinding, loadModule, moduleBinding, namespaceModule, topLevelConst, type ImportedModule } from './modules.js';
+import { constInitializer, defaultImportOf, findVariable, foldNumber, unwrap, valueAtPath, type AnyContext, type ConstantScope } from './static.js';
 
 const fileScopes = new WeakMap<TSESLint.SourceCode, ConstantScope>();
 const moduleScopes = new WeakMap<TSESTree.Program, ConstantScope>();
@@ -26,12 +28,18 @@ export function constantsOf(context: AnyContext): ConstantScope {
       if (init) return { node: init, scope: own };
       const imported = importedBinding(context, id);
       const value = imported ? exportedValue(imported.module.program, imported.name) : undefined;
-      return imported && value ? { node: value, scope: moduleConstants(imported.module) } : undefined;
+      if (imported && value) return { node: value, scope: moduleConstants(imported.module) };
+      return defaultImported(context, id);
     },
     member(object, name) {
       const module = namespaceModule(context, object);
       const value = module ? exportedValue(module.program, name) : undefined;
-      return module && value ? { node: value, scope: moduleConstants(module) } : undefined;
+      if (module && value) return { node: value, scope: moduleConstants(module) };
+      return module ? commonJsObjectMember(module, name) : undefined;
+    },
+    instanceMember(member) {
+      const value = instanceConstant(context, member);
+      return value ? { node: value, scope: own } : undefined;
     },
     isGlobal: (id) => (findVariable(context, id)?.defs.length ?? 0) === 0,
     packageOf: (id) => defaultImportOf(context, id),
@@ -40,6 +48,27 @@ export function constantsOf(context: AnyContext): ConstantScope {
   scope = own;
   fileScopes.set(context.sourceCode, scope);
   return scope;
+}
+
+/**
+ * The value a module's default export is (`import CACHE_SETTINGS from './CacheSettings.js'` with
+ * `export default CACHE_SETTINGS` of a top-level `const`, or `export default { ... }`), when `id`
+ * is such a default import of a module of the code.
+ */
+function defaultImported(context: AnyContext, id: TSESTree.Identifier): { node: TSESTree.Node; scope: ConstantScope } | undefined {
+  const def = findVariable(context, id)?.defs[0];
+  if (def?.type !== 'ImportBinding' || def.node.type !== AST_NODE_TYPES.ImportDefaultSpecifier || def.parent?.type !== AST_NODE_TYPES.ImportDeclaration) return undefined;
+  const module = loadModule(context, def.parent.source.value, { packages: true });
+  const found = module ? findExport(module, 'default') : undefined;
+  return found ? { node: found.node, scope: moduleConstants(found.module) } : undefined;
+}
+
+/** `NAME` of a CommonJS module whose `module.exports = SETTINGS` is a top-level `const` object literal. */
+function commonJsObjectMember(module: ImportedModule, name: string): { node: TSESTree.Node; scope: ConstantScope } | undefined {
+  const exported = commonJsDefault(module.program);
+  const bare = exported ? unwrap(exported) : undefined;
+  const object = bare?.type === AST_NODE_TYPES.Identifier ? topLevelConst(module.program, bare.name) : undefined;
+  return object ? valueAtPath(object, moduleConstants(module), [name]) : undefined;
 }
 
 /** The {@link ConstantScope} of an imported module's top level (and the modules it imports). */

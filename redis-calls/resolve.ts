@@ -51,7 +51,11 @@ function pathsMatcher(dir: string): PathsMatcher | null {
   return cached(matchers, dir, () => {
     let config: TsConfigResult | null;
     try {
-      config = getTsconfig(dir, 'tsconfig.json', tsconfigCache) ?? getTsconfig(dir, 'jsconfig.json', tsconfigCache);
+      // the nearer of the two: a JavaScript project's jsconfig.json governs its folder even when
+      // a folder above it holds a tsconfig.json (another project's)
+      const ts = getTsconfig(dir, 'tsconfig.json', tsconfigCache);
+      const js = getTsconfig(dir, 'jsconfig.json', tsconfigCache);
+      config = ts && js ? (dirname(js.path).length > dirname(ts.path).length ? js : ts) : (ts ?? js);
     } catch {
       return null; // an unreadable tsconfig: no alias is followed
     }

@@ -106,6 +106,11 @@ export interface ConstantScope {
   resolve(id: TSESTree.Identifier): { node: TSESTree.Node; scope: ConstantScope } | undefined;
   /** `NS.NAME` of a namespace import (`import * as limits from './limits'`), when the scope knows one. */
   member?(object: TSESTree.Identifier, name: string): { node: TSESTree.Node; scope: ConstantScope } | undefined;
+  /**
+   * `this.ttl` (or `self.ttl`, `self` bound to `this`) of an instance member fixed at construction,
+   * when the scope knows one (`redis-calls/instance-constants.ts`): the one value it is given.
+   */
+  instanceMember?(member: TSESTree.MemberExpression): { node: TSESTree.Node; scope: ConstantScope } | undefined;
   /** Whether a name is the global one (`Math` not shadowed). */
   isGlobal(id: TSESTree.Identifier): boolean;
   /** The package a name is the default import of (`import ms from 'ms'`, `const ms = require('ms')`), when the scope knows. */
@@ -179,9 +184,10 @@ const MATH_FUNCTIONS: Readonly<Record<string, (...values: number[]) => number>> 
 /**
  * The value of a constant number expression, as JavaScript computes it: number literals, unary
  * `-` / `+`, `+ - * / % **`, `Math.floor` / `ceil` / `round` / `trunc` / `abs` / `max` / `min`,
- * `Number(...)`, `ms('24h')` of the `ms` package (in milliseconds), `const` names (through `scope`: `const HOUR = 60 * 60`), members of `const` object
- * literals (`TTL.SESSION`) and namespace imports the scope knows. `undefined` when any part is not
- * a constant, or the result is not finite.
+ * `Number(...)`, `ms('24h')` of the `ms` package (in milliseconds), `const` names (through `scope`: `const HOUR = 60 * 60`), properties of `const` object
+ * literals, nested too, that nothing writes (`TTL.SESSION`, `TIME.cache.ttl`: {@link resolveMember}),
+ * namespace imports the scope knows, and instance members fixed at construction when the scope
+ * knows them (`this.ttl`). `undefined` when any part is not a constant, or the result is not finite.
  */
 export function foldNumber(node: TSESTree.Node, scope: ConstantScope, depth = 0): number | undefined {
   if (depth > 12) return undefined;
@@ -207,14 +213,8 @@ export function foldNumber(node: TSESTree.Node, scope: ConstantScope, depth = 0)
       return resolved ? foldNumber(resolved.node, resolved.scope, depth + 1) : undefined;
     }
     case AST_NODE_TYPES.MemberExpression: {
-      const name = propertyName(bare.property, bare.computed);
-      const object = unwrap(bare.object);
-      if (name === undefined || object.type !== AST_NODE_TYPES.Identifier) return undefined;
-      const viaNamespace = scope.member?.(object, name);
-      if (viaNamespace) return foldNumber(viaNamespace.node, viaNamespace.scope, depth + 1);
-      const container = scope.resolve(object);
-      const value = container ? pick(unwrap(container.node), name) : undefined;
-      return value && container ? foldNumber(value, container.scope, depth + 1) : undefined;
+      const resolved = resolveMember(bare, scope, depth + 1);
+      return resolved ? foldNumber(resolved.node, resolved.scope, depth + 1) : undefined;
     }
     case AST_NODE_TYPES.CallExpression: {
       const callee = unwrap(bare.callee);
@@ -248,6 +248,233 @@ export function foldNumber(node: TSESTree.Node, scope: ConstantScope, depth = 0)
     default:
       return undefined;
   }
+}
+
+/**
+ * The expression a member read stands for, and the scope it is read in: an instance member the
+ * scope knows fixed at construction (`this.ttl`: {@link ConstantScope.instanceMember}), or a
+ * property, nested or not, of a `const` object literal of the file or of an imported module
+ * (`TTL.SESSION`, `TIME.cache.ttl`, `limits.LIMITS.lockSeconds`, `CONFIG[0]`), also written `{ ... }
+ * as const` or `Object.freeze({ ... })`. Not a property of an object declared with `let`, nor one
+ * the program writes (`TTL.SESSION = 0`, `TTL.cache.ttl++`, `delete TTL.x`, `TTL[k] = v`,
+ * `Object.assign(TTL, ...)`, anywhere in the file holding the object or in the one reading it),
+ * nor one an object spread after it may replace, nor a getter. `undefined` otherwise.
+ */
+export function resolveMember(member: TSESTree.MemberExpression, scope: ConstantScope, depth = 0): { node: TSESTree.Node; scope: ConstantScope } | undefined {
+  const own = scope.instanceMember?.(member);
+  if (own) return own;
+  const path: string[] = [];
+  let current: TSESTree.Node = member;
+  while (current.type === AST_NODE_TYPES.MemberExpression) {
+    const name = memberPathName(current);
+    if (name === undefined) return undefined;
+    path.unshift(name);
+    current = unwrap(current.object);
+  }
+  return current.type === AST_NODE_TYPES.Identifier ? valueAtPath(current, scope, path, depth) : undefined;
+}
+
+/** `x` of `a.x`, `'x'` of `a['x']`, `'0'` of `a[0]`; `undefined` for any other computed member. */
+function memberPathName(member: TSESTree.MemberExpression): string | undefined {
+  if (member.computed && member.property.type === AST_NODE_TYPES.Literal && typeof member.property.value === 'number') return String(member.property.value);
+  return propertyName(member.property, member.computed);
+}
+
+/**
+ * The value at `path` (property names, outermost first) below `node`, following `const` names,
+ * members and imports, under {@link resolveMember}'s conditions (no `let` object, no property the
+ * program writes).
+ */
+export function valueAtPath(node: TSESTree.Node, scope: ConstantScope, path: readonly string[], depth = 0): { node: TSESTree.Node; scope: ConstantScope } | undefined {
+  if (depth > 12) return undefined;
+  const bare = unwrap(node);
+  if (path.length === 0) return { node: bare, scope };
+  switch (bare.type) {
+    case AST_NODE_TYPES.Identifier: {
+      if (writesPath(bare, bare.name, path)) return undefined;
+      const viaNamespace = scope.member?.(bare, path[0]!);
+      if (viaNamespace) return valueAtPath(viaNamespace.node, viaNamespace.scope, path.slice(1), depth + 1);
+      const resolved = scope.resolve(bare);
+      return resolved ? valueAtPath(resolved.node, resolved.scope, path, depth + 1) : undefined;
+    }
+    case AST_NODE_TYPES.MemberExpression: {
+      const resolved = resolveMember(bare, scope, depth + 1);
+      return resolved ? valueAtPath(resolved.node, resolved.scope, path, depth + 1) : undefined;
+    }
+    case AST_NODE_TYPES.CallExpression: {
+      // Object.freeze({ ... }): the object itself
+      const callee = unwrap(bare.callee);
+      const frozen =
+        callee.type === AST_NODE_TYPES.MemberExpression &&
+        callee.object.type === AST_NODE_TYPES.Identifier &&
+        callee.object.name === 'Object' &&
+        scope.isGlobal(callee.object) &&
+        propertyName(callee.property, callee.computed) === 'freeze';
+      const argument = bare.arguments[0];
+      return frozen && argument && argument.type !== AST_NODE_TYPES.SpreadElement ? valueAtPath(argument, scope, path, depth + 1) : undefined;
+    }
+    case AST_NODE_TYPES.ObjectExpression:
+    case AST_NODE_TYPES.ArrayExpression: {
+      const declarator = declaratorOf(bare);
+      if (declarator) {
+        if (declarator.parent.kind === 'let') return undefined; // a `let` object may be another object by then
+        if (declarator.id.type === AST_NODE_TYPES.Identifier && writesPath(declarator.id, declarator.id.name, path)) return undefined;
+      }
+      const value = ownValue(bare, path[0]!);
+      return value ? valueAtPath(value, scope, path.slice(1), depth + 1) : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** The declaration an object or array literal initialises (through `as const`, `satisfies`, `Object.freeze(...)`). */
+function declaratorOf(literal: TSESTree.Node): TSESTree.VariableDeclarator | undefined {
+  let current: TSESTree.Node = literal;
+  for (let hops = 0; hops < 6 && current.parent; hops++) {
+    const parent: TSESTree.Node = current.parent;
+    if (parent.type === AST_NODE_TYPES.VariableDeclarator) return parent.init === current ? parent : undefined;
+    const wraps =
+      parent.type === AST_NODE_TYPES.TSAsExpression ||
+      parent.type === AST_NODE_TYPES.TSSatisfiesExpression ||
+      parent.type === AST_NODE_TYPES.TSNonNullExpression ||
+      parent.type === AST_NODE_TYPES.TSTypeAssertion ||
+      (parent.type === AST_NODE_TYPES.CallExpression && parent.arguments[0] === current);
+    if (!wraps) return undefined;
+    current = parent;
+  }
+  return undefined;
+}
+
+/**
+ * The value an object literal gives property `key` (the last one written, as JavaScript keeps),
+ * or an array literal element `key`; `undefined` for a getter or method, or when a spread after
+ * it (or any spread, when the key is not written) may give another value.
+ */
+function ownValue(container: TSESTree.ObjectExpression | TSESTree.ArrayExpression, key: string): TSESTree.Node | undefined {
+  if (container.type === AST_NODE_TYPES.ArrayExpression) {
+    if (!/^\d+$/.test(key) || container.elements.some((element) => element?.type === AST_NODE_TYPES.SpreadElement)) return undefined;
+    return container.elements[Number(key)] ?? undefined;
+  }
+  let found: TSESTree.Node | undefined;
+  for (const property of container.properties) {
+    if (property.type === AST_NODE_TYPES.SpreadElement) found = undefined;
+    else if (property.computed && propertyName(property.key, true) === undefined) found = undefined; // [k]: any key
+    else if (propertyName(property.key, property.computed) === key) found = property.kind === 'init' && !property.method ? property.value : undefined;
+  }
+  return found;
+}
+
+/** A write of a member chain: the name it starts from (`'this'` for `this`), its property names (`'*'`: computed), the member written. */
+export interface MemberWrite {
+  root: string | undefined;
+  path: string[];
+  /** The member written (`TTL.a` of `TTL.a = 1`), or the object given to `Object.assign` / `defineProperty`. */
+  node: TSESTree.Node;
+  /** The value of a plain `=`; absent for `+=`, `++`, `delete`, destructuring and `Object.assign`. */
+  value?: TSESTree.Node;
+}
+
+const programWrites = new WeakMap<TSESTree.Node, MemberWrite[]>();
+/** Keys of a node that hold no child node (a program's tokens and comments have a `type` too). */
+const SKIPPED_KEYS = new Set(['parent', 'loc', 'range', 'tokens', 'comments']);
+
+/**
+ * Every write of a member in a program (the linted file's or an imported module's): assignments
+ * (`=`, `+=`, ...), `++` / `--`, `delete`, destructuring and `for (... of ...)` targets, and the
+ * object given to `Object.assign` / `Object.defineProperty` / `Object.defineProperties` (all its
+ * properties). Computed once per program.
+ */
+export function memberWritesOf(program: TSESTree.Node): MemberWrite[] {
+  let writes = programWrites.get(program);
+  if (writes) return writes;
+  writes = [];
+  const found = writes;
+  const stack: TSESTree.Node[] = [program];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.type === AST_NODE_TYPES.MemberExpression) {
+      const written = writeOf(node);
+      if (written) found.push({ ...chainOf(node), node, ...(written.value ? { value: written.value } : {}) });
+    } else if (node.type === AST_NODE_TYPES.CallExpression) {
+      const callee = unwrap(node.callee);
+      const target = node.arguments[0];
+      const mutator = callee.type === AST_NODE_TYPES.MemberExpression && callee.object.type === AST_NODE_TYPES.Identifier && callee.object.name === 'Object' && /^(?:assign|defineProperty|defineProperties)$/.test(propertyName(callee.property, callee.computed) ?? '');
+      if (mutator && target && target.type !== AST_NODE_TYPES.SpreadElement) {
+        const bare = unwrap(target);
+        if (bare.type === AST_NODE_TYPES.Identifier) found.push({ root: bare.name, path: [], node: bare });
+        else if (bare.type === AST_NODE_TYPES.MemberExpression) found.push({ ...chainOf(bare), node: bare });
+      }
+    }
+    for (const [key, value] of Object.entries(node)) {
+      if (SKIPPED_KEYS.has(key) || !value || typeof value !== 'object') continue;
+      for (const child of Array.isArray(value) ? value : [value]) {
+        if (child && typeof child === 'object' && typeof (child as { type?: unknown }).type === 'string') stack.push(child as TSESTree.Node);
+      }
+    }
+  }
+  programWrites.set(program, found);
+  return found;
+}
+
+/** Whether a member is written where it stands (and with which value, for a plain `=`). */
+function writeOf(member: TSESTree.MemberExpression): { value?: TSESTree.Node } | undefined {
+  let child: TSESTree.Node = member;
+  let parent = member.parent;
+  // (TTL.a as number) = 1, TTL.a! = 1
+  while (parent && (parent.type === AST_NODE_TYPES.TSAsExpression || parent.type === AST_NODE_TYPES.TSNonNullExpression || parent.type === AST_NODE_TYPES.TSSatisfiesExpression || parent.type === AST_NODE_TYPES.TSTypeAssertion)) {
+    child = parent;
+    parent = parent.parent;
+  }
+  if (!parent) return undefined;
+  switch (parent.type) {
+    case AST_NODE_TYPES.AssignmentExpression:
+      return parent.left === child ? (parent.operator === '=' ? { value: parent.right } : {}) : undefined;
+    case AST_NODE_TYPES.UpdateExpression:
+      return {};
+    case AST_NODE_TYPES.UnaryExpression:
+      return parent.operator === 'delete' ? {} : undefined;
+    case AST_NODE_TYPES.ForInStatement:
+    case AST_NODE_TYPES.ForOfStatement:
+      return parent.left === child ? {} : undefined;
+    case AST_NODE_TYPES.ArrayPattern:
+    case AST_NODE_TYPES.RestElement:
+      return {};
+    case AST_NODE_TYPES.AssignmentPattern:
+      return (parent.left as TSESTree.Node) === child ? {} : undefined;
+    case AST_NODE_TYPES.Property:
+      return parent.value === child && parent.parent?.type === AST_NODE_TYPES.ObjectPattern ? {} : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** The name a member chain starts from (`'this'` for `this`) and its property names, `'*'` for a computed one. */
+function chainOf(member: TSESTree.MemberExpression): { root: string | undefined; path: string[] } {
+  const path: string[] = [];
+  let current: TSESTree.Node = member;
+  while (current.type === AST_NODE_TYPES.MemberExpression) {
+    path.unshift(current.property.type === AST_NODE_TYPES.PrivateIdentifier ? `#${current.property.name}` : (memberPathName(current) ?? '*'));
+    current = unwrap(current.object);
+  }
+  const root = current.type === AST_NODE_TYPES.Identifier ? current.name : current.type === AST_NODE_TYPES.ThisExpression ? 'this' : undefined;
+  return { root, path };
+}
+
+/**
+ * Whether the program holding `at` writes `name` along `path`, or a property on the way to it or
+ * below it (`TTL.cache = {...}` and `TTL.cache.ttl.x = 1` both touch `TTL.cache.ttl`). By name:
+ * a local of the same name written elsewhere counts too.
+ */
+function writesPath(at: TSESTree.Node, name: string, path: readonly string[]): boolean {
+  let program: TSESTree.Node = at;
+  while (program.parent) program = program.parent;
+  return memberWritesOf(program).some((write) => {
+    if (write.root !== name) return false;
+    const shared = Math.min(write.path.length, path.length);
+    for (let i = 0; i < shared; i++) if (write.path[i] !== '*' && path[i] !== '*' && write.path[i] !== path[i]) return false;
+    return true;
+  });
 }
 
 /** The value of property `key` of an object literal, or element `key` of an array literal. */

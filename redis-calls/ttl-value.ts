@@ -13,7 +13,7 @@ import { constantNumber, constantsOf } from './constant.js';
 import { redisCallsOf, type RedisCall } from './index.js';
 import { enclosingClass, memberKeyName } from './client-syntax.js';
 import { spanSourceOf, type SpanSource } from './time-constants.js';
-import { constInitializer, enclosingFunction, findVariable, foldNumber, propertyName, referenceName, staticValue, unwrap, walk, type AnyContext, type ConstantScope } from './static.js';
+import { constInitializer, enclosingFunction, findVariable, foldNumber, propertyName, referenceName, resolveMember, staticValue, unwrap, walk, type AnyContext, type ConstantScope } from './static.js';
 
 const MAX_DEPTH = 6;
 
@@ -114,19 +114,8 @@ export function guessUnit(context: AnyContext, node: TSESTree.Node, depth = 0, s
       const named = unitOfName(bare.name);
       // a `const` of this file, or of a module it imports (`import { WINDOW } from './limits'`)
       const resolved = scope.resolve(bare);
-      if (named && resolved) {
-        // what the value is computed from tells more than its name: the clock plus a span is a
-        // point in time (`const expiresInSeconds = Date.now() + ttl`), durations alone a span
-        // (`const refreshAt = 15 * 60`)
-        const computed = guessUnit(context, resolved.node, depth + 1, resolved.scope);
-        if (computed?.clock && computed.kind === 'absolute' && !computed.unitOnly && !(named.kind === 'absolute' && named.unit === computed.unit)) {
-          return { ...computed, why: `it is \`${shortText(resolved.node)}\`, read from the clock, whatever its name says` };
-        }
-        if (named.kind === 'absolute' && durationsOnly(resolved.node, resolved.scope, depth + 1)) {
-          const unit = named.unit ?? computed?.unit;
-          return { kind: 'duration', ...(unit ? { unit } : {}), ...(computed?.small ? { small: true as const } : {}), why: `it is \`${shortText(resolved.node)}\`, computed from durations only, whatever its name says` };
-        }
-      }
+      const computed = named && resolved ? computedOverName(context, named, resolved, depth) : undefined;
+      if (computed) return computed;
       if (named) return isNowName(bare.name) && named.kind === 'absolute' ? { ...named, clock: true } : named;
       return resolved ? guessUnit(context, resolved.node, depth + 1, resolved.scope) : undefined;
     }
@@ -135,7 +124,14 @@ export function guessUnit(context: AnyContext, node: TSESTree.Node, depth = 0, s
       const source = spanSourceOf(context, bare, scope);
       if (source) return spanGuess(source);
       const name = propertyName(bare.property, bare.computed);
-      return name ? unitOfName(name) : undefined;
+      const named = name ? unitOfName(name) : undefined;
+      // a property of a `const` object (`CACHE_SETTINGS.maxTimeToLive`), a member fixed at
+      // construction (`this.expireLogs = 1000 * 60 * 60 * 24 * 5`): read as a `const` is
+      const resolved = resolveMember(bare, scope);
+      const computed = named && resolved ? computedOverName(context, named, resolved, depth) : undefined;
+      if (computed) return computed;
+      if (named) return named;
+      return resolved ? guessUnit(context, resolved.node, depth + 1, resolved.scope) : undefined;
     }
     case AST_NODE_TYPES.NewExpression:
     case AST_NODE_TYPES.CallExpression: {
@@ -221,6 +217,30 @@ export function guessUnit(context: AnyContext, node: TSESTree.Node, depth = 0, s
     default:
       return undefined;
   }
+}
+
+/**
+ * What the value a name is bound to is computed from, when it tells more than the name: the clock
+ * plus a span is a point in time (`const expiresInSeconds = Date.now() + ttl`), durations alone a
+ * span (`const refreshAt = 15 * 60`). `undefined` when the name is to be believed.
+ */
+function computedOverName(
+  context: AnyContext,
+  named: UnitGuess,
+  resolved: { node: TSESTree.Node; scope: ConstantScope },
+  depth: number,
+): Guess | undefined {
+  // the value's own text (a module's constant is not in the linted file)
+  const shortText = (n: TSESTree.Node): string => oneLine(resolved.scope.text(n), 30);
+  const computed = guessUnit(context, resolved.node, depth + 1, resolved.scope);
+  if (computed?.clock && computed.kind === 'absolute' && !computed.unitOnly && !(named.kind === 'absolute' && named.unit === computed.unit)) {
+    return { ...computed, why: `it is \`${shortText(resolved.node)}\`, read from the clock, whatever its name says` };
+  }
+  if (named.kind === 'absolute' && durationsOnly(resolved.node, resolved.scope, depth + 1)) {
+    const unit = named.unit ?? computed?.unit;
+    return { kind: 'duration', ...(unit ? { unit } : {}), ...(computed?.small ? { small: true as const } : {}), why: `it is \`${shortText(resolved.node)}\`, computed from durations only, whatever its name says` };
+  }
+  return undefined;
 }
 
 /** A duration whose source tells its unit (`Time.Day` of @sapphire/time-utilities, `ms('1d')`): `redis-calls/time-constants.ts`. */

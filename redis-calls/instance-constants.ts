@@ -1,0 +1,185 @@
+/**
+ * Instance members fixed at construction from one value: what `this.expireLogger` (or
+ * `self.expireLogger`, `self` bound to `this`) stands for when the code gives the member one value
+ * when the instance is made and never writes it again, so that a TTL computed from it
+ * (`Math.floor(this.expireLogger / 1000)`) folds like a `const` (`redis-calls/constant.ts`).
+ *
+ * The member is given its value by exactly one of:
+ * - a field initialiser of the class (`private readonly ttlMs = 60_000`, `ttl = 60`);
+ * - an assignment `this.x = value` that is a statement of the constructor's own body (not in an
+ *   `if`, a loop or a callback), in a class or in a function written as a constructor the pre-class
+ *   way (`function Medusa(options) { this.expireLogs = 1000 * 60 * 60 * 24 * 5; }`, read in its
+ *   callbacks through `var self = this` or in `Medusa.prototype.log = function () { ... }`).
+ *
+ * and nothing else in the file writes a member of that name (`this.x = ...` in another method,
+ * `self.x += 1`, `instance.x = 0`, `delete this.x`, `this[k] = v`, `Object.assign(this, options)`),
+ * except `this.x` of another class when neither class extends one. A constructor parameter
+ * property (`constructor(private ttl: number)`) is a parameter: no value. Whether the value is a
+ * constant is the folding's question: `this.ttl = options.ttl` or `this.ttl = ttl` (a parameter)
+ * stays unknown there. A read in the constructor before the assignment, or in a field initialiser
+ * when the constructor assigns, sees no value yet: none is given.
+ */
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { thisBinding } from './bounded.js';
+import { findVariable, memberWritesOf, propertyName, unwrap, type AnyContext, type MemberWrite } from './static.js';
+
+type ClassNode = TSESTree.ClassDeclaration | TSESTree.ClassExpression;
+type ConstructorFunction = TSESTree.FunctionDeclaration | TSESTree.FunctionExpression;
+type Owner = ClassNode | ConstructorFunction;
+
+/** Where an instance member gets its one value: the value, and the node that writes it. */
+interface Construction {
+  value: TSESTree.Node;
+  /** The field (`PropertyDefinition`) or the member assigned (`this.x` of `this.x = value`). */
+  target: TSESTree.Node;
+  /** The constructor's function, when the value is assigned there. */
+  constructorFn?: TSESTree.FunctionExpression | TSESTree.FunctionDeclaration;
+}
+
+/**
+ * The one value the instance member `member` reads (`this.x`, `self.x`) is given at construction,
+ * under the conditions of this module's description; `undefined` otherwise.
+ * @param context the linted file's rule context
+ * @param member the member read
+ */
+export function instanceConstant(context: AnyContext, member: TSESTree.MemberExpression): TSESTree.Node | undefined {
+  const name = memberName(member.property, member.computed);
+  const thisNode = name === undefined ? undefined : thisOf(context, unwrap(member.object));
+  const owner = thisNode ? ownerOf(context, thisNode) : undefined;
+  if (!owner || name === undefined) return undefined;
+  const construction = constructionOf(owner, name);
+  if (!construction) return undefined;
+  for (const write of memberWritesOf(context.sourceCode.ast)) {
+    if (write.node !== construction.target && mayWrite(context, write, name, owner)) return undefined;
+  }
+  // read before the constructor assigns it: in the constructor's own body before the assignment,
+  // or in a field initialiser (fields are initialised before the constructor's body runs)
+  if (construction.constructorFn) {
+    if (nearestFunction(member) === construction.constructorFn && member.range[0] < construction.target.range[1]) return undefined;
+    if (owner.type !== AST_NODE_TYPES.FunctionDeclaration && owner.type !== AST_NODE_TYPES.FunctionExpression && inFieldInitializer(member, owner)) return undefined;
+  }
+  return construction.value;
+}
+
+/** `name` of `x.name`, `#name` of `this.#name`, `'name'` of `x['name']`; `undefined` for another computed member. */
+function memberName(key: TSESTree.Node, computed: boolean): string | undefined {
+  if (key.type === AST_NODE_TYPES.PrivateIdentifier) return `#${key.name}`;
+  return propertyName(key, computed);
+}
+
+/** `this` itself, or the `this` a name is bound to once (`var self = this`, `const _this = this`). */
+function thisOf(context: AnyContext, object: TSESTree.Node): TSESTree.ThisExpression | undefined {
+  if (object.type === AST_NODE_TYPES.ThisExpression) return object;
+  if (object.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const variable = findVariable(context, object);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  if (def?.type !== 'Variable' || def.node.id.type !== AST_NODE_TYPES.Identifier || !def.node.init) return undefined;
+  const init = unwrap(def.node.init);
+  const id = def.node.id;
+  if (init.type !== AST_NODE_TYPES.ThisExpression || variable!.references.some((r) => r.isWrite() && r.identifier !== id)) return undefined;
+  return init;
+}
+
+/**
+ * The class or constructor function whose instance `this` is: the class around it (through arrow
+ * functions; not in a static member), else the nearest non-arrow function, or the constructor `C`
+ * when that function is a method `C.prototype.m = function () {...}`. `undefined` for a method of
+ * an object literal, and at the top level.
+ */
+function ownerOf(context: AnyContext, thisNode: TSESTree.ThisExpression): Owner | undefined {
+  const binding = thisBinding(thisNode);
+  if (binding) return binding.isStatic || binding.inKey ? undefined : binding.cls;
+  let fn = nearestFunction(thisNode);
+  while (fn?.type === AST_NODE_TYPES.ArrowFunctionExpression) fn = nearestFunction(fn); // arrows share `this`
+  if (!fn) return undefined;
+  const parent = fn.parent;
+  if (parent?.type === AST_NODE_TYPES.Property || parent?.type === AST_NODE_TYPES.MethodDefinition) return undefined;
+  if (parent?.type === AST_NODE_TYPES.AssignmentExpression && parent.right === fn) {
+    const prototypeOf = prototypeObject(parent.left);
+    if (prototypeOf) return constructorNamed(context, prototypeOf);
+  }
+  return fn;
+}
+
+/** `C` of `C.prototype.m`, `undefined` for any other target. */
+function prototypeObject(target: TSESTree.Node): TSESTree.Identifier | undefined {
+  if (target.type !== AST_NODE_TYPES.MemberExpression || target.object.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+  const proto = target.object;
+  return proto.object.type === AST_NODE_TYPES.Identifier && propertyName(proto.property, proto.computed) === 'prototype' ? proto.object : undefined;
+}
+
+/** The function a constructor's name is bound to: `function C() {}`, `var C = function () {}`, `var C = exports.C = function () {}`. */
+function constructorNamed(context: AnyContext, id: TSESTree.Identifier): ConstructorFunction | undefined {
+  const def = findVariable(context, id)?.defs[0];
+  if (def?.type === 'FunctionName' && def.node.type === AST_NODE_TYPES.FunctionDeclaration) return def.node;
+  if (def?.type !== 'Variable' || !def.node.init) return undefined;
+  let init = unwrap(def.node.init);
+  while (init.type === AST_NODE_TYPES.AssignmentExpression) init = unwrap(init.right);
+  return init.type === AST_NODE_TYPES.FunctionExpression ? init : undefined;
+}
+
+/** The nearest function around a node, arrow functions included. */
+function nearestFunction(node: TSESTree.Node): TSESTree.FunctionDeclaration | TSESTree.FunctionExpression | TSESTree.ArrowFunctionExpression | undefined {
+  for (let current = node.parent; current; current = current.parent) {
+    if (current.type === AST_NODE_TYPES.FunctionDeclaration || current.type === AST_NODE_TYPES.FunctionExpression || current.type === AST_NODE_TYPES.ArrowFunctionExpression) return current;
+  }
+  return undefined;
+}
+
+/** The one value an owner gives member `name` when an instance is made: a field initialiser, or one `this.name = value` statement of the constructor's body. */
+function constructionOf(owner: Owner, name: string): Construction | undefined {
+  const found: Construction[] = [];
+  let constructorFn: TSESTree.FunctionExpression | TSESTree.FunctionDeclaration | undefined;
+  if (owner.type === AST_NODE_TYPES.ClassDeclaration || owner.type === AST_NODE_TYPES.ClassExpression) {
+    for (const element of owner.body.body) {
+      if (element.type === AST_NODE_TYPES.PropertyDefinition && !element.static && memberName(element.key, element.computed) === name && element.value) {
+        found.push({ value: element.value, target: element });
+      }
+      if (element.type === AST_NODE_TYPES.MethodDefinition && element.kind === 'constructor' && element.value.type === AST_NODE_TYPES.FunctionExpression) {
+        constructorFn = element.value;
+        // constructor(private ttl: number): the caller's value
+        if (element.value.params.some((param) => param.type === AST_NODE_TYPES.TSParameterProperty && param.parameter.type === AST_NODE_TYPES.Identifier && param.parameter.name === name)) return undefined;
+      }
+    }
+  } else {
+    constructorFn = owner;
+  }
+  for (const statement of constructorFn?.body?.body ?? []) {
+    if (statement.type !== AST_NODE_TYPES.ExpressionStatement || statement.expression.type !== AST_NODE_TYPES.AssignmentExpression) continue;
+    const { left, right, operator } = statement.expression;
+    if (operator === '=' && left.type === AST_NODE_TYPES.MemberExpression && left.object.type === AST_NODE_TYPES.ThisExpression && memberName(left.property, left.computed) === name) {
+      found.push({ value: right, target: left, constructorFn: constructorFn! });
+    }
+  }
+  return found.length === 1 ? found[0] : undefined;
+}
+
+/**
+ * Whether a write may give the member `name` of the owner's instances another value: a write of
+ * a member of that name on any object (`self.x = 1`, `cache.x = 0`), or of any member of `this`
+ * or of an alias of it (`this[k] = v`, `Object.assign(this, options)`); not `this.x` of another
+ * class when neither class extends one (another object).
+ */
+function mayWrite(context: AnyContext, write: MemberWrite, name: string, owner: Owner): boolean {
+  const last = write.path[write.path.length - 1];
+  if (last === name) return !(write.root === 'this' && write.path.length === 1 && unrelatedClass(write.node, owner));
+  if (write.path.length > 1 || (last !== undefined && last !== '*')) return false;
+  // `this[k] = v`, `Object.assign(this, ...)`: any member of the object written
+  const object = write.path.length === 0 ? write.node : write.node.type === AST_NODE_TYPES.MemberExpression ? unwrap(write.node.object) : undefined;
+  return object !== undefined && thisOf(context, unwrap(object)) !== undefined;
+}
+
+/** Whether the `this` of a written member belongs to another class than `owner`, neither extending one. */
+function unrelatedClass(written: TSESTree.Node, owner: Owner): boolean {
+  const binding = written.type === AST_NODE_TYPES.MemberExpression ? thisBinding(written) : undefined;
+  if (!binding || binding.cls === owner || binding.cls.superClass) return false;
+  return owner.type === AST_NODE_TYPES.FunctionDeclaration || owner.type === AST_NODE_TYPES.FunctionExpression || !owner.superClass;
+}
+
+/** Whether a node lies in an instance field's initialiser of `cls` (run before the constructor's body). */
+function inFieldInitializer(node: TSESTree.Node, cls: ClassNode): boolean {
+  for (let current: TSESTree.Node | undefined = node; current?.parent; current = current.parent) {
+    if (current.parent.type === AST_NODE_TYPES.ClassBody) return current.parent.parent === cls && current.type === AST_NODE_TYPES.PropertyDefinition && !current.static;
+  }
+  return false;
+}
