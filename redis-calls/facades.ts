@@ -183,13 +183,26 @@ function findCallers(context: AnyContext, fn: FunctionLike): boolean {
   if (!file || !isAbsolute(file) || name === undefined) return true;
   const info = packageOf(file);
   if (!info || !info.application) return true;
+  const files = packageFiles(info.root);
+  if (!files) return true;
+  const word = new RegExp(`\\b${name.replace(/[^\w$]/g, '\\$&')}\\b`);
+  const ownIsTest = TEST_PATH.test(relative(info.root, file));
   let unresolved = false;
-  const listed = forEachModuleNaming(context, file, info.root, name, (moduleCtx) => {
-    const calls = callsOfFacade(moduleCtx, fn, file, name);
+  for (const path of files) {
+    const own = resolvePath(path) === resolvePath(file);
+    if (!own && !ownIsTest && TEST_PATH.test(relative(info.root, path))) continue;
+    let moduleCtx: AnyContext | undefined = own ? context : undefined;
+    if (!own) {
+      const text = readModule(file, specifierOf(file, path))?.entry.text;
+      if (text === undefined || !word.test(text)) continue;
+      const module = loadModule(context, specifierOf(file, path));
+      if (!module) continue;
+      moduleCtx = moduleContext(context, module);
+    }
+    const calls = callsOfFacade(moduleCtx!, fn, file, name);
+    if (calls === 'resolved') return true;
     if (calls === 'unresolved') unresolved = true;
-    return calls === 'resolved';
-  });
-  if (listed === undefined || listed) return true;
+  }
   // no call resolves to it: judged where it is when a call of its name exists that the rules
   // cannot resolve (`this.cache.incr(key)` with `this.cache = config.cache`); a facade nothing
   // calls by its name is dead code, nothing to report
@@ -224,36 +237,14 @@ function findReadCaller(context: AnyContext, fn: FunctionLike): boolean {
   const name = functionName(fn);
   if (!file || !isAbsolute(file) || name === undefined) return false;
   const info = packageOf(file);
-  if (!info) return false;
-  const read = forEachModuleNaming(context, file, info.root, name, (moduleCtx) => {
-    let found = false;
-    walkCallsOf(moduleCtx, fn, file, name, () => {
-      found = true;
-      return true;
-    });
-    return found;
-  });
-  if (read) return true;
-  // no call resolves to it: judged where it is, whether calls of its name go unread (the leak
-  // would be reported nowhere) or none exists (an application's unused method, a library's API
-  // its own code never calls: `redis-calls/api-wrappers.ts` decides those)
-  return false;
-}
-
-/**
- * Calls `visit` with a context for each module of the package at `root` whose text names `name`
- * (the linted `file` itself first among them, as listed; test files left out unless `file` is
- * one), until `visit` returns `true`. Returns `true` when it did, `false` when no module made it,
- * `undefined` when the package's files cannot be listed (too many, or none readable).
- */
-function forEachModuleNaming(context: AnyContext, file: string, root: string, name: string, visit: (moduleCtx: AnyContext) => boolean): boolean | undefined {
-  const files = packageFiles(root);
-  if (!files) return undefined;
+  const files = info && packageFiles(info.root);
+  if (!files) return false;
   const word = new RegExp(`\\b${name.replace(/[^\w$]/g, '\\$&')}\\b`);
-  const ownIsTest = TEST_PATH.test(relative(root, file));
+  const ownIsTest = TEST_PATH.test(relative(info!.root, file));
+  let read = false;
   for (const path of files) {
     const own = resolvePath(path) === resolvePath(file);
-    if (!own && !ownIsTest && TEST_PATH.test(relative(root, path))) continue;
+    if (!own && !ownIsTest && TEST_PATH.test(relative(info!.root, path))) continue;
     let moduleCtx: AnyContext | undefined = own ? context : undefined;
     if (!own) {
       const text = readModule(file, specifierOf(file, path))?.entry.text;
@@ -262,8 +253,15 @@ function forEachModuleNaming(context: AnyContext, file: string, root: string, na
       if (!module) continue;
       moduleCtx = moduleContext(context, module);
     }
-    if (visit(moduleCtx!)) return true;
+    walkCallsOf(moduleCtx!, fn, file, name, () => {
+      read = true;
+      return true;
+    });
+    if (read) return true;
   }
+  // no call resolves to it: judged where it is, whether calls of its name go unread (the leak
+  // would be reported nowhere) or none exists (an application's unused method, a library's API
+  // its own code never calls: `redis-calls/api-wrappers.ts` decides those)
   return false;
 }
 
