@@ -1050,12 +1050,13 @@ const SENDS_TOKENS_AS_WRITTEN: ReadonlySet<ClientFlavor> = new Set(['ioredis', '
 /**
  * A literal in SET's option slots that is no SET option, as sent (`set(k, v, 300)` on ioredis,
  * `call('SET', k, v, 'EXPIRE', 60)`): the command table says Redis rejects the command
- * (`unknownOption`). Reported on the token.
+ * (`unknownOption`). Reported on the token; `ttl` when the token looks like a TTL written without
+ * its option.
  */
 function unknownOptionOf(description: CommandDescription, nodes: ReadonlyArray<TSESTree.Node | undefined>): DroppedArgument[] {
   const unknown = description.unknownOption;
   const node = unknown ? nodes[unknown.arg] : undefined;
-  return unknown && node ? [{ kind: 'unknown-option', node, ttl: false, option: unknown.token }] : [];
+  return unknown && node ? [{ kind: 'unknown-option', node, ttl: unknown.looksLikeTtl, option: unknown.token }] : [];
 }
 
 /** When detection does not tell the client: the method spelling and option style do. */

@@ -55,7 +55,7 @@ export default createRule<[], MessageIds>({
       keepTtlWithExpiry:
         'KEEPTTL and `{{option}}` exclude each other: Redis rejects the pair ("syntax error"), and node-redis / @upstash/redis send only one. Keep the expiry to set a new TTL, or KEEPTTL to keep the current one.',
       unknownOption:
-        'SET has no option `{{token}}`: Redis answers "syntax error" to the whole command, so the key is never written. {{fix}}',
+        '{{command}} has no option `{{token}}`: Redis answers "syntax error" to the whole command, so the key is never written. {{fix}}',
       useOptionsObject: 'Pass the options as an object: {{replacement}}.',
       nameExpiry: 'Send it as EX seconds: `{{replacement}}`.',
       renameOption: 'Rename `{{option}}` to `{{expected}}`.',
@@ -136,17 +136,17 @@ export default createRule<[], MessageIds>({
           context.report({ node: dropped.node, messageId: 'keepTtlWithExpiry', data: { option: dropped.option ?? 'EX' } });
           return;
         case 'unknown-option': {
-          const seconds = typeof staticValue(context, dropped.node) === 'number' || /^\d+$/.test(dropped.option ?? '');
           context.report({
             node: dropped.node,
             messageId: 'unknownOption',
             data: {
+              command: call.command,
               token: dropped.option ?? '',
-              fix: seconds
+              fix: dropped.ttl
                 ? "A TTL needs its option before it: `'EX', seconds` or `'PX', milliseconds`."
-                : 'Remove it, or spell one of the options SET has.',
+                : `Remove it, or spell one of the options ${call.command} has.`,
             },
-            suggest: seconds
+            suggest: dropped.ttl
               ? [
                   {
                     messageId: 'nameExpiry',

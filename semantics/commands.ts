@@ -219,9 +219,10 @@ export interface CommandDescription {
    * A literal argument in an option slot that is no option of the command (`SET key value 300`,
    * the TTL without its `EX`; `SET key value EXPIRE 60`): Redis answers "ERR syntax error" and
    * writes nothing (https://redis.io/docs/latest/commands/set/). `arg` is its index, `token` it
-   * as written. SET only.
+   * as written; `looksLikeTtl` says the token is a non-negative integer where an option belongs,
+   * most likely a TTL in seconds written without its `EX`. SET only.
    */
-  unknownOption?: { arg: number; token: string };
+  unknownOption?: { arg: number; token: string; looksLikeTtl: boolean };
   /**
    * A literal argument makes Redis reject the command (a TTL that is not a positive integer for
    * SET/SETEX/PSETEX, a non-integer timeout for the EXPIRE family): inside a script the error

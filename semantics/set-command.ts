@@ -65,7 +65,7 @@ export function describeSet(args: readonly CommandArg[]): Omit<CommandDescriptio
       ttlOption = token;
       if (option.bad) nonPositiveTtlArg = i + 1;
       i++;
-    } else unknownOption ??= { arg: i, token: typeof arg === 'number' ? String(arg) : (arg as string) };
+    } else unknownOption ??= { arg: i, token: typeof arg === 'number' ? String(arg) : (arg as string), looksLikeTtl: /^\d+$/.test(token) };
   }
   let effect: KeyEffect;
   if (ttl) effect = nx ? 'create-if-missing-with-ttl' : xx ? 'set-ttl' : 'create-with-ttl';

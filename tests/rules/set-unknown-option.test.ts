@@ -38,7 +38,7 @@ runRule(untypedTester, 'valid-ttl-args', rule, {
           messageId: 'unknownOption',
           line: 3,
           column: 35,
-          data: { token: '300', fix: BARE_NUMBER_FIX },
+          data: { command: 'SET', token: '300', fix: BARE_NUMBER_FIX },
           suggestions: [{ messageId: 'nameExpiry', data: { replacement: "'EX', 300" }, output: ioredis("await redis.set(`cache:${id}`, v, 'EX', 300);") }],
         },
       ],
@@ -50,18 +50,27 @@ runRule(untypedTester, 'valid-ttl-args', rule, {
           messageId: 'unknownOption',
           line: 3,
           column: 41,
-          data: { token: '60', fix: BARE_NUMBER_FIX },
+          data: { command: 'SET', token: '60', fix: BARE_NUMBER_FIX },
           suggestions: [{ messageId: 'nameExpiry', data: { replacement: "'EX', TTL" }, output: ioredis("await redis.set(`cache:${id}`, v, 'NX', 'EX', TTL);\nconst TTL = 60;") }],
         },
       ],
     },
     {
       code: ioredis("await redis.set(`cache:${id}`, v, 'EX', 60, 'NOW');"),
-      errors: [{ messageId: 'unknownOption', line: 3, column: 45, data: { token: 'NOW', fix: OTHER_FIX }, suggestions: [] }],
+      errors: [{ messageId: 'unknownOption', line: 3, column: 45, data: { command: 'SET', token: 'NOW', fix: OTHER_FIX }, suggestions: [] }],
+    },
+    // a number that cannot be a TTL: no suggestion to name it
+    {
+      code: ioredis('await redis.set(`cache:${id}`, v, 1.5);'),
+      errors: [{ messageId: 'unknownOption', line: 3, column: 35, data: { command: 'SET', token: '1.5', fix: OTHER_FIX }, suggestions: [] }],
+    },
+    {
+      code: ioredis('await redis.set(`cache:${id}`, v, -60);'),
+      errors: [{ messageId: 'unknownOption', line: 3, column: 35, data: { command: 'SET', token: '-60', fix: OTHER_FIX }, suggestions: [] }],
     },
     {
       code: ioredis("await redis.call('SET', `cache:${id}`, v, 'EXPIRE', 60);"),
-      errors: [{ messageId: 'unknownOption', line: 3, column: 43, data: { token: 'EXPIRE', fix: OTHER_FIX }, suggestions: [] }],
+      errors: [{ messageId: 'unknownOption', line: 3, column: 43, data: { command: 'SET', token: 'EXPIRE', fix: OTHER_FIX }, suggestions: [] }],
     },
   ],
 });

@@ -24,12 +24,14 @@ async function reply(key: string, options: Array<string | number>): Promise<stri
 }
 
 describe('SET options a real server rejects', () => {
-  const cases: Array<[string, Array<string | number>, { arg: number; token: string } | undefined]> = [
-    ['a bare TTL', [300], { arg: 2, token: '300' }],
-    ['a bare TTL as a string', ['300'], { arg: 2, token: '300' }],
-    ['a TTL after NX', ['NX', 60], { arg: 3, token: '60' }],
-    ['a command name for an option', ['EXPIRE', 60], { arg: 2, token: 'EXPIRE' }],
-    ['a token after a complete expiry', ['EX', 60, 'NOW'], { arg: 4, token: 'NOW' }],
+  const cases: Array<[string, Array<string | number>, { arg: number; token: string; looksLikeTtl: boolean } | undefined]> = [
+    ['a bare TTL', [300], { arg: 2, token: '300', looksLikeTtl: true }],
+    ['a bare TTL as a string', ['300'], { arg: 2, token: '300', looksLikeTtl: true }],
+    ['a TTL after NX', ['NX', 60], { arg: 3, token: '60', looksLikeTtl: true }],
+    ['a command name for an option', ['EXPIRE', 60], { arg: 2, token: 'EXPIRE', looksLikeTtl: false }],
+    ['a token after a complete expiry', ['EX', 60, 'NOW'], { arg: 4, token: 'NOW', looksLikeTtl: false }],
+    ['a fractional number', [1.5], { arg: 2, token: '1.5', looksLikeTtl: false }],
+    ['a negative number', [-60], { arg: 2, token: '-60', looksLikeTtl: false }],
     ['EX with its value', ['EX', 60], undefined],
     ['PX, NX and GET', ['PX', 500, 'NX', 'GET'], undefined],
     ['lower-case options', ['ex', 60, 'xx'], undefined],
