@@ -4,6 +4,7 @@
  * numbers (`23 * 60 * 60`, `Math.floor(WINDOW_MS / 1000)`; {@link foldNumber}).
  */
 import { ASTUtils, AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import { visitorKeys as typescriptVisitorKeys } from '@typescript-eslint/visitor-keys';
 import { MODULE_NAMESPACES } from '../semantics/commands.js';
 import parseMs from 'ms';
 import { foldArithmetic } from '../semantics/ttl-units.js';
@@ -376,23 +377,19 @@ export interface MemberWrite {
 }
 
 const programWrites = new WeakMap<TSESTree.Node, MemberWrite[]>();
-/** Keys of a node that hold no child node (a program's tokens and comments have a `type` too). */
-const SKIPPED_KEYS = new Set(['parent', 'loc', 'range', 'tokens', 'comments']);
 
 /**
  * Every write of a member in a program (the linted file's or an imported module's): assignments
  * (`=`, `+=`, ...), `++` / `--`, `delete`, destructuring and `for (... of ...)` targets, and the
  * object given to `Object.assign` / `Object.defineProperty` / `Object.defineProperties` (all its
- * properties). Computed once per program.
+ * properties). Computed once per program, in source order. An imported module has no rule
+ * context, so the walk takes typescript-estree's visitor keys, which cover every ESTree node too.
  */
 export function memberWritesOf(program: TSESTree.Node): MemberWrite[] {
   let writes = programWrites.get(program);
   if (writes) return writes;
-  writes = [];
-  const found = writes;
-  const stack: TSESTree.Node[] = [program];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
+  const found: MemberWrite[] = [];
+  walkWithKeys(typescriptVisitorKeys, program, (node) => {
     if (node.type === AST_NODE_TYPES.MemberExpression) {
       const written = writeOf(node);
       if (written) found.push({ ...chainOf(node), node, ...(written.value ? { value: written.value } : {}) });
@@ -406,15 +403,10 @@ export function memberWritesOf(program: TSESTree.Node): MemberWrite[] {
         else if (bare.type === AST_NODE_TYPES.MemberExpression) found.push({ ...chainOf(bare), node: bare });
       }
     }
-    for (const [key, value] of Object.entries(node)) {
-      if (SKIPPED_KEYS.has(key) || !value || typeof value !== 'object') continue;
-      for (const child of Array.isArray(value) ? value : [value]) {
-        if (child && typeof child === 'object' && typeof (child as { type?: unknown }).type === 'string') stack.push(child as TSESTree.Node);
-      }
-    }
-  }
-  programWrites.set(program, found);
-  return found;
+  });
+  writes = found;
+  programWrites.set(program, writes);
+  return writes;
 }
 
 /** Whether a member is written where it stands (and with which value, for a plain `=`). */
@@ -576,7 +568,12 @@ export interface WalkOptions {
  * subtree or stop early). Returns `true` when `visit` stopped the walk.
  */
 export function walk(context: AnyContext, root: TSESTree.Node, visit: (node: TSESTree.Node) => WalkStep, options: WalkOptions = {}): boolean {
-  const keys = context.sourceCode.visitorKeys as Record<string, readonly string[] | undefined>;
+  return walkWithKeys(context.sourceCode.visitorKeys, root, visit, options);
+}
+
+/** `walk` with the visitor keys given: for a tree parsed outside the linted file (an imported module). */
+function walkWithKeys(visitorKeys: Readonly<Record<string, readonly string[] | undefined>>, root: TSESTree.Node, visit: (node: TSESTree.Node) => WalkStep, options: WalkOptions = {}): boolean {
+  const keys = visitorKeys;
   const [start, end] = options.range ?? [-Infinity, Infinity];
   const stack: TSESTree.Node[] = [root];
   while (stack.length > 0) {
