@@ -64,7 +64,7 @@
  * CI does not run it (it needs the npm registry and the fetched snapshots).
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import tsParser from '@typescript-eslint/parser';
@@ -381,7 +381,9 @@ function snapshotOf(mirror: string, repo: string): string {
  * `spec.clients`, installs the clients beside the sources and writes the typed program's
  * tsconfig (`.bench-tsconfig.json` in the application's folder). Untyped, an application whose
  * package.json names no `redis` gets the node-redis major of this repository's package.json (5,
- * read as 4+, the rules' default), whatever the packages' installs hoisted.
+ * read as 4+, the rules' default), whatever the packages' installs hoisted, and never the
+ * clients an earlier typed run linked in (the link is removed, so the order of runs does not
+ * change a figure).
  */
 function prepareApplication(
   scratch: string,
@@ -411,13 +413,19 @@ function prepareApplication(
   )
     .filter((file) => options.allFiles || MAY_USE_REDIS.test(readFileSync(join(dir, file), 'utf8')))
     .sort();
-  if (!options.typed || !spec.clients) return { dir, files, tsconfig: undefined };
+  const clients = `${dir}.clients`;
+  const link = join(dir, 'node_modules');
+  if (!options.typed || !spec.clients) {
+    // a typed run before this one left the installed clients linked: an untyped run must not
+    // read them, or its figures depend on which run came first (node_redis 3 vs 4+ syntax)
+    if (isLinkTo(link, join(clients, 'node_modules'))) rmSync(link);
+    return { dir, files, tsconfig: undefined };
+  }
   // the application's own package.json is extracted (it says how Node loads its .js files):
   // npm must not read it (workspace: dependencies, devEngines), so the clients go into a
   // private folder beside it, linked as the application's node_modules for module resolution
-  const clients = `${dir}.clients`;
   if (options.install) ensureInstalled(clients, Object.entries(spec.clients));
-  if (!existsSync(join(dir, 'node_modules'))) symlinkSync(join(clients, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  if (!existsSync(link)) symlinkSync(join(clients, 'node_modules'), link, 'dir');
   const tsconfig = join(dir, '.bench-tsconfig.json');
   const config = {
     compilerOptions: { ...TYPED_OPTIONS, module: 'ESNext', moduleResolution: 'Bundler', jsx: 'preserve', resolveJsonModule: true },
@@ -425,6 +433,15 @@ function prepareApplication(
   };
   writeFileSync(tsconfig, `${JSON.stringify(config, null, 2)}\n`);
   return { dir, files, tsconfig };
+}
+
+/** Whether `path` is a symbolic link to `target`. */
+function isLinkTo(path: string, target: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink() && readlinkSync(path) === target;
+  } catch {
+    return false;
+  }
 }
 
 function lintCodebase(linter: Linter, codebase: Codebase, mode: Mode): { findings: Finding[]; crashes: string[] } {
