@@ -213,8 +213,13 @@ function npmInstall(dir: string, specs: string[]): void {
   execFileSync('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--legacy-peer-deps', '--save-exact', ...specs], {
     cwd: dir,
     stdio: ['ignore', 'ignore', 'inherit'],
+    // a dependency fetched from a Git host can hang npm for good
+    timeout: NPM_INSTALL_TIMEOUT_MS,
   });
 }
+
+/** How long one `npm install` may take, in milliseconds. */
+const NPM_INSTALL_TIMEOUT_MS = 15 * 60_000;
 
 function installedVersion(dir: string, name: string): string | undefined {
   const file = join(dir, 'node_modules', name, 'package.json');
@@ -222,10 +227,27 @@ function installedVersion(dir: string, name: string): string | undefined {
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version.replace(/^v/, '') : undefined;
 }
 
-/** Installs `name -> version` into `dir` unless that version is there already. */
+/**
+ * Installs `name -> version` into `dir` unless that version is there already: all in one `npm
+ * install`, and when that fails (a dependency the registry does not serve, a hung Git fetch),
+ * one at a time, so one package that cannot be installed does not keep the others out. What is
+ * still missing afterwards is the caller's to report (`prepareSet`'s problems: "not installed").
+ */
 function ensureInstalled(dir: string, wanted: Array<[string, string]>): void {
   const missing = wanted.filter(([name, version]) => installedVersion(dir, name) !== version);
-  if (missing.length > 0) npmInstall(dir, missing.map(([name, version]) => `${name}@${version}`));
+  if (missing.length === 0) return;
+  try {
+    npmInstall(dir, missing.map(([name, version]) => `${name}@${version}`));
+  } catch {
+    if (missing.length === 1) return;
+    for (const [name, version] of missing) {
+      try {
+        npmInstall(dir, [`${name}@${version}`]);
+      } catch {
+        console.log(`could not install ${name}@${version} into ${dir}`);
+      }
+    }
+  }
 }
 
 /**
