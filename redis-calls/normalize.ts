@@ -105,9 +105,12 @@ export interface RedisCall {
  *   @upstash/redis send only the expiry).
  * - `unknown-option`: a literal in SET's option slots that is no SET option, sent as written
  *   (`set(k, v, 300)` on ioredis): Redis rejects the command and writes nothing.
+ * - `conflicting-options`: two SET options that exclude each other, sent as written (`'EX', 60,
+ *   'PX', 500`, `'NX', 'XX'`; KEEPTTL with an expiry is `keepttl-with-expiry`): Redis rejects the
+ *   command and writes nothing.
  */
 export interface DroppedArgument {
-  kind: 'number-as-options' | 'positional-tokens' | 'option-casing' | 'not-a-number' | 'may-be-undefined' | 'no-ttl-syntax' | 'keepttl-with-expiry' | 'unknown-option';
+  kind: 'number-as-options' | 'positional-tokens' | 'option-casing' | 'not-a-number' | 'may-be-undefined' | 'no-ttl-syntax' | 'keepttl-with-expiry' | 'unknown-option' | 'conflicting-options';
   /** Where to report. */
   node: TSESTree.Node;
   /** Whether what is dropped carries a TTL (then `valid-ttl-args` reports it, and the key rules leave it). */
@@ -116,6 +119,8 @@ export interface DroppedArgument {
   option?: string;
   /** The spelling the client reads (`'EX'` for node-redis, `'ex'` for @upstash/redis). */
   expected?: string;
+  /** `conflicting-options`: the earlier option this one excludes, upper-cased. */
+  conflictsWith?: string;
 }
 
 /**
@@ -611,7 +616,7 @@ export function normalizeCall(
   const nodes = [...resolved.prefix.map(() => undefined), ...flat.nodes];
   const description = describeCommand(resolved.command, args);
   dropped.push(...keepTtlConflict(description, args, nodes, dropped));
-  if (flavorKnown && SENDS_TOKENS_AS_WRITTEN.has(flavor)) dropped.push(...unknownOptionOf(description, nodes));
+  if (flavorKnown && SENDS_TOKENS_AS_WRITTEN.has(flavor)) dropped.push(...unknownOptionOf(description, nodes), ...optionConflict(description, nodes));
   return [
     {
       node,
@@ -985,7 +990,7 @@ function fromArgv(
   const command = name.toUpperCase();
   settleGroups(command, [], flat);
   const description = describeCommand(command, flat.args);
-  const dropped = [...keepTtlConflict(description, flat.args, flat.nodes, []), ...unknownOptionOf(description, flat.nodes)];
+  const dropped = [...keepTtlConflict(description, flat.args, flat.nodes, []), ...unknownOptionOf(description, flat.nodes), ...optionConflict(description, flat.nodes)];
   return {
     node,
     nameNode,
@@ -1039,6 +1044,18 @@ function keepTtlConflict(
   const at = conflict.option === 'KEEPTTL' ? conflict.arg : args.findIndex((a) => typeof a === 'string' && a.toUpperCase() === 'KEEPTTL');
   const node = nodes[at];
   return node ? [{ kind: 'keepttl-with-expiry', node, ttl: false, option: expiry }] : [];
+}
+
+/**
+ * Two options of one exclusive group as tokens sent as written (`'EX', 60, 'PX', 500`, `'NX',
+ * 'XX'`): the command table's `conflictingOption`, other than KEEPTTL's pair
+ * (`keepTtlConflict`). Reported on the second token.
+ */
+function optionConflict(description: CommandDescription, nodes: ReadonlyArray<TSESTree.Node | undefined>): DroppedArgument[] {
+  const conflict = description.conflictingOption;
+  if (!conflict || conflict.option === 'KEEPTTL' || conflict.conflictsWith === 'KEEPTTL') return [];
+  const node = nodes[conflict.arg];
+  return node ? [{ kind: 'conflicting-options', node, ttl: false, option: conflict.option, conflictsWith: conflict.conflictsWith }] : [];
 }
 
 /**

@@ -23,6 +23,7 @@ export type MessageIds =
   | 'noTtlSyntax'
   | 'keepTtlWithExpiry'
   | 'unknownOption'
+  | 'conflictingOptions'
   | 'nameExpiry'
   | 'useOptionsObject'
   | 'renameOption'
@@ -54,6 +55,8 @@ export default createRule<[], MessageIds>({
         '{{command}} has no expiry option: `{{option}}` {{fate}}, and the key is created without TTL. Send {{command}} and an EXPIRE of the key in one MULTI (or a Lua script).',
       keepTtlWithExpiry:
         'KEEPTTL and `{{option}}` exclude each other: Redis rejects the pair ("syntax error"), and node-redis / @upstash/redis send only one. Keep the expiry to set a new TTL, or KEEPTTL to keep the current one.',
+      conflictingOptions:
+        '`{{option}}` and `{{other}}` exclude each other: Redis answers "syntax error" to the whole {{command}}, so the key is never written. Keep one of them.',
       unknownOption:
         '{{command}} has no option `{{token}}`: Redis answers "syntax error" to the whole command, so the key is never written. {{fix}}',
       useOptionsObject: 'Pass the options as an object: {{replacement}}.',
@@ -158,6 +161,9 @@ export default createRule<[], MessageIds>({
           });
           return;
         }
+        case 'conflicting-options':
+          context.report({ node: dropped.node, messageId: 'conflictingOptions', data: { option: dropped.option ?? '', other: dropped.conflictsWith ?? '', command: call.command } });
+          return;
         case 'number-as-options':
           return; // set-requires-ttl-or-keepttl's
       }

@@ -32,6 +32,37 @@ export function numeric(arg: CommandArg): number | undefined {
   return undefined;
 }
 
+/** The largest signed 64-bit integer, Redis's `LLONG_MAX`. */
+const LLONG_MAX = 2n ** 63n - 1n;
+
+/**
+ * The integer Redis parses from an argument as the client sends it (a JS number goes out as
+ * `String(n)`), or `undefined` when Redis would answer "value is not an integer or out of range":
+ * Redis's `string2ll` takes an optional `-` and digits without a leading zero, within 64 bits; no
+ * space, `+`, fraction, exponent or hex (https://redis.io/docs/latest/commands/expire/, `util.c`).
+ * An expression (`undefined` here) gives `undefined`.
+ */
+export function redisInteger(arg: CommandArg): bigint | undefined {
+  const text = typeof arg === 'number' ? String(arg) : arg;
+  if (typeof text !== 'string' || !/^(?:0|-?[1-9]\d*)$/.test(text)) return undefined;
+  const value = BigInt(text);
+  return value > LLONG_MAX || value < -LLONG_MAX - 1n ? undefined : value;
+}
+
+/** Unix time of the year 3000 in milliseconds: a bound on the server's clock. */
+const YEAR_3000_MS = 32_503_680_000_000n;
+
+/**
+ * Whether a literal is a TTL in seconds Redis takes after `EX`: a positive integer it parses, not
+ * so large that its milliseconds plus the server's clock overflow 64 bits (Redis answers "invalid
+ * expire time"; https://redis.io/docs/latest/commands/set/, `t_string.c`; the clock is bounded
+ * by the year 3000, so the largest TTL taken is 9,223,339,533,174,775 s).
+ */
+export function isSecondsTtl(arg: CommandArg): boolean {
+  const value = redisInteger(arg);
+  return value !== undefined && value > 0n && value <= (LLONG_MAX - YEAR_3000_MS) / 1000n;
+}
+
 /** A description with `keys` and no option that drops or keeps a TTL. */
 export function base(keys: KeyAction[]): Omit<CommandDescription, 'name' | 'known'> {
   return { keys, getDropsTtl: false, keepTtl: false, unknownOptions: false };

@@ -219,8 +219,9 @@ export interface CommandDescription {
    * A literal argument in an option slot that is no option of the command (`SET key value 300`,
    * the TTL without its `EX`; `SET key value EXPIRE 60`): Redis answers "ERR syntax error" and
    * writes nothing (https://redis.io/docs/latest/commands/set/). `arg` is its index, `token` it
-   * as written; `looksLikeTtl` says the token is a non-negative integer where an option belongs,
-   * most likely a TTL in seconds written without its `EX`. SET only.
+   * as written; `looksLikeTtl` says the token is a value Redis would take after `EX` (a positive
+   * integer it parses), most likely a TTL in seconds written without its option. Not set after an
+   * option that cannot be read, which may take the value after it. SET only.
    */
   unknownOption?: { arg: number; token: string; looksLikeTtl: boolean };
   /**

@@ -4,7 +4,7 @@
  * (`commands.ts`); internal to semantics/.
  */
 
-import { EXPIRY_UNITS, expiryOption, upper } from './command-spec.js';
+import { EXPIRY_UNITS, expiryOption, isSecondsTtl, upper } from './command-spec.js';
 import type { CommandArg, CommandDescription, KeyEffect } from './commands.js';
 
 /**
@@ -43,6 +43,8 @@ export function describeSet(args: readonly CommandArg[]): Omit<CommandDescriptio
     const arg = args[i];
     const token = typeof arg === 'number' ? String(arg) : upper(arg);
     if (token === undefined) {
+      // an option we cannot read may take the value after it (`set(k, v, mode, 60)`): from here on
+      // no token is judged unknown
       unknownOptions = true;
       continue;
     }
@@ -65,7 +67,7 @@ export function describeSet(args: readonly CommandArg[]): Omit<CommandDescriptio
       ttlOption = token;
       if (option.bad) nonPositiveTtlArg = i + 1;
       i++;
-    } else unknownOption ??= { arg: i, token: typeof arg === 'number' ? String(arg) : (arg as string), looksLikeTtl: /^\d+$/.test(token) };
+    } else if (!unknownOptions) unknownOption ??= { arg: i, token: typeof arg === 'number' ? String(arg) : (arg as string), looksLikeTtl: isSecondsTtl(arg) };
   }
   let effect: KeyEffect;
   if (ttl) effect = nx ? 'create-if-missing-with-ttl' : xx ? 'set-ttl' : 'create-with-ttl';

@@ -7,7 +7,10 @@
  * `set-requires-ttl-or-keepttl` says nothing of a write that never happens. Near misses stay as
  * they were: node-redis 4+ drops a bare number instead (`numberAsOptions`, the set rule's); an
  * unknown client's `set(k, v, 300)` is not judged; a TTL in a variable may be anything; Redis
- * 8.4's IFEQ / IFNE carry a value of their own.
+ * 8.4's IFEQ / IFNE carry a value of their own; after an option that cannot be read nothing is
+ * judged (it may take the number after it). A suggestion to name a bare number `'EX'` is offered
+ * only for a number Redis takes after EX. Two options of one group (`'EX', 60, 'PX', 500`, `'NX',
+ * 'XX'`) are `conflictingOptions`.
  */
 import setRule from '../../rules/set-requires-ttl-or-keepttl.js';
 import rule from '../../rules/valid-ttl-args.js';
@@ -29,6 +32,12 @@ runRule(untypedTester, 'valid-ttl-args', rule, {
     nodeRedis('await client.set(`cache:${id}`, v, 300);'),
     // no client known: the number may be node-redis options
     'await cache.set(`cache:${id}`, v, 300);',
+    // an option the analyzer cannot read takes the number after it as its value
+    ioredis('async function save(key, value, unit) { await redis.set(key, value, unit, 60); }'),
+    ioredis("const MODE = process.env.REDIS_EXPIRY_MODE || 'EX';\nawait redis.set(`cache:${id}`, v, MODE, 3600);"),
+    ioredis("await redis.set(`cache:${id}`, v, Buffer.from('EX'), 3600);"),
+    // the same option twice: the last wins, Redis accepts it
+    ioredis("await redis.set(`cache:${id}`, v, 'EX', 10, 'EX', 20);"),
   ],
   invalid: [
     {
@@ -67,6 +76,28 @@ runRule(untypedTester, 'valid-ttl-args', rule, {
     {
       code: ioredis('await redis.set(`cache:${id}`, v, -60);'),
       errors: [{ messageId: 'unknownOption', line: 3, column: 35, data: { command: 'SET', token: '-60', fix: OTHER_FIX }, suggestions: [] }],
+    },
+    // a number Redis would not take after EX either (not a positive integer it parses): no suggestion
+    {
+      code: ioredis("await redis.set(`cache:${id}`, v, '007');"),
+      errors: [{ messageId: 'unknownOption', line: 3, column: 35, data: { command: 'SET', token: '007', fix: OTHER_FIX }, suggestions: [] }],
+    },
+    {
+      code: ioredis('await redis.set(`cache:${id}`, v, 0);'),
+      errors: [{ messageId: 'unknownOption', line: 3, column: 35, data: { command: 'SET', token: '0', fix: OTHER_FIX }, suggestions: [] }],
+    },
+    // two options of one group: Redis rejects the command
+    {
+      code: ioredis("await redis.set(`cache:${id}`, v, 'EX', 60, 'PX', 60000);"),
+      errors: [{ messageId: 'conflictingOptions', line: 3, column: 45, data: { option: 'PX', other: 'EX', command: 'SET' } }],
+    },
+    {
+      code: ioredis("await redis.set(`cache:${id}`, v, 'NX', 'XX');"),
+      errors: [{ messageId: 'conflictingOptions', line: 3, column: 41, data: { option: 'XX', other: 'NX', command: 'SET' } }],
+    },
+    {
+      code: ioredis("await redis.call('SET', `cache:${id}`, v, 'EXAT', 1893456000, 'EX', 60);"),
+      errors: [{ messageId: 'conflictingOptions', line: 3, column: 63, data: { option: 'EX', other: 'EXAT', command: 'SET' } }],
     },
     {
       code: ioredis("await redis.call('SET', `cache:${id}`, v, 'EXPIRE', 60);"),

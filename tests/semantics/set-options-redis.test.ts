@@ -7,6 +7,7 @@
  * effect and the version they need; a server older than 8.4 rejects them, as `requires` says.
  */
 import { describe, expect, it } from 'vitest';
+import { isSecondsTtl } from '../../semantics/command-spec.js';
 import { describeCommand } from '../../semantics/commands.js';
 import { uniquePrefix, useRedis } from '../helpers/redis.js';
 
@@ -51,6 +52,24 @@ describe('SET options a real server rejects', () => {
       expect(description.rejected).toBeUndefined();
       expect(description.unknownOption).toBeUndefined();
     }
+  });
+});
+
+describe('what Redis takes as a TTL in seconds after EX', () => {
+  // Redis parses integers strictly (no leading zero, sign, space, fraction, exponent or hex) and
+  // rejects an EX whose milliseconds plus its clock overflow 64 bits
+  const tokens: Array<string | number> = [1, 60, '60', 9223372036854, '9223339533174775', '9223372036854775', '007', '0', 0, '-5', '+5', ' 5', '5 ', '5e2', '60.0', 1.5, '0x10', '', '9223372036854776', '99999999999999999999', 1e21];
+  it.each(tokens.map((token) => [JSON.stringify(token), token] as const))('%s: isSecondsTtl and redis-server agree', async (name, token) => {
+    const key = `${prefix}:ex-${name.replace(/\W+/g, '-')}`;
+    const answer = await reply(key, ['EX', token]);
+    expect(answer === 'ok').toBe(isSecondsTtl(token));
+    expect(isSecondsTtl(token)).toBe(typeof token === 'number' ? [1, 60, 9223372036854].includes(token) : ['60', '9223339533174775'].includes(token));
+  });
+  it('a stray token after an option it cannot read is not judged: the option may take it as its value', () => {
+    expect(describeCommand('SET', ['k', 'v', undefined, 60]).unknownOption).toBeUndefined();
+    expect(describeCommand('SET', ['k', 'v', undefined, 60]).unknownOptions).toBe(true);
+    // before it, still judged
+    expect(describeCommand('SET', ['k', 'v', 60, undefined]).unknownOption).toEqual({ arg: 2, token: '60', looksLikeTtl: true });
   });
 });
 
