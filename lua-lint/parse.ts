@@ -92,6 +92,8 @@ export function parseLua(source: string, options?: ParseOptions): ParsedScript |
   // ASCII exactly when UTF-8 takes one byte per UTF-16 unit (any other character takes 2 to 4
   // bytes, a lone surrogate 3): native code, 18x faster than /[^\x00-\x7f]/.test(text)
   const ascii = Buffer.byteLength(text, 'utf8') === text.length;
+  const first = firstTokenError(text);
+  if (first) return first;
   let input = ascii ? text : toByteString(text);
   let parsed = parseInput(input, true, '5.1', comments);
   if (!parsed.ok && /\bbreak\b/.test(input)) {
@@ -148,6 +150,25 @@ export function parseLua(source: string, options?: ParseOptions): ParsedScript |
   }
   const offset = ascii ? byteIndex : charOffsetOfByte(text, byteIndex);
   return { ok: false, message, offset: Math.max(0, Math.min(offset, source.length)) };
+}
+
+/** Whitespace and comments (`-- ...`, `--[==[ ... ]==]`) before a script's first token. */
+const LEADING_TRIVIA = /^(?:\s+|--\[(=*)\[[\s\S]*?\]\1\]|--[^\n]*)*/;
+
+/** A character that can begin a Lua 5.1 token: a name, a number, a string, a symbol. */
+const TOKEN_START = /[A-Za-z_0-9'".=<>~:;,()[\]{}+\-*/%^#]/;
+
+/**
+ * The syntax error of a script whose first token cannot begin any Lua token (`@`, `` ` ``, `$`,
+ * a non-ASCII letter), as Redis' Lua says it ("unexpected symbol near '@'"), or undefined.
+ * luaparse reports this one case with an internal error (it reads the token before the first,
+ * left over from the previous parse, so its message also depends on what was parsed before).
+ */
+function firstTokenError(text: string): ParseFailure | undefined {
+  const offset = LEADING_TRIVIA.exec(text)![0].length;
+  if (offset >= text.length || TOKEN_START.test(text[offset]!)) return undefined;
+  const char = String.fromCodePoint(text.codePointAt(offset)!);
+  return { ok: false, message: `unexpected symbol near '${char}'`, offset };
 }
 
 const LATER_LUA_HINT =

@@ -165,3 +165,23 @@ describe('Lua 5.4 attributes', () => {
     expect(fatals('local x = 1 < const')[0]?.[2] ?? '').not.toMatch(/Redis runs Lua 5\.1/);
   });
 });
+
+describe('a script whose first token is no Lua token', () => {
+  // luaparse reads the token before the first one here: left over from the previous parse, or
+  // missing (an internal error); the message must not depend on what was parsed before
+  const cases: Array<[string, string, [number, number], string]> = [
+    ['an @', '@x = 1', [1, 1], '@'],
+    ['a backtick after comments', '-- header\n--[[ long\n comment ]]\n  `x`', [4, 3], '`'],
+    ['a dollar', '$', [1, 1], '$'],
+    ['a non-ASCII letter', 'é = 1', [1, 1], 'é'],
+  ];
+  it.each(cases)('%s: Redis refuses it, and the analyzer says where and why', async (_name, source, [line, column], char) => {
+    expect(await evalError(source)).toMatch(/unexpected symbol near/);
+    analyzeLua("return redis.call('GET', KEYS[1])"); // a parse before, whose last token luaparse keeps
+    expect(fatals(source)).toEqual([[line, column, `Parsing error: unexpected symbol near '${char}'`]]);
+  });
+  it('leaves a valid first token to the parser', () => {
+    expect(fatals('-- c\nreturn 1')).toEqual([]);
+    expect(fatals('[[x]]')).toEqual([[1, 1, expect.stringContaining('Parsing error') as unknown as string]]);
+  });
+});
