@@ -65,17 +65,22 @@ export function finishProgram(program: Command, io: CliStreams, versionFlags: st
  * Parses `argv` (without `node` and the script path) with a program set up by {@link finishProgram}.
  *
  * @returns false when `--help` or `--version` was printed (exit code 0), true otherwise.
- * @throws {CliError} on a usage error, with a pointer to `--help`.
+ * @throws {CliError} on a usage error, with a pointer to `--help`; an empty positional argument
+ *   (`lua-lint "$SRC"` with SRC unset) is one.
  */
 export function parseArguments(program: Command, argv: readonly string[]): boolean {
   try {
     program.parse([...argv], { from: 'user' });
-    return true;
   } catch (error) {
     if (!(error instanceof CommanderError)) throw error;
     if (error.exitCode === 0) return false; // --help, --version
     throw new CliError(`${error.message.replace(/^error: /, '')}\nRun "${program.name()} --help" for usage.`);
   }
+  // `lua-lint "$SRC"` with SRC unset: an empty argument would name the working directory
+  if (program.args.some((arg) => arg.trim() === '')) {
+    throw new CliError(`An empty argument where a file, directory or glob belongs (an unset shell variable?).\nRun "${program.name()} --help" for usage.`);
+  }
+  return true;
 }
 
 /**

@@ -208,4 +208,11 @@ describe('redis-ttl-keys: a SET whose expiry follows in its own round trip', () 
     const document = validateInventory(JSON.parse(stdout), 'stdout');
     expect(document.shapes.map((s) => [s.shape, s.writes.map((w) => [w.line, w.column, w.command, w.ttl])])).toEqual([['doc:*', [[4, 15, 'SET', 'separate']]]]);
   });
+  it('exits 2 on an empty path argument (an unset shell variable) instead of reading the working directory', async () => {
+    expect(await runKeys(['--no-config', ''])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'redis-ttl-keys: An empty argument where a file, directory or glob belongs (an unset shell variable?).\nRun "redis-ttl-keys --help" for usage.\n',
+    });
+  });
 });

@@ -126,6 +126,10 @@ describe('exit codes', () => {
       stdout: '',
       stderr: 'lua-lint: No files given. Usage: lua-lint [options] <files, directories or globs...>\nRun "lua-lint --help" for usage.\n',
     });
+    // an unset shell variable ("$SRC") must not lint the working directory
+    const EMPTY = 'lua-lint: An empty argument where a file, directory or glob belongs (an unset shell variable?).\nRun "lua-lint --help" for usage.\n';
+    expect(await run([''])).toEqual({ code: 2, stdout: '', stderr: EMPTY });
+    expect(await run(['x.lua', ' '])).toEqual({ code: 2, stdout: '', stderr: EMPTY });
     const format = await run(['x.lua', '--format', 'xml']);
     expect(format.code).toBe(2);
     expect(format.stderr).toBe(
