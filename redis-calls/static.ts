@@ -321,12 +321,27 @@ export function valueAtPath(node: TSESTree.Node, scope: ConstantScope, path: rea
         if (declarator.parent.kind === 'let') return undefined; // a `let` object may be another object by then
         if (declarator.id.type === AST_NODE_TYPES.Identifier && writesPath(declarator.id, declarator.id.name, path)) return undefined;
       }
+      if (bare.type === AST_NODE_TYPES.ObjectExpression && writesItself(bare)) return undefined;
       const value = ownValue(bare, path[0]!);
       return value ? valueAtPath(value, scope, path.slice(1), depth + 1) : undefined;
     }
     default:
       return undefined;
   }
+}
+
+/**
+ * Whether an object literal has a setter, or a method (not an arrow) that reads `this`: calling
+ * it, or assigning the setter's property, may write any property of the object.
+ */
+function writesItself(literal: TSESTree.ObjectExpression): boolean {
+  return literal.properties.some((property) => {
+    if (property.type !== AST_NODE_TYPES.Property) return false;
+    if (property.kind === 'set') return true;
+    const fn = property.value;
+    if (fn.type !== AST_NODE_TYPES.FunctionExpression) return false;
+    return walkWithKeys(typescriptVisitorKeys, fn.body, (node) => (node.type === AST_NODE_TYPES.ThisExpression ? 'stop' : isFunctionNode(node) && node.type !== AST_NODE_TYPES.ArrowFunctionExpression ? 'skip' : undefined));
+  });
 }
 
 /** The declaration an object or array literal initialises (through `as const`, `satisfies`, `Object.freeze(...)`). */
@@ -374,9 +389,20 @@ export interface MemberWrite {
   node: TSESTree.Node;
   /** The value of a plain `=`; absent for `+=`, `++`, `delete`, destructuring and `Object.assign`. */
   value?: TSESTree.Node;
+  /**
+   * Not a write: the object at `path` escapes (given to another name, an argument, the receiver
+   * of a method call), so anything strictly below `path` may be written through it.
+   */
+  escapes?: true;
 }
 
-const programWrites = new WeakMap<TSESTree.Node, MemberWrite[]>();
+/** A program's member writes, and the same with its escapes ({@link escapeOf}) by the name they start from. */
+interface ProgramWrites {
+  writes: MemberWrite[];
+  byRoot: Map<string, MemberWrite[]>;
+}
+
+const programWrites = new WeakMap<TSESTree.Node, ProgramWrites>();
 
 /**
  * Every write of a member in a program (the linted file's or an imported module's): assignments
@@ -386,27 +412,173 @@ const programWrites = new WeakMap<TSESTree.Node, MemberWrite[]>();
  * context, so the walk takes typescript-estree's visitor keys, which cover every ESTree node too.
  */
 export function memberWritesOf(program: TSESTree.Node): MemberWrite[] {
-  let writes = programWrites.get(program);
-  if (writes) return writes;
-  const found: MemberWrite[] = [];
+  return writesOfProgram(program).writes;
+}
+
+function writesOfProgram(program: TSESTree.Node): ProgramWrites {
+  const cached = programWrites.get(program);
+  if (cached) return cached;
+  const writes: MemberWrite[] = [];
+  const byRoot = new Map<string, MemberWrite[]>();
+  const add = (write: MemberWrite, list?: MemberWrite[]): void => {
+    list?.push(write);
+    if (write.root === undefined) return;
+    const same = byRoot.get(write.root);
+    if (same) same.push(write);
+    else byRoot.set(write.root, [write]);
+  };
   walkWithKeys(typescriptVisitorKeys, program, (node) => {
     if (node.type === AST_NODE_TYPES.MemberExpression) {
       const written = writeOf(node);
-      if (written) found.push({ ...chainOf(node), node, ...(written.value ? { value: written.value } : {}) });
+      if (written) add({ ...chainOf(node), node, ...(written.value ? { value: written.value } : {}) }, writes);
     } else if (node.type === AST_NODE_TYPES.CallExpression) {
       const callee = unwrap(node.callee);
       const target = node.arguments[0];
       const mutator = callee.type === AST_NODE_TYPES.MemberExpression && callee.object.type === AST_NODE_TYPES.Identifier && callee.object.name === 'Object' && /^(?:assign|defineProperty|defineProperties)$/.test(propertyName(callee.property, callee.computed) ?? '');
       if (mutator && target && target.type !== AST_NODE_TYPES.SpreadElement) {
         const bare = unwrap(target);
-        if (bare.type === AST_NODE_TYPES.Identifier) found.push({ root: bare.name, path: [], node: bare });
-        else if (bare.type === AST_NODE_TYPES.MemberExpression) found.push({ ...chainOf(bare), node: bare });
+        if (bare.type === AST_NODE_TYPES.Identifier) add({ root: bare.name, path: [], node: bare }, writes);
+        else if (bare.type === AST_NODE_TYPES.MemberExpression) add({ ...chainOf(bare), node: bare }, writes);
       }
+    } else if (node.type === AST_NODE_TYPES.Identifier) {
+      const escape = escapeOf(node);
+      // an object that escapes may be written through what it escapes to: everything below it
+      if (escape) add({ root: node.name, path: escape, node, escapes: true });
     }
   });
-  writes = found;
-  programWrites.set(program, writes);
-  return writes;
+  const result = { writes, byRoot };
+  programWrites.set(program, result);
+  return result;
+}
+
+/** Functions that read their arguments and keep no reference to them (`Math.floor(TTL.a)`, `Object.keys(TTL)`). */
+const READS_ARGUMENTS = /^(?:Math\.\w+|Number|String|Boolean|BigInt|parseInt|parseFloat|isNaN|isFinite|Array\.isArray|Object\.(?:keys|values|entries|freeze|isFrozen|hasOwn|getOwnPropertyNames)|JSON\.stringify|console\.\w+|ms)$/;
+
+/**
+ * Where the value read from `id`, a reference to a name, escapes to something that could write
+ * it: the path of the member chain read (`[]` for the name itself, `['grace']` for
+ * `const inner = A.grace`), or `undefined` when the read only uses it (an operand, a test, a
+ * key, an argument of a function that keeps nothing, `TTL.a` itself). Escapes: given to another
+ * name, an argument, a property or element, returned, or the receiver of a method call
+ * (`A.list.push(x)`, `A.configure(60)` may write through `this`).
+ */
+function escapeOf(id: TSESTree.Identifier): string[] | undefined {
+  const parent = id.parent;
+  if (!parent || !isReference(id, parent)) return undefined;
+  const path: string[] = [];
+  let chain: TSESTree.Node = id;
+  while (chain.parent?.type === AST_NODE_TYPES.MemberExpression && chain.parent.object === chain) {
+    path.push(memberPathName(chain.parent) ?? '*');
+    chain = chain.parent;
+  }
+  // the chain's value passes unchanged through casts, `a || b`, `c ? a : b`, `(x, a)`, `await a`
+  let top: TSESTree.Node = chain;
+  let user: TSESTree.Node | undefined = top.parent;
+  while (user && (PASSES_VALUE.has(user.type) || (user.type === AST_NODE_TYPES.ConditionalExpression && user.test !== top) || (user.type === AST_NODE_TYPES.SequenceExpression && user.expressions.at(-1) === top))) {
+    top = user;
+    user = user.parent;
+  }
+  if (!user || exported(top, user)) return undefined;
+  switch (user.type) {
+    case AST_NODE_TYPES.BinaryExpression:
+    case AST_NODE_TYPES.UnaryExpression:
+    case AST_NODE_TYPES.UpdateExpression:
+    case AST_NODE_TYPES.TemplateLiteral:
+    case AST_NODE_TYPES.IfStatement:
+    case AST_NODE_TYPES.WhileStatement:
+    case AST_NODE_TYPES.DoWhileStatement:
+    case AST_NODE_TYPES.SwitchStatement:
+    case AST_NODE_TYPES.SwitchCase:
+    case AST_NODE_TYPES.ExpressionStatement:
+    case AST_NODE_TYPES.ForInStatement:
+    case AST_NODE_TYPES.ForOfStatement:
+      return undefined;
+    case AST_NODE_TYPES.MemberExpression:
+      return user.property === top ? undefined : path;
+    case AST_NODE_TYPES.AssignmentExpression:
+      return user.left === top ? undefined : path; // a write is recorded as one
+    case AST_NODE_TYPES.CallExpression:
+    case AST_NODE_TYPES.NewExpression: {
+      // the receiver of a method call: `this` in it is the object holding the method
+      if (user.callee === top) return path.length > 0 ? path.slice(0, -1) : undefined;
+      const callee = unwrap(user.callee);
+      const calleeName = callee.type === AST_NODE_TYPES.Identifier ? callee.name : callee.type === AST_NODE_TYPES.MemberExpression && callee.object.type === AST_NODE_TYPES.Identifier ? `${callee.object.name}.${propertyName(callee.property, callee.computed) ?? ''}` : undefined;
+      return user.type === AST_NODE_TYPES.CallExpression && calleeName !== undefined && READS_ARGUMENTS.test(calleeName) ? undefined : path;
+    }
+    default:
+      return path;
+  }
+}
+
+/**
+ * Whether `value` is what the module exports (`export default X`, `module.exports = { X }`,
+ * `exports.X = X`): writes by importers are not seen anyway (nor those through `export { X }`),
+ * and counting the export as an escape would stop every CommonJS constants module from folding.
+ */
+function exported(value: TSESTree.Node, user: TSESTree.Node): boolean {
+  if (user.type === AST_NODE_TYPES.ExportDefaultDeclaration) return true;
+  let target: TSESTree.Node = user;
+  if (user.type === AST_NODE_TYPES.Property && user.value === value && user.parent?.type === AST_NODE_TYPES.ObjectExpression) {
+    const holder = user.parent.parent;
+    if (holder?.type === AST_NODE_TYPES.ExportDefaultDeclaration) return true;
+    if (!holder) return false;
+    target = holder;
+  }
+  if (target.type !== AST_NODE_TYPES.AssignmentExpression || target.left === value) return false;
+  const left = unwrap(target.left);
+  const { root, path } = left.type === AST_NODE_TYPES.MemberExpression ? chainOf(left) : { root: undefined, path: [] };
+  return (root === 'module' && path[0] === 'exports' && path.length <= 2) || (root === 'exports' && path.length === 1);
+}
+
+/** Nodes whose value is their operand's, unchanged. */
+const PASSES_VALUE: ReadonlySet<string> = new Set([
+  AST_NODE_TYPES.TSAsExpression,
+  AST_NODE_TYPES.TSNonNullExpression,
+  AST_NODE_TYPES.TSSatisfiesExpression,
+  AST_NODE_TYPES.TSTypeAssertion,
+  AST_NODE_TYPES.LogicalExpression,
+  AST_NODE_TYPES.AwaitExpression,
+  AST_NODE_TYPES.ChainExpression,
+]);
+
+/** Whether an identifier reads a name where it stands (not a declaration, a key, a property name, a label or a type). */
+function isReference(id: TSESTree.Identifier, parent: TSESTree.Node): boolean {
+  switch (parent.type) {
+    case AST_NODE_TYPES.MemberExpression:
+      return parent.object === id || parent.computed;
+    case AST_NODE_TYPES.Property:
+      return parent.value === id && !(parent.parent?.type === AST_NODE_TYPES.ObjectPattern);
+    case AST_NODE_TYPES.VariableDeclarator:
+      return parent.init === id;
+    case AST_NODE_TYPES.AssignmentPattern:
+      return parent.right === id;
+    case AST_NODE_TYPES.PropertyDefinition:
+    case AST_NODE_TYPES.MethodDefinition:
+      return parent.value === id || (parent.computed && parent.key === id);
+    case AST_NODE_TYPES.CallExpression:
+    case AST_NODE_TYPES.NewExpression:
+    case AST_NODE_TYPES.ArrayExpression:
+    case AST_NODE_TYPES.SpreadElement:
+    case AST_NODE_TYPES.ReturnStatement:
+    case AST_NODE_TYPES.ArrowFunctionExpression:
+    case AST_NODE_TYPES.AssignmentExpression:
+    case AST_NODE_TYPES.LogicalExpression:
+    case AST_NODE_TYPES.ConditionalExpression:
+    case AST_NODE_TYPES.SequenceExpression:
+    case AST_NODE_TYPES.AwaitExpression:
+    case AST_NODE_TYPES.YieldExpression:
+    case AST_NODE_TYPES.TSAsExpression:
+    case AST_NODE_TYPES.TSNonNullExpression:
+    case AST_NODE_TYPES.TSSatisfiesExpression:
+    case AST_NODE_TYPES.TSTypeAssertion:
+    case AST_NODE_TYPES.ExportDefaultDeclaration:
+    case AST_NODE_TYPES.JSXExpressionContainer:
+    case AST_NODE_TYPES.TaggedTemplateExpression:
+    case AST_NODE_TYPES.ThrowStatement:
+      return true;
+    default:
+      return false;
+  }
 }
 
 /** Whether a member is written where it stands (and with which value, for a plain `=`). */
@@ -461,8 +633,8 @@ function chainOf(member: TSESTree.MemberExpression): { root: string | undefined;
 function writesPath(at: TSESTree.Node, name: string, path: readonly string[]): boolean {
   let program: TSESTree.Node = at;
   while (program.parent) program = program.parent;
-  return memberWritesOf(program).some((write) => {
-    if (write.root !== name) return false;
+  return (writesOfProgram(program).byRoot.get(name) ?? []).some((write) => {
+    if (write.escapes && write.path.length >= path.length) return false; // a value read, not an object holding it
     const shared = Math.min(write.path.length, path.length);
     for (let i = 0; i < shared; i++) if (write.path[i] !== '*' && path[i] !== '*' && write.path[i] !== path[i]) return false;
     return true;

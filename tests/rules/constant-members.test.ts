@@ -13,7 +13,9 @@
  * What stays unknown, and so stays reported when the arithmetic can reach 0 or a fraction: a
  * member also assigned in a method, one from a constructor parameter or an options object, one
  * assigned under a condition, a property the file writes (or `Object.assign` patches), a `let`
- * object. A folded value is judged as a constant is: 0 or a fraction is reported with its value.
+ * object, an object that escapes (to another name, a function, `Reflect.set`, its own method or
+ * setter using `this`, a nested object taken out; exporting it does not count, as other files'
+ * writes are not read anyway). A folded value is judged as a constant is: 0 or a fraction is reported with its value.
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -63,6 +65,15 @@ const valid = [
   ioredis('const TIME = { cache: { ttlMs: 1500 } } as const;\nredis.expire(k, Math.floor(TIME.cache.ttlMs / 1000));'),
   ioredis('const TTL = Object.freeze({ lockMs: 2500 });\nredis.expire(k, Math.floor(TTL.lockMs / 1000));'),
   ioredis("const TTL = { lockMs: 2500, other: 1 };\nTTL.other = 2;\nredis.expire(k, Math.floor(TTL['lockMs'] / 1000));"),
+  // what only reads the object, or lets out another property or the value itself, keeps it folded:
+  // the value given to a function, a method called on another property, a method without
+  // `this`, a read-only helper, the module's exports
+  ioredis('const TTL = { ms: 90_000 };\nlog(TTL.ms);\nredis.expire(k, Math.floor(TTL.ms / 1000));'),
+  ioredis('const TTL = { ms: 90_000, list: [1] };\nTTL.list.push(2);\nredis.expire(k, Math.floor(TTL.ms / 1000));'),
+  ioredis("const TTL = { ms: 90_000, describe() { return 'ttl'; } };\nredis.expire(k, Math.floor(TTL.ms / 1000));"),
+  ioredis('const TTL = { ms: 90_000 };\nfor (const name of Object.keys(TTL)) log(name);\nredis.expire(k, Math.floor(TTL.ms / 1000));'),
+  ioredis('const TTL = { ms: 90_000 };\nmodule.exports = { TTL };\nredis.expire(k, Math.floor(TTL.ms / 1000));'),
+  ioredis('const TTL = { ms: 90_000 };\nexport default TTL;\nredis.expire(k, Math.floor(TTL.ms / 1000));'),
 ];
 
 const invalid = [
@@ -86,6 +97,16 @@ const invalid = [
   computed(ioredis('const TIME = { cache: { ttl: 90_000 } };\nTIME.cache = { ttl: 500 };\nredis.expire(k, Math.floor(TIME.cache.ttl / 1000));'), 'Math.floor(TIME.cache.ttl / 1000)', 5, 17),
   computed(ioredis('let TTL = { lockMs: 2500 };\nredis.expire(k, Math.floor(TTL.lockMs / 1000));'), 'Math.floor(TTL.lockMs / 1000)', 4, 17),
   computed(ioredis('const TTL = { lockMs: 2500 };\nObject.assign(TTL, overrides);\nredis.expire(k, Math.floor(TTL.lockMs / 1000));'), 'Math.floor(TTL.lockMs / 1000)', 5, 17),
+  // an object that escapes may be written through what it escapes to: another name, a function
+  // it is given to, Reflect.set, its own method or setter through `this`, a nested object taken
+  // out, an array's own mutating method
+  computed(ioredis('const TTL = { lockMs: 2500 };\nconst alias = TTL;\nalias.lockMs = 500;\nredis.expire(k, Math.floor(TTL.lockMs / 1000));'), 'Math.floor(TTL.lockMs / 1000)', 6, 17),
+  computed(ioredis('const TTL = { lockMs: 2500 };\nconfigure(TTL);\nredis.expire(k, Math.floor(TTL.lockMs / 1000));'), 'Math.floor(TTL.lockMs / 1000)', 5, 17),
+  computed(ioredis("const TTL = { lockMs: 2500 };\nReflect.set(TTL, 'lockMs', 500);\nredis.expire(k, Math.floor(TTL.lockMs / 1000));"), 'Math.floor(TTL.lockMs / 1000)', 5, 17),
+  computed(ioredis('const TTL = { lockMs: 2500, configure(ms) { this.lockMs = ms; } };\nredis.expire(k, Math.floor(TTL.lockMs / 1000));'), 'Math.floor(TTL.lockMs / 1000)', 4, 17),
+  computed(ioredis('const TTL = { lockMs: 2500, set seconds(s) { this.lockMs = s * 1000; } };\nTTL.seconds = 60;\nredis.expire(k, Math.floor(TTL.lockMs / 1000));'), 'Math.floor(TTL.lockMs / 1000)', 5, 17),
+  computed(ioredis('const TIME = { cache: { ttl: 2500 } };\nconst inner = TIME.cache;\ninner.ttl = 500;\nredis.expire(k, Math.floor(TIME.cache.ttl / 1000));'), 'Math.floor(TIME.cache.ttl / 1000)', 6, 17),
+  computed(ioredis('const TTLS = [2500, 500];\nTTLS.reverse();\nredis.expire(k, Math.floor(TTLS[0] / 1000));'), 'Math.floor(TTLS[0] / 1000)', 5, 17),
   // a spread after the property may replace it
   computed(ioredis('const TTL = { lockMs: 2500, ...overrides };\nredis.expire(k, Math.floor(TTL.lockMs / 1000));'), 'Math.floor(TTL.lockMs / 1000)', 4, 17),
   // a folded value is judged: 0 deletes the key, with its value in the message
