@@ -9,7 +9,8 @@
  * The `new` sites are those of the class's own file and, when the class is exported, of the
  * modules of its package that import it, only in an application (`package.json` `"private":
  * true`, `redis-calls/project.ts`): a library's classes are constructed by code outside it.
- * Bounded and cached: the package's listing (at most `MAX_FILES` files) is read as text, only
+ * Bounded and cached: the package's listing (at most `MAX_FILES` files; a build's copy in `dist/`,
+ * `build/`, `out/` left out) is read as text, only
  * files naming the class or its module are parsed (at most {@link MAX_IMPORTERS}), and the answer
  * is kept per class for {@link LISTING_TTL_MS} milliseconds. Any use of the class the analysis
  * cannot read (passed as a value, extended, re-exported, required, named by a module that does not
@@ -29,6 +30,9 @@ import { findVariable, foldNumber, memberWritesOf, propertyName, unwrap, valueAt
 
 /** Beyond this many modules naming the class, its `new` sites are not read (no values). */
 export const MAX_IMPORTERS = 12;
+
+/** Folders holding a build of the package's sources, whose copies of the class are other classes. */
+const BUILD_DIR = /(?:^|[\\/])(?:dist|build|out|coverage)[\\/]/;
 
 type ClassNode = TSESTree.ClassDeclaration | TSESTree.ClassExpression;
 
@@ -177,8 +181,10 @@ function readSites(context: AnyContext, cls: ClassNode, className: string, file:
   if (!files) return undefined;
   const base = file.replace(/^.*[\\/]/, '').replace(/\.[^.]+$/, '');
   let read = 0;
+  const built = (path: string): boolean => BUILD_DIR.test(relative(pkg!.root, path));
   for (const other of files) {
-    if (other === file) continue;
+    // a build's copy of the code (`dist/core/BaseClient.js`) constructs the build's copy of the class
+    if (other === file || (built(other) && !built(file))) continue;
     let text: string;
     try {
       text = readFileSync(other, 'utf8');

@@ -10,7 +10,8 @@
  * Redis rejects) or under the divisor when rounded down (`Math.floor(500 / 1000)` = 0), a `new`
  * whose argument is no constant, a library (its classes are constructed outside it), a class used
  * otherwise than by `new` (passed as a value), an argument property written in the class's file,
- * and a literal dividend that is no multiple (`expire(k, 1500 / 1000)`).
+ * and a literal dividend that is no multiple (`expire(k, 1500 / 1000)`). A build's copy of the code
+ * (`build/`, `dist/`) constructs its own copy of the class: not read.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -60,6 +61,13 @@ const passed = project('passed', {
   'src/core/BaseClient.ts': client('3000'),
   'src/core/registry.ts': "import AntiSpamManager from '#src/managers/AntiSpamManager.js';\nexport const kinds = [AntiSpamManager];\n",
 });
+// a build of the application beside its sources: its copy constructs its own copy of the class
+const withBuild = project('with-build', {
+  'src/managers/AntiSpamManager.ts': manager('this.config.timeWindow / 1000'),
+  'src/core/BaseClient.ts': client('3000'),
+  'build/managers/AntiSpamManager.js': 'export default class AntiSpamManager {}\n',
+  'build/core/BaseClient.js': "import AntiSpamManager from '../managers/AntiSpamManager.js';\nexport const c = new AntiSpamManager({ timeWindow: 1 });\n",
+});
 const file = (dir: string): string => join(dir, 'src', 'managers', 'AntiSpamManager.ts');
 
 /** A class of the file that writes its argument's property (`this.opts.windowMs += 500`), its TTL `ttl` on line 9. */
@@ -83,6 +91,7 @@ runRule(untypedTester, 'expire-needs-positive-ttl (a constructor argument)', rul
     // InterChat: the one `new` in another module of the application passes 3000
     { code: manager('this.config.timeWindow / 1000'), filename: file(whole) },
     { code: manager('Math.floor(this.config.timeWindow / 1000)'), filename: file(whole) },
+    { code: manager('this.config.timeWindow / 1000'), filename: file(withBuild) },
     // rounded down, 1500 gives 1: never 0
     { code: manager('Math.floor(this.config.timeWindow / 1000)'), filename: file(fraction) },
     // a class of the file alone, its `new` in the file; a parameter property; a parameter's property
