@@ -13,6 +13,7 @@ import { constantNumber, constantsOf } from './constant.js';
 import { redisCallsOf, type RedisCall } from './index.js';
 import { enclosingClass, memberKeyName } from './client-syntax.js';
 import { spanSourceOf, type SpanSource } from './time-constants.js';
+import { constructorArgumentValues } from './constructor-arguments.js';
 import { constInitializer, enclosingFunction, findVariable, foldNumber, propertyName, referenceName, resolveMember, staticValue, unwrap, walk, type AnyContext, type ConstantScope } from './static.js';
 
 const MAX_DEPTH = 6;
@@ -44,8 +45,12 @@ function isClockCall(node: TSESTree.Node): boolean {
  * A guess for a value read from the wall clock (`Date.now()`, `getTime()`, `now`, `nowSec()`),
  * or computed from one by the arithmetic {@link guessUnit} follows (`Date.now() + ttl`,
  * `Math.floor(Date.now() / 1000) + d`): a point in time whatever the name it is stored under.
+ * `shown`: the unit is milliseconds by the value's own shape, not by a name (a product by a
+ * literal 1000 or by a named second in milliseconds, `ms('10m')`, `Time.Day`, a difference of
+ * clock readings): stronger than a name that says seconds (`const expirationSeconds = 10 * 60 *
+ * 1000`).
  */
-type Guess = UnitGuess & { clock?: true };
+type Guess = UnitGuess & { clock?: true; shown?: true };
 
 /**
  * Whether an expression is made of durations only: positive number literals below any Unix time,
@@ -171,7 +176,14 @@ export function guessUnit(context: AnyContext, node: TSESTree.Node, depth = 0, s
       switch (bare.operator) {
         case '-':
           if (left?.kind === 'absolute' && right?.kind === 'absolute' && !left.unitOnly && !right.unitOnly) {
-            return { kind: 'duration', ...(left.unit ?? right.unit ? { unit: left.unit ?? right.unit } : {}), why: `\`${shortText(bare)}\` is the time left until a point in time${left.unit ?? right.unit ? `, in ${left.unit ?? right.unit}` : ''}` };
+            // `end.getTime() - Date.now()`: clock readings in milliseconds make a span in milliseconds
+            const clockMs = [left, right].some((side) => side.clock && side.unit === 'milliseconds');
+            return {
+              kind: 'duration',
+              ...(left.unit ?? right.unit ? { unit: left.unit ?? right.unit } : {}),
+              why: `\`${shortText(bare)}\` is the time left until a point in time${left.unit ?? right.unit ? `, in ${left.unit ?? right.unit}` : ''}`,
+              ...(clockMs && (left.unit ?? right.unit) === 'milliseconds' ? { shown: true as const } : {}),
+            };
           }
           // a point minus a value nothing names: a point earlier (minus a span) or a span (minus
           // another point), nobody can tell; a constant or a span keeps it a point
@@ -191,7 +203,16 @@ export function guessUnit(context: AnyContext, node: TSESTree.Node, depth = 0, s
           if (rightValue === 1000 || thousand(bare.left)) {
             const inner = rightValue === 1000 ? left : right;
             if (inner?.unit === 'milliseconds') return undefined; // ms * 1000 is microseconds: nobody's TTL
-            return { kind: inner?.kind ?? 'duration', unit: 'milliseconds', why: `\`${shortText(bare)}\` multiplies by 1000 (seconds to milliseconds)`, ...(inner ? {} : { unitOnly: true as const }), ...(inner?.clock ? { clock: true as const } : {}) };
+            // a literal 1000 or a named second in milliseconds shows the conversion in the value itself
+            const shown = literalThousand(rightValue === 1000 ? bare.right : bare.left) || namesOneSecondInMs(rightValue === 1000 ? bare.right : bare.left);
+            return {
+              kind: inner?.kind ?? 'duration',
+              unit: 'milliseconds',
+              why: `\`${shortText(bare)}\` multiplies by 1000 (seconds to milliseconds)`,
+              ...(inner ? {} : { unitOnly: true as const }),
+              ...(inner?.clock ? { clock: true as const } : {}),
+              ...(shown ? { shown: true as const } : {}),
+            };
           }
           // `30 * Time.Second`: the factor has no unit, the span has
           return united(left, right);
@@ -240,12 +261,23 @@ function computedOverName(
     const unit = named.unit ?? computed?.unit;
     return { kind: 'duration', ...(unit ? { unit } : {}), ...(computed?.small ? { small: true as const } : {}), why: `it is \`${shortText(resolved.node)}\`, computed from durations only, whatever its name says` };
   }
+  // milliseconds held in a name that says seconds (`expirationSeconds = 10 * 60 * 1000`): the
+  // name is the author's intent, the value is what Redis receives
+  if (named.kind === 'duration' && named.unit === 'seconds' && computed?.unit === 'milliseconds' && computed.shown && computed.kind === 'duration') {
+    return { kind: 'duration', unit: 'milliseconds', shown: true, why: `it is \`${shortText(resolved.node)}\`, milliseconds by its value, whatever its name says` };
+  }
   return undefined;
 }
 
 /** A duration whose source tells its unit (`Time.Day` of @sapphire/time-utilities, `ms('1d')`): `redis-calls/time-constants.ts`. */
 function spanGuess(source: SpanSource): Guess {
-  return { kind: 'duration', unit: source.unit, why: source.why, ...(source.unitOnly ? { unitOnly: true as const } : {}) };
+  return { kind: 'duration', unit: source.unit, why: source.why, ...(source.unitOnly ? { unitOnly: true as const } : {}), ...(source.unit === 'milliseconds' ? { shown: true as const } : {}) };
+}
+
+/** A number literal 1000 (`1000`, `1_000`, `1e3`): a conversion to milliseconds written out, not a constant that happens to be 1000. */
+function literalThousand(node: TSESTree.Node): boolean {
+  const bare = unwrap(node);
+  return bare.type === AST_NODE_TYPES.Literal && bare.value === 1000;
 }
 
 /** `Time.Second` of a table in milliseconds: one second counted in milliseconds, a divisor of 1000. */
@@ -432,6 +464,9 @@ function multipleOf(context: AnyContext, node: TSESTree.Node, divisor: number, d
       return init !== undefined && multipleOf(context, init, divisor, depth + 1);
     }
     case AST_NODE_TYPES.MemberExpression: {
+      // a constructor's argument every `new` of the class gives a positive multiple (`this.config.timeWindow`)
+      const given = constructorArgumentValues(context, bare);
+      if (given) return given.every((v) => v > 0 && Number.isInteger(v / divisor));
       if (unwrap(bare.object).type !== AST_NODE_TYPES.ThisExpression) return false;
       const name = memberKeyName(bare.property, bare.computed);
       const values = name === undefined ? undefined : constructorValuesOf(bare, name);
@@ -512,6 +547,12 @@ function roundedDown(context: AnyContext, inner: TSESTree.Node, strict: boolean,
     return 'rounded-down';
   }
   if (!strict && bare.type === AST_NODE_TYPES.BinaryExpression && bare.operator === '/' && isParameterValue(context, bare.left)) return undefined;
+  // a constructor's argument every `new` gives at least the divisor: rounded down, never 0
+  if (bare.type === AST_NODE_TYPES.BinaryExpression && bare.operator === '/' && bare.left.type === AST_NODE_TYPES.MemberExpression) {
+    const divisor = constantNumber(context, bare.right);
+    const given = divisor !== undefined && divisor > 0 ? constructorArgumentValues(context, bare.left) : undefined;
+    if (given && given.every((v) => v >= divisor!)) return undefined;
+  }
   const risk = riskOf(context, inner, strict, names, depth + 1);
   if (risk === 'fractional') return 'rounded-down';
   return risk === 'remaining-fraction' ? 'remaining' : risk;
