@@ -58,6 +58,31 @@ export function instanceConstant(context: AnyContext, member: TSESTree.MemberExp
   return construction.value;
 }
 
+/**
+ * Whether anything in the file other than a `this.<name> = ...` statement of the owner's own
+ * constructor may write member `name` of the instance `member` reads (`this.x`): under
+ * {@link mayWrite}'s conditions, so `store.x = 500`, a subclass's constructor, another method,
+ * `Object.assign(this, options)` (in the constructor too) or an alias of `this` count. `true`
+ * when the owner cannot be told. For a check that reads every value the constructor and the
+ * field initialiser give (`ttl-value.ts`, whole multiples).
+ * @param context the linted file's rule context
+ * @param member the member read
+ */
+export function writtenOutsideConstructor(context: AnyContext, member: TSESTree.MemberExpression): boolean {
+  const name = memberName(member.property, member.computed);
+  const thisNode = name === undefined ? undefined : thisOf(context, unwrap(member.object));
+  const owner = thisNode ? ownerOf(context, thisNode) : undefined;
+  if (!owner || name === undefined) return true;
+  const constructorFn =
+    owner.type === AST_NODE_TYPES.ClassDeclaration || owner.type === AST_NODE_TYPES.ClassExpression
+      ? owner.body.body.find((element): element is TSESTree.MethodDefinition => element.type === AST_NODE_TYPES.MethodDefinition && element.kind === 'constructor')?.value
+      : owner;
+  return memberWritesOf(context.sourceCode.ast).some((write) => {
+    const ownAssignment = write.root === 'this' && write.path.length === 1 && write.path[0] === name && constructorFn !== undefined && nearestFunction(write.node) === constructorFn;
+    return !ownAssignment && mayWrite(context, write, name, owner);
+  });
+}
+
 /** Per owner and member name: the member's one construction, when nothing else writes it (`null`: none). */
 const settled = new WeakMap<Owner, Map<string, Construction | null>>();
 

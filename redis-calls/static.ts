@@ -438,6 +438,7 @@ function writesOfProgram(program: TSESTree.Node): ProgramWrites {
       if (mutator && target && target.type !== AST_NODE_TYPES.SpreadElement) {
         const bare = unwrap(target);
         if (bare.type === AST_NODE_TYPES.Identifier) add({ root: bare.name, path: [], node: bare }, writes);
+        else if (bare.type === AST_NODE_TYPES.ThisExpression) add({ root: 'this', path: [], node: bare }, writes);
         else if (bare.type === AST_NODE_TYPES.MemberExpression) add({ ...chainOf(bare), node: bare }, writes);
       }
     } else if (node.type === AST_NODE_TYPES.Identifier) {

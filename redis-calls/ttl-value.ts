@@ -14,6 +14,7 @@ import { redisCallsOf, type RedisCall } from './index.js';
 import { enclosingClass, memberKeyName } from './client-syntax.js';
 import { spanSourceOf, type SpanSource } from './time-constants.js';
 import { constructorArgumentValues } from './constructor-arguments.js';
+import { writtenOutsideConstructor } from './instance-constants.js';
 import { constInitializer, enclosingFunction, findVariable, foldNumber, propertyName, referenceName, resolveMember, staticValue, unwrap, walk, type AnyContext, type ConstantScope } from './static.js';
 
 const MAX_DEPTH = 6;
@@ -470,7 +471,7 @@ function multipleOf(context: AnyContext, node: TSESTree.Node, divisor: number, d
       if (unwrap(bare.object).type !== AST_NODE_TYPES.ThisExpression) return false;
       const name = memberKeyName(bare.property, bare.computed);
       const values = name === undefined ? undefined : constructorValuesOf(bare, name);
-      return values !== undefined && values.length > 0 && values.every((v) => multipleOf(context, v, divisor, depth + 1));
+      return values !== undefined && values.length > 0 && values.every((v) => multipleOf(context, v, divisor, depth + 1)) && !writtenOutsideConstructor(context, bare);
     }
     default:
       return false;

@@ -74,6 +74,8 @@ const valid = [
   ioredis('const TTL = { ms: 90_000 };\nfor (const name of Object.keys(TTL)) log(name);\nredis.expire(k, Math.floor(TTL.ms / 1000));'),
   ioredis('const TTL = { ms: 90_000 };\nmodule.exports = { TTL };\nredis.expire(k, Math.floor(TTL.ms / 1000));'),
   ioredis('const TTL = { ms: 90_000 };\nexport default TTL;\nredis.expire(k, Math.floor(TTL.ms / 1000));'),
+  // the same member given whole multiples by the field and the constructor only: still whole
+  ioredis('class Store {\n  graceMs = 60000;\n  constructor(fast) { if (fast) this.graceMs = 5000; }\n  touch(k) { return redis.expire(k, this.graceMs / 1000); }\n}'),
 ];
 
 const invalid = [
@@ -97,6 +99,26 @@ const invalid = [
   computed(ioredis('const TIME = { cache: { ttl: 90_000 } };\nTIME.cache = { ttl: 500 };\nredis.expire(k, Math.floor(TIME.cache.ttl / 1000));'), 'Math.floor(TIME.cache.ttl / 1000)', 5, 17),
   computed(ioredis('let TTL = { lockMs: 2500 };\nredis.expire(k, Math.floor(TTL.lockMs / 1000));'), 'Math.floor(TTL.lockMs / 1000)', 4, 17),
   computed(ioredis('const TTL = { lockMs: 2500 };\nObject.assign(TTL, overrides);\nredis.expire(k, Math.floor(TTL.lockMs / 1000));'), 'Math.floor(TTL.lockMs / 1000)', 5, 17),
+  // a member whose every construction gives a whole multiple, written elsewhere in the file too:
+  // through an instance, in a subclass's constructor, by Object.assign(this, ...) in the constructor
+  computed(
+    ioredis('class Store {\n  constructor() { this.graceMs = 60000; }\n  touch(k) { return redis.expire(k, Math.floor(this.graceMs / 1000)); }\n}\nconst store = new Store();\nstore.graceMs = 500;'),
+    'Math.floor(this.graceMs / 1000)',
+    5,
+    37,
+  ),
+  computed(
+    ioredis('class Store {\n  constructor() { this.graceMs = 60000; }\n  touch(k) { return redis.expire(k, Math.floor(this.graceMs / 1000)); }\n}\nclass Short extends Store {\n  constructor() { super(); this.graceMs = 500; }\n}'),
+    'Math.floor(this.graceMs / 1000)',
+    5,
+    37,
+  ),
+  computed(
+    ioredis('class Store {\n  constructor(opts) { this.graceMs = 60000; Object.assign(this, opts); }\n  touch(k) { return redis.expire(k, Math.floor(this.graceMs / 1000)); }\n}'),
+    'Math.floor(this.graceMs / 1000)',
+    5,
+    37,
+  ),
   // an object that escapes may be written through what it escapes to: another name, a function
   // it is given to, Reflect.set, its own method or setter through `this`, a nested object taken
   // out, an array's own mutating method
