@@ -91,8 +91,8 @@ function replyRead(context: AnyContext, root: TSESTree.Node, isRead: (call: Redi
  * ```
  *
  * The key can expire between the two, and the write then recreates it without TTL. Returns that
- * read: a read of the same key ({@link keyIdOf}) in another atomic unit, ending before the write,
- * whose command's reply for a missing key is known (`semantics/missing-key-replies.ts`), and a
+ * read: a read of the same key ({@link keyIdOf}), and of it alone, in another atomic unit, ending
+ * before the write, whose command's reply for a missing key is known (`semantics/missing-key-replies.ts`), and a
  * condition on the write's path that cannot hold with that reply: the test of an `if` / `? :` /
  * `&&` / `||` the write is a branch of, or of an `if` before it in an enclosing block whose taken
  * branch always leaves (`return`, `throw`, `break`, `continue`). The test reads the reply directly
@@ -111,6 +111,8 @@ export function existsGuard(context: AnyContext, write: RedisCall, keyArg: numbe
     call.unit.key !== write.unit.key &&
     call.node.range[1] <= write.node.range[0] &&
     MISSING_KEY_REPLY.has(call.command) &&
+    // one key: EXISTS a b replies 1 while a is missing and b is there
+    call.description.keys.length === 1 &&
     call.description.keys.some((action) => action.effect === 'read' && keyIdOf(context, call, action.arg) === key);
   for (const { test, holds } of pathConditions(write.node)) {
     for (const read of readsIn(context, test, isRead, 0)) {

@@ -7,7 +7,8 @@
  * variable assigned once in a `try`, and `const`s derived from the reply; also where an update of a
  * record created with a TTL elsewhere was left alone. Limits: the write with its own expiry in its
  * unit, the branch where the read saw no key, a read of another key, a reply with no scalar for a
- * missing key (HGETALL), and a key the file never expires are not `staleExists`.
+ * missing key (HGETALL), EXISTS of several keys, and a key the file never expires are not
+ * `staleExists`.
  */
 import incrRule from '../../rules/incr-needs-expire-on-create.js';
 import { ioredis, nodeRedis, runRule, typedTester, untypedTester, upstash } from './tester.js';
@@ -255,6 +256,22 @@ const otherMessage: Array<{
     messageId: 'separateRoundTrip',
     line: 9,
     column: 29,
+  },
+  // EXISTS of two keys replies 1 while the written one is missing: it decides nothing
+  {
+    code: ioredis(
+      lines(
+        'export async function open(id: string) { await redis.multi().sadd(`m:${id}`, "a").expire(`m:${id}`, 60).exec(); }',
+        'export async function add(id: string, m: string) {',
+        '  if (!(await redis.exists(`m:${id}`, `n:${id}`))) return;',
+        '  return redis.sadd(`m:${id}`, m);',
+        '}',
+      ),
+    ),
+    options: [{ allowTtlRecordUpdates: false }],
+    messageId: 'updatesTtlRecord',
+    line: 6,
+    column: 16,
   },
   // a key the file never expires: nothing to race, the plain finding
   {
