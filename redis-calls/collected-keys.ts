@@ -6,9 +6,11 @@
  * are the Redis keys, `mset(entries)`) and the loop runs over that object's keys
  * (`Object.keys(entries).forEach((k) => multi.expire(k, TTL))`, `for (const k in entries)`,
  * `for (const [k] of Object.entries(entries))`). The expiry then names the loop's variable, never
- * the write's key expression, so pairing by key identity (`key-id.ts`) does not see it.
+ * the write's key expression, so pairing by key identity (`key-id.ts`) does not see it. The
+ * collection may be a property of a `reduce` accumulator (`acc.keys.push(k)` beside the write in
+ * the reducer, `const { keys } = items.reduce(...)`, then the loop).
  */
-import type { TSESTree } from '@typescript-eslint/utils';
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { namesKeyValuePairs } from '../semantics/commands.js';
 import type { RedisCall } from './normalize.js';
 import { encloses, enclosingFunction, findVariable, followsOnItsPath, propertyName, unwrap, walkOwnNodes, type AnyContext } from './static.js';
@@ -109,18 +111,67 @@ function collects(context: AnyContext, collection: TSESTree.Identifier, write: R
   const variable = findVariable(context, collection);
   if (!variable) return false;
   const keyText = context.sourceCode.getText(unwrap(keyNode)).replace(/\s+/g, '');
-  return variable.references.some((reference) => {
-    const member = reference.identifier.parent;
-    if (member?.type !== 'MemberExpression' || member.object !== reference.identifier) return false;
+  const addsKey = (member: TSESTree.Node): TSESTree.CallExpression | undefined => {
     const call = member.parent;
-    if (call?.type !== 'CallExpression' || call.callee !== member || !ADDERS.has(propertyName(member.property, member.computed) ?? '')) return false;
+    if (member.type !== 'MemberExpression' || call?.type !== 'CallExpression' || call.callee !== member || !ADDERS.has(propertyName(member.property, member.computed) ?? '')) return undefined;
     const added = call.arguments[0];
-    if (!added || added.type === 'SpreadElement' || context.sourceCode.getText(unwrap(added)).replace(/\s+/g, '') !== keyText) return false;
+    if (!added || added.type === 'SpreadElement' || context.sourceCode.getText(unwrap(added)).replace(/\s+/g, '') !== keyText) return undefined;
+    // a statement of a block that holds the write, in its function: it runs whenever the write does
     const statement = call.parent;
     const block = statement?.type === 'ExpressionStatement' ? statement.parent : undefined;
-    if (!block || (block.type !== 'BlockStatement' && block.type !== 'Program')) return false;
-    return encloses(block, write.node) && enclosingFunction(call) === enclosingFunction(write.node) && followsOnItsPath(call, loop);
+    if (!block || (block.type !== 'BlockStatement' && block.type !== 'Program')) return undefined;
+    return encloses(block, write.node) && enclosingFunction(call) === enclosingFunction(write.node) ? call : undefined;
+  };
+  const direct = variable.references.some((reference) => {
+    const member = reference.identifier.parent;
+    if (member?.type !== 'MemberExpression' || member.object !== reference.identifier) return false;
+    const call = addsKey(member);
+    return call !== undefined && followsOnItsPath(call, loop);
   });
+  if (direct) return true;
+  // the collection a reduce accumulated: `const { keys } = items.reduce((acc, item) => { ...;
+  // multi.set(k, v); acc.keys.push(k); return acc; }, { keys: [] })`
+  const accumulated = reducedProperty(context, collection);
+  if (!accumulated || !followsOnItsPath(accumulated.reduce, loop)) return false;
+  let found = false;
+  walkOwnNodes(accumulated.callback.body, (node) => {
+    if (found || node.type !== 'MemberExpression' || propertyName(node.property, node.computed) !== accumulated.property) return;
+    const object = unwrap(node.object);
+    if (object.type === 'Identifier' && findVariable(context, object) === accumulated.accumulator && node.parent && addsKey(node.parent)) found = true;
+  }, true);
+  return found;
+}
+
+/**
+ * The `reduce` a collection was destructured from (`const { keys } = items.reduce(cb, { keys: []
+ * })`, also `{ keys: alias }`): the call, its callback, the callback's accumulator and the
+ * property; only when every `return` of the callback (or its expression body) is that accumulator,
+ * so the property of the result is the one the callback filled.
+ */
+function reducedProperty(
+  context: AnyContext,
+  collection: TSESTree.Identifier,
+): { reduce: TSESTree.CallExpression; callback: TSESTree.ArrowFunctionExpression | TSESTree.FunctionExpression; accumulator: TSESLint.Scope.Variable; property: string } | undefined {
+  const def = findVariable(context, collection)?.defs[0];
+  if (def?.type !== 'Variable' || def.node.id.type !== 'ObjectPattern' || !def.node.init) return undefined;
+  const prop = def.node.id.properties.find((p) => p.type === 'Property' && unwrap(p.value) === def.name);
+  const property = prop?.type === 'Property' ? propertyName(prop.key, prop.computed) : undefined;
+  const reduce = unwrap(def.node.init.type === 'AwaitExpression' ? def.node.init.argument : def.node.init);
+  if (!property || reduce.type !== 'CallExpression') return undefined;
+  const callee = unwrap(reduce.callee);
+  const callback = reduce.arguments[0];
+  if (callee.type !== 'MemberExpression' || propertyName(callee.property, callee.computed) !== 'reduce') return undefined;
+  if (callback?.type !== 'ArrowFunctionExpression' && callback?.type !== 'FunctionExpression') return undefined;
+  const param = callback.params[0];
+  const accumulator = param?.type === 'Identifier' ? findVariable(context, param) : null;
+  if (!accumulator || !param || param.type !== 'Identifier') return undefined;
+  const isAccumulator = (node: TSESTree.Node | null | undefined): boolean => node?.type === 'Identifier' && node.name === param.name;
+  if (callback.body.type !== 'BlockStatement') return isAccumulator(callback.body) ? { reduce, callback, accumulator, property } : undefined;
+  const returns: TSESTree.ReturnStatement[] = [];
+  walkOwnNodes(callback.body, (node) => {
+    if (node.type === 'ReturnStatement') returns.push(node);
+  });
+  return returns.length > 0 && returns.every((r) => isAccumulator(r.argument)) ? { reduce, callback, accumulator, property } : undefined;
 }
 
 /**

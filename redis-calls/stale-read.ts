@@ -17,10 +17,11 @@
  * parseInt(current, 10) : 0`).
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { MISSING_KEY_REPLY } from '../semantics/missing-key-replies.js';
 import { keyIdOf } from './key-id.js';
 import { redisCallsOf } from './index.js';
 import type { RedisCall } from './normalize.js';
-import { encloses, findVariable, walk, type AnyContext } from './static.js';
+import { encloses, findVariable, unwrap, walk, type AnyContext } from './static.js';
 
 /**
  * The earlier read whose reply decides whether `expiry` runs, when there is one (see the module
@@ -77,4 +78,233 @@ function replyRead(context: AnyContext, root: TSESTree.Node, isRead: (call: Redi
     return node.type === AST_NODE_TYPES.ArrowFunctionExpression || node.type === AST_NODE_TYPES.FunctionExpression ? 'skip' : undefined;
   });
   return found;
+}
+
+/**
+ * The mirror shape: a write that runs only on a branch where a reply read in an earlier, separate
+ * round trip said the key **exists**:
+ *
+ * ```ts
+ * const cur = await redis.get(key);          // round trip 1
+ * if (!cur) { await redis.set(key, max, 'PX', window, 'NX'); return; }
+ * await redis.decr(key);                     // round trip 2: only when round trip 1 saw the key
+ * ```
+ *
+ * The key can expire between the two, and the write then recreates it without TTL. Returns that
+ * read: a read of the same key ({@link keyIdOf}), and of it alone, in another atomic unit, ending
+ * before the write, whose command's reply for a missing key is known (`semantics/missing-key-replies.ts`), and a
+ * condition on the write's path that cannot hold with that reply: the test of an `if` / `? :` /
+ * `&&` / `||` the write is a branch of, or of an `if` before it in an enclosing block whose taken
+ * branch always leaves (`return`, `throw`, `break`, `continue`). The test reads the reply directly
+ * (`if (await redis.exists(k))`), through a variable written once with it (`const`, or `let cur;
+ * cur = await redis.get(k)`) and a few `const`s derived from it (`Math.floor(Number(cur))`), or as
+ * the parameter of a `.then((len) => ...)` callback on the read. `undefined` otherwise: a test of
+ * another key's reply, a test that holds with the missing reply, a branch below the write's own
+ * function.
+ * @param write the write that creates the key
+ * @param keyArg the key's argument index in `write`
+ */
+export function existsGuard(context: AnyContext, write: RedisCall, keyArg: number): RedisCall | undefined {
+  const key = keyIdOf(context, write, keyArg);
+  if (!key) return undefined;
+  const isRead = (call: RedisCall): boolean =>
+    call.unit.key !== write.unit.key &&
+    call.node.range[1] <= write.node.range[0] &&
+    MISSING_KEY_REPLY.has(call.command) &&
+    // one key: EXISTS a b replies 1 while a is missing and b is there
+    call.description.keys.length === 1 &&
+    call.description.keys.some((action) => action.effect === 'read' && keyIdOf(context, call, action.arg) === key);
+  for (const { test, holds } of pathConditions(write.node)) {
+    for (const read of readsIn(context, test, isRead, 0)) {
+      const value = evaluate(context, test, read, 0);
+      if (value !== UNKNOWN && Boolean(value.value) !== holds) return read;
+    }
+  }
+  return undefined;
+}
+
+/** The conditions that hold whenever `node` runs, up to its function: a test and its truth. */
+function pathConditions(node: TSESTree.Node): { test: TSESTree.Node; holds: boolean }[] {
+  const conditions: { test: TSESTree.Node; holds: boolean }[] = [];
+  for (let child: TSESTree.Node = node, parent = node.parent; parent; child = parent, parent = parent.parent) {
+    if ((parent.type === AST_NODE_TYPES.IfStatement || parent.type === AST_NODE_TYPES.ConditionalExpression) && parent.test !== child) {
+      conditions.push({ test: parent.test, holds: parent.consequent === child });
+    } else if (parent.type === AST_NODE_TYPES.LogicalExpression && parent.right === child && parent.operator !== '??') {
+      conditions.push({ test: parent.left, holds: parent.operator === '&&' });
+    } else if (parent.type === AST_NODE_TYPES.BlockStatement || parent.type === AST_NODE_TYPES.Program) {
+      const body = parent.body as readonly TSESTree.Node[];
+      for (const earlier of body.slice(0, body.indexOf(child))) {
+        if (earlier.type !== AST_NODE_TYPES.IfStatement) continue;
+        // an `if` whose taken branch always leaves: the write runs only when the other is taken
+        if (alwaysLeaves(earlier.consequent) && (!earlier.alternate || !alwaysLeaves(earlier.alternate))) conditions.push({ test: earlier.test, holds: false });
+        else if (earlier.alternate && alwaysLeaves(earlier.alternate) && !alwaysLeaves(earlier.consequent)) conditions.push({ test: earlier.test, holds: true });
+      }
+    }
+    if (parent.type === AST_NODE_TYPES.FunctionDeclaration || parent.type === AST_NODE_TYPES.FunctionExpression || parent.type === AST_NODE_TYPES.ArrowFunctionExpression) {
+      // a `.then((reply) => ...)` callback on the read: its conditions are the write's, and the
+      // read's reply is its parameter; any other function ends the path
+      if (!thenCallbackRead(parent)) break;
+    }
+  }
+  return conditions;
+}
+
+/** Whether a statement always leaves the block it is in: its last statement returns, throws, breaks or continues. */
+function alwaysLeaves(statement: TSESTree.Statement): boolean {
+  const last = statement.type === AST_NODE_TYPES.BlockStatement ? statement.body.at(-1) : statement;
+  if (!last) return false;
+  if (last.type === AST_NODE_TYPES.BlockStatement) return alwaysLeaves(last);
+  return (
+    last.type === AST_NODE_TYPES.ReturnStatement ||
+    last.type === AST_NODE_TYPES.ThrowStatement ||
+    last.type === AST_NODE_TYPES.BreakStatement ||
+    last.type === AST_NODE_TYPES.ContinueStatement
+  );
+}
+
+/** The call a function is the `.then` callback of (`x.then((v) => ...)`), when it is one. */
+function thenCallbackRead(fn: TSESTree.Node): TSESTree.CallExpression | undefined {
+  const call = fn.parent;
+  if (call?.type !== AST_NODE_TYPES.CallExpression || call.arguments[0] !== fn) return undefined;
+  const callee = call.callee;
+  if (callee.type !== AST_NODE_TYPES.MemberExpression || callee.property.type !== AST_NODE_TYPES.Identifier || callee.property.name !== 'then') return undefined;
+  const object = unwrap(callee.object);
+  return object.type === AST_NODE_TYPES.CallExpression ? object : undefined;
+}
+
+/**
+ * The reads `isRead` accepts whose reply an expression uses: a call in it, the value written once
+ * to a variable it reads (through a few variables derived from it), or the read a `.then`
+ * callback parameter stands for.
+ */
+function readsIn(context: AnyContext, root: TSESTree.Node, isRead: (call: RedisCall) => boolean, depth: number): RedisCall[] {
+  if (depth > 3) return [];
+  const found: RedisCall[] = [];
+  walk(context, root, (node) => {
+    if (node.type === AST_NODE_TYPES.CallExpression) found.push(...redisCallsOf(context, node).filter(isRead));
+    if (node.type === AST_NODE_TYPES.Identifier) {
+      const source = valueOf(context, node);
+      if (source) found.push(...readsIn(context, source, isRead, depth + 1));
+    }
+    return node.type === AST_NODE_TYPES.ArrowFunctionExpression || node.type === AST_NODE_TYPES.FunctionExpression ? 'skip' : undefined;
+  });
+  return found;
+}
+
+/**
+ * The one value a variable holds: its initializer, or the right side of its only assignment (`let
+ * cur; try { cur = await redis.get(k) } catch { ... }`), or the read call a `.then` callback's
+ * first parameter receives; `undefined` for anything written more than once.
+ */
+function valueOf(context: AnyContext, id: TSESTree.Identifier): TSESTree.Node | undefined {
+  const variable = findVariable(context, id);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  if (!variable || !def) return undefined;
+  if (def.type === 'Parameter') {
+    const fn = def.node;
+    return fn.params[0] === def.name ? thenCallbackRead(fn) : undefined;
+  }
+  if (def.type !== 'Variable' || def.node.id.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const writes = variable.references.filter((r) => r.isWrite());
+  if (def.node.init) return writes.length === 1 && writes[0]!.identifier === def.node.id ? def.node.init : undefined;
+  const only = writes.length === 1 ? writes[0]!.identifier.parent : undefined;
+  return only?.type === AST_NODE_TYPES.AssignmentExpression && only.operator === '=' && only.left === writes[0]!.identifier ? only.right : undefined;
+}
+
+const UNKNOWN = Symbol('unknown');
+type Value = { value: unknown } | typeof UNKNOWN;
+
+/** Number conversions the code applies to a reply (`Number(cur)`, `Math.floor(n)`, `parseInt(cur, 10)`). */
+const CONVERSIONS: Record<string, (value: unknown) => unknown> = {
+  Number: (v) => Number(v),
+  Boolean: (v) => Boolean(v),
+  parseInt: (v) => parseInt(v as string, 10),
+  parseFloat: (v) => parseFloat(v as string),
+  'Math.floor': (v) => Math.floor(v as number),
+  'Math.ceil': (v) => Math.ceil(v as number),
+  'Math.trunc': (v) => Math.trunc(v as number),
+  'Math.round': (v) => Math.round(v as number),
+};
+
+/**
+ * The value of an expression when `read` replied that its key is missing, as far as it follows:
+ * the reply itself (the read call, its `await`, a variable or `.then` parameter holding it),
+ * literals, `!` / `-` / `+`, comparisons, arithmetic, `&&` / `||` and the conversions above;
+ * {@link UNKNOWN} for anything else.
+ */
+function evaluate(context: AnyContext, root: TSESTree.Node, read: RedisCall, depth: number): Value {
+  if (depth > 8) return UNKNOWN;
+  const node = unwrap(root);
+  const sub = (n: TSESTree.Node): Value => evaluate(context, n, read, depth + 1);
+  switch (node.type) {
+    case AST_NODE_TYPES.AwaitExpression:
+      return sub(node.argument);
+    case AST_NODE_TYPES.CallExpression: {
+      if (node === read.node) return { value: MISSING_KEY_REPLY.get(read.command) };
+      const callee = node.callee;
+      const name =
+        callee.type === AST_NODE_TYPES.Identifier
+          ? callee.name
+          : callee.type === AST_NODE_TYPES.MemberExpression && callee.object.type === AST_NODE_TYPES.Identifier && callee.property.type === AST_NODE_TYPES.Identifier
+            ? `${callee.object.name}.${callee.property.name}`
+            : undefined;
+      const convert = name !== undefined ? CONVERSIONS[name] : undefined;
+      const arg = node.arguments[0];
+      if (!convert || !arg || arg.type === AST_NODE_TYPES.SpreadElement) return UNKNOWN;
+      const value = sub(arg);
+      return value === UNKNOWN ? UNKNOWN : { value: convert(value.value) };
+    }
+    case AST_NODE_TYPES.Identifier: {
+      if (node.name === 'undefined') return { value: undefined };
+      const source = valueOf(context, node);
+      return source ? sub(source) : UNKNOWN;
+    }
+    case AST_NODE_TYPES.Literal:
+      return node.value instanceof RegExp ? UNKNOWN : { value: node.value };
+    case AST_NODE_TYPES.UnaryExpression: {
+      const value = sub(node.argument);
+      if (value === UNKNOWN) return UNKNOWN;
+      if (node.operator === '!') return { value: !value.value };
+      if (node.operator === '-') return { value: -(value.value as number) };
+      if (node.operator === '+') return { value: +(value.value as number) };
+      return UNKNOWN;
+    }
+    case AST_NODE_TYPES.LogicalExpression: {
+      const left = sub(node.left);
+      const right = sub(node.right);
+      if (node.operator === '&&') {
+        if (left !== UNKNOWN) return left.value ? right : left;
+        return right !== UNKNOWN && !right.value ? { value: false } : UNKNOWN;
+      }
+      if (node.operator === '||') {
+        if (left !== UNKNOWN) return left.value ? left : right;
+        return right !== UNKNOWN && right.value ? { value: true } : UNKNOWN;
+      }
+      if (left === UNKNOWN) return UNKNOWN;
+      return left.value === null || left.value === undefined ? right : left;
+    }
+    case AST_NODE_TYPES.BinaryExpression: {
+      const left = node.left.type === AST_NODE_TYPES.PrivateIdentifier ? UNKNOWN : sub(node.left);
+      const right = sub(node.right);
+      if (left === UNKNOWN || right === UNKNOWN) return UNKNOWN;
+      const a = left.value as number;
+      const b = right.value as number;
+      switch (node.operator) {
+        case '===': return { value: a === b };
+        case '!==': return { value: a !== b };
+        case '==': return { value: a == b };
+        case '!=': return { value: a != b };
+        case '<': return { value: a < b };
+        case '<=': return { value: a <= b };
+        case '>': return { value: a > b };
+        case '>=': return { value: a >= b };
+        case '+': return { value: a + b };
+        case '-': return { value: a - b };
+        case '*': return { value: a * b };
+        default: return UNKNOWN;
+      }
+    }
+    default:
+      return UNKNOWN;
+  }
 }

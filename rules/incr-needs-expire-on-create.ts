@@ -11,7 +11,9 @@
  * An expiry sent *before* the write that creates the key is a no-op on a missing key and gets its
  * own message, and so does an expiry queued with the write only on a branch decided by a reply
  * read in an earlier round trip (`if (!current) pipeline.expire(key, ...)` after `current = await
- * redis.get(key)`: `redis-calls/stale-read.ts`), since the key can expire in between. A write whose
+ * redis.get(key)`: `redis-calls/stale-read.ts`), since the key can expire in between; so does the
+ * mirror, a write with no expiry in its unit on the branch where such a read saw the key (`if (!cur)
+ * return; await redis.decr(key)`, `staleExists`), when the file gives the key a TTL. A write whose
  * key the same function re-arms whenever its TTL is missing (`if (ttl < 0) expire(key, ...)`:
  * `redis-calls/ttl-repair.ts`) is left alone with `allowTtlRepair` (on in `recommended`); in
  * `strict` it gets its own message (a key never hit again keeps no TTL). A bounded key (a constant,
@@ -36,7 +38,7 @@ import type { IncrNeedsExpireOnCreateOptions } from './options.js';
 import { keyData, KEY_TAIL } from '../redis-calls/report.js';
 import { isBlockingCall } from '../semantics/blocking.js';
 import { enclosingFunction } from '../redis-calls/static.js';
-import { staleGuard } from '../redis-calls/stale-read.js';
+import { existsGuard, staleGuard } from '../redis-calls/stale-read.js';
 import { ttlRepairOf } from '../redis-calls/ttl-repair.js';
 import { expiryRunsAfterEveryWrite } from '../redis-calls/rearmed.js';
 import { keyShapeOf } from '../redis-calls/key-shape.js';
@@ -66,6 +68,7 @@ export type MessageIds =
   | 'pipelineNotAtomic'
   | 'expiryBeforeCreate'
   | 'staleGuard'
+  | 'staleExists'
   | 'repairedOnNextHit'
   | 'deletedElsewhere'
   | 'consumedElsewhere'
@@ -149,6 +152,7 @@ export default createRule<Options, MessageIds>({
       updatesTtlRecord: `{{command}} of \`{{key}}\` ${UPDATES_TTL_RECORD_TEXT}.${KEY_TAIL}`,
       idSequence: `{{command}} of \`{{key}}\` creates it without TTL, and {{why}}: an ID sequence must not expire (ids would be reissued). If it is one, declare it persistent; if it is a counter, expire it in the same MULTI.${KEY_TAIL}`,
       staleGuard: `The expiry of \`{{key}}\` is queued only when the {{read}} at line {{line}}, an earlier round trip, saw no key: if it expires in between, {{command}} recreates it without TTL. Expire every time (EXPIRE ... NX) or use a Lua script.${KEY_TAIL}`,
+      staleExists: `{{command}} of \`{{key}}\` runs only when the {{read}} at line {{line}}, an earlier round trip, saw the key: if it expires in between, {{command}} recreates it without TTL, for good. Expire it in the same MULTI (EXPIRE ... NX) or use a Lua script.${KEY_TAIL}`,
       useIncrementWithTtl:
         'Replace both with incrementWithTtl() from {{module}}: the increment and its TTL in one script.',
       wrapInMulti: 'Send {{command}} and {{expire}} in one MULTI (the result becomes the MULTI reply).',
@@ -182,6 +186,21 @@ export default createRule<Options, MessageIds>({
       }
       return texts;
     };
+
+    /**
+     * The earlier read that saw the key a creation writes only when it exists, when the file gives
+     * that key a TTL somewhere (a key of its shape when the shape spells a family, else the same key
+     * expression of the same shape): without one the key has no expiry to race.
+     */
+    function existsGuardOf(creation: KeyUse): RedisCall | undefined {
+      const keyArg = creation.call.argNodes.indexOf(creation.keyNode);
+      const shape = keyShapeOf(context, creation.keyNode).shape;
+      const family = /[\p{L}\p{N}]/u.test(shape.replace(/\*/g, ''));
+      const expired = expiries.some(
+        (e) => e.effect !== 'delete' && (family || e.key === creation.key) && keyShapeOf(context, e.keyNode).shape === shape,
+      );
+      return expired ? existsGuard(context, creation.call, keyArg) : undefined;
+    }
 
     function keyIdentity(call: RedisCall, arg: number): { key: string; keyNode: TSESTree.Node } | undefined {
       const key = keyIdOf(context, call, arg);
@@ -282,6 +301,10 @@ export default createRule<Options, MessageIds>({
             );
           if (fieldsCovered && atomic) continue;
           if (exemption(context, call, creation.keyNode, options)) continue;
+          // a write that runs only when an earlier, separate read saw its key, a key the code gives a
+          // TTL: the key can expire in between, and the write recreates it without one
+          // (redis-calls/stale-read.ts existsGuard)
+          const existing = inUnit ? undefined : existsGuardOf(creation);
           // keys whose life the code manages: deleted elsewhere and never expired, ID sequences
           const deleter = inUnit ? undefined : deletedElsewhere(context, call, keyArg);
           if (deleter && allowDeletedKeys) continue;
@@ -293,7 +316,7 @@ export default createRule<Options, MessageIds>({
           // a stream kept as a message bus: read by a consumer group, or capped (MAXLEN, XTRIM)
           const stream = inUnit || deleter || sequence || consumer ? undefined : keptStream(context, call, keyArg);
           if (stream && allowConsumedQueues) continue;
-          const creator = inUnit || deleter || sequence || consumer || stream ? undefined : createdWithTtlElsewhere(context, call, keyArg);
+          const creator = inUnit || deleter || sequence || consumer || stream || existing ? undefined : createdWithTtlElsewhere(context, call, keyArg);
           if (creator && allowTtlRecordUpdates) continue;
           const managed = sequence
             ? { messageId: 'idSequence' as const, data: { why: sequence } }
@@ -303,9 +326,11 @@ export default createRule<Options, MessageIds>({
                 ? { messageId: 'consumedElsewhere' as const, data: { consumer: consumer.command, line: String(consumer.nameNode.loc.start.line) } }
                 : stream
                   ? { messageId: 'keptStream' as const, data: { user: stream.command, line: String(stream.nameNode.loc.start.line) } }
-                  : creator
-                  ? { messageId: 'updatesTtlRecord' as const, data: { creator: creator.command, line: String(creator.nameNode.loc.start.line) } }
-                  : undefined;
+                  : existing
+                    ? { messageId: 'staleExists' as const, data: { read: existing.command, line: String(existing.nameNode.loc.start.line) } }
+                    : creator
+                      ? { messageId: 'updatesTtlRecord' as const, data: { creator: creator.command, line: String(creator.nameNode.loc.start.line) } }
+                      : undefined;
           // the key re-armed whenever its TTL is missing (redis-calls/ttl-repair.ts)
           const repair = ttlRepairOf(context, call, keyArg);
           if (repair && allowTtlRepair) continue;
@@ -389,6 +414,9 @@ export default createRule<Options, MessageIds>({
                       [...writtenFields].every((f) => e.fields.has(f)),
                   );
             const separateLine = (elsewhere ?? fieldLater)?.call.nameNode.loc.start.line;
+            // no MULTI offered after a read that saw the key: an EXPIRE queued with every write would
+            // slide a window the code keeps fixed (the message names EXPIRE ... NX)
+            const staleOnly = !repaired && separateLine === undefined && !before && managed?.messageId === 'staleExists';
             context.report({
               node: call.node,
               loc: reportLoc(call),
@@ -401,11 +429,13 @@ export default createRule<Options, MessageIds>({
                   : before
                     ? data
                     : { ...data, ...managed?.data },
-              fix: autofix ? (helper ?? null) : null,
-              suggest: [
-                ...(helper ? [{ messageId: 'useIncrementWithTtl' as const, data: { module }, fix: helper }] : []),
-                ...(fix ? [{ messageId: 'wrapInMulti' as const, data: { command: call.command, expire: expiry.label }, fix }] : []),
-              ],
+              fix: autofix && !staleOnly ? (helper ?? null) : null,
+              suggest: staleOnly
+                ? []
+                : [
+                    ...(helper ? [{ messageId: 'useIncrementWithTtl' as const, data: { module }, fix: helper }] : []),
+                    ...(fix ? [{ messageId: 'wrapInMulti' as const, data: { command: call.command, expire: expiry.label }, fix }] : []),
+                  ],
             });
             continue;
           }
@@ -420,7 +450,7 @@ export default createRule<Options, MessageIds>({
             loc: reportLoc(call),
             messageId: repaired?.messageId ?? (before ? 'expiryBeforeCreate' : (managed?.messageId ?? 'noExpiry')),
             data: repaired ? { ...data, line: repaired.line } : before ? data : { ...data, ...managed?.data },
-            suggest: fix ? [{ messageId: 'appendExpire', data: { expire: expiry.label }, fix }] : [],
+            suggest: fix && (repaired || before || managed?.messageId !== 'staleExists') ? [{ messageId: 'appendExpire', data: { expire: expiry.label }, fix }] : [],
           });
         }
       },

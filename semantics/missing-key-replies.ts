@@ -1,0 +1,26 @@
+/**
+ * What a read command replies when its key does not exist: the value a client hands back in place
+ * of a reply that would say the key is there. A branch the code cannot take with that reply runs
+ * only when the key existed at the time of the read (and, in a later round trip, may be gone by
+ * then: an expiry in between).
+ *
+ * - `null` (nil): GET, HGET, ZSCORE, LINDEX, ZRANK / ZREVRANK, JSON.GET
+ *   (https://redis.io/docs/latest/commands/get/, .../hget/, .../zscore/, .../lindex/, .../zrank/).
+ * - `0`: EXISTS ("the number of keys that exist"), HLEN / SCARD / LLEN / ZCARD / XLEN / STRLEN /
+ *   HSTRLEN / ZCOUNT / ZLEXCOUNT / PFCOUNT / BITCOUNT (a missing key counts as empty, and Redis
+ *   deletes a hash, set, list or sorted set with its last element, so 0 is the only reply of a
+ *   missing key and of no existing one), HEXISTS / SISMEMBER (0: "the key does not exist").
+ *   node-redis hands HEXISTS / SISMEMBER back as `false`, the same falsy reply.
+ * - `-2`: TTL, PTTL, EXPIRETIME, PEXPIRETIME ("-2 if the key does not exist",
+ *   https://redis.io/docs/latest/commands/ttl/).
+ *
+ * A read whose missing reply is no scalar (HGETALL's `{}`, LRANGE's `[]`, MGET) is not listed:
+ * the code tests it in ways a scalar cannot stand for.
+ */
+export const MISSING_KEY_REPLY: ReadonlyMap<string, null | number> = new Map<string, null | number>([
+  ...['GET', 'HGET', 'ZSCORE', 'LINDEX', 'ZRANK', 'ZREVRANK', 'JSON.GET'].map((c): [string, null] => [c, null]),
+  ...['EXISTS', 'HLEN', 'SCARD', 'LLEN', 'ZCARD', 'XLEN', 'STRLEN', 'HSTRLEN', 'ZCOUNT', 'ZLEXCOUNT', 'PFCOUNT', 'BITCOUNT', 'HEXISTS', 'SISMEMBER'].map(
+    (c): [string, number] => [c, 0],
+  ),
+  ...['TTL', 'PTTL', 'EXPIRETIME', 'PEXPIRETIME'].map((c): [string, number] => [c, -2]),
+]);
