@@ -89,12 +89,17 @@ function loadNestedModule(module: ImportedModule, specifier: string): ImportedMo
   return loadModuleFrom(module.path, module.shownFrom, module.parser, specifier, module.packages ?? false);
 }
 
+/** The longest imported module parsed, in UTF-16 units (1,000,000): larger ones are generated code, their values unknown. */
+const MAX_PARSED_MODULE_CHARS = 1_000_000;
+
 function loadModuleFrom(from: string, shownFrom: string, parser: ParserLike, specifier: string, packages: boolean): ImportedModule | undefined {
   const file = readModule(from, specifier, packages);
   if (!file) return undefined;
   const { path, entry } = file;
   if (entry.parsed === undefined) {
     entry.parsed = null;
+    // a generated module (a bundle, a table of 100,000 exports) would cost a minute of parsing
+    if (entry.text.length > MAX_PARSED_MODULE_CHARS) return undefined;
     try {
       const options = { ecmaVersion: 'latest', sourceType: 'module', range: true, loc: true, tokens: true, comment: true, filePath: path };
       const result = parser.parseForESLint ? parser.parseForESLint(entry.text, options) : undefined;

@@ -5,12 +5,14 @@
  * namespace, re-exported and CommonJS imports, a module's own imports). A constant TTL that is a
  * positive integer is fine; one that folds to 0 or a fraction is reported with its value.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { afterAll } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import expireNeedsPositiveTtl from '../../rules/expire-needs-positive-ttl.js';
 import setRequiresTtl from '../../rules/set-requires-ttl-or-keepttl.js';
 import ttlUnits from '../../rules/ttl-units.js';
-import { ioredis, nodeRedis, runRule, typedTester, untypedTester, upstash } from './tester.js';
+import { fixturesDir, ioredis, nodeRedis, runRule, typedTester, untypedTester, upstash } from './tester.js';
 
 /** A file next to the constant modules of tests/fixtures/constants (limits.ts, time.ts, limits.cjs). */
 const app = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'constants', 'app.ts');
@@ -123,6 +125,25 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl (constant TTLs)', setRequire
           suggestions: [{ messageId: 'useOptionsObject', output: nodeRedisNumber.replace('Math.floor(DAY_MS / 1000))', '{ EX: Math.floor(DAY_MS / 1000) })') }],
         },
       ],
+    },
+  ],
+});
+
+// a generated module over 1,000,000 characters is not parsed (it would take a minute): the constant
+// it exports stays unknown, so the TTL computed from it is judged as any unknown value
+const generatedDir = mkdtempSync(join(fixturesDir, 'generated-module-'));
+writeFileSync(join(generatedDir, 'big.js'), `${Array.from({ length: 40_000 }, (_, i) => `export const C${i} = ${i} * 1000;`).join('\n')}\nexport const GRACE_MS = 500;\n`);
+writeFileSync(join(generatedDir, 'small.js'), `${Array.from({ length: 10 }, (_, i) => `export const C${i} = ${i} * 1000;`).join('\n')}\nexport const GRACE_MS = 500;\n`);
+afterAll(() => rmSync(generatedDir, { recursive: true, force: true }));
+runRule(untypedTester, 'expire-needs-positive-ttl (a generated module is not parsed)', expireNeedsPositiveTtl, {
+  // unknown, as a caller's value: not judged by recommended
+  valid: [{ code: ioredis("import { GRACE_MS } from './big.js';\nredis.expire(k, Math.floor(GRACE_MS / 1000));"), filename: join(generatedDir, 'app.ts') }],
+  invalid: [
+    // the same constant from a small module is read: 0 deletes the key
+    {
+      code: ioredis("import { GRACE_MS } from './small.js';\nredis.expire(k, Math.floor(GRACE_MS / 1000));"),
+      filename: join(generatedDir, 'app.ts'),
+      errors: [{ messageId: 'literalDeletes', line: 4, column: 17, data: { command: 'EXPIRE', value: '`Math.floor(GRACE_MS / 1000)` (= 0)', key: 'k' } }],
     },
   ],
 });
