@@ -105,12 +105,14 @@ export interface RedisCall {
  *   @upstash/redis send only the expiry).
  * - `unknown-option`: a literal in SET's option slots that is no SET option, sent as written
  *   (`set(k, v, 300)` on ioredis): Redis rejects the command and writes nothing.
+ * - `object-options`: a node-redis-style options object given to ioredis's SET / GETEX
+ *   (`set(k, v, { EX: 60 })`): sent as the token `[object Object]`, Redis rejects the command.
  * - `conflicting-options`: two SET options that exclude each other, sent as written (`'EX', 60,
  *   'PX', 500`, `'NX', 'XX'`; KEEPTTL with an expiry is `keepttl-with-expiry`): Redis rejects the
  *   command and writes nothing.
  */
 export interface DroppedArgument {
-  kind: 'number-as-options' | 'positional-tokens' | 'option-casing' | 'not-a-number' | 'may-be-undefined' | 'no-ttl-syntax' | 'keepttl-with-expiry' | 'unknown-option' | 'conflicting-options';
+  kind: 'number-as-options' | 'positional-tokens' | 'option-casing' | 'not-a-number' | 'may-be-undefined' | 'no-ttl-syntax' | 'keepttl-with-expiry' | 'unknown-option' | 'conflicting-options' | 'object-options';
   /** Where to report. */
   node: TSESTree.Node;
   /** Whether what is dropped carries a TTL (then `valid-ttl-args` reports it, and the key rules leave it). */
@@ -766,6 +768,7 @@ const SET_TOKENS = /^(?:EX|PX|EXAT|PXAT|KEEPTTL|NX|XX|GET)$/i;
  */
 function droppedArguments(context: AnyContext, command: string, flavor: ClientFlavor, node: TSESTree.CallExpression, commandArgs: readonly TSESTree.Node[], flat: Flattened): DroppedArgument[] {
   const out: DroppedArgument[] = [];
+  if ((command === 'SET' || command === 'GETEX') && flavor === 'ioredis') return objectOptions(context, command, commandArgs);
   if ((command !== 'SET' && command !== 'GETEX') || (flavor !== 'node-redis' && flavor !== 'upstash')) return out;
   const optionsAt = command === 'SET' ? 2 : 1;
   const optionsArg = commandArgs[optionsAt];
@@ -826,6 +829,20 @@ function droppedArguments(context: AnyContext, command: string, flavor: ClientFl
   }
   if (expiry && keepTtl) out.push({ kind: 'keepttl-with-expiry', node: keepTtl, ttl: false, option: expiry });
   return out;
+}
+
+/**
+ * An options object where ioredis's SET / GETEX take tokens (`set(k, v, { EX: 60 })`, node-redis's
+ * syntax): ioredis sends it as the string `[object Object]`, and Redis answers "syntax error" to
+ * the whole command (checked with ioredis 5 on redis-server 7.0). `ttl` when it names an expiry.
+ */
+function objectOptions(context: AnyContext, command: string, commandArgs: readonly TSESTree.Node[]): DroppedArgument[] {
+  const optionsArg = commandArgs[command === 'SET' ? 2 : 1];
+  if (!optionsArg || optionsArg.type === AST_NODE_TYPES.SpreadElement) return [];
+  const options = resolveConstExpression(context, optionsArg);
+  if (options.type !== AST_NODE_TYPES.ObjectExpression) return [];
+  const ttl = options.properties.some((p) => p.type === AST_NODE_TYPES.Property && TTL_OPTION_KEY.test(propertyName(p.key, p.computed) ?? ''));
+  return [{ kind: 'object-options', node: optionsArg, ttl }];
 }
 
 /** Commands that create or write a key and have no TTL syntax: TTL tokens there are data. */

@@ -24,6 +24,8 @@ export type MessageIds =
   | 'keepTtlWithExpiry'
   | 'unknownOption'
   | 'conflictingOptions'
+  | 'objectOptions'
+  | 'useTokens'
   | 'nameExpiry'
   | 'useOptionsObject'
   | 'renameOption'
@@ -55,6 +57,9 @@ export default createRule<[], MessageIds>({
         '{{command}} has no expiry option: `{{option}}` {{fate}}, and the key is created without TTL. Send {{command}} and an EXPIRE of the key in one MULTI (or a Lua script).',
       keepTtlWithExpiry:
         'KEEPTTL and `{{option}}` exclude each other: Redis rejects the pair ("syntax error"), and node-redis / @upstash/redis send only one. Keep the expiry to set a new TTL, or KEEPTTL to keep the current one.',
+      objectOptions:
+        '{{client}} sends {{command}} options as Redis tokens, one per argument: `{{text}}` goes out as `[object Object]`, Redis answers "syntax error" and the key is never written. Pass tokens: `\'EX\', seconds`.',
+      useTokens: 'Pass the options as tokens: `{{replacement}}`.',
       conflictingOptions:
         '`{{option}}` and `{{other}}` exclude each other: Redis answers "syntax error" to the whole {{command}}, so the key is never written. Keep one of them.',
       unknownOption:
@@ -72,6 +77,24 @@ export default createRule<[], MessageIds>({
       const raw = sourceCode.getText(node).replace(/\s+/g, ' ');
       return raw.length <= 50 ? raw : `${raw.slice(0, 47)}...`;
     };
+
+    /**
+     * The tokens an options object literal stands for (`{ EX: 60, NX: true }` -> `'EX', 60, 'NX'`):
+     * expiry options with their value and flags set to `true`; undefined for any other shape.
+     */
+    function tokensFor(node: TSESTree.Node): string | undefined {
+      if (node.type !== AST_NODE_TYPES.ObjectExpression || node.properties.length === 0) return undefined;
+      const tokens: string[] = [];
+      for (const property of node.properties) {
+        if (property.type !== AST_NODE_TYPES.Property || property.computed || property.kind !== 'init') return undefined;
+        const name = property.key.type === AST_NODE_TYPES.Identifier ? property.key.name : property.key.type === AST_NODE_TYPES.Literal ? String(property.key.value) : undefined;
+        const option = name?.toUpperCase();
+        if (option === 'EX' || option === 'PX' || option === 'EXAT' || option === 'PXAT') tokens.push(`'${option}'`, sourceCode.getText(property.value));
+        else if ((option === 'NX' || option === 'XX' || option === 'KEEPTTL' || option === 'GET') && property.value.type === AST_NODE_TYPES.Literal && property.value.value === true) tokens.push(`'${option}'`);
+        else return undefined;
+      }
+      return tokens.join(', ');
+    }
 
     function report(call: RedisCall, dropped: DroppedArgument): void {
       const client = CLIENT_NAMES[call.flavor] ?? 'the client';
@@ -157,6 +180,18 @@ export default createRule<[], MessageIds>({
                     fix: (fixer: TSESLint.RuleFixer) => fixer.insertTextBefore(dropped.node, "'EX', "),
                   },
                 ]
+              : [],
+          });
+          return;
+        }
+        case 'object-options': {
+          const tokens = tokensFor(dropped.node);
+          context.report({
+            node: dropped.node,
+            messageId: 'objectOptions',
+            data: { client, command: call.command, text: text(dropped.node) },
+            suggest: tokens
+              ? [{ messageId: 'useTokens', data: { replacement: tokens }, fix: (fixer: TSESLint.RuleFixer) => fixer.replaceText(dropped.node, tokens) }]
               : [],
           });
           return;

@@ -99,6 +99,23 @@ runRule(untypedTester, 'valid-ttl-args', rule, {
       code: ioredis("await redis.call('SET', `cache:${id}`, v, 'EXAT', 1893456000, 'EX', 60);"),
       errors: [{ messageId: 'conflictingOptions', line: 3, column: 63, data: { option: 'EX', other: 'EXAT', command: 'SET' } }],
     },
+    // node-redis's options object on ioredis: sent as `[object Object]`
+    {
+      code: ioredis('await redis.set(`cache:${id}`, v, { EX: 60, NX: true });'),
+      errors: [
+        {
+          messageId: 'objectOptions',
+          line: 3,
+          column: 35,
+          data: { client: 'ioredis', command: 'SET', text: '{ EX: 60, NX: true }' },
+          suggestions: [{ messageId: 'useTokens', data: { replacement: "'EX', 60, 'NX'" }, output: ioredis("await redis.set(`cache:${id}`, v, 'EX', 60, 'NX');") }],
+        },
+      ],
+    },
+    {
+      code: ioredis('await redis.set(`cache:${id}`, v, { expiration: { type: "EX", value: 60 } });'),
+      errors: [{ messageId: 'objectOptions', line: 3, column: 35, data: { client: 'ioredis', command: 'SET', text: '{ expiration: { type: "EX", value: 60 } }' }, suggestions: [] }],
+    },
     {
       code: ioredis("await redis.call('SET', `cache:${id}`, v, 'EXPIRE', 60);"),
       errors: [{ messageId: 'unknownOption', line: 3, column: 43, data: { command: 'SET', token: 'EXPIRE', fix: OTHER_FIX }, suggestions: [] }],
@@ -108,6 +125,7 @@ runRule(untypedTester, 'valid-ttl-args', rule, {
 
 runRule(untypedTester, 'set-requires-ttl-or-keepttl', setRule, {
   valid: [
+    ioredis('await redis.set(`cache:${id}`, v, { NX: true });'),
     // rejected by Redis: nothing is written, valid-ttl-args' finding
     ioredis('await redis.set(`cache:${id}`, v, 300);'),
     ioredis("await redis.call('SET', `cache:${id}`, v, 'EXPIRE', 60);"),
