@@ -31,8 +31,18 @@
  * 'KEEPTTL'`); an option object the facade forwards where the client reads one (node-redis
  * `set(k, v, options)`) is read at the caller: its literal is its tokens (`{ EX: 60 }`), and left
  * out it is the facade's default (`options = {}`: no expiry). The facade sends that one command and nothing else
- * (a facade that expires its key itself chose the TTL: it is judged where it is); one facade may
- * forward to another (two levels).
+ * (a facade that expires its key itself chose the TTL, also by calling a method of its class that
+ * sends a command: it is judged where it is; two arms making the same write are one command,
+ * `pass-through.ts` sameWriteOtherArm); one facade may forward to another, and that one to a
+ * third (three levels).
+ *
+ * Since round 15 the facade may have any name: a method of a pass-through wrapper's shape
+ * (`increase(key, n) { return this.redis.incrby(key, n); }`) is read at its callers when some call
+ * of it resolves to it ({@link forwardingCallersRead}); a plain function of that shape under
+ * another name stays a helper (`helper-keys.ts`). A receiver known by its declared type alone may
+ * also hold any class of the code implementing an interface that type is or implements
+ * (`backend: ICacheBackend`, a dependency-injection token `cache: Cache` whose class extends an
+ * implementation of `ICache`): the call is read as the one Redis implementation's command.
  */
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
@@ -41,14 +51,17 @@ import { classOfThis, instanceMember } from './bounded.js';
 import { requiredModule } from './client-syntax.js';
 import type { ClientDetector } from './clients.js';
 import { clientDetectorOf, forEachCallIn, redisCallsIn, redisCallsOf } from './index.js';
-import { commandOfMethod, optionObjectArgv, type RedisCall } from './normalize.js';
+import { optionObjectArgv, type RedisCall } from './normalize.js';
 import { isCodeSpecifier, loadModule, moduleContext, readModule } from './modules.js';
-import { commandsOfWrapperName, functionName, passThroughParameter, sameWriteOtherArm } from './pass-through.js';
+import { functionName, passThroughParameter, sameWriteOtherArm } from './pass-through.js';
 import { packageFiles, packageOf } from './project.js';
 import { encloses, findVariable, propertyName, referenceName, resolveConstExpression, returnedExpressions, staticValue, unwrap, type AnyContext, type FunctionLike } from './static.js';
 
-/** A facade forwarding to a facade is followed; one more level is not. */
-const MAX_DEPTH = 2;
+/**
+ * A facade forwarding to a facade forwarding to one is followed (`setKey(k, v)` calling a `Cache`'s
+ * `set(k, v)` calling its backend's `set(k, v)`, which sends SET); one more level is not.
+ */
+const MAX_DEPTH = 3;
 
 /** Where a facade's argv entry comes from. */
 type Entry =
@@ -84,6 +97,8 @@ interface Facade {
   keyArgs: ReadonlySet<number>;
   /** The context of the facade's module (the linted file's, or an imported module's). */
   context: AnyContext;
+  /** Named after its command (`sadd`, `setKey`), not only of a pass-through wrapper's shape (`increase`). */
+  named: boolean;
 }
 
 /** Facades by function, per depth (a deeper look follows fewer facades). */
@@ -108,35 +123,35 @@ export function facadeCallsOf(context: AnyContext, node: TSESTree.CallExpression
 
 function facadeCallsAt(context: AnyContext, node: TSESTree.CallExpression, depth: number): readonly RedisCall[] {
   const callee = unwrap(node.callee);
-  const name =
-    referenceName(callee);
+  const name = referenceName(callee);
   if (name === undefined) return NONE;
-  // a facade is named after its command (here, or where it is exported from: `import { incr as
-  // bump }`): other calls cost nothing more
-  const named = namesACommand(name);
-  if (!named && callee.type !== AST_NODE_TYPES.Identifier) return NONE;
+  if (callee.type !== AST_NODE_TYPES.Identifier && callee.type !== AST_NODE_TYPES.MemberExpression) return NONE;
   const detector = clientDetectorOf(context);
   // a file with no sign of Redis may still call a facade of another module (that module's own
   // reading decides whether the facade sends a Redis command)
   if (!detector.mayUseRedis() && !importsCode(context)) return NONE;
-  if (!named && !namesACommand(importedName(context, callee as TSESTree.Identifier) ?? '')) return NONE;
   if (redisCallsOf(context, node).length > 0) return NONE;
-  const target = callee.type === AST_NODE_TYPES.Identifier ? functionNamed(detector, callee) : methodCalled(detector, callee as TSESTree.MemberExpression, name);
-  const facade = target && facadeOf(target, depth);
+  // whatever its name (`increase(key)`, `setKey(k, v)`): the function the call reaches decides
+  const targets = callee.type === AST_NODE_TYPES.Identifier ? [functionNamed(detector, callee)].filter((t) => t !== undefined) : methodTargets(detector, callee, name);
+  const facade = oneFacade(targets, depth);
   const call = facade && callerCall(context, node, callee, facade);
   return call ? [call] : NONE;
 }
 
-const NONE: readonly RedisCall[] = Object.freeze([]);
-
 /**
- * Whether a function's name may be a facade's: a command's (`sadd`, `hSet`), or a command with
- * the words a pass-through wrapper's name may add (`setKey`, `setRedisObject`, `pushToRedisList`:
- * `redis-calls/pass-through.ts`).
+ * The facade a call reaches among the functions it may reach: the first when it is one (the
+ * method of the receiver's own class), else the only facade among the others (the one Redis
+ * implementation of an interface the receiver's declared type stands for).
  */
-function namesACommand(name: string): boolean {
-  return commandOfMethod(name) !== undefined || commandsOfWrapperName(name).some((command) => command !== name.toUpperCase() && commandOfMethod(command.toLowerCase()) !== undefined);
+function oneFacade(targets: readonly Target[], depth: number): Facade | undefined {
+  if (targets.length === 0) return undefined;
+  const own = facadeOf(targets[0]!, depth);
+  if (own) return own;
+  const others = targets.slice(1).map((target) => facadeOf(target, depth)).filter((f) => f !== undefined);
+  return others.length === 1 ? others[0] : undefined;
 }
+
+const NONE: readonly RedisCall[] = Object.freeze([]);
 
 /** Paths of tests: a call there does not make a facade's production callers reachable. */
 const TEST_PATH = /(?:^|[\\/])(?:__tests__|__mocks__|tests?|spec)[\\/]|\.(?:test|spec)\.[cm]?[jt]sx?$/;
@@ -194,6 +209,62 @@ function findCallers(context: AnyContext, fn: FunctionLike): boolean {
   return !unresolved;
 }
 
+const readCallers = new WeakMap<TSESTree.Node, boolean>();
+
+/**
+ * Whether the callers of `fn`, a method of a pass-through wrapper's shape whatever its name
+ * (`redis-calls/pass-through.ts` forwardingWrapper: `increase(key, n) { return
+ * this.redis.incrby(key, n); }`), are read in its place: some call in its package (an
+ * application's or a library's; tests left out, unless the method is in one) resolves to it as
+ * {@link facadeCallsOf} resolves a callee (an instance of its class, a member or binding typed as
+ * the class or as an interface it implements, an imported instance). `false` when no call
+ * resolves to it (none of its name, or only calls the rules cannot resolve: the method is then
+ * judged where it is, so that its leak is reported somewhere), and when nothing can be told (no
+ * file on disk, no `package.json`, a package too large to list).
+ */
+export function forwardingCallersRead(context: AnyContext, fn: FunctionLike): boolean {
+  let found = readCallers.get(fn);
+  if (found === undefined) {
+    readCallers.set(fn, false); // met again while it is looked for: not yet
+    found = findReadCaller(context, fn);
+    readCallers.set(fn, found);
+  }
+  return found;
+}
+
+function findReadCaller(context: AnyContext, fn: FunctionLike): boolean {
+  const file = context.physicalFilename ?? context.filename;
+  const name = functionName(fn);
+  if (!file || !isAbsolute(file) || name === undefined) return false;
+  const info = packageOf(file);
+  const files = info && packageFiles(info.root);
+  if (!files) return false;
+  const word = new RegExp(`\\b${name.replace(/[^\w$]/g, '\\$&')}\\b`);
+  const ownIsTest = TEST_PATH.test(relative(info!.root, file));
+  let read = false;
+  for (const path of files) {
+    const own = resolvePath(path) === resolvePath(file);
+    if (!own && !ownIsTest && TEST_PATH.test(relative(info!.root, path))) continue;
+    let moduleCtx: AnyContext | undefined = own ? context : undefined;
+    if (!own) {
+      const text = readModule(file, specifierOf(file, path))?.entry.text;
+      if (text === undefined || !word.test(text)) continue;
+      const module = loadModule(context, specifierOf(file, path));
+      if (!module) continue;
+      moduleCtx = moduleContext(context, module);
+    }
+    walkCallsOf(moduleCtx!, fn, file, name, () => {
+      read = true;
+      return true;
+    });
+    if (read) return true;
+  }
+  // no call resolves to it: judged where it is, whether calls of its name go unread (the leak
+  // would be reported nowhere) or none exists (an application's unused method, a library's API
+  // its own code never calls: `redis-calls/api-wrappers.ts` decides those)
+  return false;
+}
+
 /** A relative specifier of `path` seen from `from` (`./b.ts`, `../c/d.js`). */
 function specifierOf(from: string, path: string): string {
   const spec = relative(dirname(from), path).split('\\').join('/');
@@ -233,19 +304,19 @@ function walkCallsOf(context: AnyContext, fn: FunctionLike, file: string, name: 
   forEachCallIn(context, context.sourceCode.ast, (call) => {
     if (stopped) return;
     const callee = unwrap(call.callee);
-    let target: Target | undefined;
+    let targets: readonly Target[] = [];
     if (callee.type === AST_NODE_TYPES.Identifier) {
       if (callee.name !== name && importedName(context, callee) !== name) return;
-      target = functionNamed(detector, callee);
+      targets = [functionNamed(detector, callee)].filter((t) => t !== undefined);
     } else if (callee.type === AST_NODE_TYPES.MemberExpression && propertyName(callee.property, callee.computed) === name) {
-      target = methodCalled(detector, callee, name);
-      if (!target && !detector.classify(callee.object).redis) unresolved = true;
+      targets = methodTargets(detector, callee, name);
+      if (targets.length === 0 && !detector.classify(callee.object).redis) unresolved = true;
     }
-    if (!target) return;
-    const where = target.context.physicalFilename ?? target.context.filename;
-    if (target.fn === fn || (resolvePath(where) === resolvePath(file) && target.fn.range[0] === fn.range[0] && target.fn.range[1] === fn.range[1])) {
-      if (onSite(call) === true) stopped = true;
-    }
+    const reaches = targets.some((target) => {
+      const where = target.context.physicalFilename ?? target.context.filename;
+      return target.fn === fn || (resolvePath(where) === resolvePath(file) && target.fn.range[0] === fn.range[0] && target.fn.range[1] === fn.range[1]);
+    });
+    if (reaches && onSite(call) === true) stopped = true;
   });
   return { unresolved };
 }
@@ -308,26 +379,160 @@ function exportedFunction(exported: { node: TSESTree.Node; detector: ClientDetec
   return fn ? { fn, context: exported.detector.contextOf } : undefined;
 }
 
-/** `x.sadd(...)`: a method of the facade class or object `x` is, or a function of the module namespace `x` names. */
-function methodCalled(detector: ClientDetector, callee: TSESTree.MemberExpression, name: string): Target | undefined {
+/**
+ * The functions `x.sadd(...)` may run: the method of the class or object `x` is (inherited from
+ * a class it extends too), or the function of the module namespace `x` names; and when `x` is
+ * known by its declared type alone (an annotation, a constructor parameter's type), the method of
+ * every class of the code that implements an interface that type is or implements
+ * ({@link implementationsOf}): `backend: ICacheBackend` may hold the Redis backend, a
+ * dependency-injection token `cache: Cache` (`class Cache extends LocalCache`, `LocalCache
+ * implements ICache`) any `ICache` the container provides. The receiver's own method comes first.
+ */
+function methodTargets(detector: ClientDetector, callee: TSESTree.MemberExpression, name: string): Target[] {
   const object = unwrap(callee.object);
   if (object.type === AST_NODE_TYPES.Identifier) {
     const origin = detector.identifierOrigin(object);
     // import * as cache from './cache'; const cache = require('./cache')
     if (origin.kind === 'import' && origin.own && (origin.namespace || origin.imported === undefined)) {
-      return exportedFunction(detector.exported({ ...origin, namespace: undefined, imported: name }));
+      const found = exportedFunction(detector.exported({ ...origin, namespace: undefined, imported: name }));
+      return found ? [found] : [];
     }
   }
   const holder = holderOf(detector, object, 0);
-  if (!holder) return undefined;
-  const fn = holder.node.type === AST_NODE_TYPES.ObjectExpression ? propertyFunction(holder.node, name) : classMethod(holder.node, name);
-  return fn ? { fn, context: holder.detector.contextOf } : undefined;
+  if (!holder) return [];
+  if (holder.node.type === AST_NODE_TYPES.ObjectExpression) {
+    const fn = propertyFunction(holder.node, name);
+    return fn ? [{ fn, context: holder.detector.contextOf }] : [];
+  }
+  const targets: Target[] = [];
+  const own = holder.node.type === AST_NODE_TYPES.TSInterfaceDeclaration ? undefined : inheritedMethod({ node: holder.node, detector: holder.detector }, name, 0);
+  if (own) targets.push(own);
+  if (holder.declared) {
+    for (const contract of contractsOf(holder, name, 0)) {
+      for (const implementation of implementationsOf(holder.detector.contextOf, contract)) {
+        const fn = inheritedMethod(implementation, name, 0);
+        if (fn && !targets.some((t) => sameFunction(t, fn))) targets.push(fn);
+      }
+    }
+  }
+  return targets;
 }
 
-/** A class whose instance a value is, or an object literal it is, with the detector of its module. */
-interface Holder {
-  node: TSESTree.ClassDeclaration | TSESTree.ClassExpression | TSESTree.ObjectExpression;
+/** Whether two targets are one function (the same node, or the same range of the same file read twice). */
+function sameFunction(a: Target, b: Target): boolean {
+  if (a.fn === b.fn) return true;
+  const file = (t: Target): string => resolvePath(t.context.physicalFilename ?? t.context.filename);
+  return file(a) === file(b) && a.fn.range[0] === b.fn.range[0] && a.fn.range[1] === b.fn.range[1];
+}
+
+/** A class with the detector of its module. */
+interface ClassHolder {
+  node: TSESTree.ClassDeclaration | TSESTree.ClassExpression;
   detector: ClientDetector;
+}
+
+/** The method `name` of a class, or of the class it extends (a few levels). */
+function inheritedMethod(holder: ClassHolder, name: string, depth: number): Target | undefined {
+  const fn = classMethod(holder.node, name);
+  if (fn) return { fn, context: holder.detector.contextOf };
+  const parent = depth < 4 ? superClass(holder) : undefined;
+  return parent ? inheritedMethod(parent, name, depth + 1) : undefined;
+}
+
+/** The class a class extends, when the code declares it (`extends LocalCache`). */
+function superClass(holder: ClassHolder): ClassHolder | undefined {
+  const parent = holder.node.superClass && unwrap(holder.node.superClass);
+  const found = parent?.type === AST_NODE_TYPES.Identifier ? classNamed(holder.detector, parent, 0) : undefined;
+  return found && found.node.type !== AST_NODE_TYPES.TSInterfaceDeclaration && found.node.type !== AST_NODE_TYPES.ObjectExpression ? { node: found.node, detector: found.detector } : undefined;
+}
+
+/** An interface of the code, known by its file and position (a module read twice is one interface). */
+interface Contract {
+  file: string;
+  name: string;
+  start: number;
+}
+
+/**
+ * The interfaces a declared type stands for that declare the method `name`: the interface itself,
+ * or those a class implements (`implements ICache`), or a class it extends does.
+ */
+function contractsOf(holder: Holder, name: string, depth: number): Contract[] {
+  if (holder.node.type === AST_NODE_TYPES.ObjectExpression) return [];
+  if (holder.node.type === AST_NODE_TYPES.TSInterfaceDeclaration) {
+    const declares = holder.node.body.body.some(
+      (member) => (member.type === AST_NODE_TYPES.TSMethodSignature || member.type === AST_NODE_TYPES.TSPropertySignature) && propertyName(member.key, member.computed) === name,
+    );
+    const file = holder.detector.contextOf.physicalFilename ?? holder.detector.contextOf.filename;
+    return declares ? [{ file: resolvePath(file), name: holder.node.id.name, start: holder.node.range[0] }] : [];
+  }
+  const out: Contract[] = [];
+  for (const clause of holder.node.implements ?? []) {
+    const id = unwrap(clause.expression);
+    const found = id.type === AST_NODE_TYPES.Identifier ? classNamed(holder.detector, id, 0) : undefined;
+    if (found?.node.type === AST_NODE_TYPES.TSInterfaceDeclaration) out.push(...contractsOf(found, name, depth + 1));
+  }
+  const parent = depth < 4 ? superClass({ node: holder.node, detector: holder.detector }) : undefined;
+  if (parent) out.push(...contractsOf({ ...parent }, name, depth + 1));
+  return out;
+}
+
+/** Classes implementing each interface, per package listing (reused as long as the listing is). */
+const implementers = new Map<string, { files: readonly string[]; classes: ClassHolder[] }>();
+
+/**
+ * The classes of the linted file's package that implement `contract` (`class RedisCache implements
+ * Cache`, the interface resolved where it is declared), found by reading the modules whose text
+ * says `implements ... <name>`. None when the package cannot be listed.
+ */
+function implementationsOf(context: AnyContext, contract: Contract): ClassHolder[] {
+  const file = context.physicalFilename ?? context.filename;
+  if (!file || !isAbsolute(file)) return [];
+  const info = packageOf(file);
+  const files = info && packageFiles(info.root);
+  if (!files) return [];
+  const key = `${info!.root}\0${contract.file}\0${contract.start}`;
+  const cached = implementers.get(key);
+  if (cached && cached.files === files) return cached.classes;
+  const classes: ClassHolder[] = [];
+  const mention = new RegExp(`\\bimplements\\b[^{]*\\b${contract.name.replace(/[^\w$]/g, '\\$&')}\\b`);
+  for (const path of files) {
+    const specifier = specifierOf(file, path);
+    const text = readModule(file, specifier)?.entry.text;
+    if (text === undefined || !mention.test(text)) continue;
+    const module = loadModule(context, specifier);
+    if (!module) continue;
+    const detector = clientDetectorOf(moduleContext(context, module));
+    for (const statement of module.program.body) {
+      const declaration = statement.type === AST_NODE_TYPES.ExportNamedDeclaration || statement.type === AST_NODE_TYPES.ExportDefaultDeclaration ? statement.declaration : statement;
+      if (declaration?.type !== AST_NODE_TYPES.ClassDeclaration) continue;
+      if (implementsContract({ node: declaration, detector }, contract)) classes.push({ node: declaration, detector });
+    }
+  }
+  implementers.set(key, { files, classes });
+  return classes;
+}
+
+/** Whether a class's `implements` clause names `contract`. */
+function implementsContract(holder: ClassHolder, contract: Contract): boolean {
+  return (holder.node.implements ?? []).some((clause) => {
+    const id = unwrap(clause.expression);
+    const found = id.type === AST_NODE_TYPES.Identifier ? classNamed(holder.detector, id, 0) : undefined;
+    if (found?.node.type !== AST_NODE_TYPES.TSInterfaceDeclaration) return false;
+    const where = resolvePath(found.detector.contextOf.physicalFilename ?? found.detector.contextOf.filename);
+    return where === contract.file && found.node.range[0] === contract.start;
+  });
+}
+
+/**
+ * A class whose instance a value is, or an object literal it is, or the interface its declared
+ * type names, with the detector of its module. `declared`: known by a declared type alone (an
+ * annotation), so it may hold any implementation of the interfaces that type stands for.
+ */
+interface Holder {
+  node: TSESTree.ClassDeclaration | TSESTree.ClassExpression | TSESTree.ObjectExpression | TSESTree.TSInterfaceDeclaration;
+  detector: ClientDetector;
+  declared?: true;
 }
 
 /**
@@ -404,9 +609,8 @@ function typeHolder(detector: ClientDetector, type: TSESTree.TypeNode, depth: nu
     const members = type.types.filter((member) => member.type !== AST_NODE_TYPES.TSNullKeyword && member.type !== AST_NODE_TYPES.TSUndefinedKeyword);
     return members.length === 1 ? typeHolder(detector, members[0]!, depth + 1) : undefined;
   }
-  return type.type === AST_NODE_TYPES.TSTypeReference && type.typeName.type === AST_NODE_TYPES.Identifier && !type.typeArguments
-    ? classNamed(detector, type.typeName, depth)
-    : undefined;
+  const found = type.type === AST_NODE_TYPES.TSTypeReference && type.typeName.type === AST_NODE_TYPES.Identifier && !type.typeArguments ? classNamed(detector, type.typeName, depth) : undefined;
+  return found && { ...found, declared: true };
 }
 
 /**
@@ -441,7 +645,10 @@ function returnedHolder(detector: ClientDetector, call: TSESTree.CallExpression,
 function classNamed(detector: ClientDetector, name: TSESTree.Identifier, depth: number): Holder | undefined {
   if (depth > 6) return undefined;
   const origin = detector.identifierOrigin(name);
-  if (origin.kind === 'local') return origin.classNode ? { node: origin.classNode, detector } : undefined;
+  if (origin.kind === 'local') {
+    if (origin.classNode) return { node: origin.classNode, detector };
+    return origin.typeNode?.type === AST_NODE_TYPES.TSInterfaceDeclaration ? { node: origin.typeNode, detector } : undefined;
+  }
   if (origin.kind !== 'import' || !origin.own) return undefined;
   const exported = detector.exported(origin);
   const node = exported && unwrap(exported.node);
@@ -490,22 +697,64 @@ function facadeOf(target: Target, depth: number): Facade | undefined {
   if (depth + 1 < MAX_DEPTH) forEachCallIn(context, fn.body, (call) => sent.push(...facadeCallsAt(context, call, depth + 1)));
   // one command, or one write whichever end of the list a parameter chooses (`pushToRedisList`)
   const name = functionName(fn);
-  const one = sent.length === 1 || (name !== undefined && sent.length > 1 && sent.slice(1).every((other) => sameWriteOtherArm(context, name, sent[0]!, other)));
-  const facade = one ? readFacade(context, fn, sent[0]!) : undefined;
+  const one = sent.length === 1 || (sent.length > 1 && sent.slice(1).every((other) => sameWriteOtherArm(context, name, sent[0]!, other)));
+  const facade = one && !callsSenderOfItsClass(context, fn) ? readFacade(context, fn, sent[0]!) : undefined;
   cache.set(fn, facade ?? null);
   return facade;
+}
+
+/**
+ * Whether `fn` calls a method of its own class (`this.exTable(...)`) that sends a Redis command
+ * itself: its own expiry of the key, say. Such a wrapper decides about the key; it is no facade. A
+ * helper that sends nothing (`this.withTimeout(() => ...)`, `this.connect()` of a wrapper that
+ * only connects) does not count.
+ */
+function callsSenderOfItsClass(context: AnyContext, fn: FunctionLike): boolean {
+  const cls = classOfThis(fn.body);
+  if (!cls) return false;
+  let found = false;
+  forEachCallIn(context, fn.body, (call) => {
+    const callee = unwrap(call.callee);
+    if (found || callee.type !== AST_NODE_TYPES.MemberExpression || unwrap(callee.object).type !== AST_NODE_TYPES.ThisExpression) return;
+    const name = propertyName(callee.property, callee.computed);
+    const method = name === undefined ? undefined : classMethod(cls, name);
+    found = method !== undefined && method !== fn && redisCallsIn(context, method.body).length > 0;
+  });
+  return found;
+}
+
+/**
+ * Whether the method `fn` of the module of `context`, of a pass-through wrapper's shape under a
+ * name that is not its command's, is read at its callers: a facade (its one command, keys its
+ * parameters) whose callers are read ({@link forwardingCallersRead}). The key policy then leaves
+ * its own write alone.
+ */
+export function forwardingFacade(context: AnyContext, fn: FunctionLike): boolean {
+  return isMethod(fn) && facadeOf({ fn, context }, 0) !== undefined;
+}
+
+/** A method of a class or an object literal (`increase(key) {...}`, `push: (key, v) => ...`). */
+export function isMethod(fn: FunctionLike): boolean {
+  const holder = fn.parent;
+  return holder?.type === AST_NODE_TYPES.MethodDefinition || holder?.type === AST_NODE_TYPES.PropertyDefinition || holder?.type === AST_NODE_TYPES.Property;
 }
 
 function readFacade(context: AnyContext, fn: FunctionLike, forwarded: RedisCall): Facade | undefined {
   // a batch of its own (`pipeline().sadd(key, m).exec()`), or none
   if (forwarded.unit.kind !== 'single' && !encloses(fn, forwarded.unit.key)) return undefined;
   const keyArgs = new Map<number, number>();
+  let named = true;
   for (const action of forwarded.description.keys) {
     const keyNode = forwarded.argNodes[action.arg];
-    const param = keyNode && passThroughParameter(context, forwarded, keyNode);
+    const param = keyNode && passThroughParameter(context, forwarded, keyNode, false);
     if (!param || param.fn !== fn || param.rest) return undefined;
+    named &&= passThroughParameter(context, forwarded, keyNode) !== undefined;
     keyArgs.set(action.arg, param.index);
   }
+  // under another name, a method's (a class's or an object's: a plain function's key parameter is
+  // a helper's, judged where it is by the persistence of its callers' keys, `helper-keys.ts`)
+  // whose callers are read (`forwardingCallersRead`)
+  if (!named && !(isMethod(fn) && forwardingCallersRead(context, fn))) return undefined;
   if (keyArgs.size === 0) return undefined;
   const last = forwarded.argNodes.length - 1;
   const entries: Entry[] = [];
@@ -526,7 +775,7 @@ function readFacade(context: AnyContext, fn: FunctionLike, forwarded: RedisCall)
     if (j === last && node && unwrap(node).type === AST_NODE_TYPES.Identifier && findVariable(context, unwrap(node) as TSESTree.Identifier)?.defs[0]?.type === 'Parameter') return;
     entries.push({ from: 'fixed', value: forwarded.args[j], node });
   });
-  return { forwarded, entries, keyArgs: new Set(keyArgs.keys()), context };
+  return { forwarded, entries, keyArgs: new Set(keyArgs.keys()), context, named };
 }
 
 /**
