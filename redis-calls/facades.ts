@@ -733,6 +733,28 @@ export function forwardingFacade(context: AnyContext, fn: FunctionLike): boolean
   return isMethod(fn) && facadeOf({ fn, context }, 0) !== undefined;
 }
 
+/**
+ * Whether every key of the forwarded call is the wrapper's parameter as it is, or with
+ * configuration around it (`` `${this.prefix}:${key}` ``), not given to a key builder: under a
+ * name that is not its command's, `setPermissionsCache(uid, p) { return
+ * this.redis.set(genAuthPermKey(uid), p); }` names the family it writes (the builder's), it does
+ * not forward its caller's key.
+ */
+function keysAsGiven(context: AnyContext, forwarded: RedisCall): boolean {
+  return forwarded.description.keys.every((action) => {
+    const node = forwarded.argNodes[action.arg];
+    return node !== undefined && !containsCall(unwrap(node)) && (unwrap(node).type !== AST_NODE_TYPES.Identifier || findVariable(context, unwrap(node) as TSESTree.Identifier)?.defs[0]?.type === 'Parameter');
+  });
+}
+
+/** Whether an expression calls anything (a key builder), outside nested functions. */
+function containsCall(node: TSESTree.Node): boolean {
+  if (node.type === AST_NODE_TYPES.CallExpression || node.type === AST_NODE_TYPES.NewExpression) return true;
+  if (node.type === AST_NODE_TYPES.TemplateLiteral) return node.expressions.some((e) => containsCall(unwrap(e)));
+  if (node.type === AST_NODE_TYPES.BinaryExpression) return containsCall(unwrap(node.left)) || containsCall(unwrap(node.right));
+  return false;
+}
+
 /** A method of a class or an object literal (`increase(key) {...}`, `push: (key, v) => ...`). */
 export function isMethod(fn: FunctionLike): boolean {
   const holder = fn.parent;
@@ -754,7 +776,7 @@ function readFacade(context: AnyContext, fn: FunctionLike, forwarded: RedisCall)
   // under another name, a method's (a class's or an object's: a plain function's key parameter is
   // a helper's, judged where it is by the persistence of its callers' keys, `helper-keys.ts`)
   // whose callers are read (`forwardingCallersRead`)
-  if (!named && !(isMethod(fn) && forwardingCallersRead(context, fn))) return undefined;
+  if (!named && !(isMethod(fn) && keysAsGiven(context, forwarded) && forwardingCallersRead(context, fn))) return undefined;
   if (keyArgs.size === 0) return undefined;
   const last = forwarded.argNodes.length - 1;
   const entries: Entry[] = [];

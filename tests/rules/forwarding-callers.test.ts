@@ -8,8 +8,9 @@
  * interface the class implements or as a dependency-injection token sharing that interface, also
  * one forwarding layer up (`Counter.add` calling `store.increase`). Each such call is read as the
  * command with the caller's key, judged by the key policy. Near misses stay reported where they
- * are: a wrapper that spells its own key family, one that sends a second command, one nothing calls,
- * one whose only caller the rules cannot resolve. The fixtures are in
+ * are: a wrapper that spells its own key family (also through a key builder: nest-admin's
+ * `setPermissionsCache(uid, p)`), one that sends a second command, one nothing calls, one whose
+ * only caller the rules cannot resolve. The fixtures are in
  * tests/fixtures/forwarding-callers/app (an application: `"private": true`).
  */
 import { readFileSync } from 'node:fs';
@@ -19,7 +20,7 @@ import { describe, expect, it } from 'vitest';
 import incrRule from '../../rules/incr-needs-expire-on-create.js';
 import setRule from '../../rules/set-requires-ttl-or-keepttl.js';
 import { sameWriteCommands } from '../../semantics/commands.js';
-import { runRule, untypedTester } from './tester.js';
+import { runRule, setSuggestions, untypedTester } from './tester.js';
 
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'forwarding-callers', 'app', 'src');
 const file = (path: string) => ({ code: readFileSync(join(fixtures, path), 'utf8'), filename: join(fixtures, path) });
@@ -85,9 +86,21 @@ runRule(untypedTester, 'incr-needs-expire-on-create (wrappers under other names,
   ],
 });
 
+const auth = file('auth.ts');
+
 runRule(untypedTester, 'set-requires-ttl-or-keepttl (wrappers under other names, judged at their callers)', setRule, {
-  valid: [{ ...file('cache.ts'), settings }],
+  valid: [
+    { ...file('cache.ts'), settings },
+    // the family a key builder names is the wrapper's, judged there: declared persistent here
+    { ...auth, settings: { 'redis-ttl': { persistentKeys: ['perm:*'] } } },
+  ],
   invalid: [
+    {
+      // `savePermissions(uid, p)` gives its caller's id to a key builder (`perm:*`): it chooses the
+      // family, so it is reported where it is and `login`'s call is not read as SET
+      ...auth,
+      errors: [{ messageId: 'setWithoutTtl', line: 14, column: 22, suggestions: setSuggestions(auth.code, 'this.redis.set(permKey(uid), JSON.stringify(permissions)') }],
+    },
     {
       // `remember(key, value)` is SET of the caller's `session:*`; `xp:*:name` is persistent
       ...file('stats.ts'),
