@@ -698,7 +698,7 @@ function facadeOf(target: Target, depth: number): Facade | undefined {
   // one command, or one write whichever end of the list a parameter chooses (`pushToRedisList`)
   const name = functionName(fn);
   const one = sent.length === 1 || (sent.length > 1 && sent.slice(1).every((other) => sameWriteOtherArm(context, name, sent[0]!, other)));
-  const facade = one && !callsSenderOfItsClass(context, fn) ? readFacade(context, fn, sent[0]!) : undefined;
+  const facade = one && !callsSenderOfItsClass(context, fn, new Set(sent.map((call) => call.node))) ? readFacade(context, fn, sent[0]!) : undefined;
   cache.set(fn, facade ?? null);
   return facade;
 }
@@ -707,15 +707,17 @@ function facadeOf(target: Target, depth: number): Facade | undefined {
  * Whether `fn` calls a method of its own class (`this.exTable(...)`) that sends a Redis command
  * itself: its own expiry of the key, say. Such a wrapper decides about the key; it is no facade. A
  * helper that sends nothing (`this.withTimeout(() => ...)`, `this.connect()` of a wrapper that
- * only connects) does not count.
+ * only connects) does not count, nor does the forwarded call itself (`forwarded`: `incr(key) {
+ * return this.incrBy(key, 1); }` calling the INCRBY facade of its class).
  */
-function callsSenderOfItsClass(context: AnyContext, fn: FunctionLike): boolean {
+function callsSenderOfItsClass(context: AnyContext, fn: FunctionLike, forwarded: ReadonlySet<TSESTree.Node>): boolean {
   const cls = classOfThis(fn.body);
   if (!cls) return false;
   let found = false;
   forEachCallIn(context, fn.body, (call) => {
     const callee = unwrap(call.callee);
-    if (found || callee.type !== AST_NODE_TYPES.MemberExpression || unwrap(callee.object).type !== AST_NODE_TYPES.ThisExpression) return;
+    // the forwarded call itself (`incr(key) { return this.incrBy(key, 1); }`) is the one command
+    if (found || forwarded.has(call) || callee.type !== AST_NODE_TYPES.MemberExpression || unwrap(callee.object).type !== AST_NODE_TYPES.ThisExpression) return;
     const name = propertyName(callee.property, callee.computed);
     const method = name === undefined ? undefined : classMethod(cls, name);
     found = method !== undefined && method !== fn && redisCallsIn(context, method.body).length > 0;

@@ -51,13 +51,15 @@ runRule(untypedTester, 'incr-needs-expire-on-create (wrappers under other names,
       // read at the callers: `visits:*` through the instance, `log:*` through the member typed as the
       // dependency-injection token (`StoreToken extends MemoryStore implements Store`, the Redis
       // store implements `Store` too), `clicks:*` one layer up (`counter.add`); `xp:*` is
-      // persistent, `visits:total` and `log:all` (the member typed as the interface) are one key
+      // persistent, `visits:total` and `log:all` (the member typed as the interface) are one key;
+      // `streak:*` through `bumpOne`, which forwards to `increase` of its own class
       ...file('stats.ts'),
       settings,
       errors: [
         { messageId: 'noExpiry', line: 18, column: 17 },
         { messageId: 'noExpiry', line: 21, column: 23 },
         { messageId: 'noExpiry', line: 23, column: 19 },
+        { messageId: 'noExpiry', line: 29, column: 17 },
       ],
     },
     {
@@ -70,6 +72,7 @@ runRule(untypedTester, 'incr-needs-expire-on-create (wrappers under other names,
         { messageId: 'noExpiry', line: 21, column: 23 },
         { messageId: 'noExpiry', line: 22, column: 23 },
         { messageId: 'noExpiry', line: 23, column: 19 },
+        { messageId: 'noExpiry', line: 29, column: 17 },
       ],
     },
     {
@@ -81,6 +84,7 @@ runRule(untypedTester, 'incr-needs-expire-on-create (wrappers under other names,
         { messageId: 'noExpiry', line: 21, column: 23 },
         { messageId: 'noExpiry', line: 23, column: 19 },
         { messageId: 'noExpiry', line: 24, column: 19 },
+        { messageId: 'noExpiry', line: 29, column: 17 },
       ],
     },
   ],
