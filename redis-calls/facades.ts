@@ -51,10 +51,11 @@ import { classOfThis, instanceMember } from './bounded.js';
 import { requiredModule } from './client-syntax.js';
 import type { ClientDetector } from './clients.js';
 import { clientDetectorOf, forEachCallIn, redisCallsIn, redisCallsOf } from './index.js';
-import { optionObjectArgv, type RedisCall } from './normalize.js';
+import { commandOfMethod, optionObjectArgv, type RedisCall } from './normalize.js';
 import { isCodeSpecifier, loadModule, moduleContext, readModule } from './modules.js';
-import { functionName, passThroughParameter, sameWriteOtherArm } from './pass-through.js';
-import { packageFiles, packageOf } from './project.js';
+import { commandsOfWrapperName, functionName, passThroughParameter, sameWriteOtherArm, shortBody } from './pass-through.js';
+import { mayBeWrapperName, walkImporters } from './importers.js';
+import { LISTING_TTL_MS, packageFiles, packageOf } from './project.js';
 import { encloses, findVariable, propertyName, referenceName, resolveConstExpression, returnedExpressions, staticValue, unwrap, type AnyContext, type FunctionLike } from './static.js';
 
 /**
@@ -130,8 +131,17 @@ function facadeCallsAt(context: AnyContext, node: TSESTree.CallExpression, depth
   // a file with no sign of Redis may still call a facade of another module (that module's own
   // reading decides whether the facade sends a Redis command)
   if (!detector.mayUseRedis() && !importsCode(context)) return NONE;
+  // a plain function is a facade only under its command's name (here, or where it is exported
+  // from: `import { incr as bump }`); under another name it is a helper (`helper-keys.ts`): other
+  // calls cost nothing more
+  if (callee.type === AST_NODE_TYPES.Identifier && !namesACommand(name) && !namesACommand(importedName(context, callee) ?? '')) return NONE;
+  // a method under another name is resolved only when a short method of that name is declared
+  // in a module of the package naming Redis (`importers.ts` mayBeWrapperName; none when the
+  // package cannot be listed, its callers could not be read): resolving the receiver of every
+  // call reads much of a large application
+  if (callee.type === AST_NODE_TYPES.MemberExpression && !namesACommand(name) && !mayBeWrapperName(context, name)) return NONE;
   if (redisCallsOf(context, node).length > 0) return NONE;
-  // whatever its name (`increase(key)`, `setKey(k, v)`): the function the call reaches decides
+  // a method whatever its name (`increase(key)`, `setKey(k, v)`): the function the call reaches decides
   const targets = callee.type === AST_NODE_TYPES.Identifier ? [functionNamed(detector, callee)].filter((t) => t !== undefined) : methodTargets(detector, callee, name);
   const facade = oneFacade(targets, depth);
   const call = facade && callerCall(context, node, callee, facade);
@@ -152,6 +162,15 @@ function oneFacade(targets: readonly Target[], depth: number): Facade | undefine
 }
 
 const NONE: readonly RedisCall[] = Object.freeze([]);
+
+/**
+ * Whether a function's name may be a facade's: a command's (`sadd`, `hSet`), or a command with
+ * the words a pass-through wrapper's name may add (`setKey`, `setRedisObject`, `pushToRedisList`:
+ * `redis-calls/pass-through.ts`).
+ */
+function namesACommand(name: string): boolean {
+  return commandOfMethod(name) !== undefined || commandsOfWrapperName(name).some((command) => command !== name.toUpperCase() && commandOfMethod(command.toLowerCase()) !== undefined);
+}
 
 /** Paths of tests: a call there does not make a facade's production callers reachable. */
 const TEST_PATH = /(?:^|[\\/])(?:__tests__|__mocks__|tests?|spec)[\\/]|\.(?:test|spec)\.[cm]?[jt]sx?$/;
@@ -210,25 +229,40 @@ function findCallers(context: AnyContext, fn: FunctionLike): boolean {
 }
 
 const readCallers = new WeakMap<TSESTree.Node, boolean>();
+/** Verdicts of {@link forwardingCallersRead} per method (file and range), per process, kept `LISTING_TTL_MS`. */
+const readCallersByPlace = new Map<string, { at: number; read: boolean }>();
 
 /**
  * Whether the callers of `fn`, a method of a pass-through wrapper's shape whatever its name
  * (`redis-calls/pass-through.ts` forwardingWrapper: `increase(key, n) { return
- * this.redis.incrby(key, n); }`), are read in its place: some call in its package (an
- * application's or a library's; tests left out, unless the method is in one) resolves to it as
+ * this.redis.incrby(key, n); }`), are read in its place: some call resolves to it as
  * {@link facadeCallsOf} resolves a callee (an instance of its class, a member or binding typed as
- * the class or as an interface it implements, an imported instance). `false` when no call
- * resolves to it (none of its name, or only calls the rules cannot resolve: the method is then
- * judged where it is, so that its leak is reported somewhere), and when nothing can be told (no
- * file on disk, no `package.json`, a package too large to list).
+ * the class or as an interface it implements, an imported instance), in its own module or in a
+ * module of its package (an application's or a library's; tests left out, unless the method is in
+ * one) that imports its module or an interface its class implements, directly or through at most
+ * two more modules (`redis-calls/importers.ts`: bounded by depth and by count, nearest first,
+ * stopped at the first such call). `false` when no call is found (none of its name, only calls the
+ * rules cannot resolve, or none within the bounds: the method is then judged where it is, so that
+ * its leak is reported somewhere), and when nothing can be told (no file on disk, no
+ * `package.json`, a package too large to list). Cached per method for the lint run.
  */
 export function forwardingCallersRead(context: AnyContext, fn: FunctionLike): boolean {
   let found = readCallers.get(fn);
-  if (found === undefined) {
-    readCallers.set(fn, false); // met again while it is looked for: not yet
+  if (found !== undefined) return found;
+  const file = context.physicalFilename ?? context.filename;
+  const place = `${resolvePath(file ?? '')}\0${fn.range[0]}\0${fn.range[1]}`;
+  const now = Date.now();
+  const known = readCallersByPlace.get(place);
+  if (known && now - known.at < LISTING_TTL_MS) found = known.read;
+  else {
+    // met again while it is looked for (here or read as another module): not yet
+    readCallers.set(fn, false);
+    if (readCallersByPlace.size > 5000) readCallersByPlace.clear();
+    readCallersByPlace.set(place, { at: now, read: false });
     found = findReadCaller(context, fn);
-    readCallers.set(fn, found);
+    readCallersByPlace.set(place, { at: now, read: found });
   }
+  readCallers.set(fn, found);
   return found;
 }
 
@@ -237,32 +271,37 @@ function findReadCaller(context: AnyContext, fn: FunctionLike): boolean {
   const name = functionName(fn);
   if (!file || !isAbsolute(file) || name === undefined) return false;
   const info = packageOf(file);
-  const files = info && packageFiles(info.root);
-  if (!files) return false;
+  if (!info || !packageFiles(info.root)) return false;
   const word = new RegExp(`\\b${name.replace(/[^\w$]/g, '\\$&')}\\b`);
-  const ownIsTest = TEST_PATH.test(relative(info!.root, file));
-  let read = false;
-  for (const path of files) {
-    const own = resolvePath(path) === resolvePath(file);
-    if (!own && !ownIsTest && TEST_PATH.test(relative(info!.root, path))) continue;
-    let moduleCtx: AnyContext | undefined = own ? context : undefined;
-    if (!own) {
-      const text = readModule(file, specifierOf(file, path))?.entry.text;
-      if (text === undefined || !word.test(text)) continue;
-      const module = loadModule(context, specifierOf(file, path));
-      if (!module) continue;
-      moduleCtx = moduleContext(context, module);
-    }
-    walkCallsOf(moduleCtx!, fn, file, name, () => {
+  const own = resolvePath(file);
+  const ownIsTest = TEST_PATH.test(relative(info.root, file));
+  // its module, and the modules of the interfaces its class implements (callers typed with one)
+  const cls = classOfThis(fn.body);
+  const contracts = cls ? contractsOf({ node: cls, detector: clientDetectorOf(context) }, name, 0) : [];
+  const roots = [own, ...contracts.map((contract) => contract.file)];
+  const reaches = (moduleCtx: AnyContext): boolean => {
+    let read = false;
+    walkCallsOf(moduleCtx, fn, file, name, () => {
       read = true;
       return true;
     });
-    if (read) return true;
-  }
-  // no call resolves to it: judged where it is, whether calls of its name go unread (the leak
-  // would be reported nowhere) or none exists (an application's unused method, a library's API
-  // its own code never calls: `redis-calls/api-wrappers.ts` decides those)
-  return false;
+    return read;
+  };
+  // no call found: judged where it is, whether calls of its name go unread (the leak would be
+  // reported nowhere) or none exists (an application's unused method, a library's API its own
+  // code never calls: `redis-calls/api-wrappers.ts` decides those)
+  return walkImporters(
+    roots,
+    (path) => {
+      if (path === own) return reaches(context) ? 'found' : 'read';
+      const text = readModule(file, specifierOf(file, path))?.entry.text;
+      if (text === undefined || !word.test(text)) return 'passed';
+      const module = loadModule(context, specifierOf(file, path));
+      if (!module) return 'passed';
+      return reaches(moduleContext(context, module)) ? 'found' : 'read';
+    },
+    (path) => path !== own && !ownIsTest && TEST_PATH.test(relative(info.root, path)),
+  );
 }
 
 /** A relative specifier of `path` seen from `from` (`./b.ts`, `../c/d.js`). */
@@ -482,8 +521,9 @@ const implementers = new Map<string, { files: readonly string[]; classes: ClassH
 
 /**
  * The classes of the linted file's package that implement `contract` (`class RedisCache implements
- * Cache`, the interface resolved where it is declared), found by reading the modules whose text
- * says `implements ... <name>`. None when the package cannot be listed.
+ * Cache`, the interface resolved where it is declared), found in the interface's module and the
+ * modules importing it, directly or through at most two more (`redis-calls/importers.ts`, bounded
+ * by count), whose text says `implements ... <name>`. None when the package cannot be listed.
  */
 function implementationsOf(context: AnyContext, contract: Contract): ClassHolder[] {
   const file = context.physicalFilename ?? context.filename;
@@ -496,19 +536,20 @@ function implementationsOf(context: AnyContext, contract: Contract): ClassHolder
   if (cached && cached.files === files) return cached.classes;
   const classes: ClassHolder[] = [];
   const mention = new RegExp(`\\bimplements\\b[^{]*\\b${contract.name.replace(/[^\w$]/g, '\\$&')}\\b`);
-  for (const path of files) {
+  walkImporters([contract.file], (path) => {
     const specifier = specifierOf(file, path);
     const text = readModule(file, specifier)?.entry.text;
-    if (text === undefined || !mention.test(text)) continue;
+    if (text === undefined || !mention.test(text)) return 'passed';
     const module = loadModule(context, specifier);
-    if (!module) continue;
+    if (!module) return 'passed';
     const detector = clientDetectorOf(moduleContext(context, module));
     for (const statement of module.program.body) {
       const declaration = statement.type === AST_NODE_TYPES.ExportNamedDeclaration || statement.type === AST_NODE_TYPES.ExportDefaultDeclaration ? statement.declaration : statement;
       if (declaration?.type !== AST_NODE_TYPES.ClassDeclaration) continue;
       if (implementsContract({ node: declaration, detector }, contract)) classes.push({ node: declaration, detector });
     }
-  }
+    return 'read';
+  });
   implementers.set(key, { files, classes });
   return classes;
 }
@@ -693,6 +734,10 @@ function facadeOf(target: Target, depth: number): Facade | undefined {
   const cache = facades[depth]!;
   if (cache.has(fn)) return cache.get(fn) ?? undefined;
   cache.set(fn, null); // recursion (a facade calling itself) ends here
+  // a facade is short (its key must be a pass-through parameter, `pass-through.ts`), and a
+  // function under another name than its command's is one only as a method: anything else is
+  // left before its body is read (the body's calls would be resolved one level down, and theirs)
+  if (!shortBody(fn) || (!isMethod(fn) && !namesACommand(functionName(fn) ?? ''))) return undefined;
   const sent = [...redisCallsIn(context, fn.body)];
   if (depth + 1 < MAX_DEPTH) forEachCallIn(context, fn.body, (call) => sent.push(...facadeCallsAt(context, call, depth + 1)));
   // one command, or one write whichever end of the list a parameter chooses (`pushToRedisList`)

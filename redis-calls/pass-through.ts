@@ -98,10 +98,10 @@ function passThroughFunction(context: AnyContext, call: RedisCall, keyNode: TSES
   const param = forwardedParameter(context, unwrap(keyNode), 0);
   if (!param) return undefined;
   const fn = param.fn;
-  if (!short(fn)) return undefined;
+  if (!shortBody(fn)) return undefined;
   // the call is the wrapper's own, or sits in a promise executor or callback written in it
   for (let inner = enclosingFunction(call.node); inner !== fn; inner = enclosingFunction(inner)) {
-    if (!inner || !isFunction(inner) || !short(inner)) return undefined;
+    if (!inner || !isFunction(inner) || !shortBody(inner)) return undefined;
     const holder = inner.parent;
     const passed = (holder?.type === AST_NODE_TYPES.CallExpression || holder?.type === AST_NODE_TYPES.NewExpression) && holder.arguments.includes(inner as TSESTree.CallExpressionArgument);
     if (!passed) return undefined;
@@ -308,7 +308,7 @@ const SEPARATORS = /^[:/.\-_|#{}]*$/;
  * At most {@link MAX_STATEMENTS} statements (an expression body is one), not counting those that
  * only log (`debug('set %s', key)`, `if (this.debug) console.debug(...)`).
  */
-function short(fn: FunctionLike): boolean {
+export function shortBody(fn: FunctionLike): boolean {
   if (fn.body.type !== AST_NODE_TYPES.BlockStatement) return true;
   return fn.body.body.filter((statement) => !logsOnly(statement)).length <= MAX_STATEMENTS;
 }
