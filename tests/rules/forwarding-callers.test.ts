@@ -90,6 +90,29 @@ runRule(untypedTester, 'incr-needs-expire-on-create (wrappers under other names,
   ],
 });
 
+runRule(untypedTester, 'incr-needs-expire-on-create (callers read in the modules importing the wrapper, a few levels up)', incrRule, {
+  valid: [
+    // `ledger.record` is no facade: its only caller is beyond the walk's bound (far.ts, five levels
+    // of imports above queue.ts), so its call is not read as RPUSH here
+    { ...file('far.ts'), settings },
+  ],
+  invalid: [
+    {
+      // `enqueue` is read at jobs.ts (two levels up: jobs.ts imports container.ts, which imports
+      // queue.ts) and left alone; `record`, whose caller is out of reach, stays reported where it is
+      ...file('queue.ts'),
+      settings,
+      errors: [{ messageId: 'noExpiry', line: 17, column: 23 }],
+    },
+    {
+      // RPUSH of `jobs:*` at the caller, through the instance container.ts exports
+      ...file('jobs.ts'),
+      settings,
+      errors: [{ messageId: 'noExpiry', line: 5, column: 15 }],
+    },
+  ],
+});
+
 const auth = file('auth.ts');
 
 runRule(untypedTester, 'set-requires-ttl-or-keepttl (wrappers under other names, judged at their callers)', setRule, {
