@@ -30,8 +30,12 @@ import { readModule } from './modules.js';
 import { packageFiles, packageOf } from './project.js';
 import type { AnyContext } from './static.js';
 
-/** Levels of importers followed above the roots (an importer of an importer of an importer). */
-export const MAX_IMPORT_DEPTH = 3;
+/**
+ * Levels of importers followed above the roots: five, since barrels count as levels (AFFiNE's
+ * `workspace.ts` holds the cache through `fundamentals/index.ts`, `cache/index.ts`, `instances.ts`
+ * and `local.ts` above the interface's `def.ts`).
+ */
+export const MAX_IMPORT_DEPTH = 5;
 /** Modules read (parsed, their calls walked) per walk, roots included. */
 export const MAX_MODULES_READ = 40;
 /** Modules looked at (their text tested) per walk, roots included. */

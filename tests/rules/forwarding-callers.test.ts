@@ -92,7 +92,7 @@ runRule(untypedTester, 'incr-needs-expire-on-create (wrappers under other names,
 
 runRule(untypedTester, 'incr-needs-expire-on-create (callers read in the modules importing the wrapper, a few levels up)', incrRule, {
   valid: [
-    // `ledger.record` is no facade: its only caller is beyond the walk's bound (far.ts, five levels
+    // `ledger.record` is no facade: its only caller is beyond the walk's bound (far.ts, seven levels
     // of imports above queue.ts), so its call is not read as RPUSH here
     { ...file('far.ts'), settings },
   ],

@@ -49,9 +49,9 @@ describe('mayBeWrapperName', () => {
 
 describe('walkImporters', () => {
   it('visits the roots, then their importers level by level, up to MAX_IMPORT_DEPTH', () => {
-    expect(MAX_IMPORT_DEPTH).toBe(3);
-    // hop3.ts (level 4) and far.ts (level 5) are beyond the bound
-    expect(visits([at('queue.ts')])).toEqual(['queue.ts@0', 'container.ts@1', 'hop1.ts@2', 'jobs.ts@2', 'hop2.ts@3']);
+    expect(MAX_IMPORT_DEPTH).toBe(5);
+    // hop5.ts (level 6) and far.ts (level 7) are beyond the bound
+    expect(visits([at('queue.ts')])).toEqual(['queue.ts@0', 'container.ts@1', 'hop1.ts@2', 'jobs.ts@2', 'hop2.ts@3', 'hop3.ts@4', 'hop4.ts@5']);
   });
 
   it('stops at the first verdict', () => {
