@@ -240,7 +240,7 @@ const readCallersByPlace = new Map<string, { at: number; read: boolean }>();
  * the class or as an interface it implements, an imported instance), in its own module or in a
  * module of its package (an application's or a library's; tests left out, unless the method is in
  * one) that imports its module or an interface its class implements, directly or through at most
- * two more modules (`redis-calls/importers.ts`: bounded by depth and by count, nearest first,
+ * four more modules (`redis-calls/importers.ts`: bounded by depth and by count, nearest first,
  * stopped at the first such call). `false` when no call is found (none of its name, only calls the
  * rules cannot resolve, or none within the bounds: the method is then judged where it is, so that
  * its leak is reported somewhere), and when nothing can be told (no file on disk, no
@@ -522,7 +522,7 @@ const implementers = new Map<string, { files: readonly string[]; classes: ClassH
 /**
  * The classes of the linted file's package that implement `contract` (`class RedisCache implements
  * Cache`, the interface resolved where it is declared), found in the interface's module and the
- * modules importing it, directly or through at most two more (`redis-calls/importers.ts`, bounded
+ * modules importing it, directly or through at most four more (`redis-calls/importers.ts`, bounded
  * by count), whose text says `implements ... <name>`. None when the package cannot be listed.
  */
 function implementationsOf(context: AnyContext, contract: Contract): ClassHolder[] {
