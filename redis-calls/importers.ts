@@ -18,8 +18,9 @@
  * - {@link MAX_IMPORT_DEPTH} levels of importers above the roots, breadth first (the nearest
  *   first), at most {@link MAX_MODULES_SEEN} modules looked at and {@link MAX_MODULES_READ} read
  *   per walk;
- * - the specifiers of each file are kept per process by path and modification time, and the
- *   per-name index of a package per listing (`project.ts` packageFiles).
+ * - the specifiers of each file are kept per process by path and modification time, where each
+ *   leads for `RESOLVE_TTL_MS`, and the per-name index of a package and each module's importers
+ *   per listing (`project.ts` packageFiles).
  *
  * An import the text filter cannot see (a specifier built at run time) is missed: the walk then
  * finds fewer callers, and a method none of whose callers is found stays judged where it is.
@@ -28,6 +29,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { basename, dirname, extname, isAbsolute } from 'node:path';
 import { readModule } from './modules.js';
 import { packageFiles, packageOf } from './project.js';
+import { RESOLVE_TTL_MS } from './resolve.js';
 import type { AnyContext } from './static.js';
 
 /**
@@ -176,15 +178,36 @@ export function importersOf(path: string): string[] {
   const info = packageOf(path);
   const files = info && packageFiles(info.root);
   if (!files) return [];
+  const cached = importers.get(path);
+  if (cached && cached.files === files) return cached.importers;
   const byStem = stemIndex(info!.root, files);
   const stems = moduleStems(path);
   const out: string[] = [];
   for (const candidate of new Set(stems.flatMap((stem) => byStem.get(stem) ?? []))) {
     if (candidate === path) continue;
-    const imports = specifiersOf(candidate).some((specifier) => stems.includes(specifierStem(specifier)) && readModule(candidate, specifier, true)?.path === path);
+    const imports = specifiersOf(candidate).some((specifier) => stems.includes(specifierStem(specifier)) && resolved(candidate, specifier) === path);
     if (imports) out.push(candidate);
   }
+  if (importers.size > 20_000) importers.clear();
+  importers.set(path, { files, importers: out });
   return out;
+}
+
+/** The importers of each module, per listing. */
+const importers = new Map<string, { files: readonly string[]; importers: string[] }>();
+/** Where a specifier of a directory leads, kept `RESOLVE_TTL_MS` (as `modules.ts` isCodeSpecifier keeps its answers). */
+const resolutions = new Map<string, { at: number; path: string | undefined }>();
+
+/** The file `specifier`, written in `from`, resolves to (`modules.ts` readModule, aliases included). */
+function resolved(from: string, specifier: string): string | undefined {
+  const key = `${dirname(from)}\0${specifier}`;
+  const now = Date.now();
+  const hit = resolutions.get(key);
+  if (hit && now - hit.at < RESOLVE_TTL_MS) return hit.path;
+  const path = readModule(from, specifier, true)?.path;
+  if (resolutions.size > 50_000) resolutions.clear();
+  resolutions.set(key, { at: now, path });
+  return path;
 }
 
 /** What a visit of {@link walkImporters} did: found the verdict, read the module (parsed, its calls walked), or only looked at its text. */
