@@ -57,20 +57,18 @@ interface FileFacts {
   mtimeMs: number;
   specifiers: readonly string[];
   namesRedis: boolean;
-  /** The identifiers its text writes, when it names Redis. */
-  words: ReadonlySet<string>;
-  /** Its text, when it names Redis. */
-  text: string;
+  /** The names its text declares methods of, when it names Redis ({@link mayBeWrapperName}). */
+  declared: ReadonlySet<string>;
 }
 
 const factsByFile = new Map<string, FileFacts>();
-const NO_WORDS: ReadonlySet<string> = new Set();
+const NO_NAMES: ReadonlySet<string> = new Set();
 
-/** Where a method `name` is declared in a module's text (see {@link mayBeWrapperName}). */
-function declarationOf(name: string): RegExp {
-  const word = name.replace(/[^\w$]/g, '\\$&');
-  return new RegExp(`(?:^|[{,;])[\\t ]*(?:(?:public|private|protected|static|async|override|readonly)\\s+)*${word}\\s*(?:<[^>\\n]*>\\s*)?[(=:]`, 'm');
-}
+/**
+ * Where a method is declared in a module's text (see {@link mayBeWrapperName}): a name at the
+ * start of a line or after `{`, `,` or `;`, after modifiers, before `(`, `<`, `=` or `:`.
+ */
+const DECLARATION = /(?:^|[{,;])[\t ]*(?:(?:public|private|protected|static|async|override|readonly)\s+)*([A-Za-z_$][\w$]*)\s*(?:<[^>\n]*>\s*)?[(=:]/gm;
 
 function factsOf(path: string): FileFacts | undefined {
   let mtimeMs: number;
@@ -88,8 +86,8 @@ function factsOf(path: string): FileFacts | undefined {
     // unreadable: no specifiers
   }
   const namesRedis = NAMES_REDIS.test(text);
-  const words: ReadonlySet<string> = namesRedis ? new Set(text.match(/[A-Za-z_$][\w$]*/g)) : NO_WORDS;
-  const facts: FileFacts = { mtimeMs, specifiers: [...new Set(Array.from(text.matchAll(SPECIFIER), (m) => m[1]!))], namesRedis, words, text: namesRedis ? text : '' };
+  const declared: ReadonlySet<string> = namesRedis ? new Set(Array.from(text.matchAll(DECLARATION), (m) => m[1]!)) : NO_NAMES;
+  const facts: FileFacts = { mtimeMs, specifiers: [...new Set(Array.from(text.matchAll(SPECIFIER), (m) => m[1]!))], namesRedis, declared };
   if (factsByFile.size > 20_000) factsByFile.clear();
   factsByFile.set(path, facts);
   return facts;
@@ -100,8 +98,8 @@ function specifiersOf(path: string): readonly string[] {
   return factsOf(path)?.specifiers ?? [];
 }
 
-/** Per package root: the listing it was read from, its modules naming Redis, and per name whether one declares a method of it. */
-const methodNames = new Map<string, { files: readonly string[]; redisFiles: readonly string[]; names: Map<string, boolean> }>();
+/** Per package root: the listing it was read from, and the names its modules naming Redis declare methods of. */
+const methodNames = new Map<string, { files: readonly string[]; names: ReadonlySet<string> }>();
 
 /**
  * Whether `name` may be the name of a wrapper under another name in the package of the linted
@@ -110,10 +108,10 @@ const methodNames = new Map<string, { files: readonly string[]; redisFiles: read
  * (at the start of a line or after `{`, `,` or `;`, after modifiers, before `(`, `<`, `=` or `:`:
  * `increase(key, n) {`, `async increase<T>(`, `increase = (key) =>`, `{ put(k, v) {`). A text
  * filter only, read without parsing: what the name reaches is decided by the AST where it is
- * called ({@link facadeCallsOf} in `facades.ts`); a call of a method under another name
+ * called (`facades.ts` facadeCallsOf); a call of a method under another name
  * (`store.increase(key)`) is resolved only when this holds, so that the receivers of every other
  * call are left alone. `false` when the package cannot be listed (its callers could not be read
- * either). Kept per listing and name, each module's text per modification time.
+ * either). The names are kept per listing, each module's per modification time.
  */
 export function mayBeWrapperName(context: AnyContext, name: string): boolean {
   const file = context.physicalFilename ?? context.filename;
@@ -122,19 +120,12 @@ export function mayBeWrapperName(context: AnyContext, name: string): boolean {
   if (!files) return false;
   let index = methodNames.get(info!.root);
   if (!index || index.files !== files) {
-    index = { files, redisFiles: files.filter((path) => factsOf(path)?.namesRedis), names: new Map() };
+    const names = new Set<string>();
+    for (const path of files) factsOf(path)?.declared.forEach((declared) => names.add(declared));
+    index = { files, names };
     methodNames.set(info!.root, index);
   }
-  let known = index.names.get(name);
-  if (known === undefined) {
-    const declared = declarationOf(name);
-    known = index.redisFiles.some((path) => {
-      const facts = factsOf(path);
-      return facts?.words.has(name) === true && declared.test(facts.text);
-    });
-    index.names.set(name, known);
-  }
-  return known;
+  return index.names.has(name);
 }
 
 /** The name a specifier imports by: its last segment without extension (`'../cache/index.js'`: `cache`; `'..'`: `*`). */
