@@ -604,22 +604,41 @@ function holderOf(detector: ClientDetector, input: TSESTree.Node, depth: number)
       return returnedHolder(detector, node, depth + 1);
     case AST_NODE_TYPES.MemberExpression: {
       if (unwrap(node.object).type !== AST_NODE_TYPES.ThisExpression) return undefined;
-      const member = instanceMember(node);
-      const declared = member?.declaration;
-      const annotation =
-        declared?.type === AST_NODE_TYPES.PropertyDefinition
-          ? declared.typeAnnotation
-          : declared?.type === AST_NODE_TYPES.TSParameterProperty && declared.parameter.type === AST_NODE_TYPES.Identifier
-            ? declared.parameter.typeAnnotation
-            : undefined;
-      if (annotation) return typeHolder(detector, annotation.typeAnnotation, depth + 1);
-      // one value, made in the class (a constructor argument would need the caller's type)
-      const values = member?.values.filter((value) => value.type !== AST_NODE_TYPES.Identifier || !member.constructorParams.includes(value));
-      return values?.length === 1 && values.length === member?.values.length ? holderOf(detector, values[0]!, depth + 1) : undefined;
+      // the same member of the same class holds the same instance (read once per class and depth)
+      const cls = classOfThis(node);
+      const name = propertyName(node.property, node.computed);
+      if (!cls || name === undefined) return undefined;
+      let perClass = memberHolders.get(cls);
+      if (!perClass) memberHolders.set(cls, (perClass = new Map()));
+      const key = `${name}\0${depth}`;
+      if (!perClass.has(key)) {
+        perClass.set(key, null); // a member whose value reads itself ends here
+        perClass.set(key, memberHolder(detector, node, depth) ?? null);
+      }
+      return perClass.get(key) ?? undefined;
     }
     default:
       return undefined;
   }
+}
+
+/** Holders of `this.<member>` per class, per member and depth. */
+const memberHolders = new WeakMap<TSESTree.Node, Map<string, Holder | null>>();
+
+/** `this.presence`: its declared type, or the one value the class gives it. */
+function memberHolder(detector: ClientDetector, node: TSESTree.MemberExpression, depth: number): Holder | undefined {
+  const member = instanceMember(node);
+  const declared = member?.declaration;
+  const annotation =
+    declared?.type === AST_NODE_TYPES.PropertyDefinition
+      ? declared.typeAnnotation
+      : declared?.type === AST_NODE_TYPES.TSParameterProperty && declared.parameter.type === AST_NODE_TYPES.Identifier
+        ? declared.parameter.typeAnnotation
+        : undefined;
+  if (annotation) return typeHolder(detector, annotation.typeAnnotation, depth + 1);
+  // one value, made in the class (a constructor argument would need the caller's type)
+  const values = member?.values.filter((value) => value.type !== AST_NODE_TYPES.Identifier || !member.constructorParams.includes(value));
+  return values?.length === 1 && values.length === member?.values.length ? holderOf(detector, values[0]!, depth + 1) : undefined;
 }
 
 /** An identifier: its annotation, its one value, or what another module of the code exports under its name. */
