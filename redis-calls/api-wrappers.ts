@@ -25,9 +25,9 @@
  *   expiry of a key the method chooses itself, or one sent after its own write (`save(id, meta,
  *   s)`: HSET then EXPIRE, a record created with a TTL), does not count;
  * - its callers are outside the code: the file belongs to a library (`redis-calls/project.ts`),
- *   or nothing can be told. In an application the wrapper is judged where it is, since its
- *   callers are not read as the command (a facade's callers are, when it is named after it:
- *   `redis-calls/facades.ts`), and the leak would be reported nowhere.
+ *   or nothing can be told. In an application the wrapper is judged where it is unless one of
+ *   its callers is read as the command (`redis-calls/facades.ts` forwardingCallersRead, which
+ *   the key policy asks first), or the leak would be reported nowhere.
  *
  * A wrapper that stores data of its own naming (`saveSummary(text, summary)` beside no expiry
  * method), one in a class without an expiry method, one that sends a second command, and one that

@@ -31,8 +31,18 @@
  * 'KEEPTTL'`); an option object the facade forwards where the client reads one (node-redis
  * `set(k, v, options)`) is read at the caller: its literal is its tokens (`{ EX: 60 }`), and left
  * out it is the facade's default (`options = {}`: no expiry). The facade sends that one command and nothing else
- * (a facade that expires its key itself chose the TTL: it is judged where it is); one facade may
- * forward to another (two levels).
+ * (a facade that expires its key itself chose the TTL, also by calling a method of its class that
+ * sends a command: it is judged where it is; two arms making the same write are one command,
+ * `pass-through.ts` sameWriteOtherArm); one facade may forward to another, and that one to a
+ * third (three levels).
+ *
+ * Since round 15 the facade may have any name: a method of a pass-through wrapper's shape
+ * (`increase(key, n) { return this.redis.incrby(key, n); }`) is read at its callers when some call
+ * of it resolves to it ({@link forwardingCallersRead}); a plain function of that shape under
+ * another name stays a helper (`helper-keys.ts`). A receiver known by its declared type alone may
+ * also hold any class of the code implementing an interface that type is or implements
+ * (`backend: ICacheBackend`, a dependency-injection token `cache: Cache` whose class extends an
+ * implementation of `ICache`): the call is read as the one Redis implementation's command.
  */
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
@@ -43,12 +53,16 @@ import type { ClientDetector } from './clients.js';
 import { clientDetectorOf, forEachCallIn, redisCallsIn, redisCallsOf } from './index.js';
 import { commandOfMethod, optionObjectArgv, type RedisCall } from './normalize.js';
 import { isCodeSpecifier, loadModule, moduleContext, readModule } from './modules.js';
-import { commandsOfWrapperName, functionName, passThroughParameter, sameWriteOtherArm } from './pass-through.js';
-import { packageFiles, packageOf } from './project.js';
+import { commandsOfWrapperName, functionName, passThroughParameter, sameWriteOtherArm, shortBody } from './pass-through.js';
+import { mayBeWrapperName, walkImporters } from './importers.js';
+import { LISTING_TTL_MS, packageFiles, packageOf } from './project.js';
 import { encloses, findVariable, propertyName, referenceName, resolveConstExpression, returnedExpressions, staticValue, unwrap, type AnyContext, type FunctionLike } from './static.js';
 
-/** A facade forwarding to a facade is followed; one more level is not. */
-const MAX_DEPTH = 2;
+/**
+ * A facade forwarding to a facade forwarding to one is followed (`setKey(k, v)` calling a `Cache`'s
+ * `set(k, v)` calling its backend's `set(k, v)`, which sends SET); one more level is not.
+ */
+const MAX_DEPTH = 3;
 
 /** Where a facade's argv entry comes from. */
 type Entry =
@@ -84,6 +98,8 @@ interface Facade {
   keyArgs: ReadonlySet<number>;
   /** The context of the facade's module (the linted file's, or an imported module's). */
   context: AnyContext;
+  /** Named after its command (`sadd`, `setKey`), not only of a pass-through wrapper's shape (`increase`). */
+  named: boolean;
 }
 
 /** Facades by function, per depth (a deeper look follows fewer facades). */
@@ -108,23 +124,41 @@ export function facadeCallsOf(context: AnyContext, node: TSESTree.CallExpression
 
 function facadeCallsAt(context: AnyContext, node: TSESTree.CallExpression, depth: number): readonly RedisCall[] {
   const callee = unwrap(node.callee);
-  const name =
-    referenceName(callee);
+  const name = referenceName(callee);
   if (name === undefined) return NONE;
-  // a facade is named after its command (here, or where it is exported from: `import { incr as
-  // bump }`): other calls cost nothing more
-  const named = namesACommand(name);
-  if (!named && callee.type !== AST_NODE_TYPES.Identifier) return NONE;
+  if (callee.type !== AST_NODE_TYPES.Identifier && callee.type !== AST_NODE_TYPES.MemberExpression) return NONE;
   const detector = clientDetectorOf(context);
   // a file with no sign of Redis may still call a facade of another module (that module's own
   // reading decides whether the facade sends a Redis command)
   if (!detector.mayUseRedis() && !importsCode(context)) return NONE;
-  if (!named && !namesACommand(importedName(context, callee as TSESTree.Identifier) ?? '')) return NONE;
+  // a plain function is a facade only under its command's name (here, or where it is exported
+  // from: `import { incr as bump }`); under another name it is a helper (`helper-keys.ts`): other
+  // calls cost nothing more
+  if (callee.type === AST_NODE_TYPES.Identifier && !namesACommand(name) && !namesACommand(importedName(context, callee) ?? '')) return NONE;
+  // a method under another name is resolved only when a short method of that name is declared
+  // in a module of the package naming Redis (`importers.ts` mayBeWrapperName; none when the
+  // package cannot be listed, its callers could not be read): resolving the receiver of every
+  // call reads much of a large application
+  if (callee.type === AST_NODE_TYPES.MemberExpression && !namesACommand(name) && !mayBeWrapperName(context, name)) return NONE;
   if (redisCallsOf(context, node).length > 0) return NONE;
-  const target = callee.type === AST_NODE_TYPES.Identifier ? functionNamed(detector, callee) : methodCalled(detector, callee as TSESTree.MemberExpression, name);
-  const facade = target && facadeOf(target, depth);
+  // a method whatever its name (`increase(key)`, `setKey(k, v)`): the function the call reaches decides
+  const targets = callee.type === AST_NODE_TYPES.Identifier ? [functionNamed(detector, callee)].filter((t) => t !== undefined) : methodTargets(detector, callee, name);
+  const facade = oneFacade(targets, depth);
   const call = facade && callerCall(context, node, callee, facade);
   return call ? [call] : NONE;
+}
+
+/**
+ * The facade a call reaches among the functions it may reach: the first when it is one (the
+ * method of the receiver's own class), else the only facade among the others (the one Redis
+ * implementation of an interface the receiver's declared type stands for).
+ */
+function oneFacade(targets: readonly Target[], depth: number): Facade | undefined {
+  if (targets.length === 0) return undefined;
+  const own = facadeOf(targets[0]!, depth);
+  if (own) return own;
+  const others = targets.slice(1).map((target) => facadeOf(target, depth)).filter((f) => f !== undefined);
+  return others.length === 1 ? others[0] : undefined;
 }
 
 const NONE: readonly RedisCall[] = Object.freeze([]);
@@ -194,6 +228,82 @@ function findCallers(context: AnyContext, fn: FunctionLike): boolean {
   return !unresolved;
 }
 
+const readCallers = new WeakMap<TSESTree.Node, boolean>();
+/** Verdicts of {@link forwardingCallersRead} per method (file and range), per process, kept `LISTING_TTL_MS`. */
+const readCallersByPlace = new Map<string, { at: number; read: boolean }>();
+
+/**
+ * Whether the callers of `fn`, a method of a pass-through wrapper's shape whatever its name
+ * (`redis-calls/pass-through.ts` forwardingWrapper: `increase(key, n) { return
+ * this.redis.incrby(key, n); }`), are read in its place: some call resolves to it as
+ * {@link facadeCallsOf} resolves a callee (an instance of its class, a member or binding typed as
+ * the class or as an interface it implements, an imported instance), in its own module or in a
+ * module of its package (an application's or a library's; tests left out, unless the method is in
+ * one) that imports its module or an interface its class implements, directly or through at most
+ * four more modules (`redis-calls/importers.ts`: bounded by depth and by count, nearest first,
+ * stopped at the first such call). `false` when no call is found (none of its name, only calls the
+ * rules cannot resolve, or none within the bounds: the method is then judged where it is, so that
+ * its leak is reported somewhere), and when nothing can be told (no file on disk, no
+ * `package.json`, a package too large to list). Cached per method for the lint run.
+ */
+export function forwardingCallersRead(context: AnyContext, fn: FunctionLike): boolean {
+  let found = readCallers.get(fn);
+  if (found !== undefined) return found;
+  const file = context.physicalFilename ?? context.filename;
+  const place = `${resolvePath(file ?? '')}\0${fn.range[0]}\0${fn.range[1]}`;
+  const now = Date.now();
+  const known = readCallersByPlace.get(place);
+  if (known && now - known.at < LISTING_TTL_MS) found = known.read;
+  else {
+    // met again while it is looked for (here or read as another module): not yet
+    readCallers.set(fn, false);
+    if (readCallersByPlace.size > 5000) readCallersByPlace.clear();
+    readCallersByPlace.set(place, { at: now, read: false });
+    found = findReadCaller(context, fn);
+    readCallersByPlace.set(place, { at: now, read: found });
+  }
+  readCallers.set(fn, found);
+  return found;
+}
+
+function findReadCaller(context: AnyContext, fn: FunctionLike): boolean {
+  const file = context.physicalFilename ?? context.filename;
+  const name = functionName(fn);
+  if (!file || !isAbsolute(file) || name === undefined) return false;
+  const info = packageOf(file);
+  if (!info || !packageFiles(info.root)) return false;
+  const word = new RegExp(`\\b${name.replace(/[^\w$]/g, '\\$&')}\\b`);
+  const own = resolvePath(file);
+  const ownIsTest = TEST_PATH.test(relative(info.root, file));
+  // its module, and the modules of the interfaces its class implements (callers typed with one)
+  const cls = classOfThis(fn.body);
+  const contracts = cls ? contractsOf({ node: cls, detector: clientDetectorOf(context) }, name, 0) : [];
+  const roots = [own, ...contracts.map((contract) => contract.file)];
+  const reaches = (moduleCtx: AnyContext): boolean => {
+    let read = false;
+    walkCallsOf(moduleCtx, fn, file, name, () => {
+      read = true;
+      return true;
+    });
+    return read;
+  };
+  // no call found: judged where it is, whether calls of its name go unread (the leak would be
+  // reported nowhere) or none exists (an application's unused method, a library's API its own
+  // code never calls: `redis-calls/api-wrappers.ts` decides those)
+  return walkImporters(
+    roots,
+    (path) => {
+      if (path === own) return reaches(context) ? 'found' : 'read';
+      const text = readModule(file, specifierOf(file, path))?.entry.text;
+      if (text === undefined || !word.test(text)) return 'passed';
+      const module = loadModule(context, specifierOf(file, path));
+      if (!module) return 'passed';
+      return reaches(moduleContext(context, module)) ? 'found' : 'read';
+    },
+    (path) => path !== own && !ownIsTest && TEST_PATH.test(relative(info.root, path)),
+  );
+}
+
 /** A relative specifier of `path` seen from `from` (`./b.ts`, `../c/d.js`). */
 function specifierOf(from: string, path: string): string {
   const spec = relative(dirname(from), path).split('\\').join('/');
@@ -233,19 +343,19 @@ function walkCallsOf(context: AnyContext, fn: FunctionLike, file: string, name: 
   forEachCallIn(context, context.sourceCode.ast, (call) => {
     if (stopped) return;
     const callee = unwrap(call.callee);
-    let target: Target | undefined;
+    let targets: readonly Target[] = [];
     if (callee.type === AST_NODE_TYPES.Identifier) {
       if (callee.name !== name && importedName(context, callee) !== name) return;
-      target = functionNamed(detector, callee);
+      targets = [functionNamed(detector, callee)].filter((t) => t !== undefined);
     } else if (callee.type === AST_NODE_TYPES.MemberExpression && propertyName(callee.property, callee.computed) === name) {
-      target = methodCalled(detector, callee, name);
-      if (!target && !detector.classify(callee.object).redis) unresolved = true;
+      targets = methodTargets(detector, callee, name);
+      if (targets.length === 0 && !detector.classify(callee.object).redis) unresolved = true;
     }
-    if (!target) return;
-    const where = target.context.physicalFilename ?? target.context.filename;
-    if (target.fn === fn || (resolvePath(where) === resolvePath(file) && target.fn.range[0] === fn.range[0] && target.fn.range[1] === fn.range[1])) {
-      if (onSite(call) === true) stopped = true;
-    }
+    const reaches = targets.some((target) => {
+      const where = target.context.physicalFilename ?? target.context.filename;
+      return target.fn === fn || (resolvePath(where) === resolvePath(file) && target.fn.range[0] === fn.range[0] && target.fn.range[1] === fn.range[1]);
+    });
+    if (reaches && onSite(call) === true) stopped = true;
   });
   return { unresolved };
 }
@@ -308,26 +418,162 @@ function exportedFunction(exported: { node: TSESTree.Node; detector: ClientDetec
   return fn ? { fn, context: exported.detector.contextOf } : undefined;
 }
 
-/** `x.sadd(...)`: a method of the facade class or object `x` is, or a function of the module namespace `x` names. */
-function methodCalled(detector: ClientDetector, callee: TSESTree.MemberExpression, name: string): Target | undefined {
+/**
+ * The functions `x.sadd(...)` may run: the method of the class or object `x` is (inherited from
+ * a class it extends too), or the function of the module namespace `x` names; and when `x` is
+ * known by its declared type alone (an annotation, a constructor parameter's type), the method of
+ * every class of the code that implements an interface that type is or implements
+ * ({@link implementationsOf}): `backend: ICacheBackend` may hold the Redis backend, a
+ * dependency-injection token `cache: Cache` (`class Cache extends LocalCache`, `LocalCache
+ * implements ICache`) any `ICache` the container provides. The receiver's own method comes first.
+ */
+function methodTargets(detector: ClientDetector, callee: TSESTree.MemberExpression, name: string): Target[] {
   const object = unwrap(callee.object);
   if (object.type === AST_NODE_TYPES.Identifier) {
     const origin = detector.identifierOrigin(object);
     // import * as cache from './cache'; const cache = require('./cache')
     if (origin.kind === 'import' && origin.own && (origin.namespace || origin.imported === undefined)) {
-      return exportedFunction(detector.exported({ ...origin, namespace: undefined, imported: name }));
+      const found = exportedFunction(detector.exported({ ...origin, namespace: undefined, imported: name }));
+      return found ? [found] : [];
     }
   }
   const holder = holderOf(detector, object, 0);
-  if (!holder) return undefined;
-  const fn = holder.node.type === AST_NODE_TYPES.ObjectExpression ? propertyFunction(holder.node, name) : classMethod(holder.node, name);
-  return fn ? { fn, context: holder.detector.contextOf } : undefined;
+  if (!holder) return [];
+  if (holder.node.type === AST_NODE_TYPES.ObjectExpression) {
+    const fn = propertyFunction(holder.node, name);
+    return fn ? [{ fn, context: holder.detector.contextOf }] : [];
+  }
+  const targets: Target[] = [];
+  const own = holder.node.type === AST_NODE_TYPES.TSInterfaceDeclaration ? undefined : inheritedMethod({ node: holder.node, detector: holder.detector }, name, 0);
+  if (own) targets.push(own);
+  if (holder.declared) {
+    for (const contract of contractsOf(holder, name, 0)) {
+      for (const implementation of implementationsOf(holder.detector.contextOf, contract)) {
+        const fn = inheritedMethod(implementation, name, 0);
+        if (fn && !targets.some((t) => sameFunction(t, fn))) targets.push(fn);
+      }
+    }
+  }
+  return targets;
 }
 
-/** A class whose instance a value is, or an object literal it is, with the detector of its module. */
-interface Holder {
-  node: TSESTree.ClassDeclaration | TSESTree.ClassExpression | TSESTree.ObjectExpression;
+/** Whether two targets are one function (the same node, or the same range of the same file read twice). */
+function sameFunction(a: Target, b: Target): boolean {
+  if (a.fn === b.fn) return true;
+  const file = (t: Target): string => resolvePath(t.context.physicalFilename ?? t.context.filename);
+  return file(a) === file(b) && a.fn.range[0] === b.fn.range[0] && a.fn.range[1] === b.fn.range[1];
+}
+
+/** A class with the detector of its module. */
+interface ClassHolder {
+  node: TSESTree.ClassDeclaration | TSESTree.ClassExpression;
   detector: ClientDetector;
+}
+
+/** The method `name` of a class, or of the class it extends (a few levels). */
+function inheritedMethod(holder: ClassHolder, name: string, depth: number): Target | undefined {
+  const fn = classMethod(holder.node, name);
+  if (fn) return { fn, context: holder.detector.contextOf };
+  const parent = depth < 4 ? superClass(holder) : undefined;
+  return parent ? inheritedMethod(parent, name, depth + 1) : undefined;
+}
+
+/** The class a class extends, when the code declares it (`extends LocalCache`). */
+function superClass(holder: ClassHolder): ClassHolder | undefined {
+  const parent = holder.node.superClass && unwrap(holder.node.superClass);
+  const found = parent?.type === AST_NODE_TYPES.Identifier ? classNamed(holder.detector, parent, 0) : undefined;
+  return found && found.node.type !== AST_NODE_TYPES.TSInterfaceDeclaration && found.node.type !== AST_NODE_TYPES.ObjectExpression ? { node: found.node, detector: found.detector } : undefined;
+}
+
+/** An interface of the code, known by its file and position (a module read twice is one interface). */
+interface Contract {
+  file: string;
+  name: string;
+  start: number;
+}
+
+/**
+ * The interfaces a declared type stands for that declare the method `name`: the interface itself,
+ * or those a class implements (`implements ICache`), or a class it extends does.
+ */
+function contractsOf(holder: Holder, name: string, depth: number): Contract[] {
+  if (holder.node.type === AST_NODE_TYPES.ObjectExpression) return [];
+  if (holder.node.type === AST_NODE_TYPES.TSInterfaceDeclaration) {
+    const declares = holder.node.body.body.some(
+      (member) => (member.type === AST_NODE_TYPES.TSMethodSignature || member.type === AST_NODE_TYPES.TSPropertySignature) && propertyName(member.key, member.computed) === name,
+    );
+    const file = holder.detector.contextOf.physicalFilename ?? holder.detector.contextOf.filename;
+    return declares ? [{ file: resolvePath(file), name: holder.node.id.name, start: holder.node.range[0] }] : [];
+  }
+  const out: Contract[] = [];
+  for (const clause of holder.node.implements ?? []) {
+    const id = unwrap(clause.expression);
+    const found = id.type === AST_NODE_TYPES.Identifier ? classNamed(holder.detector, id, 0) : undefined;
+    if (found?.node.type === AST_NODE_TYPES.TSInterfaceDeclaration) out.push(...contractsOf(found, name, depth + 1));
+  }
+  const parent = depth < 4 ? superClass({ node: holder.node, detector: holder.detector }) : undefined;
+  if (parent) out.push(...contractsOf({ ...parent }, name, depth + 1));
+  return out;
+}
+
+/** Classes implementing each interface, per package listing (reused as long as the listing is). */
+const implementers = new Map<string, { files: readonly string[]; classes: ClassHolder[] }>();
+
+/**
+ * The classes of the linted file's package that implement `contract` (`class RedisCache implements
+ * Cache`, the interface resolved where it is declared), found in the interface's module and the
+ * modules importing it, directly or through at most four more (`redis-calls/importers.ts`, bounded
+ * by count), whose text says `implements ... <name>`. None when the package cannot be listed.
+ */
+function implementationsOf(context: AnyContext, contract: Contract): ClassHolder[] {
+  const file = context.physicalFilename ?? context.filename;
+  if (!file || !isAbsolute(file)) return [];
+  const info = packageOf(file);
+  const files = info && packageFiles(info.root);
+  if (!files) return [];
+  const key = `${info!.root}\0${contract.file}\0${contract.start}`;
+  const cached = implementers.get(key);
+  if (cached && cached.files === files) return cached.classes;
+  const classes: ClassHolder[] = [];
+  const mention = new RegExp(`\\bimplements\\b[^{]*\\b${contract.name.replace(/[^\w$]/g, '\\$&')}\\b`);
+  walkImporters([contract.file], (path) => {
+    const specifier = specifierOf(file, path);
+    const text = readModule(file, specifier)?.entry.text;
+    if (text === undefined || !mention.test(text)) return 'passed';
+    const module = loadModule(context, specifier);
+    if (!module) return 'passed';
+    const detector = clientDetectorOf(moduleContext(context, module));
+    for (const statement of module.program.body) {
+      const declaration = statement.type === AST_NODE_TYPES.ExportNamedDeclaration || statement.type === AST_NODE_TYPES.ExportDefaultDeclaration ? statement.declaration : statement;
+      if (declaration?.type !== AST_NODE_TYPES.ClassDeclaration) continue;
+      if (implementsContract({ node: declaration, detector }, contract)) classes.push({ node: declaration, detector });
+    }
+    return 'read';
+  });
+  implementers.set(key, { files, classes });
+  return classes;
+}
+
+/** Whether a class's `implements` clause names `contract`. */
+function implementsContract(holder: ClassHolder, contract: Contract): boolean {
+  return (holder.node.implements ?? []).some((clause) => {
+    const id = unwrap(clause.expression);
+    const found = id.type === AST_NODE_TYPES.Identifier ? classNamed(holder.detector, id, 0) : undefined;
+    if (found?.node.type !== AST_NODE_TYPES.TSInterfaceDeclaration) return false;
+    const where = resolvePath(found.detector.contextOf.physicalFilename ?? found.detector.contextOf.filename);
+    return where === contract.file && found.node.range[0] === contract.start;
+  });
+}
+
+/**
+ * A class whose instance a value is, or an object literal it is, or the interface its declared
+ * type names, with the detector of its module. `declared`: known by a declared type alone (an
+ * annotation), so it may hold any implementation of the interfaces that type stands for.
+ */
+interface Holder {
+  node: TSESTree.ClassDeclaration | TSESTree.ClassExpression | TSESTree.ObjectExpression | TSESTree.TSInterfaceDeclaration;
+  detector: ClientDetector;
+  declared?: true;
 }
 
 /**
@@ -358,22 +604,41 @@ function holderOf(detector: ClientDetector, input: TSESTree.Node, depth: number)
       return returnedHolder(detector, node, depth + 1);
     case AST_NODE_TYPES.MemberExpression: {
       if (unwrap(node.object).type !== AST_NODE_TYPES.ThisExpression) return undefined;
-      const member = instanceMember(node);
-      const declared = member?.declaration;
-      const annotation =
-        declared?.type === AST_NODE_TYPES.PropertyDefinition
-          ? declared.typeAnnotation
-          : declared?.type === AST_NODE_TYPES.TSParameterProperty && declared.parameter.type === AST_NODE_TYPES.Identifier
-            ? declared.parameter.typeAnnotation
-            : undefined;
-      if (annotation) return typeHolder(detector, annotation.typeAnnotation, depth + 1);
-      // one value, made in the class (a constructor argument would need the caller's type)
-      const values = member?.values.filter((value) => value.type !== AST_NODE_TYPES.Identifier || !member.constructorParams.includes(value));
-      return values?.length === 1 && values.length === member?.values.length ? holderOf(detector, values[0]!, depth + 1) : undefined;
+      // the same member of the same class holds the same instance (read once per class and depth)
+      const cls = classOfThis(node);
+      const name = propertyName(node.property, node.computed);
+      if (!cls || name === undefined) return undefined;
+      let perClass = memberHolders.get(cls);
+      if (!perClass) memberHolders.set(cls, (perClass = new Map()));
+      const key = `${name}\0${depth}`;
+      if (!perClass.has(key)) {
+        perClass.set(key, null); // a member whose value reads itself ends here
+        perClass.set(key, memberHolder(detector, node, depth) ?? null);
+      }
+      return perClass.get(key) ?? undefined;
     }
     default:
       return undefined;
   }
+}
+
+/** Holders of `this.<member>` per class, per member and depth. */
+const memberHolders = new WeakMap<TSESTree.Node, Map<string, Holder | null>>();
+
+/** `this.presence`: its declared type, or the one value the class gives it. */
+function memberHolder(detector: ClientDetector, node: TSESTree.MemberExpression, depth: number): Holder | undefined {
+  const member = instanceMember(node);
+  const declared = member?.declaration;
+  const annotation =
+    declared?.type === AST_NODE_TYPES.PropertyDefinition
+      ? declared.typeAnnotation
+      : declared?.type === AST_NODE_TYPES.TSParameterProperty && declared.parameter.type === AST_NODE_TYPES.Identifier
+        ? declared.parameter.typeAnnotation
+        : undefined;
+  if (annotation) return typeHolder(detector, annotation.typeAnnotation, depth + 1);
+  // one value, made in the class (a constructor argument would need the caller's type)
+  const values = member?.values.filter((value) => value.type !== AST_NODE_TYPES.Identifier || !member.constructorParams.includes(value));
+  return values?.length === 1 && values.length === member?.values.length ? holderOf(detector, values[0]!, depth + 1) : undefined;
 }
 
 /** An identifier: its annotation, its one value, or what another module of the code exports under its name. */
@@ -404,9 +669,8 @@ function typeHolder(detector: ClientDetector, type: TSESTree.TypeNode, depth: nu
     const members = type.types.filter((member) => member.type !== AST_NODE_TYPES.TSNullKeyword && member.type !== AST_NODE_TYPES.TSUndefinedKeyword);
     return members.length === 1 ? typeHolder(detector, members[0]!, depth + 1) : undefined;
   }
-  return type.type === AST_NODE_TYPES.TSTypeReference && type.typeName.type === AST_NODE_TYPES.Identifier && !type.typeArguments
-    ? classNamed(detector, type.typeName, depth)
-    : undefined;
+  const found = type.type === AST_NODE_TYPES.TSTypeReference && type.typeName.type === AST_NODE_TYPES.Identifier && !type.typeArguments ? classNamed(detector, type.typeName, depth) : undefined;
+  return found && { ...found, declared: true };
 }
 
 /**
@@ -441,7 +705,10 @@ function returnedHolder(detector: ClientDetector, call: TSESTree.CallExpression,
 function classNamed(detector: ClientDetector, name: TSESTree.Identifier, depth: number): Holder | undefined {
   if (depth > 6) return undefined;
   const origin = detector.identifierOrigin(name);
-  if (origin.kind === 'local') return origin.classNode ? { node: origin.classNode, detector } : undefined;
+  if (origin.kind === 'local') {
+    if (origin.classNode) return { node: origin.classNode, detector };
+    return origin.typeNode?.type === AST_NODE_TYPES.TSInterfaceDeclaration ? { node: origin.typeNode, detector } : undefined;
+  }
   if (origin.kind !== 'import' || !origin.own) return undefined;
   const exported = detector.exported(origin);
   const node = exported && unwrap(exported.node);
@@ -486,26 +753,96 @@ function facadeOf(target: Target, depth: number): Facade | undefined {
   const cache = facades[depth]!;
   if (cache.has(fn)) return cache.get(fn) ?? undefined;
   cache.set(fn, null); // recursion (a facade calling itself) ends here
+  // a facade is short (its key must be a pass-through parameter, `pass-through.ts`), and a
+  // function under another name than its command's is one only as a method: anything else is
+  // left before its body is read (the body's calls would be resolved one level down, and theirs)
+  if (!shortBody(fn) || (!isMethod(fn) && !namesACommand(functionName(fn) ?? ''))) return undefined;
   const sent = [...redisCallsIn(context, fn.body)];
   if (depth + 1 < MAX_DEPTH) forEachCallIn(context, fn.body, (call) => sent.push(...facadeCallsAt(context, call, depth + 1)));
   // one command, or one write whichever end of the list a parameter chooses (`pushToRedisList`)
   const name = functionName(fn);
-  const one = sent.length === 1 || (name !== undefined && sent.length > 1 && sent.slice(1).every((other) => sameWriteOtherArm(context, name, sent[0]!, other)));
-  const facade = one ? readFacade(context, fn, sent[0]!) : undefined;
+  const one = sent.length === 1 || (sent.length > 1 && sent.slice(1).every((other) => sameWriteOtherArm(context, name, sent[0]!, other)));
+  const facade = one && !callsSenderOfItsClass(context, fn, new Set(sent.map((call) => call.node))) ? readFacade(context, fn, sent[0]!) : undefined;
   cache.set(fn, facade ?? null);
   return facade;
+}
+
+/**
+ * Whether `fn` calls a method of its own class (`this.exTable(...)`) that sends a Redis command
+ * itself: its own expiry of the key, say. Such a wrapper decides about the key; it is no facade. A
+ * helper that sends nothing (`this.withTimeout(() => ...)`, `this.connect()` of a wrapper that
+ * only connects) does not count, nor does the forwarded call itself (`forwarded`: `incr(key) {
+ * return this.incrBy(key, 1); }` calling the INCRBY facade of its class).
+ */
+function callsSenderOfItsClass(context: AnyContext, fn: FunctionLike, forwarded: ReadonlySet<TSESTree.Node>): boolean {
+  const cls = classOfThis(fn.body);
+  if (!cls) return false;
+  let found = false;
+  forEachCallIn(context, fn.body, (call) => {
+    const callee = unwrap(call.callee);
+    // the forwarded call itself (`incr(key) { return this.incrBy(key, 1); }`) is the one command
+    if (found || forwarded.has(call) || callee.type !== AST_NODE_TYPES.MemberExpression || unwrap(callee.object).type !== AST_NODE_TYPES.ThisExpression) return;
+    const name = propertyName(callee.property, callee.computed);
+    const method = name === undefined ? undefined : classMethod(cls, name);
+    found = method !== undefined && method !== fn && redisCallsIn(context, method.body).length > 0;
+  });
+  return found;
+}
+
+/**
+ * Whether the method `fn` of the module of `context`, of a pass-through wrapper's shape under a
+ * name that is not its command's, is read at its callers: a facade (its one command, keys its
+ * parameters) whose callers are read ({@link forwardingCallersRead}). The key policy then leaves
+ * its own write alone.
+ */
+export function forwardingFacade(context: AnyContext, fn: FunctionLike): boolean {
+  return isMethod(fn) && facadeOf({ fn, context }, 0) !== undefined;
+}
+
+/**
+ * Whether every key of the forwarded call is the wrapper's parameter as it is, or with
+ * configuration around it (`` `${this.prefix}:${key}` ``), not given to a key builder: under a
+ * name that is not its command's, `setPermissionsCache(uid, p) { return
+ * this.redis.set(genAuthPermKey(uid), p); }` names the family it writes (the builder's), it does
+ * not forward its caller's key.
+ */
+function keysAsGiven(context: AnyContext, forwarded: RedisCall): boolean {
+  return forwarded.description.keys.every((action) => {
+    const node = forwarded.argNodes[action.arg];
+    return node !== undefined && !containsCall(unwrap(node)) && (unwrap(node).type !== AST_NODE_TYPES.Identifier || findVariable(context, unwrap(node) as TSESTree.Identifier)?.defs[0]?.type === 'Parameter');
+  });
+}
+
+/** Whether an expression calls anything (a key builder), outside nested functions. */
+function containsCall(node: TSESTree.Node): boolean {
+  if (node.type === AST_NODE_TYPES.CallExpression || node.type === AST_NODE_TYPES.NewExpression) return true;
+  if (node.type === AST_NODE_TYPES.TemplateLiteral) return node.expressions.some((e) => containsCall(unwrap(e)));
+  if (node.type === AST_NODE_TYPES.BinaryExpression) return containsCall(unwrap(node.left)) || containsCall(unwrap(node.right));
+  return false;
+}
+
+/** A method of a class or an object literal (`increase(key) {...}`, `push: (key, v) => ...`). */
+export function isMethod(fn: FunctionLike): boolean {
+  const holder = fn.parent;
+  return holder?.type === AST_NODE_TYPES.MethodDefinition || holder?.type === AST_NODE_TYPES.PropertyDefinition || holder?.type === AST_NODE_TYPES.Property;
 }
 
 function readFacade(context: AnyContext, fn: FunctionLike, forwarded: RedisCall): Facade | undefined {
   // a batch of its own (`pipeline().sadd(key, m).exec()`), or none
   if (forwarded.unit.kind !== 'single' && !encloses(fn, forwarded.unit.key)) return undefined;
   const keyArgs = new Map<number, number>();
+  let named = true;
   for (const action of forwarded.description.keys) {
     const keyNode = forwarded.argNodes[action.arg];
-    const param = keyNode && passThroughParameter(context, forwarded, keyNode);
+    const param = keyNode && passThroughParameter(context, forwarded, keyNode, false);
     if (!param || param.fn !== fn || param.rest) return undefined;
+    named &&= passThroughParameter(context, forwarded, keyNode) !== undefined;
     keyArgs.set(action.arg, param.index);
   }
+  // under another name, a method's (a class's or an object's: a plain function's key parameter is
+  // a helper's, judged where it is by the persistence of its callers' keys, `helper-keys.ts`)
+  // whose callers are read (`forwardingCallersRead`)
+  if (!named && !(isMethod(fn) && keysAsGiven(context, forwarded) && forwardingCallersRead(context, fn))) return undefined;
   if (keyArgs.size === 0) return undefined;
   const last = forwarded.argNodes.length - 1;
   const entries: Entry[] = [];
@@ -526,7 +863,7 @@ function readFacade(context: AnyContext, fn: FunctionLike, forwarded: RedisCall)
     if (j === last && node && unwrap(node).type === AST_NODE_TYPES.Identifier && findVariable(context, unwrap(node) as TSESTree.Identifier)?.defs[0]?.type === 'Parameter') return;
     entries.push({ from: 'fixed', value: forwarded.args[j], node });
   });
-  return { forwarded, entries, keyArgs: new Set(keyArgs.keys()), context };
+  return { forwarded, entries, keyArgs: new Set(keyArgs.keys()), context, named };
 }
 
 /**

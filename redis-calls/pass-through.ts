@@ -19,13 +19,14 @@
  * it (`` `${this.prefix}:${key}` ``, `NAMESPACE + key` with an imported `NAMESPACE`; a literal
  * family such as `` `hits:${id}` `` is the wrapper's own choice). A function named after the data it stores
  * (`saveSummary(text, summary)`) is not a pass-through: it decides which keys exist, and stays
- * reported.
+ * reported. Two arms of a choice that make the same write are one call (`lmove(source,
+ * destination)` sending LMOVE or RPOPLPUSH by the server's version: {@link sameWriteOtherArm}).
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { clientDetectorOf, redisCallsIn } from './index.js';
 import { keyBuilder, keyShapeOf, returnExpressions } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
-import { counterStep } from '../semantics/commands.js';
+import { counterStep, sameWriteCommands } from '../semantics/commands.js';
 import { constantNumber } from './constant.js';
 import { constInitializer, encloses, enclosingFunction, findVariable, functionName, referenceName, unwrap, type AnyContext, type FunctionLike } from './static.js';
 
@@ -50,14 +51,16 @@ export function isPassThrough(context: AnyContext, call: RedisCall, keyNode: TSE
  * when {@link isPassThrough} holds: what its callers pass there is the key
  * (`redis-calls/facades.ts` reads those calls as the command). `index` counts the wrapper's
  * parameters from 0; `rest` says the parameter is `...keys` (the key is then the argument at
- * `index`, the first of the rest).
+ * `index`, the first of the rest). `named` false: whatever the wrapper's name
+ * ({@link forwardingWrapper}).
  */
 export function passThroughParameter(
   context: AnyContext,
   call: RedisCall,
   keyNode: TSESTree.Node,
+  named = true,
 ): { fn: FunctionLike; index: number; rest: boolean } | undefined {
-  const param = passThroughFunction(context, call, keyNode);
+  const param = passThroughFunction(context, call, keyNode, named);
   if (!param) return undefined;
   const index = param.fn.params.findIndex((p) => parameterBinding(p) === param.id);
   return index < 0 ? undefined : { fn: param.fn, index, rest: param.fn.params[index]!.type === AST_NODE_TYPES.RestElement };
@@ -95,16 +98,18 @@ function passThroughFunction(context: AnyContext, call: RedisCall, keyNode: TSES
   const param = forwardedParameter(context, unwrap(keyNode), 0);
   if (!param) return undefined;
   const fn = param.fn;
-  if (!short(fn)) return undefined;
+  if (!shortBody(fn)) return undefined;
   // the call is the wrapper's own, or sits in a promise executor or callback written in it
   for (let inner = enclosingFunction(call.node); inner !== fn; inner = enclosingFunction(inner)) {
-    if (!inner || !isFunction(inner) || !short(inner)) return undefined;
+    if (!inner || !isFunction(inner) || !shortBody(inner)) return undefined;
     const holder = inner.parent;
     const passed = (holder?.type === AST_NODE_TYPES.CallExpression || holder?.type === AST_NODE_TYPES.NewExpression) && holder.arguments.includes(inner as TSESTree.CallExpressionArgument);
     if (!passed) return undefined;
   }
   const name = functionName(fn);
-  if (!named) return redisCallsIn(context, fn.body).every((other) => other === call) ? param : undefined;
+  // whatever its name: the call is its only command, or the same write in the other arm of a
+  // choice (`lmove` sending LMOVE or RPOPLPUSH by the server's version)
+  if (!named) return redisCallsIn(context, fn.body).every((other) => other === call || sameWriteOtherArm(context, name, call, other)) ? param : undefined;
   if (name === undefined || !namesCommand(context, name, call)) return undefined;
   // a wrapper that sends another command too (its own EXPIRE, a read first) decides about the
   // key itself: it is judged where it is, not at its callers; the other end of the same list
@@ -115,17 +120,22 @@ function passThroughFunction(context: AnyContext, call: RedisCall, keyNode: TSES
 
 /**
  * Whether `other` is the write `call` makes, in the other arm of a choice (`c ? a : b`, `if`):
- * a command the wrapper's name names too (`push` is LPUSH or RPUSH) with the same effect on the
- * same key expression.
+ * a command the wrapper's name names too (`push` is LPUSH or RPUSH), or one that makes the same
+ * write (`semantics/commands.ts` sameWriteCommands: the same command, LMOVE or RPOPLPUSH), with
+ * the same effect on each of the same key expressions (`lmove(source, destination)` sending
+ * `LMOVE source destination` in both arms of a direction test).
  */
-export function sameWriteOtherArm(context: AnyContext, name: string, call: RedisCall, other: RedisCall): boolean {
-  if (!namesCommand(context, name, other) || !otherArms(call.node, other.node)) return false;
-  const key = (c: RedisCall): string | undefined => {
-    const action = c.description.keys[0];
-    const node = action ? c.argNodes[action.arg] : undefined;
-    return node && c.description.keys.length === 1 ? `${action!.effect}:${context.sourceCode.getText(node)}` : undefined;
+export function sameWriteOtherArm(context: AnyContext, name: string | undefined, call: RedisCall, other: RedisCall): boolean {
+  const equivalent = sameWriteCommands(call.command, other.command) || (name !== undefined && namesCommand(context, name, other));
+  if (!equivalent || !otherArms(call.node, other.node)) return false;
+  const keys = (c: RedisCall): string | undefined => {
+    const parts = c.description.keys.map((action) => {
+      const node = c.argNodes[action.arg];
+      return node ? `${action.effect}:${context.sourceCode.getText(node)}` : undefined;
+    });
+    return parts.length > 0 && parts.every((part) => part !== undefined) ? parts.join('\0') : undefined;
   };
-  return key(call) !== undefined && key(call) === key(other);
+  return keys(call) !== undefined && keys(call) === keys(other);
 }
 
 /** Whether two nodes sit in different arms of one conditional expression or `if`. */
@@ -298,7 +308,7 @@ const SEPARATORS = /^[:/.\-_|#{}]*$/;
  * At most {@link MAX_STATEMENTS} statements (an expression body is one), not counting those that
  * only log (`debug('set %s', key)`, `if (this.debug) console.debug(...)`).
  */
-function short(fn: FunctionLike): boolean {
+export function shortBody(fn: FunctionLike): boolean {
   if (fn.body.type !== AST_NODE_TYPES.BlockStatement) return true;
   return fn.body.body.filter((statement) => !logsOnly(statement)).length <= MAX_STATEMENTS;
 }

@@ -21,7 +21,9 @@
  *   and its callers are judged instead: a call of the facade is read as the command it forwards,
  *   with the caller's key ({@link keyCallsOf}, `redis-calls/facades.ts`). So is a library's thin
  *   wrapper of its caller's key under another name (`hashIncrementRemote(hash, f, n)`) beside a
- *   method that expires its caller's key (`redis-calls/api-wrappers.ts`).
+ *   method that expires its caller's key (`redis-calls/api-wrappers.ts`), and a method of that
+ *   shape under any name whose callers are read (`increase(key, n)`: `redis-calls/facades.ts`
+ *   forwardingFacade).
  * - an **opaque key built by a key helper** (no letter or digit in its shape, so no
  *   `persistentKeys` pattern can name it: `set(getKey(table, { id }), v)`, keys destructured from
  *   `getQueueKeys(q)`) in a file where nothing says a key is meant to expire (no TTL given to any
@@ -32,7 +34,7 @@
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { apiWrapperOfCallersKey } from './api-wrappers.js';
-import { facadeCallersReachable, facadeCallsOf } from './facades.js';
+import { facadeCallersReachable, facadeCallsOf, forwardingFacade } from './facades.js';
 import { boundedKeyExpired, keyExpiredBeside } from './file-index.js';
 import { helperKeyPersistent } from './helper-keys.js';
 import { redisCallsOf } from './index.js';
@@ -40,7 +42,7 @@ import { keyShapeOf, perBuildKey } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
 import { opaqueKeyNotMeantToExpire } from './opaque-key.js';
 import { inNoTtlArm } from './optional-ttl.js';
-import { passThroughWrapper } from './pass-through.js';
+import { forwardingWrapper, passThroughWrapper } from './pass-through.js';
 import { persistentAnnotation, persistentPattern } from './persistent.js';
 import type { AnyContext } from './static.js';
 
@@ -141,6 +143,10 @@ export function exemption(
     // judged at its callers, when some caller can be (else the leak would be reported nowhere)
     const wrapper = passThroughWrapper(context, call, keyNode);
     if (wrapper && facadeCallersReachable(context, wrapper)) return 'pass-through';
+    // the same shape under any other name (`increase(key, n)`, `pushBack(key, ...v)`): judged at
+    // its callers when one is read as the command (or, in an application, when nothing calls it)
+    const forwarding = wrapper ? undefined : forwardingWrapper(context, call, keyNode);
+    if (forwarding && forwardingFacade(context, forwarding)) return 'pass-through';
     // a thin wrapper of a library's API over its caller's key, whatever its name, beside a method
     // that expires the caller's key (`redis-calls/api-wrappers.ts`)
     if (apiWrapperOfCallersKey(context, call, keyNode)) return 'pass-through';

@@ -1122,3 +1122,27 @@ export function counterStep(command: string, amount?: number): number | undefine
       return undefined;
   }
 }
+
+/**
+ * Commands that make the same write to the keys they name, told apart only by the end of a list
+ * they use or the server version they need: LPUSH and RPUSH (either end,
+ * https://redis.io/docs/latest/commands/lpush/), LPUSHX and RPUSHX, and RPOPLPUSH, which is `LMOVE
+ * source destination RIGHT LEFT` (https://redis.io/docs/latest/commands/rpoplpush/: deprecated
+ * for LMOVE since 6.2), also blocking (BRPOPLPUSH and BLMOVE). Each creates or keeps its keys'
+ * TTLs exactly as the other does.
+ */
+const SAME_WRITE_GROUPS: readonly (readonly string[])[] = [
+  ['LPUSH', 'RPUSH'],
+  ['LPUSHX', 'RPUSHX'],
+  ['LMOVE', 'RPOPLPUSH'],
+  ['BLMOVE', 'BRPOPLPUSH'],
+];
+
+/**
+ * Whether two upper-case commands make the same write to their keys (the same command, or two of
+ * one group of {@link SAME_WRITE_GROUPS}): a wrapper that sends one or the other by a condition
+ * (`version >= 6.2 ? LMOVE : RPOPLPUSH`) sends one command as far as TTLs go.
+ */
+export function sameWriteCommands(a: string, b: string): boolean {
+  return a === b || SAME_WRITE_GROUPS.some((group) => group.includes(a) && group.includes(b));
+}
