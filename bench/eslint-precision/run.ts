@@ -157,6 +157,11 @@ interface Codebase {
   persistentKeys: string[];
   /** The TypeScript project of its typed run; undefined: linted untyped in both runs. */
   tsconfig: string | undefined;
+  /**
+   * An application's installed clients, linked as its `node_modules` for the typed run only
+   * (`link` -> `target`); the untyped run lints without them ({@link linkClients}).
+   */
+  clients?: { link: string; target: string };
 }
 
 /** A set's data, read from `bench/eslint-precision/<set>/`. */
@@ -589,9 +594,24 @@ function prepareSet(set: BenchSet, args: string[], typed: boolean): { codebases:
       files: prepared.files,
       persistentKeys: spec.persistentKeys,
       tsconfig: prepared.tsconfig,
+      ...(prepared.tsconfig ? { clients: { link: join(prepared.dir, 'node_modules'), target: `${prepared.dir}.clients/node_modules` } } : {}),
     });
   }
   return { codebases, skipped, problems };
+}
+
+/**
+ * Links the applications' installed clients as their `node_modules` for a typed run, and removes
+ * the links for an untyped one: in a run of both modes the applications are prepared once, and
+ * an untyped run that resolves the pinned clients reads node_redis 3 where it would read 4+
+ * (the figures must not depend on which modes run together).
+ */
+function linkClients(codebases: readonly Codebase[], mode: Mode): void {
+  for (const { clients } of codebases) {
+    if (!clients) continue;
+    if (mode === 'typed' && !existsSync(clients.link)) symlinkSync(clients.target, clients.link, 'dir');
+    if (mode === 'untyped' && isLinkTo(clients.link, clients.target)) rmSync(clients.link);
+  }
 }
 
 /** Applications linted per child process (packages share one TypeScript project: one child). */
@@ -668,6 +688,7 @@ function main(): void {
 
   const runs: RunResult[] = modes.map((mode) => {
     const result: RunResult = { mode, findings: new Map(), crashes: new Map() };
+    linkClients(codebases, mode);
     const linted = lintInChildren(codebases, mode, set.scratch);
     for (const codebase of codebases) {
       const { findings, crashes } = linted[codebase.name]!;
