@@ -7,9 +7,10 @@
  * - `null` (nil): GET, HGET, ZSCORE, LINDEX, ZRANK / ZREVRANK, JSON.GET
  *   (https://redis.io/docs/latest/commands/get/, .../hget/, .../zscore/, .../lindex/, .../zrank/).
  * - `0`: EXISTS ("the number of keys that exist"), HLEN / SCARD / LLEN / ZCARD / XLEN / STRLEN /
- *   HSTRLEN / ZCOUNT / ZLEXCOUNT / PFCOUNT / BITCOUNT (a missing key counts as empty, and Redis
- *   deletes a hash, set, list or sorted set with its last element, so 0 is the only reply of a
- *   missing key and of no existing one), HEXISTS / SISMEMBER (0: "the key does not exist").
+ *   HSTRLEN / ZCOUNT / ZLEXCOUNT / PFCOUNT / BITCOUNT (a missing key counts as empty),
+ *   HEXISTS / SISMEMBER (0: "the key does not exist"). An existing key can reply 0 too (an empty
+ *   string's STRLEN, a ZCOUNT range with no member, a stream trimmed to nothing): only the
+ *   other way round is used, a branch that 0 cannot take runs on an existing key.
  *   node-redis hands HEXISTS / SISMEMBER back as `false`, the same falsy reply.
  * - `-2`: TTL, PTTL, EXPIRETIME, PEXPIRETIME ("-2 if the key does not exist",
  *   https://redis.io/docs/latest/commands/ttl/).
