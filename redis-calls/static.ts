@@ -497,7 +497,13 @@ function escapeOf(id: TSESTree.Identifier): string[] | undefined {
     case AST_NODE_TYPES.MemberExpression:
       return user.property === top ? undefined : path;
     case AST_NODE_TYPES.AssignmentExpression:
-      return user.left === top ? undefined : path; // a write is recorded as one
+      if (user.left === top) return undefined; // a write is recorded as one
+      // `({ a } = TTL)`: as a destructuring declaration below
+      return user.left.type === AST_NODE_TYPES.ObjectPattern ? [...path, '*'] : path;
+    case AST_NODE_TYPES.VariableDeclarator:
+      // `const { session } = TTL`: each property's value is taken out, so only what lies below a
+      // property (an object held in it) may be written through it
+      return user.id.type === AST_NODE_TYPES.ObjectPattern ? [...path, '*'] : path;
     case AST_NODE_TYPES.CallExpression:
     case AST_NODE_TYPES.NewExpression: {
       // the receiver of a method call: `this` in it is the object holding the method

@@ -74,6 +74,7 @@ const valid = [
   ioredis('const TTL = { ms: 90_000 };\nfor (const name of Object.keys(TTL)) log(name);\nredis.expire(k, Math.floor(TTL.ms / 1000));'),
   ioredis('const TTL = { ms: 90_000 };\nmodule.exports = { TTL };\nredis.expire(k, Math.floor(TTL.ms / 1000));'),
   ioredis('const TTL = { ms: 90_000 };\nexport default TTL;\nredis.expire(k, Math.floor(TTL.ms / 1000));'),
+  ioredis('const TTL = { ms: 90_000 };\nconst { ms } = TTL;\nlog(ms);\nredis.expire(k, Math.floor(TTL.ms / 1000));'),
   // the same member given whole multiples by the field and the constructor only: still whole
   ioredis('class Store {\n  graceMs = 60000;\n  constructor(fast) { if (fast) this.graceMs = 5000; }\n  touch(k) { return redis.expire(k, this.graceMs / 1000); }\n}'),
 ];
@@ -128,6 +129,8 @@ const invalid = [
   computed(ioredis('const TTL = { lockMs: 2500, configure(ms) { this.lockMs = ms; } };\nredis.expire(k, Math.floor(TTL.lockMs / 1000));'), 'Math.floor(TTL.lockMs / 1000)', 4, 17),
   computed(ioredis('const TTL = { lockMs: 2500, set seconds(s) { this.lockMs = s * 1000; } };\nTTL.seconds = 60;\nredis.expire(k, Math.floor(TTL.lockMs / 1000));'), 'Math.floor(TTL.lockMs / 1000)', 5, 17),
   computed(ioredis('const TIME = { cache: { ttl: 2500 } };\nconst inner = TIME.cache;\ninner.ttl = 500;\nredis.expire(k, Math.floor(TIME.cache.ttl / 1000));'), 'Math.floor(TIME.cache.ttl / 1000)', 6, 17),
+  // a nested object destructured out and written
+  computed(ioredis('const TIME = { cache: { ttl: 2500 } };\nconst { cache } = TIME;\ncache.ttl = 500;\nredis.expire(k, Math.floor(TIME.cache.ttl / 1000));'), 'Math.floor(TIME.cache.ttl / 1000)', 6, 17),
   computed(ioredis('const TTLS = [2500, 500];\nTTLS.reverse();\nredis.expire(k, Math.floor(TTLS[0] / 1000));'), 'Math.floor(TTLS[0] / 1000)', 5, 17),
   // a spread after the property may replace it
   computed(ioredis('const TTL = { lockMs: 2500, ...overrides };\nredis.expire(k, Math.floor(TTL.lockMs / 1000));'), 'Math.floor(TTL.lockMs / 1000)', 4, 17),
