@@ -13,6 +13,7 @@ import { createRule } from './create-rule.js';
 import { redisCallsOf, type RedisCall } from '../redis-calls/index.js';
 import type { DroppedArgument } from '../redis-calls/normalize.js';
 import { staticValue } from '../redis-calls/static.js';
+import { describeCommand, type CommandArg } from '../semantics/commands.js';
 
 /** Messages of the rule and of its suggestions. */
 export type MessageIds =
@@ -80,20 +81,29 @@ export default createRule<[], MessageIds>({
 
     /**
      * The tokens an options object literal stands for (`{ EX: 60, NX: true }` -> `'EX', 60, 'NX'`):
-     * expiry options with their value and flags set to `true`; undefined for any other shape.
+     * a flag set to `true` is its name, any other property its name and value; undefined unless the
+     * command table reads the tokens as options of `command` it knows, none excluding another.
      */
-    function tokensFor(node: TSESTree.Node): string | undefined {
+    function tokensFor(command: string, node: TSESTree.Node): string | undefined {
       if (node.type !== AST_NODE_TYPES.ObjectExpression || node.properties.length === 0) return undefined;
+      const args: CommandArg[] = command === 'SET' ? ['key', 'value'] : ['key'];
       const tokens: string[] = [];
       for (const property of node.properties) {
         if (property.type !== AST_NODE_TYPES.Property || property.computed || property.kind !== 'init') return undefined;
         const name = property.key.type === AST_NODE_TYPES.Identifier ? property.key.name : property.key.type === AST_NODE_TYPES.Literal ? String(property.key.value) : undefined;
-        const option = name?.toUpperCase();
-        if (option === 'EX' || option === 'PX' || option === 'EXAT' || option === 'PXAT') tokens.push(`'${option}'`, sourceCode.getText(property.value));
-        else if ((option === 'NX' || option === 'XX' || option === 'KEEPTTL' || option === 'GET') && property.value.type === AST_NODE_TYPES.Literal && property.value.value === true) tokens.push(`'${option}'`);
-        else return undefined;
+        if (name === undefined) return undefined;
+        const option = name.toUpperCase();
+        if (property.value.type === AST_NODE_TYPES.Literal && property.value.value === true) {
+          args.push(option);
+          tokens.push(`'${option}'`);
+        } else {
+          const value = staticValue(context, property.value);
+          args.push(option, typeof value === 'number' || typeof value === 'string' ? value : undefined);
+          tokens.push(`'${option}'`, sourceCode.getText(property.value));
+        }
       }
-      return tokens.join(', ');
+      const description = describeCommand(command, args);
+      return description.known && !description.rejected && !description.unknownOption && !description.conflictingOption ? tokens.join(', ') : undefined;
     }
 
     function report(call: RedisCall, dropped: DroppedArgument): void {
@@ -185,7 +195,7 @@ export default createRule<[], MessageIds>({
           return;
         }
         case 'object-options': {
-          const tokens = tokensFor(dropped.node);
+          const tokens = tokensFor(call.command, dropped.node);
           context.report({
             node: dropped.node,
             messageId: 'objectOptions',
