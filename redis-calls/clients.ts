@@ -34,7 +34,7 @@ import { constructionKeyPrefix } from './client-key-prefix.js';
 import { memberOf, memberPath, typeOfExpression } from './declared-types.js';
 import { ownerName } from './member-owner.js';
 
-import { findVariable, isCallOnItself, moduleNamespaceOf, unwrap, type AnyContext, type FunctionLike } from './static.js';
+import { findVariable, isCallOnItself, moduleNamespaceOf, promisifyAllArgument, unwrap, type AnyContext, type FunctionLike } from './static.js';
 
 export { flavorOfModule, type ClientFlavor, type ReceiverKind } from './client-facts.js';
 export type { IdentifierOrigin, ImportOrigin } from './client-syntax.js';
@@ -240,7 +240,8 @@ export class ClientDetector {
 
   private classifySyntactic(input: TSESTree.Node, depth: number): ReceiverKind {
     if (depth > 8) return UNKNOWN;
-    const node = unwrap(input);
+    // bluebird's promisifyAll(client) returns the client it was given
+    const node = unwrap(promisifyAllArgument(input) ?? input);
     switch (node.type) {
       case AST_NODE_TYPES.AwaitExpression:
         return this.classifySyntactic(node.argument, depth + 1);

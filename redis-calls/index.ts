@@ -6,6 +6,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { ClientDetector } from './clients.js';
 import { isCandidateCall, normalizeCall, type RedisCall } from './normalize.js';
+import { mayBePromisified, promisifiedTarget } from './promisified.js';
 import { walk, type AnyContext } from './static.js';
 
 export type { ClientFlavor, ReceiverKind } from './clients.js';
@@ -34,13 +35,17 @@ function analysisOf(context: AnyContext): FileAnalysis {
  * Cached per file, so every rule of the plugin shares one analysis.
  */
 export function redisCallsOf(context: AnyContext, node: TSESTree.CallExpression): readonly RedisCall[] {
-  // most calls are not candidates: decide that without touching the per-file cache
-  if (!isCandidateCall(node)) return NONE;
+  // most calls are not candidates: decide that without touching the per-file cache (a promisified
+  // node-redis method, `setAsync(k, v)`, only in files that promisify: `redis-calls/promisified.ts`)
+  const candidate = isCandidateCall(node);
+  if (!candidate && !mayBePromisified(context)) return NONE;
   const analysis = analysisOf(context);
   if (!analysis.detector.mayUseRedis()) return NONE;
   let calls = analysis.calls.get(node);
   if (!calls) {
-    calls = normalizeCall(context, analysis.detector, node);
+    calls = candidate ? normalizeCall(context, analysis.detector, node) : [];
+    const promised = calls.length === 0 && mayBePromisified(context) ? promisifiedTarget(context, analysis.detector, node) : undefined;
+    if (promised) calls = normalizeCall(context, analysis.detector, node, promised);
     analysis.calls.set(node, calls);
   }
   return calls;

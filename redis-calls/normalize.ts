@@ -13,6 +13,7 @@ import { describeCommand, isKnownCommand, moduleCommandName, namesKeyValuePairs,
 import type { ClientFlavor, ClientDetector, ReceiverKind } from './clients.js';
 import { isCallbackArgument } from './callbacks.js';
 import { isNodeRedis3 } from './client-version.js';
+import type { PromisifiedTarget } from './promisified.js';
 import { constantNumber } from './constant.js';
 import { glideArgv } from './glide.js';
 import { isCommandOptionsArgument } from './command-options.js';
@@ -535,10 +536,11 @@ export function normalizeCall(
   context: AnyContext,
   detector: ClientDetector,
   node: TSESTree.CallExpression,
+  promised?: PromisifiedTarget,
 ): RedisCall[] {
-  const callee = unwrap(node.callee);
+  const callee = promised?.callee ?? unwrap(node.callee);
   if (callee.type !== AST_NODE_TYPES.MemberExpression) return [];
-  const method = propertyName(callee.property, callee.computed);
+  const method = promised?.method ?? propertyName(callee.property, callee.computed);
   if (method === undefined) return [];
   const namespace = moduleNamespaceOf(callee);
   if (namespace) return moduleCall(context, detector, node, callee, namespace, method);
@@ -547,7 +549,7 @@ export function normalizeCall(
   if (!receiver.redis) return [];
   const guessed = receiver.flavor !== 'unknown' ? receiver.flavor : guessFlavor(method, node, detector);
   // node-redis 3 sends its arguments as written (`set(k, v, 'EX', 60, cb)`): ioredis' syntax
-  const flavor = guessed === 'node-redis' && isNodeRedis3(context, callee.property) ? 'node-redis-3' : guessed;
+  const flavor = guessed === 'node-redis' && (promised || isNodeRedis3(context, callee.property)) ? 'node-redis-3' : guessed;
   const client = {
     receiver: shortText(context, callee.object),
     why: receiver.why,
@@ -622,8 +624,8 @@ export function normalizeCall(
   return [
     {
       node,
-      nameNode: callee.property,
-      form: 'method',
+      nameNode: promised?.nameNode ?? callee.property,
+      form: promised ? 'facade' : 'method',
       flavor,
       command: resolved.command,
       args,

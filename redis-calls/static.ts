@@ -897,10 +897,25 @@ export function isRequire(node: TSESTree.Node): boolean {
   return call.type === AST_NODE_TYPES.CallExpression && call.callee.type === AST_NODE_TYPES.Identifier && call.callee.name === 'require';
 }
 
-/** The module a `require('<module>')` call names (a string literal), else `undefined`. */
+/**
+ * The module a `require('<module>')` call names (a string literal), else `undefined`; seen through
+ * bluebird's `promisifyAll(require('redis'))`, which returns the module it was given.
+ */
 export function requiredModule(node: TSESTree.Node): string | undefined {
-  const call = unwrap(node);
+  const call = unwrap(promisifyAllArgument(node) ?? node);
   if (!isRequire(call)) return undefined;
   const source = (call as TSESTree.CallExpression).arguments[0];
   return source?.type === AST_NODE_TYPES.Literal && typeof source.value === 'string' ? source.value : undefined;
+}
+
+/**
+ * The argument of a `promisifyAll(x)` / `X.promisifyAll(x, options)` call (bluebird's, which adds
+ * promisified methods to `x` and returns it), else `undefined`. Syntax only.
+ */
+export function promisifyAllArgument(node: TSESTree.Node): TSESTree.Node | undefined {
+  const call = unwrap(node);
+  if (call.type !== AST_NODE_TYPES.CallExpression || call.arguments.length === 0) return undefined;
+  const callee = unwrap(call.callee);
+  const name = callee.type === AST_NODE_TYPES.Identifier ? callee.name : callee.type === AST_NODE_TYPES.MemberExpression ? propertyName(callee.property, callee.computed) : undefined;
+  return name === 'promisifyAll' && call.arguments[0]!.type !== AST_NODE_TYPES.SpreadElement ? call.arguments[0] : undefined;
 }

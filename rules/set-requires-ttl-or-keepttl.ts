@@ -211,7 +211,10 @@ export default createRule<Options, MessageIds>({
           // a facade's call is written in the facade's syntax: the fix belongs in the facade; an
           // expiry added to SET ... NX KEEPTTL would conflict with its KEEPTTL (a syntax error)
           if (call.form === 'facade' || call.description.keepTtl) {
-            context.report({ node: call.node, loc: reportLoc(call), messageId, data });
+            // a promisified node-redis SET (`setAsync`, redis-calls/promisified.ts) whose EXPIRE follows as its own round trip
+            const later = call.form === 'facade' && !call.facade ? expiryInLaterRoundTrip(context, call, leaking[0]!.arg, options.allowPassThrough !== false) : undefined;
+            const laterData = later ? { ...data, line: String(later.nameNode.loc.start.line) } : data;
+            context.report({ node: call.node, loc: reportLoc(call), messageId: later && messageId !== 'msetWithoutTtl' ? 'setThenExpire' : messageId, data: laterData });
             continue;
           }
           if (call.command === 'MSET' || call.command === 'MSETNX') {

@@ -1,0 +1,85 @@
+/**
+ * node-redis 2 / 3 methods promisified (redis-calls/promisified.ts): bluebird's `promisifyAll`
+ * (`setAsync`, a `suffix` option), `util.promisify` of a bound method (a variable, an object of
+ * such functions, a member it is assigned to). The promisified name sends the underlying command
+ * with the same arguments, so every rule reads it as that command; a `*Async` method of anything
+ * that is not a promisified node-redis client stays unread.
+ */
+import expireRule from '../../rules/expire-needs-positive-ttl.js';
+import incrRule from '../../rules/incr-needs-expire-on-create.js';
+import getsetRule from '../../rules/no-getset.js';
+import setRule from '../../rules/set-requires-ttl-or-keepttl.js';
+import { runRule, untypedTester } from './tester.js';
+
+/** bluebird on the module, a client on line 3; `body` starts on line 4. */
+const bluebirdModule = (body: string) =>
+  `const bluebird = require('bluebird');\nconst redis = bluebird.promisifyAll(require('redis'));\nconst client = redis.createClient();\n${body}`;
+/** bluebird (imported as Promise) on the prototypes, a client on line 5; `body` starts on line 6. */
+const bluebirdPrototype = (body: string) =>
+  `import Promise from 'bluebird';\nimport redis from 'redis';\nPromise.promisifyAll(redis.RedisClient.prototype);\nPromise.promisifyAll(redis.Multi.prototype);\nconst client = redis.createClient();\n${body}`;
+/** util.promisify, a node-redis client on line 3; `body` starts on line 4. */
+const utilPromisify = (body: string) =>
+  `import { promisify } from 'util';\nimport { createClient } from 'redis';\nconst client = createClient();\n${body}`;
+const fn = (body: string) => `export async function put(k: string, v: string) {\n${body}\n}`;
+
+const setThenExpire = bluebirdModule(fn('  await client.setAsync(`token:${k}`, v);\n  await client.expireAsync(`token:${k}`, 5);'));
+const prototypeSet = bluebirdPrototype(fn('  await client.setAsync(`user:${k}:status`, v);'));
+const setWithEx = bluebirdModule(fn("  await client.setAsync(`token:${k}`, v, 'EX', 5);"));
+const suffix = `const bluebird = require('bluebird');\nconst redis = require('redis');\nbluebird.promisifyAll(redis, { suffix: 'P' });\nconst client = redis.createClient();\n${fn('  await client.setP(`a:${k}`, v);\n  await client.setAsync(`b:${k}`, v);')}`;
+const otherObject = bluebirdModule(fn('  const store = new Map();\n  await store.setAsync(`a:${k}`, v);'));
+const notRedis = `const bluebird = require('bluebird');\nconst fs = bluebird.promisifyAll(require('fs'));\nconst redis = require('redis');\nconst client = redis.createClient();\n${fn('  await client.setAsync(`a:${k}`, v);')}`;
+const bound = utilPromisify(`const setAsync = promisify(client.set).bind(client);\nconst expireAsync = promisify(client.expire.bind(client));\n${fn('  await setAsync(`s:${k}`, v);\n  await expireAsync(`s:${k}`, 60);')}`);
+const boundAlone = utilPromisify(`const setAsync = promisify(client.set).bind(client);\n${fn('  await setAsync(`s:${k}`, v);')}`);
+const unboundOther = utilPromisify(`const cache = { set(k: string, v: string, cb: () => void) { cb(); } };\nconst setAsync = promisify(cache.set).bind(cache);\n${fn('  await setAsync(`s:${k}`, v);')}`);
+const objectOf = utilPromisify(`const redisAsync = {\n  getset: promisify(client.getset).bind(client),\n  expire: promisify(client.expire).bind(client),\n};\n${fn('  await redisAsync.getset(`g:${k}`, v);\n  await redisAsync.expire(`g:${k}`, 0);')}`);
+const assigned = utilPromisify(`(client as any).incrAsync = promisify(client.incr).bind(client);\n${fn('  await (client as any).incrAsync(`n:${k}`);')}`);
+const multiIncr = bluebirdPrototype(fn('  const m = client.multi();\n  m.incr(`c:${k}`);\n  m.expireAsync(`c:${k}`, 60);\n  await m.execAsync();'));
+const chainIncr = bluebirdPrototype(fn('  await client.multi().incr(`c:${k}`).expire(`c:${k}`, 60).execAsync();'));
+const separateIncr = bluebirdPrototype(fn('  await client.incrAsync(`c:${k}`);\n  await client.expireAsync(`c:${k}`, 60);'));
+
+runRule(untypedTester, 'set-requires-ttl-or-keepttl (promisified node-redis)', setRule, {
+  valid: [
+    // node-redis 3 positional options through the promisified name: SET ... EX 5
+    setWithEx,
+    // a *Async method of something else, or where promisifyAll was applied to another module
+    otherObject,
+    notRedis,
+    // util.promisify of a method of an object that is no Redis client
+    unboundOther,
+  ],
+  invalid: [
+    { code: setThenExpire, errors: [{ messageId: 'setThenExpire', line: 5, column: 16 }] },
+    { code: prototypeSet, errors: [{ messageId: 'setWithoutTtl', line: 7, column: 16 }] },
+    // the suffix option: setP is SET, setAsync is not promisified here
+    { code: suffix, errors: [{ messageId: 'setWithoutTtl', line: 6, column: 16 }] },
+    { code: bound, errors: [{ messageId: 'setThenExpire', line: 7, column: 9 }] },
+    { code: boundAlone, errors: [{ messageId: 'setWithoutTtl', line: 6, column: 9 }] },
+  ],
+});
+
+runRule(untypedTester, 'incr-needs-expire-on-create (promisified node-redis)', incrRule, {
+  valid: [
+    // the promisified EXPIRE queued in the same MULTI: atomic
+    multiIncr,
+    chainIncr,
+  ],
+  invalid: [
+    { code: separateIncr, errors: [{ messageId: 'separateRoundTrip', line: 7, column: 16 }] },
+    { code: assigned, errors: [{ messageId: 'noExpiry', line: 6, column: 25 }] },
+  ],
+});
+
+runRule(untypedTester, 'no-getset (promisified node-redis)', getsetRule, {
+  valid: [],
+  invalid: [{ code: objectOf, errors: [{ messageId: 'getset', line: 9, column: 20 }] }],
+});
+
+runRule(untypedTester, 'expire-needs-positive-ttl (promisified node-redis)', expireRule, {
+  // EXPIRE 0 through the object of promisified functions: a DEL the code means, as for client.expire
+  valid: [bluebirdModule(fn('  await client.expireAsync(`token:${k}`, 5);')), objectOf],
+  invalid: [
+    // SETEX rejects a TTL <= 0: the promisified SETEX too
+    { code: bluebirdModule(fn('  await client.setexAsync(`token:${k}`, 0, v);')), errors: [{ messageId: 'literalRejected', line: 5, column: 41 }] },
+    { code: utilPromisify(`const setex = promisify(client.setex, client);\n${fn('  await setex(`token:${k}`, 0, v);')}`), errors: [{ messageId: 'literalRejected', line: 6, column: 29 }] },
+  ],
+});
