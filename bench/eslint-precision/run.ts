@@ -67,6 +67,7 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
 import tsParser from '@typescript-eslint/parser';
 import { Linter } from 'eslint';
 import { globSync } from 'tinyglobby';
@@ -662,8 +663,69 @@ function worker(file: string): void {
   writeFileSync(`${file}.out.json`, JSON.stringify(output));
 }
 
+const USAGE = `Usage: npm run bench:eslint-precision -- [options]
+
+Lints the tuning or validation set with the plugin's recommended config and prints precision
+(strict and lenient) and recall against the triage (bench/eslint-precision/README.md).
+
+Options:
+  --set <tuning|validation>  which set to run (default tuning)
+  --untyped | --typed        one run only (default both)
+  --packages-only            only the published packages
+  --apps-only                only the applications
+  --package <name>           one package
+  --app <owner/name>         one application
+  --plugin <dir>             lint with the plugin in <dir> (a frozen copy of rules/ and semantics/)
+  --mirror <dir>             where application snapshots are (default /work/.mirror)
+  --all-files                lint every source file of an application, not only its globs
+  --no-install               do not install the packages (use what is installed)
+  --untriaged                list the findings the triage has no verdict for
+  --list                     list every finding with its verdict
+  --help                     print this help
+
+Exit code: 0 when every finding is triaged, no triaged leak is lost and nothing crashed; 1
+otherwise; 2 for a usage error.`;
+
+/** The command line, checked against the options USAGE lists; exits 2 on anything else. */
+function checkArguments(args: string[]): boolean {
+  try {
+    const { values } = parseArgs({
+      args,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        worker: { type: 'string' },
+        set: { type: 'string' },
+        untyped: { type: 'boolean' },
+        typed: { type: 'boolean' },
+        'packages-only': { type: 'boolean' },
+        'apps-only': { type: 'boolean' },
+        package: { type: 'string' },
+        app: { type: 'string' },
+        plugin: { type: 'string' },
+        mirror: { type: 'string' },
+        'all-files': { type: 'boolean' },
+        'no-install': { type: 'boolean' },
+        untriaged: { type: 'boolean' },
+        list: { type: 'boolean' },
+        help: { type: 'boolean' },
+      },
+    });
+    if (values.help) {
+      console.log(USAGE);
+      return false;
+    }
+    return true;
+  } catch (error) {
+    console.error(`${(error as Error).message}\n\n${USAGE}`);
+    process.exitCode = 2;
+    return false;
+  }
+}
+
 function main(): void {
   const args = process.argv.slice(2);
+  if (!checkArguments(args)) return;
   const workerFile = option(args, '--worker');
   if (workerFile) {
     worker(workerFile);
