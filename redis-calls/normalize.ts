@@ -18,6 +18,7 @@ import { constantNumber } from './constant.js';
 import { glideArgv } from './glide.js';
 import { isCommandOptionsArgument } from './command-options.js';
 import { localArrayTokens, settleConditionalGroups, type ArrayToken } from './arg-arrays.js';
+import { emptyTokens } from './empty-tokens.js';
 import { findVariable, moduleNamespaceOf, propertyName, resolveConstExpression, returnedExpressions, staticValue, unwrap, type AnyContext } from './static.js';
 
 /** The atomic unit a command runs in. */
@@ -111,9 +112,11 @@ export interface RedisCall {
  * - `conflicting-options`: two SET options that exclude each other, sent as written (`'EX', 60,
  *   'PX', 500`, `'NX', 'XX'`; KEEPTTL with an expiry is `keepttl-with-expiry`): Redis rejects the
  *   command and writes nothing.
+ * - `empty-token`: `undefined` / `null` on some branch, which ioredis sends as `""`, where Redis
+ *   rejects an empty argument (`set(k, v, 'EX', 60, nx ? 'NX' : undefined)`): `empty-tokens.ts`.
  */
 export interface DroppedArgument {
-  kind: 'number-as-options' | 'positional-tokens' | 'option-casing' | 'not-a-number' | 'may-be-undefined' | 'no-ttl-syntax' | 'keepttl-with-expiry' | 'unknown-option' | 'conflicting-options' | 'object-options';
+  kind: 'number-as-options' | 'positional-tokens' | 'option-casing' | 'not-a-number' | 'may-be-undefined' | 'no-ttl-syntax' | 'keepttl-with-expiry' | 'unknown-option' | 'conflicting-options' | 'object-options' | 'empty-token';
   /** Where to report. */
   node: TSESTree.Node;
   /** Whether what is dropped carries a TTL (then `valid-ttl-args` reports it, and the key rules leave it). */
@@ -621,6 +624,7 @@ export function normalizeCall(
   const description = describeCommand(resolved.command, args);
   dropped.push(...keepTtlConflict(description, args, nodes, dropped));
   if (flavorKnown && SENDS_TOKENS_AS_WRITTEN.has(flavor)) dropped.push(...unknownOptionOf(description, nodes), ...optionConflict(description, nodes));
+  if (flavorKnown && flavor === 'ioredis') dropped.push(...emptyTokens(context, resolved.command, args, nodes));
   return [
     {
       node,
@@ -1010,6 +1014,7 @@ function fromArgv(
   settleGroups(command, [], flat);
   const description = describeCommand(command, flat.args);
   const dropped = [...keepTtlConflict(description, flat.args, flat.nodes, []), ...unknownOptionOf(description, flat.nodes), ...optionConflict(description, flat.nodes)];
+  if (flavor === 'ioredis' && form === 'generic') dropped.push(...emptyTokens(context, command, flat.args, flat.nodes));
   return {
     node,
     nameNode,

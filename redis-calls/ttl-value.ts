@@ -8,6 +8,7 @@
  * Redis side (which unit a command expects, what it does with 0) is the command table's.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { describeCommand, type CommandArg, type CommandDescription } from '../semantics/commands.js';
 import { isNowName, isOneSecondInMs, unitOfLiteral, unitOfName, type UnitGuess } from '../semantics/ttl-units.js';
 import { constantNumber, constantsOf } from './constant.js';
 import { redisCallsOf, type RedisCall } from './index.js';
@@ -657,6 +658,19 @@ export function ttlValue(context: AnyContext, node: TSESTree.Node): number | str
   if (value !== undefined) return value;
   const text = staticValue(context, node);
   return typeof text === 'string' && text.trim() !== '' && Number.isFinite(Number(text)) ? text : undefined;
+}
+
+/**
+ * The command table's description of `call` with its TTL argument replaced by `literal` (a constant
+ * the call may only compute, {@link ttlValue}): what Redis does with that very value, rejected
+ * (`'60.0'`, `1e21`, `0` after EX) or taken. `undefined` when the command has no TTL argument.
+ */
+export function describedWithTtl(call: RedisCall, literal: CommandArg): CommandDescription | undefined {
+  const ttlArg = call.description.ttl?.arg;
+  if (ttlArg === undefined) return undefined;
+  const args = call.args.slice();
+  args[ttlArg] = literal;
+  return describeCommand(call.command, args);
 }
 
 /** The TTL argument of each command a call issues (the command table's `ttl`), when it is one node. */

@@ -18,13 +18,13 @@
  * Which argument is a TTL is the command table's `ttl`.
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { describeCommand, type CommandArg, type CommandDescription } from '../semantics/commands.js';
+import type { CommandArg, CommandDescription } from '../semantics/commands.js';
 import { createRule } from './create-rule.js';
 import type { ExpireNeedsPositiveTtlOptions } from './options.js';
 import type { RedisCall } from '../redis-calls/index.js';
 import { keyLabel } from '../redis-calls/report.js';
 import { unwrap } from '../redis-calls/static.js';
-import { shortText, ttlArgumentsOf, ttlRisk, ttlValue, type TtlRisk } from '../redis-calls/ttl-value.js';
+import { describedWithTtl, shortText, ttlArgumentsOf, ttlRisk, ttlValue, type TtlRisk } from '../redis-calls/ttl-value.js';
 
 /**
  * What the expiry `call` does with the TTL `literal` (a constant the call may only compute), as
@@ -34,11 +34,8 @@ import { shortText, ttlArgumentsOf, ttlRisk, ttlValue, type TtlRisk } from '../r
  * fields that expire at once).
  */
 function pastExpiryWith(call: RedisCall, literal: CommandArg): NonNullable<CommandDescription['pastExpiry']> | 'rejected' | 'other' {
-  const ttlArg = call.description.ttl?.arg;
-  if (ttlArg === undefined) return 'other';
-  const args = call.args.slice();
-  args[ttlArg] = literal;
-  const described = describeCommand(call.command, args);
+  const described = describedWithTtl(call, literal);
+  if (!described) return 'other';
   return described.rejected || described.rejectedWhenExists ? 'rejected' : (described.pastExpiry ?? 'other');
 }
 
@@ -120,8 +117,9 @@ export default createRule<Options, MessageIds>({
           // a constant, also computed from consts of this file or of imported modules
           const literal = ttlValue(context, ttlNode);
           if (literal !== undefined) {
-            const value = Number(literal);
-            if (value > 0 && Number.isInteger(value)) continue;
+            // a value Redis takes as a TTL (a positive integer as it parses one: not '60.0', '+5' or
+            // 1e21, sent as `1e+21`; within its range): nothing to say
+            if (describedWithTtl(call, literal)?.nonPositiveTtlArg === undefined) continue;
             // what Redis does with this very value, and under the call's condition (NX / XX / GT / LT)
             const past = pastExpiryWith(call, literal);
             // `0`, `'-1'`; a computed constant with its value: `Math.floor(MS / 1000)` (= 0)

@@ -14,7 +14,7 @@ import { expectedUnit, unitMismatch } from '../semantics/ttl-units.js';
 import { createRule } from './create-rule.js';
 import { redisCallsOf, type RedisCall } from '../redis-calls/index.js';
 import { propertyName, staticValue } from '../redis-calls/static.js';
-import { guessUnit, shortText, ttlArgumentsOf } from '../redis-calls/ttl-value.js';
+import { describedWithTtl, guessUnit, shortText, ttlArgumentsOf, ttlValue } from '../redis-calls/ttl-value.js';
 
 /** Messages of the rule and of its suggestion. */
 export type MessageIds = 'msAsSeconds' | 'secondsAsMs' | 'absoluteAsDuration' | 'durationAsAbsolute' | 'absoluteUnit' | 'useInstead';
@@ -62,6 +62,11 @@ export default createRule<[], MessageIds>({
         for (const { call, ttl, ttlNode } of ttlArgumentsOf(context, node)) {
           const guess = guessUnit(context, ttlNode);
           if (!guess) continue;
+          // a constant Redis rejects (`'EX', 1e21`, sent as `1e+21`; an EX whose milliseconds overflow):
+          // the write fails whatever its unit, which expire-needs-positive-ttl reports
+          const literal = ttlValue(context, ttlNode);
+          const described = literal !== undefined ? describedWithTtl(call, literal) : undefined;
+          if (described?.rejected || described?.rejectedWhenExists) continue;
           const mismatch = unitMismatch(guess, ttl.unit);
           if (!mismatch) continue;
           const current = call.description.ttlOption ?? call.command;

@@ -26,6 +26,8 @@ export type MessageIds =
   | 'unknownOption'
   | 'conflictingOptions'
   | 'objectOptions'
+  | 'emptyToken'
+  | 'leaveOut'
   | 'useTokens'
   | 'nameExpiry'
   | 'useOptionsObject'
@@ -61,6 +63,9 @@ export default createRule<[], MessageIds>({
       objectOptions:
         '{{client}} sends {{command}} options as Redis tokens, one per argument: `{{text}}` goes out as `[object Object]`, Redis answers "syntax error" and the key is never written. Pass tokens: `\'EX\', seconds`.',
       useTokens: 'Pass the options as tokens: `{{replacement}}`.',
+      emptyToken:
+        'ioredis sends `undefined` and `null` as an empty argument: when `{{text}}` is one, {{command}} goes out with `""` there, Redis rejects it ("syntax error" / "value is not an integer") and the key is never written. Leave the argument out on that branch: `...(cond ? [token] : [])`.',
+      leaveOut: 'Leave it out when it is undefined: `{{replacement}}`.',
       conflictingOptions:
         '`{{option}}` and `{{other}}` exclude each other: Redis answers "syntax error" to the whole {{command}}, so the key is never written. Keep one of them.',
       unknownOption:
@@ -209,9 +214,48 @@ export default createRule<[], MessageIds>({
         case 'conflicting-options':
           context.report({ node: dropped.node, messageId: 'conflictingOptions', data: { option: dropped.option ?? '', other: dropped.conflictsWith ?? '', command: call.command } });
           return;
+        case 'empty-token': {
+          const replacement = spreadFor(call, dropped.node);
+          context.report({
+            node: dropped.node,
+            messageId: 'emptyToken',
+            data: { text: text(dropped.node), command: call.command },
+            suggest: replacement
+              ? [{ messageId: 'leaveOut', data: { replacement }, fix: (fixer: TSESLint.RuleFixer) => fixer.replaceText(dropped.node, replacement) }]
+              : [],
+          });
+          return;
+        }
         case 'number-as-options':
           return; // set-requires-ttl-or-keepttl's
       }
+    }
+
+    /**
+     * `nx ? 'NX' : undefined`, an argument of the call itself, as a spread that sends nothing on the
+     * nullish arm: `...(nx ? ['NX'] : [])`. `undefined` for any other shape, and when the command
+     * without that argument is one Redis rejects too (a TTL after `'EX'`).
+     */
+    function spreadFor(call: RedisCall, node: TSESTree.Node): string | undefined {
+      if (node.type !== AST_NODE_TYPES.ConditionalExpression || call.node.type !== AST_NODE_TYPES.CallExpression || !call.node.arguments.includes(node as TSESTree.CallExpressionArgument)) return undefined;
+      // not the TTL itself (`SET k v EX` and `SETEX k v` are rejected too), and the command without
+      // the argument must be one Redis takes
+      const at = call.argNodes.indexOf(node);
+      if (at < 0 || call.description.ttl?.arg === at) return undefined;
+      const without = describeCommand(call.command, [...call.args.slice(0, at), ...call.args.slice(at + 1)]);
+      if (without.rejected || without.rejectedWhenExists) return undefined;
+      const arm = (branch: TSESTree.Node): string | undefined => {
+        const nullish =
+          (branch.type === AST_NODE_TYPES.Identifier && branch.name === 'undefined') ||
+          (branch.type === AST_NODE_TYPES.Literal && branch.raw === 'null') ||
+          (branch.type === AST_NODE_TYPES.UnaryExpression && branch.operator === 'void');
+        if (nullish) return '[]';
+        return branch.type === AST_NODE_TYPES.ConditionalExpression ? undefined : `[${sourceCode.getText(branch)}]`;
+      };
+      const consequent = arm(node.consequent);
+      const alternate = arm(node.alternate);
+      if (!consequent || !alternate || (consequent === '[]') === (alternate === '[]')) return undefined;
+      return `...(${sourceCode.getText(node.test)} ? ${consequent} : ${alternate})`;
     }
 
     /** `set(k, v, 'EX', 60, 'NX')` -> `{ EX: 60, NX: true }`, when every token is a literal. */

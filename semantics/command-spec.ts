@@ -4,7 +4,7 @@
  * through `describeCommand` in `commands.ts`.
  */
 
-import type { CommandArg, CommandDescription, KeyAction, KeyEffect } from './commands.js';
+import type { CommandArg, CommandDescription, KeyAction, KeyEffect, TtlUnit } from './commands.js';
 
 /** One row of the command table: which arguments are keys, and what the call does to each. */
 export type Spec =
@@ -63,6 +63,44 @@ export function isSecondsTtl(arg: CommandArg): boolean {
   return value !== undefined && value > 0n && value <= (LLONG_MAX - YEAR_3000_MS) / 1000n;
 }
 
+/** Unix time of 2020-01-01 in milliseconds: a server's clock is surely past it. */
+const YEAR_2020_MS = 1_577_836_800_000n;
+
+/** How Redis checks an expiry argument once it has parsed it as an integer ({@link expiryLiteral}). */
+export type ExpiryFamily = 'set' | 'expire' | 'hash';
+
+/**
+ * A literal expiry argument as Redis reads it: `undefined` for an expression (not a literal);
+ * otherwise the integer Redis parses ({@link redisInteger}: no leading zero, sign `+`, space,
+ * fraction, exponent or hex: `'01'`, `'+5'`, `' 60'`, `'5e2'`, `'60.0'`, `'0x10'` and `1e21`,
+ * sent as `1e+21`, are "value is not an integer or out of range") and whether Redis rejects the
+ * command for it. Checked token by token on redis-server 7.0.15
+ * (`tests/semantics/expiry-literals-redis.test.ts`; `t_string.c` `getExpireMillisecondsOrReply`,
+ * `expire.c` `expireGenericCommand`):
+ * - `set` (SET EX / PX / EXAT / PXAT, SETEX, PSETEX, GETEX): rejected ("invalid expire time") when
+ *   <= 0, when in seconds above `LLONG_MAX / 1000`, or when its milliseconds, plus the clock for EX
+ *   and PX, overflow 64 bits (with the clock at 2026: SET EX above 9,223,370,240,406,236);
+ * - `expire` (EXPIRE / PEXPIRE / EXPIREAT / PEXPIREAT): any integer is taken (<= 0 deletes), except
+ *   seconds outside `±LLONG_MAX / 1000` and milliseconds that overflow with the clock added (EXPIRE,
+ *   PEXPIRE); `value` says whether it deletes;
+ * - `hash` (the HEXPIRE family, HSETEX, HGETEX): only the integer parse here (the same
+ *   `getLongLongFromObjectOrReply` in `t_hash.c`); each command judges the value's sign.
+ * The clock is taken to be past 2020: a value rejected only with a later clock is not rejected
+ * here (the band is 2 s in 10^16).
+ */
+export function expiryLiteral(arg: CommandArg, unit: TtlUnit, family: ExpiryFamily): { value: bigint | undefined; rejected: boolean } | undefined {
+  if (arg === undefined) return undefined;
+  const value = redisInteger(arg);
+  if (value === undefined) return { value: undefined, rejected: true };
+  if (family === 'hash') return { value, rejected: false };
+  const seconds = unit === 'seconds' || unit === 'unix-seconds';
+  const relative = unit === 'seconds' || unit === 'milliseconds';
+  if (family === 'set' && value <= 0n) return { value, rejected: true };
+  if (seconds && (value > LLONG_MAX / 1000n || value < -(LLONG_MAX / 1000n))) return { value, rejected: true };
+  const ms = seconds ? value * 1000n : value;
+  return { value, rejected: relative && ms > LLONG_MAX - YEAR_2020_MS };
+}
+
 /** A description with `keys` and no option that drops or keeps a TTL. */
 export function base(keys: KeyAction[]): Omit<CommandDescription, 'name' | 'known'> {
   return { keys, getDropsTtl: false, keepTtl: false, unknownOptions: false };
@@ -82,10 +120,10 @@ export const EXPIRY_UNITS = {
 /**
  * The expiry option `args[at]` (one of {@link EXPIRY_UNITS}, upper case) and the value after it:
  * the TTL argument's index and unit, and `bad` when that value is a literal Redis rejects (<= 0, a
- * fraction, or not a number: `'60s'`). An expression's value is never bad here.
+ * fraction, not an integer as Redis parses one: `'60s'`, `'60.0'`, `'+5'`, or out of its range:
+ * {@link expiryLiteral}). An expression's value is never bad here.
  */
 export function expiryOption(args: readonly CommandArg[], at: number, option: keyof typeof EXPIRY_UNITS): { ttl: { arg: number; unit: (typeof EXPIRY_UNITS)[keyof typeof EXPIRY_UNITS] }; bad: boolean } {
-  const value = numeric(args[at + 1]);
-  const bad = value !== undefined ? value <= 0 || !Number.isInteger(value) : args[at + 1] !== undefined;
-  return { ttl: { arg: at + 1, unit: EXPIRY_UNITS[option] }, bad };
+  const unit = EXPIRY_UNITS[option];
+  return { ttl: { arg: at + 1, unit }, bad: expiryLiteral(args[at + 1], unit, 'set')?.rejected ?? false };
 }

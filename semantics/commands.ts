@@ -9,7 +9,7 @@
  * `../shared/design/ttl-semantics.md` which summarises them.
  */
 
-import { all, base, EXPIRY_UNITS, expiryOption, first, keyless, numeric, removes, upper, type Spec } from './command-spec.js';
+import { all, base, EXPIRY_UNITS, expiryLiteral, expiryOption, first, keyless, numeric, removes, upper, type Spec } from './command-spec.js';
 import { describeSet } from './set-command.js';
 import { REDIS8_TYPE_TABLE } from './redis8-types.js';
 import { versionRequirement, type VersionRequirement } from './versions.js';
@@ -269,14 +269,13 @@ function describeExpire(unit: NonNullable<CommandDescription['ttl']>['unit']) {
       }
     }
     const conflicting = (options.has('NX') && (options.has('XX') || options.has('GT') || options.has('LT'))) || (options.has('GT') && options.has('LT'));
-    const literal = args[1];
-    // Redis parses the timeout as an integer: '1.5', '0.0' or '60s' is an error that aborts a script.
-    const integer = typeof literal === 'number' ? Number.isInteger(literal) : typeof literal === 'string' ? /^[+-]?\d+$/.test(literal.trim()) : undefined;
-    const value = integer ? Number(literal) : undefined;
-    const badValue = integer === false;
+    // Redis parses the timeout as an integer: '1.5', '0.0', '+5' or '60s' is an error that aborts a
+    // script, and so is one out of its range (expiryLiteral)
+    const literal = expiryLiteral(args[1], unit, 'expire');
+    const badValue = literal?.rejected ?? false;
     const rejected = badValue || conflicting;
     // A timeout <= 0 (or a time in the past, which we can only see for literals <= 0) deletes the key.
-    const deletes = value !== undefined && value <= 0;
+    const deletes = !badValue && literal?.value !== undefined && literal.value <= 0n;
     const effect: KeyEffect = rejected ? 'read' : onlyWithTtl ? 'set-ttl-if-has-ttl' : deletes ? 'delete' : 'set-ttl';
     const pastExpiry = pastExpiryUnder(options);
     return {
@@ -299,8 +298,7 @@ function pastExpiryUnder(options: ReadonlySet<string>): NonNullable<CommandDescr
 /** SETEX key seconds value / PSETEX key milliseconds value. */
 function describeSetex(unit: 'seconds' | 'milliseconds') {
   return (args: readonly CommandArg[]): Omit<CommandDescription, 'name' | 'known'> => {
-    const value = numeric(args[1]);
-    const bad = (value !== undefined && (value <= 0 || !Number.isInteger(value))) || (value === undefined && args[1] !== undefined);
+    const bad = expiryLiteral(args[1], unit, 'set')?.rejected ?? false;
     return {
       ...base([{ arg: 0, effect: bad ? 'read' : 'create-with-ttl' }]),
       ttl: { arg: 1, unit },
@@ -379,11 +377,9 @@ function describeHashExpire(unit: TtlUnit) {
       else options.add(token);
     }
     const onlyWithTtl = options.has('XX') || options.has('GT');
-    const literal = args[1];
-    const integer = typeof literal === 'number' ? Number.isInteger(literal) : typeof literal === 'string' ? /^[+-]?\d+$/.test(literal.trim()) : undefined;
-    const value = integer ? Number(literal) : undefined;
-    const rejected = integer === false || (value !== undefined && value < 0);
-    const deletes = value === 0;
+    const literal = expiryLiteral(args[1], unit, 'hash');
+    const rejected = (literal?.rejected ?? false) || (literal?.value !== undefined && literal.value < 0n);
+    const deletes = literal?.value === 0n;
     return {
       keys: [{ arg: 0, effect: 'read', ...(deletes ? { mayDelete: true as const } : {}), fields: { args: fields, ttl: deletes ? 'delete' : onlyWithTtl ? 'set-if-has-ttl' : 'set' } }],
       getDropsTtl: false,
@@ -405,7 +401,7 @@ function hashFieldOptions(args: readonly CommandArg[]): {
   ttl?: NonNullable<CommandDescription['ttl']>;
   ttlOption?: string;
   value?: number;
-  /** The expiry argument is a literal that is not a number (`'60s'`). */
+  /** The expiry argument is a literal that is not an integer Redis parses (`'60s'`, `'60.0'`, `'+5'`). */
   notNumeric: boolean;
   unknownOptions: boolean;
   /** Where the FIELDS block starts (the argument count when there is none). */
@@ -428,8 +424,10 @@ function hashFieldOptions(args: readonly CommandArg[]): {
     if (token in EXPIRY_UNITS) {
       ttl = { arg: i + 1, unit: EXPIRY_UNITS[token as keyof typeof EXPIRY_UNITS] };
       ttlOption = token;
-      value = numeric(args[i + 1]);
-      notNumeric = value === undefined && args[i + 1] !== undefined;
+      // Redis's integer parse (expiryLiteral): '60.0', '+5' or '60s' is not a number here
+      const literal = expiryLiteral(args[i + 1], ttl.unit, 'hash');
+      value = literal?.value !== undefined ? Number(literal.value) : undefined;
+      notNumeric = literal?.rejected ?? false;
       i++;
     } else tokens.add(token);
   }

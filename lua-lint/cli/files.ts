@@ -1,12 +1,12 @@
 /**
  * Turning the command line's patterns into files, and files into source text.
  */
-import { readdir, readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readdir, readSync, statSync, type Dirent } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { glob, isDynamicPattern } from 'tinyglobby';
 import { CliError, describeFsError } from '../../cli/errors.js';
-import { HOST_WALK_IGNORES, SOURCE_GLOB } from '../hosts/extensions.js';
+import { hostLanguageOf, HOST_WALK_IGNORES, SOURCE_GLOB } from '../hosts/extensions.js';
 
 /** Never linted, wherever they are: dependencies and Git's own files. */
 export const DEFAULT_IGNORES: readonly string[] = ['**/node_modules/**', '**/.git/**'];
@@ -53,10 +53,13 @@ export async function expandPatterns(patterns: readonly string[], options: Expan
   const seen = new Set<string>();
   // the folders a walk could not list: the walk goes on without them, they are reported (never a silent skip)
   const unlisted: Array<{ path: string; error: unknown }> = [];
+  // the symbolic links a walk met (not followed): named when a directory turns out to hold no file
+  const links: string[] = [];
   const walkFs = {
     readdir: ((folder: string, readOptions: object, callback: (error: NodeJS.ErrnoException | null, entries: unknown) => void) =>
       readdir(folder, readOptions as { withFileTypes: true }, (error, entries) => {
         if (error) unlisted.push({ path: folder, error });
+        for (const entry of (entries ?? []) as Dirent[]) if (entry.isSymbolicLink()) links.push(path.join(folder, entry.name));
         callback(error, entries);
       })) as unknown as typeof readdir,
   };
@@ -88,6 +91,7 @@ export async function expandPatterns(patterns: readonly string[], options: Expan
         seen.add(where);
         targets.push({ kind: 'unreadable', path: where, reason: unreadableReason(where, error, 'folder') });
       }
+      const skippedLinks = linkedFolders(links.splice(0));
       found.sort();
       matches = found.map((file) => path.normalize(file)).filter((file) => !options.isIgnored(file));
       if (matches.length === 0 && options.errorOnUnmatchedPattern && !targets.some((t) => t.kind === 'unreadable')) {
@@ -95,8 +99,8 @@ export async function expandPatterns(patterns: readonly string[], options: Expan
           found.length > 0
             ? `All files matched by "${pattern}" are ignored (see "ignores" in the config file).`
             : stats
-              ? `No .lua files (nor Go, Python, Ruby, PHP, Java, C#, JS or TS files) were found in the directory "${pattern}".`
-              : `No files matching the pattern "${pattern}" were found.`,
+              ? `No .lua files (nor Go, Python, Ruby, PHP, Java, C#, JS or TS files) were found in the directory "${pattern}".${skippedFolders(skippedLinks, options.cwd)}`
+              : `No files matching the pattern "${pattern}" were found.${skippedFolders(skippedLinks, options.cwd)}`,
         );
       }
     }
@@ -116,6 +120,27 @@ export async function expandPatterns(patterns: readonly string[], options: Expan
   return targets;
 }
 
+/** The symbolic links among `links` that lead to a folder (a walk does not follow them), sorted. */
+function linkedFolders(links: readonly string[]): string[] {
+  return links
+    .filter((link) => {
+      try {
+        return statSync(link).isDirectory();
+      } catch {
+        return false; // a dangling link
+      }
+    })
+    .sort();
+}
+
+/** The sentence that names the folders a walk left out because a symbolic link leads to them ('' when none). */
+function skippedFolders(links: readonly string[], cwd: string): string {
+  if (links.length === 0) return '';
+  const shown = links.slice(0, 3).map((link) => `"${path.relative(cwd, link) || link}"`);
+  const more = links.length > 3 ? ` and ${links.length - 3} more` : '';
+  return ` Symbolic links to folders are not followed (a link back up the tree would be walked forever): ${shown.join(', ')}${more} ${links.length === 1 ? 'was' : 'were'} skipped; name a link on the command line to lint the folder it leads to.`;
+}
+
 /** On Windows a typed path may use `\`; elsewhere `\` escapes a glob character (`\[`). */
 function globPattern(pattern: string): string {
   return process.platform === 'win32' ? pattern.replaceAll('\\', '/') : pattern;
@@ -132,10 +157,21 @@ export type SourceText = { ok: true; text: string } | { ok: false; reason: strin
  * Decodes a file's bytes as UTF-8: a byte-order mark is kept, so that the analysis reports it as the
  * parse error Redis gives (Redis hands the script's bytes to Lua as they are); invalid sequences
  * become U+FFFD, one per bad byte, so lines and columns stay where an editor shows them. A file
- * with NUL bytes is not Lua source.
+ * with NUL bytes is not Lua source (a host-language file, `filePath` with a `.js`, `.py` ...
+ * extension, is said to be binary: it is no Lua file to begin with).
  */
-export function decodeSource(bytes: Uint8Array): SourceText {
-  if (bytes.includes(0)) return { ok: false, reason: 'Not a Lua source file: it contains NUL bytes (binary data?).' };
+export function decodeSource(bytes: Uint8Array, filePath?: string): SourceText {
+  if (bytes.includes(0)) {
+    // a host-language file (`.js`, `.py`) is no Lua file either way: say what it is, binary
+    const host = filePath === undefined ? undefined : hostLanguageOf(filePath);
+    return {
+      ok: false,
+      reason:
+        host === undefined
+          ? 'Not a Lua source file: it contains NUL bytes (binary data?).'
+          : `Not a text file: it contains NUL bytes (binary data, not ${path.extname(filePath!)} source?), so no Lua script embedded in it was looked for.`,
+    };
+  }
   return { ok: true, text: new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes) };
 }
 
@@ -151,11 +187,41 @@ export type SourceBytes = { ok: true; bytes: Uint8Array } | { ok: false; reason:
  * that can be opened: the reason says so and how to fix it.
  */
 export function readSourceFile(filePath: string): SourceBytes {
+  let fd: number | undefined;
   try {
-    return { ok: true, bytes: readFileSync(filePath) };
+    fd = openSync(filePath, 'r');
+    const size = fstatSync(fd).size;
+    if (size > MAX_SOURCE_BYTES) return { ok: false, reason: tooLarge(`it holds ${size} bytes`) };
+    // a regular file is read in one go; a device or a pipe (`/dev/zero`, `<(cmd)`) reports no size
+    // and is read until its end or the cap, whichever comes first
+    const buffer = Buffer.allocUnsafe(Math.min(Math.max(size + 1, 1 << 16), MAX_SOURCE_BYTES + 1));
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const read = readSync(fd, buffer, 0, buffer.length, null);
+      if (read === 0) break;
+      total += read;
+      if (total > MAX_SOURCE_BYTES) return { ok: false, reason: tooLarge(`more than ${MAX_SOURCE_BYTES} bytes were read from it`) };
+      chunks.push(Buffer.from(buffer.subarray(0, read)));
+    }
+    return { ok: true, bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total) };
   } catch (error) {
     return { ok: false, reason: unreadableReason(filePath, error, 'file') };
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
+}
+
+/**
+ * The most bytes read from one file or from standard input: 64 MiB, far above a script or a
+ * source file (the largest bundled host file of the benches is a few MB), and a bound on a
+ * device that never ends (`lua-lint /dev/zero`).
+ */
+export const MAX_SOURCE_BYTES = 64 * 1024 * 1024;
+
+/** Why a file over {@link MAX_SOURCE_BYTES} is not linted. */
+function tooLarge(why: string): string {
+  return `Not linted: ${why}, over the limit of ${MAX_SOURCE_BYTES} bytes (64 MiB) for one source file (a device such as /dev/zero never ends).`;
 }
 
 /** Why `where` (a file to read, a folder to list) could not be: a sentence that says what to do. */
@@ -171,9 +237,18 @@ function unreadableReason(where: string, error: unknown, what: 'file' | 'folder'
     : `Cannot list this folder: ${describeFsError(error)}; the files in it were not linted.`;
 }
 
-/** Reads a stream (standard input) to its end. */
+/**
+ * Reads a stream (standard input) to its end.
+ * @throws CliError past {@link MAX_SOURCE_BYTES} (`lua-lint - < /dev/zero` ends, exit 2)
+ */
 export async function readStream(stream: AsyncIterable<string | Uint8Array>): Promise<Uint8Array> {
   const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk));
+  let total = 0;
+  for await (const chunk of stream) {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk);
+    total += bytes.length;
+    if (total > MAX_SOURCE_BYTES) throw new CliError(`Standard input holds more than ${MAX_SOURCE_BYTES} bytes (64 MiB), the limit for one source file: not linted.`);
+    chunks.push(bytes);
+  }
   return Buffer.concat(chunks);
 }

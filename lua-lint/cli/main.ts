@@ -253,7 +253,7 @@ class LintRun {
 
   /** Decodes and analyses one file's bytes. */
   add(filePath: string, bytes: Uint8Array): void {
-    const source = decodeSource(bytes);
+    const source = decodeSource(bytes, filePath);
     this.messages(filePath);
     if (!source.ok) {
       this.push(filePath, [{ ruleId: null, severity: 2, message: source.reason, line: 1, column: 1, endLine: 1, endColumn: 1, fatal: true }]);
