@@ -44,7 +44,7 @@ import { callsInFunction, keyExpiredBeside } from './file-index.js';
 import { keyParameter } from './helper-keys.js';
 import { keyIdOf } from './key-id.js';
 import type { RedisCall } from './normalize.js';
-import { enclosingFunction, findVariable, propertyName, unwrap, type AnyContext, type FunctionLike } from './static.js';
+import { encloses, enclosingFunction, findVariable, propertyName, unwrap, type AnyContext, type FunctionLike } from './static.js';
 
 /** How many helpers that pass on their key parameter are followed above the write. */
 const MAX_HELPERS = 3;
@@ -199,10 +199,6 @@ function pathTo(pattern: TSESTree.Node, target: TSESTree.Node): Step[] | undefin
   }
 }
 
-function encloses(outer: TSESTree.Node, inner: TSESTree.Node): boolean {
-  return outer.range[0] <= inner.range[0] && inner.range[1] <= outer.range[1];
-}
-
 /** The name a plain parameter binds (`req`, `req = {}`, `private readonly req`). */
 function bindingName(param: TSESTree.Parameter): string | undefined {
   const inner = param.type === AST_NODE_TYPES.TSParameterProperty ? param.parameter : param;
@@ -319,7 +315,11 @@ export function userNamedWrite(context: AnyContext, call: RedisCall, keyNode: TS
   return !deletedBefore(context, call, arg);
 }
 
-/** Whether a command before `call`, in its function or one enclosing it, may delete the key at argument `arg`. */
+/**
+ * Whether a command before `call`, in its function or one enclosing it, may delete the key at
+ * argument `arg` (not one on the other branch of an `if` or `?:`: `value === tombstone ?
+ * hdel(key, f) : hset(key, f, value)` deletes or writes).
+ */
 function deletedBefore(context: AnyContext, call: RedisCall, arg: number): boolean {
   const id = keyIdOf(context, call, arg);
   if (id === undefined) return false;
@@ -329,9 +329,22 @@ function deletedBefore(context: AnyContext, call: RedisCall, arg: number): boole
         other !== call &&
         // before it in the source: also a command whose callback the write sits in (`srem(k, m, () => sadd(k, n))`)
         other.nameNode.range[0] < call.nameNode.range[0] &&
+        !otherArms(other.node, call.node) &&
         other.description.keys.some((key) => (EFFECTS_THAT_DELETE_KEY.has(key.effect) || key.mayDelete === true) && keyIdOf(context, other, key.arg) === id),
     );
     if (earlier) return true;
     if (!fn) return false;
   }
+}
+
+/** Whether `a` and `b` sit in different branches of the nearest `if` or `?:` that holds both. */
+function otherArms(a: TSESTree.Node, b: TSESTree.Node): boolean {
+  for (let node = a.parent; node; node = node.parent) {
+    if (!encloses(node, b)) continue;
+    if (node.type !== AST_NODE_TYPES.IfStatement && node.type !== AST_NODE_TYPES.ConditionalExpression) return false;
+    const { consequent, alternate } = node;
+    const armOf = (n: TSESTree.Node): number => (encloses(consequent, n) ? 1 : alternate && encloses(alternate, n) ? 2 : 0);
+    return armOf(a) !== 0 && armOf(b) !== 0 && armOf(a) !== armOf(b);
+  }
+  return false;
 }

@@ -78,6 +78,10 @@ const helpers = ioredis(
 const argv = ioredis('const [, , key, value] = process.argv;\nawait redis.rpush(key, value);\nawait redis.incr(process.argv[2]);\nconst [name] = process.argv.slice(2);\nawait redis.sadd(name, value);');
 const commander = ioredis("program.command('push <key> <value>').action(async (key, value) => {\n  await redis.rpush(key, value);\n});");
 const yargs = ioredis("yargs(hideBin(process.argv)).command('incr <key>', 'increments a key', () => {}, async (argv) => {\n  await redis.incr(argv.key);\n}).parse();");
+// a delete on the other branch of the choice: the write does not follow it (redis-commander's editHashField)
+const deleteOrWrite = ioredis(
+  "export function editHashField(req, res, next) {\n  const key = req.body.key;\n  if (req.body.value === TOMBSTONE) {\n    redis.hdel(key, req.body.field, next);\n  } else {\n    redis.hset(key, req.body.field, req.body.value, next);\n  }\n}",
+);
 // SET ... NX and SET ... KEEPTTL on the user's key: create a missing key only, or keep the TTL it has
 const setNx = ioredis("export async function create(req, res) {\n  await redis.set(req.params.key, req.body.value, 'NX');\n  await redis.setnx(req.body.key, req.body.value);\n}");
 
@@ -99,7 +103,7 @@ const replaceMember = ioredis(
 const expiredLater = ioredis("export async function save(req, res) {\n  await redis.hset(req.params.key, 'f', 'v');\n  await redis.expire(req.params.key, 60);\n}");
 
 runRule(untypedTester, 'incr-needs-expire-on-create (user-named keys)', incrRule, {
-  valid: [express, expressBody, expressQuery, expressParam, koa, fastify, hono, nextRoute, destructuredParam, nest, helpers, argv, commander, yargs],
+  valid: [express, expressBody, expressQuery, expressParam, koa, fastify, hono, nextRoute, destructuredParam, nest, helpers, argv, commander, yargs, deleteOrWrite],
   invalid: [
     // the code builds the key from the request: a prefix, a template, a concatenation, a key builder
     { code: templated, errors: [noExpiry(templated, 'sadd(`user:${req.params.id}`, req.body.member)', '`user:${req.params.id}`')] },
@@ -151,6 +155,7 @@ runRule(untypedTester, 'incr-needs-expire-on-create (user-named keys)', incrRule
     { code: commander, options: [STRICT], errors: [noExpiry(commander, 'rpush(key, value)', 'key')] },
     { code: yargs, options: [STRICT], errors: [noExpiry(yargs, 'incr(argv.key)', 'argv.key')] },
     { code: helpers, options: [STRICT], errors: [{ messageId: 'noExpiry', ...at(helpers, 'sadd(key') }] },
+    { code: deleteOrWrite, options: [STRICT], errors: [{ messageId: 'noExpiry', ...at(deleteOrWrite, 'hset(key') }] },
   ],
 });
 
