@@ -26,7 +26,7 @@ export interface CollectedKey {
   shape: string;
   effect: KeyEffect;
   /** Why the key rules leave this write alone, if they do. */
-  exemption: 'persistent' | 'constant' | 'optional-ttl' | 'pass-through' | 'opaque' | undefined;
+  exemption: 'persistent' | 'constant' | 'optional-ttl' | 'pass-through' | 'user-named' | 'opaque' | undefined;
   /** The atomic unit the command runs in: its own round trip, a MULTI, or a pipeline (not atomic). */
   unitKind: 'single' | 'multi' | 'pipeline';
   /** The client drops the TTL the code spells (`valid-ttl-args` reports it): the key gets none. */

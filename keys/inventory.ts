@@ -187,8 +187,8 @@ function jsStatus(key: CollectedKey, messages: Set<string> | undefined): TtlStat
     return ids.every((id) => id === 'keepTtlMayCreate') ? 'keepttl' : 'none';
   }
   // left alone by the rules for being one key, the no-TTL arm of a TTL the caller chooses, or an
-  // opaque key nothing says is meant to expire: written without TTL
-  if ((key.exemption === 'constant' || key.exemption === 'optional-ttl' || key.exemption === 'opaque') && EFFECTS_THAT_WRITE_WITHOUT_TTL.has(key.effect)) return 'none';
+  // opaque key nothing says is meant to expire, or the key its operator named: written without TTL
+  if ((key.exemption === 'constant' || key.exemption === 'optional-ttl' || key.exemption === 'opaque' || key.exemption === 'user-named') && EFFECTS_THAT_WRITE_WITHOUT_TTL.has(key.effect)) return 'none';
   // the rules found its expiry in the same unit: atomic in a MULTI, not in a pipeline
   if (key.unitKind === 'pipeline' && EFFECTS_THAT_WRITE_WITHOUT_TTL.has(key.effect)) return 'separate';
   return unreportedStatus(key.effect);

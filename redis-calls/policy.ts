@@ -23,7 +23,9 @@
  *   wrapper of its caller's key under another name (`hashIncrementRemote(hash, f, n)`) beside a
  *   method that expires its caller's key (`redis-calls/api-wrappers.ts`), and a method of that
  *   shape under any name whose callers are read (`increase(key, n)`: `redis-calls/facades.ts`
- *   forwardingFacade).
+ *   forwardingFacade). So is a **key the code's user names**, verbatim, by a write that keeps an
+ *   existing key's TTL (`req.params.key` in an admin UI's route, `process.argv[2]` in a CLI:
+ *   `redis-calls/user-named-key.ts`): the code does not choose the key, the operator does.
  * - an **opaque key built by a key helper** (no letter or digit in its shape, so no
  *   `persistentKeys` pattern can name it: `set(getKey(table, { id }), v)`, keys destructured from
  *   `getQueueKeys(q)`) in a file where nothing says a key is meant to expire (no TTL given to any
@@ -45,6 +47,7 @@ import { inNoTtlArm } from './optional-ttl.js';
 import { forwardingWrapper, passThroughWrapper } from './pass-through.js';
 import { persistentAnnotation, persistentPattern } from './persistent.js';
 import type { AnyContext } from './static.js';
+import { userNamedWrite } from './user-named-key.js';
 
 /** The options every key-writing rule has (all `true` by default, `false` in `strict`). */
 export interface KeyPolicyOptions {
@@ -59,8 +62,9 @@ export interface KeyPolicyOptions {
    */
   allowOptionalTtl?: boolean;
   /**
-   * Do not report the key parameter of a wrapper that re-exposes the command under its own name.
-   * Default `true`; `false` in the `strict` config.
+   * Do not report the key parameter of a wrapper that re-exposes the command under its own name,
+   * nor a key the code's user names verbatim (a request field, a CLI argument) by a write that
+   * keeps an existing key's TTL. Default `true`; `false` in the `strict` config.
    */
   allowPassThrough?: boolean;
   /**
@@ -85,7 +89,7 @@ export const KEY_POLICY_SCHEMA = {
   allowPassThrough: {
     type: 'boolean',
     description:
-      'Do not report the key parameter of a short function or method named after the command it forwards that parameter to (incr(key) { return this.client.incr(key); }): its callers choose the key. Default true; false in the strict config.',
+      'Do not report the key parameter of a short function or method named after the command it forwards that parameter to (incr(key) { return this.client.incr(key); }): its callers choose the key; nor a key forwarded verbatim from a route handler\'s request (req.params.key) or the command line (process.argv[2]) by a write that keeps an existing key\'s TTL: its operator chooses it. Default true; false in the strict config.',
   },
   allowOpaqueKeys: {
     type: 'boolean',
@@ -126,7 +130,7 @@ export function exemption(
   call: RedisCall,
   keyNode: TSESTree.Node,
   options: KeyPolicyOptions,
-): 'persistent' | 'constant' | 'optional-ttl' | 'pass-through' | 'opaque' | undefined {
+): 'persistent' | 'constant' | 'optional-ttl' | 'pass-through' | 'user-named' | 'opaque' | undefined {
   const shape = keyShapeOf(context, keyNode);
   if (persistentAnnotation(context, call.node, shape)) return 'persistent';
   // a pattern names a family by its spelling; a function that gives this very key a TTL says it
@@ -150,6 +154,9 @@ export function exemption(
     // a thin wrapper of a library's API over its caller's key, whatever its name, beside a method
     // that expires the caller's key (`redis-calls/api-wrappers.ts`)
     if (apiWrapperOfCallersKey(context, call, keyNode)) return 'pass-through';
+    // the key the operator typed into an admin UI or a CLI, forwarded verbatim, by a write that
+    // keeps an existing key's TTL (`redis-calls/user-named-key.ts`)
+    if (userNamedWrite(context, call, keyNode)) return 'user-named';
   }
   if (options.allowOpaqueKeys !== false && opaqueKeyNotMeantToExpire(context, keyNode, shape)) return 'opaque';
   // a helper's key parameter: persistent when every caller passes a persistent key

@@ -1,0 +1,350 @@
+/**
+ * Keys the code's user names: a key that is, verbatim, a value the code was handed by whoever
+ * operates it, an HTTP request's field or a command-line argument,
+ *
+ * ```js
+ * app.post('/keys/:key', (req, res) => redis.sadd(req.params.key, req.body.member)); // the operator's key
+ * const { key } = ctx.request.body;  await redis.hset(key, field, value);              // the same, Koa
+ * program.command('push <key> <value>').action((key, value) => redis.rpush(key, value)); // a CLI's
+ * ```
+ *
+ * is not a key the code chooses: an admin UI or a CLI writes the key its operator typed, and
+ * whether that key should expire is the operator's business, as it is the caller's for a
+ * pass-through wrapper (`redis-calls/pass-through.ts`). The code has no TTL policy to get wrong.
+ *
+ * **What counts.** The key expression, as it is (a cast, `await`, a `const` or a `let` never
+ * reassigned in between; no prefix, template, concatenation or call around it), is one of:
+ *
+ * - a request field read off a handler's parameter: `req.params.x`, `req.body.x`, `req.query.x`
+ *   (Express, Fastify, Next.js API routes, Koa's `ctx.params.x` / `ctx.query.x`),
+ *   `ctx.request.body.x` / `ctx.request.query.x` (Koa), `c.req.param('x')` / `c.req.query('x')` /
+ *   `(await c.req.json()).x` (Hono), `req.param('x')` (Express 4), the `params` of a Next.js route
+ *   handler's second parameter (`(await params).x`), also destructured at any step
+ *   (`const { key } = req.body`, `function h({ params: { key } })`, `const { params } = req`).
+ *   A parameter named as the request or its context (`req`, `request`, `ctx`, `context`, `c`, or
+ *   ending in `Req` / `Request` / `Ctx` / `Context`), or a destructured one: a queue job's
+ *   `job.body.key` is not a request;
+ * - a NestJS handler parameter decorated `@Param('x')` / `@Body('x')` / `@Query('x')`, or a field
+ *   of one decorated `@Param()` / `@Body()` / `@Query()`;
+ * - a command-line argument: `process.argv[i]`, `process.argv.slice(n)[i]` (also destructured), a
+ *   parameter of a commander `.action(...)` callback, a field of the `argv` a yargs
+ *   `.command(name, description, builder, handler)` handler receives;
+ * - a parameter of a function of the code whose every call passes such a key at that position
+ *   (`addSetMember(key, member)` called only with `req.body.key`), a few helpers deep (the callers
+ *   `redis-calls/facades.ts` callSitesOf finds; none found, or one it cannot resolve: not counted).
+ *
+ * A key the code builds from a request field (`` `user:${req.params.id}` ``, `'cart:' + id`,
+ * `keyFor(req.params.id)`) is the code's key family, and stays reported; so does a field of
+ * anything else (a queue job, a message, a config).
+ */
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { EFFECTS_THAT_CLEAR_TTL, EFFECTS_THAT_DELETE_KEY } from '../semantics/commands.js';
+import { callSitesOf } from './facades.js';
+import { callsInFunction, keyExpiredBeside } from './file-index.js';
+import { keyParameter } from './helper-keys.js';
+import { keyIdOf } from './key-id.js';
+import type { RedisCall } from './normalize.js';
+import { encloses, enclosingFunction, findVariable, propertyName, unwrap, type AnyContext, type FunctionLike } from './static.js';
+
+/** How many helpers that pass on their key parameter are followed above the write. */
+const MAX_HELPERS = 3;
+/** How many bindings (`const key = body.key`, `const body = req.body`) are followed from the key. */
+const MAX_BINDINGS = 6;
+
+/** One step from a root value: a property read (`.body`, `[2]`), or a call of a method with a string (`.param('key')`), or `.slice(n)` / `.json()`. */
+type Step = { kind: 'prop'; name: string } | { kind: 'call'; name: string; arg?: string | number };
+
+/** The root of a chain: a parameter of a function (its position and its name, when not destructured), or the global `process`. */
+type Root = { kind: 'param'; fn: FunctionLike; index: number; name?: string; param: TSESTree.Parameter } | { kind: 'process' };
+
+/** Names of a request or context parameter: `req`, `request`, `ctx`, `context`, `c`, `httpRequest`, `koaCtx`. */
+const REQUEST_NAME = /^(?:req|request|ctx|context|c)$|(?:Req|Request|Ctx|Context)$/;
+/** The request's own collections of named fields. */
+const FIELDS: ReadonlySet<string> = new Set(['params', 'body', 'query']);
+/** Koa's `ctx.request` and the fields it parses. */
+const KOA_REQUEST: ReadonlySet<string> = new Set(['request']);
+const KOA_FIELDS: ReadonlySet<string> = new Set(['body', 'query']);
+/** Hono's `c.req` and its readers of one named value. */
+const REQ: ReadonlySet<string> = new Set(['req']);
+const HONO_READS: ReadonlySet<string> = new Set(['param', 'query']);
+/** Express 4's `req.param('x')`. */
+const EXPRESS_PARAM: ReadonlySet<string> = new Set(['param']);
+/** NestJS's parameter decorators of a request's fields. */
+const NEST_DECORATORS = new Set(['Param', 'Body', 'Query']);
+
+const verdicts = new WeakMap<TSESTree.Node, boolean>();
+
+/**
+ * Whether the key expression `keyNode` is, verbatim, a value the code's user named: a request
+ * field of a route handler, a command-line argument, or a helper's parameter every caller passes
+ * one of those (see the module comment). Cached per node for the lint run.
+ */
+export function userNamedKey(context: AnyContext, keyNode: TSESTree.Node): boolean {
+  let verdict = verdicts.get(keyNode);
+  if (verdict === undefined) {
+    verdict = namedByUser(context, keyNode, 0);
+    verdicts.set(keyNode, verdict);
+  }
+  return verdict;
+}
+
+function namedByUser(context: AnyContext, node: TSESTree.Node, helpers: number): boolean {
+  const chain = chainOf(context, node, [], 0);
+  if (!chain) return false;
+  if (userInput(chain.root, chain.steps)) return true;
+  // a plain parameter of a helper: every call of it passes the user's key there
+  if (chain.root.kind !== 'param' || chain.steps.length > 0 || chain.root.name === undefined || helpers >= MAX_HELPERS) return false;
+  const parameter = keyParameter(context, chain.root.param.type === AST_NODE_TYPES.AssignmentPattern ? chain.root.param.left : chain.root.param);
+  if (!parameter) return false;
+  const found = callSitesOf(context, parameter.fn);
+  if (!found || found.sites.length === 0) return false;
+  return found.sites.every(({ call, context: at }) => {
+    const arg = call.arguments[parameter.index];
+    return arg !== undefined && arg.type !== AST_NODE_TYPES.SpreadElement && namedByUser(at, arg, helpers + 1);
+  });
+}
+
+/**
+ * The root and the steps the value `node` is read by, following `const` (and never-reassigned
+ * `let`) bindings and destructuring back to a parameter or `process`; `undefined` when the value
+ * is anything else (a template, a concatenation, a call of the code).
+ */
+function chainOf(context: AnyContext, node: TSESTree.Node, after: Step[], bindings: number): { root: Root; steps: Step[] } | undefined {
+  const bare = unwrapValue(node);
+  if (bare.type === AST_NODE_TYPES.MemberExpression) {
+    const name = bare.computed ? literalKey(bare.property) : propertyName(bare.property, false);
+    if (name === undefined) return undefined;
+    return chainOf(context, bare.object, [{ kind: 'prop', name: String(name) }, ...after], bindings);
+  }
+  if (bare.type === AST_NODE_TYPES.CallExpression) {
+    const callee = unwrap(bare.callee);
+    if (callee.type !== AST_NODE_TYPES.MemberExpression || callee.computed || bare.arguments.length > 1) return undefined;
+    const name = propertyName(callee.property, false);
+    const first = bare.arguments[0];
+    const arg = first === undefined ? undefined : literalKey(first);
+    if (name === undefined || (first !== undefined && arg === undefined)) return undefined;
+    return chainOf(context, callee.object, [{ kind: 'call', name, arg }, ...after], bindings);
+  }
+  if (bare.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const variable = findVariable(context, bare);
+  if (!variable) return bare.name === 'process' ? { root: { kind: 'process' }, steps: after } : undefined;
+  if (variable.defs.length === 0 && bare.name === 'process') return { root: { kind: 'process' }, steps: after };
+  const def = variable.defs.length === 1 ? variable.defs[0] : undefined;
+  if (!def) return undefined;
+  // reassigned after its declaration: not the value it was given
+  if (variable.references.some((ref) => ref.isWrite() && !(ref.init === true) && ref.identifier !== def.name)) return undefined;
+  if (def.type === 'Parameter') {
+    const fn = def.node as TSESTree.Node;
+    if (fn.type !== AST_NODE_TYPES.FunctionDeclaration && fn.type !== AST_NODE_TYPES.FunctionExpression && fn.type !== AST_NODE_TYPES.ArrowFunctionExpression) return undefined;
+    const index = fn.params.findIndex((param) => encloses(param, def.name));
+    if (index < 0) return undefined;
+    const param = fn.params[index]!;
+    const path = pathTo(param, def.name);
+    if (!path) return undefined;
+    const plain = path.length === 0 ? bindingName(param) : undefined;
+    return { root: { kind: 'param', fn, index, name: plain, param }, steps: [...path, ...after] };
+  }
+  if (def.type !== 'Variable' || bindings >= MAX_BINDINGS) return undefined;
+  const declarator = def.node;
+  const declaration = def.parent;
+  if (!declarator.init || declaration.kind === 'var' || declaration.parent?.type === AST_NODE_TYPES.ForOfStatement || declaration.parent?.type === AST_NODE_TYPES.ForInStatement) return undefined;
+  const path = pathTo(declarator.id, def.name);
+  return path ? chainOf(context, declarator.init, [...path, ...after], bindings + 1) : undefined;
+}
+
+/** `await x`, `x as T`, `x!` are `x`. */
+function unwrapValue(node: TSESTree.Node): TSESTree.Node {
+  let current = unwrap(node);
+  while (current.type === AST_NODE_TYPES.AwaitExpression) current = unwrap(current.argument);
+  return current;
+}
+
+/** A string or number literal (a computed property `[2]`, a method's argument `'key'`). */
+function literalKey(node: TSESTree.Node): string | number | undefined {
+  const bare = unwrap(node);
+  if (bare.type === AST_NODE_TYPES.Literal && (typeof bare.value === 'string' || typeof bare.value === 'number')) return bare.value;
+  if (bare.type === AST_NODE_TYPES.TemplateLiteral && bare.expressions.length === 0) return bare.quasis[0]?.value.cooked ?? undefined;
+  return undefined;
+}
+
+/**
+ * The steps from the value a pattern destructures to the binding `target` in it: `[]` for the
+ * pattern itself, `[.params, .key]` for `{ params: { key } }`, `[[2]]` for `[, , key]`;
+ * `undefined` when `target` is not found, or sits under a rest element.
+ */
+function pathTo(pattern: TSESTree.Node, target: TSESTree.Node): Step[] | undefined {
+  if (pattern === target) return [];
+  switch (pattern.type) {
+    case AST_NODE_TYPES.AssignmentPattern:
+      return pathTo(pattern.left, target);
+    case AST_NODE_TYPES.TSParameterProperty:
+      return pathTo(pattern.parameter, target);
+    case AST_NODE_TYPES.ObjectPattern:
+      for (const property of pattern.properties) {
+        if (property.type !== AST_NODE_TYPES.Property) continue;
+        const name = property.computed ? literalKey(property.key) : propertyName(property.key, false);
+        const below = pathTo(property.value, target);
+        if (below) return name === undefined ? undefined : [{ kind: 'prop', name: String(name) }, ...below];
+      }
+      return undefined;
+    case AST_NODE_TYPES.ArrayPattern:
+      for (const [index, element] of pattern.elements.entries()) {
+        if (!element || element.type === AST_NODE_TYPES.RestElement) continue;
+        const below = pathTo(element, target);
+        if (below) return [{ kind: 'prop', name: String(index) }, ...below];
+      }
+      return undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** The name a plain parameter binds (`req`, `req = {}`, `private readonly req`). */
+function bindingName(param: TSESTree.Parameter): string | undefined {
+  const inner = param.type === AST_NODE_TYPES.TSParameterProperty ? param.parameter : param;
+  const id = inner.type === AST_NODE_TYPES.AssignmentPattern ? inner.left : inner;
+  return id.type === AST_NODE_TYPES.Identifier ? id.name : undefined;
+}
+
+/** Whether the steps from `root` read one named value of a request or of the command line. */
+function userInput(root: Root, steps: readonly Step[]): boolean {
+  if (root.kind === 'process') return commandLineArgument(steps);
+  if (nestField(root.param, steps)) return true;
+  if (steps.length === 0) return commanderArgument(root.fn);
+  if (yargsField(root, steps)) return true;
+  // a request or context parameter by its name, or destructured (its fields name it)
+  if (root.name !== undefined && !REQUEST_NAME.test(root.name)) return false;
+  return requestField(steps) || (root.index === 1 && root.name === undefined && nextParams(steps));
+}
+
+/**
+ * A named field of a request: `.params.x`, `.body.x`, `.query.x` (Express, Fastify, Koa),
+ * `.request.body.x` / `.request.query.x` (Koa), `.req.param('x')` / `.req.query('x')` /
+ * `.req.json().x` (Hono), `.param('x')` (Express 4).
+ */
+function requestField(steps: readonly Step[]): boolean {
+  const [first, second, third] = steps;
+  const prop = (step: Step | undefined, names?: ReadonlySet<string>): boolean => step?.kind === 'prop' && (names === undefined || names.has(step.name));
+  const namedCall = (step: Step | undefined, names: ReadonlySet<string>): boolean => step?.kind === 'call' && names.has(step.name) && typeof step.arg === 'string';
+  if (steps.length === 2) return (prop(first, FIELDS) && prop(second)) || (prop(first, REQ) && namedCall(second, HONO_READS));
+  if (steps.length === 3 && prop(first, KOA_REQUEST)) return prop(second, KOA_FIELDS) && prop(third);
+  if (steps.length === 3 && prop(first, REQ)) return second?.kind === 'call' && second.name === 'json' && second.arg === undefined && prop(third);
+  return steps.length === 1 && namedCall(first, EXPRESS_PARAM);
+}
+
+/** A Next.js route handler's second parameter destructured: `{ params }`, then `(await params).x`. */
+function nextParams(steps: readonly Step[]): boolean {
+  return steps.length === 2 && steps[0]?.kind === 'prop' && steps[0].name === 'params' && steps[1]?.kind === 'prop';
+}
+
+/** `process.argv[i]`, `process.argv.slice(n)[i]`. */
+function commandLineArgument(steps: readonly Step[]): boolean {
+  const [argv, second, third] = steps;
+  if (argv?.kind !== 'prop' || argv.name !== 'argv') return false;
+  const index = (step: Step | undefined): boolean => step?.kind === 'prop' && /^\d+$/.test(step.name);
+  if (steps.length === 2) return index(second);
+  return steps.length === 3 && second?.kind === 'call' && second.name === 'slice' && typeof second.arg === 'number' && index(third);
+}
+
+/** A parameter decorated `@Param('x')` (the field itself), or `@Body()` read at one field. */
+function nestField(param: TSESTree.Parameter, steps: readonly Step[]): boolean {
+  const decorators = 'decorators' in param && Array.isArray(param.decorators) ? (param.decorators as TSESTree.Decorator[]) : [];
+  return decorators.some((decorator) => {
+    const expression = decorator.expression;
+    if (expression.type !== AST_NODE_TYPES.CallExpression || expression.callee.type !== AST_NODE_TYPES.Identifier) return false;
+    if (!NEST_DECORATORS.has(expression.callee.name)) return false;
+    const named = expression.arguments.length === 1 && literalKey(expression.arguments[0]!) !== undefined;
+    return named ? steps.length === 0 : expression.arguments.length === 0 && steps.length === 1 && steps[0]?.kind === 'prop';
+  });
+}
+
+/** A parameter of a commander `.action(...)` callback: the command's arguments (`program.command('set <key>').action((key) => ...)`). */
+function commanderArgument(fn: FunctionLike): boolean {
+  const call = fn.parent;
+  if (call?.type !== AST_NODE_TYPES.CallExpression || call.arguments[0] !== fn) return false;
+  const callee = unwrap(call.callee);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression || propertyName(callee.property, callee.computed) !== 'action') return false;
+  return chainNames(callee.object).some((name) => name === 'command' || name === 'argument' || name === 'arguments');
+}
+
+/** A field of the `argv` a yargs command handler receives: `.command('set <key>', desc, builder, (argv) => argv.key)`. */
+function yargsField(root: Extract<Root, { kind: 'param' }>, steps: readonly Step[]): boolean {
+  if (root.index !== 0 || steps.length !== 1 || steps[0]?.kind !== 'prop') return false;
+  const call = root.fn.parent;
+  if (call?.type !== AST_NODE_TYPES.CallExpression || call.arguments.length !== 4 || call.arguments[3] !== root.fn) return false;
+  const callee = unwrap(call.callee);
+  return callee.type === AST_NODE_TYPES.MemberExpression && propertyName(callee.property, callee.computed) === 'command';
+}
+
+/** The method names of a call chain: `program.command('x').argument('<k>')` gives `argument`, `command`. */
+function chainNames(node: TSESTree.Node): string[] {
+  const names: string[] = [];
+  let current = unwrap(node);
+  while (current.type === AST_NODE_TYPES.CallExpression) {
+    const callee = unwrap(current.callee);
+    if (callee.type !== AST_NODE_TYPES.MemberExpression) break;
+    const name = propertyName(callee.property, callee.computed);
+    if (name !== undefined) names.push(name);
+    current = unwrap(callee.object);
+  }
+  return names;
+}
+
+/**
+ * Whether the write of the key at `keyNode` by `call` is left alone as the user's key: the key is
+ * one the user named ({@link userNamedKey}), and the write cannot take a TTL away from a key that
+ * had one. So only the writes that create a missing key and keep an existing key's TTL (HSET,
+ * SADD, LPUSH, INCR ..., SET ... NX, SET ... KEEPTTL: a new key without TTL is what the user asked
+ * for), and not:
+ *
+ * - a write that clears an existing key's TTL (SET without expiry, GETSET, SET ... GET, the STORE
+ *   commands, SET ... XX: `semantics/commands.ts` EFFECTS_THAT_CLEAR_TTL, getDropsTtl): editing a
+ *   key that expires makes it live forever, which the user did not ask for;
+ * - a write that follows, in the same function or one enclosing it, a command that may delete that
+ *   key (SREM, ZREM, LPOP ... of its last member, DEL): replacing a member of an expiring key
+ *   recreates it without its TTL;
+ * - a write whose function gives the same key a TTL itself: the code has a TTL policy for the key
+ *   (a non-atomic expiry is then a finding like any other).
+ */
+export function userNamedWrite(context: AnyContext, call: RedisCall, keyNode: TSESTree.Node): boolean {
+  const arg = call.argNodes.indexOf(keyNode);
+  const action = call.description.keys.find((key) => key.arg === arg);
+  if (!action || call.description.getDropsTtl || EFFECTS_THAT_CLEAR_TTL.has(action.effect)) return false;
+  if (!userNamedKey(context, keyNode)) return false;
+  if (keyExpiredBeside(context, call, arg)) return false;
+  return !deletedBefore(context, call, arg);
+}
+
+/**
+ * Whether a command before `call`, in its function or one enclosing it, may delete the key at
+ * argument `arg` (not one on the other branch of an `if` or `?:`: `value === tombstone ?
+ * hdel(key, f) : hset(key, f, value)` deletes or writes).
+ */
+function deletedBefore(context: AnyContext, call: RedisCall, arg: number): boolean {
+  const id = keyIdOf(context, call, arg);
+  if (id === undefined) return false;
+  for (let fn = enclosingFunction(call.node); ; fn = fn && enclosingFunction(fn)) {
+    const earlier = callsInFunction(context, fn, true).some(
+      (other) =>
+        other !== call &&
+        // before it in the source: also a command whose callback the write sits in (`srem(k, m, () => sadd(k, n))`)
+        other.nameNode.range[0] < call.nameNode.range[0] &&
+        !otherArms(other.node, call.node) &&
+        other.description.keys.some((key) => (EFFECTS_THAT_DELETE_KEY.has(key.effect) || key.mayDelete === true) && keyIdOf(context, other, key.arg) === id),
+    );
+    if (earlier) return true;
+    if (!fn) return false;
+  }
+}
+
+/** Whether `a` and `b` sit in different branches of the nearest `if` or `?:` that holds both. */
+function otherArms(a: TSESTree.Node, b: TSESTree.Node): boolean {
+  for (let node = a.parent; node; node = node.parent) {
+    if (!encloses(node, b)) continue;
+    if (node.type !== AST_NODE_TYPES.IfStatement && node.type !== AST_NODE_TYPES.ConditionalExpression) return false;
+    const { consequent, alternate } = node;
+    const armOf = (n: TSESTree.Node): number => (encloses(consequent, n) ? 1 : alternate && encloses(alternate, n) ? 2 : 0);
+    return armOf(a) !== 0 && armOf(b) !== 0 && armOf(a) !== armOf(b);
+  }
+  return false;
+}
