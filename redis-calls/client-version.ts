@@ -8,22 +8,34 @@
  * 1. `settings['redis-ttl'].nodeRedisVersion` (`'2.8.0'`, `'3'`, `'4.7.0'`, `'^3.1.2'`), when set;
  * 2. with type information, where the called method is declared: `@types/redis` (the types of
  *    node-redis 2 and 3; node-redis 4 ships its own) means 3, `redis` / `@redis/client` means 4+,
- *    unless step 3 says 3 or earlier: node_redis 3 and earlier ship no types, so a 4+ declaration
- *    for a file whose package declares (or installs, nearest first) redis 3 comes from another
+ *    unless step 4 says 3 or earlier: node_redis 3 and earlier ship no types, so a 4+ declaration
+ *    for a file whose package declares (or installs, nearest first) redis 3 (step 4) comes from another
  *    install the checker found on its way up (TypeScript looks for typed packages in every
  *    `node_modules` above the file before it settles for an untyped one: a hoisted or
  *    workspace-root redis 4), not from the redis `require` loads;
- * 3. otherwise the linted file's nearest `package.json` that names `redis` in `dependencies`,
+ * 3. the call itself, when it ends with a callback (`set(k, v, 'EX', 60, (err) => ...)`,
+ *    `set(k, v, 'EX', ttl, cb)`): node-redis 4 and later take no callback (their commands return a
+ *    promise and a trailing function is never called), so a call written with one runs on node_redis
+ *    3 or earlier, or on node-redis 4's `legacyMode` / 5's `legacy()` client, which send a command's
+ *    arguments as written, node_redis 3's way. Said by the code, it outranks what a `package.json`
+ *    or an install on the way up says (the linted tree may hold another package's, or none);
+ * 4. otherwise the linted file's nearest `package.json` that names `redis` in `dependencies`,
  *    `devDependencies` or `peerDependencies` (its range: `^3.1.2` is 3, `2.6.5` is 2, `>=3` is
  *    unknown), or, in
  *    the folders on the way up, an installed `node_modules/redis/package.json` (what `require`
  *    would load, also when `redis` comes in through another package). Looked up once per folder.
  *
- * Unknown means 4 or later, as before this lookup existed: the rules read node-redis 4+'s syntax.
+ * Unknown for a file on disk (no `package.json` above it names `redis`, none is installed above
+ * it) means either: a call that passes its options as tokens (`set(k, v, 'EX', 60)`) is read as
+ * node_redis 3 reads it, since only node-redis 4+ drops them and nothing says it is 4+ (reporting
+ * them would be a finding on one dialect's word); any other call reads as 4+, so suggestions keep
+ * 4+'s object syntax. A file with no path (linted from a string or stdin) has nothing to look up
+ * and reads as 4+, as before this lookup existed.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
-import type { TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { isCallbackArgument } from './callbacks.js';
 import { pluginSettings } from './settings.js';
 import type { AnyContext } from './static.js';
 import { majorOfRange } from './version-range.js';
@@ -37,17 +49,26 @@ const positional = (major: number): boolean => major < 4;
 /**
  * Whether the node-redis call whose method is `method` (the property node of `client.set`) runs
  * on node-redis 3 or earlier, whose positional syntax is the same (see the module comment for how
- * that is known). Never throws: an unreadable `package.json` is skipped.
+ * that is known; `call`: the call expression, whose trailing callback says so). Never throws: an
+ * unreadable `package.json` is skipped.
  */
-export function isNodeRedis3(context: AnyContext, method: TSESTree.Node): boolean {
+export function isNodeRedis3(context: AnyContext, method: TSESTree.Node, call?: TSESTree.CallExpression): boolean {
   const setting = pluginSettings(context).nodeRedisMajor;
   if (setting !== undefined) return positional(setting);
   const declared = declaredMajor(context, method);
   if (declared !== undefined && positional(declared)) return true;
+  const last = call?.arguments.at(-1);
+  if (call && call.arguments.length > 1 && last && isCallbackArgument(context, last)) return true;
   const file = context.physicalFilename ?? context.filename;
   if (!file || !isAbsolute(file)) return false;
   const found = majorAbove(dirname(file));
-  return found !== undefined && positional(found);
+  return found === undefined ? call !== undefined && passesTokens(call) : positional(found);
+}
+
+/** Whether a SET-like call passes options as tokens after its key and value (`set(k, v, 'EX', 60)`). */
+function passesTokens(call: TSESTree.CallExpression): boolean {
+  const third = call.arguments[2];
+  return third?.type === AST_NODE_TYPES.Literal && typeof third.value === 'string';
 }
 
 /** 3 or 4 from where the called method is declared, with type information; `undefined` without. */

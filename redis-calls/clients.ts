@@ -33,6 +33,7 @@ import { globalClientLibrary } from './global-clients.js';
 import { constructionKeyPrefix } from './client-key-prefix.js';
 import { memberOf, memberPath, typeOfExpression } from './declared-types.js';
 import { ownerName } from './member-owner.js';
+import { accessorValues } from './accessors.js';
 
 import { findVariable, isCallOnItself, moduleNamespaceOf, promisifyAllArgument, unwrap, type AnyContext, type FunctionLike } from './static.js';
 
@@ -453,6 +454,11 @@ export class ClientDetector {
       const verdict = this.classifySyntactic(expression, depth + 2);
       if (verdict.redis) return relabel(verdict, (inner) => `it is returned by \`${label}\`, where ${inner}`);
       if (!verdict.proven) allNot = false;
+    }
+    // client() { return api.redis.clients.client }: an accessor's value, judged by its name (accessors.ts)
+    for (const expression of allNot ? [] : accessorValues(fn, returned)) {
+      const verdict = this.classifyByName(expression);
+      if (verdict.redis) return relabel(verdict, (inner) => `it is returned by the accessor \`${label}\`, where ${inner}`);
     }
     return allNot ? NOT_REDIS : UNKNOWN;
   }
@@ -1111,7 +1117,7 @@ export class ClientDetector {
     if (weak && this.importsRedis()) {
       return clientVerdict(this.fileFlavor(), `${subject} matches clientNames '${weak.source}' in a file that imports a Redis client`, batch, true);
     }
-    const ownerPattern = weak && owner !== undefined ? this.settings.clientNames.find((pattern) => pattern.regex.test(owner)) : undefined;
+    const ownerPattern = weak && owner !== undefined ? this.settings.clientNames.find((pattern) => owner.split('.').some((part) => pattern.regex.test(part))) : undefined;
     if (weak && ownerPattern) {
       return clientVerdict(this.fileFlavor(), `${subject} matches clientNames '${weak.source}' in \`${owner}\`, whose name matches '${ownerPattern.source}'`, batch, true);
     }

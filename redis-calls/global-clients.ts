@@ -4,13 +4,19 @@
  * bot framework gives every plugin a node-redis 4 client as the global `redis` (no plugin imports
  * it); a Cloudflare- or Deno-style runtime, a `/* global redis *\/` comment, an ESLint
  * `languageOptions.globals` entry or an application's own `global.redis = createClient()` do the
- * same. Written `redis`, `global.redis`, `globalThis.redis`, `window.redis` or `self.redis`.
+ * same. Written `redis`, `global.redis`, `globalThis.redis`, `window.redis` or `self.redis`; also
+ * `redis` bound by `const { redis } = global` (or `globalThis`, `window`, `self`) or declared
+ * ambient (`declare const redis: any`, `declare var redis: RedisClientType`), which name the global.
  *
  * The file says nothing of its library, so the package does: every source file of the linted
  * file's package (`project.ts`) that names the global is read, and
  *
  * - an assignment of a client to it (`global.redis = createClient()`, `globalThis.redis = new
- *   Redis()`) gives that client's library;
+ *   Redis()`, `(globalThis as any).redis = ...`, `global.redis ??= createClient()`, `global.redis ||=
+ *   ...`, `global.redis = global.redis || createClient()`, `Object.assign(global, { redis:
+ *   createClient() })`), or of a module of the code that exports one (`global.redis =
+ *   require('./client')`, whose `module.exports` is judged in its module),
+ *   gives that client's library;
  * - a call on it written in a syntax only one client runs gives that client's: a camelCase command
  *   method (`redis.lPop(k)`, `redis.hSet(...)`, `redis.sendCommand([...])`: node-redis 4 and later,
  *   whose methods are the command's name in camelCase; ioredis and node-redis 3 spell them in
@@ -31,10 +37,10 @@ import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { ClientFlavor, ReceiverKind } from './client-facts.js';
 import { originOf } from './client-syntax.js';
-import { loadModule, moduleContext, readModule, type ImportedModule } from './modules.js';
+import { commonJsDefault, loadModule, moduleContext, readModule, type ImportedModule } from './modules.js';
 import { commandOfMethod } from './normalize.js';
 import { LISTING_TTL_MS, packageFiles, packageOf } from './project.js';
-import { propertyName, unwrap, walk, type AnyContext } from './static.js';
+import { findVariable, propertyName, requiredModule, unwrap, walk, type AnyContext } from './static.js';
 
 /** The objects a global is a property of: `global.redis`, `globalThis.redis`, `window.redis`, `self.redis`. */
 const GLOBAL_OBJECTS = new Set(['global', 'globalThis', 'window', 'self']);
@@ -80,11 +86,37 @@ const inProgress = new Set<string>();
  */
 export function globalName(context: AnyContext, receiver: TSESTree.Node): string | undefined {
   const bare = unwrap(receiver);
-  if (bare.type === AST_NODE_TYPES.Identifier) return originOf(context, bare).kind === 'global' && !GLOBAL_OBJECTS.has(bare.name) ? bare.name : undefined;
+  if (bare.type === AST_NODE_TYPES.Identifier) {
+    if (GLOBAL_OBJECTS.has(bare.name)) return undefined;
+    return originOf(context, bare).kind === 'global' ? bare.name : aliasedGlobal(context, bare);
+  }
   if (bare.type !== AST_NODE_TYPES.MemberExpression) return undefined;
-  const object = unwrap(bare.object);
-  if (object.type !== AST_NODE_TYPES.Identifier || !GLOBAL_OBJECTS.has(object.name) || originOf(context, object).kind !== 'global') return undefined;
-  return propertyName(bare.property, bare.computed);
+  return isGlobalObject(context, bare.object) ? propertyName(bare.property, bare.computed) : undefined;
+}
+
+/** Whether `node` is the global object: `global`, `globalThis`, `window` or `self`, none declared by the file. */
+function isGlobalObject(context: AnyContext, node: TSESTree.Node): boolean {
+  const object = unwrap(node);
+  return object.type === AST_NODE_TYPES.Identifier && GLOBAL_OBJECTS.has(object.name) && originOf(context, object).kind === 'global';
+}
+
+/**
+ * The global a declared name stands for: `redis` of `const { redis } = global` (`const { redis: r }
+ * = globalThis` for `r`), or of an ambient declaration with no value (`declare const redis: any`,
+ * `declare var redis: RedisClientType`), which only tells TypeScript of the host's global.
+ */
+function aliasedGlobal(context: AnyContext, id: TSESTree.Identifier): string | undefined {
+  const defs = findVariable(context, id)?.defs ?? [];
+  const def = defs.length === 1 ? defs[0] : undefined;
+  if (def?.type !== 'Variable' || def.node.id.type === AST_NODE_TYPES.ArrayPattern) return undefined;
+  if (def.node.id.type === AST_NODE_TYPES.Identifier) return def.parent.declare && !def.node.init ? id.name : undefined;
+  if (def.parent.kind !== 'const' || !def.node.init || !isGlobalObject(context, def.node.init)) return undefined;
+  for (const property of def.node.id.properties) {
+    if (property.type === AST_NODE_TYPES.Property && unwrap(property.value).type === AST_NODE_TYPES.Identifier && (unwrap(property.value) as TSESTree.Identifier).name === id.name) {
+      return propertyName(property.key, property.computed);
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -120,7 +152,7 @@ function fromPackage(context: AnyContext, name: string, file: string | undefined
   const add = (evidence: ReadonlyMap<ClientFlavor, string>): void => {
     for (const [flavor, where] of evidence) if (!found.has(flavor)) found.set(flavor, where);
   };
-  add(evidenceIn(context, name, own && root ? relative(root, own) : 'this file', (value) => judge(undefined, value)));
+  add(evidenceIn(context, name, own && root ? relative(root, own) : 'this file', undefined, judge));
   for (const path of root && own ? filesNaming(root, name, own) : []) {
     if (found.size > 1) return undefined;
     if (path === own) continue;
@@ -130,7 +162,7 @@ function fromPackage(context: AnyContext, name: string, file: string | undefined
     if (!byName) moduleEvidence.set(module.program, (byName = new Map()));
     let evidence = byName.get(name);
     if (!evidence) {
-      evidence = evidenceIn(moduleContext(context, module), name, relative(root!, path), (value) => judge(module, value));
+      evidence = evidenceIn(moduleContext(context, module), name, relative(root!, path), module, judge);
       byName.set(name, evidence);
     }
     add(evidence);
@@ -168,23 +200,31 @@ function specifierOf(from: string, path: string): string {
   return spec.startsWith('.') ? spec : `./${spec}`;
 }
 
+/** Assignments that store a value in the global: `=`, and `??=` / `||=`, which store it when none is there yet. */
+const STORING = new Set(['=', '??=', '||=']);
+
 /**
  * The libraries the module of `context` shows for the global `name`, each with its first evidence
- * (`where`: the module's path, for messages; `judge`: what a value of the module is).
+ * (`where`: the module's path, for messages; `module`: the module, `undefined` for the linted file;
+ * `judge`: what a value of a module is).
  */
-function evidenceIn(context: AnyContext, name: string, where: string, judge: (value: TSESTree.Node) => ReceiverKind): ReadonlyMap<ClientFlavor, string> {
+function evidenceIn(context: AnyContext, name: string, where: string, module: ImportedModule | undefined, judge: ValueJudge): ReadonlyMap<ClientFlavor, string> {
   const found = new Map<ClientFlavor, string>();
+  const stored = (value: TSESTree.Node, written: string): void => {
+    const verdict = storedValue(context, module, value, judge);
+    if (verdict.redis && !verdict.byName && verdict.flavor !== 'unknown') note(found, verdict.flavor, `\`${written}\` in ${where}`);
+  };
   walk(context, context.sourceCode.ast, (node) => {
-    if (node.type === AST_NODE_TYPES.AssignmentExpression && node.operator === '=') {
+    if (node.type === AST_NODE_TYPES.AssignmentExpression && STORING.has(node.operator)) {
       const target = unwrap(node.left);
-      if (target.type === AST_NODE_TYPES.MemberExpression && globalName(context, target) === name) {
-        const verdict = judge(node.right);
-        if (verdict.redis && !verdict.byName && verdict.flavor !== 'unknown') note(found, verdict.flavor, `\`${context.sourceCode.getText(node.left)} = ...\` in ${where}`);
-      }
+      if (target.type === AST_NODE_TYPES.MemberExpression && globalName(context, target) === name) stored(node.right, `${context.sourceCode.getText(node.left)} ${node.operator} ...`);
       return;
     }
     if (node.type !== AST_NODE_TYPES.CallExpression) return;
     const callee = unwrap(node.callee);
+    // Object.assign(global, { redis: createClient() })
+    const assigned = objectAssignedGlobal(context, node, name);
+    if (assigned) stored(assigned, `Object.assign(${context.sourceCode.getText(node.arguments[0]!)}, { ${name}: ... })`);
     if (callee.type !== AST_NODE_TYPES.MemberExpression || globalName(context, callee.object) !== name) return;
     const method = propertyName(callee.property, callee.computed);
     if (method === undefined) return;
@@ -192,6 +232,33 @@ function evidenceIn(context: AnyContext, name: string, where: string, judge: (va
     if (flavor) note(found, flavor, `\`${context.sourceCode.getText(callee)}(...)\` in ${where}`);
   });
   return found;
+}
+
+/**
+ * What a value stored in the global is: `require('./client')` of a module of the code is what that
+ * module exports as a whole (`module.exports = createClient()`), judged in that module; any other value is judged where it is written.
+ */
+function storedValue(context: AnyContext, module: ImportedModule | undefined, value: TSESTree.Node, judge: ValueJudge): ReceiverKind {
+  const specifier = requiredModule(value);
+  if (specifier === undefined || !specifier.startsWith('.')) return judge(module, value);
+  const required = loadModule(context, specifier);
+  const exported = required ? commonJsDefault(required.program) : undefined;
+  return required && exported ? judge(required, exported) : judge(module, value);
+}
+
+/** The value `Object.assign(<the global object>, { <name>: value })` stores in the global `name`. */
+function objectAssignedGlobal(context: AnyContext, call: TSESTree.CallExpression, name: string): TSESTree.Node | undefined {
+  const callee = unwrap(call.callee);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression || propertyName(callee.property, callee.computed) !== 'assign') return undefined;
+  const object = unwrap(callee.object);
+  if (object.type !== AST_NODE_TYPES.Identifier || object.name !== 'Object' || !call.arguments[0] || !isGlobalObject(context, call.arguments[0])) return undefined;
+  for (const source of call.arguments.slice(1)) {
+    if (source.type !== AST_NODE_TYPES.ObjectExpression) continue;
+    for (const property of source.properties) {
+      if (property.type === AST_NODE_TYPES.Property && propertyName(property.key, property.computed) === name) return property.value;
+    }
+  }
+  return undefined;
 }
 
 function note(found: Map<ClientFlavor, string>, flavor: ClientFlavor, evidence: string): void {
@@ -224,6 +291,8 @@ function methodFlavor(method: string): ClientFlavor | 'set' | undefined {
   return method.toLowerCase() === 'set' ? 'set' : undefined;
 }
 
+/** `Object.assign(global, ...)` as written in a file's text. */
+const OBJECT_ASSIGN_GLOBAL = /\bObject\.assign\s*\(\s*(?:global|globalThis|window|self)\b/;
 /** A property read as written in a file's text: `.name`, `?.name`, `['name']`. */
 const PROPERTY_TOKEN = /\??\.\s*([A-Za-z_$][\w$]*)|\[\s*['"`]([A-Za-z_$][\w$]*)['"`]\s*\]/g;
 /** A SET option key as written in an object literal, in either client's casing. */
@@ -244,7 +313,7 @@ export function libraryTextFilter(name: string): (text: string) => boolean {
   const assignment = new RegExp(`\\b${escaped}\\b[^;\\n=]*=(?![=>])`);
   return (text) => {
     if (!word.test(text)) return false;
-    if (assignment.test(text)) return true;
+    if (assignment.test(text) || OBJECT_ASSIGN_GLOBAL.test(text)) return true;
     for (const match of text.matchAll(PROPERTY_TOKEN)) {
       const flavor = methodFlavor(match[1] ?? match[2]!);
       if (flavor === 'set' ? SET_OPTION_KEY.test(text) : flavor !== undefined) return true;

@@ -552,7 +552,7 @@ export function normalizeCall(
   if (!receiver.redis) return [];
   const guessed = receiver.flavor !== 'unknown' ? receiver.flavor : guessFlavor(method, node, detector);
   // node-redis 3 sends its arguments as written (`set(k, v, 'EX', 60, cb)`): ioredis' syntax
-  const flavor = guessed === 'node-redis' && (promised || isNodeRedis3(context, callee.property)) ? 'node-redis-3' : guessed;
+  const flavor = guessed === 'node-redis' && (promised || isNodeRedis3(context, callee.property, node)) ? 'node-redis-3' : guessed;
   const client = {
     receiver: shortText(context, callee.object),
     why: receiver.why,
