@@ -12,7 +12,8 @@ import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint
 import { createRule } from './create-rule.js';
 import { redisCallsOf, type RedisCall } from '../redis-calls/index.js';
 import type { DroppedArgument } from '../redis-calls/normalize.js';
-import { staticValue } from '../redis-calls/static.js';
+import { nullishOnSomeBranch } from '../redis-calls/empty-tokens.js';
+import { propertyName, staticValue } from '../redis-calls/static.js';
 import { describeCommand, type CommandArg } from '../semantics/commands.js';
 
 /** Messages of the rule and of its suggestions. */
@@ -95,7 +96,7 @@ export default createRule<[], MessageIds>({
       const tokens: string[] = [];
       for (const property of node.properties) {
         if (property.type !== AST_NODE_TYPES.Property || property.computed || property.kind !== 'init') return undefined;
-        const name = property.key.type === AST_NODE_TYPES.Identifier ? property.key.name : property.key.type === AST_NODE_TYPES.Literal ? String(property.key.value) : undefined;
+        const name = propertyName(property.key);
         if (name === undefined) return undefined;
         const option = name.toUpperCase();
         if (property.value.type === AST_NODE_TYPES.Literal && property.value.value === true) {
@@ -245,12 +246,8 @@ export default createRule<[], MessageIds>({
       const without = describeCommand(call.command, [...call.args.slice(0, at), ...call.args.slice(at + 1)]);
       if (without.rejected || without.rejectedWhenExists) return undefined;
       const arm = (branch: TSESTree.Node): string | undefined => {
-        const nullish =
-          (branch.type === AST_NODE_TYPES.Identifier && branch.name === 'undefined') ||
-          (branch.type === AST_NODE_TYPES.Literal && branch.raw === 'null') ||
-          (branch.type === AST_NODE_TYPES.UnaryExpression && branch.operator === 'void');
-        if (nullish) return '[]';
-        return branch.type === AST_NODE_TYPES.ConditionalExpression ? undefined : `[${sourceCode.getText(branch)}]`;
+        if (branch.type === AST_NODE_TYPES.ConditionalExpression) return undefined;
+        return nullishOnSomeBranch(context, branch) ? '[]' : `[${sourceCode.getText(branch)}]`;
       };
       const consequent = arm(node.consequent);
       const alternate = arm(node.alternate);
