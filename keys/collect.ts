@@ -7,7 +7,7 @@
  * from a second analysis.
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { keyCallsOf, exemption } from '../redis-calls/policy.js';
+import { keyCallsOf, exemption, type Exemption } from '../redis-calls/policy.js';
 import { keyShapeOf } from '../redis-calls/key-shape.js';
 import { embeddedScriptsOf, type EmbeddedScript } from '../redis-calls/lua.js';
 import { reportLoc } from '../redis-calls/report.js';
@@ -26,7 +26,7 @@ export interface CollectedKey {
   shape: string;
   effect: KeyEffect;
   /** Why the key rules leave this write alone, if they do. */
-  exemption: 'persistent' | 'constant' | 'optional-ttl' | 'pass-through' | 'user-named' | 'opaque' | undefined;
+  exemption: Exemption | undefined;
   /** The atomic unit the command runs in: its own round trip, a MULTI, or a pipeline (not atomic). */
   unitKind: 'single' | 'multi' | 'pipeline';
   /** The client drops the TTL the code spells (`valid-ttl-args` reports it): the key gets none. */

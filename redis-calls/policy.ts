@@ -124,13 +124,14 @@ export function declaredPersistent(context: AnyContext, call: RedisCall, keyNode
   return exemption(context, call, keyNode, DECLARED_ONLY) !== undefined;
 }
 
-/** Whether the write of the key at `keyNode` by `call` is left alone, and why. */
-export function exemption(
-  context: AnyContext,
-  call: RedisCall,
-  keyNode: TSESTree.Node,
-  options: KeyPolicyOptions,
-): 'persistent' | 'constant' | 'optional-ttl' | 'pass-through' | 'user-named' | 'opaque' | undefined {
+/**
+ * Why a key write is left alone: a declared persistent key, a constant (bounded) key, a TTL its
+ * caller may leave out, a pass-through wrapper's key, a key the code's user names, an opaque key.
+ */
+export type Exemption = 'persistent' | 'constant' | 'optional-ttl' | 'pass-through' | 'user-named' | 'opaque';
+
+/** Whether the write of the key at `keyNode` by `call` is left alone, and why (`undefined`: it is judged). */
+export function exemption(context: AnyContext, call: RedisCall, keyNode: TSESTree.Node, options: KeyPolicyOptions): Exemption | undefined {
   const shape = keyShapeOf(context, keyNode);
   if (persistentAnnotation(context, call.node, shape)) return 'persistent';
   // a pattern names a family by its spelling; a function that gives this very key a TTL says it
