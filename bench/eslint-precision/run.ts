@@ -233,13 +233,32 @@ function installedVersion(dir: string, name: string): string | undefined {
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version.replace(/^v/, '') : undefined;
 }
 
+/** The `dependencies` of the private package.json of an install folder (`{}` when there is none). */
+function declaredDependencies(dir: string): Record<string, string> {
+  const manifest = join(dir, 'package.json');
+  if (!existsSync(manifest)) return {};
+  return (JSON.parse(readFileSync(manifest, 'utf8')) as { dependencies?: Record<string, string> }).dependencies ?? {};
+}
+
 /**
- * Installs `name -> version` into `dir` unless that version is there already: all in one `npm
+ * Installs `name -> version` into `dir` (and nothing else: a folder holding other packages is
+ * installed afresh; `belonging`: every package the folder may hold, when `wanted` is a part of
+ * them, as for `--package`) unless that version is there already: all in one `npm
  * install`, and when that fails (a dependency the registry does not serve, a hung Git fetch),
  * one at a time, so one package that cannot be installed does not keep the others out. What is
  * still missing afterwards is the caller's to report (`prepareSet`'s problems: "not installed").
  */
-function ensureInstalled(dir: string, wanted: Array<[string, string]>): void {
+function ensureInstalled(dir: string, wanted: Array<[string, string]>, belonging: readonly string[] = wanted.map(([name]) => name)): void {
+  // a scratch that still holds packages the set no longer names (an earlier validation set's, now
+  // in tuning/) resolves imports differently from a fresh one: npm hoists another version of a
+  // shared dependency (ioredis 5 above a package that asks for 4), and the typed run reads other
+  // types. The figures must not depend on what the scratch held before: start it afresh.
+  const names = new Set(belonging);
+  const stale = Object.keys(declaredDependencies(dir)).filter((name) => !names.has(name));
+  if (stale.length > 0) {
+    console.log(`${dir} holds ${stale.length} packages the set no longer names (${stale.slice(0, 3).join(', ')}${stale.length > 3 ? ', ...' : ''}): installing afresh`);
+    for (const entry of ['node_modules', 'package-lock.json', 'package.json']) rmSync(join(dir, entry), { recursive: true, force: true });
+  }
   const missing = wanted.filter(([name, version]) => installedVersion(dir, name) !== version);
   if (missing.length === 0) return;
   try {
@@ -561,7 +580,7 @@ function prepareSet(set: BenchSet, args: string[], typed: boolean): { codebases:
   const problems: string[] = [];
   const skipped: string[] = [];
   if (specs.length > 0) {
-    if (install) ensureInstalled(set.scratch, specs.map((spec) => [spec.name, spec.version]));
+    if (install) ensureInstalled(set.scratch, specs.map((spec) => [spec.name, spec.version]), set.packages.map((spec) => spec.name));
     const tsconfig = prepareCorpus(set.scratch, specs);
     for (const spec of specs) {
       const version = installedVersion(set.scratch, spec.name);
