@@ -18,6 +18,7 @@ import { glideArgv } from './glide.js';
 import { isCommandOptionsArgument } from './command-options.js';
 import { localArrayTokens, settleConditionalGroups, type ArrayToken } from './arg-arrays.js';
 import { emptyTokens } from './empty-tokens.js';
+import { undecidedDialect } from './dialect.js';
 import { droppedArguments, keepTtlConflict, misplacedTtl, optionConflict, SENDS_TOKENS_AS_WRITTEN, unknownOptionOf } from './option-checks.js';
 import { moduleNamespaceOf, propertyName, resolveConstExpression, returnedExpressions, staticValue, unwrap, type AnyContext } from './static.js';
 
@@ -552,7 +553,7 @@ export function normalizeCall(
   if (!receiver.redis) return [];
   const guessed = receiver.flavor !== 'unknown' ? receiver.flavor : guessFlavor(method, node, detector);
   // node-redis 3 sends its arguments as written (`set(k, v, 'EX', 60, cb)`): ioredis' syntax
-  const flavor = guessed === 'node-redis' && (promised || isNodeRedis3(context, callee.property, node)) ? 'node-redis-3' : guessed;
+  let flavor = guessed === 'node-redis' && (promised || isNodeRedis3(context, callee.property, node)) ? 'node-redis-3' : guessed;
   const client = {
     receiver: shortText(context, callee.object),
     why: receiver.why,
@@ -604,6 +605,8 @@ export function normalizeCall(
 
   const resolved = commandOfMethod(method);
   if (!resolved) return [];
+  // a client by name only, its options in another client's syntax: that client's (dialect.ts)
+  flavor = undecidedDialect(context, receiver, detector.fileFlavor(), flavor, resolved.command, node.arguments) ?? flavor;
   const commandArgs = commandArguments(context, node, flavor, unit);
   // GETEX key options: the options object comes right after the key; GLIDE has its own syntax
   const flat: Flattened =

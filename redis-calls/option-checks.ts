@@ -19,11 +19,11 @@ import type { DroppedArgument, Flattened } from './normalize.js';
 import { findVariable, propertyName, resolveConstExpression, staticValue, unwrap, type AnyContext } from './static.js';
 
 /** SET option names as each client spells them in an options object. */
-const NODE_REDIS_SET_OPTIONS = new Set(['EX', 'PX', 'EXAT', 'PXAT', 'KEEPTTL', 'NX', 'XX', 'GET', 'expiration', 'condition', 'matchValue']);
-const UPSTASH_SET_OPTIONS = new Set(['ex', 'px', 'exat', 'pxat', 'keepTtl', 'nx', 'xx', 'get']);
+export const NODE_REDIS_SET_OPTIONS: ReadonlySet<string> = new Set(['EX', 'PX', 'EXAT', 'PXAT', 'KEEPTTL', 'NX', 'XX', 'GET', 'expiration', 'condition', 'matchValue']);
+export const UPSTASH_SET_OPTIONS: ReadonlySet<string> = new Set(['ex', 'px', 'exat', 'pxat', 'keepTtl', 'nx', 'xx', 'get']);
 const EXPIRY_OPTION = /^(?:ex|px|exat|pxat)$/i;
-/** ioredis-style SET tokens. */
-const SET_TOKENS = /^(?:EX|PX|EXAT|PXAT|KEEPTTL|NX|XX|GET)$/i;
+/** ioredis-style SET tokens (ioredis and node-redis 3 send them as written). */
+export const SET_TOKENS = /^(?:EX|PX|EXAT|PXAT|KEEPTTL|NX|XX|GET)$/i;
 
 /**
  * What node-redis / @upstash/redis drop from a SET, GETEX or SETEX-like call written in another

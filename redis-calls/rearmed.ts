@@ -129,3 +129,31 @@ function canLeave(statement: TSESTree.Node): boolean {
   visit(statement);
   return found;
 }
+
+/** A write or an expiry of a key, as the key rules collect them (`key`: the key's identity in the file). */
+export interface KeyedCall {
+  node: TSESTree.Node;
+  key: string;
+}
+
+/**
+ * Whether every other write of `write`'s key in the file (`writes`) is followed, in its own
+ * function, by an expiry of that key (`expiries`): only then does "the next write re-arms it"
+ * hold. A write of the same key elsewhere that never expires it (`updateTitle`'s ZADD of the
+ * shared index that `save` ZADDs and EXPIREs) can be that next write, and keeps the key without
+ * TTL after a crash between `save`'s two round trips.
+ */
+export function everyWriteRearms(write: KeyedCall, writes: readonly KeyedCall[], expiries: readonly KeyedCall[]): boolean {
+  const own = enclosingFunctionOf(write.node);
+  return writes.every((other) => {
+    if (other === write || other.key !== write.key) return true;
+    const fn = enclosingFunctionOf(other.node);
+    if (fn === own) return true;
+    return expiries.some((e) => e.key === write.key && enclosingFunctionOf(e.node) === fn && e.node.range[0] > other.node.range[0]);
+  });
+}
+
+function enclosingFunctionOf(node: TSESTree.Node): TSESTree.Node | undefined {
+  for (let parent = node.parent; parent; parent = parent.parent) if (isFunction(parent)) return parent;
+  return undefined;
+}

@@ -40,7 +40,7 @@ import { isBlockingCall } from '../semantics/blocking.js';
 import { enclosingFunction } from '../redis-calls/static.js';
 import { existsGuard, staleGuard } from '../redis-calls/stale-read.js';
 import { ttlRepairOf } from '../redis-calls/ttl-repair.js';
-import { expiryRunsAfterEveryWrite } from '../redis-calls/rearmed.js';
+import { everyWriteRearms, expiryRunsAfterEveryWrite } from '../redis-calls/rearmed.js';
 import { keyShapeOf } from '../redis-calls/key-shape.js';
 import {
   CONSUMED_ELSEWHERE_TEXT,
@@ -372,7 +372,12 @@ export default createRule<Options, MessageIds>({
               !repaired &&
               !stale &&
               keyShapeOf(context, creation.keyNode).constant &&
-              expiryRunsAfterEveryWrite(call.node, elsewhere.call.node)
+              expiryRunsAfterEveryWrite(call.node, elsewhere.call.node) &&
+              everyWriteRearms(
+                { node: call.node, key: creation.key },
+                creations.map((c) => ({ node: c.call.node, key: c.key })),
+                expiries.filter((e) => e.effect === 'set-ttl').map((e) => ({ node: e.call.node, key: e.key })),
+              )
             ) {
               continue;
             }
