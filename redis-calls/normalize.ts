@@ -18,7 +18,7 @@ import { glideArgv } from './glide.js';
 import { isCommandOptionsArgument } from './command-options.js';
 import { localArrayTokens, settleConditionalGroups, type ArrayToken } from './arg-arrays.js';
 import { emptyTokens } from './empty-tokens.js';
-import { droppedArguments, keepTtlConflict, misplacedTtl, optionConflict, SENDS_TOKENS_AS_WRITTEN, unknownOptionOf } from './option-checks.js';
+import { droppedArguments, keepTtlConflict, misplacedTtl, OBJECT_AS_TEXT, optionConflict, SENDS_TOKENS_AS_WRITTEN, sendsObjectAsText, unknownOptionOf } from './option-checks.js';
 import { moduleNamespaceOf, propertyName, resolveConstExpression, returnedExpressions, staticValue, unwrap, type AnyContext } from './static.js';
 
 /** The atomic unit a command runs in. */
@@ -296,6 +296,9 @@ function flattenArguments(context: AnyContext, nodes: readonly TSESTree.Node[], 
         out.args.push(staticValue(context, property.value) as CommandArg);
         out.nodes.push(property.value);
       }
+    } else if (node.type === AST_NODE_TYPES.ObjectExpression && index >= optionsFrom && arrays?.objectAsText) {
+      out.args.push(OBJECT_AS_TEXT);
+      out.nodes.push(original);
     } else if (node.type === AST_NODE_TYPES.ObjectExpression && index >= optionsFrom) {
       out.optionsObject = node;
       pushOptions(context, node, out);
@@ -356,6 +359,8 @@ function pushUnknown(out: Flattened, node: TSESTree.Node): void {
 interface ArrayArguments {
   call: TSESTree.Node;
   flattensAt: (index: number) => boolean;
+  /** The client sends an object in the option slots as its text (`option-checks.ts` sendsObjectAsText). */
+  objectAsText?: boolean;
 }
 
 /** Whether `flavor` sends an array argument at `index` flattened (see {@link ArrayArguments}). */
@@ -614,6 +619,7 @@ export function normalizeCall(
         : flattenArguments(context, commandArgs, resolved.command === 'GETEX' ? 1 : 2, namesKeyValuePairs(resolved.command), {
             call: node,
             flattensAt: (index) => flattensArrayAt(flavor, index),
+            objectAsText: sendsObjectAsText(resolved.command, flavor),
           });
   settleGroups(resolved.command, resolved.prefix, flat);
   const flavorKnown = receiver.flavor !== 'unknown' || detector.fileFlavor() !== 'unknown';
@@ -623,7 +629,7 @@ export function normalizeCall(
   const nodes = [...resolved.prefix.map(() => undefined), ...flat.nodes];
   const description = describeCommand(resolved.command, args);
   dropped.push(...keepTtlConflict(description, args, nodes, dropped));
-  if (flavorKnown && SENDS_TOKENS_AS_WRITTEN.has(flavor)) dropped.push(...unknownOptionOf(description, nodes), ...optionConflict(description, nodes));
+  if (flavorKnown && SENDS_TOKENS_AS_WRITTEN.has(flavor)) dropped.push(...unknownOptionOf(description, nodes, dropped), ...optionConflict(description, nodes));
   if (flavorKnown && flavor === 'ioredis') dropped.push(...emptyTokens(context, resolved.command, args, nodes));
   return [
     {

@@ -153,9 +153,8 @@ runRule(untypedTester, 'valid-ttl-args', rule, {
     },
     {
       code: ioredis('await redis.set(`cache:${id}`, v, { EX: 60, PX: 500 });'),
-      errors: [{ messageId: 'objectOptions', line: 3, column: 35, data: { client: 'ioredis', command: 'SET', text: '{ EX: 60, PX: 500 }' }, suggestions: [] },
-        { messageId: 'conflictingOptions', line: 3, column: 45, data: { option: 'PX', other: 'EX', command: 'SET' } },
-      ],
+      // one finding: ioredis sends the object as `[object Object]`, never EX and PX
+      errors: [{ messageId: 'objectOptions', line: 3, column: 35, data: { client: 'ioredis', command: 'SET', text: '{ EX: 60, PX: 500 }' }, suggestions: [] }],
     },
     {
       code: ioredis("await redis.set(`cache:${id}`, v, { EX: 60, expiration: { type: 'PX', value: 500 } });"),
