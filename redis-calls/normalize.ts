@@ -553,13 +553,15 @@ export function normalizeCall(
   const namespace = moduleNamespaceOf(callee);
   if (namespace) return moduleCall(context, detector, node, callee, namespace, method);
   if (!isCandidateMethod(method)) return [];
-  const receiver = detector.classify(callee.object);
+  // pify(client): the call's member is read on the client it wraps
+  const object = promised?.receiver ?? callee.object;
+  const receiver = detector.classify(object);
   if (!receiver.redis) return [];
   const guessed = receiver.flavor !== 'unknown' ? receiver.flavor : guessFlavor(method, node, detector);
   // node-redis 3 sends its arguments as written (`set(k, v, 'EX', 60, cb)`): ioredis' syntax
   const flavor = guessed === 'node-redis' && (promised || isNodeRedis3(context, callee.property, node)) ? 'node-redis-3' : guessed;
   const client = {
-    receiver: shortText(context, callee.object),
+    receiver: shortText(context, object),
     why: receiver.why,
     ...(receiver.byName ? { byName: true as const } : {}),
     ...(receiver.byShape ? { byShape: true as const } : {}),
@@ -580,7 +582,7 @@ export function normalizeCall(
     return calls;
   }
 
-  const unit = unitOf(context, node, callee, receiver);
+  const unit = unitOf(context, node, object, receiver);
 
   if (GENERIC_BY_NAME.has(method)) {
     const name = node.arguments[0] ? staticValue(context, node.arguments[0]) : undefined;
@@ -672,7 +674,7 @@ function moduleCall(
   if (!receiver.redis || receiver.flavor === 'ioredis') return [];
   const flavor = receiver.flavor !== 'unknown' ? receiver.flavor : detector.fileFlavor() !== 'unknown' ? detector.fileFlavor() : 'node-redis';
   const client = { receiver: shortText(context, namespace.object), why: receiver.why, ...(receiver.byName ? { byName: true as const } : {}), ...(receiver.byShape ? { byShape: true as const } : {}) };
-  const unit = unitOf(context, node, namespace, receiver);
+  const unit = unitOf(context, node, namespace.object, receiver);
   const commandArgs = commandArguments(context, node, flavor, unit);
   const flat = moduleArguments(context, command, commandArgs);
   return [
@@ -853,10 +855,10 @@ function guessFlavor(method: string, node: TSESTree.CallExpression, detector: Cl
 function unitOf(
   context: AnyContext,
   node: TSESTree.CallExpression,
-  callee: TSESTree.MemberExpression,
+  object: TSESTree.Node,
   receiver: ReceiverKind,
 ): AtomicUnit {
-  let current = unwrap(callee.object);
+  let current = unwrap(object);
   for (let depth = 0; depth < 200; depth++) {
     if (current.type === AST_NODE_TYPES.CallExpression) {
       const inner = unwrap(current.callee);
