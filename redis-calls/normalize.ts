@@ -612,6 +612,7 @@ export function normalizeCall(
   const resolved = commandOfMethod(method);
   if (!resolved) return [];
   const commandArgs = commandArguments(context, node, flavor, unit);
+  const flavorKnown = receiver.flavor !== 'unknown' || detector.fileFlavor() !== 'unknown';
   // GETEX key options: the options object comes right after the key; GLIDE has its own syntax
   const flat: Flattened =
     flavor === 'glide'
@@ -621,10 +622,9 @@ export function normalizeCall(
         : flattenArguments(context, commandArgs, resolved.command === 'GETEX' ? 1 : 2, namesKeyValuePairs(resolved.command), {
             call: node,
             flattensAt: (index) => flattensArrayAt(flavor, index),
-            objectAsText: sendsObjectAsText(resolved.command, flavor),
+            objectAsText: flavorKnown && sendsObjectAsText(resolved.command, flavor),
           });
   settleGroups(resolved.command, resolved.prefix, flat);
-  const flavorKnown = receiver.flavor !== 'unknown' || detector.fileFlavor() !== 'unknown';
   const dropped = flavorKnown ? droppedArguments(context, resolved.command, flavor, node, commandArgs, flat) : [];
   dropped.push(...misplacedTtl(context, resolved.command, flat));
   const args = [...resolved.prefix, ...flat.args];

@@ -6,7 +6,7 @@
  * rejected SET (nothing written, no finding) and `valid-ttl-args` reports the object once
  * (`objectOptions`), not a second time as an unknown option. Near misses stay: node-redis reads
  * the same object as options (its SET without TTL is reported), an ioredis
- * generic `call('SET', ...)` is read as before (not judged), and an ioredis GETEX's object is sent as
+ * generic `call('SET', ...)` and a client of unknown flavor are read as before (not judged), and an ioredis GETEX's object is sent as
  * text too.
  */
 import { Linter } from 'eslint';
@@ -49,6 +49,8 @@ describe('an options object ioredis does not read is one `[object Object]` token
   it('node-redis reads the object as options, and an ioredis generic call is not judged', () => {
     expect(callsIn(nodeRedis("await client.set('k', 'v', { EX: 60, NX: true });"))).toEqual([{ command: 'SET', args: ['k', 'v', 'EX', 60, 'NX'], rejected: false }]);
     expect(callsIn(ioredis("await redis.call('SET', 'k', 'v', { EX: 60 });"))).toEqual([{ command: 'SET', args: ['k', 'v', 'EX', 60], rejected: false }]);
+    // a client of unknown flavor (read with ioredis's syntax by default) is not judged either
+    expect(callsIn("const opts = { NX: true };\nawait redisClient.set('k', 'v', opts);")).toEqual([{ command: 'SET', args: ['k', 'v', 'NX'], rejected: false }]);
   });
 });
 
