@@ -170,14 +170,33 @@ function nearestFunction(node: TSESTree.Node): TSESTree.FunctionDeclaration | TS
   return undefined;
 }
 
-/** The one value an owner gives member `name` when an instance is made: a field initialiser, or one `this.name = value` statement of the constructor's body. */
+/** The one value an owner gives member `name` when an instance is made: a field initialiser, or one `this.name = value` statement of the constructor's body (not in a nested block). */
 function constructionOf(owner: Owner, name: string): Construction | undefined {
-  const found: Construction[] = [];
+  const all = constructorAssignments(owner, name);
+  return all?.length === 1 && all[0]!.direct ? all[0] : undefined;
+}
+
+/** A value the owner gives a member at construction ({@link constructorAssignments}). */
+interface ConstructorAssignment extends Construction {
+  /** Given on every construction: a field initialiser, or a statement of the constructor's body itself (not in an `if`, a loop, a `try`). */
+  direct: boolean;
+}
+
+/**
+ * Every value an owner gives member `name` at construction: its field initialiser and each
+ * `this.name = value` of the constructor, nested blocks included (an `if` inside it), not in a
+ * function inside it (a callback runs later) nor a nested class. `undefined` when the constructor
+ * takes it as a parameter property (`constructor(private ttl: number)`) or writes it otherwise
+ * (`this.name += 1`, `this.name++`). Writes elsewhere in the file are the callers' question
+ * ({@link writtenOutsideConstructor}, {@link unwrittenConstruction}).
+ */
+function constructorAssignments(owner: Owner, name: string): ConstructorAssignment[] | undefined {
+  const found: ConstructorAssignment[] = [];
   let constructorFn: TSESTree.FunctionExpression | TSESTree.FunctionDeclaration | undefined;
   if (owner.type === AST_NODE_TYPES.ClassDeclaration || owner.type === AST_NODE_TYPES.ClassExpression) {
     for (const element of owner.body.body) {
       if (element.type === AST_NODE_TYPES.PropertyDefinition && !element.static && memberName(element.key, element.computed) === name && element.value) {
-        found.push({ value: element.value, target: element });
+        found.push({ value: element.value, target: element, direct: true });
       }
       if (element.type === AST_NODE_TYPES.MethodDefinition && element.kind === 'constructor' && element.value.type === AST_NODE_TYPES.FunctionExpression) {
         constructorFn = element.value;
@@ -188,14 +207,56 @@ function constructionOf(owner: Owner, name: string): Construction | undefined {
   } else {
     constructorFn = owner;
   }
-  for (const statement of constructorFn?.body?.body ?? []) {
-    if (statement.type !== AST_NODE_TYPES.ExpressionStatement || statement.expression.type !== AST_NODE_TYPES.AssignmentExpression) continue;
-    const { left, right, operator } = statement.expression;
-    if (operator === '=' && left.type === AST_NODE_TYPES.MemberExpression && left.object.type === AST_NODE_TYPES.ThisExpression && memberName(left.property, left.computed) === name) {
-      found.push({ value: right, target: left, constructorFn: constructorFn! });
+  const body = constructorFn?.body;
+  if (!body) return found;
+  let other = false;
+  const isOwn = (target: TSESTree.Node): target is TSESTree.MemberExpression =>
+    target.type === AST_NODE_TYPES.MemberExpression && unwrap(target.object).type === AST_NODE_TYPES.ThisExpression && memberName(target.property, target.computed) === name;
+  const visit = (node: TSESTree.Node): void => {
+    if (other) return;
+    if (node.type === AST_NODE_TYPES.AssignmentExpression && isOwn(node.left)) {
+      if (node.operator !== '=') other = true;
+      else found.push({ value: node.right, target: node.left, constructorFn: constructorFn!, direct: node.parent?.type === AST_NODE_TYPES.ExpressionStatement && node.parent.parent === body });
+    } else if (node.type === AST_NODE_TYPES.UpdateExpression && isOwn(node.argument)) other = true;
+    for (const [key, child] of Object.entries(node)) {
+      if (key === 'parent') continue;
+      for (const c of Array.isArray(child) ? child : [child]) {
+        if (!c || typeof c !== 'object' || typeof (c as { type?: unknown }).type !== 'string') continue;
+        const next = c as TSESTree.Node;
+        // a function inside the constructor runs later (or never); a nested class has its own `this`
+        if (FUNCTION_OR_CLASS.has(next.type)) continue;
+        visit(next);
+      }
     }
-  }
-  return found.length === 1 ? found[0] : undefined;
+  };
+  visit(body);
+  return other ? undefined : found;
+}
+
+const FUNCTION_OR_CLASS: ReadonlySet<AST_NODE_TYPES> = new Set([
+  AST_NODE_TYPES.FunctionExpression,
+  AST_NODE_TYPES.FunctionDeclaration,
+  AST_NODE_TYPES.ArrowFunctionExpression,
+  AST_NODE_TYPES.ClassDeclaration,
+  AST_NODE_TYPES.ClassExpression,
+]);
+
+/**
+ * The values a class member `this.x` is given at construction: its field initialiser and every
+ * `this.x = value` of the constructor, nested blocks included ({@link constructorAssignments});
+ * `undefined` when the member is not read on `this` of a class, is a parameter property, or the
+ * constructor writes it otherwise. Whether anything else writes it is
+ * {@link writtenOutsideConstructor}'s. For a check that reads every value (`ttl-value.ts`, whole
+ * multiples).
+ * @param context the linted file's rule context
+ * @param member the member read
+ */
+export function constructorValues(context: AnyContext, member: TSESTree.MemberExpression): TSESTree.Node[] | undefined {
+  const name = memberName(member.property, member.computed);
+  const thisNode = name === undefined || unwrap(member.object).type !== AST_NODE_TYPES.ThisExpression ? undefined : thisOf(context, unwrap(member.object));
+  const owner = thisNode ? ownerOf(context, thisNode) : undefined;
+  if (!owner || name === undefined || (owner.type !== AST_NODE_TYPES.ClassDeclaration && owner.type !== AST_NODE_TYPES.ClassExpression)) return undefined;
+  return constructorAssignments(owner, name)?.map((assignment) => assignment.value);
 }
 
 /**

@@ -19,7 +19,7 @@ import { isCommandOptionsArgument } from './command-options.js';
 import { localArrayTokens, settleConditionalGroups, type ArrayToken } from './arg-arrays.js';
 import { emptyTokens } from './empty-tokens.js';
 import { undecidedDialect } from './dialect.js';
-import { droppedArguments, keepTtlConflict, misplacedTtl, optionConflict, SENDS_TOKENS_AS_WRITTEN, unknownOptionOf } from './option-checks.js';
+import { droppedArguments, keepTtlConflict, misplacedTtl, OBJECT_AS_TEXT, optionConflict, SENDS_TOKENS_AS_WRITTEN, sendsObjectAsText, unknownOptionOf } from './option-checks.js';
 import { moduleNamespaceOf, propertyName, resolveConstExpression, returnedExpressions, staticValue, unwrap, type AnyContext } from './static.js';
 
 /** The atomic unit a command runs in. */
@@ -297,6 +297,9 @@ function flattenArguments(context: AnyContext, nodes: readonly TSESTree.Node[], 
         out.args.push(staticValue(context, property.value) as CommandArg);
         out.nodes.push(property.value);
       }
+    } else if (node.type === AST_NODE_TYPES.ObjectExpression && index >= optionsFrom && arrays?.objectAsText) {
+      out.args.push(OBJECT_AS_TEXT);
+      out.nodes.push(original);
     } else if (node.type === AST_NODE_TYPES.ObjectExpression && index >= optionsFrom) {
       out.optionsObject = node;
       pushOptions(context, node, out);
@@ -357,6 +360,8 @@ function pushUnknown(out: Flattened, node: TSESTree.Node): void {
 interface ArrayArguments {
   call: TSESTree.Node;
   flattensAt: (index: number) => boolean;
+  /** The client sends an object in the option slots as its text (`option-checks.ts` sendsObjectAsText). */
+  objectAsText?: boolean;
 }
 
 /** Whether `flavor` sends an array argument at `index` flattened (see {@link ArrayArguments}). */
@@ -549,13 +554,15 @@ export function normalizeCall(
   const namespace = moduleNamespaceOf(callee);
   if (namespace) return moduleCall(context, detector, node, callee, namespace, method);
   if (!isCandidateMethod(method)) return [];
-  const receiver = detector.classify(callee.object);
+  // pify(client): the call's member is read on the client it wraps
+  const object = promised?.receiver ?? callee.object;
+  const receiver = detector.classify(object);
   if (!receiver.redis) return [];
   const guessed = receiver.flavor !== 'unknown' ? receiver.flavor : guessFlavor(method, node, detector);
   // node-redis 3 sends its arguments as written (`set(k, v, 'EX', 60, cb)`): ioredis' syntax
   let flavor = guessed === 'node-redis' && (promised || isNodeRedis3(context, callee.property, node)) ? 'node-redis-3' : guessed;
   const client = {
-    receiver: shortText(context, callee.object),
+    receiver: shortText(context, object),
     why: receiver.why,
     ...(receiver.byName ? { byName: true as const } : {}),
     ...(receiver.byShape ? { byShape: true as const } : {}),
@@ -576,7 +583,7 @@ export function normalizeCall(
     return calls;
   }
 
-  const unit = unitOf(context, node, callee, receiver);
+  const unit = unitOf(context, node, object, receiver);
 
   if (GENERIC_BY_NAME.has(method)) {
     const name = node.arguments[0] ? staticValue(context, node.arguments[0]) : undefined;
@@ -608,6 +615,7 @@ export function normalizeCall(
   // a client by name only, its options in another client's syntax: that client's (dialect.ts)
   flavor = undecidedDialect(context, receiver, detector.fileFlavor(), flavor, resolved.command, node.arguments) ?? flavor;
   const commandArgs = commandArguments(context, node, flavor, unit);
+  const flavorKnown = receiver.flavor !== 'unknown' || detector.fileFlavor() !== 'unknown';
   // GETEX key options: the options object comes right after the key; GLIDE has its own syntax
   const flat: Flattened =
     flavor === 'glide'
@@ -617,16 +625,16 @@ export function normalizeCall(
         : flattenArguments(context, commandArgs, resolved.command === 'GETEX' ? 1 : 2, namesKeyValuePairs(resolved.command), {
             call: node,
             flattensAt: (index) => flattensArrayAt(flavor, index),
+            objectAsText: flavorKnown && sendsObjectAsText(resolved.command, flavor),
           });
   settleGroups(resolved.command, resolved.prefix, flat);
-  const flavorKnown = receiver.flavor !== 'unknown' || detector.fileFlavor() !== 'unknown';
   const dropped = flavorKnown ? droppedArguments(context, resolved.command, flavor, node, commandArgs, flat) : [];
   dropped.push(...misplacedTtl(context, resolved.command, flat));
   const args = [...resolved.prefix, ...flat.args];
   const nodes = [...resolved.prefix.map(() => undefined), ...flat.nodes];
   const description = describeCommand(resolved.command, args);
   dropped.push(...keepTtlConflict(description, args, nodes, dropped));
-  if (flavorKnown && SENDS_TOKENS_AS_WRITTEN.has(flavor)) dropped.push(...unknownOptionOf(description, nodes), ...optionConflict(description, nodes));
+  if (flavorKnown && SENDS_TOKENS_AS_WRITTEN.has(flavor)) dropped.push(...unknownOptionOf(description, nodes, dropped), ...optionConflict(description, nodes));
   if (flavorKnown && flavor === 'ioredis') dropped.push(...emptyTokens(context, resolved.command, args, nodes));
   return [
     {
@@ -669,7 +677,7 @@ function moduleCall(
   if (!receiver.redis || receiver.flavor === 'ioredis') return [];
   const flavor = receiver.flavor !== 'unknown' ? receiver.flavor : detector.fileFlavor() !== 'unknown' ? detector.fileFlavor() : 'node-redis';
   const client = { receiver: shortText(context, namespace.object), why: receiver.why, ...(receiver.byName ? { byName: true as const } : {}), ...(receiver.byShape ? { byShape: true as const } : {}) };
-  const unit = unitOf(context, node, namespace, receiver);
+  const unit = unitOf(context, node, namespace.object, receiver);
   const commandArgs = commandArguments(context, node, flavor, unit);
   const flat = moduleArguments(context, command, commandArgs);
   return [
@@ -850,10 +858,10 @@ function guessFlavor(method: string, node: TSESTree.CallExpression, detector: Cl
 function unitOf(
   context: AnyContext,
   node: TSESTree.CallExpression,
-  callee: TSESTree.MemberExpression,
+  object: TSESTree.Node,
   receiver: ReceiverKind,
 ): AtomicUnit {
-  let current = unwrap(callee.object);
+  let current = unwrap(object);
   for (let depth = 0; depth < 200; depth++) {
     if (current.type === AST_NODE_TYPES.CallExpression) {
       const inner = unwrap(current.callee);

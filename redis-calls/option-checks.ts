@@ -32,7 +32,7 @@ export const SET_TOKENS = /^(?:EX|PX|EXAT|PXAT|KEEPTTL|NX|XX|GET)$/i;
  */
 export function droppedArguments(context: AnyContext, command: string, flavor: ClientFlavor, node: TSESTree.CallExpression, commandArgs: readonly TSESTree.Node[], flat: Flattened): DroppedArgument[] {
   const out: DroppedArgument[] = [];
-  if ((command === 'SET' || command === 'GETEX') && flavor === 'ioredis') return objectOptions(context, command, commandArgs);
+  if (sendsObjectAsText(command, flavor)) return objectOptions(context, command, commandArgs);
   if ((command !== 'SET' && command !== 'GETEX') || (flavor !== 'node-redis' && flavor !== 'upstash')) return out;
   const optionsAt = command === 'SET' ? 2 : 1;
   const optionsArg = commandArgs[optionsAt];
@@ -283,12 +283,26 @@ export const SENDS_TOKENS_AS_WRITTEN: ReadonlySet<ClientFlavor> = new Set(['iore
 /**
  * A literal in SET's option slots that is no SET option, as sent (`set(k, v, 300)` on ioredis,
  * `call('SET', k, v, 'EXPIRE', 60)`): the command table says Redis rejects the command
- * (`unknownOption`). Reported on the token; `ttl` when the token looks like a TTL written without
- * its option.
+ * (`unknownOption`). Reported on the token, unless an entry of `dropped` already names it (an
+ * options object ioredis sends as `[object Object]`: `object-options`); `ttl` when the token looks
+ * like a TTL written without its option.
  */
-export function unknownOptionOf(description: CommandDescription, nodes: ReadonlyArray<TSESTree.Node | undefined>): DroppedArgument[] {
+export function unknownOptionOf(description: CommandDescription, nodes: ReadonlyArray<TSESTree.Node | undefined>, dropped: readonly DroppedArgument[] = []): DroppedArgument[] {
   const unknown = description.unknownOption;
   const node = unknown ? nodes[unknown.arg] : undefined;
-  return unknown && node ? [{ kind: 'unknown-option', node, ttl: unknown.looksLikeTtl, option: unknown.token }] : [];
+  if (!unknown || !node || dropped.some((d) => d.node === node)) return [];
+  return [{ kind: 'unknown-option', node, ttl: unknown.looksLikeTtl, option: unknown.token }];
+}
+
+/** The token a client sends for an object it does not read as options: JavaScript's `String({})`. */
+export const OBJECT_AS_TEXT = '[object Object]';
+
+/**
+ * Whether `flavor` sends an object in `command`'s option slots as its text ({@link OBJECT_AS_TEXT})
+ * instead of reading it as options: ioredis's SET and GETEX, which take tokens (its argument
+ * transformers read objects for HSET / HMSET / MSET only); see {@link objectOptions}.
+ */
+export function sendsObjectAsText(command: string, flavor: ClientFlavor): boolean {
+  return flavor === 'ioredis' && (command === 'SET' || command === 'GETEX');
 }
 

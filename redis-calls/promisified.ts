@@ -39,8 +39,10 @@ import { findVariable, promisifyAllArgument, propertyName, requiredModule, stati
 
 /** What a promisified call stands for: the client method it sends (`client.set`) and where findings start. */
 export interface PromisifiedTarget {
-  /** A member expression whose object is the receiver and whose property names the method. */
+  /** A member expression whose object is the receiver (unless `receiver` is given) and whose property names the method. */
   callee: TSESTree.MemberExpression;
+  /** The client the callee's object wraps, read as the receiver: `client` of `const redisAsync = pify(client)`. */
+  receiver?: TSESTree.Node;
   /** The client method name (`set`, `hincrby`). */
   method: string;
   /** The name as written at the call (`setAsync`, `redisAsync.get`'s `get`). */
@@ -145,7 +147,7 @@ function fromBinding(
     // pify(client): every method of the client, promisified under its own name
     if (property === undefined || !isCandidateMethod(property) || !detector.classify(binding.wrapped.client).redis) return undefined;
     const callee = nameNode.parent;
-    return callee?.type === AST_NODE_TYPES.MemberExpression ? { callee: { ...callee, object: binding.wrapped.client as TSESTree.Expression }, method: property, nameNode } : undefined;
+    return callee?.type === AST_NODE_TYPES.MemberExpression ? { callee, receiver: binding.wrapped.client, method: property, nameNode } : undefined;
   }
   return undefined;
 }

@@ -12,10 +12,9 @@ import { describeCommand, type CommandArg, type CommandDescription } from '../se
 import { isNowName, isOneSecondInMs, unitOfLiteral, unitOfName, type UnitGuess } from '../semantics/ttl-units.js';
 import { constantNumber, constantsOf } from './constant.js';
 import { redisCallsOf, type RedisCall } from './index.js';
-import { enclosingClass, memberKeyName } from './client-syntax.js';
 import { spanSourceOf, type SpanSource } from './time-constants.js';
 import { constructorArgumentValues } from './constructor-arguments.js';
-import { writtenOutsideConstructor } from './instance-constants.js';
+import { constructorValues, writtenOutsideConstructor } from './instance-constants.js';
 import { constInitializer, enclosingFunction, findVariable, foldNumber, propertyName, referenceName, resolveMember, staticValue, unwrap, walk, type AnyContext, type ConstantScope } from './static.js';
 
 const MAX_DEPTH = 6;
@@ -469,9 +468,7 @@ function multipleOf(context: AnyContext, node: TSESTree.Node, divisor: number, d
       // a constructor's argument every `new` of the class gives a positive multiple (`this.config.timeWindow`)
       const given = constructorArgumentValues(context, bare);
       if (given) return given.every((v) => v > 0 && Number.isInteger(v / divisor));
-      if (unwrap(bare.object).type !== AST_NODE_TYPES.ThisExpression) return false;
-      const name = memberKeyName(bare.property, bare.computed);
-      const values = name === undefined ? undefined : constructorValuesOf(bare, name);
+      const values = constructorValues(context, bare);
       return values !== undefined && values.length > 0 && values.every((v) => multipleOf(context, v, divisor, depth + 1)) && !writtenOutsideConstructor(context, bare);
     }
     default:
@@ -483,53 +480,6 @@ function multipleOf(context: AnyContext, node: TSESTree.Node, divisor: number, d
 function isNonNumberLiteral(node: TSESTree.Node): boolean {
   const bare = unwrap(node);
   return bare.type === AST_NODE_TYPES.Literal && typeof bare.value !== 'number';
-}
-
-/**
- * The values a class member is given, when only the class's field initialiser and constructor
- * (directly, not in a callback) assign it; `undefined` when another method, a nested function or
- * a compound assignment (`+=`) writes it, or when it is a constructor parameter property.
- */
-function constructorValuesOf(member: TSESTree.MemberExpression, name: string): TSESTree.Node[] | undefined {
-  const owner = enclosingClass(member);
-  if (!owner) return undefined;
-  const values: TSESTree.Node[] = [];
-  let foreign = false;
-  const visit = (node: TSESTree.Node, inConstructor: boolean): void => {
-    if (foreign) return;
-    if (node.type === AST_NODE_TYPES.ClassDeclaration || node.type === AST_NODE_TYPES.ClassExpression) {
-      if (node !== owner) return; // a nested class has its own `this`
-    }
-    if (node.type === AST_NODE_TYPES.PropertyDefinition && !node.static && memberKeyName(node.key, node.computed) === name) {
-      if (node.value) values.push(node.value);
-    }
-    if (node.type === AST_NODE_TYPES.TSParameterProperty && node.parameter.type === AST_NODE_TYPES.Identifier && node.parameter.name === name) foreign = true;
-    if (
-      (node.type === AST_NODE_TYPES.AssignmentExpression || node.type === AST_NODE_TYPES.UpdateExpression) &&
-      ((node.type === AST_NODE_TYPES.AssignmentExpression ? node.left : node.argument) as TSESTree.Node).type === AST_NODE_TYPES.MemberExpression
-    ) {
-      const target = (node.type === AST_NODE_TYPES.AssignmentExpression ? node.left : node.argument) as TSESTree.MemberExpression;
-      if (unwrap(target.object).type === AST_NODE_TYPES.ThisExpression && memberKeyName(target.property, target.computed) === name) {
-        if (!inConstructor || node.type !== AST_NODE_TYPES.AssignmentExpression || node.operator !== '=') foreign = true;
-        else values.push(node.right);
-      }
-    }
-    for (const [key, child] of Object.entries(node)) {
-      if (key === 'parent') continue;
-      const children = Array.isArray(child) ? child : [child];
-      for (const c of children) {
-        if (!c || typeof c !== 'object' || typeof (c as { type?: unknown }).type !== 'string') continue;
-        const next = c as TSESTree.Node;
-        // a method's body: the constructor's own statements only (a callback inside is not it)
-        const entersFunction =
-          next.type === AST_NODE_TYPES.FunctionExpression || next.type === AST_NODE_TYPES.ArrowFunctionExpression || next.type === AST_NODE_TYPES.FunctionDeclaration;
-        const isConstructor = entersFunction && node.type === AST_NODE_TYPES.MethodDefinition && node.kind === 'constructor';
-        visit(next, entersFunction ? isConstructor : inConstructor);
-      }
-    }
-  };
-  visit(owner, false);
-  return foreign ? undefined : values;
 }
 
 /**

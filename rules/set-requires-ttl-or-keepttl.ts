@@ -182,8 +182,9 @@ export default createRule<Options, MessageIds>({
           if (!SET_RULE_COMMANDS.has(call.command) || call.description.getDropsTtl) continue;
           // an expiry the client drops is valid-ttl-args' (one root cause, one finding)
           if (call.dropped?.some((d) => d.ttl)) continue;
-          // Redis rejects the command (SET k v 300, SET k v NX XX, ioredis's set(k, v, { NX: true })): nothing is written
-          if (call.description.rejected || call.dropped?.some((d) => d.kind === 'object-options')) continue;
+          // Redis rejects the command (SET k v 300, SET k v NX XX, ioredis's set(k, v, { NX: true }), sent as
+          // SET k v [object Object]): nothing is written
+          if (call.description.rejected) continue;
           if (call.command === 'SET' && call.description.keys[0]?.effect === 'keep-ttl') {
             reportKeepTtl(call);
             continue;

@@ -11,10 +11,10 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { createRule } from './create-rule.js';
 import { redisCallsOf, type RedisCall } from '../redis-calls/index.js';
-import type { DroppedArgument } from '../redis-calls/normalize.js';
+import { optionObjectArgv, type DroppedArgument } from '../redis-calls/normalize.js';
 import { nullishOnSomeBranch } from '../redis-calls/empty-tokens.js';
-import { propertyName, staticValue } from '../redis-calls/static.js';
-import { describeCommand, type CommandArg } from '../semantics/commands.js';
+import { staticValue } from '../redis-calls/static.js';
+import { describeCommand } from '../semantics/commands.js';
 
 /** Messages of the rule and of its suggestions. */
 export type MessageIds =
@@ -86,29 +86,34 @@ export default createRule<[], MessageIds>({
     };
 
     /**
-     * The tokens an options object literal stands for (`{ EX: 60, NX: true }` -> `'EX', 60, 'NX'`):
-     * a flag set to `true` is its name, any other property its name and value; undefined unless the
-     * command table reads the tokens as options of `command` it knows, none excluding another.
+     * The tokens an options object literal stands for, as `redis-calls/normalize.ts`
+     * optionObjectArgv reads it (`{ EX: 60, NX: true }` -> `'EX', 60, 'NX'`; node-redis 5's
+     * `{ expiration: { type: 'EX', value: 60 }, condition: 'NX' }` -> `'EX', 60, 'NX'`; a flag set
+     * to `false` sends nothing). Option names are written upper-case, values as written. Undefined
+     * when an entry cannot be written as a token (a spread, a computed key, a value read from an
+     * inner object that is not a literal), when nothing would be sent, or unless the command table
+     * reads the tokens as options of `command` it knows, none excluding another.
      */
     function tokensFor(command: string, node: TSESTree.Node): string | undefined {
-      if (node.type !== AST_NODE_TYPES.ObjectExpression || node.properties.length === 0) return undefined;
-      const args: CommandArg[] = command === 'SET' ? ['key', 'value'] : ['key'];
+      if (node.type !== AST_NODE_TYPES.ObjectExpression) return undefined;
+      const { args, nodes } = optionObjectArgv(context, node);
+      if (args.length === 0) return undefined;
       const tokens: string[] = [];
-      for (const property of node.properties) {
-        if (property.type !== AST_NODE_TYPES.Property || property.computed || property.kind !== 'init') return undefined;
-        const name = propertyName(property.key);
-        if (name === undefined) return undefined;
-        const option = name.toUpperCase();
-        if (property.value.type === AST_NODE_TYPES.Literal && property.value.value === true) {
-          args.push(option);
-          tokens.push(`'${option}'`);
-        } else {
-          const value = staticValue(context, property.value);
-          args.push(option, typeof value === 'number' || typeof value === 'string' ? value : undefined);
-          tokens.push(`'${option}'`, sourceCode.getText(property.value));
-        }
+      for (let i = 0; i < args.length; i++) {
+        const arg = args[i];
+        const at = nodes[i];
+        const property = at?.parent;
+        if (at && property?.type === AST_NODE_TYPES.Property && property.parent === node) {
+          if (property.key === at && typeof arg === 'string') tokens.push(`'${arg.toUpperCase()}'`);
+          else if (property.value === at) tokens.push(sourceCode.getText(at));
+          else return undefined;
+        } else if (at) return undefined;
+        // an entry read from an inner object (`expiration: { type: 'EX', value: 60 }`): its value
+        else if (typeof arg === 'number') tokens.push(String(arg));
+        else if (typeof arg === 'string' && /^\w+$/.test(arg)) tokens.push(`'${arg.toUpperCase()}'`);
+        else return undefined;
       }
-      const description = describeCommand(command, args);
+      const description = describeCommand(command, [...(command === 'SET' ? ['key', 'value'] : ['key']), ...args]);
       return description.known && !description.rejected && !description.unknownOption && !description.conflictingOption ? tokens.join(', ') : undefined;
     }
 

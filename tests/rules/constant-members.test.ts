@@ -95,6 +95,12 @@ const invalid = [
   computed(store('  private ttlMs: number;', '    this.ttlMs = ttlMs;', 'await client.expire(key, Math.floor(this.ttlMs / 1000));'), 'Math.floor(this.ttlMs / 1000)', 9, 30),
   computed(store('  private ttlMs: number;', '    this.ttlMs = options.ttlMs ?? 1500;', 'await client.expire(key, Math.floor(this.ttlMs / 1000));'), 'Math.floor(this.ttlMs / 1000)', 9, 30),
   computed(store('  private ttlMs = 1500;', '    if (options.ttlMs) this.ttlMs = options.ttlMs;', 'await client.expire(key, Math.floor(this.ttlMs / 1000));'), 'Math.floor(this.ttlMs / 1000)', 9, 30),
+  // assigned once, in a nested block of the constructor (an `if`, a `try`): not given on every
+  // construction, so no constant (instance-constants.ts constructorAssignments, `direct`)
+  computed(store('  private ttlMs: number;', '    if (options.ttlMs) this.ttlMs = 1500;', 'await client.expire(key, Math.floor(this.ttlMs / 1000));'), 'Math.floor(this.ttlMs / 1000)', 9, 30),
+  computed(store('  private ttlMs: number;', '    try { this.ttlMs = 1500; } catch {}', 'await client.expire(key, Math.floor(this.ttlMs / 1000));'), 'Math.floor(this.ttlMs / 1000)', 9, 30),
+  // the constructor also adds to it: neither a constant nor a known set of values
+  computed(store('  private ttlMs: number;', '    this.ttlMs = 2000;\n    this.ttlMs += 500;', 'await client.expire(key, Math.floor(this.ttlMs / 1000));'), 'Math.floor(this.ttlMs / 1000)', 10, 30),
   // a property the file writes, a `let` object, an object patched by Object.assign
   computed(ioredis('const TTL = { lockMs: 2500 };\nTTL.lockMs = 500;\nredis.expire(k, Math.floor(TTL.lockMs / 1000));'), 'Math.floor(TTL.lockMs / 1000)', 5, 17),
   computed(ioredis('const TIME = { cache: { ttl: 90_000 } };\nTIME.cache = { ttl: 500 };\nredis.expire(k, Math.floor(TIME.cache.ttl / 1000));'), 'Math.floor(TIME.cache.ttl / 1000)', 5, 17),
@@ -134,6 +140,8 @@ const invalid = [
   computed(ioredis('const TTLS = [2500, 500];\nTTLS.reverse();\nredis.expire(k, Math.floor(TTLS[0] / 1000));'), 'Math.floor(TTLS[0] / 1000)', 5, 17),
   // a spread after the property may replace it
   computed(ioredis('const TTL = { lockMs: 2500, ...overrides };\nredis.expire(k, Math.floor(TTL.lockMs / 1000));'), 'Math.floor(TTL.lockMs / 1000)', 4, 17),
+  // every value the constructor gives counts, nested blocks included: 500 in an `if` is half a second
+  computed(ioredis('class Store {\n  graceMs = 60000;\n  constructor(fast) { if (fast) this.graceMs = 500; }\n  touch(k) { return redis.expire(k, this.graceMs / 1000); }\n}'), 'this.graceMs / 1000', 6, 37),
   // a folded value is judged: 0 deletes the key, with its value in the message
   {
     code: store('  private graceMs: number;', '    this.graceMs = 500;', 'await client.expire(key, Math.floor(this.graceMs / 1000));'),

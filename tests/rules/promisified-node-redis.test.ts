@@ -1,7 +1,8 @@
 /**
  * node-redis 2 / 3 methods promisified (redis-calls/promisified.ts): bluebird's `promisifyAll`
  * (`setAsync`, a `suffix` option), `util.promisify` of a bound method (a variable, an object of
- * such functions, a member it is assigned to). The promisified name sends the underlying command
+ * such functions, a member it is assigned to), `pify(client)` (every method, read on the client
+ * it wraps). The promisified name sends the underlying command
  * with the same arguments, so every rule reads it as that command; a `*Async` method of anything
  * that is not a promisified node-redis client stays unread.
  */
@@ -36,6 +37,17 @@ const assigned = utilPromisify(`(client as any).incrAsync = promisify(client.inc
 const multiIncr = bluebirdPrototype(fn('  const m = client.multi();\n  m.incr(`c:${k}`);\n  m.expireAsync(`c:${k}`, 60);\n  await m.execAsync();'));
 const chainIncr = bluebirdPrototype(fn('  await client.multi().incr(`c:${k}`).expire(`c:${k}`, 60).execAsync();'));
 const separateIncr = bluebirdPrototype(fn('  await client.incrAsync(`c:${k}`);\n  await client.expireAsync(`c:${k}`, 60);'));
+/**
+ * pify of the whole client, a node-redis client on line 3; `body` starts on line 5. Its methods are
+ * found by the name of the variable holding the wrapper (`redis-calls/promisified.ts` bindings), so
+ * only a member named like it is read today (`set.set(...)`; `redisAsync.set(...)` is not: a known
+ * gap); the call is read on the client the wrapper wraps.
+ */
+const pifyClient = (name: string, body: string) =>
+  `import pify from 'pify';\nimport { createClient } from 'redis';\nconst client = createClient();\nconst ${name} = pify(client);\n${body}`;
+const pifySet = pifyClient('set', fn('  await set.set(`p:${k}`, v);'));
+const pifySetThenExpire = pifyClient('set', fn('  await set.set(`p:${k}`, v);\n  await client.expire(`p:${k}`, 60);'));
+const pifyIncr = pifyClient('incr', fn('  await incr.incr(`n:${k}`);'));
 
 runRule(untypedTester, 'set-requires-ttl-or-keepttl (promisified node-redis)', setRule, {
   valid: [
@@ -46,6 +58,9 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl (promisified node-redis)', s
     notRedis,
     // util.promisify of a method of an object that is no Redis client
     unboundOther,
+    // pify(client): SET ... EX through the wrapper; pify of something that is no Redis client
+    pifyClient('set', fn("  await set.set(`p:${k}`, v, 'EX', 60);")),
+    pifyClient('set', fn('  const store = pify(new Map());\n  await store.set(`p:${k}`, v);')),
   ],
   invalid: [
     { code: setThenExpire, errors: [{ messageId: 'setThenExpire', line: 5, column: 16 }] },
@@ -54,6 +69,9 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl (promisified node-redis)', s
     { code: suffix, errors: [{ messageId: 'setWithoutTtl', line: 6, column: 16 }] },
     { code: bound, errors: [{ messageId: 'setThenExpire', line: 7, column: 9 }] },
     { code: boundAlone, errors: [{ messageId: 'setWithoutTtl', line: 6, column: 9 }] },
+    // pify(client): every method of the client under its own name, read on the client
+    { code: pifySet, errors: [{ messageId: 'setWithoutTtl', line: 6, column: 13 }] },
+    { code: pifySetThenExpire, errors: [{ messageId: 'setThenExpire', line: 6, column: 13 }] },
   ],
 });
 
@@ -66,6 +84,7 @@ runRule(untypedTester, 'incr-needs-expire-on-create (promisified node-redis)', i
   invalid: [
     { code: separateIncr, errors: [{ messageId: 'separateRoundTrip', line: 7, column: 16 }] },
     { code: assigned, errors: [{ messageId: 'noExpiry', line: 6, column: 25 }] },
+    { code: pifyIncr, errors: [{ messageId: 'noExpiry', line: 6, column: 14 }] },
   ],
 });
 

@@ -112,9 +112,53 @@ runRule(untypedTester, 'valid-ttl-args', rule, {
         },
       ],
     },
+    // the suggestion reads the object as normalize.ts's optionObjectArgv does: node-redis 5's
+    // expiration / condition, a flag set to false sends nothing
     {
       code: ioredis('await redis.set(`cache:${id}`, v, { expiration: { type: "EX", value: 60 } });'),
-      errors: [{ messageId: 'objectOptions', line: 3, column: 35, data: { client: 'ioredis', command: 'SET', text: '{ expiration: { type: "EX", value: 60 } }' }, suggestions: [] }],
+      errors: [{ messageId: 'objectOptions', line: 3, column: 35, data: { client: 'ioredis', command: 'SET', text: '{ expiration: { type: "EX", value: 60 } }' }, suggestions: [{ messageId: 'useTokens', data: { replacement: "'EX', 60" }, output: ioredis("await redis.set(`cache:${id}`, v, 'EX', 60);") }] }],
+    },
+    {
+      code: ioredis("await redis.set(`cache:${id}`, v, { expiration: { type: 'KEEPTTL' } });"),
+      errors: [{ messageId: 'objectOptions', line: 3, column: 35, data: { client: 'ioredis', command: 'SET', text: "{ expiration: { type: 'KEEPTTL' } }" }, suggestions: [{ messageId: 'useTokens', data: { replacement: "'KEEPTTL'" }, output: ioredis("await redis.set(`cache:${id}`, v, 'KEEPTTL');") }] }],
+    },
+    {
+      code: ioredis("await redis.set(`cache:${id}`, v, { condition: 'NX', PX: ttlMs });"),
+      errors: [{ messageId: 'objectOptions', line: 3, column: 35, data: { client: 'ioredis', command: 'SET', text: "{ condition: 'NX', PX: ttlMs }" }, suggestions: [{ messageId: 'useTokens', data: { replacement: "'NX', 'PX', ttlMs" }, output: ioredis("await redis.set(`cache:${id}`, v, 'NX', 'PX', ttlMs);") }] }],
+    },
+    {
+      code: ioredis('await redis.set(`cache:${id}`, v, { EX: 60, NX: false });'),
+      errors: [{ messageId: 'objectOptions', line: 3, column: 35, data: { client: 'ioredis', command: 'SET', text: '{ EX: 60, NX: false }' }, suggestions: [{ messageId: 'useTokens', data: { replacement: "'EX', 60" }, output: ioredis("await redis.set(`cache:${id}`, v, 'EX', 60);") }] }],
+    },
+    {
+      code: ioredis('await redis.getex(`cache:${id}`, { type: "PX", value: 500 });'),
+      errors: [{ messageId: 'objectOptions', line: 3, column: 34, data: { client: 'ioredis', command: 'GETEX', text: '{ type: "PX", value: 500 }' }, suggestions: [{ messageId: 'useTokens', data: { replacement: "'PX', 500" }, output: ioredis("await redis.getex(`cache:${id}`, 'PX', 500);") }] }],
+    },
+    {
+      code: ioredis('await redis.getex(`cache:${id}`, { ex: 60 });'),
+      errors: [{ messageId: 'objectOptions', line: 3, column: 34, data: { client: 'ioredis', command: 'GETEX', text: '{ ex: 60 }' }, suggestions: [{ messageId: 'useTokens', data: { replacement: "'EX', 60" }, output: ioredis("await redis.getex(`cache:${id}`, 'EX', 60);") }] }],
+    },
+    // no suggestion: an inner value that is not a literal, nothing sent, a spread, two expiries
+    {
+      code: ioredis('await redis.set(`cache:${id}`, v, { expiration: { type: "EX", value: ttl } });'),
+      errors: [{ messageId: 'objectOptions', line: 3, column: 35, data: { client: 'ioredis', command: 'SET', text: '{ expiration: { type: "EX", value: ttl } }' }, suggestions: [] }],
+    },
+    {
+      code: ioredis('await redis.set(`cache:${id}`, v, { NX: false });'),
+      errors: [{ messageId: 'objectOptions', line: 3, column: 35, data: { client: 'ioredis', command: 'SET', text: '{ NX: false }' }, suggestions: [] }],
+    },
+    {
+      code: ioredis('await redis.set(`cache:${id}`, v, { ...defaults, EX: 60 });'),
+      errors: [{ messageId: 'objectOptions', line: 3, column: 35, data: { client: 'ioredis', command: 'SET', text: '{ ...defaults, EX: 60 }' }, suggestions: [] }],
+    },
+    {
+      code: ioredis('await redis.set(`cache:${id}`, v, { EX: 60, PX: 500 });'),
+      // one finding: ioredis sends the object as `[object Object]`, never EX and PX
+      errors: [{ messageId: 'objectOptions', line: 3, column: 35, data: { client: 'ioredis', command: 'SET', text: '{ EX: 60, PX: 500 }' }, suggestions: [] }],
+    },
+    {
+      code: ioredis("await redis.set(`cache:${id}`, v, { EX: 60, expiration: { type: 'PX', value: 500 } });"),
+      errors: [{ messageId: 'objectOptions', line: 3, column: 35, data: { client: 'ioredis', command: 'SET', text: "{ EX: 60, expiration: { type: 'PX', value: 500 } }" }, suggestions: [] }],
     },
     {
       code: ioredis("await redis.call('SET', `cache:${id}`, v, 'EXPIRE', 60);"),
