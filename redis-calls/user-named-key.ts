@@ -43,6 +43,7 @@ import { callSitesOf } from './facades.js';
 import { callsInFunction, keyExpiredBeside } from './file-index.js';
 import { keyParameter } from './helper-keys.js';
 import { keyIdOf } from './key-id.js';
+import { messageField, type MessageStep } from './message-key.js';
 import type { RedisCall } from './normalize.js';
 import { encloses, enclosingFunction, findVariable, propertyName, unwrap, type AnyContext, type FunctionLike } from './static.js';
 
@@ -51,8 +52,8 @@ const MAX_HELPERS = 3;
 /** How many bindings (`const key = body.key`, `const body = req.body`) are followed from the key. */
 const MAX_BINDINGS = 6;
 
-/** One step from a root value: a property read (`.body`, `[2]`), or a call of a method with a string (`.param('key')`), or `.slice(n)` / `.json()`. */
-type Step = { kind: 'prop'; name: string } | { kind: 'call'; name: string; arg?: string | number };
+/** One step from a root value: a property read (`.body`, `[2]`), or a call of a method with a string (`.param('key')`), or `.slice(n)` / `.json()`, or `JSON.parse(...)`. */
+type Step = MessageStep;
 
 /** The root of a chain: a parameter of a function (its position and its name, when not destructured), or the global `process`. */
 type Root = { kind: 'param'; fn: FunctionLike; index: number; name?: string; param: TSESTree.Parameter } | { kind: 'process' };
@@ -91,7 +92,7 @@ export function userNamedKey(context: AnyContext, keyNode: TSESTree.Node): boole
 function namedByUser(context: AnyContext, node: TSESTree.Node, helpers: number): boolean {
   const chain = chainOf(context, node, [], 0);
   if (!chain) return false;
-  if (userInput(chain.root, chain.steps)) return true;
+  if (userInput(context, chain.root, chain.steps)) return true;
   // a plain parameter of a helper: every call of it passes the user's key there
   if (chain.root.kind !== 'param' || chain.steps.length > 0 || chain.root.name === undefined || helpers >= MAX_HELPERS) return false;
   const parameter = keyParameter(context, chain.root.param.type === AST_NODE_TYPES.AssignmentPattern ? chain.root.param.left : chain.root.param);
@@ -118,6 +119,8 @@ function chainOf(context: AnyContext, node: TSESTree.Node, after: Step[], bindin
   }
   if (bare.type === AST_NODE_TYPES.CallExpression) {
     const callee = unwrap(bare.callee);
+    // a message's raw text parsed: `JSON.parse(data)` (`redis-calls/message-key.ts`)
+    if (jsonParse(callee) && bare.arguments.length === 1 && bare.arguments[0]!.type !== AST_NODE_TYPES.SpreadElement) return chainOf(context, bare.arguments[0]!, [{ kind: 'parse' }, ...after], bindings);
     if (callee.type !== AST_NODE_TYPES.MemberExpression || callee.computed || bare.arguments.length > 1) return undefined;
     const name = propertyName(callee.property, false);
     const first = bare.arguments[0];
@@ -150,6 +153,11 @@ function chainOf(context: AnyContext, node: TSESTree.Node, after: Step[], bindin
   if (!declarator.init || declaration.kind === 'var' || declaration.parent?.type === AST_NODE_TYPES.ForOfStatement || declaration.parent?.type === AST_NODE_TYPES.ForInStatement) return undefined;
   const path = pathTo(declarator.id, def.name);
   return path ? chainOf(context, declarator.init, [...path, ...after], bindings + 1) : undefined;
+}
+
+/** `JSON.parse`. */
+function jsonParse(callee: TSESTree.Node): boolean {
+  return callee.type === AST_NODE_TYPES.MemberExpression && !callee.computed && callee.object.type === AST_NODE_TYPES.Identifier && callee.object.name === 'JSON' && propertyName(callee.property, false) === 'parse';
 }
 
 /** `await x`, `x as T`, `x!` are `x`. */
@@ -206,10 +214,11 @@ function bindingName(param: TSESTree.Parameter): string | undefined {
   return id.type === AST_NODE_TYPES.Identifier ? id.name : undefined;
 }
 
-/** Whether the steps from `root` read one named value of a request or of the command line. */
-function userInput(root: Root, steps: readonly Step[]): boolean {
+/** Whether the steps from `root` read one named value of a request, of the command line, or of a client's message. */
+function userInput(context: AnyContext, root: Root, steps: readonly Step[]): boolean {
   if (root.kind === 'process') return commandLineArgument(steps);
   if (nestField(root.param, steps)) return true;
+  if (messageField(context, root.fn, root.index, root.param, steps)) return true;
   if (steps.length === 0) return commanderArgument(root.fn);
   if (yargsField(root, steps)) return true;
   // a request or context parameter by its name, or destructured (its fields name it)

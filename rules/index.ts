@@ -46,6 +46,7 @@ const STRICT_OPTIONS: Partial<Record<keyof typeof rules, unknown[]>> = {
   'set-requires-ttl-or-keepttl': [{ allowPipeline: false, allowKeepTtl: false, allowDeletedKeys: false, allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false, allowOpaqueKeys: false }],
   'incr-needs-expire-on-create': [{ allowPipeline: false, allowTtlRepair: false, allowRearmedBoundedKeys: false, allowDeletedKeys: false, allowIdSequences: false, allowConsumedQueues: false, allowTtlRecordUpdates: false, allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false, allowOpaqueKeys: false }],
   'expire-needs-positive-ttl': [{ checkParameters: true }],
+  'no-persist': [{ allowPassThrough: false }],
   'embedded-lua': [{ strict: true, allowOptionalTtl: false, allowOpaqueKeys: false }],
 };
 
@@ -90,6 +91,7 @@ export type {
   KeyPolicyOptions,
   LuaSeverityOption,
   NoGetsetOptions,
+  NoPersistOptions,
   RedisTtlRuleOptions,
   RedisTtlRulesConfig,
   RedisTtlSettings,

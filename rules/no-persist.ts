@@ -12,11 +12,17 @@ import { redisCallsOf } from '../redis-calls/index.js';
 import { keyShapeOf } from '../redis-calls/key-shape.js';
 import { persistentReason } from '../redis-calls/persistent.js';
 import { keyData, KEY_TAIL, reportLoc } from '../redis-calls/report.js';
+import { KEY_POLICY_SCHEMA } from '../redis-calls/policy.js';
+import { userNamedKey } from '../redis-calls/user-named-key.js';
+import type { NoPersistOptions } from './options.js';
+
+/** Options of the rule (the options object's type is exported from the package root). */
+export type Options = [NoPersistOptions];
 
 /** Messages of the rule. */
 export type MessageIds = 'persist' | 'persistFields';
 
-export default createRule<[], MessageIds>({
+export default createRule<Options, MessageIds>({
   name: 'no-persist',
   meta: {
     type: 'problem',
@@ -25,14 +31,21 @@ export default createRule<[], MessageIds>({
       recommended: true,
       strict: true,
     },
-    schema: [],
+    schema: [
+      {
+        type: 'object',
+        description: 'Options of no-persist.',
+        properties: { allowPassThrough: KEY_POLICY_SCHEMA.allowPassThrough },
+        additionalProperties: false,
+      },
+    ],
     messages: {
       persist: `{{command}} removes the TTL of \`{{key}}\`: the key then lives until something deletes it. Remove the call; to change the TTL use EXPIRE / PEXPIRE (GETEX ... EX to read and re-arm).${KEY_TAIL}`,
       persistFields: `{{command}} removes the TTL of fields of \`{{key}}\`: a field without TTL keeps its hash alive forever. Remove the call; to change a field's TTL use HEXPIRE / HPEXPIRE.${KEY_TAIL}`,
     },
   },
-  defaultOptions: [],
-  create(context) {
+  defaultOptions: [{}],
+  create(context, [policy]) {
     return {
       CallExpression(node: TSESTree.CallExpression) {
         for (const call of redisCallsOf(context, node)) {
@@ -41,6 +54,8 @@ export default createRule<[], MessageIds>({
             if (action.effect !== 'remove-ttl' && !fields) continue;
             const keyNode = call.argNodes[action.arg];
             if (keyNode && persistentReason(context, call.node, keyShapeOf(context, keyNode), call.client.keyPrefix)) continue;
+            // the operator's explicit PERSIST of the key they named (an admin UI's action)
+            if (keyNode && policy.allowPassThrough !== false && userNamedKey(context, keyNode)) continue;
             const command = call.command === 'GETEX' || call.command === 'HGETEX' ? `${call.command} ... PERSIST` : call.command;
             context.report({
               node: call.node,

@@ -27,6 +27,13 @@ export interface FixOption {
 /** Options of `no-getset`. */
 export interface NoGetsetOptions extends KeyPolicyOptions, FixOption {}
 
+/**
+ * Options of `no-persist`: `allowPassThrough` (default `true`, `false` in `strict`) leaves alone a
+ * PERSIST of a key the code's user names verbatim (an admin UI's "persist" action on the key its
+ * operator typed: a request field, a client's message, a command-line argument).
+ */
+export type NoPersistOptions = Pick<KeyPolicyOptions, 'allowPassThrough'>;
+
 /** Options of `set-requires-ttl-or-keepttl`. */
 export interface SetRequiresTtlOrKeepttlOptions extends KeyPolicyOptions {
   /**
@@ -161,7 +168,7 @@ export interface ExpireNeedsPositiveTtlOptions {
 
 /**
  * The options object of each rule, by rule name; `undefined` for the rules that take no options
- * (`valid-ttl-args`, `ttl-units`, `fixed-window-expire`, `no-persist`, `min-redis-version`).
+ * (`valid-ttl-args`, `ttl-units`, `fixed-window-expire`, `min-redis-version`).
  */
 export interface RedisTtlRuleOptions {
   'no-getset': NoGetsetOptions;
@@ -172,7 +179,7 @@ export interface RedisTtlRuleOptions {
   'expire-needs-positive-ttl': ExpireNeedsPositiveTtlOptions;
   'ttl-units': undefined;
   'fixed-window-expire': undefined;
-  'no-persist': undefined;
+  'no-persist': NoPersistOptions;
   'min-redis-version': undefined;
 }
 

@@ -25,6 +25,7 @@ import plugin, {
   type ExpireNeedsPositiveTtlOptions,
   type IncrNeedsExpireOnCreateOptions,
   type NoGetsetOptions,
+  type NoPersistOptions,
   type RedisTtlRuleOptions,
   type RedisTtlRulesConfig,
   type RedisTtlSettings,
@@ -44,7 +45,7 @@ const FULL: { [Name in keyof RedisTtlRuleOptions]: RedisTtlRuleOptions[Name] ext
   'expire-needs-positive-ttl': { checkParameters: true },
   'ttl-units': undefined,
   'fixed-window-expire': undefined,
-  'no-persist': undefined,
+  'no-persist': { allowPassThrough: false },
   'min-redis-version': undefined,
 };
 
@@ -66,7 +67,8 @@ describe('the exported options types', () => {
     expectTypeOf<OptionsOf<(typeof rules)['incr-needs-expire-on-create']>>().toEqualTypeOf<[IncrNeedsExpireOnCreateOptions]>();
     expectTypeOf<OptionsOf<(typeof rules)['embedded-lua']>>().toEqualTypeOf<[EmbeddedLuaOptions]>();
     expectTypeOf<OptionsOf<(typeof rules)['expire-needs-positive-ttl']>>().toEqualTypeOf<[ExpireNeedsPositiveTtlOptions]>();
-    expectTypeOf<OptionsOf<(typeof rules)['valid-ttl-args' | 'ttl-units' | 'fixed-window-expire' | 'no-persist' | 'min-redis-version']>>().toEqualTypeOf<[]>();
+    expectTypeOf<OptionsOf<(typeof rules)['no-persist']>>().toEqualTypeOf<[NoPersistOptions]>();
+    expectTypeOf<OptionsOf<(typeof rules)['valid-ttl-args' | 'ttl-units' | 'fixed-window-expire' | 'min-redis-version']>>().toEqualTypeOf<[]>();
     expect(Object.keys(FULL)).toEqual(Object.keys(rules));
   });
 
@@ -96,6 +98,7 @@ describe('the exported options types', () => {
       'redis-ttl/expire-needs-positive-ttl',
       'redis-ttl/incr-needs-expire-on-create',
       'redis-ttl/no-getset',
+      'redis-ttl/no-persist',
       'redis-ttl/set-requires-ttl-or-keepttl',
     ]);
     for (const [name, entry] of withOptions) expect(() => verify(entry as Linter.RuleEntry, name.slice('redis-ttl/'.length))).not.toThrow();
@@ -108,8 +111,8 @@ describe('the exported options types', () => {
       'redis-ttl/no-persist': 'error',
       'redis-ttl/ttl-units': ['warn'],
     };
-    // @ts-expect-error -- no-persist takes no options
-    const noOptions: RedisTtlRulesConfig = { 'redis-ttl/no-persist': ['error', {}] };
+    // @ts-expect-error -- ttl-units takes no options
+    const noOptions: RedisTtlRulesConfig = { 'redis-ttl/ttl-units': ['error', {}] };
     // @ts-expect-error -- a misspelt option
     const typo: RedisTtlRulesConfig = { 'redis-ttl/no-getset': ['error', { fixes: true }] };
     expect([config, noOptions, typo]).toHaveLength(3);
