@@ -48,6 +48,7 @@ import { asFunction, classOf, isNoKey, isStringConcatenation, returnExpressions 
 export { returnExpressions } from './key-builders.js';
 export { calledName, functionsByName, keyBuilder } from './builder-lookup.js';
 import { foreignKeyBuilder, functionsByName, keyBuilder } from './builder-lookup.js';
+import { destructuredArgument } from './destructured-params.js';
 import { assignedOnce, containerOf, declarationStatement, isObjectAssign, memberOf } from './containers.js';
 import { concatenatedOperands, isNodeUtilFormat, nodeFormatSegments, ownFormatSegments, type FormatSegment } from './format-strings.js';
 import { exportedValue, findExport, importedBinding, moduleContext, namespaceModule, type ImportedModule } from './modules.js';
@@ -742,6 +743,11 @@ function callShape(context: AnyContext, node: TSESTree.CallExpression, bindings:
   builder.fn.params.forEach((param, index) => {
     const id = param.type === AST_NODE_TYPES.AssignmentPattern ? param.left : param;
     const argument = node.arguments[index];
+    // flagKey({ prefix: this.prefix, flagName }) of `function flagKey({ prefix, tenant = 'default', flagName })`
+    for (const bound of argument?.type === AST_NODE_TYPES.SpreadElement ? [] : (destructuredArgument(param, argument) ?? [])) {
+      const { id: name, value, from } = bound;
+      inner.set(name, !value || reassigned(where, name) ? UNKNOWN_PART : from === 'argument' ? shapeOf(context, value, bindings, depth + 1) : shapeOf(where, value, new Map(), depth + 1));
+    }
     if (id.type !== AST_NODE_TYPES.Identifier) return;
     // a parameter the builder reassigns (`name = normalize(name)`) is not its argument's text
     if (reassigned(where, id)) inner.set(id, UNKNOWN_PART);
