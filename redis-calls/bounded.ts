@@ -167,7 +167,8 @@ export function forEachThisWrite(root: TSESTree.Node, name: string, visit: (valu
       if (parent?.type === AST_NODE_TYPES.AssignmentExpression && parent.left === node) visit(parent.operator === '=' ? parent.right : undefined);
       else if (parent?.type === AST_NODE_TYPES.UpdateExpression) visit(undefined);
       else if (parent?.type === AST_NODE_TYPES.UnaryExpression && parent.operator === 'delete') visit(undefined);
-      else if (parent && (parent.type === AST_NODE_TYPES.ArrayPattern || (parent.type === AST_NODE_TYPES.Property && parent.value === node))) visit(undefined);
+      // `[this.a] = xs`, `({ k: this.a } = o)` write it; `{ k: this.a }` of an object literal reads it
+      else if (parent && (parent.type === AST_NODE_TYPES.ArrayPattern || (parent.type === AST_NODE_TYPES.Property && parent.value === node && parent.parent?.type === AST_NODE_TYPES.ObjectPattern))) visit(undefined);
     },
     true,
   );
