@@ -56,7 +56,7 @@ import { isCodeSpecifier, loadModule, moduleContext, readModule } from './module
 import { commandsOfWrapperName, functionName, passThroughParameter, sameWriteOtherArm, shortBody } from './pass-through.js';
 import { mayBeWrapperName, walkImporters } from './importers.js';
 import { LISTING_TTL_MS, packageFiles, packageOf } from './project.js';
-import { encloses, findVariable, propertyName, referenceName, resolveConstExpression, returnedExpressions, staticValue, unwrap, type AnyContext, type FunctionLike } from './static.js';
+import { commonJsExportName, encloses, findVariable, propertyName, referenceName, resolveConstExpression, returnedExpressions, staticValue, unwrap, type AnyContext, type FunctionLike } from './static.js';
 
 /**
  * A facade forwarding to a facade forwarding to one is followed (`setKey(k, v)` calling a `Cache`'s
@@ -821,9 +821,14 @@ function containsCall(node: TSESTree.Node): boolean {
   return false;
 }
 
-/** A method of a class or an object literal (`increase(key) {...}`, `push: (key, v) => ...`). */
+/**
+ * A method of a class or an object literal (`increase(key) {...}`, `push: (key, v) => ...`), or
+ * of a CommonJS module's exports object (`exports.incr = function (table, id, n) {...}`, called
+ * as `redis.incr(...)` on the required module: `redis-calls/module-methods.ts`).
+ */
 export function isMethod(fn: FunctionLike): boolean {
   const holder = fn.parent;
+  if (holder?.type === AST_NODE_TYPES.AssignmentExpression) return holder.right === fn && commonJsExportName(holder.left) !== undefined;
   return holder?.type === AST_NODE_TYPES.MethodDefinition || holder?.type === AST_NODE_TYPES.PropertyDefinition || holder?.type === AST_NODE_TYPES.Property;
 }
 

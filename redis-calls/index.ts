@@ -5,6 +5,7 @@
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { ClientDetector } from './clients.js';
+import { callsOwnModuleFunction } from './module-methods.js';
 import { isCandidateCall, normalizeCall, type RedisCall } from './normalize.js';
 import { mayBePromisified, promisifiedTarget } from './promisified.js';
 import { walk, type AnyContext } from './static.js';
@@ -44,6 +45,8 @@ export function redisCallsOf(context: AnyContext, node: TSESTree.CallExpression)
   let calls = analysis.calls.get(node);
   if (!calls) {
     calls = candidate ? normalizeCall(context, analysis.detector, node) : [];
+    // `redis.incr(...)` of `const redis = require('./redis')`: the module's function runs, not a client's INCR
+    if (calls.length > 0 && calls[0]!.form === 'method' && callsOwnModuleFunction(analysis.detector, node)) calls = [];
     const promised = calls.length === 0 && mayBePromisified(context) ? promisifiedTarget(context, analysis.detector, node) : undefined;
     if (promised) calls = normalizeCall(context, analysis.detector, node, promised);
     analysis.calls.set(node, calls);

@@ -342,6 +342,8 @@ export function exportedValue(program: TSESTree.Program, name: string): TSESTree
 
 /** CommonJS `exports.NAME = value`, `module.exports.NAME = value`, `module.exports = { NAME: value }`: the value. */
 function commonJsExport(program: TSESTree.Program, name: string): TSESTree.Node | undefined {
+  // the last assignment is what the module exports (`exports.incr` written twice: the second wins)
+  let found: TSESTree.Node | undefined;
   for (const statement of program.body) {
     if (statement.type !== AST_NODE_TYPES.ExpressionStatement || statement.expression.type !== AST_NODE_TYPES.AssignmentExpression) continue;
     const { left, right } = statement.expression;
@@ -353,14 +355,11 @@ function commonJsExport(program: TSESTree.Program, name: string): TSESTree.Node 
         target.object.type === AST_NODE_TYPES.Identifier &&
         target.object.name === 'module' &&
         propertyName(target.property, target.computed) === 'exports');
-    if (isExports && propertyName(left.property, left.computed) === name) return right;
+    if (isExports && propertyName(left.property, left.computed) === name) found = right;
     const isModuleExports = target.type === AST_NODE_TYPES.Identifier && target.name === 'module' && propertyName(left.property, left.computed) === 'exports';
-    if (isModuleExports && right.type === AST_NODE_TYPES.ObjectExpression) {
-      const value = pick(right, name);
-      if (value) return value;
-    }
+    if (isModuleExports && right.type === AST_NODE_TYPES.ObjectExpression) found = pick(right, name) ?? found;
   }
-  return undefined;
+  return found;
 }
 
 /** `module.exports = <expression>` of a CommonJS module. */

@@ -367,9 +367,14 @@ export function onlyWhenTtlGiven(context: AnyContext, node: TSESTree.Node, sourc
   return false;
 }
 
-/** A statement that always leaves the enclosing block: `return`, `throw`, or a block ending in one. */
+/**
+ * A statement that always leaves the enclosing block: `return`, `throw`, a block ending in one, or
+ * an `if` / `else` both of whose arms do (`if (typeof type === 'string') { ...; return set(k, v,
+ * type, t); } else { ...; return set(k, v, 'PX', type); }`).
+ */
 function alwaysExits(statement: TSESTree.Node): boolean {
   if (statement.type === 'ReturnStatement' || statement.type === 'ThrowStatement') return true;
+  if (statement.type === 'IfStatement') return statement.alternate !== null && alwaysExits(statement.consequent) && alwaysExits(statement.alternate);
   if (statement.type === 'BlockStatement') {
     const last = statement.body[statement.body.length - 1];
     return last !== undefined && alwaysExits(last);

@@ -159,14 +159,27 @@ const GENERIC_SUFFIX = /(?:Key|Value|Item|Entry)$/;
  * `pushToRedisList`, `setCacheValue`, `incrInRedis` (the verb is then the command).
  */
 const STORE_SUFFIX = /^([a-z]+)(?:To|In|Into|On)?(?:Redis|Cache)(?:Key|Value|Item|Entry|Object|Data|String|List|Hash|Record)?$/;
-/** Counter verbs spelled out: `increment` is INCR, `decrementBy` DECRBY; `push` is either end's LPUSH / RPUSH. */
-const COUNTER_WORDS: Readonly<Record<string, string | string[]>> = { INCREMENT: 'INCR', INCREMENTBY: 'INCRBY', DECREMENT: 'DECR', DECREMENTBY: 'DECRBY', PUSH: ['LPUSH', 'RPUSH'] };
+/**
+ * Counter verbs spelled out: `increment` and `increase` are INCR, `decrementBy` DECRBY; `push` is
+ * either end's LPUSH / RPUSH.
+ */
+const COUNTER_WORDS: Readonly<Record<string, string | string[]>> = {
+  INCREMENT: 'INCR',
+  INCREMENTBY: 'INCRBY',
+  INCREASE: 'INCR',
+  INCREASEBY: 'INCRBY',
+  DECREMENT: 'DECR',
+  DECREMENTBY: 'DECRBY',
+  DECREASE: 'DECR',
+  DECREASEBY: 'DECRBY',
+  PUSH: ['LPUSH', 'RPUSH'],
+};
 
 /**
  * The commands a wrapper's name says it sends: the command's own name in any case (`hSet`), with
  * a generic noun added (`setKey`, `getValue`), the store named after the verb (`setRedisObject`,
  * `pushToRedisList`: `push` is LPUSH or RPUSH), a hash verb spelled with its type (`setHash` is
- * HSET), a counter verb spelled out (`increment`, `decrementBy`). Not the command's name alone:
+ * HSET), a counter verb spelled out (`increment`, `increase`, `decrementBy`). Not the command's name alone:
  * `[name]` is among them whether or not Redis has such a command.
  */
 export function commandsOfWrapperName(name: string): string[] {

@@ -45,6 +45,7 @@ import type { RedisCall } from './normalize.js';
 import { opaqueKeyNotMeantToExpire } from './opaque-key.js';
 import { inNoTtlArm } from './optional-ttl.js';
 import { forwardingWrapper, passThroughWrapper } from './pass-through.js';
+import { overwrittenExport } from './module-methods.js';
 import { persistentAnnotation, persistentPattern } from './persistent.js';
 import type { AnyContext } from './static.js';
 import { userNamedWrite } from './user-named-key.js';
@@ -152,6 +153,8 @@ export function exemption(context: AnyContext, call: RedisCall, keyNode: TSESTre
     // its callers when one is read as the command (or, in an application, when nothing calls it)
     const forwarding = wrapper ? undefined : forwardingWrapper(context, call, keyNode);
     if (forwarding && forwardingFacade(context, forwarding)) return 'pass-through';
+    // a CommonJS export its module exports again later (`exports.incr` written twice): dead code
+    if (forwarding && overwrittenExport(forwarding)) return 'pass-through';
     // a thin wrapper of a library's API over its caller's key, whatever its name, beside a method
     // that expires the caller's key (`redis-calls/api-wrappers.ts`)
     if (apiWrapperOfCallersKey(context, call, keyNode)) return 'pass-through';

@@ -888,7 +888,22 @@ export function functionName(fn: TSESTree.FunctionDeclaration | TSESTree.Functio
   }
   if (parent.type === AST_NODE_TYPES.PropertyDefinition) return propertyName(parent.key, parent.computed);
   if (parent.type === AST_NODE_TYPES.VariableDeclarator && parent.id.type === AST_NODE_TYPES.Identifier) return parent.id.name;
+  // CommonJS: `exports.hset = function (...) {...}`, `module.exports.hset = ...`
+  if (parent.type === AST_NODE_TYPES.AssignmentExpression && parent.right === fn) return commonJsExportName(parent.left);
   return undefined;
+}
+
+/** The name `exports.NAME` / `module.exports.NAME` assigns, else `undefined`. */
+export function commonJsExportName(target: TSESTree.Node): string | undefined {
+  if (target.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+  const object = target.object;
+  const isExports =
+    (object.type === AST_NODE_TYPES.Identifier && object.name === 'exports') ||
+    (object.type === AST_NODE_TYPES.MemberExpression &&
+      object.object.type === AST_NODE_TYPES.Identifier &&
+      object.object.name === 'module' &&
+      propertyName(object.property, object.computed) === 'exports');
+  return isExports ? propertyName(target.property, target.computed) : undefined;
 }
 
 /** `require('...')`. */

@@ -1,0 +1,62 @@
+/**
+ * Calls of a module of the code through its namespace, whose method is a function of the code:
+ *
+ * ```js
+ * const redis = require('./redis.js');       // exports.incr = function (table, id, n) {
+ * await redis.incr('user_xp', id, gain);     //   return ... client.zincrby(table, n, id, cb) ... }
+ * ```
+ *
+ * `redis.incr(...)` runs the function `./redis.js` exports as `incr`, not a client's INCR, however
+ * the receiver is named (`clientNames` matches `redis`): what it sends is read in that function
+ * (`redis-calls/facades.ts` reads it at the call as the command it forwards). The receiver must be
+ * an import of the module as a whole (`import * as redis`, `const redis = require('./redis')`,
+ * a default import of a CommonJS module) of a module of the code, and the export named by the
+ * method a function written there (`exports.incr = function`, `export function incr`); an export
+ * that is a client (`exports.client = createClient()`) or a client's own method bound to it stays
+ * a client call. One module read, cached per call by the caller (`index.ts` redisCallsOf).
+ */
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import type { ClientDetector } from './clients.js';
+import { commonJsExportName, propertyName, unwrap } from './static.js';
+
+/**
+ * Whether `node` (`x.m(...)`) calls the function a module of the code exports as `m`, `x` being
+ * an import of that whole module (see the module comment).
+ * @param detector the client detector of the calling file
+ * @param node a call expression of that file
+ */
+export function callsOwnModuleFunction(detector: ClientDetector, node: TSESTree.CallExpression): boolean {
+  const callee = unwrap(node.callee);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression) return false;
+  const object = unwrap(callee.object);
+  const name = propertyName(callee.property, callee.computed);
+  if (object.type !== AST_NODE_TYPES.Identifier || name === undefined) return false;
+  const origin = detector.identifierOrigin(object);
+  if (origin.kind !== 'import' || !origin.own || !(origin.namespace || origin.imported === undefined)) return false;
+  const exported = detector.exported({ ...origin, namespace: undefined, imported: name });
+  if (!exported) return false;
+  const value = unwrap(exported.node);
+  const fn: TSESTree.Node | { body?: unknown } | undefined = value.type === AST_NODE_TYPES.Identifier ? exported.detector.functionOf(value) : value;
+  if (!fn || !('type' in fn)) return false;
+  const isFunction = fn.type === AST_NODE_TYPES.FunctionDeclaration || fn.type === AST_NODE_TYPES.FunctionExpression || fn.type === AST_NODE_TYPES.ArrowFunctionExpression;
+  return isFunction && fn.body !== null && fn.body !== undefined;
+}
+
+/**
+ * Whether `fn` is a CommonJS export that a later top-level statement of its module exports again
+ * under the same name (`exports.incr = function (key, n) {...}` then `exports.incr = function
+ * (table, id, n) {...}`): the later one replaces it before any caller can run it, so nothing
+ * calls it.
+ */
+export function overwrittenExport(fn: TSESTree.Node): boolean {
+  const assignment = fn.parent;
+  if (assignment?.type !== AST_NODE_TYPES.AssignmentExpression || assignment.right !== fn) return false;
+  const name = commonJsExportName(assignment.left);
+  const statement = assignment.parent;
+  const program = statement?.parent;
+  if (name === undefined || statement?.type !== AST_NODE_TYPES.ExpressionStatement || program?.type !== AST_NODE_TYPES.Program) return false;
+  return program.body.slice(program.body.indexOf(statement) + 1).some((later) => {
+    const expression = later.type === AST_NODE_TYPES.ExpressionStatement ? later.expression : undefined;
+    return expression?.type === AST_NODE_TYPES.AssignmentExpression && commonJsExportName(expression.left) === name;
+  });
+}
