@@ -6,7 +6,7 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { describeCommand } from '../semantics/commands.js';
 import { isCodeSpecifier } from './modules.js';
-import { commandOfMethod } from './normalize.js';
+import { commandOfMethod } from './command-methods.js';
 import { findVariable, requiredModule, unwrap, type AnyContext } from './static.js';
 
 /** Wrappers whose members are their argument's: `Readonly<Deps>`, `Partial<Options>`. */

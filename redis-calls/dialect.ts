@@ -18,11 +18,13 @@
  *   @upstash/redis does not: node-redis.
  *
  * A receiver whose client is decided (made by a constructor or factory of a package, imported,
- * typed by a client package's type, a global whose package shows its library) keeps its client's
- * syntax, and so does a call whose options no client reads as written (`{ Ex: 60 }`).
+ * typed by a client package's type) keeps its client's syntax, and so does a global (`redis`,
+ * `global.redis`: the application's own client, stored there by its own code, never one handed to
+ * an adapter) and a call whose options no client reads as written (`{ Ex: 60 }`).
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { ClientFlavor, ReceiverKind } from './clients.js';
+import { globalName } from './global-clients.js';
 import { NODE_REDIS_SET_OPTIONS, SET_TOKENS, UPSTASH_SET_OPTIONS } from './option-checks.js';
 import { propertyName, resolveConstExpression, staticValue, type AnyContext } from './static.js';
 
@@ -33,10 +35,12 @@ const DIALECTS: ReadonlySet<ClientFlavor> = new Set(['ioredis', 'node-redis', 'u
  * The client whose syntax `command`'s options follow in `args` (the call's arguments), when the
  * `receiver`'s client is not decided (see the module comment) and that syntax is another client's
  * than `flavor`, the one the file suggests; else `undefined` (read the call as `flavor`).
- * `fileFlavor`: the client the file imports, which a name-only receiver is given.
+ * `fileFlavor`: the client the file imports, which a name-only receiver is given; `object`: the
+ * receiver expression (`client` of `client.set(...)`).
  */
 export function undecidedDialect(
   context: AnyContext,
+  object: TSESTree.Node,
   receiver: ReceiverKind,
   fileFlavor: ClientFlavor,
   flavor: ClientFlavor,
@@ -44,6 +48,7 @@ export function undecidedDialect(
   args: readonly TSESTree.CallExpressionArgument[],
 ): ClientFlavor | undefined {
   if (!receiver.redis || !receiver.byName || receiver.flavor !== fileFlavor || !DIALECTS.has(flavor)) return undefined;
+  if (globalName(context, object) !== undefined) return undefined;
   const optionsAt = command === 'SET' ? 2 : command === 'GETEX' ? 1 : undefined;
   const options = optionsAt === undefined ? undefined : args[optionsAt];
   if (!options || options.type === AST_NODE_TYPES.SpreadElement) return undefined;

@@ -38,7 +38,7 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { ClientFlavor, ReceiverKind } from './client-facts.js';
 import { originOf } from './client-syntax.js';
 import { commonJsDefault, loadModule, moduleContext, readModule, type ImportedModule } from './modules.js';
-import { commandOfMethod } from './normalize.js';
+import { commandOfMethod } from './command-methods.js';
 import { LISTING_TTL_MS, packageFiles, packageOf } from './project.js';
 import { findVariable, propertyName, requiredModule, unwrap, walk, type AnyContext } from './static.js';
 

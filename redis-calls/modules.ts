@@ -21,7 +21,7 @@ import { dirname, isAbsolute, join, relative } from 'node:path';
 import { analyze, type ScopeManager } from '@typescript-eslint/scope-manager';
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { isOwnFile, packageSpecifierCandidates, RESOLVE_TTL_MS } from './resolve.js';
-import { findVariable, pick, propertyName, requiredModule, unwrap, type AnyContext } from './static.js';
+import { commonJsExportName, findVariable, pick, propertyName, requiredModule, unwrap, type AnyContext } from './static.js';
 
 /** A module read from disk: its text and program, parsed with the linted file's parser. */
 export interface ImportedModule {
@@ -348,14 +348,8 @@ function commonJsExport(program: TSESTree.Program, name: string): TSESTree.Node 
     if (statement.type !== AST_NODE_TYPES.ExpressionStatement || statement.expression.type !== AST_NODE_TYPES.AssignmentExpression) continue;
     const { left, right } = statement.expression;
     if (left.type !== AST_NODE_TYPES.MemberExpression) continue;
+    if (commonJsExportName(left) === name) found = right;
     const target = left.object;
-    const isExports =
-      (target.type === AST_NODE_TYPES.Identifier && target.name === 'exports') ||
-      (target.type === AST_NODE_TYPES.MemberExpression &&
-        target.object.type === AST_NODE_TYPES.Identifier &&
-        target.object.name === 'module' &&
-        propertyName(target.property, target.computed) === 'exports');
-    if (isExports && propertyName(left.property, left.computed) === name) found = right;
     const isModuleExports = target.type === AST_NODE_TYPES.Identifier && target.name === 'module' && propertyName(left.property, left.computed) === 'exports';
     if (isModuleExports && right.type === AST_NODE_TYPES.ObjectExpression) found = pick(right, name) ?? found;
   }

@@ -18,6 +18,7 @@ import { glideArgv } from './glide.js';
 import { isCommandOptionsArgument } from './command-options.js';
 import { localArrayTokens, settleConditionalGroups, type ArrayToken } from './arg-arrays.js';
 import { emptyTokens } from './empty-tokens.js';
+import { commandOfMethod } from './command-methods.js';
 import { undecidedDialect } from './dialect.js';
 import { droppedArguments, keepTtlConflict, misplacedTtl, OBJECT_AS_TEXT, optionConflict, SENDS_TOKENS_AS_WRITTEN, sendsObjectAsText, unknownOptionOf } from './option-checks.js';
 import { moduleNamespaceOf, propertyName, resolveConstExpression, returnedExpressions, staticValue, unwrap, type AnyContext } from './static.js';
@@ -146,57 +147,6 @@ const GENERIC_BY_ARRAY = new Set(['sendCommand', 'addCommand', 'exec', 'customCo
  * COMMAND command) asks about a command, it does not run it.
  */
 const COMMAND_SUBCOMMANDS = new Set(['COUNT', 'DOCS', 'GETKEYS', 'GETKEYSANDFLAGS', 'HELP', 'INFO', 'LIST']);
-/** node-redis camelCase methods whose command has a subcommand. */
-const SUBCOMMAND_METHODS: ReadonlyMap<string, [string, string]> = new Map([
-  ['xGroupCreate', ['XGROUP', 'CREATE']],
-  ['XGROUP_CREATE', ['XGROUP', 'CREATE']],
-]);
-
-/**
- * node-redis methods of a pop with a COUNT (`lPopCount(key, count)` sends LPOP key count;
- * https://github.com/redis/node-redis, `LPOP_COUNT`, `RPOP_COUNT`, `ZPOPMIN_COUNT`,
- * `ZPOPMAX_COUNT`, `SPOP_COUNT`): the command without a prefix.
- */
-const COUNT_METHODS: ReadonlyMap<string, string> = new Map([
-  ['lPopCount', 'LPOP'],
-  ['LPOP_COUNT', 'LPOP'],
-  ['rPopCount', 'RPOP'],
-  ['RPOP_COUNT', 'RPOP'],
-  ['zPopMinCount', 'ZPOPMIN'],
-  ['ZPOPMIN_COUNT', 'ZPOPMIN'],
-  ['zPopMaxCount', 'ZPOPMAX'],
-  ['ZPOPMAX_COUNT', 'ZPOPMAX'],
-  ['sPopCount', 'SPOP'],
-  ['SPOP_COUNT', 'SPOP'],
-]);
-
-/**
- * The Redis command a client method name stands for (`getSet` -> `GETSET`, `hincrbyBuffer` ->
- * `HINCRBY`), or `undefined` when it is not a command of the table.
- */
-export function commandOfMethod(method: string): { command: string; prefix: string[] } | undefined {
-  const cached = methodCache.get(method);
-  if (cached !== undefined) return cached ?? undefined;
-  let result: { command: string; prefix: string[] } | null = null;
-  const sub = SUBCOMMAND_METHODS.get(method);
-  const counted = COUNT_METHODS.get(method);
-  if (sub) {
-    result = { command: sub[0], prefix: [sub[1]] };
-  } else if (counted) {
-    result = { command: counted, prefix: [] };
-  } else {
-    let name = method;
-    if (name.length > 6 && name.endsWith('Buffer')) name = name.slice(0, -6);
-    const upper = name.toUpperCase();
-    if (isKnownCommand(upper)) result = { command: upper, prefix: [] };
-  }
-  if (methodCache.size < 10_000) methodCache.set(method, result);
-  return result ?? undefined;
-}
-
-/** Method name -> command, memoised (method names repeat endlessly across a code base). */
-const methodCache = new Map<string, { command: string; prefix: string[] } | null>();
-
 /** Whether a member call's method name may issue a command (cheap filter before any analysis). */
 export function isCandidateMethod(method: string): boolean {
   return (
@@ -613,7 +563,7 @@ export function normalizeCall(
   const resolved = commandOfMethod(method);
   if (!resolved) return [];
   // a client by name only, its options in another client's syntax: that client's (dialect.ts)
-  flavor = undecidedDialect(context, receiver, detector.fileFlavor(), flavor, resolved.command, node.arguments) ?? flavor;
+  flavor = undecidedDialect(context, object, receiver, detector.fileFlavor(), flavor, resolved.command, node.arguments) ?? flavor;
   const commandArgs = commandArguments(context, node, flavor, unit);
   const flavorKnown = receiver.flavor !== 'unknown' || detector.fileFlavor() !== 'unknown';
   // GETEX key options: the options object comes right after the key; GLIDE has its own syntax

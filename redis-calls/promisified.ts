@@ -34,7 +34,8 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { enclosingClass, originOf } from './client-syntax.js';
 import type { ClientDetector } from './clients.js';
 import { codeImports, loadModule, moduleContext, readModule, type ImportedModule } from './modules.js';
-import { commandOfMethod, isCandidateMethod } from './normalize.js';
+import { commandOfMethod } from './command-methods.js';
+import { isCandidateMethod } from './normalize.js';
 import { findVariable, promisifyAllArgument, propertyName, requiredModule, staticValue, unwrap, walk, type AnyContext } from './static.js';
 
 /** What a promisified call stands for: the client method it sends (`client.set`) and where findings start. */

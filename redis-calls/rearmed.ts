@@ -10,7 +10,7 @@
  * return first re-arms nothing: a crash there leaves the key without TTL for good.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { encloses } from './static.js';
+import { enclosingFunction, encloses } from './static.js';
 
 const EXITS: ReadonlySet<string> = new Set([
   AST_NODE_TYPES.ReturnStatement,
@@ -144,16 +144,11 @@ export interface KeyedCall {
  * TTL after a crash between `save`'s two round trips.
  */
 export function everyWriteRearms(write: KeyedCall, writes: readonly KeyedCall[], expiries: readonly KeyedCall[]): boolean {
-  const own = enclosingFunctionOf(write.node);
+  const own = enclosingFunction(write.node);
   return writes.every((other) => {
     if (other === write || other.key !== write.key) return true;
-    const fn = enclosingFunctionOf(other.node);
+    const fn = enclosingFunction(other.node);
     if (fn === own) return true;
-    return expiries.some((e) => e.key === write.key && enclosingFunctionOf(e.node) === fn && e.node.range[0] > other.node.range[0]);
+    return expiries.some((e) => e.key === write.key && enclosingFunction(e.node) === fn && e.node.range[0] > other.node.range[0]);
   });
-}
-
-function enclosingFunctionOf(node: TSESTree.Node): TSESTree.Node | undefined {
-  for (let parent = node.parent; parent; parent = parent.parent) if (isFunction(parent)) return parent;
-  return undefined;
 }

@@ -38,6 +38,15 @@ runRule(untypedTester, 'valid-ttl-args', rule, {
       code: `${IOREDIS}const redis = new Redis();\nexport const put = (key, value) => redis.set(key, value, { EX: 60 });`,
       errors: [{ messageId: 'objectOptions', line: 3, column: 58, suggestions: [{ messageId: 'useTokens', output: `${IOREDIS}const redis = new Redis();\nexport const put = (key, value) => redis.set(key, value, 'EX', 60);` }] }],
     },
+    // a global is the application's own client, stored by its code: the file's client, whatever its options follow
+    {
+      code: `${NODE_REDIS}globalThis.redis = createClient();\nexport const put = (key, value) => redis.set(key, value, 'EX', 60);`,
+      errors: [{ messageId: 'positionalTokens', line: 3, column: 58, suggestions: [{ messageId: 'useOptionsObject', output: `${NODE_REDIS}globalThis.redis = createClient();\nexport const put = (key, value) => redis.set(key, value, { EX: 60 });` }] }],
+    },
+    {
+      code: `${NODE_REDIS}export const put = (key, value) => global.redis.set(key, value, 'EX', 60);`,
+      errors: [{ messageId: 'positionalTokens', line: 2, column: 65, suggestions: [{ messageId: 'useOptionsObject', output: `${NODE_REDIS}export const put = (key, value) => global.redis.set(key, value, { EX: 60 });` }] }],
+    },
     // a name-only receiver whose options no client reads as written: still the file's client
     {
       code: `${NODE_REDIS}export const put = (client, key, value) => client.set(key, value, { Ex: 60 });`,
