@@ -559,10 +559,19 @@ function instanceMemberShape(context: AnyContext, node: TSESTree.MemberExpressio
   const known = members.get(name);
   if (known) return known;
   members.set(name, UNKNOWN_PART);
-  const part = memberValuesShape(context, member, 0);
+  const values = memberValuesShape(context, member, 0);
+  // `this.jobId`, `this.userId`: the identity of the entity the instance is made for, not its
+  // configuration; a class made per job writes one key per job, however fixed the member is
+  const part = ENTITY_ID.test(name) ? { ...values, fixed: false } : values;
   members.set(name, part);
   return part;
 }
+
+/**
+ * Member names that identify an entity (`id`, `uuid`, `jobId`, `sessionID`, `user_id`,
+ * `roomIds`): the instance is one of many, one per entity, so a key read from it grows with them.
+ */
+const ENTITY_ID = /^(?:id|uuid|guid)$|[a-z0-9](?:Id|ID|Ids|IDs|Uuid|UUID|_id|_ids)$/;
 
 /** Spellings of instance members, by class and name ({@link instanceMemberShape}). */
 const memberShapes = new WeakMap<TSESTree.Node, Map<string, Part>>();

@@ -42,8 +42,8 @@ export type MessageStep = { kind: 'prop'; name: string } | { kind: 'call'; name:
 
 /** The methods that register an event handler. */
 const REGISTER: ReadonlySet<string> = new Set(['on', 'once', 'addListener', 'prependListener', 'prependOnceListener']);
-/** The events a connection's socket emits of itself, not a message a client sent. */
-const OWN_EVENTS: ReadonlySet<string> = new Set(['disconnect', 'disconnecting', 'error', 'close', 'end', 'connect', 'connection', 'open', 'ping', 'pong', 'upgrade', 'unexpected-response', 'drain', 'timeout', 'finish']);
+/** The events a connection's socket emits of itself, not a message a client sent (a pg client's `notification` / `notice`, of a pool's `connect`: what the database sent). */
+const OWN_EVENTS: ReadonlySet<string> = new Set(['disconnect', 'disconnecting', 'error', 'close', 'end', 'connect', 'connection', 'open', 'ping', 'pong', 'upgrade', 'unexpected-response', 'drain', 'timeout', 'finish', 'notification', 'notice']);
 /** The events a server emits with a new connection's socket. */
 const CONNECTION_EVENTS: ReadonlySet<string> = new Set(['connection', 'connect']);
 /** Electron's main-process IPC registrations. */

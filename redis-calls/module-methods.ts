@@ -57,6 +57,18 @@ export function overwrittenExport(fn: TSESTree.Node): boolean {
   if (name === undefined || statement?.type !== AST_NODE_TYPES.ExpressionStatement || program?.type !== AST_NODE_TYPES.Program) return false;
   return program.body.slice(program.body.indexOf(statement) + 1).some((later) => {
     const expression = later.type === AST_NODE_TYPES.ExpressionStatement ? later.expression : undefined;
-    return expression?.type === AST_NODE_TYPES.AssignmentExpression && commonJsExportName(expression.left) === name;
+    return expression?.type === AST_NODE_TYPES.AssignmentExpression && commonJsExportName(expression.left) === name && !readsExport(expression.right, name);
   });
+}
+
+/** Whether `node` reads the export `name` (`util.deprecate(exports.incr, ...)`): a wrapper of the earlier function, which still runs. */
+function readsExport(node: TSESTree.Node, name: string): boolean {
+  if (node.type === AST_NODE_TYPES.MemberExpression && commonJsExportName(node) === name) return true;
+  for (const [field, value] of Object.entries(node)) {
+    if (field === 'parent' || !value || typeof value !== 'object') continue;
+    for (const child of Array.isArray(value) ? value : [value]) {
+      if (child && typeof (child as { type?: unknown }).type === 'string' && readsExport(child as TSESTree.Node, name)) return true;
+    }
+  }
+  return false;
 }

@@ -351,7 +351,8 @@ function commonJsExport(program: TSESTree.Program, name: string): TSESTree.Node 
     if (commonJsExportName(left) === name) found = right;
     const target = left.object;
     const isModuleExports = target.type === AST_NODE_TYPES.Identifier && target.name === 'module' && propertyName(left.property, left.computed) === 'exports';
-    if (isModuleExports && right.type === AST_NODE_TYPES.ObjectExpression) found = pick(right, name) ?? found;
+    // `module.exports = ...` replaces the exports object: what was set on it before is gone
+    if (isModuleExports) found = right.type === AST_NODE_TYPES.ObjectExpression ? pick(right, name) : undefined;
   }
   return found;
 }

@@ -86,10 +86,49 @@ const n4 = ioredis(`export async function hit() {
   return true;
 }
 `);
+// a per-identity key held by the instance: a crawler made per job (the member copied into an
+// object literal too, which reads it), an ID and an id spelled other ways
+const n5 = ioredis(`export class Crawler {
+  private jobId: string;
+  constructor(options: { jobId: string }) {
+    this.jobId = options.jobId;
+    log({ jobId: this.jobId });
+  }
+  async add(url: string) {
+    await redis.sadd('sitemap:' + this.jobId + ':links', url);
+    await redis.expire('sitemap:' + this.jobId + ':links', 3600, 'NX');
+  }
+}
+`);
+const n6 = ioredis(`export class Session {
+  constructor(private readonly sessionID: string) {}
+  async touch() {
+    await redis.incr(\`visits:\${this.sessionID}\`);
+    await redis.expire(\`visits:\${this.sessionID}\`, 600);
+  }
+}
+`);
+const n7 = ioredis(`export class Room {
+  constructor(private readonly id: string) {}
+  async join(member: string) {
+    await redis.sadd(\`room:\${this.id}\`, member);
+    await redis.expire(\`room:\${this.id}\`, 600);
+  }
+}
+`);
+// a member whose name merely ends in the letters "id" (`valid`) names no entity: still bounded
+const c5 = ioredis(`export class Board {
+  constructor(private readonly valid: string) {}
+  async push(entry: string) {
+    await redis.lpush(this.valid, entry);
+    await redis.expire(this.valid, 600);
+  }
+}
+`);
 
 describe('incr-needs-expire-on-create: a bounded key whose expiry is re-armed after every write', () => {
   it('leaves it alone by default (allowRearmedBoundedKeys)', () => {
-    for (const code of [c1, c2, c3, c4]) expect(lint(code), code).toEqual([]);
+    for (const code of [c1, c2, c3, c4, c5]) expect(lint(code), code).toEqual([]);
   });
 
   it('reports it as a separate round trip without allowRearmedBoundedKeys', () => {
@@ -110,5 +149,11 @@ describe('incr-needs-expire-on-create: a bounded key whose expiry is re-armed af
     expect(lint(n2)).toEqual([['separateRoundTrip', 4, 25, '6']]);
     expect(lint(n3)).toEqual([['separateRoundTrip', 4, 25, '5']]);
     expect(lint(n4)).toEqual([['separateRoundTrip', 4, 25, '6']]);
+  });
+
+  it('keeps reporting a key under a member that names an entity (jobId, sessionID, id)', () => {
+    expect(lint(n5)).toEqual([['separateRoundTrip', 10, 17, '11']]);
+    expect(lint(n6)).toEqual([['separateRoundTrip', 6, 17, '7']]);
+    expect(lint(n7)).toEqual([['separateRoundTrip', 6, 17, '7']]);
   });
 });
