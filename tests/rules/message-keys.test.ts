@@ -14,17 +14,11 @@
 import incrRule from '../../rules/incr-needs-expire-on-create.js';
 import noPersist from '../../rules/no-persist.js';
 import setRule from '../../rules/set-requires-ttl-or-keepttl.js';
-import { ioredis, runRule, untypedTester } from './tester.js';
+import { ioredis, positionOf, runRule, STRICT_KEY_POLICY, untypedTester } from './tester.js';
 
-const STRICT = { allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false, allowOpaqueKeys: false } as const;
+const STRICT = STRICT_KEY_POLICY;
 
-/** Line and column (1-based) of the first `text` in `code`: where a finding on the call whose method starts `text` is reported. */
-function at(code: string, text: string): { line: number; column: number } {
-  const offset = code.indexOf(text);
-  if (offset < 0) throw new Error(`${text} not in the code`);
-  const before = code.slice(0, offset).split('\n');
-  return { line: before.length, column: before[before.length - 1]!.length + 1 };
-}
+const at = positionOf;
 
 /** A `noExpiry` finding on the call `call` of `redis`, with its suggestion: the call and an EXPIRE of `key` in one MULTI. */
 function noExpiry(code: string, call: string, key: string) {

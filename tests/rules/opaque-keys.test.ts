@@ -11,9 +11,9 @@
 import embeddedLua from '../../rules/embedded-lua.js';
 import incrRule from '../../rules/incr-needs-expire-on-create.js';
 import setRule from '../../rules/set-requires-ttl-or-keepttl.js';
-import { ioredis, nodeRedis, runRule, setSuggestions, typedTester, untypedTester } from './tester.js';
+import { ioredis, nodeRedis, runRule, setSuggestions, STRICT_KEY_POLICY, typedTester, untypedTester } from './tester.js';
 
-const STRICT = { allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false, allowOpaqueKeys: false } as const;
+const STRICT = STRICT_KEY_POLICY;
 
 // a storage adapter: records keyed by a table name and an id, through a key builder of the module
 const getKey = 'function getKey(table: string, keys: Record<string, string>) {\n  return `${table}:${Object.entries(keys).map(([k, v]) => `${k}:${v}`).join(":")}`;\n}\n';

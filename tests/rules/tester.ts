@@ -52,6 +52,17 @@ export function setSuggestions(code: string, call: string) {
   ];
 }
 
+/** The key policy of the `strict` config, as a key rule's options: every exemption off. */
+export const STRICT_KEY_POLICY = { allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false, allowOpaqueKeys: false } as const;
+
+/** Line and column (1-based) of the first `text` in `code`: where a finding on the call whose method starts `text` is reported. */
+export function positionOf(code: string, text: string): { line: number; column: number } {
+  const offset = code.indexOf(text);
+  if (offset < 0) throw new Error(`${text} not in the code`);
+  const before = code.slice(0, offset).split('\n');
+  return { line: before.length, column: before[before.length - 1]!.length + 1 };
+}
+
 /**
  * `tester.run` for our rules. `@typescript-eslint/rule-tester` (8.72, the newest published) bundles
  * its own copy of `@typescript-eslint/utils`, whose AST types differ nominally from the 8.74 the

@@ -13,17 +13,11 @@
 import incrRule from '../../rules/incr-needs-expire-on-create.js';
 import noGetset from '../../rules/no-getset.js';
 import setRule from '../../rules/set-requires-ttl-or-keepttl.js';
-import { ioredis, nodeRedis, runRule, typedTester, untypedTester } from './tester.js';
+import { ioredis, nodeRedis, positionOf, runRule, STRICT_KEY_POLICY, typedTester, untypedTester } from './tester.js';
 
-const STRICT = { allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false, allowOpaqueKeys: false } as const;
+const STRICT = STRICT_KEY_POLICY;
 
-/** Line and column (1-based) of the first `text` in `code`: where a finding on the call whose method starts `text` is reported. */
-function at(code: string, text: string): { line: number; column: number } {
-  const offset = code.indexOf(text);
-  if (offset < 0) throw new Error(`${text} not in the code`);
-  const before = code.slice(0, offset).split('\n');
-  return { line: before.length, column: before[before.length - 1]!.length + 1 };
-}
+const at = positionOf;
 
 /**
  * A `noExpiry` finding on the call `call` (its text from the method name to the closing
