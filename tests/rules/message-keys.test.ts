@@ -14,7 +14,8 @@
 import incrRule from '../../rules/incr-needs-expire-on-create.js';
 import noPersist from '../../rules/no-persist.js';
 import setRule from '../../rules/set-requires-ttl-or-keepttl.js';
-import { ioredis, positionOf, runRule, STRICT_KEY_POLICY, untypedTester } from './tester.js';
+import { STRICT_KEY_POLICY } from '../helpers/lint.js';
+import { ioredis, positionOf, runRule, untypedTester } from './tester.js';
 
 const STRICT = STRICT_KEY_POLICY;
 

@@ -9,35 +9,15 @@
  * generic `call('SET', ...)` and a client of unknown flavor are read as before (not judged), and an ioredis GETEX's object is sent as
  * text too.
  */
-import { Linter } from 'eslint';
-import tsParser from '@typescript-eslint/parser';
-import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { describe, expect, it } from 'vitest';
-import { redisCallsOf } from '../../redis-calls/index.js';
-import type { AnyContext } from '../../redis-calls/static.js';
+import { redisCallsIn } from '../helpers/redis-calls.js';
 import setRule from '../../rules/set-requires-ttl-or-keepttl.js';
 import rule from '../../rules/valid-ttl-args.js';
 import { ioredis, nodeRedis, runRule, setSuggestions, untypedTester } from './tester.js';
 
 /** The Redis calls the rules read from `code` (untyped), in source order. */
 function callsIn(code: string): Array<{ command: string; args: unknown[]; rejected: boolean }> {
-  const found: Array<{ command: string; args: unknown[]; rejected: boolean }> = [];
-  const collector: TSESLint.RuleModule<string, []> = {
-    defaultOptions: [],
-    meta: { type: 'problem', schema: [], messages: {} },
-    create: (context) => ({
-      CallExpression(node: TSESTree.CallExpression) {
-        for (const call of redisCallsOf(context as unknown as AnyContext, node)) found.push({ command: call.command, args: call.args, rejected: call.description.rejected === true });
-      },
-    }),
-  };
-  const messages = new Linter({ configType: 'flat' }).verify(
-    code,
-    [{ files: ['**/*.ts'], languageOptions: { parser: tsParser }, plugins: { t: { rules: { calls: collector as never } } }, rules: { 't/calls': 'error' } }],
-    { filename: 'calls.ts' },
-  );
-  expect(messages).toEqual([]);
-  return found;
+  return redisCallsIn(code).map((call) => ({ command: call.command, args: call.args, rejected: call.description.rejected === true }));
 }
 
 describe('an options object ioredis does not read is one `[object Object]` token', () => {

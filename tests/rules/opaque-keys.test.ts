@@ -11,7 +11,8 @@
 import embeddedLua from '../../rules/embedded-lua.js';
 import incrRule from '../../rules/incr-needs-expire-on-create.js';
 import setRule from '../../rules/set-requires-ttl-or-keepttl.js';
-import { ioredis, nodeRedis, runRule, setSuggestions, STRICT_KEY_POLICY, typedTester, untypedTester } from './tester.js';
+import { STRICT_KEY_POLICY } from '../helpers/lint.js';
+import { ioredis, nodeRedis, runRule, setSuggestions, typedTester, untypedTester } from './tester.js';
 
 const STRICT = STRICT_KEY_POLICY;
 

@@ -8,8 +8,6 @@
  * read each client's syntax into the argv the client really sends (node-redis' own `parseCommand`
  * is the reference) and report, pair and exempt those writes as they do any other.
  */
-import { Linter } from 'eslint';
-import tsParser from '@typescript-eslint/parser';
 import { BasicCommandParser } from '@redis/client/dist/lib/client/parser.js';
 import * as JSON_SET from '@redis/json/dist/lib/commands/SET.js';
 import * as JSON_MSET from '@redis/json/dist/lib/commands/MSET.js';
@@ -17,11 +15,9 @@ import * as TS_ADD from '@redis/time-series/dist/lib/commands/ADD.js';
 import * as TS_CREATE from '@redis/time-series/dist/lib/commands/CREATE.js';
 import * as BF_INSERT from '@redis/bloom/dist/lib/commands/bloom/INSERT.js';
 import * as TOPK_RESERVE from '@redis/bloom/dist/lib/commands/top-k/RESERVE.js';
-import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { describe, expect, it } from 'vitest';
+import { redisCallsIn } from '../helpers/redis-calls.js';
 import incrRule from '../../rules/incr-needs-expire-on-create.js';
-import { redisCallsOf } from '../../redis-calls/index.js';
-import type { AnyContext } from '../../redis-calls/static.js';
 import { ioredis, nodeRedis, runRule, typedTester, untypedTester } from './tester.js';
 
 const persistent = (...patterns: string[]) => ({ 'redis-ttl': { persistentKeys: patterns } });
@@ -154,23 +150,7 @@ for (const tester of [untypedTester, typedTester]) {
 
 /** The Redis calls the rules read from `code` (untyped), in source order. */
 function callsIn(code: string): Array<{ command: string; args: unknown[] }> {
-  const found: Array<{ command: string; args: unknown[] }> = [];
-  const collector: TSESLint.RuleModule<string, []> = {
-    defaultOptions: [],
-    meta: { type: 'problem', schema: [], messages: {} },
-    create: (context) => ({
-      CallExpression(node: TSESTree.CallExpression) {
-        for (const call of redisCallsOf(context as unknown as AnyContext, node)) found.push({ command: call.command, args: call.args });
-      },
-    }),
-  };
-  const messages = new Linter({ configType: 'flat' }).verify(
-    code,
-    [{ files: ['**/*.ts'], languageOptions: { parser: tsParser }, plugins: { t: { rules: { calls: collector as never } } }, rules: { 't/calls': 'error' } }],
-    { filename: 'calls.ts' },
-  );
-  expect(messages).toEqual([]);
-  return found;
+  return redisCallsIn(code).map((call) => ({ command: call.command, args: call.args }));
 }
 
 type ParseCommand = (parser: BasicCommandParser, ...args: unknown[]) => void;

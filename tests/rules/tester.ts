@@ -52,9 +52,6 @@ export function setSuggestions(code: string, call: string) {
   ];
 }
 
-/** The key policy of the `strict` config, as a key rule's options: every exemption off. */
-export const STRICT_KEY_POLICY = { allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false, allowOpaqueKeys: false } as const;
-
 /** Line and column (1-based) of the first `text` in `code`: where a finding on the call whose method starts `text` is reported. */
 export function positionOf(code: string, text: string): { line: number; column: number } {
   const offset = code.indexOf(text);

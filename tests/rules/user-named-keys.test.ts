@@ -13,7 +13,8 @@
 import incrRule from '../../rules/incr-needs-expire-on-create.js';
 import noGetset from '../../rules/no-getset.js';
 import setRule from '../../rules/set-requires-ttl-or-keepttl.js';
-import { ioredis, nodeRedis, positionOf, runRule, STRICT_KEY_POLICY, typedTester, untypedTester } from './tester.js';
+import { STRICT_KEY_POLICY } from '../helpers/lint.js';
+import { ioredis, nodeRedis, positionOf, runRule, typedTester, untypedTester } from './tester.js';
 
 const STRICT = STRICT_KEY_POLICY;
 
