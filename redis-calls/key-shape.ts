@@ -49,6 +49,7 @@ export { returnExpressions } from './key-builders.js';
 export { calledName, functionsByName, keyBuilder } from './builder-lookup.js';
 import { foreignKeyBuilder, functionsByName, keyBuilder } from './builder-lookup.js';
 import { destructuredArgument } from './destructured-params.js';
+import { compiledCallee, filledWithMethods, instanceGetter } from './key-parts.js';
 import { assignedOnce, containerOf, declarationStatement, isObjectAssign, memberOf } from './containers.js';
 import { concatenatedOperands, isNodeUtilFormat, nodeFormatSegments, ownFormatSegments, type FormatSegment } from './format-strings.js';
 import { exportedValue, findExport, importedBinding, moduleContext, namespaceModule, type ImportedModule } from './modules.js';
@@ -467,6 +468,13 @@ function memberShape(context: AnyContext, node: TSESTree.MemberExpression, bindi
     if (statics) return name === undefined ? UNKNOWN_PART : staticMemberShape(context, statics, name, depth);
     // this.prefix in a method of a key-builder object: the object's member
     const own = name === undefined ? undefined : objectMethodThisShape(context, object, name, depth);
+    // this.indexKey of `get indexKey() { return ...; }`: what the getter returns (key-parts.ts)
+    const getter = own ? undefined : instanceGetter(node);
+    if (getter) {
+      const inner = shapeOf(context, getter.returned, new Map(), depth + 1);
+      // get jobId(): the identity of the entity the instance is made for, as a member of that name
+      return { text: inner.text, via: [getter.declaration, ...inner.via], fixed: inner.fixed && !ENTITY_ID.test(name ?? '') };
+    }
     return own ?? instanceMemberShape(context, node, depth);
   }
   // process.env.KEY_PREFIX: the process's configuration, one value for its life
@@ -701,7 +709,8 @@ function staticMemberShape(context: AnyContext, cls: ClassNode, name: string, de
 
 
 function callShape(context: AnyContext, node: TSESTree.CallExpression, bindings: Bindings, depth: number): Part {
-  const callee = unwrap(node.callee);
+  // (0, keys_1.namespaceKey)(ns) of TypeScript's CommonJS output is keys_1.namespaceKey(ns)
+  const callee = compiledCallee(node.callee);
   // [prefix, queue, 'wait'].join(':')
   if (
     callee.type === AST_NODE_TYPES.MemberExpression &&
@@ -948,7 +957,8 @@ function makesInstance(input: TSESTree.Node, depth: number): boolean {
       for (const statement of scope.body) {
         if (statement.type !== AST_NODE_TYPES.VariableDeclaration || statement.kind !== 'const') continue;
         for (const declarator of statement.declarations) {
-          if (declarator.id.type === AST_NODE_TYPES.Identifier && declarator.id.name === node.name && declarator.init) return makesInstance(declarator.init, depth + 1);
+          // const provider = {}; Object.assign(provider, impl); return provider;
+          if (declarator.id.type === AST_NODE_TYPES.Identifier && declarator.id.name === node.name && declarator.init) return makesInstance(declarator.init, depth + 1) || filledWithMethods(scope, node.name);
         }
       }
       return false;
