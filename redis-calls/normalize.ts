@@ -10,7 +10,8 @@
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { describeCommand, isKnownCommand, moduleCommandName, namesKeyValuePairs, type CommandArg, type CommandDescription } from '../semantics/commands.js';
-import type { ClientFlavor, ClientDetector, ReceiverKind } from './clients.js';
+import type { ClientFlavor, ReceiverKind } from './client-facts.js';
+import type { ClientDetector } from './clients.js';
 import { isCallbackArgument } from './callbacks.js';
 import { isNodeRedis3 } from './client-version.js';
 import type { PromisifiedTarget } from './promisified.js';

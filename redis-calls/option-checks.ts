@@ -13,7 +13,7 @@
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { CommandArg, CommandDescription } from '../semantics/commands.js';
-import type { ClientFlavor } from './clients.js';
+import type { ClientFlavor } from './client-facts.js';
 import { constantNumber } from './constant.js';
 import type { DroppedArgument, Flattened } from './normalize.js';
 import { findVariable, propertyName, resolveConstExpression, staticValue, unwrap, type AnyContext } from './static.js';
