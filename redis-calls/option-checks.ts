@@ -109,6 +109,15 @@ function objectOptions(context: AnyContext, command: string, commandArgs: readon
   return [{ kind: 'object-options', node: optionsArg, ttl }];
 }
 
+/**
+ * The options object `flavor` sends as its text in `command`'s option slots ({@link sendsObjectAsText}),
+ * for a generic call whose arguments after the command name are `commandArgs`
+ * (`redis.call('SET', k, v, { EX: 60 })` on ioredis): the same finding as the method's.
+ */
+export function objectOptionsOf(context: AnyContext, command: string, flavor: ClientFlavor, commandArgs: readonly TSESTree.Node[]): DroppedArgument[] {
+  return sendsObjectAsText(command, flavor) ? objectOptions(context, command, commandArgs) : [];
+}
+
 /** Commands that create or write a key and have no TTL syntax: TTL tokens there are data. */
 const NO_TTL_SYNTAX = new Set(['HSET', 'HMSET', 'HSETNX', 'LPUSH', 'RPUSH', 'SADD', 'ZADD', 'MSET', 'INCR', 'INCRBY', 'DECR', 'DECRBY', 'HINCRBY', 'APPEND', 'PFADD', 'INCRBYFLOAT', 'SETNX']);
 /** Option keys that say "expire" in any client's spelling. */
