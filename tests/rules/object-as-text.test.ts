@@ -23,15 +23,15 @@ function callsIn(code: string): Array<{ command: string; args: unknown[]; reject
 }
 
 describe('an options object ioredis does not read is one `[object Object]` token', () => {
-  it('ioredis SET and GETEX: the object is sent as its text, SET is rejected', () => {
+  it('ioredis SET and GETEX: the object is sent as its text, Redis rejects both', () => {
     expect(callsIn(ioredis("await redis.set('k', 'v', { EX: 60, NX: true });"))).toEqual([{ command: 'SET', args: ['k', 'v', '[object Object]'], rejected: true }]);
     expect(callsIn(ioredis("const OPTS = { NX: true };\nawait redis.set('k', 'v', OPTS);"))).toEqual([{ command: 'SET', args: ['k', 'v', '[object Object]'], rejected: true }]);
-    expect(callsIn(ioredis("await redis.getex('k', { EX: 60 });"))).toEqual([{ command: 'GETEX', args: ['k', '[object Object]'], rejected: false }]);
+    expect(callsIn(ioredis("await redis.getex('k', { EX: 60 });"))).toEqual([{ command: 'GETEX', args: ['k', '[object Object]'], rejected: true }]);
   });
   it('an ioredis generic call sends the object as its text too', () => {
     expect(callsIn(ioredis("await redis.call('SET', 'k', 'v', { EX: 60 });"))).toEqual([{ command: 'SET', args: ['k', 'v', '[object Object]'], rejected: true }]);
     expect(callsIn(ioredis("const OPTS = { NX: true };\nawait redis.send_command('SET', 'k', 'v', OPTS);"))).toEqual([{ command: 'SET', args: ['k', 'v', '[object Object]'], rejected: true }]);
-    expect(callsIn(ioredis("await redis.call('GETEX', 'k', { EX: 60 });"))).toEqual([{ command: 'GETEX', args: ['k', '[object Object]'], rejected: false }]);
+    expect(callsIn(ioredis("await redis.call('GETEX', 'k', { EX: 60 });"))).toEqual([{ command: 'GETEX', args: ['k', '[object Object]'], rejected: true }]);
     // its tokens as written: SET ... EX 60
     expect(callsIn(ioredis("await redis.call('SET', 'k', 'v', 'EX', 60);"))).toEqual([{ command: 'SET', args: ['k', 'v', 'EX', 60], rejected: false }]);
   });
@@ -87,6 +87,11 @@ runRule(untypedTester, 'valid-ttl-args', rule, {
     {
       code: ioredis("await redis.call('SET', `cache:${id}`, v, { EX: 60 });"),
       errors: [{ messageId: 'objectOptions', line: 3, column: 43, data: { client: 'ioredis', command: 'SET', text: '{ EX: 60 }' }, suggestions: [{ messageId: 'useTokens', data: { replacement: "'EX', 60" }, output: ioredis("await redis.call('SET', `cache:${id}`, v, 'EX', 60);") }] }],
+    },
+    // GETEX through the generic command: one finding on the object (not a second `unknownOption`)
+    {
+      code: ioredis("await redis.call('GETEX', `cache:${id}`, { PX: 500 });"),
+      errors: [{ messageId: 'objectOptions', line: 3, column: 42, data: { client: 'ioredis', command: 'GETEX', text: '{ PX: 500 }' }, suggestions: [{ messageId: 'useTokens', data: { replacement: "'PX', 500" }, output: ioredis("await redis.call('GETEX', `cache:${id}`, 'PX', 500);") }] }],
     },
     {
       code: ioredis('await redis.getex(`cache:${id}`, { PX: 500 });'),
