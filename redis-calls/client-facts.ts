@@ -59,6 +59,11 @@ export function relabel(verdict: ReceiverKind, why: (inner: string) => string): 
   return verdict.redis ? { ...verdict, why: why(verdict.why) } : verdict;
 }
 
+/** A client verdict with a `keyPrefix` (none when `undefined`). */
+export function withKeyPrefix(verdict: ReceiverKind, keyPrefix: string | undefined): ReceiverKind {
+  return verdict.redis && keyPrefix !== undefined ? { ...verdict, keyPrefix } : verdict;
+}
+
 /** Whether a verdict is settled without the checker: a client or a non-client proven by the code itself. */
 export function settled(verdict: ReceiverKind): boolean {
   return verdict.redis ? verdict.byName !== true : verdict.proven && verdict.foreign !== true;

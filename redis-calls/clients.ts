@@ -18,27 +18,28 @@
  *
  * What is known of the client libraries (packages, constructors, type names, verdicts) lives in
  * `redis-calls/client-facts.ts`; syntax read without judging (where a name comes from, what a
- * pattern binds, what a function returns) in `redis-calls/client-syntax.ts`.
+ * pattern binds, what a function returns) in `redis-calls/client-syntax.ts`. The detector's parts
+ * each live in their own module, which it calls with itself: the type checker's verdict
+ * (`redis-calls/client-checker.ts`), a type annotation's (`redis-calls/client-annotations.ts`), a
+ * class member's (`redis-calls/client-members.ts`) and a name's (`redis-calls/client-names.ts`).
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type * as ts from 'typescript';
 import { isAbsolute } from 'node:path';
 import { codeImports, loadModule, locateExport, moduleContext, readModule, type ExportSite, type ImportedModule } from './modules.js';
 import { pluginSettings, type PluginSettings } from './settings.js';
-import { type ClientFlavor, type ReceiverKind, NOT_REDIS, FOREIGN, UNKNOWN, clientVerdict, relabel, settled, flavorOfModule, CLIENT_CONSTRUCTORS, CLIENT_FACTORIES, SELF_RETURNING, CLIENT_TYPE_NAMES, KNOWN_NOT_REDIS, CLIENT_MODULE_TEXT, VALUE_EXPRESSIONS, EVIDENCE_NAMES, symbolVerdict, duckVerdict, either, batchOfTypeName, packageExport, packageType, packageValue, importBringsClient, foreignFactoryMakesNoClient } from './client-facts.js';
+import { type ClientFlavor, type ReceiverKind, NOT_REDIS, FOREIGN, UNKNOWN, clientVerdict, relabel, settled, withKeyPrefix, flavorOfModule, CLIENT_CONSTRUCTORS, CLIENT_FACTORIES, SELF_RETURNING, KNOWN_NOT_REDIS, CLIENT_MODULE_TEXT, VALUE_EXPRESSIONS, EVIDENCE_NAMES, either, packageExport, packageValue, importBringsClient, foreignFactoryMakesNoClient } from './client-facts.js';
 import { clientPackageOf, hasNamedClients } from './client-packages.js';
-import { TRANSPARENT_TYPES, describesClient, declaresDuckTypedClient, duckTypedCommands, isClientCommandName, promisedType, outermostPattern, propertyPath, isRequire, requiredModule, returnedExpressions, inStaticMember, enclosingClass, memberKeyName, importedName, type ImportOrigin, type IdentifierOrigin, originOf } from './client-syntax.js';
-import { forEachThisWrite } from './bounded.js';
-import { globalClientLibrary } from './global-clients.js';
+import { declaresDuckTypedClient, promisedType, outermostPattern, propertyPath, isRequire, requiredModule, returnedExpressions, inStaticMember, enclosingClass, memberKeyName, importedName, type ImportOrigin, type IdentifierOrigin, originOf } from './client-syntax.js';
 import { constructionKeyPrefix } from './client-key-prefix.js';
 import { memberOf, memberPath, typeOfExpression } from './declared-types.js';
-import { ownerName } from './member-owner.js';
+import { checkerVerdict } from './client-checker.js';
+import { annotationVerdict } from './client-annotations.js';
+import { classMemberVerdict, keyPrefixOfValues } from './client-members.js';
+import { nameVerdict, verdictByName } from './client-names.js';
 import { accessorValues } from './accessors.js';
 
 import { findVariable, isCallOnItself, moduleNamespaceOf, promisifyAllArgument, unwrap, type AnyContext, type FunctionLike } from './static.js';
-
-export { flavorOfModule, type ClientFlavor, type ReceiverKind } from './client-facts.js';
-export type { IdentifierOrigin, ImportOrigin } from './client-syntax.js';
 
 /** Decides whether receivers are Redis clients, for one file; verdicts are cached per node. */
 export class ClientDetector {
@@ -71,6 +72,21 @@ export class ClientDetector {
     return this.context;
   }
 
+  /** The module of the code this detector judges in (absent for the linted file). */
+  get moduleOf(): ImportedModule | undefined {
+    return this.module;
+  }
+
+  /** The plugin settings of the linted file. */
+  get settingsOf(): PluginSettings {
+    return this.settings;
+  }
+
+  /** The (cached) detector of a module of the code, for the linted file's settings. */
+  detectorOf(module: ImportedModule): ClientDetector {
+    return detectorOfModule(this.context, module);
+  }
+
   /** Whether type information is available for this file. */
   get typed(): boolean {
     return this.program !== undefined;
@@ -96,7 +112,7 @@ export class ClientDetector {
     // package that is not a client package, nothing known) is asked of it.
     let verdict = this.classifySyntactic(node, 0);
     if (this.typed && !settled(verdict)) verdict = this.classifyTyped(node) ?? verdict;
-    if (!verdict.redis && !verdict.proven) verdict = this.classifyByName(node);
+    if (!verdict.redis && !verdict.proven) verdict = nameVerdict(this, node);
     this.cache.set(node, verdict);
     return verdict;
   }
@@ -186,60 +202,20 @@ export class ClientDetector {
     const tsNode = this.esTreeToTs?.get(node);
     if (!tsNode || !this.checker) return undefined;
     const type = this.checker.getTypeAtLocation(tsNode);
-    const verdict = this.typeVerdict(type, 0);
+    const verdict = checkerVerdict(this.checker, type, 0);
     return verdict === 'unknown' ? undefined : verdict;
   }
 
-  private typeVerdict(type: ts.Type, depth: number): ReceiverKind | 'unknown' {
-    // ts.TypeFlags.Any = 1, Unknown = 2: nothing is known, fall back to syntax.
-    if (type.flags & (1 | 2)) return 'unknown';
-    // Boolean = 16, BooleanLiteral = 512, Never = 131072: no method can be called on such a value,
-    // so a receiver typed so is a JavaScript option the checker typed from its default
-    // (`{ redisClient: false }`), not a fact about what the code passes: fall back to syntax.
-    if (type.flags & (16 | 512 | 131072)) return 'unknown';
-    if (depth > 3) return NOT_REDIS;
-    if (type.isTypeParameter() && this.checker) {
-      // <C extends Redis>(client: C): judge by the constraint
-      const constraint = this.checker.getBaseConstraintOfType(type);
-      return constraint && constraint !== type ? this.typeVerdict(constraint, depth + 1) : 'unknown';
-    }
-    const parts = type.isUnionOrIntersection() ? type.types : [];
-    if (parts.length > 0) {
-      let sawUnknown = false;
-      for (const part of parts) {
-        // null / undefined / void members of a union say nothing (TypeFlags Null | Undefined | Void).
-        if (part.flags & (65536 | 32768 | 16384)) continue;
-        const verdict = this.typeVerdict(part, depth + 1);
-        if (verdict === 'unknown') sawUnknown = true;
-        else if (verdict.redis) return verdict;
-      }
-      const own = symbolVerdict(type.aliasSymbol);
-      if (own) return own;
-      return sawUnknown ? 'unknown' : NOT_REDIS;
-    }
-    const own = symbolVerdict(type.aliasSymbol) ?? symbolVerdict(type.getSymbol());
-    if (own) return own;
-    // class Cache extends Redis {}: a subclass of a client is a client
-    if (type.isClassOrInterface() && this.checker) {
-      for (const base of this.checker.getBaseTypes(type)) {
-        const verdict = this.typeVerdict(base, depth + 1);
-        if (verdict !== 'unknown' && verdict.redis) return verdict;
-      }
-    }
-    // an interface or object type (no class) declaring a client's commands: the code's own
-    // description of the client it takes, which the declared type cannot tell from a client
-    // (ts.TypeFlags.Object = 524288; ts.ObjectFlags Class = 1, Interface = 2, Anonymous = 16)
-    const objectFlags = (type as ts.ObjectType).objectFlags ?? 0;
-    if (type.flags & 524288 && !(objectFlags & 1) && objectFlags & (2 | 16) && type.getProperties().some((p) => isClientCommandName(p.getName()))) {
-      return 'unknown';
-    }
-    return NOT_REDIS;
-  }
 
 
   // ---- without type information ----------------------------------------------------------
 
-  private classifySyntactic(input: TSESTree.Node, depth: number): ReceiverKind {
+  /**
+   * The verdict the code itself gives a value (how it is made, the annotations on the way to it,
+   * what another module of the code makes it), without the type checker or the receiver's name.
+   * @param depth how many values led here; past 8, unknown
+   */
+  classifySyntactic(input: TSESTree.Node, depth: number): ReceiverKind {
     if (depth > 8) return UNKNOWN;
     // bluebird's promisifyAll(client) returns the client it was given
     const node = unwrap(promisifyAllArgument(input) ?? input);
@@ -269,7 +245,7 @@ export class ClientDetector {
    * `new X(...)`: a client constructor, a known non-Redis class, or unknown; an ioredis / iovalkey
    * client with the `keyPrefix` its options spell (`redis-calls/client-key-prefix.ts`).
    */
-  private classifyConstruction(callee: TSESTree.Node, made?: TSESTree.Node, depth = 0): ReceiverKind {
+  classifyConstruction(callee: TSESTree.Node, made?: TSESTree.Node, depth = 0): ReceiverKind {
     const verdict = this.constructionVerdict(callee, made, depth);
     if (depth > 0 || made?.type !== AST_NODE_TYPES.NewExpression || !verdict.redis || verdict.batch || verdict.flavor !== 'ioredis') return verdict;
     return withKeyPrefix(verdict, constructionKeyPrefix(this.context, made));
@@ -410,7 +386,7 @@ export class ClientDetector {
       // clients): a value kept under a name, judged by that name like a variable's, whatever
       // the container is (a package's Context is no client, what it keeps may be)
       const kept = method === 'get' ? keptUnder(node) : undefined;
-      if (kept !== undefined) return this.verdictByName(kept, `it is kept under \`${kept}\`, which`);
+      if (kept !== undefined) return verdictByName(this, kept, `it is kept under \`${kept}\`, which`);
       return receiver.proven ? NOT_REDIS : UNKNOWN;
     }
     // a batch sends its commands through the client's options: its keyPrefix too
@@ -457,7 +433,7 @@ export class ClientDetector {
     }
     // client() { return api.redis.clients.client }: an accessor's value, judged by its name (accessors.ts)
     for (const expression of allNot ? [] : accessorValues(fn, returned)) {
-      const verdict = this.classifyByName(expression);
+      const verdict = nameVerdict(this, expression);
       if (verdict.redis) return relabel(verdict, (inner) => `it is returned by the accessor \`${label}\`, where ${inner}`);
     }
     return allNot ? NOT_REDIS : UNKNOWN;
@@ -546,7 +522,7 @@ export class ClientDetector {
         if (declarator.id.typeAnnotation) {
           const fromType = this.classifyType(declarator.id.typeAnnotation.typeAnnotation);
           // const redis: Redis = new Redis({ keyPrefix }): the type says what, the value its prefix
-          if (fromType.redis) return this.keyPrefixOfValues(fromType, () => (declarator.init ? [declarator.init] : []), depth);
+          if (fromType.redis) return keyPrefixOfValues(this, fromType, () => (declarator.init ? [declarator.init] : []), depth);
           if (fromType.proven) return fromType;
         }
         if (def.parent?.kind === 'const' || declarator.parent.declare) return declarator.init ? this.classifySyntactic(declarator.init, depth + 1) : UNKNOWN;
@@ -624,7 +600,7 @@ export class ClientDetector {
     const source = init ? unwrap(init) : undefined;
     if (source?.type === AST_NODE_TYPES.ThisExpression && path.length === 1) {
       const cls = enclosingClass(source);
-      if (cls) return this.classifyClassMember(cls, path[0]!, depth + 1, inStaticMember(source, cls));
+      if (cls) return classMemberVerdict(this, cls, path[0]!, depth + 1, inStaticMember(source, cls));
     }
     if (source?.type === AST_NODE_TYPES.Identifier && path.length === 1) {
       const value = this.constObjectProperty(source, path[0]!);
@@ -647,10 +623,10 @@ export class ClientDetector {
     if (getter) return this.classifyReturnOf(getter, this.text(node), depth);
     if (object.type === AST_NODE_TYPES.ThisExpression) {
       const cls = enclosingClass(node);
-      if (cls) return this.classifyClassMember(cls, name, depth, inStaticMember(node, cls));
+      if (cls) return classMemberVerdict(this, cls, name, depth, inStaticMember(node, cls));
     } else if (object.type === AST_NODE_TYPES.Identifier) {
       const origin = this.identifierOrigin(object);
-      if (origin.kind === 'local' && origin.classNode) return this.classifyClassMember(origin.classNode, name, depth, true);
+      if (origin.kind === 'local' && origin.classNode) return classMemberVerdict(this, origin.classNode, name, depth, true);
       // Bun.redis (the global Bun namespace), bun.redis (import * as bun from 'bun')
       const whole = origin.kind === 'import' && (origin.namespace || origin.imported === 'default');
       const bunValue = packageValue(origin.kind === 'global' && object.name === 'Bun' ? clientPackageOf('bun') : whole ? clientPackageOf(origin.source) : undefined, name);
@@ -724,431 +700,15 @@ export class ClientDetector {
     return undefined;
   }
 
-  /**
-   * A class member: its type annotation, its initializer, a constructor parameter property (its
-   * annotation or default value), else every value the class assigns to `this.<name>` (a client
-   * if one is, provably not one if all are provably not, e.g. `this.redisListeners = new Map()`).
-   */
-  private classifyClassMember(
-    cls: TSESTree.ClassDeclaration | TSESTree.ClassExpression,
-    name: string,
-    depth: number,
-    isStatic: boolean,
-  ): ReceiverKind {
-    let declared: ReceiverKind | undefined;
-    for (const member of cls.body.body) {
-      if (
-        member.type === AST_NODE_TYPES.PropertyDefinition &&
-        member.static === isStatic &&
-        memberKeyName(member.key, member.computed) === name
-      ) {
-        if (member.typeAnnotation) {
-          const fromType = this.classifyType(member.typeAnnotation.typeAnnotation);
-          // private redis: Redis, made with a keyPrefix by its initializer or the class's methods
-          if (fromType.redis) return this.keyPrefixOfValues(fromType, () => (member.value ? [member.value] : this.assignedValues(cls, name, isStatic)), depth);
-          if (fromType.proven) return fromType;
-        }
-        if (member.value) return this.classifySyntactic(member.value, depth + 1);
-      }
-      if (
-        !isStatic &&
-        member.type === AST_NODE_TYPES.MethodDefinition &&
-        member.kind === 'constructor' &&
-        member.value.type === AST_NODE_TYPES.FunctionExpression
-      ) {
-        for (const param of member.value.params) {
-          if (param.type !== AST_NODE_TYPES.TSParameterProperty) continue;
-          const inner = param.parameter;
-          const id = inner.type === AST_NODE_TYPES.AssignmentPattern ? inner.left : inner;
-          if (id.type !== AST_NODE_TYPES.Identifier || id.name !== name) continue;
-          if (id.typeAnnotation) {
-            declared = this.classifyType(id.typeAnnotation.typeAnnotation);
-            if (declared.redis || declared.proven) return declared;
-          }
-          if (inner.type === AST_NODE_TYPES.AssignmentPattern) {
-            // constructor(private readonly redisRequests = new Map()): provably not a client unless
-            // callers may pass something else, which only an annotation would tell
-            const fromDefault = this.classifySyntactic(inner.right, depth + 1);
-            if (fromDefault.redis || fromDefault.proven) return fromDefault;
-          }
-        }
-      }
-    }
-    if (declared) return declared;
-    const assigned = this.classifyAssignmentsOnce(cls, name, depth, isStatic);
-    if (assigned.redis || assigned.proven || depth > 6) return assigned;
-    return this.inheritedMember(cls, name, depth + 1, isStatic) ?? assigned;
-  }
-
-  /**
-   * A member the class inherits (`class Adapter extends BaseAdapter`, `this.redisCache`): its getter
-   * or member in the superclass, declared in this module or in another module of the code, when
-   * that decides (a client, or provably none: the app's own cache class).
-   */
-  private inheritedMember(
-    cls: TSESTree.ClassDeclaration | TSESTree.ClassExpression,
-    name: string,
-    depth: number,
-    isStatic: boolean,
-  ): ReceiverKind | undefined {
-    const superClass = cls.superClass ? unwrap(cls.superClass) : undefined;
-    const parent = superClass?.type === AST_NODE_TYPES.Identifier ? this.classDeclaration(superClass, depth) : undefined;
-    if (!parent) return undefined;
-    const { node, detector } = parent;
-    let verdict: ReceiverKind | undefined;
-    for (const element of node.body.body) {
-      if (element.type === AST_NODE_TYPES.MethodDefinition && element.kind === 'get' && element.static === isStatic && memberKeyName(element.key, element.computed) === name) {
-        verdict = detector.classifyReturnOf(element.value, `this.${name}`, depth + 1);
-        break;
-      }
-    }
-    verdict ??= detector.classifyClassMember(node, name, depth + 1, isStatic);
-    return verdict.redis || verdict.proven ? verdict : undefined;
-  }
-
-  /** The class a name declares, in this module or in the module of the code it is imported from, with that module's detector. */
-  private classDeclaration(
-    ident: TSESTree.Identifier,
-    depth: number,
-  ): { node: TSESTree.ClassDeclaration | TSESTree.ClassExpression; detector: ClientDetector } | undefined {
-    if (depth > 8) return undefined;
-    const origin = this.identifierOrigin(ident);
-    if (origin.kind === 'local') return origin.classNode ? { node: origin.classNode, detector: this } : undefined;
-    if (origin.kind !== 'import' || !origin.own) return undefined;
-    const exported = this.exported(origin);
-    return exported?.node.type === AST_NODE_TYPES.Identifier ? exported.detector.classDeclaration(exported.node, depth + 1) : undefined;
-  }
-
-  /**
-   * {@link classifyAssignments}, once per member and depth in one search: members assigned from
-   * each other (`this.a = this.b; this.b = this.a`, n members assigning each other: n^depth paths)
-   * are judged once; a member met again while it is judged gives no verdict, one judged already
-   * at the same depth or nearer gives that verdict.
-   */
-  private classifyAssignmentsOnce(
-    cls: TSESTree.ClassDeclaration | TSESTree.ClassExpression,
-    name: string,
-    depth: number,
-    isStatic: boolean,
-  ): ReceiverKind {
-    const outermost = memberSearch === undefined;
-    const search = (memberSearch ??= new Map());
-    try {
-      let members = search.get(cls);
-      if (!members) search.set(cls, (members = new Map()));
-      const key = `${isStatic ? 'static ' : ''}${name}`;
-      const met = members.get(key);
-      if (met && met.depth <= depth) return met.verdict ?? UNKNOWN;
-      const entry: { depth: number; verdict?: ReceiverKind } = { depth };
-      members.set(key, entry);
-      entry.verdict = this.classifyAssignments(cls, name, depth, isStatic);
-      return entry.verdict;
-    } finally {
-      if (outermost) memberSearch = undefined;
-    }
-  }
-
-  /**
-   * Every `this.<name> = value` in the class's own methods (not in nested classes): a client if
-   * one is (with a `keyPrefix` only when every value that is a client has that same one), provably
-   * not one if all are provably not.
-   */
-  private classifyAssignments(
-    cls: TSESTree.ClassDeclaration | TSESTree.ClassExpression,
-    name: string,
-    depth: number,
-    isStatic: boolean,
-  ): ReceiverKind {
-    const values = this.assignedValues(cls, name, isStatic);
-    if (values.length === 0) return UNKNOWN;
-    let allNot = true;
-    for (const value of values) {
-      const verdict = this.classifySyntactic(value, depth + 1);
-      if (verdict.redis) return verdict.keyPrefix === undefined || values.length === 1 ? verdict : this.keyPrefixOfValues(verdict, () => values, depth);
-      if (!verdict.proven) allNot = false;
-    }
-    return allNot ? NOT_REDIS : UNKNOWN;
-  }
-
-  /** The values the class's own methods assign to `this.<name>`. */
-  private assignedValues(cls: TSESTree.ClassDeclaration | TSESTree.ClassExpression, name: string, isStatic: boolean): TSESTree.Node[] {
-    const values: TSESTree.Node[] = [];
-    for (const member of cls.body.body) {
-      if (member.type !== AST_NODE_TYPES.MethodDefinition || member.static !== isStatic || !member.value.body) continue;
-      forEachThisWrite(member.value.body, name, (value) => value && values.push(value));
-    }
-    return values;
-  }
-
-  /**
-   * A client verdict with the `keyPrefix` of the values a binding can hold, when every one of them
-   * that is a client has the same (`*` when they differ); without one when none has one.
-   */
-  private keyPrefixOfValues(verdict: ReceiverKind, valuesOf: () => readonly TSESTree.Node[], depth: number): ReceiverKind {
-    // only ioredis / iovalkey clients have the option
-    if (!verdict.redis || verdict.flavor !== 'ioredis' || depth > 6) return verdict;
-    const prefixes = new Set<string | undefined>();
-    for (const value of valuesOf()) {
-      const made = this.classifySyntactic(value, depth + 1);
-      if (made.redis) prefixes.add(made.keyPrefix);
-    }
-    const { keyPrefix: _, ...rest } = verdict;
-    const base = rest as ReceiverKind;
-    if (prefixes.size === 0 || (prefixes.size === 1 && prefixes.has(undefined))) return base;
-    return withKeyPrefix(base, prefixes.size === 1 ? [...prefixes][0] : '*');
-  }
-
-  /** A type annotation: client / batch types, known non-Redis types, or unknown. */
+  /** A type annotation: client / batch types, known non-Redis types, or unknown (`redis-calls/client-annotations.ts`). */
   classifyType(type: TSESTree.TypeNode, depth = 0): ReceiverKind {
-    if (depth > 4) return UNKNOWN;
-    switch (type.type) {
-      case AST_NODE_TYPES.TSTypeReference: {
-        let ident: TSESTree.Identifier | undefined;
-        let last: string;
-        if (type.typeName.type === AST_NODE_TYPES.Identifier) {
-          ident = type.typeName;
-          last = type.typeName.name;
-        } else if (type.typeName.type === AST_NODE_TYPES.TSQualifiedName) {
-          // IORedis.Redis, Redis.Cluster
-          let left: TSESTree.EntityName = type.typeName;
-          while (left.type === AST_NODE_TYPES.TSQualifiedName) left = left.left;
-          if (left.type === AST_NODE_TYPES.Identifier) ident = left;
-          last = type.typeName.right.name;
-        } else {
-          return UNKNOWN;
-        }
-        const annotated = this.context.sourceCode.getText(type);
-        if (last === 'ReturnType' && type.typeArguments?.params[0]?.type === AST_NODE_TYPES.TSTypeQuery) {
-          // ReturnType<typeof createClient>, ReturnType<typeof getRedis>
-          const query = type.typeArguments.params[0].exprName;
-          if (query.type !== AST_NODE_TYPES.Identifier) return UNKNOWN;
-          const origin = this.identifierOrigin(query);
-          const why = `its annotation is \`${annotated}\``;
-          if (origin.kind === 'import' && flavorOfModule(origin.source)) {
-            return CLIENT_FACTORIES.has(importedName(origin) ?? query.name) ? clientVerdict(flavorOfModule(origin.source)!, why) : UNKNOWN;
-          }
-          const fn = origin.kind === 'local' ? this.functionOf(query) : undefined;
-          if (fn) return this.classifyReturnOf(fn, `${query.name}()`, depth + 1);
-          // ReturnType<typeof getRedis> of a function another module of the code exports
-          const exported = origin.kind === 'import' && origin.own ? this.exported(origin) : undefined;
-          const exportedFn = exported ? exported.detector.functionOf(exported.node) : undefined;
-          if (exported && exportedFn) return relabel(exported.detector.classifyReturnOf(exportedFn, `${query.name}()`, depth + 1), (inner) => `${inner} (${exported.module.display})`);
-          return CLIENT_FACTORIES.has(query.name) ? clientVerdict(this.fileFlavor(), why, undefined, true) : UNKNOWN;
-        }
-        // Awaited<Redis>, NonNullable<Redis>, Awaited<ReturnType<typeof getRedis>>: the type inside
-        const wrapped = type.typeArguments?.params[0];
-        if (wrapped && ident === type.typeName && (last === 'Awaited' || TRANSPARENT_TYPES.has(last)) && this.identifierOrigin(ident).kind === 'global') {
-          return this.classifyType(wrapped, depth + 1);
-        }
-        const batch = batchOfTypeName(last);
-        if (ident) {
-          const origin = this.identifierOrigin(ident);
-          if (origin.kind === 'import') {
-            const pkg = clientPackageOf(origin.source);
-            const name = ident === type.typeName ? (origin.namespace ? undefined : origin.imported) : last;
-            if (pkg) return packageType(pkg, name, `its annotation \`${annotated}\` comes from ${origin.source}`, batch);
-            if (!origin.own) return FOREIGN;
-            // import type { Store } from './store': what its module declares it as
-            const exported = this.exported(origin.namespace && ident !== type.typeName ? { ...origin, namespace: undefined, imported: last } : origin);
-            // a type of the code whose module cannot be read (`RedisService` of a service
-            // module): the declared type beats the receiver's name, which is not asked; the
-            // checker still is, where there is one
-            if (!exported) return FOREIGN;
-            if (exported.node.type !== AST_NODE_TYPES.Identifier) return UNKNOWN;
-            return relabel(exported.detector.classifyTypeName(exported.node, annotated, depth + 1), (inner) => `${inner} (${exported.module.display})`);
-          }
-          if (origin.kind === 'local') return this.classifyTypeName(ident, annotated, depth);
-        }
-        if (KNOWN_NOT_REDIS.has(last)) return NOT_REDIS;
-        const why = `its annotation is \`${annotated}\``;
-        if (batch) return clientVerdict(this.fileFlavor(), why, batch, true);
-        if (CLIENT_TYPE_NAMES.has(last)) return clientVerdict(this.fileFlavor(), why, undefined, true);
-        return UNKNOWN;
-      }
-      case AST_NODE_TYPES.TSUnionType:
-      case AST_NODE_TYPES.TSIntersectionType: {
-        let allNot = true;
-        let foreign = false;
-        for (const member of type.types) {
-          if (member.type === AST_NODE_TYPES.TSUndefinedKeyword || member.type === AST_NODE_TYPES.TSNullKeyword) continue;
-          const verdict = this.classifyType(member, depth + 1);
-          if (verdict.redis) return verdict;
-          if (!verdict.proven) allNot = false;
-          if (verdict.foreign) foreign = true;
-        }
-        return allNot && type.type === AST_NODE_TYPES.TSUnionType ? (foreign ? FOREIGN : NOT_REDIS) : UNKNOWN;
-      }
-      case AST_NODE_TYPES.TSTypeQuery:
-        // typeof client: what the value is
-        return type.exprName.type === AST_NODE_TYPES.Identifier && !type.typeArguments
-          ? relabel(this.classifySyntactic(type.exprName, depth + 1), (inner) => `its annotation is \`${this.context.sourceCode.getText(type)}\`, where ${inner}`)
-          : UNKNOWN;
-      case AST_NODE_TYPES.TSTypeLiteral:
-        // { incr(key: string); expire(key: string, s: number) } is a client by its shape; { get(k); set(k, v) } is none
-        return duckVerdict(this.fileFlavor(), duckTypedCommands(type.members), (list) => `its annotation declares Redis commands (${list})`) ?? (describesClient(type.members) ? UNKNOWN : NOT_REDIS);
-      case AST_NODE_TYPES.TSStringKeyword:
-      case AST_NODE_TYPES.TSNumberKeyword:
-      case AST_NODE_TYPES.TSBooleanKeyword:
-      case AST_NODE_TYPES.TSArrayType:
-      case AST_NODE_TYPES.TSTupleType:
-      case AST_NODE_TYPES.TSFunctionType:
-        return NOT_REDIS;
-      default:
-        return UNKNOWN;
-    }
-  }
-
-  /**
-   * A type named by a declaration of this module (a class, an interface, a type alias), or by an
-   * import seen from it: a class is a client when it extends one, an interface when it extends one,
-   * an alias when what it aliases is one.
-   */
-  private classifyTypeName(ident: TSESTree.Identifier, annotated: string, depth: number): ReceiverKind {
-    if (depth > 6) return UNKNOWN;
-    const origin = this.identifierOrigin(ident);
-    if (origin.kind === 'import') {
-      const pkg = clientPackageOf(origin.source);
-      if (pkg) return packageType(pkg, origin.namespace ? undefined : origin.imported, `its annotation \`${annotated}\` comes from ${origin.source}`, batchOfTypeName(origin.imported ?? ident.name));
-      if (!origin.own) return FOREIGN;
-      const exported = this.exported(origin);
-      if (!exported) return FOREIGN; // as in classifyType: the declared type beats the name
-      return exported.node.type === AST_NODE_TYPES.Identifier ? exported.detector.classifyTypeName(exported.node, annotated, depth + 1) : UNKNOWN;
-    }
-    if (origin.kind !== 'local') return UNKNOWN;
-    const superClass = origin.classNode?.superClass;
-    if (origin.classNode) return superClass ? this.classifyConstruction(superClass, undefined, depth + 1) : NOT_REDIS;
-    // type Client = Redis | Cluster; interface Store extends Redis {}
-    if (origin.typeNode) return this.classifyLocalType(origin.typeNode, annotated, depth);
-    // class Repo<C extends Redis>: what the parameter is constrained to
-    if (origin.typeParameter) return origin.typeParameter.constraint ? this.classifyType(origin.typeParameter.constraint, depth + 1) : UNKNOWN;
-    return origin.enumNode ? NOT_REDIS : UNKNOWN;
-  }
-
-  /** A type alias or interface of this module: a client when it aliases or extends a client type. */
-  private classifyLocalType(
-    declaration: TSESTree.TSTypeAliasDeclaration | TSESTree.TSInterfaceDeclaration,
-    annotated: string,
-    depth: number,
-  ): ReceiverKind {
-    const via = (verdict: ReceiverKind): ReceiverKind =>
-      relabel(verdict, (inner) => `its annotation \`${annotated}\` is declared ${this.module ? `in ${this.module.display}` : 'in this file'} as ${inner.replace(/^its annotation /, '')}`);
-    if (declaration.type === AST_NODE_TYPES.TSTypeAliasDeclaration) return via(this.classifyType(declaration.typeAnnotation, depth + 1));
-    let allNot = true;
-    let foreign = false;
-    for (const heritage of declaration.extends) {
-      if (heritage.expression.type !== AST_NODE_TYPES.Identifier && heritage.expression.type !== AST_NODE_TYPES.MemberExpression) continue;
-      const verdict = this.classifyHeritage(heritage, depth);
-      if (verdict.redis) return via(verdict);
-      if (!verdict.proven) allNot = false;
-      if (verdict.foreign) foreign = true;
-    }
-    // interface RedisLike { incr(key: string); expire(key: string, s: number) }: the code's own description
-    // of the client it takes, a client by its shape when tight enough, else unknown (names decide)
-    const duck = allNot ? duckVerdict(this.fileFlavor(), duckTypedCommands(declaration.body.body), (list) => `its annotation \`${annotated}\` is declared ${this.module ? `in ${this.module.display}` : 'in this file'} with Redis commands (${list})`) : undefined;
-    if (duck) return duck;
-    if (allNot && describesClient(declaration.body.body)) return UNKNOWN;
-    return allNot ? (foreign ? FOREIGN : NOT_REDIS) : UNKNOWN;
-  }
-
-  /** `interface X extends Redis` / `extends IORedis.Cluster`: judged as a type reference. */
-  private classifyHeritage(heritage: TSESTree.TSInterfaceHeritage, depth: number): ReceiverKind {
-    const expression = heritage.expression;
-    let ident: TSESTree.Identifier | undefined;
-    let last: string | undefined;
-    if (expression.type === AST_NODE_TYPES.Identifier) {
-      ident = expression;
-      last = expression.name;
-    } else if (expression.type === AST_NODE_TYPES.MemberExpression && expression.property.type === AST_NODE_TYPES.Identifier) {
-      let left: TSESTree.Node = expression;
-      while (left.type === AST_NODE_TYPES.MemberExpression) left = left.object;
-      if (left.type === AST_NODE_TYPES.Identifier) ident = left;
-      last = expression.property.name;
-    }
-    if (!ident || !last) return UNKNOWN;
-    const written = this.context.sourceCode.getText(expression);
-    const origin = this.identifierOrigin(ident);
-    if (origin.kind === 'import' || origin.kind === 'local') {
-      if (ident === expression) return this.classifyTypeName(ident, written, depth + 1);
-      if (origin.kind === 'import') {
-        const pkg = clientPackageOf(origin.source);
-        if (pkg) return packageType(pkg, last, `its annotation \`${written}\` comes from ${origin.source}`, batchOfTypeName(last));
-        return origin.own ? UNKNOWN : FOREIGN;
-      }
-    }
-    if (CLIENT_TYPE_NAMES.has(last)) return clientVerdict(this.fileFlavor(), `its annotation is \`${written}\``, undefined, true);
-    return UNKNOWN;
+    return annotationVerdict(this, type, depth);
   }
 
   /** Where a name comes from in this file ({@link originOf}). */
   identifierOrigin(node: TSESTree.Identifier): IdentifierOrigin {
     return originOf(this.context, node);
   }
-
-  /** Last resort: the receiver's name matches `clientNames`. */
-  private classifyByName(node: TSESTree.Node): ReceiverKind {
-    const bare = unwrap(node);
-    let name: string | undefined;
-    if (bare.type === AST_NODE_TYPES.Identifier) name = bare.name;
-    else if (bare.type === AST_NODE_TYPES.MemberExpression && !bare.computed && bare.property.type === AST_NODE_TYPES.Identifier) {
-      name = bare.property.name;
-    } else if (bare.type === AST_NODE_TYPES.MemberExpression && bare.property.type === AST_NODE_TYPES.PrivateIdentifier) {
-      name = bare.property.name; // this.#redis is judged by its name like this.redis
-    }
-    if (!name) return UNKNOWN;
-    // `const multiRedis = this.multi()`: a batch stored from a `multi()` / `pipeline()` call is
-    // that batch, whatever the call's receiver is read as (`this` of a class extending the client)
-    const batch = bare.type === AST_NODE_TYPES.Identifier ? this.storedBatch(bare) : undefined;
-    const verdict = this.verdictByName(name, 'its name', batch, ownerName(bare));
-    // a global the file never imports (the host's `redis`, `globalThis.redis`): its package tells its library
-    const global = verdict.redis && verdict.flavor === 'unknown' ? globalClientLibrary(this.context, node, (module, value) => (module ? detectorOfModule(this.context, module) : this).classify(value)) : undefined;
-    return global && verdict.redis ? { ...verdict, flavor: global.flavor, why: `${verdict.why}, ${global.why}` } : verdict;
-  }
-
-  /**
-   * A client by `name` (`subject` says whose name, for the message): a `clientNames` pattern, or a
-   * weak default one (`^client$`) in a file that imports a Redis client or for a member of an
-   * `owner` whose own name matches a `clientNames` pattern (`this.client` in `class RedisStore`,
-   * `RedisStore.client`); else unknown. `batch`: the value is that client's MULTI or pipeline.
-   */
-  private verdictByName(name: string, subject: string, batch?: 'multi' | 'pipeline', owner?: string): ReceiverKind {
-    const strong = this.settings.clientNames.find((pattern) => pattern.regex.test(name));
-    if (strong) return clientVerdict(this.fileFlavor(), `${subject} matches clientNames '${strong.source}'`, batch, true);
-    const weak = this.settings.weakClientNames.find((pattern) => pattern.regex.test(name));
-    if (weak && this.importsRedis()) {
-      return clientVerdict(this.fileFlavor(), `${subject} matches clientNames '${weak.source}' in a file that imports a Redis client`, batch, true);
-    }
-    const ownerPattern = weak && owner !== undefined ? this.settings.clientNames.find((pattern) => owner.split('.').some((part) => pattern.regex.test(part))) : undefined;
-    if (weak && ownerPattern) {
-      return clientVerdict(this.fileFlavor(), `${subject} matches clientNames '${weak.source}' in \`${owner}\`, whose name matches '${ownerPattern.source}'`, batch, true);
-    }
-    return UNKNOWN;
-  }
-
-  /**
-   * The batch a variable holds when its one value (a `const`, or a `let` written once) is a
-   * `multi()` / `pipeline()` call, commands queued on it in the same chain included
-   * (`redis.multi().set(k, v)`); `undefined` otherwise.
-   */
-  private storedBatch(node: TSESTree.Identifier): 'multi' | 'pipeline' | undefined {
-    const variable = findVariable(this.context, node);
-    const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
-    if (def?.type !== 'Variable' || def.node.id.type !== AST_NODE_TYPES.Identifier || !def.node.init) return undefined;
-    if (variable!.references.some((r) => r.isWrite() && r.identifier !== def.node.id && !(r.writeExpr && isCallOnItself(r.writeExpr, node.name)))) return undefined;
-    let init = unwrap(def.node.init);
-    while (init.type === AST_NODE_TYPES.CallExpression) {
-      const callee = unwrap(init.callee);
-      if (callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
-      const method = memberKeyName(callee.property, callee.computed);
-      if (method === 'multi' || method === 'pipeline') return method;
-      init = unwrap(callee.object);
-    }
-    return undefined;
-  }
-}
-
-/** A client verdict with a `keyPrefix` (none when `undefined`). */
-function withKeyPrefix(verdict: ReceiverKind, keyPrefix: string | undefined): ReceiverKind {
-  return verdict.redis && keyPrefix !== undefined ? { ...verdict, keyPrefix } : verdict;
 }
 
 /** The name of `x.get('name')`: its only argument, a string literal or a template without expressions. */
@@ -1173,9 +733,6 @@ interface Exported {
   detector: ClientDetector;
   module: ImportedModule;
 }
-
-/** The class members whose assignments the current search judges or has judged: per class, `[static ]<name>` -> depth and verdict. */
-let memberSearch: Map<object, Map<string, { depth: number; verdict?: ReceiverKind }>> | undefined;
 
 /** The functions whose return is being judged (any module's detector), to cut cycles. */
 const returnsInProgress = new Set<object>();

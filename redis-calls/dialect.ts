@@ -23,7 +23,7 @@
  * an adapter) and a call whose options no client reads as written (`{ Ex: 60 }`).
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import type { ClientFlavor, ReceiverKind } from './clients.js';
+import type { ClientFlavor, ReceiverKind } from './client-facts.js';
 import { globalName } from './global-clients.js';
 import { NODE_REDIS_SET_OPTIONS, SET_TOKENS, UPSTASH_SET_OPTIONS } from './option-checks.js';
 import { propertyName, resolveConstExpression, staticValue, type AnyContext } from './static.js';

@@ -9,7 +9,7 @@
  */
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { isBlockingCall } from '../semantics/blocking.js';
-import type { ClientFlavor } from './clients.js';
+import type { ClientFlavor } from './client-facts.js';
 import { moduleReference, removeStatement } from './autofix.js';
 import type { RedisCall } from './normalize.js';
 import { constantNumber } from './constant.js';

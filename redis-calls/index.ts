@@ -10,7 +10,7 @@ import { isCandidateCall, normalizeCall, type RedisCall } from './normalize.js';
 import { mayBePromisified, promisifiedTarget } from './promisified.js';
 import { walk, type AnyContext } from './static.js';
 
-export type { ClientFlavor, ReceiverKind } from './clients.js';
+export type { ClientFlavor, ReceiverKind } from './client-facts.js';
 export type { AtomicUnit, RedisCall } from './normalize.js';
 
 interface FileAnalysis {

@@ -10,7 +10,8 @@
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { describeCommand, isKnownCommand, moduleCommandName, namesKeyValuePairs, type CommandArg, type CommandDescription } from '../semantics/commands.js';
-import type { ClientFlavor, ClientDetector, ReceiverKind } from './clients.js';
+import type { ClientFlavor, ReceiverKind } from './client-facts.js';
+import type { ClientDetector } from './clients.js';
 import { isCallbackArgument } from './callbacks.js';
 import { isNodeRedis3 } from './client-version.js';
 import type { PromisifiedTarget } from './promisified.js';
@@ -20,7 +21,7 @@ import { localArrayTokens, settleConditionalGroups, type ArrayToken } from './ar
 import { emptyTokens } from './empty-tokens.js';
 import { commandOfMethod } from './command-methods.js';
 import { undecidedDialect } from './dialect.js';
-import { droppedArguments, keepTtlConflict, misplacedTtl, OBJECT_AS_TEXT, optionConflict, SENDS_TOKENS_AS_WRITTEN, sendsObjectAsText, unknownOptionOf } from './option-checks.js';
+import { droppedArguments, keepTtlConflict, misplacedTtl, OBJECT_AS_TEXT, objectOptionsOf, optionConflict, SENDS_TOKENS_AS_WRITTEN, sendsObjectAsText, unknownOptionOf } from './option-checks.js';
 import { moduleNamespaceOf, propertyName, resolveConstExpression, returnedExpressions, staticValue, unwrap, type AnyContext } from './static.js';
 
 /** The atomic unit a command runs in. */
@@ -535,6 +536,7 @@ export function normalizeCall(
 
   const unit = unitOf(context, node, object, receiver);
 
+  const flavorKnown = receiver.flavor !== 'unknown' || detector.fileFlavor() !== 'unknown';
   if (GENERIC_BY_NAME.has(method)) {
     const name = node.arguments[0] ? staticValue(context, node.arguments[0]) : undefined;
     if (method === 'command' && typeof name === 'string' && COMMAND_SUBCOMMANDS.has(name.toUpperCase())) return [];
@@ -545,7 +547,8 @@ export function normalizeCall(
       arrayArg?.type === AST_NODE_TYPES.ArrayExpression && rest.every((arg) => isCallbackArgument(context, arg)) && !arrayArg.elements.some((e) => e === null)
         ? [node.arguments[0]!, ...arrayArg.elements.filter(isPresent)]
         : node.arguments;
-    const call = fromArgv(context, node, elements, 'generic', flavor, unit, client);
+    // in the client's syntax: ioredis sends an options object as `[object Object]` (a client of unknown flavor is not judged)
+    const call = fromArgv(context, node, elements, 'generic', flavor, unit, client, undefined, flavorKnown);
     return call ? [call] : [];
   }
   if (GENERIC_BY_ARRAY.has(method)) {
@@ -565,7 +568,6 @@ export function normalizeCall(
   // a client by name only, its options in another client's syntax: that client's (dialect.ts)
   flavor = undecidedDialect(context, object, receiver, detector.fileFlavor(), flavor, resolved.command, node.arguments) ?? flavor;
   const commandArgs = commandArguments(context, node, flavor, unit);
-  const flavorKnown = receiver.flavor !== 'unknown' || detector.fileFlavor() !== 'unknown';
   // GETEX key options: the options object comes right after the key; GLIDE has its own syntax
   const flat: Flattened =
     flavor === 'glide'
@@ -741,17 +743,23 @@ function fromArgv(
   unit: AtomicUnit,
   client: RedisCall['client'],
   given?: { name: CommandArg; flat: Flattened },
+  objectsAsText = false,
 ): RedisCall | undefined {
   const [nameNode, ...rest] = elements;
   if (!nameNode || nameNode.type === AST_NODE_TYPES.SpreadElement) return undefined;
   const name = given ? given.name : staticValue(context, nameNode);
   if (typeof name !== 'string' || !isKnownCommand(name)) return undefined;
-  // generic forms take the argv as one array, or flatten it (ioredis `call('SET', args)`)
-  const flat = given?.flat ?? flattenArguments(context, rest, 2, false, form === 'generic' ? { call: node, flattensAt: () => true } : undefined);
   const command = name.toUpperCase();
+  // generic forms take the argv as one array, or flatten it (ioredis `call('SET', args)`); an
+  // options object where the client takes tokens is sent as its text (`objectsAsText`)
+  const objectAsText = objectsAsText && sendsObjectAsText(command, flavor);
+  const flat =
+    given?.flat ??
+    flattenArguments(context, rest, command === 'GETEX' ? 1 : 2, false, form === 'generic' ? { call: node, flattensAt: () => true, objectAsText } : undefined);
   settleGroups(command, [], flat);
   const description = describeCommand(command, flat.args);
-  const dropped = [...keepTtlConflict(description, flat.args, flat.nodes, []), ...unknownOptionOf(description, flat.nodes), ...optionConflict(description, flat.nodes)];
+  const objects = objectAsText ? objectOptionsOf(context, command, flavor, rest) : [];
+  const dropped = [...objects, ...keepTtlConflict(description, flat.args, flat.nodes, []), ...unknownOptionOf(description, flat.nodes, objects), ...optionConflict(description, flat.nodes)];
   if (flavor === 'ioredis' && form === 'generic') dropped.push(...emptyTokens(context, command, flat.args, flat.nodes));
   return {
     node,

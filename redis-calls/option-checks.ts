@@ -13,7 +13,7 @@
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { CommandArg, CommandDescription } from '../semantics/commands.js';
-import type { ClientFlavor } from './clients.js';
+import type { ClientFlavor } from './client-facts.js';
 import { constantNumber } from './constant.js';
 import type { DroppedArgument, Flattened } from './normalize.js';
 import { findVariable, propertyName, resolveConstExpression, staticValue, unwrap, type AnyContext } from './static.js';
@@ -107,6 +107,15 @@ function objectOptions(context: AnyContext, command: string, commandArgs: readon
   if (options.type !== AST_NODE_TYPES.ObjectExpression) return [];
   const ttl = options.properties.some((p) => p.type === AST_NODE_TYPES.Property && TTL_OPTION_KEY.test(propertyName(p.key, p.computed) ?? ''));
   return [{ kind: 'object-options', node: optionsArg, ttl }];
+}
+
+/**
+ * The options object `flavor` sends as its text in `command`'s option slots ({@link sendsObjectAsText}),
+ * for a generic call whose arguments after the command name are `commandArgs`
+ * (`redis.call('SET', k, v, { EX: 60 })` on ioredis): the same finding as the method's.
+ */
+export function objectOptionsOf(context: AnyContext, command: string, flavor: ClientFlavor, commandArgs: readonly TSESTree.Node[]): DroppedArgument[] {
+  return sendsObjectAsText(command, flavor) ? objectOptions(context, command, commandArgs) : [];
 }
 
 /** Commands that create or write a key and have no TTL syntax: TTL tokens there are data. */

@@ -46,9 +46,9 @@ import { opaqueKeyNotMeantToExpire } from './opaque-key.js';
 import { inNoTtlArm } from './optional-ttl.js';
 import { forwardingWrapper, passThroughWrapper } from './pass-through.js';
 import { overwrittenExport } from './module-methods.js';
-import { persistentAnnotation, persistentPattern } from './persistent.js';
+import { persistentAnnotation, persistentPattern, persistentReason } from './persistent.js';
 import type { AnyContext } from './static.js';
-import { userNamedWrite } from './user-named-key.js';
+import { userNamedKey, userNamedWrite } from './user-named-key.js';
 
 /** The options every key-writing rule has (all `true` by default, `false` in `strict`). */
 export interface KeyPolicyOptions {
@@ -130,6 +130,21 @@ export function declaredPersistent(context: AnyContext, call: RedisCall, keyNode
  * caller may leave out, a pass-through wrapper's key, a key the code's user names, an opaque key.
  */
 export type Exemption = 'persistent' | 'constant' | 'optional-ttl' | 'pass-through' | 'user-named' | 'opaque';
+
+/**
+ * Whether a command that removes the TTL of the key at `keyNode` (PERSIST, GETEX ... PERSIST,
+ * HPERSIST, HGETEX ... PERSIST: `no-persist`) is left alone, and why: a key persistent by design
+ * (a `persistentKeys` pattern, as written or as stored under the client's keyPrefix, or a
+ * `// redis-ttl persistent:` annotation), or with `allowPassThrough` a key the code's user names
+ * verbatim (`redis-calls/user-named-key.ts`): the operator's explicit PERSIST of the key they
+ * named. The other inferred exemptions read a write as kept on purpose; a removed TTL is not a
+ * write without one, so they do not apply.
+ */
+export function ttlRemovalExemption(context: AnyContext, call: RedisCall, keyNode: TSESTree.Node, options: Pick<KeyPolicyOptions, 'allowPassThrough'>): Exemption | undefined {
+  if (persistentReason(context, call.node, keyShapeOf(context, keyNode), call.client.keyPrefix)) return 'persistent';
+  if (options.allowPassThrough !== false && userNamedKey(context, keyNode)) return 'user-named';
+  return undefined;
+}
 
 /** Whether the write of the key at `keyNode` by `call` is left alone, and why (`undefined`: it is judged). */
 export function exemption(context: AnyContext, call: RedisCall, keyNode: TSESTree.Node, options: KeyPolicyOptions): Exemption | undefined {

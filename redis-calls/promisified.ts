@@ -26,6 +26,8 @@
  *   `pify(client.set.bind(client))` (and `pify(client)`, the whole client): the function (a
  *   variable, a property of a `const` object literal, or a member it is assigned to) is read as the
  *   command of the method it wraps, on that method's receiver, which must be a Redis client.
+ *   `pify(client)` in a variable of any name stands for the client: `p.set(k, v)` of `const p =
+ *   pify(client)` is SET on `client` (found by the variable, not by the method's name).
  *
  * Such a call is a round trip of its own (a MULTI's queued `expireAsync` stays in the MULTI: the
  * unit is the receiver's); its form is `facade`: no fix rewrites a promisified name.
@@ -62,6 +64,8 @@ interface FileFacts {
   suffixes: ReadonlySet<string>;
   /** Names of functions made by promisifying a client method, by binding. */
   bindings: Map<string, Binding[]>;
+  /** `pify(client)` wrappers, by the name of the variable holding one (`p` of `const p = pify(client)`). */
+  wrappers: Map<string, Binding[]>;
 }
 
 /** A function (or object of functions) made by promisifying a client method. */
@@ -98,7 +102,7 @@ const moduleSuffixes = new Map<string, ReadonlySet<string>>();
  */
 export function promisifiedTarget(context: AnyContext, detector: ClientDetector, node: TSESTree.CallExpression): PromisifiedTarget | undefined {
   const file = factsOf(context);
-  if (file.suffixes.size === 0 && file.bindings.size === 0) return undefined;
+  if (file.suffixes.size === 0 && file.bindings.size === 0 && file.wrappers.size === 0) return undefined;
   const callee = unwrap(node.callee);
   if (callee.type === AST_NODE_TYPES.Identifier) return fromBinding(context, detector, file, callee, callee, undefined);
   if (callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
@@ -127,8 +131,11 @@ function fromBinding(
   property: string | undefined,
 ): PromisifiedTarget | undefined {
   const key = property ?? (holder.type === AST_NODE_TYPES.Identifier ? holder.name : undefined);
-  const candidates = key === undefined ? undefined : file.bindings.get(key);
-  if (!candidates) return undefined;
+  // a promisified method by its own name (`setAsync(k, v)`, `redisAsync.get(k)`); a method of a
+  // `pify(client)` wrapper by the wrapper's name (`p.set(k, v)`)
+  const wrapper = property !== undefined && holder.type === AST_NODE_TYPES.Identifier ? file.wrappers.get(holder.name) : undefined;
+  const candidates = [...((key !== undefined && file.bindings.get(key)) || []), ...(wrapper ?? [])];
+  if (candidates.length === 0) return undefined;
   const variable = property === undefined && holder.type === AST_NODE_TYPES.Identifier ? findVariable(context, holder) : undefined;
   const objectVariable = property !== undefined && holder.type === AST_NODE_TYPES.Identifier ? findVariable(context, holder) : undefined;
   const text = property !== undefined ? context.sourceCode.getText(unwrap(holder)) : undefined;
@@ -159,10 +166,11 @@ function factsOf(context: AnyContext): FileFacts {
   const text = context.sourceCode.text;
   const suffixes = new Set<string>();
   const bindings = new Map<string, Binding[]>();
+  const wrappers = new Map<string, Binding[]>();
   if (text.includes('promisifyAll')) for (const suffix of ownSuffixes(context)) suffixes.add(suffix);
   for (const suffix of importedSuffixes(context)) suffixes.add(suffix);
-  if (/\b(?:promisify|pify)\s*\(/.test(text)) collectBindings(context, bindings);
-  const result = { suffixes, bindings };
+  if (/\b(?:promisify|pify)\s*\(/.test(text)) collectBindings(context, bindings, wrappers);
+  const result = { suffixes, bindings, wrappers };
   facts.set(context.sourceCode, result);
   return result;
 }
@@ -265,12 +273,16 @@ function importedSuffixes(context: AnyContext): Set<string> {
   return found;
 }
 
-/** Records every function the file makes by promisifying a client method (see the module comment). */
-function collectBindings(context: AnyContext, bindings: Map<string, Binding[]>): void {
+/**
+ * Records every function the file makes by promisifying a client method (see the module comment),
+ * by its name, and every `pify(client)` wrapper, by the name of its variable.
+ */
+function collectBindings(context: AnyContext, bindings: Map<string, Binding[]>, wrappers: Map<string, Binding[]>): void {
   const add = (name: string, binding: Binding): void => {
-    const list = bindings.get(name) ?? [];
+    const map = 'client' in binding.wrapped ? wrappers : bindings;
+    const list = map.get(name) ?? [];
     list.push(binding);
-    bindings.set(name, list);
+    map.set(name, list);
   };
   walk(context, context.sourceCode.ast, (node) => {
     if (node.type === AST_NODE_TYPES.VariableDeclarator && node.id.type === AST_NODE_TYPES.Identifier && node.init) {

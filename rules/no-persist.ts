@@ -4,16 +4,14 @@
  * the hash fields, which keep their hash alive) then lives until something deletes it. The same
  * rule as lua-lint's `no-persist`; the command table decides (`remove-ttl` on a key, `remove` on
  * fields). Keys persistent by design (`settings['redis-ttl'].persistentKeys`, `// redis-ttl
- * persistent: <reason>`) are not reported.
+ * persistent: <reason>`) are not reported, nor with `allowPassThrough` a key the code's user
+ * names: the key policy decides (`redis-calls/policy.ts` ttlRemovalExemption).
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { createRule } from './create-rule.js';
 import { redisCallsOf } from '../redis-calls/index.js';
-import { keyShapeOf } from '../redis-calls/key-shape.js';
-import { persistentReason } from '../redis-calls/persistent.js';
 import { keyData, KEY_TAIL, reportLoc } from '../redis-calls/report.js';
-import { KEY_POLICY_SCHEMA } from '../redis-calls/policy.js';
-import { userNamedKey } from '../redis-calls/user-named-key.js';
+import { KEY_POLICY_SCHEMA, ttlRemovalExemption } from '../redis-calls/policy.js';
 import type { NoPersistOptions } from './options.js';
 
 /** Options of the rule (the options object's type is exported from the package root). */
@@ -53,9 +51,9 @@ export default createRule<Options, MessageIds>({
             const fields = action.fields?.ttl === 'remove';
             if (action.effect !== 'remove-ttl' && !fields) continue;
             const keyNode = call.argNodes[action.arg];
-            if (keyNode && persistentReason(context, call.node, keyShapeOf(context, keyNode), call.client.keyPrefix)) continue;
-            // the operator's explicit PERSIST of the key they named (an admin UI's action)
-            if (keyNode && policy.allowPassThrough !== false && userNamedKey(context, keyNode)) continue;
+            // a key persistent by design, or the operator's explicit PERSIST of the key they named
+            // (an admin UI's action): the key policy's exemptions of a removed TTL
+            if (keyNode && ttlRemovalExemption(context, call, keyNode, policy)) continue;
             const command = call.command === 'GETEX' || call.command === 'HGETEX' ? `${call.command} ... PERSIST` : call.command;
             context.report({
               node: call.node,

@@ -9,7 +9,7 @@
  * `../shared/design/ttl-semantics.md` which summarises them.
  */
 
-import { all, base, EXPIRY_UNITS, expiryLiteral, expiryOption, first, keyless, numeric, removes, upper, type Spec } from './command-spec.js';
+import { all, base, EXPIRY_UNITS, expiryLiteral, expiryOption, first, isSecondsTtl, keyless, numeric, removes, upper, type Spec } from './command-spec.js';
 import { describeSet } from './set-command.js';
 import { REDIS8_TYPE_TABLE } from './redis8-types.js';
 import { versionRequirement, type VersionRequirement } from './versions.js';
@@ -221,7 +221,7 @@ export interface CommandDescription {
    * writes nothing (https://redis.io/docs/latest/commands/set/). `arg` is its index, `token` it
    * as written; `looksLikeTtl` says the token is a value Redis would take after `EX` (a positive
    * integer it parses), most likely a TTL in seconds written without its option. Not set after an
-   * option that cannot be read, which may take the value after it. SET only.
+   * option that cannot be read, which may take the value after it. SET and GETEX.
    */
   unknownOption?: { arg: number; token: string; looksLikeTtl: boolean };
   /**
@@ -312,7 +312,11 @@ function describeSetex(unit: 'seconds' | 'milliseconds') {
  * each time "a positive integer"). A literal time that is not one is rejected when the key exists:
  * <= 0 with "ERR invalid expire time in 'getex' command", a fraction or a non-number with "ERR value
  * is not an integer or out of range" (the key keeps its TTL); a missing key answers nil first
- * (checked on redis-server 7.0).
+ * (checked on redis-server 7.0). A literal that is no option of GETEX (`GETEX key 60`, the text
+ * ioredis sends for an object, `GETEX key [object Object]`) is rejected whether the key exists or
+ * not: the options are parsed before the key is looked up ("ERR syntax error", `t_string.c`
+ * getexCommand / parseExtendedStringArgumentsOrReply); nothing is read or changed. Not judged
+ * after an option that cannot be read, which may take the value after it.
  */
 function describeGetex(args: readonly CommandArg[]): Omit<CommandDescription, 'name' | 'known'> {
   let effect: KeyEffect = 'read';
@@ -320,8 +324,10 @@ function describeGetex(args: readonly CommandArg[]): Omit<CommandDescription, 'n
   let ttlOption: string | undefined;
   let unknownOptions = false;
   let nonPositiveTtlArg: number | undefined;
+  let unknownOption: CommandDescription['unknownOption'];
   for (let i = 1; i < args.length; i++) {
-    const token = upper(args[i]);
+    const arg = args[i];
+    const token = typeof arg === 'number' ? String(arg) : upper(arg);
     if (token === undefined) unknownOptions = true;
     else if (token === 'PERSIST') effect = 'remove-ttl';
     else if (token in EXPIRY_UNITS) {
@@ -331,8 +337,10 @@ function describeGetex(args: readonly CommandArg[]): Omit<CommandDescription, 'n
       ttlOption = token;
       if (option.bad) nonPositiveTtlArg = i + 1;
       i++;
-    }
+    } else if (!unknownOptions) unknownOption ??= { arg: i, token: typeof arg === 'number' ? String(arg) : (arg as string), looksLikeTtl: isSecondsTtl(arg) };
   }
+  // a syntax error: the key is neither read nor touched
+  if (unknownOption) return { ...base([{ arg: 0, effect: 'read' }]), unknownOptions, unknownOption, rejected: true };
   return {
     ...base([{ arg: 0, effect }]),
     unknownOptions,

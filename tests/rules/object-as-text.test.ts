@@ -5,9 +5,11 @@
  * the command table says Redis rejects SET: `set-requires-ttl-or-keepttl` reads it like any other
  * rejected SET (nothing written, no finding) and `valid-ttl-args` reports the object once
  * (`objectOptions`), not a second time as an unknown option. Near misses stay: node-redis reads
- * the same object as options (its SET without TTL is reported), an ioredis
- * generic `call('SET', ...)` and a client of unknown flavor are read as before (not judged), and an ioredis GETEX's object is sent as
- * text too.
+ * the same object as options (its SET without TTL is reported), a client of unknown flavor is
+ * read as before (not judged), and an ioredis GETEX's object is sent as text too. A generic
+ * command is read in the receiver's syntax the same way: ioredis's `call('SET', k, v, { EX: 60 })`
+ * sends `[object Object]` (rejected, `valid-ttl-args`' finding), node-redis 4's
+ * `sendCommand(['SET', k, v, 'EX', '60'])` sends its tokens (clean).
  */
 import { describe, expect, it } from 'vitest';
 import { redisCallsIn } from '../helpers/redis-calls.js';
@@ -21,14 +23,22 @@ function callsIn(code: string): Array<{ command: string; args: unknown[]; reject
 }
 
 describe('an options object ioredis does not read is one `[object Object]` token', () => {
-  it('ioredis SET and GETEX: the object is sent as its text, SET is rejected', () => {
+  it('ioredis SET and GETEX: the object is sent as its text, Redis rejects both', () => {
     expect(callsIn(ioredis("await redis.set('k', 'v', { EX: 60, NX: true });"))).toEqual([{ command: 'SET', args: ['k', 'v', '[object Object]'], rejected: true }]);
     expect(callsIn(ioredis("const OPTS = { NX: true };\nawait redis.set('k', 'v', OPTS);"))).toEqual([{ command: 'SET', args: ['k', 'v', '[object Object]'], rejected: true }]);
-    expect(callsIn(ioredis("await redis.getex('k', { EX: 60 });"))).toEqual([{ command: 'GETEX', args: ['k', '[object Object]'], rejected: false }]);
+    expect(callsIn(ioredis("await redis.getex('k', { EX: 60 });"))).toEqual([{ command: 'GETEX', args: ['k', '[object Object]'], rejected: true }]);
   });
-  it('node-redis reads the object as options, and an ioredis generic call is not judged', () => {
+  it('an ioredis generic call sends the object as its text too', () => {
+    expect(callsIn(ioredis("await redis.call('SET', 'k', 'v', { EX: 60 });"))).toEqual([{ command: 'SET', args: ['k', 'v', '[object Object]'], rejected: true }]);
+    expect(callsIn(ioredis("const OPTS = { NX: true };\nawait redis.send_command('SET', 'k', 'v', OPTS);"))).toEqual([{ command: 'SET', args: ['k', 'v', '[object Object]'], rejected: true }]);
+    expect(callsIn(ioredis("await redis.call('GETEX', 'k', { EX: 60 });"))).toEqual([{ command: 'GETEX', args: ['k', '[object Object]'], rejected: true }]);
+    // its tokens as written: SET ... EX 60
+    expect(callsIn(ioredis("await redis.call('SET', 'k', 'v', 'EX', 60);"))).toEqual([{ command: 'SET', args: ['k', 'v', 'EX', 60], rejected: false }]);
+  });
+  it("node-redis 4's sendCommand takes tokens; node-redis reads a method's object as options; a client of unknown flavor is not judged", () => {
+    expect(callsIn(nodeRedis("await client.sendCommand(['SET', 'k', 'v', 'EX', '60']);"))).toEqual([{ command: 'SET', args: ['k', 'v', 'EX', '60'], rejected: false }]);
     expect(callsIn(nodeRedis("await client.set('k', 'v', { EX: 60, NX: true });"))).toEqual([{ command: 'SET', args: ['k', 'v', 'EX', 60, 'NX'], rejected: false }]);
-    expect(callsIn(ioredis("await redis.call('SET', 'k', 'v', { EX: 60 });"))).toEqual([{ command: 'SET', args: ['k', 'v', 'EX', 60], rejected: false }]);
+    expect(callsIn("await redisClient.call('SET', 'k', 'v', { EX: 60 });")).toEqual([{ command: 'SET', args: ['k', 'v', 'EX', 60], rejected: false }]);
     // a client of unknown flavor (read with ioredis's syntax by default) is not judged either
     expect(callsIn("const opts = { NX: true };\nawait redisClient.set('k', 'v', opts);")).toEqual([{ command: 'SET', args: ['k', 'v', 'NX'], rejected: false }]);
   });
@@ -40,6 +50,9 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl', setRule, {
     ioredis('await redis.set(`cache:${id}`, v, { NX: true });'),
     ioredis('const OPTS = { NX: true };\nawait redis.set(`cache:${id}`, v, OPTS);'),
     ioredis('await redis.set(`cache:${id}`, v, { GET: true, XX: true });'),
+    // the generic command: SET k v [object Object] is rejected too; node-redis 4's tokens carry the TTL
+    ioredis("await redis.call('SET', `cache:${id}`, v, { EX: 60 });"),
+    nodeRedis("await client.sendCommand(['SET', `cache:${id}`, v, 'EX', '60']);"),
   ],
   invalid: [
     // node-redis reads the same object: a SET NX without TTL
@@ -69,6 +82,16 @@ runRule(untypedTester, 'valid-ttl-args', rule, {
     {
       code: ioredis('const OPTS = { NX: true };\nawait redis.set(`cache:${id}`, v, OPTS);'),
       errors: [{ messageId: 'objectOptions', line: 4, column: 35, data: { client: 'ioredis', command: 'SET', text: 'OPTS' }, suggestions: [] }],
+    },
+    // the generic command: the same finding on the object, its tokens as the suggestion
+    {
+      code: ioredis("await redis.call('SET', `cache:${id}`, v, { EX: 60 });"),
+      errors: [{ messageId: 'objectOptions', line: 3, column: 43, data: { client: 'ioredis', command: 'SET', text: '{ EX: 60 }' }, suggestions: [{ messageId: 'useTokens', data: { replacement: "'EX', 60" }, output: ioredis("await redis.call('SET', `cache:${id}`, v, 'EX', 60);") }] }],
+    },
+    // GETEX through the generic command: one finding on the object (not a second `unknownOption`)
+    {
+      code: ioredis("await redis.call('GETEX', `cache:${id}`, { PX: 500 });"),
+      errors: [{ messageId: 'objectOptions', line: 3, column: 42, data: { client: 'ioredis', command: 'GETEX', text: '{ PX: 500 }' }, suggestions: [{ messageId: 'useTokens', data: { replacement: "'PX', 500" }, output: ioredis("await redis.call('GETEX', `cache:${id}`, 'PX', 500);") }] }],
     },
     {
       code: ioredis('await redis.getex(`cache:${id}`, { PX: 500 });'),

@@ -39,15 +39,24 @@ const chainIncr = bluebirdPrototype(fn('  await client.multi().incr(`c:${k}`).ex
 const separateIncr = bluebirdPrototype(fn('  await client.incrAsync(`c:${k}`);\n  await client.expireAsync(`c:${k}`, 60);'));
 /**
  * pify of the whole client, a node-redis client on line 3; `body` starts on line 5. Its methods are
- * found by the name of the variable holding the wrapper (`redis-calls/promisified.ts` bindings), so
- * only a member named like it is read today (`set.set(...)`; `redisAsync.set(...)` is not: a known
- * gap); the call is read on the client the wrapper wraps.
+ * read through the variable holding the wrapper, whatever its name (`redisAsync.set(...)`, and
+ * `set.set(...)` as before); the call is read on the client the wrapper wraps.
  */
 const pifyClient = (name: string, body: string) =>
   `import pify from 'pify';\nimport { createClient } from 'redis';\nconst client = createClient();\nconst ${name} = pify(client);\n${body}`;
 const pifySet = pifyClient('set', fn('  await set.set(`p:${k}`, v);'));
 const pifySetThenExpire = pifyClient('set', fn('  await set.set(`p:${k}`, v);\n  await client.expire(`p:${k}`, 60);'));
 const pifyIncr = pifyClient('incr', fn('  await incr.incr(`n:${k}`);'));
+// the wrapper under a name of its own: the forms docs/configuration.md lists
+const pifyNamed = pifyClient('redisAsync', fn('  await redisAsync.set(`p:${k}`, v);'));
+const pifyNamedThenExpire = pifyClient('p', fn('  await p.set(`p:${k}`, v);\n  await p.expire(`p:${k}`, 60);'));
+const pifyNamedIncr = pifyClient('redisAsync', fn('  await redisAsync.incr(`n:${k}`);'));
+const pifyBoundMethod = utilPromisify(`import pify from 'pify';\nconst putAsync = pify(client.set.bind(client));\n${fn('  await putAsync(`s:${k}`, v);')}`);
+// near misses: a variable of the same name in an inner scope that is no wrapper, a wrapper of no
+// client, a method of the wrapper that is no command, the wrapper itself called
+const pifyShadowed = pifyClient('p', fn('  const p = new Map();\n  await p.set(`p:${k}`, v);'));
+const pifyOfMap = pifyClient('p', fn('  const cacheAsync = pify(new Map());\n  await cacheAsync.set(`p:${k}`, v);'));
+const pifyNotCommand = pifyClient('p', fn('  await p.quitAfter(`p:${k}`, v);\n  await p(`p:${k}`);'));
 
 runRule(untypedTester, 'set-requires-ttl-or-keepttl (promisified node-redis)', setRule, {
   valid: [
@@ -61,6 +70,11 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl (promisified node-redis)', s
     // pify(client): SET ... EX through the wrapper; pify of something that is no Redis client
     pifyClient('set', fn("  await set.set(`p:${k}`, v, 'EX', 60);")),
     pifyClient('set', fn('  const store = pify(new Map());\n  await store.set(`p:${k}`, v);')),
+    // through a wrapper of any name: SET ... EX; the near misses read nothing
+    pifyClient('redisAsync', fn("  await redisAsync.set(`p:${k}`, v, 'EX', 60);")),
+    pifyShadowed,
+    pifyOfMap,
+    pifyNotCommand,
   ],
   invalid: [
     { code: setThenExpire, errors: [{ messageId: 'setThenExpire', line: 5, column: 16 }] },
@@ -72,6 +86,9 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl (promisified node-redis)', s
     // pify(client): every method of the client under its own name, read on the client
     { code: pifySet, errors: [{ messageId: 'setWithoutTtl', line: 6, column: 13 }] },
     { code: pifySetThenExpire, errors: [{ messageId: 'setThenExpire', line: 6, column: 13 }] },
+    { code: pifyNamed, errors: [{ messageId: 'setWithoutTtl', line: 6, column: 20 }] },
+    { code: pifyNamedThenExpire, errors: [{ messageId: 'setThenExpire', line: 6, column: 11 }] },
+    { code: pifyBoundMethod, errors: [{ messageId: 'setWithoutTtl', line: 7, column: 9 }] },
   ],
 });
 
@@ -85,6 +102,7 @@ runRule(untypedTester, 'incr-needs-expire-on-create (promisified node-redis)', i
     { code: separateIncr, errors: [{ messageId: 'separateRoundTrip', line: 7, column: 16 }] },
     { code: assigned, errors: [{ messageId: 'noExpiry', line: 6, column: 25 }] },
     { code: pifyIncr, errors: [{ messageId: 'noExpiry', line: 6, column: 14 }] },
+    { code: pifyNamedIncr, errors: [{ messageId: 'noExpiry', line: 6, column: 20 }] },
   ],
 });
 

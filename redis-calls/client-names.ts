@@ -1,0 +1,75 @@
+/**
+ * The last resort of the client detector (`redis-calls/clients.ts`): a receiver is a client by its
+ * name (`settings['redis-ttl'].clientNames`, or a weak default name such as `client` in a file
+ * that imports a client or in a class whose name matches), and such a verdict says it rests on a
+ * name (`byName`); a variable holding a `multi()` / `pipeline()` call is that batch; a global the
+ * file never imports gets its library from the host's package.
+ */
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { type ReceiverKind, UNKNOWN, clientVerdict } from './client-facts.js';
+import { memberKeyName } from './client-syntax.js';
+import type { ClientDetector } from './clients.js';
+import { globalClientLibrary } from './global-clients.js';
+import { ownerName } from './member-owner.js';
+import { findVariable, isCallOnItself, unwrap } from './static.js';
+
+/** Last resort: the receiver's name matches `clientNames`. */
+export function nameVerdict(detector: ClientDetector, node: TSESTree.Node): ReceiverKind {
+  const bare = unwrap(node);
+  let name: string | undefined;
+  if (bare.type === AST_NODE_TYPES.Identifier) name = bare.name;
+  else if (bare.type === AST_NODE_TYPES.MemberExpression && !bare.computed && bare.property.type === AST_NODE_TYPES.Identifier) {
+    name = bare.property.name;
+  } else if (bare.type === AST_NODE_TYPES.MemberExpression && bare.property.type === AST_NODE_TYPES.PrivateIdentifier) {
+    name = bare.property.name; // this.#redis is judged by its name like this.redis
+  }
+  if (!name) return UNKNOWN;
+  // `const multiRedis = this.multi()`: a batch stored from a `multi()` / `pipeline()` call is
+  // that batch, whatever the call's receiver is read as (`this` of a class extending the client)
+  const batch = bare.type === AST_NODE_TYPES.Identifier ? storedBatch(detector, bare) : undefined;
+  const verdict = verdictByName(detector, name, 'its name', batch, ownerName(bare));
+  // a global the file never imports (the host's `redis`, `globalThis.redis`): its package tells its library
+  const global = verdict.redis && verdict.flavor === 'unknown' ? globalClientLibrary(detector.contextOf, node, (module, value) => (module ? detector.detectorOf(module) : detector).classify(value)) : undefined;
+  return global && verdict.redis ? { ...verdict, flavor: global.flavor, why: `${verdict.why}, ${global.why}` } : verdict;
+}
+
+/**
+ * A client by `name` (`subject` says whose name, for the message): a `clientNames` pattern, or a
+ * weak default one (`^client$`) in a file that imports a Redis client or for a member of an
+ * `owner` whose own name matches a `clientNames` pattern (`this.client` in `class RedisStore`,
+ * `RedisStore.client`); else unknown. `batch`: the value is that client's MULTI or pipeline.
+ */
+export function verdictByName(detector: ClientDetector, name: string, subject: string, batch?: 'multi' | 'pipeline', owner?: string): ReceiverKind {
+  const strong = detector.settingsOf.clientNames.find((pattern) => pattern.regex.test(name));
+  if (strong) return clientVerdict(detector.fileFlavor(), `${subject} matches clientNames '${strong.source}'`, batch, true);
+  const weak = detector.settingsOf.weakClientNames.find((pattern) => pattern.regex.test(name));
+  if (weak && detector.importsRedis()) {
+    return clientVerdict(detector.fileFlavor(), `${subject} matches clientNames '${weak.source}' in a file that imports a Redis client`, batch, true);
+  }
+  const ownerPattern = weak && owner !== undefined ? detector.settingsOf.clientNames.find((pattern) => owner.split('.').some((part) => pattern.regex.test(part))) : undefined;
+  if (weak && ownerPattern) {
+    return clientVerdict(detector.fileFlavor(), `${subject} matches clientNames '${weak.source}' in \`${owner}\`, whose name matches '${ownerPattern.source}'`, batch, true);
+  }
+  return UNKNOWN;
+}
+
+/**
+ * The batch a variable holds when its one value (a `const`, or a `let` written once) is a
+ * `multi()` / `pipeline()` call, commands queued on it in the same chain included
+ * (`redis.multi().set(k, v)`); `undefined` otherwise.
+ */
+function storedBatch(detector: ClientDetector, node: TSESTree.Identifier): 'multi' | 'pipeline' | undefined {
+  const variable = findVariable(detector.contextOf, node);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  if (def?.type !== 'Variable' || def.node.id.type !== AST_NODE_TYPES.Identifier || !def.node.init) return undefined;
+  if (variable!.references.some((r) => r.isWrite() && r.identifier !== def.node.id && !(r.writeExpr && isCallOnItself(r.writeExpr, node.name)))) return undefined;
+  let init = unwrap(def.node.init);
+  while (init.type === AST_NODE_TYPES.CallExpression) {
+    const callee = unwrap(init.callee);
+    if (callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+    const method = memberKeyName(callee.property, callee.computed);
+    if (method === 'multi' || method === 'pipeline') return method;
+    init = unwrap(callee.object);
+  }
+  return undefined;
+}
