@@ -45,6 +45,7 @@ import { keyParameter } from './helper-keys.js';
 import { keyIdOf } from './key-id.js';
 import { messageField, type MessageStep } from './message-key.js';
 import type { RedisCall } from './normalize.js';
+import { rpcInputField } from './rpc-input.js';
 import { encloses, enclosingFunction, findVariable, propertyName, unwrap, type AnyContext, type FunctionLike } from './static.js';
 
 /** How many helpers that pass on their key parameter are followed above the write. */
@@ -219,6 +220,8 @@ function userInput(context: AnyContext, root: Root, steps: readonly Step[]): boo
   if (root.kind === 'process') return commandLineArgument(steps);
   if (nestField(root.param, steps)) return true;
   if (messageField(context, root.fn, root.index, root.param, steps)) return true;
+  // a remote caller's input to a tRPC procedure or a GraphQL resolver (`redis-calls/rpc-input.ts`)
+  if (rpcInputField(root.fn, root.index, root.param, steps)) return true;
   if (steps.length === 0) return commanderArgument(root.fn);
   if (yargsField(root, steps)) return true;
   // a request or context parameter by its name, or destructured (its fields name it)
