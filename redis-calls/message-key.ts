@@ -28,14 +28,20 @@
  * - a NestJS gateway's parameter decorated `@MessageBody()` (a field of it) or `@MessageBody('x')`;
  * - a handler handed the socket with the message (a dispatcher that calls one module per event,
  *   as p3x-redis-ui does): the message is the `payload` / `data` / `message` / `msg` field of a
- *   parameter whose `socket` field the handler also reads (`const { socket, payload } = options`).
+ *   parameter whose `socket` field the handler also reads (`const { socket, payload } = options`),
+ *   and the handler is its module's default export, loaded by name inside a socket's handler
+ *   (`redis-calls/dispatched-handlers.ts`): that shape alone is not a dispatched handler.
  *
  * A key built from a payload field (`` `room:${data.id}` ``) is the code's key family, and stays
  * reported; so does a handler's parameter on any other emitter (the app's own `EventEmitter`
- * events, a queue's `job`): nobody typed that key.
+ * events, a queue's `job`): nobody typed that key. `redis-calls/user-named-key.ts` keeps reported
+ * too a message whose field the handler rewrites first (`data.key = 'x:' + data.key`), a handler
+ * the code also calls itself with a key of its own, and a write storing the connection's own
+ * identity under the client's name ({@link storesConnection}: a room's members).
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { findVariable, propertyName, unwrap, type AnyContext, type FunctionLike } from './static.js';
+import { dispatchedHandler } from './dispatched-handlers.js';
+import { findVariable, propertyName, unwrap, walkOwnNodes, type AnyContext, type FunctionLike } from './static.js';
 
 /** One step of a chain from a root value (`redis-calls/user-named-key.ts` Step, and `JSON.parse`). */
 export type MessageStep = { kind: 'prop'; name: string } | { kind: 'call'; name: string; arg?: string | number } | { kind: 'parse' };
@@ -61,7 +67,8 @@ export function messageField(context: AnyContext, fn: FunctionLike, index: numbe
   if (!fields) return false;
   if (nestMessageBody(param, fields)) return true;
   if (fields.some((step) => step.kind !== 'prop')) return false;
-  if (index === 0 && fields.length > 0 && fields[0]!.kind === 'prop' && MESSAGE_FIELDS.has(fields[0]!.name) && readsSocket(context, param)) return true;
+  // a module a socket's dispatcher loads by event name (`redis-calls/dispatched-handlers.ts`)
+  if (index === 0 && fields.length > 0 && fields[0]!.kind === 'prop' && MESSAGE_FIELDS.has(fields[0]!.name) && readsSocket(context, param) && dispatchedHandler(context, fn)) return true;
   return registrations(context, fn).some((registration) => (registration === 'ipc' ? index >= 1 : true));
 }
 
@@ -103,6 +110,34 @@ function registrationKind(context: AnyContext, call: TSESTree.CallExpression): '
   if (receiverName === 'ipcMain' && IPC_REGISTER.has(method)) return 'ipc';
   if (!REGISTER.has(method) || OWN_EVENTS.has(event.value) || receiver.type !== AST_NODE_TYPES.Identifier) return undefined;
   return connectionSocket(context, receiver) ? 'socket' : undefined;
+}
+
+/**
+ * Whether a value the write `argNodes` stores (any argument but the key at `keyArg`) reads a
+ * connected client's socket (`redis.sadd(room, socket.id)`, `hset(name, 'owner', socket.data.user)`):
+ * the server's bookkeeping of its live connections under a name the client sent (a room, a
+ * channel), whose lifetime is the server's, not an operator's key.
+ */
+export function storesConnection(context: AnyContext, argNodes: ReadonlyArray<TSESTree.Node | undefined>, keyArg: number): boolean {
+  return argNodes.some((arg, i) => {
+    if (arg === undefined || i === keyArg) return false;
+    let found = false;
+    walkOwnNodes(
+      arg,
+      (node) => {
+        if (!found && node.type === AST_NODE_TYPES.Identifier && isSocketReference(node) && connectionSocket(context, node)) found = true;
+      },
+      true,
+    );
+    return found;
+  });
+}
+
+/** Whether the identifier is read as a value (not a property name of a member or an object literal). */
+function isSocketReference(id: TSESTree.Identifier): boolean {
+  const parent = id.parent;
+  if (parent?.type === AST_NODE_TYPES.MemberExpression && parent.property === id && !parent.computed) return false;
+  return !(parent?.type === AST_NODE_TYPES.Property && parent.key === id && !parent.shorthand);
 }
 
 /** Whether `id` is the first parameter of a callback of `x.on('connection' | 'connect', ...)`: a connected client's socket. */

@@ -29,13 +29,18 @@
  * - a command-line argument: `process.argv[i]`, `process.argv.slice(n)[i]` (also destructured), a
  *   parameter of a commander `.action(...)` callback, a field of the `argv` a yargs
  *   `.command(name, description, builder, handler)` handler receives;
+ * - a field of a tRPC procedure's `input` or of a GraphQL resolver's arguments: what the remote
+ *   caller of the procedure passed (`redis-calls/rpc-input.ts`);
  * - a parameter of a function of the code whose every call passes such a key at that position
  *   (`addSetMember(key, member)` called only with `req.body.key`), a few helpers deep (the callers
  *   `redis-calls/facades.ts` callSitesOf finds; none found, or one it cannot resolve: not counted).
  *
  * A key the code builds from a request field (`` `user:${req.params.id}` ``, `'cart:' + id`,
  * `keyFor(req.params.id)`) is the code's key family, and stays reported; so does a field of
- * anything else (a queue job, a message, a config).
+ * anything else (a queue job, a message, a config), a field the code writes on the way
+ * (`req.body.key = 'x:' + req.body.key`, `data.key = ...`), a handler the file also calls itself
+ * unless every such call hands it the user's value too (`handle({ key: 'fixed' })`), and a write
+ * storing a connected client's socket (its id) under the client's name: a room's members.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { EFFECTS_THAT_CLEAR_TTL, EFFECTS_THAT_DELETE_KEY } from '../semantics/commands.js';
@@ -43,8 +48,9 @@ import { callSitesOf } from './facades.js';
 import { callsInFunction, keyExpiredBeside } from './file-index.js';
 import { keyParameter } from './helper-keys.js';
 import { keyIdOf } from './key-id.js';
-import { messageField, type MessageStep } from './message-key.js';
+import { messageField, storesConnection, type MessageStep } from './message-key.js';
 import type { RedisCall } from './normalize.js';
+import { rpcInputField } from './rpc-input.js';
 import { encloses, enclosingFunction, findVariable, propertyName, unwrap, type AnyContext, type FunctionLike } from './static.js';
 
 /** How many helpers that pass on their key parameter are followed above the write. */
@@ -92,7 +98,8 @@ export function userNamedKey(context: AnyContext, keyNode: TSESTree.Node): boole
 function namedByUser(context: AnyContext, node: TSESTree.Node, helpers: number): boolean {
   const chain = chainOf(context, node, [], 0);
   if (!chain) return false;
-  if (userInput(context, chain.root, chain.steps)) return true;
+  // a handler the code also calls itself: each such call must hand it the user's value too
+  if (userInput(context, chain.root, chain.steps)) return calledWithUserValues(context, chain, helpers);
   // a plain parameter of a helper: every call of it passes the user's key there
   if (chain.root.kind !== 'param' || chain.steps.length > 0 || chain.root.name === undefined || helpers >= MAX_HELPERS) return false;
   const parameter = keyParameter(context, chain.root.param.type === AST_NODE_TYPES.AssignmentPattern ? chain.root.param.left : chain.root.param);
@@ -136,6 +143,8 @@ function chainOf(context: AnyContext, node: TSESTree.Node, after: Step[], bindin
   if (!def) return undefined;
   // reassigned after its declaration: not the value it was given
   if (variable.references.some((ref) => ref.isWrite() && !(ref.init === true) && ref.identifier !== def.name)) return undefined;
+  // a field on the way written by the code (`data.key = 'x:' + data.key`, `options.payload = f(options.payload)`): the code's value
+  if (variable.references.some((ref) => ref.identifier.type === AST_NODE_TYPES.Identifier && fieldWrittenAlong(ref.identifier, after))) return undefined;
   if (def.type === 'Parameter') {
     const fn = def.node as TSESTree.Node;
     if (fn.type !== AST_NODE_TYPES.FunctionDeclaration && fn.type !== AST_NODE_TYPES.FunctionExpression && fn.type !== AST_NODE_TYPES.ArrowFunctionExpression) return undefined;
@@ -153,6 +162,66 @@ function chainOf(context: AnyContext, node: TSESTree.Node, after: Step[], bindin
   if (!declarator.init || declaration.kind === 'var' || declaration.parent?.type === AST_NODE_TYPES.ForOfStatement || declaration.parent?.type === AST_NODE_TYPES.ForInStatement) return undefined;
   const path = pathTo(declarator.id, def.name);
   return path ? chainOf(context, declarator.init, [...path, ...after], bindings + 1) : undefined;
+}
+
+/**
+ * Whether the reference `id` is the object of a member chain the code writes (`id.a.b = v`,
+ * `id.a++`, `delete id.a`) that overlaps the property reads `steps` (one is a prefix of the other;
+ * a computed member of unknown name overlaps any).
+ */
+function fieldWrittenAlong(id: TSESTree.Identifier, steps: readonly Step[]): boolean {
+  const path: Array<string | undefined> = [];
+  let node: TSESTree.Node = id;
+  while (node.parent?.type === AST_NODE_TYPES.MemberExpression && node.parent.object === node) {
+    const member: TSESTree.MemberExpression = node.parent;
+    const name = member.computed ? literalKey(member.property) : propertyName(member.property, false);
+    path.push(name === undefined ? undefined : String(name));
+    node = member;
+  }
+  if (path.length === 0) return false;
+  const parent = node.parent;
+  const written =
+    (parent?.type === AST_NODE_TYPES.AssignmentExpression && parent.left === node) ||
+    parent?.type === AST_NODE_TYPES.UpdateExpression ||
+    (parent?.type === AST_NODE_TYPES.UnaryExpression && parent.operator === 'delete');
+  if (!written) return false;
+  for (let i = 0; i < path.length && i < steps.length; i++) {
+    const step = steps[i]!;
+    if (step.kind !== 'prop') return false;
+    if (path[i] !== undefined && path[i] !== step.name) return false;
+  }
+  return true;
+}
+
+/**
+ * Whether every call the code makes itself of the function whose parameter roots `chain` (a handler
+ * also called by name in its file: `handle({ key: 'fixed' })` beside `socket.on('x', handle)`)
+ * hands it, at that position, a value the user named as well; `true` when the file never calls it.
+ */
+function calledWithUserValues(context: AnyContext, chain: { root: Root; steps: Step[] }, helpers: number): boolean {
+  const { root } = chain;
+  if (root.kind !== 'param') return true;
+  const calls = directCalls(context, root.fn);
+  if (calls.length === 0) return true;
+  if (helpers >= MAX_HELPERS) return false;
+  return calls.every((call) => {
+    const arg = call.arguments[root.index];
+    if (arg === undefined || arg.type === AST_NODE_TYPES.SpreadElement) return false;
+    const below = chainOf(context, arg, chain.steps, 0);
+    return below !== undefined && userInput(context, below.root, below.steps) && calledWithUserValues(context, below, helpers + 1);
+  });
+}
+
+/** The calls of `fn` by its name in its file (`function handle() {}` / `const handle = () => {}`, then `handle(x)`). */
+function directCalls(context: AnyContext, fn: FunctionLike): TSESTree.CallExpression[] {
+  const name = fn.type === AST_NODE_TYPES.FunctionDeclaration ? fn.id : fn.parent?.type === AST_NODE_TYPES.VariableDeclarator && fn.parent.init === fn ? fn.parent.id : undefined;
+  if (name?.type !== AST_NODE_TYPES.Identifier) return [];
+  const calls: TSESTree.CallExpression[] = [];
+  for (const ref of findVariable(context, name)?.references ?? []) {
+    const parent = ref.identifier.parent;
+    if (parent?.type === AST_NODE_TYPES.CallExpression && parent.callee === ref.identifier) calls.push(parent);
+  }
+  return calls;
 }
 
 /** `JSON.parse`. */
@@ -219,6 +288,8 @@ function userInput(context: AnyContext, root: Root, steps: readonly Step[]): boo
   if (root.kind === 'process') return commandLineArgument(steps);
   if (nestField(root.param, steps)) return true;
   if (messageField(context, root.fn, root.index, root.param, steps)) return true;
+  // a remote caller's input to a tRPC procedure or a GraphQL resolver (`redis-calls/rpc-input.ts`)
+  if (rpcInputField(root.fn, root.index, root.param, steps)) return true;
   if (steps.length === 0) return commanderArgument(root.fn);
   if (yargsField(root, steps)) return true;
   // a request or context parameter by its name, or destructured (its fields name it)
@@ -320,6 +391,8 @@ export function userNamedWrite(context: AnyContext, call: RedisCall, keyNode: TS
   const action = call.description.keys.find((key) => key.arg === arg);
   if (!action || call.description.getDropsTtl || EFFECTS_THAT_CLEAR_TTL.has(action.effect)) return false;
   if (!userNamedKey(context, keyNode)) return false;
+  // the connection's own identity stored under the client's name (a room's members): the server's bookkeeping
+  if (storesConnection(context, call.argNodes, arg)) return false;
   if (keyExpiredBeside(context, call, arg)) return false;
   return !deletedBefore(context, call, arg);
 }
