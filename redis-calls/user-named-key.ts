@@ -38,12 +38,15 @@
  * A key the code builds from a request field (`` `user:${req.params.id}` ``, `'cart:' + id`,
  * `keyFor(req.params.id)`) is the code's key family, and stays reported; so does a field of
  * anything else (a queue job, a message, a config), a field the code writes on the way
- * (`req.body.key = 'x:' + req.body.key`, `data.key = ...`), a handler the file also calls itself
- * unless every such call hands it the user's value too (`handle({ key: 'fixed' })`), and a write
+ * (`req.body.key = 'x:' + req.body.key`, `data.key = ...`, `Object.assign(data, { key })`,
+ * `[data.key] = ...`), a handler the file also calls itself (`handle(...)`, `handle.call(self, ...)`,
+ * `handle.apply(...)`) unless every such call hands it the user's value too (`handle({ key: 'fixed' })`;
+ * a recursive call with the message it was handed does), and a write
  * storing a connected client's socket (its id) under the client's name: a room's members.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { EFFECTS_THAT_CLEAR_TTL, EFFECTS_THAT_DELETE_KEY } from '../semantics/commands.js';
+import { isObjectAssign } from './containers.js';
 import { callSitesOf } from './facades.js';
 import { callsInFunction, keyExpiredBeside } from './file-index.js';
 import { keyParameter } from './helper-keys.js';
@@ -178,19 +181,63 @@ function fieldWrittenAlong(id: TSESTree.Identifier, steps: readonly Step[]): boo
     path.push(name === undefined ? undefined : String(name));
     node = member;
   }
-  if (path.length === 0) return false;
   const parent = node.parent;
+  // Object.assign(data, { key: 'x:' + data.key }): the target's fields the sources name (any, when
+  // a source is not an object literal of plain names)
+  if (parent?.type === AST_NODE_TYPES.CallExpression && parent.arguments[0] === node && isObjectAssign(parent.callee)) {
+    const named = assignedNames(parent.arguments.slice(1));
+    if (named === undefined) return overlaps(path, steps);
+    return named.some((name) => overlaps([...path, name], steps));
+  }
+  if (path.length === 0) return false;
   const written =
     (parent?.type === AST_NODE_TYPES.AssignmentExpression && parent.left === node) ||
     parent?.type === AST_NODE_TYPES.UpdateExpression ||
-    (parent?.type === AST_NODE_TYPES.UnaryExpression && parent.operator === 'delete');
+    (parent?.type === AST_NODE_TYPES.UnaryExpression && parent.operator === 'delete') ||
+    assignmentTarget(node);
   if (!written) return false;
+  return overlaps(path, steps);
+}
+
+/** Whether the written member path and the read steps overlap (one is a prefix of the other; an unknown name overlaps any). */
+function overlaps(path: ReadonlyArray<string | undefined>, steps: readonly Step[]): boolean {
   for (let i = 0; i < path.length && i < steps.length; i++) {
     const step = steps[i]!;
     if (step.kind !== 'prop') return false;
     if (path[i] !== undefined && path[i] !== step.name) return false;
   }
   return true;
+}
+
+/** The property names `Object.assign`'s sources write, `undefined` when one cannot be read (a spread, a variable, a computed name). */
+function assignedNames(sources: readonly TSESTree.CallExpressionArgument[]): Array<string | undefined> | undefined {
+  const names: Array<string | undefined> = [];
+  for (const source of sources) {
+    const value = unwrap(source);
+    if (value.type !== AST_NODE_TYPES.ObjectExpression) return undefined;
+    for (const property of value.properties) {
+      if (property.type !== AST_NODE_TYPES.Property) return undefined;
+      const name = property.computed ? literalKey(property.key) : propertyName(property.key, false);
+      names.push(name === undefined ? undefined : String(name));
+    }
+  }
+  return names;
+}
+
+/**
+ * Whether the member `node` is a target of a destructuring assignment or a loop's binding
+ * (`[data.key] = [...]`, `({ k: data.key } = o)`, `for (data.key of list)`): written.
+ */
+function assignmentTarget(node: TSESTree.Node): boolean {
+  let current: TSESTree.Node = node;
+  for (let parent = current.parent; parent; current = parent, parent = parent.parent) {
+    if (parent.type === AST_NODE_TYPES.ArrayPattern || parent.type === AST_NODE_TYPES.ObjectPattern || parent.type === AST_NODE_TYPES.RestElement) continue;
+    if (parent.type === AST_NODE_TYPES.Property && parent.value === current && parent.parent.type === AST_NODE_TYPES.ObjectPattern) continue;
+    if (parent.type === AST_NODE_TYPES.AssignmentPattern && parent.left === current) continue;
+    if (parent.type === AST_NODE_TYPES.AssignmentExpression) return parent.left === current && current !== node;
+    return (parent.type === AST_NODE_TYPES.ForOfStatement || parent.type === AST_NODE_TYPES.ForInStatement) && parent.left === current;
+  }
+  return false;
 }
 
 /**
@@ -204,22 +251,36 @@ function calledWithUserValues(context: AnyContext, chain: { root: Root; steps: S
   const calls = directCalls(context, root.fn);
   if (calls.length === 0) return true;
   if (helpers >= MAX_HELPERS) return false;
-  return calls.every((call) => {
-    const arg = call.arguments[root.index];
+  return calls.every(({ call, shift }) => {
+    // handle.apply(this, args): the arguments are not read
+    if (shift === undefined) return false;
+    const arg = call.arguments[root.index + shift];
     if (arg === undefined || arg.type === AST_NODE_TYPES.SpreadElement) return false;
     const below = chainOf(context, arg, chain.steps, 0);
-    return below !== undefined && userInput(context, below.root, below.steps) && calledWithUserValues(context, below, helpers + 1);
+    if (below === undefined) return false;
+    // the handler recursing with (a field of) the message it was handed: the same user's value
+    if (!userInput(context, below.root, below.steps)) return false;
+    if (below.root.kind === 'param' && below.root.fn === root.fn && below.root.index === root.index && encloses(root.fn, call)) return true;
+    return calledWithUserValues(context, below, helpers + 1);
   });
 }
 
-/** The calls of `fn` by its name in its file (`function handle() {}` / `const handle = () => {}`, then `handle(x)`). */
-function directCalls(context: AnyContext, fn: FunctionLike): TSESTree.CallExpression[] {
+/**
+ * The calls of `fn` by its name in its file (`function handle() {}` / `const handle = () => {}`,
+ * then `handle(x)`, `handle.call(self, x)`; `shift`: where its first argument sits; `undefined` for
+ * `handle.apply(self, args)`, whose arguments are not read).
+ */
+function directCalls(context: AnyContext, fn: FunctionLike): Array<{ call: TSESTree.CallExpression; shift: number | undefined }> {
   const name = fn.type === AST_NODE_TYPES.FunctionDeclaration ? fn.id : fn.parent?.type === AST_NODE_TYPES.VariableDeclarator && fn.parent.init === fn ? fn.parent.id : undefined;
   if (name?.type !== AST_NODE_TYPES.Identifier) return [];
-  const calls: TSESTree.CallExpression[] = [];
+  const calls: Array<{ call: TSESTree.CallExpression; shift: number | undefined }> = [];
   for (const ref of findVariable(context, name)?.references ?? []) {
     const parent = ref.identifier.parent;
-    if (parent?.type === AST_NODE_TYPES.CallExpression && parent.callee === ref.identifier) calls.push(parent);
+    if (parent?.type === AST_NODE_TYPES.CallExpression && parent.callee === ref.identifier) calls.push({ call: parent, shift: 0 });
+    // handle.call(self, x) / handle.apply(self, args)
+    const method = parent?.type === AST_NODE_TYPES.MemberExpression && parent.object === ref.identifier ? propertyName(parent.property, parent.computed) : undefined;
+    const call = parent?.parent;
+    if ((method === 'call' || method === 'apply') && call?.type === AST_NODE_TYPES.CallExpression && call.callee === parent) calls.push({ call, shift: method === 'call' ? 1 : undefined });
   }
   return calls;
 }
