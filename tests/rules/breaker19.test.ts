@@ -12,12 +12,7 @@
  *   still handed the client's value: exempt, as without the recursion.
  */
 import incrRule from '../../rules/incr-needs-expire-on-create.js';
-import { ioredis, positionOf, runRule, untypedTester } from './tester.js';
-
-/** A `noExpiry` finding on a call whose value the function returns (no MULTI suggestion there). */
-function returned(code: string, call: string) {
-  return { messageId: 'noExpiry' as const, ...positionOf(code, call) };
-}
+import { ioredis, runRule, untypedTester, noExpiryReturned as returned } from './tester.js';
 
 const socket = (body: string) => ioredis(`io.on('connection', (socket) => {\n${body}\n});`);
 

@@ -19,23 +19,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import incrRule from '../../rules/incr-needs-expire-on-create.js';
-import { ioredis, positionOf, runRule, untypedTester } from './tester.js';
-
-const at = positionOf;
-
-/** A `noExpiry` finding on a call whose value the function returns (no MULTI suggestion there). */
-function returned(code: string, call: string) {
-  return { messageId: 'noExpiry' as const, ...at(code, call) };
-}
-
-/** A `noExpiry` finding on an awaited call `call` of `redis`, with its suggestion: the call and an EXPIRE of `key` in one MULTI. */
-function noExpiry(code: string, call: string, key: string) {
-  return {
-    messageId: 'noExpiry' as const,
-    ...at(code, call),
-    suggestions: [{ messageId: 'wrapInMulti' as const, output: code.replace(`redis.${call}`, `redis.multi().${call}.expire(${key}, TTL_SECONDS).exec()`) }],
-  };
-}
+import { ioredis, runRule, untypedTester, noExpiryWithMulti as noExpiry, noExpiryReturned as returned } from './tester.js';
 
 /** A module of `fixtures/message-dispatch`, as the tester lints it (its code and its path). */
 function fixture(path: string): { code: string; filename: string } {

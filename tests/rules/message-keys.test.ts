@@ -18,7 +18,7 @@ import { STRICT_KEY_POLICY } from '../helpers/lint.js';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ioredis, positionOf, runRule, untypedTester } from './tester.js';
+import { ioredis, positionOf, runRule, untypedTester, noExpiryWithMulti as noExpiry, noExpiryReturned as returned } from './tester.js';
 
 const STRICT = STRICT_KEY_POLICY;
 
@@ -28,20 +28,6 @@ const at = positionOf;
 function fixture(path: string): { code: string; filename: string } {
   const filename = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'message-dispatch', path);
   return { code: readFileSync(filename, 'utf8'), filename };
-}
-
-/** A `noExpiry` finding on the call `call` of `redis`, with its suggestion: the call and an EXPIRE of `key` in one MULTI. */
-function noExpiry(code: string, call: string, key: string) {
-  return {
-    messageId: 'noExpiry' as const,
-    ...at(code, call),
-    suggestions: [{ messageId: 'wrapInMulti' as const, output: code.replace(`redis.${call}`, `redis.multi().${call}.expire(${key}, TTL_SECONDS).exec()`) }],
-  };
-}
-
-/** A `noExpiry` finding on a call whose value the handler returns (no MULTI suggestion there). */
-function returned(code: string, call: string) {
-  return { messageId: 'noExpiry' as const, ...at(code, call) };
 }
 
 // ---- the kind: each message framework's shape

@@ -13,23 +13,9 @@
 import incrRule from '../../rules/incr-needs-expire-on-create.js';
 import setRule from '../../rules/set-requires-ttl-or-keepttl.js';
 import { STRICT_KEY_POLICY } from '../helpers/lint.js';
-import { ioredis, positionOf, runRule, untypedTester } from './tester.js';
+import { ioredis, positionOf, runRule, untypedTester, noExpiryWithMulti as noExpiry, noExpiryReturned as returned } from './tester.js';
 
 const at = positionOf;
-
-/** A `noExpiry` finding on a call whose value the function returns (no MULTI suggestion there). */
-function returned(code: string, call: string) {
-  return { messageId: 'noExpiry' as const, ...at(code, call) };
-}
-
-/** A `noExpiry` finding on an awaited call `call` of `redis`, with its suggestion: the call and an EXPIRE of `key` in one MULTI. */
-function noExpiry(code: string, call: string, key: string) {
-  return {
-    messageId: 'noExpiry' as const,
-    ...at(code, call),
-    suggestions: [{ messageId: 'wrapInMulti' as const, output: code.replace(`redis.${call}`, `redis.multi().${call}.expire(${key}, TTL_SECONDS).exec()`) }],
-  };
-}
 
 // ---- the kind: each RPC framework's shape
 const trpc = ioredis(

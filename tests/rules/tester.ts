@@ -61,6 +61,24 @@ export function positionOf(code: string, text: string): { line: number; column: 
 }
 
 /**
+ * An `incr-needs-expire-on-create` `noExpiry` finding on the awaited call `call` (the method and
+ * its opening parenthesis) of `client`, with its suggestion: the call and an EXPIRE of `key` in
+ * one MULTI.
+ */
+export function noExpiryWithMulti(code: string, call: string, key: string, client = 'redis') {
+  return {
+    messageId: 'noExpiry' as const,
+    ...positionOf(code, call),
+    suggestions: [{ messageId: 'wrapInMulti' as const, output: code.replace(`${client}.${call}`, `${client}.multi().${call}.expire(${key}, TTL_SECONDS).exec()`) }],
+  };
+}
+
+/** An `incr-needs-expire-on-create` `noExpiry` finding on a call whose value the function returns (no MULTI suggestion there). */
+export function noExpiryReturned(code: string, call: string) {
+  return { messageId: 'noExpiry' as const, ...positionOf(code, call) };
+}
+
+/**
  * `tester.run` for our rules. `@typescript-eslint/rule-tester` (8.72, the newest published) bundles
  * its own copy of `@typescript-eslint/utils`, whose AST types differ nominally from the 8.74 the
  * rules are built with; the objects are the same at runtime, so only the static type is bridged.

@@ -14,23 +14,11 @@ import incrRule from '../../rules/incr-needs-expire-on-create.js';
 import noGetset from '../../rules/no-getset.js';
 import setRule from '../../rules/set-requires-ttl-or-keepttl.js';
 import { STRICT_KEY_POLICY } from '../helpers/lint.js';
-import { ioredis, nodeRedis, positionOf, runRule, typedTester, untypedTester } from './tester.js';
+import { ioredis, nodeRedis, positionOf, runRule, typedTester, untypedTester, noExpiryWithMulti as noExpiry } from './tester.js';
 
 const STRICT = STRICT_KEY_POLICY;
 
 const at = positionOf;
-
-/**
- * A `noExpiry` finding on the call `call` (its text from the method name to the closing
- * parenthesis) of `client`, with its suggestion: the call and an EXPIRE of `key` in one MULTI.
- */
-function noExpiry(code: string, call: string, key: string, client = 'redis') {
-  return {
-    messageId: 'noExpiry' as const,
-    ...at(code, call),
-    suggestions: [{ messageId: 'wrapInMulti' as const, output: code.replace(`${client}.${call}`, `${client}.multi().${call}.expire(${key}, TTL_SECONDS).exec()`) }],
-  };
-}
 
 // ---- the kind: each framework's shape
 const express = ioredis("import express from 'express';\nconst app = express();\napp.post('/set/:key', async (req, res) => {\n  await redis.sadd(req.params.key, req.body.member);\n  res.send('ok');\n});");
