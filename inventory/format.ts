@@ -61,7 +61,8 @@
  * name is kept as given). A write site adds `ttl` (see {@link TTL_STATUSES}) and, for a write
  * inside a Lua script, `via`: the call site that runs the script and passes the key
  * (`{ file, line, column, key }`, `key` the script's expression: `KEYS[1]`), the site itself being
- * the `redis.call` in the script.
+ * the `redis.call` in the script, and `optionalTtl: true` on a `none` write that leaves the key
+ * without TTL only when its caller passes no TTL.
  */
 import { readFile } from 'node:fs/promises';
 
@@ -112,6 +113,12 @@ export interface ScriptCall {
 /** A site that writes a key, and what it does about its TTL. */
 export interface WriteSite extends Site {
   ttl: TtlStatus;
+  /**
+   * `true` on a `none` write whose key is left without TTL only when the caller passes no TTL (a
+   * script's `if ARGV[2] == '' then return end` before its PEXPIRE, a wrapper's `if (ttl)`): an
+   * optional TTL, not a key kept without one on purpose. Absent otherwise.
+   */
+  optionalTtl?: true;
   /** Set when the write is a `redis.call` inside a Lua script: where the script is run. */
   via?: ScriptCall;
 }
@@ -281,7 +288,7 @@ function file(source: string, path: string, value: Json): void {
 
 function site(source: string, path: string, value: Json, write: 'write' | 'read' | 'unresolved'): void {
   const names = ['file', 'line', 'column', 'command', 'client'];
-  const object = fields(source, path, value, write === 'read' ? names : [...names, 'ttl', ...(write === 'unresolved' ? ['key'] : [])], write === 'read' ? [] : ['via']);
+  const object = fields(source, path, value, write === 'read' ? names : [...names, 'ttl', ...(write === 'unresolved' ? ['key'] : [])], write === 'read' ? [] : ['via', 'optionalTtl']);
   file(source, at(path, 'file'), object.file);
   positive(source, at(path, 'line'), object.line);
   positive(source, at(path, 'column'), object.column);
@@ -295,6 +302,8 @@ function site(source: string, path: string, value: Json, write: 'write' | 'read'
     throw new InventoryError(source, at(path, 'ttl'), `expected one of ${TTL_STATUSES.map((s) => `"${s}"`).join(', ')}, got ${describe(object.ttl)}`);
   }
   if (write === 'unresolved') string(source, at(path, 'key'), object.key);
+  if ('optionalTtl' in object && object.optionalTtl !== true) throw new InventoryError(source, at(path, 'optionalTtl'), `expected true (or no field), got ${describe(object.optionalTtl)}`);
+  if ('optionalTtl' in object && object.ttl !== 'none') throw new InventoryError(source, at(path, 'optionalTtl'), `only a "none" write has an optional TTL, this one is ${JSON.stringify(object.ttl)}`);
   if ('via' in object) {
     const via = fields(source, at(path, 'via'), object.via, ['file', 'line', 'column', 'key'], []);
     file(source, at(at(path, 'via'), 'file'), via.file);

@@ -55,7 +55,8 @@ function order(status: TtlStatus): number {
 
 function siteText(write: WriteSite): string {
   const via = write.via ? `  (script run at ${where(write.via)}, ${write.via.key})` : '';
-  return `${where(write)}  ${write.command} ${write.client}  ${write.ttl}${via}`;
+  const optional = write.optionalTtl ? ' (when the caller passes no TTL)' : '';
+  return `${where(write)}  ${write.command} ${write.client}  ${write.ttl}${optional}${via}`;
 }
 
 function footer(document: InventoryDocument): string[] {
@@ -108,7 +109,9 @@ function markdown(document: InventoryDocument): string {
 
 /**
  * The shapes a `--persistent-config` block lists: shapes with a write that leaves keys without TTL
- * (`none`, `keepttl`), not already persistent, not too broad to be a pattern (`*` would silence
+ * (`none`, `keepttl`) other than the no-TTL arm of an optional TTL (`optionalTtl`: the caller
+ * chose no TTL; declaring the shape persistent would silence the key when the caller gets it
+ * wrong), not already persistent, not too broad to be a pattern (`*` would silence
  * every key), and, when `only` is given, matching one of those patterns (persistentKeys syntax).
  */
 export function persistentCandidates(document: InventoryDocument, only: readonly string[] = []): InventoryShape[] {
@@ -116,7 +119,7 @@ export function persistentCandidates(document: InventoryDocument, only: readonly
   return document.shapes.filter(
     (s) =>
       !isPersistentShape(s) &&
-      s.writes.some((w) => LEAKING.has(w.ttl)) &&
+      s.writes.some((w) => LEAKING.has(w.ttl) && w.optionalTtl !== true) &&
       tooBroad(compileShape(s.shape)) === undefined &&
       (matchers.length === 0 || matchers.some((m) => m(s.shape))),
   );

@@ -173,7 +173,10 @@ function addJsKeys(builder: ShapeBuilder, file: string, collected: Collected, re
     // the facade's own call: its callers are the write sites, with their keys
     if (key.exemption === 'pass-through') continue;
     const ttl = jsStatus(key, reports.get(`${key.line}:${key.column}`));
-    builder.write(key.shape, { ...site, ttl: ttl !== 'atomic' && persistent(key.shape) ? 'persistent' : ttl });
+    const status = ttl !== 'atomic' && persistent(key.shape) ? 'persistent' : ttl;
+    // the no-TTL arm of a TTL the caller chooses (`if (ttl) ... else set(k, v)`): an optional TTL
+    const optional = status === 'none' && key.exemption === 'optional-ttl';
+    builder.write(key.shape, { ...site, ttl: status, ...(optional ? { optionalTtl: true as const } : {}) });
   }
 }
 
@@ -220,6 +223,7 @@ function addScript(
       command: write.command,
       client,
       ttl: write.ttl !== 'atomic' && write.shape !== undefined && persistent(write.shape) ? 'persistent' : write.ttl!,
+      ...(write.optionalTtl && !(write.shape !== undefined && persistent(write.shape)) ? { optionalTtl: true as const } : {}),
       ...(via ? { via: { ...via, key: write.keyText } } : {}),
     };
     if (write.shape === undefined) builder.unresolved({ ...site, key: write.keyText });

@@ -28,6 +28,8 @@ export interface LuaKeyUse {
   shape: string | undefined;
   /** For a write: what it does about the TTL; absent for a read. */
   ttl?: TtlStatus;
+  /** For a `none` write: `true` when it leaves the key without TTL only when the caller passes no TTL (an optional TTL). */
+  optionalTtl?: true;
 }
 
 /** The key uses of a script, or why it could not be read. */
@@ -117,9 +119,11 @@ export function luaKeyUses(source: string, keyShapes?: ReadonlyArray<string | un
       if (action.effect === 'read') {
         reads.push(use);
       } else if (WRITE_EFFECTS.has(action.effect)) {
-        const leak = at.some((f) => f.ruleId !== null && LEAK_RULES.has(f.ruleId));
+        const leaks = at.filter((f) => f.ruleId !== null && LEAK_RULES.has(f.ruleId));
         const keepttl = at.some((f) => f.ruleId === 'keepttl-needs-existing-key');
-        writes.push({ ...use, ttl: leak ? 'none' : keepttl ? 'keepttl' : unreportedStatus(action.effect) });
+        // left without TTL only on the arm where the caller passed none: an optional TTL
+        const optional = leaks.length > 0 && leaks.every((f) => f.optionalTtl === true);
+        writes.push({ ...use, ttl: leaks.length > 0 ? 'none' : keepttl ? 'keepttl' : unreportedStatus(action.effect), ...(optional ? { optionalTtl: true as const } : {}) });
       }
     }
   });

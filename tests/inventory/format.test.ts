@@ -67,6 +67,10 @@ describe('parseInventory', () => {
     expect(problem(withShape({ persistent: 'no' }))).toBe('inv.json: $.shapes[0].persistent: expected true or false, got the string "no"');
     expect(problem(withShape({ write: [] }))).toBe('inv.json: $.shapes[0].write: unknown field (a version 1 inventory has "shape", "writes", "keyPrefix", "persistent", "reads" here)');
     expect(problem(withWrite({ ttl: 'sometimes' }))).toBe('inv.json: $.shapes[0].writes[0].ttl: expected one of "atomic", "separate", "none", "keepttl", "persistent", got the string "sometimes"');
+    // optionalTtl: only `true`, only on a "none" write
+    expect(parseInventory(JSON.stringify(withWrite({ optionalTtl: true })), 'inv.json').shapes[0]!.writes[0]!.optionalTtl).toBe(true);
+    expect(problem(withWrite({ optionalTtl: false }))).toBe('inv.json: $.shapes[0].writes[0].optionalTtl: expected true (or no field), got boolean false');
+    expect(problem(withWrite({ ttl: 'atomic', optionalTtl: true }))).toBe('inv.json: $.shapes[0].writes[0].optionalTtl: only a "none" write has an optional TTL, this one is "atomic"');
     expect(problem(withWrite({ line: 0 }))).toBe('inv.json: $.shapes[0].writes[0].line: expected a whole number >= 1 (1-based), got number 0');
     expect(problem(withWrite({ column: 1.5 }))).toBe('inv.json: $.shapes[0].writes[0].column: expected a whole number >= 1 (1-based), got number 1.5');
     expect(problem(withWrite({ command: 'set' }))).toBe('inv.json: $.shapes[0].writes[0].command: expected a Redis command name in capitals (SET, HSET, EVALSHA), got the string "set"');

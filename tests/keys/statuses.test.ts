@@ -6,6 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { persistentCandidates } from '../../keys/format.js';
 import { buildInventory } from '../../keys/inventory.js';
 import { luaKeyUses } from '../../keys/lua-writes.js';
 
@@ -177,6 +178,39 @@ describe('Lua writes', () => {
     expect(statuses("redis.call('SET', KEYS[1], ARGV[1], 'XX', 'KEEPTTL')\nreturn 1")).toEqual([]);
     // a TTL the caller may leave out: keys without TTL when it does
     expect(statuses("redis.call('SET', KEYS[1], ARGV[1])\nif tonumber(ARGV[2]) then redis.call('EXPIRE', KEYS[1], ARGV[2]) end\nreturn 1")).toEqual(['none']);
+  });
+
+  it('marks the no-TTL arm of a TTL the caller chooses (optionalTtl), in JS and in scripts, and --persistent-config offers no such shape', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'keys-optional-'));
+    writeFileSync(
+      path.join(dir, 'a.ts'),
+      IOREDIS +
+        [
+          'export async function cacheUser(id: string, v: string, ttl?: number) {',
+          "  if (ttl) await redis.set(`user:${id}`, v, 'EX', ttl);",
+          '  else await redis.set(`user:${id}`, v);',
+          '}',
+          'export async function lock(id: string) {',
+          `  return redis.eval("redis.call('SET', KEYS[1], ARGV[1])\\nif ARGV[2] == '' then return 1 end\\nredis.call('PEXPIRE', KEYS[1], ARGV[2])\\nreturn 1", 1, \`lock:\${id}\`, 'me', '30000');`,
+          '}',
+          'export async function plain(id: string) {',
+          "  await redis.set(`plain:${id}`, 'v');",
+          '}',
+        ].join('\n'),
+    );
+    const { document, problems } = await buildInventory(['.'], { cwd: dir, useConfig: false });
+    expect(problems).toEqual([]);
+    expect(document.shapes.map((s) => [s.shape, s.writes.map((w) => [w.line, w.command, w.ttl, w.optionalTtl ?? false])])).toEqual([
+      ['lock:*', [[8, 'SET', 'none', true]]],
+      ['plain:*', [[11, 'SET', 'none', false]]],
+      ['user:*', [[4, 'SET', 'atomic', false], [5, 'SET', 'none', true]]],
+    ]);
+    // declaring lock:* or user:* persistent would silence them when a caller passes no TTL by mistake
+    expect(persistentCandidates(document).map((s) => s.shape)).toEqual(['plain:*']);
+    // an early return the caller's TTL does not decide is a plain leak
+    const optional = (script: string) => (luaKeyUses(script, ['k:*']) as { writes: Array<{ ttl: string; optionalTtl?: true }> }).writes.map((w) => [w.ttl, w.optionalTtl ?? false]);
+    expect(optional("redis.call('INCR', KEYS[1])\nif ARGV[1] == 'x' then return 0 end\nredis.call('EXPIRE', KEYS[1], 60)\nreturn 1")).toEqual([['none', false]]);
+    expect(optional("redis.call('SET', KEYS[1], ARGV[1])\nif tonumber(ARGV[2]) then redis.call('EXPIRE', KEYS[1], ARGV[2]) end\nreturn 1")).toEqual([['none', true]]);
   });
 
   it('ties the KEYS of an ioredis defineCommand script to the keys of each call of the command in the file', async () => {
