@@ -5,7 +5,7 @@
  *
  * `redis-calls/message-key.ts` reads the `payload` beside the `socket` such a handler is handed as
  * the client's message; a function that merely takes `{ socket, data }` is not one: it must be
- * **reached from a socket's handler** (round 19's breaker: any function of that shape was
+ * **reached from a socket's handler** (round 18's breaker: any function of that shape was
  * exempt). So a function counts when:
  *
  * - it is its module's default export (`module.exports = fn`, `export default fn`), and
