@@ -155,8 +155,8 @@ export default createRule<Options, MessageIds>({
       staleExists: `{{command}} of \`{{key}}\` runs only when the {{read}} at line {{line}}, an earlier round trip, saw the key: if it expires in between, {{command}} recreates it without TTL, for good. Expire it in the same MULTI (EXPIRE ... NX) or use a Lua script.${KEY_TAIL}`,
       useIncrementWithTtl:
         'Replace both with incrementWithTtl() from {{module}}: the increment and its TTL in one script.',
-      wrapInMulti: 'Send {{command}} and {{expire}} in one MULTI (the result becomes the MULTI reply).',
-      appendExpire: 'Queue {{expire}} right after it in the same unit.',
+      wrapInMulti: 'Send {{command}} and {{expire}} in one MULTI (the result becomes the MULTI reply){{declare}}.',
+      appendExpire: 'Queue {{expire}} right after it in the same unit{{declare}}.',
       useMulti: 'Use multi() instead of pipeline().',
     },
   },
@@ -219,11 +219,14 @@ export default createRule<Options, MessageIds>({
           ttlText: rest,
           milliseconds: use.call.description.ttl?.unit === 'milliseconds',
           label: `${method}(${fallbackKeyText}, ${rest})`,
+          declare: '',
         };
       }
       const ttl = ttlConstantOf(context);
       const method = ttl.milliseconds ? 'pexpire' : 'expire';
-      return { ttlText: ttl.name, milliseconds: ttl.milliseconds, label: `${method}(${fallbackKeyText}, ${ttl.name})` };
+      // the file has no TTL constant: the suggestion names one the user must declare
+      const declare = ttl.placeholder ? `; declare ${ttl.name} with the TTL this key needs` : '';
+      return { ttlText: ttl.name, milliseconds: ttl.milliseconds, label: `${method}(${fallbackKeyText}, ${ttl.name})`, declare };
     }
 
     return {
@@ -439,7 +442,7 @@ export default createRule<Options, MessageIds>({
                 ? []
                 : [
                     ...(helper ? [{ messageId: 'useIncrementWithTtl' as const, data: { module }, fix: helper }] : []),
-                    ...(fix ? [{ messageId: 'wrapInMulti' as const, data: { command: call.command, expire: expiry.label }, fix }] : []),
+                    ...(fix ? [{ messageId: 'wrapInMulti' as const, data: { command: call.command, expire: expiry.label, declare: expiry.declare }, fix }] : []),
                   ],
             });
             continue;
@@ -455,7 +458,7 @@ export default createRule<Options, MessageIds>({
             loc: reportLoc(call),
             messageId: repaired?.messageId ?? (before ? 'expiryBeforeCreate' : (managed?.messageId ?? 'noExpiry')),
             data: repaired ? { ...data, line: repaired.line } : before ? data : { ...data, ...managed?.data },
-            suggest: fix && (repaired || before || managed?.messageId !== 'staleExists') ? [{ messageId: 'appendExpire', data: { expire: expiry.label }, fix }] : [],
+            suggest: fix && (repaired || before || managed?.messageId !== 'staleExists') ? [{ messageId: 'appendExpire', data: { expire: expiry.label, declare: expiry.declare }, fix }] : [],
           });
         }
       },

@@ -105,7 +105,7 @@ const proxyFinding = (line: number, column: number, command: string, prefix: str
   suggestions: [
     {
       messageId: 'wrapInMulti' as const,
-      data: { command, expire: `expire(\`${prefix}:\${k}\`, TTL_SECONDS)` },
+      data: { command, expire: `expire(\`${prefix}:\${k}\`, TTL_SECONDS)`, declare: '; declare TTL_SECONDS with the TTL this key needs' },
       output: proxies.replace(call, `.multi()${call}.expire(\`${prefix}:\${k}\`, TTL_SECONDS).exec()`),
     },
   ],

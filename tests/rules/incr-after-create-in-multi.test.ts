@@ -58,21 +58,21 @@ runRule(untypedTester, 'incr-needs-expire-on-create (a key created with its TTL 
     {
       // a pipeline is not a transaction: the key can expire between SET NX (a no-op) and INCR
       code: pipelined,
-      errors: [{ ...noExpiry(4, 63), suggestions: [{ messageId: 'appendExpire', data: { expire: 'expire(`rl:${id}`, TTL_SECONDS)' }, output: pipelined.replace('incr(`rl:${id}`)', 'incr(`rl:${id}`).expire(`rl:${id}`, TTL_SECONDS)') }] }],
+      errors: [{ ...noExpiry(4, 63), suggestions: [{ messageId: 'appendExpire', data: { expire: 'expire(`rl:${id}`, TTL_SECONDS)', declare: '; declare TTL_SECONDS with the TTL this key needs' }, output: pipelined.replace('incr(`rl:${id}`)', 'incr(`rl:${id}`).expire(`rl:${id}`, TTL_SECONDS)') }] }],
     },
     {
       // queued after the INCR, SET NX does nothing: the INCR created the key without TTL
       code: afterIncr,
-      errors: [{ ...noExpiry(4, 23), suggestions: [{ messageId: 'appendExpire', data: { expire: 'expire(`rl:${id}`, TTL_SECONDS)' }, output: afterIncr.replace('incr(`rl:${id}`)', 'incr(`rl:${id}`).expire(`rl:${id}`, TTL_SECONDS)') }] }],
+      errors: [{ ...noExpiry(4, 23), suggestions: [{ messageId: 'appendExpire', data: { expire: 'expire(`rl:${id}`, TTL_SECONDS)', declare: '; declare TTL_SECONDS with the TTL this key needs' }, output: afterIncr.replace('incr(`rl:${id}`)', 'incr(`rl:${id}`).expire(`rl:${id}`, TTL_SECONDS)') }] }],
     },
     {
       code: otherKey,
-      errors: [{ ...noExpiry(4, 73), suggestions: [{ messageId: 'appendExpire', data: { expire: 'expire(`rl:${id}`, TTL_SECONDS)' }, output: otherKey.replace('incr(`rl:${id}`)', 'incr(`rl:${id}`).expire(`rl:${id}`, TTL_SECONDS)') }] }],
+      errors: [{ ...noExpiry(4, 73), suggestions: [{ messageId: 'appendExpire', data: { expire: 'expire(`rl:${id}`, TTL_SECONDS)', declare: '; declare TTL_SECONDS with the TTL this key needs' }, output: otherKey.replace('incr(`rl:${id}`)', 'incr(`rl:${id}`).expire(`rl:${id}`, TTL_SECONDS)') }] }],
     },
     {
       // SET NX without an expiry creates the key without TTL itself (set-requires-ttl-or-keepttl's)
       code: noTtl,
-      errors: [{ ...noExpiry(4, 56), suggestions: [{ messageId: 'appendExpire', data: { expire: 'expire(`rl:${id}`, TTL_SECONDS)' }, output: noTtl.replace('incr(`rl:${id}`)', 'incr(`rl:${id}`).expire(`rl:${id}`, TTL_SECONDS)') }] }],
+      errors: [{ ...noExpiry(4, 56), suggestions: [{ messageId: 'appendExpire', data: { expire: 'expire(`rl:${id}`, TTL_SECONDS)', declare: '; declare TTL_SECONDS with the TTL this key needs' }, output: noTtl.replace('incr(`rl:${id}`)', 'incr(`rl:${id}`).expire(`rl:${id}`, TTL_SECONDS)') }] }],
     },
     {
       // two round trips: the key can expire between them
@@ -81,7 +81,7 @@ runRule(untypedTester, 'incr-needs-expire-on-create (a key created with its TTL 
     },
     {
       code: glidePipeline,
-      errors: [{ ...noExpiry(3, 146), suggestions: [{ messageId: 'appendExpire', data: { expire: 'expire(`rl:${id}`, TTL_SECONDS)' }, output: glidePipeline.replace('incr(`rl:${id}`)', 'incr(`rl:${id}`).expire(`rl:${id}`, TTL_SECONDS)') }] }],
+      errors: [{ ...noExpiry(3, 146), suggestions: [{ messageId: 'appendExpire', data: { expire: 'expire(`rl:${id}`, TTL_SECONDS)', declare: '; declare TTL_SECONDS with the TTL this key needs' }, output: glidePipeline.replace('incr(`rl:${id}`)', 'incr(`rl:${id}`).expire(`rl:${id}`, TTL_SECONDS)') }] }],
     },
   ],
 });

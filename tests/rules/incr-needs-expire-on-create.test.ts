@@ -110,7 +110,7 @@ runRule(untypedTester, 'incr-needs-expire-on-create', rule, {
           suggestions: [
             {
               messageId: 'wrapInMulti',
-              data: { command: 'SADD', expire: 'expire(`seen:${u}`, TTL_SECONDS)' },
+              data: { command: 'SADD', expire: 'expire(`seen:${u}`, TTL_SECONDS)', declare: '; declare TTL_SECONDS with the TTL this key needs' },
               output: ioredis(`redis.multi().sadd(\`seen:\${u}\`, item).expire(\`seen:\${u}\`, TTL_SECONDS).exec();`),
             },
           ],
@@ -127,7 +127,7 @@ runRule(untypedTester, 'incr-needs-expire-on-create', rule, {
           suggestions: [
             {
               messageId: 'appendExpire',
-              data: { expire: 'expire(key, TTL_SECONDS)' },
+              data: { expire: 'expire(key, TTL_SECONDS)', declare: '; declare TTL_SECONDS with the TTL this key needs' },
               output: ioredis(`redis.multi().incr(key).expire(key, TTL_SECONDS).expire(\`\${key}:meta\`, 60).exec();`),
             },
           ],
@@ -202,7 +202,7 @@ runRule(untypedTester, 'incr-needs-expire-on-create', rule, {
           suggestions: [
             {
               messageId: 'wrapInMulti',
-              data: { command: 'ZADD', expire: 'pexpire(key, windowMs)' },
+              data: { command: 'ZADD', expire: 'pexpire(key, windowMs)', declare: '' },
               // the separate expiry moves into the MULTI
               output: ioredis(`await redis.multi().zadd(key, now, id).pexpire(key, windowMs).exec();`),
             },
@@ -245,7 +245,7 @@ runRule(untypedTester, 'incr-needs-expire-on-create', rule, {
           suggestions: [
             {
               messageId: 'appendExpire',
-              data: { expire: 'pexpire(k, TTL_MS)' },
+              data: { expire: 'pexpire(k, TTL_MS)', declare: '' },
               output: nodeRedis(`const TTL_MS = 5000;\nclient.multi().lPush(k, v).pExpire(k, TTL_MS).exec();`),
             },
           ],

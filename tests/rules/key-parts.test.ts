@@ -129,7 +129,7 @@ const multiNote = " (`multi` is taken for a Redis client because its name matche
 const statsExpire = (code: string) => [
   {
     messageId: 'appendExpire' as const,
-    data: { expire: 'expire(getStatsKey(), TTL_SECONDS)' },
+    data: { expire: 'expire(getStatsKey(), TTL_SECONDS)', declare: '; declare TTL_SECONDS with the TTL this key needs' },
     output: code.replace("multi.hincrby(getStatsKey(), 'totalTasks', 1)", "multi.hincrby(getStatsKey(), 'totalTasks', 1).expire(getStatsKey(), TTL_SECONDS)"),
   },
 ];

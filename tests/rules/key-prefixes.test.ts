@@ -161,7 +161,7 @@ for (const tester of [untypedTester, typedTester]) {
             suggestions: [
               {
                 messageId: 'appendExpire',
-                data: { expire: 'expire(this.queuedKey, TTL_SECONDS)' },
+                data: { expire: 'expire(this.queuedKey, TTL_SECONDS)', declare: '; declare TTL_SECONDS with the TTL this key needs' },
                 output: reassignedStatic.replace('zadd(this.queuedKey, t.at, t.queueId)', 'zadd(this.queuedKey, t.at, t.queueId).expire(this.queuedKey, TTL_SECONDS)'),
               },
             ],
