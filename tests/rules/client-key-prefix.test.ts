@@ -15,10 +15,9 @@ import { fileURLToPath } from 'node:url';
 import incrRule from '../../rules/incr-needs-expire-on-create.js';
 import noPersistRule from '../../rules/no-persist.js';
 import setRule from '../../rules/set-requires-ttl-or-keepttl.js';
-import { runRule, setSuggestions, typedTester, untypedTester } from './tester.js';
+import { runRule, setSuggestions, typedTester, untypedTester, persistentSettings as persistent } from './tester.js';
 
 const app = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'client-key-prefix', 'app.ts');
-const persistent = (...patterns: string[]) => ({ 'redis-ttl': { persistentKeys: patterns } });
 const queue = persistent('queue:*');
 
 /** A queue push of `guild.id` through `client` (made on line 2 by `made`): the push is on line 3. */

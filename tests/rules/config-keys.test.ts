@@ -18,12 +18,11 @@ import incrRule from '../../rules/incr-needs-expire-on-create.js';
 import setRule from '../../rules/set-requires-ttl-or-keepttl.js';
 import { describe, expect, it } from 'vitest';
 import { keyShapes } from '../helpers/key-shapes.js';
-import { ioredis, nodeRedis, runRule, untypedTester } from './tester.js';
+import { ioredis, nodeRedis, runRule, untypedTester, persistentSettings as persistent } from './tester.js';
 
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'config-keys');
 const cjsApp = join(fixtures, 'cjs', 'app.js');
 const esmApp = join(fixtures, 'esm', 'app.ts');
-const persistent = (...patterns: string[]) => ({ 'redis-ttl': { persistentKeys: patterns } });
 const strict = [{ allowConstantKeys: false }] as const;
 const at = (line: number, column: number) => ({ messageId: 'noExpiry' as const, line, column });
 

@@ -13,19 +13,8 @@
 import setRule from '../../rules/set-requires-ttl-or-keepttl.js';
 import { describe, expect, it } from 'vitest';
 import { keyShapes } from '../helpers/key-shapes.js';
-import { ioredis, runRule, untypedTester } from './tester.js';
+import { ioredis, runRule, untypedTester, persistentSettings as persistent, setWithoutTtlAt as at } from './tester.js';
 
-const persistent = (...patterns: string[]) => ({ 'redis-ttl': { persistentKeys: patterns } });
-const withArgs = (code: string, args: string) => code.replace(/, v\);/, `, v, ${args});`);
-const at = (code: string, line: number, column: number) => ({
-  messageId: 'setWithoutTtl' as const,
-  line,
-  column,
-  suggestions: [
-    { messageId: 'addKeepTtl' as const, output: withArgs(code, "'KEEPTTL'") },
-    { messageId: 'addExpiryPlaceholder' as const, output: withArgs(code, "'EX', TTL_SECONDS") },
-  ],
-});
 
 const FLAG_KEY = [
   "function flagKey({ prefix, tenant = 'default', flagName, environment }) {",

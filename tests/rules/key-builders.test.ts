@@ -17,22 +17,10 @@ import { fileURLToPath } from 'node:url';
 import setRule from '../../rules/set-requires-ttl-or-keepttl.js';
 import { describe, expect, it } from 'vitest';
 import { keyShapes } from '../helpers/key-shapes.js';
-import { ioredis, runRule, untypedTester } from './tester.js';
+import { ioredis, runRule, untypedTester, persistentSettings as persistent, setWithoutTtlAt as at } from './tester.js';
 
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'key-builders');
 const app = join(fixtures, 'app.ts');
-const persistent = (...patterns: string[]) => ({ 'redis-ttl': { persistentKeys: patterns } });
-// reported with the suggestions to keep the TTL or pass an expiry, after the value
-const withArgs = (code: string, args: string) => code.replace(/, v\);/, `, v, ${args});`);
-const at = (code: string, line: number, column: number) => ({
-  messageId: 'setWithoutTtl' as const,
-  line,
-  column,
-  suggestions: [
-    { messageId: 'addKeepTtl' as const, output: withArgs(code, "'KEEPTTL'") },
-    { messageId: 'addExpiryPlaceholder' as const, output: withArgs(code, "'EX', TTL_SECONDS") },
-  ],
-});
 
 // (A) builders imported from a key catalogue
 const IMPORTS = "import { buildAuditStreamKey, buildEventsStreamKey, buildPermissionsKey } from './namespace';\nimport { tenantKey, pickKey, hashedKey, checkedKey } from './keys';\n";

@@ -16,7 +16,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import incrRule from '../../rules/incr-needs-expire-on-create.js';
 import { STRICT_KEY_POLICY } from '../helpers/lint.js';
 import { keyShapes } from '../helpers/key-shapes.js';
-import { ioredis, runRule, untypedTester } from './tester.js';
+import { ioredis, runRule, untypedTester, persistentSettings as persistent } from './tester.js';
 
 const root = mkdtempSync(join(tmpdir(), 'redis-ttl-key-parts-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -122,7 +122,6 @@ describe('key parts', () => {
   });
 });
 
-const persistent = (...patterns: string[]) => ({ 'redis-ttl': { persistentKeys: patterns } });
 /** The note of a receiver taken for a client by its name (jaf's injected client, untyped). */
 const multiNote = " (`multi` is taken for a Redis client because its name matches clientNames 'redis'.)";
 /** The suggestion on the stats HINCRBY of {@link taskStore}: queue its EXPIRE in the same MULTI. */

@@ -6,7 +6,7 @@
 import incrRule from '../../rules/incr-needs-expire-on-create.js';
 import getsetRule from '../../rules/no-getset.js';
 import setRule from '../../rules/set-requires-ttl-or-keepttl.js';
-import { ioredis, nodeRedis, runRule, setSuggestions, untypedTester } from './tester.js';
+import { ioredis, nodeRedis, runRule, setSuggestions, untypedTester, persistentSettings as persistent } from './tester.js';
 
 const STRICT = { allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false } as const;
 
@@ -18,7 +18,6 @@ const strictCode = ioredis(
 const notTtlTest = ioredis("export async function put(k: string, v: string, cached: boolean) {\n  if (cached) await redis.set(k, v);\n  else await redis.set(k, v, 'EX', 60);\n}");
 const otherKey = ioredis('await redis.multi().set(k, v).expire(`${k}:x`, 60).exec();');
 const pipelined = ioredis('await redis.pipeline().set(k, v).expire(k, 60).exec();');
-const persistent = (...patterns: string[]) => ({ 'redis-ttl': { persistentKeys: patterns } });
 
 const passThrough = ioredis('export class Store {\n  async incr(key: string) {\n    return redis.incr(key);\n  }\n}');
 const notPassThrough = ioredis(

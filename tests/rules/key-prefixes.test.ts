@@ -12,10 +12,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import incrRule from '../../rules/incr-needs-expire-on-create.js';
 import setRule from '../../rules/set-requires-ttl-or-keepttl.js';
-import { ioredis, nodeRedis, runRule, setSuggestions, typedTester, untypedTester } from './tester.js';
+import { ioredis, nodeRedis, runRule, setSuggestions, typedTester, untypedTester, persistentSettings as persistent } from './tester.js';
 
 const app = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'key-prefixes', 'app.ts');
-const persistent = (...patterns: string[]) => ({ 'redis-ttl': { persistentKeys: patterns } });
 
 // a durable workflow store: the prefix is a constructor option with a default (TS)
 const workflowStore = ioredis(

@@ -15,11 +15,10 @@ import { describe, expect, it } from 'vitest';
 import incrRule from '../../rules/incr-needs-expire-on-create.js';
 import setRule from '../../rules/set-requires-ttl-or-keepttl.js';
 import { keyShapes } from '../helpers/key-shapes.js';
-import { ioredis, nodeRedis, runRule, setSuggestions, typedTester, untypedTester } from './tester.js';
+import { ioredis, nodeRedis, runRule, setSuggestions, typedTester, untypedTester, persistentSettings as persistent } from './tester.js';
 
 /** A file beside tests/fixtures/key-text/constants.cjs (key separators exported as frozen objects). */
 const channelsFile = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'key-text', 'channels.ts');
-const persistent = (...patterns: string[]) => ({ 'redis-ttl': { persistentKeys: patterns } });
 
 describe('keyShapeOf, long concatenations', () => {
   it('reads every operand of a chain of `+`, however long', () => {

@@ -18,7 +18,7 @@ import { packageSpecifierCandidates } from '../../redis-calls/resolve.js';
 import incrRule from '../../rules/incr-needs-expire-on-create.js';
 import setRule from '../../rules/set-requires-ttl-or-keepttl.js';
 import { keyShapes } from '../helpers/key-shapes.js';
-import { ioredis, nodeRedis, runRule, setSuggestions, untypedTester } from './tester.js';
+import { ioredis, nodeRedis, runRule, setSuggestions, untypedTester, persistentSettings as persistent } from './tester.js';
 
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
 /** A file of the web app of tests/fixtures/monorepo (tsconfig aliases `~/*`, `@mono/redis`; npm workspaces). */
@@ -169,7 +169,6 @@ describe('a key-building method written the pre-class way (C.prototype.m = funct
   });
 });
 
-const persistent = (...patterns: string[]) => ({ 'redis-ttl': { persistentKeys: patterns } });
 
 // the nest-admin shape: a key helper imported through the `~/*` alias, the key declared persistent
 const permCache = ioredis(

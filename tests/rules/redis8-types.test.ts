@@ -18,9 +18,8 @@ import * as TOPK_RESERVE from '@redis/bloom/dist/lib/commands/top-k/RESERVE.js';
 import { describe, expect, it } from 'vitest';
 import { redisCallsIn } from '../helpers/redis-calls.js';
 import incrRule from '../../rules/incr-needs-expire-on-create.js';
-import { ioredis, nodeRedis, runRule, typedTester, untypedTester } from './tester.js';
+import { ioredis, nodeRedis, runRule, typedTester, untypedTester, persistentSettings as persistent } from './tester.js';
 
-const persistent = (...patterns: string[]) => ({ 'redis-ttl': { persistentKeys: patterns } });
 
 /** A `noExpiry` finding at line 3 of {@link nodeRedis} code, with the MULTI suggestion's output. */
 const noExpiry = (column: number, code: string, output: string) => ({

@@ -40,6 +40,26 @@ export const nodeRedis = (body: string): string =>
 export const upstash = (body: string): string =>
   `import { Redis } from '@upstash/redis';\nconst redis = Redis.fromEnv();\n${body}`;
 
+/** Settings declaring `patterns` persistent: `{ 'redis-ttl': { persistentKeys: patterns } }`. */
+export const persistentSettings = (...patterns: string[]) => ({ 'redis-ttl': { persistentKeys: patterns } });
+
+/**
+ * A `set-requires-ttl-or-keepttl` `setWithoutTtl` finding at `line`:`column` of `code`, with its two
+ * suggestions added after the first `, v);` of `code` (KEEPTTL, and an expiry of `TTL_SECONDS`).
+ */
+export function setWithoutTtlAt(code: string, line: number, column: number) {
+  const withArgs = (args: string) => code.replace(/, v\);/, `, v, ${args});`);
+  return {
+    messageId: 'setWithoutTtl' as const,
+    line,
+    column,
+    suggestions: [
+      { messageId: 'addKeepTtl' as const, output: withArgs("'KEEPTTL'") },
+      { messageId: 'addExpiryPlaceholder' as const, output: withArgs("'EX', TTL_SECONDS") },
+    ],
+  };
+}
+
 /**
  * The two suggestions of a SET without expiry in ioredis syntax (KEEPTTL, and an expiry of the
  * `TTL_SECONDS` constant to declare) for the first `call` in `code`, where `call` ends after the
