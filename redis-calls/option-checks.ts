@@ -12,7 +12,7 @@
  * the option involved. Which tokens Redis reads is the command table's (`semantics/commands.ts`).
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import type { CommandArg, CommandDescription } from '../semantics/commands.js';
+import { COMMANDS_WITHOUT_TTL_SYNTAX, type CommandArg, type CommandDescription } from '../semantics/commands.js';
 import type { ClientFlavor } from './client-facts.js';
 import { constantNumber } from './constant.js';
 import type { DroppedArgument, Flattened } from './normalize.js';
@@ -118,8 +118,6 @@ export function objectOptionsOf(context: AnyContext, command: string, flavor: Cl
   return sendsObjectAsText(command, flavor) ? objectOptions(context, command, commandArgs) : [];
 }
 
-/** Commands that create or write a key and have no TTL syntax: TTL tokens there are data. */
-const NO_TTL_SYNTAX = new Set(['HSET', 'HMSET', 'HSETNX', 'LPUSH', 'RPUSH', 'SADD', 'ZADD', 'MSET', 'INCR', 'INCRBY', 'DECR', 'DECRBY', 'HINCRBY', 'APPEND', 'PFADD', 'INCRBYFLOAT', 'SETNX']);
 /** Option keys that say "expire" in any client's spelling. */
 const TTL_OPTION_KEY = /^(?:ex|px|exat|pxat|ttl|expire|expiration|expiresIn)$/i;
 
@@ -129,7 +127,7 @@ const TTL_OPTION_KEY = /^(?:ex|px|exat|pxat|ttl|expire|expiration|expiresIn)$/i;
  * sent as a member).
  */
 export function misplacedTtl(context: AnyContext, command: string, flat: Flattened): DroppedArgument[] {
-  if (!NO_TTL_SYNTAX.has(command)) return [];
+  if (!COMMANDS_WITHOUT_TTL_SYNTAX.has(command)) return [];
   for (let i = 1; i < flat.args.length - 1; i++) {
     const token = flat.args[i];
     const node = flat.nodes[i];

@@ -1072,6 +1072,14 @@ export const EFFECTS_THAT_DELETE_KEY: ReadonlySet<KeyEffect> = new Set<KeyEffect
  */
 export const EFFECTS_THAT_KEEP_TTL: ReadonlySet<KeyEffect> = new Set<KeyEffect>(['create-in-place', 'modify-if-present']);
 
+/**
+ * Commands that create or write a key and take no expiry option: their syntax has no EX / PX /
+ * EXAT / PXAT (https://redis.io/docs/latest/commands/hset/, .../lpush/, .../sadd/, .../zadd/,
+ * .../mset/, .../incr/, .../hincrby/, .../append/, .../pfadd/, .../setnx/ and their siblings), so
+ * TTL tokens a call appends are data (a field and its value, a member) or a syntax error.
+ */
+export const COMMANDS_WITHOUT_TTL_SYNTAX: ReadonlySet<string> = new Set(['HSET', 'HMSET', 'HSETNX', 'LPUSH', 'RPUSH', 'SADD', 'ZADD', 'MSET', 'INCR', 'INCRBY', 'DECR', 'DECRBY', 'HINCRBY', 'APPEND', 'PFADD', 'INCRBYFLOAT', 'SETNX']);
+
 /** Effects that leave an existing key without the TTL it had: SET, GETSET, the STOREs, SET ... XX, PERSIST. */
 export const EFFECTS_THAT_CLEAR_TTL: ReadonlySet<KeyEffect> = new Set<KeyEffect>(['overwrite', 'clear-ttl-if-present', 'remove-ttl']);
 
