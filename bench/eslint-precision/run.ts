@@ -324,7 +324,7 @@ function prepareCorpus(scratch: string, specs: PackageSpec[]): string {
   }
   const tsconfig = join(scratch, 'tsconfig.json');
   const config = { compilerOptions: { ...TYPED_OPTIONS, module: 'NodeNext', moduleResolution: 'NodeNext' }, files: included };
-  writeFileSync(tsconfig, `${JSON.stringify(config, null, 2)}\n`);
+  replaceFile(tsconfig, `${JSON.stringify(config, null, 2)}\n`);
   return tsconfig;
 }
 
@@ -478,7 +478,7 @@ function prepareApplication(
     compilerOptions: { ...TYPED_OPTIONS, module: 'ESNext', moduleResolution: 'Bundler', jsx: 'preserve', resolveJsonModule: true },
     files,
   };
-  writeFileSync(tsconfig, `${JSON.stringify(config, null, 2)}\n`);
+  replaceFile(tsconfig, `${JSON.stringify(config, null, 2)}\n`);
   return { dir, files, tsconfig };
 }
 
@@ -663,7 +663,7 @@ function lintInChildren(codebases: Codebase[], mode: Mode, scratch: string): Wor
   mkdirSync(scratch, { recursive: true });
   chunks.forEach((chunk, index) => {
     const file = join(scratch, `worker-${mode}-${index}.json`);
-    writeFileSync(file, JSON.stringify({ mode, codebases: chunk } satisfies WorkerInput));
+    replaceFile(file, JSON.stringify({ mode, codebases: chunk } satisfies WorkerInput));
     rmSync(`${file}.out.json`, { force: true });
     execFileSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--worker', file, ...(pluginDir ? ['--plugin', pluginDir] : [])], {
       stdio: ['ignore', 'inherit', 'inherit'],
@@ -673,13 +673,24 @@ function lintInChildren(codebases: Codebase[], mode: Mode, scratch: string): Wor
   return output;
 }
 
+/**
+ * Writes `content` to `file` as a new file: the old one is unlinked first, never rewritten in
+ * place. A scratch directory copied with hard links (`cp -al`, to share an install between
+ * checkouts) shares its files' inodes, so an in-place write would change the other checkout's
+ * worker chunks and tsconfig under a run of its own.
+ */
+function replaceFile(file: string, content: string): void {
+  rmSync(file, { force: true });
+  writeFileSync(file, content);
+}
+
 /** The child process of {@link lintInChildren}: lints the chunk written in `file`. */
 function worker(file: string): void {
   const { mode, codebases } = JSON.parse(readFileSync(file, 'utf8')) as WorkerInput;
   const linter = new Linter({ configType: 'flat' });
   const output: WorkerOutput = {};
   for (const codebase of codebases) output[codebase.name] = lintCodebase(linter, codebase, mode);
-  writeFileSync(`${file}.out.json`, JSON.stringify(output));
+  replaceFile(`${file}.out.json`, JSON.stringify(output));
 }
 
 const USAGE = `Usage: npm run bench:eslint-precision -- [options]
