@@ -937,7 +937,7 @@ function factoryParameter(variable: TSESLint.Scope.Variable, fn: TSESTree.Node):
   return returnExpressions(fn).some((expression) => makesInstance(expression, 0));
 }
 
-/** An object literal with a function property (also as a call's argument), a function or a class; or a `const` bound to one. */
+/** An object literal with a function property, a function or a class; or a `const` bound to one. */
 function makesInstance(input: TSESTree.Node, depth: number): boolean {
   const node = unwrap(input);
   switch (node.type) {
@@ -951,9 +951,6 @@ function makesInstance(input: TSESTree.Node, depth: number): boolean {
         const value = unwrap(property.value);
         return value.type === AST_NODE_TYPES.FunctionExpression || value.type === AST_NODE_TYPES.ArrowFunctionExpression;
       });
-    case AST_NODE_TYPES.CallExpression:
-      // return Store.of({ offer: () => ... }), Object.freeze({ get() {...} }): the instance, passed through a call
-      return depth === 0 && node.arguments.some((argument) => unwrap(argument).type === AST_NODE_TYPES.ObjectExpression && makesInstance(argument, depth + 1));
     case AST_NODE_TYPES.Identifier: {
       if (depth > 0) return false;
       // const handler = { ... }; return handler;
