@@ -10,7 +10,7 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { classOfStaticThis, staticMember, type ClassNode } from './class-statics.js';
 import { assignedOnce, containerOf, declarationStatement, exportedStatement, memberOf } from './containers.js';
-import { asFunction, classMethod, classOf, instanceClass } from './key-builders.js';
+import { asFunction, classMethod, classNamed, classOf, instanceClass } from './key-builders.js';
 import { findExport, importedBinding, moduleContext, namespaceModule, type ImportedModule } from './modules.js';
 import { findVariable, functionName, propertyName, unwrap, walk, type AnyContext, type FunctionLike } from './static.js';
 
@@ -66,6 +66,8 @@ export function foreignKeyBuilder(
     const cls = def ? classOf(variable!, def) : undefined;
     const builder = cls ? staticBuilder(context, cls, name) : undefined;
     if (builder) return { ...builder, context, own: true };
+    const foreignStatic = cls ? undefined : importedStaticBuilder(context, object, name, depth);
+    if (foreignStatic) return foreignStatic;
     const namespace = namespaceModule(context, object);
     const found = namespace ? findExport(namespace, name) : undefined;
     const exported = found ? exportedBuilder(context, found, depth) : undefined;
@@ -76,6 +78,27 @@ export function foreignKeyBuilder(
   const { value, mutated } = memberOf(container, name);
   const fn = mutated ? undefined : asFunction(value);
   return value && fn ? { fn, declaration: value, context: container.context, own: !container.imported } : undefined;
+}
+
+/**
+ * A static key builder of a class another module of the repository exports, read there:
+ * `QueryBuilder.messages(chatId)` of `import QueryBuilder from '@/lib/queryBuilder'` (a default or
+ * named import, or a destructured `require`), whose `static messages(id) { return ...; }` is one
+ * returned expression ({@link staticBuilder}). `undefined` for a binding that is no import, or a
+ * class that does not fix the member.
+ */
+function importedStaticBuilder(
+  context: AnyContext,
+  object: TSESTree.Identifier,
+  name: string,
+  depth: number,
+): { fn: FunctionLike; declaration: TSESTree.Node; context: AnyContext; own: boolean } | undefined {
+  const def = findVariable(context, object)?.defs[0];
+  const isImport = def?.type === 'ImportBinding' || (def?.type === 'Variable' && def.node.id.type === AST_NODE_TYPES.ObjectPattern);
+  if (!isImport || depth > MAX_DEPTH) return undefined;
+  const found = classNamed(context, object, depth + 1);
+  const builder = found ? staticBuilder(found.context, found.cls, name) : undefined;
+  return builder && found ? { ...builder, context: found.context, own: false } : undefined;
 }
 
 /**

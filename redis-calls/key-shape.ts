@@ -49,6 +49,7 @@ export { returnExpressions } from './key-builders.js';
 export { calledName, functionsByName, keyBuilder } from './builder-lookup.js';
 import { foreignKeyBuilder, functionsByName, keyBuilder } from './builder-lookup.js';
 import { destructuredArgument } from './destructured-params.js';
+import { joinedIdentifier, joinedRestParameter, restArguments } from './rest-arguments.js';
 import { compiledCallee, filledWithMethods, instanceGetter } from './key-parts.js';
 import { assignedOnce, containerOf, declarationStatement, isObjectAssign, memberOf } from './containers.js';
 import { concatenatedOperands, isNodeUtilFormat, nodeFormatSegments, ownFormatSegments, type FormatSegment } from './format-strings.js';
@@ -84,6 +85,8 @@ interface Part {
   via: TSESTree.Node[];
   /** The part does not depend on the data of the call (only on constants and configuration). */
   fixed: boolean;
+  /** A builder's rest parameter bound to the call's arguments: their parts, in order (`args.join(':')`). */
+  elements?: Part[];
 }
 
 const UNKNOWN_PART: Part = { text: '*', via: [], fixed: false };
@@ -711,21 +714,18 @@ function staticMemberShape(context: AnyContext, cls: ClassNode, name: string, de
 function callShape(context: AnyContext, node: TSESTree.CallExpression, bindings: Bindings, depth: number): Part {
   // (0, keys_1.namespaceKey)(ns) of TypeScript's CommonJS output is keys_1.namespaceKey(ns)
   const callee = compiledCallee(node.callee);
-  // [prefix, queue, 'wait'].join(':')
-  if (
-    callee.type === AST_NODE_TYPES.MemberExpression &&
-    propertyName(callee.property, callee.computed) === 'join' &&
-    unwrap(callee.object).type === AST_NODE_TYPES.ArrayExpression
-  ) {
-    const array = unwrap(callee.object) as TSESTree.ArrayExpression;
+  // [prefix, queue, 'wait'].join(':'); args.join(':') of a builder's rest parameter (rest-arguments.ts)
+  const array = callee.type === AST_NODE_TYPES.MemberExpression && propertyName(callee.property, callee.computed) === 'join' ? unwrap(callee.object) : undefined;
+  const rest = joinedIdentifier(callee);
+  const restName = rest ? findVariable(context, rest)?.defs[0]?.name : undefined;
+  const elements =
+    array?.type === AST_NODE_TYPES.ArrayExpression
+      ? array.elements.map((element) => (!element || element.type === AST_NODE_TYPES.SpreadElement ? UNKNOWN_PART : shapeOf(context, element, bindings, depth + 1)))
+      : restName && bindings.get(restName)?.elements;
+  if (elements) {
     const separatorNode = node.arguments[0];
     const separator = separatorNode ? shapeOf(context, separatorNode, bindings, depth + 1) : literal(',');
-    const parts: Part[] = [];
-    array.elements.forEach((element, index) => {
-      if (index > 0) parts.push(separator);
-      parts.push(!element || element.type === AST_NODE_TYPES.SpreadElement ? UNKNOWN_PART : shapeOf(context, element, bindings, depth + 1));
-    });
-    return join(parts);
+    return join(elements.flatMap((element, index) => (index > 0 ? [separator, element] : [element])));
   }
   // String(id): the global conversion spells its argument
   if (
@@ -758,6 +758,9 @@ function callShape(context: AnyContext, node: TSESTree.CallExpression, bindings:
   if (returned.length === 0) return UNKNOWN_PART;
   // bind the builder's parameters to its arguments' shapes (evaluated where the call is)
   const inner = new Map<TSESTree.Node, Part>();
+  const restParam = joinedRestParameter(where, builder.fn);
+  const restArgs = restParam && restArguments(node, restParam.index);
+  if (restParam && restArgs) inner.set(restParam.id, { ...UNKNOWN_PART, elements: restArgs.map((a) => shapeOf(context, a, bindings, depth + 1)) });
   builder.fn.params.forEach((param, index) => {
     const id = param.type === AST_NODE_TYPES.AssignmentPattern ? param.left : param;
     const argument = node.arguments[index];

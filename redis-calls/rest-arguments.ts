@@ -1,0 +1,70 @@
+/**
+ * A key builder that joins its rest parameter: `static _joinQuery(...args) { return args.join(':'); }`
+ * called as `this._joinQuery('chat', chatId, 'messages')` spells `chat:*:messages`, its arguments
+ * in order with the separator between them, as `[a, b, c].join(sep)` does (`redis-calls/key-shape.ts`
+ * evaluates the builder; this module says which arguments the rest parameter holds and when the
+ * join can be read).
+ *
+ * Read only for a method of a class (static or not; a function or arrow of a module is not read),
+ * and only when the rest parameter is never changed nor passed on: every use of it is
+ * `args.join(sep)` (an `args.unshift('user')`, `args.push(x)`, `args = ...` or `f(args)` makes it
+ * something the call does not show), and the call spreads no argument into it
+ * (`this._joinQuery(...parts)`: how many values, and which, is not written at the call).
+ */
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { findVariable, propertyName, unwrap, type AnyContext, type FunctionLike } from './static.js';
+
+/** The rest parameter of a builder: its name and its position among the parameters. */
+export interface RestParameter {
+  id: TSESTree.Identifier;
+  index: number;
+}
+
+/**
+ * The rest parameter of the class method `fn` (`...args`, the last parameter), when every reference of it in `fn`
+ * is the receiver of a `join` call (`args.join(':')`); `undefined` otherwise.
+ * @param context the context `fn` is written in (its scope analysis finds the references)
+ * @param fn the builder
+ */
+export function joinedRestParameter(context: AnyContext, fn: FunctionLike): RestParameter | undefined {
+  // a method of a key-builder class only: a module's `keyFromParts(...parts)` helper also joins
+  // index and sorted-set keys that a broad declared pattern (boxyhq/jackson's `_index*`) would
+  // then exempt, its triaged leak among them (round 20's tuning run)
+  if (fn.parent?.type !== AST_NODE_TYPES.MethodDefinition) return undefined;
+  const index = fn.params.length - 1;
+  const last = fn.params[index];
+  if (last?.type !== AST_NODE_TYPES.RestElement || last.argument.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const id = last.argument;
+  const variable = findVariable(context, id);
+  if (!variable || variable.references.length === 0) return undefined;
+  const onlyJoined = variable.references.every((reference) => {
+    const member = reference.identifier.parent;
+    return (
+      member?.type === AST_NODE_TYPES.MemberExpression &&
+      member.object === reference.identifier &&
+      propertyName(member.property, member.computed) === 'join' &&
+      member.parent?.type === AST_NODE_TYPES.CallExpression &&
+      member.parent.callee === member
+    );
+  });
+  return onlyJoined ? { id, index } : undefined;
+}
+
+/**
+ * The arguments of `call` the rest parameter at `index` holds, in order; `undefined` when the
+ * call spreads an argument at or after that position (its count is not written at the call).
+ */
+export function restArguments(call: TSESTree.CallExpression, index: number): TSESTree.Expression[] | undefined {
+  const rest = call.arguments.slice(index);
+  return rest.some((argument) => argument.type === AST_NODE_TYPES.SpreadElement) ? undefined : (rest as TSESTree.Expression[]);
+}
+
+/**
+ * The rest parameter a `join` call is made on (`args` of `args.join(':')`), the identifier
+ * written at the call, when its callee is `<identifier>.join`; `undefined` otherwise.
+ */
+export function joinedIdentifier(callee: TSESTree.Node): TSESTree.Identifier | undefined {
+  if (callee.type !== AST_NODE_TYPES.MemberExpression || propertyName(callee.property, callee.computed) !== 'join') return undefined;
+  const object = unwrap(callee.object);
+  return object.type === AST_NODE_TYPES.Identifier ? object : undefined;
+}
