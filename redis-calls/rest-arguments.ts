@@ -5,8 +5,7 @@
  * evaluates the builder; this module says which arguments the rest parameter holds and when the
  * join can be read).
  *
- * Read only for a method of a class (static or not; a function or arrow of a module is not read),
- * and only when the rest parameter is never changed nor passed on: every use of it is
+ * Read only when the rest parameter is never changed nor passed on: every use of it is
  * `args.join(sep)` (an `args.unshift('user')`, `args.push(x)`, `args = ...` or `f(args)` makes it
  * something the call does not show), and the call spreads no argument into it
  * (`this._joinQuery(...parts)`: how many values, and which, is not written at the call).
@@ -21,16 +20,12 @@ export interface RestParameter {
 }
 
 /**
- * The rest parameter of the class method `fn` (`...args`, the last parameter), when every reference of it in `fn`
+ * The rest parameter of `fn` (`...args`, the last parameter), when every reference of it in `fn`
  * is the receiver of a `join` call (`args.join(':')`); `undefined` otherwise.
  * @param context the context `fn` is written in (its scope analysis finds the references)
  * @param fn the builder
  */
 export function joinedRestParameter(context: AnyContext, fn: FunctionLike): RestParameter | undefined {
-  // a method of a key-builder class only: a module's `keyFromParts(...parts)` helper also joins
-  // index and sorted-set keys that a broad declared pattern (boxyhq/jackson's `_index*`) would
-  // then exempt, its triaged leak among them (round 20's tuning run)
-  if (fn.parent?.type !== AST_NODE_TYPES.MethodDefinition) return undefined;
   const index = fn.params.length - 1;
   const last = fn.params[index];
   if (last?.type !== AST_NODE_TYPES.RestElement || last.argument.type !== AST_NODE_TYPES.Identifier) return undefined;
