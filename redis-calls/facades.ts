@@ -48,6 +48,7 @@ import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { describeCommand, type CommandArg } from '../semantics/commands.js';
 import { classOfThis, instanceMember } from './bounded.js';
+import { inheritedMemberType } from './inherited-members.js';
 import { requiredModule } from './client-syntax.js';
 import type { ClientDetector } from './clients.js';
 import { clientDetectorOf, forEachCallIn, redisCallsIn, redisCallsOf } from './index.js';
@@ -629,6 +630,11 @@ const memberHolders = new WeakMap<TSESTree.Node, Map<string, Holder | null>>();
 /** `this.presence`: its declared type, or the one value the class gives it. */
 function memberHolder(detector: ClientDetector, node: TSESTree.MemberExpression, depth: number): Holder | undefined {
   const member = instanceMember(node);
+  // a member a superclass of the code declares (`protected readonly redisConnection: RedisConnection`)
+  const cls = member ? undefined : classOfThis(node);
+  const name = propertyName(node.property, node.computed);
+  const inherited = cls && name !== undefined ? inheritedMemberType(detector, cls, name, (d, id) => classNamed(d, id, depth + 1)) : undefined;
+  if (inherited) return typeHolder(inherited.detector, inherited.type, depth + 1);
   const declared = member?.declaration;
   const annotation =
     declared?.type === AST_NODE_TYPES.PropertyDefinition
