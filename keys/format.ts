@@ -6,6 +6,7 @@
 import { isPersistentShape, serializeInventory, TTL_STATUSES, type InventoryDocument, type InventoryShape, type TtlStatus, type WriteSite } from '../inventory/format.js';
 import { compileShape, tooBroad } from '../inventory/match.js';
 import { keyPatternMatcher } from '../semantics/key-patterns.js';
+import type { ConfigModuleFormat } from './config-format.js';
 
 /** The output formats of `redis-ttl-keys`. */
 export const KEYS_FORMATS = ['table', 'json', 'markdown'] as const;
@@ -131,19 +132,26 @@ export function persistentCandidates(document: InventoryDocument, only: readonly
  * @param shapes from {@link persistentCandidates}
  * @param only the `--only` patterns given (said in the header comment)
  */
-export function persistentConfig(shapes: readonly InventoryShape[], only: readonly string[] = []): string {
+export function persistentConfig(shapes: readonly InventoryShape[], only: readonly string[] = [], options: PersistentConfigOptions = {}): string {
+  const left = leftOut(options.tooBroad ?? []);
   if (shapes.length === 0) {
-    return only.length > 0
-      ? `// No shape written without TTL matches ${only.map((p) => `'${p}'`).join(', ')}: nothing to declare.`
-      : '// No shape is written without TTL: nothing to declare persistent.';
+    return [
+      only.length > 0
+        ? `// No shape written without TTL matches ${only.map((p) => `'${p}'`).join(', ')}: nothing to declare.`
+        : '// No shape is written without TTL: nothing to declare persistent.',
+      ...left,
+    ].join('\n');
   }
+  const format = options.format ?? 'esm';
   const lines = [
     `// settings['redis-ttl'].persistentKeys for ${shapes.length} key ${plural(shapes.length, 'shape')} written without TTL (redis-ttl-keys).`,
+    ...left,
     only.length > 0
       ? `// Chosen with --only ${only.map((p) => `'${p}'`).join(' --only ')}: these keys are kept without TTL on purpose.`
       : '// Review: keep the lines of keys kept without TTL on purpose (queues, registries); delete the others and fix their writes.',
     '// Add the patterns to an existing persistentKeys list; every rule and redis-ttl-audit --source then leave these keys alone.',
-    'export default [',
+    ...(format === 'unknown' ? ['// ES module syntax: in a CommonJS project write it in eslint.config.mjs, or as module.exports = [...] in eslint.config.cjs.'] : []),
+    format === 'commonjs' ? 'module.exports = [' : 'export default [',
     '  {',
     '    settings: {',
     "      'redis-ttl': {",
@@ -156,6 +164,40 @@ export function persistentConfig(shapes: readonly InventoryShape[], only: readon
   }
   lines.push('        ],', '      },', '    },', '  },', '];');
   return lines.join('\n');
+}
+
+/** How {@link persistentConfig} prints its block. */
+export interface PersistentConfigOptions {
+  /** Shapes written without TTL but too broad to be a pattern ({@link tooBroadCandidates}): named as left out. */
+  tooBroad?: readonly InventoryShape[];
+  /** The module syntax of the project's ESLint config (`keys/config-format.ts`); default ESM. */
+  format?: ConfigModuleFormat;
+}
+
+/**
+ * The shapes written without TTL that {@link persistentCandidates} leaves out because they are too
+ * broad to be a pattern (`*`: the key is a run-time value the linter cannot spell; declaring it
+ * would silence every key), with the same other conditions (`only` included).
+ */
+export function tooBroadCandidates(document: InventoryDocument, only: readonly string[] = []): InventoryShape[] {
+  const matchers = only.map((p) => keyPatternMatcher(p));
+  return document.shapes.filter(
+    (s) =>
+      !isPersistentShape(s) &&
+      s.writes.some((w) => LEAKING.has(w.ttl) && w.optionalTtl !== true) &&
+      tooBroad(compileShape(s.shape)) !== undefined &&
+      (matchers.length === 0 || matchers.some((m) => m(s.shape))),
+  );
+}
+
+/** The comment lines naming the shapes left out as too broad (none when there are none). */
+function leftOut(shapes: readonly InventoryShape[]): string[] {
+  if (shapes.length === 0) return [];
+  const sites = shapes.flatMap((s) => s.writes.filter((w) => LEAKING.has(w.ttl) && w.optionalTtl !== true));
+  const shown = sites.slice(0, 3).map((w) => `${where(w)} ${w.command}`).join(', ') + (sites.length > 3 ? `, and ${sites.length - 3} more` : '');
+  return [
+    `// Left out: ${shapes.length} ${plural(shapes.length, 'shape')} too broad to declare (${shapes.map((s) => `'${s.shape}'`).join(', ')}: a pattern would silence every key), written without TTL at ${shown}; fix those writes or build their keys from a named family.`,
+  ];
 }
 
 /** A single-quoted JS string. */

@@ -11,6 +11,7 @@ import { type ReceiverKind, NOT_REDIS, FOREIGN, UNKNOWN, clientVerdict, relabel,
 import { clientPackageOf } from './client-packages.js';
 import { TRANSPARENT_TYPES, describesClient, duckTypedCommands, importedName } from './client-syntax.js';
 import type { ClientDetector } from './clients.js';
+import { declaresArgvSender } from './argv-sender-types.js';
 
 /** A type annotation: client / batch types, known non-Redis types, or unknown. */
 export function annotationVerdict(detector: ClientDetector, type: TSESTree.TypeNode, depth = 0): ReceiverKind {
@@ -130,7 +131,10 @@ function typeNameVerdict(detector: ClientDetector, ident: TSESTree.Identifier, a
   }
   if (origin.kind !== 'local') return UNKNOWN;
   const superClass = origin.classNode?.superClass;
-  if (origin.classNode) return superClass ? detector.classifyConstruction(superClass, undefined, depth + 1) : NOT_REDIS;
+  if (origin.classNode) {
+    const inherited = superClass ? detector.classifyConstruction(superClass, undefined, depth + 1) : NOT_REDIS;
+    return inherited.redis ? inherited : (argvSenderVerdict(detector, origin.classNode, annotated) ?? inherited);
+  }
   // type Client = Redis | Cluster; interface Store extends Redis {}
   if (origin.typeNode) return localTypeVerdict(detector, origin.typeNode, annotated, depth);
   // class Repo<C extends Redis>: what the parameter is constrained to
@@ -161,8 +165,25 @@ function localTypeVerdict(
   // of the client it takes, a client by its shape when tight enough, else unknown (names decide)
   const duck = allNot ? duckVerdict(detector.fileFlavor(), duckTypedCommands(declaration.body.body), (list) => `its annotation \`${annotated}\` is declared ${detector.moduleOf ? `in ${detector.moduleOf.display}` : 'in this file'} with Redis commands (${list})`) : undefined;
   if (duck) return duck;
+  const sender = allNot ? argvSenderVerdict(detector, declaration, annotated) : undefined;
+  if (sender) return sender;
   if (allNot && describesClient(declaration.body.body)) return UNKNOWN;
   return allNot ? (foreign ? FOREIGN : NOT_REDIS) : UNKNOWN;
+}
+
+/**
+ * A class or interface of the code that sends argv arrays (`redis-calls/argv-sender-types.ts`): a
+ * client by its shape, of the module's flavor, whose `sendCommand([...])` calls are read as the
+ * commands their arrays name; `undefined` when it declares no such sender.
+ */
+function argvSenderVerdict(
+  detector: ClientDetector,
+  declaration: TSESTree.ClassDeclaration | TSESTree.ClassExpression | TSESTree.TSInterfaceDeclaration,
+  annotated: string,
+): ReceiverKind | undefined {
+  if (!declaresArgvSender(declaration, detector.moduleOf?.program ?? detector.contextOf.sourceCode.ast)) return undefined;
+  const where = detector.moduleOf ? `in ${detector.moduleOf.display}` : 'in this file';
+  return duckVerdict(detector.fileFlavor(), ['sendCommand'], () => `its annotation \`${annotated}\` is declared ${where} with an argv sender (sendCommand)`);
 }
 
 /** `interface X extends Redis` / `extends IORedis.Cluster`: judged as a type reference. */

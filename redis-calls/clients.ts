@@ -35,6 +35,7 @@ import { constructionKeyPrefix } from './client-key-prefix.js';
 import { memberOf, memberPath, typeOfExpression } from './declared-types.js';
 import { checkerVerdict } from './client-checker.js';
 import { annotationVerdict } from './client-annotations.js';
+import { ARGV_SENDER_TEXT, declaresArgvSenderType } from './argv-sender-types.js';
 import { classMemberVerdict, keyPrefixOfValues } from './client-members.js';
 import { nameVerdict, verdictByName } from './client-names.js';
 import { accessorValues } from './accessors.js';
@@ -135,7 +136,7 @@ export class ClientDetector {
    */
   mayUseRedis(): boolean {
     if (this.evidence !== undefined) return this.evidence;
-    this.evidence = this.typed || this.importsRedis() || this.hasEvidenceName() || this.importsClientModule() || declaresDuckTypedClient(this.context.sourceCode.ast);
+    this.evidence = this.typed || this.importsRedis() || this.hasEvidenceName() || this.importsClientModule() || declaresDuckTypedClient(this.context.sourceCode.ast) || declaresArgvSenderType(this.context.sourceCode.ast);
     return this.evidence;
   }
 
@@ -145,7 +146,7 @@ export class ClientDetector {
     if (!from || !isAbsolute(from)) return false;
     for (const specifier of codeImports(this.context, { types: true, requires: true })) {
       const text = readModule(from, specifier, true)?.entry.text;
-      if (text !== undefined && CLIENT_MODULE_TEXT.test(text)) return true;
+      if (text !== undefined && (CLIENT_MODULE_TEXT.test(text) || ARGV_SENDER_TEXT.test(text))) return true;
     }
     return false;
   }

@@ -19,6 +19,7 @@ import { glideArgv } from './glide.js';
 import { isCommandOptionsArgument } from './command-options.js';
 import { localArrayTokens, settleConditionalGroups, type ArrayToken } from './arg-arrays.js';
 import { emptyTokens } from './empty-tokens.js';
+import { enumMemberName } from './command-name.js';
 import { commandOfMethod } from './command-methods.js';
 import { undecidedDialect } from './dialect.js';
 import { droppedArguments, keepTtlConflict, misplacedTtl, OBJECT_AS_TEXT, objectOptionsOf, optionConflict, SENDS_TOKENS_AS_WRITTEN, sendsObjectAsText, unknownOptionOf } from './option-checks.js';
@@ -747,7 +748,7 @@ function fromArgv(
 ): RedisCall | undefined {
   const [nameNode, ...rest] = elements;
   if (!nameNode || nameNode.type === AST_NODE_TYPES.SpreadElement) return undefined;
-  const name = given ? given.name : staticValue(context, nameNode);
+  const name = (given ? given.name : staticValue(context, nameNode)) ?? enumMemberName(context, nameNode);
   if (typeof name !== 'string' || !isKnownCommand(name)) return undefined;
   const command = name.toUpperCase();
   // generic forms take the argv as one array, or flatten it (ioredis `call('SET', args)`); an

@@ -18,10 +18,16 @@
  * Compiled async code (Babel's regenerator) turns such an `if` into cases of one `switch`: a case
  * that writes the same key with a TTL counts as the other arm. A test of a TTL-named parameter of
  * an enclosing function that the function hands to a call outside the arm counts without an arm
- * the analyzer can read (`if (ttl === 0) zAdd(k, m) else zAddWithTtl(k, m, ttl * 1000)`).
+ * the analyzer can read (`if (ttl === 0) zAdd(k, m) else zAddWithTtl(k, m, ttl * 1000)`). A write
+ * whose command has no TTL syntax (MSET, HSET: `COMMANDS_WITHOUT_TTL_SYNTAX`) counts beside an arm
+ * that hands on the caller's or configuration's TTL it tests (an array element, a call argument:
+ * `setCommands.push(['set', k, v, 'PX', this.config.ttlInMsecs]); return multi(setCommands)`).
+ * An Effect Option is an optional TTL: `ttl._tag === 'None'`, `Option.isNone` / `isSome`, and the
+ * `onNone` handler of `Option.match(ttl, { onNone, onSome })` whose `onSome` writes the same key
+ * with a TTL.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
-import { EXPIRY_EFFECTS } from '../semantics/commands.js';
+import { COMMANDS_WITHOUT_TTL_SYNTAX, EXPIRY_EFFECTS } from '../semantics/commands.js';
 import { redisCallsIn } from './index.js';
 import { sameKeyByShape } from './key-id.js';
 import { keyShapeOf } from './key-shape.js';
@@ -38,12 +44,15 @@ export function inNoTtlArm(context: AnyContext, call: RedisCall, keyNode: TSESTr
   const keyText = squeeze(context.sourceCode.getText(keyNode));
   for (let node: TSESTree.Node = call.node; node.parent; node = node.parent) {
     const parent: TSESTree.Node = node.parent;
-    if (isFunction(parent)) return false;
+    // Option.match(ttl, { onNone: () => set(k, v), onSome: (t) => set(k, v, 'PX', t) })
+    if (isFunction(parent)) return optionMatchSibling(context, parent, shape, keyText, keyNode);
     if ((parent.type === 'IfStatement' || parent.type === 'ConditionalExpression') && parent.test !== node) {
       const inConsequent = node === parent.consequent;
       const other = inConsequent ? parent.alternate : parent.consequent;
       // the write runs when the test is `inConsequent`
       if (other && armSetsTtl(context, other, { node: parent.test, value: inConsequent }, shape, keyText, keyNode)) return true;
+      // if (ttl) { ...multi(commandsWithPx) } else { mset(...) }: MSET cannot carry the TTL the other arm hands on
+      if (other && COMMANDS_WITHOUT_TTL_SYNTAX.has(call.command) && armHandsOnTestedTtl(context, other, { node: parent.test, value: inConsequent })) return true;
       // if (ttl === 0) set(k, v) else setWithTtl(k, v, ttl): the caller's TTL parameter said none
       if (callerChoseNoTtl(context, { node: parent.test, value: inConsequent }, node)) return true;
       // if (disableTtl) return redis.set(k, v);  return redis.setex(k, ttl, v);
@@ -70,6 +79,7 @@ export function inNoTtlArm(context: AnyContext, call: RedisCall, keyNode: TSESTr
         if (sibling.type === 'IfStatement' && !sibling.alternate && alwaysExits(sibling.consequent)) {
           if (armSetsTtl(context, sibling.consequent, { node: sibling.test, value: false }, shape, keyText, keyNode)) return true;
           if (callerChoseNoTtl(context, { node: sibling.test, value: false }, node)) return true;
+          if (COMMANDS_WITHOUT_TTL_SYNTAX.has(call.command) && armHandsOnTestedTtl(context, sibling.consequent, { node: sibling.test, value: false })) return true;
         }
       }
     }
@@ -114,6 +124,62 @@ function passedOnOutside(context: AnyContext, fn: TSESTree.Node, ref: string, ar
     if ((node.type === 'CallExpression' || node.type === 'NewExpression') && node.arguments.some((a) => referencesIn(context, a).has(ref))) return 'stop';
     return undefined;
   });
+}
+
+/**
+ * The `onNone` handler of an Option match (`Option.match(ttl, { onNone, onSome })`, the curried
+ * `Option.match({ onNone, onSome })`, any callee named `match`) whose `onSome` handler gives the
+ * same key a TTL: the caller's Option said "no TTL". `fn` is the function the write sits in.
+ */
+function optionMatchSibling(context: AnyContext, fn: TSESTree.Node, shape: string, keyText: string, keyNode: TSESTree.Node): boolean {
+  const property = fn.parent;
+  if (property?.type !== 'Property' || property.value !== fn || propertyName(property.key, property.computed) !== 'onNone') return false;
+  const object = property.parent;
+  const call = object.parent;
+  if (object.type !== 'ObjectExpression' || call?.type !== 'CallExpression' || !call.arguments.includes(object)) return false;
+  const callee = unwrap(call.callee);
+  const name = callee.type === 'MemberExpression' ? propertyName(callee.property, callee.computed) : callee.type === 'Identifier' ? callee.name : undefined;
+  if (name !== 'match') return false;
+  for (const p of object.properties) {
+    if (p.type !== 'Property' || propertyName(p.key, p.computed) !== 'onSome') continue;
+    return isFunction(p.value) && armSetsTtl(context, p.value, null, shape, keyText, keyNode);
+  }
+  return false;
+}
+
+/**
+ * An arm that hands on the TTL value its test reads, when the write runs only while that value is
+ * absent: a TTL-named reference of the test (`this.config.ttlInMsecs`, `ttl`) is an element of an
+ * array or an argument of a call in the arm (`setCommands.push(['set', k, v, 'PX',
+ * this.config.ttlInMsecs])`, `multi(...)`), and the test takes the write's side only when it is
+ * absent ({@link absentWhen}). Asked only for a write whose command has no TTL syntax (MSET,
+ * HSET...): it cannot carry that TTL, the other arm is where the code gives it.
+ */
+function armHandsOnTestedTtl(context: AnyContext, arm: TSESTree.Node, test: Branch): boolean {
+  const tested = [...referencesIn(context, test.node)].filter((ref) => TTL_NAME.test(ref.slice(ref.lastIndexOf('.') + 1)) && chosenByCaller(context, test.node, ref));
+  const absent = tested.filter((ref) => absentWhen(context, test.node, test.value, new Set([ref])));
+  if (absent.length === 0) return false;
+  return walk(context, arm, (node) => {
+    const parent = node.parent;
+    const handed =
+      (parent?.type === 'ArrayExpression' && parent.elements.includes(node as TSESTree.Expression)) ||
+      ((parent?.type === 'CallExpression' || parent?.type === 'NewExpression') && parent.arguments.includes(node as TSESTree.Expression));
+    if (!handed) return undefined;
+    const text = referenceText(context, node);
+    return text !== undefined && absent.includes(text) ? 'stop' : undefined;
+  });
+}
+
+/**
+ * Whether a TTL reference is one a caller or a configuration chose: a member of `this` (the
+ * store's configured TTL, `this.config.ttlInMsecs`) or a parameter of an enclosing function
+ * (`ttl`, `options.ttl`); a TTL the function computes itself (`const ttl = computeTtl(key)`) is not.
+ */
+function chosenByCaller(context: AnyContext, test: TSESTree.Node, ref: string): boolean {
+  const root = ref.split('.')[0]!;
+  if (root === 'this') return ref.includes('.');
+  const id = rootIdentifier(context, test, root);
+  return id !== undefined && findVariable(context, id)?.defs[0]?.type === 'Parameter';
 }
 
 /** The test of a branch, and the value it has when the write without TTL runs. */
@@ -246,6 +312,12 @@ function absentWhen(context: AnyContext, input: TSESTree.Node, value: boolean, r
         return false;
       }
       if (isRef(side) && isNone(other)) return equal;
+      // an Effect Option: ttl._tag === 'None' (absent), ttl._tag === 'Some' (given)
+      if (s.type === 'MemberExpression' && !s.computed && propertyName(s.property) === '_tag' && isRef(s.object)) {
+        const tag = literalValue(other);
+        if (tag === 'None') return equal;
+        if (tag === 'Some') return !equal;
+      }
     }
     return false;
   }
@@ -272,9 +344,9 @@ function absentWhen(context: AnyContext, input: TSESTree.Node, value: boolean, r
  * `isInteger`), false for an absent one (`isDefined` of class-validator and many codebases).
  */
 const PREDICATES: ReadonlyMap<string, 'nullish' | 'number' | 'present'> = new Map([
-  ...['isnil', 'isnull', 'isundefined', 'isnullorundefined', 'isnullish'].map((name) => [name, 'nullish'] as const),
+  ...['isnil', 'isnull', 'isundefined', 'isnullorundefined', 'isnullish', 'isnone'].map((name) => [name, 'nullish'] as const),
   ...['isnumber', 'isfinite', 'isinteger', 'issafeinteger'].map((name) => [name, 'number'] as const),
-  ...['isdefined', 'isnotnil', 'isnotnullish', 'notnil'].map((name) => [name, 'present'] as const),
+  ...['isdefined', 'isnotnil', 'isnotnullish', 'notnil', 'issome'].map((name) => [name, 'present'] as const),
 ]);
 
 /**

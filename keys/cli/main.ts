@@ -14,7 +14,8 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { CliError, describeFsError } from '../../cli/errors.js';
 import { docsUrl } from '../../cli/package-info.js';
 import { type CliStreams, finishProgram, parseArguments, reportUserErrors } from '../../cli/process.js';
-import { formatInventory, KEYS_FORMATS, type KeysFormat, persistentCandidates, persistentConfig } from '../format.js';
+import { formatInventory, KEYS_FORMATS, type KeysFormat, persistentCandidates, persistentConfig, tooBroadCandidates } from '../format.js';
+import { configModuleFormat } from '../config-format.js';
 import { buildInventory } from '../inventory.js';
 
 /** Everything the CLI touches: its streams, and the directory paths are relative to (default `process.cwd()`). */
@@ -92,7 +93,10 @@ async function run(argv: readonly string[], io: KeysIo): Promise<number> {
   for (const p of result.problems) io.stderr.write(`redis-ttl-keys: ${p.file}:${p.line}:${p.column}: ${p.message} (skipped)\n`);
   const text =
     options.persistentConfig === true
-      ? persistentConfig(persistentCandidates(result.document, options.only ?? []), options.only ?? [])
+      ? persistentConfig(persistentCandidates(result.document, options.only ?? []), options.only ?? [], {
+          tooBroad: tooBroadCandidates(result.document, options.only ?? []),
+          format: options.config === false ? configModuleFormat(cwd) : configModuleFormat(cwd, options.config),
+        })
       : formatInventory(options.format, result.document);
   if (options.output === undefined) {
     io.stdout.write(`${text}\n`);

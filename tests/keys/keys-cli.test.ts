@@ -2,7 +2,9 @@
 // TTL status (exact table, JSON, Markdown), the JSON valid for validateInventory, the
 // persistentKeys block, files that do not parse (file:line:column, skipped, exit 1), settings
 // from an ESLint config, usage errors (exit 2).
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { validateInventory } from '../../inventory/format.js';
 import { brokenSources, runKeys } from './run-keys.js';
@@ -125,6 +127,51 @@ describe('redis-ttl-keys on an app with hashes, counters and an embedded script'
     ]);
     expect(only.stdout).toContain("// Chosen with --only 'profile:*' --only 'touch:*': these keys are kept without TTL on purpose.");
     expect((await runKeys(['--no-config', '--persistent-config', '--only', 'nothing:*', APP])).stdout).toBe("// No shape written without TTL matches 'nothing:*': nothing to declare.\n");
+  });
+
+  it('names the shapes too broad to declare, and prints module.exports for a CommonJS config', async () => {
+    const dir = 'tests/fixtures/keys/cjs-app';
+    const cjs = await runKeys(['--no-config', '--persistent-config', 'src'], dir);
+    expect(cjs.code).toBe(0);
+    expect(cjs.stdout).toBe(
+      [
+        "// settings['redis-ttl'].persistentKeys for 1 key shape written without TTL (redis-ttl-keys).",
+        "// Left out: 1 shape too broad to declare ('*': a pattern would silence every key), written without TTL at src/store.js:6:15 SET; fix those writes or build their keys from a named family.",
+        '// Review: keep the lines of keys kept without TTL on purpose (queues, registries); delete the others and fix their writes.',
+        '// Add the patterns to an existing persistentKeys list; every rule and redis-ttl-audit --source then leave these keys alone.',
+        'module.exports = [',
+        '  {',
+        '    settings: {',
+        "      'redis-ttl': {",
+        '        persistentKeys: [',
+        "          'hits:*', // src/store.js:10:15 HSET",
+        '        ],',
+        '      },',
+        '    },',
+        '  },',
+        '];',
+        '',
+      ].join('\n'),
+    );
+    // --only a broad shape: nothing to declare, and the left-out shape is still named
+    const broad = await runKeys(['--no-config', '--persistent-config', '--only', '*', 'src'], dir);
+    expect(broad.stdout.split('\n').slice(0, 2)).toEqual([
+      "// settings['redis-ttl'].persistentKeys for 1 key shape written without TTL (redis-ttl-keys).",
+      "// Left out: 1 shape too broad to declare ('*': a pattern would silence every key), written without TTL at src/store.js:6:15 SET; fix those writes or build their keys from a named family.",
+    ]);
+    // the same project with an ES module config (--config names it), and one without a config whose package.json has no type
+    const esm = await runKeys(['--config', '../persistent.config.mjs', '--persistent-config', 'src'], dir);
+    expect(esm.stdout).toContain('\nexport default [\n');
+    expect(esm.stdout).not.toContain('CommonJS project');
+    // no ESLint config, a package.json without "type": ES module syntax, and how to write it in CommonJS
+    const bare = mkdtempSync(join(tmpdir(), 'keys-typeless-'));
+    writeFileSync(join(bare, 'package.json'), '{ "name": "typeless" }\n');
+    writeFileSync(join(bare, 'store.js'), readFileSync(`${dir}/src/store.js`, 'utf8'));
+    const typeless = await runKeys(['--no-config', '--persistent-config', '.'], bare);
+    expect(typeless.stdout.split('\n').slice(4, 6)).toEqual([
+      '// ES module syntax: in a CommonJS project write it in eslint.config.mjs, or as module.exports = [...] in eslint.config.cjs.',
+      'export default [',
+    ]);
   });
 
   it("reads persistentKeys from the ESLint config (--config): those writes are 'persistent' and leave the block", async () => {
