@@ -14,6 +14,7 @@
  * - the **related modules** of the linted file, read once per lint run: the modules of its package
  *   that import it, the modules it imports (its key builders, its key constants), and the modules
  *   that import one of those (the other users of the same key builder: `room.cleanup.ts` above),
+ *   in its package (or, when that cannot be listed, the folder of its nearest `tsconfig.json`),
  *   tests left out, at most {@link MAX_MODULES_READ} parsed of {@link MAX_MODULES_SEEN} looked at
  *   (`importers.ts` importersOf, `modules.ts` loadModule; only a module whose text names a deletion
  *   or an expiry is parsed);
@@ -22,7 +23,8 @@
  *   `*`: two modules' bare `key` are two keys), in a named function that does not call the writer's
  *   function by name. A DEL of a list (`del(a, b)`, `del([a, b])`, `unlink(...keys)` with `keys` a
  *   `const` array literal) counts for each key. Never when that module gives the key shape a TTL
- *   anywhere (the DEL is then an invalidation of an expiring key: reported as today);
+ *   anywhere (the DEL is then an invalidation of an expiring key: reported as today); a TTL a third
+ *   module gives the shape (a sweeper expiring idle rooms) does not undo the deleting module's;
  * - a **creation with a TTL** there (for an update that keeps the TTL, HSET / SADD ...): SET ... EX,
  *   SETEX (`create-with-ttl`), or a write of the key followed in its function by its EXPIRE.
  *
@@ -31,7 +33,8 @@
  * module expires, a writer that gives any key a TTL, a writer clearing the TTL). A cleanup that may
  * never run (a room nobody closes) is still left to `strict` (`allowDeletedKeys: false`).
  */
-import { dirname, isAbsolute, relative } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative } from 'node:path';
 import type { TSESTree } from '@typescript-eslint/utils';
 import { EFFECTS_THAT_DELETE_KEY, EFFECTS_THAT_SET_TTL, EFFECTS_THAT_WRITE_WITHOUT_TTL } from '../semantics/commands.js';
 import { calledName } from './builder-lookup.js';
@@ -41,7 +44,7 @@ import { keyIdOf } from './key-id.js';
 import { keyShapeOf } from './key-shape.js';
 import { codeImports, loadModule, moduleContext, readModule } from './modules.js';
 import type { RedisCall } from './normalize.js';
-import { packageOf } from './project.js';
+import { packageFiles, packageOf } from './project.js';
 import { constInitializer, enclosingFunction, unwrap, walk, type AnyContext, type FunctionLike } from './static.js';
 
 /** Related modules parsed (their calls indexed) per linted file. */
@@ -68,8 +71,6 @@ interface RelatedFacts {
   deleted: Map<string, ManagedKey[]>;
   /** Creations with a TTL by key shape. */
   createdWithTtl: Map<string, ManagedKey[]>;
-  /** Shapes a related module gives a TTL anywhere (its `expiredShapes`). */
-  expired: Set<string>;
 }
 
 const relatedCache = new WeakMap<TSESTree.Program, RelatedFacts>();
@@ -82,9 +83,10 @@ const relatedCache = new WeakMap<TSESTree.Program, RelatedFacts>();
 export function deletedInAnotherModule(context: AnyContext, shape: string, writer: FunctionLike): RedisCall | undefined {
   if (!hasStaticPart(shape)) return undefined;
   const facts = relatedFacts(context);
-  if (facts.expired.has(shape)) return undefined;
   const writerName = calledName(writer);
   for (const deletion of facts.deleted.get(shape) ?? []) {
+    // the deleting module gives the shape a TTL: its DEL is an invalidation of an expiring key
+    if (fileIndexOf(deletion.context).expiredShapes.has(shape)) continue;
     // the deleter runs the writer first (`finish() { service.step(id); del(k) }`): the success path of one operation
     if (writerName !== undefined && calledNames(deletion.context, deletion.fn).has(writerName)) continue;
     return deletion.call;
@@ -111,7 +113,7 @@ function relatedFacts(context: AnyContext): RelatedFacts {
   const program = context.sourceCode.ast;
   let facts = relatedCache.get(program);
   if (facts) return facts;
-  facts = { deleted: new Map(), createdWithTtl: new Map(), expired: new Set() };
+  facts = { deleted: new Map(), createdWithTtl: new Map() };
   relatedCache.set(program, facts);
   for (const at of relatedModules(context)) addFacts(at, facts);
   return facts;
@@ -124,15 +126,32 @@ function specifierOf(from: string, path: string): string {
 }
 
 /**
+ * The folder whose modules are the linted file's project: its package (the nearest `package.json`)
+ * when its listing holds the file (not one too large to list, nor one whose listing leaves out the
+ * hidden folder the file is in); else, below it, the nearest folder with a `tsconfig.json` or
+ * `jsconfig.json` (a part of a monorepo whose own `package.json` is not there, under a root too
+ * large to list). `undefined` when neither can be listed.
+ */
+function projectRoot(file: string): string | undefined {
+  const info = packageOf(file);
+  const lists = (root: string) => packageFiles(root)?.includes(file) === true;
+  if (info && lists(info.root)) return info.root;
+  for (let dir = dirname(file); dirname(dir) !== dir && (!info || dir.startsWith(info.root)); dir = dirname(dir)) {
+    if (existsSync(join(dir, 'tsconfig.json')) || existsSync(join(dir, 'jsconfig.json'))) return lists(dir) ? dir : undefined;
+  }
+  return undefined;
+}
+
+/**
  * The contexts of the related modules of the linted file (see the module comment): its importers,
  * its imports, the importers of its imports, in that order, bounded.
  */
 function relatedModules(context: AnyContext): AnyContext[] {
   const file = context.physicalFilename ?? context.filename;
   if (!file || !isAbsolute(file)) return [];
-  const info = packageOf(file);
-  if (!info) return [];
-  const ownIsTest = TEST_PATH.test(relative(info.root, file));
+  const root = projectRoot(file);
+  if (root === undefined) return [];
+  const ownIsTest = TEST_PATH.test(relative(root, file));
   const imports: string[] = [];
   for (const specifier of codeImports(context)) {
     const path = readModule(file, specifier, true)?.path;
@@ -142,15 +161,15 @@ function relatedModules(context: AnyContext): AnyContext[] {
   const add = (path: string) => {
     if (path !== file && candidates.size < MAX_MODULES_SEEN) candidates.add(path);
   };
-  importersOf(file).forEach(add);
+  importersOf(file, root).forEach(add);
   imports.forEach(add);
-  for (const path of imports) importersOf(path).forEach(add);
+  for (const path of imports) importersOf(path, root).forEach(add);
   const out: AnyContext[] = [];
   for (const path of candidates) {
     if (out.length >= MAX_MODULES_READ) break;
-    if (!ownIsTest && TEST_PATH.test(relative(info.root, path))) continue;
-    // only a module of the same package
-    if (packageOf(path)?.root !== info.root) continue;
+    // only a module of the same project, not a test's
+    const rel = relative(root, path);
+    if (rel.startsWith('..') || isAbsolute(rel) || (!ownIsTest && TEST_PATH.test(rel))) continue;
     const specifier = specifierOf(file, path);
     const text = readModule(file, specifier)?.entry.text;
     if (text === undefined || !MAY_MANAGE.test(text)) continue;
@@ -160,10 +179,9 @@ function relatedModules(context: AnyContext): AnyContext[] {
   return out;
 }
 
-/** Adds what the module of `at` deletes, creates with a TTL and expires, by key shape. */
+/** Adds what the module of `at` deletes and creates with a TTL, by key shape. */
 function addFacts(at: AnyContext, facts: RelatedFacts): void {
   const index = fileIndexOf(at);
-  index.expiredShapes.forEach((shape) => facts.expired.add(shape));
   const push = (map: Map<string, ManagedKey[]>, shape: string, entry: ManagedKey) => {
     const list = map.get(shape);
     if (list) list.push(entry);
