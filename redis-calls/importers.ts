@@ -164,14 +164,14 @@ function stemIndex(root: string, files: readonly string[]): Map<string, string[]
 /**
  * The modules of the package of `path` (its listing) whose import specifiers resolve to `path`.
  * Empty when the package cannot be listed.
+ * @param root the folder whose listing is searched instead of the package's (a project folder)
  */
-export function importersOf(path: string): string[] {
-  const info = packageOf(path);
-  const files = info && packageFiles(info.root);
+export function importersOf(path: string, root: string | undefined = packageOf(path)?.root): string[] {
+  const files = root !== undefined ? packageFiles(root) : undefined;
   if (!files) return [];
   const cached = importers.get(path);
   if (cached && cached.files === files) return cached.importers;
-  const byStem = stemIndex(info!.root, files);
+  const byStem = stemIndex(root!, files);
   const stems = moduleStems(path);
   const out: string[] = [];
   for (const candidate of new Set(stems.flatMap((stem) => byStem.get(stem) ?? []))) {

@@ -33,6 +33,7 @@ import {
 } from '../semantics/commands.js';
 import { poppedQueue, pushedQueue, STREAM_WRITES, streamUse, type QueueType } from '../semantics/queues.js';
 import { expiredInTheCode } from './cache-keys.js';
+import { createdWithTtlInAnotherModule, deletedInAnotherModule } from './cross-file-lifecycle.js';
 import { fileIndexOf } from './file-index.js';
 import { keyIdOf, sameKeyByShape } from './key-id.js';
 import { ID_NAME, LIMIT_NAME, LOCK_WORDS, QUEUE_NAME } from './names.js';
@@ -96,7 +97,8 @@ export function deletedElsewhere(context: AnyContext, call: RedisCall, arg: numb
     if (reaches(context, deleter, writer)) continue;
     return other;
   }
-  return undefined;
+  // the same key shape deleted by another module of the package (a room cleanup): cross-file-lifecycle.ts
+  return deletedInAnotherModule(context, shape.shape, writer);
 }
 
 /** A key argument of one call, with what the call does to it (a pop: the kind of queue it drains). */
@@ -321,7 +323,8 @@ export function createdWithTtlElsewhere(context: AnyContext, call: RedisCall, ar
     );
     if (created) return created;
   }
-  return undefined;
+  // the record created with a TTL by another module of the package: cross-file-lifecycle.ts
+  return createdWithTtlInAnotherModule(context, shape);
 }
 
 /**

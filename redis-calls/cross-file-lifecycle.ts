@@ -1,0 +1,262 @@
+/**
+ * Keys whose life ANOTHER MODULE of the codebase manages: the readings of `lifecycle.ts`
+ * (`deletedElsewhere`, `createdWithTtlElsewhere`) carried across the modules of one package.
+ *
+ * ```ts
+ * // keys.ts                   export const KEY = { room: (id) => `Room:${id}`, players: (id) => `Room:${id}:Players` };
+ * // room.cleanup.ts           async cleanupRoom(id) { const p = redis.pipeline(); p.del(KEY.room(id)); p.del(KEY.players(id)); await p.exec(); }
+ * // game.service.ts (linted)  async join(id, player) { await redis.sadd(KEY.players(id), player); }
+ * ```
+ *
+ * The SADD of `Room:*:Players` is not reported by `recommended`: the room cleanup of another module
+ * deletes that key shape, as a sweeper of the same file would. What counts:
+ *
+ * - the **related modules** of the linted file, read once per lint run: the modules of its package
+ *   that import it, the modules it imports (its key builders, its key constants), and the modules
+ *   that import one of those (the other users of the same key builder: `room.cleanup.ts` above),
+ *   in its package (or, when that cannot be listed, the folder of its nearest `tsconfig.json`),
+ *   tests left out, at most {@link MAX_MODULES_READ} parsed of {@link MAX_MODULES_SEEN} looked at
+ *   (`importers.ts` importersOf, `modules.ts` loadModule; only a module whose text names a deletion
+ *   or an expiry is parsed);
+ * - a **deletion** there: DEL / UNLINK / GETDEL (the `delete` effect of `semantics/commands.ts`,
+ *   also through a pass-through facade) of the same key shape, with a static part (`Room:*`, not
+ *   `*`: two modules' bare `key` are two keys), in a named function that does not call the writer's
+ *   function by name. A DEL of a list (`del(a, b)`, `del([a, b])`, `unlink(...keys)` with `keys` a
+ *   `const` array literal) counts for each key. Never when that module gives the key shape a TTL
+ *   anywhere (the DEL is then an invalidation of an expiring key: reported as today); a TTL a third
+ *   module gives the shape (a sweeper expiring idle rooms) does not undo the deleting module's;
+ * - a **creation with a TTL** there (for an update that keeps the TTL, HSET / SADD ...): SET ... EX,
+ *   SETEX (`create-with-ttl`), or a write of the key followed in its function by its EXPIRE.
+ *
+ * Every exception of the same-file reading is decided by `lifecycle.ts` before it asks this module
+ * (locks and SET NX, limit counters, per-build prefixes, a shape the linted file or an imported
+ * module expires, a writer that gives any key a TTL, a writer clearing the TTL). A cleanup that may
+ * never run (a room nobody closes) is still left to `strict` (`allowDeletedKeys: false`).
+ */
+import { existsSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative } from 'node:path';
+import type { TSESTree } from '@typescript-eslint/utils';
+import { EFFECTS_THAT_DELETE_KEY, EFFECTS_THAT_SET_TTL, EFFECTS_THAT_WRITE_WITHOUT_TTL } from '../semantics/commands.js';
+import { calledName } from './builder-lookup.js';
+import { fileIndexOf } from './file-index.js';
+import { importersOf } from './importers.js';
+import { keyIdOf } from './key-id.js';
+import { keyShapeOf } from './key-shape.js';
+import { codeImports, loadModule, moduleContext, readModule } from './modules.js';
+import type { RedisCall } from './normalize.js';
+import { packageFiles, packageOf } from './project.js';
+import { constInitializer, enclosingFunction, unwrap, walk, type AnyContext, type FunctionLike } from './static.js';
+
+/** Related modules parsed (their calls indexed) per linted file. */
+export const MAX_MODULES_READ = 24;
+/** Related modules looked at (their text tested) per linted file. */
+export const MAX_MODULES_SEEN = 200;
+
+/** A test module (its `afterEach` DEL is no cleanup of the application). */
+const TEST_PATH = /(?:^|[\\/])(?:__tests__|__mocks__|tests?|spec)[\\/]|\.(?:test|spec)\.[cm]?[jt]sx?$/;
+/** Text that may delete or expire a key: only such a module is parsed. */
+const MAY_MANAGE = /\b(?:del|unlink|getdel|getDel|DEL|UNLINK|GETDEL)\b|expire|EXPIRE|setex|SETEX|\bEX\b|\bPX\b|\bex\s*:|\bEX\s*:/;
+
+/** A key a call of another module deletes or creates with a TTL, with that call. */
+interface ManagedKey {
+  call: RedisCall;
+  /** The named function around the call. */
+  fn: FunctionLike;
+  context: AnyContext;
+}
+
+/** What the related modules of one linted file do to key shapes. */
+interface RelatedFacts {
+  /** Deletions by key shape. */
+  deleted: Map<string, ManagedKey[]>;
+  /** Creations with a TTL by key shape. */
+  createdWithTtl: Map<string, ManagedKey[]>;
+}
+
+const relatedCache = new WeakMap<TSESTree.Program, RelatedFacts>();
+
+/**
+ * The call of another module of the package that deletes the key shape `shape` the write `call`
+ * writes in the function `writer` (see the module comment), or `undefined`. The caller has applied
+ * the same-file exceptions (`lifecycle.ts` deletedElsewhere).
+ */
+export function deletedInAnotherModule(context: AnyContext, shape: string, writer: FunctionLike): RedisCall | undefined {
+  if (!hasStaticPart(shape)) return undefined;
+  const facts = relatedFacts(context);
+  const writerName = calledName(writer);
+  for (const deletion of facts.deleted.get(shape) ?? []) {
+    // the deleting module gives the shape a TTL: its DEL is an invalidation of an expiring key
+    if (fileIndexOf(deletion.context).expiredShapes.has(shape)) continue;
+    // the deleter runs the writer first (`finish() { service.step(id); del(k) }`): the success path of one operation
+    if (writerName !== undefined && calledNames(deletion.context, deletion.fn).has(writerName)) continue;
+    return deletion.call;
+  }
+  return undefined;
+}
+
+/**
+ * The call of another module of the package that creates, with a TTL, the record of key shape
+ * `shape` the update `call` (a write that keeps the TTL: HSET, SADD ...) writes, or `undefined`.
+ * The caller has applied the same-file exceptions (`lifecycle.ts` createdWithTtlElsewhere).
+ */
+export function createdWithTtlInAnotherModule(context: AnyContext, shape: string): RedisCall | undefined {
+  if (!hasStaticPart(shape)) return undefined;
+  return relatedFacts(context).createdWithTtl.get(shape)?.[0]?.call;
+}
+
+/** Whether a key shape has a static part (a letter or digit): `Room:*`, not `*` nor `*:*`. */
+function hasStaticPart(shape: string): boolean {
+  return /[\p{L}\p{N}]/u.test(shape.replace(/\*/g, ''));
+}
+
+function relatedFacts(context: AnyContext): RelatedFacts {
+  const program = context.sourceCode.ast;
+  let facts = relatedCache.get(program);
+  if (facts) return facts;
+  facts = { deleted: new Map(), createdWithTtl: new Map() };
+  relatedCache.set(program, facts);
+  for (const at of relatedModules(context)) addFacts(at, facts);
+  return facts;
+}
+
+/** A relative specifier of `path` seen from `from` (`./b.ts`, `../c/d.js`). */
+function specifierOf(from: string, path: string): string {
+  const spec = relative(dirname(from), path).split('\\').join('/');
+  return spec.startsWith('.') ? spec : `./${spec}`;
+}
+
+/**
+ * The folder whose modules are the linted file's project: its package (the nearest `package.json`)
+ * when its listing holds the file (not one too large to list, nor one whose listing leaves out the
+ * hidden folder the file is in); else, below it, the nearest folder with a `tsconfig.json` or
+ * `jsconfig.json` (a part of a monorepo whose own `package.json` is not there, under a root too
+ * large to list). `undefined` when neither can be listed.
+ */
+function projectRoot(file: string): string | undefined {
+  const info = packageOf(file);
+  const lists = (root: string) => packageFiles(root)?.includes(file) === true;
+  if (info && lists(info.root)) return info.root;
+  for (let dir = dirname(file); dirname(dir) !== dir && (!info || dir.startsWith(info.root)); dir = dirname(dir)) {
+    if (existsSync(join(dir, 'tsconfig.json')) || existsSync(join(dir, 'jsconfig.json'))) return lists(dir) ? dir : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * The contexts of the related modules of the linted file (see the module comment): its importers,
+ * its imports, the importers of its imports, in that order, bounded.
+ */
+function relatedModules(context: AnyContext): AnyContext[] {
+  const file = context.physicalFilename ?? context.filename;
+  if (!file || !isAbsolute(file)) return [];
+  const root = projectRoot(file);
+  if (root === undefined) return [];
+  const ownIsTest = TEST_PATH.test(relative(root, file));
+  const imports: string[] = [];
+  for (const specifier of codeImports(context)) {
+    const path = readModule(file, specifier, true)?.path;
+    if (path) imports.push(path);
+  }
+  const candidates = new Set<string>();
+  const add = (path: string) => {
+    if (path !== file && candidates.size < MAX_MODULES_SEEN) candidates.add(path);
+  };
+  importersOf(file, root).forEach(add);
+  imports.forEach(add);
+  for (const path of imports) importersOf(path, root).forEach(add);
+  const out: AnyContext[] = [];
+  for (const path of candidates) {
+    if (out.length >= MAX_MODULES_READ) break;
+    // only a module of the same project, not a test's
+    const rel = relative(root, path);
+    if (rel.startsWith('..') || isAbsolute(rel) || (!ownIsTest && TEST_PATH.test(rel))) continue;
+    const specifier = specifierOf(file, path);
+    const text = readModule(file, specifier)?.entry.text;
+    if (text === undefined || !MAY_MANAGE.test(text)) continue;
+    const module = loadModule(context, specifier);
+    if (module) out.push(moduleContext(context, module));
+  }
+  return out;
+}
+
+/** Adds what the module of `at` deletes and creates with a TTL, by key shape. */
+function addFacts(at: AnyContext, facts: RelatedFacts): void {
+  const index = fileIndexOf(at);
+  const push = (map: Map<string, ManagedKey[]>, shape: string, entry: ManagedKey) => {
+    const list = map.get(shape);
+    if (list) list.push(entry);
+    else map.set(shape, [entry]);
+  };
+  for (const call of [...index.calls, ...index.facadeCalls]) {
+    const fn = namedFunctionOf(call.node);
+    if (!fn) continue;
+    for (const key of call.description.keys) {
+      const node = call.argNodes[key.arg];
+      if (!node) continue;
+      if (EFFECTS_THAT_DELETE_KEY.has(key.effect)) {
+        for (const each of listedKeys(at, node)) push(facts.deleted, keyShapeOf(at, each).shape, { call, fn, context: at });
+        // DEL a b c: the command's further arguments are keys too
+        if (key.arg === 0 && call.description.keys.length === 1) {
+          for (const extra of call.argNodes.slice(1)) {
+            if (extra) for (const each of listedKeys(at, extra)) push(facts.deleted, keyShapeOf(at, each).shape, { call, fn, context: at });
+          }
+        }
+      } else if (node.type !== 'SpreadElement' && EFFECTS_THAT_SET_TTL.has(key.effect)) {
+        if (key.effect === 'create-with-ttl' || writtenBefore(at, call, key.arg, fn)) push(facts.createdWithTtl, keyShapeOf(at, node).shape, { call, fn, context: at });
+      }
+    }
+  }
+}
+
+/**
+ * The keys a deletion argument names: the argument itself; each element of an array literal
+ * (`del([a, b])`); of a spread or a name whose `const` is an array literal (`unlink(...keys)` with
+ * `const keys = [a, b]`). A spread of anything else names no key the reading can see.
+ */
+function listedKeys(context: AnyContext, node: TSESTree.Node): TSESTree.Node[] {
+  let value: TSESTree.Node = unwrap(node.type === 'SpreadElement' ? node.argument : node);
+  if (value.type === 'Identifier') {
+    const init = constInitializer(context, value);
+    if (init && unwrap(init).type === 'ArrayExpression') value = unwrap(init);
+  }
+  if (value.type === 'ArrayExpression') return value.elements.filter((e): e is TSESTree.Expression => e !== null && e.type !== 'SpreadElement');
+  return node.type === 'SpreadElement' ? [] : [node];
+}
+
+/** Whether the EXPIRE `expiry` of argument `arg` follows, in its function `fn`, a write of the same key without TTL. */
+function writtenBefore(context: AnyContext, expiry: RedisCall, arg: number, fn: FunctionLike): boolean {
+  const id = keyIdOf(context, expiry, arg);
+  if (id === undefined) return false;
+  return fileIndexOf(context).calls.some(
+    (other) =>
+      other.nameNode.range[0] < expiry.nameNode.range[0] &&
+      namedFunctionOf(other.node) === fn &&
+      other.description.keys.some((key) => EFFECTS_THAT_WRITE_WITHOUT_TTL.has(key.effect) && keyIdOf(context, other, key.arg) === id),
+  );
+}
+
+/** The innermost enclosing function that has a name (a callback belongs to its named function). */
+function namedFunctionOf(node: TSESTree.Node): FunctionLike | undefined {
+  for (let fn = enclosingFunction(node); fn; fn = enclosingFunction(fn)) {
+    if (calledName(fn as FunctionLike) !== undefined) return fn as FunctionLike;
+  }
+  return undefined;
+}
+
+const calledNamesCache = new WeakMap<FunctionLike, Set<string>>();
+
+/** The names a function calls (`f()`, `this.f()`, `obj.f()`), its nested callbacks included; cached. */
+function calledNames(context: AnyContext, fn: FunctionLike): Set<string> {
+  let names = calledNamesCache.get(fn);
+  if (names) return names;
+  const found = new Set<string>();
+  walk(context, fn.body, (node) => {
+    if (node.type !== 'CallExpression') return;
+    const callee = node.callee;
+    if (callee.type === 'Identifier') found.add(callee.name);
+    else if (callee.type === 'MemberExpression' && callee.property.type === 'Identifier') found.add(callee.property.name);
+  });
+  names = found;
+  calledNamesCache.set(fn, names);
+  return names;
+}

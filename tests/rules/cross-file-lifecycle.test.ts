@@ -1,0 +1,78 @@
+/**
+ * Keys whose life another module of the codebase manages (redis-calls/cross-file-lifecycle.ts):
+ * `recommended` leaves out a write of a key shape another module of the package deletes (a room
+ * cleanup's DEL, also of a list of keys: `del(a, b)`, `del([a, b])`, `unlink(...keys)`), and an
+ * update (HSET) of a record another module creates with a TTL, as it does when a function of the
+ * same file does. The fixture (tests/fixtures/cross-file-lifecycle/app) shares its key builders
+ * (`keys.ts`) between the linted `game.ts`, the room cleanup (`cleanup.ts`) and the session
+ * creator (`sessions.ts`), none of which imports another. The limits stay reported: a key shape
+ * the cleanup does not list, a lock and a SET NX the cleanup deletes, a shape the cleanup's module
+ * also gives a TTL (its DEL is an invalidation), a shape only a test deletes, an update of a
+ * record created without TTL; `strict` (allowDeletedKeys / allowTtlRecordUpdates false) reports
+ * them all.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import plugin from '../../rules/index.js';
+import { lintSnippet } from '../helpers/lint.js';
+
+const app = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'cross-file-lifecycle', 'app');
+const game = join(app, 'game.ts');
+
+const INCR = 'incr-needs-expire-on-create' as const;
+const SET = 'set-requires-ttl-or-keepttl' as const;
+
+/** [rule, messageId, line, column] of each finding of the two write rules on `filename`. */
+function lint(filename: string, options: Record<string, unknown> = {}, code = readFileSync(filename, 'utf8')) {
+  const rules: Record<string, unknown> = {};
+  for (const name of [INCR, SET] as const) {
+    const schema = (plugin.rules?.[name]?.meta?.schema as Array<{ properties?: Record<string, unknown> }> | undefined)?.[0];
+    rules[`redis-ttl/${name}`] = ['error', Object.fromEntries(Object.entries(options).filter(([key]) => key in (schema?.properties ?? {})))];
+  }
+  return lintSnippet(code, rules as never, filename).map((m) => [m.ruleId?.replace('redis-ttl/', ''), m.messageId, m.line, m.column]);
+}
+
+// game.ts: 6-9 written by join, deleted by RoomCleanup.cleanupRoom (del(a, b), unlink(...keys),
+// del([...])); 13 ScoringCount, not in the cleanup (a test's afterEach deletes it); 14 a lock and
+// 15 a SET NX the cleanup deletes; 16 Stats, deleted and expired by cleanup.ts; 20 an HSET of the
+// session openSession creates with HSET + EXPIRE; 21 of the draft openDraft creates without TTL
+const LIMITS = [
+  [SET, 'setWithoutTtl', 13, 17],
+  [SET, 'setWithoutTtl', 14, 17],
+  [SET, 'createWithoutTtl', 15, 17],
+  [SET, 'setWithoutTtl', 16, 17],
+  [INCR, 'noExpiry', 21, 17],
+];
+
+describe('a key whose life another module manages', () => {
+  it('leaves out the keys the cleanup of another module deletes and the update of a record created with a TTL there', () => {
+    expect(lint(game)).toEqual(LIMITS);
+  });
+
+  it('strict (allowDeletedKeys, allowTtlRecordUpdates: false) reports them, naming the managed life', () => {
+    expect(lint(game, { allowDeletedKeys: false, allowTtlRecordUpdates: false })).toEqual([
+      [INCR, 'deletedElsewhere', 6, 17],
+      [INCR, 'deletedElsewhere', 7, 17],
+      [SET, 'deletedElsewhere', 8, 17],
+      [SET, 'deletedElsewhere', 9, 17],
+      ...LIMITS.slice(0, 4),
+      [INCR, 'updatesTtlRecord', 20, 17],
+      LIMITS[4],
+    ]);
+  });
+
+  it('reports the same writes in a file no module of its package manages them in', () => {
+    const lone = join(app, '..', 'lone.ts');
+    expect(lint(lone, {}, readFileSync(game, 'utf8'))).toEqual([
+      [INCR, 'noExpiry', 6, 17],
+      [INCR, 'noExpiry', 7, 17],
+      [SET, 'setWithoutTtl', 8, 17],
+      [SET, 'setWithoutTtl', 9, 17],
+      ...LIMITS.slice(0, 4),
+      [INCR, 'noExpiry', 20, 17],
+      LIMITS[4],
+    ]);
+  });
+});
