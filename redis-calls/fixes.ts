@@ -118,7 +118,8 @@ const GLIDE_PACKAGE = '@valkey/valkey-glide';
  * The options of a suggestion as text: positional tokens (ioredis, Bun, generic forms), or
  * properties of an options object (node-redis, upstash, GLIDE). `timeUnit` is how the file
  * reaches GLIDE's `TimeUnit`; `stringsOnly` when the argv takes strings only (Bun's `send`,
- * GLIDE's `customCommand`).
+ * GLIDE's `customCommand`, node-redis' `sendCommand`): a number literal is quoted, a name wrapped
+ * in `String(...)`.
  */
 function tokenText(option: SetOption, flavor: ClientFlavor, quote: string, timeUnit = 'TimeUnit', stringsOnly = false): string[] {
   if (flavor === 'glide') {
@@ -133,7 +134,8 @@ function tokenText(option: SetOption, flavor: ClientFlavor, quote: string, timeU
   const unit = option.expiry.milliseconds ? 'PX' : 'EX';
   if (flavor === 'node-redis') return [`${unit}: ${option.expiry.name}`];
   if (flavor === 'upstash') return [`${unit.toLowerCase()}: ${option.expiry.name}`];
-  return [`${quote}${unit}${quote}`, stringsOnly ? `String(${option.expiry.name})` : option.expiry.name];
+  const count = option.expiry.name;
+  return [`${quote}${unit}${quote}`, !stringsOnly ? count : /^\d+$/.test(count) ? `${quote}${count}${quote}` : `String(${count})`];
 }
 
 /** The quote character the file uses for a string node (defaults to a single quote). */
@@ -186,9 +188,12 @@ export function addSetOptions(
   }
   const quote = quoteOf(context, call.nameNode);
   // Bun's send(cmd, args) and GLIDE's customCommand(args) take strings only, and so does Bun's
-  // set(key, value, ...options: string[]) past its two-token overloads (`'EX', seconds`)
+  // set(key, value, ...options: string[]) past its two-token overloads (`'EX', seconds`), and
+  // node-redis' sendCommand([...]) (its argv is `RedisArgument[]`: a number throws at run time)
   const stringsOnly =
-    (call.form === 'generic' && (call.flavor === 'bun' || call.flavor === 'glide')) || (call.flavor === 'bun' && call.argumentNodes.length > 2);
+    (call.form === 'generic' && (call.flavor === 'bun' || call.flavor === 'glide')) ||
+    (call.flavor === 'bun' && call.argumentNodes.length > 2) ||
+    (call.form === 'generic' && call.flavor === 'node-redis' && valueNode.parent?.type === AST_NODE_TYPES.ArrayExpression);
   const parts = options.flatMap((option) => tokenText(option, 'ioredis', quote, undefined, stringsOnly));
   return (fixer) => [fixer.insertTextAfter(valueNode, `, ${parts.join(', ')}`)];
 }

@@ -557,6 +557,23 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl (fixes)', setRule, {
       ],
     },
     {
+      // node-redis' sendCommand takes strings only (RedisArgument[]): a number in the argv throws
+      // at run time, so the default TTL is quoted
+      code: `${NODE}await client.sendCommand(['SET', key, json]);`,
+      settings: DEFAULT_TTL_AUTOFIX,
+      output: `${NODE}await client.sendCommand(['SET', key, json, 'EX', '86400']);`,
+      errors: [
+        {
+          messageId: 'setWithoutTtl',
+          suggestions: [
+            { messageId: 'addDefaultExpiry', output: `${NODE}await client.sendCommand(['SET', key, json, 'EX', '86400']);` },
+            { messageId: 'addKeepTtl', output: `${NODE}await client.sendCommand(['SET', key, json, 'KEEPTTL']);` },
+            { messageId: 'addExpiryPlaceholder', output: `${NODE}await client.sendCommand(['SET', key, json, 'EX', String(TTL_SECONDS)]);` },
+          ],
+        },
+      ],
+    },
+    {
       code: `${NODE}await client.set(key, json);`,
       options: FIX,
       settings: DEFAULT_TTL,
