@@ -1,8 +1,8 @@
 // Keys whose life the code manages itself (redis-calls/lifecycle.ts): `recommended` leaves their
-// writes without TTL alone (deleted by another function or module, a queue its consumer drains,
-// an ID sequence, an update of a record created with a TTL), and the inventory lists them as what
-// they are, written without TTL (`none`; `keepttl` for the update), with the reading and the call
-// it found (`lifecycle`), never `atomic`. Then `redis-ttl-audit --source` against a real
+// writes without TTL alone (deleted by another function or module, a queue its consumer drains, a
+// stream kept as a bus, an ID sequence, an update of a record created with a TTL), and the
+// inventory lists them as what they are, written without TTL (`none`; `keepttl` for the update),
+// with the reading and the call it found (`lifecycle`), never `atomic`. Then `redis-ttl-audit --source` against a real
 // redis-server (started by the tests) puts their live keys without TTL under the leaking patterns
 // with that reason, not under "TTL missing though every write sets one". Database 12.
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -131,6 +131,27 @@ describe('the inventory of keys the code manages', () => {
     expect(formatInventory('markdown', document)).toContain('`src/store.ts:10:15` LPUSH (ioredis): none (a queue drained by the RPOP at src/store.ts:13:16)');
     // written without TTL: candidates of --persistent-config like any other such shape
     expect(persistentCandidates(document).map((s) => s.shape)).toEqual(['app:room:*', 'app:room:*:players', 'cart:*', 'draft:*', 'jobs:*', 'seq:*', 'session:*', 'user:*']);
+  });
+
+  it('a stream its caller names whole, capped and read with a consumer group: none, kept as a bus', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'keys-stream-'));
+    writeFileSync(
+      path.join(dir, 'bus.ts'),
+      IOREDIS +
+        [
+          'export async function publish(stream: string, body: string) {',
+          "  await redis.xadd(stream, 'MAXLEN', '~', 1000, '*', 'body', body);",
+          '}',
+          'export async function consume(stream: string) {',
+          "  return redis.xreadgroup('GROUP', 'g', 'c', 'STREAMS', stream, '>');",
+          '}',
+          '',
+        ].join('\n'),
+    );
+    const { document } = await buildInventory(['.'], { cwd: dir, useConfig: false });
+    expect(document.shapes.flatMap((s) => s.writes)).toEqual([
+      { file: 'bus.ts', line: 4, column: 15, command: 'XADD', client: 'ioredis', ttl: 'none', lifecycle: { reading: 'stream', by: { file: 'bus.ts', line: 4, column: 15, command: 'XADD' } } },
+    ]);
   });
 
   it('a persistentKeys pattern makes a managed key persistent, without the reading', async () => {
