@@ -6,7 +6,7 @@
  * write site explains) are computed here from the patterns of the report.
  */
 import path from 'node:path';
-import { type InventoryDocument, isPersistentShape, type Site, type TtlStatus, type WriteSite } from '../inventory/format.js';
+import { type InventoryDocument, isPersistentShape, type Lifecycle, lifecycleText, type Site, type TtlStatus, type WriteSite } from '../inventory/format.js';
 import { compileShape, ShapeIndex } from '../inventory/match.js';
 import { escapeGlob } from './fold.js';
 
@@ -34,6 +34,11 @@ export interface WrittenBy {
   ttl: TtlStatus;
   /** For a write inside a Lua script: the call that runs it, and the script's key expression. */
   via?: { file: string; line: number; column: number; key: string };
+  /**
+   * For a write without TTL of a key whose life the code manages (deleted elsewhere, a drained
+   * queue, an ID sequence ...; see Lifecycle in inventory/format.ts), `by.file` shown as `file`.
+   */
+  lifecycle?: Lifecycle;
 }
 
 /** A read site as reports show it. */
@@ -165,6 +170,9 @@ function writtenBy(input: InventoryInput, write: WriteSite, cwd: string): Writte
     command: write.command,
     ttl: write.ttl,
     ...(write.via === undefined ? {} : { via: { file: shownPath(input, write.via.file, cwd), line: write.via.line, column: write.via.column, key: write.via.key } }),
+    ...(write.lifecycle === undefined
+      ? {}
+      : { lifecycle: { reading: write.lifecycle.reading, ...(write.lifecycle.by ? { by: { ...write.lifecycle.by, file: shownPath(input, write.lifecycle.by.file, cwd) } } : {}) } }),
   };
 }
 
@@ -180,6 +188,14 @@ export const TTL_LABELS: Record<TtlStatus, string> = {
   keepttl: 'keeps a TTL, none on a new key',
   persistent: 'persistent on purpose',
 };
+
+/**
+ * What a site does about the TTL, for reports: its {@link TTL_LABELS} label, and for a key the code
+ * manages, how (`no TTL (deleted by the DEL at src/cleanup.ts:5:15)`).
+ */
+export function ttlLabel(site: Pick<WrittenBy, 'ttl' | 'lifecycle'>): string {
+  return `${TTL_LABELS[site.ttl]}${site.lifecycle ? ` (${lifecycleText(site.lifecycle)})` : ''}`;
+}
 
 /** Write sites after which a key may lack a TTL: every status but `atomic`. */
 export function leavesNoTtl(site: WrittenBy): boolean {

@@ -4,7 +4,7 @@
  * self-contained page: html.ts).
  */
 import type { AuditReport, PatternReport } from './audit.js';
-import { siteText, TTL_LABELS, type WrittenBy } from './attribution.js';
+import { siteText, ttlLabel, type WrittenBy } from './attribution.js';
 import { formatHtml } from './html.js';
 import { TTL_BUCKETS } from './stats.js';
 import { count, formatBytes, int, percent, signed } from './numbers.js';
@@ -39,7 +39,7 @@ export function firstSite(writtenBy: readonly WrittenBy[]): string {
 
 /** One write site on a line: `src/store.ts:7:9 SET: no TTL, via src/jobs.ts:20:5 (KEYS[1])`. */
 export function siteLine(site: WrittenBy): string {
-  return `${siteText(site)} ${site.command}: ${TTL_LABELS[site.ttl]}${site.via ? `, run by ${siteText(site.via)} (${site.via.key})` : ''}`;
+  return `${siteText(site)} ${site.command}: ${ttlLabel(site)}${site.via ? `, run by ${siteText(site.via)} (${site.via.key})` : ''}`;
 }
 
 /** The growth of a pattern's keys without TTL, for the patterns table: `+20`, `new`, or empty. */

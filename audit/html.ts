@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { AuditReport, PatternReport } from './audit.js';
-import { siteText, TTL_LABELS, type WrittenBy } from './attribution.js';
+import { siteText, ttlLabel, type WrittenBy } from './attribution.js';
 import type { FormatContext } from './format.js';
 import { count, formatBytes, signed } from './numbers.js';
 import { TTL_BUCKETS } from './stats.js';
@@ -118,7 +118,7 @@ function siteLink(site: { file: string; line: number; column: number }, base: st
 
 function siteItem(site: WrittenBy, base: string | undefined): string {
   const via = site.via === undefined ? '' : ` <span class="ttl">run by ${siteLink(site.via, base)} (${escapeHtml(site.via.key)})</span>`;
-  return `${siteLink(site, base)} <span class="site">${escapeHtml(site.command)}</span> <span class="ttl${site.ttl === 'atomic' ? '' : ' leaves'}">${escapeHtml(TTL_LABELS[site.ttl])}</span>${via}`;
+  return `${siteLink(site, base)} <span class="site">${escapeHtml(site.command)}</span> <span class="ttl${site.ttl === 'atomic' ? '' : ' leaves'}">${escapeHtml(ttlLabel(site))}</span>${via}`;
 }
 
 /** The writtenBy cell: the first site, the others in a details element. */

@@ -61,8 +61,9 @@
  * name is kept as given). A write site adds `ttl` (see {@link TTL_STATUSES}) and, for a write
  * inside a Lua script, `via`: the call site that runs the script and passes the key
  * (`{ file, line, column, key }`, `key` the script's expression: `KEYS[1]`), the site itself being
- * the `redis.call` in the script, and `optionalTtl: true` on a `none` write that leaves the key
- * without TTL only when its caller passes no TTL.
+ * the `redis.call` in the script, `optionalTtl: true` on a `none` write that leaves the key
+ * without TTL only when its caller passes no TTL, and `lifecycle` on a `none` or `keepttl` write
+ * of a key whose life the code manages itself (see {@link Lifecycle}).
  */
 import { readFile } from 'node:fs/promises';
 
@@ -110,6 +111,58 @@ export interface ScriptCall {
   key: string;
 }
 
+/**
+ * The readings of a key whose life the code manages itself, which the key rules' `recommended`
+ * options leave alone (`redis-calls/lifecycle.ts`):
+ * - `deleted`: another function of the file, or another module, deletes the key (DEL, UNLINK,
+ *   GETDEL) and nothing gives it a TTL;
+ * - `drained`: a queue another function pops to empty (LPOP, BRPOP, SPOP, ZPOPMIN ...);
+ * - `stream`: a stream read by a consumer group or capped (XREADGROUP, XTRIM, MAXLEN);
+ * - `ttl-record`: an update that keeps the TTL (HSET, SADD ...) of a record another function
+ *   creates with one (`keepttl`: a record that expired just before is recreated without);
+ * - `id-sequence`: an INCR whose reply is an identifier (expiring it would reissue ids).
+ */
+export const LIFECYCLE_READINGS = ['deleted', 'drained', 'stream', 'ttl-record', 'id-sequence'] as const;
+/** One of {@link LIFECYCLE_READINGS}. */
+export type LifecycleReading = (typeof LIFECYCLE_READINGS)[number];
+
+/** Why a write without TTL is left alone by `recommended`: the code manages the key's life. */
+export interface Lifecycle {
+  reading: LifecycleReading;
+  /** The call that ends or creates the key (the DEL, the pop, the creation with a TTL); absent for an ID sequence. */
+  by?: {
+    /** Relative to the document's `root`, `/` separators. */
+    file: string;
+    /** 1-based. */
+    line: number;
+    /** 1-based. */
+    column: number;
+    /** The Redis command in capitals. */
+    command: string;
+  };
+}
+
+/**
+ * Why a write without TTL is left alone by `recommended`, in a few words: `deleted by the DEL at
+ * src/cleanup.ts:5:15`, `an ID sequence`.
+ */
+export function lifecycleText(lifecycle: Lifecycle): string {
+  const by = lifecycle.by;
+  const at = by ? ` at ${by.file}:${by.line}:${by.column}` : '';
+  switch (lifecycle.reading) {
+    case 'deleted':
+      return by ? `deleted by the ${by.command}${at}` : 'deleted by other code';
+    case 'drained':
+      return by ? `a queue drained by the ${by.command}${at}` : 'a queue its consumer drains';
+    case 'stream':
+      return by ? `a stream kept by the ${by.command}${at}` : 'a stream kept as a message bus';
+    case 'ttl-record':
+      return by ? `update of a record the ${by.command}${at} creates with a TTL` : 'update of a record created with a TTL';
+    case 'id-sequence':
+      return 'an ID sequence';
+  }
+}
+
 /** A site that writes a key, and what it does about its TTL. */
 export interface WriteSite extends Site {
   ttl: TtlStatus;
@@ -119,6 +172,12 @@ export interface WriteSite extends Site {
    * optional TTL, not a key kept without one on purpose. Absent otherwise.
    */
   optionalTtl?: true;
+  /**
+   * On a `none` or `keepttl` write the key rules' `recommended` options leave alone because the
+   * code manages the key's life (deleted elsewhere, a drained queue, an ID sequence ...): the
+   * key is written without TTL all the same. Absent otherwise.
+   */
+  lifecycle?: Lifecycle;
   /** Set when the write is a `redis.call` inside a Lua script: where the script is run. */
   via?: ScriptCall;
 }
@@ -288,7 +347,7 @@ function file(source: string, path: string, value: Json): void {
 
 function site(source: string, path: string, value: Json, write: 'write' | 'read' | 'unresolved'): void {
   const names = ['file', 'line', 'column', 'command', 'client'];
-  const object = fields(source, path, value, write === 'read' ? names : [...names, 'ttl', ...(write === 'unresolved' ? ['key'] : [])], write === 'read' ? [] : ['via', 'optionalTtl']);
+  const object = fields(source, path, value, write === 'read' ? names : [...names, 'ttl', ...(write === 'unresolved' ? ['key'] : [])], write === 'read' ? [] : ['via', 'optionalTtl', 'lifecycle']);
   file(source, at(path, 'file'), object.file);
   positive(source, at(path, 'line'), object.line);
   positive(source, at(path, 'column'), object.column);
@@ -304,6 +363,23 @@ function site(source: string, path: string, value: Json, write: 'write' | 'read'
   if (write === 'unresolved') string(source, at(path, 'key'), object.key);
   if ('optionalTtl' in object && object.optionalTtl !== true) throw new InventoryError(source, at(path, 'optionalTtl'), `expected true (or no field), got ${describe(object.optionalTtl)}`);
   if ('optionalTtl' in object && object.ttl !== 'none') throw new InventoryError(source, at(path, 'optionalTtl'), `only a "none" write has an optional TTL, this one is ${JSON.stringify(object.ttl)}`);
+  if ('lifecycle' in object) {
+    const where = at(path, 'lifecycle');
+    const lifecycle = fields(source, where, object.lifecycle, ['reading'], ['by']);
+    if (!(LIFECYCLE_READINGS as readonly Json[]).includes(lifecycle.reading)) {
+      throw new InventoryError(source, at(where, 'reading'), `expected one of ${LIFECYCLE_READINGS.map((s) => `"${s}"`).join(', ')}, got ${describe(lifecycle.reading)}`);
+    }
+    if (object.ttl !== 'none' && object.ttl !== 'keepttl') {
+      throw new InventoryError(source, where, `only a "none" or "keepttl" write has a lifecycle, this one is ${JSON.stringify(object.ttl)}`);
+    }
+    if ('by' in lifecycle) {
+      const by = fields(source, at(where, 'by'), lifecycle.by, ['file', 'line', 'column', 'command'], []);
+      file(source, at(at(where, 'by'), 'file'), by.file);
+      positive(source, at(at(where, 'by'), 'line'), by.line);
+      positive(source, at(at(where, 'by'), 'column'), by.column);
+      string(source, at(at(where, 'by'), 'command'), by.command);
+    }
+  }
   if ('via' in object) {
     const via = fields(source, at(path, 'via'), object.via, ['file', 'line', 'column', 'key'], []);
     file(source, at(at(path, 'via'), 'file'), via.file);

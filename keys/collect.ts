@@ -7,6 +7,10 @@
  * from a second analysis.
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import type { LifecycleReading } from '../inventory/format.js';
+import { createdWithTtlElsewhere, deletedElsewhere, drainedElsewhere, keptStream } from '../redis-calls/lifecycle.js';
+import { fileOfNode } from '../redis-calls/modules.js';
+import type { RedisCall } from '../redis-calls/normalize.js';
 import { keyCallsOf, exemption, type Exemption } from '../redis-calls/policy.js';
 import { keyShapeOf } from '../redis-calls/key-shape.js';
 import { embeddedScriptsOf, type EmbeddedScript } from '../redis-calls/lua.js';
@@ -31,6 +35,21 @@ export interface CollectedKey {
   unitKind: 'single' | 'multi' | 'pipeline';
   /** The client drops the TTL the code spells (`valid-ttl-args` reports it): the key gets none. */
   ttlDropped: boolean;
+  /**
+   * For a write the rules judge (no exemption): the call that the reading of `redis-calls/lifecycle.ts`
+   * finds for this key (the DEL of another function or module, the pop of the queue's consumer,
+   * the creation of the record with a TTL; `undefined` for an ID sequence, or none found). Asked
+   * only for a write the key rules report as managed by the code, after the file's lint.
+   */
+  lifecycleCall?: (reading: LifecycleReading) => LifecycleCall | undefined;
+}
+
+/** A call that ends or creates a key whose life the code manages (its file absolute). */
+export interface LifecycleCall {
+  file: string;
+  line: number;
+  column: number;
+  command: string;
 }
 
 /** A Lua script a call of the file passes to Redis. */
@@ -98,6 +117,8 @@ export function collectorRule(sink: (collected: Collected) => void): TSESLint.Ru
             for (const action of call.description.keys) {
               const keyNode = call.argNodes[action.arg];
               if (!keyNode) continue;
+              const exempt = action.effect === 'read' ? undefined : exemption(context, call, keyNode, {});
+              const arg = action.arg;
               keys.push({
                 line: at.line,
                 column: at.column + 1,
@@ -105,9 +126,10 @@ export function collectorRule(sink: (collected: Collected) => void): TSESLint.Ru
                 client: call.flavor,
                 shape: keyShapeOf(context, keyNode).shape,
                 effect: action.effect,
-                exemption: action.effect === 'read' ? undefined : exemption(context, call, keyNode, {}),
+                exemption: exempt,
                 unitKind: call.unit.kind,
                 ttlDropped,
+                ...(action.effect === 'read' || exempt !== undefined ? {} : { lifecycleCall: (reading: LifecycleReading) => lifecycleCallOf(context, call, arg, reading) }),
               });
             }
           }
@@ -139,6 +161,28 @@ export function collectorRule(sink: (collected: Collected) => void): TSESLint.Ru
       };
     },
   };
+}
+
+/**
+ * The call the lifecycle reading `reading` of `redis-calls/lifecycle.ts` finds for the key at
+ * argument `arg` of the write `call` (the same functions the key rules ask), with its file.
+ */
+function lifecycleCallOf(context: Parameters<TSESLint.RuleModule<string, []>['create']>[0], call: RedisCall, arg: number, reading: LifecycleReading): LifecycleCall | undefined {
+  const other =
+    reading === 'deleted'
+      ? deletedElsewhere(context, call, arg)
+      : reading === 'drained'
+        ? drainedElsewhere(context, call, arg)
+        : reading === 'stream'
+          ? keptStream(context, call, arg)
+          : reading === 'ttl-record'
+            ? createdWithTtlElsewhere(context, call, arg)
+            : undefined;
+  if (other === undefined) return undefined;
+  const file = fileOfNode(context, other.node);
+  if (file === undefined) return undefined;
+  const at = reportLoc(other).start;
+  return { file, line: at.line, column: at.column + 1, command: other.command };
 }
 
 /**

@@ -3,7 +3,7 @@
  * wiki, JSON (exactly inventory/format.ts's document, the file `redis-ttl-audit --inventory`
  * reads), and the `persistentKeys` block of `--persistent-config`.
  */
-import { isPersistentShape, serializeInventory, TTL_STATUSES, type InventoryDocument, type InventoryShape, type TtlStatus, type WriteSite } from '../inventory/format.js';
+import { isPersistentShape, serializeInventory, TTL_STATUSES, type InventoryDocument, type InventoryShape, lifecycleText, type TtlStatus, type WriteSite } from '../inventory/format.js';
 import { compileShape, tooBroad } from '../inventory/match.js';
 import { keyPatternMatcher } from '../semantics/key-patterns.js';
 import type { ConfigModuleFormat } from './config-format.js';
@@ -54,10 +54,16 @@ function order(status: TtlStatus): number {
   return ['none', 'keepttl', 'separate', 'persistent', 'atomic'].indexOf(status);
 }
 
+/** The notes after a write's status: an optional TTL, a key the code manages. */
+function notes(write: WriteSite): string {
+  const optional = write.optionalTtl ? ' (when the caller passes no TTL)' : '';
+  const lifecycle = write.lifecycle ? ` (${lifecycleText(write.lifecycle)})` : '';
+  return `${optional}${lifecycle}`;
+}
+
 function siteText(write: WriteSite): string {
   const via = write.via ? `  (script run at ${where(write.via)}, ${write.via.key})` : '';
-  const optional = write.optionalTtl ? ' (when the caller passes no TTL)' : '';
-  return `${where(write)}  ${write.command} ${write.client}  ${write.ttl}${optional}${via}`;
+  return `${where(write)}  ${write.command} ${write.client}  ${write.ttl}${notes(write)}${via}`;
 }
 
 function footer(document: InventoryDocument): string[] {
@@ -73,7 +79,7 @@ function footer(document: InventoryDocument): string[] {
   const unresolved = document.unresolved ?? [];
   if (unresolved.length > 0) {
     lines.push(`${unresolved.length} script ${plural(unresolved.length, 'write')} with a key no call in the same file spells:`);
-    for (const u of unresolved) lines.push(`  ${where(u)}  ${u.command} ${u.key}  ${u.ttl}`);
+    for (const u of unresolved) lines.push(`  ${where(u)}  ${u.command} ${u.key}  ${u.ttl}${notes(u)}`);
   }
   return lines;
 }
@@ -100,7 +106,7 @@ const cell = (text: string) => text.replaceAll('|', '\\|').replace(/\r?\n/g, ' '
 function markdown(document: InventoryDocument): string {
   const lines = ['| Shape | TTL | Write sites | Reads |', '| --- | --- | --- | --- |'];
   for (const shape of document.shapes) {
-    const writes = shape.writes.map((w) => `\`${where(w)}\` ${w.command} (${w.client}): ${w.ttl}${w.via ? `, script run at \`${where(w.via)}\`` : ''}`).join('<br>');
+    const writes = shape.writes.map((w) => `\`${where(w)}\` ${w.command} (${w.client}): ${w.ttl}${notes(w)}${w.via ? `, script run at \`${where(w.via)}\`` : ''}`).join('<br>');
     const reads = (shape.reads ?? []).map((r) => `\`${where(r)}\` ${r.command}`).join('<br>');
     lines.push(`| \`${cell(`${shape.keyPrefix ?? ''}${shape.shape}`)}\`${isPersistentShape(shape) ? ' (persistent)' : ''} | ${statusSummary(shape)} | ${cell(writes)} | ${cell(reads)} |`);
   }

@@ -13,7 +13,17 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Linter } from 'eslint';
-import { INVENTORY_VERSION, type InventoryDocument, type InventoryShape, type Site, type TtlStatus, type UnresolvedWrite, type WriteSite } from '../inventory/format.js';
+import {
+  INVENTORY_VERSION,
+  type InventoryDocument,
+  type InventoryShape,
+  type Lifecycle,
+  type LifecycleReading,
+  type Site,
+  type TtlStatus,
+  type UnresolvedWrite,
+  type WriteSite,
+} from '../inventory/format.js';
 import { CliError } from '../cli/errors.js';
 import { packageVersion } from '../cli/package-info.js';
 import { EFFECTS_THAT_WRITE_WITHOUT_TTL } from '../semantics/commands.js';
@@ -67,6 +77,24 @@ export interface InventoryResult {
 const KEY_RULES = ['set-requires-ttl-or-keepttl', 'no-getset', 'incr-needs-expire-on-create', 'no-persist'] as const;
 /** incr-needs-expire-on-create's messages for an expiry that exists but is not atomic with the write. */
 const SEPARATE_MESSAGES = new Set(['separateRoundTrip', 'pipelineNotAtomic', 'staleGuard', 'setThenExpire']);
+/**
+ * The key rules' messages for a write without TTL of a key whose life the code manages
+ * (`redis-calls/lifecycle.ts`), and the reading each names. `recommended` leaves these writes
+ * alone; the inventory runs the rules with those allowances off ({@link LIFECYCLE_OFF}), so that
+ * such a write is reported with its reading instead of passing for one that sets a TTL.
+ */
+const LIFECYCLE_MESSAGES: ReadonlyMap<string, LifecycleReading> = new Map([
+  ['deletedElsewhere', 'deleted'],
+  ['consumedElsewhere', 'drained'],
+  ['keptStream', 'stream'],
+  ['updatesTtlRecord', 'ttl-record'],
+  ['idSequence', 'id-sequence'],
+]);
+/** The key rules' options that turn the lifecycle allowances of `recommended` off (the rest stay `recommended`'s). */
+const LIFECYCLE_OFF: Partial<Record<(typeof KEY_RULES)[number], Record<string, boolean>>> = {
+  'set-requires-ttl-or-keepttl': { allowDeletedKeys: false },
+  'incr-needs-expire-on-create': { allowDeletedKeys: false, allowIdSequences: false, allowConsumedQueues: false, allowTtlRecordUpdates: false },
+};
 const JS_EXTENSIONS = new Set(['.js', '.mjs', '.cjs', '.jsx', '.ts', '.mts', '.cts', '.tsx']);
 
 /**
@@ -119,7 +147,7 @@ export async function buildInventory(paths: readonly string[], options: Inventor
         problems.push({ file: rel, line: result.line, column: result.column, message: result.fatal });
         continue;
       }
-      addJsKeys(builder, rel, result.collected, result.reports, persistent);
+      addJsKeys(builder, rel, result.collected, result.reports, persistent, relative);
       for (const script of result.collected.scripts) {
         const via = { file: rel, line: script.line, column: script.column };
         addScript(
@@ -162,7 +190,14 @@ function persistentMatcher(settings: Record<string, unknown> | undefined): (shap
 }
 
 /** The JS/TS writes and reads the collector found, with the TTL status the rules' reports give. */
-function addJsKeys(builder: ShapeBuilder, file: string, collected: Collected, reports: Map<string, Set<string>>, persistent: (shape: string) => boolean): void {
+function addJsKeys(
+  builder: ShapeBuilder,
+  file: string,
+  collected: Collected,
+  reports: Map<string, Set<string>>,
+  persistent: (shape: string) => boolean,
+  relative: (file: string) => string,
+): void {
   for (const key of collected.keys) {
     const site: Site = { file, line: key.line, column: key.column, command: key.command, client: key.client };
     if (key.effect === 'read') {
@@ -172,29 +207,46 @@ function addJsKeys(builder: ShapeBuilder, file: string, collected: Collected, re
     if (!isWriteEffect(key.effect)) continue;
     // the facade's own call: its callers are the write sites, with their keys
     if (key.exemption === 'pass-through') continue;
-    const ttl = jsStatus(key, reports.get(`${key.line}:${key.column}`));
+    const { ttl, reading } = jsStatus(key, reports.get(`${key.line}:${key.column}`));
     const status = ttl !== 'atomic' && persistent(key.shape) ? 'persistent' : ttl;
     // the no-TTL arm of a TTL the caller chooses (`if (ttl) ... else set(k, v)`): an optional TTL
     const optional = status === 'none' && key.exemption === 'optional-ttl';
-    builder.write(key.shape, { ...site, ttl: status, ...(optional ? { optionalTtl: true as const } : {}) });
+    const lifecycle = reading !== undefined && status !== 'persistent' ? lifecycleOf(key, reading, relative) : undefined;
+    builder.write(key.shape, { ...site, ttl: status, ...(optional ? { optionalTtl: true as const } : {}), ...(lifecycle ? { lifecycle } : {}) });
   }
 }
 
-function jsStatus(key: CollectedKey, messages: Set<string> | undefined): TtlStatus {
-  if (key.exemption === 'persistent') return 'persistent';
-  if (key.ttlDropped) return 'none';
+/** The lifecycle of a write the rules name as managed by the code, with the call they found (its file relative). */
+function lifecycleOf(key: CollectedKey, reading: LifecycleReading, relative: (file: string) => string): Lifecycle {
+  const by = reading === 'id-sequence' ? undefined : key.lifecycleCall?.(reading);
+  return { reading, ...(by ? { by: { file: relative(by.file), line: by.line, column: by.column, command: by.command } } : {}) };
+}
+
+/**
+ * The TTL status of a JS/TS write from the key rules' reports at its call, and, for a write the
+ * rules report only as a key whose life the code manages (deleted elsewhere, a drained queue ...:
+ * what `recommended` leaves alone), that reading.
+ */
+function jsStatus(key: CollectedKey, messages: Set<string> | undefined): { ttl: TtlStatus; reading?: LifecycleReading } {
+  if (key.exemption === 'persistent') return { ttl: 'persistent' };
+  if (key.ttlDropped) return { ttl: 'none' };
   if (messages !== undefined && messages.size > 0) {
     const ids = [...messages].map((m) => m.slice(m.indexOf(':') + 1));
-    if (ids.some((id) => SEPARATE_MESSAGES.has(id))) return 'separate';
+    if (ids.some((id) => SEPARATE_MESSAGES.has(id))) return { ttl: 'separate' };
     // SET ... KEEPTTL without XX: keeps an existing TTL, creates a missing key without one
-    return ids.every((id) => id === 'keepTtlMayCreate') ? 'keepttl' : 'none';
+    if (ids.every((id) => id === 'keepTtlMayCreate')) return { ttl: 'keepttl' };
+    // a key the code manages: written without TTL all the same; an update of a record created with
+    // a TTL keeps it, but recreates a record that expired just before without one
+    const reading = ids.length === 1 ? LIFECYCLE_MESSAGES.get(ids[0]!) : undefined;
+    if (reading !== undefined) return { ttl: reading === 'ttl-record' ? 'keepttl' : 'none', reading };
+    return { ttl: 'none' };
   }
   // left alone by the rules for being one key, the no-TTL arm of a TTL the caller chooses, or an
   // opaque key nothing says is meant to expire, or the key its operator named: written without TTL
-  if ((key.exemption === 'constant' || key.exemption === 'optional-ttl' || key.exemption === 'opaque' || key.exemption === 'user-named') && EFFECTS_THAT_WRITE_WITHOUT_TTL.has(key.effect)) return 'none';
+  if ((key.exemption === 'constant' || key.exemption === 'optional-ttl' || key.exemption === 'opaque' || key.exemption === 'user-named') && EFFECTS_THAT_WRITE_WITHOUT_TTL.has(key.effect)) return { ttl: 'none' };
   // the rules found its expiry in the same unit: atomic in a MULTI, not in a pipeline
-  if (key.unitKind === 'pipeline' && EFFECTS_THAT_WRITE_WITHOUT_TTL.has(key.effect)) return 'separate';
-  return unreportedStatus(key.effect);
+  if (key.unitKind === 'pipeline' && EFFECTS_THAT_WRITE_WITHOUT_TTL.has(key.effect)) return { ttl: 'separate' };
+  return { ttl: unreportedStatus(key.effect) };
 }
 
 /** Adds the writes and reads of one Lua script. */
@@ -300,7 +352,9 @@ async function createLinter(): Promise<JsLinter> {
   let collected: Collected = { keys: [], scripts: [] };
   const collector = collectorRule((found) => (collected = found));
   const rules: Linter.RulesRecord = { [`redis-ttl-keys/${COLLECTOR_RULE}`]: 'error' };
-  for (const name of KEY_RULES) rules[`redis-ttl/${name}`] = 'error';
+  // `recommended`'s options, but for the lifecycle allowances: a write they leave alone is reported
+  // with its reading, and listed as written without TTL (LIFECYCLE_MESSAGES)
+  for (const name of KEY_RULES) rules[`redis-ttl/${name}`] = LIFECYCLE_OFF[name] ? ['error', LIFECYCLE_OFF[name]] : 'error';
   const plugin = { rules: pluginRules } as unknown as NonNullable<Linter.Config['plugins']>[string];
   const keysPlugin = { rules: { [COLLECTOR_RULE]: collector } } as unknown as NonNullable<Linter.Config['plugins']>[string];
   return {

@@ -309,6 +309,20 @@ export function moduleContext(context: AnyContext, module: ImportedModule): AnyC
   return result;
 }
 
+/**
+ * The absolute path of the file a node is in: the linted file's, or that of the imported module
+ * whose {@link moduleContext} was made (a DEL of another module that ends a key's life);
+ * `undefined` for a node of neither.
+ */
+export function fileOfNode(context: AnyContext, node: TSESTree.Node): string | undefined {
+  let program: TSESTree.Node = node;
+  while (program.parent) program = program.parent;
+  if (program === context.sourceCode.ast) return context.physicalFilename ?? context.filename;
+  if (program.type !== AST_NODE_TYPES.Program) return undefined;
+  const made = contexts.get(program)?.context;
+  return made === undefined ? undefined : (made.physicalFilename ?? made.filename);
+}
+
 /** `const NAME = init` at the top level of a program (exported or not). */
 export function topLevelConst(program: TSESTree.Program, name: string): TSESTree.Expression | undefined {
   for (const statement of program.body) {

@@ -71,6 +71,16 @@ describe('parseInventory', () => {
     expect(parseInventory(JSON.stringify(withWrite({ optionalTtl: true })), 'inv.json').shapes[0]!.writes[0]!.optionalTtl).toBe(true);
     expect(problem(withWrite({ optionalTtl: false }))).toBe('inv.json: $.shapes[0].writes[0].optionalTtl: expected true (or no field), got boolean false');
     expect(problem(withWrite({ ttl: 'atomic', optionalTtl: true }))).toBe('inv.json: $.shapes[0].writes[0].optionalTtl: only a "none" write has an optional TTL, this one is "atomic"');
+    // lifecycle: a key the code manages, on a "none" or "keepttl" write; `by` a site with its command
+    const deleted = { reading: 'deleted', by: { file: 'src/cleanup.ts', line: 5, column: 15, command: 'DEL' } };
+    expect(parseInventory(JSON.stringify(withWrite({ lifecycle: deleted })), 'inv.json').shapes[0]!.writes[0]!.lifecycle).toEqual(deleted);
+    expect(parseInventory(JSON.stringify(withWrite({ ttl: 'keepttl', lifecycle: { reading: 'ttl-record' } })), 'inv.json').shapes[0]!.writes[0]!.lifecycle).toEqual({ reading: 'ttl-record' });
+    expect(problem(withWrite({ lifecycle: { reading: 'gc' } }))).toBe(
+      'inv.json: $.shapes[0].writes[0].lifecycle.reading: expected one of "deleted", "drained", "stream", "ttl-record", "id-sequence", got the string "gc"',
+    );
+    expect(problem(withWrite({ ttl: 'atomic', lifecycle: deleted }))).toBe('inv.json: $.shapes[0].writes[0].lifecycle: only a "none" or "keepttl" write has a lifecycle, this one is "atomic"');
+    expect(problem(withWrite({ lifecycle: { reading: 'deleted', by: { file: 'a.ts', line: 1, column: 1 } } }))).toBe('inv.json: $.shapes[0].writes[0].lifecycle.by: missing field "command"');
+    expect(problem(withWrite({ lifecycle: { reading: 'deleted', at: 1 } }))).toBe('inv.json: $.shapes[0].writes[0].lifecycle.at: unknown field (a version 1 inventory has "reading", "by" here)');
     expect(problem(withWrite({ line: 0 }))).toBe('inv.json: $.shapes[0].writes[0].line: expected a whole number >= 1 (1-based), got number 0');
     expect(problem(withWrite({ column: 1.5 }))).toBe('inv.json: $.shapes[0].writes[0].column: expected a whole number >= 1 (1-based), got number 1.5');
     expect(problem(withWrite({ command: 'set' }))).toBe('inv.json: $.shapes[0].writes[0].command: expected a Redis command name in capitals (SET, HSET, EVALSHA), got the string "set"');
