@@ -75,6 +75,21 @@ interface RelatedFacts {
 
 const relatedCache = new WeakMap<TSESTree.Program, RelatedFacts>();
 
+/** The file of each call {@link addFacts} indexed in a related module. */
+const moduleFiles = new WeakMap<RedisCall, string>();
+
+/**
+ * The path, relative to the folder of the linted file (`cleanup.ts`, `../rooms/cleanup.ts`), of
+ * the module of `call` when it is a call of another module this module found (a deletion or a
+ * creation with a TTL); `undefined` for a call of the linted file.
+ */
+export function otherModuleOf(context: AnyContext, call: RedisCall): string | undefined {
+  const path = moduleFiles.get(call);
+  const file = context.physicalFilename ?? context.filename;
+  if (path === undefined || path === file) return undefined;
+  return relative(dirname(file), path).split('\\').join('/');
+}
+
 /**
  * The call of another module of the package that deletes the key shape `shape` the write `call`
  * writes in the function `writer` (see the module comment), or `undefined`. The caller has applied
@@ -182,7 +197,9 @@ function relatedModules(context: AnyContext): AnyContext[] {
 /** Adds what the module of `at` deletes and creates with a TTL, by key shape. */
 function addFacts(at: AnyContext, facts: RelatedFacts): void {
   const index = fileIndexOf(at);
+  const file = at.physicalFilename ?? at.filename;
   const push = (map: Map<string, ManagedKey[]>, shape: string, entry: ManagedKey) => {
+    moduleFiles.set(entry.call, file);
     const list = map.get(shape);
     if (list) list.push(entry);
     else map.set(shape, [entry]);

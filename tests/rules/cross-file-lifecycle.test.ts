@@ -78,6 +78,28 @@ describe('a key whose life another module manages', () => {
     expect(lint(game, { allowDeletedKeys: false }).filter(([, , line]) => line === 25)).toEqual([[SET, 'deletedElsewhere', 25, 17]]);
   });
 
+  it('strict names the module of the deleter and of the creator, whose line it is; the same-file message is unchanged', () => {
+    const code = readFileSync(game, 'utf8');
+    const messages = (text: string) =>
+      new Linter({ configType: 'flat' })
+        .verify(text, [{ files: ['**/*.ts'], languageOptions: { parser: tsParser }, plugins: { 'redis-ttl': plugin }, rules: { [`redis-ttl/${INCR}`]: ['error', { allowDeletedKeys: false, allowTtlRecordUpdates: false }], [`redis-ttl/${SET}`]: ['error', { allowDeletedKeys: false }] } }], { filename: game })
+        .map((m) => [m.line, /deleted only by the [^:]*|keeps the TTL the .*? gives the record/.exec(m.message)?.[0] ?? m.message]);
+    expect(messages(code).filter(([, text]) => / the [A-Z]+ at line /.test(text!))).toEqual([
+      [6, 'deleted only by the DEL at line 11 of `cleanup.ts`, in another module'],
+      [7, 'deleted only by the DEL at line 11 of `cleanup.ts`, in another module'],
+      [8, 'deleted only by the UNLINK at line 9 of `cleanup.ts`, in another module'],
+      [9, 'deleted only by the DEL at line 12 of `cleanup.ts`, in another module'],
+      [20, 'keeps the TTL the EXPIRE at line 6 (`sessions.ts`, another module) gives the record'],
+      [25, 'deleted only by the DEL at line 12 of `cleanup.ts`, in another module'],
+    ]);
+    // the same file: the message of a deleter and of a creator in another function of the file
+    const same = `${code}\nexport async function drop(id: string) { await redis.del(KEY.scoring(id)); }\nexport async function createDraft(id: string) { await redis.hset(KEY.draft(id), 'a', 1); await redis.expire(KEY.draft(id), 60); }\n`;
+    expect(messages(same).filter(([line]) => line === 13 || line === 21)).toEqual([
+      [13, 'deleted only by the DEL at line 29, in another function'],
+      [21, 'keeps the TTL the HSET at line 30 (another function) gives the record'],
+    ]);
+  });
+
   it('reports the same writes in a file no module of its package manages them in', () => {
     const lone = join(app, '..', 'lone.ts');
     expect(lint(lone, {}, readFileSync(game, 'utf8'))).toEqual([
