@@ -15,9 +15,11 @@
  *   that import it, the modules it imports (its key builders, its key constants), and the modules
  *   that import one of those (the other users of the same key builder: `room.cleanup.ts` above),
  *   in its package (or, when that cannot be listed, the folder of its nearest `tsconfig.json`),
- *   tests left out, at most {@link MAX_MODULES_READ} parsed of {@link MAX_MODULES_SEEN} looked at
- *   (`importers.ts` importersOf, `modules.ts` loadModule; only a module whose text names a deletion
- *   or an expiry is parsed);
+ *   tests, their setups, mocks and fixtures left out ({@link TEST_PATH}: `jest.setup.ts`,
+ *   `e2e/`, `testing/` delete no key of the running application), at most
+ *   {@link MAX_MODULES_READ} parsed of {@link MAX_MODULES_SEEN} looked at (`importers.ts`
+ *   importersOf, `modules.ts` loadModule; only a module whose text names a deletion or an expiry
+ *   is parsed);
  * - a **deletion** there: DEL / UNLINK / GETDEL (the `delete` effect of `semantics/commands.ts`,
  *   also through a pass-through facade) of the same key shape, with a static part (`Room:*`, not
  *   `*`: two modules' bare `key` are two keys), in a named function that does not call the writer's
@@ -52,8 +54,15 @@ export const MAX_MODULES_READ = 24;
 /** Related modules looked at (their text tested) per linted file. */
 export const MAX_MODULES_SEEN = 200;
 
-/** A test module (its `afterEach` DEL is no cleanup of the application). */
-const TEST_PATH = /(?:^|[\\/])(?:__tests__|__mocks__|tests?|spec)[\\/]|\.(?:test|spec)\.[cm]?[jt]sx?$/;
+/**
+ * A module of the tests, not of the application (its `afterEach` DEL is no cleanup the application
+ * runs): a test or spec file (`.test.ts`, `.spec.ts`, `.e2e-spec.ts`, `.e2e.ts`), a folder of
+ * tests, end-to-end tests, mocks, fixtures or test helpers (`__tests__/`, `test/`, `e2e/`,
+ * `cypress/`, `playwright/`, `testing/`, `test-utils/`, `mocks/`, `fixtures/`), a test runner's
+ * setup or teardown (`jest.setup.ts`, `vitest.setup.ts`, `setupTests.ts`, `global-teardown.ts`).
+ */
+const TEST_PATH =
+  /(?:^|[\\/])(?:__tests__|__mocks__|__fixtures__|tests?|specs?|e2e|cypress|playwright|testing|test-?(?:utils|helpers|support)|mocks?|fixtures)[\\/]|\.(?:test|spec|e2e|e2e-spec)\.[cm]?[jt]sx?$|(?:^|[\\/])(?:(?:jest|vitest|playwright|cypress)\.(?:setup|teardown)[\w.-]*|setup-?tests|test-?setup|global-?(?:setup|teardown))\.[cm]?[jt]sx?$/i;
 /** Text that may delete or expire a key: only such a module is parsed. */
 const MAY_MANAGE = /\b(?:del|unlink|getdel|getDel|DEL|UNLINK|GETDEL)\b|expire|EXPIRE|setex|SETEX|\bEX\b|\bPX\b|\bex\s*:|\bEX\s*:/;
 

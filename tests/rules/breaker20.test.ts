@@ -1,0 +1,46 @@
+/**
+ * Round 20's breaker: inputs where the round's new readings were wrong, each with the module that
+ * owns the reading and the fix.
+ *
+ * Cross-file lifecycle (redis-calls/cross-file-lifecycle.ts), on tests/fixtures/breaker20/app,
+ * whose linted `game.ts` writes per-room keys built by `keys.ts`:
+ *
+ * - a DEL in a test runner's setup (`jest.setup.ts`), an end-to-end test (`e2e/rooms.e2e.ts`) or a
+ *   test helpers folder (`src/testing/`) is no cleanup of the running application: it left
+ *   `Room:*:Chat`, `Room:*:Votes`, `Room:*:Hand` (written without TTL, deleted by nothing else)
+ *   unreported, where only `.test.` / `.spec.` files and `test/` folders were left out;
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import plugin from '../../rules/index.js';
+import { lintSnippet } from '../helpers/lint.js';
+
+const fixtures = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'breaker20');
+const INCR = 'incr-needs-expire-on-create' as const;
+const SET = 'set-requires-ttl-or-keepttl' as const;
+
+/** [rule, messageId, line, column] of each finding of the two write rules on `filename`. */
+function lint(filename: string, options: Record<string, unknown> = {}, code = readFileSync(filename, 'utf8')) {
+  const rules: Record<string, unknown> = {};
+  for (const name of [INCR, SET] as const) {
+    const schema = (plugin.rules?.[name]?.meta?.schema as Array<{ properties?: Record<string, unknown> }> | undefined)?.[0];
+    rules[`redis-ttl/${name}`] = ['error', Object.fromEntries(Object.entries(options).filter(([key]) => key in (schema?.properties ?? {})))];
+  }
+  return lintSnippet(code, rules as never, filename).map((m) => [m.ruleId?.replace('redis-ttl/', ''), m.messageId, m.line, m.column]);
+}
+
+describe('cross-file lifecycle', () => {
+  const game = join(fixtures, 'app', 'game.ts');
+
+  it('a DEL only in a test setup, an end-to-end test or a test helpers folder does not manage the key', () => {
+    // 14 Chat (jest.setup.ts), 15 Votes (e2e/rooms.e2e.ts), 16 Hand (src/testing/redis-helpers.ts)
+    const found = lint(game).filter(([, , line]) => (line as number) >= 14 && (line as number) <= 16);
+    expect(found).toEqual([
+      [INCR, 'noExpiry', 14, 17],
+      [SET, 'setWithoutTtl', 15, 17],
+      [SET, 'setWithoutTtl', 16, 17],
+    ]);
+  });
+});
