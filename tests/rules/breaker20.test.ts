@@ -9,6 +9,13 @@
  *   test helpers folder (`src/testing/`) is no cleanup of the running application: it left
  *   `Room:*:Chat`, `Room:*:Votes`, `Room:*:Hand` (written without TTL, deleted by nothing else)
  *   unreported, where only `.test.` / `.spec.` files and `test/` folders were left out;
+ * - a deleter "calls the writer" (the success path of one operation, not a cleanup) when it calls
+ *   any function of the writer's name: `players.join(', ')` in the cleanup beside the writer
+ *   `join`, the key builder `KEY.seat(id)` beside the writer `seat` made the room cleanup's DEL of
+ *   `Room:*:Players` and `Room:*:Seat` not count (false findings in recommended). A module that
+ *   cannot reach the writer (imports neither its file, nor a barrel, nor a module declaring the
+ *   name) and a call of an imported module's member are no calls of it; a deleter importing the
+ *   writer's class (`finish.ts`) or a barrel re-exporting it (`turns.ts`) that calls it still is.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -41,6 +48,19 @@ describe('cross-file lifecycle', () => {
       [INCR, 'noExpiry', 14, 17],
       [SET, 'setWithoutTtl', 15, 17],
       [SET, 'setWithoutTtl', 16, 17],
+    ]);
+  });
+
+  it('a deleter calling a function of the same name as the writer, not the writer, still deletes its key', () => {
+    // 6 join (the cleanup calls players.join), 10 seat (the cleanup calls KEY.seat); 20 startRound
+    // and 24 nextTurn: finish.ts and turns.ts (through a barrel) call the writer, then DEL
+    expect(lint(game).filter(([, , line]) => ![14, 15, 16].includes(line as number))).toEqual([
+      [SET, 'setWithoutTtl', 20, 17],
+      [SET, 'setWithoutTtl', 24, 17],
+    ]);
+    expect(lint(game, { allowDeletedKeys: false }).filter(([, , line]) => (line as number) <= 10)).toEqual([
+      [INCR, 'deletedElsewhere', 6, 17],
+      [SET, 'deletedElsewhere', 10, 17],
     ]);
   });
 });
