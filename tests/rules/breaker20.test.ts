@@ -16,11 +16,18 @@
  *   cannot reach the writer (imports neither its file, nor a barrel, nor a module declaring the
  *   name) and a call of an imported module's member are no calls of it; a deleter importing the
  *   writer's class (`finish.ts`) or a barrel re-exporting it (`turns.ts`) that calls it still is.
+ *
+ * `redis-ttl-keys --persistent-config` (keys/config-format.ts): run in a package of a monorepo
+ * whose one ESLint config is at the root (`eslint.config.cjs`), the block followed the package's
+ * `"type": "module"` and printed `export default [`, which the CommonJS config ESLint loads there
+ * cannot take: ESLint finds its config from the working directory up, past package.json files.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { configModuleFormat } from '../../keys/config-format.js';
 import plugin from '../../rules/index.js';
 import { lintSnippet } from '../helpers/lint.js';
 
@@ -62,5 +69,29 @@ describe('cross-file lifecycle', () => {
       [INCR, 'deletedElsewhere', 6, 17],
       [SET, 'deletedElsewhere', 10, 17],
     ]);
+  });
+});
+
+describe('redis-ttl-keys --persistent-config: the module syntax of the config ESLint finds', () => {
+  const root = mkdtempSync(join(tmpdir(), 'breaker20-config-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const write = (path: string, text: string) => {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  };
+
+  it("a package of a monorepo uses the root's config, not its own package.json type", () => {
+    write('mono/package.json', '{ "name": "mono", "private": true }\n');
+    write('mono/eslint.config.cjs', 'module.exports = [];\n');
+    write('mono/packages/api/package.json', '{ "name": "api", "type": "module" }\n');
+    expect(configModuleFormat(join(root, 'mono', 'packages', 'api'))).toBe('commonjs');
+  });
+
+  it('without a config, the nearest package.json says', () => {
+    write('plain/package.json', '{ "name": "plain", "type": "module" }\n');
+    write('plain/packages/web/package.json', '{ "name": "web" }\n');
+    write('plain/packages/esm/package.json', '{ "name": "esm", "type": "module" }\n');
+    expect(configModuleFormat(join(root, 'plain', 'packages', 'web'))).toBe('unknown');
+    expect(configModuleFormat(join(root, 'plain', 'packages', 'esm'))).toBe('esm');
   });
 });
