@@ -84,7 +84,7 @@ describe('a key whose life another module manages', () => {
       new Linter({ configType: 'flat' })
         .verify(text, [{ files: ['**/*.ts'], languageOptions: { parser: tsParser }, plugins: { 'redis-ttl': plugin }, rules: { [`redis-ttl/${INCR}`]: ['error', { allowDeletedKeys: false, allowTtlRecordUpdates: false }], [`redis-ttl/${SET}`]: ['error', { allowDeletedKeys: false }] } }], { filename: game })
         .map((m) => [m.line, /deleted only by the [^:]*|keeps the TTL the .*? gives the record/.exec(m.message)?.[0] ?? m.message]);
-    expect(messages(code).filter(([, text]) => / the [A-Z]+ at line /.test(text!))).toEqual([
+    expect(messages(code).filter(([, text]) => / the [A-Z]+ at line /.test(String(text)))).toEqual([
       [6, 'deleted only by the DEL at line 11 of `cleanup.ts`, in another module'],
       [7, 'deleted only by the DEL at line 11 of `cleanup.ts`, in another module'],
       [8, 'deleted only by the UNLINK at line 9 of `cleanup.ts`, in another module'],
