@@ -72,6 +72,18 @@ describe('cross-file lifecycle', () => {
   });
 });
 
+describe('cross-file lifecycle: what holds', () => {
+  it('an import cycle (a.ts imports b.ts, b.ts imports a.ts) is read once each way: the DEL of b.ts manages the SET of a.ts, named in strict', () => {
+    const cycle = join(fixtures, 'cycle');
+    expect(lint(join(cycle, 'a.ts'))).toEqual([]);
+    expect(lint(join(cycle, 'b.ts'))).toEqual([]);
+    const strict = lintSnippet(readFileSync(join(cycle, 'a.ts'), 'utf8'), { [`redis-ttl/${SET}`]: ['error', { allowDeletedKeys: false }] } as never, join(cycle, 'a.ts'));
+    expect(strict.map((m) => [m.line, m.column, m.messageId, /deleted only by the [^:]*/.exec(m.message)?.[0]])).toEqual([
+      [5, 15, 'deletedElsewhere', 'deleted only by the DEL at line 4 of `b.ts`, in another module'],
+    ]);
+  });
+});
+
 describe('redis-ttl-keys --persistent-config: the module syntax of the config ESLint finds', () => {
   const root = mkdtempSync(join(tmpdir(), 'breaker20-config-'));
   afterAll(() => rmSync(root, { recursive: true, force: true }));
