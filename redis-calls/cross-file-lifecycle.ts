@@ -283,7 +283,7 @@ const RE_EXPORT = /\bexport\s*(?:type\s*)?(?:\*(?:\s*as\s+[\w$]+)?|\{[^}]*\})\s*
  */
 function mayCallWriter(at: AnyContext, writerFile: string, name: string): boolean {
   const from = at.physicalFilename ?? at.filename;
-  const declares = new RegExp(`(?:^|[{,;])[\\t ]*(?:(?:public|private|protected|static|async|override|readonly|abstract)\\s+)*${name.replace(/\$/g, '\\$')}\\s*[?!]?\\s*(?:<[^>\\n]*>\\s*)?[(=:]`, 'm');
+  const declares = new RegExp(`(?:^|[{,;])[\\t ]*(?:(?:public|private|protected|static|async|override|readonly|abstract)\\s+)*${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*[?!]?\\s*(?:<[^>\\n]*>\\s*)?[(=:]`, 'm');
   for (const specifier of codeImports(at, { types: true, requires: true })) {
     const module = readModule(from, specifier, true);
     if (module && (module.path === writerFile || RE_EXPORT.test(module.entry.text) || declares.test(module.entry.text))) return true;

@@ -72,6 +72,14 @@ describe('cross-file lifecycle', () => {
   });
 });
 
+describe('cross-file lifecycle: a writer named by any property key', () => {
+  it("a writer under the key '*' (an event router's catch-all) is read, not a crash", () => {
+    // the cleanup's DEL of Room:*:Players manages the SADD: the writer's name is text, not a pattern
+    expect(lint(join(fixtures, 'app', 'events.ts'))).toEqual([]);
+    expect(lint(join(fixtures, 'app', 'events.ts'), { allowDeletedKeys: false })).toEqual([[INCR, 'deletedElsewhere', 6, 17]]);
+  });
+});
+
 describe('cross-file lifecycle: what holds', () => {
   it('an import cycle (a.ts imports b.ts, b.ts imports a.ts) is read once each way: the DEL of b.ts manages the SET of a.ts, named in strict', () => {
     const cycle = join(fixtures, 'cycle');
