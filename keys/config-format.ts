@@ -2,9 +2,9 @@
  * Which module syntax the `--persistent-config` block of `redis-ttl-keys` is printed in, so that it
  * pastes into the project's ESLint config as it is: the syntax of that config file when there is
  * one (`--config <file>`, else the first `eslint.config.{js,mjs,cjs,ts,mts,cts}` found from the
- * working directory up to the nearest `package.json`): `.cjs` / `.cts` are CommonJS, `.mjs` /
- * `.mts` ES modules, and a `.js` / `.ts` file is read: `module.exports` or `require(` without an
- * `export` statement is CommonJS. Without a config file, a package whose `package.json` says
+ * working directory up, as ESLint finds it: a package of a monorepo uses the root's config):
+ * `.cjs` / `.cts` are CommonJS, `.mjs` / `.mts` ES modules, and a `.js` / `.ts` file is read:
+ * `module.exports` or `require(` without an `export` statement is CommonJS. Without a config file, a package whose nearest `package.json` says
  * `"type": "module"` is ESM, and any other is `unknown`: the block is then printed as ESM with a
  * line saying how to write it in a CommonJS project.
  */
@@ -23,12 +23,14 @@ const CONFIG_NAMES = ['eslint.config.js', 'eslint.config.mjs', 'eslint.config.cj
  */
 export function configModuleFormat(cwd: string, config?: string): ConfigModuleFormat {
   if (config !== undefined) return fileFormat(path.resolve(cwd, config));
+  // ESLint looks for its config from the working directory up, past a package's package.json (a
+  // monorepo's one config at its root): the nearest package.json only speaks when there is none
+  let manifest: string | undefined;
   for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
     const found = CONFIG_NAMES.map((name) => path.join(dir, name)).find((file) => existsSync(file));
     if (found) return fileFormat(found);
-    const manifest = path.join(dir, 'package.json');
-    if (existsSync(manifest)) return packageType(manifest) === 'module' ? 'esm' : 'unknown';
-    if (path.dirname(dir) === dir) return 'unknown';
+    if (manifest === undefined && existsSync(path.join(dir, 'package.json'))) manifest = path.join(dir, 'package.json');
+    if (path.dirname(dir) === dir) return manifest !== undefined && packageType(manifest) === 'module' ? 'esm' : 'unknown';
   }
 }
 

@@ -15,13 +15,16 @@
  *   that import it, the modules it imports (its key builders, its key constants), and the modules
  *   that import one of those (the other users of the same key builder: `room.cleanup.ts` above),
  *   in its package (or, when that cannot be listed, the folder of its nearest `tsconfig.json`),
- *   tests left out, at most {@link MAX_MODULES_READ} parsed of {@link MAX_MODULES_SEEN} looked at
- *   (`importers.ts` importersOf, `modules.ts` loadModule; only a module whose text names a deletion
- *   or an expiry is parsed);
+ *   tests, their setups, mocks and fixtures left out ({@link TEST_PATH}: `jest.setup.ts`,
+ *   `e2e/`, `testing/` delete no key of the running application), at most
+ *   {@link MAX_MODULES_READ} parsed of {@link MAX_MODULES_SEEN} looked at (`importers.ts`
+ *   importersOf, `modules.ts` loadModule; only a module whose text names a deletion or an expiry
+ *   is parsed);
  * - a **deletion** there: DEL / UNLINK / GETDEL (the `delete` effect of `semantics/commands.ts`,
  *   also through a pass-through facade) of the same key shape, with a static part (`Room:*`, not
  *   `*`: two modules' bare `key` are two keys), in a named function that does not call the writer's
- *   function by name. A DEL of a list (`del(a, b)`, `del([a, b])`, `unlink(...keys)` with `keys` a
+ *   function by name (a call the module can make of it: not `players.join()` in a module that does
+ *   not import the writer's, nor `KEY.seat(id)` of a key builder module). A DEL of a list (`del(a, b)`, `del([a, b])`, `unlink(...keys)` with `keys` a
  *   `const` array literal) counts for each key. Never when that module gives the key shape a TTL
  *   anywhere (the DEL is then an invalidation of an expiring key: reported as today); a TTL a third
  *   module gives the shape (a sweeper expiring idle rooms) does not undo the deleting module's;
@@ -45,15 +48,22 @@ import { keyShapeOf } from './key-shape.js';
 import { codeImports, loadModule, moduleContext, readModule } from './modules.js';
 import type { RedisCall } from './normalize.js';
 import { packageFiles, packageOf } from './project.js';
-import { constInitializer, enclosingFunction, unwrap, walk, type AnyContext, type FunctionLike } from './static.js';
+import { constInitializer, enclosingFunction, findVariable, unwrap, walk, type AnyContext, type FunctionLike } from './static.js';
 
 /** Related modules parsed (their calls indexed) per linted file. */
 export const MAX_MODULES_READ = 24;
 /** Related modules looked at (their text tested) per linted file. */
 export const MAX_MODULES_SEEN = 200;
 
-/** A test module (its `afterEach` DEL is no cleanup of the application). */
-const TEST_PATH = /(?:^|[\\/])(?:__tests__|__mocks__|tests?|spec)[\\/]|\.(?:test|spec)\.[cm]?[jt]sx?$/;
+/**
+ * A module of the tests, not of the application (its `afterEach` DEL is no cleanup the application
+ * runs): a test or spec file (`.test.ts`, `.spec.ts`, `.e2e-spec.ts`, `.e2e.ts`), a folder of
+ * tests, end-to-end tests, mocks, fixtures or test helpers (`__tests__/`, `test/`, `e2e/`,
+ * `cypress/`, `playwright/`, `testing/`, `test-utils/`, `mocks/`, `fixtures/`), a test runner's
+ * setup or teardown (`jest.setup.ts`, `vitest.setup.ts`, `setupTests.ts`, `global-teardown.ts`).
+ */
+const TEST_PATH =
+  /(?:^|[\\/])(?:__tests__|__mocks__|__fixtures__|tests?|specs?|e2e|cypress|playwright|testing|test-?(?:utils|helpers|support)|mocks?|fixtures)[\\/]|\.(?:test|spec|e2e|e2e-spec)\.[cm]?[jt]sx?$|(?:^|[\\/])(?:(?:jest|vitest|playwright|cypress)\.(?:setup|teardown)[\w.-]*|setup-?tests|test-?setup|global-?(?:setup|teardown))\.[cm]?[jt]sx?$/i;
 /** Text that may delete or expire a key: only such a module is parsed. */
 const MAY_MANAGE = /\b(?:del|unlink|getdel|getDel|DEL|UNLINK|GETDEL)\b|expire|EXPIRE|setex|SETEX|\bEX\b|\bPX\b|\bex\s*:|\bEX\s*:/;
 
@@ -75,6 +85,21 @@ interface RelatedFacts {
 
 const relatedCache = new WeakMap<TSESTree.Program, RelatedFacts>();
 
+/** The file of each call {@link addFacts} indexed in a related module. */
+const moduleFiles = new WeakMap<RedisCall, string>();
+
+/**
+ * The path, relative to the folder of the linted file (`cleanup.ts`, `../rooms/cleanup.ts`), of
+ * the module of `call` when it is a call of another module this module found (a deletion or a
+ * creation with a TTL); `undefined` for a call of the linted file.
+ */
+export function otherModuleOf(context: AnyContext, call: RedisCall): string | undefined {
+  const path = moduleFiles.get(call);
+  const file = context.physicalFilename ?? context.filename;
+  if (path === undefined || path === file) return undefined;
+  return relative(dirname(file), path).split('\\').join('/');
+}
+
 /**
  * The call of another module of the package that deletes the key shape `shape` the write `call`
  * writes in the function `writer` (see the module comment), or `undefined`. The caller has applied
@@ -84,11 +109,12 @@ export function deletedInAnotherModule(context: AnyContext, shape: string, write
   if (!hasStaticPart(shape)) return undefined;
   const facts = relatedFacts(context);
   const writerName = calledName(writer);
+  const file = context.physicalFilename ?? context.filename;
   for (const deletion of facts.deleted.get(shape) ?? []) {
     // the deleting module gives the shape a TTL: its DEL is an invalidation of an expiring key
     if (fileIndexOf(deletion.context).expiredShapes.has(shape)) continue;
     // the deleter runs the writer first (`finish() { service.step(id); del(k) }`): the success path of one operation
-    if (writerName !== undefined && calledNames(deletion.context, deletion.fn).has(writerName)) continue;
+    if (writerName !== undefined && mayCallWriter(deletion.context, file, writerName) && calledNames(deletion.context, deletion.fn, file).has(writerName)) continue;
     return deletion.call;
   }
   return undefined;
@@ -182,7 +208,9 @@ function relatedModules(context: AnyContext): AnyContext[] {
 /** Adds what the module of `at` deletes and creates with a TTL, by key shape. */
 function addFacts(at: AnyContext, facts: RelatedFacts): void {
   const index = fileIndexOf(at);
+  const file = at.physicalFilename ?? at.filename;
   const push = (map: Map<string, ManagedKey[]>, shape: string, entry: ManagedKey) => {
+    moduleFiles.set(entry.call, file);
     const list = map.get(shape);
     if (list) list.push(entry);
     else map.set(shape, [entry]);
@@ -243,20 +271,68 @@ function namedFunctionOf(node: TSESTree.Node): FunctionLike | undefined {
   return undefined;
 }
 
-const calledNamesCache = new WeakMap<FunctionLike, Set<string>>();
+/** A module that re-exports others (a barrel: `export * from './game'`, `export { GameService } from './game'`). */
+const RE_EXPORT = /\bexport\s*(?:type\s*)?(?:\*(?:\s*as\s+[\w$]+)?|\{[^}]*\})\s*from\b/;
 
-/** The names a function calls (`f()`, `this.f()`, `obj.f()`), its nested callbacks included; cached. */
-function calledNames(context: AnyContext, fn: FunctionLike): Set<string> {
-  let names = calledNamesCache.get(fn);
+/**
+ * Whether the module of `at` can call the writer `name` of the linted file `writerFile`: it
+ * imports (a value, a type, a `require`) that file, a barrel ({@link RE_EXPORT}), or a module whose
+ * text declares a method or property `name` (an interface or base class the writer's class is
+ * injected as). A module that imports none of them calls another function of that name
+ * (`players.join(', ')` in a cleanup beside a writer `join`), never the writer.
+ */
+function mayCallWriter(at: AnyContext, writerFile: string, name: string): boolean {
+  const from = at.physicalFilename ?? at.filename;
+  const declares = new RegExp(`(?:^|[{,;])[\\t ]*(?:(?:public|private|protected|static|async|override|readonly|abstract)\\s+)*${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*[?!]?\\s*(?:<[^>\\n]*>\\s*)?[(=:]`, 'm');
+  for (const specifier of codeImports(at, { types: true, requires: true })) {
+    const module = readModule(from, specifier, true);
+    if (module && (module.path === writerFile || RE_EXPORT.test(module.entry.text) || declares.test(module.entry.text))) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether the call `node` of another module is a call of a function a module other than the
+ * linted file `writerFile` holds, so never the writer: a function the module declares itself, or a
+ * name it imports, whose member it calls (`KEY.seat(id)` of `import { KEY } from './keys'`, a key
+ * builder named like the writer `seat`), from a module that is neither the linted file nor a
+ * barrel ({@link RE_EXPORT}).
+ */
+function callOfAnotherModule(at: AnyContext, node: TSESTree.CallExpression, writerFile: string): boolean {
+  let base: TSESTree.Node = node.callee;
+  while (base.type === 'MemberExpression') base = base.object;
+  if (base.type !== 'Identifier') return false;
+  const def = findVariable(at, base)?.defs[0];
+  if (!def) return false;
+  if (def.type === 'FunctionName') return node.callee === base;
+  if (def.type !== 'ImportBinding' || def.parent?.type !== 'ImportDeclaration') return false;
+  const module = readModule(at.physicalFilename ?? at.filename, def.parent.source.value, true);
+  return module !== undefined && module.path !== writerFile && !RE_EXPORT.test(module.entry.text);
+}
+
+const calledNamesCache = new WeakMap<FunctionLike, Map<string, Set<string>>>();
+
+/**
+ * The names a function calls (`f()`, `this.f()`, `obj.f()`), its nested callbacks included, but
+ * for the calls of another module's functions ({@link callOfAnotherModule}); cached per linted
+ * file.
+ */
+function calledNames(context: AnyContext, fn: FunctionLike, writerFile: string): Set<string> {
+  let byFile = calledNamesCache.get(fn);
+  if (!byFile) {
+    byFile = new Map();
+    calledNamesCache.set(fn, byFile);
+  }
+  let names = byFile.get(writerFile);
   if (names) return names;
   const found = new Set<string>();
   walk(context, fn.body, (node) => {
     if (node.type !== 'CallExpression') return;
     const callee = node.callee;
-    if (callee.type === 'Identifier') found.add(callee.name);
-    else if (callee.type === 'MemberExpression' && callee.property.type === 'Identifier') found.add(callee.property.name);
+    const name = callee.type === 'Identifier' ? callee.name : callee.type === 'MemberExpression' && callee.property.type === 'Identifier' ? callee.property.name : undefined;
+    if (name !== undefined && !callOfAnotherModule(context, node, writerFile)) found.add(name);
   });
   names = found;
-  calledNamesCache.set(fn, names);
+  byFile.set(writerFile, names);
   return names;
 }

@@ -33,7 +33,7 @@ import {
 } from '../semantics/commands.js';
 import { poppedQueue, pushedQueue, STREAM_WRITES, streamUse, type QueueType } from '../semantics/queues.js';
 import { expiredInTheCode } from './cache-keys.js';
-import { createdWithTtlInAnotherModule, deletedInAnotherModule } from './cross-file-lifecycle.js';
+import { createdWithTtlInAnotherModule, deletedInAnotherModule, otherModuleOf } from './cross-file-lifecycle.js';
 import { fileIndexOf } from './file-index.js';
 import { keyIdOf, sameKeyByShape } from './key-id.js';
 import { ID_NAME, LIMIT_NAME, LOCK_WORDS, QUEUE_NAME } from './names.js';
@@ -724,9 +724,9 @@ export const ID_SEQUENCES_SCHEMA = {
   },
 } as const;
 
-/** The message tail of a write whose key is deleted elsewhere ({@link deletedElsewhere}). */
+/** The message tail of a write whose key is deleted elsewhere ({@link deletedElsewhere}; its data: {@link deletedElsewhereData}). */
 export const DELETED_ELSEWHERE_TEXT =
-  'is deleted only by the {{deleter}} at line {{line}}, in another function: a crash or lost connection before it runs leaves the key forever. Give it an expiry as a safety net, or declare it persistent';
+  'is deleted only by the {{deleter}} at line {{line}}{{where}}: a crash or lost connection before it runs leaves the key forever. Give it an expiry as a safety net, or declare it persistent';
 
 /** JSON schema of the `allowConsumedQueues` option ({@link drainedElsewhere}). */
 export const CONSUMED_QUEUES_SCHEMA = {
@@ -754,6 +754,35 @@ export const CONSUMED_ELSEWHERE_TEXT =
 export const KEPT_STREAM_TEXT =
   'is a stream read by a consumer group or capped (the {{user}} at line {{line}}): Redis keeps a stream when empty, so it lives until deleted. Give it an expiry, or declare it persistent';
 
-/** The message tail of an update of a record created with a TTL elsewhere ({@link createdWithTtlElsewhere}). */
+/** The message tail of an update of a record created with a TTL elsewhere ({@link createdWithTtlElsewhere}; its data: {@link createdWithTtlData}). */
 export const UPDATES_TTL_RECORD_TEXT =
-  'keeps the TTL the {{creator}} at line {{line}} (another function) gives the record, but if the record expired just before, it recreates it without TTL. Update it in a MULTI with EXPIRE, or a script checking EXISTS';
+  'keeps the TTL the {{creator}} at line {{line}} ({{where}}) gives the record, but if the record expired just before, it recreates it without TTL. Update it in a MULTI with EXPIRE, or a script checking EXISTS';
+
+/**
+ * The data of {@link DELETED_ELSEWHERE_TEXT} for the deletion `deleter`: its command and line, and
+ * where it is: `, in another function` of the linted file, or `` of `cleanup.ts`, in another
+ * module`` (a path relative to the linted file's folder) when another module deletes the key
+ * (cross-file-lifecycle.ts): its line is a line of that module.
+ */
+export function deletedElsewhereData(context: AnyContext, deleter: RedisCall): { deleter: string; line: string; where: string } {
+  const module = otherModuleOf(context, deleter);
+  return {
+    deleter: deleter.command,
+    line: String(deleter.nameNode.loc.start.line),
+    where: module === undefined ? ', in another function' : ` of \`${module}\`, in another module`,
+  };
+}
+
+/**
+ * The data of {@link UPDATES_TTL_RECORD_TEXT} for the creation `creator`: its command and line,
+ * and where it is: `another function` of the linted file, or `` `sessions.ts`, another module``
+ * (a path relative to the linted file's folder, whose line it is).
+ */
+export function createdWithTtlData(context: AnyContext, creator: RedisCall): { creator: string; line: string; where: string } {
+  const module = otherModuleOf(context, creator);
+  return {
+    creator: creator.command,
+    line: String(creator.nameNode.loc.start.line),
+    where: module === undefined ? 'another function' : `\`${module}\`, another module`,
+  };
+}

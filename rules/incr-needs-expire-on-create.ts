@@ -50,6 +50,8 @@ import {
   DELETED_ELSEWHERE_TEXT,
   DELETED_KEYS_SCHEMA,
   deletedElsewhere,
+  deletedElsewhereData,
+  createdWithTtlData,
   drainedElsewhere,
   keptStream,
   idSequence,
@@ -324,7 +326,7 @@ export default createRule<Options, MessageIds>({
           const managed = sequence
             ? { messageId: 'idSequence' as const, data: { why: sequence } }
             : deleter
-              ? { messageId: 'deletedElsewhere' as const, data: { deleter: deleter.command, line: String(deleter.nameNode.loc.start.line) } }
+              ? { messageId: 'deletedElsewhere' as const, data: deletedElsewhereData(context, deleter) }
               : consumer
                 ? { messageId: 'consumedElsewhere' as const, data: { consumer: consumer.command, line: String(consumer.nameNode.loc.start.line) } }
                 : stream
@@ -332,7 +334,7 @@ export default createRule<Options, MessageIds>({
                   : existing
                     ? { messageId: 'staleExists' as const, data: { read: existing.command, line: String(existing.nameNode.loc.start.line) } }
                     : creator
-                      ? { messageId: 'updatesTtlRecord' as const, data: { creator: creator.command, line: String(creator.nameNode.loc.start.line) } }
+                      ? { messageId: 'updatesTtlRecord' as const, data: createdWithTtlData(context, creator) }
                       : undefined;
           // the key re-armed whenever its TTL is missing (redis-calls/ttl-repair.ts)
           const repair = ttlRepairOf(context, call, keyArg);

@@ -27,7 +27,7 @@ import type { SetRequiresTtlOrKeepttlOptions } from './options.js';
 import { keyData, KEY_TAIL } from '../redis-calls/report.js';
 import type { AnyContext } from '../redis-calls/static.js';
 import type { RedisCall } from '../redis-calls/index.js';
-import { DELETED_ELSEWHERE_TEXT, DELETED_KEYS_SCHEMA, deletedElsewhere } from '../redis-calls/lifecycle.js';
+import { DELETED_ELSEWHERE_TEXT, DELETED_KEYS_SCHEMA, deletedElsewhere, deletedElsewhereData } from '../redis-calls/lifecycle.js';
 
 /** Options of the rule (the options object's type is exported from the package root). */
 export type Options = [SetRequiresTtlOrKeepttlOptions];
@@ -267,7 +267,7 @@ export default createRule<Options, MessageIds>({
             data: later
               ? { ...data, line: String(later.nameNode.loc.start.line) }
               : deleter
-                ? { ...data, deleter: deleter.command, line: String(deleter.nameNode.loc.start.line) }
+                ? { ...data, ...deletedElsewhereData(context, deleter) }
                 : data,
             fix: autofix ? (fix ?? null) : null,
             suggest,
