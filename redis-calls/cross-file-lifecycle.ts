@@ -64,8 +64,11 @@ export const MAX_MODULES_SEEN = 200;
  */
 const TEST_PATH =
   /(?:^|[\\/])(?:__tests__|__mocks__|__fixtures__|tests?|specs?|e2e|cypress|playwright|testing|test-?(?:utils|helpers|support)|mocks?|fixtures)[\\/]|\.(?:test|spec|e2e|e2e-spec)\.[cm]?[jt]sx?$|(?:^|[\\/])(?:(?:jest|vitest|playwright|cypress)\.(?:setup|teardown)[\w.-]*|setup-?tests|test-?setup|global-?(?:setup|teardown))\.[cm]?[jt]sx?$/i;
-/** Text that may delete or expire a key: only such a module is parsed. */
-const MAY_MANAGE = /\b(?:del|unlink|getdel|getDel|DEL|UNLINK|GETDEL)\b|expire|EXPIRE|setex|SETEX|\bEX\b|\bPX\b|\bex\s*:|\bEX\s*:/;
+/**
+ * Text that may delete or expire a key: only such a module is parsed. Case-insensitive, for every
+ * client's spelling (`DEL`, `del`, node-redis' `getDel`, `pExpire`, `setEx`, `hExpire`, `{ EX: 60 }`).
+ */
+const MAY_MANAGE = /\b(?:del|unlink|getdel)\b|expire|setex|\b(?:ex|px)\b/i;
 
 /** A key a call of another module deletes or creates with a TTL, with that call. */
 interface ManagedKey {

@@ -161,3 +161,23 @@ describe('a project its package cannot list: read from the nearest tsconfig/jsco
     ]);
   });
 });
+
+describe("a creator module that names its TTL in node-redis' camelCase (pExpire, setEx, hExpire)", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cross-file-lifecycle-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('is read: an update of the record it creates with a TTL is left out', () => {
+    const files: Record<string, string> = {
+      'package.json': '{ "name": "camel-app", "private": true }\n',
+      'keys.ts': 'export const KEY = { session: (id: string) => `session:${id}` };\n',
+      'redis.ts': "import { createClient } from 'redis';\nexport const client = createClient();\n",
+      'sessions.ts':
+        "import { client } from './redis';\nimport { KEY } from './keys';\nexport async function open(id: string) {\n  await client.hSet(KEY.session(id), 'seen', '1');\n  await client.pExpire(KEY.session(id), 600000);\n}\n",
+      'touch.ts': "import { client } from './redis';\nimport { KEY } from './keys';\nexport async function touch(id: string) {\n  await client.hSet(KEY.session(id), 'last', '2');\n}\n",
+    };
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+    const touch = join(dir, 'touch.ts');
+    expect(lint(touch, {}, undefined, dir)).toEqual([]);
+    expect(lint(touch, { allowTtlRecordUpdates: false }, undefined, dir)).toEqual([[INCR, 'updatesTtlRecord', 4, 16]]);
+  });
+});
