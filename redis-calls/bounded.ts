@@ -190,11 +190,16 @@ export function enumMemberValue(context: AnyContext, member: TSESTree.MemberExpr
   const def = findVariable(context, member.object)?.defs[0];
   if (def?.type !== 'TSEnumName' || def.node.type !== AST_NODE_TYPES.TSEnumDeclaration) return undefined;
   const name = propertyName(member.property, member.computed);
-  const members = def.node.body?.members ?? (def.node as unknown as { members: TSESTree.TSEnumMember[] }).members;
-  const found = members.find((m) => propertyName(m.id) === name);
+  const found = name === undefined ? undefined : enumMember(def.node, name);
   if (!found) return undefined;
   const init = found.initializer;
   return init?.type === AST_NODE_TYPES.Literal && (typeof init.value === 'string' || typeof init.value === 'number') ? String(init.value) : null;
+}
+
+/** The member named `name` of an enum declaration (`Daily` of `enum Frequency { Daily = 'daily' }`), or `undefined`. */
+export function enumMember(declaration: TSESTree.TSEnumDeclaration, name: string): TSESTree.TSEnumMember | undefined {
+  const members = declaration.body?.members ?? (declaration as unknown as { members: TSESTree.TSEnumMember[] }).members;
+  return members.find((m) => propertyName(m.id) === name);
 }
 
 /**

@@ -12,6 +12,7 @@
  * readers) is no name here.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { enumMember } from './bounded.js';
 import { findExport, importedBinding } from './modules.js';
 import { findVariable, propertyName, unwrap, type AnyContext } from './static.js';
 
@@ -32,12 +33,7 @@ export function enumMemberName(context: AnyContext, node: TSESTree.Node): string
 
 /** The string initializer of an enum's member named `name`. */
 function memberValue(declaration: TSESTree.TSEnumDeclaration, name: string): string | undefined {
-  const members = declaration.body?.members ?? (declaration as unknown as { members: TSESTree.TSEnumMember[] }).members;
-  for (const member of members) {
-    const key = member.id.type === AST_NODE_TYPES.Identifier ? member.id.name : member.id.type === AST_NODE_TYPES.Literal ? String(member.id.value) : undefined;
-    if (key !== name) continue;
-    const init = member.initializer ? unwrap(member.initializer) : undefined;
-    return init?.type === AST_NODE_TYPES.Literal && typeof init.value === 'string' ? init.value : undefined;
-  }
-  return undefined;
+  const init = enumMember(declaration, name)?.initializer;
+  const value = init ? unwrap(init) : undefined;
+  return value?.type === AST_NODE_TYPES.Literal && typeof value.value === 'string' ? value.value : undefined;
 }
