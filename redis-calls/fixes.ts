@@ -32,7 +32,7 @@ export function movableIntoMulti(context: AnyContext, call: RedisCall): boolean 
 }
 
 /** The call's last argument is a function (a node-style callback). */
-function hasCallback(context: AnyContext, call: RedisCall): boolean {
+export function hasCallback(context: AnyContext, call: RedisCall): boolean {
   if (call.node.type !== AST_NODE_TYPES.CallExpression) return false;
   const last = call.node.arguments[call.node.arguments.length - 1];
   if (!last) return false;

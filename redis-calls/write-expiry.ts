@@ -12,7 +12,7 @@
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { RedisCall } from './normalize.js';
-import { standaloneStatementOf, ttlConstantOf, type TtlConstant } from './fixes.js';
+import { hasCallback, standaloneStatementOf, ttlConstantOf, type TtlConstant } from './fixes.js';
 import { keyShapeOf } from './key-shape.js';
 import { LOCK_WORDS } from './names.js';
 import { enclosingFunction, findVariable, walk, type AnyContext } from './static.js';
@@ -24,7 +24,7 @@ export interface LaterExpiryTtl {
   /**
    * The expiry's statement, when the fix may remove it: a statement of its own (its reply unused)
    * in the block that holds the write's own statement, of the write's same key, a plain
-   * (non-facade) call, and the write is no create-if-missing (a SET NX whose EXPIRE also runs when
+   * (non-facade) call with no callback, and the write is no create-if-missing (a SET NX whose EXPIRE also runs when
    * the key existed: removing it would change what happens to someone else's key).
    */
   removable?: TSESTree.ExpressionStatement;
@@ -57,7 +57,8 @@ export function laterExpiryTtl(context: AnyContext, call: RedisCall, arg: number
   const creates = call.description.keys.find((k) => k.arg === arg)?.effect === 'create-if-missing';
   const statement = standaloneStatementOf(later.node);
   const own = standaloneStatementOf(call.node);
-  const removable = !creates && statement && own && statement.parent === own.parent ? statement : undefined;
+  // an EXPIRE that hands its reply to a callback: removing it would call the callback once less
+  const removable = !creates && !hasCallback(context, later) && statement && own && statement.parent === own.parent ? statement : undefined;
   return removable ? { ttl, removable } : { ttl };
 }
 
