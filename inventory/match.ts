@@ -3,31 +3,27 @@
  * a key. A shape is the key's spelling with `*` for each run-time part (`session:*`,
  * `rl:{*}:count`); the live shape is the client's `keyPrefix` followed by the shape.
  *
- * What a `*` matches depends on where it stands in the shape (the reasoning is in
- * docs/redis-ttl-audit.md, "How shapes match live keys"):
- * - inside a hash tag (`rl:{*}:count`, `{user:*}`): any run of characters without `}`. Redis ends
- *   a hash tag at the first `}` after the `{`, so the tag's content is exactly that run; it may
- *   hold `:` (`rl:{user:42}:count`).
- * - a whole `:`-separated segment (`user:*:profile`, `session:*`, `*:jobs`): one segment, any run
- *   without `:` (also empty). A run-time part between separators is an id, a number, a UUID, a
- *   token: one segment. So `user:*` does not claim `user:42:settings`, a key some other code
- *   writes; those keys fall back to the audit's folding and show up as written by no code.
- * - anywhere else, glued to literal text (`order_*`, `*stat*failed*` from a key builder the
- *   analysis cannot read, an unknown `keyPrefix`: `*session:*`): any run of characters.
+ * A `*` matches any run of characters, `:` included (and empty), wherever it stands: the one
+ * reading of `*` of `settings['redis-ttl'].persistentKeys`, `--only`, `--match` and
+ * `--fail-on-persistent` (`semantics/key-patterns.ts` {@link matchStars} is the matcher), so a
+ * shape copied into `persistentKeys` claims in the linter exactly the keys it claims here. Until
+ * round 21 a whole-segment `*` matched one segment only, which made `user:*` mean two things. The
+ * reasoning is in docs/redis-ttl-audit.md, "How shapes match live keys".
  *
  * A shape too broad to tell one family of keys from another is never used: see
  * {@link MIN_LITERAL_RUN}. When several shapes match one key, the most specific wins: see
- * {@link compareSpecificity}.
+ * {@link compareSpecificity} (`user:*:settings` before `user:*` for `user:42:settings`).
  *
  * Cost: shapes are compiled once; a key walks a radix tree of the shapes' leading literal text
  * and one of the trailing literals of the shapes that start with `*` (a few map lookups each),
  * and is tested against the candidates in order of specificity, each test a few `startsWith` /
- * `indexOf` calls; only shapes with `*` at both ends are tried on every key. The test never backtracks more than linearly per star (see
- * {@link matchShape}): keys are attacker-controlled strings.
+ * `indexOf` calls; only shapes with `*` at both ends are tried on every key. The test never
+ * backtracks (see {@link matchStars}): keys are attacker-controlled strings.
  */
+import { matchStars, starLiterals } from '../semantics/key-patterns.js';
 
-/** What a `*` of a shape may match (see the module comment). */
-export type StarKind = 'any' | 'segment' | 'tag';
+/** What a `*` of a shape may match: any run of characters (the only kind since round 21; kept for the `stars` field's type). */
+export type StarKind = 'any';
 
 /** A shape compiled for matching. */
 export interface CompiledShape {
@@ -46,8 +42,8 @@ export interface CompiledShape {
 /**
  * The shortest literal run (characters between two `*`, or at an end) a shape needs, with at
  * least one letter or digit in it, to be used to attribute keys. `*`, `*:*`, `{*}:*`, `q:*`
- * (2 characters) are below it: they would claim keys of every family that happens to have the
- * same number of segments. `rl:*`, `*:meta`, `job_*` reach it. Such shapes still go into the
+ * (2 characters) are below it: their `*` matches any run, so they would claim the keys of every
+ * family. `rl:*`, `*:meta`, `job_*` reach it. Such shapes still go into the
  * report's notes.
  */
 export const MIN_LITERAL_RUN = 3;
@@ -57,19 +53,9 @@ export const MIN_LITERAL_RUN = 3;
  * `*` matches only itself.
  */
 export function compileShape(liveShape: string): CompiledShape {
-  const shape = liveShape.replace(/\*{2,}/g, '*');
-  const literals = shape.split('*');
-  const stars: StarKind[] = [];
-  let at = 0;
-  for (let k = 0; k < literals.length - 1; k += 1) {
-    at += literals[k]!.length; // index of the k-th star
-    const before = shape.slice(0, at);
-    const open = before.lastIndexOf('{');
-    const inTag = open !== -1 && open > before.lastIndexOf('}') && shape.indexOf('}', at + 1) !== -1;
-    const wholeSegment = (at === 0 || shape[at - 1] === ':') && (at === shape.length - 1 || shape[at + 1] === ':');
-    stars.push(inTag ? 'tag' : wholeSegment ? 'segment' : 'any');
-    at += 1;
-  }
+  const literals = starLiterals(liveShape);
+  const shape = literals.join('*');
+  const stars: StarKind[] = literals.slice(1).map(() => 'any');
   const longestLiteral = literals.reduce((a, b) => (b.length > a.length ? b : a), '');
   return { shape, literals, stars, literalLength: literals.reduce((n, l) => n + l.length, 0), longestLiteral };
 }
@@ -86,79 +72,21 @@ export function tooBroad(shape: CompiledShape): string | undefined {
 
 /**
  * Orders shapes from the most specific to the least: more literal characters first, then fewer
- * `any` stars (which match across separators), then fewer stars, then the longer leading literal
- * (a prefix says more than a suffix), then the spelling (so the order never depends on the
- * inventory's order). Negative when `a` is more specific.
+ * stars, then the longer leading literal (a prefix says more than a suffix), then the spelling
+ * (so the order never depends on the inventory's order). Negative when `a` is more specific.
  */
 export function compareSpecificity(a: CompiledShape, b: CompiledShape): number {
-  const anyA = a.stars.filter((s) => s === 'any').length;
-  const anyB = b.stars.filter((s) => s === 'any').length;
   return (
     b.literalLength - a.literalLength ||
-    anyA - anyB ||
     a.stars.length - b.stars.length ||
     b.literals[0]!.length - a.literals[0]!.length ||
     (a.shape < b.shape ? -1 : a.shape > b.shape ? 1 : 0)
   );
 }
 
-/** The character a restricted star may not match (`:` for a segment, `}` in a hash tag). */
-const FORBIDDEN: Record<StarKind, string> = { any: '', segment: ':', tag: '}' };
-
-/**
- * failFrom[i]: the smallest position from which star `i` (an `any` star) is known not to lead to a
- * match; shared by the calls of one {@link matchShape} (reset there).
- */
-let failFrom = new Float64Array(8);
-
-/**
- * Whether `key` matches the compiled shape (see the module comment for what each star matches).
- *
- * Literals are placed left to right with `indexOf`. A `segment` or `tag` star ends at the first
- * `:` or `}` at the latest, so it has few places to try. For an `any` star, "the rest matches
- * from position p" can only become false as p grows (a match from a later position is also one
- * from an earlier: the star takes the difference), so the first failure from p settles every
- * later position; the matcher remembers it per star. A key is thus matched in time about linear
- * in its length per star, whatever the key (the reasoning of Redis' fix for CVE-2022-36021).
- */
+/** Whether `key` matches the compiled shape, whole: each `*` any run of characters ({@link matchStars}). */
 export function matchShape(shape: CompiledShape, key: string): boolean {
-  const { literals, stars } = shape;
-  const first = literals[0]!;
-  if (!key.startsWith(first)) return false;
-  const k = stars.length;
-  if (k === 0) return key.length === first.length;
-  const last = literals[k]!;
-  const end = key.length - last.length;
-  if (end < first.length || !key.endsWith(last)) return false;
-  if (failFrom.length <= k) failFrom = new Float64Array(2 * k + 2);
-  for (let i = 1; i <= k; i += 1) failFrom[i] = Number.POSITIVE_INFINITY;
-  return rest(shape, key, 1, first.length, end);
-}
-
-/** Whether star `i` (1-based), starting at `pos`, and what follows it match `key` up to `end` (where the last literal starts). */
-function rest(shape: CompiledShape, key: string, i: number, pos: number, end: number): boolean {
-  const kind = shape.stars[i - 1]!;
-  const forbidden = FORBIDDEN[kind];
-  if (i === shape.stars.length) {
-    if (forbidden === '') return true;
-    const f = key.indexOf(forbidden, pos);
-    return f === -1 || f >= end;
-  }
-  if (kind === 'any' && pos >= failFrom[i]!) return false;
-  const literal = shape.literals[i]!;
-  let limit = end - literal.length;
-  if (forbidden !== '') {
-    const f = key.indexOf(forbidden, pos);
-    if (f !== -1 && f < limit) limit = f; // the star stops before the first forbidden character
-  }
-  const nextAny = shape.stars[i] === 'any';
-  for (let q = key.indexOf(literal, pos); q !== -1 && q <= limit; q = key.indexOf(literal, q + 1)) {
-    const next = q + literal.length;
-    if (rest(shape, key, i + 1, next, end)) return true;
-    if (nextAny && next >= failFrom[i + 1]!) break; // every later place fails as well
-  }
-  if (kind === 'any' && pos < failFrom[i]!) failFrom[i] = pos;
-  return false;
+  return matchStars(shape.literals, key);
 }
 
 interface Entry<T> {

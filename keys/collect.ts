@@ -35,6 +35,8 @@ export interface CollectedKey {
   unitKind: 'single' | 'multi' | 'pipeline';
   /** The client drops the TTL the code spells (`valid-ttl-args` reports it): the key gets none. */
   ttlDropped: boolean;
+  /** The code spells a TTL the write does not send: {@link ttlDropped}, or node-redis' bare number where it reads options (`set(k, v, 300)`). */
+  ttlMeant: boolean;
   /**
    * For a write the rules judge (no exemption): the call that the reading of `redis-calls/lifecycle.ts`
    * finds for this key (the DEL of another function or module, the pop of the queue's consumer,
@@ -114,6 +116,8 @@ export function collectorRule(sink: (collected: Collected) => void): TSESLint.Ru
           for (const call of keyCallsOf(context, node, {})) {
             const at = reportLoc(call).start;
             const ttlDropped = call.dropped?.some((d) => d.ttl) ?? false;
+            // a bare number where node-redis reads an options object (`set(k, v, 300)`): a TTL the code means, never sent
+            const ttlMeant = ttlDropped || (call.dropped?.some((d) => d.kind === 'number-as-options') ?? false);
             for (const action of call.description.keys) {
               const keyNode = call.argNodes[action.arg];
               if (!keyNode) continue;
@@ -129,6 +133,7 @@ export function collectorRule(sink: (collected: Collected) => void): TSESLint.Ru
                 exemption: exempt,
                 unitKind: call.unit.kind,
                 ttlDropped,
+                ttlMeant,
                 ...(action.effect === 'read' || exempt !== undefined ? {} : { lifecycleCall: (reading: LifecycleReading) => lifecycleCallOf(context, call, arg, reading) }),
               });
             }

@@ -120,16 +120,29 @@ function markdown(document: InventoryDocument): string {
  * chose no TTL; declaring the shape persistent would silence the key when the caller gets it
  * wrong), not already persistent, not too broad to be a pattern (`*` would silence
  * every key), and, when `only` is given, matching one of those patterns (persistentKeys syntax).
+ * Never a shape the code gives a TTL somewhere (see {@link spellsTtl}): it is meant to expire,
+ * and its write without TTL is a leak to fix, not a key to declare.
+ * @param ttlSpelled the inventory's `InventoryResult.ttlSpelled` shapes (keys/inventory.ts), when known
  */
-export function persistentCandidates(document: InventoryDocument, only: readonly string[] = []): InventoryShape[] {
+export function persistentCandidates(document: InventoryDocument, only: readonly string[] = [], ttlSpelled: ReadonlySet<string> = new Set()): InventoryShape[] {
   const matchers = only.map((p) => keyPatternMatcher(p));
   return document.shapes.filter(
     (s) =>
       !isPersistentShape(s) &&
       s.writes.some((w) => LEAKING.has(w.ttl) && w.optionalTtl !== true) &&
+      !spellsTtl(s, ttlSpelled) &&
       tooBroad(compileShape(s.shape)) === undefined &&
       (matchers.length === 0 || matchers.some((m) => m(s.shape))),
   );
+}
+
+/**
+ * Whether the code gives a shape a TTL somewhere: a write of it sets one (`atomic`, or `separate`:
+ * an expiry follows), or, beyond the document, an expiry command names it or a write's TTL is
+ * dropped by its client (`ttlSpelled`, from the inventory build).
+ */
+function spellsTtl(shape: InventoryShape, ttlSpelled: ReadonlySet<string>): boolean {
+  return ttlSpelled.has(shape.shape) || shape.writes.some((w) => w.ttl === 'atomic' || w.ttl === 'separate');
 }
 
 /**
@@ -185,12 +198,13 @@ export interface PersistentConfigOptions {
  * broad to be a pattern (`*`: the key is a run-time value the linter cannot spell; declaring it
  * would silence every key), with the same other conditions (`only` included).
  */
-export function tooBroadCandidates(document: InventoryDocument, only: readonly string[] = []): InventoryShape[] {
+export function tooBroadCandidates(document: InventoryDocument, only: readonly string[] = [], ttlSpelled: ReadonlySet<string> = new Set()): InventoryShape[] {
   const matchers = only.map((p) => keyPatternMatcher(p));
   return document.shapes.filter(
     (s) =>
       !isPersistentShape(s) &&
       s.writes.some((w) => LEAKING.has(w.ttl) && w.optionalTtl !== true) &&
+      !spellsTtl(s, ttlSpelled) &&
       tooBroad(compileShape(s.shape)) !== undefined &&
       (matchers.length === 0 || matchers.some((m) => m(s.shape))),
   );

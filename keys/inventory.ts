@@ -26,7 +26,7 @@ import {
 } from '../inventory/format.js';
 import { CliError } from '../cli/errors.js';
 import { packageVersion } from '../cli/package-info.js';
-import { EFFECTS_THAT_WRITE_WITHOUT_TTL } from '../semantics/commands.js';
+import { EFFECTS_THAT_WRITE_WITHOUT_TTL, EXPIRY_EFFECTS } from '../semantics/commands.js';
 import { keyPatternMatcher } from '../semantics/key-patterns.js';
 import { lineIndex } from '../text/lines.js';
 import { expandPatterns } from '../lua-lint/cli/files.js';
@@ -71,6 +71,13 @@ export interface InventoryResult {
   problems: SourceProblem[];
   /** How many files were read. */
   files: number;
+  /**
+   * Shapes the code spells a TTL for beyond what the document's write statuses say: an expiry
+   * command of the shape (EXPIRE, PEXPIRE, ..., in JS or in a script, on any path), or a write
+   * whose TTL its client drops (node-redis `set(k, v, 300)`). Such keys are meant to expire:
+   * `--persistent-config` never offers them (keys/format.ts `persistentCandidates`).
+   */
+  ttlSpelled: ReadonlySet<string>;
 }
 
 /** The key rules whose reports decide a JS/TS write's TTL status. */
@@ -179,7 +186,7 @@ export async function buildInventory(paths: readonly string[], options: Inventor
       }
     }
   }
-  return { document: builder.document(), problems, files };
+  return { document: builder.document(), problems, files, ttlSpelled: builder.ttlSpelled };
 }
 
 /** Persistent-key patterns of the settings, as one test of a shape. */
@@ -204,6 +211,8 @@ function addJsKeys(
       builder.read(key.shape, site);
       continue;
     }
+    // an expiry of the shape, or a write whose TTL the client drops: the code means the key to expire
+    if (EXPIRY_EFFECTS.has(key.effect) || (key.ttlMeant && isWriteEffect(key.effect))) builder.spellsTtl(key.shape);
     if (!isWriteEffect(key.effect)) continue;
     // the facade's own call: its callers are the write sites, with their keys
     if (key.exemption === 'pass-through') continue;
@@ -281,6 +290,7 @@ function addScript(
     if (write.shape === undefined) builder.unresolved({ ...site, key: write.keyText });
     else builder.write(write.shape, site);
   }
+  for (const expiry of uses.expiries) if (expiry.shape !== undefined) builder.spellsTtl(expiry.shape);
   for (const read of uses.reads) {
     if (read.shape === undefined) continue;
     const at = position(read.offset);
@@ -293,6 +303,13 @@ class ShapeBuilder {
   private readonly writes = new Map<string, Map<string, WriteSite>>();
   private readonly reads = new Map<string, Map<string, Site>>();
   private readonly unresolvedWrites = new Map<string, UnresolvedWrite>();
+  /** Shapes the code spells a TTL for ({@link InventoryResult.ttlSpelled}). */
+  readonly ttlSpelled = new Set<string>();
+
+  /** Notes that the code spells a TTL for `shape` (an expiry of it, a write whose TTL is dropped). */
+  spellsTtl(shape: string): void {
+    this.ttlSpelled.add(shape);
+  }
 
   write(shape: string, site: WriteSite): void {
     let sites = this.writes.get(shape);

@@ -6,7 +6,7 @@
  * `keepttl-needs-existing-key`): no second analysis of the paths.
  */
 import type * as L from 'luaparse';
-import { describeCommand, WRITE_EFFECTS, type CommandArg, type KeyEffect } from '../semantics/commands.js';
+import { describeCommand, EXPIRY_EFFECTS, WRITE_EFFECTS, type CommandArg, type KeyEffect } from '../semantics/commands.js';
 import type { TtlStatus } from '../inventory/format.js';
 import { analyzeLua } from '../lua-lint/lint.js';
 import { parseLua } from '../lua-lint/parse.js';
@@ -33,7 +33,15 @@ export interface LuaKeyUse {
 }
 
 /** The key uses of a script, or why it could not be read. */
-export type LuaKeyUses = { ok: true; writes: LuaKeyUse[]; reads: LuaKeyUse[] } | { ok: false; offset: number; message: string };
+export type LuaKeyUses =
+  | {
+      ok: true;
+      writes: LuaKeyUse[];
+      reads: LuaKeyUse[];
+      /** The keys the script gives a TTL by an expiry command (EXPIRE, PEXPIRE, ...: the command table's expiry effects), on any path. */
+      expiries: LuaKeyUse[];
+    }
+  | { ok: false; offset: number; message: string };
 
 /** lua-lint rules whose finding at a write means the write can leave the key without TTL. */
 const LEAK_RULES = new Set(['write-path-needs-ttl', 'no-getset', 'no-persist']);
@@ -100,6 +108,7 @@ export function luaKeyUses(source: string, keyShapes?: ReadonlyArray<string | un
   };
   const writes: LuaKeyUse[] = [];
   const reads: LuaKeyUse[] = [];
+  const expiries: LuaKeyUse[] = [];
   forEachNode(parsed.ast, (node) => {
     if (node.type !== 'CallExpression') return;
     const callee = node.base;
@@ -118,6 +127,8 @@ export function luaKeyUses(source: string, keyShapes?: ReadonlyArray<string | un
       const use: LuaKeyUse = { offset: start, command, keyText: source.slice(keyStart, keyEnd), shape: shapeOf(keyNode) };
       if (action.effect === 'read') {
         reads.push(use);
+      } else if (EXPIRY_EFFECTS.has(action.effect) && !WRITE_EFFECTS.has(action.effect)) {
+        expiries.push(use);
       } else if (WRITE_EFFECTS.has(action.effect)) {
         const leaks = at.filter((f) => f.ruleId !== null && LEAK_RULES.has(f.ruleId));
         const keepttl = at.some((f) => f.ruleId === 'keepttl-needs-existing-key');
@@ -127,7 +138,7 @@ export function luaKeyUses(source: string, keyShapes?: ReadonlyArray<string | un
       }
     }
   });
-  return { ok: true, writes, reads };
+  return { ok: true, writes, reads, expiries };
 }
 
 /** A Lua string literal's value (luaparse keeps `raw` only in its default encoding mode). */

@@ -32,7 +32,7 @@ export function movableIntoMulti(context: AnyContext, call: RedisCall): boolean 
 }
 
 /** The call's last argument is a function (a node-style callback). */
-function hasCallback(context: AnyContext, call: RedisCall): boolean {
+export function hasCallback(context: AnyContext, call: RedisCall): boolean {
   if (call.node.type !== AST_NODE_TYPES.CallExpression) return false;
   const last = call.node.arguments[call.node.arguments.length - 1];
   if (!last) return false;
@@ -63,6 +63,8 @@ export interface TtlConstant {
   milliseconds: boolean;
   /** `true` when no such constant exists in the file and the user must declare it. */
   placeholder: boolean;
+  /** A point in time (EXAT / PXAT, from an EXPIREAT / PEXPIREAT) rather than a duration. */
+  absolute?: boolean;
 }
 
 /** Name of the constant a suggestion refers to when the file has no TTL constant. */
@@ -71,18 +73,27 @@ export const TTL_PLACEHOLDER = 'TTL_SECONDS';
 /**
  * A constant whole-number `const` declared at the top level of the file whose name says it is a TTL
  * (`TTL_SECONDS`, `SESSION_TTL_MS`, `EXPIRY`), for suggestions; else the {@link TTL_PLACEHOLDER}.
+ * With `kind` `'lock'`, only one whose name also says lock (`LOCK_TTL_MS`, `MUTEX_TIMEOUT`: a
+ * lock's TTL may be named a timeout; `write-expiry.ts` `lockTtlConstant`).
  */
-export function ttlConstantOf(context: AnyContext): TtlConstant {
+export function ttlConstantOf(context: AnyContext, kind: 'any' | 'lock' = 'any'): TtlConstant {
   const program = context.sourceCode.ast;
-  let found = ttlConstantCache.get(program);
-  if (!found) ttlConstantCache.set(program, (found = findTtlConstant(context)));
+  const cache = kind === 'lock' ? lockConstantCache : ttlConstantCache;
+  let found = cache.get(program);
+  if (!found) cache.set(program, (found = findTtlConstant(context, kind === 'lock' ? LOCK_TTL_NAME : TTL_CONSTANT_NAME)));
   return found;
 }
 
 /** Per file: its {@link ttlConstantOf} (every finding's suggestion asks; the file's statements are read once). */
 const ttlConstantCache = new WeakMap<object, TtlConstant>();
+const lockConstantCache = new WeakMap<object, TtlConstant>();
 
-function findTtlConstant(context: AnyContext): TtlConstant {
+/** A constant named as a TTL. */
+const TTL_CONSTANT_NAME = (name: string) => /ttl|expir/i.test(name);
+/** A constant named as a lock's TTL. */
+const LOCK_TTL_NAME = (name: string) => /lock|mutex|lease/i.test(name) && /ttl|expir|timeout/i.test(name);
+
+function findTtlConstant(context: AnyContext, named: (name: string) => boolean): TtlConstant {
   for (const statement of context.sourceCode.ast.body) {
     const declaration =
       statement.type === AST_NODE_TYPES.ExportNamedDeclaration ? statement.declaration : statement;
@@ -93,7 +104,7 @@ function findTtlConstant(context: AnyContext): TtlConstant {
       const value = constantNumber(context, declarator.init);
       if (value === undefined || value <= 0 || !Number.isInteger(value)) continue;
       const name = declarator.id.name;
-      if (!/ttl|expir/i.test(name)) continue;
+      if (!named(name)) continue;
       return { name, milliseconds: /(^|_)MS($|_)|Ms$|milli/i.test(name), placeholder: false };
     }
   }
@@ -124,14 +135,15 @@ const GLIDE_PACKAGE = '@valkey/valkey-glide';
 function tokenText(option: SetOption, flavor: ClientFlavor, quote: string, timeUnit = 'TimeUnit', stringsOnly = false): string[] {
   if (flavor === 'glide') {
     if (typeof option === 'string') return [GLIDE_SET_OPTIONS[option]];
-    return [`expiry: { type: ${timeUnit}.${option.expiry.milliseconds ? 'Milliseconds' : 'Seconds'}, count: ${option.expiry.name} }`];
+    const kind = `${option.expiry.absolute ? 'Unix' : ''}${option.expiry.milliseconds ? 'Milliseconds' : 'Seconds'}`;
+    return [`expiry: { type: ${timeUnit}.${kind}, count: ${option.expiry.name} }`];
   }
   if (typeof option === 'string') {
     if (flavor === 'node-redis') return [`${option}: true`];
     if (flavor === 'upstash') return [`${option === 'KEEPTTL' ? 'keepTtl' : option.toLowerCase()}: true`];
     return [`${quote}${option}${quote}`];
   }
-  const unit = option.expiry.milliseconds ? 'PX' : 'EX';
+  const unit = `${option.expiry.milliseconds ? 'PX' : 'EX'}${option.expiry.absolute ? 'AT' : ''}`;
   if (flavor === 'node-redis') return [`${unit}: ${option.expiry.name}`];
   if (flavor === 'upstash') return [`${unit.toLowerCase()}: ${option.expiry.name}`];
   const count = option.expiry.name;

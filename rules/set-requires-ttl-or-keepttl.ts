@@ -5,7 +5,10 @@
  * of the doubt (the table then assumes an expiry). With `settings['redis-ttl'].defaultTtlSeconds`
  * the expiry it suggests is that one, in the client's own syntax, and it is a fix with `fix: true`
  * or `settings['redis-ttl'].autofix` (SET, and SETNX whose reply is not used: SET ... NX replies
- * differently); MSET / MSETNX are never fixed (the rewrite changes the reply).
+ * differently); MSET / MSETNX are never fixed (the rewrite changes the reply). A write whose own
+ * EXPIRE follows as a round trip of its own gets that EXPIRE's TTL (and loses the EXPIRE when it is
+ * a statement of its own beside the write's), a lock a lock-sized TTL, never the cache default
+ * (`redis-calls/write-expiry.ts`).
  *
  * A write followed, in the same MULTI (or pipeline, unless `allowPipeline` is off), by an expiry
  * of every key it writes is one atomic unit and is not reported. SET ... KEEPTTL without XX is
@@ -19,7 +22,8 @@ import type { KeyEffect } from '../semantics/commands.js';
 import { createRule } from './create-rule.js';
 import { addSetOptions, expireEachKeyInMulti, rewriteAsSet, ttlConstantOf, type SetOption } from '../redis-calls/fixes.js';
 import { reportLoc } from '../redis-calls/report.js';
-import { fixesEnabled, FIX_OPTION_SCHEMA, readAutofixSettings } from '../redis-calls/autofix.js';
+import { fixesEnabled, FIX_OPTION_SCHEMA, readAutofixSettings, removeStatement } from '../redis-calls/autofix.js';
+import { isLockWrite, laterExpiryTtl, lockTtlConstant } from '../redis-calls/write-expiry.js';
 import { SET_RULE_COMMANDS } from '../redis-calls/ownership.js';
 import { createdWithTtlBeforeInUnit, expiryAfterInUnit, expiryInLaterRoundTrip, ttlInEarlierRoundTrip } from '../redis-calls/file-index.js';
 import { declaredPersistent, exemption, keyCallsOf, KEY_POLICY_SCHEMA } from '../redis-calls/policy.js';
@@ -45,6 +49,8 @@ export type MessageIds =
   | 'addExpiry'
   | 'addExpiryPlaceholder'
   | 'addDefaultExpiry'
+  | 'moveLaterExpiry'
+  | 'addLaterExpiry'
   | 'expireEachKey'
   | 'numberAsOptions'
   | 'useOptionsObject';
@@ -100,6 +106,8 @@ export default createRule<Options, MessageIds>({
       addExpiry: 'Add an expiry of {{name}}.',
       addDefaultExpiry: "Add an expiry of {{seconds}} seconds (settings['redis-ttl'].defaultTtlSeconds).",
       addExpiryPlaceholder: 'Add an expiry of {{name}} (declare the constant with the TTL this key needs).',
+      moveLaterExpiry: 'Give the key the TTL of its expiry at line {{line}} ({{ttl}}) in this command, and remove that separate expiry.',
+      addLaterExpiry: 'Give the key the TTL of its expiry at line {{line}} ({{ttl}}) in this command (the separate expiry stays: check whether it is still needed).',
       expireEachKey:
         'Expire every key it writes with {{name}} in the same MULTI{{placeholder}} (the awaited value becomes the MULTI reply; for MSETNX, keys that already existed get this TTL too).',
     },
@@ -233,11 +241,29 @@ export default createRule<Options, MessageIds>({
           }
           const suggest: Array<{ messageId: MessageIds; data?: Record<string, string>; fix: NonNullable<ReturnType<typeof addSetOptions>> }> = [];
           let fix: ReturnType<typeof addSetOptions>;
-          if (defaultTtlSeconds !== undefined) {
+          /** The edit adding `expiry` to the write (SETNX has no expiry option: it becomes SET key value EX <ttl> NX). */
+          const withExpiry = (expiry: SetOption) =>
+            call.command === 'SETNX' ? rewriteAsSet(context, call, [expiry, 'NX']) : addSetOptions(context, call, [expiry]);
+          // an expiry of the key in a later round trip: the key is not kept forever on purpose,
+          // only exposed between the two (the message says so); its TTL is the one to add
+          // (redis-calls/write-expiry.ts), never a cache default or another key's constant
+          const later = expiryInLaterRoundTrip(context, call, leaking[0]!.arg, options.allowPassThrough !== false);
+          const own = later ? laterExpiryTtl(context, call, leaking[0]!.arg, later) : undefined;
+          // a lock gets a lock-sized TTL, never the cache default (write-expiry.ts)
+          const lock = !later && isLockWrite(context, call, leaking[0]!.arg);
+          if (own) {
+            const add = withExpiry({ expiry: own.ttl });
+            const removable = own.removable;
+            if (add) {
+              const line = String(later!.nameNode.loc.start.line);
+              const moved: typeof add = removable ? (fixer) => [...add(fixer), removeStatement(context, fixer, removable)] : add;
+              suggest.push({ messageId: removable ? 'moveLaterExpiry' : 'addLaterExpiry', data: { ttl: own.ttl.name, line }, fix: moved });
+              // a fix only when the separate expiry goes with it (else it would run twice)
+              if (removable && (call.command !== 'SETNX' || replyUnused(call.node))) fix = moved;
+            }
+          } else if (defaultTtlSeconds !== undefined && !later && !lock) {
             const seconds = String(defaultTtlSeconds);
-            const expiry: SetOption = { expiry: { name: seconds, milliseconds: false, placeholder: false } };
-            const add =
-              call.command === 'SETNX' ? rewriteAsSet(context, call, [expiry, 'NX']) : addSetOptions(context, call, [expiry]);
+            const add = withExpiry({ expiry: { name: seconds, milliseconds: false, placeholder: false } });
             if (add) {
               suggest.push({ messageId: 'addDefaultExpiry', data: { seconds }, fix: add });
               if (call.command !== 'SETNX' || replyUnused(call.node)) fix = add;
@@ -248,17 +274,11 @@ export default createRule<Options, MessageIds>({
             const keep = addSetOptions(context, call, ['KEEPTTL']);
             if (keep) suggest.push({ messageId: 'addKeepTtl', fix: keep });
           }
-          const ttl = ttlConstantOf(context);
-          const expiry: SetOption = { expiry: ttl };
-          // SETNX has no expiry option: it becomes SET key value EX <ttl> NX.
-          const add =
-            call.command === 'SETNX' ? rewriteAsSet(context, call, [expiry, 'NX']) : addSetOptions(context, call, [expiry]);
-          if (add) {
-            suggest.push({ messageId: ttl.placeholder ? 'addExpiryPlaceholder' : 'addExpiry', data: { name: ttl.name }, fix: add });
+          if (!later) {
+            const ttl = lock ? lockTtlConstant(context) : ttlConstantOf(context);
+            const add = withExpiry({ expiry: ttl });
+            if (add) suggest.push({ messageId: ttl.placeholder ? 'addExpiryPlaceholder' : 'addExpiry', data: { name: ttl.name }, fix: add });
           }
-          // an expiry of the key in a later round trip: the key is not kept forever on purpose,
-          // only exposed between the two (the message says so; the fixes are the same)
-          const later = expiryInLaterRoundTrip(context, call, leaking[0]!.arg, options.allowPassThrough !== false);
           const deleter = later ? undefined : deletedElsewhere(context, call, leaking[0]!.arg);
           context.report({
             node: call.node,

@@ -10,6 +10,12 @@
  *
  * A key's *shape* may itself contain `*` for the parts only known at run time
  * (`` `bull:${queue}:wait` `` has the shape `bull:*:wait`); a pattern's `*` matches those too.
+ *
+ * One reading of `*` everywhere: {@link matchStars} is also how `redis-ttl-audit` matches live
+ * keys to the inventory's shapes (`inventory/match.ts`), and `redis-ttl-keys --only` chooses
+ * shapes. A `*` matches any run of characters, `:` included (and empty): `user:*` matches
+ * `user:42` and `user:42:settings`, as `KEYS user:*` would. picomatch was not used: its `*` stops
+ * at `/` (not at `:`), and it reads `{a,b}` (a Redis hash tag), `[...]`, `!` and `?` as syntax.
  */
 
 /** A compiled persistent-key pattern: true when a key spelling or shape matches it. */
@@ -27,10 +33,39 @@ export function keyPatternMatcher(pattern: string | number): KeyPatternMatcher {
   }
   const spelling = pattern.replace(/\s+/g, '');
   if (!spelling.includes('*')) return (name) => name === spelling;
-  const regex = new RegExp(`^${spelling.split('*').map(escapeRegExp).join('.*')}$`, 's');
-  return (name) => regex.test(name);
+  const literals = starLiterals(spelling);
+  return (name) => matchStars(literals, name);
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/**
+ * The literal texts between the `*`s of a pattern or shape (`a:*:b` -> `['a:', ':b']`), runs of
+ * `*` read as one: `literals.length` is the number of stars plus one.
+ */
+export function starLiterals(pattern: string): string[] {
+  return pattern.replace(/\*{2,}/g, '*').split('*');
+}
+
+/**
+ * Whether `text` matches, whole, the pattern whose {@link starLiterals} are `literals`, each `*`
+ * matching any run of characters (also empty). The first literal must start the text and the last
+ * end it; the ones between are placed left to right at their first place after the previous one
+ * (the leftmost place never loses a match a later one would find: the star after it takes the
+ * difference). No backtracking: a few `indexOf` calls, about linear in the text per star whatever
+ * the text (keys the audit matches are attacker-controlled).
+ */
+export function matchStars(literals: readonly string[], text: string): boolean {
+  const first = literals[0]!;
+  const k = literals.length - 1;
+  if (k === 0) return text === first;
+  const last = literals[k]!;
+  const end = text.length - last.length;
+  if (end < first.length || !text.startsWith(first) || !text.endsWith(last)) return false;
+  let pos = first.length;
+  for (let i = 1; i < k; i += 1) {
+    const literal = literals[i]!;
+    const at = text.indexOf(literal, pos);
+    if (at === -1 || at + literal.length > end) return false;
+    pos = at + literal.length;
+  }
+  return true;
 }

@@ -93,8 +93,8 @@ async function run(argv: readonly string[], io: KeysIo): Promise<number> {
   for (const p of result.problems) io.stderr.write(`redis-ttl-keys: ${p.file}:${p.line}:${p.column}: ${p.message} (skipped)\n`);
   const text =
     options.persistentConfig === true
-      ? persistentConfig(persistentCandidates(result.document, options.only ?? []), options.only ?? [], {
-          tooBroad: tooBroadCandidates(result.document, options.only ?? []),
+      ? persistentConfig(persistentCandidates(result.document, options.only ?? [], result.ttlSpelled), options.only ?? [], {
+          tooBroad: tooBroadCandidates(result.document, options.only ?? [], result.ttlSpelled),
           format: options.config === false ? configModuleFormat(cwd) : configModuleFormat(cwd, options.config),
         })
       : formatInventory(options.format, result.document);

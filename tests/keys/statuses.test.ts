@@ -165,6 +165,7 @@ describe('Lua writes', () => {
         { offset: 163, command: 'SADD', keyText: 'KEYS[3]', shape: undefined, ttl: 'none' },
       ],
       reads: [{ offset: 204, command: 'GET', keyText: 'KEYS[1]', shape: 'lock:{*}' }],
+      expiries: [],
     });
   });
 

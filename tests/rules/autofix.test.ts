@@ -542,16 +542,48 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl (fixes)', setRule, {
       ],
     },
     {
+      // a lock (SET NX of a key or value named lock / token): never the cache default, and no
+      // fix; the suggestion names a lock-sized TTL to declare (redis-calls/write-expiry.ts)
       code: `${IO}await redis.set(lock, token, 'NX');`,
       options: FIX,
       settings: DEFAULT_TTL,
-      output: `${IO}await redis.set(lock, token, 'EX', 86400, 'NX');`,
+      output: null,
+      errors: [
+        {
+          messageId: 'createWithoutTtl',
+          suggestions: [{ messageId: 'addExpiryPlaceholder', data: { name: 'LOCK_TTL_SECONDS' }, output: `${IO}await redis.set(lock, token, 'EX', LOCK_TTL_SECONDS, 'NX');` }],
+        },
+      ],
+    },
+    {
+      // the same with the file's TTL constants: the lock's own (in ms: PX), never the feed's
+      code: `${IO}const FEED_TTL = 7 * 86400;\nconst LOCK_TIMEOUT_MS = 5000;\nawait redis.set(\`lock:\${id}\`, '1', 'NX');`,
+      options: FIX,
+      settings: DEFAULT_TTL,
+      output: null,
+      errors: [
+        {
+          messageId: 'createWithoutTtl',
+          line: 5,
+          column: 13,
+          suggestions: [
+            { messageId: 'addExpiry', data: { name: 'LOCK_TIMEOUT_MS' }, output: `${IO}const FEED_TTL = 7 * 86400;\nconst LOCK_TIMEOUT_MS = 5000;\nawait redis.set(\`lock:\${id}\`, '1', 'PX', LOCK_TIMEOUT_MS, 'NX');` },
+          ],
+        },
+      ],
+    },
+    {
+      // a SET NX that is no lock (a first-seen flag): the cache default, as a fix
+      code: `${IO}await redis.set(seen, '1', 'NX');`,
+      options: FIX,
+      settings: DEFAULT_TTL,
+      output: `${IO}await redis.set(seen, '1', 'EX', 86400, 'NX');`,
       errors: [
         {
           messageId: 'createWithoutTtl',
           suggestions: [
-            { messageId: 'addDefaultExpiry', output: `${IO}await redis.set(lock, token, 'EX', 86400, 'NX');` },
-            { messageId: 'addExpiryPlaceholder', output: `${IO}await redis.set(lock, token, 'EX', TTL_SECONDS, 'NX');` },
+            { messageId: 'addDefaultExpiry', output: `${IO}await redis.set(seen, '1', 'EX', 86400, 'NX');` },
+            { messageId: 'addExpiryPlaceholder', output: `${IO}await redis.set(seen, '1', 'EX', TTL_SECONDS, 'NX');` },
           ],
         },
       ],
@@ -622,23 +654,36 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl (fixes)', setRule, {
     },
     {
       // SETNX whose reply is not used becomes SET ... EX ... NX
-      code: `${IO}await redis.setnx(lock, token);`,
+      code: `${IO}await redis.setnx(seen, '1');`,
       options: FIX,
       settings: DEFAULT_TTL,
-      output: `${IO}await redis.set(lock, token, 'EX', 86400, 'NX');`,
+      output: `${IO}await redis.set(seen, '1', 'EX', 86400, 'NX');`,
       errors: [
         {
           messageId: 'createWithoutTtl',
           suggestions: [
-            { messageId: 'addDefaultExpiry', output: `${IO}await redis.set(lock, token, 'EX', 86400, 'NX');` },
-            { messageId: 'addExpiryPlaceholder', output: `${IO}await redis.set(lock, token, 'EX', TTL_SECONDS, 'NX');` },
+            { messageId: 'addDefaultExpiry', output: `${IO}await redis.set(seen, '1', 'EX', 86400, 'NX');` },
+            { messageId: 'addExpiryPlaceholder', output: `${IO}await redis.set(seen, '1', 'EX', TTL_SECONDS, 'NX');` },
           ],
         },
       ],
     },
     {
+      // a lock by SETNX: no fix, a lock-sized placeholder
+      code: `${IO}await redis.setnx(lock, token);`,
+      options: FIX,
+      settings: DEFAULT_TTL,
+      output: null,
+      errors: [
+        {
+          messageId: 'createWithoutTtl',
+          suggestions: [{ messageId: 'addExpiryPlaceholder', data: { name: 'LOCK_TTL_SECONDS' }, output: `${IO}await redis.set(lock, token, 'EX', LOCK_TTL_SECONDS, 'NX');` }],
+        },
+      ],
+    },
+    {
       // SETNX whose reply is used (1 / 0, where SET NX replies 'OK' / null): suggestions only
-      code: `${IO}const got = await redis.setnx(lock, token);`,
+      code: `${IO}const got = await redis.setnx(seen, '1');`,
       options: FIX,
       settings: DEFAULT_TTL,
       output: null,
@@ -646,8 +691,8 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl (fixes)', setRule, {
         {
           messageId: 'createWithoutTtl',
           suggestions: [
-            { messageId: 'addDefaultExpiry', output: `${IO}const got = await redis.set(lock, token, 'EX', 86400, 'NX');` },
-            { messageId: 'addExpiryPlaceholder', output: `${IO}const got = await redis.set(lock, token, 'EX', TTL_SECONDS, 'NX');` },
+            { messageId: 'addDefaultExpiry', output: `${IO}const got = await redis.set(seen, '1', 'EX', 86400, 'NX');` },
+            { messageId: 'addExpiryPlaceholder', output: `${IO}const got = await redis.set(seen, '1', 'EX', TTL_SECONDS, 'NX');` },
           ],
         },
       ],

@@ -75,7 +75,15 @@ runRule(untypedTester, 'node-redis command options: SET', setRule, {
           line: 4,
           column: 16,
           data: { command: 'SET', key: 'page:*', client: '', hint: '', line: '5' },
-          suggestions: setSuggestions(thenExpire, '`page:${k}`, v'),
+          // the EXPIRE's own TTL, in node-redis' syntax, and the EXPIRE goes (redis-calls/write-expiry.ts)
+          suggestions: [
+            {
+              messageId: 'moveLaterExpiry',
+              data: { ttl: '60', line: '5' },
+              output: thenExpire.replace('`page:${k}`, v);\n  await client.expire(commandOptions({ isolated: true }), `page:${k}`, 60);', '`page:${k}`, v, { EX: 60 });'),
+            },
+            setSuggestions(thenExpire, '`page:${k}`, v')[0]!,
+          ],
         },
       ],
     },

@@ -28,19 +28,22 @@ const ioredis = (body: string): string => `const Redis = require('ioredis');\nco
 
 /**
  * The SET-then-EXPIRE finding of the SET at line 4, column `column`, with its two suggestions: the
- * tokens inserted after `value` (the SET's second argument as written) in `code`.
+ * tokens inserted after `value` (the SET's second argument as written) in `code`: the EXPIRE's own
+ * TTL (60), with the EXPIRE statement `removed` when it can go (redis-calls/write-expiry.ts), and KEEPTTL.
  */
-const setThenExpire = (code: string, value: string, column: number) => ({
+const setThenExpire = (code: string, value: string, column: number, removed?: string) => ({
   messageId: 'setThenExpire' as const,
   line: 4,
   column,
   suggestions: [
+    {
+      messageId: removed ? ('moveLaterExpiry' as const) : ('addLaterExpiry' as const),
+      output: code.replace(`${value}, `, `${value}, 'EX', 60, `).replace(removed ?? '', ''),
+    },
     { messageId: 'addKeepTtl' as const, output: code.replace(`${value}, `, `${value}, 'KEEPTTL', `) },
-    { messageId: 'addExpiryPlaceholder' as const, output: code.replace(`${value}, `, `${value}, 'EX', TTL_SECONDS, `) },
   ],
 });
 
-/** Each callback case: the code, with a SET of `sess:*` on line 4 and its EXPIRE on line 5. */
 const calledElsewhere = required("function save(sid, data, fn) {\n  client.set('sess:' + sid, data, fn);\n  client.expire('sess:' + sid, 60, fn);\n  fn && fn(null);\n}");
 const constArrow = ioredis("const done = (err) => {}; function save(sid, data) {\n  client.set('sess:' + sid, data, done);\n  client.expire('sess:' + sid, 60);\n}");
 const declared = required("function save(sid, data) {\n  client.set('sess:' + sid, data, onReply);\n  client.expire('sess:' + sid, 60);\n}\nfunction onReply(err) {}");
@@ -71,12 +74,13 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl (a callback passed by name)'
         },
       ],
     },
-    // called elsewhere in the function: a function, whatever its name
+    // called elsewhere in the function: a function, whatever its name; the EXPIRE passes it too, so
+    // removing the EXPIRE would call it once less: the EXPIRE stays
     { code: calledElsewhere, filename: v3, errors: [setThenExpire(calledElsewhere, '+ sid, data', 10)] },
-    // a const arrow function (ioredis takes callbacks too)
-    { code: constArrow, errors: [setThenExpire(constArrow, '+ sid, data', 10)] },
+    // a const arrow function (ioredis takes callbacks too); the EXPIRE has none: it goes
+    { code: constArrow, errors: [setThenExpire(constArrow, '+ sid, data', 10, "\n  client.expire('sess:' + sid, 60);")] },
     // a function declaration of the file
-    { code: declared, filename: v3, errors: [setThenExpire(declared, '+ sid, data', 10)] },
+    { code: declared, filename: v3, errors: [setThenExpire(declared, '+ sid, data', 10, "\n  client.expire('sess:' + sid, 60);")] },
   ],
 });
 
@@ -141,8 +145,8 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl (the client member of a Redi
           line: 4,
           column: 23,
           suggestions: [
+            { messageId: 'moveLaterExpiry', output: redisStore.replace('data);', "data, 'EX', 60);").replace("\n    RedisStore.client.expire('s:' + sid, 60);", '') },
             { messageId: 'addKeepTtl', output: redisStore.replace('data);', "data, 'KEEPTTL');") },
-            { messageId: 'addExpiryPlaceholder', output: redisStore.replace('data);', "data, 'EX', TTL_SECONDS);") },
           ],
         },
       ],

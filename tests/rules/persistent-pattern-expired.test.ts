@@ -54,5 +54,22 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl (persistent pattern, key exp
     { code: ioredis("export async function mark(id: string) {\n  await redis.set(`gen:checked:${id}`, '1');\n}\nexport const forget = (key: string) => redis.expire(key, 60);"), settings },
     { code: optionalTtl, settings },
   ],
-  invalid: [{ code: setThenExpire, settings, errors: [{ messageId: 'setThenExpire', line: 5, column: 15, suggestions: setSuggestions(setThenExpire, "redis.set(key, '1'") }] }],
+  invalid: [
+    {
+      code: setThenExpire,
+      settings,
+      errors: [
+        {
+          messageId: 'setThenExpire',
+          line: 5,
+          column: 15,
+          // the SET's own EXPIRE gives the TTL and goes (redis-calls/write-expiry.ts)
+          suggestions: [
+            { messageId: 'moveLaterExpiry', output: setThenExpire.replace("redis.set(key, '1');\n  await redis.expire(key, 60);", "redis.set(key, '1', 'EX', 60);") },
+            setSuggestions(setThenExpire, "redis.set(key, '1'")[0]!,
+          ],
+        },
+      ],
+    },
+  ],
 });

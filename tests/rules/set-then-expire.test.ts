@@ -44,24 +44,53 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl (its expiry in a later round
           messageId: 'setThenExpire',
           line: 4,
           column: 15,
-          suggestions: ioSet(first),
+          // the key's own TTL moves into the SET and its EXPIRE goes (redis-calls/write-expiry.ts)
+          suggestions: [
+            { messageId: 'moveLaterExpiry', data: { ttl: '60', line: '5' }, output: first.replace("redis.set(k, v);\n  await redis.expire(k, 60);", "redis.set(k, v, 'EX', 60);") },
+            ioSet(first)[0]!,
+          ],
         },
       ],
     },
     {
+      // SETNX: its PEXPIRE's milliseconds (PX); the PEXPIRE also runs when the key existed, so it stays
       code: setnx,
       errors: [
         {
           messageId: 'setThenExpire',
           line: 4,
           column: 15,
-          suggestions: [{ messageId: 'addExpiryPlaceholder', data: { name: 'TTL_SECONDS' }, output: setnx.replace('setnx(`lock:${k}`, v', "set(`lock:${k}`, v, 'EX', TTL_SECONDS, 'NX'") }],
+          suggestions: [{ messageId: 'addLaterExpiry', data: { ttl: '5000', line: '6' }, output: setnx.replace('setnx(`lock:${k}`, v', "set(`lock:${k}`, v, 'PX', 5000, 'NX'") }],
         },
       ],
     },
-    // the write inside an `if`, the expiry after it in the enclosing block: it still follows
-    { code: nested, errors: [{ messageId: 'setThenExpire', line: 5, column: 17, suggestions: ioSet(nested) }] },
-    { code: node, errors: [{ messageId: 'setThenExpire', line: 4, column: 16, suggestions: setSuggestions(node, 'client.set(k, v)', ', { KEEPTTL: true }', ', { EX: TTL_SECONDS }') }] },
+    // the write inside an `if`, the expiry after it in the enclosing block: it still follows; the
+    // EXPIRE also runs when the SET did not, so it stays
+    {
+      code: nested,
+      errors: [
+        {
+          messageId: 'setThenExpire',
+          line: 5,
+          column: 17,
+          suggestions: [{ messageId: 'addLaterExpiry', data: { ttl: '60', line: '7' }, output: nested.replace('redis.set(k, v)', "redis.set(k, v, 'EX', 60)") }, ioSet(nested)[0]!],
+        },
+      ],
+    },
+    {
+      code: node,
+      errors: [
+        {
+          messageId: 'setThenExpire',
+          line: 4,
+          column: 16,
+          suggestions: [
+            { messageId: 'moveLaterExpiry', data: { ttl: '60', line: '5' }, output: node.replace('client.set(k, v);\n  await client.expire(k, 60);', 'client.set(k, v, { EX: 60 });') },
+            setSuggestions(node, 'client.set(k, v)', ', { KEEPTTL: true }', ', { EX: TTL_SECONDS }')[0]!,
+          ],
+        },
+      ],
+    },
     // near-misses: the plain finding (another branch, another key, before the write, another function)
     { code: otherBranch, errors: [{ messageId: 'setWithoutTtl', line: 4, column: 25, suggestions: ioSet(otherBranch) }] },
     { code: otherKey, errors: [{ messageId: 'setWithoutTtl', line: 4, column: 15, suggestions: ioSet(otherKey) }] },

@@ -29,7 +29,18 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl', setRule, {
     {
       // another value written to the variable: not known to be the batch
       code: reassigned,
-      errors: [{ messageId: 'setThenExpire', line: 7, column: 16, suggestions: setSuggestions(reassigned, 'multiRedis.set(key, value') }],
+      // the SET's own PEXPIRE gives the TTL (PX) and goes (redis-calls/write-expiry.ts)
+      errors: [
+        {
+          messageId: 'setThenExpire',
+          line: 7,
+          column: 16,
+          suggestions: [
+            { messageId: 'moveLaterExpiry', output: reassigned.replace('multiRedis.set(key, value);\n    multiRedis.pexpire(key, ttl);', "multiRedis.set(key, value, 'PX', ttl);") },
+            setSuggestions(reassigned, 'multiRedis.set(key, value')[0]!,
+          ],
+        },
+      ],
     },
   ],
 });

@@ -100,7 +100,7 @@ for (const tester of [untypedTester, typedTester]) {
             line: 2,
             column: 13,
             suggestions: [
-              { messageId: 'addExpiryPlaceholder', output: defaultClient("await redis.set(`lock:${id}`, '1', 'EX', String(TTL_SECONDS), 'NX');") },
+              { messageId: 'addExpiryPlaceholder', output: defaultClient("await redis.set(`lock:${id}`, '1', 'EX', String(LOCK_TTL_SECONDS), 'NX');") },
             ],
           },
         ],

@@ -67,7 +67,7 @@ for (const tester of [untypedTester, typedTester]) {
         ],
       },
       {
-        // NX without expiry: the expiry goes into the existing options object
+        // NX without expiry: the expiry goes into the existing options object (a lock's placeholder)
         code: standalone("await client.set(`lock:${id}`, '1', { conditionalSet: 'onlyIfDoesNotExist' });"),
         errors: [
           {
@@ -77,7 +77,7 @@ for (const tester of [untypedTester, typedTester]) {
             suggestions: [
               {
                 messageId: 'addExpiryPlaceholder',
-                output: standalone("await client.set(`lock:${id}`, '1', { expiry: { type: TimeUnit.Seconds, count: TTL_SECONDS }, conditionalSet: 'onlyIfDoesNotExist' });").replace(
+                output: standalone("await client.set(`lock:${id}`, '1', { expiry: { type: TimeUnit.Seconds, count: LOCK_TTL_SECONDS }, conditionalSet: 'onlyIfDoesNotExist' });").replace(
                   '{ GlideClient }',
                   '{ GlideClient, TimeUnit }',
                 ),

@@ -1,0 +1,141 @@
+/**
+ * Which expiry a fix of a SET-family write without TTL adds, when the code itself says it:
+ *
+ * - **the write's own later expiry**: `await redis.set(k, token); await redis.expire(k, 900);` is
+ *   one TTL policy sent as two round trips. The fix moves that expiry into the write (`SET k token
+ *   EX 900`, in the EXPIRE's unit: EX for EXPIRE, PX for PEXPIRE, EXAT / PXAT for EXPIREAT /
+ *   PEXPIREAT, as `semantics/commands.ts` gives the command's TTL unit) and removes the separate
+ *   statement, which would otherwise run a second time for nothing; never a TTL constant found
+ *   elsewhere in the file (a 7-day feed TTL has nothing to do with a 15-minute token);
+ * - **a lock** (SET ... NX / SETNX whose key or value says lock, owner, token, ...): never the
+ *   cache default `defaultTtlSeconds`; a lock-sized constant of the file, or a placeholder to declare.
+ */
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import type { RedisCall } from './normalize.js';
+import { hasCallback, standaloneStatementOf, ttlConstantOf, type TtlConstant } from './fixes.js';
+import { keyShapeOf } from './key-shape.js';
+import { LOCK_WORDS } from './names.js';
+import { enclosingFunction, findVariable, walk, type AnyContext } from './static.js';
+
+/** The expiry of a later round trip, as a fix of the write can use it. */
+export interface LaterExpiryTtl {
+  /** The TTL as text the write can carry (the expiry's own argument), with its unit. */
+  ttl: TtlConstant;
+  /**
+   * The expiry's statement, when the fix may remove it: a statement of its own (its reply unused)
+   * in the block that holds the write's own statement, of the write's same key, a plain
+   * (non-facade) call with no callback, and the write is no create-if-missing (a SET NX whose EXPIRE also runs when
+   * the key existed: removing it would change what happens to someone else's key).
+   */
+  removable?: TSESTree.ExpressionStatement;
+}
+
+/**
+ * The TTL the write `call` (its key at argument `arg`) gets from `later`, the expiry that follows it
+ * as a round trip of its own (`expiryInLaterRoundTrip` of `file-index.ts`), as text a fix can add
+ * to the write: the expiry's TTL argument as written, when it means the same at the write (in the
+ * same function; every name it reads declared before the write, or outside the function, and not
+ * assigned between the two; no `await`, assignment or function in it). `undefined` when the
+ * expiry has no TTL argument of its own (GETEX's option, a facade's) or its text cannot move.
+ */
+export function laterExpiryTtl(context: AnyContext, call: RedisCall, arg: number, later: RedisCall): LaterExpiryTtl | undefined {
+  const spec = later.description.ttl;
+  if (!spec || later.description.ttlOption || later.form === 'facade') return undefined;
+  const node = later.argNodes[spec.arg];
+  if (!node || node.type === AST_NODE_TYPES.SpreadElement) return undefined;
+  if (node.range[0] < later.node.range[0] || node.range[1] > later.node.range[1]) return undefined;
+  const fn = enclosingFunction(call.node);
+  if (enclosingFunction(later.node) !== fn) return undefined;
+  const text = movableText(context, node, call, later, fn);
+  if (text === undefined) return undefined;
+  const ttl: TtlConstant = {
+    name: text,
+    milliseconds: spec.unit === 'milliseconds' || spec.unit === 'unix-milliseconds',
+    placeholder: false,
+    ...(spec.unit === 'unix-seconds' || spec.unit === 'unix-milliseconds' ? { absolute: true } : {}),
+  };
+  const creates = call.description.keys.find((k) => k.arg === arg)?.effect === 'create-if-missing';
+  const statement = standaloneStatementOf(later.node);
+  const own = standaloneStatementOf(call.node);
+  // an EXPIRE that hands its reply to a callback: removing it would call the callback once less
+  const removable = !creates && !hasCallback(context, later) && statement && own && statement.parent === own.parent ? statement : undefined;
+  return removable ? { ttl, removable } : { ttl };
+}
+
+/** Nodes a TTL expression moved earlier must not hold: they run code or bind names of their own. */
+const NOT_MOVABLE: ReadonlySet<string> = new Set([
+  AST_NODE_TYPES.AwaitExpression,
+  AST_NODE_TYPES.YieldExpression,
+  AST_NODE_TYPES.AssignmentExpression,
+  AST_NODE_TYPES.UpdateExpression,
+  AST_NODE_TYPES.ArrowFunctionExpression,
+  AST_NODE_TYPES.FunctionExpression,
+  AST_NODE_TYPES.ClassExpression,
+]);
+
+/** The text of the TTL expression `node` when it reads the same values at the write (see {@link laterExpiryTtl}). */
+function movableText(context: AnyContext, node: TSESTree.Node, call: RedisCall, later: RedisCall, fn: TSESTree.Node | undefined): string | undefined {
+  // a string of digits sent as the TTL ('900'): the number, which every client's option takes
+  if (node.type === AST_NODE_TYPES.Literal) {
+    if (typeof node.value === 'number' && Number.isInteger(node.value) && node.value > 0) return node.raw;
+    if (typeof node.value === 'string' && /^[1-9]\d*$/.test(node.value)) return node.value;
+    return undefined;
+  }
+  const writeAt = call.node.range[0];
+  let movable = true;
+  walk(context, node, (child) => {
+    if (NOT_MOVABLE.has(child.type)) return fail();
+    if (child.type !== AST_NODE_TYPES.Identifier || !isReference(child)) return undefined;
+    const variable = findVariable(context, child);
+    if (!variable) return undefined; // a global: Math, Number
+    const declaredBefore = variable.defs.every((def) => def.name.range[1] <= writeAt || (fn !== undefined && !encloses(fn, def.name)));
+    const assignedBetween = variable.references.some((ref) => ref.isWrite() && ref.identifier.range[0] > writeAt && ref.identifier.range[0] < later.node.range[0]);
+    return declaredBefore && !assignedBetween ? undefined : fail();
+  });
+  return movable ? context.sourceCode.getText(node) : undefined;
+
+  function fail(): 'stop' {
+    movable = false;
+    return 'stop';
+  }
+}
+
+function encloses(outer: TSESTree.Node, inner: TSESTree.Node): boolean {
+  return outer.range[0] <= inner.range[0] && inner.range[1] <= outer.range[1];
+}
+
+/** Whether an identifier reads a binding (not a property name: `a.ttl`, `{ ttl: 1 }`). */
+function isReference(id: TSESTree.Identifier): boolean {
+  const parent = id.parent;
+  if (parent?.type === AST_NODE_TYPES.MemberExpression && parent.property === id && !parent.computed) return false;
+  if (parent?.type === AST_NODE_TYPES.Property && parent.key === id && !parent.computed && !parent.shorthand) return false;
+  return true;
+}
+
+/**
+ * Whether a create-if-missing write (SET ... NX, SETNX) of the key at argument `arg` is a lock: its
+ * key's shape or its value names one (`lock:*`, `mutex`, an `owner` / `token` / UUID value; the
+ * words of `names.ts` `LOCK_WORDS`, as the lifecycle reading of locks uses them). A lock held by a
+ * crashed owner blocks everyone until its TTL ends: it needs a TTL the size of the work it guards,
+ * never a cache's default of a day.
+ */
+export function isLockWrite(context: AnyContext, call: RedisCall, arg: number): boolean {
+  if (call.description.keys.find((k) => k.arg === arg)?.effect !== 'create-if-missing') return false;
+  const keyNode = call.argNodes[arg];
+  if (keyNode && LOCK_WORDS.test(keyShapeOf(context, keyNode).shape)) return true;
+  const value = call.argNodes[arg + 1];
+  return value !== undefined && LOCK_WORDS.test(context.sourceCode.getText(value));
+}
+
+/** Name of the constant a lock's suggestion refers to when the file has no lock TTL constant. */
+export const LOCK_TTL_PLACEHOLDER = 'LOCK_TTL_SECONDS';
+
+/**
+ * The TTL a lock's suggestion names: a top-level TTL constant of the file whose name says lock
+ * (`LOCK_TTL_MS`, `MUTEX_TIMEOUT`), else {@link LOCK_TTL_PLACEHOLDER} to declare; never the file's
+ * other TTL constants (a cache's or a session's).
+ */
+export function lockTtlConstant(context: AnyContext): TtlConstant {
+  const found = ttlConstantOf(context, 'lock');
+  return found.placeholder ? { name: LOCK_TTL_PLACEHOLDER, milliseconds: false, placeholder: true } : found;
+}
