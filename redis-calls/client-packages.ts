@@ -8,6 +8,8 @@
  * - ioredis and iovalkey (the Valkey project's fork of ioredis, same API): every export is a
  *   client (`Redis`, `Cluster`, the default export); `ioredis` flavor.
  * - node-redis (`redis`, `@redis/*`) and `@upstash/redis`: every export is a client.
+ * - `@vercel/kv` (@upstash/redis' flavor): `VercelKV` (a subclass of @upstash/redis' `Redis`) and
+ *   `createClient`, and the client values `kv` and the default export.
  * - Bun (`bun`, types in `bun-types`): only `RedisClient` and the default client value `redis`;
  *   every other export of `bun` (`CookieMap`, `Glob`, `file`, ...) is no client.
  * - Valkey GLIDE (`@valkey/valkey-glide`): `GlideClient`, `GlideClusterClient` (made by their
@@ -39,7 +41,7 @@ interface ClientPackage {
   clients?: ReadonlySet<string>;
   /** Named exports that are batches (classes and types), by how they run. */
   batches?: ReadonlyMap<string, BatchExport>;
-  /** Named exports that are client values (not classes): Bun's `redis`. */
+  /** Named exports that are client values (not classes): Bun's `redis`, @vercel/kv's `kv` and `default`. */
   values?: ReadonlySet<string>;
   /** Where the package's declarations are, for type information. */
   declarations: RegExp;
@@ -86,6 +88,16 @@ const PACKAGES: readonly ClientPackage[] = [
     flavor: 'upstash',
     matches: (s) => s.startsWith('@upstash/redis'),
     declarations: /\/node_modules\/@upstash\/redis\//,
+  },
+  {
+    // Vercel KV's client: `VercelKV` extends @upstash/redis' `Redis`; `kv` and the default export
+    // are instances, `createClient(config)` makes one (https://www.npmjs.com/package/@vercel/kv)
+    name: '@vercel/kv',
+    flavor: 'upstash',
+    matches: (s) => s === '@vercel/kv',
+    clients: new Set(['VercelKV', 'createClient']),
+    values: new Set(['kv', 'default']),
+    declarations: /\/node_modules\/@vercel\/kv\//,
   },
   {
     name: 'bun',
@@ -135,9 +147,10 @@ export function flavorOfModule(source: string): ClientFlavor | undefined {
  * export is one (ioredis' default export is its client class).
  */
 export function exportOf(pkg: ClientPackage, name: string | undefined): { kind: 'client' | 'value' | 'other' } | { kind: 'batch'; batch: BatchExport } {
-  if (name !== undefined && name !== 'default') {
-    const batch = pkg.batches?.get(name);
+  if (name !== undefined) {
+    const batch = name === 'default' ? undefined : pkg.batches?.get(name);
     if (batch) return { kind: 'batch', batch };
+    // a package whose default export is a client value lists `default` (@vercel/kv)
     if (pkg.values?.has(name)) return { kind: 'value' };
   }
   if (!pkg.clients) return { kind: 'client' };

@@ -9,7 +9,7 @@
  * `pipeline([...])`.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { describeCommand, isKnownCommand, moduleCommandName, namesKeyValuePairs, type CommandArg, type CommandDescription } from '../semantics/commands.js';
+import { describeCommand, isKnownCommand, moduleCommandName, namesFieldValuePairs, namesKeyValuePairs, type CommandArg, type CommandDescription } from '../semantics/commands.js';
 import type { ClientFlavor, ReceiverKind } from './client-facts.js';
 import type { ClientDetector } from './clients.js';
 import { isCallbackArgument } from './callbacks.js';
@@ -198,7 +198,7 @@ function hashFieldExpireArgv(context: AnyContext, nodes: readonly TSESTree.Node[
 
 /**
  * Flattens call arguments into argv entries: arrays are spread (ioredis and node-redis accept
- * them), an object literal first is `key value` pairs (`mset({ a: 1 })`), an object literal from
+ * them), an object literal first is `key value` pairs (`mset({ a: 1 })`), and so is one at `arrays.pairsObjectAt` (`hset(key, { f: v })`), an object literal from
  * argument `optionsFrom` on (the third; the second for GETEX) is an option object, and a spread we
  * cannot read is one unknown entry, or as the last argument enough of them to reach the options
  * (see {@link pushUnknownSpread}). With `pairs` (MSET, MSETNX), an array of pairs made by `map` /
@@ -238,7 +238,7 @@ function flattenArguments(context: AnyContext, nodes: readonly TSESTree.Node[], 
         out.args.push(typeof value === 'boolean' ? undefined : value);
         out.nodes.push(element);
       }
-    } else if (node.type === AST_NODE_TYPES.ObjectExpression && index === 0) {
+    } else if (node.type === AST_NODE_TYPES.ObjectExpression && (index === 0 || index === arrays?.pairsObjectAt)) {
       for (const property of node.properties) {
         if (property.type !== AST_NODE_TYPES.Property) {
           pushUnknown(out, property);
@@ -314,6 +314,8 @@ interface ArrayArguments {
   flattensAt: (index: number) => boolean;
   /** The client sends an object in the option slots as its text (`option-checks.ts` sendsObjectAsText). */
   objectAsText?: boolean;
+  /** The argument index at which an object literal is `field value` pairs (`hset(key, { f: v })`: 1). */
+  pairsObjectAt?: number;
 }
 
 /** Whether `flavor` sends an array argument at `index` flattened (see {@link ArrayArguments}). */
@@ -579,6 +581,7 @@ export function normalizeCall(
             call: node,
             flattensAt: (index) => flattensArrayAt(flavor, index),
             objectAsText: flavorKnown && sendsObjectAsText(resolved.command, flavor),
+            pairsObjectAt: namesFieldValuePairs(resolved.command) ? 1 : undefined,
           });
   settleGroups(resolved.command, resolved.prefix, flat);
   const dropped = flavorKnown ? droppedArguments(context, resolved.command, flavor, node, commandArgs, flat) : [];

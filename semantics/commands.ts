@@ -1010,6 +1010,19 @@ export function namesKeyValuePairs(name: string): boolean {
   return Object.prototype.hasOwnProperty.call(TABLE, upperName) && TABLE[upperName]?.kind === 'pairs';
 }
 
+/**
+ * Whether the command's arguments after the key are `field value` pairs (HSET key field value
+ * [field value ...], https://redis.io/docs/latest/commands/hset/; HMSET likewise,
+ * https://redis.io/docs/latest/commands/hmset/). Clients take them as an object too
+ * (`hset(key, { field: value })`: ioredis, node-redis, @upstash/redis).
+ * @param name the command name in any letter case
+ */
+export function namesFieldValuePairs(name: string): boolean {
+  return FIELD_VALUE_PAIRS.has(name.toUpperCase());
+}
+
+const FIELD_VALUE_PAIRS: ReadonlySet<string> = new Set(['HSET', 'HMSET']);
+
 /** Whether a command name is in the table (any letter case). */
 export function isKnownCommand(name: string): boolean {
   return Object.prototype.hasOwnProperty.call(TABLE, name.toUpperCase());

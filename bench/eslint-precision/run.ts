@@ -365,13 +365,13 @@ const COMMON_EXCLUDES = [
 ];
 
 /**
- * Whether the rules' untyped analysis looks at a file at all: it mentions `redis` or `valkey`
- * (an import, a client package, a `clientNames` match), or a client constructor, factory or type
+ * Whether the rules' untyped analysis looks at a file at all: it mentions `redis`, `valkey` or
+ * `@vercel/kv` (an import, a client package, a `clientNames` match), or a client constructor, factory or type
  * name. Without one of them every receiver is unknown and the rules report nothing (the file's
  * `mayUseRedis()` is false), so leaving such files out loses no finding (`--all-files` checks it).
  */
 const MAY_USE_REDIS =
-  /redis|valkey|\b(?:Cluster|createClient|createCluster|createSentinel|ChainableCommander|Pipeline|RedisClientMultiCommandType|RedisClusterMultiCommandType|fromEnv|defineScript)\b/i;
+  /redis|valkey|@vercel\/kv|\b(?:Cluster|createClient|createCluster|createSentinel|ChainableCommander|Pipeline|RedisClientMultiCommandType|RedisClusterMultiCommandType|fromEnv|defineScript)\b/i;
 
 /** A tsconfig or jsconfig file, at any depth (`tsconfig.json`, `apps/web/tsconfig.base.json`). */
 const TS_CONFIG = /(?:^|\/)(?:tsconfig|jsconfig)(?:\.[\w-]+)*\.json$/;

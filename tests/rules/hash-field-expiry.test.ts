@@ -9,6 +9,9 @@
  * without TTL keeps none). In a MULTI, an HSETEX ... EX (Redis 8.0) that creates the field before an
  * HINCRBY of it counts too (HINCRBY keeps a field's TTL); not in a pipeline, not before an HSET
  * (which clears it), not HGETEX ... EX (which gives no TTL to a field that does not exist yet).
+ * The fields may be written as an object (`hset(key, { [field]: value })`, the only form
+ * @upstash/redis has; ioredis and node-redis take it too): its property names are the fields, so a
+ * property left without TTL, or a spread whose fields cannot be told, keeps the hash reported.
  */
 import incrRule from '../../rules/incr-needs-expire-on-create.js';
 import { ioredis, nodeRedis, runRule, untypedTester, upstash } from './tester.js';
@@ -29,6 +32,8 @@ const before = nodeRedis(fn('  await client.multi().hExpire(`c:${u}`, t, ttl).hS
 const hsetexPipeline = ioredis(fn("  await redis.pipeline().hsetex(`p:${u}`, 'EX', 60, 'FIELDS', 1, t, 0).hincrby(`p:${u}`, t, 1).exec();"));
 const hsetexThenHset = ioredis(fn("  await redis.multi().hsetex(`s:${u}`, 'EX', 60, 'FIELDS', 1, t, 0).hset(`s:${u}`, t, 1).exec();"));
 const hgetexFirst = ioredis(fn("  await redis.multi().hgetex(`g:${u}`, 'EX', 60, 'FIELDS', 1, t).hincrby(`g:${u}`, t, 1).exec();"));
+const objectFieldLeft = upstash(fn("  await redis.multi().hset(`o:${u}`, { [t]: 1, extra: 2 }).hexpire(`o:${u}`, t, ttl).exec();"));
+const objectSpread = nodeRedis(fn('  await client.multi().hSet(`q:${u}`, { ...rest, [t]: 1 }).hExpire(`q:${u}`, t, ttl).exec();'));
 const onlyIfTtl = nodeRedis(fn("  await client.multi().hSet(`d:${u}`, t, 1).hExpire(`d:${u}`, t, ttl, 'XX').exec();"));
 
 runRule(untypedTester, 'incr-needs-expire-on-create (hash fields given a TTL)', incrRule, {
@@ -39,6 +44,11 @@ runRule(untypedTester, 'incr-needs-expire-on-create (hash fields given a TTL)', 
     nodeRedis(fn("  const tx = client.multi();\n  tx.hSet(`m:${u}`, [t, 1, 'seen', 1]);\n  tx.hExpire(`m:${u}`, [t, 'seen'], ttl);\n  await tx.exec();")),
     upstash(fn('  await redis.multi().hincrby(`h:${u}`, t, 1).hpexpire(`h:${u}`, [t], 60_000).exec();')),
     ioredis(fn("  await redis.multi().hsetex(`h:${u}`, 'EX', 60, 'FIELDS', 1, t, 0).hincrby(`h:${u}`, t, 1).exec();")),
+    // the fields as an object: each property is a field
+    upstash(fn('  const p = redis.pipeline();\n  p.hset(`c:${u}`, { [t]: 1 });\n  p.hexpire(`c:${u}`, t, ttl);\n  await p.exec();')),
+    upstash(fn("  await redis.multi().hset(`o:${u}`, { a: 1, 'b': 2 }).hexpire(`o:${u}`, ['a', 'b'], ttl).exec();")),
+    ioredis(fn('  await redis.multi().hset(`o:${u}`, { [t]: 1 }).hexpire(`o:${u}`, ttl, \'FIELDS\', 1, t).exec();')),
+    nodeRedis(fn('  await client.multi().hSet(`o:${u}`, { [t]: 1 }).hExpire(`o:${u}`, t, ttl).exec();')),
   ],
   invalid: [
     {
@@ -89,6 +99,16 @@ runRule(untypedTester, 'incr-needs-expire-on-create (hash fields given a TTL)', 
     {
       code: hgetexFirst,
       errors: [{ messageId: 'noExpiry', line: 4, column: 66, data: data('HINCRBY', 'g:*'), suggestions: [append(hgetexFirst, 'hincrby(`g:${u}`, t, 1)', '`g:${u}`')] }],
+    },
+    {
+      // the object's `extra` property keeps the hash alive
+      code: objectFieldLeft,
+      errors: [{ messageId: 'noExpiry', line: 4, column: 23, data: data('HSET', 'o:*'), suggestions: [append(objectFieldLeft, 'hset(`o:${u}`, { [t]: 1, extra: 2 })', '`o:${u}`')] }],
+    },
+    {
+      // a spread property may hold any field
+      code: objectSpread,
+      errors: [{ messageId: 'noExpiry', line: 4, column: 24, data: data('HSET', 'q:*'), suggestions: [append(objectSpread, 'hSet(`q:${u}`, { ...rest, [t]: 1 })', '`q:${u}`')] }],
     },
     {
       code: onlyIfTtl,
