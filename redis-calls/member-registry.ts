@@ -13,6 +13,10 @@
  * - another named function of the file removes **that member from that key** (SREM for a set,
  *   ZREM for a sorted set, HDEL for a hash: `removedMembers`; the same key as `lifecycle.ts`
  *   sameKey reads it, and a member of the same identity);
+ * - that removal is a **reaper's**: the member it removes is one it read from Redis (an element of
+ *   a reply, `for (const id of await redis.zrangebyscore(...))`, or what a call makes of one): a
+ *   removal of a member its owner passes in (`done(job) { zrem(k, job) }`) runs only if the owner
+ *   ends well, and a crashed owner's member stays for good;
  * - and that removal can run apart from the writer's operation, with the rules of `lifecycle.ts`
  *   for a cleanup that may never run: the remover is not the writer's function (nor encloses it, nor
  *   is enclosed by it), does not share an operation with it (two closures of one handler), does not
@@ -26,21 +30,22 @@
  * module empties. `allowConsumedQueues` (on in `recommended`, off in `strict`) leaves such writes
  * unreported, as it does a queue its consumer pops.
  */
-import type { TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { addedMembers, removedMembers, type MemberCollection } from '../semantics/members.js';
 import { fileIndexOf } from './file-index.js';
 import { keyIdOf } from './key-id.js';
-import { keyShapeOf } from './key-shape.js';
+import { keyShapeOf, perBuildKey } from './key-shape.js';
 import { namedFunctionOf, reaches, sameKey, sharedOperation } from './lifecycle.js';
 import type { RedisCall } from './normalize.js';
-import { encloses, propertyName, unwrap, type AnyContext } from './static.js';
+import { redisCallsOf } from './index.js';
+import { encloses, findVariable, propertyName, unwrap, type AnyContext } from './static.js';
 
 /** A removal of named members, by key shape. */
 interface Removal {
   call: RedisCall;
   collection: MemberCollection;
-  /** The identities of the members it removes ({@link memberIdentity}). */
-  members: ReadonlySet<string>;
+  /** The identities of the members it removes ({@link memberIdentity}), with their nodes. */
+  members: ReadonlyMap<string, TSESTree.Node>;
 }
 
 const removalsCache = new WeakMap<TSESTree.Program, ReadonlyMap<string, readonly Removal[]>>();
@@ -64,6 +69,8 @@ export function memberRemovedElsewhere(context: AnyContext, call: RedisCall, arg
   if (member === undefined) return undefined;
   const shape = keyShapeOf(context, keyNode).shape;
   if (!/[\p{L}\p{N}]/u.test(shape.replace(/\*/g, ''))) return undefined;
+  // a key under a per-build prefix: the next deploy's code names its own build's keys only
+  if (perBuildKey(context, keyNode)) return undefined;
   const index = fileIndexOf(context);
   if (index.expiredShapes.has(shape)) return undefined;
   const id = keyIdOf(context, call, 0);
@@ -71,13 +78,18 @@ export function memberRemovedElsewhere(context: AnyContext, call: RedisCall, arg
   const writer = namedFunctionOf(call.node);
   if (!writer) return undefined;
   for (const removal of removalsByShape(context).get(shape) ?? []) {
-    if (removal.collection !== added.collection || !removal.members.has(member)) continue;
+    const removedNode = removal.members.get(member);
+    if (removal.collection !== added.collection || !removedNode) continue;
     if (!sameKey(context, shape, call, 0, removal.call, 0)) continue;
     const remover = namedFunctionOf(removal.call.node);
     if (!remover || remover === writer || encloses(remover, writer) || encloses(writer, remover)) continue;
     if (sharedOperation(call.node, removal.call.node)) continue;
     // removed only on the success path of the operation that added it, or by the writer itself
     if (reaches(context, remover, writer) || reaches(context, writer, remover)) continue;
+    // a reaper: the member removed is one the remover read from Redis (`for (const id of await
+    // redis.zrangebyscore(...)) srem(k, id)`); a removal of a member its owner passes in runs only
+    // if that owner ends well (a crashed job never removes itself)
+    if (!readFromRedis(context, removedNode, 0)) continue;
     return removal.call;
   }
   return undefined;
@@ -93,10 +105,10 @@ function removalsByShape(context: AnyContext): ReadonlyMap<string, readonly Remo
     const removed = removedMembers(call.command, call.args);
     const keyNode = call.argNodes[0];
     if (!removed || !keyNode || keyNode.type === 'SpreadElement') continue;
-    const members = new Set<string>();
+    const members = new Map<string, TSESTree.Node>();
     for (const position of removed.positions) {
       const identity = memberIdentity(call, position);
-      if (identity !== undefined) members.add(identity);
+      if (identity !== undefined) members.set(identity, call.argNodes[position]!);
     }
     if (members.size === 0) continue;
     const shape = keyShapeOf(context, keyNode).shape;
@@ -108,6 +120,54 @@ function removalsByShape(context: AnyContext): ReadonlyMap<string, readonly Remo
   removalsCache.set(program, byShape);
   return byShape;
 }
+
+/** How many steps {@link readFromRedis} follows (bindings, calls, members). */
+const MAX_READ_DEPTH = 6;
+
+/**
+ * Whether a value comes from a Redis read of the function it is in: a reply (`await
+ * redis.zrangebyscore(...)`), an element of one (a `for ... of` variable, a `.forEach` / `.map`
+ * callback's parameter), a member of one, or what a call makes of one (`parseMetadata(value)`),
+ * through `const` bindings, a few steps deep.
+ */
+function readFromRedis(context: AnyContext, node: TSESTree.Node, depth: number): boolean {
+  if (depth > MAX_READ_DEPTH) return false;
+  const bare = unwrap(node);
+  switch (bare.type) {
+    case AST_NODE_TYPES.AwaitExpression:
+      return readFromRedis(context, bare.argument, depth + 1);
+    case AST_NODE_TYPES.MemberExpression:
+      return readFromRedis(context, bare.object, depth + 1);
+    case AST_NODE_TYPES.LogicalExpression:
+      return readFromRedis(context, bare.left, depth + 1) || readFromRedis(context, bare.right, depth + 1);
+    case AST_NODE_TYPES.CallExpression:
+      if (redisCallsOf(context, bare).length > 0) return true;
+      return bare.arguments.some((argument) => argument.type !== AST_NODE_TYPES.SpreadElement && readFromRedis(context, argument, depth + 1));
+    case AST_NODE_TYPES.Identifier: {
+      const def = findVariable(context, bare)?.defs[0];
+      if (!def) return false;
+      const declarator = def.node as TSESTree.Node;
+      if (def.type === 'Variable' && declarator.type === AST_NODE_TYPES.VariableDeclarator) {
+        // for (const id of replies) / const id = await redis.hget(...)
+        const loop = declarator.parent?.parent;
+        if (loop?.type === AST_NODE_TYPES.ForOfStatement && loop.left === declarator.parent) return readFromRedis(context, loop.right, depth + 1);
+        return declarator.init ? readFromRedis(context, declarator.init, depth + 1) : false;
+      }
+      if (def.type === 'Parameter') {
+        // replies.forEach((id) => ...): the element of what the iteration method is called on
+        const fn = declarator as TSESTree.Node;
+        const call = fn.parent;
+        if (call?.type !== AST_NODE_TYPES.CallExpression || call.arguments[0] !== fn || call.callee.type !== AST_NODE_TYPES.MemberExpression) return false;
+        return ITERATION_METHODS.has(propertyName(call.callee.property, call.callee.computed) ?? '') && readFromRedis(context, call.callee.object, depth + 1);
+      }
+      return false;
+    }
+    default:
+      return false;
+  }
+}
+
+const ITERATION_METHODS = new Set(['forEach', 'map', 'filter', 'flatMap']);
 
 /**
  * The identity of the member at argv position `position` of `call`: its literal value, or the

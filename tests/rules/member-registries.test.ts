@@ -32,7 +32,8 @@ const presence = lines(
   '  }',
   '  async reap(roomId: string) {',
   '    for (const connId of await redis.zrangebyscore(lastSeenKey(roomId), 0, Date.now() - 60_000)) {',
-  '      await redis.zrem(lastSeenKey(roomId), connId);',
+  '      const meta = JSON.parse((await redis.hget(metaKey(roomId), connId)) ?? "{}");',
+  '      await redis.multi().zrem(lastSeenKey(roomId), connId).hdel(metaKey(roomId), connId).srem(membersKey(roomId), meta.userId).exec();',
   '    }',
   '  }',
   '}',
@@ -42,13 +43,13 @@ describe('registries emptied member by member: not reported in recommended', () 
   it('SADD, ZADD and HSET of a member another function removes', () => {
     expect(lintKeyRules(presence)).toEqual([]);
   });
-  it('a literal member removed by its literal', () => {
+  it('a member a reaper removes through a forEach over a reply', () => {
     const code = lines(
-      'export async function open(id: string) {',
-      '  await redis.sadd(`flags:${id}`, "open");',
+      'export async function join(room: string, conn: string) {',
+      '  await redis.sadd(`room:${room}:conns`, conn);',
       '}',
-      'export async function close(id: string) {',
-      '  await redis.srem(`flags:${id}`, "open");',
+      'export async function reap(room: string) {',
+      '  (await redis.smembers(`room:${room}:conns`)).forEach((conn) => redis.srem(`room:${room}:conns`, conn));',
       '}',
     );
     expect(lintKeyRules(code)).toEqual([]);
@@ -62,27 +63,38 @@ const incrFindings = (code: string, options: Record<string, unknown>) =>
 describe('registries: reported in strict', () => {
   it('each write, with the removal it names', () => {
     expect(incrFindings(presence, { ...STRICT_KEY_POLICY, allowConsumedQueues: false })).toEqual([
-      ['consumedElsewhere', 9, 8, '15'],
-      ['consumedElsewhere', 10, 8, '20'],
-      ['consumedElsewhere', 11, 8, '16'],
+      ['consumedElsewhere', 9, 8, '21'],
+      ['consumedElsewhere', 10, 8, '21'],
+      ['consumedElsewhere', 11, 8, '21'],
     ]);
   });
   it('and with only allowConsumedQueues off', () => {
     expect(incrFindings(presence, { allowConsumedQueues: false })).toEqual([
-      ['consumedElsewhere', 9, 8, '15'],
-      ['consumedElsewhere', 10, 8, '20'],
-      ['consumedElsewhere', 11, 8, '16'],
+      ['consumedElsewhere', 9, 8, '21'],
+      ['consumedElsewhere', 10, 8, '21'],
+      ['consumedElsewhere', 11, 8, '21'],
     ]);
   });
 });
 
 describe('near misses stay reported', () => {
+  it("a member removed only by its owner's own exit (no reaper: a crashed owner never removes it)", () => {
+    const code = lines(
+      'export async function start(crawl: string, job: string) {',
+      '  await redis.zadd(`crawl-active:${crawl}`, Date.now(), job);',
+      '}',
+      'export async function done(crawl: string, job: string) {',
+      '  await redis.zrem(`crawl-active:${crawl}`, job);',
+      '}',
+    );
+    expect(lintKeyRules(code)).toEqual([['redis-ttl/incr-needs-expire-on-create', 'noExpiry', 4, 15]]);
+  });
   it('a member no removal names (a set only grown)', () => {
-    const code = presence.replace('await redis.srem(membersKey(roomId), userId);', 'await redis.srem(membersKey(roomId), connId);');
+    const code = presence.replace('.srem(membersKey(roomId), meta.userId)', '.srem(membersKey(roomId), meta.connId)');
     expect(lintKeyRules(code)).toEqual([['redis-ttl/incr-needs-expire-on-create', 'noExpiry', 9, 8]]);
   });
   it('a member removed only from another key', () => {
-    const code = presence.replace('await redis.hdel(metaKey(roomId), connId);', 'await redis.hdel(`other:${roomId}`, connId);');
+    const code = presence.replaceAll('.hdel(metaKey(roomId), connId)', '.hdel(`other:${roomId}`, connId)');
     expect(lintKeyRules(code)).toEqual([['redis-ttl/incr-needs-expire-on-create', 'noExpiry', 11, 8]]);
   });
   it('a removal only on the success path of the operation that added it', () => {
