@@ -211,6 +211,25 @@ export function classMethod(context: AnyContext, cls: ClassNode, name: string, d
   return parent ? classMethod(parent.context, parent.cls, name, depth + 1) : undefined;
 }
 
+/**
+ * The values of the member `name` of the object literals a key builder returns, for a key read as
+ * a member of the builder's result (`R.space(id).devices` of `space: (id) => ({ devices:
+ * \`space-${id}-devices\`, files: ... })`); `undefined` when a return is not an object literal
+ * holding that member as a plain property (a spread, a computed or missing name: the key is then
+ * not spelled).
+ */
+export function returnedMemberValues(returned: readonly TSESTree.Node[], name: string): TSESTree.Node[] | undefined {
+  const values: TSESTree.Node[] = [];
+  for (const expression of returned) {
+    const object = unwrap(expression);
+    if (object.type !== AST_NODE_TYPES.ObjectExpression) return undefined;
+    const property = object.properties.find((p) => p.type === AST_NODE_TYPES.Property && !p.computed && propertyName(p.key) === name) as TSESTree.Property | undefined;
+    if (!property || object.properties.some((p) => p.type === AST_NODE_TYPES.SpreadElement) || property.kind !== 'init') return undefined;
+    values.push(property.value);
+  }
+  return values.length > 0 ? values : undefined;
+}
+
 /** The expressions a function returns: its expression body, or its own `return` statements. */
 export function returnExpressions(fn: FunctionLike): TSESTree.Node[] {
   if (fn.body.type !== AST_NODE_TYPES.BlockStatement) return [fn.body];

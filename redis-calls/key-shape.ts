@@ -43,7 +43,7 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { classOfThis, enumMemberValue, hasFiniteType, instanceMember, type InstanceMember } from './bounded.js';
 import { classOfStaticThis, staticMember, type ClassNode } from './class-statics.js';
-import { asFunction, classOf, isNoKey, isStringConcatenation, returnExpressions } from './key-builders.js';
+import { asFunction, classOf, isNoKey, isStringConcatenation, returnedMemberValues, returnExpressions } from './key-builders.js';
 
 export { returnExpressions } from './key-builders.js';
 export { calledName, functionsByName, keyBuilder } from './builder-lookup.js';
@@ -493,6 +493,8 @@ function memberShape(context: AnyContext, node: TSESTree.MemberExpression, bindi
     const owner = memberShape(context, object, bindings, depth + 1);
     return owner.fixed && owner !== UNKNOWN_PART ? { text: '*', via: owner.via, fixed: true } : UNKNOWN_PART;
   }
+  // R.space(id).devices: a member of the object literal a key builder returns
+  if (name !== undefined && !node.computed && object.type === AST_NODE_TYPES.CallExpression) return callShape(context, object, bindings, depth + 1, name);
   if (name === undefined || object.type !== AST_NODE_TYPES.Identifier) return UNKNOWN_PART;
   const enumValue = enumMemberValue(context, node);
   if (enumValue !== undefined) return enumValue === null ? FINITE_PART : literal(enumValue);
@@ -711,7 +713,7 @@ function staticMemberShape(context: AnyContext, cls: ClassNode, name: string, de
 }
 
 
-function callShape(context: AnyContext, node: TSESTree.CallExpression, bindings: Bindings, depth: number): Part {
+function callShape(context: AnyContext, node: TSESTree.CallExpression, bindings: Bindings, depth: number, member?: string): Part {
   // (0, keys_1.namespaceKey)(ns) of TypeScript's CommonJS output is keys_1.namespaceKey(ns)
   const callee = compiledCallee(node.callee);
   // [prefix, queue, 'wait'].join(':'); args.join(':') of a builder's rest parameter (rest-arguments.ts)
@@ -751,10 +753,12 @@ function callShape(context: AnyContext, node: TSESTree.CallExpression, bindings:
   // held in a const object (`KEYS.user(id)`) is read where it is written; its declaration stays
   // out of `via` when it is another file's
   const builder = local ? { ...local, context, own: true } : foreignKeyBuilder(context, callee, depth);
-  if (!builder) return opaqueCallShape(context, node, bindings, depth);
+  if (!builder) return member === undefined ? opaqueCallShape(context, node, bindings, depth) : UNKNOWN_PART;
   const where = builder.context;
-  // a return that gives no key (`return ''` when the input is invalid) is no spelling of the key
-  const returned = returnExpressions(builder.fn).filter((expression) => !isNoKey(expression));
+  // a return that gives no key (`return ''` when the input is invalid) is no spelling of the key;
+  // `R.space(id).devices`: the member of the object literal the builder returns (key-builders.ts)
+  const returnedKeys = returnExpressions(builder.fn).filter((expression) => !isNoKey(expression));
+  const returned = member === undefined ? returnedKeys : (returnedMemberValues(returnedKeys, member) ?? []);
   if (returned.length === 0) return UNKNOWN_PART;
   // bind the builder's parameters to its arguments' shapes (evaluated where the call is)
   const inner = new Map<TSESTree.Node, Part>();
@@ -785,7 +789,8 @@ function callShape(context: AnyContext, node: TSESTree.CallExpression, bindings:
   const declaration = builder.own ? [builder.declaration] : [];
   // several returns: one shape only when they agree; a builder the evaluation cannot read
   // (`return args.join(':')`) says less than its literal arguments
-  if (shapes.some((s) => s.text !== first.text) || literalLength(first.text) < literalLength(opaque.text)) {
+  if (member !== undefined && shapes.some((s) => s.text !== first.text)) return UNKNOWN_PART;
+  if (shapes.some((s) => s.text !== first.text) || (member === undefined && literalLength(first.text) < literalLength(opaque.text))) {
     return { text: opaque.text, via: [...declaration, ...opaque.via], fixed: opaque.fixed };
   }
   const via = builder.own ? shapes.flatMap((s) => s.via) : node.arguments.flatMap((a) => (a.type === AST_NODE_TYPES.SpreadElement ? [] : shapeOf(context, a, bindings, depth + 1).via));

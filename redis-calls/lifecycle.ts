@@ -363,7 +363,7 @@ function isParameter(context: AnyContext, node: TSESTree.Identifier): boolean {
  * ({@link sameKeyByShape}); a key with no static part (`*`) must be the same expression, and a
  * bare variable the same variable (`t` of two functions of minified code are two keys).
  */
-function sameKey(context: AnyContext, shape: string, write: RedisCall, writeArg: number, del: RedisCall, delArg: number): boolean {
+export function sameKey(context: AnyContext, shape: string, write: RedisCall, writeArg: number, del: RedisCall, delArg: number): boolean {
   const a = write.argNodes[writeArg]!;
   const b = del.argNodes[delArg]!;
   if (/[\p{L}\p{N}]/u.test(shape.replace(/\*/g, ''))) return sameKeyByShape(context, shape, a, b);
@@ -381,7 +381,7 @@ function lockValue(context: AnyContext, call: RedisCall, keyArg: number): boolea
 }
 
 /** The innermost enclosing function that has a name (a callback belongs to its named function). */
-function namedFunctionOf(node: TSESTree.Node): FunctionLike | undefined {
+export function namedFunctionOf(node: TSESTree.Node): FunctionLike | undefined {
   for (let fn = enclosingFunction(node); fn; fn = enclosingFunction(fn)) {
     if (calledName(fn as FunctionLike) !== undefined) return fn as FunctionLike;
   }
@@ -393,7 +393,7 @@ function namedFunctionOf(node: TSESTree.Node): FunctionLike | undefined {
  * enclosing function exists and is not immediately invoked (`(function () { ... })()`, the IIFE
  * of a compiled class or a UMD bundle, `(function () { ... }).call(this)`).
  */
-function sharedOperation(a: TSESTree.Node, b: TSESTree.Node): boolean {
+export function sharedOperation(a: TSESTree.Node, b: TSESTree.Node): boolean {
   for (let fn = enclosingFunction(a); fn; fn = enclosingFunction(fn)) {
     if (!encloses(fn, b)) continue;
     const parent = fn.parent;
@@ -507,7 +507,7 @@ function reachableFunctions(context: AnyContext, from: FunctionLike): Set<Functi
 }
 
 /** Whether `from` calls `to` by name, directly or through the file's functions (a few calls deep). */
-function reaches(context: AnyContext, from: FunctionLike, to: FunctionLike): boolean {
+export function reaches(context: AnyContext, from: FunctionLike, to: FunctionLike): boolean {
   const target = calledName(to);
   return target !== undefined && walkCalls(context, from, (name) => name === target).stopped;
 }
@@ -733,7 +733,7 @@ export const CONSUMED_QUEUES_SCHEMA = {
   allowConsumedQueues: {
     type: 'boolean',
     description:
-      'Do not report a push to a work queue (a list, set or sorted set written with LPUSH, RPUSH, SADD, ZADD ...) that another function of the same file pops from (LPOP, RPOP, BRPOP, LMOVE, LMPOP, SPOP, ZPOPMIN, BZPOPMIN ...) and never gives a TTL: Redis deletes the key with its last element, so the queue does not outlive its work. Reads (LRANGE), LTRIM and LREM / SREM of a named member do not count. Nor a write (XADD, XGROUP CREATE MKSTREAM) of one stream, not one per identity, that the file reads with a consumer group (XREADGROUP, XACK, XGROUP CREATE ...) or caps (MAXLEN / MINID, XTRIM): a message bus kept on purpose. Default true; false in the strict config.',
+      'Do not report a push to a work queue (a list, set or sorted set written with LPUSH, RPUSH, SADD, ZADD ...) that another function of the same file pops from (LPOP, RPOP, BRPOP, LMOVE, LMPOP, SPOP, ZPOPMIN, BZPOPMIN ...) and never gives a TTL: Redis deletes the key with its last element, so the queue does not outlive its work. Reads (LRANGE), LTRIM and LREM / SREM of a named member do not count, save a registry: a member added to a set, sorted set or hash (SADD, ZADD, HSET) that another function of the file removes, the same member from the same key (SREM, ZREM, HDEL), as a leave or a reaper does; Redis deletes the collection with its last member. Nor a write (XADD, XGROUP CREATE MKSTREAM) of one stream, not one per identity, that the file reads with a consumer group (XREADGROUP, XACK, XGROUP CREATE ...) or caps (MAXLEN / MINID, XTRIM): a message bus kept on purpose. Default true; false in the strict config.',
   },
 } as const;
 

@@ -31,6 +31,10 @@
  *   `getQueueKeys(q)`) in a file where nothing says a key is meant to expire (no TTL given to any
  *   key, no temporary name, no TTL value around it: `redis-calls/opaque-key.ts`) is a storage
  *   layer's record: with `allowOpaqueKeys` (on in `recommended`) it is not reported.
+ * - the **JavaScript fallback of a script** (a write in the no-scripting arm of a test of the
+ *   client's scripting capability, or the catch of a script call, on a key the script is given:
+ *   `redis-calls/script-fallback.ts`) does not run in production, where the script does: with
+ *   `allowScriptFallbacks` (on in `recommended`) it is not reported.
  *
  * `strict` turns every allowance off.
  */
@@ -43,6 +47,7 @@ import { redisCallsOf } from './index.js';
 import { keyShapeOf, perBuildKey } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
 import { opaqueKeyNotMeantToExpire } from './opaque-key.js';
+import { scriptFallback } from './script-fallback.js';
 import { inNoTtlArm } from './optional-ttl.js';
 import { forwardingWrapper, passThroughWrapper } from './pass-through.js';
 import { overwrittenExport } from './module-methods.js';
@@ -73,6 +78,12 @@ export interface KeyPolicyOptions {
    * nothing says a key is meant to expire. Default `true`; `false` in the `strict` config.
    */
   allowOpaqueKeys?: boolean;
+  /**
+   * Do not report the JavaScript fallback of a script: a write, on a key the script is given, that
+   * runs only when the client cannot run scripts or the script call failed. Default `true`;
+   * `false` in the `strict` config.
+   */
+  allowScriptFallbacks?: boolean;
 }
 
 /** JSON schema properties of {@link KeyPolicyOptions}. */
@@ -97,6 +108,11 @@ export const KEY_POLICY_SCHEMA = {
     description:
       'Do not report a key built by a key helper whose spelling has no static part (set(getKey(table, { id }), v): no persistentKeys pattern can name it) when the file gives no key a TTL and no name or TTL value around the write says it is meant to expire. Default true; false in the strict config.',
   },
+  allowScriptFallbacks: {
+    type: 'boolean',
+    description:
+      "Do not report the JavaScript fallback of a Lua script: a write of a key the script is given, in the arm that runs only when the client cannot run scripts (if (typeof client.evalsha !== 'function') ...) or in the catch of the script call, or in a function only such an arm runs. The script is what runs in production. Default true; false in the strict config.",
+  },
 } as const;
 
 /**
@@ -111,7 +127,7 @@ export function keyCallsOf(context: AnyContext, node: TSESTree.CallExpression, o
 }
 
 /** {@link KeyPolicyOptions} with every inferred exemption off. */
-const DECLARED_ONLY: KeyPolicyOptions = { allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false, allowOpaqueKeys: false };
+const DECLARED_ONLY: KeyPolicyOptions = { allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false, allowOpaqueKeys: false, allowScriptFallbacks: false };
 
 /**
  * Whether the key at `keyNode` written by `call` is declared persistent: a `// redis-ttl persistent:`
@@ -129,7 +145,7 @@ export function declaredPersistent(context: AnyContext, call: RedisCall, keyNode
  * Why a key write is left alone: a declared persistent key, a constant (bounded) key, a TTL its
  * caller may leave out, a pass-through wrapper's key, a key the code's user names, an opaque key.
  */
-export type Exemption = 'persistent' | 'constant' | 'optional-ttl' | 'pass-through' | 'user-named' | 'opaque';
+export type Exemption = 'persistent' | 'constant' | 'optional-ttl' | 'pass-through' | 'user-named' | 'opaque' | 'script-fallback';
 
 /**
  * Whether a command that removes the TTL of the key at `keyNode` (PERSIST, GETEX ... PERSIST,
@@ -178,6 +194,7 @@ export function exemption(context: AnyContext, call: RedisCall, keyNode: TSESTre
     if (userNamedWrite(context, call, keyNode)) return 'user-named';
   }
   if (options.allowOpaqueKeys !== false && opaqueKeyNotMeantToExpire(context, keyNode, shape)) return 'opaque';
+  if (options.allowScriptFallbacks !== false && scriptFallback(context, call, keyNode)) return 'script-fallback';
   // a helper's key parameter: persistent when every caller passes a persistent key
   if (helperKeyPersistent(context, keyNode, call.client.keyPrefix)) return 'persistent';
   return undefined;

@@ -60,6 +60,7 @@ import {
   UPDATES_TTL_RECORD_TEXT,
 } from '../redis-calls/lifecycle.js';
 import { expiredThroughCollection } from '../redis-calls/collected-keys.js';
+import { memberRemovedElsewhere } from '../redis-calls/member-registry.js';
 
 /** Options of the rule (the options object's type is exported from the package root). */
 export type Options = [IncrNeedsExpireOnCreateOptions];
@@ -316,7 +317,8 @@ export default createRule<Options, MessageIds>({
           const sequence = inUnit ? undefined : idSequence(context, call, keyArg);
           if (sequence && allowIdSequences) continue;
           // a work queue another function pops to empty; a record another function creates with a TTL
-          const consumer = inUnit || deleter || sequence ? undefined : drainedElsewhere(context, call, keyArg);
+          // or a registry another function empties member by member (redis-calls/member-registry.ts)
+          const consumer = inUnit || deleter || sequence ? undefined : (drainedElsewhere(context, call, keyArg) ?? memberRemovedElsewhere(context, call, keyArg));
           if (consumer && allowConsumedQueues) continue;
           // a stream kept as a message bus: read by a consumer group, or capped (MAXLEN, XTRIM)
           const stream = inUnit || deleter || sequence || consumer ? undefined : keptStream(context, call, keyArg);

@@ -17,7 +17,7 @@ export function lintSnippet(code: string, rules: Linter.RulesRecord, filename = 
 }
 
 /** The key policy of the `strict` config: every inferred exemption off. */
-export const STRICT_KEY_POLICY = { allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false, allowOpaqueKeys: false } as const;
+export const STRICT_KEY_POLICY = { allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false, allowOpaqueKeys: false, allowScriptFallbacks: false } as const;
 
 /** A finding of {@link lintKeyRules}: the full rule id, messageId, line, column. */
 export type KeyFinding = [string | null, string | undefined, number, number];

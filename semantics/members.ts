@@ -1,0 +1,56 @@
+/**
+ * Collections written member by member: a set (SADD / SREM), a sorted set (ZADD / ZREM), a hash
+ * (HSET / HDEL, its fields). Redis deletes such a key when its last member (field) is removed, so
+ * a key whose every member is removed lives only while it has members.
+ */
+import type { CommandArg } from './commands.js';
+
+/** The collection types whose empty key Redis deletes. */
+export type MemberCollection = 'set' | 'zset' | 'hash';
+
+/** Options ZADD may take before its first score. */
+const ZADD_OPTIONS = new Set(['NX', 'XX', 'GT', 'LT', 'CH', 'INCR']);
+
+/**
+ * The collection a command adds members (fields) to and the argv positions of those members (the
+ * key is position 0), or `undefined` for any other command: SADD key member..., ZADD key [NX|XX]
+ * [GT|LT] [CH] [INCR] score member..., ZINCRBY key increment member, HSET / HMSET key field value
+ * ..., HSETNX key field value, HINCRBY / HINCRBYFLOAT key field increment.
+ */
+export function addedMembers(command: string, args: readonly CommandArg[]): { collection: MemberCollection; positions: number[] } | undefined {
+  const range = (from: number, step: number) => {
+    const out: number[] = [];
+    for (let i = from; i < args.length; i += step) out.push(i);
+    return out;
+  };
+  switch (command) {
+    case 'SADD':
+      return { collection: 'set', positions: range(1, 1) };
+    case 'ZADD': {
+      let i = 1;
+      while (i < args.length && typeof args[i] === 'string' && ZADD_OPTIONS.has(String(args[i]).toUpperCase())) i++;
+      return { collection: 'zset', positions: range(i + 1, 2) };
+    }
+    case 'ZINCRBY':
+      return { collection: 'zset', positions: args.length === 3 ? [2] : [] };
+    case 'HSET':
+    case 'HMSET':
+      return { collection: 'hash', positions: args.length % 2 === 1 ? range(1, 2) : [] };
+    case 'HSETNX':
+    case 'HINCRBY':
+    case 'HINCRBYFLOAT':
+      return { collection: 'hash', positions: args.length === 3 ? [1] : [] };
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The collection a command removes named members (fields) from, their argv positions following
+ * the key: SREM key member..., ZREM key member..., HDEL key field...; `undefined` otherwise.
+ */
+export function removedMembers(command: string, args: readonly CommandArg[]): { collection: MemberCollection; positions: number[] } | undefined {
+  const collection = command === 'SREM' ? 'set' : command === 'ZREM' ? 'zset' : command === 'HDEL' ? 'hash' : undefined;
+  if (!collection) return undefined;
+  return { collection, positions: args.map((_, i) => i).slice(1) };
+}

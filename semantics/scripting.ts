@@ -1,0 +1,5 @@
+/**
+ * The commands that run a server-side script or function on the keys they are given: the script
+ * does its writes (and their expiries) atomically, inside Redis.
+ */
+export const SCRIPT_RUNNING_COMMANDS: ReadonlySet<string> = new Set(['EVAL', 'EVALSHA', 'EVAL_RO', 'EVALSHA_RO', 'FCALL', 'FCALL_RO']);
