@@ -31,6 +31,9 @@
  *   `getQueueKeys(q)`) in a file where nothing says a key is meant to expire (no TTL given to any
  *   key, no temporary name, no TTL value around it: `redis-calls/opaque-key.ts`) is a storage
  *   layer's record: with `allowOpaqueKeys` (on in `recommended`) it is not reported.
+ * - a write in **code that never runs**: a method or function of an application whose name no
+ *   other code of the application names (`redis-calls/uncalled.ts`): with `allowUncalledCode` (on
+ *   in `recommended`) it is not reported; `strict` reports it and says so.
  *
  * `strict` turns every allowance off.
  */
@@ -48,6 +51,7 @@ import { forwardingWrapper, passThroughWrapper } from './pass-through.js';
 import { overwrittenExport } from './module-methods.js';
 import { persistentAnnotation, persistentPattern, persistentReason } from './persistent.js';
 import type { AnyContext } from './static.js';
+import { uncalledDeclaration } from './uncalled.js';
 import { userNamedKey, userNamedWrite } from './user-named-key.js';
 
 /** The options every key-writing rule has (all `true` by default, `false` in `strict`). */
@@ -73,6 +77,12 @@ export interface KeyPolicyOptions {
    * nothing says a key is meant to expire. Default `true`; `false` in the `strict` config.
    */
   allowOpaqueKeys?: boolean;
+  /**
+   * Do not report a write in a method or function of an application that nothing else in the
+   * application names (dead code: `redis-calls/uncalled.ts`). Default `true`; `false` in the
+   * `strict` config, whose message then names the uncalled function.
+   */
+  allowUncalledCode?: boolean;
 }
 
 /** JSON schema properties of {@link KeyPolicyOptions}. */
@@ -97,6 +107,11 @@ export const KEY_POLICY_SCHEMA = {
     description:
       'Do not report a key built by a key helper whose spelling has no static part (set(getKey(table, { id }), v): no persistentKeys pattern can name it) when the file gives no key a TTL and no name or TTL value around the write says it is meant to expire. Default true; false in the strict config.',
   },
+  allowUncalledCode: {
+    type: 'boolean',
+    description:
+      'Do not report a write in a method or function of an application (a private package, or one nothing can import) whose name no other code of the application names (tests left out): code that never runs. Default true; false in the strict config, which names the uncalled function.',
+  },
 } as const;
 
 /**
@@ -111,7 +126,7 @@ export function keyCallsOf(context: AnyContext, node: TSESTree.CallExpression, o
 }
 
 /** {@link KeyPolicyOptions} with every inferred exemption off. */
-const DECLARED_ONLY: KeyPolicyOptions = { allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false, allowOpaqueKeys: false };
+const DECLARED_ONLY: KeyPolicyOptions = { allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false, allowOpaqueKeys: false, allowUncalledCode: false };
 
 /**
  * Whether the key at `keyNode` written by `call` is declared persistent: a `// redis-ttl persistent:`
@@ -127,9 +142,10 @@ export function declaredPersistent(context: AnyContext, call: RedisCall, keyNode
 
 /**
  * Why a key write is left alone: a declared persistent key, a constant (bounded) key, a TTL its
- * caller may leave out, a pass-through wrapper's key, a key the code's user names, an opaque key.
+ * caller may leave out, a pass-through wrapper's key, a key the code's user names, an opaque key, a
+ * write in code that never runs.
  */
-export type Exemption = 'persistent' | 'constant' | 'optional-ttl' | 'pass-through' | 'user-named' | 'opaque';
+export type Exemption = 'persistent' | 'constant' | 'optional-ttl' | 'pass-through' | 'user-named' | 'opaque' | 'uncalled';
 
 /**
  * Whether a command that removes the TTL of the key at `keyNode` (PERSIST, GETEX ... PERSIST,
@@ -180,5 +196,7 @@ export function exemption(context: AnyContext, call: RedisCall, keyNode: TSESTre
   if (options.allowOpaqueKeys !== false && opaqueKeyNotMeantToExpire(context, keyNode, shape)) return 'opaque';
   // a helper's key parameter: persistent when every caller passes a persistent key
   if (helperKeyPersistent(context, keyNode, call.client.keyPrefix)) return 'persistent';
+  // a method or function of an application nothing else names (redis-calls/uncalled.ts)
+  if (options.allowUncalledCode !== false && uncalledDeclaration(context, call.node) !== undefined) return 'uncalled';
   return undefined;
 }
