@@ -16,8 +16,8 @@
  * would hide a real leak):
  *
  * - the linted file belongs to an **application** ({@link applicationRoot}): its nearest
- *   `package.json` says `"private": true`, or has none of `main`, `exports`, `module`, `bin`
- *   (nothing to import it by), or its `main` is one of its `bin` or is what its `start` script runs
+ *   `package.json` (not under `node_modules`) says `"private": true`, or has none of `main`,
+ *   `exports`, `module`, `bin` and no root `index.js` (nothing to import it by), or its `main` is one of its `bin` or is what its `start` script runs
  *   (`node dist/index.js`: a server); and that package is no workspace member of a project above it
  *   (`workspaces`, `pnpm-workspace.yaml`, `lerna.json`: another package could import it), and does
  *   not depend on a framework whose templates call code by name from files that are not
@@ -135,13 +135,18 @@ export function applicationRoot(file: string): string | undefined {
 }
 
 function isApplication(root: string): boolean {
+  // an installed dependency is a published package
+  if (/[\\/]node_modules[\\/]/.test(root)) return false;
   const manifest = readManifest(root);
   if (!manifest) return false;
   const dependencies = { ...(manifest.dependencies ?? {}), ...(manifest.devDependencies ?? {}) };
   if (TEMPLATE_FRAMEWORKS.some((name) => name in dependencies)) return false;
   if (workspaceMember(root)) return false;
   if (manifest.private === true) return true;
-  if (manifest.exports === undefined && manifest.module === undefined && manifest.bin === undefined && manifest.main === undefined) return true;
+  // nothing to import it by (Node's default entry, a root `index.js`, would be one)
+  if (manifest.exports === undefined && manifest.module === undefined && manifest.bin === undefined && manifest.main === undefined) {
+    return !['index.js', 'index.cjs', 'index.mjs'].some((name) => existsSync(join(root, name)));
+  }
   if (manifest.exports !== undefined || manifest.module !== undefined || typeof manifest.main !== 'string') return false;
   const main = resolve(root, manifest.main);
   const bins = typeof manifest.bin === 'string' ? [manifest.bin] : manifest.bin && typeof manifest.bin === 'object' ? Object.values(manifest.bin as object) : [];

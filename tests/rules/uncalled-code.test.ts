@@ -13,7 +13,8 @@
  * extends another, an exported function of a module nobody imports (an entry point), a write at
  * a module's top level, and everything in a library or a workspace member.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import tsParser from '@typescript-eslint/parser';
@@ -135,5 +136,22 @@ describe('a write in code that never runs', () => {
     expect(applicationRoot(join(fixtures, 'server/index.ts'))).toBe(join(fixtures, 'server'));
     expect(applicationRoot(join(fixtures, 'lib/index.ts'))).toBeUndefined();
     expect(applicationRoot(join(fixtures, 'mono/packages/svc/index.ts'))).toBeUndefined();
+  });
+
+  it('a package with no entry field is an application, unless Node can import it by its root index.js or it is installed under node_modules', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'uncalled-'));
+    try {
+      const make = (sub: string, index: boolean) => {
+        mkdirSync(join(dir, sub), { recursive: true });
+        writeFileSync(join(dir, sub, 'package.json'), '{ "name": "x", "version": "1.0.0" }');
+        if (index) writeFileSync(join(dir, sub, 'index.js'), 'module.exports = {};');
+        return join(dir, sub, 'service.js');
+      };
+      expect(applicationRoot(make('app', false))).toBe(join(dir, 'app'));
+      expect(applicationRoot(make('indexed', true))).toBeUndefined();
+      expect(applicationRoot(make('host/node_modules/dep', false))).toBeUndefined();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
