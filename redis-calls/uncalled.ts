@@ -257,11 +257,12 @@ function encloses(outer: TSESTree.Node, inner: TSESTree.Node): boolean {
 
 function methodOf(cls: TSESTree.ClassDeclaration, node: TSESTree.Node): Declared | undefined {
   if (!cls.id || cls.superClass || cls.abstract) return undefined;
-  if (cls.decorators.some((d) => decoratorName(d) !== 'Injectable')) return undefined;
+  // espree (JavaScript) leaves out `decorators` and `implements`
+  if ((cls.decorators ?? []).some((d) => decoratorName(d) !== 'Injectable')) return undefined;
   if (!(cls.implements ?? []).every((clause) => projectInterface(clause))) return undefined;
   const member = cls.body.body.find((m) => encloses(m, node));
   if (!member || (member.type !== AST_NODE_TYPES.MethodDefinition && member.type !== AST_NODE_TYPES.PropertyDefinition)) return undefined;
-  if (member.computed || member.decorators.length > 0) return undefined;
+  if (member.computed || (member.decorators ?? []).length > 0) return undefined;
   let body: TSESTree.Node | undefined;
   if (member.type === AST_NODE_TYPES.MethodDefinition) {
     if (member.kind !== 'method') return undefined;

@@ -112,6 +112,15 @@ describe('a write in code that never runs', () => {
     ]);
   });
 
+  it('reads JavaScript parsed by espree (no decorators or implements on its class nodes)', () => {
+    const filename = join(fixtures, 'server/cache.js');
+    const linter = new Linter({ configType: 'flat' });
+    const config = [{ files: ['**/*.js'], languageOptions: { sourceType: 'commonjs' as const }, plugins: { 'redis-ttl': plugin }, rules: { 'redis-ttl/incr-needs-expire-on-create': 'error' as const } }];
+    const code = "const Redis = require('ioredis');\nconst redis = new Redis();\nclass Cache {\n  async tick(id) {\n    await redis.incr(`ticks:${id}`);\n  }\n}\nmodule.exports = { Cache };\n";
+    // `tick` is named nowhere else, but nothing imports cache.js (a file of this test only): reported
+    expect(linter.verify(code, config, { filename }).map((m) => [m.line, m.column, m.messageId])).toEqual([[5, 17, 'noExpiry']]);
+  });
+
   it('the strict config turns allowUncalledCode off', () => {
     const strict = plugin.configs?.strict as { rules?: Record<string, unknown> } | undefined;
     for (const name of [INCR, SET, 'no-getset']) expect((strict?.rules?.[`redis-ttl/${name}`] as unknown[])[1]).toMatchObject({ allowUncalledCode: false });
