@@ -30,6 +30,9 @@
  *   `@Injectable()`, and implements only interfaces of the project (whose members its text names)
  *   or lifecycle-hook interfaces named `On<Event>` (Nest's `OnModuleDestroy`); object-literal
  *   methods never count (handler maps are called by computed names);
+ * - the linted file is one of the files its package lists (`project.ts` packageFiles), and its
+ *   text is the file's on disk (the words are read from disk): not an editor's unsaved buffer,
+ *   nor text linted under the name of a file that does not exist or holds other text;
  * - its **name** is not one a framework calls by convention (`on<Event>` / `handle<Event>` /
  *   `after<Event>` / `before<Event>` hooks, `ng<Hook>`, `fetch`, `alarm`, `scheduled`, `queue`,
  *   `webSocket*`, `toJSON`, `then`...: {@link CONVENTION_NAME});
@@ -336,15 +339,17 @@ function declaredNode(node: TSESTree.Node, declared: Declared): TSESTree.Node | 
 }
 
 function judge(context: AnyContext, file: string, root: string, declared: Declared): boolean {
+  // only a file of the package's listing, as saved: not text linted under a name with no file
+  // (an editor's unsaved buffer, --stdin-filename), not a file the listing leaves out
+  const files = packageFiles(root);
+  if (!files || !files.includes(file) || !asSaved(context, file)) return false;
   const text = context.sourceCode.text;
   const outside = text.slice(0, declared.range[0]) + '\n' + text.slice(declared.range[1]);
   if (new RegExp(`(?<![\\w$])${declared.name.replace(/\$/g, '\\$')}(?![\\w$])`).test(outside)) return false;
   if (declared.method && THIS_COMPUTED.test(text)) return false;
   if (!declared.outside) return true;
-  const files = packageFiles(root);
-  if (!files) return false;
   const counts = wordCountsOf(root, files);
-  const own = files.includes(file) && wordsOf(file).has(declared.name) ? 1 : 0;
+  const own = wordsOf(file).has(declared.name) ? 1 : 0;
   if ((counts.get(declared.name) ?? 0) - own > 0) return false;
   // a module nobody imports may be an entry point: its exports may be called by name by a framework
   const importers = importersOf(file, root).filter((path) => !TEST_PATH.test(relative(root, path)));
@@ -359,6 +364,22 @@ function judge(context: AnyContext, file: string, root: string, declared: Declar
     if (callsByComputedName(importerText)) return false;
   }
   return true;
+}
+
+const saved = new WeakMap<object, boolean>();
+
+/** Whether the linted text is the file's text on disk (the words of the package are read from disk). */
+function asSaved(context: AnyContext, file: string): boolean {
+  let same = saved.get(context.sourceCode);
+  if (same === undefined) {
+    try {
+      same = readFileSync(file, 'utf8').replace(/^\uFEFF/, '') === context.sourceCode.text;
+    } catch {
+      same = false;
+    }
+    saved.set(context.sourceCode, same);
+  }
+  return same;
 }
 
 /**
