@@ -110,7 +110,7 @@ export const KEY_POLICY_SCHEMA = {
   allowUncalledCode: {
     type: 'boolean',
     description:
-      'Do not report a write in a method or function of an application (a private package, or one nothing can import) whose name no other code of the application names (tests left out): code that never runs. Default true; false in the strict config, which names the uncalled function.',
+      'Do not report a write in a method or function of an application (a private package, or one whose main is its bin) whose name no other code of the application names (tests left out): code that never runs. Default true; false in the strict config, which names the uncalled function.',
   },
 } as const;
 

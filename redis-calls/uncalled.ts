@@ -16,9 +16,11 @@
  * would hide a real leak):
  *
  * - the linted file belongs to an **application** ({@link applicationRoot}): its nearest
- *   `package.json` (not under `node_modules`) says `"private": true`, or has none of `main`,
- *   `exports`, `module`, `bin` and no root `index.js` (nothing to import it by), or its `main` is one of its `bin` or is what its `start` script runs
- *   (`node dist/index.js`: a server); and that package is no workspace member of a project above it
+ *   `package.json` (not under `node_modules`) says `"private": true`, or its `main` is one of its
+ *   `bin` (a server shipped through npm); a package without `private` is taken for a library even
+ *   when it has no entry field (umami, a Next.js application without `private`, keeps a triaged
+ *   leak in a method nothing calls: the tuning set's maintainers judged such code by what it does);
+ *   and that package is no workspace member of a project above it
  *   (`workspaces`, `pnpm-workspace.yaml`, `lerna.json`: another package could import it), and does
  *   not depend on a framework whose templates call code by name from files that are not
  *   JavaScript (`vue`, `svelte`, `astro`, `@angular/core`). A library's function is its API: kept;
@@ -121,7 +123,7 @@ const applications = new Map<string, boolean>();
 
 /**
  * The root of the application the file at `file` belongs to (see the module comment: a private or
- * unimportable package, or a server whose `main` is its `bin` or its `start` script's; no
+ * a server whose `main` is its `bin`; no
  * workspace member; no template framework), or `undefined` when its package is a library or
  * cannot be told from one. Cached per package root.
  */
@@ -146,18 +148,11 @@ function isApplication(root: string): boolean {
   if (TEMPLATE_FRAMEWORKS.some((name) => name in dependencies)) return false;
   if (workspaceMember(root)) return false;
   if (manifest.private === true) return true;
-  // nothing to import it by (Node's default entry, a root `index.js`, would be one)
-  if (manifest.exports === undefined && manifest.module === undefined && manifest.bin === undefined && manifest.main === undefined) {
-    return !['index.js', 'index.cjs', 'index.mjs'].some((name) => existsSync(join(root, name)));
-  }
-  if (manifest.exports !== undefined || manifest.module !== undefined || typeof manifest.main !== 'string') return false;
+  // a server shipped through npm: its main is one of its executables
+  if (typeof manifest.main !== 'string') return false;
   const main = resolve(root, manifest.main);
   const bins = typeof manifest.bin === 'string' ? [manifest.bin] : manifest.bin && typeof manifest.bin === 'object' ? Object.values(manifest.bin as object) : [];
-  if (bins.some((bin) => typeof bin === 'string' && resolve(root, bin) === main)) return true;
-  // a server: `"start": "node dist/index.js"` runs its own main
-  const start = manifest.scripts?.start;
-  if (typeof start !== 'string') return false;
-  return start.split(/\s+/).some((word) => /\.[cm]?js$/.test(word) && resolve(root, word) === main);
+  return bins.some((bin) => typeof bin === 'string' && resolve(root, bin) === main);
 }
 
 /** Whether a project above `root` lists it as one of its workspace packages (npm / yarn `workspaces`, pnpm, lerna). */

@@ -3,8 +3,8 @@
  * leaves out a write in a method or function of an application that nothing else in the
  * application names; `strict` reports it and names the function. The fixture
  * (tests/fixtures/uncalled) holds one service module in four packages: `app` (`"private": true`,
- * with callers in main.ts), `server` (`main` run by its `start` script: an application, nothing
- * calls its methods), `lib` (a published library: its methods are its API) and `mono` (a private
+ * with callers in main.ts), `server` (`main` run by its `start` script, no `private`: taken for a
+ * library), `lib` (a published library: its methods are its API) and `mono` (a private
  * workspace member: a sibling package may import it).
  *
  * The limits stay reported: a method called from another module, through `this.`, through
@@ -113,7 +113,7 @@ describe('a write in code that never runs', () => {
   });
 
   it('reads JavaScript parsed by espree (no decorators or implements on its class nodes)', () => {
-    const filename = join(fixtures, 'server/cache.js');
+    const filename = join(fixtures, 'app/cache.js');
     const linter = new Linter({ configType: 'flat' });
     const config = [{ files: ['**/*.js'], languageOptions: { sourceType: 'commonjs' as const }, plugins: { 'redis-ttl': plugin }, rules: { 'redis-ttl/incr-needs-expire-on-create': 'error' as const } }];
     const code = "const Redis = require('ioredis');\nconst redis = new Redis();\nclass Cache {\n  async tick(id) {\n    await redis.incr(`ticks:${id}`);\n  }\n}\nmodule.exports = { Cache };\n";
@@ -126,13 +126,8 @@ describe('a write in code that never runs', () => {
     for (const name of [INCR, SET, 'no-getset']) expect((strict?.rules?.[`redis-ttl/${name}`] as unknown[])[1]).toMatchObject({ allowUncalledCode: false });
   });
 
-  it('a server whose start script runs its main is an application: its uncalled methods are left out', () => {
-    // nothing in server/ calls the service's methods: only this.viaThis, the hook and the decorated method stay
-    expect(lint('server/store.service.ts')).toEqual([
-      [INCR, 'noExpiry', 13, 17],
-      [SET, 'setWithoutTtl', 25, 17],
-      [INCR, 'noExpiry', 29, 17],
-    ]);
+  it('a package without private, even a server whose start script runs its main, is taken for a library: every write stays', () => {
+    expect(lint('server/store.service.ts')).toEqual(EVERY_WRITE);
   });
 
   it('a library (its methods are its API) and a workspace member (a sibling may import it) keep every write', () => {
@@ -142,22 +137,22 @@ describe('a write in code that never runs', () => {
 
   it('applicationRoot tells applications from libraries and workspace members', () => {
     expect(applicationRoot(join(fixtures, 'app/main.ts'))).toBe(join(fixtures, 'app'));
-    expect(applicationRoot(join(fixtures, 'server/index.ts'))).toBe(join(fixtures, 'server'));
+    expect(applicationRoot(join(fixtures, 'server/index.ts'))).toBeUndefined();
     expect(applicationRoot(join(fixtures, 'lib/index.ts'))).toBeUndefined();
     expect(applicationRoot(join(fixtures, 'mono/packages/svc/index.ts'))).toBeUndefined();
   });
 
-  it('a package with no entry field is an application, unless Node can import it by its root index.js or it is installed under node_modules', () => {
+  it('a package with no entry field and no private is a library; a private one under node_modules is an installed dependency', () => {
     const dir = mkdtempSync(join(tmpdir(), 'uncalled-'));
     try {
       const make = (sub: string, index: boolean) => {
         mkdirSync(join(dir, sub), { recursive: true });
-        writeFileSync(join(dir, sub, 'package.json'), '{ "name": "x", "version": "1.0.0" }');
+        writeFileSync(join(dir, sub, 'package.json'), index ? '{ "name": "x", "version": "1.0.0" }' : '{ "name": "x", "private": true }');
         if (index) writeFileSync(join(dir, sub, 'index.js'), 'module.exports = {};');
         return join(dir, sub, 'service.js');
       };
       expect(applicationRoot(make('app', false))).toBe(join(dir, 'app'));
-      expect(applicationRoot(make('indexed', true))).toBeUndefined();
+      expect(applicationRoot(make('published', true))).toBeUndefined();
       expect(applicationRoot(make('host/node_modules/dep', false))).toBeUndefined();
     } finally {
       rmSync(dir, { recursive: true, force: true });
