@@ -62,7 +62,7 @@ export const MAX_MODULES_SEEN = 200;
  * `cypress/`, `playwright/`, `testing/`, `test-utils/`, `mocks/`, `fixtures/`), a test runner's
  * setup or teardown (`jest.setup.ts`, `vitest.setup.ts`, `setupTests.ts`, `global-teardown.ts`).
  */
-const TEST_PATH =
+export const TEST_PATH =
   /(?:^|[\\/])(?:__tests__|__mocks__|__fixtures__|tests?|specs?|e2e|cypress|playwright|testing|test-?(?:utils|helpers|support)|mocks?|fixtures)[\\/]|\.(?:test|spec|e2e|e2e-spec)\.[cm]?[jt]sx?$|(?:^|[\\/])(?:(?:jest|vitest|playwright|cypress)\.(?:setup|teardown)[\w.-]*|setup-?tests|test-?setup|global-?(?:setup|teardown))\.[cm]?[jt]sx?$/i;
 /**
  * Text that may delete or expire a key: only such a module is parsed. Case-insensitive, for every

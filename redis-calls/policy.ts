@@ -35,6 +35,9 @@
  *   client's scripting capability, or the catch of a script call, on a key the script is given:
  *   `redis-calls/script-fallback.ts`) does not run in production, where the script does: with
  *   `allowScriptFallbacks` (on in `recommended`) it is not reported.
+ * - a write in **code that never runs**: a method or function of an application whose name no
+ *   other code of the application names (`redis-calls/uncalled.ts`): with `allowUncalledCode` (on
+ *   in `recommended`) it is not reported; `strict` reports it and says so.
  *
  * `strict` turns every allowance off.
  */
@@ -53,6 +56,7 @@ import { forwardingWrapper, passThroughWrapper } from './pass-through.js';
 import { overwrittenExport } from './module-methods.js';
 import { persistentAnnotation, persistentPattern, persistentReason } from './persistent.js';
 import type { AnyContext } from './static.js';
+import { uncalledDeclaration } from './uncalled.js';
 import { userNamedKey, userNamedWrite } from './user-named-key.js';
 
 /** The options every key-writing rule has (all `true` by default, `false` in `strict`). */
@@ -84,6 +88,12 @@ export interface KeyPolicyOptions {
    * `false` in the `strict` config.
    */
   allowScriptFallbacks?: boolean;
+  /**
+   * Do not report a write in a method or function of an application that nothing else in the
+   * application names (dead code: `redis-calls/uncalled.ts`). Default `true`; `false` in the
+   * `strict` config, whose message then names the uncalled function.
+   */
+  allowUncalledCode?: boolean;
 }
 
 /** JSON schema properties of {@link KeyPolicyOptions}. */
@@ -113,6 +123,11 @@ export const KEY_POLICY_SCHEMA = {
     description:
       "Do not report the JavaScript fallback of a Lua script: a write of a key the script is given, in the arm that runs only when the client cannot run scripts (if (typeof client.evalsha !== 'function') ...) or in the catch of the script call, or in a function only such an arm runs. The script is what runs in production. Default true; false in the strict config.",
   },
+  allowUncalledCode: {
+    type: 'boolean',
+    description:
+      'Do not report a write in a method or function of an application (a private package, or one whose main is its bin) whose name no other code of the application names (tests left out): code that never runs. Default true; false in the strict config, which names the uncalled function.',
+  },
 } as const;
 
 /**
@@ -127,7 +142,7 @@ export function keyCallsOf(context: AnyContext, node: TSESTree.CallExpression, o
 }
 
 /** {@link KeyPolicyOptions} with every inferred exemption off. */
-const DECLARED_ONLY: KeyPolicyOptions = { allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false, allowOpaqueKeys: false, allowScriptFallbacks: false };
+const DECLARED_ONLY: KeyPolicyOptions = { allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false, allowOpaqueKeys: false, allowScriptFallbacks: false, allowUncalledCode: false };
 
 /**
  * Whether the key at `keyNode` written by `call` is declared persistent: a `// redis-ttl persistent:`
@@ -143,9 +158,10 @@ export function declaredPersistent(context: AnyContext, call: RedisCall, keyNode
 
 /**
  * Why a key write is left alone: a declared persistent key, a constant (bounded) key, a TTL its
- * caller may leave out, a pass-through wrapper's key, a key the code's user names, an opaque key.
+ * caller may leave out, a pass-through wrapper's key, a key the code's user names, an opaque key, a
+ * write in code that never runs.
  */
-export type Exemption = 'persistent' | 'constant' | 'optional-ttl' | 'pass-through' | 'user-named' | 'opaque' | 'script-fallback';
+export type Exemption = 'persistent' | 'constant' | 'optional-ttl' | 'pass-through' | 'user-named' | 'opaque' | 'script-fallback' | 'uncalled';
 
 /**
  * Whether a command that removes the TTL of the key at `keyNode` (PERSIST, GETEX ... PERSIST,
@@ -197,5 +213,7 @@ export function exemption(context: AnyContext, call: RedisCall, keyNode: TSESTre
   if (options.allowScriptFallbacks !== false && scriptFallback(context, call, keyNode)) return 'script-fallback';
   // a helper's key parameter: persistent when every caller passes a persistent key
   if (helperKeyPersistent(context, keyNode, call.client.keyPrefix)) return 'persistent';
+  // a method or function of an application nothing else names (redis-calls/uncalled.ts)
+  if (options.allowUncalledCode !== false && uncalledDeclaration(context, call.node) !== undefined) return 'uncalled';
   return undefined;
 }

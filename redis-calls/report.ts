@@ -3,6 +3,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { keyShapeOf } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
 import type { AnyContext } from './static.js';
+import { uncalledDeclaration } from './uncalled.js';
 
 /**
  * From the method name (or the command-name literal) to the end of the call: precise inside
@@ -19,7 +20,9 @@ export function reportLoc(call: RedisCall): TSESTree.SourceLocation {
  * empty: the rule page says how to annotate a write); `client`, why the receiver was taken for a
  * Redis client, only when that rests on its name alone (else empty), so that such a false alarm
  * says what to configure, or, for a call of a pass-through facade, which facade forwards the key
- * where (`redis-calls/facades.ts`). `hint` and `client` start with a space; the rules' messages end with
+ * where (`redis-calls/facades.ts`), followed by a note when the write is in code that never runs (a
+ * function nothing else in its application names: `redis-calls/uncalled.ts`, reported in `strict`).
+ * `hint` and `client` start with a space; the rules' messages end with
  * {@link KEY_TAIL}, and a message too long drops them (`rules/create-rule.ts`).
  */
 export function keyData(
@@ -31,11 +34,12 @@ export function keyData(
   return {
     key: keyLabel(context, keyNode),
     hint: /[^*]/.test(shape) ? ` Kept forever on purpose? Add '${shape}' to settings['redis-ttl'].persistentKeys.` : '',
-    client: call.facade
-      ? ` (\`${call.facade.label}\` forwards the key to ${call.command}, ${call.facade.where}.)`
-      : call.client.byName
-        ? ` (${clientNote(call)}.)`
-        : '',
+    client:
+      (call.facade
+        ? ` (\`${call.facade.label}\` forwards the key to ${call.command}, ${call.facade.where}.)`
+        : call.client.byName
+          ? ` (${clientNote(call)}.)`
+          : '') + uncalledNote(context, call),
   };
 }
 
@@ -52,6 +56,15 @@ export function keyLabel(context: AnyContext, keyNode: TSESTree.Node | undefined
   let written = context.sourceCode.getText(keyNode).replace(/\s+/g, ' ');
   if (written.length >= 2 && written.startsWith('`') && written.endsWith('`')) written = written.slice(1, -1);
   return written.length > 60 ? `${written.slice(0, 57)}...` : written;
+}
+
+/**
+ * What a finding in code that never runs adds (`strict`: `recommended` leaves it out): which
+ * function nothing in the application names (`redis-calls/uncalled.ts`); else empty.
+ */
+function uncalledNote(context: AnyContext, call: RedisCall): string {
+  const uncalled = uncalledDeclaration(context, call.node);
+  return uncalled === undefined ? '' : ` (Nothing else in the application names \`${uncalled}\`: if it is dead code, delete it.)`;
 }
 
 /** "`this.redis` is taken for a Redis client because its name matches clientNames 'redis'" */

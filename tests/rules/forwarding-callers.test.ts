@@ -37,9 +37,21 @@ runRule(untypedTester, 'incr-needs-expire-on-create (wrappers under other names,
     {
       // `increase`, `pushBack`, `Counter.add` and `remember` are left alone (their callers are read);
       // `bump` spells its own family `hits:*`, `tally` reads the key first (a second command),
-      // `lower` has no caller, `count`'s only caller holds the store in an untyped config object
+      // `count`'s only caller holds the store in an untyped config object; `lower` has no caller:
+      // nothing in the application names it, code that never runs (redis-calls/uncalled.ts)
       ...file('cache.ts'),
       settings,
+      errors: [
+        { messageId: 'noExpiry', line: 17, column: 23 },
+        { messageId: 'noExpiry', line: 22, column: 23 },
+        { messageId: 'noExpiry', line: 30, column: 23 },
+      ],
+    },
+    {
+      // allowUncalledCode off (strict): `lower`, which nothing calls, is judged where it is
+      ...file('cache.ts'),
+      settings,
+      options: [{ allowUncalledCode: false }],
       errors: [
         { messageId: 'noExpiry', line: 17, column: 23 },
         { messageId: 'noExpiry', line: 22, column: 23 },

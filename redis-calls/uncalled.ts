@@ -1,0 +1,393 @@
+/**
+ * Writes in code that never runs: a method or function of an APPLICATION whose name nothing else
+ * in the application names.
+ *
+ * ```ts
+ * // redis.service.ts (src/ of a `"private": true` package)
+ * export class RedisService {
+ *   async mset(entries: Record<string, string>) { await this.redis.mset(Object.entries(entries).flat()); }
+ * }
+ * ```
+ *
+ * No module of the application (tests left out) writes `mset` anywhere but in the method itself:
+ * the MSET never runs, and a maintainer would delete the method rather than give its keys a TTL.
+ * `recommended` (`allowUncalledCode`) leaves such a write out; `strict` reports it and its message
+ * says that its function is named nowhere else. What counts, conservatively (a false "never runs"
+ * would hide a real leak):
+ *
+ * - the linted file belongs to an **application** ({@link applicationRoot}): its nearest
+ *   `package.json` (not under `node_modules`) says `"private": true`, or its `main` is one of its
+ *   `bin` (a server shipped through npm); a package without `private` is taken for a library even
+ *   when it has no entry field (umami, a Next.js application without `private`, keeps a triaged
+ *   leak in a method nothing calls: the tuning set's maintainers judged such code by what it does);
+ *   and that package is no workspace member of a project above it
+ *   (`workspaces`, `pnpm-workspace.yaml`, `lerna.json`: another package could import it), and does
+ *   not depend on a framework whose templates call code by name from files that are not
+ *   JavaScript (`vue`, `svelte`, `astro`, `@angular/core`). A library's function is its API: kept;
+ * - the write is inside a **top-level declaration** of its module (not at top level, which runs on
+ *   import): a function declaration or a `const` holding a function (not a default export), or a
+ *   method (or arrow-function property, static or not; not a constructor, getter or setter, not
+ *   computed, not decorated) of a top-level class that extends nothing (a base class out of sight
+ *   may call it: a Durable Object's `alarm`, BullMQ's `process`), has no decorator but
+ *   `@Injectable()`, and implements only interfaces of the project (whose members its text names)
+ *   or lifecycle-hook interfaces named `On<Event>` (Nest's `OnModuleDestroy`); object-literal
+ *   methods never count (handler maps are called by computed names);
+ * - the linted file is one of the files its package lists (`project.ts` packageFiles), and its
+ *   text is the file's on disk (the words are read from disk): not an editor's unsaved buffer,
+ *   nor text linted under the name of a file that does not exist or holds other text;
+ * - its **name** is not one a framework calls by convention (`on<Event>` / `handle<Event>` /
+ *   `after<Event>` / `before<Event>` hooks, `ng<Hook>`, `fetch`, `alarm`, `scheduled`, `queue`,
+ *   `webSocket*`, `toJSON`, `then`...: {@link CONVENTION_NAME});
+ * - that name (as a word: calls, references, destructuring, a string naming it, a comment) occurs
+ *   nowhere in its module outside the declaration itself, and, for a method or an exported
+ *   function, nowhere in the other source files of the package (tests, mocks and fixtures left
+ *   out: `cross-file-lifecycle.ts` TEST_PATH); the module makes no dynamic member access on `this`
+ *   (`this[name]`), and no module importing it calls a member by a computed name (`svc[action](...)`);
+ * - a method or an exported function counts only when some module of the package imports its
+ *   module (`importers.ts` importersOf): a module nobody imports may be an entry point (a
+ *   serverless handler, a worker started by a script, a Next.js route) whose exports a framework
+ *   calls by name. A module no entry point reaches (the other half of this kind) is left reported:
+ *   entry points are named by files this plugin does not read (wrangler.toml, Dockerfiles,
+ *   Procfiles, serverless.yml), so "unreached" cannot be decided soundly.
+ *
+ * The word search reads every source file of the package once per listing (`project.ts`
+ * packageFiles, at most `MAX_FILES`), keeping each file's words per modification time, and the
+ * answer per function per lint run; nothing is read for a library or for a write the other
+ * exemptions leave out.
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { TEST_PATH } from './cross-file-lifecycle.js';
+import { importersOf } from './importers.js';
+import { packageFiles, packageOf } from './project.js';
+import type { AnyContext } from './static.js';
+
+/** A top-level declaration a write is in, and the name it is called by. */
+interface Declared {
+  /** The name other code calls it by. */
+  name: string;
+  /** How messages name it: `RedisService.mset`, `incrementCounter`. */
+  label: string;
+  /** The source range of the whole declaration (its name included). */
+  range: readonly [number, number];
+  /** Whether code outside its module can reach it: a method (its instances travel), or an exported function. */
+  outside: boolean;
+  /** A method of a class (dynamic `this[name]` calls matter). */
+  method: boolean;
+}
+
+/**
+ * Names a framework or the runtime calls by convention, never written by the application: Nest
+ * and TypeORM hooks (`onModuleInit`, `handleConnection`, `afterInsert`, `beforeApplicationShutdown`),
+ * Angular hooks (`ngOnInit`), Cloudflare Workers and Durable Objects handlers (`fetch`, `alarm`,
+ * `scheduled`, `queue`, `email`, `tail`, `webSocketMessage`), thenables and conversions.
+ */
+const CONVENTION_NAME =
+  /^(?:(?:on|handle|after|before|ng|webSocket)[A-Z$_]\w*|fetch|alarm|scheduled|queue|email|tail|trace|toJSON|toString|valueOf|then|catch|finally|main|handler|default|GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)$/;
+
+/** Frameworks whose templates (`.vue`, `.svelte`, `.astro`, `.html`) call code by name from files the word search does not read. */
+const TEMPLATE_FRAMEWORKS = ['vue', 'nuxt', 'svelte', '@sveltejs/kit', 'astro', '@angular/core'];
+
+/**
+ * A member called by a computed name: `svc[action](...)`, `this.service[name](...)`,
+ * `handlers[type].call(...)`; group 1 is the object's last name when it is one (`svc`, `service`).
+ */
+const COMPUTED_CALL = /([\w$]+|[\])])\s*(?:\?\.)?\[\s*[A-Za-z_$][\w$.]*\s*\]\s*(?:\(|\?\.\(|\.(?:call|apply|bind)\b)/g;
+const THIS_COMPUTED = /\bthis\s*(?:\?\.)?\[(?!\s*(['"])[^'"\n]*\1\s*\])/;
+const WORD = /[A-Za-z_$][\w$]*/g;
+
+/** What a package.json says, as far as this module needs it. */
+interface Manifest {
+  private?: unknown;
+  main?: unknown;
+  exports?: unknown;
+  module?: unknown;
+  bin?: unknown;
+  scripts?: Record<string, unknown>;
+  workspaces?: unknown;
+  dependencies?: Record<string, unknown>;
+  devDependencies?: Record<string, unknown>;
+}
+
+function readManifest(dir: string): Manifest | undefined {
+  try {
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as unknown;
+    return manifest && typeof manifest === 'object' ? (manifest as Manifest) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const applications = new Map<string, boolean>();
+
+/**
+ * The root of the application the file at `file` belongs to (see the module comment: a private or
+ * a server whose `main` is its `bin`; no
+ * workspace member; no template framework), or `undefined` when its package is a library or
+ * cannot be told from one. Cached per package root.
+ */
+export function applicationRoot(file: string): string | undefined {
+  const info = packageOf(file);
+  if (!info) return undefined;
+  let known = applications.get(info.root);
+  if (known === undefined) {
+    known = isApplication(info.root);
+    if (applications.size > 1000) applications.clear();
+    applications.set(info.root, known);
+  }
+  return known ? info.root : undefined;
+}
+
+function isApplication(root: string): boolean {
+  // an installed dependency is a published package
+  if (/[\\/]node_modules[\\/]/.test(root)) return false;
+  const manifest = readManifest(root);
+  if (!manifest) return false;
+  const dependencies = { ...(manifest.dependencies ?? {}), ...(manifest.devDependencies ?? {}) };
+  if (TEMPLATE_FRAMEWORKS.some((name) => name in dependencies)) return false;
+  if (workspaceMember(root)) return false;
+  if (manifest.private === true) return true;
+  // a server shipped through npm: its main is one of its executables
+  if (typeof manifest.main !== 'string') return false;
+  const main = resolve(root, manifest.main);
+  const bins = typeof manifest.bin === 'string' ? [manifest.bin] : manifest.bin && typeof manifest.bin === 'object' ? Object.values(manifest.bin as object) : [];
+  return bins.some((bin) => typeof bin === 'string' && resolve(root, bin) === main);
+}
+
+/** Whether a project above `root` lists it as one of its workspace packages (npm / yarn `workspaces`, pnpm, lerna). */
+function workspaceMember(root: string): boolean {
+  for (let dir = dirname(root); dir !== dirname(dir); dir = dirname(dir)) {
+    const patterns: string[] = [];
+    const manifest = existsSync(join(dir, 'package.json')) ? readManifest(dir) : undefined;
+    const workspaces = manifest?.workspaces;
+    const listed = Array.isArray(workspaces) ? workspaces : workspaces && typeof workspaces === 'object' ? (workspaces as { packages?: unknown }).packages : undefined;
+    if (Array.isArray(listed)) patterns.push(...listed.filter((p): p is string => typeof p === 'string'));
+    if (existsSync(join(dir, 'lerna.json'))) return true;
+    try {
+      const text = readFileSync(join(dir, 'pnpm-workspace.yaml'), 'utf8');
+      for (const m of text.matchAll(/^\s*-\s*['"]?([^'"\n#]+?)['"]?\s*$/gm)) patterns.push(m[1]!);
+    } catch {
+      // no pnpm workspace here
+    }
+    const path = relative(dir, root).split('\\').join('/');
+    if (patterns.some((pattern) => globMatches(pattern.replace(/^\.\//, '').replace(/\/$/, ''), path))) return true;
+  }
+  return false;
+}
+
+function globMatches(pattern: string, path: string): boolean {
+  if (pattern.startsWith('!')) return false;
+  const source = pattern
+    .split('/')
+    .map((part) => (part === '**' ? '.*' : part.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]')))
+    .join('/');
+  return new RegExp(`^${source}$`).test(path);
+}
+
+/** The words of a file's text, per modification time. */
+const wordsByFile = new Map<string, { mtimeMs: number; words: ReadonlySet<string> }>();
+
+function wordsOf(path: string): ReadonlySet<string> {
+  let mtimeMs: number;
+  try {
+    mtimeMs = statSync(path).mtimeMs;
+  } catch {
+    return new Set();
+  }
+  const cached = wordsByFile.get(path);
+  if (cached && cached.mtimeMs === mtimeMs) return cached.words;
+  let text = '';
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    // unreadable: no words
+  }
+  const words = new Set(text.match(WORD) ?? []);
+  if (wordsByFile.size > 20_000) wordsByFile.clear();
+  wordsByFile.set(path, { mtimeMs, words });
+  return words;
+}
+
+/** Per package root: the listing it was built from, and in how many of its source files (tests left out) each word occurs. */
+const wordCounts = new Map<string, { files: readonly string[]; counts: Map<string, number> }>();
+
+function wordCountsOf(root: string, files: readonly string[]): Map<string, number> {
+  const cached = wordCounts.get(root);
+  if (cached && cached.files === files) return cached.counts;
+  const counts = new Map<string, number>();
+  for (const path of files) {
+    if (TEST_PATH.test(relative(root, path))) continue;
+    for (const word of wordsOf(path)) counts.set(word, (counts.get(word) ?? 0) + 1);
+  }
+  wordCounts.set(root, { files, counts });
+  return counts;
+}
+
+/** The top-level declaration `node` is inside (see the module comment), or `undefined`. */
+function declarationOf(node: TSESTree.Node): Declared | undefined {
+  let child: TSESTree.Node = node;
+  while (child.parent && child.parent.type !== AST_NODE_TYPES.Program) child = child.parent;
+  if (!child.parent) return undefined;
+  const exported = child.type === AST_NODE_TYPES.ExportNamedDeclaration;
+  if (child.type === AST_NODE_TYPES.ExportDefaultDeclaration) return undefined;
+  const statement = exported ? (child as TSESTree.ExportNamedDeclaration).declaration : child;
+  if (!statement || !encloses(statement, node)) return undefined;
+  if (statement.type === AST_NODE_TYPES.FunctionDeclaration) {
+    if (!statement.id || !encloses(statement.body, node)) return undefined;
+    return { name: statement.id.name, label: statement.id.name, range: child.range, outside: exported, method: false };
+  }
+  if (statement.type === AST_NODE_TYPES.VariableDeclaration) {
+    const declarator = statement.declarations.find((d) => encloses(d, node));
+    const init = declarator?.init;
+    if (!declarator || declarator.id.type !== AST_NODE_TYPES.Identifier || !init) return undefined;
+    if (init.type !== AST_NODE_TYPES.ArrowFunctionExpression && init.type !== AST_NODE_TYPES.FunctionExpression) return undefined;
+    if (!encloses(init.body, node)) return undefined;
+    return { name: declarator.id.name, label: declarator.id.name, range: child.range, outside: exported, method: false };
+  }
+  if (statement.type === AST_NODE_TYPES.ClassDeclaration) return methodOf(statement, node);
+  return undefined;
+}
+
+function encloses(outer: TSESTree.Node, inner: TSESTree.Node): boolean {
+  return outer.range[0] <= inner.range[0] && inner.range[1] <= outer.range[1];
+}
+
+function methodOf(cls: TSESTree.ClassDeclaration, node: TSESTree.Node): Declared | undefined {
+  if (!cls.id || cls.superClass || cls.abstract) return undefined;
+  // espree (JavaScript) leaves out `decorators` and `implements`
+  if ((cls.decorators ?? []).some((d) => decoratorName(d) !== 'Injectable')) return undefined;
+  if (!(cls.implements ?? []).every((clause) => projectInterface(clause))) return undefined;
+  const member = cls.body.body.find((m) => encloses(m, node));
+  if (!member || (member.type !== AST_NODE_TYPES.MethodDefinition && member.type !== AST_NODE_TYPES.PropertyDefinition)) return undefined;
+  if (member.computed || (member.decorators ?? []).length > 0) return undefined;
+  let body: TSESTree.Node | undefined;
+  if (member.type === AST_NODE_TYPES.MethodDefinition) {
+    if (member.kind !== 'method') return undefined;
+    body = member.value.body ?? undefined;
+  } else if (member.type === AST_NODE_TYPES.PropertyDefinition) {
+    const value = member.value;
+    if (value?.type !== AST_NODE_TYPES.ArrowFunctionExpression && value?.type !== AST_NODE_TYPES.FunctionExpression) return undefined;
+    body = value.body;
+  }
+  if (!body || !encloses(body, node)) return undefined;
+  const key = member.key;
+  const name = key.type === AST_NODE_TYPES.Identifier || key.type === AST_NODE_TYPES.PrivateIdentifier ? key.name : undefined;
+  if (name === undefined) return undefined;
+  return { name, label: `${cls.id.name}.${name}`, range: member.range, outside: key.type !== AST_NODE_TYPES.PrivateIdentifier, method: true };
+}
+
+function decoratorName(decorator: TSESTree.Decorator): string | undefined {
+  const expression = decorator.expression.type === AST_NODE_TYPES.CallExpression ? decorator.expression.callee : decorator.expression;
+  return expression.type === AST_NODE_TYPES.Identifier ? expression.name : undefined;
+}
+
+/**
+ * Whether an `implements` clause names an interface of the project (declared in the module, or
+ * imported from a module of the code: its member names are then words of the package), or a
+ * lifecycle-hook interface `On<Event>` whose one member `on<Event>` is a convention name.
+ */
+function projectInterface(clause: TSESTree.TSClassImplements): boolean {
+  const expression = clause.expression;
+  if (expression.type !== AST_NODE_TYPES.Identifier) return false;
+  if (/^On[A-Z]\w*$/.test(expression.name)) return true;
+  let program: TSESTree.Node = clause;
+  while (program.parent) program = program.parent;
+  for (const statement of (program as TSESTree.Program).body) {
+    const declared = statement.type === AST_NODE_TYPES.ExportNamedDeclaration ? statement.declaration : statement;
+    if (declared?.type === AST_NODE_TYPES.TSInterfaceDeclaration && declared.id.name === expression.name) return true;
+    if (statement.type === AST_NODE_TYPES.ImportDeclaration && statement.specifiers.some((s) => s.local.name === expression.name)) {
+      return statement.source.value.startsWith('.') || statement.source.value.startsWith('/');
+    }
+  }
+  return false;
+}
+
+const verdicts = new WeakMap<TSESTree.Node, string | null>();
+
+/**
+ * How messages name the function or method around `node` when nothing in its application calls
+ * it (see the module comment: `RedisService.mset`), or `undefined` when it may run (or that
+ * cannot be told). Cached per declaration for the lint run.
+ */
+export function uncalledDeclaration(context: AnyContext, node: TSESTree.Node): string | undefined {
+  const file = context.physicalFilename ?? context.filename;
+  if (!file || !isAbsolute(file)) return undefined;
+  const root = applicationRoot(file);
+  if (root === undefined || TEST_PATH.test(relative(root, file))) return undefined;
+  const declared = declarationOf(node);
+  if (!declared || CONVENTION_NAME.test(declared.name)) return undefined;
+  const key = declaredNode(node, declared);
+  const cached = key ? verdicts.get(key) : undefined;
+  if (cached !== undefined) return cached ?? undefined;
+  const verdict = judge(context, file, root, declared) ? declared.label : null;
+  if (key) verdicts.set(key, verdict);
+  return verdict ?? undefined;
+}
+
+/** The node whose range is the declaration's (the cache key). */
+function declaredNode(node: TSESTree.Node, declared: Declared): TSESTree.Node | undefined {
+  for (let current: TSESTree.Node | undefined = node; current; current = current.parent) {
+    if (current.range[0] === declared.range[0] && current.range[1] === declared.range[1]) return current;
+  }
+  return undefined;
+}
+
+function judge(context: AnyContext, file: string, root: string, declared: Declared): boolean {
+  // only a file of the package's listing, as saved: not text linted under a name with no file
+  // (an editor's unsaved buffer, --stdin-filename), not a file the listing leaves out
+  const files = packageFiles(root);
+  if (!files || !files.includes(file) || !asSaved(context, file)) return false;
+  const text = context.sourceCode.text;
+  const outside = text.slice(0, declared.range[0]) + '\n' + text.slice(declared.range[1]);
+  if (new RegExp(`(?<![\\w$])${declared.name.replace(/\$/g, '\\$')}(?![\\w$])`).test(outside)) return false;
+  if (declared.method && THIS_COMPUTED.test(text)) return false;
+  if (!declared.outside) return true;
+  const counts = wordCountsOf(root, files);
+  const own = wordsOf(file).has(declared.name) ? 1 : 0;
+  if ((counts.get(declared.name) ?? 0) - own > 0) return false;
+  // a module nobody imports may be an entry point: its exports may be called by name by a framework
+  const importers = importersOf(file, root).filter((path) => !TEST_PATH.test(relative(root, path)));
+  if (importers.length === 0) return false;
+  for (const importer of importers) {
+    let importerText: string;
+    try {
+      importerText = readFileSync(importer, 'utf8');
+    } catch {
+      return false;
+    }
+    if (callsByComputedName(importerText)) return false;
+  }
+  return true;
+}
+
+const saved = new WeakMap<object, boolean>();
+
+/** Whether the linted text is the file's text on disk (the words of the package are read from disk). */
+function asSaved(context: AnyContext, file: string): boolean {
+  let same = saved.get(context.sourceCode);
+  if (same === undefined) {
+    try {
+      same = readFileSync(file, 'utf8').replace(/^\uFEFF/, '') === context.sourceCode.text;
+    } catch {
+      same = false;
+    }
+    saved.set(context.sourceCode, same);
+  }
+  return same;
+}
+
+/**
+ * Whether a module's text calls a member by a computed name on something that may hold an
+ * instance of another module (`svc[action](id)`), not on an object or array literal it declares
+ * itself (`const effects = { ... }; effects[type]?.(level)`: a handler map of its own).
+ */
+function callsByComputedName(text: string): boolean {
+  for (const match of text.matchAll(COMPUTED_CALL)) {
+    const object = match[1]!;
+    if (!/^[\w$]+$/.test(object)) return true;
+    const literal = new RegExp(`\\b(?:const|let|var)\\s+${object.replace(/\$/g, '\\$')}\\s*(?::[^\\n]*?)?=\\s*[{[]`);
+    if (!literal.test(text)) return true;
+  }
+  return false;
+}
