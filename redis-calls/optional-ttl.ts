@@ -185,7 +185,8 @@ function chosenByCaller(context: AnyContext, test: TSESTree.Node, ref: string): 
 /**
  * Whether a `switch` is the state machine compiled async code runs (Babel's regenerator: `switch
  * (_context.prev = _context.next)`, TypeScript's `__generator`: `switch (_a.label)`): its
- * discriminant reads a `next` / `label` member and every case is a number. A `switch` written by
+ * discriminant reads a `next` / `label` member and every case is a number (or regenerator's
+ * closing `case "end"`). A `switch` written by
  * hand (`switch (algorithm) { case 'fixed': ... }`) chooses between behaviours, not between the two
  * arms of one TTL decision: another case that expires the key says nothing of this one.
  */
@@ -193,7 +194,8 @@ function stateMachineSwitch(node: TSESTree.SwitchStatement): boolean {
   const discriminant = unwrap(node.discriminant);
   const read = discriminant.type === 'AssignmentExpression' ? unwrap(discriminant.right) : discriminant;
   if (read.type !== 'MemberExpression' || !['next', 'label'].includes(propertyName(read.property, read.computed) ?? '')) return false;
-  return node.cases.every((c) => c.test === null || numberLiteral(c.test) !== undefined);
+  // regenerator closes its machine with `case "end":`
+  return node.cases.every((c) => c.test === null || numberLiteral(c.test) !== undefined || (c.test.type === 'Literal' && c.test.value === 'end'));
 }
 
 /** The test of a branch, and the value it has when the write without TTL runs. */

@@ -4,9 +4,10 @@
  * plain SET and EXPIRE only when the count is 1, so every SET after the first strips the TTL and the
  * counter never expires). The optional-TTL exemption reads another case of a `switch` that expires
  * the key as the other arm of one TTL decision only in the state machine compiled async code runs
- * (Babel's regenerator `switch (_context.prev = _context.next)`, TypeScript's `switch (_a.label)`,
- * numeric cases): there the no-TTL write stays exempt. Limits: numeric cases under any other
- * discriminant (`switch (state)`) are hand-written too, and reported.
+ * (Babel's regenerator `switch (_context.prev = _context.next)` with numeric cases and its closing
+ * `case "end"`, TypeScript's `switch (_a.label)`): there the no-TTL write stays exempt. Limits:
+ * numeric cases under any other discriminant (`switch (state)`), or a string case other than
+ * `"end"`, are written by hand, and reported.
  */
 import setRule from '../../rules/set-requires-ttl-or-keepttl.js';
 import { runRule, untypedTester } from './tester.js';
@@ -59,15 +60,17 @@ export function save(key, value, ttl) {
         _context.next = 6;
         return client.set(key, value);
       case 6:
-      default:
+      case 'end':
         return _context.stop();
     }
   });
 }`;
 /** TypeScript's `__generator` state machine. */
-const generator = regenerator.replace('switch (_context.prev = _context.next)', 'switch (_a.label)');
+const generator = regenerator.replace('switch (_context.prev = _context.next)', 'switch (_a.label)').replace("case 'end':", 'default:');
 /** The same cases under a hand-written discriminant. */
-const byHand = regenerator.replace('switch (_context.prev = _context.next)', 'switch (state)');
+const byHand = generator.replace('switch (_a.label)', 'switch (state)');
+/** A string case other than regenerator's closing `"end"`: written by hand. */
+const named = regenerator.replace('case 4:', "case 'four':");
 
 runRule(untypedTester, 'set-requires-ttl-or-keepttl (cases of a hand-written switch)', setRule, {
   valid: [{ code: regenerator }, { code: generator }],
@@ -78,6 +81,10 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl (cases of a hand-written swi
         { messageId: 'setThenExpire', line: 7, column: 20, data: { command: 'SET', key: 'key', line: '8', client: '', hint: '' }, suggestions: suggestions(limiter, 'set(key, count.toString())', 0) },
         { messageId: 'setThenExpire', line: 13, column: 20, data: { command: 'SET', key: 'key', line: '14', client: '', hint: '' }, suggestions: suggestions(limiter, 'set(key, count.toString())', 1) },
       ],
+    },
+    {
+      code: named,
+      errors: [{ messageId: 'setWithoutTtl', line: 14, column: 23, suggestions: suggestions(named, 'set(key, value)', 0) }],
     },
     {
       code: byHand,
