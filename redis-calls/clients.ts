@@ -39,6 +39,7 @@ import { ARGV_SENDER_TEXT, declaresArgvSenderType } from './argv-sender-types.js
 import { classMemberVerdict, keyPrefixOfValues } from './client-members.js';
 import { nameVerdict, verdictByName } from './client-names.js';
 import { accessorValues } from './accessors.js';
+import { objectLiteralMethod } from './object-literal-methods.js';
 
 import { findVariable, isCallOnItself, moduleNamespaceOf, promisifyAllArgument, unwrap, type AnyContext, type FunctionLike } from './static.js';
 
@@ -373,6 +374,12 @@ export class ClientDetector {
     // cacheService.getClient() of a class of the code, undeclared: what the method returns
     if (signature?.method) {
       const returned = signature.detector.classifyReturnOf(signature.method, this.text(node), depth + 1);
+      if (returned.redis || returned.proven) return returned;
+    }
+    // redisService.getClient() of `const redisService = { getClient: () => ... }` (object-literal-methods.ts)
+    const literal = signature ? undefined : objectLiteralMethod(this, callee.object, method);
+    if (literal) {
+      const returned = literal.detector.classifyReturnOf(literal.fn, this.text(node), depth + 1);
       if (returned.redis || returned.proven) return returned;
     }
     // multi().json.set(...): a module command queued on a batch returns the batch

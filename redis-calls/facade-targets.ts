@@ -63,15 +63,21 @@ function exportedFunction(exported: { node: TSESTree.Node; detector: ClientDetec
  */
 export function methodTargets(detector: ClientDetector, callee: TSESTree.MemberExpression, name: string): Target[] {
   const object = unwrap(callee.object);
+  let holder: Holder | undefined;
   if (object.type === AST_NODE_TYPES.Identifier) {
     const origin = detector.identifierOrigin(object);
     // import * as cache from './cache'; const cache = require('./cache')
     if (origin.kind === 'import' && origin.own && (origin.namespace || origin.imported === undefined)) {
       const found = exportedFunction(detector.exported({ ...origin, namespace: undefined, imported: name }));
-      return found ? [found] : [];
+      if (found || origin.namespace) return found ? [found] : [];
+      // const util = require('./redis_util') of a module whose `module.exports = new RedisUtil()`:
+      // the method of the instance the module exports as a whole
+      const whole = detector.exported({ ...origin, imported: 'default' });
+      holder = whole ? holderOf(whole.detector, whole.node, 1) : undefined;
+      if (!holder) return [];
     }
   }
-  const holder = holderOf(detector, object, 0);
+  holder ??= holderOf(detector, object, 0);
   if (!holder) return [];
   if (holder.node.type === AST_NODE_TYPES.ObjectExpression) {
     const fn = propertyFunction(holder.node, name);

@@ -67,7 +67,7 @@ export function inNoTtlArm(context: AnyContext, call: RedisCall, keyNode: TSESTr
     }
     // compiled async code (regenerator state machines) spreads an if / else over the cases of one
     // switch: another case that writes the key with a TTL is the other arm of the same decision
-    if (parent.type === 'SwitchCase' && parent.parent.type === 'SwitchStatement') {
+    if (parent.type === 'SwitchCase' && parent.parent.type === 'SwitchStatement' && stateMachineSwitch(parent.parent)) {
       for (const other of parent.parent.cases) {
         if (other !== parent && armSetsTtl(context, other, null, shape, keyText, keyNode)) return true;
       }
@@ -180,6 +180,22 @@ function chosenByCaller(context: AnyContext, test: TSESTree.Node, ref: string): 
   if (root === 'this') return ref.includes('.');
   const id = rootIdentifier(context, test, root);
   return id !== undefined && findVariable(context, id)?.defs[0]?.type === 'Parameter';
+}
+
+/**
+ * Whether a `switch` is the state machine compiled async code runs (Babel's regenerator: `switch
+ * (_context.prev = _context.next)`, TypeScript's `__generator`: `switch (_a.label)`): its
+ * discriminant reads a `next` / `label` member and every case is a number (or regenerator's
+ * closing `case "end"`). A `switch` written by
+ * hand (`switch (algorithm) { case 'fixed': ... }`) chooses between behaviours, not between the two
+ * arms of one TTL decision: another case that expires the key says nothing of this one.
+ */
+function stateMachineSwitch(node: TSESTree.SwitchStatement): boolean {
+  const discriminant = unwrap(node.discriminant);
+  const read = discriminant.type === 'AssignmentExpression' ? unwrap(discriminant.right) : discriminant;
+  if (read.type !== 'MemberExpression' || !['next', 'label'].includes(propertyName(read.property, read.computed) ?? '')) return false;
+  // regenerator closes its machine with `case "end":`
+  return node.cases.every((c) => c.test === null || numberLiteral(c.test) !== undefined || (c.test.type === 'Literal' && c.test.value === 'end'));
 }
 
 /** The test of a branch, and the value it has when the write without TTL runs. */
