@@ -1,7 +1,9 @@
 /**
  * Collections written member by member: a set (SADD / SREM), a sorted set (ZADD / ZREM), a hash
  * (HSET / HDEL, its fields). Redis deletes such a key when its last member (field) is removed, so
- * a key whose every member is removed lives only while it has members.
+ * a key whose every member is removed lives only while it has members
+ * (https://redis.io/docs/latest/develop/data-types/lists/#automatic-creation-and-removal-of-keys;
+ * https://redis.io/docs/latest/commands/sadd/, /zadd/, /hset/, /srem/, /zrem/, /hdel/).
  */
 import type { CommandArg } from './commands.js';
 
