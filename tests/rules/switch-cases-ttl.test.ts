@@ -19,6 +19,15 @@ function replaceNth(code: string, from: string, to: string, nth: number): string
   return code.slice(0, at) + to + code.slice(at + from.length);
 }
 
+/**
+ * The node-redis suggestions of a SET at the `nth` occurrence of `call` whose own EXPIRE follows on
+ * `line`, under an `if`: that EXPIRE's TTL as the SET's (the EXPIRE stays), then KEEPTTL.
+ */
+const laterExpiry = (code: string, call: string, nth: number, ttl: string, line: string) => [
+  { messageId: 'addLaterExpiry' as const, data: { ttl, line }, output: replaceNth(code, call, `${call.slice(0, -1)}, { EX: ${ttl} })`, nth) },
+  { messageId: 'addKeepTtl' as const, output: replaceNth(code, call, `${call.slice(0, -1)}, { KEEPTTL: true })`, nth) },
+];
+
 /** The node-redis suggestions of a SET at the `nth` occurrence of `call` (its closing parenthesis last). */
 const suggestions = (code: string, call: string, nth: number) => [
   { messageId: 'addKeepTtl' as const, output: replaceNth(code, call, `${call.slice(0, -1)}, { KEEPTTL: true })`, nth) },
@@ -78,8 +87,8 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl (cases of a hand-written swi
     {
       code: limiter,
       errors: [
-        { messageId: 'setThenExpire', line: 7, column: 20, data: { command: 'SET', key: 'key', line: '8', client: '', hint: '' }, suggestions: suggestions(limiter, 'set(key, count.toString())', 0) },
-        { messageId: 'setThenExpire', line: 13, column: 20, data: { command: 'SET', key: 'key', line: '14', client: '', hint: '' }, suggestions: suggestions(limiter, 'set(key, count.toString())', 1) },
+        { messageId: 'setThenExpire', line: 7, column: 20, data: { command: 'SET', key: 'key', line: '8', client: '', hint: '' }, suggestions: laterExpiry(limiter, 'set(key, count.toString())', 0, 'Math.ceil(windowMs / 1000)', '8') },
+        { messageId: 'setThenExpire', line: 13, column: 20, data: { command: 'SET', key: 'key', line: '14', client: '', hint: '' }, suggestions: laterExpiry(limiter, 'set(key, count.toString())', 1, 'Math.ceil(windowMs / 1000)', '14') },
       ],
     },
     {
