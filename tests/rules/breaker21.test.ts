@@ -1,0 +1,132 @@
+/**
+ * Breaker round 21: code that runs without its name being written in the application's source,
+ * which `allowUncalledCode` (redis-calls/uncalled.ts) took for code that never runs, hiding a leak.
+ *
+ * - an instance handed to a library, which calls its methods by the names of its own interface
+ *   (express-rate-limit's `store.increment`), written inline or through a variable;
+ * - a member called by a computed name that is not a lone identifier (`svc[kind as keyof Svc]()`,
+ *   `svc[`${kind}`]()`);
+ * - an exported function named only by a deployment file (serverless.yml's `handler:`) in a
+ *   module another module imports for something else.
+ *
+ * Each application is a `"private": true` package written to a temporary directory.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import tsParser from '@typescript-eslint/parser';
+import { Linter } from 'eslint';
+import { afterAll, describe, expect, it } from 'vitest';
+import plugin from '../../rules/index.js';
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+function application(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'breaker21-'));
+  dirs.push(dir);
+  writeFileSync(join(dir, 'package.json'), '{ "name": "app", "private": true }');
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  return dir;
+}
+
+/** [rule, messageId, line, column] of the INCR rule's findings on `file` of the application at `dir`, with its text on disk. */
+function lint(dir: string, file: string, text: string, options: Record<string, unknown> = {}) {
+  const linter = new Linter({ configType: 'flat', cwd: dir });
+  const rules = { 'redis-ttl/incr-needs-expire-on-create': ['error', options] } as Linter.RulesRecord;
+  const config = [{ files: ['**/*.ts'], languageOptions: { parser: tsParser }, plugins: { 'redis-ttl': plugin }, rules }];
+  return linter.verify(text, config, { filename: join(dir, file) }).map((m) => [m.ruleId, m.messageId, m.line, m.column]);
+}
+
+const INCR = 'redis-ttl/incr-needs-expire-on-create';
+
+const STORE = [
+  "import Redis from 'ioredis';",
+  'const redis = new Redis();',
+  'export class RedisStore {',
+  '  async increment(key: string) {',
+  '    const totalHits = await redis.incr(`rl:${key}`);',
+  '    return { totalHits, resetTime: undefined };',
+  '  }',
+  '}',
+  '',
+].join('\n');
+
+const COUNTERS = [
+  "import Redis from 'ioredis';",
+  'const redis = new Redis();',
+  'export class Counters {',
+  '  async views(id: string) {',
+  '    await redis.incr(`views:${id}`);',
+  '  }',
+  '  async likes(id: string) {',
+  '    await redis.incr(`likes:${id}`);',
+  '  }',
+  '}',
+  '',
+].join('\n');
+
+describe('breaker21: code that runs though its name is written nowhere in the application', () => {
+  it('a store handed to express-rate-limit inline: the library calls increment', () => {
+    const dir = application({
+      'src/store.ts': STORE,
+      'src/main.ts': "import express from 'express';\nimport rateLimit from 'express-rate-limit';\nimport { RedisStore } from './store';\nconst app = express();\napp.use(rateLimit({ windowMs: 60000, limit: 100, store: new RedisStore() }));\n",
+    });
+    expect(lint(dir, 'src/store.ts', STORE)).toEqual([[INCR, 'noExpiry', 5, 35]]);
+  });
+
+  it('a store held by a variable and handed over by shorthand', () => {
+    const dir = application({
+      'src/store.ts': STORE,
+      'src/main.ts': "import rateLimit from 'express-rate-limit';\nimport { RedisStore } from './store';\nconst store = new RedisStore();\nexport const limiter = rateLimit({ windowMs: 60000, store });\n",
+    });
+    expect(lint(dir, 'src/store.ts', STORE)).toEqual([[INCR, 'noExpiry', 5, 35]]);
+  });
+
+  it('a store handed to a class of the application stays in code whose words are searched: increment is named nowhere', () => {
+    const dir = application({
+      'src/store.ts': STORE,
+      'src/limiter.ts': "export class Limiter {\n  constructor(readonly store: object) {}\n}\n",
+      'src/main.ts': "import { Limiter } from './limiter';\nimport { RedisStore } from './store';\n// the store is handed over below\nconst store = new RedisStore();\nexport const limiter = new Limiter(store);\n",
+    });
+    expect(lint(dir, 'src/store.ts', STORE)).toEqual([]);
+    expect(lint(dir, 'src/store.ts', STORE, { allowUncalledCode: false })).toEqual([[INCR, 'noExpiry', 5, 35]]);
+  });
+
+  it('an instance the application only calls members of keeps the exemption for a method nothing names', () => {
+    const dir = application({
+      'src/counters.ts': COUNTERS,
+      'src/main.ts': "import { Counters } from './counters';\nconst counters = new Counters();\nexport async function like(id: string) {\n  await counters.likes(id);\n}\n",
+    });
+    // views is named nowhere: left out; likes is called
+    expect(lint(dir, 'src/counters.ts', COUNTERS)).toEqual([[INCR, 'noExpiry', 8, 17]]);
+  });
+
+  it('a computed call whose index is an expression (as keyof, a template) may call any method', () => {
+    for (const call of ['counters[kind as keyof Counters](id)', '(counters as any)[`${kind}`](id)', 'counters[KINDS[kind]](id)']) {
+      const dir = application({
+        'src/counters.ts': COUNTERS,
+        'src/main.ts': `import { Counters } from './counters';\nconst counters = new Counters();\nconst KINDS: Record<string, 'likes'> = {};\nexport async function bump(kind: string, id: string) {\n  await ${call};\n}\n`,
+      });
+      expect(lint(dir, 'src/counters.ts', COUNTERS)).toEqual([
+        [INCR, 'noExpiry', 5, 17],
+        [INCR, 'noExpiry', 8, 17],
+      ]);
+    }
+  });
+
+  it('a handler named only by serverless.yml, in a module imported for something else', () => {
+    const handlers = "import Redis from 'ioredis';\nconst redis = new Redis();\nexport async function sweep(day: string) {\n  await redis.incr(`sweeps:${day}`);\n}\nexport const LIMIT = 3;\n";
+    const dir = application({
+      'src/handlers.ts': handlers,
+      'src/main.ts': "import { LIMIT } from './handlers';\nconsole.log(LIMIT);\n",
+      'serverless.yml': 'functions:\n  sweep:\n    handler: src/handlers.sweep\n',
+    });
+    expect(lint(dir, 'src/handlers.ts', handlers)).toEqual([[INCR, 'noExpiry', 4, 15]]);
+  });
+});
