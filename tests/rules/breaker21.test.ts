@@ -18,6 +18,8 @@ import tsParser from '@typescript-eslint/parser';
 import { Linter } from 'eslint';
 import { afterAll, describe, expect, it } from 'vitest';
 import plugin from '../../rules/index.js';
+import setRule from '../../rules/set-requires-ttl-or-keepttl.js';
+import { ioredis, runRule, untypedTester } from './tester.js';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -129,4 +131,50 @@ describe('breaker21: code that runs though its name is written nowhere in the ap
     });
     expect(lint(dir, 'src/handlers.ts', handlers)).toEqual([[INCR, 'noExpiry', 4, 15]]);
   });
+});
+
+// set-requires-ttl-or-keepttl's move of a SET's own later EXPIRE (redis-calls/write-expiry.ts):
+// the autofix removed an EXPIRE that (a) named another key by then (`key = other` in between), or
+// (b) ran after a write of the same client in between that clears the TTL (GETSET, a second SET):
+// the key then kept no TTL, or the other key lost its expiry.
+const AUTOFIX = { 'redis-ttl': { defaultTtlSeconds: 86400, autofix: true } };
+const put = (body: string) => ioredis(`export async function put(k: string, token: string, other: string) {\n${body}\n}`);
+const reassigned = put('  let key = k;\n  await redis.set(key, token);\n  key = other;\n  await redis.expire(key, 900);');
+const getsetBetween = put('  await redis.set(k, token);\n  await redis.getset(k, "x");\n  await redis.expire(k, 900);');
+
+runRule(untypedTester, 'breaker21: set-requires-ttl-or-keepttl never removes an EXPIRE the move does not replace', setRule, {
+  valid: [],
+  invalid: [
+    {
+      // the EXPIRE names `other` when it runs: nothing moves, nothing is removed
+      code: reassigned,
+      settings: AUTOFIX,
+      output: null,
+      errors: [
+        {
+          messageId: 'setThenExpire',
+          line: 5,
+          column: 15,
+          suggestions: [{ messageId: 'addKeepTtl', output: reassigned.replace('redis.set(key, token)', "redis.set(key, token, 'KEEPTTL')") }],
+        },
+      ],
+    },
+    {
+      // GETSET clears the TTL the moved EXPIRE would give: the TTL moves as a suggestion, the EXPIRE stays
+      code: getsetBetween,
+      settings: AUTOFIX,
+      output: null,
+      errors: [
+        {
+          messageId: 'setThenExpire',
+          line: 4,
+          column: 15,
+          suggestions: [
+            { messageId: 'addLaterExpiry', data: { ttl: '900', line: '6' }, output: getsetBetween.replace('redis.set(k, token)', "redis.set(k, token, 'EX', 900)") },
+            { messageId: 'addKeepTtl', output: getsetBetween.replace('redis.set(k, token)', "redis.set(k, token, 'KEEPTTL')") },
+          ],
+        },
+      ],
+    },
+  ],
 });
