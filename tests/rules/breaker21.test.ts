@@ -20,6 +20,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import plugin from '../../rules/index.js';
 import setRule from '../../rules/set-requires-ttl-or-keepttl.js';
 import { ioredis, runRule, untypedTester } from './tester.js';
+import { lintKeyRules } from '../helpers/lint.js';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -177,4 +178,48 @@ runRule(untypedTester, 'breaker21: set-requires-ttl-or-keepttl never removes an 
       ],
     },
   ],
+});
+
+// member-registry.ts: a reaper nothing starts (a function of the module's own, or a private
+// method, that nothing names) never removes a crashed connection's member: the registry stays.
+const registry = (reaper: string, tail = '') =>
+  ioredis(
+    [
+      'export class Rooms {',
+      '  async join(room: string, conn: string) {',
+      '    await redis.sadd(`room:${room}:conns`, conn);',
+      '  }',
+      `  ${reaper}(room: string) {`,
+      '    for (const conn of await redis.smembers(`room:${room}:conns`)) await redis.srem(`room:${room}:conns`, conn);',
+      '  }',
+      tail,
+      '}',
+    ].join('\n'),
+  );
+
+describe('breaker21: a reaper nobody starts empties no registry', () => {
+  it('a private method and a module function nothing names: the SADD is reported', () => {
+    expect(lintKeyRules(registry('private async reap'))).toEqual([['redis-ttl/incr-needs-expire-on-create', 'noExpiry', 5, 17]]);
+    expect(lintKeyRules(registry('async #reap'))).toEqual([['redis-ttl/incr-needs-expire-on-create', 'noExpiry', 5, 17]]);
+  });
+  it('a reaper started by a timer, or a public method another module may call, still empties it', () => {
+    expect(lintKeyRules(registry('private async reap', '  start() { setInterval(() => this.reap("a"), 60_000); }'))).toEqual([]);
+    expect(lintKeyRules(registry('async reap'))).toEqual([]);
+  });
+  it('a function of the module: reported when nothing names it, not when a timer starts it', () => {
+    const code = (start: string) =>
+      ioredis(
+        [
+          'export async function join(room: string, conn: string) {',
+          '  await redis.sadd(`room:${room}:conns`, conn);',
+          '}',
+          'async function reap(room: string) {',
+          '  for (const conn of await redis.smembers(`room:${room}:conns`)) await redis.srem(`room:${room}:conns`, conn);',
+          '}',
+          start,
+        ].join('\n'),
+      );
+    expect(lintKeyRules(code(''))).toEqual([['redis-ttl/incr-needs-expire-on-create', 'noExpiry', 4, 15]]);
+    expect(lintKeyRules(code("export function start(room: string) {\n  setInterval(() => reap(room), 60_000);\n}"))).toEqual([]);
+  });
 });
