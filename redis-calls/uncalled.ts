@@ -86,11 +86,14 @@ interface Declared {
 /**
  * Names a framework or the runtime calls by convention, never written by the application: Nest
  * and TypeORM hooks (`onModuleInit`, `handleConnection`, `afterInsert`, `beforeApplicationShutdown`),
- * Angular hooks (`ngOnInit`), Cloudflare Workers and Durable Objects handlers (`fetch`, `alarm`,
+ * Angular hooks (`ngOnInit`), Nest's guards, interceptors, pipes, middleware and strategies, which
+ * Nest calls by these names whether or not the class writes `implements CanActivate`
+ * (`canActivate`, `intercept`, `transform`, `use`, `resolve`, `validate`: `{ provide: APP_GUARD,
+ * useClass: ThrottleGuard }` names the class, never the method), Cloudflare Workers and Durable Objects handlers (`fetch`, `alarm`,
  * `scheduled`, `queue`, `email`, `tail`, `webSocketMessage`), thenables and conversions.
  */
 const CONVENTION_NAME =
-  /^(?:(?:on|handle|after|before|ng|webSocket)[A-Z$_]\w*|fetch|alarm|scheduled|queue|email|tail|trace|toJSON|toString|valueOf|then|catch|finally|main|handler|default|GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)$/;
+  /^(?:(?:on|handle|after|before|ng|webSocket)[A-Z$_]\w*|canActivate|intercept|transform|use|resolve|validate|fetch|alarm|scheduled|queue|email|tail|trace|toJSON|toString|valueOf|then|catch|finally|main|handler|default|GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)$/;
 
 /** Frameworks whose templates (`.vue`, `.svelte`, `.astro`, `.html`) call code by name from files the word search does not read. */
 const TEMPLATE_FRAMEWORKS = ['vue', 'nuxt', 'svelte', '@sveltejs/kit', 'astro', '@angular/core'];

@@ -123,6 +123,15 @@ describe('breaker21: code that runs though its name is written nowhere in the ap
     }
   });
 
+  it('a Nest guard without implements CanActivate: Nest calls canActivate by name (useClass names only the class)', () => {
+    const guard = "import { Injectable } from '@nestjs/common';\nimport Redis from 'ioredis';\nconst redis = new Redis();\n@Injectable()\nexport class ThrottleGuard {\n  async canActivate(ctx: { ip: string }) {\n    const n = await redis.incr(`throttle:${ctx.ip}`);\n    return n < 100;\n  }\n}\n";
+    const dir = application({
+      'src/throttle.guard.ts': guard,
+      'src/app.module.ts': "import { Module } from '@nestjs/common';\nimport { APP_GUARD } from '@nestjs/core';\nimport { ThrottleGuard } from './throttle.guard';\n@Module({ providers: [{ provide: APP_GUARD, useClass: ThrottleGuard }] })\nexport class AppModule {}\n",
+    });
+    expect(lint(dir, 'src/throttle.guard.ts', guard)).toEqual([[INCR, 'noExpiry', 7, 27]]);
+  });
+
   it('a handler named only by serverless.yml, in a module imported for something else', () => {
     const handlers = "import Redis from 'ioredis';\nconst redis = new Redis();\nexport async function sweep(day: string) {\n  await redis.incr(`sweeps:${day}`);\n}\nexport const LIMIT = 3;\n";
     const dir = application({
