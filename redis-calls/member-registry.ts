@@ -24,7 +24,8 @@
  *   operation that added), and the writer does not call it (a registry it trims itself).
  *
  * Not a registry (still judged): a member no removal names (a set only ever grown: followers,
- * seen ids), a member removed only from another key, a removal of the whole key (DEL: `lifecycle.ts`
+ * seen ids), a reaper nothing starts (a function of the module's own or a private method that
+ * nothing names: {@link neverNamed}), a member removed only from another key, a removal of the whole key (DEL: `lifecycle.ts`
  * deletedElsewhere's), a removal by position or score (SPOP, ZREMRANGEBYSCORE, ZPOPMIN: the
  * consumed queues of `lifecycle.ts`), a key the file gives a TTL, and a registry only another
  * module empties. `allowConsumedQueues` (on in `recommended`, off in `strict`) leaves such writes
@@ -38,7 +39,7 @@ import { keyShapeOf, perBuildKey } from './key-shape.js';
 import { namedFunctionOf, reaches, sameKey, sharedOperation } from './lifecycle.js';
 import type { RedisCall } from './normalize.js';
 import { redisCallsOf } from './index.js';
-import { encloses, findVariable, propertyName, unwrap, type AnyContext } from './static.js';
+import { encloses, findVariable, propertyName, unwrap, type AnyContext, type FunctionLike } from './static.js';
 
 /** A removal of named members, by key shape. */
 interface Removal {
@@ -90,9 +91,33 @@ export function memberRemovedElsewhere(context: AnyContext, call: RedisCall, arg
     // redis.zrangebyscore(...)) srem(k, id)`); a removal of a member its owner passes in runs only
     // if that owner ends well (a crashed job never removes itself)
     if (!readFromRedis(context, removedNode, 0)) continue;
+    // a reaper that never runs: a function of the module's own that nothing names (never started)
+    if (neverNamed(context, remover)) continue;
     return removal.call;
   }
   return undefined;
+}
+
+/**
+ * Whether `fn` is a function of the module's own (a declaration or a `const`, not exported; a
+ * `private` or `#` method) whose name nothing outside its body refers to: a reaper nobody starts.
+ * An exported function or a public method may be started from another module: kept.
+ */
+function neverNamed(context: AnyContext, fn: FunctionLike): boolean {
+  const parent = fn.parent;
+  if (parent?.type === AST_NODE_TYPES.MethodDefinition || parent?.type === AST_NODE_TYPES.PropertyDefinition) {
+    const key = parent.key;
+    const own = key.type === AST_NODE_TYPES.PrivateIdentifier || parent.accessibility === 'private';
+    if (!own || parent.computed || (key.type !== AST_NODE_TYPES.Identifier && key.type !== AST_NODE_TYPES.PrivateIdentifier)) return false;
+    const text = context.sourceCode.text;
+    const outside = text.slice(0, parent.range[0]) + '\n' + text.slice(parent.range[1]);
+    return !new RegExp(`(?<![\\w$])${key.name.replace(/\$/g, '\\$')}(?![\\w$])`).test(outside);
+  }
+  const declaration = fn.type === AST_NODE_TYPES.FunctionDeclaration ? fn : parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.init === fn ? parent : undefined;
+  if (!declaration || declaration.parent?.type === AST_NODE_TYPES.ExportNamedDeclaration || declaration.parent?.parent?.type === AST_NODE_TYPES.ExportNamedDeclaration) return false;
+  const variable = context.sourceCode.getDeclaredVariables(declaration).find((v) => v.defs.some((d) => d.node === declaration && d.type !== 'Parameter'));
+  if (!variable) return false;
+  return !variable.references.some((ref) => !encloses(fn, ref.identifier) && ref.identifier !== (declaration.type === AST_NODE_TYPES.VariableDeclarator ? declaration.id : undefined));
 }
 
 /** The file's removals of named members (SREM, ZREM, HDEL), by key shape; built once per file. */

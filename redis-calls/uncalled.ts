@@ -41,8 +41,12 @@
  * - that name (as a word: calls, references, destructuring, a string naming it, a comment) occurs
  *   nowhere in its module outside the declaration itself, and, for a method or an exported
  *   function, nowhere in the other source files of the package (tests, mocks and fixtures left
- *   out: `cross-file-lifecycle.ts` TEST_PATH); the module makes no dynamic member access on `this`
- *   (`this[name]`), and no module importing it calls a member by a computed name (`svc[action](...)`);
+ *   out: `cross-file-lifecycle.ts` TEST_PATH), nor in a deployment file at the package root
+ *   ({@link CONFIG_FILE}: serverless.yml's `handler: src/jobs.sweep`); the module makes no dynamic
+ *   member access on `this` (`this[name]`), and no module importing it calls a member by a computed
+ *   name (`svc[action](...)`, `svc[kind as keyof Svc](...)`);
+ * - for a method, no instance of its class is handed to a library ({@link instanceEscapes}:
+ *   `rateLimit({ store: new RedisStore() })`), which calls it by its interface's names;
  * - a method or an exported function counts only when some module of the package imports its
  *   module (`importers.ts` importersOf): a module nobody imports may be an entry point (a
  *   serverless handler, a worker started by a script, a Next.js route) whose exports a framework
@@ -55,7 +59,7 @@
  * answer per function per lint run; nothing is read for a library or for a write the other
  * exemptions leave out.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { TEST_PATH } from './cross-file-lifecycle.js';
@@ -75,16 +79,21 @@ interface Declared {
   outside: boolean;
   /** A method of a class (dynamic `this[name]` calls matter). */
   method: boolean;
+  /** The class a method belongs to (its instances may be handed to a library that calls the method). */
+  owner?: string;
 }
 
 /**
  * Names a framework or the runtime calls by convention, never written by the application: Nest
  * and TypeORM hooks (`onModuleInit`, `handleConnection`, `afterInsert`, `beforeApplicationShutdown`),
- * Angular hooks (`ngOnInit`), Cloudflare Workers and Durable Objects handlers (`fetch`, `alarm`,
+ * Angular hooks (`ngOnInit`), Nest's guards, interceptors, pipes, middleware and strategies, which
+ * Nest calls by these names whether or not the class writes `implements CanActivate`
+ * (`canActivate`, `intercept`, `transform`, `use`, `resolve`, `validate`: `{ provide: APP_GUARD,
+ * useClass: ThrottleGuard }` names the class, never the method), Cloudflare Workers and Durable Objects handlers (`fetch`, `alarm`,
  * `scheduled`, `queue`, `email`, `tail`, `webSocketMessage`), thenables and conversions.
  */
 const CONVENTION_NAME =
-  /^(?:(?:on|handle|after|before|ng|webSocket)[A-Z$_]\w*|fetch|alarm|scheduled|queue|email|tail|trace|toJSON|toString|valueOf|then|catch|finally|main|handler|default|GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)$/;
+  /^(?:(?:on|handle|after|before|ng|webSocket)[A-Z$_]\w*|canActivate|intercept|transform|use|resolve|validate|fetch|alarm|scheduled|queue|email|tail|trace|toJSON|toString|valueOf|then|catch|finally|main|handler|default|GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)$/;
 
 /** Frameworks whose templates (`.vue`, `.svelte`, `.astro`, `.html`) call code by name from files the word search does not read. */
 const TEMPLATE_FRAMEWORKS = ['vue', 'nuxt', 'svelte', '@sveltejs/kit', 'astro', '@angular/core'];
@@ -93,7 +102,7 @@ const TEMPLATE_FRAMEWORKS = ['vue', 'nuxt', 'svelte', '@sveltejs/kit', 'astro', 
  * A member called by a computed name: `svc[action](...)`, `this.service[name](...)`,
  * `handlers[type].call(...)`; group 1 is the object's last name when it is one (`svc`, `service`).
  */
-const COMPUTED_CALL = /([\w$]+|[\])])\s*(?:\?\.)?\[\s*[A-Za-z_$][\w$.]*\s*\]\s*(?:\(|\?\.\(|\.(?:call|apply|bind)\b)/g;
+const COMPUTED_CALL = /([\w$]+|[\])])\s*(?:\?\.)?\[(?!\s*(?:(['"])[^'"\n]*\2|\d+)\s*\])(?:[^[\]\n]|\[[^[\]\n]*\])+\]\s*(?:\(|\?\.\(|\.(?:call|apply|bind)\b)/g;
 const THIS_COMPUTED = /\bthis\s*(?:\?\.)?\[(?!\s*(['"])[^'"\n]*\1\s*\])/;
 const WORD = /[A-Za-z_$][\w$]*/g;
 
@@ -274,7 +283,7 @@ function methodOf(cls: TSESTree.ClassDeclaration, node: TSESTree.Node): Declared
   const key = member.key;
   const name = key.type === AST_NODE_TYPES.Identifier || key.type === AST_NODE_TYPES.PrivateIdentifier ? key.name : undefined;
   if (name === undefined) return undefined;
-  return { name, label: `${cls.id.name}.${name}`, range: member.range, outside: key.type !== AST_NODE_TYPES.PrivateIdentifier, method: true };
+  return { name, label: `${cls.id.name}.${name}`, range: member.range, outside: key.type !== AST_NODE_TYPES.PrivateIdentifier, method: true, owner: cls.id.name };
 }
 
 function decoratorName(decorator: TSESTree.Decorator): string | undefined {
@@ -346,6 +355,10 @@ function judge(context: AnyContext, file: string, root: string, declared: Declar
   const counts = wordCountsOf(root, files);
   const own = wordsOf(file).has(declared.name) ? 1 : 0;
   if ((counts.get(declared.name) ?? 0) - own > 0) return false;
+  // a name written only in a deployment file (serverless.yml's handler: src/jobs.sweep)
+  if (configWords(root).has(declared.name)) return false;
+  // an instance handed to a library, which calls its methods by name (express-rate-limit's store.increment)
+  if (declared.owner && instanceEscapes(root, files, declared.owner)) return false;
   // a module nobody imports may be an entry point: its exports may be called by name by a framework
   const importers = importersOf(file, root).filter((path) => !TEST_PATH.test(relative(root, path)));
   if (importers.length === 0) return false;
@@ -359,6 +372,107 @@ function judge(context: AnyContext, file: string, root: string, declared: Declar
     if (callsByComputedName(importerText)) return false;
   }
   return true;
+}
+
+/** Files at a package's root that name entry points in text this plugin does not parse: deployment and process files. */
+const CONFIG_FILE = /^(?:.*\.ya?ml|.*\.toml|Procfile|Dockerfile(?:\..*)?|package\.json|vercel\.json|now\.json|firebase\.json)$/;
+
+/** The words of the deployment and process files at the package root (serverless.yml, wrangler.toml, Procfile, package.json scripts). */
+function configWords(root: string): ReadonlySet<string> {
+  const words = new Set<string>();
+  let names: string[];
+  try {
+    names = readdirSync(root);
+  } catch {
+    return words;
+  }
+  for (const name of names) if (CONFIG_FILE.test(name)) for (const word of wordsOf(join(root, name))) words.add(word);
+  return words;
+}
+
+/**
+ * Whether an instance of class `owner` leaves the application's hands in some source file of the
+ * package (tests left out): `new Owner(...)` written as an argument, an array element, a property
+ * value or a returned value (`rateLimit({ store: new RedisStore() })`), or held by a name (`const
+ * store = new RedisStore()`, `this.store = ...`) that is then written bare, not as the receiver of a
+ * member (`rateLimit({ store })`, `register(store)`). A library holding it calls its methods by the
+ * names of its own interface (express-rate-limit's `increment`, a session store's `touch`), names
+ * the application never writes; JavaScript and duck-typed TypeScript write no `implements`. Handed
+ * to a function or class of the application (declared in the file or imported from a relative
+ * module: `new Counter(store)`), it stays in code whose words are searched.
+ */
+function instanceEscapes(root: string, files: readonly string[], owner: string): boolean {
+  const escaped = owner.replace(/\$/g, '\\$');
+  for (const path of files) {
+    if (TEST_PATH.test(relative(root, path)) || !wordsOf(path).has(owner)) continue;
+    const text = textOf(path);
+    if (text === undefined) return true;
+    for (const match of text.matchAll(new RegExp(`((?:this\\.)?[\\w$]+\\s*=|[^\\s])\\s*new\\s+${escaped}(?![\\w$])`, 'g'))) {
+      const before = match[1]!;
+      if (/[(,:[{]$/.test(before) && !handedToOwnCode(text, match.index! + before.length)) return true;
+      if (/[?|&>]$/.test(before) || /(?:^|[^\w$])return$/.test(text.slice(0, match.index! + before.length).trimEnd().slice(-7))) return true;
+      const held = /^(?:this\.)?([\w$]+)\s*=$/.exec(before)?.[1];
+      if (held && files.some((other) => !TEST_PATH.test(relative(root, other)) && wordsOf(other).has(held) && writtenBare(other, held))) return true;
+    }
+  }
+  return false;
+}
+
+/** A source file's text with its comments blanked (a comment hands nothing over), offsets kept. */
+function textOf(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8').replace(/\/\*[\s\S]*?\*\/|(?<![:'"`\\])\/\/[^\n]*/g, (comment) => comment.replace(/[^\n]/g, ' '));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether `name` is written in the file at `path` other than as a member's receiver, declared, assigned, imported, exported or handed to the application's own code. */
+function writtenBare(path: string, name: string): boolean {
+  const text = textOf(path);
+  if (text === undefined) return true;
+  const escaped = name.replace(/\$/g, '\\$');
+  for (const match of text.matchAll(new RegExp(`(?<![\\w$])${escaped}(?![\\w$])`, 'g'))) {
+    const start = match.index!;
+    const line = text.slice(text.lastIndexOf('\n', start) + 1, (text.indexOf('\n', start) + 1 || text.length + 1) - 1);
+    if (/^\s*(?:import\b|export\s*(?:type\s*)?\{|export\s+default\s+[\w$]+\s*;?\s*$)/.test(line)) continue;
+    const before = text.slice(Math.max(0, start - 16), start);
+    if (/\.$/.test(before) && !/(?:^|[^\w$.])this\.$/.test(before)) continue;
+    if (/(?:const|let|var|readonly|private|public|protected)\s+$/.test(before)) continue;
+    // destructured (const { mark } = store): its members are read, the instance stays here
+    if (/\}\s*=\s*$/.test(before)) continue;
+    if (/^\s*(?:\?\.|\.|\[|!?\.|=(?![=>])|\??:)/.test(text.slice(start + name.length, start + name.length + 8))) continue;
+    if (handedToOwnCode(text, start)) continue;
+    return true;
+  }
+  return false;
+}
+
+/**
+ * Whether the expression at `index` of `text` is an argument (or inside an object or array
+ * argument) of a call or `new` whose callee is a function or class of the application: declared
+ * in the file (`function` / `class`) or imported from a relative module.
+ */
+function handedToOwnCode(text: string, index: number): boolean {
+  let depth = 0;
+  for (let i = index - 1; i >= 0; i--) {
+    const c = text[i]!;
+    if (c === ')' || c === ']' || c === '}') depth++;
+    else if (c === '(' || c === '[' || c === '{') {
+      if (depth > 0) {
+        depth--;
+        continue;
+      }
+      // an object or array literal: the call is further out
+      if (c !== '(') continue;
+      const callee = /([\w$]+)\s*$/.exec(text.slice(Math.max(0, i - 100), i))?.[1];
+      if (!callee || /^(?:if|for|while|switch|catch|return|await|typeof|function)$/.test(callee)) return false;
+      const escaped = callee.replace(/\$/g, '\\$');
+      if (new RegExp(`(?:^|[^\\w$.])(?:function\\*?|class)\\s+${escaped}(?![\\w$])`).test(text)) return true;
+      return new RegExp(`(?:import\\s[^;]*?(?<![\\w$])${escaped}(?![\\w$])[^;]*?from\\s*|(?<![\\w$])${escaped}(?![\\w$])[^;\\n]*=\\s*require\\(\\s*)['"]\\.`).test(text);
+    } else if (c === ';' && depth === 0) return false;
+  }
+  return false;
 }
 
 const saved = new WeakMap<object, boolean>();

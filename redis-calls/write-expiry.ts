@@ -35,8 +35,10 @@ export interface LaterExpiryTtl {
  * as a round trip of its own (`expiryInLaterRoundTrip` of `file-index.ts`), as text a fix can add
  * to the write: the expiry's TTL argument as written, when it means the same at the write (in the
  * same function; every name it reads declared before the write, or outside the function, and not
- * assigned between the two; no `await`, assignment or function in it). `undefined` when the
- * expiry has no TTL argument of its own (GETEX's option, a facade's) or its text cannot move.
+ * assigned between the two; no `await`, assignment or function in it), when its key argument reads
+ * the same names as well. `undefined` when the expiry has no TTL argument of its own (GETEX's
+ * option, a facade's) or its text or key cannot move. Not removable when a statement between the
+ * two sends a command through the write's client ({@link sentBetween}).
  */
 export function laterExpiryTtl(context: AnyContext, call: RedisCall, arg: number, later: RedisCall): LaterExpiryTtl | undefined {
   const spec = later.description.ttl;
@@ -46,6 +48,9 @@ export function laterExpiryTtl(context: AnyContext, call: RedisCall, arg: number
   if (node.range[0] < later.node.range[0] || node.range[1] > later.node.range[1]) return undefined;
   const fn = enclosingFunction(call.node);
   if (enclosingFunction(later.node) !== fn) return undefined;
+  // the expiry's key must name the write's key when it runs (let key = a; set(key); key = b; expire(key))
+  const keyNode = later.argNodes[later.description.keys[0]?.arg ?? -1];
+  if (!keyNode || !movableText(context, keyNode, call, later, fn)) return undefined;
   const text = movableText(context, node, call, later, fn);
   if (text === undefined) return undefined;
   const ttl: TtlConstant = {
@@ -58,8 +63,34 @@ export function laterExpiryTtl(context: AnyContext, call: RedisCall, arg: number
   const statement = standaloneStatementOf(later.node);
   const own = standaloneStatementOf(call.node);
   // an EXPIRE that hands its reply to a callback: removing it would call the callback once less
-  const removable = !creates && !hasCallback(context, later) && statement && own && statement.parent === own.parent ? statement : undefined;
+  const removable =
+    !creates && !hasCallback(context, later) && statement && own && statement.parent === own.parent && !sentBetween(context, call, own, statement) ? statement : undefined;
   return removable ? { ttl, removable } : { ttl };
+}
+
+/**
+ * Whether a statement between the write's `own` statement and the expiry's `statement` (of one
+ * block) sends a command through the write's receiver (`redis.set(k, b)`, `redis.getset(k, x)`):
+ * such a write clears the TTL the moved expiry gave, which the removed EXPIRE set again after it.
+ * The TTL still moves; the EXPIRE stays. A write whose receiver is no member's object: any call.
+ */
+function sentBetween(context: AnyContext, call: RedisCall, own: TSESTree.Node, statement: TSESTree.Node): boolean {
+  const callee = call.node.type === AST_NODE_TYPES.CallExpression ? call.node.callee : undefined;
+  const receiver = callee?.type === AST_NODE_TYPES.MemberExpression ? context.sourceCode.getText(callee.object) : undefined;
+  let sent = false;
+  walk(
+    context,
+    own.parent!,
+    (child) => {
+      if (child.type !== AST_NODE_TYPES.CallExpression || child.range[0] < own.range[1]) return undefined;
+      const object = child.callee.type === AST_NODE_TYPES.MemberExpression ? context.sourceCode.getText(child.callee.object) : undefined;
+      if (receiver !== undefined && object !== receiver) return undefined;
+      sent = true;
+      return 'stop';
+    },
+    { range: [own.range[1], statement.range[0]] },
+  );
+  return sent;
 }
 
 /** Nodes a TTL expression moved earlier must not hold: they run code or bind names of their own. */
