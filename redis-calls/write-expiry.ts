@@ -12,6 +12,7 @@
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { RedisCall } from './normalize.js';
+import type { CommandArg } from '../semantics/commands.js';
 import { hasCallback, standaloneStatementOf, ttlConstantOf, type TtlConstant } from './fixes.js';
 import { keyShapeOf } from './key-shape.js';
 import { LOCK_WORDS } from './names.js';
@@ -24,7 +25,7 @@ export interface LaterExpiryTtl {
   /**
    * The expiry's statement, when the fix may remove it: a statement of its own (its reply unused)
    * in the block that holds the write's own statement, of the write's same key, a plain
-   * (non-facade) call with no callback, and the write is no create-if-missing (a SET NX whose EXPIRE also runs when
+   * (non-facade) call with no callback, whose TTL is a known value above 0, and the write is no create-if-missing (a SET NX whose EXPIRE also runs when
    * the key existed: removing it would change what happens to someone else's key).
    */
   removable?: TSESTree.ExpressionStatement;
@@ -62,10 +63,20 @@ export function laterExpiryTtl(context: AnyContext, call: RedisCall, arg: number
   const creates = call.description.keys.find((k) => k.arg === arg)?.effect === 'create-if-missing';
   const statement = standaloneStatementOf(later.node);
   const own = standaloneStatementOf(call.node);
-  // an EXPIRE that hands its reply to a callback: removing it would call the callback once less
+  // an EXPIRE that hands its reply to a callback: removing it would call the callback once less;
+  // a TTL whose value is not known to be positive: EXPIRE 0 deletes the key, SET ... EX 0 is an
+  // error (https://redis.io/docs/latest/commands/set/), so the EXPIRE stays and no fix moves it
   const removable =
-    !creates && !hasCallback(context, later) && statement && own && statement.parent === own.parent && !sentBetween(context, call, own, statement) ? statement : undefined;
+    !creates && knownPositive(later.args[spec.arg]) && !hasCallback(context, later) && statement && own && statement.parent === own.parent && !sentBetween(context, call, own, statement)
+      ? statement
+      : undefined;
   return removable ? { ttl, removable } : { ttl };
+}
+
+/** Whether a TTL argument's value is known, a whole number and above 0 (`900`, `'900'`, a `const` of one). */
+function knownPositive(value: CommandArg): boolean {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  return Number.isSafeInteger(n) && n > 0;
 }
 
 /**

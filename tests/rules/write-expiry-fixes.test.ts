@@ -5,7 +5,8 @@
  *   (EX / PX / EXAT / PXAT), and the separate EXPIRE is removed when it is a statement of its own
  *   in the SET's block (a fix with autofix); never another key's TTL constant of the file, nor the
  *   cache default. Limits: an EXPIRE that cannot go (the SET's reply used, the EXPIRE under an
- *   `if`, a SET NX) stays: a suggestion only; a TTL whose text means something else at the SET
+ *   `if`, a SET NX, a TTL whose value is not known to be above 0, which SET would refuse where
+ *   EXPIRE deletes the key) stays: a suggestion only; a TTL whose text means something else at the SET
  *   (declared or assigned in between) is not moved; an EXPIRE of another key gives nothing.
  * - a lock (SET NX / SETNX named lock, token, ...) never gets `defaultTtlSeconds`.
  */
@@ -65,16 +66,18 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl (the expiry its fix adds)', 
       ],
     },
     {
+      // a computed TTL may be 0 or past, which EXPIRE takes (it deletes the key) and SET refuses:
+      // offered, the EXPIRE kept, no fix
       code: expireat,
       settings: AUTOFIX,
-      output: ioredis(fn("  await redis.set(k, token, 'EXAT', Math.floor(Date.now() / 1000) + 900);")),
+      output: null,
       errors: [
         {
           messageId: 'setThenExpire',
           line: 5,
           column: 15,
           suggestions: [
-            { messageId: 'moveLaterExpiry', data: { ttl: 'Math.floor(Date.now() / 1000) + 900', line: '6' }, output: ioredis(fn("  await redis.set(k, token, 'EXAT', Math.floor(Date.now() / 1000) + 900);")) },
+            { messageId: 'addLaterExpiry', data: { ttl: 'Math.floor(Date.now() / 1000) + 900', line: '6' }, output: expireat.replace('redis.set(k, token)', "redis.set(k, token, 'EXAT', Math.floor(Date.now() / 1000) + 900)") },
             { messageId: 'addKeepTtl', output: expireat.replace('redis.set(k, token)', "redis.set(k, token, 'KEEPTTL')") },
           ],
         },
@@ -99,14 +102,14 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl (the expiry its fix adds)', 
     {
       code: declaredBefore,
       settings: AUTOFIX,
-      output: ioredis(fn("  const ttl = minutes * 60;\n  await redis.set(k, token, 'EX', ttl);")),
+      output: null,
       errors: [
         {
           messageId: 'setThenExpire',
           line: 6,
           column: 15,
           suggestions: [
-            { messageId: 'moveLaterExpiry', data: { ttl: 'ttl', line: '7' }, output: ioredis(fn("  const ttl = minutes * 60;\n  await redis.set(k, token, 'EX', ttl);")) },
+            { messageId: 'addLaterExpiry', data: { ttl: 'ttl', line: '7' }, output: declaredBefore.replace('redis.set(k, token)', "redis.set(k, token, 'EX', ttl)") },
             { messageId: 'addKeepTtl', output: declaredBefore.replace('redis.set(k, token)', "redis.set(k, token, 'KEEPTTL')") },
           ],
         },
