@@ -36,7 +36,8 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl', setRule, {
           line: 7,
           column: 16,
           suggestions: [
-            { messageId: 'moveLaterExpiry', output: reassigned.replace('multiRedis.set(key, value);\n    multiRedis.pexpire(key, ttl);', "multiRedis.set(key, value, 'PX', ttl);") },
+            // the TTL is a parameter, maybe 0: offered with the PEXPIRE kept, SET would refuse 0
+            { messageId: 'addLaterExpiry', output: reassigned.replace('multiRedis.set(key, value);', "multiRedis.set(key, value, 'PX', ttl);") },
             setSuggestions(reassigned, 'multiRedis.set(key, value')[0]!,
           ],
         },
