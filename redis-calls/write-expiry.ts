@@ -12,7 +12,8 @@
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { RedisCall } from './normalize.js';
-import type { CommandArg } from '../semantics/commands.js';
+import { expiryLiteral } from '../semantics/command-spec.js';
+import type { CommandArg, TtlUnit } from '../semantics/commands.js';
 import { hasCallback, standaloneStatementOf, ttlConstantOf, type TtlConstant } from './fixes.js';
 import { keyShapeOf } from './key-shape.js';
 import { LOCK_WORDS } from './names.js';
@@ -64,19 +65,19 @@ export function laterExpiryTtl(context: AnyContext, call: RedisCall, arg: number
   const statement = standaloneStatementOf(later.node);
   const own = standaloneStatementOf(call.node);
   // an EXPIRE that hands its reply to a callback: removing it would call the callback once less;
-  // a TTL whose value is not known to be positive: EXPIRE 0 deletes the key, SET ... EX 0 is an
-  // error (https://redis.io/docs/latest/commands/set/), so the EXPIRE stays and no fix moves it
+  // a TTL SET is not known to take: EXPIRE 0 deletes the key where SET ... EX 0 is refused
+  // (semantics/command-spec.ts expiryLiteral), so the EXPIRE stays and no fix moves it
   const removable =
-    !creates && knownPositive(later.args[spec.arg]) && !hasCallback(context, later) && statement && own && statement.parent === own.parent && !sentBetween(context, call, own, statement)
+    !creates && settable(later.args[spec.arg], spec.unit) && !hasCallback(context, later) && statement && own && statement.parent === own.parent && !sentBetween(context, call, own, statement)
       ? statement
       : undefined;
   return removable ? { ttl, removable } : { ttl };
 }
 
-/** Whether a TTL argument's value is known, a whole number and above 0 (`900`, `'900'`, a `const` of one). */
-function knownPositive(value: CommandArg): boolean {
-  const n = typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : Number.NaN;
-  return Number.isSafeInteger(n) && n > 0;
+/** Whether SET takes the TTL value `value` (in `unit`) as its expiry: known, and not refused by Redis. */
+function settable(value: CommandArg, unit: TtlUnit): boolean {
+  const literal = expiryLiteral(value, unit, 'set');
+  return literal !== undefined && !literal.rejected;
 }
 
 /**
