@@ -19,6 +19,7 @@
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { createPathsMatcher, getTsconfig, type TsConfigResult } from 'get-tsconfig';
+import picomatch from 'picomatch';
 import { globSync } from 'tinyglobby';
 import { parse as parseYaml } from 'yaml';
 
@@ -105,6 +106,19 @@ function workspaceRoot(dir: string): WorkspaceRoot | null {
     const parent = dirname(dir);
     return parent === dir || dir.endsWith(`${sep}node_modules`) ? null : workspaceRoot(parent);
   });
+}
+
+/**
+ * Whether the nearest workspace root above the package directory `dir` lists it among its
+ * packages: a glob of its `workspaces` / `pnpm-workspace.yaml` (negated globs left out) matches
+ * `dir`'s path from that root.
+ */
+export function listedAsWorkspace(dir: string): boolean {
+  const parent = dirname(dir);
+  const root = parent === dir ? null : workspaceRoot(parent);
+  if (!root) return false;
+  const globs = root.patterns.filter((p) => !p.startsWith('!')).map((p) => p.replace(/^\.\//, '').replace(/\/+$/, ''));
+  return globs.length > 0 && picomatch(globs, { dot: true })(relative(root.dir, dir).split(sep).join('/'));
 }
 
 const workspaceListings = new Map<string, Cached<Map<string, string>>>();

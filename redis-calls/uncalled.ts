@@ -65,6 +65,7 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { TEST_PATH } from './cross-file-lifecycle.js';
 import { importersOf } from './importers.js';
 import { packageFiles, packageOf } from './project.js';
+import { listedAsWorkspace } from './resolve.js';
 import type { AnyContext } from './static.js';
 
 /** A top-level declaration a write is in, and the name it is called by. */
@@ -164,34 +165,15 @@ function isApplication(root: string): boolean {
   return bins.some((bin) => typeof bin === 'string' && resolve(root, bin) === main);
 }
 
-/** Whether a project above `root` lists it as one of its workspace packages (npm / yarn `workspaces`, pnpm, lerna). */
+/**
+ * Whether `root` is a workspace package of a project above it: listed by the nearest workspace
+ * root (npm / yarn `workspaces`, pnpm: `resolve.ts` `listedAsWorkspace`), or under a lerna project.
+ */
 function workspaceMember(root: string): boolean {
   for (let dir = dirname(root); dir !== dirname(dir); dir = dirname(dir)) {
-    const patterns: string[] = [];
-    const manifest = existsSync(join(dir, 'package.json')) ? readManifest(dir) : undefined;
-    const workspaces = manifest?.workspaces;
-    const listed = Array.isArray(workspaces) ? workspaces : workspaces && typeof workspaces === 'object' ? (workspaces as { packages?: unknown }).packages : undefined;
-    if (Array.isArray(listed)) patterns.push(...listed.filter((p): p is string => typeof p === 'string'));
     if (existsSync(join(dir, 'lerna.json'))) return true;
-    try {
-      const text = readFileSync(join(dir, 'pnpm-workspace.yaml'), 'utf8');
-      for (const m of text.matchAll(/^\s*-\s*['"]?([^'"\n#]+?)['"]?\s*$/gm)) patterns.push(m[1]!);
-    } catch {
-      // no pnpm workspace here
-    }
-    const path = relative(dir, root).split('\\').join('/');
-    if (patterns.some((pattern) => globMatches(pattern.replace(/^\.\//, '').replace(/\/$/, ''), path))) return true;
   }
-  return false;
-}
-
-function globMatches(pattern: string, path: string): boolean {
-  if (pattern.startsWith('!')) return false;
-  const source = pattern
-    .split('/')
-    .map((part) => (part === '**' ? '.*' : part.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]')))
-    .join('/');
-  return new RegExp(`^${source}$`).test(path);
+  return listedAsWorkspace(root);
 }
 
 /** The words of a file's text, per modification time. */
