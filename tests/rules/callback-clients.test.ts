@@ -55,6 +55,8 @@ const sameModuleOthers = [
   // a callback of a method of something else (an array), and of a package's function
   `${IO}export const f = (ids: string[]) => ids.forEach((r) => r.persist(\`s:\${r}\`));`,
   `${IO}import pRetry from 'p-retry';\nexport const f = (id: string) => pRetry((r) => r.persist(\`s:\${id}\`));`,
+  // a function declared apart and passed by name: only a callback written at the call is read
+  `${IO}function withRedis(fn) { return fn(redis); }\nasync function work(r) { return r.persist('s:1'); }\nexport const f = () => withRedis(work);`,
   // the client passed as an argument after the callback, not to it
   `${IO}function after(fn, c) { return fn(c); }\nexport const f = (id: string) => after((r) => r.persist(\`s:\${id}\`), 'x');`,
 ];
