@@ -40,6 +40,7 @@ import { classMemberVerdict, keyPrefixOfValues } from './client-members.js';
 import { nameVerdict, verdictByName } from './client-names.js';
 import { accessorValues } from './accessors.js';
 import { objectLiteralMethod } from './object-literal-methods.js';
+import { callbackParameterVerdict } from './callback-clients.js';
 
 import { findVariable, isCallOnItself, moduleNamespaceOf, promisifyAllArgument, unwrap, type AnyContext, type FunctionLike } from './static.js';
 
@@ -563,7 +564,8 @@ export class ClientDetector {
         if (param?.type === AST_NODE_TYPES.AssignmentPattern && param.left === id) {
           return this.classifySyntactic(param.right, depth + 1);
         }
-        return UNKNOWN;
+        // withRedis(label, async (r) => ...): what the function the callback is passed to hands it
+        return callbackParameterVerdict(this, id, depth);
       }
       case 'ImportBinding':
         return this.classifyImported(node, depth);

@@ -49,21 +49,15 @@ import { codeImports, loadModule, moduleContext, readModule } from './modules.js
 import type { RedisCall } from './normalize.js';
 import { packageFiles, packageOf } from './project.js';
 import { constInitializer, enclosingFunction, findVariable, unwrap, walk, type AnyContext, type FunctionLike } from './static.js';
+import { TEST_PATH } from './test-paths.js';
 
 /** Related modules parsed (their calls indexed) per linted file. */
 export const MAX_MODULES_READ = 24;
 /** Related modules looked at (their text tested) per linted file. */
 export const MAX_MODULES_SEEN = 200;
 
-/**
- * A module of the tests, not of the application (its `afterEach` DEL is no cleanup the application
- * runs): a test or spec file (`.test.ts`, `.spec.ts`, `.e2e-spec.ts`, `.e2e.ts`), a folder of
- * tests, end-to-end tests, mocks, fixtures or test helpers (`__tests__/`, `test/`, `e2e/`,
- * `cypress/`, `playwright/`, `testing/`, `test-utils/`, `mocks/`, `fixtures/`), a test runner's
- * setup or teardown (`jest.setup.ts`, `vitest.setup.ts`, `setupTests.ts`, `global-teardown.ts`).
- */
-export const TEST_PATH =
-  /(?:^|[\\/])(?:__tests__|__mocks__|__fixtures__|tests?|specs?|e2e|cypress|playwright|testing|test-?(?:utils|helpers|support)|mocks?|fixtures)[\\/]|\.(?:test|spec|e2e|e2e-spec)\.[cm]?[jt]sx?$|(?:^|[\\/])(?:(?:jest|vitest|playwright|cypress)\.(?:setup|teardown)[\w.-]*|setup-?tests|test-?setup|global-?(?:setup|teardown))\.[cm]?[jt]sx?$/i;
+/** A module of the tests (`redis-calls/test-paths.ts`), read here and by `uncalled.ts`. */
+export { TEST_PATH };
 /**
  * Text that may delete or expire a key: only such a module is parsed. Case-insensitive, for every
  * client's spelling (`DEL`, `del`, node-redis' `getDel`, `pExpire`, `setEx`, `hExpire`, `{ EX: 60 }`).

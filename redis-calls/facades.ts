@@ -58,6 +58,8 @@ import { commandsOfWrapperName, functionName, passThroughParameter, sameWriteOth
 import { mayBeWrapperName, walkImporters } from './importers.js';
 import { LISTING_TTL_MS, packageFiles, packageOf } from './project.js';
 import { commonJsExportName, encloses, findVariable, propertyName, referenceName, resolveConstExpression, staticValue, unwrap, type AnyContext, type FunctionLike } from './static.js';
+// paths of tests (test-paths.ts): a call there does not make a facade's production callers reachable
+import { TEST_PATH } from './test-paths.js';
 
 /**
  * A facade forwarding to a facade forwarding to one is followed (`setKey(k, v)` calling a `Cache`'s
@@ -173,8 +175,6 @@ function namesACommand(name: string): boolean {
   return commandOfMethod(name) !== undefined || commandsOfWrapperName(name).some((command) => command !== name.toUpperCase() && commandOfMethod(command.toLowerCase()) !== undefined);
 }
 
-/** Paths of tests: a call there does not make a facade's production callers reachable. */
-const TEST_PATH = /(?:^|[\\/])(?:__tests__|__mocks__|tests?|spec)[\\/]|\.(?:test|spec)\.[cm]?[jt]sx?$/;
 const reachable = new WeakMap<TSESTree.Node, boolean>();
 
 /**

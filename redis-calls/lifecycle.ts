@@ -36,7 +36,8 @@ import { expiredInTheCode } from './cache-keys.js';
 import { createdWithTtlInAnotherModule, deletedInAnotherModule, otherModuleOf } from './cross-file-lifecycle.js';
 import { fileIndexOf } from './file-index.js';
 import { keyIdOf, sameKeyByShape } from './key-id.js';
-import { ID_NAME, LIMIT_NAME, LOCK_WORDS, QUEUE_NAME } from './names.js';
+import { ID_NAME, LIMIT_NAME, QUEUE_NAME } from './names.js';
+import { namesLock } from './locks.js';
 import { calledName, functionsByName, keyShapeOf, perBuildKey } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
 import { constInitializer, encloses, enclosingFunction, findVariable, referenceName, unwrap, walk, type AnyContext, type FunctionLike } from './static.js';
@@ -72,8 +73,8 @@ export function deletedElsewhere(context: AnyContext, call: RedisCall, arg: numb
   if (!action || action.effect === 'create-if-missing') return undefined;
   // a failed-attempt or rate counter: its DEL is a reset on success, not the end of its life
   if (limitCounter(context, call, arg)) return undefined;
+  if (namesLock(context, call, arg)) return undefined;
   const shape = keyShapeOf(context, keyNode);
-  if (LOCK_WORDS.test(shape.shape) || lockValue(context, call, arg)) return undefined;
   // a key under a per-build prefix: the deleter of the next deploy names that build's keys only
   if (perBuildKey(context, keyNode)) return undefined;
   const index = fileIndexOf(context);
@@ -371,13 +372,6 @@ export function sameKey(context: AnyContext, shape: string, write: RedisCall, wr
   if (a.type !== 'Identifier' || b.type !== 'Identifier') return true;
   const variable = findVariable(context, a);
   return variable !== null && variable === findVariable(context, b);
-}
-
-/** A SET-family value that names a lock's owner (`set(k, token)`, `set(k, randomUUID())`). */
-function lockValue(context: AnyContext, call: RedisCall, keyArg: number): boolean {
-  const value = call.argNodes[keyArg + 1];
-  if (!value || !['SET', 'SETNX', 'GETSET'].includes(call.command)) return false;
-  return LOCK_WORDS.test(context.sourceCode.getText(value));
 }
 
 /** The innermost enclosing function that has a name (a callback belongs to its named function). */

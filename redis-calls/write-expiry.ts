@@ -15,8 +15,6 @@ import type { RedisCall } from './normalize.js';
 import { expiryLiteral } from '../semantics/command-spec.js';
 import type { CommandArg, TtlUnit } from '../semantics/commands.js';
 import { hasCallback, standaloneStatementOf, ttlConstantOf, type TtlConstant } from './fixes.js';
-import { keyShapeOf } from './key-shape.js';
-import { LOCK_WORDS } from './names.js';
 import { enclosingFunction, findVariable, walk, type AnyContext } from './static.js';
 
 /** The expiry of a later round trip, as a fix of the write can use it. */
@@ -153,21 +151,6 @@ function isReference(id: TSESTree.Identifier): boolean {
   if (parent?.type === AST_NODE_TYPES.MemberExpression && parent.property === id && !parent.computed) return false;
   if (parent?.type === AST_NODE_TYPES.Property && parent.key === id && !parent.computed && !parent.shorthand) return false;
   return true;
-}
-
-/**
- * Whether a create-if-missing write (SET ... NX, SETNX) of the key at argument `arg` is a lock: its
- * key's shape or its value names one (`lock:*`, `mutex`, an `owner` / `token` / UUID value; the
- * words of `names.ts` `LOCK_WORDS`, as the lifecycle reading of locks uses them). A lock held by a
- * crashed owner blocks everyone until its TTL ends: it needs a TTL the size of the work it guards,
- * never a cache's default of a day.
- */
-export function isLockWrite(context: AnyContext, call: RedisCall, arg: number): boolean {
-  if (call.description.keys.find((k) => k.arg === arg)?.effect !== 'create-if-missing') return false;
-  const keyNode = call.argNodes[arg];
-  if (keyNode && LOCK_WORDS.test(keyShapeOf(context, keyNode).shape)) return true;
-  const value = call.argNodes[arg + 1];
-  return value !== undefined && LOCK_WORDS.test(context.sourceCode.getText(value));
 }
 
 /** Name of the constant a lock's suggestion refers to when the file has no lock TTL constant. */
