@@ -15,6 +15,7 @@ import { definedCommandCallerKeys } from './defined-command-callers.js';
 import { flavorOfModule } from './client-packages.js';
 import { lineIndex, type LineIndex } from '../text/lines.js';
 import { exportedValue, importedBinding, moduleConst, namespaceModule, type ImportedModule } from './modules.js';
+import { foldedNumberPiece } from './constant-number-piece.js';
 import { findVariable, pick, propertyName, resolveConstExpression, staticValue, unwrap, type AnyContext } from './static.js';
 
 /** A Lua script found in the file. */
@@ -628,8 +629,17 @@ function compositeScript(context: AnyContext, node: TSESTree.Node): EmbeddedScri
   return { source, literal: bare, toFileOffset: (offset) => locate(offset, false), toFileEndOffset: (offset) => locate(offset, true) };
 }
 
-/** The constant pieces of a string expression of this file, else `undefined` (see {@link compositeScript}). */
+/**
+ * The constant pieces of a string expression of this file, else `undefined` (see {@link compositeScript}):
+ * its strings, or the number a constant arithmetic expression of the file folds to
+ * (`${DEFAULT_LEASE_SECONDS * 1000}`: `redis-calls/constant-number-piece.ts`).
+ */
 function constantPieces(context: AnyContext, input: TSESTree.Node, depth: number): Piece[] | undefined {
+  return stringPieces(context, input, depth) ?? foldedNumberPiece(context, input);
+}
+
+/** The pieces of a string expression of this file built from its literals and `const`s, else `undefined`. */
+function stringPieces(context: AnyContext, input: TSESTree.Node, depth: number): Piece[] | undefined {
   if (depth > 12) return undefined;
   const text = context.sourceCode.text;
   const node = unwrap(input);

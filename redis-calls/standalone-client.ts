@@ -1,56 +1,185 @@
 /**
- * Whether a command is sent through a client that talks to one Redis server, never to a Cluster:
- * a client of a Cluster must follow the slot map and MOVED / ASK redirections
- * (https://redis.io/docs/latest/operate/oss_and_stack/reference/cluster-spec/#moved-redirection),
- * which only the cluster clients do (ioredis `new Redis.Cluster(...)`, node-redis `createCluster`).
- * A script sent through a standalone client (ioredis `new Redis(url)`, node-redis `createClient()`) therefore
- * never runs on a Cluster, and the Cluster rule of its keys (`key-must-come-from-keys`) says
- * nothing about it.
+ * Whether a command is sent through a client that talks to one Redis server, never to a Cluster.
+ * Only a cluster client reaches a Cluster (`semantics/cluster-clients.ts`: ioredis / iovalkey
+ * `Cluster`, node-redis `createCluster`, GLIDE `GlideClusterClient`), so a script sent through
+ * anything else never runs on one, and the Cluster rule of its keys (`key-must-come-from-keys`)
+ * says nothing about it. Two ways to know, either is enough:
+ *
+ * - the receiver's origin: followed to where the client is built or declared, in this file or in
+ *   the module it is imported from (ESM or CommonJS, one module away): a binding of `new Redis(url)`
+ *   (ioredis / iovalkey) or node-redis `createClient()`, or a parameter, a parameter property
+ *   (`constructor(private readonly redis: Redis)`) or a class property declared with a standalone
+ *   client type of the client package (ioredis `Redis`, node-redis `RedisClientType`, GLIDE
+ *   `GlideClient`; every member of a union);
+ * - the project: an application (`redis-calls/project.ts`: nobody imports it, so nobody hands it
+ *   a client it does not build) that is no workspace member (a sibling package could build the
+ *   Cluster) and whose source files never mention a cluster (`redis-calls/cluster-free.ts`).
  */
-import type { TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import {
+  STANDALONE_CONSTRUCTOR_PACKAGES,
+  STANDALONE_CONSTRUCTORS,
+  STANDALONE_FACTORY_PACKAGES,
+  STANDALONE_TYPE_NAMES,
+  STANDALONE_TYPE_PACKAGES,
+} from '../semantics/cluster-clients.js';
 import { originOf } from './client-syntax.js';
-import { constInitializer, unwrap, type AnyContext } from './static.js';
+import { applicationWithoutClusterClient } from './cluster-free.js';
+import { commonJsDefault, exportedValue, importedBinding, loadModule, moduleBinding, moduleContext, namespaceModule, topLevelConst } from './modules.js';
+import { constInitializer, findVariable, propertyName, unwrap, type AnyContext } from './static.js';
 
-/** ioredis / iovalkey exports that build a standalone client with `new`. */
-const STANDALONE_CONSTRUCTORS = new Set(['Redis', 'default', 'Valkey']);
-/** Packages whose export builds a standalone client with `new` (`new Redis(url)`). */
-const CONSTRUCTOR_PACKAGES = new Set(['ioredis', 'iovalkey']);
-/** node-redis packages whose `createClient` builds a standalone client (`createCluster` a Cluster one). */
-const FACTORY_PACKAGES = new Set(['redis', '@redis/client']);
+/** How many bindings (a `const` of a `const`, an import) an origin is followed through. */
+const MAX_DEPTH = 4;
 
-/** The package and the exported name an identifier is imported as (`import Redis from 'ioredis'`: `ioredis`, `default`), through client-syntax's originOf. */
+/** The package and the exported name an identifier is imported as (`import Redis from 'ioredis'`, `const Redis = require('ioredis')`: `ioredis`, `default`), through client-syntax's originOf. */
 function importOf(context: AnyContext, node: TSESTree.Identifier): { source: string; imported: string } | undefined {
   const origin = originOf(context, node);
-  return origin.kind === 'import' && origin.imported !== undefined ? { source: origin.source, imported: origin.imported } : undefined;
+  if (origin.kind !== 'import') return undefined;
+  // `const Redis = require('ioredis')`: the whole module, which is its default export (the client class)
+  const imported = origin.imported ?? (origin.namespace ? undefined : 'default');
+  return imported === undefined ? undefined : { source: origin.source, imported };
 }
 
 /** Whether `init` builds a standalone client: `new Redis(...)` (ioredis, iovalkey), `createClient(...)` (node-redis). */
 function buildsStandalone(context: AnyContext, init: TSESTree.Node): boolean {
-  const bare = unwrap(init.type === 'AwaitExpression' ? init.argument : init);
-  if (bare.type === 'NewExpression' && bare.callee.type === 'Identifier') {
+  const bare = unwrap(init.type === AST_NODE_TYPES.AwaitExpression ? init.argument : init);
+  if (bare.type === AST_NODE_TYPES.NewExpression && bare.callee.type === AST_NODE_TYPES.Identifier) {
     const from = importOf(context, bare.callee);
-    return from !== undefined && CONSTRUCTOR_PACKAGES.has(from.source) && STANDALONE_CONSTRUCTORS.has(from.imported);
+    return from !== undefined && STANDALONE_CONSTRUCTOR_PACKAGES.has(from.source) && STANDALONE_CONSTRUCTORS.has(from.imported);
   }
-  if (bare.type !== 'CallExpression') return false;
+  if (bare.type !== AST_NODE_TYPES.CallExpression) return false;
   const callee = unwrap(bare.callee);
-  if (callee.type !== 'Identifier') return false;
+  if (callee.type !== AST_NODE_TYPES.Identifier) return false;
   const from = importOf(context, callee);
-  return from !== undefined && FACTORY_PACKAGES.has(from.source) && from.imported === 'createClient';
+  return from !== undefined && STANDALONE_FACTORY_PACKAGES.has(from.source) && from.imported === 'createClient';
 }
 
 /**
- * Whether `call` (`redis.eval(...)`, `redis.defineCommand(...)`) is sent through a client built
- * in this file as a standalone connection: its receiver is a binding whose only value is
- * `new Redis(...)` (ioredis / iovalkey, not `Redis.Cluster`) or node-redis `createClient(...)`,
- * imported from the client's package. `false` when the
- * receiver is anything else (a parameter, a member, a client made elsewhere): nothing then says
- * which server it talks to.
+ * Whether a declared type names a client of one server only: ioredis / iovalkey `Redis` (the
+ * default export, `IORedis.Redis`), node-redis `RedisClientType`, GLIDE `GlideClient`, imported
+ * from the client's package; a union whose every member is one (or `null` / `undefined`). A
+ * `Cluster`, `RedisClusterType`, `GlideClusterClient`, a type of the code's own or anything else: no.
+ */
+function declaresStandalone(context: AnyContext, type: TSESTree.TypeNode, depth = 0): boolean {
+  if (depth > MAX_DEPTH) return false;
+  if (type.type === AST_NODE_TYPES.TSUnionType) {
+    const clients = type.types.filter((member) => member.type !== AST_NODE_TYPES.TSNullKeyword && member.type !== AST_NODE_TYPES.TSUndefinedKeyword);
+    return clients.length > 0 && clients.every((member) => declaresStandalone(context, member, depth + 1));
+  }
+  if (type.type !== AST_NODE_TYPES.TSTypeReference) return false;
+  const name = type.typeName;
+  if (name.type === AST_NODE_TYPES.Identifier) {
+    const from = importOf(context, name);
+    if (!from) return false;
+    return (
+      (STANDALONE_CONSTRUCTOR_PACKAGES.has(from.source) && STANDALONE_CONSTRUCTORS.has(from.imported)) ||
+      (STANDALONE_TYPE_PACKAGES.has(from.source) && STANDALONE_TYPE_NAMES.has(from.imported))
+    );
+  }
+  // IORedis.Redis (import * as IORedis / import IORedis from 'ioredis'); not Redis.Cluster
+  if (name.type !== AST_NODE_TYPES.TSQualifiedName || name.left.type !== AST_NODE_TYPES.Identifier) return false;
+  const origin = originOf(context, name.left);
+  return origin.kind === 'import' && STANDALONE_CONSTRUCTOR_PACKAGES.has(origin.source) && STANDALONE_CONSTRUCTORS.has(name.right.name);
+}
+
+/** The type annotation of a parameter (`redis: Redis`, `private redis: Redis`, `redis: Redis = x`). */
+function parameterType(parameter: TSESTree.Node): TSESTree.TypeNode | undefined {
+  const inner = parameter.type === AST_NODE_TYPES.TSParameterProperty ? parameter.parameter : parameter;
+  const bare = inner.type === AST_NODE_TYPES.AssignmentPattern ? inner.left : inner;
+  return bare.type === AST_NODE_TYPES.Identifier ? bare.typeAnnotation?.typeAnnotation : undefined;
+}
+
+/** Whether `this.name` of the class around `node` is declared or built as a standalone client. */
+function standaloneMember(context: AnyContext, node: TSESTree.Node, name: string): boolean {
+  let body: TSESTree.Node | undefined = node.parent;
+  // the nearest class whose `this` this is: arrow functions keep it, other functions do not
+  while (body && body.type !== AST_NODE_TYPES.ClassBody) {
+    if (body.type === AST_NODE_TYPES.FunctionDeclaration || (body.type === AST_NODE_TYPES.FunctionExpression && body.parent?.type !== AST_NODE_TYPES.MethodDefinition)) return false;
+    body = body.parent;
+  }
+  if (!body) return false;
+  for (const member of body.body) {
+    if (member.type === AST_NODE_TYPES.PropertyDefinition && !member.computed && propertyName(member.key) === name) {
+      const declared = member.typeAnnotation?.typeAnnotation;
+      if (declared) return declaresStandalone(context, declared);
+      return member.value !== null && buildsStandalone(context, member.value);
+    }
+    if (member.type === AST_NODE_TYPES.MethodDefinition && member.kind === 'constructor') {
+      for (const parameter of member.value.params) {
+        if (parameter.type !== AST_NODE_TYPES.TSParameterProperty) continue;
+        const inner = parameter.parameter.type === AST_NODE_TYPES.AssignmentPattern ? parameter.parameter.left : parameter.parameter;
+        if (inner.type !== AST_NODE_TYPES.Identifier || inner.name !== name) continue;
+        const declared = parameterType(parameter);
+        return declared !== undefined && declaresStandalone(context, declared);
+      }
+    }
+  }
+  return false;
+}
+
+/** Whether the value `node` stands for is a standalone client, by where it is built or declared. */
+function standaloneOrigin(context: AnyContext, input: TSESTree.Node, depth: number): boolean {
+  if (depth > MAX_DEPTH) return false;
+  const node = unwrap(input);
+  if (node.type === AST_NODE_TYPES.MemberExpression && node.object.type === AST_NODE_TYPES.ThisExpression) {
+    const name = propertyName(node.property, node.computed);
+    return name !== undefined && standaloneMember(context, node, name);
+  }
+  if (node.type !== AST_NODE_TYPES.Identifier) return buildsStandalone(context, node);
+  const init = constInitializer(context, node);
+  // (`const redis = require('./client')` is read below, as the module's export)
+  if (init && (buildsStandalone(context, init) || standaloneOrigin(context, init, depth + 1))) return true;
+  const def = findVariable(context, node)?.defs[0];
+  if (def?.type === 'Parameter') {
+    const declared = def.name.type === AST_NODE_TYPES.Identifier ? parameterType(declaredParameter(def.name)) : undefined;
+    return declared !== undefined && declaresStandalone(context, declared);
+  }
+  // a client built in another module of the code: `import { redis } from './client'`,
+  // `const { redis } = require('./client')`, `import redis from './client'`, `const redis = require('./client')`
+  const named = importedBinding(context, node);
+  if (named) {
+    const bound = moduleBinding(named.module, named.name);
+    if (bound) return standaloneOrigin(moduleContext(context, bound.module), bound.node, depth + 1);
+    const exported = exportedValue(named.module.program, named.name);
+    return exported !== undefined && standaloneOrigin(moduleContext(context, named.module), exported, depth + 1);
+  }
+  const defaultModule = def?.type === 'ImportBinding' && def.node.type === AST_NODE_TYPES.ImportDefaultSpecifier && def.parent?.type === AST_NODE_TYPES.ImportDeclaration
+    ? loadModule(context, def.parent.source.value, { packages: true })
+    : namespaceModule(context, node);
+  if (!defaultModule) return false;
+  const value = defaultExport(defaultModule.program);
+  return value !== undefined && standaloneOrigin(moduleContext(context, defaultModule), value, depth + 1);
+}
+
+/** The parameter node a parameter's name belongs to (`private redis: Redis` for `redis`). */
+function declaredParameter(name: TSESTree.Identifier): TSESTree.Node {
+  const parent = name.parent;
+  if (parent?.type === AST_NODE_TYPES.AssignmentPattern && parent.left === name) {
+    return parent.parent?.type === AST_NODE_TYPES.TSParameterProperty ? parent.parent : parent;
+  }
+  return parent?.type === AST_NODE_TYPES.TSParameterProperty ? parent : name;
+}
+
+/** `export default <expression>` (or of a top-level `const`), CommonJS `module.exports = <expression>`. */
+function defaultExport(program: TSESTree.Program): TSESTree.Node | undefined {
+  for (const statement of program.body) {
+    if (statement.type !== AST_NODE_TYPES.ExportDefaultDeclaration) continue;
+    const declaration = statement.declaration;
+    if (declaration.type === AST_NODE_TYPES.Identifier) return topLevelConst(program, declaration.name) ?? declaration;
+    return declaration;
+  }
+  return commonJsDefault(program);
+}
+
+/**
+ * Whether `call` (`redis.eval(...)`, `redis.defineCommand(...)`) is sent through a client that
+ * never talks to a Cluster: its receiver is built or declared as a standalone client (in this file
+ * or the module it is imported from), or the project is an application that builds no Cluster
+ * client anywhere. `false` when nothing says so (a receiver of unknown origin in a library, a
+ * project that may build a Cluster client and a receiver that may be it).
  */
 export function sentThroughStandaloneClient(context: AnyContext, call: TSESTree.CallExpression | TSESTree.NewExpression): boolean {
   const callee = unwrap(call.callee);
-  if (callee.type !== 'MemberExpression') return false;
-  const receiver = unwrap(callee.object);
-  if (receiver.type !== 'Identifier') return false;
-  const init = constInitializer(context, receiver);
-  return init !== undefined && buildsStandalone(context, init);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression) return false;
+  return standaloneOrigin(context, callee.object, 0) || applicationWithoutClusterClient(context);
 }

@@ -18,8 +18,11 @@
  * in `recommended`) it is not reported.
  *
  * Cluster routing: `key-must-come-from-keys` (a key not passed in KEYS breaks on a Cluster) is not
- * reported for a script sent through a client this file builds for one server (`new Redis(url)`,
- * `createClient()`: `redis-calls/standalone-client.ts`), which never talks to a Cluster.
+ * reported for a script sent through a client that never talks to a Cluster
+ * (`redis-calls/standalone-client.ts`): one built for one server (`new Redis(url)`,
+ * `createClient()`) in this file or the module it is imported from, one declared with the
+ * standalone client's type, or any client of an application that builds no Cluster client
+ * (`redis-calls/cluster-free.ts`).
  */
 import type { JSONSchema, TSESTree } from '@typescript-eslint/utils';
 import { analyzeLua, parseSeverity, RULE_IDS, type AnalyzeOptions } from '../lua-lint/index.js';

@@ -2,9 +2,12 @@
  * `key-must-come-from-keys` (a key not passed in KEYS breaks on a Cluster) is not reported for a
  * script sent through a client the file builds for one server, which never talks to a Cluster
  * (`redis-calls/standalone-client.ts`): ioredis / iovalkey `new Redis(url)`, node-redis
- * `createClient()`. Near misses stay reported: a Cluster client (`new Redis.Cluster`,
- * `createCluster`), a client received as a parameter (nothing says which server), a `new Redis`
- * of a name not imported from a client package; and the script's TTL findings are unchanged.
+ * `createClient()`, or a parameter / parameter property / class property declared with the
+ * standalone client's type (ioredis `Redis`, node-redis `RedisClientType`). Near misses stay
+ * reported: a Cluster client (`new Redis.Cluster`, `createCluster`, a `Redis | Cluster` or
+ * `RedisClusterType` parameter), a parameter of no declared type or of a type of the code's own
+ * (nothing says which server), a `new Redis` of a name not imported from a client package; and
+ * the script's TTL findings are unchanged.
  */
 import rule from '../../rules/embedded-lua.js';
 import { runRule, untypedTester } from './tester.js';
@@ -27,6 +30,15 @@ runRule(untypedTester, 'embedded-lua (Cluster routing on a standalone client)', 
     `import { Redis } from 'ioredis';\nconst redis = new Redis();\nawait redis.eval(${argvKey}, 0, 'k');`,
     `import Valkey from 'iovalkey';\nconst valkey = new Valkey();\nvalkey.defineCommand('touch', { numberOfKeys: 0, lua: ${argvKey} });`,
     `import { createClient } from 'redis';\nconst client = createClient({ url: 'redis://x' });\nawait client.eval(${argvKey}, { keys: [], arguments: ['k'] });`,
+    // a parameter declared with the standalone client's type: a Cluster client is not one
+    `import type Redis from 'ioredis';\nexport async function run(redis: Redis) {\n  await redis.eval(${argvKey}, 0, 'k');\n}`,
+    `import type * as IORedis from 'ioredis';\nexport async function run(redis: IORedis.Redis | null = null) {\n  await redis!.eval(${argvKey}, 0, 'k');\n}`,
+    `import type { RedisClientType } from 'redis';\nexport async function run(client: RedisClientType) {\n  await client.eval(${argvKey}, { keys: [], arguments: ['k'] });\n}`,
+    // a constructor parameter property of the standalone type, used as the parameter and as this.redis
+    `import { Redis } from 'ioredis';\nexport class Tasks {\n  constructor(private readonly redis: Redis) {\n    redis.defineCommand('touch', { numberOfKeys: 0, lua: ${argvKey} });\n  }\n  run() {\n    return this.redis.eval("redis.call('DEL', ARGV[1])", 0, 'k');\n  }\n}`,
+    // a class property declared or built as a standalone client
+    `import Redis from 'ioredis';\nexport class Store {\n  private redis: Redis;\n  constructor(url: string) { this.redis = new Redis(url); }\n  run = async () => this.redis.eval(${argvKey}, 0, 'k');\n}`,
+    `import Redis from 'ioredis';\nexport class Store {\n  private redis = new Redis();\n  run() {\n    return this.redis.eval(${argvKey}, 0, 'k');\n  }\n}`,
   ],
   invalid: [
     {
@@ -39,9 +51,32 @@ runRule(untypedTester, 'embedded-lua (Cluster routing on a standalone client)', 
       errors: [fromArgv(3, 20)],
     },
     {
-      // a client received as a parameter: nothing says which server it talks to
-      code: `import type Redis from 'ioredis';\nexport async function run(redis: Redis) {\n  await redis.eval(${argvKey}, 0, 'k');\n}`,
+      // a client received as a parameter of no declared type: nothing says which server it talks to
+      code: `export async function run(redis) {\n  await redis.eval(${argvKey}, 0, 'k');\n}`,
+      errors: [fromArgv(2, 21)],
+    },
+    {
+      // a parameter that may be a Cluster client (one member of the union is)
+      code: `import type { Redis, Cluster } from 'ioredis';\nexport async function run(redis: Redis | Cluster) {\n  await redis.eval(${argvKey}, 0, 'k');\n}`,
       errors: [fromArgv(3, 21)],
+    },
+    {
+      code: `import Redis from 'ioredis';\nexport async function run(redis: Redis.Cluster) {\n  await redis.eval(${argvKey}, 0, 'k');\n}`,
+      errors: [fromArgv(3, 21)],
+    },
+    {
+      code: `import type { RedisClusterType } from 'redis';\nexport async function run(client: RedisClusterType) {\n  await client.eval(${argvKey}, { keys: [], arguments: ['k'] });\n}`,
+      errors: [fromArgv(3, 22)],
+    },
+    {
+      // a parameter property typed with an alias of the code's own that admits a Cluster client
+      code: `import type { Redis, Cluster } from 'ioredis';\ntype Client = Redis | Cluster;\nexport class Store {\n  constructor(private readonly redis: Client) {}\n  run() {\n    return this.redis.eval(${argvKey}, 0, 'k');\n  }\n}`,
+      errors: [fromArgv(6, 29)],
+    },
+    {
+      // a class property built as a Cluster client
+      code: `import { Cluster } from 'ioredis';\nexport class Store {\n  private redis = new Cluster([]);\n  run() {\n    return this.redis.eval(${argvKey}, 0, 'k');\n  }\n}`,
+      errors: [fromArgv(5, 29)],
     },
     {
       // a Redis class of the code's own, not the client package's

@@ -1,0 +1,134 @@
+/**
+ * `key-must-come-from-keys` (a key not passed in KEYS breaks on a Cluster) is left out when the
+ * script's client never talks to a Cluster (`redis-calls/standalone-client.ts`,
+ * `redis-calls/cluster-free.ts`), known from the receiver's origin in another module (ESM
+ * `export const redis = new Redis(url)`, `export default`, CommonJS `module.exports =` /
+ * `exports.redis =`), or from the project: an application (`"private": true`) that is no
+ * workspace member and whose files never mention a cluster. The limits stay reported: a client
+ * imported from a module that builds `new Redis.Cluster(...)`, a receiver of unknown origin in a
+ * library (its users may hand it a Cluster client), in an application that builds a Cluster client
+ * elsewhere (a mixed project: only the receivers traced to the standalone client are left out),
+ * and in an application that is a workspace member. Each project is written to a temporary folder
+ * and linted with ESLint's Linter.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import tsParser from '@typescript-eslint/parser';
+import { Linter } from 'eslint';
+import { afterAll, describe, expect, it } from 'vitest';
+import plugin from '../../rules/index.js';
+
+const roots: string[] = [];
+afterAll(() => {
+  for (const root of roots) rmSync(root, { recursive: true, force: true });
+});
+
+/** Writes `files` (path -> text) into a fresh folder and returns its path. */
+function project(files: Record<string, string>): string {
+  const root = mkdtempSync(join(tmpdir(), 'cluster-reach-'));
+  roots.push(root);
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  return root;
+}
+
+/** [Lua rule id, line, column] of each embedded-lua finding on `file` of the project at `root`. */
+function lint(root: string, file: string, code: string): Array<[string | undefined, number, number]> {
+  const linter = new Linter({ configType: 'flat', cwd: root });
+  const config = [
+    {
+      files: ['**/*.ts', '**/*.js'],
+      languageOptions: { parser: tsParser },
+      plugins: { 'redis-ttl': plugin },
+      rules: { 'redis-ttl/embedded-lua': 'error' } as Linter.RulesRecord,
+    },
+  ];
+  writeFileSync(join(root, file), code);
+  return linter.verify(code, config, { filename: join(root, file) }).map((m) => [/^\[([^\]]+)\]/.exec(m.message)?.[1], m.line, m.column]);
+}
+
+const LIBRARY = JSON.stringify({ name: 'lib', version: '1.0.0', main: 'index.js' });
+const APPLICATION = JSON.stringify({ name: 'app', private: true });
+const ARGV_KEY = `"redis.call('SET', ARGV[1], 1, 'EX', 60)"`;
+/** The finding on ARGV_KEY when it is the first argument of a call starting at `column` - 1 (line `line`). */
+const cluster = (line: number, column: number): [string, number, number] => ['key-must-come-from-keys', line, column];
+
+describe('a standalone client built in another module', () => {
+  it('ESM: `export const redis = new Redis(url)` imported by name, and `export default`', () => {
+    const root = project({
+      'package.json': LIBRARY,
+      'client.ts': `import Redis from 'ioredis';\nexport const redis = new Redis(process.env.REDIS_URL!);\n`,
+      'default.ts': `import { createClient } from 'redis';\nconst client = createClient();\nexport default client;\n`,
+    });
+    expect(lint(root, 'use.ts', `import { redis } from './client';\nexport const run = () => redis.eval(${ARGV_KEY}, 0, 'k');\n`)).toEqual([]);
+    expect(lint(root, 'use2.ts', `import client from './default';\nexport const run = () => client.eval(${ARGV_KEY}, { keys: [], arguments: ['k'] });\n`)).toEqual([]);
+  });
+
+  it('CommonJS: `module.exports = new Redis()` and `exports.redis = new Redis()`', () => {
+    const root = project({
+      'package.json': LIBRARY,
+      'client.js': `const Redis = require('ioredis');\nmodule.exports = new Redis();\n`,
+      'named.js': `const Redis = require('ioredis');\nexports.redis = new Redis();\n`,
+    });
+    expect(lint(root, 'use.js', `const redis = require('./client');\nexports.run = () => redis.eval(${ARGV_KEY}, 0, 'k');\n`)).toEqual([]);
+    expect(lint(root, 'use2.js', `const { redis } = require('./named');\nexports.run = () => redis.eval(${ARGV_KEY}, 0, 'k');\n`)).toEqual([]);
+  });
+
+  it('a Cluster client built in another module stays reported', () => {
+    const root = project({
+      'package.json': APPLICATION,
+      'client.ts': `import Redis from 'ioredis';\nexport const redis = new Redis.Cluster([{ host: 'a', port: 6379 }]);\n`,
+    });
+    expect(lint(root, 'use.ts', `import { redis } from './client';\nexport const run = () => redis.eval(${ARGV_KEY}, 0, 'k');\n`)).toEqual([cluster(2, 38)]);
+  });
+});
+
+describe('a project that builds no Cluster client', () => {
+  // the receiver is a parameter property of a class of the code's own that extends the client
+  // (a NestJS RedisService): its origin is not followed, so the project decides
+  const callback = `import { RedisService } from './redis.service';\nexport class Store {\n  constructor(private readonly redis: RedisService) {}\n  run() {\n    return this.redis.eval(${ARGV_KEY}, 0, 'k');\n  }\n}\n`;
+  const helper = `import Redis from 'ioredis';\nexport class RedisService extends Redis {}\n`;
+  const helperPath = 'src/redis.service.ts';
+
+  it('an application whose files never mention a cluster: left out', () => {
+    const root = project({ 'package.json': APPLICATION, [helperPath]: helper });
+    expect(lint(root, 'src/use.ts', callback)).toEqual([]);
+  });
+
+  it('a library: its users may hand it a Cluster client, reported', () => {
+    const root = project({ 'package.json': LIBRARY, [helperPath]: helper });
+    expect(lint(root, 'src/use.ts', callback)).toEqual([cluster(5, 29)]);
+  });
+
+  it('a mixed application: the receiver that may be the Cluster client is reported, the standalone one is not', () => {
+    const root = project({
+      'package.json': APPLICATION,
+      [helperPath]: helper,
+      'src/cluster.ts': `import { Cluster } from 'ioredis';\nexport const cache = new Cluster([{ host: 'a', port: 6379 }]);\n`,
+      'src/client.ts': `import Redis from 'ioredis';\nexport const redis = new Redis();\n`,
+    });
+    expect(lint(root, 'src/use.ts', callback)).toEqual([cluster(5, 29)]);
+    expect(lint(root, 'src/use2.ts', `import { redis } from './client';\nexport const run = () => redis.eval(${ARGV_KEY}, 0, 'k');\n`)).toEqual([]);
+    expect(lint(root, 'src/use3.ts', `import { cache } from './cluster';\nexport const run = () => cache.eval(${ARGV_KEY}, 0, 'k');\n`)).toEqual([cluster(2, 38)]);
+  });
+
+  it('an application that is a workspace member: a sibling package may build the Cluster client, reported', () => {
+    const root = project({
+      'package.json': JSON.stringify({ name: 'repo', private: true, workspaces: ['apps/*', 'packages/*'] }),
+      'apps/web/package.json': APPLICATION,
+      ['apps/web/' + helperPath]: helper,
+      'packages/redis/package.json': LIBRARY,
+      'packages/redis/index.ts': `import { Cluster } from 'ioredis';\nexport const make = () => new Cluster([]);\n`,
+    });
+    expect(lint(root, 'apps/web/src/use.ts', callback)).toEqual([cluster(5, 29)]);
+  });
+
+  it('the script TTL findings are the same on a cluster-free application', () => {
+    const root = project({ 'package.json': APPLICATION, [helperPath]: helper });
+    const code = callback.replace(ARGV_KEY, `"redis.call('SET', KEYS[1], 1)"`);
+    expect(lint(root, 'src/use.ts', code)).toEqual([['write-path-needs-ttl', 5, 29]]);
+  });
+});
