@@ -39,9 +39,12 @@
  *   `after<Event>` / `before<Event>` hooks, `ng<Hook>`, `fetch`, `alarm`, `scheduled`, `queue`,
  *   `webSocket*`, `toJSON`, `then`...: {@link CONVENTION_NAME});
  * - that name (as a word: calls, references, destructuring, a string naming it, a comment) occurs
- *   nowhere in its module outside the declaration itself, and, for a method or an exported
- *   function, nowhere in the other source files of the package (tests, mocks and fixtures left
- *   out: `cross-file-lifecycle.ts` TEST_PATH), nor in a deployment file at the package root
+ *   nowhere in its module outside the declaration itself; for a method, nowhere in the other
+ *   source files of the package (tests, mocks and fixtures left out: `cross-file-lifecycle.ts`
+ *   TEST_PATH: its instance may reach code that never imports its class); for an exported
+ *   function, nowhere in the modules importing its module, directly or through barrels, outside
+ *   their import declarations and export lists (`import-callers.ts` namedByImporters: a module
+ *   that does not import it cannot call it); nor in a deployment file at the package root
  *   ({@link CONFIG_FILE}: serverless.yml's `handler: src/jobs.sweep`); the module makes no dynamic
  *   member access on `this` (`this[name]`), and no module importing it calls a member by a computed
  *   name (`svc[action](...)`, `svc[kind as keyof Svc](...)`);
@@ -63,6 +66,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { TEST_PATH } from './cross-file-lifecycle.js';
+import { namedByImporters } from './import-callers.js';
 import { importersOf } from './importers.js';
 import { packageFiles, packageOf } from './project.js';
 import { listedAsWorkspace } from './resolve.js';
@@ -334,9 +338,12 @@ function judge(context: AnyContext, file: string, root: string, declared: Declar
   if (new RegExp(`(?<![\\w$])${declared.name.replace(/\$/g, '\\$')}(?![\\w$])`).test(outside)) return false;
   if (declared.method && THIS_COMPUTED.test(text)) return false;
   if (!declared.outside) return true;
-  const counts = wordCountsOf(root, files);
-  const own = wordsOf(file).has(declared.name) ? 1 : 0;
-  if ((counts.get(declared.name) ?? 0) - own > 0) return false;
+  if (declared.method) {
+    const counts = wordCountsOf(root, files);
+    const own = wordsOf(file).has(declared.name) ? 1 : 0;
+    if ((counts.get(declared.name) ?? 0) - own > 0) return false;
+    // a function is reached only through its module's importers (`import-callers.ts`)
+  } else if (namedByImporters(file, root, declared.name, wordsOf)) return false;
   // a name written only in a deployment file (serverless.yml's handler: src/jobs.sweep)
   if (configWords(root).has(declared.name)) return false;
   // an instance handed to a library, which calls its methods by name (express-rate-limit's store.increment)
