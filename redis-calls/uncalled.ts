@@ -63,12 +63,12 @@
  * exemptions leave out.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative } from 'node:path';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { TEST_PATH } from './cross-file-lifecycle.js';
 import { namedByImporters } from './import-callers.js';
 import { importersOf } from './importers.js';
-import { packageFiles, packageOf } from './project.js';
+import { packageFiles, packageOf, type PackageInfo } from './project.js';
 import { listedAsWorkspace } from './resolve.js';
 import type { AnyContext } from './static.js';
 
@@ -111,15 +111,8 @@ const COMPUTED_CALL = /([\w$]+|[\])])\s*(?:\?\.)?\[(?!\s*(?:(['"])[^'"\n]*\2|\d+
 const THIS_COMPUTED = /\bthis\s*(?:\?\.)?\[(?!\s*(['"])[^'"\n]*\1\s*\])/;
 const WORD = /[A-Za-z_$][\w$]*/g;
 
-/** What a package.json says, as far as this module needs it. */
+/** What a package.json says, as far as this module needs it (whether it is private or a server is `project.ts` packageOf's). */
 interface Manifest {
-  private?: unknown;
-  main?: unknown;
-  exports?: unknown;
-  module?: unknown;
-  bin?: unknown;
-  scripts?: Record<string, unknown>;
-  workspaces?: unknown;
   dependencies?: Record<string, unknown>;
   devDependencies?: Record<string, unknown>;
 }
@@ -146,27 +139,22 @@ export function applicationRoot(file: string): string | undefined {
   if (!info) return undefined;
   let known = applications.get(info.root);
   if (known === undefined) {
-    known = isApplication(info.root);
+    known = isApplication(info);
     if (applications.size > 1000) applications.clear();
     applications.set(info.root, known);
   }
   return known ? info.root : undefined;
 }
 
-function isApplication(root: string): boolean {
+/** Whether the package is an application (`project.ts` PackageInfo's `application`: private, or its `main` one of its `bin`) outside `node_modules`, with no template framework, and no workspace member. */
+function isApplication(info: PackageInfo): boolean {
   // an installed dependency is a published package
-  if (/[\\/]node_modules[\\/]/.test(root)) return false;
-  const manifest = readManifest(root);
+  if (!info.application || /[\\/]node_modules[\\/]/.test(info.root)) return false;
+  const manifest = readManifest(info.root);
   if (!manifest) return false;
   const dependencies = { ...(manifest.dependencies ?? {}), ...(manifest.devDependencies ?? {}) };
   if (TEMPLATE_FRAMEWORKS.some((name) => name in dependencies)) return false;
-  if (workspaceMember(root)) return false;
-  if (manifest.private === true) return true;
-  // a server shipped through npm: its main is one of its executables
-  if (typeof manifest.main !== 'string') return false;
-  const main = resolve(root, manifest.main);
-  const bins = typeof manifest.bin === 'string' ? [manifest.bin] : manifest.bin && typeof manifest.bin === 'object' ? Object.values(manifest.bin as object) : [];
-  return bins.some((bin) => typeof bin === 'string' && resolve(root, bin) === main);
+  return !workspaceMember(info.root);
 }
 
 /**
