@@ -113,6 +113,7 @@ const WORD = /[A-Za-z_$][\w$]*/g;
 
 /** What a package.json says, as far as this module needs it (whether it is private or a server is `project.ts` packageOf's). */
 interface Manifest {
+  workspaces?: unknown;
   dependencies?: Record<string, unknown>;
   devDependencies?: Record<string, unknown>;
 }
@@ -326,7 +327,8 @@ function judge(context: AnyContext, file: string, root: string, declared: Declar
   if (new RegExp(`(?<![\\w$])${declared.name.replace(/\$/g, '\\$')}(?![\\w$])`).test(outside)) return false;
   if (declared.method && THIS_COMPUTED.test(text)) return false;
   if (!declared.outside) return true;
-  if (declared.method) {
+  // a workspace root: its sibling packages (listed apart) may import any module of it
+  if (declared.method || workspaceRoot(root)) {
     const counts = wordCountsOf(root, files);
     const own = wordsOf(file).has(declared.name) ? 1 : 0;
     if ((counts.get(declared.name) ?? 0) - own > 0) return false;
@@ -349,6 +351,12 @@ function judge(context: AnyContext, file: string, root: string, declared: Declar
     if (callsByComputedName(importerText)) return false;
   }
   return true;
+}
+
+/** Whether the package at `root` is a workspace root (`workspaces`, `pnpm-workspace.yaml`, `lerna.json`): packages under it, outside its listing, may import its modules. */
+function workspaceRoot(root: string): boolean {
+  if (existsSync(join(root, 'pnpm-workspace.yaml')) || existsSync(join(root, 'lerna.json'))) return true;
+  return readManifest(root)?.workspaces !== undefined;
 }
 
 /** Files at a package's root that name entry points in text this plugin does not parse: deployment and process files. */
