@@ -12,7 +12,8 @@
  * - 22 cacheLoad: jobs.ts imports cache.ts dynamically and destructures it: reported;
  * - 26 cacheDeep: deep.ts imports the barrel as a namespace and calls `cache.cacheDeep`: reported.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import tsParser from '@typescript-eslint/parser';
@@ -65,5 +66,31 @@ describe('an exported function is called only by modules importing its module', 
     expect(readFileSync(join(app, 'other/counter.ts'), 'utf8')).toContain('metrics.cacheTouch(id)');
     // a name no module writes is named nowhere, whatever the walk
     expect(namedByImporters(CACHE, app, 'cacheNowhere', words)).toBe(false);
+  });
+
+  it('a workspace root keeps the package-wide word search: a sibling package may import the barrel', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'uncalled-ws-'));
+    try {
+      const cache = "import Redis from 'ioredis';\nconst redis = new Redis();\nexport async function bump(key: string) {\n  await redis.incr(`bump:${key}`);\n}\n";
+      const make = (sub: string, manifest: string) => {
+        mkdirSync(join(dir, sub, 'lib'), { recursive: true });
+        writeFileSync(join(dir, sub, 'package.json'), manifest);
+        writeFileSync(join(dir, sub, 'lib/cache.ts'), cache);
+        writeFileSync(join(dir, sub, 'lib/index.ts'), "export { bump } from './cache';\n");
+        writeFileSync(join(dir, sub, 'main.ts'), "import './lib';\n");
+        return join(dir, sub, 'lib/cache.ts');
+      };
+      const run = (file: string) => {
+        const linter = new Linter({ configType: 'flat', cwd: dir });
+        const config = [{ files: ['**/*.ts'], languageOptions: { parser: tsParser }, plugins: { 'redis-ttl': plugin }, rules: { [`redis-ttl/${INCR}`]: 'error' } as Linter.RulesRecord }];
+        return linter.verify(readFileSync(file, 'utf8'), config, { filename: file }).map((m) => [m.line, m.column, m.messageId]);
+      };
+      // an application: the barrel's re-export is no call
+      expect(run(make('app', '{ "name": "a", "private": true }'))).toEqual([]);
+      // a workspace root: packages/* (listed apart) may import the barrel and call bump
+      expect(run(make('root', '{ "name": "r", "private": true, "workspaces": ["packages/*"] }'))).toEqual([[4, 15, 'noExpiry']]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
