@@ -44,7 +44,8 @@
  *   TEST_PATH: its instance may reach code that never imports its class); for an exported
  *   function, nowhere in the modules importing its module, directly or through barrels, outside
  *   their import declarations and export lists (`import-callers.ts` namedByImporters: a module
- *   that does not import it cannot call it); nor in a deployment file at the package root
+ *   that does not import it cannot call it; a workspace root, whose members are listed apart, keeps
+ *   the package-wide search); nor in a deployment file at the package root
  *   ({@link CONFIG_FILE}: serverless.yml's `handler: src/jobs.sweep`); the module makes no dynamic
  *   member access on `this` (`this[name]`), and no module importing it calls a member by a computed
  *   name (`svc[action](...)`, `svc[kind as keyof Svc](...)`);
