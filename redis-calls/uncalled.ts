@@ -39,9 +39,13 @@
  *   `after<Event>` / `before<Event>` hooks, `ng<Hook>`, `fetch`, `alarm`, `scheduled`, `queue`,
  *   `webSocket*`, `toJSON`, `then`...: {@link CONVENTION_NAME});
  * - that name (as a word: calls, references, destructuring, a string naming it, a comment) occurs
- *   nowhere in its module outside the declaration itself, and, for a method or an exported
- *   function, nowhere in the other source files of the package (tests, mocks and fixtures left
- *   out: `cross-file-lifecycle.ts` TEST_PATH), nor in a deployment file at the package root
+ *   nowhere in its module outside the declaration itself; for a method, nowhere in the other
+ *   source files of the package (tests, mocks and fixtures left out: `cross-file-lifecycle.ts`
+ *   TEST_PATH: its instance may reach code that never imports its class); for an exported
+ *   function, nowhere in the modules importing its module, directly or through barrels, outside
+ *   their import declarations and export lists (`import-callers.ts` namedByImporters: a module
+ *   that does not import it cannot call it; a workspace root, whose members are listed apart, keeps
+ *   the package-wide search); nor in a deployment file at the package root
  *   ({@link CONFIG_FILE}: serverless.yml's `handler: src/jobs.sweep`); the module makes no dynamic
  *   member access on `this` (`this[name]`), and no module importing it calls a member by a computed
  *   name (`svc[action](...)`, `svc[kind as keyof Svc](...)`);
@@ -60,11 +64,12 @@
  * exemptions leave out.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative } from 'node:path';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { TEST_PATH } from './cross-file-lifecycle.js';
+import { namedByImporters } from './import-callers.js';
 import { importersOf } from './importers.js';
-import { packageFiles, packageOf } from './project.js';
+import { packageFiles, packageOf, type PackageInfo } from './project.js';
 import { listedAsWorkspace } from './resolve.js';
 import type { AnyContext } from './static.js';
 
@@ -107,14 +112,8 @@ const COMPUTED_CALL = /([\w$]+|[\])])\s*(?:\?\.)?\[(?!\s*(?:(['"])[^'"\n]*\2|\d+
 const THIS_COMPUTED = /\bthis\s*(?:\?\.)?\[(?!\s*(['"])[^'"\n]*\1\s*\])/;
 const WORD = /[A-Za-z_$][\w$]*/g;
 
-/** What a package.json says, as far as this module needs it. */
+/** What a package.json says, as far as this module needs it (whether it is private or a server is `project.ts` packageOf's). */
 interface Manifest {
-  private?: unknown;
-  main?: unknown;
-  exports?: unknown;
-  module?: unknown;
-  bin?: unknown;
-  scripts?: Record<string, unknown>;
   workspaces?: unknown;
   dependencies?: Record<string, unknown>;
   devDependencies?: Record<string, unknown>;
@@ -142,27 +141,22 @@ export function applicationRoot(file: string): string | undefined {
   if (!info) return undefined;
   let known = applications.get(info.root);
   if (known === undefined) {
-    known = isApplication(info.root);
+    known = isApplication(info);
     if (applications.size > 1000) applications.clear();
     applications.set(info.root, known);
   }
   return known ? info.root : undefined;
 }
 
-function isApplication(root: string): boolean {
+/** Whether the package is an application (`project.ts` PackageInfo's `application`: private, or its `main` one of its `bin`) outside `node_modules`, with no template framework, and no workspace member. */
+function isApplication(info: PackageInfo): boolean {
   // an installed dependency is a published package
-  if (/[\\/]node_modules[\\/]/.test(root)) return false;
-  const manifest = readManifest(root);
+  if (!info.application || /[\\/]node_modules[\\/]/.test(info.root)) return false;
+  const manifest = readManifest(info.root);
   if (!manifest) return false;
   const dependencies = { ...(manifest.dependencies ?? {}), ...(manifest.devDependencies ?? {}) };
   if (TEMPLATE_FRAMEWORKS.some((name) => name in dependencies)) return false;
-  if (workspaceMember(root)) return false;
-  if (manifest.private === true) return true;
-  // a server shipped through npm: its main is one of its executables
-  if (typeof manifest.main !== 'string') return false;
-  const main = resolve(root, manifest.main);
-  const bins = typeof manifest.bin === 'string' ? [manifest.bin] : manifest.bin && typeof manifest.bin === 'object' ? Object.values(manifest.bin as object) : [];
-  return bins.some((bin) => typeof bin === 'string' && resolve(root, bin) === main);
+  return !workspaceMember(info.root);
 }
 
 /**
@@ -334,9 +328,13 @@ function judge(context: AnyContext, file: string, root: string, declared: Declar
   if (new RegExp(`(?<![\\w$])${declared.name.replace(/\$/g, '\\$')}(?![\\w$])`).test(outside)) return false;
   if (declared.method && THIS_COMPUTED.test(text)) return false;
   if (!declared.outside) return true;
-  const counts = wordCountsOf(root, files);
-  const own = wordsOf(file).has(declared.name) ? 1 : 0;
-  if ((counts.get(declared.name) ?? 0) - own > 0) return false;
+  // a workspace root: its sibling packages (listed apart) may import any module of it
+  if (declared.method || workspaceRoot(root)) {
+    const counts = wordCountsOf(root, files);
+    const own = wordsOf(file).has(declared.name) ? 1 : 0;
+    if ((counts.get(declared.name) ?? 0) - own > 0) return false;
+    // a function is reached only through its module's importers (`import-callers.ts`)
+  } else if (namedByImporters(file, root, declared.name, wordsOf)) return false;
   // a name written only in a deployment file (serverless.yml's handler: src/jobs.sweep)
   if (configWords(root).has(declared.name)) return false;
   // an instance handed to a library, which calls its methods by name (express-rate-limit's store.increment)
@@ -354,6 +352,12 @@ function judge(context: AnyContext, file: string, root: string, declared: Declar
     if (callsByComputedName(importerText)) return false;
   }
   return true;
+}
+
+/** Whether the package at `root` is a workspace root (`workspaces`, `pnpm-workspace.yaml`, `lerna.json`): packages under it, outside its listing, may import its modules. */
+function workspaceRoot(root: string): boolean {
+  if (existsSync(join(root, 'pnpm-workspace.yaml')) || existsSync(join(root, 'lerna.json'))) return true;
+  return readManifest(root)?.workspaces !== undefined;
 }
 
 /** Files at a package's root that name entry points in text this plugin does not parse: deployment and process files. */

@@ -1,0 +1,172 @@
+/**
+ * Whether an exported function of an application is named where a call can reach it: in a module
+ * that imports its module, directly or through the modules importing that one (a barrel's
+ * `export { cacheIncr } from './cache'`, then `import { cacheIncr } from '@/lib/redis'`), not in any
+ * module of the package that happens to write the same word.
+ *
+ * ```ts
+ * // lib/redis/cache.ts
+ * export async function cacheIncr(key: string) { return redis.incr(key); }
+ * // lib/redis/index.ts: a barrel; its `cacheIncr` is a re-export, not a call
+ * export { cacheGet, cacheIncr } from './cache';
+ * // feed.ts imports the barrel and names only cacheGet: cacheIncr runs nowhere
+ * ```
+ *
+ * What counts as naming it, conservatively (a false "never runs" would hide a leak):
+ *
+ * - only the modules of the package that write the name as a word can name it (none: not named);
+ *   the modules looked at are the importers of the defining module (`importers.ts` importersOf),
+ *   then theirs, breadth first, at most `MAX_IMPORT_DEPTH` levels and `MAX_MODULES_SEEN` modules,
+ *   until each module writing the name has been judged; a walk that stops at a bound with modules
+ *   left to look at answers "named" (unknown callers);
+ * - tests, mocks and fixtures (`cross-file-lifecycle.ts` TEST_PATH) name nothing, but the walk
+ *   still goes through them;
+ * - in a module looked at, the name counts as a word anywhere outside its import declarations and
+ *   its export lists (`export { a, b }`, `export { a } from './m'`, `export * from './m'`): a call,
+ *   a reference, a destructured `require`, a string, a comment; an import or re-export that renames
+ *   it (`import { cacheIncr as bump }`, `export { cacheIncr as incr }`) counts (the new name is
+ *   called), and so does a module that does not parse;
+ * - a module outside that walk that writes the same word is no caller: it cannot reach the
+ *   function without importing its module.
+ *
+ * Only functions: a method travels with its instance, which code that never imports the class's
+ * module can hold (a parameter, a global, a framework's container), so `uncalled.ts` keeps the
+ * package-wide word search for methods.
+ *
+ * Bounded and cached: each module's verdict per name is kept per modification time, and each
+ * answer per defining module and name per listing (`project.ts` packageFiles).
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { extname, relative } from 'node:path';
+import { parse } from '@typescript-eslint/parser';
+import type { TSESTree } from '@typescript-eslint/utils';
+import { TEST_PATH } from './cross-file-lifecycle.js';
+import { importersOf, MAX_IMPORT_DEPTH, MAX_MODULES_SEEN } from './importers.js';
+import { packageFiles } from './project.js';
+
+/** Per module path: its modification time and, per name, whether it names the name outside its import / export lists. */
+const namingByFile = new Map<string, { mtimeMs: number; names: Map<string, boolean> }>();
+/** Per defining module and name: the listing the answer was found with, and the answer. */
+const answers = new Map<string, { files: readonly string[]; named: boolean }>();
+
+/**
+ * Whether a module importing `file` (directly, or through the modules importing it, bounded: see
+ * the module comment) names `name` other than in its import declarations and export lists, or the
+ * bounded walk could not tell. `root` is the package root whose listing is searched; `wordsOf`
+ * gives the words of a file's text (the caller's per-file cache: a module that does not write the
+ * name is no caller, and the walk ends once every module writing it is judged).
+ */
+export function namedByImporters(file: string, root: string, name: string, wordsOf: (path: string) => ReadonlySet<string>): boolean {
+  const files = packageFiles(root);
+  if (!files) return true;
+  const key = `${file}\0${name}`;
+  const cached = answers.get(key);
+  if (cached && cached.files === files) return cached.named;
+  const named = walk(file, root, files, name, wordsOf);
+  if (answers.size > 20_000) answers.clear();
+  answers.set(key, { files, named });
+  return named;
+}
+
+function walk(file: string, root: string, files: readonly string[], name: string, wordsOf: (path: string) => ReadonlySet<string>): boolean {
+  // the modules that write the word at all (tests left out): the walk ends once each is judged
+  const pending = new Set(files.filter((path) => path !== file && !TEST_PATH.test(relative(root, path)) && wordsOf(path).has(name)));
+  if (pending.size === 0) return false;
+  const seen = new Set<string>([file]);
+  let level = [file];
+  for (let depth = 0; level.length > 0; depth++) {
+    const next: string[] = [];
+    for (const path of level) {
+      for (const importer of importersOf(path, root)) {
+        if (seen.has(importer)) continue;
+        // importers left unread at a bound: callers unknown
+        if (depth === MAX_IMPORT_DEPTH || seen.size >= MAX_MODULES_SEEN) return true;
+        seen.add(importer);
+        next.push(importer);
+        if (!pending.delete(importer)) continue;
+        if (names(importer, name)) return true;
+        if (pending.size === 0) return false;
+      }
+    }
+    level = next;
+  }
+  return false;
+}
+
+const WORD_CHARS = /[\w$]/;
+
+/** Whether the module at `path` names `name` outside its import declarations and export lists (cached per modification time). */
+function names(path: string, name: string): boolean {
+  let mtimeMs: number;
+  try {
+    mtimeMs = statSync(path).mtimeMs;
+  } catch {
+    return true;
+  }
+  let entry = namingByFile.get(path);
+  if (!entry || entry.mtimeMs !== mtimeMs) {
+    entry = { mtimeMs, names: new Map() };
+    if (namingByFile.size > 20_000) namingByFile.clear();
+    namingByFile.set(path, entry);
+  }
+  let answer = entry.names.get(name);
+  if (answer === undefined) {
+    answer = namesOutsideImports(path, name);
+    entry.names.set(name, answer);
+  }
+  return answer;
+}
+
+function namesOutsideImports(path: string, name: string): boolean {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return true;
+  }
+  if (!hasWord(text, name)) return false;
+  let program: TSESTree.Program;
+  try {
+    const ext = extname(path);
+    program = parse(text, { range: true, jsx: !/^\.[cm]?ts$/.test(ext), sourceType: 'module', comment: false });
+  } catch {
+    return true;
+  }
+  // blank the import declarations and export lists that pass the name on under the same name
+  let rest = text;
+  for (const statement of program.body) {
+    if (!importOrExportList(statement)) continue;
+    if (renames(statement, name)) return true;
+    rest = rest.slice(0, statement.range[0]) + ' '.repeat(statement.range[1] - statement.range[0]) + rest.slice(statement.range[1]);
+  }
+  return hasWord(rest, name);
+}
+
+/** An import declaration, or an export that declares nothing (`export { a }`, `export { a } from`, `export * from`). */
+function importOrExportList(statement: TSESTree.ProgramStatement): statement is TSESTree.ImportDeclaration | TSESTree.ExportNamedDeclaration | TSESTree.ExportAllDeclaration {
+  if (statement.type === 'ImportDeclaration' || statement.type === 'ExportAllDeclaration') return true;
+  return statement.type === 'ExportNamedDeclaration' && statement.declaration === null;
+}
+
+/** Whether the statement imports or exports `name` under another name (`{ name as other }`), or exports a local `name` it imported under another. */
+function renames(statement: TSESTree.ImportDeclaration | TSESTree.ExportNamedDeclaration | TSESTree.ExportAllDeclaration, name: string): boolean {
+  if (statement.type === 'ExportAllDeclaration') return false;
+  for (const specifier of statement.specifiers) {
+    if (specifier.type === 'ImportSpecifier') {
+      const imported = specifier.imported.type === 'Identifier' ? specifier.imported.name : specifier.imported.value;
+      if (imported === name && specifier.local.name !== name) return true;
+    } else if (specifier.type === 'ExportSpecifier') {
+      const local = specifier.local.type === 'Identifier' ? specifier.local.name : specifier.local.value;
+      const exported = specifier.exported.type === 'Identifier' ? specifier.exported.name : specifier.exported.value;
+      if (local === name && exported !== name) return true;
+    }
+  }
+  return false;
+}
+
+function hasWord(text: string, name: string): boolean {
+  for (let at = text.indexOf(name); at >= 0; at = text.indexOf(name, at + 1)) {
+    if (!WORD_CHARS.test(text[at - 1] ?? ' ') && !WORD_CHARS.test(text[at + name.length] ?? ' ')) return true;
+  }
+  return false;
+}
