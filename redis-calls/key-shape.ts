@@ -483,8 +483,6 @@ function memberShape(context: AnyContext, node: TSESTree.MemberExpression, bindi
   }
   // process.env.KEY_PREFIX: the process's configuration, one value for its life
   if (isProcessEnv(context, object)) return IMPORTED_PART;
-  // config.keyPrefix of a top-level `const config = loadConfig()` never written to (process-fixed.ts)
-  if (isModuleConfigMember(context, node)) return IMPORTED_PART;
   // KEYS.SYS.FEATURES, Keys[env]: a member of a const object literal or enum, here or imported
   const fromContainer = containerMemberShape(context, node, bindings, depth);
   if (fromContainer) return fromContainer;
@@ -519,7 +517,8 @@ function memberShape(context: AnyContext, node: TSESTree.MemberExpression, bindi
     return UNKNOWN_PART;
   }
   const init = unwrap(def.node.init);
-  if (init.type !== AST_NODE_TYPES.ObjectExpression) return UNKNOWN_PART;
+  // config.keyPrefix of a top-level `const config = loadConfig()` never written to (process-fixed.ts)
+  if (init.type !== AST_NODE_TYPES.ObjectExpression) return isModuleConfigMember(context, node) ? IMPORTED_PART : UNKNOWN_PART;
   for (const property of init.properties) {
     if (property.type !== AST_NODE_TYPES.Property) return UNKNOWN_PART;
     if (propertyName(property.key, property.computed) === name) {

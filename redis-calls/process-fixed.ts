@@ -37,7 +37,8 @@ export function isModuleConfigMember(context: AnyContext, member: TSESTree.Membe
   if (declaration?.type !== AST_NODE_TYPES.VariableDeclaration || declaration.kind !== 'const' || !isTopLevel(declaration)) return false;
   let init = unwrap(def.node.init);
   if (init.type === AST_NODE_TYPES.AwaitExpression) init = unwrap(init.argument);
-  if (init.type !== AST_NODE_TYPES.CallExpression) return false;
+  // a `require(...)` is another module's values, read as such by key-shape.ts
+  if (init.type !== AST_NODE_TYPES.CallExpression || (init.callee.type === AST_NODE_TYPES.Identifier && init.callee.name === 'require')) return false;
   // nothing of the module writes the property: `config.keyPrefix = id` makes it the data of a call
   return variable!.references.every((reference) => reference.identifier === def.node.id || !writesProperty(reference.identifier, name));
 }
