@@ -4,7 +4,8 @@
  * nothing trims THAT key shape: no XTRIM and no XADD ... MAXLEN / MINID of it in the file or in a
  * related module (incryptomax/clicker-miniapp: the API appends to `clicks_stream`, the worker
  * trims `clicks:stream`). A bounded key is one key, but a stream's entries pile up. Not a bound:
- * XDEL of the entries read, a trim of a stream of another name. Left alone: a capped XADD
+ * XACK, a trim or XDEL of a stream of another name. Left alone: a stream a consumer drains with
+ * XDEL, a trim or XDEL whose key's run-time parts can spell the stream, a capped XADD
  * (MAXLEN, MINID, node-redis' TRIM option), a stream the file or a related module trims, a stream
  * the file expires or deletes (judged by those readings), a stream read by a consumer group
  * (lifecycle.ts keptStream, unchanged), and a per-identity stream, reported as any key family
@@ -30,9 +31,14 @@ const reported = [
     code: ioredis("export const add = (u: string) => redis.xadd('clicks_stream', '*', 'u', u);\nexport const trim = () => redis.xtrim('clicks:stream', 'MAXLEN', 1000);"),
     errors: [untrimmed(3, 41)],
   },
-  // a consumer's XDEL of the entries it read is no bound
+  // a consumer's XDEL of the entries of another stream is no bound of this one
   {
-    code: ioredis("export const add = (u: string) => redis.xadd('events', '*', 'u', u);\nexport async function drain() {\n  const entries = await redis.xrange('events', '-', '+', 'COUNT', 10);\n  for (const [id] of entries) await redis.xdel('events', id);\n}"),
+    code: ioredis("export const add = (u: string) => redis.xadd('events', '*', 'u', u);\nexport async function drain() {\n  const entries = await redis.xrange('events:old', '-', '+', 'COUNT', 10);\n  for (const [id] of entries) await redis.xdel('events:old', id);\n}"),
+    errors: [untrimmed(3, 41)],
+  },
+  // XACK leaves the acknowledged entry in the stream
+  {
+    code: ioredis("export const add = (u: string) => redis.xadd('events', '*', 'u', u);\nexport const ack = (id: string) => redis.xack('other', 'g', id);"),
     errors: [untrimmed(3, 41)],
   },
   // one stream per instance (a readonly member), node-redis
@@ -49,6 +55,12 @@ const left = [
   // trimmed elsewhere in the file: XTRIM, or another XADD ... MAXLEN of the same stream
   ioredis("export const add = (u: string) => redis.xadd('clicks', '*', 'u', u);\nexport const trim = () => redis.xtrim('clicks', 'MAXLEN', '~', 10000);"),
   ioredis("export const add = (u: string) => redis.xadd('clicks', '*', 'u', u);\nexport const addCapped = (u: string) => redis.xadd('clicks', 'MAXLEN', 100, '*', 'u', u);"),
+  // drained: a consumer deletes each entry it processed (XDEL), as LPOP drains a list
+  ioredis("export const add = (u: string) => redis.xadd('events', '*', 'u', u);\nexport async function drain() {\n  const entries = await redis.xrange('events', '-', '+', 'COUNT', 10);\n  for (const [id] of entries) await redis.xdel('events', id);\n}"),
+  // drained by a consumer class given the stream's key: its XDEL's key can spell this stream
+  ioredis("export const add = (u: string) => redis.xadd('link:clicks', '*', 'u', u);\nexport class Drain {\n  constructor(private readonly streamKey: string) {}\n  async run(ids: string[]) { await redis.xdel(this.streamKey, ...ids); }\n}\nexport const clicks = new Drain('link:clicks');"),
+  // trimmed by a helper whose key is a parameter: it can be this stream
+  ioredis("export const add = (u: string) => redis.xadd('clicks', '*', 'u', u);\nexport const trim = (stream: string) => redis.xtrim(stream, 'MAXLEN', '~', 1000);"),
   // read by a consumer group: a message bus (lifecycle.ts keptStream, unchanged)
   ioredis("export const add = (u: string) => redis.xadd('jobs', '*', 'u', u);\nexport const read = () => redis.xreadgroup('GROUP', 'g', 'c', 'STREAMS', 'jobs', '>');"),
   // deleted by the file (allowDeletedKeys)
