@@ -24,8 +24,8 @@ import { keyShapeOf } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
 import type { AnyContext } from './static.js';
 
-/** Text that may remove stream entries (`XTRIM`, `xTrim`, `MAXLEN`, `MINID`, node-redis' `TRIM: {...}`, `XDEL`): only such a related module is parsed. */
-const MAY_TRIM = /xtrim|maxlen|minid|xdel/i;
+/** Text that may remove stream entries (`XTRIM`, `xTrim`, `MAXLEN`, `MINID`, node-redis' `TRIM: {...}`, `XDEL`, `DEL`, `UNLINK`): only such a related module is parsed. */
+const MAY_TRIM = /xtrim|maxlen|minid|xdel|\bdel\b|unlink/i;
 
 const cappedCache = new WeakMap<TSESTree.Program, ReadonlyArray<readonly string[]>>();
 const relatedCache = new WeakMap<TSESTree.Program, AnyContext[]>();
@@ -52,7 +52,8 @@ export function untrimmedStreamAppend(context: AnyContext, call: RedisCall, keyN
 }
 
 /**
- * The key shapes whose entries the module of `at` removes (XTRIM, XADD ... MAXLEN / MINID, XDEL),
+ * The key shapes whose entries the module of `at` removes (XTRIM, XADD ... MAXLEN / MINID, XDEL,
+ * or the whole stream: DEL / UNLINK),
  * each as its {@link starLiterals} (a `*` for a part known only at run time), cached per module.
  */
 function cappedShapes(at: AnyContext): ReadonlyArray<readonly string[]> {
@@ -63,8 +64,10 @@ function cappedShapes(at: AnyContext): ReadonlyArray<readonly string[]> {
   cappedCache.set(program, shapes);
   const index = fileIndexOf(at);
   for (const call of [...index.calls, ...index.facadeCalls]) {
-    if (!removesStreamEntries(call.command, call.args)) continue;
+    const removes = removesStreamEntries(call.command, call.args);
     for (const key of call.description.keys) {
+      // entries removed, or the whole stream deleted (DEL / UNLINK: `semantics/commands.ts` 'delete')
+      if (!removes && key.effect !== 'delete') continue;
       const node = call.argNodes[key.arg];
       if (node && node.type !== 'SpreadElement') shapes.push(starLiterals(keyShapeOf(at, node).shape));
     }

@@ -59,6 +59,8 @@ const left = [
   ioredis("export const add = (u: string) => redis.xadd('events', '*', 'u', u);\nexport async function drain() {\n  const entries = await redis.xrange('events', '-', '+', 'COUNT', 10);\n  for (const [id] of entries) await redis.xdel('events', id);\n}"),
   // drained by a consumer class given the stream's key: its XDEL's key can spell this stream
   ioredis("export const add = (u: string) => redis.xadd('link:clicks', '*', 'u', u);\nexport class Drain {\n  constructor(private readonly streamKey: string) {}\n  async run(ids: string[]) { await redis.xdel(this.streamKey, ...ids); }\n}\nexport const clicks = new Drain('link:clicks');"),
+  // deleted right after a probe in the same function (a health check)
+  ioredis("export async function probe() {\n  const id = await redis.xadd('app:validate', '*', 'data', 'test');\n  await redis.del('app:validate');\n  return id;\n}"),
   // trimmed by a helper whose key is a parameter: it can be this stream
   ioredis("export const add = (u: string) => redis.xadd('clicks', '*', 'u', u);\nexport const trim = (stream: string) => redis.xtrim(stream, 'MAXLEN', '~', 1000);"),
   // read by a consumer group: a message bus (lifecycle.ts keptStream, unchanged)
