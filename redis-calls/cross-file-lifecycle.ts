@@ -167,9 +167,10 @@ function projectRoot(file: string): string | undefined {
 
 /**
  * The contexts of the related modules of the linted file (see the module comment): its importers,
- * its imports, the importers of its imports, in that order, bounded.
+ * its imports, the importers of its imports, in that order, bounded; only those whose text
+ * `mayMatter` matches are parsed (by default, text that may delete or expire a key).
  */
-function relatedModules(context: AnyContext): AnyContext[] {
+export function relatedModules(context: AnyContext, mayMatter: RegExp = MAY_MANAGE): AnyContext[] {
   const file = context.physicalFilename ?? context.filename;
   if (!file || !isAbsolute(file)) return [];
   const root = projectRoot(file);
@@ -195,7 +196,7 @@ function relatedModules(context: AnyContext): AnyContext[] {
     if (rel.startsWith('..') || isAbsolute(rel) || (!ownIsTest && TEST_PATH.test(rel))) continue;
     const specifier = specifierOf(file, path);
     const text = readModule(file, specifier)?.entry.text;
-    if (text === undefined || !MAY_MANAGE.test(text)) continue;
+    if (text === undefined || !mayMatter.test(text)) continue;
     const module = loadModule(context, specifier);
     if (module) out.push(moduleContext(context, module));
   }

@@ -55,6 +55,7 @@ import { assignedOnce, containerOf, declarationStatement, isObjectAssign, member
 import { concatenatedOperands, isNodeUtilFormat, nodeFormatSegments, ownFormatSegments, type FormatSegment } from './format-strings.js';
 import { exportedValue, findExport, importedBinding, moduleContext, namespaceModule, type ImportedModule } from './modules.js';
 import { BUILD_ID_NAME } from './names.js';
+import { isModuleConfigMember, literalReturnsOf } from './process-fixed.js';
 import { findVariable, pick, propertyName, referenceName, unwrap, type AnyContext } from './static.js';
 
 /** The shape of one key expression. */
@@ -516,7 +517,8 @@ function memberShape(context: AnyContext, node: TSESTree.MemberExpression, bindi
     return UNKNOWN_PART;
   }
   const init = unwrap(def.node.init);
-  if (init.type !== AST_NODE_TYPES.ObjectExpression) return UNKNOWN_PART;
+  // config.keyPrefix of a top-level `const config = loadConfig()` never written to (process-fixed.ts)
+  if (init.type !== AST_NODE_TYPES.ObjectExpression) return isModuleConfigMember(context, node) ? IMPORTED_PART : UNKNOWN_PART;
   for (const property of init.properties) {
     if (property.type !== AST_NODE_TYPES.Property) return UNKNOWN_PART;
     if (propertyName(property.key, property.computed) === name) {
@@ -748,6 +750,11 @@ function callShape(context: AnyContext, node: TSESTree.CallExpression, bindings:
   // util.format('lock:%s', id), REDIS_KEY.format(id) of the application's String.prototype.format
   const formatted = formatCallShape(context, node, callee, bindings, depth);
   if (formatted) return formatted;
+  // bucket(n), this.getTier(level) of a function whose every return is a literal: one of a few
+  // values, their common spelling (process-fixed.ts)
+  // (one value alone is read as a key builder's, with its declaration for annotations)
+  const literals = member === undefined ? literalReturnsOf(context, callee) : undefined;
+  if (literals && new Set(literals).size > 1) return literals.map(literal).reduce(common);
   const local = keyBuilder(context, callee);
   // a builder of another module (`genAuthPermKey(uid)` imported from '~/helper/genRedisKey') or
   // held in a const object (`KEYS.user(id)`) is read where it is written; its declaration stays

@@ -58,6 +58,7 @@ import { persistentAnnotation, persistentPattern, persistentReason } from './per
 import type { AnyContext } from './static.js';
 import { uncalledDeclaration } from './uncalled.js';
 import { userNamedKey, userNamedWrite } from './user-named-key.js';
+import { untrimmedStreamAppend } from './untrimmed-stream.js';
 
 /** The options every key-writing rule has (all `true` by default, `false` in `strict`). */
 export interface KeyPolicyOptions {
@@ -187,7 +188,8 @@ export function exemption(context: AnyContext, call: RedisCall, keyNode: TSESTre
   // written then expired)
   if (persistentPattern(context, shape, call.client.keyPrefix) && !keyExpiredBeside(context, call, call.argNodes.indexOf(keyNode))) return 'persistent';
   // a constant under a per-build prefix (`${DEPLOY_ID}:pages`) is one key per deploy, not one key
-  if (options.allowConstantKeys !== false && shape.constant && !perBuildKey(context, keyNode)) {
+  // an XADD to one stream nothing trims is one key, but its entries pile up (untrimmed-stream.ts)
+  if (options.allowConstantKeys !== false && shape.constant && !perBuildKey(context, keyNode) && !untrimmedStreamAppend(context, call, keyNode)) {
     const arg = call.argNodes.indexOf(keyNode);
     if (!boundedKeyExpired(context, call, arg, shape)) return 'constant';
   }

@@ -61,6 +61,7 @@ import {
 } from '../redis-calls/lifecycle.js';
 import { expiredThroughCollection } from '../redis-calls/collected-keys.js';
 import { memberRemovedElsewhere } from '../redis-calls/member-registry.js';
+import { untrimmedStreamAppend } from '../redis-calls/untrimmed-stream.js';
 
 /** Options of the rule (the options object's type is exported from the package root). */
 export type Options = [IncrNeedsExpireOnCreateOptions];
@@ -76,6 +77,7 @@ export type MessageIds =
   | 'deletedElsewhere'
   | 'consumedElsewhere'
   | 'keptStream'
+  | 'untrimmedStream'
   | 'updatesTtlRecord'
   | 'idSequence'
   | 'wrapInMulti'
@@ -151,6 +153,7 @@ export default createRule<Options, MessageIds>({
       repairedOnNextHit: `{{command}} creates \`{{key}}\` without TTL, and the EXPIRE at line {{line}} re-arms it when its TTL is missing only on a later call: a key never hit again keeps no TTL. Send the write and its expiry in one MULTI or Lua script.${KEY_TAIL}`,
       deletedElsewhere: `{{command}} creates \`{{key}}\` without TTL, and it ${DELETED_ELSEWHERE_TEXT}.${KEY_TAIL}`,
       consumedElsewhere: `{{command}} creates \`{{key}}\` without TTL, and it ${CONSUMED_ELSEWHERE_TEXT}.${KEY_TAIL}`,
+      untrimmedStream: `{{command}} appends to the stream \`{{key}}\` without MAXLEN or MINID, and nothing trims that stream (no XTRIM, no XADD ... MAXLEN / MINID of it): it grows by one entry per call for ever. Cap it in the XADD (MAXLEN ~ 10000, or MINID), or XTRIM it where it is consumed.${KEY_TAIL}`,
       keptStream: `{{command}} creates \`{{key}}\` without TTL, and it ${KEPT_STREAM_TEXT}.${KEY_TAIL}`,
       updatesTtlRecord: `{{command}} of \`{{key}}\` ${UPDATES_TTL_RECORD_TEXT}.${KEY_TAIL}`,
       idSequence: `{{command}} of \`{{key}}\` creates it without TTL, and {{why}}: an ID sequence must not expire (ids would be reissued). If it is one, declare it persistent; if it is a counter, expire it in the same MULTI.${KEY_TAIL}`,
@@ -323,6 +326,11 @@ export default createRule<Options, MessageIds>({
           // a stream kept as a message bus: read by a consumer group, or capped (MAXLEN, XTRIM)
           const stream = inUnit || deleter || sequence || consumer ? undefined : keptStream(context, call, keyArg);
           if (stream && allowConsumedQueues) continue;
+          // one stream that XADD grows by an entry per call and nothing trims (redis-calls/untrimmed-stream.ts)
+          if (!inUnit && !deleter && !sequence && !consumer && !stream && untrimmedStreamAppend(context, call, creation.keyNode)) {
+            context.report({ node: call.node, loc: reportLoc(call), messageId: 'untrimmedStream', data: { command: call.command, ...keyData(context, call, creation.keyNode) } });
+            continue;
+          }
           const creator = inUnit || deleter || sequence || consumer || stream || existing ? undefined : createdWithTtlElsewhere(context, call, keyArg);
           if (creator && allowTtlRecordUpdates) continue;
           const managed = sequence

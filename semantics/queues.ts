@@ -127,3 +127,15 @@ export function streamUse(command: string, args: readonly unknown[]): 'group' | 
 
 /** Commands that create a stream: XADD (without NOMKSTREAM), XGROUP CREATE ... MKSTREAM. */
 export const STREAM_WRITES: ReadonlySet<string> = new Set(['XADD', 'XGROUP']);
+
+/**
+ * Whether `command` removes entries of the stream it names, so that stream does not keep every
+ * entry ever added to it: XTRIM and XADD ... MAXLEN / MINID evict the oldest ({@link streamUse}
+ * `'cap'`), XDEL removes the entries it names (https://redis.io/docs/latest/commands/xdel/): a
+ * consumer that deletes each entry it has processed drains the stream as LPOP drains a list (the
+ * emptied stream key stays, one key). XACK does not: an acknowledged entry stays in the stream.
+ * `args` as for {@link streamUse}.
+ */
+export function removesStreamEntries(command: string, args: readonly unknown[]): boolean {
+  return command === 'XDEL' || streamUse(command, args) === 'cap';
+}

@@ -20,13 +20,13 @@ const app = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'bou
 
 const bounded = [
   // handed case 26's shape: a readonly constructor parameter property
-  ioredis("export class Broker {\n  constructor(private readonly channel: string) {}\n  publish(m: string) { return redis.xadd(this.channel, '*', 'm', m); }\n}"),
+  ioredis("export class Broker {\n  constructor(private readonly channel: string) {}\n  publish(m: string) { return redis.xadd(this.channel, 'MAXLEN', '~', 1000, '*', 'm', m); }\n}"),
   // a readonly member the constructor builds from its options, and a property of a fixed member
   ioredis('export class Jobs {\n  private readonly key: string;\n  constructor(opts: { name: string }) { this.key = `jobs:${opts.name}`; }\n  bump() { return redis.incr(this.key); }\n}'),
   ioredis("export class Jobs {\n  constructor(private readonly opts: { key: string }) {}\n  bump() { return redis.incr(this.opts.key); }\n}"),
   // a member assigned only in the constructor, from a parameter (node-redis, a private field too)
-  nodeRedis("export class Stream {\n  private stream: string;\n  constructor(name: string) { this.stream = `events:${name}`; }\n  add(e: string) { return client.xAdd(this.stream, '*', { e }); }\n}"),
-  nodeRedis("export class Stream {\n  #stream;\n  constructor(name: string) { this.#stream = name; }\n  add(e: string) { return client.xAdd(this.#stream, '*', { e }); }\n}"),
+  nodeRedis("export class Stream {\n  private stream: string;\n  constructor(name: string) { this.stream = `events:${name}`; }\n  add(e: string) { return client.xAdd(this.stream, '*', { e }, { TRIM: { strategy: 'MAXLEN', threshold: 1000 } }); }\n}"),
+  nodeRedis("export class Stream {\n  #stream;\n  constructor(name: string) { this.#stream = name; }\n  add(e: string) { return client.xAdd(this.#stream, '*', { e }, { TRIM: { strategy: 'MAXLEN', threshold: 1000 } }); }\n}"),
   // a union of literals, through a key builder of the module (handed case 28's shape), boolean
   upstash("type Frequency = 'daily' | 'weekly';\nconst viewerSetKey = (f: Frequency) => `digest_viewers:${f}`;\nexport const enqueue = (f: Frequency, v: string) => redis.sadd(viewerSetKey(f), v);"),
   upstash("export const enqueue = (frequency: 'daily' | 'weekly', v: string) => redis.sadd(`digest:${frequency}`, v);"),
@@ -94,7 +94,18 @@ for (const tester of [untypedTester, typedTester]) {
         ],
       },
       // strict turns the allowance off
-      ...bounded.slice(0, 3).map((code) => ({ code, options: [{ allowConstantKeys: false }] as [{ allowConstantKeys: boolean }], errors: [{ messageId: 'noExpiry' as const }] })),
+      ...bounded.slice(1, 3).map((code) => ({ code, options: [{ allowConstantKeys: false }] as [{ allowConstantKeys: boolean }], errors: [{ messageId: 'noExpiry' as const }] })),
+      // a bounded stream nothing trims grows by an entry per XADD: reported in both configs
+      // (tests/rules/untrimmed-stream.test.ts); its capped form above is a bounded key
+      {
+        code: ioredis("export class Broker {\n  constructor(private readonly channel: string) {}\n  publish(m: string) { return redis.xadd(this.channel, '*', 'm', m); }\n}"),
+        errors: [{ messageId: 'untrimmedStream' as const, line: 5, column: 37 }],
+      },
+      {
+        code: ioredis("export class Broker {\n  constructor(private readonly channel: string) {}\n  publish(m: string) { return redis.xadd(this.channel, '*', 'm', m); }\n}"),
+        options: [{ allowConstantKeys: false }] as [{ allowConstantKeys: boolean }],
+        errors: [{ messageId: 'untrimmedStream' as const, line: 5, column: 37 }],
+      },
     ],
   });
 }

@@ -49,12 +49,12 @@ const local = ioredis(
 );
 
 // (B) keys named by the deployment's configuration
-const envKey = nodeRedis('export const add = (e: string) => client.xAdd(process.env.STREAM_NAME!, \'*\', { e });');
-const envDefault = nodeRedis("export const add = (e: string) => client.xAdd(process.env.STREAM_NAME ?? 'events', '*', { e });");
-const envConst = nodeRedis("const STREAM = process.env.STREAM_NAME || 'events';\nexport const add = (e: string) => client.xAdd(STREAM, '*', { e });");
-const envConfig = ioredis("const config = require('./config');\nexport const add = (e) => redis.xadd(config.queue.stream.name, '*', 'e', e);");
-const envExport = ioredis("const { stream } = require('./exports');\nexport const add = (e) => redis.xadd(stream, '*', 'e', e);");
-const envTemplate = ioredis("export const add = (e: string) => redis.xadd(`${process.env.APP}:events`, '*', 'e', e);");
+const envKey = nodeRedis('export const add = (e: string) => client.xAdd(process.env.STREAM_NAME!, \'*\', { e }, { TRIM: { strategy: \'MAXLEN\', threshold: 1000 } });');
+const envDefault = nodeRedis("export const add = (e: string) => client.xAdd(process.env.STREAM_NAME ?? 'events', '*', { e }, { TRIM: { strategy: 'MAXLEN', threshold: 1000 } });");
+const envConst = nodeRedis("const STREAM = process.env.STREAM_NAME || 'events';\nexport const add = (e: string) => client.xAdd(STREAM, '*', { e }, { TRIM: { strategy: 'MAXLEN', threshold: 1000 } });");
+const envConfig = ioredis("const config = require('./config');\nexport const add = (e) => redis.xadd(config.queue.stream.name, 'MAXLEN', '~', 1000, '*', 'e', e);");
+const envExport = ioredis("const { stream } = require('./exports');\nexport const add = (e) => redis.xadd(stream, 'MAXLEN', '~', 1000, '*', 'e', e);");
+const envTemplate = ioredis("export const add = (e: string) => redis.xadd(`${process.env.APP}:events`, 'MAXLEN', '~', 1000, '*', 'e', e);");
 
 // (C) a choice between constant keys
 const choice = ioredis("export const save = (full: boolean, fees: string) => redis.set(full ? 'fees:lastFull' : 'fees:lastQuick', fees);");
