@@ -1,0 +1,71 @@
+/**
+ * Breaker round 22: readings that left a finding out and hid a real leak, each with the case that
+ * broke it. Projects are written to a temporary folder and linted with ESLint's Linter.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import tsParser from '@typescript-eslint/parser';
+import { Linter } from 'eslint';
+import { afterAll, describe, expect, it } from 'vitest';
+import plugin from '../../rules/index.js';
+
+const roots: string[] = [];
+afterAll(() => {
+  for (const root of roots) rmSync(root, { recursive: true, force: true });
+});
+
+/** Writes `files` (path -> text) into a fresh folder and returns its path. */
+function project(files: Record<string, string>): string {
+  const root = mkdtempSync(join(tmpdir(), 'breaker22-'));
+  roots.push(root);
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  return root;
+}
+
+/** [rule, line, column, messageId, the Lua rule id of an embedded-lua finding] of each finding of `rules` on `file` of the project at `root`. */
+function lint(root: string, file: string, code: string, rules: string[]): Array<[string | null, number, number, string | undefined, string | undefined]> {
+  const linter = new Linter({ configType: 'flat', cwd: root });
+  const config = [
+    {
+      files: ['**/*.ts', '**/*.js'],
+      languageOptions: { parser: tsParser },
+      plugins: { 'redis-ttl': plugin },
+      rules: Object.fromEntries(rules.map((rule) => [`redis-ttl/${rule}`, 'error'])) as Linter.RulesRecord,
+    },
+  ];
+  writeFileSync(join(root, file), code);
+  return linter
+    .verify(code, config, { filename: join(root, file) })
+    .map((m) => [m.ruleId, m.line, m.column, m.messageId, /^\[([^\]]+)\]/.exec(m.message)?.[1]]);
+}
+
+const APPLICATION = JSON.stringify({ name: 'app', private: true });
+const ARGV_KEY = `"redis.call('SET', ARGV[1], 1, 'EX', 60)"`;
+
+describe('embedded-lua: an application whose Cluster client is named inside a longer word', () => {
+  // the receiver's origin is not followed (a class of the code's own), so the project decides
+  const use = `import { RedisService } from './redis.service';\nexport class Store {\n  constructor(private readonly redis: RedisService) {}\n  run() {\n    return this.redis.eval(${ARGV_KEY}, 0, 'k');\n  }\n}\n`;
+  const service = `import Redis from 'ioredis';\nexport class RedisService extends Redis {}\n`;
+
+  it('node-redis createCluster: the remark stays', () => {
+    const root = project({
+      'package.json': APPLICATION,
+      'src/redis.service.ts': service,
+      'src/sessions.ts': `import { createCluster } from 'redis';\nexport const sessions = createCluster({ rootNodes: [{ url: process.env.REDIS_URL }] });\n`,
+    });
+    expect(lint(root, 'src/use.ts', use, ['embedded-lua'])).toEqual([['redis-ttl/embedded-lua', 5, 29, 'luaFinding', 'key-must-come-from-keys']]);
+  });
+
+  it('GLIDE GlideClusterClient: the remark stays', () => {
+    const root = project({
+      'package.json': APPLICATION,
+      'src/redis.service.ts': service,
+      'src/sessions.ts': `import { GlideClusterClient } from '@valkey/valkey-glide';\nexport const sessions = await GlideClusterClient.createClient({ addresses: [{ host: 'a' }] });\n`,
+    });
+    expect(lint(root, 'src/use.ts', use, ['embedded-lua'])).toEqual([['redis-ttl/embedded-lua', 5, 29, 'luaFinding', 'key-must-come-from-keys']]);
+  });
+});
