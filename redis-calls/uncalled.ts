@@ -48,7 +48,8 @@
  *   the package-wide search); nor in a deployment file at the package root
  *   ({@link CONFIG_FILE}: serverless.yml's `handler: src/jobs.sweep`); the module makes no dynamic
  *   member access on `this` (`this[name]`), and no module importing it calls a member by a computed
- *   name (`svc[action](...)`, `svc[kind as keyof Svc](...)`);
+ *   name (`svc[action](...)`, `svc[kind as keyof Svc](...)`) or hands its namespace on as a value
+ *   (`Object.values(functions)` of `import * as functions`: `import-callers.ts`);
  * - for a method, no instance of its class is handed to a library ({@link instanceEscapes}:
  *   `rateLimit({ store: new RedisStore() })`), which calls it by its interface's names;
  * - a method or an exported function counts only when some module of the package imports its

@@ -37,6 +37,7 @@ function lint(root: string, file: string, code: string, rules: string[]): Array<
       rules: Object.fromEntries(rules.map((rule) => [`redis-ttl/${rule}`, 'error'])) as Linter.RulesRecord,
     },
   ];
+  mkdirSync(dirname(join(root, file)), { recursive: true });
   writeFileSync(join(root, file), code);
   return linter
     .verify(code, config, { filename: join(root, file) })
@@ -67,5 +68,44 @@ describe('embedded-lua: an application whose Cluster client is named inside a lo
       'src/sessions.ts': `import { GlideClusterClient } from '@valkey/valkey-glide';\nexport const sessions = await GlideClusterClient.createClient({ addresses: [{ host: 'a' }] });\n`,
     });
     expect(lint(root, 'src/use.ts', use, ['embedded-lua'])).toEqual([['redis-ttl/embedded-lua', 5, 29, 'luaFinding', 'key-must-come-from-keys']]);
+  });
+});
+
+describe('uncalled: an exported function reached through its module namespace, never by name', () => {
+  const jobs = "import Redis from 'ioredis';\nconst redis = new Redis();\nexport async function countVisit(id: string) {\n  await redis.incr(`visits:${id}`);\n}\n";
+  const INCR = 'incr-needs-expire-on-create';
+
+  it('`import * as functions` then `Object.values(functions)` (an Inngest / cron registry): reported', () => {
+    const root = project({
+      'package.json': APPLICATION,
+      'src/server.ts': "import * as functions from './functions';\nimport { serve } from 'inngest/express';\nexport const handler = serve({ functions: Object.values(functions) });\n",
+      'src/functions/index.ts': "export * from './visits';\n",
+    });
+    expect(lint(root, 'src/functions/visits.ts', jobs, [INCR])).toEqual([[`redis-ttl/${INCR}`, 4, 15, 'noExpiry', undefined]]);
+  });
+
+  it('a barrel `export * as visits` whose importer loops over it: reported', () => {
+    const root = project({
+      'package.json': APPLICATION,
+      'src/cron.ts': "import { visits } from './functions';\nfor (const job of Object.values(visits)) setInterval(() => job('all'), 60_000);\n",
+      'src/functions/index.ts': "export * as visits from './visits';\n",
+    });
+    expect(lint(root, 'src/functions/visits.ts', jobs, [INCR])).toEqual([[`redis-ttl/${INCR}`, 4, 15, 'noExpiry', undefined]]);
+  });
+
+  it('control: called by name', () => {
+    const root = project({
+      'package.json': APPLICATION,
+      'src/cron.ts': "import { countVisit } from './functions/visits';\ncountVisit('x');\n",
+    });
+    expect(lint(root, 'src/functions/visits.ts', jobs, [INCR])).toEqual([[`redis-ttl/${INCR}`, 4, 15, 'noExpiry', undefined]]);
+  });
+
+  it('CommonJS `const jobs = require(...)` handed on whole: reported', () => {
+    const root = project({
+      'package.json': APPLICATION,
+      'src/cron.ts': "const jobs = require('./functions/visits');\nregister(jobs);\n",
+    });
+    expect(lint(root, 'src/functions/visits.ts', jobs, [INCR])).toEqual([[`redis-ttl/${INCR}`, 4, 15, 'noExpiry', undefined]]);
   });
 });
