@@ -45,6 +45,7 @@ function lint(root: string, file: string, code: string, rules: string[]): Array<
 }
 
 const APPLICATION = JSON.stringify({ name: 'app', private: true });
+const LIBRARY = JSON.stringify({ name: 'lib', version: '1.0.0', main: 'index.js' });
 const ARGV_KEY = `"redis.call('SET', ARGV[1], 1, 'EX', 60)"`;
 
 describe('embedded-lua: an application whose Cluster client is named inside a longer word', () => {
@@ -108,4 +109,19 @@ describe('uncalled: an exported function reached through its module namespace, n
     });
     expect(lint(root, 'src/functions/visits.ts', jobs, [INCR])).toEqual([[`redis-ttl/${INCR}`, 4, 15, 'noExpiry', undefined]]);
   });
+});
+
+describe('callback-parameter clients: a wrapper that hands its callback a client or, without Redis, nothing', () => {
+  const INCR = 'incr-needs-expire-on-create';
+  const code = (none: string) =>
+    "import Redis from 'ioredis';\nconst redis = process.env.REDIS_URL ? new Redis(process.env.REDIS_URL) : undefined;\n" +
+    `async function withRedis<T>(fn: (r: any) => Promise<T>): Promise<T> {\n  if (!redis) return fn(${none});\n  return fn(redis);\n}\n` +
+    'export const hit = (id: string) =>\n  withRedis(async (r) => {\n    if (!r) return;\n    await r.incr(`hits:${id}`);\n  });\n';
+
+  for (const none of ['null', 'undefined', 'new Map()']) {
+    it(`fn(${none}) in one branch, fn(redis) in the other: the INCR is reported`, () => {
+      const root = project({ 'package.json': LIBRARY });
+      expect(lint(root, 'src/hits.ts', code(none), [INCR])).toEqual([[`redis-ttl/${INCR}`, 10, 13, 'noExpiry', undefined]]);
+    });
+  }
 });
