@@ -19,8 +19,8 @@
  *   then theirs, breadth first, at most `MAX_IMPORT_DEPTH` levels and `MAX_MODULES_SEEN` modules,
  *   until each module writing the name has been judged; a walk that stops at a bound with modules
  *   left to look at answers "named" (unknown callers);
- * - tests, mocks and fixtures (`cross-file-lifecycle.ts` TEST_PATH) name nothing, but the walk
- *   still goes through them;
+ * - tests, mocks and fixtures (`test-paths.ts` testOnlyModule: on a test path and imported by no
+ *   module off one) name nothing, but the walk still goes through them;
  * - in a module looked at, the name counts as a word anywhere outside its import declarations and
  *   its export lists (`export { a, b }`, `export { a } from './m'`, `export * from './m'`): a call,
  *   a reference, a destructured `require`, a string, a comment; an import or re-export that renames
@@ -43,10 +43,10 @@
  * answer per defining module and name per listing (`project.ts` packageFiles).
  */
 import { readFileSync, statSync } from 'node:fs';
-import { extname, relative } from 'node:path';
+import { extname } from 'node:path';
 import { parse } from '@typescript-eslint/parser';
 import type { TSESTree } from '@typescript-eslint/utils';
-import { TEST_PATH } from './cross-file-lifecycle.js';
+import { testOnlyModule } from './test-paths.js';
 import { importersOf, MAX_IMPORT_DEPTH, MAX_MODULES_SEEN, resolved } from './importers.js';
 import { packageFiles } from './project.js';
 
@@ -77,7 +77,7 @@ export function namedByImporters(file: string, root: string, name: string, words
 function walk(file: string, root: string, files: readonly string[], name: string, wordsOf: (path: string) => ReadonlySet<string>): boolean {
   // the modules that write the word at all, or may take a module whole (tests left out): the
   // walk ends once each is judged
-  const pending = new Set(files.filter((path) => path !== file && !TEST_PATH.test(relative(root, path)) && (wordsOf(path).has(name) || mayTakeWhole(path))));
+  const pending = new Set(files.filter((path) => path !== file && !testOnlyModule(root, path) && (wordsOf(path).has(name) || mayTakeWhole(path))));
   if (pending.size === 0) return false;
   const seen = new Set<string>([file]);
   let level = [file];

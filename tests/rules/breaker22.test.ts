@@ -125,3 +125,27 @@ describe('callback-parameter clients: a wrapper that hands its callback a client
     });
   }
 });
+
+describe('uncalled: a production folder named like a test folder', () => {
+  const INCR = 'incr-needs-expire-on-create';
+  const scores = "import Redis from 'ioredis';\nconst redis = new Redis();\nexport async function bumpGoals(matchId: string) {\n  await redis.incr(`goals:${matchId}`);\n}\n";
+  it('a sports application whose src/fixtures/ (its matches) calls the helper, imported by its routes: reported', () => {
+    const root = project({
+      'package.json': APPLICATION,
+      'src/fixtures/live.ts': "import { bumpGoals } from '../scores';\nexport const onGoal = (matchId: string) => bumpGoals(matchId);\n",
+      'src/routes.ts': "import { onGoal } from './fixtures/live';\nexport const routes = { goal: onGoal };\n",
+      'src/main.ts': "import './scores';\nimport { routes } from './routes';\nexport default routes;\n",
+    });
+    expect(lint(root, 'src/scores.ts', scores, [INCR])).toEqual([[`redis-ttl/${INCR}`, 4, 15, 'noExpiry', undefined]]);
+  });
+
+  it('a test fixture only the tests import still calls nothing', () => {
+    const root = project({
+      'package.json': APPLICATION,
+      'src/fixtures/live.ts': "import { bumpGoals } from '../scores';\nexport const onGoal = (matchId: string) => bumpGoals(matchId);\n",
+      'src/scores.test.ts': "import { onGoal } from './fixtures/live';\nonGoal('m1');\n",
+      'src/main.ts': "import './scores';\n",
+    });
+    expect(lint(root, 'src/scores.ts', scores, [INCR])).toEqual([]);
+  });
+});
