@@ -149,3 +149,22 @@ describe('uncalled: a production folder named like a test folder', () => {
     expect(lint(root, 'src/scores.ts', scores, [INCR])).toEqual([]);
   });
 });
+
+describe('untrimmed streams: a DEL of a key the code names only at run time is no trim', () => {
+  const INCR = 'incr-needs-expire-on-create';
+  it('a generic cache helper `del(key)` in the client module does not trim `clicks_stream`', () => {
+    const root = project({
+      'package.json': APPLICATION,
+      'src/redis.ts': "import Redis from 'ioredis';\nexport const redis = new Redis();\nexport async function invalidate(key: string) {\n  await redis.del(key);\n}\n",
+    });
+    const api = "import { redis } from './redis';\nexport async function click(userId: string) {\n  await redis.xadd('clicks_stream', '*', 'userId', userId);\n}\n";
+    expect(lint(root, 'src/api.ts', api, [INCR])).toEqual([[`redis-ttl/${INCR}`, 3, 15, 'untrimmedStream', undefined]]);
+  });
+
+  it('the same helper written in the file: reported', () => {
+    const root = project({ 'package.json': APPLICATION });
+    const api =
+      "import Redis from 'ioredis';\nconst redis = new Redis();\nexport async function invalidate(key: string) {\n  await redis.unlink(key);\n}\nexport async function click(userId: string) {\n  await redis.xadd('clicks_stream', '*', 'userId', userId);\n}\n";
+    expect(lint(root, 'src/api.ts', api, [INCR])).toEqual([[`redis-ttl/${INCR}`, 7, 15, 'untrimmedStream', undefined]]);
+  });
+});
