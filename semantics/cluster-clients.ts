@@ -38,3 +38,9 @@ export const STANDALONE_TYPE_PACKAGES: ReadonlySet<string> = new Set(['redis', '
  * word) builds no Cluster client.
  */
 export const CLUSTER_CLIENT_TEXT = /cluster/i;
+/**
+ * The client packages that route a script by its KEYS though no Cluster client is built (Upstash,
+ * and `@vercel/kv`, which wraps it: see above). A source text naming one keeps the KEYS remark
+ * like a cluster's mention does.
+ */
+export const KEYS_ROUTED_CLIENT_TEXT = /@upstash\/redis|@vercel\/kv/;

@@ -72,6 +72,20 @@ describe('embedded-lua: an application whose Cluster client is named inside a lo
   });
 });
 
+describe('embedded-lua: an Upstash application, which routes scripts by their KEYS', () => {
+  it('`redis.eval` of `@upstash/redis` in an application that never mentions a cluster keeps the KEYS remark', () => {
+    const root = project({ 'package.json': APPLICATION, 'src/redis.ts': "import { Redis } from '@upstash/redis';\nexport const redis = Redis.fromEnv();\n" });
+    const use = `import { redis } from './redis';\nexport const run = () => redis.eval(${ARGV_KEY}, [], ['k']);\n`;
+    expect(lint(root, 'src/use.ts', use, ['embedded-lua'])).toEqual([['redis-ttl/embedded-lua', 2, 38, 'luaFinding', 'key-must-come-from-keys']]);
+  });
+
+  it('`@vercel/kv` (Upstash underneath) too', () => {
+    const root = project({ 'package.json': APPLICATION });
+    const use = `import { kv } from '@vercel/kv';\nexport const run = () => kv.eval(${ARGV_KEY}, [], ['k']);\n`;
+    expect(lint(root, 'src/use.ts', use, ['embedded-lua'])).toEqual([['redis-ttl/embedded-lua', 2, 35, 'luaFinding', 'key-must-come-from-keys']]);
+  });
+});
+
 describe('uncalled: an exported function reached through its module namespace, never by name', () => {
   const jobs = "import Redis from 'ioredis';\nconst redis = new Redis();\nexport async function countVisit(id: string) {\n  await redis.incr(`visits:${id}`);\n}\n";
   const INCR = 'incr-needs-expire-on-create';
