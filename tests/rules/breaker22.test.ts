@@ -86,6 +86,20 @@ describe('embedded-lua: an Upstash application, which routes scripts by their KE
   });
 });
 
+describe('embedded-lua: a class field built as `new Redis()` that a method replaces with a Cluster', () => {
+  it('JavaScript `redis = new Redis()` then `this.redis = new Redis.Cluster(nodes)`: the remark stays', () => {
+    const root = project({ 'package.json': LIBRARY });
+    const code = `const Redis = require('ioredis');\nclass Store {\n  redis = new Redis();\n  useCluster(nodes) {\n    this.redis = new Redis.Cluster(nodes);\n  }\n  run() {\n    return this.redis.eval(${ARGV_KEY}, 0, 'k');\n  }\n}\nmodule.exports = Store;\n`;
+    expect(lint(root, 'src/store.js', code, ['embedded-lua'])).toEqual([['redis-ttl/embedded-lua', 8, 29, 'luaFinding', 'key-must-come-from-keys']]);
+  });
+
+  it('a field never reassigned stays standalone', () => {
+    const root = project({ 'package.json': LIBRARY });
+    const code = `const Redis = require('ioredis');\nclass Store {\n  redis = new Redis();\n  run() {\n    return this.redis.eval(${ARGV_KEY}, 0, 'k');\n  }\n}\nmodule.exports = Store;\n`;
+    expect(lint(root, 'src/store.js', code, ['embedded-lua'])).toEqual([]);
+  });
+});
+
 describe('uncalled: an exported function reached through its module namespace, never by name', () => {
   const jobs = "import Redis from 'ioredis';\nconst redis = new Redis();\nexport async function countVisit(id: string) {\n  await redis.incr(`visits:${id}`);\n}\n";
   const INCR = 'incr-needs-expire-on-create';
