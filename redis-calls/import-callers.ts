@@ -33,7 +33,9 @@
  *   `const m = await import('./m')` used other than as `m.name`, and a barrel's
  *   `export * as visits from './visits'` (the namespace travels under a new name);
  * - a module outside that walk that writes the same word is no caller: it cannot reach the
- *   function without importing its module.
+ *   function without importing its module;
+ * - a package whose package.json declares subpath imports (`"imports": { "#cache": ... }`), which
+ *   the importer walk does not resolve, keeps the function named (its importers are unknown).
  *
  * Only functions: a method travels with its instance, which code that never imports the class's
  * module can hold (a parameter, a global, a framework's container), so `uncalled.ts` keeps the
@@ -43,7 +45,7 @@
  * answer per defining module and name per listing (`project.ts` packageFiles).
  */
 import { readFileSync, statSync } from 'node:fs';
-import { extname } from 'node:path';
+import { extname, join } from 'node:path';
 import { parse } from '@typescript-eslint/parser';
 import type { TSESTree } from '@typescript-eslint/utils';
 import { testOnlyModule } from './test-paths.js';
@@ -65,6 +67,9 @@ const answers = new Map<string, { files: readonly string[]; named: boolean }>();
 export function namedByImporters(file: string, root: string, name: string, wordsOf: (path: string) => ReadonlySet<string>): boolean {
   const files = packageFiles(root);
   if (!files) return true;
+  // package.json subpath imports (`import { bump } from '#cache'`) are not resolved: their
+  // importers cannot be found, so any module may be one
+  if (hasSubpathImports(root)) return true;
   const key = `${file}\0${name}`;
   const cached = answers.get(key);
   if (cached && cached.files === files) return cached.named;
@@ -72,6 +77,16 @@ export function namedByImporters(file: string, root: string, name: string, words
   if (answers.size > 20_000) answers.clear();
   answers.set(key, { files, named });
   return named;
+}
+
+/** Whether the package.json at `root` declares subpath imports (`"imports": { "#cache": ... }`). */
+function hasSubpathImports(root: string): boolean {
+  try {
+    const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { imports?: unknown };
+    return manifest !== null && typeof manifest === 'object' && manifest.imports !== undefined && manifest.imports !== null;
+  } catch {
+    return false;
+  }
 }
 
 function walk(file: string, root: string, files: readonly string[], name: string, wordsOf: (path: string) => ReadonlySet<string>): boolean {

@@ -196,3 +196,16 @@ describe('untrimmed streams: a DEL of a key the code names only at run time is n
     expect(lint(root, 'src/api.ts', api, [INCR])).toEqual([[`redis-ttl/${INCR}`, 7, 15, 'untrimmedStream', undefined]]);
   });
 });
+
+describe('uncalled: a module imported through a package.json subpath import', () => {
+  it('`#cache` of `"imports"` calls the helper while another module imports it by path and does not: reported', () => {
+    const INCR = 'incr-needs-expire-on-create';
+    const root = project({
+      'package.json': JSON.stringify({ name: 'app', private: true, type: 'module', imports: { '#cache': './src/lib/redis-cache.ts' } }),
+      'src/routes.ts': "import { bump } from '#cache';\nexport const hit = (id: string) => bump(id);\n",
+      'src/seed.ts': "import { warm } from './lib/redis-cache';\nexport const seed = () => warm();\n",
+    });
+    const code = "import Redis from 'ioredis';\nconst redis = new Redis();\nexport async function bump(id: string) {\n  await redis.incr(`hits:${id}`);\n}\nexport async function warm() {\n  return redis.ping();\n}\n";
+    expect(lint(root, 'src/lib/redis-cache.ts', code, [INCR])).toEqual([[`redis-ttl/${INCR}`, 4, 15, 'noExpiry', undefined]]);
+  });
+});
