@@ -120,7 +120,7 @@ function walk(file: string, root: string, files: readonly string[], name: string
 /** Text that may take a module whole: `import * as`, `export * as`, `= require(`, `= await import(`, `import x = require(`. */
 const WHOLE_MODULE = /\b(?:import|export)\s*\*\s*as\b|=\s*(?:await\s+)?(?:require|import)\s*\(/;
 
-/** Per module path: its modification time and whether its text may take a module whole ({@link WHOLE_MODULE}). */
+/** Per module path: its modification time and whether it hands some module of the code on whole ({@link handsOnWhole}). */
 const wholeByFile = new Map<string, { mtimeMs: number; whole: boolean }>();
 
 function mayTakeWhole(path: string): boolean {
@@ -132,24 +132,21 @@ function mayTakeWhole(path: string): boolean {
   }
   const cached = wholeByFile.get(path);
   if (cached && cached.mtimeMs === mtimeMs) return cached.whole;
-  let whole = false;
-  try {
-    whole = WHOLE_MODULE.test(readFileSync(path, 'utf8'));
-  } catch {
-    // unreadable: no import either
-  }
+  // a namespace of some module of the code handed on as a value (read once per modification time)
+  const whole = handsOnWhole(path, undefined);
   if (wholeByFile.size > 20_000) wholeByFile.clear();
   wholeByFile.set(path, { mtimeMs, whole });
   return whole;
 }
 
 /**
- * Whether the module at `path` takes the module `imported` whole (a namespace import, a whole
+ * Whether the module at `path` takes the module `imported` (any module of the code when
+ * `undefined`) whole (a namespace import, a whole
  * `require` or dynamic `import()` bound to a name, a TypeScript `import x = require()`) and uses
  * that name other than as `name.member`, or re-exports it as a namespace (`export * as x from`).
  * A module that does not parse counts.
  */
-function handsOnWhole(path: string, imported: string): boolean {
+function handsOnWhole(path: string, imported: string | undefined): boolean {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -163,7 +160,12 @@ function handsOnWhole(path: string, imported: string): boolean {
   } catch {
     return true;
   }
-  const leadsHere = (specifier: unknown): boolean => typeof specifier === 'string' && resolved(path, specifier) === imported;
+  // `imported` undefined: any module of the code (a package of node_modules resolves to none)
+  const leadsHere = (specifier: unknown): boolean => {
+    if (typeof specifier !== 'string') return false;
+    const target = resolved(path, specifier);
+    return imported === undefined ? target !== undefined : target === imported;
+  };
   const bindings: Array<{ local: string; declaration: readonly [number, number] }> = [];
   const visit = (node: unknown, statement: readonly [number, number]): void => {
     if (!node || typeof node !== 'object') return;
