@@ -38,10 +38,10 @@ const idOf = (node: object): number => {
  * The verdict on `param`, a plain parameter of a function expression or arrow passed as an
  * argument of a call (`wrap(label, async (r) => ...)`), from what the called function does with
  * that argument: a client when it declares the callback's parameter at that position with a client
- * type, or calls the callback with a client there (and never with something provably not a
- * client); provably not a client when its declaration says so or any call passes something
- * provably not a client (a wrapper handing a `Map` in one branch and a client in another is not
- * trusted); else unknown (also for any other parameter, a spread before the callback, a wrapper
+ * type, or calls the callback with a client there (in one call at least: a wrapper handing
+ * `null` or a `Map` in one branch and a client in another hands the client wherever Redis is
+ * configured); provably not a client when its declaration says so or every call passes something
+ * provably not a client; else unknown (also for any other parameter, a spread before the callback, a wrapper
  * that cannot be read).
  * @param detector the detector of the module `param` is written in
  */
@@ -164,9 +164,10 @@ function judgeHanded(detector: ClientDetector, wrapper: FunctionLike, position: 
       verdict = handedVerdict(onward.detector, onward.fn, next, argument, depth + 1, hops + 1);
     }
     any = true;
+    // a client in one call and `null` / a Map in another (`if (!redis) return fn(null)`): the
+    // callback runs with the client wherever Redis is configured, so a client it is
     if (verdict.redis) client ??= verdict;
     else if (!verdict.proven) allNot = false;
-    else return NOT_REDIS;
   }
   if (client) return relabel(client, (inner) => `\`${param.name}\` is called with a client, ${inner}`);
   return any && allNot ? NOT_REDIS : UNKNOWN;

@@ -5,7 +5,9 @@
  * so every client its code uses is one its own code builds. When none of its source files even
  * mentions a cluster (`CLUSTER_CLIENT_TEXT`, in any letter case: `new Redis.Cluster`,
  * `createCluster`, `GlideClusterClient`, a wrapper's `type: 'cluster'`; a comment or Node's
- * `cluster` module counts too, which only keeps remarks), no script of it runs on a Cluster.
+ * `cluster` module counts too, which only keeps remarks), no script of it runs on a Cluster. A
+ * file naming `@upstash/redis` or `@vercel/kv` (`KEYS_ROUTED_CLIENT_TEXT`: Upstash routes scripts
+ * by their KEYS) counts as a mention.
  *
  * Not a fact for a library (its users hand it their clients), for a workspace member (a sibling
  * package may build the Cluster client and pass it in), nor for a package too large to list
@@ -13,7 +15,7 @@
  * cached per package root for {@link LISTING_TTL_MS} milliseconds, as the listing is.
  */
 import { readFileSync } from 'node:fs';
-import { CLUSTER_CLIENT_TEXT } from '../semantics/cluster-clients.js';
+import { CLUSTER_CLIENT_TEXT, KEYS_ROUTED_CLIENT_TEXT } from '../semantics/cluster-clients.js';
 import { LISTING_TTL_MS, packageFiles, packageOf } from './project.js';
 import { listedAsWorkspace } from './resolve.js';
 import type { AnyContext } from './static.js';
@@ -29,7 +31,8 @@ function mentionsCluster(files: readonly string[]): boolean {
     } catch {
       return true;
     }
-    if (CLUSTER_CLIENT_TEXT.test(text)) return true;
+    // Upstash routes a script by its KEYS too: its application keeps the remark
+    if (CLUSTER_CLIENT_TEXT.test(text) || KEYS_ROUTED_CLIENT_TEXT.test(text)) return true;
   }
   return false;
 }

@@ -19,15 +19,23 @@
  *   then theirs, breadth first, at most `MAX_IMPORT_DEPTH` levels and `MAX_MODULES_SEEN` modules,
  *   until each module writing the name has been judged; a walk that stops at a bound with modules
  *   left to look at answers "named" (unknown callers);
- * - tests, mocks and fixtures (`cross-file-lifecycle.ts` TEST_PATH) name nothing, but the walk
- *   still goes through them;
+ * - tests, mocks and fixtures (`test-paths.ts` testOnlyModule: on a test path and imported by no
+ *   module off one) name nothing, but the walk still goes through them;
  * - in a module looked at, the name counts as a word anywhere outside its import declarations and
  *   its export lists (`export { a, b }`, `export { a } from './m'`, `export * from './m'`): a call,
  *   a reference, a destructured `require`, a string, a comment; an import or re-export that renames
  *   it (`import { cacheIncr as bump }`, `export { cacheIncr as incr }`) counts (the new name is
  *   called), and so does a module that does not parse;
+ * - a module of the walk that takes the imported module whole and hands the namespace on as a
+ *   value counts too, whatever words it writes: `import * as functions from './functions'` then
+ *   `serve({ functions: Object.values(functions) })` (an Inngest / cron registry calls every export
+ *   under no name the text writes), `const jobs = require('./jobs'); register(jobs)`,
+ *   `const m = await import('./m')` used other than as `m.name`, and a barrel's
+ *   `export * as visits from './visits'` (the namespace travels under a new name);
  * - a module outside that walk that writes the same word is no caller: it cannot reach the
- *   function without importing its module.
+ *   function without importing its module;
+ * - a package whose package.json declares subpath imports (`"imports": { "#cache": ... }`), which
+ *   the importer walk does not resolve, keeps the function named (its importers are unknown).
  *
  * Only functions: a method travels with its instance, which code that never imports the class's
  * module can hold (a parameter, a global, a framework's container), so `uncalled.ts` keeps the
@@ -37,11 +45,11 @@
  * answer per defining module and name per listing (`project.ts` packageFiles).
  */
 import { readFileSync, statSync } from 'node:fs';
-import { extname, relative } from 'node:path';
+import { extname, join } from 'node:path';
 import { parse } from '@typescript-eslint/parser';
 import type { TSESTree } from '@typescript-eslint/utils';
-import { TEST_PATH } from './cross-file-lifecycle.js';
-import { importersOf, MAX_IMPORT_DEPTH, MAX_MODULES_SEEN } from './importers.js';
+import { testOnlyModule } from './test-paths.js';
+import { importersOf, MAX_IMPORT_DEPTH, MAX_MODULES_SEEN, resolved } from './importers.js';
 import { packageFiles } from './project.js';
 
 /** Per module path: its modification time and, per name, whether it names the name outside its import / export lists. */
@@ -59,6 +67,9 @@ const answers = new Map<string, { files: readonly string[]; named: boolean }>();
 export function namedByImporters(file: string, root: string, name: string, wordsOf: (path: string) => ReadonlySet<string>): boolean {
   const files = packageFiles(root);
   if (!files) return true;
+  // package.json subpath imports (`import { bump } from '#cache'`) are not resolved: their
+  // importers cannot be found, so any module may be one
+  if (hasSubpathImports(root)) return true;
   const key = `${file}\0${name}`;
   const cached = answers.get(key);
   if (cached && cached.files === files) return cached.named;
@@ -68,9 +79,20 @@ export function namedByImporters(file: string, root: string, name: string, words
   return named;
 }
 
+/** Whether the package.json at `root` declares subpath imports (`"imports": { "#cache": ... }`). */
+function hasSubpathImports(root: string): boolean {
+  try {
+    const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { imports?: unknown };
+    return manifest !== null && typeof manifest === 'object' && manifest.imports !== undefined && manifest.imports !== null;
+  } catch {
+    return false;
+  }
+}
+
 function walk(file: string, root: string, files: readonly string[], name: string, wordsOf: (path: string) => ReadonlySet<string>): boolean {
-  // the modules that write the word at all (tests left out): the walk ends once each is judged
-  const pending = new Set(files.filter((path) => path !== file && !TEST_PATH.test(relative(root, path)) && wordsOf(path).has(name)));
+  // the modules that write the word at all, or may take a module whole (tests left out): the
+  // walk ends once each is judged
+  const pending = new Set(files.filter((path) => path !== file && !testOnlyModule(root, path) && (wordsOf(path).has(name) || mayTakeWhole(path))));
   if (pending.size === 0) return false;
   const seen = new Set<string>([file]);
   let level = [file];
@@ -84,11 +106,113 @@ function walk(file: string, root: string, files: readonly string[], name: string
         seen.add(importer);
         next.push(importer);
         if (!pending.delete(importer)) continue;
-        if (names(importer, name)) return true;
+        // the namespace handed on as a value: its members are called under names no text writes
+        if (mayTakeWhole(importer) && handsOnWhole(importer, path)) return true;
+        if (wordsOf(importer).has(name) && names(importer, name)) return true;
         if (pending.size === 0) return false;
       }
     }
     level = next;
+  }
+  return false;
+}
+
+/** Text that may take a module whole: `import * as`, `export * as`, `= require(`, `= await import(`, `import x = require(`. */
+const WHOLE_MODULE = /\b(?:import|export)\s*\*\s*as\b|=\s*(?:await\s+)?(?:require|import)\s*\(/;
+
+/** Per module path: its modification time and whether it hands some module of the code on whole ({@link handsOnWhole}). */
+const wholeByFile = new Map<string, { mtimeMs: number; whole: boolean }>();
+
+function mayTakeWhole(path: string): boolean {
+  let mtimeMs: number;
+  try {
+    mtimeMs = statSync(path).mtimeMs;
+  } catch {
+    return false;
+  }
+  const cached = wholeByFile.get(path);
+  if (cached && cached.mtimeMs === mtimeMs) return cached.whole;
+  // a namespace of some module of the code handed on as a value (read once per modification time)
+  const whole = handsOnWhole(path, undefined);
+  if (wholeByFile.size > 20_000) wholeByFile.clear();
+  wholeByFile.set(path, { mtimeMs, whole });
+  return whole;
+}
+
+/**
+ * Whether the module at `path` takes the module `imported` (any module of the code when
+ * `undefined`) whole (a namespace import, a whole
+ * `require` or dynamic `import()` bound to a name, a TypeScript `import x = require()`) and uses
+ * that name other than as `name.member`, or re-exports it as a namespace (`export * as x from`).
+ * A module that does not parse counts.
+ */
+function handsOnWhole(path: string, imported: string | undefined): boolean {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return true;
+  }
+  if (!WHOLE_MODULE.test(text)) return false;
+  let program: TSESTree.Program;
+  try {
+    program = parse(text, { range: true, jsx: !/^\.[cm]?ts$/.test(extname(path)), sourceType: 'module', comment: false });
+  } catch {
+    return true;
+  }
+  // `imported` undefined: any module of the code (a package of node_modules resolves to none)
+  const leadsHere = (specifier: unknown): boolean => {
+    if (typeof specifier !== 'string') return false;
+    const target = resolved(path, specifier);
+    return imported === undefined ? target !== undefined : target === imported;
+  };
+  const bindings: Array<{ local: string; declaration: readonly [number, number] }> = [];
+  const visit = (node: unknown, statement: readonly [number, number]): void => {
+    if (!node || typeof node !== 'object') return;
+    if (Array.isArray(node)) {
+      for (const child of node) visit(child, statement);
+      return;
+    }
+    const n = node as TSESTree.Node;
+    if (n.type === 'VariableDeclarator' && n.id.type === 'Identifier' && n.init) {
+      let init: TSESTree.Node = n.init;
+      if (init.type === 'AwaitExpression') init = init.argument;
+      const source =
+        init.type === 'ImportExpression' ? (init.source.type === 'Literal' ? init.source.value : undefined)
+        : init.type === 'CallExpression' && init.callee.type === 'Identifier' && init.callee.name === 'require' && init.arguments[0]?.type === 'Literal' ? init.arguments[0].value
+        : undefined;
+      if (leadsHere(source)) bindings.push({ local: n.id.name, declaration: n.id.range });
+    }
+    for (const [key, value] of Object.entries(n)) {
+      if (key !== 'parent') visit(value, statement);
+    }
+  };
+  for (const statement of program.body) {
+    if (statement.type === 'ExportAllDeclaration' && statement.exported && leadsHere(statement.source.value)) return true;
+    if (statement.type === 'ImportDeclaration' && leadsHere(statement.source.value)) {
+      for (const specifier of statement.specifiers) {
+        if (specifier.type === 'ImportNamespaceSpecifier') bindings.push({ local: specifier.local.name, declaration: statement.range });
+      }
+      continue;
+    }
+    if (statement.type === 'TSImportEqualsDeclaration' && statement.moduleReference.type === 'TSExternalModuleReference' && leadsHere(statement.moduleReference.expression.value)) {
+      bindings.push({ local: statement.id.name, declaration: statement.range });
+      continue;
+    }
+    visit(statement, statement.range);
+  }
+  return bindings.some(({ local, declaration }) => usedAsValue(text, local, declaration));
+}
+
+/** Whether `local` occurs in `text`, outside `declaration`, other than as `local.member` / `local?.member` or as a member itself (`x.local`). */
+function usedAsValue(text: string, local: string, declaration: readonly [number, number]): boolean {
+  for (let at = text.indexOf(local); at >= 0; at = text.indexOf(local, at + 1)) {
+    if (at >= declaration[0] && at < declaration[1]) continue;
+    const end = at + local.length;
+    if (WORD_CHARS.test(text[at - 1] ?? ' ') || WORD_CHARS.test(text[end] ?? ' ')) continue;
+    if (/\.\s*$/.test(text.slice(Math.max(0, at - 8), at))) continue;
+    if (/^\s*\??\.\s*[A-Za-z_$]/.test(text.slice(end, end + 16))) continue;
+    return true;
   }
   return false;
 }

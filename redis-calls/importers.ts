@@ -190,7 +190,7 @@ const importers = new Map<string, { files: readonly string[]; importers: string[
 const resolutions = new Map<string, { at: number; path: string | undefined }>();
 
 /** The file `specifier`, written in `from`, resolves to (`modules.ts` readModule, aliases included). */
-function resolved(from: string, specifier: string): string | undefined {
+export function resolved(from: string, specifier: string): string | undefined {
   const key = `${dirname(from)}\0${specifier}`;
   const now = Date.now();
   const hit = resolutions.get(key);

@@ -10,7 +10,8 @@
  *   (ioredis / iovalkey) or node-redis `createClient()`, or a parameter, a parameter property
  *   (`constructor(private readonly redis: Redis)`) or a class property declared with a standalone
  *   client type of the client package (ioredis `Redis`, node-redis `RedisClientType`, GLIDE
- *   `GlideClient`; every member of a union);
+ *   `GlideClient`; every member of a union), or an untyped class field built as one that no
+ *   code of the class assigns again (`this.redis = new Redis.Cluster(nodes)`);
  * - the project: an application (`redis-calls/project.ts`: nobody imports it, so nobody hands it
  *   a client it does not build) that is no workspace member (a sibling package could build the
  *   Cluster) and whose source files never mention a cluster (`redis-calls/cluster-free.ts`).
@@ -102,7 +103,8 @@ function standaloneMember(context: AnyContext, node: TSESTree.Node, name: string
     if (member.type === AST_NODE_TYPES.PropertyDefinition && !member.computed && propertyName(member.key) === name) {
       const declared = member.typeAnnotation?.typeAnnotation;
       if (declared) return declaresStandalone(context, declared);
-      return member.value !== null && buildsStandalone(context, member.value);
+      // untyped (JavaScript): a method may replace it (`this.redis = new Redis.Cluster(nodes)`)
+      return member.value !== null && buildsStandalone(context, member.value) && !assignsMember(body, name);
     }
     if (member.type === AST_NODE_TYPES.MethodDefinition && member.kind === 'constructor') {
       for (const parameter of member.value.params) {
@@ -115,6 +117,33 @@ function standaloneMember(context: AnyContext, node: TSESTree.Node, name: string
     }
   }
   return false;
+}
+
+/** Whether some code of the class body `body` assigns `this.name` (`this.redis = new Redis.Cluster(nodes)`). */
+function assignsMember(body: TSESTree.ClassBody, name: string): boolean {
+  let found = false;
+  const visit = (node: unknown): void => {
+    if (found || !node || typeof node !== 'object') return;
+    if (Array.isArray(node)) {
+      for (const child of node) visit(child);
+      return;
+    }
+    const n = node as TSESTree.Node;
+    if (
+      n.type === AST_NODE_TYPES.AssignmentExpression &&
+      n.left.type === AST_NODE_TYPES.MemberExpression &&
+      n.left.object.type === AST_NODE_TYPES.ThisExpression &&
+      propertyName(n.left.property, n.left.computed) === name
+    ) {
+      found = true;
+      return;
+    }
+    for (const [key, value] of Object.entries(n)) {
+      if (key !== 'parent') visit(value);
+    }
+  };
+  visit(body.body);
+  return found;
 }
 
 /** Whether the value `node` stands for is a standalone client, by where it is built or declared. */

@@ -40,15 +40,17 @@
  *   `webSocket*`, `toJSON`, `then`...: {@link CONVENTION_NAME});
  * - that name (as a word: calls, references, destructuring, a string naming it, a comment) occurs
  *   nowhere in its module outside the declaration itself; for a method, nowhere in the other
- *   source files of the package (tests, mocks and fixtures left out: `cross-file-lifecycle.ts`
- *   TEST_PATH: its instance may reach code that never imports its class); for an exported
+ *   source files of the package (tests, mocks and fixtures left out: `test-paths.ts`
+ *   testOnlyModule, a test path no module off test paths imports; its instance may reach code
+ *   that never imports its class); for an exported
  *   function, nowhere in the modules importing its module, directly or through barrels, outside
  *   their import declarations and export lists (`import-callers.ts` namedByImporters: a module
  *   that does not import it cannot call it; a workspace root, whose members are listed apart, keeps
  *   the package-wide search); nor in a deployment file at the package root
  *   ({@link CONFIG_FILE}: serverless.yml's `handler: src/jobs.sweep`); the module makes no dynamic
  *   member access on `this` (`this[name]`), and no module importing it calls a member by a computed
- *   name (`svc[action](...)`, `svc[kind as keyof Svc](...)`);
+ *   name (`svc[action](...)`, `svc[kind as keyof Svc](...)`) or hands its namespace on as a value
+ *   (`Object.values(functions)` of `import * as functions`: `import-callers.ts`);
  * - for a method, no instance of its class is handed to a library ({@link instanceEscapes}:
  *   `rateLimit({ store: new RedisStore() })`), which calls it by its interface's names;
  * - a method or an exported function counts only when some module of the package imports its
@@ -67,6 +69,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { TEST_PATH } from './cross-file-lifecycle.js';
+import { testOnlyModule } from './test-paths.js';
 import { namedByImporters } from './import-callers.js';
 import { importersOf } from './importers.js';
 import { packageFiles, packageOf, type PackageInfo } from './project.js';
@@ -202,7 +205,7 @@ function wordCountsOf(root: string, files: readonly string[]): Map<string, numbe
   if (cached && cached.files === files) return cached.counts;
   const counts = new Map<string, number>();
   for (const path of files) {
-    if (TEST_PATH.test(relative(root, path))) continue;
+    if (testOnlyModule(root, path)) continue;
     for (const word of wordsOf(path)) counts.set(word, (counts.get(word) ?? 0) + 1);
   }
   wordCounts.set(root, { files, counts });
@@ -390,7 +393,7 @@ function configWords(root: string): ReadonlySet<string> {
 function instanceEscapes(root: string, files: readonly string[], owner: string): boolean {
   const escaped = owner.replace(/\$/g, '\\$');
   for (const path of files) {
-    if (TEST_PATH.test(relative(root, path)) || !wordsOf(path).has(owner)) continue;
+    if (testOnlyModule(root, path) || !wordsOf(path).has(owner)) continue;
     const text = textOf(path);
     if (text === undefined) return true;
     for (const match of text.matchAll(new RegExp(`((?:this\\.)?[\\w$]+\\s*=|[^\\s])\\s*new\\s+${escaped}(?![\\w$])`, 'g'))) {
@@ -398,7 +401,7 @@ function instanceEscapes(root: string, files: readonly string[], owner: string):
       if (/[(,:[{]$/.test(before) && !handedToOwnCode(text, match.index! + before.length)) return true;
       if (/[?|&>]$/.test(before) || /(?:^|[^\w$])return$/.test(text.slice(0, match.index! + before.length).trimEnd().slice(-7))) return true;
       const held = /^(?:this\.)?([\w$]+)\s*=$/.exec(before)?.[1];
-      if (held && files.some((other) => !TEST_PATH.test(relative(root, other)) && wordsOf(other).has(held) && writtenBare(other, held))) return true;
+      if (held && files.some((other) => !testOnlyModule(root, other) && wordsOf(other).has(held) && writtenBare(other, held))) return true;
     }
   }
   return false;

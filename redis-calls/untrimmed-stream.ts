@@ -3,9 +3,11 @@
  * is not bounded by having one key. A constant stream key (`'clicks_stream'`, `this.streamName`,
  * `process.env.STREAM`) is one key, but its entries pile up for ever unless something removes
  * entries of THAT stream: an XTRIM, an XADD ... MAXLEN / MINID, or the XDEL of a consumer that
- * deletes what it processed (`semantics/queues.ts` removesStreamEntries), of a key shape that can
- * be that stream's (the same shape, or one whose run-time parts can spell it: `xdel(this.streamKey,
- * ...)` of a consumer class given the key), in the file or in a related module of the package
+ * deletes what it processed (`semantics/queues.ts` removesStreamEntries), or a DEL / UNLINK of the
+ * whole stream, of a key shape that can be that stream's (the same shape, or one whose run-time
+ * parts can spell it: `xdel(this.streamKey, ...)` of a consumer class given the key; not a DEL of a
+ * key named only at run time, a cache helper's `del(key)`, which may delete any key), in the file
+ * or in a related module of the package
  * (`cross-file-lifecycle.ts` relatedModules: its importers, its imports and their importers,
  * bounded, read once per lint run).
  *
@@ -69,7 +71,12 @@ function cappedShapes(at: AnyContext): ReadonlyArray<readonly string[]> {
       // entries removed, or the whole stream deleted (DEL / UNLINK: `semantics/commands.ts` 'delete')
       if (!removes && key.effect !== 'delete') continue;
       const node = call.argNodes[key.arg];
-      if (node && node.type !== 'SpreadElement') shapes.push(starLiterals(keyShapeOf(at, node).shape));
+      if (!node || node.type === 'SpreadElement') continue;
+      const literals = starLiterals(keyShapeOf(at, node).shape);
+      // a DEL / UNLINK of a key named only at run time (a cache helper's `del(key)`) may delete
+      // any key: no sign that it is the stream's (an XDEL / XTRIM of one is: only streams take them)
+      if (!removes && literals.every((literal) => literal === '')) continue;
+      shapes.push(literals);
     }
   }
   return shapes;

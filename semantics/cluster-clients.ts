@@ -33,7 +33,14 @@ export const STANDALONE_TYPE_PACKAGES: ReadonlySet<string> = new Set(['redis', '
  * Words that build or name a Cluster client in the libraries above (`new Redis.Cluster`,
  * `createCluster`, `GlideClusterClient`, node-redis `RedisClusterType`), or configure one through a
  * framework wrapper (`@nestjs-modules/ioredis` / `nestjs-redis` `type: 'cluster'`, `{ cluster: true }`,
- * `clusterNodes`). A source text holding none of them (in any letter case, as a word or the
- * start of one) builds no Cluster client.
+ * `clusterNodes`, `REDIS_CLUSTER_NODES`). A source text holding none of them (in any letter case,
+ * anywhere in a word: `createCluster` and `GlideClusterClient` name the Cluster inside a longer
+ * word) builds no Cluster client.
  */
-export const CLUSTER_CLIENT_TEXT = /\bcluster/i;
+export const CLUSTER_CLIENT_TEXT = /cluster/i;
+/**
+ * The client packages that route a script by its KEYS though no Cluster client is built (Upstash,
+ * and `@vercel/kv`, which wraps it: see above). A source text naming one keeps the KEYS remark
+ * like a cluster's mention does.
+ */
+export const KEYS_ROUTED_CLIENT_TEXT = /@upstash\/redis|@vercel\/kv/;

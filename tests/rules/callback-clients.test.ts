@@ -4,8 +4,9 @@
  * parameter is a client when the function it is passed to (of the module, a method of its class, or
  * imported: ES or CommonJS) calls that parameter with a client at that position, declares it as
  * taking one (`fn: (client: Redis) => Promise<T>`), or hands it on to a wrapper that does. A
- * wrapper that hands it a non-client (declared or called), the wrong position, or a function that
- * cannot be read says nothing (or proves it no client, beating a name like `redis`).
+ * wrapper that hands it only non-clients (declared or called), the wrong position, or a function
+ * that cannot be read says nothing (or proves it no client, beating a name like `redis`); one that
+ * hands a client in one branch and a Map or `null` in another hands a client.
  *
  * no-persist is the probe (no key policy, no suggestions); incr-needs-expire-on-create on the
  * application's own shape. Same-module cases run without and with type information, with the same
@@ -38,6 +39,8 @@ const sameModuleClients = [
   `${IO}function labelled(label, fn) { return fn(label, redis); }\nexport const f = (id: string) => labelled('x', function (label, r) { return r.persist(\`s:\${id}\`); });`,
   // a method of the class
   `${IO}export class Repo {\n  private run(fn) { return fn(redis); }\n  drop(id: string) { return this.run((r) => r.persist(\`s:\${id}\`)); }\n}`,
+  // a client in one branch, a Map in the other: the client wherever that branch runs (breaker 22)
+  `${IO}function either(flag: boolean, fn) { return flag ? fn(redis) : fn(new Map()); }\nexport const f = (id: string) => either(true, (r) => r.persist(\`s:\${id}\`));`,
   // a wrapper handing the callback on to another that calls it with the client
   `${IO}function inner(fn) { return fn(redis); }\nfunction outer(label, fn) { return inner(fn); }\nexport const f = (id: string) => outer('x', (r) => r.persist(\`s:\${id}\`));`,
 ];
@@ -48,8 +51,6 @@ const sameModuleOthers = [
   `${IO}function withStore(fn: (s: Map<string, string>) => void) { fn(new Map()); }\nexport const f = (id: string) => withStore((redis) => redis.persist(\`s:\${id}\`));`,
   // called with a Map, untyped
   `${IO}function withStore(fn) { return fn(new Map()); }\nexport const f = (id: string) => withStore((redis) => redis.persist(\`s:\${id}\`));`,
-  // a client in one branch, a Map in the other: not trusted
-  `${IO}function either(flag: boolean, fn) { return flag ? fn(redis) : fn(new Map()); }\nexport const f = (id: string) => either(true, (r) => r.persist(\`s:\${id}\`));`,
   // the client at another position than the callback's parameter
   `${IO}function withRedis(fn) { return fn(redis); }\nexport const f = (id: string) => withRedis((label, r) => r.persist(\`s:\${id}\`));`,
   // a callback of a method of something else (an array), and of a package's function
