@@ -48,9 +48,10 @@ import { readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { parse } from '@typescript-eslint/parser';
 import type { TSESTree } from '@typescript-eslint/utils';
+import { walkParsed } from './static.js';
 import { testOnlyModule } from './test-paths.js';
 import { importersOf, MAX_IMPORT_DEPTH, MAX_MODULES_SEEN, resolved } from './importers.js';
-import { packageFiles } from './project.js';
+import { packageFiles, packageOf } from './project.js';
 
 /** Per module path: its modification time and, per name, whether it names the name outside its import / export lists. */
 const namingByFile = new Map<string, { mtimeMs: number; names: Map<string, boolean> }>();
@@ -69,7 +70,8 @@ export function namedByImporters(file: string, root: string, name: string, words
   if (!files) return true;
   // package.json subpath imports (`import { bump } from '#cache'`) are not resolved: their
   // importers cannot be found, so any module may be one
-  if (hasSubpathImports(root)) return true;
+  const manifest = packageOf(join(root, 'package.json'));
+  if (manifest?.root === root && manifest.subpathImports) return true;
   const key = `${file}\0${name}`;
   const cached = answers.get(key);
   if (cached && cached.files === files) return cached.named;
@@ -77,16 +79,6 @@ export function namedByImporters(file: string, root: string, name: string, words
   if (answers.size > 20_000) answers.clear();
   answers.set(key, { files, named });
   return named;
-}
-
-/** Whether the package.json at `root` declares subpath imports (`"imports": { "#cache": ... }`). */
-function hasSubpathImports(root: string): boolean {
-  try {
-    const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { imports?: unknown };
-    return manifest !== null && typeof manifest === 'object' && manifest.imports !== undefined && manifest.imports !== null;
-  } catch {
-    return false;
-  }
 }
 
 function walk(file: string, root: string, files: readonly string[], name: string, wordsOf: (path: string) => ReadonlySet<string>): boolean {
@@ -167,13 +159,7 @@ function handsOnWhole(path: string, imported: string | undefined): boolean {
     return imported === undefined ? target !== undefined : target === imported;
   };
   const bindings: Array<{ local: string; declaration: readonly [number, number] }> = [];
-  const visit = (node: unknown, statement: readonly [number, number]): void => {
-    if (!node || typeof node !== 'object') return;
-    if (Array.isArray(node)) {
-      for (const child of node) visit(child, statement);
-      return;
-    }
-    const n = node as TSESTree.Node;
+  const visit = (n: TSESTree.Node): undefined => {
     if (n.type === 'VariableDeclarator' && n.id.type === 'Identifier' && n.init) {
       let init: TSESTree.Node = n.init;
       if (init.type === 'AwaitExpression') init = init.argument;
@@ -183,9 +169,7 @@ function handsOnWhole(path: string, imported: string | undefined): boolean {
         : undefined;
       if (leadsHere(source)) bindings.push({ local: n.id.name, declaration: n.id.range });
     }
-    for (const [key, value] of Object.entries(n)) {
-      if (key !== 'parent') visit(value, statement);
-    }
+    return undefined;
   };
   for (const statement of program.body) {
     if (statement.type === 'ExportAllDeclaration' && statement.exported && leadsHere(statement.source.value)) return true;
@@ -199,7 +183,7 @@ function handsOnWhole(path: string, imported: string | undefined): boolean {
       bindings.push({ local: statement.id.name, declaration: statement.range });
       continue;
     }
-    visit(statement, statement.range);
+    walkParsed(statement, visit);
   }
   return bindings.some(({ local, declaration }) => usedAsValue(text, local, declaration));
 }

@@ -27,6 +27,12 @@ export interface PackageInfo {
    * told from one): its modules may be called by code outside it.
    */
   application: boolean;
+  /**
+   * The manifest declares subpath imports (`"imports": { "#cache": "./src/cache.ts" }`,
+   * https://nodejs.org/api/packages.html#subpath-imports): modules may be imported by a `#name`
+   * the analysis does not resolve.
+   */
+  subpathImports: boolean;
 }
 
 const packages = new Map<string, PackageInfo | null>();
@@ -48,7 +54,7 @@ export function packageOf(file: string): PackageInfo | undefined {
 }
 
 function readPackage(dir: string): PackageInfo | null {
-  let manifest: { private?: unknown; main?: unknown; bin?: unknown } | null;
+  let manifest: { private?: unknown; main?: unknown; bin?: unknown; imports?: unknown } | null;
   try {
     manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as typeof manifest;
   } catch {
@@ -58,7 +64,7 @@ function readPackage(dir: string): PackageInfo | null {
   const bins = typeof manifest.bin === 'string' ? [manifest.bin] : manifest.bin && typeof manifest.bin === 'object' ? Object.values(manifest.bin) : [];
   const main = typeof manifest.main === 'string' ? resolve(dir, manifest.main) : undefined;
   const mainIsBin = main !== undefined && bins.some((bin) => typeof bin === 'string' && resolve(dir, bin) === main);
-  return { root: dir, application: manifest.private === true || mainIsBin };
+  return { root: dir, application: manifest.private === true || mainIsBin, subpathImports: manifest.imports !== undefined && manifest.imports !== null };
 }
 
 const listings = new Map<string, { at: number; files: string[] | null }>();

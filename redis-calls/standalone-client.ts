@@ -27,7 +27,7 @@ import {
 import { originOf } from './client-syntax.js';
 import { applicationWithoutClusterClient } from './cluster-free.js';
 import { commonJsDefault, exportedValue, importedBinding, loadModule, moduleBinding, moduleContext, namespaceModule, topLevelConst } from './modules.js';
-import { constInitializer, findVariable, propertyName, unwrap, type AnyContext } from './static.js';
+import { constInitializer, findVariable, propertyName, unwrap, walk, type AnyContext } from './static.js';
 
 /** How many bindings (a `const` of a `const`, an import) an origin is followed through. */
 const MAX_DEPTH = 4;
@@ -104,7 +104,7 @@ function standaloneMember(context: AnyContext, node: TSESTree.Node, name: string
       const declared = member.typeAnnotation?.typeAnnotation;
       if (declared) return declaresStandalone(context, declared);
       // untyped (JavaScript): a method may replace it (`this.redis = new Redis.Cluster(nodes)`)
-      return member.value !== null && buildsStandalone(context, member.value) && !assignsMember(body, name);
+      return member.value !== null && buildsStandalone(context, member.value) && !assignsMember(context, body, name);
     }
     if (member.type === AST_NODE_TYPES.MethodDefinition && member.kind === 'constructor') {
       for (const parameter of member.value.params) {
@@ -120,30 +120,15 @@ function standaloneMember(context: AnyContext, node: TSESTree.Node, name: string
 }
 
 /** Whether some code of the class body `body` assigns `this.name` (`this.redis = new Redis.Cluster(nodes)`). */
-function assignsMember(body: TSESTree.ClassBody, name: string): boolean {
-  let found = false;
-  const visit = (node: unknown): void => {
-    if (found || !node || typeof node !== 'object') return;
-    if (Array.isArray(node)) {
-      for (const child of node) visit(child);
-      return;
-    }
-    const n = node as TSESTree.Node;
-    if (
-      n.type === AST_NODE_TYPES.AssignmentExpression &&
-      n.left.type === AST_NODE_TYPES.MemberExpression &&
-      n.left.object.type === AST_NODE_TYPES.ThisExpression &&
-      propertyName(n.left.property, n.left.computed) === name
-    ) {
-      found = true;
-      return;
-    }
-    for (const [key, value] of Object.entries(n)) {
-      if (key !== 'parent') visit(value);
-    }
-  };
-  visit(body.body);
-  return found;
+function assignsMember(context: AnyContext, body: TSESTree.ClassBody, name: string): boolean {
+  return walk(context, body, (n) =>
+    n.type === AST_NODE_TYPES.AssignmentExpression &&
+    n.left.type === AST_NODE_TYPES.MemberExpression &&
+    n.left.object.type === AST_NODE_TYPES.ThisExpression &&
+    propertyName(n.left.property, n.left.computed) === name
+      ? 'stop'
+      : undefined,
+  );
 }
 
 /** Whether the value `node` stands for is a standalone client, by where it is built or declared. */

@@ -750,6 +750,15 @@ export function walk(context: AnyContext, root: TSESTree.Node, visit: (node: TSE
   return walkWithKeys(context.sourceCode.visitorKeys, root, visit, options);
 }
 
+/**
+ * {@link walk} over a tree parsed outside the linted file (a module read from disk with
+ * @typescript-eslint/parser), with typescript-estree's visitor keys; same `visit` steps and
+ * options. Returns `true` when `visit` stopped the walk.
+ */
+export function walkParsed(root: TSESTree.Node, visit: (node: TSESTree.Node) => WalkStep, options: WalkOptions = {}): boolean {
+  return walkWithKeys(typescriptVisitorKeys, root, visit, options);
+}
+
 /** `walk` with the visitor keys given: for a tree parsed outside the linted file (an imported module). */
 function walkWithKeys(visitorKeys: Readonly<Record<string, readonly string[] | undefined>>, root: TSESTree.Node, visit: (node: TSESTree.Node) => WalkStep, options: WalkOptions = {}): boolean {
   const keys = visitorKeys;

@@ -71,12 +71,13 @@ import { parseArgs } from 'node:util';
 import tsParser from '@typescript-eslint/parser';
 import { Linter } from 'eslint';
 import { globSync } from 'tinyglobby';
-import ownPlugin from '../../rules/index.js';
+import type ownPlugin from '../../rules/index.js';
 
 const pluginDir = process.argv.includes('--plugin') ? process.argv[process.argv.indexOf('--plugin') + 1] : undefined;
-const plugin = (pluginDir
-  ? ((await import(pathToFileURL(resolve(process.cwd(), pluginDir, 'rules', 'index.ts')).href)) as { default: typeof ownPlugin }).default
-  : ownPlugin);
+// the frozen rules of --plugin alone are loaded: this checkout's rules may not even load then
+const plugin = (
+  (await import(pluginDir ? pathToFileURL(resolve(process.cwd(), pluginDir, 'rules', 'index.ts')).href : '../../rules/index.js')) as { default: typeof ownPlugin }
+).default;
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
