@@ -5,38 +5,14 @@
  * values are no owner; a lock write (`isLockWrite`) is also create-if-missing (SET NX, SETNX,
  * MSETNX).
  */
-import tsParser from '@typescript-eslint/parser';
-import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { Linter } from 'eslint';
 import { describe, expect, it } from 'vitest';
-import { redisCallsOf } from '../../redis-calls/index.js';
 import { isLockWrite, namesLock } from '../../redis-calls/locks.js';
-import type { AnyContext } from '../../redis-calls/static.js';
+import { readingsOfCalls } from '../helpers/redis-calls.js';
 
 /** `[command, key argument, namesLock, isLockWrite]` for every key of every Redis call of `body` (an ioredis client `redis`). */
 function lockReadings(body: string): Array<[string, number, boolean, boolean]> {
-  const found: Array<[string, number, boolean, boolean]> = [];
-  const collector: TSESLint.RuleModule<string, []> = {
-    defaultOptions: [],
-    meta: { type: 'problem', schema: [], messages: {} },
-    create: (context) => ({
-      CallExpression(node: TSESTree.CallExpression) {
-        for (const call of redisCallsOf(context as unknown as AnyContext, node)) {
-          for (const key of call.description.keys) {
-            found.push([call.command, key.arg, namesLock(context as unknown as AnyContext, call, key.arg), isLockWrite(context as unknown as AnyContext, call, key.arg)]);
-          }
-        }
-      },
-    }),
-  };
   const code = `import Redis from 'ioredis';\nimport { randomUUID } from 'node:crypto';\nconst redis = new Redis();\n${body}`;
-  const messages = new Linter({ configType: 'flat' }).verify(
-    code,
-    [{ files: ['**/*.ts'], languageOptions: { parser: tsParser }, plugins: { t: { rules: { locks: collector as never } } }, rules: { 't/locks': 'error' } }],
-    { filename: 'locks.ts' },
-  );
-  expect(messages).toEqual([]);
-  return found;
+  return readingsOfCalls(code, (context, call) => call.description.keys.map((key): [string, number, boolean, boolean] => [call.command, key.arg, namesLock(context, call, key.arg), isLockWrite(context, call, key.arg)]), { filename: 'locks.ts' });
 }
 
 describe('namesLock / isLockWrite', () => {

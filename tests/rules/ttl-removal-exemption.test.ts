@@ -7,39 +7,23 @@
  * `allowPassThrough: false` (strict) stay judged; the other inferred exemptions (a constant key,
  * an opaque helper key) do not apply to a removed TTL.
  */
-import tsParser from '@typescript-eslint/parser';
-import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { Linter } from 'eslint';
 import { describe, expect, it } from 'vitest';
-import { redisCallsOf } from '../../redis-calls/index.js';
 import { ttlRemovalExemption, type KeyPolicyOptions } from '../../redis-calls/policy.js';
-import type { AnyContext } from '../../redis-calls/static.js';
 import noPersist from '../../rules/no-persist.js';
+import { readingsOfCalls } from '../helpers/redis-calls.js';
 import { ioredis, positionOf, runRule, untypedTester } from './tester.js';
 
 /** `[command, exemption]` of every call of `code` that removes a TTL, in source order. */
 function exemptionsIn(code: string, options: Pick<KeyPolicyOptions, 'allowPassThrough'>, settings?: Record<string, unknown>): Array<[string, string | undefined]> {
-  const found: Array<[string, string | undefined]> = [];
-  const collector: TSESLint.RuleModule<string, []> = {
-    defaultOptions: [],
-    meta: { type: 'problem', schema: [], messages: {} },
-    create: (context) => ({
-      CallExpression(node: TSESTree.CallExpression) {
-        for (const call of redisCallsOf(context as unknown as AnyContext, node)) {
-          const key = call.description.keys.find((k) => k.effect === 'remove-ttl' || k.fields?.ttl === 'remove');
-          const keyNode = key && call.argNodes[key.arg];
-          if (keyNode) found.push([call.command, ttlRemovalExemption(context as unknown as AnyContext, call, keyNode, options)]);
-        }
-      },
-    }),
-  };
-  const messages = new Linter({ configType: 'flat' }).verify(
+  return readingsOfCalls(
     code,
-    [{ files: ['**/*.ts'], languageOptions: { parser: tsParser }, ...(settings ? { settings } : {}), plugins: { t: { rules: { calls: collector as never } } }, rules: { 't/calls': 'error' } }],
-    { filename: 'calls.ts' },
+    (context, call) => {
+      const key = call.description.keys.find((k) => k.effect === 'remove-ttl' || k.fields?.ttl === 'remove');
+      const keyNode = key && call.argNodes[key.arg];
+      return keyNode ? [[call.command, ttlRemovalExemption(context, call, keyNode, options)] as [string, string | undefined]] : [];
+    },
+    settings ? { settings } : {},
   );
-  expect(messages).toEqual([]);
-  return found;
 }
 
 const route = ioredis(
