@@ -106,10 +106,18 @@ beforeAll(async () => {
       writeFileSync(join(folder, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['*.ts'] }, null, 2));
       writeFileSync(join(folder, 'app.js'), client.code.join('\n'));
       writeFileSync(join(folder, 'app.ts'), client.code.join('\n'));
-      // the runtime's types take the client: app.ts's `redis` passed as a RedisClient
+      // the runtime's types take the client: app.ts's `redis` passed as a RedisClient; and the
+      // application calls `remember` (a function nothing calls is left out: allowUncalledCode)
       writeFileSync(
         join(folder, 'types.ts'),
-        ["import type { RedisClient } from 'redis-ttl-runtime';", "import { redis } from './app.js';", '', 'export const asClient: RedisClient = redis;', ''].join('\n'),
+        [
+          "import type { RedisClient } from 'redis-ttl-runtime';",
+          "import { redis, remember } from './app.js';",
+          '',
+          'export const asClient: RedisClient = redis;',
+          "export const warm = (): Promise<void> => remember('1', 'v');",
+          '',
+        ].join('\n'),
       );
     }),
   );
