@@ -44,17 +44,16 @@
  * Bounded and cached: each module's verdict per name is kept per modification time, and each
  * answer per defining module and name per listing (`project.ts` packageFiles).
  */
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { parse } from '@typescript-eslint/parser';
 import type { TSESTree } from '@typescript-eslint/utils';
+import { fileMemo } from './file-memo.js';
 import { walkParsed } from './static.js';
 import { testOnlyModule } from './test-paths.js';
 import { importersOf, MAX_IMPORT_DEPTH, MAX_MODULES_SEEN, resolved } from './importers.js';
 import { packageFiles, packageOf } from './project.js';
 
-/** Per module path: its modification time and, per name, whether it names the name outside its import / export lists. */
-const namingByFile = new Map<string, { mtimeMs: number; names: Map<string, boolean> }>();
 /** Per defining module and name: the listing the answer was found with, and the answer. */
 const answers = new Map<string, { files: readonly string[]; named: boolean }>();
 
@@ -112,24 +111,8 @@ function walk(file: string, root: string, files: readonly string[], name: string
 /** Text that may take a module whole: `import * as`, `export * as`, `= require(`, `= await import(`, `import x = require(`. */
 const WHOLE_MODULE = /\b(?:import|export)\s*\*\s*as\b|=\s*(?:await\s+)?(?:require|import)\s*\(/;
 
-/** Per module path: its modification time and whether it hands some module of the code on whole ({@link handsOnWhole}). */
-const wholeByFile = new Map<string, { mtimeMs: number; whole: boolean }>();
-
-function mayTakeWhole(path: string): boolean {
-  let mtimeMs: number;
-  try {
-    mtimeMs = statSync(path).mtimeMs;
-  } catch {
-    return false;
-  }
-  const cached = wholeByFile.get(path);
-  if (cached && cached.mtimeMs === mtimeMs) return cached.whole;
-  // a namespace of some module of the code handed on as a value (read once per modification time)
-  const whole = handsOnWhole(path, undefined);
-  if (wholeByFile.size > 20_000) wholeByFile.clear();
-  wholeByFile.set(path, { mtimeMs, whole });
-  return whole;
-}
+/** Whether the module at a path hands some module of the code on whole as a value ({@link handsOnWhole}), per modification time. */
+const mayTakeWhole = fileMemo((path) => handsOnWhole(path, undefined), false);
 
 /**
  * Whether the module at `path` takes the module `imported` (any module of the code when
@@ -203,24 +186,17 @@ function usedAsValue(text: string, local: string, declaration: readonly [number,
 
 const WORD_CHARS = /[\w$]/;
 
-/** Whether the module at `path` names `name` outside its import declarations and export lists (cached per modification time). */
+/** Per module path, its answers per name of {@link namesOutsideImports}, kept per modification time. */
+const namingOf = fileMemo((): Map<string, boolean> | undefined => new Map(), undefined);
+
+/** Whether the module at `path` names `name` outside its import declarations and export lists (cached per modification time; a module that cannot be read counts). */
 function names(path: string, name: string): boolean {
-  let mtimeMs: number;
-  try {
-    mtimeMs = statSync(path).mtimeMs;
-  } catch {
-    return true;
-  }
-  let entry = namingByFile.get(path);
-  if (!entry || entry.mtimeMs !== mtimeMs) {
-    entry = { mtimeMs, names: new Map() };
-    if (namingByFile.size > 20_000) namingByFile.clear();
-    namingByFile.set(path, entry);
-  }
-  let answer = entry.names.get(name);
+  const answers = namingOf(path);
+  if (!answers) return true;
+  let answer = answers.get(name);
   if (answer === undefined) {
     answer = namesOutsideImports(path, name);
-    entry.names.set(name, answer);
+    answers.set(name, answer);
   }
   return answer;
 }

@@ -25,8 +25,9 @@
  * An import the text filter cannot see (a specifier built at run time) is missed: the walk then
  * finds fewer callers, and a method none of whose callers is found stays judged where it is.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { basename, dirname, extname, isAbsolute } from 'node:path';
+import { fileMemo } from './file-memo.js';
 import { readModule } from './modules.js';
 import { packageFiles, packageOf } from './project.js';
 import { RESOLVE_TTL_MS } from './resolve.js';
@@ -54,14 +55,12 @@ const NAMES_REDIS = /redis(?![a-z])|Redis|REDIS|valkey|Valkey/;
 
 /** What the walk keeps of a file's text, per modification time. */
 interface FileFacts {
-  mtimeMs: number;
   specifiers: readonly string[];
   namesRedis: boolean;
   /** The names its text declares methods of, when it names Redis ({@link mayBeWrapperName}). */
   declared: ReadonlySet<string>;
 }
 
-const factsByFile = new Map<string, FileFacts>();
 const NO_NAMES: ReadonlySet<string> = new Set();
 
 /**
@@ -70,15 +69,7 @@ const NO_NAMES: ReadonlySet<string> = new Set();
  */
 const DECLARATION = /(?:^|[{,;])[\t ]*(?:(?:public|private|protected|static|async|override|readonly)\s+)*([A-Za-z_$][\w$]*)\s*(?:<[^>\n]*>\s*)?[(=:]/gm;
 
-function factsOf(path: string): FileFacts | undefined {
-  let mtimeMs: number;
-  try {
-    mtimeMs = statSync(path).mtimeMs;
-  } catch {
-    return undefined;
-  }
-  const cached = factsByFile.get(path);
-  if (cached && cached.mtimeMs === mtimeMs) return cached;
+const factsOf = fileMemo((path): FileFacts | undefined => {
   let text = '';
   try {
     text = readFileSync(path, 'utf8');
@@ -87,11 +78,8 @@ function factsOf(path: string): FileFacts | undefined {
   }
   const namesRedis = NAMES_REDIS.test(text);
   const declared: ReadonlySet<string> = namesRedis ? new Set(Array.from(text.matchAll(DECLARATION), (m) => m[1]!)) : NO_NAMES;
-  const facts: FileFacts = { mtimeMs, specifiers: [...new Set(Array.from(text.matchAll(SPECIFIER), (m) => m[1]!))], namesRedis, declared };
-  if (factsByFile.size > 20_000) factsByFile.clear();
-  factsByFile.set(path, facts);
-  return facts;
-}
+  return { specifiers: [...new Set(Array.from(text.matchAll(SPECIFIER), (m) => m[1]!))], namesRedis, declared };
+}, undefined);
 
 /** The import specifiers the text of `path` writes, kept per modification time. */
 function specifiersOf(path: string): readonly string[] {

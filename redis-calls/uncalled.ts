@@ -65,10 +65,11 @@
  * answer per function per lint run; nothing is read for a library or for a write the other
  * exemptions leave out.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { TEST_PATH } from './cross-file-lifecycle.js';
+import { fileMemo } from './file-memo.js';
 import { testOnlyModule } from './test-paths.js';
 import { namedByImporters } from './import-callers.js';
 import { importersOf } from './importers.js';
@@ -173,29 +174,16 @@ function workspaceMember(root: string): boolean {
   return listedAsWorkspace(root);
 }
 
-/** The words of a file's text, per modification time. */
-const wordsByFile = new Map<string, { mtimeMs: number; words: ReadonlySet<string> }>();
-
-function wordsOf(path: string): ReadonlySet<string> {
-  let mtimeMs: number;
-  try {
-    mtimeMs = statSync(path).mtimeMs;
-  } catch {
-    return new Set();
-  }
-  const cached = wordsByFile.get(path);
-  if (cached && cached.mtimeMs === mtimeMs) return cached.words;
+/** The words of a file's text, per modification time (none for an unreadable file). */
+const wordsOf = fileMemo((path): ReadonlySet<string> => {
   let text = '';
   try {
     text = readFileSync(path, 'utf8');
   } catch {
     // unreadable: no words
   }
-  const words = new Set(text.match(WORD) ?? []);
-  if (wordsByFile.size > 20_000) wordsByFile.clear();
-  wordsByFile.set(path, { mtimeMs, words });
-  return words;
-}
+  return new Set(text.match(WORD) ?? []);
+}, new Set<string>());
 
 /** Per package root: the listing it was built from, and in how many of its source files (tests left out) each word occurs. */
 const wordCounts = new Map<string, { files: readonly string[]; counts: Map<string, number> }>();
