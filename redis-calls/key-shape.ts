@@ -754,6 +754,7 @@ function callShape(context: AnyContext, node: TSESTree.CallExpression, bindings:
   // values, their common spelling (process-fixed.ts)
   // (one value alone is read as a key builder's, with its declaration for annotations)
   const literals = member === undefined ? literalReturnsOf(context, callee) : undefined;
+  if (literals === 'overridden') return UNKNOWN_PART;
   if (literals && new Set(literals).size > 1) return literals.map(literal).reduce(common);
   const local = keyBuilder(context, callee);
   // a builder of another module (`genAuthPermKey(uid)` imported from '~/helper/genRedisKey') or
