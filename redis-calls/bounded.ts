@@ -212,14 +212,6 @@ export function hasFiniteType(context: AnyContext, id: TSESTree.Identifier): boo
   return checkerSaysFinite(context, id);
 }
 
-/**
- * Whether a declared type admits only a few values (see the module comment): read in the linted
- * file, or, given `module`, in that imported module (its type names are that module's).
- */
-export function isFiniteTypeNode(context: AnyContext, type: TSESTree.TypeNode, module?: ImportedModule): boolean {
-  return finiteType(context, type, module, 0);
-}
-
 /** A declared type that admits only a few values, read in the linted file or in an imported module. */
 function finiteType(context: AnyContext, type: TSESTree.TypeNode, module: ImportedModule | undefined, depth: number): boolean {
   if (depth > 6) return false;

@@ -55,7 +55,7 @@ import { assignedOnce, containerOf, declarationStatement, isObjectAssign, member
 import { concatenatedOperands, isNodeUtilFormat, nodeFormatSegments, ownFormatSegments, type FormatSegment } from './format-strings.js';
 import { exportedValue, findExport, importedBinding, moduleContext, namespaceModule, type ImportedModule } from './modules.js';
 import { BUILD_ID_NAME } from './names.js';
-import { isToStringCall, parameterMemberIsFinite } from './finite-members.js';
+import { isToStringCall } from './finite-members.js';
 import { isModuleConfigMember, literalReturnsOf } from './process-fixed.js';
 import { findVariable, pick, propertyName, referenceName, unwrap, type AnyContext } from './static.js';
 
@@ -513,8 +513,6 @@ function memberShape(context: AnyContext, node: TSESTree.MemberExpression, bindi
     const bound = bindings.get(def.name);
     if (bound) return bound.fixed ? { text: '*', via: bound.via, fixed: true } : UNKNOWN_PART;
     if (factoryParameter(variable!, def.node)) return FINITE_PART;
-    // message.type of `message: MudVaultMessage` whose `type: MessageType` is a union of literals
-    if (!node.computed && parameterMemberIsFinite(context, def.name, name)) return FINITE_PART;
   }
   if (def?.type !== 'Variable' || !def.node.init || def.node.id.type !== AST_NODE_TYPES.Identifier || !assignedOnce(variable!, def.node.id)) {
     return UNKNOWN_PART;
