@@ -55,6 +55,7 @@ import { assignedOnce, containerOf, declarationStatement, isObjectAssign, member
 import { concatenatedOperands, isNodeUtilFormat, nodeFormatSegments, ownFormatSegments, type FormatSegment } from './format-strings.js';
 import { exportedValue, findExport, importedBinding, moduleContext, namespaceModule, type ImportedModule } from './modules.js';
 import { BUILD_ID_NAME } from './names.js';
+import { isToStringCall } from './finite-members.js';
 import { isModuleConfigMember, literalReturnsOf } from './process-fixed.js';
 import { findVariable, pick, propertyName, referenceName, unwrap, type AnyContext } from './static.js';
 
@@ -741,6 +742,9 @@ function callShape(context: AnyContext, node: TSESTree.CallExpression, bindings:
   ) {
     return shapeOf(context, node.arguments[0]!, bindings, depth + 1);
   }
+  // NATIVE_MINT.toString() of an imported or constant value: its text, fixed as the value is
+  const text = member === undefined && isToStringCall(callee, node) ? shapeOf(context, callee.object, bindings, depth + 1) : undefined;
+  if (text?.fixed) return text;
   // "".concat(prefix, '.split.', name): compilers' spelling of a template (ES5 output)
   if (callee.type === AST_NODE_TYPES.MemberExpression && propertyName(callee.property, callee.computed) === 'concat' && isStringConcatenation(callee.object)) {
     const parts = [shapeOf(context, callee.object, bindings, depth + 1)];
@@ -754,6 +758,7 @@ function callShape(context: AnyContext, node: TSESTree.CallExpression, bindings:
   // values, their common spelling (process-fixed.ts)
   // (one value alone is read as a key builder's, with its declaration for annotations)
   const literals = member === undefined ? literalReturnsOf(context, callee) : undefined;
+  if (literals === 'overridden') return UNKNOWN_PART;
   if (literals && new Set(literals).size > 1) return literals.map(literal).reduce(common);
   const local = keyBuilder(context, callee);
   // a builder of another module (`genAuthPermKey(uid)` imported from '~/helper/genRedisKey') or

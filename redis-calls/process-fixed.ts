@@ -12,12 +12,14 @@
  * - **A method that returns only literals** (`this.getTier(level)` of a `getTier` whose every
  *   `return` is a string or number literal): one of those few values, whatever the arguments.
  *   A function of the module (`bucket(n)`) or a method of the class called through `this`
- *   (static or instance); not an inherited, imported or reassignable one.
+ *   (static or instance); not an inherited, imported or reassignable one, nor one a subclass
+ *   overrides (`redis-calls/overridden-methods.ts`: its instances run the subclass's).
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { classOfStaticThis } from './class-statics.js';
+import { classOfStaticThis, type ClassNode } from './class-statics.js';
 import { classOfThis } from './bounded.js';
 import { isObjectAssign } from './containers.js';
+import { methodOverridden } from './overridden-methods.js';
 import { findVariable, propertyName, unwrap, walkOwnNodes, type AnyContext } from './static.js';
 
 /**
@@ -47,25 +49,35 @@ export function isModuleConfigMember(context: AnyContext, member: TSESTree.Membe
  * The literals a function of this file returns when every `return` of its own body (or its
  * expression body) gives a string or number literal, or a conditional of them: `bucket(n)` of a
  * `function bucket(n)` or `const bucket = (n) => ...`, `this.getTier(level)` of a method of the
- * class `this` stands for (static or instance). `undefined` when the callee is none of those, or
- * one return gives anything else (or none does).
+ * class `this` stands for (static or instance). `'overridden'` for such a method a subclass
+ * overrides (its value is the subclass's, unknown). `undefined` when the callee is none of those,
+ * or one return gives anything else (or none does).
  * @param context the rule context of the file the call is written in
  */
-export function literalReturnsOf(context: AnyContext, callee: TSESTree.Node): string[] | undefined {
-  const fn = ownFunction(context, unwrap(callee));
-  return fn ? literalReturns(fn) : undefined;
+export function literalReturnsOf(context: AnyContext, callee: TSESTree.Node): string[] | 'overridden' | undefined {
+  const found = ownFunction(context, unwrap(callee));
+  const literals = found ? literalReturns(found.fn) : undefined;
+  // a subclass's method of that name runs instead on its instances: its returns are unknown
+  if (literals && found?.method && methodOverridden(context, found.method.cls, found.method.node)) return 'overridden';
+  return literals;
 }
 
 type FunctionNode = TSESTree.FunctionDeclaration | TSESTree.FunctionExpression | TSESTree.ArrowFunctionExpression;
 
-function ownFunction(context: AnyContext, node: TSESTree.Node): FunctionNode | undefined {
+interface OwnFunction {
+  fn: FunctionNode;
+  /** The method and its class, for `this.m(...)`. */
+  method?: { cls: ClassNode; node: TSESTree.MethodDefinition };
+}
+
+function ownFunction(context: AnyContext, node: TSESTree.Node): OwnFunction | undefined {
   if (node.type === AST_NODE_TYPES.Identifier) {
     const variable = findVariable(context, node);
     const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
-    if (def?.type === 'FunctionName' && def.node.type === AST_NODE_TYPES.FunctionDeclaration) return def.node;
+    if (def?.type === 'FunctionName' && def.node.type === AST_NODE_TYPES.FunctionDeclaration) return { fn: def.node };
     if (def?.type !== 'Variable' || def.parent?.kind !== 'const' || !def.node.init) return undefined;
     const init = unwrap(def.node.init);
-    return init.type === AST_NODE_TYPES.ArrowFunctionExpression || init.type === AST_NODE_TYPES.FunctionExpression ? init : undefined;
+    return init.type === AST_NODE_TYPES.ArrowFunctionExpression || init.type === AST_NODE_TYPES.FunctionExpression ? { fn: init } : undefined;
   }
   if (node.type !== AST_NODE_TYPES.MemberExpression || unwrap(node.object).type !== AST_NODE_TYPES.ThisExpression) return undefined;
   const name = propertyName(node.property, node.computed);
@@ -82,8 +94,8 @@ function ownFunction(context: AnyContext, node: TSESTree.Node): FunctionNode | u
       propertyName(element.key, element.computed) === name &&
       element.value.type === AST_NODE_TYPES.FunctionExpression,
   );
-  const method = methods.length === 1 ? methods[0]!.value : undefined;
-  return method?.type === AST_NODE_TYPES.FunctionExpression ? method : undefined;
+  const method = methods.length === 1 ? methods[0]! : undefined;
+  return method?.value.type === AST_NODE_TYPES.FunctionExpression ? { fn: method.value, method: { cls, node: method } } : undefined;
 }
 
 function literalReturns(fn: FunctionNode): string[] | undefined {

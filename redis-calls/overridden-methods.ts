@@ -1,0 +1,145 @@
+/**
+ * Whether a method of a class may be replaced by a subclass: `this.tier()` in `Base` runs the
+ * subclass's `tier()` on an instance of `class Pools extends Base { tier() { return id; } }`, so
+ * what `Base.tier` returns says nothing of the call's value. A method that returns only literals
+ * (`redis-calls/process-fixed.ts`) is one of a few values only when no subclass overrides it.
+ *
+ * Looked for: the classes of the method's own file that extend its class (directly, or through
+ * other classes of the file), and, when the class is exported, the classes of the modules that
+ * import it (`redis-calls/importers.ts`'s bounded walk: by depth and count) that extend it by its
+ * imported name, each declaring a member of the same name (a method, an accessor or a field, of
+ * the same staticness). A `private` or `#private` method cannot be overridden (TypeScript rejects a
+ * subclass's member of that name). Cached per class and name for the lint run.
+ */
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { dirname, isAbsolute, relative } from 'node:path';
+import type { ClassNode } from './class-statics.js';
+import { walkImporters } from './importers.js';
+import { fileOfNode, loadModule, moduleContext, readModule } from './modules.js';
+import { findVariable, propertyName, walkParsed, type AnyContext } from './static.js';
+
+const verdicts = new WeakMap<ClassNode, Map<string, boolean>>();
+const classesCache = new WeakMap<TSESTree.Program, ClassNode[]>();
+
+/**
+ * Whether `method` (a method of `cls`) may be overridden by a subclass: a class of its file or of
+ * a module importing it that extends `cls` (in the file also through other classes) and declares a
+ * member of the same name and staticness. `false` for a `private` or `#private` method.
+ * @param context the rule context of the file `cls` is written in
+ */
+export function methodOverridden(context: AnyContext, cls: ClassNode, method: TSESTree.MethodDefinition): boolean {
+  if (method.accessibility === 'private' || method.key.type === AST_NODE_TYPES.PrivateIdentifier) return false;
+  const name = propertyName(method.key, method.computed);
+  if (name === undefined) return true;
+  const key = `${method.static ? 'static ' : ''}${name}`;
+  let byName = verdicts.get(cls);
+  if (!byName) verdicts.set(cls, (byName = new Map()));
+  let verdict = byName.get(key);
+  if (verdict === undefined) {
+    verdict = overriddenInFile(context, cls, name, method.static) || overriddenByImporters(context, cls, name, method.static);
+    byName.set(key, verdict);
+  }
+  return verdict;
+}
+
+/** Whether a class declares a member `name` of that staticness (a method, an accessor or a field). */
+function declares(cls: ClassNode, name: string, isStatic: boolean): boolean {
+  return cls.body.body.some(
+    (element) =>
+      (element.type === AST_NODE_TYPES.MethodDefinition || element.type === AST_NODE_TYPES.PropertyDefinition || element.type === AST_NODE_TYPES.TSAbstractMethodDefinition) &&
+      element.static === isStatic &&
+      propertyName(element.key, element.computed) === name,
+  );
+}
+
+/** The classes of a program (declarations and expressions, nested ones too). */
+function classesOf(program: TSESTree.Program): ClassNode[] {
+  const cached = classesCache.get(program);
+  if (cached) return cached;
+  const out: ClassNode[] = [];
+  classesCache.set(program, out);
+  walkParsed(program, (node) => {
+    if (node.type === AST_NODE_TYPES.ClassDeclaration || node.type === AST_NODE_TYPES.ClassExpression) out.push(node);
+  });
+  return out;
+}
+
+/** The class a `superClass` identifier of this file names (`class B extends A`, `const A = class {}`). */
+function superClassOf(context: AnyContext, cls: ClassNode): ClassNode | undefined {
+  const superClass = cls.superClass;
+  if (superClass?.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const def = findVariable(context, superClass)?.defs[0];
+  if (def?.type === 'ClassName') return def.node as ClassNode;
+  if (def?.type === 'Variable' && def.node.init?.type === AST_NODE_TYPES.ClassExpression) return def.node.init;
+  return undefined;
+}
+
+function overriddenInFile(context: AnyContext, cls: ClassNode, name: string, isStatic: boolean): boolean {
+  let program: TSESTree.Node = cls;
+  while (program.parent) program = program.parent;
+  if (program.type !== AST_NODE_TYPES.Program) return false;
+  return classesOf(program).some((candidate) => {
+    if (candidate === cls || !declares(candidate, name, isStatic)) return false;
+    // up the chain of the file's classes, a few levels
+    let current: ClassNode | undefined = candidate;
+    for (let depth = 0; current && depth < 8; depth++) {
+      current = superClassOf(context, current);
+      if (current === cls) return true;
+    }
+    return false;
+  });
+}
+
+/** The name `cls` is exported under when its module exports it (`export class A`, `export default class A`, `export { A }`). */
+function exportedNames(cls: ClassNode): string[] {
+  const parent = cls.parent;
+  if (parent?.type === AST_NODE_TYPES.ExportDefaultDeclaration) return ['default', ...(cls.id ? [cls.id.name] : [])];
+  if (!cls.id) return [];
+  if (parent?.type === AST_NODE_TYPES.ExportNamedDeclaration) return [cls.id.name];
+  const program = parent?.type === AST_NODE_TYPES.Program ? parent : undefined;
+  if (!program) return [];
+  const local = cls.id.name;
+  const names: string[] = [];
+  for (const statement of program.body) {
+    if (statement.type === AST_NODE_TYPES.ExportDefaultDeclaration && statement.declaration.type === AST_NODE_TYPES.Identifier && statement.declaration.name === local) names.push('default');
+    if (statement.type !== AST_NODE_TYPES.ExportNamedDeclaration || statement.source) continue;
+    for (const specifier of statement.specifiers) {
+      if (specifier.local.type === AST_NODE_TYPES.Identifier && specifier.local.name === local) names.push(propertyName(specifier.exported, false) ?? local);
+    }
+  }
+  return names;
+}
+
+/** The relative specifier of `path` from the file `from` (`./user-pools.ts`). */
+function specifierOf(from: string, path: string): string {
+  const spec = relative(dirname(from), path).split('\\').join('/');
+  return spec.startsWith('.') ? spec : `./${spec}`;
+}
+
+function overriddenByImporters(context: AnyContext, cls: ClassNode, name: string, isStatic: boolean): boolean {
+  const exported = exportedNames(cls);
+  if (exported.length === 0) return false;
+  const file = fileOfNode(context, cls);
+  if (!file || !isAbsolute(file)) return false;
+  const own = context.physicalFilename ?? context.filename;
+  return walkImporters([file], (path) => {
+    if (path === file) return 'passed';
+    const text = readModule(own, specifierOf(own, path))?.entry.text;
+    // a cheap look first: a subclass says `extends` and names the member
+    if (text === undefined || !text.includes('extends') || !text.includes(name)) return 'passed';
+    const module = loadModule(context, specifierOf(own, path));
+    if (!module) return 'passed';
+    const at = moduleContext(context, module);
+    const found = classesOf(module.program).some((candidate) => {
+      const superClass = candidate.superClass;
+      if (superClass?.type !== AST_NODE_TYPES.Identifier || !declares(candidate, name, isStatic)) return false;
+      const def = findVariable(at, superClass)?.defs[0];
+      if (def?.type !== 'ImportBinding') return false;
+      const specifier = def.node;
+      const imported =
+        specifier.type === AST_NODE_TYPES.ImportDefaultSpecifier ? 'default' : specifier.type === AST_NODE_TYPES.ImportSpecifier ? propertyName(specifier.imported, false) : undefined;
+      return imported !== undefined && exported.includes(imported);
+    });
+    return found ? 'found' : 'read';
+  });
+}
