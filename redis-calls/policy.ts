@@ -58,6 +58,7 @@ import { persistentAnnotation, persistentPattern, persistentReason } from './per
 import type { AnyContext } from './static.js';
 import { uncalledDeclaration } from './uncalled.js';
 import { userNamedKey, userNamedWrite } from './user-named-key.js';
+import { callersDecide } from './wrapper-callers.js';
 import { untrimmedStreamAppend } from './untrimmed-stream.js';
 
 /** The options every key-writing rule has (all `true` by default, `false` in `strict`). */
@@ -215,6 +216,11 @@ export function exemption(context: AnyContext, call: RedisCall, keyNode: TSESTre
   if (options.allowScriptFallbacks !== false && scriptFallback(context, call, keyNode)) return 'script-fallback';
   // a helper's key parameter: persistent when every caller passes a persistent key
   if (helperKeyPersistent(context, keyNode, call.client.keyPrefix)) return 'persistent';
+  // a wrapper method's key (and arm) chosen by its callers: every call reaching the write passes a
+  // persistent or bounded key, or none reaches it (redis-calls/wrapper-callers.ts)
+  const decided = callersDecide(context, call.node, keyNode, call.client.keyPrefix, options);
+  if (decided === 'persistent' || decided === 'constant') return decided;
+  if (decided === 'unreached' && options.allowUncalledCode !== false) return 'uncalled';
   // a method or function of an application nothing else names (redis-calls/uncalled.ts)
   if (options.allowUncalledCode !== false && uncalledDeclaration(context, call.node) !== undefined) return 'uncalled';
   return undefined;

@@ -33,7 +33,9 @@ import { keyShapeOf } from '../redis-calls/key-shape.js';
 import { embeddedScriptsOf, type EmbeddedScript } from '../redis-calls/lua.js';
 import { opaqueKeyNotMeantToExpire, textSaysTemporary } from '../redis-calls/opaque-key.js';
 import { helperKeyPersistent } from '../redis-calls/helper-keys.js';
-import { persistentReason } from '../redis-calls/persistent.js';
+import { callersDecide } from '../redis-calls/wrapper-callers.js';
+import { definedCommandCallersElsewhere } from '../redis-calls/defined-command-callers.js';
+import { persistentPattern, persistentReason } from '../redis-calls/persistent.js';
 import { pluginSettings } from '../redis-calls/settings.js';
 import { sentThroughStandaloneClient } from '../redis-calls/standalone-client.js';
 
@@ -128,13 +130,23 @@ export default createRule<Options, MessageIds>({
         return (
           persistentReason(context, at, shape) !== undefined ||
           (opaqueAllowed && opaqueKeyNotMeantToExpire(context, keyNode, shape)) ||
-          helperKeyPersistent(context, keyNode)
+          helperKeyPersistent(context, keyNode) ||
+          // a wrapper method's key every caller reaching the eval passes persistent (wrapper-callers.ts)
+          callersDecide(context, at, keyNode, undefined, { allowConstantKeys: false }) === 'persistent'
         );
       };
       if (script.keyArgs) return script.keyArgs.flatMap((keyNode, index) => (persistentKey(keyNode, call) ? [index + 1] : []));
       // a defined command: a KEYS[i] every call of it in the file passes a persistent key as
       const calls = script.callerKeys ?? [];
-      if (calls.length === 0) return [];
+      if (calls.length === 0) {
+        // none in the file: its calls in the other modules of the application (a client exported
+        // with the command defined on it), judged in their own modules by the key policy's pattern
+        const others = script.callerKeys && call.type === 'CallExpression' ? definedCommandCallersElsewhere(context, call) : undefined;
+        if (!others || others.length === 0) return [];
+        return others[0]!.keys.flatMap((_, index) =>
+          others.every(({ keys, context: at }) => persistentPattern(at, keyShapeOf(at, keys[index]!)) !== undefined || helperKeyPersistent(at, keys[index]!)) ? [index + 1] : [],
+        );
+      }
       return calls[0]!.flatMap((_, index) => (calls.every((keys) => persistentKey(keys[index]!, keys[index]!.parent ?? call)) ? [index + 1] : []));
     };
     const seen = new Set<TSESTree.Node>();
