@@ -33,6 +33,7 @@ import {
 } from '../semantics/commands.js';
 import { poppedQueue, pushedQueue, STREAM_WRITES, streamUse, type QueueType } from '../semantics/queues.js';
 import { expiredInTheCode } from './cache-keys.js';
+import { deletedAfterOnEveryPath, deletesAfter } from './deleted-after.js';
 import { createdWithTtlInAnotherModule, deletedInAnotherModule, otherModuleOf } from './cross-file-lifecycle.js';
 import { fileIndexOf } from './file-index.js';
 import { keyIdOf, sameKeyByShape } from './key-id.js';
@@ -74,6 +75,9 @@ export function deletedElsewhere(context: AnyContext, call: RedisCall, arg: numb
   // a failed-attempt or rate counter: its DEL is a reset on success, not the end of its life
   if (limitCounter(context, call, arg)) return undefined;
   if (namesLock(context, call, arg)) return undefined;
+  // deleted after the write on every path of its own function (deleted-after.ts)
+  const after = deletedAfterOnEveryPath(context, call, arg);
+  if (after) return after;
   const shape = keyShapeOf(context, keyNode);
   // a key under a per-build prefix: the deleter of the next deploy names that build's keys only
   if (perBuildKey(context, keyNode)) return undefined;
@@ -763,7 +767,7 @@ export function deletedElsewhereData(context: AnyContext, deleter: RedisCall): {
   return {
     deleter: deleter.command,
     line: String(deleter.nameNode.loc.start.line),
-    where: module === undefined ? ', in another function' : ` of \`${module}\`, in another module`,
+    where: module === undefined ? (deletesAfter(deleter) ? ', after the write in its own function' : ', in another function') : ` of \`${module}\`, in another module`,
   };
 }
 

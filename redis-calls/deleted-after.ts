@@ -1,0 +1,236 @@
+/**
+ * A key **its own function deletes after the write on every path** (the status written just before
+ * the handler's cleanup, a scratch key dropped at the end of its step):
+ *
+ * ```ts
+ * socket.on('host:session:abort', async ({ pin }) => {
+ *   await redis.set(keys.sessionStatus(pin), 'finished'); // not reported by `recommended`
+ *   await db.update(...);
+ *   await clearSessionRedis(pin);                          // DELs keys.sessionStatus(pin)
+ * });
+ * ```
+ *
+ * What counts: after the write, in the innermost function around it, a deletion of the same key
+ * (DEL / UNLINK / GETDEL, the `delete` effect of `semantics/commands.ts`, also through a
+ * pass-through facade; `del(a, b)` and `del([a, b])` name each key) that runs on every way the
+ * function ends: the deletion, or a call of a function of the file whose body deletes the key
+ * unconditionally (one call deep, every function of that name), sits in the function's main
+ * sequence (only blocks, `try` blocks without `catch` and `finally` around it: no `if`, loop, `switch`, `catch`,
+ * `&&`, `?:` nor callback), and no `return`, `throw`, `break` or `continue` of the function lies
+ * between the write and it (unless a `finally` holding the deletion covers it). Same key: the same
+ * key shape with a static part (`pin:*:status`); a key with no static part must be the same
+ * expression. A crash between the write and the deletion still leaves the key: `strict` reports it.
+ *
+ * Never: a deletion on one branch only (`if (done) del(k)`), after an early return
+ * (`if (!id) return;` between the two), in a callback, or only in another handler (an `endGame`
+ * the host may never send): `lifecycle.ts` deletedElsewhere decides those. Locks and limit counters
+ * are excluded by the caller before asking.
+ */
+import type { TSESTree } from '@typescript-eslint/utils';
+import { EFFECTS_THAT_DELETE_KEY } from '../semantics/commands.js';
+import { functionsByName } from './builder-lookup.js';
+import { fileIndexOf } from './file-index.js';
+import { sameKeyByShape } from './key-id.js';
+import { keyShapeOf } from './key-shape.js';
+import type { RedisCall } from './normalize.js';
+import { constInitializer, encloses, enclosingFunction, unwrap, walk, type AnyContext, type FunctionLike } from './static.js';
+
+/** A deletion of one key node by one call. */
+interface Deletion {
+  call: RedisCall;
+  key: TSESTree.Node;
+}
+
+/** The deletions {@link deletedAfterOnEveryPath} returned (their message says where they are). */
+const returned = new WeakSet<RedisCall>();
+
+/** Whether {@link deletedAfterOnEveryPath} gave `deleter` as the deletion that follows a write in its own function. */
+export function deletesAfter(deleter: RedisCall): boolean {
+  return returned.has(deleter);
+}
+
+const deletionsCache = new WeakMap<TSESTree.Program, ReadonlyMap<string, readonly Deletion[]>>();
+
+/** The file's deletions by key shape (each key of `del(a, b)` / `del([a, b])`), built once per file. */
+function deletionsByShape(context: AnyContext): ReadonlyMap<string, readonly Deletion[]> {
+  const program = context.sourceCode.ast;
+  let byShape = deletionsCache.get(program);
+  if (byShape) return byShape;
+  const map = new Map<string, Deletion[]>();
+  const index = fileIndexOf(context);
+  for (const call of [...index.calls, ...index.facadeCalls]) {
+    for (const action of call.description.keys) {
+      if (!EFFECTS_THAT_DELETE_KEY.has(action.effect)) continue;
+      const nodes = call.argNodes.slice(action.arg, action.arg === 0 && call.description.keys.length === 1 ? undefined : action.arg + 1);
+      for (const node of nodes) {
+        if (!node) continue;
+        for (const key of listedKeys(context, node)) {
+          const shape = keyShapeOf(context, key).shape;
+          const list = map.get(shape);
+          if (list) list.push({ call, key });
+          else map.set(shape, [{ call, key }]);
+        }
+      }
+    }
+  }
+  byShape = map;
+  deletionsCache.set(program, byShape);
+  return byShape;
+}
+
+/** The keys a deletion argument names: itself, or the elements of an array literal (through a `const`). */
+function listedKeys(context: AnyContext, node: TSESTree.Node): TSESTree.Node[] {
+  let value: TSESTree.Node = unwrap(node.type === 'SpreadElement' ? node.argument : node);
+  if (value.type === 'Identifier') {
+    const init = constInitializer(context, value);
+    if (init && unwrap(init).type === 'ArrayExpression') value = unwrap(init);
+  }
+  if (value.type === 'ArrayExpression') return value.elements.filter((e): e is TSESTree.Expression => e !== null && e.type !== 'SpreadElement');
+  return node.type === 'SpreadElement' ? [] : [node];
+}
+
+/** Whether a key shape has a static part (a letter or digit): `pin:*:status`, not `*`. */
+function hasStaticPart(shape: string): boolean {
+  return /[\p{L}\p{N}]/u.test(shape.replace(/\*/g, ''));
+}
+
+/**
+ * The deletion (or the call of the file's function that deletes) that follows the write `call` of
+ * the key at argument `arg` on every path of the write's own function (see the module comment);
+ * `undefined` otherwise. Returns the Redis deletion call itself.
+ */
+export function deletedAfterOnEveryPath(context: AnyContext, call: RedisCall, arg: number): RedisCall | undefined {
+  const keyNode = call.argNodes[arg];
+  if (!keyNode || keyNode.type === 'SpreadElement') return undefined;
+  const fn = enclosingFunction(call.node) as FunctionLike | undefined;
+  if (!fn) return undefined;
+  const shape = keyShapeOf(context, keyNode).shape;
+  const deletions = deletionsByShape(context).get(shape) ?? [];
+  if (deletions.length === 0) return undefined;
+  const same = (del: Deletion) =>
+    hasStaticPart(shape) ? sameKeyByShape(context, shape, keyNode, del.key) : context.sourceCode.getText(unwrap(del.key)) === context.sourceCode.getText(unwrap(keyNode));
+  // a deletion in the write's own function, after it
+  for (const del of deletions) {
+    if (del.call.node.range[0] <= call.node.range[1] || enclosingFunction(del.call.node) !== fn || !same(del)) continue;
+    if (alwaysFollows(context, fn, call.node, del.call.node)) {
+      returned.add(del.call);
+      return del.call;
+    }
+  }
+  if (!hasStaticPart(shape)) return undefined;
+  // a call, after the write, of a function of the file that deletes the key unconditionally
+  const byName = functionsByName(context);
+  let found: RedisCall | undefined;
+  walk(
+    context,
+    fn.body,
+    (node) => {
+      if (node.type !== 'CallExpression' || node.range[0] <= call.node.range[1]) return;
+      const name = node.callee.type === 'Identifier' ? node.callee.name : node.callee.type === 'MemberExpression' && node.callee.property.type === 'Identifier' ? node.callee.property.name : undefined;
+      const targets = name === undefined ? [] : (byName.get(name) ?? []);
+      if (targets.length === 0 || targets.some((target) => encloses(target, call.node))) return;
+      const deleting = targets.map((target) => deletions.find((del) => enclosingFunction(del.call.node) === target && same(del) && alwaysReached(context, target, del.call.node)));
+      if (deleting.some((del) => del === undefined) || !alwaysFollows(context, fn, call.node, node)) return;
+      found = deleting[0]!.call;
+      return 'stop';
+    },
+    { range: [call.node.range[1], Infinity], skipFunctions: true },
+  );
+  if (found) returned.add(found);
+  return found;
+}
+
+/** Parents through which a node's value is computed whenever its statement runs. */
+const UNCONDITIONAL_PARENTS = new Set([
+  'AwaitExpression',
+  'CallExpression',
+  'MemberExpression',
+  'ArrayExpression',
+  'VariableDeclarator',
+  'VariableDeclaration',
+  'ExpressionStatement',
+  'ReturnStatement',
+  'TSAsExpression',
+  'TSNonNullExpression',
+  'SpreadElement',
+  'AssignmentExpression',
+]);
+
+/**
+ * Whether `node` runs each time its function `fn` runs to its end: in its statement, only
+ * unconditional expressions around it ({@link UNCONDITIONAL_PARENTS}); above its statement, only
+ * blocks and a `try`'s block or `finally` up to the function's body. Early exits are
+ * {@link alwaysFollows}' concern.
+ */
+function onMainSequence(fn: FunctionLike, node: TSESTree.Node): boolean {
+  let current: TSESTree.Node = node;
+  while (current.parent && current.parent !== fn.body) {
+    const parent: TSESTree.Node = current.parent;
+    if (parent === fn) return false;
+    if (parent.type === 'BlockStatement') {
+      // a bare block, a `finally`, or a `try` block without `catch` (an exception then leaves the
+      // function: a crash, which `strict` reports); not a `try` block whose `catch` goes on without
+      // the deletion, nor the body of an `if`, a loop, a `catch`
+      const above = parent.parent;
+      if (!above || (above.type !== 'TryStatement' && above.type !== 'BlockStatement')) return false;
+      if (above.type === 'TryStatement' && above.block === parent && above.handler !== null) return false;
+    } else if (parent.type === 'CatchClause' || parent.type === 'SwitchCase') return false;
+    else if (parent.type === 'TryStatement') {
+      if (parent.handler === current) return false;
+    } else if (parent.type === 'CallExpression' && parent.arguments.includes(current as TSESTree.CallExpressionArgument)) {
+      // an argument is evaluated with its call, save a callback's body (checked below: a function parent)
+    } else if (parent.type === 'MemberExpression' && parent.object !== current) return false;
+    else if (!UNCONDITIONAL_PARENTS.has(parent.type)) return false;
+    current = parent;
+  }
+  return current.parent === fn.body || current === fn.body;
+}
+
+/** Whether the function `fn` reaches `node` whenever it runs: on its main sequence, and no exit before it. */
+function alwaysReached(context: AnyContext, fn: FunctionLike, node: TSESTree.Node): boolean {
+  return onMainSequence(fn, node) && !exitBetween(context, fn, fn.body.range[0], node);
+}
+
+/** Whether every path of `fn` from `write` to the function's end runs `later`. */
+function alwaysFollows(context: AnyContext, fn: FunctionLike, write: TSESTree.Node, later: TSESTree.Node): boolean {
+  return later.range[0] > write.range[1] && onMainSequence(fn, later) && !exitBetween(context, fn, write.range[1], later);
+}
+
+/**
+ * Whether a `return`, `throw`, `break` or `continue` of `fn` (not of a nested function) lies
+ * between the offset `from` and `later`, other than one a `try` whose `finally` holds `later`
+ * covers. A `break` / `continue` of a loop or `switch` that lies wholly between them stays inside
+ * it and does not count.
+ */
+function exitBetween(context: AnyContext, fn: FunctionLike, from: number, later: TSESTree.Node): boolean {
+  let exit = false;
+  const visit = (node: TSESTree.Node): 'skip' | 'stop' | void => {
+    if (node.type !== 'ReturnStatement' && node.type !== 'ThrowStatement' && node.type !== 'BreakStatement' && node.type !== 'ContinueStatement') return;
+    if (node.range[0] < from || node.range[0] >= later.range[0]) return;
+    if ((node.type === 'BreakStatement' || node.type === 'ContinueStatement') && node.label === null && innerTarget(node, from)) return;
+    if (coveredByFinally(node, later)) return;
+    exit = true;
+    return 'stop';
+  };
+  walk(context, fn.body, visit, { skipFunctions: true });
+  return exit;
+}
+
+/** Whether the loop or `switch` an unlabelled `break` / `continue` leaves starts after `from` (it stays between the two). */
+function innerTarget(node: TSESTree.BreakStatement | TSESTree.ContinueStatement, from: number): boolean {
+  for (let current: TSESTree.Node | undefined = node.parent; current; current = current.parent) {
+    const type = current.type;
+    if (type === 'FunctionDeclaration' || type === 'FunctionExpression' || type === 'ArrowFunctionExpression') return false;
+    const loop = type === 'ForStatement' || type === 'ForInStatement' || type === 'ForOfStatement' || type === 'WhileStatement' || type === 'DoWhileStatement';
+    if (loop || (node.type === 'BreakStatement' && type === 'SwitchStatement')) return current.range[0] >= from;
+  }
+  return false;
+}
+
+/** Whether a `try` whose block holds `exit` has a `finally` that holds `later`. */
+function coveredByFinally(exit: TSESTree.Node, later: TSESTree.Node): boolean {
+  for (let current: TSESTree.Node | undefined = exit.parent; current; current = current.parent) {
+    if (current.type === 'TryStatement' && current.finalizer && encloses(current.finalizer, later) && !encloses(current.finalizer, exit)) return true;
+  }
+  return false;
+}
