@@ -62,6 +62,7 @@ import {
 import { expiredThroughCollection } from '../redis-calls/collected-keys.js';
 import { memberRemovedElsewhere } from '../redis-calls/member-registry.js';
 import { untrimmedStreamAppend } from '../redis-calls/untrimmed-stream.js';
+import { reservationCompensated } from '../redis-calls/reserved-counter.js';
 
 /** Options of the rule (the options object's type is exported from the package root). */
 export type Options = [IncrNeedsExpireOnCreateOptions];
@@ -310,6 +311,8 @@ export default createRule<Options, MessageIds>({
             );
           if (fieldsCovered && atomic) continue;
           if (exemption(context, call, creation.keyNode, options)) continue;
+          // a decrement of a counter the same function reserved moments before (redis-calls/reserved-counter.ts)
+          if (!inUnit && reservationCompensated(context, call, keyArg)) continue;
           // a write that runs only when an earlier, separate read saw its key, a key the code gives a
           // TTL: the key can expire in between, and the write recreates it without one
           // (redis-calls/stale-read.ts existsGuard)

@@ -1,0 +1,274 @@
+/**
+ * A compensating decrement of a counter reserved moments before, in the same function:
+ *
+ * ```ts
+ * const pipeline = redis.pipeline();
+ * pipeline.incr(key);                          // the reservation
+ * pipeline.expire(key, 90);                    //   ... with its TTL, in the same unit
+ * const [[, count]] = (await pipeline.exec())!;
+ * if (count > limit) {
+ *   await redis.decr(key);                     // the correction: the key exists, with its TTL
+ *   return false;
+ * }
+ * ```
+ *
+ * DECR creates a key without TTL only when the key is missing (semantics/counter-corrections.ts).
+ * Here the reservation has just left the key there: its reply came back before the decrement is
+ * sent, and nothing but other Redis commands ran in between, so the key is missing only if its own
+ * TTL ran out within those few round trips (or something else deleted it), the window the TTL
+ * itself grants. The decrement adds no leak of its own: when the reservation leaves the key
+ * without TTL, that is reported at the reservation.
+ *
+ * What counts, all of it:
+ * - the decrement: DECR, DECRBY, INCRBY / INCRBYFLOAT by a negative amount (`decrementsCounter`);
+ * - the reservation: the last earlier write of the same key ({@link keyIdOf}) in the same function
+ *   (a pass-through facade's call too), in another unit, after which the key exists
+ *   (`EFFECTS_THAT_LEAVE_THE_KEY`: INCR, SET, SET ... NX EX, ...); no deletion of the key after it;
+ * - its reply awaited (the `await` of the command itself, or of its MULTI / pipeline's `exec()`)
+ *   in a statement that runs before the decrement on every path (not under a branch, a loop, a
+ *   `try` the decrement is outside of, or another function);
+ * - between that `await` and the decrement, no `await` of anything but a Redis command (or an
+ *   `exec()` of a unit): no work that can outlast the TTL;
+ * - and either the reservation's unit gives the key its TTL (an EXPIRE queued after it in the same
+ *   MULTI / pipeline, or the write itself carries one: SET ... EX), or a condition on the
+ *   decrement's path reads the reservation's reply (`if (count > limit)`): the correction of a
+ *   reservation that went over the limit.
+ *
+ * Not a compensating decrement, and still reported: a release in another function (`acquire`
+ * INCRs, `release` DECRs: the two run apart, and a release after the window ended recreates the
+ * key at -1 without TTL), a decrement in a callback (`socket.on('close', ...)`), after an `await`
+ * of the work the reservation guards (`await job()`: the job can outlast the TTL), after a
+ * reservation on another branch, or of another key.
+ */
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { decrementsCounter, EFFECTS_THAT_LEAVE_THE_KEY } from '../semantics/counter-corrections.js';
+import { callsInFunction, expiryAfterInUnit, fileIndexOf } from './file-index.js';
+import { keyIdOf } from './key-id.js';
+import type { AtomicUnit, RedisCall } from './normalize.js';
+import { encloses, enclosingFunction, findVariable, unwrap, walk, type AnyContext } from './static.js';
+
+/**
+ * The reservation a decrement compensates (see the module comment), when there is one: the write
+ * of the same counter moments before, in the same function, whose reply is awaited before the
+ * decrement and whose unit gives the key its TTL or whose reply the decrement's condition reads.
+ * `undefined` for any other write, and for a call that is no decrement.
+ * @param decrement the write that would create the key at argument `keyArg` without TTL
+ */
+export function reservationCompensated(context: AnyContext, decrement: RedisCall, keyArg: number): RedisCall | undefined {
+  if (!isDecrement(decrement)) return undefined;
+  const key = keyIdOf(context, decrement, keyArg);
+  if (!key) return undefined;
+  const fn = enclosingFunction(decrement.node);
+  const earlier = callsInFunction(context, fn, true).filter(
+    (c) => c.nameNode.range[1] <= decrement.nameNode.range[0] && c.unit.key !== decrement.unit.key,
+  );
+  // the last earlier write or deletion of the key decides (EXPIRE and reads of it aside)
+  for (let i = earlier.length - 1; i >= 0; i--) {
+    const other = earlier[i]!;
+    const action = other.description.keys.find((a) => keyIdOf(context, other, a.arg) === key && (a.effect === 'delete' || EFFECTS_THAT_LEAVE_THE_KEY.has(a.effect)));
+    if (!action) continue;
+    if (action.effect === 'delete') return undefined;
+    return compensates(context, decrement, other, action.arg, action.effect, fn) ? other : undefined;
+  }
+  return undefined;
+}
+
+/** Whether `decrement` is a compensating decrement of `reservation` (the conditions of the module comment). */
+function compensates(
+  context: AnyContext,
+  decrement: RedisCall,
+  reservation: RedisCall,
+  arg: number,
+  effect: string,
+  fn: TSESTree.Node | undefined,
+): boolean {
+  const done = awaitOf(context, reservation, decrement, fn);
+  if (!done || !runsBefore(done, decrement.node)) return false;
+  if (otherAwaitBetween(context, done, decrement, fn)) return false;
+  const ttlInUnit =
+    effect === 'create-with-ttl' ||
+    effect === 'create-if-missing-with-ttl' ||
+    (reservation.unit.kind !== 'single' && expiryAfterInUnit(context, reservation, arg)?.description.keys.some((a) => a.effect !== 'delete') === true);
+  return ttlInUnit || pathReads(context, decrement.node, done, fn);
+}
+
+/** DECR / DECRBY / INCRBY by a negative amount ({@link decrementsCounter}). */
+function isDecrement(call: RedisCall): boolean {
+  const amountNode = call.argNodes[1];
+  const value = call.args[1];
+  const amount = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : undefined;
+  const negated = amountNode !== undefined && unwrap(amountNode).type === AST_NODE_TYPES.UnaryExpression && (unwrap(amountNode) as TSESTree.UnaryExpression).operator === '-';
+  return decrementsCounter(call.command, amount, negated);
+}
+
+/**
+ * The `await` that hands back the reservation's reply, between it and the decrement in the same
+ * function: of the command itself, or of an `exec()` of its MULTI / pipeline.
+ */
+function awaitOf(context: AnyContext, reservation: RedisCall, decrement: RedisCall, fn: TSESTree.Node | undefined): TSESTree.AwaitExpression | undefined {
+  if (reservation.unit.kind === 'single') {
+    let node: TSESTree.Node = reservation.node;
+    while (node.parent && isWrapper(node.parent)) node = node.parent;
+    return node.parent?.type === AST_NODE_TYPES.AwaitExpression ? node.parent : undefined;
+  }
+  let found: TSESTree.AwaitExpression | undefined;
+  walk(
+    context,
+    fn ?? context.sourceCode.ast,
+    (node) => {
+      if (found) return 'stop';
+      if (node.type === AST_NODE_TYPES.AwaitExpression && execOfUnit(context, node.argument, reservation.unit)) {
+        found = node;
+        return 'stop';
+      }
+      return undefined;
+    },
+    { range: [reservation.node.range[1], decrement.node.range[0]], skipFunctions: true },
+  );
+  return found;
+}
+
+/** Nodes that hand their operand's value through (`(x)`, `x!`, `x as T`). */
+function isWrapper(node: TSESTree.Node): boolean {
+  return node.type === AST_NODE_TYPES.TSNonNullExpression || node.type === AST_NODE_TYPES.TSAsExpression || node.type === AST_NODE_TYPES.ChainExpression;
+}
+
+/**
+ * Whether an expression is an `exec()` of the unit: `unit.exec()` / the chain's `.exec()` /
+ * `execAsPipeline()`, or `client.exec(batch)` (Valkey GLIDE), the unit named by its variable or
+ * written in the chain.
+ */
+function execOfUnit(context: AnyContext, expression: TSESTree.Node, unit: AtomicUnit): boolean {
+  const call = unwrap(expression);
+  if (call.type !== AST_NODE_TYPES.CallExpression) return false;
+  const callee = unwrap(call.callee);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression || callee.property.type !== AST_NODE_TYPES.Identifier || !/^exec(?:AsPipeline)?$/.test(callee.property.name)) return false;
+  return [callee.object, ...call.arguments].some((operand) => namesUnit(context, operand, unit));
+}
+
+/** Whether a node is the unit, holds it (a chain), or is a variable declared with it. */
+function namesUnit(context: AnyContext, operand: TSESTree.Node, unit: AtomicUnit): boolean {
+  const node = unwrap(operand);
+  if (encloses(node, unit.key)) return true;
+  if (node.type !== AST_NODE_TYPES.Identifier) return false;
+  const def = findVariable(context, node)?.defs[0];
+  return def !== undefined && (def.name === unit.key || encloses(def.node, unit.key));
+}
+
+/** Any `exec()` of one of the file's units (an `await` of it is a Redis round trip). */
+function execOfAnyUnit(context: AnyContext, expression: TSESTree.Node): boolean {
+  const call = unwrap(expression);
+  if (call.type !== AST_NODE_TYPES.CallExpression) return false;
+  const callee = unwrap(call.callee);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression || callee.property.type !== AST_NODE_TYPES.Identifier || !/^exec(?:AsPipeline)?$/.test(callee.property.name)) return false;
+  const index = fileIndexOf(context);
+  for (const [unitKey, calls] of index.byUnit) {
+    const unit = calls[0]?.unit;
+    if (unit && unit.kind !== 'single' && unitKey === unit.key && execOfUnit(context, call, unit)) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether `node` runs before `later` on every path: it sits, under no branch, loop, `try` or
+ * function of its own, in a statement that precedes one holding `later` in a block.
+ */
+function runsBefore(node: TSESTree.Node, later: TSESTree.Node): boolean {
+  for (let child: TSESTree.Node = node, parent = node.parent; parent; child = parent, parent = parent.parent) {
+    if (parent.type === AST_NODE_TYPES.BlockStatement || parent.type === AST_NODE_TYPES.Program) {
+      const body = parent.body as readonly TSESTree.Node[];
+      if (body.slice(body.indexOf(child) + 1).some((sibling) => encloses(sibling, later))) return true;
+      if (parent.parent?.type === AST_NODE_TYPES.TryStatement || parent.parent?.type === AST_NODE_TYPES.CatchClause) return false;
+      continue;
+    }
+    switch (parent.type) {
+      case AST_NODE_TYPES.IfStatement:
+      case AST_NODE_TYPES.ConditionalExpression:
+        if (parent.test !== child) return false;
+        // `if ((await redis.incr(k)) > limit) await redis.decr(k)`: the test runs first
+        if (encloses(parent, later)) return true;
+        break;
+      case AST_NODE_TYPES.LogicalExpression:
+        if (parent.right === child) return false;
+        if (encloses(parent.right, later)) return true;
+        break;
+      case AST_NODE_TYPES.ForStatement:
+      case AST_NODE_TYPES.ForInStatement:
+      case AST_NODE_TYPES.ForOfStatement:
+      case AST_NODE_TYPES.WhileStatement:
+      case AST_NODE_TYPES.DoWhileStatement:
+      case AST_NODE_TYPES.SwitchCase:
+      case AST_NODE_TYPES.SwitchStatement:
+      case AST_NODE_TYPES.FunctionDeclaration:
+      case AST_NODE_TYPES.FunctionExpression:
+      case AST_NODE_TYPES.ArrowFunctionExpression:
+      case AST_NODE_TYPES.ClassBody:
+        return false;
+      default:
+        break;
+    }
+  }
+  return false;
+}
+
+/**
+ * Whether an `await` of something other than a Redis command (or a unit's `exec()`) sits between
+ * the reservation's reply and the decrement, in their function (callbacks written there aside:
+ * they do not run in between).
+ */
+function otherAwaitBetween(context: AnyContext, done: TSESTree.AwaitExpression, decrement: RedisCall, fn: TSESTree.Node | undefined): boolean {
+  const redisNodes = new Set<TSESTree.Node>(callsInFunction(context, fn, true).map((c) => c.node));
+  return walk(
+    context,
+    fn ?? context.sourceCode.ast,
+    (node) => {
+      if (node.type !== AST_NODE_TYPES.AwaitExpression || node.range[0] <= done.range[0] || node.range[0] >= decrement.node.range[0]) return undefined;
+      const argument = unwrap(node.argument);
+      const redis = redisNodes.has(argument) || redisCallWithCatch(argument, redisNodes) || execOfAnyUnit(context, argument);
+      return redis ? undefined : 'stop';
+    },
+    { range: [done.range[1], decrement.node.range[0]], skipFunctions: true },
+  );
+}
+
+/** `redis.decr(k).catch(() => {})`: a Redis command with a rejection handler. */
+function redisCallWithCatch(node: TSESTree.Node, redisNodes: ReadonlySet<TSESTree.Node>): boolean {
+  if (node.type !== AST_NODE_TYPES.CallExpression) return false;
+  const callee = unwrap(node.callee);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression || callee.property.type !== AST_NODE_TYPES.Identifier || callee.property.name !== 'catch') return false;
+  return redisNodes.has(unwrap(callee.object));
+}
+
+/**
+ * Whether a condition on the decrement's path, up to its function, reads the reservation's reply:
+ * the test of an `if` / `? :` / `&&` / `||` it is a branch of, whose value comes from the awaited
+ * reply directly or through a few variables written once (`const [[, n]] = await p.exec()`,
+ * `const count = results[0][1] || 0`).
+ */
+function pathReads(context: AnyContext, node: TSESTree.Node, done: TSESTree.AwaitExpression, fn: TSESTree.Node | undefined): boolean {
+  for (let child: TSESTree.Node = node, parent = node.parent; parent && parent !== fn; child = parent, parent = parent.parent) {
+    let test: TSESTree.Node | undefined;
+    if ((parent.type === AST_NODE_TYPES.IfStatement || parent.type === AST_NODE_TYPES.ConditionalExpression) && parent.test !== child) test = parent.test;
+    else if (parent.type === AST_NODE_TYPES.LogicalExpression && parent.right === child) test = parent.left;
+    if (test && readsReply(context, test, done, 0)) return true;
+  }
+  return false;
+}
+
+/** Whether an expression's value comes from the awaited reply (through at most four variables). */
+function readsReply(context: AnyContext, root: TSESTree.Node, done: TSESTree.AwaitExpression, depth: number): boolean {
+  if (depth > 4) return false;
+  if (encloses(root, done)) return true;
+  let found = false;
+  walk(context, root, (node) => {
+    if (found) return 'stop';
+    if (node.type === AST_NODE_TYPES.Identifier) {
+      const variable = findVariable(context, node);
+      const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+      const writes = variable?.references.filter((r) => r.isWrite()).length ?? 0;
+      if (def?.type === 'Variable' && def.node.init && writes <= 1 && readsReply(context, def.node.init, done, depth + 1)) found = true;
+    }
+    return node.type === AST_NODE_TYPES.ArrowFunctionExpression || node.type === AST_NODE_TYPES.FunctionExpression ? 'skip' : undefined;
+  });
+  return found;
+}

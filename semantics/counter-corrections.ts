@@ -1,0 +1,43 @@
+/**
+ * Redis facts behind a compensating decrement (`redis-calls/reserved-counter.ts`):
+ *
+ * - DECR / DECRBY, and INCRBY / INCRBYFLOAT by a negative amount, treat a missing key as 0: on a
+ *   missing key they create it (at -1, or minus the amount) **without TTL**; on an existing key
+ *   they keep its TTL (https://redis.io/docs/latest/commands/decr/,
+ *   https://redis.io/docs/latest/commands/decrby/, https://redis.io/docs/latest/commands/incrby/;
+ *   "counters keep their TTL" is checked on redis-server in tests/semantics/counters-redis.test.ts).
+ *   So such a decrement can leave a key without TTL only when the key is missing as it runs.
+ * - After a successful command with one of {@link EFFECTS_THAT_LEAVE_THE_KEY}, its key exists:
+ *   INCR / INCRBY / HINCRBY / SADD / ... (`create-in-place`), SET / SETEX / ... (`overwrite`,
+ *   `create-with-ttl`), and SET ... NX with or without EX (`create-if-missing(-with-ttl)`: it
+ *   either wrote the key or found it there). Until that key expires or is deleted, a decrement of
+ *   it finds it.
+ */
+import { counterStep, type KeyEffect } from './commands.js';
+
+/** Effects after which the key exists (written, or found there by an `NX` write). */
+export const EFFECTS_THAT_LEAVE_THE_KEY: ReadonlySet<KeyEffect> = new Set<KeyEffect>([
+  'create-in-place',
+  'overwrite',
+  'create-with-ttl',
+  'create-if-missing',
+  'create-if-missing-with-ttl',
+]);
+
+/**
+ * Whether a string-counter command takes from its key: DECR; DECRBY (by an amount not known to be
+ * negative: `DECRBY k n` with a run-time `n` is how code writes a decrement); INCRBY / INCRBYFLOAT
+ * by an amount known to be negative, or written negated (`incrby(k, -cost)`).
+ * @param command the upper-case command
+ * @param amount the increment argument's value when the code fixes it
+ * @param negated whether the increment argument is written as `-expression`
+ */
+export function decrementsCounter(command: string, amount: number | undefined, negated: boolean): boolean {
+  if (command === 'DECR') return true;
+  if (command === 'DECRBY') return amount === undefined || amount > 0;
+  if (command === 'INCRBY' || command === 'INCRBYFLOAT') {
+    const step = command === 'INCRBY' ? counterStep(command, amount) : amount;
+    return step !== undefined ? step < 0 : negated;
+  }
+  return false;
+}
