@@ -422,7 +422,7 @@ function reaches(context: AnyContext, fn: FunctionLike, guards: readonly Guard[]
       if (literal.type !== AST_NODE_TYPES.ObjectExpression || literal.properties.some((p) => p.type !== AST_NODE_TYPES.Property || p.computed)) return undefined;
       const property = literal.properties.find((p) => p.type === AST_NODE_TYPES.Property && propertyName(p.key, false) === name) as TSESTree.Property | undefined;
       if (!property) return { absent: true };
-      return { node: property.shorthand ? property.value : property.value, context: object.context };
+      return { node: property.value, context: object.context };
     }
     return undefined;
   };
