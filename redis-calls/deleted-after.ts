@@ -32,7 +32,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { EFFECTS_THAT_DELETE_KEY } from '../semantics/commands.js';
 import { functionsByName } from './builder-lookup.js';
 import { fileIndexOf } from './file-index.js';
-import { sameKeyByShape } from './key-id.js';
+import { keyAssignedBetween, sameKeyByShape } from './key-id.js';
 import { keyShapeOf } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
 import { constInitializer, encloses, enclosingFunction, findVariable, unwrap, walk, type AnyContext, type FunctionLike } from './static.js';
@@ -117,7 +117,7 @@ export function deletedAfterOnEveryPath(context: AnyContext, call: RedisCall, ar
   // a deletion in the write's own function, after it
   for (const del of deletions) {
     if (del.call.node.range[0] <= call.node.range[1] || enclosingFunction(del.call.node) !== fn || !same(del)) continue;
-    if (keyText(context, del.key) !== written || reassignedBetween(context, keyNode, call.node.range[1], del.call.node.range[0])) continue;
+    if (keyText(context, del.key) !== written || keyAssignedBetween(context, keyNode, call.node.range[1], del.call.node.range[0])) continue;
     if (alwaysFollows(context, fn, call.node, del.call.node)) {
       returned.add(del.call);
       return del.call;
@@ -138,7 +138,7 @@ export function deletedAfterOnEveryPath(context: AnyContext, call: RedisCall, ar
       // a callee named like the file's function but bound to something else (a parameter, a local)
       if (node.callee.type === 'Identifier' && !targets.some((target) => declares(context, node.callee as TSESTree.Identifier, target))) return;
       // the function deletes the key it is given: the key, its parameters read as this call's arguments
-      if (reassignedBetween(context, keyNode, call.node.range[1], node.range[0])) return;
+      if (keyAssignedBetween(context, keyNode, call.node.range[1], node.range[0])) return;
       const deleting = targets.map((target) =>
         deletions.find((del) => enclosingFunction(del.call.node) === target && same(del) && keyText(context, del.key, target, node) === written && alwaysReached(context, target, del.call.node)),
       );
@@ -187,25 +187,6 @@ function keyText(context: AnyContext, node: TSESTree.Node, fn?: FunctionLike, ca
   }
   spelled += text.slice(at - start);
   return spelled.replace(/\s+/g, '');
-}
-
-/** Whether a variable the key expression reads (through the `const` it is read from) is assigned between the offsets `from` and `to` (`key = other` before the DEL). */
-function reassignedBetween(context: AnyContext, keyNode: TSESTree.Node, from: number, to: number): boolean {
-  const roots: TSESTree.Node[] = [unwrap(keyNode)];
-  const top = roots[0]!;
-  if (top.type === 'Identifier') {
-    const init = constInitializer(context, top);
-    if (init) roots.push(init);
-  }
-  let assigned = false;
-  for (const root of roots) {
-    walk(context, root, (inner) => {
-      if (assigned || inner.type !== 'Identifier') return;
-      const references = findVariable(context, inner)?.references ?? [];
-      if (references.some((reference) => reference.isWrite() && reference.identifier.range[0] > from && reference.identifier.range[0] < to)) assigned = true;
-    });
-  }
-  return assigned;
 }
 
 /** Whether the callee identifier is bound to `target` (its declaration, or the variable it initializes), not a parameter or local of the same name. */
