@@ -3,7 +3,7 @@
  * broke it.
  */
 import { describe, expect, it } from 'vitest';
-import { lintWriteRules } from '../helpers/lint.js';
+import { lintSnippet, lintWriteRules } from '../helpers/lint.js';
 import { ioredis } from './tester.js';
 
 const SET = 'set-requires-ttl-or-keepttl';
@@ -62,5 +62,42 @@ describe('a key deleted after the write in its own function (deleted-after.ts)',
     expect(lintWriteRules(shadowed)).toEqual([[SET, 'setWithoutTtl', 8, 17, undefined]]);
     // the same cleanup called with the written key's own piece still ends it
     expect(lintWriteRules(otherArgument.replace('clearSession(previous)', 'clearSession(pin)'))).toEqual([]);
+  });
+});
+
+describe('a compensating decrement (reserved-counter.ts)', () => {
+  const INCR_ONLY = { 'redis-ttl/incr-needs-expire-on-create': 'error' } as const;
+  const findings = (code: string) => lintSnippet(code, INCR_ONLY).map((m) => [m.messageId, m.line, m.column]);
+  const reserve = (between: string, header = 'export async function enter(id: string, limit: number)') =>
+    ioredis(`${header} {
+  const key = \`active:\${id}\`;
+  const [[, count]] = (await redis.multi().incr(key).expire(key, 10).exec()) as [[null, number]];
+  if (count > limit) {
+    ${between}
+    await redis.decr(key);
+  }
+}
+`);
+  it('the bare correction stays left alone', () => {
+    expect(findings(reserve('await redis.get(`wake:${id}`);'))).toEqual([]);
+  });
+  it('is not one after a blocking command: BLPOP waits as long as any work', () => {
+    expect(findings(reserve('await redis.blpop(`wake:${id}`, 30);'))).toEqual([['noExpiry', 8, 17]]);
+  });
+  it('nor after a for await, nor a yield', () => {
+    expect(findings(reserve('for await (const job of jobs) console.log(job);', 'export async function enter(id: string, limit: number, jobs: AsyncIterable<string>)'))).toEqual([
+      ['noExpiry', 8, 17],
+    ]);
+    expect(findings(reserve("yield 'waiting';", 'export async function* enter(id: string, limit: number)'))).toEqual([['noExpiry', 8, 17]]);
+  });
+  it('nor of a key variable assigned another key in between', () => {
+    const code = ioredis(`export async function enter(id: string, other: string, limit: number) {
+  let key = \`active:\${id}\`;
+  const [[, count]] = (await redis.multi().incr(key).expire(key, 10).exec()) as [[null, number]];
+  key = \`active:\${other}\`;
+  if (count > limit) await redis.decr(key);
+}
+`);
+    expect(findings(code)).toEqual([['noExpiry', 7, 34]]);
   });
 });
