@@ -2,9 +2,43 @@
  * Breaker round 23: readings that left a finding out and hid a real leak, each with the case that
  * broke it.
  */
-import { describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import tsParser from '@typescript-eslint/parser';
+import { Linter } from 'eslint';
+import { afterAll, describe, expect, it } from 'vitest';
+import plugin from '../../rules/index.js';
 import { lintSnippet, lintWriteRules } from '../helpers/lint.js';
 import { ioredis } from './tester.js';
+
+const roots: string[] = [];
+afterAll(() => {
+  for (const root of roots) rmSync(root, { recursive: true, force: true });
+});
+
+/** Writes an application (package.json private) with `files`, lints `target` with `rules`; [rule, messageId, line, column] per finding. */
+function lintApp(files: Record<string, string>, target: string, rules: Record<string, unknown>, persistentKeys: string[]) {
+  const root = mkdtempSync(join(tmpdir(), 'breaker23-'));
+  roots.push(root);
+  writeFileSync(join(root, 'package.json'), '{ "name": "app", "private": true }');
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  const file = join(root, target);
+  const linter = new Linter({ configType: 'flat', cwd: root });
+  const config = [
+    {
+      files: ['**/*.ts'],
+      languageOptions: { parser: tsParser },
+      plugins: { 'redis-ttl': plugin },
+      settings: { 'redis-ttl': { persistentKeys } },
+      rules: Object.fromEntries(Object.entries(rules).map(([rule, options]) => [`redis-ttl/${rule}`, ['error', options]])) as Linter.RulesRecord,
+    },
+  ];
+  return linter.verify(readFileSync(file, 'utf8'), config, { filename: file }).map((m) => [m.ruleId?.replace('redis-ttl/', ''), m.messageId, m.line, m.column]);
+}
 
 const SET = 'set-requires-ttl-or-keepttl';
 
@@ -99,5 +133,51 @@ describe('a compensating decrement (reserved-counter.ts)', () => {
 }
 `);
     expect(findings(code)).toEqual([['noExpiry', 7, 34]]);
+  });
+});
+
+describe('a wrapper\'s write judged at its callers (wrapper-callers.ts)', () => {
+  /** A kv wrapper whose `set` has an NX arm without EX (line 8, column 14); `extra` goes after `set`. */
+  const kv = (extra = '') => `import Redis from 'ioredis';
+const r = new Redis();
+export const kv = {
+  async set(key: string, value: string, opts?: { nx?: boolean; ex?: number }) {
+    const serialized = String(value);
+    if (opts?.nx && opts?.ex) return r.set(key, serialized, 'EX', opts.ex, 'NX');
+    if (opts?.nx) {
+      return r.set(key, serialized, 'NX');
+    }
+    if (opts?.ex) return r.set(key, serialized, 'EX', opts.ex);
+    return r.set(key, serialized);
+  },
+${extra}};
+`;
+  const seed = "import { kv } from './lib/redis';\nexport async function seed(n: number) {\n  await kv.set('lottery:records:total', String(n), { nx: true });\n}\n";
+  const NX_ARM = [SET, 'createWithoutTtl', 8, 16];
+  const judge = (files: Record<string, string>) => lintApp({ 'lib/redis.ts': kv(), 'seed.ts': seed, ...files }, 'lib/redis.ts', { [SET]: {} }, ['lottery:records*']);
+
+  it('the persistent caller alone leaves the arm alone', () => {
+    expect(judge({})).toEqual([]);
+  });
+  it('this aliased inside the object (const self = this) calls the arm under a name no walk follows', () => {
+    const claimAll = `  async claimAll(ids: string[]) {
+    const self = this;
+    await Promise.all(ids.map(function (id) { return self.set(\`claim:\${id}\`, '1', { nx: true }); }));
+  },
+`;
+    expect(judge({ 'lib/redis.ts': kv(claimAll) })).toEqual([NX_ARM]);
+  });
+  it('an options object the caller changes after writing it is not its literal', () => {
+    const conditional = "import { kv } from './lib/redis';\nexport async function claim(id: string, once: boolean) {\n  const opts: { nx?: boolean; ex?: number } = {};\n  if (once) opts.nx = true;\n  return kv.set(`claim:${id}`, '1', opts);\n}\n";
+    expect(judge({ 'claim.ts': conditional })).toEqual([NX_ARM]);
+    const assigned = "import { kv } from './lib/redis';\nexport async function claim(id: string) {\n  const opts = { ex: 60 };\n  Object.assign(opts, { nx: true, ex: undefined });\n  return kv.set(`claim:${id}`, '1', opts);\n}\n";
+    expect(judge({ 'claim.ts': assigned })).toEqual([NX_ARM]);
+    // read only: the literal decides (its EX keeps the call out of the NX-only arm)
+    const readOnly = "import { kv } from './lib/redis';\nexport async function claim(id: string) {\n  const opts = { nx: true, ex: 60 };\n  console.log(opts.ex);\n  return kv.set(`claim:${id}`, '1', opts);\n}\n";
+    expect(judge({ 'claim.ts': readOnly })).toEqual([]);
+  });
+  it('a module importing the wrapper with a template-literal dynamic import is a caller too', () => {
+    const dynamic = "export async function claim(id: string) {\n  const { kv } = await import(`./lib/redis`);\n  return kv.set(`claim:${id}`, '1', { nx: true });\n}\n";
+    expect(judge({ 'claim.ts': dynamic })).toEqual([NX_ARM]);
   });
 });
