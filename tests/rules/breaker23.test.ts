@@ -181,3 +181,36 @@ ${extra}};
     expect(judge({ 'claim.ts': dynamic })).toEqual([NX_ARM]);
   });
 });
+
+describe('a defined command\'s KEYS judged at its calls (defined-command-callers.ts)', () => {
+  /** A client exported with a command defined from a script (its LPUSH reported at line 5, column 69). */
+  const CLIENT = `import Redis from 'ioredis';
+export const redis = new Redis();
+redis.defineCommand('idempotentEnqueue', {
+  numberOfKeys: 2,
+  lua: "if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'EX', 60) then redis.call('LPUSH', KEYS[2], ARGV[1]) end return 1",
+});
+`;
+  const LPUSH = ['embedded-lua', 'luaFinding', 5, 69];
+  const persistent = "import { redis } from './client';\nexport async function add(q: string, id: string) {\n  return (redis as any).idempotentEnqueue(`idem:${id}`, `queue:${q}:waiting`, id);\n}\n";
+  const judge = (files: Record<string, string>, client = CLIENT) => lintApp({ 'client.ts': client, 'queue.ts': persistent, ...files }, 'client.ts', { 'embedded-lua': {} }, ['queue:*']);
+
+  it('every call persistent: left alone', () => {
+    expect(judge({})).toEqual([]);
+  });
+  it('a call through the method bound under another name keeps the finding', () => {
+    const bound = "import { redis } from './client';\nconst enqueue = (redis as any).idempotentEnqueue.bind(redis);\nexport async function tmp(id: string) {\n  return enqueue(`idem:${id}`, `tmp:${id}`, id);\n}\n";
+    expect(judge({ 'tmp.ts': bound })).toEqual([LPUSH]);
+  });
+  it('a call by a name held in a constant of another module keeps the finding', () => {
+    const names = "export const ENQUEUE = 'idempotentEnqueue';\n";
+    const computed = "import { redis } from './client';\nimport { ENQUEUE } from './names';\nexport async function tmp(id: string) {\n  return (redis as any)[ENQUEUE](`idem:${id}`, `tmp:${id}`, id);\n}\n";
+    expect(judge({ 'names.ts': names, 'tmp.ts': computed })).toEqual([LPUSH]);
+  });
+  it('a persistent call in the defining file does not stand for the calls elsewhere', () => {
+    const seeded = `${CLIENT}export async function seed() {\n  return (redis as any).idempotentEnqueue('idem:seed', 'queue:seed:waiting', 'x');\n}\n`;
+    const runtime = "import { redis } from './client';\nexport async function tmp(id: string) {\n  return (redis as any).idempotentEnqueue(`idem:${id}`, `tmp:${id}`, id);\n}\n";
+    expect(judge({ 'tmp.ts': runtime }, seeded)).toEqual([LPUSH]);
+    expect(judge({}, seeded)).toEqual([]);
+  });
+});
