@@ -214,3 +214,34 @@ redis.defineCommand('idempotentEnqueue', {
     expect(judge({}, seeded)).toEqual([]);
   });
 });
+
+describe('a method returning only literals that something else replaces (overridden-methods.ts)', () => {
+  const POOLS = ioredis("export class Pools {\n  tier(n: number) { return n > 5 ? 'big' : 'small'; }\n  add(id: string, n: number) { return redis.sadd(`pool:${this.tier(n)}`, id); }\n}\n");
+  const FINDING = ['incr-needs-expire-on-create', 'noExpiry', 5, 45];
+  const judge = (files: Record<string, string>, pools = POOLS) =>
+    lintApp({ 'src/pools.ts': pools, ...files }, 'src/pools.ts', { 'incr-needs-expire-on-create': {} }, []);
+  const subclass = (head: string, base: string) => `${head}\nexport class UserPools extends ${base} {\n  tier(n: number) { return String(n); }\n}\nnew UserPools().add('a', 1);\n`;
+
+  it('a subclass that does not declare it leaves the key bounded', () => {
+    expect(judge({ 'src/user-pools.ts': "import { Pools } from './pools';\nexport class UserPools extends Pools {\n  size() { return 1; }\n}\nnew UserPools().add('a', 1);\n" })).toEqual([]);
+  });
+  it('a subclass of an importer reaching the class under a barrel\'s new name, a namespace, a mixin or an alias', () => {
+    expect(judge({ 'src/index.ts': "export { Pools as BasePools } from './pools';\n", 'src/user-pools.ts': subclass("import { BasePools } from './index';", 'BasePools') })).toEqual([FINDING]);
+    expect(judge({ 'src/user-pools.ts': subclass("import * as p from './pools';", 'p.Pools') })).toEqual([FINDING]);
+    expect(
+      judge({ 'src/user-pools.ts': subclass("import { Pools } from './pools';\nconst Logged = <T extends new (...a: any[]) => object>(B: T) => class extends B {};", 'Logged(Pools)') }),
+    ).toEqual([FINDING]);
+    expect(judge({ 'src/user-pools.ts': subclass("import { Pools } from './pools';\nconst Base = Pools;", 'Base') })).toEqual([FINDING]);
+  });
+  it('the member replaced on the prototype or an instance of an importer', () => {
+    expect(judge({ 'src/user-pools.ts': "import { Pools } from './pools';\nPools.prototype.tier = function (n: number) { return String(n); };\nnew Pools().add('a', 1);\n" })).toEqual([FINDING]);
+    expect(judge({ 'src/user-pools.ts': "import { Pools } from './pools';\nObject.assign(Pools.prototype, { tier: (n: number) => String(n) });\nnew Pools().add('a', 1);\n" })).toEqual([FINDING]);
+    expect(judge({ 'src/user-pools.ts': "import { Pools } from './pools';\nconst p = new Pools();\np.tier = (n: number) => String(n);\np.add('a', 1);\n" })).toEqual([FINDING]);
+  });
+  it('the member replaced by the constructor with a strategy it is given', () => {
+    const strategy = ioredis(
+      "export class Pools {\n  constructor(tier?: (n: number) => string) { if (tier) this.tier = tier; }\n  tier(n: number) { return n > 5 ? 'big' : 'small'; }\n  add(id: string, n: number) { return redis.sadd(`pool:${this.tier(n)}`, id); }\n}\n",
+    );
+    expect(judge({}, strategy)).toEqual([['incr-needs-expire-on-create', 'noExpiry', 6, 45]]);
+  });
+});
