@@ -40,17 +40,59 @@ function definedCommand(context: AnyContext, define: TSESTree.CallExpression): {
   return { name, numberOfKeys };
 }
 
-/** The calls `x.name(k1, ..., kn, ...args)` in the module of `context`; `undefined` when one passes fewer keys or spreads one. */
+/**
+ * The calls `x.name(k1, ..., kn, ...args)` in the module of `context`; `undefined` when one passes
+ * fewer keys or spreads one, when the member is read without being called (`x.name.bind(x)`,
+ * `const { name } = x`: the calls go under another name), or when the name is written as a string
+ * anywhere but as `defineCommand`'s first argument (`const ENQUEUE = 'name'`, then `x[ENQUEUE](...)`
+ * in a module that never spells it).
+ */
 function callerKeysIn(context: AnyContext, name: string, numberOfKeys: number): Array<{ keys: TSESTree.Node[]; context: AnyContext }> | undefined {
   const calls: Array<{ keys: TSESTree.Node[]; context: AnyContext }> = [];
   let unreadable = false;
   walk(context, context.sourceCode.ast, (node) => {
-    if (node.type !== 'CallExpression' || node.callee.type !== 'MemberExpression' || propertyName(node.callee.property, node.callee.computed) !== name) return;
-    const keys = node.arguments.slice(0, numberOfKeys);
+    if (unreadable) return 'stop';
+    if ((node.type === 'Literal' && node.value === name) || (node.type === 'TemplateLiteral' && node.expressions.length === 0 && node.quasis[0]?.value.cooked === name)) {
+      if (node.parent?.type === 'MemberExpression' && node.parent.property === node && node.parent.computed) return;
+      if (!namesDefinition(context, node)) unreadable = true;
+      return;
+    }
+    if (node.type === 'Property' && !node.computed && propertyName(node.key, false) === name && node.parent?.type === 'ObjectPattern') {
+      unreadable = true;
+      return;
+    }
+    if (node.type !== 'MemberExpression' || propertyName(node.property, node.computed) !== name) return;
+    let callee: TSESTree.Node = node;
+    while (callee.parent && (callee.parent.type === 'TSAsExpression' || callee.parent.type === 'TSNonNullExpression' || callee.parent.type === 'ChainExpression')) callee = callee.parent;
+    const call = callee.parent;
+    if (call?.type !== 'CallExpression' || call.callee !== callee) {
+      unreadable = true;
+      return;
+    }
+    const keys = call.arguments.slice(0, numberOfKeys);
     if (keys.length < numberOfKeys || keys.some((k) => k.type === 'SpreadElement')) unreadable = true;
     else calls.push({ keys, context });
   });
   return unreadable ? undefined : calls;
+}
+
+/** Whether a string spelling the command's name is `defineCommand`'s first argument, directly or through a `const` used only there. */
+function namesDefinition(context: AnyContext, literal: TSESTree.Node): boolean {
+  const isDefinition = (node: TSESTree.Node): boolean => {
+    const parent = node.parent;
+    return (
+      parent?.type === 'CallExpression' &&
+      parent.arguments[0] === node &&
+      parent.callee.type === 'MemberExpression' &&
+      propertyName(parent.callee.property, parent.callee.computed) === 'defineCommand'
+    );
+  };
+  if (isDefinition(literal)) return true;
+  const declarator = literal.parent;
+  if (declarator?.type !== 'VariableDeclarator' || declarator.init !== literal || declarator.id.type !== 'Identifier') return false;
+  const variable = context.sourceCode.scopeManager?.getDeclaredVariables(declarator)[0];
+  if (!variable || declarator.parent?.parent?.type === 'ExportNamedDeclaration') return false;
+  return variable.references.every((reference) => reference.init || isDefinition(reference.identifier as TSESTree.Node));
 }
 
 const elsewhere = new WeakMap<TSESTree.Node, ReadonlyArray<{ keys: TSESTree.Node[]; context: AnyContext }> | null>();
@@ -73,6 +115,14 @@ export function definedCommandCallersElsewhere(context: AnyContext, define: TSES
     elsewhere.set(define, found);
   }
   return found ?? undefined;
+}
+
+/** Whether the linted file is in an application whose modules can be listed (its defined commands' callers elsewhere can be read). */
+export function inListedApplication(context: AnyContext): boolean {
+  const file = context.physicalFilename ?? context.filename;
+  if (!file || !isAbsolute(file)) return false;
+  const info = packageOf(file);
+  return info !== undefined && info.application && packageFiles(info.root) !== undefined;
 }
 
 function collectElsewhere(context: AnyContext, define: TSESTree.CallExpression): Array<{ keys: TSESTree.Node[]; context: AnyContext }> | undefined {

@@ -17,9 +17,11 @@
  * unconditionally (one call deep, every function of that name), sits in the function's main
  * sequence (only blocks, `try` blocks without `catch` and `finally` around it: no `if`, loop, `switch`, `catch`,
  * `&&`, `?:` nor callback), and no `return`, `throw`, `break` or `continue` of the function lies
- * between the write and it (unless a `finally` holding the deletion covers it). Same key: the same
- * key shape with a static part (`pin:*:status`); a key with no static part must be the same
- * expression. A crash between the write and the deletion still leaves the key: `strict` reports it.
+ * between the write and it (unless a `finally` holding the deletion covers it); a `yield` counts
+ * as an exit (the consumer may stop asking). Same key: the same key shape (`pin:*:status`) and the
+ * same expression (through its `const`, none of its variables assigned in between: not a rename's
+ * `del(room:${oldId})`); for a cleanup function, its key with its parameters read as the call's
+ * arguments, and the callee bound to that function (not a parameter of the same name). A crash between the write and the deletion still leaves the key: `strict` reports it.
  *
  * Never: a deletion on one branch only (`if (done) del(k)`), after an early return
  * (`if (!id) return;` between the two), in a callback, or only in another handler (an `endGame`
@@ -30,10 +32,10 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { EFFECTS_THAT_DELETE_KEY } from '../semantics/commands.js';
 import { functionsByName } from './builder-lookup.js';
 import { fileIndexOf } from './file-index.js';
-import { sameKeyByShape } from './key-id.js';
+import { keyAssignedBetween, sameKeyByShape } from './key-id.js';
 import { keyShapeOf } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
-import { constInitializer, encloses, enclosingFunction, unwrap, walk, type AnyContext, type FunctionLike } from './static.js';
+import { constInitializer, encloses, enclosingFunction, findVariable, unwrap, walk, type AnyContext, type FunctionLike } from './static.js';
 
 /** A deletion of one key node by one call. */
 interface Deletion {
@@ -109,9 +111,13 @@ export function deletedAfterOnEveryPath(context: AnyContext, call: RedisCall, ar
   if (deletions.length === 0) return undefined;
   const same = (del: Deletion) =>
     hasStaticPart(shape) ? sameKeyByShape(context, shape, keyNode, del.key) : context.sourceCode.getText(unwrap(del.key)) === context.sourceCode.getText(unwrap(keyNode));
+  // the write's key, spelled out: in its own function a deletion of another key of the same shape
+  // (`set(room:${newId})` then `del(room:${oldId})`, a rename) does not end the written key
+  const written = keyText(context, keyNode);
   // a deletion in the write's own function, after it
   for (const del of deletions) {
     if (del.call.node.range[0] <= call.node.range[1] || enclosingFunction(del.call.node) !== fn || !same(del)) continue;
+    if (keyText(context, del.key) !== written || keyAssignedBetween(context, keyNode, call.node.range[1], del.call.node.range[0])) continue;
     if (alwaysFollows(context, fn, call.node, del.call.node)) {
       returned.add(del.call);
       return del.call;
@@ -129,7 +135,13 @@ export function deletedAfterOnEveryPath(context: AnyContext, call: RedisCall, ar
       const name = node.callee.type === 'Identifier' ? node.callee.name : node.callee.type === 'MemberExpression' && node.callee.property.type === 'Identifier' ? node.callee.property.name : undefined;
       const targets = name === undefined ? [] : (byName.get(name) ?? []);
       if (targets.length === 0 || targets.some((target) => encloses(target, call.node))) return;
-      const deleting = targets.map((target) => deletions.find((del) => enclosingFunction(del.call.node) === target && same(del) && alwaysReached(context, target, del.call.node)));
+      // a callee named like the file's function but bound to something else (a parameter, a local)
+      if (node.callee.type === 'Identifier' && !targets.some((target) => declares(context, node.callee as TSESTree.Identifier, target))) return;
+      // the function deletes the key it is given: the key, its parameters read as this call's arguments
+      if (keyAssignedBetween(context, keyNode, call.node.range[1], node.range[0])) return;
+      const deleting = targets.map((target) =>
+        deletions.find((del) => enclosingFunction(del.call.node) === target && same(del) && keyText(context, del.key, target, node) === written && alwaysReached(context, target, del.call.node)),
+      );
       if (deleting.some((del) => del === undefined) || !alwaysFollows(context, fn, call.node, node)) return;
       found = deleting[0]!.call;
       return 'stop';
@@ -138,6 +150,51 @@ export function deletedAfterOnEveryPath(context: AnyContext, call: RedisCall, ar
   );
   if (found) returned.add(found);
   return found;
+}
+
+/**
+ * The text of a key expression without spaces, through the `const` it is read from; with `fn` and
+ * `call`, each of `fn`'s parameters it reads is spelled as `call`'s argument (undefined text when
+ * one is missing or spread: never equal to a written key).
+ */
+function keyText(context: AnyContext, node: TSESTree.Node, fn?: FunctionLike, call?: TSESTree.CallExpression): string {
+  let value: TSESTree.Node = unwrap(node);
+  if (value.type === 'Identifier') {
+    const init = constInitializer(context, value);
+    if (init) value = unwrap(init);
+  }
+  const text = context.sourceCode.getText(value);
+  const start = value.range[0];
+  const pieces: Array<{ range: [number, number]; text: string }> = [];
+  let missing = false;
+  walk(context, value, (inner) => {
+    if (missing || inner.type !== 'Identifier' || !fn || !call) return;
+    const parent = inner.parent;
+    if (parent?.type === 'MemberExpression' && parent.property === inner && !parent.computed) return;
+    if (parent?.type === 'Property' && parent.key === inner && !parent.computed && !parent.shorthand) return;
+    const index = fn.params.findIndex((param) => param.type === 'Identifier' && param.name === inner.name);
+    if (index < 0 || findVariable(context, inner)?.defs[0]?.node !== fn) return;
+    const argument = call.arguments[index];
+    if (!argument || argument.type === 'SpreadElement' || call.arguments.slice(0, index).some((a) => a.type === 'SpreadElement')) missing = true;
+    else pieces.push({ range: inner.range, text: parent?.type === 'Property' && parent.shorthand ? `${inner.name}:${context.sourceCode.getText(argument)}` : context.sourceCode.getText(argument) });
+  });
+  if (missing) return `\u0000${String(node.range[0])}`;
+  let spelled = '';
+  let at = start;
+  for (const piece of pieces.sort((a, b) => a.range[0] - b.range[0])) {
+    spelled += text.slice(at - start, piece.range[0] - start) + piece.text;
+    at = piece.range[1];
+  }
+  spelled += text.slice(at - start);
+  return spelled.replace(/\s+/g, '');
+}
+
+/** Whether the callee identifier is bound to `target` (its declaration, or the variable it initializes), not a parameter or local of the same name. */
+function declares(context: AnyContext, callee: TSESTree.Identifier, target: FunctionLike): boolean {
+  const def = findVariable(context, callee)?.defs[0];
+  if (!def) return false;
+  if (def.node === target) return true;
+  return def.node.type === 'VariableDeclarator' && def.node.init !== null && unwrap(def.node.init) === target;
 }
 
 /** Parents through which a node's value is computed whenever its statement runs. */
@@ -197,7 +254,7 @@ function alwaysFollows(context: AnyContext, fn: FunctionLike, write: TSESTree.No
 }
 
 /**
- * Whether a `return`, `throw`, `break` or `continue` of `fn` (not of a nested function) lies
+ * Whether a `return`, `throw`, `break`, `continue` or `yield` of `fn` (not of a nested function) lies
  * between the offset `from` and `later`, other than one a `try` whose `finally` holds `later`
  * covers. A `break` / `continue` of a loop or `switch` that lies wholly between them stays inside
  * it and does not count.
@@ -205,7 +262,9 @@ function alwaysFollows(context: AnyContext, fn: FunctionLike, write: TSESTree.No
 function exitBetween(context: AnyContext, fn: FunctionLike, from: number, later: TSESTree.Node): boolean {
   let exit = false;
   const visit = (node: TSESTree.Node): 'skip' | 'stop' | void => {
-    if (node.type !== 'ReturnStatement' && node.type !== 'ThrowStatement' && node.type !== 'BreakStatement' && node.type !== 'ContinueStatement') return;
+    // a `yield` hands control to the consumer, which may never ask for the next value (a `break`
+    // out of its `for await`): the code after it then never runs, save a `finally`
+    if (node.type !== 'ReturnStatement' && node.type !== 'ThrowStatement' && node.type !== 'BreakStatement' && node.type !== 'ContinueStatement' && node.type !== 'YieldExpression') return;
     if (node.range[0] < from || node.range[0] >= later.range[0]) return;
     if ((node.type === 'BreakStatement' || node.type === 'ContinueStatement') && node.label === null && innerTarget(node, from)) return;
     if (coveredByFinally(node, later)) return;

@@ -45,7 +45,8 @@ export const MAX_MODULES_READ = 40;
 export const MAX_MODULES_SEEN = 400;
 
 /** A string literal given to `from`, `import(` or `require(`: an import specifier as written. */
-const SPECIFIER = /(?:\bfrom|\bimport|\brequire)\s*\(?\s*['"]([^'"\n]+)['"]/g;
+// a template without substitutions (`import(\`./kv\`)`) is a specifier as plain as a quoted one
+const SPECIFIER = /(?:\bfrom|\bimport|\brequire)\s*\(?\s*['"`]([^'"`\n$]+)['"`]/g;
 
 /**
  * Text that names a Redis client (`ioredis`, `Redis`, `this.redis`, `redisClient`, `valkey`; not

@@ -1,7 +1,7 @@
 /** The identity of a key expression, for pairing a command with another on the same key. */
 import type { TSESTree } from '@typescript-eslint/utils';
 import type { RedisCall } from './normalize.js';
-import { constInitializer, unwrap, type AnyContext } from './static.js';
+import { constInitializer, findVariable, unwrap, walk, type AnyContext } from './static.js';
 
 /**
  * The identity of the key at argument `arg` of a command, for pairing a write with its expiry:
@@ -40,4 +40,23 @@ function isBuiltKey(context: AnyContext, node: TSESTree.Node): boolean {
     return init !== undefined && isBuiltKey(context, init);
   }
   return bare.type === 'TemplateLiteral' || bare.type === 'CallExpression' || (bare.type === 'BinaryExpression' && bare.operator === '+');
+}
+
+/** Whether a variable the key expression reads (through the `const` it is read from) is assigned between the offsets `from` and `to` (`key = other` before the DEL). */
+export function keyAssignedBetween(context: AnyContext, keyNode: TSESTree.Node, from: number, to: number): boolean {
+  const roots: TSESTree.Node[] = [unwrap(keyNode)];
+  const top = roots[0]!;
+  if (top.type === 'Identifier') {
+    const init = constInitializer(context, top);
+    if (init) roots.push(init);
+  }
+  let assigned = false;
+  for (const root of roots) {
+    walk(context, root, (inner) => {
+      if (assigned || inner.type !== 'Identifier') return;
+      const references = findVariable(context, inner)?.references ?? [];
+      if (references.some((reference) => reference.isWrite() && reference.identifier.range[0] > from && reference.identifier.range[0] < to)) assigned = true;
+    });
+  }
+  return assigned;
 }

@@ -28,7 +28,8 @@
  *   in a statement that runs before the decrement on every path (not under a branch, a loop, a
  *   `try` the decrement is outside of, or another function);
  * - between that `await` and the decrement, no `await` of anything but a Redis command (or an
- *   `exec()` of a unit): no work that can outlast the TTL;
+ *   `exec()` of a unit) that does not block (not BLPOP, XREAD BLOCK, WAIT), no `for await` nor
+ *   `yield`: no work that can outlast the TTL; and no assignment to a variable of the key;
  * - and either the reservation's unit gives the key its TTL (an EXPIRE queued after it in the same
  *   MULTI / pipeline, or the write itself carries one: SET ... EX), or a condition on the
  *   decrement's path reads the reservation's reply (`if (count > limit)`): the correction of a
@@ -41,9 +42,10 @@
  * reservation on another branch, or of another key.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { isBlockingCall } from '../semantics/blocking.js';
 import { decrementsCounter, EFFECTS_THAT_LEAVE_THE_KEY } from '../semantics/counter-corrections.js';
 import { callsInFunction, expiryAfterInUnit, fileIndexOf } from './file-index.js';
-import { keyIdOf } from './key-id.js';
+import { keyAssignedBetween, keyIdOf } from './key-id.js';
 import type { AtomicUnit, RedisCall } from './normalize.js';
 import { encloses, enclosingFunction, findVariable, unwrap, walk, type AnyContext } from './static.js';
 
@@ -84,6 +86,9 @@ function compensates(
 ): boolean {
   const done = awaitOf(context, reservation, decrement, fn);
   if (!done || !runsBefore(done, decrement.node)) return false;
+  // the decrement's key variable names another key by then (`key = other` in between)
+  const keyNode = decrement.argNodes[0];
+  if (keyNode && keyAssignedBetween(context, keyNode, reservation.node.range[1], decrement.node.range[0])) return false;
   if (otherAwaitBetween(context, done, decrement, fn)) return false;
   const ttlInUnit =
     effect === 'create-with-ttl' ||
@@ -217,12 +222,20 @@ function runsBefore(node: TSESTree.Node, later: TSESTree.Node): boolean {
  * they do not run in between).
  */
 function otherAwaitBetween(context: AnyContext, done: TSESTree.AwaitExpression, decrement: RedisCall, fn: TSESTree.Node | undefined): boolean {
-  const redisNodes = new Set<TSESTree.Node>(callsInFunction(context, fn, true).map((c) => c.node));
+  // a blocking command (BLPOP k 30, XREAD BLOCK, WAIT) waits as long as any other work
+  const redisNodes = new Set<TSESTree.Node>(
+    callsInFunction(context, fn, true)
+      .filter((c) => !isBlockingCall(c.command, c.args))
+      .map((c) => c.node),
+  );
   return walk(
     context,
     fn ?? context.sourceCode.ast,
     (node) => {
-      if (node.type !== AST_NODE_TYPES.AwaitExpression || node.range[0] <= done.range[0] || node.range[0] >= decrement.node.range[0]) return undefined;
+      if (node.range[0] <= done.range[0] || node.range[0] >= decrement.node.range[0]) return undefined;
+      // a `for await` waits on its iterable, a `yield` on the generator's consumer
+      if ((node.type === AST_NODE_TYPES.ForOfStatement && node.await) || node.type === AST_NODE_TYPES.YieldExpression) return 'stop';
+      if (node.type !== AST_NODE_TYPES.AwaitExpression) return undefined;
       const argument = unwrap(node.argument);
       const redis = redisNodes.has(argument) || redisCallWithCatch(argument, redisNodes) || execOfAnyUnit(context, argument);
       return redis ? undefined : 'stop';

@@ -31,12 +31,14 @@
  *   `MAX_MODULES_READ` modules read (`importers.ts`); a module that does not import the defining
  *   module (or a barrel of it) is no caller, whatever it writes. Any other use of the `const`
  *   (handed on as a value, `kv.set` read without a call, a namespace import or a `require` of
- *   the module, `export * as`) leaves the callers unknown, and so does a bound reached; tests are
- *   no callers;
+ *   the module, `export * as`) leaves the callers unknown, and so does `this` used other than as
+ *   a member's object in the holder (`const self = this`, `return this`) and a bound reached;
+ *   tests are no callers;
  * - a call reaches the write unless its arguments decide, by the tests between the method's start
  *   and the write (the `if` / `?:` / `&&` around it, an earlier `if (...) return`), that it does
  *   not: `opts?.nx` with `{ nx: true }`, `opts?.ex` with `{ ex: 5 }` or left out; a run-time value
- *   (`{ ex: ttl }`) decides nothing, so the call reaches;
+ *   (`{ ex: ttl }`), or an options `const` changed after its literal (`opts.nx = true`,
+ *   `Object.assign(opts, ...)`), decides nothing, so the call reaches;
  * - each call that reaches passes a key persistent by design (a `persistentKeys` pattern) or,
  *   with `allowConstantKeys`, a bounded one (one constant key): the write is left alone; any
  *   other key (a run-time id) keeps the finding, at the write;
@@ -207,10 +209,21 @@ function collectSites(context: AnyContext, fn: FunctionLike): Site[] | undefined
   return importerSites(context, file, info.root, exported, holder.member, sites) ? sites : undefined;
 }
 
-/** Adds the `this.member(...)` calls in the holder's body; `false` on a computed member of `this` (any method may be called). */
+/**
+ * Adds the `this.member(...)` calls in the holder's body; `false` on a computed member of `this`
+ * (any method may be called), and on `this` used other than as a member's object: aliased
+ * (`const self = this; self.set(...)`), destructured, handed on or returned (`return this`
+ * chains), its calls are made under names no walk follows.
+ */
 function thisCalls(context: AnyContext, holder: Holder, sites: Site[]): boolean {
   let ok = true;
   walk(context, holder.body, (node) => {
+    if (node.type === AST_NODE_TYPES.ThisExpression) {
+      let outer: TSESTree.Node = node;
+      while (outer.parent && (outer.parent.type === AST_NODE_TYPES.TSAsExpression || outer.parent.type === AST_NODE_TYPES.TSNonNullExpression || outer.parent.type === AST_NODE_TYPES.TSSatisfiesExpression)) outer = outer.parent;
+      if (outer.parent?.type !== AST_NODE_TYPES.MemberExpression || outer.parent.object !== outer) ok = false;
+      return ok ? undefined : 'stop';
+    }
     if (node.type !== AST_NODE_TYPES.MemberExpression || unwrap(node.object).type !== AST_NODE_TYPES.ThisExpression) return undefined;
     const name = propertyName(node.property, node.computed);
     if (name === holder.member) {
@@ -418,6 +431,8 @@ function reaches(context: AnyContext, fn: FunctionLike, guards: readonly Guard[]
       const object = valueOf(node.object);
       if (name === undefined || !object) return undefined;
       if ('absent' in object) return node.optional || inOptionalChain(node) ? { absent: true } : undefined;
+      // an options object the caller changes after writing it (`opts.nx = true`) is not its literal
+      if (!unchangedObject(object.context, object.node, site.call)) return undefined;
       const literal = resolveConstExpression(object.context, object.node);
       if (literal.type !== AST_NODE_TYPES.ObjectExpression || literal.properties.some((p) => p.type !== AST_NODE_TYPES.Property || p.computed)) return undefined;
       const property = literal.properties.find((p) => p.type === AST_NODE_TYPES.Property && propertyName(p.key, false) === name) as TSESTree.Property | undefined;
@@ -485,6 +500,53 @@ function reaches(context: AnyContext, fn: FunctionLike, guards: readonly Guard[]
     const value = test(guard.test);
     return value === undefined || value === guard.value;
   });
+}
+
+/**
+ * Whether an object argument keeps the properties its literal writes: written inline, or a
+ * `const` (through a few hops) whose every other use reads a property (`opts.ex`), is passed to
+ * the wrapper method again (`kv.set(k, v, opts)`), or initializes the next `const` followed. A
+ * property assigned, updated or deleted (`opts.nx = true`, `delete opts.ex`), a spread, or the
+ * object handed to anything else (`Object.assign(opts, ...)`, `configure(opts)`) may change it.
+ */
+function unchangedObject(context: AnyContext, expression: TSESTree.Node, call: TSESTree.CallExpression): boolean {
+  const member = call.callee.type === AST_NODE_TYPES.MemberExpression ? propertyName(call.callee.property, call.callee.computed) : undefined;
+  let node = unwrap(expression);
+  for (let depth = 0; node.type === AST_NODE_TYPES.Identifier && depth < 4; depth++) {
+    const variable = findVariable(context, node);
+    if (!variable) return true;
+    const def = variable.defs[0];
+    if (variable.defs.length !== 1 || def?.type !== 'Variable' || !def.node.init) return true;
+    for (const reference of variable.references) {
+      if (reference.init) continue;
+      let use: TSESTree.Node = reference.identifier as TSESTree.Node;
+      while (use.parent && (use.parent.type === AST_NODE_TYPES.TSAsExpression || use.parent.type === AST_NODE_TYPES.TSNonNullExpression || use.parent.type === AST_NODE_TYPES.TSSatisfiesExpression)) use = use.parent;
+      const parent = use.parent;
+      if (!parent) return false;
+      if (parent.type === AST_NODE_TYPES.MemberExpression && parent.object === use) {
+        const above = parent.parent;
+        const written =
+          (above?.type === AST_NODE_TYPES.AssignmentExpression && above.left === parent) ||
+          above?.type === AST_NODE_TYPES.UpdateExpression ||
+          (above?.type === AST_NODE_TYPES.UnaryExpression && above.operator === 'delete') ||
+          above?.type === AST_NODE_TYPES.ArrayPattern ||
+          above?.type === AST_NODE_TYPES.Property ||
+          above?.type === AST_NODE_TYPES.ForInStatement ||
+          above?.type === AST_NODE_TYPES.ForOfStatement;
+        if (written) return false;
+        continue;
+      }
+      if (parent.type === AST_NODE_TYPES.CallExpression && parent.arguments.includes(use as TSESTree.CallExpressionArgument)) {
+        const callee = parent.callee;
+        if (member !== undefined && callee.type === AST_NODE_TYPES.MemberExpression && propertyName(callee.property, callee.computed) === member) continue;
+        return false;
+      }
+      if (parent.type === AST_NODE_TYPES.VariableDeclarator && parent.init === use) continue;
+      return false;
+    }
+    node = unwrap(def.node.init);
+  }
+  return true;
 }
 
 /** Whether a tested expression names a TTL: an option of SET (`opts.ex`, `options.PX`) or a TTL-named member or parameter (`ttl`, `expiresIn`). */

@@ -34,7 +34,7 @@ import { embeddedScriptsOf, type EmbeddedScript } from '../redis-calls/lua.js';
 import { opaqueKeyNotMeantToExpire, textSaysTemporary } from '../redis-calls/opaque-key.js';
 import { helperKeyPersistent } from '../redis-calls/helper-keys.js';
 import { callersDecide } from '../redis-calls/wrapper-callers.js';
-import { definedCommandCallersElsewhere } from '../redis-calls/defined-command-callers.js';
+import { definedCommandCallersElsewhere, inListedApplication } from '../redis-calls/defined-command-callers.js';
 import { persistentPattern, persistentReason } from '../redis-calls/persistent.js';
 import { pluginSettings } from '../redis-calls/settings.js';
 import { sentThroughStandaloneClient } from '../redis-calls/standalone-client.js';
@@ -138,6 +138,15 @@ export default createRule<Options, MessageIds>({
       if (script.keyArgs) return script.keyArgs.flatMap((keyNode, index) => (persistentKey(keyNode, call) ? [index + 1] : []));
       // a defined command: a KEYS[i] every call of it in the file passes a persistent key as
       const calls = script.callerKeys ?? [];
+      // in an application, the client may be exported and the command called in other modules
+      // too: a call there with a run-time key keeps the finding, whatever the file's own calls pass
+      if (calls.length > 0 && call.type === 'CallExpression' && inListedApplication(context)) {
+        const others = definedCommandCallersElsewhere(context, call);
+        if (!others) return [];
+        const elsewhereOk = (index: number) =>
+          others.every(({ keys, context: at }) => persistentPattern(at, keyShapeOf(at, keys[index]!)) !== undefined || helperKeyPersistent(at, keys[index]!));
+        return calls[0]!.flatMap((_, index) => (calls.every((keys) => persistentKey(keys[index]!, keys[index]!.parent ?? call)) && elsewhereOk(index) ? [index + 1] : []));
+      }
       if (calls.length === 0) {
         // none in the file: its calls in the other modules of the application (a client exported
         // with the command defined on it), judged in their own modules by the key policy's pattern
