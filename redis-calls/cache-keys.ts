@@ -23,6 +23,7 @@ import { EXPIRY_EFFECTS } from '../semantics/commands.js';
 import { callSitesOf } from './facades.js';
 import { fileIndexOf, optionalExpiry } from './file-index.js';
 import { keyParameter } from './helper-keys.js';
+import { hasStaticPart } from './key-id.js';
 import { keyShapeOf } from './key-shape.js';
 import { codeImports, loadModule, moduleContext } from './modules.js';
 import type { RedisCall } from './normalize.js';
@@ -36,7 +37,7 @@ const cache = new WeakMap<TSESTree.Program, ReadonlySet<string>>();
 
 /** Whether the key family `shape` gets a TTL in the code beyond the linted file (see the module comment). */
 export function expiredInTheCode(context: AnyContext, shape: string): boolean {
-  if (!/[\p{L}\p{N}]/u.test(shape.replace(/\*/g, ''))) return false;
+  if (!hasStaticPart(shape)) return false;
   return expiredFamilies(context).has(shape);
 }
 

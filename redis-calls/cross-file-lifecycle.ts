@@ -43,12 +43,12 @@ import { EFFECTS_THAT_DELETE_KEY, EFFECTS_THAT_SET_TTL, EFFECTS_THAT_WRITE_WITHO
 import { calledName } from './builder-lookup.js';
 import { fileIndexOf } from './file-index.js';
 import { importersOf } from './importers.js';
-import { keyIdOf } from './key-id.js';
+import { hasStaticPart, keyIdOf, listedKeys } from './key-id.js';
 import { keyShapeOf } from './key-shape.js';
 import { codeImports, loadModule, moduleContext, readModule } from './modules.js';
 import type { RedisCall } from './normalize.js';
 import { packageFiles, packageOf } from './project.js';
-import { constInitializer, enclosingFunction, findVariable, unwrap, walk, type AnyContext, type FunctionLike } from './static.js';
+import { enclosingFunction, findVariable, walk, type AnyContext, type FunctionLike } from './static.js';
 import { TEST_PATH } from './test-paths.js';
 
 /** Related modules parsed (their calls indexed) per linted file. */
@@ -127,10 +127,6 @@ export function createdWithTtlInAnotherModule(context: AnyContext, shape: string
   return relatedFacts(context).createdWithTtl.get(shape)?.[0]?.call;
 }
 
-/** Whether a key shape has a static part (a letter or digit): `Room:*`, not `*` nor `*:*`. */
-function hasStaticPart(shape: string): boolean {
-  return /[\p{L}\p{N}]/u.test(shape.replace(/\*/g, ''));
-}
 
 function relatedFacts(context: AnyContext): RelatedFacts {
   const program = context.sourceCode.ast;
@@ -234,20 +230,6 @@ function addFacts(at: AnyContext, facts: RelatedFacts): void {
   }
 }
 
-/**
- * The keys a deletion argument names: the argument itself; each element of an array literal
- * (`del([a, b])`); of a spread or a name whose `const` is an array literal (`unlink(...keys)` with
- * `const keys = [a, b]`). A spread of anything else names no key the reading can see.
- */
-function listedKeys(context: AnyContext, node: TSESTree.Node): TSESTree.Node[] {
-  let value: TSESTree.Node = unwrap(node.type === 'SpreadElement' ? node.argument : node);
-  if (value.type === 'Identifier') {
-    const init = constInitializer(context, value);
-    if (init && unwrap(init).type === 'ArrayExpression') value = unwrap(init);
-  }
-  if (value.type === 'ArrayExpression') return value.elements.filter((e): e is TSESTree.Expression => e !== null && e.type !== 'SpreadElement');
-  return node.type === 'SpreadElement' ? [] : [node];
-}
 
 /** Whether the EXPIRE `expiry` of argument `arg` follows, in its function `fn`, a write of the same key without TTL. */
 function writtenBefore(context: AnyContext, expiry: RedisCall, arg: number, fn: FunctionLike): boolean {

@@ -32,7 +32,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { EFFECTS_THAT_DELETE_KEY } from '../semantics/commands.js';
 import { functionsByName } from './builder-lookup.js';
 import { fileIndexOf } from './file-index.js';
-import { keyAssignedBetween, sameKeyByShape } from './key-id.js';
+import { hasStaticPart, keyAssignedBetween, listedKeys, sameKeyByShape } from './key-id.js';
 import { keyShapeOf } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
 import { constInitializer, encloses, enclosingFunction, findVariable, unwrap, walk, type AnyContext, type FunctionLike } from './static.js';
@@ -80,21 +80,7 @@ function deletionsByShape(context: AnyContext): ReadonlyMap<string, readonly Del
   return byShape;
 }
 
-/** The keys a deletion argument names: itself, or the elements of an array literal (through a `const`). */
-function listedKeys(context: AnyContext, node: TSESTree.Node): TSESTree.Node[] {
-  let value: TSESTree.Node = unwrap(node.type === 'SpreadElement' ? node.argument : node);
-  if (value.type === 'Identifier') {
-    const init = constInitializer(context, value);
-    if (init && unwrap(init).type === 'ArrayExpression') value = unwrap(init);
-  }
-  if (value.type === 'ArrayExpression') return value.elements.filter((e): e is TSESTree.Expression => e !== null && e.type !== 'SpreadElement');
-  return node.type === 'SpreadElement' ? [] : [node];
-}
 
-/** Whether a key shape has a static part (a letter or digit): `pin:*:status`, not `*`. */
-function hasStaticPart(shape: string): boolean {
-  return /[\p{L}\p{N}]/u.test(shape.replace(/\*/g, ''));
-}
 
 /**
  * The deletion (or the call of the file's function that deletes) that follows the write `call` of

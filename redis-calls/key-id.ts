@@ -16,6 +16,29 @@ export function keyIdOf(context: AnyContext, call: RedisCall, arg: number): stri
 }
 
 /**
+ * Whether a key shape (`redis-calls/key-shape.ts`, `*` for each run-time part) has a static part,
+ * a letter or digit: `room:*:status` and `jobs:*` do, `*` and `*:*` do not.
+ */
+export function hasStaticPart(shape: string): boolean {
+  return /[\p{L}\p{N}]/u.test(shape.replace(/\*/g, ''));
+}
+
+/**
+ * The keys a deletion argument names: the argument itself; each element of an array literal
+ * (`del([a, b])`); of a spread or a name whose `const` is an array literal (`unlink(...keys)` with
+ * `const keys = [a, b]`). A spread of anything else names no key the reading can see.
+ */
+export function listedKeys(context: AnyContext, node: TSESTree.Node): TSESTree.Node[] {
+  let value: TSESTree.Node = unwrap(node.type === 'SpreadElement' ? node.argument : node);
+  if (value.type === 'Identifier') {
+    const init = constInitializer(context, value);
+    if (init && unwrap(init).type === 'ArrayExpression') value = unwrap(init);
+  }
+  if (value.type === 'ArrayExpression') return value.elements.filter((e): e is TSESTree.Expression => e !== null && e.type !== 'SpreadElement');
+  return node.type === 'SpreadElement' ? [] : [node];
+}
+
+/**
  * Whether two key expressions of one shape (`redis-calls/key-shape.ts`) may be taken for one key,
  * for an expiry written elsewhere than the write (another arm of a TTL test): yes when the shape
  * spells a key family (`sess:*`, `*:tags`); when it is only run-time parts and separators (`*`,
@@ -25,7 +48,7 @@ export function keyIdOf(context: AnyContext, call: RedisCall, arg: number): stri
  * an expiry counts only for the key it names. The caller has checked the shapes are equal.
  */
 export function sameKeyByShape(context: AnyContext, shape: string, a: TSESTree.Node, b: TSESTree.Node): boolean {
-  if (/[\p{L}\p{N}]/u.test(shape.replace(/\*/g, ''))) return true;
+  if (hasStaticPart(shape)) return true;
   return !isBuiltKey(context, a) || !isBuiltKey(context, b);
 }
 

@@ -36,7 +36,7 @@ import { expiredInTheCode } from './cache-keys.js';
 import { deletedAfterOnEveryPath, deletesAfter } from './deleted-after.js';
 import { createdWithTtlInAnotherModule, deletedInAnotherModule, otherModuleOf } from './cross-file-lifecycle.js';
 import { fileIndexOf } from './file-index.js';
-import { keyIdOf, sameKeyByShape } from './key-id.js';
+import { hasStaticPart, keyIdOf, sameKeyByShape } from './key-id.js';
 import { ID_NAME, LIMIT_NAME, QUEUE_NAME } from './names.js';
 import { namesLock } from './locks.js';
 import { calledName, functionsByName, keyShapeOf, perBuildKey } from './key-shape.js';
@@ -257,10 +257,6 @@ export function keptStream(context: AnyContext, call: RedisCall, arg: number): R
   return undefined;
 }
 
-/** Whether a key shape has a static part (a letter or digit): `jobs:*`, not `*` nor `*:*`. */
-function hasStaticPart(shape: string): boolean {
-  return /[\p{L}\p{N}]/u.test(shape.replace(/\*/g, ''));
-}
 
 /**
  * Whether a push and a pop of a key with no static part name one queue the caller gives: both keys
@@ -342,7 +338,7 @@ export function createdWithTtlElsewhere(context: AnyContext, call: RedisCall, ar
  */
 function sameRecord(context: AnyContext, shape: string, write: RedisCall, writeArg: number, other: RedisCall, otherArg: number): boolean {
   if (sameKey(context, shape, write, writeArg, other, otherArg)) return true;
-  if (/[\p{L}\p{N}]/u.test(shape.replace(/\*/g, ''))) return false;
+  if (hasStaticPart(shape)) return false;
   const a = resolvedKey(context, write.argNodes[writeArg]!);
   const b = resolvedKey(context, other.argNodes[otherArg]!);
   const text = (node: TSESTree.Node) => context.sourceCode.getText(node).replace(/\s+/g, '');
@@ -371,7 +367,7 @@ function isParameter(context: AnyContext, node: TSESTree.Identifier): boolean {
 export function sameKey(context: AnyContext, shape: string, write: RedisCall, writeArg: number, del: RedisCall, delArg: number): boolean {
   const a = write.argNodes[writeArg]!;
   const b = del.argNodes[delArg]!;
-  if (/[\p{L}\p{N}]/u.test(shape.replace(/\*/g, ''))) return sameKeyByShape(context, shape, a, b);
+  if (hasStaticPart(shape)) return sameKeyByShape(context, shape, a, b);
   if (keyIdOf(context, write, writeArg) !== keyIdOf(context, del, delArg)) return false;
   if (a.type !== 'Identifier' || b.type !== 'Identifier') return true;
   const variable = findVariable(context, a);

@@ -34,7 +34,7 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { addedMembers, removedMembers, type MemberCollection } from '../semantics/members.js';
 import { fileIndexOf } from './file-index.js';
-import { keyIdOf } from './key-id.js';
+import { hasStaticPart, keyIdOf } from './key-id.js';
 import { keyShapeOf, perBuildKey } from './key-shape.js';
 import { namedFunctionOf, reaches, sameKey, sharedOperation } from './lifecycle.js';
 import type { RedisCall } from './normalize.js';
@@ -69,7 +69,7 @@ export function memberRemovedElsewhere(context: AnyContext, call: RedisCall, arg
   const member = memberIdentity(call, added.positions[0]!);
   if (member === undefined) return undefined;
   const shape = keyShapeOf(context, keyNode).shape;
-  if (!/[\p{L}\p{N}]/u.test(shape.replace(/\*/g, ''))) return undefined;
+  if (!hasStaticPart(shape)) return undefined;
   // a key under a per-build prefix: the next deploy's code names its own build's keys only
   if (perBuildKey(context, keyNode)) return undefined;
   const index = fileIndexOf(context);

@@ -63,6 +63,7 @@ import { expiredThroughCollection } from '../redis-calls/collected-keys.js';
 import { memberRemovedElsewhere } from '../redis-calls/member-registry.js';
 import { untrimmedStreamAppend } from '../redis-calls/untrimmed-stream.js';
 import { reservationCompensated } from '../redis-calls/reserved-counter.js';
+import { hasStaticPart } from '../redis-calls/key-id.js';
 
 /** Options of the rule (the options object's type is exported from the package root). */
 export type Options = [IncrNeedsExpireOnCreateOptions];
@@ -202,7 +203,7 @@ export default createRule<Options, MessageIds>({
     function existsGuardOf(creation: KeyUse): RedisCall | undefined {
       const keyArg = creation.call.argNodes.indexOf(creation.keyNode);
       const shape = keyShapeOf(context, creation.keyNode).shape;
-      const family = /[\p{L}\p{N}]/u.test(shape.replace(/\*/g, ''));
+      const family = hasStaticPart(shape);
       const expired = expiries.some(
         (e) => e.effect !== 'delete' && (family || e.key === creation.key) && keyShapeOf(context, e.keyNode).shape === shape,
       );
