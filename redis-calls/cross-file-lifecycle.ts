@@ -45,7 +45,7 @@ import { fileIndexOf } from './file-index.js';
 import { importersOf } from './importers.js';
 import { hasStaticPart, keyIdOf, listedKeys } from './key-id.js';
 import { keyShapeOf } from './key-shape.js';
-import { codeImports, loadModule, moduleContext, readModule } from './modules.js';
+import { codeImports, loadModule, moduleContext, readModule, specifierOf } from './modules.js';
 import type { RedisCall } from './normalize.js';
 import { packageFiles, packageOf } from './project.js';
 import { enclosingFunction, findVariable, walk, type AnyContext, type FunctionLike } from './static.js';
@@ -138,11 +138,6 @@ function relatedFacts(context: AnyContext): RelatedFacts {
   return facts;
 }
 
-/** A relative specifier of `path` seen from `from` (`./b.ts`, `../c/d.js`). */
-function specifierOf(from: string, path: string): string {
-  const spec = relative(dirname(from), path).split('\\').join('/');
-  return spec.startsWith('.') ? spec : `./${spec}`;
-}
 
 /**
  * The folder whose modules are the linted file's project: its package (the nearest `package.json`)

@@ -7,22 +7,19 @@
  * a member a superclass declares, what a function of the code returns). Split from facades.ts
  * along its sections; behaviour unchanged.
  */
-import { isAbsolute, dirname, relative, resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { classOfThis, instanceMember } from './bounded.js';
 import { inheritedMemberType } from './inherited-members.js';
 import type { ClientDetector } from './clients.js';
 import { clientDetectorOf } from './index.js';
-import { loadModule, moduleContext, readModule } from './modules.js';
+import { loadModule, moduleContext, readModule, specifierOf } from './modules.js';
+
+export { specifierOf };
 import { walkImporters } from './importers.js';
 import { packageFiles, packageOf } from './project.js';
 import { findVariable, propertyName, returnedExpressions, unwrap, type AnyContext, type FunctionLike } from './static.js';
 
-/** A relative specifier of `path` seen from `from` (`./b.ts`, `../c/d.js`). */
-export function specifierOf(from: string, path: string): string {
-  const spec = relative(dirname(from), path).split('\\').join('/');
-  return spec.startsWith('.') ? spec : `./${spec}`;
-}
 
 /** An absolute path, resolved (a module read twice is one file). */
 export function resolvePath(path: string): string {

@@ -44,7 +44,7 @@
  * (`backend: ICacheBackend`, a dependency-injection token `cache: Cache` whose class extends an
  * implementation of `ICache`): the call is read as the one Redis implementation's command.
  */
-import { dirname, isAbsolute, relative } from 'node:path';
+import { isAbsolute, relative } from 'node:path';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { describeCommand, type CommandArg } from '../semantics/commands.js';
 import { classOfThis } from './bounded.js';
@@ -614,9 +614,7 @@ function callerCall(context: AnyContext, node: TSESTree.CallExpression, callee: 
 
 /** The facade's module as messages show it: relative to the linted file (`./presence.ts`). */
 function relativePath(context: AnyContext, module: AnyContext): string {
-  const from = context.physicalFilename ?? context.filename;
-  const path = relative(dirname(from), module.physicalFilename ?? module.filename);
-  return path.startsWith('.') ? path : `./${path}`;
+  return specifierOf(context.physicalFilename ?? context.filename, module.physicalFilename ?? module.filename);
 }
 
 /** Source text on one line, at most about 40 characters. */

@@ -33,11 +33,11 @@
  * name a global and may show its library ({@link libraryTextFilter}: only those are parsed) for
  * {@link LISTING_TTL_MS} milliseconds.
  */
-import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { isAbsolute, relative, resolve } from 'node:path';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { ClientFlavor, ReceiverKind } from './client-facts.js';
 import { originOf } from './client-syntax.js';
-import { commonJsDefault, loadModule, moduleContext, readModule, type ImportedModule } from './modules.js';
+import { commonJsDefault, loadModule, moduleContext, readModule, specifierOf, type ImportedModule } from './modules.js';
 import { commandOfMethod } from './command-methods.js';
 import { LISTING_TTL_MS, packageFiles, packageOf } from './project.js';
 import { findVariable, propertyName, requiredModule, unwrap, walk, type AnyContext } from './static.js';
@@ -194,11 +194,6 @@ function filesNaming(root: string, name: string, from: string): readonly string[
   return paths;
 }
 
-/** A relative specifier of `path` seen from `from` (`./b.js`, `../c/d.js`). */
-function specifierOf(from: string, path: string): string {
-  const spec = relative(dirname(from), path).split('\\').join('/');
-  return spec.startsWith('.') ? spec : `./${spec}`;
-}
 
 /** Assignments that store a value in the global: `=`, and `??=` / `||=`, which store it when none is there yet. */
 const STORING = new Set(['=', '??=', '||=']);

@@ -605,3 +605,12 @@ export function moduleBinding(module: ImportedModule, name: string): { node: TSE
   }
   return undefined;
 }
+
+/**
+ * The relative specifier of the file `path` seen from the file `from`, both absolute:
+ * `./b.ts`, `../c/d.js` (POSIX separators, always starting with `.`).
+ */
+export function specifierOf(from: string, path: string): string {
+  const spec = relative(dirname(from), path).split('\\').join('/');
+  return spec.startsWith('.') ? spec : `./${spec}`;
+}

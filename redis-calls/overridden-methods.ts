@@ -17,10 +17,10 @@
  * `Object.assign(Pools.prototype, ...)`). Cached per class and name for the lint run.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { dirname, isAbsolute, relative } from 'node:path';
+import { isAbsolute } from 'node:path';
 import type { ClassNode } from './class-statics.js';
 import { walkImporters } from './importers.js';
-import { fileOfNode, loadModule, moduleContext, readModule } from './modules.js';
+import { fileOfNode, loadModule, moduleContext, readModule, specifierOf } from './modules.js';
 import { findVariable, propertyName, walkParsed, type AnyContext } from './static.js';
 
 type Definition = NonNullable<ReturnType<typeof findVariable>>['defs'][number];
@@ -170,11 +170,6 @@ function exportedNames(cls: ClassNode): string[] {
   return names;
 }
 
-/** The relative specifier of `path` from the file `from` (`./user-pools.ts`). */
-function specifierOf(from: string, path: string): string {
-  const spec = relative(dirname(from), path).split('\\').join('/');
-  return spec.startsWith('.') ? spec : `./${spec}`;
-}
 
 function overriddenByImporters(context: AnyContext, cls: ClassNode, name: string, isStatic: boolean): boolean {
   const exported = exportedNames(cls);
