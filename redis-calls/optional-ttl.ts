@@ -33,7 +33,7 @@ import { sameKeyByShape } from './key-id.js';
 import { keyShapeOf } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
 import { TTL_NAME } from './names.js';
-import { defaultImportOf, findVariable, numberLiteral, propertyName, swappedComparison, unwrap, walk, type AnyContext } from './static.js';
+import { alwaysExits, defaultImportOf, findVariable, numberLiteral, propertyName, swappedComparison, unwrap, walk, type AnyContext } from './static.js';
 
 /**
  * Whether `call` writes the key at argument `keyArg` in the no-TTL arm of an explicit TTL test
@@ -455,20 +455,6 @@ export function onlyWhenTtlGiven(context: AnyContext, node: TSESTree.Node, sourc
   return false;
 }
 
-/**
- * A statement that always leaves the enclosing block: `return`, `throw`, a block ending in one, or
- * an `if` / `else` both of whose arms do (`if (typeof type === 'string') { ...; return set(k, v,
- * type, t); } else { ...; return set(k, v, 'PX', type); }`).
- */
-function alwaysExits(statement: TSESTree.Node): boolean {
-  if (statement.type === 'ReturnStatement' || statement.type === 'ThrowStatement') return true;
-  if (statement.type === 'IfStatement') return statement.alternate !== null && alwaysExits(statement.consequent) && alwaysExits(statement.alternate);
-  if (statement.type === 'BlockStatement') {
-    const last = statement.body[statement.body.length - 1];
-    return last !== undefined && alwaysExits(last);
-  }
-  return false;
-}
 
 function isFunction(node: TSESTree.Node): boolean {
   return node.type === 'FunctionDeclaration' || node.type === 'FunctionExpression' || node.type === 'ArrowFunctionExpression';

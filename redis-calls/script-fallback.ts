@@ -28,7 +28,7 @@
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { SCRIPT_RUNNING_COMMANDS } from '../semantics/scripting.js';
 import { fileIndexOf } from './file-index.js';
-import { encloses, enclosingFunction, findVariable, propertyName, returnedExpressions, unwrap, walk, type AnyContext, type FunctionLike } from './static.js';
+import { alwaysExits, encloses, enclosingFunction, findVariable, propertyName, returnedExpressions, unwrap, walk, type AnyContext, type FunctionLike } from './static.js';
 
 /** Client methods whose presence says the client can run scripts. */
 const SCRIPTING_METHODS = new Set(['eval', 'evalsha', 'evalSha', 'evalRo', 'evalshaRo', 'evalShaRo', 'script', 'scriptLoad', 'fcall', 'fcallRo', 'EVAL', 'EVALSHA', 'FCALL']);
@@ -183,7 +183,7 @@ function fallbackRegionsOf(context: AnyContext, script: TSESTree.CallExpression)
     if (parent.type === AST_NODE_TYPES.BlockStatement || parent.type === AST_NODE_TYPES.Program) {
       const body = parent.body as readonly TSESTree.Node[];
       for (const earlier of body.slice(0, body.indexOf(child))) {
-        if (earlier.type !== AST_NODE_TYPES.IfStatement || earlier.alternate || !exits(earlier.consequent)) continue;
+        if (earlier.type !== AST_NODE_TYPES.IfStatement || earlier.alternate || !alwaysExits(earlier.consequent)) continue;
         if (capabilityTest(context, earlier.test, 0) === 'lacks') out.push(earlier.consequent);
       }
     }
@@ -193,12 +193,6 @@ function fallbackRegionsOf(context: AnyContext, script: TSESTree.CallExpression)
   return out;
 }
 
-/** Whether a statement always leaves its block (a `return` or `throw`, alone or last in a block). */
-function exits(statement: TSESTree.Node): boolean {
-  if (statement.type === AST_NODE_TYPES.ReturnStatement || statement.type === AST_NODE_TYPES.ThrowStatement) return true;
-  if (statement.type !== AST_NODE_TYPES.BlockStatement || statement.body.length === 0) return false;
-  return exits(statement.body[statement.body.length - 1]!);
-}
 
 /**
  * What a test says about the client's scripting capability: `'has'` when it holds only if the

@@ -943,3 +943,18 @@ export function promisifyAllArgument(node: TSESTree.Node): TSESTree.Node | undef
   const name = callee.type === AST_NODE_TYPES.Identifier ? callee.name : callee.type === AST_NODE_TYPES.MemberExpression ? propertyName(callee.property, callee.computed) : undefined;
   return name === 'promisifyAll' && call.arguments[0]!.type !== AST_NODE_TYPES.SpreadElement ? call.arguments[0] : undefined;
 }
+
+/**
+ * A statement that always leaves the enclosing block: `return`, `throw`, a block ending in one, or
+ * an `if` / `else` both of whose arms do (`if (typeof type === 'string') { ...; return set(k, v,
+ * type, t); } else { ...; return set(k, v, 'PX', type); }`).
+ */
+export function alwaysExits(statement: TSESTree.Node): boolean {
+  if (statement.type === 'ReturnStatement' || statement.type === 'ThrowStatement') return true;
+  if (statement.type === 'IfStatement') return statement.alternate !== null && alwaysExits(statement.consequent) && alwaysExits(statement.alternate);
+  if (statement.type === 'BlockStatement') {
+    const last = statement.body[statement.body.length - 1];
+    return last !== undefined && alwaysExits(last);
+  }
+  return false;
+}

@@ -57,7 +57,7 @@ import { persistentPattern } from './persistent.js';
 import { EXPIRY_UNITS } from '../semantics/command-spec.js';
 import { TTL_NAME } from './names.js';
 import { packageOf } from './project.js';
-import { findVariable, propertyName, resolveConstExpression, staticValue, unwrap, walk, type AnyContext, type FunctionLike } from './static.js';
+import { alwaysExits, findVariable, propertyName, resolveConstExpression, staticValue, unwrap, walk, type AnyContext, type FunctionLike } from './static.js';
 import { TEST_PATH } from './test-paths.js';
 import { relative } from 'node:path';
 
@@ -386,7 +386,7 @@ function guardsOf(write: TSESTree.Node, fn: FunctionLike): Guard[] | undefined {
     } else if (parent.type === AST_NODE_TYPES.BlockStatement || parent.type === AST_NODE_TYPES.SwitchCase) {
       const list: readonly TSESTree.Node[] = parent.type === AST_NODE_TYPES.BlockStatement ? parent.body : parent.consequent;
       for (const sibling of list.slice(0, list.indexOf(node))) {
-        if (sibling.type === AST_NODE_TYPES.IfStatement && !sibling.alternate && exits(sibling.consequent)) guards.push({ test: sibling.test, value: false });
+        if (sibling.type === AST_NODE_TYPES.IfStatement && !sibling.alternate && alwaysExits(sibling.consequent)) guards.push({ test: sibling.test, value: false });
       }
     }
     node = parent;
@@ -394,15 +394,6 @@ function guardsOf(write: TSESTree.Node, fn: FunctionLike): Guard[] | undefined {
   return guards;
 }
 
-/** Whether a statement always leaves the function: `return`, `throw`, or a block ending in one. */
-function exits(statement: TSESTree.Node): boolean {
-  if (statement.type === AST_NODE_TYPES.ReturnStatement || statement.type === AST_NODE_TYPES.ThrowStatement) return true;
-  if (statement.type === AST_NODE_TYPES.BlockStatement) {
-    const last = statement.body[statement.body.length - 1];
-    return last !== undefined && exits(last);
-  }
-  return false;
-}
 
 /** A parameter's value at a call: left out, an expression of the caller's module (or of the wrapper's, a default), or unknown. */
 type Value = { absent: true } | { node: TSESTree.Node; context: AnyContext } | undefined;
