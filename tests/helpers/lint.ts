@@ -3,6 +3,9 @@
  * `@typescript-eslint/parser` without type information): for tests that look at several rules at
  * once, or at what RuleTester does not show (the line a message names, the rule of each finding).
  */
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import tsParser from '@typescript-eslint/parser';
 import { Linter } from 'eslint';
 import plugin from '../../rules/index.js';
@@ -52,4 +55,40 @@ export function lintWriteRules(code: string, options: Record<string, unknown> = 
     rules[`redis-ttl/${name}`] = ['error', accepted];
   }
   return lintSnippet(code, rules).map((m) => [m.ruleId?.replace('redis-ttl/', ''), m.messageId, m.line, m.column, /\bline (\d+)/.exec(m.message)?.[1]]);
+}
+
+/**
+ * Writes an application to a new temporary folder (`manifest` as its package.json, `"private":
+ * true` by default, and `files` by relative path), pushes the folder onto `roots` (the caller
+ * removes them after its tests), and lints `target` with `rules` (`{ rule: options }`, rule names
+ * without the `redis-ttl/` prefix) and `settings['redis-ttl'].persistentKeys`.
+ * @returns `[rule, messageId, line, column]` per finding, in ESLint's order
+ */
+export function lintApplication(
+  roots: string[],
+  files: Record<string, string>,
+  target: string,
+  rules: Record<string, unknown>,
+  persistentKeys: string[],
+  manifest = '{ "name": "app", "private": true }',
+): Array<[string | undefined, string | undefined, number, number]> {
+  const root = mkdtempSync(join(tmpdir(), 'lint-application-'));
+  roots.push(root);
+  writeFileSync(join(root, 'package.json'), manifest);
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  const file = join(root, target);
+  const linter = new Linter({ configType: 'flat', cwd: root });
+  const config = [
+    {
+      files: ['**/*.ts'],
+      languageOptions: { parser: tsParser },
+      plugins: { 'redis-ttl': plugin },
+      settings: { 'redis-ttl': { persistentKeys } },
+      rules: Object.fromEntries(Object.entries(rules).map(([rule, options]) => [`redis-ttl/${rule}`, ['error', options]])) as Linter.RulesRecord,
+    },
+  ];
+  return linter.verify(readFileSync(file, 'utf8'), config, { filename: file }).map((m) => [m.ruleId?.replace('redis-ttl/', ''), m.messageId, m.line, m.column]);
 }

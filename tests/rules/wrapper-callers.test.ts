@@ -5,40 +5,18 @@
  * wrapper's module decides. Each case writes a small `"private": true` application to a temporary
  * folder and lints the wrapper's module.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import tsParser from '@typescript-eslint/parser';
-import { Linter } from 'eslint';
+import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import plugin from '../../rules/index.js';
+import { lintApplication } from '../helpers/lint.js';
 
 const roots: string[] = [];
 afterAll(() => {
   for (const root of roots) rmSync(root, { recursive: true, force: true });
 });
 
-/** Writes an application (package.json private) with `files`, lints `target` with `rules`; [rule, messageId, line, column] per finding. */
-function lintApp(files: Record<string, string>, target: string, rules: Record<string, unknown>, persistentKeys: string[], manifest = '{ "name": "app", "private": true }') {
-  const root = mkdtempSync(join(tmpdir(), 'wrapper-callers-'));
-  roots.push(root);
-  writeFileSync(join(root, 'package.json'), manifest);
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
-  const file = join(root, target);
-  const linter = new Linter({ configType: 'flat', cwd: root });
-  const config = [
-    {
-      files: ['**/*.ts'],
-      languageOptions: { parser: tsParser },
-      plugins: { 'redis-ttl': plugin },
-      settings: { 'redis-ttl': { persistentKeys } },
-      rules: Object.fromEntries(Object.entries(rules).map(([rule, options]) => [`redis-ttl/${rule}`, ['error', options]])) as Linter.RulesRecord,
-    },
-  ];
-  return linter.verify(readFileSync(file, 'utf8'), config, { filename: file }).map((m) => [m.ruleId?.replace('redis-ttl/', ''), m.messageId, m.line, m.column]);
+/** An application linted by `lintApplication` (tests/helpers/lint.ts), its folder removed after the tests. */
+function lintApp(files: Record<string, string>, target: string, rules: Record<string, unknown>, persistentKeys: string[], manifest?: string) {
+  return lintApplication(roots, files, target, rules, persistentKeys, manifest);
 }
 
 const SET = 'set-requires-ttl-or-keepttl';
