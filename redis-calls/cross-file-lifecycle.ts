@@ -127,7 +127,6 @@ export function createdWithTtlInAnotherModule(context: AnyContext, shape: string
   return relatedFacts(context).createdWithTtl.get(shape)?.[0]?.call;
 }
 
-
 function relatedFacts(context: AnyContext): RelatedFacts {
   const program = context.sourceCode.ast;
   let facts = relatedCache.get(program);
@@ -137,7 +136,6 @@ function relatedFacts(context: AnyContext): RelatedFacts {
   for (const at of relatedModules(context)) addFacts(at, facts);
   return facts;
 }
-
 
 /**
  * The folder whose modules are the linted file's project: its package (the nearest `package.json`)
@@ -224,7 +222,6 @@ function addFacts(at: AnyContext, facts: RelatedFacts): void {
     }
   }
 }
-
 
 /** Whether the EXPIRE `expiry` of argument `arg` follows, in its function `fn`, a write of the same key without TTL. */
 function writtenBefore(context: AnyContext, expiry: RedisCall, arg: number, fn: FunctionLike): boolean {

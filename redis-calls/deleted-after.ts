@@ -80,8 +80,6 @@ function deletionsByShape(context: AnyContext): ReadonlyMap<string, readonly Del
   return byShape;
 }
 
-
-
 /**
  * The deletion (or the call of the file's function that deletes) that follows the write `call` of
  * the key at argument `arg` on every path of the write's own function (see the module comment);

@@ -20,7 +20,6 @@ import { walkImporters } from './importers.js';
 import { packageFiles, packageOf } from './project.js';
 import { findVariable, propertyName, returnedExpressions, unwrap, type AnyContext, type FunctionLike } from './static.js';
 
-
 /** An absolute path, resolved (a module read twice is one file). */
 export function resolvePath(path: string): string {
   return resolve(path);

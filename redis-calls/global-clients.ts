@@ -194,7 +194,6 @@ function filesNaming(root: string, name: string, from: string): readonly string[
   return paths;
 }
 
-
 /** Assignments that store a value in the global: `=`, and `??=` / `||=`, which store it when none is there yet. */
 const STORING = new Set(['=', '??=', '||=']);
 

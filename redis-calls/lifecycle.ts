@@ -257,7 +257,6 @@ export function keptStream(context: AnyContext, call: RedisCall, arg: number): R
   return undefined;
 }
 
-
 /**
  * Whether a push and a pop of a key with no static part name one queue the caller gives: both keys
  * are a bare parameter of their function with the same name, a name that says queue (`queueName`

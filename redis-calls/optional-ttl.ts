@@ -455,7 +455,6 @@ export function onlyWhenTtlGiven(context: AnyContext, node: TSESTree.Node, sourc
   return false;
 }
 
-
 function isFunction(node: TSESTree.Node): boolean {
   return node.type === 'FunctionDeclaration' || node.type === 'FunctionExpression' || node.type === 'ArrowFunctionExpression';
 }

@@ -170,7 +170,6 @@ function exportedNames(cls: ClassNode): string[] {
   return names;
 }
 
-
 function overriddenByImporters(context: AnyContext, cls: ClassNode, name: string, isStatic: boolean): boolean {
   const exported = exportedNames(cls);
   if (exported.length === 0) return false;

@@ -193,7 +193,6 @@ function fallbackRegionsOf(context: AnyContext, script: TSESTree.CallExpression)
   return out;
 }
 
-
 /**
  * What a test says about the client's scripting capability: `'has'` when it holds only if the
  * client can run scripts, `'lacks'` when it holds only if it cannot, `undefined` for any other test

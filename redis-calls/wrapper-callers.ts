@@ -394,7 +394,6 @@ function guardsOf(write: TSESTree.Node, fn: FunctionLike): Guard[] | undefined {
   return guards;
 }
 
-
 /** A parameter's value at a call: left out, an expression of the caller's module (or of the wrapper's, a default), or unknown. */
 type Value = { absent: true } | { node: TSESTree.Node; context: AnyContext } | undefined;
 
