@@ -58,6 +58,20 @@ export function lintWriteRules(code: string, options: Record<string, unknown> = 
 }
 
 /**
+ * Writes `files` (relative path -> text) into a new temporary folder, pushes the folder onto
+ * `roots` (the caller removes them after its tests) and returns its absolute path.
+ */
+export function writeProject(roots: string[], files: Record<string, string>): string {
+  const root = mkdtempSync(join(tmpdir(), 'lint-project-'));
+  roots.push(root);
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  return root;
+}
+
+/**
  * Writes an application to a new temporary folder (`manifest` as its package.json, `"private":
  * true` by default, and `files` by relative path), pushes the folder onto `roots` (the caller
  * removes them after its tests), and lints `target` with `rules` (`{ rule: options }`, rule names
@@ -72,13 +86,7 @@ export function lintApplication(
   persistentKeys: string[],
   manifest = '{ "name": "app", "private": true }',
 ): Array<[string | undefined, string | undefined, number, number]> {
-  const root = mkdtempSync(join(tmpdir(), 'lint-application-'));
-  roots.push(root);
-  writeFileSync(join(root, 'package.json'), manifest);
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
+  const root = writeProject(roots, { 'package.json': manifest, ...files });
   const file = join(root, target);
   const linter = new Linter({ configType: 'flat', cwd: root });
   const config = [

@@ -2,13 +2,13 @@
  * Breaker round 22: readings that left a finding out and hid a real leak, each with the case that
  * broke it. Projects are written to a temporary folder and linted with ESLint's Linter.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import tsParser from '@typescript-eslint/parser';
 import { Linter } from 'eslint';
 import { afterAll, describe, expect, it } from 'vitest';
 import plugin from '../../rules/index.js';
+import { writeProject } from '../helpers/lint.js';
 
 const roots: string[] = [];
 afterAll(() => {
@@ -17,13 +17,7 @@ afterAll(() => {
 
 /** Writes `files` (path -> text) into a fresh folder and returns its path. */
 function project(files: Record<string, string>): string {
-  const root = mkdtempSync(join(tmpdir(), 'breaker22-'));
-  roots.push(root);
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
-  return root;
+  return writeProject(roots, files);
 }
 
 /** [rule, line, column, messageId, the Lua rule id of an embedded-lua finding] of each finding of `rules` on `file` of the project at `root`. */

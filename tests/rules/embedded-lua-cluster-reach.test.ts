@@ -11,13 +11,13 @@
  * and in an application that is a workspace member. Each project is written to a temporary folder
  * and linted with ESLint's Linter.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import tsParser from '@typescript-eslint/parser';
 import { Linter } from 'eslint';
 import { afterAll, describe, expect, it } from 'vitest';
 import plugin from '../../rules/index.js';
+import { writeProject } from '../helpers/lint.js';
 
 const roots: string[] = [];
 afterAll(() => {
@@ -26,13 +26,7 @@ afterAll(() => {
 
 /** Writes `files` (path -> text) into a fresh folder and returns its path. */
 function project(files: Record<string, string>): string {
-  const root = mkdtempSync(join(tmpdir(), 'cluster-reach-'));
-  roots.push(root);
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
-  return root;
+  return writeProject(roots, files);
 }
 
 /** [Lua rule id, line, column] of each embedded-lua finding on `file` of the project at `root`. */

@@ -7,13 +7,13 @@
  * a subclass's static of the name): bounded, as before. The project tests call `add`, so an
  * application's uncalled method (`allowUncalledCode`) does not hide the verdict.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import tsParser from '@typescript-eslint/parser';
 import { Linter } from 'eslint';
 import { afterAll, describe, expect, it } from 'vitest';
 import plugin from '../../rules/index.js';
+import { writeProject } from '../helpers/lint.js';
 import incrRule from '../../rules/incr-needs-expire-on-create.js';
 import { ioredis, runRule, typedTester, untypedTester } from './tester.js';
 
@@ -65,12 +65,7 @@ afterAll(() => {
 
 /** [rule, line, column, messageId] of each finding of incr-needs-expire-on-create on `file` of a project made of `files`. */
 function lint(files: Record<string, string>, file: string): Array<[string | null, number, number, string | undefined]> {
-  const root = mkdtempSync(join(tmpdir(), 'overridden-'));
-  roots.push(root);
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
+  const root = writeProject(roots, files);
   const linter = new Linter({ configType: 'flat', cwd: root });
   const config = [
     {
