@@ -4,22 +4,15 @@
  * lifecycle reading of deletes (`redis-calls/lifecycle.ts`: a lock's DEL is its release, never the
  * end of its life) share.
  */
+import { LOCK_OWNER_WRITES } from '../semantics/commands.js';
 import type { RedisCall } from './normalize.js';
 import { keyShapeOf } from './key-shape.js';
 import { LOCK_WORDS } from './names.js';
 import type { AnyContext } from './static.js';
 
 /**
- * The commands a lock's owner is written with, its value right after its key: SET (NX), SETNX,
- * GETSET (the old GETSET lock) and MSETNX (several locks taken at once, all or none; each key's
- * value follows it). MSET is none: it cannot fail on a held key, so it takes no lock, and the
- * argument after its key is read as no owner.
- */
-const OWNER_WRITES: ReadonlySet<string> = new Set(['SET', 'SETNX', 'GETSET', 'MSETNX']);
-
-/**
  * Whether the write of the key at argument `arg` names a lock: the key's shape (`lock:*`,
- * `mutex:*`, `leader`) or, for a command of {@link OWNER_WRITES}, the value written with it (an
+ * `mutex:*`, `leader`) or, for a command of `semantics/commands.ts` `LOCK_OWNER_WRITES`, the value written with it (an
  * `owner` / `token` / UUID: `set(k, token, 'NX')`, `msetnx(a, randomUUID(), b, randomUUID())`),
  * by the words of `names.ts` `LOCK_WORDS`.
  */
@@ -27,7 +20,7 @@ export function namesLock(context: AnyContext, call: RedisCall, arg: number): bo
   const keyNode = call.argNodes[arg];
   if (keyNode && LOCK_WORDS.test(keyShapeOf(context, keyNode).shape)) return true;
   const value = call.argNodes[arg + 1];
-  return value !== undefined && OWNER_WRITES.has(call.command) && LOCK_WORDS.test(context.sourceCode.getText(value));
+  return value !== undefined && LOCK_OWNER_WRITES.has(call.command) && LOCK_WORDS.test(context.sourceCode.getText(value));
 }
 
 /**

@@ -1068,6 +1068,14 @@ export const EFFECTS_THAT_WRITE_WITHOUT_TTL: ReadonlySet<KeyEffect> = new Set<Ke
 ]);
 
 /**
+ * Writes that can take a lock and carry its owner's value right after each key: SET (with NX),
+ * SETNX, GETSET (the old GETSET lock) and MSETNX (several keys at once, all or none, each key's
+ * value after it). MSET is not one: it cannot fail on a held key, so it takes no lock
+ * (https://redis.io/docs/latest/commands/setnx/, https://redis.io/docs/latest/commands/msetnx/).
+ */
+export const LOCK_OWNER_WRITES: ReadonlySet<string> = new Set(['SET', 'SETNX', 'GETSET', 'MSETNX']);
+
+/**
  * Effects that delete the whole key, whatever its type: DEL, UNLINK, GETDEL
  * (https://redis.io/docs/latest/commands/del/), an EXPIRE with a literal timeout <= 0. Not HDEL,
  * SREM, ZREM, LREM ..., which remove members (`mayDelete`: the key goes only with its last one).
