@@ -56,6 +56,7 @@ import { optionObjectArgv, type RedisCall } from './normalize.js';
 import { isCodeSpecifier, loadModule, moduleContext, readModule } from './modules.js';
 import { commandsOfWrapperName, functionName, passThroughParameter, sameWriteOtherArm, shortBody } from './pass-through.js';
 import { mayBeWrapperName, walkImporters } from './importers.js';
+import { chosenArm, optionArmsOf, optionProperty, optionValue, type OptionArms } from './option-arms.js';
 import { LISTING_TTL_MS, packageFiles, packageOf } from './project.js';
 import { commonJsExportName, encloses, findVariable, propertyName, referenceName, resolveConstExpression, staticValue, unwrap, type AnyContext, type FunctionLike } from './static.js';
 // paths of tests (test-paths.ts): a call there does not make a facade's production callers reachable
@@ -86,6 +87,8 @@ type Entry =
     }
   /** every caller argument from `index` on (`...members`) */
   | { from: 'rest'; index: number }
+  /** property `property` of the caller's options object at `index` (`opts.ex`: `option-arms.ts`) */
+  | { from: 'option'; index: number; property: string }
   /** the facade's own value (`'EX'`, `60`, a field name); its node when the caller's file holds it */
   | { from: 'fixed'; value: CommandArg; node: TSESTree.Node | undefined };
 
@@ -103,6 +106,8 @@ interface Facade {
   context: AnyContext;
   /** Named after its command (`sadd`, `setKey`), not only of a pass-through wrapper's shape (`increase`). */
   named: boolean;
+  /** One arm per combination of its options object, the caller's options choose (`option-arms.ts`). */
+  arms?: { options: OptionArms; facades: ReadonlyMap<RedisCall, Facade> };
 }
 
 /** Facades by function, per depth (a deeper look follows fewer facades). */
@@ -146,7 +151,9 @@ function facadeCallsAt(context: AnyContext, node: TSESTree.CallExpression, depth
   if (redisCallsOf(context, node).length > 0) return NONE;
   // a method whatever its name (`increase(key)`, `setKey(k, v)`): the function the call reaches decides
   const targets = callee.type === AST_NODE_TYPES.Identifier ? [functionNamed(detector, callee)].filter((t) => t !== undefined) : methodTargets(detector, callee, name);
-  const facade = oneFacade(targets, depth);
+  const found = oneFacade(targets, depth);
+  // an options facade: the arm the caller's options choose (`option-arms.ts`)
+  const facade = found?.arms ? found.arms.facades.get(chosenArm(context, found.arms.options, node.arguments[found.arms.options.param])!) : found;
   const call = facade && callerCall(context, node, callee, facade);
   return call ? [call] : NONE;
 }
@@ -404,8 +411,11 @@ function facadeOf(target: Target, depth: number): Facade | undefined {
   if (depth + 1 < MAX_DEPTH) forEachCallIn(context, fn.body, (call) => sent.push(...facadeCallsAt(context, call, depth + 1)));
   // one command, or one write whichever end of the list a parameter chooses (`pushToRedisList`)
   const name = functionName(fn);
-  const one = sent.length === 1 || (sent.length > 1 && sent.slice(1).every((other) => sameWriteOtherArm(context, name, sent[0]!, other)));
-  const facade = one && !callsSenderOfItsClass(context, fn, new Set(sent.map((call) => call.node))) ? readFacade(context, fn, sent[0]!) : undefined;
+  // or one write per combination of an options object (`option-arms.ts`)
+  const options = sent.length > 1 ? optionArmsOf(context, fn, sent) : undefined;
+  const one = options !== undefined || sent.length === 1 || (sent.length > 1 && sent.slice(1).every((other) => sameWriteOtherArm(context, name, sent[0]!, other)));
+  const alone = one && !callsSenderOfItsClass(context, fn, new Set(sent.map((call) => call.node)));
+  const facade = alone ? (options ? optionFacade(context, fn, options) : readFacade(context, fn, sent[0]!)) : undefined;
   cache.set(fn, facade ?? null);
   return facade;
 }
@@ -475,13 +485,50 @@ export function isMethod(fn: FunctionLike): boolean {
   return holder?.type === AST_NODE_TYPES.MethodDefinition || holder?.type === AST_NODE_TYPES.PropertyDefinition || holder?.type === AST_NODE_TYPES.Property;
 }
 
-function readFacade(context: AnyContext, fn: FunctionLike, forwarded: RedisCall): Facade | undefined {
+/**
+ * `fn`, an options facade (its `options` arms: `option-arms.ts`), read as one facade per arm, each
+ * reading the options parameter's properties at the caller (`'EX', opts.ex`); `undefined` when an
+ * arm is no facade.
+ */
+function optionFacade(context: AnyContext, fn: FunctionLike, options: OptionArms): Facade | undefined {
+  const facades = new Map<RedisCall, Facade>();
+  for (const arm of options.arms) {
+    const facade = readFacade(context, fn, arm.call, options.param);
+    if (!facade) return undefined;
+    facades.set(arm.call, facade);
+  }
+  const arms = { options, facades };
+  for (const facade of facades.values()) facade.arms = arms;
+  return facades.get(options.arms[0]!.call);
+}
+
+function readFacade(context: AnyContext, fn: FunctionLike, forwarded: RedisCall, optionsParam?: number): Facade | undefined {
   // a batch of its own (`pipeline().sadd(key, m).exec()`), or none
   if (forwarded.unit.kind !== 'single' && !encloses(fn, forwarded.unit.key)) return undefined;
   const keyArgs = new Map<number, number>();
+  let restKeyArg: number | undefined;
   let named = true;
   for (const action of forwarded.description.keys) {
     const keyNode = forwarded.argNodes[action.arg];
+    // an options facade's arm: its key is a parameter as it is (the other arms send the same command
+    // with other tokens, which `pass-through.ts` does not take for the same write)
+    if (optionsParam !== undefined) {
+      const param = keyNode && parameterOf(context, keyNode, fn);
+      if (param?.from !== 'param' || param.fallback) return undefined;
+      named &&= namesACommand(functionName(fn) ?? '');
+      keyArgs.set(action.arg, param.index);
+      continue;
+    }
+    // `del(...keys) { return this.client.del(...keys); }`: every caller argument is a key, when the
+    // spread rest parameter is the command's last argument (an unread spread stands for several
+    // argv entries, `normalize.ts`: the first is the rest)
+    const rest = keyNode?.type === AST_NODE_TYPES.SpreadElement && keyNode === forwarded.argNodes[forwarded.argNodes.length - 1] ? parameterOf(context, keyNode, fn) : undefined;
+    if (rest?.from === 'rest') {
+      restKeyArg = Math.min(restKeyArg ?? action.arg, forwarded.argNodes.indexOf(keyNode!));
+      named &&= namesACommand(functionName(fn) ?? '');
+      keyArgs.set(action.arg, rest.index);
+      continue;
+    }
     const param = keyNode && passThroughParameter(context, forwarded, keyNode, false);
     if (!param || param.fn !== fn || param.rest) return undefined;
     named &&= passThroughParameter(context, forwarded, keyNode) !== undefined;
@@ -496,7 +543,11 @@ function readFacade(context: AnyContext, fn: FunctionLike, forwarded: RedisCall)
   const entries: Entry[] = [];
   forwarded.argNodes.forEach((node, j) => {
     const keyParam = keyArgs.get(j);
-    if (keyParam !== undefined) return entries.push({ from: 'param', index: keyParam });
+    // an unread spread stands for several argv entries (`normalize.ts`): the rest parameter once
+    if (j > 0 && node?.type === AST_NODE_TYPES.SpreadElement && node === forwarded.argNodes[j - 1]) return;
+    if (keyParam !== undefined) return entries.push(j === restKeyArg ? { from: 'rest', index: keyParam } : { from: 'param', index: keyParam });
+    const property = optionsParam === undefined ? undefined : optionProperty(context, fn, optionsParam, node);
+    if (property !== undefined) return entries.push({ from: 'option', index: optionsParam!, property });
     const param = node && parameterOf(context, node, fn);
     if (param?.from === 'param' && optionsPosition(forwarded, node!)) {
       const fallback = param.fallback && unwrap(param.fallback.node);
@@ -571,8 +622,15 @@ function callerCall(context: AnyContext, node: TSESTree.CallExpression, callee: 
       continue;
     }
     if (entry.from === 'rest') {
-      if (spreadAt >= 0) return undefined;
+      // a spread, or no key at all (`del(...keys)` called with none)
+      if (spreadAt >= 0 || (j === 0 && node.arguments.length <= entry.index)) return undefined;
       node.arguments.slice(entry.index).forEach(push);
+      continue;
+    }
+    if (entry.from === 'option') {
+      const value = facade.arms && optionValue(context, facade.arms.options, argument(entry.index), entry.property);
+      if (!value) return undefined;
+      push(value);
       continue;
     }
     const value = argument(entry.index);

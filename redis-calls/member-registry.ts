@@ -39,6 +39,7 @@ import { keyShapeOf, perBuildKey } from './key-shape.js';
 import { namedFunctionOf, reaches, sameKey, sharedOperation } from './lifecycle.js';
 import type { RedisCall } from './normalize.js';
 import { redisCallsOf } from './index.js';
+import { facadeCallsOf } from './facades.js';
 import { encloses, findVariable, propertyName, unwrap, type AnyContext, type FunctionLike } from './static.js';
 
 /** A removal of named members, by key shape. */
@@ -120,13 +121,15 @@ function neverNamed(context: AnyContext, fn: FunctionLike): boolean {
   return !variable.references.some((ref) => !encloses(fn, ref.identifier) && ref.identifier !== (declaration.type === AST_NODE_TYPES.VariableDeclarator ? declaration.id : undefined));
 }
 
-/** The file's removals of named members (SREM, ZREM, HDEL), by key shape; built once per file. */
+/** The file's removals of named members (SREM, ZREM, HDEL, a facade's too), by key shape; built once per file. */
 function removalsByShape(context: AnyContext): ReadonlyMap<string, readonly Removal[]> {
   const program = context.sourceCode.ast;
   let byShape = removalsCache.get(program);
   if (byShape) return byShape;
   const map = new Map<string, Removal[]>();
-  for (const call of fileIndexOf(context).calls) {
+  // a client's removal, or a facade's (`kv().zrem(key, id)`: `facades.ts`)
+  const { calls, facadeCalls } = fileIndexOf(context);
+  for (const call of [...calls, ...facadeCalls]) {
     const removed = removedMembers(call.command, call.args);
     const keyNode = call.argNodes[0];
     if (!removed || !keyNode || keyNode.type === 'SpreadElement') continue;
@@ -166,7 +169,8 @@ function readFromRedis(context: AnyContext, node: TSESTree.Node, depth: number):
     case AST_NODE_TYPES.LogicalExpression:
       return readFromRedis(context, bare.left, depth + 1) || readFromRedis(context, bare.right, depth + 1);
     case AST_NODE_TYPES.CallExpression:
-      if (redisCallsOf(context, bare).length > 0) return true;
+      // a client's read, or a facade's (`kv().zrangebyscore(...)`: `facades.ts`)
+      if (redisCallsOf(context, bare).length > 0 || facadeCallsOf(context, bare).length > 0) return true;
       return bare.arguments.some((argument) => argument.type !== AST_NODE_TYPES.SpreadElement && readFromRedis(context, argument, depth + 1));
     case AST_NODE_TYPES.Identifier: {
       const def = findVariable(context, bare)?.defs[0];

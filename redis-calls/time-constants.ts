@@ -153,7 +153,8 @@ function localEnumMember(context: AnyContext, object: TSESTree.Identifier, name:
  *   seconds (`TIME.DAY` with `DAY: 24 * 60 * 60 * 1000`, a file's `enum Time { Second = 1000, ... }`,
  *   `const ONE_HOUR = 3600`);
  * - `ms('1d')`, `parse('1d')` of `@lukeed/ms`, `milliseconds({ days: 1 })` of date-fns: milliseconds;
- * - `d.toMillis()`, `d.asSeconds()`, `d.as('seconds')`, `d.total('millisecond')`: the unit only.
+ * - `d.toMillis()`, `d.asSeconds()`, `d.as('seconds')`, `d.total('millisecond')`: the unit only;
+ * - `end.diff(start, 'seconds')` (moment, dayjs): a span in that unit.
  * @returns `undefined` when the source says nothing.
  */
 export function spanSourceOf(context: AnyContext, node: TSESTree.Node, scope: ConstantScope): SpanSource | undefined {
@@ -197,6 +198,13 @@ export function spanSourceOf(context: AnyContext, node: TSESTree.Node, scope: Co
       if (Object.hasOwn(UNIT_METHODS, method) && bare.arguments.length === 0) {
         const unit = UNIT_METHODS[method]!;
         return { unit, unitOnly: true, why: `\`${text(bare)}\` is in ${unit}` };
+      }
+      // `end.diff(start, 'seconds')` of moment / dayjs: the span between two points, in that unit
+      if (method === 'diff' && bare.arguments.length >= 2) {
+        const second = unwrap(bare.arguments[1]!);
+        const raw = second.type === AST_NODE_TYPES.Literal ? second.value : own ? staticValue(context, second) : undefined;
+        const unit = typeof raw === 'string' ? unitWord(raw) : undefined;
+        return unit ? { unit, why: `\`${text(bare)}\` is a span in ${unit}` } : undefined;
       }
       if (UNIT_ARGUMENT_METHODS.has(method) && bare.arguments.length === 1) {
         const first = unwrap(bare.arguments[0]!);

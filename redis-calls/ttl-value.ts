@@ -13,6 +13,7 @@ import { isNowName, isOneSecondInMs, unitOfLiteral, unitOfName, type UnitGuess }
 import { constantNumber, constantsOf } from './constant.js';
 import { redisCallsOf, type RedisCall } from './index.js';
 import { spanSourceOf, type SpanSource } from './time-constants.js';
+import { bindingValues, returnedValues } from './traced-values.js';
 import { constructorArgumentValues } from './constructor-arguments.js';
 import { constructorValues, writtenOutsideConstructor } from './instance-constants.js';
 import { constInitializer, enclosingFunction, findVariable, foldNumber, propertyName, referenceName, resolveMember, staticValue, unwrap, walk, type AnyContext, type ConstantScope } from './static.js';
@@ -122,6 +123,9 @@ export function guessUnit(context: AnyContext, node: TSESTree.Node, depth = 0, s
       const resolved = scope.resolve(bare);
       const computed = named && resolved ? computedOverName(context, named, resolved, depth) : undefined;
       if (computed) return computed;
+      // `expiresAt` given durations only in this file (`= 0`, `= secondsLeftToday()`): not a point in time
+      const traced = named?.kind === 'absolute' && !isNowName(bare.name) && scope === constantsOf(context) ? tracedDuration(context, bare, depth, scope) : undefined;
+      if (traced) return traced;
       if (named) return isNowName(bare.name) && named.kind === 'absolute' ? { ...named, clock: true } : named;
       return resolved ? guessUnit(context, resolved.node, depth + 1, resolved.scope) : undefined;
     }
@@ -268,6 +272,40 @@ function computedOverName(
     return { kind: 'duration', unit: 'milliseconds', shown: true, why: `it is \`${shortText(resolved.node)}\`, milliseconds by its value, whatever its name says` };
   }
   return undefined;
+}
+
+/**
+ * A parameter or variable named as a point in time (`expiresAt`) whose every value in the file
+ * (`redis-calls/traced-values.ts`: a default, an initializer, the assignments; not what callers
+ * pass) is a number literal or a duration, at least one a duration (`getEndOfTheDayTimeIST()`
+ * returning `moment(eod).diff(now, 'seconds')`): a duration, whatever its name says. `undefined`
+ * when a value is a point in time (`Math.floor(Date.now() / 1000) + 60`) or unknown.
+ */
+function tracedDuration(context: AnyContext, id: TSESTree.Identifier, depth: number, scope: ConstantScope): Guess | undefined {
+  const values = bindingValues(context, id);
+  if (!values) return undefined;
+  let found: Guess | undefined;
+  for (const value of values) {
+    const bare = unwrap(value);
+    const guess = valueGuess(context, value, depth + 1, scope);
+    if (!guess && bare.type === AST_NODE_TYPES.Literal && typeof bare.value === 'number') continue;
+    if (guess?.kind !== 'duration' || guess.unitOnly) return undefined;
+    if (found?.unit && guess.unit && found.unit !== guess.unit) return undefined;
+    if (!found?.unit) found = guess;
+  }
+  if (!found) return undefined;
+  return { kind: 'duration', ...(found.unit ? { unit: found.unit } : {}), why: `\`${id.name}\` is given durations only here (${found.why}), whatever its name says` };
+}
+
+/** The unit of a value, or of what the function of the code it calls returns (every return alike). */
+function valueGuess(context: AnyContext, node: TSESTree.Node, depth: number, scope: ConstantScope): Guess | undefined {
+  const direct = guessUnit(context, node, depth, scope);
+  if (direct) return direct;
+  const returned = depth <= MAX_DEPTH ? returnedValues(node, scope) : undefined;
+  if (!returned) return undefined;
+  const guesses = returned.nodes.map((n) => guessUnit(context, n, depth + 1, returned.scope));
+  const first = guesses[0];
+  return first && guesses.every((g) => g !== undefined && g.kind === first.kind && g.unit === first.unit) ? first : undefined;
 }
 
 /** A duration whose source tells its unit (`Time.Day` of @sapphire/time-utilities, `ms('1d')`): `redis-calls/time-constants.ts`. */

@@ -1,0 +1,377 @@
+/**
+ * Facades that translate an options object into a command's tokens, read at their callers
+ * (`redis-calls/facades.ts`). An application's KV facade often takes its own options object and
+ * sends the client's tokens in one arm per combination:
+ *
+ * ```ts
+ * async set(key: string, value: string, opts?: { ex?: number; nx?: boolean }) {
+ *   if (opts?.ex !== undefined && opts.nx) return this.client.set(key, value, 'EX', opts.ex, 'NX');
+ *   if (opts?.ex !== undefined) return this.client.set(key, value, 'EX', opts.ex);
+ *   if (opts?.nx) return this.client.set(key, value, 'NX');
+ *   return this.client.set(key, value);
+ * }
+ * await kv().set(`lobby:${code}`, id, { ex: 60 }); // SET lobby:* id EX 60
+ * await kv().set(`lobby:${code}`, id);             // SET lobby:* id: no expiry
+ * ```
+ *
+ * The arms are the same command of the same key expressions, each chosen by
+ * tests that read the options parameter alone (`opts?.ex !== undefined`, `opts.nx`, `typeof
+ * opts.ttl === 'number'`, `!opts`, with `&&`, `||`, `!`, early returns and conditional
+ * expressions). A caller's options (an object literal, or none) decide each test, and so the one
+ * arm that runs; its `opts.ex` is the caller's property. When a test cannot be decided (a
+ * property whose value is not known to be truthy, options the caller passes as a variable), the
+ * call is not read.
+ */
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import type { RedisCall } from './normalize.js';
+import { findVariable, propertyName, resolveConstExpression, staticValue, unwrap, type AnyContext, type FunctionLike } from './static.js';
+
+/** A test on the way to an arm, and the outcome it needs. */
+interface Condition {
+  test: TSESTree.Node;
+  holds: boolean;
+}
+
+/** The arms of an options facade: the index of its options parameter, and each forwarded call with the tests choosing it. */
+export interface OptionArms {
+  param: number;
+  /** the parameter's default object literal (`opts = {}`), what a caller leaving it out passes */
+  fallback?: TSESTree.ObjectExpression;
+  arms: Array<{ call: RedisCall; conditions: Condition[] }>;
+}
+
+/**
+ * The arms of `fn` when it is an options facade (see the module comment): every call of `sent`
+ * sits under tests reading one parameter of `fn` only, a parameter no key is, read by member at
+ * least once (`opts.ex`); `undefined` otherwise (one call chosen by nothing, a test reading
+ * anything else: `this.ready`, a second parameter).
+ */
+export function optionArmsOf(context: AnyContext, fn: FunctionLike, sent: readonly RedisCall[]): OptionArms | undefined {
+  if (sent.length < 2) return undefined;
+  // the same command of the same keys in every arm (what the options change is its tokens)
+  const keysOf = (call: RedisCall): string => call.description.keys.map((action) => (call.argNodes[action.arg] ? context.sourceCode.getText(call.argNodes[action.arg]!) : '?')).join('\0');
+  if (sent.some((call) => call.command !== sent[0]!.command || call.description.keys.length === 0 || keysOf(call) !== keysOf(sent[0]!))) return undefined;
+  let param: number | undefined;
+  let member = false;
+  const arms: OptionArms['arms'] = [];
+  for (const call of sent) {
+    const conditions = pathConditions(fn, call.node);
+    if (!conditions) return undefined;
+    for (const { test } of conditions) {
+      const read = parametersRead(context, fn, test);
+      if (!read || read.params.size !== 1) return undefined;
+      const [index] = read.params;
+      if (param !== undefined && index !== param) return undefined;
+      param = index;
+      member ||= read.member;
+    }
+    arms.push({ call, conditions });
+  }
+  if (param === undefined || !member) return undefined;
+  // no key is the options parameter
+  const declared = fn.params[param];
+  if (!declared || sent.some((call) => call.description.keys.some((action) => refersTo(context, call.argNodes[action.arg], fn, param!)))) return undefined;
+  const inner = declared.type === AST_NODE_TYPES.TSParameterProperty ? declared.parameter : declared;
+  if (inner.type === AST_NODE_TYPES.AssignmentPattern) {
+    const fallback = unwrap(inner.right);
+    return fallback.type === AST_NODE_TYPES.ObjectExpression ? { param, fallback, arms } : undefined;
+  }
+  return { param, arms };
+}
+
+/**
+ * The arm a caller's options choose: `options` is the caller's argument (an object literal, or a
+ * `const` holding one), `undefined` when it leaves it out. `undefined` when a test cannot be
+ * decided, or no arm or more than one runs.
+ */
+export function chosenArm(context: AnyContext, arms: OptionArms, options: TSESTree.Node | undefined): RedisCall | undefined {
+  const value = options ? optionsValue(context, options) : arms.fallback;
+  if (value === UNKNOWN_VALUE) return undefined;
+  let chosen: RedisCall | undefined;
+  for (const arm of arms.arms) {
+    let runs: boolean | undefined = true;
+    for (const { test, holds } of arm.conditions) {
+      const truth = truthOf(context, test, value);
+      if (truth === undefined) return undefined;
+      if (truth !== holds) {
+        runs = false;
+        break;
+      }
+    }
+    if (runs) {
+      if (chosen) return undefined;
+      chosen = arm.call;
+    }
+  }
+  return chosen;
+}
+
+/**
+ * `opts.ex` of the options parameter (at `param` of `fn`) in a forwarded call: the property it
+ * reads (`ex`), else `undefined`.
+ */
+export function optionProperty(context: AnyContext, fn: FunctionLike, param: number, node: TSESTree.Node | undefined): string | undefined {
+  const bare = node && unwrap(node);
+  if (bare?.type !== AST_NODE_TYPES.MemberExpression || !refersTo(context, bare.object, fn, param)) return undefined;
+  return propertyName(bare.property, bare.computed);
+}
+
+/**
+ * The value node of property `name` in the caller's options object literal; `undefined` when the
+ * caller passes no literal, or it has no such property, or a spread.
+ */
+export function optionValue(context: AnyContext, arms: OptionArms, options: TSESTree.Node | undefined, name: string): TSESTree.Node | undefined {
+  const value = options ? optionsValue(context, options) : arms.fallback;
+  if (value === UNKNOWN_VALUE || value === undefined) return undefined;
+  const found = propertyOf(value, name);
+  return found && found !== UNKNOWN_VALUE ? found : undefined;
+}
+
+const UNKNOWN_VALUE = Symbol('unknown');
+
+/** The caller's options: its object literal, `undefined` when left out (or `undefined`), else unknown. */
+function optionsValue(context: AnyContext, options: TSESTree.Node | undefined): TSESTree.ObjectExpression | undefined | typeof UNKNOWN_VALUE {
+  if (!options) return undefined;
+  if (options.type === AST_NODE_TYPES.SpreadElement) return UNKNOWN_VALUE;
+  const bare = resolveConstExpression(context, options);
+  if (bare.type === AST_NODE_TYPES.ObjectExpression) return bare;
+  if (bare.type === AST_NODE_TYPES.Identifier && bare.name === 'undefined' && !findVariable(context, bare)) return undefined;
+  return UNKNOWN_VALUE;
+}
+
+/** Property `name` of an object literal: its value, `undefined` when absent, unknown with a spread or a computed key. */
+function propertyOf(object: TSESTree.ObjectExpression, name: string): TSESTree.Node | undefined | typeof UNKNOWN_VALUE {
+  let found: TSESTree.Node | undefined;
+  for (const property of object.properties) {
+    if (property.type === AST_NODE_TYPES.SpreadElement) return UNKNOWN_VALUE;
+    const key = propertyName(property.key, property.computed);
+    if (key === undefined) return UNKNOWN_VALUE;
+    if (key === name) found = property.value;
+  }
+  return found;
+}
+
+/**
+ * The tests a call runs under, inside `fn`: the `if` and conditional expressions around it (each
+ * with the arm it sits in), `a && call`, and the early exits before it (`if (t) return ...;`
+ * earlier in a block around it: `t` is false). `undefined` when another statement before it may
+ * leave the function (a return inside a loop, a `try`).
+ */
+function pathConditions(fn: FunctionLike, call: TSESTree.Node): Condition[] | undefined {
+  const conditions: Condition[] = [];
+  let child: TSESTree.Node = call;
+  for (let node = call.parent; node && node !== fn; child = node, node = node.parent) {
+    switch (node.type) {
+      case AST_NODE_TYPES.IfStatement:
+      case AST_NODE_TYPES.ConditionalExpression:
+        if (child === node.consequent) conditions.push({ test: node.test, holds: true });
+        else if (child === node.alternate) conditions.push({ test: node.test, holds: false });
+        break;
+      case AST_NODE_TYPES.LogicalExpression:
+        if (child === node.right) {
+          if (node.operator === '??') return undefined;
+          conditions.push({ test: node.left, holds: node.operator === '&&' });
+        }
+        break;
+      case AST_NODE_TYPES.BlockStatement:
+        for (const statement of node.body) {
+          if (statement === child) break;
+          if (!exits(statement)) continue;
+          if (statement.type !== AST_NODE_TYPES.IfStatement || statement.alternate || !alwaysExits(statement.consequent)) return undefined;
+          conditions.push({ test: statement.test, holds: false });
+        }
+        break;
+      case AST_NODE_TYPES.SwitchStatement:
+      case AST_NODE_TYPES.SwitchCase:
+      case AST_NODE_TYPES.ForStatement:
+      case AST_NODE_TYPES.ForInStatement:
+      case AST_NODE_TYPES.ForOfStatement:
+      case AST_NODE_TYPES.WhileStatement:
+      case AST_NODE_TYPES.DoWhileStatement:
+        return undefined;
+      default:
+        break;
+    }
+  }
+  return conditions;
+}
+
+/** Whether a statement may leave the function (a `return` or `throw` in it, nested functions left out). */
+function exits(node: TSESTree.Node): boolean {
+  if (node.type === AST_NODE_TYPES.ReturnStatement || node.type === AST_NODE_TYPES.ThrowStatement) return true;
+  if (node.type === AST_NODE_TYPES.FunctionDeclaration || node.type === AST_NODE_TYPES.FunctionExpression || node.type === AST_NODE_TYPES.ArrowFunctionExpression) return false;
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'parent') continue;
+    const children = Array.isArray(value) ? value : [value];
+    if (children.some((c) => c && typeof c === 'object' && typeof (c as TSESTree.Node).type === 'string' && exits(c as TSESTree.Node))) return true;
+  }
+  return false;
+}
+
+/** Whether a statement always leaves the function: a `return` / `throw`, or a block ending in one. */
+function alwaysExits(node: TSESTree.Statement): boolean {
+  if (node.type === AST_NODE_TYPES.ReturnStatement || node.type === AST_NODE_TYPES.ThrowStatement) return true;
+  if (node.type !== AST_NODE_TYPES.BlockStatement) return false;
+  const last = node.body[node.body.length - 1];
+  return last !== undefined && alwaysExits(last) && node.body.slice(0, -1).every((s) => !exits(s));
+}
+
+/**
+ * The parameters of `fn` a test reads, and whether one is read by member (`opts.ex`); `undefined`
+ * when the test reads anything else than parameters, literals and `undefined` (a call, `this`, a
+ * variable).
+ */
+function parametersRead(context: AnyContext, fn: FunctionLike, test: TSESTree.Node): { params: Set<number>; member: boolean } | undefined {
+  const params = new Set<number>();
+  let member = false;
+  const visit = (input: TSESTree.Node): boolean => {
+    const node = unwrap(input);
+    switch (node.type) {
+      case AST_NODE_TYPES.Literal:
+        return true;
+      case AST_NODE_TYPES.Identifier: {
+        if (node.name === 'undefined' && !findVariable(context, node)) return true;
+        const index = parameterIndex(context, fn, node);
+        if (index === undefined) return false;
+        params.add(index);
+        return true;
+      }
+      case AST_NODE_TYPES.MemberExpression: {
+        const object = unwrap(node.object);
+        if (object.type !== AST_NODE_TYPES.Identifier || propertyName(node.property, node.computed) === undefined) return false;
+        member = true;
+        return visit(object);
+      }
+      case AST_NODE_TYPES.UnaryExpression:
+        return (node.operator === '!' || node.operator === 'typeof') && visit(node.argument);
+      case AST_NODE_TYPES.LogicalExpression:
+        return node.operator !== '??' && visit(node.left) && visit(node.right);
+      case AST_NODE_TYPES.BinaryExpression:
+        return ['===', '!==', '==', '!='].includes(node.operator) && node.left.type !== AST_NODE_TYPES.PrivateIdentifier && visit(node.left) && visit(node.right);
+      default:
+        return false;
+    }
+  };
+  return visit(test) ? { params, member } : undefined;
+}
+
+/** The index of the parameter of `fn` an identifier names (a plain or optional parameter, with or without a default). */
+function parameterIndex(context: AnyContext, fn: FunctionLike, node: TSESTree.Identifier): number | undefined {
+  const def = findVariable(context, node)?.defs[0];
+  if (def?.type !== 'Parameter' || def.node !== fn) return undefined;
+  const index = fn.params.findIndex((p) => {
+    const inner = p.type === AST_NODE_TYPES.TSParameterProperty ? p.parameter : p;
+    return (inner.type === AST_NODE_TYPES.AssignmentPattern ? inner.left : inner) === def.name;
+  });
+  return index < 0 ? undefined : index;
+}
+
+/** Whether `node` is the parameter at `param` of `fn`. */
+function refersTo(context: AnyContext, node: TSESTree.Node | undefined, fn: FunctionLike, param: number): boolean {
+  const bare = node && unwrap(node);
+  return bare?.type === AST_NODE_TYPES.Identifier && parameterIndex(context, fn, bare) === param;
+}
+
+/** What a test's operand is for one caller: `undefined`, the options object, a known value, or a value known only to be defined. */
+type Operand = { kind: 'undefined' } | { kind: 'object' } | { kind: 'value'; value: string | number | boolean | null } | { kind: 'defined' };
+
+/**
+ * Whether a test holds for the caller's options `value` (its object literal, `undefined` when left
+ * out): `undefined` when it cannot be told. The test is read in the facade's module (it reads the
+ * options parameter alone: {@link parametersRead}); the caller's property values in the caller's
+ * `context`.
+ */
+function truthOf(context: AnyContext, test: TSESTree.Node, value: TSESTree.ObjectExpression | undefined): boolean | undefined {
+  const operand = (input: TSESTree.Node): Operand | undefined => {
+    const node = unwrap(input);
+    switch (node.type) {
+      case AST_NODE_TYPES.Literal:
+        return typeof node.value === 'string' || typeof node.value === 'number' || typeof node.value === 'boolean' || node.value === null ? { kind: 'value', value: node.value } : undefined;
+      case AST_NODE_TYPES.Identifier:
+        if (node.name === 'undefined') return { kind: 'undefined' };
+        return value ? { kind: 'object' } : { kind: 'undefined' };
+      case AST_NODE_TYPES.MemberExpression: {
+        // `opts?.ex` of no options is undefined; `opts.ex` of none throws, which no arm expects
+        if (!value) return node.optional || (node.parent?.type === AST_NODE_TYPES.ChainExpression) ? { kind: 'undefined' } : undefined;
+        const name = propertyName(node.property, node.computed);
+        const found = name === undefined ? UNKNOWN_VALUE : propertyOf(value, name);
+        if (found === UNKNOWN_VALUE) return undefined;
+        if (found === undefined) return { kind: 'undefined' };
+        return literalOf(context, found) ?? { kind: 'defined' };
+      }
+      default:
+        return undefined;
+    }
+  };
+  const truthy = (o: Operand | undefined): boolean | undefined => {
+    if (!o) return undefined;
+    if (o.kind === 'undefined') return false;
+    if (o.kind === 'object') return true;
+    if (o.kind === 'value') return Boolean(o.value);
+    return undefined;
+  };
+  const evaluate = (input: TSESTree.Node): boolean | undefined => {
+    const node = unwrap(input);
+    switch (node.type) {
+      case AST_NODE_TYPES.UnaryExpression: {
+        if (node.operator !== '!') return undefined;
+        const inner = evaluate(node.argument);
+        return inner === undefined ? undefined : !inner;
+      }
+      case AST_NODE_TYPES.LogicalExpression: {
+        const left = evaluate(node.left);
+        if (node.operator === '&&') return left === false ? false : left === true ? evaluate(node.right) : evaluate(node.right) === false ? false : undefined;
+        if (node.operator === '||') return left === true ? true : left === false ? evaluate(node.right) : evaluate(node.right) === true ? true : undefined;
+        return undefined;
+      }
+      case AST_NODE_TYPES.BinaryExpression:
+        return compare(node);
+      default:
+        return truthy(operand(node));
+    }
+  };
+  const compare = (node: TSESTree.BinaryExpression): boolean | undefined => {
+    if (node.left.type === AST_NODE_TYPES.PrivateIdentifier) return undefined;
+    const negated = node.operator === '!==' || node.operator === '!=';
+    const loose = node.operator === '==' || node.operator === '!=';
+    const left = unwrap(node.left);
+    const right = unwrap(node.right);
+    // typeof opts.ex === 'number'
+    if (left.type === AST_NODE_TYPES.UnaryExpression && left.operator === 'typeof' && right.type === AST_NODE_TYPES.Literal && typeof right.value === 'string') {
+      const o = operand(left.argument);
+      if (!o) return undefined;
+      const type = o.kind === 'undefined' ? 'undefined' : o.kind === 'object' ? 'object' : o.kind === 'value' ? (o.value === null ? 'object' : typeof o.value) : undefined;
+      return type === undefined ? undefined : (type === right.value) !== negated;
+    }
+    const a = operand(left);
+    const b = operand(right);
+    if (!a || !b) return undefined;
+    const nullish = (o: Operand): boolean => o.kind === 'undefined' || (o.kind === 'value' && o.value === null);
+    let equal: boolean | undefined;
+    if (a.kind === 'value' && b.kind === 'value') equal = loose ? a.value == b.value : a.value === b.value;
+    else if (a.kind === 'undefined' || b.kind === 'undefined' || (loose && ((a.kind === 'value' && a.value === null) || (b.kind === 'value' && b.value === null)))) {
+      const other = a.kind === 'undefined' || (a.kind === 'value' && a.value === null) ? b : a;
+      const against = other === b ? a : b;
+      // `x === undefined`: a defined value is not; `x == null`: neither undefined nor null is
+      if (other.kind === 'defined') {
+        // a property written as a name or call: defined unless it is `undefined` itself, which a caller would not write
+        equal = false;
+      } else if (loose) equal = nullish(other);
+      else equal = other.kind === against.kind && (other.kind !== 'value' || (against.kind === 'value' && other.value === against.value));
+    } else return undefined;
+    return equal === undefined ? undefined : equal !== negated;
+  };
+  return evaluate(test);
+}
+
+/**
+ * A caller's property value as a test operand, when its value is known (`60`, `true`, `null`, a
+ * `const`, `undefined`): `undefined` for any other (then only known to be defined).
+ */
+function literalOf(context: AnyContext, node: TSESTree.Node): Operand | undefined {
+  const bare = unwrap(node);
+  if (bare.type === AST_NODE_TYPES.Literal && bare.value === null) return { kind: 'value', value: null };
+  if (bare.type === AST_NODE_TYPES.Identifier && bare.name === 'undefined' && !findVariable(context, bare)) return { kind: 'undefined' };
+  const known = staticValue(context, bare);
+  return known === undefined ? undefined : { kind: 'value', value: known };
+}

@@ -1,0 +1,57 @@
+/**
+ * The values a parameter or a variable of the linted file is given inside the code, for the
+ * unit reading of `redis-calls/ttl-value.ts`: a name such as `expiresAt` says "a point in time"
+ * only when nothing says otherwise. `expiresAt: number = 0` reassigned `expiresAt =
+ * getEndOfTheDayTimeIST()`, or `let expireAt = getEndOfTheDayTimeIST()`, is what those values
+ * are; a function of the code called there is what it returns (`moment(eod).diff(now,
+ * 'seconds')`: a duration in seconds).
+ */
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { findVariable, returnedExpressions, unwrap, type AnyContext, type ConstantScope } from './static.js';
+
+/**
+ * The values the binding `id` names is given in the linted file: a parameter's default and every
+ * plain assignment to it (what callers pass is not among them), a variable's initializer and
+ * every plain assignment (a `const` has its initializer alone). `undefined` when it is neither
+ * (an import, a global, a destructured binding), when a
+ * compound assignment (`+=`) or a destructuring writes it, or when it is given no value here.
+ */
+export function bindingValues(context: AnyContext, id: TSESTree.Identifier): TSESTree.Node[] | undefined {
+  const variable = findVariable(context, id);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  if (!variable || !def || def.name.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const values: TSESTree.Node[] = [];
+  if (def.type === 'Parameter') {
+    const holder = def.name.parent;
+    if (holder?.type === AST_NODE_TYPES.AssignmentPattern && holder.left === def.name) values.push(holder.right);
+  } else if (def.type === 'Variable') {
+    if (def.parent?.type !== AST_NODE_TYPES.VariableDeclaration || def.node.id !== def.name) return undefined;
+    if (def.node.init) values.push(def.node.init);
+  } else return undefined;
+  for (const reference of variable.references) {
+    if (!reference.isWrite() || reference.identifier === def.name) continue;
+    const assignment = reference.identifier.parent;
+    if (assignment?.type !== AST_NODE_TYPES.AssignmentExpression || assignment.operator !== '=' || assignment.left !== reference.identifier) return undefined;
+    values.push(assignment.right);
+  }
+  return values.length > 0 ? values : undefined;
+}
+
+/**
+ * What a call of a function of the code returns (`getEndOfTheDayTimeIST()`, awaited or not: a
+ * `const` arrow or function expression of this file or of a module it imports, followed through
+ * `scope`): its returned expressions with the scope they are read in; `undefined` for any other
+ * call, or a function returning nothing.
+ */
+export function returnedValues(node: TSESTree.Node, scope: ConstantScope): { nodes: TSESTree.Node[]; scope: ConstantScope } | undefined {
+  let bare = unwrap(node);
+  if (bare.type === AST_NODE_TYPES.AwaitExpression) bare = unwrap(bare.argument);
+  if (bare.type !== AST_NODE_TYPES.CallExpression) return undefined;
+  const callee = unwrap(bare.callee);
+  if (callee.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const resolved = scope.resolve(callee);
+  const fn = resolved && unwrap(resolved.node);
+  if (!fn || (fn.type !== AST_NODE_TYPES.ArrowFunctionExpression && fn.type !== AST_NODE_TYPES.FunctionExpression && fn.type !== AST_NODE_TYPES.FunctionDeclaration)) return undefined;
+  const nodes = returnedExpressions(fn);
+  return nodes.length > 0 ? { nodes, scope: resolved.scope } : undefined;
+}
