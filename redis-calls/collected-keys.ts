@@ -129,6 +129,9 @@ function collects(context: AnyContext, collection: TSESTree.Identifier, write: R
     return call !== undefined && followsOnItsPath(call, loop);
   });
   if (direct) return true;
+  // a `const` array literal written with the key's `const` binding as an element, read nowhere
+  // but by the loop: `const expireKeys = [countKey, maxKey]; for (const k of expireKeys) ...`
+  if (listedInConstArray(context, variable, keyNode, loop)) return true;
   // the collection a reduce accumulated: `const { keys } = items.reduce((acc, item) => { ...;
   // multi.set(k, v); acc.keys.push(k); return acc; }, { keys: [] })`
   const accumulated = reducedProperty(context, collection);
@@ -140,6 +143,101 @@ function collects(context: AnyContext, collection: TSESTree.Identifier, write: R
     if (object.type === 'Identifier' && findVariable(context, object) === accumulated.accumulator && node.parent && addsKey(node.parent)) found = true;
   }, true);
   return found;
+}
+
+/**
+ * Whether the collection `variable` is a `const` bound to an array literal one of whose elements
+ * names the same `const` binding as `keyNode` (a key set once, so the element is the written key),
+ * and nothing but the loop `loop` reads the collection (no `push`, `pop`, `splice`, no handing on).
+ */
+function listedInConstArray(context: AnyContext, variable: TSESLint.Scope.Variable, keyNode: TSESTree.Node, loop: TSESTree.Node): boolean {
+  const def = variable.defs.length === 1 ? variable.defs[0] : undefined;
+  if (def?.type !== 'Variable' || def.parent.kind !== 'const' || def.node.id !== def.name) return false;
+  const array = def.node.init ? unwrap(def.node.init) : undefined;
+  const key = unwrap(keyNode);
+  if (array?.type !== 'ArrayExpression' || key.type !== 'Identifier') return false;
+  const keyVariable = findVariable(context, key);
+  const keyDef = keyVariable?.defs.length === 1 ? keyVariable.defs[0] : undefined;
+  if (!keyVariable || keyDef?.type !== 'Variable' || keyDef.parent.kind !== 'const') return false;
+  const listed = array.elements.some((element) => element?.type === 'Identifier' && findVariable(context, element) === keyVariable);
+  if (!listed) return false;
+  return variable.references.every((reference) => reference.identifier === def.name || (encloses(loop, reference.identifier) && !reference.isWrite() && loopReads(loop, reference.identifier)));
+}
+
+/** Whether `identifier` is what `loop` iterates (`for (... of keys)`, `keys.forEach(...)`, `keys.map(...)`). */
+function loopReads(loop: TSESTree.Node, identifier: TSESTree.Node): boolean {
+  if (loop.type === 'ForOfStatement' || loop.type === 'ForInStatement') return unwrap(loop.right) === identifier;
+  if (loop.type !== 'CallExpression') return false;
+  const callee = unwrap(loop.callee);
+  return callee.type === 'MemberExpression' && unwrap(callee.object) === identifier;
+}
+
+/** Whether every reference of the collection `variable` is its declaration, an adder statement (`keys.push(a, b)`), a `length` / `size` read, or what a loop iterates. */
+function onlyFilledAndIterated(variable: TSESLint.Scope.Variable, adders: TSESTree.CallExpression[]): boolean {
+  for (const reference of variable.references) {
+    const identifier = reference.identifier;
+    if (variable.defs.some((def) => def.name === identifier)) continue;
+    if (reference.isWrite()) return false;
+    const parent = identifier.parent;
+    if (parent?.type === 'ForOfStatement' && parent.right === identifier) continue;
+    if (parent?.type !== 'MemberExpression' || parent.object !== identifier) return false;
+    const member = propertyName(parent.property, parent.computed);
+    const call = parent.parent;
+    if (call?.type === 'CallExpression' && call.callee === parent) {
+      if (member && ITERATORS.has(member)) continue;
+      if (member && ADDERS.has(member) && call.parent?.type === 'ExpressionStatement') {
+        adders.push(call);
+        continue;
+      }
+      return false;
+    }
+    if ((member === 'length' || member === 'size') && !(call?.type === 'AssignmentExpression' && call.left === parent)) continue;
+    return false;
+  }
+  return true;
+}
+
+/**
+ * Whether the key `writeKey`, the variable of a loop over a collection A (`for (const k of synced)
+ * multi.hset(k, ...)`), is in the collection `expired` (B) the expiry loop runs over, because
+ * every statement that adds to A (`synced.push(k)`) sits in a block where a statement adding the
+ * same text to B (`toExpire.push(k, other)`) comes with it, only declarations and expression
+ * statements between the two; A and B are distinct `const` collections that are only filled,
+ * sized and iterated (no `pop`, `splice`, `length = 0`, no handing on).
+ */
+function collectedAlongside(context: AnyContext, writeKey: TSESTree.Node, expired: TSESTree.Identifier): boolean {
+  const key = unwrap(writeKey);
+  if (key.type !== 'Identifier') return false;
+  const source = loopOver(context, key);
+  if (!source || source.ofKeys) return false;
+  const from = findVariable(context, source.collection);
+  const to = findVariable(context, expired);
+  if (!from || !to || from === to) return false;
+  for (const variable of [from, to]) {
+    const def = variable.defs.length === 1 ? variable.defs[0] : undefined;
+    if (def?.type !== 'Variable' || def.parent.kind !== 'const' || def.node.id !== def.name) return false;
+  }
+  const fromAdders: TSESTree.CallExpression[] = [];
+  const toAdders: TSESTree.CallExpression[] = [];
+  if (!onlyFilledAndIterated(from, fromAdders) || !onlyFilledAndIterated(to, toAdders) || fromAdders.length === 0) return false;
+  const text = (node: TSESTree.Node) => context.sourceCode.getText(unwrap(node)).replace(/\s+/g, '');
+  return fromAdders.every((adder) => {
+    const statement = adder.parent as TSESTree.ExpressionStatement;
+    const block = statement.parent;
+    if (block?.type !== 'BlockStatement' && block?.type !== 'Program') return false;
+    const added = adder.arguments.map((arg) => (arg.type === 'SpreadElement' ? undefined : text(arg)));
+    if (added.includes(undefined)) return false;
+    const at = block.body.indexOf(statement as TSESTree.ProgramStatement);
+    return added.every((item) =>
+      toAdders.some((other) => {
+        const otherStatement = other.parent as TSESTree.ExpressionStatement;
+        const otherAt = block.body.indexOf(otherStatement as TSESTree.ProgramStatement);
+        if (otherAt < 0 || !other.arguments.some((arg) => arg.type !== 'SpreadElement' && text(arg) === item)) return false;
+        const between = block.body.slice(Math.min(at, otherAt) + 1, Math.max(at, otherAt));
+        return between.every((s) => s.type === 'ExpressionStatement' || s.type === 'VariableDeclaration');
+      }),
+    );
+  });
 }
 
 /**
@@ -227,7 +325,10 @@ export function expiredThroughCollection(context: AnyContext, write: RedisCall, 
   const over = loopOver(context, bare);
   if (!over || !unconditionalIn(expiry.node, over.body)) return false;
   if (over.loop.range[0] < write.node.range[1]) return false;
-  if (over.ofKeys ? !writesKeysOf(context, over.collection, write, writeKey, over.loop) : !collects(context, over.collection, write, writeKey, over.loop)) return false;
+  const covered = over.ofKeys
+    ? writesKeysOf(context, over.collection, write, writeKey, over.loop)
+    : collects(context, over.collection, write, writeKey, over.loop) || collectedAlongside(context, writeKey, over.collection);
+  if (!covered) return false;
   const receiver = expiry.node.type === 'CallExpression' ? unwrap(expiry.node.callee) : undefined;
   if (receiver?.type !== 'MemberExpression') return false;
   const receiverText = context.sourceCode.getText(receiver.object).replace(/\s+/g, '');

@@ -60,6 +60,7 @@ import {
   UPDATES_TTL_RECORD_TEXT,
 } from '../redis-calls/lifecycle.js';
 import { expiredThroughCollection } from '../redis-calls/collected-keys.js';
+import { expiredByEveryCaller } from '../redis-calls/caller-expiry.js';
 import { memberRemovedElsewhere } from '../redis-calls/member-registry.js';
 import { untrimmedStreamAppend } from '../redis-calls/untrimmed-stream.js';
 import { reservationCompensated } from '../redis-calls/reserved-counter.js';
@@ -296,6 +297,8 @@ export default createRule<Options, MessageIds>({
           const stale = inUnit ? undefined : staleReads.find((read) => read !== undefined);
           const atomic = unit.kind === 'multi' || (unit.kind === 'pipeline' && allowPipeline);
           if (inUnit && atomic) continue;
+          // a helper's write on the pipeline it is given, expired there by every caller (redis-calls/caller-expiry.ts)
+          if (!inUnit && allowPipeline && expiredByEveryCaller(context, call, creation.keyNode)) continue;
           // HSET then HEXPIRE of every field it wrote, in one unit: the hash empties itself
           // (docs/ttl-semantics.md, "Hash-field expiration")
           const written = creation.call.description.keys.find((k) => k.fields)?.fields;

@@ -19,6 +19,7 @@
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import type { KeyEffect } from '../semantics/commands.js';
+import { expiredByEveryCaller } from '../redis-calls/caller-expiry.js';
 import { createRule } from './create-rule.js';
 import { addSetOptions, expireEachKeyInMulti, rewriteAsSet, ttlConstantOf, type SetOption } from '../redis-calls/fixes.js';
 import { reportLoc } from '../redis-calls/report.js';
@@ -123,7 +124,10 @@ export default createRule<Options, MessageIds>({
     /** An expiry of the key at argument `arg` right after the write in the same MULTI (or pipeline, when allowed): one atomic unit. */
     function expiredInItsUnit(call: RedisCall, arg: number): boolean {
       const atomic = call.unit.kind === 'multi' || (call.unit.kind === 'pipeline' && allowPipeline);
-      return atomic && expiryAfterInUnit(context, call, arg) !== undefined;
+      if (atomic && expiryAfterInUnit(context, call, arg) !== undefined) return true;
+      // a helper's write on the pipeline it is given, expired there by every caller (redis-calls/caller-expiry.ts)
+      const keyNode = call.argNodes[arg];
+      return allowPipeline && keyNode !== undefined && expiredByEveryCaller(context, call, keyNode);
     }
 
     /** The leaking keys of a write: every key it writes without TTL that no policy exempts. */
