@@ -20,7 +20,9 @@
  * or one of a few: `redis-calls/bounded.ts`) whose expiry follows in a later round trip that runs
  * after every write (`redis-calls/rearmed.ts`) is left alone with `allowRearmedBoundedKeys` (on in
  * `recommended`): a crash in between leaves that one key without TTL until its next write re-arms
- * it; `strict` reports it as `separateRoundTrip`. Persistent keys, constant keys the file never expires and the no-TTL arm of an
+ * it; `strict` reports it as `separateRoundTrip`. A write of a key the same function has just created on every path
+ * (or warmed up behind a read that saw it missing, for a key the file never expires) creates
+ * nothing and is left alone: `redis-calls/created-before.ts`. Persistent keys, constant keys the file never expires and the no-TTL arm of an
  * explicit TTL test follow the shared policy of `redis-calls/policy.ts`.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
