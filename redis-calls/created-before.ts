@@ -73,7 +73,7 @@ export function createdBefore(context: AnyContext, write: RedisCall, keyArg: num
   const key = keyIdOf(context, write, keyArg);
   if (!key) return undefined;
   const fn = enclosingFunction(write.node);
-  const earlier = callsInFunction(context, fn, true).filter((c) => c.node.range[1] <= write.node.range[0] && c.unit.key !== write.unit.key);
+  const earlier = callsInFunction(context, fn).filter((c) => c.node.range[1] <= write.node.range[0] && c.unit.key !== write.unit.key);
   // nearest first: a deletion or emptying between the creation and the write ends the search
   for (let i = earlier.length - 1; i >= 0; i--) {
     const other = earlier[i]!;
