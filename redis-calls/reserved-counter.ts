@@ -110,7 +110,7 @@ function isDecrement(call: RedisCall): boolean {
  * The `await` that hands back the reservation's reply, between it and the decrement in the same
  * function: of the command itself, or of an `exec()` of its MULTI / pipeline.
  */
-function awaitOf(context: AnyContext, reservation: RedisCall, decrement: RedisCall, fn: TSESTree.Node | undefined): TSESTree.AwaitExpression | undefined {
+export function awaitOf(context: AnyContext, reservation: RedisCall, decrement: RedisCall, fn: TSESTree.Node | undefined): TSESTree.AwaitExpression | undefined {
   if (reservation.unit.kind === 'single') {
     let node: TSESTree.Node = reservation.node;
     while (node.parent && isWrapper(node.parent)) node = node.parent;
@@ -178,7 +178,7 @@ function execOfAnyUnit(context: AnyContext, expression: TSESTree.Node): boolean 
  * Whether `node` runs before `later` on every path: it sits, under no branch, loop, `try` or
  * function of its own, in a statement that precedes one holding `later` in a block.
  */
-function runsBefore(node: TSESTree.Node, later: TSESTree.Node): boolean {
+export function runsBefore(node: TSESTree.Node, later: TSESTree.Node): boolean {
   for (let child: TSESTree.Node = node, parent = node.parent; parent; child = parent, parent = parent.parent) {
     if (parent.type === AST_NODE_TYPES.BlockStatement || parent.type === AST_NODE_TYPES.Program) {
       const body = parent.body as readonly TSESTree.Node[];
@@ -221,7 +221,7 @@ function runsBefore(node: TSESTree.Node, later: TSESTree.Node): boolean {
  * the reservation's reply and the decrement, in their function (callbacks written there aside:
  * they do not run in between).
  */
-function otherAwaitBetween(context: AnyContext, done: TSESTree.AwaitExpression, decrement: RedisCall, fn: TSESTree.Node | undefined): boolean {
+export function otherAwaitBetween(context: AnyContext, done: TSESTree.AwaitExpression, decrement: RedisCall, fn: TSESTree.Node | undefined): boolean {
   // a blocking command (BLPOP k 30, XREAD BLOCK, WAIT) waits as long as any other work
   const redisNodes = new Set<TSESTree.Node>(
     callsInFunction(context, fn, true)

@@ -123,6 +123,31 @@ export function existsGuard(context: AnyContext, write: RedisCall, keyArg: numbe
   return undefined;
 }
 
+/**
+ * The earlier read of `write`'s key whose missing-key reply makes `test` truthy (`if (cur === null)`
+ * after `const cur = await redis.get(key)`): a read {@link existsGuard} would accept (one key, a
+ * known missing reply, another unit, ending before the test). `undefined` when the test holds no
+ * such reply, or does not hold with it.
+ * @param test the condition to evaluate
+ * @param write the write whose key the read must read
+ * @param keyArg the key's argument index in `write`
+ */
+export function readMissingMakesTrue(context: AnyContext, test: TSESTree.Node, write: RedisCall, keyArg: number): RedisCall | undefined {
+  const key = keyIdOf(context, write, keyArg);
+  if (!key) return undefined;
+  const isRead = (call: RedisCall): boolean =>
+    call.unit.key !== write.unit.key &&
+    call.node.range[1] <= test.range[1] &&
+    MISSING_KEY_REPLY.has(call.command) &&
+    call.description.keys.length === 1 &&
+    call.description.keys.some((action) => action.effect === 'read' && keyIdOf(context, call, action.arg) === key);
+  for (const read of readsIn(context, test, isRead, 0)) {
+    const value = evaluate(context, test, read, 0);
+    if (value !== UNKNOWN && Boolean(value.value)) return read;
+  }
+  return undefined;
+}
+
 /** The conditions that hold whenever `node` runs, up to its function: a test and its truth. */
 function pathConditions(node: TSESTree.Node): { test: TSESTree.Node; holds: boolean }[] {
   const conditions: { test: TSESTree.Node; holds: boolean }[] = [];

@@ -20,7 +20,9 @@
  * or one of a few: `redis-calls/bounded.ts`) whose expiry follows in a later round trip that runs
  * after every write (`redis-calls/rearmed.ts`) is left alone with `allowRearmedBoundedKeys` (on in
  * `recommended`): a crash in between leaves that one key without TTL until its next write re-arms
- * it; `strict` reports it as `separateRoundTrip`. Persistent keys, constant keys the file never expires and the no-TTL arm of an
+ * it; `strict` reports it as `separateRoundTrip`. A write of a key the same function has just created on every path
+ * (or warmed up behind a read that saw it missing, for a key the file never expires) creates
+ * nothing and is left alone: `redis-calls/created-before.ts`. Persistent keys, constant keys the file never expires and the no-TTL arm of an
  * explicit TTL test follow the shared policy of `redis-calls/policy.ts`.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
@@ -64,6 +66,7 @@ import { expiredByEveryCaller } from '../redis-calls/caller-expiry.js';
 import { memberRemovedElsewhere } from '../redis-calls/member-registry.js';
 import { untrimmedStreamAppend } from '../redis-calls/untrimmed-stream.js';
 import { reservationCompensated } from '../redis-calls/reserved-counter.js';
+import { createdBefore } from '../redis-calls/created-before.js';
 import { hasStaticPart } from '../redis-calls/key-id.js';
 
 /** Options of the rule (the options object's type is exported from the package root). */
@@ -203,12 +206,14 @@ export default createRule<Options, MessageIds>({
      */
     function existsGuardOf(creation: KeyUse): RedisCall | undefined {
       const keyArg = creation.call.argNodes.indexOf(creation.keyNode);
+      return keyExpiredInFile(creation) ? existsGuard(context, creation.call, keyArg) : undefined;
+    }
+
+    /** Whether the file gives the creation's key a TTL somewhere (see {@link existsGuardOf}). */
+    function keyExpiredInFile(creation: KeyUse): boolean {
       const shape = keyShapeOf(context, creation.keyNode).shape;
       const family = hasStaticPart(shape);
-      const expired = expiries.some(
-        (e) => e.effect !== 'delete' && (family || e.key === creation.key) && keyShapeOf(context, e.keyNode).shape === shape,
-      );
-      return expired ? existsGuard(context, creation.call, keyArg) : undefined;
+      return expiries.some((e) => e.effect !== 'delete' && (family || e.key === creation.key) && keyShapeOf(context, e.keyNode).shape === shape);
     }
 
     function keyIdentity(call: RedisCall, arg: number): { key: string; keyNode: TSESTree.Node } | undefined {
@@ -317,6 +322,8 @@ export default createRule<Options, MessageIds>({
           if (exemption(context, call, creation.keyNode, options)) continue;
           // a decrement of a counter the same function reserved moments before (redis-calls/reserved-counter.ts)
           if (!inUnit && reservationCompensated(context, call, keyArg)) continue;
+          // a write of a key the same function created moments before on every path (redis-calls/created-before.ts)
+          if (!inUnit && createdBefore(context, call, keyArg, () => keyExpiredInFile(creation))) continue;
           // a write that runs only when an earlier, separate read saw its key, a key the code gives a
           // TTL: the key can expire in between, and the write recreates it without one
           // (redis-calls/stale-read.ts existsGuard)

@@ -1,0 +1,142 @@
+/**
+ * A write of a key the same function has just created: it cannot create the key, so it cannot
+ * leave it without TTL.
+ *
+ * HSET, INCR, XADD, SADD, ... on an **existing** key keep its TTL; only on a **missing** key do they
+ * create it, without one (semantics/commands.ts: `create-in-place`; semantics/counter-corrections.ts).
+ * A write is therefore left alone when, on every path to it in its function, its key exists:
+ *
+ * ```ts
+ * await redis.set(key, 0, 'EX', 3600);              // the creation, on every path
+ * await redis.incrbyfloat(key, -qty);               // the key exists: INCRBYFLOAT keeps its TTL
+ *
+ * const cur = await redis.get(key);                 // the warm-up: read ...
+ * if (cur === null) await redis.set(key, base);     //   ... and create when missing
+ * await redis.incrbyfloat(key, -qty);               // every path: created, or seen by the read
+ * ```
+ *
+ * What counts, all of it:
+ * - the creation: an earlier write of the same key ({@link keyIdOf}: same shape, same pieces) in the
+ *   same function, in another unit, after which the key exists (`EFFECTS_THAT_LEAVE_THE_KEY`: SET,
+ *   SETEX, SET ... NX, INCR, HSET, XADD, ...), with no deletion or emptying of the key (DEL,
+ *   GETDEL, HDEL / SREM / LPOP that may take its last member, PERSIST, RENAME) after it;
+ * - either the creation runs before the write on every path (under no branch, loop, `try` or
+ *   callback of its own: {@link runsBefore}), or it is the warm-up of a read: it runs, under no
+ *   further branch, in the `if` taken when an earlier read of the key replied that the key is
+ *   missing (`if (cur === null)`, `if (!(await redis.exists(key)))`: `stale-read.ts`), and that
+ *   `if` runs before the write on every path; then the write runs either after the creation or
+ *   after the read saw the key.
+ *
+ * The window between the round trips. A creation moments before gives the key its full, fresh
+ * TTL (or no TTL at all): the key is missing at the write only when that TTL runs out within the
+ * few round trips in between. So, for a key the file gives a TTL, the creation's reply must be
+ * awaited before the write with only Redis commands awaited in between (the window of
+ * reserved-counter.ts: an `await job()` in between can outlast the TTL), the creation must
+ * restart the TTL (SET ... EX, a SET without TTL, or a write followed by EXPIRE in its MULTI /
+ * pipeline: not SET ... NX EX, INCR or HSET alone, which keep the TTL an existing key had, maybe
+ * in its last millisecond), and the key's variable must not be reassigned in between. A read that saw the key
+ * does not: it can see a key in the last millisecond of its TTL, and the write then recreates it
+ * without one (a rate-limit window read, then INCRed: `staleExists`). So the warm-up counts only
+ * when the file gives the key no TTL anywhere (the caller says so: `keyExpiredInFile`): a key
+ * without TTL cannot expire between the read and the write. When the file does expire it, the
+ * read's path stays reported (`staleExists`), as before.
+ *
+ * A creation without TTL is itself reported (set-requires-ttl-or-keepttl's `setWithoutTtl`, this
+ * rule's `noExpiry`): the write after it adds no leak of its own, and the fix is at the creation.
+ *
+ * Not a creation, and still reported: a creation on one branch only (`if (x) await
+ * redis.set(k, 0, 'EX', 60)` with a test that reads no reply of the key), one in another function
+ * or a callback, one of another key, one followed by a DEL of the key, and a warm-up whose `if` does
+ * not test the read's missing reply (`if (cur !== null)`), or of a key the file expires.
+ */
+import type { TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import { EFFECTS_THAT_LEAVE_THE_KEY } from '../semantics/counter-corrections.js';
+import { callsInFunction, expiryAfterInUnit } from './file-index.js';
+import { keyAssignedBetween, keyIdOf } from './key-id.js';
+import type { RedisCall } from './normalize.js';
+import { awaitOf, otherAwaitBetween, runsBefore } from './reserved-counter.js';
+import { readMissingMakesTrue } from './stale-read.js';
+import { enclosingFunction, type AnyContext } from './static.js';
+
+/** Effects that change a key's TTL but leave the key (and its existence) as it is. */
+const TTL_ONLY = new Set(['set-ttl', 'set-ttl-if-has-ttl', 'keep-ttl']);
+
+/**
+ * The earlier write of the same function that created `write`'s key moments before on every path
+ * (see the module comment), when there is one; `undefined` otherwise.
+ * @param write the write that would create the key at argument `keyArg` without TTL
+ * @param keyExpiredInFile tells whether the file gives the key (its shape) a TTL somewhere: a warm-up
+ *   after a read counts only when it does not
+ */
+export function createdBefore(context: AnyContext, write: RedisCall, keyArg: number, keyExpiredInFile: () => boolean): RedisCall | undefined {
+  const key = keyIdOf(context, write, keyArg);
+  if (!key) return undefined;
+  const fn = enclosingFunction(write.node);
+  const earlier = callsInFunction(context, fn).filter((c) => c.node.range[1] <= write.node.range[0] && c.unit.key !== write.unit.key);
+  // nearest first: a deletion or emptying between the creation and the write ends the search
+  for (let i = earlier.length - 1; i >= 0; i--) {
+    const other = earlier[i]!;
+    const actions = other.description.keys.filter((a) => a.effect !== 'read' && keyIdOf(context, other, a.arg) === key);
+    if (actions.length === 0) continue;
+    if (actions.every((a) => TTL_ONLY.has(a.effect))) continue;
+    if (!actions.every((a) => EFFECTS_THAT_LEAVE_THE_KEY.has(a.effect) && !a.mayDelete)) return undefined;
+    if (runsBefore(other.node, write.node)) return freshEnough(context, other, write, keyArg, keyExpiredInFile) ? other : undefined;
+    if (warmUpBefore(context, other, write, keyArg) && !keyExpiredInFile()) return other;
+    // a creation on one branch leaves the key missing on the other: look further back
+  }
+  return undefined;
+}
+
+/**
+ * Whether a key the file gives a TTL is still there when `write` runs after `creation`: the
+ * creation's reply is awaited before the write, with only Redis round trips in between (no work
+ * that can outlast the TTL: reserved-counter.ts's window), and the key's variable keeps naming
+ * the same key. A key the file never expires cannot run out in between.
+ */
+function freshEnough(context: AnyContext, creation: RedisCall, write: RedisCall, keyArg: number, keyExpiredInFile: () => boolean): boolean {
+  const fn = enclosingFunction(write.node);
+  const keyNode = write.argNodes[keyArg];
+  if (keyNode && keyAssignedBetween(context, keyNode, creation.node.range[1], write.node.range[0])) return false;
+  if (!keyExpiredInFile()) return true;
+  // the creation must restart the key's TTL: SET ... NX EX, INCR or HSET on a key already there
+  // keep the TTL it had, which may be about to run out (the stale window)
+  const restarts = creation.description.keys.some(
+    (a) =>
+      (a.effect === 'create-with-ttl' || a.effect === 'overwrite') && keyIdOf(context, creation, a.arg) === keyIdOf(context, write, keyArg),
+  );
+  if (!restarts && expiryAfterInUnit(context, creation, creation.description.keys[0]?.arg ?? 0)?.description.keys.some((a) => a.effect === 'set-ttl') !== true) return false;
+  const done = awaitOf(context, creation, write, fn);
+  return done !== undefined && runsBefore(done, write.node) && !otherAwaitBetween(context, done, write, fn);
+}
+
+/**
+ * Whether `creation` runs, under no further branch, in the consequent of an `if` whose test holds
+ * when an earlier read of the key replied that it is missing, and that `if` runs before `write`
+ * on every path.
+ */
+function warmUpBefore(context: AnyContext, creation: RedisCall, write: RedisCall, keyArg: number): boolean {
+  let child: TSESTree.Node = creation.node;
+  for (let parent = child.parent; parent; child = parent, parent = parent.parent) {
+    if (parent.type === AST_NODE_TYPES.IfStatement) {
+      return parent.consequent === child && runsBefore(parent, write.node) && readMissingMakesTrue(context, parent.test, write, keyArg) !== undefined;
+    }
+    if (parent.type === AST_NODE_TYPES.BlockStatement) {
+      // the creation's statement in the block, and the block is the `if`'s consequent
+      if (parent.parent?.type !== AST_NODE_TYPES.IfStatement || parent.parent.consequent !== parent) return false;
+      continue;
+    }
+    // wrappers a statement holds its call in; anything else is a branch, loop, callback or `try`
+    if (
+      parent.type !== AST_NODE_TYPES.AwaitExpression &&
+      parent.type !== AST_NODE_TYPES.ExpressionStatement &&
+      parent.type !== AST_NODE_TYPES.VariableDeclarator &&
+      parent.type !== AST_NODE_TYPES.VariableDeclaration &&
+      parent.type !== AST_NODE_TYPES.TSAsExpression &&
+      parent.type !== AST_NODE_TYPES.TSNonNullExpression
+    ) {
+      return false;
+    }
+  }
+  return false;
+}
