@@ -1,0 +1,82 @@
+/**
+ * Breaker round 24: odd but realistic code against the round's new readings. Each case is a real
+ * leak a reading hid, and the finding it must keep.
+ */
+import { describe, expect, it } from 'vitest';
+import { lintSnippet } from '../helpers/lint.js';
+import { ioredis } from './tester.js';
+
+/** [rule, messageId, line, column] of each finding of the two key rules. */
+function lint(code: string): Array<[string | null, string | undefined, number, number]> {
+  return lintSnippet(code, { 'redis-ttl/incr-needs-expire-on-create': 'error', 'redis-ttl/set-requires-ttl-or-keepttl': 'error' }).map((m) => [
+    m.ruleId,
+    m.messageId,
+    m.line,
+    m.column,
+  ]);
+}
+const INCR = 'redis-ttl/incr-needs-expire-on-create';
+
+describe('created-before: a creation the key may not outlive', () => {
+  it('keeps a write after an EXPIRE whose TTL may be <= 0 or past (Redis deletes the key)', () => {
+    const code = ioredis(`export async function hit(id: string, deadline: number, at: number) {
+  await redis.set(\`a:\${id}\`, 0, 'EX', 60);
+  await redis.pexpire(\`a:\${id}\`, deadline - Date.now());
+  await redis.incr(\`a:\${id}\`);
+  await redis.set(\`b:\${id}\`, 0, 'EX', 60);
+  await redis.expireat(\`b:\${id}\`, at);
+  await redis.incr(\`b:\${id}\`);
+  await redis.set(\`c:\${id}\`, 0, 'EX', 60);
+  await redis.expire(\`c:\${id}\`, 120);
+  await redis.incr(\`c:\${id}\`);
+}
+`);
+    expect(lint(code)).toEqual([
+      [INCR, 'expiryBeforeCreate', 6, 15],
+      [INCR, 'expiryBeforeCreate', 9, 15],
+    ]);
+  });
+
+  it('keeps a write after a script or a FLUSHDB that may delete the key unnamed', () => {
+    const code = ioredis(`export async function hit(id: string) {
+  await redis.set(\`a:\${id}\`, 0, 'EX', 60);
+  await redis.eval('return redis.call("DEL", KEYS[1])', 1, \`a:\${id}\`);
+  await redis.incr(\`a:\${id}\`);
+}
+export async function reset(id: string) {
+  await redis.set(\`b:\${id}\`, 0, 'EX', 60);
+  await redis.flushdb();
+  await redis.incr(\`b:\${id}\`);
+}
+`);
+    expect(lint(code)).toEqual([
+      [INCR, 'noExpiry', 6, 15],
+      [INCR, 'noExpiry', 11, 15],
+    ]);
+  });
+
+  it('keeps a write whose key variable is reassigned on the next turn of its loop or in a closure', () => {
+    const code = ioredis(`export async function each(ids: string[]) {
+  let k = \`a:\${ids[0]}\`;
+  await redis.set(k, 0, 'EX', 60);
+  for (const id of ids) {
+    await redis.incr(k);
+    k = \`a:\${id}\`;
+  }
+}
+export async function next(ids: string[]) {
+  let k = \`b:\${ids[0]}\`;
+  const advance = () => {
+    k = \`b:\${ids[1]}\`;
+  };
+  await redis.set(k, 0, 'EX', 60);
+  advance();
+  await redis.incr(k);
+}
+`);
+    expect(lint(code)).toEqual([
+      [INCR, 'noExpiry', 7, 17],
+      [INCR, 'noExpiry', 18, 15],
+    ]);
+  });
+});
