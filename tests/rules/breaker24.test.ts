@@ -2,8 +2,13 @@
  * Breaker round 24: odd but realistic code against the round's new readings. Each case is a real
  * leak a reading hid, and the finding it must keep.
  */
-import { describe, expect, it } from 'vitest';
-import { lintSnippet } from '../helpers/lint.js';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import tsParser from '@typescript-eslint/parser';
+import { Linter } from 'eslint';
+import { afterAll, describe, expect, it } from 'vitest';
+import plugin from '../../rules/index.js';
+import { lintSnippet, writeProject } from '../helpers/lint.js';
 import { ioredis } from './tester.js';
 
 /** [rule, messageId, line, column] of each finding of the two key rules. */
@@ -16,6 +21,7 @@ function lint(code: string): Array<[string | null, string | undefined, number, n
   ]);
 }
 const INCR = 'redis-ttl/incr-needs-expire-on-create';
+const SET = 'redis-ttl/set-requires-ttl-or-keepttl';
 
 describe('created-before: a creation the key may not outlive', () => {
   it('keeps a write after an EXPIRE whose TTL may be <= 0 or past (Redis deletes the key)', () => {
@@ -77,6 +83,47 @@ export async function next(ids: string[]) {
     expect(lint(code)).toEqual([
       [INCR, 'noExpiry', 7, 17],
       [INCR, 'noExpiry', 18, 15],
+    ]);
+  });
+});
+
+const roots: string[] = [];
+afterAll(() => roots.forEach((root) => rmSync(root, { recursive: true, force: true })));
+
+/** Lints `target` of an application made of `files` with the TTL rules; [rule, messageId, line, column] per finding. */
+function lintApp(files: Record<string, string>, target: string): Array<[string | undefined, string | undefined, number, number]> {
+  const root = writeProject(roots, { 'package.json': '{ "name": "app", "private": true }', ...files });
+  const file = join(root, target);
+  const rules = Object.fromEntries(['valid-ttl-args', 'set-requires-ttl-or-keepttl', 'incr-needs-expire-on-create', 'ttl-units'].map((rule) => [`redis-ttl/${rule}`, 'error'])) as Linter.RulesRecord;
+  const linter = new Linter({ configType: 'flat', cwd: root });
+  return linter
+    .verify(readFileSync(file, 'utf8'), [{ files: ['**/*.ts'], languageOptions: { parser: tsParser }, plugins: { 'redis-ttl': plugin }, rules }], { filename: file })
+    .map((m) => [m.ruleId, m.messageId, m.line, m.column]);
+}
+
+describe('implemented-interfaces: an interface a client class implements describes a client', () => {
+  it('keeps reading calls through an interface whose implementing class extends ioredis', () => {
+    const store = `export interface Store {
+  set(key: string, value: string, mode?: string, ttl?: number): Promise<unknown>;
+  incr(key: string): Promise<number>;
+  expire(key: string, seconds: number): Promise<unknown>;
+  get(key: string): Promise<string | null>;
+}
+`;
+    const cache = `import Redis from 'ioredis';
+import type { Store } from './store';
+export class Cache extends Redis implements Store {}
+`;
+    const use = `import type { Store } from './store';
+export async function save(redis: Store, id: string) {
+  await redis.set(\`f:\${id}\`, 'x');
+  await redis.incr(\`h:\${id}\`);
+  await redis.set(\`g:\${id}\`, 'x', 'EX', 60);
+}
+`;
+    expect(lintApp({ 'lib/store.ts': store, 'lib/cache.ts': cache, 'lib/use.ts': use }, 'lib/use.ts')).toEqual([
+      [SET, 'setWithoutTtl', 3, 15],
+      [INCR, 'noExpiry', 4, 15],
     ]);
   });
 });
