@@ -127,3 +127,52 @@ export async function save(redis: Store, id: string) {
     ]);
   });
 });
+
+describe('caller-expiry: the expiry a caller queues must be of the same key on the same batch', () => {
+  const helper = `import type { ChainableCommander } from 'ioredis';
+function bump(p: ChainableCommander, k: string) {
+  p.hincrby(k, 'n', 1);
+}
+`;
+  it('keeps the helper reported when a caller reassigns the key or the unit in between', () => {
+    expect(
+      lint(
+        ioredis(`${helper}export async function a(ids: string[]) {
+  const p = redis.pipeline();
+  let k = \`a:\${ids[0]}\`;
+  bump(p, k);
+  k = \`a:\${ids[1]}\`;
+  p.expire(k, 60);
+  await p.exec();
+}
+`),
+      ),
+    ).toEqual([[INCR, 'noExpiry', 5, 5]]);
+    expect(
+      lint(
+        ioredis(`${helper}export async function a(id: string) {
+  let p = redis.pipeline();
+  bump(p, \`a:\${id}\`);
+  const first = p;
+  p = redis.pipeline();
+  p.expire(\`a:\${id}\`, 60);
+  await first.exec();
+  await p.exec();
+}
+`),
+      ),
+    ).toEqual([[INCR, 'noExpiry', 5, 5]]);
+  });
+
+  it('keeps the helper reported when a caller passes a client: the EXPIRE is another round trip', () => {
+    expect(
+      lint(
+        ioredis(`${helper}export async function a(id: string) {
+  bump(redis, \`a:\${id}\`);
+  await redis.expire(\`a:\${id}\`, 60);
+}
+`),
+      ),
+    ).toEqual([[INCR, 'noExpiry', 5, 5]]);
+  });
+});
