@@ -176,3 +176,39 @@ function bump(p: ChainableCommander, k: string) {
     ).toEqual([[INCR, 'noExpiry', 5, 5]]);
   });
 });
+
+describe('traced-values: a TTL named like an absolute time', () => {
+  /** [messageId, line, column] of each ttl-units finding. */
+  const units = (code: string): Array<[string | undefined, number, number]> =>
+    lintSnippet(code, { 'redis-ttl/ttl-units': 'error' }, 'app.ts').map((m) => [m.messageId, m.line, m.column]);
+  const SECONDS_LEFT = `import moment from 'moment';
+import dayjs from 'dayjs';
+const secondsLeftToday = () => moment().endOf('day').diff(moment(), 'seconds');
+`;
+
+  it('keeps the name reading when a caller in the file passes a point in time', () => {
+    expect(
+      units(
+        ioredis(`${SECONDS_LEFT}export async function setCache(key: string, value: string, expiresAt: number = 0) {
+  if (!expiresAt) expiresAt = secondsLeftToday();
+  await redis.setex(key, expiresAt, value);
+}
+export async function save(key: string) {
+  await setCache(key, 'x', Date.now() + 60000);
+}
+`),
+      ),
+    ).toEqual([['absoluteAsDuration', 8, 26]]);
+  });
+
+  it("reads dayjs' diff in 'ms' as milliseconds", () => {
+    expect(
+      units(
+        ioredis(`${SECONDS_LEFT}export async function a(key: string) {
+  await redis.expire(key, dayjs().endOf('day').diff(dayjs(), 'ms'));
+}
+`),
+      ),
+    ).toEqual([['msAsSeconds', 7, 27]]);
+  });
+});
