@@ -36,7 +36,7 @@
  * restart the TTL (SET ... EX, a SET without TTL, or a write followed by EXPIRE in its MULTI /
  * pipeline: not SET ... NX EX, INCR or HSET alone, which keep the TTL an existing key had, maybe
  * in its last millisecond), and the key's variable must not be reassigned in between (nor later in
- * the write's loop, nor in a closure). A read that saw the key
+ * the write's loop, nor in a closure; for a warm-up, from the read on). A read that saw the key
  * does not: it can see a key in the last millisecond of its TTL, and the write then recreates it
  * without one (a rate-limit window read, then INCRed: `staleExists`). So the warm-up counts only
  * when the file gives the key no TTL anywhere (the caller says so: `keyExpiredInFile`): a key
@@ -98,7 +98,8 @@ export function createdBefore(context: AnyContext, write: RedisCall, keyArg: num
     }
     if (!actions.every((a) => EFFECTS_THAT_LEAVE_THE_KEY.has(a.effect) && !a.mayDelete)) return undefined;
     if (runsBefore(other.node, write.node)) return freshEnough(context, other, write, keyArg, keyExpiredInFile) ? other : undefined;
-    if (warmUpBefore(context, other, write, keyArg) && !keyExpiredInFile()) return other;
+    const read = warmUpBefore(context, other, write, keyArg);
+    if (read && !keyExpiredInFile() && sameKeyUntil(context, read.node, write, keyArg)) return other;
     // a creation on one branch leaves the key missing on the other: look further back
   }
   return undefined;
@@ -112,9 +113,7 @@ export function createdBefore(context: AnyContext, write: RedisCall, keyArg: num
  */
 function freshEnough(context: AnyContext, creation: RedisCall, write: RedisCall, keyArg: number, keyExpiredInFile: () => boolean): boolean {
   const fn = enclosingFunction(write.node);
-  const keyNode = write.argNodes[keyArg];
-  if (keyNode && keyAssignedBetween(context, keyNode, creation.node.range[1], reachOf(creation.node, write.node))) return false;
-  if (keyNode && keyAssignedInClosure(context, keyNode, fn)) return false;
+  if (!sameKeyUntil(context, creation.node, write, keyArg)) return false;
   if (!keyExpiredInFile()) return true;
   // the creation must restart the key's TTL: SET ... NX EX, INCR or HSET on a key already there
   // keep the TTL it had, which may be about to run out (the stale window)
@@ -139,6 +138,17 @@ function positiveDuration(context: AnyContext, call: RedisCall): boolean {
   const node = call.argNodes[ttl.arg];
   const value = typeof literal === 'number' ? literal : typeof literal === 'string' ? Number(literal) : node ? constantNumber(context, node) : undefined;
   return value !== undefined && value > 0;
+}
+
+/**
+ * Whether the variables of `write`'s key keep naming the same key from `from` (the creation, or
+ * the read a warm-up follows) to the write: not assigned in between (`key = other`, a shadowing
+ * `for (const key of others)`), nor later in the write's loop, nor in a closure.
+ */
+function sameKeyUntil(context: AnyContext, from: TSESTree.Node, write: RedisCall, keyArg: number): boolean {
+  const keyNode = write.argNodes[keyArg];
+  if (!keyNode) return true;
+  return !keyAssignedBetween(context, keyNode, from.range[1], reachOf(from, write.node)) && !keyAssignedInClosure(context, keyNode, enclosingFunction(write.node));
 }
 
 /**
@@ -186,19 +196,19 @@ function isFunctionNode(node: TSESTree.Node): boolean {
 }
 
 /**
- * Whether `creation` runs, under no further branch, in the consequent of an `if` whose test holds
- * when an earlier read of the key replied that it is missing, and that `if` runs before `write`
- * on every path.
+ * The earlier read of the key when `creation` runs, under no further branch, in the consequent of
+ * an `if` whose test holds when that read replied that the key is missing, and that `if` runs
+ * before `write` on every path; `undefined` otherwise.
  */
-function warmUpBefore(context: AnyContext, creation: RedisCall, write: RedisCall, keyArg: number): boolean {
+function warmUpBefore(context: AnyContext, creation: RedisCall, write: RedisCall, keyArg: number): RedisCall | undefined {
   let child: TSESTree.Node = creation.node;
   for (let parent = child.parent; parent; child = parent, parent = parent.parent) {
     if (parent.type === AST_NODE_TYPES.IfStatement) {
-      return parent.consequent === child && runsBefore(parent, write.node) && readMissingMakesTrue(context, parent.test, write, keyArg) !== undefined;
+      return parent.consequent === child && runsBefore(parent, write.node) ? readMissingMakesTrue(context, parent.test, write, keyArg) : undefined;
     }
     if (parent.type === AST_NODE_TYPES.BlockStatement) {
       // the creation's statement in the block, and the block is the `if`'s consequent
-      if (parent.parent?.type !== AST_NODE_TYPES.IfStatement || parent.parent.consequent !== parent) return false;
+      if (parent.parent?.type !== AST_NODE_TYPES.IfStatement || parent.parent.consequent !== parent) return undefined;
       continue;
     }
     // wrappers a statement holds its call in; anything else is a branch, loop, callback or `try`
@@ -210,8 +220,8 @@ function warmUpBefore(context: AnyContext, creation: RedisCall, write: RedisCall
       parent.type !== AST_NODE_TYPES.TSAsExpression &&
       parent.type !== AST_NODE_TYPES.TSNonNullExpression
     ) {
-      return false;
+      return undefined;
     }
   }
-  return false;
+  return undefined;
 }

@@ -101,6 +101,30 @@ function lintApp(files: Record<string, string>, target: string): Array<[string |
     .map((m) => [m.ruleId, m.messageId, m.line, m.column]);
 }
 
+describe('created-before: a warm-up of another key than the one written', () => {
+  it('keeps a write whose key variable is shadowed or reassigned after the read the warm-up follows', () => {
+    const code = ioredis(`export async function shadow(key: string, others: string[]) {
+  const cur = await redis.get(key);
+  if (cur === null) await redis.set(key, 0);
+  for (const key of others) await redis.incr(key);
+}
+export async function moved(id: string, other: string) {
+  let key = \`c:\${id}\`;
+  const cur = await redis.get(key);
+  key = \`c:\${other}\`;
+  if (cur === null) await redis.set(key, 0);
+  await redis.incr(key);
+}
+`);
+    expect(lint(code)).toEqual([
+      [SET, 'setWithoutTtl', 5, 33],
+      [INCR, 'noExpiry', 6, 41],
+      [SET, 'setWithoutTtl', 12, 33],
+      [INCR, 'noExpiry', 13, 15],
+    ]);
+  });
+});
+
 describe('implemented-interfaces: an interface a client class implements describes a client', () => {
   it('keeps reading calls through an interface whose implementing class extends ioredis', () => {
     const store = `export interface Store {
