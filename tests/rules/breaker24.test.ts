@@ -91,7 +91,7 @@ const roots: string[] = [];
 afterAll(() => roots.forEach((root) => rmSync(root, { recursive: true, force: true })));
 
 /** Lints `target` of an application made of `files` with the TTL rules; [rule, messageId, line, column] per finding. */
-function lintApp(files: Record<string, string>, target: string): Array<[string | undefined, string | undefined, number, number]> {
+function lintApp(files: Record<string, string>, target: string): Array<[string | null, string | undefined, number, number]> {
   const root = writeProject(roots, { 'package.json': '{ "name": "app", "private": true }', ...files });
   const file = join(root, target);
   const rules = Object.fromEntries(['valid-ttl-args', 'set-requires-ttl-or-keepttl', 'incr-needs-expire-on-create', 'ttl-units'].map((rule) => [`redis-ttl/${rule}`, 'error'])) as Linter.RulesRecord;
