@@ -92,8 +92,9 @@ export function createdBefore(context: AnyContext, write: RedisCall, keyArg: num
     const actions = other.description.keys.filter((a) => a.effect !== 'read' && keyIdOf(context, other, a.arg) === key);
     if (actions.length === 0) continue;
     if (actions.every((a) => TTL_ONLY.has(a.effect))) {
-      // a new TTL that may be <= 0 or in the past (a variable, an EXPIREAT) may delete the key
-      if (actions.every((a) => a.effect === 'keep-ttl' || positiveDuration(context, other))) continue;
+      // a new TTL that may be <= 0 or in the past (a variable, an EXPIREAT) may delete the key; the
+      // EXPIRE queued with the creation in its MULTI / pipeline is the creation's own TTL
+      if (other.unit.kind !== 'single' || actions.every((a) => a.effect === 'keep-ttl' || positiveDuration(context, other))) continue;
       return undefined;
     }
     if (!actions.every((a) => EFFECTS_THAT_LEAVE_THE_KEY.has(a.effect) && !a.mayDelete)) return undefined;
