@@ -28,7 +28,10 @@
  *   statement of the caller, on the call's path (`static.ts` followsOnItsPath) and under no
  *   `if`, `?:`, loop or callback of its own, queues on that same binding `q` a command that gives its first key a TTL (EXPIRE,
  *   PEXPIRE, EXPIREAT, PEXPIREAT: `semantics/commands.ts` describeCommand's `set-ttl`) of a key
- *   written with the same source text as the call's key argument, with no `exec` on `q` between.
+ *   written with the same source text as the call's key argument, with no `exec` on `q` between,
+ *   no assignment of `q` or of a variable of the key's text in between (`k = next`: the same text
+ *   names another key), and `q` read as a pipeline or MULTI there (a client sends the write and
+ *   the EXPIRE in two round trips).
  *
  * The caller decides whether the unit is atomic (a MULTI or a pipeline): the rules apply this
  * only where a pipeline counts as one unit (`allowPipeline`, on by default). Cached per function
@@ -37,6 +40,8 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { describeCommand, EFFECTS_THAT_SET_TTL } from '../semantics/commands.js';
 import { keyParameter } from './helper-keys.js';
+import { redisCallsOf } from './index.js';
+import { keyAssignedBetween } from './key-id.js';
 import type { RedisCall } from './normalize.js';
 import { enclosingFunction, findVariable, followsOnItsPath, propertyName, unwrap, walkOwnNodes, type AnyContext } from './static.js';
 
@@ -123,7 +128,12 @@ function callerExpires(context: AnyContext, site: TSESTree.CallExpression, unitA
     scope,
     (node) => {
       if (found || node.range[0] < site.range[1] || !expiresOn(context, node, receiver, keyText)) return;
-      if (followsOnItsPath(site, node) && unconditionalAfter(site, node) && !execBetween(context, scope, receiver, site.range[1], node.range[0])) found = true;
+      if (!followsOnItsPath(site, node) || !unconditionalAfter(site, node) || execBetween(context, scope, receiver, site.range[1], node.range[0])) return;
+      // the same key and the same unit when the expiry runs: neither binding reassigned in between
+      // (`k = next`, `p = redis.pipeline()`), and a unit that batches (a client sends each command
+      // in its own round trip: the write and its EXPIRE are then two)
+      if (keyAssignedBetween(context, key, site.range[1], node.range[0]) || keyAssignedBetween(context, receiver, site.range[1], node.range[0])) return;
+      if (node.type === AST_NODE_TYPES.CallExpression && redisCallsOf(context, node).some((call) => call.unit.kind !== 'single')) found = true;
     },
     true,
   );

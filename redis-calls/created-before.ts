@@ -19,7 +19,8 @@
  * - the creation: an earlier write of the same key ({@link keyIdOf}: same shape, same pieces) in the
  *   same function, in another unit, after which the key exists (`EFFECTS_THAT_LEAVE_THE_KEY`: SET,
  *   SETEX, SET ... NX, INCR, HSET, XADD, ...), with no deletion or emptying of the key (DEL,
- *   GETDEL, HDEL / SREM / LPOP that may take its last member, PERSIST, RENAME) after it;
+ *   GETDEL, HDEL / SREM / LPOP that may take its last member, PERSIST, RENAME, an EXPIRE whose TTL is
+ *   not a known positive duration, a script, FLUSHDB) after it;
  * - either the creation runs before the write on every path (under no branch, loop, `try` or
  *   callback of its own: {@link runsBefore}), or it is the warm-up of a read: it runs, under no
  *   further branch, in the `if` taken when an earlier read of the key replied that the key is
@@ -34,7 +35,8 @@
  * reserved-counter.ts: an `await job()` in between can outlast the TTL), the creation must
  * restart the TTL (SET ... EX, a SET without TTL, or a write followed by EXPIRE in its MULTI /
  * pipeline: not SET ... NX EX, INCR or HSET alone, which keep the TTL an existing key had, maybe
- * in its last millisecond), and the key's variable must not be reassigned in between. A read that saw the key
+ * in its last millisecond), and the key's variable must not be reassigned in between (nor later in
+ * the write's loop, nor in a closure; for a warm-up, from the read on). A read that saw the key
  * does not: it can see a key in the last millisecond of its TTL, and the write then recreates it
  * without one (a rate-limit window read, then INCRed: `staleExists`). So the warm-up counts only
  * when the file gives the key no TTL anywhere (the caller says so: `keyExpiredInFile`): a key
@@ -53,14 +55,22 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import { EFFECTS_THAT_LEAVE_THE_KEY } from '../semantics/counter-corrections.js';
 import { callsInFunction, expiryAfterInUnit } from './file-index.js';
+import { constantNumber } from './constant.js';
 import { keyAssignedBetween, keyIdOf } from './key-id.js';
 import type { RedisCall } from './normalize.js';
 import { awaitOf, otherAwaitBetween, runsBefore } from './reserved-counter.js';
 import { readMissingMakesTrue } from './stale-read.js';
-import { enclosingFunction, type AnyContext } from './static.js';
+import { enclosingFunction, findVariable, unwrap, walk, type AnyContext } from './static.js';
 
 /** Effects that change a key's TTL but leave the key (and its existence) as it is. */
 const TTL_ONLY = new Set(['set-ttl', 'set-ttl-if-has-ttl', 'keep-ttl']);
+
+/**
+ * Commands that may delete a key the table cannot see: a script (its keys' effects are its
+ * code's), and the whole-database ones (https://redis.io/docs/latest/commands/flushdb/,
+ * https://redis.io/docs/latest/commands/swapdb/, SELECT to another database).
+ */
+const KEYS_UNSEEN = new Set(['EVAL', 'EVALSHA', 'FCALL', 'FLUSHDB', 'FLUSHALL', 'SWAPDB', 'SELECT']);
 
 /**
  * The earlier write of the same function that created `write`'s key moments before on every path
@@ -77,12 +87,20 @@ export function createdBefore(context: AnyContext, write: RedisCall, keyArg: num
   // nearest first: a deletion or emptying between the creation and the write ends the search
   for (let i = earlier.length - 1; i >= 0; i--) {
     const other = earlier[i]!;
+    // a script, or a command on the whole database, may delete the key without naming it
+    if (KEYS_UNSEEN.has(other.command)) return undefined;
     const actions = other.description.keys.filter((a) => a.effect !== 'read' && keyIdOf(context, other, a.arg) === key);
     if (actions.length === 0) continue;
-    if (actions.every((a) => TTL_ONLY.has(a.effect))) continue;
+    if (actions.every((a) => TTL_ONLY.has(a.effect))) {
+      // a new TTL that may be <= 0 or in the past (a variable, an EXPIREAT) may delete the key; the
+      // EXPIRE queued with the creation in its MULTI / pipeline is the creation's own TTL
+      if (other.unit.kind !== 'single' || actions.every((a) => a.effect === 'keep-ttl' || positiveDuration(context, other))) continue;
+      return undefined;
+    }
     if (!actions.every((a) => EFFECTS_THAT_LEAVE_THE_KEY.has(a.effect) && !a.mayDelete)) return undefined;
     if (runsBefore(other.node, write.node)) return freshEnough(context, other, write, keyArg, keyExpiredInFile) ? other : undefined;
-    if (warmUpBefore(context, other, write, keyArg) && !keyExpiredInFile()) return other;
+    const read = warmUpBefore(context, other, write, keyArg);
+    if (read && !keyExpiredInFile() && sameKeyUntil(context, read.node, write, keyArg)) return other;
     // a creation on one branch leaves the key missing on the other: look further back
   }
   return undefined;
@@ -96,8 +114,7 @@ export function createdBefore(context: AnyContext, write: RedisCall, keyArg: num
  */
 function freshEnough(context: AnyContext, creation: RedisCall, write: RedisCall, keyArg: number, keyExpiredInFile: () => boolean): boolean {
   const fn = enclosingFunction(write.node);
-  const keyNode = write.argNodes[keyArg];
-  if (keyNode && keyAssignedBetween(context, keyNode, creation.node.range[1], write.node.range[0])) return false;
+  if (!sameKeyUntil(context, creation.node, write, keyArg)) return false;
   if (!keyExpiredInFile()) return true;
   // the creation must restart the key's TTL: SET ... NX EX, INCR or HSET on a key already there
   // keep the TTL it had, which may be about to run out (the stale window)
@@ -111,19 +128,88 @@ function freshEnough(context: AnyContext, creation: RedisCall, write: RedisCall,
 }
 
 /**
- * Whether `creation` runs, under no further branch, in the consequent of an `if` whose test holds
- * when an earlier read of the key replied that it is missing, and that `if` runs before `write`
- * on every path.
+ * Whether the TTL `call` sets is a known positive duration (EXPIRE k 60): a variable may be <= 0
+ * and an absolute time may be past, and Redis then deletes the key
+ * (https://redis.io/docs/latest/commands/expire/).
  */
-function warmUpBefore(context: AnyContext, creation: RedisCall, write: RedisCall, keyArg: number): boolean {
+function positiveDuration(context: AnyContext, call: RedisCall): boolean {
+  const ttl = call.description.ttl;
+  if (!ttl || (ttl.unit !== 'seconds' && ttl.unit !== 'milliseconds')) return false;
+  const literal = call.args[ttl.arg];
+  const node = call.argNodes[ttl.arg];
+  const value = typeof literal === 'number' ? literal : typeof literal === 'string' ? Number(literal) : node ? constantNumber(context, node) : undefined;
+  return value !== undefined && value > 0;
+}
+
+/**
+ * Whether the variables of `write`'s key keep naming the same key from `from` (the creation, or
+ * the read a warm-up follows) to the write: not assigned in between (`key = other`, a shadowing
+ * `for (const key of others)`), nor later in the write's loop, nor in a closure.
+ */
+function sameKeyUntil(context: AnyContext, from: TSESTree.Node, write: RedisCall, keyArg: number): boolean {
+  const keyNode = write.argNodes[keyArg];
+  if (!keyNode) return true;
+  return !keyAssignedBetween(context, keyNode, from.range[1], reachOf(from, write.node)) && !keyAssignedInClosure(context, keyNode, enclosingFunction(write.node));
+}
+
+/**
+ * Where the code that runs between `creation` and `write` ends: at `write`, or, when `write` sits
+ * in a loop that does not hold `creation`, at the end of that loop (its next turn runs the rest
+ * of the body first).
+ */
+function reachOf(creation: TSESTree.Node, write: TSESTree.Node): number {
+  let end = write.range[0];
+  for (let node = write.parent; node && !(node.range[0] <= creation.range[0] && creation.range[1] <= node.range[1]); node = node.parent) {
+    if (isFunctionNode(node)) break;
+    if (isLoop(node)) end = node.range[1];
+  }
+  return end;
+}
+
+/** Whether a function other than `fn` (a closure in it, a module function) assigns a variable of the key: a call of it may run in between. */
+function keyAssignedInClosure(context: AnyContext, keyNode: TSESTree.Node, fn: TSESTree.Node | undefined): boolean {
+  let assigned = false;
+  walk(context, unwrap(keyNode), (inner) => {
+    if (assigned || inner.type !== AST_NODE_TYPES.Identifier) return;
+    for (const reference of findVariable(context, inner)?.references ?? []) {
+      if (reference.isWrite() && !reference.init && reference.from.variableScope.block !== fn) assigned = true;
+    }
+  });
+  return assigned;
+}
+
+function isLoop(node: TSESTree.Node): boolean {
+  return (
+    node.type === AST_NODE_TYPES.ForStatement ||
+    node.type === AST_NODE_TYPES.ForInStatement ||
+    node.type === AST_NODE_TYPES.ForOfStatement ||
+    node.type === AST_NODE_TYPES.WhileStatement ||
+    node.type === AST_NODE_TYPES.DoWhileStatement
+  );
+}
+
+function isFunctionNode(node: TSESTree.Node): boolean {
+  return (
+    node.type === AST_NODE_TYPES.FunctionDeclaration ||
+    node.type === AST_NODE_TYPES.FunctionExpression ||
+    node.type === AST_NODE_TYPES.ArrowFunctionExpression
+  );
+}
+
+/**
+ * The earlier read of the key when `creation` runs, under no further branch, in the consequent of
+ * an `if` whose test holds when that read replied that the key is missing, and that `if` runs
+ * before `write` on every path; `undefined` otherwise.
+ */
+function warmUpBefore(context: AnyContext, creation: RedisCall, write: RedisCall, keyArg: number): RedisCall | undefined {
   let child: TSESTree.Node = creation.node;
   for (let parent = child.parent; parent; child = parent, parent = parent.parent) {
     if (parent.type === AST_NODE_TYPES.IfStatement) {
-      return parent.consequent === child && runsBefore(parent, write.node) && readMissingMakesTrue(context, parent.test, write, keyArg) !== undefined;
+      return parent.consequent === child && runsBefore(parent, write.node) ? readMissingMakesTrue(context, parent.test, write, keyArg) : undefined;
     }
     if (parent.type === AST_NODE_TYPES.BlockStatement) {
       // the creation's statement in the block, and the block is the `if`'s consequent
-      if (parent.parent?.type !== AST_NODE_TYPES.IfStatement || parent.parent.consequent !== parent) return false;
+      if (parent.parent?.type !== AST_NODE_TYPES.IfStatement || parent.parent.consequent !== parent) return undefined;
       continue;
     }
     // wrappers a statement holds its call in; anything else is a branch, loop, callback or `try`
@@ -135,8 +221,8 @@ function warmUpBefore(context: AnyContext, creation: RedisCall, write: RedisCall
       parent.type !== AST_NODE_TYPES.TSAsExpression &&
       parent.type !== AST_NODE_TYPES.TSNonNullExpression
     ) {
-      return false;
+      return undefined;
     }
   }
-  return false;
+  return undefined;
 }

@@ -10,7 +10,9 @@
  * The implementing classes are looked for in the interface's module and in the modules importing
  * it, directly or through at most four more (`redis-calls/importers.ts`: bounded by depth and by
  * count), only in those whose text says `implements ... <name>`; a class on a test path (a mock)
- * counts only for an interface declared on one. Cached per interface and package listing.
+ * counts only for an interface declared on one, and a class extending a client (`class Cache
+ * extends Redis implements Store`) not at all: the commands it inherits are the client's, and
+ * the interface describes a client. Cached per interface and package listing.
  */
 import { relative, resolve } from 'node:path';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
@@ -50,6 +52,8 @@ export function implementedInCode(detector: ClientDetector, declaration: TSESTre
     program.body.some((statement) => {
       const cls = statement.type === AST_NODE_TYPES.ExportNamedDeclaration || statement.type === AST_NODE_TYPES.ExportDefaultDeclaration ? statement.declaration : statement;
       if (cls?.type !== AST_NODE_TYPES.ClassDeclaration) return false;
+      // `class Cache extends Redis implements Store`: its methods are the client's, so it is a client
+      if (cls.superClass && moduleDetector.classifyConstruction(cls.superClass).redis) return false;
       return (cls.implements ?? []).some((clause) => {
         const id = unwrap(clause.expression);
         return id.type === AST_NODE_TYPES.Identifier && id.name === name && namesInterface(moduleDetector, id, ownPath, declaration.range[0], 0);

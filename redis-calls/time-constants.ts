@@ -236,7 +236,8 @@ function inFile(context: AnyContext, node: TSESTree.Node): boolean {
 
 /** `'seconds'`, `'second'`, `'milliseconds'`, `'millisecond'`: the unit; any other unit is nobody's TTL unit. */
 function unitWord(text: string): 'seconds' | 'milliseconds' | undefined {
-  if (/^seconds?$/i.test(text)) return 'seconds';
-  if (/^milliseconds?$/i.test(text)) return 'milliseconds';
+  // moment's and dayjs' short forms too ('s', 'ms': https://day.js.org/docs/en/display/difference)
+  if (/^(seconds?|s)$/i.test(text)) return 'seconds';
+  if (/^(milliseconds?|ms)$/i.test(text)) return 'milliseconds';
   return undefined;
 }

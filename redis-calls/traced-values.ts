@@ -10,8 +10,9 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { findVariable, returnedExpressions, unwrap, type AnyContext, type ConstantScope } from './static.js';
 
 /**
- * The values the binding `id` names is given in the linted file: a parameter's default and every
- * plain assignment to it (what callers pass is not among them), a variable's initializer and
+ * The values the binding `id` names is given in the linted file: a parameter's default, what the
+ * calls of its function in this file pass (callers in other modules are not among them) and every
+ * plain assignment to it, a variable's initializer and
  * every plain assignment (a `const` has its initializer alone). `undefined` when it is neither
  * (an import, a global, a destructured binding), when a
  * compound assignment (`+=`) or a destructuring writes it, or when it is given no value here.
@@ -24,6 +25,10 @@ export function bindingValues(context: AnyContext, id: TSESTree.Identifier): TSE
   if (def.type === 'Parameter') {
     const holder = def.name.parent;
     if (holder?.type === AST_NODE_TYPES.AssignmentPattern && holder.left === def.name) values.push(holder.right);
+    // what the function's callers in this file pass there (`setCache(k, v, Date.now() + 60000)`)
+    const passed = argumentsPassed(context, def.node, holder?.type === AST_NODE_TYPES.AssignmentPattern ? holder : def.name);
+    if (!passed) return undefined;
+    values.push(...passed);
   } else if (def.type === 'Variable') {
     if (def.parent?.type !== AST_NODE_TYPES.VariableDeclaration || def.node.id !== def.name) return undefined;
     if (def.node.init) values.push(def.node.init);
@@ -35,6 +40,29 @@ export function bindingValues(context: AnyContext, id: TSESTree.Identifier): TSE
     values.push(assignment.right);
   }
   return values.length > 0 ? values : undefined;
+}
+
+/**
+ * The arguments the calls of `fn` in the linted file pass for its parameter `param` (none for a
+ * call that leaves it out: the default applies). `undefined` when a call spreads its arguments
+ * there.
+ */
+function argumentsPassed(context: AnyContext, fn: TSESTree.Node, param: TSESTree.Node): TSESTree.Node[] | undefined {
+  if (fn.type !== AST_NODE_TYPES.FunctionDeclaration && fn.type !== AST_NODE_TYPES.FunctionExpression && fn.type !== AST_NODE_TYPES.ArrowFunctionExpression) return [];
+  const index = fn.params.indexOf(param as TSESTree.Parameter);
+  const declarator = fn.parent?.type === AST_NODE_TYPES.VariableDeclarator && fn.parent.init === fn ? fn.parent.id : undefined;
+  const name = fn.type === AST_NODE_TYPES.FunctionDeclaration ? fn.id : declarator?.type === AST_NODE_TYPES.Identifier ? declarator : undefined;
+  const variable = index >= 0 && name ? findVariable(context, name) : undefined;
+  const passed: TSESTree.Node[] = [];
+  for (const reference of variable?.references ?? []) {
+    const call = reference.identifier.parent;
+    if (call?.type !== AST_NODE_TYPES.CallExpression || call.callee !== reference.identifier) continue;
+    const spread = call.arguments.findIndex((argument) => argument.type === AST_NODE_TYPES.SpreadElement);
+    if (spread >= 0 && spread <= index) return undefined;
+    const argument = call.arguments[index];
+    if (argument) passed.push(argument);
+  }
+  return passed;
 }
 
 /**
