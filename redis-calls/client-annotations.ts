@@ -12,7 +12,7 @@ import { clientPackageOf } from './client-packages.js';
 import { TRANSPARENT_TYPES, describesClient, duckTypedCommands, importedName } from './client-syntax.js';
 import type { ClientDetector } from './clients.js';
 import { declaresArgvSender } from './argv-sender-types.js';
-import { implementedInCode } from './implemented-interfaces.js';
+import { declaresOptionsObject, implementedInCode } from './implemented-interfaces.js';
 
 /** A type annotation: client / batch types, known non-Redis types, or unknown. */
 export function annotationVerdict(detector: ClientDetector, type: TSESTree.TypeNode, depth = 0): ReceiverKind {
@@ -165,10 +165,11 @@ function localTypeVerdict(
   // interface RedisLike { incr(key: string); expire(key: string, s: number) }: the code's own description
   // of the client it takes, a client by its shape when tight enough, else unknown (names decide)
   const commands = allNot ? duckTypedCommands(declaration.body.body) : undefined;
-  // ... unless a class of the code off test paths implements it (`class RedisKV implements KV`):
-  // then it is the application's own facade, not a client, and its methods decide what is sent
-  // (`redis-calls/facades.ts` reads them at their callers)
-  if (commands && declaration.type === AST_NODE_TYPES.TSInterfaceDeclaration && implementedInCode(detector, declaration)) return NOT_REDIS;
+  // ... unless it has an argument grammar of its own (an options object) and a class of the code off
+  // test paths implements it (`class RedisKV implements KV`): then it is the application's own
+  // facade, not a client, and its methods decide what is sent (`redis-calls/facades.ts` reads them
+  // at their callers). One that forwards keys, values and numbers stays a client by its shape.
+  if (commands && declaration.type === AST_NODE_TYPES.TSInterfaceDeclaration && declaresOptionsObject(declaration) && implementedInCode(detector, declaration)) return NOT_REDIS;
   const duck = duckVerdict(detector.fileFlavor(), commands, (list) => `its annotation \`${annotated}\` is declared ${detector.moduleOf ? `in ${detector.moduleOf.display}` : 'in this file'} with Redis commands (${list})`);
   if (duck) return duck;
   const sender = allNot ? argvSenderVerdict(detector, declaration, annotated) : undefined;

@@ -23,6 +23,35 @@ import { packageFiles, packageOf } from './project.js';
 import { unwrap } from './static.js';
 import { TEST_PATH } from './test-paths.js';
 
+/**
+ * Whether a method of `declaration` takes an options object (`opts?: { ex?: number; nx?: boolean }`,
+ * a type literal, or a name of one declared in the same file): the interface then has an argument
+ * grammar of its own, which a client's (positional `EX`, seconds) cannot judge. An interface whose
+ * methods take only keys, values and numbers forwards a client's grammar and is read as one.
+ */
+export function declaresOptionsObject(declaration: TSESTree.TSInterfaceDeclaration): boolean {
+  const program = programOf(declaration);
+  const literalNamed = (name: string) =>
+    program?.body.some((statement) => {
+      const node = statement.type === AST_NODE_TYPES.ExportNamedDeclaration ? statement.declaration : statement;
+      return (node?.type === AST_NODE_TYPES.TSInterfaceDeclaration && node.id.name === name) || (node?.type === AST_NODE_TYPES.TSTypeAliasDeclaration && node.id.name === name && node.typeAnnotation.type === AST_NODE_TYPES.TSTypeLiteral);
+    }) ?? false;
+  const isOptions = (type: TSESTree.TypeNode | undefined): boolean =>
+    type?.type === AST_NODE_TYPES.TSTypeLiteral ||
+    (type?.type === AST_NODE_TYPES.TSTypeReference && type.typeName.type === AST_NODE_TYPES.Identifier && literalNamed(type.typeName.name));
+  return declaration.body.body.some((member) => {
+    const params = member.type === AST_NODE_TYPES.TSMethodSignature ? member.params : member.type === AST_NODE_TYPES.TSPropertySignature && member.typeAnnotation?.typeAnnotation.type === AST_NODE_TYPES.TSFunctionType ? member.typeAnnotation.typeAnnotation.params : [];
+    return params.some((param) => param.type === AST_NODE_TYPES.Identifier && isOptions(param.typeAnnotation?.typeAnnotation));
+  });
+}
+
+/** The program holding `node`. */
+function programOf(node: TSESTree.Node): TSESTree.Program | undefined {
+  let current: TSESTree.Node | undefined = node;
+  while (current && current.type !== AST_NODE_TYPES.Program) current = current.parent;
+  return current;
+}
+
 /** Verdicts per interface (file and position), kept as long as the package listing they were read from. */
 const verdicts = new Map<string, { files: readonly string[]; implemented: boolean }>();
 

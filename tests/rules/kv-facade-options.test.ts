@@ -206,4 +206,33 @@ export class FakeRedis implements RedisLike {
 `;
     expect(lint({ 'src/limiter.ts': limiter, 'test/fake-redis.ts': mock }, 'src/limiter.ts')).toEqual([['incr-needs-expire-on-create', 'noExpiry', 6, 16]]);
   });
+
+  it('keeps an implemented interface of keys, values and numbers only (no options object) a duck-typed client: its calls forward a client grammar', () => {
+    const port = `export interface CachePort {
+  set(key: string, value: string, ttlSeconds?: number): Promise<void>;
+  incr(key: string): Promise<number>;
+  expire(key: string, seconds: number): Promise<number>;
+}
+`;
+    const adapter = `import Redis from 'ioredis';
+import type { CachePort } from './cache.port';
+const redis = new Redis();
+export class RedisCacheAdapter implements CachePort {
+  async set(key: string, value: string, ttlSeconds?: number) { if (ttlSeconds) await redis.set(key, value, 'EX', ttlSeconds); else await redis.set(key, value); }
+  incr(key: string) { return redis.incr(key); }
+  expire(key: string, seconds: number) { return redis.expire(key, seconds); }
+}
+`;
+    const lock = `import type { CachePort } from './cache.port';
+export class QueryCache {
+  constructor(private cache: CachePort) {}
+  async lock(name: string) {
+    const n = await this.cache.incr(\`lock:\${name}\`);
+    if (n === 1) await this.cache.expire(\`lock:\${name}\`, 30);
+    return n === 1;
+  }
+}
+`;
+    expect(lint({ 'src/cache.port.ts': port, 'src/cache.redis.ts': adapter, 'src/query-cache.ts': lock }, 'src/query-cache.ts')).toEqual([['incr-needs-expire-on-create', 'separateRoundTrip', 5, 32]]);
+  });
 });
