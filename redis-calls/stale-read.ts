@@ -127,7 +127,8 @@ export function existsGuard(context: AnyContext, write: RedisCall, keyArg: numbe
  * The earlier read of `write`'s key whose missing-key reply makes `test` truthy (`if (cur === null)`
  * after `const cur = await redis.get(key)`): a read {@link existsGuard} would accept (one key, a
  * known missing reply, another unit, ending before the test). `undefined` when the test holds no
- * such reply, or does not hold with it.
+ * such reply, or does not hold with it. A read whose reply is not awaited guards nothing: the test
+ * sees its promise, never the reply (`if (!redis.exists(key))` is always false).
  * @param test the condition to evaluate
  * @param write the write whose key the read must read
  * @param keyArg the key's argument index in `write`
@@ -137,6 +138,7 @@ export function readMissingMakesTrue(context: AnyContext, test: TSESTree.Node, w
   if (!key) return undefined;
   const isRead = (call: RedisCall): boolean =>
     call.unit.key !== write.unit.key &&
+    replyAwaited(call.node) &&
     call.node.range[1] <= test.range[1] &&
     MISSING_KEY_REPLY.has(call.command) &&
     call.description.keys.length === 1 &&
@@ -146,6 +148,13 @@ export function readMissingMakesTrue(context: AnyContext, test: TSESTree.Node, w
     if (value !== UNKNOWN && Boolean(value.value)) return read;
   }
   return undefined;
+}
+
+/** Whether `call`'s promise is awaited where it is made (`await redis.get(k)`, through casts and `?.`). */
+function replyAwaited(call: TSESTree.Node): boolean {
+  let node: TSESTree.Node = call;
+  while (node.parent && (node.parent.type === AST_NODE_TYPES.ChainExpression || unwrap(node.parent) !== node.parent)) node = node.parent;
+  return node.parent?.type === AST_NODE_TYPES.AwaitExpression;
 }
 
 /** The conditions that hold whenever `node` runs, up to its function: a test and its truth. */

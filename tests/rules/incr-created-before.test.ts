@@ -99,6 +99,16 @@ const noTtl = ioredis(`export async function d(id: string) {
 }
 `);
 
+// a read whose reply is not awaited guards nothing: `!redis.exists(k)` tests a promise, so the
+// warm-up never runs and the INCRBY creates the key (and a `.then` reply is no guard either)
+const unawaited = ioredis(`export function score(id: string, n: number) {
+  if (!redis.exists(\`s:\${id}\`)) {
+    redis.set(\`s:\${id}\`, 0);
+  }
+  redis.incrby(\`s:\${id}\`, n);
+}
+`);
+
 describe('incr-needs-expire-on-create: a write of a key the same function has just created', () => {
   it('leaves the write alone; the creation keeps its own finding', () => {
     expect(lint(warmUp)).toEqual([[SET, 'setWithoutTtl', 7, 17]]);
@@ -120,6 +130,13 @@ describe('incr-needs-expire-on-create: a write of a key the same function has ju
       [INCR, 'noExpiry', 8, 15],
       [INCR, 'noExpiry', 13, 15],
       [INCR, 'noExpiry', 16, 15],
+    ]);
+  });
+
+  it('keeps reporting a write behind a read whose reply is not awaited', () => {
+    expect(lint(unawaited)).toEqual([
+      [SET, 'setWithoutTtl', 5, 11],
+      [INCR, 'noExpiry', 7, 9],
     ]);
   });
 });
