@@ -107,15 +107,20 @@ export function createdBefore(context: AnyContext, write: RedisCall, keyArg: num
 }
 
 /**
- * Whether a key the file gives a TTL is still there when `write` runs after `creation`: the
- * creation's reply is awaited before the write, with only Redis round trips in between (no work
- * that can outlast the TTL: reserved-counter.ts's window), and the key's variable keeps naming
- * the same key. A key the file never expires cannot run out in between.
+ * Whether `write` is the same step of the key's life as `creation` and the key is still there: the
+ * key's variable keeps naming the same key, and the creation's reply is awaited before the write
+ * with only Redis round trips in between (reserved-counter.ts's window). A key the file gives a
+ * TTL could run out during other work; a key it never expires cannot, but a write after the
+ * application's own work (a job's handler, a reply sent) is a new step of its life, such as a
+ * status going from active to completed, where its retention TTL belongs: it is judged on its own.
  */
 function freshEnough(context: AnyContext, creation: RedisCall, write: RedisCall, keyArg: number, keyExpiredInFile: () => boolean): boolean {
   const fn = enclosingFunction(write.node);
   if (!sameKeyUntil(context, creation.node, write, keyArg)) return false;
-  if (!keyExpiredInFile()) return true;
+  if (!keyExpiredInFile()) {
+    const done = awaitOf(context, creation, write, fn);
+    return done !== undefined && runsBefore(done, write.node) && !otherAwaitBetween(context, done, write, fn);
+  }
   // the creation must restart the key's TTL: SET ... NX EX, INCR or HSET on a key already there
   // keep the TTL it had, which may be about to run out (the stale window)
   const restarts = creation.description.keys.some(

@@ -109,6 +109,15 @@ const unawaited = ioredis(`export function score(id: string, n: number) {
 }
 `);
 
+// a key the file never expires, written again after the application's own work (a job's handler):
+// a new step of its life (active, then completed), where its retention TTL belongs, judged on its own
+const afterWork = ioredis(`export async function run(id: string, handler: () => Promise<void>) {
+  await redis.hset(\`job:\${id}\`, 'status', 'active');
+  await handler();
+  await redis.hset(\`job:\${id}\`, 'status', 'completed');
+}
+`);
+
 describe('incr-needs-expire-on-create: a write of a key the same function has just created', () => {
   it('leaves the write alone; the creation keeps its own finding', () => {
     expect(lint(warmUp)).toEqual([[SET, 'setWithoutTtl', 7, 17]]);
@@ -130,6 +139,13 @@ describe('incr-needs-expire-on-create: a write of a key the same function has ju
       [INCR, 'noExpiry', 8, 15],
       [INCR, 'noExpiry', 13, 15],
       [INCR, 'noExpiry', 16, 15],
+    ]);
+  });
+
+  it('judges a write after the application\'s own work on its own, for a key the file never expires', () => {
+    expect(lint(afterWork)).toEqual([
+      [INCR, 'noExpiry', 4, 15],
+      [INCR, 'noExpiry', 6, 15],
     ]);
   });
 
