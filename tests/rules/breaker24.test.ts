@@ -8,18 +8,11 @@ import tsParser from '@typescript-eslint/parser';
 import { Linter } from 'eslint';
 import { afterAll, describe, expect, it } from 'vitest';
 import plugin from '../../rules/index.js';
-import { lintSnippet, writeProject } from '../helpers/lint.js';
+import { lintKeyRules, lintSnippet, writeProject } from '../helpers/lint.js';
 import { ioredis } from './tester.js';
 
 /** [rule, messageId, line, column] of each finding of the two key rules. */
-function lint(code: string): Array<[string | null, string | undefined, number, number]> {
-  return lintSnippet(code, { 'redis-ttl/incr-needs-expire-on-create': 'error', 'redis-ttl/set-requires-ttl-or-keepttl': 'error' }).map((m) => [
-    m.ruleId,
-    m.messageId,
-    m.line,
-    m.column,
-  ]);
-}
+const lint = (code: string) => lintKeyRules(code);
 const INCR = 'redis-ttl/incr-needs-expire-on-create';
 const SET = 'redis-ttl/set-requires-ttl-or-keepttl';
 
