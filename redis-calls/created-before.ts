@@ -53,7 +53,7 @@
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
-import { EFFECTS_THAT_LEAVE_THE_KEY } from '../semantics/counter-corrections.js';
+import { EFFECTS_THAT_LEAVE_THE_KEY, MAY_DELETE_UNNAMED_KEYS, TTL_ONLY_EFFECTS } from '../semantics/counter-corrections.js';
 import { callsInFunction, expiryAfterInUnit } from './file-index.js';
 import { constantNumber } from './constant.js';
 import { keyAssignedBetween, keyIdOf } from './key-id.js';
@@ -62,15 +62,6 @@ import { awaitOf, otherAwaitBetween, runsBefore } from './reserved-counter.js';
 import { readMissingMakesTrue } from './stale-read.js';
 import { enclosingFunction, findVariable, unwrap, walk, type AnyContext } from './static.js';
 
-/** Effects that change a key's TTL but leave the key (and its existence) as it is. */
-const TTL_ONLY = new Set(['set-ttl', 'set-ttl-if-has-ttl', 'keep-ttl']);
-
-/**
- * Commands that may delete a key the table cannot see: a script (its keys' effects are its
- * code's), and the whole-database ones (https://redis.io/docs/latest/commands/flushdb/,
- * https://redis.io/docs/latest/commands/swapdb/, SELECT to another database).
- */
-const KEYS_UNSEEN = new Set(['EVAL', 'EVALSHA', 'FCALL', 'FLUSHDB', 'FLUSHALL', 'SWAPDB', 'SELECT']);
 
 /**
  * The earlier write of the same function that created `write`'s key moments before on every path
@@ -88,10 +79,10 @@ export function createdBefore(context: AnyContext, write: RedisCall, keyArg: num
   for (let i = earlier.length - 1; i >= 0; i--) {
     const other = earlier[i]!;
     // a script, or a command on the whole database, may delete the key without naming it
-    if (KEYS_UNSEEN.has(other.command)) return undefined;
+    if (MAY_DELETE_UNNAMED_KEYS.has(other.command)) return undefined;
     const actions = other.description.keys.filter((a) => a.effect !== 'read' && keyIdOf(context, other, a.arg) === key);
     if (actions.length === 0) continue;
-    if (actions.every((a) => TTL_ONLY.has(a.effect))) {
+    if (actions.every((a) => TTL_ONLY_EFFECTS.has(a.effect))) {
       // a new TTL that may be <= 0 or in the past (a variable, an EXPIREAT) may delete the key; the
       // EXPIRE queued with the creation in its MULTI / pipeline is the creation's own TTL
       if (other.unit.kind !== 'single' || actions.every((a) => a.effect === 'keep-ttl' || positiveDuration(context, other))) continue;

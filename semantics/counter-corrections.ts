@@ -15,6 +15,22 @@
  */
 import { counterStep, type KeyEffect } from './commands.js';
 
+/**
+ * Effects that change a key's TTL but leave the key, and its existence, as it is: EXPIRE and its
+ * kin with a positive duration (https://redis.io/docs/latest/commands/expire/; a TTL <= 0 or a past
+ * time deletes the key, which callers check apart), and KEEPTTL.
+ */
+export const TTL_ONLY_EFFECTS: ReadonlySet<KeyEffect> = new Set<KeyEffect>(['set-ttl', 'set-ttl-if-has-ttl', 'keep-ttl']);
+
+/**
+ * Commands that may delete a key without naming it among their keys: a script (its keys' effects
+ * are its code's: https://redis.io/docs/latest/commands/eval/, https://redis.io/docs/latest/commands/fcall/)
+ * and the whole-database ones (https://redis.io/docs/latest/commands/flushdb/,
+ * https://redis.io/docs/latest/commands/flushall/, https://redis.io/docs/latest/commands/swapdb/,
+ * SELECT to another database: https://redis.io/docs/latest/commands/select/).
+ */
+export const MAY_DELETE_UNNAMED_KEYS: ReadonlySet<string> = new Set(['EVAL', 'EVALSHA', 'FCALL', 'FLUSHDB', 'FLUSHALL', 'SWAPDB', 'SELECT']);
+
 /** Effects after which the key exists (written, or found there by an `NX` write). */
 export const EFFECTS_THAT_LEAVE_THE_KEY: ReadonlySet<KeyEffect> = new Set<KeyEffect>([
   'create-in-place',
