@@ -75,7 +75,7 @@ export function writeProject(roots: string[], files: Record<string, string>): st
  * Writes an application to a new temporary folder (`manifest` as its package.json, `"private":
  * true` by default, and `files` by relative path), pushes the folder onto `roots` (the caller
  * removes them after its tests), and lints `target` with `rules` (`{ rule: options }`, rule names
- * without the `redis-ttl/` prefix) and `settings['redis-ttl'].persistentKeys`.
+ * without the `redis-ttl/` prefix; `undefined` options: the rule's defaults) and `settings['redis-ttl'].persistentKeys`.
  * @returns `[rule, messageId, line, column]` per finding, in ESLint's order
  */
 export function lintApplication(
@@ -95,7 +95,7 @@ export function lintApplication(
       languageOptions: { parser: tsParser },
       plugins: { 'redis-ttl': plugin },
       settings: { 'redis-ttl': { persistentKeys } },
-      rules: Object.fromEntries(Object.entries(rules).map(([rule, options]) => [`redis-ttl/${rule}`, ['error', options]])) as Linter.RulesRecord,
+      rules: Object.fromEntries(Object.entries(rules).map(([rule, options]) => [`redis-ttl/${rule}`, options === undefined ? 'error' : ['error', options]])) as Linter.RulesRecord,
     },
   ];
   return linter.verify(readFileSync(file, 'utf8'), config, { filename: file }).map((m) => [m.ruleId?.replace('redis-ttl/', ''), m.messageId, m.line, m.column]);

@@ -2,13 +2,9 @@
  * Breaker round 24: odd but realistic code against the round's new readings. Each case is a real
  * leak a reading hid, and the finding it must keep.
  */
-import { readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
-import tsParser from '@typescript-eslint/parser';
-import { Linter } from 'eslint';
+import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import plugin from '../../rules/index.js';
-import { lintKeyRules, lintSnippet, writeProject } from '../helpers/lint.js';
+import { lintApplication, lintKeyRules, lintSnippet } from '../helpers/lint.js';
 import { ioredis } from './tester.js';
 
 /** [rule, messageId, line, column] of each finding of the two key rules. */
@@ -83,15 +79,10 @@ export async function next(ids: string[]) {
 const roots: string[] = [];
 afterAll(() => roots.forEach((root) => rmSync(root, { recursive: true, force: true })));
 
-/** Lints `target` of an application made of `files` with the TTL rules; [rule, messageId, line, column] per finding. */
+/** Lints `target` of an application made of `files` with the TTL rules (defaults); [rule id, messageId, line, column] per finding. */
 function lintApp(files: Record<string, string>, target: string): Array<[string | null, string | undefined, number, number]> {
-  const root = writeProject(roots, { 'package.json': '{ "name": "app", "private": true }', ...files });
-  const file = join(root, target);
-  const rules = Object.fromEntries(['valid-ttl-args', 'set-requires-ttl-or-keepttl', 'incr-needs-expire-on-create', 'ttl-units'].map((rule) => [`redis-ttl/${rule}`, 'error'])) as Linter.RulesRecord;
-  const linter = new Linter({ configType: 'flat', cwd: root });
-  return linter
-    .verify(readFileSync(file, 'utf8'), [{ files: ['**/*.ts'], languageOptions: { parser: tsParser }, plugins: { 'redis-ttl': plugin }, rules }], { filename: file })
-    .map((m) => [m.ruleId, m.messageId, m.line, m.column]);
+  const rules = { 'valid-ttl-args': undefined, 'set-requires-ttl-or-keepttl': undefined, 'incr-needs-expire-on-create': undefined, 'ttl-units': undefined };
+  return lintApplication(roots, files, target, rules, []).map(([rule, ...rest]) => [`redis-ttl/${rule}`, ...rest]);
 }
 
 describe('created-before: a warm-up of another key than the one written', () => {

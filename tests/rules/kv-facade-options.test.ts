@@ -8,26 +8,19 @@
  * a receiver typed as a real client stays one whatever its name, and an interface no class of the
  * code implements (or only a test's mock) stays a duck-typed client.
  */
-import { readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
-import tsParser from '@typescript-eslint/parser';
-import { Linter } from 'eslint';
+import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import plugin from '../../rules/index.js';
-import { writeProject } from '../helpers/lint.js';
+import { lintApplication } from '../helpers/lint.js';
 
 const roots: string[] = [];
 afterAll(() => roots.forEach((root) => rmSync(root, { recursive: true, force: true })));
 
-/** Lints `target` of an application made of `files` with the TTL rules of `recommended`; [rule, messageId, line, column] per finding. */
+/** The TTL rules of `recommended` these tests lint with, with their default options. */
+const TTL_RULES: Record<string, undefined> = { 'valid-ttl-args': undefined, 'set-requires-ttl-or-keepttl': undefined, 'incr-needs-expire-on-create': undefined, 'ttl-units': undefined };
+
+/** Lints `target` of an application made of `files` with {@link TTL_RULES}; [rule, messageId, line, column] per finding. */
 function lint(files: Record<string, string>, target: string): Array<[string | undefined, string | undefined, number, number]> {
-  const root = writeProject(roots, { 'package.json': '{ "name": "app", "private": true }', ...files });
-  const file = join(root, target);
-  const rules = Object.fromEntries(['valid-ttl-args', 'set-requires-ttl-or-keepttl', 'incr-needs-expire-on-create', 'ttl-units'].map((rule) => [`redis-ttl/${rule}`, 'error'])) as Linter.RulesRecord;
-  const linter = new Linter({ configType: 'flat', cwd: root });
-  return linter
-    .verify(readFileSync(file, 'utf8'), [{ files: ['**/*.ts'], languageOptions: { parser: tsParser }, plugins: { 'redis-ttl': plugin }, rules }], { filename: file })
-    .map((m) => [m.ruleId?.replace('redis-ttl/', ''), m.messageId, m.line, m.column]);
+  return lintApplication(roots, files, target, TTL_RULES, []);
 }
 
 const KV_INTERFACE = `export interface KV {
