@@ -60,7 +60,8 @@ import { keyAssignedBetween, keyIdOf } from './key-id.js';
 import type { RedisCall } from './normalize.js';
 import { awaitOf, otherAwaitBetween, runsBefore } from './reserved-counter.js';
 import { readMissingMakesTrue } from './stale-read.js';
-import { enclosingFunction, findVariable, unwrap, walk, type AnyContext } from './static.js';
+import { isFunctionNode } from './client-syntax.js';
+import { enclosingFunction, findVariable, isLoop, unwrap, walk, type AnyContext } from './static.js';
 
 
 /**
@@ -172,24 +173,6 @@ function keyAssignedInClosure(context: AnyContext, keyNode: TSESTree.Node, fn: T
     }
   });
   return assigned;
-}
-
-function isLoop(node: TSESTree.Node): boolean {
-  return (
-    node.type === AST_NODE_TYPES.ForStatement ||
-    node.type === AST_NODE_TYPES.ForInStatement ||
-    node.type === AST_NODE_TYPES.ForOfStatement ||
-    node.type === AST_NODE_TYPES.WhileStatement ||
-    node.type === AST_NODE_TYPES.DoWhileStatement
-  );
-}
-
-function isFunctionNode(node: TSESTree.Node): boolean {
-  return (
-    node.type === AST_NODE_TYPES.FunctionDeclaration ||
-    node.type === AST_NODE_TYPES.FunctionExpression ||
-    node.type === AST_NODE_TYPES.ArrowFunctionExpression
-  );
 }
 
 /**

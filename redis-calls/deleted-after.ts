@@ -35,7 +35,8 @@ import { fileIndexOf } from './file-index.js';
 import { hasStaticPart, keyAssignedBetween, listedKeys, sameKeyByShape } from './key-id.js';
 import { keyShapeOf } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
-import { constInitializer, encloses, enclosingFunction, findVariable, unwrap, walk, type AnyContext, type FunctionLike } from './static.js';
+import { isFunctionNode } from './client-syntax.js';
+import { constInitializer, encloses, enclosingFunction, findVariable, isLoop, unwrap, walk, type AnyContext, type FunctionLike } from './static.js';
 
 /** A deletion of one key node by one call. */
 interface Deletion {
@@ -262,10 +263,8 @@ function exitBetween(context: AnyContext, fn: FunctionLike, from: number, later:
 /** Whether the loop or `switch` an unlabelled `break` / `continue` leaves starts after `from` (it stays between the two). */
 function innerTarget(node: TSESTree.BreakStatement | TSESTree.ContinueStatement, from: number): boolean {
   for (let current: TSESTree.Node | undefined = node.parent; current; current = current.parent) {
-    const type = current.type;
-    if (type === 'FunctionDeclaration' || type === 'FunctionExpression' || type === 'ArrowFunctionExpression') return false;
-    const loop = type === 'ForStatement' || type === 'ForInStatement' || type === 'ForOfStatement' || type === 'WhileStatement' || type === 'DoWhileStatement';
-    if (loop || (node.type === 'BreakStatement' && type === 'SwitchStatement')) return current.range[0] >= from;
+    if (isFunctionNode(current)) return false;
+    if (isLoop(current) || (node.type === 'BreakStatement' && current.type === 'SwitchStatement')) return current.range[0] >= from;
   }
   return false;
 }

@@ -958,3 +958,14 @@ export function alwaysExits(statement: TSESTree.Node): boolean {
   }
   return false;
 }
+
+/** Whether `node` is a loop statement (`for`, `for ... in`, `for ... of`, `while`, `do ... while`). */
+export function isLoop(node: TSESTree.Node): boolean {
+  return (
+    node.type === AST_NODE_TYPES.ForStatement ||
+    node.type === AST_NODE_TYPES.ForInStatement ||
+    node.type === AST_NODE_TYPES.ForOfStatement ||
+    node.type === AST_NODE_TYPES.WhileStatement ||
+    node.type === AST_NODE_TYPES.DoWhileStatement
+  );
+}
