@@ -138,25 +138,25 @@ export default createRule<Options, MessageIds>({
       if (script.keyArgs) return script.keyArgs.flatMap((keyNode, index) => (persistentKey(keyNode, call) ? [index + 1] : []));
       // a defined command: a KEYS[i] every call of it in the file passes a persistent key as
       const calls = script.callerKeys ?? [];
+      const persistentInFile = (index: number) => calls.every((keys) => persistentKey(keys[index]!, keys[index]!.parent ?? call));
+      // KEYS[index] every call in the application's other modules passes under a persistent pattern
+      const persistentElsewhere = (others: NonNullable<ReturnType<typeof definedCommandCallersElsewhere>>, index: number) =>
+        others.every(({ keys, context: at }) => persistentPattern(at, keyShapeOf(at, keys[index]!)) !== undefined || helperKeyPersistent(at, keys[index]!));
       // in an application, the client may be exported and the command called in other modules
       // too: a call there with a run-time key keeps the finding, whatever the file's own calls pass
       if (calls.length > 0 && call.type === 'CallExpression' && inListedApplication(context)) {
         const others = definedCommandCallersElsewhere(context, call);
         if (!others) return [];
-        const elsewhereOk = (index: number) =>
-          others.every(({ keys, context: at }) => persistentPattern(at, keyShapeOf(at, keys[index]!)) !== undefined || helperKeyPersistent(at, keys[index]!));
-        return calls[0]!.flatMap((_, index) => (calls.every((keys) => persistentKey(keys[index]!, keys[index]!.parent ?? call)) && elsewhereOk(index) ? [index + 1] : []));
+        return calls[0]!.flatMap((_, index) => (persistentInFile(index) && persistentElsewhere(others, index) ? [index + 1] : []));
       }
       if (calls.length === 0) {
         // none in the file: its calls in the other modules of the application (a client exported
         // with the command defined on it), judged in their own modules by the key policy's pattern
         const others = script.callerKeys && call.type === 'CallExpression' ? definedCommandCallersElsewhere(context, call) : undefined;
         if (!others || others.length === 0) return [];
-        return others[0]!.keys.flatMap((_, index) =>
-          others.every(({ keys, context: at }) => persistentPattern(at, keyShapeOf(at, keys[index]!)) !== undefined || helperKeyPersistent(at, keys[index]!)) ? [index + 1] : [],
-        );
+        return others[0]!.keys.flatMap((_, index) => (persistentElsewhere(others, index) ? [index + 1] : []));
       }
-      return calls[0]!.flatMap((_, index) => (calls.every((keys) => persistentKey(keys[index]!, keys[index]!.parent ?? call)) ? [index + 1] : []));
+      return calls[0]!.flatMap((_, index) => (persistentInFile(index) ? [index + 1] : []));
     };
     const seen = new Set<TSESTree.Node>();
     const sourceCode = context.sourceCode;
