@@ -18,8 +18,8 @@
  *   TypeScript program (`allowJs`) whose imports resolve to the installed dependencies (ioredis,
  *   redis, @upstash/redis types included), and untyped.
  * - **applications**: open-source applications pinned by repository and commit in
- *   `applications.json`. The bench cannot reach GitHub: it reads the bare git directory the search
- *   tool's `fetch` leaves at `<mirror>/<owner>+<name>/repo` (`--mirror <dir>`, default
+ *   `applications.json`. The bench cannot reach GitHub: it reads the git directory the search
+ *   tool's `fetch` leaves at `<mirror>/<owner>+<name>/repo` (bare, or a clone's `repo/.git`; `--mirror <dir>`, default
  *   `/work/.mirror`), extracts the pinned commit's source files into `<scratch>-apps/<owner>+<name>/`
  *   (beside the scratch, not in it: a module lookup walking up from an application must not reach the
  *   packages' installs, whose hoisted versions depend on install order),
@@ -418,9 +418,14 @@ function extractSources(gitDir: string, commit: string, dir: string): void {
   }
 }
 
-/** The bare git directory `fetch` leaves for `owner/name`. */
+/**
+ * The git directory `fetch` leaves for `owner/name`: `<mirror>/<owner>+<name>/repo`, a bare
+ * repository, or its `.git` when the snapshot is a clone with a work tree (some are).
+ */
 function snapshotOf(mirror: string, repo: string): string {
-  return join(mirror, repo.replace('/', '+'), 'repo');
+  const snapshot = join(mirror, repo.replace('/', '+'), 'repo');
+  const clone = join(snapshot, '.git');
+  return existsSync(clone) ? clone : snapshot;
 }
 
 /**
