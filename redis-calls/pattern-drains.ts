@@ -1,0 +1,205 @@
+/**
+ * Keys a job **drains through a key pattern**: it lists the keys of a shape by KEYS or SCAN ...
+ * MATCH, and deletes each listed key whole (a view counter buffered in Redis and flushed to the
+ * database every minute):
+ *
+ * ```ts
+ * async incrementViews(id) { await redis.incr(`views:${id}`); }   // not reported by `recommended`
+ * private async syncViewCounts() {                                  // called by a setInterval
+ *   const keys = await redis.keys('views:*');
+ *   for (const key of keys) save(key, await redis.getdel(key));
+ * }
+ * ```
+ *
+ * The written key's shape (`views:*`) is matched by the pattern (a `*` of the pattern matches any
+ * run, the shape's own `*` included: `semantics/key-patterns.ts` matchStars), so the key lives only
+ * until the next drain; `lifecycle.ts` deletedElsewhere then takes the drain for the key's end as
+ * it takes a DEL naming the shape.
+ *
+ * What counts as a drain: a deletion of the whole key (DEL / UNLINK / GETDEL: the `delete` effect
+ * of `semantics/commands.ts`) whose key is a key the listing returned: the element of a loop over
+ * the listing's reply (`for (const key of keys)`, `for (const key of await redis.keys(p))`,
+ * `keys.forEach((key) => ...)`, `keys.map(...)`), or the reply itself (`del(...keys)`,
+ * `del(keys)`). The listing (`semantics/key-patterns.ts` KEY_LISTINGS): KEYS pattern (its reply,
+ * the array), SCAN cursor MATCH pattern, or a client's option object `{ MATCH }` / `{ match }` (the
+ * second element of ioredis' `[cursor, keys]` reply, or the `keys` of node-redis' `{ cursor, keys
+ * }`), also through a pass-through facade. Never: a pop of one element (LPOP, SPOP: the key stays
+ * while it has others), a read, a deletion of a key derived from the listed
+ * one (`${key}:lock`), a pattern without a static part (`*`, `${prefix}*`: it names no shape), nor
+ * a listed element reassigned.
+ *
+ * The drain must be able to run ({@link mayRun}): a drain in dead code never ends a key. A function
+ * counts when it is exported (a function, or a method that is not `private` / `#name` of an
+ * exported class: other modules, a scheduler's decorator may call it), or its name is written
+ * elsewhere in its file (a call, a `setInterval(() => this.sync())`, a registration), and
+ * `uncalled.ts` does not find it named nowhere in its application.
+ */
+import type { TSESTree } from '@typescript-eslint/utils';
+import { EFFECTS_THAT_DELETE_KEY } from '../semantics/commands.js';
+import { KEY_LISTINGS, matchStars, starLiterals } from '../semantics/key-patterns.js';
+import { calledName } from './builder-lookup.js';
+import { fileIndexOf } from './file-index.js';
+import { hasStaticPart } from './key-id.js';
+import { keyShapeOf } from './key-shape.js';
+import type { RedisCall } from './normalize.js';
+import { findVariable, propertyName, unwrap, type AnyContext, type FunctionLike } from './static.js';
+import { uncalledDeclaration } from './uncalled.js';
+
+/** A deletion of each key a KEYS / SCAN listing returned, and the literals of the listing's pattern. */
+export interface PatternDrain {
+  /** The deletion (DEL / UNLINK / GETDEL). */
+  call: RedisCall;
+  /** The pattern's shape (`views:*`). */
+  pattern: string;
+}
+
+/** Array / Set methods whose callback's first parameter is each element in turn. */
+const ITERATORS = new Set(['forEach', 'map']);
+
+const drainsCache = new WeakMap<TSESTree.Program, readonly PatternDrain[]>();
+
+/** The file's deletions of keys listed by a KEYS / SCAN pattern with a static part (see the module comment), built once per file. */
+export function patternDrains(context: AnyContext): readonly PatternDrain[] {
+  const program = context.sourceCode.ast;
+  const cached = drainsCache.get(program);
+  if (cached) return cached;
+  const index = fileIndexOf(context);
+  const all = [...index.calls, ...index.facadeCalls];
+  const drains: PatternDrain[] = [];
+  for (const call of all) {
+    for (const action of call.description.keys) {
+      if (!EFFECTS_THAT_DELETE_KEY.has(action.effect)) continue;
+      const nodes = call.argNodes.slice(action.arg, action.arg === 0 && call.description.keys.length === 1 ? undefined : action.arg + 1);
+      for (const node of nodes) {
+        const pattern = node ? listingPattern(context, all, node) : undefined;
+        if (pattern !== undefined && !drains.some((drain) => drain.call === call && drain.pattern === pattern)) drains.push({ call, pattern });
+      }
+    }
+  }
+  drainsCache.set(program, drains);
+  return drains;
+}
+
+/** Whether the pattern of `drain` matches every key of the written shape `shape`. */
+export function drainMatches(drain: PatternDrain, shape: string): boolean {
+  return matchStars(starLiterals(drain.pattern), shape);
+}
+
+/**
+ * The shape of the pattern of the KEYS / SCAN listing whose keys the deleted key argument `node`
+ * is: the listing's reply (`...keys`, `keys`), or an element of a loop over it; `undefined` for
+ * any other key, or a pattern without a static part.
+ */
+function listingPattern(context: AnyContext, all: readonly RedisCall[], node: TSESTree.Node): string | undefined {
+  const key = unwrap(node.type === 'SpreadElement' ? node.argument : node);
+  if (key.type !== 'Identifier') return undefined;
+  const listed = node.type === 'SpreadElement' ? key : (elementOf(context, key) ?? key);
+  const listing = listingOf(context, all, listed);
+  if (!listing) return undefined;
+  const shape = keyShapeOf(context, listing).shape;
+  return hasStaticPart(shape) ? shape : undefined;
+}
+
+/**
+ * What the loop binding `id` to each element iterates: `for (const id of list)`, `list.forEach((id)
+ * => ...)`, `list.map(...)`; `undefined` for another binding or one assigned again.
+ */
+function elementOf(context: AnyContext, id: TSESTree.Identifier): TSESTree.Node | undefined {
+  const variable = findVariable(context, id);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  if (!variable || !def || variable.references.some((reference) => reference.isWrite() && reference.identifier !== def.name && !reference.init)) return undefined;
+  if (def.type === 'Variable') {
+    const declaration = def.parent;
+    const loop = declaration?.parent;
+    if (loop?.type !== 'ForOfStatement' || loop.left !== declaration || def.node.id !== def.name) return undefined;
+    return loop.right;
+  }
+  if (def.type === 'Parameter') {
+    const callback = def.node;
+    if ((callback.type !== 'ArrowFunctionExpression' && callback.type !== 'FunctionExpression') || callback.params[0] !== def.name) return undefined;
+    const call = callback.parent;
+    if (call?.type !== 'CallExpression' || call.arguments[0] !== callback) return undefined;
+    const callee = unwrap(call.callee);
+    if (callee.type !== 'MemberExpression' || !ITERATORS.has(propertyName(callee.property, callee.computed) ?? '')) return undefined;
+    return callee.object;
+  }
+  return undefined;
+}
+
+/**
+ * The pattern node of the KEYS / SCAN call whose reply `list` is: the call itself (awaited), or a
+ * variable bound once to it (`const keys = await redis.keys(p)`, `const [next, keys] = await
+ * redis.scan(c, 'MATCH', p)`, `const { keys } = await client.scan(c, { MATCH: p })`).
+ */
+function listingOf(context: AnyContext, all: readonly RedisCall[], list: TSESTree.Node): TSESTree.Node | undefined {
+  let value = unwrap(list);
+  if (value.type === 'AwaitExpression') value = unwrap(value.argument);
+  if (value.type === 'CallExpression') {
+    const call = all.find((c) => c.node === value);
+    return call && KEY_LISTINGS[call.command]?.keys === 'reply' ? patternOf(call) : undefined;
+  }
+  if (value.type !== 'Identifier') return undefined;
+  const variable = findVariable(context, value);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  if (!variable || def?.type !== 'Variable' || !def.node.init) return undefined;
+  if (variable.references.some((reference) => reference.isWrite() && reference.identifier !== def.name && !reference.init)) return undefined;
+  let init = unwrap(def.node.init);
+  if (init.type === 'AwaitExpression') init = unwrap(init.argument);
+  const call = all.find((c) => c.node === init);
+  const listing = call ? KEY_LISTINGS[call.command] : undefined;
+  if (!call || !listing) return undefined;
+  const id = def.node.id;
+  const keysOfReply =
+    listing.keys === 'reply'
+      ? id === def.name
+      : (id.type === 'ArrayPattern' && id.elements[1] === def.name) ||
+        // node-redis converts SCAN's reply to `{ cursor, keys }`
+        (id.type === 'ObjectPattern' && id.properties.some((p) => p.type === 'Property' && propertyName(p.key, p.computed) === 'keys' && p.value === def.name));
+  return keysOfReply ? patternOf(call) : undefined;
+}
+
+/** The pattern node of a KEYS / SCAN call (semantics/key-patterns.ts KEY_LISTINGS): its argument, the one after MATCH, or a client's option object's `MATCH` / `match`. */
+function patternOf(call: RedisCall): TSESTree.Node | undefined {
+  const at = KEY_LISTINGS[call.command]?.pattern;
+  if (typeof at === 'number') return call.argNodes[at];
+  const match = call.args.findIndex((arg) => typeof arg === 'string' && arg.toUpperCase() === at);
+  if (match >= 0) return call.argNodes[match + 1];
+  // an option object: node-redis `{ MATCH: p }`, upstash `{ match: p }`
+  for (const node of call.argNodes) {
+    const options = node ? unwrap(node) : undefined;
+    if (options?.type !== 'ObjectExpression') continue;
+    const property = options.properties.find((p) => p.type === 'Property' && propertyName(p.key, p.computed)?.toUpperCase() === at);
+    if (property?.type === 'Property') return property.value;
+  }
+  return undefined;
+}
+
+/**
+ * Whether the function `fn` (a drain) may run: exported (a function, or a method of an exported
+ * class that is not `private` / `#name`), or its name is written in its file outside its own
+ * declaration; and `uncalled.ts` does not find it named nowhere in its application.
+ */
+export function mayRun(context: AnyContext, fn: FunctionLike): boolean {
+  const name = calledName(fn);
+  if (name === undefined || uncalledDeclaration(context, fn) !== undefined) return false;
+  let declaration: TSESTree.Node = fn;
+  const parent = fn.parent;
+  if (parent?.type === 'MethodDefinition' || parent?.type === 'PropertyDefinition' || parent?.type === 'VariableDeclarator') declaration = parent;
+  if (exported(declaration)) return true;
+  const text = context.sourceCode.text;
+  const outside = text.slice(0, declaration.range[0]) + '\n' + text.slice(declaration.range[1]);
+  return new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}(?![\\w$])`).test(outside);
+}
+
+/** Whether a declaration is exported from its module: an exported function or variable, or a non-private member of an exported class. */
+function exported(declaration: TSESTree.Node): boolean {
+  let node: TSESTree.Node = declaration;
+  if (node.type === 'MethodDefinition' || node.type === 'PropertyDefinition') {
+    if (node.accessibility === 'private' || node.accessibility === 'protected' || node.key.type === 'PrivateIdentifier') return false;
+    const cls = node.parent.parent;
+    if (cls.type !== 'ClassDeclaration' && cls.type !== 'ClassExpression') return false;
+    node = cls;
+  } else if (node.type === 'VariableDeclarator') node = node.parent;
+  const above = node.parent;
+  return above?.type === 'ExportNamedDeclaration' || above?.type === 'ExportDefaultDeclaration';
+}
