@@ -29,10 +29,10 @@
  * a listed element reassigned.
  *
  * The drain must be able to run ({@link mayRun}): a drain in dead code never ends a key. A function
- * counts when it is exported (a function, or a method that is not `private` / `#name` of an
- * exported class: other modules, a scheduler's decorator may call it), or its name is written
- * elsewhere in its file (a call, a `setInterval(() => this.sync())`, a registration), and
- * `uncalled.ts` does not find it named nowhere in its application.
+ * counts when other modules can call it (an exported function, a class member that is not
+ * `private` / `protected` / `#name`: another module, a scheduler's decorator may call it), or its
+ * name is written elsewhere in its file (a call, a `setInterval(() => this.sync())`, a
+ * registration), and `uncalled.ts` does not find it named nowhere in its application.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { EFFECTS_THAT_DELETE_KEY } from '../semantics/commands.js';
@@ -175,9 +175,10 @@ function patternOf(call: RedisCall): TSESTree.Node | undefined {
 }
 
 /**
- * Whether the function `fn` (a drain) may run: exported (a function, or a method of an exported
- * class that is not `private` / `#name`), or its name is written in its file outside its own
- * declaration; and `uncalled.ts` does not find it named nowhere in its application.
+ * Whether the function `fn` (a drain) may run: callable from outside its module (an exported
+ * function, a class member that is not `private` / `protected` / `#name`), or its name is written
+ * in its file outside its own declaration; and `uncalled.ts` does not find it named nowhere in its
+ * application.
  */
 export function mayRun(context: AnyContext, fn: FunctionLike): boolean {
   const name = calledName(fn);
@@ -191,15 +192,16 @@ export function mayRun(context: AnyContext, fn: FunctionLike): boolean {
   return new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}(?![\\w$])`).test(outside);
 }
 
-/** Whether a declaration is exported from its module: an exported function or variable, or a non-private member of an exported class. */
+/**
+ * Whether a declaration can be called from outside its module: an exported function or variable,
+ * or a member of a class that is not `private` / `protected` / `#name` (an instance of any class
+ * may be handed out: `export const jobs = new Jobs()`).
+ */
 function exported(declaration: TSESTree.Node): boolean {
-  let node: TSESTree.Node = declaration;
-  if (node.type === 'MethodDefinition' || node.type === 'PropertyDefinition') {
-    if (node.accessibility === 'private' || node.accessibility === 'protected' || node.key.type === 'PrivateIdentifier') return false;
-    const cls = node.parent.parent;
-    if (cls.type !== 'ClassDeclaration' && cls.type !== 'ClassExpression') return false;
-    node = cls;
-  } else if (node.type === 'VariableDeclarator') node = node.parent;
+  if (declaration.type === 'MethodDefinition' || declaration.type === 'PropertyDefinition') {
+    return declaration.accessibility !== 'private' && declaration.accessibility !== 'protected' && declaration.key.type !== 'PrivateIdentifier';
+  }
+  const node = declaration.type === 'VariableDeclarator' ? declaration.parent : declaration;
   const above = node.parent;
   return above?.type === 'ExportNamedDeclaration' || above?.type === 'ExportDefaultDeclaration';
 }

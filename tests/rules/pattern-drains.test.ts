@@ -69,6 +69,17 @@ export async function drainLogs() {
   for (const key of await client.keys('log:*')) await client.del(key);
 }
 `);
+// a public method of a class whose instance the module hands out: another module may call it
+const d4 = ioredis(`class Jobs {
+  async flush() {
+    for (const key of await redis.keys('seen:*')) await redis.unlink(key);
+  }
+}
+export const jobs = new Jobs();
+export async function seen(id: string) {
+  await redis.sadd(\`seen:\${id}\`, 'x');
+}
+`);
 // near misses: a pattern of another shape; LPOP of one element; a read without deletion; a DEL of
 // a key derived from the listed one; a pattern without a static part
 const n1 = ioredis(`export async function hit(id: string) {
@@ -101,7 +112,8 @@ export async function flushAll() {
   for (const key of keys) await redis.getdel(key);
 }
 `);
-// a drain in dead code: a private method and an unexported function that nothing names
+// a drain in dead code: a private method and an unexported function that nothing names (a
+// protected one, `#name` alike)
 const n3 = ioredis(`export class Views {
   async incrementViews(id: string) {
     await redis.incr(\`views:\${id}\`);
@@ -136,6 +148,7 @@ describe('counters and buffers drained through a key pattern', () => {
     expect(lint(d1)).toEqual([]);
     expect(lint(d2)).toEqual([]);
     expect(lint(d3)).toEqual([]);
+    expect(lint(d4)).toEqual([]);
   });
 
   it('reports them without allowDeletedKeys, naming the drain', () => {
