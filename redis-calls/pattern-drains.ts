@@ -16,17 +16,21 @@
  * until the next drain; `lifecycle.ts` deletedElsewhere then takes the drain for the key's end as
  * it takes a DEL naming the shape.
  *
- * What counts as a drain: a deletion of the whole key (DEL / UNLINK / GETDEL: the `delete` effect
- * of `semantics/commands.ts`) whose key is a key the listing returned: the element of a loop over
- * the listing's reply (`for (const key of keys)`, `for (const key of await redis.keys(p))`,
- * `keys.forEach((key) => ...)`, `keys.map(...)`), or the reply itself (`del(...keys)`,
- * `del(keys)`). The listing (`semantics/key-patterns.ts` KEY_LISTINGS): KEYS pattern (its reply,
- * the array), SCAN cursor MATCH pattern, or a client's option object `{ MATCH }` / `{ match }` (the
- * second element of ioredis' `[cursor, keys]` reply, or the `keys` of node-redis' `{ cursor, keys
- * }`), also through a pass-through facade. Never: a pop of one element (LPOP, SPOP: the key stays
- * while it has others), a read, a deletion of a key derived from the listed
- * one (`${key}:lock`), a pattern without a static part (`*`, `${prefix}*`: it names no shape), nor
- * a listed element reassigned.
+ * What counts as a drain: on every turn of a loop over the keys a listing returned (`for (const key
+ * of keys)`, `for (const key of await redis.keys(p))`, `keys.forEach((key) => ...)`,
+ * `keys.map(...)`), the key is consumed and deleted whole: GETDEL (`semantics/key-patterns.ts`
+ * DELETES_READING_VALUE), or a Redis call naming it (GET, HGETALL, LRANGE ...) then its DEL /
+ * UNLINK (the `delete` effect of `semantics/commands.ts`), with no branch, loop or `try` between
+ * the loop body and the deletion. The listing (`semantics/key-patterns.ts` KEY_LISTINGS): KEYS
+ * pattern (its reply, the array), SCAN cursor MATCH pattern, or a client's option object
+ * `{ MATCH }` / `{ match }` (the second element of ioredis' `[cursor, keys]` reply, or the `keys`
+ * of node-redis' `{ cursor, keys }`), also through a pass-through facade; its pattern a constant
+ * (a listing of the whole family). Never: a pop of one element (LPOP, SPOP: the key stays while
+ * it has others), a read without deletion, a deletion of a key derived from the listed one
+ * (`${key}:lock`), a deletion on some turns only (`if (owner === me) del(room)`: a sweep of some
+ * keys), a wipe that deletes the listed keys without reading them (`del(...keys)`: a reset, a
+ * test's cleanup), a pattern with a run-time part (`room:${id}:*`: one entity's teardown) or
+ * without a static part (`*`), nor a listed element reassigned.
  *
  * The drain must be able to run ({@link mayRun}): a drain in dead code never ends a key. A function
  * counts when other modules can call it (an exported function, a class member that is not
@@ -36,7 +40,7 @@
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { EFFECTS_THAT_DELETE_KEY } from '../semantics/commands.js';
-import { KEY_LISTINGS, matchStars, starLiterals } from '../semantics/key-patterns.js';
+import { DELETES_READING_VALUE, KEY_LISTINGS, matchStars, starLiterals } from '../semantics/key-patterns.js';
 import { calledName } from './builder-lookup.js';
 import { fileIndexOf } from './file-index.js';
 import { hasStaticPart } from './key-id.js';
@@ -71,7 +75,7 @@ export function patternDrains(context: AnyContext): readonly PatternDrain[] {
       if (!EFFECTS_THAT_DELETE_KEY.has(action.effect)) continue;
       const nodes = call.argNodes.slice(action.arg, action.arg === 0 && call.description.keys.length === 1 ? undefined : action.arg + 1);
       for (const node of nodes) {
-        const pattern = node ? listingPattern(context, all, node) : undefined;
+        const pattern = node ? listingPattern(context, all, call, node) : undefined;
         if (pattern !== undefined && !drains.some((drain) => drain.call === call && drain.pattern === pattern)) drains.push({ call, pattern });
       }
     }
@@ -86,25 +90,61 @@ export function drainMatches(drain: PatternDrain, shape: string): boolean {
 }
 
 /**
- * The shape of the pattern of the KEYS / SCAN listing whose keys the deleted key argument `node`
- * is: the listing's reply (`...keys`, `keys`), or an element of a loop over it; `undefined` for
- * any other key, or a pattern without a static part.
+ * The shape of the pattern of the KEYS / SCAN listing whose keys the loop element `node`, deleted
+ * by `deletion`, is; `undefined` unless the pattern is a constant with a static part (a listing of
+ * the whole family, not of one entity's keys: `room:${id}:*`), the deletion runs on every turn of
+ * the loop, and it consumes the key: a deletion that replies with the value (GETDEL), or a Redis
+ * call naming the element before it in the turn (GET, HGETALL, LRANGE ... then DEL).
  */
-function listingPattern(context: AnyContext, all: readonly RedisCall[], node: TSESTree.Node): string | undefined {
-  const key = unwrap(node.type === 'SpreadElement' ? node.argument : node);
+function listingPattern(context: AnyContext, all: readonly RedisCall[], deletion: RedisCall, node: TSESTree.Node): string | undefined {
+  const key = unwrap(node);
   if (key.type !== 'Identifier') return undefined;
-  const listed = node.type === 'SpreadElement' ? key : (elementOf(context, key) ?? key);
-  const listing = listingOf(context, all, listed);
+  const element = elementOf(context, key);
+  if (!element || !unconditionalIn(deletion.node, element.body)) return undefined;
+  const variable = findVariable(context, key);
+  const read = (call: RedisCall) =>
+    call !== deletion &&
+    call.node.range[1] <= deletion.node.range[0] &&
+    call.node.range[0] >= element.body.range[0] &&
+    call.argNodes.some((arg) => arg !== undefined && arg.type === 'Identifier' && findVariable(context, arg) === variable);
+  if (!DELETES_READING_VALUE.has(deletion.command) && !all.some(read)) return undefined;
+  const listing = listingOf(context, all, element.list);
   if (!listing) return undefined;
-  const shape = keyShapeOf(context, listing).shape;
-  return hasStaticPart(shape) ? shape : undefined;
+  const shape = keyShapeOf(context, listing);
+  return shape.constant && hasStaticPart(shape.shape) ? shape.shape : undefined;
+}
+
+/** Nodes a deletion may sit in and still run on every turn of its loop. */
+const UNCONDITIONAL = new Set([
+  'ExpressionStatement',
+  'BlockStatement',
+  'AwaitExpression',
+  'CallExpression',
+  'MemberExpression',
+  'VariableDeclarator',
+  'VariableDeclaration',
+  'ReturnStatement',
+  'TSAsExpression',
+  'TSNonNullExpression',
+  'ArrayExpression',
+]);
+
+/** Whether `node` runs every time `body` does: no branch, loop, `try` or function between them. */
+function unconditionalIn(node: TSESTree.Node, body: TSESTree.Node): boolean {
+  if (node === body) return true;
+  for (let current = node.parent; current; current = current.parent) {
+    if (current === body) return true;
+    if (!UNCONDITIONAL.has(current.type)) return false;
+  }
+  return false;
 }
 
 /**
- * What the loop binding `id` to each element iterates: `for (const id of list)`, `list.forEach((id)
- * => ...)`, `list.map(...)`; `undefined` for another binding or one assigned again.
+ * What the loop binding `id` to each element iterates, and the loop's body: `for (const id of
+ * list)`, `list.forEach((id) => ...)`, `list.map(...)`; `undefined` for another binding or one
+ * assigned again.
  */
-function elementOf(context: AnyContext, id: TSESTree.Identifier): TSESTree.Node | undefined {
+function elementOf(context: AnyContext, id: TSESTree.Identifier): { list: TSESTree.Node; body: TSESTree.Node } | undefined {
   const variable = findVariable(context, id);
   const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
   if (!variable || !def || variable.references.some((reference) => reference.isWrite() && reference.identifier !== def.name && !reference.init)) return undefined;
@@ -112,7 +152,7 @@ function elementOf(context: AnyContext, id: TSESTree.Identifier): TSESTree.Node 
     const declaration = def.parent;
     const loop = declaration?.parent;
     if (loop?.type !== 'ForOfStatement' || loop.left !== declaration || def.node.id !== def.name) return undefined;
-    return loop.right;
+    return { list: loop.right, body: loop.body };
   }
   if (def.type === 'Parameter') {
     const callback = def.node;
@@ -121,7 +161,7 @@ function elementOf(context: AnyContext, id: TSESTree.Identifier): TSESTree.Node 
     if (call?.type !== 'CallExpression' || call.arguments[0] !== callback) return undefined;
     const callee = unwrap(call.callee);
     if (callee.type !== 'MemberExpression' || !ITERATORS.has(propertyName(callee.property, callee.computed) ?? '')) return undefined;
-    return callee.object;
+    return { list: callee.object, body: callback.body };
   }
   return undefined;
 }

@@ -82,3 +82,10 @@ export const KEY_LISTINGS: Readonly<Record<string, { pattern: number | 'MATCH'; 
   KEYS: { pattern: 0, keys: 'reply' },
   SCAN: { pattern: 'MATCH', keys: 'second' },
 };
+
+/**
+ * Deletions that reply with the value they delete, so a loop over listed keys consumes each key
+ * with one command: GETDEL (https://redis.io/docs/latest/commands/getdel/: "Get the value of key
+ * and delete the key").
+ */
+export const DELETES_READING_VALUE: ReadonlySet<string> = new Set(['GETDEL']);
