@@ -23,7 +23,7 @@
  * - a **deletion** there: DEL / UNLINK / GETDEL (the `delete` effect of `semantics/commands.ts`,
  *   also through a pass-through facade) of the same key shape, with a static part (`Room:*`, not
  *   `*`: two modules' bare `key` are two keys), or of each key a KEYS / SCAN pattern matching the
- *   shape lists (a periodic job draining view counters), in a function that may run
+ *   shape lists and consumes on every turn (a periodic job draining view counters), in a function that may run
  *   (`pattern-drains.ts` mayRun), in a named function that does not call the writer's function by name (a call the module can make of it: not `players.join()` in a module that does
  *   not import the writer's, nor `KEY.seat(id)` of a key builder module). A DEL of a list (`del(a, b)`, `del([a, b])`, `unlink(...keys)` with `keys` a
  *   `const` array literal) counts for each key. Never when that module gives the key shape a TTL

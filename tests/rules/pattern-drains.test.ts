@@ -1,14 +1,16 @@
 /**
  * Counters and buffers a periodic job drains through a key pattern (redis-calls/pattern-drains.ts):
- * an INCR / HINCRBY / RPUSH of a key whose shape another function of the file lists by a KEYS or
- * SCAN pattern that matches the written shape, and deletes whole, each listed key (GETDEL / DEL /
- * UNLINK of the loop's element, or of the listed keys all at once): the key lives only until the
- * next drain (a view counter flushed to the database every minute). `recommended`
- * (`allowDeletedKeys`) leaves it out, as it does a DEL of the key's shape named directly; `strict`
- * reports it as deleted elsewhere. Near misses stay reported: a pattern of another shape, a drain
- * that pops one element (LPOP) or reads without deleting, a DEL of a key derived from the listed
- * one, a pattern without a static part, a drain nothing calls (a private method or unexported
- * function named nowhere else: dead code), a shape the file also expires (a cache's DEL).
+ * an INCR / HINCRBY / RPUSH of a key whose shape another function of the file (or a related
+ * module) lists by a constant KEYS or SCAN pattern that matches the written shape, and, on every
+ * turn of its loop, consumes and deletes whole each listed key (GETDEL, or a read then DEL /
+ * UNLINK): the key lives only until the next drain (a view counter flushed to the database every
+ * minute). `recommended` (`allowDeletedKeys`) leaves it out, as it does a DEL of the key's shape
+ * named directly; `strict` reports it as deleted elsewhere. Near misses stay reported: a pattern of
+ * another shape, a drain that pops one element (LPOP) or reads without deleting, a DEL of a key
+ * derived from the listed one, a pattern without a static part or with a run-time part (one
+ * room's teardown), a wipe without reading (`del(...keys)`), a deletion on some turns only, a
+ * drain nothing calls (a private method or unexported function named nowhere else: dead code), a
+ * shape the file also expires.
  */
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
