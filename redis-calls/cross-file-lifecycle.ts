@@ -22,8 +22,9 @@
  *   is parsed);
  * - a **deletion** there: DEL / UNLINK / GETDEL (the `delete` effect of `semantics/commands.ts`,
  *   also through a pass-through facade) of the same key shape, with a static part (`Room:*`, not
- *   `*`: two modules' bare `key` are two keys), in a named function that does not call the writer's
- *   function by name (a call the module can make of it: not `players.join()` in a module that does
+ *   `*`: two modules' bare `key` are two keys), or of each key a KEYS / SCAN pattern matching the
+ *   shape lists and consumes on every turn (a periodic job draining view counters), in a function that may run
+ *   (`pattern-drains.ts` mayRun), in a named function that does not call the writer's function by name (a call the module can make of it: not `players.join()` in a module that does
  *   not import the writer's, nor `KEY.seat(id)` of a key builder module). A DEL of a list (`del(a, b)`, `del([a, b])`, `unlink(...keys)` with `keys` a
  *   `const` array literal) counts for each key. Never when that module gives the key shape a TTL
  *   anywhere (the DEL is then an invalidation of an expiring key: reported as today); a TTL a third
@@ -47,6 +48,7 @@ import { hasStaticPart, keyIdOf, listedKeys } from './key-id.js';
 import { keyShapeOf } from './key-shape.js';
 import { codeImports, loadModule, moduleContext, readModule, specifierOf } from './modules.js';
 import type { RedisCall } from './normalize.js';
+import { drainMatches, mayRun, patternDrains, type PatternDrain } from './pattern-drains.js';
 import { packageFiles, packageOf } from './project.js';
 import { enclosingFunction, findVariable, walk, type AnyContext, type FunctionLike } from './static.js';
 import { TEST_PATH } from './test-paths.js';
@@ -78,6 +80,8 @@ interface RelatedFacts {
   deleted: Map<string, ManagedKey[]>;
   /** Creations with a TTL by key shape. */
   createdWithTtl: Map<string, ManagedKey[]>;
+  /** Deletions of the keys a KEYS / SCAN pattern lists, in a function that may run (`pattern-drains.ts`). */
+  drains: Array<ManagedKey & { drain: PatternDrain }>;
 }
 
 const relatedCache = new WeakMap<TSESTree.Program, RelatedFacts>();
@@ -114,6 +118,12 @@ export function deletedInAnotherModule(context: AnyContext, shape: string, write
     if (writerName !== undefined && mayCallWriter(deletion.context, file, writerName) && calledNames(deletion.context, deletion.fn, file).has(writerName)) continue;
     return deletion.call;
   }
+  // a job there that lists the keys by a pattern matching the shape and deletes each (pattern-drains.ts)
+  for (const drain of facts.drains) {
+    if (!drainMatches(drain.drain, shape) || fileIndexOf(drain.context).expiredShapes.has(shape)) continue;
+    if (writerName !== undefined && mayCallWriter(drain.context, file, writerName) && calledNames(drain.context, drain.fn, file).has(writerName)) continue;
+    return drain.call;
+  }
   return undefined;
 }
 
@@ -131,7 +141,7 @@ function relatedFacts(context: AnyContext): RelatedFacts {
   const program = context.sourceCode.ast;
   let facts = relatedCache.get(program);
   if (facts) return facts;
-  facts = { deleted: new Map(), createdWithTtl: new Map() };
+  facts = { deleted: new Map(), createdWithTtl: new Map(), drains: [] };
   relatedCache.set(program, facts);
   for (const at of relatedModules(context)) addFacts(at, facts);
   return facts;
@@ -220,6 +230,11 @@ function addFacts(at: AnyContext, facts: RelatedFacts): void {
         if (key.effect === 'create-with-ttl' || writtenBefore(at, call, key.arg, fn)) push(facts.createdWithTtl, keyShapeOf(at, node).shape, { call, fn, context: at });
       }
     }
+  }  for (const drain of patternDrains(at)) {
+    const fn = namedFunctionOf(drain.call.node);
+    if (!fn || !mayRun(at, fn)) continue;
+    moduleFiles.set(drain.call, file);
+    facts.drains.push({ call: drain.call, fn, context: at, drain });
   }
 }
 

@@ -34,6 +34,7 @@ import {
 import { poppedQueue, pushedQueue, STREAM_WRITES, streamUse, type QueueType } from '../semantics/queues.js';
 import { expiredInTheCode } from './cache-keys.js';
 import { deletedAfterOnEveryPath, deletesAfter } from './deleted-after.js';
+import { drainMatches, mayRun, patternDrains } from './pattern-drains.js';
 import { createdWithTtlInAnotherModule, deletedInAnotherModule, otherModuleOf } from './cross-file-lifecycle.js';
 import { fileIndexOf } from './file-index.js';
 import { hasStaticPart, keyIdOf, sameKeyByShape } from './key-id.js';
@@ -101,6 +102,16 @@ export function deletedElsewhere(context: AnyContext, call: RedisCall, arg: numb
     if (sharedOperation(call.node, other.node)) continue;
     if (reaches(context, deleter, writer)) continue;
     return other;
+  }
+  // a job that lists the keys by a pattern matching the shape and deletes each (pattern-drains.ts)
+  if (hasStaticPart(shape.shape)) {
+    for (const drain of patternDrains(context)) {
+      if (!drainMatches(drain, shape.shape)) continue;
+      const deleter = namedFunctionOf(drain.call.node);
+      if (!deleter || deleter === writer || encloses(deleter, writer) || encloses(writer, deleter)) continue;
+      if (sharedOperation(call.node, drain.call.node) || reaches(context, deleter, writer) || !mayRun(context, deleter)) continue;
+      return drain.call;
+    }
   }
   // the same key shape deleted by another module of the package (a room cleanup): cross-file-lifecycle.ts
   return deletedInAnotherModule(context, shape.shape, writer);

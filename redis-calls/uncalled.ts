@@ -68,9 +68,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { TEST_PATH } from './cross-file-lifecycle.js';
 import { fileMemo } from './file-memo.js';
-import { testOnlyModule } from './test-paths.js';
+import { TEST_PATH, testOnlyModule } from './test-paths.js';
 import { namedByImporters } from './import-callers.js';
 import { importersOf } from './importers.js';
 import { packageFiles, packageOf, type PackageInfo } from './project.js';

@@ -69,3 +69,23 @@ export function matchStars(literals: readonly string[], text: string): boolean {
   }
   return true;
 }
+
+/**
+ * Where a command that lists the keys matching a glob pattern takes its pattern and returns the
+ * keys: KEYS pattern replies with the array of matching keys
+ * (https://redis.io/docs/latest/commands/keys/); SCAN cursor [MATCH pattern] [COUNT n] replies with
+ * `[next cursor, keys]`, the keys being its second element, the pattern the argument after MATCH
+ * (https://redis.io/docs/latest/commands/scan/). Redis' glob also reads `?`, `[...]` and `\`, which
+ * {@link matchStars} takes literally: a pattern using them matches fewer shapes, never more.
+ */
+export const KEY_LISTINGS: Readonly<Record<string, { pattern: number | 'MATCH'; keys: 'reply' | 'second' }>> = {
+  KEYS: { pattern: 0, keys: 'reply' },
+  SCAN: { pattern: 'MATCH', keys: 'second' },
+};
+
+/**
+ * Deletions that reply with the value they delete, so a loop over listed keys consumes each key
+ * with one command: GETDEL (https://redis.io/docs/latest/commands/getdel/: "Get the value of key
+ * and delete the key").
+ */
+export const DELETES_READING_VALUE: ReadonlySet<string> = new Set(['GETDEL']);
