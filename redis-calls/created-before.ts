@@ -43,23 +43,41 @@
  * without TTL cannot expire between the read and the write. When the file does expire it, the
  * read's path stays reported (`staleExists`), as before.
  *
+ * A read that saw the key. A write that runs only when an earlier read of its key replied that
+ * the key is there (`const raw = await redis.hget(k, f); if (!raw) return; ... await redis.hset(k,
+ * f, next)`: stale-read.ts `existsGuard`, its reply awaited) writes a key that exists: it keeps the
+ * key's TTL, or its lack of one, and creates nothing. Between the read and the write, the key can
+ * still go in two ways. A deletion by this code: the same search from the write back to the read
+ * ends at any deletion or emptying in between, as for a creation. Its TTL running out: so the read
+ * counts, as a creation does, only when awaited before the write with only Redis commands awaited
+ * in between, the key's variables unchanged, and either the file gives the key no TTL anywhere (it
+ * cannot run out; a concurrent DEL elsewhere is a race this rule does not judge), or an expiry of
+ * the key with a known positive duration follows the write on its path (`await redis.hset(k, ...);
+ * await redis.expire(k, TTL)`: the write recreates the key only if its TTL ran out in the round
+ * trips since the read, and the refresh then gives it one again; only a crash in that same moment
+ * leaves it without). A read that saw the key of a key the file expires, with no refresh after the
+ * write, stays reported (`staleExists`): a rate-limit window read, then INCRed, races its expiry on
+ * every call.
+ *
  * A creation without TTL is itself reported (set-requires-ttl-or-keepttl's `setWithoutTtl`, this
  * rule's `noExpiry`): the write after it adds no leak of its own, and the fix is at the creation.
  *
  * Not a creation, and still reported: a creation on one branch only (`if (x) await
  * redis.set(k, 0, 'EX', 60)` with a test that reads no reply of the key), one in another function
  * or a callback, one of another key, one followed by a DEL of the key, and a warm-up whose `if` does
- * not test the read's missing reply (`if (cur !== null)`), or of a key the file expires.
+ * not test the read's missing reply (`if (cur !== null)`), or of a key the file expires; a read
+ * whose missing reply does not stop the write (`if (!cur) log('missing')`, a reply never tested),
+ * a read of another key, a read whose reply is not awaited.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import { EFFECTS_THAT_LEAVE_THE_KEY, MAY_DELETE_UNNAMED_KEYS, TTL_ONLY_EFFECTS } from '../semantics/counter-corrections.js';
-import { callsInFunction, expiryAfterInUnit } from './file-index.js';
+import { callsInFunction, expiryAfterInUnit, expiryInLaterRoundTrip } from './file-index.js';
 import { constantNumber } from './constant.js';
 import { keyAssignedBetween, keyIdOf } from './key-id.js';
 import type { RedisCall } from './normalize.js';
 import { awaitOf, otherAwaitBetween, runsBefore } from './reserved-counter.js';
-import { readMissingMakesTrue } from './stale-read.js';
+import { existsGuard, readMissingMakesTrue } from './stale-read.js';
 import { isFunctionNode } from './client-syntax.js';
 import { enclosingFunction, findVariable, isLoop, unwrap, walk, type AnyContext } from './static.js';
 
@@ -76,11 +94,14 @@ export function createdBefore(context: AnyContext, write: RedisCall, keyArg: num
   if (!key) return undefined;
   const fn = enclosingFunction(write.node);
   const earlier = callsInFunction(context, fn).filter((c) => c.node.range[1] <= write.node.range[0] && c.unit.key !== write.unit.key);
-  // nearest first: a deletion or emptying between the creation and the write ends the search
+  // the read whose reply, had the key been missing, would have stopped the write
+  const seen = existsGuard(context, write, keyArg);
+  // nearest first: a deletion or emptying between the creation (or the read) and the write ends the search
   for (let i = earlier.length - 1; i >= 0; i--) {
     const other = earlier[i]!;
     // a script, or a command on the whole database, may delete the key without naming it
     if (MAY_DELETE_UNNAMED_KEYS.has(other.command)) return undefined;
+    if (other === seen) return seenJustBefore(context, seen, write, keyArg, keyExpiredInFile) ? seen : undefined;
     const actions = other.description.keys.filter((a) => a.effect !== 'read' && keyIdOf(context, other, a.arg) === key);
     if (actions.length === 0) continue;
     if (actions.every((a) => TTL_ONLY_EFFECTS.has(a.effect))) {
@@ -122,6 +143,22 @@ function freshEnough(context: AnyContext, creation: RedisCall, write: RedisCall,
   if (!restarts && expiryAfterInUnit(context, creation, creation.description.keys[0]?.arg ?? 0)?.description.keys.some((a) => a.effect === 'set-ttl') !== true) return false;
   const done = awaitOf(context, creation, write, fn);
   return done !== undefined && runsBefore(done, write.node) && !otherAwaitBetween(context, done, write, fn);
+}
+
+/**
+ * Whether the key `read` saw is still there when `write` runs (see "A read that saw the key" in the
+ * module comment): the read's reply is awaited before the write with only Redis round trips in
+ * between, the key's variables keep naming the same key, and either the file never expires the key
+ * or an expiry of it with a known positive duration follows the write on its path.
+ */
+function seenJustBefore(context: AnyContext, read: RedisCall, write: RedisCall, keyArg: number, keyExpiredInFile: () => boolean): boolean {
+  const fn = enclosingFunction(write.node);
+  if (!sameKeyUntil(context, read.node, write, keyArg)) return false;
+  const done = awaitOf(context, read, write, fn);
+  if (done === undefined || !runsBefore(done, write.node) || otherAwaitBetween(context, done, write, fn)) return false;
+  if (!keyExpiredInFile()) return true;
+  const refresh = expiryInLaterRoundTrip(context, write, keyArg);
+  return refresh !== undefined && positiveDuration(context, refresh);
 }
 
 /**

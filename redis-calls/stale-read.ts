@@ -90,14 +90,16 @@ function replyRead(context: AnyContext, root: TSESTree.Node, isRead: (call: Redi
  * await redis.decr(key);                     // round trip 2: only when round trip 1 saw the key
  * ```
  *
- * The key can expire between the two, and the write then recreates it without TTL. Returns that
+ * The key can expire between the two, and the write then recreates it without TTL (`staleExists`);
+ * a key nothing expires cannot, and the write then creates nothing (`created-before.ts`). Returns that
  * read: a read of the same key ({@link keyIdOf}), and of it alone, in another atomic unit, ending
  * before the write, whose command's reply for a missing key is known (`semantics/missing-key-replies.ts`), and a
  * condition on the write's path that cannot hold with that reply: the test of an `if` / `? :` /
  * `&&` / `||` the write is a branch of, or of an `if` before it in an enclosing block whose taken
  * branch always leaves (`return`, `throw`, `break`, `continue`). The test reads the reply directly
- * (`if (await redis.exists(k))`), through a variable written once with it (`const`, or `let cur;
- * cur = await redis.get(k)`) and a few `const`s derived from it (`Math.floor(Number(cur))`), or as
+ * (`if (await redis.exists(k))`), through a variable written with it (`const`, or `let cur;
+ * cur = await redis.get(k)`, or a `let` every assignment of which is a read of the key) and a few
+ * `const`s derived from it (`Math.floor(Number(cur))`), or as
  * the parameter of a `.then((len) => ...)` callback on the read. `undefined` otherwise: a test of
  * another key's reply, a test that holds with the missing reply, a branch below the write's own
  * function.
@@ -115,12 +117,21 @@ export function existsGuard(context: AnyContext, write: RedisCall, keyArg: numbe
     call.description.keys.length === 1 &&
     call.description.keys.some((action) => action.effect === 'read' && keyIdOf(context, call, action.arg) === key);
   for (const { test, holds } of pathConditions(write.node)) {
-    for (const read of readsIn(context, test, isRead, 0)) {
-      const value = evaluate(context, test, read, 0);
-      if (value !== UNKNOWN && Boolean(value.value) !== holds) return read;
-    }
+    const reads = readsIn(context, test, isRead, 0);
+    if (reads.length === 0) continue;
+    const value = evaluate(context, test, replies(reads), 0);
+    if (value !== UNKNOWN && Boolean(value.value) !== holds) return reads[0];
   }
   return undefined;
+}
+
+/**
+ * The reads of one key a test uses, each standing for its missing-key reply: when the key is
+ * missing, every read of it replies so (`let id = await redis.hget(k, 'a'); if (...) id = await
+ * redis.hget(k, 'b'); if (!id) return;`).
+ */
+function replies(reads: readonly RedisCall[]): ReadonlyMap<TSESTree.Node, RedisCall> {
+  return new Map(reads.map((read) => [read.node, read]));
 }
 
 /**
@@ -143,15 +154,14 @@ export function readMissingMakesTrue(context: AnyContext, test: TSESTree.Node, w
     MISSING_KEY_REPLY.has(call.command) &&
     call.description.keys.length === 1 &&
     call.description.keys.some((action) => action.effect === 'read' && keyIdOf(context, call, action.arg) === key);
-  for (const read of readsIn(context, test, isRead, 0)) {
-    const value = evaluate(context, test, read, 0);
-    if (value !== UNKNOWN && Boolean(value.value)) return read;
-  }
-  return undefined;
+  const reads = readsIn(context, test, isRead, 0);
+  if (reads.length === 0) return undefined;
+  const value = evaluate(context, test, replies(reads), 0);
+  return value !== UNKNOWN && Boolean(value.value) ? reads[0] : undefined;
 }
 
 /** Whether `call`'s promise is awaited where it is made (`await redis.get(k)`, through casts and `?.`). */
-function replyAwaited(call: TSESTree.Node): boolean {
+export function replyAwaited(call: TSESTree.Node): boolean {
   let node: TSESTree.Node = call;
   while (node.parent && (node.parent.type === AST_NODE_TYPES.ChainExpression || unwrap(node.parent) !== node.parent)) node = node.parent;
   return node.parent?.type === AST_NODE_TYPES.AwaitExpression;
@@ -217,8 +227,7 @@ function readsIn(context: AnyContext, root: TSESTree.Node, isRead: (call: RedisC
   walk(context, root, (node) => {
     if (node.type === AST_NODE_TYPES.CallExpression) found.push(...redisCallsOf(context, node).filter(isRead));
     if (node.type === AST_NODE_TYPES.Identifier) {
-      const source = valueOf(context, node);
-      if (source) found.push(...readsIn(context, source, isRead, depth + 1));
+      for (const source of valuesOf(context, node)) found.push(...readsIn(context, source, isRead, depth + 1));
     }
     return node.type === AST_NODE_TYPES.ArrowFunctionExpression || node.type === AST_NODE_TYPES.FunctionExpression ? 'skip' : undefined;
   });
@@ -226,23 +235,29 @@ function readsIn(context: AnyContext, root: TSESTree.Node, isRead: (call: RedisC
 }
 
 /**
- * The one value a variable holds: its initializer, or the right side of its only assignment (`let
- * cur; try { cur = await redis.get(k) } catch { ... }`), or the read call a `.then` callback's
- * first parameter receives; `undefined` for anything written more than once.
+ * The values a variable holds: its initializer and the right sides of its plain assignments (`let
+ * cur; try { cur = await redis.get(k) } catch { ... }`, `let id = await redis.hget(k, 'a'); if (x)
+ * id = await redis.hget(k, 'b')`), or the read call a `.then` callback's first parameter receives;
+ * none when it is written any other way (`+=`, `++`, destructuring, a loop's variable).
  */
-function valueOf(context: AnyContext, id: TSESTree.Identifier): TSESTree.Node | undefined {
+function valuesOf(context: AnyContext, id: TSESTree.Identifier): TSESTree.Node[] {
   const variable = findVariable(context, id);
   const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
-  if (!variable || !def) return undefined;
+  if (!variable || !def) return [];
   if (def.type === 'Parameter') {
     const fn = def.node;
-    return fn.params[0] === def.name ? thenCallbackRead(fn) : undefined;
+    const read = fn.params[0] === def.name ? thenCallbackRead(fn) : undefined;
+    return read ? [read] : [];
   }
-  if (def.type !== 'Variable' || def.node.id.type !== AST_NODE_TYPES.Identifier) return undefined;
-  const writes = variable.references.filter((r) => r.isWrite());
-  if (def.node.init) return writes.length === 1 && writes[0]!.identifier === def.node.id ? def.node.init : undefined;
-  const only = writes.length === 1 ? writes[0]!.identifier.parent : undefined;
-  return only?.type === AST_NODE_TYPES.AssignmentExpression && only.operator === '=' && only.left === writes[0]!.identifier ? only.right : undefined;
+  if (def.type !== 'Variable' || def.node.id.type !== AST_NODE_TYPES.Identifier) return [];
+  const values: TSESTree.Node[] = [];
+  for (const write of variable.references.filter((r) => r.isWrite())) {
+    const parent = write.identifier.parent;
+    if (write.identifier === def.node.id && def.node.init) values.push(def.node.init);
+    else if (parent?.type === AST_NODE_TYPES.AssignmentExpression && parent.operator === '=' && parent.left === write.identifier) values.push(parent.right);
+    else return [];
+  }
+  return values;
 }
 
 const UNKNOWN = Symbol('unknown');
@@ -261,20 +276,22 @@ const CONVERSIONS: Record<string, (value: unknown) => unknown> = {
 };
 
 /**
- * The value of an expression when `read` replied that its key is missing, as far as it follows:
- * the reply itself (the read call, its `await`, a variable or `.then` parameter holding it),
+ * The value of an expression when the `reads` (of one key) replied that it is missing, as far as
+ * it follows: a reply itself (the read call, its `await`, a variable or `.then` parameter holding
+ * it: every value a variable may hold must give the same),
  * literals, `!` / `-` / `+`, comparisons, arithmetic, `&&` / `||` and the conversions above;
  * {@link UNKNOWN} for anything else.
  */
-function evaluate(context: AnyContext, root: TSESTree.Node, read: RedisCall, depth: number): Value {
+function evaluate(context: AnyContext, root: TSESTree.Node, reads: ReadonlyMap<TSESTree.Node, RedisCall>, depth: number): Value {
   if (depth > 8) return UNKNOWN;
   const node = unwrap(root);
-  const sub = (n: TSESTree.Node): Value => evaluate(context, n, read, depth + 1);
+  const sub = (n: TSESTree.Node): Value => evaluate(context, n, reads, depth + 1);
   switch (node.type) {
     case AST_NODE_TYPES.AwaitExpression:
       return sub(node.argument);
     case AST_NODE_TYPES.CallExpression: {
-      if (node === read.node) return { value: MISSING_KEY_REPLY.get(read.command) };
+      const read = reads.get(node);
+      if (read) return { value: MISSING_KEY_REPLY.get(read.command) };
       const callee = node.callee;
       const name =
         callee.type === AST_NODE_TYPES.Identifier
@@ -290,8 +307,10 @@ function evaluate(context: AnyContext, root: TSESTree.Node, read: RedisCall, dep
     }
     case AST_NODE_TYPES.Identifier: {
       if (node.name === 'undefined') return { value: undefined };
-      const source = valueOf(context, node);
-      return source ? sub(source) : UNKNOWN;
+      // every value it may hold gives the same one
+      const values = valuesOf(context, node).map(sub);
+      const first = values[0];
+      return first !== undefined && first !== UNKNOWN && values.every((v) => v !== UNKNOWN && Object.is(v.value, first.value)) ? first : UNKNOWN;
     }
     case AST_NODE_TYPES.Literal:
       return node.value instanceof RegExp ? UNKNOWN : { value: node.value };
