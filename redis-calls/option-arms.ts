@@ -34,14 +34,17 @@
  * await redisService.set(`cats:${id}`, json);            // SET: no expiry
  * ```
  *
- * The tests then read that parameter itself (`ttl`, `ttl !== undefined`, `ttl > 0`, `!ttl`), the
- * arms may send different commands of the same key expressions (SETEX and SET), and the caller's
+ * The tests then read that parameter itself (`ttl`, `ttl !== undefined`, `ttl > 0`, `!ttl`), every
+ * write sits under one, some arm hands the parameter to a write that expires its key (what makes
+ * it a TTL: a flag choosing LPUSH or RPUSH is no such choice), the arms may send different
+ * commands of the same key expressions (SETEX and SET), and the caller's
  * argument decides: a known value (`3600`, a `const`, `0`, `undefined`) as it is; left out, the
  * parameter's default (`ttl = 60`), else `undefined`; any other expression (`this.ttl`, a
  * variable) is only known to be defined, so `ttl !== undefined` holds and `if (ttl)` is not
  * decided (the call is then not read: the caller passed a TTL).
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { EXPIRY_EFFECTS } from '../semantics/commands.js';
 import type { RedisCall } from './normalize.js';
 import { findVariable, propertyName, resolveConstExpression, staticValue, unwrap, type AnyContext, type FunctionLike } from './static.js';
 
@@ -103,6 +106,11 @@ export function optionArmsOf(context: AnyContext, fn: FunctionLike, sent: readon
   // is no arm: the wrapper is judged where it is)
   if (!member) {
     if (arms.some((arm) => arm.conditions.length === 0)) return undefined;
+    // the parameter is a TTL: an arm hands it to a write that expires its key (SETEX's seconds,
+    // SET's `EX`); a flag choosing LPUSH or RPUSH, or two arms of one write, is no such choice
+    const expiresWithIt = (call: RedisCall): boolean =>
+      call.description.keys.some((action) => EXPIRY_EFFECTS.has(action.effect)) && call.argNodes.some((node, j) => !call.description.keys.some((action) => action.arg === j) && refersTo(context, node, fn, param!));
+    if (!arms.some((arm) => expiresWithIt(arm.call))) return undefined;
     if (inner.type === AST_NODE_TYPES.RestElement || inner.type === AST_NODE_TYPES.ObjectPattern || inner.type === AST_NODE_TYPES.ArrayPattern) return undefined;
     const fallback = inner.type === AST_NODE_TYPES.AssignmentPattern ? inner.right : undefined;
     return { param, positional: fallback ? { fallbackValue: literalOf(context, fallback) ?? { kind: 'defined' } } : {}, arms };

@@ -144,6 +144,21 @@ describe('callers of a wrapper whose TTL is a positional parameter', () => {
     );
     expect(lintCaller(both, caller('await this.redisService.set(`categories:${id}`, json, 3600)'))).toEqual([[SET, 'setWithoutTtl', 10, 29]]);
   });
+  it('a positional flag that chooses between two writes without TTL keeps reading every caller', () => {
+    const push = `import Redis from 'ioredis';
+export class RedisService {
+  private client!: Redis;
+  async push(key: string, value: string, front?: boolean): Promise<void> {
+    if (front) await this.client.lpush(key, value);
+    else await this.client.rpush(key, value);
+  }
+}
+`;
+    const flagCaller = caller('await this.redisService.push(`queue:${id}`, json, expiresIn > 0)');
+    expect(lintApplication(roots, { 'tsconfig.json': TSCONFIG, 'src/redis/redis.service.ts': push, 'src/categories.service.ts': flagCaller }, 'src/categories.service.ts', RULES, [])).toEqual([
+      ['incr-needs-expire-on-create', 'noExpiry', 10, 29],
+    ]);
+  });
   it('a write every call makes, expired only when a TTL is given, is judged in the wrapper', () => {
     const trailing = service(
       'key: string, value: string, ttl?: number',
