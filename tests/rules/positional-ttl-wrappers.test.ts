@@ -159,6 +159,31 @@ export class RedisService {
       ['incr-needs-expire-on-create', 'noExpiry', 10, 29],
     ]);
   });
+  it('a wrapper forwarding its TTL to such a wrapper is not read as the plain SET it forwards without one', () => {
+    // OpenQuester: RedisService.set -> RedisRepository.set, each `if (expire) ... else ...`
+    const repository = service(
+      'key: string, value: string, expire?: number',
+      `    if (expire) {
+      await this.client.set(key, value, 'PX', expire);
+    } else {
+      await this.client.set(key, value);
+    }`,
+    ).replace('class RedisService', 'class RedisRepository');
+    const outer = `import { RedisRepository } from './redis.repository';
+export class RedisService {
+  constructor(private readonly redisRepository: RedisRepository) {}
+  async set(key: string, value: string, expire?: number): Promise<void> {
+    if (expire) {
+      await this.redisRepository.set(key, value, expire);
+    } else {
+      await this.redisRepository.set(key, value);
+    }
+  }
+}
+`;
+    const files = { 'tsconfig.json': TSCONFIG, 'src/redis/redis.repository.ts': repository, 'src/redis/redis.service.ts': outer, 'src/categories.service.ts': caller('await this.redisService.set(`timer:${id}`, json, expiresIn ? expiresIn : 30000)') };
+    expect(lintApplication(roots, files, 'src/categories.service.ts', RULES, [])).toEqual([]);
+  });
   it('a write every call makes, expired only when a TTL is given, is judged in the wrapper', () => {
     const trailing = service(
       'key: string, value: string, ttl?: number',
