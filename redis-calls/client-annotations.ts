@@ -7,9 +7,8 @@
  * the module the annotation is written in.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { type ReceiverKind, NOT_REDIS, FOREIGN, UNKNOWN, clientVerdict, relabel, flavorOfModule, CLIENT_FACTORIES, CLIENT_TYPE_NAMES, KNOWN_NOT_REDIS, duckVerdict, batchOfTypeName, packageType } from './client-facts.js';
-import { clientPackageOf } from './client-packages.js';
-import { TRANSPARENT_TYPES, describesClient, duckTypedCommands, importedName } from './client-syntax.js';
+import { type ReceiverKind, NOT_REDIS, FOREIGN, UNKNOWN, clientVerdict, relabel, CLIENT_FACTORIES, CLIENT_TYPE_NAMES, KNOWN_NOT_REDIS, duckVerdict, batchOfTypeName, packageType } from './client-facts.js';
+import { TRANSPARENT_TYPES, describesClient, duckTypedCommands, importedFlavor, importedName, importedPackage } from './client-syntax.js';
 import type { ClientDetector } from './clients.js';
 import { declaresArgvSender } from './argv-sender-types.js';
 import { declaresOptionsObject, implementedInCode } from './implemented-interfaces.js';
@@ -40,8 +39,8 @@ export function annotationVerdict(detector: ClientDetector, type: TSESTree.TypeN
         if (query.type !== AST_NODE_TYPES.Identifier) return UNKNOWN;
         const origin = detector.identifierOrigin(query);
         const why = `its annotation is \`${annotated}\``;
-        if (origin.kind === 'import' && flavorOfModule(origin.source)) {
-          return CLIENT_FACTORIES.has(importedName(origin) ?? query.name) ? clientVerdict(flavorOfModule(origin.source)!, why) : UNKNOWN;
+        if (origin.kind === 'import' && importedFlavor(origin)) {
+          return CLIENT_FACTORIES.has(importedName(origin) ?? query.name) ? clientVerdict(importedFlavor(origin)!, why) : UNKNOWN;
         }
         const fn = origin.kind === 'local' ? detector.functionOf(query) : undefined;
         if (fn) return detector.classifyReturnOf(fn, `${query.name}()`, depth + 1);
@@ -60,7 +59,7 @@ export function annotationVerdict(detector: ClientDetector, type: TSESTree.TypeN
       if (ident) {
         const origin = detector.identifierOrigin(ident);
         if (origin.kind === 'import') {
-          const pkg = clientPackageOf(origin.source);
+          const pkg = importedPackage(origin);
           const name = ident === type.typeName ? (origin.namespace ? undefined : origin.imported) : last;
           if (pkg) return packageType(pkg, name, `its annotation \`${annotated}\` comes from ${origin.source}`, batch);
           if (!origin.own) return FOREIGN;
@@ -123,7 +122,7 @@ function typeNameVerdict(detector: ClientDetector, ident: TSESTree.Identifier, a
   if (depth > 6) return UNKNOWN;
   const origin = detector.identifierOrigin(ident);
   if (origin.kind === 'import') {
-    const pkg = clientPackageOf(origin.source);
+    const pkg = importedPackage(origin);
     if (pkg) return packageType(pkg, origin.namespace ? undefined : origin.imported, `its annotation \`${annotated}\` comes from ${origin.source}`, batchOfTypeName(origin.imported ?? ident.name));
     if (!origin.own) return FOREIGN;
     const exported = detector.exported(origin);
@@ -213,7 +212,7 @@ function heritageVerdict(detector: ClientDetector, heritage: TSESTree.TSInterfac
   if (origin.kind === 'import' || origin.kind === 'local') {
     if (ident === expression) return typeNameVerdict(detector, ident, written, depth + 1);
     if (origin.kind === 'import') {
-      const pkg = clientPackageOf(origin.source);
+      const pkg = importedPackage(origin);
       if (pkg) return packageType(pkg, last, `its annotation \`${written}\` comes from ${origin.source}`, batchOfTypeName(last));
       return origin.own ? UNKNOWN : FOREIGN;
     }

@@ -6,6 +6,8 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { describeCommand } from '../semantics/commands.js';
 import { isCodeSpecifier } from './modules.js';
+import { clientPackageOf, type ClientFlavor, type ClientPackage } from './client-packages.js';
+import { declaredPathAlias } from './resolve.js';
 import { commandOfMethod } from './command-methods.js';
 import { findVariable, requiredModule, unwrap, type AnyContext } from './static.js';
 
@@ -287,7 +289,9 @@ export interface ImportOrigin {
   /**
    * A module of the code (`redis-calls/modules.ts` `isCodeSpecifier`): a relative specifier, or a
    * tsconfig path alias / workspace package that resolves into the repository. Its declarations
-   * are read where they are written; any other import is a package's.
+   * are read where they are written; any other import is a package's. A specifier spelled like a
+   * client package (`'@redis/redis.service.js'`) is the code's only through a `paths` alias the
+   * project declared for it ({@link ownSpecifier}).
    */
   own: boolean;
   /** The name imported (`'default'` for a default import); absent for a whole module. */
@@ -311,6 +315,32 @@ export type IdentifierOrigin =
   | { kind: 'global' };
 
 /**
+ * Whether an import's specifier names a module of the code (`isCodeSpecifier`). One spelled like a
+ * client package's (`@redis/*` is node-redis' scope) counts only when a `paths` pattern of the
+ * project's tsconfig names it (`"@redis/*": ["src/redis/*"]`: TypeScript and the path-alias
+ * loaders resolve it there before `node_modules`) and it resolves to a file of the code; a bare
+ * `baseUrl` or the catch-all `*` pattern leaves `'redis'` the package even beside a `src/redis/`.
+ */
+export function ownSpecifier(from: string | undefined, source: string): boolean {
+  if (!isCodeSpecifier(from, source)) return false;
+  return !clientPackageOf(source) || (from !== undefined && declaredPathAlias(from, source));
+}
+
+/**
+ * The client package an import brings, else `undefined`: never for a module of the code, even one
+ * whose specifier is spelled like a package's (an alias `@redis/redis.service.js` of the project's
+ * own `RedisService`: {@link ownSpecifier}).
+ */
+export function importedPackage(origin: ImportOrigin): ClientPackage | undefined {
+  return origin.own ? undefined : clientPackageOf(origin.source);
+}
+
+/** The flavor of the client package an import brings ({@link importedPackage}), else `undefined`. */
+export function importedFlavor(origin: ImportOrigin): ClientFlavor | undefined {
+  return importedPackage(origin)?.flavor;
+}
+
+/**
  * Where the name `node` comes from in the file of `context`: an import (`own` when it is a module
  * of the code: relative, or a path alias / workspace package into the repository), a declaration of the file (a class, type, `const`, type parameter, enum), or
  * nowhere (a global).
@@ -323,7 +353,7 @@ export function originOf(context: AnyContext, node: TSESTree.Identifier): Identi
   if (def.type === 'ImportBinding') {
     const declaration = def.parent;
     const source = declaration.type === AST_NODE_TYPES.ImportDeclaration ? declaration.source.value : '';
-    const own = isCodeSpecifier(from, source);
+    const own = ownSpecifier(from, source);
     if (def.node.type === AST_NODE_TYPES.ImportNamespaceSpecifier) return { kind: 'import', source, own, namespace: true };
     if (def.node.type === AST_NODE_TYPES.ImportDefaultSpecifier) return { kind: 'import', source, own, imported: 'default' };
     return { kind: 'import', source, own, ...bindingImportedName(def.node) };
@@ -332,7 +362,7 @@ export function originOf(context: AnyContext, node: TSESTree.Identifier): Identi
     // const Redis = require('ioredis'); const { createClient } = require('redis')
     const init = def.node.init ? unwrap(def.node.init) : undefined;
     const source = init && requiredModule(init);
-    if (source !== undefined) return { kind: 'import', source, own: isCodeSpecifier(from, source), ...destructuredName(def.node.id, def.name) };
+    if (source !== undefined) return { kind: 'import', source, own: ownSpecifier(from, source), ...destructuredName(def.node.id, def.name) };
     // const { createClient: mk } = await import('redis')
     const dynamic = init?.type === AST_NODE_TYPES.AwaitExpression ? unwrap(init.argument) : undefined;
     if (
@@ -342,7 +372,7 @@ export function originOf(context: AnyContext, node: TSESTree.Identifier): Identi
       def.node.id.type === AST_NODE_TYPES.ObjectPattern
     ) {
       const source = dynamic.source.value;
-      return { kind: 'import', source, own: isCodeSpecifier(from, source), ...destructuredName(def.node.id, def.name) };
+      return { kind: 'import', source, own: ownSpecifier(from, source), ...destructuredName(def.node.id, def.name) };
     }
   }
   if (def.type === 'ClassName') return { kind: 'local', classNode: def.node };

@@ -30,7 +30,7 @@ import { codeImports, loadModule, locateExport, moduleContext, readModule, type 
 import { pluginSettings, type PluginSettings } from './settings.js';
 import { type ClientFlavor, type ReceiverKind, NOT_REDIS, FOREIGN, UNKNOWN, clientVerdict, relabel, settled, withKeyPrefix, flavorOfModule, CLIENT_CONSTRUCTORS, CLIENT_FACTORIES, SELF_RETURNING, KNOWN_NOT_REDIS, CLIENT_MODULE_TEXT, VALUE_EXPRESSIONS, EVIDENCE_NAMES, either, packageExport, packageValue, importBringsClient, foreignFactoryMakesNoClient } from './client-facts.js';
 import { clientPackageOf, hasNamedClients } from './client-packages.js';
-import { declaresDuckTypedClient, promisedType, outermostPattern, propertyPath, isRequire, requiredModule, returnedExpressions, inStaticMember, enclosingClass, memberKeyName, importedName, type ImportOrigin, type IdentifierOrigin, originOf } from './client-syntax.js';
+import { declaresDuckTypedClient, importedFlavor, importedPackage, ownSpecifier, promisedType, outermostPattern, propertyPath, isRequire, requiredModule, returnedExpressions, inStaticMember, enclosingClass, memberKeyName, importedName, type ImportOrigin, type IdentifierOrigin, originOf } from './client-syntax.js';
 import { constructionKeyPrefix } from './client-key-prefix.js';
 import { memberOf, memberPath, typeOfExpression } from './declared-types.js';
 import { checkerVerdict } from './client-checker.js';
@@ -182,16 +182,18 @@ export class ClientDetector {
   private importedFlavors(): ReadonlySet<ClientFlavor> {
     if (this.importedCache) return this.importedCache;
     const found = new Set<ClientFlavor>();
+    const from = this.context.physicalFilename ?? this.context.filename;
     for (const statement of this.context.sourceCode.ast.body) {
       if (statement.type === AST_NODE_TYPES.ImportDeclaration) {
         const pkg = clientPackageOf(statement.source.value);
-        if (pkg && importBringsClient(pkg, statement)) found.add(pkg.flavor);
+        // `import { RedisService } from '@redis/redis.service.js'` through the project's alias is its own module
+        if (pkg && importBringsClient(pkg, statement) && !ownSpecifier(from, statement.source.value)) found.add(pkg.flavor);
       } else if (statement.type === AST_NODE_TYPES.VariableDeclaration) {
         // const Redis = require('ioredis'); const { createClient } = require('redis')
         for (const declarator of statement.declarations) {
           const source = declarator.init ? requiredModule(declarator.init) : undefined;
           const flavor = source === undefined ? undefined : flavorOfModule(source);
-          if (flavor) found.add(flavor);
+          if (flavor && !ownSpecifier(from, source!)) found.add(flavor);
         }
       }
     }
@@ -261,7 +263,7 @@ export class ClientDetector {
     if (bare.type === AST_NODE_TYPES.Identifier) {
       const origin = this.identifierOrigin(bare);
       if (origin.kind === 'import') {
-        const pkg = clientPackageOf(origin.source);
+        const pkg = importedPackage(origin);
         if (pkg) return packageExport(pkg, origin.namespace ? undefined : origin.imported, how, made);
         if (!origin.own) return FOREIGN;
         // new RedisCache(): the class its module exports (a client only if it extends one)
@@ -286,7 +288,7 @@ export class ClientDetector {
       // new Redis.Cluster(...), new IORedis.Cluster(...), new glide.Batch(true), new Bun.RedisClient()
       const objectVerdict = bare.object.type === AST_NODE_TYPES.Identifier ? this.identifierOrigin(bare.object) : undefined;
       const isBun = objectVerdict?.kind === 'global' && bare.object.type === AST_NODE_TYPES.Identifier && bare.object.name === 'Bun';
-      const pkg = objectVerdict?.kind === 'import' ? clientPackageOf(objectVerdict.source) : isBun ? clientPackageOf('bun') : undefined;
+      const pkg = objectVerdict?.kind === 'import' ? importedPackage(objectVerdict) : isBun ? clientPackageOf('bun') : undefined;
       if (pkg) return packageExport(pkg, hasNamedClients(pkg) ? bare.property.name : undefined, how, made);
       if (objectVerdict?.kind === 'import') return objectVerdict.own ? UNKNOWN : FOREIGN;
       return CLIENT_CONSTRUCTORS.has(bare.property.name) ? clientVerdict('unknown', how, undefined, true) : UNKNOWN;
@@ -319,7 +321,7 @@ export class ClientDetector {
       const origin = this.identifierOrigin(callee);
       if (CLIENT_FACTORIES.has(importedName(origin) ?? callee.name)) {
         if (origin.kind === 'import') {
-          const flavor = flavorOfModule(origin.source);
+          const flavor = importedFlavor(origin);
           if (flavor) return clientVerdict(flavor, this.madeBy(node));
           if (!origin.own) return FOREIGN;
         } else if (origin.kind !== 'local') {
@@ -351,7 +353,7 @@ export class ClientDetector {
       // Redis.fromEnv() (@upstash/redis)
       const origin = this.identifierOrigin(object);
       if (origin.kind === 'import') {
-        const flavor = flavorOfModule(origin.source);
+        const flavor = importedFlavor(origin);
         return flavor ? clientVerdict(flavor, this.madeBy(node)) : origin.own ? UNKNOWN : FOREIGN;
       }
       return object.name === 'Redis' ? clientVerdict('upstash', this.madeBy(node), undefined, true) : UNKNOWN;
@@ -360,7 +362,7 @@ export class ClientDetector {
       // redis.createClient() (import * as redis from 'redis'), GlideClient.createClient(config), glide.GlideClient.createClient(config)
       const root = object.type === AST_NODE_TYPES.MemberExpression ? unwrap(object.object) : object;
       const origin = root.type === AST_NODE_TYPES.Identifier ? this.identifierOrigin(root) : undefined;
-      const pkg = origin?.kind === 'import' ? clientPackageOf(origin.source) : undefined;
+      const pkg = origin?.kind === 'import' ? importedPackage(origin) : undefined;
       const name = object.type === AST_NODE_TYPES.MemberExpression ? memberKeyName(object.property, object.computed) : origin?.kind === 'import' && !origin.namespace ? origin.imported : undefined;
       if (pkg && (object === root || hasNamedClients(pkg))) return packageExport(pkg, name, this.madeBy(node));
       if (origin?.kind === 'import' && !origin.own && object === root) return FOREIGN;
@@ -639,7 +641,7 @@ export class ClientDetector {
       if (origin.kind === 'local' && origin.classNode) return classMemberVerdict(this, origin.classNode, name, depth, true);
       // Bun.redis (the global Bun namespace), bun.redis (import * as bun from 'bun')
       const whole = origin.kind === 'import' && (origin.namespace || origin.imported === 'default');
-      const bunValue = packageValue(origin.kind === 'global' && object.name === 'Bun' ? clientPackageOf('bun') : whole ? clientPackageOf(origin.source) : undefined, name);
+      const bunValue = packageValue(origin.kind === 'global' && object.name === 'Bun' ? clientPackageOf('bun') : whole ? importedPackage(origin) : undefined, name);
       if (bunValue) return bunValue;
       // const state = { redisTimers: new Map() }; state.redisTimers
       const value = this.constObjectProperty(object, name);

@@ -154,9 +154,15 @@ function facadeCallsAt(context: AnyContext, node: TSESTree.CallExpression, depth
   const found = oneFacade(targets, depth);
   // an options facade: the arm the caller's options choose (`option-arms.ts`)
   const facade = found?.arms ? found.arms.facades.get(chosenArm(context, found.arms.options, node.arguments[found.arms.options.param])!) : found;
+  // an arm the call's argument does not decide (`ttl` of an enclosing wrapper, `opts` as a
+  // variable): the call sends one command or another, not nothing
+  if (found?.arms && !facade) undecided.add(node);
   const call = facade && callerCall(context, node, callee, facade);
   return call ? [call] : NONE;
 }
+
+/** Calls of an arms facade whose arm their arguments do not decide ({@link facadeCallsAt}). */
+const undecided = new WeakSet<TSESTree.CallExpression>();
 
 /**
  * The facade a call reaches among the functions it may reach: the first when it is one (the
@@ -408,7 +414,19 @@ function facadeOf(target: Target, depth: number): Facade | undefined {
   // left before its body is read (the body's calls would be resolved one level down, and theirs)
   if (!shortBody(fn) || (!isMethod(fn) && !namesACommand(functionName(fn) ?? ''))) return undefined;
   const sent = [...redisCallsIn(context, fn.body)];
-  if (depth + 1 < MAX_DEPTH) forEachCallIn(context, fn.body, (call) => sent.push(...facadeCallsAt(context, call, depth + 1)));
+  let open = false;
+  if (depth + 1 < MAX_DEPTH) {
+    forEachCallIn(context, fn.body, (call) => {
+      sent.push(...facadeCallsAt(context, call, depth + 1));
+      open ||= undecided.has(call);
+    });
+  }
+  // a wrapper forwarding its own TTL to an arms facade (`if (ttl) inner.set(k, v, ttl) else
+  // inner.set(k, v)`): the first call's command is not known, so the second is not its only one
+  if (open) {
+    cache.set(fn, null);
+    return undefined;
+  }
   // one command, or one write whichever end of the list a parameter chooses (`pushToRedisList`)
   const name = functionName(fn);
   // or one write per combination of an options object (`option-arms.ts`)

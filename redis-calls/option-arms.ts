@@ -21,8 +21,30 @@
  * arm that runs; its `opts.ex` is the caller's property. When a test cannot be decided (a
  * property whose value is not known to be truthy, options the caller passes as a variable), the
  * call is not read.
+ *
+ * A positional parameter may choose the arms the same way (round 25: an application's cache
+ * wrapper whose TTL is an optional argument):
+ *
+ * ```ts
+ * async set(key: string, value: string, ttl?: number) {
+ *   if (ttl) await this.client.setex(key, ttl, value);
+ *   else await this.client.set(key, value);
+ * }
+ * await redisService.set(`cats:${id}`, json, CACHE_TTL); // SETEX: the TTL given
+ * await redisService.set(`cats:${id}`, json);            // SET: no expiry
+ * ```
+ *
+ * The tests then read that parameter itself (`ttl`, `ttl !== undefined`, `ttl > 0`, `!ttl`), every
+ * write sits under one, some arm hands the parameter to a write that expires its key (what makes
+ * it a TTL: a flag choosing LPUSH or RPUSH is no such choice), the arms may send different
+ * commands of the same key expressions (SETEX and SET), and the caller's
+ * argument decides: a known value (`3600`, a `const`, `0`, `undefined`) as it is; left out, the
+ * parameter's default (`ttl = 60`), else `undefined`; any other expression (`this.ttl`, a
+ * variable) is only known to be defined, so `ttl !== undefined` holds and `if (ttl)` is not
+ * decided (the call is then not read: the caller passed a TTL).
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { EXPIRY_EFFECTS } from '../semantics/commands.js';
 import type { RedisCall } from './normalize.js';
 import { findVariable, propertyName, resolveConstExpression, staticValue, unwrap, type AnyContext, type FunctionLike } from './static.js';
 
@@ -35,6 +57,11 @@ interface Condition {
 /** The arms of an options facade: the index of its options parameter, and each forwarded call with the tests choosing it. */
 export interface OptionArms {
   param: number;
+  /**
+   * the arms test the parameter itself, a positional value (a TTL), not an options object's
+   * properties; `fallbackValue`: its default (`ttl = 60`) as its own module reads it
+   */
+  positional?: { fallbackValue?: Operand };
   /** the parameter's default object literal (`opts = {}`), what a caller leaving it out passes */
   fallback?: TSESTree.ObjectExpression;
   arms: Array<{ call: RedisCall; conditions: Condition[] }>;
@@ -48,9 +75,11 @@ export interface OptionArms {
  */
 export function optionArmsOf(context: AnyContext, fn: FunctionLike, sent: readonly RedisCall[]): OptionArms | undefined {
   if (sent.length < 2) return undefined;
-  // the same command of the same keys in every arm (what the options change is its tokens)
+  // the same keys in every arm, and the same command for an options object (what the options
+  // change is its tokens); a positional parameter may choose another command (SETEX or SET)
   const keysOf = (call: RedisCall): string => call.description.keys.map((action) => (call.argNodes[action.arg] ? context.sourceCode.getText(call.argNodes[action.arg]!) : '?')).join('\0');
-  if (sent.some((call) => call.command !== sent[0]!.command || call.description.keys.length === 0 || keysOf(call) !== keysOf(sent[0]!))) return undefined;
+  if (sent.some((call) => call.description.keys.length === 0 || keysOf(call) !== keysOf(sent[0]!))) return undefined;
+  const oneCommand = sent.every((call) => call.command === sent[0]!.command);
   let param: number | undefined;
   let member = false;
   const arms: OptionArms['arms'] = [];
@@ -67,11 +96,26 @@ export function optionArmsOf(context: AnyContext, fn: FunctionLike, sent: readon
     }
     arms.push({ call, conditions });
   }
-  if (param === undefined || !member) return undefined;
+  if (param === undefined) return undefined;
   // no key is the options parameter
   const declared = fn.params[param];
   if (!declared || sent.some((call) => call.description.keys.some((action) => refersTo(context, call.argNodes[action.arg], fn, param!)))) return undefined;
   const inner = declared.type === AST_NODE_TYPES.TSParameterProperty ? declared.parameter : declared;
+  // a positional parameter: tested as it is, never by member (`opts.ex` is an options object's);
+  // each call under a test of it (a write every call makes, `set(k, v); if (ttl) expire(k, ttl)`,
+  // is no arm: the wrapper is judged where it is)
+  if (!member) {
+    if (arms.some((arm) => arm.conditions.length === 0)) return undefined;
+    // the parameter is a TTL: an arm hands it to a write that expires its key (SETEX's seconds,
+    // SET's `EX`); a flag choosing LPUSH or RPUSH, or two arms of one write, is no such choice
+    const expiresWithIt = (call: RedisCall): boolean =>
+      call.description.keys.some((action) => EXPIRY_EFFECTS.has(action.effect)) && call.argNodes.some((node, j) => !call.description.keys.some((action) => action.arg === j) && refersTo(context, node, fn, param!));
+    if (!arms.some((arm) => expiresWithIt(arm.call))) return undefined;
+    if (inner.type === AST_NODE_TYPES.RestElement || inner.type === AST_NODE_TYPES.ObjectPattern || inner.type === AST_NODE_TYPES.ArrayPattern) return undefined;
+    const fallback = inner.type === AST_NODE_TYPES.AssignmentPattern ? inner.right : undefined;
+    return { param, positional: fallback ? { fallbackValue: literalOf(context, fallback) ?? { kind: 'defined' } } : {}, arms };
+  }
+  if (!oneCommand) return undefined;
   if (inner.type === AST_NODE_TYPES.AssignmentPattern) {
     const fallback = unwrap(inner.right);
     return fallback.type === AST_NODE_TYPES.ObjectExpression ? { param, fallback, arms } : undefined;
@@ -85,13 +129,15 @@ export function optionArmsOf(context: AnyContext, fn: FunctionLike, sent: readon
  * decided, or no arm or more than one runs.
  */
 export function chosenArm(context: AnyContext, arms: OptionArms, options: TSESTree.Node | undefined): RedisCall | undefined {
-  const value = options ? optionsValue(context, options) : arms.fallback;
+  const value = arms.positional ? undefined : options ? optionsValue(context, options) : arms.fallback;
   if (value === UNKNOWN_VALUE) return undefined;
+  const positional = arms.positional ? positionalOperand(context, options, arms.positional.fallbackValue) : undefined;
+  if (arms.positional && !positional) return undefined;
   let chosen: RedisCall | undefined;
   for (const arm of arms.arms) {
     let runs: boolean | undefined = true;
     for (const { test, holds } of arm.conditions) {
-      const truth = truthOf(context, test, value);
+      const truth = truthOf(context, test, value, positional);
       if (truth === undefined) return undefined;
       if (truth !== holds) {
         runs = false;
@@ -128,6 +174,19 @@ export function optionValue(context: AnyContext, arms: OptionArms, options: TSES
 }
 
 const UNKNOWN_VALUE = Symbol('unknown');
+
+/**
+ * A caller's positional argument as a test operand: its known value, only `defined` for any other
+ * expression; left out (or `undefined`), the parameter's default, else `undefined`. Unknown for a
+ * spread.
+ */
+function positionalOperand(context: AnyContext, argument: TSESTree.Node | undefined, fallback: Operand | undefined): Operand | undefined {
+  if (!argument) return fallback ?? { kind: 'undefined' };
+  if (argument.type === AST_NODE_TYPES.SpreadElement) return undefined;
+  const known = literalOf(context, argument);
+  if (known?.kind === 'undefined') return fallback ?? known;
+  return known ?? { kind: 'defined' };
+}
 
 /** The caller's options: its object literal, `undefined` when left out (or `undefined`), else unknown. */
 function optionsValue(context: AnyContext, options: TSESTree.Node | undefined): TSESTree.ObjectExpression | undefined | typeof UNKNOWN_VALUE {
@@ -247,7 +306,7 @@ function parametersRead(context: AnyContext, fn: FunctionLike, test: TSESTree.No
       case AST_NODE_TYPES.LogicalExpression:
         return node.operator !== '??' && visit(node.left) && visit(node.right);
       case AST_NODE_TYPES.BinaryExpression:
-        return ['===', '!==', '==', '!='].includes(node.operator) && node.left.type !== AST_NODE_TYPES.PrivateIdentifier && visit(node.left) && visit(node.right);
+        return (['===', '!==', '==', '!='].includes(node.operator) || RELATIONAL.has(node.operator)) && node.left.type !== AST_NODE_TYPES.PrivateIdentifier && visit(node.left) && visit(node.right);
       default:
         return false;
     }
@@ -272,6 +331,9 @@ function refersTo(context: AnyContext, node: TSESTree.Node | undefined, fn: Func
   return bare?.type === AST_NODE_TYPES.Identifier && parameterIndex(context, fn, bare) === param;
 }
 
+/** The ordering comparisons a test may make of a number (`ttl > 0`). */
+const RELATIONAL = new Set(['>', '>=', '<', '<=']);
+
 /** What a test's operand is for one caller: `undefined`, the options object, a known value, or a value known only to be defined. */
 type Operand = { kind: 'undefined' } | { kind: 'object' } | { kind: 'value'; value: string | number | boolean | null } | { kind: 'defined' };
 
@@ -281,7 +343,7 @@ type Operand = { kind: 'undefined' } | { kind: 'object' } | { kind: 'value'; val
  * options parameter alone: {@link parametersRead}); the caller's property values in the caller's
  * `context`.
  */
-function truthOf(context: AnyContext, test: TSESTree.Node, value: TSESTree.ObjectExpression | undefined): boolean | undefined {
+function truthOf(context: AnyContext, test: TSESTree.Node, value: TSESTree.ObjectExpression | undefined, positional?: Operand): boolean | undefined {
   const operand = (input: TSESTree.Node): Operand | undefined => {
     const node = unwrap(input);
     switch (node.type) {
@@ -289,8 +351,10 @@ function truthOf(context: AnyContext, test: TSESTree.Node, value: TSESTree.Objec
         return typeof node.value === 'string' || typeof node.value === 'number' || typeof node.value === 'boolean' || node.value === null ? { kind: 'value', value: node.value } : undefined;
       case AST_NODE_TYPES.Identifier:
         if (node.name === 'undefined') return { kind: 'undefined' };
+        if (positional) return positional;
         return value ? { kind: 'object' } : { kind: 'undefined' };
       case AST_NODE_TYPES.MemberExpression: {
+        if (positional) return undefined;
         // `opts?.ex` of no options is undefined; `opts.ex` of none throws, which no arm expects
         if (!value) return node.optional || (node.parent?.type === AST_NODE_TYPES.ChainExpression) ? { kind: 'undefined' } : undefined;
         const name = propertyName(node.property, node.computed);
@@ -332,6 +396,13 @@ function truthOf(context: AnyContext, test: TSESTree.Node, value: TSESTree.Objec
   };
   const compare = (node: TSESTree.BinaryExpression): boolean | undefined => {
     if (node.left.type === AST_NODE_TYPES.PrivateIdentifier) return undefined;
+    // ttl > 0, opts.ex >= 1: decided for known numbers only
+    if (RELATIONAL.has(node.operator)) {
+      const a = operand(node.left);
+      const b = operand(node.right);
+      if (a?.kind !== 'value' || b?.kind !== 'value' || typeof a.value !== 'number' || typeof b.value !== 'number') return undefined;
+      return node.operator === '>' ? a.value > b.value : node.operator === '>=' ? a.value >= b.value : node.operator === '<' ? a.value < b.value : a.value <= b.value;
+    }
     const negated = node.operator === '!==' || node.operator === '!=';
     const loose = node.operator === '==' || node.operator === '!=';
     const left = unwrap(node.left);

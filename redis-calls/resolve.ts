@@ -47,25 +47,54 @@ type PathsMatcher = (specifier: string) => string[];
 const matchers = new Map<string, Cached<PathsMatcher | null>>();
 const tsconfigCache = new Map<string, unknown>();
 
+/** The tsconfig (or jsconfig) nearest the directory; `null` when there is none or it cannot be read. */
+function nearestConfig(dir: string): TsConfigResult | null {
+  try {
+    // the nearer of the two: a JavaScript project's jsconfig.json governs its folder even when
+    // a folder above it holds a tsconfig.json (another project's)
+    const ts = getTsconfig(dir, 'tsconfig.json', tsconfigCache);
+    const js = getTsconfig(dir, 'jsconfig.json', tsconfigCache);
+    return ts && js ? (dirname(js.path).length > dirname(ts.path).length ? js : ts) : (ts ?? js);
+  } catch {
+    return null; // an unreadable tsconfig: no alias is followed
+  }
+}
+
 /** The `paths` matcher of the tsconfig (or jsconfig) nearest the directory, `null` when it has none. */
 function pathsMatcher(dir: string): PathsMatcher | null {
   return cached(matchers, dir, () => {
-    let config: TsConfigResult | null;
-    try {
-      // the nearer of the two: a JavaScript project's jsconfig.json governs its folder even when
-      // a folder above it holds a tsconfig.json (another project's)
-      const ts = getTsconfig(dir, 'tsconfig.json', tsconfigCache);
-      const js = getTsconfig(dir, 'jsconfig.json', tsconfigCache);
-      config = ts && js ? (dirname(js.path).length > dirname(ts.path).length ? js : ts) : (ts ?? js);
-    } catch {
-      return null; // an unreadable tsconfig: no alias is followed
-    }
+    const config = nearestConfig(dir);
     if (!config) return null;
     try {
       return createPathsMatcher(config);
     } catch {
       return null;
     }
+  });
+}
+
+const patternLists = new Map<string, Cached<string[]>>();
+
+/**
+ * Whether a `paths` pattern of the tsconfig nearest the importing file names the specifier
+ * itself (`'@redis/*'` for `'@redis/redis.service.js'`, `'~/*'`, an exact key): an alias the
+ * project declared. The catch-all `'*'` and a bare `baseUrl` do not count: they make every bare
+ * specifier a candidate path (`'redis'` -> `src/redis`), which says nothing of which one the
+ * project means.
+ * @param from the importing file's absolute path
+ */
+export function declaredPathAlias(from: string, specifier: string): boolean {
+  const patterns = cached(patternLists, dirname(from), () => {
+    const paths = nearestConfig(dirname(from))?.config.compilerOptions?.paths;
+    return paths ? Object.keys(paths) : [];
+  });
+  return patterns.some((pattern) => {
+    const star = pattern.indexOf('*');
+    if (star < 0) return pattern === specifier;
+    if (pattern === '*') return false;
+    const head = pattern.slice(0, star);
+    const tail = pattern.slice(star + 1);
+    return specifier.length >= head.length + tail.length && specifier.startsWith(head) && specifier.endsWith(tail);
   });
 }
 
