@@ -668,13 +668,16 @@ function lintInChildren(codebases: Codebase[], mode: Mode, scratch: string): Wor
   const output: WorkerOutput = {};
   mkdirSync(scratch, { recursive: true });
   chunks.forEach((chunk, index) => {
-    const file = join(scratch, `worker-${mode}-${index}.json`);
+    // the parent's pid in the name: a second run in this checkout must not take this run's chunks
+    const file = join(scratch, `worker-${mode}-${process.pid}-${index}.json`);
     replaceFile(file, JSON.stringify({ mode, codebases: chunk } satisfies WorkerInput));
     rmSync(`${file}.out.json`, { force: true });
     execFileSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--worker', file, ...(pluginDir ? ['--plugin', pluginDir] : [])], {
       stdio: ['ignore', 'inherit', 'inherit'],
     });
     Object.assign(output, JSON.parse(readFileSync(`${file}.out.json`, 'utf8')) as WorkerOutput);
+    rmSync(file, { force: true });
+    rmSync(`${file}.out.json`, { force: true });
   });
   return output;
 }
