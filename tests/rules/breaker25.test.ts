@@ -1,0 +1,75 @@
+/**
+ * Breaker round 25: odd but realistic code against the round's new readings (a wrapper whose
+ * positional TTL chooses its command, a drain through a key pattern, a read that saw the key).
+ * Each case is a leak a reading hid, or a finding nobody would fix, and the result it must give.
+ */
+import { rmSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { lintApplication } from '../helpers/lint.js';
+
+const roots: string[] = [];
+afterAll(() => {
+  for (const root of roots) rmSync(root, { recursive: true, force: true });
+});
+
+const SET = 'set-requires-ttl-or-keepttl';
+const INCR = 'incr-needs-expire-on-create';
+const RULES = { [SET]: undefined, [INCR]: undefined };
+const TSCONFIG = JSON.stringify({ compilerOptions: { baseUrl: './', paths: { '@redis/*': ['src/redis/*'] } } });
+
+/** src/redis/redis.service.ts: a `RedisService` whose `set` has the given parameters and body. */
+const service = (params: string, body: string): string => `import Redis from 'ioredis';
+export class RedisService {
+  private client!: Redis;
+  async set(${params}): Promise<void> {
+${body}
+  }
+}
+`;
+const UNLESS_UNDEFINED = `    if (ttl !== undefined) {
+      await this.client.setex(key, ttl, value);
+    } else {
+      await this.client.set(key, value);
+    }`;
+const IF_TTL = `    if (ttl) {
+      await this.client.setex(key, ttl, value);
+    } else {
+      await this.client.set(key, value);
+    }`;
+/** src/cats.ts: a caller whose `call` is line 5. */
+const caller = (call: string): string => `import { RedisService } from '@redis/redis.service';
+export class Cats {
+  constructor(private readonly redisService: RedisService) {}
+  async cache(id: string, json: string, remember: boolean): Promise<void> {
+    ${call};
+  }
+}
+`;
+const lintCaller = (serviceText: string, call: string, target = 'src/cats.ts') =>
+  lintApplication(roots, { 'tsconfig.json': TSCONFIG, 'src/redis/redis.service.ts': serviceText, 'src/cats.ts': caller(call) }, target, RULES, []);
+
+describe('a wrapper whose positional TTL chooses its command', () => {
+  it('reads an explicit `undefined` (the builtin global), `void 0`, `undefined as ...` as no TTL', () => {
+    const wrapper = service('key: string, value: string, ttl?: number', UNLESS_UNDEFINED);
+    expect(lintCaller(wrapper, 'await this.redisService.set(`cats:${id}`, json, undefined)')).toEqual([[SET, 'setWithoutTtl', 5, 29]]);
+    expect(lintCaller(wrapper, 'await this.redisService.set(`cats:${id}`, json, void 0)')).toEqual([[SET, 'setWithoutTtl', 5, 29]]);
+    expect(lintCaller(wrapper, 'await this.redisService.set(`cats:${id}`, json, undefined as unknown as number)')).toEqual([[SET, 'setWithoutTtl', 5, 29]]);
+    const truthy = service('key: string, value: string, ttl?: number', IF_TTL);
+    expect(lintCaller(truthy, 'await this.redisService.set(`cats:${id}`, json, undefined)')).toEqual([[SET, 'setWithoutTtl', 5, 29]]);
+  });
+
+  it('reads a TTL chosen at the call (`remember ? WEEK : undefined`) as the plain SET it sends on one path', () => {
+    const wrapper = service('key: string, value: string, ttl?: number', UNLESS_UNDEFINED);
+    expect(lintCaller(wrapper, 'await this.redisService.set(`cats:${id}`, json, remember ? 604800 : undefined)')).toEqual([[SET, 'setWithoutTtl', 5, 29]]);
+    expect(lintCaller(service('key: string, value: string, ttl?: number', IF_TTL), 'await this.redisService.set(`cats:${id}`, json, remember ? 604800 : 0)')).toEqual([[SET, 'setWithoutTtl', 5, 29]]);
+    // both sides expire: no finding
+    expect(lintCaller(wrapper, 'await this.redisService.set(`cats:${id}`, json, remember ? 604800 : 60)')).toEqual([]);
+  });
+
+  it('takes a default the body spells (`ttl = ttl ?? 3600`) as the default', () => {
+    const defaulted = service('key: string, value: string, ttl?: number', `    ttl = ttl ?? 3600;\n${IF_TTL}`);
+    expect(lintCaller(defaulted, 'await this.redisService.set(`cats:${id}`, json)')).toEqual([]);
+    const orDefault = service('key: string, value: string, ttl?: number', `    ttl ||= 3600;\n${IF_TTL}`);
+    expect(lintCaller(orDefault, 'await this.redisService.set(`cats:${id}`, json, 0)')).toEqual([]);
+  });
+});
