@@ -5,7 +5,8 @@
  */
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { lintApplication } from '../helpers/lint.js';
+import { lintApplication, lintWriteRules } from '../helpers/lint.js';
+import { ioredis } from './tester.js';
 
 const roots: string[] = [];
 afterAll(() => {
@@ -71,5 +72,49 @@ describe('a wrapper whose positional TTL chooses its command', () => {
     expect(lintCaller(defaulted, 'await this.redisService.set(`cats:${id}`, json)')).toEqual([]);
     const orDefault = service('key: string, value: string, ttl?: number', `    ttl ||= 3600;\n${IF_TTL}`);
     expect(lintCaller(orDefault, 'await this.redisService.set(`cats:${id}`, json, 0)')).toEqual([]);
+  });
+});
+
+describe('a read that saw the key: the refresh and the loop after the write', () => {
+  it('keeps a write refreshed on some paths only (an EXPIRE under an `if`)', () => {
+    const code = ioredis(`export async function open(id: string) {
+  await redis.set(\`w:\${id}\`, 0, 'EX', 60);
+}
+export async function hit(id: string, extend: boolean) {
+  const w = await redis.get(\`w:\${id}\`);
+  if (w === null) return;
+  await redis.incr(\`w:\${id}\`);
+  if (extend) await redis.expire(\`w:\${id}\`, 60);
+}
+`);
+    expect(lintWriteRules(code)).toEqual([[INCR, 'separateRoundTrip', 9, 15, '10']]);
+  });
+
+  it('keeps a write refreshed after an early exit between them', () => {
+    const code = ioredis(`export async function open(id: string) {
+  await redis.set(\`w:\${id}\`, 0, 'EX', 60);
+}
+export async function hit(id: string, done: boolean) {
+  const w = await redis.get(\`w:\${id}\`);
+  if (w === null) return;
+  await redis.incr(\`w:\${id}\`);
+  if (done) return;
+  await redis.expire(\`w:\${id}\`, 60);
+}
+`);
+    expect(lintWriteRules(code)).toEqual([[INCR, 'separateRoundTrip', 9, 15, '11']]);
+  });
+
+  it('keeps a write in a loop that deletes the key after it (the next turn creates it anew)', () => {
+    const code = ioredis(`export async function play(id: string, moves: string[]) {
+  const state = await redis.hget(\`game:\${id}\`, 'state');
+  if (!state) return;
+  for (const move of moves) {
+    await redis.hset(\`game:\${id}\`, 'last', move);
+    if (move === 'resign') await redis.del(\`game:\${id}\`);
+  }
+}
+`);
+    expect(lintWriteRules(code)).toEqual([[INCR, 'noExpiry', 7, 17, undefined]]);
   });
 });
