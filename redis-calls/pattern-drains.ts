@@ -30,7 +30,9 @@
  * (`${key}:lock`), a deletion on some turns only (`if (owner === me) del(room)`: a sweep of some
  * keys), a wipe that deletes the listed keys without reading them (`del(...keys)`: a reset, a
  * test's cleanup), a pattern with a run-time part (`room:${id}:*`: one entity's teardown) or
- * without a static part (`*`), nor a listed element reassigned.
+ * without a static part (`*`), nor a listed element reassigned, nor a turn that may end before the
+ * deletion (`if (Number(v) < 100) continue;`: a sweep; an exit only when the key's read replied
+ * nil, `if (!v) continue`, leaves nothing behind).
  *
  * The drain must be able to run ({@link mayRun}): a drain in dead code never ends a key. A function
  * counts when other modules can call it (an exported function, a class member that is not
@@ -38,7 +40,7 @@
  * name is written elsewhere in its file (a call, a `setInterval(() => this.sync())`, a
  * registration), and `uncalled.ts` does not find it named nowhere in its application.
  */
-import type { TSESTree } from '@typescript-eslint/utils';
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { EFFECTS_THAT_DELETE_KEY } from '../semantics/commands.js';
 import { DELETES_READING_VALUE, KEY_LISTINGS, matchStars, starLiterals } from '../semantics/key-patterns.js';
 import { calledName } from './builder-lookup.js';
@@ -46,8 +48,10 @@ import { fileIndexOf } from './file-index.js';
 import { hasStaticPart } from './key-id.js';
 import { keyShapeOf } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
-import { findVariable, propertyName, unwrap, type AnyContext, type FunctionLike } from './static.js';
+import { findVariable, propertyName, unwrap, walkParsed, type AnyContext, type FunctionLike } from './static.js';
 import { uncalledDeclaration } from './uncalled.js';
+
+type Variable = TSESLint.Scope.Variable;
 
 /** A deletion of each key a KEYS / SCAN listing returned, and the literals of the listing's pattern. */
 export interface PatternDrain {
@@ -102,6 +106,7 @@ function listingPattern(context: AnyContext, all: readonly RedisCall[], deletion
   const element = elementOf(context, key);
   if (!element || !unconditionalIn(deletion.node, element.body)) return undefined;
   const variable = findVariable(context, key);
+  if (!variable || exitBefore(context, all, variable, deletion.node, element.body)) return undefined;
   const read = (call: RedisCall) =>
     call !== deletion &&
     call.node.range[1] <= deletion.node.range[0] &&
@@ -135,6 +140,68 @@ function unconditionalIn(node: TSESTree.Node, body: TSESTree.Node): boolean {
   for (let current = node.parent; current; current = current.parent) {
     if (current === body) return true;
     if (!UNCONDITIONAL.has(current.type)) return false;
+  }
+  return false;
+}
+
+/**
+ * Whether the turn may end before `deletion`: a `return`, `throw`, `yield`, a `break` / `continue`
+ * of the loop over the keys (or labelled), before it in `body` and not around it (`if (Number(v) <
+ * 100) continue;`: a sweep of some keys, the others left), outside nested functions; save an exit
+ * taken only when the listed key is gone (`const v = await redis.get(key); if (!v) continue;`:
+ * nothing is left to drain).
+ */
+function exitBefore(context: AnyContext, all: readonly RedisCall[], element: Variable, deletion: TSESTree.Node, body: TSESTree.Node): boolean {
+  return walkParsed(body, (node) => {
+    if (node !== body && (node.type === 'FunctionDeclaration' || node.type === 'FunctionExpression' || node.type === 'ArrowFunctionExpression')) return 'skip';
+    if (node.range[0] >= deletion.range[0]) return 'skip';
+    if (node.range[1] >= deletion.range[1]) return undefined; // around the deletion (`return redis.getdel(key)`)
+    const exits =
+      node.type === 'ReturnStatement' ||
+      node.type === 'ThrowStatement' ||
+      node.type === 'YieldExpression' ||
+      ((node.type === 'BreakStatement' || node.type === 'ContinueStatement') && (node.label !== null || !targetInside(node, body)));
+    return exits && !takenWhenMissing(context, all, element, node) ? 'stop' : undefined;
+  });
+}
+
+/**
+ * Whether the exit `node` is the branch of an `if` whose test holds only for a missing key's reply:
+ * `!v`, `v === null`, `v == null`, `v === undefined` of a `const v` holding the awaited read of the
+ * listed key `element` (GET's nil; an empty reply, `{}` or `[]`, never makes them true).
+ */
+function takenWhenMissing(context: AnyContext, all: readonly RedisCall[], element: Variable, node: TSESTree.Node): boolean {
+  let branch = node.parent;
+  if (branch?.type === 'BlockStatement') branch = branch.parent;
+  if (branch?.type !== 'IfStatement' || !(branch.consequent.range[0] <= node.range[0] && node.range[1] <= branch.consequent.range[1])) return false;
+  const test = unwrap(branch.test);
+  let tested: TSESTree.Node | undefined;
+  if (test.type === 'UnaryExpression' && test.operator === '!') tested = unwrap(test.argument);
+  else if (test.type === 'BinaryExpression' && (test.operator === '===' || test.operator === '==')) {
+    const nothing = (side: TSESTree.Node) => (side.type === 'Literal' && side.value === null) || (side.type === 'Identifier' && side.name === 'undefined');
+    tested = nothing(test.right) ? unwrap(test.left) : nothing(test.left) ? unwrap(test.right) : undefined;
+  }
+  if (tested?.type !== 'Identifier') return false;
+  const reply = findVariable(context, tested);
+  const def = reply?.defs.length === 1 ? reply.defs[0] : undefined;
+  if (!reply || def?.type !== 'Variable' || def.parent?.kind !== 'const' || !def.node.init) return false;
+  const init = unwrap(def.node.init);
+  if (init.type !== 'AwaitExpression') return false;
+  const call = all.find((c) => c.node === unwrap(init.argument));
+  return (
+    call !== undefined &&
+    call.description.keys.length === 1 &&
+    call.description.keys[0]!.effect === 'read' &&
+    call.argNodes[call.description.keys[0]!.arg]?.type === 'Identifier' &&
+    findVariable(context, call.argNodes[call.description.keys[0]!.arg] as TSESTree.Identifier) === element
+  );
+}
+
+/** Whether the loop or `switch` an unlabelled `break` / `continue` leaves lies inside `body`. */
+function targetInside(node: TSESTree.BreakStatement | TSESTree.ContinueStatement, body: TSESTree.Node): boolean {
+  for (let current: TSESTree.Node | undefined = node.parent; current && current !== body; current = current.parent) {
+    if (current.type === 'ForStatement' || current.type === 'ForInStatement' || current.type === 'ForOfStatement' || current.type === 'WhileStatement' || current.type === 'DoWhileStatement') return true;
+    if (node.type === 'BreakStatement' && current.type === 'SwitchStatement') return true;
   }
   return false;
 }

@@ -118,3 +118,54 @@ export async function hit(id: string, done: boolean) {
     expect(lintWriteRules(code)).toEqual([[INCR, 'noExpiry', 7, 17, undefined]]);
   });
 });
+
+describe('a drain through a key pattern that does not end every key', () => {
+  it('keeps a counter a drain skips on some turns (a threshold `continue`, a `return` in its callback)', () => {
+    const sweep = ioredis(`export async function hit(id: string) {
+  await redis.incr(\`views:\${id}\`);
+}
+export async function flush() {
+  const keys = await redis.keys('views:*');
+  for (const key of keys) {
+    const views = await redis.get(key);
+    if (Number(views) < 100) continue;
+    await save(key, Number(views));
+    await redis.del(key);
+  }
+}
+declare function save(k: string, n: number): Promise<void>;
+`);
+    expect(lintWriteRules(sweep)).toEqual([[INCR, 'noExpiry', 4, 15, undefined]]);
+    const callback = ioredis(`export async function hit(id: string) {
+  await redis.incr(\`views:\${id}\`);
+}
+export async function flush() {
+  const keys = await redis.keys('views:*');
+  await Promise.all(keys.map(async (key) => {
+    const views = await redis.get(key);
+    if (Number(views) < 10) return;
+    await redis.del(key);
+  }));
+}
+`);
+    expect(lintWriteRules(callback)).toEqual([[INCR, 'noExpiry', 4, 15, undefined]]);
+  });
+
+  it('still takes a drain that skips only a key already gone (`if (!views) continue`)', () => {
+    const code = ioredis(`export async function hit(id: string) {
+  await redis.incr(\`views:\${id}\`);
+}
+export async function flush() {
+  for (const key of await redis.keys('views:*')) {
+    const views = await redis.get(key);
+    if (!views) continue;
+    await save(key, Number(views));
+    await redis.del(key);
+  }
+}
+declare function save(k: string, n: number): Promise<void>;
+`);
+    expect(lintWriteRules(code)).toEqual([]);
+    expect(lintWriteRules(code, { allowDeletedKeys: false })).toEqual([[INCR, 'deletedElsewhere', 4, 15, '11']]);
+  });
+});
