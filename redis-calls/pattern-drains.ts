@@ -32,7 +32,9 @@
  * test's cleanup), a pattern with a run-time part (`room:${id}:*`: one entity's teardown) or
  * without a static part (`*`), nor a listed element reassigned, nor a turn that may end before the
  * deletion (`if (Number(v) < 100) continue;`: a sweep; an exit only when the key's read replied
- * nil, `if (!v) continue`, leaves nothing behind).
+ * nil, `if (!v) continue`, leaves nothing behind), nor a listing or deletion through an ioredis
+ * client with a `keyPrefix` (it prefixes neither KEYS / SCAN patterns nor their replies: nothing is
+ * drained).
  *
  * The drain must be able to run ({@link mayRun}): a drain in dead code never ends a key. A function
  * counts when other modules can call it (an exported function, a class member that is not
@@ -114,8 +116,11 @@ function listingPattern(context: AnyContext, all: readonly RedisCall[], deletion
     call.argNodes.some((arg) => arg !== undefined && arg.type === 'Identifier' && findVariable(context, arg) === variable);
   if (!DELETES_READING_VALUE.has(deletion.command) && !all.some(read)) return undefined;
   const listing = listingOf(context, all, element.list);
-  if (!listing) return undefined;
-  const shape = keyShapeOf(context, listing);
+  // an ioredis / iovalkey `keyPrefix` applies to neither KEYS / SCAN patterns nor their replies
+  // (https://github.com/redis/ioredis#transparent-key-prefixing): the listing misses the stored
+  // keys, or the deletion prefixes the listed (already prefixed) key again; either way nothing drains
+  if (!listing || listing.keyPrefix !== undefined || deletion.client.keyPrefix !== undefined) return undefined;
+  const shape = keyShapeOf(context, listing.pattern);
   return shape.constant && hasStaticPart(shape.shape) ? shape.shape : undefined;
 }
 
@@ -238,12 +243,12 @@ function elementOf(context: AnyContext, id: TSESTree.Identifier): { list: TSESTr
  * variable bound once to it (`const keys = await redis.keys(p)`, `const [next, keys] = await
  * redis.scan(c, 'MATCH', p)`, `const { keys } = await client.scan(c, { MATCH: p })`).
  */
-function listingOf(context: AnyContext, all: readonly RedisCall[], list: TSESTree.Node): TSESTree.Node | undefined {
+function listingOf(context: AnyContext, all: readonly RedisCall[], list: TSESTree.Node): { pattern: TSESTree.Node; keyPrefix: string | undefined } | undefined {
   let value = unwrap(list);
   if (value.type === 'AwaitExpression') value = unwrap(value.argument);
   if (value.type === 'CallExpression') {
     const call = all.find((c) => c.node === value);
-    return call && KEY_LISTINGS[call.command]?.keys === 'reply' ? patternOf(call) : undefined;
+    return call && KEY_LISTINGS[call.command]?.keys === 'reply' ? listed(call) : undefined;
   }
   if (value.type !== 'Identifier') return undefined;
   const variable = findVariable(context, value);
@@ -262,7 +267,13 @@ function listingOf(context: AnyContext, all: readonly RedisCall[], list: TSESTre
       : (id.type === 'ArrayPattern' && id.elements[1] === def.name) ||
         // node-redis converts SCAN's reply to `{ cursor, keys }`
         (id.type === 'ObjectPattern' && id.properties.some((p) => p.type === 'Property' && propertyName(p.key, p.computed) === 'keys' && p.value === def.name));
-  return keysOfReply ? patternOf(call) : undefined;
+  return keysOfReply ? listed(call) : undefined;
+}
+
+/** The pattern node of a listing and the `keyPrefix` of its client. */
+function listed(call: RedisCall): { pattern: TSESTree.Node; keyPrefix: string | undefined } | undefined {
+  const pattern = patternOf(call);
+  return pattern ? { pattern, keyPrefix: call.client.keyPrefix } : undefined;
 }
 
 /** The pattern node of a KEYS / SCAN call (semantics/key-patterns.ts KEY_LISTINGS): its argument, the one after MATCH, or a client's option object's `MATCH` / `match`. */

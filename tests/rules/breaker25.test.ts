@@ -168,4 +168,18 @@ declare function save(k: string, n: number): Promise<void>;
     expect(lintWriteRules(code)).toEqual([]);
     expect(lintWriteRules(code, { allowDeletedKeys: false })).toEqual([[INCR, 'deletedElsewhere', 4, 15, '11']]);
   });
+
+  it('keeps a counter drained through an ioredis client with a keyPrefix (KEYS patterns and replies are not prefixed)', () => {
+    const code = `import Redis from 'ioredis';
+const redis = new Redis({ keyPrefix: 'app:' });
+export async function hit(id: string) {
+  await redis.incr(\`views:\${id}\`);
+}
+export async function flush() {
+  const keys = await redis.keys('views:*');
+  for (const key of keys) await redis.getdel(key);
+}
+`;
+    expect(lintWriteRules(code)).toEqual([[INCR, 'noExpiry', 4, 15, undefined]]);
+  });
 });
