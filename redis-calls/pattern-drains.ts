@@ -38,9 +38,11 @@
  *
  * The drain must be able to run ({@link mayRun}): a drain in dead code never ends a key. A function
  * counts when other modules can call it (an exported function, a class member that is not
- * `private` / `protected` / `#name`: another module, a scheduler's decorator may call it), or its
- * name is written elsewhere in its file (a call, a `setInterval(() => this.sync())`, a
- * registration), and `uncalled.ts` does not find it named nowhere in its application.
+ * `private` / `protected` / `#name`: another module, a scheduler's decorator may call it), a
+ * decorated method (`@Cron(...)`: the framework calls it), or its name is written elsewhere in
+ * its file's code (a call, a `setInterval(() => this.sync())`, a registration; not a comment, as a
+ * scheduler left disabled is, nor a word of a string), and `uncalled.ts` does not find it named
+ * nowhere in its application.
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { EFFECTS_THAT_DELETE_KEY } from '../semantics/commands.js';
@@ -294,8 +296,8 @@ function patternOf(call: RedisCall): TSESTree.Node | undefined {
 
 /**
  * Whether the function `fn` (a drain) may run: callable from outside its module (an exported
- * function, a class member that is not `private` / `protected` / `#name`), or its name is written
- * in its file outside its own declaration; and `uncalled.ts` does not find it named nowhere in its
+ * function, a class member that is not `private` / `protected` / `#name`), decorated, or its name
+ * is a token of its file outside its own declaration; and `uncalled.ts` does not find it named nowhere in its
  * application.
  */
 export function mayRun(context: AnyContext, fn: FunctionLike): boolean {
@@ -305,9 +307,17 @@ export function mayRun(context: AnyContext, fn: FunctionLike): boolean {
   const parent = fn.parent;
   if (parent?.type === 'MethodDefinition' || parent?.type === 'PropertyDefinition' || parent?.type === 'VariableDeclarator') declaration = parent;
   if (exported(declaration)) return true;
-  const text = context.sourceCode.text;
-  const outside = text.slice(0, declaration.range[0]) + '\n' + text.slice(declaration.range[1]);
-  return new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}(?![\\w$])`).test(outside);
+  // a decorated method: the framework calls it (`@Cron('* * * * *') private async sync()`)
+  if (declaration.type === 'MethodDefinition' && declaration.decorators.length > 0) return true;
+  // named in code outside its declaration: a token, not a comment (`// setInterval(() => this.sync())`
+  // left disabled) nor a word of a string (`'sync is disabled'`); a string that is the name itself
+  // may dispatch to it (`this[job]()` with `job = 'sync'`)
+  return context.sourceCode.ast.tokens.some(
+    (token) =>
+      (token.range[1] <= declaration.range[0] || token.range[0] >= declaration.range[1]) &&
+      (((token.type === 'Identifier' || token.type === 'PrivateIdentifier') && (token.value === name || `#${token.value}` === name || token.value === `#${name}`)) ||
+        (token.type === 'String' && token.value.slice(1, -1) === name)),
+  );
 }
 
 /**

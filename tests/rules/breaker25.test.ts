@@ -182,4 +182,49 @@ export async function flush() {
 `;
     expect(lintWriteRules(code)).toEqual([[INCR, 'noExpiry', 4, 15, undefined]]);
   });
+
+  it('keeps a drain named only in a comment (a scheduler left disabled) or inside a string', () => {
+    const disabled = ioredis(`export class Views {
+  constructor() {
+    // setInterval(() => this.syncViewCounts(), 60_000);
+  }
+  async incrementViews(id: string) {
+    await redis.incr(\`views:\${id}\`);
+  }
+  private async syncViewCounts() {
+    const keys = await redis.keys('views:*');
+    for (const key of keys) await redis.getdel(key);
+  }
+}
+`);
+    expect(lintWriteRules(disabled)).toEqual([[INCR, 'noExpiry', 8, 17, undefined]]);
+    const logged = ioredis(`export class Views {
+  async incrementViews(id: string) {
+    await redis.incr(\`views:\${id}\`);
+    console.log('flushViews is disabled');
+  }
+  private async flushViews() {
+    for (const key of await redis.keys('views:*')) await redis.getdel(key);
+  }
+}
+`);
+    expect(lintWriteRules(logged)).toEqual([[INCR, 'noExpiry', 5, 17, undefined]]);
+  });
+
+  it('takes a private method a decorator schedules (`@Cron`): the framework calls it', () => {
+    const code = ioredis(`export class Views {
+  async incrementViews(id: string) {
+    await redis.incr(\`views:\${id}\`);
+  }
+  @Cron('* * * * *')
+  private async syncViewCounts() {
+    const keys = await redis.keys('views:*');
+    for (const key of keys) await redis.getdel(key);
+  }
+}
+declare function Cron(s: string): MethodDecorator;
+`);
+    expect(lintWriteRules(code)).toEqual([]);
+    expect(lintWriteRules(code, { allowDeletedKeys: false })).toEqual([[INCR, 'deletedElsewhere', 5, 17, '10']]);
+  });
 });
