@@ -57,7 +57,9 @@
  * trips since the read, and the refresh then gives it one again; only a crash in that same moment
  * leaves it without). A read that saw the key of a key the file expires, with no refresh after the
  * write, stays reported (`staleExists`): a rate-limit window read, then INCRed, races its expiry on
- * every call.
+ * every call. The refresh must run whenever the write does (not under an `if`, no exit between
+ * them), and no loop around the write may delete the key after it (the next turn's write would
+ * create it anew).
  *
  * A creation without TTL is itself reported (set-requires-ttl-or-keepttl's `setWithoutTtl`, this
  * rule's `noExpiry`): the write after it adds no leak of its own, and the fix is at the creation.
@@ -156,9 +158,68 @@ function seenJustBefore(context: AnyContext, read: RedisCall, write: RedisCall, 
   if (!sameKeyUntil(context, read.node, write, keyArg)) return false;
   const done = awaitOf(context, read, write, fn);
   if (done === undefined || !runsBefore(done, write.node) || otherAwaitBetween(context, done, write, fn)) return false;
+  if (deletedOnLaterTurn(context, read, write, keyArg)) return false;
   if (!keyExpiredInFile()) return true;
   const refresh = expiryInLaterRoundTrip(context, write, keyArg);
-  return refresh !== undefined && positiveDuration(context, refresh);
+  return refresh !== undefined && positiveDuration(context, refresh) && alwaysAfter(context, write.node, refresh.node);
+}
+
+/**
+ * Whether the key may be gone when `write` runs again: a deletion or emptying of it after the
+ * write in a loop that holds the write and not the read (`for (const move of moves) { await
+ * redis.hset(k, 'last', move); if (move === 'resign') await redis.del(k); }`: the next turn's HSET
+ * creates the key anew, without TTL).
+ */
+function deletedOnLaterTurn(context: AnyContext, read: RedisCall, write: RedisCall, keyArg: number): boolean {
+  const end = reachOf(read.node, write.node);
+  if (end <= write.node.range[1]) return false;
+  const key = keyIdOf(context, write, keyArg);
+  return callsInFunction(context, enclosingFunction(write.node)).some(
+    (other) =>
+      other !== write &&
+      other.node.range[0] >= write.node.range[1] &&
+      other.node.range[1] <= end &&
+      (MAY_DELETE_UNNAMED_KEYS.has(other.command) ||
+        other.description.keys.some((a) => a.effect !== 'read' && keyIdOf(context, other, a.arg) === key && !TTL_ONLY_EFFECTS.has(a.effect) && !(EFFECTS_THAT_LEAVE_THE_KEY.has(a.effect) && !a.mayDelete))),
+  );
+}
+
+/** Expressions and statements that evaluate their operand each time they run. */
+const PLAIN_PARENTS = new Set(['ExpressionStatement', 'AwaitExpression', 'CallExpression', 'MemberExpression', 'ChainExpression', 'VariableDeclarator', 'VariableDeclaration', 'ReturnStatement', 'TSAsExpression', 'TSNonNullExpression', 'ArrayExpression']);
+
+/**
+ * Whether `later` (an expiry refreshing the key) runs whenever `write` does: it sits, outside any
+ * branch, in a statement of a block that holds the write, and no `return`, `throw`, `break` or
+ * `continue` between them leaves first (`if (x) await redis.expire(k, 60)` refreshes only some
+ * writes).
+ */
+function alwaysAfter(context: AnyContext, write: TSESTree.Node, later: TSESTree.Node): boolean {
+  let statement: TSESTree.Node = later;
+  while (statement.parent && statement.parent.type !== 'BlockStatement' && statement.parent.type !== 'Program') {
+    if (!PLAIN_PARENTS.has(statement.parent.type)) return false;
+    statement = statement.parent;
+  }
+  const block = statement.parent;
+  if (!block || !(block.range[0] <= write.range[0] && write.range[1] <= block.range[1])) return false;
+  const from = write.range[1];
+  const exits = walk(
+    context,
+    block,
+    (node) => {
+      if (node.range[1] <= from || node.range[0] >= later.range[0]) return 'skip';
+      if (node.type === 'ReturnStatement' || node.type === 'ThrowStatement') return node.range[0] >= from ? 'stop' : undefined;
+      if ((node.type === 'BreakStatement' || node.type === 'ContinueStatement') && node.range[0] >= from) {
+        // a loop or switch wholly between the two keeps its own break / continue
+        for (let up: TSESTree.Node | undefined = node.parent; up && up !== block; up = up.parent) {
+          if (node.label === null && (isLoop(up) || (node.type === 'BreakStatement' && up.type === 'SwitchStatement')) && up.range[0] >= from) return undefined;
+        }
+        return 'stop';
+      }
+      return undefined;
+    },
+    { skipFunctions: true },
+  );
+  return !exits;
 }
 
 /**

@@ -41,7 +41,11 @@
  * argument decides: a known value (`3600`, a `const`, `0`, `undefined`) as it is; left out, the
  * parameter's default (`ttl = 60`), else `undefined`; any other expression (`this.ttl`, a
  * variable) is only known to be defined, so `ttl !== undefined` holds and `if (ttl)` is not
- * decided (the call is then not read: the caller passed a TTL).
+ * decided (the call is then not read: the caller passed a TTL). `undefined` (the global), `void 0`
+ * and `undefined as number` are `undefined`; a `? :` argument (`remember ? WEEK : undefined`) is
+ * the arm of each side, the one without expiry when they differ (it runs on one path). A default
+ * the body spells as its first statement (`ttl = ttl ?? 3600`, `ttl ||= 3600`) is the default; a
+ * parameter the body assigns any other way chooses no arms.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { EXPIRY_EFFECTS } from '../semantics/commands.js';
@@ -61,7 +65,7 @@ export interface OptionArms {
    * the arms test the parameter itself, a positional value (a TTL), not an options object's
    * properties; `fallbackValue`: its default (`ttl = 60`) as its own module reads it
    */
-  positional?: { fallbackValue?: Operand };
+  positional?: { fallbackValue?: Operand; orFalsy?: true };
   /** the parameter's default object literal (`opts = {}`), what a caller leaving it out passes */
   fallback?: TSESTree.ObjectExpression;
   arms: Array<{ call: RedisCall; conditions: Condition[] }>;
@@ -112,8 +116,18 @@ export function optionArmsOf(context: AnyContext, fn: FunctionLike, sent: readon
       call.description.keys.some((action) => EXPIRY_EFFECTS.has(action.effect)) && call.argNodes.some((node, j) => !call.description.keys.some((action) => action.arg === j) && refersTo(context, node, fn, param!));
     if (!arms.some((arm) => expiresWithIt(arm.call))) return undefined;
     if (inner.type === AST_NODE_TYPES.RestElement || inner.type === AST_NODE_TYPES.ObjectPattern || inner.type === AST_NODE_TYPES.ArrayPattern) return undefined;
-    const fallback = inner.type === AST_NODE_TYPES.AssignmentPattern ? inner.right : undefined;
-    return { param, positional: fallback ? { fallbackValue: literalOf(context, fallback) ?? { kind: 'defined' } } : {}, arms };
+    let fallback: TSESTree.Node | undefined = inner.type === AST_NODE_TYPES.AssignmentPattern ? inner.right : undefined;
+    // the parameter assigned in the body: a default spelled there (`ttl = ttl ?? 3600;`, `ttl ||=
+    // DEFAULT`, its first statement) is the fallback; any other assignment (`if (perm) ttl = 0`)
+    // leaves the tests reading something else than the caller's argument
+    const assigned = assignedDefault(context, fn, inner.type === AST_NODE_TYPES.AssignmentPattern ? inner.left : inner);
+    if (assigned === null) return undefined;
+    if (assigned) {
+      if (fallback) return undefined;
+      fallback = assigned.value;
+    }
+    const fallbackValue = fallback ? (literalOf(context, fallback) ?? { kind: 'defined' as const }) : undefined;
+    return { param, positional: { ...(fallbackValue ? { fallbackValue } : {}), ...(assigned?.orFalsy ? { orFalsy: true } : {}) }, arms };
   }
   if (!oneCommand) return undefined;
   if (inner.type === AST_NODE_TYPES.AssignmentPattern) {
@@ -129,9 +143,17 @@ export function optionArmsOf(context: AnyContext, fn: FunctionLike, sent: readon
  * decided, or no arm or more than one runs.
  */
 export function chosenArm(context: AnyContext, arms: OptionArms, options: TSESTree.Node | undefined): RedisCall | undefined {
+  // a positional argument chosen at the call (`remember ? WEEK : undefined`): the arm each side
+  // chooses, and of two, the one that leaves the key without expiry (it runs on one path)
+  const choice = arms.positional && options ? unwrap(options) : undefined;
+  if (choice?.type === AST_NODE_TYPES.ConditionalExpression) {
+    const sides = [chosenArm(context, arms, choice.consequent), chosenArm(context, arms, choice.alternate)];
+    if (sides.some((side) => side === undefined)) return undefined;
+    return sides.find((side) => !side!.description.keys.some((action) => EXPIRY_EFFECTS.has(action.effect))) ?? sides[0];
+  }
   const value = arms.positional ? undefined : options ? optionsValue(context, options) : arms.fallback;
   if (value === UNKNOWN_VALUE) return undefined;
-  const positional = arms.positional ? positionalOperand(context, options, arms.positional.fallbackValue) : undefined;
+  const positional = arms.positional ? positionalOperand(context, options, arms.positional.fallbackValue, arms.positional.orFalsy) : undefined;
   if (arms.positional && !positional) return undefined;
   let chosen: RedisCall | undefined;
   for (const arm of arms.arms) {
@@ -180,12 +202,38 @@ const UNKNOWN_VALUE = Symbol('unknown');
  * expression; left out (or `undefined`), the parameter's default, else `undefined`. Unknown for a
  * spread.
  */
-function positionalOperand(context: AnyContext, argument: TSESTree.Node | undefined, fallback: Operand | undefined): Operand | undefined {
+function positionalOperand(context: AnyContext, argument: TSESTree.Node | undefined, fallback: Operand | undefined, orFalsy?: true): Operand | undefined {
   if (!argument) return fallback ?? { kind: 'undefined' };
   if (argument.type === AST_NODE_TYPES.SpreadElement) return undefined;
-  const known = literalOf(context, argument);
+  const bare = unwrap(argument);
+  // `void 0` is `undefined`
+  const known = bare.type === AST_NODE_TYPES.UnaryExpression && bare.operator === 'void' ? ({ kind: 'undefined' } as const) : literalOf(context, argument);
   if (known?.kind === 'undefined') return fallback ?? known;
+  // `ttl = ttl || DEFAULT`: a falsy argument takes the default too
+  if (orFalsy && fallback && known?.kind === 'value' && !known.value) return fallback;
   return known ?? { kind: 'defined' };
+}
+
+/**
+ * How the body of `fn` assigns its parameter `id`: `undefined` when it does not; its default when
+ * the only assignment is the body's first statement `id = id ?? D` / `id ??= D` (`orFalsy` for
+ * `||` / `||=`); `null` for any other assignment.
+ */
+function assignedDefault(context: AnyContext, fn: FunctionLike, id: TSESTree.Node): { value: TSESTree.Node; orFalsy: boolean } | null | undefined {
+  if (id.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const variable = findVariable(context, id);
+  const writes = variable ? variable.references.filter((reference) => reference.isWrite() && reference.identifier !== id) : [];
+  if (writes.length === 0) return undefined;
+  if (writes.length > 1) return null;
+  const first = fn.body.type === AST_NODE_TYPES.BlockStatement ? fn.body.body[0] : undefined;
+  const assignment = first?.type === AST_NODE_TYPES.ExpressionStatement ? first.expression : undefined;
+  if (assignment?.type !== AST_NODE_TYPES.AssignmentExpression || assignment.left !== writes[0]!.identifier) return null;
+  if (assignment.operator === '??=' || assignment.operator === '||=') return { value: assignment.right, orFalsy: assignment.operator === '||=' };
+  const right = unwrap(assignment.right);
+  if (assignment.operator !== '=' || right.type !== AST_NODE_TYPES.LogicalExpression || (right.operator !== '??' && right.operator !== '||')) return null;
+  const left = unwrap(right.left);
+  if (left.type !== AST_NODE_TYPES.Identifier || findVariable(context, left) !== variable) return null;
+  return { value: right.right, orFalsy: right.operator === '||' };
 }
 
 /** The caller's options: its object literal, `undefined` when left out (or `undefined`), else unknown. */
@@ -442,7 +490,8 @@ function truthOf(context: AnyContext, test: TSESTree.Node, value: TSESTree.Objec
 function literalOf(context: AnyContext, node: TSESTree.Node): Operand | undefined {
   const bare = unwrap(node);
   if (bare.type === AST_NODE_TYPES.Literal && bare.value === null) return { kind: 'value', value: null };
-  if (bare.type === AST_NODE_TYPES.Identifier && bare.name === 'undefined' && !findVariable(context, bare)) return { kind: 'undefined' };
+  // the global `undefined` (ESLint's builtin globals give it a variable without declaration), not a shadowing one
+  if (bare.type === AST_NODE_TYPES.Identifier && bare.name === 'undefined' && !findVariable(context, bare)?.defs.length) return { kind: 'undefined' };
   const known = staticValue(context, bare);
   return known === undefined ? undefined : { kind: 'value', value: known };
 }

@@ -30,15 +30,21 @@
  * (`${key}:lock`), a deletion on some turns only (`if (owner === me) del(room)`: a sweep of some
  * keys), a wipe that deletes the listed keys without reading them (`del(...keys)`: a reset, a
  * test's cleanup), a pattern with a run-time part (`room:${id}:*`: one entity's teardown) or
- * without a static part (`*`), nor a listed element reassigned.
+ * without a static part (`*`), nor a listed element reassigned, nor a turn that may end before the
+ * deletion (`if (Number(v) < 100) continue;`: a sweep; an exit only when the key's read replied
+ * nil, `if (!v) continue`, leaves nothing behind), nor a listing or deletion through an ioredis
+ * client with a `keyPrefix` (it prefixes neither KEYS / SCAN patterns nor their replies: nothing is
+ * drained).
  *
  * The drain must be able to run ({@link mayRun}): a drain in dead code never ends a key. A function
  * counts when other modules can call it (an exported function, a class member that is not
- * `private` / `protected` / `#name`: another module, a scheduler's decorator may call it), or its
- * name is written elsewhere in its file (a call, a `setInterval(() => this.sync())`, a
- * registration), and `uncalled.ts` does not find it named nowhere in its application.
+ * `private` / `protected` / `#name`: another module, a scheduler's decorator may call it), a
+ * decorated method (`@Cron(...)`: the framework calls it), or its name is written elsewhere in
+ * its file's code (a call, a `setInterval(() => this.sync())`, a registration; not a comment, as a
+ * scheduler left disabled is, nor a word of a string), and `uncalled.ts` does not find it named
+ * nowhere in its application.
  */
-import type { TSESTree } from '@typescript-eslint/utils';
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { EFFECTS_THAT_DELETE_KEY } from '../semantics/commands.js';
 import { DELETES_READING_VALUE, KEY_LISTINGS, matchStars, starLiterals } from '../semantics/key-patterns.js';
 import { calledName } from './builder-lookup.js';
@@ -46,8 +52,10 @@ import { fileIndexOf } from './file-index.js';
 import { hasStaticPart } from './key-id.js';
 import { keyShapeOf } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
-import { findVariable, propertyName, unwrap, type AnyContext, type FunctionLike } from './static.js';
+import { findVariable, propertyName, unwrap, walkParsed, type AnyContext, type FunctionLike } from './static.js';
 import { uncalledDeclaration } from './uncalled.js';
+
+type Variable = TSESLint.Scope.Variable;
 
 /** A deletion of each key a KEYS / SCAN listing returned, and the literals of the listing's pattern. */
 export interface PatternDrain {
@@ -102,6 +110,7 @@ function listingPattern(context: AnyContext, all: readonly RedisCall[], deletion
   const element = elementOf(context, key);
   if (!element || !unconditionalIn(deletion.node, element.body)) return undefined;
   const variable = findVariable(context, key);
+  if (!variable || exitBefore(context, all, variable, deletion.node, element.body)) return undefined;
   const read = (call: RedisCall) =>
     call !== deletion &&
     call.node.range[1] <= deletion.node.range[0] &&
@@ -109,8 +118,11 @@ function listingPattern(context: AnyContext, all: readonly RedisCall[], deletion
     call.argNodes.some((arg) => arg !== undefined && arg.type === 'Identifier' && findVariable(context, arg) === variable);
   if (!DELETES_READING_VALUE.has(deletion.command) && !all.some(read)) return undefined;
   const listing = listingOf(context, all, element.list);
-  if (!listing) return undefined;
-  const shape = keyShapeOf(context, listing);
+  // an ioredis / iovalkey `keyPrefix` applies to neither KEYS / SCAN patterns nor their replies
+  // (https://github.com/redis/ioredis#transparent-key-prefixing): the listing misses the stored
+  // keys, or the deletion prefixes the listed (already prefixed) key again; either way nothing drains
+  if (!listing || listing.keyPrefix !== undefined || deletion.client.keyPrefix !== undefined) return undefined;
+  const shape = keyShapeOf(context, listing.pattern);
   return shape.constant && hasStaticPart(shape.shape) ? shape.shape : undefined;
 }
 
@@ -135,6 +147,68 @@ function unconditionalIn(node: TSESTree.Node, body: TSESTree.Node): boolean {
   for (let current = node.parent; current; current = current.parent) {
     if (current === body) return true;
     if (!UNCONDITIONAL.has(current.type)) return false;
+  }
+  return false;
+}
+
+/**
+ * Whether the turn may end before `deletion`: a `return`, `throw`, `yield`, a `break` / `continue`
+ * of the loop over the keys (or labelled), before it in `body` and not around it (`if (Number(v) <
+ * 100) continue;`: a sweep of some keys, the others left), outside nested functions; save an exit
+ * taken only when the listed key is gone (`const v = await redis.get(key); if (!v) continue;`:
+ * nothing is left to drain).
+ */
+function exitBefore(context: AnyContext, all: readonly RedisCall[], element: Variable, deletion: TSESTree.Node, body: TSESTree.Node): boolean {
+  return walkParsed(body, (node) => {
+    if (node !== body && (node.type === 'FunctionDeclaration' || node.type === 'FunctionExpression' || node.type === 'ArrowFunctionExpression')) return 'skip';
+    if (node.range[0] >= deletion.range[0]) return 'skip';
+    if (node.range[1] >= deletion.range[1]) return undefined; // around the deletion (`return redis.getdel(key)`)
+    const exits =
+      node.type === 'ReturnStatement' ||
+      node.type === 'ThrowStatement' ||
+      node.type === 'YieldExpression' ||
+      ((node.type === 'BreakStatement' || node.type === 'ContinueStatement') && (node.label !== null || !targetInside(node, body)));
+    return exits && !takenWhenMissing(context, all, element, node) ? 'stop' : undefined;
+  });
+}
+
+/**
+ * Whether the exit `node` is the branch of an `if` whose test holds only for a missing key's reply:
+ * `!v`, `v === null`, `v == null`, `v === undefined` of a `const v` holding the awaited read of the
+ * listed key `element` (GET's nil; an empty reply, `{}` or `[]`, never makes them true).
+ */
+function takenWhenMissing(context: AnyContext, all: readonly RedisCall[], element: Variable, node: TSESTree.Node): boolean {
+  let branch = node.parent;
+  if (branch?.type === 'BlockStatement') branch = branch.parent;
+  if (branch?.type !== 'IfStatement' || !(branch.consequent.range[0] <= node.range[0] && node.range[1] <= branch.consequent.range[1])) return false;
+  const test = unwrap(branch.test);
+  let tested: TSESTree.Node | undefined;
+  if (test.type === 'UnaryExpression' && test.operator === '!') tested = unwrap(test.argument);
+  else if (test.type === 'BinaryExpression' && (test.operator === '===' || test.operator === '==')) {
+    const nothing = (side: TSESTree.Node) => (side.type === 'Literal' && side.value === null) || (side.type === 'Identifier' && side.name === 'undefined');
+    tested = nothing(test.right) ? unwrap(test.left) : nothing(test.left) ? unwrap(test.right) : undefined;
+  }
+  if (tested?.type !== 'Identifier') return false;
+  const reply = findVariable(context, tested);
+  const def = reply?.defs.length === 1 ? reply.defs[0] : undefined;
+  if (!reply || def?.type !== 'Variable' || def.parent?.kind !== 'const' || !def.node.init) return false;
+  const init = unwrap(def.node.init);
+  if (init.type !== 'AwaitExpression') return false;
+  const call = all.find((c) => c.node === unwrap(init.argument));
+  return (
+    call !== undefined &&
+    call.description.keys.length === 1 &&
+    call.description.keys[0]!.effect === 'read' &&
+    call.argNodes[call.description.keys[0]!.arg]?.type === 'Identifier' &&
+    findVariable(context, call.argNodes[call.description.keys[0]!.arg] as TSESTree.Identifier) === element
+  );
+}
+
+/** Whether the loop or `switch` an unlabelled `break` / `continue` leaves lies inside `body`. */
+function targetInside(node: TSESTree.BreakStatement | TSESTree.ContinueStatement, body: TSESTree.Node): boolean {
+  for (let current: TSESTree.Node | undefined = node.parent; current && current !== body; current = current.parent) {
+    if (current.type === 'ForStatement' || current.type === 'ForInStatement' || current.type === 'ForOfStatement' || current.type === 'WhileStatement' || current.type === 'DoWhileStatement') return true;
+    if (node.type === 'BreakStatement' && current.type === 'SwitchStatement') return true;
   }
   return false;
 }
@@ -171,12 +245,12 @@ function elementOf(context: AnyContext, id: TSESTree.Identifier): { list: TSESTr
  * variable bound once to it (`const keys = await redis.keys(p)`, `const [next, keys] = await
  * redis.scan(c, 'MATCH', p)`, `const { keys } = await client.scan(c, { MATCH: p })`).
  */
-function listingOf(context: AnyContext, all: readonly RedisCall[], list: TSESTree.Node): TSESTree.Node | undefined {
+function listingOf(context: AnyContext, all: readonly RedisCall[], list: TSESTree.Node): { pattern: TSESTree.Node; keyPrefix: string | undefined } | undefined {
   let value = unwrap(list);
   if (value.type === 'AwaitExpression') value = unwrap(value.argument);
   if (value.type === 'CallExpression') {
     const call = all.find((c) => c.node === value);
-    return call && KEY_LISTINGS[call.command]?.keys === 'reply' ? patternOf(call) : undefined;
+    return call && KEY_LISTINGS[call.command]?.keys === 'reply' ? listed(call) : undefined;
   }
   if (value.type !== 'Identifier') return undefined;
   const variable = findVariable(context, value);
@@ -195,7 +269,13 @@ function listingOf(context: AnyContext, all: readonly RedisCall[], list: TSESTre
       : (id.type === 'ArrayPattern' && id.elements[1] === def.name) ||
         // node-redis converts SCAN's reply to `{ cursor, keys }`
         (id.type === 'ObjectPattern' && id.properties.some((p) => p.type === 'Property' && propertyName(p.key, p.computed) === 'keys' && p.value === def.name));
-  return keysOfReply ? patternOf(call) : undefined;
+  return keysOfReply ? listed(call) : undefined;
+}
+
+/** The pattern node of a listing and the `keyPrefix` of its client. */
+function listed(call: RedisCall): { pattern: TSESTree.Node; keyPrefix: string | undefined } | undefined {
+  const pattern = patternOf(call);
+  return pattern ? { pattern, keyPrefix: call.client.keyPrefix } : undefined;
 }
 
 /** The pattern node of a KEYS / SCAN call (semantics/key-patterns.ts KEY_LISTINGS): its argument, the one after MATCH, or a client's option object's `MATCH` / `match`. */
@@ -216,8 +296,8 @@ function patternOf(call: RedisCall): TSESTree.Node | undefined {
 
 /**
  * Whether the function `fn` (a drain) may run: callable from outside its module (an exported
- * function, a class member that is not `private` / `protected` / `#name`), or its name is written
- * in its file outside its own declaration; and `uncalled.ts` does not find it named nowhere in its
+ * function, a class member that is not `private` / `protected` / `#name`), decorated, or its name
+ * is a token of its file outside its own declaration; and `uncalled.ts` does not find it named nowhere in its
  * application.
  */
 export function mayRun(context: AnyContext, fn: FunctionLike): boolean {
@@ -227,9 +307,17 @@ export function mayRun(context: AnyContext, fn: FunctionLike): boolean {
   const parent = fn.parent;
   if (parent?.type === 'MethodDefinition' || parent?.type === 'PropertyDefinition' || parent?.type === 'VariableDeclarator') declaration = parent;
   if (exported(declaration)) return true;
-  const text = context.sourceCode.text;
-  const outside = text.slice(0, declaration.range[0]) + '\n' + text.slice(declaration.range[1]);
-  return new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}(?![\\w$])`).test(outside);
+  // a decorated method: the framework calls it (`@Cron('* * * * *') private async sync()`)
+  if (declaration.type === 'MethodDefinition' && declaration.decorators.length > 0) return true;
+  // named in code outside its declaration: a token, not a comment (`// setInterval(() => this.sync())`
+  // left disabled) nor a word of a string (`'sync is disabled'`); a string that is the name itself
+  // may dispatch to it (`this[job]()` with `job = 'sync'`)
+  return context.sourceCode.ast.tokens.some(
+    (token) =>
+      (token.range[1] <= declaration.range[0] || token.range[0] >= declaration.range[1]) &&
+      (((token.type === 'Identifier' || token.type === 'PrivateIdentifier') && (token.value === name || `#${token.value}` === name || token.value === `#${name}`)) ||
+        (token.type === 'String' && token.value.slice(1, -1) === name)),
+  );
 }
 
 /**
