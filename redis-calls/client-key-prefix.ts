@@ -18,6 +18,19 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { keyShapeOf } from './key-shape.js';
 import { propertyName, resolveConstExpression, unwrap, type AnyContext } from './static.js';
 
+/**
+ * Whether a KEYS / SCAN listing and a deletion of each listed key, sent through clients with these
+ * `keyPrefix` options, drain the keys the pattern names: only when neither client has a prefix.
+ * ioredis / iovalkey prefix the keys of commands, but neither a KEYS / SCAN pattern nor the keys
+ * they reply with (https://github.com/redis/ioredis#transparent-key-prefixing): the listing
+ * misses the stored keys, or the deletion prefixes a listed (already prefixed) key again.
+ * @param listing the `keyPrefix` of the listing's client (`undefined`: none)
+ * @param deletion the `keyPrefix` of the deletion's client (`undefined`: none)
+ */
+export function listingDrainsThroughPrefix(listing: string | undefined, deletion: string | undefined): boolean {
+  return listing === undefined && deletion === undefined;
+}
+
 /** A prefix option whose value a spread after it may replace: known to be set, its text unknown. */
 const UNKNOWN_VALUE = 'unknown';
 

@@ -48,6 +48,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { EFFECTS_THAT_DELETE_KEY } from '../semantics/commands.js';
 import { DELETES_READING_VALUE, KEY_LISTINGS, matchStars, starLiterals } from '../semantics/key-patterns.js';
 import { calledName } from './builder-lookup.js';
+import { listingDrainsThroughPrefix } from './client-key-prefix.js';
 import { fileIndexOf } from './file-index.js';
 import { hasStaticPart } from './key-id.js';
 import { keyShapeOf } from './key-shape.js';
@@ -118,10 +119,7 @@ function listingPattern(context: AnyContext, all: readonly RedisCall[], deletion
     call.argNodes.some((arg) => arg !== undefined && arg.type === 'Identifier' && findVariable(context, arg) === variable);
   if (!DELETES_READING_VALUE.has(deletion.command) && !all.some(read)) return undefined;
   const listing = listingOf(context, all, element.list);
-  // an ioredis / iovalkey `keyPrefix` applies to neither KEYS / SCAN patterns nor their replies
-  // (https://github.com/redis/ioredis#transparent-key-prefixing): the listing misses the stored
-  // keys, or the deletion prefixes the listed (already prefixed) key again; either way nothing drains
-  if (!listing || listing.keyPrefix !== undefined || deletion.client.keyPrefix !== undefined) return undefined;
+  if (!listing || !listingDrainsThroughPrefix(listing.keyPrefix, deletion.client.keyPrefix)) return undefined;
   const shape = keyShapeOf(context, listing.pattern);
   return shape.constant && hasStaticPart(shape.shape) ? shape.shape : undefined;
 }
