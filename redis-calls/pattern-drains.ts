@@ -49,11 +49,12 @@ import { EFFECTS_THAT_DELETE_KEY } from '../semantics/commands.js';
 import { DELETES_READING_VALUE, KEY_LISTINGS, matchStars, starLiterals } from '../semantics/key-patterns.js';
 import { calledName } from './builder-lookup.js';
 import { listingDrainsThroughPrefix } from './client-key-prefix.js';
+import { isFunctionNode } from './client-syntax.js';
 import { fileIndexOf } from './file-index.js';
 import { hasStaticPart } from './key-id.js';
 import { keyShapeOf } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
-import { findVariable, propertyName, unwrap, walkParsed, type AnyContext, type FunctionLike } from './static.js';
+import { findVariable, isLoop, propertyName, unwrap, walkParsed, type AnyContext, type FunctionLike } from './static.js';
 import { uncalledDeclaration } from './uncalled.js';
 
 type Variable = TSESLint.Scope.Variable;
@@ -158,7 +159,7 @@ function unconditionalIn(node: TSESTree.Node, body: TSESTree.Node): boolean {
  */
 function exitBefore(context: AnyContext, all: readonly RedisCall[], element: Variable, deletion: TSESTree.Node, body: TSESTree.Node): boolean {
   return walkParsed(body, (node) => {
-    if (node !== body && (node.type === 'FunctionDeclaration' || node.type === 'FunctionExpression' || node.type === 'ArrowFunctionExpression')) return 'skip';
+    if (node !== body && isFunctionNode(node)) return 'skip';
     if (node.range[0] >= deletion.range[0]) return 'skip';
     if (node.range[1] >= deletion.range[1]) return undefined; // around the deletion (`return redis.getdel(key)`)
     const exits =
@@ -205,7 +206,7 @@ function takenWhenMissing(context: AnyContext, all: readonly RedisCall[], elemen
 /** Whether the loop or `switch` an unlabelled `break` / `continue` leaves lies inside `body`. */
 function targetInside(node: TSESTree.BreakStatement | TSESTree.ContinueStatement, body: TSESTree.Node): boolean {
   for (let current: TSESTree.Node | undefined = node.parent; current && current !== body; current = current.parent) {
-    if (current.type === 'ForStatement' || current.type === 'ForInStatement' || current.type === 'ForOfStatement' || current.type === 'WhileStatement' || current.type === 'DoWhileStatement') return true;
+    if (isLoop(current)) return true;
     if (node.type === 'BreakStatement' && current.type === 'SwitchStatement') return true;
   }
   return false;
