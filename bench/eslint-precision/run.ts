@@ -20,7 +20,8 @@
  * - **applications**: open-source applications pinned by repository and commit in
  *   `applications.json`. The bench cannot reach GitHub: it reads the git directory the search
  *   tool's `fetch` leaves at `<mirror>/<owner>+<name>/repo` (bare, or a clone's `repo/.git`; `--mirror <dir>`, default
- *   `/work/.mirror`), extracts the pinned commit's source files into `<scratch>-apps/<owner>+<name>/`
+ *   `/work/.mirror`), extracts the pinned commit's source files, with every `package.json`,
+ *   `pnpm-workspace.yaml`, `lerna.json` and tsconfig the rules read, into `<scratch>-apps/<owner>+<name>/`
  *   (beside the scratch, not in it: a module lookup walking up from an application must not reach the
  *   packages' installs, whose hoisted versions depend on install order),
  *   and says which applications it skipped because no snapshot (or not that commit) is present.
@@ -28,7 +29,7 @@
  *   client packages, pinned) gets them installed into `<scratch>-apps/<owner>+<name>.clients/`, linked as its `node_modules`,
  *   and is linted typed too, with a program (`allowJs`, bundler resolution) over its linted files:
  *   imports of the clients and relative imports resolve, path aliases and workspace packages do not
- *   (their types are `any`). Applications without `clients` are linted untyped in both runs.
+ *   (their types are `any`; the rules' own analysis follows them, untyped and typed). Applications without `clients` are linted untyped in both runs.
  *   Linted: every `.ts` / `.tsx` / `.js` / `.jsx` / `.mjs` / `.cjs` / `.mts` / `.cts` source file
  *   that is not a test, a declaration file, generated or vendored code, and in which the rules'
  *   untyped analysis looks for a client at all (the file mentions `redis` / `valkey`, or a client
@@ -278,8 +279,8 @@ function ensureInstalled(dir: string, wanted: Array<[string, string]>, belonging
 
 /**
  * ES module or CommonJS, as Node (or the package's bundler entry, for `.js` files written with
- * import / export in a package without `"type": "module"`) would load the file. `top` is the
- * folder above which no `package.json` is looked for.
+ * import / export in a package without `"type": "module"`) would load the file: the nearest
+ * `package.json` below `top` decides (`top`'s own is not read: a package's or an application's root).
  */
 function sourceType(file: string, top: string): 'module' | 'commonjs' {
   if (/\.m[jt]s$/.test(file)) return 'module';
@@ -291,7 +292,13 @@ function sourceType(file: string, top: string): 'module' | 'commonjs' {
   if (/\.tsx?$/.test(file)) return 'module';
   for (let dir = dirname(file); dir.length > top.length; dir = dirname(dir)) {
     const manifest = join(dir, 'package.json');
-    if (existsSync(manifest)) return (JSON.parse(readFileSync(manifest, 'utf8')) as { type?: string }).type === 'module' ? 'module' : 'commonjs';
+    if (!existsSync(manifest)) continue;
+    // a nested manifest of an application can be a template (`"name": {{name}}`), not JSON
+    try {
+      return (JSON.parse(readFileSync(manifest, 'utf8')) as { type?: string }).type === 'module' ? 'module' : 'commonjs';
+    } catch {
+      return 'commonjs';
+    }
   }
   return 'commonjs';
 }
@@ -374,23 +381,31 @@ const COMMON_EXCLUDES = [
 const MAY_USE_REDIS =
   /redis|valkey|@vercel\/kv|\b(?:Cluster|createClient|createCluster|createSentinel|ChainableCommander|Pipeline|RedisClientMultiCommandType|RedisClusterMultiCommandType|fromEnv|defineScript)\b/i;
 
-/** A tsconfig or jsconfig file, at any depth (`tsconfig.json`, `apps/web/tsconfig.base.json`). */
-const TS_CONFIG = /(?:^|\/)(?:tsconfig|jsconfig)(?:\.[\w-]+)*\.json$/;
+/**
+ * What the rules read to resolve modules and tell packages apart, at any depth outside
+ * `node_modules`: every `package.json` (a workspace package's `name` and entries, whether it is
+ * private, its `redis` version, its `type`), `pnpm-workspace.yaml` and `lerna.json` (the workspace
+ * declarations), and the tsconfig / jsconfig files with those they extend by a relative path
+ * (`apps/web/tsconfig.base.json`, `_tsconfig.base.json`, `tsconfig-base.json`), whose `paths`
+ * aliases the rules follow (a missing `extends` target makes get-tsconfig drop the whole config).
+ */
+const PROJECT_FILE = /(?:^|\/)(?:package\.json|pnpm-workspace\.yaml|lerna\.json|[\w.-]*(?:tsconfig|jsconfig)[\w.-]*\.json)$/;
 
 /**
- * Writes the source files (by extension) of a commit into `dir`, read from the git directory with
- * `git ls-tree` and one `git cat-file --batch` (symbolic links and submodules are left out; a blob
- * the snapshot does not hold, which `fetch` does for its largest files, is named on stderr).
+ * Writes the source files (by extension) and the {@link PROJECT_FILE} files of a commit into `dir`,
+ * read from the git directory with `git ls-tree` and one `git cat-file --batch` (symbolic links and
+ * submodules are left out; a blob the snapshot does not hold, which `fetch` does for its largest
+ * files, is named on stderr).
  */
 function extractSources(gitDir: string, commit: string, dir: string): void {
   const listing = execFileSync('git', ['--git-dir', gitDir, 'ls-tree', '-r', '-z', commit], { maxBuffer: 2 ** 30 }).toString('utf8');
   const wanted: Array<{ oid: string; path: string }> = [];
   for (const entry of listing.split('\0')) {
     const match = /^100\d{3} blob ([0-9a-f]+)\t(.+)$/s.exec(entry);
-    // the sources, the root package.json (what the rules read of the package: its entries,
-    // whether it is private; never a sourceType, which run.ts reads below the root only), and
-    // the tsconfig / jsconfig files, whose `paths` aliases the rules follow to key constants
-    if (match && (SOURCE_EXTENSIONS.some((ext) => match[2]!.endsWith(`.${ext}`)) || match[2] === 'package.json' || TS_CONFIG.test(match[2]!))) wanted.push({ oid: match[1]!, path: match[2]! });
+    // a nested package.json also gives its folder's .js files their sourceType, as Node would
+    // (sourceType reads none at the root, whose manifest was extracted before)
+    const path = match?.[2];
+    if (path && (SOURCE_EXTENSIONS.some((ext) => path.endsWith(`.${ext}`)) || (PROJECT_FILE.test(path) && !/(?:^|\/)node_modules\//.test(path)))) wanted.push({ oid: match[1]!, path });
   }
   const output = execFileSync('git', ['--git-dir', gitDir, 'cat-file', '--batch'], {
     input: wanted.map((w) => w.oid).join('\n') + '\n',
@@ -429,8 +444,8 @@ function snapshotOf(mirror: string, repo: string): string {
 }
 
 /**
- * Extracts the pinned commit's source files of an application into `<scratch>-apps` (once per
- * commit) and returns the files to lint, or why the application is skipped. With `typed` and
+ * Extracts the pinned commit's source and project files of an application into `<scratch>-apps`
+ * (once per commit, {@link extractSources}) and returns the files to lint, or why the application is skipped. With `typed` and
  * `spec.clients`, installs the clients beside the sources and writes the typed program's
  * tsconfig (`.bench-tsconfig.json` in the application's folder). Untyped, an application whose
  * package.json names no `redis` gets the node-redis major of this repository's package.json (5,
@@ -452,8 +467,8 @@ function prepareApplication(
   }
   const dir = join(`${scratch}-apps`, spec.repo.replace('/', '+'));
   const stamp = join(dir, '.bench-commit');
-  // the stamp names what was extracted: the commit, with the root package.json and the tsconfig files
-  const extracted = `${spec.commit} with package.json and tsconfig files`;
+  // the stamp names what was extracted: an extraction of fewer files is redone
+  const extracted = `${spec.commit} with package.json, workspace and tsconfig files at any depth`;
   if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== extracted) {
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
