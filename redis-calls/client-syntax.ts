@@ -5,7 +5,7 @@
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { describeCommand } from '../semantics/commands.js';
-import { isCodeSpecifier } from './modules.js';
+import { isCodeSpecifier, loadModule, packageReExport } from './modules.js';
 import { clientPackageOf, type ClientFlavor, type ClientPackage } from './client-packages.js';
 import { declaredPathAlias } from './resolve.js';
 import { commandOfMethod } from './command-methods.js';
@@ -341,6 +341,18 @@ export function importedFlavor(origin: ImportOrigin): ClientFlavor | undefined {
 }
 
 /**
+ * The origin of a binding imported from `source`: a name that a module of the code only passes on
+ * from a client package (`export { createClient } from 'redis'` in `./lib/redis`) comes from that
+ * package, as the import says once followed (modules.ts `packageReExport`).
+ */
+function importOrigin(context: AnyContext, source: string, own: boolean, imported: string | undefined): IdentifierOrigin {
+  const module = own && imported !== undefined ? loadModule(context, source, { packages: true }) : undefined;
+  const passed = module && packageReExport(module, imported!, ownSpecifier, (pkg) => clientPackageOf(pkg) !== undefined);
+  if (passed) return { kind: 'import', source: passed.source, own: false, imported: passed.name };
+  return { kind: 'import', source, own, ...(imported === undefined ? {} : { imported }) };
+}
+
+/**
  * Where the name `node` comes from in the file of `context`: an import (`own` when it is a module
  * of the code: relative, or a path alias / workspace package into the repository), a declaration of the file (a class, type, `const`, type parameter, enum), or
  * nowhere (a global).
@@ -355,14 +367,14 @@ export function originOf(context: AnyContext, node: TSESTree.Identifier): Identi
     const source = declaration.type === AST_NODE_TYPES.ImportDeclaration ? declaration.source.value : '';
     const own = ownSpecifier(from, source);
     if (def.node.type === AST_NODE_TYPES.ImportNamespaceSpecifier) return { kind: 'import', source, own, namespace: true };
-    if (def.node.type === AST_NODE_TYPES.ImportDefaultSpecifier) return { kind: 'import', source, own, imported: 'default' };
-    return { kind: 'import', source, own, ...bindingImportedName(def.node) };
+    if (def.node.type === AST_NODE_TYPES.ImportDefaultSpecifier) return importOrigin(context, source, own, 'default');
+    return importOrigin(context, source, own, bindingImportedName(def.node).imported);
   }
   if (def.type === 'Variable') {
     // const Redis = require('ioredis'); const { createClient } = require('redis')
     const init = def.node.init ? unwrap(def.node.init) : undefined;
     const source = init && requiredModule(init);
-    if (source !== undefined) return { kind: 'import', source, own: ownSpecifier(from, source), ...destructuredName(def.node.id, def.name) };
+    if (source !== undefined) return importOrigin(context, source, ownSpecifier(from, source), destructuredName(def.node.id, def.name).imported);
     // const { createClient: mk } = await import('redis')
     const dynamic = init?.type === AST_NODE_TYPES.AwaitExpression ? unwrap(init.argument) : undefined;
     if (

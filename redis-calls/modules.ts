@@ -488,6 +488,52 @@ export function locateExport(module: ImportedModule, name: string, depth = 0, se
   return bare.type === AST_NODE_TYPES.Identifier ? { module, name, local: bare.name, expression: value } : { module, name, expression: value };
 }
 
+/**
+ * The package binding that the export `name` of a module of the code passes on unchanged
+ * (`export { createClient } from 'redis'`, `export { default as Redis } from 'ioredis'`,
+ * `export * from 'ioredis'`), through re-exports between the code's own modules up to
+ * {@link RE_EXPORT_HOPS} deep: the package's specifier and the name it exports there. An
+ * `export *` of a package answers only when `packageHolds(source)` says the package is one whose
+ * exports the caller knows (a client package), since it may not export `name` at all.
+ * `undefined` when the code declares the export itself, or does not export it.
+ * @param isOwn whether a re-export's specifier, written in the module at `from`, names a module of the code
+ */
+export function packageReExport(
+  module: ImportedModule,
+  name: string,
+  isOwn: (from: string, source: string) => boolean,
+  packageHolds: (source: string) => boolean,
+  depth = 0,
+  seen = new Map<string, number>(),
+): { source: string; name: string } | undefined {
+  // as in locateExport: a module's export is searched once, again only when reached nearer the start
+  const key = `${module.path}\0${name}`;
+  if ((seen.get(key) ?? Infinity) <= depth) return undefined;
+  seen.set(key, depth);
+  const through = (source: string, inner: string): { source: string; name: string } | undefined => {
+    if (!isOwn(module.path, source)) return { source, name: inner };
+    const next = depth < RE_EXPORT_HOPS ? loadNestedModule(module, source) : undefined;
+    return next ? packageReExport(next, inner, isOwn, packageHolds, depth + 1, seen) : undefined;
+  };
+  for (const statement of module.program.body) {
+    if (statement.type !== AST_NODE_TYPES.ExportNamedDeclaration) continue;
+    for (const specifier of statement.specifiers) {
+      if (moduleExportName(specifier.exported) !== name) continue;
+      return statement.source ? through(statement.source.value, moduleExportName(specifier.local)) : undefined;
+    }
+  }
+  // `export *` never passes a default export on; a declared export of the same name wins over it
+  // (locateExport at the hop limit looks at this module's own exports only)
+  if (name === 'default' || locateExport(module, name, RE_EXPORT_HOPS) !== undefined) return undefined;
+  for (const statement of module.program.body) {
+    if (statement.type !== AST_NODE_TYPES.ExportAllDeclaration || statement.exported) continue;
+    const source = statement.source.value;
+    const found = isOwn(module.path, source) ? through(source, name) : packageHolds(source) ? { source, name } : undefined;
+    if (found) return found;
+  }
+  return undefined;
+}
+
 /** `foo` and `'foo'` in `export { foo as 'foo' }`. */
 function moduleExportName(node: TSESTree.Identifier | TSESTree.StringLiteral): string {
   return node.type === AST_NODE_TYPES.Identifier ? node.name : node.value;
