@@ -4,7 +4,8 @@
  *
  * - a key **the file deletes itself and never expires** ({@link deletedElsewhere}): another
  *   function of the same file, not on the writer's own path, deletes the whole key (DEL, UNLINK,
- *   GETDEL: the `delete` effect of `semantics/commands.ts`) and nothing in the file gives that key
+ *   GETDEL: the `delete` effect of `semantics/commands.ts`; a RENAME only when its destination is
+ *   deleted after it, `moved-keys.ts`; such a move drains the key even when the file expires it) and nothing in the file gives that key
  *   shape a TTL, nor the code beyond it (a cache family, `cache-keys.ts`: its DEL is an
  *   invalidation). A GC, a sweeper, an invalidation on change: a crash before the DEL leaves the key
  *   forever, which only `strict` reports;
@@ -27,6 +28,7 @@ import {
   EFFECTS_THAT_SET_TTL,
   EFFECTS_THAT_WRITE_WITHOUT_TTL,
   EXPIRY_EFFECTS,
+  movedTo,
   type KeyAction,
   type KeyEffect,
   STRING_COUNTERS,
@@ -136,7 +138,8 @@ function movedAwayElsewhere(context: AnyContext, call: RedisCall, shape: string,
   for (const other of [...index.calls, ...index.facadeCalls]) {
     for (const action of other.description.keys) {
       const source = other.argNodes[action.arg];
-      if (!source || source.type === 'SpreadElement' || !drainCovers(keyShapeOf(context, source).shape, shape)) continue;
+      if (movedTo(other.description, action.arg) === undefined || !source || source.type === 'SpreadElement') continue;
+      if (!drainCovers(keyShapeOf(context, source).shape, shape)) continue;
       if (!destinationDeleted(context, other, action.arg)) continue;
       const mover = namedFunctionOf(other.node);
       if (!mover || mover === writer || encloses(mover, writer) || encloses(writer, mover)) continue;
@@ -747,7 +750,7 @@ export const DELETED_KEYS_SCHEMA = {
   allowDeletedKeys: {
     type: 'boolean',
     description:
-      'Do not report a key the same file deletes as a whole (DEL, UNLINK, GETDEL) in another function, off the path of the write (a GC, a sweeper, an invalidation on change), and never gives a TTL: its life is managed by the code. A key family the code gives a TTL beyond the file (a module the file imports writes it with an expiry, or it is passed to a helper that writes its key with one) is a cache, whose DEL is an invalidation: reported. Locks (SET NX, SETNX, a key or value named lock / token) are always reported. Default true; false in the strict config.',
+      'Do not report a key the same file deletes as a whole (DEL, UNLINK, GETDEL) in another function, off the path of the write (a GC, a sweeper, an invalidation on change), and never gives a TTL: its life is managed by the code. A key family the code gives a TTL beyond the file (a module the file imports writes it with an expiry, or it is passed to a helper that writes its key with one) is a cache, whose DEL is an invalidation: reported. A job that moves the key away (RENAME / RENAMENX) to a key it then deletes drains it, even when the file also gives it a TTL; a RENAME to a key that lives on ends nothing. Locks (SET NX, SETNX, a key or value named lock / token) are always reported. Default true; false in the strict config.',
   },
 } as const;
 
