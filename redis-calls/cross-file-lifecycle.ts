@@ -49,6 +49,7 @@ import { keyShapeOf } from './key-shape.js';
 import { codeImports, loadModule, moduleContext, readModule, specifierOf } from './modules.js';
 import type { RedisCall } from './normalize.js';
 import { drainMatches, mayRun, patternDrains, type PatternDrain } from './pattern-drains.js';
+import { removesWholeKey } from './moved-keys.js';
 import { packageFiles, packageOf } from './project.js';
 import { enclosingFunction, findVariable, walk, type AnyContext, type FunctionLike } from './static.js';
 import { TEST_PATH } from './test-paths.js';
@@ -219,6 +220,8 @@ function addFacts(at: AnyContext, facts: RelatedFacts): void {
       const node = call.argNodes[key.arg];
       if (!node) continue;
       if (EFFECTS_THAT_DELETE_KEY.has(key.effect)) {
+        // a RENAME to a key that lives on moves the value, it does not end it (moved-keys.ts)
+        if (!removesWholeKey(at, call, key.arg)) continue;
         for (const each of listedKeys(at, node)) push(facts.deleted, keyShapeOf(at, each).shape, { call, fn, context: at });
         // DEL a b c: the command's further arguments are keys too
         if (key.arg === 0 && call.description.keys.length === 1) {

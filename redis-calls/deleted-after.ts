@@ -34,9 +34,11 @@ import { functionsByName } from './builder-lookup.js';
 import { fileIndexOf } from './file-index.js';
 import { hasStaticPart, keyAssignedBetween, listedKeys, sameKeyByShape } from './key-id.js';
 import { keyShapeOf } from './key-shape.js';
+import { removesWholeKey } from './moved-keys.js';
 import type { RedisCall } from './normalize.js';
 import { isFunctionNode } from './client-syntax.js';
-import { constInitializer, encloses, enclosingFunction, findVariable, isLoop, unwrap, walk, type AnyContext, type FunctionLike } from './static.js';
+import { constInitializer, encloses, enclosingFunction, findVariable, isLoop, unwrap, walk, walkOwnNodes, type AnyContext, type FunctionLike } from './static.js';
+import { MISSING_KEY_REPLY } from '../semantics/missing-key-replies.js';
 
 /** A deletion of one key node by one call. */
 interface Deletion {
@@ -63,7 +65,8 @@ function deletionsByShape(context: AnyContext): ReadonlyMap<string, readonly Del
   const index = fileIndexOf(context);
   for (const call of [...index.calls, ...index.facadeCalls]) {
     for (const action of call.description.keys) {
-      if (!EFFECTS_THAT_DELETE_KEY.has(action.effect)) continue;
+      // a RENAME to a key that lives on moves the value, it does not end it (moved-keys.ts)
+      if (!EFFECTS_THAT_DELETE_KEY.has(action.effect) || !removesWholeKey(context, call, action.arg)) continue;
       const nodes = call.argNodes.slice(action.arg, action.arg === 0 && call.description.keys.length === 1 ? undefined : action.arg + 1);
       for (const node of nodes) {
         if (!node) continue;
@@ -89,7 +92,8 @@ function deletionsByShape(context: AnyContext): ReadonlyMap<string, readonly Del
 export function deletedAfterOnEveryPath(context: AnyContext, call: RedisCall, arg: number): RedisCall | undefined {
   const keyNode = call.argNodes[arg];
   if (!keyNode || keyNode.type === 'SpreadElement') return undefined;
-  const fn = enclosingFunction(call.node) as FunctionLike | undefined;
+  // a write an array iterator's callback sends before its first await counts where the iteration is
+  const { fn, at } = writePosition(call.node);
   if (!fn) return undefined;
   const shape = keyShapeOf(context, keyNode).shape;
   const deletions = deletionsByShape(context).get(shape) ?? [];
@@ -101,9 +105,9 @@ export function deletedAfterOnEveryPath(context: AnyContext, call: RedisCall, ar
   const written = keyText(context, keyNode);
   // a deletion in the write's own function, after it
   for (const del of deletions) {
-    if (del.call.node.range[0] <= call.node.range[1] || enclosingFunction(del.call.node) !== fn || !same(del)) continue;
-    if (keyText(context, del.key) !== written || keyAssignedBetween(context, keyNode, call.node.range[1], del.call.node.range[0])) continue;
-    if (alwaysFollows(context, fn, call.node, del.call.node)) {
+    if (del.call.node.range[0] <= at.range[1] || enclosingFunction(del.call.node) !== fn || !same(del)) continue;
+    if (keyText(context, del.key) !== written || keyAssignedBetween(context, keyNode, at.range[1], del.call.node.range[0])) continue;
+    if (alwaysFollows(context, fn, at, del.call.node, exitsWhenMissing(context, written, at.range[1]))) {
       returned.add(del.call);
       return del.call;
     }
@@ -116,25 +120,76 @@ export function deletedAfterOnEveryPath(context: AnyContext, call: RedisCall, ar
     context,
     fn.body,
     (node) => {
-      if (node.type !== 'CallExpression' || node.range[0] <= call.node.range[1]) return;
+      if (node.type !== 'CallExpression' || node.range[0] <= at.range[1]) return;
       const name = node.callee.type === 'Identifier' ? node.callee.name : node.callee.type === 'MemberExpression' && node.callee.property.type === 'Identifier' ? node.callee.property.name : undefined;
       const targets = name === undefined ? [] : (byName.get(name) ?? []);
       if (targets.length === 0 || targets.some((target) => encloses(target, call.node))) return;
       // a callee named like the file's function but bound to something else (a parameter, a local)
       if (node.callee.type === 'Identifier' && !targets.some((target) => declares(context, node.callee as TSESTree.Identifier, target))) return;
       // the function deletes the key it is given: the key, its parameters read as this call's arguments
-      if (keyAssignedBetween(context, keyNode, call.node.range[1], node.range[0])) return;
+      if (keyAssignedBetween(context, keyNode, at.range[1], node.range[0])) return;
       const deleting = targets.map((target) =>
         deletions.find((del) => enclosingFunction(del.call.node) === target && same(del) && keyText(context, del.key, target, node) === written && alwaysReached(context, target, del.call.node)),
       );
-      if (deleting.some((del) => del === undefined) || !alwaysFollows(context, fn, call.node, node)) return;
+      if (deleting.some((del) => del === undefined) || !alwaysFollows(context, fn, at, node)) return;
       found = deleting[0]!.call;
       return 'stop';
     },
-    { range: [call.node.range[1], Infinity], skipFunctions: true },
+    { range: [at.range[1], Infinity], skipFunctions: true },
   );
   if (found) returned.add(found);
   return found;
+}
+
+/** Array methods that call their callback on each element before they return. */
+const SYNC_ITERATORS = new Set(['forEach', 'map']);
+
+/**
+ * The function a write belongs to for this analysis and the node that stands for it there: its
+ * innermost function and itself; or, for a write in the callback of an array's `forEach` / `map`
+ * (`items.forEach(async (x) => await redis.rpush(k, x))`) that the callback sends before any
+ * `await` or `yield` of its own, the function around that iteration and the iteration's call: the
+ * callback runs, up to its first `await`, before the iteration returns, so the write is sent
+ * before anything the enclosing function does after it.
+ */
+function writePosition(write: TSESTree.Node): { fn: FunctionLike | undefined; at: TSESTree.Node } {
+  const fn = enclosingFunction(write) as FunctionLike | undefined;
+  const iteration = fn?.parent;
+  if (!fn || iteration?.type !== 'CallExpression' || iteration.arguments[0] !== fn) return { fn, at: write };
+  const callee = unwrap(iteration.callee);
+  if (callee.type !== 'MemberExpression' || !SYNC_ITERATORS.has(callee.property.type === 'Identifier' ? callee.property.name : '')) return { fn, at: write };
+  let waits = false;
+  walkOwnNodes(fn.body, (node) => {
+    if ((node.type === 'AwaitExpression' || node.type === 'YieldExpression') && node.range[1] <= write.range[0]) waits = true;
+  });
+  if (waits) return { fn, at: write };
+  const outer = enclosingFunction(iteration) as FunctionLike | undefined;
+  return outer ? { fn: outer, at: iteration } : { fn, at: write };
+}
+
+/**
+ * The exits that leave the key `written` (a key text, {@link keyText}) behind only when it is
+ * missing: `if (!exists) return;` where `exists` is a `const` holding the awaited EXISTS of that one
+ * key, sent after the write (offset `after`): 0 when it is missing (`semantics/missing-key-replies.ts`),
+ * and a key already gone needs no deletion.
+ */
+function exitsWhenMissing(context: AnyContext, written: string, after: number): (exit: TSESTree.Node) => boolean {
+  return (exit) => {
+    let branch = exit.parent;
+    if (branch?.type === 'BlockStatement' && branch.body.length === 1) branch = branch.parent;
+    if (branch?.type !== 'IfStatement' || branch.alternate !== null || !encloses(branch.consequent, exit)) return false;
+    const test = unwrap(branch.test);
+    const tested = test.type === 'UnaryExpression' && test.operator === '!' ? unwrap(test.argument) : undefined;
+    if (tested?.type !== 'Identifier') return false;
+    const variable = findVariable(context, tested);
+    const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+    if (def?.type !== 'Variable' || def.parent.kind !== 'const' || !def.node.init) return false;
+    const init = unwrap(def.node.init);
+    if (init.type !== 'AwaitExpression') return false;
+    const read = fileIndexOf(context).calls.find((c) => c.node === unwrap(init.argument));
+    if (!read || read.node.range[0] < after || read.command !== 'EXISTS' || MISSING_KEY_REPLY.get(read.command) !== 0 || read.argNodes.length !== 1 || !read.argNodes[0]) return false;
+    return keyText(context, read.argNodes[0]) === written;
+  };
 }
 
 /**
@@ -199,6 +254,21 @@ const UNCONDITIONAL_PARENTS = new Set([
 ]);
 
 /**
+ * Whether a `catch` always ends by throwing: its last statement is a `throw` and it has no
+ * `return`, `break` or `continue` of its own (`catch (e) { log(e); throw wrap(e); }`). An exception
+ * then leaves the function as if nothing caught it: a crash, which `strict` reports.
+ */
+function rethrows(handler: TSESTree.CatchClause): boolean {
+  const last = handler.body.body.at(-1);
+  if (last?.type !== 'ThrowStatement') return false;
+  let leaves = false;
+  walkOwnNodes(handler.body, (node) => {
+    if (node.type === 'ReturnStatement' || node.type === 'BreakStatement' || node.type === 'ContinueStatement') leaves = true;
+  });
+  return !leaves;
+}
+
+/**
  * Whether `node` runs each time its function `fn` runs to its end: in its statement, only
  * unconditional expressions around it ({@link UNCONDITIONAL_PARENTS}); above its statement, only
  * blocks and a `try`'s block or `finally` up to the function's body. Early exits are
@@ -215,7 +285,7 @@ function onMainSequence(fn: FunctionLike, node: TSESTree.Node): boolean {
       // the deletion, nor the body of an `if`, a loop, a `catch`
       const above = parent.parent;
       if (!above || (above.type !== 'TryStatement' && above.type !== 'BlockStatement')) return false;
-      if (above.type === 'TryStatement' && above.block === parent && above.handler !== null) return false;
+      if (above.type === 'TryStatement' && above.block === parent && above.handler !== null && !rethrows(above.handler)) return false;
     } else if (parent.type === 'CatchClause' || parent.type === 'SwitchCase') return false;
     else if (parent.type === 'TryStatement') {
       if (parent.handler === current) return false;
@@ -233,9 +303,9 @@ function alwaysReached(context: AnyContext, fn: FunctionLike, node: TSESTree.Nod
   return onMainSequence(fn, node) && !exitBetween(context, fn, fn.body.range[0], node);
 }
 
-/** Whether every path of `fn` from `write` to the function's end runs `later`. */
-function alwaysFollows(context: AnyContext, fn: FunctionLike, write: TSESTree.Node, later: TSESTree.Node): boolean {
-  return later.range[0] > write.range[1] && onMainSequence(fn, later) && !exitBetween(context, fn, write.range[1], later);
+/** Whether every path of `fn` from `write` to the function's end runs `later`, save the exits `harmless` accepts. */
+function alwaysFollows(context: AnyContext, fn: FunctionLike, write: TSESTree.Node, later: TSESTree.Node, harmless?: (exit: TSESTree.Node) => boolean): boolean {
+  return later.range[0] > write.range[1] && onMainSequence(fn, later) && !exitBetween(context, fn, write.range[1], later, harmless);
 }
 
 /**
@@ -244,7 +314,7 @@ function alwaysFollows(context: AnyContext, fn: FunctionLike, write: TSESTree.No
  * covers. A `break` / `continue` of a loop or `switch` that lies wholly between them stays inside
  * it and does not count.
  */
-function exitBetween(context: AnyContext, fn: FunctionLike, from: number, later: TSESTree.Node): boolean {
+function exitBetween(context: AnyContext, fn: FunctionLike, from: number, later: TSESTree.Node, harmless?: (exit: TSESTree.Node) => boolean): boolean {
   let exit = false;
   const visit = (node: TSESTree.Node): 'skip' | 'stop' | void => {
     // a `yield` hands control to the consumer, which may never ask for the next value (a `break`
@@ -252,7 +322,7 @@ function exitBetween(context: AnyContext, fn: FunctionLike, from: number, later:
     if (node.type !== 'ReturnStatement' && node.type !== 'ThrowStatement' && node.type !== 'BreakStatement' && node.type !== 'ContinueStatement' && node.type !== 'YieldExpression') return;
     if (node.range[0] < from || node.range[0] >= later.range[0]) return;
     if ((node.type === 'BreakStatement' || node.type === 'ContinueStatement') && node.label === null && innerTarget(node, from)) return;
-    if (coveredByFinally(node, later)) return;
+    if (coveredByFinally(node, later) || harmless?.(node)) return;
     exit = true;
     return 'stop';
   };

@@ -4,7 +4,8 @@
  *
  * - a key **the file deletes itself and never expires** ({@link deletedElsewhere}): another
  *   function of the same file, not on the writer's own path, deletes the whole key (DEL, UNLINK,
- *   GETDEL: the `delete` effect of `semantics/commands.ts`) and nothing in the file gives that key
+ *   GETDEL: the `delete` effect of `semantics/commands.ts`; a RENAME only when its destination is
+ *   deleted after it, `moved-keys.ts`; such a move drains the key even when the file expires it) and nothing in the file gives that key
  *   shape a TTL, nor the code beyond it (a cache family, `cache-keys.ts`: its DEL is an
  *   invalidation). A GC, a sweeper, an invalidation on change: a crash before the DEL leaves the key
  *   forever, which only `strict` reports;
@@ -27,6 +28,7 @@ import {
   EFFECTS_THAT_SET_TTL,
   EFFECTS_THAT_WRITE_WITHOUT_TTL,
   EXPIRY_EFFECTS,
+  movedTo,
   type KeyAction,
   type KeyEffect,
   STRING_COUNTERS,
@@ -35,6 +37,7 @@ import { poppedQueue, pushedQueue, STREAM_WRITES, streamUse, type QueueType } fr
 import { expiredInTheCode } from './cache-keys.js';
 import { deletedAfterOnEveryPath, deletesAfter } from './deleted-after.js';
 import { drainMatches, mayRun, patternDrains } from './pattern-drains.js';
+import { destinationDeleted, drainCovers, removesWholeKey } from './moved-keys.js';
 import { createdWithTtlInAnotherModule, deletedInAnotherModule, otherModuleOf } from './cross-file-lifecycle.js';
 import { fileIndexOf } from './file-index.js';
 import { hasStaticPart, keyIdOf, sameKeyByShape } from './key-id.js';
@@ -82,6 +85,11 @@ export function deletedElsewhere(context: AnyContext, call: RedisCall, arg: numb
   const shape = keyShapeOf(context, keyNode);
   // a key under a per-build prefix: the deleter of the next deploy names that build's keys only
   if (perBuildKey(context, keyNode)) return undefined;
+  const writer = namedFunctionOf(call.node);
+  // a job that moves the key away and deletes where it moved it (moved-keys.ts): a flush, which
+  // ends the key even when the file also gives it a TTL (a safety net, not the key's end)
+  const moved = writer ? movedAwayElsewhere(context, call, shape.shape, writer) : undefined;
+  if (moved) return moved;
   const index = fileIndexOf(context);
   if (index.expiredShapes.has(shape.shape)) return undefined;
   const id = keyIdOf(context, call, arg);
@@ -89,7 +97,6 @@ export function deletedElsewhere(context: AnyContext, call: RedisCall, arg: numb
   // a cache: the code gives the key family a TTL in another module (an expiring write there, or a
   // call of a helper that writes its key with one): the DEL is an invalidation (cache-keys.ts)
   if (expiredInTheCode(context, shape.shape)) return undefined;
-  const writer = namedFunctionOf(call.node);
   if (!writer) return undefined;
   // a writer that gives keys TTLs writes expiring records: a key it leaves without one beside them
   // (a record's index set) outlives the record, whose expiry never runs the DEL elsewhere
@@ -115,6 +122,32 @@ export function deletedElsewhere(context: AnyContext, call: RedisCall, arg: numb
   }
   // the same key shape deleted by another module of the package (a room cleanup): cross-file-lifecycle.ts
   return deletedInAnotherModule(context, shape.shape, writer);
+}
+
+/**
+ * The RENAME / RENAMENX that drains the key of shape `shape` the write `call` makes in `writer`: a
+ * move of a key of a shape that covers it (moved-keys.ts drainCovers: the same shape, or its `*`
+ * standing for a run without `:`) whose destination the moving function then deletes
+ * (destinationDeleted), in a named function other than the writer (nor enclosing it, nor enclosed
+ * by it, nor sharing an operation with it) that does not call the writer and may run
+ * (pattern-drains.ts mayRun: a drain in dead code ends no key). The shape has a static part.
+ */
+function movedAwayElsewhere(context: AnyContext, call: RedisCall, shape: string, writer: FunctionLike): RedisCall | undefined {
+  if (!hasStaticPart(shape)) return undefined;
+  const index = fileIndexOf(context);
+  for (const other of [...index.calls, ...index.facadeCalls]) {
+    for (const action of other.description.keys) {
+      const source = other.argNodes[action.arg];
+      if (movedTo(other.description, action.arg) === undefined || !source || source.type === 'SpreadElement') continue;
+      if (!drainCovers(keyShapeOf(context, source).shape, shape)) continue;
+      if (!destinationDeleted(context, other, action.arg)) continue;
+      const mover = namedFunctionOf(other.node);
+      if (!mover || mover === writer || encloses(mover, writer) || encloses(writer, mover)) continue;
+      if (sharedOperation(call.node, other.node) || reaches(context, mover, writer) || !mayRun(context, mover)) continue;
+      return other;
+    }
+  }
+  return undefined;
 }
 
 /** A key argument of one call, with what the call does to it (a pop: the kind of queue it drains). */
@@ -165,6 +198,8 @@ function keyUsesByShape(context: AnyContext, kind: KeyUseKind): ReadonlyMap<stri
         const use = keyUseOf(kind, other, key);
         const node = other.argNodes[key.arg];
         if (!use || !node || node.type === 'SpreadElement') continue;
+        // a RENAME to a key that lives on moves the value, it does not end it (moved-keys.ts)
+        if (kind === 'deletion' && !removesWholeKey(context, other, key.arg)) continue;
         const shape = keyShapeOf(context, node).shape;
         const uses = map.get(shape);
         if (uses) uses.push(use);
@@ -715,7 +750,7 @@ export const DELETED_KEYS_SCHEMA = {
   allowDeletedKeys: {
     type: 'boolean',
     description:
-      'Do not report a key the same file deletes as a whole (DEL, UNLINK, GETDEL) in another function, off the path of the write (a GC, a sweeper, an invalidation on change), and never gives a TTL: its life is managed by the code. A key family the code gives a TTL beyond the file (a module the file imports writes it with an expiry, or it is passed to a helper that writes its key with one) is a cache, whose DEL is an invalidation: reported. Locks (SET NX, SETNX, a key or value named lock / token) are always reported. Default true; false in the strict config.',
+      'Do not report a key the same file deletes as a whole (DEL, UNLINK, GETDEL) in another function, off the path of the write (a GC, a sweeper, an invalidation on change), and never gives a TTL: its life is managed by the code. A key family the code gives a TTL beyond the file (a module the file imports writes it with an expiry, or it is passed to a helper that writes its key with one) is a cache, whose DEL is an invalidation: reported. A job that moves the key away (RENAME / RENAMENX) to a key it then deletes drains it, even when the file also gives it a TTL; a RENAME to a key that lives on ends nothing. Locks (SET NX, SETNX, a key or value named lock / token) are always reported. Default true; false in the strict config.',
   },
 } as const;
 

@@ -53,6 +53,7 @@ import { isFunctionNode } from './client-syntax.js';
 import { fileIndexOf } from './file-index.js';
 import { hasStaticPart } from './key-id.js';
 import { keyShapeOf } from './key-shape.js';
+import { removesWholeKey } from './moved-keys.js';
 import type { RedisCall } from './normalize.js';
 import { findVariable, isLoop, propertyName, unwrap, walkParsed, type AnyContext, type FunctionLike } from './static.js';
 import { uncalledDeclaration } from './uncalled.js';
@@ -82,7 +83,8 @@ export function patternDrains(context: AnyContext): readonly PatternDrain[] {
   const drains: PatternDrain[] = [];
   for (const call of all) {
     for (const action of call.description.keys) {
-      if (!EFFECTS_THAT_DELETE_KEY.has(action.effect)) continue;
+      // a RENAME to a key that lives on moves the value, it does not end it (moved-keys.ts)
+      if (!EFFECTS_THAT_DELETE_KEY.has(action.effect) || !removesWholeKey(context, call, action.arg)) continue;
       const nodes = call.argNodes.slice(action.arg, action.arg === 0 && call.description.keys.length === 1 ? undefined : action.arg + 1);
       for (const node of nodes) {
         const pattern = node ? listingPattern(context, all, call, node) : undefined;

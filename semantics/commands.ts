@@ -1083,6 +1083,19 @@ export const LOCK_OWNER_WRITES: ReadonlySet<string> = new Set(['SET', 'SETNX', '
 export const EFFECTS_THAT_DELETE_KEY: ReadonlySet<KeyEffect> = new Set<KeyEffect>(['delete']);
 
 /**
+ * The argument index of the key the source key at `arg` is moved to, when the command moves the
+ * whole key: RENAME / RENAMENX key newkey ("Renames key to newkey", https://redis.io/docs/latest/commands/rename/,
+ * https://redis.io/docs/latest/commands/renamenx/): the source key is gone afterwards, but its
+ * value, and its TTL or lack of one, live on under the destination. `undefined` for any other
+ * action: a DEL, which ends the value; COPY, whose source stays.
+ */
+export function movedTo(description: Pick<CommandDescription, 'keys'>, arg: number): number | undefined {
+  const source = description.keys.find((key) => key.arg === arg);
+  if (!source || !EFFECTS_THAT_DELETE_KEY.has(source.effect)) return undefined;
+  return description.keys.find((key) => key.effect === 'transfer-ttl' && key.sourceArg === arg)?.arg;
+}
+
+/**
  * Effects after which an existing key still has the TTL it had: `create-in-place` (HSET, HINCRBY,
  * SADD, LPUSH ... on an existing key) and `modify-if-present` (LPUSHX, ZADD XX ...): only the
  * value changes (https://redis.io/docs/latest/commands/expire/: "The timeout will only be cleared
