@@ -369,11 +369,11 @@ export class ClientDetector {
     }
     // this.redis(), Store.client(): a method of a class of this module that returns a client
     const method_ = this.localMethod(callee);
-    if (method_) return this.classifyReturnOf(method_, this.text(node), depth);
+    if (method_) return this.declaredBatch(node, method, this.classifyReturnOf(method_, this.text(node), depth), depth);
     // pool.getClient(config) with `pool: { getClient(c): RedisClientType }`: the declared return type
     const signature = memberOf(typeOfExpression(this, callee.object, depth + 1), method, depth + 1);
     const declared = signature?.returns ? this.declaredResult(signature.returns, signature.detector, this.text(node)) : undefined;
-    if (declared) return declared;
+    if (declared) return this.declaredBatch(node, method, declared, depth);
     // cacheService.getClient() of a class of the code, undeclared: what the method returns
     if (signature?.method) {
       const returned = signature.detector.classifyReturnOf(signature.method, this.text(node), depth + 1);
@@ -406,6 +406,25 @@ export class ClientDetector {
     // A queued command on a multi / pipeline returns the same batch (ioredis, node-redis, upstash).
     if (receiver.batch && method !== 'exec' && method !== 'execAsPipeline') return receiver;
     return UNKNOWN;
+  }
+
+  /**
+   * A batch of the code's own declared types (`multi(): Tx` with `interface Tx { zadd(...): this;
+   * pexpire(...): this; exec(): ... }`, a type that is a client by the Redis commands it lists):
+   * the result of its `multi()` / `pipeline()` is a batch of that kind, as a client's is, so the
+   * commands queued on it, chained or on a variable holding it, share one unit; and a command
+   * queued on such a batch and declared to return its type (`zadd(...): Tx`) returns the same
+   * batch. Other verdicts are returned as they are.
+   * @param node the call whose result `verdict` describes
+   * @param method the method it calls
+   */
+  private declaredBatch(node: TSESTree.CallExpression, method: string, verdict: ReceiverKind, depth: number): ReceiverKind {
+    if (!verdict.redis || verdict.batch) return verdict;
+    if (method === 'multi' || method === 'pipeline') return { ...verdict, batch: method };
+    const callee = unwrap(node.callee);
+    if (depth > 6 || method === 'exec' || method === 'execAsPipeline' || callee.type !== AST_NODE_TYPES.MemberExpression) return verdict;
+    const receiver = this.classifySyntactic(callee.object, depth + 1);
+    return receiver.redis && receiver.batch ? receiver : verdict;
   }
 
   /**

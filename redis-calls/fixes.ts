@@ -265,7 +265,8 @@ function expireMethod(flavor: ClientFlavor, milliseconds: boolean): string {
 /**
  * Adds an expiry of `keyText` right after a command queued in a MULTI / pipeline: `.expire(key,
  * ttl)` chained after a method call (every client's batch methods return the batch), or
- * `['expire', key, ttl]` after an element of ioredis' array form.
+ * `['expire', key, ttl]` after an element of ioredis' array form. None on a batch of the code's
+ * own declared type (`byShape`).
  */
 export function appendExpiryInBatch(
   context: AnyContext,
@@ -279,6 +280,8 @@ export function appendExpiryInBatch(
     return (fixer) => [fixer.insertTextAfter(call.node, `, [${quote}${name}${quote}, ${keyText}, ${ttl.ttlText}]`)];
   }
   if (call.form !== 'method') return undefined;
+  // a batch of the code's own declared type: it may list no expiry, or not return itself from one
+  if (call.client.byShape) return undefined;
   const method = ttl.method ?? expireMethod(call.flavor, ttl.milliseconds);
   return (fixer) => [fixer.insertTextAfter(call.node, `.${method}(${keyText}, ${ttl.ttlText})`)];
 }

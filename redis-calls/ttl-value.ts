@@ -524,7 +524,9 @@ function isNonNumberLiteral(node: TSESTree.Node): boolean {
  * `Math.floor(x)`: 0 for a small positive `x` when `x` is a division or a remaining time. Not for
  * a whole amount plus a fraction (`Math.floor(n + n / 2)`: at least the whole part), nor, unless
  * `strict`, for the caller's value converted to another unit (`Math.floor(ttlMs / 1000)`: 0 only
- * for a TTL under a second, as trusted as a parameter passed as is).
+ * for a TTL under a second, as trusted as a parameter passed as is; also a property destructured
+ * from a parameter in the body, `const { ttlMs } = opts`), unless the default the code gives it
+ * is a constant under the divisor (`{ ttlMs = 500 }`: 0 whenever the caller passes nothing).
  */
 function roundedDown(context: AnyContext, inner: TSESTree.Node, strict: boolean, names: Set<string>, depth: number): Risk | undefined {
   const bare = unwrap(inner);
@@ -536,7 +538,13 @@ function roundedDown(context: AnyContext, inner: TSESTree.Node, strict: boolean,
     }
     return 'rounded-down';
   }
-  if (!strict && bare.type === AST_NODE_TYPES.BinaryExpression && bare.operator === '/' && isParameterValue(context, bare.left)) return undefined;
+  // the caller's value converted to another unit: trusted unless its default, the value when the
+  // caller gives none, is a constant the division rounds down to 0 (`{ ttlMs = 500 }`)
+  if (!strict && bare.type === AST_NODE_TYPES.BinaryExpression && bare.operator === '/') {
+    const given = parameterValue(context, bare.left);
+    const divisor = constantNumber(context, bare.right);
+    if (given && given.defaults.every((value) => !belowDivisor(context, value, divisor))) return undefined;
+  }
   // a constructor's argument every `new` gives at least the divisor: rounded down, never 0
   if (bare.type === AST_NODE_TYPES.BinaryExpression && bare.operator === '/' && bare.left.type === AST_NODE_TYPES.MemberExpression) {
     const divisor = constantNumber(context, bare.right);
@@ -555,11 +563,44 @@ function isNamedConstant(node: TSESTree.Node): boolean {
   return name !== undefined && /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$|^[A-Z]{2,}[0-9]*$/.test(name);
 }
 
-/** A parameter of the enclosing function, or a property of one (`ttlMs`, `{ ttlMs }`, `opts.ttlMs`). */
-function isParameterValue(context: AnyContext, node: TSESTree.Node): boolean {
+/**
+ * A parameter of a function, or a property of one, as the caller gives it: `ttlMs`, `{ ttlMs }`,
+ * `opts.ttlMs`, and a binding destructured from one in the body and never reassigned (`const {
+ * ttlMs } = opts`, `const { duration = rememberMe ? WEEK_MS : HOUR_MS } = options`); with the
+ * defaults the code gives such a binding when the caller passes nothing (`{ ttlMs = 60_000 }`).
+ * `undefined` for anything else.
+ */
+function parameterValue(context: AnyContext, node: TSESTree.Node, depth = 0): { defaults: TSESTree.Node[] } | undefined {
   let bare = unwrap(node);
   while (bare.type === AST_NODE_TYPES.MemberExpression) bare = unwrap(bare.object);
-  return bare.type === AST_NODE_TYPES.Identifier && findVariable(context, bare)?.defs[0]?.type === 'Parameter';
+  if (bare.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const variable = findVariable(context, bare);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  if (!variable || !def || def.name.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const holder = def.name.parent;
+  const defaults = holder?.type === AST_NODE_TYPES.AssignmentPattern && holder.left === def.name ? [holder.right] : [];
+  if (def.type === 'Parameter') return { defaults };
+  // const { ttlMs = d } = opts: one property of a parameter's object, read once
+  if (depth > 2 || def.type !== 'Variable' || def.node.id.type !== AST_NODE_TYPES.ObjectPattern || !def.node.init) return undefined;
+  const property = holder?.type === AST_NODE_TYPES.AssignmentPattern ? holder.parent : holder;
+  if (property?.type !== AST_NODE_TYPES.Property || property.parent !== def.node.id) return undefined;
+  if (variable.references.some((reference) => reference.isWrite() && reference.identifier !== def.name)) return undefined;
+  return parameterValue(context, def.node.init, depth + 1) ? { defaults } : undefined;
+}
+
+/**
+ * Whether `value` (a default) is a constant below `divisor`, or a conditional with such an arm:
+ * divided and rounded down, it gives 0. A value that is no constant, or a divisor that is none,
+ * is not known to.
+ */
+function belowDivisor(context: AnyContext, value: TSESTree.Node, divisor: number | undefined, depth = 0): boolean {
+  if (divisor === undefined) return false;
+  const bare = unwrap(value);
+  if (bare.type === AST_NODE_TYPES.ConditionalExpression && depth < MAX_DEPTH) {
+    return [bare.consequent, bare.alternate].some((arm) => belowDivisor(context, arm, divisor, depth + 1));
+  }
+  const constant = constantNumber(context, bare);
+  return constant !== undefined && constant < divisor;
 }
 
 /**

@@ -7,7 +7,9 @@
  *   the increment does, when the counter's reply is compared with a limit (`count > max`) only
  *   after the expiry: a fixed-window rate limit whose denied calls re-arm the window too. An
  *   increment whose reply is not compared (a session's activity counter, a sliding TTL on
- *   purpose), or an expiry after the limit check's early return, is not reported;
+ *   purpose), an expiry after the limit check's early return, or a streak counter (the function
+ *   deletes the key on a path the increment never takes: failures since the last success, a
+ *   lockout meant to end a while after the last failure) is not reported;
  * - an expiry behind a `TTL < 0` (or `=== -1`) check that a plain SET of the same key before it
  *   makes true on every call (SET without KEEPTTL clears the TTL).
  *
@@ -19,8 +21,8 @@ import { createRule } from './create-rule.js';
 import { callsInFunction, fileIndexOf, keyIdOf } from '../redis-calls/file-index.js';
 import type { RedisCall } from '../redis-calls/index.js';
 import { keyLabel, reportLoc } from '../redis-calls/report.js';
-import { enclosingFunction, unwrap, walk } from '../redis-calls/static.js';
-import { INCREMENT_COMMANDS } from '../semantics/commands.js';
+import { alwaysExits, enclosingFunction, encloses, resolveConstExpression, unwrap, walk } from '../redis-calls/static.js';
+import { EFFECTS_THAT_DELETE_KEY, INCREMENT_COMMANDS } from '../semantics/commands.js';
 
 /** Messages of the rule and of its suggestion. */
 export type MessageIds = 'rearmedOnEveryIncrement' | 'rearmedAfterSet' | 'addNx';
@@ -75,7 +77,12 @@ export default createRule<[], MessageIds>({
           const fn = enclosingFunction(expiry.node);
           const before = callsInFunction(context, fn).filter((c) => c !== expiry && c.nameNode.range[0] < expiry.nameNode.range[0] && keyIdOf(context, c, 0) === key);
           const increment = before.reverse().find((c) => INCREMENT_COMMANDS.has(c.command));
-          if (increment && !conditionalBetween(expiry.node, increment.node) && replyComparedWithLimit(increment, fn, expiry.node)) {
+          if (
+            increment &&
+            !conditionalBetween(expiry.node, increment.node) &&
+            replyComparedWithLimit(increment, fn, expiry.node) &&
+            !resetOnTheOtherPath(increment, fn, key)
+          ) {
             context.report({
               node: expiry.node,
               loc: reportLoc(expiry),
@@ -109,6 +116,43 @@ export default createRule<[], MessageIds>({
       if (!ttlNode || call.args.length !== 2 || !call.argumentNodes.includes(ttlNode)) return [];
       const quote = sourceCode.getText(call.nameNode).startsWith('"') ? '"' : "'";
       return [{ messageId: 'addNx', fix: (fixer) => fixer.insertTextAfter(ttlNode, `, ${quote}NX${quote}`) }];
+    }
+
+    /**
+     * Whether the function deletes the counter's key on a path the increment never takes: the
+     * increment and a DEL / UNLINK of the same key on the two arms of one `if`, or one of them on
+     * an arm that always leaves (`if (ok) { await redis.del(k); return; }`) and the other after
+     * that `if`. Such a counter counts a streak (failures since the last success, which resets
+     * it): an expiry re-armed on each failure, a lockout that ends a while after the *last* one,
+     * is what it is for.
+     */
+    function resetOnTheOtherPath(increment: RedisCall, fn: TSESTree.Node | undefined, key: string): boolean {
+      const spelled = (node: TSESTree.Node | undefined) => (node ? sourceCode.getText(resolveConstExpression(context, node)).replace(/\s+/g, '') : undefined);
+      const counter = spelled(increment.argNodes[0]);
+      return callsInFunction(context, fn).some(
+        (reset) =>
+          // the same key: as written, or through the `const` it is read from
+          reset.description.keys.some((k) => EFFECTS_THAT_DELETE_KEY.has(k.effect) && (keyIdOf(context, reset, k.arg) === key || spelled(reset.argNodes[k.arg]) === counter)) &&
+          (exclusiveArms(increment.node, reset.node) || exclusiveArms(reset.node, increment.node)),
+      );
+    }
+
+    /**
+     * Whether an `if` around `a` (up to its function) runs `b` only when it does not run `a`: `b`
+     * on its other arm, or `a` on an arm that always leaves and `b` after the `if`, in the block
+     * that holds it.
+     */
+    function exclusiveArms(a: TSESTree.Node, b: TSESTree.Node): boolean {
+      for (let node: TSESTree.Node | undefined = a; node?.parent; node = node.parent) {
+        const statement: TSESTree.Node = node.parent;
+        if (statement.type === 'FunctionDeclaration' || statement.type === 'FunctionExpression' || statement.type === 'ArrowFunctionExpression') return false;
+        if (statement.type !== AST_NODE_TYPES.IfStatement || statement.test === node) continue;
+        const other = statement.consequent === node ? statement.alternate : statement.consequent;
+        if (other && encloses(other, b)) return true;
+        const holder = statement.parent;
+        if (alwaysExits(node) && b.range[0] > statement.range[1] && holder && encloses(holder, b)) return true;
+      }
+      return false;
     }
 
     /** Whether a conditional or loop holds `inner` without holding `outer` too (up to their function). */

@@ -376,9 +376,10 @@ export default createRule<Options, MessageIds>({
             continue;
           }
           if (inUnit && unit.kind === 'pipeline') {
-            // a blocking command of the pipeline would stop blocking inside a MULTI
+            // a blocking command of the pipeline would stop blocking inside a MULTI; a batch of the
+            // code's own declared type may have no multi()
             const blocking = (fileIndexOf(context).byUnit.get(unit.key) ?? []).some((c) => isBlockingCall(c.command, c.args));
-            const fix = blocking ? undefined : pipelineToMulti(unit.key);
+            const fix = blocking || call.client.byShape ? undefined : pipelineToMulti(unit.key);
             context.report({
               node: call.node,
               loc: reportLoc(call),
