@@ -442,6 +442,16 @@ function valuesOf(context: AnyContext, id: TSESTree.Identifier): TSESTree.Node[]
 }
 
 const UNKNOWN = Symbol('unknown');
+
+/**
+ * Whether `test` holds when the call `reply` (a Redis command, or an awaited call) handed back
+ * `value`, read directly or through the variables it is written to (see {@link evaluate});
+ * `undefined` when that does not decide it.
+ */
+export function holdsWithReply(context: AnyContext, test: TSESTree.Node, reply: TSESTree.Node, value: unknown): boolean | undefined {
+  const result = evaluate(context, test, new Map([[reply, value]]), 0);
+  return result === UNKNOWN ? undefined : Boolean(result.value);
+}
 type Value = { value: unknown } | typeof UNKNOWN;
 
 /** Number conversions the code applies to a reply (`Number(cur)`, `Math.floor(n)`, `parseInt(cur, 10)`). */
