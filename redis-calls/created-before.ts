@@ -45,8 +45,13 @@
  *
  * A read that saw the key. A write that runs only when an earlier read of its key replied that
  * the key is there (`const raw = await redis.hget(k, f); if (!raw) return; ... await redis.hset(k,
- * f, next)`: stale-read.ts `existsGuard`, its reply awaited) writes a key that exists: it keeps the
- * key's TTL, or its lack of one, and creates nothing. Between the read and the write, the key can
+ * f, next)`: stale-read.ts `seenGuard`, its reply awaited) writes a key that exists: it keeps the
+ * key's TTL, or its lack of one, and creates nothing. The read may be an HGETALL tested for both
+ * of its missing replies (`{}`, `null`), or sit in a same-file helper the function awaits (`const a
+ * = await this.getActive(id); if (!a) return;`: the helper reads the same key through its
+ * parameters and returns one known value whenever the key is missing; helper-read.ts). Writes of
+ * the key between the read and the write (several field updates) leave it there: the search
+ * goes on past them to the read. Between the read and the write, the key can
  * still go in two ways. A deletion by this code: the same search from the write back to the read
  * ends at any deletion or emptying in between, as for a creation. Its TTL running out: so the read
  * counts, as a creation does, only when awaited before the write with only Redis commands awaited
