@@ -18,6 +18,7 @@
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { MISSING_KEY_REPLY, missingKeyReplies } from '../semantics/missing-key-replies.js';
+import { MAY_DELETE_UNNAMED_KEYS } from '../semantics/counter-corrections.js';
 import { helperOf, sameKeyThroughCall, type Helper } from './helper-read.js';
 import { keyIdOf } from './key-id.js';
 import { redisCallsOf } from './index.js';
@@ -211,7 +212,8 @@ function standsIn(context: AnyContext, root: TSESTree.Node, stand: (node: TSESTr
 /**
  * What a helper returns, per client family, when the key the caller writes is missing: the helper
  * awaits a read of that key ({@link sameKeyThroughCall}) with a known missing reply, awaits nothing
- * but Redis commands after it, and every `return` it may reach with that reply (one whose path
+ * but Redis commands after it, sends no command after it but reads (a DEL, a write, a script could
+ * remove the key it saw), and every `return` it may reach with that reply (one whose path
  * condition does not rule the reply out, those before the read and in a `catch` included, and the
  * end of its body when it can be reached) gives one literal value (`null`, `undefined`, `false`,
  * `0`). `undefined` when any of them gives something else, or no read qualifies.
@@ -235,6 +237,8 @@ function helperMissing(context: AnyContext, helper: Helper, node: TSESTree.CallE
     if (!sameKeyThroughCall(context, helper, node, readKey, keyNode)) continue;
 
     if (waitsAfter(context, helper.fn, read, calls)) continue;
+    // a helper that writes or deletes after its read (`getAndClear`) may hand back a key that is gone
+    if (calls.some((c) => c.node.range[0] >= read.node.range[1] && (MAY_DELETE_UNNAMED_KEYS.has(c.command) || c.description.keys.some((k) => k.effect !== 'read')))) continue;
     const missing: unknown[] = [];
     for (const reply of replies) {
       const value = returnedWhenMissing(context, helper.fn, read, reply);

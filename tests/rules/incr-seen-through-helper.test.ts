@@ -10,7 +10,7 @@
  * argument), the caller does not test the helper's result, the write runs on the branch where the
  * helper found nothing, the helper returns something other than its known value on the missing
  * path, the helper's read and the write are in unrelated functions, a helper's HGETALL tested only
- * by `!data` (an empty `{}` passes).
+ * by `!data` (an empty `{}` passes), a helper that deletes the key after reading it.
  */
 import { describe, expect, it } from 'vitest';
 import { lintKeyRules } from '../helpers/lint.js';
@@ -150,6 +150,25 @@ export async function c(id: string, job: () => Promise<void>) {
 }
 `);
 
+// a helper that deletes the key after reading it: the caller's write recreates it
+const clearing = ioredis(`const TTL = 600;
+export async function open(id: string) {
+  await redis.multi().hset(\`t:\${id}\`, 'a', 1).expire(\`t:\${id}\`, TTL).exec();
+}
+async function take(id: string) {
+  const raw = await redis.hget(\`t:\${id}\`, 'a');
+  await redis.del(\`t:\${id}\`);
+  if (raw === null) return null;
+  return raw;
+}
+export async function again(id: string) {
+  const v = await take(id);
+  if (v === null) return;
+  await redis.hincrby(\`t:\${id}\`, 'a', 1);
+  await redis.expire(\`t:\${id}\`, TTL);
+}
+`);
+
 describe('incr-needs-expire-on-create: a write of a key a helper has just seen', () => {
   it('leaves the writes alone after the helper proved the key there', () => {
     // start's HSET then EXPIRE in two round trips stays; complete's two HSETs are field updates
@@ -166,11 +185,12 @@ describe('incr-needs-expire-on-create: a write of a key a helper has just seen',
     ]);
   });
 
-  it('keeps reporting a helper whose missing path returns no telling value, or waits on other work', () => {
+  it('keeps reporting a helper whose missing path returns no telling value, or waits on other work, or deletes', () => {
     expect(lint(unknownHelpers)).toEqual([
       [INCR, 'separateRoundTrip', 26, 16],
       [INCR, 'separateRoundTrip', 32, 16],
       [INCR, 'separateRoundTrip', 38, 16],
     ]);
+    expect(lint(clearing)).toEqual([[INCR, 'separateRoundTrip', 16, 15]]);
   });
 });
