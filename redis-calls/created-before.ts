@@ -45,8 +45,13 @@
  *
  * A read that saw the key. A write that runs only when an earlier read of its key replied that
  * the key is there (`const raw = await redis.hget(k, f); if (!raw) return; ... await redis.hset(k,
- * f, next)`: stale-read.ts `existsGuard`, its reply awaited) writes a key that exists: it keeps the
- * key's TTL, or its lack of one, and creates nothing. Between the read and the write, the key can
+ * f, next)`: stale-read.ts `seenGuard`, its reply awaited) writes a key that exists: it keeps the
+ * key's TTL, or its lack of one, and creates nothing. The read may be an HGETALL tested for both
+ * of its missing replies (`{}`, `null`), or sit in a same-file helper the function awaits (`const a
+ * = await this.getActive(id); if (!a) return;`: the helper reads the same key through its
+ * parameters and returns one known value whenever the key is missing; helper-read.ts). Writes of
+ * the key between the read and the write (several field updates) leave it there: the search
+ * goes on past them to the read. Between the read and the write, the key can
  * still go in two ways. A deletion by this code: the same search from the write back to the read
  * ends at any deletion or emptying in between, as for a creation. Its TTL running out: so the read
  * counts, as a creation does, only when awaited before the write with only Redis commands awaited
@@ -79,7 +84,7 @@ import { constantNumber } from './constant.js';
 import { keyAssignedBetween, keyIdOf } from './key-id.js';
 import type { RedisCall } from './normalize.js';
 import { awaitOf, otherAwaitBetween, runsBefore } from './reserved-counter.js';
-import { existsGuard, readMissingMakesTrue } from './stale-read.js';
+import { readMissingMakesTrue, seenGuard, type SeenRead } from './stale-read.js';
 import { isFunctionNode } from './client-syntax.js';
 import { enclosingFunction, findVariable, isLoop, unwrap, walk, type AnyContext } from './static.js';
 
@@ -96,14 +101,18 @@ export function createdBefore(context: AnyContext, write: RedisCall, keyArg: num
   if (!key) return undefined;
   const fn = enclosingFunction(write.node);
   const earlier = callsInFunction(context, fn).filter((c) => c.node.range[1] <= write.node.range[0] && c.unit.key !== write.unit.key);
-  // the read whose reply, had the key been missing, would have stopped the write
-  const seen = existsGuard(context, write, keyArg);
+  // the read whose reply, had the key been missing, would have stopped the write (or the awaited
+  // call of the helper that made it)
+  const seen = seenGuard(context, write, keyArg);
+  const reachedSeen = (): RedisCall | undefined => (seen && seenJustBefore(context, seen, write, keyArg, keyExpiredInFile) ? seen.read : undefined);
   // nearest first: a deletion or emptying between the creation (or the read) and the write ends the search
   for (let i = earlier.length - 1; i >= 0; i--) {
     const other = earlier[i]!;
+    // back at the helper's call: its read saw the key
+    if (seen && seen.node !== seen.read.node && other.node.range[1] <= seen.node.range[0]) return reachedSeen();
     // a script, or a command on the whole database, may delete the key without naming it
     if (MAY_DELETE_UNNAMED_KEYS.has(other.command)) return undefined;
-    if (other === seen) return seenJustBefore(context, seen, write, keyArg, keyExpiredInFile) ? seen : undefined;
+    if (other === seen?.read) return reachedSeen();
     const actions = other.description.keys.filter((a) => a.effect !== 'read' && keyIdOf(context, other, a.arg) === key);
     if (actions.length === 0) continue;
     if (actions.every((a) => TTL_ONLY_EFFECTS.has(a.effect))) {
@@ -113,12 +122,19 @@ export function createdBefore(context: AnyContext, write: RedisCall, keyArg: num
       return undefined;
     }
     if (!actions.every((a) => EFFECTS_THAT_LEAVE_THE_KEY.has(a.effect) && !a.mayDelete)) return undefined;
-    if (runsBefore(other.node, write.node)) return freshEnough(context, other, write, keyArg, keyExpiredInFile) ? other : undefined;
+    if (runsBefore(other.node, write.node)) {
+      if (freshEnough(context, other, write, keyArg, keyExpiredInFile)) return other;
+      // not fresh (HSET keeps a TTL about to run out), but the key stays: the read before it saw
+      // the key, and a refresh after the write covers both (`hset(k, 'a', 1); hset(k, 'b', 2);
+      // expire(k, 60)` after the read)
+      if (seen) continue;
+      return undefined;
+    }
     const read = warmUpBefore(context, other, write, keyArg);
     if (read && !keyExpiredInFile() && sameKeyUntil(context, read.node, write, keyArg)) return other;
     // a creation on one branch leaves the key missing on the other: look further back
   }
-  return undefined;
+  return seen && seen.node !== seen.read.node ? reachedSeen() : undefined;
 }
 
 /**
@@ -153,10 +169,13 @@ function freshEnough(context: AnyContext, creation: RedisCall, write: RedisCall,
  * between, the key's variables keep naming the same key, and either the file never expires the key
  * or an expiry of it with a known positive duration follows the write on its path.
  */
-function seenJustBefore(context: AnyContext, read: RedisCall, write: RedisCall, keyArg: number, keyExpiredInFile: () => boolean): boolean {
+function seenJustBefore(context: AnyContext, seen: SeenRead, write: RedisCall, keyArg: number, keyExpiredInFile: () => boolean): boolean {
   const fn = enclosingFunction(write.node);
-  if (!sameKeyUntil(context, read.node, write, keyArg)) return false;
-  const done = awaitOf(context, read, write, fn);
+  const read = seen.node;
+  const helper = seen.node !== seen.read.node;
+  if (!sameKeyUntil(context, read, write, keyArg, !helper)) return false;
+  // the read itself, or the `await` of the helper's call (stale-read.ts seenGuard: its read is awaited)
+  const done = helper ? awaitedAt(read) : awaitOf(context, seen.read, write, fn);
   if (done === undefined || !runsBefore(done, write.node) || otherAwaitBetween(context, done, write, fn)) return false;
   if (deletedOnLaterTurn(context, read, write, keyArg)) return false;
   if (!keyExpiredInFile()) return true;
@@ -170,8 +189,8 @@ function seenJustBefore(context: AnyContext, read: RedisCall, write: RedisCall, 
  * redis.hset(k, 'last', move); if (move === 'resign') await redis.del(k); }`: the next turn's HSET
  * creates the key anew, without TTL).
  */
-function deletedOnLaterTurn(context: AnyContext, read: RedisCall, write: RedisCall, keyArg: number): boolean {
-  const end = reachOf(read.node, write.node);
+function deletedOnLaterTurn(context: AnyContext, read: TSESTree.Node, write: RedisCall, keyArg: number): boolean {
+  const end = reachOf(read, write.node);
   if (end <= write.node.range[1]) return false;
   const key = keyIdOf(context, write, keyArg);
   return callsInFunction(context, enclosingFunction(write.node)).some(
@@ -182,6 +201,13 @@ function deletedOnLaterTurn(context: AnyContext, read: RedisCall, write: RedisCa
       (MAY_DELETE_UNNAMED_KEYS.has(other.command) ||
         other.description.keys.some((a) => a.effect !== 'read' && keyIdOf(context, other, a.arg) === key && !TTL_ONLY_EFFECTS.has(a.effect) && !(EFFECTS_THAT_LEAVE_THE_KEY.has(a.effect) && !a.mayDelete))),
   );
+}
+
+/** The `await` a call's value is handed to (`await this.get(id)`, through casts and `?.`), if any. */
+function awaitedAt(call: TSESTree.Node): TSESTree.AwaitExpression | undefined {
+  let node: TSESTree.Node = call;
+  while (node.parent && (node.parent.type === AST_NODE_TYPES.ChainExpression || unwrap(node.parent) !== node.parent)) node = node.parent;
+  return node.parent?.type === AST_NODE_TYPES.AwaitExpression ? node.parent : undefined;
 }
 
 /** Expressions and statements that evaluate their operand each time they run. */
@@ -240,11 +266,15 @@ function positiveDuration(context: AnyContext, call: RedisCall): boolean {
  * Whether the variables of `write`'s key keep naming the same key from `from` (the creation, or
  * the read a warm-up follows) to the write: not assigned in between (`key = other`, a shadowing
  * `for (const key of others)`), nor later in the write's loop, nor in a closure.
+ * @param declarations whether a `const key = ...` between the two counts: not after a helper's
+ *   read, whose key was matched through the initializer (helper-read.ts), not by the name
  */
-function sameKeyUntil(context: AnyContext, from: TSESTree.Node, write: RedisCall, keyArg: number): boolean {
+function sameKeyUntil(context: AnyContext, from: TSESTree.Node, write: RedisCall, keyArg: number, declarations = true): boolean {
   const keyNode = write.argNodes[keyArg];
   if (!keyNode) return true;
-  return !keyAssignedBetween(context, keyNode, from.range[1], reachOf(from, write.node)) && !keyAssignedInClosure(context, keyNode, enclosingFunction(write.node));
+  return (
+    !keyAssignedBetween(context, keyNode, from.range[1], reachOf(from, write.node), declarations) && !keyAssignedInClosure(context, keyNode, enclosingFunction(write.node))
+  );
 }
 
 /**

@@ -65,8 +65,13 @@ function isBuiltKey(context: AnyContext, node: TSESTree.Node): boolean {
   return bare.type === 'TemplateLiteral' || bare.type === 'CallExpression' || (bare.type === 'BinaryExpression' && bare.operator === '+');
 }
 
-/** Whether a variable the key expression reads (through the `const` it is read from) is assigned between the offsets `from` and `to` (`key = other` before the DEL). */
-export function keyAssignedBetween(context: AnyContext, keyNode: TSESTree.Node, from: number, to: number): boolean {
+/**
+ * Whether a variable the key expression reads (through the `const` it is read from) is assigned between the offsets `from` and `to` (`key = other` before the DEL).
+ * @param declarations whether a declaration with an initializer counts (`const key = ...` between
+ *   the two; not a loop's `for (const key of keys)`): off when the key at `from` was matched
+ *   through its initializer, not by its name
+ */
+export function keyAssignedBetween(context: AnyContext, keyNode: TSESTree.Node, from: number, to: number, declarations = true): boolean {
   const roots: TSESTree.Node[] = [unwrap(keyNode)];
   const top = roots[0]!;
   if (top.type === 'Identifier') {
@@ -78,8 +83,18 @@ export function keyAssignedBetween(context: AnyContext, keyNode: TSESTree.Node, 
     walk(context, root, (inner) => {
       if (assigned || inner.type !== 'Identifier') return;
       const references = findVariable(context, inner)?.references ?? [];
-      if (references.some((reference) => reference.isWrite() && reference.identifier.range[0] > from && reference.identifier.range[0] < to)) assigned = true;
+      const counts = (reference: (typeof references)[number]): boolean => declarations || !reference.init || loopHead(reference.identifier);
+      if (references.some((reference) => reference.isWrite() && reference.identifier.range[0] > from && reference.identifier.range[0] < to && counts(reference))) assigned = true;
     });
   }
   return assigned;
+}
+
+/** Whether an identifier is declared in a `for ... in` / `for ... of` head (a new value each turn). */
+function loopHead(id: TSESTree.Node): boolean {
+  for (let node = id.parent; node; node = node.parent) {
+    if (node.type === 'ForInStatement' || node.type === 'ForOfStatement') return true;
+    if (node.type !== 'VariableDeclarator' && node.type !== 'VariableDeclaration' && node.type !== 'ObjectPattern' && node.type !== 'ArrayPattern' && node.type !== 'Property' && node.type !== 'AssignmentPattern') return false;
+  }
+  return false;
 }

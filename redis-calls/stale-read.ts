@@ -17,11 +17,13 @@
  * parseInt(current, 10) : 0`).
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { MISSING_KEY_REPLY } from '../semantics/missing-key-replies.js';
+import { MISSING_KEY_REPLY, missingKeyReplies } from '../semantics/missing-key-replies.js';
+import { MAY_DELETE_UNNAMED_KEYS } from '../semantics/counter-corrections.js';
+import { helperOf, sameKeyThroughCall, type Helper } from './helper-read.js';
 import { keyIdOf } from './key-id.js';
 import { redisCallsOf } from './index.js';
 import type { RedisCall } from './normalize.js';
-import { encloses, findVariable, unwrap, walk, type AnyContext } from './static.js';
+import { enclosingFunction, encloses, findVariable, unwrap, walk, type AnyContext, type FunctionLike } from './static.js';
 
 /**
  * The earlier read whose reply decides whether `expiry` runs, when there is one (see the module
@@ -126,12 +128,195 @@ export function existsGuard(context: AnyContext, write: RedisCall, keyArg: numbe
 }
 
 /**
+ * A read that saw the key: the read, and the node of the write's function that stands for it (the
+ * read itself, or the awaited call of the helper that made it).
+ */
+export interface SeenRead {
+  read: RedisCall;
+  node: TSESTree.Node;
+}
+
+/** A reply a test may use: the node that hands it over, the read behind it, its value per client family when the key is missing. */
+interface Stand extends SeenRead {
+  missing: readonly unknown[];
+}
+
+/**
+ * {@link existsGuard} for created-before.ts, wider: the read may be HGETALL (its missing reply
+ * `{}` or `null`, `semantics/missing-key-replies.ts` missingKeyReplies: the test must stop on
+ * each), and it may sit in a same-file helper the write's function awaits (`const a = await
+ * this.getActive(id); if (!a) return;`: redis-calls/helper-read.ts), a helper that reads the
+ * write's key (its parameters standing for the call's arguments), awaits the read with only Redis
+ * commands awaited after it, and returns one known value whenever the key is missing
+ * ({@link helperMissing}). The reads of the write's own function must be another unit's, ending
+ * before the write.
+ * @param write the write that would create the key
+ * @param keyArg the key's argument index in `write`
+ */
+export function seenGuard(context: AnyContext, write: RedisCall, keyArg: number): SeenRead | undefined {
+  const key = keyIdOf(context, write, keyArg);
+  const keyNode = write.argNodes[keyArg];
+  if (!key || !keyNode) return undefined;
+  const direct = (call: RedisCall): readonly unknown[] | undefined =>
+    call.unit.key !== write.unit.key &&
+    call.node.range[1] <= write.node.range[0] &&
+    call.description.keys.length === 1 &&
+    call.description.keys.some((action) => action.effect === 'read' && keyIdOf(context, call, action.arg) === key)
+      ? missingKeyReplies(call.command)
+      : undefined;
+  const stand = (node: TSESTree.CallExpression): Stand | undefined => {
+    for (const call of redisCallsOf(context, node)) {
+      const missing = direct(call);
+      if (missing) return { read: call, node, missing };
+    }
+    if (node.range[1] > write.node.range[0] || !replyAwaited(node)) return undefined;
+    const helper = helperOf(context, node);
+
+    return helper && helper.fn !== enclosingFunction(write.node) ? helperMissing(context, helper, node, keyNode) : undefined;
+  };
+  for (const { test, holds } of pathConditions(write.node)) {
+    const stands = standsIn(context, test, stand, 0);
+
+    if (stands.length > 0 && stopsOnEvery(context, test, stands, holds)) return stands[0];
+  }
+  return undefined;
+}
+
+/** Whether `test` is `!holds` with every client family's missing reply of every stand (each family in turn). */
+function stopsOnEvery(context: AnyContext, test: TSESTree.Node, stands: readonly Stand[], holds: boolean): boolean {
+  const families = Math.max(...stands.map((s) => s.missing.length));
+  for (let i = 0; i < families; i++) {
+    const value = evaluate(context, test, new Map(stands.map((s) => [s.node, s.missing[Math.min(i, s.missing.length - 1)]])), 0);
+    if (value === UNKNOWN || Boolean(value.value) === holds) return false;
+  }
+  return true;
+}
+
+/** {@link readsIn} for {@link seenGuard}: the stands a test uses, directly or through the variables it reads. */
+function standsIn(context: AnyContext, root: TSESTree.Node, stand: (node: TSESTree.CallExpression) => Stand | undefined, depth: number): Stand[] {
+  if (depth > 3) return [];
+  const found: Stand[] = [];
+  walk(context, root, (node) => {
+    if (node.type === AST_NODE_TYPES.CallExpression) {
+      const s = stand(node);
+      if (s) found.push(s);
+    }
+    if (node.type === AST_NODE_TYPES.Identifier) {
+      for (const source of valuesOf(context, node)) found.push(...standsIn(context, source, stand, depth + 1));
+    }
+    return node.type === AST_NODE_TYPES.ArrowFunctionExpression || node.type === AST_NODE_TYPES.FunctionExpression ? 'skip' : undefined;
+  });
+  return found;
+}
+
+/**
+ * What a helper returns, per client family, when the key the caller writes is missing: the helper
+ * awaits a read of that key ({@link sameKeyThroughCall}) with a known missing reply, awaits nothing
+ * but Redis commands after it, sends no command after it but reads (a DEL, a write, a script could
+ * remove the key it saw), and every `return` it may reach with that reply (one whose path
+ * condition does not rule the reply out, those before the read and in a `catch` included, and the
+ * end of its body when it can be reached) gives one literal value (`null`, `undefined`, `false`,
+ * `0`). `undefined` when any of them gives something else, or no read qualifies.
+ */
+function helperMissing(context: AnyContext, helper: Helper, node: TSESTree.CallExpression, keyNode: TSESTree.Node): Stand | undefined {
+  const calls: RedisCall[] = [];
+  walk(
+    context,
+    helper.fn.body,
+    (inner) => {
+      if (inner.type === AST_NODE_TYPES.CallExpression) calls.push(...redisCallsOf(context, inner));
+    },
+    { skipFunctions: true },
+  );
+  for (const read of calls) {
+    const action = read.description.keys.length === 1 ? read.description.keys[0] : undefined;
+    const readKey = action?.effect === 'read' ? read.argNodes[action.arg] : undefined;
+    const replies = missingKeyReplies(read.command);
+    if (!readKey || !replies || read.unit.kind !== 'single' || !replyAwaited(read.node)) continue;
+
+    if (!sameKeyThroughCall(context, helper, node, readKey, keyNode)) continue;
+
+    if (waitsAfter(context, helper.fn, read, calls)) continue;
+    // a helper that writes or deletes after its read (`getAndClear`) may hand back a key that is gone
+    if (calls.some((c) => c.node.range[0] >= read.node.range[1] && (MAY_DELETE_UNNAMED_KEYS.has(c.command) || c.description.keys.some((k) => k.effect !== 'read')))) continue;
+    const missing: unknown[] = [];
+    for (const reply of replies) {
+      const value = returnedWhenMissing(context, helper.fn, read, reply);
+      if (value === UNKNOWN) break;
+      missing.push(value.value);
+    }
+    if (missing.length === replies.length) return { read, node, missing };
+  }
+  return undefined;
+}
+
+/** Whether the helper awaits anything but a Redis command after `read` (other work can outlast the key's TTL). */
+function waitsAfter(context: AnyContext, fn: TSESTree.Node, read: RedisCall, calls: readonly RedisCall[]): boolean {
+  const redis = new Set<TSESTree.Node>(calls.map((c) => c.node));
+  return walk(
+    context,
+    fn,
+    (node) => {
+      if (node.range[1] <= read.node.range[1]) return 'skip';
+      if ((node.type === AST_NODE_TYPES.ForOfStatement && node.await) || node.type === AST_NODE_TYPES.YieldExpression) return 'stop';
+      return node.type === AST_NODE_TYPES.AwaitExpression && node.range[0] > read.node.range[1] && !redis.has(unwrap(node.argument)) ? 'stop' : undefined;
+    },
+    { skipFunctions: true },
+  );
+}
+
+/** The one value `fn` returns when `read` replied `reply` (see {@link helperMissing}), or {@link UNKNOWN}. */
+function returnedWhenMissing(context: AnyContext, fn: FunctionLike, read: RedisCall, reply: unknown): Value {
+  const values: Value[] = [];
+  const readReply = new Map<TSESTree.Node, unknown>([[read.node, reply]]);
+  const isRead = (call: RedisCall): boolean => call === read;
+  walk(
+    context,
+    fn.body,
+    (node) => {
+      if (node.type !== AST_NODE_TYPES.ReturnStatement) return undefined;
+      const ruledOut = pathConditions(node).some(({ test, holds }) => {
+        if (readsIn(context, test, isRead, 0).length === 0) return false;
+        const value = evaluate(context, test, readReply, 0);
+        return value !== UNKNOWN && Boolean(value.value) !== holds;
+      });
+      if (!ruledOut) values.push(node.argument ? evaluate(context, node.argument, new Map(), 0) : { value: undefined });
+      return 'skip';
+    },
+    { skipFunctions: true },
+  );
+  if (fn.body.type !== AST_NODE_TYPES.BlockStatement) values.push(evaluate(context, fn.body, new Map(), 0));
+  else if (completes(fn.body)) values.push({ value: undefined });
+  const first = values[0];
+  return first !== undefined && first !== UNKNOWN && values.every((v) => v !== UNKNOWN && Object.is(v.value, first.value)) ? first : UNKNOWN;
+}
+
+/** Whether a statement may end without a `return` or `throw` (conservatively: yes unless its last statement, or both arms, leave). */
+function completes(statement: TSESTree.Node): boolean {
+  switch (statement.type) {
+    case AST_NODE_TYPES.BlockStatement: {
+      const last = statement.body.at(-1);
+      return last === undefined || completes(last);
+    }
+    case AST_NODE_TYPES.ReturnStatement:
+    case AST_NODE_TYPES.ThrowStatement:
+      return false;
+    case AST_NODE_TYPES.IfStatement:
+      return statement.alternate === null || completes(statement.consequent) || completes(statement.alternate);
+    case AST_NODE_TYPES.TryStatement:
+      return (statement.finalizer === null || completes(statement.finalizer)) && (completes(statement.block) || (statement.handler !== null && completes(statement.handler.body)));
+    default:
+      return true;
+  }
+}
+
+/**
  * The reads of one key a test uses, each standing for its missing-key reply: when the key is
  * missing, every read of it replies so (`let id = await redis.hget(k, 'a'); if (...) id = await
  * redis.hget(k, 'b'); if (!id) return;`).
  */
-function replies(reads: readonly RedisCall[]): ReadonlyMap<TSESTree.Node, RedisCall> {
-  return new Map(reads.map((read) => [read.node, read]));
+function replies(reads: readonly RedisCall[]): ReadonlyMap<TSESTree.Node, unknown> {
+  return new Map(reads.map((read) => [read.node, MISSING_KEY_REPLY.get(read.command)]));
 }
 
 /**
@@ -261,6 +446,16 @@ function valuesOf(context: AnyContext, id: TSESTree.Identifier): TSESTree.Node[]
 }
 
 const UNKNOWN = Symbol('unknown');
+
+/**
+ * Whether `test` holds when the call `reply` (a Redis command, or an awaited call) handed back
+ * `value`, read directly or through the variables it is written to (see {@link evaluate});
+ * `undefined` when that does not decide it.
+ */
+export function holdsWithReply(context: AnyContext, test: TSESTree.Node, reply: TSESTree.Node, value: unknown): boolean | undefined {
+  const result = evaluate(context, test, new Map([[reply, value]]), 0);
+  return result === UNKNOWN ? undefined : Boolean(result.value);
+}
 type Value = { value: unknown } | typeof UNKNOWN;
 
 /** Number conversions the code applies to a reply (`Number(cur)`, `Math.floor(n)`, `parseInt(cur, 10)`). */
@@ -273,6 +468,8 @@ const CONVERSIONS: Record<string, (value: unknown) => unknown> = {
   'Math.ceil': (v) => Math.ceil(v as number),
   'Math.trunc': (v) => Math.trunc(v as number),
   'Math.round': (v) => Math.round(v as number),
+  // HGETALL's empty object; `null` would throw
+  'Object.keys': (v) => (v !== null && typeof v === 'object' ? Object.keys(v) : UNKNOWN),
 };
 
 /**
@@ -282,7 +479,7 @@ const CONVERSIONS: Record<string, (value: unknown) => unknown> = {
  * literals, `!` / `-` / `+`, comparisons, arithmetic, `&&` / `||` and the conversions above;
  * {@link UNKNOWN} for anything else.
  */
-function evaluate(context: AnyContext, root: TSESTree.Node, reads: ReadonlyMap<TSESTree.Node, RedisCall>, depth: number): Value {
+function evaluate(context: AnyContext, root: TSESTree.Node, reads: ReadonlyMap<TSESTree.Node, unknown>, depth: number): Value {
   if (depth > 8) return UNKNOWN;
   const node = unwrap(root);
   const sub = (n: TSESTree.Node): Value => evaluate(context, n, reads, depth + 1);
@@ -290,8 +487,7 @@ function evaluate(context: AnyContext, root: TSESTree.Node, reads: ReadonlyMap<T
     case AST_NODE_TYPES.AwaitExpression:
       return sub(node.argument);
     case AST_NODE_TYPES.CallExpression: {
-      const read = reads.get(node);
-      if (read) return { value: MISSING_KEY_REPLY.get(read.command) };
+      if (reads.has(node)) return { value: reads.get(node) };
       const callee = node.callee;
       const name =
         callee.type === AST_NODE_TYPES.Identifier
@@ -303,7 +499,15 @@ function evaluate(context: AnyContext, root: TSESTree.Node, reads: ReadonlyMap<T
       const arg = node.arguments[0];
       if (!convert || !arg || arg.type === AST_NODE_TYPES.SpreadElement) return UNKNOWN;
       const value = sub(arg);
-      return value === UNKNOWN ? UNKNOWN : { value: convert(value.value) };
+      if (value === UNKNOWN) return UNKNOWN;
+      const converted = convert(value.value);
+      return converted === UNKNOWN ? UNKNOWN : { value: converted };
+    }
+    case AST_NODE_TYPES.MemberExpression: {
+      // the length of a reply's array or string (`Object.keys(data).length`)
+      if (node.computed || node.property.type !== AST_NODE_TYPES.Identifier || node.property.name !== 'length') return UNKNOWN;
+      const value = sub(node.object);
+      return value !== UNKNOWN && (typeof value.value === 'string' || Array.isArray(value.value)) ? { value: (value.value as string | unknown[]).length } : UNKNOWN;
     }
     case AST_NODE_TYPES.Identifier: {
       if (node.name === 'undefined') return { value: undefined };

@@ -22,7 +22,9 @@
  * `recommended`): a crash in between leaves that one key without TTL until its next write re-arms
  * it; `strict` reports it as `separateRoundTrip`. A write of a key the same function has just created on every path
  * (or warmed up behind a read that saw it missing, for a key the file never expires) creates
- * nothing and is left alone: `redis-calls/created-before.ts`. Persistent keys, constant keys the file never expires and the no-TTL arm of an
+ * nothing and is left alone: `redis-calls/created-before.ts`; so is a decrement whose reply says it
+ * created the key (DECR's -1) when the next statement deletes the key on that reply
+ * (`if (n <= 0) await redis.del(key)`: `redis-calls/deleted-when-created.ts`). Persistent keys, constant keys the file never expires and the no-TTL arm of an
  * explicit TTL test follow the shared policy of `redis-calls/policy.ts`.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
@@ -67,6 +69,7 @@ import { memberRemovedElsewhere } from '../redis-calls/member-registry.js';
 import { untrimmedStreamAppend } from '../redis-calls/untrimmed-stream.js';
 import { reservationCompensated } from '../redis-calls/reserved-counter.js';
 import { createdBefore } from '../redis-calls/created-before.js';
+import { deletedWhenCreated } from '../redis-calls/deleted-when-created.js';
 import { hasStaticPart } from '../redis-calls/key-id.js';
 
 /** Options of the rule (the options object's type is exported from the package root). */
@@ -324,6 +327,8 @@ export default createRule<Options, MessageIds>({
           if (!inUnit && reservationCompensated(context, call, keyArg)) continue;
           // a write of a key the same function created moments before on every path (redis-calls/created-before.ts)
           if (!inUnit && createdBefore(context, call, keyArg, () => keyExpiredInFile(creation))) continue;
+          // a decrement whose reply says it created the key, deleted on that reply next (redis-calls/deleted-when-created.ts)
+          if (!inUnit && deletedWhenCreated(context, call, keyArg)) continue;
           // a write that runs only when an earlier, separate read saw its key, a key the code gives a
           // TTL: the key can expire in between, and the write recreates it without one
           // (redis-calls/stale-read.ts existsGuard)

@@ -57,3 +57,22 @@ export function decrementsCounter(command: string, amount: number | undefined, n
   }
   return false;
 }
+
+/**
+ * The reply of a decrement that ran on a missing key, when the code fixes it: a counter command
+ * treats a missing key (or hash field) as 0 and replies the new value, so DECR replies -1, DECRBY n
+ * replies -n, INCRBY / INCRBYFLOAT by a negative amount reply that amount, and HINCRBY /
+ * HINCRBYFLOAT by a negative amount (which create the hash with that one field) reply it too
+ * (https://redis.io/docs/latest/commands/decr/: "If the key does not exist, it is set to 0 before
+ * performing the operation"; .../decrby/, .../incrby/, .../hincrby/). `undefined` for an amount
+ * the code does not fix, and for an increment (INCR's reply 1 is also an existing key's).
+ * @param command the upper-case command
+ * @param amount the step argument's value (DECRBY's, INCRBY's; HINCRBY's third argument)
+ */
+export function decrementReplyOnMissingKey(command: string, amount: number | undefined): number | undefined {
+  if (command === 'DECR') return -1;
+  if (amount === undefined || !Number.isFinite(amount)) return undefined;
+  if (command === 'DECRBY') return amount > 0 ? -amount : undefined;
+  if (command === 'INCRBY' || command === 'INCRBYFLOAT' || command === 'HINCRBY' || command === 'HINCRBYFLOAT') return amount < 0 ? amount : undefined;
+  return undefined;
+}

@@ -25,3 +25,18 @@ export const MISSING_KEY_REPLY: ReadonlyMap<string, null | number> = new Map<str
   ),
   ...['TTL', 'PTTL', 'EXPIRETIME', 'PEXPIRETIME'].map((c): [string, number] => [c, -2]),
 ]);
+
+/**
+ * Every reply a read may hand back for a missing key, one per client family: the scalar of
+ * {@link MISSING_KEY_REPLY}, or for HGETALL an empty object (ioredis and node-redis turn the empty
+ * array reply into `{}`) or `null` (@upstash/redis hands back `null` for a missing hash). Reads
+ * whose reply is a list (LRANGE, SMEMBERS, ZRANGE) are not listed. Code that stops on a missing key
+ * must stop on each of them: `if (!data) return` lets node-redis's `{}` through, `if (!data ||
+ * Object.keys(data).length === 0) return` stops on both
+ * (https://redis.io/docs/latest/commands/hgetall/: "empty list when key does not exist").
+ */
+export function missingKeyReplies(command: string): readonly unknown[] | undefined {
+  if (MISSING_KEY_REPLY.has(command)) return [MISSING_KEY_REPLY.get(command)];
+  if (command === 'HGETALL') return [{}, null];
+  return undefined;
+}
