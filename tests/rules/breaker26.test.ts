@@ -26,3 +26,21 @@ describe('fixed-window-expire: a streak counter its function resets', () => {
     expect(lintFixed(code)).toEqual([[FIXED, 'rearmedOnEveryIncrement', 9, 15]]);
   });
 });
+
+const INCR = 'redis-ttl/incr-needs-expire-on-create';
+const lintIncr = (code: string) => lintSnippet(code, { [INCR]: 'error' }).map((m) => [m.ruleId, m.messageId, m.line, m.column]);
+
+describe('incr-needs-expire-on-create: a decrement deleted on its creating reply', () => {
+  it('does not take a DEL of a shadowing `key` declared in the `if` for the deletion of the decremented key', () => {
+    // the DECR creates `sem:<id>` at -1 without TTL; the `if` deletes the archive key, not it
+    const code = ioredis(`export async function release(id: string) {
+  const key = \`sem:\${id}\`;
+  const n = await redis.decr(key);
+  if (n <= 0) {
+    const key = \`sem:archive:\${id}\`;
+    await redis.del(key);
+  }
+}`);
+    expect(lintIncr(code)).toEqual([[INCR, 'noExpiry', 5, 25]]);
+  });
+});
