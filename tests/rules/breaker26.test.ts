@@ -4,9 +4,15 @@
  * parameter's destructured property, re-exported client packages, declared batches). Each case is
  * a leak a reading hid, or a finding nobody would fix, and the result it must give.
  */
-import { describe, expect, it } from 'vitest';
-import { lintSnippet } from '../helpers/lint.js';
+import { rmSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { lintApplication, lintSnippet } from '../helpers/lint.js';
 import { ioredis } from './tester.js';
+
+const roots: string[] = [];
+afterAll(() => {
+  for (const root of roots) rmSync(root, { recursive: true, force: true });
+});
 
 const FIXED = 'redis-ttl/fixed-window-expire';
 const lintFixed = (code: string) => lintSnippet(code, { [FIXED]: 'error' }).map((m) => [m.ruleId, m.messageId, m.line, m.column]);
@@ -42,5 +48,17 @@ describe('incr-needs-expire-on-create: a decrement deleted on its creating reply
   }
 }`);
     expect(lintIncr(code)).toEqual([[INCR, 'noExpiry', 5, 25]]);
+  });
+});
+
+describe('a client package binding a module of the code passes on', () => {
+  it('follows an import the module exports again without `from` (import { createClient } from redis; export { createClient })', () => {
+    const files = {
+      'src/lib/kv.ts': `import { createClient } from 'redis';\nexport { createClient };\n`,
+      'src/app.ts': `import { createClient } from './lib/kv';\nconst store = createClient();\nexport async function hit(id: string) {\n  await store.incr(\`hits:\${id}\`);\n}\n`,
+    };
+    expect(lintApplication(roots, files, 'src/app.ts', { [INCR.replace('redis-ttl/', '')]: undefined }, [])).toEqual([['incr-needs-expire-on-create', 'noExpiry', 4, 15]]);
+    const renamed = { ...files, 'src/lib/kv.ts': `import { createClient as make } from 'redis';\nexport { make as createClient };\n` };
+    expect(lintApplication(roots, renamed, 'src/app.ts', { [INCR.replace('redis-ttl/', '')]: undefined }, [])).toEqual([['incr-needs-expire-on-create', 'noExpiry', 4, 15]]);
   });
 });
