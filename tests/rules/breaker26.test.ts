@@ -62,3 +62,14 @@ describe('a client package binding a module of the code passes on', () => {
     expect(lintApplication(roots, renamed, 'src/app.ts', { [INCR.replace('redis-ttl/', '')]: undefined }, [])).toEqual([['incr-needs-expire-on-create', 'noExpiry', 4, 15]]);
   });
 });
+
+describe('incr-needs-expire-on-create: a buffer one handler fills and drains', () => {
+  it('does not lift a forEach callback write whose key reads the callback\'s own parameter (each chat\'s list, one DEL)', () => {
+    // the callback's `chatId` shadows the handler's: it fills `seen:<each chat>`, the DEL drains one
+    const code = ioredis(`export async function handle(chatId: string, marks: string[], chats: string[]) {
+  chats.forEach(async (chatId) => await redis.rpush(\`seen:\${chatId}\`, marks[0]));
+  await redis.del(\`seen:\${chatId}\`);
+}`);
+    expect(lintIncr(code)).toEqual([[INCR, 'noExpiry', 4, 47]]);
+  });
+});
