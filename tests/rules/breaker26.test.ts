@@ -73,3 +73,19 @@ describe('incr-needs-expire-on-create: a buffer one handler fills and drains', (
     expect(lintIncr(code)).toEqual([[INCR, 'noExpiry', 4, 47]]);
   });
 });
+
+describe('set-requires-ttl-or-keepttl: a key drained by a move', () => {
+  it('does not take a DEL spelled like the destination through a shadowing loop variable for its deletion', () => {
+    // `work:<id>` lives on without TTL; the loop deletes the stale ids' work keys
+    const SET = 'redis-ttl/set-requires-ttl-or-keepttl';
+    const code = ioredis(`export async function mark(id: string) {
+  await redis.set(\`pending:\${id}\`, '1');
+}
+export async function drain(id: string, stale: string[]) {
+  await redis.rename(\`pending:\${id}\`, \`work:\${id}\`);
+  console.log(await redis.get(\`work:\${id}\`));
+  for (const id of stale) await redis.del(\`work:\${id}\`);
+}`);
+    expect(lintSnippet(code, { [SET]: 'error' }).map((m) => [m.ruleId, m.messageId, m.line, m.column])).toEqual([[SET, 'setWithoutTtl', 4, 15]]);
+  });
+});
