@@ -89,3 +89,28 @@ export async function drain(id: string, stale: string[]) {
     expect(lintSnippet(code, { [SET]: 'error' }).map((m) => [m.ruleId, m.messageId, m.line, m.column])).toEqual([[SET, 'setWithoutTtl', 4, 15]]);
   });
 });
+
+describe('incr-needs-expire-on-create: a read in a helper the function awaits', () => {
+  it('does not take `this.getActive(id)` for a read when a subclass of the file overrides getActive', () => {
+    // on a Memory instance, complete() runs the override, which reads nothing: HSET creates the hash
+    const code = ioredis(`export class Base {
+  async getActive(id: string): Promise<string | null> {
+    const raw = await redis.hget(\`action:\${id}\`, 'status');
+    if (raw === null) return null;
+    return raw;
+  }
+  async complete(id: string) {
+    if (!(await this.getActive(id))) return false;
+    await redis.hset(\`action:\${id}\`, 'status', 'done');
+    return true;
+  }
+}
+export class Memory extends Base {
+  private readonly known = new Set<string>();
+  override async getActive(id: string): Promise<string | null> {
+    return this.known.has(id) ? 'active' : null;
+  }
+}`);
+    expect(lintIncr(code)).toEqual([[INCR, 'noExpiry', 11, 17]]);
+  });
+});
