@@ -114,3 +114,16 @@ export class Memory extends Base {
     expect(lintIncr(code)).toEqual([[INCR, 'noExpiry', 11, 17]]);
   });
 });
+
+describe('expire-needs-positive-ttl: a property destructured from a parameter', () => {
+  it('reads the default of the object it is destructured from (const { cache = { ttlMs: 500 } } = opts; const { ttlMs } = cache)', () => {
+    // a caller that passes no cache gets ttlMs 500: EX 0, an error reply, and nothing written
+    const POSITIVE = 'redis-ttl/expire-needs-positive-ttl';
+    const code = ioredis(`export async function put(key: string, v: string, opts: { cache?: { ttlMs?: number } }) {
+  const { cache = { ttlMs: 500 } } = opts;
+  const { ttlMs } = cache;
+  await redis.set(key, v, 'EX', Math.floor(ttlMs / 1000));
+}`);
+    expect(lintSnippet(code, { [POSITIVE]: 'error' }).map((m) => [m.ruleId, m.messageId, m.line, m.column])).toEqual([[POSITIVE, 'computed', 6, 33]]);
+  });
+});
