@@ -93,7 +93,9 @@ export function deletedAfterOnEveryPath(context: AnyContext, call: RedisCall, ar
   const keyNode = call.argNodes[arg];
   if (!keyNode || keyNode.type === 'SpreadElement') return undefined;
   // a write an array iterator's callback sends before its first await counts where the iteration is
-  const { fn, at } = writePosition(call.node);
+  // (not when its key reads the callback's own variables: each element's key is another key)
+  const lifted = writePosition(call.node);
+  const { fn, at } = lifted.at !== call.node && readsVariableOf(context, keyNode, enclosingFunction(call.node)) ? { fn: enclosingFunction(call.node) as FunctionLike | undefined, at: call.node } : lifted;
   if (!fn) return undefined;
   const shape = keyShapeOf(context, keyNode).shape;
   const deletions = deletionsByShape(context).get(shape) ?? [];
@@ -165,6 +167,16 @@ function writePosition(write: TSESTree.Node): { fn: FunctionLike | undefined; at
   if (waits) return { fn, at: write };
   const outer = enclosingFunction(iteration) as FunctionLike | undefined;
   return outer ? { fn: outer, at: iteration } : { fn, at: write };
+}
+
+/** Whether a key expression reads a variable declared in `fn` (a parameter or local of an iteration's callback). */
+function readsVariableOf(context: AnyContext, keyNode: TSESTree.Node, fn: TSESTree.Node | undefined): boolean {
+  if (!fn) return false;
+  return walk(context, unwrap(keyNode), (inner) => {
+    if (inner.type !== 'Identifier') return undefined;
+    const def = findVariable(context, inner)?.defs[0];
+    return def && fn.range[0] <= def.name.range[0] && def.name.range[1] <= fn.range[1] ? 'stop' : undefined;
+  });
 }
 
 /**

@@ -55,7 +55,7 @@ export function deletedWhenCreated(context: AnyContext, write: RedisCall, keyArg
   const statements = guard.consequent.type === AST_NODE_TYPES.BlockStatement ? guard.consequent.body : [guard.consequent];
   for (const statement of statements) {
     const deletion = deletionIn(context, statement, key);
-    if (deletion) return keyAssignedBetween(context, write.argNodes[keyArg]!, write.node.range[1], deletion.node.range[0]) ? undefined : deletion;
+    if (deletion) return keyAssignedBetween(context, write.argNodes[keyArg]!, write.node.range[1], deletion.node.range[0]) || shadowedBetween(context, deletion, key, write.node.range[1]) ? undefined : deletion;
     if (leavesOrWaits(context, statement)) return undefined;
   }
   return undefined;
@@ -101,6 +101,17 @@ function deletionIn(context: AnyContext, statement: TSESTree.Node, key: string):
   return redisCallsOf(context, expression).find((call) =>
     call.description.keys.some((action) => EFFECTS_THAT_DELETE_KEY.has(action.effect) && keyIdOf(context, call, action.arg) === key),
   );
+}
+
+/**
+ * Whether the deletion's key reads a variable declared or assigned after the write (`const key =
+ * other` in the `if`, shadowing the written key's name): spelled alike, it names another key.
+ */
+function shadowedBetween(context: AnyContext, deletion: RedisCall, key: string, from: number): boolean {
+  return deletion.description.keys.some((action) => {
+    const node = deletion.argNodes[action.arg];
+    return node !== undefined && node.type !== AST_NODE_TYPES.SpreadElement && keyIdOf(context, deletion, action.arg) === key && keyAssignedBetween(context, node, from, deletion.node.range[0]);
+  });
 }
 
 /** Whether a statement awaits anything, leaves its block (`return`, `throw`, `break`, `continue`) or yields. */

@@ -18,7 +18,7 @@
  *   place. Another shape, another argument, another object: another key.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { constInitializer, findVariable, propertyName, unwrap, type AnyContext, type FunctionLike } from './static.js';
+import { constInitializer, findVariable, propertyName, unwrap, walk, type AnyContext, type FunctionLike } from './static.js';
 
 /** A helper a call names: its function, and whether `this` in it is the caller's `this`. */
 export interface Helper {
@@ -32,7 +32,7 @@ export function helperOf(context: AnyContext, call: TSESTree.CallExpression): He
   if (callee.type === AST_NODE_TYPES.MemberExpression && unwrap(callee.object).type === AST_NODE_TYPES.ThisExpression) {
     const name = propertyName(callee.property, callee.computed);
     const body = classBodyOfThis(call);
-    if (!name || !body) return undefined;
+    if (!name || !body || overriddenInFile(context, body, name)) return undefined;
     for (const member of body.body) {
       if (member.type === AST_NODE_TYPES.MethodDefinition && member.kind === 'method' && !member.static && propertyName(member.key, member.computed) === name) {
         return member.value.async && member.value.body ? { fn: member.value, sameThis: true } : undefined;
@@ -52,6 +52,46 @@ export function helperOf(context: AnyContext, call: TSESTree.CallExpression): He
   const value = init && unwrap(init);
   if (value && (value.type === AST_NODE_TYPES.ArrowFunctionExpression || value.type === AST_NODE_TYPES.FunctionExpression) && value.async) return { fn: value, sameThis: false };
   return undefined;
+}
+
+/**
+ * Whether a class of the file that extends the class of `body` (by its name, any depth) declares
+ * a member `name`: `this.name(...)` then runs the subclass's, which may read nothing (an
+ * in-memory override of a Redis read).
+ */
+function overriddenInFile(context: AnyContext, body: TSESTree.ClassBody, name: string): boolean {
+  const names = new Set<string>();
+  const own = body.parent.id?.name ?? (body.parent.parent?.type === AST_NODE_TYPES.VariableDeclarator && body.parent.parent.id.type === AST_NODE_TYPES.Identifier ? body.parent.parent.id.name : undefined);
+  if (own === undefined) return false;
+  names.add(own);
+  const classes = classesOf(context);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const cls of classes) {
+      const parent = cls.superClass && unwrap(cls.superClass);
+      if (!cls.id || names.has(cls.id.name) || parent?.type !== AST_NODE_TYPES.Identifier || !names.has(parent.name)) continue;
+      names.add(cls.id.name);
+      grew = true;
+      if (cls.body.body.some((member) => (member.type === AST_NODE_TYPES.MethodDefinition || member.type === AST_NODE_TYPES.PropertyDefinition) && propertyName(member.key, member.computed) === name)) return true;
+    }
+  }
+  return false;
+}
+
+/** The class declarations of the linted file, found once per file. */
+const CLASSES = new WeakMap<TSESTree.Program, TSESTree.ClassDeclaration[]>();
+function classesOf(context: AnyContext): TSESTree.ClassDeclaration[] {
+  const program = context.sourceCode.ast;
+  let classes = CLASSES.get(program);
+  if (!classes) {
+    const found: TSESTree.ClassDeclaration[] = [];
+    walk(context, program, (node) => {
+      if (node.type === AST_NODE_TYPES.ClassDeclaration) found.push(node);
+      return undefined;
+    });
+    CLASSES.set(program, (classes = found));
+  }
+  return classes;
 }
 
 /** The class body whose instance `this` is at `node`: through arrow functions, up to the first method. */

@@ -519,7 +519,10 @@ export function packageReExport(
     if (statement.type !== AST_NODE_TYPES.ExportNamedDeclaration) continue;
     for (const specifier of statement.specifiers) {
       if (moduleExportName(specifier.exported) !== name) continue;
-      return statement.source ? through(statement.source.value, moduleExportName(specifier.local)) : undefined;
+      if (statement.source) return through(statement.source.value, moduleExportName(specifier.local));
+      // `import { createClient } from 'redis'; export { createClient };`: passed on as imported
+      const imported = moduleImportOf(module, moduleExportName(specifier.local));
+      return imported ? through(imported.source, imported.name) : undefined;
     }
   }
   // `export *` never passes a default export on; a declared export of the same name wins over it
@@ -530,6 +533,24 @@ export function packageReExport(
     const source = statement.source.value;
     const found = isOwn(module.path, source) ? through(source, name) : packageHolds(source) ? { source, name } : undefined;
     if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * The import that binds `local` in a module (`import { createClient as mk } from 'redis'`: the
+ * source and the name imported there, `default` for a default import); `undefined` for a name the
+ * module declares, or a namespace import.
+ */
+function moduleImportOf(module: ImportedModule, local: string): { source: string; name: string } | undefined {
+  for (const statement of module.program.body) {
+    if (statement.type !== AST_NODE_TYPES.ImportDeclaration) continue;
+    for (const specifier of statement.specifiers) {
+      if (specifier.local.name !== local) continue;
+      if (specifier.type === AST_NODE_TYPES.ImportDefaultSpecifier) return { source: statement.source.value, name: 'default' };
+      if (specifier.type === AST_NODE_TYPES.ImportSpecifier) return { source: statement.source.value, name: moduleExportName(specifier.imported) };
+      return undefined;
+    }
   }
   return undefined;
 }

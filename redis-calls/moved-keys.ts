@@ -63,7 +63,9 @@ export function destinationDeleted(context: AnyContext, call: RedisCall, arg: nu
       const nodes = other.argNodes.slice(action.arg, action.arg === 0 && other.description.keys.length === 1 ? undefined : action.arg + 1);
       for (const node of nodes) {
         if (!node) continue;
-        const named = listedKeys(context, node).some((key) => spelled(context, key) === text);
+        // spelled alike, and reading no variable declared or assigned since the move (a shadowing
+        // `for (const id of stale) del(\`work:${id}\`)` deletes other keys)
+        const named = listedKeys(context, node).some((key) => spelled(context, key) === text && !keyAssignedBetween(context, key, call.node.range[1], other.node.range[0]));
         if (named && !keyAssignedBetween(context, destination, call.node.range[1], other.node.range[0])) return other;
       }
     }

@@ -585,7 +585,18 @@ function parameterValue(context: AnyContext, node: TSESTree.Node, depth = 0): { 
   const property = holder?.type === AST_NODE_TYPES.AssignmentPattern ? holder.parent : holder;
   if (property?.type !== AST_NODE_TYPES.Property || property.parent !== def.node.id) return undefined;
   if (variable.references.some((reference) => reference.isWrite() && reference.identifier !== def.name)) return undefined;
-  return parameterValue(context, def.node.init, depth + 1) ? { defaults } : undefined;
+  const from = parameterValue(context, def.node.init, depth + 1);
+  if (!from) return undefined;
+  // const { cache = { ttlMs: 500 } } = opts; const { ttlMs } = cache: the object's default holds one too
+  const name = propertyName(property.key, property.computed);
+  for (const value of from.defaults) {
+    const object = unwrap(value);
+    if (object.type !== AST_NODE_TYPES.ObjectExpression) continue;
+    for (const member of object.properties) {
+      if (member.type === AST_NODE_TYPES.Property && name !== undefined && propertyName(member.key, member.computed) === name) defaults.push(member.value);
+    }
+  }
+  return { defaults };
 }
 
 /**

@@ -21,7 +21,7 @@ import { createRule } from './create-rule.js';
 import { callsInFunction, fileIndexOf, keyIdOf } from '../redis-calls/file-index.js';
 import type { RedisCall } from '../redis-calls/index.js';
 import { keyLabel, reportLoc } from '../redis-calls/report.js';
-import { alwaysExits, enclosingFunction, encloses, resolveConstExpression, unwrap, walk } from '../redis-calls/static.js';
+import { alwaysExits, enclosingFunction, encloses, findVariable, resolveConstExpression, unwrap, walk } from '../redis-calls/static.js';
 import { EFFECTS_THAT_DELETE_KEY, INCREMENT_COMMANDS } from '../semantics/commands.js';
 
 /** Messages of the rule and of its suggestion. */
@@ -132,9 +132,37 @@ export default createRule<[], MessageIds>({
       return callsInFunction(context, fn).some(
         (reset) =>
           // the same key: as written, or through the `const` it is read from
-          reset.description.keys.some((k) => EFFECTS_THAT_DELETE_KEY.has(k.effect) && (keyIdOf(context, reset, k.arg) === key || spelled(reset.argNodes[k.arg]) === counter)) &&
+          reset.description.keys.some(
+            (k) =>
+              EFFECTS_THAT_DELETE_KEY.has(k.effect) &&
+              ((key.startsWith('value:') && keyIdOf(context, reset, k.arg) === key) ||
+                ((keyIdOf(context, reset, k.arg) === key || spelled(reset.argNodes[k.arg]) === counter) && sameBindings(reset.argNodes[k.arg], increment.argNodes[0]))),
+          ) &&
           (exclusiveArms(increment.node, reset.node) || exclusiveArms(reset.node, increment.node)),
       );
+    }
+
+    /**
+     * Whether two key expressions, read through their `const`s, name the same variables in the
+     * same order: a loop or callback variable that shadows the counter's (`for (const id of
+     * users) del(`rl:${id}`)`) spells the key alike but deletes other users' counters.
+     */
+    function sameBindings(a: TSESTree.Node | undefined, b: TSESTree.Node | undefined): boolean {
+      const bindings = (node: TSESTree.Node | undefined) => {
+        const found: Array<unknown> = [];
+        if (!node || node.type === AST_NODE_TYPES.SpreadElement) return undefined;
+        walk(context, resolveConstExpression(context, node), (inner) => {
+          if (inner.type !== AST_NODE_TYPES.Identifier) return undefined;
+          const parent = inner.parent;
+          if (parent?.type === AST_NODE_TYPES.MemberExpression && parent.property === inner && !parent.computed) return undefined;
+          found.push(findVariable(context, inner) ?? inner.name);
+          return undefined;
+        });
+        return found;
+      };
+      const left = bindings(a);
+      const right = bindings(b);
+      return left !== undefined && right !== undefined && left.length === right.length && left.every((v, i) => v === right[i]);
     }
 
     /**
