@@ -32,7 +32,7 @@
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { EFFECTS_THAT_DELETE_KEY } from '../semantics/commands.js';
-import { decrementReplyOnMissingKey } from '../semantics/counter-corrections.js';
+import { counterAmount, decrementReplyOnMissingKey } from '../semantics/counter-corrections.js';
 import { redisCallsOf } from './index.js';
 import { keyAssignedBetween, keyIdOf } from './key-id.js';
 import type { RedisCall } from './normalize.js';
@@ -46,8 +46,7 @@ import { unwrap, walk, type AnyContext } from './static.js';
  */
 export function deletedWhenCreated(context: AnyContext, write: RedisCall, keyArg: number): RedisCall | undefined {
   if (write.unit.kind !== 'single' || !replyAwaited(write.node)) return undefined;
-  const amountArg = write.command.startsWith('H') ? 2 : 1;
-  const reply = decrementReplyOnMissingKey(write.command, amountOf(write, amountArg));
+  const reply = decrementReplyOnMissingKey(write.command, counterAmount(write.command, write.args));
   const key = keyIdOf(context, write, keyArg);
   if (reply === undefined || !key) return undefined;
   const guard = guardAfter(context, write);
@@ -59,13 +58,6 @@ export function deletedWhenCreated(context: AnyContext, write: RedisCall, keyArg
     if (leavesOrWaits(context, statement)) return undefined;
   }
   return undefined;
-}
-
-/** The amount argument's value, when the code fixes it (`decrby(k, 2)`, `hincrby(k, f, -1)`). */
-function amountOf(write: RedisCall, index: number): number | undefined {
-  const value = write.args[index];
-  if (typeof value === 'number') return value;
-  return typeof value === 'string' && value.trim() !== '' ? Number(value) : undefined;
 }
 
 /**

@@ -43,7 +43,7 @@
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { isBlockingCall } from '../semantics/blocking.js';
-import { decrementsCounter, EFFECTS_THAT_LEAVE_THE_KEY } from '../semantics/counter-corrections.js';
+import { counterAmount, decrementsCounter, EFFECTS_THAT_LEAVE_THE_KEY } from '../semantics/counter-corrections.js';
 import { callsInFunction, expiryAfterInUnit, fileIndexOf } from './file-index.js';
 import { keyAssignedBetween, keyIdOf } from './key-id.js';
 import type { AtomicUnit, RedisCall } from './normalize.js';
@@ -100,8 +100,7 @@ function compensates(
 /** DECR / DECRBY / INCRBY by a negative amount ({@link decrementsCounter}). */
 function isDecrement(call: RedisCall): boolean {
   const amountNode = call.argNodes[1];
-  const value = call.args[1];
-  const amount = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : undefined;
+  const amount = counterAmount(call.command, call.args);
   const negated = amountNode !== undefined && unwrap(amountNode).type === AST_NODE_TYPES.UnaryExpression && (unwrap(amountNode) as TSESTree.UnaryExpression).operator === '-';
   return decrementsCounter(call.command, amount, negated);
 }

@@ -13,7 +13,7 @@
  *   either wrote the key or found it there). Until that key expires or is deleted, a decrement of
  *   it finds it.
  */
-import { counterStep, type KeyEffect } from './commands.js';
+import { counterStep, type CommandArg, type KeyEffect } from './commands.js';
 
 /**
  * Effects that change a key's TTL but leave the key, and its existence, as it is: EXPIRE and its
@@ -75,4 +75,30 @@ export function decrementReplyOnMissingKey(command: string, amount: number | und
   if (command === 'DECRBY') return amount > 0 ? -amount : undefined;
   if (command === 'INCRBY' || command === 'INCRBYFLOAT' || command === 'HINCRBY' || command === 'HINCRBYFLOAT') return amount < 0 ? amount : undefined;
   return undefined;
+}
+
+/**
+ * Where a counter command takes its amount: INCRBY / DECRBY / INCRBYFLOAT key amount, HINCRBY /
+ * HINCRBYFLOAT key field amount (https://redis.io/docs/latest/commands/incrby/,
+ * https://redis.io/docs/latest/commands/hincrby/).
+ */
+const AMOUNT_ARG: ReadonlyMap<string, number> = new Map([
+  ['INCRBY', 1],
+  ['DECRBY', 1],
+  ['INCRBYFLOAT', 1],
+  ['HINCRBY', 2],
+  ['HINCRBYFLOAT', 2],
+]);
+
+/**
+ * The amount a counter command's arguments fix (`decrby(k, 2)`, `hincrby(k, f, '-1')`), a finite
+ * number; `undefined` for a command without an amount (INCR, DECR), or an amount not known.
+ * @param command the upper-case command
+ * @param args the command's arguments as the code fixes them
+ */
+export function counterAmount(command: string, args: readonly CommandArg[]): number | undefined {
+  const index = AMOUNT_ARG.get(command);
+  const value = index === undefined ? undefined : args[index];
+  const amount = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : undefined;
+  return amount !== undefined && Number.isFinite(amount) ? amount : undefined;
 }
