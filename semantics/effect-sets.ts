@@ -1,8 +1,9 @@
 /**
  * Groups of key effects ({@link KeyEffect}, `command-description.ts`) that the rules and the Lua
  * analyzer ask about: which effects write a key, write it without a TTL, keep, clear or set its
- * TTL, or delete it; and {@link movedTo}, the key a RENAME moves its source to. Each group cites
- * the redis.io page that says so. Imported through `commands.ts`.
+ * TTL, or delete it; and {@link movedTo}, the key a RENAME moves its source to. What each effect
+ * does is {@link KeyEffect}'s, with its redis.io pages; a group that rests on a further page (EXPIRE
+ * on what keeps a TTL, DEL, RENAME) cites it. Imported through `commands.ts`.
  */
 
 import type { CommandDescription, KeyEffect } from './command-description.js';
