@@ -26,6 +26,7 @@
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { EFFECTS_THAT_DELETE_KEY, movedTo } from '../semantics/commands.js';
+import { matchSegmentStars } from '../semantics/key-patterns.js';
 import { fileIndexOf } from './file-index.js';
 import { keyAssignedBetween, listedKeys } from './key-id.js';
 import type { RedisCall } from './normalize.js';
@@ -89,13 +90,9 @@ export function removesWholeKey(context: AnyContext, call: RedisCall, arg: numbe
  * written shape `written`: the same shape, or each `*` of the source standing for a run of the
  * written shape without `:` (the date of `views:buffer:${day}` that the writer computes by calls
  * the linter cannot read, `views:buffer:*0*10*`). A fixed key (`views:buffer`) never drains a
- * per-id family (`views:buffer:*`), nor `room:*` the keys below it (`room:*:members`).
+ * per-id family (`views:buffer:*`), nor `room:*` the keys below it (`room:*:members`): the
+ * narrower reading of `*`, `semantics/key-patterns.ts` {@link matchSegmentStars}.
  */
 export function drainCovers(source: string, written: string): boolean {
-  if (source === written) return true;
-  const pattern = source
-    .split('*')
-    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-    .join('[^:]*');
-  return new RegExp(`^${pattern}$`).test(written);
+  return source === written || matchSegmentStars(source, written);
 }

@@ -11,11 +11,19 @@
  * A key's *shape* may itself contain `*` for the parts only known at run time
  * (`` `bull:${queue}:wait` `` has the shape `bull:*:wait`); a pattern's `*` matches those too.
  *
- * One reading of `*` everywhere: {@link matchStars} is also how `redis-ttl-audit` matches live
+ * One reading of `*` for patterns: {@link matchStars} is also how `redis-ttl-audit` matches live
  * keys to the inventory's shapes (`inventory/match.ts`), and `redis-ttl-keys --only` chooses
  * shapes. A `*` matches any run of characters, `:` included (and empty): `user:*` matches
  * `user:42` and `user:42:settings`, as `KEYS user:*` would. picomatch was not used: its `*` stops
  * at `/` (not at `:`), and it reads `{a,b}` (a Redis hash tag), `[...]`, `!` and `?` as syntax.
+ *
+ * A second, narrower reading compares two shapes of the code, not a pattern someone wrote:
+ * {@link matchSegmentStars}, where a `*` stands for a run inside one `:`-separated segment. It
+ * applies when a `*` is a run-time piece of one key the code computes (a date, an id), not a
+ * family of keys: whether a move of `room:*` drains the keys written as `room:*` (and as
+ * `room:*0*10*`, the date a writer builds by calls the linter cannot read), never the keys below
+ * it (`room:*:members`). A persistent-key pattern, the audit's live keys and `--only` keep
+ * {@link matchStars}.
  */
 
 /** A compiled persistent-key pattern: true when a key spelling or shape matches it. */
@@ -68,6 +76,21 @@ export function matchStars(literals: readonly string[], text: string): boolean {
     pos = at + literal.length;
   }
   return true;
+}
+
+/**
+ * Whether the key shape `text` matches, whole, the shape `pattern` when each `*` of `pattern`
+ * stands for a run of characters without `:` (also empty), inside one segment of the key: the
+ * narrower reading of `*` (see the module docs for when it applies). `room:*` matches `room:42`,
+ * `room:`, `room:*` and `room:*0*10*`, not `room:*:members` nor `room`. Every other character is
+ * taken literally; a shape matches itself.
+ */
+export function matchSegmentStars(pattern: string, text: string): boolean {
+  const regex = pattern
+    .split('*')
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('[^:]*');
+  return new RegExp(`^${regex}$`).test(text);
 }
 
 /**
