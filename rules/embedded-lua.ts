@@ -17,6 +17,12 @@
  * the script's mirror of the key rules' `if (ttl) ... else ...` arm: with `allowOptionalTtl` (on
  * in `recommended`) it is not reported.
  *
+ * Queue structures another script drains: with `allowConsumedQueues` (on in `recommended`), a
+ * `KEYS[i]` (or a key built in the script) the script adds members to that another script of the
+ * file, called from code that may run, takes them off again (the same members removed by name, or
+ * the key popped) is taken as kept by the code (`redis-calls/script-consumers.ts`), as the key
+ * rules take a queue its consumer pops.
+ *
  * Cluster routing: `key-must-come-from-keys` (a key not passed in KEYS breaks on a Cluster) is not
  * reported for a script sent through a client that never talks to a Cluster
  * (`redis-calls/standalone-client.ts`): one built for one server (`new Redis(url)`,
