@@ -30,7 +30,7 @@
 import type * as L from 'luaparse';
 import type { TSESTree } from '@typescript-eslint/utils';
 import { describeCommand, type CommandArg } from '../semantics/commands.js';
-import { addedMembers, removedMembers, type MemberCollection } from '../semantics/members.js';
+import { addedMembers, removedMembers, takesOff, type MemberCollection, type MemberTaking } from '../semantics/members.js';
 import { poppedQueue, pushedQueue, type QueueType } from '../semantics/queues.js';
 import { parseLua } from '../lua-lint/parse.js';
 import { expressionText, forEachNode } from '../lua-lint/walk/ast.js';
@@ -97,16 +97,17 @@ export function drainedByOtherScripts(context: AnyContext, script: EmbeddedScrip
   for (const [id, adds] of byKey) {
     const key = adds[0]!.key;
     const removals = others.flatMap((other) => other.uses.filter((use) => (use.removes || use.pops) && sameKey(context, own, key, other, use.key)));
-    if (removals.length > 0 && adds.every((add) => add.adds!.members.every((member) => removals.some((removal) => takesOff(add, member, removal))))) drained.push(id);
+    if (removals.length > 0 && adds.every((add) => add.adds!.members.every((member) => removals.some((removal) => removalTakesOff(add, member, removal))))) drained.push(id);
   }
   return drained;
 }
 
-/** Whether `removal` takes off the member `member` that `add` adds: the same collection popped, or that member removed by name. */
-function takesOff(add: KeyUse, member: MemberId, removal: KeyUse): boolean {
-  const collection = add.adds!.collection;
-  if (removal.pops) return removal.pops === collection;
-  return removal.removes!.collection === collection && removal.removes!.members.includes(member);
+/** Whether `removal` takes off the member `member` that `add` adds (`semantics/members.ts` takesOff, the key rules' notion). */
+function removalTakesOff(add: KeyUse, member: MemberId, removal: KeyUse): boolean {
+  const taking: MemberTaking = removal.pops
+    ? { collection: removal.pops, popped: true }
+    : { collection: removal.removes!.collection, named: (m) => removal.removes!.members.includes(m) };
+  return takesOff(add.adds!.collection, member, taking);
 }
 
 /**
