@@ -32,7 +32,7 @@
  * unreported, as it does a queue its consumer pops.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { addedMembers, removedMembers, type MemberCollection } from '../semantics/members.js';
+import { addedMembers, removedMembers, takesOff, type MemberCollection } from '../semantics/members.js';
 import { fileIndexOf } from './file-index.js';
 import { hasStaticPart, keyIdOf } from './key-id.js';
 import { keyShapeOf, perBuildKey } from './key-shape.js';
@@ -80,8 +80,8 @@ export function memberRemovedElsewhere(context: AnyContext, call: RedisCall, arg
   const writer = namedFunctionOf(call.node);
   if (!writer) return undefined;
   for (const removal of removalsByShape(context).get(shape) ?? []) {
-    const removedNode = removal.members.get(member);
-    if (removal.collection !== added.collection || !removedNode) continue;
+    if (!takesOff(added.collection, member, { collection: removal.collection, named: (m) => removal.members.has(m) })) continue;
+    const removedNode = removal.members.get(member)!;
     if (!sameKey(context, shape, call, 0, removal.call, 0)) continue;
     const remover = namedFunctionOf(removal.call.node);
     if (!remover || remover === writer || encloses(remover, writer) || encloses(writer, remover)) continue;

@@ -17,6 +17,12 @@
  * the script's mirror of the key rules' `if (ttl) ... else ...` arm: with `allowOptionalTtl` (on
  * in `recommended`) it is not reported.
  *
+ * Queue structures another script drains: with `allowConsumedQueues` (on in `recommended`), a
+ * `KEYS[i]` (or a key built in the script) the script adds members to that another script of the
+ * file, called from code that may run, takes them off again (the same members removed by name, or
+ * the key popped) is taken as kept by the code (`redis-calls/script-consumers.ts`), as the key
+ * rules take a queue its consumer pops.
+ *
  * Cluster routing: `key-must-come-from-keys` (a key not passed in KEYS breaks on a Cluster) is not
  * reported for a script sent through a client that never talks to a Cluster
  * (`redis-calls/standalone-client.ts`): one built for one server (`new Redis(url)`,
@@ -38,6 +44,7 @@ import { definedCommandCallersElsewhere, inListedApplication } from '../redis-ca
 import { persistentPattern, persistentReason } from '../redis-calls/persistent.js';
 import { pluginSettings } from '../redis-calls/settings.js';
 import { sentThroughStandaloneClient } from '../redis-calls/standalone-client.js';
+import { drainedByOtherScripts } from '../redis-calls/script-consumers.js';
 
 export type { LuaSeverityOption } from './options.js';
 
@@ -90,6 +97,11 @@ export default createRule<Options, MessageIds>({
             description:
               'Do not report a KEYS[i] whose argument at the eval is an opaque key built by a key helper (no persistentKeys pattern can name it) when neither the file nor the script says a key is meant to expire. Default true; false in the strict config.',
           },
+          allowConsumedQueues: {
+            type: 'boolean',
+            description:
+              'Do not report a KEYS[i] the script adds members to (ZADD, SADD, HSET, RPUSH ...) when another script of the file, called from code that may run, removes the same members from the same key by name (ZREM, SREM, HDEL) or pops it (ZPOPMIN, LPOP ...): Redis deletes the emptied collection. Default true; false in the strict config.',
+          },
           strict: {
             type: 'boolean',
             description: "lua-lint's strict mode: also report a TTL taken from ARGV that the script never checks (default false; true in the strict config).",
@@ -119,6 +131,7 @@ export default createRule<Options, MessageIds>({
     };
     const allowOptionalTtl = options.allowOptionalTtl ?? options.strict !== true;
     const allowOpaqueKeys = options.allowOpaqueKeys ?? options.strict !== true;
+    const allowConsumedQueues = options.allowConsumedQueues ?? options.strict !== true;
     /**
      * KEYS indices (1-based) whose argument at the eval call is a persistent key of the JS/TS code,
      * or (`allowOpaqueKeys`) an opaque key nothing says is meant to expire.
@@ -187,7 +200,10 @@ export default createRule<Options, MessageIds>({
             return { line: loc.line, column: loc.column + 1 };
           };
           const indices = persistentIndices(script, node);
-          const persistentKeys = [...(analyzeOptions.persistentKeys ?? []), ...indices];
+          // a work structure another script of the file removes the members of (ack, dequeue): the
+          // script mirror of a queue its consumer drains (`redis-calls/script-consumers.ts`)
+          const drained = allowConsumedQueues ? drainedByOtherScripts(context, script) : [];
+          const persistentKeys = [...(analyzeOptions.persistentKeys ?? []), ...indices, ...drained];
           const perScript: AnalyzeOptions = {
             ...analyzeOptions,
             ...(persistentKeys.length > 0 ? { persistentKeys } : {}),

@@ -148,6 +148,15 @@ export interface EmbeddedLuaOptions {
    */
   allowOpaqueKeys?: boolean;
   /**
+   * Do not report a `KEYS[i]` a script adds members to (ZADD, SADD, HSET, RPUSH ...) that another
+   * script of the same file, called from code that may run, takes them off again: removes the same
+   * members by name (ZREM, SREM, HDEL: an ack, a release) or pops it (ZPOPMIN, LPOP: a dequeue),
+   * the same key at their calls (`redis-calls/script-consumers.ts`). Redis deletes the emptied
+   * collection, as for a queue its consumer pops in TypeScript (`allowConsumedQueues` of the key
+   * rules). Default `true`; `false` in the `strict` config.
+   */
+  allowConsumedQueues?: boolean;
+  /**
    * lua-lint's strict mode: also report a TTL taken from `ARGV` that the script never checks.
    * Default `false`; `true` in the `strict` config.
    */

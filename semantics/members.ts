@@ -56,3 +56,25 @@ export function removedMembers(command: string, args: readonly CommandArg[]): { 
   if (!collection) return undefined;
   return { collection, positions: args.map((_, i) => i).slice(1) };
 }
+
+/**
+ * What a command takes off a collection: the members it names (SREM / ZREM / HDEL,
+ * {@link removedMembers}), by their identities, or any member, by position (a pop: LPOP, SPOP,
+ * ZPOPMIN ..., `semantics/queues.ts` poppedQueue).
+ */
+export type MemberTaking = { collection: MemberCollection; named: (member: string) => boolean } | { collection: MemberCollection | 'list'; popped: true };
+
+/**
+ * Whether a command that takes members off (`taking`) takes off the member `member` an add put
+ * in a collection of type `collection`: one notion of "the code removes what it adds", read by the
+ * key rules (`redis-calls/member-registry.ts`, `redis-calls/lifecycle.ts` drainedElsewhere) and by
+ * the scripts' reading (`redis-calls/script-consumers.ts`). A removal by name takes off only the
+ * members it names, from a collection of its own type (ZREM names sorted-set members, not hash
+ * fields); a pop takes off any member of its type, so a queue its consumer pops empties whatever
+ * was pushed. Redis deletes the emptied collection ("Automatic creation and removal of keys",
+ * https://redis.io/docs/latest/develop/data-types/#automatic-creation-and-removal-of-keys).
+ */
+export function takesOff(collection: MemberCollection | 'list', member: string, taking: MemberTaking): boolean {
+  if (taking.collection !== collection) return false;
+  return 'popped' in taking || taking.named(member);
+}

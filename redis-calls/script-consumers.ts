@@ -1,0 +1,226 @@
+/**
+ * "The code removes what it adds", read in the Lua scripts of a file: a job engine keeps its queue
+ * structures (a sorted set of waiting ids, an items hash, an in-flight or current-concurrency set)
+ * in its own scripts, one script adding a member (enqueue, dequeue into in-flight) and another
+ * script of the same file taking it off again, by name (ZREM / SREM / HDEL: ack, nack, release) or
+ * by position (ZPOPMIN, LPOP ...: a dequeue). Redis deletes a set, sorted set, list or hash with its
+ * last member (`semantics/members.ts`, `semantics/queues.ts`), so such a key lives only while it
+ * holds work: the script mirror of `lifecycle.ts` drainedElsewhere (a queue its consumer pops) and
+ * `member-registry.ts` memberRemovedElsewhere (a member removed by name elsewhere), read with the
+ * same Redis facts (`addedMembers` / `removedMembers`, `pushedQueue` / `poppedQueue`).
+ *
+ * A `KEYS[i]` of script A is drained when, for every write of A that adds to it:
+ *
+ * - the write adds members of a collection (SADD, ZADD, HSET ...) and another script of the file
+ *   removes members of the same collection from the same key, a member of the same identity (a
+ *   literal only by that literal; a run-time member, from ARGV or a reply, by a run-time member), or
+ *   pops it (SPOP, ZPOPMIN ...);
+ * - or the write pushes to a list (RPUSH, LPUSH ...) and another script pops that list;
+ * - "the same key": `KEYS[j]` of the other script, whose key argument at a call of that script has
+ *   the key shape of A's at one of its calls, and, for a shape with no static part (`*`), the same
+ *   spelling (`masterQueueKey` and `masterQueueKey`; not `items` and `queue`);
+ * - the other script can run: it is called in the file (a defined command's call, an eval), from
+ *   code that may run (`pattern-drains.ts` mayRun: not a function nothing calls).
+ *
+ * Not drained (still reported): a key no other script removes members from, a removal from
+ * another key, a removal of a literal member nobody adds (`HDEL h 'config'` for `HSET h id v`), a
+ * stream (XADD: Redis keeps an empty stream, `semantics/queues.ts`), a removal in a script nothing
+ * calls, and a key built inside the script (`prefix .. id`: its identity is the script's own).
+ */
+import type * as L from 'luaparse';
+import type { TSESTree } from '@typescript-eslint/utils';
+import { describeCommand, type CommandArg } from '../semantics/commands.js';
+import { addedMembers, removedMembers, takesOff, type MemberCollection, type MemberTaking } from '../semantics/members.js';
+import { poppedQueue, pushedQueue, type QueueType } from '../semantics/queues.js';
+import { parseLua } from '../lua-lint/parse.js';
+import { expressionText, forEachNode } from '../lua-lint/walk/ast.js';
+import { embeddedScriptsOf, type EmbeddedScript } from './lua.js';
+import { hasStaticPart, sameKeyByShape } from './key-id.js';
+import { keyShapeOf } from './key-shape.js';
+import { namedFunctionOf } from './lifecycle.js';
+import { mayRun } from './pattern-drains.js';
+import { walk, type AnyContext } from './static.js';
+
+/** A member identity in a script: `value:<literal>` or `run-time` (ARGV, a reply, a loop element). */
+type MemberId = string;
+
+/**
+ * A key as a script names it: `KEYS[i]` (its 1-based index), or a key built in the script from
+ * its parts (`queuePrefix .. envId`: the spelling lua-lint gives it, its identity in a finding and
+ * in `persistentKeys`).
+ */
+type ScriptKey = { index: number } | { text: string };
+
+/** What one `redis.call` of a script does to the key it names. */
+interface KeyUse {
+  key: ScriptKey;
+  /** Members added: a collection and the identities, or a list pushed to. */
+  adds?: { collection: MemberCollection | QueueType; members: MemberId[] };
+  /** Members removed by name. */
+  removes?: { collection: MemberCollection; members: MemberId[] };
+  /** The queue type popped. */
+  pops?: QueueType;
+}
+
+/** One script of the file with its calls' KEYS arguments and its key uses. */
+interface ScriptUses {
+  script: EmbeddedScript;
+  /** The KEYS arguments of each call of the script that may run (one list per call). */
+  calls: TSESTree.Node[][];
+  uses: KeyUse[];
+}
+
+const RUN_TIME: MemberId = 'run-time';
+
+const fileCache = new WeakMap<TSESTree.Program, ScriptUses[]>();
+
+/**
+ * The 1-based `KEYS` indices of `script` that are work structures another script of the file
+ * drains (see the module comment): lua-lint then takes them as kept by the code, as the key rules
+ * take a queue its consumer pops.
+ * @param context the rule context
+ * @param script a script of the file, as `embeddedScriptsOf` found it
+ */
+export function drainedByOtherScripts(context: AnyContext, script: EmbeddedScript): Array<number | string> {
+  const scripts = scriptsOfFile(context);
+  const own = scripts.find((s) => s.script.literal === script.literal);
+  if (!own || own.calls.length === 0) return [];
+  const others = scripts.filter((s) => s !== own && s.calls.length > 0);
+  if (others.length === 0) return [];
+  const byKey = new Map<number | string, KeyUse[]>();
+  for (const use of own.uses) {
+    if (!use.adds) continue;
+    const id = 'index' in use.key ? use.key.index : use.key.text;
+    byKey.set(id, [...(byKey.get(id) ?? []), use]);
+  }
+  const drained: Array<number | string> = [];
+  for (const [id, adds] of byKey) {
+    const key = adds[0]!.key;
+    const removals = others.flatMap((other) => other.uses.filter((use) => (use.removes || use.pops) && sameKey(context, own, key, other, use.key)));
+    if (removals.length > 0 && adds.every((add) => add.adds!.members.every((member) => removals.some((removal) => removalTakesOff(add, member, removal))))) drained.push(id);
+  }
+  return drained;
+}
+
+/** Whether `removal` takes off the member `member` that `add` adds (`semantics/members.ts` takesOff, the key rules' notion). */
+function removalTakesOff(add: KeyUse, member: MemberId, removal: KeyUse): boolean {
+  const taking: MemberTaking = removal.pops
+    ? { collection: removal.pops, popped: true }
+    : { collection: removal.removes!.collection, named: (m) => removal.removes!.members.includes(m) };
+  return takesOff(add.adds!.collection, member, taking);
+}
+
+/**
+ * Whether the key `a` of `one` and the key `b` of `other` are one key: two `KEYS` by their calls'
+ * arguments ({@link sameKeyAtCalls}), two keys built in the scripts by their spelling.
+ */
+function sameKey(context: AnyContext, one: ScriptUses, a: ScriptKey, other: ScriptUses, b: ScriptKey): boolean {
+  if ('text' in a || 'text' in b) return 'text' in a && 'text' in b && a.text === b.text;
+  return sameKeyAtCalls(context, one, a.index, other, b.index);
+}
+
+/**
+ * Whether `KEYS[a]` of `one` and `KEYS[b]` of `other` are one key: at some call of each, the two
+ * key arguments have one key shape and, for a shape with a static part, may be one key
+ * (`key-id.ts` sameKeyByShape); for a shape of run-time parts only, the same spelling.
+ */
+function sameKeyAtCalls(context: AnyContext, one: ScriptUses, a: number, other: ScriptUses, b: number): boolean {
+  for (const callA of one.calls) {
+    const nodeA = callA[a - 1];
+    if (!nodeA) continue;
+    const shapeA = keyShapeOf(context, nodeA).shape;
+    for (const callB of other.calls) {
+      const nodeB = callB[b - 1];
+      if (!nodeB || keyShapeOf(context, nodeB).shape !== shapeA) continue;
+      if (hasStaticPart(shapeA) ? sameKeyByShape(context, shapeA, nodeA, nodeB) : spelling(context, nodeA) === spelling(context, nodeB)) return true;
+    }
+  }
+  return false;
+}
+
+function spelling(context: AnyContext, node: TSESTree.Node): string {
+  return context.sourceCode.getText(node).replace(/\s+/g, '');
+}
+
+/** The file's scripts with their running calls and key uses, built once per file. */
+function scriptsOfFile(context: AnyContext): ScriptUses[] {
+  const program = context.sourceCode.ast;
+  let scripts = fileCache.get(program);
+  if (scripts) return scripts;
+  const list: ScriptUses[] = [];
+  const seen = new Set<TSESTree.Node>();
+  walk(context, program, (node) => {
+    if (node.type !== 'CallExpression' && node.type !== 'NewExpression') return;
+    for (const found of embeddedScriptsOf(context, node)) {
+      if ('unreadable' in found || seen.has(found.literal)) continue;
+      seen.add(found.literal);
+      const calls = (found.keyArgs ? [found.keyArgs] : (found.callerKeys ?? [])).filter((keys) => keys.length > 0 && callMayRun(context, keys[0]!));
+      list.push({ script: found, calls, uses: keyUsesOf(found.source) });
+    }
+  });
+  scripts = list;
+  fileCache.set(program, scripts);
+  return scripts;
+}
+
+/** Whether the code around a call's key argument may run: not inside a named function nothing calls (`pattern-drains.ts` mayRun). */
+function callMayRun(context: AnyContext, keyNode: TSESTree.Node): boolean {
+  const fn = namedFunctionOf(keyNode);
+  return !fn || mayRun(context, fn);
+}
+
+/** The script's `redis.call` / `redis.pcall` uses of `KEYS[i]` keys that add, remove or pop members. */
+function keyUsesOf(source: string): KeyUse[] {
+  const parsed = parseLua(source, { comments: false });
+  if (!parsed.ok) return [];
+  const assignments = parsed.index.assignments;
+  // `KEYS[i]`, directly or through a local assigned once; a concatenation (`prefix .. id`),
+  // directly or through such a local, by its spelling
+  const scriptKey = (node: L.Expression | undefined, depth = 0): ScriptKey | undefined => {
+    if (!node || depth > 4) return undefined;
+    if (node.type === 'IndexExpression' && node.base.type === 'Identifier' && node.base.name === 'KEYS' && node.index.type === 'NumericLiteral') return { index: node.index.value };
+    if (node.type === 'BinaryExpression' && node.operator === '..') {
+      // a `*` would be a wildcard of the persistent-key pattern the spelling becomes
+      const text = expressionText(node);
+      return text.includes('*') ? undefined : { text };
+    }
+    if (node.type === 'Identifier') {
+      const values = assignments.get(node.name);
+      return values?.length === 1 ? scriptKey(values[0]!.value, depth + 1) : undefined;
+    }
+    return undefined;
+  };
+  const uses: KeyUse[] = [];
+  forEachNode(parsed.ast, (node) => {
+    if (node.type !== 'CallExpression') return;
+    const base = node.base;
+    if (base.type !== 'MemberExpression' || base.base.type !== 'Identifier' || base.base.name !== 'redis' || (base.identifier.name !== 'call' && base.identifier.name !== 'pcall')) return;
+    const [name, ...rest] = node.arguments;
+    if (name?.type !== 'StringLiteral') return;
+    const key = scriptKey(rest[0]);
+    if (key === undefined) return;
+    const command = literalString(name)?.toUpperCase();
+    if (!command) return;
+    const args: CommandArg[] = rest.map((arg) => (arg.type === 'StringLiteral' ? literalString(arg) : arg.type === 'NumericLiteral' ? arg.value : undefined));
+    const members = (positions: readonly number[]): MemberId[] => positions.map((p) => (args[p] !== undefined ? `value:${String(args[p])}` : RUN_TIME));
+    const action = describeCommand(command, args).keys.find((key) => key.arg === 0);
+    const added = addedMembers(command, args);
+    const pushed = action ? pushedQueue(command, action) : undefined;
+    const removed = removedMembers(command, args);
+    const popped = action ? poppedQueue(command, action) : undefined;
+    if (added && added.positions.length > 0) uses.push({ key, adds: { collection: added.collection, members: members(added.positions) } });
+    else if (pushed === 'list') uses.push({ key, adds: { collection: 'list', members: [RUN_TIME] } });
+    if (removed) uses.push({ key, removes: { collection: removed.collection, members: members(removed.positions) } });
+    if (popped) uses.push({ key, pops: popped });
+  });
+  return uses;
+}
+
+/** The value of a Lua string literal (luaparse keeps `value` only with `encodingMode`; else the raw text unquoted). */
+function literalString(node: L.StringLiteral): string | undefined {
+  if (typeof node.value === 'string') return node.value;
+  const raw = node.raw;
+  const quote = raw[0];
+  if ((quote === '"' || quote === "'") && raw.endsWith(quote) && !raw.includes('\\')) return raw.slice(1, -1);
+  return undefined;
+}
