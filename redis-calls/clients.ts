@@ -26,7 +26,7 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type * as ts from 'typescript';
 import { isAbsolute } from 'node:path';
-import { codeImports, loadModule, locateExport, moduleContext, readModule, type ExportSite, type ImportedModule } from './modules.js';
+import { codeImports, loadModule, locateExport, moduleContext, type ExportSite, type ImportedModule } from './modules.js';
 import { pluginSettings, type PluginSettings } from './settings.js';
 import { type ClientFlavor, type ReceiverKind, NOT_REDIS, FOREIGN, UNKNOWN, clientVerdict, relabel, settled, withKeyPrefix, flavorOfModule, CLIENT_CONSTRUCTORS, CLIENT_FACTORIES, SELF_RETURNING, KNOWN_NOT_REDIS, CLIENT_MODULE_TEXT, VALUE_EXPRESSIONS, EVIDENCE_NAMES, either, packageExport, packageValue, importBringsClient, foreignFactoryMakesNoClient } from './client-facts.js';
 import { clientPackageOf, hasNamedClients } from './client-packages.js';
@@ -37,6 +37,8 @@ import { checkerVerdict } from './client-checker.js';
 import { annotationVerdict } from './client-annotations.js';
 import { ARGV_SENDER_TEXT, declaresArgvSenderType } from './argv-sender-types.js';
 import { classMemberVerdict, keyPrefixOfValues } from './client-members.js';
+import { mayPassOnClient } from './passed-on-clients.js';
+import { typeArgumentClient } from './type-argument-clients.js';
 import { nameVerdict, verdictByName } from './client-names.js';
 import { accessorValues } from './accessors.js';
 import { objectLiteralMethod } from './object-literal-methods.js';
@@ -147,8 +149,8 @@ export class ClientDetector {
     const from = this.context.physicalFilename ?? this.context.filename;
     if (!from || !isAbsolute(from)) return false;
     for (const specifier of codeImports(this.context, { types: true, requires: true })) {
-      const text = readModule(from, specifier, true)?.entry.text;
-      if (text !== undefined && (CLIENT_MODULE_TEXT.test(text) || ARGV_SENDER_TEXT.test(text))) return true;
+      // that module, or the modules of the code it passes a binding on from (passed-on-clients.ts)
+      if (mayPassOnClient(from, specifier, (text) => CLIENT_MODULE_TEXT.test(text) || ARGV_SENDER_TEXT.test(text))) return true;
     }
     return false;
   }
@@ -229,8 +231,13 @@ export class ClientDetector {
         return this.classifySyntactic(node.argument, depth + 1);
       case AST_NODE_TYPES.NewExpression:
         return this.classifyConstruction(node.callee, node);
-      case AST_NODE_TYPES.CallExpression:
-        return this.classifyCallResult(node, depth);
+      case AST_NODE_TYPES.CallExpression: {
+        // container.get<Redis>(kRedis): the type the call names, when its callee returns it (type-argument-clients.ts)
+        const verdict = this.classifyCallResult(node, depth);
+        if (verdict.redis || !node.typeArguments) return verdict;
+        const named = typeArgumentClient(this, node, depth);
+        return named.redis ? named : verdict;
+      }
       case AST_NODE_TYPES.Identifier:
         return this.classifyIdentifier(node, depth);
       case AST_NODE_TYPES.MemberExpression:
@@ -566,12 +573,17 @@ export class ClientDetector {
         // batch itself, so such a write says nothing new; the other writes decide
         const values = writes.filter((v) => !isCallOnItself(v, node.name));
         if (values.length === 0) return UNKNOWN;
+        // `let client: any; if (url) client = createClient(...); else client = { get: async () => null }`:
+        // a client, with stand-ins that are provably none (a stub object, `null`) on the other
+        // paths, is a client where it is one; a write nothing settles leaves it unknown
+        let client: ReceiverKind | undefined;
         let allNot = true;
         for (const value of values) {
           const verdict = this.classifySyntactic(value, depth + 1);
-          if (verdict.redis) return values.length === 1 ? verdict : UNKNOWN;
-          if (!verdict.proven) allNot = false;
+          if (verdict.redis) client ??= verdict;
+          else if (!verdict.proven) allNot = false;
         }
+        if (client) return values.length === 1 ? client : allNot ? keyPrefixOfValues(this, client, () => values, depth) : UNKNOWN;
         return allNot ? NOT_REDIS : UNKNOWN;
       }
       case 'Parameter': {

@@ -270,7 +270,7 @@ const UNCONDITIONAL_PARENTS = new Set([
  * `return`, `break` or `continue` of its own (`catch (e) { log(e); throw wrap(e); }`). An exception
  * then leaves the function as if nothing caught it: a crash, which `strict` reports.
  */
-function rethrows(handler: TSESTree.CatchClause): boolean {
+export function rethrows(handler: TSESTree.CatchClause): boolean {
   const last = handler.body.body.at(-1);
   if (last?.type !== 'ThrowStatement') return false;
   let leaves = false;

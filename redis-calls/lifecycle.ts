@@ -37,6 +37,7 @@ import { poppedQueue, pushedQueue, STREAM_WRITES, streamUse, type QueueType } fr
 import { takesOff } from '../semantics/members.js';
 import { expiredInTheCode } from './cache-keys.js';
 import { deletedAfterOnEveryPath, deletesAfter } from './deleted-after.js';
+import { deletedOnlyWithoutError } from './error-path-deletions.js';
 import { drainMatches, mayRun, patternDrains } from './pattern-drains.js';
 import { destinationDeleted, drainCovers, removesWholeKey } from './moved-keys.js';
 import { createdWithTtlInAnotherModule, deletedInAnotherModule, otherModuleOf } from './cross-file-lifecycle.js';
@@ -102,10 +103,13 @@ export function deletedElsewhere(context: AnyContext, call: RedisCall, arg: numb
   // a writer that gives keys TTLs writes expiring records: a key it leaves without one beside them
   // (a record's index set) outlives the record, whose expiry never runs the DEL elsewhere
   if (givesTtl(context, writer)) return undefined;
-  for (const { call: other, arg: deletedArg } of keyUsesByShape(context, 'deletion').get(shape.shape) ?? []) {
+  const deletions = keyUsesByShape(context, 'deletion').get(shape.shape) ?? [];
+  for (const { call: other, arg: deletedArg } of deletions) {
     if (!sameKey(context, shape.shape, call, arg, other, deletedArg)) continue;
     const deleter = namedFunctionOf(other.node);
     if (!deleter || deleter === writer || encloses(deleter, writer) || encloses(writer, deleter)) continue;
+    // a DEL on the success path of a `try` whose `catch` goes on without it (error-path-deletions.ts)
+    if (deletedOnlyWithoutError(other.node, deleter, deletions.map((d) => d.call.node))) continue;
     // two closures of one operation (a request handler's `fail` and `step`): the same flow
     if (sharedOperation(call.node, other.node)) continue;
     if (reaches(context, deleter, writer)) continue;

@@ -1,0 +1,53 @@
+/**
+ * A deletion that ends a key only when nothing failed before it: the DEL is in a `try` block,
+ * after a statement of that block (which may throw), and the `try`'s `catch` handles the error
+ * and goes on (no rethrow) without deleting the key, in it or in a `finally`. The key's cleanup is
+ * then the operation's success path only, and every handled failure (a bad row, a provider's
+ * error answered with a 500) leaves the key for good: not a crash, an ordinary outcome the code
+ * chose to survive. `lifecycle.ts` deletedElsewhere and `cross-file-lifecycle.ts` do not count
+ * such a deletion as the key's end, as `deleted-after.ts` already does not count one after the
+ * write in the same function (a `try` block whose `catch` goes on without the deletion).
+ *
+ * ```ts
+ * // cron/import.ts   try { const rows = await redis.lpop(k, 100); await process(rows); await redis.del(k); }
+ * //                  catch (e) { log(e); return errorResponse(e); }        // the key stays
+ * // upload.ts        await redis.lpush(k, ...rows);                         // reported
+ * ```
+ *
+ * Still a deletion that ends the key: one in a `finally`, one whose `catch` deletes the key too
+ * (or rethrows: the exception then leaves the function, a crash, which `strict` reports), one
+ * that is the first statement of its `try` block, one outside any `try`.
+ */
+import type { TSESTree } from '@typescript-eslint/utils';
+import { rethrows } from './deleted-after.js';
+import { encloses, type FunctionLike } from './static.js';
+
+/**
+ * Whether the deletion `node` in its function `fn` runs only when no statement before it in an
+ * enclosing `try` block threw, that `try`'s `catch` handling the error without any of the
+ * deletions `others` of the same key in it or in the `try`'s `finally` (see the module comment).
+ * @param others the nodes of the deletions of the same key shape in the same module (`node` among them or not)
+ */
+export function deletedOnlyWithoutError(node: TSESTree.Node, fn: FunctionLike, others: readonly TSESTree.Node[]): boolean {
+  let current: TSESTree.Node = node;
+  while (current.parent && current !== fn.body && current !== fn) {
+    const parent: TSESTree.Node = current.parent;
+    if (parent.type === 'BlockStatement' && parent.parent?.type === 'TryStatement' && parent.parent.block === parent) {
+      const statement = current;
+      const attempt = parent.parent;
+      const handler = attempt.handler;
+      const covered = (part: TSESTree.Node | null | undefined) => part !== null && part !== undefined && others.some((other) => encloses(part, other));
+      if (
+        handler &&
+        !rethrows(handler) &&
+        parent.body.indexOf(statement as TSESTree.Statement) > 0 &&
+        !covered(handler) &&
+        !covered(attempt.finalizer)
+      ) {
+        return true;
+      }
+    }
+    current = parent;
+  }
+  return false;
+}

@@ -1,0 +1,59 @@
+/**
+ * The file-level evidence of `ClientDetector.mayUseRedis` (`redis-calls/clients.ts`) through the
+ * code's own modules that pass a value on: a module that imports another module of the code and
+ * exports one of its bindings as it is (`import { redisClient } from '../lib/redis'; export
+ * default redisClient;`, `const client = redisClient; export default client;`, `export { client }`,
+ * `module.exports = client`) may hand on the client that module makes, however many such modules
+ * stand between (up to {@link PASS_ON_HOPS}). Text only, as the one-module look is: whether the
+ * value really is a client is decided later by following the exports (`modules.ts` locateExport).
+ *
+ * ```ts
+ * // lib/redis.ts            let client: any = createClient(...); export { client as redisClient };
+ * // redis/client.ts         import { redisClient } from '../lib/redis'; export default redisClient;
+ * // redis/redisClient.ts    import redisClient from './client'; const client = redisClient; export default client;
+ * // middleware/limit.ts     import client from '../redis/redisClient'; await client.incr(key);
+ * ```
+ */
+import { readModule, type CacheEntry } from './modules.js';
+
+/** How many modules that pass a value on are looked through after the one imported. */
+export const PASS_ON_HOPS = 4;
+
+/** A module exporting one of its bindings as it is (a default or named export of an identifier, `module.exports = x`). */
+const EXPORTS_BINDING = /^\s*export\s+default\s+[A-Za-z_$][\w$]*\s*;?\s*$|^\s*export\s*\{[^}]*\}\s*;?\s*$|^\s*module\.exports\s*=\s*[A-Za-z_$][\w$]*\s*;?\s*$/m;
+
+/** The specifiers a module's text imports or requires. */
+const IMPORTED = /\b(?:from|import)\s*['"]([^'"\n]+)['"]|\brequire\s*\(\s*['"]([^'"\n]+)['"]\s*\)/g;
+
+const verdicts = new WeakMap<CacheEntry, boolean>();
+
+/**
+ * Whether the module `specifier` imported from the file `from` is one whose text `holdsClient`
+ * accepts, or passes on a binding imported from a module of the code that is (or passes one on),
+ * up to {@link PASS_ON_HOPS} modules on. Cached per module text.
+ * @param holdsClient the one-module test (its text imports a client package, re-exports ...)
+ */
+export function mayPassOnClient(from: string, specifier: string, holdsClient: (text: string) => boolean): boolean {
+  return passesOn(from, specifier, holdsClient, 0, new Set());
+}
+
+function passesOn(from: string, specifier: string, holdsClient: (text: string) => boolean, depth: number, seen: Set<string>): boolean {
+  const module = readModule(from, specifier, true);
+  if (!module || seen.has(module.path)) return false;
+  seen.add(module.path);
+  const { entry } = module;
+  const known = depth === 0 ? verdicts.get(entry) : undefined;
+  if (known !== undefined) return known;
+  let verdict = holdsClient(entry.text);
+  if (!verdict && depth < PASS_ON_HOPS && EXPORTS_BINDING.test(entry.text)) {
+    for (const match of entry.text.matchAll(IMPORTED)) {
+      const next = match[1] ?? match[2]!;
+      if (passesOn(module.path, next, holdsClient, depth + 1, seen)) {
+        verdict = true;
+        break;
+      }
+    }
+  }
+  if (depth === 0) verdicts.set(entry, verdict);
+  return verdict;
+}
