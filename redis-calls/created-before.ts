@@ -54,13 +54,15 @@
  * goes on past them to the read. Between the read and the write, the key can
  * still go in two ways. A deletion by this code: the same search from the write back to the read
  * ends at any deletion or emptying in between, as for a creation. Its TTL running out: so the read
- * counts, as a creation does, only when awaited before the write with only Redis commands awaited
- * in between, the key's variables unchanged, and either the file gives the key no TTL anywhere (it
- * cannot run out; a concurrent DEL elsewhere is a race this rule does not judge), or an expiry of
- * the key with a known positive duration follows the write on its path (`await redis.hset(k, ...);
- * await redis.expire(k, TTL)`: the write recreates the key only if its TTL ran out in the round
- * trips since the read, and the refresh then gives it one again; only a crash in that same moment
- * leaves it without). A read that saw the key of a key the file expires, with no refresh after the
+ * counts, as a creation does, only when awaited before the write, the key's variables unchanged,
+ * and either the file gives the key no TTL anywhere (it cannot run out; a concurrent DEL elsewhere
+ * is a race this rule does not judge) and only Redis commands are awaited in between, or an expiry
+ * of the key with a known positive duration follows the write on its path (`await redis.hset(k,
+ * ...); await redis.expire(k, TTL)`: the write recreates the key only if it went in between, and
+ * the refresh then gives it a TTL again; only a crash in that same moment leaves it without). With
+ * the refresh, other work may run between the read and the write (`if (await redis.exists(k)) {
+ * const m = await db.find(id); await redis.rpush(k, m); await redis.expire(k, DAY); }`): whatever
+ * removed the key meanwhile, its TTL running out or that work, the refresh covers it the same way. A read that saw the key of a key the file expires, with no refresh after the
  * write, stays reported (`staleExists`): a rate-limit window read, then INCRed, races its expiry on
  * every call. The refresh must run whenever the write does (not under an `if`, no exit between
  * them), and no loop around the write may delete the key after it (the next turn's write would
@@ -165,9 +167,9 @@ function freshEnough(context: AnyContext, creation: RedisCall, write: RedisCall,
 
 /**
  * Whether the key `read` saw is still there when `write` runs (see "A read that saw the key" in the
- * module comment): the read's reply is awaited before the write with only Redis round trips in
- * between, the key's variables keep naming the same key, and either the file never expires the key
- * or an expiry of it with a known positive duration follows the write on its path.
+ * module comment): the read's reply is awaited before the write, the key's variables keep naming
+ * the same key, and either the file never expires the key and only Redis round trips run in
+ * between, or an expiry of it with a known positive duration follows the write on its path.
  */
 function seenJustBefore(context: AnyContext, seen: SeenRead, write: RedisCall, keyArg: number, keyExpiredInFile: () => boolean): boolean {
   const fn = enclosingFunction(write.node);
@@ -176,11 +178,16 @@ function seenJustBefore(context: AnyContext, seen: SeenRead, write: RedisCall, k
   if (!sameKeyUntil(context, read, write, keyArg, !helper)) return false;
   // the read itself, or the `await` of the helper's call (stale-read.ts seenGuard: its read is awaited)
   const done = helper ? awaitedAt(read) : awaitOf(context, seen.read, write, fn);
-  if (done === undefined || !runsBefore(done, write.node) || otherAwaitBetween(context, done, write, fn)) return false;
+  if (done === undefined || !runsBefore(done, write.node)) return false;
   if (deletedOnLaterTurn(context, read, write, keyArg)) return false;
-  if (!keyExpiredInFile()) return true;
-  const refresh = expiryInLaterRoundTrip(context, write, keyArg);
-  return refresh !== undefined && positiveDuration(context, refresh) && alwaysAfter(context, write.node, refresh.node);
+  const refreshed = (): boolean => {
+    const refresh = expiryInLaterRoundTrip(context, write, keyArg);
+    return refresh !== undefined && positiveDuration(context, refresh) && alwaysAfter(context, write.node, refresh.node);
+  };
+  // other work in between (a database query, a job): the key may be gone by the write, expired or
+  // deleted by that work; only a refresh right after the write gives a key recreated then its TTL again
+  if (otherAwaitBetween(context, done, write, fn)) return keyExpiredInFile() && refreshed();
+  return !keyExpiredInFile() || refreshed();
 }
 
 /**

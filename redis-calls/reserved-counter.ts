@@ -32,14 +32,16 @@
  *   `yield`: no work that can outlast the TTL; and no assignment to a variable of the key;
  * - and either the reservation's unit gives the key its TTL (an EXPIRE queued after it in the same
  *   MULTI / pipeline, or the write itself carries one: SET ... EX), or a condition on the
- *   decrement's path reads the reservation's reply (`if (count > limit)`): the correction of a
- *   reservation that went over the limit.
+ *   decrement's path reads the reservation's reply (`if (count > limit)`, or an early exit before
+ *   it: `if (count <= limit) return;`): the correction of a reservation that went over the limit.
  *
  * Not a compensating decrement, and still reported: a release in another function (`acquire`
  * INCRs, `release` DECRs: the two run apart, and a release after the window ended recreates the
  * key at -1 without TTL), a decrement in a callback (`socket.on('close', ...)`), after an `await`
  * of the work the reservation guards (`await job()`: the job can outlast the TTL), after a
- * reservation on another branch, or of another key.
+ * reservation on another branch, or of another key; and, with no TTL in the reservation's unit, a
+ * decrement after an early exit whose test does not read the reply (`if (!flag) return;`), that
+ * may fall through (`if (n <= max) log(n);`) or that has an `else`.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { isBlockingCall } from '../semantics/blocking.js';
@@ -47,7 +49,7 @@ import { counterAmount, decrementsCounter, EFFECTS_THAT_LEAVE_THE_KEY } from '..
 import { callsInFunction, expiryAfterInUnit, fileIndexOf } from './file-index.js';
 import { keyAssignedBetween, keyIdOf } from './key-id.js';
 import type { AtomicUnit, RedisCall } from './normalize.js';
-import { encloses, enclosingFunction, findVariable, unwrap, walk, type AnyContext } from './static.js';
+import { alwaysExits, encloses, enclosingFunction, findVariable, unwrap, walk, type AnyContext } from './static.js';
 
 /**
  * The reservation a decrement compensates (see the module comment), when there is one: the write
@@ -255,7 +257,9 @@ function redisCallWithCatch(node: TSESTree.Node, redisNodes: ReadonlySet<TSESTre
  * Whether a condition on the decrement's path, up to its function, reads the reservation's reply:
  * the test of an `if` / `? :` / `&&` / `||` it is a branch of, whose value comes from the awaited
  * reply directly or through a few variables written once (`const [[, n]] = await p.exec()`,
- * `const count = results[0][1] || 0`).
+ * `const count = results[0][1] || 0`); or the test of an early exit written before it, after the
+ * reply, in a block that holds it (`if (next <= max) return; await redis.decrby(key, n)`: the
+ * decrement runs only when the test failed, the same correction written as a guard).
  */
 function pathReads(context: AnyContext, node: TSESTree.Node, done: TSESTree.AwaitExpression, fn: TSESTree.Node | undefined): boolean {
   for (let child: TSESTree.Node = node, parent = node.parent; parent && parent !== fn; child = parent, parent = parent.parent) {
@@ -263,6 +267,21 @@ function pathReads(context: AnyContext, node: TSESTree.Node, done: TSESTree.Awai
     if ((parent.type === AST_NODE_TYPES.IfStatement || parent.type === AST_NODE_TYPES.ConditionalExpression) && parent.test !== child) test = parent.test;
     else if (parent.type === AST_NODE_TYPES.LogicalExpression && parent.right === child) test = parent.left;
     if (test && readsReply(context, test, done, 0)) return true;
+    if (parent.type === AST_NODE_TYPES.BlockStatement && guardedBefore(context, parent.body, child, done)) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether a statement before `child` in `body`, after the reply's `await`, is an `if` with no
+ * `else` whose test reads the reply and whose consequent always leaves the block (`return`,
+ * `throw`): the statements after it run only when that test failed.
+ */
+function guardedBefore(context: AnyContext, body: readonly TSESTree.Node[], child: TSESTree.Node, done: TSESTree.AwaitExpression): boolean {
+  for (const statement of body) {
+    if (statement === child) return false;
+    if (statement.range[0] < done.range[1]) continue;
+    if (statement.type === AST_NODE_TYPES.IfStatement && statement.alternate === null && alwaysExits(statement.consequent) && readsReply(context, statement.test, done, 0)) return true;
   }
   return false;
 }

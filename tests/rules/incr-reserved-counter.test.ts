@@ -3,7 +3,7 @@
  * a DECR / DECRBY / INCRBY by a negative amount of the key the same function has just written
  * (INCR, SET ... EX), whose reply came back before the decrement with only Redis round trips in
  * between, and either the reservation's unit gives the key its TTL or the decrement's condition
- * reads the reservation's reply. The key exists as the decrement runs (unless its own TTL ran out
+ * (or an early exit before it: `if (n <= max) return;`) reads the reservation's reply. The key exists as the decrement runs (unless its own TTL ran out
  * in those few round trips), so the decrement creates nothing. Near misses keep their findings:
  * a release in another function or a callback, after an `await` of other work, after a reservation
  * on a branch, in a `try` the decrement is outside of, not awaited, of another key, after a
@@ -117,9 +117,76 @@ const i4 = ioredis(`export async function other(id: string, max: number) {
 }
 `);
 
+// the over-limit correction written as a guard: return while under the limit, give the amount
+// back after it (cohub public-file-storage.ts consumeQuota)
+const guard = ioredis(`export async function consume(key: string, count: number, max: number) {
+  const next = await redis.incrby(key, count);
+  if (next === count) await redis.expire(key, 3600);
+  if (next <= max) return;
+  await redis.decrby(key, count).catch(() => undefined);
+  throw new Error('over');
+}
+export async function take(id: string, max: number) {
+  const n = await redis.incr(\`t:\${id}\`);
+  if (n === 1) await redis.expire(\`t:\${id}\`, 60);
+  if (n > max) {
+    await redis.decr(\`t:\${id}\`);
+    throw new Error('over');
+  }
+}
+`);
+// the guard's test does not read the reply; it may fall through; it has an else; it sits before the reservation
+const noGuard = ioredis(`export async function a(key: string, count: number, max: number, flag: boolean, log: (n: number) => void) {
+  const next = await redis.incrby(key, count);
+  if (next === count) await redis.expire(key, 3600);
+  if (!flag) return;
+  await redis.decrby(key, count);
+}
+export async function b(key: string, count: number, max: number, log: (n: number) => void) {
+  const next = await redis.incrby(key, count);
+  if (next === count) await redis.expire(key, 3600);
+  if (next <= max) log(next);
+  await redis.decrby(key, count);
+}
+export async function c(key: string, count: number, max: number, log: (n: number) => void) {
+  const next = await redis.incrby(key, count);
+  if (next === count) await redis.expire(key, 3600);
+  if (next <= max) return;
+  else log(next);
+  await redis.decrby(key, count);
+}
+export async function d(key: string, count: number, max: number) {
+  const seen = await redis.get(key);
+  if (seen === null) return;
+  const next = await redis.incrby(key, count);
+  if (next === count) await redis.expire(key, 3600);
+  await redis.decrby(key, count);
+}
+`);
+
 describe('incr-needs-expire-on-create: a compensating decrement of a counter reserved moments before', () => {
   it('leaves the decrement alone (the reservation keeps its own findings)', () => {
     expect([v1, v2, v3, v4].map(lint)).toEqual([[], [['separateRoundTrip', 5, 31]], [], []]);
+  });
+
+  it('leaves a decrement after an early exit that reads the reply alone', () => {
+    expect(lint(guard)).toEqual([
+      ['separateRoundTrip', 4, 28],
+      ['separateRoundTrip', 11, 25],
+    ]);
+  });
+
+  it('keeps reporting a decrement after an exit that does not read the reply, or may fall through', () => {
+    expect(lint(noGuard)).toEqual([
+      ['separateRoundTrip', 4, 28],
+      ['expiryBeforeCreate', 7, 15],
+      ['separateRoundTrip', 10, 28],
+      ['expiryBeforeCreate', 13, 15],
+      ['separateRoundTrip', 16, 28],
+      ['expiryBeforeCreate', 20, 15],
+      ['separateRoundTrip', 25, 28],
+      ['expiryBeforeCreate', 27, 15],
+    ]);
   });
 
   it('keeps reporting a release that can recreate the key', () => {

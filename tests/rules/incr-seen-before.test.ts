@@ -6,9 +6,10 @@
  * with a known positive duration follows the write (the refresh gives it a TTL again should it have
  * run out). Near misses keep their findings: a read whose missing reply does not stop the write (it
  * only logs, or is never tested), a read of another key, an INCR after a read that is only logged,
- * a key the file expires with no refresh (`staleExists`) or a refresh of unknown duration, a DEL or
- * other work between the read and the write, a read whose reply is not awaited, a variable that may
- * hold something other than the reply.
+ * a key the file expires with no refresh (`staleExists`) or a refresh of unknown duration, a DEL
+ * between the read and the write, other work between them with no refresh that always follows the
+ * write (a refresh after other work counts: whatever removed the key meanwhile, it re-arms it), a
+ * read whose reply is not awaited, a variable that may hold something other than the reply.
  */
 import { describe, expect, it } from 'vitest';
 import { lintKeyRules } from '../helpers/lint.js';
@@ -129,6 +130,49 @@ export async function hit(id: string, ttl: number) {
   await redis.expire(\`x:\${id}\`, ttl);
 }
 `);
+// other work between the read and the write, the expiry refreshed right after the write
+// (LiveCahat-Backend chat-message.service.js saveMessage)
+const workThenRefresh = ioredis(`export async function append(id: string, load: (id: string) => Promise<string>) {
+  const key = \`messages:\${id}\`;
+  const exists = await redis.exists(key);
+  if (exists) {
+    const message = await load(id);
+    await redis.rpush(key, message);
+    await redis.expire(key, 86400);
+  }
+}
+`);
+// other work, and then: no refresh; a refresh on a branch; a refresh of unknown duration; a
+// refresh after an exit; a DEL between the read and the write
+const workNoRefresh = ioredis(`export async function open(id: string) {
+  await redis.set(\`q:\${id}\`, 0, 'EX', 60);
+}
+export async function a(id: string, load: () => Promise<string>, flag: boolean, ttl: number) {
+  if (!(await redis.exists(\`q:\${id}\`))) return;
+  const m = await load();
+  await redis.rpush(\`q:\${id}\`, m);
+  if (flag) await redis.expire(\`q:\${id}\`, 60);
+  if (!(await redis.exists(\`r:\${id}\`))) return;
+  await load();
+  await redis.rpush(\`r:\${id}\`, 'x');
+  await redis.expire(\`r:\${id}\`, ttl);
+  if (!(await redis.exists(\`s:\${id}\`))) return;
+  await load();
+  await redis.rpush(\`s:\${id}\`, 'x');
+  if (flag) return;
+  await redis.expire(\`s:\${id}\`, 60);
+}
+export async function b(id: string, load: () => Promise<string>) {
+  if (!(await redis.exists(\`t:\${id}\`))) return;
+  await load();
+  await redis.del(\`t:\${id}\`);
+  await redis.rpush(\`t:\${id}\`, 'x');
+  await redis.expire(\`t:\${id}\`, 60);
+  if (!(await redis.exists(\`u:\${id}\`))) return;
+  await load();
+  await redis.rpush(\`u:\${id}\`, 'x');
+}
+`);
 
 describe('incr-needs-expire-on-create: a write of a key the same function has just seen', () => {
   it('leaves the write alone when the read proved the key there', () => {
@@ -156,6 +200,20 @@ describe('incr-needs-expire-on-create: a write of a key the same function has ju
       [INCR, 'noExpiry', 11, 15],
       [INCR, 'noExpiry', 16, 15],
       [INCR, 'noExpiry', 20, 15],
+    ]);
+  });
+
+  it('leaves a write after other work alone when a known refresh always follows it', () => {
+    expect(lint(workThenRefresh)).toEqual([]);
+  });
+
+  it('keeps reporting a write after other work without a refresh that always follows', () => {
+    expect(lint(workNoRefresh)).toEqual([
+      [INCR, 'separateRoundTrip', 9, 15],
+      [INCR, 'separateRoundTrip', 13, 15],
+      [INCR, 'separateRoundTrip', 17, 15],
+      [INCR, 'separateRoundTrip', 25, 15],
+      [INCR, 'noExpiry', 29, 15],
     ]);
   });
 
