@@ -1,0 +1,35 @@
+/**
+ * Breaker round 27: odd but realistic code against the round's new readings (queue structures
+ * another script of the file drains, clients handed on or named by a type argument, a DEL only on
+ * a try's success path, an over-limit give-back after an early exit, a write after a read that
+ * saw the key with other work between). Each case is a leak a reading hid, or a finding nobody
+ * would fix, and the result it must give.
+ */
+import { rmSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { lintSnippet } from '../helpers/lint.js';
+
+const roots: string[] = [];
+afterAll(() => {
+  for (const root of roots) rmSync(root, { recursive: true, force: true });
+});
+
+const LUA = 'redis-ttl/embedded-lua';
+const lintLua = (code: string) => lintSnippet(code, { [LUA]: 'error' }).map((m) => [m.ruleId, m.messageId, m.line, m.column]);
+const head = "import Redis from 'ioredis';\nconst redis = new Redis();\n";
+const define = (name: string, keys: number, lua: string) => `redis.defineCommand('${name}', { numberOfKeys: ${keys}, lua: "${lua}" });\n`;
+
+describe('embedded-lua allowConsumedQueues: the drain must be able to run', () => {
+  const push = define('push', 1, "redis.call('RPUSH', KEYS[1], ARGV[1])");
+  const take = define('take', 1, "return redis.call('LPOP', KEYS[1])");
+  const writer = 'const key = (q: string) => `work:${q}`;\nexport const push = (q: string, v: string) => redis.push(key(q), v);\n';
+
+  it('does not take the defined command\'s name for a call of a wrapper named like it that nothing calls', () => {
+    // `take` wraps `redis.take`; nothing calls it, so nothing pops `work:<q>`: the list only grows
+    expect(lintLua(`${head}${push}${take}${writer}function take(q: string) { return redis.take(key(q)); }\n`)).toEqual([[LUA, 'luaFinding', 3, 54]]);
+    expect(lintLua(`${head}${push}${take}${writer}const take = (q: string) => redis.take(key(q));\n`)).toEqual([[LUA, 'luaFinding', 3, 54]]);
+    // exported, or called in the file, the wrapper drains the list
+    expect(lintLua(`${head}${push}${take}${writer}export function take(q: string) { return redis.take(key(q)); }\n`)).toEqual([]);
+    expect(lintLua(`${head}${push}${take}${writer}function take(q: string) { return redis.take(key(q)); }\nexport const worker = (q: string) => setInterval(() => take(q), 1000);\n`)).toEqual([]);
+  });
+});
