@@ -18,7 +18,9 @@
  * - or the write pushes to a list (RPUSH, LPUSH ...) and another script pops that list;
  * - "the same key": `KEYS[j]` of the other script, whose key argument at a call of that script has
  *   the key shape of A's at one of its calls, and, for a shape with no static part (`*`), the same
- *   spelling (`masterQueueKey` and `masterQueueKey`; not `items` and `queue`);
+ *   spelling (`masterQueueKey` and `masterQueueKey`; not `items` and `queue`); a key built in
+ *   both scripts by the same spelling, and from `KEYS[i]` only when that `KEYS[i]` is one key at
+ *   their calls (`KEYS[1] .. ':members'` of `room:<id>` and of `team:<id>` are two keys);
  * - the other script can run: it is called in the file (a defined command's call, an eval), from
  *   code that may run (`pattern-drains.ts` mayRun: not a function nothing calls).
  *
@@ -112,10 +114,16 @@ function removalTakesOff(add: KeyUse, member: MemberId, removal: KeyUse): boolea
 
 /**
  * Whether the key `a` of `one` and the key `b` of `other` are one key: two `KEYS` by their calls'
- * arguments ({@link sameKeyAtCalls}), two keys built in the scripts by their spelling.
+ * arguments ({@link sameKeyAtCalls}), two keys built in the scripts by their spelling, and the
+ * `KEYS[i]` that spelling names by their calls' arguments.
  */
 function sameKey(context: AnyContext, one: ScriptUses, a: ScriptKey, other: ScriptUses, b: ScriptKey): boolean {
-  if ('text' in a || 'text' in b) return 'text' in a && 'text' in b && a.text === b.text;
+  if ('text' in a || 'text' in b) {
+    if (!('text' in a && 'text' in b) || a.text !== b.text) return false;
+    // a key built from a `KEYS[i]` (`KEYS[1] .. ':members'`) is the same key only when that
+    // `KEYS[i]` is one key at the two scripts' calls (`room:<id>` and `team:<id>` build two keys)
+    return [...a.text.matchAll(/\bKEYS\s*\[\s*(\d+)\s*\]/g)].every((m) => sameKeyAtCalls(context, one, Number(m[1]), other, Number(m[1])));
+  }
   return sameKeyAtCalls(context, one, a.index, other, b.index);
 }
 

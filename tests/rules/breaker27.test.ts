@@ -33,3 +33,16 @@ describe('embedded-lua allowConsumedQueues: the drain must be able to run', () =
     expect(lintLua(`${head}${push}${take}${writer}function take(q: string) { return redis.take(key(q)); }\nexport const worker = (q: string) => setInterval(() => take(q), 1000);\n`)).toEqual([]);
   });
 });
+
+describe('embedded-lua allowConsumedQueues: a key both scripts build from their KEYS[1]', () => {
+  const join = define('join', 1, "local m = KEYS[1] .. ':members' redis.call('SADD', m, ARGV[1])");
+  const leave = define('leave', 1, "local m = KEYS[1] .. ':members' redis.call('SREM', m, ARGV[1])");
+
+  it('does not take `KEYS[1] .. suffix` of two scripts for one key when their KEYS[1] are two keys', () => {
+    // join fills `room:<id>:members`; leave empties `team:<id>:members`: the room sets stay
+    const code = `${head}${join}${leave}export const join = (room: string, id: string) => redis.join(\`room:\${room}\`, id);\nexport const leave = (team: string, id: string) => redis.leave(\`team:\${team}\`, id);\n`;
+    expect(lintLua(code)).toEqual([[LUA, 'luaFinding', 3, 86]]);
+    // the same KEYS[1] at both calls: one key, drained
+    expect(lintLua(code.replace('redis.leave(`team:${team}`', 'redis.leave(`room:${team}`'))).toEqual([]);
+  });
+});
