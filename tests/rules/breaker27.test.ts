@@ -7,7 +7,7 @@
  */
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { lintSnippet } from '../helpers/lint.js';
+import { lintApplication, lintSnippet } from '../helpers/lint.js';
 
 const roots: string[] = [];
 afterAll(() => {
@@ -44,5 +44,26 @@ describe('embedded-lua allowConsumedQueues: a key both scripts build from their 
     expect(lintLua(code)).toEqual([[LUA, 'luaFinding', 3, 86]]);
     // the same KEYS[1] at both calls: one key, drained
     expect(lintLua(code.replace('redis.leave(`team:${team}`', 'redis.leave(`room:${team}`'))).toEqual([]);
+  });
+});
+
+describe('a DEL on the success path of a try: only work that can fail before it', () => {
+  const upload = "import { redis } from './store';\nexport async function upload(id: string, rows: string[]) {\n  await redis.lPush(`import:${id}:rows`, rows);\n}\n";
+  const files = (before: string) => ({
+    'store.ts': "import { createClient } from 'redis';\nexport const redis = createClient();\n",
+    'upload.ts': upload,
+    'cron.ts': `import { redis } from './store';\nimport { work } from './work';\nexport async function run(id: string) {\n  try {\n${before}    await redis.del(\`import:\${id}:rows\`);\n  } catch (error) {\n    console.error(error);\n  }\n}\n`,
+  });
+  const manifest = '{ "name": "app", "private": true, "dependencies": { "redis": "5.0.0" } }';
+  const lint = (before: string) => lintApplication(roots, files(before), 'upload.ts', { 'incr-needs-expire-on-create': undefined }, [], manifest);
+
+  it('keeps the DEL the key\'s end when only a key\'s name or a log line comes before it in the try', () => {
+    // nothing before the DEL can fail: it runs whenever run() does, as outside a try
+    expect(lint('    const key = `import:${id}:rows`;\n')).toEqual([]);
+    expect(lint("    console.log('clearing import', id);\n")).toEqual([]);
+  });
+
+  it('still reports the rows when awaited work before the DEL may fail and the catch goes on', () => {
+    expect(lint('    await work(await redis.lRange(`import:${id}:rows`, 0, -1));\n')).toEqual([['incr-needs-expire-on-create', 'noExpiry', 3, 15]]);
   });
 });
