@@ -29,7 +29,7 @@ import { encloses, walkOwnNodes, type FunctionLike } from './static.js';
  * call (not a `console` log), a `new`, a `throw` or a `yield`. A statement that only names values
  * (`const key = \`rows:${id}\``) does not keep the deletion from running.
  */
-function mayFail(statement: TSESTree.Node): boolean {
+export function mayFail(statement: TSESTree.Node): boolean {
   let fails = false;
   walkOwnNodes(statement, (node) => {
     if (node.type === 'AwaitExpression' || node.type === 'NewExpression' || node.type === 'ThrowStatement' || node.type === 'YieldExpression' || node.type === 'TaggedTemplateExpression') fails = true;
@@ -70,6 +70,26 @@ export function deletedOnlyWithoutError(node: TSESTree.Node, fn: FunctionLike, o
       }
     }
     current = parent;
+  }
+  return false;
+}
+
+/**
+ * Whether `later` (a refresh after a write) is skipped when work between `earlier` and it fails
+ * and a `catch` goes on: in a `try` block holding `later`, a statement before the one holding it,
+ * wholly after `earlier`, may fail ({@link mayFail}), and the `try`'s `catch` does not rethrow
+ * (`try { await redis.rpush(k, m); await notify(id); await redis.expire(k, DAY); } catch (e) {
+ * log(e); }`: a failed notify leaves the pushed key without its TTL, an outcome the code chose to
+ * survive, not a crash).
+ */
+export function skippedOnHandledError(earlier: TSESTree.Node, later: TSESTree.Node, fn: TSESTree.Node | undefined): boolean {
+  for (let current: TSESTree.Node = later; current.parent && current !== fn; current = current.parent) {
+    const parent: TSESTree.Node = current.parent;
+    if (parent.type !== 'BlockStatement' || parent.parent?.type !== 'TryStatement' || parent.parent.block !== parent) continue;
+    const handler = parent.parent.handler;
+    if (!handler || rethrows(handler)) continue;
+    const before = parent.body.slice(0, parent.body.indexOf(current as TSESTree.Statement));
+    if (before.some((statement) => statement.range[0] >= earlier.range[1] && mayFail(statement))) return true;
   }
   return false;
 }

@@ -67,3 +67,36 @@ describe('a DEL on the success path of a try: only work that can fail before it'
     expect(lint('    await work(await redis.lRange(`import:${id}:rows`, 0, -1));\n')).toEqual([['incr-needs-expire-on-create', 'noExpiry', 3, 15]]);
   });
 });
+
+const INCR = 'redis-ttl/incr-needs-expire-on-create';
+const lintIncr = (code: string) => lintSnippet(code, { [INCR]: 'error' }).map((m) => [m.ruleId, m.messageId, m.line, m.column]);
+
+describe('incr-needs-expire-on-create: a write after a read that saw the key, refreshed after other work', () => {
+  // the read saw the list; load() ran; the list may be gone by the RPUSH, which then recreates it
+  const append = (between: string) => `${head}export async function append(id: string, load: (id: string) => Promise<string>, notify: (id: string) => Promise<void>) {
+  const key = \`messages:\${id}\`;
+  if (await redis.exists(key)) {
+    const message = await load(id);
+    try {
+      await redis.rpush(key, message);
+${between}      await redis.expire(key, 86400);
+    } catch (error) {
+      console.error(error);
+    }
+  }
+}
+`;
+
+  it('does not take a refresh a handled failure in between can skip for one that always follows', () => {
+    // a failed notify() is logged and the recreated list keeps no TTL
+    expect(lintIncr(append('      await notify(id);\n'))).toEqual([[INCR, 'separateRoundTrip', 8, 19]]);
+    // nothing that can fail between the write and the refresh
+    expect(lintIncr(append(''))).toEqual([]);
+    expect(lintIncr(append("      console.log('appended', id);\n"))).toEqual([]);
+  });
+
+  it('does not take an EXPIRE ... GT, which leaves a key without TTL alone, for the refresh', () => {
+    const code = append('').replace('redis.expire(key, 86400)', "redis.expire(key, 86400, 'GT')");
+    expect(lintIncr(code)).toEqual([[INCR, 'noExpiry', 8, 19]]);
+  });
+});
