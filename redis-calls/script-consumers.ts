@@ -17,7 +17,8 @@
  *   pops it (SPOP, ZPOPMIN ...);
  * - or the write pushes to a list (RPUSH, LPUSH ...) and another script pops that list;
  * - "the same key": `KEYS[j]` of the other script, whose key argument at a call of that script has
- *   the key shape of A's at one of its calls, and, for a shape with no static part (`*`), the same
+ *   the key shape of A's at each of its calls (an enqueue also called with a dead-letter key
+ *   nothing acks is not drained), and, for a shape with no static part (`*`), the same
  *   spelling (`masterQueueKey` and `masterQueueKey`; not `items` and `queue`); a key built in
  *   both scripts by the same spelling, and from `KEYS[i]` only when that `KEYS[i]` is one key at
  *   their calls (`KEYS[1] .. ':members'` of `room:<id>` and of `team:<id>` are two keys);
@@ -128,22 +129,27 @@ function sameKey(context: AnyContext, one: ScriptUses, a: ScriptKey, other: Scri
 }
 
 /**
- * Whether `KEYS[a]` of `one` and `KEYS[b]` of `other` are one key: at some call of each, the two
- * key arguments have one key shape and, for a shape with a static part, may be one key
+ * Whether `KEYS[a]` of `one` and `KEYS[b]` of `other` are one key: at every call of `one`, its key
+ * argument and that of some call of `other` have one key shape and, for a shape with a static part, may be one key
  * (`key-id.ts` sameKeyByShape); for a shape of run-time parts only, the same spelling.
  */
 function sameKeyAtCalls(context: AnyContext, one: ScriptUses, a: number, other: ScriptUses, b: number): boolean {
+  let matched = false;
   for (const callA of one.calls) {
     const nodeA = callA[a - 1];
     if (!nodeA) continue;
     const shapeA = keyShapeOf(context, nodeA).shape;
-    for (const callB of other.calls) {
+    const drained = other.calls.some((callB) => {
       const nodeB = callB[b - 1];
-      if (!nodeB || keyShapeOf(context, nodeB).shape !== shapeA) continue;
-      if (hasStaticPart(shapeA) ? sameKeyByShape(context, shapeA, nodeA, nodeB) : spelling(context, nodeA) === spelling(context, nodeB)) return true;
-    }
+      if (!nodeB || keyShapeOf(context, nodeB).shape !== shapeA) return false;
+      return hasStaticPart(shapeA) ? sameKeyByShape(context, shapeA, nodeA, nodeB) : spelling(context, nodeA) === spelling(context, nodeB);
+    });
+    // every key the script is called with must be drained: `enqueue(queueKey(q))` acked, but
+    // `enqueue(deadKey(q))` (a dead-letter set nothing acks) is not
+    if (!drained) return false;
+    matched = true;
   }
-  return false;
+  return matched;
 }
 
 function spelling(context: AnyContext, node: TSESTree.Node): string {

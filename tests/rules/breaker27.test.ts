@@ -47,6 +47,22 @@ describe('embedded-lua allowConsumedQueues: a key both scripts build from their 
   });
 });
 
+describe('embedded-lua allowConsumedQueues: a script called with a key the other script never drains', () => {
+  const def = (name: string, lua: string) => `redis.defineCommand('${name}', { numberOfKeys: 1, lua: "${lua}" });\n`;
+  const base =
+    head +
+    def('enqueue', "redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])") +
+    def('ack', "redis.call('ZREM', KEYS[1], ARGV[1])") +
+    'const queueKey = (q: string) => `jobs:${q}:queue`;\nconst deadKey = (q: string) => `jobs:${q}:dead`;\n' +
+    'export const add = (q: string, id: string) => redis.enqueue(queueKey(q), id, Date.now());\nexport const done = (q: string, id: string) => redis.ack(queueKey(q), id);\n';
+
+  it('reports the enqueue when it is also called with a dead-letter key the ack never takes from', () => {
+    expect(lintLua(base)).toEqual([]);
+    // `jobs:<q>:dead` is filled by the same script and never acked: it grows for good
+    expect(lintLua(`${base}export const bury = (q: string, id: string) => redis.enqueue(deadKey(q), id, Date.now());\n`)).toEqual([[LUA, 'luaFinding', 3, 57]]);
+  });
+});
+
 describe('a DEL on the success path of a try: only work that can fail before it', () => {
   const upload = "import { redis } from './store';\nexport async function upload(id: string, rows: string[]) {\n  await redis.lPush(`import:${id}:rows`, rows);\n}\n";
   const files = (before: string) => ({
