@@ -88,6 +88,7 @@ import type { RedisCall } from './normalize.js';
 import { awaitOf, otherAwaitBetween, runsBefore } from './reserved-counter.js';
 import { readMissingMakesTrue, seenGuard, type SeenRead } from './stale-read.js';
 import { isFunctionNode } from './client-syntax.js';
+import { skippedOnHandledError } from './error-path-deletions.js';
 import { enclosingFunction, findVariable, isLoop, unwrap, walk, type AnyContext } from './static.js';
 
 
@@ -224,7 +225,7 @@ const PLAIN_PARENTS = new Set(['ExpressionStatement', 'AwaitExpression', 'CallEx
  * Whether `later` (an expiry refreshing the key) runs whenever `write` does: it sits, outside any
  * branch, in a statement of a block that holds the write, and no `return`, `throw`, `break` or
  * `continue` between them leaves first (`if (x) await redis.expire(k, 60)` refreshes only some
- * writes).
+ * writes), nor a failure of work between them that a `catch` handles and goes on.
  */
 function alwaysAfter(context: AnyContext, write: TSESTree.Node, later: TSESTree.Node): boolean {
   let statement: TSESTree.Node = later;
@@ -252,7 +253,8 @@ function alwaysAfter(context: AnyContext, write: TSESTree.Node, later: TSESTree.
     },
     { skipFunctions: true },
   );
-  return !exits;
+  // a failure handled in between (a `catch` that goes on) skips the refresh (error-path-deletions.ts)
+  return !exits && !skippedOnHandledError(write, later, enclosingFunction(write));
 }
 
 /**

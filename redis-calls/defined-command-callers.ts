@@ -77,7 +77,7 @@ function callerKeysIn(context: AnyContext, name: string, numberOfKeys: number): 
 }
 
 /** Whether a string spelling the command's name is `defineCommand`'s first argument, directly or through a `const` used only there. */
-function namesDefinition(context: AnyContext, literal: TSESTree.Node): boolean {
+export function namesDefinition(context: AnyContext, literal: TSESTree.Node): boolean {
   const isDefinition = (node: TSESTree.Node): boolean => {
     const parent = node.parent;
     return (

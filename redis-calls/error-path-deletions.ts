@@ -16,11 +16,33 @@
  *
  * Still a deletion that ends the key: one in a `finally`, one whose `catch` deletes the key too
  * (or rethrows: the exception then leaves the function, a crash, which `strict` reports), one
- * that is the first statement of its `try` block, one outside any `try`.
+ * that is the first statement of its `try` block or follows only statements that do no work that
+ * can fail (`const key = \`import:${id}\`;`, `console.log('clearing', id);`: only the DEL itself
+ * can then fail, as outside a `try`), one outside any `try`.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { rethrows } from './deleted-after.js';
-import { encloses, type FunctionLike } from './static.js';
+import { encloses, walkOwnNodes, type FunctionLike } from './static.js';
+
+/**
+ * Whether a statement before a deletion in its `try` block does work that may fail: an `await`, a
+ * call (not a `console` log), a `new`, a `throw` or a `yield`. A statement that only names values
+ * (`const key = \`rows:${id}\``) does not keep the deletion from running.
+ */
+export function mayFail(statement: TSESTree.Node): boolean {
+  let fails = false;
+  walkOwnNodes(statement, (node) => {
+    if (node.type === 'AwaitExpression' || node.type === 'NewExpression' || node.type === 'ThrowStatement' || node.type === 'YieldExpression' || node.type === 'TaggedTemplateExpression') fails = true;
+    else if (node.type === 'CallExpression' && !consoleCall(node)) fails = true;
+  });
+  return fails;
+}
+
+/** `console.log(...)`, `console.error(...)`: a log line, which does not fail. */
+function consoleCall(node: TSESTree.CallExpression): boolean {
+  const callee = node.callee;
+  return callee.type === 'MemberExpression' && callee.object.type === 'Identifier' && callee.object.name === 'console';
+}
 
 /**
  * Whether the deletion `node` in its function `fn` runs only when no statement before it in an
@@ -40,7 +62,7 @@ export function deletedOnlyWithoutError(node: TSESTree.Node, fn: FunctionLike, o
       if (
         handler &&
         !rethrows(handler) &&
-        parent.body.indexOf(statement as TSESTree.Statement) > 0 &&
+        parent.body.slice(0, parent.body.indexOf(statement as TSESTree.Statement)).some(mayFail) &&
         !covered(handler) &&
         !covered(attempt.finalizer)
       ) {
@@ -48,6 +70,26 @@ export function deletedOnlyWithoutError(node: TSESTree.Node, fn: FunctionLike, o
       }
     }
     current = parent;
+  }
+  return false;
+}
+
+/**
+ * Whether `later` (a refresh after a write) is skipped when work between `earlier` and it fails
+ * and a `catch` goes on: in a `try` block holding `later`, a statement before the one holding it,
+ * wholly after `earlier`, may fail ({@link mayFail}), and the `try`'s `catch` does not rethrow
+ * (`try { await redis.rpush(k, m); await notify(id); await redis.expire(k, DAY); } catch (e) {
+ * log(e); }`: a failed notify leaves the pushed key without its TTL, an outcome the code chose to
+ * survive, not a crash).
+ */
+export function skippedOnHandledError(earlier: TSESTree.Node, later: TSESTree.Node, fn: TSESTree.Node | undefined): boolean {
+  for (let current: TSESTree.Node = later; current.parent && current !== fn; current = current.parent) {
+    const parent: TSESTree.Node = current.parent;
+    if (parent.type !== 'BlockStatement' || parent.parent?.type !== 'TryStatement' || parent.parent.block !== parent) continue;
+    const handler = parent.parent.handler;
+    if (!handler || rethrows(handler)) continue;
+    const before = parent.body.slice(0, parent.body.indexOf(current as TSESTree.Statement));
+    if (before.some((statement) => statement.range[0] >= earlier.range[1] && mayFail(statement))) return true;
   }
   return false;
 }

@@ -57,6 +57,7 @@ import { removesWholeKey } from './moved-keys.js';
 import type { RedisCall } from './normalize.js';
 import { findVariable, isLoop, propertyName, unwrap, walkParsed, type AnyContext, type FunctionLike } from './static.js';
 import { uncalledDeclaration } from './uncalled.js';
+import { namesDefinition } from './defined-command-callers.js';
 
 type Variable = TSESLint.Scope.Variable;
 
@@ -312,13 +313,23 @@ export function mayRun(context: AnyContext, fn: FunctionLike): boolean {
   if (declaration.type === 'MethodDefinition' && declaration.decorators.length > 0) return true;
   // named in code outside its declaration: a token, not a comment (`// setInterval(() => this.sync())`
   // left disabled) nor a word of a string (`'sync is disabled'`); a string that is the name itself
-  // may dispatch to it (`this[job]()` with `job = 'sync'`)
+  // may dispatch to it (`this[job]()` with `job = 'sync'`), unless it names a defined command
   return context.sourceCode.ast.tokens.some(
     (token) =>
       (token.range[1] <= declaration.range[0] || token.range[0] >= declaration.range[1]) &&
       (((token.type === 'Identifier' || token.type === 'PrivateIdentifier') && (token.value === name || `#${token.value}` === name || token.value === `#${name}`)) ||
-        (token.type === 'String' && token.value.slice(1, -1) === name)),
+        (token.type === 'String' && token.value.slice(1, -1) === name && !namesCommand(context, token))),
   );
+}
+
+/**
+ * Whether a string token is the name `defineCommand` gives a script (`redis.defineCommand('take',
+ * ...)`): it names the command, not a function of the code that wraps it (`function take() {
+ * return redis.take(key) }`), so it does not make that wrapper called.
+ */
+function namesCommand(context: AnyContext, token: TSESLint.AST.Token): boolean {
+  const node = context.sourceCode.getNodeByRangeIndex(token.range[0]);
+  return node !== null && node.type === 'Literal' && namesDefinition(context, node);
 }
 
 /**

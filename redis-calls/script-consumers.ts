@@ -17,8 +17,11 @@
  *   pops it (SPOP, ZPOPMIN ...);
  * - or the write pushes to a list (RPUSH, LPUSH ...) and another script pops that list;
  * - "the same key": `KEYS[j]` of the other script, whose key argument at a call of that script has
- *   the key shape of A's at one of its calls, and, for a shape with no static part (`*`), the same
- *   spelling (`masterQueueKey` and `masterQueueKey`; not `items` and `queue`);
+ *   the key shape of A's at each of its calls (an enqueue also called with a dead-letter key
+ *   nothing acks is not drained), and, for a shape with no static part (`*`), the same
+ *   spelling (`masterQueueKey` and `masterQueueKey`; not `items` and `queue`); a key built in
+ *   both scripts by the same spelling, and from `KEYS[i]` only when that `KEYS[i]` is one key at
+ *   their calls (`KEYS[1] .. ':members'` of `room:<id>` and of `team:<id>` are two keys);
  * - the other script can run: it is called in the file (a defined command's call, an eval), from
  *   code that may run (`pattern-drains.ts` mayRun: not a function nothing calls).
  *
@@ -112,30 +115,41 @@ function removalTakesOff(add: KeyUse, member: MemberId, removal: KeyUse): boolea
 
 /**
  * Whether the key `a` of `one` and the key `b` of `other` are one key: two `KEYS` by their calls'
- * arguments ({@link sameKeyAtCalls}), two keys built in the scripts by their spelling.
+ * arguments ({@link sameKeyAtCalls}), two keys built in the scripts by their spelling, and the
+ * `KEYS[i]` that spelling names by their calls' arguments.
  */
 function sameKey(context: AnyContext, one: ScriptUses, a: ScriptKey, other: ScriptUses, b: ScriptKey): boolean {
-  if ('text' in a || 'text' in b) return 'text' in a && 'text' in b && a.text === b.text;
+  if ('text' in a || 'text' in b) {
+    if (!('text' in a && 'text' in b) || a.text !== b.text) return false;
+    // a key built from a `KEYS[i]` (`KEYS[1] .. ':members'`) is the same key only when that
+    // `KEYS[i]` is one key at the two scripts' calls (`room:<id>` and `team:<id>` build two keys)
+    return [...a.text.matchAll(/\bKEYS\s*\[\s*(\d+)\s*\]/g)].every((m) => sameKeyAtCalls(context, one, Number(m[1]), other, Number(m[1])));
+  }
   return sameKeyAtCalls(context, one, a.index, other, b.index);
 }
 
 /**
- * Whether `KEYS[a]` of `one` and `KEYS[b]` of `other` are one key: at some call of each, the two
- * key arguments have one key shape and, for a shape with a static part, may be one key
+ * Whether `KEYS[a]` of `one` and `KEYS[b]` of `other` are one key: at every call of `one`, its key
+ * argument and that of some call of `other` have one key shape and, for a shape with a static part, may be one key
  * (`key-id.ts` sameKeyByShape); for a shape of run-time parts only, the same spelling.
  */
 function sameKeyAtCalls(context: AnyContext, one: ScriptUses, a: number, other: ScriptUses, b: number): boolean {
+  let matched = false;
   for (const callA of one.calls) {
     const nodeA = callA[a - 1];
     if (!nodeA) continue;
     const shapeA = keyShapeOf(context, nodeA).shape;
-    for (const callB of other.calls) {
+    const drained = other.calls.some((callB) => {
       const nodeB = callB[b - 1];
-      if (!nodeB || keyShapeOf(context, nodeB).shape !== shapeA) continue;
-      if (hasStaticPart(shapeA) ? sameKeyByShape(context, shapeA, nodeA, nodeB) : spelling(context, nodeA) === spelling(context, nodeB)) return true;
-    }
+      if (!nodeB || keyShapeOf(context, nodeB).shape !== shapeA) return false;
+      return hasStaticPart(shapeA) ? sameKeyByShape(context, shapeA, nodeA, nodeB) : spelling(context, nodeA) === spelling(context, nodeB);
+    });
+    // every key the script is called with must be drained: `enqueue(queueKey(q))` acked, but
+    // `enqueue(deadKey(q))` (a dead-letter set nothing acks) is not
+    if (!drained) return false;
+    matched = true;
   }
-  return false;
+  return matched;
 }
 
 function spelling(context: AnyContext, node: TSESTree.Node): string {
