@@ -17,31 +17,40 @@
  * Still a deletion that ends the key: one in a `finally`, one whose `catch` deletes the key too
  * (or rethrows: the exception then leaves the function, a crash, which `strict` reports), one
  * that is the first statement of its `try` block or follows only statements that do no work that
- * can fail (`const key = \`import:${id}\`;`, `console.log('clearing', id);`: only the DEL itself
- * can then fail, as outside a `try`), one outside any `try`.
+ * can fail ({@link mayFail}: `const key = \`import:${id}\`;`, `console.log('clearing', id);`,
+ * `await redis.del(sibling)`: only Redis itself can then fail, as outside a `try`), one outside
+ * any `try`.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { rethrows } from './deleted-after.js';
-import { encloses, walkOwnNodes, type FunctionLike } from './static.js';
+import { encloses, unwrap, walkOwnNodes, type FunctionLike } from './static.js';
 
-/**
- * Whether a statement before a deletion in its `try` block does work that may fail: an `await`, a
- * call (not a `console` log), a `new`, a `throw` or a `yield`. A statement that only names values
- * (`const key = \`rows:${id}\``) does not keep the deletion from running.
- */
-export function mayFail(statement: TSESTree.Node): boolean {
-  let fails = false;
-  walkOwnNodes(statement, (node) => {
-    if (node.type === 'AwaitExpression' || node.type === 'NewExpression' || node.type === 'ThrowStatement' || node.type === 'YieldExpression' || node.type === 'TaggedTemplateExpression') fails = true;
-    else if (node.type === 'CallExpression' && !consoleCall(node)) fails = true;
-  });
-  return fails;
+/** The expression an `await` waits for, without `?.` chains and TypeScript wrappers (`as`, `!`). */
+function awaited(argument: TSESTree.Node): TSESTree.Node {
+  let node = argument;
+  for (;;) {
+    const inner = node.type === 'ChainExpression' ? node.expression : unwrap(node);
+    if (inner === node) return node;
+    node = inner;
+  }
 }
 
-/** `console.log(...)`, `console.error(...)`: a log line, which does not fail. */
-function consoleCall(node: TSESTree.CallExpression): boolean {
-  const callee = node.callee;
-  return callee.type === 'MemberExpression' && callee.object.type === 'Identifier' && callee.object.name === 'console';
+/**
+ * Whether the statement `statement` before a deletion (or a refresh) in its `try` block may fail
+ * in a way the `catch` survives: it throws or yields, or awaits work that is not one of the Redis
+ * commands `redisCalls` (a query, a provider's call, a file read). Synchronous code (`const key =
+ * keyOf(id)`, `console.log(...)`) computes and does not count; nor does a Redis command (the DEL of
+ * a sibling key, the LRANGE that read the rows): when Redis fails, the DEL or the EXPIRE after it
+ * fails with it, a fault, not an outcome the code chose. Nested functions are left out: they do
+ * not run here.
+ */
+export function mayFail(statement: TSESTree.Node, redisCalls: ReadonlySet<TSESTree.Node>): boolean {
+  let fails = false;
+  walkOwnNodes(statement, (node) => {
+    if (node.type === 'ThrowStatement' || node.type === 'YieldExpression') fails = true;
+    else if (node.type === 'AwaitExpression' && !redisCalls.has(awaited(node.argument))) fails = true;
+  });
+  return fails;
 }
 
 /**
@@ -49,8 +58,9 @@ function consoleCall(node: TSESTree.CallExpression): boolean {
  * enclosing `try` block threw, that `try`'s `catch` handling the error without any of the
  * deletions `others` of the same key in it or in the `try`'s `finally` (see the module comment).
  * @param others the nodes of the deletions of the same key shape in the same module (`node` among them or not)
+ * @param redisCalls the call nodes of every Redis command of that module (`file-index.ts` redisCallNodes)
  */
-export function deletedOnlyWithoutError(node: TSESTree.Node, fn: FunctionLike, others: readonly TSESTree.Node[]): boolean {
+export function deletedOnlyWithoutError(node: TSESTree.Node, fn: FunctionLike, others: readonly TSESTree.Node[], redisCalls: ReadonlySet<TSESTree.Node>): boolean {
   let current: TSESTree.Node = node;
   while (current.parent && current !== fn.body && current !== fn) {
     const parent: TSESTree.Node = current.parent;
@@ -62,7 +72,7 @@ export function deletedOnlyWithoutError(node: TSESTree.Node, fn: FunctionLike, o
       if (
         handler &&
         !rethrows(handler) &&
-        parent.body.slice(0, parent.body.indexOf(statement as TSESTree.Statement)).some(mayFail) &&
+        parent.body.slice(0, parent.body.indexOf(statement as TSESTree.Statement)).some((before) => mayFail(before, redisCalls)) &&
         !covered(handler) &&
         !covered(attempt.finalizer)
       ) {
@@ -80,16 +90,16 @@ export function deletedOnlyWithoutError(node: TSESTree.Node, fn: FunctionLike, o
  * wholly after `earlier`, may fail ({@link mayFail}), and the `try`'s `catch` does not rethrow
  * (`try { await redis.rpush(k, m); await notify(id); await redis.expire(k, DAY); } catch (e) {
  * log(e); }`: a failed notify leaves the pushed key without its TTL, an outcome the code chose to
- * survive, not a crash).
+ * survive, not a crash). `redisCalls`: the call nodes of every Redis command of the module.
  */
-export function skippedOnHandledError(earlier: TSESTree.Node, later: TSESTree.Node, fn: TSESTree.Node | undefined): boolean {
+export function skippedOnHandledError(earlier: TSESTree.Node, later: TSESTree.Node, fn: TSESTree.Node | undefined, redisCalls: ReadonlySet<TSESTree.Node>): boolean {
   for (let current: TSESTree.Node = later; current.parent && current !== fn; current = current.parent) {
     const parent: TSESTree.Node = current.parent;
     if (parent.type !== 'BlockStatement' || parent.parent?.type !== 'TryStatement' || parent.parent.block !== parent) continue;
     const handler = parent.parent.handler;
     if (!handler || rethrows(handler)) continue;
     const before = parent.body.slice(0, parent.body.indexOf(current as TSESTree.Statement));
-    if (before.some((statement) => statement.range[0] >= earlier.range[1] && mayFail(statement))) return true;
+    if (before.some((statement) => statement.range[0] >= earlier.range[1] && mayFail(statement, redisCalls))) return true;
   }
   return false;
 }

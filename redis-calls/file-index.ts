@@ -46,6 +46,19 @@ export interface FileIndex {
 
 const indexes = new WeakMap<TSESLint.SourceCode, FileIndex>();
 
+const callNodes = new WeakMap<FileIndex, ReadonlySet<TSESTree.Node>>();
+
+/** The call nodes of every command the file sends through a client ({@link FileIndex.calls}), as a set (cached per file). */
+export function redisCallNodes(context: AnyContext): ReadonlySet<TSESTree.Node> {
+  const index = fileIndexOf(context);
+  let nodes = callNodes.get(index);
+  if (!nodes) {
+    nodes = new Set(index.calls.map((call) => call.node));
+    callNodes.set(index, nodes);
+  }
+  return nodes;
+}
+
 /** The file's index (built on first use, then cached for every rule of the file). */
 export function fileIndexOf(context: AnyContext): FileIndex {
   const sourceCode = context.sourceCode;

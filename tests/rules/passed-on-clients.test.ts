@@ -146,12 +146,27 @@ describe('a DEL reached only when nothing before it in its try block threw', () 
   const first = job('first', `  try {\n${del}${step}  } catch (error) {\n    console.error(error);\n  }\n`);
   const catchDeletes = job('catch-deletes', `  try {\n${step}${del}  } catch (error) {\n${del}  }\n`);
   const rethrows = job('rethrows', `  try {\n${step}${del}  } catch (error) {\n    console.error(error);\n    throw error;\n  }\n`);
+  const caught = (before: string) => `  try {\n${before}${del}  } catch (error) {\n    console.error(error);\n  }\n`;
+  // what may fail before the DEL: awaited work that is not a Redis command, or a throw
+  const throwsFirst = job('throws-first', caught('    if (!id) throw new Error(\'no id\');\n'));
+  const queryFirst = job('query-first', caught('    const rows = await work([]);\n'));
+  // not a failure the catch survives: a computation, a Redis command (the DEL of a sibling key, a read)
+  const computeFirst = job('compute-first', caught('    const label = `import ${id}`.trim();\n'));
+  const siblingFirst = job('sibling-first', caught('    await redis.del(`import:${id}:meta`);\n    await redis.lRange(`import:${id}:rows`, 0, -1);\n'));
 
   it('reports the write when the other module’s DEL runs only on the success path of its try', () => {
     expect(lint(successOnly, upload)).toEqual([['noExpiry', 3, 15]]);
   });
 
+  it('reports it when what precedes the DEL in its try throws or awaits work other than Redis', () => {
+    for (const file of [throwsFirst, queryFirst]) expect(lint(file, upload), file).toEqual([['noExpiry', 3, 15]]);
+  });
+
   it('stays silent when the DEL is outside a try, in a finally, first in its try, or the catch deletes too or rethrows', () => {
     for (const file of [plain, inFinally, first, catchDeletes, rethrows]) expect(lint(file, upload), file).toEqual([]);
+  });
+
+  it('stays silent when only computations or Redis commands precede the DEL in its try', () => {
+    for (const file of [computeFirst, siblingFirst]) expect(lint(file, upload), file).toEqual([]);
   });
 });
