@@ -25,16 +25,6 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { rethrows } from './deleted-after.js';
 import { encloses, unwrap, walkOwnNodes, type FunctionLike } from './static.js';
 
-/** The expression an `await` waits for, without `?.` chains and TypeScript wrappers (`as`, `!`). */
-function awaited(argument: TSESTree.Node): TSESTree.Node {
-  let node = argument;
-  for (;;) {
-    const inner = node.type === 'ChainExpression' ? node.expression : unwrap(node);
-    if (inner === node) return node;
-    node = inner;
-  }
-}
-
 /**
  * Whether the statement `statement` before a deletion (or a refresh) in its `try` block may fail
  * in a way the `catch` survives: it throws or yields, or awaits work that is not one of the Redis
@@ -48,7 +38,7 @@ export function mayFail(statement: TSESTree.Node, redisCalls: ReadonlySet<TSESTr
   let fails = false;
   walkOwnNodes(statement, (node) => {
     if (node.type === 'ThrowStatement' || node.type === 'YieldExpression') fails = true;
-    else if (node.type === 'AwaitExpression' && !redisCalls.has(awaited(node.argument))) fails = true;
+    else if (node.type === 'AwaitExpression' && !redisCalls.has(unwrap(node.argument))) fails = true;
   });
   return fails;
 }

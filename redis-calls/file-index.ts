@@ -277,23 +277,11 @@ export function ttlInEarlierRoundTrip(context: AnyContext, call: RedisCall, arg:
   return undefined;
 }
 
-const callNodesCache = new WeakMap<FileIndex, ReadonlySet<unknown>>();
-
-/** The nodes of the file's Redis calls, built once per file. */
-function redisCallNodesOf(index: FileIndex): ReadonlySet<unknown> {
-  let nodes = callNodesCache.get(index);
-  if (!nodes) {
-    nodes = new Set<unknown>(index.calls.map((c) => c.node));
-    callNodesCache.set(index, nodes);
-  }
-  return nodes;
-}
-
 /** Whether an `await` of something other than a Redis command sits between two calls in the source. */
 function otherAwaitBetween(context: AnyContext, earlier: RedisCall, later: RedisCall): boolean {
   const from = earlier.node.range[1];
   const to = later.node.range[0];
-  const redisNodes = redisCallNodesOf(fileIndexOf(context));
+  const redisNodes = redisCallNodes(context);
   const fn = enclosingFunction(later.node);
   return walk(
     context,

@@ -28,7 +28,7 @@
  * Not drained (still reported): a key no other script removes members from, a removal from
  * another key, a removal of a literal member nobody adds (`HDEL h 'config'` for `HSET h id v`), a
  * stream (XADD: Redis keeps an empty stream, `semantics/queues.ts`), a removal in a script nothing
- * calls, and a key built inside the script (`prefix .. id`: its identity is the script's own).
+ * calls, and a key built in the two scripts by different spellings.
  */
 import type * as L from 'luaparse';
 import type { TSESTree } from '@typescript-eslint/utils';
@@ -38,7 +38,7 @@ import { poppedQueue, pushedQueue, type QueueType } from '../semantics/queues.js
 import { parseLua } from '../lua-lint/parse.js';
 import { expressionText, forEachNode } from '../lua-lint/walk/ast.js';
 import { embeddedScriptsOf, type EmbeddedScript } from './lua.js';
-import { hasStaticPart, sameKeyByShape } from './key-id.js';
+import { hasStaticPart } from './key-id.js';
 import { keyShapeOf } from './key-shape.js';
 import { namedFunctionOf } from './lifecycle.js';
 import { mayRun } from './pattern-drains.js';
@@ -142,7 +142,9 @@ function sameKeyAtCalls(context: AnyContext, one: ScriptUses, a: number, other: 
     const drained = other.calls.some((callB) => {
       const nodeB = callB[b - 1];
       if (!nodeB || keyShapeOf(context, nodeB).shape !== shapeA) return false;
-      return hasStaticPart(shapeA) ? sameKeyByShape(context, shapeA, nodeA, nodeB) : spelling(context, nodeA) === spelling(context, nodeB);
+      // a shape with a static part names one key family (`key-id.ts` sameKeyByShape); one of
+      // run-time parts only, by its spelling
+      return hasStaticPart(shapeA) || spelling(context, nodeA) === spelling(context, nodeB);
     });
     // every key the script is called with must be drained: `enqueue(queueKey(q))` acked, but
     // `enqueue(deadKey(q))` (a dead-letter set nothing acks) is not
