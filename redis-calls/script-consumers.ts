@@ -49,10 +49,11 @@ type MemberId = string;
 
 /**
  * A key as a script names it: `KEYS[i]` (its 1-based index), or a key built in the script from
- * its parts (`queuePrefix .. envId`: the spelling lua-lint gives it, its identity in a finding and
- * in `persistentKeys`).
+ * its parts: `text`, the spelling lua-lint gives it (`base .. ':members'`, its identity in a
+ * finding and in `persistentKeys`), and `resolved`, that spelling with each local assigned once
+ * replaced by its value (`KEYS[1]..':members'`), which two scripts are compared by.
  */
-type ScriptKey = { index: number } | { text: string };
+type ScriptKey = { index: number } | { text: string; resolved: string };
 
 /** What one `redis.call` of a script does to the key it names. */
 interface KeyUse {
@@ -120,10 +121,11 @@ function removalTakesOff(add: KeyUse, member: MemberId, removal: KeyUse): boolea
  */
 function sameKey(context: AnyContext, one: ScriptUses, a: ScriptKey, other: ScriptUses, b: ScriptKey): boolean {
   if ('text' in a || 'text' in b) {
-    if (!('text' in a && 'text' in b) || a.text !== b.text) return false;
-    // a key built from a `KEYS[i]` (`KEYS[1] .. ':members'`) is the same key only when that
-    // `KEYS[i]` is one key at the two scripts' calls (`room:<id>` and `team:<id>` build two keys)
-    return [...a.text.matchAll(/\bKEYS\s*\[\s*(\d+)\s*\]/g)].every((m) => sameKeyAtCalls(context, one, Number(m[1]), other, Number(m[1])));
+    if (!('text' in a && 'text' in b) || a.resolved !== b.resolved) return false;
+    // a key built from a `KEYS[i]` (`KEYS[1] .. ':members'`, directly or through a local) is the
+    // same key only when that `KEYS[i]` is one key at the two scripts' calls (`room:<id>` and
+    // `team:<id>` build two keys)
+    return [...a.resolved.matchAll(/\bKEYS\s*\[\s*(\d+)\s*\]/g)].every((m) => sameKeyAtCalls(context, one, Number(m[1]), other, Number(m[1])));
   }
   return sameKeyAtCalls(context, one, a.index, other, b.index);
 }
@@ -164,14 +166,21 @@ function scriptsOfFile(context: AnyContext): ScriptUses[] {
   let scripts = fileCache.get(program);
   if (scripts) return scripts;
   const list: ScriptUses[] = [];
-  const seen = new Set<TSESTree.Node>();
+  const byLiteral = new Map<TSESTree.Node, ScriptUses>();
   walk(context, program, (node) => {
     if (node.type !== 'CallExpression' && node.type !== 'NewExpression') return;
     for (const found of embeddedScriptsOf(context, node)) {
-      if ('unreadable' in found || seen.has(found.literal)) continue;
-      seen.add(found.literal);
+      if ('unreadable' in found) continue;
       const calls = (found.keyArgs ? [found.keyArgs] : (found.callerKeys ?? [])).filter((keys) => keys.length > 0 && callMayRun(context, keys[0]!));
-      list.push({ script: found, calls, uses: keyUsesOf(found.source) });
+      // one script text evaluated at several calls (`const ENQUEUE = '...'`): every call's keys
+      const known = byLiteral.get(found.literal);
+      if (known) {
+        known.calls.push(...calls);
+        continue;
+      }
+      const uses: ScriptUses = { script: found, calls, uses: keyUsesOf(found.source) };
+      byLiteral.set(found.literal, uses);
+      list.push(uses);
     }
   });
   scripts = list;
@@ -198,13 +207,22 @@ function keyUsesOf(source: string): KeyUse[] {
     if (node.type === 'BinaryExpression' && node.operator === '..') {
       // a `*` would be a wildcard of the persistent-key pattern the spelling becomes
       const text = expressionText(node);
-      return text.includes('*') ? undefined : { text };
+      return text.includes('*') ? undefined : { text, resolved: resolved(node) };
     }
     if (node.type === 'Identifier') {
       const values = assignments.get(node.name);
       return values?.length === 1 ? scriptKey(values[0]!.value, depth + 1) : undefined;
     }
     return undefined;
+  };
+  // the spelling with each local assigned once replaced by its value (`base` by `KEYS[1]`)
+  const resolved = (node: L.Expression, depth = 0): string => {
+    if (depth <= 4 && node.type === 'Identifier') {
+      const values = assignments.get(node.name);
+      if (values?.length === 1) return resolved(values[0]!.value, depth + 1);
+    }
+    if (node.type === 'BinaryExpression' && node.operator === '..') return `${resolved(node.left, depth)}..${resolved(node.right, depth)}`;
+    return expressionText(node).replace(/\s+/g, '');
   };
   const uses: KeyUse[] = [];
   forEachNode(parsed.ast, (node) => {
