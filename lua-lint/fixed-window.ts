@@ -63,7 +63,8 @@ function upperCase(name: string): string {
   return upper;
 }
 
-function literalText(node: L.StringLiteral): string {
+/** The text of a Lua string literal: its value (parseLua's `encodingMode` keeps it), else its raw text unquoted. */
+export function literalText(node: L.StringLiteral): string {
   if (typeof node.value === 'string' && node.value !== null) return node.value;
   return node.raw.slice(1, -1);
 }

@@ -5,8 +5,9 @@
  * then the operation's success path only, and every handled failure (a bad row, a provider's
  * error answered with a 500) leaves the key for good: not a crash, an ordinary outcome the code
  * chose to survive. `lifecycle.ts` deletedElsewhere and `cross-file-lifecycle.ts` do not count
- * such a deletion as the key's end, as `deleted-after.ts` already does not count one after the
- * write in the same function (a `try` block whose `catch` goes on without the deletion).
+ * such a deletion as the key's end. (`deleted-after.ts`, for a DEL after the write in the same
+ * function, is stricter: any `try` block whose `catch` goes on without the deletion, whatever
+ * comes before the DEL.)
  *
  * ```ts
  * // cron/import.ts   try { const rows = await redis.lpop(k, 100); await process(rows); await redis.del(k); }
@@ -44,6 +45,21 @@ export function mayFail(statement: TSESTree.Node, redisCalls: ReadonlySet<TSESTr
 }
 
 /**
+ * The `try` blocks around `node` (up to `stop`, exclusive) whose `catch` handles an error and goes
+ * on (no rethrow), each with the statements of its block that run before the one holding `node`:
+ * where a failure before `node` is survived and `node` is skipped. Innermost first.
+ */
+function* survivingTries(node: TSESTree.Node, stop: TSESTree.Node | undefined): Generator<{ attempt: TSESTree.TryStatement; before: TSESTree.Statement[] }> {
+  for (let current: TSESTree.Node = node; current.parent && current !== stop; current = current.parent) {
+    const parent: TSESTree.Node = current.parent;
+    if (parent.type !== 'BlockStatement' || parent.parent?.type !== 'TryStatement' || parent.parent.block !== parent) continue;
+    const handler = parent.parent.handler;
+    if (!handler || rethrows(handler)) continue;
+    yield { attempt: parent.parent, before: parent.body.slice(0, parent.body.indexOf(current as TSESTree.Statement)) };
+  }
+}
+
+/**
  * Whether the deletion `node` in its function `fn` runs only when no statement before it in an
  * enclosing `try` block threw, that `try`'s `catch` handling the error without any of the
  * deletions `others` of the same key in it or in the `try`'s `finally` (see the module comment).
@@ -51,25 +67,9 @@ export function mayFail(statement: TSESTree.Node, redisCalls: ReadonlySet<TSESTr
  * @param redisCalls the call nodes of every Redis command of that module (`file-index.ts` redisCallNodes)
  */
 export function deletedOnlyWithoutError(node: TSESTree.Node, fn: FunctionLike, others: readonly TSESTree.Node[], redisCalls: ReadonlySet<TSESTree.Node>): boolean {
-  let current: TSESTree.Node = node;
-  while (current.parent && current !== fn.body && current !== fn) {
-    const parent: TSESTree.Node = current.parent;
-    if (parent.type === 'BlockStatement' && parent.parent?.type === 'TryStatement' && parent.parent.block === parent) {
-      const statement = current;
-      const attempt = parent.parent;
-      const handler = attempt.handler;
-      const covered = (part: TSESTree.Node | null | undefined) => part !== null && part !== undefined && others.some((other) => encloses(part, other));
-      if (
-        handler &&
-        !rethrows(handler) &&
-        parent.body.slice(0, parent.body.indexOf(statement as TSESTree.Statement)).some((before) => mayFail(before, redisCalls)) &&
-        !covered(handler) &&
-        !covered(attempt.finalizer)
-      ) {
-        return true;
-      }
-    }
-    current = parent;
+  const covered = (part: TSESTree.Node | null | undefined) => part !== null && part !== undefined && others.some((other) => encloses(part, other));
+  for (const { attempt, before } of survivingTries(node, fn)) {
+    if (before.some((statement) => mayFail(statement, redisCalls)) && !covered(attempt.handler) && !covered(attempt.finalizer)) return true;
   }
   return false;
 }
@@ -83,12 +83,7 @@ export function deletedOnlyWithoutError(node: TSESTree.Node, fn: FunctionLike, o
  * survive, not a crash). `redisCalls`: the call nodes of every Redis command of the module.
  */
 export function skippedOnHandledError(earlier: TSESTree.Node, later: TSESTree.Node, fn: TSESTree.Node | undefined, redisCalls: ReadonlySet<TSESTree.Node>): boolean {
-  for (let current: TSESTree.Node = later; current.parent && current !== fn; current = current.parent) {
-    const parent: TSESTree.Node = current.parent;
-    if (parent.type !== 'BlockStatement' || parent.parent?.type !== 'TryStatement' || parent.parent.block !== parent) continue;
-    const handler = parent.parent.handler;
-    if (!handler || rethrows(handler)) continue;
-    const before = parent.body.slice(0, parent.body.indexOf(current as TSESTree.Statement));
+  for (const { before } of survivingTries(later, fn)) {
     if (before.some((statement) => statement.range[0] >= earlier.range[1] && mayFail(statement, redisCalls))) return true;
   }
   return false;

@@ -34,7 +34,6 @@ import {
   STRING_COUNTERS,
 } from '../semantics/commands.js';
 import { poppedQueue, pushedQueue, STREAM_WRITES, streamUse, type QueueType } from '../semantics/queues.js';
-import { takesOff } from '../semantics/members.js';
 import { expiredInTheCode } from './cache-keys.js';
 import { deletedAfterOnEveryPath, deletesAfter } from './deleted-after.js';
 import { deletedOnlyWithoutError } from './error-path-deletions.js';
@@ -247,8 +246,8 @@ export function drainedElsewhere(context: AnyContext, call: RedisCall, arg: numb
   const writer = namedFunctionOf(call.node);
   if (!writer) return undefined;
   for (const pop of keyUsesByShape(context, 'pop').get(shape) ?? []) {
-    // a pop takes off whatever was pushed, from a key of its own type (semantics/members.ts takesOff)
-    if (!pop.queue || !takesOff(queue, '', { collection: pop.queue, popped: true }) || !(sameKey(context, shape, call, arg, pop.call, pop.arg) || sameQueueParameter(context, shape, call, arg, pop.call, pop.arg))) continue;
+    // a pop takes off whatever was pushed, from a key of its own type (semantics/members.ts takesOff: a pop's only condition)
+    if (pop.queue !== queue || !(sameKey(context, shape, call, arg, pop.call, pop.arg) || sameQueueParameter(context, shape, call, arg, pop.call, pop.arg))) continue;
     const consumer = namedFunctionOf(pop.call.node);
     if (!consumer || consumer === writer || encloses(consumer, writer) || encloses(writer, consumer)) continue;
     if (sharedOperation(call.node, pop.call.node)) continue;

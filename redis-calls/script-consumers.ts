@@ -36,6 +36,7 @@ import { describeCommand, type CommandArg } from '../semantics/commands.js';
 import { addedMembers, removedMembers, takesOff, type MemberCollection, type MemberTaking } from '../semantics/members.js';
 import { poppedQueue, pushedQueue, type QueueType } from '../semantics/queues.js';
 import { parseLua } from '../lua-lint/parse.js';
+import { literalText } from '../lua-lint/fixed-window.js';
 import { expressionText, forEachNode } from '../lua-lint/walk/ast.js';
 import { embeddedScriptsOf, type EmbeddedScript } from './lua.js';
 import { hasStaticPart } from './key-id.js';
@@ -233,9 +234,9 @@ function keyUsesOf(source: string): KeyUse[] {
     if (name?.type !== 'StringLiteral') return;
     const key = scriptKey(rest[0]);
     if (key === undefined) return;
-    const command = literalString(name)?.toUpperCase();
+    const command = literalText(name).toUpperCase();
     if (!command) return;
-    const args: CommandArg[] = rest.map((arg) => (arg.type === 'StringLiteral' ? literalString(arg) : arg.type === 'NumericLiteral' ? arg.value : undefined));
+    const args: CommandArg[] = rest.map((arg) => (arg.type === 'StringLiteral' ? literalText(arg) : arg.type === 'NumericLiteral' ? arg.value : undefined));
     const members = (positions: readonly number[]): MemberId[] => positions.map((p) => (args[p] !== undefined ? `value:${String(args[p])}` : RUN_TIME));
     const action = describeCommand(command, args).keys.find((key) => key.arg === 0);
     const added = addedMembers(command, args);
@@ -248,13 +249,4 @@ function keyUsesOf(source: string): KeyUse[] {
     if (popped) uses.push({ key, pops: popped });
   });
   return uses;
-}
-
-/** The value of a Lua string literal (luaparse keeps `value` only with `encodingMode`; else the raw text unquoted). */
-function literalString(node: L.StringLiteral): string | undefined {
-  if (typeof node.value === 'string') return node.value;
-  const raw = node.raw;
-  const quote = raw[0];
-  if ((quote === '"' || quote === "'") && raw.endsWith(quote) && !raw.includes('\\')) return raw.slice(1, -1);
-  return undefined;
 }

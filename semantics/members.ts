@@ -67,7 +67,8 @@ export type MemberTaking = { collection: MemberCollection; named: (member: strin
 /**
  * Whether a command that takes members off (`taking`) takes off the member `member` an add put
  * in a collection of type `collection`: one notion of "the code removes what it adds", read by the
- * key rules (`redis-calls/member-registry.ts`, `redis-calls/lifecycle.ts` drainedElsewhere) and by
+ * key rules (`redis-calls/member-registry.ts`; `redis-calls/lifecycle.ts` drainedElsewhere, for pops
+ * only, compares the two types, which is all a pop asks) and by
  * the scripts' reading (`redis-calls/script-consumers.ts`). A removal by name takes off only the
  * members it names, from a collection of its own type (ZREM names sorted-set members, not hash
  * fields); a pop takes off any member of its type, so a queue its consumer pops empties whatever
