@@ -105,6 +105,23 @@ export async function remember(kv: { set(key: string, value: string, ttl?: numbe
     expect(lint({ 'src/remember.ts': code }, 'src/remember.ts')).toEqual([['incr-needs-expire-on-create', 'noExpiry', 5, 12]]);
   });
 
+  it('judges a receiver taken for a client by its name by its declaration too', () => {
+    const code = `import Redis from 'ioredis';
+export const client = new Redis();
+export interface Cache {
+  set(key: string, value: string, ttl?: number): Promise<void>;
+  get(key: string): Promise<string | null>;
+  publish(channel: string, message: string): Promise<number>;
+}
+export async function remember(redis: Cache, id: string) {
+  await redis.set(\`seen:\${id}\`, '1', 3600);
+}
+`;
+    expect(lint({ 'src/remember.ts': code }, 'src/remember.ts')).toEqual([]);
+    // the same receiver without the declaration: its name makes it the client, and SET rejects 3600
+    expect(lint({ 'src/remember.ts': code.replace('redis: Cache', 'redis') }, 'src/remember.ts')).toEqual([['valid-ttl-args', 'unknownOption', 9, 38]]);
+  });
+
   it('keeps the wrapper that drops its TTL reported where it sends SET without one', () => {
     const dropping = SERVICE.replace('return await this.redisClient.setex(key, ttl, value);', 'return await this.redisClient.set(key, value);');
     const files = { 'src/redis.interface.ts': INTERFACE, 'src/redis.service.ts': dropping, 'src/login.ts': LOGIN };
