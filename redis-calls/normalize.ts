@@ -22,6 +22,7 @@ import { emptyTokens } from './empty-tokens.js';
 import { enumMemberName } from './command-name.js';
 import { commandOfMethod } from './command-methods.js';
 import { undecidedDialect } from './dialect.js';
+import { declaresOwnSignature } from './declared-wrappers.js';
 import { droppedArguments, keepTtlConflict, misplacedTtl, OBJECT_AS_TEXT, objectOptionsOf, optionConflict, SENDS_TOKENS_AS_WRITTEN, sendsObjectAsText, unknownOptionOf } from './option-checks.js';
 import { moduleNamespaceOf, propertyName, resolveConstExpression, returnedExpressions, staticValue, unwrap, type AnyContext } from './static.js';
 
@@ -568,6 +569,10 @@ export function normalizeCall(
 
   const resolved = commandOfMethod(method);
   if (!resolved) return [];
+  // a client guessed by its declared type's shape or its name, whose declaration of the code gives
+  // this method a parameter list of its own (`set(key, value, ttl?: number)`): the code's wrapper,
+  // read through its implementation if at all (`declared-wrappers.ts`), not the client's command
+  if (receiver.byName && declaresOwnSignature(detector, object, method, resolved)) return [];
   // a client by name only, its options in another client's syntax: that client's (dialect.ts)
   flavor = undecidedDialect(context, object, receiver, detector.fileFlavor(), flavor, resolved.command, node.arguments) ?? flavor;
   const commandArgs = commandArguments(context, node, flavor, unit);
