@@ -26,7 +26,8 @@ export interface FixedWindowFinding {
 
 const EXPIRIES = new Set(['EXPIRE', 'PEXPIRE']);
 
-interface CommandCall {
+/** A Redis command call of a script, with a literal command name (upper case). */
+export interface CommandCall {
   node: L.CallExpression;
   command: string;
   /** The first argument after the name (the key), if any. */
@@ -38,8 +39,12 @@ function optionTokens(call: CommandCall): string[] {
   return tokens(call.node.arguments.slice(3));
 }
 
-/** `redis.call('NAME', ...)` / `redis.pcall` / `server.call`, with a literal name. */
-function commandCall(node: L.Node | undefined | null): CommandCall | undefined {
+/**
+ * `redis.call('NAME', ...)` / `redis.pcall` / `server.call` / `server.pcall` (Valkey's alias), with
+ * a literal name, as a {@link CommandCall}; a call statement is read as its call; anything else is
+ * `undefined`.
+ */
+export function commandCall(node: L.Node | undefined | null): CommandCall | undefined {
   if (!node) return undefined;
   if (node.type === 'CallStatement') return commandCall(node.expression);
   if (node.type !== 'CallExpression' || node.base.type !== 'MemberExpression') return undefined;

@@ -81,7 +81,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import { EFFECTS_THAT_LEAVE_THE_KEY, MAY_DELETE_UNNAMED_KEYS, TTL_ONLY_EFFECTS } from '../semantics/counter-corrections.js';
-import { callsInFunction, expiryAfterInUnit, expiryInLaterRoundTrip, redisCallNodes } from './file-index.js';
+import { callsInFunction, expiryAfterInUnit, expiryInLaterRoundTrip } from './file-index.js';
 import { constantNumber } from './constant.js';
 import { keyAssignedBetween, keyIdOf } from './key-id.js';
 import type { RedisCall } from './normalize.js';
@@ -254,7 +254,7 @@ function alwaysAfter(context: AnyContext, write: TSESTree.Node, later: TSESTree.
     { skipFunctions: true },
   );
   // a failure handled in between (a `catch` that goes on) skips the refresh (error-path-deletions.ts)
-  return !exits && !skippedOnHandledError(write, later, enclosingFunction(write), redisCallNodes(context));
+  return !exits && !skippedOnHandledError(context, write, later, enclosingFunction(write));
 }
 
 /**

@@ -24,22 +24,25 @@
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { rethrows } from './deleted-after.js';
-import { encloses, unwrap, walkOwnNodes, type FunctionLike } from './static.js';
+import { fileIndexOf, redisCallNodes } from './file-index.js';
+import { awaitsOnlyRedis } from './redis-waits.js';
+import { encloses, walkOwnNodes, type AnyContext, type FunctionLike } from './static.js';
 
 /**
  * Whether the statement `statement` before a deletion (or a refresh) in its `try` block may fail
- * in a way the `catch` survives: it throws or yields, or awaits work that is not one of the Redis
- * commands `redisCalls` (a query, a provider's call, a file read). Synchronous code (`const key =
+ * in a way the `catch` survives: it throws or yields, or awaits work that is not Redis
+ * (`redis-waits.ts` awaitsOnlyRedis over the commands `redisCalls`: a query, a provider's call,
+ * a file read; a command with `.catch()` or a transaction's `exec()` is Redis). Synchronous code (`const key =
  * keyOf(id)`, `console.log(...)`) computes and does not count; nor does a Redis command (the DEL of
  * a sibling key, the LRANGE that read the rows): when Redis fails, the DEL or the EXPIRE after it
  * fails with it, a fault, not an outcome the code chose. Nested functions are left out: they do
  * not run here.
  */
-export function mayFail(statement: TSESTree.Node, redisCalls: ReadonlySet<TSESTree.Node>): boolean {
+export function mayFail(context: AnyContext, statement: TSESTree.Node, redisCalls: ReadonlySet<TSESTree.Node>): boolean {
   let fails = false;
   walkOwnNodes(statement, (node) => {
     if (node.type === 'ThrowStatement' || node.type === 'YieldExpression') fails = true;
-    else if (node.type === 'AwaitExpression' && !redisCalls.has(unwrap(node.argument))) fails = true;
+    else if (node.type === 'AwaitExpression' && !awaitsOnlyRedis(context, node.argument, redisCalls, fileIndexOf(context).calls)) fails = true;
   });
   return fails;
 }
@@ -63,13 +66,14 @@ function* survivingTries(node: TSESTree.Node, stop: TSESTree.Node | undefined): 
  * Whether the deletion `node` in its function `fn` runs only when no statement before it in an
  * enclosing `try` block threw, that `try`'s `catch` handling the error without any of the
  * deletions `others` of the same key in it or in the `try`'s `finally` (see the module comment).
+ * @param context the module's rule context (its Redis commands: `file-index.ts` redisCallNodes)
  * @param others the nodes of the deletions of the same key shape in the same module (`node` among them or not)
- * @param redisCalls the call nodes of every Redis command of that module (`file-index.ts` redisCallNodes)
  */
-export function deletedOnlyWithoutError(node: TSESTree.Node, fn: FunctionLike, others: readonly TSESTree.Node[], redisCalls: ReadonlySet<TSESTree.Node>): boolean {
+export function deletedOnlyWithoutError(context: AnyContext, node: TSESTree.Node, fn: FunctionLike, others: readonly TSESTree.Node[]): boolean {
+  const redisCalls = redisCallNodes(context);
   const covered = (part: TSESTree.Node | null | undefined) => part !== null && part !== undefined && others.some((other) => encloses(part, other));
   for (const { attempt, before } of survivingTries(node, fn)) {
-    if (before.some((statement) => mayFail(statement, redisCalls)) && !covered(attempt.handler) && !covered(attempt.finalizer)) return true;
+    if (before.some((statement) => mayFail(context, statement, redisCalls)) && !covered(attempt.handler) && !covered(attempt.finalizer)) return true;
   }
   return false;
 }
@@ -80,11 +84,12 @@ export function deletedOnlyWithoutError(node: TSESTree.Node, fn: FunctionLike, o
  * wholly after `earlier`, may fail ({@link mayFail}), and the `try`'s `catch` does not rethrow
  * (`try { await redis.rpush(k, m); await notify(id); await redis.expire(k, DAY); } catch (e) {
  * log(e); }`: a failed notify leaves the pushed key without its TTL, an outcome the code chose to
- * survive, not a crash). `redisCalls`: the call nodes of every Redis command of the module.
+ * survive, not a crash). `context`: the module's rule context.
  */
-export function skippedOnHandledError(earlier: TSESTree.Node, later: TSESTree.Node, fn: TSESTree.Node | undefined, redisCalls: ReadonlySet<TSESTree.Node>): boolean {
+export function skippedOnHandledError(context: AnyContext, earlier: TSESTree.Node, later: TSESTree.Node, fn: TSESTree.Node | undefined): boolean {
+  const redisCalls = redisCallNodes(context);
   for (const { before } of survivingTries(later, fn)) {
-    if (before.some((statement) => statement.range[0] >= earlier.range[1] && mayFail(statement, redisCalls))) return true;
+    if (before.some((statement) => statement.range[0] >= earlier.range[1] && mayFail(context, statement, redisCalls))) return true;
   }
   return false;
 }

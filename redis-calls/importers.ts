@@ -49,6 +49,15 @@ export const MAX_MODULES_SEEN = 400;
 const SPECIFIER = /(?:\bfrom|\bimport|\brequire)\s*\(?\s*['"`]([^'"`\n$]+)['"`]/g;
 
 /**
+ * The import specifiers a module's text writes (`from '…'`, `import '…'`, `import('…')`,
+ * `require('…')`, a template without substitutions too), each once, in order of appearance. Text
+ * only: a specifier in a comment or a string counts as well.
+ */
+export function importSpecifiers(text: string): string[] {
+  return [...new Set(Array.from(text.matchAll(SPECIFIER), (m) => m[1]!))];
+}
+
+/**
  * Text that names a Redis client (`ioredis`, `Redis`, `this.redis`, `redisClient`, `valkey`; not
  * the `redistribute` of a licence header): a module without it holds no wrapper the rules can read.
  */
@@ -79,7 +88,7 @@ const factsOf = fileMemo((path): FileFacts | undefined => {
   }
   const namesRedis = NAMES_REDIS.test(text);
   const declared: ReadonlySet<string> = namesRedis ? new Set(Array.from(text.matchAll(DECLARATION), (m) => m[1]!)) : NO_NAMES;
-  return { specifiers: [...new Set(Array.from(text.matchAll(SPECIFIER), (m) => m[1]!))], namesRedis, declared };
+  return { specifiers: importSpecifiers(text), namesRedis, declared };
 }, undefined);
 
 /** The import specifiers the text of `path` writes, kept per modification time. */

@@ -40,7 +40,7 @@ import { deletedOnlyWithoutError } from './error-path-deletions.js';
 import { drainMatches, mayRun, patternDrains } from './pattern-drains.js';
 import { destinationDeleted, drainCovers, removesWholeKey } from './moved-keys.js';
 import { createdWithTtlInAnotherModule, deletedInAnotherModule, otherModuleOf } from './cross-file-lifecycle.js';
-import { fileIndexOf, redisCallNodes } from './file-index.js';
+import { fileIndexOf } from './file-index.js';
 import { hasStaticPart, keyIdOf, sameKeyByShape } from './key-id.js';
 import { ID_NAME, LIMIT_NAME, QUEUE_NAME } from './names.js';
 import { namesLock } from './locks.js';
@@ -108,7 +108,7 @@ export function deletedElsewhere(context: AnyContext, call: RedisCall, arg: numb
     const deleter = namedFunctionOf(other.node);
     if (!deleter || deleter === writer || encloses(deleter, writer) || encloses(writer, deleter)) continue;
     // a DEL on the success path of a `try` whose `catch` goes on without it (error-path-deletions.ts)
-    if (deletedOnlyWithoutError(other.node, deleter, deletions.map((d) => d.call.node), redisCallNodes(context))) continue;
+    if (deletedOnlyWithoutError(context, other.node, deleter, deletions.map((d) => d.call.node))) continue;
     // two closures of one operation (a request handler's `fail` and `step`): the same flow
     if (sharedOperation(call.node, other.node)) continue;
     if (reaches(context, deleter, writer)) continue;

@@ -14,6 +14,7 @@
  * // middleware/limit.ts     import client from '../redis/redisClient'; await client.incr(key);
  * ```
  */
+import { importSpecifiers } from './importers.js';
 import { readModule, type CacheEntry } from './modules.js';
 
 /** How many modules that pass a value on are looked through after the one imported. */
@@ -22,10 +23,8 @@ export const PASS_ON_HOPS = 4;
 /** A module exporting one of its bindings as it is (a default or named export of an identifier, `module.exports = x`). */
 const EXPORTS_BINDING = /^\s*export\s+default\s+[A-Za-z_$][\w$]*\s*;?\s*$|^\s*export\s*\{[^}]*\}\s*;?\s*$|^\s*module\.exports\s*=\s*[A-Za-z_$][\w$]*\s*;?\s*$/m;
 
-/** The specifiers a module's text imports or requires. */
-const IMPORTED = /\b(?:from|import)\s*['"]([^'"\n]+)['"]|\brequire\s*\(\s*['"]([^'"\n]+)['"]\s*\)/g;
-
-const verdicts = new WeakMap<CacheEntry, boolean>();
+/** Per one-module test, the verdict on each module text imported directly (deeper modules are not kept: their verdict depends on the walk's `seen`). */
+const verdicts = new WeakMap<(text: string) => boolean, WeakMap<CacheEntry, boolean>>();
 
 /**
  * Whether the module `specifier` imported from the file `from` is one whose text `holdsClient`
@@ -42,18 +41,19 @@ function passesOn(from: string, specifier: string, holdsClient: (text: string) =
   if (!module || seen.has(module.path)) return false;
   seen.add(module.path);
   const { entry } = module;
-  const known = depth === 0 ? verdicts.get(entry) : undefined;
+  let cached = verdicts.get(holdsClient);
+  if (!cached) verdicts.set(holdsClient, (cached = new WeakMap()));
+  const known = depth === 0 ? cached.get(entry) : undefined;
   if (known !== undefined) return known;
   let verdict = holdsClient(entry.text);
   if (!verdict && depth < PASS_ON_HOPS && EXPORTS_BINDING.test(entry.text)) {
-    for (const match of entry.text.matchAll(IMPORTED)) {
-      const next = match[1] ?? match[2]!;
+    for (const next of importSpecifiers(entry.text)) {
       if (passesOn(module.path, next, holdsClient, depth + 1, seen)) {
         verdict = true;
         break;
       }
     }
   }
-  if (depth === 0) verdicts.set(entry, verdict);
+  if (depth === 0) cached.set(entry, verdict);
   return verdict;
 }

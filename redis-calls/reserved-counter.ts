@@ -47,8 +47,9 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { isBlockingCall } from '../semantics/blocking.js';
 import { counterAmount, decrementsCounter, EFFECTS_THAT_LEAVE_THE_KEY } from '../semantics/counter-corrections.js';
 import { callsInFunction, expiryAfterInUnit, fileIndexOf } from './file-index.js';
+import { awaitsOnlyRedis, execOfUnit } from './redis-waits.js';
 import { keyAssignedBetween, keyIdOf } from './key-id.js';
-import type { AtomicUnit, RedisCall } from './normalize.js';
+import type { RedisCall } from './normalize.js';
 import { alwaysExits, encloses, enclosingFunction, findVariable, unwrap, walk, type AnyContext } from './static.js';
 
 /**
@@ -140,42 +141,6 @@ function isWrapper(node: TSESTree.Node): boolean {
 }
 
 /**
- * Whether an expression is an `exec()` of the unit: `unit.exec()` / the chain's `.exec()` /
- * `execAsPipeline()`, or `client.exec(batch)` (Valkey GLIDE), the unit named by its variable or
- * written in the chain.
- */
-function execOfUnit(context: AnyContext, expression: TSESTree.Node, unit: AtomicUnit): boolean {
-  const call = unwrap(expression);
-  if (call.type !== AST_NODE_TYPES.CallExpression) return false;
-  const callee = unwrap(call.callee);
-  if (callee.type !== AST_NODE_TYPES.MemberExpression || callee.property.type !== AST_NODE_TYPES.Identifier || !/^exec(?:AsPipeline)?$/.test(callee.property.name)) return false;
-  return [callee.object, ...call.arguments].some((operand) => namesUnit(context, operand, unit));
-}
-
-/** Whether a node is the unit, holds it (a chain), or is a variable declared with it. */
-function namesUnit(context: AnyContext, operand: TSESTree.Node, unit: AtomicUnit): boolean {
-  const node = unwrap(operand);
-  if (encloses(node, unit.key)) return true;
-  if (node.type !== AST_NODE_TYPES.Identifier) return false;
-  const def = findVariable(context, node)?.defs[0];
-  return def !== undefined && (def.name === unit.key || encloses(def.node, unit.key));
-}
-
-/** Any `exec()` of one of the file's units (an `await` of it is a Redis round trip). */
-function execOfAnyUnit(context: AnyContext, expression: TSESTree.Node): boolean {
-  const call = unwrap(expression);
-  if (call.type !== AST_NODE_TYPES.CallExpression) return false;
-  const callee = unwrap(call.callee);
-  if (callee.type !== AST_NODE_TYPES.MemberExpression || callee.property.type !== AST_NODE_TYPES.Identifier || !/^exec(?:AsPipeline)?$/.test(callee.property.name)) return false;
-  const index = fileIndexOf(context);
-  for (const [unitKey, calls] of index.byUnit) {
-    const unit = calls[0]?.unit;
-    if (unit && unit.kind !== 'single' && unitKey === unit.key && execOfUnit(context, call, unit)) return true;
-  }
-  return false;
-}
-
-/**
  * Whether `node` runs before `later` on every path: it sits, under no branch, loop, `try` or
  * function of its own, in a statement that precedes one holding `later` in a block.
  */
@@ -237,20 +202,10 @@ export function otherAwaitBetween(context: AnyContext, done: TSESTree.AwaitExpre
       // a `for await` waits on its iterable, a `yield` on the generator's consumer
       if ((node.type === AST_NODE_TYPES.ForOfStatement && node.await) || node.type === AST_NODE_TYPES.YieldExpression) return 'stop';
       if (node.type !== AST_NODE_TYPES.AwaitExpression) return undefined;
-      const argument = unwrap(node.argument);
-      const redis = redisNodes.has(argument) || redisCallWithCatch(argument, redisNodes) || execOfAnyUnit(context, argument);
-      return redis ? undefined : 'stop';
+      return awaitsOnlyRedis(context, node.argument, redisNodes, fileIndexOf(context).calls) ? undefined : 'stop';
     },
     { range: [done.range[1], decrement.node.range[0]], skipFunctions: true },
   );
-}
-
-/** `redis.decr(k).catch(() => {})`: a Redis command with a rejection handler. */
-function redisCallWithCatch(node: TSESTree.Node, redisNodes: ReadonlySet<TSESTree.Node>): boolean {
-  if (node.type !== AST_NODE_TYPES.CallExpression) return false;
-  const callee = unwrap(node.callee);
-  if (callee.type !== AST_NODE_TYPES.MemberExpression || callee.property.type !== AST_NODE_TYPES.Identifier || callee.property.name !== 'catch') return false;
-  return redisNodes.has(unwrap(callee.object));
 }
 
 /**

@@ -36,7 +36,7 @@ import { describeCommand, type CommandArg } from '../semantics/commands.js';
 import { addedMembers, removedMembers, takesOff, type MemberCollection, type MemberTaking } from '../semantics/members.js';
 import { poppedQueue, pushedQueue, type QueueType } from '../semantics/queues.js';
 import { parseLua } from '../lua-lint/parse.js';
-import { literalText } from '../lua-lint/fixed-window.js';
+import { commandCall, literalText } from '../lua-lint/fixed-window.js';
 import { expressionText, forEachNode } from '../lua-lint/walk/ast.js';
 import { embeddedScriptsOf, type EmbeddedScript } from './lua.js';
 import { hasStaticPart } from './key-id.js';
@@ -195,7 +195,7 @@ function callMayRun(context: AnyContext, keyNode: TSESTree.Node): boolean {
   return !fn || mayRun(context, fn);
 }
 
-/** The script's `redis.call` / `redis.pcall` uses of `KEYS[i]` keys that add, remove or pop members. */
+/** The script's `redis.call` / `redis.pcall` / `server.call` uses of `KEYS[i]` keys that add, remove or pop members, at every key a command names. */
 function keyUsesOf(source: string): KeyUse[] {
   const parsed = parseLua(source, { comments: false });
   if (!parsed.ok) return [];
@@ -227,26 +227,27 @@ function keyUsesOf(source: string): KeyUse[] {
   };
   const uses: KeyUse[] = [];
   forEachNode(parsed.ast, (node) => {
-    if (node.type !== 'CallExpression') return;
-    const base = node.base;
-    if (base.type !== 'MemberExpression' || base.base.type !== 'Identifier' || base.base.name !== 'redis' || (base.identifier.name !== 'call' && base.identifier.name !== 'pcall')) return;
-    const [name, ...rest] = node.arguments;
-    if (name?.type !== 'StringLiteral') return;
-    const key = scriptKey(rest[0]);
-    if (key === undefined) return;
-    const command = literalText(name).toUpperCase();
+    const call = commandCall(node);
+    if (!call || call.node !== node) return;
+    const rest = node.arguments.slice(1);
+    const command = call.command;
     if (!command) return;
     const args: CommandArg[] = rest.map((arg) => (arg.type === 'StringLiteral' ? literalText(arg) : arg.type === 'NumericLiteral' ? arg.value : undefined));
     const members = (positions: readonly number[]): MemberId[] => positions.map((p) => (args[p] !== undefined ? `value:${String(args[p])}` : RUN_TIME));
-    const action = describeCommand(command, args).keys.find((key) => key.arg === 0);
-    const added = addedMembers(command, args);
-    const pushed = action ? pushedQueue(command, action) : undefined;
-    const removed = removedMembers(command, args);
-    const popped = action ? poppedQueue(command, action) : undefined;
-    if (added && added.positions.length > 0) uses.push({ key, adds: { collection: added.collection, members: members(added.positions) } });
-    else if (pushed === 'list') uses.push({ key, adds: { collection: 'list', members: [RUN_TIME] } });
-    if (removed) uses.push({ key, removes: { collection: removed.collection, members: members(removed.positions) } });
-    if (popped) uses.push({ key, pops: popped });
+    // every key the command names: LMPOP / ZMPOP pop from any of theirs, LMOVE pops its source
+    // and pushes its destination; members by name are added or removed at the first key only
+    for (const action of describeCommand(command, args).keys) {
+      const key = scriptKey(rest[action.arg]);
+      if (key === undefined) continue;
+      const added = action.arg === 0 ? addedMembers(command, args) : undefined;
+      const pushed = pushedQueue(command, action);
+      const removed = action.arg === 0 ? removedMembers(command, args) : undefined;
+      const popped = poppedQueue(command, action);
+      if (added && added.positions.length > 0) uses.push({ key, adds: { collection: added.collection, members: members(added.positions) } });
+      else if (pushed === 'list') uses.push({ key, adds: { collection: 'list', members: [RUN_TIME] } });
+      if (removed) uses.push({ key, removes: { collection: removed.collection, members: members(removed.positions) } });
+      if (popped) uses.push({ key, pops: popped });
+    }
   });
   return uses;
 }

@@ -21,6 +21,7 @@ import { MISSING_KEY_REPLY, missingKeyReplies } from '../semantics/missing-key-r
 import { MAY_DELETE_UNNAMED_KEYS } from '../semantics/counter-corrections.js';
 import { helperOf, sameKeyThroughCall, type Helper } from './helper-read.js';
 import { keyIdOf } from './key-id.js';
+import { awaitsOnlyRedis } from './redis-waits.js';
 import { redisCallsOf } from './index.js';
 import type { RedisCall } from './normalize.js';
 import { enclosingFunction, encloses, findVariable, unwrap, walk, type AnyContext, type FunctionLike } from './static.js';
@@ -250,7 +251,7 @@ function helperMissing(context: AnyContext, helper: Helper, node: TSESTree.CallE
   return undefined;
 }
 
-/** Whether the helper awaits anything but a Redis command after `read` (other work can outlast the key's TTL). */
+/** Whether the helper awaits anything but Redis after `read` (`redis-waits.ts` awaitsOnlyRedis: other work can outlast the key's TTL). */
 function waitsAfter(context: AnyContext, fn: TSESTree.Node, read: RedisCall, calls: readonly RedisCall[]): boolean {
   const redis = new Set<TSESTree.Node>(calls.map((c) => c.node));
   return walk(
@@ -259,7 +260,7 @@ function waitsAfter(context: AnyContext, fn: TSESTree.Node, read: RedisCall, cal
     (node) => {
       if (node.range[1] <= read.node.range[1]) return 'skip';
       if ((node.type === AST_NODE_TYPES.ForOfStatement && node.await) || node.type === AST_NODE_TYPES.YieldExpression) return 'stop';
-      return node.type === AST_NODE_TYPES.AwaitExpression && node.range[0] > read.node.range[1] && !redis.has(unwrap(node.argument)) ? 'stop' : undefined;
+      return node.type === AST_NODE_TYPES.AwaitExpression && node.range[0] > read.node.range[1] && !awaitsOnlyRedis(context, node.argument, redis, calls) ? 'stop' : undefined;
     },
     { skipFunctions: true },
   );

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { importersOf, MAX_IMPORT_DEPTH, MAX_MODULES_READ, mayBeWrapperName, walkImporters, type Visit } from '../../redis-calls/importers.js';
+import { importersOf, importSpecifiers, MAX_IMPORT_DEPTH, MAX_MODULES_READ, mayBeWrapperName, walkImporters, type Visit } from '../../redis-calls/importers.js';
 import type { AnyContext } from '../../redis-calls/static.js';
 
 const src = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'forwarding-callers', 'app', 'src');
@@ -77,5 +77,12 @@ describe('walkImporters', () => {
       expect(looked).toBe(61);
       expect(importersOf(join(root, 'src', 'store.ts'))).toHaveLength(60);
     });
+  });
+});
+
+describe('importSpecifiers', () => {
+  it('reads from, side-effect import, dynamic import, require and a plain template, each once in order', () => {
+    const text = "import a from './a';\nimport './b';\nconst c = await import(`./c`);\nconst d = require('./d');\nexport { e } from \"./e\";\nimport again from './a';\nconst f = import(`./${name}`);\n";
+    expect(importSpecifiers(text)).toEqual(['./a', './b', './c', './d', './e']);
   });
 });

@@ -153,6 +153,9 @@ describe('a DEL reached only when nothing before it in its try block threw', () 
   // not a failure the catch survives: a computation, a Redis command (the DEL of a sibling key, a read)
   const computeFirst = job('compute-first', caught('    const label = `import ${id}`.trim();\n'));
   const siblingFirst = job('sibling-first', caught('    await redis.del(`import:${id}:meta`);\n    await redis.lRange(`import:${id}:rows`, 0, -1);\n'));
+  // still Redis: a command with a rejection handler, a transaction's exec()
+  const caughtSibling = job('caught-sibling', caught('    await redis.del(`import:${id}:meta`).catch(() => 0);\n'));
+  const execFirst = job('exec-first', caught('    await redis.multi().del(`import:${id}:meta`).lRange(`import:${id}:rows`, 0, -1).exec();\n'));
 
   it('reports the write when the other module’s DEL runs only on the success path of its try', () => {
     expect(lint(successOnly, upload)).toEqual([['noExpiry', 3, 15]]);
@@ -167,6 +170,6 @@ describe('a DEL reached only when nothing before it in its try block threw', () 
   });
 
   it('stays silent when only computations or Redis commands precede the DEL in its try', () => {
-    for (const file of [computeFirst, siblingFirst]) expect(lint(file, upload), file).toEqual([]);
+    for (const file of [computeFirst, siblingFirst, caughtSibling, execFirst]) expect(lint(file, upload), file).toEqual([]);
   });
 });

@@ -50,3 +50,37 @@ describe('one script text evaluated at several calls', () => {
     expect(lintLua(`${head}${scripts}${keys}${add}${done}${bury}`)).toEqual([[LUA, 'luaFinding', 3, 18]]);
   });
 });
+
+describe('every key a command names, and server.call', () => {
+  const push = define('push', "redis.call('RPUSH', KEYS[1], ARGV[1])");
+  const take = (lua: string) => define('take', lua).replace('numberOfKeys: 1', 'numberOfKeys: 2');
+  const calls = (taken = 'q') =>
+    `export const push = (q: string, v: string) => redis.push(\`q:\${q}\`, v);\nexport const take = (q: string) => redis.take(\`${taken}:\${q}\`, \`w:\${q}\`);\n`;
+  // the taken element moves to a working list that expires
+  const moved = "redis.call('PEXPIRE', KEYS[2], 60000) return v";
+
+  it('takes a list for drained when LMOVE pops it as its source', () => {
+    expect(lintLua(`${head}${push}${take(`local v = redis.call('LMOVE', KEYS[1], KEYS[2], 'LEFT', 'RIGHT') ${moved}`)}${calls()}`)).toEqual([]);
+  });
+
+  it('does not take a list for drained when LMOVE only pushes to it (its destination)', () => {
+    // the push's list and LMOVE's destination grow; LMOVE's source is the working list
+    const code = `${head}${push}${take(`local v = redis.call('LMOVE', KEYS[2], KEYS[1], 'LEFT', 'RIGHT') ${moved}`)}${calls()}`;
+    expect(lintLua(code)).toEqual([
+      [LUA, 'luaFinding', 3, 54],
+      [LUA, 'luaFinding', 4, 64],
+    ]);
+  });
+
+  it('takes a list for drained when LMPOP pops it as its second key', () => {
+    expect(lintLua(`${head}${push}${take("return redis.call('LMPOP', 2, KEYS[2], KEYS[1], 'LEFT')")}${calls()}`)).toEqual([]);
+  });
+
+  it("reads Valkey's server.call as redis.call", () => {
+    expect(lintLua(`${head}${push}${take("return server.call('LPOP', KEYS[1])")}${calls()}`)).toEqual([]);
+  });
+
+  it('still reports the push when the consumer pops another key', () => {
+    expect(lintLua(`${head}${push}${take("return redis.call('LPOP', KEYS[1])")}${calls('dead')}`)).toEqual([[LUA, 'luaFinding', 3, 54]]);
+  });
+});
