@@ -591,7 +591,14 @@ export class ClientDetector {
         if (id.type !== AST_NODE_TYPES.Identifier) return UNKNOWN;
         // function handler({ redis: store }: { redis: Redis })
         const pattern = outermostPattern(id);
-        if (pattern !== id) return this.classifyDestructured(id, pattern, undefined, depth);
+        if (pattern !== id) {
+          const verdict = this.classifyDestructured(id, pattern, undefined, depth);
+          // `({ key, client = dataClient }) => client.setAsync(key, v)`: as an undestructured
+          // parameter's default below, what the pattern's default is
+          const withDefault = id.parent;
+          if (verdict.redis || verdict.proven || withDefault?.type !== AST_NODE_TYPES.AssignmentPattern || withDefault.left !== id) return verdict;
+          return this.classifySyntactic(withDefault.right, depth + 1);
+        }
         if (id.typeAnnotation) return this.classifyType(id.typeAnnotation.typeAnnotation);
         const param = id.parent;
         if (param?.type === AST_NODE_TYPES.AssignmentPattern && param.left === id) {

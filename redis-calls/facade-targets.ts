@@ -19,6 +19,7 @@ export { specifierOf };
 import { walkImporters } from './importers.js';
 import { packageFiles, packageOf } from './project.js';
 import { findVariable, propertyName, returnedExpressions, unwrap, type AnyContext, type FunctionLike } from './static.js';
+import { passedOnExport } from './module-methods.js';
 
 /** An absolute path, resolved (a module read twice is one file). */
 export function resolvePath(path: string): string {
@@ -71,6 +72,12 @@ export function methodTargets(detector: ClientDetector, callee: TSESTree.MemberE
       const whole = detector.exported({ ...origin, imported: 'default' });
       holder = whole ? holderOf(whole.detector, whole.node, 1) : undefined;
       if (!holder) return [];
+    }
+    // const { redisSetter } = require('./redis') of a module exporting `{ redisSetter:
+    // require('./redisSetter') }`: the function the module it passes on exports
+    if (origin.kind === 'import' && origin.own) {
+      const found = exportedFunction(passedOnExport(detector, origin, name));
+      if (found) return [found];
     }
   }
   holder ??= holderOf(detector, object, 0);

@@ -54,7 +54,8 @@ import { clientDetectorOf, forEachCallIn, redisCallsIn, redisCallsOf } from './i
 import { commandOfMethod } from './command-methods.js';
 import { optionObjectArgv, type RedisCall } from './normalize.js';
 import { isCodeSpecifier, loadModule, moduleContext, readModule } from './modules.js';
-import { commandsOfWrapperName, functionName, passThroughParameter, sameWriteOtherArm, shortBody } from './pass-through.js';
+import { commandsOfWrapperName, destructuredParameter, functionName, passThroughParameter, sameWriteOtherArm, shortBody } from './pass-through.js';
+import { destructuredArgument, type DestructuredValue } from './destructured-params.js';
 import { mayBeWrapperName, walkImporters } from './importers.js';
 import { chosenArm, optionArmsOf, optionProperty, optionValue, type OptionArms } from './option-arms.js';
 import { LISTING_TTL_MS, packageFiles, packageOf } from './project.js';
@@ -84,6 +85,12 @@ type Entry =
        * = {}`) stands for its tokens (`{ EX: 60 }` is `EX 60`, `{}` nothing)
        */
       options?: true;
+      /**
+       * the parameter is an object the facade destructures (`set({ key, value })`) and this entry
+       * is its name `id`: the caller's argument there is read by that property
+       * (`destructured-params.ts`), its default in the pattern when the caller leaves it out
+       */
+      destructured?: { param: TSESTree.Parameter; id: TSESTree.Identifier };
     }
   /** every caller argument from `index` on (`...members`) */
   | { from: 'rest'; index: number }
@@ -524,6 +531,8 @@ function readFacade(context: AnyContext, fn: FunctionLike, forwarded: RedisCall,
   // a batch of its own (`pipeline().sadd(key, m).exec()`), or none
   if (forwarded.unit.kind !== 'single' && !encloses(fn, forwarded.unit.key)) return undefined;
   const keyArgs = new Map<number, number>();
+  /** Key arguments forwarded from a name of a destructured object parameter, by argv position. */
+  const keyNames = new Map<number, TSESTree.Identifier>();
   let restKeyArg: number | undefined;
   let named = true;
   for (const action of forwarded.description.keys) {
@@ -532,7 +541,7 @@ function readFacade(context: AnyContext, fn: FunctionLike, forwarded: RedisCall,
     // with other tokens, which `pass-through.ts` does not take for the same write)
     if (optionsParam !== undefined) {
       const param = keyNode && parameterOf(context, keyNode, fn);
-      if (param?.from !== 'param' || param.fallback) return undefined;
+      if (param?.from !== 'param' || param.fallback || param.destructured) return undefined;
       named &&= namesACommand(functionName(fn) ?? '');
       keyArgs.set(action.arg, param.index);
       continue;
@@ -551,6 +560,7 @@ function readFacade(context: AnyContext, fn: FunctionLike, forwarded: RedisCall,
     if (!param || param.fn !== fn || param.rest) return undefined;
     named &&= passThroughParameter(context, forwarded, keyNode) !== undefined;
     keyArgs.set(action.arg, param.index);
+    if (param.destructured) keyNames.set(action.arg, param.destructured);
   }
   // under another name, a method's (a class's or an object's: a plain function's key parameter is
   // a helper's, judged where it is by the persistence of its callers' keys, `helper-keys.ts`)
@@ -563,6 +573,8 @@ function readFacade(context: AnyContext, fn: FunctionLike, forwarded: RedisCall,
     const keyParam = keyArgs.get(j);
     // an unread spread stands for several argv entries (`normalize.ts`): the rest parameter once
     if (j > 0 && node?.type === AST_NODE_TYPES.SpreadElement && node === forwarded.argNodes[j - 1]) return;
+    const keyName = keyNames.get(j);
+    if (keyParam !== undefined && keyName) return entries.push({ from: 'param', index: keyParam, destructured: { param: fn.params[keyParam]!, id: keyName } });
     if (keyParam !== undefined) return entries.push(j === restKeyArg ? { from: 'rest', index: keyParam } : { from: 'param', index: keyParam });
     const property = optionsParam === undefined ? undefined : optionProperty(context, fn, optionsParam, node);
     if (property !== undefined) return entries.push({ from: 'option', index: optionsParam!, property });
@@ -606,7 +618,11 @@ function parameterOf(context: AnyContext, input: TSESTree.Node, fn: FunctionLike
     const binding = inner.type === AST_NODE_TYPES.AssignmentPattern ? inner.left : inner.type === AST_NODE_TYPES.RestElement ? inner.argument : inner;
     return binding === def.name;
   });
-  if (index < 0) return undefined;
+  if (index < 0) {
+    // a name of an object parameter the facade destructures (`expire({ key, ttl })`)
+    const destructured = spread ? undefined : destructuredParameter(fn, def.name);
+    return destructured && { from: 'param', index: destructured.index, destructured: { param: fn.params[destructured.index]!, id: destructured.id } };
+  }
   const param = fn.params[index]!;
   if (param.type === AST_NODE_TYPES.RestElement) return { from: 'rest', index };
   if (spread) return undefined;
@@ -651,7 +667,25 @@ function callerCall(context: AnyContext, node: TSESTree.CallExpression, callee: 
       push(value);
       continue;
     }
-    const value = argument(entry.index);
+    let bound: DestructuredValue | undefined;
+    if (entry.destructured) {
+      // the caller's object literal (or a const holding one); none, the parameter's default object
+      const given = argument(entry.index);
+      bound = destructuredArgument(entry.destructured.param, given && resolveConstExpression(context, given))?.find((v) => v.id === entry.destructured!.id);
+      if (!bound) return undefined;
+      if (!bound.value) {
+        // left out, or a spread may set it: no key to read; any other value unknown
+        if (facade.keyArgs.has(j)) return undefined;
+        args.push(undefined);
+        argNodes.push(undefined);
+      } else if (bound.from === 'default') {
+        const known = staticValue(facade.context, bound.value);
+        args.push(typeof known === 'boolean' ? undefined : known);
+        argNodes.push(sameFile ? bound.value : undefined);
+      }
+      if (!bound.value || bound.from === 'default') continue;
+    }
+    const value = bound ? bound.value : argument(entry.index);
     if (facade.keyArgs.has(j) && !value) return undefined;
     // an option object: its tokens, the caller's (`{ EX: 60 }`) or the facade's default (`{}`)
     const object = value && entry.options ? resolveConstExpression(context, value) : undefined;

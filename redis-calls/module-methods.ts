@@ -13,11 +13,14 @@
  * a default import of a CommonJS module) of a module of the code, and the export named by the
  * method a function written there (`exports.incr = function`, `export function incr`); an export
  * that is a client (`exports.client = createClient()`) or a client's own method bound to it stays
- * a client call. One module read, cached per call by the caller (`index.ts` redisCallsOf).
+ * a client call. A module another module of the code passes on as one of its values
+ * (`const { redisSetter } = require('./redis')` of `module.exports = { redisSetter:
+ * require('./redisSetter') }`) counts as imported whole ({@link passedOnExport}). One module read, cached per call by the caller (`index.ts` redisCallsOf).
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { ClientDetector } from './clients.js';
-import { commonJsExportName, propertyName, unwrap } from './static.js';
+import { ownSpecifier, type ImportOrigin } from './client-syntax.js';
+import { commonJsExportName, constInitializer, propertyName, requiredModule, unwrap } from './static.js';
 
 /**
  * Whether `node` (`x.m(...)`) calls the function a module of the code exports as `m`, `x` being
@@ -32,14 +35,35 @@ export function callsOwnModuleFunction(detector: ClientDetector, node: TSESTree.
   const name = propertyName(callee.property, callee.computed);
   if (object.type !== AST_NODE_TYPES.Identifier || name === undefined) return false;
   const origin = detector.identifierOrigin(object);
-  if (origin.kind !== 'import' || !origin.own || !(origin.namespace || origin.imported === undefined)) return false;
-  const exported = detector.exported({ ...origin, namespace: undefined, imported: name });
+  if (origin.kind !== 'import' || !origin.own) return false;
+  const whole = origin.namespace || origin.imported === undefined;
+  const exported = whole ? detector.exported({ ...origin, namespace: undefined, imported: name }) : passedOnExport(detector, origin, name);
   if (!exported) return false;
   const value = unwrap(exported.node);
   const fn: TSESTree.Node | { body?: unknown } | undefined = value.type === AST_NODE_TYPES.Identifier ? exported.detector.functionOf(value) : value;
   if (!fn || !('type' in fn)) return false;
   const isFunction = fn.type === AST_NODE_TYPES.FunctionDeclaration || fn.type === AST_NODE_TYPES.FunctionExpression || fn.type === AST_NODE_TYPES.ArrowFunctionExpression;
   return isFunction && fn.body !== null && fn.body !== undefined;
+}
+
+/**
+ * What the module of the code that another module exports as a value (`module.exports = {
+ * redisSetter: require('./redisSetter') }`, or a `const` holding that `require`) exports as
+ * `name`, reached through `origin`, the import of that value (`const { redisSetter } =
+ * require('./redis')`): the module passed on stands for an import of it as a whole. Else
+ * `undefined` (a default import, a value that is no plain `require` of the code).
+ */
+export function passedOnExport(detector: ClientDetector, origin: ImportOrigin, name: string): ReturnType<ClientDetector['exported']> {
+  if (origin.namespace || origin.imported === undefined || origin.imported === 'default') return undefined;
+  const exported = detector.exported(origin);
+  if (!exported) return undefined;
+  let value = unwrap(exported.node);
+  if (value.type === AST_NODE_TYPES.Identifier) value = unwrap(constInitializer(exported.detector.contextOf, value) ?? value);
+  // a plain `require(...)`, not what a call makes of it (`promisifyAll(require('redis'))`)
+  const source = value.type === AST_NODE_TYPES.CallExpression && unwrap(value.callee).type === AST_NODE_TYPES.Identifier ? requiredModule(value) : undefined;
+  const module = exported.detector.contextOf;
+  if (source === undefined || !ownSpecifier(module.physicalFilename ?? module.filename, source)) return undefined;
+  return exported.detector.exported({ source, own: true, imported: name });
 }
 
 /**

@@ -59,11 +59,33 @@ export function passThroughParameter(
   call: RedisCall,
   keyNode: TSESTree.Node,
   named = true,
-): { fn: FunctionLike; index: number; rest: boolean } | undefined {
+): { fn: FunctionLike; index: number; rest: boolean; destructured?: TSESTree.Identifier } | undefined {
   const param = passThroughFunction(context, call, keyNode, named);
   if (!param) return undefined;
   const index = param.fn.params.findIndex((p) => parameterBinding(p) === param.id);
-  return index < 0 ? undefined : { fn: param.fn, index, rest: param.fn.params[index]!.type === AST_NODE_TYPES.RestElement };
+  if (index >= 0) return { fn: param.fn, index, rest: param.fn.params[index]!.type === AST_NODE_TYPES.RestElement };
+  // a name of an options object the wrapper destructures (`set({ key, value, client = c })`):
+  // what its callers pass there is the property of that name of the object they pass
+  const destructured = destructuredParameter(param.fn, param.id);
+  return destructured && { fn: param.fn, index: destructured.index, rest: false, destructured: destructured.id };
+}
+
+/**
+ * The position of the object parameter of `fn` that binds `id` as one of its top-level names
+ * (`{ key, ttl = 60 }`, also `{ key } = {}`; not a nested pattern, a computed key or a rest
+ * element), with that name; else `undefined`.
+ */
+export function destructuredParameter(fn: FunctionLike, id: TSESTree.Node): { index: number; id: TSESTree.Identifier } | undefined {
+  for (const [index, param] of fn.params.entries()) {
+    const inner = param.type === AST_NODE_TYPES.AssignmentPattern ? param.left : param;
+    if (inner.type !== AST_NODE_TYPES.ObjectPattern) continue;
+    for (const property of inner.properties) {
+      if (property.type !== AST_NODE_TYPES.Property || property.computed) continue;
+      const bound = property.value.type === AST_NODE_TYPES.AssignmentPattern ? property.value.left : property.value;
+      if (bound === id && bound.type === AST_NODE_TYPES.Identifier) return { index, id: bound };
+    }
+  }
+  return undefined;
 }
 
 /** The wrapper that forwards the key at `keyNode` of `call`, when {@link isPassThrough} holds. */

@@ -225,8 +225,9 @@ export default createRule<Options, MessageIds>({
           // a facade's call is written in the facade's syntax: the fix belongs in the facade; an
           // expiry added to SET ... NX KEEPTTL would conflict with its KEEPTTL (a syntax error)
           if (call.form === 'facade' || call.description.keepTtl) {
-            // a promisified node-redis SET (`setAsync`, redis-calls/promisified.ts) whose EXPIRE follows as its own round trip
-            const later = call.form === 'facade' && !call.facade ? expiryInLaterRoundTrip(context, call, leaking[0]!.arg, options.allowPassThrough !== false) : undefined;
+            // a promisified node-redis SET (`setAsync`, redis-calls/promisified.ts) or a facade's
+            // (`redisSetter.set({ key, value })`) whose EXPIRE follows as its own round trip
+            const later = call.form === 'facade' ? expiryInLaterRoundTrip(context, call, leaking[0]!.arg, options.allowPassThrough !== false) : undefined;
             const laterData = later ? { ...data, line: String(later.nameNode.loc.start.line) } : data;
             context.report({ node: call.node, loc: reportLoc(call), messageId: later && messageId !== 'msetWithoutTtl' ? 'setThenExpire' : messageId, data: laterData });
             continue;
