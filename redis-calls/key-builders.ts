@@ -9,7 +9,7 @@ import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint
 import { instanceMember } from './bounded.js';
 import type { ClassNode } from './class-statics.js';
 import { assignedOnce } from './containers.js';
-import { importedBinding, loadModule, locateExport, moduleContext, type ExportSite } from './modules.js';
+import { importedBinding, loadModule, locateExport, moduleContext, namespaceModule, type ExportSite } from './modules.js';
 import { findVariable, propertyName, unwrap, type AnyContext, type FunctionLike } from './static.js';
 
 /** How deep classes are followed (imports, base classes). */
@@ -146,19 +146,40 @@ export function instanceClass(context: AnyContext, input: TSESTree.Node, depth: 
     const param = made.type === AST_NODE_TYPES.Identifier ? findVariable(context, made)?.defs.find((d) => d.type === 'Parameter')?.name : undefined;
     const declared = param?.type === AST_NODE_TYPES.Identifier ? declaredClass(param) : undefined;
     if (!declared && (made.type !== AST_NODE_TYPES.NewExpression || made.callee.type !== AST_NODE_TYPES.Identifier)) return undefined;
-    const cls = classNamed(context, declared ?? ((made as TSESTree.NewExpression).callee as TSESTree.Identifier), depth);
+    const cls =
+      declared?.type === AST_NODE_TYPES.TSQualifiedName
+        ? qualifiedClass(context, declared, depth)
+        : classNamed(context, declared ?? ((made as TSESTree.NewExpression).callee as TSESTree.Identifier), depth);
     if (!cls || (found && found.cls !== cls.cls)) return undefined;
     found = cls;
   }
   return found;
 }
 
-/** The name of the type a constructor parameter is declared with (`keys: KeyBuilder`), when it is one name. */
-function declaredClass(param: TSESTree.Identifier): TSESTree.Identifier | undefined {
+/**
+ * The name of the type a constructor parameter is declared with, when it is one name (`keys:
+ * KeyBuilder`) or a name of a namespace (`storage: OB.OrderbookStorage`).
+ */
+function declaredClass(param: TSESTree.Identifier): TSESTree.Identifier | TSESTree.TSQualifiedName | undefined {
   const owner = param.parent?.type === AST_NODE_TYPES.TSParameterProperty ? param.parent.parent : param.parent;
   if (owner?.type !== AST_NODE_TYPES.FunctionExpression || owner.parent?.type !== AST_NODE_TYPES.MethodDefinition || owner.parent.kind !== 'constructor') return undefined;
   const type = param.typeAnnotation?.typeAnnotation;
-  return type?.type === AST_NODE_TYPES.TSTypeReference && type.typeName.type === AST_NODE_TYPES.Identifier && !type.typeArguments ? type.typeName : undefined;
+  if (type?.type !== AST_NODE_TYPES.TSTypeReference || type.typeArguments) return undefined;
+  const name = type.typeName;
+  if (name.type === AST_NODE_TYPES.Identifier) return name;
+  return name.type === AST_NODE_TYPES.TSQualifiedName && name.left.type === AST_NODE_TYPES.Identifier ? name : undefined;
+}
+
+/**
+ * The class a namespace-qualified type names (`OB.OrderbookStorage` of `import * as OB from
+ * './orderbook'`, or of `import { OrderbookV1 as OB }` re-exported `export * as OrderbookV1 from
+ * './v1'`), exported by a module of the repository, with the context it is written in.
+ */
+function qualifiedClass(context: AnyContext, name: TSESTree.TSQualifiedName, depth: number): { cls: ClassNode; context: AnyContext } | undefined {
+  if (name.left.type !== AST_NODE_TYPES.Identifier || depth > MAX_DEPTH) return undefined;
+  const namespace = namespaceModule(context, name.left);
+  const site = namespace ? locateExport(namespace, name.right.name) : undefined;
+  return site ? classAt(context, site) : undefined;
 }
 
 /** The class a name stands for, here or imported from another module of the repository. */
@@ -177,7 +198,11 @@ export function classNamed(context: AnyContext, id: TSESTree.Identifier, depth: 
     const imported = importedBinding(context, id);
     site = imported ? locateExport(imported.module, imported.name) : undefined;
   }
-  if (!site) return undefined;
+  return site ? classAt(context, site) : undefined;
+}
+
+/** The class an export site declares (`export class C`, `export { C }` of a class, `export default class`), read in its module. */
+function classAt(context: AnyContext, site: ExportSite): { cls: ClassNode; context: AnyContext } | undefined {
   const expression = site.expression ? unwrap(site.expression) : undefined;
   if (expression?.type === AST_NODE_TYPES.ClassDeclaration || expression?.type === AST_NODE_TYPES.ClassExpression) return { cls: expression, context: moduleContext(context, site.module) };
   const there = moduleContext(context, site.module);

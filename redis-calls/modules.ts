@@ -617,15 +617,41 @@ function reExported(module: ImportedModule, name: string): { module: ImportedMod
   return found ? { module: found.module, name: found.name } : { module, name };
 }
 
-/** `import * as m from './m'`, `const m = require('./m')`: the module. */
+/**
+ * `import * as m from './m'`, `const m = require('./m')`: the module; and a name another module
+ * re-exports as a namespace, `import { OrderbookV1 as OB } from './orderbook'` of `export * as
+ * OrderbookV1 from './v1'` (in the module imported, or one of its `export *` a few modules deep):
+ * the module re-exported.
+ */
 export function namespaceModule(context: AnyContext, node: TSESTree.Identifier): ImportedModule | undefined {
   const def = findVariable(context, node)?.defs[0];
   if (def?.type === 'ImportBinding' && def.node.type === AST_NODE_TYPES.ImportNamespaceSpecifier && def.parent?.type === AST_NODE_TYPES.ImportDeclaration) {
     return loadModule(context, def.parent.source.value, { packages: true });
   }
+  if (def?.type === 'ImportBinding' && def.node.type === AST_NODE_TYPES.ImportSpecifier && def.parent?.type === AST_NODE_TYPES.ImportDeclaration) {
+    const module = loadModule(context, def.parent.source.value, { packages: true });
+    return module ? namespaceReExport(module, moduleExportName(def.node.imported)) : undefined;
+  }
   if (def?.type === 'Variable' && def.node.id.type === AST_NODE_TYPES.Identifier && def.node.init) {
     const specifier = requiredSpecifier(def.node.init);
     return specifier === undefined ? undefined : loadModule(context, specifier, { packages: true });
+  }
+  return undefined;
+}
+
+/** The module `module` re-exports as the namespace `name` (`export * as name from './v1'`), through its `export *` up to {@link RE_EXPORT_HOPS} modules deep. */
+function namespaceReExport(module: ImportedModule, name: string, depth = 0): ImportedModule | undefined {
+  for (const statement of module.program.body) {
+    if (statement.type === AST_NODE_TYPES.ExportAllDeclaration && statement.exported && moduleExportName(statement.exported) === name) {
+      return loadNestedModule(module, statement.source.value);
+    }
+  }
+  if (depth >= RE_EXPORT_HOPS) return undefined;
+  for (const statement of module.program.body) {
+    if (statement.type !== AST_NODE_TYPES.ExportAllDeclaration || statement.exported) continue;
+    const next = loadNestedModule(module, statement.source.value);
+    const found = next ? namespaceReExport(next, name, depth + 1) : undefined;
+    if (found) return found;
   }
   return undefined;
 }

@@ -75,7 +75,8 @@ export interface RedisCall {
    * Why the receiver was taken for a Redis client, for messages: the receiver as written, the
    * reason (`{ receiver: 'this.redis', why: "its name matches clientNames 'redis'" }`), and
    * whether that rests on a name alone (`byName`: then messages say it), or on the commands its
-   * declared type lists (`byShape`: then no fix or suggestion rewrites the call). `keyPrefix`: the
+   * declared type lists, or on a name with the call's arguments named in one object (`byShape`:
+   * then no fix or suggestion rewrites the call). `keyPrefix`: the
    * shape of the ioredis / iovalkey `keyPrefix` option of the client the receiver was made as
    * (`redis-calls/client-key-prefix.ts`), which the client puts before every key: the key as stored
    * is `keyPrefix` followed by the key as written.
@@ -575,7 +576,10 @@ export function normalizeCall(
   if (receiver.byName && declaresOwnSignature(detector, object, method, resolved)) return [];
   // a client by name only, its options in another client's syntax: that client's (dialect.ts)
   flavor = undecidedDialect(context, object, receiver, detector.fileFlavor(), flavor, resolved.command, node.arguments) ?? flavor;
-  const commandArgs = commandArguments(context, node, flavor, unit);
+  // redis8.sadd({ key: REDIS_KEY.BOTS, member }) of a client by name only: the code's wrapper,
+  // called with named arguments; its key is the `key` property's value
+  const named = receiver.byName ? namedArguments(resolved.command, node.arguments) : undefined;
+  const commandArgs = named ?? commandArguments(context, node, flavor, unit);
   // GETEX key options: the options object comes right after the key; GLIDE has its own syntax
   const flat: Flattened =
     flavor === 'glide'
@@ -609,9 +613,10 @@ export function normalizeCall(
       description,
       ...(flat.optionsObject ? { optionsObject: flat.optionsObject } : {}),
       argumentNodes: commandArgs,
-      ...(commandArgs !== node.arguments ? { commandOptions: node.arguments[0]! } : {}),
+      ...(commandArgs !== node.arguments && !named ? { commandOptions: node.arguments[0]! } : {}),
       unit,
-      client,
+      // named arguments: the code's wrapper, whose own syntax no fix may rewrite into a client's
+      client: named ? { ...client, byShape: true as const } : client,
       ...(dropped.length > 0 ? { dropped } : {}),
     },
   ];
@@ -669,6 +674,28 @@ function moduleCall(
 function commandArguments(context: AnyContext, node: TSESTree.CallExpression, flavor: ClientFlavor, unit: AtomicUnit): readonly TSESTree.CallExpressionArgument[] {
   if ((flavor !== 'node-redis' && flavor !== 'unknown') || unit.kind !== 'single') return node.arguments;
   return node.arguments.length >= 2 && isCommandOptionsArgument(context, node.arguments[0]) ? node.arguments.slice(1) : node.arguments;
+}
+
+/**
+ * The arguments of a call written with named arguments, `sadd({ key: REDIS_KEY.BOTS, member })`:
+ * one object literal whose `key` property is written (no spread, no computed name), for a command
+ * that does not take an object of key-value pairs first (`mset({ k1: v1 })`). No client takes a
+ * key command's arguments so: it is a wrapper of the code whose parameter is destructured
+ * (`sadd: ({ key, member }) => client.sadd(key, member)`), and its arguments are the object's
+ * values, the key first, the others in the order written. `undefined` for any other call.
+ */
+function namedArguments(command: string, args: readonly TSESTree.CallExpressionArgument[]): TSESTree.Node[] | undefined {
+  if (args.length !== 1 || namesKeyValuePairs(command)) return undefined;
+  const object = unwrap(args[0]!);
+  if (object.type !== AST_NODE_TYPES.ObjectExpression) return undefined;
+  const properties: TSESTree.Property[] = [];
+  for (const property of object.properties) {
+    if (property.type !== AST_NODE_TYPES.Property || property.computed || property.kind !== 'init' || property.method) return undefined;
+    properties.push(property);
+  }
+  const key = properties.find((property) => propertyName(property.key, false) === 'key');
+  if (!key) return undefined;
+  return [key.value, ...properties.filter((property) => property !== key).map((property) => property.value)];
 }
 
 /** Module commands whose argument 2 is a JSON value, sent as one JSON string (node-redis `transformRedisJsonArgument`). */
