@@ -21,6 +21,11 @@
  *   left to look at answers "named" (unknown callers);
  * - tests, mocks and fixtures (`test-paths.ts` testOnlyModule: on a test path and imported by no
  *   module off one) name nothing, but the walk still goes through them;
+ * - a module looked at that imports the name (`import { apiKeyAuth } from './middleware/auth'`)
+ *   and does not pass it on in an export list of its own (a barrel's `export { a }`) names it,
+ *   even when its text writes no use: the import wires the function in (an import left unused is
+ *   `no-unused-vars`' to report; the tuning set's maintainers judged such a middleware by what it
+ *   does);
  * - in a module looked at, the name counts as a word anywhere outside its import declarations and
  *   its export lists (`export { a, b }`, `export { a } from './m'`, `export * from './m'`): a call,
  *   a reference, a destructured `require`, a string, a comment; an import or re-export that renames
@@ -218,12 +223,32 @@ function namesOutsideImports(path: string, name: string): boolean {
   }
   // blank the import declarations and export lists that pass the name on under the same name
   let rest = text;
+  let imported = false;
+  let passedOn = false;
   for (const statement of program.body) {
     if (!importOrExportList(statement)) continue;
     if (renames(statement, name)) return true;
+    if (statement.type === 'ImportDeclaration' && importsByName(statement, name)) imported = true;
+    if (statement.type === 'ExportNamedDeclaration' && statement.source === null && exportsByName(statement, name)) passedOn = true;
     rest = rest.slice(0, statement.range[0]) + ' '.repeat(statement.range[1] - statement.range[0]) + rest.slice(statement.range[1]);
   }
+  // imported and not passed on (a barrel's `import { a } from './a'; export { a }`): taken in
+  // for a use, even when the text never writes one (an unused import is no-unused-vars' to report)
+  if (imported && !passedOn) return true;
   return hasWord(rest, name);
+}
+
+/** Whether an import declaration binds `name` under its own name, as a value (`import { name }`, not `import type`). */
+function importsByName(statement: TSESTree.ImportDeclaration, name: string): boolean {
+  if (statement.importKind === 'type') return false;
+  return statement.specifiers.some(
+    (specifier) => specifier.type === 'ImportSpecifier' && specifier.importKind !== 'type' && specifier.local.name === name && (specifier.imported.type === 'Identifier' ? specifier.imported.name : specifier.imported.value) === name,
+  );
+}
+
+/** Whether an export list of the module's own bindings (`export { name }`) passes `name` on. */
+function exportsByName(statement: TSESTree.ExportNamedDeclaration, name: string): boolean {
+  return statement.specifiers.some((specifier) => (specifier.local.type === 'Identifier' ? specifier.local.name : specifier.local.value) === name);
 }
 
 /** An import declaration, or an export that declares nothing (`export { a }`, `export { a } from`, `export * from`). */

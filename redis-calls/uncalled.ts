@@ -17,9 +17,13 @@
  *
  * - the linted file belongs to an **application** ({@link applicationRoot}): its nearest
  *   `package.json` (not under `node_modules`) says `"private": true`, or its `main` is one of its
- *   `bin` (a server shipped through npm); a package without `private` is taken for a library even
- *   when it has no entry field (umami, a Next.js application without `private`, keeps a triaged
- *   leak in a method nothing calls: the tuning set's maintainers judged such code by what it does);
+ *   `bin` (a server shipped through npm), or its own `start` script starts one of its files
+ *   (`"start": "node dist/server.js"`) and it writes none of the fields of a published package
+ *   (`exports`, `module`, `types`, `files`, `publishConfig`, `bin`: a server, whether or not it
+ *   says `private`); any other package without `private` is taken for a library even
+ *   when it has no entry field (umami, a Next.js application without `private` started by `next
+ *   start`, keeps a triaged leak in a method nothing calls: the tuning set's maintainers judged
+ *   such code by what it does);
  *   and that package is no workspace member of a project above it
  *   (`workspaces`, `pnpm-workspace.yaml`, `lerna.json`: another package could import it), and does
  *   not depend on a framework whose templates call code by name from files that are not
@@ -120,6 +124,32 @@ interface Manifest {
   workspaces?: unknown;
   dependencies?: Record<string, unknown>;
   devDependencies?: Record<string, unknown>;
+  scripts?: Record<string, unknown>;
+  [field: string]: unknown;
+}
+
+/** Fields of a manifest that only a package published for others to import or install writes. */
+const PUBLISHING_FIELDS = ['exports', 'module', 'types', 'typings', 'files', 'publishConfig', 'bin', 'browser'];
+
+/** A word of a `start` script naming a JavaScript or TypeScript file (`dist/index.js`, `./src/server.ts`). */
+const STARTED_FILE = /^(?:\.\/)?(?!-)[\w@./-]+\.(?:[cm]?[jt]s|tsx)$/;
+
+/**
+ * Whether the manifest describes a server its own `start` script starts from one of its files
+ * (`"start": "node dist/server.js"`, `"NODE_ENV=production node dist/index.js"`, `"tsx server.ts"`)
+ * and writes none of the fields of a package published for others ({@link PUBLISHING_FIELDS}:
+ * `exports`, `types`, `files`, `bin`...): a process, not a library, whether or not it says
+ * `"private": true`. `next start` names no file: a Next.js application without `private` stays a
+ * library (umami keeps a triaged leak in a method nothing calls).
+ */
+function startsItsOwnServer(manifest: Manifest): boolean {
+  if (PUBLISHING_FIELDS.some((field) => manifest[field] !== undefined && manifest[field] !== null)) return false;
+  const start = manifest.scripts?.start;
+  if (typeof start !== 'string') return false;
+  return start
+    .split(/[\s;&|]+/)
+    .map((word) => word.replace(/^['"]|['"]$/g, ''))
+    .some((word) => STARTED_FILE.test(word) && !/(?:^|\/)node_modules\//.test(word) && !word.startsWith('../') && !word.startsWith('/'));
 }
 
 function readManifest(dir: string): Manifest | undefined {
@@ -154,9 +184,9 @@ export function applicationRoot(file: string): string | undefined {
 /** Whether the package is an application (`project.ts` PackageInfo's `application`: private, or its `main` one of its `bin`) outside `node_modules`, with no template framework, and no workspace member. */
 function isApplication(info: PackageInfo): boolean {
   // an installed dependency is a published package
-  if (!info.application || /[\\/]node_modules[\\/]/.test(info.root)) return false;
+  if (/[\\/]node_modules[\\/]/.test(info.root)) return false;
   const manifest = readManifest(info.root);
-  if (!manifest) return false;
+  if (!manifest || (!info.application && !startsItsOwnServer(manifest))) return false;
   const dependencies = { ...(manifest.dependencies ?? {}), ...(manifest.devDependencies ?? {}) };
   if (TEMPLATE_FRAMEWORKS.some((name) => name in dependencies)) return false;
   return !workspaceMember(info.root);
