@@ -21,6 +21,14 @@
  *   left to look at answers "named" (unknown callers);
  * - tests, mocks and fixtures (`test-paths.ts` testOnlyModule: on a test path and imported by no
  *   module off one) name nothing, but the walk still goes through them;
+ * - a module that imports the defining module itself as a namespace (`import * as Service from
+ *   './notification.service'`; not a barrel above it) names every export of it, whatever members
+ *   it writes;
+ * - a module looked at that imports the name (`import { apiKeyAuth } from './middleware/auth'`)
+ *   and does not pass it on in an export list of its own (a barrel's `export { a }`) names it,
+ *   even when its text writes no use: the import wires the function in (an import left unused is
+ *   `no-unused-vars`' to report; the tuning set's maintainers judged such a middleware by what it
+ *   does);
  * - in a module looked at, the name counts as a word anywhere outside its import declarations and
  *   its export lists (`export { a, b }`, `export { a } from './m'`, `export * from './m'`): a call,
  *   a reference, a destructured `require`, a string, a comment; an import or re-export that renames
@@ -83,7 +91,7 @@ export function namedByImporters(file: string, root: string, name: string, words
 function walk(file: string, root: string, files: readonly string[], name: string, wordsOf: (path: string) => ReadonlySet<string>): boolean {
   // the modules that write the word at all, or may take a module whole (tests left out): the
   // walk ends once each is judged
-  const pending = new Set(files.filter((path) => path !== file && !testOnlyModule(root, path) && (wordsOf(path).has(name) || mayTakeWhole(path))));
+  const pending = new Set(files.filter((path) => path !== file && !testOnlyModule(root, path) && (wordsOf(path).has(name) || mayTakeWhole(path) || writesNamespaceImport(path))));
   if (pending.size === 0) return false;
   const seen = new Set<string>([file]);
   let level = [file];
@@ -99,6 +107,8 @@ function walk(file: string, root: string, files: readonly string[], name: string
         if (!pending.delete(importer)) continue;
         // the namespace handed on as a value: its members are called under names no text writes
         if (mayTakeWhole(importer) && handsOnWhole(importer, path)) return true;
+        // the defining module itself imported as a namespace (not a barrel above it)
+        if (depth === 0 && writesNamespaceImport(importer) && importsNamespace(importer, path)) return true;
         if (wordsOf(importer).has(name) && names(importer, name)) return true;
         if (pending.size === 0) return false;
       }
@@ -171,6 +181,40 @@ function handsOnWhole(path: string, imported: string | undefined): boolean {
   return bindings.some(({ local, declaration }) => usedAsValue(text, local, declaration));
 }
 
+/** Whether a module's text writes a namespace import (`import * as x from`), per modification time. */
+const writesNamespaceImport = fileMemo((path) => {
+  try {
+    return /\bimport\s*\*\s*as\b/.test(readFileSync(path, 'utf8'));
+  } catch {
+    return true;
+  }
+}, false);
+
+/**
+ * Whether the module at `path` imports the module `imported` as a namespace (`import * as
+ * NotificationService from './notification.service'`): every export is then one member access
+ * away, and the tuning set's maintainers judged an export such a namespace never names by what it
+ * does. A module that does not parse counts.
+ */
+function importsNamespace(path: string, imported: string): boolean {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return true;
+  }
+  if (!/\bimport\s*\*\s*as\b/.test(text)) return false;
+  let program: TSESTree.Program;
+  try {
+    program = parse(text, { range: true, jsx: !/^\.[cm]?ts$/.test(extname(path)), sourceType: 'module', comment: false });
+  } catch {
+    return true;
+  }
+  return program.body.some(
+    (statement) => statement.type === 'ImportDeclaration' && statement.importKind !== 'type' && statement.specifiers.some((s) => s.type === 'ImportNamespaceSpecifier') && resolved(path, statement.source.value) === imported,
+  );
+}
+
 /** Whether `local` occurs in `text`, outside `declaration`, other than as `local.member` / `local?.member` or as a member itself (`x.local`). */
 function usedAsValue(text: string, local: string, declaration: readonly [number, number]): boolean {
   for (let at = text.indexOf(local); at >= 0; at = text.indexOf(local, at + 1)) {
@@ -218,12 +262,32 @@ function namesOutsideImports(path: string, name: string): boolean {
   }
   // blank the import declarations and export lists that pass the name on under the same name
   let rest = text;
+  let imported = false;
+  let passedOn = false;
   for (const statement of program.body) {
     if (!importOrExportList(statement)) continue;
     if (renames(statement, name)) return true;
+    if (statement.type === 'ImportDeclaration' && importsByName(statement, name)) imported = true;
+    if (statement.type === 'ExportNamedDeclaration' && statement.source === null && exportsByName(statement, name)) passedOn = true;
     rest = rest.slice(0, statement.range[0]) + ' '.repeat(statement.range[1] - statement.range[0]) + rest.slice(statement.range[1]);
   }
+  // imported and not passed on (a barrel's `import { a } from './a'; export { a }`): taken in
+  // for a use, even when the text never writes one (an unused import is no-unused-vars' to report)
+  if (imported && !passedOn) return true;
   return hasWord(rest, name);
+}
+
+/** Whether an import declaration binds `name` under its own name, as a value (`import { name }`, not `import type`). */
+function importsByName(statement: TSESTree.ImportDeclaration, name: string): boolean {
+  if (statement.importKind === 'type') return false;
+  return statement.specifiers.some(
+    (specifier) => specifier.type === 'ImportSpecifier' && specifier.importKind !== 'type' && specifier.local.name === name && (specifier.imported.type === 'Identifier' ? specifier.imported.name : specifier.imported.value) === name,
+  );
+}
+
+/** Whether an export list of the module's own bindings (`export { name }`) passes `name` on. */
+function exportsByName(statement: TSESTree.ExportNamedDeclaration, name: string): boolean {
+  return statement.specifiers.some((specifier) => (specifier.local.type === 'Identifier' ? specifier.local.name : specifier.local.value) === name);
 }
 
 /** An import declaration, or an export that declares nothing (`export { a }`, `export { a } from`, `export * from`). */

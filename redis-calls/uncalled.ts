@@ -17,9 +17,13 @@
  *
  * - the linted file belongs to an **application** ({@link applicationRoot}): its nearest
  *   `package.json` (not under `node_modules`) says `"private": true`, or its `main` is one of its
- *   `bin` (a server shipped through npm); a package without `private` is taken for a library even
- *   when it has no entry field (umami, a Next.js application without `private`, keeps a triaged
- *   leak in a method nothing calls: the tuning set's maintainers judged such code by what it does);
+ *   `bin` (a server shipped through npm), or its own `start` script starts one of its files
+ *   (`"start": "node dist/server.js"`) and it writes none of the fields of a published package
+ *   (`exports`, `module`, `types`, `files`, `publishConfig`, `bin`: a server, whether or not it
+ *   says `private`); any other package without `private` is taken for a library even
+ *   when it has no entry field (umami, a Next.js application without `private` started by `next
+ *   start`, keeps a triaged leak in a method nothing calls: the tuning set's maintainers judged
+ *   such code by what it does);
  *   and that package is no workspace member of a project above it
  *   (`workspaces`, `pnpm-workspace.yaml`, `lerna.json`: another package could import it), and does
  *   not depend on a framework whose templates call code by name from files that are not
@@ -35,6 +39,11 @@
  * - the linted file is one of the files its package lists (`project.ts` packageFiles), and its
  *   text is the file's on disk (the words are read from disk): not an editor's unsaved buffer,
  *   nor text linted under the name of a file that does not exist or holds other text;
+ * - the write is in no **request handler or middleware**, a function (or a function inside one)
+ *   with a parameter named `req`, `request`, `res`, `response`, `reply`, `next` or `ctx`: the
+ *   router it is mounted on calls it, through mounts a word search does not read reliably
+ *   (`app.use(require('./limits'))`, route tables); an unmounted rate-limit middleware is judged
+ *   by what it does (the tuning set's maintainers triaged such middlewares as leaks);
  * - its **name** is not one a framework calls by convention (`on<Event>` / `handle<Event>` /
  *   `after<Event>` / `before<Event>` hooks, `ng<Hook>`, `fetch`, `alarm`, `scheduled`, `queue`,
  *   `webSocket*`, `toJSON`, `then`...: {@link CONVENTION_NAME});
@@ -56,9 +65,16 @@
  * - a method or an exported function counts only when some module of the package imports its
  *   module (`importers.ts` importersOf): a module nobody imports may be an entry point (a
  *   serverless handler, a worker started by a script, a Next.js route) whose exports a framework
- *   calls by name. A module no entry point reaches (the other half of this kind) is left reported:
- *   entry points are named by files this plugin does not read (wrangler.toml, Dockerfiles,
- *   Procfiles, serverless.yml), so "unreached" cannot be decided soundly.
+ *   calls by name;
+ * - the other half of this kind: a write in any function or method of a **module no entry point
+ *   reaches** (`unreached-modules.ts`: no module of the package off test paths imports it, no
+ *   text of the package names its file, it is not at the package root nor under a directory whose
+ *   files run by their place (`app/`, `pages/`, `api/`, `scripts/`...), its top level only
+ *   declares, and no module of the package loads modules by a computed path or a glob), in a
+ *   package that says how it starts (a `main` or a `start` script), is no workspace root and
+ *   declares no subpath imports. Its message names the
+ *   module's path. A top-level write of such a module stays reported (a file that runs when
+ *   started is a script).
  *
  * The word search reads every source file of the package once per listing (`project.ts`
  * packageFiles, at most `MAX_FILES`), keeping each file's words per modification time, and the
@@ -66,7 +82,7 @@
  * exemptions leave out.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative } from 'node:path';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { fileMemo } from './file-memo.js';
 import { TEST_PATH, testOnlyModule } from './test-paths.js';
@@ -74,6 +90,7 @@ import { namedByImporters } from './import-callers.js';
 import { importersOf } from './importers.js';
 import { packageFiles, packageOf, type PackageInfo } from './project.js';
 import { listedAsWorkspace } from './resolve.js';
+import { unreachedModule } from './unreached-modules.js';
 import type { AnyContext } from './static.js';
 
 /** A top-level declaration a write is in, and the name it is called by. */
@@ -120,6 +137,32 @@ interface Manifest {
   workspaces?: unknown;
   dependencies?: Record<string, unknown>;
   devDependencies?: Record<string, unknown>;
+  scripts?: Record<string, unknown>;
+  [field: string]: unknown;
+}
+
+/** Fields of a manifest that only a package published for others to import or install writes. */
+const PUBLISHING_FIELDS = ['exports', 'module', 'types', 'typings', 'files', 'publishConfig', 'bin', 'browser'];
+
+/** A word of a `start` script naming a JavaScript or TypeScript file (`dist/index.js`, `./src/server.ts`). */
+const STARTED_FILE = /^(?:\.\/)?(?!-)[\w@./-]+\.(?:[cm]?[jt]s|tsx)$/;
+
+/**
+ * Whether the manifest describes a server its own `start` script starts from one of its files
+ * (`"start": "node dist/server.js"`, `"NODE_ENV=production node dist/index.js"`, `"tsx server.ts"`)
+ * and writes none of the fields of a package published for others ({@link PUBLISHING_FIELDS}:
+ * `exports`, `types`, `files`, `bin`...): a process, not a library, whether or not it says
+ * `"private": true`. `next start` names no file: a Next.js application without `private` stays a
+ * library (umami keeps a triaged leak in a method nothing calls).
+ */
+function startsItsOwnServer(manifest: Manifest): boolean {
+  if (PUBLISHING_FIELDS.some((field) => manifest[field] !== undefined && manifest[field] !== null)) return false;
+  const start = manifest.scripts?.start;
+  if (typeof start !== 'string') return false;
+  return start
+    .split(/[\s;&|]+/)
+    .map((word) => word.replace(/^['"]|['"]$/g, ''))
+    .some((word) => STARTED_FILE.test(word) && !/(?:^|\/)node_modules\//.test(word) && !word.startsWith('../') && !word.startsWith('/'));
 }
 
 function readManifest(dir: string): Manifest | undefined {
@@ -154,9 +197,9 @@ export function applicationRoot(file: string): string | undefined {
 /** Whether the package is an application (`project.ts` PackageInfo's `application`: private, or its `main` one of its `bin`) outside `node_modules`, with no template framework, and no workspace member. */
 function isApplication(info: PackageInfo): boolean {
   // an installed dependency is a published package
-  if (!info.application || /[\\/]node_modules[\\/]/.test(info.root)) return false;
+  if (/[\\/]node_modules[\\/]/.test(info.root)) return false;
   const manifest = readManifest(info.root);
-  if (!manifest) return false;
+  if (!manifest || (!info.application && !startsItsOwnServer(manifest))) return false;
   const dependencies = { ...(manifest.dependencies ?? {}), ...(manifest.devDependencies ?? {}) };
   if (TEMPLATE_FRAMEWORKS.some((name) => name in dependencies)) return false;
   return !workspaceMember(info.root);
@@ -290,13 +333,78 @@ export function uncalledDeclaration(context: AnyContext, node: TSESTree.Node): s
   if (!file || !isAbsolute(file)) return undefined;
   const root = applicationRoot(file);
   if (root === undefined || TEST_PATH.test(relative(root, file))) return undefined;
+  // a request handler or middleware is called by the router it is mounted on, which a word search
+  // does not read reliably (`app.use(require('./limits'))`, route tables): never taken for uncalled
+  if (inRequestHandler(node)) return undefined;
   const declared = declarationOf(node);
-  if (!declared || CONVENTION_NAME.test(declared.name)) return undefined;
-  const key = declaredNode(node, declared);
-  const cached = key ? verdicts.get(key) : undefined;
-  if (cached !== undefined) return cached ?? undefined;
-  const verdict = judge(context, file, root, declared) ? declared.label : null;
-  if (key) verdicts.set(key, verdict);
+  if (declared && !CONVENTION_NAME.test(declared.name)) {
+    const key = declaredNode(node, declared);
+    let verdict = key ? verdicts.get(key) : undefined;
+    if (verdict === undefined) {
+      verdict = judge(context, file, root, declared) ? declared.label : null;
+      if (key) verdicts.set(key, verdict);
+    }
+    if (verdict !== null) return verdict;
+  }
+  // a module no entry point reaches: no function of it ever runs
+  return inFunction(node) ? moduleNobodyReaches(context, file, root) : undefined;
+}
+
+/** Parameter names of a request handler or middleware (Express / Koa / Fastify: `(req, res, next)`, `(request, reply)`, `(ctx, next)`). */
+const HANDLER_PARAMETER = /^(?:req|request|res|response|reply|next|ctx)$/;
+
+/** Whether `node` is inside a function one of whose parameters is named as a request handler's ({@link HANDLER_PARAMETER}). */
+function inRequestHandler(node: TSESTree.Node): boolean {
+  for (let current = node.parent; current; current = current.parent) {
+    if (current.type !== AST_NODE_TYPES.FunctionDeclaration && current.type !== AST_NODE_TYPES.FunctionExpression && current.type !== AST_NODE_TYPES.ArrowFunctionExpression) continue;
+    for (const param of current.params) {
+      const id = param.type === AST_NODE_TYPES.AssignmentPattern ? param.left : param;
+      if (id.type === AST_NODE_TYPES.Identifier && HANDLER_PARAMETER.test(id.name)) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * Whether the package's manifest says how the application starts (a `main`, or a `start` script:
+ * `node dist/server.js`, `next start`): its entry points are then its started files and its
+ * framework's conventions, and a module none of them reaches is dead. A package that says
+ * neither may be run in ways its manifest does not show.
+ */
+function saysHowItStarts(root: string): boolean {
+  const manifest = readManifest(root);
+  return typeof manifest?.main === 'string' || typeof manifest?.scripts?.start === 'string';
+}
+
+/** Whether `node` is inside a function or method (not at a module's top level, which runs on import). */
+function inFunction(node: TSESTree.Node): boolean {
+  for (let current = node.parent; current; current = current.parent) {
+    if (current.type === AST_NODE_TYPES.FunctionDeclaration || current.type === AST_NODE_TYPES.FunctionExpression || current.type === AST_NODE_TYPES.ArrowFunctionExpression) return true;
+  }
+  return false;
+}
+
+const unreachedModules = new WeakMap<object, string | null>();
+
+/**
+ * The path (from its package root) of the linted module when no entry point reaches it
+ * (`unreached-modules.ts`): no module of the package off test paths imports it, it is no entry
+ * point, and its package is no workspace root and declares no subpath imports. Cached per lint
+ * of the file.
+ */
+function moduleNobodyReaches(context: AnyContext, file: string, root: string): string | undefined {
+  const program = context.sourceCode.ast;
+  let verdict = unreachedModules.get(program);
+  if (verdict === undefined) {
+    verdict = null;
+    const files = packageFiles(root);
+    const info = packageOf(file);
+    if (files && files.includes(file) && asSaved(context, file) && info?.root === root && !info.subpathImports && !workspaceRoot(root) && saysHowItStarts(root)) {
+      const importers = importersOf(file, root).filter((path) => !TEST_PATH.test(relative(root, path)));
+      if (importers.length === 0 && unreachedModule(root, files, file, program as TSESTree.Program)) verdict = relative(root, file).split(sep).join('/');
+    }
+    unreachedModules.set(program, verdict);
+  }
   return verdict ?? undefined;
 }
 

@@ -3,8 +3,8 @@
  * leaves out a write in a method or function of an application that nothing else in the
  * application names; `strict` reports it and names the function. The fixture
  * (tests/fixtures/uncalled) holds one service module in four packages: `app` (`"private": true`,
- * with callers in main.ts), `server` (`main` run by its `start` script, no `private`: taken for a
- * library), `lib` (a published library: its methods are its API) and `mono` (a private
+ * with callers in main.ts), `server` (`main` run by its `start` script, no `private`: an
+ * application too), `lib` (a published library: its methods are its API) and `mono` (a private
  * workspace member: a sibling package may import it).
  *
  * The limits stay reported: a method called from another module, through `this.`, through
@@ -126,8 +126,33 @@ describe('a write in code that never runs', () => {
     for (const name of [INCR, SET, 'no-getset']) expect((strict?.rules?.[`redis-ttl/${name}`] as unknown[])[1]).toMatchObject({ allowUncalledCode: false });
   });
 
-  it('a package without private, even a server whose start script runs its main, is taken for a library: every write stays', () => {
-    expect(lint('server/store.service.ts')).toEqual(EVERY_WRITE);
+  it('a server whose own start script runs one of its files (no private, no publishing field) is an application', () => {
+    // server/package.json: "start": "node dist/index.js"; index.ts imports store and passes it on:
+    // only viaThis (this.viaThis), the hook and the decorated method are reached
+    expect(lint('server/store.service.ts')).toEqual(EVERY_WRITE.filter(([, , line]) => [13, 25, 29].includes(line as number)));
+    expect(lint('server/store.service.ts', { allowUncalledCode: false })).toEqual(EVERY_WRITE);
+  });
+
+  it('a start script that names no file of the package, or a package with a publishing field, stays a library', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'uncalled-start-'));
+    try {
+      const make = (sub: string, manifest: Record<string, unknown>) => {
+        mkdirSync(join(dir, sub), { recursive: true });
+        writeFileSync(join(dir, sub, 'package.json'), JSON.stringify({ name: sub, version: '1.0.0', ...manifest }));
+        return join(dir, sub, 'service.js');
+      };
+      expect(applicationRoot(make('server', { main: 'dist/server.js', scripts: { start: 'NODE_ENV=production node dist/server.js' } }))).toBe(join(dir, 'server'));
+      expect(applicationRoot(make('tsx', { scripts: { start: "tsx './src/main.ts'" } }))).toBe(join(dir, 'tsx'));
+      expect(applicationRoot(make('next', { scripts: { start: 'next start' } }))).toBeUndefined();
+      expect(applicationRoot(make('flags', { scripts: { start: 'node --max-old-space-size=2000 -r dotenv/config' } }))).toBeUndefined();
+      expect(applicationRoot(make('outside', { scripts: { start: 'node ../other/index.js' } }))).toBeUndefined();
+      expect(applicationRoot(make('dependency', { scripts: { start: 'node node_modules/serve/bin/serve.js' } }))).toBeUndefined();
+      expect(applicationRoot(make('typed', { main: 'dist/index.js', types: 'dist/index.d.ts', scripts: { start: 'node dist/index.js' } }))).toBeUndefined();
+      expect(applicationRoot(make('files', { main: 'dist/index.js', files: ['dist'], scripts: { start: 'node dist/index.js' } }))).toBeUndefined();
+      expect(applicationRoot(make('cli', { bin: { cli: 'bin/cli.js' }, scripts: { start: 'node server.js' } }))).toBeUndefined();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('a library (its methods are its API) and a workspace member (a sibling may import it) keep every write', () => {
@@ -137,7 +162,7 @@ describe('a write in code that never runs', () => {
 
   it('applicationRoot tells applications from libraries and workspace members', () => {
     expect(applicationRoot(join(fixtures, 'app/main.ts'))).toBe(join(fixtures, 'app'));
-    expect(applicationRoot(join(fixtures, 'server/index.ts'))).toBeUndefined();
+    expect(applicationRoot(join(fixtures, 'server/index.ts'))).toBe(join(fixtures, 'server'));
     expect(applicationRoot(join(fixtures, 'lib/index.ts'))).toBeUndefined();
     expect(applicationRoot(join(fixtures, 'mono/packages/svc/index.ts'))).toBeUndefined();
   });

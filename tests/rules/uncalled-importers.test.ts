@@ -68,6 +68,33 @@ describe('an exported function is called only by modules importing its module', 
     expect(namedByImporters(CACHE, app, 'cacheNowhere', words)).toBe(false);
   });
 
+  it('a module importing the helper by name and not passing it on names it, even with no use written; a type-only import does not', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'uncalled-import-'));
+    try {
+      const middleware = "import Redis from 'ioredis';\nconst redis = new Redis();\nexport const apiKeyAuth = async (key: string) => {\n  await redis.incr(`rate_limit:${key}`);\n};\n";
+      const make = (sub: string, server: string) => {
+        mkdirSync(join(dir, sub), { recursive: true });
+        writeFileSync(join(dir, sub, 'package.json'), '{ "name": "s", "private": true }');
+        writeFileSync(join(dir, sub, 'auth.ts'), middleware);
+        writeFileSync(join(dir, sub, 'server.ts'), server);
+        return join(dir, sub, 'auth.ts');
+      };
+      const run = (file: string) => {
+        const linter = new Linter({ configType: 'flat', cwd: dir });
+        const config = [{ files: ['**/*.ts'], languageOptions: { parser: tsParser }, plugins: { 'redis-ttl': plugin }, rules: { [`redis-ttl/${INCR}`]: 'error' } as Linter.RulesRecord }];
+        return linter.verify(readFileSync(file, 'utf8'), config, { filename: file }).map((m) => [m.line, m.column, m.messageId]);
+      };
+      // server.ts imports apiKeyAuth and never writes it again: the import wires it in, reported
+      expect(run(make('unused', "import { apiKeyAuth } from './auth';\nexport const app = 1;\n"))).toEqual([[4, 15, 'noExpiry']]);
+      // a type-only import binds no value: nothing can call it
+      expect(run(make('typed', "import type { apiKeyAuth } from './auth';\nexport const app = 1;\n"))).toEqual([]);
+      // a barrel's import passed on in its own export list stays a re-export, no call
+      expect(run(make('barrel', "import { apiKeyAuth } from './auth';\nexport { apiKeyAuth };\n"))).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('a workspace root keeps the package-wide word search: a sibling package may import the barrel', () => {
     const dir = mkdtempSync(join(tmpdir(), 'uncalled-ws-'));
     try {

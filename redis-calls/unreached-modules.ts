@@ -1,0 +1,237 @@
+/**
+ * Modules of an application that no entry point reaches: nothing imports them, and nothing names
+ * their file.
+ *
+ * ```ts
+ * // lib/account-lockout.ts (a `"private": true` Next.js application): no module imports it,
+ * // no route, script or config names `account-lockout`
+ * export async function recordFailedAttempt(email: string) {
+ *   const attempts = await redis.incr(`lockout:${email}`);
+ *   ...
+ * }
+ * ```
+ *
+ * `uncalled.ts` asks this module about a module of an application ({@link unreachedModule}) once
+ * `importers.ts` importersOf has found no module of the package (tests left out) importing it.
+ * What counts as an **entry point**, which is never unreached (conservatively: a module taken for
+ * unreached hides its leaks):
+ *
+ * - a file at the package root (`server.ts`, `worker.js`, `next.config.js`);
+ * - a file under a directory a framework or a person runs files of by their place, not by an
+ *   import: file-based routes (`app/`, `pages/`, `routes/`, `api/`: Next.js, Remix, SvelteKit,
+ *   Vercel functions), serverless function folders (`functions/`, `netlify/`, `supabase/`), and
+ *   scripts run by hand (`scripts/`, `bin/`, `cli/`, `migrations/`, `seeds/`, `prisma/`);
+ * - a module whose top level does more than declare: a statement that calls something
+ *   (`main()`, `app.listen(3000)`, `await run()`) makes it a program, started by whatever names it;
+ * - a module whose file another file of the package names: its name without extension (or, for
+ *   an `index`, its directory's) written as text in a source file (comments left out; tests,
+ *   mocks and fixtures left out, as for callers) or in any deployment or process file of the
+ *   package (`package.json` scripts, `Dockerfile`, `Procfile`, `*.yml`, `*.toml`, `*.sh`,
+ *   `ecosystem.config.js`...): a worker started by `node dist/workers/email.worker.js`, a
+ *   handler named by serverless.yml, a processor passed by path (`queue.process(join(__dirname,
+ *   'sandbox.js'))`), an import the resolver misses (an alias, a `#subpath`);
+ * - every module of a package one of whose source files loads modules by a computed path
+ *   (`import(\`./channels/${name}\`)`, `require(file)`, `require.context`, `import.meta.glob`) or
+ *   names source files by a glob under a loader's key (`entities: ['dist/**\/*.entity.js']`, whose
+ *   suffix is matched; `**\/*.ts`, any file): its loads cannot be told. Configuration modules of test, lint and build
+ *   tools (`jest.config.ts`, `vite.config.ts`...) glob files they never run: left out.
+ *
+ * The texts are read once per file and modification time (`file-memo.ts`), the package's
+ * deployment files once per listing, and each module's answer once per listing (`project.ts`
+ * packageFiles): no file is read again per finding.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, extname, join, relative, sep } from 'node:path';
+import type { TSESTree } from '@typescript-eslint/utils';
+import { fileMemo } from './file-memo.js';
+import { testOnlyModule } from './test-paths.js';
+
+/** Directories whose files a framework, a platform or a person runs by their place (see the module comment). */
+const ENTRY_DIRECTORY = /^(?:app|pages|routes|api|functions|netlify|supabase|scripts?|bin|cli|migrations?|seeds?|seeders|prisma)$/;
+
+/** Deployment and process files, wherever they are in the package, whose text may name a module to start. */
+const DEPLOYMENT_FILE = /^(?:.*\.ya?ml|.*\.toml|.*\.json|.*\.sh|Procfile(?:\..*)?|Dockerfile(?:\..*)?|.*\.Dockerfile|Makefile|.*\.conf|.*\.ini|.*\.env(?:\..*)?)$/;
+
+/** Beyond this many deployment files (or directories walked for them), a package's modules are all taken for reached. */
+const MAX_DEPLOYMENT_FILES = 2000;
+
+/** A load by a computed path: `import(` / `require(` whose argument is not one plain string, `require.context`, `import.meta.glob`. */
+const COMPUTED_LOAD = /(?<![\w$.])(?:import|require)\s*\(\s*(?!(['"])[^'"\n`$]*\1\s*[,)])|\brequire\.context\b|\bimport\.meta\.glob\b/;
+
+const COMPUTED_LOADS = new RegExp(COMPUTED_LOAD.source, 'g');
+
+/** A path's end naming data, not a module: `./messages/${locale}.json`. */
+const DATA_FILE = /\.(?:json|css|scss|sass|less|svg|png|jpe?g|gif|webp|md|mdx|txt|html|ya?ml|csv|wasm)$/;
+
+/** Text that finds files on disk: a directory listing, a glob call, a path from the module's own place or the working directory. */
+const FINDS_FILES = /\breaddir(?:Sync)?\b|\b(?:glob|globSync|fg|fastGlob)\s*\(|\b__dirname\b|\bimport\.meta\.(?:url|dirname)\b|\bprocess\.cwd\s*\(/;
+
+/**
+ * Whether a source text loads a module by a computed path that may be one of the package's: a
+ * `require.context` or `import.meta.glob`; an `import()` / `require()` of a template literal
+ * whose end names no data file (`./channels/${name}`, not `./messages/${locale}.json`); or of
+ * any other expression in a text that finds files on disk (`readdirSync`, `__dirname`,
+ * `process.cwd()`): a bare `import(moduleName)` elsewhere loads a package by its name.
+ */
+function loadsByComputedPath(text: string): boolean {
+  for (const match of text.matchAll(COMPUTED_LOADS)) {
+    if (/^(?:require\.context|import\.meta\.glob)$/.test(match[0])) return true;
+    const argument = text.slice(match.index! + match[0].length).trimStart();
+    if (argument.startsWith('`')) {
+      const end = argument.indexOf('`', 1);
+      const literal = end < 0 ? argument : argument.slice(0, end);
+      if (!DATA_FILE.test(literal.slice(literal.lastIndexOf('}') + 1))) return true;
+    } else if (FINDS_FILES.test(text)) return true;
+  }
+  return false;
+}
+
+/**
+ * Configuration keys under which frameworks load the files a glob names (TypeORM's `entities` /
+ * `migrations` / `subscribers`, type-graphql's `resolvers`, Sequelize's `models`, routers'
+ * `controllers` / `routes`...): a glob elsewhere (a script auditing `src/**\/*.ts`) reads files, it
+ * does not run them.
+ */
+const LOADER_KEY = /\b(?:entities|migrations|subscribers|resolvers|models|modelPaths|controllers|routes|handlers|plugins|commands|jobs|processors|events|listeners|modules)\s*:/;
+
+/** A glob naming source files: group 1 is what follows its last `*` up to the extension (`.entity` of `*.entity.js`). */
+const SOURCE_GLOB = /\*([\w.-]*)\.(?:\{[^}\n]*\}|[cm]?[jt]sx?)(?![\w$])/g;
+
+/** Configuration modules of tools that glob source files to test, lint, bundle or style them, never to run them in the application. */
+const TOOL_CONFIG = /^(?:jest|vitest|vite|eslint|prettier|tailwind|postcss|playwright|cypress|karma|webpack|rollup|tsup|babel|commitlint|lint-staged|stylelint|knip|nodemon)(?:\.[\w-]+)*\.[cm]?[jt]s$|^\.?eslintrc\.[cm]?js$/;
+
+/** Deployment files past this size are data (a lock file, a fixture), not process definitions. */
+const MAX_DEPLOYMENT_BYTES = 512 * 1024;
+
+/** A source file's text with its comments blanked (a commented-out import reaches nothing), per modification time. */
+const codeOf = fileMemo((path) => {
+  try {
+    return readFileSync(path, 'utf8').replace(/\/\*[\s\S]*?\*\/|(?<![:'"`\\])\/\/[^\n]*/g, ' ');
+  } catch {
+    return undefined;
+  }
+}, undefined);
+
+/** A deployment file's text, per modification time. */
+const rawTextOf = fileMemo((path) => {
+  try {
+    if (statSync(path).size > MAX_DEPLOYMENT_BYTES) return '';
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}, undefined);
+
+/** Per package root: the listing the facts were found with, what the package's texts say of loads, and the answers per module. */
+interface PackageFacts {
+  files: readonly string[];
+  /** Whether some text loads modules by a computed path, or names all source files by a glob, or a file could not be read. */
+  loadsAnything: boolean;
+  /** Suffixes globs name (`.entity` of `*.entity.js`). */
+  globSuffixes: Set<string>;
+  /** The texts searched for a module's name: source files (comments blanked, tests left out) and deployment files. */
+  texts: Array<{ path: string; text: string }>;
+  answers: Map<string, boolean>;
+}
+
+const facts = new Map<string, PackageFacts>();
+
+function factsOf(root: string, files: readonly string[]): PackageFacts {
+  const cached = facts.get(root);
+  if (cached && cached.files === files) return cached;
+  const found: PackageFacts = { files, loadsAnything: false, globSuffixes: new Set(), texts: [], answers: new Map() };
+  const deployment = deploymentFiles(root);
+  if (!deployment) found.loadsAnything = true;
+  const add = (path: string, text: string | undefined, loader: boolean) => {
+    if (text === undefined) {
+      found.loadsAnything = true;
+      return;
+    }
+    if (loader && loadsByComputedPath(text)) found.loadsAnything = true;
+    if (loader && LOADER_KEY.test(text)) for (const match of text.matchAll(SOURCE_GLOB)) {
+      if (match[1] === '' || match[1] === '.') found.loadsAnything = true;
+      else found.globSuffixes.add(match[1]!.startsWith('.') ? match[1]! : `.${match[1]!}`);
+    }
+    found.texts.push({ path, text });
+  };
+  for (const path of files) if (!testOnlyModule(root, path)) add(path, codeOf(path), !TOOL_CONFIG.test(basename(path)));
+  for (const path of deployment ?? []) add(path, rawTextOf(path), false);
+  if (facts.size > 100) facts.clear();
+  facts.set(root, found);
+  return found;
+}
+
+/** The deployment and process files of the package (`node_modules`, hidden directories and nested packages left out), or `undefined` past the bound. */
+function deploymentFiles(root: string): string[] | undefined {
+  const found: string[] = [];
+  const stack = [root];
+  let visited = 0;
+  while (stack.length > 0) {
+    const dir = stack.pop()!;
+    if (++visited > MAX_DEPLOYMENT_FILES) return undefined;
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      if (entry.name.startsWith('.') && !/^\.env/.test(entry.name)) continue;
+      if (entry.name === 'node_modules') continue;
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) stack.push(path);
+      else if (entry.isFile() && DEPLOYMENT_FILE.test(entry.name) && !/^(?:package-lock\.json|npm-shrinkwrap\.json|pnpm-lock\.yaml|yarn\.lock)$/.test(entry.name)) {
+        found.push(path);
+        if (found.length > MAX_DEPLOYMENT_FILES) return undefined;
+      }
+    }
+  }
+  return found;
+}
+
+/** Whether the program's top level does more than declare: an expression statement that calls or awaits, a loop, a block (see the module comment). */
+function runsSomething(program: TSESTree.Program): boolean {
+  for (const statement of program.body) {
+    if (statement.type === 'ExpressionStatement') {
+      const expression = statement.expression;
+      // `module.exports = ...`, `exports.x = ...`: declarations of CommonJS
+      if (expression.type === 'AssignmentExpression') continue;
+      // 'use strict'
+      if (expression.type === 'Literal') continue;
+      return true;
+    }
+    if (/^(?:For|ForIn|ForOf|While|DoWhile|If|Try|Block|Switch|Labeled)Statement$/.test(statement.type)) return true;
+    if (statement.type === 'VariableDeclaration' && statement.declarations.some((d) => d.init?.type === 'AwaitExpression')) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether the module at `file`, of the application at `root` whose source files are `files`, is
+ * one no entry point reaches, given that no module of the package imports it (the caller's
+ * `importers.ts` importersOf answer): see the module comment for what counts as an entry point.
+ * `program` is the module's AST. Cached per listing.
+ */
+export function unreachedModule(root: string, files: readonly string[], file: string, program: TSESTree.Program): boolean {
+  const rel = relative(root, file);
+  if (rel.startsWith('..') || !rel.includes(sep)) return false;
+  const directories = dirname(rel).split(sep);
+  if (directories.some((directory) => ENTRY_DIRECTORY.test(directory))) return false;
+  if (runsSomething(program)) return false;
+  const package_ = factsOf(root, files);
+  if (package_.loadsAnything) return false;
+  let answer = package_.answers.get(file);
+  if (answer === undefined) {
+    answer = !namedAnywhere(package_, file);
+    package_.answers.set(file, answer);
+  }
+  return answer;
+}
+
+/** Whether some text of the package other than the module's own names its file, or a glob names its suffix. */
+function namedAnywhere(package_: PackageFacts, file: string): boolean {
+  const base = basename(file, extname(file));
+  const name = base === 'index' ? basename(dirname(file)) : base;
+  for (const suffix of package_.globSuffixes) if (base.endsWith(suffix)) return true;
+  return package_.texts.some(({ path, text }) => path !== file && text.includes(name));
+}

@@ -1,0 +1,148 @@
+/**
+ * A module no entry point reaches (redis-calls/unreached-modules.ts, through uncalled.ts): in an
+ * application that says how it starts (`main` or a `start` script), a module no module off test paths imports, whose file no text of the package names,
+ * not at the package root nor under a directory whose files run by their place, whose top level
+ * only declares, in a package that loads no module by a computed path. `recommended` leaves out
+ * every write in its functions (even those its own module calls); `strict` names the module.
+ *
+ * Stays reported: the same module imported by one other module (even through an alias the
+ * resolver does not follow: its file name is written), imported only for its side effects (its
+ * functions are then judged one by one), named
+ * by a package.json script or a Dockerfile, under `app/` or `scripts/`, at the package root, with a
+ * top-level call (a program), a top-level write, and every module of a package that loads modules
+ * by a computed path. Only a test importing it does not count (tests are no callers).
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import tsParser from '@typescript-eslint/parser';
+import { Linter } from 'eslint';
+import { afterAll, describe, expect, it } from 'vitest';
+import plugin from '../../rules/index.js';
+
+const INCR = 'incr-needs-expire-on-create';
+
+const LOCKOUT = [
+  "import { redis } from './redis';",
+  'export async function recordFailedAttempt(email: string) {',
+  '  await redis.incr(`lockout:${email}`);',
+  '}',
+  'export async function bump(email: string) {',
+  '  await redis.incr(`bump:${email}`);',
+  '  return recordFailedAttempt(email);',
+  '}',
+  '',
+].join('\n');
+const REDIS = "import Redis from 'ioredis';\nexport const redis = new Redis();\n";
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** An application in a fresh directory: its package.json and files (path to text); the linted file is `lib/account-lockout.ts` unless said. */
+function app(files: Record<string, string>, manifest: Record<string, unknown> = { name: 'app', private: true, scripts: { start: 'next start' } }): string {
+  const dir = mkdtempSync(join(tmpdir(), 'unreached-'));
+  dirs.push(dir);
+  writeFileSync(join(dir, 'package.json'), JSON.stringify(manifest));
+  for (const [path, text] of Object.entries({ 'lib/redis.ts': REDIS, 'lib/account-lockout.ts': LOCKOUT, ...files })) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  return dir;
+}
+
+function lint(dir: string, file = 'lib/account-lockout.ts', options: Record<string, unknown> = {}) {
+  const filename = join(dir, file);
+  const linter = new Linter({ configType: 'flat', cwd: dir });
+  const config = [{ files: ['**/*.ts'], languageOptions: { parser: tsParser }, plugins: { 'redis-ttl': plugin }, rules: { [`redis-ttl/${INCR}`]: ['error', options] } as Linter.RulesRecord }];
+  return linter.verify(readFileSync(filename, 'utf8'), config, { filename });
+}
+
+const lines = (dir: string, file?: string) => lint(dir, file).map((m) => [m.line, m.column, m.messageId]);
+const BOTH = [
+  [3, 15, 'noExpiry'],
+  [6, 15, 'noExpiry'],
+];
+
+describe('a module no entry point reaches', () => {
+  it('recommended leaves out every write of its functions, even one its own module calls', () => {
+    expect(lines(app({ 'lib/other.ts': "import { redis } from './redis';\nexport const ping = () => redis.ping();\n" }))).toEqual([]);
+  });
+
+  it('strict reports them and names the module', () => {
+    const dir = app({});
+    const messages = lint(dir, 'lib/account-lockout.ts', { allowUncalledCode: false });
+    expect(messages.map((m) => [m.line, m.column, m.messageId])).toEqual(BOTH);
+    expect(messages.map((m) => /`([^`]+)`: if it is dead code/.exec(m.message)?.[1])).toEqual(['lib/account-lockout.ts', 'lib/account-lockout.ts']);
+  });
+
+  it('a module imported by a test only is still unreached (tests are no callers)', () => {
+    expect(lines(app({ 'lib/__tests__/account-lockout.test.ts': "import { bump } from '../account-lockout';\nbump('a');\n" }))).toEqual([]);
+  });
+
+  it('keeps a module imported by another module, by an alias, or for its side effects', () => {
+    // login.ts imports recordFailedAttempt: bump (named nowhere else) is uncalled, recordFailedAttempt is called
+    expect(lines(app({ 'lib/login.ts': "import { recordFailedAttempt } from './account-lockout';\nexport const login = (e: string) => recordFailedAttempt(e);\n" }))).toEqual([[3, 15, 'noExpiry']]);
+    // an alias the resolver is not told about: the file name is written
+    expect(lines(app({ 'lib/login.ts': "import * as lockout from '~lockout/account-lockout';\nexport const login = (e: string) => lockout;\n" }))).toEqual(BOTH);
+    // imported for its side effects: reached (its top level runs); bump itself is still named nowhere
+    expect(lines(app({ 'lib/boot.ts': "import './account-lockout';\nexport const booted = true;\n" }))).toEqual([[3, 15, 'noExpiry']]);
+  });
+
+  it('keeps a module a script, a Dockerfile or a process file names', () => {
+    expect(lines(app({}, { name: 'app', private: true, scripts: { start: 'next start', lockout: 'tsx lib/account-lockout.ts' } }))).toEqual(BOTH);
+    expect(lines(app({ 'deploy/Dockerfile': 'CMD ["node", "dist/lib/account-lockout.js"]\n' }))).toEqual(BOTH);
+    expect(lines(app({ 'ecosystem.config.js': "module.exports = { apps: [{ script: 'dist/lib/account-lockout.js' }] };\n" }))).toEqual(BOTH);
+  });
+
+  it('keeps an entry point: a file at the package root, under app/ or scripts/, or a program', () => {
+    expect(lines(app({ 'account-lockout.ts': LOCKOUT.replace('./redis', './lib/redis') }), 'account-lockout.ts')).toEqual(BOTH);
+    expect(lines(app({ 'app/api/lockout/route.ts': LOCKOUT.replace('./redis', '../../../lib/redis') }), 'app/api/lockout/route.ts')).toEqual(BOTH);
+    expect(lines(app({ 'scripts/unlock.ts': LOCKOUT.replace('./redis', '../lib/redis') }), 'scripts/unlock.ts')).toEqual(BOTH);
+    expect(lines(app({ 'lib/account-lockout.ts': `${LOCKOUT}bump(process.argv[2]!);\n` }))).toEqual(BOTH);
+  });
+
+  it('keeps a top-level write of such a module (it runs when the file is started), not its functions', () => {
+    expect(lines(app({ 'lib/account-lockout.ts': `${LOCKOUT}export const boot = redis.incr(\`boots:\${Date.now()}\`);\n` }))).toEqual([[9, 27, 'noExpiry']]);
+  });
+
+  it('keeps every module of a package that loads modules by a computed path; data loads and bare package names do not count', () => {
+    expect(lines(app({ 'lib/plugins.ts': 'export const load = (name: string) => import(`./${name}`);\n' }))).toEqual(BOTH);
+    expect(lines(app({ 'lib/plugins.ts': "import { readdirSync } from 'node:fs';\nexport const all = () => readdirSync(__dirname).map((f) => require(f));\n" }))).toEqual(BOTH);
+    expect(lines(app({ 'lib/orm.ts': "export const config = { entities: ['dist/**/*.js'] };\n" }))).toEqual(BOTH);
+    expect(lines(app({ 'lib/i18n.ts': 'export const messages = (locale: string) => import(`./messages/${locale}.json`);\n' }))).toEqual([]);
+    expect(lines(app({ 'lib/optional.ts': 'export const optional = (name: string) => import(name);\n' }))).toEqual([]);
+    // a tool's configuration globs files it never runs
+    expect(lines(app({ 'vitest.config.ts': "export default { test: { include: ['**/*.ts'] }, entities: ['**/*.ts'] };\n" }))).toEqual([]);
+  });
+
+  it('keeps a request handler or middleware (a router mounts it), in an unreached module or named nowhere', () => {
+    const limiter = [
+      "import { redis } from './redis';",
+      'export const loginRateLimit = async (req: { ip: string }, res: unknown, next: () => void) => {',
+      '  await redis.incr(`login:${req.ip}`);',
+      '  next();',
+      '};',
+      'export const userRateLimiter = (max: number) => async (req: { ip: string }) => {',
+      '  await redis.incr(`user:${req.ip}:${max}`);',
+      '};',
+      '',
+    ].join('\n');
+    expect(lines(app({ 'lib/limits.ts': limiter }), 'lib/limits.ts')).toEqual([
+      [3, 15, 'noExpiry'],
+      [7, 15, 'noExpiry'],
+    ]);
+    // imported, and neither middleware named by the importer
+    expect(lines(app({ 'lib/limits.ts': limiter, 'lib/server.ts': "import './limits';\nexport const up = 1;\n" }), 'lib/limits.ts')).toEqual([
+      [3, 15, 'noExpiry'],
+      [7, 15, 'noExpiry'],
+    ]);
+  });
+
+  it('a package that does not say how it starts (no main, no start script), a library and a workspace root keep the module', () => {
+    expect(lines(app({}, { name: 'app', private: true }))).toEqual(BOTH);
+    expect(lines(app({}, { name: 'lib', version: '1.0.0', main: 'index.js' }))).toEqual(BOTH);
+    expect(lines(app({}, { name: 'root', private: true, scripts: { start: 'next start' }, workspaces: ['packages/*'] }))).toEqual(BOTH);
+  });
+});
