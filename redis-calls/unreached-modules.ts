@@ -16,7 +16,9 @@
  * What counts as an **entry point**, which is never unreached (conservatively: a module taken for
  * unreached hides its leaks):
  *
- * - a file at the package root (`server.ts`, `worker.js`, `next.config.js`);
+ * - a file at the package root (`server.ts`, `worker.js`, `next.config.js`), or one a framework
+ *   runs by its name directly under `src/` (Next.js' `src/middleware.ts`, `src/instrumentation.ts`),
+ *   or under a Nitro server's `server/middleware/`, `server/plugins/`, `server/tasks/`;
  * - a file under a directory a framework or a person runs files of by their place, not by an
  *   import: file-based routes (`app/`, `pages/`, `routes/`, `api/`: Next.js, Remix, SvelteKit,
  *   Vercel functions), serverless function folders (`functions/`, `netlify/`, `supabase/`), and
@@ -48,6 +50,9 @@ import { testOnlyModule } from './test-paths.js';
 
 /** Directories whose files a framework, a platform or a person runs by their place (see the module comment). */
 const ENTRY_DIRECTORY = /^(?:app|pages|routes|api|functions|netlify|supabase|scripts?|bin|cli|migrations?|seeds?|seeders|prisma)$/;
+
+/** Files a framework runs by their name and place, below the package root: Next.js' `src/` special files, Nitro's server directories. */
+const ENTRY_FILE = /^(?:src\/(?:middleware|instrumentation(?:-client)?)\.[cm]?[jt]sx?|server\/(?:middleware|plugins|tasks)\/.*)$/;
 
 /** Deployment and process files, wherever they are in the package, whose text may name a module to start. */
 const DEPLOYMENT_FILE = /^(?:.*\.ya?ml|.*\.toml|.*\.json|.*\.sh|Procfile(?:\..*)?|Dockerfile(?:\..*)?|.*\.Dockerfile|Makefile|.*\.conf|.*\.ini|.*\.env(?:\..*)?)$/;
@@ -214,7 +219,7 @@ function runsSomething(program: TSESTree.Program): boolean {
  */
 export function unreachedModule(root: string, files: readonly string[], file: string, program: TSESTree.Program): boolean {
   const rel = relative(root, file);
-  if (rel.startsWith('..') || !rel.includes(sep)) return false;
+  if (rel.startsWith('..') || !rel.includes(sep) || ENTRY_FILE.test(rel.split(sep).join('/'))) return false;
   const directories = dirname(rel).split(sep);
   if (directories.some((directory) => ENTRY_DIRECTORY.test(directory))) return false;
   if (runsSomething(program)) return false;

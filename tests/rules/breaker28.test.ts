@@ -1,0 +1,50 @@
+/**
+ * Breaker round 28: odd but realistic code against the round's new readings (modules no entry
+ * point reaches, servers started by their own start script, declared wrappers, destructured
+ * facades). Each case is a leak a reading hid, or a finding nobody would fix, and the result it
+ * must give.
+ */
+import { rmSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { lintApplication } from '../helpers/lint.js';
+
+const roots: string[] = [];
+afterAll(() => {
+  for (const root of roots) rmSync(root, { recursive: true, force: true });
+});
+
+const INCR = 'incr-needs-expire-on-create';
+const REDIS = "import Redis from 'ioredis';\nexport const redis = new Redis();\n";
+const NEXT = '{ "name": "web", "private": true, "scripts": { "dev": "next dev", "build": "next build", "start": "next start" }, "dependencies": { "next": "14.2.0", "ioredis": "5.4.1" } }';
+
+describe('a module no entry point reaches: Next.js runs src/middleware.ts by its place', () => {
+  const limiter = [
+    "import { NextResponse, type NextRequest } from 'next/server';",
+    "import { redis } from './lib/redis';",
+    'async function tooMany(ip: string) {',
+    '  const hits = await redis.incr(`rl:${ip}`);',
+    '  return hits > 100;',
+    '}',
+    'export async function middleware(request: NextRequest) {',
+    "  if (await tooMany(request.ip ?? 'anon')) return new NextResponse('slow down', { status: 429 });",
+    '  return NextResponse.next();',
+    '}',
+    "export const config = { matcher: '/api/:path*' };",
+    '',
+  ].join('\n');
+
+  it('reports the INCR of a helper of src/middleware.ts, which nothing imports', () => {
+    const files = { 'src/lib/redis.ts': REDIS, 'src/middleware.ts': limiter, 'src/app/page.tsx': 'export default function Page() { return null; }\n' };
+    expect(lintApplication(roots, files, 'src/middleware.ts', { [INCR]: undefined }, [], NEXT)).toEqual([[INCR, 'noExpiry', 4, 28]]);
+    // the same file nothing runs (under lib/, not a name Next.js looks for) stays unreached
+    const moved = { 'src/lib/redis.ts': REDIS, 'src/lib/limits.ts': limiter.replace("'./lib/redis'", "'./redis'") };
+    expect(lintApplication(roots, moved, 'src/lib/limits.ts', { [INCR]: undefined }, [], NEXT)).toEqual([]);
+  });
+
+  it('reports the INCR of a Nitro server middleware, which Nitro runs from server/middleware/', () => {
+    const nitro = '{ "name": "api", "private": true, "scripts": { "start": "node .output/server/index.mjs" }, "dependencies": { "nitropack": "2.9.0", "ioredis": "5.4.1" } }';
+    const hit = "import { redis } from '../utils/redis';\nexport default defineEventHandler(async (event) => {\n  await redis.incr(`hits:${getRequestIP(event)}`);\n});\n";
+    const files = { 'server/utils/redis.ts': REDIS, 'server/middleware/hits.ts': hit };
+    expect(lintApplication(roots, files, 'server/middleware/hits.ts', { [INCR]: undefined }, [], nitro)).toEqual([[INCR, 'noExpiry', 3, 15]]);
+  });
+});
