@@ -31,7 +31,9 @@
  *   package (`package.json` scripts, `Dockerfile`, `Procfile`, `*.yml`, `*.toml`, `*.sh`,
  *   `ecosystem.config.js`...): a worker started by `node dist/workers/email.worker.js`, a
  *   handler named by serverless.yml, a processor passed by path (`queue.process(join(__dirname,
- *   'sandbox.js'))`), an import the resolver misses (an alias, a `#subpath`);
+ *   'sandbox.js'))`), an import the resolver misses (an alias, a `#subpath`), or a source file
+ *   of a package nested in it (`worker/package.json`), whose imports of the package's modules
+ *   `importers.ts` does not read;
  * - every module of a package one of whose source files loads modules by a computed path
  *   (`import(\`./channels/${name}\`)`, `require(file)`, `require.context`, `import.meta.glob`) or
  *   names source files by a glob under a loader's key (`entities: ['dist/**\/*.entity.js']`, whose
@@ -56,6 +58,9 @@ const ENTRY_FILE = /^(?:src\/(?:middleware|instrumentation(?:-client)?)\.[cm]?[j
 
 /** Deployment and process files, wherever they are in the package, whose text may name a module to start. */
 const DEPLOYMENT_FILE = /^(?:.*\.ya?ml|.*\.toml|.*\.json|.*\.sh|Procfile(?:\..*)?|Dockerfile(?:\..*)?|.*\.Dockerfile|Makefile|.*\.conf|.*\.ini|.*\.env(?:\..*)?)$/;
+
+/** A source file of a package nested in the linted one (`project.ts` lists only the package's own), not a declaration file. */
+const NESTED_SOURCE = /^(?!.*\.d\.[cm]?ts$).*\.(?:[cm]?[jt]s|[jt]sx)$/;
 
 /** Beyond this many deployment files (or directories walked for them), a package's modules are all taken for reached. */
 const MAX_DEPLOYMENT_FILES = 2000;
@@ -166,13 +171,18 @@ function factsOf(root: string, files: readonly string[]): PackageFacts {
   return found;
 }
 
-/** The deployment and process files of the package (`node_modules`, hidden directories and nested packages left out), or `undefined` past the bound. */
+/**
+ * The deployment and process files of the package (`node_modules`, hidden directories left out),
+ * and the source files of packages nested in it (`worker/package.json` beside the root's
+ * `server.ts`: not the package's modules, but free to import them by a relative path, `import {
+ * spend } from '../lib/quota'`), or `undefined` past the bound.
+ */
 function deploymentFiles(root: string): string[] | undefined {
   const found: string[] = [];
-  const stack = [root];
+  const stack: Array<[string, boolean]> = [[root, false]];
   let visited = 0;
   while (stack.length > 0) {
-    const dir = stack.pop()!;
+    const [dir, nested] = stack.pop()!;
     if (++visited > MAX_DEPLOYMENT_FILES) return undefined;
     let entries;
     try {
@@ -180,12 +190,13 @@ function deploymentFiles(root: string): string[] | undefined {
     } catch {
       continue;
     }
+    const inNested = nested || (dir !== root && entries.some((entry) => entry.isFile() && entry.name === 'package.json'));
     for (const entry of entries) {
       if (entry.name.startsWith('.') && !/^\.env/.test(entry.name)) continue;
       if (entry.name === 'node_modules') continue;
       const path = join(dir, entry.name);
-      if (entry.isDirectory()) stack.push(path);
-      else if (entry.isFile() && DEPLOYMENT_FILE.test(entry.name) && !/^(?:package-lock\.json|npm-shrinkwrap\.json|pnpm-lock\.yaml|yarn\.lock)$/.test(entry.name)) {
+      if (entry.isDirectory()) stack.push([path, inNested]);
+      else if (entry.isFile() && ((DEPLOYMENT_FILE.test(entry.name) && !/^(?:package-lock\.json|npm-shrinkwrap\.json|pnpm-lock\.yaml|yarn\.lock)$/.test(entry.name)) || (inNested && NESTED_SOURCE.test(entry.name)))) {
         found.push(path);
         if (found.length > MAX_DEPLOYMENT_FILES) return undefined;
       }

@@ -48,3 +48,17 @@ describe('a module no entry point reaches: Next.js runs src/middleware.ts by its
     expect(lintApplication(roots, files, 'server/middleware/hits.ts', { [INCR]: undefined }, [], nitro)).toEqual([[INCR, 'noExpiry', 3, 15]]);
   });
 });
+
+describe('a module no entry point reaches: a package nested in the application imports it', () => {
+  const SERVER = '{ "name": "api", "private": true, "scripts": { "start": "node dist/server.js" }, "dependencies": { "ioredis": "5.4.1" } }';
+  const quota = "import { redis } from './redis';\nexport async function spend(user: string) {\n  return redis.incr(`quota:${user}`);\n}\n";
+  const worker = "import { spend } from '../lib/quota';\nsetInterval(() => spend(process.argv[2]!), 1000);\n";
+
+  it('reports the INCR of a module only the nested worker package imports by a relative path', () => {
+    const files = { 'lib/redis.ts': REDIS, 'lib/quota.ts': quota, 'server.ts': "console.log('api');\n", 'worker/package.json': '{ "name": "worker", "private": true }', 'worker/index.ts': worker };
+    expect(lintApplication(roots, files, 'lib/quota.ts', { [INCR]: undefined }, [], SERVER)).toEqual([[INCR, 'noExpiry', 3, 16]]);
+    // a nested package that does not name it leaves it unreached
+    const other = { ...files, 'worker/index.ts': "console.log('worker');\n" };
+    expect(lintApplication(roots, other, 'lib/quota.ts', { [INCR]: undefined }, [], SERVER)).toEqual([]);
+  });
+});
