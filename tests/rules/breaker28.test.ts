@@ -62,3 +62,30 @@ describe('a module no entry point reaches: a package nested in the application i
     expect(lintApplication(roots, other, 'lib/quota.ts', { [INCR]: undefined }, [], SERVER)).toEqual([]);
   });
 });
+
+describe("a declared wrapper whose contract is an abstract class (a dependency-injection token)", () => {
+  const TTL_RULES: Record<string, undefined> = { 'valid-ttl-args': undefined, 'set-requires-ttl-or-keepttl': undefined, 'incr-needs-expire-on-create': undefined, 'ttl-units': undefined };
+  const TOKEN = "export abstract class CacheService {\n  abstract set(key: string, value: string, ttl?: number): Promise<unknown>;\n  abstract get(key: string): Promise<string | null>;\n}\n";
+  const IMPL = [
+    "import Redis from 'ioredis';",
+    "import { CacheService } from './cache.service';",
+    'export class RedisCache extends CacheService {',
+    '  private client = new Redis();',
+    '  async set(key: string, value: string, ttl?: number) {',
+    "    if (ttl) return this.client.set(key, value, 'EX', ttl);",
+    '    return this.client.set(key, value);',
+    '  }',
+    '  async get(key: string) { return this.client.get(key); }',
+    '}',
+    '',
+  ].join('\n');
+  const USER = "import { CacheService } from './cache.service';\nexport class Sessions {\n  constructor(private readonly cache: CacheService) {}\n  async save(id: string, data: string) {\n    await this.cache.set(`session:${id}`, data);\n    await this.cache.set(`token:${id}`, data, 3600);\n  }\n}\n";
+
+  it('reads set(key, value) through the subclass: its plain arm is a SET without TTL', () => {
+    const files = { 'src/cache.service.ts': TOKEN, 'src/redis.cache.ts': IMPL, 'src/sessions.ts': USER };
+    expect(lintApplication(roots, files, 'src/sessions.ts', TTL_RULES, [])).toEqual([['set-requires-ttl-or-keepttl', 'setWithoutTtl', 5, 22]]);
+    // as through an interface the class implements
+    const iface = { 'src/cache.service.ts': TOKEN.replace('abstract class', 'interface').replace(/abstract /g, ''), 'src/redis.cache.ts': IMPL.replace('extends', 'implements'), 'src/sessions.ts': USER };
+    expect(lintApplication(roots, iface, 'src/sessions.ts', TTL_RULES, [])).toEqual([['set-requires-ttl-or-keepttl', 'setWithoutTtl', 5, 22]]);
+  });
+});
