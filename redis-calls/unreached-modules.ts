@@ -35,7 +35,8 @@
  *   of a package nested in it (`worker/package.json`), whose imports of the package's modules
  *   `importers.ts` does not read;
  * - every module of a package one of whose source files loads modules by a computed path
- *   (`import(\`./channels/${name}\`)`, `require(file)`, `require.context`, `import.meta.glob`) or
+ *   (`import(\`./channels/${name}\`)`, `require(file)`, `require.context`, `import.meta.glob`,
+ *   `files.forEach(require)`, a directory loader such as `@fastify/autoload` or `require-all`) or
  *   names source files by a glob under a loader's key (`entities: ['dist/**\/*.entity.js']`, whose
  *   suffix is matched; `**\/*.ts`, any file): its loads cannot be told. Configuration modules of test, lint and build
  *   tools (`jest.config.ts`, `vite.config.ts`...) glob files they never run: left out.
@@ -70,6 +71,12 @@ const COMPUTED_LOAD = /(?<![\w$.])(?:import|require)\s*\(\s*(?!(['"])[^'"\n`$]*\
 
 const COMPUTED_LOADS = new RegExp(COMPUTED_LOAD.source, 'g');
 
+/** An import of a package that loads every module of a directory (`@fastify/autoload`'s `dir`, `require-all`'s `dirname`, `require-directory`...). */
+const DIRECTORY_LOADER = /(['"])(?:@fastify\/autoload|fastify-autoload|require-all|require-directory|require-dir|bulk-require|auto-load|import-modules)\1/;
+
+/** `require` handed on as a function (`glob.sync('jobs/*.js').forEach(require)`, `files.map(require)`): it loads whatever paths it is given. */
+const REQUIRE_AS_VALUE = /[(,]\s*require\s*\)/;
+
 /** A path's end naming data, not a module: `./messages/${locale}.json`. */
 const DATA_FILE = /\.(?:json|css|scss|sass|less|svg|png|jpe?g|gif|webp|md|mdx|txt|html|ya?ml|csv|wasm)$/;
 
@@ -84,6 +91,7 @@ const FINDS_FILES = /\breaddir(?:Sync)?\b|\b(?:glob|globSync|fg|fastGlob)\s*\(|\
  * `process.cwd()`): a bare `import(moduleName)` elsewhere loads a package by its name.
  */
 function loadsByComputedPath(text: string): boolean {
+  if (DIRECTORY_LOADER.test(text) || REQUIRE_AS_VALUE.test(text)) return true;
   for (const match of text.matchAll(COMPUTED_LOADS)) {
     if (/^(?:require\.context|import\.meta\.glob)$/.test(match[0])) return true;
     const argument = text.slice(match.index! + match[0].length).trimStart();

@@ -89,3 +89,24 @@ describe("a declared wrapper whose contract is an abstract class (a dependency-i
     expect(lintApplication(roots, iface, 'src/sessions.ts', TTL_RULES, [])).toEqual([['set-requires-ttl-or-keepttl', 'setWithoutTtl', 5, 22]]);
   });
 });
+
+describe('a module no entry point reaches: a package loads a directory of modules', () => {
+  const JS_REDIS = "const Redis = require('ioredis');\nexports.redis = new Redis();\n";
+  const job = "const { redis } = require('../../lib/redis');\nasync function count(ip: string) {\n  await redis.incr(`jobs:${ip}`);\n}\nmodule.exports = async function run(ip: string) { await count(ip); };\n";
+  const SERVER = '{ "name": "api", "private": true, "main": "server.js", "scripts": { "start": "node server.js" }, "dependencies": { "ioredis": "5.4.1" } }';
+  const lint = (server: string) => lintApplication(roots, { 'lib/redis.js': JS_REDIS, 'server.js': server, 'src/tasks/count.ts': job }, 'src/tasks/count.ts', { [INCR]: undefined }, [], SERVER);
+
+  it('reports the INCR of a module fastify-autoload registers from its plugins directory', () => {
+    const FASTIFY = '{ "name": "api", "private": true, "main": "app.js", "scripts": { "start": "fastify start -l info app.js" }, "dependencies": { "ioredis": "5.4.1", "@fastify/autoload": "5.0.0", "fastify-plugin": "4.0.0" } }';
+    const app = "import path from 'node:path';\nimport AutoLoad from '@fastify/autoload';\nexport default async function app(fastify: any, opts: any) {\n  fastify.register(AutoLoad, { dir: path.join(__dirname, 'plugins'), options: { ...opts } });\n}\n";
+    const hits = "import fp from 'fastify-plugin';\nimport { redis } from '../lib/redis';\nasync function count(ip: string) {\n  await redis.incr(`hits:${ip}`);\n}\nexport default fp(async (fastify: any) => {\n  fastify.addHook('onRequest', async (request: any) => count(request.ip));\n});\n";
+    expect(lintApplication(roots, { 'lib/redis.ts': REDIS, 'app.ts': app, 'plugins/hits.ts': hits }, 'plugins/hits.ts', { [INCR]: undefined }, [], FASTIFY)).toEqual([[INCR, 'noExpiry', 4, 15]]);
+  });
+
+  it('reports the INCR of a module loaded by files.forEach(require) or require-all', () => {
+    expect(lint("const glob = require('glob');\nconst path = require('path');\nglob.sync(path.join(__dirname, 'src/tasks/*.js')).forEach(require);\n")).toEqual([[INCR, 'noExpiry', 3, 15]]);
+    expect(lint("const requireAll = require('require-all');\nconst tasks = requireAll({ dirname: __dirname + '/src/tasks' });\nObject.values(tasks).forEach((t) => t('x'));\n")).toEqual([[INCR, 'noExpiry', 3, 15]]);
+    // a server that loads nothing so leaves the task unreached
+    expect(lint("console.log('api');\n")).toEqual([]);
+  });
+});
