@@ -22,7 +22,9 @@
  * - a file under a directory a framework or a person runs files of by their place, not by an
  *   import: file-based routes (`app/`, `pages/`, `routes/`, `api/`: Next.js, Remix, SvelteKit,
  *   Vercel functions), serverless function folders (`functions/`, `netlify/`, `supabase/`), and
- *   scripts run by hand (`scripts/`, `bin/`, `cli/`, `migrations/`, `seeds/`, `prisma/`);
+ *   scripts run by hand (`scripts/`, `bin/`, `cli/`, `migrations/`, `seeds/`, `prisma/`), and the
+ *   configuration and extension folders a server framework loads (Strapi's `config/functions/cron.js`
+ *   and `src/extensions/<plugin>/strapi-server.js`, Sails' `config/`);
  * - a module whose top level does more than declare: a statement that calls something
  *   (`main()`, `app.listen(3000)`, `await run()`) makes it a program, started by whatever names it;
  * - a module whose file another file of the package names: its name without extension (or, for
@@ -52,7 +54,7 @@ import { fileMemo } from './file-memo.js';
 import { testOnlyModule } from './test-paths.js';
 
 /** Directories whose files a framework, a platform or a person runs by their place (see the module comment). */
-const ENTRY_DIRECTORY = /^(?:app|pages|routes|api|functions|netlify|supabase|scripts?|bin|cli|migrations?|seeds?|seeders|prisma)$/;
+const ENTRY_DIRECTORY = /^(?:app|pages|routes|api|functions|netlify|supabase|scripts?|bin|cli|migrations?|seeds?|seeders|prisma|config|extensions)$/;
 
 /** Files a framework runs by their name and place, below the package root: Next.js' `src/` special files, Nitro's server directories. */
 const ENTRY_FILE = /^(?:src\/(?:middleware|instrumentation(?:-client)?)\.[cm]?[jt]sx?|server\/(?:middleware|plugins|tasks)\/.*)$/;

@@ -110,3 +110,15 @@ describe('a module no entry point reaches: a package loads a directory of module
     expect(lint("console.log('api');\n")).toEqual([]);
   });
 });
+
+describe('a module no entry point reaches: a server framework loads its config and extension folders', () => {
+  const STRAPI = '{ "name": "cms", "private": true, "scripts": { "develop": "strapi develop", "start": "strapi start" }, "dependencies": { "@strapi/strapi": "4.25.0", "ioredis": "5.4.1" } }';
+  const cron = "import { redis } from '../../src/lib/redis';\nexport default {\n  '*/5 * * * *': async () => {\n    await redis.incr(`cron:runs:${new Date().getHours()}`);\n  },\n};\n";
+  const extension = "import { redis } from '../../../lib/redis';\nexport default (plugin: any) => {\n  const login = plugin.controllers.auth.callback;\n  plugin.controllers.auth.callback = async (ctx: any) => {\n    await login(ctx);\n  };\n  plugin.services.count = async (id: string) => redis.incr(`logins:${id}`);\n  return plugin;\n};\n";
+
+  it('reports the INCR of a Strapi cron task and of a plugin extension, which Strapi loads by their place', () => {
+    expect(lintApplication(roots, { 'src/lib/redis.ts': REDIS, 'config/functions/cron.ts': cron }, 'config/functions/cron.ts', { [INCR]: undefined }, [], STRAPI)).toEqual([[INCR, 'noExpiry', 4, 17]]);
+    const files = { 'src/lib/redis.ts': REDIS, 'src/extensions/users-permissions/strapi-server.ts': extension };
+    expect(lintApplication(roots, files, 'src/extensions/users-permissions/strapi-server.ts', { [INCR]: undefined }, [], STRAPI)).toEqual([[INCR, 'noExpiry', 7, 55]]);
+  });
+});
