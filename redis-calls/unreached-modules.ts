@@ -248,16 +248,22 @@ export function unreachedModule(root: string, files: readonly string[], file: st
   if (package_.loadsAnything) return false;
   let answer = package_.answers.get(file);
   if (answer === undefined) {
-    answer = !namedAnywhere(package_, file);
+    answer = !namedAnywhere(package_, file, rel);
     package_.answers.set(file, answer);
   }
   return answer;
 }
 
-/** Whether some text of the package other than the module's own names its file, or a glob names its suffix. */
-function namedAnywhere(package_: PackageFacts, file: string): boolean {
+/**
+ * Whether some text of the package other than the module's own names its file, or a glob names
+ * its suffix. An `index` is named by its directory's name, or by its path below its top directory
+ * under another (`"main": "dist/index.js"` names `src/index.ts` compiled).
+ */
+function namedAnywhere(package_: PackageFacts, file: string, rel: string): boolean {
   const base = basename(file, extname(file));
   const name = base === 'index' ? basename(dirname(file)) : base;
   for (const suffix of package_.globSuffixes) if (base.endsWith(suffix)) return true;
-  return package_.texts.some(({ path, text }) => path !== file && text.includes(name));
+  const parts = rel.split(sep);
+  const compiled = base === 'index' ? `/${[...parts.slice(1, -1), 'index'].join('/')}.` : undefined;
+  return package_.texts.some(({ path, text }) => path !== file && (text.includes(name) || (compiled !== undefined && text.includes(compiled))));
 }

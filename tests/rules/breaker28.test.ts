@@ -122,3 +122,15 @@ describe('a module no entry point reaches: a server framework loads its config a
     expect(lintApplication(roots, files, 'src/extensions/users-permissions/strapi-server.ts', { [INCR]: undefined }, [], STRAPI)).toEqual([[INCR, 'noExpiry', 7, 55]]);
   });
 });
+
+describe('a module no entry point reaches: the source of the compiled main', () => {
+  const index = "import express from 'express';\nimport { redis } from './redis';\nasync function count(ip: string) {\n  await redis.incr(`hits:${ip}`);\n}\nexport const server = express().get('/', async (_q: any, s: any) => { await count(s.ip); s.end(); }).listen(3000);\n";
+  const manifest = (main: string) => `{ "name": "api", "private": true, "main": "${main}", "scripts": { "build": "tsc", "start": "node ." }, "dependencies": { "ioredis": "5.4.1", "express": "4.0.0" } }`;
+  const files = { 'src/redis.ts': REDIS, 'src/index.ts': index, 'tsconfig.json': '{ "compilerOptions": { "outDir": "dist" } }' };
+
+  it('reports the INCR of src/index.ts, which "main": "dist/index.js" starts compiled', () => {
+    expect(lintApplication(roots, files, 'src/index.ts', { [INCR]: undefined }, [], manifest('dist/index.js'))).toEqual([[INCR, 'noExpiry', 4, 15]]);
+    // started from another file, the index nothing imports stays unreached
+    expect(lintApplication(roots, files, 'src/index.ts', { [INCR]: undefined }, [], manifest('dist/server.js'))).toEqual([]);
+  });
+});
