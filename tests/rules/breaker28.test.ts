@@ -134,3 +134,16 @@ describe('a module no entry point reaches: the source of the compiled main', () 
     expect(lintApplication(roots, files, 'src/index.ts', { [INCR]: undefined }, [], manifest('dist/server.js'))).toEqual([]);
   });
 });
+
+describe("a code-declared receiver whose method's overloads give it a parameter list of its own", () => {
+  const TTL_RULES: Record<string, undefined> = { 'valid-ttl-args': undefined, 'set-requires-ttl-or-keepttl': undefined, 'incr-needs-expire-on-create': undefined, 'ttl-units': undefined };
+  const code = (set: string) =>
+    `import Redis from 'ioredis';\nexport const client = new Redis();\nexport interface Cache {\n  get(key: string): Promise<string | null>;\n  publish(channel: string, message: string): Promise<number>;\n${set}}\nexport async function remember(redis: Cache, id: string) {\n  await redis.set(\`seen:\${id}\`, '1', 3600);\n}\n`;
+
+  it('is the code\'s wrapper when any overload has the TTL parameter SET rejects', () => {
+    // as with one signature set(key, value, ttl?: number)
+    expect(lintApplication(roots, { 'src/remember.ts': code('  set(key: string, value: string, ttl?: number): Promise<void>;\n') }, 'src/remember.ts', TTL_RULES, [])).toEqual([]);
+    const overloads = '  set(key: string, value: string): Promise<void>;\n  set(key: string, value: string, ttl: number): Promise<void>;\n';
+    expect(lintApplication(roots, { 'src/remember.ts': code(overloads) }, 'src/remember.ts', TTL_RULES, [])).toEqual([]);
+  });
+});
