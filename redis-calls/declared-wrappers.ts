@@ -49,8 +49,9 @@ const MAX_DEPTH = 8;
  */
 export function declaresOwnSignature(detector: ClientDetector, receiver: TSESTree.Node, method: string, command: { command: string; prefix: readonly string[] }): boolean {
   const type = receiverType(detector, receiver);
-  const params = type ? declaredParameters(type, method, 0) : undefined;
-  return params !== undefined && misfits(command, params);
+  // any overload of the method (`set(key, value)` and `set(key, value, ttl: number)`)
+  const overloads = type ? declaredParameters(type, method, 0) : undefined;
+  return overloads !== undefined && overloads.some((params) => misfits(command, params));
 }
 
 /** The declared type of a receiver: its annotation, or the annotation of a member a superclass of the code declares. */
@@ -81,12 +82,16 @@ function classNamed(detector: ClientDetector, id: TSESTree.Identifier, depth: nu
   return node.type === AST_NODE_TYPES.Identifier ? classNamed(exported.detector, node, depth + 1) : undefined;
 }
 
+/** The parameter lists of a method's signatures: one, or one per overload. */
+type Overloads = ReadonlyArray<readonly TSESTree.Parameter[]>;
+
 /**
- * The parameters a declared type of the code gives its method `name`: a type literal's, an
- * interface's (or of an interface of the code it extends), a type alias's, a class's; `undefined`
- * when the code does not declare the method (a type of a client package declares the client's).
+ * The parameters a declared type of the code gives its method `name`, per overload: a type
+ * literal's, an interface's (or of an interface of the code it extends), a type alias's, a
+ * class's; `undefined` when the code does not declare the method (a type of a client package
+ * declares the client's).
  */
-function declaredParameters(ref: TypeRef, name: string, depth: number): readonly TSESTree.Parameter[] | undefined {
+function declaredParameters(ref: TypeRef, name: string, depth: number): Overloads | undefined {
   if (depth > MAX_DEPTH) return undefined;
   const { type, detector } = ref;
   switch (type.type) {
@@ -111,7 +116,7 @@ function declaredParameters(ref: TypeRef, name: string, depth: number): readonly
 }
 
 /** The parameters of the method `name` of the type, interface or class an identifier names. */
-function parametersOfDeclaration(detector: ClientDetector, id: TSESTree.Identifier, name: string, depth: number): readonly TSESTree.Parameter[] | undefined {
+function parametersOfDeclaration(detector: ClientDetector, id: TSESTree.Identifier, name: string, depth: number): Overloads | undefined {
   if (depth > MAX_DEPTH) return undefined;
   const origin = detector.identifierOrigin(id);
   if (origin.kind === 'import') {
@@ -132,24 +137,26 @@ function parametersOfDeclaration(detector: ClientDetector, id: TSESTree.Identifi
     return undefined;
   }
   if (!origin.classNode) return undefined;
+  const overloads: Array<readonly TSESTree.Parameter[]> = [];
   for (const element of origin.classNode.body.body) {
     if (element.type !== AST_NODE_TYPES.MethodDefinition && element.type !== AST_NODE_TYPES.TSAbstractMethodDefinition) continue;
     if (element.static || element.kind !== 'method' || memberKeyName(element.key, element.computed) !== name) continue;
-    return element.value.params;
+    overloads.push(element.value.params);
   }
-  return undefined;
+  return overloads.length > 0 ? overloads : undefined;
 }
 
-/** The parameters of the method (or function-typed property) `name` among an interface's or type literal's members. */
-function parametersIn(members: readonly TSESTree.TypeElement[], name: string): readonly TSESTree.Parameter[] | undefined {
+/** The parameters of the method (each overload) or function-typed property `name` among an interface's or type literal's members. */
+function parametersIn(members: readonly TSESTree.TypeElement[], name: string): Overloads | undefined {
+  const overloads: Array<readonly TSESTree.Parameter[]> = [];
   for (const member of members) {
-    if (member.type === AST_NODE_TYPES.TSMethodSignature && memberKeyName(member.key, member.computed) === name) return member.params;
+    if (member.type === AST_NODE_TYPES.TSMethodSignature && memberKeyName(member.key, member.computed) === name) overloads.push(member.params);
     if (member.type === AST_NODE_TYPES.TSPropertySignature && memberKeyName(member.key, member.computed) === name) {
       const type = member.typeAnnotation?.typeAnnotation;
-      return type?.type === AST_NODE_TYPES.TSFunctionType ? type.params : undefined;
+      return type?.type === AST_NODE_TYPES.TSFunctionType ? [type.params] : undefined;
     }
   }
-  return undefined;
+  return overloads.length > 0 ? overloads : undefined;
 }
 
 /**

@@ -128,7 +128,7 @@ function superClass(holder: ClassHolder): ClassHolder | undefined {
   return found && found.node.type !== AST_NODE_TYPES.TSInterfaceDeclaration && found.node.type !== AST_NODE_TYPES.ObjectExpression ? { node: found.node, detector: found.detector } : undefined;
 }
 
-/** An interface of the code, known by its file and position (a module read twice is one interface). */
+/** An interface of the code (or an abstract class declaring the method abstract), known by its file and position (a module read twice is one interface). */
 interface Contract {
   file: string;
   name: string;
@@ -137,7 +137,8 @@ interface Contract {
 
 /**
  * The interfaces a declared type stands for that declare the method `name`: the interface itself,
- * or those a class implements (`implements ICache`), or a class it extends does.
+ * or those a class implements (`implements ICache`), or a class it extends does, or an abstract
+ * class declaring the method abstract (its subclasses are its implementations).
  */
 export function contractsOf(holder: Holder, name: string, depth: number): Contract[] {
   if (holder.node.type === AST_NODE_TYPES.ObjectExpression) return [];
@@ -156,6 +157,14 @@ export function contractsOf(holder: Holder, name: string, depth: number): Contra
   }
   const parent = depth < 4 ? superClass({ node: holder.node, detector: holder.detector }) : undefined;
   if (parent) out.push(...contractsOf({ ...parent }, name, depth + 1));
+  // an abstract class declaring the method abstract (a dependency-injection token: `constructor(
+  // private cache: CacheService)`, `class RedisCache extends CacheService`): a contract its
+  // subclasses fulfil, as an interface is one its implementers do
+  const abstract = holder.node.body.body.some((member) => member.type === AST_NODE_TYPES.TSAbstractMethodDefinition && propertyName(member.key, member.computed) === name);
+  if (abstract && holder.node.id) {
+    const file = holder.detector.contextOf.physicalFilename ?? holder.detector.contextOf.filename;
+    out.push({ file: resolvePath(file), name: holder.node.id.name, start: holder.node.range[0] });
+  }
   return out;
 }
 
@@ -178,7 +187,8 @@ function implementationsOf(context: AnyContext, contract: Contract): ClassHolder
   const cached = implementers.get(key);
   if (cached && cached.files === files) return cached.classes;
   const classes: ClassHolder[] = [];
-  const mention = new RegExp(`\\bimplements\\b[^{]*\\b${contract.name.replace(/[^\w$]/g, '\\$&')}\\b`);
+  const name = contract.name.replace(/[^\w$]/g, '\\$&');
+  const mention = new RegExp(`\\bimplements\\b[^{]*\\b${name}\\b|\\bextends\\s+${name}\\b`);
   walkImporters([contract.file], (path) => {
     const specifier = specifierOf(file, path);
     const text = readModule(file, specifier)?.entry.text;
@@ -197,8 +207,10 @@ function implementationsOf(context: AnyContext, contract: Contract): ClassHolder
   return classes;
 }
 
-/** Whether a class's `implements` clause names `contract`. */
+/** Whether a class's `implements` clause names `contract`, or it extends `contract`, an abstract class. */
 function implementsContract(holder: ClassHolder, contract: Contract): boolean {
+  const parent = superClass(holder);
+  if (parent && resolvePath(parent.detector.contextOf.physicalFilename ?? parent.detector.contextOf.filename) === contract.file && parent.node.range[0] === contract.start) return true;
   return (holder.node.implements ?? []).some((clause) => {
     const id = unwrap(clause.expression);
     const found = id.type === AST_NODE_TYPES.Identifier ? classNamed(holder.detector, id, 0) : undefined;

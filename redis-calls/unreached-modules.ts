@@ -16,11 +16,15 @@
  * What counts as an **entry point**, which is never unreached (conservatively: a module taken for
  * unreached hides its leaks):
  *
- * - a file at the package root (`server.ts`, `worker.js`, `next.config.js`);
+ * - a file at the package root (`server.ts`, `worker.js`, `next.config.js`), or one a framework
+ *   runs by its name directly under `src/` (Next.js' `src/middleware.ts`, `src/instrumentation.ts`),
+ *   or under a Nitro server's `server/middleware/`, `server/plugins/`, `server/tasks/`;
  * - a file under a directory a framework or a person runs files of by their place, not by an
  *   import: file-based routes (`app/`, `pages/`, `routes/`, `api/`: Next.js, Remix, SvelteKit,
  *   Vercel functions), serverless function folders (`functions/`, `netlify/`, `supabase/`), and
- *   scripts run by hand (`scripts/`, `bin/`, `cli/`, `migrations/`, `seeds/`, `prisma/`);
+ *   scripts run by hand (`scripts/`, `bin/`, `cli/`, `migrations/`, `seeds/`, `prisma/`), and the
+ *   configuration and extension folders a server framework loads (Strapi's `config/functions/cron.js`
+ *   and `src/extensions/<plugin>/strapi-server.js`, Sails' `config/`);
  * - a module whose top level does more than declare: a statement that calls something
  *   (`main()`, `app.listen(3000)`, `await run()`) makes it a program, started by whatever names it;
  * - a module whose file another file of the package names: its name without extension (or, for
@@ -29,9 +33,12 @@
  *   package (`package.json` scripts, `Dockerfile`, `Procfile`, `*.yml`, `*.toml`, `*.sh`,
  *   `ecosystem.config.js`...): a worker started by `node dist/workers/email.worker.js`, a
  *   handler named by serverless.yml, a processor passed by path (`queue.process(join(__dirname,
- *   'sandbox.js'))`), an import the resolver misses (an alias, a `#subpath`);
+ *   'sandbox.js'))`), an import the resolver misses (an alias, a `#subpath`), or a source file
+ *   of a package nested in it (`worker/package.json`), whose imports of the package's modules
+ *   `importers.ts` does not read;
  * - every module of a package one of whose source files loads modules by a computed path
- *   (`import(\`./channels/${name}\`)`, `require(file)`, `require.context`, `import.meta.glob`) or
+ *   (`import(\`./channels/${name}\`)`, `require(file)`, `require.context`, `import.meta.glob`,
+ *   `files.forEach(require)`, a directory loader such as `@fastify/autoload` or `require-all`) or
  *   names source files by a glob under a loader's key (`entities: ['dist/**\/*.entity.js']`, whose
  *   suffix is matched; `**\/*.ts`, any file): its loads cannot be told. Configuration modules of test, lint and build
  *   tools (`jest.config.ts`, `vite.config.ts`...) glob files they never run: left out.
@@ -47,10 +54,16 @@ import { fileMemo } from './file-memo.js';
 import { testOnlyModule } from './test-paths.js';
 
 /** Directories whose files a framework, a platform or a person runs by their place (see the module comment). */
-const ENTRY_DIRECTORY = /^(?:app|pages|routes|api|functions|netlify|supabase|scripts?|bin|cli|migrations?|seeds?|seeders|prisma)$/;
+const ENTRY_DIRECTORY = /^(?:app|pages|routes|api|functions|netlify|supabase|scripts?|bin|cli|migrations?|seeds?|seeders|prisma|config|extensions)$/;
+
+/** Files a framework runs by their name and place, below the package root: Next.js' `src/` special files, Nitro's server directories. */
+const ENTRY_FILE = /^(?:src\/(?:middleware|instrumentation(?:-client)?)\.[cm]?[jt]sx?|server\/(?:middleware|plugins|tasks)\/.*)$/;
 
 /** Deployment and process files, wherever they are in the package, whose text may name a module to start. */
 const DEPLOYMENT_FILE = /^(?:.*\.ya?ml|.*\.toml|.*\.json|.*\.sh|Procfile(?:\..*)?|Dockerfile(?:\..*)?|.*\.Dockerfile|Makefile|.*\.conf|.*\.ini|.*\.env(?:\..*)?)$/;
+
+/** A source file of a package nested in the linted one (`project.ts` lists only the package's own), not a declaration file. */
+const NESTED_SOURCE = /^(?!.*\.d\.[cm]?ts$).*\.(?:[cm]?[jt]s|[jt]sx)$/;
 
 /** Beyond this many deployment files (or directories walked for them), a package's modules are all taken for reached. */
 const MAX_DEPLOYMENT_FILES = 2000;
@@ -59,6 +72,12 @@ const MAX_DEPLOYMENT_FILES = 2000;
 const COMPUTED_LOAD = /(?<![\w$.])(?:import|require)\s*\(\s*(?!(['"])[^'"\n`$]*\1\s*[,)])|\brequire\.context\b|\bimport\.meta\.glob\b/;
 
 const COMPUTED_LOADS = new RegExp(COMPUTED_LOAD.source, 'g');
+
+/** An import of a package that loads every module of a directory (`@fastify/autoload`'s `dir`, `require-all`'s `dirname`, `require-directory`...). */
+const DIRECTORY_LOADER = /(['"])(?:@fastify\/autoload|fastify-autoload|require-all|require-directory|require-dir|bulk-require|auto-load|import-modules)\1/;
+
+/** `require` handed on as a function (`glob.sync('jobs/*.js').forEach(require)`, `files.map(require)`): it loads whatever paths it is given. */
+const REQUIRE_AS_VALUE = /[(,]\s*require\s*\)/;
 
 /** A path's end naming data, not a module: `./messages/${locale}.json`. */
 const DATA_FILE = /\.(?:json|css|scss|sass|less|svg|png|jpe?g|gif|webp|md|mdx|txt|html|ya?ml|csv|wasm)$/;
@@ -74,6 +93,7 @@ const FINDS_FILES = /\breaddir(?:Sync)?\b|\b(?:glob|globSync|fg|fastGlob)\s*\(|\
  * `process.cwd()`): a bare `import(moduleName)` elsewhere loads a package by its name.
  */
 function loadsByComputedPath(text: string): boolean {
+  if (DIRECTORY_LOADER.test(text) || REQUIRE_AS_VALUE.test(text)) return true;
   for (const match of text.matchAll(COMPUTED_LOADS)) {
     if (/^(?:require\.context|import\.meta\.glob)$/.test(match[0])) return true;
     const argument = text.slice(match.index! + match[0].length).trimStart();
@@ -161,13 +181,18 @@ function factsOf(root: string, files: readonly string[]): PackageFacts {
   return found;
 }
 
-/** The deployment and process files of the package (`node_modules`, hidden directories and nested packages left out), or `undefined` past the bound. */
+/**
+ * The deployment and process files of the package (`node_modules`, hidden directories left out),
+ * and the source files of packages nested in it (`worker/package.json` beside the root's
+ * `server.ts`: not the package's modules, but free to import them by a relative path, `import {
+ * spend } from '../lib/quota'`), or `undefined` past the bound.
+ */
 function deploymentFiles(root: string): string[] | undefined {
   const found: string[] = [];
-  const stack = [root];
+  const stack: Array<[string, boolean]> = [[root, false]];
   let visited = 0;
   while (stack.length > 0) {
-    const dir = stack.pop()!;
+    const [dir, nested] = stack.pop()!;
     if (++visited > MAX_DEPLOYMENT_FILES) return undefined;
     let entries;
     try {
@@ -175,12 +200,13 @@ function deploymentFiles(root: string): string[] | undefined {
     } catch {
       continue;
     }
+    const inNested = nested || (dir !== root && entries.some((entry) => entry.isFile() && entry.name === 'package.json'));
     for (const entry of entries) {
       if (entry.name.startsWith('.') && !/^\.env/.test(entry.name)) continue;
       if (entry.name === 'node_modules') continue;
       const path = join(dir, entry.name);
-      if (entry.isDirectory()) stack.push(path);
-      else if (entry.isFile() && DEPLOYMENT_FILE.test(entry.name) && !/^(?:package-lock\.json|npm-shrinkwrap\.json|pnpm-lock\.yaml|yarn\.lock)$/.test(entry.name)) {
+      if (entry.isDirectory()) stack.push([path, inNested]);
+      else if (entry.isFile() && ((DEPLOYMENT_FILE.test(entry.name) && !/^(?:package-lock\.json|npm-shrinkwrap\.json|pnpm-lock\.yaml|yarn\.lock)$/.test(entry.name)) || (inNested && NESTED_SOURCE.test(entry.name)))) {
         found.push(path);
         if (found.length > MAX_DEPLOYMENT_FILES) return undefined;
       }
@@ -214,7 +240,7 @@ function runsSomething(program: TSESTree.Program): boolean {
  */
 export function unreachedModule(root: string, files: readonly string[], file: string, program: TSESTree.Program): boolean {
   const rel = relative(root, file);
-  if (rel.startsWith('..') || !rel.includes(sep)) return false;
+  if (rel.startsWith('..') || !rel.includes(sep) || ENTRY_FILE.test(rel.split(sep).join('/'))) return false;
   const directories = dirname(rel).split(sep);
   if (directories.some((directory) => ENTRY_DIRECTORY.test(directory))) return false;
   if (runsSomething(program)) return false;
@@ -222,16 +248,22 @@ export function unreachedModule(root: string, files: readonly string[], file: st
   if (package_.loadsAnything) return false;
   let answer = package_.answers.get(file);
   if (answer === undefined) {
-    answer = !namedAnywhere(package_, file);
+    answer = !namedAnywhere(package_, file, rel);
     package_.answers.set(file, answer);
   }
   return answer;
 }
 
-/** Whether some text of the package other than the module's own names its file, or a glob names its suffix. */
-function namedAnywhere(package_: PackageFacts, file: string): boolean {
+/**
+ * Whether some text of the package other than the module's own names its file, or a glob names
+ * its suffix. An `index` is named by its directory's name, or by its path below its top directory
+ * under another (`"main": "dist/index.js"` names `src/index.ts` compiled).
+ */
+function namedAnywhere(package_: PackageFacts, file: string, rel: string): boolean {
   const base = basename(file, extname(file));
   const name = base === 'index' ? basename(dirname(file)) : base;
   for (const suffix of package_.globSuffixes) if (base.endsWith(suffix)) return true;
-  return package_.texts.some(({ path, text }) => path !== file && text.includes(name));
+  const parts = rel.split(sep);
+  const compiled = base === 'index' ? `/${[...parts.slice(1, -1), 'index'].join('/')}.` : undefined;
+  return package_.texts.some(({ path, text }) => path !== file && (text.includes(name) || (compiled !== undefined && text.includes(compiled))));
 }
