@@ -32,7 +32,7 @@ import { describeCommand, type CommandArg } from '../semantics/commands.js';
 import type { ClientDetector } from './clients.js';
 import { TRANSPARENT_TYPES, enclosingClass, inStaticMember, memberKeyName } from './client-syntax.js';
 import { typeOfExpression, type TypeRef } from './declared-types.js';
-import { inheritedMemberType, type FoundClass } from './inherited-members.js';
+import { codeClassNamed, inheritedMemberType } from './inherited-members.js';
 import { unwrap } from './static.js';
 
 /** How deep type references, aliases and `extends` clauses are followed. */
@@ -63,24 +63,9 @@ function receiverType(detector: ClientDetector, receiver: TSESTree.Node): TypeRe
   const name = memberKeyName(node.property, node.computed);
   const cls = enclosingClass(node);
   if (name === undefined || !cls || inStaticMember(node, cls)) return undefined;
-  return inheritedMemberType(detector, cls, name, (owner, id) => classNamed(owner, id, 0));
+  return inheritedMemberType(detector, cls, name, (owner, id) => codeClassNamed(owner, id, 0, MAX_DEPTH));
 }
 
-/** The class or interface a name declares, here or in the module of the code it is imported from. */
-function classNamed(detector: ClientDetector, id: TSESTree.Identifier, depth: number): FoundClass | undefined {
-  if (depth > MAX_DEPTH) return undefined;
-  const origin = detector.identifierOrigin(id);
-  if (origin.kind === 'local') {
-    if (origin.classNode) return { node: origin.classNode, detector };
-    return origin.typeNode?.type === AST_NODE_TYPES.TSInterfaceDeclaration ? { node: origin.typeNode, detector } : undefined;
-  }
-  if (origin.kind !== 'import' || !origin.own) return undefined;
-  const exported = detector.exported(origin);
-  const node = exported && unwrap(exported.node);
-  if (!exported || !node) return undefined;
-  if (node.type === AST_NODE_TYPES.ClassDeclaration || node.type === AST_NODE_TYPES.ClassExpression) return { node, detector: exported.detector };
-  return node.type === AST_NODE_TYPES.Identifier ? classNamed(exported.detector, node, depth + 1) : undefined;
-}
 
 /** The parameter lists of a method's signatures: one, or one per overload. */
 type Overloads = ReadonlyArray<readonly TSESTree.Parameter[]>;

@@ -10,7 +10,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { classOfThis, instanceMember } from './bounded.js';
-import { inheritedMemberType } from './inherited-members.js';
+import { codeClassNamed, inheritedMemberType } from './inherited-members.js';
 import type { ClientDetector } from './clients.js';
 import { clientDetectorOf } from './index.js';
 import { loadModule, moduleContext, readModule, specifierOf } from './modules.js';
@@ -361,20 +361,9 @@ function returnedHolder(detector: ClientDetector, call: TSESTree.CallExpression,
   return found;
 }
 
-/** The class a name declares, in this module or in the module of the code it is imported from. */
+/** {@link codeClassNamed} followed up to 6 hops of re-exports. */
 function classNamed(detector: ClientDetector, name: TSESTree.Identifier, depth: number): Holder | undefined {
-  if (depth > 6) return undefined;
-  const origin = detector.identifierOrigin(name);
-  if (origin.kind === 'local') {
-    if (origin.classNode) return { node: origin.classNode, detector };
-    return origin.typeNode?.type === AST_NODE_TYPES.TSInterfaceDeclaration ? { node: origin.typeNode, detector } : undefined;
-  }
-  if (origin.kind !== 'import' || !origin.own) return undefined;
-  const exported = detector.exported(origin);
-  const node = exported && unwrap(exported.node);
-  if (!exported || !node) return undefined;
-  if (node.type === AST_NODE_TYPES.ClassDeclaration || node.type === AST_NODE_TYPES.ClassExpression) return { node, detector: exported.detector };
-  return node.type === AST_NODE_TYPES.Identifier ? classNamed(exported.detector, node, depth + 1) : undefined;
+  return codeClassNamed(detector, name, depth, 6);
 }
 
 /** The instance method (or arrow-function property) `name` of a class. */

@@ -13,7 +13,7 @@
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { ClientDetector } from './clients.js';
-import { propertyName } from './static.js';
+import { propertyName, unwrap } from './static.js';
 
 /** How many superclasses up a member's declaration is looked for. */
 const MAX_HOPS = 3;
@@ -70,4 +70,25 @@ function declaredMember(cls: ClassNode, name: string): TSESTree.TypeNode | null 
     }
   }
   return undefined;
+}
+
+/**
+ * The class (or interface) the name `id` refers to in the module `detector` reads: a class or
+ * interface declared in that module, or one the code's own module it is imported from exports
+ * (through re-exported names, `depth` of `maxDepth` hops so far); `undefined` for anything else
+ * (a package's class, a value).
+ */
+export function codeClassNamed(detector: ClientDetector, id: TSESTree.Identifier, depth: number, maxDepth: number): FoundClass | undefined {
+  if (depth > maxDepth) return undefined;
+  const origin = detector.identifierOrigin(id);
+  if (origin.kind === 'local') {
+    if (origin.classNode) return { node: origin.classNode, detector };
+    return origin.typeNode?.type === AST_NODE_TYPES.TSInterfaceDeclaration ? { node: origin.typeNode, detector } : undefined;
+  }
+  if (origin.kind !== 'import' || !origin.own) return undefined;
+  const exported = detector.exported(origin);
+  const node = exported && unwrap(exported.node);
+  if (!exported || !node) return undefined;
+  if (node.type === AST_NODE_TYPES.ClassDeclaration || node.type === AST_NODE_TYPES.ClassExpression) return { node, detector: exported.detector };
+  return node.type === AST_NODE_TYPES.Identifier ? codeClassNamed(exported.detector, node, depth + 1, maxDepth) : undefined;
 }

@@ -91,7 +91,7 @@ import { importersOf } from './importers.js';
 import { packageFiles, packageOf, type PackageInfo } from './project.js';
 import { listedAsWorkspace } from './resolve.js';
 import { unreachedModule } from './unreached-modules.js';
-import type { AnyContext } from './static.js';
+import { enclosingFunction, type AnyContext } from './static.js';
 
 /** A top-level declaration a write is in, and the name it is called by. */
 interface Declared {
@@ -177,10 +177,10 @@ function readManifest(dir: string): Manifest | undefined {
 const applications = new Map<string, boolean>();
 
 /**
- * The root of the application the file at `file` belongs to (see the module comment: a private or
- * a server whose `main` is its `bin`; no
- * workspace member; no template framework), or `undefined` when its package is a library or
- * cannot be told from one. Cached per package root.
+ * The root of the application the file at `file` belongs to (see the module comment: a private
+ * package, a server whose `main` is its `bin`, or one its own `start` script starts from one of its
+ * files with no field of a published package; no workspace member; no template framework), or
+ * `undefined` when its package is a library or cannot be told from one. Cached per package root.
  */
 export function applicationRoot(file: string): string | undefined {
   const info = packageOf(file);
@@ -355,9 +355,8 @@ const HANDLER_PARAMETER = /^(?:req|request|res|response|reply|next|ctx)$/;
 
 /** Whether `node` is inside a function one of whose parameters is named as a request handler's ({@link HANDLER_PARAMETER}). */
 function inRequestHandler(node: TSESTree.Node): boolean {
-  for (let current = node.parent; current; current = current.parent) {
-    if (current.type !== AST_NODE_TYPES.FunctionDeclaration && current.type !== AST_NODE_TYPES.FunctionExpression && current.type !== AST_NODE_TYPES.ArrowFunctionExpression) continue;
-    for (const param of current.params) {
+  for (let current = enclosingFunction(node); current; current = enclosingFunction(current)) {
+    for (const param of (current as TSESTree.FunctionLike).params) {
       const id = param.type === AST_NODE_TYPES.AssignmentPattern ? param.left : param;
       if (id.type === AST_NODE_TYPES.Identifier && HANDLER_PARAMETER.test(id.name)) return true;
     }
@@ -378,10 +377,7 @@ function saysHowItStarts(root: string): boolean {
 
 /** Whether `node` is inside a function or method (not at a module's top level, which runs on import). */
 function inFunction(node: TSESTree.Node): boolean {
-  for (let current = node.parent; current; current = current.parent) {
-    if (current.type === AST_NODE_TYPES.FunctionDeclaration || current.type === AST_NODE_TYPES.FunctionExpression || current.type === AST_NODE_TYPES.ArrowFunctionExpression) return true;
-  }
-  return false;
+  return enclosingFunction(node) !== undefined;
 }
 
 const unreachedModules = new WeakMap<object, string | null>();

@@ -156,6 +156,11 @@ interface PackageFacts {
 
 const facts = new Map<string, PackageFacts>();
 
+/**
+ * What the package at `root` says about its modules (its deployment files and source texts,
+ * whether it loads modules by a computed path, the globs its loaders name), read once per listing
+ * `files` of the package (`project.ts` packageFiles) and kept until the listing changes.
+ */
 function factsOf(root: string, files: readonly string[]): PackageFacts {
   const cached = facts.get(root);
   if (cached && cached.files === files) return cached;
