@@ -13,7 +13,7 @@
  * `01-increment-with-expire.lua`) is not reported.
  */
 import type * as L from 'luaparse';
-import { expressionText, rangeOf } from './walk/ast.js';
+import { commandCall, expressionText, literalText, rangeOf, type CommandCall } from './walk/ast.js';
 import { rearmedWindowMessage, ttlCheckAfterSetMessage } from './messages.js';
 import type { ScriptIndex } from './script-index.js';
 import { INCREMENT_COMMANDS } from '../semantics/commands.js';
@@ -26,53 +26,15 @@ export interface FixedWindowFinding {
 
 const EXPIRIES = new Set(['EXPIRE', 'PEXPIRE']);
 
-/** A Redis command call of a script, with a literal command name (upper case). */
-export interface CommandCall {
-  node: L.CallExpression;
-  command: string;
-  /** The first argument after the name (the key), if any. */
-  key: L.Expression | undefined;
-}
 
 /** The option tokens of a call: its literal arguments from the third after the name on (`SET k v EX 60`). */
 function optionTokens(call: CommandCall): string[] {
   return tokens(call.node.arguments.slice(3));
 }
 
-/**
- * `redis.call('NAME', ...)` / `redis.pcall` / `server.call` / `server.pcall` (Valkey's alias), with
- * a literal name, as a {@link CommandCall}; a call statement is read as its call; anything else is
- * `undefined`.
- */
-export function commandCall(node: L.Node | undefined | null): CommandCall | undefined {
-  if (!node) return undefined;
-  if (node.type === 'CallStatement') return commandCall(node.expression);
-  if (node.type !== 'CallExpression' || node.base.type !== 'MemberExpression') return undefined;
-  const base = node.base;
-  if (base.base.type !== 'Identifier' || (base.base.name !== 'redis' && base.base.name !== 'server')) return undefined;
-  if (base.identifier.name !== 'call' && base.identifier.name !== 'pcall') return undefined;
-  const name = node.arguments[0];
-  if (name?.type !== 'StringLiteral') return undefined;
-  return { node, command: upperCase(literalText(name)), key: node.arguments[1] };
-}
 
-const UPPER = new Map<string, string>();
 
-/** A command name in upper case; the few names of a script are upper-cased once. */
-function upperCase(name: string): string {
-  let upper = UPPER.get(name);
-  if (upper === undefined) {
-    if (UPPER.size > 10_000) UPPER.clear();
-    UPPER.set(name, (upper = name.toUpperCase()));
-  }
-  return upper;
-}
 
-/** The text of a Lua string literal: its value (parseLua's `encodingMode` keeps it), else its raw text unquoted. */
-export function literalText(node: L.StringLiteral): string {
-  if (typeof node.value === 'string' && node.value !== null) return node.value;
-  return node.raw.slice(1, -1);
-}
 
 /** A compact text of an expression, for comparing keys (`KEYS[1]`, `key`). */
 function text(_source: string, node: L.Node): string {

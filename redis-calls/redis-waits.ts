@@ -26,11 +26,17 @@ export function awaitsOnlyRedis(context: AnyContext, argument: TSESTree.Node, re
  * written in the chain.
  */
 export function execOfUnit(context: AnyContext, expression: TSESTree.Node, unit: AtomicUnit): boolean {
+  const exec = execCall(expression);
+  return exec !== undefined && [exec.callee.object, ...exec.call.arguments].some((operand) => namesUnit(context, operand, unit));
+}
+
+/** `x.exec(...)` / `x.execAsPipeline(...)`: the call and its callee, or `undefined`. */
+function execCall(expression: TSESTree.Node): { call: TSESTree.CallExpression; callee: TSESTree.MemberExpression } | undefined {
   const call = unwrap(expression);
-  if (call.type !== AST_NODE_TYPES.CallExpression) return false;
+  if (call.type !== AST_NODE_TYPES.CallExpression) return undefined;
   const callee = unwrap(call.callee);
-  if (callee.type !== AST_NODE_TYPES.MemberExpression || callee.property.type !== AST_NODE_TYPES.Identifier || !/^exec(?:AsPipeline)?$/.test(callee.property.name)) return false;
-  return [callee.object, ...call.arguments].some((operand) => namesUnit(context, operand, unit));
+  if (callee.type !== AST_NODE_TYPES.MemberExpression || callee.property.type !== AST_NODE_TYPES.Identifier || !/^exec(?:AsPipeline)?$/.test(callee.property.name)) return undefined;
+  return { call, callee };
 }
 
 /** Whether a node is the unit, holds it (a chain), or is a variable declared with it. */
@@ -44,10 +50,9 @@ function namesUnit(context: AnyContext, operand: TSESTree.Node, unit: AtomicUnit
 
 /** Any `exec()` of one of the units of `calls` (an `await` of it is a Redis round trip). */
 function execOfAnyUnit(context: AnyContext, expression: TSESTree.Node, calls: readonly RedisCall[]): boolean {
-  const call = unwrap(expression);
-  if (call.type !== AST_NODE_TYPES.CallExpression) return false;
-  const callee = unwrap(call.callee);
-  if (callee.type !== AST_NODE_TYPES.MemberExpression || callee.property.type !== AST_NODE_TYPES.Identifier || !/^exec(?:AsPipeline)?$/.test(callee.property.name)) return false;
+  const exec = execCall(expression);
+  if (!exec) return false;
+  const call = exec.call;
   const seen = new Set<AtomicUnit>();
   for (const { unit } of calls) {
     if (unit.kind === 'single' || seen.has(unit)) continue;

@@ -36,7 +36,7 @@ import { describeCommand, type CommandArg } from '../semantics/commands.js';
 import { addedMembers, removedMembers, takesOff, type MemberCollection, type MemberTaking } from '../semantics/members.js';
 import { poppedQueue, pushedQueue, type QueueType } from '../semantics/queues.js';
 import { parseLua } from '../lua-lint/parse.js';
-import { commandCall, literalText } from '../lua-lint/fixed-window.js';
+import { commandCall, literalText } from '../lua-lint/walk/ast.js';
 import { expressionText, forEachNode } from '../lua-lint/walk/ast.js';
 import { embeddedScriptsOf, type EmbeddedScript } from './lua.js';
 import { hasStaticPart } from './key-id.js';
@@ -235,13 +235,13 @@ function keyUsesOf(source: string): KeyUse[] {
     const args: CommandArg[] = rest.map((arg) => (arg.type === 'StringLiteral' ? literalText(arg) : arg.type === 'NumericLiteral' ? arg.value : undefined));
     const members = (positions: readonly number[]): MemberId[] => positions.map((p) => (args[p] !== undefined ? `value:${String(args[p])}` : RUN_TIME));
     // every key the command names: LMPOP / ZMPOP pop from any of theirs, LMOVE pops its source
-    // and pushes its destination; members by name are added or removed at the first key only
+    // and pushes its destination (semantics/members.ts and queues.ts say which key does what)
     for (const action of describeCommand(command, args).keys) {
       const key = scriptKey(rest[action.arg]);
       if (key === undefined) continue;
-      const added = action.arg === 0 ? addedMembers(command, args) : undefined;
+      const added = addedMembers(command, args, action.arg);
       const pushed = pushedQueue(command, action);
-      const removed = action.arg === 0 ? removedMembers(command, args) : undefined;
+      const removed = removedMembers(command, args, action.arg);
       const popped = poppedQueue(command, action);
       if (added && added.positions.length > 0) uses.push({ key, adds: { collection: added.collection, members: members(added.positions) } });
       else if (pushed === 'list') uses.push({ key, adds: { collection: 'list', members: [RUN_TIME] } });

@@ -17,9 +17,11 @@ const ZADD_OPTIONS = new Set(['NX', 'XX', 'GT', 'LT', 'CH', 'INCR']);
  * The collection a command adds members (fields) to and the argv positions of those members (the
  * key is position 0), or `undefined` for any other command: SADD key member..., ZADD key [NX|XX]
  * [GT|LT] [CH] [INCR] score member..., ZINCRBY key increment member, HSET / HMSET key field value
- * ..., HSETNX key field value, HINCRBY / HINCRBYFLOAT key field increment.
+ * ..., HSETNX key field value, HINCRBY / HINCRBYFLOAT key field increment. Each names one key, its
+ * first argument: for the key at any other argv position `keyArg`, `undefined`.
  */
-export function addedMembers(command: string, args: readonly CommandArg[]): { collection: MemberCollection; positions: number[] } | undefined {
+export function addedMembers(command: string, args: readonly CommandArg[], keyArg = 0): { collection: MemberCollection; positions: number[] } | undefined {
+  if (keyArg !== 0) return undefined;
   const range = (from: number, step: number) => {
     const out: number[] = [];
     for (let i = from; i < args.length; i += step) out.push(i);
@@ -49,9 +51,11 @@ export function addedMembers(command: string, args: readonly CommandArg[]): { co
 
 /**
  * The collection a command removes named members (fields) from, their argv positions following
- * the key: SREM key member..., ZREM key member..., HDEL key field...; `undefined` otherwise.
+ * the key: SREM key member..., ZREM key member..., HDEL key field...; `undefined` otherwise, and for
+ * the key at any argv position `keyArg` but the first (each names one key).
  */
-export function removedMembers(command: string, args: readonly CommandArg[]): { collection: MemberCollection; positions: number[] } | undefined {
+export function removedMembers(command: string, args: readonly CommandArg[], keyArg = 0): { collection: MemberCollection; positions: number[] } | undefined {
+  if (keyArg !== 0) return undefined;
   const collection = command === 'SREM' ? 'set' : command === 'ZREM' ? 'zset' : command === 'HDEL' ? 'hash' : undefined;
   if (!collection) return undefined;
   return { collection, positions: args.map((_, i) => i).slice(1) };

@@ -2,7 +2,9 @@
  * The luaparse syntax tree as every part of lua-lint reads it: a node's offsets ({@link rangeOf}),
  * a compact spelling of an expression ({@link expressionText}: the identity of a key built in the
  * script), a pre-order visit of a subtree ({@link forEachNode}) and whether a statement can leave
- * a loop ({@link statementExits}). It imports nothing of lua-lint, so any module may import it.
+ * a loop ({@link statementExits}), a Redis command call with a literal name ({@link commandCall}) and
+ * a string literal's text ({@link literalText}). It imports nothing of lua-lint, so any module may
+ * import it.
  */
 import type * as L from 'luaparse';
 
@@ -131,4 +133,47 @@ export function statementExits(node: L.Statement): boolean {
     default:
       return false;
   }
+}
+
+/** A Redis command call of a script, with a literal command name (upper case). */
+export interface CommandCall {
+  node: L.CallExpression;
+  command: string;
+  /** The first argument after the name (the key), if any. */
+  key: L.Expression | undefined;
+}
+
+/**
+ * `redis.call('NAME', ...)` / `redis.pcall` / `server.call` / `server.pcall` (Valkey's alias), with
+ * a literal name, as a {@link CommandCall}; a call statement is read as its call; anything else is
+ * `undefined`.
+ */
+export function commandCall(node: L.Node | undefined | null): CommandCall | undefined {
+  if (!node) return undefined;
+  if (node.type === 'CallStatement') return commandCall(node.expression);
+  if (node.type !== 'CallExpression' || node.base.type !== 'MemberExpression') return undefined;
+  const base = node.base;
+  if (base.base.type !== 'Identifier' || (base.base.name !== 'redis' && base.base.name !== 'server')) return undefined;
+  if (base.identifier.name !== 'call' && base.identifier.name !== 'pcall') return undefined;
+  const name = node.arguments[0];
+  if (name?.type !== 'StringLiteral') return undefined;
+  return { node, command: upperCase(literalText(name)), key: node.arguments[1] };
+}
+
+const UPPER = new Map<string, string>();
+
+/** A command name in upper case; the few names of a script are upper-cased once. */
+function upperCase(name: string): string {
+  let upper = UPPER.get(name);
+  if (upper === undefined) {
+    if (UPPER.size > 10_000) UPPER.clear();
+    UPPER.set(name, (upper = name.toUpperCase()));
+  }
+  return upper;
+}
+
+/** The text of a Lua string literal: its value (parseLua's `encodingMode` keeps it), else its raw text unquoted. */
+export function literalText(node: L.StringLiteral): string {
+  if (typeof node.value === 'string' && node.value !== null) return node.value;
+  return node.raw.slice(1, -1);
 }
