@@ -90,7 +90,7 @@ import { fileMemo } from './file-memo.js';
 import { TEST_PATH, testOnlyModule } from './test-paths.js';
 import { namedByImporters } from './import-callers.js';
 import { importersOf } from './importers.js';
-import { packageFiles, packageOf, type PackageInfo } from './project.js';
+import { manifestOf, packageFiles, packageOf, type PackageInfo } from './project.js';
 import { listedAsWorkspace, undependedWorkspaceMember } from './resolve.js';
 import { deploymentFile, unreachedModule } from './unreached-modules.js';
 import { enclosingFunction, requiredModule, type AnyContext } from './static.js';
@@ -167,13 +167,9 @@ function startsItsOwnServer(manifest: Manifest): boolean {
     .some((word) => STARTED_FILE.test(word) && !/(?:^|\/)node_modules\//.test(word) && !word.startsWith('../') && !word.startsWith('/'));
 }
 
+/** The package.json at `dir`, as `project.ts` manifestOf reads it (once per modification time). */
 function readManifest(dir: string): Manifest | undefined {
-  try {
-    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as unknown;
-    return manifest && typeof manifest === 'object' ? (manifest as Manifest) : undefined;
-  } catch {
-    return undefined;
-  }
+  return manifestOf(dir) as Manifest | undefined;
 }
 
 const applications = new Map<string, boolean>();
