@@ -52,11 +52,10 @@
  * Bounded and cached: each module's verdict per name is kept per modification time, and each
  * answer per defining module and name per listing (`project.ts` packageFiles).
  */
-import { readFileSync } from 'node:fs';
-import { extname, join } from 'node:path';
-import { parse } from '@typescript-eslint/parser';
+import { join } from 'node:path';
 import type { TSESTree } from '@typescript-eslint/utils';
 import { fileMemo } from './file-memo.js';
+import { moduleText, parsedModule } from './parsed-modules.js';
 import { walkParsed } from './static.js';
 import { testOnlyModule } from './test-paths.js';
 import { importersOf, MAX_IMPORT_DEPTH, MAX_MODULES_SEEN, resolved } from './importers.js';
@@ -132,19 +131,12 @@ const mayTakeWhole = fileMemo((path) => handsOnWhole(path, undefined), false);
  * A module that does not parse counts.
  */
 function handsOnWhole(path: string, imported: string | undefined): boolean {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch {
-    return true;
-  }
+  const text = moduleText(path);
+  if (text === undefined) return true;
   if (!WHOLE_MODULE.test(text)) return false;
-  let program: TSESTree.Program;
-  try {
-    program = parse(text, { range: true, jsx: !/^\.[cm]?ts$/.test(extname(path)), sourceType: 'module', comment: false });
-  } catch {
-    return true;
-  }
+  const parsed = parsedModule(path);
+  if (typeof parsed === 'string') return true;
+  const { program } = parsed;
   // `imported` undefined: any module of the code (a package of node_modules resolves to none)
   const leadsHere = (specifier: unknown): boolean => {
     if (typeof specifier !== 'string') return false;
@@ -183,11 +175,8 @@ function handsOnWhole(path: string, imported: string | undefined): boolean {
 
 /** Whether a module's text writes a namespace import (`import * as x from`), per modification time. */
 const writesNamespaceImport = fileMemo((path) => {
-  try {
-    return /\bimport\s*\*\s*as\b/.test(readFileSync(path, 'utf8'));
-  } catch {
-    return true;
-  }
+  const text = moduleText(path);
+  return text === undefined || /\bimport\s*\*\s*as\b/.test(text);
 }, false);
 
 /**
@@ -197,19 +186,12 @@ const writesNamespaceImport = fileMemo((path) => {
  * does. A module that does not parse counts.
  */
 function importsNamespace(path: string, imported: string): boolean {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch {
-    return true;
-  }
+  const text = moduleText(path);
+  if (text === undefined) return true;
   if (!/\bimport\s*\*\s*as\b/.test(text)) return false;
-  let program: TSESTree.Program;
-  try {
-    program = parse(text, { range: true, jsx: !/^\.[cm]?ts$/.test(extname(path)), sourceType: 'module', comment: false });
-  } catch {
-    return true;
-  }
+  const parsed = parsedModule(path);
+  if (typeof parsed === 'string') return true;
+  const { program } = parsed;
   return program.body.some(
     (statement) => statement.type === 'ImportDeclaration' && statement.importKind !== 'type' && statement.specifiers.some((s) => s.type === 'ImportNamespaceSpecifier') && resolved(path, statement.source.value) === imported,
   );
@@ -246,20 +228,12 @@ function names(path: string, name: string): boolean {
 }
 
 function namesOutsideImports(path: string, name: string): boolean {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch {
-    return true;
-  }
+  const text = moduleText(path);
+  if (text === undefined) return true;
   if (!hasWord(text, name)) return false;
-  let program: TSESTree.Program;
-  try {
-    const ext = extname(path);
-    program = parse(text, { range: true, jsx: !/^\.[cm]?ts$/.test(ext), sourceType: 'module', comment: false });
-  } catch {
-    return true;
-  }
+  const parsed = parsedModule(path);
+  if (typeof parsed === 'string') return true;
+  const { program } = parsed;
   // blank the import declarations and export lists that pass the name on under the same name
   let rest = text;
   let imported = false;

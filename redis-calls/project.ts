@@ -9,6 +9,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { fileMemo } from './file-memo.js';
 
 /** Source files a caller can be written in. */
 const SOURCE_FILE = /\.(?:[cm]?[jt]s|[jt]sx)$/;
@@ -53,14 +54,27 @@ export function packageOf(file: string): PackageInfo | undefined {
   }
 }
 
-function readPackage(dir: string): PackageInfo | null {
-  let manifest: { private?: unknown; main?: unknown; bin?: unknown; imports?: unknown } | null;
+/**
+ * The parsed `package.json` of the directory `dir` (absolute), as an object of its fields, or
+ * `undefined` when there is none or it is not a JSON object. Kept per modification time
+ * (`file-memo.ts`); callers must not change it.
+ */
+export function manifestOf(dir: string): Readonly<Record<string, unknown>> | undefined {
+  return readManifest(join(dir, 'package.json'));
+}
+
+const readManifest = fileMemo((path): Readonly<Record<string, unknown>> | undefined => {
   try {
-    manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as typeof manifest;
+    const manifest = JSON.parse(readFileSync(path, 'utf8')) as unknown;
+    return manifest && typeof manifest === 'object' && !Array.isArray(manifest) ? (manifest as Record<string, unknown>) : undefined;
   } catch {
-    return null;
+    return undefined;
   }
-  if (!manifest || typeof manifest !== 'object') return null;
+}, undefined);
+
+function readPackage(dir: string): PackageInfo | null {
+  const manifest = manifestOf(dir) as { private?: unknown; main?: unknown; bin?: unknown; imports?: unknown } | undefined;
+  if (!manifest) return null;
   const bins = typeof manifest.bin === 'string' ? [manifest.bin] : manifest.bin && typeof manifest.bin === 'object' ? Object.values(manifest.bin) : [];
   const main = typeof manifest.main === 'string' ? resolve(dir, manifest.main) : undefined;
   const mainIsBin = main !== undefined && bins.some((bin) => typeof bin === 'string' && resolve(dir, bin) === main);

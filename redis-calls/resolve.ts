@@ -150,6 +150,44 @@ export function listedAsWorkspace(dir: string): boolean {
   return globs.length > 0 && picomatch(globs, { dot: true })(relative(root.dir, dir).split(sep).join('/'));
 }
 
+/** Manifest fields through which one package of a workspace depends on another. */
+const DEPENDENCY_FIELDS = ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'] as const;
+
+/**
+ * The workspace root directory above the package directory `dir` when that root lists `dir`
+ * ({@link listedAsWorkspace}) and neither the root's manifest nor any package of the workspace
+ * names `dir`'s package in its dependencies (`dependencies`, `devDependencies`,
+ * `peerDependencies`, `optionalDependencies`): a monorepo's application (`apps/api`) that no
+ * other package installs, so none imports it by name. `undefined` otherwise (not listed, depended
+ * on, or a manifest that cannot be read).
+ */
+export function undependedWorkspaceMember(dir: string): string | undefined {
+  if (!listedAsWorkspace(dir)) return undefined;
+  const root = workspaceRoot(dirname(dir));
+  if (!root) return undefined;
+  let name: unknown;
+  try {
+    name = (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: unknown }).name;
+  } catch {
+    return undefined;
+  }
+  if (typeof name !== 'string') return root.dir;
+  for (const manifestDir of [root.dir, ...workspacePackages(root).values()]) {
+    if (manifestDir === dir) continue;
+    let manifest: Record<string, unknown>;
+    try {
+      manifest = JSON.parse(readFileSync(join(manifestDir, 'package.json'), 'utf8')) as Record<string, unknown>;
+    } catch {
+      return undefined;
+    }
+    for (const field of DEPENDENCY_FIELDS) {
+      const dependencies = manifest?.[field];
+      if (dependencies && typeof dependencies === 'object' && name in dependencies) return undefined;
+    }
+  }
+  return root.dir;
+}
+
 const workspaceListings = new Map<string, Cached<Map<string, string>>>();
 
 /** The workspace packages of a monorepo root: package name -> directory. */

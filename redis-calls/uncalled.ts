@@ -31,7 +31,8 @@
  * - the write is inside a **top-level declaration** of its module (not at top level, which runs on
  *   import): a function declaration or a `const` holding a function (not a default export), or a
  *   method (or arrow-function property, static or not; not a constructor, getter or setter, not
- *   computed, not decorated) of a top-level class that extends nothing (a base class out of sight
+ *   computed, not decorated) of a top-level class that extends nothing but Node's `EventEmitter`
+ *   ({@link emitterBase}, which calls no method by name; any other base class out of sight
  *   may call it: a Durable Object's `alarm`, BullMQ's `process`), has no decorator but
  *   `@Injectable()`, and implements only interfaces of the project (whose members its text names)
  *   or lifecycle-hook interfaces named `On<Event>` (Nest's `OnModuleDestroy`); object-literal
@@ -56,7 +57,8 @@
  *   their import declarations and export lists (`import-callers.ts` namedByImporters: a module
  *   that does not import it cannot call it; a workspace root, whose members are listed apart, keeps
  *   the package-wide search); nor in a deployment file at the package root
- *   ({@link CONFIG_FILE}: serverless.yml's `handler: src/jobs.sweep`); the module makes no dynamic
+ *   (`unreached-modules.ts` deploymentFile: serverless.yml's `handler: src/jobs.sweep`; for a
+ *   monorepo application, also at its workspace's root); the module makes no dynamic
  *   member access on `this` (`this[name]`), and no module importing it calls a member by a computed
  *   name (`svc[action](...)`, `svc[kind as keyof Svc](...)`) or hands its namespace on as a value
  *   (`Object.values(functions)` of `import * as functions`: `import-callers.ts`);
@@ -88,10 +90,10 @@ import { fileMemo } from './file-memo.js';
 import { TEST_PATH, testOnlyModule } from './test-paths.js';
 import { namedByImporters } from './import-callers.js';
 import { importersOf } from './importers.js';
-import { packageFiles, packageOf, type PackageInfo } from './project.js';
-import { listedAsWorkspace } from './resolve.js';
-import { unreachedModule } from './unreached-modules.js';
-import { enclosingFunction, type AnyContext } from './static.js';
+import { manifestOf, packageFiles, packageOf, type PackageInfo } from './project.js';
+import { listedAsWorkspace, undependedWorkspaceMember } from './resolve.js';
+import { deploymentFile, unreachedModule } from './unreached-modules.js';
+import { enclosingFunction, requiredModule, type AnyContext } from './static.js';
 
 /** A top-level declaration a write is in, and the name it is called by. */
 interface Declared {
@@ -165,13 +167,9 @@ function startsItsOwnServer(manifest: Manifest): boolean {
     .some((word) => STARTED_FILE.test(word) && !/(?:^|\/)node_modules\//.test(word) && !word.startsWith('../') && !word.startsWith('/'));
 }
 
+/** The package.json at `dir`, as `project.ts` manifestOf reads it (once per modification time). */
 function readManifest(dir: string): Manifest | undefined {
-  try {
-    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as unknown;
-    return manifest && typeof manifest === 'object' ? (manifest as Manifest) : undefined;
-  } catch {
-    return undefined;
-  }
+  return manifestOf(dir) as Manifest | undefined;
 }
 
 const applications = new Map<string, boolean>();
@@ -194,7 +192,12 @@ export function applicationRoot(file: string): string | undefined {
   return known ? info.root : undefined;
 }
 
-/** Whether the package is an application (`project.ts` PackageInfo's `application`: private, or its `main` one of its `bin`) outside `node_modules`, with no template framework, and no workspace member. */
+/**
+ * Whether the package is an application (`project.ts` PackageInfo's `application`: private, or its
+ * `main` one of its `bin`; or a server its `start` script starts) outside `node_modules`, with no
+ * template framework, and either no workspace member or one no other package of its workspace
+ * depends on.
+ */
 function isApplication(info: PackageInfo): boolean {
   // an installed dependency is a published package
   if (/[\\/]node_modules[\\/]/.test(info.root)) return false;
@@ -202,18 +205,23 @@ function isApplication(info: PackageInfo): boolean {
   if (!manifest || (!info.application && !startsItsOwnServer(manifest))) return false;
   const dependencies = { ...(manifest.dependencies ?? {}), ...(manifest.devDependencies ?? {}) };
   if (TEMPLATE_FRAMEWORKS.some((name) => name in dependencies)) return false;
-  return !workspaceMember(info.root);
+  return !workspaceMember(info.root, manifest);
 }
 
 /**
- * Whether `root` is a workspace package of a project above it: listed by the nearest workspace
- * root (npm / yarn `workspaces`, pnpm: `resolve.ts` `listedAsWorkspace`), or under a lerna project.
+ * Whether `root` is a package other packages may import: under a lerna project, or listed by the
+ * nearest workspace root (npm / yarn `workspaces`, pnpm: `resolve.ts` `listedAsWorkspace`) unless
+ * it is a monorepo's process: a `start` script of its own, and no package of the workspace (nor
+ * its root) depending on it by name (`resolve.ts` undependedWorkspaceMember; `apps/api` started by
+ * `node dist/index.js`). A member without `start` may be a library its siblings reach through a
+ * path alias without declaring it.
  */
-function workspaceMember(root: string): boolean {
+function workspaceMember(root: string, manifest: Manifest): boolean {
   for (let dir = dirname(root); dir !== dirname(dir); dir = dirname(dir)) {
     if (existsSync(join(dir, 'lerna.json'))) return true;
   }
-  return listedAsWorkspace(root);
+  if (!listedAsWorkspace(root)) return false;
+  return typeof manifest.scripts?.start !== 'string' || undependedWorkspaceMember(root) === undefined;
 }
 
 /** The words of a file's text, per modification time (none for an unreadable file). */
@@ -271,8 +279,65 @@ function encloses(outer: TSESTree.Node, inner: TSESTree.Node): boolean {
   return outer.range[0] <= inner.range[0] && inner.range[1] <= outer.range[1];
 }
 
+/** Modules whose `EventEmitter` calls no method of a subclass by name: it calls the listeners it is given (https://nodejs.org/api/events.html). */
+const EMITTER_MODULE = /^(?:(?:node:)?events|eventemitter3)$/;
+
+/**
+ * Whether a class's base is an `EventEmitter` of Node's `events` (or `eventemitter3`), imported or
+ * required in its module (`extends EventEmitter`, `extends events.EventEmitter`): a base class that
+ * calls none of its subclass's methods, so the subclass's methods are called only by the code.
+ */
+function emitterBase(cls: TSESTree.ClassDeclaration): boolean {
+  const base = cls.superClass;
+  let program: TSESTree.Node | undefined = cls.parent;
+  while (program && program.type !== AST_NODE_TYPES.Program) program = program.parent;
+  if (!base || !program) return false;
+  if (base.type === AST_NODE_TYPES.Identifier) return bindsEmitter(program, base.name, false);
+  if (base.type === AST_NODE_TYPES.MemberExpression && !base.computed && base.object.type === AST_NODE_TYPES.Identifier && base.property.type === AST_NODE_TYPES.Identifier && base.property.name === 'EventEmitter') {
+    return bindsEmitter(program, base.object.name, true);
+  }
+  return false;
+}
+
+/**
+ * Whether the module binds `local` at its top level to an emitter module ({@link EMITTER_MODULE}):
+ * as the module itself when `asModule` (`import * as events`, `const events = require('events')`),
+ * else as its `EventEmitter` (`import { EventEmitter }`, `import EventEmitter from 'events'`,
+ * `const EventEmitter = require('events')`, `const { EventEmitter } = require('events')`,
+ * `require('events').EventEmitter`).
+ */
+function bindsEmitter(program: TSESTree.Program, local: string, asModule: boolean): boolean {
+  for (const statement of program.body) {
+    if (statement.type === AST_NODE_TYPES.ImportDeclaration) {
+      if (!EMITTER_MODULE.test(statement.source.value)) continue;
+      for (const specifier of statement.specifiers) {
+        if (specifier.local.name !== local) continue;
+        if (specifier.type === AST_NODE_TYPES.ImportNamespaceSpecifier) return asModule;
+        if (specifier.type === AST_NODE_TYPES.ImportDefaultSpecifier) return true;
+        const imported = specifier.imported.type === AST_NODE_TYPES.Identifier ? specifier.imported.name : specifier.imported.value;
+        return !asModule && imported === 'EventEmitter';
+      }
+    } else if (statement.type === AST_NODE_TYPES.VariableDeclaration) {
+      for (const declarator of statement.declarations) {
+        const init = declarator.init;
+        if (!init) continue;
+        const member = init.type === AST_NODE_TYPES.MemberExpression && !init.computed && init.property.type === AST_NODE_TYPES.Identifier && init.property.name === 'EventEmitter';
+        const source = requiredModule(member ? (init as TSESTree.MemberExpression).object : init);
+        if (source === undefined || !EMITTER_MODULE.test(source)) continue;
+        if (declarator.id.type === AST_NODE_TYPES.Identifier && declarator.id.name === local) return member ? !asModule : true;
+        if (declarator.id.type === AST_NODE_TYPES.ObjectPattern && !member && !asModule) {
+          for (const property of declarator.id.properties) {
+            if (property.type === AST_NODE_TYPES.Property && property.key.type === AST_NODE_TYPES.Identifier && property.key.name === 'EventEmitter' && property.value.type === AST_NODE_TYPES.Identifier && property.value.name === local) return true;
+          }
+        }
+      }
+    }
+  }
+  return false;
+}
+
 function methodOf(cls: TSESTree.ClassDeclaration, node: TSESTree.Node): Declared | undefined {
-  if (!cls.id || cls.superClass || cls.abstract) return undefined;
+  if (!cls.id || (cls.superClass && !emitterBase(cls)) || cls.abstract) return undefined;
   // espree (JavaScript) leaves out `decorators` and `implements`
   if ((cls.decorators ?? []).some((d) => decoratorName(d) !== 'Injectable')) return undefined;
   if (!(cls.implements ?? []).every((clause) => projectInterface(clause))) return undefined;
@@ -454,19 +519,23 @@ function workspaceRoot(root: string): boolean {
   return readManifest(root)?.workspaces !== undefined;
 }
 
-/** Files at a package's root that name entry points in text this plugin does not parse: deployment and process files. */
-const CONFIG_FILE = /^(?:.*\.ya?ml|.*\.toml|Procfile|Dockerfile(?:\..*)?|package\.json|vercel\.json|now\.json|firebase\.json)$/;
-
-/** The words of the deployment and process files at the package root (serverless.yml, wrangler.toml, Procfile, package.json scripts). */
+/**
+ * The words of the deployment and process files (`unreached-modules.ts` deploymentFile:
+ * serverless.yml, wrangler.toml, Procfile, package.json scripts...) at the package root, and at
+ * its workspace's root for a monorepo application (`resolve.ts` undependedWorkspaceMember).
+ */
 function configWords(root: string): ReadonlySet<string> {
   const words = new Set<string>();
-  let names: string[];
-  try {
-    names = readdirSync(root);
-  } catch {
-    return words;
+  for (const dir of [root, undependedWorkspaceMember(root)]) {
+    if (dir === undefined) continue;
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      continue;
+    }
+    for (const name of names) if (deploymentFile(name)) for (const word of wordsOf(join(dir, name))) words.add(word);
   }
-  for (const name of names) if (CONFIG_FILE.test(name)) for (const word of wordsOf(join(root, name))) words.add(word);
   return words;
 }
 

@@ -51,6 +51,9 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, sep } from 'node:path';
 import type { TSESTree } from '@typescript-eslint/utils';
 import { fileMemo } from './file-memo.js';
+import { parsedModule } from './parsed-modules.js';
+import { walkParsed } from './static.js';
+import { undependedWorkspaceMember } from './resolve.js';
 import { testOnlyModule } from './test-paths.js';
 
 /** Directories whose files a framework, a platform or a person runs by their place (see the module comment). */
@@ -61,6 +64,18 @@ const ENTRY_FILE = /^(?:src\/(?:middleware|instrumentation(?:-client)?)\.[cm]?[j
 
 /** Deployment and process files, wherever they are in the package, whose text may name a module to start. */
 const DEPLOYMENT_FILE = /^(?:.*\.ya?ml|.*\.toml|.*\.json|.*\.sh|Procfile(?:\..*)?|Dockerfile(?:\..*)?|.*\.Dockerfile|Makefile|.*\.conf|.*\.ini|.*\.env(?:\..*)?)$/;
+
+/** Lock files: data, though their names end like deployment files. */
+const LOCK_FILE = /^(?:package-lock\.json|npm-shrinkwrap\.json|pnpm-lock\.yaml|yarn\.lock)$/;
+
+/**
+ * Whether a file named `name` (a base name) is a deployment or process file whose text may name
+ * a module to start or a function to call (`Dockerfile`, `Procfile`, `*.yml`, `*.toml`, `*.json`
+ * but lock files, `*.sh`, `Makefile`, `*.conf`, `*.ini`, `.env*`). Shared with `uncalled.ts`.
+ */
+export function deploymentFile(name: string): boolean {
+  return DEPLOYMENT_FILE.test(name) && !LOCK_FILE.test(name);
+}
 
 /** A source file of a package nested in the linted one (`project.ts` lists only the package's own), not a declaration file. */
 const NESTED_SOURCE = /^(?!.*\.d\.[cm]?ts$).*\.(?:[cm]?[jt]s|[jt]sx)$/;
@@ -86,14 +101,16 @@ const DATA_FILE = /\.(?:json|css|scss|sass|less|svg|png|jpe?g|gif|webp|md|mdx|tx
 const FINDS_FILES = /\breaddir(?:Sync)?\b|\b(?:glob|globSync|fg|fastGlob)\s*\(|\b__dirname\b|\bimport\.meta\.(?:url|dirname)\b|\bprocess\.cwd\s*\(/;
 
 /**
- * Whether a source text loads a module by a computed path that may be one of the package's: a
- * `require.context` or `import.meta.glob`; an `import()` / `require()` of a template literal
- * whose end names no data file (`./channels/${name}`, not `./messages/${locale}.json`); or of
- * any other expression in a text that finds files on disk (`readdirSync`, `__dirname`,
- * `process.cwd()`): a bare `import(moduleName)` elsewhere loads a package by its name.
+ * Whether the source text of the module at `path` (comments blanked) loads a module by a computed
+ * path that may be one of the package's: a `require.context` or `import.meta.glob`; an `import()` /
+ * `require()` of a template literal whose end names no data file (`./channels/${name}`, not
+ * `./messages/${locale}.json`); or of any other expression where the code around the load finds
+ * files on disk ({@link findsFilesAroundLoads}): a bare `import(moduleName)` elsewhere loads a
+ * package by its name.
  */
-function loadsByComputedPath(text: string): boolean {
+function loadsByComputedPath(path: string, text: string): boolean {
   if (DIRECTORY_LOADER.test(text) || REQUIRE_AS_VALUE.test(text)) return true;
+  let expressionLoad = false;
   for (const match of text.matchAll(COMPUTED_LOADS)) {
     if (/^(?:require\.context|import\.meta\.glob)$/.test(match[0])) return true;
     const argument = text.slice(match.index! + match[0].length).trimStart();
@@ -101,9 +118,43 @@ function loadsByComputedPath(text: string): boolean {
       const end = argument.indexOf('`', 1);
       const literal = end < 0 ? argument : argument.slice(0, end);
       if (!DATA_FILE.test(literal.slice(literal.lastIndexOf('}') + 1))) return true;
-    } else if (FINDS_FILES.test(text)) return true;
+    } else expressionLoad = true;
   }
-  return false;
+  return expressionLoad && FINDS_FILES.test(text) && findsFilesAroundLoads(path);
+}
+
+/** A top-level statement that only declares a function or a class (`function f() {}`, `export const f = () => {}`, `class C {}`): its body runs only when called. */
+function declaresCode(statement: TSESTree.ProgramStatement): boolean {
+  const declared = statement.type === 'ExportNamedDeclaration' || statement.type === 'ExportDefaultDeclaration' ? statement.declaration : statement;
+  if (!declared) return false;
+  if (/^(?:FunctionDeclaration|ClassDeclaration|TSDeclareFunction|FunctionExpression|ArrowFunctionExpression|ClassExpression)$/.test(declared.type)) return true;
+  return declared.type === 'VariableDeclaration' && declared.declarations.every((d) => d.init !== null && /^(?:FunctionExpression|ArrowFunctionExpression|ClassExpression)$/.test(d.init.type));
+}
+
+/**
+ * Whether, in the module at `path`, some `import()` / `require()` of a computed expression sits
+ * where the code finds files on disk (`readdirSync`, a glob call, `__dirname`, `import.meta.url`,
+ * `process.cwd()`): in the same top-level statement (the function or class holding the load), or
+ * in the module's own top-level code (not its other functions and classes: a Worker's
+ * `new URL('./w.js', import.meta.url)` in one function says nothing of a lazy component's
+ * `import(componentPath)` in another). A module that cannot be read or parsed counts.
+ */
+function findsFilesAroundLoads(path: string): boolean {
+  const parsed = parsedModule(path);
+  if (typeof parsed === 'string') return true;
+  const { text, program } = parsed;
+  const moduleCode = program.body.filter((statement) => !declaresCode(statement)).map((statement) => text.slice(statement.range[0], statement.range[1]));
+  if (moduleCode.some((code) => FINDS_FILES.test(code))) return true;
+  return program.body.some((statement) => {
+    const loads = walkParsed(statement, (node) => (computedLoad(node) ? 'stop' : undefined));
+    return loads && FINDS_FILES.test(text.slice(statement.range[0], statement.range[1]));
+  });
+}
+
+/** An `import(expression)` or `require(expression)` whose argument is neither a string nor a template literal. */
+function computedLoad(node: TSESTree.Node): boolean {
+  const argument = node.type === 'ImportExpression' ? node.source : node.type === 'CallExpression' && node.callee.type === 'Identifier' && node.callee.name === 'require' ? node.arguments[0] : undefined;
+  return argument !== undefined && argument.type !== 'Literal' && argument.type !== 'TemplateLiteral';
 }
 
 /**
@@ -172,7 +223,7 @@ function factsOf(root: string, files: readonly string[]): PackageFacts {
       found.loadsAnything = true;
       return;
     }
-    if (loader && loadsByComputedPath(text)) found.loadsAnything = true;
+    if (loader && loadsByComputedPath(path, text)) found.loadsAnything = true;
     if (loader && LOADER_KEY.test(text)) for (const match of text.matchAll(SOURCE_GLOB)) {
       if (match[1] === '' || match[1] === '.') found.loadsAnything = true;
       else found.globSuffixes.add(match[1]!.startsWith('.') ? match[1]! : `.${match[1]!}`);
@@ -190,11 +241,15 @@ function factsOf(root: string, files: readonly string[]): PackageFacts {
  * The deployment and process files of the package (`node_modules`, hidden directories left out),
  * and the source files of packages nested in it (`worker/package.json` beside the root's
  * `server.ts`: not the package's modules, but free to import them by a relative path, `import {
- * spend } from '../lib/quota'`), or `undefined` past the bound.
+ * spend } from '../lib/quota'`), or `undefined` past the bound. For a monorepo application
+ * (`resolve.ts` undependedWorkspaceMember) the walk starts at its workspace's root: the root's
+ * `docker-compose.yml` may start `apps/api/dist/worker.js`, and the other members' sources count
+ * as nested ones.
  */
 function deploymentFiles(root: string): string[] | undefined {
   const found: string[] = [];
-  const stack: Array<[string, boolean]> = [[root, false]];
+  const start = undependedWorkspaceMember(root) ?? root;
+  const stack: Array<[string, boolean]> = [[start, false]];
   let visited = 0;
   while (stack.length > 0) {
     const [dir, nested] = stack.pop()!;
@@ -205,13 +260,13 @@ function deploymentFiles(root: string): string[] | undefined {
     } catch {
       continue;
     }
-    const inNested = nested || (dir !== root && entries.some((entry) => entry.isFile() && entry.name === 'package.json'));
+    const inNested = dir !== root && (nested || dir === start || entries.some((entry) => entry.isFile() && entry.name === 'package.json'));
     for (const entry of entries) {
       if (entry.name.startsWith('.') && !/^\.env/.test(entry.name)) continue;
       if (entry.name === 'node_modules') continue;
       const path = join(dir, entry.name);
       if (entry.isDirectory()) stack.push([path, inNested]);
-      else if (entry.isFile() && ((DEPLOYMENT_FILE.test(entry.name) && !/^(?:package-lock\.json|npm-shrinkwrap\.json|pnpm-lock\.yaml|yarn\.lock)$/.test(entry.name)) || (inNested && NESTED_SOURCE.test(entry.name)))) {
+      else if (entry.isFile() && (deploymentFile(entry.name) || (inNested && NESTED_SOURCE.test(entry.name)))) {
         found.push(path);
         if (found.length > MAX_DEPLOYMENT_FILES) return undefined;
       }

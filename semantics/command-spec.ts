@@ -127,3 +127,13 @@ export function expiryOption(args: readonly CommandArg[], at: number, option: ke
   const unit = EXPIRY_UNITS[option];
   return { ttl: { arg: at + 1, unit }, bad: expiryLiteral(args[at + 1], unit, 'set')?.rejected ?? false };
 }
+
+/**
+ * The option token at `args[at]` that the command does not know (SET's and GETEX's
+ * `unknownOption`): its index, its text (a number written as one), and whether it reads like a
+ * TTL in seconds (`set(key, value, 3600)`: a wrapper's argument order taken for SET's).
+ */
+export function unknownOptionAt(args: readonly CommandArg[], at: number): NonNullable<CommandDescription['unknownOption']> {
+  const arg = args[at];
+  return { arg: at, token: typeof arg === 'number' ? String(arg) : (arg as string), looksLikeTtl: isSecondsTtl(arg) };
+}

@@ -7,7 +7,7 @@
  * package reads them through `describeCommand` in `commands.ts`.
  */
 
-import { base, EXPIRY_UNITS, expiryLiteral, expiryOption, isSecondsTtl, upper } from './command-spec.js';
+import { base, EXPIRY_UNITS, expiryLiteral, expiryOption, unknownOptionAt, upper } from './command-spec.js';
 import type { CommandArg, CommandDescription, KeyEffect } from './command-description.js';
 
 /**
@@ -99,7 +99,7 @@ export function describeGetex(args: readonly CommandArg[]): Omit<CommandDescript
       ttlOption = token;
       if (option.bad) nonPositiveTtlArg = i + 1;
       i++;
-    } else if (!unknownOptions) unknownOption ??= { arg: i, token: typeof arg === 'number' ? String(arg) : (arg as string), looksLikeTtl: isSecondsTtl(arg) };
+    } else if (!unknownOptions) unknownOption ??= unknownOptionAt(args, i);
   }
   // a syntax error: the key is neither read nor touched
   if (unknownOption) return { ...base([{ arg: 0, effect: 'read' }]), unknownOptions, unknownOption, rejected: true };

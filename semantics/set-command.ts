@@ -4,7 +4,7 @@
  * (`commands.ts`); internal to semantics/.
  */
 
-import { EXPIRY_UNITS, expiryOption, isSecondsTtl, upper } from './command-spec.js';
+import { EXPIRY_UNITS, expiryOption, unknownOptionAt, upper } from './command-spec.js';
 import type { CommandArg, CommandDescription, KeyEffect } from './commands.js';
 
 /**
@@ -67,7 +67,7 @@ export function describeSet(args: readonly CommandArg[]): Omit<CommandDescriptio
       ttlOption = token;
       if (option.bad) nonPositiveTtlArg = i + 1;
       i++;
-    } else if (!unknownOptions) unknownOption ??= { arg: i, token: typeof arg === 'number' ? String(arg) : (arg as string), looksLikeTtl: isSecondsTtl(arg) };
+    } else if (!unknownOptions) unknownOption ??= unknownOptionAt(args, i);
   }
   let effect: KeyEffect;
   if (ttl) effect = nx ? 'create-if-missing-with-ttl' : xx ? 'set-ttl' : 'create-with-ttl';

@@ -113,6 +113,23 @@ describe('a module no entry point reaches', () => {
     expect(lines(app({ 'lib/orm.ts': "export const config = { entities: ['dist/**/*.js'] };\n" }))).toEqual(BOTH);
     expect(lines(app({ 'lib/i18n.ts': 'export const messages = (locale: string) => import(`./messages/${locale}.json`);\n' }))).toEqual([]);
     expect(lines(app({ 'lib/optional.ts': 'export const optional = (name: string) => import(name);\n' }))).toEqual([]);
+    // where the load's own function or the module's top-level code finds files, it may load the package's modules
+    expect(lines(app({ 'lib/jobs.ts': "import { join } from 'node:path';\nconst dir = join(__dirname, 'jobs');\nexport function load(name: string) {\n  return require(join(dir, name));\n}\n" }))).toEqual(BOTH);
+    expect(lines(app({ 'lib/jobs.ts': "import { join } from 'node:path';\nexport async function load(name: string) {\n  return import(join(process.cwd(), 'jobs', name));\n}\n" }))).toEqual(BOTH);
+    // a file-finding call in another function says nothing of this load: a Worker's URL beside a lazy component's import
+    const lazy = [
+      'export function startWorker() {',
+      "  return new Worker(new URL('./optimize.worker.ts', import.meta.url));",
+      '}',
+      'export async function lazyComponent(componentPath: string) {',
+      '  const module = await import(componentPath);',
+      '  return module.default;',
+      '}',
+      '',
+    ].join('\n');
+    expect(lines(app({ 'lib/performance.ts': lazy }))).toEqual([]);
+    // ...unless the module does not parse
+    expect(lines(app({ 'lib/performance.ts': `${lazy}export const broken = (;\n` }))).toEqual(BOTH);
     // a tool's configuration globs files it never runs
     expect(lines(app({ 'vitest.config.ts': "export default { test: { include: ['**/*.ts'] }, entities: ['**/*.ts'] };\n" }))).toEqual([]);
   });
