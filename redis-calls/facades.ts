@@ -332,10 +332,17 @@ function findReadCaller(context: AnyContext, fn: FunctionLike): boolean {
  */
 function callsOfFacade(context: AnyContext, fn: FunctionLike, file: string, name: string): 'resolved' | 'unresolved' | 'none' {
   let resolved = false;
-  const { unresolved } = walkCallsOf(context, fn, file, name, () => {
-    resolved = true;
-    return true;
-  });
+  const { unresolved } = walkCallsOf(
+    context,
+    fn,
+    file,
+    name,
+    () => {
+      resolved = true;
+      return true;
+    },
+    true,
+  );
   return resolved ? 'resolved' : unresolved ? 'unresolved' : 'none';
 }
 
@@ -347,7 +354,14 @@ function callsOfFacade(context: AnyContext, fn: FunctionLike, file: string, name
  * the code nor is a Redis client's own command (`this.cache.m(key)` with `this.cache` of a config
  * object), so the module's callers of `fn` cannot all be known.
  */
-function walkCallsOf(context: AnyContext, fn: FunctionLike, file: string, name: string, onSite: (call: TSESTree.CallExpression) => boolean | void): { unresolved: boolean } {
+function walkCallsOf(
+  context: AnyContext,
+  fn: FunctionLike,
+  file: string,
+  name: string,
+  onSite: (call: TSESTree.CallExpression) => boolean | void,
+  hopsKnown = false,
+): { unresolved: boolean } {
   const detector = clientDetectorOf(context);
   let unresolved = false;
   let stopped = false;
@@ -360,7 +374,10 @@ function walkCallsOf(context: AnyContext, fn: FunctionLike, file: string, name: 
       targets = [functionNamed(detector, callee)].filter((t) => t !== undefined);
     } else if (callee.type === AST_NODE_TYPES.MemberExpression && propertyName(callee.property, callee.computed) === name) {
       targets = methodTargets(detector, callee, name);
-      if (targets.length === 0 && !detector.classify(callee.object).redis) unresolved = true;
+      // `hopsKnown`: a call that forwards the key parameter of a function of the same name it
+      // sits in (an adapter's `incr(key) { p.incr(key); return this }` on a receiver the rules
+      // cannot read) hands on its own callers' key, and those are calls of this name too
+      if (targets.length === 0 && !detector.classify(callee.object).redis && !(hopsKnown && sameNameHop(context, call, name))) unresolved = true;
     }
     const reaches = targets.some((target) => {
       const where = target.context.physicalFilename ?? target.context.filename;
@@ -369,6 +386,25 @@ function walkCallsOf(context: AnyContext, fn: FunctionLike, file: string, name: 
     if (reaches && onSite(call) === true) stopped = true;
   });
   return { unresolved };
+}
+
+/**
+ * Whether `call` (a method call named `name`) forwards, as its first argument, a parameter of a
+ * function named `name` it is written in (directly, or in a callback or executor of it): a hop
+ * of the same pass-through, whose key its own callers choose (`incr(key) { p.incr(key); return
+ * wrapper }`).
+ */
+function sameNameHop(context: AnyContext, call: TSESTree.CallExpression, name: string): boolean {
+  const first = call.arguments[0] ? unwrap(call.arguments[0]) : undefined;
+  if (first?.type !== AST_NODE_TYPES.Identifier) return false;
+  const def = findVariable(context, first)?.defs[0];
+  if (def?.type !== 'Parameter') return false;
+  const owner = def.node as TSESTree.Node;
+  return (
+    (owner.type === AST_NODE_TYPES.FunctionDeclaration || owner.type === AST_NODE_TYPES.FunctionExpression || owner.type === AST_NODE_TYPES.ArrowFunctionExpression) &&
+    functionName(owner) === name &&
+    encloses(owner.body, call)
+  );
 }
 
 const codeImports = new WeakMap<object, boolean>();
