@@ -33,7 +33,7 @@ import { sameKeyByShape } from './key-id.js';
 import { keyShapeOf } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
 import { TTL_NAME } from './names.js';
-import { alwaysExits, defaultImportOf, findVariable, numberLiteral, propertyName, swappedComparison, unwrap, walk, type AnyContext } from './static.js';
+import { alwaysExits, constInitializer, defaultImportOf, findVariable, numberLiteral, propertyName, swappedComparison, unwrap, walk, type AnyContext } from './static.js';
 
 /**
  * Whether `call` writes the key at argument `keyArg` in the no-TTL arm of an explicit TTL test
@@ -45,6 +45,9 @@ export function inNoTtlArm(context: AnyContext, call: RedisCall, keyNode: TSESTr
   for (let node: TSESTree.Node = call.node; node.parent; node = node.parent) {
     const parent: TSESTree.Node = node.parent;
     // Option.match(ttl, { onNone: () => set(k, v), onSome: (t) => set(k, v, 'PX', t) })
+    // a command queued as a callback (`queue.push(() => client.set(k, v))`) is the same write,
+    // deferred: the arm it sits in is the queuing code's
+    if (isFunction(parent) && deferredCommand(parent, node)) continue;
     if (isFunction(parent)) return optionMatchSibling(context, parent, shape, keyText, keyNode);
     if ((parent.type === 'IfStatement' || parent.type === 'ConditionalExpression') && parent.test !== node) {
       const inConsequent = node === parent.consequent;
@@ -85,6 +88,19 @@ export function inNoTtlArm(context: AnyContext, call: RedisCall, keyNode: TSESTr
     }
   }
   return false;
+}
+
+/**
+ * Whether `fn`, the function around `body`, only defers the one command it holds: an argument of a
+ * call (`commands.push(() => client.set(k, v))`, `queue.add(async () => { await c.set(k, v) })`)
+ * whose body is that command's expression or a block of that one statement.
+ */
+function deferredCommand(fn: TSESTree.Node, body: TSESTree.Node): boolean {
+  const holder = fn.parent;
+  if (holder?.type !== 'CallExpression' && holder?.type !== 'NewExpression') return false;
+  if (!holder.arguments.some((argument) => argument === fn)) return false;
+  if (!('body' in fn) || fn.body !== body) return false;
+  return body.type !== 'BlockStatement' || body.body.length === 1;
 }
 
 /**
@@ -244,7 +260,13 @@ function ttlReferences(context: AnyContext, call: RedisCall, keyNode: TSESTree.N
   const sources = ttlArg ? [ttlArg] : call.argumentNodes.filter((node) => node !== keyNode);
   const keyRefs = referencesIn(context, keyNode);
   const refs = new Set<string>();
-  for (const source of sources) for (const ref of referencesIn(context, source)) if (!keyRefs.has(ref)) refs.add(ref);
+  for (const source of sources) {
+    for (const ref of referencesIn(context, source)) if (!keyRefs.has(ref)) refs.add(ref);
+    // a TTL read into a `const` first (`const ttl = args[exIdx + 1]`): what it was read from too
+    const bare = unwrap(source);
+    const init = bare.type === 'Identifier' ? constInitializer(context, bare) : undefined;
+    if (init) for (const ref of referencesIn(context, init)) if (!keyRefs.has(ref)) refs.add(ref);
+  }
   return refs;
 }
 
