@@ -374,10 +374,14 @@ function walkCallsOf(
       targets = [functionNamed(detector, callee)].filter((t) => t !== undefined);
     } else if (callee.type === AST_NODE_TYPES.MemberExpression && propertyName(callee.property, callee.computed) === name) {
       targets = methodTargets(detector, callee, name);
-      // `hopsKnown`: a call that forwards the key parameter of a function of the same name it
-      // sits in (an adapter's `incr(key) { p.incr(key); return this }` on a receiver the rules
-      // cannot read) hands on its own callers' key, and those are calls of this name too
-      if (targets.length === 0 && !detector.classify(callee.object).redis && !(hopsKnown && sameNameHop(context, call, name))) unresolved = true;
+      // `hopsKnown`: a call on a receiver known to be something else (`new URLSearchParams()`)
+      // is no call of `fn`, and one that forwards the key parameter of a function of the same
+      // name it sits in (an adapter's `incr(key) { p.incr(key); return this }` on a receiver the
+      // rules cannot read) hands on its own callers' key, and those are calls of this name too
+      if (targets.length === 0) {
+        const receiver = detector.classify(callee.object);
+        if (!receiver.redis && !(hopsKnown && (receiver.proven || sameNameHop(context, call, name)))) unresolved = true;
+      }
     }
     const reaches = targets.some((target) => {
       const where = target.context.physicalFilename ?? target.context.filename;
@@ -792,23 +796,31 @@ const callSites = new WeakMap<TSESTree.Node, CallSites | null>();
  * (its callers may be other people's code), no file on disk or no `package.json`, or a call of its
  * name the rules cannot resolve (`this.cache.m(key)` with `this.cache = config.cache`).
  */
-export function callSitesOf(context: AnyContext, fn: FunctionLike): CallSites | undefined {
-  let found = callSites.get(fn);
+export function callSitesOf(context: AnyContext, fn: FunctionLike, hopsKnown = false): CallSites | undefined {
+  const cache = hopsKnown ? callSitesAcrossHops : callSites;
+  let found = cache.get(fn);
   if (found === undefined) {
-    found = collectCallSites(context, fn) ?? null;
-    callSites.set(fn, found);
+    found = collectCallSites(context, fn, hopsKnown) ?? null;
+    cache.set(fn, found);
   }
   return found ?? undefined;
 }
 
-function collectCallSites(context: AnyContext, fn: FunctionLike): CallSites | undefined {
+/**
+ * {@link callSitesOf} with `hopsKnown` (true): a call of the name that forwards the key parameter
+ * of a function of that name it sits in, on a receiver the rules cannot read, does not make the
+ * callers unknown ({@link walkCallsOf}).
+ */
+const callSitesAcrossHops = new WeakMap<TSESTree.Node, CallSites | null>();
+
+function collectCallSites(context: AnyContext, fn: FunctionLike, hopsKnown: boolean): CallSites | undefined {
   const file = context.physicalFilename ?? context.filename;
   const name = functionName(fn);
   if (name === undefined) return undefined;
   const sites: CallSite[] = [];
   const word = new RegExp(`\\b${name.replace(/[^\w$]/g, '\\$&')}\\b`, 'g');
   let named = (context.sourceCode.text.match(word)?.length ?? 0) > 1;
-  if (sitesIn(context, fn, file, name, sites) === 'unresolved') return undefined;
+  if (sitesIn(context, fn, file, name, sites, hopsKnown) === 'unresolved') return undefined;
   if (!reachableFromOutside(fn, context)) return { sites, named };
   if (!file || !isAbsolute(file)) return undefined;
   const info = packageOf(file);
@@ -825,7 +837,7 @@ function collectCallSites(context: AnyContext, fn: FunctionLike): CallSites | un
     if (!ownIsTest && TEST_PATH.test(relative(info.root, path))) continue;
     const module = loadModule(context, specifierOf(file, path));
     if (!module) return undefined;
-    if (sitesIn(moduleContext(context, module), fn, file, name, sites) === 'unresolved') return undefined;
+    if (sitesIn(moduleContext(context, module), fn, file, name, sites, hopsKnown) === 'unresolved') return undefined;
   }
   return { sites, named };
 }
@@ -835,10 +847,17 @@ function collectCallSites(context: AnyContext, fn: FunctionLike): CallSites | un
  * `sites`; `'unresolved'` when the module has a call of that name that cannot be resolved
  * ({@link walkCallsOf}: the sites are then not all known).
  */
-function sitesIn(context: AnyContext, fn: FunctionLike, file: string, name: string, sites: CallSite[]): 'unresolved' | undefined {
-  const { unresolved } = walkCallsOf(context, fn, file, name, (call) => {
-    sites.push({ call, context });
-  });
+function sitesIn(context: AnyContext, fn: FunctionLike, file: string, name: string, sites: CallSite[], hopsKnown = false): 'unresolved' | undefined {
+  const { unresolved } = walkCallsOf(
+    context,
+    fn,
+    file,
+    name,
+    (call) => {
+      sites.push({ call, context });
+    },
+    hopsKnown,
+  );
   return unresolved ? 'unresolved' : undefined;
 }
 

@@ -28,6 +28,7 @@
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { COMMANDS_WITHOUT_TTL_SYNTAX, EXPIRY_EFFECTS } from '../semantics/commands.js';
+import { callersPassTested, deferredCommand } from './deferred-arms.js';
 import { redisCallsIn } from './index.js';
 import { sameKeyByShape } from './key-id.js';
 import { keyShapeOf } from './key-shape.js';
@@ -42,29 +43,36 @@ import { alwaysExits, constInitializer, defaultImportOf, findVariable, numberLit
 export function inNoTtlArm(context: AnyContext, call: RedisCall, keyNode: TSESTree.Node): boolean {
   const shape = keyShapeOf(context, keyNode).shape;
   const keyText = squeeze(context.sourceCode.getText(keyNode));
+  // crossed a callback that only queues the write: which arm runs is then the callers' to show
+  // (redis-calls/deferred-arms.ts)
+  let deferred = false;
+  const decided = (test: TSESTree.Node): boolean => !deferred || callersPassTested(context, test);
   for (let node: TSESTree.Node = call.node; node.parent; node = node.parent) {
     const parent: TSESTree.Node = node.parent;
     // Option.match(ttl, { onNone: () => set(k, v), onSome: (t) => set(k, v, 'PX', t) })
     // a command queued as a callback (`queue.push(() => client.set(k, v))`) is the same write,
     // deferred: the arm it sits in is the queuing code's
-    if (isFunction(parent) && deferredCommand(parent, node)) continue;
+    if (isFunction(parent) && deferredCommand(parent, node)) {
+      deferred = true;
+      continue;
+    }
     if (isFunction(parent)) return optionMatchSibling(context, parent, shape, keyText, keyNode);
     if ((parent.type === 'IfStatement' || parent.type === 'ConditionalExpression') && parent.test !== node) {
       const inConsequent = node === parent.consequent;
       const other = inConsequent ? parent.alternate : parent.consequent;
       // the write runs when the test is `inConsequent`
-      if (other && armSetsTtl(context, other, { node: parent.test, value: inConsequent }, shape, keyText, keyNode)) return true;
+      if (other && armSetsTtl(context, other, { node: parent.test, value: inConsequent }, shape, keyText, keyNode)) return decided(parent.test);
       // if (ttl) { ...multi(commandsWithPx) } else { mset(...) }: MSET cannot carry the TTL the other arm hands on
-      if (other && COMMANDS_WITHOUT_TTL_SYNTAX.has(call.command) && armHandsOnTestedTtl(context, other, { node: parent.test, value: inConsequent })) return true;
+      if (other && COMMANDS_WITHOUT_TTL_SYNTAX.has(call.command) && armHandsOnTestedTtl(context, other, { node: parent.test, value: inConsequent })) return decided(parent.test);
       // if (ttl === 0) set(k, v) else setWithTtl(k, v, ttl): the caller's TTL parameter said none
-      if (callerChoseNoTtl(context, { node: parent.test, value: inConsequent }, node)) return true;
+      if (callerChoseNoTtl(context, { node: parent.test, value: inConsequent }, node)) return decided(parent.test);
       // if (disableTtl) return redis.set(k, v);  return redis.setex(k, ttl, v);
       if (!other && parent.type === 'IfStatement' && alwaysExits(parent.consequent)) {
         const slot = parent.parent;
         const list: readonly TSESTree.Node[] =
           slot.type === 'BlockStatement' || slot.type === 'Program' ? slot.body : slot.type === 'SwitchCase' ? slot.consequent : [];
         for (const sibling of list.slice(list.indexOf(parent) + 1)) {
-          if (armSetsTtl(context, sibling, { node: parent.test, value: true }, shape, keyText, keyNode)) return true;
+          if (armSetsTtl(context, sibling, { node: parent.test, value: true }, shape, keyText, keyNode)) return decided(parent.test);
         }
       }
     }
@@ -72,7 +80,7 @@ export function inNoTtlArm(context: AnyContext, call: RedisCall, keyNode: TSESTr
     // switch: another case that writes the key with a TTL is the other arm of the same decision
     if (parent.type === 'SwitchCase' && parent.parent.type === 'SwitchStatement' && stateMachineSwitch(parent.parent)) {
       for (const other of parent.parent.cases) {
-        if (other !== parent && armSetsTtl(context, other, null, shape, keyText, keyNode)) return true;
+        if (other !== parent && armSetsTtl(context, other, null, shape, keyText, keyNode)) return !deferred;
       }
     }
     // if (ttl) { await redis.set(k, v, 'EX', ttl); return; }  await redis.set(k, v);
@@ -80,27 +88,14 @@ export function inNoTtlArm(context: AnyContext, call: RedisCall, keyNode: TSESTr
       const list: readonly TSESTree.Node[] = parent.type === 'SwitchCase' ? parent.consequent : parent.body;
       for (const sibling of list.slice(0, list.indexOf(node))) {
         if (sibling.type === 'IfStatement' && !sibling.alternate && alwaysExits(sibling.consequent)) {
-          if (armSetsTtl(context, sibling.consequent, { node: sibling.test, value: false }, shape, keyText, keyNode)) return true;
-          if (callerChoseNoTtl(context, { node: sibling.test, value: false }, node)) return true;
-          if (COMMANDS_WITHOUT_TTL_SYNTAX.has(call.command) && armHandsOnTestedTtl(context, sibling.consequent, { node: sibling.test, value: false })) return true;
+          if (armSetsTtl(context, sibling.consequent, { node: sibling.test, value: false }, shape, keyText, keyNode)) return decided(sibling.test);
+          if (callerChoseNoTtl(context, { node: sibling.test, value: false }, node)) return decided(sibling.test);
+          if (COMMANDS_WITHOUT_TTL_SYNTAX.has(call.command) && armHandsOnTestedTtl(context, sibling.consequent, { node: sibling.test, value: false })) return decided(sibling.test);
         }
       }
     }
   }
   return false;
-}
-
-/**
- * Whether `fn`, the function around `body`, only defers the one command it holds: an argument of a
- * call (`commands.push(() => client.set(k, v))`, `queue.add(async () => { await c.set(k, v) })`)
- * whose body is that command's expression or a block of that one statement.
- */
-function deferredCommand(fn: TSESTree.Node, body: TSESTree.Node): boolean {
-  const holder = fn.parent;
-  if (holder?.type !== 'CallExpression' && holder?.type !== 'NewExpression') return false;
-  if (!holder.arguments.some((argument) => argument === fn)) return false;
-  if (!('body' in fn) || fn.body !== body) return false;
-  return body.type !== 'BlockStatement' || body.body.length === 1;
 }
 
 /**
