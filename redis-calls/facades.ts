@@ -59,7 +59,7 @@ import { destructuredArgument, type DestructuredValue } from './destructured-par
 import { mayBeWrapperName, walkImporters } from './importers.js';
 import { chosenArm, optionArmsOf, optionProperty, optionValue, type OptionArms } from './option-arms.js';
 import { LISTING_TTL_MS, packageFiles, packageOf } from './project.js';
-import { commonJsExportName, encloses, findVariable, propertyName, referenceName, resolveConstExpression, staticValue, unwrap, type AnyContext, type FunctionLike } from './static.js';
+import { commonJsExportName, constInitializer, encloses, findVariable, propertyName, referenceName, resolveConstExpression, staticValue, unwrap, type AnyContext, type FunctionLike } from './static.js';
 // paths of tests (test-paths.ts): a call there does not make a facade's production callers reachable
 import { TEST_PATH } from './test-paths.js';
 
@@ -374,13 +374,13 @@ function walkCallsOf(
       targets = [functionNamed(detector, callee)].filter((t) => t !== undefined);
     } else if (callee.type === AST_NODE_TYPES.MemberExpression && propertyName(callee.property, callee.computed) === name) {
       targets = methodTargets(detector, callee, name);
-      // `hopsKnown`: a call on a receiver known to be something else (`new URLSearchParams()`)
-      // is no call of `fn`, and one that forwards the key parameter of a function of the same
+      // `hopsKnown`: a call on an instance of a global class (`new URLSearchParams()`) is no
+      // call of `fn`, and one that forwards the key parameter of a function of the same
       // name it sits in (an adapter's `incr(key) { p.incr(key); return this }` on a receiver the
       // rules cannot read) hands on its own callers' key, and those are calls of this name too
       if (targets.length === 0) {
         const receiver = detector.classify(callee.object);
-        if (!receiver.redis && !(hopsKnown && (receiver.proven || sameNameHop(context, call, name)))) unresolved = true;
+        if (!receiver.redis && !(hopsKnown && (globalInstance(context, callee.object) || sameNameHop(context, call, name)))) unresolved = true;
       }
     }
     const reaches = targets.some((target) => {
@@ -409,6 +409,15 @@ function sameNameHop(context: AnyContext, call: TSESTree.CallExpression, name: s
     functionName(owner) === name &&
     encloses(owner.body, call)
   );
+}
+
+/** Whether `node` is, or is a `const` holding, `new X(...)` of a global class (`URLSearchParams`, `Map`): no object of the code. */
+function globalInstance(context: AnyContext, node: TSESTree.Node): boolean {
+  let value = unwrap(node);
+  if (value.type === AST_NODE_TYPES.Identifier) value = constInitializer(context, value) ?? value;
+  if (value.type !== AST_NODE_TYPES.NewExpression) return false;
+  const callee = unwrap(value.callee);
+  return callee.type === AST_NODE_TYPES.Identifier && clientDetectorOf(context).identifierOrigin(callee).kind === 'global';
 }
 
 const codeImports = new WeakMap<object, boolean>();
