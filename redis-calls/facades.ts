@@ -59,7 +59,7 @@ import { destructuredArgument, type DestructuredValue } from './destructured-par
 import { mayBeWrapperName, walkImporters } from './importers.js';
 import { chosenArm, optionArmsOf, optionProperty, optionValue, type OptionArms } from './option-arms.js';
 import { LISTING_TTL_MS, packageFiles, packageOf } from './project.js';
-import { commonJsExportName, encloses, findVariable, propertyName, referenceName, resolveConstExpression, staticValue, unwrap, type AnyContext, type FunctionLike } from './static.js';
+import { commonJsExportName, constInitializer, encloses, findVariable, propertyName, referenceName, resolveConstExpression, staticValue, unwrap, type AnyContext, type FunctionLike } from './static.js';
 // paths of tests (test-paths.ts): a call there does not make a facade's production callers reachable
 import { TEST_PATH } from './test-paths.js';
 
@@ -332,10 +332,17 @@ function findReadCaller(context: AnyContext, fn: FunctionLike): boolean {
  */
 function callsOfFacade(context: AnyContext, fn: FunctionLike, file: string, name: string): 'resolved' | 'unresolved' | 'none' {
   let resolved = false;
-  const { unresolved } = walkCallsOf(context, fn, file, name, () => {
-    resolved = true;
-    return true;
-  });
+  const { unresolved } = walkCallsOf(
+    context,
+    fn,
+    file,
+    name,
+    () => {
+      resolved = true;
+      return true;
+    },
+    true,
+  );
   return resolved ? 'resolved' : unresolved ? 'unresolved' : 'none';
 }
 
@@ -347,7 +354,14 @@ function callsOfFacade(context: AnyContext, fn: FunctionLike, file: string, name
  * the code nor is a Redis client's own command (`this.cache.m(key)` with `this.cache` of a config
  * object), so the module's callers of `fn` cannot all be known.
  */
-function walkCallsOf(context: AnyContext, fn: FunctionLike, file: string, name: string, onSite: (call: TSESTree.CallExpression) => boolean | void): { unresolved: boolean } {
+function walkCallsOf(
+  context: AnyContext,
+  fn: FunctionLike,
+  file: string,
+  name: string,
+  onSite: (call: TSESTree.CallExpression) => boolean | void,
+  hopsKnown = false,
+): { unresolved: boolean } {
   const detector = clientDetectorOf(context);
   let unresolved = false;
   let stopped = false;
@@ -360,7 +374,14 @@ function walkCallsOf(context: AnyContext, fn: FunctionLike, file: string, name: 
       targets = [functionNamed(detector, callee)].filter((t) => t !== undefined);
     } else if (callee.type === AST_NODE_TYPES.MemberExpression && propertyName(callee.property, callee.computed) === name) {
       targets = methodTargets(detector, callee, name);
-      if (targets.length === 0 && !detector.classify(callee.object).redis) unresolved = true;
+      // `hopsKnown`: a call on an instance of a global class (`new URLSearchParams()`) is no
+      // call of `fn`, and one that forwards the key parameter of a function of the same
+      // name it sits in (an adapter's `incr(key) { p.incr(key); return this }` on a receiver the
+      // rules cannot read) hands on its own callers' key, and those are calls of this name too
+      if (targets.length === 0) {
+        const receiver = detector.classify(callee.object);
+        if (!receiver.redis && !(hopsKnown && (globalInstance(context, callee.object) || sameNameHop(context, call, name)))) unresolved = true;
+      }
     }
     const reaches = targets.some((target) => {
       const where = target.context.physicalFilename ?? target.context.filename;
@@ -369,6 +390,34 @@ function walkCallsOf(context: AnyContext, fn: FunctionLike, file: string, name: 
     if (reaches && onSite(call) === true) stopped = true;
   });
   return { unresolved };
+}
+
+/**
+ * Whether `call` (a method call named `name`) forwards, as its first argument, a parameter of a
+ * function named `name` it is written in (directly, or in a callback or executor of it): a hop
+ * of the same pass-through, whose key its own callers choose (`incr(key) { p.incr(key); return
+ * wrapper }`).
+ */
+function sameNameHop(context: AnyContext, call: TSESTree.CallExpression, name: string): boolean {
+  const first = call.arguments[0] ? unwrap(call.arguments[0]) : undefined;
+  if (first?.type !== AST_NODE_TYPES.Identifier) return false;
+  const def = findVariable(context, first)?.defs[0];
+  if (def?.type !== 'Parameter') return false;
+  const owner = def.node as TSESTree.Node;
+  return (
+    (owner.type === AST_NODE_TYPES.FunctionDeclaration || owner.type === AST_NODE_TYPES.FunctionExpression || owner.type === AST_NODE_TYPES.ArrowFunctionExpression) &&
+    functionName(owner) === name &&
+    encloses(owner.body, call)
+  );
+}
+
+/** Whether `node` is, or is a `const` holding, `new X(...)` of a global class (`URLSearchParams`, `Map`): no object of the code. */
+function globalInstance(context: AnyContext, node: TSESTree.Node): boolean {
+  let value = unwrap(node);
+  if (value.type === AST_NODE_TYPES.Identifier) value = constInitializer(context, value) ?? value;
+  if (value.type !== AST_NODE_TYPES.NewExpression) return false;
+  const callee = unwrap(value.callee);
+  return callee.type === AST_NODE_TYPES.Identifier && clientDetectorOf(context).identifierOrigin(callee).kind === 'global';
 }
 
 const codeImports = new WeakMap<object, boolean>();
@@ -756,23 +805,31 @@ const callSites = new WeakMap<TSESTree.Node, CallSites | null>();
  * (its callers may be other people's code), no file on disk or no `package.json`, or a call of its
  * name the rules cannot resolve (`this.cache.m(key)` with `this.cache = config.cache`).
  */
-export function callSitesOf(context: AnyContext, fn: FunctionLike): CallSites | undefined {
-  let found = callSites.get(fn);
+export function callSitesOf(context: AnyContext, fn: FunctionLike, hopsKnown = false): CallSites | undefined {
+  const cache = hopsKnown ? callSitesAcrossHops : callSites;
+  let found = cache.get(fn);
   if (found === undefined) {
-    found = collectCallSites(context, fn) ?? null;
-    callSites.set(fn, found);
+    found = collectCallSites(context, fn, hopsKnown) ?? null;
+    cache.set(fn, found);
   }
   return found ?? undefined;
 }
 
-function collectCallSites(context: AnyContext, fn: FunctionLike): CallSites | undefined {
+/**
+ * {@link callSitesOf} with `hopsKnown` (true): a call of the name that forwards the key parameter
+ * of a function of that name it sits in, on a receiver the rules cannot read, does not make the
+ * callers unknown ({@link walkCallsOf}).
+ */
+const callSitesAcrossHops = new WeakMap<TSESTree.Node, CallSites | null>();
+
+function collectCallSites(context: AnyContext, fn: FunctionLike, hopsKnown: boolean): CallSites | undefined {
   const file = context.physicalFilename ?? context.filename;
   const name = functionName(fn);
   if (name === undefined) return undefined;
   const sites: CallSite[] = [];
   const word = new RegExp(`\\b${name.replace(/[^\w$]/g, '\\$&')}\\b`, 'g');
   let named = (context.sourceCode.text.match(word)?.length ?? 0) > 1;
-  if (sitesIn(context, fn, file, name, sites) === 'unresolved') return undefined;
+  if (sitesIn(context, fn, file, name, sites, hopsKnown) === 'unresolved') return undefined;
   if (!reachableFromOutside(fn, context)) return { sites, named };
   if (!file || !isAbsolute(file)) return undefined;
   const info = packageOf(file);
@@ -789,7 +846,7 @@ function collectCallSites(context: AnyContext, fn: FunctionLike): CallSites | un
     if (!ownIsTest && TEST_PATH.test(relative(info.root, path))) continue;
     const module = loadModule(context, specifierOf(file, path));
     if (!module) return undefined;
-    if (sitesIn(moduleContext(context, module), fn, file, name, sites) === 'unresolved') return undefined;
+    if (sitesIn(moduleContext(context, module), fn, file, name, sites, hopsKnown) === 'unresolved') return undefined;
   }
   return { sites, named };
 }
@@ -799,10 +856,17 @@ function collectCallSites(context: AnyContext, fn: FunctionLike): CallSites | un
  * `sites`; `'unresolved'` when the module has a call of that name that cannot be resolved
  * ({@link walkCallsOf}: the sites are then not all known).
  */
-function sitesIn(context: AnyContext, fn: FunctionLike, file: string, name: string, sites: CallSite[]): 'unresolved' | undefined {
-  const { unresolved } = walkCallsOf(context, fn, file, name, (call) => {
-    sites.push({ call, context });
-  });
+function sitesIn(context: AnyContext, fn: FunctionLike, file: string, name: string, sites: CallSite[], hopsKnown = false): 'unresolved' | undefined {
+  const { unresolved } = walkCallsOf(
+    context,
+    fn,
+    file,
+    name,
+    (call) => {
+      sites.push({ call, context });
+    },
+    hopsKnown,
+  );
   return unresolved ? 'unresolved' : undefined;
 }
 

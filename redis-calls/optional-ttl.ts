@@ -28,12 +28,13 @@
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { COMMANDS_WITHOUT_TTL_SYNTAX, EXPIRY_EFFECTS } from '../semantics/commands.js';
+import { callersPassTested, deferredCommand } from './deferred-arms.js';
 import { redisCallsIn } from './index.js';
 import { sameKeyByShape } from './key-id.js';
 import { keyShapeOf } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
 import { TTL_NAME } from './names.js';
-import { alwaysExits, defaultImportOf, findVariable, numberLiteral, propertyName, swappedComparison, unwrap, walk, type AnyContext } from './static.js';
+import { alwaysExits, constInitializer, defaultImportOf, findVariable, numberLiteral, propertyName, swappedComparison, unwrap, walk, type AnyContext } from './static.js';
 
 /**
  * Whether `call` writes the key at argument `keyArg` in the no-TTL arm of an explicit TTL test
@@ -42,26 +43,36 @@ import { alwaysExits, defaultImportOf, findVariable, numberLiteral, propertyName
 export function inNoTtlArm(context: AnyContext, call: RedisCall, keyNode: TSESTree.Node): boolean {
   const shape = keyShapeOf(context, keyNode).shape;
   const keyText = squeeze(context.sourceCode.getText(keyNode));
+  // crossed a callback that only queues the write: which arm runs is then the callers' to show
+  // (redis-calls/deferred-arms.ts)
+  let deferred = false;
+  const decided = (test: TSESTree.Node): boolean => !deferred || callersPassTested(context, test);
   for (let node: TSESTree.Node = call.node; node.parent; node = node.parent) {
     const parent: TSESTree.Node = node.parent;
     // Option.match(ttl, { onNone: () => set(k, v), onSome: (t) => set(k, v, 'PX', t) })
+    // a command queued as a callback (`queue.push(() => client.set(k, v))`) is the same write,
+    // deferred: the arm it sits in is the queuing code's
+    if (isFunction(parent) && deferredCommand(parent, node)) {
+      deferred = true;
+      continue;
+    }
     if (isFunction(parent)) return optionMatchSibling(context, parent, shape, keyText, keyNode);
     if ((parent.type === 'IfStatement' || parent.type === 'ConditionalExpression') && parent.test !== node) {
       const inConsequent = node === parent.consequent;
       const other = inConsequent ? parent.alternate : parent.consequent;
       // the write runs when the test is `inConsequent`
-      if (other && armSetsTtl(context, other, { node: parent.test, value: inConsequent }, shape, keyText, keyNode)) return true;
+      if (other && armSetsTtl(context, other, { node: parent.test, value: inConsequent }, shape, keyText, keyNode)) return decided(parent.test);
       // if (ttl) { ...multi(commandsWithPx) } else { mset(...) }: MSET cannot carry the TTL the other arm hands on
-      if (other && COMMANDS_WITHOUT_TTL_SYNTAX.has(call.command) && armHandsOnTestedTtl(context, other, { node: parent.test, value: inConsequent })) return true;
+      if (other && COMMANDS_WITHOUT_TTL_SYNTAX.has(call.command) && armHandsOnTestedTtl(context, other, { node: parent.test, value: inConsequent })) return decided(parent.test);
       // if (ttl === 0) set(k, v) else setWithTtl(k, v, ttl): the caller's TTL parameter said none
-      if (callerChoseNoTtl(context, { node: parent.test, value: inConsequent }, node)) return true;
+      if (callerChoseNoTtl(context, { node: parent.test, value: inConsequent }, node)) return decided(parent.test);
       // if (disableTtl) return redis.set(k, v);  return redis.setex(k, ttl, v);
       if (!other && parent.type === 'IfStatement' && alwaysExits(parent.consequent)) {
         const slot = parent.parent;
         const list: readonly TSESTree.Node[] =
           slot.type === 'BlockStatement' || slot.type === 'Program' ? slot.body : slot.type === 'SwitchCase' ? slot.consequent : [];
         for (const sibling of list.slice(list.indexOf(parent) + 1)) {
-          if (armSetsTtl(context, sibling, { node: parent.test, value: true }, shape, keyText, keyNode)) return true;
+          if (armSetsTtl(context, sibling, { node: parent.test, value: true }, shape, keyText, keyNode)) return decided(parent.test);
         }
       }
     }
@@ -69,7 +80,7 @@ export function inNoTtlArm(context: AnyContext, call: RedisCall, keyNode: TSESTr
     // switch: another case that writes the key with a TTL is the other arm of the same decision
     if (parent.type === 'SwitchCase' && parent.parent.type === 'SwitchStatement' && stateMachineSwitch(parent.parent)) {
       for (const other of parent.parent.cases) {
-        if (other !== parent && armSetsTtl(context, other, null, shape, keyText, keyNode)) return true;
+        if (other !== parent && armSetsTtl(context, other, null, shape, keyText, keyNode)) return !deferred;
       }
     }
     // if (ttl) { await redis.set(k, v, 'EX', ttl); return; }  await redis.set(k, v);
@@ -77,9 +88,9 @@ export function inNoTtlArm(context: AnyContext, call: RedisCall, keyNode: TSESTr
       const list: readonly TSESTree.Node[] = parent.type === 'SwitchCase' ? parent.consequent : parent.body;
       for (const sibling of list.slice(0, list.indexOf(node))) {
         if (sibling.type === 'IfStatement' && !sibling.alternate && alwaysExits(sibling.consequent)) {
-          if (armSetsTtl(context, sibling.consequent, { node: sibling.test, value: false }, shape, keyText, keyNode)) return true;
-          if (callerChoseNoTtl(context, { node: sibling.test, value: false }, node)) return true;
-          if (COMMANDS_WITHOUT_TTL_SYNTAX.has(call.command) && armHandsOnTestedTtl(context, sibling.consequent, { node: sibling.test, value: false })) return true;
+          if (armSetsTtl(context, sibling.consequent, { node: sibling.test, value: false }, shape, keyText, keyNode)) return decided(sibling.test);
+          if (callerChoseNoTtl(context, { node: sibling.test, value: false }, node)) return decided(sibling.test);
+          if (COMMANDS_WITHOUT_TTL_SYNTAX.has(call.command) && armHandsOnTestedTtl(context, sibling.consequent, { node: sibling.test, value: false })) return decided(sibling.test);
         }
       }
     }
@@ -244,7 +255,13 @@ function ttlReferences(context: AnyContext, call: RedisCall, keyNode: TSESTree.N
   const sources = ttlArg ? [ttlArg] : call.argumentNodes.filter((node) => node !== keyNode);
   const keyRefs = referencesIn(context, keyNode);
   const refs = new Set<string>();
-  for (const source of sources) for (const ref of referencesIn(context, source)) if (!keyRefs.has(ref)) refs.add(ref);
+  for (const source of sources) {
+    for (const ref of referencesIn(context, source)) if (!keyRefs.has(ref)) refs.add(ref);
+    // a TTL read into a `const` first (`const ttl = args[exIdx + 1]`): what it was read from too
+    const bare = unwrap(source);
+    const init = bare.type === 'Identifier' ? constInitializer(context, bare) : undefined;
+    if (init) for (const ref of referencesIn(context, init)) if (!keyRefs.has(ref)) refs.add(ref);
+  }
   return refs;
 }
 

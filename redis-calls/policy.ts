@@ -43,6 +43,7 @@
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { apiWrapperOfCallersKey } from './api-wrappers.js';
+import { exposedAsClientCommand } from './client-surface.js';
 import { facadeCallersReachable, facadeCallsOf, forwardingFacade } from './facades.js';
 import { boundedKeyExpired, keyExpiredBeside } from './file-index.js';
 import { helperKeyPersistent } from './helper-keys.js';
@@ -203,6 +204,10 @@ export function exemption(context: AnyContext, call: RedisCall, keyNode: TSESTre
     // its callers when one is read as the command (or, in an application, when nothing calls it)
     const forwarding = wrapper ? undefined : forwardingWrapper(context, call, keyNode);
     if (forwarding && forwardingFacade(context, forwarding)) return 'pass-through';
+    // the same shape handed out by a client surface under its command's name (`case 'incr':
+    // return safeIncr` of a `new Proxy` read as a client): its callers' calls are read as the
+    // command where they are (redis-calls/client-surface.ts)
+    if (forwarding && exposedAsClientCommand(context, forwarding, call)) return 'pass-through';
     // a CommonJS export its module exports again later (`exports.incr` written twice): dead code
     if (forwarding && overwrittenExport(forwarding)) return 'pass-through';
     // a thin wrapper of a library's API over its caller's key, whatever its name, beside a method
