@@ -12,7 +12,8 @@
  *   `readonly` member, or one the constructor alone assigns from its parameters), or one whose
  *   run-time parts range over a union of literals or an enum (`redis-calls/bounded.ts`). With
  *   `allowConstantKeys` (on in `recommended`) it is reported only when the file itself gives that
- *   key a TTL somewhere (then a missing or non-atomic expiry is a bug);
+ *   key a TTL somewhere (then a missing or non-atomic expiry is a bug); `embedded-lua` reads a
+ *   script's `KEYS[i]` with the same decision ({@link unexpiredBoundedKey});
  * - a write in the **no-TTL arm of an explicit TTL test** whose other arm sets the TTL is the
  *   caller's choice: with `allowOptionalTtl` (on in `recommended`) it is not reported;
  * - a **pass-through wrapper** that re-exposes the command under its own name and forwards its
