@@ -8,7 +8,7 @@ import { EFFECTS_THAT_SET_TTL, EXPIRY_EFFECTS } from '../semantics/commands.js';
 import { facadeCallsOf } from './facades.js';
 import { redisCallsOf } from './index.js';
 import { keyShapeOf, type KeyShape } from './key-shape.js';
-import { keyIdOf } from './key-id.js';
+import { keyIdOf, keyNodeId } from './key-id.js';
 import { onlyWhenTtlGiven } from './optional-ttl.js';
 import { staleGuard } from './stale-read.js';
 import { expiredThroughCollection } from './collected-keys.js';
@@ -139,9 +139,21 @@ export function callsInFunction(context: AnyContext, fn: TSESTree.Node | undefin
  * `` `digest:${frequency}` ``) by its expression, or by the shape of another bounded key.
  */
 export function boundedKeyExpired(context: AnyContext, call: RedisCall, arg: number, shape: KeyShape): boolean {
+  return boundedKeyIdExpired(context, keyIdOf(context, call, arg), shape);
+}
+
+/**
+ * {@link boundedKeyExpired} for a key expression no client command of the file sends (a `KEYS`
+ * argument of a script call: `redis.eval(SCRIPT, 1, STATE_KEY)`), its identity read from the
+ * expression itself ({@link keyNodeId}).
+ */
+export function boundedKeyNodeExpired(context: AnyContext, keyNode: TSESTree.Node, shape: KeyShape): boolean {
+  return boundedKeyIdExpired(context, keyNodeId(context, keyNode), shape);
+}
+
+function boundedKeyIdExpired(context: AnyContext, id: string | undefined, shape: KeyShape): boolean {
   const index = fileIndexOf(context);
   if (!shape.shape.includes('*')) return index.expiredShapes.has(shape.shape);
-  const id = keyIdOf(context, call, arg);
   return (id !== undefined && index.expiredKeyIds.has(id)) || index.expiredBoundedShapes.has(shape.shape);
 }
 

@@ -1,7 +1,7 @@
 /** The identity of a key expression, for pairing a command with another on the same key. */
 import type { TSESTree } from '@typescript-eslint/utils';
 import type { RedisCall } from './normalize.js';
-import { constInitializer, findVariable, unwrap, walk, type AnyContext } from './static.js';
+import { constInitializer, findVariable, staticValue, unwrap, walk, type AnyContext } from './static.js';
 
 /**
  * The identity of the key at argument `arg` of a command, for pairing a write with its expiry:
@@ -12,6 +12,17 @@ export function keyIdOf(context: AnyContext, call: RedisCall, arg: number): stri
   const keyNode = call.argNodes[arg];
   if (!keyNode || keyNode.type === 'SpreadElement') return undefined;
   const value = call.args[arg];
+  return value !== undefined ? `value:${String(value)}` : `text:${context.sourceCode.getText(keyNode).replace(/\s+/g, '')}`;
+}
+
+/**
+ * {@link keyIdOf} for a key expression outside a client command (a `KEYS` argument of a script
+ * call): its literal value when the expression is a constant the file spells (`'jobs:last'`, a
+ * `const` of one), else its source text without white space.
+ */
+export function keyNodeId(context: AnyContext, keyNode: TSESTree.Node): string | undefined {
+  if (keyNode.type === 'SpreadElement') return undefined;
+  const value = staticValue(context, keyNode);
   return value !== undefined ? `value:${String(value)}` : `text:${context.sourceCode.getText(keyNode).replace(/\s+/g, '')}`;
 }
 

@@ -12,7 +12,8 @@
  *   `readonly` member, or one the constructor alone assigns from its parameters), or one whose
  *   run-time parts range over a union of literals or an enum (`redis-calls/bounded.ts`). With
  *   `allowConstantKeys` (on in `recommended`) it is reported only when the file itself gives that
- *   key a TTL somewhere (then a missing or non-atomic expiry is a bug);
+ *   key a TTL somewhere (then a missing or non-atomic expiry is a bug); `embedded-lua` reads a
+ *   script's `KEYS[i]` with the same decision ({@link unexpiredBoundedKey});
  * - a write in the **no-TTL arm of an explicit TTL test** whose other arm sets the TTL is the
  *   caller's choice: with `allowOptionalTtl` (on in `recommended`) it is not reported;
  * - a **pass-through wrapper** that re-exposes the command under its own name and forwards its
@@ -45,7 +46,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { apiWrapperOfCallersKey } from './api-wrappers.js';
 import { exposedAsClientCommand } from './client-surface.js';
 import { facadeCallersReachable, facadeCallsOf, forwardingFacade } from './facades.js';
-import { boundedKeyExpired, keyExpiredBeside } from './file-index.js';
+import { boundedKeyExpired, boundedKeyNodeExpired, keyExpiredBeside } from './file-index.js';
 import { helperKeyPersistent } from './helper-keys.js';
 import { redisCallsOf } from './index.js';
 import { keyShapeOf, perBuildKey } from './key-shape.js';
@@ -181,6 +182,24 @@ export function ttlRemovalExemption(context: AnyContext, call: RedisCall, keyNod
   return undefined;
 }
 
+/**
+ * Whether the key at `keyNode` is a bounded key `allowConstantKeys` leaves alone: one key or a few
+ * (`KeyShape.constant`: a literal, a `const`, a member of a const object, a key builder called with
+ * constants only, a member fixed once per instance, values of a finite type), not one per build (a
+ * constant under a per-build prefix, `${DEPLOY_ID}:pages`, is one key per deploy), that the file
+ * gives no TTL anywhere (a TTL there says the key is meant to expire: a write that misses it is a
+ * bug). The one decision the key rules ({@link exemption}, for a client command's key, adding the
+ * command's own condition: an XADD nothing trims) and `embedded-lua` (for a script's `KEYS[i]`, at
+ * every call of the script: `script-fixed-keys.ts`) share.
+ * @param call the client command writing the key, whose key identity pairs it with an expiry;
+ *   none for a key argument of a script call, identified by its expression
+ */
+export function unexpiredBoundedKey(context: AnyContext, keyNode: TSESTree.Node, call?: RedisCall): boolean {
+  const shape = keyShapeOf(context, keyNode);
+  if (!shape.constant || perBuildKey(context, keyNode)) return false;
+  return call ? !boundedKeyExpired(context, call, call.argNodes.indexOf(keyNode), shape) : !boundedKeyNodeExpired(context, keyNode, shape);
+}
+
 /** Whether the write of the key at `keyNode` by `call` is left alone, and why (`undefined`: it is judged). */
 export function exemption(context: AnyContext, call: RedisCall, keyNode: TSESTree.Node, options: KeyPolicyOptions): Exemption | undefined {
   const shape = keyShapeOf(context, keyNode);
@@ -189,12 +208,8 @@ export function exemption(context: AnyContext, call: RedisCall, keyNode: TSESTre
   // is meant to expire (`generation:*` declared persistent, `generation:audit-checked:${id}`
   // written then expired)
   if (persistentPattern(context, shape, call.client.keyPrefix) && !keyExpiredBeside(context, call, call.argNodes.indexOf(keyNode))) return 'persistent';
-  // a constant under a per-build prefix (`${DEPLOY_ID}:pages`) is one key per deploy, not one key
   // an XADD to one stream nothing trims is one key, but its entries pile up (untrimmed-stream.ts)
-  if (options.allowConstantKeys !== false && shape.constant && !perBuildKey(context, keyNode) && !untrimmedStreamAppend(context, call, keyNode)) {
-    const arg = call.argNodes.indexOf(keyNode);
-    if (!boundedKeyExpired(context, call, arg, shape)) return 'constant';
-  }
+  if (options.allowConstantKeys !== false && unexpiredBoundedKey(context, keyNode, call) && !untrimmedStreamAppend(context, call, keyNode)) return 'constant';
   if (options.allowOptionalTtl !== false && inNoTtlArm(context, call, keyNode)) return 'optional-ttl';
   if (options.allowPassThrough !== false) {
     // judged at its callers, when some caller can be (else the leak would be reported nowhere)

@@ -32,9 +32,9 @@
  */
 import type * as L from 'luaparse';
 import type { TSESTree } from '@typescript-eslint/utils';
-import { describeCommand, type CommandArg } from '../semantics/commands.js';
+import { describeCommand, EXPIRY_EFFECTS, type CommandArg } from '../semantics/commands.js';
 import { addedMembers, removedMembers, takesOff, type MemberCollection, type MemberTaking } from '../semantics/members.js';
-import { poppedQueue, pushedQueue, type QueueType } from '../semantics/queues.js';
+import { poppedQueue, pushedQueue, removesStreamEntries, streamUse, type QueueType } from '../semantics/queues.js';
 import { parseLua } from '../lua-lint/parse.js';
 import { commandCall, literalText } from '../lua-lint/walk/ast.js';
 import { expressionText, forEachNode } from '../lua-lint/walk/ast.js';
@@ -54,10 +54,10 @@ type MemberId = string;
  * finding and in `persistentKeys`), and `resolved`, that spelling with each local assigned once
  * replaced by its value (`KEYS[1]..':members'`), which two scripts are compared by.
  */
-type ScriptKey = { index: number } | { text: string; resolved: string };
+export type ScriptKey = { index: number } | { text: string; resolved: string };
 
 /** What one `redis.call` of a script does to the key it names. */
-interface KeyUse {
+export interface KeyUse {
   key: ScriptKey;
   /** Members added: a collection and the identities, or a list pushed to. */
   adds?: { collection: MemberCollection | QueueType; members: MemberId[] };
@@ -65,6 +65,19 @@ interface KeyUse {
   removes?: { collection: MemberCollection; members: MemberId[] };
   /** The queue type popped. */
   pops?: QueueType;
+  /** The command gives the key a TTL (EXPIRE, SET ... EX ...: `semantics/commands.ts` EXPIRY_EFFECTS). */
+  expires?: true;
+  /** An XADD without MAXLEN / MINID: one more stream entry per run. */
+  appendsUncapped?: true;
+  /** XTRIM, XADD ... MAXLEN / MINID, XDEL: entries of the stream removed. */
+  removesEntries?: true;
+}
+
+/** What a script's commands do to the keys it names ({@link scriptKeyUses}). */
+export interface ScriptKeyUses {
+  uses: KeyUse[];
+  /** A command gives a TTL to a key the reading cannot name (`for _, k in ipairs(KEYS) do redis.call('EXPIRE', k, 60) end`). */
+  expiresUnnamedKey: boolean;
 }
 
 /** One script of the file with its calls' KEYS arguments and its key uses. */
@@ -179,7 +192,7 @@ function scriptsOfFile(context: AnyContext): ScriptUses[] {
         known.calls.push(...calls);
         continue;
       }
-      const uses: ScriptUses = { script: found, calls, uses: keyUsesOf(found.source) };
+      const uses: ScriptUses = { script: found, calls, uses: scriptKeyUses(found.source).uses };
       byLiteral.set(found.literal, uses);
       list.push(uses);
     }
@@ -195,10 +208,15 @@ function callMayRun(context: AnyContext, keyNode: TSESTree.Node): boolean {
   return !fn || mayRun(context, fn);
 }
 
-/** The script's `redis.call` / `redis.pcall` / `server.call` uses of `KEYS[i]` keys that add, remove or pop members, at every key a command names. */
-function keyUsesOf(source: string): KeyUse[] {
+/**
+ * The script's `redis.call` / `redis.pcall` / `server.call` uses of its keys (a `KEYS[i]`, directly
+ * or through a local assigned once, or a key built in the script) that add, remove or pop members,
+ * give a TTL, or append to or trim a stream, at every key a command names.
+ * @param source the script as Redis receives it
+ */
+export function scriptKeyUses(source: string): ScriptKeyUses {
   const parsed = parseLua(source, { comments: false });
-  if (!parsed.ok) return [];
+  if (!parsed.ok) return { uses: [], expiresUnnamedKey: false };
   const assignments = parsed.index.assignments;
   // `KEYS[i]`, directly or through a local assigned once; a concatenation (`prefix .. id`),
   // directly or through such a local, by its spelling
@@ -226,6 +244,7 @@ function keyUsesOf(source: string): KeyUse[] {
     return expressionText(node).replace(/\s+/g, '');
   };
   const uses: KeyUse[] = [];
+  let expiresUnnamedKey = false;
   forEachNode(parsed.ast, (node) => {
     const call = commandCall(node);
     if (!call || call.node !== node) return;
@@ -238,7 +257,15 @@ function keyUsesOf(source: string): KeyUse[] {
     // and pushes its destination (semantics/members.ts and queues.ts say which key does what)
     for (const action of describeCommand(command, args).keys) {
       const key = scriptKey(rest[action.arg]);
-      if (key === undefined) continue;
+      const expires = EXPIRY_EFFECTS.has(action.effect);
+      // a literal key is another key than any KEYS[i]; anything else may be one of them
+      if (key === undefined) {
+        if (expires && rest[action.arg]?.type !== 'StringLiteral') expiresUnnamedKey = true;
+        continue;
+      }
+      if (expires) uses.push({ key, expires: true });
+      if (command === 'XADD' && streamUse(command, args) !== 'cap') uses.push({ key, appendsUncapped: true });
+      if (removesStreamEntries(command, args)) uses.push({ key, removesEntries: true });
       const added = addedMembers(command, args, action.arg);
       const pushed = pushedQueue(command, action);
       const removed = removedMembers(command, args, action.arg);
@@ -249,5 +276,5 @@ function keyUsesOf(source: string): KeyUse[] {
       if (popped) uses.push({ key, pops: popped });
     }
   });
-  return uses;
+  return { uses, expiresUnnamedKey };
 }

@@ -23,6 +23,13 @@
  * the key popped) is taken as kept by the code (`redis-calls/script-consumers.ts`), as the key
  * rules take a queue its consumer pops.
  *
+ * Keys every call fixes: with `allowConstantKeys` (on in `recommended`), a `KEYS[i]` every call
+ * of the script (its `eval`s, or a defined command's calls across the application) passes one
+ * bounded key as, read with the key rules' own decision (a literal, a `const`, a member of a const
+ * object, a key builder called with constants only: `redis-calls/policy.ts` unexpiredBoundedKey),
+ * that neither the file nor the script gives a TTL, is kept, as the key rules keep
+ * `redis.set(CONST_KEY, v)` (`redis-calls/script-fixed-keys.ts`).
+ *
  * Cluster routing: `key-must-come-from-keys` (a key not passed in KEYS breaks on a Cluster) is not
  * reported for a script sent through a client that never talks to a Cluster
  * (`redis-calls/standalone-client.ts`): one built for one server (`new Redis(url)`,
@@ -45,6 +52,7 @@ import { persistentPattern, persistentReason } from '../redis-calls/persistent.j
 import { pluginSettings } from '../redis-calls/settings.js';
 import { sentThroughStandaloneClient } from '../redis-calls/standalone-client.js';
 import { drainedByOtherScripts } from '../redis-calls/script-consumers.js';
+import { fixedScriptKeys } from '../redis-calls/script-fixed-keys.js';
 
 export type { LuaSeverityOption } from './options.js';
 
@@ -97,6 +105,11 @@ export default createRule<Options, MessageIds>({
             description:
               'Do not report a KEYS[i] whose argument at the eval is an opaque key built by a key helper (no persistentKeys pattern can name it) when neither the file nor the script says a key is meant to expire. Default true; false in the strict config.',
           },
+          allowConstantKeys: {
+            type: 'boolean',
+            description:
+              "Do not report a KEYS[i] that every call of the script (its evals in the file, or a defined command's calls across the application) passes one bounded key as (a literal, a const, a member of a const object, a key builder called with constants only, a member fixed once per instance), when neither the file nor the script gives that key a TTL: one key cannot pile up keys, as the key rules' allowConstantKeys. Default true; false in the strict config.",
+          },
           allowConsumedQueues: {
             type: 'boolean',
             description:
@@ -132,6 +145,7 @@ export default createRule<Options, MessageIds>({
     const allowOptionalTtl = options.allowOptionalTtl ?? options.strict !== true;
     const allowOpaqueKeys = options.allowOpaqueKeys ?? options.strict !== true;
     const allowConsumedQueues = options.allowConsumedQueues ?? options.strict !== true;
+    const allowConstantKeys = options.allowConstantKeys ?? options.strict !== true;
     /**
      * KEYS indices (1-based) whose argument at the eval call is a persistent key of the JS/TS code,
      * or (`allowOpaqueKeys`) an opaque key nothing says is meant to expire.
@@ -203,7 +217,10 @@ export default createRule<Options, MessageIds>({
           // a work structure another script of the file removes the members of (ack, dequeue): the
           // script mirror of a queue its consumer drains (`redis-calls/script-consumers.ts`)
           const drained = allowConsumedQueues ? drainedByOtherScripts(context, script) : [];
-          const persistentKeys = [...(analyzeOptions.persistentKeys ?? []), ...indices, ...drained];
+          // a KEYS[i] every call fixes to one key nothing expires: bounded, as the key rules'
+          // constant key (`redis-calls/script-fixed-keys.ts`)
+          const fixed = allowConstantKeys ? fixedScriptKeys(context, script, node) : [];
+          const persistentKeys = [...(analyzeOptions.persistentKeys ?? []), ...indices, ...drained, ...fixed];
           const perScript: AnalyzeOptions = {
             ...analyzeOptions,
             ...(persistentKeys.length > 0 ? { persistentKeys } : {}),

@@ -157,6 +157,14 @@ export interface EmbeddedLuaOptions {
    */
   allowConsumedQueues?: boolean;
   /**
+   * Do not report a `KEYS[i]` that every call of the script passes one bounded key as (a literal,
+   * a `const`, a member of a const object, a key builder called with constants only, a member
+   * fixed once per instance: the key rules' constant key), when neither the file nor the script
+   * gives that key a TTL (`redis-calls/script-fixed-keys.ts`). Default `true`; `false` in the
+   * `strict` config.
+   */
+  allowConstantKeys?: boolean;
+  /**
    * lua-lint's strict mode: also report a TTL taken from `ARGV` that the script never checks.
    * Default `false`; `true` in the `strict` config.
    */

@@ -36,7 +36,7 @@ describe('a script built from constant arithmetic at load time', () => {
 
   it('reports a leak inside such a script where it is written', () => {
     // line 5: the SET without expiry; the folded number is its value
-    const code = `${client}const BASE = 2;\nconst S = \`redis.call('SET', KEYS[1], \${BASE * 21})\`;\nawait redis.eval(S, 1, 'k');\n`;
+    const code = `${client}const BASE = 2;\nconst S = \`redis.call('SET', KEYS[1], \${BASE * 21})\`;\nawait redis.eval(S, 1, k);\n`;
     expect(lint(code)).toEqual([['write-path-needs-ttl', 4, 12]]);
   });
 

@@ -85,7 +85,7 @@ runRule(untypedTester, 'embedded-lua (Cluster routing on a standalone client)', 
     },
     {
       // the script's TTL leaks are still reported on a standalone client
-      code: `import Redis from 'ioredis';\nconst redis = new Redis();\nawait redis.eval("redis.call('SET', KEYS[1], 1)", 1, 'k');`,
+      code: `import Redis from 'ioredis';\nconst redis = new Redis();\nawait redis.eval("redis.call('SET', KEYS[1], 1)", 1, k);`,
       errors: [
         {
           messageId: 'luaFinding',

@@ -55,7 +55,7 @@ runRule(untypedTester, 'embedded-lua', rule, {
     },
     {
       // a const script used twice is reported once, inside the template literal
-      code: ioredis(`const SCRIPT = \`\nredis.call('SET', KEYS[1], ARGV[1])\n\`;\nredis.eval(SCRIPT, 1, 'a');\nredis.eval(SCRIPT, 1, 'b');`),
+      code: ioredis(`const SCRIPT = \`\nredis.call('SET', KEYS[1], ARGV[1])\n\`;\nredis.eval(SCRIPT, 1, a);\nredis.eval(SCRIPT, 1, b);`),
       errors: [{ messageId: 'luaFinding', line: 4, column: 1, endLine: 4, endColumn: 36 }],
     },
     {

@@ -166,19 +166,19 @@ runRule(untypedTester, 'embedded-lua', embeddedLua, {
       errors: [{ messageId: 'luaFinding', line: 3, column: 38, endLine: 3, endColumn: 88 }],
     },
     {
-      code: ioredis(`redis.eval("local x = 1\\n" + "redis.call('LPUSH', KEYS[1], 'v')\\n" + "return x", 1, 'k');`),
+      code: ioredis(`redis.eval("local x = 1\\n" + "redis.call('LPUSH', KEYS[1], 'v')\\n" + "return x", 1, k);`),
       errors: [{ messageId: 'luaFinding', line: 3, column: 31, endLine: 3, endColumn: 64 }],
     },
     {
-      code: ioredis(`redis.eval(["redis.call('SADD', KEYS[1], 'x')", "return 1"].join('\\n'), 1, 'k');`),
+      code: ioredis(`redis.eval(["redis.call('SADD', KEYS[1], 'x')", "return 1"].join('\\n'), 1, k);`),
       errors: [{ messageId: 'luaFinding', line: 3, column: 14, endLine: 3, endColumn: 46 }],
     },
     {
-      code: ioredis(`redis.eval(String.raw\`local x = "\\n"\nredis.call("SADD", KEYS[1], x)\nreturn 1\`, 1, "k");`),
+      code: ioredis(`redis.eval(String.raw\`local x = "\\n"\nredis.call("SADD", KEYS[1], x)\nreturn 1\`, 1, k);`),
       errors: [{ messageId: 'luaFinding', line: 4, column: 1, endLine: 4, endColumn: 31 }],
     },
     {
-      code: ioredis(`const PART = "redis.call('SADD', KEYS[1], 'x')\\n";\nconst N = 1;\nredis.eval(\`local n = \${N}\n\${PART}return n\`, 1, 'k');`),
+      code: ioredis(`const PART = "redis.call('SADD', KEYS[1], 'x')\\n";\nconst N = 1;\nredis.eval(\`local n = \${N}\n\${PART}return n\`, 1, k);`),
       errors: [{ messageId: 'luaFinding', line: 3, column: 15, endLine: 3, endColumn: 47 }],
     },
   ],
