@@ -55,6 +55,7 @@ import { inNoTtlArm } from './optional-ttl.js';
 import { forwardingWrapper, passThroughWrapper } from './pass-through.js';
 import { overwrittenExport } from './module-methods.js';
 import { persistentAnnotation, persistentPattern, persistentReason } from './persistent.js';
+import { listedKeyShape } from './pattern-drains.js';
 import type { AnyContext } from './static.js';
 import { uncalledDeclaration } from './uncalled.js';
 import { userNamedKey, userNamedWrite } from './user-named-key.js';
@@ -188,6 +189,9 @@ export function exemption(context: AnyContext, call: RedisCall, keyNode: TSESTre
   // is meant to expire (`generation:*` declared persistent, `generation:audit-checked:${id}`
   // written then expired)
   if (persistentPattern(context, shape, call.client.keyPrefix) && !keyExpiredBeside(context, call, call.argNodes.indexOf(keyNode))) return 'persistent';
+  // a key a KEYS / SCAN listing returned is spelled by the listing's pattern (`candle:latest:*`)
+  const listed = shape.shape === '*' ? listedKeyShape(context, call, keyNode) : undefined;
+  if (listed !== undefined && persistentPattern(context, { ...shape, shape: listed }) && !keyExpiredBeside(context, call, call.argNodes.indexOf(keyNode))) return 'persistent';
   // a constant under a per-build prefix (`${DEPLOY_ID}:pages`) is one key per deploy, not one key
   // an XADD to one stream nothing trims is one key, but its entries pile up (untrimmed-stream.ts)
   if (options.allowConstantKeys !== false && shape.constant && !perBuildKey(context, keyNode) && !untrimmedStreamAppend(context, call, keyNode)) {
