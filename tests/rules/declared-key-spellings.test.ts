@@ -118,3 +118,18 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl (a key a KEYS or SCAN listin
     { code: notListed, settings: persistent('candle:latest:*'), errors: [setAt(notListed, 'set(key')] },
   ],
 });
+
+// (c) a wrapper method named after HMSET that sends HMSET or HSET (node-redis' hSet) by its client:
+// one write (HMSET is HSET with field-value pairs), judged at its callers
+const wrapper = (call: string) =>
+  `import Redis from 'ioredis';\nimport { createClient } from 'redis';\nclass Store {\n  constructor(private client: Redis | ReturnType<typeof createClient>) {}\n  hmset(key: string, value: Record<string, string>) {\n    if (this.client instanceof Redis) {\n      return this.client.hmset(key, value);\n    } else {\n      return (this.client as ReturnType<typeof createClient>).hSet(key, value);\n    }\n  }\n}\nconst store = new Store(new Redis());\nexport async function share(id: string, v: Record<string, string>) {\n  await ${call};\n}`;
+const chats = wrapper('store.hmset(`chat:${id}`, v)');
+const drafts = wrapper('store.hmset(`draft:${id}`, v)');
+
+runRule(untypedTester, 'incr-needs-expire-on-create (a wrapper sending HMSET or HSET, judged at its callers)', incrRule, {
+  valid: [{ code: chats, settings: persistent('chat:*') }],
+  invalid: [
+    // the caller's key outside the declared patterns: reported at the caller, the wrapper left alone
+    { code: drafts, settings: persistent('chat:*'), errors: [{ messageId: 'noExpiry', ...positionOf(drafts, 'hmset(`') }] },
+  ],
+});
