@@ -8,9 +8,11 @@
  * scope (`KEYS.wait`; `keys.run(id)` of a factory's `const keys = { run: (id) => ... }`, unless the
  * object is written to or merged into), static members of a class (`Store.PREFIX`,
  * `Store.key(id)`, and `this.PREFIX` / `this.key(id)` in a static method, arrow field or block,
- * where `this` is the class: `redis-calls/class-statics.ts`), `[...].join(sep)` of literal arrays,
- * and a format string whose text is known (`util.format('lock:%s', id)`, an application's
- * `'info:%s'.format(id)`: `redis-calls/format-strings.ts`). A chain of `+` is read whole, however
+ * where `this` is the class: `redis-calls/class-statics.ts`), `[...].join(sep)` of literal arrays (also
+ * a builder's parameter used only as `parts.join(sep)`, given an array literal: `cacheKey(['candle',
+ * 'latest', id])`), and a format string whose text is known (`util.format('lock:%s', id)`,
+ * `sprintf('lock:%s', id)` of `sprintf-js`, an application's `'info:%s'.format(id)`:
+ * `redis-calls/format-strings.ts`). A chain of `+` is read whole, however
  * long (the depth bound is for indirections, not operands). A `let` / `var` assigned once and never
  * again counts as a `const` (bundlers emit `var`). A call of a function the linter cannot read
  * (a method of another module: `this.connection.key('stat', 'failed')`) keeps its literal

@@ -7,7 +7,9 @@
  *   a key the writing function itself gives a TTL (the same key expression): the code says that
  *   key is meant to expire;
  *   a helper's key parameter takes the persistence of its callers' keys: persistent when every
- *   call of the helper passes a persistent key (`redis-calls/helper-keys.ts`);
+ *   call of the helper passes a persistent key (`redis-calls/helper-keys.ts`); a key a KEYS /
+ *   SCAN ... MATCH listing returned, written back by the loop over it, is spelled by the listing's
+ *   pattern (`redis-calls/pattern-drains.ts` listedKeyShape);
  * - a **bounded key** cannot pile up keys: one constant string, a key fixed once per instance (a
  *   `readonly` member, or one the constructor alone assigns from its parameters), or one whose
  *   run-time parts range over a union of literals or an enum (`redis-calls/bounded.ts`). With
