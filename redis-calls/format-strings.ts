@@ -12,13 +12,26 @@
  *   format string and replaces its placeholders: every `%` specifier (`%%` too) and every `{...}`
  *   (`{0}`, `{}`, `{name}`) is a part known only at run time, and arguments beyond the
  *   placeholders may be appended: a `*` then ends the key.
+ * - `sprintf` of the `sprintf-js` package (and of `sprintf`, the same implementation under its
+ *   older name) is read as its README documents it (https://github.com/alexei/sprintf.js):
+ *   `%[argnum$][flags][width][.precision]type`, `%%` is `%`; a placeholder takes the next
+ *   argument, or the argument its `n$` names (which does not move on to the next); a plain `%s`
+ *   is the argument's text, any other type or a width, padding or precision turns the argument
+ *   into text of its own (`%d`, `%05d`: known only at run time, fixed when the argument is); a
+ *   named placeholder (`%(name)s`) reads a member of an object (not known), and an argument left
+ *   over is ignored.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { importedName, originOf } from './client-syntax.js';
-import { propertyName, unwrap, type AnyContext } from './static.js';
+import { assignedOnce } from './containers.js';
+import { findVariable, propertyName, requiredModule, unwrap, type AnyContext } from './static.js';
 
-/** One segment of a formatted key: text of the format string, an argument, or a part not known. */
-export type FormatSegment = { text: string } | { argument: number } | { unknown: true };
+/**
+ * One segment of a formatted key: text of the format string, an argument, an argument turned
+ * into other text (`%d`, `%05s` of `sprintf`: known only at run time, fixed when the argument is),
+ * or a part not known.
+ */
+export type FormatSegment = { text: string } | { argument: number } | { converted: number } | { unknown: true };
 
 /** `util.format`'s specifiers, each taking an argument; `%%` is a literal `%`. */
 const NODE_SPECIFIER = /%[sdifjoOc%]/g;
@@ -96,4 +109,94 @@ export function concatenatedOperands(node: TSESTree.BinaryExpression): TSESTree.
   };
   visit(node);
   return operands;
+}
+
+/**
+ * `sprintf`'s placeholders (https://github.com/alexei/sprintf.js): `%%`, or `%` with an optional
+ * argument number (`2$`) or name (`(name)`), sign, padding (`0` or `'c`), alignment, width and
+ * precision, then the type.
+ */
+const SPRINTF_PLACEHOLDER = /%%|%(?:(\d+)\$|(\([^)]*\)))?(\+?(?:0|'.)?-?\d*(?:\.\d+)?)([bcdieufgGostTvxXj])/g;
+
+/**
+ * The segments of `sprintf(format, ...args)` with `argumentCount` arguments after the format
+ * (`undefined`: a spread, the count is not known).
+ */
+export function sprintfSegments(format: string, argumentCount: number | undefined): FormatSegment[] {
+  const segments: FormatSegment[] = [];
+  let next = 0;
+  let last = 0;
+  for (const match of format.matchAll(SPRINTF_PLACEHOLDER)) {
+    segments.push({ text: format.slice(last, match.index) });
+    last = match.index + match[0].length;
+    if (match[0] === '%%') {
+      segments.push({ text: '%' });
+      continue;
+    }
+    const [, position, name, modifiers, type] = match;
+    const index = position !== undefined ? Number(position) - 1 : name !== undefined ? undefined : next++;
+    if (index === undefined || argumentCount === undefined || index < 0 || index >= argumentCount) segments.push({ unknown: true });
+    else segments.push(type === 's' && modifiers === '' ? { argument: index } : { converted: index });
+  }
+  segments.push({ text: format.slice(last) });
+  return segments;
+}
+
+/** The packages whose `sprintf` {@link sprintfSegments} reads. */
+const SPRINTF_PACKAGES: ReadonlySet<string> = new Set(['sprintf-js', 'sprintf']);
+
+/**
+ * What a binding holds of a package: the whole module (`import * as sf from 'sprintf-js'`,
+ * `import sf = require('sprintf')`, `const sf = require('sprintf-js')`: `name` undefined) or one
+ * of its exports (`import { sprintf } from 'sprintf-js'`, `const { sprintf } = require(...)`,
+ * `var sprintf = sf.sprintf`, `require('sprintf-js').sprintf`); `undefined` for any other binding.
+ */
+function packageBinding(context: AnyContext, id: TSESTree.Identifier, depth = 0): { source: string; name?: string } | undefined {
+  const variable = findVariable(context, id);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  if (!variable || !def || depth > 2) return undefined;
+  if (def.type === 'ImportBinding') {
+    const node = def.node as TSESTree.Node;
+    if (node.type === AST_NODE_TYPES.TSImportEqualsDeclaration) {
+      const reference = node.moduleReference;
+      return reference.type === AST_NODE_TYPES.TSExternalModuleReference && reference.expression.type === AST_NODE_TYPES.Literal ? { source: String(reference.expression.value) } : undefined;
+    }
+    const declaration = def.parent as TSESTree.Node | null;
+    if (declaration?.type !== AST_NODE_TYPES.ImportDeclaration) return undefined;
+    const source = declaration.source.value;
+    if (node.type === AST_NODE_TYPES.ImportSpecifier) return { source, name: importedName(originOf(context, id)) };
+    return node.type === AST_NODE_TYPES.ImportNamespaceSpecifier ? { source } : undefined;
+  }
+  if (def.type !== 'Variable' || !def.node.init || !assignedOnce(variable, def.name as TSESTree.Identifier)) return undefined;
+  const init = unwrap(def.node.init);
+  const required = requiredModule(init);
+  if (required !== undefined) {
+    if (def.node.id.type === AST_NODE_TYPES.Identifier) return { source: required };
+    const name = importedName(originOf(context, id));
+    return name === undefined ? undefined : { source: required, name };
+  }
+  if (def.node.id.type !== AST_NODE_TYPES.Identifier || init.type !== AST_NODE_TYPES.MemberExpression || init.computed) return undefined;
+  const name = propertyName(init.property);
+  const object = unwrap(init.object);
+  const module = requiredModule(object);
+  if (module !== undefined) return name === undefined ? undefined : { source: module, name };
+  const held = object.type === AST_NODE_TYPES.Identifier ? packageBinding(context, object, depth + 1) : undefined;
+  return held && held.name === undefined && name !== undefined ? { source: held.source, name } : undefined;
+}
+
+/**
+ * `sprintf` of the `sprintf-js` / `sprintf` package, as a name (`sprintf(...)` of `import {
+ * sprintf } from 'sprintf-js'`, or of `var sprintf = sf.sprintf` with `import sf =
+ * require('sprintf')`) or as a member of the module (`sf.sprintf(...)`).
+ */
+export function isSprintf(context: AnyContext, callee: TSESTree.Node): boolean {
+  const bare = unwrap(callee);
+  if (bare.type === AST_NODE_TYPES.Identifier) {
+    const held = packageBinding(context, bare);
+    return held !== undefined && SPRINTF_PACKAGES.has(held.source) && held.name === 'sprintf';
+  }
+  if (bare.type !== AST_NODE_TYPES.MemberExpression || bare.computed || propertyName(bare.property) !== 'sprintf') return false;
+  const object = unwrap(bare.object);
+  const module = object.type === AST_NODE_TYPES.Identifier ? packageBinding(context, object) : undefined;
+  return module !== undefined && SPRINTF_PACKAGES.has(module.source) && module.name === undefined;
 }

@@ -8,9 +8,11 @@
  * scope (`KEYS.wait`; `keys.run(id)` of a factory's `const keys = { run: (id) => ... }`, unless the
  * object is written to or merged into), static members of a class (`Store.PREFIX`,
  * `Store.key(id)`, and `this.PREFIX` / `this.key(id)` in a static method, arrow field or block,
- * where `this` is the class: `redis-calls/class-statics.ts`), `[...].join(sep)` of literal arrays,
- * and a format string whose text is known (`util.format('lock:%s', id)`, an application's
- * `'info:%s'.format(id)`: `redis-calls/format-strings.ts`). A chain of `+` is read whole, however
+ * where `this` is the class: `redis-calls/class-statics.ts`), `[...].join(sep)` of literal arrays (also
+ * a builder's parameter used only as `parts.join(sep)`, given an array literal: `cacheKey(['candle',
+ * 'latest', id])`), and a format string whose text is known (`util.format('lock:%s', id)`,
+ * `sprintf('lock:%s', id)` of `sprintf-js`, an application's `'info:%s'.format(id)`:
+ * `redis-calls/format-strings.ts`). A chain of `+` is read whole, however
  * long (the depth bound is for indirections, not operands). A `let` / `var` assigned once and never
  * again counts as a `const` (bundlers emit `var`). A call of a function the linter cannot read
  * (a method of another module: `this.connection.key('stat', 'failed')`) keeps its literal
@@ -49,10 +51,10 @@ export { returnExpressions } from './key-builders.js';
 export { calledName, functionsByName, keyBuilder } from './builder-lookup.js';
 import { foreignKeyBuilder, functionsByName, keyBuilder } from './builder-lookup.js';
 import { destructuredArgument } from './destructured-params.js';
-import { joinedIdentifier, joinedRestParameter, restArguments } from './rest-arguments.js';
+import { joinedArrayElements, joinedIdentifier, joinedRestParameter, onlyJoined, restArguments } from './rest-arguments.js';
 import { compiledCallee, filledWithMethods, instanceGetter } from './key-parts.js';
 import { assignedOnce, containerOf, declarationStatement, isObjectAssign, memberOf } from './containers.js';
-import { concatenatedOperands, isNodeUtilFormat, nodeFormatSegments, ownFormatSegments, type FormatSegment } from './format-strings.js';
+import { concatenatedOperands, isNodeUtilFormat, isSprintf, nodeFormatSegments, ownFormatSegments, sprintfSegments, type FormatSegment } from './format-strings.js';
 import { exportedValue, findExport, importedBinding, moduleContext, namespaceModule, type ImportedModule } from './modules.js';
 import { BUILD_ID_NAME } from './names.js';
 import { isToStringCall } from './finite-members.js';
@@ -786,8 +788,11 @@ function callShape(context: AnyContext, node: TSESTree.CallExpression, bindings:
       inner.set(name, !value || reassigned(where, name) ? UNKNOWN_PART : from === 'argument' ? shapeOf(context, value, bindings, depth + 1) : shapeOf(where, value, new Map(), depth + 1));
     }
     if (id.type !== AST_NODE_TYPES.Identifier) return;
+    // `cacheKey(['candle', 'latest', id])` of `(parts) => parts.join(':')`: the literal's elements
+    const joined = param === id && onlyJoined(where, id) ? joinedArrayElements(argument) : undefined;
     // a parameter the builder reassigns (`name = normalize(name)`) is not its argument's text
     if (reassigned(where, id)) inner.set(id, UNKNOWN_PART);
+    else if (joined) inner.set(id, { ...UNKNOWN_PART, elements: joined.map((a) => shapeOf(context, a, bindings, depth + 1)) });
     else if (argument && argument.type !== AST_NODE_TYPES.SpreadElement) {
       const part = shapeOf(context, argument, bindings, depth + 1);
       // a builder parameter typed `Frequency` takes one of a few values, whatever the argument says
@@ -812,7 +817,8 @@ function callShape(context: AnyContext, node: TSESTree.CallExpression, bindings:
 
 /**
  * A key written with a format string whose text is known (a literal, or a `const` read through):
- * Node's `util.format(format, ...args)` (imported from `util` / `node:util`) and a `format`
+ * Node's `util.format(format, ...args)` (imported from `util` / `node:util`), `sprintf(format,
+ * ...args)` of the `sprintf-js` package, and a `format`
  * method called on the string (`'judge:%s'.format(id)`, an application's `String.prototype.format`),
  * read by `redis-calls/format-strings.ts`, the arguments spelled where the call is. `undefined`
  * for any other call, or when the format string is not known (`` `${p}:%s`.format(id) ``).
@@ -825,6 +831,10 @@ function formatCallShape(context: AnyContext, node: TSESTree.CallExpression, cal
     formatNode = node.arguments[0];
     args = node.arguments.slice(1);
     read = nodeFormatSegments;
+  } else if (isSprintf(context, callee)) {
+    formatNode = node.arguments[0];
+    args = node.arguments.slice(1);
+    read = sprintfSegments;
   } else if (callee.type === AST_NODE_TYPES.MemberExpression && !callee.computed && propertyName(callee.property) === 'format') {
     formatNode = callee.object;
     args = node.arguments;
@@ -840,8 +850,11 @@ function formatCallShape(context: AnyContext, node: TSESTree.CallExpression, cal
   const parts = segments.map((segment): Part => {
     if ('text' in segment) return literal(segment.text);
     if ('unknown' in segment) return UNKNOWN_PART;
-    const argument = args[segment.argument]!;
-    return argument.type === AST_NODE_TYPES.SpreadElement ? UNKNOWN_PART : shapeOf(context, argument, bindings, depth + 1);
+    const argument = args['argument' in segment ? segment.argument : segment.converted]!;
+    if (argument.type === AST_NODE_TYPES.SpreadElement) return UNKNOWN_PART;
+    const part = shapeOf(context, argument, bindings, depth + 1);
+    // `%d`, `%05s` of sprintf: text of its own, known only at run time, fixed when the argument is
+    return 'argument' in segment ? part : { text: '*', via: part.via, fixed: part.fixed };
   });
   const own = read === ownFormatSegments;
   const joined = join(parts);

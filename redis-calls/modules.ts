@@ -618,7 +618,7 @@ function reExported(module: ImportedModule, name: string): { module: ImportedMod
 }
 
 /**
- * `import * as m from './m'`, `const m = require('./m')`: the module; and a name another module
+ * `import * as m from './m'`, `const m = require('./m')`, `import m = require('./m')`: the module; and a name another module
  * re-exports as a namespace, `import { OrderbookV1 as OB } from './orderbook'` of `export * as
  * OrderbookV1 from './v1'` (in the module imported, or one of its `export *` a few modules deep):
  * the module re-exported.
@@ -635,6 +635,12 @@ export function namespaceModule(context: AnyContext, node: TSESTree.Identifier):
   if (def?.type === 'Variable' && def.node.id.type === AST_NODE_TYPES.Identifier && def.node.init) {
     const specifier = requiredSpecifier(def.node.init);
     return specifier === undefined ? undefined : loadModule(context, specifier, { packages: true });
+  }
+  // import keys = require('./keys') (TypeScript's CommonJS import)
+  const equals = def?.type === 'ImportBinding' ? (def.node as TSESTree.Node) : undefined;
+  if (equals?.type === AST_NODE_TYPES.TSImportEqualsDeclaration && equals.moduleReference.type === AST_NODE_TYPES.TSExternalModuleReference) {
+    const source = equals.moduleReference.expression;
+    return source.type === AST_NODE_TYPES.Literal && typeof source.value === 'string' ? loadModule(context, source.value, { packages: true }) : undefined;
   }
   return undefined;
 }

@@ -217,7 +217,8 @@ export function commandsOfWrapperName(name: string): string[] {
  */
 function namesCommand(context: AnyContext, name: string, call: RedisCall): boolean {
   const commands = commandsOfWrapperName(name);
-  if (commands.includes(call.command)) return true;
+  // `hmset(key, v)` sending HSET (node-redis' hSet): the same write (semantics sameWriteCommands)
+  if (commands.some((command) => sameWriteCommands(command, call.command))) return true;
   const amountNode = call.command === 'INCRBY' || call.command === 'DECRBY' ? call.argNodes[1] : undefined;
   const amount = amountNode ? constantNumber(context, amountNode) : undefined;
   const step = counterStep(call.command, amount);

@@ -345,3 +345,27 @@ function exported(declaration: TSESTree.Node): boolean {
   const above = node.parent;
   return above?.type === 'ExportNamedDeclaration' || above?.type === 'ExportDefaultDeclaration';
 }
+
+/**
+ * The spelling of a key a KEYS / SCAN ... MATCH listing returned, written back by the loop over
+ * the listing (`for (const key of await redis.keys('candle:latest:*')) redis.set(key, v)`): the
+ * shape of the listing's pattern, Redis' glob classes (`?`, `[...]`) read as `*`
+ * (https://redis.io/docs/latest/commands/keys/), since every key the listing gives matches it.
+ * `undefined` for any other key: not a loop element over a listing's reply (`for...of`, `forEach`,
+ * `map`), an element assigned again, or a listing or write through an ioredis client with a
+ * `keyPrefix` (the listing's reply holds the prefix, the write adds it again).
+ * @param call the write
+ * @param node the key argument of the write
+ */
+export function listedKeyShape(context: AnyContext, call: RedisCall, node: TSESTree.Node): string | undefined {
+  const key = unwrap(node);
+  if (key.type !== 'Identifier' || call.client.keyPrefix !== undefined) return undefined;
+  const element = elementOf(context, key);
+  if (!element) return undefined;
+  const index = fileIndexOf(context);
+  const listing = listingOf(context, [...index.calls, ...index.facadeCalls], element.list);
+  if (!listing || listing.keyPrefix !== undefined) return undefined;
+  return keyShapeOf(context, listing.pattern)
+    .shape.replace(/\[(?:\\.|[^\]])*\]|\?/g, '*')
+    .replace(/\*+/g, '*');
+}

@@ -7,7 +7,9 @@
  *   a key the writing function itself gives a TTL (the same key expression): the code says that
  *   key is meant to expire;
  *   a helper's key parameter takes the persistence of its callers' keys: persistent when every
- *   call of the helper passes a persistent key (`redis-calls/helper-keys.ts`);
+ *   call of the helper passes a persistent key (`redis-calls/helper-keys.ts`); a key a KEYS /
+ *   SCAN ... MATCH listing returned, written back by the loop over it, is spelled by the listing's
+ *   pattern (`redis-calls/pattern-drains.ts` listedKeyShape);
  * - a **bounded key** cannot pile up keys: one constant string, a key fixed once per instance (a
  *   `readonly` member, or one the constructor alone assigns from its parameters), or one whose
  *   run-time parts range over a union of literals or an enum (`redis-calls/bounded.ts`). With
@@ -57,6 +59,7 @@ import { inNoTtlArm } from './optional-ttl.js';
 import { forwardingWrapper, passThroughWrapper } from './pass-through.js';
 import { overwrittenExport } from './module-methods.js';
 import { persistentAnnotation, persistentPattern, persistentReason } from './persistent.js';
+import { listedKeyShape } from './pattern-drains.js';
 import type { AnyContext } from './static.js';
 import { uncalledDeclaration } from './uncalled.js';
 import { userNamedKey, userNamedWrite } from './user-named-key.js';
@@ -208,6 +211,9 @@ export function exemption(context: AnyContext, call: RedisCall, keyNode: TSESTre
   // is meant to expire (`generation:*` declared persistent, `generation:audit-checked:${id}`
   // written then expired)
   if (persistentPattern(context, shape, call.client.keyPrefix) && !keyExpiredBeside(context, call, call.argNodes.indexOf(keyNode))) return 'persistent';
+  // a key a KEYS / SCAN listing returned is spelled by the listing's pattern (`candle:latest:*`)
+  const listed = shape.shape === '*' ? listedKeyShape(context, call, keyNode) : undefined;
+  if (listed !== undefined && persistentPattern(context, { ...shape, shape: listed }) && !keyExpiredBeside(context, call, call.argNodes.indexOf(keyNode))) return 'persistent';
   // an XADD to one stream nothing trims is one key, but its entries pile up (untrimmed-stream.ts)
   if (options.allowConstantKeys !== false && unexpiredBoundedKey(context, keyNode, call) && !untrimmedStreamAppend(context, call, keyNode)) return 'constant';
   if (options.allowOptionalTtl !== false && inNoTtlArm(context, call, keyNode)) return 'optional-ttl';

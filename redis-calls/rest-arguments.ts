@@ -30,9 +30,21 @@ export function joinedRestParameter(context: AnyContext, fn: FunctionLike): Rest
   const last = fn.params[index];
   if (last?.type !== AST_NODE_TYPES.RestElement || last.argument.type !== AST_NODE_TYPES.Identifier) return undefined;
   const id = last.argument;
+  return onlyJoined(context, id) ? { id, index } : undefined;
+}
+
+/**
+ * Whether every reference of a parameter is the receiver of a `join` call (`parts.join(':')`),
+ * so that an array literal passed for it is joined as written: `function cacheKey(parts) {
+ * return parts.join(':'); }` called as `cacheKey(['candle', 'latest', id])` spells
+ * `candle:latest:*`. A parameter filled, changed or passed on (`parts.push(x)`, `f(parts)`) is not.
+ * @param context the context the function is written in
+ * @param id the parameter's name, as declared
+ */
+export function onlyJoined(context: AnyContext, id: TSESTree.Identifier): boolean {
   const variable = findVariable(context, id);
-  if (!variable || variable.references.length === 0) return undefined;
-  const onlyJoined = variable.references.every((reference) => {
+  if (!variable || variable.references.length === 0) return false;
+  return variable.references.every((reference) => {
     const member = reference.identifier.parent;
     return (
       member?.type === AST_NODE_TYPES.MemberExpression &&
@@ -42,7 +54,17 @@ export function joinedRestParameter(context: AnyContext, fn: FunctionLike): Rest
       member.parent.callee === member
     );
   });
-  return onlyJoined ? { id, index } : undefined;
+}
+
+/**
+ * The elements of an array literal passed for a parameter {@link onlyJoined} (`['candle', 'latest',
+ * id]`), in order; `undefined` for anything else, or a literal with a spread or a hole (its
+ * elements are then not all written at the call).
+ */
+export function joinedArrayElements(argument: TSESTree.Node | undefined): TSESTree.Expression[] | undefined {
+  const array = argument && argument.type !== AST_NODE_TYPES.SpreadElement ? unwrap(argument) : undefined;
+  if (array?.type !== AST_NODE_TYPES.ArrayExpression) return undefined;
+  return array.elements.every((element) => element !== null && element.type !== AST_NODE_TYPES.SpreadElement) ? (array.elements as TSESTree.Expression[]) : undefined;
 }
 
 /**

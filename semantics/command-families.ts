@@ -68,10 +68,13 @@ export function counterStep(command: string, amount?: number): number | undefine
  * they use or the server version they need: LPUSH and RPUSH (either end,
  * https://redis.io/docs/latest/commands/lpush/), LPUSHX and RPUSHX, and RPOPLPUSH, which is `LMOVE
  * source destination RIGHT LEFT` (https://redis.io/docs/latest/commands/rpoplpush/: deprecated
- * for LMOVE since 6.2), also blocking (BRPOPLPUSH and BLMOVE). Each creates or keeps its keys'
- * TTLs exactly as the other does.
+ * for LMOVE since 6.2), also blocking (BRPOPLPUSH and BLMOVE), and HMSET, which is HSET with
+ * field-value pairs (https://redis.io/docs/latest/commands/hmset/: deprecated since 4.0.0, "can be
+ * replaced by HSET with multiple field-value pairs"). Each creates or keeps its keys' TTLs exactly
+ * as the other does.
  */
 const SAME_WRITE_GROUPS: readonly (readonly string[])[] = [
+  ['HSET', 'HMSET'],
   ['LPUSH', 'RPUSH'],
   ['LPUSHX', 'RPUSHX'],
   ['LMOVE', 'RPOPLPUSH'],
