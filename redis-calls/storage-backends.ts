@@ -33,13 +33,15 @@
  * with a Map or memory implementation: a cache is no store of record); a write in a method the
  * interface does not declare (nor only its methods call); a record the class never deletes (a
  * one-time code, the index of a token the reset leaves behind: it piles up whatever the backend);
- * a key whose shape the file gives a TTL anywhere (the code meant it to expire).
+ * a key whose shape the file gives a TTL anywhere (the code meant it to expire); a write in a method
+ * that gives a key a TTL (an index set written beside a record that expires: the record's expiry
+ * never runs the store's delete, so the index outlives it).
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { relative, resolve } from 'node:path';
 import { describeCommand, EFFECTS_THAT_DELETE_KEY } from '../semantics/commands.js';
 import { DATABASE_TYPE_NAMES, isDatabasePackage } from './database-packages.js';
-import { fileIndexOf } from './file-index.js';
+import { EXPIRY_EFFECTS, fileIndexOf } from './file-index.js';
 import { importSpecifiers, walkImporters } from './importers.js';
 import { listedKeys, sameKeyByShape } from './key-id.js';
 import { keyShapeOf } from './key-shape.js';
@@ -319,6 +321,9 @@ export function storageBackendRecord(context: AnyContext, call: RedisCall, keyNo
   if (bare.type === AST_NODE_TYPES.Identifier && fn && encloses(cls, fn) && 'params' in fn && fn.params.some((param) => param.type === AST_NODE_TYPES.Identifier && param.name === bare.name)) return true;
   const declared = new Set(interfaces.flatMap((found) => [...found.members]));
   if (!servesInterface(cls, member, declared)) return false;
+  // an index written beside a record the same method gives a TTL: the record's expiry never runs
+  // the store's delete, so the index outlives it
+  if ([...index.calls, ...index.facadeCalls].some((other) => encloses(member, other.node) && other.description.keys.some((action) => EXPIRY_EFFECTS.has(action.effect)))) return false;
   // deleted by another method of the backend
   return deletionsIn(context, cls, call).some(({ node, key }) => {
     const around = memberOf(cls, node);

@@ -183,3 +183,41 @@ describe('storage backends (allowStorageBackends)', () => {
     expect(found).toEqual([[SET, 'setWithoutTtl', 9, 18]]);
   });
 });
+
+/** A backend whose `put` gives the record an optional TTL and writes its index beside it (line 9): the index outlives the record. */
+const INDEXED_TYPES = `export interface Driver {
+  put(ns: string, key: string, value: string, ttl?: number): Promise<void>;
+  delete(ns: string, key: string): Promise<void>;
+}
+`;
+const INDEXED = `import { createClient } from 'redis';
+import type { Driver } from './types';
+const client = createClient();
+export class RedisDriver implements Driver {
+  async put(ns: string, key: string, value: string, ttl = 0) {
+    const tx = client.multi();
+    tx.set(\`\${ns}:\${key}\`, value);
+    if (ttl) tx.expire(\`\${ns}:\${key}\`, ttl);
+    tx.sAdd(\`_index:\${ns}:\${key}\`, 'idx');
+    await tx.exec();
+  }
+  async delete(ns: string, key: string) {
+    await client.multi().del(\`\${ns}:\${key}\`).sRem(\`_index:\${ns}\`, key).del(\`_index:\${ns}:\${key}\`).exec();
+  }
+}
+`;
+const INDEXED_SQL = `import knex from 'knex';
+import type { Driver } from './types';
+const db = knex({ client: 'pg' });
+export class SqlDriver implements Driver {
+  async put(ns: string, key: string, value: string) { await db('store').insert({ ns, key, value }); }
+  async delete(ns: string, key: string) { await db('store').where({ ns, key }).delete(); }
+}
+`;
+
+describe('storage backends: what stays reported', () => {
+  it('an index written by a method that gives its record a TTL', () => {
+    const found = lintApplication(roots, { 'src/types.ts': INDEXED_TYPES, 'src/redis.ts': INDEXED, 'src/sql.ts': INDEXED_SQL }, 'src/redis.ts', RULES, [], MANIFEST);
+    expect(found.filter(([, , line]) => line === 9)).toEqual([[INCR, 'noExpiry', 9, 8]]);
+  });
+});
