@@ -23,11 +23,13 @@
  * TTL, and removes them with the interface's delete methods. Left alone:
  *
  * - a write in a method the interface declares (or in a method of the class only such methods
- *   call), of a key the class deletes (DEL / UNLINK / GETDEL of the same key shape) in another
+ *   call), of a key family the store names (a shape with a static part), which the class deletes (DEL / UNLINK / GETDEL of the same key shape) in another
  *   method the interface declares: the record lives until the store's delete removes it, as a row
  *   would;
- * - a write of a key that is a parameter of its function, in a function of such a class (a
- *   compatibility shim over the backend's client): its callers write records of the store.
+ * - a write of a key that is a parameter of its function, a method of an object literal the class
+ *   builds (a compatibility shim over the backend's client, `this.client = { set: (key, v) =>
+ *   this.adapter.set(key, v) }`): its callers write records of the store. Not a method of the
+ *   class itself (`increment(key)`), whose key any caller may fill.
  *
  * Still reported: a class whose interface no database-backed class implements (a cache interface
  * with a Map or memory implementation: a cache is no store of record); a write in a method the
@@ -43,7 +45,7 @@ import { describeCommand, EFFECTS_THAT_DELETE_KEY } from '../semantics/commands.
 import { DATABASE_TYPE_NAMES, isDatabasePackage } from './database-packages.js';
 import { EXPIRY_EFFECTS, fileIndexOf } from './file-index.js';
 import { importSpecifiers, walkImporters } from './importers.js';
-import { listedKeys, sameKeyByShape } from './key-id.js';
+import { hasStaticPart, listedKeys, sameKeyByShape } from './key-id.js';
 import { keyShapeOf } from './key-shape.js';
 import { loadModule, readModule } from './modules.js';
 import type { RedisCall } from './normalize.js';
@@ -274,14 +276,21 @@ function importOf(program: TSESTree.Program, local: string): { source: string; i
   return undefined;
 }
 
-/** Whether `member` is one the interfaces declare, or a method of the class that only such members call (`this.name(...)`). */
-function servesInterface(cls: ClassNode, member: TSESTree.MethodDefinition | TSESTree.PropertyDefinition, declared: ReadonlySet<string>): boolean {
-  const name = memberName(member);
-  if (name === undefined || (member.type === AST_NODE_TYPES.MethodDefinition && member.kind === 'constructor')) return false;
-  if (declared.has(name)) return true;
-  const callers: TSESTree.Node[] = [];
+/** Per class: its `this.<name>` references by name. */
+const thisReferenceCache = new WeakMap<ClassNode, Map<string, TSESTree.Node[]>>();
+
+/** The `this.<name>` references of a class body, by name (built once per class). */
+function thisReferences(cls: ClassNode): ReadonlyMap<string, readonly TSESTree.Node[]> {
+  const cached = thisReferenceCache.get(cls);
+  if (cached) return cached;
+  const byName = new Map<string, TSESTree.Node[]>();
+  thisReferenceCache.set(cls, byName);
   const visit = (node: TSESTree.Node): void => {
-    if (node.type === AST_NODE_TYPES.MemberExpression && node.object.type === AST_NODE_TYPES.ThisExpression && !node.computed && node.property.type === AST_NODE_TYPES.Identifier && node.property.name === name) callers.push(node);
+    if (node.type === AST_NODE_TYPES.MemberExpression && node.object.type === AST_NODE_TYPES.ThisExpression && !node.computed && node.property.type === AST_NODE_TYPES.Identifier) {
+      const list = byName.get(node.property.name);
+      if (list) list.push(node);
+      else byName.set(node.property.name, [node]);
+    }
     for (const [field, value] of Object.entries(node)) {
       if (field === 'parent') continue;
       if (Array.isArray(value)) for (const item of value) if (item && typeof item === 'object' && typeof (item as TSESTree.Node).type === 'string') visit(item as TSESTree.Node);
@@ -289,6 +298,15 @@ function servesInterface(cls: ClassNode, member: TSESTree.MethodDefinition | TSE
     }
   };
   visit(cls.body);
+  return byName;
+}
+
+/** Whether `member` is one the interfaces declare, or a method of the class that only such members call (`this.name(...)`). */
+function servesInterface(cls: ClassNode, member: TSESTree.MethodDefinition | TSESTree.PropertyDefinition, declared: ReadonlySet<string>): boolean {
+  const name = memberName(member);
+  if (name === undefined || (member.type === AST_NODE_TYPES.MethodDefinition && member.kind === 'constructor')) return false;
+  if (declared.has(name)) return true;
+  const callers = thisReferences(cls).get(name) ?? [];
   return (
     callers.length > 0 &&
     callers.every((caller) => {
@@ -318,12 +336,18 @@ export function storageBackendRecord(context: AnyContext, call: RedisCall, keyNo
   // a shim of the backend forwarding its caller's key: the callers write records of the store
   const bare = unwrap(keyNode);
   const fn = enclosingFunction(call.node);
-  if (bare.type === AST_NODE_TYPES.Identifier && fn && encloses(cls, fn) && 'params' in fn && fn.params.some((param) => param.type === AST_NODE_TYPES.Identifier && param.name === bare.name)) return true;
+  // (a method of an object literal the class builds, `this.client = { set: (key, v) => ... }`; not
+  // a method of the class itself, whose key parameter any caller may fill: `increment(key)`)
+  const shim = fn && fn !== member.value && fn.parent?.type === AST_NODE_TYPES.Property && fn.parent.value === fn && fn.parent.parent?.type === AST_NODE_TYPES.ObjectExpression;
+  if (shim && bare.type === AST_NODE_TYPES.Identifier && 'params' in fn && fn.params.some((param) => param.type === AST_NODE_TYPES.Identifier && param.name === bare.name)) return true;
   const declared = new Set(interfaces.flatMap((found) => [...found.members]));
   if (!servesInterface(cls, member, declared)) return false;
   // an index written beside a record the same method gives a TTL: the record's expiry never runs
   // the store's delete, so the index outlives it
   if ([...index.calls, ...index.facadeCalls].some((other) => encloses(member, other.node) && other.description.keys.some((action) => EXPIRY_EFFECTS.has(action.effect)))) return false;
+  // deleted by another method of the backend, a key family the store names (`playlist:*`; not a
+  // caller's key, `increment(key)` beside `reset(key)`: a limiter's counter)
+  if (!hasStaticPart(shape.shape)) return false;
   // deleted by another method of the backend
   return deletionsIn(context, cls, call).some(({ node, key }) => {
     const around = memberOf(cls, node);

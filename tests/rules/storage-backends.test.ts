@@ -221,3 +221,28 @@ describe('storage backends: what stays reported', () => {
     expect(found.filter(([, , line]) => line === 9)).toEqual([[INCR, 'noExpiry', 9, 8]]);
   });
 });
+
+describe('storage backends: a key parameter', () => {
+  it("of a method of the class itself stays reported (any caller may fill it); of a shim object's method it is not", () => {
+    const types = `export interface Limits { increment(key: string): Promise<number>; reset(key: string): Promise<void> }\n`;
+    const redis = `import { createClient } from 'redis';
+import type { Limits } from './types';
+const client = createClient();
+export class RedisLimits implements Limits {
+  compat = { incr: (key: string) => client.incr(key) };
+  async increment(key: string) { return client.incr(key); }
+  async reset(key: string) { await client.del(key); }
+}
+`;
+    const sql = `import { Pool } from 'pg';
+import type { Limits } from './types';
+const pool = new Pool();
+export class SqlLimits implements Limits {
+  async increment(key: string) { return (await pool.query('UPDATE l SET n = n + 1 WHERE k = $1 RETURNING n', [key])).rows[0].n; }
+  async reset(key: string) { await pool.query('DELETE FROM l WHERE k = $1', [key]); }
+}
+`;
+    const found = lintApplication(roots, { 'src/types.ts': types, 'src/redis.ts': redis, 'src/sql.ts': sql }, 'src/redis.ts', { [INCR]: { allowDeletedKeys: false, allowPassThrough: false } }, [], MANIFEST);
+    expect(found).toEqual([[INCR, 'noExpiry', 6, 48]]);
+  });
+});
