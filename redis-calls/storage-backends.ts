@@ -18,7 +18,8 @@
  * What counts: a write in a class that `implements` an interface (or type) of the code which
  * another class of the code also implements in a module that imports a database client
  * (`redis-calls/database-packages.ts`: `pg`, `@prisma/client`, `mongodb`, D1's `D1Database` ...),
- * itself or through a module it imports directly. The user can run the application on Redis in
+ * itself or through a module it imports directly, and no Redis client (a class over both is a cache
+ * of the database, not its backend). The user can run the application on Redis in
  * place of that database, so the Redis class keeps the records the database would keep, with no
  * TTL, and removes them with the interface's delete methods. Left alone:
  *
@@ -71,6 +72,9 @@ const backends = new WeakMap<ClassNode, readonly StorageInterface[]>();
 
 /** Per interface and implementing class: the methods of the database-backed classes implementing it too (`undefined`: none). */
 const databaseImplemented = new Map<string, ReadonlySet<string> | undefined>();
+
+/** An import specifier of a Redis (or Valkey) client or of a module named after one (`ioredis`, `@upstash/redis`, `coral-server/services/redis`). */
+const REDIS_SPECIFIER = /redis|valkey/i;
 
 /** Per module path: whether its text imports a database client (or names a D1 binding). */
 const databaseModules = new Map<string, boolean>();
@@ -204,7 +208,9 @@ function implementedOverDatabase(context: AnyContext, name: string, declaringPat
       const module = readModule(linted, relativeSpecifier(linted, path));
       if (!module) return 'passed';
       if (!mention.test(module.entry.text)) return 'read';
-      if (!databaseBacked(path, module.entry.text)) return 'read';
+      // a class that imports a Redis client (or a module named after one) beside the database is a
+      // cache over it, not the database's backend (`UserCache implements IDataCache` over MongoDB)
+      if (!databaseBacked(path, module.entry.text) || importSpecifiers(module.entry.text).some((specifier) => REDIS_SPECIFIER.test(specifier))) return 'read';
       const parsed = loadModule(context, relativeSpecifier(linted, path));
       if (parsed) take(implementingMethods(parsed.program, name));
       return 'read';

@@ -246,3 +246,10 @@ export class SqlLimits implements Limits {
     expect(found).toEqual([[INCR, 'noExpiry', 6, 48]]);
   });
 });
+
+describe('storage backends: a cache over the database', () => {
+  it('the other class imports a Redis client beside the database: a cache of it, no backend', () => {
+    const cacheOverPostgres = POSTGRES.replace("import { Pool } from 'pg';", "import { Pool } from 'pg';\nimport { createClient } from 'redis';");
+    expect(lint({ 'src/postgres.ts': cacheOverPostgres })).toEqual([SHIM_IF, SHIM, CREATE, BIND_CODE, SONG, IMPORT]);
+  });
+});
