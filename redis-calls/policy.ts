@@ -55,6 +55,7 @@ import { keyShapeOf, perBuildKey } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
 import { opaqueKeyNotMeantToExpire } from './opaque-key.js';
 import { scriptFallback } from './script-fallback.js';
+import { storageBackendRecord } from './storage-backends.js';
 import { inNoTtlArm } from './optional-ttl.js';
 import { forwardingWrapper, passThroughWrapper } from './pass-through.js';
 import { overwrittenExport } from './module-methods.js';
@@ -101,6 +102,11 @@ export interface KeyPolicyOptions {
    * `strict` config, whose message then names the uncalled function.
    */
   allowUncalledCode?: boolean;
+  /**
+   * Do not report a record of a storage backend the application can run on in place of a database
+   * (`redis-calls/storage-backends.ts`). Default `true`; `false` in the `strict` config.
+   */
+  allowStorageBackends?: boolean;
 }
 
 /** JSON schema properties of {@link KeyPolicyOptions}. */
@@ -135,6 +141,11 @@ export const KEY_POLICY_SCHEMA = {
     description:
       'Do not report a write in a method or function of an application (a private package, or one whose main is its bin) whose name no other code of the application names (tests left out): code that never runs. Default true; false in the strict config, which names the uncalled function.',
   },
+  allowStorageBackends: {
+    type: 'boolean',
+    description:
+      'Do not report a write of a storage backend the application can run on in place of a database: in a class implementing an interface of the code that another class implements in a module importing a database client (pg, mysql2, @prisma/client, mongodb, drizzle-orm, D1Database ...), a write in a method the interface declares (or a method only those call) of a key the class deletes in another such method, or of a key parameter of a shim forwarding to the backend. Not when the file gives the key a TTL anywhere. Default true; false in the strict config.',
+  },
 } as const;
 
 /**
@@ -149,7 +160,7 @@ export function keyCallsOf(context: AnyContext, node: TSESTree.CallExpression, o
 }
 
 /** {@link KeyPolicyOptions} with every inferred exemption off. */
-const DECLARED_ONLY: KeyPolicyOptions = { allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false, allowOpaqueKeys: false, allowScriptFallbacks: false, allowUncalledCode: false };
+const DECLARED_ONLY: KeyPolicyOptions = { allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false, allowOpaqueKeys: false, allowScriptFallbacks: false, allowUncalledCode: false, allowStorageBackends: false };
 
 /**
  * Whether the key at `keyNode` written by `call` is declared persistent: a `// redis-ttl persistent:`
@@ -168,7 +179,7 @@ export function declaredPersistent(context: AnyContext, call: RedisCall, keyNode
  * caller may leave out, a pass-through wrapper's key, a key the code's user names, an opaque key, a
  * write in code that never runs.
  */
-export type Exemption = 'persistent' | 'constant' | 'optional-ttl' | 'pass-through' | 'user-named' | 'opaque' | 'script-fallback' | 'uncalled';
+export type Exemption = 'persistent' | 'constant' | 'optional-ttl' | 'pass-through' | 'user-named' | 'opaque' | 'script-fallback' | 'uncalled' | 'storage-backend';
 
 /**
  * Whether a command that removes the TTL of the key at `keyNode` (PERSIST, GETEX ... PERSIST,
@@ -240,6 +251,8 @@ export function exemption(context: AnyContext, call: RedisCall, keyNode: TSESTre
   }
   if (options.allowOpaqueKeys !== false && opaqueKeyNotMeantToExpire(context, keyNode, shape)) return 'opaque';
   if (options.allowScriptFallbacks !== false && scriptFallback(context, call, keyNode)) return 'script-fallback';
+  // a record of the Redis backend of a storage interface a database-backed class implements too
+  if (options.allowStorageBackends !== false && storageBackendRecord(context, call, keyNode)) return 'storage-backend';
   // a helper's key parameter: persistent when every caller passes a persistent key
   if (helperKeyPersistent(context, keyNode, call.client.keyPrefix)) return 'persistent';
   // a wrapper method's key (and arm) chosen by its callers: every call reaching the write passes a

@@ -37,9 +37,9 @@ type OptionsOf<R> = R extends RuleModule<string, infer Options> ? Options : neve
 
 /** Every property of each rule's options type set, to a value the rule's schema accepts. */
 const FULL: { [Name in keyof RedisTtlRuleOptions]: RedisTtlRuleOptions[Name] extends undefined ? undefined : Required<NonNullable<RedisTtlRuleOptions[Name]>> } = {
-  'no-getset': { fix: true, allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false, allowOpaqueKeys: false, allowScriptFallbacks: false, allowUncalledCode: false },
-  'set-requires-ttl-or-keepttl': { fix: true, allowPipeline: false, allowKeepTtl: false, allowDeletedKeys: false, allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false, allowOpaqueKeys: false, allowScriptFallbacks: false, allowUncalledCode: false },
-  'incr-needs-expire-on-create': { allowPipeline: false, allowTtlRepair: false, allowRearmedBoundedKeys: false, allowDeletedKeys: false, allowIdSequences: false, allowConsumedQueues: false, allowTtlRecordUpdates: false, fix: true, allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false, allowOpaqueKeys: false, allowScriptFallbacks: false, allowUncalledCode: false },
+  'no-getset': { fix: true, allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false, allowOpaqueKeys: false, allowScriptFallbacks: false, allowUncalledCode: false, allowStorageBackends: false },
+  'set-requires-ttl-or-keepttl': { fix: true, allowPipeline: false, allowKeepTtl: false, allowDeletedKeys: false, allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false, allowOpaqueKeys: false, allowScriptFallbacks: false, allowUncalledCode: false, allowStorageBackends: false },
+  'incr-needs-expire-on-create': { allowPipeline: false, allowTtlRepair: false, allowRearmedBoundedKeys: false, allowDeletedKeys: false, allowIdSequences: false, allowConsumedQueues: false, allowTtlRecordUpdates: false, fix: true, allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false, allowOpaqueKeys: false, allowScriptFallbacks: false, allowUncalledCode: false, allowStorageBackends: false },
   'embedded-lua': { rules: { 'key-must-come-from-keys': 'off', 'write-path-needs-ttl': 2, 'ttl-units': 'warn' }, persistentKeys: [2, 'audit:*'], allowOptionalTtl: false, allowOpaqueKeys: false, allowConsumedQueues: false, allowConstantKeys: false, strict: true },
   'valid-ttl-args': undefined,
   'expire-needs-positive-ttl': { checkParameters: true },

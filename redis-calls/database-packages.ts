@@ -1,0 +1,58 @@
+/**
+ * Packages that are the client of a database other than Redis: SQL drivers, document-store
+ * drivers and ORMs / query builders over them. A module importing one of them reads and writes a
+ * database of record (`redis-calls/storage-backends.ts`: the other implementation of a storage
+ * interface the Redis class implements). Matched on the package name of an import specifier
+ * (`drizzle-orm/pg-core` is `drizzle-orm`). Caches, queues and key-value stores in memory are not
+ * databases of record and are not listed. Cloudflare D1 has no client package (its binding is a
+ * type, `D1Database`): {@link DATABASE_TYPE_NAMES}.
+ */
+export const DATABASE_PACKAGES: ReadonlySet<string> = new Set([
+  // SQL drivers
+  'pg',
+  'postgres',
+  '@vercel/postgres',
+  '@neondatabase/serverless',
+  'mysql',
+  'mysql2',
+  '@planetscale/database',
+  'sqlite3',
+  'better-sqlite3',
+  '@libsql/client',
+  'mssql',
+  'tedious',
+  'oracledb',
+  // document stores
+  'mongodb',
+  'mongoose',
+  '@aws-sdk/client-dynamodb',
+  '@aws-sdk/lib-dynamodb',
+  'firebase-admin',
+  '@google-cloud/firestore',
+  // ORMs and query builders
+  '@prisma/client',
+  'drizzle-orm',
+  'kysely',
+  'knex',
+  'typeorm',
+  'sequelize',
+  '@mikro-orm/core',
+  'objection',
+]);
+
+/** Type names of a database binding that has no client package: Cloudflare D1's `D1Database`. */
+export const DATABASE_TYPE_NAMES: readonly string[] = ['D1Database'];
+
+/** The package an import specifier names (`@scope/name` or `name`, without a subpath), or `undefined` for a relative / absolute path. */
+export function packageNameOf(specifier: string): string | undefined {
+  if (specifier.startsWith('.') || specifier.startsWith('/')) return undefined;
+  const bare = specifier.startsWith('node:') ? specifier.slice(5) : specifier;
+  const parts = bare.split('/');
+  return bare.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}
+
+/** Whether an import specifier names a database client package ({@link DATABASE_PACKAGES}). */
+export function isDatabasePackage(specifier: string): boolean {
+  const name = packageNameOf(specifier);
+  return name !== undefined && DATABASE_PACKAGES.has(name);
+}

@@ -1,0 +1,419 @@
+/**
+ * **Redis used as a store of record**: a class that is one of the application's interchangeable
+ * storage backends, the one over Redis, beside another over a database.
+ *
+ * ```ts
+ * // types.ts
+ * export interface IStorage { createPlaylist(p: Playlist): Promise<void>; deletePlaylist(id: string): Promise<void> }
+ * // redis.db.ts
+ * export class RedisStorage implements IStorage {
+ *   async createPlaylist(p) { await this.client.hSet(`playlist:${p.id}`, p); } // not reported by `recommended`
+ *   async deletePlaylist(id) { await this.client.del(`playlist:${id}`); }
+ * }
+ * // postgres.db.ts
+ * import { sql } from '@vercel/postgres';
+ * export class PostgresStorage implements IStorage { ... }
+ * ```
+ *
+ * What counts: a write in a class that `implements` an interface (or type) of the code which
+ * another class of the code also implements in a module that imports a database client
+ * (`redis-calls/database-packages.ts`: `pg`, `@prisma/client`, `mongodb`, D1's `D1Database` ...),
+ * itself or through a module it imports directly, and no Redis client (a class over both is a cache
+ * of the database, not its backend). The user can run the application on Redis in
+ * place of that database, so the Redis class keeps the records the database would keep, with no
+ * TTL, and removes them with the interface's delete methods. Left alone:
+ *
+ * - a write in a method the interface declares (or in a method of the class only such methods
+ *   call), of a key family the store names (a shape with a static part), which the class deletes (DEL / UNLINK / GETDEL of the same key shape) in another
+ *   method the interface declares: the record lives until the store's delete removes it, as a row
+ *   would;
+ * - a write of a key that is a parameter of its function, a method of an object literal the class
+ *   builds (a compatibility shim over the backend's client, `this.client = { set: (key, v) =>
+ *   this.adapter.set(key, v) }`): its callers write records of the store. Not a method of the
+ *   class itself (`increment(key)`), whose key any caller may fill.
+ *
+ * Still reported: a class whose interface no database-backed class implements (a cache interface
+ * with a Map or memory implementation: a cache is no store of record); a write in a method the
+ * interface does not declare (nor only its methods call); a record the class never deletes (a
+ * one-time code, the index of a token the reset leaves behind: it piles up whatever the backend);
+ * a key whose shape the file gives a TTL anywhere (the code meant it to expire); a write in a method
+ * that gives a key a TTL (an index set written beside a record that expires: the record's expiry
+ * never runs the store's delete, so the index outlives it).
+ */
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { relative, resolve } from 'node:path';
+import { describeCommand, EFFECTS_THAT_DELETE_KEY } from '../semantics/commands.js';
+import { DATABASE_TYPE_NAMES, isDatabasePackage } from './database-packages.js';
+import { EXPIRY_EFFECTS, fileIndexOf } from './file-index.js';
+import { importSpecifiers, walkImporters } from './importers.js';
+import { hasStaticPart, listedKeys, sameKeyByShape } from './key-id.js';
+import { keyShapeOf } from './key-shape.js';
+import { loadModule, readModule } from './modules.js';
+import type { RedisCall } from './normalize.js';
+import { packageOf } from './project.js';
+import { TEST_PATH } from './test-paths.js';
+import { encloses, enclosingFunction, unwrap, type AnyContext } from './static.js';
+
+type ClassNode = TSESTree.ClassDeclaration | TSESTree.ClassExpression;
+
+/**
+ * A storage interface a class implements: its name, the module declaring it, and the backend's
+ * methods: the members it declares and the methods of its database-backed implementations (a
+ * method every backend has, which the callers reach by duck typing, is one of the store's too).
+ */
+interface StorageInterface {
+  name: string;
+  path: string;
+  members: ReadonlySet<string>;
+}
+
+/** Per class: the storage interfaces (with a database-backed implementation) it implements. */
+const backends = new WeakMap<ClassNode, readonly StorageInterface[]>();
+
+/** Per interface and implementing class: the methods of the database-backed classes implementing it too (`undefined`: none). */
+const databaseImplemented = new Map<string, ReadonlySet<string> | undefined>();
+
+/** An import specifier of a Redis (or Valkey) client or of a module named after one (`ioredis`, `@upstash/redis`, `coral-server/services/redis`). */
+const REDIS_SPECIFIER = /redis|valkey/i;
+
+/** Per module path: whether its text imports a database client (or names a D1 binding). */
+const databaseModules = new Map<string, boolean>();
+
+/** The nearest class around `node`. */
+function enclosingClass(node: TSESTree.Node): ClassNode | undefined {
+  for (let current = node.parent; current; current = current.parent) {
+    if (current.type === AST_NODE_TYPES.ClassDeclaration || current.type === AST_NODE_TYPES.ClassExpression) return current;
+  }
+  return undefined;
+}
+
+/** The member of `cls` (method or property) whose body holds `node`. */
+function memberOf(cls: ClassNode, node: TSESTree.Node): TSESTree.MethodDefinition | TSESTree.PropertyDefinition | undefined {
+  return cls.body.body.find(
+    (member): member is TSESTree.MethodDefinition | TSESTree.PropertyDefinition =>
+      (member.type === AST_NODE_TYPES.MethodDefinition || member.type === AST_NODE_TYPES.PropertyDefinition) && encloses(member, node),
+  );
+}
+
+/** The name of a class member (not a computed one). */
+function memberName(member: TSESTree.MethodDefinition | TSESTree.PropertyDefinition): string | undefined {
+  if (member.computed) return undefined;
+  return member.key.type === AST_NODE_TYPES.Identifier ? member.key.name : member.key.type === AST_NODE_TYPES.Literal ? String(member.key.value) : undefined;
+}
+
+/** The member names an interface or a type literal declares. */
+function declaredMembers(node: TSESTree.Node): Set<string> | undefined {
+  const body =
+    node.type === AST_NODE_TYPES.TSInterfaceDeclaration ? node.body.body : node.type === AST_NODE_TYPES.TSTypeAliasDeclaration && node.typeAnnotation.type === AST_NODE_TYPES.TSTypeLiteral ? node.typeAnnotation.members : undefined;
+  if (!body) return undefined;
+  const names = new Set<string>();
+  for (const member of body) {
+    if ((member.type === AST_NODE_TYPES.TSMethodSignature || member.type === AST_NODE_TYPES.TSPropertySignature) && !member.computed && member.key.type === AST_NODE_TYPES.Identifier) names.add(member.key.name);
+  }
+  return names;
+}
+
+/** The interface or type alias `name` a program declares at its top level. */
+function declaredType(program: TSESTree.Program, name: string): TSESTree.TSInterfaceDeclaration | TSESTree.TSTypeAliasDeclaration | undefined {
+  for (const statement of program.body) {
+    const node = statement.type === AST_NODE_TYPES.ExportNamedDeclaration ? statement.declaration : statement;
+    if ((node?.type === AST_NODE_TYPES.TSInterfaceDeclaration || node?.type === AST_NODE_TYPES.TSTypeAliasDeclaration) && node.id.name === name) return node;
+  }
+  return undefined;
+}
+
+/** A cheap parse of another module's top-level interfaces and type aliases, by text (names of members at the first level of `{ ... }`). */
+function membersInText(text: string, name: string): Set<string> | undefined {
+  const start = new RegExp(`\\b(?:interface\\s+${name}\\b[^{]*|type\\s+${name}\\s*=\\s*)\\{`).exec(text);
+  if (!start) return undefined;
+  const names = new Set<string>();
+  let depth = 1;
+  let lineStart = true;
+  for (let i = start.index + start[0].length; i < text.length && depth > 0; i++) {
+    const ch = text[i]!;
+    // `=>` of a function type closes nothing
+    if (ch === '{' || ch === '(' || ch === '<' || ch === '[') depth++;
+    else if (ch === '}' || ch === ')' || (ch === '>' && text[i - 1] !== '=') || ch === ']') depth--;
+    if (ch === '\n' || ch === ';' || ch === ',') {
+      lineStart = true;
+      continue;
+    }
+    if (depth === 1 && lineStart && /[A-Za-z_$]/.test(ch)) {
+      const word = /^(?:readonly\s+)?([A-Za-z_$][\w$]*)\s*\??\s*[(:<]/.exec(text.slice(i, i + 200));
+      if (word) names.add(word[1]!);
+      lineStart = false;
+    } else if (!/\s/.test(ch)) lineStart = false;
+  }
+  return names;
+}
+
+/** Whether a module's text imports a database client package or names a D1 binding. */
+function importsDatabase(path: string, text: string): boolean {
+  const cached = databaseModules.get(path);
+  if (cached !== undefined) return cached;
+  const found = importSpecifiers(text).some(isDatabasePackage) || DATABASE_TYPE_NAMES.some((name) => new RegExp(`\\b${name}\\b`).test(text));
+  databaseModules.set(path, found);
+  return found;
+}
+
+/** Whether the module at `path` (text `text`), or a module of the code it imports directly, reads a database ({@link importsDatabase}). */
+function databaseBacked(path: string, text: string): boolean {
+  if (importsDatabase(path, text)) return true;
+  return importSpecifiers(text).some((specifier) => {
+    const imported = readModule(path, specifier, true);
+    return imported !== undefined && imported.path !== path && importsDatabase(imported.path, imported.entry.text);
+  });
+}
+
+/** The method names of the classes of `program` that implement `name`; `undefined` when there is none. */
+function implementingMethods(program: TSESTree.Program, name: string): Set<string> | undefined {
+  let methods: Set<string> | undefined;
+  for (const statement of program.body) {
+    const cls = statement.type === AST_NODE_TYPES.ExportNamedDeclaration || statement.type === AST_NODE_TYPES.ExportDefaultDeclaration ? statement.declaration : statement;
+    if (cls?.type !== AST_NODE_TYPES.ClassDeclaration) continue;
+    if (!(cls.implements ?? []).some((clause) => { const id = unwrap(clause.expression); return id.type === AST_NODE_TYPES.Identifier && id.name === name; })) continue;
+    methods ??= new Set();
+    for (const member of cls.body.body) {
+      if (member.type !== AST_NODE_TYPES.MethodDefinition || member.kind !== 'method' || member.static) continue;
+      const memberName = member.computed ? undefined : member.key.type === AST_NODE_TYPES.Identifier ? member.key.name : undefined;
+      if (memberName) methods.add(memberName);
+    }
+  }
+  return methods;
+}
+
+/**
+ * The method names of the classes of the code, other than `own` (in the linted file), that
+ * implement the interface `name` declared in `declaringPath` in a database-backed module
+ * ({@link databaseBacked}); `undefined` when there is none. The declaring module and the modules
+ * importing it are looked at (`redis-calls/importers.ts`, tests left out), not the linted file.
+ */
+function implementedOverDatabase(context: AnyContext, name: string, declaringPath: string, own: ClassNode): ReadonlySet<string> | undefined {
+  const linted = resolve(context.physicalFilename ?? context.filename);
+  const key = `${declaringPath}\0${name}\0${linted}\0${own.range[0]}`;
+  if (databaseImplemented.has(key)) return databaseImplemented.get(key);
+  const mention = new RegExp(`\\bimplements\\b[^{]*\\b${name}\\b`);
+  const methods = new Set<string>();
+  let found = false;
+  const take = (more: Set<string> | undefined) => {
+    if (!more) return;
+    found = true;
+    for (const method of more) methods.add(method);
+  };
+  const root = packageOf(declaringPath)?.root ?? '/';
+  walkImporters(
+    [declaringPath],
+    (path) => {
+      if (path === resolve(linted)) return 'read';
+      const module = readModule(linted, relativeSpecifier(linted, path));
+      if (!module) return 'passed';
+      if (!mention.test(module.entry.text)) return 'read';
+      // a class that imports a Redis client (or a module named after one) beside the database is a
+      // cache over it, not the database's backend (`UserCache implements IDataCache` over MongoDB)
+      if (!databaseBacked(path, module.entry.text) || importSpecifiers(module.entry.text).some((specifier) => REDIS_SPECIFIER.test(specifier))) return 'read';
+      const parsed = loadModule(context, relativeSpecifier(linted, path));
+      if (parsed) take(implementingMethods(parsed.program, name));
+      return 'read';
+    },
+    (path) => TEST_PATH.test(relative(root, path)),
+  );
+  const result = found ? methods : undefined;
+  if (databaseImplemented.size > 2000) databaseImplemented.clear();
+  databaseImplemented.set(key, result);
+  return result;
+}
+
+/** A relative specifier from the module `from` to the file `to`. */
+function relativeSpecifier(from: string, to: string): string {
+  const fromParts = resolve(from).split('/').slice(0, -1);
+  const toParts = resolve(to).split('/');
+  let common = 0;
+  while (common < fromParts.length && common < toParts.length - 1 && fromParts[common] === toParts[common]) common++;
+  const up = fromParts.length - common;
+  return `${up === 0 ? './' : '../'.repeat(up)}${toParts.slice(common).join('/')}`;
+}
+
+/**
+ * The storage interfaces `cls` implements that a database-backed class of the code implements too
+ * (see the module comment); empty when there is none.
+ */
+function storageInterfacesOf(context: AnyContext, cls: ClassNode): readonly StorageInterface[] {
+  const cached = backends.get(cls);
+  if (cached) return cached;
+  const found: StorageInterface[] = [];
+  const linted = context.physicalFilename ?? context.filename;
+  if (linted && packageOf(linted) && cls.implements && cls.implements.length > 0) {
+    const program = context.sourceCode.ast;
+    const ownPath = resolve(linted);
+    for (const clause of cls.implements) {
+      const id = unwrap(clause.expression);
+      if (id.type !== AST_NODE_TYPES.Identifier) continue;
+      const local = declaredType(program, id.name);
+      let members = local && declaredMembers(local);
+      let declaringPath = ownPath;
+      let declaredName = id.name;
+      if (!local) {
+        const imported = importOf(program, id.name);
+        const module = imported && readModule(ownPath, imported.source, true);
+        if (!module) continue;
+        declaringPath = module.path;
+        declaredName = imported.imported;
+        members = membersInText(module.entry.text, declaredName);
+      }
+      if (!members) continue;
+      const methods = implementedOverDatabase(context, declaredName, declaringPath, cls);
+      if (methods) found.push({ name: declaredName, path: declaringPath, members: new Set([...members, ...methods]) });
+    }
+  }
+  backends.set(cls, found);
+  return found;
+}
+
+/** The module and exported name an `import { name as local }` of the program binds `local` to. */
+function importOf(program: TSESTree.Program, local: string): { source: string; imported: string } | undefined {
+  for (const statement of program.body) {
+    if (statement.type !== AST_NODE_TYPES.ImportDeclaration) continue;
+    for (const specifier of statement.specifiers) {
+      if (specifier.type !== AST_NODE_TYPES.ImportSpecifier || specifier.local.name !== local) continue;
+      const imported = specifier.imported.type === AST_NODE_TYPES.Identifier ? specifier.imported.name : String(specifier.imported.value);
+      return { source: statement.source.value, imported };
+    }
+  }
+  return undefined;
+}
+
+/** Per class: its `this.<name>` references by name. */
+const thisReferenceCache = new WeakMap<ClassNode, Map<string, TSESTree.Node[]>>();
+
+/** The `this.<name>` references of a class body, by name (built once per class). */
+function thisReferences(cls: ClassNode): ReadonlyMap<string, readonly TSESTree.Node[]> {
+  const cached = thisReferenceCache.get(cls);
+  if (cached) return cached;
+  const byName = new Map<string, TSESTree.Node[]>();
+  thisReferenceCache.set(cls, byName);
+  const visit = (node: TSESTree.Node): void => {
+    if (node.type === AST_NODE_TYPES.MemberExpression && node.object.type === AST_NODE_TYPES.ThisExpression && !node.computed && node.property.type === AST_NODE_TYPES.Identifier) {
+      const list = byName.get(node.property.name);
+      if (list) list.push(node);
+      else byName.set(node.property.name, [node]);
+    }
+    for (const [field, value] of Object.entries(node)) {
+      if (field === 'parent') continue;
+      if (Array.isArray(value)) for (const item of value) if (item && typeof item === 'object' && typeof (item as TSESTree.Node).type === 'string') visit(item as TSESTree.Node);
+      if (value && typeof value === 'object' && typeof (value as TSESTree.Node).type === 'string') visit(value as TSESTree.Node);
+    }
+  };
+  visit(cls.body);
+  return byName;
+}
+
+/** Whether `member` is one the interfaces declare, or a method of the class that only such members call (`this.name(...)`). */
+function servesInterface(cls: ClassNode, member: TSESTree.MethodDefinition | TSESTree.PropertyDefinition, declared: ReadonlySet<string>): boolean {
+  const name = memberName(member);
+  if (name === undefined || (member.type === AST_NODE_TYPES.MethodDefinition && member.kind === 'constructor')) return false;
+  if (declared.has(name)) return true;
+  const callers = thisReferences(cls).get(name) ?? [];
+  return (
+    callers.length > 0 &&
+    callers.every((caller) => {
+      const around = memberOf(cls, caller);
+      const aroundName = around && memberName(around);
+      return around !== member && aroundName !== undefined && declared.has(aroundName);
+    })
+  );
+}
+
+/**
+ * Whether the write of the key at `keyNode` by `call` is a record of a storage backend the
+ * application can run on in place of a database (see the module comment): not reported by the
+ * no-TTL rules with `allowStorageBackends`.
+ */
+export function storageBackendRecord(context: AnyContext, call: RedisCall, keyNode: TSESTree.Node): boolean {
+  const cls = enclosingClass(call.node);
+  if (!cls) return false;
+  const member = memberOf(cls, call.node);
+  if (!member) return false;
+  const interfaces = storageInterfacesOf(context, cls);
+  if (interfaces.length === 0) return false;
+  const shape = keyShapeOf(context, keyNode);
+  const index = fileIndexOf(context);
+  // the code gives this key family a TTL somewhere: it is meant to expire
+  if (index.expiredShapes.has(shape.shape)) return false;
+  // a shim of the backend forwarding its caller's key: the callers write records of the store
+  const bare = unwrap(keyNode);
+  const fn = enclosingFunction(call.node);
+  // (a method of an object literal the class builds, `this.client = { set: (key, v) => ... }`; not
+  // a method of the class itself, whose key parameter any caller may fill: `increment(key)`)
+  const shim = fn && fn !== member.value && fn.parent?.type === AST_NODE_TYPES.Property && fn.parent.value === fn && fn.parent.parent?.type === AST_NODE_TYPES.ObjectExpression;
+  if (shim && bare.type === AST_NODE_TYPES.Identifier && 'params' in fn && fn.params.some((param) => param.type === AST_NODE_TYPES.Identifier && param.name === bare.name)) return true;
+  const declared = new Set(interfaces.flatMap((found) => [...found.members]));
+  if (!servesInterface(cls, member, declared)) return false;
+  // an index written beside a record the same method gives a TTL: the record's expiry never runs
+  // the store's delete, so the index outlives it
+  if ([...index.calls, ...index.facadeCalls].some((other) => encloses(member, other.node) && other.description.keys.some((action) => EXPIRY_EFFECTS.has(action.effect)))) return false;
+  // deleted by another method of the backend, a key family the store names (`playlist:*`; not a
+  // caller's key, `increment(key)` beside `reset(key)`: a limiter's counter)
+  if (!hasStaticPart(shape.shape)) return false;
+  // deleted by another method of the backend
+  return deletionsIn(context, cls, call).some(({ node, key }) => {
+    const around = memberOf(cls, node);
+    const aroundName = around && memberName(around);
+    if (!around || around === member || aroundName === undefined || !declared.has(aroundName)) return false;
+    return (listedKeys(context, key).length > 0 ? listedKeys(context, key) : [key]).some((deleted) => keyShapeOf(context, deleted).shape === shape.shape && sameKeyByShape(context, shape.shape, keyNode, deleted));
+  });
+}
+
+/** Per class and receiver as written: its deletions ({@link deletionsIn}). */
+const deletionCache = new WeakMap<ClassNode, Map<string, Deletion[]>>();
+
+/** A key a call deletes. */
+interface Deletion {
+  node: TSESTree.Node;
+  key: TSESTree.Node;
+}
+
+/**
+ * The deletions in `cls`: the DEL / UNLINK / GETDEL ... (`semantics/commands.ts`, the `delete`
+ * effects) the rules read as commands, and the calls of a method of that name on the receiver the
+ * write `call` is sent through (`this.adapter.del(keys)`: an adapter whose `del` reshapes its
+ * argument before the client's, which no pass-through reading follows).
+ */
+function deletionsIn(context: AnyContext, cls: ClassNode, call: RedisCall): readonly Deletion[] {
+  const callee = call.node.type === AST_NODE_TYPES.CallExpression ? unwrap(call.node.callee) : undefined;
+  const receiver = callee?.type === AST_NODE_TYPES.MemberExpression ? context.sourceCode.getText(callee.object) : '';
+  let byReceiver = deletionCache.get(cls);
+  if (!byReceiver) deletionCache.set(cls, (byReceiver = new Map()));
+  const cached = byReceiver.get(receiver);
+  if (cached) return cached;
+  const found: Deletion[] = [];
+  byReceiver.set(receiver, found);
+  const index = fileIndexOf(context);
+  for (const other of [...index.calls, ...index.facadeCalls]) {
+    if (!encloses(cls, other.node)) continue;
+    for (const action of other.description.keys) {
+      const key = other.argNodes[action.arg];
+      if (key && EFFECTS_THAT_DELETE_KEY.has(action.effect)) found.push({ node: other.node, key });
+    }
+  }
+  if (!receiver) return found;
+  const visit = (node: TSESTree.Node): void => {
+    if (node.type === AST_NODE_TYPES.CallExpression) {
+      const target = unwrap(node.callee);
+      const method = target.type === AST_NODE_TYPES.MemberExpression && !target.computed && target.property.type === AST_NODE_TYPES.Identifier ? target.property.name : undefined;
+      if (method && target.type === AST_NODE_TYPES.MemberExpression && context.sourceCode.getText(target.object) === receiver) {
+        const description = describeCommand(method, node.arguments.map(() => undefined));
+        for (const action of description.keys) {
+          const key = node.arguments[action.arg];
+          if (key && EFFECTS_THAT_DELETE_KEY.has(action.effect)) found.push({ node, key });
+        }
+      }
+    }
+    for (const [field, value] of Object.entries(node)) {
+      if (field === 'parent') continue;
+      if (Array.isArray(value)) for (const item of value) if (item && typeof item === 'object' && typeof (item as TSESTree.Node).type === 'string') visit(item as TSESTree.Node);
+      if (value && typeof value === 'object' && typeof (value as TSESTree.Node).type === 'string') visit(value as TSESTree.Node);
+    }
+  };
+  visit(cls.body);
+  return found;
+}
