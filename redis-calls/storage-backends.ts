@@ -33,7 +33,9 @@
  *   class itself (`increment(key)`), whose key any caller may fill.
  *
  * Still reported: a class whose interface no database-backed class implements (a cache interface
- * with a Map or memory implementation: a cache is no store of record); a write in a method the
+ * with a Map or memory implementation: a cache is no store of record); a class holding another
+ * implementation of its interface (`constructor(private inner: UserRepository)`: a cache in front
+ * of the database's backend, not one in its place); a write in a method the
  * interface does not declare (nor only its methods call); a record the class never deletes (a
  * one-time code, the index of a token the reset leaves behind: it piles up whatever the backend);
  * a key whose shape the file gives a TTL anywhere (the code meant it to expire); a write in a method
@@ -247,7 +249,7 @@ function storageInterfacesOf(context: AnyContext, cls: ClassNode): readonly Stor
     const ownPath = resolve(linted);
     for (const clause of cls.implements) {
       const id = unwrap(clause.expression);
-      if (id.type !== AST_NODE_TYPES.Identifier) continue;
+      if (id.type !== AST_NODE_TYPES.Identifier || holdsImplementation(cls, id.name)) continue;
       const local = declaredType(program, id.name);
       let members = local && declaredMembers(local);
       let declaringPath = ownPath;
@@ -267,6 +269,31 @@ function storageInterfacesOf(context: AnyContext, cls: ClassNode): readonly Stor
   }
   backends.set(cls, found);
   return found;
+}
+
+/** Whether a type annotation is the type `name` itself (`UserRepository`, `UserRepository | undefined`). */
+function namesType(annotation: TSESTree.TypeNode | undefined, name: string): boolean {
+  if (!annotation) return false;
+  if (annotation.type === AST_NODE_TYPES.TSUnionType) return annotation.types.some((type) => namesType(type, name));
+  return annotation.type === AST_NODE_TYPES.TSTypeReference && annotation.typeName.type === AST_NODE_TYPES.Identifier && annotation.typeName.name === name;
+}
+
+/**
+ * Whether `cls` holds another implementation of the interface `name` it implements (a field or a
+ * constructor parameter of that type: `constructor(private inner: UserRepository)`): a decorator
+ * in front of the database's backend, a cache of it, not a backend the application runs on in
+ * its place.
+ */
+function holdsImplementation(cls: ClassNode, name: string): boolean {
+  return cls.body.body.some((member) => {
+    if (member.type === AST_NODE_TYPES.PropertyDefinition) return namesType(member.typeAnnotation?.typeAnnotation, name);
+    if (member.type !== AST_NODE_TYPES.MethodDefinition || member.kind !== 'constructor') return false;
+    return member.value.params.some((param) => {
+      const bare = param.type === AST_NODE_TYPES.TSParameterProperty ? param.parameter : param;
+      const target = bare.type === AST_NODE_TYPES.AssignmentPattern ? bare.left : bare;
+      return 'typeAnnotation' in target && namesType(target.typeAnnotation?.typeAnnotation, name);
+    });
+  });
 }
 
 /** The module and exported name an `import { name as local }` of the program binds `local` to. */

@@ -1,0 +1,67 @@
+/**
+ * Breaker round 29: odd but realistic code against the round's new readings (storage backends,
+ * script keys fixed to one key, declared keys through sprintf / join builders and listings,
+ * adapters and proxies, code nothing calls). Each case is a leak a reading hid, or a finding
+ * nobody would fix, and the result it must give.
+ */
+import { rmSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { lintApplication } from '../helpers/lint.js';
+
+const roots: string[] = [];
+afterAll(() => {
+  for (const root of roots) rmSync(root, { recursive: true, force: true });
+});
+
+const SET = 'set-requires-ttl-or-keepttl';
+const MANIFEST = '{ "name": "store" }';
+
+const REPO_TYPES = `export interface UserRepository {
+  findById(id: string): Promise<string | null>;
+  save(id: string, user: string): Promise<void>;
+  delete(id: string): Promise<void>;
+}
+`;
+const REPO_PG = `import { Pool } from 'pg';
+import type { UserRepository } from './types';
+const pool = new Pool();
+export class PgUserRepository implements UserRepository {
+  async findById(id: string) { return (await pool.query('SELECT u FROM users WHERE id = $1', [id])).rows[0]?.u ?? null; }
+  async save(id: string, user: string) { await pool.query('INSERT INTO users VALUES ($1, $2)', [id, user]); }
+  async delete(id: string) { await pool.query('DELETE FROM users WHERE id = $1', [id]); }
+}
+`;
+/** A cache in front of the Postgres repository (a decorator of the same interface): lines 8 and 13 write. */
+const REPO_CACHED = `import { createClient } from 'redis';
+import type { UserRepository } from './types';
+const client = createClient();
+export class CachedUserRepository implements UserRepository {
+  constructor(private readonly inner: UserRepository) {}
+  async findById(id: string) {
+    const hit = await client.get(\`user:\${id}\`);
+    if (hit) return hit;
+    const user = await this.inner.findById(id);
+    if (user) await client.set(\`user:\${id}\`, user);
+    return user;
+  }
+  async save(id: string, user: string) {
+    await this.inner.save(id, user);
+    await client.set(\`user:\${id}\`, user);
+  }
+  async delete(id: string) {
+    await this.inner.delete(id);
+    await client.del(\`user:\${id}\`);
+  }
+}
+`;
+
+const COPIES = [[SET, 'deletedElsewhere', 10, 28], [SET, 'deletedElsewhere', 15, 18]];
+
+describe('storage backends: a cache in front of the database implementing its interface', () => {
+  it('is no backend the application runs on in place of the database: its copies stay reported', () => {
+    const found = lintApplication(roots, { 'src/types.ts': REPO_TYPES, 'src/pg.ts': REPO_PG, 'src/cached.ts': REPO_CACHED }, 'src/cached.ts', { [SET]: { allowDeletedKeys: false } }, [], MANIFEST);
+    expect(found).toEqual(COPIES);
+    const off = lintApplication(roots, { 'src/types.ts': REPO_TYPES, 'src/pg.ts': REPO_PG, 'src/cached.ts': REPO_CACHED }, 'src/cached.ts', { [SET]: { allowDeletedKeys: false, allowStorageBackends: false } }, [], MANIFEST);
+    expect(off).toEqual(COPIES);
+  });
+});
