@@ -6,7 +6,7 @@
  */
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { lintApplication } from '../helpers/lint.js';
+import { lintApplication, lintSnippet } from '../helpers/lint.js';
 
 const roots: string[] = [];
 afterAll(() => {
@@ -63,5 +63,24 @@ describe('storage backends: a cache in front of the database implementing its in
     expect(found).toEqual(COPIES);
     const off = lintApplication(roots, { 'src/types.ts': REPO_TYPES, 'src/pg.ts': REPO_PG, 'src/cached.ts': REPO_CACHED }, 'src/cached.ts', { [SET]: { allowDeletedKeys: false, allowStorageBackends: false } }, [], MANIFEST);
     expect(off).toEqual(COPIES);
+  });
+});
+
+const LUA = 'redis-ttl/embedded-lua';
+const lintLua = (code: string) => lintSnippet(code, { [LUA]: 'error' }).map((m) => [m.ruleId, m.messageId, m.line, m.column]);
+const head = "import Redis from 'ioredis';\nconst redis = new Redis();\n";
+const script = (lua: string, call: string) => `${head}const S = \`\nredis.call('SET', KEYS[1], ARGV[2])\n${lua}\n\`;\nexport const w = (id: string, v: string) => ${call};\n`;
+
+describe('embedded-lua allowConstantKeys: a fixed key the script renames or copies to another key', () => {
+  it('hands its value, without TTL, to one key per call: reported', () => {
+    // `state` is one key, but RENAME moves it to `state:<id>` at every call
+    expect(lintLua(script("redis.call('RENAME', KEYS[1], KEYS[1] .. ':' .. ARGV[1])", "redis.eval(S, 1, 'state', id, v)"))).toEqual([[LUA, 'luaFinding', 4, 1]]);
+    expect(lintLua(script("redis.call('RENAME', KEYS[1], KEYS[2])", "redis.eval(S, 2, 'state', `state:${id}`, id, v)"))).toEqual([[LUA, 'luaFinding', 4, 1]]);
+    expect(lintLua(script("redis.call('COPY', KEYS[1], KEYS[2])", "redis.eval(S, 2, 'state', `state:${id}`, id, v)"))).toEqual([[LUA, 'luaFinding', 4, 1]]);
+    expect(lintLua(script("redis.call('RENAME', KEYS[1], ARGV[1])", "redis.eval(S, 1, 'state', id, v)"))).toEqual([[LUA, 'luaFinding', 4, 1]]);
+  });
+  it('to a literal key or another fixed KEYS[i]: still one key each, not reported', () => {
+    expect(lintLua(script("redis.call('RENAME', KEYS[1], 'state:old')", "redis.eval(S, 1, 'state', id, v)"))).toEqual([]);
+    expect(lintLua(script("redis.call('COPY', KEYS[1], KEYS[2])", "redis.eval(S, 2, 'state', 'state:backup', id, v)"))).toEqual([]);
   });
 });
