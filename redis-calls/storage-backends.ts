@@ -372,7 +372,9 @@ export function storageBackendRecord(context: AnyContext, call: RedisCall, keyNo
   // (a method of an object literal the class builds, `this.client = { set: (key, v) => ... }`; not
   // a method of the class itself, whose key parameter any caller may fill: `increment(key)`)
   const shim = fn && fn !== member.value && fn.parent?.type === AST_NODE_TYPES.Property && fn.parent.value === fn && fn.parent.parent?.type === AST_NODE_TYPES.ObjectExpression;
-  if (shim && bare.type === AST_NODE_TYPES.Identifier && 'params' in fn && fn.params.some((param) => param.type === AST_NODE_TYPES.Identifier && param.name === bare.name)) return true;
+  // (every parameter of the shim reaches the client: a `setEx(key, seconds, v)` that sends
+  // `set(key, v)` drops the TTL its callers give, and is no forward)
+  if (shim && bare.type === AST_NODE_TYPES.Identifier && 'params' in fn && fn.params.some((param) => param.type === AST_NODE_TYPES.Identifier && param.name === bare.name) && forwardsEveryParameter(fn.params, call.node)) return true;
   const declared = new Set(interfaces.flatMap((found) => [...found.members]));
   if (!servesInterface(cls, member, declared)) return false;
   // an index written beside a record the same method gives a TTL: the record's expiry never runs
@@ -387,6 +389,24 @@ export function storageBackendRecord(context: AnyContext, call: RedisCall, keyNo
     const aroundName = around && memberName(around);
     if (!around || around === member || aroundName === undefined || !declared.has(aroundName)) return false;
     return (listedKeys(context, key).length > 0 ? listedKeys(context, key) : [key]).some((deleted) => keyShapeOf(context, deleted).shape === shape.shape && sameKeyByShape(context, shape.shape, keyNode, deleted));
+  });
+}
+
+/** Whether every parameter of a shim's method (`(key, ...args)`, `(key, v = '')`) is read by the `call` it makes. */
+function forwardsEveryParameter(params: readonly TSESTree.Parameter[], call: TSESTree.Node): boolean {
+  const read = new Set<string>();
+  const visit = (node: TSESTree.Node): void => {
+    if (node.type === AST_NODE_TYPES.Identifier) read.add(node.name);
+    for (const [field, value] of Object.entries(node)) {
+      if (field === 'parent') continue;
+      if (Array.isArray(value)) for (const item of value) if (item && typeof item === 'object' && typeof (item as TSESTree.Node).type === 'string') visit(item as TSESTree.Node);
+      if (value && typeof value === 'object' && typeof (value as TSESTree.Node).type === 'string') visit(value as TSESTree.Node);
+    }
+  };
+  visit(call);
+  return params.every((param) => {
+    const target = param.type === AST_NODE_TYPES.RestElement ? param.argument : param.type === AST_NODE_TYPES.AssignmentPattern ? param.left : param;
+    return target.type !== AST_NODE_TYPES.Identifier || read.has(target.name);
   });
 }
 

@@ -84,3 +84,20 @@ describe('embedded-lua allowConstantKeys: a fixed key the script renames or copi
     expect(lintLua(script("redis.call('COPY', KEYS[1], KEYS[2])", "redis.eval(S, 2, 'state', 'state:backup', id, v)"))).toEqual([]);
   });
 });
+
+const STORE_TYPES = `export interface Store { save(id: string, v: string): Promise<void>; remove(id: string): Promise<void> }\n`;
+const STORE_PG = `import { Pool } from 'pg';\nimport type { Store } from './types';\nconst pool = new Pool();\nexport class PgStore implements Store {\n  async save(id: string, v: string) { await pool.query('x', [id, v]); }\n  async remove(id: string) { await pool.query('y', [id]); }\n}\n`;
+/** The Redis store (its class body from line 5). */
+const redisStore = (body: string) => `import { createClient } from 'redis';\nimport type { Store } from './types';\nconst client = createClient();\nexport class RedisStore implements Store {\n${body}\n}\n`;
+const lintStore = (body: string) =>
+  lintApplication(roots, { 'src/types.ts': STORE_TYPES, 'src/pg.ts': STORE_PG, 'src/redis.ts': redisStore(body) }, 'src/redis.ts', { [SET]: { allowDeletedKeys: false } }, [], MANIFEST);
+const RECORD = '  async save(id: string, v: string) { await client.set(`rec:${id}`, v); }\n  async remove(id: string) { await client.del(`rec:${id}`); }';
+
+describe('storage backends: a shim that drops the TTL its callers give', () => {
+  it('is no forward of the client: its SET stays reported', () => {
+    // callers of `compat.setEx(key, 60, v)` mean the key to expire; the shim writes it for good
+    expect(lintStore(`  compat = {\n    setEx: (key: string, seconds: number, v: string) => client.set(key, v),\n  };\n${RECORD}`)).toEqual([[SET, 'setWithoutTtl', 6, 64]]);
+    // forwarding every parameter, it is the backend's shim
+    expect(lintStore(`  compat = {\n    setEx: (key: string, seconds: number, v: string) => client.set(key, v, { EX: seconds }),\n    set: (key: string, v: string) => client.set(key, v),\n  };\n${RECORD}`)).toEqual([]);
+  });
+});
