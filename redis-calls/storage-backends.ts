@@ -385,9 +385,12 @@ export function storageBackendRecord(context: AnyContext, call: RedisCall, keyNo
   if (!hasStaticPart(shape.shape)) return false;
   // deleted by another method of the backend
   return deletionsIn(context, cls, call).some(({ node, key }) => {
+    // in a method of the store, or one only such methods call (`remove(id) { await this.purge(id); }`)
     const around = memberOf(cls, node);
-    const aroundName = around && memberName(around);
-    if (!around || around === member || aroundName === undefined || !declared.has(aroundName)) return false;
+    if (!around || around === member || !servesInterface(cls, around, declared)) return false;
+    // (not a helper only the writing method calls: `save` clearing then writing the record)
+    const aroundName = memberName(around);
+    if (aroundName !== undefined && !declared.has(aroundName) && (thisReferences(cls).get(aroundName) ?? []).every((reference) => encloses(member, reference))) return false;
     return (listedKeys(context, key).length > 0 ? listedKeys(context, key) : [key]).some((deleted) => keyShapeOf(context, deleted).shape === shape.shape && sameKeyByShape(context, shape.shape, keyNode, deleted));
   });
 }

@@ -101,3 +101,14 @@ describe('storage backends: a shim that drops the TTL its callers give', () => {
     expect(lintStore(`  compat = {\n    setEx: (key: string, seconds: number, v: string) => client.set(key, v, { EX: seconds }),\n    set: (key: string, v: string) => client.set(key, v),\n  };\n${RECORD}`)).toEqual([]);
   });
 });
+
+describe("storage backends: a delete in a helper of the store's methods", () => {
+  const purge = '  private async purge(id: string) { await client.del(`rec:${id}`); }';
+  it('counts when a delete method of the store calls it', () => {
+    expect(lintStore(`  async save(id: string, v: string) { await client.set(\`rec:\${id}\`, v); }\n  async remove(id: string) { await this.purge(id); }\n${purge}`)).toEqual([]);
+    expect(lintStore(`  async save(id: string, v: string) { await this.purge(id); await client.set(\`rec:\${id}\`, v); }\n  async remove(id: string) { await this.purge(id); }\n${purge}`)).toEqual([]);
+  });
+  it('not when only the writing method calls it (clearing the record before writing it again)', () => {
+    expect(lintStore(`  async save(id: string, v: string) { await this.purge(id); await client.set(\`rec:\${id}\`, v); }\n  async remove(id: string) { await client.hDel('x', id); }\n${purge}`)).toEqual([[SET, 'deletedElsewhere', 5, 74]]);
+  });
+});
