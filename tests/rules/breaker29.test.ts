@@ -112,3 +112,37 @@ describe("storage backends: a delete in a helper of the store's methods", () => 
     expect(lintStore(`  async save(id: string, v: string) { await this.purge(id); await client.set(\`rec:\${id}\`, v); }\n  async remove(id: string) { await client.hDel('x', id); }\n${purge}`)).toEqual([[SET, 'deletedElsewhere', 5, 74]]);
   });
 });
+
+/** An error-safe INCR (line 5) and a limited one, handed out by a client Proxy. */
+const proxied = (handler: string) => `import { Redis } from '@upstash/redis';
+const client = new Redis({ url: 'https://example.upstash.io', token: 't' });
+async function safeIncr(key: string): Promise<number> {
+  try {
+    return await client.incr(key);
+  } catch {
+    return 0;
+  }
+}
+async function limitedIncr(key: string): Promise<number> {
+  const n = await client.incr(key);
+  if (n === 1) await client.expire(key, 60);
+  return n;
+}
+export const redis: Redis = new Proxy({} as Redis, {
+  get(_target, prop) {
+${handler}
+  },
+});
+`;
+const INCR = 'incr-needs-expire-on-create';
+const lintProxy = (handler: string) =>
+  lintApplication(roots, { 'src/safe.ts': proxied(handler), 'src/use.ts': "import { redis } from './safe';\nexport const hit = (id: string) => redis.incr(`hits:${id}`);\n" }, 'src/safe.ts', { [INCR]: {} }, [])
+    .filter(([, , line]) => line === 5);
+
+describe('a function a client Proxy hands out in the else of a command name test', () => {
+  it('is handed out under every other name, not the command\'s: judged where it is', () => {
+    expect(lintProxy("    if (prop === 'incr') return safeIncr;\n    return undefined;")).toEqual([]);
+    expect(lintProxy("    if (prop === 'incr') return limitedIncr;\n    else return safeIncr;")).toEqual([[INCR, 'noExpiry', 5, 25]]);
+    expect(lintProxy("    if (prop === 'incr') {\n      return limitedIncr;\n    } else {\n      return safeIncr;\n    }")).toEqual([[INCR, 'noExpiry', 5, 25]]);
+  });
+});
