@@ -4,7 +4,7 @@
  * adapters and proxies, code nothing calls). Each case is a leak a reading hid, or a finding
  * nobody would fix, and the result it must give.
  */
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { lintApplication, lintSnippet } from '../helpers/lint.js';
 
@@ -144,5 +144,19 @@ describe('a function a client Proxy hands out in the else of a command name test
     expect(lintProxy("    if (prop === 'incr') return safeIncr;\n    return undefined;")).toEqual([]);
     expect(lintProxy("    if (prop === 'incr') return limitedIncr;\n    else return safeIncr;")).toEqual([[INCR, 'noExpiry', 5, 25]]);
     expect(lintProxy("    if (prop === 'incr') {\n      return limitedIncr;\n    } else {\n      return safeIncr;\n    }")).toEqual([[INCR, 'noExpiry', 5, 25]]);
+  });
+});
+
+describe('a queued bare SET in the no-TTL arm of a caller-chosen TTL', () => {
+  const shim = readFileSync('tests/fixtures/adapter-apps/app/src/shim.ts', 'utf8');
+  const lintShim = (caller: string) => lintApplication(roots, { 'src/shim.ts': shim + caller }, 'src/shim.ts', { [SET]: {} }, []).filter(([, , line]) => line === 17);
+  const caller = (args: string) => `export async function lock(shim: Shim, id: string, mode: string, ttl: number) {\n  await shim.set(\`lock:\${id}\`, '1', ${args}).exec();\n}\n`;
+  it("runs for a caller whose options are not the 'EX' the shim looks for", () => {
+    // `args.indexOf('EX')` is -1 for 'NX' or 'PX': the bare SET is written, for good
+    expect(lintShim(caller("'NX'"))).toEqual([[SET, 'setWithoutTtl', 17, 39]]);
+    expect(lintShim(caller("'PX', 5000"))).toEqual([[SET, 'setWithoutTtl', 17, 39]]);
+    // 'EX', or options the rules cannot read, are the caller's choice
+    expect(lintShim(caller("'EX', 300"))).toEqual([]);
+    expect(lintShim(caller('mode, ttl'))).toEqual([]);
   });
 });
