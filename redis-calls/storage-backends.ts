@@ -28,8 +28,9 @@
  *   method the interface declares: the record lives until the store's delete removes it, as a row
  *   would;
  * - a write of a key that is a parameter of its function, a method of an object literal the class
- *   builds (a compatibility shim over the backend's client, `this.client = { set: (key, v) =>
- *   this.adapter.set(key, v) }`): its callers write records of the store. Not a method of the
+ *   builds that passes every parameter on to the client (a compatibility shim over the backend's
+ *   client, `this.client = { set: (key, v) => this.adapter.set(key, v) }`; not a `setEx(key,
+ *   seconds, v)` sending `set(key, v)`): its callers write records of the store. Not a method of the
  *   class itself (`increment(key)`), whose key any caller may fill.
  *
  * Still reported: a class whose interface no database-backed class implements (a cache interface
