@@ -40,7 +40,7 @@
  * interface does not declare (nor only its methods call); a record the class never deletes (a
  * one-time code, the index of a token the reset leaves behind: it piles up whatever the backend);
  * a key whose shape the file gives a TTL anywhere (the code meant it to expire); a write in a method
- * that gives a key a TTL (an index set written beside a record that expires: the record's expiry
+ * that gives a key a TTL, itself or through a helper method it calls (an index set written beside a record that expires: the record's expiry
  * never runs the store's delete, so the index outlives it).
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
@@ -380,7 +380,9 @@ export function storageBackendRecord(context: AnyContext, call: RedisCall, keyNo
   if (!servesInterface(cls, member, declared)) return false;
   // an index written beside a record the same method gives a TTL: the record's expiry never runs
   // the store's delete, so the index outlives it
-  if ([...index.calls, ...index.facadeCalls].some((other) => encloses(member, other.node) && other.description.keys.some((action) => EXPIRY_EFFECTS.has(action.effect)))) return false;
+  // (also in a helper method it calls: `await this.putOtp(code, user)` setting `otp:*` with EX)
+  const regions = [member, ...calledMembers(cls, member)];
+  if ([...index.calls, ...index.facadeCalls].some((other) => regions.some((region) => encloses(region, other.node)) && other.description.keys.some((action) => EXPIRY_EFFECTS.has(action.effect)))) return false;
   // deleted by another method of the backend, a key family the store names (`playlist:*`; not a
   // caller's key, `increment(key)` beside `reset(key)`: a limiter's counter)
   if (!hasStaticPart(shape.shape)) return false;
@@ -394,6 +396,27 @@ export function storageBackendRecord(context: AnyContext, call: RedisCall, keyNo
     if (aroundName !== undefined && !declared.has(aroundName) && (thisReferences(cls).get(aroundName) ?? []).every((reference) => encloses(member, reference))) return false;
     return (listedKeys(context, key).length > 0 ? listedKeys(context, key) : [key]).some((deleted) => keyShapeOf(context, deleted).shape === shape.shape && sameKeyByShape(context, shape.shape, keyNode, deleted));
   });
+}
+
+/** The members of `cls` that `member` calls as `this.name(...)`, and those they call (three levels). */
+function calledMembers(cls: ClassNode, member: TSESTree.MethodDefinition | TSESTree.PropertyDefinition): Array<TSESTree.MethodDefinition | TSESTree.PropertyDefinition> {
+  const found = new Set<TSESTree.MethodDefinition | TSESTree.PropertyDefinition>([member]);
+  let frontier = [member];
+  for (let depth = 0; depth < 3 && frontier.length > 0; depth++) {
+    const next: typeof frontier = [];
+    for (const [name, references] of thisReferences(cls)) {
+      if (!references.some((reference) => frontier.some((region) => encloses(region, reference)))) continue;
+      for (const other of cls.body.body) {
+        if ((other.type === AST_NODE_TYPES.MethodDefinition || other.type === AST_NODE_TYPES.PropertyDefinition) && memberName(other) === name && !found.has(other)) {
+          found.add(other);
+          next.push(other);
+        }
+      }
+    }
+    frontier = next;
+  }
+  found.delete(member);
+  return [...found];
 }
 
 /** Whether every parameter of a shim's method (`(key, ...args)`, `(key, v = '')`) is read by the `call` it makes. */

@@ -160,3 +160,18 @@ describe('a queued bare SET in the no-TTL arm of a caller-chosen TTL', () => {
     expect(lintShim(caller('mode, ttl'))).toEqual([]);
   });
 });
+
+describe('storage backends: an index written beside a record a helper gives a TTL', () => {
+  const types = `export interface Store { saveOtp(user: string, code: string): Promise<void>; deleteUser(user: string): Promise<void> }\n`;
+  const pg = `import { Pool } from 'pg';\nimport type { Store } from './types';\nconst pool = new Pool();\nexport class PgStore implements Store {\n  async saveOtp(user: string, code: string) { await pool.query('x', [user, code]); }\n  async deleteUser(user: string) { await pool.query('y', [user]); }\n}\n`;
+  const lintOtp = (body: string) =>
+    lintApplication(roots, { 'src/types.ts': types, 'src/pg.ts': pg, 'src/redis.ts': redisStore(body) }, 'src/redis.ts', { [INCR]: { allowDeletedKeys: false } }, [], MANIFEST);
+  it('stays reported: the code expires, the store\'s delete never runs for it', () => {
+    // the one-time code expires after 5 minutes; its entry in `otps:<user>` stays until the user is deleted
+    const save = '  async saveOtp(user: string, code: string) {\n    await this.putOtp(code, user);\n    await client.sAdd(`otps:${user}`, code);\n  }\n';
+    const put = '  private async putOtp(code: string, user: string) { await client.set(`otp:${code}`, user, { EX: 300 }); }\n';
+    expect(lintOtp(`${save}${put}  async deleteUser(user: string) { await client.del(\`otps:\${user}\`); }`)).toEqual([[INCR, 'noExpiry', 7, 18]]);
+    // the helper gives no TTL: a record of the store
+    expect(lintOtp(`${save}${put.replace(', { EX: 300 }', '')}  async deleteUser(user: string) { await client.del(\`otps:\${user}\`); await client.del('otp:x'); }`).filter(([, , line]) => line === 7)).toEqual([]);
+  });
+});
