@@ -67,8 +67,10 @@ function exposure(context: AnyContext, ref: TSESTree.Node): { name: string; surf
   }
   if (parent?.type !== AST_NODE_TYPES.ReturnStatement) return undefined;
   let name: string | undefined;
-  for (let node: TSESTree.Node | undefined = parent.parent; node; node = node.parent) {
+  for (let child: TSESTree.Node = parent, node: TSESTree.Node | undefined = parent.parent; node; child = node, node = node.parent) {
     if (name === undefined && node.type === AST_NODE_TYPES.SwitchCase && node.test) name = stringOf(context, node.test);
+    // (the `else` of `if (prop === 'incr')` hands it out under every other name)
+    if (name === undefined && node.type === AST_NODE_TYPES.IfStatement && node.alternate === child) return undefined;
     if (name === undefined && node.type === AST_NODE_TYPES.IfStatement) name = equalityName(context, node.test);
     if (node.type === AST_NODE_TYPES.NewExpression && unwrap(node.callee).type === AST_NODE_TYPES.Identifier && (unwrap(node.callee) as TSESTree.Identifier).name === 'Proxy') {
       return name === undefined ? undefined : { name, surface: node };

@@ -13,7 +13,8 @@
  * The callback only defers the command (`redis-calls/optional-ttl.ts` reads its arm as the
  * queuing code's), and which arm runs is the caller's choice: the no-TTL arm is left alone when
  * every call of the shim's method the rules find passes an argument to the parameter the test
- * reads (`shim.set(k, v, 'EX', 300)`), or none is found because its callers go through a client
+ * reads (`shim.set(k, v, 'EX', 300)`; when the test looks for an option, `args.indexOf('EX')`,
+ * that option or a value not known there: `shim.set(k, v, 'NX')` takes the bare SET), or none is found because its callers go through a client
  * the rules read as one (their own calls are then judged as the command where they are). A call
  * that leaves that parameter out (`shim.set(k, v)`), or callers the rules cannot all know, keep
  * the finding at the write.
@@ -43,6 +44,8 @@ export function deferredCommand(fn: TSESTree.Node, body: TSESTree.Node): boolean
 export function callersPassTested(context: AnyContext, test: TSESTree.Node): boolean {
   let index: number | undefined;
   let owner: FunctionLike | undefined;
+  // the option the test looks for in the parameter (`args.indexOf('EX')`), when it does
+  let wanted: string | undefined;
   const seen = new Set<TSESTree.Node>();
   const visit = (root: TSESTree.Node, depth: number): void => {
     walk(context, root, (node) => {
@@ -56,6 +59,7 @@ export function callersPassTested(context: AnyContext, test: TSESTree.Node): boo
           index = at;
           owner = fn;
         }
+        wanted ??= searchedOption(node);
         return;
       }
       const init = depth < 2 ? constInitializer(context, node) : undefined;
@@ -68,6 +72,21 @@ export function callersPassTested(context: AnyContext, test: TSESTree.Node): boo
   if (!known) return false;
   return known.sites.every(({ call }) => {
     const spread = call.arguments.findIndex((argument) => argument.type === AST_NODE_TYPES.SpreadElement);
-    return (spread >= 0 && spread <= index!) || call.arguments.length > index!;
+    if (spread >= 0 && spread <= index!) return true;
+    if (call.arguments.length <= index!) return false;
+    // `shim.set(k, v, 'NX')` passes options, but not the 'EX' the test looks for: the bare arm runs
+    return wanted === undefined || call.arguments.slice(index).some((argument) => argument.type !== AST_NODE_TYPES.Literal || argument.value === wanted);
   });
+}
+
+/** The string a parameter is searched for (`args.indexOf('EX')`, `(args as string[]).includes('EX')`). */
+function searchedOption(param: TSESTree.Node): string | undefined {
+  let node = param;
+  while (node.parent && (node.parent.type === AST_NODE_TYPES.TSAsExpression || node.parent.type === AST_NODE_TYPES.TSNonNullExpression || node.parent.type === AST_NODE_TYPES.TSSatisfiesExpression)) node = node.parent;
+  const member = node.parent;
+  if (member?.type !== AST_NODE_TYPES.MemberExpression || member.object !== node || member.computed || member.property.type !== AST_NODE_TYPES.Identifier) return undefined;
+  if (member.property.name !== 'indexOf' && member.property.name !== 'includes') return undefined;
+  const call = member.parent;
+  const [first] = call?.type === AST_NODE_TYPES.CallExpression && call.callee === member ? call.arguments : [];
+  return first?.type === AST_NODE_TYPES.Literal && typeof first.value === 'string' ? first.value : undefined;
 }

@@ -71,6 +71,11 @@ export interface KeyUse {
   appendsUncapped?: true;
   /** XTRIM, XADD ... MAXLEN / MINID, XDEL: entries of the stream removed. */
   removesEntries?: true;
+  /**
+   * RENAME / RENAMENX / COPY from this key: its value (and its lack of TTL) goes to this other key
+   * (`undefined` when the reading cannot name it).
+   */
+  movesTo?: { key: ScriptKey | undefined };
 }
 
 /** What a script's commands do to the keys it names ({@link scriptKeyUses}). */
@@ -258,6 +263,10 @@ export function scriptKeyUses(source: string): ScriptKeyUses {
     for (const action of describeCommand(command, args).keys) {
       const key = scriptKey(rest[action.arg]);
       const expires = EXPIRY_EFFECTS.has(action.effect);
+      // the source of a RENAME / COPY hands its value and its TTL (or none) on to the destination
+      // (a literal one is one key)
+      const source = action.effect === 'transfer-ttl' && action.sourceArg !== undefined ? scriptKey(rest[action.sourceArg]) : undefined;
+      if (source && rest[action.arg]?.type !== 'StringLiteral') uses.push({ key: source, movesTo: { key } });
       // a literal key is another key than any KEYS[i]; anything else may be one of them
       if (key === undefined) {
         if (expires && rest[action.arg]?.type !== 'StringLiteral') expiresUnnamedKey = true;

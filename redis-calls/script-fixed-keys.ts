@@ -22,7 +22,9 @@
  * again); a `KEYS[i]` the script itself gives a TTL somewhere, or any key the script expires
  * without the reading naming it (a TTL there says the key is meant to expire: a path that misses
  * it is a bug, as for a constant key the file expires); a stream the script appends to without
- * MAXLEN / MINID and does not trim (one key, but its entries pile up: `untrimmed-stream.ts`); a key
+ * MAXLEN / MINID and does not trim (one key, but its entries pile up: `untrimmed-stream.ts`); a
+ * `KEYS[i]` the script RENAMEs or COPYs to a key that is not fixed too (its value, with no TTL,
+ * lands in one key per call: `RENAME KEYS[1] KEYS[1] .. ':' .. ARGV[1]`); a key
  * the script builds itself (`KEYS[1] .. ':' .. ARGV[1]`, never a `KEYS[i]`); scripts of imported
  * modules, node-redis `defineScript`, upstash `createScript` and GLIDE `Script`, whose calls are
  * not bound here.
@@ -61,6 +63,18 @@ export function fixedScriptKeys(context: AnyContext, script: EmbeddedScript, cal
     if (used.some((use) => use.expires)) continue;
     if (used.some((use) => use.appendsUncapped) && !used.some((use) => use.removesEntries)) continue;
     if (calls.every(({ keys, context: at }) => unexpiredBoundedKey(at, keys[index - 1]!))) fixed.push(index);
+  }
+  // a fixed key the script RENAMEs or COPYs to another key hands its value, with no TTL, to that
+  // key: one key per call when that key is not fixed too (`RENAME KEYS[1] KEYS[1] .. ':' .. ARGV[1]`)
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const index of [...fixed]) {
+      const moved = own(index).some((use) => use.movesTo && !(use.movesTo.key && 'index' in use.movesTo.key && fixed.includes(use.movesTo.key.index)));
+      if (moved) {
+        fixed.splice(fixed.indexOf(index), 1);
+        changed = true;
+      }
+    }
   }
   return fixed;
 }

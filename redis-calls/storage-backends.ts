@@ -28,16 +28,19 @@
  *   method the interface declares: the record lives until the store's delete removes it, as a row
  *   would;
  * - a write of a key that is a parameter of its function, a method of an object literal the class
- *   builds (a compatibility shim over the backend's client, `this.client = { set: (key, v) =>
- *   this.adapter.set(key, v) }`): its callers write records of the store. Not a method of the
+ *   builds that passes every parameter on to the client (a compatibility shim over the backend's
+ *   client, `this.client = { set: (key, v) => this.adapter.set(key, v) }`; not a `setEx(key,
+ *   seconds, v)` sending `set(key, v)`): its callers write records of the store. Not a method of the
  *   class itself (`increment(key)`), whose key any caller may fill.
  *
  * Still reported: a class whose interface no database-backed class implements (a cache interface
- * with a Map or memory implementation: a cache is no store of record); a write in a method the
+ * with a Map or memory implementation: a cache is no store of record); a class holding another
+ * implementation of its interface (`constructor(private inner: UserRepository)`: a cache in front
+ * of the database's backend, not one in its place); a write in a method the
  * interface does not declare (nor only its methods call); a record the class never deletes (a
  * one-time code, the index of a token the reset leaves behind: it piles up whatever the backend);
  * a key whose shape the file gives a TTL anywhere (the code meant it to expire); a write in a method
- * that gives a key a TTL (an index set written beside a record that expires: the record's expiry
+ * that gives a key a TTL, itself or through a helper method it calls (an index set written beside a record that expires: the record's expiry
  * never runs the store's delete, so the index outlives it).
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
@@ -247,7 +250,7 @@ function storageInterfacesOf(context: AnyContext, cls: ClassNode): readonly Stor
     const ownPath = resolve(linted);
     for (const clause of cls.implements) {
       const id = unwrap(clause.expression);
-      if (id.type !== AST_NODE_TYPES.Identifier) continue;
+      if (id.type !== AST_NODE_TYPES.Identifier || holdsImplementation(cls, id.name)) continue;
       const local = declaredType(program, id.name);
       let members = local && declaredMembers(local);
       let declaringPath = ownPath;
@@ -267,6 +270,31 @@ function storageInterfacesOf(context: AnyContext, cls: ClassNode): readonly Stor
   }
   backends.set(cls, found);
   return found;
+}
+
+/** Whether a type annotation is the type `name` itself (`UserRepository`, `UserRepository | undefined`). */
+function namesType(annotation: TSESTree.TypeNode | undefined, name: string): boolean {
+  if (!annotation) return false;
+  if (annotation.type === AST_NODE_TYPES.TSUnionType) return annotation.types.some((type) => namesType(type, name));
+  return annotation.type === AST_NODE_TYPES.TSTypeReference && annotation.typeName.type === AST_NODE_TYPES.Identifier && annotation.typeName.name === name;
+}
+
+/**
+ * Whether `cls` holds another implementation of the interface `name` it implements (a field or a
+ * constructor parameter of that type: `constructor(private inner: UserRepository)`): a decorator
+ * in front of the database's backend, a cache of it, not a backend the application runs on in
+ * its place.
+ */
+function holdsImplementation(cls: ClassNode, name: string): boolean {
+  return cls.body.body.some((member) => {
+    if (member.type === AST_NODE_TYPES.PropertyDefinition) return namesType(member.typeAnnotation?.typeAnnotation, name);
+    if (member.type !== AST_NODE_TYPES.MethodDefinition || member.kind !== 'constructor') return false;
+    return member.value.params.some((param) => {
+      const bare = param.type === AST_NODE_TYPES.TSParameterProperty ? param.parameter : param;
+      const target = bare.type === AST_NODE_TYPES.AssignmentPattern ? bare.left : bare;
+      return 'typeAnnotation' in target && namesType(target.typeAnnotation?.typeAnnotation, name);
+    });
+  });
 }
 
 /** The module and exported name an `import { name as local }` of the program binds `local` to. */
@@ -345,21 +373,67 @@ export function storageBackendRecord(context: AnyContext, call: RedisCall, keyNo
   // (a method of an object literal the class builds, `this.client = { set: (key, v) => ... }`; not
   // a method of the class itself, whose key parameter any caller may fill: `increment(key)`)
   const shim = fn && fn !== member.value && fn.parent?.type === AST_NODE_TYPES.Property && fn.parent.value === fn && fn.parent.parent?.type === AST_NODE_TYPES.ObjectExpression;
-  if (shim && bare.type === AST_NODE_TYPES.Identifier && 'params' in fn && fn.params.some((param) => param.type === AST_NODE_TYPES.Identifier && param.name === bare.name)) return true;
+  // (every parameter of the shim reaches the client: a `setEx(key, seconds, v)` that sends
+  // `set(key, v)` drops the TTL its callers give, and is no forward)
+  if (shim && bare.type === AST_NODE_TYPES.Identifier && 'params' in fn && fn.params.some((param) => param.type === AST_NODE_TYPES.Identifier && param.name === bare.name) && forwardsEveryParameter(fn.params, call.node)) return true;
   const declared = new Set(interfaces.flatMap((found) => [...found.members]));
   if (!servesInterface(cls, member, declared)) return false;
   // an index written beside a record the same method gives a TTL: the record's expiry never runs
   // the store's delete, so the index outlives it
-  if ([...index.calls, ...index.facadeCalls].some((other) => encloses(member, other.node) && other.description.keys.some((action) => EXPIRY_EFFECTS.has(action.effect)))) return false;
+  // (also in a helper method it calls: `await this.putOtp(code, user)` setting `otp:*` with EX)
+  const regions = [member, ...calledMembers(cls, member)];
+  if ([...index.calls, ...index.facadeCalls].some((other) => regions.some((region) => encloses(region, other.node)) && other.description.keys.some((action) => EXPIRY_EFFECTS.has(action.effect)))) return false;
   // deleted by another method of the backend, a key family the store names (`playlist:*`; not a
   // caller's key, `increment(key)` beside `reset(key)`: a limiter's counter)
   if (!hasStaticPart(shape.shape)) return false;
   // deleted by another method of the backend
   return deletionsIn(context, cls, call).some(({ node, key }) => {
+    // in a method of the store, or one only such methods call (`remove(id) { await this.purge(id); }`)
     const around = memberOf(cls, node);
-    const aroundName = around && memberName(around);
-    if (!around || around === member || aroundName === undefined || !declared.has(aroundName)) return false;
+    if (!around || around === member || !servesInterface(cls, around, declared)) return false;
+    // (not a helper only the writing method calls: `save` clearing then writing the record)
+    const aroundName = memberName(around);
+    if (aroundName !== undefined && !declared.has(aroundName) && (thisReferences(cls).get(aroundName) ?? []).every((reference) => encloses(member, reference))) return false;
     return (listedKeys(context, key).length > 0 ? listedKeys(context, key) : [key]).some((deleted) => keyShapeOf(context, deleted).shape === shape.shape && sameKeyByShape(context, shape.shape, keyNode, deleted));
+  });
+}
+
+/** The members of `cls` that `member` calls as `this.name(...)`, and those they call (three levels). */
+function calledMembers(cls: ClassNode, member: TSESTree.MethodDefinition | TSESTree.PropertyDefinition): Array<TSESTree.MethodDefinition | TSESTree.PropertyDefinition> {
+  const found = new Set<TSESTree.MethodDefinition | TSESTree.PropertyDefinition>([member]);
+  let frontier = [member];
+  for (let depth = 0; depth < 3 && frontier.length > 0; depth++) {
+    const next: typeof frontier = [];
+    for (const [name, references] of thisReferences(cls)) {
+      if (!references.some((reference) => frontier.some((region) => encloses(region, reference)))) continue;
+      for (const other of cls.body.body) {
+        if ((other.type === AST_NODE_TYPES.MethodDefinition || other.type === AST_NODE_TYPES.PropertyDefinition) && memberName(other) === name && !found.has(other)) {
+          found.add(other);
+          next.push(other);
+        }
+      }
+    }
+    frontier = next;
+  }
+  found.delete(member);
+  return [...found];
+}
+
+/** Whether every parameter of a shim's method (`(key, ...args)`, `(key, v = '')`) is read by the `call` it makes. */
+function forwardsEveryParameter(params: readonly TSESTree.Parameter[], call: TSESTree.Node): boolean {
+  const read = new Set<string>();
+  const visit = (node: TSESTree.Node): void => {
+    if (node.type === AST_NODE_TYPES.Identifier) read.add(node.name);
+    for (const [field, value] of Object.entries(node)) {
+      if (field === 'parent') continue;
+      if (Array.isArray(value)) for (const item of value) if (item && typeof item === 'object' && typeof (item as TSESTree.Node).type === 'string') visit(item as TSESTree.Node);
+      if (value && typeof value === 'object' && typeof (value as TSESTree.Node).type === 'string') visit(value as TSESTree.Node);
+    }
+  };
+  visit(call);
+  return params.every((param) => {
+    const target = param.type === AST_NODE_TYPES.RestElement ? param.argument : param.type === AST_NODE_TYPES.AssignmentPattern ? param.left : param;
+    return target.type !== AST_NODE_TYPES.Identifier || read.has(target.name);
   });
 }
 
