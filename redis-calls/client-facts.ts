@@ -98,6 +98,9 @@ export const BATCH_TYPE_NAMES: ReadonlyMap<string, 'multi' | 'pipeline'> = new M
  */
 const STORE_PACKAGES = /^(?:keyv|@keyv\/[^/]+|cache-manager(?:-[^/]+)?|cacheable|@cacheable\/[^/]+|node-cache|lru-cache|quick-lru)(?:\/|$)/;
 
+/** A module specifier naming Redis or Valkey (`ioredis`, `@upstash/redis`, `@acme/redis-connection`, `coral-server/services/redis`): a client package or a module named after one. */
+export const NAMES_REDIS_MODULE = /redis|valkey/i;
+
 /**
  * Whether a value made by calling an export of `source`, a package that is no client package and
  * no module of the code, is provably no Redis client: a store package always; any other package
@@ -107,7 +110,7 @@ const STORE_PACKAGES = /^(?:keyv|@keyv\/[^/]+|cache-manager(?:-[^/]+)?|cacheable
 export function foreignFactoryMakesNoClient(source: string): boolean {
   if (source.startsWith('node:')) return true;
   if (STORE_PACKAGES.test(source)) return true;
-  return !/redis|valkey/i.test(source);
+  return !NAMES_REDIS_MODULE.test(source);
 }
 
 /** Well-known non-Redis classes with `set` / `get` / `append` methods. */

@@ -7,7 +7,7 @@
  * databases of record and are not listed. Cloudflare D1 has no client package (its binding is a
  * type, `D1Database`): {@link DATABASE_TYPE_NAMES}.
  */
-export const DATABASE_PACKAGES: ReadonlySet<string> = new Set([
+const DATABASE_PACKAGES: ReadonlySet<string> = new Set([
   // SQL drivers
   'pg',
   'postgres',
@@ -44,7 +44,7 @@ export const DATABASE_PACKAGES: ReadonlySet<string> = new Set([
 export const DATABASE_TYPE_NAMES: readonly string[] = ['D1Database'];
 
 /** The package an import specifier names (`@scope/name` or `name`, without a subpath), or `undefined` for a relative / absolute path. */
-export function packageNameOf(specifier: string): string | undefined {
+function packageNameOf(specifier: string): string | undefined {
   if (specifier.startsWith('.') || specifier.startsWith('/')) return undefined;
   const bare = specifier.startsWith('node:') ? specifier.slice(5) : specifier;
   const parts = bare.split('/');

@@ -74,7 +74,9 @@ export function callersPassTested(context: AnyContext, test: TSESTree.Node): boo
     const spread = call.arguments.findIndex((argument) => argument.type === AST_NODE_TYPES.SpreadElement);
     if (spread >= 0 && spread <= index!) return true;
     if (call.arguments.length <= index!) return false;
-    // `shim.set(k, v, 'NX')` passes options, but not the 'EX' the test looks for: the bare arm runs
+    // `shim.set(k, v, 'NX')` passes options, but not the 'EX' the test looks for: the bare arm runs.
+    // Compared as written, as the shim's own `indexOf` does (`'ex'` is not found there either,
+    // though Redis would read it as EX)
     return wanted === undefined || call.arguments.slice(index).some((argument) => argument.type !== AST_NODE_TYPES.Literal || argument.value === wanted);
   });
 }

@@ -804,6 +804,9 @@ const callSites = new WeakMap<TSESTree.Node, CallSites | null>();
  * `fn` is in one). `undefined` when its callers cannot all be known: a library's exported function
  * (its callers may be other people's code), no file on disk or no `package.json`, or a call of its
  * name the rules cannot resolve (`this.cache.m(key)` with `this.cache = config.cache`).
+ * @param hopsKnown when true, a same-name forward of the enclosing function's own key parameter
+ *   and a call on an instance of a global class (`new URLSearchParams()`) do not make the callers
+ *   unknown ({@link walkCallsOf}); answers are cached apart for each mode
  */
 export function callSitesOf(context: AnyContext, fn: FunctionLike, hopsKnown = false): CallSites | undefined {
   const cache = hopsKnown ? callSitesAcrossHops : callSites;

@@ -12,9 +12,9 @@ const MAX_FILES = 20_000;
  * A function of a file's path that returns `derive(path, mtimeMs)` (`mtimeMs`: the file's
  * modification time in milliseconds), computed once per path and modification time, or
  * `missing` when the file cannot be stat'ed (it does not exist, or is unreadable). At most
- * {@link MAX_FILES} paths are kept; past that the memo is cleared. `derive` should not throw.
+ * `maxFiles` paths ({@link MAX_FILES} unless said) are kept; past that the memo is cleared. `derive` should not throw.
  */
-export function fileMemo<T>(derive: (path: string, mtimeMs: number) => T, missing: T): (path: string) => T {
+export function fileMemo<T>(derive: (path: string, mtimeMs: number) => T, missing: T, maxFiles = MAX_FILES): (path: string) => T {
   const byFile = new Map<string, { mtimeMs: number; value: T }>();
   return (path) => {
     let mtimeMs: number;
@@ -26,7 +26,7 @@ export function fileMemo<T>(derive: (path: string, mtimeMs: number) => T, missin
     const cached = byFile.get(path);
     if (cached && cached.mtimeMs === mtimeMs) return cached.value;
     const value = derive(path, mtimeMs);
-    if (byFile.size > MAX_FILES) byFile.clear();
+    if (byFile.size > maxFiles) byFile.clear();
     byFile.set(path, { mtimeMs, value });
     return value;
   };

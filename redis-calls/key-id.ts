@@ -11,8 +11,7 @@ import { constInitializer, findVariable, staticValue, unwrap, walk, type AnyCont
 export function keyIdOf(context: AnyContext, call: RedisCall, arg: number): string | undefined {
   const keyNode = call.argNodes[arg];
   if (!keyNode || keyNode.type === 'SpreadElement') return undefined;
-  const value = call.args[arg];
-  return value !== undefined ? `value:${String(value)}` : `text:${context.sourceCode.getText(keyNode).replace(/\s+/g, '')}`;
+  return idOf(context, keyNode, call.args[arg]);
 }
 
 /**
@@ -22,7 +21,11 @@ export function keyIdOf(context: AnyContext, call: RedisCall, arg: number): stri
  */
 export function keyNodeId(context: AnyContext, keyNode: TSESTree.Node): string | undefined {
   if (keyNode.type === 'SpreadElement') return undefined;
-  const value = staticValue(context, keyNode);
+  return idOf(context, keyNode, staticValue(context, keyNode));
+}
+
+/** The id of a key expression: `value:<its value>` when known, else `text:<its source without white space>`. */
+function idOf(context: AnyContext, keyNode: TSESTree.Node, value: unknown): string {
   return value !== undefined ? `value:${String(value)}` : `text:${context.sourceCode.getText(keyNode).replace(/\s+/g, '')}`;
 }
 

@@ -46,7 +46,7 @@
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { EFFECTS_THAT_DELETE_KEY } from '../semantics/commands.js';
-import { DELETES_READING_VALUE, KEY_LISTINGS, matchStars, starLiterals } from '../semantics/key-patterns.js';
+import { DELETES_READING_VALUE, KEY_LISTINGS, listedKeysShape, matchStars, starLiterals } from '../semantics/key-patterns.js';
 import { calledName } from './builder-lookup.js';
 import { listingDrainsThroughPrefix } from './client-key-prefix.js';
 import { isFunctionNode } from './client-syntax.js';
@@ -349,8 +349,8 @@ function exported(declaration: TSESTree.Node): boolean {
 /**
  * The spelling of a key a KEYS / SCAN ... MATCH listing returned, written back by the loop over
  * the listing (`for (const key of await redis.keys('candle:latest:*')) redis.set(key, v)`): the
- * shape of the listing's pattern, Redis' glob classes (`?`, `[...]`) read as `*`
- * (https://redis.io/docs/latest/commands/keys/), since every key the listing gives matches it.
+ * shape of the listing's pattern, Redis' glob classes read as `*` (`semantics/key-patterns.ts`
+ * listedKeysShape), since every key the listing gives matches it.
  * `undefined` for any other key: not a loop element over a listing's reply (`for...of`, `forEach`,
  * `map`), an element assigned again, or a listing or write through an ioredis client with a
  * `keyPrefix` (the listing's reply holds the prefix, the write adds it again).
@@ -365,7 +365,5 @@ export function listedKeyShape(context: AnyContext, call: RedisCall, node: TSEST
   const index = fileIndexOf(context);
   const listing = listingOf(context, [...index.calls, ...index.facadeCalls], element.list);
   if (!listing || listing.keyPrefix !== undefined) return undefined;
-  return keyShapeOf(context, listing.pattern)
-    .shape.replace(/\[(?:\\.|[^\]])*\]|\?/g, '*')
-    .replace(/\*+/g, '*');
+  return listedKeysShape(keyShapeOf(context, listing.pattern).shape);
 }

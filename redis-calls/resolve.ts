@@ -22,6 +22,7 @@ import { createPathsMatcher, getTsconfig, type TsConfigResult } from 'get-tsconf
 import picomatch from 'picomatch';
 import { globSync } from 'tinyglobby';
 import { parse as parseYaml } from 'yaml';
+import { manifestOf } from './project.js';
 
 /** How long a directory's tsconfig, workspace root and workspace listing are reused, in milliseconds. */
 export const RESOLVE_TTL_MS = 10_000;
@@ -161,28 +162,27 @@ const DEPENDENCY_FIELDS = ['dependencies', 'devDependencies', 'peerDependencies'
  * other package installs, so none imports it by name. `undefined` otherwise (not listed, depended
  * on, or a manifest that cannot be read).
  */
-export function undependedWorkspaceMember(dir: string): string | undefined {
-  if (!listedAsWorkspace(dir)) return undefined;
+export function workspaceRootOfStandaloneMember(dir: string): string | undefined {
+  return cached(standaloneMembers, dir, () => standaloneMemberRoot(dir)) ?? undefined;
+}
+
+const standaloneMembers = new Map<string, Cached<string | null>>();
+
+function standaloneMemberRoot(dir: string): string | null {
+  if (!listedAsWorkspace(dir)) return null;
   const root = workspaceRoot(dirname(dir));
-  if (!root) return undefined;
-  let name: unknown;
-  try {
-    name = (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: unknown }).name;
-  } catch {
-    return undefined;
-  }
+  if (!root) return null;
+  const own = manifestOf(dir);
+  if (!own) return null;
+  const name = own.name;
   if (typeof name !== 'string') return root.dir;
   for (const manifestDir of [root.dir, ...workspacePackages(root).values()]) {
     if (manifestDir === dir) continue;
-    let manifest: Record<string, unknown>;
-    try {
-      manifest = JSON.parse(readFileSync(join(manifestDir, 'package.json'), 'utf8')) as Record<string, unknown>;
-    } catch {
-      return undefined;
-    }
+    const manifest = manifestOf(manifestDir);
+    if (!manifest) return null;
     for (const field of DEPENDENCY_FIELDS) {
-      const dependencies = manifest?.[field];
-      if (dependencies && typeof dependencies === 'object' && name in dependencies) return undefined;
+      const dependencies = manifest[field];
+      if (dependencies && typeof dependencies === 'object' && name in dependencies) return null;
     }
   }
   return root.dir;

@@ -34,7 +34,7 @@ import type * as L from 'luaparse';
 import type { TSESTree } from '@typescript-eslint/utils';
 import { describeCommand, EXPIRY_EFFECTS, type CommandArg } from '../semantics/commands.js';
 import { addedMembers, removedMembers, takesOff, type MemberCollection, type MemberTaking } from '../semantics/members.js';
-import { poppedQueue, pushedQueue, removesStreamEntries, streamUse, type QueueType } from '../semantics/queues.js';
+import { appendsUncappedEntry, poppedQueue, pushedQueue, removesStreamEntries, type QueueType } from '../semantics/queues.js';
 import { parseLua } from '../lua-lint/parse.js';
 import { commandCall, literalText } from '../lua-lint/walk/ast.js';
 import { expressionText, forEachNode } from '../lua-lint/walk/ast.js';
@@ -273,7 +273,7 @@ export function scriptKeyUses(source: string): ScriptKeyUses {
         continue;
       }
       if (expires) uses.push({ key, expires: true });
-      if (command === 'XADD' && streamUse(command, args) !== 'cap') uses.push({ key, appendsUncapped: true });
+      if (appendsUncappedEntry(command, args)) uses.push({ key, appendsUncapped: true });
       if (removesStreamEntries(command, args)) uses.push({ key, removesEntries: true });
       const added = addedMembers(command, args, action.arg);
       const pushed = pushedQueue(command, action);

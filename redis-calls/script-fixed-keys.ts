@@ -34,7 +34,7 @@ import { definedCommandCallersElsewhere, inListedApplication } from './defined-c
 import { embeddedScriptsOf, type EmbeddedScript } from './lua.js';
 import { unexpiredBoundedKey } from './policy.js';
 import { scriptKeyUses } from './script-consumers.js';
-import { findVariable, unwrap, type AnyContext } from './static.js';
+import { encloses, findVariable, unwrap, type AnyContext } from './static.js';
 
 /** The key arguments of one call of a script, with the context of the module the call is in. */
 interface ScriptCall {
@@ -91,7 +91,7 @@ function scriptCalls(context: AnyContext, script: EmbeddedScript, call: TSESTree
   }
   if (!script.keyArgs) return undefined;
   // written at the call: this call is its only one
-  if (within(script.literal, call)) return [{ keys: script.keyArgs, context }];
+  if (encloses(call, script.literal)) return [{ keys: script.keyArgs, context }];
   const holder = holderOf(context, script.literal);
   if (!holder) return undefined;
   const calls: ScriptCall[] = [];
@@ -105,11 +105,6 @@ function scriptCalls(context: AnyContext, script: EmbeddedScript, call: TSESTree
   return calls;
 }
 
-/** Whether `inner` is written inside `outer`. */
-function within(inner: TSESTree.Node, outer: TSESTree.Node): boolean {
-  return outer.range[0] <= inner.range[0] && inner.range[1] <= outer.range[1];
-}
-
 /**
  * The `const` of this file whose initializer holds the script literal (`const CAS = \`...\``,
  * `String.raw\`...\``), when it is declared once and not exported.
@@ -120,7 +115,7 @@ function holderOf(context: AnyContext, literal: TSESTree.Node) {
     if (node.type === AST_NODE_TYPES.CallExpression || node.type === AST_NODE_TYPES.Program || node.type.includes('Function') || node.type === AST_NODE_TYPES.Property) return undefined;
     node = node.parent;
   }
-  if (!node || node.id.type !== AST_NODE_TYPES.Identifier || !node.init || !within(literal, node.init)) return undefined;
+  if (!node || node.id.type !== AST_NODE_TYPES.Identifier || !node.init || !encloses(node.init, literal)) return undefined;
   const declaration = node.parent;
   if (declaration?.type !== AST_NODE_TYPES.VariableDeclaration || declaration.kind !== 'const') return undefined;
   if (declaration.parent?.type === AST_NODE_TYPES.ExportNamedDeclaration) return undefined;

@@ -51,11 +51,15 @@ import { EXPIRY_EFFECTS, fileIndexOf } from './file-index.js';
 import { importSpecifiers, walkImporters } from './importers.js';
 import { hasStaticPart, listedKeys, sameKeyByShape } from './key-id.js';
 import { keyShapeOf } from './key-shape.js';
-import { loadModule, readModule } from './modules.js';
+import { fileMemo } from './file-memo.js';
+import { loadModule, readModule, specifierOf } from './modules.js';
+import { moduleText } from './parsed-modules.js';
 import type { RedisCall } from './normalize.js';
 import { packageOf } from './project.js';
 import { TEST_PATH } from './test-paths.js';
-import { encloses, enclosingFunction, unwrap, type AnyContext } from './static.js';
+import { encloses, enclosingFunction, unwrap, walkParsed, type AnyContext } from './static.js';
+import { enclosingClass } from './client-syntax.js';
+import { NAMES_REDIS_MODULE } from './client-facts.js';
 
 type ClassNode = TSESTree.ClassDeclaration | TSESTree.ClassExpression;
 
@@ -73,22 +77,6 @@ interface StorageInterface {
 /** Per class: the storage interfaces (with a database-backed implementation) it implements. */
 const backends = new WeakMap<ClassNode, readonly StorageInterface[]>();
 
-/** Per interface and implementing class: the methods of the database-backed classes implementing it too (`undefined`: none). */
-const databaseImplemented = new Map<string, ReadonlySet<string> | undefined>();
-
-/** An import specifier of a Redis (or Valkey) client or of a module named after one (`ioredis`, `@upstash/redis`, `coral-server/services/redis`). */
-const REDIS_SPECIFIER = /redis|valkey/i;
-
-/** Per module path: whether its text imports a database client (or names a D1 binding). */
-const databaseModules = new Map<string, boolean>();
-
-/** The nearest class around `node`. */
-function enclosingClass(node: TSESTree.Node): ClassNode | undefined {
-  for (let current = node.parent; current; current = current.parent) {
-    if (current.type === AST_NODE_TYPES.ClassDeclaration || current.type === AST_NODE_TYPES.ClassExpression) return current;
-  }
-  return undefined;
-}
 
 /** The member of `cls` (method or property) whose body holds `node`. */
 function memberOf(cls: ClassNode, node: TSESTree.Node): TSESTree.MethodDefinition | TSESTree.PropertyDefinition | undefined {
@@ -125,46 +113,18 @@ function declaredType(program: TSESTree.Program, name: string): TSESTree.TSInter
   return undefined;
 }
 
-/** A cheap parse of another module's top-level interfaces and type aliases, by text (names of members at the first level of `{ ... }`). */
-function membersInText(text: string, name: string): Set<string> | undefined {
-  const start = new RegExp(`\\b(?:interface\\s+${name}\\b[^{]*|type\\s+${name}\\s*=\\s*)\\{`).exec(text);
-  if (!start) return undefined;
-  const names = new Set<string>();
-  let depth = 1;
-  let lineStart = true;
-  for (let i = start.index + start[0].length; i < text.length && depth > 0; i++) {
-    const ch = text[i]!;
-    // `=>` of a function type closes nothing
-    if (ch === '{' || ch === '(' || ch === '<' || ch === '[') depth++;
-    else if (ch === '}' || ch === ')' || (ch === '>' && text[i - 1] !== '=') || ch === ']') depth--;
-    if (ch === '\n' || ch === ';' || ch === ',') {
-      lineStart = true;
-      continue;
-    }
-    if (depth === 1 && lineStart && /[A-Za-z_$]/.test(ch)) {
-      const word = /^(?:readonly\s+)?([A-Za-z_$][\w$]*)\s*\??\s*[(:<]/.exec(text.slice(i, i + 200));
-      if (word) names.add(word[1]!);
-      lineStart = false;
-    } else if (!/\s/.test(ch)) lineStart = false;
-  }
-  return names;
-}
+/** Whether a module's text imports a database client package or names a D1 binding, per modification time. */
+const importsDatabaseAt = fileMemo((path): boolean => {
+  const text = moduleText(path);
+  return text !== undefined && (importSpecifiers(text).some(isDatabasePackage) || DATABASE_TYPE_NAMES.some((name) => new RegExp(`\\b${name}\\b`).test(text)));
+}, false);
 
-/** Whether a module's text imports a database client package or names a D1 binding. */
-function importsDatabase(path: string, text: string): boolean {
-  const cached = databaseModules.get(path);
-  if (cached !== undefined) return cached;
-  const found = importSpecifiers(text).some(isDatabasePackage) || DATABASE_TYPE_NAMES.some((name) => new RegExp(`\\b${name}\\b`).test(text));
-  databaseModules.set(path, found);
-  return found;
-}
-
-/** Whether the module at `path` (text `text`), or a module of the code it imports directly, reads a database ({@link importsDatabase}). */
+/** Whether the module at `path` (text `text`), or a module of the code it imports directly, reads a database ({@link importsDatabaseAt}). */
 function databaseBacked(path: string, text: string): boolean {
-  if (importsDatabase(path, text)) return true;
+  if (importsDatabaseAt(path)) return true;
   return importSpecifiers(text).some((specifier) => {
     const imported = readModule(path, specifier, true);
-    return imported !== undefined && imported.path !== path && importsDatabase(imported.path, imported.entry.text);
+    return imported !== undefined && imported.path !== path && importsDatabaseAt(imported.path);
   });
 }
 
@@ -186,16 +146,15 @@ function implementingMethods(program: TSESTree.Program, name: string): Set<strin
 }
 
 /**
- * The method names of the classes of the code, other than `own` (in the linted file), that
+ * The method names of the classes of the code, other than those of the linted file, that
  * implement the interface `name` declared in `declaringPath` in a database-backed module
  * ({@link databaseBacked}); `undefined` when there is none. The declaring module and the modules
  * importing it are looked at (`redis-calls/importers.ts`, tests left out), not the linted file.
+ * Read once per class per lint (`storageInterfacesOf`'s cache).
  */
-function implementedOverDatabase(context: AnyContext, name: string, declaringPath: string, own: ClassNode): ReadonlySet<string> | undefined {
+function implementedOverDatabase(context: AnyContext, name: string, declaringPath: string): ReadonlySet<string> | undefined {
   const linted = resolve(context.physicalFilename ?? context.filename);
-  const key = `${declaringPath}\0${name}\0${linted}\0${own.range[0]}`;
-  if (databaseImplemented.has(key)) return databaseImplemented.get(key);
-  const mention = new RegExp(`\\bimplements\\b[^{]*\\b${name}\\b`);
+  const mention = new RegExp(`\\bimplements\\b[^{]*(?<![\\w$])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w$])`);
   const methods = new Set<string>();
   let found = false;
   const take = (more: Set<string> | undefined) => {
@@ -208,32 +167,19 @@ function implementedOverDatabase(context: AnyContext, name: string, declaringPat
     [declaringPath],
     (path) => {
       if (path === resolve(linted)) return 'read';
-      const module = readModule(linted, relativeSpecifier(linted, path));
+      const module = readModule(linted, specifierOf(linted, path));
       if (!module) return 'passed';
       if (!mention.test(module.entry.text)) return 'read';
       // a class that imports a Redis client (or a module named after one) beside the database is a
       // cache over it, not the database's backend (`UserCache implements IDataCache` over MongoDB)
-      if (!databaseBacked(path, module.entry.text) || importSpecifiers(module.entry.text).some((specifier) => REDIS_SPECIFIER.test(specifier))) return 'read';
-      const parsed = loadModule(context, relativeSpecifier(linted, path));
+      if (!databaseBacked(path, module.entry.text) || importSpecifiers(module.entry.text).some((specifier) => NAMES_REDIS_MODULE.test(specifier))) return 'read';
+      const parsed = loadModule(context, specifierOf(linted, path));
       if (parsed) take(implementingMethods(parsed.program, name));
       return 'read';
     },
     (path) => TEST_PATH.test(relative(root, path)),
   );
-  const result = found ? methods : undefined;
-  if (databaseImplemented.size > 2000) databaseImplemented.clear();
-  databaseImplemented.set(key, result);
-  return result;
-}
-
-/** A relative specifier from the module `from` to the file `to`. */
-function relativeSpecifier(from: string, to: string): string {
-  const fromParts = resolve(from).split('/').slice(0, -1);
-  const toParts = resolve(to).split('/');
-  let common = 0;
-  while (common < fromParts.length && common < toParts.length - 1 && fromParts[common] === toParts[common]) common++;
-  const up = fromParts.length - common;
-  return `${up === 0 ? './' : '../'.repeat(up)}${toParts.slice(common).join('/')}`;
+  return found ? methods : undefined;
 }
 
 /**
@@ -257,14 +203,15 @@ function storageInterfacesOf(context: AnyContext, cls: ClassNode): readonly Stor
       let declaredName = id.name;
       if (!local) {
         const imported = importOf(program, id.name);
-        const module = imported && readModule(ownPath, imported.source, true);
+        const module = imported && loadModule(context, imported.source, { packages: true });
         if (!module) continue;
         declaringPath = module.path;
         declaredName = imported.imported;
-        members = membersInText(module.entry.text, declaredName);
+        const declared = declaredType(module.program, declaredName);
+        members = declared && declaredMembers(declared);
       }
       if (!members) continue;
-      const methods = implementedOverDatabase(context, declaredName, declaringPath, cls);
+      const methods = implementedOverDatabase(context, declaredName, declaringPath);
       if (methods) found.push({ name: declaredName, path: declaringPath, members: new Set([...members, ...methods]) });
     }
   }
@@ -325,13 +272,8 @@ function thisReferences(cls: ClassNode): ReadonlyMap<string, readonly TSESTree.N
       if (list) list.push(node);
       else byName.set(node.property.name, [node]);
     }
-    for (const [field, value] of Object.entries(node)) {
-      if (field === 'parent') continue;
-      if (Array.isArray(value)) for (const item of value) if (item && typeof item === 'object' && typeof (item as TSESTree.Node).type === 'string') visit(item as TSESTree.Node);
-      if (value && typeof value === 'object' && typeof (value as TSESTree.Node).type === 'string') visit(value as TSESTree.Node);
-    }
   };
-  visit(cls.body);
+  walkParsed(cls.body, visit);
   return byName;
 }
 
@@ -394,7 +336,8 @@ export function storageBackendRecord(context: AnyContext, call: RedisCall, keyNo
     // (not a helper only the writing method calls: `save` clearing then writing the record)
     const aroundName = memberName(around);
     if (aroundName !== undefined && !declared.has(aroundName) && (thisReferences(cls).get(aroundName) ?? []).every((reference) => encloses(member, reference))) return false;
-    return (listedKeys(context, key).length > 0 ? listedKeys(context, key) : [key]).some((deleted) => keyShapeOf(context, deleted).shape === shape.shape && sameKeyByShape(context, shape.shape, keyNode, deleted));
+    const listed = listedKeys(context, key);
+    return (listed.length > 0 ? listed : [key]).some((deleted) => keyShapeOf(context, deleted).shape === shape.shape && sameKeyByShape(context, shape.shape, keyNode, deleted));
   });
 }
 
@@ -424,13 +367,8 @@ function forwardsEveryParameter(params: readonly TSESTree.Parameter[], call: TSE
   const read = new Set<string>();
   const visit = (node: TSESTree.Node): void => {
     if (node.type === AST_NODE_TYPES.Identifier) read.add(node.name);
-    for (const [field, value] of Object.entries(node)) {
-      if (field === 'parent') continue;
-      if (Array.isArray(value)) for (const item of value) if (item && typeof item === 'object' && typeof (item as TSESTree.Node).type === 'string') visit(item as TSESTree.Node);
-      if (value && typeof value === 'object' && typeof (value as TSESTree.Node).type === 'string') visit(value as TSESTree.Node);
-    }
   };
-  visit(call);
+  walkParsed(call, visit);
   return params.every((param) => {
     const target = param.type === AST_NODE_TYPES.RestElement ? param.argument : param.type === AST_NODE_TYPES.AssignmentPattern ? param.left : param;
     return target.type !== AST_NODE_TYPES.Identifier || read.has(target.name);
@@ -482,12 +420,7 @@ function deletionsIn(context: AnyContext, cls: ClassNode, call: RedisCall): read
         }
       }
     }
-    for (const [field, value] of Object.entries(node)) {
-      if (field === 'parent') continue;
-      if (Array.isArray(value)) for (const item of value) if (item && typeof item === 'object' && typeof (item as TSESTree.Node).type === 'string') visit(item as TSESTree.Node);
-      if (value && typeof value === 'object' && typeof (value as TSESTree.Node).type === 'string') visit(value as TSESTree.Node);
-    }
   };
-  visit(cls.body);
+  walkParsed(cls.body, visit);
   return found;
 }

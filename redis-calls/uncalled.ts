@@ -91,7 +91,7 @@ import { TEST_PATH, testOnlyModule } from './test-paths.js';
 import { namedByImporters } from './import-callers.js';
 import { importersOf } from './importers.js';
 import { manifestOf, packageFiles, packageOf, type PackageInfo } from './project.js';
-import { listedAsWorkspace, undependedWorkspaceMember } from './resolve.js';
+import { listedAsWorkspace, workspaceRootOfStandaloneMember } from './resolve.js';
 import { deploymentFile, unreachedModule } from './unreached-modules.js';
 import { enclosingFunction, requiredModule, type AnyContext } from './static.js';
 
@@ -212,7 +212,7 @@ function isApplication(info: PackageInfo): boolean {
  * Whether `root` is a package other packages may import: under a lerna project, or listed by the
  * nearest workspace root (npm / yarn `workspaces`, pnpm: `resolve.ts` `listedAsWorkspace`) unless
  * it is a monorepo's process: a `start` script of its own, and no package of the workspace (nor
- * its root) depending on it by name (`resolve.ts` undependedWorkspaceMember; `apps/api` started by
+ * its root) depending on it by name (`resolve.ts` workspaceRootOfStandaloneMember; `apps/api` started by
  * `node dist/index.js`). A member without `start` may be a library its siblings reach through a
  * path alias without declaring it.
  */
@@ -221,7 +221,7 @@ function workspaceMember(root: string, manifest: Manifest): boolean {
     if (existsSync(join(dir, 'lerna.json'))) return true;
   }
   if (!listedAsWorkspace(root)) return false;
-  return typeof manifest.scripts?.start !== 'string' || undependedWorkspaceMember(root) === undefined;
+  return typeof manifest.scripts?.start !== 'string' || workspaceRootOfStandaloneMember(root) === undefined;
 }
 
 /** The words of a file's text, per modification time (none for an unreadable file). */
@@ -522,11 +522,11 @@ function workspaceRoot(root: string): boolean {
 /**
  * The words of the deployment and process files (`unreached-modules.ts` deploymentFile:
  * serverless.yml, wrangler.toml, Procfile, package.json scripts...) at the package root, and at
- * its workspace's root for a monorepo application (`resolve.ts` undependedWorkspaceMember).
+ * its workspace's root for a monorepo application (`resolve.ts` workspaceRootOfStandaloneMember).
  */
 function configWords(root: string): ReadonlySet<string> {
   const words = new Set<string>();
-  for (const dir of [root, undependedWorkspaceMember(root)]) {
+  for (const dir of [root, workspaceRootOfStandaloneMember(root)]) {
     if (dir === undefined) continue;
     let names: string[];
     try {

@@ -53,7 +53,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { fileMemo } from './file-memo.js';
 import { parsedModule } from './parsed-modules.js';
 import { walkParsed } from './static.js';
-import { undependedWorkspaceMember } from './resolve.js';
+import { workspaceRootOfStandaloneMember } from './resolve.js';
 import { testOnlyModule } from './test-paths.js';
 
 /** Directories whose files a framework, a platform or a person runs by their place (see the module comment). */
@@ -242,13 +242,13 @@ function factsOf(root: string, files: readonly string[]): PackageFacts {
  * and the source files of packages nested in it (`worker/package.json` beside the root's
  * `server.ts`: not the package's modules, but free to import them by a relative path, `import {
  * spend } from '../lib/quota'`), or `undefined` past the bound. For a monorepo application
- * (`resolve.ts` undependedWorkspaceMember) the walk starts at its workspace's root: the root's
+ * (`resolve.ts` workspaceRootOfStandaloneMember) the walk starts at its workspace's root: the root's
  * `docker-compose.yml` may start `apps/api/dist/worker.js`, and the other members' sources count
  * as nested ones.
  */
 function deploymentFiles(root: string): string[] | undefined {
   const found: string[] = [];
-  const start = undependedWorkspaceMember(root) ?? root;
+  const start = workspaceRootOfStandaloneMember(root) ?? root;
   const stack: Array<[string, boolean]> = [[start, false]];
   let visited = 0;
   while (stack.length > 0) {

@@ -18,7 +18,7 @@
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { matchStars, starLiterals } from '../semantics/key-patterns.js';
-import { removesStreamEntries, streamUse } from '../semantics/queues.js';
+import { appendsUncappedEntry, removesStreamEntries } from '../semantics/queues.js';
 import { relatedModules } from './cross-file-lifecycle.js';
 import { fileIndexOf } from './file-index.js';
 import { keyIdOf } from './key-id.js';
@@ -40,7 +40,7 @@ const relatedCache = new WeakMap<TSESTree.Program, AnyContext[]>();
  * @param context the rule context of the file of `call`
  */
 export function untrimmedStreamAppend(context: AnyContext, call: RedisCall, keyNode: TSESTree.Node): boolean {
-  if (call.command !== 'XADD' || streamUse(call.command, call.args) === 'cap') return false;
+  if (!appendsUncappedEntry(call.command, call.args)) return false;
   const arg = call.argNodes.indexOf(keyNode);
   if (arg < 0 || keyNode.type === 'SpreadElement') return false;
   const shape = keyShapeOf(context, keyNode);

@@ -112,3 +112,14 @@ export const KEY_LISTINGS: Readonly<Record<string, { pattern: number | 'MATCH'; 
  * and delete the key").
  */
 export const DELETES_READING_VALUE: ReadonlySet<string> = new Set(['GETDEL']);
+
+/**
+ * The key shape every key a KEYS / SCAN ... MATCH listing returns has, from the listing's glob
+ * pattern (or its shape, `*` for run-time parts): Redis' glob classes, `?` (one character) and
+ * `[...]` (one character of a set), read as `*`, and runs of `*` merged
+ * (https://redis.io/docs/latest/commands/keys/). `'candle:latest:*'` stays itself;
+ * `'user:?:[ab]*'` gives `'user:*:*'`.
+ */
+export function listedKeysShape(glob: string): string {
+  return glob.replace(/\[(?:\\.|[^\]])*\]|\?/g, '*').replace(/\*+/g, '*');
+}

@@ -125,6 +125,15 @@ export function streamUse(command: string, args: readonly unknown[]): 'group' | 
   return undefined;
 }
 
+/**
+ * Whether `command` appends an entry to the stream it names without capping it: an XADD with no
+ * MAXLEN / MINID (https://redis.io/docs/latest/commands/xadd/), one more entry per call that only
+ * a trim or an XDEL removes. `args` as for {@link streamUse}.
+ */
+export function appendsUncappedEntry(command: string, args: readonly unknown[]): boolean {
+  return command === 'XADD' && streamUse(command, args) !== 'cap';
+}
+
 /** Commands that create a stream: XADD (without NOMKSTREAM), XGROUP CREATE ... MKSTREAM. */
 export const STREAM_WRITES: ReadonlySet<string> = new Set(['XADD', 'XGROUP']);
 
