@@ -41,21 +41,36 @@ const NODE_SPECIFIER = /%[sdifjoOc%]/g;
  * (`undefined`: a spread, the count is not known).
  */
 export function nodeFormatSegments(format: string, argumentCount: number | undefined): FormatSegment[] {
-  const segments: FormatSegment[] = [];
   let next = 0;
-  let last = 0;
-  for (const match of format.matchAll(NODE_SPECIFIER)) {
-    segments.push({ text: format.slice(last, match.index) });
-    last = match.index + match[0].length;
-    if (match[0] === '%%') segments.push({ text: '%' });
-    else if (argumentCount === undefined) segments.push({ unknown: true });
-    else if (next >= argumentCount) segments.push({ text: match[0] });
-    else if (match[0] === '%c') next++;
-    else segments.push({ argument: next++ });
-  }
-  segments.push({ text: format.slice(last) });
+  const segments = segmentsOf(format, NODE_SPECIFIER, (match) => {
+    if (argumentCount === undefined) return { unknown: true };
+    if (next >= argumentCount) return { text: match[0] };
+    if (match[0] === '%c') {
+      next++;
+      return undefined;
+    }
+    return { argument: next++ };
+  });
   if (argumentCount === undefined) segments.push({ unknown: true });
   else for (; next < argumentCount; next++) segments.push({ text: ' ' }, { argument: next });
+  return segments;
+}
+
+/**
+ * The segments of a format string: its text between placeholders, `%%` as a literal `%`, and
+ * what `placeholder` makes of each other match of `pattern` (a global regular expression; nothing
+ * when it returns `undefined`), in order.
+ */
+function segmentsOf(format: string, pattern: RegExp, placeholder: (match: RegExpExecArray) => FormatSegment | undefined): FormatSegment[] {
+  const segments: FormatSegment[] = [];
+  let last = 0;
+  for (const match of format.matchAll(pattern)) {
+    segments.push({ text: format.slice(last, match.index) });
+    last = match.index + match[0].length;
+    const segment = match[0] === '%%' ? { text: '%' } : placeholder(match);
+    if (segment) segments.push(segment);
+  }
+  segments.push({ text: format.slice(last) });
   return segments;
 }
 
@@ -123,23 +138,13 @@ const SPRINTF_PLACEHOLDER = /%%|%(?:(\d+)\$|(\([^)]*\)))?(\+?(?:0|'.)?-?\d*(?:\.
  * (`undefined`: a spread, the count is not known).
  */
 export function sprintfSegments(format: string, argumentCount: number | undefined): FormatSegment[] {
-  const segments: FormatSegment[] = [];
   let next = 0;
-  let last = 0;
-  for (const match of format.matchAll(SPRINTF_PLACEHOLDER)) {
-    segments.push({ text: format.slice(last, match.index) });
-    last = match.index + match[0].length;
-    if (match[0] === '%%') {
-      segments.push({ text: '%' });
-      continue;
-    }
+  return segmentsOf(format, SPRINTF_PLACEHOLDER, (match) => {
     const [, position, name, modifiers, type] = match;
     const index = position !== undefined ? Number(position) - 1 : name !== undefined ? undefined : next++;
-    if (index === undefined || argumentCount === undefined || index < 0 || index >= argumentCount) segments.push({ unknown: true });
-    else segments.push(type === 's' && modifiers === '' ? { argument: index } : { converted: index });
-  }
-  segments.push({ text: format.slice(last) });
-  return segments;
+    if (index === undefined || argumentCount === undefined || index < 0 || index >= argumentCount) return { unknown: true };
+    return type === 's' && modifiers === '' ? { argument: index } : { converted: index };
+  });
 }
 
 /** The packages whose `sprintf` {@link sprintfSegments} reads. */
