@@ -90,7 +90,7 @@ import { fileMemo } from './file-memo.js';
 import { TEST_PATH, testOnlyModule } from './test-paths.js';
 import { namedByImporters } from './import-callers.js';
 import { importersOf } from './importers.js';
-import { manifestOf, packageFiles, packageOf, type PackageInfo } from './project.js';
+import { LISTING_TTL_MS, manifestOf, packageFiles, packageOf, type PackageInfo } from './project.js';
 import { listedAsWorkspace, workspaceRootOfStandaloneMember } from './resolve.js';
 import { deploymentFile, unreachedModule } from './unreached-modules.js';
 import { enclosingFunction, requiredModule, type AnyContext } from './static.js';
@@ -523,8 +523,12 @@ function workspaceRoot(root: string): boolean {
  * The words of the deployment and process files (`unreached-modules.ts` deploymentFile:
  * serverless.yml, wrangler.toml, Procfile, package.json scripts...) at the package root, and at
  * its workspace's root for a monorepo application (`resolve.ts` workspaceRootOfStandaloneMember).
+ * Read once per root for {@link LISTING_TTL_MS} milliseconds, as the package's listing is.
  */
 function configWords(root: string): ReadonlySet<string> {
+  const now = Date.now();
+  const cached = configWordCache.get(root);
+  if (cached && now - cached.at < LISTING_TTL_MS) return cached.words;
   const words = new Set<string>();
   for (const dir of [root, workspaceRootOfStandaloneMember(root)]) {
     if (dir === undefined) continue;
@@ -536,8 +540,13 @@ function configWords(root: string): ReadonlySet<string> {
     }
     for (const name of names) if (deploymentFile(name)) for (const word of wordsOf(join(dir, name))) words.add(word);
   }
+  if (configWordCache.size > 1000) configWordCache.clear();
+  configWordCache.set(root, { at: now, words });
   return words;
 }
+
+/** Per package root: the words of its deployment files ({@link configWords}) and when they were read. */
+const configWordCache = new Map<string, { at: number; words: ReadonlySet<string> }>();
 
 /**
  * Whether an instance of class `owner` leaves the application's hands in some source file of the
