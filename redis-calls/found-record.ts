@@ -44,13 +44,17 @@
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { missingKeyReplies } from '../semantics/missing-key-replies.js';
-import { callsInFunction } from './file-index.js';
+import { EFFECTS_THAT_LEAVE_THE_KEY, MAY_DELETE_UNNAMED_KEYS, TTL_ONLY_EFFECTS } from '../semantics/counter-corrections.js';
+import { callSitesOf } from './facades.js';
+import { callsInFunction, fileIndexOf } from './file-index.js';
+import { keyParameter } from './helper-keys.js';
+import { awaitsOnlyRedis } from './redis-waits.js';
 import { keyIdOf } from './key-id.js';
 import { keyShapeOf } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
-import { runsBefore } from './reserved-counter.js';
+import { awaitsNoWork, runsBefore } from './reserved-counter.js';
 import type { SeenRead } from './stale-read.js';
-import { constInitializer, enclosingFunction, findVariable, propertyName, unwrap, type AnyContext } from './static.js';
+import { constInitializer, enclosingFunction, findVariable, propertyName, unwrap, walk, type AnyContext } from './static.js';
 
 /** A record found before the write: the read, and the key it read (`keyIdOf`), which may differ from the write's when rebuilt from a field. */
 export interface FoundRecord extends SeenRead {
@@ -77,9 +81,93 @@ export function foundRecord(context: AnyContext, write: RedisCall, keyArg: numbe
     const record = recordOf(context, read);
     if (!record) continue;
     if (readKey !== key && !rebuiltFromField(context, keyNode, readKeyNode, record, write)) continue;
-    if (throwingUse(context, record, read, write)) return { read, node: read.node, readKey };
+    if (throwingUse(context, record, read, write.node)) return { read, node: read.node, readKey };
   }
   return undefined;
+}
+
+/**
+ * Whether the record `write` updates is handed in by every caller, found (see the module comment,
+ * "A record handed in"): the write's key is a shape with one run-time piece, a field of a
+ * parameter of the write's function (`` `room:${roomData.id}` ``), and every call of that function
+ * (facades.ts callSitesOf: in its module and the modules importing it; none unknown) passes in
+ * that parameter's place a variable its caller declared with the awaited read of a key of that
+ * shape and has used in a way that throws on a missing record before the call, on every path.
+ * Between that read and the call, and between the function's start and the write, only Redis
+ * commands (and `JSON.parse`) are awaited and no command of the caller's function or of the
+ * write's deletes or empties a key of that shape; the function does not write the field through
+ * its parameter before the write.
+ * @param keyExpiredInFile whether the file gives the key's shape a TTL: then the key can run out
+ *   in between, and today's reading of the write decides (the finding stays)
+ */
+export function foundByEveryCaller(context: AnyContext, write: RedisCall, keyArg: number, keyExpiredInFile: () => boolean): boolean {
+  const keyNode = write.argNodes[keyArg];
+  if (!keyNode) return false;
+  const node = unwrap(keyNode);
+  if (node.type !== AST_NODE_TYPES.TemplateLiteral || node.expressions.length !== 1) return false;
+  const piece = unwrap(node.expressions[0]!);
+  if (piece.type !== AST_NODE_TYPES.MemberExpression || piece.computed || piece.optional) return false;
+  const param = keyParameter(context, piece.object);
+  const fn = enclosingFunction(write.node);
+  if (!param || param.fn !== fn || unwrap(param.fn.params[param.index]!).type !== AST_NODE_TYPES.Identifier) return false;
+  const shape = keyShapeOf(context, node).shape;
+  if (shape.split('*').length !== 2 || keyExpiredInFile()) return false;
+  const record = unwrap(param.fn.params[param.index]!) as TSESTree.Identifier;
+  const field = propertyName(piece.property);
+  const fieldWritten = (findVariable(context, record)?.references ?? []).some((r) => {
+    const member = r.identifier.parent;
+    return r.identifier.range[1] <= write.node.range[0] && member?.type === AST_NODE_TYPES.MemberExpression && member.object === r.identifier && (member.computed || propertyName(member.property) === field) && changes(member);
+  });
+  if (fieldWritten) return false;
+  if (!quietBetween(context, fn, param.fn.body.range[0], write.node, shape)) return false;
+  const sites = callSitesOf(context, param.fn);
+  if (!sites || sites.sites.length === 0) return false;
+  return sites.sites.every((site) => foundAtCall(site.context, site.call, param.index, shape));
+}
+
+/** Whether the variable `call` passes at `index` holds a record of `shape` its function has read and found before the call (see {@link foundByEveryCaller}). */
+function foundAtCall(context: AnyContext, call: TSESTree.CallExpression, index: number, shape: string): boolean {
+  const arg = call.arguments[index];
+  const id = arg && unwrap(arg);
+  if (id?.type !== AST_NODE_TYPES.Identifier) return false;
+  const declared = findVariable(context, id)?.defs[0]?.name;
+  if (declared?.type !== AST_NODE_TYPES.Identifier) return false;
+  const fn = enclosingFunction(call);
+  const read = callsInFunction(context, fn, true).find((c) => c.node.range[1] <= call.range[0] && recordOf(context, c) === declared);
+  if (!read || read.description.keys.length !== 1 || read.description.keys[0]!.effect !== 'read' || !missingFails(read.command)) return false;
+  const readKeyNode = read.argNodes[read.description.keys[0]!.arg];
+  if (!readKeyNode || keyShapeOf(context, readKeyNode).shape !== shape) return false;
+  return throwingUse(context, declared, read, call) && quietBetween(context, fn, read.node.range[1], call, shape);
+}
+
+/**
+ * Whether, in `fn` between the offset `from` and `target`, only Redis commands (or a value that is
+ * no promise, reserved-counter.ts awaitsNoWork) are awaited and no command deletes, empties or
+ * scripts a key of `shape`.
+ */
+function quietBetween(context: AnyContext, fn: TSESTree.Node | undefined, from: number, target: TSESTree.Node, shape: string): boolean {
+  const calls = callsInFunction(context, fn, true);
+  const between = calls.filter((c) => c.node.range[0] >= from && c.node.range[1] <= target.range[0] && c.node !== target);
+  for (const other of between) {
+    if (MAY_DELETE_UNNAMED_KEYS.has(other.command)) return false;
+    for (const a of other.description.keys) {
+      if (a.effect === 'read' || (EFFECTS_THAT_LEAVE_THE_KEY.has(a.effect) && !a.mayDelete)) continue;
+      const keyNode = other.argNodes[a.arg];
+      if (!keyNode || keyShapeOf(context, keyNode).shape === shape || TTL_ONLY_EFFECTS.has(a.effect)) return false;
+    }
+  }
+  const redis = new Set<TSESTree.Node>(calls.map((c) => c.node));
+  return !walk(
+    context,
+    fn ?? context.sourceCode.ast,
+    (node) => {
+      if ((node.type === AST_NODE_TYPES.ForOfStatement && node.await) || node.type === AST_NODE_TYPES.YieldExpression) return 'stop';
+      // the `await` of the target itself (`await play(room)`) waits after it
+      if (node.type !== AST_NODE_TYPES.AwaitExpression || (node.range[0] <= target.range[0] && target.range[1] <= node.range[1])) return undefined;
+      return awaitsNoWork(context, node.argument) || awaitsOnlyRedis(context, node.argument, redis, fileIndexOf(context).calls) ? undefined : 'stop';
+    },
+    { range: [from, target.range[0]], skipFunctions: true },
+  );
 }
 
 /** Whether every reply of `command` for a missing key is `null` / `undefined` or an empty plain object (a field of it is `undefined`). */
@@ -142,10 +230,10 @@ const OWN_NAMES = new Set(Object.getOwnPropertyNames(Object.prototype));
  * the record is only read through members or spread, and the used field is not written (a write
  * takes effect at the end of its assignment: `r.f = JSON.parse(r.f)` uses the field read).
  */
-function throwingUse(context: AnyContext, record: TSESTree.Identifier, read: RedisCall, write: RedisCall): boolean {
+function throwingUse(context: AnyContext, record: TSESTree.Identifier, read: RedisCall, target: TSESTree.Node): boolean {
   const references = findVariable(context, record)?.references ?? [];
   const uses = references
-    .filter((r) => !r.init && r.identifier.range[0] > read.node.range[1] && r.identifier.range[1] <= write.node.range[0])
+    .filter((r) => !r.init && r.identifier.range[0] > read.node.range[1] && r.identifier.range[1] <= target.range[0])
     .map((r) => r.identifier)
     .sort((a, b) => a.range[0] - b.range[0]);
   const writes: { name: string; at: number }[] = [];
@@ -161,7 +249,7 @@ function throwingUse(context: AnyContext, record: TSESTree.Identifier, read: Red
     const name = member && propertyName(member.property, member.computed);
     if (!member || name === undefined) return false;
     if (writes.some((w) => w.name === name && w.at <= id.range[0])) continue;
-    if (throwsOnMissing(member) && unconditional(member) && runsBefore(member, write.node)) return true;
+    if (throwsOnMissing(member) && unconditional(member) && runsBefore(member, target)) return true;
   }
   return false;
 }

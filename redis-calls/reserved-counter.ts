@@ -215,7 +215,7 @@ export function otherAwaitBetween(context: AnyContext, done: TSESTree.AwaitExpre
  * that is no promise only yields to the promises already settled (`room.users = await
  * JSON.parse(room.users)`). Its arguments are read on their own (an `await` in them is one more).
  */
-function awaitsNoWork(context: AnyContext, argument: TSESTree.Node): boolean {
+export function awaitsNoWork(context: AnyContext, argument: TSESTree.Node): boolean {
   const call = unwrap(argument);
   if (call.type !== AST_NODE_TYPES.CallExpression) return false;
   const callee = unwrap(call.callee);

@@ -9,7 +9,10 @@
  * findings: the reply never used (HGETALL's `{}` passes everything), a use under a branch or
  * through `?.`, a field overwritten before it is parsed, a key of another shape, a key field the
  * function changes, a DEL between the read and the write, an `await` of other work in between,
- * and the creation itself.
+ * and the creation itself. The record may be handed in: a function whose every caller (here, a
+ * function of the module the module does not export) passes a record it has read and found
+ * updates a record that exists; one caller passing an unchecked record, other work awaited
+ * before the call, or a record of another shape keeps the finding.
  */
 import { describe, expect, it } from 'vitest';
 import { lintKeyRules } from '../helpers/lint.js';
@@ -111,6 +114,46 @@ const deleted = ioredis(`export async function reset(userId: string) {
 }
 `);
 
+// a record handed in: a function of the module (not exported: its every caller is here) updates
+// the room its callers have read and parsed; \`settle\` is also called with an unparsed record
+const handedIn = ioredis(`async function applyMove(room: any, card: number) {
+  await redis.hset(\`room:\${room.id}\`, { ...room, last: card });
+}
+async function settle(room: any) {
+  await redis.hset(\`room:\${room.id}\`, 'state', 'done');
+}
+export async function move(roomId: string, card: number) {
+  const room = await redis.hgetall(\`room:\${roomId}\`);
+  room.users = JSON.parse(room.users);
+  await applyMove(room, card);
+  await settle(room);
+}
+export async function close(roomId: string) {
+  const room = await redis.hgetall(\`room:\${roomId}\`);
+  await settle(room);
+}
+`);
+
+// handed in after other work awaited in the caller, or of another shape
+const handedLate = ioredis(`async function bump(room: any) {
+  await redis.hset(\`room:\${room.id}\`, 'n', 1);
+}
+async function mark(profile: any) {
+  await redis.hset(\`room:\${profile.id}\`, 'seen', 1);
+}
+export async function later(roomId: string, job: () => Promise<void>) {
+  const room = await redis.hgetall(\`room:\${roomId}\`);
+  JSON.parse(room.users);
+  await job();
+  await bump(room);
+}
+export async function other(userId: string) {
+  const profile = await redis.hgetall(\`profile:\${userId}\`);
+  JSON.parse(profile.users);
+  await mark(profile);
+}
+`);
+
 describe('incr-needs-expire-on-create: a field update of a record the flow has read and found', () => {
   it('leaves the updates alone after a use that throws on a missing record, and keeps the creation', () => {
     expect(lint(game)).toEqual([[INCR, 'noExpiry', 4, 15]]);
@@ -128,6 +171,14 @@ describe('incr-needs-expire-on-create: a field update of a record the flow has r
       [INCR, 'noExpiry', 38, 15],
     ]);
     expect(lint(deleted)).toEqual([[INCR, 'noExpiry', 7, 15]]);
+  });
+
+  it('leaves alone the update of a record every caller hands in found, not one a caller hands in unchecked', () => {
+    expect(lint(handedIn)).toEqual([[INCR, 'noExpiry', 7, 15]]);
+    expect(lint(handedLate)).toEqual([
+      [INCR, 'noExpiry', 4, 15],
+      [INCR, 'noExpiry', 7, 15],
+    ]);
   });
 });
 
