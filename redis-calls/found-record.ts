@@ -38,7 +38,11 @@
  *
  * Whether the record is still there at the write (no DEL in between, other work awaited, a TTL
  * that may run out) is created-before.ts's `seenJustBefore`, as for a read whose reply a test
- * checks. Near misses stay reported: a reply never used (`const r = await redis.hgetall(k);
+ * checks.
+ *
+ * A record handed in ({@link foundByEveryCaller}): the write's key is a field of a parameter
+ * (`` `room:${room.id}` ``) and every caller of the function passes a record it has read and found
+ * as above, with the call in place of the write. Near misses stay reported: a reply never used (`const r = await redis.hgetall(k);
  * await redis.hset(k, { ...r, n: 1 })`), a use under a branch or with `?.`, `JSON.parse(r.f)`
  * after `r.f = '[]'`, a key of another shape, a write on the branch where the read found nothing.
  */
