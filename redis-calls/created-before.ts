@@ -89,6 +89,7 @@ import { awaitOf, otherAwaitBetween, runsBefore } from './reserved-counter.js';
 import { readMissingMakesTrue, seenGuard, type SeenRead } from './stale-read.js';
 import { isFunctionNode } from './client-syntax.js';
 import { skippedOnHandledError } from './error-path-deletions.js';
+import { foundRecord } from './found-record.js';
 import { enclosingFunction, findVariable, isLoop, unwrap, walk, type AnyContext } from './static.js';
 
 
@@ -100,6 +101,35 @@ import { enclosingFunction, findVariable, isLoop, unwrap, walk, type AnyContext 
  *   after a read counts only when it does not
  */
 export function createdBefore(context: AnyContext, write: RedisCall, keyArg: number, keyExpiredInFile: () => boolean): RedisCall | undefined {
+  return createdOrSeenBefore(context, write, keyArg, keyExpiredInFile) ?? foundJustBefore(context, write, keyArg, keyExpiredInFile);
+}
+
+/**
+ * The read of a record the code has found (a use of its reply that throws on a missing record
+ * runs before the write: found-record.ts) when the record is still there at the write: no
+ * deletion or emptying of its key (the write's, or the read's when the write's is rebuilt from a
+ * field of the record) between the two, facades' commands included, and {@link seenJustBefore}.
+ */
+function foundJustBefore(context: AnyContext, write: RedisCall, keyArg: number, keyExpiredInFile: () => boolean): RedisCall | undefined {
+  const found = foundRecord(context, write, keyArg);
+  if (!found) return undefined;
+  const keys = new Set([keyIdOf(context, write, keyArg), found.readKey]);
+  const between = callsInFunction(context, enclosingFunction(write.node), true).filter(
+    (c) => c !== write && c.node.range[0] >= found.read.node.range[1] && c.node.range[1] <= write.node.range[0],
+  );
+  for (const other of between) {
+    if (MAY_DELETE_UNNAMED_KEYS.has(other.command)) return undefined;
+    for (const a of other.description.keys) {
+      if (a.effect === 'read' || !keys.has(keyIdOf(context, other, a.arg))) continue;
+      if (EFFECTS_THAT_LEAVE_THE_KEY.has(a.effect) && !a.mayDelete) continue;
+      if (TTL_ONLY_EFFECTS.has(a.effect) && other.unit.kind === 'single' && (a.effect === 'keep-ttl' || positiveDuration(context, other))) continue;
+      return undefined;
+    }
+  }
+  return seenJustBefore(context, found, write, keyArg, keyExpiredInFile) ? found.read : undefined;
+}
+
+function createdOrSeenBefore(context: AnyContext, write: RedisCall, keyArg: number, keyExpiredInFile: () => boolean): RedisCall | undefined {
   const key = keyIdOf(context, write, keyArg);
   if (!key) return undefined;
   const fn = enclosingFunction(write.node);

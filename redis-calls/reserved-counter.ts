@@ -202,9 +202,30 @@ export function otherAwaitBetween(context: AnyContext, done: TSESTree.AwaitExpre
       // a `for await` waits on its iterable, a `yield` on the generator's consumer
       if ((node.type === AST_NODE_TYPES.ForOfStatement && node.await) || node.type === AST_NODE_TYPES.YieldExpression) return 'stop';
       if (node.type !== AST_NODE_TYPES.AwaitExpression) return undefined;
+      if (awaitsNoWork(context, node.argument)) return undefined;
       return awaitsOnlyRedis(context, node.argument, redisNodes, fileIndexOf(context).calls) ? undefined : 'stop';
     },
     { range: [done.range[1], decrement.node.range[0]], skipFunctions: true },
+  );
+}
+
+/**
+ * Whether awaiting `argument` waits on no work at all: a call of `JSON.parse` / `JSON.stringify`
+ * (the global `JSON`, not a variable of the code) returns a plain value, and `await` of a value
+ * that is no promise only yields to the promises already settled (`room.users = await
+ * JSON.parse(room.users)`). Its arguments are read on their own (an `await` in them is one more).
+ */
+export function awaitsNoWork(context: AnyContext, argument: TSESTree.Node): boolean {
+  const call = unwrap(argument);
+  if (call.type !== AST_NODE_TYPES.CallExpression) return false;
+  const callee = unwrap(call.callee);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression || callee.computed || callee.property.type !== AST_NODE_TYPES.Identifier) return false;
+  const object = unwrap(callee.object);
+  return (
+    object.type === AST_NODE_TYPES.Identifier &&
+    object.name === 'JSON' &&
+    (findVariable(context, object)?.defs.length ?? 0) === 0 &&
+    (callee.property.name === 'parse' || callee.property.name === 'stringify')
   );
 }
 

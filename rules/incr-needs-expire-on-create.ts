@@ -69,6 +69,7 @@ import { memberRemovedElsewhere } from '../redis-calls/member-registry.js';
 import { untrimmedStreamAppend } from '../redis-calls/untrimmed-stream.js';
 import { reservationCompensated } from '../redis-calls/reserved-counter.js';
 import { createdBefore } from '../redis-calls/created-before.js';
+import { foundByEveryCaller } from '../redis-calls/found-record.js';
 import { deletedWhenCreated } from '../redis-calls/deleted-when-created.js';
 import { hasStaticPart } from '../redis-calls/key-id.js';
 
@@ -327,6 +328,8 @@ export default createRule<Options, MessageIds>({
           if (!inUnit && reservationCompensated(context, call, keyArg)) continue;
           // a write of a key the same function created moments before on every path (redis-calls/created-before.ts)
           if (!inUnit && createdBefore(context, call, keyArg, () => keyExpiredInFile(creation))) continue;
+          // an update of a record every caller hands in after reading and finding it (redis-calls/found-record.ts)
+          if (!inUnit && foundByEveryCaller(context, call, keyArg, () => keyExpiredInFile(creation))) continue;
           // a decrement whose reply says it created the key, deleted on that reply next (redis-calls/deleted-when-created.ts)
           if (!inUnit && deletedWhenCreated(context, call, keyArg)) continue;
           // a write that runs only when an earlier, separate read saw its key, a key the code gives a
