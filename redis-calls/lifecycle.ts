@@ -225,10 +225,15 @@ function keyUsesByShape(context: AnyContext, kind: KeyUseKind): ReadonlyMap<stri
  * ({@link sameKey}) in a named function that is not the writer's (nor encloses it, nor is
  * enclosed by it), does not share with it an operation other than a module wrapper, and that the
  * writer does not call, directly or through up to four calls of the file's functions (`add() {
- * lpush(k); trim() }`, `trim() { rpop(k) }` bounds a list its writer keeps: another kind). Redis
+ * lpush(k); trim() }`, `trim() { rpop(k) }` bounds a list its writer keeps: another kind), and
+ * that may run (`pattern-drains.ts` mayRun: a consumer in code nothing calls empties nothing). Redis
  * deletes the key with its last element, so the queue does not outlive its work. Never a stream
  * (XADD / XREAD: kept when empty), a read (LRANGE, LINDEX), LTRIM, LREM / SREM / ZREM of a named
- * member, nor a key shape the file gives a TTL anywhere.
+ * member, nor a key family the file gives a TTL anywhere (`work:${id}`: meant to expire, and a
+ * pop of some ids ends none of the others). A bounded key (`KeyShape.constant`: one queue, or one
+ * per configured mode, `type === 'a' ? A_QUEUE : B_QUEUE`) counts even when the file expires it
+ * (an LPUSH then a separate EXPIRE): a crash in between leaves that one key holding at most the
+ * backlog its consumer empties.
  */
 export function drainedElsewhere(context: AnyContext, call: RedisCall, arg: number): RedisCall | undefined {
   const keyNode = call.argNodes[arg];
@@ -236,13 +241,16 @@ export function drainedElsewhere(context: AnyContext, call: RedisCall, arg: numb
   const action = call.description.keys.find((key) => key.arg === arg);
   const queue = action ? pushedQueue(call.command, action) : undefined;
   if (!queue) return undefined;
-  const shape = keyShapeOf(context, keyNode).shape;
+  const { shape, constant } = keyShapeOf(context, keyNode);
   const index = fileIndexOf(context);
   // a key with no static part (`queueName`) is only the key it names: the TTL of a cache record
   // `set(key, v, { PX })` elsewhere in the file says nothing of it (its own expiry: the key id)
-  if (hasStaticPart(shape) && index.expiredShapes.has(shape)) return undefined;
   const id = keyIdOf(context, call, arg);
-  if (id !== undefined && index.expiredKeyIds.has(id)) return undefined;
+  const expired = (hasStaticPart(shape) && index.expiredShapes.has(shape)) || (id !== undefined && index.expiredKeyIds.has(id));
+  // a family the file expires is meant to expire: a pop of some of its keys ends none of the
+  // others. A bounded key (one queue, or one per configured mode) holds at most the backlog its
+  // consumer empties, TTL or not
+  if (expired && !constant) return undefined;
   const writer = namedFunctionOf(call.node);
   if (!writer) return undefined;
   for (const pop of keyUsesByShape(context, 'pop').get(shape) ?? []) {
@@ -253,6 +261,8 @@ export function drainedElsewhere(context: AnyContext, call: RedisCall, arg: numb
     if (sharedOperation(call.node, pop.call.node)) continue;
     // the writer trimming its own list through a helper: bounded, not consumed
     if (reaches(context, writer, consumer)) continue;
+    // a consumer nothing runs empties nothing (pattern-drains.ts mayRun)
+    if (!mayRun(context, consumer)) continue;
     return pop.call;
   }
   return undefined;
