@@ -37,9 +37,9 @@
  * with a Map or memory implementation: a cache is no store of record); a class holding another
  * implementation of its interface (`constructor(private inner: UserRepository)`, or the database's
  * class itself, `inner: PgUserRepository`: a cache in front of the database's backend, not one in
- * its place); a write in a method the
- * interface does not declare (nor only its methods call); a record the class never deletes (a
- * one-time code, the index of a token the reset leaves behind: it piles up whatever the backend);
+ * its place); a write in a method the interface does not declare (nor only its methods call); a
+ * record the class never deletes (a one-time code, the index of a token the reset leaves behind:
+ * it piles up whatever the backend; a delete in a closure nothing calls does not count);
  * a key whose shape the file gives a TTL anywhere (the code meant it to expire); a write in a method
  * that gives a key a TTL, itself or through a helper method it calls (an index set written beside a record that expires: the record's expiry
  * never runs the store's delete, so the index outlives it).
@@ -52,6 +52,8 @@ import { EXPIRY_EFFECTS, fileIndexOf } from './file-index.js';
 import { importSpecifiers, walkImporters } from './importers.js';
 import { hasStaticPart, listedKeys, sameKeyByShape } from './key-id.js';
 import { keyShapeOf } from './key-shape.js';
+import { namedFunctionOf } from './lifecycle.js';
+import { mayRun } from './pattern-drains.js';
 import { fileMemo } from './file-memo.js';
 import { loadModule, readModule, specifierOf } from './modules.js';
 import { moduleText } from './parsed-modules.js';
@@ -341,6 +343,9 @@ export function storageBackendRecord(context: AnyContext, call: RedisCall, keyNo
     // in a method of the store, or one only such methods call (`remove(id) { await this.purge(id); }`)
     const around = memberOf(cls, node);
     if (!around || around === member || !servesInterface(cls, around, declared)) return false;
+    // (not in a closure of it nothing runs: `const purge = () => client.del(key)` never called)
+    const closure = namedFunctionOf(node);
+    if (closure && closure !== around.value && encloses(around, closure) && !mayRun(context, closure)) return false;
     // (not a helper only the writing method calls: `save` clearing then writing the record)
     const aroundName = memberName(around);
     if (aroundName !== undefined && !declared.has(aroundName) && (thisReferences(cls).get(aroundName) ?? []).every((reference) => encloses(member, reference))) return false;

@@ -30,7 +30,7 @@ export class PgUserRepository implements UserRepository {
 }
 `;
 /** A Redis implementation of the interface holding `held` (a constructor parameter's type, or none): lines 7 and 9 write. */
-const redisRepository = (held: string | undefined, importLine = "import { PgUserRepository } from './pg';") => `import { createClient } from 'redis';
+const redisRepository = (held: string | undefined, importLine = "import { PgUserRepository } from './pg';", remove = 'await client.del(`user:${id}`);') => `import { createClient } from 'redis';
 import type { UserRepository } from './types';
 ${importLine}
 const client = createClient();
@@ -40,7 +40,7 @@ export class RedisUserRepository implements UserRepository {
   async save(id: string, user: string) {
     await client.set(\`user:\${id}\`, user);
   }
-  async delete(id: string) { await client.del(\`user:\${id}\`); }
+  async delete(id: string) { ${remove} }
 }
 `;
 const lint = (redis: string) => lintApplication(roots, { 'src/types.ts': TYPES, 'src/pg.ts': PG, 'src/redis.ts': redis }, 'src/redis.ts', { [SET]: { allowDeletedKeys: false } }, [], MANIFEST);
@@ -60,5 +60,17 @@ describe('storage backends: a Redis class holding the database implementation', 
   it('holding nothing of the kind: the backend the application runs on, not reported', () => {
     expect(lint(redisRepository(undefined))).toEqual([]);
     expect(lint(redisRepository('Map<string, string>'))).toEqual([]);
+  });
+});
+
+describe('storage backends: the store deletes its records only in a closure nothing runs', () => {
+  const remove = (body: string) => lint(redisRepository(undefined, '', body));
+  it('a named closure the delete method never calls: the records are never deleted, reported', () => {
+    expect(remove('const purge = async () => { await client.del(`user:${id}`); };')).toEqual([[SET, 'deletedElsewhere', 7, 139], [SET, 'deletedElsewhere', 9, 18]]);
+    expect(remove('async function purge() { await client.del(`user:${id}`); }')).toEqual([[SET, 'deletedElsewhere', 7, 139], [SET, 'deletedElsewhere', 9, 18]]);
+  });
+  it('the closure called, or a callback handed to a call: deleted, not reported', () => {
+    expect(remove('const purge = async () => { await client.del(`user:${id}`); }; await purge();')).toEqual([]);
+    expect(remove('await Promise.all([id].map((one) => client.del(`user:${one}`)));')).toEqual([]);
   });
 });
