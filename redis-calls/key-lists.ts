@@ -51,6 +51,14 @@ export function iteratedKeys(context: AnyContext, id: TSESTree.Identifier): List
   return keyList(context, callee.object, 0);
 }
 
+/**
+ * The keys a spread argument names (`del(...sessionKeys(id))`, `unlink(...keys)`): the elements of
+ * the key list it spreads ({@link iteratedKeys}); empty when it is none.
+ */
+export function spreadKeys(context: AnyContext, node: TSESTree.SpreadElement): ListedKey[] {
+  return keyList(context, node.argument, 0);
+}
+
 /** The elements of the key list `node` ({@link iteratedKeys}); empty when it is none. */
 function keyList(context: AnyContext, node: TSESTree.Node, depth: number): ListedKey[] {
   if (depth > 3) return [];

@@ -73,3 +73,28 @@ export async function touch(id: string, ms: number) {
     expect(run('otherKeys(id)')).toEqual([]);
   });
 });
+
+describe('a key deleted only beside keys the file gives a TTL', () => {
+  /** A join code SET without TTL (line 5), deleted by `destroy` with the session's keys; `touch` expires `expired`. */
+  const sessions = (deleted: string, expired: string) => `import Redis from 'ioredis';
+const redis = new Redis();
+const sessionKeys = (id: string) => [\`session:\${id}:state\`, \`session:\${id}:players\`];
+export async function init(id: string, code: string) {
+  await redis.set(\`code:\${code}\`, id);
+}
+export async function destroy(id: string, code: string) {
+  await redis.multi().del(${deleted}).del(\`code:\${code}\`).exec();
+}
+export async function touch(id: string, ms: number) {
+  for (const key of ${expired}) await redis.pexpire(key, ms);
+}
+`;
+  it('those keys expire when the session is left: the delete never runs, reported', () => {
+    expect(lint(sessions('...sessionKeys(id)', 'sessionKeys(id)'))).toEqual([[SET, 'setWithoutTtl', 5, 15]]);
+    expect(lint(sessions('`session:${id}:state`', 'sessionKeys(id)'))).toEqual([[SET, 'setWithoutTtl', 5, 15]]);
+  });
+  it('beside keys nothing expires: the delete is the end of the record, not reported', () => {
+    expect(lint(sessions('...sessionKeys(id)', '[`other:${id}`]'))).toEqual([]);
+    expect(lint(sessions('`session:${id}:log`', 'sessionKeys(id)'))).toEqual([]);
+  });
+});
