@@ -21,13 +21,14 @@
  * or proxy being what a variable the client detector reads as a client holds. Every caller calls
  * the client's `incr`, which the rules already judge as INCR at the caller, with the caller's key:
  * the function's own write is the same write seen a second time, and is left to its callers.
- * Exposed under another command's name, or by an object the rules do not read as a client (its
+ * A name counts as the command when it sends the same write (`hmset` for HSET, `incr` for INCRBY 1:
+ * pass-through.ts namesCommand). Exposed under another command's name, or by an object the rules do not read as a client (its
  * callers' calls are then read as nothing), it is judged where it is.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { clientDetectorOf } from './index.js';
 import type { RedisCall } from './normalize.js';
-import { commandsOfWrapperName } from './pass-through.js';
+import { namesCommand } from './pass-through.js';
 import { findVariable, propertyName, staticValue, unwrap, type AnyContext, type FunctionLike } from './static.js';
 
 /**
@@ -43,7 +44,7 @@ export function exposedAsClientCommand(context: AnyContext, fn: FunctionLike, ca
   if (!variable) return false;
   return variable.references.some((reference) => {
     const exposed = exposure(context, reference.identifier as TSESTree.Node);
-    return exposed !== undefined && commandsOfWrapperName(exposed.name).includes(call.command) && clientHolder(context, exposed.surface);
+    return exposed !== undefined && namesCommand(context, exposed.name, call) && clientHolder(context, exposed.surface);
   });
 }
 

@@ -354,14 +354,23 @@ function importOrigin(context: AnyContext, source: string, own: boolean, importe
 
 /**
  * Where the name `node` comes from in the file of `context`: an import (`own` when it is a module
- * of the code: relative, or a path alias / workspace package into the repository), a declaration of the file (a class, type, `const`, type parameter, enum), or
- * nowhere (a global).
+ * of the code: relative, or a path alias / workspace package into the repository; `import x =
+ * require('m')` as `const x = require('m')`), a declaration of the file (a class, type, `const`,
+ * type parameter, enum, an `import x = A.B` alias), or nowhere (a global).
  */
 export function originOf(context: AnyContext, node: TSESTree.Identifier): IdentifierOrigin {
   const variable = findVariable(context, node);
   if (!variable || variable.defs.length === 0) return { kind: 'global' };
   const def = variable.defs[0]!;
   const from = context.physicalFilename ?? context.filename;
+  if (def.type === 'ImportBinding' && def.node.type === AST_NODE_TYPES.TSImportEqualsDeclaration) {
+    // import Redis = require('ioredis'): TypeScript's CommonJS import, the module `require` returns;
+    // import r = Outer.redis: an alias of a namespace member, declared in the code
+    const reference = def.node.moduleReference;
+    if (reference.type !== AST_NODE_TYPES.TSExternalModuleReference || typeof reference.expression.value !== 'string') return { kind: 'local' };
+    const source = reference.expression.value;
+    return importOrigin(context, source, ownSpecifier(from, source), undefined);
+  }
   if (def.type === 'ImportBinding') {
     const declaration = def.parent;
     const source = declaration.type === AST_NODE_TYPES.ImportDeclaration ? declaration.source.value : '';

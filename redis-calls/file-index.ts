@@ -9,6 +9,7 @@ import { facadeCallsOf } from './facades.js';
 import { redisCallsOf } from './index.js';
 import { keyShapeOf, type KeyShape } from './key-shape.js';
 import { keyIdOf, keyNodeId } from './key-id.js';
+import { iteratedKeys } from './key-lists.js';
 import { onlyWhenTtlGiven } from './optional-ttl.js';
 import { staleGuard } from './stale-read.js';
 import { expiredThroughCollection } from './collected-keys.js';
@@ -90,6 +91,10 @@ export function fileIndexOf(context: AnyContext): FileIndex {
       const shape = keyShapeOf(context, keyNode);
       expiredShapes.add(shape.shape);
       if (shape.constant) expiredBoundedShapes.add(shape.shape);
+      // a key read from a list of keys (`for (const key of sessionKeys(id)) p.pexpire(key, ms)`):
+      // the file gives each listed key family a TTL (key-lists.ts)
+      const bare = unwrap(keyNode);
+      if (bare.type === 'Identifier') for (const listed of iteratedKeys(context, bare)) expiredShapes.add(keyShapeOf(listed.context, listed.node).shape);
       const id = keyIdOf(context, call, action.arg);
       if (id) expiredKeyIds.add(id);
     }

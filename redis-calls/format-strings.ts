@@ -161,16 +161,10 @@ function packageBinding(context: AnyContext, id: TSESTree.Identifier, depth = 0)
   const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
   if (!variable || !def || depth > 2) return undefined;
   if (def.type === 'ImportBinding') {
-    const node = def.node as TSESTree.Node;
-    if (node.type === AST_NODE_TYPES.TSImportEqualsDeclaration) {
-      const reference = node.moduleReference;
-      return reference.type === AST_NODE_TYPES.TSExternalModuleReference && reference.expression.type === AST_NODE_TYPES.Literal ? { source: String(reference.expression.value) } : undefined;
-    }
-    const declaration = def.parent as TSESTree.Node | null;
-    if (declaration?.type !== AST_NODE_TYPES.ImportDeclaration) return undefined;
-    const source = declaration.source.value;
-    if (node.type === AST_NODE_TYPES.ImportSpecifier) return { source, name: importedName(originOf(context, id)) };
-    return node.type === AST_NODE_TYPES.ImportNamespaceSpecifier ? { source } : undefined;
+    // the import forms as client-syntax's originOf reads them; a default import holds no module here
+    const origin = originOf(context, id);
+    if (origin.kind !== 'import' || origin.imported === 'default') return undefined;
+    return origin.imported === undefined ? { source: origin.source } : { source: origin.source, name: origin.imported };
   }
   if (def.type !== 'Variable' || !def.node.init || !assignedOnce(variable, def.name as TSESTree.Identifier)) return undefined;
   const init = unwrap(def.node.init);

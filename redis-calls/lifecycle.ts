@@ -41,7 +41,8 @@ import { drainMatches, mayRun, patternDrains } from './pattern-drains.js';
 import { destinationDeleted, drainCovers, removesWholeKey } from './moved-keys.js';
 import { createdWithTtlInAnotherModule, deletedInAnotherModule, otherModuleOf } from './cross-file-lifecycle.js';
 import { fileIndexOf } from './file-index.js';
-import { hasStaticPart, keyIdOf, sameKeyByShape } from './key-id.js';
+import { hasStaticPart, keyIdOf, listedKeys, sameKeyByShape } from './key-id.js';
+import { spreadKeys } from './key-lists.js';
 import { ID_NAME, LIMIT_NAME, QUEUE_NAME } from './names.js';
 import { namesLock } from './locks.js';
 import { calledName, functionsByName, keyShapeOf, perBuildKey } from './key-shape.js';
@@ -112,6 +113,9 @@ export function deletedElsewhere(context: AnyContext, call: RedisCall, arg: numb
     // two closures of one operation (a request handler's `fail` and `step`): the same flow
     if (sharedOperation(call.node, other.node)) continue;
     if (reaches(context, deleter, writer)) continue;
+    // deleted beside keys the file gives a TTL: when those expire instead (a session left to its
+    // sliding TTL), the deleter never runs and this key stays
+    if (deletesExpiringKeys(context, deleter, shape.shape)) continue;
     return other;
   }
   // a job that lists the keys by a pattern matching the shape and deletes each (pattern-drains.ts)
@@ -126,6 +130,30 @@ export function deletedElsewhere(context: AnyContext, call: RedisCall, arg: numb
   }
   // the same key shape deleted by another module of the package (a room cleanup): cross-file-lifecycle.ts
   return deletedInAnotherModule(context, shape.shape, writer);
+}
+
+/**
+ * Whether the function `deleter` also deletes keys of another shape that the file gives a TTL
+ * (`destroySession` deleting `code:*` with `...sessionKeys(id)`, which `touchSession` expires):
+ * the deletion ends a record whose other keys end by expiry too, and when they do, nothing runs
+ * the deletion of the key of shape `shape`. Spread lists are read as key-lists.ts reads them.
+ */
+function deletesExpiringKeys(context: AnyContext, deleter: FunctionLike, shape: string): boolean {
+  const index = fileIndexOf(context);
+  return index.calls.some(
+    (other) =>
+      encloses(deleter, other.node) &&
+      other.description.keys.some((action) => {
+        if (!EFFECTS_THAT_DELETE_KEY.has(action.effect)) return false;
+        const keyNode = other.argNodes[action.arg];
+        if (!keyNode) return false;
+        const named = keyNode.type === 'SpreadElement' ? spreadKeys(context, keyNode) : listedKeys(context, keyNode).map((node) => ({ context, node }));
+        return named.some((key) => {
+          const deleted = keyShapeOf(key.context, key.node).shape;
+          return deleted !== shape && hasStaticPart(deleted) && index.expiredShapes.has(deleted);
+        });
+      }),
+  );
 }
 
 /**

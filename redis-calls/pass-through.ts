@@ -215,7 +215,7 @@ export function commandsOfWrapperName(name: string): string[] {
  * command that adds the same amount (`incr(key) { return this.incrBy(key, 1) }`: INCR is INCRBY 1,
  * `semantics/commands.ts` counterStep).
  */
-function namesCommand(context: AnyContext, name: string, call: RedisCall): boolean {
+export function namesCommand(context: AnyContext, name: string, call: RedisCall): boolean {
   const commands = commandsOfWrapperName(name);
   // `hmset(key, v)` sending HSET (node-redis' hSet): the same write (semantics sameWriteCommands)
   if (commands.some((command) => sameWriteCommands(command, call.command))) return true;

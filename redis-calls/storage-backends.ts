@@ -35,10 +35,11 @@
  *
  * Still reported: a class whose interface no database-backed class implements (a cache interface
  * with a Map or memory implementation: a cache is no store of record); a class holding another
- * implementation of its interface (`constructor(private inner: UserRepository)`: a cache in front
- * of the database's backend, not one in its place); a write in a method the
- * interface does not declare (nor only its methods call); a record the class never deletes (a
- * one-time code, the index of a token the reset leaves behind: it piles up whatever the backend);
+ * implementation of its interface (`constructor(private inner: UserRepository)`, or the database's
+ * class itself, `inner: PgUserRepository`: a cache in front of the database's backend, not one in
+ * its place); a write in a method the interface does not declare (nor only its methods call); a
+ * record the class never deletes (a one-time code, the index of a token the reset leaves behind:
+ * it piles up whatever the backend; a delete in a closure nothing calls does not count);
  * a key whose shape the file gives a TTL anywhere (the code meant it to expire); a write in a method
  * that gives a key a TTL, itself or through a helper method it calls (an index set written beside a record that expires: the record's expiry
  * never runs the store's delete, so the index outlives it).
@@ -51,6 +52,8 @@ import { EXPIRY_EFFECTS, fileIndexOf } from './file-index.js';
 import { importSpecifiers, walkImporters } from './importers.js';
 import { hasStaticPart, listedKeys, sameKeyByShape } from './key-id.js';
 import { keyShapeOf } from './key-shape.js';
+import { namedFunctionOf } from './lifecycle.js';
+import { mayRun } from './pattern-drains.js';
 import { fileMemo } from './file-memo.js';
 import { loadModule, readModule, specifierOf } from './modules.js';
 import { moduleText } from './parsed-modules.js';
@@ -128,39 +131,42 @@ function databaseBacked(path: string, text: string): boolean {
   });
 }
 
-/** The method names of the classes of `program` that implement `name`; `undefined` when there is none. */
-function implementingMethods(program: TSESTree.Program, name: string): Set<string> | undefined {
-  let methods: Set<string> | undefined;
+/** The method names and class names of the classes of `program` that implement `name`; `undefined` when there is none. */
+function implementingMethods(program: TSESTree.Program, name: string): { methods: Set<string>; classes: Set<string> } | undefined {
+  let found: { methods: Set<string>; classes: Set<string> } | undefined;
   for (const statement of program.body) {
     const cls = statement.type === AST_NODE_TYPES.ExportNamedDeclaration || statement.type === AST_NODE_TYPES.ExportDefaultDeclaration ? statement.declaration : statement;
     if (cls?.type !== AST_NODE_TYPES.ClassDeclaration) continue;
     if (!(cls.implements ?? []).some((clause) => { const id = unwrap(clause.expression); return id.type === AST_NODE_TYPES.Identifier && id.name === name; })) continue;
-    methods ??= new Set();
+    found ??= { methods: new Set(), classes: new Set() };
+    if (cls.id) found.classes.add(cls.id.name);
     for (const member of cls.body.body) {
       if (member.type !== AST_NODE_TYPES.MethodDefinition || member.kind !== 'method' || member.static) continue;
       const memberName = member.computed ? undefined : member.key.type === AST_NODE_TYPES.Identifier ? member.key.name : undefined;
-      if (memberName) methods.add(memberName);
+      if (memberName) found.methods.add(memberName);
     }
   }
-  return methods;
+  return found;
 }
 
 /**
- * The method names of the classes of the code, other than those of the linted file, that
- * implement the interface `name` declared in `declaringPath` in a database-backed module
- * ({@link databaseBacked}); `undefined` when there is none. The declaring module and the modules
+ * The method names and the class names of the classes of the code, other than those of the
+ * linted file, that implement the interface `name` declared in `declaringPath` in a
+ * database-backed module ({@link databaseBacked}); `undefined` when there is none. The declaring module and the modules
  * importing it are looked at (`redis-calls/importers.ts`, tests left out), not the linted file.
  * Read once per class per lint (`storageInterfacesOf`'s cache).
  */
-function implementedOverDatabase(context: AnyContext, name: string, declaringPath: string): ReadonlySet<string> | undefined {
+function implementedOverDatabase(context: AnyContext, name: string, declaringPath: string): { methods: ReadonlySet<string>; classes: ReadonlySet<string> } | undefined {
   const linted = resolve(context.physicalFilename ?? context.filename);
   const mention = new RegExp(`\\bimplements\\b[^{]*(?<![\\w$])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w$])`);
   const methods = new Set<string>();
+  const classes = new Set<string>();
   let found = false;
-  const take = (more: Set<string> | undefined) => {
+  const take = (more: { methods: Set<string>; classes: Set<string> } | undefined) => {
     if (!more) return;
     found = true;
-    for (const method of more) methods.add(method);
+    for (const method of more.methods) methods.add(method);
+    for (const cls of more.classes) classes.add(cls);
   };
   const root = packageOf(declaringPath)?.root ?? '/';
   walkImporters(
@@ -179,7 +185,7 @@ function implementedOverDatabase(context: AnyContext, name: string, declaringPat
     },
     (path) => TEST_PATH.test(relative(root, path)),
   );
-  return found ? methods : undefined;
+  return found ? { methods, classes } : undefined;
 }
 
 /**
@@ -196,7 +202,7 @@ function storageInterfacesOf(context: AnyContext, cls: ClassNode): readonly Stor
     const ownPath = resolve(linted);
     for (const clause of cls.implements) {
       const id = unwrap(clause.expression);
-      if (id.type !== AST_NODE_TYPES.Identifier || holdsImplementation(cls, id.name)) continue;
+      if (id.type !== AST_NODE_TYPES.Identifier || holdsImplementation(cls, (held) => held === id.name)) continue;
       const local = declaredType(program, id.name);
       let members = local && declaredMembers(local);
       let declaringPath = ownPath;
@@ -211,35 +217,39 @@ function storageInterfacesOf(context: AnyContext, cls: ClassNode): readonly Stor
         members = declared && declaredMembers(declared);
       }
       if (!members) continue;
-      const methods = implementedOverDatabase(context, declaredName, declaringPath);
-      if (methods) found.push({ name: declaredName, path: declaringPath, members: new Set([...members, ...methods]) });
+      const implemented = implementedOverDatabase(context, declaredName, declaringPath);
+      if (!implemented) continue;
+      // holding the database's class itself (`constructor(private inner: PgUserRepository)`, an
+      // import alias of it too): a cache in front of it as well
+      if (holdsImplementation(cls, (held) => implemented.classes.has(importOf(program, held)?.imported ?? held))) continue;
+      found.push({ name: declaredName, path: declaringPath, members: new Set([...members, ...implemented.methods]) });
     }
   }
   backends.set(cls, found);
   return found;
 }
 
-/** Whether a type annotation is the type `name` itself (`UserRepository`, `UserRepository | undefined`). */
-function namesType(annotation: TSESTree.TypeNode | undefined, name: string): boolean {
+/** Whether a type annotation is a type whose name `named` accepts (`UserRepository`, `UserRepository | undefined`). */
+function namesType(annotation: TSESTree.TypeNode | undefined, named: (name: string) => boolean): boolean {
   if (!annotation) return false;
-  if (annotation.type === AST_NODE_TYPES.TSUnionType) return annotation.types.some((type) => namesType(type, name));
-  return annotation.type === AST_NODE_TYPES.TSTypeReference && annotation.typeName.type === AST_NODE_TYPES.Identifier && annotation.typeName.name === name;
+  if (annotation.type === AST_NODE_TYPES.TSUnionType) return annotation.types.some((type) => namesType(type, named));
+  return annotation.type === AST_NODE_TYPES.TSTypeReference && annotation.typeName.type === AST_NODE_TYPES.Identifier && named(annotation.typeName.name);
 }
 
 /**
- * Whether `cls` holds another implementation of the interface `name` it implements (a field or a
- * constructor parameter of that type: `constructor(private inner: UserRepository)`): a decorator
- * in front of the database's backend, a cache of it, not a backend the application runs on in
- * its place.
+ * Whether `cls` holds another implementation of an interface it implements: a field or a
+ * constructor parameter of a type `named` accepts (the interface, `constructor(private inner:
+ * UserRepository)`, or a database-backed class implementing it): a decorator in front of the
+ * database's backend, a cache of it, not a backend the application runs on in its place.
  */
-function holdsImplementation(cls: ClassNode, name: string): boolean {
+function holdsImplementation(cls: ClassNode, named: (name: string) => boolean): boolean {
   return cls.body.body.some((member) => {
-    if (member.type === AST_NODE_TYPES.PropertyDefinition) return namesType(member.typeAnnotation?.typeAnnotation, name);
+    if (member.type === AST_NODE_TYPES.PropertyDefinition) return namesType(member.typeAnnotation?.typeAnnotation, named);
     if (member.type !== AST_NODE_TYPES.MethodDefinition || member.kind !== 'constructor') return false;
     return member.value.params.some((param) => {
       const bare = param.type === AST_NODE_TYPES.TSParameterProperty ? param.parameter : param;
       const target = bare.type === AST_NODE_TYPES.AssignmentPattern ? bare.left : bare;
-      return 'typeAnnotation' in target && namesType(target.typeAnnotation?.typeAnnotation, name);
+      return 'typeAnnotation' in target && namesType(target.typeAnnotation?.typeAnnotation, named);
     });
   });
 }
@@ -333,6 +343,9 @@ export function storageBackendRecord(context: AnyContext, call: RedisCall, keyNo
     // in a method of the store, or one only such methods call (`remove(id) { await this.purge(id); }`)
     const around = memberOf(cls, node);
     if (!around || around === member || !servesInterface(cls, around, declared)) return false;
+    // (not in a closure of it nothing runs: `const purge = () => client.del(key)` never called)
+    const closure = namedFunctionOf(node);
+    if (closure && closure !== around.value && encloses(around, closure) && !mayRun(context, closure)) return false;
     // (not a helper only the writing method calls: `save` clearing then writing the record)
     const aroundName = memberName(around);
     if (aroundName !== undefined && !declared.has(aroundName) && (thisReferences(cls).get(aroundName) ?? []).every((reference) => encloses(member, reference))) return false;

@@ -94,6 +94,9 @@ runRule(untypedTester, 'incr-needs-expire-on-create (adapters and client proxies
       errors: [
         { messageId: 'noExpiry', line: 27, column: 29 },
         { messageId: 'noExpiry', line: 35, column: 29 },
+        // INCRBY 2 handed out as `decr`: not the write its callers' DECR is (safeHset under
+        // `hmset` and safeStep, INCRBY 1 under `incr`, are)
+        { messageId: 'noExpiry', line: 62, column: 29 },
       ],
     },
     {
