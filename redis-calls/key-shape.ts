@@ -718,6 +718,15 @@ function staticMemberShape(context: AnyContext, cls: ClassNode, name: string, de
 }
 
 
+/**
+ * Whether a part is text some literal of the code spells (`t:feed:`, `t:feed:*`): only a string
+ * (a literal, a template, a key builder's result) has a spelling; an array or an unread value is
+ * `*` alone, and a rest parameter's bound arguments are elements, not text.
+ */
+function spellsText(part: Part): boolean {
+  return part.elements === undefined && /[^*]/.test(part.text);
+}
+
 function callShape(context: AnyContext, node: TSESTree.CallExpression, bindings: Bindings, depth: number, member?: string): Part {
   // (0, keys_1.namespaceKey)(ns) of TypeScript's CommonJS output is keys_1.namespaceKey(ns)
   const callee = compiledCallee(node.callee);
@@ -747,11 +756,16 @@ function callShape(context: AnyContext, node: TSESTree.CallExpression, bindings:
   // NATIVE_MINT.toString() of an imported or constant value: its text, fixed as the value is
   const text = member === undefined && isToStringCall(callee, node) ? shapeOf(context, callee.object, bindings, depth + 1) : undefined;
   if (text?.fixed) return text;
-  // "".concat(prefix, '.split.', name): compilers' spelling of a template (ES5 output)
-  if (callee.type === AST_NODE_TYPES.MemberExpression && propertyName(callee.property, callee.computed) === 'concat' && isStringConcatenation(callee.object)) {
-    const parts = [shapeOf(context, callee.object, bindings, depth + 1)];
-    for (const argument of node.arguments) parts.push(argument.type === AST_NODE_TYPES.SpreadElement ? UNKNOWN_PART : shapeOf(context, argument, bindings, depth + 1));
-    return join(parts);
+  // "".concat(prefix, '.split.', name): compilers' spelling of a template (ES5 output); and
+  // String.prototype.concat on a value that spells text (`feedNamespace.concat(id)` of a `const`
+  // string, `createFeedKey(id).concat(':delayed')` of a key builder): an array's concat spells none
+  if (callee.type === AST_NODE_TYPES.MemberExpression && propertyName(callee.property, callee.computed) === 'concat') {
+    const receiver = shapeOf(context, callee.object, bindings, depth + 1);
+    if (isStringConcatenation(callee.object) || spellsText(receiver)) {
+      const parts = [receiver];
+      for (const argument of node.arguments) parts.push(argument.type === AST_NODE_TYPES.SpreadElement ? UNKNOWN_PART : shapeOf(context, argument, bindings, depth + 1));
+      return join(parts);
+    }
   }
   // util.format('lock:%s', id), REDIS_KEY.format(id) of the application's String.prototype.format
   const formatted = formatCallShape(context, node, callee, bindings, depth);
