@@ -100,6 +100,56 @@ export function constructorArgumentValues(context: AnyContext, node: TSESTree.No
 }
 
 /**
+ * The values a property of a factory's parameter can take when every call of the factory the code
+ * can see passes a constant there: `[5000, 8000]` for `opts.maxDelay` in (a closure of) `export
+ * function createBackoffTracker(opts) { ... }` called as `createBackoffTracker({ maxDelay: 8000,
+ * ... })` and `createBackoffTracker({ maxDelay: 5000, ... })` across the application. The same
+ * bounds as for a class's `new` sites (this module's description): a named function declaration,
+ * a parameter never reassigned nor written through (`opts.maxDelay = 0` in its file), every call
+ * read; `undefined` otherwise, or when no call is found.
+ * @param context the linted file's rule context (the factory is in it)
+ * @param node the property read (`opts.maxDelay`)
+ */
+export function factoryArgumentValues(context: AnyContext, node: TSESTree.Node): number[] | undefined {
+  const bare = unwrap(node);
+  if (bare.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+  const path: string[] = [];
+  let root: TSESTree.Node = bare;
+  while (root.type === AST_NODE_TYPES.MemberExpression) {
+    const key = propertyName(root.property, root.computed);
+    if (key === undefined) return undefined;
+    path.unshift(key);
+    root = unwrap(root.object);
+  }
+  if (root.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const variable = findVariable(context, root);
+  const def = variable?.defs[0];
+  const fn = def?.node;
+  if (def?.type !== 'Parameter' || fn?.type !== AST_NODE_TYPES.FunctionDeclaration || !fn.id) return undefined;
+  if (variable!.references.some((reference) => reference.isWrite())) return undefined;
+  const index = fn.params.findIndex((param) => parameterName(param) === root.name);
+  if (index === -1) return undefined;
+  const name = root.name;
+  if (memberWritesOf(context.sourceCode.ast).some((write) => write.root === name)) return undefined;
+  const sites = sitesOf(context, fn, fn.id, 'call');
+  if (!sites || sites.length === 0) return undefined;
+  const param = fn.params[index]!;
+  const fallback = param.type === AST_NODE_TYPES.AssignmentPattern ? param.right : undefined;
+  const values: number[] = [];
+  for (const site of sites) {
+    const spread = site.args.findIndex((arg) => arg.type === AST_NODE_TYPES.SpreadElement);
+    if (spread !== -1 && spread <= index) return undefined;
+    const arg = site.args[index];
+    const given = arg ? { node: arg as TSESTree.Node, scope: site.scope } : fallback ? { node: fallback, scope: constantsOf(context) } : undefined;
+    const at = given ? valueAtPath(given.node, given.scope, path) : undefined;
+    const value = at ? foldNumber(at.node, at.scope) : undefined;
+    if (value === undefined) return undefined;
+    values.push(value);
+  }
+  return values;
+}
+
+/**
  * Which constructor argument the member holds: its index, the path below it (`options.ttl`:
  * `['ttl']`) and the parameter's default value. `undefined` when the member is not given a
  * parameter of the class's constructor once (`redis-calls/instance-constants.ts`), or when the
@@ -155,26 +205,35 @@ function parameterName(param: TSESTree.Parameter | TSESTree.BindingName | TSESTr
  * modules of its package that import it; `undefined` when some use of the class cannot be read.
  */
 function newSitesOf(context: AnyContext, cls: ClassNode): NewSite[] | undefined {
-  const className = cls.id?.name;
+  return cls.id ? sitesOf(context, cls, cls.id, 'new') : undefined;
+}
+
+/**
+ * Every call (`kind` `'call'`) or `new` (`'new'`) of the function or class `declaration` named
+ * `id`, in its file and, when it is exported from an application, in the modules of its package
+ * that import it (cached); `undefined` when some use of it cannot be read.
+ */
+function sitesOf(context: AnyContext, declaration: TSESTree.Node, id: TSESTree.Identifier, kind: 'new' | 'call'): NewSite[] | undefined {
   const file = context.physicalFilename ?? context.filename;
-  if (!className || !file) return undefined;
-  const key = `${file}\0${className}\0${cls.range[0]}`;
+  if (!file) return undefined;
+  const key = `${file}\0${id.name}\0${declaration.range[0]}\0${kind}`;
   const now = Date.now();
   const hit = sitesCache.get(key);
   if (hit && now - hit.at < LISTING_TTL_MS) return hit.sites ?? undefined;
   if (sitesCache.size > 500) sitesCache.clear();
-  const sites = readSites(context, cls, className, file) ?? null;
+  const sites = readSites(context, declaration, id, file, kind) ?? null;
   sitesCache.set(key, { at: now, sites });
   return sites ?? undefined;
 }
 
-function readSites(context: AnyContext, cls: ClassNode, className: string, file: string): NewSite[] | undefined {
+function readSites(context: AnyContext, declaration: TSESTree.Node, id: TSESTree.Identifier, file: string, kind: 'new' | 'call'): NewSite[] | undefined {
+  const className = id.name;
   const sites: NewSite[] = [];
-  const own = usesOf(context.sourceCode.ast, new Set([className]), cls.id!, constantsOf(context));
+  const own = usesOf(context.sourceCode.ast, new Set([className]), id, constantsOf(context), kind);
   if (!own) return undefined;
   sites.push(...own.sites);
-  const exported = own.exported || isExported(cls);
-  const defaultIsClass = own.defaultExport || cls.parent?.type === AST_NODE_TYPES.ExportDefaultDeclaration;
+  const exported = own.exported || isExported(declaration);
+  const defaultIsClass = own.defaultExport || declaration.parent?.type === AST_NODE_TYPES.ExportDefaultDeclaration;
   if (!exported) return sites;
   const pkg = packageOf(file);
   const files = pkg?.application ? packageFiles(pkg.root) : undefined;
@@ -200,19 +259,20 @@ function readSites(context: AnyContext, cls: ClassNode, className: string, file:
     if (!locals) return undefined;
     if (locals.size === 0) {
       // names the class without importing it from its module (a barrel, a global): unread
-      if (new RegExp(`\\bnew\\s+${className.replace(/\$/g, '\\$')}\\b`).test(text)) return undefined;
+      const use = kind === 'new' ? `\\bnew\\s+${className.replace(/\$/g, '\\$')}\\b` : `\\b${className.replace(/\$/g, '\\$')}\\s*\\(`;
+      if (new RegExp(use).test(text)) return undefined;
       continue;
     }
-    const found = usesOf(module.program, locals, undefined, moduleConstants(module));
+    const found = usesOf(module.program, locals, undefined, moduleConstants(module), kind);
     if (!found) return undefined;
     sites.push(...found.sites);
   }
   return sites;
 }
 
-/** Whether the class's declaration is exported (`export class C`, `export default class C`). */
-function isExported(cls: ClassNode): boolean {
-  const parent = cls.parent;
+/** Whether the declaration is exported (`export class C`, `export default class C`, `export function f`). */
+function isExported(declaration: TSESTree.Node): boolean {
+  const parent = declaration.parent;
   return parent?.type === AST_NODE_TYPES.ExportNamedDeclaration || parent?.type === AST_NODE_TYPES.ExportDefaultDeclaration;
 }
 
@@ -249,7 +309,7 @@ function importsOf(module: ImportedModule, file: string, className: string, defa
  * `undefined` when a name is used otherwise as a value (passed, extended, compared).
  * @param declared the class's own name node, which is no use
  */
-function usesOf(program: TSESTree.Program, locals: ReadonlySet<string>, declared: TSESTree.Identifier | undefined, scope: ConstantScope): { sites: NewSite[]; exported: boolean; defaultExport: boolean } | undefined {
+function usesOf(program: TSESTree.Program, locals: ReadonlySet<string>, declared: TSESTree.Identifier | undefined, scope: ConstantScope, kind: 'new' | 'call' = 'new'): { sites: NewSite[]; exported: boolean; defaultExport: boolean } | undefined {
   const sites: NewSite[] = [];
   let exported = false;
   let defaultExport = false;
@@ -259,7 +319,8 @@ function usesOf(program: TSESTree.Program, locals: ReadonlySet<string>, declared
     const node = stack.pop()!;
     if (node.type === AST_NODE_TYPES.Identifier && locals.has(node.name) && node !== declared) {
       const parent = node.parent;
-      if (parent?.type === AST_NODE_TYPES.NewExpression && parent.callee === node) sites.push({ args: parent.arguments, scope });
+      const site = kind === 'new' ? AST_NODE_TYPES.NewExpression : AST_NODE_TYPES.CallExpression;
+      if (parent?.type === site && (parent as TSESTree.NewExpression | TSESTree.CallExpression).callee === node) sites.push({ args: (parent as TSESTree.NewExpression | TSESTree.CallExpression).arguments, scope });
       else if (parent?.type === AST_NODE_TYPES.ExportSpecifier) exported = true;
       else if (parent?.type === AST_NODE_TYPES.ExportDefaultDeclaration) exported = defaultExport = true;
       else if (!typePosition(node)) unread = true;

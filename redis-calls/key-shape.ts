@@ -59,6 +59,7 @@ import { exportedValue, findExport, importedBinding, moduleContext, namespaceMod
 import { BUILD_ID_NAME } from './names.js';
 import { isToStringCall } from './finite-members.js';
 import { isModuleConfigMember, literalReturnsOf } from './process-fixed.js';
+import { configuredLiteral } from './configured-values.js';
 import { findVariable, pick, propertyName, referenceName, unwrap, type AnyContext } from './static.js';
 
 /** The shape of one key expression. */
@@ -232,6 +233,12 @@ function identifierShape(context: AnyContext, node: TSESTree.Identifier, binding
     const value = imported ? exportedValue(imported.module.program, imported.name) : undefined;
     if (imported && value) return importedValueShape(context, imported.module, value, depth);
     if (def.type === 'ImportBinding') return IMPORTED_PART;
+  }
+  // const { config: { appsKey } } = this.app: the literal the package's configuration modules give it
+  if (def.type === 'Variable' && def.node.id.type !== AST_NODE_TYPES.Identifier && assignedOnce(variable!, def.name as TSESTree.Identifier)) {
+    const name = configPatternProperty(def.name);
+    const text = name === undefined ? undefined : configuredLiteral(context, name);
+    if (text !== undefined) return literal(text);
   }
   // const { prefix = 'bull' } = options: a name destructured from configuration is fixed, and
   // spelled by its default when it has one
@@ -489,6 +496,11 @@ function memberShape(context: AnyContext, node: TSESTree.MemberExpression, bindi
   // KEYS.SYS.FEATURES, Keys[env]: a member of a const object literal or enum, here or imported
   const fromContainer = containerMemberShape(context, node, bindings, depth);
   if (fromContainer) return fromContainer;
+  // this.app.config.logsKey: the literal the package's configuration modules give it
+  if (name !== undefined && !node.computed && object.type === AST_NODE_TYPES.MemberExpression && propertyName(object.property, object.computed) === CONFIG_OBJECT) {
+    const text = configuredLiteral(context, name);
+    if (text !== undefined) return literal(text);
+  }
   if (object.type === AST_NODE_TYPES.MemberExpression && !node.computed) {
     // this.options.stream: a property of a member fixed once per instance is configuration too,
     // spelled when the member is an object of defaults (`this.opts = { prefix: 'bull', ...opts }`)
@@ -718,6 +730,32 @@ function staticMemberShape(context: AnyContext, cls: ClassNode, name: string, de
 }
 
 
+/** The member an application's configuration object is read through (`app.config`, `this.config`). */
+const CONFIG_OBJECT = 'config';
+
+/**
+ * The configuration property a destructured name reads: `appsKey` of `{ config: { appsKey } }`
+ * (or `{ config: { appsKey: key } }`, with a default too), nested at any depth of the pattern;
+ * `undefined` for a name not read from a `config` member.
+ */
+function configPatternProperty(name: TSESTree.Node): string | undefined {
+  const value = name.parent?.type === AST_NODE_TYPES.AssignmentPattern && name.parent.left === name ? name.parent : name;
+  const property = value.parent;
+  if (property?.type !== AST_NODE_TYPES.Property || property.value !== value || property.parent?.type !== AST_NODE_TYPES.ObjectPattern) return undefined;
+  const owner = property.parent.parent;
+  if (owner?.type !== AST_NODE_TYPES.Property || owner.computed || propertyName(owner.key) !== CONFIG_OBJECT) return undefined;
+  return propertyName(property.key, property.computed);
+}
+
+/**
+ * Whether a part is text some literal of the code spells (`t:feed:`, `t:feed:*`): only a string
+ * (a literal, a template, a key builder's result) has a spelling; an array or an unread value is
+ * `*` alone, and a rest parameter's bound arguments are elements, not text.
+ */
+function spellsText(part: Part): boolean {
+  return part.elements === undefined && /[^*]/.test(part.text);
+}
+
 function callShape(context: AnyContext, node: TSESTree.CallExpression, bindings: Bindings, depth: number, member?: string): Part {
   // (0, keys_1.namespaceKey)(ns) of TypeScript's CommonJS output is keys_1.namespaceKey(ns)
   const callee = compiledCallee(node.callee);
@@ -747,11 +785,16 @@ function callShape(context: AnyContext, node: TSESTree.CallExpression, bindings:
   // NATIVE_MINT.toString() of an imported or constant value: its text, fixed as the value is
   const text = member === undefined && isToStringCall(callee, node) ? shapeOf(context, callee.object, bindings, depth + 1) : undefined;
   if (text?.fixed) return text;
-  // "".concat(prefix, '.split.', name): compilers' spelling of a template (ES5 output)
-  if (callee.type === AST_NODE_TYPES.MemberExpression && propertyName(callee.property, callee.computed) === 'concat' && isStringConcatenation(callee.object)) {
-    const parts = [shapeOf(context, callee.object, bindings, depth + 1)];
-    for (const argument of node.arguments) parts.push(argument.type === AST_NODE_TYPES.SpreadElement ? UNKNOWN_PART : shapeOf(context, argument, bindings, depth + 1));
-    return join(parts);
+  // "".concat(prefix, '.split.', name): compilers' spelling of a template (ES5 output); and
+  // String.prototype.concat on a value that spells text (`feedNamespace.concat(id)` of a `const`
+  // string, `createFeedKey(id).concat(':delayed')` of a key builder): an array's concat spells none
+  if (callee.type === AST_NODE_TYPES.MemberExpression && propertyName(callee.property, callee.computed) === 'concat') {
+    const receiver = shapeOf(context, callee.object, bindings, depth + 1);
+    if (isStringConcatenation(callee.object) || spellsText(receiver)) {
+      const parts = [receiver];
+      for (const argument of node.arguments) parts.push(argument.type === AST_NODE_TYPES.SpreadElement ? UNKNOWN_PART : shapeOf(context, argument, bindings, depth + 1));
+      return join(parts);
+    }
   }
   // util.format('lock:%s', id), REDIS_KEY.format(id) of the application's String.prototype.format
   const formatted = formatCallShape(context, node, callee, bindings, depth);

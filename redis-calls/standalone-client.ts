@@ -11,7 +11,10 @@
  *   (`constructor(private readonly redis: Redis)`) or a class property declared with a standalone
  *   client type of the client package (ioredis `Redis`, node-redis `RedisClientType`, GLIDE
  *   `GlideClient`; every member of a union), or an untyped class field built as one that no
- *   code of the class assigns again (`this.redis = new Redis.Cluster(nodes)`);
+ *   code of the class assigns again (`this.redis = new Redis.Cluster(nodes)`), or a `let` declared
+ *   with such a type or only ever assigned a standalone client (or `null`); or the result of an
+ *   accessor of the code's own (`getRedisClient()`, this file's or imported) declared to return
+ *   such a type, or, undeclared, whose every returned value is one of the above;
  * - the project: an application (`redis-calls/project.ts`: nobody imports it, so nobody hands it
  *   a client it does not build) that is no workspace member (a sibling package could build the
  *   Cluster) and whose source files never mention a cluster (`redis-calls/cluster-free.ts`).
@@ -26,7 +29,7 @@ import {
 } from '../semantics/cluster-clients.js';
 import { originOf } from './client-syntax.js';
 import { applicationWithoutClusterClient } from './cluster-free.js';
-import { commonJsDefault, exportedValue, importedBinding, loadModule, moduleBinding, moduleContext, namespaceModule, topLevelConst } from './modules.js';
+import { commonJsDefault, exportedValue, importedBinding, loadModule, moduleBinding, moduleContext, namespaceModule, topLevelConst, topLevelDeclaration } from './modules.js';
 import { constInitializer, findVariable, propertyName, unwrap, walk, type AnyContext } from './static.js';
 
 /** How many bindings (a `const` of a `const`, an import) an origin is followed through. */
@@ -139,14 +142,22 @@ function standaloneOrigin(context: AnyContext, input: TSESTree.Node, depth: numb
     const name = propertyName(node.property, node.computed);
     return name !== undefined && standaloneMember(context, node, name);
   }
-  if (node.type !== AST_NODE_TYPES.Identifier) return buildsStandalone(context, node);
+  if (node.type === AST_NODE_TYPES.AwaitExpression) return standaloneOrigin(context, node.argument, depth);
+  if (node.type !== AST_NODE_TYPES.Identifier) return buildsStandalone(context, node) || returnsStandalone(context, node, depth);
   const init = constInitializer(context, node);
   // (`const redis = require('./client')` is read below, as the module's export)
   if (init && (buildsStandalone(context, init) || standaloneOrigin(context, init, depth + 1))) return true;
-  const def = findVariable(context, node)?.defs[0];
+  const variable = findVariable(context, node);
+  const def = variable?.defs[0];
   if (def?.type === 'Parameter') {
     const declared = def.name.type === AST_NODE_TYPES.Identifier ? parameterType(declaredParameter(def.name)) : undefined;
     return declared !== undefined && declaresStandalone(context, declared);
+  }
+  // a `let` holding the connection a function builds on first use (`let client: RedisClientType | null = null`)
+  if (variable && def?.type === 'Variable' && variable.defs.length === 1 && def.name.type === AST_NODE_TYPES.Identifier) {
+    const declared = def.name.typeAnnotation?.typeAnnotation;
+    if (declared) return declaresStandalone(context, declared);
+    if (def.parent?.kind !== 'const' && everyWriteBuildsStandalone(context, variable)) return true;
   }
   // a client built in another module of the code: `import { redis } from './client'`,
   // `const { redis } = require('./client')`, `import redis from './client'`, `const redis = require('./client')`
@@ -163,6 +174,81 @@ function standaloneOrigin(context: AnyContext, input: TSESTree.Node, depth: numb
   if (!defaultModule) return false;
   const value = defaultExport(defaultModule.program);
   return value !== undefined && standaloneOrigin(moduleContext(context, defaultModule), value, depth + 1);
+}
+
+/** Whether `value` is `null` or `undefined` (a client not built yet). */
+function noClient(value: TSESTree.Node): boolean {
+  const bare = unwrap(value);
+  return (bare.type === AST_NODE_TYPES.Literal && bare.value === null) || (bare.type === AST_NODE_TYPES.Identifier && bare.name === 'undefined');
+}
+
+/**
+ * Whether every value an untyped variable is given builds a standalone client, or is no client yet
+ * (`let client = null; ... client = createClient(url)`), and one does build it.
+ */
+function everyWriteBuildsStandalone(context: AnyContext, variable: NonNullable<ReturnType<typeof findVariable>>): boolean {
+  let builds = false;
+  for (const reference of variable.references) {
+    if (!reference.isWrite()) continue;
+    const value = reference.writeExpr;
+    // `client ??= createClient()` is an assignment whose writeExpr is its right side, as `=` is
+    const assignment = reference.identifier.parent;
+    if (!value || (assignment?.type === AST_NODE_TYPES.AssignmentExpression && assignment.operator !== '=' && assignment.operator !== '??=' && assignment.operator !== '||=')) return false;
+    if (noClient(value)) continue;
+    if (!buildsStandalone(context, value)) return false;
+    builds = true;
+  }
+  return builds;
+}
+
+/** The function a call's callee names: one of this file, or one a relative module exports (`import { getClient } from './redis'`), with the context of its module. */
+function calledFunction(context: AnyContext, callee: TSESTree.Identifier): { fn: TSESTree.FunctionLike; context: AnyContext } | undefined {
+  const isFunction = (node: TSESTree.Node | undefined): node is TSESTree.FunctionLike =>
+    node !== undefined &&
+    (node.type === AST_NODE_TYPES.FunctionDeclaration || node.type === AST_NODE_TYPES.FunctionExpression || node.type === AST_NODE_TYPES.ArrowFunctionExpression);
+  const def = findVariable(context, callee)?.defs[0];
+  if (def?.type === 'FunctionName' && isFunction(def.node)) return { fn: def.node, context };
+  if (def?.type === 'Variable') {
+    const init = constInitializer(context, callee);
+    const bare = init ? unwrap(init) : undefined;
+    return isFunction(bare) ? { fn: bare, context } : undefined;
+  }
+  const named = importedBinding(context, callee);
+  if (!named) return undefined;
+  const declared = topLevelDeclaration(named.module.program, named.name);
+  return isFunction(declared) ? { fn: declared, context: moduleContext(context, named.module) } : undefined;
+}
+
+/** `Promise<T>` -> `T` (an async accessor's declared result), anything else as it is. */
+function awaitedType(type: TSESTree.TypeNode): TSESTree.TypeNode {
+  if (type.type !== AST_NODE_TYPES.TSTypeReference || type.typeName.type !== AST_NODE_TYPES.Identifier || type.typeName.name !== 'Promise') return type;
+  const args = (type as TSESTree.TSTypeReference & { typeArguments?: TSESTree.TSTypeParameterInstantiation }).typeArguments?.params;
+  return args?.length === 1 ? args[0]! : type;
+}
+
+/**
+ * Whether `call` (`getRedisClient()`, `await getClient()`) calls a function of the code's own that
+ * hands back a standalone client: its declared result is a standalone client type (`():
+ * RedisClientType | null`, `Promise<Redis>`), or, undeclared, every value it returns is one by its
+ * origin (the module's `let client` built with `createClient()`).
+ */
+function returnsStandalone(context: AnyContext, call: TSESTree.Node, depth: number): boolean {
+  if (call.type !== AST_NODE_TYPES.CallExpression || depth >= MAX_DEPTH) return false;
+  const callee = unwrap(call.callee);
+  if (callee.type !== AST_NODE_TYPES.Identifier) return false;
+  const found = calledFunction(context, callee);
+  if (!found) return false;
+  const { fn, context: fnContext } = found;
+  const declared = fn.returnType?.typeAnnotation;
+  if (declared) return declaresStandalone(fnContext, awaitedType(declared));
+  if (!fn.body) return false;
+  if (fn.body.type !== AST_NODE_TYPES.BlockStatement) return standaloneOrigin(fnContext, fn.body, depth + 1);
+  const returned: TSESTree.Node[] = [];
+  walk(fnContext, fn.body, (n) => {
+    if (n.type === AST_NODE_TYPES.ReturnStatement) returned.push(n.argument ?? n);
+    return undefined;
+  }, { skipFunctions: true });
+  return returned.length > 0 && returned.every((value) => value.type !== AST_NODE_TYPES.ReturnStatement && standaloneOrigin(fnContext, value, depth + 1));
 }
 
 /** The parameter node a parameter's name belongs to (`private redis: Redis` for `redis`). */

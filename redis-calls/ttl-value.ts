@@ -14,7 +14,7 @@ import { constantNumber, constantsOf } from './constant.js';
 import { redisCallsOf, type RedisCall } from './index.js';
 import { spanSourceOf, type SpanSource } from './time-constants.js';
 import { bindingValues, returnedValues } from './traced-values.js';
-import { constructorArgumentValues } from './constructor-arguments.js';
+import { constructorArgumentValues, factoryArgumentValues } from './constructor-arguments.js';
 import { constructorValues, writtenOutsideConstructor } from './instance-constants.js';
 import { constInitializer, enclosingFunction, findVariable, foldNumber, propertyName, referenceName, resolveMember, staticValue, unwrap, walk, type AnyContext, type ConstantScope } from './static.js';
 
@@ -504,7 +504,8 @@ function multipleOf(context: AnyContext, node: TSESTree.Node, divisor: number, d
     }
     case AST_NODE_TYPES.MemberExpression: {
       // a constructor's argument every `new` of the class gives a positive multiple (`this.config.timeWindow`)
-      const given = constructorArgumentValues(context, bare);
+      // or a factory's parameter every call gives one (`opts.maxDelay` of `createBackoffTracker({ maxDelay: 8000 })`)
+      const given = constructorArgumentValues(context, bare) ?? factoryArgumentValues(context, bare);
       if (given) return given.every((v) => v > 0 && Number.isInteger(v / divisor));
       const values = constructorValues(context, bare);
       return values !== undefined && values.length > 0 && values.every((v) => multipleOf(context, v, divisor, depth + 1)) && !writtenOutsideConstructor(context, bare);
@@ -545,10 +546,10 @@ function roundedDown(context: AnyContext, inner: TSESTree.Node, strict: boolean,
     const divisor = constantNumber(context, bare.right);
     if (given && given.defaults.every((value) => !belowDivisor(context, value, divisor))) return undefined;
   }
-  // a constructor's argument every `new` gives at least the divisor: rounded down, never 0
+  // a constructor's argument every `new` (or a factory's every call) gives at least the divisor: rounded down, never 0
   if (bare.type === AST_NODE_TYPES.BinaryExpression && bare.operator === '/' && bare.left.type === AST_NODE_TYPES.MemberExpression) {
     const divisor = constantNumber(context, bare.right);
-    const given = divisor !== undefined && divisor > 0 ? constructorArgumentValues(context, bare.left) : undefined;
+    const given = divisor !== undefined && divisor > 0 ? (constructorArgumentValues(context, bare.left) ?? factoryArgumentValues(context, bare.left)) : undefined;
     if (given && given.every((v) => v >= divisor!)) return undefined;
   }
   const risk = riskOf(context, inner, strict, names, depth + 1);

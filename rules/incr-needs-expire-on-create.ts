@@ -68,6 +68,7 @@ import { expiredByEveryCaller } from '../redis-calls/caller-expiry.js';
 import { memberRemovedElsewhere } from '../redis-calls/member-registry.js';
 import { untrimmedStreamAppend } from '../redis-calls/untrimmed-stream.js';
 import { reservationCompensated } from '../redis-calls/reserved-counter.js';
+import { clampedRefund } from '../redis-calls/clamped-refund.js';
 import { createdBefore } from '../redis-calls/created-before.js';
 import { foundByEveryCaller } from '../redis-calls/found-record.js';
 import { deletedWhenCreated } from '../redis-calls/deleted-when-created.js';
@@ -326,6 +327,8 @@ export default createRule<Options, MessageIds>({
           if (exemption(context, call, creation.keyNode, options)) continue;
           // a decrement of a counter the same function reserved moments before (redis-calls/reserved-counter.ts)
           if (!inUnit && reservationCompensated(context, call, keyArg)) continue;
+          // a refund kept at zero or above, of a counter the file charges with a TTL (redis-calls/clamped-refund.ts)
+          if (!inUnit && clampedRefund(context, call)) continue;
           // a write of a key the same function created moments before on every path (redis-calls/created-before.ts)
           if (!inUnit && createdBefore(context, call, keyArg, () => keyExpiredInFile(creation))) continue;
           // an update of a record every caller hands in after reading and finding it (redis-calls/found-record.ts)

@@ -17,6 +17,7 @@
  * the file never expires and the no-TTL arm of an explicit TTL test follow the shared policy of
  * `redis-calls/policy.ts` (`allowConstantKeys`, `allowOptionalTtl`; `strict` turns both off).
  */
+import { clampedRefundReset } from '../redis-calls/clamped-refund.js';
 import type { TSESTree } from '@typescript-eslint/utils';
 import type { KeyEffect } from '../semantics/commands.js';
 import { expiredByEveryCaller } from '../redis-calls/caller-expiry.js';
@@ -138,6 +139,8 @@ export default createRule<Options, MessageIds>({
         if (!keyNode) return true;
         if (expiredInItsUnit(call, key.arg)) return false;
         if (exemption(context, call, keyNode, options) !== undefined) return false;
+        // SET key 0 when a refund went below zero, of a counter the file charges with a TTL (clamped-refund.ts)
+        if (call.unit.kind === 'single' && clampedRefundReset(context, call)) return false;
         // a key the file deletes elsewhere and never expires: its life is the code's (lifecycle.ts)
         return !(allowDeletedKeys && deletedElsewhere(context, call, key.arg));
       });

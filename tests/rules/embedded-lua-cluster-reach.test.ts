@@ -3,7 +3,7 @@
  * script's client never talks to a Cluster (`redis-calls/standalone-client.ts`,
  * `redis-calls/cluster-free.ts`), known from the receiver's origin in another module (ESM
  * `export const redis = new Redis(url)`, `export default`, CommonJS `module.exports =` /
- * `exports.redis =`), or from the project: an application (`"private": true`) that is no
+ * `exports.redis =`, an accessor `getRedisClient(): RedisClientType | null` it exports), or from the project: an application (`"private": true`) that is no
  * workspace member and whose files never mention a cluster. The limits stay reported: a client
  * imported from a module that builds `new Redis.Cluster(...)`, a receiver of unknown origin in a
  * library (its users may hand it a Cluster client), in an application that builds a Cluster client
@@ -69,6 +69,19 @@ describe('a standalone client built in another module', () => {
     });
     expect(lint(root, 'use.js', `const redis = require('./client');\nexports.run = () => redis.eval(${ARGV_KEY}, 0, 'k');\n`)).toEqual([]);
     expect(lint(root, 'use2.js', `const { redis } = require('./named');\nexports.run = () => redis.eval(${ARGV_KEY}, 0, 'k');\n`)).toEqual([]);
+  });
+
+  it('an accessor another module exports: `getRedisClient(): RedisClientType | null` of a module `let`, in an application that mentions a cluster', () => {
+    const root = project({
+      'package.json': APPLICATION,
+      'redis.ts': `import { createClient, type RedisClientType } from 'redis';\nlet commandClient: RedisClientType | null = null;\nexport async function init(url: string) {\n  commandClient = createClient({ url });\n}\nexport function getRedisClient(): RedisClientType | null {\n  return commandClient;\n}\n`,
+      'notes.ts': `// players cluster around the same rating band\nexport const x = 1;\n`,
+      'cluster.ts': `import { createCluster, type RedisClusterType } from 'redis';\nlet cluster: RedisClusterType | null = null;\nexport function getCluster() {\n  cluster ??= createCluster({ rootNodes: [] });\n  return cluster;\n}\n`,
+    });
+    const use = (name: string) => `import { ${name} } from './${name === 'getRedisClient' ? 'redis' : 'cluster'}';\nexport async function run() {\n  const redis = ${name}();\n  await redis!.eval(${ARGV_KEY}, { keys: [], arguments: ['k'] });\n}\n`;
+    expect(lint(root, 'use.ts', use('getRedisClient'))).toEqual([]);
+    // the accessor of the Cluster client, undeclared: its connection is built with createCluster
+    expect(lint(root, 'use2.ts', use('getCluster'))).toEqual([cluster(4, 22)]);
   });
 
   it('a Cluster client built in another module stays reported', () => {

@@ -3,9 +3,12 @@
  * script sent through a client the file builds for one server, which never talks to a Cluster
  * (`redis-calls/standalone-client.ts`): ioredis / iovalkey `new Redis(url)`, node-redis
  * `createClient()`, or a parameter / parameter property / class property declared with the
- * standalone client's type (ioredis `Redis`, node-redis `RedisClientType`). Near misses stay
+ * standalone client's type (ioredis `Redis`, node-redis `RedisClientType`), or a client handed back
+ * by an accessor of the code's own whose declared result is that type or whose every returned value
+ * is built as one (`let client = null; ... client = new Redis(url); return client`). Near misses stay
  * reported: a Cluster client (`new Redis.Cluster`, `createCluster`, a `Redis | Cluster` or
- * `RedisClusterType` parameter), a parameter of no declared type or of a type of the code's own
+ * `RedisClusterType` parameter, an accessor declared to return `RedisClusterType` or whose
+ * connection may be built as a Cluster client, one that hands back what it was given), a parameter of no declared type or of a type of the code's own
  * (nothing says which server), a `new Redis` of a name not imported from a client package; and
  * the script's TTL findings are unchanged.
  */
@@ -39,6 +42,11 @@ runRule(untypedTester, 'embedded-lua (Cluster routing on a standalone client)', 
     // a class property declared or built as a standalone client
     `import Redis from 'ioredis';\nexport class Store {\n  private redis: Redis;\n  constructor(url: string) { this.redis = new Redis(url); }\n  run = async () => this.redis.eval(${argvKey}, 0, 'k');\n}`,
     `import Redis from 'ioredis';\nexport class Store {\n  private redis = new Redis();\n  run() {\n    return this.redis.eval(${argvKey}, 0, 'k');\n  }\n}`,
+    // a client handed back by an accessor of the code's own: its declared result is the standalone type
+    `import { createClient, type RedisClientType } from 'redis';\nlet client: RedisClientType | null = null;\nexport function getClient(): RedisClientType | null {\n  return client;\n}\nexport async function run() {\n  const redis = getClient();\n  if (!redis) return;\n  await redis.eval(${argvKey}, { keys: [], arguments: ['k'] });\n}`,
+    `import Redis from 'ioredis';\nconst getClient = async (): Promise<Redis> => new Redis();\nexport async function run() {\n  const redis = await getClient();\n  await redis.eval(${argvKey}, 0, 'k');\n}`,
+    // undeclared: every value it returns is the module's connection, built only as a standalone client
+    `const Redis = require('ioredis');\nlet client = null;\nfunction getClient() {\n  if (!client) client = new Redis(process.env.REDIS_URL);\n  return client;\n}\nexports.run = async () => {\n  const redis = getClient();\n  await redis.eval(${argvKey}, 0, 'k');\n};`,
   ],
   invalid: [
     {
@@ -77,6 +85,21 @@ runRule(untypedTester, 'embedded-lua (Cluster routing on a standalone client)', 
       // a class property built as a Cluster client
       code: `import { Cluster } from 'ioredis';\nexport class Store {\n  private redis = new Cluster([]);\n  run() {\n    return this.redis.eval(${argvKey}, 0, 'k');\n  }\n}`,
       errors: [fromArgv(5, 29)],
+    },
+    {
+      // an accessor whose declared result is the Cluster client
+      code: `import { createCluster, type RedisClusterType } from 'redis';\nlet cluster: RedisClusterType | null = null;\nexport function getClient(): RedisClusterType | null {\n  return cluster;\n}\nexport async function run() {\n  const redis = getClient()!;\n  await redis.eval(${argvKey}, { keys: [], arguments: ['k'] });\n}`,
+      errors: [fromArgv(8, 21)],
+    },
+    {
+      // undeclared, and the connection it hands back may be built as a Cluster client
+      code: `const Redis = require('ioredis');\nlet client = null;\nfunction getClient() {\n  if (!client) client = process.env.CLUSTER ? new Redis.Cluster([]) : new Redis();\n  return client;\n}\nexports.run = async () => {\n  const redis = getClient();\n  await redis.eval(${argvKey}, 0, 'k');\n};`,
+      errors: [fromArgv(9, 21)],
+    },
+    {
+      // an accessor that hands back what it was given: nothing says which server
+      code: `let shared;\nexport function setClient(c) { shared = c; }\nfunction getClient() {\n  return shared;\n}\nexport async function run() {\n  const redis = getClient();\n  await redis.eval(${argvKey}, 0, 'k');\n}`,
+      errors: [fromArgv(8, 21)],
     },
     {
       // a Redis class of the code's own, not the client package's
