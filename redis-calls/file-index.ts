@@ -36,6 +36,12 @@ export interface FileIndex {
   expiredShapes: ReadonlySet<string>;
   /** Shapes of the bounded keys among them ({@link KeyShape.constant}: `stream:*` of `this.stream`). */
   expiredBoundedShapes: ReadonlySet<string>;
+  /**
+   * Shapes among them whose TTL a command gives a key that already exists (EXPIRE, PEXPIRE ...:
+   * the `set-ttl` effects; a sliding TTL refreshed on use), not only a write creating the key with
+   * one (`SET ... NX PX`, a guard that times out on its own).
+   */
+  refreshedShapes: ReadonlySet<string>;
   /** The same keys by identity ({@link keyIdOf}: `text:this.sessionId`). */
   expiredKeyIds: ReadonlySet<string>;
   /**
@@ -60,6 +66,9 @@ export function redisCallNodes(context: AnyContext): ReadonlySet<TSESTree.Node> 
   return nodes;
 }
 
+/** The key effects that give an existing key a TTL (EXPIRE, PEXPIRE, EXPIREAT ..., and their `XX` / `GT` forms): {@link FileIndex.refreshedShapes}. */
+const REFRESH_EFFECTS: ReadonlySet<string> = new Set(['set-ttl', 'set-ttl-if-has-ttl']);
+
 /** The file's index (built on first use, then cached for every rule of the file). */
 export function fileIndexOf(context: AnyContext): FileIndex {
   const sourceCode = context.sourceCode;
@@ -79,6 +88,7 @@ export function fileIndexOf(context: AnyContext): FileIndex {
   const expiredShapes = new Set<string>();
   const expiredBoundedShapes = new Set<string>();
   const expiredKeyIds = new Set<string>();
+  const refreshedShapes = new Set<string>();
   for (const call of calls) {
     const list = byUnit.get(call.unit.key);
     if (list) list.push(call);
@@ -89,17 +99,24 @@ export function fileIndexOf(context: AnyContext): FileIndex {
       const keyNode = call.argNodes[action.arg];
       if (!EXPIRY_EFFECTS.has(action.effect) || !keyNode) continue;
       const shape = keyShapeOf(context, keyNode);
+      const refresh = REFRESH_EFFECTS.has(action.effect);
       expiredShapes.add(shape.shape);
+      if (refresh) refreshedShapes.add(shape.shape);
       if (shape.constant) expiredBoundedShapes.add(shape.shape);
       // a key read from a list of keys (`for (const key of sessionKeys(id)) p.pexpire(key, ms)`):
       // the file gives each listed key family a TTL (key-lists.ts)
       const bare = unwrap(keyNode);
-      if (bare.type === 'Identifier') for (const listed of iteratedKeys(context, bare)) expiredShapes.add(keyShapeOf(listed.context, listed.node).shape);
+      if (bare.type !== 'Identifier') continue;
+      for (const listed of iteratedKeys(context, bare)) {
+        const listedShape = keyShapeOf(listed.context, listed.node).shape;
+        expiredShapes.add(listedShape);
+        if (refresh) refreshedShapes.add(listedShape);
+      }
       const id = keyIdOf(context, call, action.arg);
       if (id) expiredKeyIds.add(id);
     }
   }
-  index = { calls, byUnit, expiredShapes, expiredBoundedShapes, expiredKeyIds, facadeCalls };
+  index = { calls, byUnit, expiredShapes, expiredBoundedShapes, refreshedShapes, expiredKeyIds, facadeCalls };
   indexes.set(sourceCode, index);
   return index;
 }

@@ -133,10 +133,12 @@ export function deletedElsewhere(context: AnyContext, call: RedisCall, arg: numb
 }
 
 /**
- * Whether the function `deleter` also deletes keys of another shape that the file gives a TTL
- * (`destroySession` deleting `code:*` with `...sessionKeys(id)`, which `touchSession` expires):
- * the deletion ends a record whose other keys end by expiry too, and when they do, nothing runs
- * the deletion of the key of shape `shape`. Spread lists are read as key-lists.ts reads them.
+ * Whether the function `deleter` also deletes keys of another shape whose TTL the file refreshes
+ * on existing keys (`destroySession` deleting `code:*` with `...sessionKeys(id)`, which
+ * `touchSession` PEXPIREs: file-index.ts refreshedShapes): the deletion ends a record whose other
+ * keys end by idling too, and when they do, nothing runs the deletion of the key of shape `shape`.
+ * Not a companion created with its own TTL (a `SET ... NX PX` guard: it times out on its own,
+ * whatever the record does). Spread lists are read as key-lists.ts reads them.
  */
 function deletesExpiringKeys(context: AnyContext, deleter: FunctionLike, shape: string): boolean {
   const index = fileIndexOf(context);
@@ -150,7 +152,7 @@ function deletesExpiringKeys(context: AnyContext, deleter: FunctionLike, shape: 
         const named = keyNode.type === 'SpreadElement' ? spreadKeys(context, keyNode) : listedKeys(context, keyNode).map((node) => ({ context, node }));
         return named.some((key) => {
           const deleted = keyShapeOf(key.context, key.node).shape;
-          return deleted !== shape && hasStaticPart(deleted) && index.expiredShapes.has(deleted);
+          return deleted !== shape && hasStaticPart(deleted) && index.refreshedShapes.has(deleted);
         });
       }),
   );

@@ -97,4 +97,10 @@ export async function touch(id: string, ms: number) {
     expect(lint(sessions('...sessionKeys(id)', '[`other:${id}`]'))).toEqual([]);
     expect(lint(sessions('`session:${id}:log`', 'sessionKeys(id)'))).toEqual([]);
   });
+  it('beside a guard created with its own TTL (SET NX PX), not refreshed: not reported', () => {
+    const guarded = sessions('`slot:${id}`', '[]').replace('export async function touch', "export async function claim(id: string, ms: number) {\n  return redis.set(`slot:${id}`, '1', 'PX', ms, 'NX');\n}\nexport async function touch");
+    expect(lint(guarded)).toEqual([]);
+    // the same guard refreshed by PEXPIRE: a key ending by idling, reported
+    expect(lint(guarded.replace("return redis.set(`slot:${id}`, '1', 'PX', ms, 'NX');", 'return redis.pexpire(`slot:${id}`, ms);'))).toEqual([[SET, 'setWithoutTtl', 5, 15]]);
+  });
 });
