@@ -461,8 +461,8 @@ function moduleNobodyReaches(context: AnyContext, file: string, root: string): s
     const files = packageFiles(root);
     const info = packageOf(file);
     if (files && files.includes(file) && asSaved(context, file) && info?.root === root && !info.subpathImports && !workspaceRoot(root) && saysHowItStarts(root)) {
-      const importers = importersOf(file, root).filter((path) => !TEST_PATH.test(relative(root, path)));
-      if (importers.length === 0 && unreachedModule(root, files, file, program as TSESTree.Program)) verdict = relative(root, file).split(sep).join('/');
+      const importers = (path: string) => importersOf(path, root).filter((importer) => !TEST_PATH.test(relative(root, importer)));
+      if (unreachedModule(root, files, file, program as TSESTree.Program, importers)) verdict = relative(root, file).split(sep).join('/');
     }
     unreachedModules.set(program, verdict);
   }
