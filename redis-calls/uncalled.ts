@@ -89,11 +89,12 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { fileMemo } from './file-memo.js';
 import { TEST_PATH, testOnlyModule } from './test-paths.js';
 import { namedByImporters } from './import-callers.js';
-import { importersOf } from './importers.js';
+import { importersOf, resolved } from './importers.js';
+import { parsedModule } from './parsed-modules.js';
 import { LISTING_TTL_MS, manifestOf, packageFiles, packageOf, type PackageInfo } from './project.js';
 import { listedAsWorkspace, workspaceRootOfStandaloneMember } from './resolve.js';
 import { deploymentFile, unreachedModule } from './unreached-modules.js';
-import { enclosingFunction, requiredModule, type AnyContext } from './static.js';
+import { enclosingFunction, requiredModule, walkParsed, type AnyContext } from './static.js';
 
 /** A top-level declaration a write is in, and the name it is called by. */
 interface Declared {
@@ -491,13 +492,13 @@ function judge(context: AnyContext, file: string, root: string, declared: Declar
   if (declared.method || workspaceRoot(root)) {
     const counts = wordCountsOf(root, files);
     const own = wordsOf(file).has(declared.name) ? 1 : 0;
-    if ((counts.get(declared.name) ?? 0) - own > 0) return false;
+    if ((counts.get(declared.name) ?? 0) - own > 0 && namedInCodeElsewhere(root, files, file, declared.name)) return false;
     // a function is reached only through its module's importers (`import-callers.ts`)
   } else if (namedByImporters(file, root, declared.name, wordsOf)) return false;
   // a name written only in a deployment file (serverless.yml's handler: src/jobs.sweep)
   if (configWords(root).has(declared.name)) return false;
   // an instance handed to a library, which calls its methods by name (express-rate-limit's store.increment)
-  if (declared.owner && instanceEscapes(root, files, declared.owner)) return false;
+  if (declared.owner && instanceEscapes(root, files, declared.owner, file)) return false;
   // a module nobody imports may be an entry point: its exports may be called by name by a framework
   const importers = importersOf(file, root).filter((path) => !TEST_PATH.test(relative(root, path)));
   if (importers.length === 0) return false;
@@ -508,9 +509,31 @@ function judge(context: AnyContext, file: string, root: string, declared: Declar
     } catch {
       return false;
     }
-    if (callsByComputedName(importerText)) return false;
+    if (callsByComputedName(importerText, importer, file, root)) return false;
   }
   return true;
+}
+
+/**
+ * Whether a source file of the package other than `file` (tests left out) writes `name` in its
+ * code, not only in comments: an identifier, a JSX name, or a word of a string or template (a
+ * computed member `svc['mset']`). A file that does not parse counts.
+ */
+function namedInCodeElsewhere(root: string, files: readonly string[], file: string, name: string): boolean {
+  const word = new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}(?![\\w$])`);
+  for (const path of files) {
+    if (path === file || testOnlyModule(root, path) || !wordsOf(path).has(name)) continue;
+    const parsed = parsedModule(path);
+    if (typeof parsed === 'string') return true;
+    const found = walkParsed(parsed.program, (node) => {
+      if ((node.type === AST_NODE_TYPES.Identifier || node.type === AST_NODE_TYPES.JSXIdentifier || node.type === AST_NODE_TYPES.PrivateIdentifier) && node.name === name) return 'stop';
+      if (node.type === AST_NODE_TYPES.Literal && typeof node.value === 'string' && word.test(node.value)) return 'stop';
+      if (node.type === AST_NODE_TYPES.TemplateElement && word.test(node.value.raw)) return 'stop';
+      return undefined;
+    });
+    if (found) return true;
+  }
+  return false;
 }
 
 /** Whether the package at `root` is a workspace root (`workspaces`, `pnpm-workspace.yaml`, `lerna.json`): packages under it, outside its listing, may import its modules. */
@@ -559,7 +582,7 @@ const configWordCache = new Map<string, { at: number; words: ReadonlySet<string>
  * to a function or class of the application (declared in the file or imported from a relative
  * module: `new Counter(store)`), it stays in code whose words are searched.
  */
-function instanceEscapes(root: string, files: readonly string[], owner: string): boolean {
+function instanceEscapes(root: string, files: readonly string[], owner: string, file: string): boolean {
   const escaped = owner.replace(/\$/g, '\\$');
   for (const path of files) {
     if (testOnlyModule(root, path) || !wordsOf(path).has(owner)) continue;
@@ -570,6 +593,13 @@ function instanceEscapes(root: string, files: readonly string[], owner: string):
       if (/[(,:[{]$/.test(before) && !handedToOwnCode(text, match.index! + before.length)) return true;
       if (/[?|&>]$/.test(before) || /(?:^|[^\w$])return$/.test(text.slice(0, match.index! + before.length).trimEnd().slice(-7))) return true;
       const held = /^(?:this\.)?([\w$]+)\s*=$/.exec(before)?.[1];
+      // a singleton of the class's own module (`export const limiter = new Limiter()`): it leaves
+      // the module only through the importers naming it
+      const lineStart = text.lastIndexOf('\n', match.index!) + 1;
+      if (held && path === file && /^(?:export\s+)?(?:const|let|var)\s+$/.test(text.slice(lineStart, match.index!))) {
+        if (writtenBare(file, held)) return true;
+        if (!namedByImporters(file, root, held, wordsOf)) continue;
+      }
       if (held && files.some((other) => !testOnlyModule(root, other) && wordsOf(other).has(held) && writtenBare(other, held))) return true;
     }
   }
@@ -654,12 +684,51 @@ function asSaved(context: AnyContext, file: string): boolean {
  * instance of another module (`svc[action](id)`), not on an object or array literal it declares
  * itself (`const effects = { ... }; effects[type]?.(level)`: a handler map of its own).
  */
-function callsByComputedName(text: string): boolean {
+function callsByComputedName(text: string, importer: string, file: string, root: string): boolean {
   for (const match of text.matchAll(COMPUTED_CALL)) {
     const object = match[1]!;
     if (!/^[\w$]+$/.test(object)) return true;
     const literal = new RegExp(`\\b(?:const|let|var)\\s+${object.replace(/\$/g, '\\$')}\\s*(?::[^\\n]*?)?=\\s*[{[]`);
-    if (!literal.test(text)) return true;
+    if (literal.test(text)) continue;
+    if (!importedFromElsewhere(text, object, importer, file, root)) return true;
+  }
+  return false;
+}
+
+/** How far {@link importedFromElsewhere} follows a module's importers (past it: the binding may hold anything). */
+const MAX_ELSEWHERE_MODULES = 200;
+
+/**
+ * Whether `object` is bound in the importer's text by an import (`import { logger } from
+ * '../utils/logger'`, `import logger from ...`) of a module of the package that neither is the
+ * defining module `file` nor imports it, directly or through others: such a binding holds none of
+ * the defining module's instances (`logger[level](...)` calls the logger's methods).
+ */
+function importedFromElsewhere(text: string, object: string, importer: string, file: string, root: string): boolean {
+  const escaped = object.replace(/\$/g, '\\$');
+  const declaration = new RegExp(`\\bimport\\s+(?:type\\s+)?(?:[\\w$]+\\s*,\\s*)?(?:\\{[^}]*\\}|[\\w$]+)\\s+from\\s*(['"])([^'"\\n]+)\\1`, 'g');
+  for (const match of text.matchAll(declaration)) {
+    const clause = match[0].slice(0, match[0].lastIndexOf('from'));
+    // the local name: `logger`, `{ logger }`, `{ log as logger }`, not `{ logger as log }`
+    if (!new RegExp(`(?<![\\w$.])${escaped}(?![\\w$])(?!\\s+as\\b)`).test(clause.slice('import'.length))) continue;
+    const source = resolved(importer, match[2]!);
+    if (source === undefined || source === file) return false;
+    const seen = new Set<string>([file]);
+    let frontier = [file];
+    while (frontier.length > 0) {
+      const next: string[] = [];
+      for (const path of frontier) {
+        for (const up of importersOf(path, root)) {
+          if (seen.has(up)) continue;
+          if (up === source) return false;
+          seen.add(up);
+          next.push(up);
+        }
+      }
+      if (seen.size > MAX_ELSEWHERE_MODULES) return false;
+      frontier = next;
+    }
+    return true;
   }
   return false;
 }
