@@ -49,8 +49,8 @@
  *   `after<Event>` / `before<Event>` hooks, `ng<Hook>`, `fetch`, `alarm`, `scheduled`, `queue`,
  *   `webSocket*`, `toJSON`, `then`...: {@link CONVENTION_NAME});
  * - that name (as a word: calls, references, destructuring, a string naming it, a comment) occurs
- *   nowhere in its module outside the declaration itself; for a method, nowhere in the other
- *   source files of the package (tests, mocks and fixtures left out: `test-paths.ts`
+ *   nowhere in its module outside the declaration itself; for a method, nowhere in the code (not
+ *   the comments: {@link namedInCodeElsewhere}) of the other source files of the package (tests, mocks and fixtures left out: `test-paths.ts`
  *   testOnlyModule, a test path no module off test paths imports; its instance may reach code
  *   that never imports its class); for an exported
  *   function, nowhere in the modules importing its module, directly or through barrels, outside
@@ -60,16 +60,20 @@
  *   (`unreached-modules.ts` deploymentFile: serverless.yml's `handler: src/jobs.sweep`; for a
  *   monorepo application, also at its workspace's root); the module makes no dynamic
  *   member access on `this` (`this[name]`), and no module importing it calls a member by a computed
- *   name (`svc[action](...)`, `svc[kind as keyof Svc](...)`) or hands its namespace on as a value
+ *   name (`svc[action](...)`, `svc[kind as keyof Svc](...)`; not on a binding imported from a
+ *   module that neither is nor imports its module: {@link importedFromElsewhere}) or hands its namespace on as a value
  *   (`Object.values(functions)` of `import * as functions`: `import-callers.ts`);
  * - for a method, no instance of its class is handed to a library ({@link instanceEscapes}:
- *   `rateLimit({ store: new RedisStore() })`), which calls it by its interface's names;
+ *   `rateLimit({ store: new RedisStore() })`), which calls it by its interface's names; a
+ *   singleton of its own module (`export const limiter = new Limiter()`) leaves it only when
+ *   written bare there or named by its importers;
  * - a method or an exported function counts only when some module of the package imports its
  *   module (`importers.ts` importersOf): a module nobody imports may be an entry point (a
  *   serverless handler, a worker started by a script, a Next.js route) whose exports a framework
  *   calls by name;
  * - the other half of this kind: a write in any function or method of a **module no entry point
- *   reaches** (`unreached-modules.ts`: no module of the package off test paths imports it, no
+ *   reaches** (`unreached-modules.ts`: no module of the package off test paths imports it, or only
+ *   unreached ones do, no
  *   text of the package names its file, it is not at the package root nor under a directory whose
  *   files run by their place (`app/`, `pages/`, `api/`, `scripts/`...), its top level only
  *   declares, and no module of the package loads modules by a computed path or a glob), in a
@@ -450,7 +454,7 @@ const unreachedModules = new WeakMap<object, string | null>();
 
 /**
  * The path (from its package root) of the linted module when no entry point reaches it
- * (`unreached-modules.ts`): no module of the package off test paths imports it, it is no entry
+ * (`unreached-modules.ts`): no module of the package off test paths imports it (or only unreached ones do), it is no entry
  * point, and its package is no workspace root and declares no subpath imports. Cached per lint
  * of the file.
  */

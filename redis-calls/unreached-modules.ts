@@ -11,17 +11,22 @@
  * }
  * ```
  *
- * `uncalled.ts` asks this module about a module of an application ({@link unreachedModule}) once
- * `importers.ts` importersOf has found no module of the package (tests left out) importing it.
- * What counts as an **entry point**, which is never unreached (conservatively: a module taken for
+ * `uncalled.ts` asks this module about a module of an application ({@link unreachedModule}): one
+ * that no module of the package (tests left out: `importers.ts` importersOf) imports, or that only
+ * unreached modules import (their code never runs, nor do their imports; a cycle of imports that
+ * nothing outside it imports is unreached). What counts as an **entry point**, which is never unreached (conservatively: a module taken for
  * unreached hides its leaks):
  *
  * - a file at the package root (`server.ts`, `worker.js`, `next.config.js`), or one a framework
  *   runs by its name directly under `src/` (Next.js' `src/middleware.ts`, `src/instrumentation.ts`),
  *   or under a Nitro server's `server/middleware/`, `server/plugins/`, `server/tasks/`;
  * - a file under a directory a framework or a person runs files of by their place, not by an
- *   import: file-based routes (`app/`, `pages/`, `routes/`, `api/`: Next.js, Remix, SvelteKit,
- *   Vercel functions), serverless function folders (`functions/`, `netlify/`, `supabase/`), and
+ *   import: at the framework's place only (the package root or `src/`), file-based routes (`app/`,
+ *   `pages/`, `api/`: Next.js, Remix, Vercel functions; `api/` also under `pages/`, `app/`,
+ *   `server/`) and serverless function folders (`functions/`, `netlify/`, `supabase/`), where a
+ *   Remix / React Router application's `app/` runs only `app/routes/**`, `root`, `entry.*` and
+ *   `routes`, and a Next.js application's only its special files (`page`, `route`, `layout`...)
+ *   and `app/api/` ({@link underEntryDirectory}); anywhere, `routes/` folders and
  *   scripts run by hand (`scripts/`, `bin/`, `cli/`, `migrations/`, `seeds/`, `prisma/`), and the
  *   configuration and extension folders a server framework loads (Strapi's `config/functions/cron.js`
  *   and `src/extensions/<plugin>/strapi-server.js`, Sails' `config/`);
@@ -36,12 +41,15 @@
  *   'sandbox.js'))`), an import the resolver misses (an alias, a `#subpath`), or a source file
  *   of a package nested in it (`worker/package.json`), whose imports of the package's modules
  *   `importers.ts` does not read;
- * - every module of a package one of whose source files loads modules by a computed path
+ * - every module of a package one of whose source files an entry point reaches (as if no load by a
+ *   computed path ran) loads modules by a computed path
  *   (`import(\`./channels/${name}\`)`, `require(file)`, `require.context`, `import.meta.glob`,
  *   `files.forEach(require)`, a directory loader such as `@fastify/autoload` or `require-all`) or
  *   names source files by a glob under a loader's key (`entities: ['dist/**\/*.entity.js']`, whose
  *   suffix is matched; `**\/*.ts`, any file): its loads cannot be told. Configuration modules of test, lint and build
- *   tools (`jest.config.ts`, `vite.config.ts`...) glob files they never run: left out.
+ *   tools (`jest.config.ts`, `vite.config.ts`, `stryker.config.mjs`...) glob files they never run:
+ *   left out. A load whose path ends in a file name (`require(join(dir, id, 'index.js'))`) may load
+ *   only the modules of that name ({@link loadReach}); a load written in a string is none.
  *
  * The texts are read once per file and modification time (`file-memo.ts`), the package's
  * deployment files once per listing, and each module's answer once per listing (`project.ts`
@@ -426,7 +434,7 @@ const MODULE_FILE_END = /(?:^|\/)([\w.-]+)\.(?:[cm]?[jt]sx?)$/;
  * directory loader, a `require` handed on, `require.context`, `import.meta.glob`, or a module that
  * does not parse; else the base names its loads end with, each load's path being a template
  * literal ending in a module file (`\`./plugins/${id}/index.js\``), or a call whose last argument is
- * one (`join(dir, id, 'index.js')`, directly or through a `const` of the module so initialized);
+ * one (`join(dir, id, 'index.js')`, directly or through a variable so initialized that the load sees);
  * any other computed path may load any module. A load written in a string or a regular expression
  * (a codemod's `"await import('$1')"`) is no load.
  */
