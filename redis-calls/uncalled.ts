@@ -49,8 +49,8 @@
  *   `after<Event>` / `before<Event>` hooks, `ng<Hook>`, `fetch`, `alarm`, `scheduled`, `queue`,
  *   `webSocket*`, `toJSON`, `then`...: {@link CONVENTION_NAME});
  * - that name (as a word: calls, references, destructuring, a string naming it, a comment) occurs
- *   nowhere in its module outside the declaration itself; for a method, nowhere in the other
- *   source files of the package (tests, mocks and fixtures left out: `test-paths.ts`
+ *   nowhere in its module outside the declaration itself; for a method, nowhere in the code (not
+ *   the comments: {@link namedInCodeElsewhere}) of the other source files of the package (tests, mocks and fixtures left out: `test-paths.ts`
  *   testOnlyModule, a test path no module off test paths imports; its instance may reach code
  *   that never imports its class); for an exported
  *   function, nowhere in the modules importing its module, directly or through barrels, outside
@@ -60,16 +60,20 @@
  *   (`unreached-modules.ts` deploymentFile: serverless.yml's `handler: src/jobs.sweep`; for a
  *   monorepo application, also at its workspace's root); the module makes no dynamic
  *   member access on `this` (`this[name]`), and no module importing it calls a member by a computed
- *   name (`svc[action](...)`, `svc[kind as keyof Svc](...)`) or hands its namespace on as a value
+ *   name (`svc[action](...)`, `svc[kind as keyof Svc](...)`; not on a binding imported from a
+ *   module that neither is nor imports its module: {@link importedFromElsewhere}) or hands its namespace on as a value
  *   (`Object.values(functions)` of `import * as functions`: `import-callers.ts`);
  * - for a method, no instance of its class is handed to a library ({@link instanceEscapes}:
- *   `rateLimit({ store: new RedisStore() })`), which calls it by its interface's names;
+ *   `rateLimit({ store: new RedisStore() })`), which calls it by its interface's names; a
+ *   singleton of its own module (`export const limiter = new Limiter()`) leaves it only when
+ *   written bare there or named by its importers;
  * - a method or an exported function counts only when some module of the package imports its
  *   module (`importers.ts` importersOf): a module nobody imports may be an entry point (a
  *   serverless handler, a worker started by a script, a Next.js route) whose exports a framework
  *   calls by name;
  * - the other half of this kind: a write in any function or method of a **module no entry point
- *   reaches** (`unreached-modules.ts`: no module of the package off test paths imports it, no
+ *   reaches** (`unreached-modules.ts`: no module of the package off test paths imports it, or only
+ *   unreached ones do, no
  *   text of the package names its file, it is not at the package root nor under a directory whose
  *   files run by their place (`app/`, `pages/`, `api/`, `scripts/`...), its top level only
  *   declares, and no module of the package loads modules by a computed path or a glob), in a
@@ -89,11 +93,12 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { fileMemo } from './file-memo.js';
 import { TEST_PATH, testOnlyModule } from './test-paths.js';
 import { namedByImporters } from './import-callers.js';
-import { importersOf } from './importers.js';
+import { importersOf, resolved } from './importers.js';
+import { parsedModule } from './parsed-modules.js';
 import { LISTING_TTL_MS, manifestOf, packageFiles, packageOf, type PackageInfo } from './project.js';
 import { listedAsWorkspace, workspaceRootOfStandaloneMember } from './resolve.js';
 import { deploymentFile, unreachedModule } from './unreached-modules.js';
-import { enclosingFunction, requiredModule, type AnyContext } from './static.js';
+import { enclosingFunction, requiredModule, walkParsed, type AnyContext } from './static.js';
 
 /** A top-level declaration a write is in, and the name it is called by. */
 interface Declared {
@@ -449,7 +454,7 @@ const unreachedModules = new WeakMap<object, string | null>();
 
 /**
  * The path (from its package root) of the linted module when no entry point reaches it
- * (`unreached-modules.ts`): no module of the package off test paths imports it, it is no entry
+ * (`unreached-modules.ts`): no module of the package off test paths imports it (or only unreached ones do), it is no entry
  * point, and its package is no workspace root and declares no subpath imports. Cached per lint
  * of the file.
  */
@@ -461,8 +466,8 @@ function moduleNobodyReaches(context: AnyContext, file: string, root: string): s
     const files = packageFiles(root);
     const info = packageOf(file);
     if (files && files.includes(file) && asSaved(context, file) && info?.root === root && !info.subpathImports && !workspaceRoot(root) && saysHowItStarts(root)) {
-      const importers = importersOf(file, root).filter((path) => !TEST_PATH.test(relative(root, path)));
-      if (importers.length === 0 && unreachedModule(root, files, file, program as TSESTree.Program)) verdict = relative(root, file).split(sep).join('/');
+      const importers = (path: string) => importersOf(path, root).filter((importer) => !TEST_PATH.test(relative(root, importer)));
+      if (unreachedModule(root, files, file, program as TSESTree.Program, importers)) verdict = relative(root, file).split(sep).join('/');
     }
     unreachedModules.set(program, verdict);
   }
@@ -491,13 +496,13 @@ function judge(context: AnyContext, file: string, root: string, declared: Declar
   if (declared.method || workspaceRoot(root)) {
     const counts = wordCountsOf(root, files);
     const own = wordsOf(file).has(declared.name) ? 1 : 0;
-    if ((counts.get(declared.name) ?? 0) - own > 0) return false;
+    if ((counts.get(declared.name) ?? 0) - own > 0 && namedInCodeElsewhere(root, files, file, declared.name)) return false;
     // a function is reached only through its module's importers (`import-callers.ts`)
   } else if (namedByImporters(file, root, declared.name, wordsOf)) return false;
   // a name written only in a deployment file (serverless.yml's handler: src/jobs.sweep)
   if (configWords(root).has(declared.name)) return false;
   // an instance handed to a library, which calls its methods by name (express-rate-limit's store.increment)
-  if (declared.owner && instanceEscapes(root, files, declared.owner)) return false;
+  if (declared.owner && instanceEscapes(root, files, declared.owner, file)) return false;
   // a module nobody imports may be an entry point: its exports may be called by name by a framework
   const importers = importersOf(file, root).filter((path) => !TEST_PATH.test(relative(root, path)));
   if (importers.length === 0) return false;
@@ -508,9 +513,31 @@ function judge(context: AnyContext, file: string, root: string, declared: Declar
     } catch {
       return false;
     }
-    if (callsByComputedName(importerText)) return false;
+    if (callsByComputedName(importerText, importer, file, root)) return false;
   }
   return true;
+}
+
+/**
+ * Whether a source file of the package other than `file` (tests left out) writes `name` in its
+ * code, not only in comments: an identifier, a JSX name, or a word of a string or template (a
+ * computed member `svc['mset']`). A file that does not parse counts.
+ */
+function namedInCodeElsewhere(root: string, files: readonly string[], file: string, name: string): boolean {
+  const word = new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}(?![\\w$])`);
+  for (const path of files) {
+    if (path === file || testOnlyModule(root, path) || !wordsOf(path).has(name)) continue;
+    const parsed = parsedModule(path);
+    if (typeof parsed === 'string') return true;
+    const found = walkParsed(parsed.program, (node) => {
+      if ((node.type === AST_NODE_TYPES.Identifier || node.type === AST_NODE_TYPES.JSXIdentifier || node.type === AST_NODE_TYPES.PrivateIdentifier) && node.name === name) return 'stop';
+      if (node.type === AST_NODE_TYPES.Literal && typeof node.value === 'string' && word.test(node.value)) return 'stop';
+      if (node.type === AST_NODE_TYPES.TemplateElement && word.test(node.value.raw)) return 'stop';
+      return undefined;
+    });
+    if (found) return true;
+  }
+  return false;
 }
 
 /** Whether the package at `root` is a workspace root (`workspaces`, `pnpm-workspace.yaml`, `lerna.json`): packages under it, outside its listing, may import its modules. */
@@ -559,7 +586,7 @@ const configWordCache = new Map<string, { at: number; words: ReadonlySet<string>
  * to a function or class of the application (declared in the file or imported from a relative
  * module: `new Counter(store)`), it stays in code whose words are searched.
  */
-function instanceEscapes(root: string, files: readonly string[], owner: string): boolean {
+function instanceEscapes(root: string, files: readonly string[], owner: string, file: string): boolean {
   const escaped = owner.replace(/\$/g, '\\$');
   for (const path of files) {
     if (testOnlyModule(root, path) || !wordsOf(path).has(owner)) continue;
@@ -570,6 +597,13 @@ function instanceEscapes(root: string, files: readonly string[], owner: string):
       if (/[(,:[{]$/.test(before) && !handedToOwnCode(text, match.index! + before.length)) return true;
       if (/[?|&>]$/.test(before) || /(?:^|[^\w$])return$/.test(text.slice(0, match.index! + before.length).trimEnd().slice(-7))) return true;
       const held = /^(?:this\.)?([\w$]+)\s*=$/.exec(before)?.[1];
+      // a singleton of the class's own module (`export const limiter = new Limiter()`): it leaves
+      // the module only through the importers naming it
+      const lineStart = text.lastIndexOf('\n', match.index!) + 1;
+      if (held && path === file && /^(?:export\s+)?(?:const|let|var)\s+$/.test(text.slice(lineStart, match.index!))) {
+        if (writtenBare(file, held)) return true;
+        if (!namedByImporters(file, root, held, wordsOf)) continue;
+      }
       if (held && files.some((other) => !testOnlyModule(root, other) && wordsOf(other).has(held) && writtenBare(other, held))) return true;
     }
   }
@@ -654,12 +688,51 @@ function asSaved(context: AnyContext, file: string): boolean {
  * instance of another module (`svc[action](id)`), not on an object or array literal it declares
  * itself (`const effects = { ... }; effects[type]?.(level)`: a handler map of its own).
  */
-function callsByComputedName(text: string): boolean {
+function callsByComputedName(text: string, importer: string, file: string, root: string): boolean {
   for (const match of text.matchAll(COMPUTED_CALL)) {
     const object = match[1]!;
     if (!/^[\w$]+$/.test(object)) return true;
     const literal = new RegExp(`\\b(?:const|let|var)\\s+${object.replace(/\$/g, '\\$')}\\s*(?::[^\\n]*?)?=\\s*[{[]`);
-    if (!literal.test(text)) return true;
+    if (literal.test(text)) continue;
+    if (!importedFromElsewhere(text, object, importer, file, root)) return true;
+  }
+  return false;
+}
+
+/** How far {@link importedFromElsewhere} follows a module's importers (past it: the binding may hold anything). */
+const MAX_ELSEWHERE_MODULES = 200;
+
+/**
+ * Whether `object` is bound in the importer's text by an import (`import { logger } from
+ * '../utils/logger'`, `import logger from ...`) of a module of the package that neither is the
+ * defining module `file` nor imports it, directly or through others: such a binding holds none of
+ * the defining module's instances (`logger[level](...)` calls the logger's methods).
+ */
+function importedFromElsewhere(text: string, object: string, importer: string, file: string, root: string): boolean {
+  const escaped = object.replace(/\$/g, '\\$');
+  const declaration = new RegExp(`\\bimport\\s+(?:type\\s+)?(?:[\\w$]+\\s*,\\s*)?(?:\\{[^}]*\\}|[\\w$]+)\\s+from\\s*(['"])([^'"\\n]+)\\1`, 'g');
+  for (const match of text.matchAll(declaration)) {
+    const clause = match[0].slice(0, match[0].lastIndexOf('from'));
+    // the local name: `logger`, `{ logger }`, `{ log as logger }`, not `{ logger as log }`
+    if (!new RegExp(`(?<![\\w$.])${escaped}(?![\\w$])(?!\\s+as\\b)`).test(clause.slice('import'.length))) continue;
+    const source = resolved(importer, match[2]!);
+    if (source === undefined || source === file) return false;
+    const seen = new Set<string>([file]);
+    let frontier = [file];
+    while (frontier.length > 0) {
+      const next: string[] = [];
+      for (const path of frontier) {
+        for (const up of importersOf(path, root)) {
+          if (seen.has(up)) continue;
+          if (up === source) return false;
+          seen.add(up);
+          next.push(up);
+        }
+      }
+      if (seen.size > MAX_ELSEWHERE_MODULES) return false;
+      frontier = next;
+    }
+    return true;
   }
   return false;
 }

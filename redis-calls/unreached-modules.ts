@@ -11,17 +11,22 @@
  * }
  * ```
  *
- * `uncalled.ts` asks this module about a module of an application ({@link unreachedModule}) once
- * `importers.ts` importersOf has found no module of the package (tests left out) importing it.
- * What counts as an **entry point**, which is never unreached (conservatively: a module taken for
+ * `uncalled.ts` asks this module about a module of an application ({@link unreachedModule}): one
+ * that no module of the package (tests left out: `importers.ts` importersOf) imports, or that only
+ * unreached modules import (their code never runs, nor do their imports; a cycle of imports that
+ * nothing outside it imports is unreached). What counts as an **entry point**, which is never unreached (conservatively: a module taken for
  * unreached hides its leaks):
  *
  * - a file at the package root (`server.ts`, `worker.js`, `next.config.js`), or one a framework
  *   runs by its name directly under `src/` (Next.js' `src/middleware.ts`, `src/instrumentation.ts`),
  *   or under a Nitro server's `server/middleware/`, `server/plugins/`, `server/tasks/`;
  * - a file under a directory a framework or a person runs files of by their place, not by an
- *   import: file-based routes (`app/`, `pages/`, `routes/`, `api/`: Next.js, Remix, SvelteKit,
- *   Vercel functions), serverless function folders (`functions/`, `netlify/`, `supabase/`), and
+ *   import: at the framework's place only (the package root or `src/`), file-based routes (`app/`,
+ *   `pages/`, `api/`: Next.js, Remix, Vercel functions; `api/` also under `pages/`, `app/`,
+ *   `server/`) and serverless function folders (`functions/`, `netlify/`, `supabase/`), where a
+ *   Remix / React Router application's `app/` runs only `app/routes/**`, `root`, `entry.*` and
+ *   `routes`, and a Next.js application's only its special files (`page`, `route`, `layout`...)
+ *   and `app/api/` ({@link underEntryDirectory}); anywhere, `routes/` folders and
  *   scripts run by hand (`scripts/`, `bin/`, `cli/`, `migrations/`, `seeds/`, `prisma/`), and the
  *   configuration and extension folders a server framework loads (Strapi's `config/functions/cron.js`
  *   and `src/extensions/<plugin>/strapi-server.js`, Sails' `config/`);
@@ -36,12 +41,15 @@
  *   'sandbox.js'))`), an import the resolver misses (an alias, a `#subpath`), or a source file
  *   of a package nested in it (`worker/package.json`), whose imports of the package's modules
  *   `importers.ts` does not read;
- * - every module of a package one of whose source files loads modules by a computed path
+ * - every module of a package one of whose source files an entry point reaches (as if no load by a
+ *   computed path ran) loads modules by a computed path
  *   (`import(\`./channels/${name}\`)`, `require(file)`, `require.context`, `import.meta.glob`,
  *   `files.forEach(require)`, a directory loader such as `@fastify/autoload` or `require-all`) or
  *   names source files by a glob under a loader's key (`entities: ['dist/**\/*.entity.js']`, whose
  *   suffix is matched; `**\/*.ts`, any file): its loads cannot be told. Configuration modules of test, lint and build
- *   tools (`jest.config.ts`, `vite.config.ts`...) glob files they never run: left out.
+ *   tools (`jest.config.ts`, `vite.config.ts`, `stryker.config.mjs`...) glob files they never run:
+ *   left out. A load whose path ends in a file name (`require(join(dir, id, 'index.js'))`) may load
+ *   only the modules of that name ({@link loadReach}); a load written in a string is none.
  *
  * The texts are read once per file and modification time (`file-memo.ts`), the package's
  * deployment files once per listing, and each module's answer once per listing (`project.ts`
@@ -53,11 +61,73 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { fileMemo } from './file-memo.js';
 import { parsedModule } from './parsed-modules.js';
 import { walkParsed } from './static.js';
+import { manifestOf } from './project.js';
 import { workspaceRootOfStandaloneMember } from './resolve.js';
 import { testOnlyModule } from './test-paths.js';
 
-/** Directories whose files a framework, a platform or a person runs by their place (see the module comment). */
-const ENTRY_DIRECTORY = /^(?:app|pages|routes|api|functions|netlify|supabase|scripts?|bin|cli|migrations?|seeds?|seeders|prisma|config|extensions)$/;
+/** Directories whose files a person or a server framework runs by their place, wherever they are (see the module comment). */
+const ENTRY_DIRECTORY = /^(?:routes|scripts?|bin|cli|migrations?|seeds?|seeders|prisma|config|extensions)$/;
+
+/**
+ * Directories whose files a framework or a platform runs by their place only at its fixed place:
+ * the package root or `src/` (Next.js' `app/` and `pages/`, Remix's `app/`, Vercel's `api/`,
+ * Firebase's `functions/`, `netlify/`, `supabase/`). `src/backend/api/` is a folder like any other.
+ */
+const PLACED_DIRECTORY = /^(?:app|pages|api|functions|netlify|supabase)$/;
+
+/** Parents under which an `api/` directory holds routes: Next.js' `pages/api`, `app/api`, Nitro's `server/api`. */
+const API_PARENT = /^(?:pages|app|server)$/;
+
+/**
+ * Files of an `app/` directory a Remix or React Router framework runs by their place: its route
+ * modules (`app/routes/**`), `root`, `entry.client` / `entry.server` and the `routes` config
+ * (https://remix.run/docs/en/main/file-conventions, https://reactrouter.com/explanation/special-files).
+ * Its other modules (`app/lib/chat.server.ts`) run only when imported.
+ */
+const REMIX_APP_FILE = /^(?:routes\/.*|(?:root|routes|entry\.client|entry\.server)\.[cm]?[jt]sx?)$/;
+
+/**
+ * Files of a Next.js `app/` directory the framework runs by their name: its special files
+ * (https://nextjs.org/docs/app/api-reference/file-conventions); any other module of it runs only
+ * when imported. `api/` below it keeps every file (a route's helpers beside it).
+ */
+const NEXT_APP_FILE = /(?:^|\/)(?:page|layout|template|loading|error|global-error|global-not-found|not-found|forbidden|unauthorized|default|route|middleware|instrumentation|opengraph-image|twitter-image|icon|apple-icon|sitemap|robots|manifest)\.[cm]?[jt]sx?$|^api\//;
+
+/** Packages whose presence says which framework runs an `app/` directory's files (see {@link appDirectoryEntry}). */
+const REMIX_PACKAGES = /^(?:@remix-run\/(?:dev|node|serve|react|cloudflare|deno)|@react-router\/(?:dev|node|serve|cloudflare))$/;
+
+/**
+ * Whether the file at `path` below the package root (`/`-separated) is under a directory whose
+ * files run by their place ({@link ENTRY_DIRECTORY} anywhere, {@link PLACED_DIRECTORY} at the root
+ * or under `src/`, `api/` under `pages/`, `app/` or `server/`). A root `app/` (or `src/app/`) of a
+ * package that depends on Remix / React Router's framework or on Next.js (and not both) counts only
+ * for the files that framework runs ({@link REMIX_APP_FILE}, {@link NEXT_APP_FILE}); of any other
+ * package, for all its files.
+ */
+function underEntryDirectory(rel: string, root: string): boolean {
+  const directories = rel.split('/').slice(0, -1);
+  if (directories.some((directory) => ENTRY_DIRECTORY.test(directory))) return true;
+  for (let i = 0; i < directories.length; i++) {
+    const directory = directories[i]!;
+    const placed = i === 0 || (i === 1 && directories[0] === 'src');
+    if (directory === 'api' && i > 0 && API_PARENT.test(directories[i - 1]!)) return true;
+    if (!placed || !PLACED_DIRECTORY.test(directory)) continue;
+    if (directory !== 'app') return true;
+    const inApp = directories.slice(i + 1).concat(rel.split('/').slice(-1)).join('/');
+    const framework = appFramework(root);
+    if (framework === 'remix' ? REMIX_APP_FILE.test(inApp) : framework === 'next' ? NEXT_APP_FILE.test(inApp) : true) return true;
+  }
+  return false;
+}
+
+/** Which framework runs a package's `app/` directory, told by its dependencies: Remix / React Router, Next.js, or none known (both: none). */
+function appFramework(root: string): 'remix' | 'next' | undefined {
+  const manifest = manifestOf(root) as { dependencies?: Record<string, unknown>; devDependencies?: Record<string, unknown> } | undefined;
+  const names = Object.keys({ ...(manifest?.dependencies ?? {}), ...(manifest?.devDependencies ?? {}) });
+  const remix = names.some((name) => REMIX_PACKAGES.test(name));
+  const next = names.includes('next');
+  return remix === next ? undefined : remix ? 'remix' : 'next';
+}
 
 /** Files a framework runs by their name and place, below the package root: Next.js' `src/` special files, Nitro's server directories. */
 const ENTRY_FILE = /^(?:src\/(?:middleware|instrumentation(?:-client)?)\.[cm]?[jt]sx?|server\/(?:middleware|plugins|tasks)\/.*)$/;
@@ -169,7 +239,7 @@ const LOADER_KEY = /\b(?:entities|migrations|subscribers|resolvers|models|modelP
 const SOURCE_GLOB = /\*([\w.-]*)\.(?:\{[^}\n]*\}|[cm]?[jt]sx?)(?![\w$])/g;
 
 /** Configuration modules of tools that glob source files to test, lint, bundle or style them, never to run them in the application. */
-const TOOL_CONFIG = /^(?:jest|vitest|vite|eslint|prettier|tailwind|postcss|playwright|cypress|karma|webpack|rollup|tsup|babel|commitlint|lint-staged|stylelint|knip|nodemon)(?:\.[\w-]+)*\.[cm]?[jt]s$|^\.?eslintrc\.[cm]?js$/;
+const TOOL_CONFIG = /^(?:jest|vitest|vite|eslint|prettier|tailwind|postcss|playwright|cypress|karma|webpack|rollup|tsup|babel|commitlint|lint-staged|stylelint|knip|nodemon|stryker)(?:\.[\w-]+)*\.[cm]?[jt]s$|^\.?eslintrc\.[cm]?js$/;
 
 /** Deployment files past this size are data (a lock file, a fixture), not process definitions. */
 const MAX_DEPLOYMENT_BYTES = 512 * 1024;
@@ -196,8 +266,12 @@ const rawTextOf = fileMemo((path) => {
 /** Per package root: the listing the facts were found with, what the package's texts say of loads, and the answers per module. */
 interface PackageFacts {
   files: readonly string[];
-  /** Whether some text loads modules by a computed path, or names all source files by a glob, or a file could not be read. */
+  /** Whether some text names all source files by a glob, or a file could not be read, or the package is past the bounds. */
   loadsAnything: boolean;
+  /** The modules that load modules by a computed path, and which modules each may load ({@link loadReach}). */
+  loaders: Map<string, LoadReach>;
+  /** What the loaders some entry point reaches may load, once found ({@link liveReach}). */
+  live?: LoadReach;
   /** Suffixes globs name (`.entity` of `*.entity.js`). */
   globSuffixes: Set<string>;
   /** The texts searched for a module's name: source files (comments blanked, tests left out) and deployment files. */
@@ -215,7 +289,7 @@ const facts = new Map<string, PackageFacts>();
 function factsOf(root: string, files: readonly string[]): PackageFacts {
   const cached = facts.get(root);
   if (cached && cached.files === files) return cached;
-  const found: PackageFacts = { files, loadsAnything: false, globSuffixes: new Set(), texts: [], answers: new Map() };
+  const found: PackageFacts = { files, loadsAnything: false, loaders: new Map(), globSuffixes: new Set(), texts: [], answers: new Map() };
   const deployment = deploymentFiles(root);
   if (!deployment) found.loadsAnything = true;
   const add = (path: string, text: string | undefined, loader: boolean) => {
@@ -223,7 +297,7 @@ function factsOf(root: string, files: readonly string[]): PackageFacts {
       found.loadsAnything = true;
       return;
     }
-    if (loader && loadsByComputedPath(path, text)) found.loadsAnything = true;
+    if (loader && loadsByComputedPath(path, text)) found.loaders.set(path, loadReach(path, text));
     if (loader && LOADER_KEY.test(text)) for (const match of text.matchAll(SOURCE_GLOB)) {
       if (match[1] === '' || match[1] === '.') found.loadsAnything = true;
       else found.globSuffixes.add(match[1]!.startsWith('.') ? match[1]! : `.${match[1]!}`);
@@ -292,38 +366,177 @@ function runsSomething(program: TSESTree.Program): boolean {
   return false;
 }
 
+/** How deep, and through how many importers, {@link unreachedModule} follows the modules importing a module. */
+const MAX_DEAD_IMPORTER_DEPTH = 4;
+const MAX_DEAD_IMPORTERS = 40;
+
 /**
  * Whether the module at `file`, of the application at `root` whose source files are `files`, is
- * one no entry point reaches, given that no module of the package imports it (the caller's
- * `importers.ts` importersOf answer): see the module comment for what counts as an entry point.
- * `program` is the module's AST. Cached per listing.
+ * one no entry point reaches: see the module comment for what counts as an entry point. `program`
+ * is the module's AST; `importersOf` gives the modules of the package (tests left out) importing a
+ * module (`importers.ts` importersOf). A module imported only by modules no entry point reaches is
+ * unreached too (their code never runs, nor do their imports), followed
+ * {@link MAX_DEAD_IMPORTER_DEPTH} levels and {@link MAX_DEAD_IMPORTERS} importers deep (past them:
+ * reached); a cycle of imports nothing outside it imports is unreached. Cached per listing for a
+ * module nothing imports.
  */
-export function unreachedModule(root: string, files: readonly string[], file: string, program: TSESTree.Program): boolean {
+export function unreachedModule(root: string, files: readonly string[], file: string, program: TSESTree.Program, importersOf: (path: string) => readonly string[]): boolean {
+  return unreachedFrom(root, files, file, program, importersOf, [], { left: MAX_DEAD_IMPORTERS }, false);
+}
+
+/**
+ * {@link unreachedModule} from a module of the chain of importers `chain` (a cycle), within
+ * `budget` importers; with `ignoreLoads`, as if no module loaded another by a computed path (to
+ * tell whether a loader itself runs: {@link liveReach}).
+ */
+function unreachedFrom(root: string, files: readonly string[], file: string, program: TSESTree.Program, importersOf: (path: string) => readonly string[], chain: readonly string[], budget: { left: number }, ignoreLoads: boolean): boolean {
   const rel = relative(root, file);
-  if (rel.startsWith('..') || !rel.includes(sep) || ENTRY_FILE.test(rel.split(sep).join('/'))) return false;
-  const directories = dirname(rel).split(sep);
-  if (directories.some((directory) => ENTRY_DIRECTORY.test(directory))) return false;
+  if (rel.startsWith('..') || !rel.includes(sep)) return false;
+  const slashed = rel.split(sep).join('/');
+  if (ENTRY_FILE.test(slashed) || underEntryDirectory(slashed, root)) return false;
   if (runsSomething(program)) return false;
   const package_ = factsOf(root, files);
   if (package_.loadsAnything) return false;
+  if (!ignoreLoads) {
+    const reach = liveReach(root, files, package_, importersOf);
+    if (reach === 'any' || reach.has(basename(file, extname(file)))) return false;
+  }
+  const dead = new Set<string>();
+  for (const importer of importersOf(file)) {
+    // a cycle: reached only when something outside it is
+    if (chain.includes(importer)) {
+      dead.add(importer);
+      continue;
+    }
+    if (chain.length + 1 >= MAX_DEAD_IMPORTER_DEPTH || --budget.left < 0) return false;
+    const parsed = parsedModule(importer);
+    if (typeof parsed === 'string') return false;
+    if (!unreachedFrom(root, files, importer, parsed.program, importersOf, [...chain, file], budget, ignoreLoads)) return false;
+    dead.add(importer);
+  }
+  if (dead.size > 0 || ignoreLoads) return !namedAnywhere(package_, file, rel, dead);
   let answer = package_.answers.get(file);
   if (answer === undefined) {
-    answer = !namedAnywhere(package_, file, rel);
+    answer = !namedAnywhere(package_, file, rel, dead);
     package_.answers.set(file, answer);
   }
   return answer;
 }
 
+/** Which modules a load by a computed path may load: any, or only those of these base names (`index` for `join(dir, id, 'index.js')`). */
+type LoadReach = 'any' | ReadonlySet<string>;
+
+/** A path's last segment naming a module file: group 1 is its base name (`index` of `/index.js`). */
+const MODULE_FILE_END = /(?:^|\/)([\w.-]+)\.(?:[cm]?[jt]sx?)$/;
+
 /**
- * Whether some text of the package other than the module's own names its file, or a glob names
+ * Which modules the module at `path` (text `text`) may load by a computed path: any, for a
+ * directory loader, a `require` handed on, `require.context`, `import.meta.glob`, or a module that
+ * does not parse; else the base names its loads end with, each load's path being a template
+ * literal ending in a module file (`\`./plugins/${id}/index.js\``), or a call whose last argument is
+ * one (`join(dir, id, 'index.js')`, directly or through a variable so initialized that the load sees);
+ * any other computed path may load any module. A load written in a string or a regular expression
+ * (a codemod's `"await import('$1')"`) is no load.
+ */
+function loadReach(path: string, text: string): LoadReach {
+  if (DIRECTORY_LOADER.test(text) || REQUIRE_AS_VALUE.test(text) || /\brequire\.context\b|\bimport\.meta\.glob\b/.test(text)) return 'any';
+  const parsed = parsedModule(path);
+  if (typeof parsed === 'string') return 'any';
+  const scope: LoadScope = { functions: [], declarators: [] };
+  const loads: TSESTree.Node[] = [];
+  walkParsed(parsed.program, (node) => {
+    if (node.type === 'VariableDeclarator' && node.id.type === 'Identifier' && node.init) scope.declarators.push({ name: node.id.name, start: node.range[0], init: node.init });
+    else if (node.type === 'FunctionDeclaration' || node.type === 'FunctionExpression' || node.type === 'ArrowFunctionExpression') {
+      scope.functions.push({ range: node.range, params: parsed.text.slice(node.params[0]?.range[0] ?? 0, node.params[node.params.length - 1]?.range[1] ?? 0) });
+    }
+    const argument = node.type === 'ImportExpression' ? node.source : node.type === 'CallExpression' && node.callee.type === 'Identifier' && node.callee.name === 'require' ? node.arguments[0] : undefined;
+    if (argument !== undefined && argument.type !== 'Literal') loads.push(argument);
+    return undefined;
+  });
+  const names = new Set<string>();
+  for (const load of loads) {
+    const ends = loadedNames(load, load.range[0], scope, 0);
+    if (ends === undefined) return 'any';
+    for (const name of ends) names.add(name);
+  }
+  return names;
+}
+
+/** The functions (range, parameters' text) and `name = init` declarators of a module, for {@link loadedNames}. */
+interface LoadScope {
+  functions: Array<{ range: readonly [number, number]; params: string }>;
+  declarators: Array<{ name: string; start: number; init: TSESTree.Expression }>;
+}
+
+/**
+ * The base names a load's path `node` (at offset `at`) may end with ({@link loadReach}), or
+ * `undefined` when it may name any module; none for a data file. A name stands for every
+ * initializer of that name the load can see (declared in the module's top level or in a function
+ * around the load; a parameter of such a function of that name may be anything).
+ */
+function loadedNames(node: TSESTree.Node, at: number, scope: LoadScope, depth: number): string[] | undefined {
+  if (node.type === 'TemplateLiteral') {
+    const end = node.quasis[node.quasis.length - 1]!.value.cooked ?? '';
+    if (DATA_FILE.test(end)) return [];
+    const name = node.expressions.length > 0 && end.includes('/') ? MODULE_FILE_END.exec(end)?.[1] : undefined;
+    return name === undefined ? undefined : [name];
+  }
+  if (node.type === 'CallExpression') {
+    const last = node.arguments[node.arguments.length - 1];
+    const name = last?.type === 'Literal' && typeof last.value === 'string' ? MODULE_FILE_END.exec(last.value)?.[1] : undefined;
+    return name === undefined ? undefined : [name];
+  }
+  if (node.type !== 'Identifier' || depth >= 3) return undefined;
+  const around = scope.functions.filter((f) => f.range[0] <= at && at < f.range[1]);
+  const word = new RegExp(`(?<![\\w$])${node.name.replace(/\$/g, '\\$')}(?![\\w$])`);
+  if (around.some((f) => word.test(f.params))) return undefined;
+  const visible = scope.declarators.filter((d) => {
+    if (d.name !== node.name) return false;
+    const inner = scope.functions.filter((f) => f.range[0] <= d.start && d.start < f.range[1]).reduce<(typeof scope.functions)[number] | undefined>((a, f) => (a === undefined || f.range[0] > a.range[0] ? f : a), undefined);
+    return inner === undefined || around.includes(inner);
+  });
+  if (visible.length === 0) return undefined;
+  const names: string[] = [];
+  for (const d of visible) {
+    const ends = loadedNames(d.init, d.start, scope, depth + 1);
+    if (ends === undefined) return undefined;
+    names.push(...ends);
+  }
+  return names;
+}
+
+/**
+ * What the package's loaders may load, counting only the loaders an entry point reaches (a loader
+ * in a module nothing reaches, as if no module loaded another by a computed path, never runs):
+ * found once per listing.
+ */
+function liveReach(root: string, files: readonly string[], package_: PackageFacts, importersOf: (path: string) => readonly string[]): LoadReach {
+  if (package_.live !== undefined) return package_.live;
+  let live: LoadReach = new Set<string>();
+  for (const [loader, reach] of package_.loaders) {
+    const parsed = parsedModule(loader);
+    if (typeof parsed !== 'string' && unreachedFrom(root, files, loader, parsed.program, importersOf, [], { left: MAX_DEAD_IMPORTERS }, true)) continue;
+    if (reach === 'any') {
+      live = 'any';
+      break;
+    }
+    live = new Set([...live, ...reach]);
+  }
+  package_.live = live;
+  return live;
+}
+
+/**
+ * Whether some text of the package other than the module's own (and those of the unreached
+ * modules importing it, `dead`, whose text never runs) names its file, or a glob names
  * its suffix. An `index` is named by its directory's name, or by its path below its top directory
  * under another (`"main": "dist/index.js"` names `src/index.ts` compiled).
  */
-function namedAnywhere(package_: PackageFacts, file: string, rel: string): boolean {
+function namedAnywhere(package_: PackageFacts, file: string, rel: string, dead: ReadonlySet<string>): boolean {
   const base = basename(file, extname(file));
   const name = base === 'index' ? basename(dirname(file)) : base;
   for (const suffix of package_.globSuffixes) if (base.endsWith(suffix)) return true;
   const parts = rel.split(sep);
   const compiled = base === 'index' ? `/${[...parts.slice(1, -1), 'index'].join('/')}.` : undefined;
-  return package_.texts.some(({ path, text }) => path !== file && (text.includes(name) || (compiled !== undefined && text.includes(compiled))));
+  return package_.texts.some(({ path, text }) => path !== file && !dead.has(path) && (text.includes(name) || (compiled !== undefined && text.includes(compiled))));
 }

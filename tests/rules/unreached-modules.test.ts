@@ -83,11 +83,12 @@ describe('a module no entry point reaches', () => {
 
   it('keeps a module imported by another module, by an alias, or for its side effects', () => {
     // login.ts imports recordFailedAttempt: bump (named nowhere else) is uncalled, recordFailedAttempt is called
-    expect(lines(app({ 'lib/login.ts': "import { recordFailedAttempt } from './account-lockout';\nexport const login = (e: string) => recordFailedAttempt(e);\n" }))).toEqual([[3, 15, 'noExpiry']]);
+    // (login.ts, at the package root, is an entry point: a module only unreached modules import is unreached, below)
+    expect(lines(app({ 'login.ts': "import { recordFailedAttempt } from './lib/account-lockout';\nexport const login = (e: string) => recordFailedAttempt(e);\n" }))).toEqual([[3, 15, 'noExpiry']]);
     // an alias the resolver is not told about: the file name is written
     expect(lines(app({ 'lib/login.ts': "import * as lockout from '~lockout/account-lockout';\nexport const login = (e: string) => lockout;\n" }))).toEqual(BOTH);
     // imported for its side effects: reached (its top level runs); bump itself is still named nowhere
-    expect(lines(app({ 'lib/boot.ts': "import './account-lockout';\nexport const booted = true;\n" }))).toEqual([[3, 15, 'noExpiry']]);
+    expect(lines(app({ 'boot.ts': "import './lib/account-lockout';\nexport const booted = true;\n" }))).toEqual([[3, 15, 'noExpiry']]);
   });
 
   it('keeps a module a script, a Dockerfile or a process file names', () => {
@@ -108,14 +109,15 @@ describe('a module no entry point reaches', () => {
   });
 
   it('keeps every module of a package that loads modules by a computed path; data loads and bare package names do not count', () => {
-    expect(lines(app({ 'lib/plugins.ts': 'export const load = (name: string) => import(`./${name}`);\n' }))).toEqual(BOTH);
-    expect(lines(app({ 'lib/plugins.ts': "import { readdirSync } from 'node:fs';\nexport const all = () => readdirSync(__dirname).map((f) => require(f));\n" }))).toEqual(BOTH);
+    // (the loaders are at the package root: entry points, so their loads run)
+    expect(lines(app({ 'plugins.ts': 'export const load = (name: string) => import(`./${name}`);\n' }))).toEqual(BOTH);
+    expect(lines(app({ 'plugins.ts': "import { readdirSync } from 'node:fs';\nexport const all = () => readdirSync(__dirname).map((f) => require(f));\n" }))).toEqual(BOTH);
     expect(lines(app({ 'lib/orm.ts': "export const config = { entities: ['dist/**/*.js'] };\n" }))).toEqual(BOTH);
     expect(lines(app({ 'lib/i18n.ts': 'export const messages = (locale: string) => import(`./messages/${locale}.json`);\n' }))).toEqual([]);
     expect(lines(app({ 'lib/optional.ts': 'export const optional = (name: string) => import(name);\n' }))).toEqual([]);
     // where the load's own function or the module's top-level code finds files, it may load the package's modules
-    expect(lines(app({ 'lib/jobs.ts': "import { join } from 'node:path';\nconst dir = join(__dirname, 'jobs');\nexport function load(name: string) {\n  return require(join(dir, name));\n}\n" }))).toEqual(BOTH);
-    expect(lines(app({ 'lib/jobs.ts': "import { join } from 'node:path';\nexport async function load(name: string) {\n  return import(join(process.cwd(), 'jobs', name));\n}\n" }))).toEqual(BOTH);
+    expect(lines(app({ 'jobs.ts': "import { join } from 'node:path';\nconst dir = join(__dirname, 'jobs');\nexport function load(name: string) {\n  return require(join(dir, name));\n}\n" }))).toEqual(BOTH);
+    expect(lines(app({ 'jobs.ts': "import { join } from 'node:path';\nexport async function load(name: string) {\n  return import(join(process.cwd(), 'jobs', name));\n}\n" }))).toEqual(BOTH);
     // a file-finding call in another function says nothing of this load: a Worker's URL beside a lazy component's import
     const lazy = [
       'export function startWorker() {',
@@ -127,11 +129,59 @@ describe('a module no entry point reaches', () => {
       '}',
       '',
     ].join('\n');
-    expect(lines(app({ 'lib/performance.ts': lazy }))).toEqual([]);
+    expect(lines(app({ 'performance.ts': lazy }))).toEqual([]);
     // ...unless the module does not parse
-    expect(lines(app({ 'lib/performance.ts': `${lazy}export const broken = (;\n` }))).toEqual(BOTH);
+    expect(lines(app({ 'performance.ts': `${lazy}export const broken = (;\n` }))).toEqual(BOTH);
     // a tool's configuration globs files it never runs
     expect(lines(app({ 'vitest.config.ts': "export default { test: { include: ['**/*.ts'] }, entities: ['**/*.ts'] };\n" }))).toEqual([]);
+  });
+
+  it('a loader no entry point reaches loads nothing; a path ending in a file name loads only modules of that name', () => {
+    // the loader itself is imported by nothing: its loads never run
+    expect(lines(app({ 'lib/plugins.ts': 'export const load = (name: string) => import(`./${name}`);\n' }))).toEqual([]);
+    // ...but imported by an entry point, it may load any module
+    expect(lines(app({ 'lib/plugins.ts': 'export const load = (name: string) => import(`./${name}`);\n', 'server.ts': "import { load } from './lib/plugins';\nload('x');\n" }))).toEqual(BOTH);
+    // join(dir, id, 'index.js') loads an `index` module only; account-lockout.js is another file
+    const registry = (file: string) => `import { join } from 'node:path';\nexport function activate(id: string) {\n  const pluginPath = join(__dirname, 'plugins', id, '${file}');\n  return require(pluginPath);\n}\nexport function inspect(id: string) {\n  const pluginPath = join(__dirname, id);\n  return pluginPath;\n}\n`;
+    expect(lines(app({ 'registry.ts': registry('index.js') }))).toEqual([]);
+    expect(lines(app({ 'registry.ts': registry('account-lockout.js') }))).toEqual(BOTH);
+    // a parameter of the load's function may be any path
+    expect(lines(app({ 'registry.ts': "import { join } from 'node:path';\nconst p = join(__dirname, 'index.js');\nexport const load = (p: string) => require(p);\n" }))).toEqual(BOTH);
+    // a codemod's replacement text names a load, it makes none
+    expect(lines(app({ 'scripts/codemod.js': "const { readdirSync } = require('fs');\nfor (const f of readdirSync('.')) console.log(f.replace(/x/g, \"= await import('$1')\"));\n" }))).toEqual([]);
+    // a mutation-testing tool's configuration globs files it never runs
+    expect(lines(app({ 'stryker.config.mjs': "export default { mutate: ['src/**/*.ts'], plugins: ['**/*.ts'] };\n" }))).toEqual([]);
+  });
+
+  it('a module only unreached modules import is unreached; one an entry point reaches through them is not', () => {
+    const login = "import { recordFailedAttempt } from './account-lockout';\nexport const login = (e: string) => recordFailedAttempt(e);\n";
+    expect(lines(app({ 'lib/login.ts': login }))).toEqual([]);
+    expect(lines(app({ 'lib/login.ts': login, 'lib/auth.ts': "import { login } from './login';\nexport const auth = login;\n" }))).toEqual([]);
+    // reached: through a module an entry point imports
+    expect(lines(app({ 'lib/login.ts': login, 'server.ts': "import { login } from './lib/login';\nlogin('a');\n" }))).toEqual([[3, 15, 'noExpiry']]);
+    // reached: one importer of two is reached (recordFailedAttempt stays named by the unreached one)
+    expect(lines(app({ 'lib/login.ts': login, 'lib/admin.ts': "import { bump } from './account-lockout';\nexport const a = bump;\n", 'server.ts': "import { a } from './lib/admin';\na('x');\n" }))).toEqual(BOTH);
+    // a cycle nothing outside imports
+    expect(lines(app({ 'lib/login.ts': `${login}import { bump } from './account-lockout';\nexport const b = bump;\n`, 'lib/account-lockout.ts': `${LOCKOUT}import { login } from './login';\nexport const l = login;\n` }))).toEqual([]);
+  });
+
+  it('app/ of a Remix or Next.js application runs only its route and special files; api/ runs at its place only', () => {
+    const remix = { name: 'app', private: true, scripts: { start: 'remix-serve ./build/index.js' }, dependencies: { '@remix-run/node': '^2.0.0' } };
+    const next = { name: 'app', private: true, scripts: { start: 'next start' }, dependencies: { next: '^15.0.0' } };
+    const at = (path: string, manifest: Record<string, unknown>) => lines(app({ [path]: LOCKOUT.replace("'./redis'", `'${'../'.repeat(path.split('/').length - 1)}lib/redis'`) }, manifest), path);
+    expect(at('app/lib/chat.server.ts', remix)).toEqual([]);
+    expect(at('app/routes/lockout.ts', remix)).toEqual(BOTH);
+    expect(at('app/root.ts', remix)).toEqual(BOTH);
+    expect(at('app/lib/chat.ts', next)).toEqual([]);
+    expect(at('app/lockout/route.ts', next)).toEqual(BOTH);
+    expect(at('app/api/lockout/helpers.ts', next)).toEqual(BOTH);
+    expect(at('src/app/lockout/page.ts', next)).toEqual(BOTH);
+    // no framework told: every file of app/ may run by its place
+    expect(at('app/lib/chat.ts', { name: 'app', private: true, scripts: { start: 'node app/server.js' } })).toEqual(BOTH);
+    // a folder named api below src/backend is no Vercel or Next.js route folder
+    expect(at('src/backend/api/server.ts', next)).toEqual([]);
+    expect(at('api/lockout.ts', next)).toEqual(BOTH);
+    expect(at('pages/api/lockout.ts', next)).toEqual(BOTH);
   });
 
   it('keeps a request handler or middleware (a router mounts it), in an unreached module or named nowhere', () => {
