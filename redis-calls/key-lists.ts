@@ -16,7 +16,7 @@
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { importedBinding, moduleContext, topLevelDeclaration } from './modules.js';
-import { constInitializer, findVariable, unwrap, type AnyContext } from './static.js';
+import { constInitializer, findVariable, returnedExpressions, unwrap, walkOwnNodes, type AnyContext } from './static.js';
 
 /** An element of a key list, with the context its shape is read in (the module that spells it). */
 export interface ListedKey {
@@ -24,8 +24,8 @@ export interface ListedKey {
   node: TSESTree.Node;
 }
 
-/** Array methods that call their callback with each element as its first argument. */
-const EACH_ELEMENT = new Set(['forEach', 'map', 'flatMap', 'filter', 'some', 'every']);
+/** Array methods that call their callback with every element as its first argument (not `some` / `every`, which stop early). */
+const EACH_ELEMENT = new Set(['forEach', 'map', 'flatMap', 'filter']);
 
 /**
  * The keys the identifier `id` takes in turn when it is the variable of `for (const id of LIST)`
@@ -85,16 +85,16 @@ function keyList(context: AnyContext, node: TSESTree.Node, depth: number): Liste
   return returned ? keyList(context, returned, depth + 1) : [];
 }
 
-/** The array literal a function returns: an arrow's expression body, or the one `return` of its body. */
+/** The array literal a function returns: an arrow's expression body, or the one `return` of its body (a function with another `return`, nested or bare, returns something else too). */
 function returnedList(fn: TSESTree.Node): TSESTree.ArrayExpression | undefined {
   if (fn.type !== AST_NODE_TYPES.ArrowFunctionExpression && fn.type !== AST_NODE_TYPES.FunctionExpression && fn.type !== AST_NODE_TYPES.FunctionDeclaration) return undefined;
-  const body = fn.body;
-  if (!body) return undefined;
-  if (body.type !== AST_NODE_TYPES.BlockStatement) {
-    const value = unwrap(body);
-    return value.type === AST_NODE_TYPES.ArrayExpression ? value : undefined;
+  let returns = 0;
+  if (fn.body.type === AST_NODE_TYPES.BlockStatement) {
+    walkOwnNodes(fn.body, (node) => {
+      if (node.type === AST_NODE_TYPES.ReturnStatement) returns++;
+    });
   }
-  const returns = body.body.filter((statement): statement is TSESTree.ReturnStatement => statement.type === AST_NODE_TYPES.ReturnStatement);
-  const value = returns.length === 1 && returns[0]!.argument ? unwrap(returns[0]!.argument) : undefined;
+  const values = returnedExpressions(fn);
+  const value = values.length === 1 && (fn.body.type !== AST_NODE_TYPES.BlockStatement || returns === 1) ? unwrap(values[0]!) : undefined;
   return value?.type === AST_NODE_TYPES.ArrayExpression ? value : undefined;
 }

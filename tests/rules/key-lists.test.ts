@@ -45,6 +45,10 @@ describe('a key list walked to give each key a TTL', () => {
   it('a list without that key, or the key not walked to an expiry: deleted by `end`, not reported', () => {
     expect(lint(store('[`session:${id}:state`, `session:${id}:players`]'))).toEqual([]);
     expect(lint(store('[`session:${id}:game`]', 'for (const key of LIST) await redis.get(key);'))).toEqual([]);
+    // some / every stop at the first truthy reply (a pending PEXPIRE): only the first key expires
+    expect(lint(store('[`session:${id}:state`, `session:${id}:game`]', 'LIST.some((key) => redis.pexpire(key, ms));'))).toEqual([]);
+    // a function with another return (nested in an if) returns something else too: no list
+    expect(lint(store('sessionKeys(id)', undefined, 'function sessionKeys(id: string, legacy = false) {\n  if (legacy) { return [`session:${id}:state`, `session:${id}:old`]; }\n  return [`session:${id}:state`, `session:${id}:game`];\n}\n'))).toEqual([]);
   });
 });
 
