@@ -126,7 +126,7 @@ export function factoryArgumentValues(context: AnyContext, node: TSESTree.Node):
   const def = variable?.defs[0];
   const fn = def?.node;
   if (def?.type !== 'Parameter' || fn?.type !== AST_NODE_TYPES.FunctionDeclaration || !fn.id) return undefined;
-  if (variable!.references.some((reference) => reference.isWrite())) return undefined;
+  if (variable!.references.some((reference) => reference.isWrite() && !reference.init)) return undefined;
   const index = fn.params.findIndex((param) => parameterName(param) === root.name);
   if (index === -1) return undefined;
   const name = root.name;
@@ -185,7 +185,7 @@ function argumentOf(
   const variable = findVariable(context, root);
   const def = variable?.defs[0];
   if (def?.type !== 'Parameter' || def.node !== ctor.value) return undefined;
-  if (variable!.references.some((reference) => reference.isWrite())) return undefined;
+  if (variable!.references.some((reference) => reference.isWrite() && !reference.init)) return undefined;
   const index = params.findIndex((param) => parameterName(param) === root.name);
   if (index === -1) return undefined;
   const param = params[index]!;

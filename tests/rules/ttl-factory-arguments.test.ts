@@ -43,6 +43,9 @@ const whole = project('whole', { 'src/middleware/security.ts': middleware(TTL), 
 const fraction = project('fraction', { 'src/middleware/security.ts': middleware(TTL), 'src/utils/auths.ts': caller('1500') });
 const unknown = project('unknown', { 'src/middleware/security.ts': middleware(TTL), 'src/utils/auths.ts': caller('Number(process.env.MAX_DELAY)') });
 const library = project('library', { 'src/middleware/security.ts': middleware(TTL), 'src/utils/auths.ts': caller('8000') }, false);
+/** The factory with a default for its options (a default is the parameter's initialiser, not a reassignment). */
+const defaultedMiddleware = middleware(TTL).replace('createBackoffTracker(opts: BackoffOptions)', "createBackoffTracker(opts: BackoffOptions = { initialDelay: 1, maxDelay: 4000, prefix: 'b' })");
+const defaulted = project('defaulted', { 'src/middleware/security.ts': defaultedMiddleware, 'src/utils/auths.ts': caller('8000') });
 const file = (dir: string): string => join(dir, 'src', 'middleware', 'security.ts');
 
 /** The finding on the TTL (line 9 of {@link middleware}), with its clamp suggestion. */
@@ -61,6 +64,8 @@ runRule(untypedTester, 'expire-needs-positive-ttl (a factory argument)', rule, {
     { code: middleware(`Math.floor(${TTL})`), filename: file(whole) },
     // rounded down, 1500 gives 1: never 0
     { code: middleware(`Math.floor(${TTL})`), filename: file(fraction) },
+    // a default for the options parameter: still judged by what every call passes
+    { code: defaultedMiddleware, filename: file(defaulted) },
   ],
   invalid: [
     // a call giving 1500: 1.5, which EXPIRE rejects
