@@ -3,8 +3,14 @@
  * their update, drained queues, code nothing calls, key lists, clamped refunds). Each case is a
  * leak a reading hid, or a finding nobody would fix, and the result it must give.
  */
-import { describe, expect, it } from 'vitest';
-import { lintKeyRules } from '../helpers/lint.js';
+import { rmSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { lintApplication, lintKeyRules } from '../helpers/lint.js';
+
+const roots: string[] = [];
+afterAll(() => {
+  for (const root of roots) rmSync(root, { recursive: true, force: true });
+});
 
 const INCR = 'redis-ttl/incr-needs-expire-on-create';
 const H = "import Redis from 'ioredis';\nconst redis = new Redis();\n";
@@ -59,5 +65,28 @@ export async function onFirstOrder(id: string) {
 }
 `;
     expect(lintKeyRules(code)).toEqual([[INCR, 'noExpiry', 4, 15]]);
+  });
+});
+
+/** A queue module (push at line 4) and the entry point that uses it; the consumer is started by `starter`. */
+const queueModule = (starter: string) => `${H}const Q = 'jobs';
+export async function enqueue(j: string) { await redis.lpush(Q, j); }
+async function work() { const j = await redis.rpop(Q); return j; }
+${starter}
+`;
+const ENTRY = "import { enqueue } from './queue';\nexport async function main() { await enqueue('x'); }\nmain();\n";
+const SERVER = '{ "name": "app", "private": true, "scripts": { "start": "node src/index.js" } }';
+const lintQueue = (starter: string) =>
+  lintApplication(roots, { 'src/queue.ts': queueModule(starter), 'src/index.ts': ENTRY }, 'src/queue.ts', { 'incr-needs-expire-on-create': { allowConstantKeys: false } }, [], SERVER);
+
+describe('a queue drained by a consumer only a starter nothing calls names', () => {
+  it('never runs: the queue grows for good, reported', () => {
+    expect(lintQueue('function startWorker() { setInterval(work, 1000); }')).toEqual([['incr-needs-expire-on-create', 'noExpiry', 4, 56]]);
+  });
+  it('a starter the module runs, or the entry point imports and runs, runs the consumer: not reported', () => {
+    expect(lintQueue('function startWorker() { setInterval(work, 1000); }\nstartWorker();')).toEqual([]);
+    const started = "import { enqueue, startWorker } from './queue';\nstartWorker();\nexport async function main() { await enqueue('x'); }\nmain();\n";
+    const files = { 'src/queue.ts': queueModule('export function startWorker() { setInterval(work, 1000); }'), 'src/index.ts': started };
+    expect(lintApplication(roots, files, 'src/queue.ts', { 'incr-needs-expire-on-create': { allowConstantKeys: false } }, [], SERVER)).toEqual([]);
   });
 });
