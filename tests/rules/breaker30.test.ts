@@ -90,3 +90,15 @@ describe('a queue drained by a consumer only a starter nothing calls names', () 
     expect(lintApplication(roots, files, 'src/queue.ts', { 'incr-needs-expire-on-create': { allowConstantKeys: false } }, [], SERVER)).toEqual([]);
   });
 });
+
+describe('a record found: the use that throws inside a labeled block a `break` may leave', () => {
+  it('does not run on every path to the write: reported', () => {
+    const code = `${H}export async function reset(id: string, fresh: boolean) {
+  const room = await redis.hgetall(\`room:\${id}\`);
+  check: { if (fresh) break check; room.users = JSON.parse(room.users); }
+  await redis.hset(\`room:\${id}\`, 'users', '[]');
+}
+`;
+    expect(lintKeyRules(code)).toEqual([[INCR, 'noExpiry', 6, 15]]);
+  });
+});
