@@ -102,3 +102,23 @@ describe('a record found: the use that throws inside a labeled block a `break` m
     expect(lintKeyRules(code)).toEqual([[INCR, 'noExpiry', 6, 15]]);
   });
 });
+
+describe('deleted beside keys the file expires: a cache given its TTL where it is written', () => {
+  const SETRULE = 'redis-ttl/set-requires-ttl-or-keepttl';
+  /** An account deletion removing the profile (written at line 3) and a feed cache written at line 4. */
+  const account = (cache: string) => `${H}export async function saveProfile(id: string, p: string) { await redis.set(\`user:\${id}\`, p); }
+export async function cacheFeed(id: string, f: string) { ${cache} }
+export async function deleteAccount(id: string) { await redis.del(\`user:\${id}\`, \`feed:\${id}\`); }
+`;
+  it('SET then EXPIRE in one function is the TTL of its creation, no sliding refresh: the profile stays bounded by the delete', () => {
+    expect(lintKeyRules(account('await redis.multi().set(`feed:${id}`, f).expire(`feed:${id}`, 60).exec();'))).toEqual([]);
+    expect(lintKeyRules(account('await redis.set(`feed:${id}`, f, \'EX\', 60);'))).toEqual([]);
+  });
+  it('an EXPIRE refreshing existing keys (a sliding TTL) still makes the delete beside them no bound', () => {
+    const code = `${H}export async function saveCode(id: string, c: string) { await redis.set(\`code:\${id}\`, c); }
+export async function touch(id: string) { await redis.expire(\`sess:\${id}\`, 60); }
+export async function leave(id: string) { await redis.del(\`code:\${id}\`, \`sess:\${id}\`); }
+`;
+    expect(lintKeyRules(code)).toEqual([[SETRULE, 'setWithoutTtl', 3, 69]]);
+  });
+});
