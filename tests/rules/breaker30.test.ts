@@ -122,3 +122,20 @@ export async function leave(id: string) { await redis.del(\`code:\${id}\`, \`ses
     expect(lintKeyRules(code)).toEqual([[SETRULE, 'setWithoutTtl', 3, 69]]);
   });
 });
+
+describe('code nothing calls: a worker started by a computed path', () => {
+  const WORKER = "import Redis from 'ioredis';\nconst redis = new Redis();\nexport async function handle(id: string) { await redis.incr(`sent:${id}`); }\n";
+  const STARTED = '{ "name": "app", "private": true, "scripts": { "start": "node dist/index.js" } }';
+  const lintWorker = (index: string) =>
+    lintApplication(roots, { 'src/index.ts': index, 'src/workers/mailer.ts': WORKER }, 'src/workers/mailer.ts', { 'incr-needs-expire-on-create': {} }, [], STARTED);
+  it('every file of a directory started as a thread, a forked process or a pool runs: reported', () => {
+    const threads = "import { Worker } from 'node:worker_threads';\nimport { readdirSync } from 'node:fs';\nimport path from 'node:path';\nconst dir = path.join(__dirname, 'workers');\nfor (const f of readdirSync(dir)) new Worker(path.join(dir, f));\n";
+    const forked = "import { fork } from 'node:child_process';\nimport path from 'node:path';\nfor (const k of process.argv.slice(2)) fork(path.join(__dirname, 'workers', k));\n";
+    const pool = "import Piscina from 'piscina';\nimport path from 'node:path';\nexport const pool = new Piscina({ filename: path.resolve(__dirname, 'workers', process.env.WORKER_FILE!) });\n";
+    for (const index of [threads, forked, pool]) expect(lintWorker(index)).toEqual([['incr-needs-expire-on-create', 'noExpiry', 3, 56]]);
+  });
+  it('a worker started by a path written out starts that file only: the mailer nobody starts stays unreached', () => {
+    const other = "import { Worker } from 'node:worker_threads';\nnew Worker(new URL('./workers/resize.js', import.meta.url));\nnew Worker(require('node:path').join(__dirname, 'workers', 'resize.js'));\n";
+    expect(lintWorker(other)).toEqual([]);
+  });
+});
