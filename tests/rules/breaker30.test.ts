@@ -139,3 +139,19 @@ describe('code nothing calls: a worker started by a computed path', () => {
     expect(lintWorker(other)).toEqual([]);
   });
 });
+
+describe('a record handed in: the function also handed on as a value', () => {
+  const ROOMS = "import Redis from 'ioredis';\nexport const redis = new Redis();\nexport async function save(room: Record<string, string>) {\n  await redis.hset(`room:${room.id}`, room);\n}\n";
+  const PLAY = "import { redis, save } from './rooms';\nexport async function play(id: string) { const room = await redis.hgetall(`room:${id}`); room.users = JSON.parse(room.users); await save(room); }\nplay('x');\n";
+  const APP = '{ "name": "app", "private": true, "scripts": { "start": "node src/index.js" } }';
+  const lintRooms = (files: Record<string, string>) => lintApplication(roots, { 'src/index.ts': PLAY, ...files }, 'src/rooms.ts', { 'incr-needs-expire-on-create': {} }, [], APP);
+  it('every call passing a room it found: not reported', () => {
+    expect(lintRooms({ 'src/rooms.ts': ROOMS })).toEqual([]);
+  });
+  it('a restore mapping unchecked records through it, in its module or another: reported', () => {
+    const restoreHere = `${ROOMS}export async function restore(rs: Record<string, string>[]) { await Promise.all(rs.map(save)); }\n`;
+    expect(lintRooms({ 'src/rooms.ts': restoreHere })).toEqual([[INCR.replace('redis-ttl/', ''), 'noExpiry', 4, 15]]);
+    const restoreThere = "import { save } from './rooms';\nexport async function restore(rs: Record<string, string>[]) { await Promise.all(rs.map(save)); }\n";
+    expect(lintRooms({ 'src/rooms.ts': ROOMS, 'src/admin.ts': restoreThere })).toEqual([[INCR.replace('redis-ttl/', ''), 'noExpiry', 4, 15]]);
+  });
+});
