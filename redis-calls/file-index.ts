@@ -4,7 +4,7 @@
  * lazily, the first time a rule needs to look beyond the call it is judging (most files never do).
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { EFFECTS_THAT_SET_TTL, EXPIRY_EFFECTS } from '../semantics/commands.js';
+import { EFFECTS_THAT_SET_TTL, EFFECTS_THAT_WRITE_WITHOUT_TTL, EXPIRY_EFFECTS } from '../semantics/commands.js';
 import { facadeCallsOf } from './facades.js';
 import { redisCallsOf } from './index.js';
 import { keyShapeOf, type KeyShape } from './key-shape.js';
@@ -39,7 +39,8 @@ export interface FileIndex {
   /**
    * Shapes among them whose TTL a command gives a key that already exists (EXPIRE, PEXPIRE ...:
    * the `set-ttl` effects; a sliding TTL refreshed on use), not only a write creating the key with
-   * one (`SET ... NX PX`, a guard that times out on its own).
+   * one (`SET ... NX PX`, a guard that times out on its own, nor `SET k v` then `EXPIRE k` in one
+   * function: the key's TTL given at its creation).
    */
   refreshedShapes: ReadonlySet<string>;
   /** The same keys by identity ({@link keyIdOf}: `text:this.sessionId`). */
@@ -68,6 +69,26 @@ export function redisCallNodes(context: AnyContext): ReadonlySet<TSESTree.Node> 
 
 /** The key effects that give an existing key a TTL (EXPIRE, PEXPIRE, EXPIREAT ..., and their `XX` / `GT` forms): {@link FileIndex.refreshedShapes}. */
 const REFRESH_EFFECTS: ReadonlySet<string> = new Set(['set-ttl', 'set-ttl-if-has-ttl']);
+
+/**
+ * Whether a command of the function of `expiry`, before it, writes a key of `shape` without TTL
+ * (`set(k, v); expire(k, 60)`, `multi().set(k, v).expire(k, 60)`): the EXPIRE gives the key it has
+ * just created its TTL, as `SET k v EX 60` would, and refreshes no existing key
+ * ({@link FileIndex.refreshedShapes}).
+ */
+function writtenBefore(context: AnyContext, calls: readonly RedisCall[], expiry: RedisCall, shape: string): boolean {
+  const fn = enclosingFunction(expiry.node);
+  return calls.some(
+    (other) =>
+      other !== expiry &&
+      other.nameNode.range[0] < expiry.nameNode.range[0] &&
+      enclosingFunction(other.node) === fn &&
+      other.description.keys.some((a) => {
+        const keyNode = a.arg < other.argNodes.length ? other.argNodes[a.arg] : undefined;
+        return EFFECTS_THAT_WRITE_WITHOUT_TTL.has(a.effect) && keyNode !== undefined && keyShapeOf(context, keyNode).shape === shape;
+      }),
+  );
+}
 
 /** The file's index (built on first use, then cached for every rule of the file). */
 export function fileIndexOf(context: AnyContext): FileIndex {
@@ -101,7 +122,7 @@ export function fileIndexOf(context: AnyContext): FileIndex {
       const shape = keyShapeOf(context, keyNode);
       const refresh = REFRESH_EFFECTS.has(action.effect);
       expiredShapes.add(shape.shape);
-      if (refresh) refreshedShapes.add(shape.shape);
+      if (refresh && !writtenBefore(context, calls, call, shape.shape)) refreshedShapes.add(shape.shape);
       if (shape.constant) expiredBoundedShapes.add(shape.shape);
       // a key read from a list of keys (`for (const key of sessionKeys(id)) p.pexpire(key, ms)`):
       // the file gives each listed key family a TTL (key-lists.ts)
@@ -110,7 +131,7 @@ export function fileIndexOf(context: AnyContext): FileIndex {
       for (const listed of iteratedKeys(context, bare)) {
         const listedShape = keyShapeOf(listed.context, listed.node).shape;
         expiredShapes.add(listedShape);
-        if (refresh) refreshedShapes.add(listedShape);
+        if (refresh && !writtenBefore(context, calls, call, listedShape)) refreshedShapes.add(listedShape);
       }
       const id = keyIdOf(context, call, action.arg);
       if (id) expiredKeyIds.add(id);

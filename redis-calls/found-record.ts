@@ -49,7 +49,12 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { missingKeyReplies } from '../semantics/missing-key-replies.js';
 import { EFFECTS_THAT_LEAVE_THE_KEY, MAY_DELETE_UNNAMED_KEYS, TTL_ONLY_EFFECTS } from '../semantics/counter-corrections.js';
+import { isAbsolute, relative } from 'node:path';
 import { callSitesOf } from './facades.js';
+import { specifierOf } from './facade-targets.js';
+import { readModule } from './modules.js';
+import { packageFiles, packageOf } from './project.js';
+import { TEST_PATH } from './test-paths.js';
 import { callsInFunction, fileIndexOf } from './file-index.js';
 import { keyParameter } from './helper-keys.js';
 import { awaitsOnlyRedis } from './redis-waits.js';
@@ -115,22 +120,68 @@ export function foundByEveryCaller(context: AnyContext, write: RedisCall, keyArg
   const fn = enclosingFunction(write.node);
   if (!param || param.fn !== fn || unwrap(param.fn.params[param.index]!).type !== AST_NODE_TYPES.Identifier) return false;
   const shape = keyShapeOf(context, node).shape;
-  if (shape.split('*').length !== 2 || keyExpiredInFile()) return false;
-  const record = unwrap(param.fn.params[param.index]!) as TSESTree.Identifier;
   const field = propertyName(piece.property);
-  const fieldWritten = (findVariable(context, record)?.references ?? []).some((r) => {
-    const member = r.identifier.parent;
-    return r.identifier.range[1] <= write.node.range[0] && member?.type === AST_NODE_TYPES.MemberExpression && member.object === r.identifier && (member.computed || propertyName(member.property) === field) && changes(member);
-  });
-  if (fieldWritten) return false;
+  if (shape.split('*').length !== 2 || !namesItself(field, shape) || keyExpiredInFile()) return false;
+  const record = unwrap(param.fn.params[param.index]!) as TSESTree.Identifier;
+  if (fieldWrittenBefore(context, record, field, write.node)) return false;
   if (!quietBetween(context, fn, param.fn.body.range[0], write.node, shape)) return false;
+  if (handedOn(context, param.fn)) return false;
   const sites = callSitesOf(context, param.fn);
   if (!sites || sites.sites.length === 0) return false;
-  return sites.sites.every((site) => foundAtCall(site.context, site.call, param.index, shape));
+  return sites.sites.every((site) => foundAtCall(site.context, site.call, param.index, shape, field));
 }
 
-/** Whether the variable `call` passes at `index` holds a record of `shape` its function has read and found before the call (see {@link foundByEveryCaller}). */
-function foundAtCall(context: AnyContext, call: TSESTree.CallExpression, index: number, shape: string): boolean {
+/**
+ * Whether the function `fn` is named in its module other than by calling it or exporting it
+ * (`rs.map(save)`, `{ save }`, `const persist = save`): a value handed on is called with records
+ * no caller site shows (facades.ts callSitesOf reads calls only).
+ */
+function handedOn(context: AnyContext, fn: TSESTree.Node): boolean {
+  const parent = fn.parent;
+  const id = fn.type === AST_NODE_TYPES.FunctionDeclaration ? fn.id : parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.id.type === AST_NODE_TYPES.Identifier ? parent.id : undefined;
+  if (!id) return false;
+  if (handedOnElsewhere(context, id.name)) return true;
+  return (findVariable(context, id)?.references ?? []).some((r) => {
+    const use = r.identifier.parent;
+    if (r.init || r.identifier === id) return false;
+    if (use?.type === AST_NODE_TYPES.CallExpression && use.callee === r.identifier) return false;
+    return use?.type !== AST_NODE_TYPES.ExportSpecifier;
+  });
+}
+
+/** Import and require clauses, whose names bind rather than use (`import { save } from './rooms'`, `const { save } = require('./rooms')`). */
+const BINDING_CLAUSES = /\bimport\s[^;]*?\bfrom\s*(['"])[^'"\n]+\1|\bexport\s*\{[^}]*\}(?:\s*from\s*(['"])[^'"\n]+\2)?|\b(?:const|let|var)\s*\{[^}]*\}\s*=\s*(?:await\s+)?(?:require|import)\s*\(/g;
+
+/**
+ * Whether another source file of the linted file's package (tests left out) writes `name` other
+ * than as a call (`name(` or `.name(`) outside its import and export clauses: `rs.map(save)` in a
+ * module importing `save` hands it records no call site shows. Read as text: any other use of the
+ * word counts.
+ */
+function handedOnElsewhere(context: AnyContext, name: string): boolean {
+  const file = context.physicalFilename ?? context.filename;
+  const info = file && isAbsolute(file) ? packageOf(file) : undefined;
+  const files = info ? packageFiles(info.root) : undefined;
+  if (!file || !info || !files) return false;
+  const word = new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}(?![\\w$])`, 'g');
+  for (const path of files) {
+    if (path === file || TEST_PATH.test(relative(info.root, path))) continue;
+    const text = readModule(file, specifierOf(file, path))?.entry.text;
+    if (text === undefined || !text.includes(name)) continue;
+    const code = text.replace(BINDING_CLAUSES, '');
+    for (const match of code.matchAll(word)) {
+      if (!/^\s*(?:<[^<>()]*>)?\s*\(/.test(code.slice(match.index! + name.length))) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * Whether the variable `call` passes at `index` holds a record of `shape` its function has read and
+ * found before the call (see {@link foundByEveryCaller}), its `field` (the callee's key) not written
+ * before the call: `room.id = randomUUID(); await save(room)` hands in a record of another key.
+ */
+function foundAtCall(context: AnyContext, call: TSESTree.CallExpression, index: number, shape: string, field: string | undefined): boolean {
   const arg = call.arguments[index];
   const id = arg && unwrap(arg);
   if (id?.type !== AST_NODE_TYPES.Identifier) return false;
@@ -140,7 +191,7 @@ function foundAtCall(context: AnyContext, call: TSESTree.CallExpression, index: 
   const read = callsInFunction(context, fn, true).find((c) => c.node.range[1] <= call.range[0] && recordOf(context, c) === declared);
   if (!read || read.description.keys.length !== 1 || read.description.keys[0]!.effect !== 'read' || !missingFails(read.command)) return false;
   const readKeyNode = read.argNodes[read.description.keys[0]!.arg];
-  if (!readKeyNode || keyShapeOf(context, readKeyNode).shape !== shape) return false;
+  if (!readKeyNode || keyShapeOf(context, readKeyNode).shape !== shape || fieldWrittenBefore(context, declared, field, call)) return false;
   return throwingUse(context, declared, read, call) && quietBetween(context, fn, read.node.range[1], call, shape);
 }
 
@@ -204,13 +255,30 @@ function rebuiltFromField(context: AnyContext, keyNode: TSESTree.Node, readKeyNo
   const piece = unwrap(node.expressions[0]!);
   if (piece.type !== AST_NODE_TYPES.MemberExpression || piece.computed || piece.optional || !namesRecord(context, piece.object, record)) return false;
   const shape = keyShapeOf(context, node).shape;
-  if (shape !== keyShapeOf(context, readKeyNode).shape || shape.split('*').length !== 2) return false;
-  // the field keeps the value the record was read with: not written through the variable before the write
   const field = propertyName(piece.property);
-  return !(findVariable(context, record)?.references ?? []).some((r) => {
+  if (shape !== keyShapeOf(context, readKeyNode).shape || shape.split('*').length !== 2 || !namesItself(field, shape)) return false;
+  // the field keeps the value the record was read with: not written through the variable before the write
+  return !fieldWrittenBefore(context, record, field, write.node);
+}
+
+/**
+ * Whether `field` is a name a record of `shape` gives itself: `id`, `_id`, `uuid`, or the shape's
+ * first segment and `Id` (`roomId`, `room_id` for `room:*`). Any other field names another record
+ * (`user:${user.referredBy}`, `node:${node.next}`), which may be gone: the write may create it.
+ */
+function namesItself(field: string | undefined, shape: string): boolean {
+  if (field === undefined) return false;
+  const name = field.toLowerCase().replace(/_/g, '');
+  const first = (/^[A-Za-z]+/.exec(shape)?.[0] ?? '').toLowerCase();
+  return name === 'id' || name === 'uuid' || (first !== '' && name === `${first}id`);
+}
+
+/** Whether `field` of `record` (or a member of computed name) is written through the variable before `target`. */
+function fieldWrittenBefore(context: AnyContext, record: TSESTree.Identifier, field: string | undefined, target: TSESTree.Node): boolean {
+  return (findVariable(context, record)?.references ?? []).some((r) => {
     const member = r.identifier.parent;
     return (
-      r.identifier.range[1] <= write.node.range[0] &&
+      r.identifier.range[1] <= target.range[0] &&
       member?.type === AST_NODE_TYPES.MemberExpression &&
       member.object === r.identifier &&
       (member.computed || propertyName(member.property) === field) &&

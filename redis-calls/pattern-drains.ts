@@ -299,8 +299,8 @@ function patternOf(call: RedisCall): TSESTree.Node | undefined {
 /**
  * Whether the function `fn` (a drain) may run: callable from outside its module (an exported
  * function, a class member that is not `private` / `protected` / `#name`), decorated, or its name
- * is a token of its file outside its own declaration; and `uncalled.ts` does not find it named nowhere in its
- * application.
+ * is a token of its file outside its own declaration and outside code `uncalled.ts` finds named
+ * nowhere; and `uncalled.ts` does not find it named nowhere in its application.
  */
 export function mayRun(context: AnyContext, fn: FunctionLike): boolean {
   const name = calledName(fn);
@@ -318,8 +318,19 @@ export function mayRun(context: AnyContext, fn: FunctionLike): boolean {
     (token) =>
       (token.range[1] <= declaration.range[0] || token.range[0] >= declaration.range[1]) &&
       (((token.type === 'Identifier' || token.type === 'PrivateIdentifier') && (token.value === name || `#${token.value}` === name || token.value === `#${name}`)) ||
-        (token.type === 'String' && token.value.slice(1, -1) === name && !namesCommand(context, token))),
+        (token.type === 'String' && token.value.slice(1, -1) === name && !namesCommand(context, token))) &&
+      !inUncalledCode(context, token),
   );
+}
+
+/**
+ * Whether a token sits in a function `uncalled.ts` finds named nowhere in its application: naming
+ * the drain there (`function startWorker() { setInterval(work, 1000) }`, a starter nothing calls)
+ * runs nothing.
+ */
+function inUncalledCode(context: AnyContext, token: TSESLint.AST.Token): boolean {
+  const node = context.sourceCode.getNodeByRangeIndex(token.range[0]);
+  return node !== null && uncalledDeclaration(context, node) !== undefined;
 }
 
 /**

@@ -141,8 +141,8 @@ function isWrapper(node: TSESTree.Node): boolean {
 }
 
 /**
- * Whether `node` runs before `later` on every path: it sits, under no branch, loop, `try` or
- * function of its own, in a statement that precedes one holding `later` in a block.
+ * Whether `node` runs before `later` on every path: it sits, under no branch, loop, label, `try`
+ * or function of its own, in a statement that precedes one holding `later` in a block.
  */
 export function runsBefore(node: TSESTree.Node, later: TSESTree.Node): boolean {
   for (let child: TSESTree.Node = node, parent = node.parent; parent; child = parent, parent = parent.parent) {
@@ -170,6 +170,7 @@ export function runsBefore(node: TSESTree.Node, later: TSESTree.Node): boolean {
       case AST_NODE_TYPES.DoWhileStatement:
       case AST_NODE_TYPES.SwitchCase:
       case AST_NODE_TYPES.SwitchStatement:
+      case AST_NODE_TYPES.LabeledStatement: // `block: { if (x) break block; ... }` may leave before `node`
       case AST_NODE_TYPES.FunctionDeclaration:
       case AST_NODE_TYPES.FunctionExpression:
       case AST_NODE_TYPES.ArrowFunctionExpression:

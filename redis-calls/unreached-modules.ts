@@ -62,6 +62,7 @@ import { fileMemo } from './file-memo.js';
 import { parsedModule } from './parsed-modules.js';
 import { walkParsed } from './static.js';
 import { manifestOf } from './project.js';
+import { spawnsByComputedPath } from './process-spawns.js';
 import { workspaceRootOfStandaloneMember } from './resolve.js';
 import { testOnlyModule } from './test-paths.js';
 
@@ -298,6 +299,8 @@ function factsOf(root: string, files: readonly string[]): PackageFacts {
       return;
     }
     if (loader && loadsByComputedPath(path, text)) found.loaders.set(path, loadReach(path, text));
+    // a thread or process started by a computed path (`new Worker(join(dir, file))`): it may run any module
+    else if (loader && spawnsByComputedPath(path, text)) found.loaders.set(path, 'any');
     if (loader && LOADER_KEY.test(text)) for (const match of text.matchAll(SOURCE_GLOB)) {
       if (match[1] === '' || match[1] === '.') found.loadsAnything = true;
       else found.globSuffixes.add(match[1]!.startsWith('.') ? match[1]! : `.${match[1]!}`);
