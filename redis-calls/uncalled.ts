@@ -519,23 +519,36 @@ function judge(context: AnyContext, file: string, root: string, declared: Declar
 }
 
 /**
+ * The names a module writes in its code, not in comments: its identifiers (JSX and `#private`
+ * names too) and the words (runs of `[A-Za-z0-9_$]`) of its strings and templates; `undefined`
+ * when it does not parse. Read once per file and modification time.
+ */
+const codeWordsOf = fileMemo((path): ReadonlySet<string> | undefined => {
+  const parsed = parsedModule(path);
+  if (typeof parsed === 'string') return undefined;
+  const words = new Set<string>();
+  const addWords = (text: string) => {
+    for (const word of text.match(/[\w$]+/g) ?? []) words.add(word);
+  };
+  walkParsed(parsed.program, (node) => {
+    if (node.type === AST_NODE_TYPES.Identifier || node.type === AST_NODE_TYPES.JSXIdentifier || node.type === AST_NODE_TYPES.PrivateIdentifier) words.add(node.name);
+    else if (node.type === AST_NODE_TYPES.Literal && typeof node.value === 'string') addWords(node.value);
+    else if (node.type === AST_NODE_TYPES.TemplateElement) addWords(node.value.raw);
+    return undefined;
+  });
+  return words;
+}, undefined);
+
+/**
  * Whether a source file of the package other than `file` (tests left out) writes `name` in its
  * code, not only in comments: an identifier, a JSX name, or a word of a string or template (a
  * computed member `svc['mset']`). A file that does not parse counts.
  */
 function namedInCodeElsewhere(root: string, files: readonly string[], file: string, name: string): boolean {
-  const word = new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}(?![\\w$])`);
   for (const path of files) {
     if (path === file || testOnlyModule(root, path) || !wordsOf(path).has(name)) continue;
-    const parsed = parsedModule(path);
-    if (typeof parsed === 'string') return true;
-    const found = walkParsed(parsed.program, (node) => {
-      if ((node.type === AST_NODE_TYPES.Identifier || node.type === AST_NODE_TYPES.JSXIdentifier || node.type === AST_NODE_TYPES.PrivateIdentifier) && node.name === name) return 'stop';
-      if (node.type === AST_NODE_TYPES.Literal && typeof node.value === 'string' && word.test(node.value)) return 'stop';
-      if (node.type === AST_NODE_TYPES.TemplateElement && word.test(node.value.raw)) return 'stop';
-      return undefined;
-    });
-    if (found) return true;
+    const words = codeWordsOf(path);
+    if (words === undefined || words.has(name)) return true;
   }
   return false;
 }
