@@ -40,7 +40,8 @@ export interface FileIndex {
    * Shapes among them whose TTL a command gives a key that already exists (EXPIRE, PEXPIRE ...:
    * the `set-ttl` effects; a sliding TTL refreshed on use), not only a write creating the key with
    * one (`SET ... NX PX`, a guard that times out on its own, nor `SET k v` then `EXPIRE k` in one
-   * function: the key's TTL given at its creation).
+   * function: the key's TTL given at its creation). Includes the shapes of a key list walked to
+   * such an expiry (`for (const key of sessionKeys(id)) p.pexpire(key, ms)`: key-lists.ts).
    */
   refreshedShapes: ReadonlySet<string>;
   /** The same keys by identity ({@link keyIdOf}: `text:this.sessionId`). */

@@ -73,7 +73,11 @@ export interface FoundRecord extends SeenRead {
 /**
  * The read of the record `write` updates, when the code has used its reply in a way that throws
  * on a missing record before the write (see the module comment); `undefined` otherwise.
+ * @param context the rule context of the write's module
  * @param write the write that would create the key at argument `keyArg` without TTL
+ * @param keyArg the index of the key argument in `write.argNodes`
+ * @returns the read and `readKey`, the read key's identity (`keyIdOf`: `text:<expression>`), or
+ *   `undefined`; never throws
  */
 export function foundRecord(context: AnyContext, write: RedisCall, keyArg: number): FoundRecord | undefined {
   const key = keyIdOf(context, write, keyArg);

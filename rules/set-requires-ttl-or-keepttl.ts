@@ -17,7 +17,6 @@
  * the file never expires and the no-TTL arm of an explicit TTL test follow the shared policy of
  * `redis-calls/policy.ts` (`allowConstantKeys`, `allowOptionalTtl`; `strict` turns both off).
  */
-import { clampedRefundReset } from '../redis-calls/clamped-refund.js';
 import type { TSESTree } from '@typescript-eslint/utils';
 import type { KeyEffect } from '../semantics/commands.js';
 import { expiredByEveryCaller } from '../redis-calls/caller-expiry.js';
@@ -28,6 +27,7 @@ import { fixesEnabled, FIX_OPTION_SCHEMA, readAutofixSettings, removeStatement }
 import { laterExpiryTtl, lockTtlConstant } from '../redis-calls/write-expiry.js';
 import { isLockWrite } from '../redis-calls/locks.js';
 import { SET_RULE_COMMANDS } from '../redis-calls/ownership.js';
+import { clampedRefundReset } from '../redis-calls/clamped-refund.js';
 import { createdWithTtlBeforeInUnit, expiryAfterInUnit, expiryInLaterRoundTrip, ttlInEarlierRoundTrip } from '../redis-calls/file-index.js';
 import { declaredPersistent, exemption, keyCallsOf, KEY_POLICY_SCHEMA } from '../redis-calls/policy.js';
 import type { SetRequiresTtlOrKeepttlOptions } from './options.js';
