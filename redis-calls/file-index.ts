@@ -128,8 +128,7 @@ export function fileIndexOf(context: AnyContext): FileIndex {
       // a key read from a list of keys (`for (const key of sessionKeys(id)) p.pexpire(key, ms)`):
       // the file gives each listed key family a TTL (key-lists.ts)
       const bare = unwrap(keyNode);
-      if (bare.type !== 'Identifier') continue;
-      for (const listed of iteratedKeys(context, bare)) {
+      for (const listed of bare.type === 'Identifier' ? iteratedKeys(context, bare) : []) {
         const listedShape = keyShapeOf(listed.context, listed.node).shape;
         expiredShapes.add(listedShape);
         if (refresh && !writtenBefore(context, calls, call, listedShape)) refreshedShapes.add(listedShape);
