@@ -81,22 +81,46 @@ export function constructorArgumentValues(context: AnyContext, node: TSESTree.No
     return (last !== undefined && path.includes(last)) || ((last === undefined || last === '*') && (write.root === 'this' || write.root === argument.root));
   };
   if (path.length > 0 && memberWritesOf(context.sourceCode.ast).some(written)) return undefined;
-  const sites = newSitesOf(context, binding.cls);
+  return valuesAtSites(context, newSitesOf(context, binding.cls), argument.index, argument.fallback, path);
+}
+
+/**
+ * The number each site passes at `path` below its argument `index` (the parameter's default value
+ * `fallback` when a site passes none, read in the linted file's constants); `undefined` when a
+ * site passes no constant there, spreads its arguments at or before `index`, or there is no site.
+ */
+function valuesAtSites(context: AnyContext, sites: readonly NewSite[] | undefined, index: number, fallback: TSESTree.Node | undefined, path: readonly string[]): number[] | undefined {
   if (!sites || sites.length === 0) return undefined;
   const values: number[] = [];
   for (const site of sites) {
     const spread = site.args.findIndex((arg) => arg.type === AST_NODE_TYPES.SpreadElement);
-    if (spread !== -1 && spread <= argument.index) return undefined;
-    let given: { node: TSESTree.Node; scope: ConstantScope } | undefined;
-    const arg = site.args[argument.index];
-    if (arg) given = { node: arg, scope: site.scope };
-    else if (argument.fallback) given = { node: argument.fallback, scope: constantsOf(context) };
-    const at = given ? valueAtPath(given.node, given.scope, path) : undefined;
+    if (spread !== -1 && spread <= index) return undefined;
+    const arg = site.args[index];
+    const given: { node: TSESTree.Node; scope: ConstantScope } | undefined = arg ? { node: arg, scope: site.scope } : fallback ? { node: fallback, scope: constantsOf(context) } : undefined;
+    const at = given ? valueAtPath(given.node, given.scope, [...path]) : undefined;
     const value = at ? foldNumber(at.node, at.scope) : undefined;
     if (value === undefined) return undefined;
     values.push(value);
   }
   return values;
+}
+
+/** The identifier a member chain starts from and the property names below it (`opts.a.b`: `opts`, `['a', 'b']`); `undefined` for a computed name or another root. */
+function memberPath(node: TSESTree.Node): { root: TSESTree.Identifier; path: string[] } | undefined {
+  const path: string[] = [];
+  let root = unwrap(node);
+  while (root.type === AST_NODE_TYPES.MemberExpression) {
+    const key = propertyName(root.property, root.computed);
+    if (key === undefined) return undefined;
+    path.unshift(key);
+    root = unwrap(root.object);
+  }
+  return root.type === AST_NODE_TYPES.Identifier ? { root, path } : undefined;
+}
+
+/** A parameter's variable that nothing assigns (its default value is its initialiser, not a reassignment). */
+function neverReassigned(variable: { references: ReadonlyArray<{ isWrite(): boolean; init?: boolean }> }): boolean {
+  return !variable.references.some((reference) => reference.isWrite() && !reference.init);
 }
 
 /**
@@ -111,42 +135,20 @@ export function constructorArgumentValues(context: AnyContext, node: TSESTree.No
  * @param node the property read (`opts.maxDelay`)
  */
 export function factoryArgumentValues(context: AnyContext, node: TSESTree.Node): number[] | undefined {
-  const bare = unwrap(node);
-  if (bare.type !== AST_NODE_TYPES.MemberExpression) return undefined;
-  const path: string[] = [];
-  let root: TSESTree.Node = bare;
-  while (root.type === AST_NODE_TYPES.MemberExpression) {
-    const key = propertyName(root.property, root.computed);
-    if (key === undefined) return undefined;
-    path.unshift(key);
-    root = unwrap(root.object);
-  }
-  if (root.type !== AST_NODE_TYPES.Identifier) return undefined;
+  if (unwrap(node).type !== AST_NODE_TYPES.MemberExpression) return undefined;
+  const read = memberPath(node);
+  if (!read) return undefined;
+  const { root, path } = read;
   const variable = findVariable(context, root);
   const def = variable?.defs[0];
   const fn = def?.node;
-  if (def?.type !== 'Parameter' || fn?.type !== AST_NODE_TYPES.FunctionDeclaration || !fn.id) return undefined;
-  if (variable!.references.some((reference) => reference.isWrite() && !reference.init)) return undefined;
+  if (def?.type !== 'Parameter' || fn?.type !== AST_NODE_TYPES.FunctionDeclaration || !fn.id || !neverReassigned(variable!)) return undefined;
   const index = fn.params.findIndex((param) => parameterName(param) === root.name);
   if (index === -1) return undefined;
-  const name = root.name;
-  if (memberWritesOf(context.sourceCode.ast).some((write) => write.root === name)) return undefined;
-  const sites = sitesOf(context, fn, fn.id, 'call');
-  if (!sites || sites.length === 0) return undefined;
+  if (memberWritesOf(context.sourceCode.ast).some((write) => write.root === root.name)) return undefined;
   const param = fn.params[index]!;
   const fallback = param.type === AST_NODE_TYPES.AssignmentPattern ? param.right : undefined;
-  const values: number[] = [];
-  for (const site of sites) {
-    const spread = site.args.findIndex((arg) => arg.type === AST_NODE_TYPES.SpreadElement);
-    if (spread !== -1 && spread <= index) return undefined;
-    const arg = site.args[index];
-    const given = arg ? { node: arg as TSESTree.Node, scope: site.scope } : fallback ? { node: fallback, scope: constantsOf(context) } : undefined;
-    const at = given ? valueAtPath(given.node, given.scope, path) : undefined;
-    const value = at ? foldNumber(at.node, at.scope) : undefined;
-    if (value === undefined) return undefined;
-    values.push(value);
-  }
-  return values;
+  return valuesAtSites(context, sitesOf(context, fn, fn.id, 'call'), index, fallback, path);
 }
 
 /**
@@ -173,19 +175,12 @@ function argumentOf(
   }
   const value = instanceConstant(context, member);
   if (!value) return undefined;
-  const prefix: string[] = [];
-  let root = unwrap(value);
-  while (root.type === AST_NODE_TYPES.MemberExpression) {
-    const key = propertyName(root.property, root.computed);
-    if (key === undefined) return undefined;
-    prefix.unshift(key);
-    root = unwrap(root.object);
-  }
-  if (root.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const read = memberPath(value);
+  if (!read) return undefined;
+  const { root, path: prefix } = read;
   const variable = findVariable(context, root);
   const def = variable?.defs[0];
-  if (def?.type !== 'Parameter' || def.node !== ctor.value) return undefined;
-  if (variable!.references.some((reference) => reference.isWrite() && !reference.init)) return undefined;
+  if (def?.type !== 'Parameter' || def.node !== ctor.value || !neverReassigned(variable!)) return undefined;
   const index = params.findIndex((param) => parameterName(param) === root.name);
   if (index === -1) return undefined;
   const param = params[index]!;
