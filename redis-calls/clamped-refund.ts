@@ -40,24 +40,13 @@ import { callsInFunction, fileIndexOf } from './file-index.js';
 import { keyShapeOf } from './key-shape.js';
 import { hasStaticPart, keyIdOf } from './key-id.js';
 import type { RedisCall } from './normalize.js';
-import { encloses, enclosingFunction, findVariable, unwrap, type AnyContext } from './static.js';
+import { awaitedReplyVariable, encloses, enclosingFunction, findVariable, unwrap, type AnyContext } from './static.js';
 
 /** Whether a call decrements a string counter (DECR, DECRBY, INCRBY by a negative amount). */
 function decrements(call: RedisCall): boolean {
   const amountNode = call.argNodes[1];
   const negated = amountNode !== undefined && unwrap(amountNode).type === AST_NODE_TYPES.UnaryExpression && (unwrap(amountNode) as TSESTree.UnaryExpression).operator === '-';
   return decrementsCounter(call.command, counterAmount(call.command, call.args), negated);
-}
-
-/** The `const` a command's awaited reply is bound to (`const val = await redis.decr(k)`). */
-function replyBinding(call: RedisCall): TSESTree.Identifier | undefined {
-  let node: TSESTree.Node = call.node;
-  while (node.parent && (node.parent.type === AST_NODE_TYPES.TSNonNullExpression || node.parent.type === AST_NODE_TYPES.TSAsExpression)) node = node.parent;
-  const awaited = node.parent;
-  if (awaited?.type !== AST_NODE_TYPES.AwaitExpression) return undefined;
-  const declarator = awaited.parent;
-  if (declarator?.type !== AST_NODE_TYPES.VariableDeclarator || declarator.init !== awaited || declarator.id.type !== AST_NODE_TYPES.Identifier) return undefined;
-  return declarator.parent?.type === AST_NODE_TYPES.VariableDeclaration && declarator.parent.kind === 'const' ? declarator.id : undefined;
 }
 
 /** A number literal's value (`0`, `-1`), or `undefined`. */
@@ -121,7 +110,7 @@ function chargedWithTtl(context: AnyContext, shape: string): boolean {
 /** The reset of a clamped refund (see the module comment) that `decrement` is, when it is one. */
 function resetOf(context: AnyContext, decrement: RedisCall): RedisCall | undefined {
   if (!decrements(decrement)) return undefined;
-  const reply = replyBinding(decrement);
+  const reply = awaitedReplyVariable(context, decrement.node, true);
   const key = keyIdOf(context, decrement, 0);
   const keyNode = decrement.argNodes[0];
   if (!reply || !key || !keyNode) return undefined;

@@ -63,7 +63,7 @@ import { keyShapeOf } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
 import { awaitsNoWork, runsBefore } from './reserved-counter.js';
 import type { SeenRead } from './stale-read.js';
-import { constInitializer, enclosingFunction, findVariable, propertyName, unwrap, walk, type AnyContext } from './static.js';
+import { awaitedReplyVariable, constInitializer, enclosingFunction, findVariable, propertyName, unwrap, walk, type AnyContext } from './static.js';
 
 /** A record found before the write: the read, and the key it read (`keyIdOf`), which may differ from the write's when rebuilt from a field. */
 export interface FoundRecord extends SeenRead {
@@ -91,7 +91,7 @@ export function foundRecord(context: AnyContext, write: RedisCall, keyArg: numbe
     const readKey = keyIdOf(context, read, read.description.keys[0]!.arg);
     const readKeyNode = read.argNodes[read.description.keys[0]!.arg];
     if (!readKey || !readKeyNode || !missingFails(read.command)) continue;
-    const record = recordOf(context, read);
+    const record = awaitedReplyVariable(context, read.node);
     if (!record) continue;
     if (readKey !== key && !rebuiltFromField(context, keyNode, readKeyNode, record, write)) continue;
     if (throwingUse(context, record, read, write.node)) return { read, node: read.node, readKey };
@@ -192,7 +192,7 @@ function foundAtCall(context: AnyContext, call: TSESTree.CallExpression, index: 
   const declared = findVariable(context, id)?.defs[0]?.name;
   if (declared?.type !== AST_NODE_TYPES.Identifier) return false;
   const fn = enclosingFunction(call);
-  const read = callsInFunction(context, fn, true).find((c) => c.node.range[1] <= call.range[0] && recordOf(context, c) === declared);
+  const read = callsInFunction(context, fn, true).find((c) => c.node.range[1] <= call.range[0] && awaitedReplyVariable(context, c.node) === declared);
   if (!read || read.description.keys.length !== 1 || read.description.keys[0]!.effect !== 'read' || !missingFails(read.command)) return false;
   const readKeyNode = read.argNodes[read.description.keys[0]!.arg];
   if (!readKeyNode || keyShapeOf(context, readKeyNode).shape !== shape || fieldWrittenBefore(context, declared, field, call)) return false;
@@ -236,19 +236,6 @@ function missingFails(command: string): boolean {
     replies !== undefined &&
     replies.every((r) => r === null || r === undefined || (typeof r === 'object' && !Array.isArray(r) && Object.keys(r).length === 0))
   );
-}
-
-/** The variable holding the read's awaited reply (`const room = await redis.hgetall(k)`), written only by its declaration. */
-function recordOf(context: AnyContext, read: RedisCall): TSESTree.Identifier | undefined {
-  let node: TSESTree.Node = read.node;
-  while (node.parent && unwrap(node.parent) !== node.parent) node = node.parent;
-  const awaited = node.parent;
-  if (awaited?.type !== AST_NODE_TYPES.AwaitExpression) return undefined;
-  const declarator = awaited.parent;
-  if (declarator?.type !== AST_NODE_TYPES.VariableDeclarator || declarator.init !== awaited || declarator.id.type !== AST_NODE_TYPES.Identifier) return undefined;
-  const variable = findVariable(context, declarator.id);
-  if (!variable || variable.references.some((r) => r.isWrite() && !r.init)) return undefined;
-  return declarator.id;
 }
 
 /** Whether `keyNode` is the read's key shape with its one run-time piece a field of the record (`room:${room.id}`). */

@@ -969,3 +969,21 @@ export function isLoop(node: TSESTree.Node): boolean {
     node.type === AST_NODE_TYPES.DoWhileStatement
   );
 }
+
+/**
+ * The variable an awaited call's reply is declared with (`const room = await redis.hgetall(k)`,
+ * through type assertions around the call): its identifier, or `undefined` when the reply is not
+ * awaited into a declaration of its own. `constOnly`: only a `const`; otherwise any declaration
+ * nothing assigns again (its initialiser is no reassignment).
+ */
+export function awaitedReplyVariable(context: AnyContext, call: TSESTree.Node, constOnly = false): TSESTree.Identifier | undefined {
+  let node: TSESTree.Node = call;
+  while (node.parent && unwrap(node.parent) !== node.parent) node = node.parent;
+  const awaited = node.parent;
+  if (awaited?.type !== AST_NODE_TYPES.AwaitExpression) return undefined;
+  const declarator = awaited.parent;
+  if (declarator?.type !== AST_NODE_TYPES.VariableDeclarator || declarator.init !== awaited || declarator.id.type !== AST_NODE_TYPES.Identifier) return undefined;
+  if (constOnly) return declarator.parent?.type === AST_NODE_TYPES.VariableDeclaration && declarator.parent.kind === 'const' ? declarator.id : undefined;
+  const variable = findVariable(context, declarator.id);
+  return variable && !variable.references.some((r) => r.isWrite() && !r.init) ? declarator.id : undefined;
+}
