@@ -35,29 +35,12 @@
  * of a key no command of the file charges with a TTL.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { counterAmount, decrementsCounter } from '../semantics/counter-corrections.js';
 import { callsInFunction, fileIndexOf } from './file-index.js';
 import { keyShapeOf } from './key-shape.js';
 import { hasStaticPart, keyIdOf } from './key-id.js';
 import type { RedisCall } from './normalize.js';
-import { awaitedReplyVariable, encloses, enclosingFunction, findVariable, unwrap, type AnyContext } from './static.js';
-
-/** Whether a call decrements a string counter (DECR, DECRBY, INCRBY by a negative amount). */
-function decrements(call: RedisCall): boolean {
-  const amountNode = call.argNodes[1];
-  const negated = amountNode !== undefined && unwrap(amountNode).type === AST_NODE_TYPES.UnaryExpression && (unwrap(amountNode) as TSESTree.UnaryExpression).operator === '-';
-  return decrementsCounter(call.command, counterAmount(call.command, call.args), negated);
-}
-
-/** A number literal's value (`0`, `-1`), or `undefined`. */
-function numberOf(node: TSESTree.Node): number | undefined {
-  const bare = unwrap(node);
-  if (bare.type === AST_NODE_TYPES.Literal && typeof bare.value === 'number') return bare.value;
-  if (bare.type === AST_NODE_TYPES.UnaryExpression && bare.operator === '-' && bare.argument.type === AST_NODE_TYPES.Literal && typeof bare.argument.value === 'number') {
-    return -bare.argument.value;
-  }
-  return undefined;
-}
+import { awaitedReplyVariable, encloses, enclosingFunction, findVariable, numberLiteral, unwrap, type AnyContext } from './static.js';
+import { isDecrement } from './reserved-counter.js';
 
 /** Whether `test` holds exactly when the reply `reply` is below zero (`val < 0`, `val <= -1`, `0 > val`). */
 function testsBelowZero(context: AnyContext, test: TSESTree.Node, reply: TSESTree.Identifier): boolean {
@@ -68,8 +51,8 @@ function testsBelowZero(context: AnyContext, test: TSESTree.Node, reply: TSESTre
     return id.type === AST_NODE_TYPES.Identifier && findVariable(context, id)?.defs[0]?.name === reply;
   };
   const { operator, left, right } = bare;
-  if (isReply(left)) return (operator === '<' && numberOf(right) === 0) || (operator === '<=' && numberOf(right) === -1);
-  if (isReply(right)) return (operator === '>' && numberOf(left) === 0) || (operator === '>=' && numberOf(left) === -1);
+  if (isReply(left)) return (operator === '<' && numberLiteral(right) === 0) || (operator === '<=' && numberLiteral(right) === -1);
+  if (isReply(right)) return (operator === '>' && numberLiteral(left) === 0) || (operator === '>=' && numberLiteral(left) === -1);
   return false;
 }
 
@@ -94,7 +77,7 @@ function guardingIf(node: TSESTree.Node, within: TSESTree.Node | undefined): TSE
 function chargedWithTtl(context: AnyContext, shape: string): boolean {
   for (const charge of fileIndexOf(context).calls) {
     if (charge.command !== 'INCR' && charge.command !== 'INCRBY') continue;
-    if (charge.command === 'INCRBY' && decrements(charge)) continue;
+    if (charge.command === 'INCRBY' && isDecrement(charge)) continue;
     const keyNode = charge.argNodes[0];
     if (!keyNode || keyShapeOf(context, keyNode).shape !== shape) continue;
     const id = keyIdOf(context, charge, 0);
@@ -109,7 +92,7 @@ function chargedWithTtl(context: AnyContext, shape: string): boolean {
 
 /** The reset of a clamped refund (see the module comment) that `decrement` is, when it is one. */
 function resetOf(context: AnyContext, decrement: RedisCall): RedisCall | undefined {
-  if (!decrements(decrement)) return undefined;
+  if (!isDecrement(decrement)) return undefined;
   const reply = awaitedReplyVariable(context, decrement.node, true);
   const key = keyIdOf(context, decrement, 0);
   const keyNode = decrement.argNodes[0];

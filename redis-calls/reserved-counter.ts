@@ -101,7 +101,7 @@ function compensates(
 }
 
 /** DECR / DECRBY / INCRBY by a negative amount ({@link decrementsCounter}). */
-function isDecrement(call: RedisCall): boolean {
+export function isDecrement(call: RedisCall): boolean {
   const amountNode = call.argNodes[1];
   const amount = counterAmount(call.command, call.args);
   const negated = amountNode !== undefined && unwrap(amountNode).type === AST_NODE_TYPES.UnaryExpression && (unwrap(amountNode) as TSESTree.UnaryExpression).operator === '-';
