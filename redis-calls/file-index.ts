@@ -4,7 +4,7 @@
  * lazily, the first time a rule needs to look beyond the call it is judging (most files never do).
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { EFFECTS_THAT_SET_TTL, EFFECTS_THAT_WRITE_WITHOUT_TTL, EXPIRY_EFFECTS } from '../semantics/commands.js';
+import { EFFECTS_THAT_EXPIRE_EXISTING_KEY, EFFECTS_THAT_SET_TTL, EFFECTS_THAT_WRITE_WITHOUT_TTL, EXPIRY_EFFECTS } from '../semantics/commands.js';
 import { facadeCallsOf } from './facades.js';
 import { redisCallsOf } from './index.js';
 import { keyShapeOf, type KeyShape } from './key-shape.js';
@@ -68,9 +68,6 @@ export function redisCallNodes(context: AnyContext): ReadonlySet<TSESTree.Node> 
   return nodes;
 }
 
-/** The key effects that give an existing key a TTL (EXPIRE, PEXPIRE, EXPIREAT ..., and their `XX` / `GT` forms): {@link FileIndex.refreshedShapes}. */
-const REFRESH_EFFECTS: ReadonlySet<string> = new Set(['set-ttl', 'set-ttl-if-has-ttl']);
-
 /**
  * Whether a command of the function of `expiry`, before it, writes a key of `shape` without TTL
  * (`set(k, v); expire(k, 60)`, `multi().set(k, v).expire(k, 60)`): the EXPIRE gives the key it has
@@ -121,7 +118,7 @@ export function fileIndexOf(context: AnyContext): FileIndex {
       const keyNode = call.argNodes[action.arg];
       if (!EXPIRY_EFFECTS.has(action.effect) || !keyNode) continue;
       const shape = keyShapeOf(context, keyNode);
-      const refresh = REFRESH_EFFECTS.has(action.effect);
+      const refresh = EFFECTS_THAT_EXPIRE_EXISTING_KEY.has(action.effect);
       expiredShapes.add(shape.shape);
       if (refresh && !writtenBefore(context, calls, call, shape.shape)) refreshedShapes.add(shape.shape);
       if (shape.constant) expiredBoundedShapes.add(shape.shape);

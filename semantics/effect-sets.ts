@@ -92,3 +92,10 @@ export const EFFECTS_THAT_SET_TTL: ReadonlySet<KeyEffect> = new Set<KeyEffect>([
  * SET ... NX EX (`create-if-missing-with-ttl`) and EXPIRE ... XX / GT (`set-ttl-if-has-ttl`).
  */
 export const EXPIRY_EFFECTS: ReadonlySet<KeyEffect> = new Set<KeyEffect>([...EFFECTS_THAT_SET_TTL, 'create-if-missing-with-ttl', 'set-ttl-if-has-ttl']);
+
+/**
+ * Effects that give a key that already exists a TTL, without writing it: EXPIRE, PEXPIRE,
+ * EXPIREAT, PEXPIREAT (`set-ttl`) and their XX / GT forms (`set-ttl-if-has-ttl`); a sliding TTL is
+ * refreshed this way (https://redis.io/docs/latest/commands/expire/).
+ */
+export const EFFECTS_THAT_EXPIRE_EXISTING_KEY: ReadonlySet<KeyEffect> = new Set<KeyEffect>(['set-ttl', 'set-ttl-if-has-ttl']);
