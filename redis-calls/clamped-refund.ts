@@ -111,7 +111,9 @@ function resetOf(context: AnyContext, decrement: RedisCall): RedisCall | undefin
 /**
  * Whether `decrement` is the refund of a clamped refund: its reply below zero resets the key to 0
  * in the same function, and the file charges the same key with INCR and a TTL (see the module
- * comment). `false` for any other call.
+ * comment). `false` for any other call; never throws.
+ * @param context the rule context of the decrement's module
+ * @param decrement a DECR / DECRBY / INCRBY by a negative amount the rules read
  */
 export function clampedRefund(context: AnyContext, decrement: RedisCall): boolean {
   return resetOf(context, decrement) !== undefined;
@@ -119,7 +121,10 @@ export function clampedRefund(context: AnyContext, decrement: RedisCall): boolea
 
 /**
  * Whether `set` (SET key 0) is the reset of a clamped refund: it runs when a decrement of the same
- * key earlier in its function replied below zero, and that decrement is a clamped refund.
+ * key earlier in its function replied below zero, and that decrement is a clamped refund. Never
+ * throws.
+ * @param context the rule context of the SET's module
+ * @param set a SET the rules read (its key and value 0 are checked here)
  */
 export function clampedRefundReset(context: AnyContext, set: RedisCall): boolean {
   const key = keyIdOf(context, set, 0);

@@ -110,8 +110,12 @@ export function foundRecord(context: AnyContext, write: RedisCall, keyArg: numbe
  * commands (and `JSON.parse`) are awaited and no command of the caller's function or of the
  * write's deletes or empties a key of that shape; the function does not write the field through
  * its parameter before the write.
+ * @param context the rule context of the write's module
+ * @param write the write that would create the key at argument `keyArg` without TTL
+ * @param keyArg the index of the key argument in `write.argNodes`
  * @param keyExpiredInFile whether the file gives the key's shape a TTL: then the key can run out
  *   in between, and today's reading of the write decides (the finding stays)
+ * @returns `false` whenever a caller cannot be listed or read; never throws
  */
 export function foundByEveryCaller(context: AnyContext, write: RedisCall, keyArg: number, keyExpiredInFile: () => boolean): boolean {
   const keyNode = write.argNodes[keyArg];
