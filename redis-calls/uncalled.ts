@@ -423,15 +423,29 @@ export function uncalledDeclaration(context: AnyContext, node: TSESTree.Node): s
 /** Parameter names of a request handler or middleware (Express / Koa / Fastify: `(req, res, next)`, `(request, reply)`, `(ctx, next)`). */
 const HANDLER_PARAMETER = /^(?:req|request|res|response|reply|next|ctx)$/;
 
-/** Whether `node` is inside a function one of whose parameters is named as a request handler's ({@link HANDLER_PARAMETER}). */
+/**
+ * Whether `node` is inside a function one of whose parameters is named as a request handler's
+ * ({@link HANDLER_PARAMETER}). A promise's callback (`.then(res => ...)`, `.catch(...)`,
+ * `.finally(...)`) is no handler whatever its parameter's name: the promise calls it with the
+ * result of the call before it, so it runs only when the function around it runs.
+ */
 function inRequestHandler(node: TSESTree.Node): boolean {
   for (let current = enclosingFunction(node); current; current = enclosingFunction(current)) {
+    if (promiseCallback(current)) continue;
     for (const param of (current as TSESTree.FunctionLike).params) {
       const id = param.type === AST_NODE_TYPES.AssignmentPattern ? param.left : param;
       if (id.type === AST_NODE_TYPES.Identifier && HANDLER_PARAMETER.test(id.name)) return true;
     }
   }
   return false;
+}
+
+/** Whether the function `fn` is an argument of a `.then(...)`, `.catch(...)` or `.finally(...)` call (a promise's callback). */
+function promiseCallback(fn: TSESTree.Node): boolean {
+  const call = fn.parent;
+  if (call?.type !== AST_NODE_TYPES.CallExpression || !call.arguments.includes(fn as TSESTree.Expression)) return false;
+  const callee = call.callee;
+  return callee.type === AST_NODE_TYPES.MemberExpression && !callee.computed && callee.property.type === AST_NODE_TYPES.Identifier && /^(?:then|catch|finally)$/.test(callee.property.name);
 }
 
 /**

@@ -1,0 +1,88 @@
+/**
+ * A write in code nothing runs, round 31 (redis-calls/uncalled.ts, import-callers.ts,
+ * unreached-modules.ts, process-spawns.ts): a helper whose every call is commented out, reached
+ * only through a barrel that passes its module's namespace on under a name (`import * as utils
+ * from './utils'; export { utils }`), with its write inside a promise callback whose parameter is
+ * named `res` (`.then((res) => ...)`: no request handler).
+ *
+ * Stays reported: the same helper with one live call in another file, or whose namespace an
+ * importer of the barrel hands on as a value (`register(redisUtils)`: called under names no text
+ * writes), and a helper of the same module that the barrel's importers call.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import tsParser from '@typescript-eslint/parser';
+import { Linter } from 'eslint';
+import { afterAll, describe, expect, it } from 'vitest';
+import plugin from '../../rules/index.js';
+
+const INCR = 'incr-needs-expire-on-create';
+
+const UTILS = [
+  "import Redis from 'ioredis';",
+  'const redis = new Redis();',
+  'export const createKey = async (key: string) => {',
+  '  await redis.exists(key).then((res) => {',
+  "    if (res === 0) return redis.sadd(key, '');",
+  '  });',
+  '};',
+  'export async function setOnline(id: string) {',
+  "  await redis.sadd(`online:${id}`, '1');",
+  '}',
+  '',
+].join('\n');
+
+const BARREL = "import * as redisUtils from './utils';\n\nexport { redisUtils };\n";
+const CONNECTION = "import { createKey } from './utils';\nexport function connect() {\n  // await createKey('users:online');\n  return 1;\n}\n";
+const SERVER = "import { redisUtils } from './src/redis';\nimport { connect } from './src/redis/connection';\nconnect();\nexport const online = (id: string) => redisUtils.setOnline(id);\n";
+
+const CREATE_KEY = [5, 33, 'noExpiry'];
+const SET_ONLINE = [9, 15, 'noExpiry'];
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** An application (`"private": true`, started by `node dist/server.js`) in a fresh directory: files (path to text) over the defaults above. */
+function app(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'uncalled-off-'));
+  dirs.push(dir);
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'app', private: true, scripts: { start: 'node dist/server.js' } }));
+  const all = { 'src/redis/utils.ts': UTILS, 'src/redis/index.ts': BARREL, 'src/redis/connection.ts': CONNECTION, 'server.ts': SERVER, ...files };
+  for (const [path, text] of Object.entries(all)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  return dir;
+}
+
+function lines(dir: string, file = 'src/redis/utils.ts') {
+  const filename = join(dir, file);
+  const linter = new Linter({ configType: 'flat', cwd: dir });
+  const config = [{ files: ['**/*.ts'], languageOptions: { parser: tsParser }, plugins: { 'redis-ttl': plugin }, rules: { [`redis-ttl/${INCR}`]: ['error', {}] } as Linter.RulesRecord }];
+  return linter.verify(readFileSync(filename, 'utf8'), config, { filename }).map((m) => [m.line, m.column, m.messageId]);
+}
+
+describe('a helper whose calls are switched off', () => {
+  it('every call commented out, reached through a namespace barrel, its write in a .then((res) => ...) callback: left out', () => {
+    expect(lines(app({}))).toEqual([SET_ONLINE]);
+  });
+
+  it('keeps the helper with one live call in another file', () => {
+    expect(lines(app({ 'src/redis/connection.ts': CONNECTION.replace("// await createKey('users:online');", "void createKey('users:online');") }))).toEqual([CREATE_KEY, SET_ONLINE]);
+  });
+
+  it('keeps it when an importer of the barrel hands the namespace on as a value, or calls it through the namespace', () => {
+    const handed = "import { redisUtils } from './src/redis';\nimport { register } from 'job-registry';\nregister(redisUtils);\n";
+    expect(lines(app({ 'server.ts': handed }))).toEqual([CREATE_KEY, SET_ONLINE]);
+    const called = SERVER.replace('redisUtils.setOnline(id)', 'redisUtils.createKey(id)');
+    expect(lines(app({ 'server.ts': called }))).toEqual([CREATE_KEY]);
+  });
+
+  it('keeps an import with no use written at all (the import wires it in) and the namespace used in the barrel itself', () => {
+    expect(lines(app({ 'src/redis/connection.ts': "import { createKey } from './utils';\nexport function connect() {\n  return 1;\n}\n" }))).toEqual([CREATE_KEY, SET_ONLINE]);
+    expect(lines(app({ 'src/redis/index.ts': `${BARREL}export const all = Object.keys(redisUtils);\n` }))).toEqual([CREATE_KEY, SET_ONLINE]);
+  });
+});
