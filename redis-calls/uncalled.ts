@@ -713,17 +713,52 @@ function asSaved(context: AnyContext, file: string): boolean {
 /**
  * Whether a module's text calls a member by a computed name on something that may hold an
  * instance of another module (`svc[action](id)`), not on an object or array literal it declares
- * itself (`const effects = { ... }; effects[type]?.(level)`: a handler map of its own).
+ * itself (`const effects = { ... }; effects[type]?.(level)`: a handler map of its own). The calls
+ * are read from the module's syntax tree (`parsed-modules.ts`): brackets in a regular expression,
+ * a string or a comment (`/(\d{2})[T ](\d{2})/`) call nothing; a module that does not parse is
+ * read by its text.
  */
 function callsByComputedName(text: string, importer: string, file: string, root: string): boolean {
-  for (const match of text.matchAll(COMPUTED_CALL)) {
-    const object = match[1]!;
-    if (!/^[\w$]+$/.test(object)) return true;
+  const parsed = parsedModule(importer);
+  const objects = typeof parsed === 'string' || parsed.text !== text ? computedCallObjectsInText(text) : computedCallObjects(parsed.program);
+  for (const object of objects) {
+    if (object === undefined || !/^[\w$]+$/.test(object)) return true;
     const literal = new RegExp(`\\b(?:const|let|var)\\s+${object.replace(/\$/g, '\\$')}\\s*(?::[^\\n]*?)?=\\s*[{[]`);
     if (literal.test(text)) continue;
     if (!importedFromElsewhere(text, object, importer, file, root)) return true;
   }
   return false;
+}
+
+/** The objects of a text's computed-name calls as {@link COMPUTED_CALL} finds them: their last name, or `undefined` when none. */
+function computedCallObjectsInText(text: string): Array<string | undefined> {
+  return [...text.matchAll(COMPUTED_CALL)].map((match) => (/^[\w$]+$/.test(match[1]!) ? match[1] : undefined));
+}
+
+/**
+ * The objects of a program's calls by a computed member name (`svc[action](...)`,
+ * `this.service[name]?.(...)`, `handlers[type].call(...)`; not `svc['get'](...)` nor `list[0](...)`):
+ * the object's last name (`svc`, `service`, `this`), or `undefined` when it has none (a call's
+ * result, an element).
+ */
+function computedCallObjects(program: TSESTree.Program): Array<string | undefined> {
+  const objects: Array<string | undefined> = [];
+  walkParsed(program, (node) => {
+    if (node.type !== AST_NODE_TYPES.CallExpression) return undefined;
+    let callee: TSESTree.Node = node.callee;
+    if (callee.type === AST_NODE_TYPES.MemberExpression && !callee.computed && callee.property.type === AST_NODE_TYPES.Identifier && /^(?:call|apply|bind)$/.test(callee.property.name)) callee = callee.object;
+    while (callee.type === AST_NODE_TYPES.TSNonNullExpression || callee.type === AST_NODE_TYPES.ChainExpression) callee = callee.expression;
+    if (callee.type !== AST_NODE_TYPES.MemberExpression || !callee.computed) return undefined;
+    const property = callee.property;
+    if (property.type === AST_NODE_TYPES.Literal && (typeof property.value === 'string' || typeof property.value === 'number')) return undefined;
+    const object = callee.object;
+    if (object.type === AST_NODE_TYPES.Identifier) objects.push(object.name);
+    else if (object.type === AST_NODE_TYPES.ThisExpression) objects.push('this');
+    else if (object.type === AST_NODE_TYPES.MemberExpression && !object.computed && object.property.type === AST_NODE_TYPES.Identifier) objects.push(object.property.name);
+    else objects.push(undefined);
+    return undefined;
+  });
+  return objects;
 }
 
 /** How far {@link importedFromElsewhere} follows a module's importers (past it: the binding may hold anything). */

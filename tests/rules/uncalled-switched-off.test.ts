@@ -86,3 +86,20 @@ describe('a helper whose calls are switched off', () => {
     expect(lines(app({ 'src/redis/index.ts': `${BARREL}export const all = Object.keys(redisUtils);\n` }))).toEqual([CREATE_KEY, SET_ONLINE]);
   });
 });
+
+const CACHE = "import Redis from 'ioredis';\nconst redis = new Redis();\nexport async function getVersion(key: string) {\n  return redis.get(key);\n}\nexport async function bumpVersion(key: string) {\n  return redis.incr(key);\n}\n";
+const BUMP = [7, 16, 'noExpiry'];
+
+describe('brackets that call nothing', () => {
+  it('a regular expression, a string or a comment of an importer writes no call by a computed name', () => {
+    const server = "import { getVersion } from './src/cache';\nconst STAMP = /^(\\d{4})-(\\d{2})[T ](\\d{2})$/;\n// cache[kind](key) was the old way\nexport const parse = (s: string) => STAMP.exec(s) && '[x](y)' && getVersion(s);\n";
+    expect(lines(app({ 'src/cache.ts': CACHE, 'server.ts': server }), 'src/cache.ts')).toEqual([]);
+  });
+
+  it('keeps the helper when an importer calls a member by a computed name, even through a chain or a non-null assertion', () => {
+    const computed = (call: string) => `import { getVersion } from './src/cache';\nimport { pick } from 'ops';\nexport const run = (name: string, s: string) => { const ops = pick(); ${call}; return getVersion(s); };\n`;
+    for (const call of ['ops[name](s)', 'ops[name]?.(s)', 'ops[name]!(s)', 'ops[name].call(null, s)', 'ops.inner[name](s)']) {
+      expect(lines(app({ 'src/cache.ts': CACHE, 'server.ts': computed(call) }), 'src/cache.ts')).toEqual([BUMP]);
+    }
+  });
+});
