@@ -216,8 +216,8 @@ function namespaceAliases(path: string, imported: string): string[] | undefined 
   for (const statement of parsed.program.body) {
     if (statement.type !== 'ExportNamedDeclaration' || statement.declaration !== null || statement.source !== null) continue;
     for (const specifier of statement.specifiers) {
-      const local = specifier.local.type === 'Identifier' ? specifier.local.name : specifier.local.value;
-      if (locals.has(local)) aliases.push(specifier.exported.type === 'Identifier' ? specifier.exported.name : specifier.exported.value);
+      const local = specifier.local.name;
+      if (locals.has(local)) aliases.push(specifier.exported.type === 'Identifier' ? specifier.exported.name : String((specifier.exported as TSESTree.StringLiteral).value));
     }
   }
   return aliases;
