@@ -103,3 +103,24 @@ describe('brackets that call nothing', () => {
     }
   });
 });
+
+const POKER = "import Redis from 'ioredis';\nconst redis = new Redis();\nclass PokerService {\n  async createRoom(id: string) {\n    await redis.incr(`poker:room:${id}`);\n  }\n}\nexport default PokerService;\n";
+
+describe('a module whose file name only a longer name or an identifier writes', () => {
+  const enhanced = POKER.replace('poker:room', 'poker:table');
+  const server = "import PokerService from './src/services/EnhancedPokerService';\nnew PokerService().createRoom('a');\n";
+
+  it('an older copy nothing imports, whose name is part of another file name and of a class name, is unreached', () => {
+    const dir = app({ 'src/services/PokerService.ts': POKER, 'src/services/EnhancedPokerService.ts': enhanced, 'server.ts': server });
+    expect(lines(dir, 'src/services/PokerService.ts')).toEqual([]);
+    // near miss: the copy imported (and called) stays reported
+    expect(lines(dir, 'src/services/EnhancedPokerService.ts')).toEqual([[5, 17, 'noExpiry']]);
+  });
+
+  it('keeps it when a string of the code or a deployment file writes its name whole', () => {
+    const loaded = `${server}export const legacy = 'services/PokerService';\n`;
+    expect(lines(app({ 'src/services/PokerService.ts': POKER, 'src/services/EnhancedPokerService.ts': enhanced, 'server.ts': loaded }), 'src/services/PokerService.ts')).toEqual([[5, 17, 'noExpiry']]);
+    const procfile = { 'src/services/PokerService.ts': POKER, 'src/services/EnhancedPokerService.ts': enhanced, 'server.ts': server, Procfile: 'poker: node dist/services/PokerService.js\n' };
+    expect(lines(app(procfile), 'src/services/PokerService.ts')).toEqual([[5, 17, 'noExpiry']]);
+  });
+});
