@@ -28,7 +28,12 @@
  *   and does not pass it on in an export list of its own (a barrel's `export { a }`) names it,
  *   even when its text writes no use: the import wires the function in (an import left unused is
  *   `no-unused-vars`' to report; the tuning set's maintainers judged such a middleware by what it
- *   does);
+ *   does), unless its only uses are calls commented out (`// await createKey(...)`: switched off);
+ * - the walk goes up only through modules that can pass the function on: the defining module's
+ *   importers, and above them only modules writing its name, re-exporting a whole module
+ *   (`export *`) or passing its namespace on in an export list (`import * as redisUtils from
+ *   './utils'; export { redisUtils }`: a barrel of the namespace, not a use of it; the modules
+ *   writing `redisUtils` are then judged, and one handing it on as a value names every export);
  * - in a module looked at, the name counts as a word anywhere outside its import declarations and
  *   its export lists (`export { a, b }`, `export { a } from './m'`, `export * from './m'`): a call,
  *   a reference, a destructured `require`, a string, a comment; an import or re-export that renames

@@ -41,7 +41,8 @@
  *   text is the file's on disk (the words are read from disk): not an editor's unsaved buffer,
  *   nor text linted under the name of a file that does not exist or holds other text;
  * - the write is in no **request handler or middleware**, a function (or a function inside one)
- *   with a parameter named `req`, `request`, `res`, `response`, `reply`, `next` or `ctx`: the
+ *   with a parameter named `req`, `request`, `res`, `response`, `reply`, `next` or `ctx` (a
+ *   promise's `.then((res) => ...)` callback is none): the
  *   router it is mounted on calls it, through mounts a word search does not read reliably
  *   (`app.use(require('./limits'))`, route tables); an unmounted rate-limit middleware is judged
  *   by what it does (the tuning set's maintainers triaged such middlewares as leaks);
@@ -60,7 +61,7 @@
  *   (`unreached-modules.ts` deploymentFile: serverless.yml's `handler: src/jobs.sweep`; for a
  *   monorepo application, also at its workspace's root); the module makes no dynamic
  *   member access on `this` (`this[name]`), and no module importing it calls a member by a computed
- *   name (`svc[action](...)`, `svc[kind as keyof Svc](...)`; not on a binding imported from a
+ *   name, read from its syntax tree (`svc[action](...)`, `svc[kind as keyof Svc](...)`; not on a binding imported from a
  *   module that neither is nor imports its module: {@link importedFromElsewhere}) or hands its namespace on as a value
  *   (`Object.values(functions)` of `import * as functions`: `import-callers.ts`);
  * - for a method, no instance of its class is handed to a library ({@link instanceEscapes}:
