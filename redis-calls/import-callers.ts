@@ -99,7 +99,7 @@ function walk(file: string, root: string, files: readonly string[], name: string
   if (pending.size === 0) return false;
   const seen = new Set<string>([file]);
   const aliases = new Set<string>();
-  const carries = (path: string): boolean => path === file || wordsOf(path).has(name) || [...aliases].some((alias) => wordsOf(path).has(alias) && new RegExp(`\\bexport\\s*\\{[^}]*(?<![\\w$])${alias.replace(/\$/g, '\\$')}(?![\\w$])`).test(moduleText(path) ?? '')) || /\bexport\s*\*/.test(moduleText(path) ?? 'export *');
+  const carries = (path: string): boolean => path === file || wordsOf(path).has(name) || [...aliases].some((alias) => wordsOf(path).has(alias) && new RegExp(`\\bexport\\s*\\{[^}]*(?<![\\w$])${alias.replace(/\$/g, '\\$')}(?![\\w$])`).test(moduleText(path) ?? '')) || PASSES_ON_WHOLE.test(moduleText(path) ?? 'export *');
   let level = [file];
   for (let depth = 0; level.length > 0; depth++) {
     const next: string[] = [];
@@ -117,13 +117,14 @@ function walk(file: string, root: string, files: readonly string[], name: string
           for (const other of files) if (!seen.has(other) && !testOnlyModule(root, other) && wordsOf(other).has(alias)) pending.add(other);
         }
         // its importers reach the function only through a module that passes it on: one that
-        // writes its name, a namespace passing it on, or `export *`
+        // writes its name, exports a namespace passing it on, or may pass a module on whole
+        // (`export *`, CommonJS exports: PASSES_ON_WHOLE)
         if (carries(importer)) next.push(importer);
         if (!pending.delete(importer)) continue;
         for (const alias of aliases) if (wordsOf(importer).has(alias) && usesAliasAsValue(importer, alias)) return true;
         // the namespace handed on as a value: its members are called under names no text writes
         // (only a namespace that may hold the function: of its own module, or of one that writes
-        // its name, exports a namespace passing it on, or re-exports a whole module: `export *`)
+        // its name, exports a namespace passing it on, or may pass a module on whole)
         if (mayTakeWhole(importer) && carries(path) && handsOnWhole(importer, path)) return true;
         // the defining module itself imported as a namespace (not a barrel above it)
         if (depth === 0 && writesNamespaceImport(importer) && importsNamespace(importer, path) && !onlyPassedOn(importer, path)) return true;
@@ -135,6 +136,13 @@ function walk(file: string, root: string, files: readonly string[], name: string
   }
   return false;
 }
+
+/**
+ * Text that may pass on what it imports without writing its names: `export *` (also `export * as`),
+ * TypeScript's `export =`, and CommonJS exports (`module.exports = require('./utils')`,
+ * `exports.utils = require(...)`, `Object.assign(module.exports, ...)`).
+ */
+const PASSES_ON_WHOLE = /\bexport\s*(?:\*|=)|\bmodule\.exports\b|\bexports\.[\w$]+\s*=/;
 
 /** Text that may take a module whole: `import * as`, `export * as`, `= require(`, `= await import(`, `import x = require(`. */
 const WHOLE_MODULE = /\b(?:import|export)\s*\*\s*as\b|=\s*(?:await\s+)?(?:require|import)\s*\(/;

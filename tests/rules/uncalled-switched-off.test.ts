@@ -124,3 +124,14 @@ describe('a module whose file name only a longer name or an identifier writes', 
     expect(lines(app(procfile), 'src/services/PokerService.ts')).toEqual([[5, 17, 'noExpiry']]);
   });
 });
+
+describe('the importer walk goes up only through modules that can pass the helper on', () => {
+  it('keeps a helper called through a CommonJS barrel that passes its module on whole', () => {
+    const files = {
+      'src/redis/index.ts': "module.exports = require('./utils');\n",
+      'server.ts': "const utils = require('./src/redis');\nconst { connect } = require('./src/redis/connection');\nconnect();\nexports.online = (id) => utils.createKey(id);\n",
+    };
+    // (setOnline, called by nothing here, is left out)
+    expect(lines(app(files))).toEqual([CREATE_KEY]);
+  });
+});
