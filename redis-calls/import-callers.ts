@@ -28,7 +28,12 @@
  *   and does not pass it on in an export list of its own (a barrel's `export { a }`) names it,
  *   even when its text writes no use: the import wires the function in (an import left unused is
  *   `no-unused-vars`' to report; the tuning set's maintainers judged such a middleware by what it
- *   does);
+ *   does), unless its only uses are calls commented out (`// await createKey(...)`: switched off);
+ * - the walk goes up only through modules that can pass the function on: the defining module's
+ *   importers, and above them only modules writing its name, re-exporting a whole module
+ *   (`export *`) or passing its namespace on in an export list (`import * as redisUtils from
+ *   './utils'; export { redisUtils }`: a barrel of the namespace, not a use of it; the modules
+ *   writing `redisUtils` are then judged, and one handing it on as a value names every export);
  * - in a module looked at, the name counts as a word anywhere outside its import declarations and
  *   its export lists (`export { a, b }`, `export { a } from './m'`, `export * from './m'`): a call,
  *   a reference, a destructured `require`, a string, a comment; an import or re-export that renames
@@ -93,6 +98,8 @@ function walk(file: string, root: string, files: readonly string[], name: string
   const pending = new Set(files.filter((path) => path !== file && !testOnlyModule(root, path) && (wordsOf(path).has(name) || mayTakeWhole(path) || writesNamespaceImport(path))));
   if (pending.size === 0) return false;
   const seen = new Set<string>([file]);
+  const aliases = new Set<string>();
+  const carries = (path: string): boolean => path === file || wordsOf(path).has(name) || [...aliases].some((alias) => wordsOf(path).has(alias) && new RegExp(`\\bexport\\s*\\{[^}]*(?<![\\w$])${alias.replace(/\$/g, '\\$')}(?![\\w$])`).test(moduleText(path) ?? '')) || PASSES_ON_WHOLE.test(moduleText(path) ?? 'export *');
   let level = [file];
   for (let depth = 0; level.length > 0; depth++) {
     const next: string[] = [];
@@ -102,12 +109,25 @@ function walk(file: string, root: string, files: readonly string[], name: string
         // importers left unread at a bound: callers unknown
         if (depth === MAX_IMPORT_DEPTH || seen.size >= MAX_MODULES_SEEN) return true;
         seen.add(importer);
-        next.push(importer);
+        // a barrel passing the namespace on under a name: the modules writing that name are callers to judge
+        const passed = namespaceAliases(importer, path);
+        if (passed === undefined) return true;
+        for (const alias of passed) {
+          aliases.add(alias);
+          for (const other of files) if (!seen.has(other) && !testOnlyModule(root, other) && wordsOf(other).has(alias)) pending.add(other);
+        }
+        // its importers reach the function only through a module that passes it on: one that
+        // writes its name, exports a namespace passing it on, or may pass a module on whole
+        // (`export *`, CommonJS exports: PASSES_ON_WHOLE)
+        if (carries(importer)) next.push(importer);
         if (!pending.delete(importer)) continue;
+        for (const alias of aliases) if (wordsOf(importer).has(alias) && usesAliasAsValue(importer, alias)) return true;
         // the namespace handed on as a value: its members are called under names no text writes
-        if (mayTakeWhole(importer) && handsOnWhole(importer, path)) return true;
+        // (only a namespace that may hold the function: of its own module, or of one that writes
+        // its name, exports a namespace passing it on, or may pass a module on whole)
+        if (mayTakeWhole(importer) && carries(path) && handsOnWhole(importer, path)) return true;
         // the defining module itself imported as a namespace (not a barrel above it)
-        if (depth === 0 && writesNamespaceImport(importer) && importsNamespace(importer, path)) return true;
+        if (depth === 0 && writesNamespaceImport(importer) && importsNamespace(importer, path) && !onlyPassedOn(importer, path)) return true;
         if (wordsOf(importer).has(name) && names(importer, name)) return true;
         if (pending.size === 0) return false;
       }
@@ -116,6 +136,13 @@ function walk(file: string, root: string, files: readonly string[], name: string
   }
   return false;
 }
+
+/**
+ * Text that may pass on what it imports without writing its names: `export *` (also `export * as`),
+ * TypeScript's `export =`, and CommonJS exports (`module.exports = require('./utils')`,
+ * `exports.utils = require(...)`, `Object.assign(module.exports, ...)`).
+ */
+const PASSES_ON_WHOLE = /\bexport\s*(?:\*|=)|\bmodule\.exports\b|\bexports\.[\w$]+\s*=/;
 
 /** Text that may take a module whole: `import * as`, `export * as`, `= require(`, `= await import(`, `import x = require(`. */
 const WHOLE_MODULE = /\b(?:import|export)\s*\*\s*as\b|=\s*(?:await\s+)?(?:require|import)\s*\(/;
@@ -170,7 +197,79 @@ function handsOnWhole(path: string, imported: string | undefined): boolean {
     }
     walkParsed(statement, visit);
   }
-  return bindings.some(({ local, declaration }) => usedAsValue(text, local, declaration));
+  // `import * as utils from './utils'; export { utils }`: passed on under a name, not used
+  // (`namespaceAliases` follows that name to the modules importing it)
+  const lists = exportLists(program);
+  return bindings.some(({ local, declaration }) => usedAsValue(text, local, [declaration, ...lists]));
+}
+
+/** The ranges of a module's export lists of its own bindings (`export { a, b as c }`, no `from`). */
+function exportLists(program: TSESTree.Program): Array<readonly [number, number]> {
+  return program.body.filter((statement) => statement.type === 'ExportNamedDeclaration' && statement.declaration === null && statement.source === null).map((statement) => statement.range);
+}
+
+/**
+ * The names under which the module at `path` passes on, in an export list, a namespace import of
+ * the module `imported` (`import * as redisUtils from './utils'; export { redisUtils }`): a barrel
+ * of a namespace, whose importers reach each export of `imported` as `redisUtils.name`, or call
+ * them under no name the text writes when they hand `redisUtils` on as a value. None for a
+ * module that writes no namespace import; a module that does not parse answers `undefined`.
+ */
+function namespaceAliases(path: string, imported: string): string[] | undefined {
+  if (!writesNamespaceImport(path)) return [];
+  const parsed = parsedModule(path);
+  if (typeof parsed === 'string') return undefined;
+  const locals = new Set<string>();
+  for (const statement of parsed.program.body) {
+    if (statement.type !== 'ImportDeclaration' || statement.importKind === 'type' || resolved(path, statement.source.value) !== imported) continue;
+    for (const specifier of statement.specifiers) if (specifier.type === 'ImportNamespaceSpecifier') locals.add(specifier.local.name);
+  }
+  const aliases: string[] = [];
+  if (locals.size === 0) return aliases;
+  for (const statement of parsed.program.body) {
+    if (statement.type !== 'ExportNamedDeclaration' || statement.declaration !== null || statement.source !== null) continue;
+    for (const specifier of statement.specifiers) {
+      const local = specifier.local.name;
+      if (locals.has(local)) aliases.push(specifier.exported.type === 'Identifier' ? specifier.exported.name : String((specifier.exported as TSESTree.StringLiteral).value));
+    }
+  }
+  return aliases;
+}
+
+/**
+ * Whether the module at `path` writes its namespace imports of the module `imported` only in its
+ * export lists (`import * as redisUtils from './utils'; export { redisUtils }`): a barrel, which
+ * calls nothing itself; its importers are judged by the name it passes on ({@link namespaceAliases}).
+ */
+function onlyPassedOn(path: string, imported: string): boolean {
+  const text = moduleText(path);
+  const parsed = parsedModule(path);
+  if (text === undefined || typeof parsed === 'string') return false;
+  const locals: string[] = [];
+  for (const statement of parsed.program.body) {
+    if (statement.type !== 'ImportDeclaration' || resolved(path, statement.source.value) !== imported) continue;
+    for (const specifier of statement.specifiers) if (specifier.type === 'ImportNamespaceSpecifier') locals.push(specifier.local.name);
+  }
+  const skipped = parsed.program.body.filter((statement) => importOrExportList(statement)).map((statement) => statement.range);
+  let rest = text;
+  for (const [start, end] of skipped) rest = rest.slice(0, start) + ' '.repeat(end - start) + rest.slice(end);
+  return locals.length > 0 && locals.every((local) => !hasWord(rest, local));
+}
+
+/**
+ * Whether the module at `path` uses `alias` (a namespace passed on by a barrel: {@link
+ * namespaceAliases}) other than as `alias.member` or in its import declarations and export lists:
+ * the namespace handed on as a value, whose members are then called under names no text writes.
+ * A module that cannot be read or parsed counts.
+ */
+function usesAliasAsValue(path: string, alias: string): boolean {
+  const text = moduleText(path);
+  if (text === undefined) return true;
+  if (!hasWord(text, alias)) return false;
+  const parsed = parsedModule(path);
+  if (typeof parsed === 'string') return true;
+  const declarations = parsed.program.body.filter((statement) => importOrExportList(statement)).map((statement) => statement.range);
+  return usedAsValue(text, alias, declarations);
 }
 
 /** Whether a module's text writes a namespace import (`import * as x from`), per modification time. */
@@ -197,10 +296,10 @@ function importsNamespace(path: string, imported: string): boolean {
   );
 }
 
-/** Whether `local` occurs in `text`, outside `declaration`, other than as `local.member` / `local?.member` or as a member itself (`x.local`). */
-function usedAsValue(text: string, local: string, declaration: readonly [number, number]): boolean {
+/** Whether `local` occurs in `text`, outside the ranges `skipped` (its declaration, export lists), other than as `local.member` / `local?.member` or as a member itself (`x.local`). */
+function usedAsValue(text: string, local: string, skipped: ReadonlyArray<readonly [number, number]>): boolean {
   for (let at = text.indexOf(local); at >= 0; at = text.indexOf(local, at + 1)) {
-    if (at >= declaration[0] && at < declaration[1]) continue;
+    if (skipped.some(([start, end]) => at >= start && at < end)) continue;
     const end = at + local.length;
     if (WORD_CHARS.test(text[at - 1] ?? ' ') || WORD_CHARS.test(text[end] ?? ' ')) continue;
     if (/\.\s*$/.test(text.slice(Math.max(0, at - 8), at))) continue;
@@ -246,9 +345,25 @@ function namesOutsideImports(path: string, name: string): boolean {
     rest = rest.slice(0, statement.range[0]) + ' '.repeat(statement.range[1] - statement.range[0]) + rest.slice(statement.range[1]);
   }
   // imported and not passed on (a barrel's `import { a } from './a'; export { a }`): taken in
-  // for a use, even when the text never writes one (an unused import is no-unused-vars' to report)
-  if (imported && !passedOn) return true;
+  // for a use, even when the text never writes one (an unused import is no-unused-vars' to report),
+  // unless its calls are there, commented out: they were switched off
+  if (imported && !passedOn) return !callsOnlyCommentedOut(rest, name);
   return hasWord(rest, name);
+}
+
+/** Comments of a module's text (`//` lines, not a URL's `://`; `/* *\/` blocks). */
+const COMMENT = /\/\*[\s\S]*?\*\/|(?<![:'"`\\])\/\/[^\n]*/g;
+
+/**
+ * Whether `text` (a module's text, its import declarations and export lists blanked) writes `name`
+ * only in comments, and there as a call (`// await createKey("users:online", "hash");`): an import
+ * whose every call is commented out wires nothing in.
+ */
+function callsOnlyCommentedOut(text: string, name: string): boolean {
+  const comments = text.match(COMMENT) ?? [];
+  if (hasWord(text.replace(COMMENT, ' '), name)) return false;
+  const call = new RegExp(`(?<![\\w$.])${name.replace(/\$/g, '\\$')}\\s*\\(`);
+  return comments.some((comment) => call.test(comment));
 }
 
 /** Whether an import declaration binds `name` under its own name, as a value (`import { name }`, not `import type`). */

@@ -41,7 +41,8 @@
  *   text is the file's on disk (the words are read from disk): not an editor's unsaved buffer,
  *   nor text linted under the name of a file that does not exist or holds other text;
  * - the write is in no **request handler or middleware**, a function (or a function inside one)
- *   with a parameter named `req`, `request`, `res`, `response`, `reply`, `next` or `ctx`: the
+ *   with a parameter named `req`, `request`, `res`, `response`, `reply`, `next` or `ctx` (a
+ *   promise's `.then((res) => ...)` callback is none): the
  *   router it is mounted on calls it, through mounts a word search does not read reliably
  *   (`app.use(require('./limits'))`, route tables); an unmounted rate-limit middleware is judged
  *   by what it does (the tuning set's maintainers triaged such middlewares as leaks);
@@ -60,7 +61,7 @@
  *   (`unreached-modules.ts` deploymentFile: serverless.yml's `handler: src/jobs.sweep`; for a
  *   monorepo application, also at its workspace's root); the module makes no dynamic
  *   member access on `this` (`this[name]`), and no module importing it calls a member by a computed
- *   name (`svc[action](...)`, `svc[kind as keyof Svc](...)`; not on a binding imported from a
+ *   name, read from its syntax tree (`svc[action](...)`, `svc[kind as keyof Svc](...)`; not on a binding imported from a
  *   module that neither is nor imports its module: {@link importedFromElsewhere}) or hands its namespace on as a value
  *   (`Object.values(functions)` of `import * as functions`: `import-callers.ts`);
  * - for a method, no instance of its class is handed to a library ({@link instanceEscapes}:
@@ -423,15 +424,29 @@ export function uncalledDeclaration(context: AnyContext, node: TSESTree.Node): s
 /** Parameter names of a request handler or middleware (Express / Koa / Fastify: `(req, res, next)`, `(request, reply)`, `(ctx, next)`). */
 const HANDLER_PARAMETER = /^(?:req|request|res|response|reply|next|ctx)$/;
 
-/** Whether `node` is inside a function one of whose parameters is named as a request handler's ({@link HANDLER_PARAMETER}). */
+/**
+ * Whether `node` is inside a function one of whose parameters is named as a request handler's
+ * ({@link HANDLER_PARAMETER}). A promise's callback (`.then(res => ...)`, `.catch(...)`,
+ * `.finally(...)`) is no handler whatever its parameter's name: the promise calls it with the
+ * result of the call before it, so it runs only when the function around it runs.
+ */
 function inRequestHandler(node: TSESTree.Node): boolean {
   for (let current = enclosingFunction(node); current; current = enclosingFunction(current)) {
+    if (promiseCallback(current)) continue;
     for (const param of (current as TSESTree.FunctionLike).params) {
       const id = param.type === AST_NODE_TYPES.AssignmentPattern ? param.left : param;
       if (id.type === AST_NODE_TYPES.Identifier && HANDLER_PARAMETER.test(id.name)) return true;
     }
   }
   return false;
+}
+
+/** Whether the function `fn` is an argument of a `.then(...)`, `.catch(...)` or `.finally(...)` call (a promise's callback). */
+function promiseCallback(fn: TSESTree.Node): boolean {
+  const call = fn.parent;
+  if (call?.type !== AST_NODE_TYPES.CallExpression || !call.arguments.includes(fn as TSESTree.Expression)) return false;
+  const callee = call.callee;
+  return callee.type === AST_NODE_TYPES.MemberExpression && !callee.computed && callee.property.type === AST_NODE_TYPES.Identifier && /^(?:then|catch|finally)$/.test(callee.property.name);
 }
 
 /**
@@ -699,17 +714,52 @@ function asSaved(context: AnyContext, file: string): boolean {
 /**
  * Whether a module's text calls a member by a computed name on something that may hold an
  * instance of another module (`svc[action](id)`), not on an object or array literal it declares
- * itself (`const effects = { ... }; effects[type]?.(level)`: a handler map of its own).
+ * itself (`const effects = { ... }; effects[type]?.(level)`: a handler map of its own). The calls
+ * are read from the module's syntax tree (`parsed-modules.ts`): brackets in a regular expression,
+ * a string or a comment (`/(\d{2})[T ](\d{2})/`) call nothing; a module that does not parse is
+ * read by its text.
  */
 function callsByComputedName(text: string, importer: string, file: string, root: string): boolean {
-  for (const match of text.matchAll(COMPUTED_CALL)) {
-    const object = match[1]!;
-    if (!/^[\w$]+$/.test(object)) return true;
+  const parsed = parsedModule(importer);
+  const objects = typeof parsed === 'string' || parsed.text !== text ? computedCallObjectsInText(text) : computedCallObjects(parsed.program);
+  for (const object of objects) {
+    if (object === undefined || !/^[\w$]+$/.test(object)) return true;
     const literal = new RegExp(`\\b(?:const|let|var)\\s+${object.replace(/\$/g, '\\$')}\\s*(?::[^\\n]*?)?=\\s*[{[]`);
     if (literal.test(text)) continue;
     if (!importedFromElsewhere(text, object, importer, file, root)) return true;
   }
   return false;
+}
+
+/** The objects of a text's computed-name calls as {@link COMPUTED_CALL} finds them: their last name, or `undefined` when none. */
+function computedCallObjectsInText(text: string): Array<string | undefined> {
+  return [...text.matchAll(COMPUTED_CALL)].map((match) => (/^[\w$]+$/.test(match[1]!) ? match[1] : undefined));
+}
+
+/**
+ * The objects of a program's calls by a computed member name (`svc[action](...)`,
+ * `this.service[name]?.(...)`, `handlers[type].call(...)`; not `svc['get'](...)` nor `list[0](...)`):
+ * the object's last name (`svc`, `service`, `this`), or `undefined` when it has none (a call's
+ * result, an element).
+ */
+function computedCallObjects(program: TSESTree.Program): Array<string | undefined> {
+  const objects: Array<string | undefined> = [];
+  walkParsed(program, (node) => {
+    if (node.type !== AST_NODE_TYPES.CallExpression) return undefined;
+    let callee: TSESTree.Node = node.callee;
+    if (callee.type === AST_NODE_TYPES.MemberExpression && !callee.computed && callee.property.type === AST_NODE_TYPES.Identifier && /^(?:call|apply|bind)$/.test(callee.property.name)) callee = callee.object;
+    while (callee.type === AST_NODE_TYPES.TSNonNullExpression || callee.type === AST_NODE_TYPES.ChainExpression) callee = callee.expression;
+    if (callee.type !== AST_NODE_TYPES.MemberExpression || !callee.computed) return undefined;
+    const property = callee.property;
+    if (property.type === AST_NODE_TYPES.Literal && (typeof property.value === 'string' || typeof property.value === 'number')) return undefined;
+    const object = callee.object;
+    if (object.type === AST_NODE_TYPES.Identifier) objects.push(object.name);
+    else if (object.type === AST_NODE_TYPES.ThisExpression) objects.push('this');
+    else if (object.type === AST_NODE_TYPES.MemberExpression && !object.computed && object.property.type === AST_NODE_TYPES.Identifier) objects.push(object.property.name);
+    else objects.push(undefined);
+    return undefined;
+  });
+  return objects;
 }
 
 /** How far {@link importedFromElsewhere} follows a module's importers (past it: the binding may hold anything). */

@@ -276,7 +276,7 @@ interface PackageFacts {
   /** Suffixes globs name (`.entity` of `*.entity.js`). */
   globSuffixes: Set<string>;
   /** The texts searched for a module's name: source files (comments blanked, tests left out) and deployment files. */
-  texts: Array<{ path: string; text: string }>;
+  texts: Array<{ path: string; text: string; source: boolean }>;
   answers: Map<string, boolean>;
 }
 
@@ -293,7 +293,7 @@ function factsOf(root: string, files: readonly string[]): PackageFacts {
   const found: PackageFacts = { files, loadsAnything: false, loaders: new Map(), globSuffixes: new Set(), texts: [], answers: new Map() };
   const deployment = deploymentFiles(root);
   if (!deployment) found.loadsAnything = true;
-  const add = (path: string, text: string | undefined, loader: boolean) => {
+  const add = (path: string, text: string | undefined, loader: boolean, source: boolean) => {
     if (text === undefined) {
       found.loadsAnything = true;
       return;
@@ -305,10 +305,10 @@ function factsOf(root: string, files: readonly string[]): PackageFacts {
       if (match[1] === '' || match[1] === '.') found.loadsAnything = true;
       else found.globSuffixes.add(match[1]!.startsWith('.') ? match[1]! : `.${match[1]!}`);
     }
-    found.texts.push({ path, text });
+    found.texts.push({ path, text, source });
   };
-  for (const path of files) if (!testOnlyModule(root, path)) add(path, codeOf(path), !TOOL_CONFIG.test(basename(path)));
-  for (const path of deployment ?? []) add(path, rawTextOf(path), false);
+  for (const path of files) if (!testOnlyModule(root, path)) add(path, codeOf(path), !TOOL_CONFIG.test(basename(path)), true);
+  for (const path of deployment ?? []) add(path, rawTextOf(path), false, NESTED_SOURCE.test(path) && !DEPLOYMENT_FILE.test(basename(path)));
   if (facts.size > 100) facts.clear();
   facts.set(root, found);
   return found;
@@ -531,8 +531,8 @@ function liveReach(root: string, files: readonly string[], package_: PackageFact
 
 /**
  * Whether some text of the package other than the module's own (and those of the unreached
- * modules importing it, `dead`, whose text never runs) names its file, or a glob names
- * its suffix. An `index` is named by its directory's name, or by its path below its top directory
+ * modules importing it, `dead`, whose text never runs) names its file (its name written whole:
+ * {@link writesName}), or a glob names its suffix. An `index` is named by its directory's name, or by its path below its top directory
  * under another (`"main": "dist/index.js"` names `src/index.ts` compiled).
  */
 function namedAnywhere(package_: PackageFacts, file: string, rel: string, dead: ReadonlySet<string>): boolean {
@@ -541,5 +541,44 @@ function namedAnywhere(package_: PackageFacts, file: string, rel: string, dead: 
   for (const suffix of package_.globSuffixes) if (base.endsWith(suffix)) return true;
   const parts = rel.split(sep);
   const compiled = base === 'index' ? `/${[...parts.slice(1, -1), 'index'].join('/')}.` : undefined;
-  return package_.texts.some(({ path, text }) => path !== file && !dead.has(path) && (text.includes(name) || (compiled !== undefined && text.includes(compiled))));
+  return package_.texts.some(({ path, text, source }) => {
+    if (path === file || dead.has(path)) return false;
+    if (!writesName(text, name) && (compiled === undefined || !text.includes(compiled))) return false;
+    // a source file names a file only in its strings (a path, a specifier the resolver misses):
+    // an identifier (`class PokerService` in EnhancedPokerService.js) names no file
+    const strings = source ? stringsOf(path) : undefined;
+    return strings === undefined || writesName(strings, name) || (compiled !== undefined && strings.includes(compiled));
+  });
+}
+
+/**
+ * The strings and template texts of a source file, one a line (`'./services/PokerService'`,
+ * `` `dist/${name}.js` ``'s pieces), or `undefined` when it does not parse. Per modification time.
+ */
+const stringsOf = fileMemo((path): string | undefined => {
+  const parsed = parsedModule(path);
+  if (typeof parsed === 'string') return undefined;
+  const strings: string[] = [];
+  walkParsed(parsed.program, (node) => {
+    if (node.type === 'Literal' && typeof node.value === 'string') strings.push(node.value);
+    else if (node.type === 'TemplateElement') strings.push(node.value.raw);
+    else if (node.type === 'JSXText') strings.push(node.value);
+    return undefined;
+  });
+  return strings.join('\n');
+}, undefined);
+
+/** Characters that continue a file's name: a letter, digit, `_`, `$` or `-`. */
+const NAME_CHARS = /[\w$-]/;
+
+/**
+ * Whether `text` writes the file name `name` whole, not as part of a longer name: `PokerService`
+ * in `'./services/PokerService'` or `dist/PokerService.js`, not in `EnhancedPokerService` nor in
+ * `poker-service-v2`.
+ */
+function writesName(text: string, name: string): boolean {
+  for (let at = text.indexOf(name); at >= 0; at = text.indexOf(name, at + 1)) {
+    if (!NAME_CHARS.test(text[at - 1] ?? ' ') && !NAME_CHARS.test(text[at + name.length] ?? ' ')) return true;
+  }
+  return false;
 }
