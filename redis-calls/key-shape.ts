@@ -296,9 +296,9 @@ function identifierShape(context: AnyContext, node: TSESTree.Identifier, binding
   }
   // let key = GEO_KEY; if (ride) key = GEO_KEY_RIDE: its spelling stays unknown, each value it is given is an alternative
   const assigned = def.type === 'Variable' ? assignedValues(context, node, depth) : undefined;
-  if (assigned && def.type === 'Variable') return { ...UNKNOWN_PART, via: [declarationStatement(def.node)], ...assigned };
   // let period: 'day' | 'week' = ...; reassigned, but to one of a few values
-  if (def.type === 'Variable' && def.node.id.type === AST_NODE_TYPES.Identifier && hasFiniteType(context, def.node.id)) return FINITE_PART;
+  if (def.type === 'Variable' && def.node.id.type === AST_NODE_TYPES.Identifier && hasFiniteType(context, def.node.id)) return { ...FINITE_PART, ...assigned };
+  if (assigned && def.type === 'Variable') return { ...UNKNOWN_PART, via: [declarationStatement(def.node)], ...assigned };
   return UNKNOWN_PART;
 }
 
