@@ -3,15 +3,25 @@
  * set). The one key speller lists every value a key can take when it is one of a few: both arms of
  * a conditional (`isOnRide ? GEO_KEY_RIDE : GEO_KEY`), each assignment of a `let` (`let key =
  * GEO_KEY; if (isRide) key = GEO_KEY_RIDE`), each caller's argument for a key parameter of a
- * function only its module calls. When every one matches a `persistentKeys` pattern (not
+ * function only its module calls, also a method of an object literal called through `this`
+ * (`this._tryFormMatch(queueKey)` in a factory's returned object). When every one matches a `persistentKeys` pattern (not
  * necessarily the same), the key is declared persistent, though the spelling the values share
  * (`*Drivers:geo`) matches none. Near misses stay reported: one arm, one assignment or one caller
  * whose key no pattern matches, and a value the speller cannot read (a call's result).
  */
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import incrRule from '../../rules/incr-needs-expire-on-create.js';
 import { keyShapes } from '../helpers/key-shapes.js';
 import { ioredis, noExpiryWithMulti, persistentSettings, runRule, untypedTester } from './tester.js';
+
+// a factory's object literal whose method calls another through `this` (tests/fixtures/key-choices)
+const matchmaking = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'key-choices', 'matchmaking.js');
+const service = readFileSync(matchmaking, 'utf8');
+const onlyQueueCaller = service.replace(/    async retryLater[^]*?\n    },\n/, '');
+const requeue = (code: string) => noExpiryWithMulti(code, 'lpush(queueKey, player)', 'queueKey', 'stateRedis');
 
 const declared = persistentSettings('onlineDrivers:*:geo', 'rideDrivers:*');
 // one index per region: a family of keys (not one bounded key), declared persistent by pattern
@@ -46,12 +56,16 @@ runRule(untypedTester, 'incr-needs-expire-on-create (a key every value of which 
     { code: reassigned, settings: declared },
     { code: inline, settings: declared },
     { code: callers, settings: declared },
+    // `this._tryFormMatch(queueKey)` in a method of the same object literal: its one caller passes queue:*:*
+    { code: onlyQueueCaller, filename: matchmaking, settings: persistentSettings('queue:*') },
   ],
   invalid: [
     { code: oneArmOutside, settings: declared, errors: [noExpiryWithMulti(oneArmOutside, 'geoadd(key, lng, lat, id)', 'key')] },
     { code: oneAssignmentOutside, settings: declared, errors: [noExpiryWithMulti(oneAssignmentOutside, 'geoadd(key, lng, lat, id)', 'key')] },
     { code: unreadAssignment, settings: declared, errors: [noExpiryWithMulti(unreadAssignment, 'geoadd(key, lng, lat, id)', 'key')] },
     { code: oneCallerOutside, settings: declared, errors: [noExpiryWithMulti(oneCallerOutside, 'geoadd(key, 0, 0, id)', 'key')] },
+    // a second caller passes retry:<user>, which no pattern names
+    { code: service, filename: matchmaking, settings: persistentSettings('queue:*'), errors: [requeue(service)] },
     // the values the patterns name, but no pattern for the other one
     { code: conditional, settings: persistentSettings('onlineDrivers:*:geo'), errors: [noExpiryWithMulti(conditional, 'geoadd(key, lng, lat, id)', 'key')] },
   ],
