@@ -20,7 +20,7 @@ import { ioredis, noExpiryWithMulti, persistentSettings, runRule, untypedTester 
 // a factory's object literal whose method calls another through `this` (tests/fixtures/key-choices)
 const matchmaking = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'key-choices', 'matchmaking.js');
 const service = readFileSync(matchmaking, 'utf8');
-const onlyQueueCaller = service.replace(/    async retryLater[^]*?\n    },\n/, '');
+const onlyQueueCaller = service.replace(/ {4}async retryLater[^]*?\n {4}},\n/, '');
 const requeue = (code: string) => noExpiryWithMulti(code, 'lpush(queueKey, player)', 'queueKey', 'stateRedis');
 
 const declared = persistentSettings('onlineDrivers:*:geo', 'rideDrivers:*');
