@@ -236,6 +236,19 @@ interface Holder {
  * binding annotated `C` or holding one of those (a `const`, a parameter, an import of another
  * module of the code), a member of the class fixed once per instance (`this.presence`).
  */
+/**
+ * The object literal whose method `this` is read in (the nearest function that binds `this`, not
+ * an arrow, is a shorthand method or a `function` value of one of its properties): the object a
+ * call `obj.m()` runs the method on. `undefined` anywhere else (a class's method, a function).
+ */
+function objectOfMethodThis(thisNode: TSESTree.Node): TSESTree.ObjectExpression | undefined {
+  let fn: TSESTree.Node | undefined = thisNode.parent;
+  while (fn && fn.type !== AST_NODE_TYPES.FunctionExpression && fn.type !== AST_NODE_TYPES.FunctionDeclaration && fn.type !== AST_NODE_TYPES.ClassBody) fn = fn.parent;
+  const property = fn?.type === AST_NODE_TYPES.FunctionExpression ? fn.parent : undefined;
+  if (property?.type !== AST_NODE_TYPES.Property || property.value !== fn || property.kind !== 'init') return undefined;
+  return property.parent?.type === AST_NODE_TYPES.ObjectExpression ? property.parent : undefined;
+}
+
 function holderOf(detector: ClientDetector, input: TSESTree.Node, depth: number): Holder | undefined {
   if (depth > 6) return undefined;
   const node = unwrap(input);
@@ -247,6 +260,9 @@ function holderOf(detector: ClientDetector, input: TSESTree.Node, depth: number)
     case AST_NODE_TYPES.ObjectExpression:
       return { node, detector };
     case AST_NODE_TYPES.ThisExpression: {
+      // `this._tryFormMatch(...)` in a method of an object literal: that object's member
+      const literal = objectOfMethodThis(node);
+      if (literal) return { node: literal, detector };
       const cls = classOfThis(node);
       return cls ? { node: cls, detector } : undefined;
     }

@@ -6,6 +6,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { ClientDetector } from './clients.js';
 import { callsOwnModuleFunction } from './module-methods.js';
+import { withJsonPathsRead } from './json-paths.js';
 import { isCandidateCall, normalizeCall, type RedisCall } from './normalize.js';
 import { mayBePromisified, promisifiedTarget } from './promisified.js';
 import { walk, type AnyContext } from './static.js';
@@ -49,6 +50,8 @@ export function redisCallsOf(context: AnyContext, node: TSESTree.CallExpression)
     if (calls.length > 0 && calls[0]!.form === 'method' && callsOwnModuleFunction(analysis.detector, node)) calls = [];
     const promised = calls.length === 0 && mayBePromisified(context) ? promisifiedTarget(context, analysis.detector, node) : undefined;
     if (promised) calls = normalizeCall(context, analysis.detector, node, promised);
+    // json.set(key, `$.${field}`, v): a path below the root creates no key
+    calls = calls.map((call) => withJsonPathsRead(context, call));
     analysis.calls.set(node, calls);
   }
   return calls;

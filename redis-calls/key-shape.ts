@@ -60,6 +60,7 @@ import { BUILD_ID_NAME } from './names.js';
 import { isToStringCall } from './finite-members.js';
 import { isModuleConfigMember, literalReturnsOf } from './process-fixed.js';
 import { configuredLiteral } from './configured-values.js';
+import { bindingValues } from './traced-values.js';
 import { findVariable, pick, propertyName, referenceName, unwrap, type AnyContext } from './static.js';
 
 /** The shape of one key expression. */
@@ -80,6 +81,15 @@ export interface KeyShape {
    * of this module (annotations on them, `// redis-ttl persistent: <reason>`, apply to the key).
    */
   via: TSESTree.Node[];
+  /**
+   * The spelling of each value the key can take, when it is one of a few the speller reads apart:
+   * both arms of a conditional (`ride ? 'rideDrivers:geo' : 'onlineDrivers:geo'`), each
+   * assignment of a `let`, each caller's argument for a key parameter, and the choices of their
+   * parts (`` `${base}[${i}]` `` with `base` one of `$` and `$.items` gives `$[*]` and
+   * `$.items[*]`). `shape` is what they share; absent when there is one value or the speller
+   * cannot list them (more than sixteen).
+   */
+  alternatives?: string[];
 }
 
 /** Parameter bindings while a key builder is evaluated with its call's arguments. */
@@ -92,6 +102,27 @@ interface Part {
   fixed: boolean;
   /** A builder's rest parameter bound to the call's arguments: their parts, in order (`args.join(':')`). */
   elements?: Part[];
+  /** Each value the part can take, spelled, when it is one of a few (see {@link KeyShape.alternatives}). */
+  alternatives?: string[];
+}
+
+/** At most this many spellings are kept for one key (a product of choices beyond it is given up). */
+const MAX_ALTERNATIVES = 16;
+
+/** The spellings of a part: its alternatives, or its text alone. */
+function spellings(part: Part): string[] {
+  return part.alternatives ?? [part.text];
+}
+
+/** `{ alternatives }` when there are two to {@link MAX_ALTERNATIVES} distinct spellings, else nothing. */
+function alternativesOf(texts: readonly string[]): { alternatives?: string[] } {
+  const distinct = [...new Set(texts)];
+  return distinct.length > 1 && distinct.length <= MAX_ALTERNATIVES ? { alternatives: distinct } : {};
+}
+
+/** The alternatives of `part`, to carry onto a part spelled by its text. */
+function carried(part: Part): { alternatives?: string[] } {
+  return part.alternatives ? { alternatives: part.alternatives } : {};
 }
 
 const UNKNOWN_PART: Part = { text: '*', via: [], fixed: false };
@@ -117,13 +148,22 @@ export function keyShapeOf(context: AnyContext, node: TSESTree.Node): KeyShape {
   if (cached) return cached;
   const part = shapeOf(context, node, new Map(), 0);
   const shape = part.text.replace(/\*+/g, '*');
-  const result: KeyShape = { shape, constant: !shape.includes('*') || part.fixed, via: part.via };
+  const alternatives = alternativesOf(spellings(part).map((text) => text.replace(/\*+/g, '*')));
+  const result: KeyShape = { shape, constant: !shape.includes('*') || part.fixed, via: part.via, ...alternatives };
   cache.set(node, result);
   return result;
 }
 
 function join(parts: Part[]): Part {
-  return { text: parts.map((p) => p.text).join(''), via: parts.flatMap((p) => p.via), fixed: parts.every((p) => p.fixed) };
+  const joined: Part = { text: parts.map((p) => p.text).join(''), via: parts.flatMap((p) => p.via), fixed: parts.every((p) => p.fixed) };
+  if (!parts.some((p) => p.alternatives)) return joined;
+  // each choice of each part: `${base}[${i}]` is `$[*]` or `$.items[*]`
+  let texts = [''];
+  for (const part of parts) {
+    texts = texts.flatMap((head) => spellings(part).map((tail) => head + tail));
+    if (texts.length > MAX_ALTERNATIVES) return joined;
+  }
+  return { ...joined, ...alternativesOf(texts) };
 }
 
 function shapeOf(context: AnyContext, input: TSESTree.Node, bindings: Bindings, depth: number): Part {
@@ -186,7 +226,9 @@ function shapeOf(context: AnyContext, input: TSESTree.Node, bindings: Bindings, 
 function common(a: Part, b: Part): Part {
   const via = [...a.via, ...b.via];
   const fixed = a.fixed && b.fixed;
-  if (a.text === b.text) return { text: a.text, via, fixed };
+  // every value either can take
+  const alternatives = [...spellings(a), ...spellings(b)].length <= MAX_ALTERNATIVES ? alternativesOf([...spellings(a), ...spellings(b)]) : {};
+  if (a.text === b.text) return { text: a.text, via, fixed, ...alternatives };
   let start = 0;
   while (start < a.text.length && start < b.text.length && a.text[start] === b.text[start]) start++;
   let end = 0;
@@ -197,7 +239,7 @@ function common(a: Part, b: Part): Part {
   ) {
     end++;
   }
-  return { text: `${a.text.slice(0, start)}*${a.text.slice(a.text.length - end)}`, via, fixed };
+  return { text: `${a.text.slice(0, start)}*${a.text.slice(a.text.length - end)}`, via, fixed, ...alternatives };
 }
 
 function identifierShape(context: AnyContext, node: TSESTree.Identifier, bindings: Bindings, depth: number): Part {
@@ -250,10 +292,13 @@ function identifierShape(context: AnyContext, node: TSESTree.Identifier, binding
   if (def.type === 'Variable' && def.node.id.type === AST_NODE_TYPES.Identifier && def.node.init && assignedOnce(variable!, def.node.id)) {
     const inner = shapeOf(context, def.node.init, new Map(), depth + 1);
     if (!inner.fixed && hasFiniteType(context, def.node.id)) return { ...inner, via: [declarationStatement(def.node), ...inner.via], fixed: true };
-    return { text: inner.text, via: [declarationStatement(def.node), ...inner.via], fixed: inner.fixed };
+    return { text: inner.text, via: [declarationStatement(def.node), ...inner.via], fixed: inner.fixed, ...carried(inner) };
   }
+  // let key = GEO_KEY; if (ride) key = GEO_KEY_RIDE: its spelling stays unknown, each value it is given is an alternative
+  const assigned = def.type === 'Variable' ? assignedValues(context, node, depth) : undefined;
   // let period: 'day' | 'week' = ...; reassigned, but to one of a few values
-  if (def.type === 'Variable' && def.node.id.type === AST_NODE_TYPES.Identifier && hasFiniteType(context, def.node.id)) return FINITE_PART;
+  if (def.type === 'Variable' && def.node.id.type === AST_NODE_TYPES.Identifier && hasFiniteType(context, def.node.id)) return { ...FINITE_PART, ...assigned };
+  if (assigned && def.type === 'Variable') return { ...UNKNOWN_PART, via: [declarationStatement(def.node)], ...assigned };
   return UNKNOWN_PART;
 }
 
@@ -538,7 +583,7 @@ function memberShape(context: AnyContext, node: TSESTree.MemberExpression, bindi
     if (property.type !== AST_NODE_TYPES.Property) return UNKNOWN_PART;
     if (propertyName(property.key, property.computed) === name) {
       const inner = shapeOf(context, property.value, bindings, depth + 1);
-      return { text: inner.text, via: [declarationStatement(def.node), ...inner.via], fixed: inner.fixed };
+      return { text: inner.text, via: [declarationStatement(def.node), ...inner.via], fixed: inner.fixed, ...carried(inner) };
     }
   }
   return UNKNOWN_PART;
@@ -690,7 +735,7 @@ function optionDefault(context: AnyContext, id: TSESTree.Identifier, depth: numb
  */
 function importedValueShape(context: AnyContext, module: ImportedModule, value: TSESTree.Node, depth: number): Part {
   const inner = shapeOf(moduleContext(context, module), value, new Map(), depth + 1);
-  return { text: inner.text, via: [], fixed: true };
+  return { text: inner.text, via: [], fixed: true, ...carried(inner) };
 }
 
 /**
@@ -906,6 +951,35 @@ function formatCallShape(context: AnyContext, node: TSESTree.CallExpression, cal
   return { text: joined.text, via: [...format.via, ...joined.via], fixed };
 }
 
+/** `let` variables whose assigned values are being read (a value naming its own variable is not listed). */
+const readingAssignments = new Set<TSESLint.Scope.Variable>();
+
+/**
+ * A `let` / `var` given several values by plain assignments (`traced-values.ts` bindingValues):
+ * the spelling of each (`{ alternatives }`), when every one is a single spelling the speller reads
+ * (no `*`-only value, none written in terms of the variable itself, at most sixteen). `undefined`
+ * otherwise, and for a variable assigned once (a `const`'s reading applies).
+ */
+function assignedValues(context: AnyContext, node: TSESTree.Identifier, depth: number): { alternatives?: string[] } | undefined {
+  const variable = findVariable(context, node);
+  if (!variable || readingAssignments.has(variable)) return undefined;
+  const values = bindingValues(context, node);
+  if (!values || values.length < 2) return undefined;
+  readingAssignments.add(variable);
+  try {
+    const texts: string[] = [];
+    for (const value of values) {
+      const part = shapeOf(context, value, new Map(), depth + 1);
+      if (spellings(part).some((text) => literalLength(text) === 0)) return undefined;
+      texts.push(...spellings(part));
+    }
+    const alternatives = alternativesOf(texts);
+    return alternatives.alternatives ? alternatives : undefined;
+  } finally {
+    readingAssignments.delete(variable);
+  }
+}
+
 /** A parameter written in its function's body (`name = normalize(name)`). */
 function reassigned(context: AnyContext, id: TSESTree.Identifier): boolean {
   const variable = findVariable(context, id);
@@ -932,7 +1006,7 @@ function containerMemberShape(context: AnyContext, node: TSESTree.MemberExpressi
   }
   const read = (value: TSESTree.Node): Part => {
     const inner = shapeOf(container.context, value, new Map(), depth + 1);
-    return container.imported ? { text: inner.text, via: [], fixed: true } : { text: inner.text, via: [...container.via, ...inner.via], fixed: inner.fixed };
+    return container.imported ? { text: inner.text, via: [], fixed: true, ...carried(inner) } : { text: inner.text, via: [...container.via, ...inner.via], fixed: inner.fixed, ...carried(inner) };
   };
   const { node: declared } = container;
   if (declared.type === AST_NODE_TYPES.TSEnumDeclaration) {

@@ -58,13 +58,24 @@ export function persistentReason(context: AnyContext, write: TSESTree.Node, shap
 /**
  * The `persistentKeys` pattern a key's shape matches (`settings['redis-ttl'].persistentKeys
  * 'system:*'`), as written or, through a client with a `keyPrefix`, as stored (`keyPrefix`
- * followed by the shape); `undefined` when none does.
+ * followed by the shape), or, for a key that is one of a few values
+ * ({@link KeyShape.alternatives}: both arms of a conditional, each assignment of a `let`, each
+ * caller's argument), the patterns that together match every one; `undefined` when none does.
  * @param keyPrefix the shape of the writing client's `keyPrefix` (`RedisCall.client.keyPrefix`), if any
  */
 export function persistentPattern(context: AnyContext, shape: KeyShape, keyPrefix?: string): string | undefined {
-  const stored = keyPrefix ? storedShape(keyPrefix, shape.shape) : undefined;
-  const pattern = pluginSettings(context).persistentKeys.find((p) => p.matches(shape.shape) || (stored !== undefined && p.matches(stored)));
-  return pattern ? `settings['redis-ttl'].persistentKeys '${pattern.pattern}'` : undefined;
+  const patterns = pluginSettings(context).persistentKeys;
+  const matching = (spelling: string) => {
+    const stored = keyPrefix ? storedShape(keyPrefix, spelling) : undefined;
+    return patterns.find((p) => p.matches(spelling) || (stored !== undefined && p.matches(stored)));
+  };
+  const pattern = matching(shape.shape);
+  if (pattern) return `settings['redis-ttl'].persistentKeys '${pattern.pattern}'`;
+  // a key that is one of a few (`ride ? 'rideDrivers:geo' : 'onlineDrivers:geo'`): persistent
+  // when every one of them is, each by some pattern
+  const each = shape.alternatives?.map(matching);
+  if (!each?.every((p) => p !== undefined)) return undefined;
+  return `settings['redis-ttl'].persistentKeys ${[...new Set(each.map((p) => `'${p!.pattern}'`))].join(', ')}`;
 }
 
 /** The shape of a key as stored through a client with a `keyPrefix`: the prefix, then the key (runs of `*` as one). */

@@ -37,6 +37,22 @@ export function isBelowJsonRoot(prefix: string): boolean {
 }
 
 /**
+ * `description` with each JSON write whose path is not a literal ({@link KeyAction.rootPathArg})
+ * read as an update of a key that must exist where `belowRoot(pathArg)` says its path is surely
+ * below the root: JSON.SET (and JSON.MERGE, JSON.MSET) "creates the key only at the root path"
+ * and answers "ERR new objects must be created at the root" below it on a missing key
+ * (https://redis.io/docs/latest/commands/json.set/, https://redis.io/docs/latest/commands/json.merge/),
+ * so such a write never creates a key; it writes inside a document that exists, keeping its TTL.
+ * The other actions, and the writes whose path may be the root, are left as they are.
+ * @param belowRoot whether the path at this argument index (of the argv after the command name) is below the root
+ */
+export function jsonWritesBelowRoot(description: CommandDescription, belowRoot: (pathArg: number) => boolean): CommandDescription {
+  if (!description.keys.some((action) => action.rootPathArg !== undefined)) return description;
+  const keys = description.keys.map((action): KeyAction => (action.rootPathArg !== undefined && belowRoot(action.rootPathArg) ? { arg: action.arg, effect: 'modify-if-present', mustExist: true } : action));
+  return keys.every((action, index) => action === description.keys[index]) ? description : { ...description, keys };
+}
+
+/**
  * JSON.SET key path value [NX | XX] (https://redis.io/docs/latest/commands/json.set/): XX writes
  * only where the path exists (never creates the key, nil on a missing one); NX at the root writes
  * only a missing key.

@@ -9,7 +9,7 @@
  */
 import type * as L from 'luaparse';
 import { describeCommand, type CommandArg, type CommandDescription, type KeyAction, type KeyEffect } from '../../semantics/commands.js';
-import { isBelowJsonRoot } from '../../semantics/redis8-types.js';
+import { isBelowJsonRoot, jsonWritesBelowRoot } from '../../semantics/redis8-types.js';
 import { isTooNew } from '../../semantics/versions.js';
 import {
   alwaysStatusReply,
@@ -445,13 +445,10 @@ export abstract class CommandEffects extends Findings {
    * its caller updates a member of a document that exists. Strict mode keeps that one a creation.
    */
   private belowJsonRoot(description: CommandDescription, argNodes: readonly L.Expression[]): CommandDescription {
-    const keys = description.keys.map((action): KeyAction => {
-      if (action.rootPathArg === undefined) return action;
-      const prefix = literalPrefix(argNodes[action.rootPathArg + 1]);
-      if (prefix !== undefined ? !isBelowJsonRoot(prefix) : this.input.strict) return action;
-      return { arg: action.arg, effect: 'modify-if-present', mustExist: true };
+    return jsonWritesBelowRoot(description, (pathArg) => {
+      const prefix = literalPrefix(argNodes[pathArg + 1]);
+      return prefix !== undefined ? isBelowJsonRoot(prefix) : !this.input.strict;
     });
-    return { ...description, keys };
   }
 
   /**
