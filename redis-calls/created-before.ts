@@ -133,7 +133,8 @@ function createdOrSeenBefore(context: AnyContext, write: RedisCall, keyArg: numb
   const key = keyIdOf(context, write, keyArg);
   if (!key) return undefined;
   const fn = enclosingFunction(write.node);
-  const earlier = callsInFunction(context, fn).filter((c) => c.node.range[1] <= write.node.range[0] && c.unit.key !== write.unit.key);
+  // a client's commands and a pass-through facade's, read at the caller (facades.ts)
+  const earlier = callsInFunction(context, fn, true).filter((c) => c.node.range[1] <= write.node.range[0] && c.unit.key !== write.unit.key);
   // the read whose reply, had the key been missing, would have stopped the write (or the awaited
   // call of the helper that made it)
   const seen = seenGuard(context, write, keyArg);
@@ -248,7 +249,7 @@ function writtenInEveryArm(context: AnyContext, creation: RedisCall, write: Redi
     if (isFunctionNode(parent)) return false;
     if (parent.type !== AST_NODE_TYPES.IfStatement || !parent.alternate || parent.test === child || !runsBefore(parent, write.node)) continue;
     const branching = parent;
-    const calls = callsInFunction(context, enclosingFunction(write.node)).filter((c) => c.node.range[0] >= branching.range[0] && c.node.range[1] <= branching.range[1]);
+    const calls = callsInFunction(context, enclosingFunction(write.node), true).filter((c) => c.node.range[0] >= branching.range[0] && c.node.range[1] <= branching.range[1]);
     if (calls.some((c) => removesKey(context, c, key))) return false;
     return [branching.consequent, branching.alternate!].every((arm) => {
       const before = (done: TSESTree.Node): boolean => unconditionalIn(done, arm);
@@ -355,7 +356,7 @@ function deletedOnLaterTurn(context: AnyContext, read: TSESTree.Node, write: Red
   const end = reachOf(read, write.node);
   if (end <= write.node.range[1]) return false;
   const key = keyIdOf(context, write, keyArg);
-  return callsInFunction(context, enclosingFunction(write.node)).some(
+  return callsInFunction(context, enclosingFunction(write.node), true).some(
     (other) =>
       other !== write &&
       other.node.range[0] >= write.node.range[1] &&

@@ -52,6 +52,33 @@ const stats = nodeRedis(`export async function trackEnd(user: string, skipped: b
 }
 `);
 
+// Converge's updateUser: the read, the write and the refresh through the application's helper
+// object (a pass-through facade per command): the HGET found the entry, the EXPIRE follows the HSET
+const facade = ioredis(`const store = {
+  async hget(key: string, field: string) {
+    return await redis.hget(key, field);
+  },
+  async hset(key: string, field: string, value: string) {
+    return await redis.hset(key, field, value);
+  },
+  async expire(key: string, seconds: number) {
+    return await redis.expire(key, seconds);
+  },
+};
+export async function updateUser(doc: string, user: string, block: string) {
+  const existing = await store.hget(\`awareness:\${doc}\`, user);
+  if (!existing) return;
+  await store.hset(\`awareness:\${doc}\`, user, JSON.stringify({ ...JSON.parse(existing), block }));
+  await store.expire(\`awareness:\${doc}\`, 3600);
+}
+export async function updateOther(doc: string, user: string, block: string) {
+  const existing = await store.hget(\`awareness:\${doc}\`, user);
+  if (!existing) console.log('missing');
+  await store.hset(\`awareness:\${doc}\`, user, block);
+  await store.expire(\`awareness:\${doc}\`, 3600);
+}
+`);
+
 // an earlier write on one branch only; an arm that writes the key only under its own condition;
 // an else-if chain
 const branches = ioredis(`export async function a(k: string, x: boolean, y: boolean) {
@@ -120,6 +147,10 @@ describe('incr-needs-expire-on-create: a write after an earlier write of the sam
       [INCR, 'separateRoundTrip', 9, 17],
     ]);
     expect(lint(stats)).toEqual([[INCR, 'separateRoundTrip', 5, 16]]);
+  });
+
+  it('reads a found entry through a pass-through facade; a read whose missing reply does not stop the write stays', () => {
+    expect(lint(facade)).toEqual([[INCR, 'separateRoundTrip', 23, 15]]);
   });
 
   it('keeps reporting a write the earlier write may not have preceded', () => {
