@@ -68,6 +68,16 @@
  * them), and no loop around the write may delete the key after it (the next turn's write would
  * create it anew).
  *
+ * Just created, then refreshed. A creation that keeps the TTL the key had (HINCRBY, HSET, INCR
+ * alone) counts too, for a key the file expires, when its reply is awaited before the write with
+ * only Redis commands awaited in between and an expiry of the key follows the write on every path
+ * (`hincrby(k, 'a', 1); hincrby(k, 'b', 1); expire(k, DAY)`: {@link keptUntilRefresh}): the write
+ * recreates the key only if its TTL ran out within those round trips, and the refresh treats that
+ * key as it treats the creation's (of any TTL: one <= 0 deletes both). "On every path" includes an
+ * `if` / `else` each arm of which writes the key under no further condition ({@link
+ * writtenInEveryArm}). Reads, creations and deletions may be a pass-through facade's commands, read
+ * at the caller (facades.ts), as found-record.ts reads them.
+ *
  * A creation without TTL is itself reported (set-requires-ttl-or-keepttl's `setWithoutTtl`, this
  * rule's `noExpiry`): the write after it adds no leak of its own, and the fix is at the creation.
  *
