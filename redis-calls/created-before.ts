@@ -68,6 +68,16 @@
  * them), and no loop around the write may delete the key after it (the next turn's write would
  * create it anew).
  *
+ * Just created, then refreshed. A creation that keeps the TTL the key had (HINCRBY, HSET, INCR
+ * alone) counts too, for a key the file expires, when its reply is awaited before the write with
+ * only Redis commands awaited in between and an expiry of the key follows the write on every path
+ * (`hincrby(k, 'a', 1); hincrby(k, 'b', 1); expire(k, DAY)`: {@link keptUntilRefresh}): the write
+ * recreates the key only if its TTL ran out within those round trips, and the refresh treats that
+ * key as it treats the creation's (of any TTL: one <= 0 deletes both). "On every path" includes an
+ * `if` / `else` each arm of which writes the key under no further condition ({@link
+ * writtenInEveryArm}). Reads, creations and deletions may be a pass-through facade's commands, read
+ * at the caller (facades.ts), as found-record.ts reads them.
+ *
  * A creation without TTL is itself reported (set-requires-ttl-or-keepttl's `setWithoutTtl`, this
  * rule's `noExpiry`): the write after it adds no leak of its own, and the fix is at the creation.
  *
@@ -133,7 +143,8 @@ function createdOrSeenBefore(context: AnyContext, write: RedisCall, keyArg: numb
   const key = keyIdOf(context, write, keyArg);
   if (!key) return undefined;
   const fn = enclosingFunction(write.node);
-  const earlier = callsInFunction(context, fn).filter((c) => c.node.range[1] <= write.node.range[0] && c.unit.key !== write.unit.key);
+  // a client's commands and a pass-through facade's, read at the caller (facades.ts)
+  const earlier = callsInFunction(context, fn, true).filter((c) => c.node.range[1] <= write.node.range[0] && c.unit.key !== write.unit.key);
   // the read whose reply, had the key been missing, would have stopped the write (or the awaited
   // call of the helper that made it)
   const seen = seenGuard(context, write, keyArg);
@@ -156,7 +167,7 @@ function createdOrSeenBefore(context: AnyContext, write: RedisCall, keyArg: numb
     }
     if (!actions.every((a) => EFFECTS_THAT_LEAVE_THE_KEY.has(a.effect) && !a.mayDelete)) return undefined;
     if (runsBefore(other.node, write.node)) {
-      if (freshEnough(context, other, write, keyArg, keyExpiredInFile)) return other;
+      if (freshEnough(context, other, write, keyArg, keyExpiredInFile) || keptUntilRefresh(context, other, write, keyArg)) return other;
       // not fresh (HSET keeps a TTL about to run out), but the key stays: the read before it saw
       // the key, and a refresh after the write covers both (`hset(k, 'a', 1); hset(k, 'b', 2);
       // expire(k, 60)` after the read)
@@ -165,6 +176,9 @@ function createdOrSeenBefore(context: AnyContext, write: RedisCall, keyArg: numb
     }
     const read = warmUpBefore(context, other, write, keyArg);
     if (read && !keyExpiredInFile() && sameKeyUntil(context, read.node, write, keyArg)) return other;
+    // written in every arm of an `if` / `else` that runs before the write (`if (buy) { hincrby(k,
+    // 'bought', n); ... } else { hincrby(k, 'sold', n); ... }`)
+    if (writtenInEveryArm(context, other, write, keyArg, keyExpiredInFile)) return other;
     // a creation on one branch leaves the key missing on the other: look further back
   }
   return seen && seen.node !== seen.read.node ? reachedSeen() : undefined;
@@ -178,12 +192,19 @@ function createdOrSeenBefore(context: AnyContext, write: RedisCall, keyArg: numb
  * application's own work (a job's handler, a reply sent) is a new step of its life, such as a
  * status going from active to completed, where its retention TTL belongs: it is judged on its own.
  */
-function freshEnough(context: AnyContext, creation: RedisCall, write: RedisCall, keyArg: number, keyExpiredInFile: () => boolean): boolean {
+function freshEnough(
+  context: AnyContext,
+  creation: RedisCall,
+  write: RedisCall,
+  keyArg: number,
+  keyExpiredInFile: () => boolean,
+  before: (done: TSESTree.Node) => boolean = (done) => runsBefore(done, write.node),
+): boolean {
   const fn = enclosingFunction(write.node);
   if (!sameKeyUntil(context, creation.node, write, keyArg)) return false;
   if (!keyExpiredInFile()) {
     const done = awaitOf(context, creation, write, fn);
-    return done !== undefined && runsBefore(done, write.node) && !otherAwaitBetween(context, done, write, fn);
+    return done !== undefined && before(done) && !otherAwaitBetween(context, done, write, fn);
   }
   // the creation must restart the key's TTL: SET ... NX EX, INCR or HSET on a key already there
   // keep the TTL it had, which may be about to run out (the stale window)
@@ -193,7 +214,124 @@ function freshEnough(context: AnyContext, creation: RedisCall, write: RedisCall,
   );
   if (!restarts && expiryAfterInUnit(context, creation, creation.description.keys[0]?.arg ?? 0)?.description.keys.some((a) => a.effect === 'set-ttl') !== true) return false;
   const done = awaitOf(context, creation, write, fn);
-  return done !== undefined && runsBefore(done, write.node) && !otherAwaitBetween(context, done, write, fn);
+  return done !== undefined && before(done) && !otherAwaitBetween(context, done, write, fn);
+}
+
+/**
+ * Whether the key an earlier write of the same flow left there (`creation`, which may keep a TTL
+ * about to run out: HINCRBY, HSET on a hash that exists) is there when `write` runs, or given a
+ * TTL again right after it: the creation's reply is awaited before the write with only Redis round
+ * trips in between (reserved-counter.ts's window: an `await job()` could outlast the TTL), the
+ * key's variables unchanged and no later turn of the write's loop deleting it, and an expiry of the
+ * key follows the write on every path ({@link refreshedAfter}; of any duration: it treats the
+ * key the creation left as it treats the one the write may recreate).
+ * The write then recreates the key only if its TTL ran out within those few round trips, and the
+ * refresh gives it one again; only a crash in that same moment leaves it without, the crash that
+ * leaves the creation's own key without TTL, which is reported at the creation.
+ * @param before whether the creation's `await` runs before the write on every path
+ */
+function keptUntilRefresh(
+  context: AnyContext,
+  creation: RedisCall,
+  write: RedisCall,
+  keyArg: number,
+  before: (done: TSESTree.Node) => boolean = (done) => runsBefore(done, write.node),
+): boolean {
+  const fn = enclosingFunction(write.node);
+  if (!sameKeyUntil(context, creation.node, write, keyArg) || deletedOnLaterTurn(context, creation.node, write, keyArg)) return false;
+  const done = awaitOf(context, creation, write, fn);
+  return done !== undefined && before(done) && !otherAwaitBetween(context, done, write, fn) && refreshedAfter(context, write, keyArg, true);
+}
+
+/**
+ * Whether `write`'s key is written in every arm of an `if` / `else` that holds `creation` and runs
+ * before the write on every path: each arm writes the key, leaving it there, in a statement under
+ * no further branch, loop, `try` or callback of the arm (its `await` too), that write fresh enough
+ * ({@link freshEnough}) or kept until a refresh ({@link keptUntilRefresh}); and no command of the
+ * `if` deletes or empties the key. An `else if` arm, or an arm that writes the key only under a
+ * condition of its own, does not count.
+ */
+function writtenInEveryArm(context: AnyContext, creation: RedisCall, write: RedisCall, keyArg: number, keyExpiredInFile: () => boolean): boolean {
+  const key = keyIdOf(context, write, keyArg);
+  if (!key) return false;
+  let child: TSESTree.Node = creation.node;
+  for (let parent: TSESTree.Node | undefined = child.parent; parent; child = parent, parent = parent.parent) {
+    if (isFunctionNode(parent)) return false;
+    if (parent.type !== AST_NODE_TYPES.IfStatement || !parent.alternate || parent.test === child || !runsBefore(parent, write.node)) continue;
+    const branching = parent;
+    const calls = callsInFunction(context, enclosingFunction(write.node), true).filter((c) => c.node.range[0] >= branching.range[0] && c.node.range[1] <= branching.range[1]);
+    if (calls.some((c) => removesKey(context, c, key))) return false;
+    return [branching.consequent, branching.alternate!].every((arm) => {
+      const before = (done: TSESTree.Node): boolean => unconditionalIn(done, arm);
+      return calls.some(
+        (c) =>
+          c.node.range[0] >= arm.range[0] &&
+          c.node.range[1] <= arm.range[1] &&
+          c.unit.key !== write.unit.key &&
+          leavesKey(context, c, key) &&
+          unconditionalIn(c.node, arm) &&
+          (freshEnough(context, c, write, keyArg, keyExpiredInFile, before) || keptUntilRefresh(context, c, write, keyArg, before)),
+      );
+    });
+  }
+  return false;
+}
+
+/** Whether `node` runs whenever `arm` (a branch of an `if`) does: between them only blocks and the wrappers a statement holds its call in. */
+function unconditionalIn(node: TSESTree.Node, arm: TSESTree.Node): boolean {
+  for (let child: TSESTree.Node = node; child !== arm; child = child.parent!) {
+    const parent = child.parent;
+    if (!parent || !(parent.range[0] >= arm.range[0] && parent.range[1] <= arm.range[1])) return false;
+    if (
+      parent.type !== AST_NODE_TYPES.BlockStatement &&
+      parent.type !== AST_NODE_TYPES.AwaitExpression &&
+      parent.type !== AST_NODE_TYPES.ExpressionStatement &&
+      parent.type !== AST_NODE_TYPES.VariableDeclarator &&
+      parent.type !== AST_NODE_TYPES.VariableDeclaration &&
+      parent.type !== AST_NODE_TYPES.TSAsExpression &&
+      parent.type !== AST_NODE_TYPES.TSNonNullExpression
+    ) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/** The actions of `call` that write the key identified by `key` (reads aside). */
+function writesOf(context: AnyContext, call: RedisCall, key: string) {
+  return call.description.keys.filter((a) => a.effect !== 'read' && keyIdOf(context, call, a.arg) === key);
+}
+
+/** Whether `call` writes the key `key` and leaves it there (`EFFECTS_THAT_LEAVE_THE_KEY`, never emptying it). */
+function leavesKey(context: AnyContext, call: RedisCall, key: string): boolean {
+  const actions = writesOf(context, call, key);
+  return actions.length > 0 && actions.every((a) => EFFECTS_THAT_LEAVE_THE_KEY.has(a.effect) && !a.mayDelete);
+}
+
+/**
+ * Whether `call` may delete or empty the key `key`: a script or a command on the whole database,
+ * DEL, an HDEL that may take the last field, an expiry whose TTL is no known positive duration
+ * sent as its own round trip (the backward search of {@link createdBefore} ends at those too).
+ */
+function removesKey(context: AnyContext, call: RedisCall, key: string): boolean {
+  if (MAY_DELETE_UNNAMED_KEYS.has(call.command)) return true;
+  const actions = writesOf(context, call, key);
+  if (actions.length === 0) return false;
+  if (actions.every((a) => TTL_ONLY_EFFECTS.has(a.effect))) return call.unit.kind === 'single' && !actions.every((a) => a.effect === 'keep-ttl' || positiveDuration(context, call));
+  return !actions.every((a) => EFFECTS_THAT_LEAVE_THE_KEY.has(a.effect) && !a.mayDelete);
+}
+
+/**
+ * Whether an expiry of `write`'s key follows the write as its own round trip and runs whenever the
+ * write does (`await redis.hset(k, ...); await redis.expire(k, TTL)`, not under an `if`, no exit or
+ * handled failure between them), with a known positive duration unless `anyDuration`.
+ * @param anyDuration whether any TTL counts: after an earlier write of the key the refresh treats
+ *   the key either write left alike (a TTL <= 0 deletes both, a rejected one leaves both), so the
+ *   later write adds nothing to the earlier one's finding
+ */
+function refreshedAfter(context: AnyContext, write: RedisCall, keyArg: number, anyDuration = false): boolean {
+  const refresh = expiryInLaterRoundTrip(context, write, keyArg);
+  return refresh !== undefined && (anyDuration || positiveDuration(context, refresh)) && alwaysAfter(context, write.node, refresh.node);
 }
 
 /**
@@ -211,10 +349,7 @@ function seenJustBefore(context: AnyContext, seen: SeenRead, write: RedisCall, k
   const done = helper ? awaitedAt(read) : awaitOf(context, seen.read, write, fn);
   if (done === undefined || !runsBefore(done, write.node)) return false;
   if (deletedOnLaterTurn(context, read, write, keyArg)) return false;
-  const refreshed = (): boolean => {
-    const refresh = expiryInLaterRoundTrip(context, write, keyArg);
-    return refresh !== undefined && positiveDuration(context, refresh) && alwaysAfter(context, write.node, refresh.node);
-  };
+  const refreshed = (): boolean => refreshedAfter(context, write, keyArg);
   // other work in between (a database query, a job): the key may be gone by the write, expired or
   // deleted by that work; only a refresh right after the write gives a key recreated then its TTL again
   if (otherAwaitBetween(context, done, write, fn)) return keyExpiredInFile() && refreshed();
@@ -231,7 +366,7 @@ function deletedOnLaterTurn(context: AnyContext, read: TSESTree.Node, write: Red
   const end = reachOf(read, write.node);
   if (end <= write.node.range[1]) return false;
   const key = keyIdOf(context, write, keyArg);
-  return callsInFunction(context, enclosingFunction(write.node)).some(
+  return callsInFunction(context, enclosingFunction(write.node), true).some(
     (other) =>
       other !== write &&
       other.node.range[0] >= write.node.range[1] &&

@@ -35,6 +35,16 @@
  *   decrement's path reads the reservation's reply (`if (count > limit)`, or an early exit before
  *   it: `if (count <= limit) return;`): the correction of a reservation that went over the limit.
  *
+ * Released in `finally`. For a key the file never expires (nothing in it gives the key a TTL), a
+ * decrement in the `finally` of a `try` whose first statement is the increment of the same key
+ * (`try { await redis.incr(k); await work(); } finally { await redis.decr(k); }`) undoes that
+ * increment whenever the `try` ran past it, however long the work took: a key without TTL cannot
+ * run out meanwhile, and the counter's lifetime (no TTL) is the increment's finding. The
+ * `finally` runs without the increment only when the increment itself failed, a failed round trip
+ * of the same connection the decrement then uses. With a key the file expires, the work can
+ * outlast its TTL and the decrement recreate it: still reported, as is a decrement in a `catch`
+ * or after an increment that is not the `try`'s first statement (what ran before it may throw).
+ *
  * Not a compensating decrement, and still reported: a release in another function (`acquire`
  * INCRs, `release` DECRs: the two run apart, and a release after the window ended recreates the
  * key at -1 without TTL), a decrement in a callback (`socket.on('close', ...)`), after an `await`
@@ -59,7 +69,7 @@ import { alwaysExits, encloses, enclosingFunction, findVariable, unwrap, walk, t
  * `undefined` for any other write, and for a call that is no decrement.
  * @param decrement the write that would create the key at argument `keyArg` without TTL
  */
-export function reservationCompensated(context: AnyContext, decrement: RedisCall, keyArg: number): RedisCall | undefined {
+export function reservationCompensated(context: AnyContext, decrement: RedisCall, keyArg: number, keyExpiredInFile: () => boolean = () => true): RedisCall | undefined {
   if (!isDecrement(decrement)) return undefined;
   const key = keyIdOf(context, decrement, keyArg);
   if (!key) return undefined;
@@ -73,9 +83,40 @@ export function reservationCompensated(context: AnyContext, decrement: RedisCall
     const action = other.description.keys.find((a) => keyIdOf(context, other, a.arg) === key && (a.effect === 'delete' || EFFECTS_THAT_LEAVE_THE_KEY.has(a.effect)));
     if (!action) continue;
     if (action.effect === 'delete') return undefined;
-    return compensates(context, decrement, other, action.arg, action.effect, fn) ? other : undefined;
+    return compensates(context, decrement, other, action.arg, action.effect, fn) || releasedInFinally(context, decrement, other, keyExpiredInFile) ? other : undefined;
   }
   return undefined;
+}
+
+/** Counter commands that add to their key (by a positive or unknown amount, {@link isDecrement} aside). */
+const INCREMENTS = new Set(['INCR', 'INCRBY', 'INCRBYFLOAT']);
+
+/**
+ * Whether `decrement` releases, in a `finally`, the reservation its `try` opens with, for a key
+ * the file never expires (see "Released in `finally`" in the module comment): the reservation, an
+ * increment sent alone and awaited, is the first statement of the `try` block, the decrement sits
+ * under no branch, loop or callback in that `try`'s `finally`, and no variable of the key is
+ * assigned in between.
+ */
+function releasedInFinally(context: AnyContext, decrement: RedisCall, reservation: RedisCall, keyExpiredInFile: () => boolean): boolean {
+  if (reservation.unit.kind !== 'single' || !INCREMENTS.has(reservation.command) || isDecrement(reservation)) return false;
+  let statement: TSESTree.Node = reservation.node;
+  while (statement.parent && (statement.parent.type === AST_NODE_TYPES.AwaitExpression || statement.parent.type === AST_NODE_TYPES.ExpressionStatement || isWrapper(statement.parent))) {
+    statement = statement.parent;
+  }
+  const block = statement.parent;
+  const attempt = block?.parent;
+  if (statement.type !== AST_NODE_TYPES.ExpressionStatement || block?.type !== AST_NODE_TYPES.BlockStatement || block.body[0] !== statement) return false;
+  if (attempt?.type !== AST_NODE_TYPES.TryStatement || attempt.block !== block || !attempt.finalizer) return false;
+  const finalizer = attempt.finalizer;
+  for (let node: TSESTree.Node = decrement.node; node !== finalizer; node = node.parent!) {
+    const parent = node.parent;
+    if (!parent || !encloses(finalizer, parent)) return false;
+    if (parent !== finalizer && parent.type !== AST_NODE_TYPES.AwaitExpression && parent.type !== AST_NODE_TYPES.ExpressionStatement && !isWrapper(parent)) return false;
+  }
+  const keyNode = decrement.argNodes[0];
+  if (keyNode && keyAssignedBetween(context, keyNode, reservation.node.range[1], decrement.node.range[0])) return false;
+  return !keyExpiredInFile();
 }
 
 /** Whether `decrement` is a compensating decrement of `reservation` (the conditions of the module comment). */

@@ -23,6 +23,7 @@ import { helperOf, sameKeyThroughCall, type Helper } from './helper-read.js';
 import { keyIdOf } from './key-id.js';
 import { awaitsOnlyRedis } from './redis-waits.js';
 import { redisCallsOf } from './index.js';
+import { facadeCallsOf } from './facades.js';
 import type { RedisCall } from './normalize.js';
 import { enclosingFunction, encloses, findVariable, unwrap, walk, type AnyContext, type FunctionLike } from './static.js';
 
@@ -166,7 +167,8 @@ export function seenGuard(context: AnyContext, write: RedisCall, keyArg: number)
       ? missingKeyReplies(call.command)
       : undefined;
   const stand = (node: TSESTree.CallExpression): Stand | undefined => {
-    for (const call of redisCallsOf(context, node)) {
+    // a client's read, or a pass-through facade's read at the caller (`await this.redis.hget(k, f)`: facades.ts)
+    for (const call of [...redisCallsOf(context, node), ...facadeCallsOf(context, node)]) {
       const missing = direct(call);
       if (missing) return { read: call, node, missing };
     }

@@ -326,7 +326,7 @@ export default createRule<Options, MessageIds>({
           if (fieldsCovered && atomic) continue;
           if (exemption(context, call, creation.keyNode, options)) continue;
           // a decrement of a counter the same function reserved moments before (redis-calls/reserved-counter.ts)
-          if (!inUnit && reservationCompensated(context, call, keyArg)) continue;
+          if (!inUnit && reservationCompensated(context, call, keyArg, () => keyExpiredInFile(creation))) continue;
           // a refund kept at zero or above, of a counter the file charges with a TTL (redis-calls/clamped-refund.ts)
           if (!inUnit && clampedRefund(context, call)) continue;
           // a write of a key the same function created moments before on every path (redis-calls/created-before.ts)
