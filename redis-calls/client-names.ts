@@ -3,13 +3,15 @@
  * name (`settings['redis-ttl'].clientNames`, or a weak default name such as `client` in a file
  * that imports a client or in a class whose name matches), and such a verdict says it rests on a
  * name (`byName`); a variable holding a `multi()` / `pipeline()` call is that batch; a global the
- * file never imports gets its library from the host's package.
+ * file never imports, or a member other code stores a client in (`req.redisClient`), gets its
+ * library from the package.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { type ReceiverKind, UNKNOWN, clientVerdict } from './client-facts.js';
 import { memberKeyName } from './client-syntax.js';
 import type { ClientDetector } from './clients.js';
-import { globalClientLibrary } from './global-clients.js';
+import { globalClientLibrary, memberClientLibrary } from './global-clients.js';
+import type { ImportedModule } from './modules.js';
 import { ownerName } from './member-owner.js';
 import { findVariable, isCallOnItself, unwrap } from './static.js';
 
@@ -28,9 +30,13 @@ export function nameVerdict(detector: ClientDetector, node: TSESTree.Node): Rece
   // that batch, whatever the call's receiver is read as (`this` of a class extending the client)
   const batch = bare.type === AST_NODE_TYPES.Identifier ? storedBatch(detector, bare) : undefined;
   const verdict = verdictByName(detector, name, 'its name', batch, ownerName(bare));
-  // a global the file never imports (the host's `redis`, `globalThis.redis`): its package tells its library
-  const global = verdict.redis && verdict.flavor === 'unknown' ? globalClientLibrary(detector.contextOf, node, (module, value) => (module ? detector.detectorOf(module) : detector).classify(value)) : undefined;
-  return global && verdict.redis ? { ...verdict, flavor: global.flavor, why: `${verdict.why}, ${global.why}` } : verdict;
+  if (!verdict.redis || verdict.flavor !== 'unknown') return verdict;
+  // a global the file never imports (the host's `redis`, `globalThis.redis`), or a member other
+  // code stores a client in (`req.redisClient`): its package tells its library
+  const judge = (module: ImportedModule | undefined, value: TSESTree.Node): ReceiverKind => (module ? detector.detectorOf(module) : detector).classify(value);
+  const strong = (member: string): boolean => detector.settingsOf.clientNames.some((pattern) => pattern.regex.test(member));
+  const told = globalClientLibrary(detector.contextOf, node, judge) ?? memberClientLibrary(detector.contextOf, node, strong, judge);
+  return told ? { ...verdict, flavor: told.flavor, why: `${verdict.why}, ${told.why}` } : verdict;
 }
 
 /**

@@ -20,11 +20,13 @@
  * A receiver whose client is decided (made by a constructor or factory of a package, imported,
  * typed by a client package's type) keeps its client's syntax, and so does a global (`redis`,
  * `global.redis`: the application's own client, stored there by its own code, never one handed to
- * an adapter) and a call whose options no client reads as written (`{ Ex: 60 }`).
+ * an adapter), a member whose library the package tells (`req.redisClient`, stored by the
+ * application's own middleware: `global-clients.ts`) and a call whose options no client reads as
+ * written (`{ Ex: 60 }`).
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { ClientFlavor, ReceiverKind } from './client-facts.js';
-import { globalName } from './global-clients.js';
+import { libraryToldByPackage } from './global-clients.js';
 import { NODE_REDIS_SET_OPTIONS, SET_TOKENS, UPSTASH_SET_OPTIONS } from './option-checks.js';
 import { propertyName, resolveConstExpression, staticValue, type AnyContext } from './static.js';
 
@@ -48,7 +50,7 @@ export function undecidedDialect(
   args: readonly TSESTree.CallExpressionArgument[],
 ): ClientFlavor | undefined {
   if (!receiver.redis || !receiver.byName || receiver.flavor !== fileFlavor || !DIALECTS.has(flavor)) return undefined;
-  if (globalName(context, object) !== undefined) return undefined;
+  if (libraryToldByPackage(context, object)) return undefined;
   const optionsAt = command === 'SET' ? 2 : command === 'GETEX' ? 1 : undefined;
   const options = optionsAt === undefined ? undefined : args[optionsAt];
   if (!options || options.type === AST_NODE_TYPES.SpreadElement) return undefined;

@@ -25,6 +25,12 @@
  *   command method, `defineCommand()` or a `...Stream()` scan is ioredis (`pipeline()` is no
  *   evidence: @upstash/redis has one too).
  *
+ * A **member** a package stores a client in is read the same way (`req.redisClient` of an Express
+ * handler, `ctx.redis`, `app.locals.redis`: a member of an object that is not `this`, whose name
+ * matches a `clientNames` pattern, not a weak default name): the package's assignments to that
+ * member of any object (`req.redisClient = await getRedisClient()` in the middleware that attaches
+ * it) and the calls on it in one client's syntax tell its library ({@link memberClientLibrary}).
+ *
  * One library from all of them is the global's; none, or more than one, leaves it unknown (the
  * call's own shape then guesses, as before, and nothing the client would drop is reported).
  * ioredis-style tokens (`set(k, v, 'EX', 60)`) are no evidence: on node-redis 4 they are the very
@@ -69,11 +75,14 @@ const LIBRARY_NAMES: Partial<Record<ClientFlavor, string>> = { ioredis: 'an iore
  */
 export type ValueJudge = (module: ImportedModule | undefined, value: TSESTree.Node) => ReceiverKind;
 
-/** Verdicts per linted file (its program) and global name. */
+/** Where a package stores a client that files read by name: a global, or a member of other objects. */
+type Store = { kind: 'global' | 'member'; name: string };
+
+/** Verdicts per linted file (its program) and store (`global:redis`, `member:redisClient`). */
 const verdicts = new WeakMap<TSESTree.Program, Map<string, GlobalClientLibrary | undefined>>();
-/** What each module read from disk (its program) shows per global name: library -> evidence. */
+/** What each module read from disk (its program) shows per store: library -> evidence. */
 const moduleEvidence = new WeakMap<TSESTree.Program, Map<string, ReadonlyMap<ClientFlavor, string>>>();
-/** Per package root and global name, the files that name it ({@link filesNaming}). */
+/** Per package root and store, the files that name it ({@link filesNaming}). */
 const naming = new Map<string, { at: number; paths: readonly string[] }>();
 /** Globals being looked up (`global.redis = redis` would ask again): unknown meanwhile. */
 const inProgress = new Set<string>();
@@ -126,50 +135,91 @@ function aliasedGlobal(context: AnyContext, id: TSESTree.Identifier): string | u
  */
 export function globalClientLibrary(context: AnyContext, receiver: TSESTree.Node, judge: ValueJudge): GlobalClientLibrary | undefined {
   const name = globalName(context, receiver);
-  if (name === undefined) return undefined;
+  return name === undefined ? undefined : storeLibrary(context, { kind: 'global', name }, judge);
+}
+
+/**
+ * The member of another object `receiver` is, when it is one a package may store a client in
+ * (see the module comment): `redisClient` of `req.redisClient`, `redis` of `ctx.state.redis`; not a
+ * member of `this` (its class says what it holds), of `super` nor of the global object (a global).
+ */
+export function memberName(context: AnyContext, receiver: TSESTree.Node): string | undefined {
+  const bare = unwrap(receiver);
+  if (bare.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+  const object = unwrap(bare.object);
+  if (object.type === AST_NODE_TYPES.ThisExpression || object.type === AST_NODE_TYPES.Super || isGlobalObject(context, object)) return undefined;
+  return propertyName(bare.property, bare.computed);
+}
+
+/**
+ * The client library of the member `receiver` (`req.redisClient`), when its name matches a
+ * `clientNames` pattern (`strong`) and the files of the linted file's package store one library's
+ * client in that member of any object, or call it in one library's syntax (see the module
+ * comment); `undefined` otherwise. Reads files from disk; never throws.
+ */
+export function memberClientLibrary(context: AnyContext, receiver: TSESTree.Node, strong: (name: string) => boolean, judge: ValueJudge): GlobalClientLibrary | undefined {
+  const name = memberName(context, receiver);
+  return name === undefined || !strong(name) ? undefined : storeLibrary(context, { kind: 'member', name }, judge);
+}
+
+/**
+ * Whether the package told the library of `receiver`'s store: a global, or a member whose library
+ * {@link memberClientLibrary} found for the linted file. The call's own syntax must not overrule it.
+ */
+export function libraryToldByPackage(context: AnyContext, receiver: TSESTree.Node): boolean {
+  if (globalName(context, receiver) !== undefined) return true;
+  const name = memberName(context, receiver);
+  return name !== undefined && verdicts.get(context.sourceCode.ast)?.get(`member:${name}`) !== undefined;
+}
+
+/** The library of `store` for the linted file, cached per file and store. */
+function storeLibrary(context: AnyContext, store: Store, judge: ValueJudge): GlobalClientLibrary | undefined {
   const program = context.sourceCode.ast;
-  let byName = verdicts.get(program);
-  if (!byName) verdicts.set(program, (byName = new Map()));
-  if (byName.has(name)) return byName.get(name);
+  let byStore = verdicts.get(program);
+  if (!byStore) verdicts.set(program, (byStore = new Map()));
+  const id = `${store.kind}:${store.name}`;
+  if (byStore.has(id)) return byStore.get(id);
   const file = context.physicalFilename ?? context.filename;
-  const key = `${file}\0${name}`;
+  const key = `${file}\0${id}`;
   if (inProgress.has(key)) return undefined;
   inProgress.add(key);
   try {
-    const value = fromPackage(context, name, file, judge);
-    byName.set(name, value);
+    const value = fromPackage(context, store, file, judge);
+    byStore.set(id, value);
     return value;
   } finally {
     inProgress.delete(key);
   }
 }
 
-/** The library the linted file (as linted) and the other files of its package (as on disk) show for the global `name`. */
-function fromPackage(context: AnyContext, name: string, file: string | undefined, judge: ValueJudge): GlobalClientLibrary | undefined {
+/** The library the linted file (as linted) and the other files of its package (as on disk) show for `store`. */
+function fromPackage(context: AnyContext, store: Store, file: string | undefined, judge: ValueJudge): GlobalClientLibrary | undefined {
   const own = file && isAbsolute(file) ? resolve(file) : undefined;
   const root = own ? packageOf(own)?.root : undefined;
   const found = new Map<ClientFlavor, string>();
   const add = (evidence: ReadonlyMap<ClientFlavor, string>): void => {
     for (const [flavor, where] of evidence) if (!found.has(flavor)) found.set(flavor, where);
   };
-  add(evidenceIn(context, name, own && root ? relative(root, own) : 'this file', undefined, judge));
-  for (const path of root && own ? filesNaming(root, name, own) : []) {
+  add(evidenceIn(context, store, own && root ? relative(root, own) : 'this file', undefined, judge));
+  for (const path of root && own ? filesNaming(root, store, own) : []) {
     if (found.size > 1) return undefined;
     if (path === own) continue;
     const module = loadModule(context, specifierOf(own!, path));
     if (!module) continue;
-    let byName = moduleEvidence.get(module.program);
-    if (!byName) moduleEvidence.set(module.program, (byName = new Map()));
-    let evidence = byName.get(name);
+    let byStore = moduleEvidence.get(module.program);
+    if (!byStore) moduleEvidence.set(module.program, (byStore = new Map()));
+    const id = `${store.kind}:${store.name}`;
+    let evidence = byStore.get(id);
     if (!evidence) {
-      evidence = evidenceIn(moduleContext(context, module), name, relative(root!, path), module, judge);
-      byName.set(name, evidence);
+      evidence = evidenceIn(moduleContext(context, module), store, relative(root!, path), module, judge);
+      byStore.set(id, evidence);
     }
     add(evidence);
   }
   if (found.size !== 1) return undefined;
   const [flavor, evidence] = [...found][0]!;
-  return { flavor, why: `a global the package uses as ${LIBRARY_NAMES[flavor] ?? 'a'} client (${evidence})` };
+  const what = store.kind === 'global' ? 'a global' : `a member (\`.${store.name}\`)`;
+  return { flavor, why: `${what} the package uses as ${LIBRARY_NAMES[flavor] ?? 'a'} client (${evidence})` };
 }
 
 /**
@@ -179,12 +229,12 @@ function fromPackage(context: AnyContext, name: string, file: string | undefined
  * every file of a package with a global client asks, and reading every file's text for each would
  * cost the package's size times theirs.
  */
-function filesNaming(root: string, name: string, from: string): readonly string[] {
-  const key = `${root}\0${name}`;
+function filesNaming(root: string, store: Store, from: string): readonly string[] {
+  const key = `${root}\0${store.kind}:${store.name}`;
   const now = Date.now();
   const cached = naming.get(key);
   if (cached && now - cached.at < LISTING_TTL_MS) return cached.paths;
-  const mayShow = libraryTextFilter(name);
+  const mayShow = libraryTextFilter(store.name);
   const paths: string[] = [];
   for (const path of packageFiles(root) ?? []) {
     const text = readModule(from, specifierOf(from, path))?.entry.text;
@@ -198,12 +248,14 @@ function filesNaming(root: string, name: string, from: string): readonly string[
 const STORING = new Set(['=', '??=', '||=']);
 
 /**
- * The libraries the module of `context` shows for the global `name`, each with its first evidence
+ * The libraries the module of `context` shows for `store` (a global or a member name), each with its first evidence
  * (`where`: the module's path, for messages; `module`: the module, `undefined` for the linted file;
  * `judge`: what a value of a module is).
  */
-function evidenceIn(context: AnyContext, name: string, where: string, module: ImportedModule | undefined, judge: ValueJudge): ReadonlyMap<ClientFlavor, string> {
+function evidenceIn(context: AnyContext, store: Store, where: string, module: ImportedModule | undefined, judge: ValueJudge): ReadonlyMap<ClientFlavor, string> {
   const found = new Map<ClientFlavor, string>();
+  const name = store.name;
+  const names = (node: TSESTree.Node): boolean => (store.kind === 'global' ? globalName(context, node) : memberName(context, node)) === name;
   const stored = (value: TSESTree.Node, written: string): void => {
     const verdict = storedValue(context, module, value, judge);
     if (verdict.redis && !verdict.byName && verdict.flavor !== 'unknown') note(found, verdict.flavor, `\`${written}\` in ${where}`);
@@ -211,15 +263,15 @@ function evidenceIn(context: AnyContext, name: string, where: string, module: Im
   walk(context, context.sourceCode.ast, (node) => {
     if (node.type === AST_NODE_TYPES.AssignmentExpression && STORING.has(node.operator)) {
       const target = unwrap(node.left);
-      if (target.type === AST_NODE_TYPES.MemberExpression && globalName(context, target) === name) stored(node.right, `${context.sourceCode.getText(node.left)} ${node.operator} ...`);
+      if (target.type === AST_NODE_TYPES.MemberExpression && names(target)) stored(node.right, `${context.sourceCode.getText(node.left)} ${node.operator} ...`);
       return;
     }
     if (node.type !== AST_NODE_TYPES.CallExpression) return;
     const callee = unwrap(node.callee);
     // Object.assign(global, { redis: createClient() })
-    const assigned = objectAssignedGlobal(context, node, name);
+    const assigned = store.kind === 'global' ? objectAssignedGlobal(context, node, name) : undefined;
     if (assigned) stored(assigned, `Object.assign(${context.sourceCode.getText(node.arguments[0]!)}, { ${name}: ... })`);
-    if (callee.type !== AST_NODE_TYPES.MemberExpression || globalName(context, callee.object) !== name) return;
+    if (callee.type !== AST_NODE_TYPES.MemberExpression || !names(callee.object)) return;
     const method = propertyName(callee.property, callee.computed);
     if (method === undefined) return;
     const flavor = syntaxFlavor(method, node);
