@@ -97,7 +97,13 @@ type Entry =
   /** property `property` of the caller's options object at `index` (`opts.ex`: `option-arms.ts`) */
   | { from: 'option'; index: number; property: string }
   /** the facade's own value (`'EX'`, `60`, a field name); its node when the caller's file holds it */
-  | { from: 'fixed'; value: CommandArg; node: TSESTree.Node | undefined };
+  | { from: 'fixed'; value: CommandArg; node: TSESTree.Node | undefined }
+  /**
+   * an expiry option the facade builds from its optional parameter at `index` (`{ EX: ttl }` with
+   * `ttl?: number`), which the client drops when it is `undefined` (`normalize.ts` may-be-undefined):
+   * `option` and the caller's argument when the caller passes one, nothing when it leaves it out
+   */
+  | { from: 'optional-option'; index: number; option: string };
 
 /** The argv entries an option object literal stands for (`normalize.ts` optionObjectArgv). */
 type OptionArgv = ReturnType<typeof optionObjectArgv>;
@@ -641,7 +647,47 @@ function readFacade(context: AnyContext, fn: FunctionLike, forwarded: RedisCall,
     if (j === last && node && unwrap(node).type === AST_NODE_TYPES.Identifier && findVariable(context, unwrap(node) as TSESTree.Identifier)?.defs[0]?.type === 'Parameter') return;
     entries.push({ from: 'fixed', value: forwarded.args[j], node });
   });
+  entries.push(...optionalOptions(context, fn, forwarded));
   return { forwarded, entries, keyArgs: new Set(keyArgs.keys()), context, named };
+}
+
+/**
+ * The expiry options of the forwarded call that the client drops because their value may be
+ * `undefined`, when that value is an optional parameter of the facade `fn` as it is (`setString(key,
+ * value, ttl?) { client.set(k, value, { EX: ttl }) }`): the caller's argument decides, so each is
+ * read at the caller (sent when the caller passes it).
+ */
+function optionalOptions(context: AnyContext, fn: FunctionLike, forwarded: RedisCall): Entry[] {
+  const out: Entry[] = [];
+  for (const dropped of forwarded.dropped ?? []) {
+    if (dropped.kind !== 'may-be-undefined' || dropped.option === undefined) continue;
+    const param = parameterOf(context, dropped.node, fn);
+    if (param?.from === 'param' && !param.fallback && !param.destructured) out.push({ from: 'optional-option', index: param.index, option: dropped.option });
+  }
+  return out;
+}
+
+/**
+ * Whether `value` (an option value the client drops when `undefined`: `ttl` of `{ EX: ttl }`) is an
+ * optional parameter of the function it is written in, as it is, and every caller of that function
+ * passes it (not left out, not after a spread, not a literal `undefined`): then the option is always
+ * sent. `false` when the callers cannot all be known ({@link callSitesOf}) or there are none.
+ */
+export function passedByEveryCaller(context: AnyContext, value: TSESTree.Node): boolean {
+  const bare = unwrap(value);
+  if (bare.type !== AST_NODE_TYPES.Identifier) return false;
+  const def = findVariable(context, bare)?.defs[0];
+  if (def?.type !== 'Parameter') return false;
+  const fn = def.node as FunctionLike;
+  const param = parameterOf(context, bare, fn);
+  if (param?.from !== 'param' || param.fallback || param.destructured) return false;
+  const sites = callSitesOf(context, fn)?.sites;
+  if (!sites || sites.length === 0) return false;
+  return sites.every(({ call }) => {
+    const spreadAt = call.arguments.findIndex((a) => a.type === AST_NODE_TYPES.SpreadElement);
+    const given = spreadAt >= 0 && param.index >= spreadAt ? undefined : call.arguments[param.index];
+    return given !== undefined && !(given.type === AST_NODE_TYPES.Identifier && given.name === 'undefined');
+  });
 }
 
 /**
@@ -708,6 +754,15 @@ function callerCall(context: AnyContext, node: TSESTree.CallExpression, callee: 
       // a spread, or no key at all (`del(...keys)` called with none)
       if (spreadAt >= 0 || (j === 0 && node.arguments.length <= entry.index)) return undefined;
       node.arguments.slice(entry.index).forEach(push);
+      continue;
+    }
+    if (entry.from === 'optional-option') {
+      const given = argument(entry.index);
+      if (given && !(given.type === AST_NODE_TYPES.Identifier && given.name === 'undefined')) {
+        args.push(entry.option);
+        argNodes.push(undefined);
+        push(given);
+      }
       continue;
     }
     if (entry.from === 'option') {

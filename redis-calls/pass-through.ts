@@ -128,7 +128,7 @@ function passThroughFunction(context: AnyContext, call: RedisCall, keyNode: TSES
     const passed = (holder?.type === AST_NODE_TYPES.CallExpression || holder?.type === AST_NODE_TYPES.NewExpression) && holder.arguments.includes(inner as TSESTree.CallExpressionArgument);
     if (!passed) return undefined;
   }
-  const name = functionName(fn);
+  const name = functionName(fn) ?? assignedMethodName(fn);
   // whatever its name: the call is its only command, or the same write in the other arm of a
   // choice (`lmove` sending LMOVE or RPOPLPUSH by the server's version)
   if (!named) return redisCallsIn(context, fn.body).every((other) => other === call || sameWriteOtherArm(context, name, call, other)) ? param : undefined;
@@ -342,12 +342,63 @@ const SEPARATORS = /^[:/.\-_|#{}]*$/;
 
 /**
  * At most {@link MAX_STATEMENTS} statements (an expression body is one), not counting those that
- * only log (`debug('set %s', key)`, `if (this.debug) console.debug(...)`).
+ * only log (`debug('set %s', key)`, `if (this.debug) console.debug(...)`) or only read the clock
+ * to time the call (`const start = Date.now()`, `const elapsed = Date.now() - start`).
  */
 export function shortBody(fn: FunctionLike): boolean {
   if (fn.body.type !== AST_NODE_TYPES.BlockStatement) return true;
-  return fn.body.body.filter((statement) => !logsOnly(statement)).length <= MAX_STATEMENTS;
+  return fn.body.body.filter((statement) => !logsOnly(statement) && !timesOnly(statement)).length <= MAX_STATEMENTS;
 }
+
+/**
+ * The property name a function is assigned to as a method of an object (`redis.xAdd = (stream,
+ * id, data) => ...`, `client.hSet = function (...) {...}`), else `undefined`.
+ */
+function assignedMethodName(fn: FunctionLike): string | undefined {
+  const parent = fn.parent;
+  if (parent?.type !== AST_NODE_TYPES.AssignmentExpression || parent.right !== fn || parent.operator !== '=') return undefined;
+  const target = parent.left;
+  return target.type === AST_NODE_TYPES.MemberExpression && !target.computed && target.property.type === AST_NODE_TYPES.Identifier ? target.property.name : undefined;
+}
+
+/**
+ * A declaration whose every value reads the clock (`Date.now()`, `performance.now()`,
+ * `process.hrtime()` / `process.hrtime.bigint()`, `new Date()`), maybe in arithmetic with other
+ * names (`Date.now() - start`): it times the forwarded call and decides nothing about the key.
+ */
+function timesOnly(statement: TSESTree.Statement): boolean {
+  if (statement.type !== AST_NODE_TYPES.VariableDeclaration) return false;
+  return statement.declarations.every((d) => d.id.type === AST_NODE_TYPES.Identifier && d.init !== null && clockArithmetic(d.init) === 'clock');
+}
+
+/** `'clock'` when `node` is arithmetic over names and numbers with at least one clock read, `'plain'` without one, `undefined` when it is anything else. */
+function clockArithmetic(input: TSESTree.Node): 'clock' | 'plain' | undefined {
+  const node = unwrap(input);
+  if (node.type === AST_NODE_TYPES.Identifier || (node.type === AST_NODE_TYPES.Literal && typeof node.value === 'number')) return 'plain';
+  if (node.type === AST_NODE_TYPES.BinaryExpression && ['-', '+', '/', '*'].includes(node.operator)) {
+    const left = node.left.type === AST_NODE_TYPES.PrivateIdentifier ? undefined : clockArithmetic(node.left);
+    const right = clockArithmetic(node.right);
+    if (!left || !right) return undefined;
+    return left === 'clock' || right === 'clock' ? 'clock' : 'plain';
+  }
+  if (node.type === AST_NODE_TYPES.NewExpression) return node.callee.type === AST_NODE_TYPES.Identifier && node.callee.name === 'Date' && node.arguments.length === 0 ? 'clock' : undefined;
+  if (node.type !== AST_NODE_TYPES.CallExpression) return undefined;
+  const callee = unwrap(node.callee);
+  const path: string[] = [];
+  for (let part: TSESTree.Node = callee; ; ) {
+    if (part.type === AST_NODE_TYPES.Identifier) {
+      path.unshift(part.name);
+      break;
+    }
+    if (part.type !== AST_NODE_TYPES.MemberExpression || part.computed || part.property.type !== AST_NODE_TYPES.Identifier) return undefined;
+    path.unshift(part.property.name);
+    part = part.object;
+  }
+  return CLOCK_READS.has(path.join('.')) ? 'clock' : undefined;
+}
+
+/** Calls that read the clock, by their path. */
+const CLOCK_READS = new Set(['Date.now', 'performance.now', 'process.hrtime', 'process.hrtime.bigint']);
 
 /** A log line: `console.debug(...)`, `this.logger.info(...)`, the `debug` package's `debug(...)`, also under an `if`. */
 function logsOnly(statement: TSESTree.Statement): boolean {

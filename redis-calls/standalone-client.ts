@@ -72,6 +72,9 @@ function declaresStandalone(context: AnyContext, type: TSESTree.TypeNode, depth 
   }
   if (type.type !== AST_NODE_TYPES.TSTypeReference) return false;
   const name = type.typeName;
+  if (name.type === AST_NODE_TYPES.Identifier && (name.name === 'ReturnType' || name.name === 'InstanceType') && !findVariable(context, name)?.defs.length) {
+    return typeOfBuilder(context, type, name.name === 'ReturnType' ? 'call' : 'new');
+  }
   if (name.type === AST_NODE_TYPES.Identifier) {
     const from = importOf(context, name);
     if (!from) return false;
@@ -84,6 +87,22 @@ function declaresStandalone(context: AnyContext, type: TSESTree.TypeNode, depth 
   if (name.type !== AST_NODE_TYPES.TSQualifiedName || name.left.type !== AST_NODE_TYPES.Identifier) return false;
   const origin = originOf(context, name.left);
   return origin.kind === 'import' && STANDALONE_CONSTRUCTOR_PACKAGES.has(origin.source) && STANDALONE_CONSTRUCTORS.has(name.right.name);
+}
+
+/**
+ * Whether `ReturnType<typeof createClient>` / `InstanceType<typeof Redis>` (TypeScript's own
+ * utility types, `reference`) names what a standalone builder of a client package gives: the
+ * result of node-redis `createClient`, an instance of ioredis / iovalkey `Redis`.
+ */
+function typeOfBuilder(context: AnyContext, reference: TSESTree.TSTypeReference, kind: 'call' | 'new'): boolean {
+  const args = (reference as TSESTree.TSTypeReference & { typeArguments?: TSESTree.TSTypeParameterInstantiation }).typeArguments?.params;
+  const query = args?.length === 1 ? args[0] : undefined;
+  if (query?.type !== AST_NODE_TYPES.TSTypeQuery || query.exprName.type !== AST_NODE_TYPES.Identifier) return false;
+  const from = importOf(context, query.exprName);
+  if (!from) return false;
+  return kind === 'call'
+    ? STANDALONE_FACTORY_PACKAGES.has(from.source) && from.imported === 'createClient'
+    : STANDALONE_CONSTRUCTOR_PACKAGES.has(from.source) && STANDALONE_CONSTRUCTORS.has(from.imported);
 }
 
 /** The type annotation of a parameter (`redis: Redis`, `private redis: Redis`, `redis: Redis = x`). */
@@ -155,9 +174,8 @@ function standaloneOrigin(context: AnyContext, input: TSESTree.Node, depth: numb
   }
   // a `let` holding the connection a function builds on first use (`let client: RedisClientType | null = null`)
   if (variable && def?.type === 'Variable' && variable.defs.length === 1 && def.name.type === AST_NODE_TYPES.Identifier) {
-    const declared = def.name.typeAnnotation?.typeAnnotation;
-    if (declared) return declaresStandalone(context, declared);
-    if (def.parent?.kind !== 'const' && everyWriteBuildsStandalone(context, variable)) return true;
+    if (standaloneVariable(context, variable)) return true;
+    if (def.name.typeAnnotation) return false;
   }
   // a client built in another module of the code: `import { redis } from './client'`,
   // `const { redis } = require('./client')`, `import redis from './client'`, `const redis = require('./client')`
@@ -166,7 +184,10 @@ function standaloneOrigin(context: AnyContext, input: TSESTree.Node, depth: numb
     const bound = moduleBinding(named.module, named.name);
     if (bound) return standaloneOrigin(moduleContext(context, bound.module), bound.node, depth + 1);
     const exported = exportedValue(named.module.program, named.name);
-    return exported !== undefined && standaloneOrigin(moduleContext(context, named.module), exported, depth + 1);
+    if (exported !== undefined) return standaloneOrigin(moduleContext(context, named.module), exported, depth + 1);
+    // `export let redisClient: ReturnType<typeof createClient>;` that `connectRedis()` assigns
+    const exportedLet = exportedVariable(moduleContext(context, named.module), named.module.program, named.name);
+    return exportedLet !== undefined && standaloneVariable(moduleContext(context, named.module), exportedLet);
   }
   const defaultModule = def?.type === 'ImportBinding' && def.node.type === AST_NODE_TYPES.ImportDefaultSpecifier && def.parent?.type === AST_NODE_TYPES.ImportDeclaration
     ? loadModule(context, def.parent.source.value, { packages: true })
@@ -174,6 +195,46 @@ function standaloneOrigin(context: AnyContext, input: TSESTree.Node, depth: numb
   if (!defaultModule) return false;
   const value = defaultExport(defaultModule.program);
   return value !== undefined && standaloneOrigin(moduleContext(context, defaultModule), value, depth + 1);
+}
+
+/**
+ * Whether a variable declared once (`let client: RedisClientType | null = null`, `export let
+ * redisClient: ReturnType<typeof createClient>`, `let client = null`) holds a standalone client:
+ * its declared type is one, or, not a `const`, every value its module gives it builds one (a
+ * module's `let` is written only by that module: an importer's binding is read-only).
+ */
+function standaloneVariable(context: AnyContext, variable: NonNullable<ReturnType<typeof findVariable>>): boolean {
+  const def = variable.defs[0];
+  if (variable.defs.length !== 1 || def?.type !== 'Variable' || def.name.type !== AST_NODE_TYPES.Identifier) return false;
+  const declared = def.name.typeAnnotation?.typeAnnotation;
+  if (declared && declaresStandalone(context, declared)) return true;
+  return def.parent?.kind !== 'const' && everyWriteBuildsStandalone(context, variable);
+}
+
+/**
+ * The top-level `let` / `var` a module exports under `name` (`export let redisClient`, `let
+ * client; export { client as redisClient }`), read in the module's own context `context`.
+ */
+function exportedVariable(context: AnyContext, program: TSESTree.Program, name: string): NonNullable<ReturnType<typeof findVariable>> | undefined {
+  let local: string | undefined;
+  for (const statement of program.body) {
+    if (statement.type !== AST_NODE_TYPES.ExportNamedDeclaration || statement.source) continue;
+    const declaration = statement.declaration;
+    if (declaration?.type === AST_NODE_TYPES.VariableDeclaration && declaration.declarations.some((d) => d.id.type === AST_NODE_TYPES.Identifier && d.id.name === name)) local = name;
+    for (const specifier of statement.specifiers) {
+      if (propertyName(specifier.exported) === name && specifier.local.type === AST_NODE_TYPES.Identifier) local = specifier.local.name;
+    }
+  }
+  if (local === undefined) return undefined;
+  for (const statement of program.body) {
+    const declaration = statement.type === AST_NODE_TYPES.ExportNamedDeclaration ? statement.declaration : statement;
+    if (declaration?.type !== AST_NODE_TYPES.VariableDeclaration || declaration.kind === 'const') continue;
+    for (const declarator of declaration.declarations) {
+      if (declarator.id.type !== AST_NODE_TYPES.Identifier || declarator.id.name !== local) continue;
+      return context.sourceCode.getDeclaredVariables(declarator).find((v) => v.name === local);
+    }
+  }
+  return undefined;
 }
 
 /** Whether `value` is `null` or `undefined` (a client not built yet). */

@@ -16,6 +16,7 @@ import { spanSourceOf, type SpanSource } from './time-constants.js';
 import { bindingValues, returnedValues } from './traced-values.js';
 import { constructorArgumentValues, factoryArgumentValues } from './constructor-arguments.js';
 import { constructorValues, writtenOutsideConstructor } from './instance-constants.js';
+import { exportedValue, importedBinding } from './modules.js';
 import { constInitializer, enclosingFunction, findVariable, foldNumber, propertyName, referenceName, resolveMember, staticValue, unwrap, walk, type AnyContext, type ConstantScope } from './static.js';
 
 const MAX_DEPTH = 6;
@@ -439,6 +440,9 @@ function riskOf(context: AnyContext, node: TSESTree.Node, strict: boolean, names
         // a constant the folding cannot read (`Threshold.JWT_LIFESPAN / 1000`, from a package): its
         // author chose a whole amount; a Unix time in milliseconds / 1000 is no small value either
         if (!strict && divisor !== undefined && divisor > 0 && (isNamedConstant(bare.left) || guessUnit(context, bare.left)?.kind === 'absolute')) return left;
+        // a member of the code's configuration object set from a named setting (`appConfig.timeoutMs`
+        // with `timeoutMs: envVars.DIALOGUE_TIMEOUT_MS`): an amount its operator chose, as above
+        if (!strict && divisor !== undefined && divisor > 0 && configuredSetting(context, bare.left)) return left;
         return 'fractional';
       }
       if (bare.operator === '|' && constantOf(bare.right) === 0) return roundedDown(context, bare.left, strict, names, depth);
@@ -558,6 +562,28 @@ function roundedDown(context: AnyContext, inner: TSESTree.Node, strict: boolean,
 }
 
 /** A name in CONSTANT_CASE, bare or as a member: `JWT_LIFESPAN`, `Threshold.JWT_LIFESPAN`. */
+/**
+ * Whether `node` is a member of a configuration object another module of the code exports (`import
+ * { appConfig } from '@/config'`, `appConfig.dialogueTimeoutMs`) whose property there is a named
+ * setting (`dialogueTimeoutMs: envVars.DIALOGUE_TIMEOUT_MS`, `DEFAULT_TIMEOUT_MS`): a value the
+ * operator configures in whole units, not a computed one. A literal there is left to the folding
+ * (`timeoutMs: 1500` is no named setting).
+ */
+function configuredSetting(context: AnyContext, node: TSESTree.Node): boolean {
+  const bare = unwrap(node);
+  if (bare.type !== AST_NODE_TYPES.MemberExpression || bare.computed || bare.object.type !== AST_NODE_TYPES.Identifier) return false;
+  const property = propertyName(bare.property, bare.computed);
+  const named = importedBinding(context, bare.object);
+  if (!property || !named) return false;
+  const exported = exportedValue(named.module.program, named.name);
+  const object = exported && unwrap(exported);
+  if (object?.type !== AST_NODE_TYPES.ObjectExpression) return false;
+  for (const entry of object.properties) {
+    if (entry.type === AST_NODE_TYPES.Property && !entry.computed && propertyName(entry.key, entry.computed) === property) return isNamedConstant(entry.value);
+  }
+  return false;
+}
+
 function isNamedConstant(node: TSESTree.Node): boolean {
   const bare = unwrap(node);
   const name = referenceName(bare);

@@ -18,6 +18,25 @@ import { collectFix, fixesEnabled, FIX_OPTION_SCHEMA, readAutofixSettings } from
 import { exemption, KEY_POLICY_SCHEMA } from '../redis-calls/policy.js';
 import type { NoGetsetOptions } from './options.js';
 import { keyData, KEY_TAIL } from '../redis-calls/report.js';
+import { expiryAfterInUnit, optionalExpiry } from '../redis-calls/file-index.js';
+import type { RedisCall } from '../redis-calls/normalize.js';
+import type { AnyContext } from '../redis-calls/static.js';
+
+/**
+ * Whether the TTL `call` (GETSET, SET ... GET) drops is given back in the same MULTI / EXEC: a
+ * later EXPIRE-family command (or SET ... EX, or a DEL) of the same key queued unconditionally in
+ * the transaction (`multi().getset(key, v).expire(key, 60).exec()`). The transaction runs as one,
+ * so no client ever sees the key without its TTL. A pipeline is not atomic, and an EXPIRE in a
+ * later round trip comes after a window where a crash leaves the key without TTL: both stay reported.
+ */
+function ttlRestoredInTransaction(context: AnyContext, call: RedisCall): boolean {
+  if (call.unit.kind !== 'multi') return false;
+  const arg = call.description.keys[0]?.arg ?? 0;
+  const expiry = expiryAfterInUnit(context, call, arg);
+  if (!expiry) return false;
+  const expiryArg = expiry.description.keys[0]?.arg ?? 0;
+  return !optionalExpiry(context, expiry, expiryArg);
+}
 
 /** Options of the rule (the options object's type is exported from the package root). */
 export type Options = [NoGetsetOptions];
@@ -61,6 +80,7 @@ export default createRule<Options, MessageIds>({
           if (!call.description.getDropsTtl) continue;
           const keyNode = call.argNodes[call.description.keys[0]?.arg ?? 0];
           if (keyNode && exemption(context, call, keyNode, policy)) continue;
+          if (ttlRestoredInTransaction(context, call)) continue;
           const data = keyData(context, call, keyNode);
           if (call.command === 'GETSET') {
             const useCollect = collectFix(context, call);

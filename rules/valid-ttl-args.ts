@@ -13,6 +13,7 @@ import { createRule } from './create-rule.js';
 import { redisCallsOf, type RedisCall } from '../redis-calls/index.js';
 import { optionObjectArgv, type DroppedArgument } from '../redis-calls/normalize.js';
 import { nullishOnSomeBranch } from '../redis-calls/empty-tokens.js';
+import { passedByEveryCaller } from '../redis-calls/facades.js';
 import { staticValue } from '../redis-calls/static.js';
 import { describeCommand } from '../semantics/commands.js';
 
@@ -286,7 +287,11 @@ export default createRule<[], MessageIds>({
     return {
       CallExpression(node: TSESTree.CallExpression) {
         for (const call of redisCallsOf(context, node)) {
-          for (const dropped of call.dropped ?? []) report(call, dropped);
+          for (const dropped of call.dropped ?? []) {
+            // `{ EX: ttl }` with an optional `ttl` every caller of the wrapper passes: always sent
+            if (dropped.kind === 'may-be-undefined' && passedByEveryCaller(context, dropped.node)) continue;
+            report(call, dropped);
+          }
         }
       },
     };
