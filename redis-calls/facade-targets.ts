@@ -232,11 +232,6 @@ interface Holder {
 }
 
 /**
- * What a receiver is an instance of, from the code alone: `new C()`, `this`, an object literal, a
- * binding annotated `C` or holding one of those (a `const`, a parameter, an import of another
- * module of the code), a member of the class fixed once per instance (`this.presence`).
- */
-/**
  * The object literal whose method `this` is read in (the nearest function that binds `this`, not
  * an arrow, is a shorthand method or a `function` value of one of its properties): the object a
  * call `obj.m()` runs the method on. `undefined` anywhere else (a class's method, a function).
@@ -249,6 +244,11 @@ function objectOfMethodThis(thisNode: TSESTree.Node): TSESTree.ObjectExpression 
   return property.parent?.type === AST_NODE_TYPES.ObjectExpression ? property.parent : undefined;
 }
 
+/**
+ * What a receiver is an instance of, from the code alone: `new C()`, `this`, an object literal, a
+ * binding annotated `C` or holding one of those (a `const`, a parameter, an import of another
+ * module of the code), a member of the class fixed once per instance (`this.presence`).
+ */
 function holderOf(detector: ClientDetector, input: TSESTree.Node, depth: number): Holder | undefined {
   if (depth > 6) return undefined;
   const node = unwrap(input);

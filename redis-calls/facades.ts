@@ -53,6 +53,7 @@ import { requiredModule } from './client-syntax.js';
 import { clientDetectorOf, forEachCallIn, redisCallsIn, redisCallsOf } from './index.js';
 import { commandOfMethod } from './command-methods.js';
 import { optionObjectArgv, type RedisCall } from './normalize.js';
+import { mayBeUndefined } from './option-checks.js';
 import { isCodeSpecifier, loadModule, moduleContext, readModule } from './modules.js';
 import { commandsOfWrapperName, destructuredParameter, functionName, passThroughParameter, sameWriteOtherArm, shortBody } from './pass-through.js';
 import { destructuredArgument, type DestructuredValue } from './destructured-params.js';
@@ -670,8 +671,10 @@ function optionalOptions(context: AnyContext, fn: FunctionLike, forwarded: Redis
 /**
  * Whether `value` (an option value the client drops when `undefined`: `ttl` of `{ EX: ttl }`) is an
  * optional parameter of the function it is written in, as it is, and every caller of that function
- * passes it (not left out, not after a spread, not a literal `undefined`): then the option is always
- * sent. `false` when the callers cannot all be known ({@link callSitesOf}) or there are none.
+ * passes it (not left out, not after a spread, not a literal `undefined`, not a value that may be
+ * `undefined` there: the caller's own optional parameter): then the option is always sent. `false`
+ * when the callers cannot all be known ({@link callSitesOf}), the function is also handed on as a
+ * value ({@link handedOnAsValue}), or there are none.
  */
 export function passedByEveryCaller(context: AnyContext, value: TSESTree.Node): boolean {
   const bare = unwrap(value);
@@ -682,12 +685,22 @@ export function passedByEveryCaller(context: AnyContext, value: TSESTree.Node): 
   const param = parameterOf(context, bare, fn);
   if (param?.from !== 'param' || param.fallback || param.destructured) return false;
   const sites = callSitesOf(context, fn)?.sites;
-  if (!sites || sites.length === 0) return false;
-  return sites.every(({ call }) => {
+  if (!sites || sites.length === 0 || handedOnAsValue(context, fn)) return false;
+  return sites.every(({ call, context: caller }) => {
     const spreadAt = call.arguments.findIndex((a) => a.type === AST_NODE_TYPES.SpreadElement);
     const given = spreadAt >= 0 && param.index >= spreadAt ? undefined : call.arguments[param.index];
-    return given !== undefined && !(given.type === AST_NODE_TYPES.Identifier && given.name === 'undefined');
+    return given !== undefined && passesValue(caller, given, call);
   });
+}
+
+/**
+ * Whether the argument `given` of `call` (in the caller's `context`) gives the callee a value: not
+ * a literal `undefined`, and not a value that may be `undefined` there (option-checks.ts
+ * mayBeUndefined: the caller's own optional parameter, or a type including `undefined`).
+ */
+function passesValue(context: AnyContext, given: TSESTree.Node, call: TSESTree.CallExpression): boolean {
+  if (given.type === AST_NODE_TYPES.Identifier && given.name === 'undefined') return false;
+  return given.type === AST_NODE_TYPES.SpreadElement || !mayBeUndefined(context, given, call);
 }
 
 /**
@@ -758,7 +771,7 @@ function callerCall(context: AnyContext, node: TSESTree.CallExpression, callee: 
     }
     if (entry.from === 'optional-option') {
       const given = argument(entry.index);
-      if (given && !(given.type === AST_NODE_TYPES.Identifier && given.name === 'undefined')) {
+      if (given && passesValue(context, given, node)) {
         args.push(entry.option);
         argNodes.push(undefined);
         push(given);
@@ -841,6 +854,52 @@ function shortText(context: AnyContext, node: TSESTree.Node): string {
 export interface CallSite {
   call: TSESTree.CallExpression;
   context: AnyContext;
+}
+
+/**
+ * Whether the function `fn` is named in its module other than by calling it or exporting it
+ * (`rs.map(save)`, `{ save }`, `const persist = save`): a value handed on is called with records
+ * no caller site shows ({@link callSitesOf} reads calls only). Reads the package's files from disk
+ * (text only); never throws.
+ */
+export function handedOnAsValue(context: AnyContext, fn: TSESTree.Node): boolean {
+  const parent = fn.parent;
+  const id = fn.type === AST_NODE_TYPES.FunctionDeclaration ? fn.id : parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.id.type === AST_NODE_TYPES.Identifier ? parent.id : undefined;
+  if (!id) return false;
+  if (handedOnElsewhere(context, id.name)) return true;
+  return (findVariable(context, id)?.references ?? []).some((r) => {
+    const use = r.identifier.parent;
+    if (r.init || r.identifier === id) return false;
+    if (use?.type === AST_NODE_TYPES.CallExpression && use.callee === r.identifier) return false;
+    return use?.type !== AST_NODE_TYPES.ExportSpecifier;
+  });
+}
+
+/** Import and require clauses, whose names bind rather than use (`import { save } from './rooms'`, `const { save } = require('./rooms')`). */
+const BINDING_CLAUSES = /\bimport\s[^;]*?\bfrom\s*(['"])[^'"\n]+\1|\bexport\s*\{[^}]*\}(?:\s*from\s*(['"])[^'"\n]+\2)?|\b(?:const|let|var)\s*\{[^}]*\}\s*=\s*(?:await\s+)?(?:require|import)\s*\(/g;
+
+/**
+ * Whether another source file of the linted file's package (tests left out) writes `name` other
+ * than as a call (`name(` or `.name(`) outside its import and export clauses: `rs.map(save)` in a
+ * module importing `save` hands it records no call site shows. Read as text: any other use of the
+ * word counts.
+ */
+function handedOnElsewhere(context: AnyContext, name: string): boolean {
+  const file = context.physicalFilename ?? context.filename;
+  const info = file && isAbsolute(file) ? packageOf(file) : undefined;
+  const files = info ? packageFiles(info.root) : undefined;
+  if (!file || !info || !files) return false;
+  const word = new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}(?![\\w$])`, 'g');
+  for (const path of files) {
+    if (path === file || TEST_PATH.test(relative(info.root, path))) continue;
+    const text = readModule(file, specifierOf(file, path))?.entry.text;
+    if (text === undefined || !text.includes(name)) continue;
+    const code = text.replace(BINDING_CLAUSES, '');
+    for (const match of code.matchAll(word)) {
+      if (!/^\s*(?:<[^<>()]*>)?\s*\(/.test(code.slice(match.index! + name.length))) return true;
+    }
+  }
+  return false;
 }
 
 /** The calls of a function; `named` when its name occurs anywhere but its definition (a reference, a comment). */

@@ -49,12 +49,7 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { missingKeyReplies } from '../semantics/missing-key-replies.js';
 import { EFFECTS_THAT_LEAVE_THE_KEY, MAY_DELETE_UNNAMED_KEYS, TTL_ONLY_EFFECTS } from '../semantics/counter-corrections.js';
-import { isAbsolute, relative } from 'node:path';
-import { callSitesOf } from './facades.js';
-import { specifierOf } from './facade-targets.js';
-import { readModule } from './modules.js';
-import { packageFiles, packageOf } from './project.js';
-import { TEST_PATH } from './test-paths.js';
+import { callSitesOf, handedOnAsValue } from './facades.js';
 import { callsInFunction, fileIndexOf } from './file-index.js';
 import { keyParameter } from './helper-keys.js';
 import { awaitsOnlyRedis } from './redis-waits.js';
@@ -133,55 +128,10 @@ export function foundByEveryCaller(context: AnyContext, write: RedisCall, keyArg
   const record = unwrap(param.fn.params[param.index]!) as TSESTree.Identifier;
   if (fieldWrittenBefore(context, record, field, write.node)) return false;
   if (!quietBetween(context, fn, param.fn.body.range[0], write.node, shape)) return false;
-  if (handedOn(context, param.fn)) return false;
+  if (handedOnAsValue(context, param.fn)) return false;
   const sites = callSitesOf(context, param.fn);
   if (!sites || sites.sites.length === 0) return false;
   return sites.sites.every((site) => foundAtCall(site.context, site.call, param.index, shape, field));
-}
-
-/**
- * Whether the function `fn` is named in its module other than by calling it or exporting it
- * (`rs.map(save)`, `{ save }`, `const persist = save`): a value handed on is called with records
- * no caller site shows (facades.ts callSitesOf reads calls only).
- */
-function handedOn(context: AnyContext, fn: TSESTree.Node): boolean {
-  const parent = fn.parent;
-  const id = fn.type === AST_NODE_TYPES.FunctionDeclaration ? fn.id : parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.id.type === AST_NODE_TYPES.Identifier ? parent.id : undefined;
-  if (!id) return false;
-  if (handedOnElsewhere(context, id.name)) return true;
-  return (findVariable(context, id)?.references ?? []).some((r) => {
-    const use = r.identifier.parent;
-    if (r.init || r.identifier === id) return false;
-    if (use?.type === AST_NODE_TYPES.CallExpression && use.callee === r.identifier) return false;
-    return use?.type !== AST_NODE_TYPES.ExportSpecifier;
-  });
-}
-
-/** Import and require clauses, whose names bind rather than use (`import { save } from './rooms'`, `const { save } = require('./rooms')`). */
-const BINDING_CLAUSES = /\bimport\s[^;]*?\bfrom\s*(['"])[^'"\n]+\1|\bexport\s*\{[^}]*\}(?:\s*from\s*(['"])[^'"\n]+\2)?|\b(?:const|let|var)\s*\{[^}]*\}\s*=\s*(?:await\s+)?(?:require|import)\s*\(/g;
-
-/**
- * Whether another source file of the linted file's package (tests left out) writes `name` other
- * than as a call (`name(` or `.name(`) outside its import and export clauses: `rs.map(save)` in a
- * module importing `save` hands it records no call site shows. Read as text: any other use of the
- * word counts.
- */
-function handedOnElsewhere(context: AnyContext, name: string): boolean {
-  const file = context.physicalFilename ?? context.filename;
-  const info = file && isAbsolute(file) ? packageOf(file) : undefined;
-  const files = info ? packageFiles(info.root) : undefined;
-  if (!file || !info || !files) return false;
-  const word = new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}(?![\\w$])`, 'g');
-  for (const path of files) {
-    if (path === file || TEST_PATH.test(relative(info.root, path))) continue;
-    const text = readModule(file, specifierOf(file, path))?.entry.text;
-    if (text === undefined || !text.includes(name)) continue;
-    const code = text.replace(BINDING_CLAUSES, '');
-    for (const match of code.matchAll(word)) {
-      if (!/^\s*(?:<[^<>()]*>)?\s*\(/.test(code.slice(match.index! + name.length))) return true;
-    }
-  }
-  return false;
 }
 
 /**

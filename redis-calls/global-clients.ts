@@ -78,6 +78,11 @@ export type ValueJudge = (module: ImportedModule | undefined, value: TSESTree.No
 /** Where a package stores a client that files read by name: a global, or a member of other objects. */
 type Store = { kind: 'global' | 'member'; name: string };
 
+/** The key of a store in the caches below: `global:redis`, `member:redisClient`. */
+function storeId(store: Store): string {
+  return `${store.kind}:${store.name}`;
+}
+
 /** Verdicts per linted file (its program) and store (`global:redis`, `member:redisClient`). */
 const verdicts = new WeakMap<TSESTree.Program, Map<string, GlobalClientLibrary | undefined>>();
 /** What each module read from disk (its program) shows per store: library -> evidence. */
@@ -165,11 +170,13 @@ export function memberClientLibrary(context: AnyContext, receiver: TSESTree.Node
 /**
  * Whether the package told the library of `receiver`'s store: a global, or a member whose library
  * {@link memberClientLibrary} found for the linted file. The call's own syntax must not overrule it.
+ * Read from the verdicts of the linted file: ask after the receiver was classified (the client
+ * detector's `nameVerdict` looks the member up first); never reads a file.
  */
 export function libraryToldByPackage(context: AnyContext, receiver: TSESTree.Node): boolean {
   if (globalName(context, receiver) !== undefined) return true;
   const name = memberName(context, receiver);
-  return name !== undefined && verdicts.get(context.sourceCode.ast)?.get(`member:${name}`) !== undefined;
+  return name !== undefined && verdicts.get(context.sourceCode.ast)?.get(storeId({ kind: 'member', name })) !== undefined;
 }
 
 /** The library of `store` for the linted file, cached per file and store. */
@@ -177,7 +184,7 @@ function storeLibrary(context: AnyContext, store: Store, judge: ValueJudge): Glo
   const program = context.sourceCode.ast;
   let byStore = verdicts.get(program);
   if (!byStore) verdicts.set(program, (byStore = new Map()));
-  const id = `${store.kind}:${store.name}`;
+  const id = storeId(store);
   if (byStore.has(id)) return byStore.get(id);
   const file = context.physicalFilename ?? context.filename;
   const key = `${file}\0${id}`;
@@ -208,7 +215,7 @@ function fromPackage(context: AnyContext, store: Store, file: string | undefined
     if (!module) continue;
     let byStore = moduleEvidence.get(module.program);
     if (!byStore) moduleEvidence.set(module.program, (byStore = new Map()));
-    const id = `${store.kind}:${store.name}`;
+    const id = storeId(store);
     let evidence = byStore.get(id);
     if (!evidence) {
       evidence = evidenceIn(moduleContext(context, module), store, relative(root!, path), module, judge);
@@ -230,7 +237,7 @@ function fromPackage(context: AnyContext, store: Store, file: string | undefined
  * cost the package's size times theirs.
  */
 function filesNaming(root: string, store: Store, from: string): readonly string[] {
-  const key = `${root}\0${store.kind}:${store.name}`;
+  const key = `${root}\0${storeId(store)}`;
   const now = Date.now();
   const cached = naming.get(key);
   if (cached && now - cached.at < LISTING_TTL_MS) return cached.paths;

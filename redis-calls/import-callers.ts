@@ -139,10 +139,12 @@ function walk(file: string, root: string, files: readonly string[], name: string
 
 /**
  * Text that may pass on what it imports without writing its names: `export *` (also `export * as`),
- * TypeScript's `export =`, and CommonJS exports (`module.exports = require('./utils')`,
- * `exports.utils = require(...)`, `Object.assign(module.exports, ...)`).
+ * TypeScript's `export =`, and CommonJS exports of a required module (`module.exports =
+ * require('./utils')`, `exports.utils = require(...)`, `module.exports = { ...utils }`,
+ * `Object.assign(module.exports, ...)`, or a whole value: `module.exports = utils`, which may be a
+ * required module). `module.exports = { a, b }` writes the names it passes on.
  */
-const PASSES_ON_WHOLE = /\bexport\s*(?:\*|=)|\bmodule\.exports\b|\bexports\.[\w$]+\s*=/;
+const PASSES_ON_WHOLE = /\bexport\s*(?:\*|=)|\b(?:module\.)?exports(?:\.[\w$]+)?\s*=\s*(?:require\s*\(|\{[^}]*\.\.\.|[A-Za-z_$][\w$]*\s*(?:;|$))|\bObject\.assign\s*\(\s*(?:module\.)?exports\b/m;
 
 /** Text that may take a module whole: `import * as`, `export * as`, `= require(`, `= await import(`, `import x = require(`. */
 const WHOLE_MODULE = /\b(?:import|export)\s*\*\s*as\b|=\s*(?:await\s+)?(?:require|import)\s*\(/;

@@ -20,6 +20,7 @@
  * `join` / `resolve` calls or `new URL(...)`: then its file name is written, and found as such.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { topLevelDeclaration } from './modules.js';
 import { parsedModule } from './parsed-modules.js';
 import { propertyName, requiredModule, walkParsed } from './static.js';
 
@@ -74,8 +75,8 @@ type Binding = { kind: 'import'; source: string } | { kind: 'function' } | { kin
 /**
  * What `name` is bound to in `program` (syntax only: a module read from disk has no ESLint scope,
  * so `client-syntax.ts` originOf cannot be asked): an `import` (named, default or namespace) or a
- * `require` (whole or destructured) of a source, a function declared anywhere in the module, or a
- * top-level `const`; `undefined` when none is found (a global, a parameter).
+ * `require` (whole or destructured) of a source, a function declared at the top level
+ * (modules.ts topLevelDeclaration), or a top-level `const`; `undefined` when none is found (a global, a parameter).
  */
 function bindingOf(program: TSESTree.Program, name: string): Binding | undefined {
   for (const statement of program.body) {
@@ -94,8 +95,41 @@ function bindingOf(program: TSESTree.Program, name: string): Binding | undefined
       }
     }
   }
-  const declaredFunction = walkParsed(program, (node) => (node.type === AST_NODE_TYPES.FunctionDeclaration && node.id?.name === name ? 'stop' : undefined));
-  return declaredFunction ? { kind: 'function' } : undefined;
+  return topLevelDeclaration(program, name)?.type === AST_NODE_TYPES.FunctionDeclaration ? { kind: 'function' } : undefined;
+}
+
+/**
+ * Whether `name` is bound anywhere in `program`, in any scope: an import, a declared variable
+ * (destructured too: `const { Worker } = await import('bullmq')` inside a function), a parameter, a
+ * function or class. A name bound nowhere is a global (Node's, Bun's or Deno's `Worker`).
+ */
+function boundAnywhere(program: TSESTree.Program, name: string): boolean {
+  const binds = (pattern: TSESTree.Node | null | undefined): boolean => {
+    if (!pattern) return false;
+    switch (pattern.type) {
+      case AST_NODE_TYPES.Identifier:
+        return pattern.name === name;
+      case AST_NODE_TYPES.ObjectPattern:
+        return pattern.properties.some((p) => binds(p.type === AST_NODE_TYPES.Property ? p.value : p.argument));
+      case AST_NODE_TYPES.ArrayPattern:
+        return pattern.elements.some((e) => binds(e));
+      case AST_NODE_TYPES.AssignmentPattern:
+        return binds(pattern.left);
+      case AST_NODE_TYPES.RestElement:
+        return binds(pattern.argument);
+      default:
+        return false;
+    }
+  };
+  const found = walkParsed(program, (node) => {
+    if (node.type === AST_NODE_TYPES.ImportDeclaration) return node.specifiers.some((s) => s.local.name === name) ? 'stop' : undefined;
+    if (node.type === AST_NODE_TYPES.VariableDeclarator) return binds(node.id) ? 'stop' : undefined;
+    if (node.type === AST_NODE_TYPES.FunctionDeclaration || node.type === AST_NODE_TYPES.FunctionExpression || node.type === AST_NODE_TYPES.ArrowFunctionExpression) {
+      return (node.type !== AST_NODE_TYPES.ArrowFunctionExpression && node.id?.name === name) || node.params.some((p) => binds(p)) ? 'stop' : undefined;
+    }
+    return node.type === AST_NODE_TYPES.ClassDeclaration && node.id?.name === name ? 'stop' : undefined;
+  });
+  return Boolean(found);
 }
 
 /** The package a `Worker` class comes from (`Worker` imported or required, or `threads.Worker` of a namespace), else `undefined`. */
@@ -137,7 +171,7 @@ function startedPaths(node: TSESTree.Node, program: TSESTree.Program): TSESTree.
         const path = second && processorPath(program, second);
         return path ? [path] : [];
       }
-      if ((source !== undefined && WORKER_THREADS.test(source)) || (source === undefined && node.callee.type === AST_NODE_TYPES.Identifier && bindingOf(program, node.callee.name) === undefined)) {
+      if ((source !== undefined && WORKER_THREADS.test(source)) || (source === undefined && node.callee.type === AST_NODE_TYPES.Identifier && !boundAnywhere(program, node.callee.name))) {
         return first && first.type !== AST_NODE_TYPES.SpreadElement ? [first] : [];
       }
       // another origin: `new Worker('emails', processorFile)` may be BullMQ's behind a module of the code

@@ -56,6 +56,7 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { isBlockingCall } from '../semantics/blocking.js';
 import { counterAmount, decrementsCounter, EFFECTS_THAT_LEAVE_THE_KEY } from '../semantics/counter-corrections.js';
+import { STRING_COUNTERS } from '../semantics/command-families.js';
 import { callsInFunction, expiryAfterInUnit, fileIndexOf } from './file-index.js';
 import { awaitsOnlyRedis, execOfUnit } from './redis-waits.js';
 import { keyAssignedBetween, keyIdOf } from './key-id.js';
@@ -68,8 +69,10 @@ import { alwaysExits, encloses, enclosingFunction, findVariable, unwrap, walk, t
  * decrement and whose unit gives the key its TTL or whose reply the decrement's condition reads.
  * `undefined` for any other write, and for a call that is no decrement.
  * @param decrement the write that would create the key at argument `keyArg` without TTL
+ * @param keyExpiredInFile whether the linted file gives the key a TTL anywhere (a reservation
+ *   released in `finally` counts only for a key it never expires)
  */
-export function reservationCompensated(context: AnyContext, decrement: RedisCall, keyArg: number, keyExpiredInFile: () => boolean = () => true): RedisCall | undefined {
+export function reservationCompensated(context: AnyContext, decrement: RedisCall, keyArg: number, keyExpiredInFile: () => boolean): RedisCall | undefined {
   if (!isDecrement(decrement)) return undefined;
   const key = keyIdOf(context, decrement, keyArg);
   if (!key) return undefined;
@@ -88,9 +91,6 @@ export function reservationCompensated(context: AnyContext, decrement: RedisCall
   return undefined;
 }
 
-/** Counter commands that add to their key (by a positive or unknown amount, {@link isDecrement} aside). */
-const INCREMENTS = new Set(['INCR', 'INCRBY', 'INCRBYFLOAT']);
-
 /**
  * Whether `decrement` releases, in a `finally`, the reservation its `try` opens with, for a key
  * the file never expires (see "Released in `finally`" in the module comment): the reservation, an
@@ -99,7 +99,7 @@ const INCREMENTS = new Set(['INCR', 'INCRBY', 'INCRBYFLOAT']);
  * assigned in between.
  */
 function releasedInFinally(context: AnyContext, decrement: RedisCall, reservation: RedisCall, keyExpiredInFile: () => boolean): boolean {
-  if (reservation.unit.kind !== 'single' || !INCREMENTS.has(reservation.command) || isDecrement(reservation)) return false;
+  if (reservation.unit.kind !== 'single' || !STRING_COUNTERS.has(reservation.command) || isDecrement(reservation)) return false;
   let statement: TSESTree.Node = reservation.node;
   while (statement.parent && (statement.parent.type === AST_NODE_TYPES.AwaitExpression || statement.parent.type === AST_NODE_TYPES.ExpressionStatement || isWrapper(statement.parent))) {
     statement = statement.parent;

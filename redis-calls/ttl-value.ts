@@ -561,7 +561,6 @@ function roundedDown(context: AnyContext, inner: TSESTree.Node, strict: boolean,
   return risk === 'remaining-fraction' ? 'remaining' : risk;
 }
 
-/** A name in CONSTANT_CASE, bare or as a member: `JWT_LIFESPAN`, `Threshold.JWT_LIFESPAN`. */
 /**
  * Whether `node` is a member of a configuration object another module of the code exports (`import
  * { appConfig } from '@/config'`, `appConfig.dialogueTimeoutMs`) whose property there is a named
@@ -584,6 +583,7 @@ function configuredSetting(context: AnyContext, node: TSESTree.Node): boolean {
   return false;
 }
 
+/** A name in CONSTANT_CASE, bare or as a member: `JWT_LIFESPAN`, `Threshold.JWT_LIFESPAN`. */
 function isNamedConstant(node: TSESTree.Node): boolean {
   const bare = unwrap(node);
   const name = referenceName(bare);

@@ -62,3 +62,33 @@ describe('a TTL the caller passes through an optional parameter sent as { EX: tt
     expect(lint(files, 'methods.ts')).toEqual([['redis-ttl/valid-ttl-args', 5, 77]]);
   });
 });
+
+describe('callers that may not pass the TTL after all (review of round 31)', () => {
+  const FUNCTIONS = `import { createClient } from 'redis';\nconst client = createClient();\nexport async function setString(key: string, value: string, ttl?: number) {\n  return client.set(key, value, { EX: ttl });\n}\n`;
+
+  it("a caller forwards its own optional parameter: the wrapper keeps its remark, the caller's SET may go out without expiry", () => {
+    const files = {
+      'methods.ts': METHODS,
+      'cache.ts': `import { createClient } from 'redis';\nimport RedisMethods from './methods';\nconst methods = new RedisMethods(createClient(), 'common');\nexport async function store(id: string, data: string, ttl?: number) {\n  return methods.setString(\`user:\${id}\`, data, ttl);\n}\n`,
+    };
+    expect(lint(files, 'methods.ts')).toEqual([['redis-ttl/valid-ttl-args', 5, 77]]);
+    expect(lint(files, 'cache.ts')).toEqual([['redis-ttl/set-requires-ttl-or-keepttl', 5, 18]]);
+  });
+
+  it('every call passes the TTL, but the wrapper is also handed on as a value: its remark stays', () => {
+    const files = {
+      'fns.ts': FUNCTIONS,
+      'cache.ts': "import { setString } from './fns';\nexport async function store(id: string, data: string) {\n  return setString(`user:${id}`, data, 300);\n}\n",
+      'routes.ts': "import { setString } from './fns';\nexport const writers = [setString];\n",
+    };
+    expect(lint(files, 'fns.ts')).toEqual([['redis-ttl/valid-ttl-args', 4, 39]]);
+  });
+
+  it('every call passes the TTL and the wrapper is only called: no remark (the near miss of the two above)', () => {
+    const files = {
+      'fns.ts': FUNCTIONS,
+      'cache.ts': "import { setString } from './fns';\nexport async function store(id: string, data: string) {\n  return setString(`user:${id}`, data, 300);\n}\n",
+    };
+    expect(lint(files, 'fns.ts')).toEqual([]);
+  });
+});

@@ -48,3 +48,19 @@ describe('a Worker by the package its class comes from', () => {
     expect(spawns("import { Worker } from 'bullmq';\nimport { join } from 'node:path';\nexport const w = new Worker('emails', join(__dirname, 'processor.js'));\n")).toBe(false);
   });
 });
+
+describe('where the Worker class and the processor are bound (review of round 31)', () => {
+  it('a global Worker (Node, Bun, Deno) is read as worker_threads: its options are no path', () => {
+    expect(spawns("export const start = (workerData: unknown) => new Worker('./w.js', { workerData });\n")).toBe(false);
+    expect(spawns('export const start = (file: string) => new Worker(`./workers/${file}.js`);\n')).toBe(true);
+  });
+
+  it('BullMQ required inside a function is no global: its queue name is not taken for the path, its processor path is', () => {
+    expect(spawns("export async function start(name: string) {\n  const { Worker } = await import('bullmq');\n  return new Worker('emails', `./processors/${name}.js`);\n}\n")).toBe(true);
+    expect(spawns("export function start(name) {\n  const { Worker } = require('bullmq');\n  return new Worker('emails', require('path').join(__dirname, name));\n}\n")).toBe(true);
+  });
+
+  it('a function of the same name declared only in another scope does not make a processor parameter a function', () => {
+    expect(spawns("import { Worker } from 'bullmq';\nfunction helpers() {\n  function processJob() { return 1; }\n  return processJob;\n}\nexport const start = (processJob: string) => new Worker('emails', processJob);\n")).toBe(true);
+  });
+});

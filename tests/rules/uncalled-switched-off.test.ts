@@ -135,3 +135,18 @@ describe('the importer walk goes up only through modules that can pass the helpe
     expect(lines(app(files))).toEqual([CREATE_KEY]);
   });
 });
+
+describe('a CommonJS module that exports only names it writes passes nothing else on (review of round 31)', () => {
+  const server = "const { run } = require('./src/service');\nfunction bumpVersion(k: string) {\n  return k;\n}\nexports.check = (s: string) => run(bumpVersion(s));\n";
+
+  it("an importer's own function of the same name, reached only through `module.exports = { run }`, is no call of the helper", () => {
+    const service = "const { getVersion } = require('./cache');\nmodule.exports = { run: (s: string) => getVersion(s) };\n";
+    expect(lines(app({ 'src/cache.ts': CACHE, 'src/service.ts': service, 'server.ts': server }), 'src/cache.ts')).toEqual([]);
+  });
+
+  it('keeps the helper when the module in between passes the required module on whole (a spread, or the module itself)', () => {
+    for (const service of ["module.exports = { ...require('./cache'), run: (s: string) => s };\n", "const cache = require('./cache');\nmodule.exports = cache;\nmodule.exports.run = (s: string) => s;\n"]) {
+      expect(lines(app({ 'src/cache.ts': CACHE, 'src/service.ts': service, 'server.ts': server }), 'src/cache.ts')).toEqual([BUMP]);
+    }
+  });
+});
