@@ -22,21 +22,21 @@ runRule(untypedTester, 'no-getset (TTL given back in the same transaction)', rul
   invalid: [],
 });
 
-/** [messageId-bearing rule message start, line, column] of no-getset on `code` (suggestions aside). */
-function lint(code: string): Array<[string | null, number, number]> {
+/** [rule, messageId, line, column] of each no-getset finding on `code` (suggestions aside). */
+function lint(code: string): Array<[string | null, string | undefined, number, number]> {
   const linter = new Linter({ configType: 'flat' });
   const config = [{ files: ['**/*.ts'], languageOptions: { parser: tsParser }, plugins: { 'redis-ttl': plugin }, rules: { 'redis-ttl/no-getset': 'error' } as Linter.RulesRecord }];
-  return linter.verify(code, config, { filename: 'file.ts' }).map((m) => [m.message.slice(0, 6), m.line, m.column]);
+  return linter.verify(code, config, { filename: 'file.ts' }).map((m) => [m.ruleId, m.messageId, m.line, m.column]);
 }
 
 describe('near misses stay reported', () => {
   it('EXPIRE in a later round trip: a crash in between leaves the key without TTL', () => {
-    expect(lint(ioredis('export async function present(key: string, v: string) {\n  await redis.getset(key, v);\n  await redis.expire(key, 30);\n}'))).toEqual([['GETSET', 4, 15]]);
+    expect(lint(ioredis('export async function present(key: string, v: string) {\n  await redis.getset(key, v);\n  await redis.expire(key, 30);\n}'))).toEqual([['redis-ttl/no-getset', 'getset', 4, 15]]);
   });
   it('a pipeline is not atomic', () => {
-    expect(lint(ioredis('export async function present(key: string, v: string) {\n  await redis.pipeline().getset(key, v).expire(key, 30).exec();\n}'))).toEqual([['GETSET', 4, 26]]);
+    expect(lint(ioredis('export async function present(key: string, v: string) {\n  await redis.pipeline().getset(key, v).expire(key, 30).exec();\n}'))).toEqual([['redis-ttl/no-getset', 'getset', 4, 26]]);
   });
   it('the EXPIRE names another key', () => {
-    expect(lint(ioredis('export async function present(key: string, other: string, v: string) {\n  await redis.multi().getset(key, v).expire(other, 30).exec();\n}'))).toEqual([['GETSET', 4, 23]]);
+    expect(lint(ioredis('export async function present(key: string, other: string, v: string) {\n  await redis.multi().getset(key, v).expire(other, 30).exec();\n}'))).toEqual([['redis-ttl/no-getset', 'getset', 4, 23]]);
   });
 });
