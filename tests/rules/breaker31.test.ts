@@ -1,0 +1,64 @@
+/**
+ * Breaker round 31: odd but realistic code against the round's new readings (GETSET + EXPIRE in
+ * one MULTI, configured durations, members a middleware stores a client in, ...). Each case is a
+ * leak a reading hid, or a finding nobody would fix, and the result it must give.
+ */
+import { rmSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { lintApplication, lintSnippet } from '../helpers/lint.js';
+
+const roots: string[] = [];
+afterAll(() => {
+  for (const root of roots) rmSync(root, { recursive: true, force: true });
+});
+
+const H = "import Redis from 'ioredis';\nconst redis = new Redis();\n";
+const NR = "import { createClient } from 'redis';\nconst client = createClient();\n";
+const getset = (code: string) => lintSnippet(code, { 'redis-ttl/no-getset': 'error' }).map((m) => [m.ruleId, m.messageId, m.line, m.column]);
+const GETSET = 'redis-ttl/no-getset';
+
+describe('no-getset: the TTL given back in the same MULTI only when the EXPIRE is always queued', () => {
+  it('an EXPIRE queued under an `if` leaves the key without TTL whenever the test is false: reported', () => {
+    const code = `${H}export async function swap(k: string, v: string, keep: boolean) {
+  const m = redis.multi();
+  m.getset(k, v);
+  if (keep) m.expire(k, 60);
+  await m.exec();
+}
+`;
+    expect(getset(code)).toEqual([[GETSET, 'getset', 5, 5]]);
+  });
+  it('an EXPIRE queued in a callback may come after the transaction was sent: reported', () => {
+    const code = `${H}export function swap(k: string, v: string) {
+  const m = redis.multi();
+  m.getset(k, v);
+  setTimeout(() => { m.expire(k, 60); }, 10);
+  return m.exec();
+}
+`;
+    expect(getset(code)).toEqual([[GETSET, 'getset', 5, 5]]);
+  });
+  it('an EXPIRE always queued (a statement, a chain, a try block) after it: not reported', () => {
+    const statement = `${H}export async function swap(k: string, v: string) {
+  const m = redis.multi();
+  m.getset(k, v);
+  try { m.expire(k, 60); } catch { /* queued locally */ }
+  await m.exec();
+}
+`;
+    const chain = `${NR}export async function swap(k: string, v: string) {
+  await client.multi().getSet(k, v).expire(k, 60).exec();
+}
+`;
+    const variable = `${NR}export async function swap(k: string, v: string) {
+  const m = client.multi();
+  m.getSet(k, v);
+  m.expire(k, 60);
+  await m.exec();
+}
+`;
+    expect(getset(statement)).toEqual([]);
+    expect(getset(chain)).toEqual([]);
+    expect(getset(variable)).toEqual([]);
+  });
+});
