@@ -38,6 +38,16 @@ describe('no-getset: the TTL given back in the same MULTI only when the EXPIRE i
 `;
     expect(getset(code)).toEqual([[GETSET, 'getset', 5, 5]]);
   });
+  it('a node-redis multi() sent by its variable with execAsPipeline() is no transaction: reported', () => {
+    const code = `${NR}export async function swap(k: string, v: string) {
+  const m = client.multi();
+  m.getSet(k, v);
+  m.expire(k, 60);
+  await m.execAsPipeline();
+}
+`;
+    expect(getset(code)).toEqual([[GETSET, 'getset', 5, 5]]);
+  });
   it('an EXPIRE always queued (a statement, a chain, a try block) after it: not reported', () => {
     const statement = `${H}export async function swap(k: string, v: string) {
   const m = redis.multi();
