@@ -72,3 +72,20 @@ describe('no-getset: the TTL given back in the same MULTI only when the EXPIRE i
     expect(getset(variable)).toEqual([]);
   });
 });
+
+describe('expire-needs-positive-ttl: a configured duration whose configuration module writes its default', () => {
+  const SERVICE = "import Redis from 'ioredis';\nimport { appConfig } from './config';\nconst redis = new Redis();\nexport async function hold(k: string) {\n  await redis.set(k, '1', 'EX', appConfig.dialogueTimeoutMs / 1000);\n}\n";
+  const lint = (config: string) => lintApplication(roots, { 'src/service.ts': SERVICE, 'src/config.ts': config }, 'src/service.ts', { 'expire-needs-positive-ttl': undefined }, []);
+  it('a default of 1500 ms (or one of 500 and 1500) is 1.5 s, which Redis rejects: reported', () => {
+    const fallback = 'const DIALOGUE_TIMEOUT_MS = Number(process.env.DIALOGUE_TIMEOUT_MS) || 1500;\nexport const appConfig = { dialogueTimeoutMs: DIALOGUE_TIMEOUT_MS };\n';
+    const inEnv = "const envVars = { DIALOGUE_TIMEOUT_MS: Number(process.env.DIALOGUE_TIMEOUT_MS ?? '1500') };\nexport const appConfig = { dialogueTimeoutMs: envVars.DIALOGUE_TIMEOUT_MS };\n";
+    const twoLiterals = 'const DIALOGUE_TIMEOUT_MS = process.env.FAST ? 500 : 1500;\nexport const appConfig = { dialogueTimeoutMs: DIALOGUE_TIMEOUT_MS };\n';
+    for (const config of [fallback, inEnv, twoLiterals]) expect(lint(config)).toEqual([['expire-needs-positive-ttl', 'computed', 5, 33]]);
+  });
+  it('a default in whole seconds, or a setting the module only names: not reported', () => {
+    const whole = "const envVars = { DIALOGUE_TIMEOUT_MS: Number(process.env.DIALOGUE_TIMEOUT_MS ?? '30000') };\nexport const appConfig = { dialogueTimeoutMs: envVars.DIALOGUE_TIMEOUT_MS };\n";
+    const named = "import { envVars } from './env';\nexport const appConfig = { dialogueTimeoutMs: envVars.DIALOGUE_TIMEOUT_MS };\n";
+    expect(lint(whole)).toEqual([]);
+    expect(lint(named)).toEqual([]);
+  });
+});
