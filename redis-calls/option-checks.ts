@@ -181,7 +181,7 @@ function isNonNumber(context: AnyContext, node: TSESTree.Node): boolean {
  * `undefined` (narrowing included); without it, an optional parameter (`ttl?: number`) that no
  * test on the way to the call mentions.
  */
-function mayBeUndefined(context: AnyContext, node: TSESTree.Node, call: TSESTree.Node): boolean {
+export function mayBeUndefined(context: AnyContext, node: TSESTree.Node, call: TSESTree.Node): boolean {
   // a constant (`SESSION_TTL`, `60 * 60`) is no question for the type checker
   if (constantNumber(context, node) !== undefined) return false;
   const bare = unwrap(node);

@@ -89,3 +89,23 @@ describe('expire-needs-positive-ttl: a configured duration whose configuration m
     expect(lint(named)).toEqual([]);
   });
 });
+
+describe('a TTL forwarded as { EX: ttl }: the caller passes a value that may be undefined', () => {
+  const METHODS = "import { createClient } from 'redis';\nexport default class RedisMethods {\n  constructor(private client: ReturnType<typeof createClient>) {}\n  async setString(key: string, value: string, ttl?: number) {\n    return Boolean(await this.client.set(key, value, { EX: ttl }));\n  }\n}\n";
+  const cache = (params: string, ttl: string) =>
+    `import { createClient } from 'redis';\nimport RedisMethods from './methods';\nconst methods = new RedisMethods(createClient());\nexport async function store(id: string, data: string${params}) {\n  return methods.setString(\`user:\${id}\`, data, ${ttl});\n}\n`;
+  const RULES = { 'set-requires-ttl-or-keepttl': undefined, 'valid-ttl-args': undefined };
+  const lint = (params: string, ttl: string, target: string) => lintApplication(roots, { 'src/methods.ts': METHODS, 'src/cache.ts': cache(params, ttl) }, target, RULES, []);
+  it('an arm of undefined, an optional chain, an untested optional parameter: SET without expiry at the caller, and the wrapper keeps its remark', () => {
+    for (const [params, ttl] of [['', 'id ? 300 : undefined'], [', opts?: { ttl: number }', 'opts?.ttl'], [', ttl?: number', 'ttl']]) {
+      expect(lint(params!, ttl!, 'src/cache.ts')).toEqual([['set-requires-ttl-or-keepttl', 'setWithoutTtl', 5, 18]]);
+      expect(lint(params!, ttl!, 'src/methods.ts')).toEqual([['valid-ttl-args', 'mayBeUndefined', 5, 60]]);
+    }
+  });
+  it('a value on every path (a number, a tested optional, a default): not reported', () => {
+    for (const [params, ttl] of [['', '300'], [', ttl?: number', 'ttl ?? 60'], [', ttl = 60', 'ttl']]) {
+      expect(lint(params!, ttl!, 'src/cache.ts')).toEqual([]);
+      expect(lint(params!, ttl!, 'src/methods.ts')).toEqual([]);
+    }
+  });
+});
