@@ -109,3 +109,15 @@ describe('a TTL forwarded as { EX: ttl }: the caller passes a value that may be 
     }
   });
 });
+
+describe('a member a middleware stores a client in: a test storing another client there', () => {
+  const REDIS = "import { createClient } from 'redis';\nexport async function getRedisClient() {\n  const client = createClient();\n  await client.connect();\n  return client;\n}\n";
+  const MIDDLEWARE = "import { getRedisClient } from './redis';\nexport async function attach(req: any, _res: any, next: () => void) {\n  req.redisClient = await getRedisClient();\n  next();\n}\n";
+  const HANDLER = "export async function save(req: any, res: any) {\n  await req.redisClient.set(`session:${req.params.id}`, 'v', 'EX', 60);\n  res.end();\n}\n";
+  const SPEC = "import Redis from 'ioredis';\nimport { save } from './handler';\nit('saves', async () => {\n  const req: any = { params: { id: '1' } };\n  req.redisClient = new Redis();\n  await save(req, { end() {} });\n});\n";
+  const PACKAGE = '{ "name": "app", "private": true, "dependencies": { "redis": "^4.6.0" }, "devDependencies": { "ioredis": "^5.0.0" } }';
+  it('is no application code: node-redis drops the ioredis-style EX, reported', () => {
+    const files = { 'src/redis.ts': REDIS, 'src/middleware.ts': MIDDLEWARE, 'src/handler.ts': HANDLER, 'src/handler.test.ts': SPEC };
+    expect(lintApplication(roots, files, 'src/handler.ts', { 'valid-ttl-args': undefined }, [], PACKAGE)).toEqual([['valid-ttl-args', 'positionalTokens', 2, 62]]);
+  });
+});
