@@ -121,3 +121,18 @@ describe('a member a middleware stores a client in: a test storing another clien
     expect(lintApplication(roots, files, 'src/handler.ts', { 'valid-ttl-args': undefined }, [], PACKAGE)).toEqual([['valid-ttl-args', 'positionalTokens', 2, 62]]);
   });
 });
+
+describe('a sandboxed processor started by a computed path through a renamed Worker class', () => {
+  const PROCESSOR = "import Redis from 'ioredis';\nconst redis = new Redis();\nexport default async function handle(job: { id: string }) { await redis.incr(`sent:${job.id}`); }\n";
+  const STARTED = '{ "name": "app", "private": true, "scripts": { "start": "node dist/index.js" } }';
+  const lintProcessor = (index: string) => lintApplication(roots, { 'src/index.ts': index, 'src/workers/mailer.ts': PROCESSOR }, 'src/workers/mailer.ts', { 'incr-needs-expire-on-create': {} }, [], STARTED);
+  it('a namespace (bull.Worker), an import renamed (Worker as Queue) or a require renamed runs the processor: reported', () => {
+    const namespace = "import * as bull from 'bullmq';\nimport { join } from 'node:path';\nnew bull.Worker('mail', join(__dirname, 'workers', process.env.JOB!));\n";
+    const renamed = "import { Worker as Queue } from 'bullmq';\nimport { join } from 'node:path';\nnew Queue('mail', join(__dirname, 'workers', process.env.JOB!));\n";
+    const required = "const { Worker: Queue } = require('bullmq');\nconst { join } = require('node:path');\nnew Queue('mail', join(__dirname, 'workers', process.env.JOB));\n";
+    for (const index of [namespace, renamed, required]) expect(lintProcessor(index)).toEqual([['incr-needs-expire-on-create', 'noExpiry', 3, 73]]);
+  });
+  it('a renamed BullMQ Worker given a processor function starts no file: the processor nobody starts stays unreached', () => {
+    expect(lintProcessor("import { Worker as Queue } from 'bullmq';\nnew Queue('mail', async () => undefined);\n")).toEqual([]);
+  });
+});
