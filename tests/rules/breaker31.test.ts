@@ -48,6 +48,38 @@ describe('no-getset: the TTL given back in the same MULTI only when the EXPIRE i
 `;
     expect(getset(code)).toEqual([[GETSET, 'getset', 5, 5]]);
   });
+  it('an EXPIRE of the key variable reassigned, or after an early return that sends the MULTI: reported', () => {
+    const reassigned = `${H}export async function swap(k: string, v: string, next: string) {
+  const m = redis.multi();
+  m.getset(k, v);
+  k = next;
+  m.expire(k, 60);
+  await m.exec();
+}
+`;
+    const early = `${H}export async function swap(k: string, v: string, keep: boolean) {
+  const m = redis.multi();
+  m.getset(k, v);
+  if (!keep) return m.exec();
+  m.expire(k, 60);
+  return m.exec();
+}
+`;
+    expect(getset(reassigned)).toEqual([[GETSET, 'getset', 5, 5]]);
+    expect(getset(early)).toEqual([[GETSET, 'getset', 5, 5]]);
+  });
+  it('a loop left by its own break between them, or a return in a callback: not reported', () => {
+    const code = `${H}export async function swap(k: string, v: string, tags: string[]) {
+  const m = redis.multi();
+  m.getset(k, v);
+  for (const tag of tags) { if (!tag) break; m.sadd(\`tags:\${k}\`, tag); }
+  tags.forEach((tag) => { if (!tag) return; });
+  m.expire(k, 60);
+  await m.exec();
+}
+`;
+    expect(getset(code)).toEqual([]);
+  });
   it('an EXPIRE always queued (a statement, a chain, a try block) after it: not reported', () => {
     const statement = `${H}export async function swap(k: string, v: string) {
   const m = redis.multi();
