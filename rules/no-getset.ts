@@ -88,7 +88,7 @@ function mayLeaveBetween(context: AnyContext, write: TSESTree.Node, expiry: TSES
       if (node.type === AST_NODE_TYPES.ReturnStatement || node.type === AST_NODE_TYPES.ThrowStatement) return 'stop';
       if (node.type !== AST_NODE_TYPES.BreakStatement && node.type !== AST_NODE_TYPES.ContinueStatement) return undefined;
       if (node.label) return 'stop';
-      for (let parent = node.parent; parent && parent !== fn; parent = parent.parent) {
+      for (let parent: TSESTree.Node | undefined = node.parent; parent && parent !== fn; parent = parent.parent) {
         if (LEFT_BY_BREAK.has(parent.type) && (node.type === AST_NODE_TYPES.BreakStatement || parent.type !== AST_NODE_TYPES.SwitchStatement)) return encloses(parent, write) ? 'stop' : undefined;
       }
       return undefined;
