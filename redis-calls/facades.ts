@@ -60,6 +60,8 @@ import { destructuredArgument, type DestructuredValue } from './destructured-par
 import { mayBeWrapperName, walkImporters } from './importers.js';
 import { chosenArm, optionArmsOf, optionProperty, optionValue, type OptionArms } from './option-arms.js';
 import { LISTING_TTL_MS, packageFiles, packageOf } from './project.js';
+import { nullishOnSomeBranch } from './empty-tokens.js';
+import { mayBeUndefined } from './option-checks.js';
 import { commonJsExportName, constInitializer, encloses, findVariable, propertyName, referenceName, resolveConstExpression, staticValue, unwrap, type AnyContext, type FunctionLike } from './static.js';
 // paths of tests (test-paths.ts): a call there does not make a facade's production callers reachable
 import { TEST_PATH } from './test-paths.js';
@@ -686,21 +688,29 @@ export function passedByEveryCaller(context: AnyContext, value: TSESTree.Node): 
   if (param?.from !== 'param' || param.fallback || param.destructured) return false;
   const sites = callSitesOf(context, fn)?.sites;
   if (!sites || sites.length === 0 || handedOnAsValue(context, fn)) return false;
-  return sites.every(({ call, context: caller }) => {
+  return sites.every((site) => {
+    const call = site.call;
     const spreadAt = call.arguments.findIndex((a) => a.type === AST_NODE_TYPES.SpreadElement);
     const given = spreadAt >= 0 && param.index >= spreadAt ? undefined : call.arguments[param.index];
-    return given !== undefined && passesValue(caller, given, call);
+    return given !== undefined && givenWhole(site.context, call, given);
   });
 }
 
 /**
- * Whether the argument `given` of `call` (in the caller's `context`) gives the callee a value: not
- * a literal `undefined`, and not a value that may be `undefined` there (option-checks.ts
- * mayBeUndefined: the caller's own optional parameter, or a type including `undefined`).
+ * Whether a caller's argument for a facade's optional expiry option (`ttl` of `{ EX: ttl }`) is
+ * a value on every path, so that the option is sent: not a literal `undefined` / `null` or a
+ * conditional with one in an arm (`id ? 300 : undefined`), not an optional chain (`opts?.ttl`),
+ * not the caller's own optional parameter that nothing tests (`ttl?: number`; with type
+ * information, no type including `undefined`).
  */
-function passesValue(context: AnyContext, given: TSESTree.Node, call: TSESTree.CallExpression): boolean {
-  if (given.type === AST_NODE_TYPES.Identifier && given.name === 'undefined') return false;
-  return given.type === AST_NODE_TYPES.SpreadElement || !mayBeUndefined(context, given, call);
+function givenWhole(context: AnyContext, call: TSESTree.CallExpression, given: TSESTree.Node): boolean {
+  if (given.type === AST_NODE_TYPES.SpreadElement || nullishOnSomeBranch(context, given)) return false;
+  for (let part = unwrap(given); part.type === AST_NODE_TYPES.MemberExpression || part.type === AST_NODE_TYPES.CallExpression || part.type === AST_NODE_TYPES.ChainExpression; ) {
+    if (part.type === AST_NODE_TYPES.ChainExpression) part = unwrap(part.expression);
+    else if (part.optional) return false;
+    else part = unwrap(part.type === AST_NODE_TYPES.MemberExpression ? part.object : part.callee);
+  }
+  return !mayBeUndefined(context, given, call);
 }
 
 /**
@@ -771,7 +781,7 @@ function callerCall(context: AnyContext, node: TSESTree.CallExpression, callee: 
     }
     if (entry.from === 'optional-option') {
       const given = argument(entry.index);
-      if (given && passesValue(context, given, node)) {
+      if (given && givenWhole(context, node, given)) {
         args.push(entry.option);
         argNodes.push(undefined);
         push(given);

@@ -46,6 +46,7 @@ import { originOf } from './client-syntax.js';
 import { commonJsDefault, loadModule, moduleContext, readModule, specifierOf, type ImportedModule } from './modules.js';
 import { commandOfMethod } from './command-methods.js';
 import { LISTING_TTL_MS, packageFiles, packageOf } from './project.js';
+import { TEST_PATH, testOnlyModule } from './test-paths.js';
 import { findVariable, propertyName, requiredModule, unwrap, walk, type AnyContext } from './static.js';
 
 /** The objects a global is a property of: `global.redis`, `globalThis.redis`, `window.redis`, `self.redis`. */
@@ -208,9 +209,12 @@ function fromPackage(context: AnyContext, store: Store, file: string | undefined
     for (const [flavor, where] of evidence) if (!found.has(flavor)) found.set(flavor, where);
   };
   add(evidenceIn(context, store, own && root ? relative(root, own) : 'this file', undefined, judge));
+  // a test's client (`req.redisClient = new RedisMock()` in a spec) is not the application's,
+  // unless the linted file is a test itself
+  const ownTest = own && root ? TEST_PATH.test(relative(root, own)) : false;
   for (const path of root && own ? filesNaming(root, store, own) : []) {
     if (found.size > 1) return undefined;
-    if (path === own) continue;
+    if (path === own || (!ownTest && testOnlyModule(root!, path))) continue;
     const module = loadModule(context, specifierOf(own!, path));
     if (!module) continue;
     let byStore = moduleEvidence.get(module.program);

@@ -897,6 +897,17 @@ function batchKindOfChain(root: TSESTree.CallExpression, name: 'multi' | 'pipeli
   return 'multi';
 }
 
+/**
+ * Whether a batch variable is sent by node-redis `m.execAsPipeline()` (`const m = client.multi();
+ * ...; await m.execAsPipeline()`): a plain pipeline, not a transaction, as in a chain.
+ */
+function sentAsPipeline(variable: { references: ReadonlyArray<{ identifier: TSESTree.Node }> }): boolean {
+  return variable.references.some(({ identifier }) => {
+    const parent = identifier.parent;
+    return parent?.type === AST_NODE_TYPES.MemberExpression && parent.object === identifier && propertyName(parent.property, parent.computed) === 'execAsPipeline';
+  });
+}
+
 /** For `const m = redis.multi()`: the declaration as the unit key and the batch kind. */
 function batchRootOfIdentifier(
   context: AnyContext,
@@ -918,7 +929,7 @@ function batchRootOfIdentifier(
           if (inner.type !== AST_NODE_TYPES.MemberExpression) break;
           const name = propertyName(inner.property, inner.computed);
           // the same key as a chain written in one expression: the multi() / pipeline() call
-          if (name === 'multi' || name === 'pipeline') return { key: init, kind: batchKindOfChain(init, name) };
+          if (name === 'multi' || name === 'pipeline') return { key: init, kind: sentAsPipeline(variable) ? 'pipeline' : batchKindOfChain(init, name) };
           init = unwrap(inner.object);
         }
       }

@@ -25,7 +25,9 @@ import { parsedModule } from './parsed-modules.js';
 import { propertyName, requiredModule, walkParsed } from './static.js';
 
 /** A quick look at the text before parsing: a thread or process start of some kind. */
-const MAY_SPAWN = /\bnew\s+(?:Worker|Piscina|Tinypool)\s*\(|\bfork\s*\(/;
+// `new Worker(`, `new threads.Worker(`, a class renamed where it is imported (`Worker as Queue`,
+// `{ Worker: Queue } = require(...)`)
+const MAY_SPAWN = /\bnew\s+(?:[\w$]+\s*\.\s*)?(?:Worker|Piscina|Tinypool)\s*\(|\bfork\s*\(|\b(?:Worker|Piscina|Tinypool)\s+as\s|\b(?:Worker|Piscina|Tinypool)\s*:\s*[\w$]/;
 
 /** Classes that start a module as a thread or a sandboxed processor, and pools whose `filename` option is one. */
 const WORKER_CLASSES = new Set(['Worker']);
@@ -132,6 +134,28 @@ function boundAnywhere(program: TSESTree.Program, name: string): boolean {
   return Boolean(found);
 }
 
+/**
+ * The name a class is exported under when `local` is a renaming import of it (`import { Worker as
+ * Queue } from 'bullmq'`, `const { Worker: Queue } = require('bullmq')`), else `undefined`.
+ */
+function importedName(program: TSESTree.Program, local: string): string | undefined {
+  for (const statement of program.body) {
+    if (statement.type === AST_NODE_TYPES.ImportDeclaration) {
+      for (const specifier of statement.specifiers) {
+        if (specifier.type === AST_NODE_TYPES.ImportSpecifier && specifier.local.name === local) return propertyName(specifier.imported, false);
+      }
+    }
+    if (statement.type !== AST_NODE_TYPES.VariableDeclaration) continue;
+    for (const declarator of statement.declarations) {
+      if (declarator.id.type !== AST_NODE_TYPES.ObjectPattern || !declarator.init || requiredModule(declarator.init) === undefined) continue;
+      for (const property of declarator.id.properties) {
+        if (property.type === AST_NODE_TYPES.Property && property.value.type === AST_NODE_TYPES.Identifier && property.value.name === local) return propertyName(property.key, property.computed);
+      }
+    }
+  }
+  return undefined;
+}
+
 /** The package a `Worker` class comes from (`Worker` imported or required, or `threads.Worker` of a namespace), else `undefined`. */
 function workerSource(program: TSESTree.Program, callee: TSESTree.Node): string | undefined {
   const local = callee.type === AST_NODE_TYPES.Identifier ? callee.name : callee.type === AST_NODE_TYPES.MemberExpression && callee.object.type === AST_NODE_TYPES.Identifier ? callee.object.name : undefined;
@@ -163,7 +187,7 @@ function processorPath(program: TSESTree.Program, node: TSESTree.Node): TSESTree
  */
 function startedPaths(node: TSESTree.Node, program: TSESTree.Program): TSESTree.Node[] {
   if (node.type === AST_NODE_TYPES.NewExpression) {
-    const name = calleeName(node.callee);
+    const name = (node.callee.type === AST_NODE_TYPES.Identifier ? importedName(program, node.callee.name) : undefined) ?? calleeName(node.callee);
     if (name !== undefined && WORKER_CLASSES.has(name)) {
       const [first, second] = node.arguments;
       const source = workerSource(program, node.callee);

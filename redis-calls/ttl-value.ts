@@ -16,7 +16,7 @@ import { spanSourceOf, type SpanSource } from './time-constants.js';
 import { bindingValues, returnedValues } from './traced-values.js';
 import { constructorArgumentValues, factoryArgumentValues } from './constructor-arguments.js';
 import { constructorValues, writtenOutsideConstructor } from './instance-constants.js';
-import { exportedValue, importedBinding } from './modules.js';
+import { exportedValue, importedBinding, topLevelConst } from './modules.js';
 import { constInitializer, enclosingFunction, findVariable, foldNumber, propertyName, referenceName, resolveMember, staticValue, unwrap, walk, type AnyContext, type ConstantScope } from './static.js';
 
 const MAX_DEPTH = 6;
@@ -442,7 +442,7 @@ function riskOf(context: AnyContext, node: TSESTree.Node, strict: boolean, names
         if (!strict && divisor !== undefined && divisor > 0 && (isNamedConstant(bare.left) || guessUnit(context, bare.left)?.kind === 'absolute')) return left;
         // a member of the code's configuration object set from a named setting (`appConfig.timeoutMs`
         // with `timeoutMs: envVars.DIALOGUE_TIMEOUT_MS`): an amount its operator chose, as above
-        if (!strict && divisor !== undefined && divisor > 0 && configuredSetting(context, bare.left)) return left;
+        if (!strict && divisor !== undefined && divisor > 0 && configuredSetting(context, bare.left, divisor)) return left;
         return 'fractional';
       }
       if (bare.operator === '|' && constantOf(bare.right) === 0) return roundedDown(context, bare.left, strict, names, depth);
@@ -568,7 +568,7 @@ function roundedDown(context: AnyContext, inner: TSESTree.Node, strict: boolean,
  * operator configures in whole units, not a computed one. A literal there is left to the folding
  * (`timeoutMs: 1500` is no named setting).
  */
-function configuredSetting(context: AnyContext, node: TSESTree.Node): boolean {
+function configuredSetting(context: AnyContext, node: TSESTree.Node, divisor: number): boolean {
   const bare = unwrap(node);
   if (bare.type !== AST_NODE_TYPES.MemberExpression || bare.computed || bare.object.type !== AST_NODE_TYPES.Identifier) return false;
   const property = propertyName(bare.property, bare.computed);
@@ -578,9 +578,41 @@ function configuredSetting(context: AnyContext, node: TSESTree.Node): boolean {
   const object = exported && unwrap(exported);
   if (object?.type !== AST_NODE_TYPES.ObjectExpression) return false;
   for (const entry of object.properties) {
-    if (entry.type === AST_NODE_TYPES.Property && !entry.computed && propertyName(entry.key, entry.computed) === property) return isNamedConstant(entry.value);
+    if (entry.type === AST_NODE_TYPES.Property && !entry.computed && propertyName(entry.key, entry.computed) === property) {
+      return isNamedConstant(entry.value) && defaultsWhole(named.module.program, entry.value, divisor);
+    }
   }
   return false;
+}
+
+/**
+ * Whether the amounts the configuration module itself writes for the named setting `value` are
+ * whole in the divisor's unit: the setting read there (`const DIALOGUE_TIMEOUT_MS =
+ * Number(process.env.X) || 1500`, `envVars = { DIALOGUE_TIMEOUT_MS: Number(process.env.X ?? '30000') }`)
+ * falls back to its literals, and a default of 1500 ms is 1.5 s. A setting the module only names
+ * (imported, a global) has none.
+ */
+function defaultsWhole(program: TSESTree.Program, value: TSESTree.Node, divisor: number): boolean {
+  const bare = unwrap(value);
+  let init: TSESTree.Node | undefined;
+  if (bare.type === AST_NODE_TYPES.Identifier) init = topLevelConst(program, bare.name);
+  else if (bare.type === AST_NODE_TYPES.MemberExpression && !bare.computed && bare.object.type === AST_NODE_TYPES.Identifier) {
+    const holder = topLevelConst(program, bare.object.name);
+    const key = propertyName(bare.property, bare.computed);
+    const entry = holder?.type === AST_NODE_TYPES.ObjectExpression ? holder.properties.find((p) => p.type === AST_NODE_TYPES.Property && !p.computed && propertyName(p.key, p.computed) === key) : undefined;
+    init = entry?.type === AST_NODE_TYPES.Property ? entry.value : undefined;
+  }
+  return !init || fallbackAmounts(init).every((amount) => Number.isInteger(amount / divisor));
+}
+
+/** The literal amounts an expression may take: `x ?? 1500`, `a ? 500 : 1500`, `Number(x || '30000')`. */
+function fallbackAmounts(node: TSESTree.Node): number[] {
+  const bare = unwrap(node);
+  if (bare.type === AST_NODE_TYPES.Literal) return typeof bare.value === 'number' || (typeof bare.value === 'string' && bare.value.trim() !== '' && Number.isFinite(Number(bare.value))) ? [Number(bare.value)] : [];
+  if (bare.type === AST_NODE_TYPES.LogicalExpression) return [...fallbackAmounts(bare.left), ...fallbackAmounts(bare.right)];
+  if (bare.type === AST_NODE_TYPES.ConditionalExpression) return [...fallbackAmounts(bare.consequent), ...fallbackAmounts(bare.alternate)];
+  if (bare.type === AST_NODE_TYPES.CallExpression && bare.callee.type === AST_NODE_TYPES.Identifier && ['Number', 'parseInt', 'parseFloat'].includes(bare.callee.name) && bare.arguments[0]) return fallbackAmounts(bare.arguments[0]);
+  return [];
 }
 
 /** A name in CONSTANT_CASE, bare or as a member: `JWT_LIFESPAN`, `Threshold.JWT_LIFESPAN`. */
