@@ -61,7 +61,6 @@ import { mayBeWrapperName, walkImporters } from './importers.js';
 import { chosenArm, optionArmsOf, optionProperty, optionValue, type OptionArms } from './option-arms.js';
 import { LISTING_TTL_MS, packageFiles, packageOf } from './project.js';
 import { nullishOnSomeBranch } from './empty-tokens.js';
-import { mayBeUndefined } from './option-checks.js';
 import { commonJsExportName, constInitializer, encloses, findVariable, propertyName, referenceName, resolveConstExpression, staticValue, unwrap, type AnyContext, type FunctionLike } from './static.js';
 // paths of tests (test-paths.ts): a call there does not make a facade's production callers reachable
 import { TEST_PATH } from './test-paths.js';
