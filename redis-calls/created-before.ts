@@ -277,22 +277,22 @@ function writtenInEveryArm(context: AnyContext, creation: RedisCall, write: Redi
   return false;
 }
 
+/** The nodes a statement holds its call in (`await`, a declaration, a cast): no branch, loop, callback or `try`. */
+const STATEMENT_WRAPPERS: ReadonlySet<AST_NODE_TYPES> = new Set([
+  AST_NODE_TYPES.AwaitExpression,
+  AST_NODE_TYPES.ExpressionStatement,
+  AST_NODE_TYPES.VariableDeclarator,
+  AST_NODE_TYPES.VariableDeclaration,
+  AST_NODE_TYPES.TSAsExpression,
+  AST_NODE_TYPES.TSNonNullExpression,
+]);
+
 /** Whether `node` runs whenever `arm` (a branch of an `if`) does: between them only blocks and the wrappers a statement holds its call in. */
 function unconditionalIn(node: TSESTree.Node, arm: TSESTree.Node): boolean {
   for (let child: TSESTree.Node = node; child !== arm; child = child.parent!) {
     const parent = child.parent;
     if (!parent || !(parent.range[0] >= arm.range[0] && parent.range[1] <= arm.range[1])) return false;
-    if (
-      parent.type !== AST_NODE_TYPES.BlockStatement &&
-      parent.type !== AST_NODE_TYPES.AwaitExpression &&
-      parent.type !== AST_NODE_TYPES.ExpressionStatement &&
-      parent.type !== AST_NODE_TYPES.VariableDeclarator &&
-      parent.type !== AST_NODE_TYPES.VariableDeclaration &&
-      parent.type !== AST_NODE_TYPES.TSAsExpression &&
-      parent.type !== AST_NODE_TYPES.TSNonNullExpression
-    ) {
-      return false;
-    }
+    if (parent.type !== AST_NODE_TYPES.BlockStatement && !STATEMENT_WRAPPERS.has(parent.type)) return false;
   }
   return true;
 }
@@ -494,16 +494,7 @@ function warmUpBefore(context: AnyContext, creation: RedisCall, write: RedisCall
       continue;
     }
     // wrappers a statement holds its call in; anything else is a branch, loop, callback or `try`
-    if (
-      parent.type !== AST_NODE_TYPES.AwaitExpression &&
-      parent.type !== AST_NODE_TYPES.ExpressionStatement &&
-      parent.type !== AST_NODE_TYPES.VariableDeclarator &&
-      parent.type !== AST_NODE_TYPES.VariableDeclaration &&
-      parent.type !== AST_NODE_TYPES.TSAsExpression &&
-      parent.type !== AST_NODE_TYPES.TSNonNullExpression
-    ) {
-      return undefined;
-    }
+    if (!STATEMENT_WRAPPERS.has(parent.type)) return undefined;
   }
   return undefined;
 }
