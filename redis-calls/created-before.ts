@@ -484,7 +484,7 @@ function keyAssignedInClosure(context: AnyContext, keyNode: TSESTree.Node, fn: T
  */
 function warmUpBefore(context: AnyContext, creation: RedisCall, write: RedisCall, keyArg: number): RedisCall | undefined {
   let child: TSESTree.Node = creation.node;
-  for (let parent = child.parent; parent; child = parent, parent = parent.parent) {
+  for (let parent: TSESTree.Node | undefined = child.parent; parent; child = parent, parent = parent.parent) {
     if (parent.type === AST_NODE_TYPES.IfStatement) {
       return parent.consequent === child && runsBefore(parent, write.node) ? readMissingMakesTrue(context, parent.test, write, keyArg) : undefined;
     }
