@@ -12,6 +12,7 @@ import { keyIdOf, keyNodeId } from './key-id.js';
 import { iteratedKeys } from './key-lists.js';
 import { onlyWhenTtlGiven } from './optional-ttl.js';
 import { staleGuard } from './stale-read.js';
+import { queuedWithWrite } from './queued-with.js';
 import { expiredThroughCollection } from './collected-keys.js';
 
 export { keyIdOf } from './key-id.js';
@@ -232,8 +233,10 @@ export function optionalExpiry(context: AnyContext, expiry: RedisCall, keyArg: n
  * The first command after `call` in the same atomic unit that gives the key at argument `arg` a
  * TTL when it has none (EXPIRE / PEXPIRE / ... without XX or GT, SET ... EX, SETEX, GETEX ... EX),
  * or deletes it (by the same key expression, or by a later loop over the keys collected with it:
- * `collected-keys.ts`), and is not queued only on a branch an earlier read decides
- * (`redis-calls/stale-read.ts`); `undefined` when there is none.
+ * `collected-keys.ts`), and is queued whenever the write is: not only on a branch an earlier read
+ * decides (`redis-calls/stale-read.ts`), nor under another branch, loop or callback, after a
+ * possible exit, or after the key variable is reassigned (`redis-calls/queued-with.ts`);
+ * `undefined` when there is none.
  */
 export function expiryAfterInUnit(context: AnyContext, call: RedisCall, arg: number): RedisCall | undefined {
   if (call.unit.kind === 'single') return undefined;
@@ -247,7 +250,11 @@ export function expiryAfterInUnit(context: AnyContext, call: RedisCall, arg: num
       other.description.keys.some(
         (action) =>
           (EFFECTS_THAT_SET_TTL.has(action.effect) || action.effect === 'delete') &&
-          (keyIdOf(context, other, action.arg) === id || (keyNode !== undefined && expiredThroughCollection(context, call, keyNode, other, action.arg))),
+          (keyIdOf(context, other, action.arg) === id
+            ? // under a branch, loop or callback, after a possible exit, or of a reassigned key: not every time the write runs;
+              // unless the branch is the test of the TTL it sends (`if (ttl) m.expire(k, ttl)`: no TTL given, kept on purpose)
+              queuedWithWrite(context, call, other, arg) || optionalExpiry(context, other, action.arg)
+            : keyNode !== undefined && expiredThroughCollection(context, call, keyNode, other, action.arg)),
       ) &&
       // queued only when an earlier round trip's reply says so: not every time the write runs
       !staleGuard(context, other, call, arg),

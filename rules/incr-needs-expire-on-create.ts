@@ -36,13 +36,14 @@ import { appendExpiryInBatch, pipelineToMulti, standaloneStatementOf, ttlConstan
 import type { RedisCall } from '../redis-calls/index.js';
 import { reportLoc } from '../redis-calls/report.js';
 import { fixesEnabled, FIX_OPTION_SCHEMA, incrementWithTtlFix, readAutofixSettings } from '../redis-calls/autofix.js';
-import { expiryInLaterRoundTrip, fileIndexOf, followsOnItsPath, keyIdOf } from '../redis-calls/file-index.js';
+import { expiryInLaterRoundTrip, fileIndexOf, followsOnItsPath, keyIdOf, optionalExpiry } from '../redis-calls/file-index.js';
 import { exemption, keyCallsOf, KEY_POLICY_SCHEMA } from '../redis-calls/policy.js';
 import type { IncrNeedsExpireOnCreateOptions } from './options.js';
 import { keyData, KEY_TAIL } from '../redis-calls/report.js';
 import { isBlockingCall } from '../semantics/blocking.js';
 import { enclosingFunction } from '../redis-calls/static.js';
 import { existsGuard, staleGuard } from '../redis-calls/stale-read.js';
+import { queuedWithWrite } from '../redis-calls/queued-with.js';
 import { ttlRepairOf } from '../redis-calls/ttl-repair.js';
 import { everyWriteRearms, expiryRunsAfterEveryWrite } from '../redis-calls/rearmed.js';
 import { keyShapeOf } from '../redis-calls/key-shape.js';
@@ -291,7 +292,12 @@ export default createRule<Options, MessageIds>({
           // and so does a write before it that leaves the key with a TTL (semantics/transactions.ts)
           const candidates = (expiriesByUnit.get(unit.key) ?? []).filter(
             (e) =>
-              (e.key === creation.key ||
+              // a later expiry of the key must be queued whenever the write is (redis-calls/queued-with.ts),
+              // or only when its TTL is given (`if (ttl) m.expire(k, ttl)`: no TTL given, kept on purpose)
+              ((e.key === creation.key &&
+                (e.order <= creation.order ||
+                  queuedWithWrite(context, call, e.call, call.argNodes.indexOf(creation.keyNode)) ||
+                  optionalExpiry(context, e.call, e.call.argNodes.indexOf(e.keyNode)))) ||
                 // expired by a later loop over the keys collected with it (redis-calls/collected-keys.ts)
                 (e.order > creation.order && e.effect === 'set-ttl' && expiredThroughCollection(context, call, creation.keyNode, e.call, e.call.argNodes.indexOf(e.keyNode)))) &&
               (e.order > creation.order

@@ -9,7 +9,7 @@
  * never expires and the no-TTL arm of an explicit TTL test follow the shared policy of
  * `redis-calls/policy.ts` (a key that never had a TTL loses none).
  */
-import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import type { TSESTree } from '@typescript-eslint/utils';
 import { createRule } from './create-rule.js';
 import { redisCallsOf } from '../redis-calls/index.js';
 import { addSetOptions, rewriteAsSet, type SetOption } from '../redis-calls/fixes.js';
@@ -20,92 +20,24 @@ import type { NoGetsetOptions } from './options.js';
 import { keyData, KEY_TAIL } from '../redis-calls/report.js';
 import { expiryAfterInUnit, optionalExpiry } from '../redis-calls/file-index.js';
 import type { RedisCall } from '../redis-calls/normalize.js';
-import { enclosingFunction, encloses, walk, type AnyContext } from '../redis-calls/static.js';
-import { keyAssignedBetween } from '../redis-calls/key-id.js';
+import type { AnyContext } from '../redis-calls/static.js';
 
 /**
  * Whether the TTL `call` (GETSET, SET ... GET) drops is given back in the same MULTI / EXEC: a
- * later EXPIRE-family command (or SET ... EX, or a DEL) of the same key queued unconditionally in
- * the transaction (`multi().getset(key, v).expire(key, 60).exec()`). The transaction runs as one,
+ * later EXPIRE-family command (or SET ... EX, or a DEL) of the same key queued whenever the
+ * GETSET is, in the transaction (`multi().getset(key, v).expire(key, 60).exec()`). The transaction runs as one,
  * so no client ever sees the key without its TTL. A pipeline is not atomic, and an EXPIRE in a
  * later round trip comes after a window where a crash leaves the key without TTL: both stay reported.
  */
 function ttlRestoredInTransaction(context: AnyContext, call: RedisCall): boolean {
   if (call.unit.kind !== 'multi') return false;
   const arg = call.description.keys[0]?.arg ?? 0;
+  // queued whenever the GETSET is, of the same key (redis-calls/queued-with.ts)
   const expiry = expiryAfterInUnit(context, call, arg);
-  if (!expiry || !queuedWhenever(expiry.node, call.node)) return false;
-  // `k = other` before the EXPIRE: it expires another key; `if (!ok) return m.exec()`: the
-  // transaction may be sent before the EXPIRE is queued
-  const keyNode = call.argNodes[arg];
-  if (keyNode && keyAssignedBetween(context, keyNode, call.node.range[1], expiry.node.range[0])) return false;
-  if (mayLeaveBetween(context, call.node, expiry.node)) return false;
+  if (!expiry) return false;
   const expiryArg = expiry.description.keys[0]?.arg ?? 0;
   return !optionalExpiry(context, expiry, expiryArg);
 }
-
-/** Statements and expressions that run what they hold whenever they run themselves. */
-const UNCONDITIONAL = new Set<string>([
-  AST_NODE_TYPES.ExpressionStatement,
-  AST_NODE_TYPES.AwaitExpression,
-  AST_NODE_TYPES.BlockStatement,
-  AST_NODE_TYPES.CallExpression,
-  AST_NODE_TYPES.MemberExpression,
-  AST_NODE_TYPES.ChainExpression,
-  AST_NODE_TYPES.SequenceExpression,
-  AST_NODE_TYPES.VariableDeclarator,
-  AST_NODE_TYPES.VariableDeclaration,
-  AST_NODE_TYPES.TSAsExpression,
-  AST_NODE_TYPES.TSNonNullExpression,
-  AST_NODE_TYPES.TSSatisfiesExpression,
-]);
-
-/**
- * Whether `expiry` is queued whenever `write` is: between it and the nearest node holding both,
- * no branch (`if (cond) m.expire(k, 60)`), loop, `catch`, `switch` nor callback (`setTimeout(() =>
- * m.expire(k, 60))`, queued after the transaction may have been sent).
- */
-function queuedWhenever(expiry: TSESTree.Node, write: TSESTree.Node): boolean {
-  for (let node: TSESTree.Node = expiry; node.parent && !encloses(node, write); node = node.parent) {
-    const parent = node.parent;
-    if (encloses(parent, write)) return true;
-    if (!UNCONDITIONAL.has(parent.type) && !(parent.type === AST_NODE_TYPES.TryStatement && parent.block === node)) return false;
-  }
-  return true;
-}
-
-/**
- * Whether the function may stop between `write` and `expiry` (a `return`, a `throw`, or a `break`
- * / `continue` that leaves a loop or `switch` holding the write) of the function they are in.
- */
-function mayLeaveBetween(context: AnyContext, write: TSESTree.Node, expiry: TSESTree.Node): boolean {
-  const fn = enclosingFunction(write);
-  return walk(
-    context,
-    fn ?? context.sourceCode.ast,
-    (node) => {
-      if (node.range[0] < write.range[1] || node.range[1] > expiry.range[0] || enclosingFunction(node) !== fn) return undefined;
-      if (node.type === AST_NODE_TYPES.ReturnStatement || node.type === AST_NODE_TYPES.ThrowStatement) return 'stop';
-      if (node.type !== AST_NODE_TYPES.BreakStatement && node.type !== AST_NODE_TYPES.ContinueStatement) return undefined;
-      if (node.label) return 'stop';
-      for (let parent: TSESTree.Node | undefined = node.parent; parent && parent !== fn; parent = parent.parent) {
-        if (LEFT_BY_BREAK.has(parent.type) && (node.type === AST_NODE_TYPES.BreakStatement || parent.type !== AST_NODE_TYPES.SwitchStatement)) return encloses(parent, write) ? 'stop' : undefined;
-      }
-      return undefined;
-    },
-    { range: [write.range[1], expiry.range[0]] },
-  );
-}
-
-/** Statements a `break` leaves (a `continue`: the loops). */
-const LEFT_BY_BREAK = new Set<string>([
-  AST_NODE_TYPES.ForStatement,
-  AST_NODE_TYPES.ForInStatement,
-  AST_NODE_TYPES.ForOfStatement,
-  AST_NODE_TYPES.WhileStatement,
-  AST_NODE_TYPES.DoWhileStatement,
-  AST_NODE_TYPES.SwitchStatement,
-]);
 
 /** Options of the rule (the options object's type is exported from the package root). */
 export type Options = [NoGetsetOptions];

@@ -100,3 +100,26 @@ export function lintApplication(
   ];
   return linter.verify(readFileSync(file, 'utf8'), config, { filename: file }).map((m) => [m.ruleId?.replace('redis-ttl/', ''), m.messageId, m.line, m.column]);
 }
+
+/** A finding of {@link lintEmbeddedLuaFile}: the Lua rule id the message opens with (`[rule]`), line, column. */
+export type EmbeddedLuaFinding = [string | undefined, number, number];
+
+/**
+ * Writes `code` as `file` of the project folder `root` (made by {@link writeProject}) and lints it
+ * with `embedded-lua` alone (`.ts` and `.js`, `@typescript-eslint/parser`, ESLint's `cwd` at
+ * `root`, so project-wide readings see the folder's package.json and modules).
+ * @returns `[Lua rule id, line, column]` per finding, in ESLint's order
+ */
+export function lintEmbeddedLuaFile(root: string, file: string, code: string): EmbeddedLuaFinding[] {
+  const linter = new Linter({ configType: 'flat', cwd: root });
+  const config = [
+    {
+      files: ['**/*.ts', '**/*.js'],
+      languageOptions: { parser: tsParser },
+      plugins: { 'redis-ttl': plugin },
+      rules: { 'redis-ttl/embedded-lua': 'error' } as Linter.RulesRecord,
+    },
+  ];
+  writeFileSync(join(root, file), code);
+  return linter.verify(code, config, { filename: join(root, file) }).map((m) => [/^\[([^\]]+)\]/.exec(m.message)?.[1], m.line, m.column]);
+}

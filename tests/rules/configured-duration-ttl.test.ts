@@ -26,8 +26,8 @@ const config = (value: string): string =>
 const service = (ttl: string): string =>
   `import { createClient } from 'redis';\nimport { appConfig } from './config';\nconst client = createClient();\nexport async function save(key: string, value: string) {\n  await client.setEx(key, ${ttl}, value);\n}\n`;
 
-/** [rule id, line, column] of each expire-needs-positive-ttl finding on service.ts. */
-function lint(configValue: string, ttl: string): Array<[string | null, number, number]> {
+/** [rule id, messageId, line, column] of each expire-needs-positive-ttl finding on service.ts. */
+function lint(configValue: string, ttl: string): Array<[string | null, string | undefined, number, number]> {
   const code = service(ttl);
   const root = writeProject(roots, { 'package.json': APPLICATION, 'config.ts': config(configValue), 'service.ts': code });
   const linter = new Linter({ configType: 'flat', cwd: root });
@@ -35,7 +35,7 @@ function lint(configValue: string, ttl: string): Array<[string | null, number, n
   writeFileSync(join(root, 'service.ts'), code);
   return linter
     .verify(code, [{ files: ['**/*.ts'], languageOptions: { parser: tsParser }, plugins: { 'redis-ttl': plugin }, rules }], { filename: join(root, 'service.ts') })
-    .map((m) => [m.ruleId, m.line, m.column]);
+    .map((m) => [m.ruleId, m.messageId, m.line, m.column]);
 }
 
 describe('a configured duration divided into seconds', () => {
@@ -44,10 +44,10 @@ describe('a configured duration divided into seconds', () => {
   });
 
   it('a configuration literal that is no whole number of seconds stays reported', () => {
-    expect(lint('1500', 'appConfig.dialogueTimeoutMs / 1000')).toEqual([['redis-ttl/expire-needs-positive-ttl', 5, 27]]);
+    expect(lint('1500', 'appConfig.dialogueTimeoutMs / 1000')).toEqual([['redis-ttl/expire-needs-positive-ttl', 'literalRejected', 5, 27]]);
   });
 
   it('a member computed in the configuration stays reported', () => {
-    expect(lint('Number(process.env.TIMEOUT)', 'appConfig.dialogueTimeoutMs / 1000')).toEqual([['redis-ttl/expire-needs-positive-ttl', 5, 27]]);
+    expect(lint('Number(process.env.TIMEOUT)', 'appConfig.dialogueTimeoutMs / 1000')).toEqual([['redis-ttl/expire-needs-positive-ttl', 'computed', 5, 27]]);
   });
 });

@@ -11,13 +11,9 @@
  * and in an application that is a workspace member. Each project is written to a temporary folder
  * and linted with ESLint's Linter.
  */
-import { rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import tsParser from '@typescript-eslint/parser';
-import { Linter } from 'eslint';
+import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import plugin from '../../rules/index.js';
-import { writeProject } from '../helpers/lint.js';
+import { lintEmbeddedLuaFile, writeProject } from '../helpers/lint.js';
 
 const roots: string[] = [];
 afterAll(() => {
@@ -30,19 +26,7 @@ function project(files: Record<string, string>): string {
 }
 
 /** [Lua rule id, line, column] of each embedded-lua finding on `file` of the project at `root`. */
-function lint(root: string, file: string, code: string): Array<[string | undefined, number, number]> {
-  const linter = new Linter({ configType: 'flat', cwd: root });
-  const config = [
-    {
-      files: ['**/*.ts', '**/*.js'],
-      languageOptions: { parser: tsParser },
-      plugins: { 'redis-ttl': plugin },
-      rules: { 'redis-ttl/embedded-lua': 'error' } as Linter.RulesRecord,
-    },
-  ];
-  writeFileSync(join(root, file), code);
-  return linter.verify(code, config, { filename: join(root, file) }).map((m) => [/^\[([^\]]+)\]/.exec(m.message)?.[1], m.line, m.column]);
-}
+const lint = lintEmbeddedLuaFile;
 
 const LIBRARY = JSON.stringify({ name: 'lib', version: '1.0.0', main: 'index.js' });
 const APPLICATION = JSON.stringify({ name: 'app', private: true });

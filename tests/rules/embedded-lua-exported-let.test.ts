@@ -9,13 +9,9 @@
  * one assigned what a caller hands in, and `ReturnType<typeof createCluster>`. Each project is a
  * library (`main`), so the project-wide "no cluster anywhere" fact never applies.
  */
-import { rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import tsParser from '@typescript-eslint/parser';
-import { Linter } from 'eslint';
+import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import plugin from '../../rules/index.js';
-import { writeProject } from '../helpers/lint.js';
+import { type EmbeddedLuaFinding, lintEmbeddedLuaFile, writeProject } from '../helpers/lint.js';
 
 const roots: string[] = [];
 afterAll(() => {
@@ -23,19 +19,8 @@ afterAll(() => {
 });
 
 /** [Lua rule id, line, column] of each embedded-lua finding on `file` of a project of `files`. */
-function lint(files: Record<string, string>, file: string, code: string): Array<[string | undefined, number, number]> {
-  const root = writeProject(roots, { 'package.json': LIBRARY, ...files });
-  const linter = new Linter({ configType: 'flat', cwd: root });
-  const config = [
-    {
-      files: ['**/*.ts', '**/*.js'],
-      languageOptions: { parser: tsParser },
-      plugins: { 'redis-ttl': plugin },
-      rules: { 'redis-ttl/embedded-lua': 'error' } as Linter.RulesRecord,
-    },
-  ];
-  writeFileSync(join(root, file), code);
-  return linter.verify(code, config, { filename: join(root, file) }).map((m) => [/^\[([^\]]+)\]/.exec(m.message)?.[1], m.line, m.column]);
+function lint(files: Record<string, string>, file: string, code: string): EmbeddedLuaFinding[] {
+  return lintEmbeddedLuaFile(writeProject(roots, { 'package.json': LIBRARY, ...files }), file, code);
 }
 
 const LIBRARY = JSON.stringify({ name: 'lib', version: '1.0.0', main: 'index.js' });

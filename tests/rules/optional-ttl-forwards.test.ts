@@ -26,8 +26,8 @@ const METHODS = `import { createClient } from 'redis';\nexport default class Red
 const cache = (call: string): string =>
   `import { createClient } from 'redis';\nimport RedisMethods from './methods';\nconst methods = new RedisMethods(createClient(), 'common');\nexport async function store(id: string, data: string) {\n  return ${call};\n}\n`;
 
-/** [rule id, line, column] of each finding of `rules` on `file` of a project of `files`. */
-function lint(files: Record<string, string>, file: string): Array<[string | null, number, number]> {
+/** [rule id, messageId, line, column] of each finding of `rules` on `file` of a project of `files`. */
+function lint(files: Record<string, string>, file: string): Array<[string | null, string | undefined, number, number]> {
   const root = writeProject(roots, { 'package.json': APPLICATION, ...files });
   const linter = new Linter({ configType: 'flat', cwd: root });
   const config = [
@@ -40,7 +40,7 @@ function lint(files: Record<string, string>, file: string): Array<[string | null
   ];
   const code = files[file]!;
   writeFileSync(join(root, file), code);
-  return linter.verify(code, config, { filename: join(root, file) }).map((m) => [m.ruleId, m.line, m.column]);
+  return linter.verify(code, config, { filename: join(root, file) }).map((m) => [m.ruleId, m.messageId, m.line, m.column]);
 }
 
 describe('a TTL the caller passes through an optional parameter sent as { EX: ttl }', () => {
@@ -52,14 +52,14 @@ describe('a TTL the caller passes through an optional parameter sent as { EX: tt
 
   it('a caller leaves the TTL out: SET without expiry there, and the wrapper keeps its remark', () => {
     const files = { 'methods.ts': METHODS, 'cache.ts': cache('methods.setString(`user:${id}`, data)') };
-    expect(lint(files, 'cache.ts')).toEqual([['redis-ttl/set-requires-ttl-or-keepttl', 5, 18]]);
-    expect(lint(files, 'methods.ts')).toEqual([['redis-ttl/valid-ttl-args', 5, 77]]);
+    expect(lint(files, 'cache.ts')).toEqual([['redis-ttl/set-requires-ttl-or-keepttl', 'setWithoutTtl', 5, 18]]);
+    expect(lint(files, 'methods.ts')).toEqual([['redis-ttl/valid-ttl-args', 'mayBeUndefined', 5, 77]]);
   });
 
   it('a caller passes a literal undefined: the same', () => {
     const files = { 'methods.ts': METHODS, 'cache.ts': cache('methods.setString(`user:${id}`, data, undefined)') };
-    expect(lint(files, 'cache.ts')).toEqual([['redis-ttl/set-requires-ttl-or-keepttl', 5, 18]]);
-    expect(lint(files, 'methods.ts')).toEqual([['redis-ttl/valid-ttl-args', 5, 77]]);
+    expect(lint(files, 'cache.ts')).toEqual([['redis-ttl/set-requires-ttl-or-keepttl', 'setWithoutTtl', 5, 18]]);
+    expect(lint(files, 'methods.ts')).toEqual([['redis-ttl/valid-ttl-args', 'mayBeUndefined', 5, 77]]);
   });
 });
 
@@ -71,8 +71,8 @@ describe('callers that may not pass the TTL after all (review of round 31)', () 
       'methods.ts': METHODS,
       'cache.ts': `import { createClient } from 'redis';\nimport RedisMethods from './methods';\nconst methods = new RedisMethods(createClient(), 'common');\nexport async function store(id: string, data: string, ttl?: number) {\n  return methods.setString(\`user:\${id}\`, data, ttl);\n}\n`,
     };
-    expect(lint(files, 'methods.ts')).toEqual([['redis-ttl/valid-ttl-args', 5, 77]]);
-    expect(lint(files, 'cache.ts')).toEqual([['redis-ttl/set-requires-ttl-or-keepttl', 5, 18]]);
+    expect(lint(files, 'methods.ts')).toEqual([['redis-ttl/valid-ttl-args', 'mayBeUndefined', 5, 77]]);
+    expect(lint(files, 'cache.ts')).toEqual([['redis-ttl/set-requires-ttl-or-keepttl', 'setWithoutTtl', 5, 18]]);
   });
 
   it('every call passes the TTL, but the wrapper is also handed on as a value: its remark stays', () => {
@@ -81,7 +81,7 @@ describe('callers that may not pass the TTL after all (review of round 31)', () 
       'cache.ts': "import { setString } from './fns';\nexport async function store(id: string, data: string) {\n  return setString(`user:${id}`, data, 300);\n}\n",
       'routes.ts': "import { setString } from './fns';\nexport const writers = [setString];\n",
     };
-    expect(lint(files, 'fns.ts')).toEqual([['redis-ttl/valid-ttl-args', 4, 39]]);
+    expect(lint(files, 'fns.ts')).toEqual([['redis-ttl/valid-ttl-args', 'mayBeUndefined', 4, 39]]);
   });
 
   it('every call passes the TTL and the wrapper is only called: no remark (the near miss of the two above)', () => {

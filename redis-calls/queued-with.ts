@@ -1,0 +1,99 @@
+/**
+ * Whether an expiry queued in the same MULTI / pipeline after a write covers that write: it is
+ * queued whenever the write is (no branch, loop, `catch`, `switch` or callback between them: `if
+ * (cond) m.expire(k, 60)` may leave the key without TTL), the function cannot stop between the two
+ * (`if (!ok) return m.exec()` sends the transaction before the EXPIRE is queued), and the key
+ * expression is not reassigned between them (`k = other` makes the EXPIRE another key's). Used by
+ * `file-index.ts` `expiryAfterInUnit` (every rule that takes an EXPIRE later in the unit as the
+ * write's TTL) and by `incr-needs-expire-on-create`'s own unit reading.
+ */
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { keyAssignedBetween } from './key-id.js';
+import type { RedisCall } from './normalize.js';
+import { enclosingFunction, encloses, walk, type AnyContext } from './static.js';
+
+/**
+ * Whether `expiry`, queued after `write` in the same unit, is queued on every run that queues the
+ * write, with the key at argument `keyArg` of `write` unchanged in between (see the module doc).
+ * @param write the write (a command queued in a MULTI or pipeline)
+ * @param expiry a later command of the same unit that gives the key a TTL or deletes it
+ */
+export function queuedWithWrite(context: AnyContext, write: RedisCall, expiry: RedisCall, keyArg: number): boolean {
+  if (!queuedWhenever(expiry.node, write.node)) return false;
+  const keyNode = write.argNodes[keyArg];
+  if (keyNode && keyAssignedBetween(context, keyNode, write.node.range[1], expiry.node.range[0])) return false;
+  return !mayLeaveBetween(context, write.node, expiry.node);
+}
+
+/** Statements and expressions that run what they hold whenever they run themselves. */
+const UNCONDITIONAL = new Set<string>([
+  AST_NODE_TYPES.ExpressionStatement,
+  AST_NODE_TYPES.AwaitExpression,
+  AST_NODE_TYPES.BlockStatement,
+  AST_NODE_TYPES.CallExpression,
+  AST_NODE_TYPES.MemberExpression,
+  AST_NODE_TYPES.ChainExpression,
+  AST_NODE_TYPES.SequenceExpression,
+  AST_NODE_TYPES.VariableDeclarator,
+  AST_NODE_TYPES.VariableDeclaration,
+  // `tx = tx.expire(k, 60)` (node-redis queued and reassigned), `return tx.expire(k, 60).exec()`,
+  // `void tx.expire(k, 60)`, `Promise.all([tx.set(k, v), tx.expire(k, 60)])`
+  AST_NODE_TYPES.AssignmentExpression,
+  AST_NODE_TYPES.ReturnStatement,
+  AST_NODE_TYPES.UnaryExpression,
+  AST_NODE_TYPES.ArrayExpression,
+  AST_NODE_TYPES.SpreadElement,
+  AST_NODE_TYPES.Property,
+  AST_NODE_TYPES.ObjectExpression,
+  AST_NODE_TYPES.NewExpression,
+  AST_NODE_TYPES.TSAsExpression,
+  AST_NODE_TYPES.TSNonNullExpression,
+  AST_NODE_TYPES.TSSatisfiesExpression,
+]);
+
+/**
+ * Whether `expiry` is queued whenever `write` is: between it and the nearest node holding both,
+ * no branch (`if (cond) m.expire(k, 60)`), loop, `catch`, `switch` nor callback (`setTimeout(() =>
+ * m.expire(k, 60))`, queued after the transaction may have been sent).
+ */
+function queuedWhenever(expiry: TSESTree.Node, write: TSESTree.Node): boolean {
+  for (let node: TSESTree.Node = expiry; node.parent && !encloses(node, write); node = node.parent) {
+    const parent = node.parent;
+    if (encloses(parent, write)) return true;
+    if (!UNCONDITIONAL.has(parent.type) && !(parent.type === AST_NODE_TYPES.TryStatement && parent.block === node)) return false;
+  }
+  return true;
+}
+
+/**
+ * Whether the function may stop between `write` and `expiry` (a `return`, a `throw`, or a `break`
+ * / `continue` that leaves a loop or `switch` holding the write) of the function they are in.
+ */
+function mayLeaveBetween(context: AnyContext, write: TSESTree.Node, expiry: TSESTree.Node): boolean {
+  const fn = enclosingFunction(write);
+  return walk(
+    context,
+    fn ?? context.sourceCode.ast,
+    (node) => {
+      if (node.range[0] < write.range[1] || node.range[1] > expiry.range[0] || enclosingFunction(node) !== fn) return undefined;
+      if (node.type === AST_NODE_TYPES.ReturnStatement || node.type === AST_NODE_TYPES.ThrowStatement) return 'stop';
+      if (node.type !== AST_NODE_TYPES.BreakStatement && node.type !== AST_NODE_TYPES.ContinueStatement) return undefined;
+      if (node.label) return 'stop';
+      for (let parent: TSESTree.Node | undefined = node.parent; parent && parent !== fn; parent = parent.parent) {
+        if (LEFT_BY_BREAK.has(parent.type) && (node.type === AST_NODE_TYPES.BreakStatement || parent.type !== AST_NODE_TYPES.SwitchStatement)) return encloses(parent, write) ? 'stop' : undefined;
+      }
+      return undefined;
+    },
+    { range: [write.range[1], expiry.range[0]] },
+  );
+}
+
+/** Statements a `break` leaves (a `continue`: the loops). */
+const LEFT_BY_BREAK = new Set<string>([
+  AST_NODE_TYPES.ForStatement,
+  AST_NODE_TYPES.ForInStatement,
+  AST_NODE_TYPES.ForOfStatement,
+  AST_NODE_TYPES.WhileStatement,
+  AST_NODE_TYPES.DoWhileStatement,
+  AST_NODE_TYPES.SwitchStatement,
+]);
