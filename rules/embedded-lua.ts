@@ -30,12 +30,6 @@
  * that neither the file nor the script gives a TTL, is kept, as the key rules keep
  * `redis.set(CONST_KEY, v)` (`redis-calls/script-fixed-keys.ts`).
  *
- * Code nothing runs: with `allowUncalledCode` (on in `recommended`), a script sent only by calls in
- * code nothing runs (a function or method of an application nothing names, or a module no entry
- * point reaches: `redis-calls/uncalled.ts`, the key rules' `allowUncalledCode`) is not analyzed:
- * such a call sends nothing. A script held in a constant and sent by several calls is analyzed
- * once any of them may run.
- *
  * Cluster routing: `key-must-come-from-keys` (a key not passed in KEYS breaks on a Cluster) is not
  * reported for a script sent through a client that never talks to a Cluster
  * (`redis-calls/standalone-client.ts`): one built for one server (`new Redis(url)`,
@@ -59,7 +53,6 @@ import { pluginSettings } from '../redis-calls/settings.js';
 import { sentThroughStandaloneClient } from '../redis-calls/standalone-client.js';
 import { drainedByOtherScripts } from '../redis-calls/script-consumers.js';
 import { fixedScriptKeys } from '../redis-calls/script-fixed-keys.js';
-import { uncalledDeclaration } from '../redis-calls/uncalled.js';
 
 export type { LuaSeverityOption } from './options.js';
 
@@ -122,11 +115,6 @@ export default createRule<Options, MessageIds>({
             description:
               'Do not report a KEYS[i] the script adds members to (ZADD, SADD, HSET, RPUSH ...) when another script of the file, called from code that may run, removes the same members from the same key by name (ZREM, SREM, HDEL) or pops it (ZPOPMIN, LPOP ...): Redis deletes the emptied collection. Default true; false in the strict config.',
           },
-          allowUncalledCode: {
-            type: 'boolean',
-            description:
-              'Do not analyze a script whose only sending calls are in code nothing runs: a function or method of an application that no other code names, or a module no entry point reaches (as the key rules\' allowUncalledCode). Default true; false in the strict config.',
-          },
           strict: {
             type: 'boolean',
             description: "lua-lint's strict mode: also report a TTL taken from ARGV that the script never checks (default false; true in the strict config).",
@@ -158,7 +146,6 @@ export default createRule<Options, MessageIds>({
     const allowOpaqueKeys = options.allowOpaqueKeys ?? options.strict !== true;
     const allowConsumedQueues = options.allowConsumedQueues ?? options.strict !== true;
     const allowConstantKeys = options.allowConstantKeys ?? options.strict !== true;
-    const allowUncalledCode = options.allowUncalledCode ?? options.strict !== true;
     /**
      * KEYS indices (1-based) whose argument at the eval call is a persistent key of the JS/TS code,
      * or (`allowOpaqueKeys`) an opaque key nothing says is meant to expire.
@@ -203,10 +190,7 @@ export default createRule<Options, MessageIds>({
     const unanalyzable = options.rules?.['unanalyzable-command'];
     const reportUnreadable = unanalyzable === undefined || parseSeverity(unanalyzable) !== 0;
     const check = (node: TSESTree.CallExpression | TSESTree.NewExpression): void => {
-        const scripts = embeddedScriptsOf(context, node);
-        // a call in code nothing runs sends no script: another call of a shared script may still report it
-        if (scripts.length === 0 || (allowUncalledCode && uncalledDeclaration(context, node) !== undefined)) return;
-        for (const found of scripts) {
+        for (const found of embeddedScriptsOf(context, node)) {
           if ('unreadable' in found) {
             // built at run time: one finding that says so (lua-lint's unanalyzable-command), never silence
             if (reportUnreadable && !seen.has(found.node)) {

@@ -47,7 +47,7 @@ const STRICT_OPTIONS: Partial<Record<keyof typeof rules, unknown[]>> = {
   'incr-needs-expire-on-create': [{ allowPipeline: false, allowTtlRepair: false, allowRearmedBoundedKeys: false, allowDeletedKeys: false, allowIdSequences: false, allowConsumedQueues: false, allowTtlRecordUpdates: false, allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false, allowOpaqueKeys: false, allowScriptFallbacks: false, allowUncalledCode: false, allowStorageBackends: false }],
   'expire-needs-positive-ttl': [{ checkParameters: true }],
   'no-persist': [{ allowPassThrough: false }],
-  'embedded-lua': [{ strict: true, allowOptionalTtl: false, allowOpaqueKeys: false, allowConsumedQueues: false, allowConstantKeys: false, allowUncalledCode: false }],
+  'embedded-lua': [{ strict: true, allowOptionalTtl: false, allowOpaqueKeys: false, allowConsumedQueues: false, allowConstantKeys: false }],
 };
 
 function configRules(kind: 'recommended' | 'strict'): Linter.RulesRecord {

@@ -165,13 +165,6 @@ export interface EmbeddedLuaOptions {
    */
   allowConstantKeys?: boolean;
   /**
-   * Do not analyze a script whose only sending calls are in code nothing runs: a function or
-   * method of an application no other code names, or a module no entry point reaches
-   * (`redis-calls/uncalled.ts`, as the key rules' `allowUncalledCode`). Default `true`; `false`
-   * in the `strict` config.
-   */
-  allowUncalledCode?: boolean;
-  /**
    * lua-lint's strict mode: also report a TTL taken from `ARGV` that the script never checks.
    * Default `false`; `true` in the `strict` config.
    */

@@ -58,7 +58,7 @@ describe('plugin object', () => {
     expect(plugin.configs.strict.rules?.['redis-ttl/incr-needs-expire-on-create']).toEqual(['error', { allowPipeline: false, allowTtlRepair: false, allowRearmedBoundedKeys: false, allowDeletedKeys: false, allowIdSequences: false, allowConsumedQueues: false, allowTtlRecordUpdates: false, ...strictPolicy }]);
     expect(plugin.configs.strict.rules?.['redis-ttl/set-requires-ttl-or-keepttl']).toEqual(['error', { allowPipeline: false, allowKeepTtl: false, allowDeletedKeys: false, ...strictPolicy }]);
     expect(plugin.configs.strict.rules?.['redis-ttl/no-getset']).toEqual(['error', strictPolicy]);
-    expect(plugin.configs.strict.rules?.['redis-ttl/embedded-lua']).toEqual(['error', { strict: true, allowOptionalTtl: false, allowOpaqueKeys: false, allowConsumedQueues: false, allowConstantKeys: false, allowUncalledCode: false }]);
+    expect(plugin.configs.strict.rules?.['redis-ttl/embedded-lua']).toEqual(['error', { strict: true, allowOptionalTtl: false, allowOpaqueKeys: false, allowConsumedQueues: false, allowConstantKeys: false }]);
     expect(plugin.configs.strict.rules?.['redis-ttl/expire-needs-positive-ttl']).toEqual(['error', { checkParameters: true }]);
     // min-redis-version needs settings['redis-ttl'].redisVersion: in no shipped config
     expect(plugin.configs.strict.rules?.['redis-ttl/min-redis-version']).toBeUndefined();

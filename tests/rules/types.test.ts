@@ -40,7 +40,7 @@ const FULL: { [Name in keyof RedisTtlRuleOptions]: RedisTtlRuleOptions[Name] ext
   'no-getset': { fix: true, allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false, allowOpaqueKeys: false, allowScriptFallbacks: false, allowUncalledCode: false, allowStorageBackends: false },
   'set-requires-ttl-or-keepttl': { fix: true, allowPipeline: false, allowKeepTtl: false, allowDeletedKeys: false, allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false, allowOpaqueKeys: false, allowScriptFallbacks: false, allowUncalledCode: false, allowStorageBackends: false },
   'incr-needs-expire-on-create': { allowPipeline: false, allowTtlRepair: false, allowRearmedBoundedKeys: false, allowDeletedKeys: false, allowIdSequences: false, allowConsumedQueues: false, allowTtlRecordUpdates: false, fix: true, allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false, allowOpaqueKeys: false, allowScriptFallbacks: false, allowUncalledCode: false, allowStorageBackends: false },
-  'embedded-lua': { rules: { 'key-must-come-from-keys': 'off', 'write-path-needs-ttl': 2, 'ttl-units': 'warn' }, persistentKeys: [2, 'audit:*'], allowOptionalTtl: false, allowOpaqueKeys: false, allowConsumedQueues: false, allowConstantKeys: false, allowUncalledCode: false, strict: true },
+  'embedded-lua': { rules: { 'key-must-come-from-keys': 'off', 'write-path-needs-ttl': 2, 'ttl-units': 'warn' }, persistentKeys: [2, 'audit:*'], allowOptionalTtl: false, allowOpaqueKeys: false, allowConsumedQueues: false, allowConstantKeys: false, strict: true },
   'valid-ttl-args': undefined,
   'expire-needs-positive-ttl': { checkParameters: true },
   'ttl-units': undefined,
