@@ -443,6 +443,10 @@ function riskOf(context: AnyContext, node: TSESTree.Node, strict: boolean, names
         // a member of the code's configuration object set from a named setting (`appConfig.timeoutMs`
         // with `timeoutMs: envVars.DIALOGUE_TIMEOUT_MS`): an amount its operator chose, as above
         if (!strict && divisor !== undefined && divisor > 0 && configuredSetting(context, bare.left, divisor)) return left;
+        // a setting read from the environment with the code's own fallback (`const ttlMs =
+        // Number(process.env.SESSION_TTL) || 7 * DAY_MS`): an amount its operator chose, whose
+        // fallback is whole in the divisor's unit
+        if (!strict && divisor !== undefined && divisor > 0 && environmentSetting(context, bare.left, divisor)) return left;
         return 'fractional';
       }
       if (bare.operator === '|' && constantOf(bare.right) === 0) return roundedDown(context, bare.left, strict, names, depth);
@@ -603,6 +607,51 @@ function defaultsWhole(program: TSESTree.Program, value: TSESTree.Node, divisor:
     init = entry?.type === AST_NODE_TYPES.Property ? entry.value : undefined;
   }
   return !init || fallbackAmounts(init).every((amount) => Number.isInteger(amount / divisor));
+}
+
+/**
+ * Whether `node` (or the `const` it names, in this file) is a setting read from the environment
+ * with fallbacks the code writes: made only of `process.env.NAME`, number literals (or numeric
+ * strings) and `const`s folding to one, joined by `||` / `??` and converted by `Number` /
+ * `parseInt` / `parseFloat` (`Number(process.env.SESSION_TTL) || 7 * 24 * 60 * 60 * 1000`,
+ * `parseInt(process.env.TTL_MS ?? '60000', 10)`), reading at least one variable and falling back
+ * to at least one amount, every amount a positive whole multiple of `divisor`. The operator
+ * configures the variable in whole units, as {@link configuredSetting} trusts a named setting; a
+ * fallback under the divisor or not whole in it (`|| 500`, `|| 1500` for seconds) is not such a
+ * setting, nor is a value of the request or of a parameter.
+ */
+function environmentSetting(context: AnyContext, node: TSESTree.Node, divisor: number, depth = 0): boolean {
+  if (depth > MAX_DEPTH) return false;
+  const bare = unwrap(node);
+  if (bare.type === AST_NODE_TYPES.Identifier) {
+    const init = constInitializer(context, bare);
+    return init !== undefined && environmentSetting(context, init, divisor, depth + 1);
+  }
+  const parts = { variables: 0, amounts: [] as number[], other: false };
+  const read = (part: TSESTree.Node, d: number): void => {
+    const value = unwrap(part);
+    if (d > MAX_DEPTH) parts.other = true;
+    else if (environmentVariable(value)) parts.variables++;
+    else if (value.type === AST_NODE_TYPES.LogicalExpression && (value.operator === '||' || value.operator === '??')) {
+      read(value.left, d + 1);
+      read(value.right, d + 1);
+    } else if (value.type === AST_NODE_TYPES.CallExpression && value.callee.type === AST_NODE_TYPES.Identifier && ['Number', 'parseInt', 'parseFloat'].includes(value.callee.name) && value.arguments[0] && value.arguments[0].type !== AST_NODE_TYPES.SpreadElement) {
+      read(value.arguments[0], d + 1);
+    } else {
+      const amount = value.type === AST_NODE_TYPES.Literal && typeof value.value === 'string' && value.value.trim() !== '' ? Number(value.value) : constantNumber(context, value);
+      if (amount === undefined || !Number.isFinite(amount)) parts.other = true;
+      else parts.amounts.push(amount);
+    }
+  };
+  read(bare, depth);
+  return !parts.other && parts.variables > 0 && parts.amounts.length > 0 && parts.amounts.every((amount) => amount >= divisor && Number.isInteger(amount / divisor));
+}
+
+/** `process.env.NAME` (or `process.env['NAME']`): a variable of the environment the process was started with. */
+function environmentVariable(node: TSESTree.Node): boolean {
+  if (node.type !== AST_NODE_TYPES.MemberExpression) return false;
+  const object = unwrap(node.object);
+  return object.type === AST_NODE_TYPES.MemberExpression && !object.computed && propertyName(object.property, false) === 'env' && unwrap(object.object).type === AST_NODE_TYPES.Identifier && (unwrap(object.object) as TSESTree.Identifier).name === 'process';
 }
 
 /** The literal amounts an expression may take: `x ?? 1500`, `a ? 500 : 1500`, `Number(x || '30000')`. */

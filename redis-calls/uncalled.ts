@@ -654,6 +654,10 @@ function writtenBare(path: string, name: string): boolean {
   const escaped = name.replace(/\$/g, '\\$');
   for (const match of text.matchAll(new RegExp(`(?<![\\w$])${escaped}(?![\\w$])`, 'g'))) {
     const start = match.index!;
+    const reading = boundOrExported(path, name)(start);
+    // destructured under another name (`const { limiter: rl } = require(...)`): the instance goes on as `rl`
+    if (reading === 'renamed') return true;
+    if (reading === 'bound') continue;
     const line = text.slice(text.lastIndexOf('\n', start) + 1, (text.indexOf('\n', start) + 1 || text.length + 1) - 1);
     if (/^\s*(?:import\b|export\s*(?:type\s*)?\{|export\s+default\s+[\w$]+\s*;?\s*$)/.test(line)) continue;
     const before = text.slice(Math.max(0, start - 16), start);
@@ -666,6 +670,74 @@ function writtenBare(path: string, name: string): boolean {
     return true;
   }
   return false;
+}
+
+/**
+ * The offsets of the identifiers `name` that the module at `path` writes only to bind or to export
+ * it under its own name, read from its syntax tree: a destructured binding of a `require` or an
+ * object (`const {\n  limiter,\n} = require('./cache')`, `{ limiter: limiter }`), and a CommonJS
+ * export (`module.exports = { limiter }`, `module.exports.limiter = limiter`, `exports.limiter =
+ * limiter`), as `export { limiter }` is. Neither hands the instance to anything: the importers that
+ * name it are judged apart. A renamed binding or export (`{ limiter: rl }`, `{ store: limiter }`)
+ * is not among them: the key of a destructured binding renamed (`{ limiter: rl }`) answers
+ * `'renamed'` (the instance goes on under another name). The word inside a module specifier
+ * (`require('./middleware/limiter')`, `from './limiter'`) names a file, not the binding: `'bound'`
+ * too. Answers what the identifier (or word) at an offset is; nothing when the module does not parse.
+ */
+function boundOrExported(path: string, name: string): (offset: number) => 'bound' | 'renamed' | undefined {
+  const offsets = new Set<number>();
+  const renamed = new Set<number>();
+  const specifiers: Array<readonly [number, number]> = [];
+  const answer = (offset: number) => (renamed.has(offset) ? 'renamed' : offsets.has(offset) || specifiers.some(([from, to]) => from < offset && offset < to) ? 'bound' : undefined);
+  const parsed = parsedModule(path);
+  if (typeof parsed === 'string') return answer;
+  const sameName = (property: TSESTree.Node): TSESTree.Identifier | undefined => {
+    if (property.type !== AST_NODE_TYPES.Property || property.computed) return undefined;
+    const value = property.value.type === AST_NODE_TYPES.AssignmentPattern ? property.value.left : property.value;
+    if (property.key.type !== AST_NODE_TYPES.Identifier || property.key.name !== name || value.type !== AST_NODE_TYPES.Identifier || value.name !== name) return undefined;
+    return value;
+  };
+  const mark = (property: TSESTree.Node) => {
+    const id = sameName(property);
+    if (!id || property.type !== AST_NODE_TYPES.Property) return;
+    offsets.add(property.key.range[0]);
+    offsets.add(id.range[0]);
+  };
+  walkParsed(parsed.program, (node) => {
+    const source = moduleSpecifier(node);
+    if (source) specifiers.push(source.range);
+    if (node.type === AST_NODE_TYPES.VariableDeclarator && node.id.type === AST_NODE_TYPES.ObjectPattern) {
+      for (const property of node.id.properties) {
+        mark(property);
+        if (property.type === AST_NODE_TYPES.Property && !property.computed && property.key.type === AST_NODE_TYPES.Identifier && property.key.name === name && !sameName(property)) renamed.add(property.key.range[0]);
+      }
+    }
+    if (node.type !== AST_NODE_TYPES.AssignmentExpression || node.operator !== '=') return undefined;
+    if (commonJsExports(node.left) && node.right.type === AST_NODE_TYPES.ObjectExpression) node.right.properties.forEach(mark);
+    const target = node.left;
+    if (target.type === AST_NODE_TYPES.MemberExpression && !target.computed && target.property.type === AST_NODE_TYPES.Identifier && target.property.name === name && commonJsExports(target.object) && node.right.type === AST_NODE_TYPES.Identifier && node.right.name === name) {
+      offsets.add(target.property.range[0]);
+      offsets.add(node.right.range[0]);
+    }
+    return undefined;
+  });
+  return answer;
+}
+
+/** The string a node names a module by: an import's or re-export's source, or the argument of `require('...')` or `import('...')`. */
+function moduleSpecifier(node: TSESTree.Node): TSESTree.Node | undefined {
+  if (node.type === AST_NODE_TYPES.ImportDeclaration || node.type === AST_NODE_TYPES.ExportAllDeclaration) return node.source;
+  if (node.type === AST_NODE_TYPES.ExportNamedDeclaration) return node.source ?? undefined;
+  if (node.type === AST_NODE_TYPES.ImportExpression) return node.source.type === AST_NODE_TYPES.Literal ? node.source : undefined;
+  if (node.type !== AST_NODE_TYPES.CallExpression || node.callee.type !== AST_NODE_TYPES.Identifier || node.callee.name !== 'require') return undefined;
+  const first = node.arguments[0];
+  return first?.type === AST_NODE_TYPES.Literal && typeof first.value === 'string' ? first : undefined;
+}
+
+/** Whether `node` is CommonJS's exports object: `module.exports` or `exports`. */
+function commonJsExports(node: TSESTree.Node): boolean {
+  if (node.type === AST_NODE_TYPES.Identifier) return node.name === 'exports';
+  return node.type === AST_NODE_TYPES.MemberExpression && !node.computed && node.object.type === AST_NODE_TYPES.Identifier && node.object.name === 'module' && node.property.type === AST_NODE_TYPES.Identifier && node.property.name === 'exports';
 }
 
 /**

@@ -41,6 +41,7 @@ export {
   movedTo,
   WRITE_EFFECTS,
 } from './effect-sets.js';
+export { removingTtlChangesNothing } from './expiry-commands.js';
 export { COMMANDS_WITHOUT_TTL_SYNTAX, counterStep, INCREMENT_COMMANDS, LOCK_OWNER_WRITES, sameWriteCommands, STRING_COUNTERS } from './command-families.js';
 
 const TABLE: Record<string, Spec> = {

@@ -110,3 +110,15 @@ export function describeGetex(args: readonly CommandArg[]): Omit<CommandDescript
     ...(nonPositiveTtlArg !== undefined ? { nonPositiveTtlArg, rejectedWhenExists: true as const } : {}),
   };
 }
+
+/**
+ * Whether removing a key's TTL (PERSIST, GETEX ... PERSIST) changes nothing on a key in this state:
+ * PERSIST returns 0 "if key does not exist or does not have an associated timeout"
+ * (https://redis.io/docs/latest/commands/persist/), and GETEX's PERSIST removes "the time to live
+ * associated with the key" (https://redis.io/docs/latest/commands/getex/): a key known to have no
+ * TTL (`withoutTtl`: a TTL read just answered -1, or a write of the script left it without one) or
+ * known to be missing keeps what it had. A key that may have a TTL on some path loses it.
+ */
+export function removingTtlChangesNothing(key: { exists: 'yes' | 'no' | 'maybe'; withoutTtl: true | undefined; ttl: true | undefined }): boolean {
+  return key.exists === 'no' || (key.withoutTtl === true && key.ttl === undefined);
+}

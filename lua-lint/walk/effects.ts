@@ -8,7 +8,7 @@
  * guards will read (`idioms.ts` says what a reply proves).
  */
 import type * as L from 'luaparse';
-import { describeCommand, type CommandArg, type CommandDescription, type KeyAction, type KeyEffect } from '../../semantics/commands.js';
+import { describeCommand, removingTtlChangesNothing, type CommandArg, type CommandDescription, type KeyAction, type KeyEffect } from '../../semantics/commands.js';
 import { isBelowJsonRoot, jsonWritesBelowRoot } from '../../semantics/redis8-types.js';
 import { isTooNew } from '../../semantics/versions.js';
 import {
@@ -299,7 +299,9 @@ export abstract class CommandEffects extends Findings {
         continue;
       }
       if (action.effect === 'remove-ttl') {
-        if (!persistent) this.report('no-persist', node, noPersistMessage(command, key.display), keyNames(key));
+        // PERSIST of a key a TTL read just found without one (`elseif ttl == -1 then PERSIST`), or
+        // of a missing key: nothing changes, so nothing is removed
+        if (!persistent && !removingTtlChangesNothing(state)) this.report('no-persist', node, noPersistMessage(command, key.display), keyNames(key));
         setKey(st, key.id, withKey(state, { ttl: undefined, withoutTtl: true, version: this.bump() }));
         continue;
       }

@@ -59,7 +59,7 @@ function app(files: Record<string, string>): string {
 function lines(dir: string, file = 'src/cache.ts') {
   const filename = join(dir, file);
   const linter = new Linter({ configType: 'flat', cwd: dir });
-  const config = [{ files: ['**/*.ts'], languageOptions: { parser: tsParser }, plugins: { 'redis-ttl': plugin }, rules: { [`redis-ttl/${INCR}`]: ['error', {}] } as Linter.RulesRecord }];
+  const config = [{ files: ['**/*.ts', '**/*.js'], languageOptions: { parser: tsParser }, plugins: { 'redis-ttl': plugin }, rules: { [`redis-ttl/${INCR}`]: ['error', {}] } as Linter.RulesRecord }];
   return linter.verify(readFileSync(filename, 'utf8'), config, { filename }).map((m) => [m.line, m.column, m.messageId]);
 }
 
@@ -90,5 +90,42 @@ describe('a method nothing calls by a name it can be reached through', () => {
     // near miss: the singleton imported and handed to a library, which calls its methods by its own names
     const handed = "import { limiter } from './src/cache';\nimport { rateLimit } from 'express-rate-limit';\nrateLimit({ store: limiter });\n";
     expect(lines(app({ 'src/cache.ts': limiter, 'server.ts': handed }))).toEqual(INCREMENT);
+  });
+
+  it('a CommonJS singleton exported and destructured by an importer that never uses it leaves the module nowhere', () => {
+    const utils = [
+      "const redis = require('redis').createClient();",
+      'class Limiter {',
+      '  async check(user) {',
+      '    const n = await redis.incr(`rate:${user}`);',
+      '    if (n === 1) await redis.expire(`rate:${user}`, 60);',
+      '    return n;',
+      '  }',
+      '}',
+      'function ping() {',
+      '  return redis.ping();',
+      '}',
+      'const limiter = new Limiter();',
+      'module.exports = {',
+      '  Limiter,',
+      '  limiter,',
+      '  ping,',
+      '};',
+      '',
+    ].join('\n');
+    const CHECK = [[4, 27, 'separateRoundTrip']];
+    const server = (use: string) => `const { auth } = require('./src/middleware/limiter');\nconst {\n  ping,\n  limiter,\n} = require('./src/utils');\nping();\nauth();\n${use}`;
+    const middleware = "exports.auth = () => 'ok';\n";
+    const run = (use: string, exportsText = utils) => lines(app({ 'src/utils.js': exportsText, 'src/middleware/limiter.js': middleware, 'server.js': server(use) }), 'src/utils.js');
+    // the word in `require('./src/middleware/limiter')` names a file; the destructured binding is never used
+    expect(run('')).toEqual([]);
+    expect(run('', utils.replace('module.exports = {\n  Limiter,\n  limiter,\n  ping,\n};', 'module.exports.limiter = limiter;\nexports.ping = ping;\nexports.Limiter = Limiter;'))).toEqual([]);
+    // near misses: the importer hands the binding to a library, or calls the method; the module
+    // exports the instance under another name; a renamed destructured binding handed on
+    expect(run("require('express-rate-limit')({ store: limiter });\n")).toEqual(CHECK);
+    expect(run("limiter.check('u');\n")).toEqual(CHECK);
+    expect(run('', utils.replace('  limiter,\n  ping,', '  store: limiter,\n  ping,'))).toEqual(CHECK);
+    const renamed = "const { ping, limiter: rl } = require('./src/utils');\nping();\nrequire('express-rate-limit')({ store: rl });\n";
+    expect(lines(app({ 'src/utils.js': utils, 'server.js': renamed }), 'src/utils.js')).toEqual(CHECK);
   });
 });
