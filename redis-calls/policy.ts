@@ -56,6 +56,7 @@ import type { RedisCall } from './normalize.js';
 import { opaqueKeyNotMeantToExpire } from './opaque-key.js';
 import { scriptFallback } from './script-fallback.js';
 import { storageBackendRecord } from './storage-backends.js';
+import { databaseRecord } from './database-of-record.js';
 import { inNoTtlArm } from './optional-ttl.js';
 import { forwardingWrapper, passThroughWrapper } from './pass-through.js';
 import { overwrittenExport } from './module-methods.js';
@@ -253,6 +254,10 @@ export function exemption(context: AnyContext, call: RedisCall, keyNode: TSESTre
   if (options.allowScriptFallbacks !== false && scriptFallback(context, call, keyNode)) return 'script-fallback';
   // a record of the Redis backend of a storage interface a database-backed class implements too
   if (options.allowStorageBackends !== false && storageBackendRecord(context, call, keyNode)) return 'storage-backend';
+  // a per-entity record of a project whose database of record is Redis, declared or inferred
+  // from its package's dependencies, whose key shape no code of the package expires
+  // (redis-calls/database-of-record.ts)
+  if (databaseRecord(context, call, keyNode, options.allowStorageBackends !== false)) return 'storage-backend';
   // a helper's key parameter: persistent when every caller passes a persistent key
   if (helperKeyPersistent(context, keyNode, call.client.keyPrefix)) return 'persistent';
   // a wrapper method's key (and arm) chosen by its callers: every call reaching the write passes a

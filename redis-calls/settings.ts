@@ -61,6 +61,12 @@ export interface PluginSettings {
    * `undefined` when not set (then types or the nearest package.json decide: `client-version.ts`).
    */
   nodeRedisMajor: number | undefined;
+  /**
+   * Whether Redis is the project's database of record (`redisIsDatabase`): `true` or `false` as
+   * declared, `undefined` when not set (then `redis-calls/database-of-record.ts` infers it from the
+   * package's dependencies).
+   */
+  redisIsDatabase: boolean | undefined;
 }
 
 /**
@@ -105,10 +111,19 @@ export interface RedisTtlSettings {
   defaultTtlSeconds?: number;
   /** The module the fixes import the runtime's helpers from. Default `'redis-ttl-runtime'`. */
   runtimeModule?: string;
+  /**
+   * Redis is the project's database of record (no other database holds its data): a write of a
+   * per-entity record (a hash, set, sorted set or string keyed by an id: `user:${id}`) whose key
+   * shape no code of the package gives a TTL is then kept on purpose, not reported. Counters,
+   * lists, streams, locks (SET NX) and keys named as temporary (cache, session, lock, token, limit
+   * ...) are judged as before. `false` turns the inference off; unset, a package whose
+   * `package.json` names no other database client is read as such (`allowStorageBackends`).
+   */
+  redisIsDatabase?: boolean;
 }
 
 /** The setting names the plugin reads; any other name under `settings['redis-ttl']` is an error. */
-export const SETTING_NAMES = ['autofix', 'clientNames', 'defaultTtlSeconds', 'nodeRedisVersion', 'persistentKeys', 'redisVersion', 'runtimeModule'] as const satisfies ReadonlyArray<keyof RedisTtlSettings>;
+export const SETTING_NAMES = ['autofix', 'clientNames', 'defaultTtlSeconds', 'nodeRedisVersion', 'persistentKeys', 'redisIsDatabase', 'redisVersion', 'runtimeModule'] as const satisfies ReadonlyArray<keyof RedisTtlSettings>;
 
 const cache = new WeakMap<object, PluginSettings>();
 let defaults: PluginSettings | undefined;
@@ -150,6 +165,7 @@ function parseSettings(raw: Record<string, unknown>): PluginSettings {
     persistentKeys: [],
     redisVersion: undefined,
     nodeRedisMajor: undefined,
+    redisIsDatabase: undefined,
   };
 
   const clientNames = raw.clientNames;
@@ -175,6 +191,11 @@ function parseSettings(raw: Record<string, unknown>): PluginSettings {
       throw new Error(`settings['redis-ttl'].runtimeModule must be a non-empty module specifier, got ${show(raw.runtimeModule)}.`);
     }
     settings.runtimeModule = raw.runtimeModule;
+  }
+
+  if (raw.redisIsDatabase !== undefined) {
+    if (typeof raw.redisIsDatabase !== 'boolean') throw new Error(`settings['redis-ttl'].redisIsDatabase must be true or false, got ${show(raw.redisIsDatabase)}.`);
+    settings.redisIsDatabase = raw.redisIsDatabase;
   }
 
   const ttl = raw.defaultTtlSeconds;
