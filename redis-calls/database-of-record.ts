@@ -123,7 +123,33 @@ export function databaseRecord(context: AnyContext, call: RedisCall, keyNode: TS
   const packageWide = packageExpiredShapes(context);
   if (packageWide === undefined) return false;
   expired.push(packageWide);
-  return !spellings.some((spelling) => expired.some((shapes) => shapes.has(spelling))) && !expired.some((shapes) => shapes.has(shape.shape));
+  return ![...spellings, shape.shape].some((spelling) => expired.some((shapes) => [...shapes].some((other) => mayNameSameKey(spelling, other))));
+}
+
+/**
+ * Whether the expiry of a key of shape `expired` may be that of the family `written` writes: the
+ * same static words (the `:`-separated segments with a letter, in order: an opaque `*:*` of a
+ * helper's key parameter names no family), and one shape matching the other with `*` as any run
+ * of characters (`usage:daily:*:*` and `usage:daily:*:*-*-*` of a formatted date do, and
+ * `usage:hourly:*:*` and `usage:hourly:*:*-*-*:*` of a date and an hour; `usage:*` and
+ * `usage:daily:*:*` do not, nor `apikey:*` and the one key `apikey:hash_map`).
+ */
+export function mayNameSameKey(written: string, expired: string): boolean {
+  const words = staticWords(expired);
+  if (words.length === 0 || words.join(':') !== staticWords(written).join(':')) return false;
+  return globMatches(written, expired) || globMatches(expired, written);
+}
+
+/** The `:`-separated segments of a shape that hold a letter (`usage:*:model:*` gives usage, model). */
+function staticWords(shape: string): string[] {
+  return shape.split(':').filter((segment) => /\p{L}/u.test(segment));
+}
+
+/** Whether the text `text` matches the pattern `pattern`, `*` for any run of characters. */
+function globMatches(pattern: string, text: string): boolean {
+  if (!pattern.includes('*')) return false;
+  const regex = new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 's');
+  return regex.test(text);
 }
 
 /** A key spelling of one entity: a static word and a part known only at run time (`user:*`). */
