@@ -112,18 +112,29 @@ export function databaseRecord(context: AnyContext, call: RedisCall, keyNode: TS
   // SET ... NX: a lock or a once-only marker, not a record
   if (call.command === 'SET' && call.args.some((arg) => typeof arg === 'string' && arg.toUpperCase() === 'NX')) return false;
   const shape = keyShapeOf(context, keyNode);
-  if (shape.constant || !perEntity(shape.shape)) return false;
+  if (shape.constant || !shape.shape.includes('*')) return false;
   const spellings = shape.alternatives ?? [shape.shape];
-  if (!spellings.every(perEntity)) return false;
   const text = context.sourceCode.getText(keyNode);
   if ([...spellings, text].some((spelling) => wordsOf(spelling).some((word) => TEMPORARY_WORD.test(word)))) return false;
   const reading = redisDatabaseOfRecord(context);
   if (reading === undefined || (reading === 'inferred' && !inferred)) return false;
-  const expired = [fileIndexOf(context).expiredShapes, ...relatedModules(context).map((at) => fileIndexOf(at).expiredShapes)];
   const packageWide = packageExpiredShapes(context);
   if (packageWide === undefined) return false;
-  expired.push(packageWide);
+  const expired = [fileIndexOf(context).expiredShapes, ...relatedModules(context).map((at) => fileIndexOf(at).expiredShapes), packageWide];
+  // a key spelled by its id alone (`hset(txHash, ...)`, `this.managerId`): one of the records of a
+  // package that gives no key a TTL at all
+  if (!spellings.every(perEntity)) return expired.every((shapes) => shapes.size === 0);
   return ![...spellings, shape.shape].some((spelling) => expired.some((shapes) => [...shapes].some((other) => mayNameSameKey(spelling, other))));
+}
+
+/** A key spelling of one entity: a static word and a part known only at run time (`user:*`). */
+function perEntity(spelling: string): boolean {
+  return spelling.includes('*') && /\p{L}/u.test(spelling);
+}
+
+/** The words of a name or a key spelling: `getSessionKey` gives get, Session, Key; `rate_limit:*` gives rate, limit. */
+function wordsOf(text: string): string[] {
+  return text.match(/[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+/g) ?? [];
 }
 
 /**
