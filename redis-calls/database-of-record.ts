@@ -38,6 +38,7 @@ import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import type { TSESTree } from '@typescript-eslint/utils';
 import { RECORD_WRITES } from '../semantics/commands.js';
+import { clientPackageOf } from './client-packages.js';
 import { relatedModules } from './cross-file-lifecycle.js';
 import { isDatabaseDependency } from './database-packages.js';
 import { fileIndexOf } from './file-index.js';
@@ -70,34 +71,39 @@ export function redisDatabaseOfRecord(context: AnyContext): 'declared' | 'inferr
   const file = context.physicalFilename ?? context.filename;
   if (!file || !isAbsolute(file)) return undefined;
   const info = packageOf(file);
-  return info && !namesAnotherDatabase(info.root) ? 'inferred' : undefined;
+  return info && onlyRedis(info.root) ? 'inferred' : undefined;
 }
 
-const otherDatabaseCache = new Map<string, { at: number; value: boolean }>();
+const onlyRedisCache = new Map<string, { at: number; value: boolean }>();
 
-/** Whether the package at `root`, or the workspace root above it, depends on another database's client. */
-function namesAnotherDatabase(root: string): boolean {
+/**
+ * Whether the package at `root`, with the workspace root above it when there is one, depends on
+ * a Redis client package and on no other database's client.
+ */
+function onlyRedis(root: string): boolean {
   const now = Date.now();
-  const cached = otherDatabaseCache.get(root);
+  const cached = onlyRedisCache.get(root);
   if (cached && now - cached.at < LISTING_TTL_MS) return cached.value;
-  let value = dependsOnDatabase(manifestOf(root));
-  for (let dir = dirname(root); !value && dirname(dir) !== dir; dir = dirname(dir)) {
+  const names = dependencyNames(manifestOf(root));
+  for (let dir = dirname(root); dirname(dir) !== dir; dir = dirname(dir)) {
     const manifest = manifestOf(dir);
-    if (!manifest && !existsSync(join(dir, 'pnpm-workspace.yaml'))) continue;
-    const workspaceRoot = manifest?.workspaces !== undefined || existsSync(join(dir, 'pnpm-workspace.yaml')) || existsSync(join(dir, 'lerna.json'));
-    if (!workspaceRoot) break;
-    value = dependsOnDatabase(manifest);
+    const pnpm = existsSync(join(dir, 'pnpm-workspace.yaml'));
+    if (!manifest && !pnpm) continue;
+    // the first package.json above: the workspace root when it declares one, else another project
+    if (manifest?.workspaces !== undefined || pnpm || existsSync(join(dir, 'lerna.json'))) names.push(...dependencyNames(manifest));
     break;
   }
-  otherDatabaseCache.set(root, { at: now, value });
+  const value = names.some((name) => clientPackageOf(name) !== undefined) && !names.some(isDatabaseDependency);
+  onlyRedisCache.set(root, { at: now, value });
   return value;
 }
 
-function dependsOnDatabase(manifest: Readonly<Record<string, unknown>> | undefined): boolean {
-  if (!manifest) return false;
-  return DEPENDENCY_FIELDS.some((field) => {
+/** The dependency names of a `package.json`, dev, peer and optional dependencies included. */
+function dependencyNames(manifest: Readonly<Record<string, unknown>> | undefined): string[] {
+  if (!manifest) return [];
+  return DEPENDENCY_FIELDS.flatMap((field) => {
     const deps = manifest[field];
-    return typeof deps === 'object' && deps !== null && Object.keys(deps).some(isDatabaseDependency);
+    return typeof deps === 'object' && deps !== null ? Object.keys(deps) : [];
   });
 }
 
@@ -161,16 +167,6 @@ function globMatches(pattern: string, text: string): boolean {
   if (!pattern.includes('*')) return false;
   const regex = new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 's');
   return regex.test(text);
-}
-
-/** A key spelling of one entity: a static word and a part known only at run time (`user:*`). */
-function perEntity(spelling: string): boolean {
-  return spelling.includes('*') && /\p{L}/u.test(spelling);
-}
-
-/** The words of a name or a key spelling: `getSessionKey` gives get, Session, Key; `rate_limit:*` gives rate, limit. */
-function wordsOf(text: string): string[] {
-  return text.match(/[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+/g) ?? [];
 }
 
 const expiredCache = new Map<string, { at: number; shapes: ReadonlySet<string> | null }>();
