@@ -17,22 +17,27 @@
  *
  * - the project's database of record is Redis: `settings['redis-ttl'].redisIsDatabase` is `true`
  *   (declared: holds in every config), or it is unset and the package of the linted file (its
- *   nearest `package.json`, and the workspace root above it when that declares `workspaces` or
- *   has a `pnpm-workspace.yaml`) names no client of another database among its dependencies, dev
- *   dependencies included (`database-packages.ts` isDatabaseDependency; inferred: only with
- *   `allowStorageBackends`, off in `strict`). `false` turns the reading off;
+ *   nearest `package.json`, with the workspace root above it when that declares `workspaces` or
+ *   has a `pnpm-workspace.yaml` / `lerna.json`) names a Redis client package and no client of
+ *   another database among its dependencies, dev, peer and optional ones included
+ *   (`database-packages.ts` isDatabaseDependency; inferred: only with `allowStorageBackends`, off
+ *   in `strict`). `false` turns the reading off;
  * - the command writes a record's value ({@link RECORD_WRITES}: HSET, HINCRBY, SADD, ZADD, SET,
  *   MSET, JSON.SET ...), not a SET ... NX (a lock or a once-only marker): string counters, lists,
  *   streams and HyperLogLogs (hit counts, queues, logs) are judged as before;
  * - the key is **one per entity**: its shape has a static word and a part known only at run time
- *   (`user:*`, `usage:*:alltime`), and is not bounded (a constant key has its own reading);
+ *   (`user:*`, `usage:*:alltime`), and is not bounded (a constant key has its own reading); or it
+ *   is spelled by its id alone (`hset(txHash, ...)`, `*`) in a package that gives no key a TTL
+ *   anywhere (nothing then tells which family such a key is of);
  * - **nothing says it is temporary**: no word of the key's spelling or of the key expression is a
  *   temporary word (`names.ts` TEMPORARY_WORD: cache, session, lock, token, otp, limit, temp ...);
- * - **no code of the package gives that key shape a TTL**: not the linted file, not a module it
+ * - **no code of the package gives that key family a TTL**: not the linted file, not a module it
  *   is related to (`cross-file-lifecycle.ts` relatedModules), not any module of its package (read
- *   once per package, tests left out; a package too large to read is not read, and nothing is left
- *   out there). A key family the code expires on one path and not on another stays reported: the
- *   missing TTL is then the leak.
+ *   once per package, tests left out; a package with more than {@link MAX_EXPIRING_MODULES}
+ *   modules that may expire a key is not read, and nothing is left out there). A family is named
+ *   by its static words ({@link mayNameSameKey}: `usage:daily:*:*` written by an import is the
+ *   family `usage:daily:*:*-*-*` the live code expires). A key family the code expires on one path
+ *   and not on another stays reported: the missing TTL is then the leak.
  */
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative } from 'node:path';
@@ -42,7 +47,7 @@ import { clientPackageOf } from './client-packages.js';
 import { relatedModules } from './cross-file-lifecycle.js';
 import { isDatabaseDependency } from './database-packages.js';
 import { fileIndexOf } from './file-index.js';
-import { keyShapeOf, type KeyShape } from './key-shape.js';
+import { keyShapeOf } from './key-shape.js';
 import { loadModule, moduleContext, readModule, specifierOf } from './modules.js';
 import { TEMPORARY_WORD } from './names.js';
 import type { RedisCall } from './normalize.js';

@@ -105,7 +105,9 @@ export interface KeyPolicyOptions {
   allowUncalledCode?: boolean;
   /**
    * Do not report a record of a storage backend the application can run on in place of a database
-   * (`redis-calls/storage-backends.ts`). Default `true`; `false` in the `strict` config.
+   * (`redis-calls/storage-backends.ts`), nor, when `redisIsDatabase` is unset, a record of a
+   * package whose only database is Redis (`redis-calls/database-of-record.ts`). Default `true`;
+   * `false` in the `strict` config.
    */
   allowStorageBackends?: boolean;
 }
@@ -145,7 +147,7 @@ export const KEY_POLICY_SCHEMA = {
   allowStorageBackends: {
     type: 'boolean',
     description:
-      'Do not report a write of a storage backend the application can run on in place of a database: in a class implementing an interface of the code that another class implements in a module importing a database client (pg, mysql2, @prisma/client, mongodb, drizzle-orm, D1Database ...), a write in a method the interface declares (or a method only those call) of a key the class deletes in another such method, or of a key parameter of a shim forwarding to the backend. Not when the file gives the key a TTL anywhere. Default true; false in the strict config.',
+      'Do not report a write of a storage backend the application can run on in place of a database: in a class implementing an interface of the code that another class implements in a module importing a database client (pg, mysql2, @prisma/client, mongodb, drizzle-orm, D1Database ...), a write in a method the interface declares (or a method only those call) of a key the class deletes in another such method, or of a key parameter of a shim forwarding to the backend. Not when the file gives the key a TTL anywhere. Also, when settings[\'redis-ttl\'].redisIsDatabase is unset, a per-entity record (HSET, HINCRBY, SADD, ZADD, SET without NX ... of user:<id>) of a package whose package.json names a Redis client and no other database, when no module of the package gives that key family a TTL and no word of the key says temporary. Default true; false in the strict config.',
   },
 } as const;
 
