@@ -20,8 +20,9 @@
  *   nearest `package.json`, with the workspace root above it when that declares `workspaces` or
  *   has a `pnpm-workspace.yaml` / `lerna.json`) names a Redis client package and no client of
  *   another database among its dependencies, dev, peer and optional ones included
- *   (`database-packages.ts` isDatabaseDependency; inferred: only with `allowStorageBackends`, off
- *   in `strict`). `false` turns the reading off;
+ *   (`database-packages.ts` isDatabaseDependency), and is not a published library (one naming
+ *   `exports`, `types`, `module` or `files` and not `private`: its keys are its users' data);
+ *   inferred: only with `allowStorageBackends`, off in `strict`. `false` turns the reading off;
  * - the command writes a record's value ({@link RECORD_WRITES}: HSET, HINCRBY, SADD, ZADD, SET,
  *   MSET, JSON.SET ...), not a SET ... NX (a lock or a once-only marker): string counters, lists,
  *   streams and HyperLogLogs (hit counts, queues, logs) are judged as before;
@@ -76,7 +77,17 @@ export function redisDatabaseOfRecord(context: AnyContext): 'declared' | 'inferr
   const file = context.physicalFilename ?? context.filename;
   if (!file || !isAbsolute(file)) return undefined;
   const info = packageOf(file);
-  return info && onlyRedis(info.root) ? 'inferred' : undefined;
+  return info && !publishedLibrary(manifestOf(info.root)) && onlyRedis(info.root) ? 'inferred' : undefined;
+}
+
+/**
+ * Whether a `package.json` is a library's that others install (not `private`, and it says what it
+ * publishes: `exports`, `types` / `typings`, `module` or `files`): its Redis keys are its users'
+ * data, kept in whatever database they use, not an application's records.
+ */
+function publishedLibrary(manifest: Readonly<Record<string, unknown>> | undefined): boolean {
+  if (!manifest || manifest.private === true) return false;
+  return ['exports', 'types', 'typings', 'module', 'files'].some((field) => manifest[field] !== undefined);
 }
 
 const onlyRedisCache = new Map<string, { at: number; value: boolean }>();

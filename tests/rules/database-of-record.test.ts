@@ -109,6 +109,11 @@ describe('Redis as the database of record', () => {
     expect(sorted(lint(root, files, 'apps/relay/src/store.ts'))).toEqual(ALL);
   });
 
+  it('not inferred in a published library (exports, types, files): its keys are its users\' data', () => {
+    const library = '{ "name": "store-lib", "main": "dist/index.js", "types": "dist/index.d.ts", "dependencies": { "ioredis": "^5.4.0" } }';
+    expect(sorted(lint(library, FILES, 'src/store.ts'))).toEqual(ALL);
+  });
+
   it('not inferred in a package that names no Redis client', () => {
     expect(sorted(lint('{ "name": "relay", "private": true }', FILES, 'src/store.ts'))).toEqual(ALL);
   });
