@@ -16,13 +16,16 @@
  * A write is such a record when
  *
  * - the project's database of record is Redis: `settings['redis-ttl'].redisIsDatabase` is `true`
- *   (declared: holds in every config), or it is unset and the package of the linted file (its
+ *   (declared: holds in every config), or it is `'infer'` and the package of the linted file (its
  *   nearest `package.json`, with the workspace root above it when that declares `workspaces` or
  *   has a `pnpm-workspace.yaml` / `lerna.json`) names a Redis client package and no client of
  *   another database among its dependencies, dev, peer and optional ones included
  *   (`database-packages.ts` isDatabaseDependency), and is not a published library (one naming
  *   `exports`, `types`, `module` or `files` and not `private`: its keys are its users' data);
- *   inferred: only with `allowStorageBackends`, off in `strict`. `false` turns the reading off;
+ *   inferred: only with `allowStorageBackends`, off in `strict`. Unset or `false`: never. The
+ *   inference is not the default: on the tuning set it removed the records of the relay, the
+ *   simulation and the tip bot but also lost the per-room and per-game state leaks of all-Redis
+ *   game servers (a room's hash and a user's profile are one shape);
  * - the command writes a record's value ({@link RECORD_WRITES}: HSET, HINCRBY, SADD, ZADD, SET,
  *   MSET, JSON.SET ...), not a SET ... NX (a lock or a once-only marker): string counters, lists,
  *   streams and HyperLogLogs (hit counts, queues, logs) are judged as before;
@@ -68,12 +71,12 @@ const DEPENDENCY_FIELDS = ['dependencies', 'devDependencies', 'peerDependencies'
 
 /**
  * How the project of the linted file keeps its data: `'declared'` when `redisIsDatabase` is
- * `true`, `'inferred'` when it is unset and the package names no other database (see the module
- * comment), `undefined` otherwise.
+ * `true`, `'inferred'` when it is `'infer'` and the package names a Redis client and no other
+ * database (see the module comment), `undefined` otherwise.
  */
 export function redisDatabaseOfRecord(context: AnyContext): 'declared' | 'inferred' | undefined {
   const declared = pluginSettings(context).redisIsDatabase;
-  if (declared !== undefined) return declared ? 'declared' : undefined;
+  if (declared !== 'infer') return declared ? 'declared' : undefined;
   const file = context.physicalFilename ?? context.filename;
   if (!file || !isAbsolute(file)) return undefined;
   const info = packageOf(file);

@@ -105,7 +105,7 @@ export interface KeyPolicyOptions {
   allowUncalledCode?: boolean;
   /**
    * Do not report a record of a storage backend the application can run on in place of a database
-   * (`redis-calls/storage-backends.ts`), nor, when `redisIsDatabase` is unset, a record of a
+   * (`redis-calls/storage-backends.ts`), nor, with `redisIsDatabase: 'infer'`, a record of a
    * package whose only database is Redis (`redis-calls/database-of-record.ts`). Default `true`;
    * `false` in the `strict` config.
    */
@@ -147,7 +147,7 @@ export const KEY_POLICY_SCHEMA = {
   allowStorageBackends: {
     type: 'boolean',
     description:
-      'Do not report a write of a storage backend the application can run on in place of a database: in a class implementing an interface of the code that another class implements in a module importing a database client (pg, mysql2, @prisma/client, mongodb, drizzle-orm, D1Database ...), a write in a method the interface declares (or a method only those call) of a key the class deletes in another such method, or of a key parameter of a shim forwarding to the backend. Not when the file gives the key a TTL anywhere. Also, when settings[\'redis-ttl\'].redisIsDatabase is unset, a per-entity record (HSET, HINCRBY, SADD, ZADD, SET without NX ... of user:<id>) of a package whose package.json names a Redis client and no other database, when no module of the package gives that key family a TTL and no word of the key says temporary. Default true; false in the strict config.',
+      'Do not report a write of a storage backend the application can run on in place of a database: in a class implementing an interface of the code that another class implements in a module importing a database client (pg, mysql2, @prisma/client, mongodb, drizzle-orm, D1Database ...), a write in a method the interface declares (or a method only those call) of a key the class deletes in another such method, or of a key parameter of a shim forwarding to the backend. Not when the file gives the key a TTL anywhere. Also, with settings[\'redis-ttl\'].redisIsDatabase \'infer\', a per-entity record (HSET, HINCRBY, SADD, ZADD, SET without NX ... of user:<id>) of a package whose package.json names a Redis client and no other database, when no module of the package gives that key family a TTL and no word of the key says temporary. Default true; false in the strict config.',
   },
 } as const;
 
@@ -256,8 +256,8 @@ export function exemption(context: AnyContext, call: RedisCall, keyNode: TSESTre
   if (options.allowScriptFallbacks !== false && scriptFallback(context, call, keyNode)) return 'script-fallback';
   // a record of the Redis backend of a storage interface a database-backed class implements too
   if (options.allowStorageBackends !== false && storageBackendRecord(context, call, keyNode)) return 'storage-backend';
-  // a per-entity record of a project whose database of record is Redis, declared or inferred
-  // from its package's dependencies, whose key shape no code of the package expires
+  // a per-entity record of a project whose database of record is Redis, declared (or, on request,
+  // inferred from its package's dependencies) whose key shape no code of the package expires
   // (redis-calls/database-of-record.ts)
   if (databaseRecord(context, call, keyNode, options.allowStorageBackends !== false)) return 'storage-backend';
   // a helper's key parameter: persistent when every caller passes a persistent key

@@ -63,10 +63,10 @@ export interface PluginSettings {
   nodeRedisMajor: number | undefined;
   /**
    * Whether Redis is the project's database of record (`redisIsDatabase`): `true` or `false` as
-   * declared, `undefined` when not set (then `redis-calls/database-of-record.ts` infers it from the
-   * package's dependencies).
+   * declared, `'infer'` to read it from the package's dependencies
+   * (`redis-calls/database-of-record.ts`); `false` when not set.
    */
-  redisIsDatabase: boolean | undefined;
+  redisIsDatabase: boolean | 'infer';
 }
 
 /**
@@ -114,12 +114,12 @@ export interface RedisTtlSettings {
   /**
    * Redis is the project's database of record (no other database holds its data): a write of a
    * per-entity record (a hash, set, sorted set or string keyed by an id: `user:${id}`) whose key
-   * shape no code of the package gives a TTL is then kept on purpose, not reported. Counters,
+   * family no code of the package gives a TTL is then kept on purpose, not reported. Counters,
    * lists, streams, locks (SET NX) and keys named as temporary (cache, session, lock, token, limit
-   * ...) are judged as before. `false` turns the inference off; unset, a package whose
-   * `package.json` names no other database client is read as such (`allowStorageBackends`).
+   * ...) are judged as before. `'infer'`: read as such when the package's `package.json` names a
+   * Redis client and no other database's client (with `allowStorageBackends`). Default `false`.
    */
-  redisIsDatabase?: boolean;
+  redisIsDatabase?: boolean | 'infer';
 }
 
 /** The setting names the plugin reads; any other name under `settings['redis-ttl']` is an error. */
@@ -165,7 +165,7 @@ function parseSettings(raw: Record<string, unknown>): PluginSettings {
     persistentKeys: [],
     redisVersion: undefined,
     nodeRedisMajor: undefined,
-    redisIsDatabase: undefined,
+    redisIsDatabase: false,
   };
 
   const clientNames = raw.clientNames;
@@ -194,7 +194,9 @@ function parseSettings(raw: Record<string, unknown>): PluginSettings {
   }
 
   if (raw.redisIsDatabase !== undefined) {
-    if (typeof raw.redisIsDatabase !== 'boolean') throw new Error(`settings['redis-ttl'].redisIsDatabase must be true or false, got ${show(raw.redisIsDatabase)}.`);
+    if (typeof raw.redisIsDatabase !== 'boolean' && raw.redisIsDatabase !== 'infer') {
+      throw new Error(`settings['redis-ttl'].redisIsDatabase must be true, false or 'infer', got ${show(raw.redisIsDatabase)}.`);
+    }
     settings.redisIsDatabase = raw.redisIsDatabase;
   }
 

@@ -1,9 +1,9 @@
 /**
  * Redis as the application's database of record (redis-calls/database-of-record.ts): a per-entity
  * record (hash, set, sorted set, string keyed by an id) whose key shape no code of the package
- * gives a TTL is kept on purpose when `settings['redis-ttl'].redisIsDatabase` is true, or, unset,
- * when the package's package.json names a Redis client and no other database (`recommended`
- * only: `allowStorageBackends`). Keys named temporary, families the code expires on another path,
+ * gives a TTL is kept on purpose when `settings['redis-ttl'].redisIsDatabase` is true, or, with
+ * `'infer'`, when the package's package.json names a Redis client and no other database
+ * (`recommended` only: `allowStorageBackends`). Unset, nothing is inferred. Keys named temporary, families the code expires on another path,
  * counters, streams and SET NX stay reported. Each case writes a small package to a temporary
  * folder and lints one module of it.
  */
@@ -24,6 +24,7 @@ afterAll(() => {
 const INCR = 'incr-needs-expire-on-create';
 const SET = 'set-requires-ttl-or-keepttl';
 const STRICT = { allowStorageBackends: false };
+const INFER = { redisIsDatabase: 'infer' };
 
 const REDIS_ONLY = '{ "name": "relay", "private": true, "dependencies": { "ioredis": "^5.4.0", "express": "^4.19.0" } }';
 const WITH_PG = '{ "name": "relay", "private": true, "dependencies": { "ioredis": "^5.4.0", "pg": "^8.11.0" } }';
@@ -64,7 +65,7 @@ export async function touchFlow(state: string) {
 `;
 
 /** Findings `[rule, line]` of both write rules on `target`, with `settings` and each rule's `options`. */
-function lint(manifest: string, files: Record<string, string>, target: string, settings: Record<string, unknown> = {}, options: Record<string, unknown> = {}): Array<[string | undefined, number]> {
+function lint(manifest: string, files: Record<string, string>, target: string, settings: Record<string, unknown> = INFER, options: Record<string, unknown> = {}): Array<[string | undefined, number]> {
   const root = writeProject(roots, { 'package.json': manifest, ...files });
   const file = join(root, target);
   const linter = new Linter({ configType: 'flat', cwd: root });
@@ -94,7 +95,7 @@ const ALL: Array<[string, number]> = [[INCR, 4], [INCR, 7], ...KEPT];
 const sorted = (findings: Array<[string | undefined, number]>) => [...findings].sort((a, b) => a[1] - b[1]);
 
 describe('Redis as the database of record', () => {
-  it('inferred: a package naming a Redis client and no other database keeps its per-entity records', () => {
+  it("'infer': a package naming a Redis client and no other database keeps its per-entity records", () => {
     expect(sorted(lint(REDIS_ONLY, FILES, 'src/store.ts'))).toEqual(KEPT);
   });
 
@@ -123,13 +124,14 @@ describe('Redis as the database of record', () => {
     expect(sorted(lint(REDIS_ONLY, FILES, 'src/store.ts', { redisIsDatabase: true }, STRICT))).toEqual(KEPT);
   });
 
-  it('redisIsDatabase false turns the inference off; strict does not infer', () => {
+  it('unset or false: nothing is inferred; strict does not infer', () => {
+    expect(sorted(lint(REDIS_ONLY, FILES, 'src/store.ts', {}))).toEqual(ALL);
     expect(sorted(lint(REDIS_ONLY, FILES, 'src/store.ts', { redisIsDatabase: false }))).toEqual(ALL);
-    expect(sorted(lint(REDIS_ONLY, FILES, 'src/store.ts', {}, STRICT))).toEqual(ALL);
+    expect(sorted(lint(REDIS_ONLY, FILES, 'src/store.ts', INFER, STRICT))).toEqual(ALL);
   });
 
   it('rejects a redisIsDatabase that is not a boolean', () => {
-    expect(() => lint(REDIS_ONLY, FILES, 'src/store.ts', { redisIsDatabase: 'yes' })).toThrow("settings['redis-ttl'].redisIsDatabase must be true or false");
+    expect(() => lint(REDIS_ONLY, FILES, 'src/store.ts', { redisIsDatabase: 'yes' })).toThrow("settings['redis-ttl'].redisIsDatabase must be true, false or 'infer'");
   });
 
   it('a key spelled by its id alone is a record only in a package that gives no key a TTL', () => {
