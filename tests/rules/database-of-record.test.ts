@@ -161,7 +161,12 @@ export async function restoreApiKey(id: string, data: Record<string, string>) {
   await redis.hset(\`apikey:\${id}\`, data);
 }
 `;
-    expect(sorted(lint(REDIS_ONLY, { 'src/api.ts': api }, 'src/api.ts'))).toEqual([[INCR, 8]]);
+    // judged as without the reading: the HSET whose EXPIRE follows in another round trip (line 4)
+    // is reported; the restore (line 8) is the existing rules' update of a key created with a TTL
+    const off = sorted(lint(REDIS_ONLY, { 'src/api.ts': api }, 'src/api.ts', { redisIsDatabase: false }));
+    expect(off).toEqual([[INCR, 4]]);
+    expect(sorted(lint(REDIS_ONLY, { 'src/api.ts': api }, 'src/api.ts'))).toEqual(off);
+    expect(sorted(lint(REDIS_ONLY, { 'src/api.ts': api }, 'src/api.ts', { redisIsDatabase: true }))).toEqual(off);
   });
 
   it('a cache key in a Redis-only package stays reported', () => {
