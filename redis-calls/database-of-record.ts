@@ -133,6 +133,8 @@ function dependencyNames(manifest: Readonly<Record<string, unknown>> | undefined
  *   `redisIsDatabase: true` applies either way
  */
 export function databaseRecord(context: AnyContext, call: RedisCall, keyNode: TSESTree.Node, inferred: boolean): boolean {
+  const reading = redisDatabaseOfRecord(context);
+  if (reading === undefined || (reading === 'inferred' && !inferred)) return false;
   if (!RECORD_WRITES.has(call.command)) return false;
   // SET ... NX: a lock or a once-only marker, not a record
   if (call.command === 'SET' && call.args.some((arg) => typeof arg === 'string' && arg.toUpperCase() === 'NX')) return false;
@@ -141,8 +143,6 @@ export function databaseRecord(context: AnyContext, call: RedisCall, keyNode: TS
   const spellings = shape.alternatives ?? [shape.shape];
   const text = context.sourceCode.getText(keyNode);
   if ([...spellings, text].some((spelling) => wordsOf(spelling).some((word) => TEMPORARY_WORD.test(word)))) return false;
-  const reading = redisDatabaseOfRecord(context);
-  if (reading === undefined || (reading === 'inferred' && !inferred)) return false;
   const packageWide = packageExpiredShapes(context);
   if (packageWide === undefined) return false;
   const expired = [fileIndexOf(context).expiredShapes, ...relatedModules(context).map((at) => fileIndexOf(at).expiredShapes), packageWide];
