@@ -56,3 +56,54 @@ export function isDatabasePackage(specifier: string): boolean {
   const name = packageNameOf(specifier);
   return name !== undefined && DATABASE_PACKAGES.has(name);
 }
+
+/**
+ * Dependencies (a `package.json`'s names) that give a package a database other than Redis, for
+ * `database-of-record.ts`: every package of {@link DATABASE_PACKAGES}, the clients below, and any
+ * package of a scope below. Each is, by its own npm page (npmjs.com/package/<name>), a driver,
+ * ORM or SDK of a database that holds records (PostgreSQL, MySQL / MariaDB, SQLite, MongoDB,
+ * DynamoDB, Firestore, Cassandra, Neo4j, CouchDB / Couchbase, RethinkDB, ArangoDB, Supabase,
+ * FaunaDB, Elasticsearch, embedded stores kept on disk). A dependency of the package, its dev
+ * dependencies included (a dev-only SQLite still says the code knows another database: the
+ * reading keeps reporting then), or of the workspace root above it.
+ */
+const OTHER_DATABASE_DEPENDENCIES: ReadonlySet<string> = new Set([
+  ...DATABASE_PACKAGES,
+  'prisma',
+  'sqlite',
+  'mariadb',
+  'pg-promise',
+  'slonik',
+  '@electric-sql/pglite',
+  'cassandra-driver',
+  'neo4j-driver',
+  'nano',
+  'couchbase',
+  'pouchdb',
+  'rethinkdb',
+  'rethinkdbdash',
+  'arangojs',
+  'dynamoose',
+  'aws-sdk', // v2 bundles DynamoDB's client
+  'firebase',
+  'faunadb',
+  'fauna',
+  '@elastic/elasticsearch',
+  'elasticsearch',
+  'lowdb',
+  'nedb',
+  '@seald-io/nedb',
+  'level',
+  'lmdb',
+  'bookshelf',
+  'waterline',
+  'mongodb-memory-server',
+]);
+
+/** Scopes whose every package is a database's client or ORM: `@supabase/supabase-js`, `@mikro-orm/postgresql`, `@prisma/adapter-pg`. */
+const OTHER_DATABASE_SCOPES: readonly string[] = ['@supabase/', '@mikro-orm/', '@prisma/', '@google-cloud/firestore', '@google-cloud/datastore', '@google-cloud/spanner', '@aws-sdk/client-dynamodb', '@typegoose/', '@xata.io/', '@libsql/', '@neondatabase/', '@planetscale/'];
+
+/** Whether a dependency name of a `package.json` is a client of a database other than Redis ({@link OTHER_DATABASE_DEPENDENCIES}). */
+export function isDatabaseDependency(name: string): boolean {
+  return OTHER_DATABASE_DEPENDENCIES.has(name) || OTHER_DATABASE_SCOPES.some((scope) => name.startsWith(scope));
+}

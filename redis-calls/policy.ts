@@ -56,6 +56,7 @@ import type { RedisCall } from './normalize.js';
 import { opaqueKeyNotMeantToExpire } from './opaque-key.js';
 import { scriptFallback } from './script-fallback.js';
 import { storageBackendRecord } from './storage-backends.js';
+import { databaseRecord } from './database-of-record.js';
 import { inNoTtlArm } from './optional-ttl.js';
 import { forwardingWrapper, passThroughWrapper } from './pass-through.js';
 import { overwrittenExport } from './module-methods.js';
@@ -104,7 +105,9 @@ export interface KeyPolicyOptions {
   allowUncalledCode?: boolean;
   /**
    * Do not report a record of a storage backend the application can run on in place of a database
-   * (`redis-calls/storage-backends.ts`). Default `true`; `false` in the `strict` config.
+   * (`redis-calls/storage-backends.ts`), nor, with `redisIsDatabase: 'infer'`, a record of a
+   * package whose only database is Redis (`redis-calls/database-of-record.ts`). Default `true`;
+   * `false` in the `strict` config.
    */
   allowStorageBackends?: boolean;
 }
@@ -144,7 +147,7 @@ export const KEY_POLICY_SCHEMA = {
   allowStorageBackends: {
     type: 'boolean',
     description:
-      'Do not report a write of a storage backend the application can run on in place of a database: in a class implementing an interface of the code that another class implements in a module importing a database client (pg, mysql2, @prisma/client, mongodb, drizzle-orm, D1Database ...), a write in a method the interface declares (or a method only those call) of a key the class deletes in another such method, or of a key parameter of a shim forwarding to the backend. Not when the file gives the key a TTL anywhere. Default true; false in the strict config.',
+      'Do not report a write of a storage backend the application can run on in place of a database: in a class implementing an interface of the code that another class implements in a module importing a database client (pg, mysql2, @prisma/client, mongodb, drizzle-orm, D1Database ...), a write in a method the interface declares (or a method only those call) of a key the class deletes in another such method, or of a key parameter of a shim forwarding to the backend. Not when the file gives the key a TTL anywhere. Also, with settings[\'redis-ttl\'].redisIsDatabase \'infer\', a per-entity record (HSET, HINCRBY, SADD, ZADD, SET without NX ... of user:<id>) of a package whose package.json names a Redis client and no other database, when no module of the package gives that key family a TTL and no word of the key says temporary. Default true; false in the strict config.',
   },
 } as const;
 
@@ -253,6 +256,10 @@ export function exemption(context: AnyContext, call: RedisCall, keyNode: TSESTre
   if (options.allowScriptFallbacks !== false && scriptFallback(context, call, keyNode)) return 'script-fallback';
   // a record of the Redis backend of a storage interface a database-backed class implements too
   if (options.allowStorageBackends !== false && storageBackendRecord(context, call, keyNode)) return 'storage-backend';
+  // a per-entity record of a project whose database of record is Redis, declared (or, on request,
+  // inferred from its package's dependencies) whose key shape no code of the package expires
+  // (redis-calls/database-of-record.ts)
+  if (databaseRecord(context, call, keyNode, options.allowStorageBackends !== false)) return 'storage-backend';
   // a helper's key parameter: persistent when every caller passes a persistent key
   if (helperKeyPersistent(context, keyNode, call.client.keyPrefix)) return 'persistent';
   // a wrapper method's key (and arm) chosen by its callers: every call reaching the write passes a

@@ -61,6 +61,12 @@ export interface PluginSettings {
    * `undefined` when not set (then types or the nearest package.json decide: `client-version.ts`).
    */
   nodeRedisMajor: number | undefined;
+  /**
+   * Whether Redis is the project's database of record (`redisIsDatabase`): `true` or `false` as
+   * declared, `'infer'` to read it from the package's dependencies
+   * (`redis-calls/database-of-record.ts`); `false` when not set.
+   */
+  redisIsDatabase: boolean | 'infer';
 }
 
 /**
@@ -105,10 +111,19 @@ export interface RedisTtlSettings {
   defaultTtlSeconds?: number;
   /** The module the fixes import the runtime's helpers from. Default `'redis-ttl-runtime'`. */
   runtimeModule?: string;
+  /**
+   * Redis is the project's database of record (no other database holds its data): a write of a
+   * per-entity record (a hash, set, sorted set or string keyed by an id: `user:${id}`) whose key
+   * family no code of the package gives a TTL is then kept on purpose, not reported. Counters,
+   * lists, streams, locks (SET NX) and keys named as temporary (cache, session, lock, token, limit
+   * ...) are judged as before. `'infer'`: read as such when the package's `package.json` names a
+   * Redis client and no other database's client (with `allowStorageBackends`). Default `false`.
+   */
+  redisIsDatabase?: boolean | 'infer';
 }
 
 /** The setting names the plugin reads; any other name under `settings['redis-ttl']` is an error. */
-export const SETTING_NAMES = ['autofix', 'clientNames', 'defaultTtlSeconds', 'nodeRedisVersion', 'persistentKeys', 'redisVersion', 'runtimeModule'] as const satisfies ReadonlyArray<keyof RedisTtlSettings>;
+export const SETTING_NAMES = ['autofix', 'clientNames', 'defaultTtlSeconds', 'nodeRedisVersion', 'persistentKeys', 'redisIsDatabase', 'redisVersion', 'runtimeModule'] as const satisfies ReadonlyArray<keyof RedisTtlSettings>;
 
 const cache = new WeakMap<object, PluginSettings>();
 let defaults: PluginSettings | undefined;
@@ -150,6 +165,7 @@ function parseSettings(raw: Record<string, unknown>): PluginSettings {
     persistentKeys: [],
     redisVersion: undefined,
     nodeRedisMajor: undefined,
+    redisIsDatabase: false,
   };
 
   const clientNames = raw.clientNames;
@@ -175,6 +191,13 @@ function parseSettings(raw: Record<string, unknown>): PluginSettings {
       throw new Error(`settings['redis-ttl'].runtimeModule must be a non-empty module specifier, got ${show(raw.runtimeModule)}.`);
     }
     settings.runtimeModule = raw.runtimeModule;
+  }
+
+  if (raw.redisIsDatabase !== undefined) {
+    if (typeof raw.redisIsDatabase !== 'boolean' && raw.redisIsDatabase !== 'infer') {
+      throw new Error(`settings['redis-ttl'].redisIsDatabase must be true, false or 'infer', got ${show(raw.redisIsDatabase)}.`);
+    }
+    settings.redisIsDatabase = raw.redisIsDatabase;
   }
 
   const ttl = raw.defaultTtlSeconds;

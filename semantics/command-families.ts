@@ -89,3 +89,14 @@ const SAME_WRITE_GROUPS: readonly (readonly string[])[] = [
 export function sameWriteCommands(a: string, b: string): boolean {
   return a === b || SAME_WRITE_GROUPS.some((group) => group.includes(a) && group.includes(b));
 }
+
+/**
+ * Commands that write a record's value, the data a database keeps: a hash's fields (HSET, HMSET,
+ * HSETNX, HINCRBY, HINCRBYFLOAT: https://redis.io/docs/latest/commands/hset/,
+ * .../hincrby/), a set's members (SADD: .../sadd/), a sorted set's members and scores (ZADD,
+ * ZINCRBY: .../zadd/, .../zincrby/), a string value (SET, MSET: .../set/, .../mset/) and a JSON
+ * document (JSON.SET: https://redis.io/docs/latest/commands/json.set/). Not the string counters
+ * ({@link STRING_COUNTERS}), lists, streams, HyperLogLogs nor APPEND: a queue, a log or a count
+ * of hits is not a record. Upper-case command names.
+ */
+export const RECORD_WRITES: ReadonlySet<string> = new Set(['HSET', 'HMSET', 'HSETNX', 'HINCRBY', 'HINCRBYFLOAT', 'SADD', 'ZADD', 'ZINCRBY', 'SET', 'MSET', 'JSON.SET']);

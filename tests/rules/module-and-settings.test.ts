@@ -40,7 +40,7 @@ describe("settings['redis-ttl'] are validated, never silently ignored", () => {
   it.each([
     [{ persistentKey: ['a:*'] }, "settings['redis-ttl'].persistentKey is not a setting of eslint-plugin-redis-ttl; did you mean \"persistentKeys\"?"],
     [{ RedisVersion: '7.2' }, "settings['redis-ttl'].RedisVersion is not a setting of eslint-plugin-redis-ttl; did you mean \"redisVersion\"?"],
-    [{ defaultTTL: 60 }, "settings['redis-ttl'].defaultTTL is not a setting of eslint-plugin-redis-ttl (its settings: autofix, clientNames, defaultTtlSeconds, nodeRedisVersion, persistentKeys, redisVersion, runtimeModule)."],
+    [{ defaultTTL: 60 }, "settings['redis-ttl'].defaultTTL is not a setting of eslint-plugin-redis-ttl (its settings: autofix, clientNames, defaultTtlSeconds, nodeRedisVersion, persistentKeys, redisIsDatabase, redisVersion, runtimeModule)."],
     [{ persistentKeys: 'bull:*' }, "settings['redis-ttl'].persistentKeys must be an array of key patterns such as 'bull:*:wait', got \"bull:*\"."],
     [{ persistentKeys: [2] }, "settings['redis-ttl'].persistentKeys: 2 is not a key pattern"],
     [{ persistentKeys: [''] }, "settings['redis-ttl'].persistentKeys: \"\" is not a key pattern"],

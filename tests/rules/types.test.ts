@@ -130,6 +130,7 @@ describe('RedisTtlSettings', () => {
       autofix: true,
       defaultTtlSeconds: 86_400,
       runtimeModule: '#redis-helpers',
+      redisIsDatabase: true,
     };
     expect(Object.keys(full).sort()).toEqual([...SETTING_NAMES].sort());
     expect(() => verify('error', 'set-requires-ttl-or-keepttl', full)).not.toThrow();
