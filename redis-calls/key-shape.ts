@@ -20,11 +20,15 @@
  * their arguments, and a pattern such as `*stat*` can then name the family. A conditional key
  * (`c ? a : b`, `a ?? b`) has the spelling its arms share (`q:*:wait` and `q:*:active` give
  * `q:*`), an arm that is no key (`null`) left out; so has a parameter of a function only this
- * module calls, through the arguments of its calls. Keys reached through iteration have the
+ * module calls, through the arguments of its calls, and of a method only its own class calls
+ * (`this.saveCursor(appId, at)`: `redis-calls/own-method-calls.ts`). Keys reached through iteration have the
  * spelling the elements share: the element parameter of a `forEach` / `map` / `flatMap` /
  * `filter` / `reduce` / ... callback (written at the call, or a function of the module passed
  * there) and the variable of `for...of`, over an array literal, a `const` bound to one, or what
- * `filter` / `slice` / `map` / `Array.from` / `new Set` make of it. A value of another module of
+ * `filter` / `slice` / `map` / `Array.from` / `new Set` make of it; over the awaited listing of a
+ * database table (`await prisma.app.findMany()`: `redis-calls/stored-records.ts`) each element is
+ * `*` but bounded, one key per stored entity, and so is a property of an element that is bounded
+ * (`row.environmentId`). A value of another module of
  * the repository (relative, tsconfig alias or workspace package: `redis-calls/resolve.ts`) is
  * read there: a `const`, a member of a const object literal, nested too (`KEYS.SYS.FEATURES`), an
  * enum member, a one-expression key builder (`genAuthPermKey(uid)`); an enum or const object
@@ -60,6 +64,7 @@ import { BUILD_ID_NAME } from './names.js';
 import { isToStringCall } from './finite-members.js';
 import { isModuleConfigMember, literalReturnsOf } from './process-fixed.js';
 import { isStoredRecordListing } from './stored-records.js';
+import { ownMethodCalls } from './own-method-calls.js';
 import { configuredLiteral } from './configured-values.js';
 import { bindingValues } from './traced-values.js';
 import { findVariable, pick, propertyName, referenceName, unwrap, type AnyContext } from './static.js';
@@ -329,6 +334,18 @@ function callSitesShape(
   }
   const index = fn.params.findIndex((p) => p === param || (p.type === AST_NODE_TYPES.AssignmentPattern && p.left === param));
   if (index < 0) return UNKNOWN_PART;
+  // a method only its own class calls, `this.saveCursor(appId, at)`: its calls' arguments (own-method-calls.ts)
+  const ownCalls = ownMethodCalls(context, fn);
+  if (ownCalls) {
+    const parts: Part[] = [];
+    for (const call of ownCalls) {
+      const argument = call.arguments[index];
+      if (!argument || call.arguments.slice(0, index + 1).some((a) => a.type === AST_NODE_TYPES.SpreadElement)) return UNKNOWN_PART;
+      const part = read(argument, depth + 1);
+      if (part) parts.push(part);
+    }
+    return parts.length === 0 ? UNKNOWN_PART : parts.reduce(common);
+  }
   let name: TSESTree.Identifier | undefined;
   let declaration: TSESTree.Node | undefined;
   if (fn.type === AST_NODE_TYPES.FunctionDeclaration && fn.id) {

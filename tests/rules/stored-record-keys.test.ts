@@ -12,6 +12,9 @@
  * query (`{ rows }`), from a bare function that happens to be named `find`, a property of the
  * awaited reply rather than the reply, and a record key the file gives a TTL elsewhere.
  */
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import incrRule from '../../rules/incr-needs-expire-on-create.js';
 import setRule from '../../rules/set-requires-ttl-or-keepttl.js';
 import { ioredis, nodeRedis, positionOf, runRule, setSuggestions, typedTester, untypedTester } from './tester.js';
@@ -68,6 +71,37 @@ const setReported = [
 ];
 
 const setCall = (code: string): string => code.match(/redis\.set\([^,]+, v/)![0];
+
+// an application's services (zanePerfor's IP task): a method only its own class calls takes the
+// values of its `this.handleDatas(appId, ...)` calls, here each registered application's id
+const fixtures = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'stored-records');
+const file = (path: string) => ({ code: readFileSync(join(fixtures, path), 'utf8'), filename: join(fixtures, path) });
+const setInFile = (path: string, value: string) => {
+  const { code, filename } = file(path);
+  const call = code.match(/redis\.set\(`\w+\$\{appId\}`/)![0];
+  return {
+    code,
+    filename,
+    errors: [
+      {
+        messageId: 'setWithoutTtl' as const,
+        ...positionOf(code, 'set(`'),
+        suggestions: setSuggestions(code, `${call}, ${value}`),
+      },
+    ],
+  };
+};
+
+runRule(untypedTester, 'set-requires-ttl-or-keepttl (own method calls)', setRule, {
+  // the job's own calls, beside a sibling service whose methods of the same names call their own
+  valid: [file('app/app/service/web/ip_task.js'), file('app/app/service/wx/ip_task.js')],
+  invalid: [
+    // the class's own call passes a request's value
+    setInFile('app/app/service/manual.js', 'data[data.length - 1].create_time'),
+    // another module calls the method (an egg controller through ctx.service): its callers are unknown
+    setInFile('called/app/service/web/ip_task.js', 'data[data.length - 1].create_time'),
+  ],
+});
 
 for (const tester of [untypedTester, typedTester]) {
   runRule(tester, 'set-requires-ttl-or-keepttl', setRule, {
