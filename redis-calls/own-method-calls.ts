@@ -17,8 +17,9 @@
  * What counts, conservatively (a call missed would give a parameter a value it does not only take):
  *
  * - an instance method (not static, not computed, not a getter or setter) of a class of an
- *   **application** (`project.ts`: a library's methods are its users' to call), that its class calls
- *   at least once;
+ *   **application** (`uncalled.ts` applicationRoot: a library's methods are its users' to call, a
+ *   workspace member's a sibling package's too, a template framework's its templates'), that its
+ *   class calls at least once;
  * - in its module, the method's name is written only as the method's own key and as the callee of
  *   `this.name(...)` in a method or arrow field of its class (where `this` is an instance of it),
  *   nowhere else: not read without a call, not on another receiver, not in a string, and the
@@ -32,7 +33,8 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { visitorKeys as typescriptVisitorKeys } from '@typescript-eslint/visitor-keys';
 import { relative } from 'node:path';
 import { moduleText, parsedModule } from './parsed-modules.js';
-import { packageFiles, packageOf } from './project.js';
+import { packageFiles } from './project.js';
+import { applicationRoot } from './uncalled.js';
 import { TEST_PATH } from './test-paths.js';
 import { propertyName, unwrap, type AnyContext } from './static.js';
 
@@ -63,15 +65,15 @@ function collect(context: AnyContext, fn: TSESTree.Node): TSESTree.CallExpressio
   if (cls?.type !== AST_NODE_TYPES.ClassDeclaration && cls?.type !== AST_NODE_TYPES.ClassExpression) return undefined;
   const name = method.key.name;
   const file = context.physicalFilename ?? context.filename;
-  const info = file ? packageOf(file) : undefined;
-  if (!file || !info?.application) return undefined;
+  const root = file ? applicationRoot(file) : undefined;
+  if (!file || root === undefined) return undefined;
   const calls: TSESTree.CallExpression[] = [];
   if (!onlyOwnCalls(context.sourceCode.ast, context.sourceCode.visitorKeys, name, cls, calls) || calls.length === 0) return undefined;
-  const files = packageFiles(info.root);
+  const files = packageFiles(root);
   if (!files) return undefined;
   const word = new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}(?![\\w$])`);
   for (const path of files) {
-    if (path === file || TEST_PATH.test(relative(info.root, path))) continue;
+    if (path === file || TEST_PATH.test(relative(root, path))) continue;
     const text = moduleText(path);
     if (text === undefined || !word.test(text)) continue;
     const parsed = parsedModule(path);
