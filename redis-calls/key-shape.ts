@@ -20,11 +20,15 @@
  * their arguments, and a pattern such as `*stat*` can then name the family. A conditional key
  * (`c ? a : b`, `a ?? b`) has the spelling its arms share (`q:*:wait` and `q:*:active` give
  * `q:*`), an arm that is no key (`null`) left out; so has a parameter of a function only this
- * module calls, through the arguments of its calls. Keys reached through iteration have the
+ * module calls, through the arguments of its calls, and of a method only its own class calls
+ * (`this.saveCursor(appId, at)`: `redis-calls/own-method-calls.ts`). Keys reached through iteration have the
  * spelling the elements share: the element parameter of a `forEach` / `map` / `flatMap` /
  * `filter` / `reduce` / ... callback (written at the call, or a function of the module passed
  * there) and the variable of `for...of`, over an array literal, a `const` bound to one, or what
- * `filter` / `slice` / `map` / `Array.from` / `new Set` make of it. A value of another module of
+ * `filter` / `slice` / `map` / `Array.from` / `new Set` make of it; over the awaited listing of a
+ * database table (`await prisma.app.findMany()`: `redis-calls/stored-records.ts`) each element is
+ * `*` but bounded, one key per stored entity, and so is a property of an element that is bounded
+ * (`row.environmentId`). A value of another module of
  * the repository (relative, tsconfig alias or workspace package: `redis-calls/resolve.ts`) is
  * read there: a `const`, a member of a const object literal, nested too (`KEYS.SYS.FEATURES`), an
  * enum member, a one-expression key builder (`genAuthPermKey(uid)`); an enum or const object
@@ -59,6 +63,8 @@ import { exportedValue, findExport, importedBinding, moduleContext, namespaceMod
 import { BUILD_ID_NAME } from './names.js';
 import { isToStringCall } from './finite-members.js';
 import { isModuleConfigMember, literalReturnsOf } from './process-fixed.js';
+import { isStoredRecordListing } from './stored-records.js';
+import { ownMethodCalls } from './own-method-calls.js';
 import { configuredLiteral } from './configured-values.js';
 import { bindingValues } from './traced-values.js';
 import { findVariable, pick, propertyName, referenceName, unwrap, type AnyContext } from './static.js';
@@ -130,6 +136,8 @@ const UNKNOWN_PART: Part = { text: '*', via: [], fixed: false };
 const IMPORTED_PART: Part = { text: '*', via: [], fixed: true };
 /** A value of a few possible values (a union of literals, an enum, a constructor's argument): `*`, but bounded. */
 const FINITE_PART: Part = { text: '*', via: [], fixed: true };
+/** A record of a database table the code walks (`redis-calls/stored-records.ts`): `*`, one per stored entity, bounded by the table. */
+const STORED_RECORD_PART: Part = { text: '*', via: [], fixed: true };
 
 function literal(text: string): Part {
   return { text, via: [], fixed: true };
@@ -326,6 +334,18 @@ function callSitesShape(
   }
   const index = fn.params.findIndex((p) => p === param || (p.type === AST_NODE_TYPES.AssignmentPattern && p.left === param));
   if (index < 0) return UNKNOWN_PART;
+  // a method only its own class calls, `this.saveCursor(appId, at)`: its calls' arguments (own-method-calls.ts)
+  const ownCalls = ownMethodCalls(context, fn);
+  if (ownCalls) {
+    const parts: Part[] = [];
+    for (const call of ownCalls) {
+      const argument = call.arguments[index];
+      if (!argument || call.arguments.slice(0, index + 1).some((a) => a.type === AST_NODE_TYPES.SpreadElement)) return UNKNOWN_PART;
+      const part = read(argument, depth + 1);
+      if (part) parts.push(part);
+    }
+    return parts.length === 0 ? UNKNOWN_PART : parts.reduce(common);
+  }
   let name: TSESTree.Identifier | undefined;
   let declaration: TSESTree.Node | undefined;
   if (fn.type === AST_NODE_TYPES.FunctionDeclaration && fn.id) {
@@ -402,6 +422,16 @@ function callbackElementShape(context: AnyContext, fn: TSESTree.Node, param: TSE
   return elementsShape(context, iteration.receiver, new Map(), depth + 1) ?? UNKNOWN_PART;
 }
 
+/** Whether a definition is the element of an iteration: the variable of a `for...of`, or the element parameter of a callback written at `forEach` / `map` / .... */
+function iterationElement(def: TSESLint.Scope.Definition): boolean {
+  if (forOfLoop(def)) return true;
+  if (def.type !== 'Parameter') return false;
+  const fn = def.node;
+  if ((fn.type !== AST_NODE_TYPES.FunctionExpression && fn.type !== AST_NODE_TYPES.ArrowFunctionExpression) || fn.parent?.type !== AST_NODE_TYPES.CallExpression) return false;
+  const iteration = iterationOf(fn.parent, fn);
+  return iteration !== undefined && fn.params[iteration.elementParam] === def.name;
+}
+
 /** The `for (const x of <right>)` that declares a variable, if that is its definition. */
 function forOfLoop(def: TSESLint.Scope.Definition): TSESTree.ForOfStatement | undefined {
   if (def.type !== 'Variable' || def.node.init || def.node.id.type !== AST_NODE_TYPES.Identifier) return undefined;
@@ -468,6 +498,9 @@ function elementsShape(context: AnyContext, input: TSESTree.Node, bindings: Bind
       const inner = elementsShape(context, def.node.init, new Map(), depth + 1);
       return inner ? { text: inner.text, via: [declarationStatement(def.node), ...inner.via], fixed: inner.fixed } : undefined;
     }
+    case AST_NODE_TYPES.AwaitExpression:
+      // await prisma.app.findMany(): one element per stored record, bounded by the table (stored-records.ts)
+      return isStoredRecordListing(node) ? STORED_RECORD_PART : undefined;
     case AST_NODE_TYPES.NewExpression:
       // new Set(keys)
       return node.callee.type === AST_NODE_TYPES.Identifier && node.callee.name === 'Set' && node.arguments.length === 1 && node.arguments[0]!.type !== AST_NODE_TYPES.SpreadElement
@@ -572,6 +605,12 @@ function memberShape(context: AnyContext, node: TSESTree.MemberExpression, bindi
     const bound = bindings.get(def.name);
     if (bound) return bound.fixed ? { text: '*', via: bound.via, fixed: true } : UNKNOWN_PART;
     if (factoryParameter(variable!, def.node)) return FINITE_PART;
+  }
+  // row.environmentId of `for (const row of rows)` or `rows.forEach((row) => ...)`: a property of
+  // an element that is fixed (a stored record of a table the code walks, a constant) is fixed
+  if (def && !node.computed && iterationElement(def)) {
+    const element = identifierShape(context, object, bindings, depth + 1);
+    if (element.fixed && element !== UNKNOWN_PART) return { text: '*', via: element.via, fixed: true };
   }
   if (def?.type !== 'Variable' || !def.node.init || def.node.id.type !== AST_NODE_TYPES.Identifier || !assignedOnce(variable!, def.node.id)) {
     return UNKNOWN_PART;

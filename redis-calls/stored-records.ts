@@ -1,0 +1,60 @@
+/**
+ * Lists of the records a database of record holds, for `key-shape.ts`: a key whose variable part
+ * is an element of such a list (or a property of one) is one key per stored entity, bounded by the
+ * table the code walks, like one key per configured queue.
+ *
+ * ```ts
+ * // a job that mirrors a table into Redis: one set per environment that has listeners
+ * for (const row of await this.prisma.socketMap.findMany()) await this.redis.sAdd(`env:${row.environmentId}`, row.socketId);
+ * // a job that rewrites each registered application's snapshot
+ * const apps = await this.ctx.model.System.distinct('app_id', { type: 'web' }).read('sp').exec();
+ * apps.forEach((appId) => this.app.redis.set(`${appId}_pv_realtime`, JSON.stringify(stats)));
+ * ```
+ *
+ * What counts: an `await` of a call chain (`Model.find(q).sort(s).exec()`, `collection.find(q).toArray()`)
+ * one of whose calls is a method an ORM or document-store driver lists stored records with
+ * ({@link RECORD_LISTING_METHODS}), called on an object (never a bare function: a function of the
+ * application named `find` is not a driver's). The list is awaited where the code iterates it,
+ * or held by a `const` bound to the awaited list (key-shape.ts reads the `const`).
+ *
+ * What does not: a list read from the request (`await req.json()`, `req.body.items`), from an
+ * HTTP API (`await fetch(...)`, whose items are another system's: events, messages), from Redis
+ * itself, or from a raw SQL query (`pool.query(...)` replies `{ rows }`, and its text is anything);
+ * a property of the awaited reply rather than the reply (`(await find()).items`) is not read either.
+ */
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { propertyName, unwrap } from './static.js';
+
+/**
+ * Methods with which a database client lists the records of a table or collection, awaited for an
+ * array of them: Prisma `findMany`; Mongoose `find` / `distinct` (the distinct values of a field:
+ * the ids of the stored documents) and the native MongoDB driver's `find(...).toArray()`;
+ * Sequelize and MikroORM `findAll`; TypeORM `find` / `findBy` and its query builder's `getMany`;
+ * Knex `pluck`. (https://www.prisma.io/docs/orm/reference/prisma-client-reference#findmany,
+ * https://mongoosejs.com/docs/api/model.html#Model.distinct(),
+ * https://sequelize.org/docs/v6/core-concepts/model-querying-finders/#findall,
+ * https://typeorm.io/docs/working-with-entity-manager/find-options,
+ * https://knexjs.org/guide/query-builder.html#pluck)
+ */
+const RECORD_LISTING_METHODS: ReadonlySet<string> = new Set(['findMany', 'findAll', 'find', 'findBy', 'distinct', 'getMany', 'pluck']);
+
+/** How many calls of a chain are looked at (`find(q).select(f).sort(s).limit(n).lean().exec()`). */
+const MAX_CHAIN = 8;
+
+/**
+ * Whether `node` is an `await` of a database client's listing of stored records (see the module
+ * comment): its elements are the records, one per stored entity.
+ */
+export function isStoredRecordListing(node: TSESTree.Node): boolean {
+  const bare = unwrap(node);
+  if (bare.type !== AST_NODE_TYPES.AwaitExpression) return false;
+  let current = unwrap(bare.argument);
+  for (let i = 0; i < MAX_CHAIN && current.type === AST_NODE_TYPES.CallExpression; i++) {
+    const callee = unwrap(current.callee);
+    if (callee.type !== AST_NODE_TYPES.MemberExpression) return false;
+    const method = propertyName(callee.property, callee.computed);
+    if (method !== undefined && RECORD_LISTING_METHODS.has(method)) return true;
+    current = unwrap(callee.object);
+  }
+  return false;
+}
