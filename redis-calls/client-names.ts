@@ -4,13 +4,14 @@
  * that imports a client or in a class whose name matches), and such a verdict says it rests on a
  * name (`byName`); a variable holding a `multi()` / `pipeline()` call is that batch; a global the
  * file never imports, or a member other code stores a client in (`req.redisClient`), gets its
- * library from the package.
+ * library from the package; so does a `const` holding such a member (`const r = req.redisClient`,
+ * `const { redisClient } = req`), which is judged by the member's name when its own says nothing.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { type ReceiverKind, UNKNOWN, clientVerdict } from './client-facts.js';
 import { memberKeyName } from './client-syntax.js';
 import type { ClientDetector } from './clients.js';
-import { globalClientLibrary, memberClientLibrary } from './global-clients.js';
+import { aliasedMember, globalClientLibrary, memberClientLibrary } from './global-clients.js';
 import type { ImportedModule } from './modules.js';
 import { ownerName } from './member-owner.js';
 import { findVariable, isCallOnItself, unwrap } from './static.js';
@@ -29,7 +30,10 @@ export function nameVerdict(detector: ClientDetector, node: TSESTree.Node): Rece
   // `const multiRedis = this.multi()`: a batch stored from a `multi()` / `pipeline()` call is
   // that batch, whatever the call's receiver is read as (`this` of a class extending the client)
   const batch = bare.type === AST_NODE_TYPES.Identifier ? storedBatch(detector, bare) : undefined;
-  const verdict = verdictByName(detector, name, 'its name', batch, ownerName(bare));
+  let verdict = verdictByName(detector, name, 'its name', batch, ownerName(bare));
+  // `const r = req.redisClient`, `const { redisClient } = req`: the member it holds, by that member's name
+  const alias = bare.type === AST_NODE_TYPES.Identifier && !verdict.redis ? aliasedMember(detector.contextOf, bare) : undefined;
+  if (alias) verdict = verdictByName(detector, alias.name, `the member it holds (\`.${alias.name}\`)`, batch, alias.owner);
   if (!verdict.redis || verdict.flavor !== 'unknown') return verdict;
   // a global the file never imports (the host's `redis`, `globalThis.redis`), or a member other
   // code stores a client in (`req.redisClient`): its package tells its library

@@ -37,6 +37,7 @@ import { checkerVerdict } from './client-checker.js';
 import { annotationVerdict } from './client-annotations.js';
 import { ARGV_SENDER_TEXT, declaresArgvSenderType } from './argv-sender-types.js';
 import { classMemberVerdict, keyPrefixOfValues } from './client-members.js';
+import { codeClassNamed } from './inherited-members.js';
 import { mayPassOnClient } from './passed-on-clients.js';
 import { typeArgumentClient } from './type-argument-clients.js';
 import { nameVerdict, verdictByName } from './client-names.js';
@@ -677,6 +678,9 @@ export class ClientDetector {
     } else if (object.type === AST_NODE_TYPES.Identifier) {
       const origin = this.identifierOrigin(object);
       if (origin.kind === 'local' && origin.classNode) return classMemberVerdict(this, origin.classNode, name, depth, true);
+      // Store.client of `import { Store } from './store'`: the static member of the class there
+      const imported = origin.kind === 'import' && origin.own && depth < 6 ? codeClassNamed(this, object, 0, 6) : undefined;
+      if (imported && (imported.node.type === AST_NODE_TYPES.ClassDeclaration || imported.node.type === AST_NODE_TYPES.ClassExpression)) return classMemberVerdict(imported.detector, imported.node, name, depth + 1, true);
       // Bun.redis (the global Bun namespace), bun.redis (import * as bun from 'bun')
       const whole = origin.kind === 'import' && (origin.namespace || origin.imported === 'default');
       const bunValue = packageValue(origin.kind === 'global' && object.name === 'Bun' ? clientPackageOf('bun') : whole ? importedPackage(origin) : undefined, name);

@@ -10,6 +10,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { classOfThis, instanceMember } from './bounded.js';
+import { classOfStaticThis } from './class-statics.js';
 import { codeClassNamed, inheritedMemberType } from './inherited-members.js';
 import type { ClientDetector } from './clients.js';
 import { clientDetectorOf } from './index.js';
@@ -80,6 +81,14 @@ export function methodTargets(detector: ClientDetector, callee: TSESTree.MemberE
       if (found) return [found];
     }
   }
+  // `RedisHelper.incr(key)`, `this.incr(key)` in a static method: the class's static method
+  if (!holder) {
+    const statics = staticHolder(detector, object);
+    if (statics) {
+      const fn = inheritedStaticMethod(statics, name, 0);
+      return fn ? [fn] : [];
+    }
+  }
   holder ??= holderOf(detector, object, 0);
   if (!holder) return [];
   if (holder.node.type === AST_NODE_TYPES.ObjectExpression) {
@@ -111,6 +120,30 @@ function sameFunction(a: Target, b: Target): boolean {
 interface ClassHolder {
   node: TSESTree.ClassDeclaration | TSESTree.ClassExpression;
   detector: ClientDetector;
+}
+
+/**
+ * The class a receiver names itself, not an instance of it: an identifier bound to a class of the
+ * code (`RedisHelper` declared in the module, or imported from another module of the code), or
+ * `this` in a static context of a class (a static method, a static field's initializer). A call
+ * on it runs the class's static method.
+ */
+function staticHolder(detector: ClientDetector, object: TSESTree.Node): ClassHolder | undefined {
+  if (object.type === AST_NODE_TYPES.ThisExpression) {
+    const cls = classOfStaticThis(object);
+    return cls ? { node: cls, detector } : undefined;
+  }
+  if (object.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const found = classNamed(detector, object, 0);
+  return found && (found.node.type === AST_NODE_TYPES.ClassDeclaration || found.node.type === AST_NODE_TYPES.ClassExpression) ? { node: found.node, detector: found.detector } : undefined;
+}
+
+/** The static method `name` of a class, or of the class it extends (a few levels): `static incr(key) {...}`. */
+function inheritedStaticMethod(holder: ClassHolder, name: string, depth: number): Target | undefined {
+  const fn = classMethod(holder.node, name, true);
+  if (fn) return { fn, context: holder.detector.contextOf };
+  const parent = depth < 4 ? superClass(holder) : undefined;
+  return parent ? inheritedStaticMethod(parent, name, depth + 1) : undefined;
 }
 
 /** The method `name` of a class, or of the class it extends (a few levels). */
@@ -382,11 +415,14 @@ function classNamed(detector: ClientDetector, name: TSESTree.Identifier, depth: 
   return codeClassNamed(detector, name, depth, 6);
 }
 
-/** The instance method (or arrow-function property) `name` of a class. */
-export function classMethod(cls: TSESTree.ClassDeclaration | TSESTree.ClassExpression, name: string): FunctionLike | undefined {
+/**
+ * The instance method (or arrow-function property) `name` of a class; with `isStatic`, its static
+ * method (`static incr(key) {...}`, `static incr = (key) => ...`).
+ */
+export function classMethod(cls: TSESTree.ClassDeclaration | TSESTree.ClassExpression, name: string, isStatic = false): FunctionLike | undefined {
   for (const element of cls.body.body) {
     if (element.type !== AST_NODE_TYPES.MethodDefinition && element.type !== AST_NODE_TYPES.PropertyDefinition) continue;
-    if (element.static || propertyName(element.key, element.computed) !== name) continue;
+    if (element.static !== isStatic || propertyName(element.key, element.computed) !== name) continue;
     if (element.type === AST_NODE_TYPES.MethodDefinition) return element.kind === 'method' ? asFunction(element.value) : undefined;
     return element.value ? asFunction(unwrap(element.value)) : undefined;
   }

@@ -151,10 +151,69 @@ export function globalClientLibrary(context: AnyContext, receiver: TSESTree.Node
  */
 export function memberName(context: AnyContext, receiver: TSESTree.Node): string | undefined {
   const bare = unwrap(receiver);
+  if (bare.type === AST_NODE_TYPES.Identifier) return aliasedMember(context, bare)?.name;
   if (bare.type !== AST_NODE_TYPES.MemberExpression) return undefined;
   const object = unwrap(bare.object);
   if (object.type === AST_NODE_TYPES.ThisExpression || object.type === AST_NODE_TYPES.Super || isGlobalObject(context, object)) return undefined;
   return propertyName(bare.property, bare.computed);
+}
+
+/** A binding that holds a member of another object: the member's name, and the object's name when it is a plain one (`req`). */
+export interface MemberAlias {
+  name: string;
+  owner?: string;
+}
+
+/**
+ * The member of another object a `const` binding holds, when it holds one as it is: `r` of `const
+ * r = req.redisClient` (also `req.redisClient as Redis`, `await ctx.redis`) or of `const {
+ * redisClient: r } = req`, `redisClient` of `const { redisClient } = req` (a property of the
+ * pattern itself, not a nested one). Not a member of `this` (its class says what it holds), of
+ * `super` nor of the global object (`const { redis } = global` names a global), and not a module
+ * (`const { redis } = require('./db')`): what a module exports is read there. `undefined` for any
+ * other binding, and for a binding written again.
+ */
+export function aliasedMember(context: AnyContext, id: TSESTree.Identifier): MemberAlias | undefined {
+  const variable = findVariable(context, id);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  if (def?.type !== 'Variable' || def.parent.kind !== 'const' || !def.node.init) return undefined;
+  let init = unwrap(def.node.init);
+  if (init.type === AST_NODE_TYPES.AwaitExpression) init = unwrap(init.argument);
+  const pattern = def.node.id;
+  if (pattern.type === AST_NODE_TYPES.Identifier) {
+    if (init.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+    const name = memberOfObject(context, init);
+    return name === undefined ? undefined : { name, owner: ownerOf(init.object) };
+  }
+  if (pattern.type !== AST_NODE_TYPES.ObjectPattern || !ownerObject(context, init) || requiredModule(init) !== undefined) return undefined;
+  for (const property of pattern.properties) {
+    if (property.type !== AST_NODE_TYPES.Property) continue;
+    const value = property.value.type === AST_NODE_TYPES.AssignmentPattern ? property.value.left : property.value;
+    if (value !== def.name) continue;
+    const name = propertyName(property.key, property.computed);
+    return name === undefined ? undefined : { name, owner: ownerOf(init) };
+  }
+  return undefined;
+}
+
+/** The member name of `node` (`redisClient` of `req.redisClient`) when its object is another object's (see {@link aliasedMember}). */
+function memberOfObject(context: AnyContext, node: TSESTree.MemberExpression): string | undefined {
+  return ownerObject(context, unwrap(node.object)) ? propertyName(node.property, node.computed) : undefined;
+}
+
+/** Whether a value may be an object other code stores a client in: not `this`, `super`, nor the global object. */
+function ownerObject(context: AnyContext, object: TSESTree.Node): boolean {
+  return object.type !== AST_NODE_TYPES.ThisExpression && object.type !== AST_NODE_TYPES.Super && !isGlobalObject(context, object);
+}
+
+/** `req` of `req.redisClient`, `res.locals` of `res.locals.redis`: the object as written when it is a plain name or path. */
+function ownerOf(node: TSESTree.Node): string | undefined {
+  const bare = unwrap(node);
+  if (bare.type === AST_NODE_TYPES.Identifier) return bare.name;
+  if (bare.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+  const inner = ownerOf(bare.object);
+  const name = propertyName(bare.property, bare.computed);
+  return inner === undefined || name === undefined ? undefined : `${inner}.${name}`;
 }
 
 /**

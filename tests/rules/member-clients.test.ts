@@ -47,6 +47,12 @@ runRule(untypedTester, 'valid-ttl-args (a member the package stores a client in)
     { code: handler("await req.redisClient.set(`page:${req.path}`, body, 'EX', 1200);"), filename: noEvidence },
     // a weak default name is not looked up: `client` of another object may be anything
     { code: handler("await req.client.set(`page:${req.path}`, body, 'EX', 1200);"), filename: express },
+    // round 32: an alias of the member on the ioredis app sends the tokens as written; an alias
+    // of a member that is no client (`req.body`), or of a weak name (`req.client`), is no client
+    { code: handler("const r = req.redisClient;\n  await r.set(`page:${req.path}`, body, 'EX', 1200);"), filename: ioredisApp },
+    { code: handler("const { redisClient } = req;\n  await redisClient.set(`page:${req.path}`, body, 'EX', 1200);"), filename: noEvidence },
+    { code: handler("const r = req.body;\n  await r.set(`page:${req.path}`, body, 'EX', 1200);"), filename: express },
+    { code: handler("const { client } = req;\n  await client.set(`page:${req.path}`, body, 'EX', 1200);"), filename: express },
     // a member of `this` is its class's matter, not the package's store
     {
       code: "class PageCache {\n  async put(path, body) {\n    await this.redisClient.set(`page:${path}`, body, 'EX', 1200);\n  }\n}\nmodule.exports = { PageCache };",
@@ -65,6 +71,23 @@ runRule(untypedTester, 'valid-ttl-args (a member the package stores a client in)
       code: handler("await res.locals.redisClient?.set('page:home', body, 'EX', 60);"),
       filename: express,
       errors: [positional(56, handler("await res.locals.redisClient?.set('page:home', body, { EX: 60 });"))],
+    },
+    // round 32: a `const` holding the member (`const r = req.redisClient`), destructured from its
+    // object (`const { redisClient } = req`, renamed, from `res.locals`) is the same client
+    {
+      code: handler("const r = req.redisClient;\n  await r.set(`page:${req.path}`, body, 'EX', 1200);"),
+      filename: express,
+      errors: [{ ...positional(41, handler('const r = req.redisClient;\n  await r.set(`page:${req.path}`, body, { EX: 1200 });')), line: 3 }],
+    },
+    {
+      code: handler("const { redisClient } = req;\n  await redisClient.set(`page:${req.path}`, body, 'EX', 1200);"),
+      filename: express,
+      errors: [{ ...positional(51, handler('const { redisClient } = req;\n  await redisClient.set(`page:${req.path}`, body, { EX: 1200 });')), line: 3 }],
+    },
+    {
+      code: handler("const { redisClient: cache } = res.locals;\n  await cache.set('page:home', body, 'EX', 60);"),
+      filename: express,
+      errors: [{ ...positional(38, handler("const { redisClient: cache } = res.locals;\n  await cache.set('page:home', body, { EX: 60 });")), line: 3 }],
     },
     // node-redis by the calls the package makes on ctx.redis (src/presence.js)
     {
