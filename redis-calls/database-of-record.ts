@@ -44,7 +44,7 @@
  *   and not on another stays reported: the missing TTL is then the leak.
  */
 import { existsSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import type { TSESTree } from '@typescript-eslint/utils';
 import { RECORD_WRITES } from '../semantics/commands.js';
 import { clientPackageOf } from './client-packages.js';
@@ -58,16 +58,14 @@ import type { RedisCall } from './normalize.js';
 import { LISTING_TTL_MS, manifestOf, packageFiles, packageOf } from './project.js';
 import { pluginSettings } from './settings.js';
 import type { AnyContext } from './static.js';
-import { TEST_PATH } from './test-paths.js';
+import { DEPENDENCY_FIELDS } from './resolve.js';
+import { testOnlyModule } from './test-paths.js';
 
 /** Modules of one package parsed for their expiries, at most; a package with more expiring modules is not read. */
 export const MAX_EXPIRING_MODULES = 300;
 
 /** Text that may give a key a TTL: only such a module is parsed (`expire`, `setEx`, `{ EX: 60 }`, `'PX'`). */
 const MAY_EXPIRE = /expire|setex|getex|\b(?:ex|px|exat|pxat)\b/i;
-
-/** Dependency fields of a `package.json`. */
-const DEPENDENCY_FIELDS = ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'] as const;
 
 /**
  * How the project of the linted file keeps its data: `'declared'` when `redisIsDatabase` is
@@ -214,7 +212,7 @@ function readExpiredShapes(context: AnyContext, file: string, root: string): Rea
   const shapes = new Set<string>();
   let parsed = 0;
   for (const path of files) {
-    if (TEST_PATH.test(relative(root, path))) continue;
+    if (testOnlyModule(root, path)) continue;
     const specifier = specifierOf(file, path);
     const text = readModule(file, specifier)?.entry.text;
     if (text === undefined || !MAY_EXPIRE.test(text)) continue;

@@ -67,7 +67,7 @@ import { isStoredRecordListing } from './stored-records.js';
 import { ownMethodCalls } from './own-method-calls.js';
 import { configuredLiteral } from './configured-values.js';
 import { bindingValues } from './traced-values.js';
-import { findVariable, pick, propertyName, referenceName, unwrap, type AnyContext } from './static.js';
+import { findVariable, isProcessEnv, pick, propertyName, referenceName, unwrap, type AnyContext } from './static.js';
 
 /** The shape of one key expression. */
 export interface KeyShape {
@@ -500,7 +500,7 @@ function elementsShape(context: AnyContext, input: TSESTree.Node, bindings: Bind
     }
     case AST_NODE_TYPES.AwaitExpression:
       // await prisma.app.findMany(): one element per stored record, bounded by the table (stored-records.ts)
-      return isStoredRecordListing(node) ? STORED_RECORD_PART : undefined;
+      return isStoredRecordListing(node, context.physicalFilename ?? context.filename) ? STORED_RECORD_PART : undefined;
     case AST_NODE_TYPES.NewExpression:
       // new Set(keys)
       return node.callee.type === AST_NODE_TYPES.Identifier && node.callee.name === 'Set' && node.arguments.length === 1 && node.arguments[0]!.type !== AST_NODE_TYPES.SpreadElement
@@ -749,12 +749,6 @@ function defaultsObjectShape(context: AnyContext, object: TSESTree.MemberExpress
   return parts.reduce(common);
 }
 
-/** `process.env` of the global `process`. */
-function isProcessEnv(context: AnyContext, node: TSESTree.Node): boolean {
-  if (node.type !== AST_NODE_TYPES.MemberExpression || propertyName(node.property, node.computed) !== 'env') return false;
-  const object = unwrap(node.object);
-  return object.type === AST_NODE_TYPES.Identifier && object.name === 'process' && (findVariable(context, object)?.defs.length ?? 0) === 0;
-}
 
 /**
  * The default of an option (`keyPrefix = 'workflows'` of a parameter, `{ prefix = 'bull' }` of a

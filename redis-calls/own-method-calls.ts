@@ -31,11 +31,10 @@
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { visitorKeys as typescriptVisitorKeys } from '@typescript-eslint/visitor-keys';
-import { relative } from 'node:path';
 import { moduleText, parsedModule } from './parsed-modules.js';
 import { packageFiles } from './project.js';
 import { applicationRoot } from './uncalled.js';
-import { TEST_PATH } from './test-paths.js';
+import { testOnlyModule } from './test-paths.js';
 import { propertyName, unwrap, type AnyContext } from './static.js';
 
 type ClassNode = TSESTree.ClassDeclaration | TSESTree.ClassExpression;
@@ -68,18 +67,32 @@ function collect(context: AnyContext, fn: TSESTree.Node): TSESTree.CallExpressio
   const root = file ? applicationRoot(file) : undefined;
   if (!file || root === undefined) return undefined;
   const calls: TSESTree.CallExpression[] = [];
-  if (!onlyOwnCalls(context.sourceCode.ast, context.sourceCode.visitorKeys, name, cls, calls) || calls.length === 0) return undefined;
+  if (!onlyOwnCallsBounded(context.sourceCode.ast, context.sourceCode.visitorKeys, name, cls, calls) || calls.length === 0) return undefined;
   const files = packageFiles(root);
   if (!files) return undefined;
   const word = new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}(?![\\w$])`);
   for (const path of files) {
-    if (path === file || TEST_PATH.test(relative(root, path))) continue;
+    // a test module no production code imports (a production folder named like tests still counts)
+    if (path === file || testOnlyModule(root, path)) continue;
     const text = moduleText(path);
     if (text === undefined || !word.test(text)) continue;
     const parsed = parsedModule(path);
-    if (typeof parsed === 'string' || !onlyOwnCalls(parsed.program, typescriptVisitorKeys, name, undefined, [])) return undefined;
+    if (typeof parsed === 'string' || !onlyOwnCallsBounded(parsed.program, typescriptVisitorKeys, name, undefined, [])) return undefined;
   }
   return calls;
+}
+
+/**
+ * {@link onlyOwnCalls}, answering `false` (no reading) when the tree is nested too deep for its
+ * recursive walk (a generated file, a long `+` chain): a lint never stops on a `RangeError`.
+ */
+function onlyOwnCallsBounded(program: TSESTree.Node, keys: Keys, name: string, target: ClassNode | undefined, calls: TSESTree.CallExpression[]): boolean {
+  try {
+    return onlyOwnCalls(program, keys, name, target, calls);
+  } catch (error) {
+    if (error instanceof RangeError) return false;
+    throw error;
+  }
 }
 
 /**

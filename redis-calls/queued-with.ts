@@ -10,7 +10,7 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { keyAssignedBetween } from './key-id.js';
 import type { RedisCall } from './normalize.js';
-import { enclosingFunction, encloses, walk, type AnyContext } from './static.js';
+import { enclosingFunction, encloses, unwrap, walk, type AnyContext } from './static.js';
 
 /**
  * Whether `expiry`, queued after `write` in the same unit, is queued on every run that queues the
@@ -19,7 +19,7 @@ import { enclosingFunction, encloses, walk, type AnyContext } from './static.js'
  * @param expiry a later command of the same unit that gives the key a TTL or deletes it
  */
 export function queuedWithWrite(context: AnyContext, write: RedisCall, expiry: RedisCall, keyArg: number): boolean {
-  if (!queuedWhenever(expiry.node, write.node)) return false;
+  if (!queuedWhenever(context, expiry.node, write.node)) return false;
   const keyNode = write.argNodes[keyArg];
   if (keyNode && keyAssignedBetween(context, keyNode, write.node.range[1], expiry.node.range[0])) return false;
   return !mayLeaveBetween(context, write.node, expiry.node);
@@ -54,15 +54,45 @@ const UNCONDITIONAL = new Set<string>([
 /**
  * Whether `expiry` is queued whenever `write` is: between it and the nearest node holding both,
  * no branch (`if (cond) m.expire(k, 60)`), loop, `catch`, `switch` nor callback (`setTimeout(() =>
- * m.expire(k, 60))`, queued after the transaction may have been sent).
+ * m.expire(k, 60))`, queued after the transaction may have been sent). A branch taken exactly when
+ * the loop queueing the write ran is no such branch: `for (const row of rows) tx.hset(k, ...); if
+ * (rows.length > 0) tx.expire(k, 60)` expires the key whenever a row wrote it.
  */
-function queuedWhenever(expiry: TSESTree.Node, write: TSESTree.Node): boolean {
+function queuedWhenever(context: AnyContext, expiry: TSESTree.Node, write: TSESTree.Node): boolean {
   for (let node: TSESTree.Node = expiry; node.parent && !encloses(node, write); node = node.parent) {
     const parent = node.parent;
     if (encloses(parent, write)) return true;
-    if (!UNCONDITIONAL.has(parent.type) && !(parent.type === AST_NODE_TYPES.TryStatement && parent.block === node)) return false;
+    if (UNCONDITIONAL.has(parent.type) || (parent.type === AST_NODE_TYPES.TryStatement && parent.block === node)) continue;
+    if (parent.type === AST_NODE_TYPES.IfStatement && parent.consequent === node && testsLoopRan(context, parent.test, write)) continue;
+    return false;
   }
   return true;
+}
+
+/**
+ * Whether `test` holds exactly when a loop holding `write` over a collection runs at least once:
+ * `xs.length`, `xs.length > 0`, `xs.length !== 0`, `xs.length >= 1` (`size` too) of the `xs` of a
+ * `for (const x of xs)` or `xs.forEach(...)` / `xs.map(...)` around the write.
+ */
+function testsLoopRan(context: AnyContext, test: TSESTree.Expression, write: TSESTree.Node): boolean {
+  let counted: TSESTree.Node = unwrap(test);
+  if (counted.type === AST_NODE_TYPES.BinaryExpression) {
+    const zero = unwrap(counted.right);
+    const bound = zero.type === AST_NODE_TYPES.Literal && typeof zero.value === 'number' ? zero.value : undefined;
+    const nonEmpty = (['>', '!=', '!=='].includes(counted.operator) && bound === 0) || (counted.operator === '>=' && bound === 1);
+    if (!nonEmpty || counted.left.type === AST_NODE_TYPES.PrivateIdentifier) return false;
+    counted = unwrap(counted.left);
+  }
+  if (counted.type !== AST_NODE_TYPES.MemberExpression || counted.computed || counted.property.type !== AST_NODE_TYPES.Identifier || !['length', 'size'].includes(counted.property.name)) return false;
+  const collection = context.sourceCode.getText(counted.object);
+  for (let node: TSESTree.Node | undefined = write.parent; node; node = node.parent) {
+    if (node.type === AST_NODE_TYPES.ForOfStatement && context.sourceCode.getText(node.right) === collection) return true;
+    if (node.type === AST_NODE_TYPES.CallExpression) {
+      const callee = unwrap(node.callee);
+      if (callee.type === AST_NODE_TYPES.MemberExpression && !callee.computed && callee.property.type === AST_NODE_TYPES.Identifier && ['forEach', 'map'].includes(callee.property.name) && context.sourceCode.getText(callee.object) === collection) return true;
+    }
+  }
+  return false;
 }
 
 /**

@@ -151,8 +151,8 @@ export function listedAsWorkspace(dir: string): boolean {
   return globs.length > 0 && picomatch(globs, { dot: true })(relative(root.dir, dir).split(sep).join('/'));
 }
 
-/** Manifest fields through which one package of a workspace depends on another. */
-const DEPENDENCY_FIELDS = ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'] as const;
+/** The `package.json` fields that name a package's dependencies (also how one package of a workspace depends on another). */
+export const DEPENDENCY_FIELDS = ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'] as const;
 
 /**
  * The workspace root directory above the package directory `dir` when that root lists `dir`

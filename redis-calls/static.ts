@@ -987,3 +987,10 @@ export function awaitedReplyVariable(context: AnyContext, call: TSESTree.Node, c
   const variable = findVariable(context, declarator.id);
   return variable && !variable.references.some((r) => r.isWrite() && !r.init) ? declarator.id : undefined;
 }
+
+/** `process.env` of the global `process`. */
+export function isProcessEnv(context: AnyContext, node: TSESTree.Node): boolean {
+  if (node.type !== AST_NODE_TYPES.MemberExpression || propertyName(node.property, node.computed) !== 'env') return false;
+  const object = unwrap(node.object);
+  return object.type === AST_NODE_TYPES.Identifier && object.name === 'process' && (findVariable(context, object)?.defs.length ?? 0) === 0;
+}

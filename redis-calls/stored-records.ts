@@ -23,6 +23,9 @@
  * a property of the awaited reply rather than the reply (`(await find()).items`) is not read either.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { isDatabaseDependency } from './database-packages.js';
+import { manifestOf, packageOf } from './project.js';
+import { DEPENDENCY_FIELDS } from './resolve.js';
 import { propertyName, unwrap } from './static.js';
 
 /**
@@ -38,23 +41,48 @@ import { propertyName, unwrap } from './static.js';
  */
 const RECORD_LISTING_METHODS: ReadonlySet<string> = new Set(['findMany', 'findAll', 'find', 'findBy', 'distinct', 'getMany', 'pluck']);
 
+/**
+ * Listing methods whose name an application's own objects often have too (`await
+ * this.userService.find()`, an HTTP SDK's `find`): read as a driver's only when the chain ends in
+ * the driver's query execution (`.exec()`, `.toArray()`) or the file's package depends on a
+ * database client (`database-packages.ts`).
+ */
+const AMBIGUOUS_LISTING_METHODS: ReadonlySet<string> = new Set(['find', 'findBy', 'distinct', 'pluck']);
+
+/** The call that runs a driver's query built by a chain: Mongoose `exec`, MongoDB `toArray`. */
+const QUERY_EXECUTIONS: ReadonlySet<string> = new Set(['exec', 'toArray']);
+
 /** How many calls of a chain are looked at (`find(q).select(f).sort(s).limit(n).lean().exec()`). */
 const MAX_CHAIN = 8;
 
 /**
  * Whether `node` is an `await` of a database client's listing of stored records (see the module
  * comment): its elements are the records, one per stored entity.
+ * @param file the linted file's absolute path (its package's dependencies tell an ambiguous `find`)
  */
-export function isStoredRecordListing(node: TSESTree.Node): boolean {
+export function isStoredRecordListing(node: TSESTree.Node, file: string | undefined): boolean {
   const bare = unwrap(node);
   if (bare.type !== AST_NODE_TYPES.AwaitExpression) return false;
   let current = unwrap(bare.argument);
+  let executed = false;
   for (let i = 0; i < MAX_CHAIN && current.type === AST_NODE_TYPES.CallExpression; i++) {
     const callee = unwrap(current.callee);
     if (callee.type !== AST_NODE_TYPES.MemberExpression) return false;
     const method = propertyName(callee.property, callee.computed);
-    if (method !== undefined && RECORD_LISTING_METHODS.has(method)) return true;
+    if (i === 0 && method !== undefined && QUERY_EXECUTIONS.has(method)) executed = true;
+    if (method !== undefined && RECORD_LISTING_METHODS.has(method)) return !AMBIGUOUS_LISTING_METHODS.has(method) || executed || dependsOnDatabase(file);
     current = unwrap(callee.object);
   }
   return false;
+}
+
+/** Whether the package of `file` (absolute) lists a database client among its dependencies of any kind. */
+function dependsOnDatabase(file: string | undefined): boolean {
+  const root = file ? packageOf(file)?.root : undefined;
+  const manifest = root ? manifestOf(root) : undefined;
+  if (!manifest) return false;
+  return DEPENDENCY_FIELDS.some((field) => {
+    const deps = manifest[field];
+    return typeof deps === 'object' && deps !== null && Object.keys(deps).some(isDatabaseDependency);
+  });
 }

@@ -17,7 +17,7 @@ import { bindingValues, returnedValues } from './traced-values.js';
 import { constructorArgumentValues, factoryArgumentValues } from './constructor-arguments.js';
 import { constructorValues, writtenOutsideConstructor } from './instance-constants.js';
 import { exportedValue, importedBinding, topLevelConst } from './modules.js';
-import { constInitializer, enclosingFunction, findVariable, foldNumber, propertyName, referenceName, resolveMember, staticValue, unwrap, walk, type AnyContext, type ConstantScope } from './static.js';
+import { constInitializer, enclosingFunction, findVariable, foldNumber, isProcessEnv, propertyName, referenceName, resolveMember, staticValue, unwrap, walk, type AnyContext, type ConstantScope } from './static.js';
 
 const MAX_DEPTH = 6;
 
@@ -631,7 +631,7 @@ function environmentSetting(context: AnyContext, node: TSESTree.Node, divisor: n
   const read = (part: TSESTree.Node, d: number): void => {
     const value = unwrap(part);
     if (d > MAX_DEPTH) parts.other = true;
-    else if (environmentVariable(value)) parts.variables++;
+    else if (value.type === AST_NODE_TYPES.MemberExpression && isProcessEnv(context, unwrap(value.object))) parts.variables++;
     else if (value.type === AST_NODE_TYPES.LogicalExpression && (value.operator === '||' || value.operator === '??')) {
       read(value.left, d + 1);
       read(value.right, d + 1);
@@ -645,13 +645,6 @@ function environmentSetting(context: AnyContext, node: TSESTree.Node, divisor: n
   };
   read(bare, depth);
   return !parts.other && parts.variables > 0 && parts.amounts.length > 0 && parts.amounts.every((amount) => amount >= divisor && Number.isInteger(amount / divisor));
-}
-
-/** `process.env.NAME` (or `process.env['NAME']`): a variable of the environment the process was started with. */
-function environmentVariable(node: TSESTree.Node): boolean {
-  if (node.type !== AST_NODE_TYPES.MemberExpression) return false;
-  const object = unwrap(node.object);
-  return object.type === AST_NODE_TYPES.MemberExpression && !object.computed && propertyName(object.property, false) === 'env' && unwrap(object.object).type === AST_NODE_TYPES.Identifier && (unwrap(object.object) as TSESTree.Identifier).name === 'process';
 }
 
 /** The literal amounts an expression may take: `x ?? 1500`, `a ? 500 : 1500`, `Number(x || '30000')`. */

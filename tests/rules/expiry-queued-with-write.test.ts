@@ -51,6 +51,20 @@ describe('set-requires-ttl-or-keepttl: an EXPIRE later in the MULTI', () => {
     expect(lintKeyRules(optional('  tx.hincrby(`hits:${id}`, "n", 1);\n  if (ttl) tx.pexpire(`hits:${id}`, ttl);'))).toEqual([]);
   });
 
+  it('an EXPIRE under a test that the loop queueing the write ran: no finding (letletme_data, round 32)', () => {
+    const rows = (loop: string, test: string): string =>
+      `import Redis from 'ioredis';\nconst redis = new Redis();\nexport async function save(rows: Array<{ id: string }>, k: string) {\n  const tx = redis.multi();\n  ${loop}\n  if (${test}) tx.expire(k, 60);\n  await tx.exec();\n}\n`;
+    expect(lintKeyRules(rows('for (const row of rows) tx.hset(k, row.id, "1");', 'rows.length > 0'))).toEqual([]);
+    expect(lintKeyRules(rows('rows.forEach((row) => tx.hset(k, row.id, "1"));', 'rows.length'))).toEqual([]);
+    // another collection's length, or a test that does not say the loop ran: reported
+    expect(lintKeyRules(rows('for (const row of rows) tx.hset(k, row.id, "1");', 'k.length > 0'))).toEqual([
+      ['redis-ttl/incr-needs-expire-on-create', 'noExpiry', 5, 30],
+    ]);
+    expect(lintKeyRules(rows('for (const row of rows) tx.hset(k, row.id, "1");', 'rows.length > 1'))).toEqual([
+      ['redis-ttl/incr-needs-expire-on-create', 'noExpiry', 5, 30],
+    ]);
+  });
+
   it('a conditional EXPIRE followed by an unconditional one: the unconditional one covers it', () => {
     expect(lintKeyRules(app('  tx.set(`user:${id}`, v);\n  if (fresh) tx.expire(`user:${id}`, 30);\n  tx.expire(`user:${id}`, 60);'))).toEqual([]);
   });

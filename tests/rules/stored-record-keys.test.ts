@@ -9,8 +9,9 @@
  *
  * Still reported: a key with another run-time part beside the record's (a day, a request's id),
  * elements from the request (`req.body.items`, `await req.json()`), from an HTTP API, from a raw SQL
- * query (`{ rows }`), from a bare function that happens to be named `find`, a property of the
- * awaited reply rather than the reply, and a record key the file gives a TTL elsewhere.
+ * query (`{ rows }`), from a bare function that happens to be named `find`, from an object's `find`
+ * / `distinct` in a package with no database client and no `.exec()` / `.toArray()` after it, a
+ * property of the awaited reply rather than the reply, and a record key the file gives a TTL elsewhere.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -59,6 +60,14 @@ const setReported = [
   ),
   ioredis(
     "declare const api: any;\nexport async function mirror(v: string) {\n  const items = (await api.find()).items;\n  for (const row of items) await redis.set(`app:${row.id}`, v);\n}",
+  ),
+  // an application object's `find` (a service, an HTTP SDK) in a package with no database client,
+  // no query execution (`.exec()`, `.toArray()`) after it: not a driver's listing (review of round 32)
+  ioredis(
+    "declare const userService: any;\nexport async function mirror(v: string) {\n  for (const u of await userService.find()) await redis.set(`user:${u.id}`, v);\n}",
+  ),
+  ioredis(
+    "declare const sdk: any;\nexport async function mirror(v: string) {\n  for (const id of await sdk.distinct('id')) await redis.set(`app:${id}`, v);\n}",
   ),
   // a bare function of the application named find
   ioredis(
