@@ -3,7 +3,9 @@
  * queued whenever the write is (no branch, loop, `catch`, `switch` or callback between them: `if
  * (cond) m.expire(k, 60)` may leave the key without TTL), the function cannot stop between the two
  * (`if (!ok) return m.exec()` sends the transaction before the EXPIRE is queued), and the key
- * expression is not reassigned between them (`k = other` makes the EXPIRE another key's). Used by
+ * expression is not reassigned between them (`k = other` makes the EXPIRE another key's). A branch
+ * every arm of which queues an expiry of the key (`if (remember) m.expire(k, 30 * DAY); else
+ * m.expire(k, DAY)`) queues one whenever the write is. Used by
  * `file-index.ts` `expiryAfterInUnit` (every rule that takes an EXPIRE later in the unit as the
  * write's TTL) and by `incr-needs-expire-on-create`'s own unit reading.
  */
@@ -17,9 +19,12 @@ import { enclosingFunction, encloses, walk, type AnyContext } from './static.js'
  * write, with the key at argument `keyArg` of `write` unchanged in between (see the module doc).
  * @param write the write (a command queued in a MULTI or pipeline)
  * @param expiry a later command of the same unit that gives the key a TTL or deletes it
+ * @param alternatives the other later commands of the unit that give the same key a TTL (the other
+ *   arms of a branch may each queue one)
  */
-export function queuedWithWrite(context: AnyContext, write: RedisCall, expiry: RedisCall, keyArg: number): boolean {
-  if (!queuedWhenever(expiry.node, write.node)) return false;
+export function queuedWithWrite(context: AnyContext, write: RedisCall, expiry: RedisCall, keyArg: number, alternatives: readonly RedisCall[] = []): boolean {
+  const others = alternatives.filter((other) => other !== expiry).map((other) => other.node);
+  if (!queuedWhenever(expiry.node, write.node, others)) return false;
   const keyNode = write.argNodes[keyArg];
   if (keyNode && keyAssignedBetween(context, keyNode, write.node.range[1], expiry.node.range[0])) return false;
   return !mayLeaveBetween(context, write.node, expiry.node);
@@ -56,13 +61,35 @@ const UNCONDITIONAL = new Set<string>([
  * no branch (`if (cond) m.expire(k, 60)`), loop, `catch`, `switch` nor callback (`setTimeout(() =>
  * m.expire(k, 60))`, queued after the transaction may have been sent).
  */
-function queuedWhenever(expiry: TSESTree.Node, write: TSESTree.Node): boolean {
+function queuedWhenever(expiry: TSESTree.Node, write: TSESTree.Node, others: readonly TSESTree.Node[] = []): boolean {
   for (let node: TSESTree.Node = expiry; node.parent && !encloses(node, write); node = node.parent) {
     const parent = node.parent;
     if (encloses(parent, write)) return true;
-    if (!UNCONDITIONAL.has(parent.type) && !(parent.type === AST_NODE_TYPES.TryStatement && parent.block === node)) return false;
+    if (UNCONDITIONAL.has(parent.type) || (parent.type === AST_NODE_TYPES.TryStatement && parent.block === node)) continue;
+    // `if (c) m.expire(k, a); else m.expire(k, b)`, `c ? m.expire(k, a) : m.expire(k, b)`: the other arm queues one too
+    if ((parent.type === AST_NODE_TYPES.IfStatement || parent.type === AST_NODE_TYPES.ConditionalExpression) && parent.test !== node) {
+      const other = parent.consequent === node ? parent.alternate : parent.consequent;
+      if (other && armQueues(other, others)) continue;
+    }
+    return false;
   }
   return true;
+}
+
+/** Whether an arm of a branch queues one of `expiries` whenever it runs (each arm of a branch in it, too). */
+function armQueues(arm: TSESTree.Node, expiries: readonly TSESTree.Node[], depth = 0): boolean {
+  if (depth > 8) return false;
+  const bare = arm.type === AST_NODE_TYPES.BlockStatement && arm.body.length === 1 ? arm.body[0]! : arm;
+  if ((bare.type === AST_NODE_TYPES.IfStatement || bare.type === AST_NODE_TYPES.ConditionalExpression) && bare.alternate) {
+    if (armQueues(bare.consequent, expiries, depth + 1) && armQueues(bare.alternate, expiries, depth + 1)) return true;
+  }
+  return expiries.some((expiry) => {
+    if (!encloses(arm, expiry)) return false;
+    for (let node: TSESTree.Node = expiry; node !== arm && node.parent; node = node.parent) {
+      if (!UNCONDITIONAL.has(node.parent.type)) return false;
+    }
+    return true;
+  });
 }
 
 /**

@@ -1,0 +1,33 @@
+/**
+ * Breaker round 32: odd but realistic code against the round's new readings (an EXPIRE later in
+ * the MULTI counted only when queued whenever the write is, keys of stored records, static helper
+ * classes, redisIsDatabase, ...). Each case is a leak a reading hid, or a finding nobody would
+ * fix, and the result it must give.
+ */
+import { rmSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { lintKeyRules } from '../helpers/lint.js';
+
+const roots: string[] = [];
+afterAll(() => {
+  for (const root of roots) rmSync(root, { recursive: true, force: true });
+});
+
+const app = (body: string): string =>
+  `declare function loadTtl(): Promise<number>;\nimport Redis from 'ioredis';\nconst redis = new Redis();\nexport async function save(id: string, v: string, fresh: boolean) {\n  const tx = redis.multi();\n${body}\n  await tx.exec();\n}\n`;
+const SET = 'redis-ttl/set-requires-ttl-or-keepttl';
+const INCR = 'redis-ttl/incr-needs-expire-on-create';
+
+describe('an EXPIRE later in the MULTI: queued whenever the write is', () => {
+  it('every arm of an if / else or a conditional queues an EXPIRE of the key: no finding', () => {
+    expect(lintKeyRules(app('  tx.set(`user:${id}`, v);\n  if (fresh) tx.expire(`user:${id}`, 60);\n  else tx.expire(`user:${id}`, 120);'))).toEqual([]);
+    expect(lintKeyRules(app('  tx.set(`user:${id}`, v);\n  fresh ? tx.expire(`user:${id}`, 60) : tx.expire(`user:${id}`, 120);'))).toEqual([]);
+    expect(lintKeyRules(app('  tx.incr(`hits:${id}`);\n  if (fresh) {\n    tx.expire(`hits:${id}`, 60);\n  } else if (v) {\n    tx.pexpire(`hits:${id}`, 120_000);\n  } else {\n    tx.expire(`hits:${id}`, 30);\n  }'))).toEqual([]);
+  });
+
+  it('an arm without one (a missing else, an else-if without else) still leaves the key without TTL: reported', () => {
+    expect(lintKeyRules(app('  tx.set(`user:${id}`, v);\n  if (fresh) tx.expire(`user:${id}`, 60);\n  else tx.persist(`user:${id}`);'))).toEqual([[SET, 'setWithoutTtl', 6, 6]]);
+    expect(lintKeyRules(app('  tx.incr(`hits:${id}`);\n  if (fresh) tx.expire(`hits:${id}`, 60);\n  else if (v) tx.expire(`hits:${id}`, 120);'))).toEqual([[INCR, 'noExpiry', 6, 6]]);
+    expect(lintKeyRules(app('  tx.set(`user:${id}`, v);\n  if (fresh) tx.expire(`user:${id}`, 60);\n  else tx.expire(`other:${id}`, 120);'))).toEqual([[SET, 'setWithoutTtl', 6, 6]]);
+  });
+});
