@@ -5,7 +5,9 @@
  * (`if (!ok) return m.exec()` sends the transaction before the EXPIRE is queued), and the key
  * expression is not reassigned between them (`k = other` makes the EXPIRE another key's). A branch
  * every arm of which queues an expiry of the key (`if (remember) m.expire(k, 30 * DAY); else
- * m.expire(k, DAY)`) queues one whenever the write is. Used by
+ * m.expire(k, DAY)`) queues one whenever the write is. Nor may an `await` between them throw into a
+ * `catch` that goes on to send the transaction (`m.set(k, v); try { const ttl = await loadTtl();
+ * m.expire(k, ttl) } catch {}`, then `m.exec()`: the SET goes without its TTL). Used by
  * `file-index.ts` `expiryAfterInUnit` (every rule that takes an EXPIRE later in the unit as the
  * write's TTL) and by `incr-needs-expire-on-create`'s own unit reading.
  */
@@ -27,7 +29,7 @@ export function queuedWithWrite(context: AnyContext, write: RedisCall, expiry: R
   if (!queuedWhenever(expiry.node, write.node, others)) return false;
   const keyNode = write.argNodes[keyArg];
   if (keyNode && keyAssignedBetween(context, keyNode, write.node.range[1], expiry.node.range[0])) return false;
-  return !mayLeaveBetween(context, write.node, expiry.node);
+  return !mayLeaveBetween(context, write.node, expiry.node) && !mayThrowIntoCatch(context, write.node, expiry.node);
 }
 
 /** Statements and expressions that run what they hold whenever they run themselves. */
@@ -90,6 +92,26 @@ function armQueues(arm: TSESTree.Node, expiries: readonly TSESTree.Node[], depth
     }
     return true;
   });
+}
+
+/**
+ * Whether an `await` between `write` and `expiry` may throw into a `catch` that goes on: a `try`
+ * with a handler holds the `await` and the expiry, and sends no transaction in its block (an
+ * `exec()` there is skipped by the throw as the expiry is; after the `catch` it sends the write).
+ */
+function mayThrowIntoCatch(context: AnyContext, write: TSESTree.Node, expiry: TSESTree.Node): boolean {
+  const fn = enclosingFunction(expiry);
+  for (let node: TSESTree.Node | undefined = expiry.parent; node && node !== fn; node = node.parent) {
+    if (node.type !== AST_NODE_TYPES.TryStatement || !node.handler || !encloses(node.block, expiry)) continue;
+    const block = node.block;
+    const from = Math.max(write.range[1], block.range[0]);
+    const awaits = walk(context, block, (inner) => (inner.type === AST_NODE_TYPES.AwaitExpression && inner.range[0] >= from && inner.range[1] <= expiry.range[0] && enclosingFunction(inner) === fn ? 'stop' : undefined));
+    const sends = walk(context, block, (inner) =>
+      inner.type === AST_NODE_TYPES.CallExpression && inner.range[0] > expiry.range[1] && inner.callee.type === AST_NODE_TYPES.MemberExpression && !inner.callee.computed && inner.callee.property.type === AST_NODE_TYPES.Identifier && /^exec/.test(inner.callee.property.name) ? 'stop' : undefined,
+    );
+    if (awaits && !sends) return true;
+  }
+  return false;
 }
 
 /**

@@ -30,4 +30,16 @@ describe('an EXPIRE later in the MULTI: queued whenever the write is', () => {
     expect(lintKeyRules(app('  tx.incr(`hits:${id}`);\n  if (fresh) tx.expire(`hits:${id}`, 60);\n  else if (v) tx.expire(`hits:${id}`, 120);'))).toEqual([[INCR, 'noExpiry', 6, 6]]);
     expect(lintKeyRules(app('  tx.set(`user:${id}`, v);\n  if (fresh) tx.expire(`user:${id}`, 60);\n  else tx.expire(`other:${id}`, 120);'))).toEqual([[SET, 'setWithoutTtl', 6, 6]]);
   });
+
+  it('an await between the write and its EXPIRE that may throw into a catch, the MULTI sent after it: reported', () => {
+    expect(lintKeyRules(app('  tx.set(`user:${id}`, v);\n  try {\n    const ttl = await loadTtl();\n    tx.expire(`user:${id}`, ttl);\n  } catch {}'))).toEqual([[SET, 'setWithoutTtl', 6, 6]]);
+    expect(lintKeyRules(app('  tx.incr(`hits:${id}`);\n  try {\n    const ttl = await loadTtl();\n    tx.expire(`hits:${id}`, ttl);\n  } catch (err) {\n    console.warn(err);\n  }'))).toEqual([[INCR, 'noExpiry', 6, 6]]);
+    expect(lintKeyRules(app('  try {\n    tx.set(`user:${id}`, v);\n    const ttl = await loadTtl();\n    tx.expire(`user:${id}`, ttl);\n  } catch {}'))).toEqual([[SET, 'setWithoutTtl', 7, 8]]);
+  });
+
+  it('the throw skips the exec too (sent inside the try), or nothing between may throw: no finding', () => {
+    expect(lintKeyRules(app('  try {\n    tx.set(`user:${id}`, v);\n    const ttl = await loadTtl();\n    tx.expire(`user:${id}`, ttl);\n    await tx.exec();\n  } catch {}'))).toEqual([]);
+    expect(lintKeyRules(app('  const ttl = await loadTtl();\n  tx.set(`user:${id}`, v);\n  try {\n    tx.expire(`user:${id}`, ttl);\n  } catch {}'))).toEqual([]);
+    expect(lintKeyRules(app('  tx.set(`user:${id}`, v);\n  const ttl = await loadTtl();\n  tx.expire(`user:${id}`, ttl);'))).toEqual([]);
+  });
 });
