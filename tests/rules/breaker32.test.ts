@@ -43,3 +43,14 @@ describe('an EXPIRE later in the MULTI: queued whenever the write is', () => {
     expect(lintKeyRules(app('  tx.set(`user:${id}`, v);\n  const ttl = await loadTtl();\n  tx.expire(`user:${id}`, ttl);'))).toEqual([]);
   });
 });
+
+const records = (body: string): string => `declare const Post: any;\nimport Redis from 'ioredis';\nconst redis = new Redis();\nexport async function mirror(v: string) {\n${body}\n}\n`;
+
+describe('keys of stored records: only the awaited listing itself', () => {
+  it('what a .then callback makes of the listing is not the records: reported', () => {
+    expect(lintKeyRules(records('  const stamps = await Post.find({}).then((ps: Array<{ id: string }>) => ps.map((p) => p.id + Date.now()));\n  for (const s of stamps) await redis.set(`seen:${s}`, v);'))).toEqual([[SET, 'setWithoutTtl', 6, 39]]);
+  });
+  it('the listing with its query modifiers stays bounded', () => {
+    expect(lintKeyRules(records('  const posts = await Post.find({}).sort({ at: -1 }).lean().exec();\n  for (const p of posts) await redis.set(`post:${p.id}`, v);'))).toEqual([]);
+  });
+});
