@@ -6,7 +6,7 @@
  */
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { lintKeyRules } from '../helpers/lint.js';
+import { lintKeyRules, lintWriteRules } from '../helpers/lint.js';
 
 const roots: string[] = [];
 afterAll(() => {
@@ -52,5 +52,16 @@ describe('keys of stored records: only the awaited listing itself', () => {
   });
   it('the listing with its query modifiers stays bounded', () => {
     expect(lintKeyRules(records('  const posts = await Post.find({}).sort({ at: -1 }).lean().exec();\n  for (const p of posts) await redis.set(`post:${p.id}`, v);'))).toEqual([]);
+  });
+});
+
+/** A static helper class (lines 3-6), its callers from line 7. */
+const statics = (body: string): string =>
+  `import Redis from 'ioredis';\nconst redis = new Redis();\nexport class RedisHelper {\n  static async incr(key: string) { return redis.incr(key); }\n  static async set(key: string, v: string) { return redis.set(key, v); }\n}\n${body}\n`;
+
+describe('a static helper class: the wrapper no longer reported, so every caller must be read', () => {
+  it('called through a const holding the class (as `const h = helper` holds an instance): reported at the caller', () => {
+    expect(lintWriteRules(statics('const H = RedisHelper;\nexport const hit = (id: string) => H.incr(`hits:${id}`);'))).toEqual([['incr-needs-expire-on-create', 'noExpiry', 8, 38, '4']]);
+    expect(lintWriteRules(statics('const H = RedisHelper;\nconst J = H;\nexport const save = (id: string, v: string) => J.set(`user:${id}`, v);'))).toEqual([['set-requires-ttl-or-keepttl', 'setWithoutTtl', 9, 50, '5']]);
   });
 });
