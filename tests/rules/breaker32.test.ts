@@ -4,9 +4,13 @@
  * classes, redisIsDatabase, ...). Each case is a leak a reading hid, or a finding nobody would
  * fix, and the result it must give.
  */
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import tsParser from '@typescript-eslint/parser';
+import { Linter } from 'eslint';
 import { afterAll, describe, expect, it } from 'vitest';
-import { lintKeyRules, lintWriteRules } from '../helpers/lint.js';
+import plugin from '../../rules/index.js';
+import { lintKeyRules, lintWriteRules, writeProject } from '../helpers/lint.js';
 
 const roots: string[] = [];
 afterAll(() => {
@@ -63,5 +67,44 @@ describe('a static helper class: the wrapper no longer reported, so every caller
   it('called through a const holding the class (as `const h = helper` holds an instance): reported at the caller', () => {
     expect(lintWriteRules(statics('const H = RedisHelper;\nexport const hit = (id: string) => H.incr(`hits:${id}`);'))).toEqual([['incr-needs-expire-on-create', 'noExpiry', 8, 38, '4']]);
     expect(lintWriteRules(statics('const H = RedisHelper;\nconst J = H;\nexport const save = (id: string, v: string) => J.set(`user:${id}`, v);'))).toEqual([['set-requires-ttl-or-keepttl', 'setWithoutTtl', 9, 50, '5']]);
+  });
+});
+
+/** A CommonJS module exporting a singleton whose class a library calls by its interface (`increment`, line 4), linted as `src/utils.js`. */
+const UTILS = [
+  "const redis = require('redis').createClient();",
+  'class Limiter {',
+  '  async increment(user) {',
+  '    const n = await redis.incr(`rate:${user}`);',
+  '    if (n === 1) await redis.expire(`rate:${user}`, 60);',
+  '    return n;',
+  '  }',
+  '}',
+  'function ping() {',
+  '  return redis.ping();',
+  '}',
+  'const limiter = new Limiter();',
+  'module.exports = {',
+  '  limiter,',
+  '  ping,',
+  '};',
+  '',
+].join('\n');
+
+function lintUtils(server: string, utils = UTILS): Array<[number, number, string | undefined]> {
+  const root = writeProject(roots, { 'package.json': JSON.stringify({ name: 'app', private: true, scripts: { start: 'node server.js' } }), 'src/utils.js': utils, 'server.js': server });
+  const filename = join(root, 'src/utils.js');
+  const linter = new Linter({ configType: 'flat', cwd: root });
+  const config = [{ files: ['**/*.ts', '**/*.js'], languageOptions: { parser: tsParser }, plugins: { 'redis-ttl': plugin }, rules: { [INCR]: ['error', {}] } as Linter.RulesRecord }];
+  return linter.verify(readFileSync(filename, 'utf8'), config, { filename }).map((m) => [m.line, m.column, m.messageId]);
+}
+
+describe('a CommonJS singleton: its export is no use, so a use through the module object must count', () => {
+  it('handed to a library as a member of the module object (`{ store: utils.limiter }`): reported', () => {
+    expect(lintUtils("const utils = require('./src/utils');\nutils.ping();\nrequire('express-rate-limit')({ store: utils.limiter });\n")).toEqual([[4, 27, 'separateRoundTrip']]);
+    expect(lintUtils("const utils = require('./src/utils');\nutils.ping();\nrequire('express-rate-limit')({ store: utils.limiter });\n", UTILS.replace('module.exports = {\n  limiter,\n  ping,\n};', 'exports.limiter = limiter;\nexports.ping = ping;'))).toEqual([[4, 27, 'separateRoundTrip']]);
+  });
+  it('the module object used only for another export: the singleton still leaves the module nowhere', () => {
+    expect(lintUtils("const utils = require('./src/utils');\nutils.ping();\n")).toEqual([]);
   });
 });
