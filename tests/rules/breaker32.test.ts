@@ -108,3 +108,29 @@ describe('a CommonJS singleton: its export is no use, so a use through the modul
     expect(lintUtils("const utils = require('./src/utils');\nutils.ping();\n")).toEqual([]);
   });
 });
+
+/** [line, column, messageId] of `expire-needs-positive-ttl` on a SET of `session:<id>` with the TTL `Math.floor(ttlMs / 1000)`, `ttlMs` declared as `init`. */
+function sessionTtl(init: string): Array<[number, number, string | undefined]> {
+  const code = [
+    "import Redis from 'ioredis';",
+    'const redis = new Redis();',
+    `const ttlMs = ${init};`,
+    "export const open = (id: string) => redis.set(`session:${id}`, '1', 'EX', Math.floor(ttlMs / 1000));",
+    '',
+  ].join('\n');
+  const linter = new Linter({ configType: 'flat' });
+  const config = [{ files: ['**/*.ts'], languageOptions: { parser: tsParser }, plugins: { 'redis-ttl': plugin }, rules: { 'redis-ttl/expire-needs-positive-ttl': 'error' } as Linter.RulesRecord }];
+  return linter.verify(code, config, { filename: 'app.ts' }).map((m) => [m.line, m.column, m.messageId]);
+}
+
+describe('a duration from the environment with a fallback', () => {
+  it('`?? fallback` after Number / parseInt never applies (NaN when unset): reported as with no fallback', () => {
+    expect(sessionTtl('Number(process.env.SESSION_TTL_MS) ?? 60_000')).toEqual([[4, 75, 'computed']]);
+    expect(sessionTtl('parseInt(process.env.SESSION_TTL_MS, 10) ?? 60_000')).toEqual([[4, 75, 'computed']]);
+    expect(sessionTtl('Number(process.env.SESSION_TTL_MS)')).toEqual([[4, 75, 'computed']]);
+  });
+  it('the fallback inside the conversion, or after it with ||: an amount its operator chose', () => {
+    expect(sessionTtl("Number(process.env.SESSION_TTL_MS ?? '60000')")).toEqual([]);
+    expect(sessionTtl('Number(process.env.SESSION_TTL_MS) || 60_000')).toEqual([]);
+  });
+});
