@@ -54,6 +54,14 @@ describe('keys of stored records: only the awaited listing itself', () => {
   it('what a .then callback makes of the listing is not the records: reported', () => {
     expect(lintKeyRules(records('  const stamps = await Post.find({}).then((ps: Array<{ id: string }>) => ps.map((p) => p.id + Date.now()));\n  for (const s of stamps) await redis.set(`seen:${s}`, v);'))).toEqual([[SET, 'setWithoutTtl', 6, 39]]);
   });
+  it('a property destructured in the for...of head is one per stored record, as `row.id` is: no finding', () => {
+    expect(lintKeyRules(records('  for (const { id } of await Post.findMany()) await redis.set(`post:${id}`, v);'))).toEqual([]);
+    expect(lintKeyRules(records('  for (const { id: postId, title = \'\' } of await Post.findMany()) await redis.set(`post:${postId}`, title);'))).toEqual([]);
+  });
+  it('destructured from the request, or a nested property: still reported', () => {
+    expect(lintKeyRules(records('  for (const { id } of (globalThis as any).items) await redis.set(`post:${id}`, v);'))).toEqual([[SET, 'setWithoutTtl', 5, 63]]);
+    expect(lintKeyRules(records('  for (const { author: { id } } of await Post.findMany()) await redis.set(`post:${id}`, v);'))).toEqual([[SET, 'setWithoutTtl', 5, 71]]);
+  });
   it('the listing with its query modifiers stays bounded', () => {
     expect(lintKeyRules(records('  const posts = await Post.find({}).sort({ at: -1 }).lean().exec();\n  for (const p of posts) await redis.set(`post:${p.id}`, v);'))).toEqual([]);
   });
