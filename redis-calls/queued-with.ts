@@ -96,13 +96,16 @@ function armQueues(arm: TSESTree.Node, expiries: readonly TSESTree.Node[], depth
 
 /**
  * Whether an `await` between `write` and `expiry` may throw into a `catch` that goes on: a `try`
- * with a handler holds the `await` and the expiry, and sends no transaction in its block (an
+ * with a handler (one that neither throws again nor returns) holds the `await` and the expiry, and
+ * sends no transaction in its block (an
  * `exec()` there is skipped by the throw as the expiry is; after the `catch` it sends the write).
  */
 function mayThrowIntoCatch(context: AnyContext, write: TSESTree.Node, expiry: TSESTree.Node): boolean {
   const fn = enclosingFunction(expiry);
   for (let node: TSESTree.Node | undefined = expiry.parent; node && node !== fn; node = node.parent) {
     if (node.type !== AST_NODE_TYPES.TryStatement || !node.handler || !encloses(node.block, expiry)) continue;
+    // a catch that throws again or returns does not go on to the exec
+    if (walk(context, node.handler.body, (inner) => ((inner.type === AST_NODE_TYPES.ThrowStatement || inner.type === AST_NODE_TYPES.ReturnStatement) && enclosingFunction(inner) === fn ? 'stop' : undefined))) continue;
     const block = node.block;
     const from = Math.max(write.range[1], block.range[0]);
     const awaits = walk(context, block, (inner) => (inner.type === AST_NODE_TYPES.AwaitExpression && inner.range[0] >= from && inner.range[1] <= expiry.range[0] && enclosingFunction(inner) === fn ? 'stop' : undefined));

@@ -45,6 +45,7 @@ describe('an EXPIRE later in the MULTI: queued whenever the write is', () => {
     expect(lintKeyRules(app('  try {\n    tx.set(`user:${id}`, v);\n    const ttl = await loadTtl();\n    tx.expire(`user:${id}`, ttl);\n    await tx.exec();\n  } catch {}'))).toEqual([]);
     expect(lintKeyRules(app('  const ttl = await loadTtl();\n  tx.set(`user:${id}`, v);\n  try {\n    tx.expire(`user:${id}`, ttl);\n  } catch {}'))).toEqual([]);
     expect(lintKeyRules(app('  tx.set(`user:${id}`, v);\n  const ttl = await loadTtl();\n  tx.expire(`user:${id}`, ttl);'))).toEqual([]);
+    expect(lintKeyRules(app('  tx.set(`user:${id}`, v);\n  try {\n    const ttl = await loadTtl();\n    tx.expire(`user:${id}`, ttl);\n  } catch (err) {\n    throw new Error(`no ttl: ${err}`);\n  }'))).toEqual([]);
   });
 });
 
