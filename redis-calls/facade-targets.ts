@@ -19,7 +19,7 @@ import { loadModule, moduleContext, readModule, specifierOf } from './modules.js
 export { specifierOf };
 import { walkImporters } from './importers.js';
 import { packageFiles, packageOf } from './project.js';
-import { findVariable, propertyName, returnedExpressions, unwrap, type AnyContext, type FunctionLike } from './static.js';
+import { constInitializer, findVariable, propertyName, returnedExpressions, unwrap, type AnyContext, type FunctionLike } from './static.js';
 import { passedOnExport } from './module-methods.js';
 
 /** An absolute path, resolved (a module read twice is one file). */
@@ -124,18 +124,22 @@ interface ClassHolder {
 
 /**
  * The class a receiver names itself, not an instance of it: an identifier bound to a class of the
- * code (`RedisHelper` declared in the module, or imported from another module of the code), or
+ * code (`RedisHelper` declared in the module, or imported from another module of the code, or a
+ * `const` holding one: `const H = RedisHelper`), or
  * `this` in a static context of a class (a static method, a static field's initializer). A call
  * on it runs the class's static method.
  */
-function staticHolder(detector: ClientDetector, object: TSESTree.Node): ClassHolder | undefined {
+function staticHolder(detector: ClientDetector, object: TSESTree.Node, depth = 0): ClassHolder | undefined {
   if (object.type === AST_NODE_TYPES.ThisExpression) {
     const cls = classOfStaticThis(object);
     return cls ? { node: cls, detector } : undefined;
   }
   if (object.type !== AST_NODE_TYPES.Identifier) return undefined;
   const found = classNamed(detector, object, 0);
-  return found && (found.node.type === AST_NODE_TYPES.ClassDeclaration || found.node.type === AST_NODE_TYPES.ClassExpression) ? { node: found.node, detector: found.detector } : undefined;
+  if (found && (found.node.type === AST_NODE_TYPES.ClassDeclaration || found.node.type === AST_NODE_TYPES.ClassExpression)) return { node: found.node, detector: found.detector };
+  // `const H = RedisHelper; H.incr(k)`: the class the const holds, as `const h = helper` holds an instance
+  const init = depth < 4 ? constInitializer(detector.contextOf, object) : undefined;
+  return init && unwrap(init).type === AST_NODE_TYPES.Identifier ? staticHolder(detector, unwrap(init), depth + 1) : undefined;
 }
 
 /** The static method `name` of a class, or of the class it extends (a few levels): `static incr(key) {...}`. */

@@ -244,6 +244,12 @@ export function expiryAfterInUnit(context: AnyContext, call: RedisCall, arg: num
   if (!id) return undefined;
   const unit = fileIndexOf(context).byUnit.get(call.unit.key) ?? [];
   const keyNode = call.argNodes[arg];
+  // the later expiries of the same key: the arms of a branch may each queue one (queued-with.ts)
+  const sameKey = unit.filter(
+    (other) =>
+      other.nameNode.range[0] > call.nameNode.range[0] &&
+      other.description.keys.some((action) => EFFECTS_THAT_SET_TTL.has(action.effect) && keyIdOf(context, other, action.arg) === id),
+  );
   return unit.find(
     (other) =>
       other.nameNode.range[0] > call.nameNode.range[0] &&
@@ -253,7 +259,7 @@ export function expiryAfterInUnit(context: AnyContext, call: RedisCall, arg: num
           (keyIdOf(context, other, action.arg) === id
             ? // under a branch, loop or callback, after a possible exit, or of a reassigned key: not every time the write runs;
               // unless the branch is the test of the TTL it sends (`if (ttl) m.expire(k, ttl)`: no TTL given, kept on purpose)
-              queuedWithWrite(context, call, other, arg) || optionalExpiry(context, other, action.arg)
+              queuedWithWrite(context, call, other, arg, sameKey) || optionalExpiry(context, other, action.arg)
             : keyNode !== undefined && expiredThroughCollection(context, call, keyNode, other, action.arg)),
       ) &&
       // queued only when an earlier round trip's reply says so: not every time the write runs

@@ -275,6 +275,13 @@ function identifierShape(context: AnyContext, node: TSESTree.Identifier, binding
     if (!assignedOnce(variable!, def.name as TSESTree.Identifier)) return UNKNOWN_PART;
     return elementsShape(context, loop.right, bindings, depth + 1) ?? UNKNOWN_PART;
   }
+  // for (const { environmentId } of rows): a property of each element, as `row.environmentId` is
+  // (memberShape): fixed when the elements are (a stored record of a table the code walks, a constant)
+  const patternLoop = destructuredForOf(def);
+  if (patternLoop && assignedOnce(variable!, def.name as TSESTree.Identifier)) {
+    const element = elementsShape(context, patternLoop.right, bindings, depth + 1);
+    return element && element.fixed && element !== UNKNOWN_PART ? { text: '*', via: element.via, fixed: true } : UNKNOWN_PART;
+  }
   // an imported binding is another module's top-level value, read-only here: configuration
   // (a key, a prefix), not the data of the call; spelled when a relative module's `const`
   // gives it (`import { KEY_PREFIX } from './constants'`, `const { KEY } = require('./keys')`)
@@ -437,6 +444,19 @@ function forOfLoop(def: TSESLint.Scope.Definition): TSESTree.ForOfStatement | un
   if (def.type !== 'Variable' || def.node.init || def.node.id.type !== AST_NODE_TYPES.Identifier) return undefined;
   const loop = def.parent?.parent;
   return loop?.type === AST_NODE_TYPES.ForOfStatement && loop.left === def.parent ? loop : undefined;
+}
+
+/** The `for (const { a, b: c } of <right>)` whose pattern binds a variable as a property of the element itself (not a nested one). */
+function destructuredForOf(def: TSESLint.Scope.Definition): TSESTree.ForOfStatement | undefined {
+  if (def.type !== 'Variable' || def.node.init || def.node.id.type !== AST_NODE_TYPES.ObjectPattern) return undefined;
+  const loop = def.parent?.parent;
+  if (loop?.type !== AST_NODE_TYPES.ForOfStatement || loop.left !== def.parent) return undefined;
+  const direct = def.node.id.properties.some((property) => {
+    if (property.type !== AST_NODE_TYPES.Property || property.computed) return false;
+    const value = property.value.type === AST_NODE_TYPES.AssignmentPattern ? property.value.left : property.value;
+    return value === def.name;
+  });
+  return direct ? loop : undefined;
 }
 
 /** Methods that add elements to an array in place: an array they are called on is not read. */

@@ -3,7 +3,11 @@
  * queued whenever the write is (no branch, loop, `catch`, `switch` or callback between them: `if
  * (cond) m.expire(k, 60)` may leave the key without TTL), the function cannot stop between the two
  * (`if (!ok) return m.exec()` sends the transaction before the EXPIRE is queued), and the key
- * expression is not reassigned between them (`k = other` makes the EXPIRE another key's). Used by
+ * expression is not reassigned between them (`k = other` makes the EXPIRE another key's). A branch
+ * every arm of which queues an expiry of the key (`if (remember) m.expire(k, 30 * DAY); else
+ * m.expire(k, DAY)`) queues one whenever the write is. Nor may an `await` between them throw into a
+ * `catch` that goes on to send the transaction (`m.set(k, v); try { const ttl = await loadTtl();
+ * m.expire(k, ttl) } catch {}`, then `m.exec()`: the SET goes without its TTL). Used by
  * `file-index.ts` `expiryAfterInUnit` (every rule that takes an EXPIRE later in the unit as the
  * write's TTL) and by `incr-needs-expire-on-create`'s own unit reading.
  */
@@ -17,12 +21,15 @@ import { enclosingFunction, encloses, unwrap, walk, type AnyContext } from './st
  * write, with the key at argument `keyArg` of `write` unchanged in between (see the module doc).
  * @param write the write (a command queued in a MULTI or pipeline)
  * @param expiry a later command of the same unit that gives the key a TTL or deletes it
+ * @param alternatives the other later commands of the unit that give the same key a TTL (the other
+ *   arms of a branch may each queue one)
  */
-export function queuedWithWrite(context: AnyContext, write: RedisCall, expiry: RedisCall, keyArg: number): boolean {
-  if (!queuedWhenever(context, expiry.node, write.node)) return false;
+export function queuedWithWrite(context: AnyContext, write: RedisCall, expiry: RedisCall, keyArg: number, alternatives: readonly RedisCall[] = []): boolean {
+  const others = alternatives.filter((other) => other !== expiry).map((other) => other.node);
+  if (!queuedWhenever(context, expiry.node, write.node, others)) return false;
   const keyNode = write.argNodes[keyArg];
   if (keyNode && keyAssignedBetween(context, keyNode, write.node.range[1], expiry.node.range[0])) return false;
-  return !mayLeaveBetween(context, write.node, expiry.node);
+  return !mayLeaveBetween(context, write.node, expiry.node) && !mayThrowIntoCatch(context, write.node, expiry.node);
 }
 
 /** Statements and expressions that run what they hold whenever they run themselves. */
@@ -58,15 +65,59 @@ const UNCONDITIONAL = new Set<string>([
  * the loop queueing the write ran is no such branch: `for (const row of rows) tx.hset(k, ...); if
  * (rows.length > 0) tx.expire(k, 60)` expires the key whenever a row wrote it.
  */
-function queuedWhenever(context: AnyContext, expiry: TSESTree.Node, write: TSESTree.Node): boolean {
+function queuedWhenever(context: AnyContext, expiry: TSESTree.Node, write: TSESTree.Node, others: readonly TSESTree.Node[] = []): boolean {
   for (let node: TSESTree.Node = expiry; node.parent && !encloses(node, write); node = node.parent) {
     const parent = node.parent;
     if (encloses(parent, write)) return true;
     if (UNCONDITIONAL.has(parent.type) || (parent.type === AST_NODE_TYPES.TryStatement && parent.block === node)) continue;
     if (parent.type === AST_NODE_TYPES.IfStatement && parent.consequent === node && testsLoopRan(context, parent.test, write)) continue;
+    // `if (c) m.expire(k, a); else m.expire(k, b)`, `c ? m.expire(k, a) : m.expire(k, b)`: the other arm queues one too
+    if ((parent.type === AST_NODE_TYPES.IfStatement || parent.type === AST_NODE_TYPES.ConditionalExpression) && parent.test !== node) {
+      const other = parent.consequent === node ? parent.alternate : parent.consequent;
+      if (other && armQueues(other, others)) continue;
+    }
     return false;
   }
   return true;
+}
+
+/** Whether an arm of a branch queues one of `expiries` whenever it runs (each arm of a branch in it, too). */
+function armQueues(arm: TSESTree.Node, expiries: readonly TSESTree.Node[], depth = 0): boolean {
+  if (depth > 8) return false;
+  const bare = arm.type === AST_NODE_TYPES.BlockStatement && arm.body.length === 1 ? arm.body[0]! : arm;
+  if ((bare.type === AST_NODE_TYPES.IfStatement || bare.type === AST_NODE_TYPES.ConditionalExpression) && bare.alternate) {
+    if (armQueues(bare.consequent, expiries, depth + 1) && armQueues(bare.alternate, expiries, depth + 1)) return true;
+  }
+  return expiries.some((expiry) => {
+    if (!encloses(arm, expiry)) return false;
+    for (let node: TSESTree.Node = expiry; node !== arm && node.parent; node = node.parent) {
+      if (!UNCONDITIONAL.has(node.parent.type)) return false;
+    }
+    return true;
+  });
+}
+
+/**
+ * Whether an `await` between `write` and `expiry` may throw into a `catch` that goes on: a `try`
+ * with a handler (one that neither throws again nor returns) holds the `await` and the expiry, and
+ * sends no transaction in its block (an
+ * `exec()` there is skipped by the throw as the expiry is; after the `catch` it sends the write).
+ */
+function mayThrowIntoCatch(context: AnyContext, write: TSESTree.Node, expiry: TSESTree.Node): boolean {
+  const fn = enclosingFunction(expiry);
+  for (let node: TSESTree.Node | undefined = expiry.parent; node && node !== fn; node = node.parent) {
+    if (node.type !== AST_NODE_TYPES.TryStatement || !node.handler || !encloses(node.block, expiry)) continue;
+    // a catch that throws again or returns does not go on to the exec
+    if (walk(context, node.handler.body, (inner) => ((inner.type === AST_NODE_TYPES.ThrowStatement || inner.type === AST_NODE_TYPES.ReturnStatement) && enclosingFunction(inner) === fn ? 'stop' : undefined))) continue;
+    const block = node.block;
+    const from = Math.max(write.range[1], block.range[0]);
+    const awaits = walk(context, block, (inner) => (inner.type === AST_NODE_TYPES.AwaitExpression && inner.range[0] >= from && inner.range[1] <= expiry.range[0] && enclosingFunction(inner) === fn ? 'stop' : undefined));
+    const sends = walk(context, block, (inner) =>
+      inner.type === AST_NODE_TYPES.CallExpression && inner.range[0] > expiry.range[1] && inner.callee.type === AST_NODE_TYPES.MemberExpression && !inner.callee.computed && inner.callee.property.type === AST_NODE_TYPES.Identifier && /^exec/.test(inner.callee.property.name) ? 'stop' : undefined,
+    );
+    if (awaits && !sends) return true;
+  }
+  return false;
 }
 
 /**

@@ -20,7 +20,9 @@
  * What does not: a list read from the request (`await req.json()`, `req.body.items`), from an
  * HTTP API (`await fetch(...)`, whose items are another system's: events, messages), from Redis
  * itself, or from a raw SQL query (`pool.query(...)` replies `{ rows }`, and its text is anything);
- * a property of the awaited reply rather than the reply (`(await find()).items`) is not read either.
+ * a property of the awaited reply rather than the reply (`(await find()).items`) is not read either,
+ * nor what a `.then(...)` callback after the listing makes of it (`await Post.find().then((ps) =>
+ * ps.map((p) => p.id + Date.now()))`: the callback's reply, not the records).
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { isDatabaseDependency } from './database-packages.js';
@@ -69,6 +71,8 @@ export function isStoredRecordListing(node: TSESTree.Node, file: string | undefi
     const callee = unwrap(current.callee);
     if (callee.type !== AST_NODE_TYPES.MemberExpression) return false;
     const method = propertyName(callee.property, callee.computed);
+    // `.then((posts) => posts.map(...))` after the listing: its callback's reply is awaited, not the records
+    if (method === 'then') return false;
     if (i === 0 && method !== undefined && QUERY_EXECUTIONS.has(method)) executed = true;
     if (method !== undefined && RECORD_LISTING_METHODS.has(method)) return !AMBIGUOUS_LISTING_METHODS.has(method) || executed || dependsOnDatabase(file);
     current = unwrap(callee.object);

@@ -618,7 +618,8 @@ function defaultsWhole(program: TSESTree.Program, value: TSESTree.Node, divisor:
  * to at least one amount, every amount a positive whole multiple of `divisor`. The operator
  * configures the variable in whole units, as {@link configuredSetting} trusts a named setting; a
  * fallback under the divisor or not whole in it (`|| 500`, `|| 1500` for seconds) is not such a
- * setting, nor is a value of the request or of a parameter.
+ * setting, nor is a value of the request or of a parameter. A `??` fallback after a conversion is
+ * no fallback (`Number(process.env.TTL_MS) ?? 60000` is NaN, not 60000, when the variable is unset).
  */
 function environmentSetting(context: AnyContext, node: TSESTree.Node, divisor: number, depth = 0): boolean {
   if (depth > MAX_DEPTH) return false;
@@ -634,8 +635,10 @@ function environmentSetting(context: AnyContext, node: TSESTree.Node, divisor: n
     else if (value.type === AST_NODE_TYPES.MemberExpression && isProcessEnv(context, unwrap(value.object))) parts.variables++;
     else if (value.type === AST_NODE_TYPES.LogicalExpression && (value.operator === '||' || value.operator === '??')) {
       read(value.left, d + 1);
+      // `Number(process.env.TTL) ?? 60000`: a conversion is never nullish (NaN when unset), so the fallback never applies
+      if (value.operator === '??' && conversion(unwrap(value.left))) return;
       read(value.right, d + 1);
-    } else if (value.type === AST_NODE_TYPES.CallExpression && value.callee.type === AST_NODE_TYPES.Identifier && ['Number', 'parseInt', 'parseFloat'].includes(value.callee.name) && value.arguments[0] && value.arguments[0].type !== AST_NODE_TYPES.SpreadElement) {
+    } else if (conversion(value)) {
       read(value.arguments[0], d + 1);
     } else {
       const amount = value.type === AST_NODE_TYPES.Literal && typeof value.value === 'string' && value.value.trim() !== '' ? Number(value.value) : constantNumber(context, value);
@@ -645,6 +648,11 @@ function environmentSetting(context: AnyContext, node: TSESTree.Node, divisor: n
   };
   read(bare, depth);
   return !parts.other && parts.variables > 0 && parts.amounts.length > 0 && parts.amounts.every((amount) => amount >= divisor && Number.isInteger(amount / divisor));
+}
+
+/** `Number(x)`, `parseInt(x, 10)`, `parseFloat(x)`: a number (NaN when `x` is none), never `null` / `undefined`. */
+function conversion(node: TSESTree.Node): node is TSESTree.CallExpression & { arguments: [TSESTree.Expression, ...TSESTree.CallExpressionArgument[]] } {
+  return node.type === AST_NODE_TYPES.CallExpression && node.callee.type === AST_NODE_TYPES.Identifier && ['Number', 'parseInt', 'parseFloat'].includes(node.callee.name) && node.arguments[0] !== undefined && node.arguments[0].type !== AST_NODE_TYPES.SpreadElement;
 }
 
 /** The literal amounts an expression may take: `x ?? 1500`, `a ? 500 : 1500`, `Number(x || '30000')`. */

@@ -661,7 +661,7 @@ function writtenBare(path: string, name: string): boolean {
     const line = text.slice(text.lastIndexOf('\n', start) + 1, (text.indexOf('\n', start) + 1 || text.length + 1) - 1);
     if (/^\s*(?:import\b|export\s*(?:type\s*)?\{|export\s+default\s+[\w$]+\s*;?\s*$)/.test(line)) continue;
     const before = text.slice(Math.max(0, start - 16), start);
-    if (/\.$/.test(before) && !/(?:^|[^\w$.])this\.$/.test(before)) continue;
+    if (/\.$/.test(before) && !/(?:^|[^\w$.])this\.$/.test(before) && !moduleObjectMember(text, before)) continue;
     if (/(?:const|let|var|readonly|private|public|protected)\s+$/.test(before)) continue;
     // destructured (const { mark } = store): its members are read, the instance stays here
     if (/\}\s*=\s*$/.test(before)) continue;
@@ -670,6 +670,19 @@ function writtenBare(path: string, name: string): boolean {
     return true;
   }
   return false;
+}
+
+/**
+ * Whether the text before an identifier ends in `<module>.`, `<module>` a binding of a whole module
+ * in that file (`const utils = require('./utils')`, `import * as utils from './utils'`): a member
+ * of the module object is the export itself (`rateLimit({ store: utils.limiter })` hands on the
+ * instance `module.exports = { limiter }` exports).
+ */
+function moduleObjectMember(text: string, before: string): boolean {
+  const object = /(?:^|[^\w$.])([\w$]+)\.$/.exec(before)?.[1];
+  if (object === undefined) return false;
+  const escaped = object.replace(/\$/g, '\\$');
+  return new RegExp(`(?:const|let|var)\\s+${escaped}\\s*=\\s*require\\s*\\(|import\\s*\\*\\s*as\\s+${escaped}(?![\\w$])`).test(text);
 }
 
 /**

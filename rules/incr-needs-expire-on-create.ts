@@ -290,13 +290,15 @@ export default createRule<Options, MessageIds>({
           const unit = call.unit;
           // In one unit, an expiry after the write covers it (not SET ... NX EX: the key exists),
           // and so does a write before it that leaves the key with a TTL (semantics/transactions.ts)
+          // the later expiries of the key: the arms of a branch may each queue one (queued-with.ts)
+          const sameKey = (expiriesByUnit.get(unit.key) ?? []).filter((e) => e.key === creation.key && e.order > creation.order && EFFECTS_THAT_SET_TTL.has(e.effect)).map((e) => e.call);
           const candidates = (expiriesByUnit.get(unit.key) ?? []).filter(
             (e) =>
               // a later expiry of the key must be queued whenever the write is (redis-calls/queued-with.ts),
               // or only when its TTL is given (`if (ttl) m.expire(k, ttl)`: no TTL given, kept on purpose)
               ((e.key === creation.key &&
                 (e.order <= creation.order ||
-                  queuedWithWrite(context, call, e.call, call.argNodes.indexOf(creation.keyNode)) ||
+                  queuedWithWrite(context, call, e.call, call.argNodes.indexOf(creation.keyNode), sameKey) ||
                   optionalExpiry(context, e.call, e.call.argNodes.indexOf(e.keyNode)))) ||
                 // expired by a later loop over the keys collected with it (redis-calls/collected-keys.ts)
                 (e.order > creation.order && e.effect === 'set-ttl' && expiredThroughCollection(context, call, creation.keyNode, e.call, e.call.argNodes.indexOf(e.keyNode)))) &&
