@@ -294,12 +294,7 @@ export default createRule<Options, MessageIds>({
           const sameKey = (expiriesByUnit.get(unit.key) ?? []).filter((e) => e.key === creation.key && e.order > creation.order && EFFECTS_THAT_SET_TTL.has(e.effect)).map((e) => e.call);
           const candidates = (expiriesByUnit.get(unit.key) ?? []).filter(
             (e) =>
-              // a later expiry of the key must be queued whenever the write is (redis-calls/queued-with.ts),
-              // or only when its TTL is given (`if (ttl) m.expire(k, ttl)`: no TTL given, kept on purpose)
-              ((e.key === creation.key &&
-                (e.order <= creation.order ||
-                  queuedWithWrite(context, call, e.call, call.argNodes.indexOf(creation.keyNode), sameKey) ||
-                  optionalExpiry(context, e.call, e.call.argNodes.indexOf(e.keyNode)))) ||
+              (e.key === creation.key ||
                 // expired by a later loop over the keys collected with it (redis-calls/collected-keys.ts)
                 (e.order > creation.order && e.effect === 'set-ttl' && expiredThroughCollection(context, call, creation.keyNode, e.call, e.call.argNodes.indexOf(e.keyNode)))) &&
               (e.order > creation.order
@@ -311,7 +306,14 @@ export default createRule<Options, MessageIds>({
           // an expiry queued only when an earlier, separate read found no key is no atomic expiry
           const keyArg = call.argNodes.indexOf(creation.keyNode);
           const staleReads = candidates.map((e) => staleGuard(context, e.call, call, keyArg));
-          const inUnit = candidates.find((_, i) => !staleReads[i]);
+          // a later expiry of the key must also be queued whenever the write is (redis-calls/queued-with.ts),
+          // or only when its TTL is given (`if (ttl) m.expire(k, ttl)`: no TTL given, kept on purpose)
+          const everyTime = (e: (typeof candidates)[number]): boolean =>
+            e.key !== creation.key ||
+            e.order <= creation.order ||
+            queuedWithWrite(context, call, e.call, keyArg, sameKey) ||
+            optionalExpiry(context, e.call, e.call.argNodes.indexOf(e.keyNode));
+          const inUnit = candidates.find((e, i) => !staleReads[i] && everyTime(e));
           const stale = inUnit ? undefined : staleReads.find((read) => read !== undefined);
           const atomic = unit.kind === 'multi' || (unit.kind === 'pipeline' && allowPipeline);
           if (inUnit && atomic) continue;
