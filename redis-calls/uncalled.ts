@@ -652,9 +652,12 @@ function writtenBare(path: string, name: string): boolean {
   const text = textOf(path);
   if (text === undefined) return true;
   const escaped = name.replace(/\$/g, '\\$');
+  // one walk of the module per (file, name), not one per occurrence of the name
+  let bound: ((offset: number) => 'bound' | 'renamed' | undefined) | undefined;
   for (const match of text.matchAll(new RegExp(`(?<![\\w$])${escaped}(?![\\w$])`, 'g'))) {
     const start = match.index!;
-    const reading = boundOrExported(path, name)(start);
+    bound ??= boundOrExported(path, name);
+    const reading = bound(start);
     // destructured under another name (`const { limiter: rl } = require(...)`): the instance goes on as `rl`
     if (reading === 'renamed') return true;
     if (reading === 'bound') continue;

@@ -64,8 +64,8 @@ export async function touchFlow(state: string) {
 }
 `;
 
-/** Findings `[rule, line]` of both write rules on `target`, with `settings` and each rule's `options`. */
-function lint(manifest: string, files: Record<string, string>, target: string, settings: Record<string, unknown> = INFER, options: Record<string, unknown> = {}): Array<[string | undefined, number]> {
+/** Findings `[rule, messageId, line, column]` of both write rules on `target`, with `settings` and each rule's `options`. */
+function lint(manifest: string, files: Record<string, string>, target: string, settings: Record<string, unknown> = INFER, options: Record<string, unknown> = {}): Finding[] {
   const root = writeProject(roots, { 'package.json': manifest, ...files });
   const file = join(root, target);
   const linter = new Linter({ configType: 'flat', cwd: root });
@@ -78,21 +78,24 @@ function lint(manifest: string, files: Record<string, string>, target: string, s
       rules: { [`redis-ttl/${INCR}`]: ['error', options], [`redis-ttl/${SET}`]: ['error', options] } as Linter.RulesRecord,
     },
   ];
-  return linter.verify(readFileSync(file, 'utf8'), config, { filename: file }).map((m) => [m.ruleId?.replace('redis-ttl/', ''), m.line]);
+  return linter.verify(readFileSync(file, 'utf8'), config, { filename: file }).map((m) => [m.ruleId?.replace('redis-ttl/', ''), m.messageId, m.line, m.column]);
 }
+
+/** A finding: rule (without `redis-ttl/`), messageId, line, column. */
+type Finding = [string | undefined, string | undefined, number, number];
 
 const FILES = { 'src/store.ts': STORE, 'src/oauth.ts': OAUTH };
 /** What stays reported in a Redis-only package: the session, the family expired elsewhere, the counter, the stream, the SET NX. */
-const KEPT: Array<[string, number]> = [
-  [INCR, 10],
-  [INCR, 13],
-  [INCR, 16],
-  [INCR, 19],
-  [SET, 22],
+const KEPT: Finding[] = [
+  [INCR, 'noExpiry', 10, 15],
+  [INCR, 'noExpiry', 13, 15],
+  [INCR, 'noExpiry', 16, 15],
+  [INCR, 'noExpiry', 19, 15],
+  [SET, 'createWithoutTtl', 22, 15],
 ];
-const ALL: Array<[string, number]> = [[INCR, 4], [INCR, 7], ...KEPT];
+const ALL: Finding[] = [[INCR, 'noExpiry', 4, 15], [INCR, 'noExpiry', 7, 15], ...KEPT];
 
-const sorted = (findings: Array<[string | undefined, number]>) => [...findings].sort((a, b) => a[1] - b[1]);
+const sorted = (findings: Finding[]) => [...findings].sort((a, b) => a[2] - b[2]);
 
 describe('Redis as the database of record', () => {
   it("'infer': a package naming a Redis client and no other database keeps its per-entity records", () => {
@@ -145,8 +148,8 @@ export async function credit(uid: string, txHash: string, amount: number) {
     expect(lint(REDIS_ONLY, { 'src/ledger.ts': ledger }, 'src/ledger.ts')).toEqual([]);
     // another module expires some key: nothing says which family the bare ids are
     expect(sorted(lint(REDIS_ONLY, { 'src/ledger.ts': ledger, 'src/oauth.ts': OAUTH }, 'src/ledger.ts'))).toEqual([
-      [INCR, 4],
-      [INCR, 5],
+      [INCR, 'noExpiry', 4, 15],
+      [INCR, 'noExpiry', 5, 15],
     ]);
   });
 
@@ -164,7 +167,7 @@ export async function restoreApiKey(id: string, data: Record<string, string>) {
     // judged as without the reading: the HSET whose EXPIRE follows in another round trip (line 4)
     // is reported; the restore (line 8) is the existing rules' update of a key created with a TTL
     const off = sorted(lint(REDIS_ONLY, { 'src/api.ts': api }, 'src/api.ts', { redisIsDatabase: false }));
-    expect(off).toEqual([[INCR, 4]]);
+    expect(off).toEqual([[INCR, 'separateRoundTrip', 4, 15]]);
     expect(sorted(lint(REDIS_ONLY, { 'src/api.ts': api }, 'src/api.ts'))).toEqual(off);
     expect(sorted(lint(REDIS_ONLY, { 'src/api.ts': api }, 'src/api.ts', { redisIsDatabase: true }))).toEqual(off);
   });
@@ -176,7 +179,7 @@ export async function remember(id: string, body: string) {
   await redis.set(\`cache:page:\${id}\`, body);
 }
 `;
-    expect(lint(REDIS_ONLY, { 'src/cache.ts': cache }, 'src/cache.ts')).toEqual([[SET, 4]]);
+    expect(lint(REDIS_ONLY, { 'src/cache.ts': cache }, 'src/cache.ts')).toEqual([[SET, 'setWithoutTtl', 4, 15]]);
   });
 });
 
