@@ -60,9 +60,10 @@ import { pluginSettings } from './settings.js';
 import type { AnyContext } from './static.js';
 import { DEPENDENCY_FIELDS } from './resolve.js';
 import { testOnlyModule } from './test-paths.js';
+import { wordsOf } from './opaque-key.js';
 
 /** Modules of one package parsed for their expiries, at most; a package with more expiring modules is not read. */
-export const MAX_EXPIRING_MODULES = 300;
+const MAX_EXPIRING_MODULES = 300;
 
 /** Text that may give a key a TTL: only such a module is parsed (`expire`, `setEx`, `{ EX: 60 }`, `'PX'`). */
 const MAY_EXPIRE = /expire|setex|getex|\b(?:ex|px|exat|pxat)\b/i;
@@ -155,11 +156,6 @@ function perEntity(spelling: string): boolean {
   return spelling.includes('*') && /\p{L}/u.test(spelling);
 }
 
-/** The words of a name or a key spelling: `getSessionKey` gives get, Session, Key; `rate_limit:*` gives rate, limit. */
-function wordsOf(text: string): string[] {
-  return text.match(/[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+/g) ?? [];
-}
-
 /**
  * Whether the expiry of a key of shape `expired` may be that of the family `written` writes: the
  * same static words (the `:`-separated segments with a letter, in order: an opaque `*:*` of a
@@ -193,7 +189,7 @@ const expiredCache = new Map<string, { at: number; shapes: ReadonlySet<string> |
  * `undefined` when the package cannot be listed or has more than {@link MAX_EXPIRING_MODULES}
  * modules that may expire a key. Read once per package (for {@link LISTING_TTL_MS}).
  */
-export function packageExpiredShapes(context: AnyContext): ReadonlySet<string> | undefined {
+function packageExpiredShapes(context: AnyContext): ReadonlySet<string> | undefined {
   const file = context.physicalFilename ?? context.filename;
   if (!file || !isAbsolute(file)) return new Set();
   const root = packageOf(file)?.root;

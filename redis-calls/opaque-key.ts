@@ -150,7 +150,7 @@ export function textSaysTemporary(text: string): boolean {
 const EXPIRY_WORD = /^(?:p?expire(?:at|time)?|p?setex|getex|h?p?expire\w*|ex|px|exat|pxat|keepttl)$/i;
 
 /** The words of a name or expression: `getQueueKeys` gives get, Queue, Keys; `rate_limit:x` gives rate, limit, x. */
-function wordsOf(text: string): string[] {
+export function wordsOf(text: string): string[] {
   return text.match(/[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+/g) ?? [];
 }
 
