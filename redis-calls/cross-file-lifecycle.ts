@@ -43,6 +43,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { EFFECTS_THAT_DELETE_KEY, EFFECTS_THAT_SET_TTL, EFFECTS_THAT_WRITE_WITHOUT_TTL } from '../semantics/commands.js';
 import { calledName } from './builder-lookup.js';
 import { deletedOnlyWithoutError } from './error-path-deletions.js';
+import { deletesExpiringKeys } from './expiring-companions.js';
 import { fileIndexOf } from './file-index.js';
 import { importersOf } from './importers.js';
 import { hasStaticPart, keyIdOf, listedKeys } from './key-id.js';
@@ -119,6 +120,8 @@ export function deletedInAnotherModule(context: AnyContext, shape: string, write
     if (fileIndexOf(deletion.context).expiredShapes.has(shape)) continue;
     // a DEL on the success path of a `try` whose `catch` goes on without it: every handled failure keeps the key (error-path-deletions.ts)
     if (deletedOnlyWithoutError(deletion.context, deletion.call.node, deletion.fn, deletions.filter((d) => d.context === deletion.context).map((d) => d.call.node))) continue;
+    // deleted beside keys that end by expiring (a sliding TTL, a handled deadline): expiring-companions.ts
+    if (deletesExpiringKeys(deletion.context, deletion.fn, shape, context)) continue;
     // the deleter runs the writer first (`finish() { service.step(id); del(k) }`): the success path of one operation
     if (writerName !== undefined && mayCallWriter(deletion.context, file, writerName) && calledNames(deletion.context, deletion.fn, file).has(writerName)) continue;
     return deletion.call;

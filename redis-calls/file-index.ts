@@ -256,11 +256,11 @@ export function expiryAfterInUnit(context: AnyContext, call: RedisCall, arg: num
       other.description.keys.some(
         (action) =>
           (EFFECTS_THAT_SET_TTL.has(action.effect) || action.effect === 'delete') &&
-          (keyIdOf(context, other, action.arg) === id
-            ? // under a branch, loop or callback, after a possible exit, or of a reassigned key: not every time the write runs;
-              // unless the branch is the test of the TTL it sends (`if (ttl) m.expire(k, ttl)`: no TTL given, kept on purpose)
-              queuedWithWrite(context, call, other, arg, sameKey) || optionalExpiry(context, other, action.arg)
-            : keyNode !== undefined && expiredThroughCollection(context, call, keyNode, other, action.arg)),
+          // under a branch, loop or callback, after a possible exit, or of a reassigned key: not every time the write runs;
+          // unless the branch is the test of the TTL it sends (`if (ttl) m.expire(k, ttl)`: no TTL given, kept on purpose)
+          ((keyIdOf(context, other, action.arg) === id && (queuedWithWrite(context, call, other, arg, sameKey) || optionalExpiry(context, other, action.arg))) ||
+            // a later loop over the keys collected with it (its variable may be spelled as the write's: `for (const cacheKey of touched)`)
+            (keyNode !== undefined && expiredThroughCollection(context, call, keyNode, other, action.arg))),
       ) &&
       // queued only when an earlier round trip's reply says so: not every time the write runs
       !staleGuard(context, other, call, arg),

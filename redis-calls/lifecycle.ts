@@ -41,8 +41,8 @@ import { drainMatches, mayRun, patternDrains } from './pattern-drains.js';
 import { destinationDeleted, drainCovers, removesWholeKey } from './moved-keys.js';
 import { createdWithTtlInAnotherModule, deletedInAnotherModule, otherModuleOf } from './cross-file-lifecycle.js';
 import { fileIndexOf } from './file-index.js';
-import { hasStaticPart, keyIdOf, listedKeys, sameKeyByShape } from './key-id.js';
-import { spreadKeys } from './key-lists.js';
+import { deletesExpiringKeys } from './expiring-companions.js';
+import { hasStaticPart, keyIdOf, sameKeyByShape } from './key-id.js';
 import { ID_NAME, LIMIT_NAME, QUEUE_NAME } from './names.js';
 import { namesLock } from './locks.js';
 import { calledName, functionsByName, keyShapeOf, perBuildKey } from './key-shape.js';
@@ -130,32 +130,6 @@ export function deletedElsewhere(context: AnyContext, call: RedisCall, arg: numb
   }
   // the same key shape deleted by another module of the package (a room cleanup): cross-file-lifecycle.ts
   return deletedInAnotherModule(context, shape.shape, writer);
-}
-
-/**
- * Whether the function `deleter` also deletes keys of another shape whose TTL the file refreshes
- * on existing keys (`destroySession` deleting `code:*` with `...sessionKeys(id)`, which
- * `touchSession` PEXPIREs: file-index.ts refreshedShapes): the deletion ends a record whose other
- * keys end by idling too, and when they do, nothing runs the deletion of the key of shape `shape`.
- * Not a companion created with its own TTL (a `SET ... NX PX` guard: it times out on its own,
- * whatever the record does). Spread lists are read as key-lists.ts reads them.
- */
-function deletesExpiringKeys(context: AnyContext, deleter: FunctionLike, shape: string): boolean {
-  const index = fileIndexOf(context);
-  return index.calls.some(
-    (other) =>
-      encloses(deleter, other.node) &&
-      other.description.keys.some((action) => {
-        if (!EFFECTS_THAT_DELETE_KEY.has(action.effect)) return false;
-        const keyNode = other.argNodes[action.arg];
-        if (!keyNode) return false;
-        const named = keyNode.type === 'SpreadElement' ? spreadKeys(context, keyNode) : listedKeys(context, keyNode).map((node) => ({ context, node }));
-        return named.some((key) => {
-          const deleted = keyShapeOf(key.context, key.node).shape;
-          return deleted !== shape && hasStaticPart(deleted) && index.refreshedShapes.has(deleted);
-        });
-      }),
-  );
 }
 
 /**

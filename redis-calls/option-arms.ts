@@ -49,6 +49,7 @@
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { EXPIRY_EFFECTS } from '../semantics/commands.js';
+import { instanceConstant } from './instance-constants.js';
 import type { RedisCall } from './normalize.js';
 import { findVariable, propertyName, resolveConstExpression, staticValue, unwrap, type AnyContext, type FunctionLike } from './static.js';
 
@@ -485,10 +486,13 @@ function truthOf(context: AnyContext, test: TSESTree.Node, value: TSESTree.Objec
 
 /**
  * A caller's property value as a test operand, when its value is known (`60`, `true`, `null`, a
- * `const`, `undefined`): `undefined` for any other (then only known to be defined).
+ * `const`, `undefined`, an instance member given one such value at construction and never written
+ * again, `private readonly BOOKING_TTL = 600` read as `this.BOOKING_TTL`: instance-constants.ts):
+ * `undefined` for any other (then only known to be defined).
  */
 function literalOf(context: AnyContext, node: TSESTree.Node): Operand | undefined {
-  const bare = unwrap(node);
+  const argument = unwrap(node);
+  const bare = (argument.type === AST_NODE_TYPES.MemberExpression && instanceConstant(context, argument)) || argument;
   if (bare.type === AST_NODE_TYPES.Literal && bare.value === null) return { kind: 'value', value: null };
   // the global `undefined` (ESLint's builtin globals give it a variable without declaration), not a shadowing one
   if (bare.type === AST_NODE_TYPES.Identifier && bare.name === 'undefined' && !findVariable(context, bare)?.defs.length) return { kind: 'undefined' };

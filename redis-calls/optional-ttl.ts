@@ -307,8 +307,12 @@ function readsReference(context: AnyContext, test: TSESTree.Node, ref: string): 
  * value that is no TTL ({@link isNone}: `null`, `-1`, `'never'`), not a number, or <= 0. `!`, `&&`,
  * `||`, `===` / `!==` / `==` / `!=`, `typeof`, `>` / `>=` / `<` / `<=` with 0 or 1, and a nullish or
  * number predicate called on the value ({@link predicateKind}: `isNil(ttl)`, `Number.isFinite(ttl)`)
- * are read; anything else implies nothing.
+ * are read, and a `const` flag through the test it is computed by (`const permanent = ttlMs ===
+ * 0`); anything else implies nothing.
  */
+/** The `const` initializers {@link absentWhen} is reading through, to stop on a cycle. */
+const flagsRead = new Set<TSESTree.Node>();
+
 function absentWhen(context: AnyContext, input: TSESTree.Node, value: boolean, refs: ReadonlySet<string>): boolean {
   const test = unwrap(input);
   const isRef = (node: TSESTree.Node): boolean => {
@@ -316,6 +320,18 @@ function absentWhen(context: AnyContext, input: TSESTree.Node, value: boolean, r
     return text !== undefined && refs.has(text);
   };
   if (isRef(test)) return !value;
+  // const permanent = ttlMs === 0; if (!permanent) ...: a flag computed from the TTL, read through its `const`
+  if (test.type === 'Identifier') {
+    const init = constInitializer(context, test);
+    // a flag read inside its own initializer (`const a = !a`, a TDZ error) is left unread
+    if (init === undefined || flagsRead.has(init)) return false;
+    flagsRead.add(init);
+    try {
+      return absentWhen(context, init, value, refs);
+    } finally {
+      flagsRead.delete(init);
+    }
+  }
   if (test.type === 'UnaryExpression' && test.operator === '!') return absentWhen(context, test.argument, !value, refs);
   if (test.type === 'LogicalExpression' && test.operator !== '??') {
     const left = (v: boolean) => absentWhen(context, test.left, v, refs);

@@ -14,7 +14,7 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { keyAssignedBetween } from './key-id.js';
 import type { RedisCall } from './normalize.js';
-import { enclosingFunction, encloses, unwrap, walk, type AnyContext } from './static.js';
+import { enclosingFunction, encloses, findVariable, unwrap, walk, type AnyContext } from './static.js';
 
 /**
  * Whether `expiry`, queued after `write` in the same unit, is queued on every run that queues the
@@ -63,14 +63,15 @@ const UNCONDITIONAL = new Set<string>([
  * no branch (`if (cond) m.expire(k, 60)`), loop, `catch`, `switch` nor callback (`setTimeout(() =>
  * m.expire(k, 60))`, queued after the transaction may have been sent). A branch taken exactly when
  * the loop queueing the write ran is no such branch: `for (const row of rows) tx.hset(k, ...); if
- * (rows.length > 0) tx.expire(k, 60)` expires the key whenever a row wrote it.
+ * (rows.length > 0) tx.expire(k, 60)` expires the key whenever a row wrote it; nor one testing a
+ * flag set beside every write (`hasData = true` next to the HSET, then `if (hasData)`).
  */
 function queuedWhenever(context: AnyContext, expiry: TSESTree.Node, write: TSESTree.Node, others: readonly TSESTree.Node[] = []): boolean {
   for (let node: TSESTree.Node = expiry; node.parent && !encloses(node, write); node = node.parent) {
     const parent = node.parent;
     if (encloses(parent, write)) return true;
     if (UNCONDITIONAL.has(parent.type) || (parent.type === AST_NODE_TYPES.TryStatement && parent.block === node)) continue;
-    if (parent.type === AST_NODE_TYPES.IfStatement && parent.consequent === node && testsLoopRan(context, parent.test, write)) continue;
+    if (parent.type === AST_NODE_TYPES.IfStatement && parent.consequent === node && (testsLoopRan(context, parent.test, write) || testsWriteFlag(context, parent.test, write))) continue;
     // `if (c) m.expire(k, a); else m.expire(k, b)`, `c ? m.expire(k, a) : m.expire(k, b)`: the other arm queues one too
     if ((parent.type === AST_NODE_TYPES.IfStatement || parent.type === AST_NODE_TYPES.ConditionalExpression) && parent.test !== node) {
       const other = parent.consequent === node ? parent.alternate : parent.consequent;
@@ -144,6 +145,56 @@ function testsLoopRan(context: AnyContext, test: TSESTree.Expression, write: TSE
     }
   }
   return false;
+}
+
+/**
+ * Whether `test` holds whenever `write` ran: it reads a `let` flag or count (`hasData`, `hasData
+ * === true`, `n`, `n > 0`, `n !== 0`, `n >= 1`) that the statement right before or right after
+ * the write's own, in the same block, makes truthy (`hasData = true`, `n++`, `++n`, `n += 1`, or
+ * any positive number literal added), and that nothing else in its function writes but its
+ * declaration (`let hasData = false`, `let n = 0`): `for (...) { tx.hincrby(k, f, 1); hasData =
+ * true; } if (hasData) tx.expire(k, 60)` expires the key whenever a field was written.
+ */
+function testsWriteFlag(context: AnyContext, test: TSESTree.Expression, write: TSESTree.Node): boolean {
+  let flag: TSESTree.Node = unwrap(test);
+  if (flag.type === AST_NODE_TYPES.BinaryExpression) {
+    const right = unwrap(flag.right);
+    const bound = right.type === AST_NODE_TYPES.Literal ? right.value : undefined;
+    const truthy = (['>', '!=', '!=='].includes(flag.operator) && bound === 0) || (flag.operator === '>=' && bound === 1) || (['===', '=='].includes(flag.operator) && bound === true);
+    if (!truthy || flag.left.type === AST_NODE_TYPES.PrivateIdentifier) return false;
+    flag = unwrap(flag.left);
+  }
+  if (flag.type !== AST_NODE_TYPES.Identifier) return false;
+  const variable = findVariable(context, flag);
+  const declaration = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  if (declaration?.type !== 'Variable' || declaration.parent.kind !== 'let') return false;
+  // the statement holding the write, and its neighbours in the same block
+  let statement: TSESTree.Node = write;
+  while (statement.parent && statement.parent.type !== AST_NODE_TYPES.BlockStatement) {
+    if (!UNCONDITIONAL.has(statement.parent.type)) return false;
+    statement = statement.parent;
+  }
+  const block = statement.parent;
+  if (block?.type !== AST_NODE_TYPES.BlockStatement) return false;
+  const at = block.body.indexOf(statement as TSESTree.Statement);
+  const neighbours = [block.body[at - 1], block.body[at + 1]];
+  const writes = variable!.references.filter((reference) => reference.isWrite() && reference.identifier !== declaration.name);
+  if (writes.length === 0) return false;
+  return (
+    writes.every((reference) => reference.identifier.type === AST_NODE_TYPES.Identifier && raises(reference.identifier)) &&
+    writes.some((reference) => neighbours.some((neighbour) => neighbour?.type === AST_NODE_TYPES.ExpressionStatement && unwrap(neighbour.expression) === reference.identifier.parent))
+  );
+}
+
+/** Whether the write of `id` makes it truthy: `id = true`, `id++`, `++id`, `id += <positive number>`. */
+function raises(id: TSESTree.Identifier): boolean {
+  const parent = id.parent;
+  if (parent?.type === AST_NODE_TYPES.UpdateExpression) return parent.operator === '++';
+  if (parent?.type !== AST_NODE_TYPES.AssignmentExpression || parent.left !== id) return false;
+  const value = unwrap(parent.right);
+  if (value.type !== AST_NODE_TYPES.Literal) return false;
+  if (parent.operator === '=') return value.value === true;
+  return parent.operator === '+=' && typeof value.value === 'number' && value.value > 0;
 }
 
 /**

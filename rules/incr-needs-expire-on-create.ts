@@ -292,11 +292,14 @@ export default createRule<Options, MessageIds>({
           // and so does a write before it that leaves the key with a TTL (semantics/transactions.ts)
           // the later expiries of the key: the arms of a branch may each queue one (queued-with.ts)
           const sameKey = (expiriesByUnit.get(unit.key) ?? []).filter((e) => e.key === creation.key && e.order > creation.order && EFFECTS_THAT_SET_TTL.has(e.effect)).map((e) => e.call);
+          // expired by a later loop over the keys collected with it (redis-calls/collected-keys.ts),
+          // whose variable may be spelled as the write's key (`for (const cacheKey of touched)`)
+          const collected = new Set(
+            (expiriesByUnit.get(unit.key) ?? []).filter((e) => e.order > creation.order && e.effect === 'set-ttl' && expiredThroughCollection(context, call, creation.keyNode, e.call, e.call.argNodes.indexOf(e.keyNode))),
+          );
           const candidates = (expiriesByUnit.get(unit.key) ?? []).filter(
             (e) =>
-              (e.key === creation.key ||
-                // expired by a later loop over the keys collected with it (redis-calls/collected-keys.ts)
-                (e.order > creation.order && e.effect === 'set-ttl' && expiredThroughCollection(context, call, creation.keyNode, e.call, e.call.argNodes.indexOf(e.keyNode)))) &&
+              (e.key === creation.key || collected.has(e)) &&
               (e.order > creation.order
                 ? e.effect !== 'create-if-missing-with-ttl'
                 : e.order < creation.order
@@ -311,6 +314,7 @@ export default createRule<Options, MessageIds>({
           const everyTime = (e: (typeof candidates)[number]): boolean =>
             e.key !== creation.key ||
             e.order <= creation.order ||
+            collected.has(e) ||
             queuedWithWrite(context, call, e.call, keyArg, sameKey) ||
             optionalExpiry(context, e.call, e.call.argNodes.indexOf(e.keyNode));
           const inUnit = candidates.find((e, i) => !staleReads[i] && everyTime(e));

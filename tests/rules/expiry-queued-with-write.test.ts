@@ -65,6 +65,31 @@ describe('set-requires-ttl-or-keepttl: an EXPIRE later in the MULTI', () => {
     ]);
   });
 
+  it('an EXPIRE under a flag or count set beside every write: no finding (round 33)', () => {
+    // line 6 holds the loop; the write is on line 8, in a block of its own
+    const flagged = (declare: string, beside: string, test: string, extra = ''): string =>
+      `import Redis from 'ioredis';\nconst redis = new Redis();\nexport async function flush(counts: Record<string, number>, k: string) {\n  const tx = redis.multi();\n  ${declare}\n  for (const [field, n] of Object.entries(counts)) {\n    if (n > 0) {\n      tx.hincrby(k, field, n);\n      ${beside}\n    }\n  }\n  ${extra}if (${test}) tx.expire(k, 60);\n  await tx.exec();\n}\n`;
+    const FOUND = [['redis-ttl/incr-needs-expire-on-create', 'noExpiry', 8, 10]];
+    expect(lintKeyRules(flagged('let hasData = false;', 'hasData = true;', 'hasData'))).toEqual([]);
+    expect(lintKeyRules(flagged('let hasData = false;', 'hasData = true;', 'hasData === true'))).toEqual([]);
+    expect(lintKeyRules(flagged('let items = 0;', 'items++;', 'items > 0'))).toEqual([]);
+    expect(lintKeyRules(flagged('let items = 0;', 'items += 1;', 'items'))).toEqual([]);
+    // reset elsewhere, set by other code than the write's block, a const, or a test that does not say it was set: reported
+    expect(lintKeyRules(flagged('let hasData = false;', 'hasData = true;', 'hasData', 'hasData = false;\n  '))).toEqual(FOUND);
+    expect(lintKeyRules(flagged('let hasData = false;', '', 'hasData', 'if (k) hasData = true;\n  '))).toEqual(FOUND);
+    expect(lintKeyRules(flagged('let items = 0;', 'items--;', 'items !== 0'))).toEqual(FOUND);
+    expect(lintKeyRules(flagged('let items = 0;', 'items++;', 'items > 1'))).toEqual(FOUND);
+  });
+
+  it('an EXPIRE under a const flag computed from the TTL it sends: the optional-TTL reading, no finding', () => {
+    const blocked = (flag: string): string =>
+      `import Redis from 'ioredis';\nconst redis = new Redis();\nexport async function block(ip: string, ttlMs: number) {\n  const permanent = ${flag};\n  const p = redis.pipeline();\n  p.hset(\`reason:\${ip}\`, { at: Date.now() });\n  if (!permanent) p.pexpire(\`reason:\${ip}\`, ttlMs);\n  await p.exec();\n}\n`;
+    expect(lintKeyRules(blocked('ttlMs === 0'))).toEqual([]);
+    expect(lintKeyRules(blocked('ttlMs <= 0'))).toEqual([]);
+    // a flag that says nothing of the TTL: reported
+    expect(lintKeyRules(blocked('ip.startsWith("10.")'))).toEqual([['redis-ttl/incr-needs-expire-on-create', 'noExpiry', 6, 5]]);
+  });
+
   it('a conditional EXPIRE followed by an unconditional one: the unconditional one covers it', () => {
     expect(lintKeyRules(app('  tx.set(`user:${id}`, v);\n  if (fresh) tx.expire(`user:${id}`, 30);\n  tx.expire(`user:${id}`, 60);'))).toEqual([]);
   });

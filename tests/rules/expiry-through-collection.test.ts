@@ -88,8 +88,14 @@ runRule(untypedTester, 'incr-needs-expire-on-create (expiry queued later through
         '  const keys: string[] = [];\n  while (ids.length) {\n    const k = `members:${ids.pop()}`;\n    keys.push(k);\n    m.zadd(k, 1, \'x\');\n  }\n  for (const key of keys) m.expire(key, 60);\n  await m.exec();',
       ),
     ),
+    // the loop variable spelled as the write's key (mx-space's `for (const cacheKey of touchedKeys)`)
+    ioredis(fn(`  const keys = new Set<string>();\n${writeLoop('keys.add(k);')}\n  for (const k of keys) m.expire(k, 60);\n  await m.exec();`)),
   ],
-  invalid: nearMisses,
+  invalid: [
+    ...nearMisses,
+    // spelled the same, but a loop over another collection: reported
+    noExpiry(ioredis(fn(`  const keys = new Set<string>();\n  const other: string[] = [];\n${writeLoop('keys.add(k);')}\n  for (const k of other) m.expire(k, 60);\n  await m.exec();`)), 9),
+  ],
 });
 
 const setAfterExec = ioredis(
@@ -101,6 +107,8 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl (expiry queued later through
     ioredis(
       fn('  const keys: string[] = [];\n  for (const id of ids) {\n    const k = `doc:${id}`;\n    m.set(k, id);\n    keys.push(k);\n  }\n  for (const key of keys) m.expire(key, 60);\n  await m.exec();'),
     ),
+    // the loop variable spelled as the write's key
+    ioredis(fn('  const keys: string[] = [];\n  for (const id of ids) {\n    const k = `doc:${id}`;\n    m.set(k, id);\n    keys.push(k);\n  }\n  for (const k of keys) m.expire(k, 60);\n  await m.exec();')),
   ],
   invalid: [
     {
