@@ -54,7 +54,8 @@
  * `if`, in a `Promise.all` with the rollback of the database): a key without TTL cannot run out
  * meanwhile, DECR never deletes it, and its lifetime (no TTL) is the increment's finding. Not when
  * a deletion of the key comes between them, a variable of the key is assigned in between (or in a
- * closure), or the decrement sits in a loop that does not hold the increment; nor for a key the
+ * closure), or the rest of a loop that holds the decrement and not the increment deletes the key
+ * (the next turn's decrement recreates it); nor for a key the
  * file expires: any `await` of other work in between (a payment, a job; the rule does not weigh how
  * long it may take against the TTL) can outlast the TTL, and the decrement recreate the key at -1
  * without one; only the window above (Redis round trips alone) counts then.
@@ -69,7 +70,7 @@
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { isBlockingCall } from '../semantics/blocking.js';
-import { counterAmount, decrementsCounter, EFFECTS_THAT_LEAVE_THE_KEY } from '../semantics/counter-corrections.js';
+import { counterAmount, decrementsCounter, EFFECTS_THAT_LEAVE_THE_KEY, MAY_DELETE_UNNAMED_KEYS } from '../semantics/counter-corrections.js';
 import { STRING_COUNTERS } from '../semantics/command-families.js';
 import { callsInFunction, expiryAfterInUnit, fileIndexOf } from './file-index.js';
 import { awaitsOnlyRedis, execOfUnit } from './redis-waits.js';
@@ -145,20 +146,28 @@ function releasedInFinally(context: AnyContext, decrement: RedisCall, reservatio
  * the file never expires (see "Undone later in the same flow" in the module comment): the
  * increment (INCR, INCRBY, INCRBYFLOAT by an amount not known to be negative), sent alone or in a
  * MULTI / pipeline, has its reply awaited in a statement that runs before the decrement on every
- * path; no variable of the key is assigned in between, nor in a closure; and the decrement sits in
- * no loop that does not also hold the increment. The caller has already checked that no deletion
- * of the key comes between the two.
+ * path; no variable of the key is assigned in between, nor in a closure; and no command in between
+ * deletes or may empty the key (DEL, GETDEL, a script, FLUSHDB, ...), counting, when the decrement
+ * sits in a loop that does not hold the increment, the rest of that loop (its next turn).
  */
 function undoneLater(context: AnyContext, decrement: RedisCall, reservation: RedisCall, fn: TSESTree.Node | undefined, keyExpiredInFile: () => boolean): boolean {
   if (!STRING_COUNTERS.has(reservation.command) || isDecrement(reservation)) return false;
   const done = awaitOf(context, reservation, decrement, fn);
   if (!done || !runsBefore(done, decrement.node)) return false;
+  // a loop around the decrement, not around the increment, runs the rest of its body before the
+  // decrement's next turn
+  let end = decrement.node.range[0];
   for (let node: TSESTree.Node | undefined = decrement.node.parent; node && node !== fn; node = node.parent) {
-    if (isLoop(node) && !encloses(node, reservation.node)) return false;
+    if (isLoop(node) && !encloses(node, reservation.node)) end = Math.max(end, node.range[1]);
   }
   const keyNode = decrement.argNodes[0];
-  if (keyNode && (keyAssignedBetween(context, keyNode, reservation.node.range[1], decrement.node.range[0]) || keyAssignedInClosure(context, keyNode, fn))) return false;
-  return !keyExpiredInFile();
+  if (keyNode && (keyAssignedBetween(context, keyNode, reservation.node.range[1], end) || keyAssignedInClosure(context, keyNode, fn))) return false;
+  const key = keyIdOf(context, decrement, 0);
+  const removes = (other: RedisCall): boolean =>
+    MAY_DELETE_UNNAMED_KEYS.has(other.command) ||
+    other.description.keys.some((a) => a.effect !== 'read' && keyIdOf(context, other, a.arg) === key && (!EFFECTS_THAT_LEAVE_THE_KEY.has(a.effect) || a.mayDelete === true));
+  const between = callsInFunction(context, fn, true).filter((c) => c !== decrement && c.node.range[0] >= reservation.node.range[1] && c.node.range[1] <= end);
+  return !between.some(removes) && !keyExpiredInFile();
 }
 
 /** Whether a function other than `fn` (a closure in it, a module function) assigns a variable of the key: a call of it may run in between. */
