@@ -100,7 +100,7 @@ import { readMissingMakesTrue, seenGuard, type SeenRead } from './stale-read.js'
 import { isFunctionNode } from './client-syntax.js';
 import { skippedOnHandledError } from './error-path-deletions.js';
 import { foundRecord } from './found-record.js';
-import { enclosingFunction, findVariable, isLoop, unwrap, walk, type AnyContext } from './static.js';
+import { enclosingFunction, isLoop, unwrap, walk, type AnyContext } from './static.js';
 
 
 /**
