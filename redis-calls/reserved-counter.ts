@@ -53,8 +53,9 @@
  * redis.incr(k); try { await charge(); } catch { await redis.decr(k); }`, in the `catch`, under an
  * `if`, in a `Promise.all` with the rollback of the database): a key without TTL cannot run out
  * meanwhile, DECR never deletes it, and its lifetime (no TTL) is the increment's finding. Not when
- * a deletion of the key comes between them, a variable of the key is assigned in between (or in a
- * closure), or the rest of a loop that holds the decrement and not the increment deletes the key
+ * a deletion of the key comes between them, the decrement spells its key with a call (`` `n:${bucket()}` ``:
+ * computed anew after the work, a time bucket may have rolled over), a variable of the key is
+ * assigned in between (or in a closure), or the rest of a loop that holds the decrement and not the increment deletes the key
  * (the next turn's decrement recreates it); nor for a key the
  * file expires: any `await` of other work in between (a payment, a job; the rule does not weigh how
  * long it may take against the TTL) can outlast the TTL, and the decrement recreate the key at -1
@@ -146,7 +147,8 @@ function releasedInFinally(context: AnyContext, decrement: RedisCall, reservatio
  * the file never expires (see "Undone later in the same flow" in the module comment): the
  * increment (INCR, INCRBY, INCRBYFLOAT by an amount not known to be negative), sent alone or in a
  * MULTI / pipeline, has its reply awaited in a statement that runs before the decrement on every
- * path; no variable of the key is assigned in between, nor in a closure; and no command in between
+ * path; the decrement's key has no call in it (`bucket()`, `Date.now()`: computed anew after the
+ * work, it may name another key); no variable of the key is assigned in between, nor in a closure; and no command in between
  * deletes or may empty the key (DEL, GETDEL, a script, FLUSHDB, ...), counting, when the decrement
  * sits in a loop that does not hold the increment, the rest of that loop (its next turn).
  */
@@ -161,7 +163,10 @@ function undoneLater(context: AnyContext, decrement: RedisCall, reservation: Red
     if (isLoop(node) && !encloses(node, reservation.node)) end = Math.max(end, node.range[1]);
   }
   const keyNode = decrement.argNodes[0];
-  if (keyNode && (keyAssignedBetween(context, keyNode, reservation.node.range[1], end) || keyAssignedInClosure(context, keyNode, fn))) return false;
+  if (!keyNode || keyAssignedBetween(context, keyNode, reservation.node.range[1], end) || keyAssignedInClosure(context, keyNode, fn)) return false;
+  // a key spelled with a call (`bucket()`, `Date.now()`) is computed anew at the decrement: after
+  // the work it may name another key (a time bucket that rolled over), which the decrement creates
+  if (walk(context, keyNode, (node) => (node.type === AST_NODE_TYPES.CallExpression || node.type === AST_NODE_TYPES.NewExpression ? 'stop' : undefined), { skipFunctions: true })) return false;
   const key = keyIdOf(context, decrement, 0);
   const removes = (other: RedisCall): boolean =>
     MAY_DELETE_UNNAMED_KEYS.has(other.command) ||

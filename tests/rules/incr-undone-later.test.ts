@@ -6,8 +6,8 @@
  * database rollback); the INCR keeps its finding. Near misses stay reported: a key the file
  * expires (the work can outlast the TTL), an INCR on one branch only or inside the `try` whose
  * `catch` decrements, a DEL in between, the key's variable reassigned, a decrement in a loop that
- * does not hold the increment and deletes the key later in its body, a decrement with no
- * increment before it.
+ * does not hold the increment and deletes the key later in its body, a key spelled with a call
+ * (a time bucket computed anew after the work), a decrement with no increment before it.
  */
 import { describe, expect, it } from 'vitest';
 import { lintSnippet } from '../helpers/lint.js';
@@ -92,6 +92,10 @@ export async function f(id: string, items: string[], pay: () => Promise<boolean>
 export async function g(id: string, pay: () => Promise<boolean>) {
   if (!(await pay())) await redis.decr(\`g:\${id}\`);
 }
+export async function i(pay: () => Promise<boolean>, bucket: () => number) {
+  await redis.incr(\`i:\${bucket()}\`);
+  if (!(await pay())) await redis.decr(\`i:\${bucket()}\`);
+}
 export async function h(id: string) {
   await redis.expire(\`a:\${id}\`, 60);
 }
@@ -122,6 +126,8 @@ describe('incr-needs-expire-on-create: a counter the same flow increments, then 
       ['noExpiry', 33, 15],
       ['noExpiry', 35, 37],
       ['noExpiry', 40, 35],
+      ['noExpiry', 43, 15],
+      ['noExpiry', 44, 35],
     ]);
   });
 });
