@@ -95,12 +95,12 @@ import { callsInFunction, expiryAfterInUnit, expiryInLaterRoundTrip } from './fi
 import { constantNumber } from './constant.js';
 import { keyAssignedBetween, keyIdOf } from './key-id.js';
 import type { RedisCall } from './normalize.js';
-import { awaitOf, otherAwaitBetween, runsBefore } from './reserved-counter.js';
+import { awaitOf, keyAssignedInClosure, otherAwaitBetween, runsBefore } from './reserved-counter.js';
 import { readMissingMakesTrue, seenGuard, type SeenRead } from './stale-read.js';
 import { isFunctionNode } from './client-syntax.js';
 import { skippedOnHandledError } from './error-path-deletions.js';
 import { foundRecord } from './found-record.js';
-import { enclosingFunction, findVariable, isLoop, unwrap, walk, type AnyContext } from './static.js';
+import { enclosingFunction, isLoop, unwrap, walk, type AnyContext } from './static.js';
 
 
 /**
@@ -463,18 +463,6 @@ function reachOf(creation: TSESTree.Node, write: TSESTree.Node): number {
     if (isLoop(node)) end = node.range[1];
   }
   return end;
-}
-
-/** Whether a function other than `fn` (a closure in it, a module function) assigns a variable of the key: a call of it may run in between. */
-function keyAssignedInClosure(context: AnyContext, keyNode: TSESTree.Node, fn: TSESTree.Node | undefined): boolean {
-  let assigned = false;
-  walk(context, unwrap(keyNode), (inner) => {
-    if (assigned || inner.type !== AST_NODE_TYPES.Identifier) return;
-    for (const reference of findVariable(context, inner)?.references ?? []) {
-      if (reference.isWrite() && !reference.init && reference.from.variableScope.block !== fn) assigned = true;
-    }
-  });
-  return assigned;
 }
 
 /**

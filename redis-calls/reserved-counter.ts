@@ -22,7 +22,8 @@
  * What counts, all of it:
  * - the decrement: DECR, DECRBY, INCRBY / INCRBYFLOAT by a negative amount (`decrementsCounter`);
  * - the reservation: the last earlier write of the same key ({@link keyIdOf}) in the same function
- *   (a pass-through facade's call too), in another unit, after which the key exists
+ *   (a pass-through facade's call too), in another unit, other decrements aside (they leave the
+ *   key as it is), after which the key exists
  *   (`EFFECTS_THAT_LEAVE_THE_KEY`: INCR, SET, SET ... NX EX, ...); no deletion of the key after it;
  * - its reply awaited (the `await` of the command itself, or of its MULTI / pipeline's `exec()`)
  *   in a statement that runs before the decrement on every path (not under a branch, a loop, a
@@ -45,6 +46,21 @@
  * outlast its TTL and the decrement recreate it: still reported, as is a decrement in a `catch`
  * or after an increment that is not the `try`'s first statement (what ran before it may throw).
  *
+ * Undone later in the same flow. For a key the file never expires, a decrement after an increment
+ * of the same key (INCR, INCRBY, INCRBYFLOAT by an amount not known to be negative) whose reply is
+ * awaited in a statement that runs before the decrement on every path undoes that increment
+ * however long the work in between took (a rollback when a later step fails: `n = await
+ * redis.incr(k); try { await charge(); } catch { await redis.decr(k); }`, in the `catch`, under an
+ * `if`, in a `Promise.all` with the rollback of the database): a key without TTL cannot run out
+ * meanwhile, DECR never deletes it, and its lifetime (no TTL) is the increment's finding. Not when
+ * a deletion of the key comes between them, the decrement spells its key with a call (`` `n:${bucket()}` ``:
+ * computed anew after the work, a time bucket may have rolled over), a variable of the key is
+ * assigned in between (or in a closure), or the rest of a loop that holds the decrement and not the increment deletes the key
+ * (the next turn's decrement recreates it); nor for a key the
+ * file expires: any `await` of other work in between (a payment, a job; the rule does not weigh how
+ * long it may take against the TTL) can outlast the TTL, and the decrement recreate the key at -1
+ * without one; only the window above (Redis round trips alone) counts then.
+ *
  * Not a compensating decrement, and still reported: a release in another function (`acquire`
  * INCRs, `release` DECRs: the two run apart, and a release after the window ended recreates the
  * key at -1 without TTL), a decrement in a callback (`socket.on('close', ...)`), after an `await`
@@ -55,13 +71,13 @@
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { isBlockingCall } from '../semantics/blocking.js';
-import { counterAmount, decrementsCounter, EFFECTS_THAT_LEAVE_THE_KEY } from '../semantics/counter-corrections.js';
+import { counterAmount, decrementsCounter, EFFECTS_THAT_LEAVE_THE_KEY, MAY_DELETE_UNNAMED_KEYS } from '../semantics/counter-corrections.js';
 import { STRING_COUNTERS } from '../semantics/command-families.js';
 import { callsInFunction, expiryAfterInUnit, fileIndexOf } from './file-index.js';
 import { awaitsOnlyRedis, execOfUnit } from './redis-waits.js';
 import { keyAssignedBetween, keyIdOf } from './key-id.js';
 import type { RedisCall } from './normalize.js';
-import { alwaysExits, encloses, enclosingFunction, findVariable, unwrap, walk, type AnyContext } from './static.js';
+import { alwaysExits, encloses, enclosingFunction, findVariable, isLoop, unwrap, walk, type AnyContext } from './static.js';
 
 /**
  * The reservation a decrement compensates (see the module comment), when there is one: the write
@@ -86,7 +102,14 @@ export function reservationCompensated(context: AnyContext, decrement: RedisCall
     const action = other.description.keys.find((a) => keyIdOf(context, other, a.arg) === key && (a.effect === 'delete' || EFFECTS_THAT_LEAVE_THE_KEY.has(a.effect)));
     if (!action) continue;
     if (action.effect === 'delete') return undefined;
-    return compensates(context, decrement, other, action.arg, action.effect, fn) || releasedInFinally(context, decrement, other, keyExpiredInFile) ? other : undefined;
+    // an earlier decrement (another rollback on the path) leaves the key as it is: the increment
+    // both undo is further back
+    if (isDecrement(other)) continue;
+    return compensates(context, decrement, other, action.arg, action.effect, fn) ||
+      releasedInFinally(context, decrement, other, keyExpiredInFile) ||
+      undoneLater(context, decrement, other, fn, keyExpiredInFile)
+      ? other
+      : undefined;
   }
   return undefined;
 }
@@ -117,6 +140,51 @@ function releasedInFinally(context: AnyContext, decrement: RedisCall, reservatio
   const keyNode = decrement.argNodes[0];
   if (keyNode && keyAssignedBetween(context, keyNode, reservation.node.range[1], decrement.node.range[0])) return false;
   return !keyExpiredInFile();
+}
+
+/**
+ * Whether `decrement` undoes, later in the same flow, the increment `reservation` made of a key
+ * the file never expires (see "Undone later in the same flow" in the module comment): the
+ * increment (INCR, INCRBY, INCRBYFLOAT by an amount not known to be negative), sent alone or in a
+ * MULTI / pipeline, has its reply awaited in a statement that runs before the decrement on every
+ * path; the decrement's key has no call in it (`bucket()`, `Date.now()`: computed anew after the
+ * work, it may name another key); no variable of the key is assigned in between, nor in a closure; and no command in between
+ * deletes or may empty the key (DEL, GETDEL, a script, FLUSHDB, ...), counting, when the decrement
+ * sits in a loop that does not hold the increment, the rest of that loop (its next turn).
+ */
+function undoneLater(context: AnyContext, decrement: RedisCall, reservation: RedisCall, fn: TSESTree.Node | undefined, keyExpiredInFile: () => boolean): boolean {
+  if (!STRING_COUNTERS.has(reservation.command) || isDecrement(reservation)) return false;
+  const done = awaitOf(context, reservation, decrement, fn);
+  if (!done || !runsBefore(done, decrement.node)) return false;
+  // a loop around the decrement, not around the increment, runs the rest of its body before the
+  // decrement's next turn
+  let end = decrement.node.range[0];
+  for (let node: TSESTree.Node | undefined = decrement.node.parent; node && node !== fn; node = node.parent) {
+    if (isLoop(node) && !encloses(node, reservation.node)) end = Math.max(end, node.range[1]);
+  }
+  const keyNode = decrement.argNodes[0];
+  if (!keyNode || keyAssignedBetween(context, keyNode, reservation.node.range[1], end) || keyAssignedInClosure(context, keyNode, fn)) return false;
+  // a key spelled with a call (`bucket()`, `Date.now()`) is computed anew at the decrement: after
+  // the work it may name another key (a time bucket that rolled over), which the decrement creates
+  if (walk(context, keyNode, (node) => (node.type === AST_NODE_TYPES.CallExpression || node.type === AST_NODE_TYPES.NewExpression ? 'stop' : undefined), { skipFunctions: true })) return false;
+  const key = keyIdOf(context, decrement, 0);
+  const removes = (other: RedisCall): boolean =>
+    MAY_DELETE_UNNAMED_KEYS.has(other.command) ||
+    other.description.keys.some((a) => a.effect !== 'read' && keyIdOf(context, other, a.arg) === key && (!EFFECTS_THAT_LEAVE_THE_KEY.has(a.effect) || a.mayDelete === true));
+  const between = callsInFunction(context, fn, true).filter((c) => c !== decrement && c.node.range[0] >= reservation.node.range[1] && c.node.range[1] <= end);
+  return !between.some(removes) && !keyExpiredInFile();
+}
+
+/** Whether a function other than `fn` (a closure in it, a module function) assigns a variable of the key: a call of it may run in between. */
+export function keyAssignedInClosure(context: AnyContext, keyNode: TSESTree.Node, fn: TSESTree.Node | undefined): boolean {
+  let assigned = false;
+  walk(context, unwrap(keyNode), (inner) => {
+    if (assigned || inner.type !== AST_NODE_TYPES.Identifier) return;
+    for (const reference of findVariable(context, inner)?.references ?? []) {
+      if (reference.isWrite() && !reference.init && reference.from.variableScope.block !== fn) assigned = true;
+    }
+  });
+  return assigned;
 }
 
 /** Whether `decrement` is a compensating decrement of `reservation` (the conditions of the module comment). */
