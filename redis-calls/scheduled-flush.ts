@@ -20,7 +20,8 @@
  * `package.json`; tests and `scripts/` left out: a test's cleanup and an operator's script run by
  * hand are no schedule):
  *
- * - **a wipe** (`semantics/keyspace-wipes.ts`): FLUSHDB or FLUSHALL through a client; or KEYS with a
+ * - **a wipe** (`semantics/keyspace-wipes.ts`): FLUSHDB or FLUSHALL through a client, with no
+ *   argument but ASYNC / SYNC (a queue's `flushAll(error)` is another method); or KEYS with a
  *   pattern matching every key (`'*'`), whose reply (`const keys = await redis.keys('*')`, or the
  *   loop `for (const key of await redis.keys('*'))`) the same function hands to a DEL / UNLINK
  *   whole (`del(...keys)`, `del(keys)`) or key by key (`for (const key of keys) del(key)`,
@@ -111,8 +112,9 @@ function readPackage(context: AnyContext, file: string, root: string): { scope: 
     const text = readModule(file, specifier)?.entry.text;
     if (text === undefined) continue;
     for (const match of text.matchAll(DATABASE_NUMBER)) if (Number(match[1] ?? match[2] ?? match[3]) !== 0) otherDatabase = true;
-    if (scope === 'all' || !MAY_WIPE.test(text) || !MAY_SCHEDULE.test(text)) continue;
-    if (++parsed > MAX_WIPING_MODULES) break;
+    // past the cap, modules are still read for their database numbers, not parsed
+    if (scope === 'all' || parsed >= MAX_WIPING_MODULES || !MAY_WIPE.test(text) || !MAY_SCHEDULE.test(text)) continue;
+    parsed++;
     const module = loadModule(context, specifier);
     if (!module) continue;
     const found = moduleWipe(moduleContext(context, module));
@@ -126,7 +128,8 @@ function moduleWipe(context: AnyContext): WipeScope {
   const calls = fileIndexOf(context).calls;
   let scope: WipeScope;
   for (const call of calls) {
-    const wipe = KEYSPACE_WIPES[call.command];
+    // FLUSHDB / FLUSHALL take no argument but ASYNC / SYNC: a `flushAll(error)` is some other method
+    const wipe = call.args.every((arg) => typeof arg === 'string' && /^(?:a?sync)$/i.test(arg)) ? KEYSPACE_WIPES[call.command] : undefined;
     const deletion = wipe ? call.node : listedKeysDeletion(context, call, calls);
     // the function the wipe runs in: the listing's, for a DEL in a callback over its keys
     const fn = enclosingFunction(call.node);

@@ -11,6 +11,7 @@
  */
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
+import { matchesEveryKey } from '../../semantics/keyspace-wipes.js';
 import { lintApplication } from '../helpers/lint.js';
 
 const roots: string[] = [];
@@ -285,9 +286,18 @@ describe('keys bounded by a scheduled wipe of the keyspace (allowScheduledFlush)
     it('a loop over the listed keys that skips some', () => {
       expect(lint({ 'src/jobs.ts': SKIPPING_SWEEP })).toEqual(BOTH);
     });
+    it('a flushAll given another argument than ASYNC / SYNC (a queue rejecting its pending commands)', () => {
+      expect(lint({ 'src/jobs.ts': INTERVAL_FLUSHDB.replace('redis.flushdb()', 'redis.flushall(new Error("closing"))') })).toEqual(BOTH);
+      expect(lint({ 'src/jobs.ts': INTERVAL_FLUSHDB.replace('redis.flushdb()', "redis.flushdb('ASYNC')") })).toEqual([]);
+    });
     it('a KEYS * whose reply is not what the DEL deletes', () => {
       expect(lint({ 'src/jobs.ts': LISTED_NOT_DELETED })).toEqual(BOTH);
     });
+  });
+
+  it('a KEYS pattern of stars only matches every key', () => {
+    expect(['*', '**'].map(matchesEveryKey)).toEqual([true, true]);
+    expect(['session:*', '*:lock', '', '?*'].map(matchesEveryKey)).toEqual([false, false, false, false]);
   });
 
   it('strict (allowScheduledFlush: false) reports the bounded keys', () => {
