@@ -23,7 +23,8 @@
  * - **a wipe** (`semantics/keyspace-wipes.ts`): FLUSHDB or FLUSHALL through a client, with no
  *   argument but ASYNC / SYNC (a queue's `flushAll(error)` is another method); or KEYS with a
  *   pattern matching every key (`'*'`), whose reply (`const keys = await redis.keys('*')`, or the
- *   loop `for (const key of await redis.keys('*'))`) the same function hands to a DEL / UNLINK
+ *   loop `for (const key of await redis.keys('*'))`) the same function hands to a DEL / UNLINK /
+ *   GETDEL (the `delete` effect of `semantics/commands.ts`)
  *   whole (`del(...keys)`, `del(keys)`) or key by key (`for (const key of keys) del(key)`,
  *   `keys.forEach((key) => pipeline.del(key))`); never through an ioredis client with a `keyPrefix`
  *   (it prefixes the DEL's keys, not the KEYS pattern: nothing is deleted). SCAN is not read;
@@ -54,6 +55,7 @@
  */
 import { isAbsolute, relative } from 'node:path';
 import type { TSESTree } from '@typescript-eslint/utils';
+import { EFFECTS_THAT_DELETE_KEY } from '../semantics/commands.js';
 import { KEYSPACE_WIPES, matchesEveryKey } from '../semantics/keyspace-wipes.js';
 import { fileIndexOf } from './file-index.js';
 import { loadModule, moduleContext, readModule, specifierOf } from './modules.js';
@@ -142,7 +144,7 @@ function moduleWipe(context: AnyContext): WipeScope {
 }
 
 /**
- * The DEL / UNLINK of the keys `listing` returned, when it is a KEYS of every key (`'*'`) and the
+ * The DEL / UNLINK / GETDEL of the keys `listing` returned, when it is a KEYS of every key (`'*'`) and the
  * same function deletes its reply whole or each of its keys in a loop over it.
  */
 function listedKeysDeletion(context: AnyContext, listing: RedisCall, calls: readonly RedisCall[]): TSESTree.Node | undefined {
@@ -154,7 +156,7 @@ function listedKeysDeletion(context: AnyContext, listing: RedisCall, calls: read
   if (listed.size === 0) return undefined;
   return calls.find(
     (other) =>
-      (other.command === 'DEL' || other.command === 'UNLINK') &&
+      other.description.keys.some((action) => EFFECTS_THAT_DELETE_KEY.has(action.effect)) &&
       other.client.keyPrefix === undefined &&
       other.node.type === 'CallExpression' &&
       other.node.range[0] > listing.node.range[0] &&

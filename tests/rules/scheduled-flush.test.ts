@@ -250,8 +250,9 @@ describe('keys bounded by a scheduled wipe of the keyspace (allowScheduledFlush)
       expect(lint({ 'src/jobs.ts': SCHEDULE_JOB })).toEqual([]);
       expect(lint({ 'src/jobs.ts': NEST_CRON })).toEqual([]);
     });
-    it('a forEach over the listed keys queuing each DEL in a pipeline', () => {
+    it('a forEach over the listed keys queuing each DEL in a pipeline, and a GETDEL of each', () => {
       expect(lint({ 'src/jobs.ts': FOR_EACH_PIPELINE })).toEqual([]);
+      expect(lint({ 'src/jobs.ts': FOR_EACH_PIPELINE.replace('pipeline.del(key)', 'pipeline.getdel(key)') })).toEqual([]);
     });
   });
 
