@@ -131,7 +131,7 @@ function moduleWipe(context: AnyContext): WipeScope {
   let scope: WipeScope;
   for (const call of calls) {
     // FLUSHDB / FLUSHALL take no argument but ASYNC / SYNC: a `flushAll(error)` is some other method
-    const wipe = call.args.every((arg) => typeof arg === 'string' && /^(?:a?sync)$/i.test(arg)) ? KEYSPACE_WIPES[call.command] : undefined;
+    const wipe = Object.hasOwn(KEYSPACE_WIPES, call.command) && call.args.every((arg) => typeof arg === 'string' && /^(?:a?sync)$/i.test(arg)) ? KEYSPACE_WIPES[call.command] : undefined;
     const deletion = wipe ? call.node : listedKeysDeletion(context, call, calls);
     // the function the wipe runs in: the listing's, for a DEL in a callback over its keys
     const fn = enclosingFunction(call.node);
