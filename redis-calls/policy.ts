@@ -38,6 +38,10 @@
  *   client's scripting capability, or the catch of a script call, on a key the script is given:
  *   `redis-calls/script-fallback.ts`) does not run in production, where the script does: with
  *   `allowScriptFallbacks` (on in `recommended`) it is not reported.
+ * - a key of a package that **deletes every key on a recurring schedule** (a FLUSHALL, or a
+ *   FLUSHDB / a DEL of every key `KEYS '*'` lists on its only database, run by an Egg.js schedule,
+ *   `setInterval`, a cron library: `redis-calls/scheduled-flush.ts`) lives at most one period:
+ *   with `allowScheduledFlush` (on in `recommended`) it is not reported.
  * - a write in **code that never runs**: a method or function of an application whose name no
  *   other code of the application names (`redis-calls/uncalled.ts`): with `allowUncalledCode` (on
  *   in `recommended`) it is not reported; `strict` reports it and says so.
@@ -62,6 +66,7 @@ import { forwardingWrapper, passThroughWrapper } from './pass-through.js';
 import { overwrittenExport } from './module-methods.js';
 import { persistentAnnotation, persistentPattern, persistentReason } from './persistent.js';
 import { listedKeyShape } from './pattern-drains.js';
+import { flushedOnSchedule } from './scheduled-flush.js';
 import type { AnyContext } from './static.js';
 import { uncalledDeclaration } from './uncalled.js';
 import { userNamedKey, userNamedWrite } from './user-named-key.js';
@@ -110,6 +115,14 @@ export interface KeyPolicyOptions {
    * `false` in the `strict` config.
    */
   allowStorageBackends?: boolean;
+  /**
+   * Do not report a key of an application whose package deletes every key of the database on a
+   * recurring schedule (an Egg.js schedule, `setInterval`, node-cron, node-schedule, cron,
+   * `@Cron`: a FLUSHALL, or a FLUSHDB or DEL of every key `KEYS '*'` lists, on the only database
+   * the package names): no key outlives the period (`redis-calls/scheduled-flush.ts`). Default
+   * `true`; `false` in the `strict` config.
+   */
+  allowScheduledFlush?: boolean;
 }
 
 /** JSON schema properties of {@link KeyPolicyOptions}. */
@@ -149,6 +162,11 @@ export const KEY_POLICY_SCHEMA = {
     description:
       'Do not report a write of a storage backend the application can run on in place of a database: in a class implementing an interface of the code that another class implements in a module importing a database client (pg, mysql2, @prisma/client, mongodb, drizzle-orm, D1Database ...), a write in a method the interface declares (or a method only those call) of a key the class deletes in another such method, or of a key parameter of a shim forwarding to the backend. Not when the file gives the key a TTL anywhere. Also, with settings[\'redis-ttl\'].redisIsDatabase \'infer\', a per-entity record (HSET, HINCRBY, SADD, ZADD, SET without NX ... of user:<id>) of a package whose package.json names a Redis client and no other database, when no module of the package gives that key family a TTL and no word of the key says temporary. Default true; false in the strict config.',
   },
+  allowScheduledFlush: {
+    type: 'boolean',
+    description:
+      "Do not report a key of a package that deletes every key of the database on a recurring schedule: an Egg.js schedule with cron or interval, setInterval, node-cron's schedule, node-schedule's scheduleJob (not with a Date), cron's CronJob or a @Cron / @Interval method runs, unconditionally, a FLUSHALL, or a FLUSHDB or a DEL of every key KEYS '*' lists when the package names no database but 0. A wipe at start-up only, behind a flag, after a one-off setTimeout, or of one prefix does not count. Default true; false in the strict config.",
+  },
 } as const;
 
 /**
@@ -163,7 +181,7 @@ export function keyCallsOf(context: AnyContext, node: TSESTree.CallExpression, o
 }
 
 /** {@link KeyPolicyOptions} with every inferred exemption off. */
-const DECLARED_ONLY: KeyPolicyOptions = { allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false, allowOpaqueKeys: false, allowScriptFallbacks: false, allowUncalledCode: false, allowStorageBackends: false };
+const DECLARED_ONLY: KeyPolicyOptions = { allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false, allowOpaqueKeys: false, allowScriptFallbacks: false, allowUncalledCode: false, allowStorageBackends: false, allowScheduledFlush: false };
 
 /**
  * Whether the key at `keyNode` written by `call` is declared persistent: a `// redis-ttl persistent:`
@@ -182,7 +200,7 @@ export function declaredPersistent(context: AnyContext, call: RedisCall, keyNode
  * caller may leave out, a pass-through wrapper's key, a key the code's user names, an opaque key, a
  * write in code that never runs.
  */
-export type Exemption = 'persistent' | 'constant' | 'optional-ttl' | 'pass-through' | 'user-named' | 'opaque' | 'script-fallback' | 'uncalled' | 'storage-backend';
+export type Exemption = 'persistent' | 'constant' | 'optional-ttl' | 'pass-through' | 'user-named' | 'opaque' | 'script-fallback' | 'uncalled' | 'storage-backend' | 'flushed';
 
 /**
  * Whether a command that removes the TTL of the key at `keyNode` (PERSIST, GETEX ... PERSIST,
@@ -231,6 +249,8 @@ export function exemption(context: AnyContext, call: RedisCall, keyNode: TSESTre
   // an XADD to one stream nothing trims is one key, but its entries pile up (untrimmed-stream.ts)
   if (options.allowConstantKeys !== false && unexpiredBoundedKey(context, keyNode, call) && !untrimmedStreamAppend(context, call, keyNode)) return 'constant';
   if (options.allowOptionalTtl !== false && inNoTtlArm(context, call, keyNode)) return 'optional-ttl';
+  // every key of a package that wipes its database on a recurring schedule (scheduled-flush.ts)
+  if (options.allowScheduledFlush !== false && flushedOnSchedule(context)) return 'flushed';
   if (options.allowPassThrough !== false) {
     // judged at its callers, when some caller can be (else the leak would be reported nowhere)
     const wrapper = passThroughWrapper(context, call, keyNode);

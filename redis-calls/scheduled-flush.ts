@@ -1,0 +1,353 @@
+/**
+ * Keys bounded by a **scheduled wipe of the whole keyspace**: the application runs, on a recurring
+ * schedule, a FLUSHDB / FLUSHALL, or a DEL of every key a `KEYS '*'` listing returned, on the
+ * database its writes go to; so no key outlives the schedule's period, whatever its TTL.
+ *
+ * ```js
+ * // app/schedule/init.js (Egg.js): at start and every midnight
+ * class Init extends Subscription {
+ *   static get schedule() { return { cron: '0 0 0 * * *', immediate: true, type: 'worker' }; }
+ *   async subscribe() {
+ *     const keys = await this.app.redis.keys('*');
+ *     for (const key of keys) await this.app.redis.del(key);
+ *   }
+ * }
+ * // app/controller/home.js
+ * await app.redis.set(token, JSON.stringify(user)); // not reported by `recommended`
+ * ```
+ *
+ * What counts, in any module of the linted file's package (`project.ts`: its nearest
+ * `package.json`; tests and `scripts/` left out: a test's cleanup and an operator's script run by
+ * hand are no schedule):
+ *
+ * - **a wipe** (`semantics/keyspace-wipes.ts`): FLUSHDB or FLUSHALL through a client, with no
+ *   argument but ASYNC / SYNC (a queue's `flushAll(error)` is another method); or KEYS with a
+ *   pattern matching every key (`'*'`), whose reply (`const keys = await redis.keys('*')`, or the
+ *   loop `for (const key of await redis.keys('*'))`) the same function hands to a DEL / UNLINK /
+ *   GETDEL (the `delete` effect of `semantics/commands.ts`)
+ *   whole (`del(...keys)`, `del(keys)`) or key by key (`for (const key of keys) del(key)`,
+ *   `keys.forEach((key) => pipeline.del(key))`); never through an ioredis client with a `keyPrefix`
+ *   (it prefixes the DEL's keys, not the KEYS pattern: nothing is deleted). SCAN is not read;
+ * - **unconditional** in its function: no `if`, `?:`, `&&` / `||`, `switch` or `catch` between the
+ *   function and the wipe (a test of the listing itself, `if (keys.length)`, aside), and no
+ *   `return` / `throw` / `continue` / `break` before it (`if (!config.flush) return;`: a wipe behind
+ *   a flag; `if (key === KEEP) continue;`: a sweep of some keys);
+ * - **on a recurring schedule**: the function is
+ *   - the `subscribe()` of an Egg.js schedule class whose static `schedule` has a `cron` or an
+ *     `interval` (and no `disable` other than `false`), or the `task` of an Egg.js schedule object
+ *     (`{ schedule: { interval: '1d' }, async task(ctx) {...} }`);
+ *   - a method decorated `@Cron(...)` or `@Interval(...)` (`@nestjs/schedule`);
+ *   - the callback of `setInterval(fn, ms)`, node-cron's `cron.schedule(expression, fn)`,
+ *     node-schedule's `scheduleJob([name,] rule, fn)` with a rule that is no `new Date(...)` (a
+ *     date runs once), the cron package's `new CronJob(expression, fn)`, `CronJob.from({ onTick })`
+ *     or `new CronJob({ onTick })`, itself registered unconditionally;
+ *   - or a function of the same module such a function calls unconditionally by name
+ *     (`setInterval(() => this.reset(), DAY)`, `setInterval(reset, DAY)`), two calls deep at most;
+ * - **on the database of the writes**: FLUSHALL deletes every database; FLUSHDB and KEYS only the
+ *   selected one, so they count when the package names no database but 0 (no `select(n)`, no
+ *   `db:` / `database:` option and no `redis://host/n` URL with another number): a client on
+ *   another database keeps its keys.
+ *
+ * Never: a wipe at start-up only (a long-running process keeps its keys until the next deploy), in
+ * a route handler or a CLI, behind a flag, after a one-off `setTimeout`, or a wipe of one prefix
+ * (`KEYS 'session:*'`: `pattern-drains.ts` reads the drains of a key family). BullMQ repeatable
+ * jobs are not read.
+ */
+import { isAbsolute, relative } from 'node:path';
+import type { TSESTree } from '@typescript-eslint/utils';
+import { EFFECTS_THAT_DELETE_KEY } from '../semantics/commands.js';
+import { KEYSPACE_WIPES, matchesEveryKey } from '../semantics/keyspace-wipes.js';
+import { fileIndexOf } from './file-index.js';
+import { loadModule, moduleContext, readModule, specifierOf } from './modules.js';
+import type { RedisCall } from './normalize.js';
+import { LISTING_TTL_MS, packageFiles, packageOf } from './project.js';
+import { enclosingFunction, findVariable, pick, propertyName, staticValue, unwrap, walkParsed, type AnyContext } from './static.js';
+import { testOnlyModule } from './test-paths.js';
+
+/** What the scheduled wipes of a package delete: every database, the selected one, or nothing. */
+type WipeScope = 'all' | 'database' | undefined;
+
+/** Text a module must hold to be parsed: a wipe and a scheduler. */
+const MAY_WIPE = /flush(?:db|all)|\bkeys\b/i;
+const MAY_SCHEDULE = /setInterval|\bschedule|CronJob|@(?:Cron|Interval)\b/;
+/** Modules of one package parsed for wipes, at most. */
+const MAX_WIPING_MODULES = 100;
+/** An operator's script, run by hand. */
+const SCRIPT_PATH = /(?:^|[\\/])scripts?[\\/]/;
+/** Database numbers a package names: `select(2)`, `db: 1`, `database: 3`, `redis://host:6379/4`. */
+const DATABASE_NUMBER = /\bselect\(\s*(\d+)\s*[,)]|\b(?:db|database)\s*:\s*(\d+)|\brediss?:\/\/[^\s'"`/]*\/(\d+)\b/gi;
+/** Statements that may end a run, or a turn of the loop over the keys, before the wipe. */
+const EXITS: ReadonlySet<string> = new Set(['ReturnStatement', 'ThrowStatement', 'ContinueStatement', 'BreakStatement']);
+/** How deep a function is followed to the scheduled function calling it. */
+const MAX_CALL_DEPTH = 2;
+
+const scopes = new Map<string, { at: number; scope: WipeScope; otherDatabase: boolean }>();
+
+/**
+ * Whether every key the linted file writes is deleted by a scheduled wipe of the whole keyspace of
+ * its database (see the module comment): its package runs a FLUSHALL on a recurring schedule, or a
+ * FLUSHDB / a DEL of every key `KEYS '*'` lists while naming no database but 0.
+ */
+export function flushedOnSchedule(context: AnyContext): boolean {
+  const file = context.physicalFilename ?? context.filename;
+  if (!file || !isAbsolute(file)) return false;
+  const root = packageOf(file)?.root;
+  if (root === undefined) return false;
+  const now = Date.now();
+  let cached = scopes.get(root);
+  if (!cached || now - cached.at >= LISTING_TTL_MS) {
+    cached = { at: now, ...readPackage(context, file, root) };
+    scopes.set(root, cached);
+  }
+  return cached.scope === 'all' || (cached.scope === 'database' && !cached.otherDatabase);
+}
+
+function readPackage(context: AnyContext, file: string, root: string): { scope: WipeScope; otherDatabase: boolean } {
+  const files = packageFiles(root);
+  if (files === undefined) return { scope: undefined, otherDatabase: true };
+  let scope: WipeScope;
+  let otherDatabase = false;
+  let parsed = 0;
+  for (const path of files) {
+    if (testOnlyModule(root, path) || SCRIPT_PATH.test(relative(root, path))) continue;
+    const specifier = specifierOf(file, path);
+    const text = readModule(file, specifier)?.entry.text;
+    if (text === undefined) continue;
+    for (const match of text.matchAll(DATABASE_NUMBER)) if (Number(match[1] ?? match[2] ?? match[3]) !== 0) otherDatabase = true;
+    // past the cap, modules are still read for their database numbers, not parsed
+    if (scope === 'all' || parsed >= MAX_WIPING_MODULES || !MAY_WIPE.test(text) || !MAY_SCHEDULE.test(text)) continue;
+    parsed++;
+    const module = loadModule(context, specifier);
+    if (!module) continue;
+    const found = moduleWipe(moduleContext(context, module));
+    if (found === 'all' || (found === 'database' && scope === undefined)) scope = found;
+  }
+  return { scope, otherDatabase };
+}
+
+/** The widest scheduled wipe of a module's code. */
+function moduleWipe(context: AnyContext): WipeScope {
+  const calls = fileIndexOf(context).calls;
+  let scope: WipeScope;
+  for (const call of calls) {
+    // FLUSHDB / FLUSHALL take no argument but ASYNC / SYNC: a `flushAll(error)` is some other method
+    const wipe = Object.hasOwn(KEYSPACE_WIPES, call.command) && call.args.every((arg) => typeof arg === 'string' && /^(?:a?sync)$/i.test(arg)) ? KEYSPACE_WIPES[call.command] : undefined;
+    const deletion = wipe ? call.node : listedKeysDeletion(context, call, calls);
+    // the function the wipe runs in: the listing's, for a DEL in a callback over its keys
+    const fn = enclosingFunction(call.node);
+    if (!deletion || !fn || !unconditional(call.node, fn) || !unconditional(deletion, fn)) continue;
+    if (!scheduled(context, fn, 0)) continue;
+    if ((wipe ?? 'database') === 'all') return 'all';
+    scope = 'database';
+  }
+  return scope;
+}
+
+/**
+ * The DEL / UNLINK / GETDEL of the keys `listing` returned, when it is a KEYS of every key (`'*'`) and the
+ * same function deletes its reply whole or each of its keys in a loop over it.
+ */
+function listedKeysDeletion(context: AnyContext, listing: RedisCall, calls: readonly RedisCall[]): TSESTree.Node | undefined {
+  if (listing.command !== 'KEYS' || listing.client.keyPrefix !== undefined || listing.node.type !== 'CallExpression') return undefined;
+  const pattern = listing.argNodes[0] ? staticValue(context, listing.argNodes[0]) : undefined;
+  if (typeof pattern !== 'string' || !matchesEveryKey(pattern)) return undefined;
+  const fn = enclosingFunction(listing.node);
+  const listed = listedNames(context, listing.node);
+  if (listed.size === 0) return undefined;
+  return calls.find(
+    (other) =>
+      other.description.keys.some((action) => EFFECTS_THAT_DELETE_KEY.has(action.effect)) &&
+      other.client.keyPrefix === undefined &&
+      other.node.type === 'CallExpression' &&
+      other.node.range[0] > listing.node.range[0] &&
+      withinFunction(other.node, fn) &&
+      other.node.arguments.some((arg) => {
+        const bare = unwrap(arg.type === 'SpreadElement' ? arg.argument : arg);
+        return bare.type === 'Identifier' && listed.has(findVariable(context, bare)?.name ?? '');
+      }),
+  )?.node;
+}
+
+/**
+ * The names the keys of a listing go by: the variable holding its reply (`const keys = await
+ * redis.keys('*')`), and the loop variables of its elements (`for (const key of keys)`, `for (const
+ * key of await redis.keys('*'))`, `keys.forEach((key) => ...)`).
+ */
+function listedNames(context: AnyContext, listing: TSESTree.CallExpression): Set<string> {
+  const names = new Set<string>();
+  let reply: TSESTree.Node = listing;
+  while (reply.parent && (reply.parent.type === 'AwaitExpression' || reply.parent.type === 'TSAsExpression')) reply = reply.parent;
+  const holder = reply.parent;
+  if (holder?.type === 'VariableDeclarator' && holder.init === reply && holder.id.type === 'Identifier') {
+    names.add(holder.id.name);
+    const variable = findVariable(context, holder.id);
+    for (const ref of variable?.references ?? []) {
+      const use = ref.identifier as TSESTree.Node;
+      const parent = use.parent;
+      if (parent?.type === 'ForOfStatement' && parent.right === use) addLoopVariable(parent, names);
+      if (parent?.type === 'MemberExpression' && parent.object === use && ['forEach', 'map'].includes(propertyName(parent.property, parent.computed) ?? '')) {
+        const callback = parent.parent?.type === 'CallExpression' ? parent.parent.arguments[0] : undefined;
+        const param = callback && (callback.type === 'ArrowFunctionExpression' || callback.type === 'FunctionExpression') ? callback.params[0] : undefined;
+        if (param?.type === 'Identifier') names.add(param.name);
+      }
+    }
+  } else if (holder?.type === 'ForOfStatement' && holder.right === reply) {
+    addLoopVariable(holder, names);
+  }
+  return names;
+}
+
+function addLoopVariable(loop: TSESTree.ForOfStatement, names: Set<string>): void {
+  const left = loop.left;
+  if (left.type === 'VariableDeclaration' && left.declarations[0]?.id.type === 'Identifier') names.add(left.declarations[0].id.name);
+  else if (left.type === 'Identifier') names.add(left.name);
+}
+
+/** Whether `node` is in `fn`'s own code, or in a callback of it (`keys.forEach((key) => del(key))`). */
+function withinFunction(node: TSESTree.Node, fn: TSESTree.Node | undefined): boolean {
+  if (!fn) return enclosingFunction(node) === undefined;
+  return fn.range[0] <= node.range[0] && node.range[1] <= fn.range[1];
+}
+
+/**
+ * Whether `node` runs on every run of `fn`: no branch between them (an `if` testing nothing but a
+ * listing's length aside: `if (keys.length) del(...keys)`), and no `return`, `throw`, `continue`
+ * or `break` before it.
+ */
+function unconditional(node: TSESTree.Node, fn: TSESTree.Node | undefined): boolean {
+  for (let child = node, parent = node.parent; parent && parent !== fn; child = parent, parent = parent.parent) {
+    if (parent.type === 'IfStatement' && parent.test !== child && !testsLength(parent.test)) return false;
+    if (parent.type === 'ConditionalExpression' && parent.test !== child) return false;
+    if (parent.type === 'LogicalExpression' && parent.right === child) return false;
+    if (parent.type === 'SwitchCase' || parent.type === 'CatchClause') return false;
+  }
+  if (!fn || !('body' in fn) || !fn.body) return true;
+  return !walkParsed(
+    fn.body as TSESTree.Node,
+    (inner) => (EXITS.has(inner.type) && inner.range[0] < node.range[0] ? 'stop' : undefined),
+    { skipFunctions: true },
+  );
+}
+
+/** A test of a listing's length: `keys.length`, `keys.length > 0`, `keys.length !== 0`. */
+function testsLength(test: TSESTree.Node): boolean {
+  const bare = test.type === 'BinaryExpression' ? test.left : test;
+  return bare.type === 'MemberExpression' && propertyName(bare.property, bare.computed) === 'length' && bare.object.type === 'Identifier';
+}
+
+/** Whether the function `fn` runs on a recurring schedule (see the module comment). */
+function scheduled(context: AnyContext, fn: TSESTree.Node, depth: number): boolean {
+  const parent = fn.parent;
+  if (parent?.type === 'MethodDefinition' || parent?.type === 'Property') {
+    const name = propertyName(parent.key, parent.computed);
+    if (parent.type === 'MethodDefinition' && recurringDecorator(parent)) return true;
+    if (name === 'subscribe' && parent.type === 'MethodDefinition' && parent.parent.type === 'ClassBody' && eggClassSchedule(parent.parent)) return true;
+    if (name === 'task' && parent.type === 'Property' && parent.parent.type === 'ObjectExpression') {
+      const schedule = pick(parent.parent, 'schedule');
+      if (schedule && recurringEggSchedule(schedule)) return true;
+    }
+  }
+  if (parent?.type === 'CallExpression' || parent?.type === 'NewExpression' || parent?.type === 'Property') {
+    const registration = schedulerRegistration(parent, fn);
+    if (registration) return unconditional(registration, enclosingFunction(registration));
+  }
+  if (depth >= MAX_CALL_DEPTH) return false;
+  const name = functionName(fn);
+  if (name === undefined) return false;
+  let program: TSESTree.Node = fn;
+  while (program.parent) program = program.parent;
+  // a scheduler handed the function by name (`setInterval(reset, ms)`, `setInterval(this.reset.bind(this), ms)`)
+  // or a scheduled function calling it (`setInterval(() => this.reset(), ms)`)
+  return walkParsed(program, (node) => {
+    if (node.type !== 'CallExpression' && node.type !== 'NewExpression') return undefined;
+    for (const arg of node.arguments) {
+      if (namesFunction(arg, name) && schedulerRegistration(node, arg) && unconditional(node, enclosingFunction(node))) return 'stop';
+    }
+    if (node.type !== 'CallExpression' || !namesFunction(node.callee, name)) return undefined;
+    const caller = enclosingFunction(node);
+    return caller && caller !== fn && unconditional(node, caller) && scheduled(context, caller, depth + 1) ? 'stop' : undefined;
+  });
+}
+
+/** The name a function is called by: its declaration's, its method's or property's, the `const` holding it. */
+function functionName(fn: TSESTree.Node): string | undefined {
+  if (fn.type === 'FunctionDeclaration') return fn.id?.name;
+  const parent = fn.parent;
+  if (parent?.type === 'MethodDefinition' || parent?.type === 'Property' || parent?.type === 'PropertyDefinition') return propertyName(parent.key, parent.computed);
+  if (parent?.type === 'VariableDeclarator' && parent.id.type === 'Identifier') return parent.id.name;
+  return undefined;
+}
+
+/** `name`, `this.name`, `obj.name`, or any of them `.bind(...)`. */
+function namesFunction(node: TSESTree.Node, name: string): boolean {
+  const bare = unwrap(node);
+  if (bare.type === 'Identifier') return bare.name === name;
+  if (bare.type === 'MemberExpression') return propertyName(bare.property, bare.computed) === name;
+  if (bare.type === 'CallExpression' && bare.callee.type === 'MemberExpression' && propertyName(bare.callee.property, bare.callee.computed) === 'bind') return namesFunction(bare.callee.object, name);
+  return false;
+}
+
+/**
+ * The call registering `handler` with a recurring scheduler, when `site` is one: `setInterval(handler,
+ * ms)`, `cron.schedule(expression, handler)`, `scheduleJob([name,] rule, handler)` (no `new Date`
+ * rule), `new CronJob(expression, handler)`, or the `onTick` of `CronJob.from({...})` /
+ * `new CronJob({...})` (`site` then the property).
+ */
+function schedulerRegistration(site: TSESTree.Node, handler: TSESTree.Node): TSESTree.Node | undefined {
+  if (site.type === 'Property') {
+    if (propertyName(site.key, site.computed) !== 'onTick' || site.value !== handler) return undefined;
+    const call = site.parent.type === 'ObjectExpression' ? site.parent.parent : undefined;
+    return call && (call.type === 'CallExpression' || call.type === 'NewExpression') && /^(?:CronJob|from)$/.test(calleeName(call.callee) ?? '') ? call : undefined;
+  }
+  if (site.type !== 'CallExpression' && site.type !== 'NewExpression') return undefined;
+  const args = site.arguments;
+  const index = args.indexOf(handler as TSESTree.CallExpressionArgument);
+  const name = calleeName(site.callee);
+  if (index < 0 || name === undefined) return undefined;
+  if (name === 'setInterval') return index === 0 ? site : undefined;
+  if (name === 'CronJob') return site.type === 'NewExpression' && index === 1 ? site : undefined;
+  if (name === 'schedule' && site.callee.type === 'MemberExpression') return index === 1 && recurringRule(args[0]) ? site : undefined;
+  if (name === 'scheduleJob') return index === args.length - 1 && index > 0 && recurringRule(args[index - 1]) ? site : undefined;
+  return undefined;
+}
+
+/** A scheduler's rule that recurs: anything but a `Date` (node-schedule runs a job given a date once). */
+function recurringRule(rule: TSESTree.Node | undefined): boolean {
+  if (!rule || rule.type === 'SpreadElement') return false;
+  const bare = unwrap(rule);
+  return !(bare.type === 'NewExpression' && calleeName(bare.callee) === 'Date');
+}
+
+function calleeName(callee: TSESTree.Node): string | undefined {
+  if (callee.type === 'Identifier') return callee.name;
+  if (callee.type === 'MemberExpression') return propertyName(callee.property, callee.computed);
+  return undefined;
+}
+
+/** `@Cron(...)` or `@Interval(...)` (`@nestjs/schedule`) on a method. */
+function recurringDecorator(method: TSESTree.MethodDefinition): boolean {
+  return (method.decorators ?? []).some((decorator) => {
+    const expression = decorator.expression;
+    return expression.type === 'CallExpression' && /^(?:Cron|Interval)$/.test(calleeName(expression.callee) ?? '');
+  });
+}
+
+/** The static `schedule` of an Egg.js schedule class (`static get schedule() { return {...}; }` or `static schedule = {...}`), when it recurs. */
+function eggClassSchedule(body: TSESTree.ClassBody): boolean {
+  return body.body.some((member) => {
+    if (!('static' in member) || !member.static || !('key' in member) || propertyName(member.key, member.computed) !== 'schedule') return false;
+    if (member.type === 'PropertyDefinition') return member.value !== null && recurringEggSchedule(member.value);
+    if (member.type !== 'MethodDefinition' || member.kind !== 'get') return false;
+    const returned = member.value.body?.body.find((statement) => statement.type === 'ReturnStatement');
+    return returned?.type === 'ReturnStatement' && returned.argument !== null && recurringEggSchedule(returned.argument);
+  });
+}
+
+/** An Egg.js `schedule` object that recurs: a `cron` or an `interval`, and no `disable` but `false`. */
+function recurringEggSchedule(node: TSESTree.Node): boolean {
+  const bare = unwrap(node);
+  if (bare.type !== 'ObjectExpression') return false;
+  const disable = pick(bare, 'disable');
+  if (disable && !(disable.type === 'Literal' && disable.value === false)) return false;
+  return pick(bare, 'cron') !== undefined || pick(bare, 'interval') !== undefined;
+}
