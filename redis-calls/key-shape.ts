@@ -62,6 +62,7 @@ import { concatenatedOperands, isNodeUtilFormat, isSprintf, nodeFormatSegments, 
 import { exportedValue, findExport, importedBinding, moduleContext, namespaceModule, type ImportedModule } from './modules.js';
 import { BUILD_ID_NAME } from './names.js';
 import { isToStringCall } from './finite-members.js';
+import { declaredMemberLiterals } from './declared-member-literals.js';
 import { isModuleConfigMember, literalReturnsOf } from './process-fixed.js';
 import { isStoredRecordListing } from './stored-records.js';
 import { ownMethodCalls } from './own-method-calls.js';
@@ -620,6 +621,9 @@ function memberShape(context: AnyContext, node: TSESTree.MemberExpression, bindi
   const cls = def ? classOf(variable!, def) : undefined;
   if (cls) return staticMemberShape(context, cls, name, depth);
   if (def?.type === 'Parameter' && def.name.type === AST_NODE_TYPES.Identifier) {
+    // scope.dataset of `scope: Scope` whose `dataset: 'a' | 'b'`: each value, whatever is passed (declared-member-literals.ts)
+    const declared = declaredMemberLiterals(context, def.name, name);
+    if (declared) return declared.length === 1 ? literal(declared[0]!) : { ...FINITE_PART, ...alternativesOf(declared) };
     // options.keyPrefix of a fixed argument (a constructor's, bound while a member's values are
     // read), or of a factory's options: configuration, one value per instance
     const bound = bindings.get(def.name);
@@ -952,7 +956,7 @@ function callShape(context: AnyContext, node: TSESTree.CallExpression, bindings:
     return { text: opaque.text, via: [...declaration, ...opaque.via], fixed: opaque.fixed };
   }
   const via = builder.own ? shapes.flatMap((s) => s.via) : node.arguments.flatMap((a) => (a.type === AST_NODE_TYPES.SpreadElement ? [] : shapeOf(context, a, bindings, depth + 1).via));
-  return { text: first.text, via: [...declaration, ...via], fixed: shapes.every((p) => p.fixed) };
+  return { text: first.text, via: [...declaration, ...via], fixed: shapes.every((p) => p.fixed), ...(shapes.length === 1 ? carried(first) : {}) };
 }
 
 

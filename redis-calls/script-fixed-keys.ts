@@ -10,9 +10,11 @@
  * Every call must be known:
  *
  * - an `eval` (`evalRo`, `call('EVAL', ...)`, upstash `eval(script, keys, args)`) whose script is
- *   written at the call, or held by a `const` of this file that is not exported and that nothing
- *   reads but script calls whose `KEYS` can be read (a `const` passed to a function, put in an
- *   object or exported may be run elsewhere, with other keys);
+ *   written at the call, or held by a `const` of this file that nothing reads but script calls
+ *   whose `KEYS` can be read (a `const` passed to a function or put in an object may be run
+ *   elsewhere, with other keys), and that is not exported, or exported by a module of an
+ *   application no other module of which (tests left out) names it, re-exports it whole or takes
+ *   the module whole (`exportReadByNoModule`);
  * - a command `defineCommand` defines, in an application whose modules are read: its calls in the
  *   file and in the application's other modules (`defined-command-callers.ts`); a library's
  *   command is called by its users, with keys it cannot see.
@@ -29,12 +31,17 @@
  * modules, node-redis `defineScript`, upstash `createScript` and GLIDE `Script`, whose calls are
  * not bound here.
  */
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { definedCommandCallersElsewhere, inListedApplication } from './defined-command-callers.js';
 import { embeddedScriptsOf, type EmbeddedScript } from './lua.js';
 import { unexpiredBoundedKey } from './policy.js';
 import { scriptKeyUses } from './script-consumers.js';
 import { encloses, findVariable, unwrap, type AnyContext } from './static.js';
+import { importersOf } from './importers.js';
+import { TEST_PATH } from './test-paths.js';
+import { applicationRoot } from './uncalled.js';
 
 /** The key arguments of one call of a script, with the context of the module the call is in. */
 interface ScriptCall {
@@ -118,7 +125,8 @@ function holderOf(context: AnyContext, literal: TSESTree.Node) {
   if (!node || node.id.type !== AST_NODE_TYPES.Identifier || !node.init || !encloses(node.init, literal)) return undefined;
   const declaration = node.parent;
   if (declaration?.type !== AST_NODE_TYPES.VariableDeclaration || declaration.kind !== 'const') return undefined;
-  if (declaration.parent?.type === AST_NODE_TYPES.ExportNamedDeclaration) return undefined;
+  // exported: its calls elsewhere are unknown, unless no other module of the application reads it
+  if (declaration.parent?.type === AST_NODE_TYPES.ExportNamedDeclaration && !exportReadByNoModule(context, node.id.name)) return undefined;
   const variable = findVariable(context, node.id);
   return variable && variable.defs.length === 1 ? variable : undefined;
 }
@@ -133,4 +141,31 @@ function scriptCallOf(identifier: TSESTree.Node): TSESTree.CallExpression | unde
     parent = parent.parent;
   }
   return parent?.type === AST_NODE_TYPES.CallExpression && parent.arguments.includes(node as TSESTree.CallExpressionArgument) ? parent : undefined;
+}
+
+/**
+ * Whether the `const` the linted module exports as `name` is read by no other module: the module is
+ * part of an application (`uncalled.ts` applicationRoot: nobody outside imports it), and none of the
+ * modules of the package that import it (`importers.ts` importersOf; tests left out: a test reading
+ * the script's text runs no eval in production) writes the name, re-exports the whole module
+ * (`export * from`) or takes it whole (`import * as`, a bare `require`), through which the name could
+ * travel unwritten. Its calls are then this module's alone. An importer that cannot be read counts
+ * as one that reads it.
+ */
+function exportReadByNoModule(context: AnyContext, name: string): boolean {
+  const file = context.physicalFilename ?? context.filename;
+  const root = file ? applicationRoot(file) : undefined;
+  if (!file || root === undefined) return false;
+  const word = new RegExp(`(?<![\\w$])${name.replace(/[^\w$]/g, '\\$&')}(?![\\w$])`);
+  for (const importer of importersOf(file, root)) {
+    if (TEST_PATH.test(relative(root, importer))) continue;
+    let text: string;
+    try {
+      text = readFileSync(importer, 'utf8');
+    } catch {
+      return false;
+    }
+    if (word.test(text) || /\bexport\s*\*/.test(text) || /\bimport\s*\*/.test(text) || /(?<![\w$.])require\s*\(/.test(text)) return false;
+  }
+  return true;
 }

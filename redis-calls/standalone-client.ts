@@ -12,9 +12,13 @@
  *   client type of the client package (ioredis `Redis`, node-redis `RedisClientType`, GLIDE
  *   `GlideClient`; every member of a union), or an untyped class field built as one that no
  *   code of the class assigns again (`this.redis = new Redis.Cluster(nodes)`), or a `let` declared
- *   with such a type or only ever assigned a standalone client (or `null`); or the result of an
- *   accessor of the code's own (`getRedisClient()`, this file's or imported) declared to return
- *   such a type, or, undeclared, whose every returned value is one of the above;
+ *   with such a type or only ever assigned a standalone client (or `null`) by either reading
+ *   (`let redis: Awaited<ReturnType<typeof x.getClient>>; redis = await x.getClient()`); or the
+ *   result of an accessor of the code's own (`getRedisClient()`, this file's or imported, or a
+ *   method of an object literal of the code's own, written as a `const` or returned by a factory
+ *   of its own: `redisSingleton.getClient()` with `const redisSingleton = createRedisSingleton()`)
+ *   declared to return such a type, or, undeclared, whose every returned value is one of the
+ *   above; or `a ?? b` / `a || b` / `c ? a : b` whose every operand it may take is one;
  * - the project: an application (`redis-calls/project.ts`: nobody imports it, so nobody hands it
  *   a client it does not build) that is no workspace member (a sibling package could build the
  *   Cluster) and whose source files never mention a cluster (`redis-calls/cluster-free.ts`).
@@ -162,6 +166,9 @@ function standaloneOrigin(context: AnyContext, input: TSESTree.Node, depth: numb
     return name !== undefined && standaloneMember(context, node, name);
   }
   if (node.type === AST_NODE_TYPES.AwaitExpression) return standaloneOrigin(context, node.argument, depth);
+  // `redisClient ?? (await getClient())`, `cond ? a : b`: whichever value it takes is one of its operands
+  if (node.type === AST_NODE_TYPES.LogicalExpression && node.operator !== '&&') return standaloneOrigin(context, node.left, depth + 1) && standaloneOrigin(context, node.right, depth + 1);
+  if (node.type === AST_NODE_TYPES.ConditionalExpression) return standaloneOrigin(context, node.consequent, depth + 1) && standaloneOrigin(context, node.alternate, depth + 1);
   if (node.type !== AST_NODE_TYPES.Identifier) return buildsStandalone(context, node) || returnsStandalone(context, node, depth);
   const init = constInitializer(context, node);
   // (`const redis = require('./client')` is read below, as the module's export)
@@ -174,7 +181,7 @@ function standaloneOrigin(context: AnyContext, input: TSESTree.Node, depth: numb
   }
   // a `let` holding the connection a function builds on first use (`let client: RedisClientType | null = null`)
   if (variable && def?.type === 'Variable' && variable.defs.length === 1 && def.name.type === AST_NODE_TYPES.Identifier) {
-    if (standaloneVariable(context, variable)) return true;
+    if (standaloneVariable(context, variable, depth)) return true;
     if (def.name.typeAnnotation) return false;
   }
   // a client built in another module of the code: `import { redis } from './client'`,
@@ -187,7 +194,7 @@ function standaloneOrigin(context: AnyContext, input: TSESTree.Node, depth: numb
     if (exported !== undefined) return standaloneOrigin(moduleContext(context, named.module), exported, depth + 1);
     // `export let redisClient: ReturnType<typeof createClient>;` that `connectRedis()` assigns
     const exportedLet = exportedVariable(moduleContext(context, named.module), named.module.program, named.name);
-    return exportedLet !== undefined && standaloneVariable(moduleContext(context, named.module), exportedLet);
+    return exportedLet !== undefined && standaloneVariable(moduleContext(context, named.module), exportedLet, depth + 1);
   }
   const defaultModule = def?.type === 'ImportBinding' && def.node.type === AST_NODE_TYPES.ImportDefaultSpecifier && def.parent?.type === AST_NODE_TYPES.ImportDeclaration
     ? loadModule(context, def.parent.source.value, { packages: true })
@@ -203,12 +210,12 @@ function standaloneOrigin(context: AnyContext, input: TSESTree.Node, depth: numb
  * its declared type is one, or, not a `const`, every value its module gives it builds one (a
  * module's `let` is written only by that module: an importer's binding is read-only).
  */
-function standaloneVariable(context: AnyContext, variable: NonNullable<ReturnType<typeof findVariable>>): boolean {
+function standaloneVariable(context: AnyContext, variable: NonNullable<ReturnType<typeof findVariable>>, depth: number): boolean {
   const def = variable.defs[0];
   if (variable.defs.length !== 1 || def?.type !== 'Variable' || def.name.type !== AST_NODE_TYPES.Identifier) return false;
   const declared = def.name.typeAnnotation?.typeAnnotation;
   if (declared && declaresStandalone(context, declared)) return true;
-  return def.parent?.kind !== 'const' && everyWriteBuildsStandalone(context, variable);
+  return def.parent?.kind !== 'const' && everyWriteBuildsStandalone(context, variable, depth);
 }
 
 /**
@@ -244,10 +251,12 @@ function noClient(value: TSESTree.Node): boolean {
 }
 
 /**
- * Whether every value an untyped variable is given builds a standalone client, or is no client yet
- * (`let client = null; ... client = createClient(url)`), and one does build it.
+ * Whether every value a variable is given is a standalone client (built as one, or one by its
+ * origin: `redis = await getClient()` of an accessor declared to return one), or is no client yet
+ * (`let client = null; ... client = createClient(url)`), and one does give it a client. Its
+ * declared type then says nothing more (`let redis: Awaited<ReturnType<typeof getClient>>`).
  */
-function everyWriteBuildsStandalone(context: AnyContext, variable: NonNullable<ReturnType<typeof findVariable>>): boolean {
+function everyWriteBuildsStandalone(context: AnyContext, variable: NonNullable<ReturnType<typeof findVariable>>, depth: number): boolean {
   let builds = false;
   for (const reference of variable.references) {
     if (!reference.isWrite()) continue;
@@ -256,7 +265,7 @@ function everyWriteBuildsStandalone(context: AnyContext, variable: NonNullable<R
     const assignment = reference.identifier.parent;
     if (!value || (assignment?.type === AST_NODE_TYPES.AssignmentExpression && assignment.operator !== '=' && assignment.operator !== '??=' && assignment.operator !== '||=')) return false;
     if (noClient(value)) continue;
-    if (!buildsStandalone(context, value)) return false;
+    if (!buildsStandalone(context, value) && !standaloneOrigin(context, value, depth + 1)) return false;
     builds = true;
   }
   return builds;
@@ -280,6 +289,68 @@ function calledFunction(context: AnyContext, callee: TSESTree.Identifier): { fn:
   return isFunction(declared) ? { fn: declared, context: moduleContext(context, named.module) } : undefined;
 }
 
+/** Whether `node` is a function expression (arrow or `function`). */
+function isFunctionExpression(node: TSESTree.Node | undefined): node is TSESTree.ArrowFunctionExpression | TSESTree.FunctionExpression {
+  return node !== undefined && (node.type === AST_NODE_TYPES.ArrowFunctionExpression || node.type === AST_NODE_TYPES.FunctionExpression);
+}
+
+/**
+ * The object literals a value of the code's own is (`const redisSingleton = { getClient: ... }`,
+ * this file's or exported by the module it is imported from), or that the factory of the code's own
+ * it is the result of returns (`const redisSingleton = createRedisSingleton()` whose every return is
+ * an object literal), each with the context of its module. `undefined` when one is anything else.
+ */
+function objectLiterals(context: AnyContext, input: TSESTree.Node, depth: number): Array<{ object: TSESTree.ObjectExpression; context: AnyContext }> | undefined {
+  if (depth > MAX_DEPTH) return undefined;
+  const node = unwrap(input);
+  if (node.type === AST_NODE_TYPES.ObjectExpression) return [{ object: node, context }];
+  if (node.type === AST_NODE_TYPES.Identifier) {
+    const init = constInitializer(context, node);
+    if (init) return objectLiterals(context, init, depth + 1);
+    const named = importedBinding(context, node);
+    const bound = named ? moduleBinding(named.module, named.name) : undefined;
+    return bound ? objectLiterals(moduleContext(context, bound.module), bound.node, depth + 1) : undefined;
+  }
+  if (node.type !== AST_NODE_TYPES.CallExpression) return undefined;
+  const callee = unwrap(node.callee);
+  const factory = callee.type === AST_NODE_TYPES.Identifier ? calledFunction(context, callee) : undefined;
+  if (!factory?.fn.body) return undefined;
+  const returned: TSESTree.Node[] = [];
+  if (factory.fn.body.type !== AST_NODE_TYPES.BlockStatement) returned.push(factory.fn.body);
+  else {
+    walk(factory.context, factory.fn.body, (n) => {
+      if (n.type === AST_NODE_TYPES.ReturnStatement) returned.push(n.argument ?? n);
+      return undefined;
+    }, { skipFunctions: true });
+  }
+  const objects = returned.map((value) => unwrap(value));
+  return objects.length > 0 && objects.every((value) => value.type === AST_NODE_TYPES.ObjectExpression)
+    ? objects.map((object) => ({ object: object as TSESTree.ObjectExpression, context: factory.context }))
+    : undefined;
+}
+
+/**
+ * The functions a method call's callee names (`redisSingleton.getClient`): the property of that
+ * name of each object literal its receiver is ({@link objectLiterals}), when it is a function
+ * (`getClient: async (): Promise<Redis> => ...`, `getClient() {...}`). `undefined` when the
+ * receiver is not one of those, a spread could give the method, or a property is anything else.
+ */
+function calledMethods(context: AnyContext, callee: TSESTree.MemberExpression, depth: number): Array<{ fn: TSESTree.FunctionLike; context: AnyContext }> | undefined {
+  const name = propertyName(callee.property, callee.computed);
+  const objects = name === undefined ? undefined : objectLiterals(context, callee.object, depth + 1);
+  if (!objects) return undefined;
+  const out: Array<{ fn: TSESTree.FunctionLike; context: AnyContext }> = [];
+  for (const { object, context: at } of objects) {
+    if (object.properties.some((p) => p.type === AST_NODE_TYPES.SpreadElement)) return undefined;
+    // the last property of that name is the one the object keeps
+    const property = [...object.properties].reverse().find((p) => p.type === AST_NODE_TYPES.Property && propertyName(p.key, p.computed) === name);
+    const value = property?.type === AST_NODE_TYPES.Property && property.kind === 'init' ? unwrap(property.value) : undefined;
+    if (!isFunctionExpression(value)) return undefined;
+    out.push({ fn: value, context: at });
+  }
+  return out;
+}
+
 /** `Promise<T>` -> `T` (an async accessor's declared result), anything else as it is. */
 function awaitedType(type: TSESTree.TypeNode): TSESTree.TypeNode {
   if (type.type !== AST_NODE_TYPES.TSTypeReference || type.typeName.type !== AST_NODE_TYPES.Identifier || type.typeName.name !== 'Promise') return type;
@@ -296,10 +367,18 @@ function awaitedType(type: TSESTree.TypeNode): TSESTree.TypeNode {
 function returnsStandalone(context: AnyContext, call: TSESTree.Node, depth: number): boolean {
   if (call.type !== AST_NODE_TYPES.CallExpression || depth >= MAX_DEPTH) return false;
   const callee = unwrap(call.callee);
+  if (callee.type === AST_NODE_TYPES.MemberExpression) {
+    // `redisSingleton.getClient()`: a method of an object literal of the code's own
+    const methods = calledMethods(context, callee, depth);
+    return methods !== undefined && methods.length > 0 && methods.every((found) => functionReturnsStandalone(found, depth));
+  }
   if (callee.type !== AST_NODE_TYPES.Identifier) return false;
   const found = calledFunction(context, callee);
-  if (!found) return false;
-  const { fn, context: fnContext } = found;
+  return found !== undefined && functionReturnsStandalone(found, depth);
+}
+
+/** Whether a function of the code's own hands back a standalone client: its declared result is one, or, undeclared, every value it returns is one by its origin. */
+function functionReturnsStandalone({ fn, context: fnContext }: { fn: TSESTree.FunctionLike; context: AnyContext }, depth: number): boolean {
   const declared = fn.returnType?.typeAnnotation;
   if (declared) return declaresStandalone(fnContext, awaitedType(declared));
   if (!fn.body) return false;

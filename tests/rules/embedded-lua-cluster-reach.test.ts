@@ -3,7 +3,10 @@
  * script's client never talks to a Cluster (`redis-calls/standalone-client.ts`,
  * `redis-calls/cluster-free.ts`), known from the receiver's origin in another module (ESM
  * `export const redis = new Redis(url)`, `export default`, CommonJS `module.exports =` /
- * `exports.redis =`, an accessor `getRedisClient(): RedisClientType | null` it exports), or from the project: an application (`"private": true`) that is no
+ * `exports.redis =`, an accessor `getRedisClient(): RedisClientType | null` it exports, the method
+ * of an accessor object or of a factory-made one declared to return the standalone type, a
+ * parameter of that type defaulted with `?? (await redisSingleton.getClient())`, a `let` only
+ * assigned such clients), or from the project: an application (`"private": true`) that is no
  * workspace member and whose files never mention a cluster. The limits stay reported: a client
  * imported from a module that builds `new Redis.Cluster(...)`, a receiver of unknown origin in a
  * library (its users may hand it a Cluster client), in an application that builds a Cluster client
@@ -121,5 +124,39 @@ describe('a project that builds no Cluster client', () => {
     const root = project({ 'package.json': APPLICATION, [helperPath]: helper });
     const code = callback.replace(ARGV_KEY, `"redis.call('SET', KEYS[1], 1)"`);
     expect(lint(root, 'src/use.ts', code)).toEqual([['write-path-needs-ttl', 5, 29]]);
+  });
+});
+
+describe('an accessor object of the code own, and a client defaulted with ??', () => {
+  // a library (its users could hand it a Cluster client): only the receiver's origin decides
+  const singleton = `import Redis from 'ioredis';\nconst createSingleton = (options?: { host: string }) => {\n  let client: Redis | null = null;\n  return {\n    getClient: async (): Promise<Redis> => {\n      client ??= new Redis(options ?? {});\n      return client;\n    },\n  };\n};\nexport const redisSingleton = createSingleton();\nexport const queueRedis = {\n  getClient: async (): Promise<Redis> => new Redis(),\n};\n`;
+
+  it('`redisClient ?? (await redisSingleton.getClient())`: a parameter of the standalone type, or the method of a factory-made object declared to return one', () => {
+    const root = project({ 'package.json': LIBRARY, 'singleton.ts': singleton });
+    const code = `import type Redis from 'ioredis';\nimport { redisSingleton } from './singleton';\nexport async function run(redisClient?: Redis) {\n  const redis = redisClient ?? (await redisSingleton.getClient());\n  await redis.eval(${ARGV_KEY}, 0, 'k');\n}\n`;
+    expect(lint(root, 'use.ts', code)).toEqual([]);
+  });
+
+  it('a `let` of an opaque declared type every assignment of which is such a client', () => {
+    const root = project({ 'package.json': LIBRARY, 'singleton.ts': singleton });
+    const code = `import { queueRedis } from './singleton';\nexport async function run() {\n  let redis: Awaited<ReturnType<typeof queueRedis.getClient>>;\n  try {\n    redis = await queueRedis.getClient();\n  } catch (e) {\n    throw e;\n  }\n  await redis.eval(${ARGV_KEY}, 0, 'k');\n}\n`;
+    expect(lint(root, 'use.ts', code)).toEqual([]);
+  });
+
+  it('stays reported: an operand of unknown origin, a method that may hand back a Cluster client, a `let` one assignment of which may be one', () => {
+    const root = project({
+      'package.json': LIBRARY,
+      'singleton.ts': singleton,
+      'mixed.ts': `import Redis, { Cluster } from 'ioredis';\nexport const holder = {\n  getClient: async () => (process.env.CLUSTER ? new Cluster([]) : new Redis()),\n};\n`,
+    });
+    // a parameter of no declared type on the left of ??
+    const untyped = `import { redisSingleton } from './singleton';\nexport async function run(redisClient) {\n  const redis = redisClient ?? (await redisSingleton.getClient());\n  await redis.eval(${ARGV_KEY}, 0, 'k');\n}\n`;
+    expect(lint(root, 'use.ts', untyped)).toEqual([cluster(4, 21)]);
+    // an accessor whose result may be built as a Cluster client
+    const mixed = `import { holder } from './mixed';\nexport async function run() {\n  const redis = await holder.getClient();\n  await redis.eval(${ARGV_KEY}, 0, 'k');\n}\n`;
+    expect(lint(root, 'use2.ts', mixed)).toEqual([cluster(4, 21)]);
+    // a \`let\` one assignment of which may be a Cluster client
+    const reassigned = `import Redis, { Cluster } from 'ioredis';\nimport { queueRedis } from './singleton';\nexport async function run() {\n  let redis: Awaited<ReturnType<typeof queueRedis.getClient>> | Cluster = await queueRedis.getClient();\n  if (process.env.CLUSTER) redis = new Cluster([]);\n  await redis.eval(${ARGV_KEY}, 0, 'k');\n}\n`;
+    expect(lint(root, 'use4.ts', reassigned)).toEqual([cluster(6, 21)]);
   });
 });

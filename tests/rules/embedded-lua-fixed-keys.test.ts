@@ -7,7 +7,9 @@
  *
  * Near misses stay reported: a call passing a key with a run-time part (a template of an id, a
  * parameter, a builder called with a run-time argument, a `let` assigned again), a script whose
- * calls cannot all be found (its `const` exported or passed to a function), a key the script
+ * calls cannot all be found (its `const` passed to a function, or exported by a library or to a
+ * module of the application that names it, takes the module whole or re-exports it: an export only
+ * a test reads is no call), a key the script
  * builds itself (`KEYS[1] .. ':' .. ARGV[1]`), a key the script or the file gives a TTL somewhere
  * (a path missing it is a bug), a stream appended to without MAXLEN, a defined command outside an
  * application (its callers may be anywhere), and everything in `strict` (`allowConstantKeys: false`).
@@ -131,5 +133,35 @@ describe('a defined command of an application, by its calls in every module', ()
   it('a call in another module with a key of an id keeps the finding', () => {
     const perUser = "import { redis } from './client';\nexport const save = (id: string, v: string) => (redis as any).saveState(`state:${id}`, v);\n";
     expect(judge({ 'user.ts': perUser })).toEqual([SET]);
+  });
+});
+
+describe('an exported script const of an application, by the modules that import it', () => {
+  const roots: string[] = [];
+  afterAll(() => {
+    for (const root of roots) rmSync(root, { recursive: true, force: true });
+  });
+  /** A module exporting a script that SETs KEYS[1] (line 4, column 1) and its one eval, with a constant key. */
+  const ADMISSION =
+    "import Redis from 'ioredis';\nconst redis = new Redis();\nexport const ACQUIRE = `\nredis.call('SET', KEYS[1], ARGV[1])\n`;\nconst STATE_KEY = 'app:admission:state';\nexport const acquire = (v: string) => redis.eval(ACQUIRE, 1, STATE_KEY, v);\n";
+  const SET = ['embedded-lua', 'luaFinding', 4, 1];
+  const judge = (files: Record<string, string>, manifest?: string) =>
+    lintApplication(roots, { 'src/admission.ts': ADMISSION, ...files }, 'src/admission.ts', { 'embedded-lua': {} }, [], manifest);
+
+  it('imported only for its other exports, and read by a test: the module eval is the only call, not reported', () => {
+    const client = "import { acquire } from './admission';\nexport const run = () => acquire('x');\n";
+    const test = "import { ACQUIRE } from '../src/admission';\nexport const t = () => ACQUIRE.includes('SET');\n";
+    expect(judge({ 'src/client.ts': client, 'tests/admission.test.ts': test })).toEqual([]);
+  });
+
+  it('a module that imports the script, takes the module whole or re-exports it keeps the finding', () => {
+    const named = "import Redis from 'ioredis';\nimport { ACQUIRE } from './admission';\nexport const other = (id: string) => new Redis().eval(ACQUIRE, 1, `state:${id}`, 'v');\n";
+    expect(judge({ 'src/other.ts': named })).toEqual([SET]);
+    expect(judge({ 'src/all.ts': "import * as admission from './admission';\nexport const all = admission;\n" })).toEqual([SET]);
+    expect(judge({ 'src/index.ts': "export * from './admission';\n" })).toEqual([SET]);
+  });
+
+  it('a library: its users may import the script, reported', () => {
+    expect(judge({}, JSON.stringify({ name: 'lib', version: '1.0.0', main: 'src/admission.js' }))).toEqual([SET]);
   });
 });
