@@ -27,7 +27,9 @@
  * - in every other source file of the package (tests left out: `test-paths.ts`) that writes the
  *   name, it is written only as a method key of a class and as `this.name(...)` inside a class that
  *   declares a method of that name itself (a sibling service with a method of the same name calls
- *   its own); a file that does not parse counts as a caller.
+ *   its own); a file that does not parse counts as a caller;
+ * - anywhere, the key of an interface's or type literal's signature (`bump(user: string): void;`)
+ *   declares the name and calls nothing; a call through that interface is a call on another receiver.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { visitorKeys as typescriptVisitorKeys } from '@typescript-eslint/visitor-keys';
@@ -56,7 +58,24 @@ export function ownMethodCalls(context: AnyContext, fn: TSESTree.Node): readonly
   return found ?? undefined;
 }
 
-function collect(context: AnyContext, fn: TSESTree.Node): TSESTree.CallExpression[] | undefined {
+const classCallCache = new WeakMap<TSESTree.Node, readonly TSESTree.CallExpression[] | null>();
+
+/**
+ * The `this.name(...)` calls of the method whose function is `fn` when they are all of its calls
+ * (see the module comment), none at all included (`uncalled.ts`: a method whose only callers are
+ * methods nothing calls never runs either), else `undefined`.
+ * @param context the rule context of the file `fn` is written in
+ */
+export function ownClassCalls(context: AnyContext, fn: TSESTree.Node): readonly TSESTree.CallExpression[] | undefined {
+  let found = classCallCache.get(fn);
+  if (found === undefined) {
+    found = collect(context, fn, true) ?? null;
+    classCallCache.set(fn, found);
+  }
+  return found ?? undefined;
+}
+
+function collect(context: AnyContext, fn: TSESTree.Node, none = false): TSESTree.CallExpression[] | undefined {
   const method = fn.parent;
   if (fn.type !== AST_NODE_TYPES.FunctionExpression || method?.type !== AST_NODE_TYPES.MethodDefinition || method.value !== fn) return undefined;
   if (method.kind !== 'method' || method.static || method.computed || method.key.type !== AST_NODE_TYPES.Identifier) return undefined;
@@ -67,7 +86,7 @@ function collect(context: AnyContext, fn: TSESTree.Node): TSESTree.CallExpressio
   const root = file ? applicationRoot(file) : undefined;
   if (!file || root === undefined) return undefined;
   const calls: TSESTree.CallExpression[] = [];
-  if (!onlyOwnCallsBounded(context.sourceCode.ast, context.sourceCode.visitorKeys, name, cls, calls) || calls.length === 0) return undefined;
+  if (!onlyOwnCallsBounded(context.sourceCode.ast, context.sourceCode.visitorKeys, name, cls, calls) || (calls.length === 0 && !none)) return undefined;
   const files = packageFiles(root);
   if (!files) return undefined;
   const word = new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}(?![\\w$])`);
@@ -142,6 +161,11 @@ function onlyOwnCalls(program: TSESTree.Node, keys: Keys, name: string, target: 
         }
         break;
       }
+      case AST_NODE_TYPES.TSMethodSignature:
+      case AST_NODE_TYPES.TSPropertySignature:
+        // an interface's or type's signature of that name declares it, and calls nothing
+        if (!node.computed && propertyName(node.key, false) === name) return;
+        break;
       case AST_NODE_TYPES.MemberExpression:
         if (node.computed && target && self === target && unwrap(node.object).type === AST_NODE_TYPES.ThisExpression) ok = false;
         break;
