@@ -86,7 +86,8 @@ function collect(context: AnyContext, fn: TSESTree.Node, none = false): TSESTree
   const root = file ? applicationRoot(file) : undefined;
   if (!file || root === undefined) return undefined;
   const calls: TSESTree.CallExpression[] = [];
-  if (!onlyOwnCallsBounded(context.sourceCode.ast, context.sourceCode.visitorKeys, name, cls, calls) || (calls.length === 0 && !none)) return undefined;
+  // for ownClassCalls, a string of the method's own body (`Error in Cache.decrement()`) names it only while it runs
+  if (!onlyOwnCallsBounded(context.sourceCode.ast, context.sourceCode.visitorKeys, name, cls, calls, none ? fn : undefined) || (calls.length === 0 && !none)) return undefined;
   const files = packageFiles(root);
   if (!files) return undefined;
   const word = new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}(?![\\w$])`);
@@ -105,9 +106,9 @@ function collect(context: AnyContext, fn: TSESTree.Node, none = false): TSESTree
  * {@link onlyOwnCalls}, answering `false` (no reading) when the tree is nested too deep for its
  * recursive walk (a generated file, a long `+` chain): a lint never stops on a `RangeError`.
  */
-function onlyOwnCallsBounded(program: TSESTree.Node, keys: Keys, name: string, target: ClassNode | undefined, calls: TSESTree.CallExpression[]): boolean {
+function onlyOwnCallsBounded(program: TSESTree.Node, keys: Keys, name: string, target: ClassNode | undefined, calls: TSESTree.CallExpression[], own?: TSESTree.Node): boolean {
   try {
-    return onlyOwnCalls(program, keys, name, target, calls);
+    return onlyOwnCalls(program, keys, name, target, calls, own);
   } catch (error) {
     if (error instanceof RangeError) return false;
     throw error;
@@ -117,9 +118,11 @@ function onlyOwnCallsBounded(program: TSESTree.Node, keys: Keys, name: string, t
 /**
  * Whether `name` is written in `program` only as a method key and as `this.name(...)` in a class
  * declaring a method `name`; the calls made in `target` (the class of the method read) are added
- * to `calls`, and `this[expr]` in `target` answers `false`.
+ * to `calls`, and `this[expr]` in `target` answers `false`. Strings and templates inside `own` (the
+ * method's own function) are not read.
  */
-function onlyOwnCalls(program: TSESTree.Node, keys: Keys, name: string, target: ClassNode | undefined, calls: TSESTree.CallExpression[]): boolean {
+function onlyOwnCalls(program: TSESTree.Node, keys: Keys, name: string, target: ClassNode | undefined, calls: TSESTree.CallExpression[], own?: TSESTree.Node): boolean {
+  const inOwn = (node: TSESTree.Node) => own !== undefined && own.range[0] <= node.range[0] && node.range[1] <= own.range[1];
   let ok = true;
   let visited = 0;
   const visit = (node: TSESTree.Node, self: ClassNode | undefined): void => {
@@ -174,10 +177,10 @@ function onlyOwnCalls(program: TSESTree.Node, keys: Keys, name: string, target: 
         if (node.name === name) ok = false;
         return;
       case AST_NODE_TYPES.Literal:
-        if (typeof node.value === 'string' && hasWord(node.value, name)) ok = false;
+        if (typeof node.value === 'string' && hasWord(node.value, name) && !inOwn(node)) ok = false;
         return;
       case AST_NODE_TYPES.TemplateElement:
-        if (hasWord(node.value.raw, name)) ok = false;
+        if (hasWord(node.value.raw, name) && !inOwn(node)) ok = false;
         return;
       default:
         break;
