@@ -34,7 +34,8 @@
  *   computed, not decorated) of a top-level class that extends nothing but Node's `EventEmitter`
  *   ({@link emitterBase}, which calls no method by name; any other base class out of sight
  *   may call it: a Durable Object's `alarm`, BullMQ's `process`), has no decorator but
- *   `@Injectable()`, and implements only interfaces of the project (whose members its text names)
+ *   `@Injectable()` or a container's registration ({@link CONTAINER_DECORATORS}: TypeDI's
+ *   `@Service()`, tsyringe's and InversifyJS's `@injectable()`, imported from that container), and implements only interfaces of the project (whose members its text names)
  *   or lifecycle-hook interfaces named `On<Event>` (Nest's `OnModuleDestroy`); object-literal
  *   methods never count (handler maps are called by computed names);
  * - the linted file is one of the files its package lists (`project.ts` packageFiles), and its
@@ -51,7 +52,10 @@
  *   `webSocket*`, `toJSON`, `then`...: {@link CONVENTION_NAME});
  * - that name (as a word: calls, references, destructuring, a string naming it, a comment) occurs
  *   nowhere in its module outside the declaration itself; for a method, nowhere in the code (not
- *   the comments: {@link namedInCodeElsewhere}) of the other source files of the package (tests, mocks and fixtures left out: `test-paths.ts`
+ *   the comments: {@link namedInCodeElsewhere}) of the other source files of the package, unless
+ *   its only calls are its own class's `this.name(...)` in methods judged uncalled in turn
+ *   ({@link ownCallersUncalled}: `updateUserStats` called only from a `warmupCache` nothing calls)
+ *   (tests, mocks and fixtures left out: `test-paths.ts`
  *   testOnlyModule, a test path no module off test paths imports; its instance may reach code
  *   that never imports its class); for an exported
  *   function, nowhere in the modules importing its module, directly or through barrels, outside
@@ -67,7 +71,8 @@
  * - for a method, no instance of its class is handed to a library ({@link instanceEscapes}:
  *   `rateLimit({ store: new RedisStore() })`), which calls it by its interface's names; a
  *   singleton of its own module (`export const limiter = new Limiter()`) leaves it only when
- *   written bare there or named by its importers;
+ *   written bare there or named by its importers; stored by another class in a field of its own
+ *   name (`this.limiter = limiter`), it stays in the code, its uses as `this.limiter` read as any;
  * - a method or an exported function counts only when some module of the package imports its
  *   module (`importers.ts` importersOf): a module nobody imports may be an entry point (a
  *   serverless handler, a worker started by a script, a Next.js route) whose exports a framework

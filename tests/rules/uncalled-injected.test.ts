@@ -170,7 +170,7 @@ describe('a method only methods of its own class nothing calls call', () => {
     expect(lint(dir, 'src/stats.ts')).toEqual([[14, 22, 'noExpiry']]);
   });
 
-  it('stays reported when its caller runs, another module calls it, or its caller calls itself', () => {
+  it('stays reported when its caller runs, another module or a string names it, or its callers call each other', () => {
     const called = project({ 'package.json': APP, 'src/stats.ts': cache(), 'src/main.ts': STATS_MAIN + "stats.warm(['a']);\n" });
     expect(lint(called, 'src/stats.ts')).toEqual([[8, 22, 'noExpiry'], [14, 22, 'noExpiry']]);
     const outside = project({ 'package.json': APP, 'src/stats.ts': cache(), 'src/main.ts': STATS_MAIN, 'src/job.ts': "import { stats } from './main';\nexport const run = (s: any) => s.bump('a');\n" });
@@ -178,6 +178,13 @@ describe('a method only methods of its own class nothing calls call', () => {
     // a string outside its own body may name it for a call by a computed name
     const named = project({ 'package.json': APP, 'src/stats.ts': cache(), 'src/main.ts': STATS_MAIN, 'src/job.ts': "export const method = 'bump';\n" });
     expect(lint(named, 'src/stats.ts')).toEqual([[8, 22, 'noExpiry'], [14, 22, 'noExpiry']]);
+    // two methods calling each other and nothing else: read conservatively, both kept
+    const mutual = project({
+      'package.json': APP,
+      'src/stats.ts': "import Redis from 'ioredis';\nexport class Stats {\n  private redis = new Redis();\n  async ping(n: number): Promise<void> {\n    await this.redis.incr(`ping:${n}`);\n    if (n > 0) await this.pong(n - 1);\n  }\n  async pong(n: number): Promise<void> {\n    if (n > 0) await this.ping(n - 1);\n  }\n}\n",
+      'src/main.ts': "import { Stats } from './stats';\nexport const stats = new Stats();\n",
+    });
+    expect(lint(mutual, 'src/stats.ts')).toEqual([[5, 22, 'noExpiry']]);
     // a constructor runs whenever the class is built
     const built = project({ 'package.json': APP, 'src/stats.ts': cache("  constructor() { void this.bump('boot'); }"), 'src/main.ts': STATS_MAIN });
     expect(lint(built, 'src/stats.ts')).toEqual([[8, 22, 'noExpiry'], [14, 22, 'noExpiry']]);
