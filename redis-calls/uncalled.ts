@@ -99,7 +99,7 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { fileMemo } from './file-memo.js';
 import { TEST_PATH, testOnlyModule } from './test-paths.js';
 import { namedByImporters } from './import-callers.js';
-import { ownClassCalls } from './own-method-calls.js';
+import { ownClassCalls } from './own-class-calls.js';
 import { importersOf, resolved } from './importers.js';
 import { parsedModule } from './parsed-modules.js';
 import { LISTING_TTL_MS, manifestOf, packageFiles, packageOf, type PackageInfo } from './project.js';
@@ -121,7 +121,7 @@ interface Declared {
   method: boolean;
   /** The class a method belongs to (its instances may be handed to a library that calls the method). */
   owner?: string;
-  /** A method's function (its own class's `this.name(...)` calls are read from it: `own-method-calls.ts`). */
+  /** A method's function (its own class's `this.name(...)` calls are read from it: `own-class-calls.ts`). */
   fn?: TSESTree.Node;
 }
 
@@ -443,14 +443,14 @@ const judging = new WeakSet<TSESTree.Node>();
 
 /**
  * Whether the method whose function is `fn` is called only by `this.name(...)` calls of its own
- * class (`own-method-calls.ts` ownClassCalls: every other file names it only as a method of its own
- * class or an interface's signature; comments name nothing), each inside a method or function
+ * class (`own-class-calls.ts` ownClassCalls: every other file names it only in an interface's
+ * signature, no other class declares a method of that name; comments name nothing), each inside a method or function
  * judged uncalled itself ({@link uncalledDeclaration}): `updateUserStats` called only from
  * `warmupCache`, which nothing calls. A call in a constructor, a field initializer or a request
  * handler runs.
  */
-function ownCallersUncalled(context: AnyContext, fn: TSESTree.Node): boolean {
-  const calls = ownClassCalls(context, fn);
+function ownCallersUncalled(context: AnyContext, fn: TSESTree.Node, root: string): boolean {
+  const calls = ownClassCalls(context, fn, root);
   return calls !== undefined && calls.every((call) => uncalledDeclaration(context, call) !== undefined);
 }
 
@@ -572,7 +572,7 @@ function judge(context: AnyContext, file: string, root: string, declared: Declar
   const outside = text.slice(0, declared.range[0]) + '\n' + text.slice(declared.range[1]);
   // a method whose only calls are its own class's `this.name(...)` in methods nothing calls
   let ownOnly: boolean | undefined;
-  const onlyUncalledOwnCallers = () => (ownOnly ??= declared.fn !== undefined && ownCallersUncalled(context, declared.fn));
+  const onlyUncalledOwnCallers = () => (ownOnly ??= declared.fn !== undefined && ownCallersUncalled(context, declared.fn, root));
   if (new RegExp(`(?<![\\w$])${declared.name.replace(/\$/g, '\\$')}(?![\\w$])`).test(outside) && !onlyUncalledOwnCallers()) return false;
   if (declared.method && THIS_COMPUTED.test(text)) return false;
   if (!declared.outside) return true;

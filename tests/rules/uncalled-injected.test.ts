@@ -12,10 +12,10 @@
  *   through `this.presence` are read as any other. Stored under another name (`this.store =
  *   presence`), it may be handed on under that name: it escapes, as before.
  * - a method whose only calls are `this.name(...)` calls of its own class (every other file naming
- *   it only as a method of its own class, or in an interface's signature), all of them in methods
+ *   it only in an interface's signature), all of them in methods
  *   nothing calls, never runs either. A comment naming it, or a string of its own body (a log
  *   message), calls nothing. A method one of whose own callers runs, that another module calls on
- *   an instance, or that a string elsewhere names, stays reported.
+ *   an instance, that a string elsewhere names, or that another class declares too, stays reported.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -158,13 +158,11 @@ describe('a method only methods of its own class nothing calls call', () => {
     ].join('\n');
   const STATS_MAIN = "import { Stats } from './stats';\nexport const stats = new Stats();\nstats.touch('lobby');\n";
 
-  it('is left out, whatever a comment or another class of the same method names says', () => {
+  it("is left out, whatever a comment or an interface's signature of the same name says", () => {
     const dir = project({
       'package.json': APP,
       'src/stats.ts': cache(),
       'src/main.ts': STATS_MAIN,
-      // a copy of the class in another module calls its own bump and warm
-      'src/legacy.ts': "export class LegacyStats {\n  bump(u: string) { return u; }\n  warm(us: string[]) { return us.map((u) => this.bump(u)); }\n}\n",
       'src/contract.ts': 'export interface Counter {\n  bump(user: string): Promise<void>;\n}\n',
     });
     expect(lint(dir, 'src/stats.ts')).toEqual([[14, 22, 'noExpiry']]);
@@ -175,6 +173,10 @@ describe('a method only methods of its own class nothing calls call', () => {
     expect(lint(called, 'src/stats.ts')).toEqual([[8, 22, 'noExpiry'], [14, 22, 'noExpiry']]);
     const outside = project({ 'package.json': APP, 'src/stats.ts': cache(), 'src/main.ts': STATS_MAIN, 'src/job.ts': "import { stats } from './main';\nexport const run = (s: any) => s.bump('a');\n" });
     expect(lint(outside, 'src/stats.ts')).toEqual([[8, 22, 'noExpiry'], [14, 22, 'noExpiry']]);
+    // another class with a method of the same name (Dinhpham04's two cacheRecentMessages: the
+    // tuning set's maintainers judged such a write by what it does)
+    const namesake = project({ 'package.json': APP, 'src/stats.ts': cache(), 'src/main.ts': STATS_MAIN, 'src/legacy.ts': "export class LegacyStats {\n  bump(u: string) { return u; }\n  warm(us: string[]) { return us.map((u) => this.bump(u)); }\n}\n" });
+    expect(lint(namesake, 'src/stats.ts')).toEqual([[8, 22, 'noExpiry'], [14, 22, 'noExpiry']]);
     // a string outside its own body may name it for a call by a computed name
     const named = project({ 'package.json': APP, 'src/stats.ts': cache(), 'src/main.ts': STATS_MAIN, 'src/job.ts': "export const method = 'bump';\n" });
     expect(lint(named, 'src/stats.ts')).toEqual([[8, 22, 'noExpiry'], [14, 22, 'noExpiry']]);
