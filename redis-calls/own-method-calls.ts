@@ -27,18 +27,14 @@
  * - in every other source file of the package (tests left out: `test-paths.ts`) that writes the
  *   name, it is written only as a method key of a class and as `this.name(...)` inside a class that
  *   declares a method of that name itself (a sibling service with a method of the same name calls
- *   its own); a file that does not parse counts as a caller.
+ *   its own); a file that does not parse counts as a caller;
+ * - anywhere, the key of an interface's or type literal's signature (`bump(user: string): void;`)
+ *   declares the name and calls nothing; a call through that interface is a call on another receiver.
  */
-import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { visitorKeys as typescriptVisitorKeys } from '@typescript-eslint/visitor-keys';
-import { moduleText, parsedModule } from './parsed-modules.js';
-import { packageFiles } from './project.js';
+import type { TSESTree } from '@typescript-eslint/utils';
+import { collectOwnCalls } from './own-class-calls.js';
 import { applicationRoot } from './uncalled.js';
-import { testOnlyModule } from './test-paths.js';
-import { propertyName, unwrap, type AnyContext } from './static.js';
-
-type ClassNode = TSESTree.ClassDeclaration | TSESTree.ClassExpression;
-type Keys = Readonly<Record<string, readonly string[] | undefined>>;
+import type { AnyContext } from './static.js';
 
 const cache = new WeakMap<TSESTree.Node, readonly TSESTree.CallExpression[] | null>();
 
@@ -50,138 +46,10 @@ const cache = new WeakMap<TSESTree.Node, readonly TSESTree.CallExpression[] | nu
 export function ownMethodCalls(context: AnyContext, fn: TSESTree.Node): readonly TSESTree.CallExpression[] | undefined {
   let found = cache.get(fn);
   if (found === undefined) {
-    found = collect(context, fn) ?? null;
+    const file = context.physicalFilename ?? context.filename;
+    const root = file ? applicationRoot(file) : undefined;
+    found = (root === undefined ? undefined : collectOwnCalls(context, fn, root)) ?? null;
     cache.set(fn, found);
   }
   return found ?? undefined;
-}
-
-function collect(context: AnyContext, fn: TSESTree.Node): TSESTree.CallExpression[] | undefined {
-  const method = fn.parent;
-  if (fn.type !== AST_NODE_TYPES.FunctionExpression || method?.type !== AST_NODE_TYPES.MethodDefinition || method.value !== fn) return undefined;
-  if (method.kind !== 'method' || method.static || method.computed || method.key.type !== AST_NODE_TYPES.Identifier) return undefined;
-  const cls = method.parent.parent;
-  if (cls?.type !== AST_NODE_TYPES.ClassDeclaration && cls?.type !== AST_NODE_TYPES.ClassExpression) return undefined;
-  const name = method.key.name;
-  const file = context.physicalFilename ?? context.filename;
-  const root = file ? applicationRoot(file) : undefined;
-  if (!file || root === undefined) return undefined;
-  const calls: TSESTree.CallExpression[] = [];
-  if (!onlyOwnCallsBounded(context.sourceCode.ast, context.sourceCode.visitorKeys, name, cls, calls) || calls.length === 0) return undefined;
-  const files = packageFiles(root);
-  if (!files) return undefined;
-  const word = new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}(?![\\w$])`);
-  for (const path of files) {
-    // a test module no production code imports (a production folder named like tests still counts)
-    if (path === file || testOnlyModule(root, path)) continue;
-    const text = moduleText(path);
-    if (text === undefined || !word.test(text)) continue;
-    const parsed = parsedModule(path);
-    if (typeof parsed === 'string' || !onlyOwnCallsBounded(parsed.program, typescriptVisitorKeys, name, undefined, [])) return undefined;
-  }
-  return calls;
-}
-
-/**
- * {@link onlyOwnCalls}, answering `false` (no reading) when the tree is nested too deep for its
- * recursive walk (a generated file, a long `+` chain): a lint never stops on a `RangeError`.
- */
-function onlyOwnCallsBounded(program: TSESTree.Node, keys: Keys, name: string, target: ClassNode | undefined, calls: TSESTree.CallExpression[]): boolean {
-  try {
-    return onlyOwnCalls(program, keys, name, target, calls);
-  } catch (error) {
-    if (error instanceof RangeError) return false;
-    throw error;
-  }
-}
-
-/**
- * Whether `name` is written in `program` only as a method key and as `this.name(...)` in a class
- * declaring a method `name`; the calls made in `target` (the class of the method read) are added
- * to `calls`, and `this[expr]` in `target` answers `false`.
- */
-function onlyOwnCalls(program: TSESTree.Node, keys: Keys, name: string, target: ClassNode | undefined, calls: TSESTree.CallExpression[]): boolean {
-  let ok = true;
-  let visited = 0;
-  const visit = (node: TSESTree.Node, self: ClassNode | undefined): void => {
-    if (!ok) return;
-    if (++visited > 200_000) {
-      ok = false;
-      return;
-    }
-    switch (node.type) {
-      case AST_NODE_TYPES.ClassDeclaration:
-      case AST_NODE_TYPES.ClassExpression:
-        if (node.id) visit(node.id, self);
-        if (node.superClass) visit(node.superClass, self);
-        for (const member of node.body.body) {
-          const isStatic = 'static' in member && member.static;
-          const inner = isStatic ? undefined : node;
-          if ((member.type === AST_NODE_TYPES.MethodDefinition || member.type === AST_NODE_TYPES.PropertyDefinition) && !member.computed) {
-            // the member's own key is its definition, not a use; a field of that name is no method
-            if (member.type === AST_NODE_TYPES.PropertyDefinition && propertyName(member.key, false) === name) ok = false;
-            // a method's (or a function field's) `this` is an instance of the class, as an arrow field's
-            const value = member.value;
-            if (value?.type === AST_NODE_TYPES.FunctionExpression) visitChildren(value, inner);
-            else if (value) visit(value, inner);
-          } else visitChildren(member, inner);
-        }
-        return;
-      case AST_NODE_TYPES.FunctionDeclaration:
-      case AST_NODE_TYPES.FunctionExpression:
-        // a function of its own binds `this` (a class member's function is entered with its class)
-        visitChildren(node, undefined);
-        return;
-      case AST_NODE_TYPES.CallExpression: {
-        const callee = unwrap(node.callee);
-        if (callee.type === AST_NODE_TYPES.MemberExpression && !callee.computed && unwrap(callee.object).type === AST_NODE_TYPES.ThisExpression && propertyName(callee.property, false) === name) {
-          if (!self || !declares(self, name)) ok = false;
-          else if (self === target) calls.push(node);
-          for (const argument of node.arguments) visit(argument, self);
-          return;
-        }
-        break;
-      }
-      case AST_NODE_TYPES.MemberExpression:
-        if (node.computed && target && self === target && unwrap(node.object).type === AST_NODE_TYPES.ThisExpression) ok = false;
-        break;
-      case AST_NODE_TYPES.Identifier:
-      case AST_NODE_TYPES.PrivateIdentifier:
-        if (node.name === name) ok = false;
-        return;
-      case AST_NODE_TYPES.Literal:
-        if (typeof node.value === 'string' && hasWord(node.value, name)) ok = false;
-        return;
-      case AST_NODE_TYPES.TemplateElement:
-        if (hasWord(node.value.raw, name)) ok = false;
-        return;
-      default:
-        break;
-    }
-    visitChildren(node, self);
-  };
-  const visitChildren = (node: TSESTree.Node, self: ClassNode | undefined): void => {
-    for (const key of keys[node.type] ?? []) {
-      const value = (node as unknown as Record<string, unknown>)[key];
-      if (Array.isArray(value)) {
-        for (const item of value) if (isNode(item)) visit(item, self);
-      } else if (isNode(value)) visit(value, self);
-    }
-  };
-  visit(program, undefined);
-  return ok;
-}
-
-/** Whether a class declares an instance method `name` of its own. */
-function declares(cls: ClassNode, name: string): boolean {
-  return cls.body.body.some((member) => member.type === AST_NODE_TYPES.MethodDefinition && !member.static && !member.computed && propertyName(member.key, false) === name);
-}
-
-function hasWord(text: string, name: string): boolean {
-  const words: readonly string[] = text.match(/[\w$]+/g) ?? [];
-  return words.includes(name);
-}
-
-function isNode(value: unknown): value is TSESTree.Node {
-  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
 }

@@ -34,7 +34,8 @@
  *   computed, not decorated) of a top-level class that extends nothing but Node's `EventEmitter`
  *   ({@link emitterBase}, which calls no method by name; any other base class out of sight
  *   may call it: a Durable Object's `alarm`, BullMQ's `process`), has no decorator but
- *   `@Injectable()`, and implements only interfaces of the project (whose members its text names)
+ *   `@Injectable()` or a container's registration ({@link CONTAINER_DECORATORS}: TypeDI's
+ *   `@Service()`, tsyringe's and InversifyJS's `@injectable()`, imported from that container), and implements only interfaces of the project (whose members its text names)
  *   or lifecycle-hook interfaces named `On<Event>` (Nest's `OnModuleDestroy`); object-literal
  *   methods never count (handler maps are called by computed names);
  * - the linted file is one of the files its package lists (`project.ts` packageFiles), and its
@@ -51,7 +52,10 @@
  *   `webSocket*`, `toJSON`, `then`...: {@link CONVENTION_NAME});
  * - that name (as a word: calls, references, destructuring, a string naming it, a comment) occurs
  *   nowhere in its module outside the declaration itself; for a method, nowhere in the code (not
- *   the comments: {@link namedInCodeElsewhere}) of the other source files of the package (tests, mocks and fixtures left out: `test-paths.ts`
+ *   the comments: {@link namedInCodeElsewhere}) of the other source files of the package, unless
+ *   its only calls are its own class's `this.name(...)` in methods judged uncalled in turn
+ *   ({@link ownCallersUncalled}: `updateUserStats` called only from a `warmupCache` nothing calls)
+ *   (tests, mocks and fixtures left out: `test-paths.ts`
  *   testOnlyModule, a test path no module off test paths imports; its instance may reach code
  *   that never imports its class); for an exported
  *   function, nowhere in the modules importing its module, directly or through barrels, outside
@@ -67,7 +71,8 @@
  * - for a method, no instance of its class is handed to a library ({@link instanceEscapes}:
  *   `rateLimit({ store: new RedisStore() })`), which calls it by its interface's names; a
  *   singleton of its own module (`export const limiter = new Limiter()`) leaves it only when
- *   written bare there or named by its importers;
+ *   written bare there or named by its importers; stored by another class in a field of its own
+ *   name (`this.limiter = limiter`), it stays in the code, its uses as `this.limiter` read as any;
  * - a method or an exported function counts only when some module of the package imports its
  *   module (`importers.ts` importersOf): a module nobody imports may be an entry point (a
  *   serverless handler, a worker started by a script, a Next.js route) whose exports a framework
@@ -94,6 +99,7 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { fileMemo } from './file-memo.js';
 import { TEST_PATH, testOnlyModule } from './test-paths.js';
 import { namedByImporters } from './import-callers.js';
+import { ownClassCalls } from './own-class-calls.js';
 import { importersOf, resolved } from './importers.js';
 import { parsedModule } from './parsed-modules.js';
 import { LISTING_TTL_MS, manifestOf, packageFiles, packageOf, type PackageInfo } from './project.js';
@@ -115,6 +121,8 @@ interface Declared {
   method: boolean;
   /** The class a method belongs to (its instances may be handed to a library that calls the method). */
   owner?: string;
+  /** A method's function (its own class's `this.name(...)` calls are read from it: `own-class-calls.ts`). */
+  fn?: TSESTree.Node;
 }
 
 /**
@@ -345,7 +353,7 @@ function bindsEmitter(program: TSESTree.Program, local: string, asModule: boolea
 function methodOf(cls: TSESTree.ClassDeclaration, node: TSESTree.Node): Declared | undefined {
   if (!cls.id || (cls.superClass && !emitterBase(cls)) || cls.abstract) return undefined;
   // espree (JavaScript) leaves out `decorators` and `implements`
-  if ((cls.decorators ?? []).some((d) => decoratorName(d) !== 'Injectable')) return undefined;
+  if ((cls.decorators ?? []).some((d) => decoratorName(d) !== 'Injectable' && !containerRegistration(d))) return undefined;
   if (!(cls.implements ?? []).every((clause) => projectInterface(clause))) return undefined;
   const member = cls.body.body.find((m) => encloses(m, node));
   if (!member || (member.type !== AST_NODE_TYPES.MethodDefinition && member.type !== AST_NODE_TYPES.PropertyDefinition)) return undefined;
@@ -363,12 +371,49 @@ function methodOf(cls: TSESTree.ClassDeclaration, node: TSESTree.Node): Declared
   const key = member.key;
   const name = key.type === AST_NODE_TYPES.Identifier || key.type === AST_NODE_TYPES.PrivateIdentifier ? key.name : undefined;
   if (name === undefined) return undefined;
-  return { name, label: `${cls.id.name}.${name}`, range: member.range, outside: key.type !== AST_NODE_TYPES.PrivateIdentifier, method: true, owner: cls.id.name };
+  const fn = member.type === AST_NODE_TYPES.MethodDefinition ? member.value : undefined;
+  return { name, label: `${cls.id.name}.${name}`, range: member.range, outside: key.type !== AST_NODE_TYPES.PrivateIdentifier, method: true, owner: cls.id.name, fn };
 }
 
 function decoratorName(decorator: TSESTree.Decorator): string | undefined {
   const expression = decorator.expression.type === AST_NODE_TYPES.CallExpression ? decorator.expression.callee : decorator.expression;
   return expression.type === AST_NODE_TYPES.Identifier ? expression.name : undefined;
+}
+
+/**
+ * The class decorators of dependency-injection containers that register a class for the container
+ * to construct and inject, per package: the container calls the constructor, never a method by
+ * name (TypeDI's `@Service()`, https://docs.typestack.community/typedi/; tsyringe's `@injectable()`,
+ * `@singleton()`, `@scoped()`, `@autoInjectable()`, https://github.com/microsoft/tsyringe#decorators;
+ * InversifyJS's `@injectable()`).
+ */
+const CONTAINER_DECORATORS: Readonly<Record<string, readonly string[]>> = {
+  typedi: ['Service'],
+  tsyringe: ['injectable', 'singleton', 'scoped', 'autoInjectable'],
+  inversify: ['injectable'],
+};
+
+/**
+ * Whether a class decorator is a container's registration ({@link CONTAINER_DECORATORS}) imported
+ * from that container's package in the decorator's module (`import { Service } from 'typedi'`,
+ * renamed or not). The same name from any other package (`moleculer-decorators`' `@Service()`
+ * turns methods into actions called by name) or from the code is not one.
+ */
+function containerRegistration(decorator: TSESTree.Decorator): boolean {
+  const local = decoratorName(decorator);
+  if (local === undefined) return false;
+  let program: TSESTree.Node = decorator;
+  while (program.parent) program = program.parent;
+  if (program.type !== AST_NODE_TYPES.Program) return false;
+  for (const statement of program.body) {
+    if (statement.type !== AST_NODE_TYPES.ImportDeclaration) continue;
+    const specifier = statement.specifiers.find((s) => s.local.name === local);
+    if (!specifier) continue;
+    if (specifier.type !== AST_NODE_TYPES.ImportSpecifier) return false;
+    const imported = specifier.imported.type === AST_NODE_TYPES.Identifier ? specifier.imported.name : specifier.imported.value;
+    return Object.hasOwn(CONTAINER_DECORATORS, statement.source.value) && CONTAINER_DECORATORS[statement.source.value]!.includes(imported);
+  }
+  return false;
 }
 
 /**
@@ -393,6 +438,21 @@ function projectInterface(clause: TSESTree.TSClassImplements): boolean {
 }
 
 const verdicts = new WeakMap<TSESTree.Node, string | null>();
+/** Declarations being judged: a caller met again while judging its callee (`a` calls `b` calls `a`) counts as called. */
+const judging = new WeakSet<TSESTree.Node>();
+
+/**
+ * Whether the method whose function is `fn` is called only by `this.name(...)` calls of its own
+ * class (`own-class-calls.ts` ownClassCalls: every other file names it only in an interface's
+ * signature, no other class declares a method of that name; comments name nothing), each inside a method or function
+ * judged uncalled itself ({@link uncalledDeclaration}): `updateUserStats` called only from
+ * `warmupCache`, which nothing calls. A call in a constructor, a field initializer or a request
+ * handler runs.
+ */
+function ownCallersUncalled(context: AnyContext, fn: TSESTree.Node, root: string): boolean {
+  const calls = ownClassCalls(context, fn, root);
+  return calls !== undefined && calls.every((call) => uncalledDeclaration(context, call) !== undefined);
+}
 
 /**
  * How messages name the function or method around `node` when nothing in its application calls
@@ -410,9 +470,15 @@ export function uncalledDeclaration(context: AnyContext, node: TSESTree.Node): s
   const declared = declarationOf(node);
   if (declared && !CONVENTION_NAME.test(declared.name)) {
     const key = declaredNode(node, declared);
+    if (key && judging.has(key)) return undefined;
     let verdict = key ? verdicts.get(key) : undefined;
     if (verdict === undefined) {
-      verdict = judge(context, file, root, declared) ? declared.label : null;
+      if (key) judging.add(key);
+      try {
+        verdict = judge(context, file, root, declared) ? declared.label : null;
+      } finally {
+        if (key) judging.delete(key);
+      }
       if (key) verdicts.set(key, verdict);
     }
     if (verdict !== null) return verdict;
@@ -504,14 +570,17 @@ function judge(context: AnyContext, file: string, root: string, declared: Declar
   if (!files || !files.includes(file) || !asSaved(context, file)) return false;
   const text = context.sourceCode.text;
   const outside = text.slice(0, declared.range[0]) + '\n' + text.slice(declared.range[1]);
-  if (new RegExp(`(?<![\\w$])${declared.name.replace(/\$/g, '\\$')}(?![\\w$])`).test(outside)) return false;
+  // a method whose only calls are its own class's `this.name(...)` in methods nothing calls
+  let ownOnly: boolean | undefined;
+  const onlyUncalledOwnCallers = () => (ownOnly ??= declared.fn !== undefined && ownCallersUncalled(context, declared.fn, root));
+  if (new RegExp(`(?<![\\w$])${declared.name.replace(/\$/g, '\\$')}(?![\\w$])`).test(outside) && !onlyUncalledOwnCallers()) return false;
   if (declared.method && THIS_COMPUTED.test(text)) return false;
   if (!declared.outside) return true;
   // a workspace root: its sibling packages (listed apart) may import any module of it
   if (declared.method || workspaceRoot(root)) {
     const counts = wordCountsOf(root, files);
     const own = wordsOf(file).has(declared.name) ? 1 : 0;
-    if ((counts.get(declared.name) ?? 0) - own > 0 && namedInCodeElsewhere(root, files, file, declared.name)) return false;
+    if ((counts.get(declared.name) ?? 0) - own > 0 && namedInCodeElsewhere(root, files, file, declared.name) && !onlyUncalledOwnCallers()) return false;
     // a function is reached only through its module's importers (`import-callers.ts`)
   } else if (namedByImporters(file, root, declared.name, wordsOf)) return false;
   // a name written only in a deployment file (serverless.yml's handler: src/jobs.sweep)
@@ -668,6 +737,9 @@ function writtenBare(path: string, name: string): boolean {
     if (/(?:const|let|var|readonly|private|public|protected)\s+$/.test(before)) continue;
     // destructured (const { mark } = store): its members are read, the instance stays here
     if (/\}\s*=\s*$/.test(before)) continue;
+    // stored in a field of its own name (`this.presence = presence`, a plain class's constructor
+    // injection): its uses as `this.presence` are occurrences of the same name, read here too
+    if (new RegExp(`(?:^|[^\\w$.])this\\.${escaped}\\s*=\\s*$`).test(text.slice(Math.max(0, start - name.length - 40), start))) continue;
     if (/^\s*(?:\?\.|\.|\[|!?\.|=(?![=>])|\??:)/.test(text.slice(start + name.length, start + name.length + 8))) continue;
     if (handedToOwnCode(text, start)) continue;
     return true;
