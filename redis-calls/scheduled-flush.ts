@@ -26,7 +26,9 @@
  *   loop `for (const key of await redis.keys('*'))`) the same function hands to a DEL / UNLINK /
  *   GETDEL (the `delete` effect of `semantics/commands.ts`)
  *   whole (`del(...keys)`, `del(keys)`) or key by key (`for (const key of keys) del(key)`,
- *   `keys.forEach((key) => pipeline.del(key))`); never through an ioredis client with a `keyPrefix`
+ *   `keys.forEach((key) => pipeline.del(key))`, with no `return` before the DEL in the callback), the
+ *   listing's own variable (never reassigned: `keys = keys.filter(...)` keeps some keys; an inner
+ *   `keys` shadowing it is another list); never through an ioredis client with a `keyPrefix`
  *   (it prefixes the DEL's keys, not the KEYS pattern: nothing is deleted). SCAN is not read;
  * - **unconditional** in its function: no `if`, `?:`, `&&` / `||`, `switch` or `catch` between the
  *   function and the wipe (a test of the listing itself, `if (keys.length)`, aside), and no
@@ -54,7 +56,7 @@
  * jobs are not read.
  */
 import { isAbsolute, relative } from 'node:path';
-import type { TSESTree } from '@typescript-eslint/utils';
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { EFFECTS_THAT_DELETE_KEY } from '../semantics/commands.js';
 import { KEYSPACE_WIPES, matchesEveryKey } from '../semantics/keyspace-wipes.js';
 import { fileIndexOf } from './file-index.js';
@@ -63,6 +65,8 @@ import type { RedisCall } from './normalize.js';
 import { LISTING_TTL_MS, packageFiles, packageOf } from './project.js';
 import { enclosingFunction, findVariable, pick, propertyName, staticValue, unwrap, walkParsed, type AnyContext } from './static.js';
 import { testOnlyModule } from './test-paths.js';
+
+type Variable = TSESLint.Scope.Variable;
 
 /** What the scheduled wipes of a package delete: every database, the selected one, or nothing. */
 type WipeScope = 'all' | 'database' | undefined;
@@ -136,6 +140,9 @@ function moduleWipe(context: AnyContext): WipeScope {
     // the function the wipe runs in: the listing's, for a DEL in a callback over its keys
     const fn = enclosingFunction(call.node);
     if (!deletion || !fn || !unconditional(call.node, fn) || !unconditional(deletion, fn)) continue;
+    // a DEL in a callback over the keys (`keys.forEach((key) => ...)`): a `return` before it skips a key
+    const callback = enclosingFunction(deletion);
+    if (callback !== fn && !unconditional(deletion, callback)) continue;
     if (!scheduled(context, fn, 0)) continue;
     if ((wipe ?? 'database') === 'all') return 'all';
     scope = 'database';
@@ -152,7 +159,7 @@ function listedKeysDeletion(context: AnyContext, listing: RedisCall, calls: read
   const pattern = listing.argNodes[0] ? staticValue(context, listing.argNodes[0]) : undefined;
   if (typeof pattern !== 'string' || !matchesEveryKey(pattern)) return undefined;
   const fn = enclosingFunction(listing.node);
-  const listed = listedNames(context, listing.node);
+  const listed = listedVariables(context, listing.node);
   if (listed.size === 0) return undefined;
   return calls.find(
     (other) =>
@@ -163,44 +170,50 @@ function listedKeysDeletion(context: AnyContext, listing: RedisCall, calls: read
       withinFunction(other.node, fn) &&
       other.node.arguments.some((arg) => {
         const bare = unwrap(arg.type === 'SpreadElement' ? arg.argument : arg);
-        return bare.type === 'Identifier' && listed.has(findVariable(context, bare)?.name ?? '');
+        // the variable itself, not its name: an inner `keys` shadowing the listing is another list
+        const variable = bare.type === 'Identifier' ? findVariable(context, bare) : null;
+        return variable !== null && listed.has(variable);
       }),
   )?.node;
 }
 
 /**
- * The names the keys of a listing go by: the variable holding its reply (`const keys = await
- * redis.keys('*')`), and the loop variables of its elements (`for (const key of keys)`, `for (const
- * key of await redis.keys('*'))`, `keys.forEach((key) => ...)`).
+ * The variables the keys of a listing go by: the one holding its reply (`const keys = await
+ * redis.keys('*')`, never reassigned: `keys = keys.filter(...)` keeps some keys), and the loop
+ * variables of its elements (`for (const key of keys)`, `for (const key of await redis.keys('*'))`,
+ * `keys.forEach((key) => ...)`).
  */
-function listedNames(context: AnyContext, listing: TSESTree.CallExpression): Set<string> {
-  const names = new Set<string>();
+function listedVariables(context: AnyContext, listing: TSESTree.CallExpression): Set<Variable> {
+  const variables = new Set<Variable>();
   let reply: TSESTree.Node = listing;
   while (reply.parent && (reply.parent.type === 'AwaitExpression' || reply.parent.type === 'TSAsExpression')) reply = reply.parent;
   const holder = reply.parent;
   if (holder?.type === 'VariableDeclarator' && holder.init === reply && holder.id.type === 'Identifier') {
-    names.add(holder.id.name);
     const variable = findVariable(context, holder.id);
-    for (const ref of variable?.references ?? []) {
+    if (!variable || variable.references.some((ref) => ref.isWrite() && ref.identifier !== holder.id)) return variables;
+    variables.add(variable);
+    for (const ref of variable.references) {
       const use = ref.identifier as TSESTree.Node;
       const parent = use.parent;
-      if (parent?.type === 'ForOfStatement' && parent.right === use) addLoopVariable(parent, names);
+      if (parent?.type === 'ForOfStatement' && parent.right === use) addLoopVariable(context, parent, variables);
       if (parent?.type === 'MemberExpression' && parent.object === use && ['forEach', 'map'].includes(propertyName(parent.property, parent.computed) ?? '')) {
         const callback = parent.parent?.type === 'CallExpression' ? parent.parent.arguments[0] : undefined;
         const param = callback && (callback.type === 'ArrowFunctionExpression' || callback.type === 'FunctionExpression') ? callback.params[0] : undefined;
-        if (param?.type === 'Identifier') names.add(param.name);
+        const element = param?.type === 'Identifier' ? findVariable(context, param) : null;
+        if (element) variables.add(element);
       }
     }
   } else if (holder?.type === 'ForOfStatement' && holder.right === reply) {
-    addLoopVariable(holder, names);
+    addLoopVariable(context, holder, variables);
   }
-  return names;
+  return variables;
 }
 
-function addLoopVariable(loop: TSESTree.ForOfStatement, names: Set<string>): void {
+function addLoopVariable(context: AnyContext, loop: TSESTree.ForOfStatement, variables: Set<Variable>): void {
   const left = loop.left;
-  if (left.type === 'VariableDeclaration' && left.declarations[0]?.id.type === 'Identifier') names.add(left.declarations[0].id.name);
-  else if (left.type === 'Identifier') names.add(left.name);
+  const id = left.type === 'VariableDeclaration' && left.declarations[0]?.id.type === 'Identifier' ? left.declarations[0].id : left.type === 'Identifier' ? left : undefined;
+  const variable = id ? findVariable(context, id) : null;
+  if (variable) variables.add(variable);
 }
 
 /** Whether `node` is in `fn`'s own code, or in a callback of it (`keys.forEach((key) => del(key))`). */

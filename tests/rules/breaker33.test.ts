@@ -1,0 +1,84 @@
+/**
+ * Breaker round 33: odd but realistic code against the round's new readings (scheduled wipes of
+ * the keyspace, rollback DECRs, embedded-lua's standalone clients, code nothing runs, expired-key
+ * events). Each case is a leak a reading hid, or a finding nobody would fix, and the result it
+ * must give.
+ */
+import { rmSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { lintApplication } from '../helpers/lint.js';
+
+const roots: string[] = [];
+afterAll(() => {
+  for (const root of roots) rmSync(root, { recursive: true, force: true });
+});
+
+const INCR = 'incr-needs-expire-on-create';
+const SET = 'set-requires-ttl-or-keepttl';
+
+/** The store: line 4 a session without TTL, line 7 a hit counter without TTL. */
+const STORE = `import Redis from 'ioredis';
+export const redis = new Redis();
+export async function saveSession(id: string, data: string) {
+  await redis.set(\`session:\${id}\`, data);
+}
+export async function countHit(ip: string) {
+  await redis.incr(\`hits:\${ip}\`);
+}
+`;
+
+/** Routes calling the store (so neither function is dead code). */
+const ROUTES = `import { saveSession, countHit } from './store';
+export async function login(req: { id: string; ip: string; body: string }) {
+  await countHit(req.ip);
+  await saveSession(req.id, req.body);
+}
+`;
+
+const BOTH: Array<[string, string, number, number]> = [
+  [SET, 'setWithoutTtl', 4, 15],
+  [INCR, 'noExpiry', 7, 15],
+];
+
+/** Findings of both key rules on src/store.ts of an application made of the store, its routes and `files`. */
+function lintStore(files: Record<string, string>): Array<[string | undefined, string | undefined, number, number]> {
+  return lintApplication(roots, { 'src/store.ts': STORE, 'src/routes.ts': ROUTES, ...files }, 'src/store.ts', { [SET]: undefined, [INCR]: undefined }, []);
+}
+
+describe('allowScheduledFlush: a sweep that keeps some keys, or wipes another server, bounds nothing', () => {
+  it('a forEach over the listed keys whose callback returns early for some keys: reported', () => {
+    const jobs = `import { redis } from './store';
+setInterval(async () => {
+  const keys = await redis.keys('*');
+  keys.forEach((key) => {
+    if (key.startsWith('session:') || key.startsWith('hits:')) return;
+    redis.del(key);
+  });
+}, 3600 * 1000);
+`;
+    expect(lintStore({ 'src/jobs.ts': jobs })).toEqual(BOTH);
+  });
+  it('a listing reassigned to a filtered copy before the loop deleting it: reported', () => {
+    const jobs = `import { redis } from './store';
+setInterval(async () => {
+  let keys = await redis.keys('*');
+  keys = keys.filter((key) => !key.startsWith('session:') && !key.startsWith('hits:'));
+  for (const key of keys) await redis.del(key);
+}, 3600 * 1000);
+`;
+    expect(lintStore({ 'src/jobs.ts': jobs })).toEqual(BOTH);
+  });
+  it('a DEL of an inner variable shadowing the listing: reported', () => {
+    const jobs = `import { redis } from './store';
+setInterval(async () => {
+  const keys = await redis.keys('*');
+  console.log('keys in redis', keys.length);
+  {
+    const keys = await redis.smembers('tmp:keys');
+    if (keys.length) await redis.del(...keys);
+  }
+}, 3600 * 1000);
+`;
+    expect(lintStore({ 'src/jobs.ts': jobs })).toEqual(BOTH);
+  });
+});
