@@ -50,6 +50,10 @@
  *   `db:` / `database:` option and no `redis://host/n` URL with another number): a client on
  *   another database keeps its keys.
  *
+ * The package's clients must all be made with one connection (`new Redis()` beside `new Redis({ db: 2 })`
+ * is one server, `new Redis(CACHE_URL)` beside `new Redis()` may be two: a wipe of the cache server,
+ * even a FLUSHALL, leaves the store's keys).
+ *
  * Never: a wipe at start-up only (a long-running process keeps its keys until the next deploy), in
  * a route handler or a CLI, behind a flag, after a one-off `setTimeout`, or a wipe of one prefix
  * (`KEYS 'session:*'`: `pattern-drains.ts` reads the drains of a key family). BullMQ repeatable
@@ -85,6 +89,12 @@ const EXITS: ReadonlySet<string> = new Set(['ReturnStatement', 'ThrowStatement',
 /** How deep a function is followed to the scheduled function calling it. */
 const MAX_CALL_DEPTH = 2;
 
+/**
+ * A client made with its connection written out: `new Redis(process.env.CACHE_URL)`, `createClient({ url })`
+ * (group 1 or 2: the arguments, one level of parentheses deep).
+ */
+const CLIENT_CONSTRUCTION = /\bnew\s+(?:Redis|IORedis|Valkey|Cluster)\s*\(((?:[^()]|\([^()]*\))*)\)|\bcreate(?:Client|Cluster)\s*\(((?:[^()]|\([^()]*\))*)\)/g;
+
 const scopes = new Map<string, { at: number; scope: WipeScope; otherDatabase: boolean }>();
 
 /**
@@ -111,6 +121,7 @@ function readPackage(context: AnyContext, file: string, root: string): { scope: 
   if (files === undefined) return { scope: undefined, otherDatabase: true };
   let scope: WipeScope;
   let otherDatabase = false;
+  const connections = new Set<string>();
   let parsed = 0;
   for (const path of files) {
     if (testOnlyModule(root, path) || SCRIPT_PATH.test(relative(root, path))) continue;
@@ -118,6 +129,8 @@ function readPackage(context: AnyContext, file: string, root: string): { scope: 
     const text = readModule(file, specifier)?.entry.text;
     if (text === undefined) continue;
     for (const match of text.matchAll(DATABASE_NUMBER)) if (Number(match[1] ?? match[2] ?? match[3]) !== 0) otherDatabase = true;
+    // the same server on another database (`new Redis({ db: 2 })`) is read by DATABASE_NUMBER
+    for (const match of text.matchAll(CLIENT_CONSTRUCTION)) connections.add((match[1] ?? match[2] ?? '').replace(/[\s!]/g, '').replace(/,?\b(?:db|database):\d+,?/g, '').replace(/^\{\}$/, ''));
     // past the cap, modules are still read for their database numbers, not parsed
     if (scope === 'all' || parsed >= MAX_WIPING_MODULES || !MAY_WIPE.test(text) || !MAY_SCHEDULE.test(text)) continue;
     parsed++;
@@ -126,7 +139,9 @@ function readPackage(context: AnyContext, file: string, root: string): { scope: 
     const found = moduleWipe(moduleContext(context, module));
     if (found === 'all' || (found === 'database' && scope === undefined)) scope = found;
   }
-  return { scope, otherDatabase };
+  // clients made with different connections (`new Redis(CACHE_URL)` beside `new Redis()`) may be
+  // different servers: a wipe of one, even a FLUSHALL, leaves the other's keys
+  return { scope: connections.size > 1 ? undefined : scope, otherDatabase };
 }
 
 /** The widest scheduled wipe of a module's code. */

@@ -81,4 +81,13 @@ setInterval(async () => {
 `;
     expect(lintStore({ 'src/jobs.ts': jobs })).toEqual(BOTH);
   });
+  it('a FLUSHDB of a cache client on another server (its own URL) than the store: reported', () => {
+    const jobs = `import Redis from 'ioredis';
+const cache = new Redis(process.env.CACHE_REDIS_URL!);
+setInterval(async () => {
+  await cache.flushdb();
+}, 3600 * 1000);
+`;
+    expect(lintStore({ 'src/jobs.ts': jobs })).toEqual(BOTH);
+  });
 });
