@@ -6,7 +6,7 @@
  */
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { lintApplication } from '../helpers/lint.js';
+import { lintApplication, lintKeyRules } from '../helpers/lint.js';
 
 const roots: string[] = [];
 afterAll(() => {
@@ -89,5 +89,34 @@ setInterval(async () => {
 }, 3600 * 1000);
 `;
     expect(lintStore({ 'src/jobs.ts': jobs })).toEqual(BOTH);
+  });
+});
+
+describe('incr-needs-expire-on-create / set-requires-ttl-or-keepttl: a loop of expiries over the collected keys under a branch', () => {
+  const flush = (write: string, guard: string, name: string) => `import Redis from 'ioredis';
+const redis = new Redis();
+export async function flush(items: { id: string }[], mode: string) {
+  const tx = redis.multi();
+  const touched: string[] = [];
+  for (const item of items) {
+    const key = \`views:\${item.id}\`;
+    ${write};
+    touched.push(key);
+  }
+  ${guard}for (const ${name} of touched) tx.expire(${name}, 3600);
+  await tx.exec();
+}
+`;
+  it('runs only when a flag says so: the keys of the other runs never expire, reported', () => {
+    for (const name of ['key', 'k']) {
+      expect(lintKeyRules(flush('tx.incr(key)', "if (mode === 'hourly') ", name))).toEqual([['redis-ttl/incr-needs-expire-on-create', 'noExpiry', 8, 8]]);
+      expect(lintKeyRules(flush("tx.set(key, '1')", "if (mode === 'hourly') ", name))).toEqual([['redis-ttl/set-requires-ttl-or-keepttl', 'setWithoutTtl', 8, 8]]);
+    }
+  });
+  it('run unconditionally, or under a test that the collection is not empty: not reported', () => {
+    for (const guard of ['', 'if (touched.length > 0) ', 'if (touched.length) ']) {
+      expect(lintKeyRules(flush('tx.incr(key)', guard, 'key'))).toEqual([]);
+      expect(lintKeyRules(flush("tx.set(key, '1')", guard, 'k'))).toEqual([]);
+    }
   });
 });
