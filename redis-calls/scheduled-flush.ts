@@ -36,13 +36,17 @@
  *   a flag; `if (key === KEEP) continue;`: a sweep of some keys);
  * - **on a recurring schedule**: the function is
  *   - the `subscribe()` of an Egg.js schedule class whose static `schedule` has a `cron` or an
- *     `interval` (and no `disable` other than `false`), or the `task` of an Egg.js schedule object
+ *     `interval` (and no `disable` other than `false`, no `env` list without `'prod'`), or the `task` of an Egg.js schedule object
  *     (`{ schedule: { interval: '1d' }, async task(ctx) {...} }`);
- *   - a method decorated `@Cron(...)` or `@Interval(...)` (`@nestjs/schedule`);
+ *   - a method decorated `@Cron(...)` or `@Interval(...)` (`@nestjs/schedule`), with no `disabled`
+ *     option but `false`;
  *   - the callback of `setInterval(fn, ms)`, node-cron's `cron.schedule(expression, fn)`,
  *     node-schedule's `scheduleJob([name,] rule, fn)` with a rule that is no `new Date(...)` (a
  *     date runs once), the cron package's `new CronJob(expression, fn)`, `CronJob.from({ onTick })`
- *     or `new CronJob({ onTick })`, itself registered unconditionally;
+ *     or `new CronJob({ onTick })`, itself registered unconditionally; a job built stopped (cron's
+ *     default `start`, node-cron's `{ scheduled: false }`) only when started: `start: true` / a
+ *     `true` fourth argument, or `.start()` called on it or on the name it is kept under in some
+ *     module of the package;
  *   - or a function of the same module such a function calls unconditionally by name
  *     (`setInterval(() => this.reset(), DAY)`, `setInterval(reset, DAY)`), two calls deep at most;
  * - **on the database of the writes**: FLUSHALL deletes every database; FLUSHDB and KEYS only the
@@ -96,6 +100,8 @@ const MAX_CALL_DEPTH = 2;
 const CLIENT_CONSTRUCTION = /\bnew\s+(?:Redis|IORedis|Valkey|Cluster)\s*\(((?:[^()]|\([^()]*\))*)\)|\bcreate(?:Client|Cluster)\s*\(((?:[^()]|\([^()]*\))*)\)/g;
 
 const scopes = new Map<string, { at: number; scope: WipeScope; otherDatabase: boolean }>();
+/** The text of the package's modules while {@link readPackage} reads it: where a stopped job's `.start()` is looked for. */
+let packageText = '';
 
 /**
  * Whether every key the linted file writes is deleted by a scheduled wipe of the whole keyspace of
@@ -123,11 +129,16 @@ function readPackage(context: AnyContext, file: string, root: string): { scope: 
   let otherDatabase = false;
   const connections = new Set<string>();
   let parsed = 0;
+  const texts: Array<{ specifier: string; text: string }> = [];
   for (const path of files) {
     if (testOnlyModule(root, path) || SCRIPT_PATH.test(relative(root, path))) continue;
     const specifier = specifierOf(file, path);
     const text = readModule(file, specifier)?.entry.text;
-    if (text === undefined) continue;
+    if (text !== undefined) texts.push({ specifier, text });
+  }
+  // a job built stopped runs once something starts it, in any module (`job.start()`)
+  packageText = texts.map((t) => t.text).join('\n');
+  for (const { specifier, text } of texts) {
     for (const match of text.matchAll(DATABASE_NUMBER)) if (Number(match[1] ?? match[2] ?? match[3]) !== 0) otherDatabase = true;
     // the same server on another database (`new Redis({ db: 2 })`) is read by DATABASE_NUMBER
     for (const match of text.matchAll(CLIENT_CONSTRUCTION)) connections.add((match[1] ?? match[2] ?? '').replace(/[\s!]/g, '').replace(/,?\b(?:db|database):\d+,?/g, '').replace(/^\{\}$/, ''));
@@ -139,6 +150,7 @@ function readPackage(context: AnyContext, file: string, root: string): { scope: 
     const found = moduleWipe(moduleContext(context, module));
     if (found === 'all' || (found === 'database' && scope === undefined)) scope = found;
   }
+  packageText = '';
   // clients made with different connections (`new Redis(CACHE_URL)` beside `new Redis()`) may be
   // different servers: a wipe of one, even a FLUSHALL, leaves the other's keys
   return { scope: connections.size > 1 ? undefined : scope, otherDatabase };
@@ -325,7 +337,10 @@ function schedulerRegistration(site: TSESTree.Node, handler: TSESTree.Node): TSE
   if (site.type === 'Property') {
     if (propertyName(site.key, site.computed) !== 'onTick' || site.value !== handler) return undefined;
     const call = site.parent.type === 'ObjectExpression' ? site.parent.parent : undefined;
-    return call && (call.type === 'CallExpression' || call.type === 'NewExpression') && /^(?:CronJob|from)$/.test(calleeName(call.callee) ?? '') ? call : undefined;
+    if (!call || (call.type !== 'CallExpression' && call.type !== 'NewExpression') || !/^(?:CronJob|from)$/.test(calleeName(call.callee) ?? '')) return undefined;
+    // cron's job object runs only with `start: true` or once started (`job.start()`)
+    const start = pick(site.parent, 'start');
+    return (start && literalTrue(start)) || startedLater(call) ? call : undefined;
   }
   if (site.type !== 'CallExpression' && site.type !== 'NewExpression') return undefined;
   const args = site.arguments;
@@ -333,10 +348,39 @@ function schedulerRegistration(site: TSESTree.Node, handler: TSESTree.Node): TSE
   const name = calleeName(site.callee);
   if (index < 0 || name === undefined) return undefined;
   if (name === 'setInterval') return index === 0 ? site : undefined;
-  if (name === 'CronJob') return site.type === 'NewExpression' && index === 1 ? site : undefined;
-  if (name === 'schedule' && site.callee.type === 'MemberExpression') return index === 1 && recurringRule(args[0]) ? site : undefined;
+  // cron's `new CronJob(expression, onTick, onComplete, start)`: stopped unless `start` is true or the job is started later
+  if (name === 'CronJob') return site.type === 'NewExpression' && index === 1 && ((args[3] && literalTrue(args[3])) || startedLater(site)) ? site : undefined;
+  if (name === 'schedule' && site.callee.type === 'MemberExpression') {
+    // node-cron's `{ scheduled: false }` builds a stopped task (`task.start()` runs it)
+    const options = args[2] && unwrap(args[2]);
+    const scheduledOption = options?.type === 'ObjectExpression' ? pick(options, 'scheduled') : undefined;
+    const stopped = scheduledOption !== undefined && !literalTrue(scheduledOption);
+    return index === 1 && recurringRule(args[0]) && (!stopped || startedLater(site)) ? site : undefined;
+  }
   if (name === 'scheduleJob') return index === args.length - 1 && index > 0 && recurringRule(args[index - 1]) ? site : undefined;
   return undefined;
+}
+
+function literalTrue(node: TSESTree.Node): boolean {
+  const bare = unwrap(node);
+  return bare.type === 'Literal' && bare.value === true;
+}
+
+/**
+ * Whether a job built stopped is started: `.start()` called on it (`new CronJob(...).start()`), or
+ * on the name it is kept under (`const job = new CronJob(...)`, `this.job = ...`, `{ job: ... }`),
+ * in some module of the package (`job.start()`, `this.job.start()`).
+ */
+function startedLater(job: TSESTree.Node): boolean {
+  let holder: TSESTree.Node = job;
+  while (holder.parent && (holder.parent.type === 'TSAsExpression' || holder.parent.type === 'TSNonNullExpression')) holder = holder.parent;
+  const parent = holder.parent;
+  if (parent?.type === 'MemberExpression' && parent.object === holder && propertyName(parent.property, parent.computed) === 'start') return true;
+  let name: string | undefined;
+  if (parent?.type === 'VariableDeclarator' && parent.id.type === 'Identifier') name = parent.id.name;
+  else if (parent?.type === 'AssignmentExpression' && parent.right === holder) name = parent.left.type === 'Identifier' ? parent.left.name : parent.left.type === 'MemberExpression' ? propertyName(parent.left.property, parent.left.computed) : undefined;
+  else if ((parent?.type === 'Property' || parent?.type === 'PropertyDefinition') && parent.value === holder) name = propertyName(parent.key, parent.computed);
+  return name !== undefined && new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}\\s*[?!]?\\.\\s*start\\s*\\(`).test(packageText);
 }
 
 /** A scheduler's rule that recurs: anything but a `Date` (node-schedule runs a job given a date once). */
@@ -356,7 +400,11 @@ function calleeName(callee: TSESTree.Node): string | undefined {
 function recurringDecorator(method: TSESTree.MethodDefinition): boolean {
   return (method.decorators ?? []).some((decorator) => {
     const expression = decorator.expression;
-    return expression.type === 'CallExpression' && /^(?:Cron|Interval)$/.test(calleeName(expression.callee) ?? '');
+    if (expression.type !== 'CallExpression' || !/^(?:Cron|Interval)$/.test(calleeName(expression.callee) ?? '')) return false;
+    // `@Cron(expression, { disabled: ... })` (@nestjs/schedule): a job that may be disabled never runs there
+    const options = expression.arguments[1] && unwrap(expression.arguments[1]);
+    const disabled = options?.type === 'ObjectExpression' ? pick(options, 'disabled') : undefined;
+    return disabled === undefined || (disabled.type === 'Literal' && disabled.value === false);
   });
 }
 
@@ -377,5 +425,8 @@ function recurringEggSchedule(node: TSESTree.Node): boolean {
   if (bare.type !== 'ObjectExpression') return false;
   const disable = pick(bare, 'disable');
   if (disable && !(disable.type === 'Literal' && disable.value === false)) return false;
+  // `env: ['local', 'unittest']`: the schedule starts only in those environments; production is `prod`
+  const env = pick(bare, 'env');
+  if (env && !(env.type === 'ArrayExpression' && env.elements.some((e) => e?.type === 'Literal' && e.value === 'prod'))) return false;
   return pick(bare, 'cron') !== undefined || pick(bare, 'interval') !== undefined;
 }

@@ -92,6 +92,59 @@ setInterval(async () => {
   });
 });
 
+describe('allowScheduledFlush: a schedule that never starts, or not in production, bounds nothing', () => {
+  const cronJob = (tail: string) => `import { CronJob } from 'cron';
+import { redis } from './store';
+export const resetJob = new CronJob('0 0 * * *', async () => {
+  await redis.flushdb();
+}${tail});
+`;
+  it("cron's CronJob built without start (its default: stopped) and never started: reported", () => {
+    expect(lintStore({ 'src/jobs.ts': cronJob('') })).toEqual(BOTH);
+    expect(lintStore({ 'src/jobs.ts': cronJob(', null, false') })).toEqual(BOTH);
+    const from = "import { CronJob } from 'cron';\nimport { redis } from './store';\nCronJob.from({ cronTime: '0 0 * * *', onTick: async () => { await redis.flushdb(); } });\n";
+    expect(lintStore({ 'src/jobs.ts': from })).toEqual(BOTH);
+  });
+  it('the same job started (start true, or job.start() in another module): not reported', () => {
+    expect(lintStore({ 'src/jobs.ts': cronJob(', null, true') })).toEqual([]);
+    expect(lintStore({ 'src/jobs.ts': cronJob(''), 'src/main.ts': "import { resetJob } from './jobs';\nresetJob.start();\n" })).toEqual([]);
+    const from = "import { CronJob } from 'cron';\nimport { redis } from './store';\nCronJob.from({ cronTime: '0 0 * * *', onTick: async () => { await redis.flushdb(); }, start: true });\n";
+    expect(lintStore({ 'src/jobs.ts': from })).toEqual([]);
+  });
+  it("node-cron's task built with scheduled: false and never started: reported", () => {
+    const task = "import cron from 'node-cron';\nimport { redis } from './store';\nexport const task = cron.schedule('0 0 * * *', async () => { await redis.flushall(); }, { scheduled: false });\n";
+    expect(lintStore({ 'src/jobs.ts': task })).toEqual(BOTH);
+    expect(lintStore({ 'src/jobs.ts': task + 'task.start();\n' })).toEqual([]);
+  });
+  it('a @Cron method whose options may disable it (disabled in production): reported', () => {
+    const nest = `import { Cron } from '@nestjs/schedule';
+import { redis } from './store';
+export class Cleanup {
+  @Cron('0 * * * *', { disabled: process.env.NODE_ENV === 'production' })
+  async hourly() {
+    await redis.flushdb();
+  }
+}
+`;
+    expect(lintStore({ 'src/jobs.ts': nest })).toEqual(BOTH);
+    expect(lintStore({ 'src/jobs.ts': nest.replace("process.env.NODE_ENV === 'production'", 'false') })).toEqual([]);
+  });
+  it("an Egg.js schedule limited to other environments than prod (env: ['local']): reported", () => {
+    const egg = (env: string) => `import { redis } from '../store';
+export default class Reset {
+  static get schedule() {
+    return { interval: '1h', type: 'worker', env: ${env} };
+  }
+  async subscribe() {
+    await redis.flushdb();
+  }
+}
+`;
+    expect(lintStore({ 'src/schedule/reset.ts': egg("['local', 'unittest']") })).toEqual(BOTH);
+    expect(lintStore({ 'src/schedule/reset.ts': egg("['prod']") })).toEqual([]);
+  });
+});
+
 describe('incr-needs-expire-on-create / set-requires-ttl-or-keepttl: a loop of expiries over the collected keys under a branch', () => {
   const flush = (write: string, guard: string, name: string) => `import Redis from 'ioredis';
 const redis = new Redis();
