@@ -46,7 +46,8 @@
  *     or `new CronJob({ onTick })`, itself registered unconditionally; a job built stopped (cron's
  *     default `start`, node-cron's `{ scheduled: false }`) only when started: `start: true` / a
  *     `true` fourth argument, or `.start()` called on it or on the name it is kept under in some
- *     module of the package;
+ *     module of the package; and the registration in code that may run (not in a function
+ *     nothing calls: `uncalled.ts`, `export function startResetLoop()` no module calls);
  *   - or a function of the same module such a function calls unconditionally by name
  *     (`setInterval(() => this.reset(), DAY)`, `setInterval(reset, DAY)`), two calls deep at most;
  * - **on the database of the writes**: FLUSHALL deletes every database; FLUSHDB and KEYS only the
@@ -73,6 +74,7 @@ import type { RedisCall } from './normalize.js';
 import { LISTING_TTL_MS, packageFiles, packageOf } from './project.js';
 import { enclosingFunction, findVariable, pick, propertyName, staticValue, unwrap, walkParsed, type AnyContext } from './static.js';
 import { testOnlyModule } from './test-paths.js';
+import { uncalledDeclaration } from './uncalled.js';
 
 type Variable = TSESLint.Scope.Variable;
 
@@ -289,7 +291,8 @@ function scheduled(context: AnyContext, fn: TSESTree.Node, depth: number): boole
   }
   if (parent?.type === 'CallExpression' || parent?.type === 'NewExpression' || parent?.type === 'Property') {
     const registration = schedulerRegistration(parent, fn);
-    if (registration) return unconditional(registration, enclosingFunction(registration));
+    // registered in code that never runs (`startResetLoop()` nothing calls: uncalled.ts), it schedules nothing
+    if (registration) return unconditional(registration, enclosingFunction(registration)) && uncalledDeclaration(context, registration) === undefined;
   }
   if (depth >= MAX_CALL_DEPTH) return false;
   const name = functionName(fn);
@@ -301,7 +304,7 @@ function scheduled(context: AnyContext, fn: TSESTree.Node, depth: number): boole
   return walkParsed(program, (node) => {
     if (node.type !== 'CallExpression' && node.type !== 'NewExpression') return undefined;
     for (const arg of node.arguments) {
-      if (namesFunction(arg, name) && schedulerRegistration(node, arg) && unconditional(node, enclosingFunction(node))) return 'stop';
+      if (namesFunction(arg, name) && schedulerRegistration(node, arg) && unconditional(node, enclosingFunction(node)) && uncalledDeclaration(context, node) === undefined) return 'stop';
     }
     if (node.type !== 'CallExpression' || !namesFunction(node.callee, name)) return undefined;
     const caller = enclosingFunction(node);

@@ -145,6 +145,23 @@ export default class Reset {
   });
 });
 
+describe('allowScheduledFlush: a schedule registered by a function nothing calls bounds nothing', () => {
+  const jobs = `import { redis } from './store';
+async function flush() {
+  await redis.flushdb();
+}
+export function startResetLoop() {
+  setInterval(flush, 24 * 3600 * 1000);
+}
+`;
+  it('the setInterval sits in an exported function no module calls: reported', () => {
+    expect(lintStore({ 'src/jobs.ts': jobs, 'src/main.ts': "import './routes';\nimport './jobs';\n" })).toEqual(BOTH);
+  });
+  it('the same function called by the entry point: not reported', () => {
+    expect(lintStore({ 'src/jobs.ts': jobs, 'src/main.ts': "import './routes';\nimport { startResetLoop } from './jobs';\nstartResetLoop();\n" })).toEqual([]);
+  });
+});
+
 describe('incr-needs-expire-on-create / set-requires-ttl-or-keepttl: a loop of expiries over the collected keys under a branch', () => {
   const flush = (write: string, guard: string, name: string) => `import Redis from 'ioredis';
 const redis = new Redis();
