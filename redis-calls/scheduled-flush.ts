@@ -124,6 +124,28 @@ export function flushedOnSchedule(context: AnyContext): boolean {
   return cached.scope === 'all' || (cached.scope === 'database' && !cached.otherDatabase);
 }
 
+/**
+ * The server a client construction's arguments name, as text: the first argument (a URL, a port),
+ * or of an options object only its `url`, `host`, `port` and `path` (`{ ...opts, maxRetriesPerRequest:
+ * null }` and a `db` name the same server; another database is read by {@link DATABASE_NUMBER}).
+ */
+function serverOf(args: string): string {
+  let depth = 0;
+  let end = args.length;
+  for (let i = 0; i < args.length; i++) {
+    const c = args[i]!;
+    if ('([{'.includes(c)) depth++;
+    else if (')]}'.includes(c)) depth--;
+    else if (c === ',' && depth === 0) {
+      end = i;
+      break;
+    }
+  }
+  const first = args.slice(0, end).replace(/[\s!]/g, '');
+  if (!first.startsWith('{')) return first;
+  return [...first.matchAll(/\b(url|host|port|path)\b(?::([^,}]+))?/g)].map((m) => `${m[1]}:${m[2] ?? m[1]}`).sort().join(',');
+}
+
 function readPackage(context: AnyContext, file: string, root: string): { scope: WipeScope; otherDatabase: boolean } {
   const files = packageFiles(root);
   if (files === undefined) return { scope: undefined, otherDatabase: true };
@@ -142,8 +164,7 @@ function readPackage(context: AnyContext, file: string, root: string): { scope: 
   packageText = texts.map((t) => t.text).join('\n');
   for (const { specifier, text } of texts) {
     for (const match of text.matchAll(DATABASE_NUMBER)) if (Number(match[1] ?? match[2] ?? match[3]) !== 0) otherDatabase = true;
-    // the same server on another database (`new Redis({ db: 2 })`) is read by DATABASE_NUMBER
-    for (const match of text.matchAll(CLIENT_CONSTRUCTION)) connections.add((match[1] ?? match[2] ?? '').replace(/[\s!]/g, '').replace(/,?\b(?:db|database):\d+,?/g, '').replace(/^\{\}$/, ''));
+    for (const match of text.matchAll(CLIENT_CONSTRUCTION)) connections.add(serverOf(match[1] ?? match[2] ?? ''));
     // past the cap, modules are still read for their database numbers, not parsed
     if (scope === 'all' || parsed >= MAX_WIPING_MODULES || !MAY_WIPE.test(text) || !MAY_SCHEDULE.test(text)) continue;
     parsed++;

@@ -90,6 +90,16 @@ setInterval(async () => {
 `;
     expect(lintStore({ 'src/jobs.ts': jobs })).toEqual(BOTH);
   });
+  it('a FLUSHDB beside clients of one server made with other options (a BullMQ connection, a db): not reported', () => {
+    const jobs = `import Redis from 'ioredis';
+const queueConnection = new Redis({ maxRetriesPerRequest: null, enableReadyCheck: false });
+export const sub = new Redis({});
+setInterval(async () => {
+  await queueConnection.flushdb();
+}, 3600 * 1000);
+`;
+    expect(lintStore({ 'src/jobs.ts': jobs })).toEqual([]);
+  });
 });
 
 describe('allowScheduledFlush: a schedule that never starts, or not in production, bounds nothing', () => {
