@@ -200,3 +200,38 @@ export async function flush(items: { id: string }[], mode: string) {
     }
   });
 });
+
+describe('expiry events: a channel spelled with the database number in a template', () => {
+  /** A booking flow: line 4 sets the booking's deadline (EX 900), line 7 its answers; `complete` deletes both. */
+  const BOOKINGS = `import Redis from 'ioredis';
+const redis = new Redis();
+export async function hold(id: string) {
+  await redis.set(\`booking:deadline:\${id}\`, '', 'EX', 900);
+}
+export async function saveAnswers(id: string, answers: string) {
+  await redis.set(\`booking:answers:\${id}\`, answers);
+}
+export async function complete(id: string) {
+  await redis.del(\`booking:answers:\${id}\`);
+  await redis.del(\`booking:deadline:\${id}\`);
+}
+`;
+  const listener = (channel: string) => `import Redis from 'ioredis';
+const sub = new Redis();
+const redis = new Redis();
+const DB = Number(process.env.REDIS_DB ?? 0);
+export async function listen() {
+  await sub.subscribe(${channel});
+  sub.on('message', async (_channel: string, message: string) => {
+    const id = message.split(':').pop();
+    await redis.del(\`booking:\${id}\`);
+  });
+}
+`;
+  const lint = (files: Record<string, string>) => lintApplication(roots, files, 'bookings.ts', { [SET]: undefined }, []);
+  it('__keyevent@${DB}__:expired handles expiries as __keyevent@0__:expired does: the answers are reported', () => {
+    expect(lint({ 'bookings.ts': BOOKINGS, 'expiry.ts': listener("'__keyevent@0__:expired'") })).toEqual([[SET, 'setWithoutTtl', 7, 15]]);
+    expect(lint({ 'bookings.ts': BOOKINGS, 'expiry.ts': listener('`__keyevent@${DB}__:expired`') })).toEqual([[SET, 'setWithoutTtl', 7, 15]]);
+    expect(lint({ 'bookings.ts': BOOKINGS, 'expiry.ts': listener("'__keyevent@' + DB + '__:expired'") })).toEqual([[SET, 'setWithoutTtl', 7, 15]]);
+  });
+});
