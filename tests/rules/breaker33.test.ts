@@ -235,3 +235,29 @@ export async function listen() {
     expect(lint({ 'bookings.ts': BOOKINGS, 'expiry.ts': listener("'__keyevent@' + DB + '__:expired'") })).toEqual([[SET, 'setWithoutTtl', 7, 15]]);
   });
 });
+
+describe('allowUncalledCode: a container-registered class reached by a token and a computed method name', () => {
+  const files = {
+    'src/jobs.ts': `import Redis from 'ioredis';
+import { injectable } from 'tsyringe';
+const redis = new Redis();
+@injectable()
+export class Jobs {
+  async cleanup(id: string) {
+    await redis.set(\`cleaned:\${id}\`, '1');
+  }
+}
+`,
+    'src/container.ts': "import { container } from 'tsyringe';\nimport { Jobs } from './jobs';\ncontainer.register('Jobs', { useClass: Jobs });\n",
+    'src/runner.ts':
+      "import { container } from 'tsyringe';\nexport async function run(name: string, id: string) {\n  const jobs = container.resolve<Record<string, (id: string) => Promise<void>>>('Jobs');\n  await jobs[name](id);\n}\n",
+    'src/main.ts': "import './container';\nimport { run } from './runner';\nexport async function handler(req: { params: { job: string; id: string } }) {\n  await run(req.params.job, req.params.id);\n}\n",
+  };
+  it("container.resolve('Jobs')[name]() in a module importing nothing of the class's may call cleanup: reported", () => {
+    expect(lintApplication(roots, files, 'src/jobs.ts', { [SET]: undefined }, [])).toEqual([[SET, 'setWithoutTtl', 7, 17]]);
+  });
+  it('without the computed call, nothing names cleanup: code that never runs, not reported', () => {
+    const plain = { ...files, 'src/runner.ts': "import { container } from 'tsyringe';\nexport async function run(name: string, id: string) {\n  return [container, name, id];\n}\n" };
+    expect(lintApplication(roots, plain, 'src/jobs.ts', { [SET]: undefined }, [])).toEqual([]);
+  });
+});
