@@ -49,7 +49,9 @@
  *     module of the package; and the registration in code that may run (not in a function
  *     nothing calls: `uncalled.ts`, `export function startResetLoop()` no module calls);
  *   - or a function of the same module such a function calls unconditionally by name
- *     (`setInterval(() => this.reset(), DAY)`, `setInterval(reset, DAY)`), two calls deep at most;
+ *     (`setInterval(() => this.reset(), DAY)`, `setInterval(reset, DAY)`), two calls deep at most
+ *     (a method through `this`, an instance of its class or its object literal: `this.local.clear()`
+ *     of a `Map` calls no `clear()` method of the class);
  * - **on the database of the writes**: FLUSHALL deletes every database; FLUSHDB and KEYS only the
  *   selected one, so they count when the package names no database but 0 (no `select(n)`, no
  *   `db:` / `database:` option and no `redis://host/n` URL with another number): a client on
@@ -325,9 +327,9 @@ function scheduled(context: AnyContext, fn: TSESTree.Node, depth: number): boole
   return walkParsed(program, (node) => {
     if (node.type !== 'CallExpression' && node.type !== 'NewExpression') return undefined;
     for (const arg of node.arguments) {
-      if (namesFunction(arg, name) && schedulerRegistration(node, arg) && unconditional(node, enclosingFunction(node)) && uncalledDeclaration(context, node) === undefined) return 'stop';
+      if (namesFunction(context, arg, name, fn) && schedulerRegistration(node, arg) && unconditional(node, enclosingFunction(node)) && uncalledDeclaration(context, node) === undefined) return 'stop';
     }
-    if (node.type !== 'CallExpression' || !namesFunction(node.callee, name)) return undefined;
+    if (node.type !== 'CallExpression' || !namesFunction(context, node.callee, name, fn)) return undefined;
     const caller = enclosingFunction(node);
     return caller && caller !== fn && unconditional(node, caller) && scheduled(context, caller, depth + 1) ? 'stop' : undefined;
   });
@@ -342,13 +344,30 @@ function functionName(fn: TSESTree.Node): string | undefined {
   return undefined;
 }
 
-/** `name`, `this.name`, `obj.name`, or any of them `.bind(...)`. */
-function namesFunction(node: TSESTree.Node, name: string): boolean {
+/**
+ * Whether `node` names the function `fn` called `name`: `name` for a function of the module;
+ * for a method, `this.name`, or `obj.name` where `obj` is a `const` holding an instance of its
+ * class (`new Cache()`) or the object literal it belongs to; any of them `.bind(...)`. Another
+ * object's method of the same name (`this.local.clear()` of a `Map`) is not it.
+ */
+function namesFunction(context: AnyContext, node: TSESTree.Node, name: string, fn: TSESTree.Node): boolean {
   const bare = unwrap(node);
-  if (bare.type === 'Identifier') return bare.name === name;
-  if (bare.type === 'MemberExpression') return propertyName(bare.property, bare.computed) === name;
-  if (bare.type === 'CallExpression' && bare.callee.type === 'MemberExpression' && propertyName(bare.callee.property, bare.callee.computed) === 'bind') return namesFunction(bare.callee.object, name);
-  return false;
+  if (bare.type === 'CallExpression' && bare.callee.type === 'MemberExpression' && propertyName(bare.callee.property, bare.callee.computed) === 'bind') return namesFunction(context, bare.callee.object, name, fn);
+  const member = fn.parent?.type === 'MethodDefinition' || fn.parent?.type === 'PropertyDefinition' || fn.parent?.type === 'Property' ? fn.parent : undefined;
+  if (bare.type === 'Identifier') return !member && bare.name === name;
+  if (bare.type !== 'MemberExpression' || !member || propertyName(bare.property, bare.computed) !== name) return false;
+  const object = unwrap(bare.object);
+  if (object.type === 'ThisExpression') return true;
+  if (object.type !== 'Identifier') return false;
+  const def = findVariable(context, object)?.defs[0];
+  const init = def?.type === 'Variable' && def.node.init ? unwrap(def.node.init) : undefined;
+  if (!init) return false;
+  // the object literal the method is a property of
+  if (member.type === 'Property') return init === member.parent;
+  // an instance of the method's class
+  const cls = member.parent.parent;
+  const id = cls && (cls.type === 'ClassDeclaration' || cls.type === 'ClassExpression') ? cls.id : undefined;
+  return init.type === 'NewExpression' && id !== undefined && id !== null && init.callee.type === 'Identifier' && init.callee.name === id.name;
 }
 
 /**

@@ -155,6 +155,28 @@ export default class Reset {
   });
 });
 
+describe('allowScheduledFlush: a scheduled call of another object\'s method of the same name', () => {
+  const cache = (tick: string) => `import { redis } from './store';
+export class TwoLevelCache {
+  private local = new Map<string, string>();
+  constructor() {
+    setInterval(() => ${tick}, 60 * 1000);
+  }
+  async clear() {
+    this.local.clear();
+    await redis.flushdb();
+  }
+}
+export const cache = new TwoLevelCache();
+`;
+  it('the interval clears the in-memory Map (this.local.clear()), not the method that flushes: reported', () => {
+    expect(lintStore({ 'src/cache.ts': cache('this.local.clear()'), 'src/admin.ts': "import { cache } from './cache';\nexport async function wipe() { await cache.clear(); }\n" })).toEqual(BOTH);
+  });
+  it('the interval calls the method itself (this.clear()): not reported', () => {
+    expect(lintStore({ 'src/cache.ts': cache('this.clear()'), 'src/admin.ts': "import { cache } from './cache';\nexport async function wipe() { await cache.clear(); }\n" })).toEqual([]);
+  });
+});
+
 describe('allowScheduledFlush: a schedule registered by a function nothing calls bounds nothing', () => {
   const jobs = `import { redis } from './store';
 async function flush() {
