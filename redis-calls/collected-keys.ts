@@ -6,7 +6,8 @@
  * are the Redis keys, `mset(entries)`) and the loop runs over that object's keys
  * (`Object.keys(entries).forEach((k) => multi.expire(k, TTL))`, `for (const k in entries)`,
  * `for (const [k] of Object.entries(entries))`). The expiry then names the loop's variable, never
- * the write's key expression, so pairing by key identity (`key-id.ts`) does not see it. The
+ * the write's key expression, so pairing by key identity (`key-id.ts`) does not see it. The loop
+ * runs whenever the write does: no branch around it (`if (keys.length)` aside). The
  * collection may be a property of a `reduce` accumulator (`acc.keys.push(k)` beside the write in
  * the reducer, `const { keys } = items.reduce(...)`, then the loop).
  */
@@ -100,6 +101,39 @@ function unconditionalIn(node: TSESTree.Node, body: TSESTree.Node): boolean {
     if (!UNCONDITIONAL.has(current.type)) return false;
   }
   return true;
+}
+
+/** Nodes that run what they hold whenever they run themselves, for the loop of expiries. */
+const RUNS_HELD = new Set([...UNCONDITIONAL, 'VariableDeclarator', 'VariableDeclaration', 'AssignmentExpression', 'SequenceExpression', 'UnaryExpression', 'SpreadElement', 'TSSatisfiesExpression']);
+
+/**
+ * Whether the loop of expiries `loop` runs whenever `write` does: between it and the nearest node
+ * holding the write, no branch, loop, `catch` or function (`if (mode === 'hourly') for (const k of
+ * keys) m.expire(k, 60)` leaves the keys without TTL on the other runs); a `try` block, and an
+ * `if` whose consequent it is and whose test says the collection is not empty (`if (keys.length)`,
+ * `keys.length > 0`, `keys.size`), do not count.
+ */
+function loopRunsWhenever(loop: TSESTree.Node, write: TSESTree.Node, collection: TSESTree.Identifier): boolean {
+  for (let node: TSESTree.Node = loop, parent = loop.parent; parent && !encloses(parent, write); node = parent, parent = parent.parent) {
+    if (RUNS_HELD.has(parent.type) || (parent.type === 'TryStatement' && parent.block === node)) continue;
+    if (parent.type === 'IfStatement' && parent.consequent === node && testsNotEmpty(parent.test, collection.name)) continue;
+    return false;
+  }
+  return true;
+}
+
+/** A test that holds when the collection named `name` has an element: `name.length`, `name.size`, either `> 0`, `!== 0`, `>= 1`. */
+function testsNotEmpty(test: TSESTree.Node, name: string): boolean {
+  let bare = unwrap(test);
+  if (bare.type === 'BinaryExpression') {
+    const right = unwrap(bare.right);
+    const bound = right.type === 'Literal' ? right.value : undefined;
+    if (!((['>', '!=', '!=='].includes(bare.operator) && bound === 0) || (bare.operator === '>=' && bound === 1)) || bare.left.type === 'PrivateIdentifier') return false;
+    bare = unwrap(bare.left);
+  }
+  if (bare.type !== 'MemberExpression' || !['length', 'size'].includes(propertyName(bare.property, bare.computed) ?? '')) return false;
+  const object = unwrap(bare.object);
+  return object.type === 'Identifier' && object.name === name;
 }
 
 /**
@@ -324,7 +358,7 @@ export function expiredThroughCollection(context: AnyContext, write: RedisCall, 
   if (bare?.type !== 'Identifier') return false;
   const over = loopOver(context, bare);
   if (!over || !unconditionalIn(expiry.node, over.body)) return false;
-  if (over.loop.range[0] < write.node.range[1]) return false;
+  if (over.loop.range[0] < write.node.range[1] || !loopRunsWhenever(over.loop, write.node, over.collection)) return false;
   const covered = over.ofKeys
     ? writesKeysOf(context, over.collection, write, writeKey, over.loop)
     : collects(context, over.collection, write, writeKey, over.loop) || collectedAlongside(context, writeKey, over.collection);

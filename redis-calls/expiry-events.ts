@@ -28,7 +28,8 @@ const MENTION = /__key(?:event|space)@/;
  * (`test-paths.ts` testOnlyModule), holds a string naming the key-event channel of expiries
  * (`__keyevent@0__:expired`, `__keyevent@*__:expired`), or both a key-space channel
  * (`__keyspace@0__:<key>`) and the string `expired` (the subscriber tests the event). Only
- * string literals and template parts count (a comment does not). `false` when the file belongs
+ * string literals, templates and `+` concatenations count, an interpolated value read as a
+ * database number (`__keyevent@${db}__:expired`); a comment does not. `false` when the file belongs
  * to no package or the package is too large to list (`project.ts` MAX_FILES). Kept per package
  * for `LISTING_TTL_MS` (ms), as the package listing is. Never throws.
  */
@@ -52,7 +53,7 @@ function namesExpiryChannel(path: string): boolean {
   let keyspace = false;
   let expired = false;
   walkParsed(parsed.program, (node: TSESTree.Node) => {
-    const value = node.type === 'Literal' && typeof node.value === 'string' ? node.value : node.type === 'TemplateElement' ? node.value.cooked ?? undefined : undefined;
+    const value = spelledChannel(node);
     if (value === undefined) return;
     if (EXPIRED_KEYEVENT_CHANNEL.test(value)) {
       keyspace = expired = true;
@@ -63,4 +64,25 @@ function namesExpiryChannel(path: string): boolean {
     return keyspace && expired ? 'stop' : undefined;
   });
   return keyspace && expired;
+}
+
+/**
+ * The text of a string the code writes: a literal, a template part, and a template or a `+`
+ * concatenation whole with each interpolated value spelled `0` (`__keyevent@${db}__:expired`,
+ * `'__keyevent@' + db + '__:expired'`: a database number there, the channel of that database).
+ */
+function spelledChannel(node: TSESTree.Node): string | undefined {
+  if (node.type === 'Literal') return typeof node.value === 'string' ? node.value : undefined;
+  if (node.type === 'TemplateElement') return node.value.cooked ?? undefined;
+  if (node.type === 'TemplateLiteral') return node.quasis.map((quasi) => quasi.value.cooked ?? '').join('0');
+  if (node.type !== 'BinaryExpression' || node.operator !== '+' || (node.parent?.type === 'BinaryExpression' && node.parent.operator === '+')) return undefined;
+  const parts: string[] = [];
+  const add = (operand: TSESTree.Node): void => {
+    if (operand.type === 'BinaryExpression' && operand.operator === '+') {
+      add(operand.left);
+      add(operand.right);
+    } else parts.push(operand.type === 'Literal' && typeof operand.value === 'string' ? operand.value : '0');
+  };
+  add(node);
+  return parts.join('');
 }

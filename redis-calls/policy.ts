@@ -165,7 +165,7 @@ export const KEY_POLICY_SCHEMA = {
   allowScheduledFlush: {
     type: 'boolean',
     description:
-      "Do not report a key of a package that deletes every key of the database on a recurring schedule: an Egg.js schedule with cron or interval, setInterval, node-cron's schedule, node-schedule's scheduleJob (not with a Date), cron's CronJob or a @Cron / @Interval method runs, unconditionally, a FLUSHALL, or a FLUSHDB or a DEL of every key KEYS '*' lists when the package names no database but 0. A wipe at start-up only, behind a flag, after a one-off setTimeout, or of one prefix does not count. Default true; false in the strict config.",
+      "Do not report a key of a package that deletes every key of the database on a recurring schedule: an Egg.js schedule with cron or interval, setInterval, node-cron's schedule, node-schedule's scheduleJob (not with a Date), cron's CronJob or a @Cron / @Interval method runs, unconditionally, a FLUSHALL, or a FLUSHDB or a DEL of every key KEYS '*' lists when the package names no database but 0, and every client of the package is made with one connection. A wipe at start-up only, behind a flag, after a one-off setTimeout, or of one prefix does not count. Default true; false in the strict config.",
   },
 } as const;
 

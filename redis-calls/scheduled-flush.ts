@@ -26,7 +26,9 @@
  *   loop `for (const key of await redis.keys('*'))`) the same function hands to a DEL / UNLINK /
  *   GETDEL (the `delete` effect of `semantics/commands.ts`)
  *   whole (`del(...keys)`, `del(keys)`) or key by key (`for (const key of keys) del(key)`,
- *   `keys.forEach((key) => pipeline.del(key))`); never through an ioredis client with a `keyPrefix`
+ *   `keys.forEach((key) => pipeline.del(key))`, with no `return` before the DEL in the callback), the
+ *   listing's own variable (never reassigned: `keys = keys.filter(...)` keeps some keys; an inner
+ *   `keys` shadowing it is another list); never through an ioredis client with a `keyPrefix`
  *   (it prefixes the DEL's keys, not the KEYS pattern: nothing is deleted). SCAN is not read;
  * - **unconditional** in its function: no `if`, `?:`, `&&` / `||`, `switch` or `catch` between the
  *   function and the wipe (a test of the listing itself, `if (keys.length)`, aside), and no
@@ -34,19 +36,30 @@
  *   a flag; `if (key === KEEP) continue;`: a sweep of some keys);
  * - **on a recurring schedule**: the function is
  *   - the `subscribe()` of an Egg.js schedule class whose static `schedule` has a `cron` or an
- *     `interval` (and no `disable` other than `false`), or the `task` of an Egg.js schedule object
+ *     `interval` (and no `disable` other than `false`, no `env` list without `'prod'`), or the `task` of an Egg.js schedule object
  *     (`{ schedule: { interval: '1d' }, async task(ctx) {...} }`);
- *   - a method decorated `@Cron(...)` or `@Interval(...)` (`@nestjs/schedule`);
+ *   - a method decorated `@Cron(...)` or `@Interval(...)` (`@nestjs/schedule`), with no `disabled`
+ *     option but `false`;
  *   - the callback of `setInterval(fn, ms)`, node-cron's `cron.schedule(expression, fn)`,
  *     node-schedule's `scheduleJob([name,] rule, fn)` with a rule that is no `new Date(...)` (a
  *     date runs once), the cron package's `new CronJob(expression, fn)`, `CronJob.from({ onTick })`
- *     or `new CronJob({ onTick })`, itself registered unconditionally;
+ *     or `new CronJob({ onTick })`, itself registered unconditionally; a job built stopped (cron's
+ *     default `start`, node-cron's `{ scheduled: false }`) only when started: `start: true` / a
+ *     `true` fourth argument, or `.start()` called on it or on the name it is kept under in some
+ *     module of the package; and the registration in code that may run (not in a function
+ *     nothing calls: `uncalled.ts`, `export function startResetLoop()` no module calls);
  *   - or a function of the same module such a function calls unconditionally by name
- *     (`setInterval(() => this.reset(), DAY)`, `setInterval(reset, DAY)`), two calls deep at most;
+ *     (`setInterval(() => this.reset(), DAY)`, `setInterval(reset, DAY)`), two calls deep at most
+ *     (a method through `this`, an instance of its class or its object literal: `this.local.clear()`
+ *     of a `Map` calls no `clear()` method of the class);
  * - **on the database of the writes**: FLUSHALL deletes every database; FLUSHDB and KEYS only the
  *   selected one, so they count when the package names no database but 0 (no `select(n)`, no
  *   `db:` / `database:` option and no `redis://host/n` URL with another number): a client on
  *   another database keeps its keys.
+ *
+ * The package's clients must all be made with one connection (`new Redis()` beside `new Redis({ db: 2 })`
+ * is one server, `new Redis(CACHE_URL)` beside `new Redis()` may be two: a wipe of the cache server,
+ * even a FLUSHALL, leaves the store's keys).
  *
  * Never: a wipe at start-up only (a long-running process keeps its keys until the next deploy), in
  * a route handler or a CLI, behind a flag, after a one-off `setTimeout`, or a wipe of one prefix
@@ -54,7 +67,7 @@
  * jobs are not read.
  */
 import { isAbsolute, relative } from 'node:path';
-import type { TSESTree } from '@typescript-eslint/utils';
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { EFFECTS_THAT_DELETE_KEY } from '../semantics/commands.js';
 import { KEYSPACE_WIPES, matchesEveryKey } from '../semantics/keyspace-wipes.js';
 import { fileIndexOf } from './file-index.js';
@@ -63,6 +76,9 @@ import type { RedisCall } from './normalize.js';
 import { LISTING_TTL_MS, packageFiles, packageOf } from './project.js';
 import { enclosingFunction, findVariable, pick, propertyName, staticValue, unwrap, walkParsed, type AnyContext } from './static.js';
 import { testOnlyModule } from './test-paths.js';
+import { uncalledDeclaration } from './uncalled.js';
+
+type Variable = TSESLint.Scope.Variable;
 
 /** What the scheduled wipes of a package delete: every database, the selected one, or nothing. */
 type WipeScope = 'all' | 'database' | undefined;
@@ -81,7 +97,15 @@ const EXITS: ReadonlySet<string> = new Set(['ReturnStatement', 'ThrowStatement',
 /** How deep a function is followed to the scheduled function calling it. */
 const MAX_CALL_DEPTH = 2;
 
+/**
+ * A client made with its connection written out: `new Redis(process.env.CACHE_URL)`, `createClient({ url })`
+ * (group 1 or 2: the arguments, one level of parentheses deep).
+ */
+const CLIENT_CONSTRUCTION = /\bnew\s+(?:Redis|IORedis|Valkey|Cluster)\s*\(((?:[^()]|\([^()]*\))*)\)|\bcreate(?:Client|Cluster)\s*\(((?:[^()]|\([^()]*\))*)\)/g;
+
 const scopes = new Map<string, { at: number; scope: WipeScope; otherDatabase: boolean }>();
+/** The text of the package's modules while {@link readPackage} reads it: where a stopped job's `.start()` is looked for. */
+let packageText = '';
 
 /**
  * Whether every key the linted file writes is deleted by a scheduled wipe of the whole keyspace of
@@ -102,18 +126,47 @@ export function flushedOnSchedule(context: AnyContext): boolean {
   return cached.scope === 'all' || (cached.scope === 'database' && !cached.otherDatabase);
 }
 
+/**
+ * The server a client construction's arguments name, as text: the first argument (a URL, a port),
+ * or of an options object only its `url`, `host`, `port` and `path` (`{ ...opts, maxRetriesPerRequest:
+ * null }` and a `db` name the same server; another database is read by {@link DATABASE_NUMBER}).
+ */
+function serverOf(args: string): string {
+  let depth = 0;
+  let end = args.length;
+  for (let i = 0; i < args.length; i++) {
+    const c = args[i]!;
+    if ('([{'.includes(c)) depth++;
+    else if (')]}'.includes(c)) depth--;
+    else if (c === ',' && depth === 0) {
+      end = i;
+      break;
+    }
+  }
+  const first = args.slice(0, end).replace(/[\s!]/g, '');
+  if (!first.startsWith('{')) return first;
+  return [...first.matchAll(/\b(url|host|port|path)\b(?::([^,}]+))?/g)].map((m) => `${m[1]}:${m[2] ?? m[1]}`).sort().join(',');
+}
+
 function readPackage(context: AnyContext, file: string, root: string): { scope: WipeScope; otherDatabase: boolean } {
   const files = packageFiles(root);
   if (files === undefined) return { scope: undefined, otherDatabase: true };
   let scope: WipeScope;
   let otherDatabase = false;
+  const connections = new Set<string>();
   let parsed = 0;
+  const texts: Array<{ specifier: string; text: string }> = [];
   for (const path of files) {
     if (testOnlyModule(root, path) || SCRIPT_PATH.test(relative(root, path))) continue;
     const specifier = specifierOf(file, path);
     const text = readModule(file, specifier)?.entry.text;
-    if (text === undefined) continue;
+    if (text !== undefined) texts.push({ specifier, text });
+  }
+  // a job built stopped runs once something starts it, in any module (`job.start()`)
+  packageText = texts.map((t) => t.text).join('\n');
+  for (const { specifier, text } of texts) {
     for (const match of text.matchAll(DATABASE_NUMBER)) if (Number(match[1] ?? match[2] ?? match[3]) !== 0) otherDatabase = true;
+    for (const match of text.matchAll(CLIENT_CONSTRUCTION)) connections.add(serverOf(match[1] ?? match[2] ?? ''));
     // past the cap, modules are still read for their database numbers, not parsed
     if (scope === 'all' || parsed >= MAX_WIPING_MODULES || !MAY_WIPE.test(text) || !MAY_SCHEDULE.test(text)) continue;
     parsed++;
@@ -122,7 +175,10 @@ function readPackage(context: AnyContext, file: string, root: string): { scope: 
     const found = moduleWipe(moduleContext(context, module));
     if (found === 'all' || (found === 'database' && scope === undefined)) scope = found;
   }
-  return { scope, otherDatabase };
+  packageText = '';
+  // clients made with different connections (`new Redis(CACHE_URL)` beside `new Redis()`) may be
+  // different servers: a wipe of one, even a FLUSHALL, leaves the other's keys
+  return { scope: connections.size > 1 ? undefined : scope, otherDatabase };
 }
 
 /** The widest scheduled wipe of a module's code. */
@@ -136,6 +192,9 @@ function moduleWipe(context: AnyContext): WipeScope {
     // the function the wipe runs in: the listing's, for a DEL in a callback over its keys
     const fn = enclosingFunction(call.node);
     if (!deletion || !fn || !unconditional(call.node, fn) || !unconditional(deletion, fn)) continue;
+    // a DEL in a callback over the keys (`keys.forEach((key) => ...)`): a `return` before it skips a key
+    const callback = enclosingFunction(deletion);
+    if (callback !== fn && !unconditional(deletion, callback)) continue;
     if (!scheduled(context, fn, 0)) continue;
     if ((wipe ?? 'database') === 'all') return 'all';
     scope = 'database';
@@ -152,7 +211,7 @@ function listedKeysDeletion(context: AnyContext, listing: RedisCall, calls: read
   const pattern = listing.argNodes[0] ? staticValue(context, listing.argNodes[0]) : undefined;
   if (typeof pattern !== 'string' || !matchesEveryKey(pattern)) return undefined;
   const fn = enclosingFunction(listing.node);
-  const listed = listedNames(context, listing.node);
+  const listed = listedVariables(context, listing.node);
   if (listed.size === 0) return undefined;
   return calls.find(
     (other) =>
@@ -163,44 +222,50 @@ function listedKeysDeletion(context: AnyContext, listing: RedisCall, calls: read
       withinFunction(other.node, fn) &&
       other.node.arguments.some((arg) => {
         const bare = unwrap(arg.type === 'SpreadElement' ? arg.argument : arg);
-        return bare.type === 'Identifier' && listed.has(findVariable(context, bare)?.name ?? '');
+        // the variable itself, not its name: an inner `keys` shadowing the listing is another list
+        const variable = bare.type === 'Identifier' ? findVariable(context, bare) : null;
+        return variable !== null && listed.has(variable);
       }),
   )?.node;
 }
 
 /**
- * The names the keys of a listing go by: the variable holding its reply (`const keys = await
- * redis.keys('*')`), and the loop variables of its elements (`for (const key of keys)`, `for (const
- * key of await redis.keys('*'))`, `keys.forEach((key) => ...)`).
+ * The variables the keys of a listing go by: the one holding its reply (`const keys = await
+ * redis.keys('*')`, never reassigned: `keys = keys.filter(...)` keeps some keys), and the loop
+ * variables of its elements (`for (const key of keys)`, `for (const key of await redis.keys('*'))`,
+ * `keys.forEach((key) => ...)`).
  */
-function listedNames(context: AnyContext, listing: TSESTree.CallExpression): Set<string> {
-  const names = new Set<string>();
+function listedVariables(context: AnyContext, listing: TSESTree.CallExpression): Set<Variable> {
+  const variables = new Set<Variable>();
   let reply: TSESTree.Node = listing;
   while (reply.parent && (reply.parent.type === 'AwaitExpression' || reply.parent.type === 'TSAsExpression')) reply = reply.parent;
   const holder = reply.parent;
   if (holder?.type === 'VariableDeclarator' && holder.init === reply && holder.id.type === 'Identifier') {
-    names.add(holder.id.name);
     const variable = findVariable(context, holder.id);
-    for (const ref of variable?.references ?? []) {
+    if (!variable || variable.references.some((ref) => ref.isWrite() && ref.identifier !== holder.id)) return variables;
+    variables.add(variable);
+    for (const ref of variable.references) {
       const use = ref.identifier as TSESTree.Node;
       const parent = use.parent;
-      if (parent?.type === 'ForOfStatement' && parent.right === use) addLoopVariable(parent, names);
+      if (parent?.type === 'ForOfStatement' && parent.right === use) addLoopVariable(context, parent, variables);
       if (parent?.type === 'MemberExpression' && parent.object === use && ['forEach', 'map'].includes(propertyName(parent.property, parent.computed) ?? '')) {
         const callback = parent.parent?.type === 'CallExpression' ? parent.parent.arguments[0] : undefined;
         const param = callback && (callback.type === 'ArrowFunctionExpression' || callback.type === 'FunctionExpression') ? callback.params[0] : undefined;
-        if (param?.type === 'Identifier') names.add(param.name);
+        const element = param?.type === 'Identifier' ? findVariable(context, param) : null;
+        if (element) variables.add(element);
       }
     }
   } else if (holder?.type === 'ForOfStatement' && holder.right === reply) {
-    addLoopVariable(holder, names);
+    addLoopVariable(context, holder, variables);
   }
-  return names;
+  return variables;
 }
 
-function addLoopVariable(loop: TSESTree.ForOfStatement, names: Set<string>): void {
+function addLoopVariable(context: AnyContext, loop: TSESTree.ForOfStatement, variables: Set<Variable>): void {
   const left = loop.left;
-  if (left.type === 'VariableDeclaration' && left.declarations[0]?.id.type === 'Identifier') names.add(left.declarations[0].id.name);
-  else if (left.type === 'Identifier') names.add(left.name);
+  const id = left.type === 'VariableDeclaration' && left.declarations[0]?.id.type === 'Identifier' ? left.declarations[0].id : left.type === 'Identifier' ? left : undefined;
+  const variable = id ? findVariable(context, id) : null;
+  if (variable) variables.add(variable);
 }
 
 /** Whether `node` is in `fn`'s own code, or in a callback of it (`keys.forEach((key) => del(key))`). */
@@ -249,7 +314,8 @@ function scheduled(context: AnyContext, fn: TSESTree.Node, depth: number): boole
   }
   if (parent?.type === 'CallExpression' || parent?.type === 'NewExpression' || parent?.type === 'Property') {
     const registration = schedulerRegistration(parent, fn);
-    if (registration) return unconditional(registration, enclosingFunction(registration));
+    // registered in code that never runs (`startResetLoop()` nothing calls: uncalled.ts), it schedules nothing
+    if (registration) return unconditional(registration, enclosingFunction(registration)) && uncalledDeclaration(context, registration) === undefined;
   }
   if (depth >= MAX_CALL_DEPTH) return false;
   const name = functionName(fn);
@@ -261,9 +327,9 @@ function scheduled(context: AnyContext, fn: TSESTree.Node, depth: number): boole
   return walkParsed(program, (node) => {
     if (node.type !== 'CallExpression' && node.type !== 'NewExpression') return undefined;
     for (const arg of node.arguments) {
-      if (namesFunction(arg, name) && schedulerRegistration(node, arg) && unconditional(node, enclosingFunction(node))) return 'stop';
+      if (namesFunction(context, arg, name, fn) && schedulerRegistration(node, arg) && unconditional(node, enclosingFunction(node)) && uncalledDeclaration(context, node) === undefined) return 'stop';
     }
-    if (node.type !== 'CallExpression' || !namesFunction(node.callee, name)) return undefined;
+    if (node.type !== 'CallExpression' || !namesFunction(context, node.callee, name, fn)) return undefined;
     const caller = enclosingFunction(node);
     return caller && caller !== fn && unconditional(node, caller) && scheduled(context, caller, depth + 1) ? 'stop' : undefined;
   });
@@ -278,13 +344,30 @@ function functionName(fn: TSESTree.Node): string | undefined {
   return undefined;
 }
 
-/** `name`, `this.name`, `obj.name`, or any of them `.bind(...)`. */
-function namesFunction(node: TSESTree.Node, name: string): boolean {
+/**
+ * Whether `node` names the function `fn` called `name`: `name` for a function of the module;
+ * for a method, `this.name`, or `obj.name` where `obj` is a `const` holding an instance of its
+ * class (`new Cache()`) or the object literal it belongs to; any of them `.bind(...)`. Another
+ * object's method of the same name (`this.local.clear()` of a `Map`) is not it.
+ */
+function namesFunction(context: AnyContext, node: TSESTree.Node, name: string, fn: TSESTree.Node): boolean {
   const bare = unwrap(node);
-  if (bare.type === 'Identifier') return bare.name === name;
-  if (bare.type === 'MemberExpression') return propertyName(bare.property, bare.computed) === name;
-  if (bare.type === 'CallExpression' && bare.callee.type === 'MemberExpression' && propertyName(bare.callee.property, bare.callee.computed) === 'bind') return namesFunction(bare.callee.object, name);
-  return false;
+  if (bare.type === 'CallExpression' && bare.callee.type === 'MemberExpression' && propertyName(bare.callee.property, bare.callee.computed) === 'bind') return namesFunction(context, bare.callee.object, name, fn);
+  const member = fn.parent?.type === 'MethodDefinition' || fn.parent?.type === 'PropertyDefinition' || fn.parent?.type === 'Property' ? fn.parent : undefined;
+  if (bare.type === 'Identifier') return !member && bare.name === name;
+  if (bare.type !== 'MemberExpression' || !member || propertyName(bare.property, bare.computed) !== name) return false;
+  const object = unwrap(bare.object);
+  if (object.type === 'ThisExpression') return true;
+  if (object.type !== 'Identifier') return false;
+  const def = findVariable(context, object)?.defs[0];
+  const init = def?.type === 'Variable' && def.node.init ? unwrap(def.node.init) : undefined;
+  if (!init) return false;
+  // the object literal the method is a property of
+  if (member.type === 'Property') return init === member.parent;
+  // an instance of the method's class
+  const cls = member.parent.parent;
+  const id = cls && (cls.type === 'ClassDeclaration' || cls.type === 'ClassExpression') ? cls.id : undefined;
+  return init.type === 'NewExpression' && id !== undefined && id !== null && init.callee.type === 'Identifier' && init.callee.name === id.name;
 }
 
 /**
@@ -297,7 +380,10 @@ function schedulerRegistration(site: TSESTree.Node, handler: TSESTree.Node): TSE
   if (site.type === 'Property') {
     if (propertyName(site.key, site.computed) !== 'onTick' || site.value !== handler) return undefined;
     const call = site.parent.type === 'ObjectExpression' ? site.parent.parent : undefined;
-    return call && (call.type === 'CallExpression' || call.type === 'NewExpression') && /^(?:CronJob|from)$/.test(calleeName(call.callee) ?? '') ? call : undefined;
+    if (!call || (call.type !== 'CallExpression' && call.type !== 'NewExpression') || !/^(?:CronJob|from)$/.test(calleeName(call.callee) ?? '')) return undefined;
+    // cron's job object runs only with `start: true` or once started (`job.start()`)
+    const start = pick(site.parent, 'start');
+    return (start && literalTrue(start)) || startedLater(call) ? call : undefined;
   }
   if (site.type !== 'CallExpression' && site.type !== 'NewExpression') return undefined;
   const args = site.arguments;
@@ -305,10 +391,39 @@ function schedulerRegistration(site: TSESTree.Node, handler: TSESTree.Node): TSE
   const name = calleeName(site.callee);
   if (index < 0 || name === undefined) return undefined;
   if (name === 'setInterval') return index === 0 ? site : undefined;
-  if (name === 'CronJob') return site.type === 'NewExpression' && index === 1 ? site : undefined;
-  if (name === 'schedule' && site.callee.type === 'MemberExpression') return index === 1 && recurringRule(args[0]) ? site : undefined;
+  // cron's `new CronJob(expression, onTick, onComplete, start)`: stopped unless `start` is true or the job is started later
+  if (name === 'CronJob') return site.type === 'NewExpression' && index === 1 && ((args[3] && literalTrue(args[3])) || startedLater(site)) ? site : undefined;
+  if (name === 'schedule' && site.callee.type === 'MemberExpression') {
+    // node-cron's `{ scheduled: false }` builds a stopped task (`task.start()` runs it)
+    const options = args[2] && unwrap(args[2]);
+    const scheduledOption = options?.type === 'ObjectExpression' ? pick(options, 'scheduled') : undefined;
+    const stopped = scheduledOption !== undefined && !literalTrue(scheduledOption);
+    return index === 1 && recurringRule(args[0]) && (!stopped || startedLater(site)) ? site : undefined;
+  }
   if (name === 'scheduleJob') return index === args.length - 1 && index > 0 && recurringRule(args[index - 1]) ? site : undefined;
   return undefined;
+}
+
+function literalTrue(node: TSESTree.Node): boolean {
+  const bare = unwrap(node);
+  return bare.type === 'Literal' && bare.value === true;
+}
+
+/**
+ * Whether a job built stopped is started: `.start()` called on it (`new CronJob(...).start()`), or
+ * on the name it is kept under (`const job = new CronJob(...)`, `this.job = ...`, `{ job: ... }`),
+ * in some module of the package (`job.start()`, `this.job.start()`).
+ */
+function startedLater(job: TSESTree.Node): boolean {
+  let holder: TSESTree.Node = job;
+  while (holder.parent && (holder.parent.type === 'TSAsExpression' || holder.parent.type === 'TSNonNullExpression')) holder = holder.parent;
+  const parent = holder.parent;
+  if (parent?.type === 'MemberExpression' && parent.object === holder && propertyName(parent.property, parent.computed) === 'start') return true;
+  let name: string | undefined;
+  if (parent?.type === 'VariableDeclarator' && parent.id.type === 'Identifier') name = parent.id.name;
+  else if (parent?.type === 'AssignmentExpression' && parent.right === holder) name = parent.left.type === 'Identifier' ? parent.left.name : parent.left.type === 'MemberExpression' ? propertyName(parent.left.property, parent.left.computed) : undefined;
+  else if ((parent?.type === 'Property' || parent?.type === 'PropertyDefinition') && parent.value === holder) name = propertyName(parent.key, parent.computed);
+  return name !== undefined && new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}\\s*[?!]?\\.\\s*start\\s*\\(`).test(packageText);
 }
 
 /** A scheduler's rule that recurs: anything but a `Date` (node-schedule runs a job given a date once). */
@@ -328,7 +443,11 @@ function calleeName(callee: TSESTree.Node): string | undefined {
 function recurringDecorator(method: TSESTree.MethodDefinition): boolean {
   return (method.decorators ?? []).some((decorator) => {
     const expression = decorator.expression;
-    return expression.type === 'CallExpression' && /^(?:Cron|Interval)$/.test(calleeName(expression.callee) ?? '');
+    if (expression.type !== 'CallExpression' || !/^(?:Cron|Interval)$/.test(calleeName(expression.callee) ?? '')) return false;
+    // `@Cron(expression, { disabled: ... })` (@nestjs/schedule): a job that may be disabled never runs there
+    const options = expression.arguments[1] && unwrap(expression.arguments[1]);
+    const disabled = options?.type === 'ObjectExpression' ? pick(options, 'disabled') : undefined;
+    return disabled === undefined || (disabled.type === 'Literal' && disabled.value === false);
   });
 }
 
@@ -349,5 +468,8 @@ function recurringEggSchedule(node: TSESTree.Node): boolean {
   if (bare.type !== 'ObjectExpression') return false;
   const disable = pick(bare, 'disable');
   if (disable && !(disable.type === 'Literal' && disable.value === false)) return false;
+  // `env: ['local', 'unittest']`: the schedule starts only in those environments; production is `prod`
+  const env = pick(bare, 'env');
+  if (env && !(env.type === 'ArrayExpression' && env.elements.some((e) => e?.type === 'Literal' && e.value === 'prod'))) return false;
   return pick(bare, 'cron') !== undefined || pick(bare, 'interval') !== undefined;
 }

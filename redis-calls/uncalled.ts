@@ -67,7 +67,10 @@
  *   member access on `this` (`this[name]`), and no module importing it calls a member by a computed
  *   name, read from its syntax tree (`svc[action](...)`, `svc[kind as keyof Svc](...)`; not on a binding imported from a
  *   module that neither is nor imports its module: {@link importedFromElsewhere}) or hands its namespace on as a value
- *   (`Object.values(functions)` of `import * as functions`: `import-callers.ts`);
+ *   (`Object.values(functions)` of `import * as functions`: `import-callers.ts`); for a method of
+ *   a container-registered class, no module of the package at all calls a member by a computed
+ *   name (the container hands its instances to modules that import nothing of the class's:
+ *   `container.resolve('Jobs')[name]()`);
  * - for a method, no instance of its class is handed to a library ({@link instanceEscapes}:
  *   `rateLimit({ store: new RedisStore() })`), which calls it by its interface's names; a
  *   singleton of its own module (`export const limiter = new Limiter()`) leaves it only when
@@ -123,6 +126,8 @@ interface Declared {
   owner?: string;
   /** A method's function (its own class's `this.name(...)` calls are read from it: `own-class-calls.ts`). */
   fn?: TSESTree.Node;
+  /** A method of a class a dependency-injection container registers (its instances reach any module, by token). */
+  container?: true;
 }
 
 /**
@@ -372,7 +377,8 @@ function methodOf(cls: TSESTree.ClassDeclaration, node: TSESTree.Node): Declared
   const name = key.type === AST_NODE_TYPES.Identifier || key.type === AST_NODE_TYPES.PrivateIdentifier ? key.name : undefined;
   if (name === undefined) return undefined;
   const fn = member.type === AST_NODE_TYPES.MethodDefinition ? member.value : undefined;
-  return { name, label: `${cls.id.name}.${name}`, range: member.range, outside: key.type !== AST_NODE_TYPES.PrivateIdentifier, method: true, owner: cls.id.name, fn };
+  const container = (cls.decorators ?? []).some((d) => containerRegistration(d));
+  return { name, label: `${cls.id.name}.${name}`, range: member.range, outside: key.type !== AST_NODE_TYPES.PrivateIdentifier, method: true, owner: cls.id.name, fn, ...(container ? { container: true as const } : {}) };
 }
 
 function decoratorName(decorator: TSESTree.Decorator): string | undefined {
@@ -598,6 +604,20 @@ function judge(context: AnyContext, file: string, root: string, declared: Declar
       return false;
     }
     if (callsByComputedName(importerText, importer, file, root)) return false;
+  }
+  // a container hands its instances to any module, by a token (`container.resolve('Jobs')[name]()`)
+  // that imports nothing of the class's module: a computed call in any of them may call the method
+  if (declared.container) {
+    for (const path of files) {
+      if (path === file || importers.includes(path) || testOnlyModule(root, path)) continue;
+      let text: string;
+      try {
+        text = readFileSync(path, 'utf8');
+      } catch {
+        return false;
+      }
+      if (callsByComputedName(text, path, file, root)) return false;
+    }
   }
   return true;
 }

@@ -104,7 +104,7 @@ const CRON_JOB = `import { CronJob } from 'cron';
 import { redis } from './store';
 export const job = new CronJob('0 0 * * *', async () => {
   await redis.flushdb();
-});
+}, null, true);
 `;
 
 const SCHEDULE_JOB = `import schedule from 'node-schedule';
