@@ -19,6 +19,7 @@ import { fileIndexOf } from './file-index.js';
 import { hasStaticPart, listedKeys } from './key-id.js';
 import { spreadKeys } from './key-lists.js';
 import { keyShapeOf } from './key-shape.js';
+import { LOCK_WORDS } from './names.js';
 import { encloses, type AnyContext, type FunctionLike } from './static.js';
 
 /**
@@ -27,8 +28,9 @@ import { encloses, type AnyContext, type FunctionLike } from './static.js';
  * `touchSession` PEXPIREs: file-index.ts refreshedShapes): the deletion ends a record whose other
  * keys end by idling too, and when they do, nothing runs the deletion of the key of shape `shape`.
  * Not a companion created with its own TTL (a `SET ... NX PX` guard: it times out on its own,
- * whatever the record does), unless the package runs code when keys expire (expiry-events.ts):
- * then the companion is the operation's deadline (`booking:deadline:*` set with EX and deleted
+ * whatever the record does), unless the package runs code when keys of its shape expire
+ * (expiry-events.ts) and its name is no lock's (`names.ts` LOCK_WORDS): then the companion is the
+ * operation's deadline (`booking:deadline:*` set with EX and deleted
  * by the completion beside the record), an operation left unfinished ends by its expiry, and the
  * completion's DEL never runs. Spread lists are read as key-lists.ts reads them; the deletions
  * may go through a pass-through facade (`this.redis.del(key)`).
@@ -39,13 +41,13 @@ import { encloses, type AnyContext, type FunctionLike } from './static.js';
 export function deletesExpiringKeys(context: AnyContext, deleter: FunctionLike, shape: string, writerContext?: AnyContext): boolean {
   const index = fileIndexOf(context);
   const indexes = writerContext ? [index, fileIndexOf(writerContext)] : [index];
-  let expiryHandled: boolean | undefined;
   const ends = (deleted: string): boolean => {
     if (indexes.some((i) => i.refreshedShapes.has(deleted))) return true;
     if (!indexes.some((i) => i.expiredShapes.has(deleted))) return false;
+    // a lock's TTL ends a crashed owner's hold, not the operation: it is no deadline
+    if (LOCK_WORDS.test(deleted)) return false;
     const file = context.physicalFilename ?? context.filename;
-    expiryHandled ??= isAbsolute(file) && handlesExpiredKeys(file);
-    return expiryHandled;
+    return isAbsolute(file) && handlesExpiredKeys(file, deleted);
   };
   return [...index.calls, ...index.facadeCalls].some(
     (other) =>

@@ -302,18 +302,18 @@ function readsReference(context: AnyContext, test: TSESTree.Node, ref: string): 
   return referencesIn(context, test).has(ref);
 }
 
+/** How many `const` flags {@link absentWhen} reads through (a cycle, `const a = !a`, is a TDZ error but parses). */
+const MAX_FLAG_HOPS = 3;
+
 /**
  * Whether `test` having the value `value` implies that one of `refs` is absent: falsy, equal to a
  * value that is no TTL ({@link isNone}: `null`, `-1`, `'never'`), not a number, or <= 0. `!`, `&&`,
  * `||`, `===` / `!==` / `==` / `!=`, `typeof`, `>` / `>=` / `<` / `<=` with 0 or 1, and a nullish or
  * number predicate called on the value ({@link predicateKind}: `isNil(ttl)`, `Number.isFinite(ttl)`)
  * are read, and a `const` flag through the test it is computed by (`const permanent = ttlMs ===
- * 0`); anything else implies nothing.
+ * 0`, at most {@link MAX_FLAG_HOPS} such `const`s deep); anything else implies nothing.
  */
-/** The `const` initializers {@link absentWhen} is reading through, to stop on a cycle. */
-const flagsRead = new Set<TSESTree.Node>();
-
-function absentWhen(context: AnyContext, input: TSESTree.Node, value: boolean, refs: ReadonlySet<string>): boolean {
+function absentWhen(context: AnyContext, input: TSESTree.Node, value: boolean, refs: ReadonlySet<string>, flagHops = 0): boolean {
   const test = unwrap(input);
   const isRef = (node: TSESTree.Node): boolean => {
     const text = referenceText(context, node);
@@ -323,19 +323,12 @@ function absentWhen(context: AnyContext, input: TSESTree.Node, value: boolean, r
   // const permanent = ttlMs === 0; if (!permanent) ...: a flag computed from the TTL, read through its `const`
   if (test.type === 'Identifier') {
     const init = constInitializer(context, test);
-    // a flag read inside its own initializer (`const a = !a`, a TDZ error) is left unread
-    if (init === undefined || flagsRead.has(init)) return false;
-    flagsRead.add(init);
-    try {
-      return absentWhen(context, init, value, refs);
-    } finally {
-      flagsRead.delete(init);
-    }
+    return init !== undefined && flagHops < MAX_FLAG_HOPS && absentWhen(context, init, value, refs, flagHops + 1);
   }
-  if (test.type === 'UnaryExpression' && test.operator === '!') return absentWhen(context, test.argument, !value, refs);
+  if (test.type === 'UnaryExpression' && test.operator === '!') return absentWhen(context, test.argument, !value, refs, flagHops);
   if (test.type === 'LogicalExpression' && test.operator !== '??') {
-    const left = (v: boolean) => absentWhen(context, test.left, v, refs);
-    const right = (v: boolean) => absentWhen(context, test.right, v, refs);
+    const left = (v: boolean) => absentWhen(context, test.left, v, refs, flagHops);
+    const right = (v: boolean) => absentWhen(context, test.right, v, refs, flagHops);
     // a && b is true: both are; false: one of them is (each must imply it). || the other way round
     if (test.operator === '&&') return value ? left(true) || right(true) : left(false) && right(false);
     return value ? left(true) && right(true) : left(false) || right(false);

@@ -292,14 +292,21 @@ export default createRule<Options, MessageIds>({
           // and so does a write before it that leaves the key with a TTL (semantics/transactions.ts)
           // the later expiries of the key: the arms of a branch may each queue one (queued-with.ts)
           const sameKey = (expiriesByUnit.get(unit.key) ?? []).filter((e) => e.key === creation.key && e.order > creation.order && EFFECTS_THAT_SET_TTL.has(e.effect)).map((e) => e.call);
+          const candidatesIn = expiriesByUnit.get(unit.key) ?? [];
           // expired by a later loop over the keys collected with it (redis-calls/collected-keys.ts),
           // whose variable may be spelled as the write's key (`for (const cacheKey of touched)`)
-          const collected = new Set(
-            (expiriesByUnit.get(unit.key) ?? []).filter((e) => e.order > creation.order && e.effect === 'set-ttl' && expiredThroughCollection(context, call, creation.keyNode, e.call, e.call.argNodes.indexOf(e.keyNode))),
-          );
-          const candidates = (expiriesByUnit.get(unit.key) ?? []).filter(
+          const throughCollection = new Map<(typeof candidatesIn)[number], boolean>();
+          const collected = (e: (typeof candidatesIn)[number]): boolean => {
+            let found = throughCollection.get(e);
+            if (found === undefined) {
+              found = e.order > creation.order && e.effect === 'set-ttl' && expiredThroughCollection(context, call, creation.keyNode, e.call, e.call.argNodes.indexOf(e.keyNode));
+              throughCollection.set(e, found);
+            }
+            return found;
+          };
+          const candidates = candidatesIn.filter(
             (e) =>
-              (e.key === creation.key || collected.has(e)) &&
+              (e.key === creation.key || collected(e)) &&
               (e.order > creation.order
                 ? e.effect !== 'create-if-missing-with-ttl'
                 : e.order < creation.order
@@ -314,9 +321,9 @@ export default createRule<Options, MessageIds>({
           const everyTime = (e: (typeof candidates)[number]): boolean =>
             e.key !== creation.key ||
             e.order <= creation.order ||
-            collected.has(e) ||
             queuedWithWrite(context, call, e.call, keyArg, sameKey) ||
-            optionalExpiry(context, e.call, e.call.argNodes.indexOf(e.keyNode));
+            optionalExpiry(context, e.call, e.call.argNodes.indexOf(e.keyNode)) ||
+            collected(e);
           const inUnit = candidates.find((e, i) => !staleReads[i] && everyTime(e));
           const stale = inUnit ? undefined : staleReads.find((read) => read !== undefined);
           const atomic = unit.kind === 'multi' || (unit.kind === 'pipeline' && allowPipeline);

@@ -9,7 +9,10 @@
 /** The key-event channel of expiries, one database (`__keyevent@0__:expired`) or a pattern over all (`__keyevent@*__:expired`). */
 export const EXPIRED_KEYEVENT_CHANNEL = /^__keyevent@(?:\d+|\*)__:expired$/;
 
-/** A key-space channel or pattern (`__keyspace@0__:booking:*`): its messages name the event, {@link EXPIRED_EVENT} among them. */
+/**
+ * The prefix of a key-space channel or pattern (`__keyspace@0__:booking:*`): the rest is the key, or
+ * a glob of keys for PSUBSCRIBE; its messages name the event, {@link EXPIRED_EVENT} among them.
+ */
 export const KEYSPACE_CHANNEL = /^__keyspace@(?:\d+|\*)__:/;
 
 /** The event name Redis publishes when a key's TTL runs out (key-space message, key-event channel suffix). */

@@ -100,7 +100,9 @@ export async function expandPatterns(patterns: readonly string[], options: Expan
             ? `All files matched by "${pattern}" are ignored (see "ignores" in the config file).`
             : stats
               ? `No .lua files (nor Go, Python, Ruby, PHP, Java, C#, JS or TS files) were found in the directory "${pattern}".${skippedFolders(skippedLinks, options.cwd)}`
-              : `No files matching the pattern "${pattern}" were found.${skippedFolders(skippedLinks, options.cwd)}`,
+              : isDynamicPattern(pattern)
+                ? `No files matching the pattern "${pattern}" were found.${skippedFolders(skippedLinks, options.cwd)}`
+                : `No such file or directory: "${pattern}".`,
         );
       }
     }

@@ -89,6 +89,6 @@ describe.skipIf(ownServerOnly)('redis-ttl-audit --source', () => {
   it('refuses a --source that matches no file before any command is sent (exit 2)', async () => {
     const { code, stderr } = await runCli(['--url', 'redis://127.0.0.1:1', '--source', 'tests/fixtures/keys/no-such-dir']);
     expect(code).toBe(2);
-    expect(stderr).toBe('redis-ttl-audit: --source tests/fixtures/keys/no-such-dir: No files matching the pattern "tests/fixtures/keys/no-such-dir" were found.\n');
+    expect(stderr).toBe('redis-ttl-audit: --source tests/fixtures/keys/no-such-dir: No such file or directory: "tests/fixtures/keys/no-such-dir".\n');
   });
 });

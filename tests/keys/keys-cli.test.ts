@@ -211,7 +211,7 @@ describe('redis-ttl-keys on bad input', () => {
       stderr: 'redis-ttl-keys: --only needs --persistent-config: it chooses the shapes of the persistentKeys block.\nRun "redis-ttl-keys --help" for usage.\n',
     });
     const missing = await runKeys(['--no-config', 'tests/fixtures/keys/no-such-dir']);
-    expect(missing).toEqual({ code: 2, stdout: '', stderr: 'redis-ttl-keys: No files matching the pattern "tests/fixtures/keys/no-such-dir" were found.\n' });
+    expect(missing).toEqual({ code: 2, stdout: '', stderr: 'redis-ttl-keys: No such file or directory: "tests/fixtures/keys/no-such-dir".\n' });
     const format = await runKeys(['-f', 'yaml', APP]);
     expect(format.code).toBe(2);
     expect(format.stderr).toMatch(/^redis-ttl-keys: option '-f, --format <name>' argument 'yaml' is invalid\. Allowed choices are table, json, markdown\./);

@@ -400,7 +400,7 @@ describe('files, directories and globs', () => {
     expect(await run(['nothing-here.lua'])).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'lua-lint: No files matching the pattern "nothing-here.lua" were found.\n',
+      stderr: 'lua-lint: No such file or directory: "nothing-here.lua".\n',
     });
     expect((await run(['*.lua'])).stderr).toBe('lua-lint: No files matching the pattern "*.lua" were found.\n');
     files({ 'empty/readme.md': 'no scripts here' });

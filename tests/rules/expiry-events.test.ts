@@ -49,6 +49,10 @@ describe('a record deleted only by a completion beside its deadline, in a packag
     expect(lint({ 'bookings.ts': BOOKINGS, 'expiry.ts': LISTENER('__keyevent@0__:expired') })).toEqual([[SET, 'setWithoutTtl', 7, 15]]);
     expect(lint({ 'bookings.ts': BOOKINGS, 'expiry.ts': LISTENER('__keyevent@*__:expired').replace('subscribe', 'psubscribe') })).toEqual([[SET, 'setWithoutTtl', 7, 15]]);
   });
+  it('a template channel (`__keyevent@${db}__:expired`): reported', () => {
+    const template = LISTENER('__keyevent@0__:expired').replace("sub.subscribe('__keyevent@0__:expired')", 'sub.subscribe(`__keyevent@${DB}__:expired`)').replace('const sub', 'const DB = 0;\nconst sub');
+    expect(lint({ 'bookings.ts': BOOKINGS, 'expiry.ts': template })).toEqual([[SET, 'setWithoutTtl', 7, 15]]);
+  });
   it('key-space channel with a test of the expired event: reported', () => {
     expect(lint({ 'bookings.ts': BOOKINGS, 'expiry.ts': LISTENER('__keyspace@0__:booking:deadline:*', "if (message !== 'expired') return;\n    ") })).toEqual([[SET, 'setWithoutTtl', 7, 15]]);
   });
@@ -74,6 +78,12 @@ describe('near misses: the completion bounds the record (allowDeletedKeys), not 
     // the channel named only in a comment, or a key-space channel without the expired event
     expect(lint({ 'bookings.ts': BOOKINGS, 'expiry.ts': '// see __keyevent@0__:expired\nexport const x = 1;\n' })).toEqual([]);
     expect(lint({ 'bookings.ts': BOOKINGS, 'expiry.ts': LISTENER('__keyspace@0__:booking:*') })).toEqual([]);
+  });
+  it('a key-space channel of another key family, or a deadline named as a lock', () => {
+    expect(lint({ 'bookings.ts': BOOKINGS, 'expiry.ts': LISTENER('__keyspace@0__:session:*', "if (message !== 'expired') return;\n    ") })).toEqual([]);
+    // a lock's TTL ends a crashed owner's hold, not the operation: the completion's DEL still bounds the answers
+    const locked = BOOKINGS.replaceAll('booking:deadline:', 'booking:lock:');
+    expect(lint({ 'bookings.ts': locked, 'expiry.ts': LISTENER('__keyevent@0__:expired') })).toEqual([]);
   });
   it('only a test subscribes to expiries', () => {
     expect(lint({ 'bookings.ts': BOOKINGS, 'test/expiry.test.ts': LISTENER('__keyevent@0__:expired') })).toEqual([]);

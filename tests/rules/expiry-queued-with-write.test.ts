@@ -88,6 +88,8 @@ describe('set-requires-ttl-or-keepttl: an EXPIRE later in the MULTI', () => {
     expect(lintKeyRules(blocked('ttlMs <= 0'))).toEqual([]);
     // a flag that says nothing of the TTL: reported
     expect(lintKeyRules(blocked('ip.startsWith("10.")'))).toEqual([['redis-ttl/incr-needs-expire-on-create', 'noExpiry', 6, 5]]);
+    // a flag read in its own initializer (a TDZ error, but it parses): no reading, no endless walk
+    expect(lintKeyRules(blocked('!permanent'))).toEqual([['redis-ttl/incr-needs-expire-on-create', 'noExpiry', 6, 5]]);
   });
 
   it('a conditional EXPIRE followed by an unconditional one: the unconditional one covers it', () => {
