@@ -191,10 +191,12 @@ function moduleWipe(context: AnyContext): WipeScope {
     const deletion = wipe ? call.node : listedKeysDeletion(context, call, calls);
     // the function the wipe runs in: the listing's, for a DEL in a callback over its keys
     const fn = enclosingFunction(call.node);
-    if (!deletion || !fn || !unconditional(call.node, fn) || !unconditional(deletion, fn)) continue;
+    // the listing's DEL may sit under a test that the listing found keys (`if (keys.length) del(...keys)`)
+    const listing = wipe ? undefined : { context, call: call.node };
+    if (!deletion || !fn || !unconditional(call.node, fn) || !unconditional(deletion, fn, listing)) continue;
     // a DEL in a callback over the keys (`keys.forEach((key) => ...)`): a `return` before it skips a key
     const callback = enclosingFunction(deletion);
-    if (callback !== fn && !unconditional(deletion, callback)) continue;
+    if (callback !== fn && !unconditional(deletion, callback, listing)) continue;
     if (!scheduled(context, fn, 0)) continue;
     if ((wipe ?? 'database') === 'all') return 'all';
     scope = 'database';
@@ -274,14 +276,20 @@ function withinFunction(node: TSESTree.Node, fn: TSESTree.Node | undefined): boo
   return fn.range[0] <= node.range[0] && node.range[1] <= fn.range[1];
 }
 
+/** The KEYS call whose reply a deletion deletes, and the context of its module. */
+interface Listing {
+  context: AnyContext;
+  call: TSESTree.Node;
+}
+
 /**
- * Whether `node` runs on every run of `fn`: no branch between them (an `if` testing nothing but a
- * listing's length aside: `if (keys.length) del(...keys)`), and no `return`, `throw`, `continue`
- * or `break` before it.
+ * Whether `node` runs on every run of `fn`: no branch between them (aside, for the deletion of a
+ * `listing`'s keys, the consequent of an `if` testing that the listing found keys: `if
+ * (keys.length) del(...keys)`), and no `return`, `throw`, `continue` or `break` before it.
  */
-function unconditional(node: TSESTree.Node, fn: TSESTree.Node | undefined): boolean {
+function unconditional(node: TSESTree.Node, fn: TSESTree.Node | undefined, listing?: Listing): boolean {
   for (let child = node, parent = node.parent; parent && parent !== fn; child = parent, parent = parent.parent) {
-    if (parent.type === 'IfStatement' && parent.test !== child && !testsLength(parent.test)) return false;
+    if (parent.type === 'IfStatement' && parent.test !== child && !(listing && parent.consequent === child && testsFound(listing, parent.test))) return false;
     if (parent.type === 'ConditionalExpression' && parent.test !== child) return false;
     if (parent.type === 'LogicalExpression' && parent.right === child) return false;
     if (parent.type === 'SwitchCase' || parent.type === 'CatchClause') return false;
@@ -294,10 +302,24 @@ function unconditional(node: TSESTree.Node, fn: TSESTree.Node | undefined): bool
   );
 }
 
-/** A test of a listing's length: `keys.length`, `keys.length > 0`, `keys.length !== 0`. */
-function testsLength(test: TSESTree.Node): boolean {
-  const bare = test.type === 'BinaryExpression' ? test.left : test;
-  return bare.type === 'MemberExpression' && propertyName(bare.property, bare.computed) === 'length' && bare.object.type === 'Identifier';
+/**
+ * Whether `test` holds exactly when the listing found keys: `keys.length`, `keys.length > 0`,
+ * `keys.length !== 0` / `!= 0`, of the variable the listing's reply is stored in (`const keys =
+ * await redis.keys('*')`); not `=== 0`, another list's length, nor another bound.
+ */
+function testsFound(listing: Listing, test: TSESTree.Node): boolean {
+  let bare = unwrap(test);
+  if (bare.type === 'BinaryExpression') {
+    const right = unwrap(bare.right);
+    if (!['>', '!==', '!='].includes(bare.operator) || right.type !== 'Literal' || right.value !== 0 || bare.left.type === 'PrivateIdentifier') return false;
+    bare = unwrap(bare.left);
+  }
+  if (bare.type !== 'MemberExpression' || propertyName(bare.property, bare.computed) !== 'length' || bare.object.type !== 'Identifier') return false;
+  const variable = findVariable(listing.context, bare.object);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  if (def?.type !== 'Variable' || !def.node.init) return false;
+  const init = unwrap(def.node.init);
+  return (init.type === 'AwaitExpression' ? unwrap(init.argument) : init) === listing.call;
 }
 
 /** Whether the function `fn` runs on a recurring schedule (see the module comment). */

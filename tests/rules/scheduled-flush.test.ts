@@ -294,6 +294,17 @@ describe('keys bounded by a scheduled wipe of the keyspace (allowScheduledFlush)
     it('a KEYS * whose reply is not what the DEL deletes', () => {
       expect(lint({ 'src/jobs.ts': LISTED_NOT_DELETED })).toEqual(BOTH);
     });
+    it('a wipe under a test that does not say the listing found keys (review, round 33)', () => {
+      const sweep = (test: string, wipe = 'await redis.del(...keys);') =>
+        `import { redis } from './store';\nconst jobs: string[] = [];\nsetInterval(async () => {\n  const keys = await redis.keys('*');\n  if (${test}) ${wipe}\n}, 3600 * 1000);\n`;
+      // the listing's own length, tested non-empty: a wipe of every key
+      expect(lint({ 'src/jobs.ts': sweep('keys.length !== 0') })).toEqual([]);
+      // empty, another list's length, a FLUSHALL under a length test, the wipe in the else arm: reported
+      expect(lint({ 'src/jobs.ts': sweep('keys.length === 0') })).toEqual(BOTH);
+      expect(lint({ 'src/jobs.ts': sweep('jobs.length > 0') })).toEqual(BOTH);
+      expect(lint({ 'src/jobs.ts': sweep('jobs.length === 0', 'await redis.flushall();') })).toEqual(BOTH);
+      expect(lint({ 'src/jobs.ts': sweep('keys.length', "console.log('swept'); else await redis.del(...keys);") })).toEqual(BOTH);
+    });
   });
 
   it('a KEYS pattern of stars only matches every key', () => {
