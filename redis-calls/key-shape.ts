@@ -621,9 +621,10 @@ function memberShape(context: AnyContext, node: TSESTree.MemberExpression, bindi
   const cls = def ? classOf(variable!, def) : undefined;
   if (cls) return staticMemberShape(context, cls, name, depth);
   if (def?.type === 'Parameter' && def.name.type === AST_NODE_TYPES.Identifier) {
-    // scope.dataset of `scope: Scope` whose `dataset: 'a' | 'b'`: each value, whatever is passed (declared-member-literals.ts)
+    // scope.dataset of `scope: Scope` whose `dataset: 'a' | 'b'`: each value an alternative spelling (a
+    // declared pattern must match them all), not a bounded key (a sorted set per level still grows)
     const declared = declaredMemberLiterals(context, def.name, name);
-    if (declared) return declared.length === 1 ? literal(declared[0]!) : { ...FINITE_PART, ...alternativesOf(declared) };
+    if (declared) return declared.length === 1 ? literal(declared[0]!) : { ...UNKNOWN_PART, ...alternativesOf(declared) };
     // options.keyPrefix of a fixed argument (a constructor's, bound while a member's values are
     // read), or of a factory's options: configuration, one value per instance
     const bound = bindings.get(def.name);
