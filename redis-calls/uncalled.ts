@@ -104,7 +104,7 @@ import { TEST_PATH, testOnlyModule } from './test-paths.js';
 import { namedByImporters } from './import-callers.js';
 import { ownClassCalls } from './own-class-calls.js';
 import { importersOf, resolved } from './importers.js';
-import { parsedModule } from './parsed-modules.js';
+import { moduleText, parsedModule } from './parsed-modules.js';
 import { LISTING_TTL_MS, manifestOf, packageFiles, packageOf, type PackageInfo } from './project.js';
 import { listedAsWorkspace, workspaceRootOfStandaloneMember } from './resolve.js';
 import { deploymentFile, unreachedModule } from './unreached-modules.js';
@@ -597,26 +597,16 @@ function judge(context: AnyContext, file: string, root: string, declared: Declar
   const importers = importersOf(file, root).filter((path) => !TEST_PATH.test(relative(root, path)));
   if (importers.length === 0) return false;
   for (const importer of importers) {
-    let importerText: string;
-    try {
-      importerText = readFileSync(importer, 'utf8');
-    } catch {
-      return false;
-    }
-    if (callsByComputedName(importerText, importer, file, root)) return false;
+    const importerText = moduleText(importer);
+    if (importerText === undefined || callsByComputedName(importerText, importer, file, root)) return false;
   }
   // a container hands its instances to any module, by a token (`container.resolve('Jobs')[name]()`)
   // that imports nothing of the class's module: a computed call in any of them may call the method
   if (declared.container) {
     for (const path of files) {
       if (path === file || importers.includes(path) || testOnlyModule(root, path)) continue;
-      let text: string;
-      try {
-        text = readFileSync(path, 'utf8');
-      } catch {
-        return false;
-      }
-      if (callsByComputedName(text, path, file, root)) return false;
+      const text = moduleText(path);
+      if (text === undefined || callsByComputedName(text, path, file, root)) return false;
     }
   }
   return true;
