@@ -104,6 +104,22 @@ export function keyAssignedBetween(context: AnyContext, keyNode: TSESTree.Node, 
   return assigned;
 }
 
+/**
+ * Whether a function other than `fn` (a closure in it, a module function) assigns a variable the
+ * key expression `keyNode` reads: a call of it may run between two uses of the key in `fn`
+ * (the companion of {@link keyAssignedBetween}, which reads `fn`'s own assignments).
+ */
+export function keyAssignedInClosure(context: AnyContext, keyNode: TSESTree.Node, fn: TSESTree.Node | undefined): boolean {
+  let assigned = false;
+  walk(context, unwrap(keyNode), (inner) => {
+    if (assigned || inner.type !== 'Identifier') return;
+    for (const reference of findVariable(context, inner)?.references ?? []) {
+      if (reference.isWrite() && !reference.init && reference.from.variableScope.block !== fn) assigned = true;
+    }
+  });
+  return assigned;
+}
+
 /** Whether an identifier is declared in a `for ... in` / `for ... of` head (a new value each turn). */
 function loopHead(id: TSESTree.Node): boolean {
   for (let node = id.parent; node; node = node.parent) {

@@ -75,7 +75,7 @@ import { counterAmount, decrementsCounter, EFFECTS_THAT_LEAVE_THE_KEY, MAY_DELET
 import { STRING_COUNTERS } from '../semantics/command-families.js';
 import { callsInFunction, expiryAfterInUnit, fileIndexOf } from './file-index.js';
 import { awaitsOnlyRedis, execOfUnit } from './redis-waits.js';
-import { keyAssignedBetween, keyIdOf } from './key-id.js';
+import { keyAssignedBetween, keyAssignedInClosure, keyIdOf } from './key-id.js';
 import type { RedisCall } from './normalize.js';
 import { alwaysExits, encloses, enclosingFunction, findVariable, isLoop, unwrap, walk, type AnyContext } from './static.js';
 
@@ -173,18 +173,6 @@ function undoneLater(context: AnyContext, decrement: RedisCall, reservation: Red
     other.description.keys.some((a) => a.effect !== 'read' && keyIdOf(context, other, a.arg) === key && (!EFFECTS_THAT_LEAVE_THE_KEY.has(a.effect) || a.mayDelete === true));
   const between = callsInFunction(context, fn, true).filter((c) => c !== decrement && c.node.range[0] >= reservation.node.range[1] && c.node.range[1] <= end);
   return !between.some(removes) && !keyExpiredInFile();
-}
-
-/** Whether a function other than `fn` (a closure in it, a module function) assigns a variable of the key: a call of it may run in between. */
-export function keyAssignedInClosure(context: AnyContext, keyNode: TSESTree.Node, fn: TSESTree.Node | undefined): boolean {
-  let assigned = false;
-  walk(context, unwrap(keyNode), (inner) => {
-    if (assigned || inner.type !== AST_NODE_TYPES.Identifier) return;
-    for (const reference of findVariable(context, inner)?.references ?? []) {
-      if (reference.isWrite() && !reference.init && reference.from.variableScope.block !== fn) assigned = true;
-    }
-  });
-  return assigned;
 }
 
 /** Whether `decrement` is a compensating decrement of `reservation` (the conditions of the module comment). */
