@@ -69,12 +69,12 @@
 import { isAbsolute, relative } from 'node:path';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { EFFECTS_THAT_DELETE_KEY } from '../semantics/commands.js';
-import { KEYSPACE_WIPES, matchesEveryKey } from '../semantics/keyspace-wipes.js';
+import { isWipeMode, KEYSPACE_WIPES, matchesEveryKey } from '../semantics/keyspace-wipes.js';
 import { fileIndexOf } from './file-index.js';
 import { loadModule, moduleContext, readModule, specifierOf } from './modules.js';
 import type { RedisCall } from './normalize.js';
 import { LISTING_TTL_MS, packageFiles, packageOf } from './project.js';
-import { enclosingFunction, findVariable, pick, propertyName, staticValue, unwrap, walkParsed, type AnyContext } from './static.js';
+import { enclosingFunction, findVariable, pick, propertyName, referenceName, staticValue, unwrap, walkParsed, type AnyContext } from './static.js';
 import { testOnlyModule } from './test-paths.js';
 import { uncalledDeclaration } from './uncalled.js';
 
@@ -187,7 +187,7 @@ function moduleWipe(context: AnyContext): WipeScope {
   let scope: WipeScope;
   for (const call of calls) {
     // FLUSHDB / FLUSHALL take no argument but ASYNC / SYNC: a `flushAll(error)` is some other method
-    const wipe = Object.hasOwn(KEYSPACE_WIPES, call.command) && call.args.every((arg) => typeof arg === 'string' && /^(?:a?sync)$/i.test(arg)) ? KEYSPACE_WIPES[call.command] : undefined;
+    const wipe = Object.hasOwn(KEYSPACE_WIPES, call.command) && call.args.every((arg) => typeof arg === 'string' && isWipeMode(arg)) ? KEYSPACE_WIPES[call.command] : undefined;
     const deletion = wipe ? call.node : listedKeysDeletion(context, call, calls);
     // the function the wipe runs in: the listing's, for a DEL in a callback over its keys
     const fn = enclosingFunction(call.node);
@@ -402,7 +402,7 @@ function schedulerRegistration(site: TSESTree.Node, handler: TSESTree.Node): TSE
   if (site.type === 'Property') {
     if (propertyName(site.key, site.computed) !== 'onTick' || site.value !== handler) return undefined;
     const call = site.parent.type === 'ObjectExpression' ? site.parent.parent : undefined;
-    if (!call || (call.type !== 'CallExpression' && call.type !== 'NewExpression') || !/^(?:CronJob|from)$/.test(calleeName(call.callee) ?? '')) return undefined;
+    if (!call || (call.type !== 'CallExpression' && call.type !== 'NewExpression') || !/^(?:CronJob|from)$/.test(referenceName(call.callee) ?? '')) return undefined;
     // cron's job object runs only with `start: true` or once started (`job.start()`)
     const start = pick(site.parent, 'start');
     return (start && literalTrue(start)) || startedLater(call) ? call : undefined;
@@ -410,7 +410,7 @@ function schedulerRegistration(site: TSESTree.Node, handler: TSESTree.Node): TSE
   if (site.type !== 'CallExpression' && site.type !== 'NewExpression') return undefined;
   const args = site.arguments;
   const index = args.indexOf(handler as TSESTree.CallExpressionArgument);
-  const name = calleeName(site.callee);
+  const name = referenceName(site.callee);
   if (index < 0 || name === undefined) return undefined;
   if (name === 'setInterval') return index === 0 ? site : undefined;
   // cron's `new CronJob(expression, onTick, onComplete, start)`: stopped unless `start` is true or the job is started later
@@ -452,20 +452,15 @@ function startedLater(job: TSESTree.Node): boolean {
 function recurringRule(rule: TSESTree.Node | undefined): boolean {
   if (!rule || rule.type === 'SpreadElement') return false;
   const bare = unwrap(rule);
-  return !(bare.type === 'NewExpression' && calleeName(bare.callee) === 'Date');
+  return !(bare.type === 'NewExpression' && referenceName(bare.callee) === 'Date');
 }
 
-function calleeName(callee: TSESTree.Node): string | undefined {
-  if (callee.type === 'Identifier') return callee.name;
-  if (callee.type === 'MemberExpression') return propertyName(callee.property, callee.computed);
-  return undefined;
-}
 
 /** `@Cron(...)` or `@Interval(...)` (`@nestjs/schedule`) on a method. */
 function recurringDecorator(method: TSESTree.MethodDefinition): boolean {
   return (method.decorators ?? []).some((decorator) => {
     const expression = decorator.expression;
-    if (expression.type !== 'CallExpression' || !/^(?:Cron|Interval)$/.test(calleeName(expression.callee) ?? '')) return false;
+    if (expression.type !== 'CallExpression' || !/^(?:Cron|Interval)$/.test(referenceName(expression.callee) ?? '')) return false;
     // `@Cron(expression, { disabled: ... })` (@nestjs/schedule): a job that may be disabled never runs there
     const options = expression.arguments[1] && unwrap(expression.arguments[1]);
     const disabled = options?.type === 'ObjectExpression' ? pick(options, 'disabled') : undefined;

@@ -31,7 +31,6 @@
  * modules, node-redis `defineScript`, upstash `createScript` and GLIDE `Script`, whose calls are
  * not bound here.
  */
-import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { definedCommandCallersElsewhere, inListedApplication } from './defined-command-callers.js';
@@ -40,6 +39,7 @@ import { unexpiredBoundedKey } from './policy.js';
 import { scriptKeyUses } from './script-consumers.js';
 import { encloses, findVariable, unwrap, type AnyContext } from './static.js';
 import { importersOf } from './importers.js';
+import { moduleText } from './parsed-modules.js';
 import { TEST_PATH } from './test-paths.js';
 import { applicationRoot } from './uncalled.js';
 
@@ -159,12 +159,8 @@ function exportReadByNoModule(context: AnyContext, name: string): boolean {
   const word = new RegExp(`(?<![\\w$])${name.replace(/[^\w$]/g, '\\$&')}(?![\\w$])`);
   for (const importer of importersOf(file, root)) {
     if (TEST_PATH.test(relative(root, importer))) continue;
-    let text: string;
-    try {
-      text = readFileSync(importer, 'utf8');
-    } catch {
-      return false;
-    }
+    const text = moduleText(importer);
+    if (text === undefined) return false;
     if (word.test(text) || /\bexport\s*\*/.test(text) || /\bimport\s*\*/.test(text) || /(?<![\w$.])require\s*\(/.test(text)) return false;
   }
   return true;

@@ -18,6 +18,16 @@ export const KEYSPACE_WIPES: Readonly<Record<string, 'database' | 'all'>> = {
 };
 
 /**
+ * Whether `arg` is an argument FLUSHDB / FLUSHALL take: the mode `ASYNC` or `SYNC`, in any case
+ * (https://redis.io/docs/latest/commands/flushdb/, https://redis.io/docs/latest/commands/flushall/:
+ * `FLUSHDB [ASYNC | SYNC]`). A method of that name given anything else (a queue's
+ * `flushAll(error)`) sends no such command.
+ */
+export function isWipeMode(arg: string): boolean {
+  return /^(?:a?sync)$/i.test(arg);
+}
+
+/**
  * Whether a KEYS / SCAN ... MATCH glob pattern matches every key: made of `*` only. In Redis' glob
  * `*` matches any run of characters, the empty one included (https://redis.io/docs/latest/commands/keys/:
  * "h*llo matches hllo and heeeello"), so `*` (and `**`) matches every key of the database, as does
