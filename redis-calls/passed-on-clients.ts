@@ -23,6 +23,9 @@ export const PASS_ON_HOPS = 4;
 /** A module exporting one of its bindings as it is (a default or named export of an identifier, `module.exports = x`). */
 const EXPORTS_BINDING = /^\s*export\s+default\s+[A-Za-z_$][\w$]*\s*;?\s*$|^\s*export\s*\{[^}]*\}\s*;?\s*$|^\s*module\.exports\s*=\s*[A-Za-z_$][\w$]*\s*;?\s*$/m;
 
+/** A module exporting a class, interface or type alias, whose members may hold a client its imports make (`export class Bot { readonly cache: typeof redis }`). */
+const EXPORTS_DECLARATION = /^\s*export\s+(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:class|interface|type)\s/m;
+
 /** Per one-module test, the verdict on each module text imported directly (deeper modules are not kept: their verdict depends on the walk's `seen`). */
 const verdicts = new WeakMap<(text: string) => boolean, WeakMap<CacheEntry, boolean>>();
 
@@ -46,7 +49,7 @@ function passesOn(from: string, specifier: string, holdsClient: (text: string) =
   const known = depth === 0 ? cached.get(entry) : undefined;
   if (known !== undefined) return known;
   let verdict = holdsClient(entry.text);
-  if (!verdict && depth < PASS_ON_HOPS && EXPORTS_BINDING.test(entry.text)) {
+  if (!verdict && depth < PASS_ON_HOPS && (EXPORTS_BINDING.test(entry.text) || EXPORTS_DECLARATION.test(entry.text))) {
     for (const next of importSpecifiers(entry.text)) {
       if (passesOn(module.path, next, holdsClient, depth + 1, seen)) {
         verdict = true;

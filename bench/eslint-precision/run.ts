@@ -33,8 +33,9 @@
  *   Linted: every `.ts` / `.tsx` / `.js` / `.jsx` / `.mjs` / `.cjs` / `.mts` / `.cts` source file
  *   that is not a test, a declaration file, generated or vendored code, and in which the rules'
  *   untyped analysis looks for a client at all (the file mentions `redis` / `valkey`, or a client
- *   constructor, factory or type name: every other file gives no finding by construction, which
- *   `--all-files` checks by linting them all).
+ *   constructor, factory or type name, or imports a module of the code that makes or passes on a
+ *   client: every other file gives no finding by construction, which `--all-files` checks by
+ *   linting them all).
  *
  * Each codebase gets `recommended` plus its own `persistentKeys`, at most three. Every finding must
  * be triaged in `triage.json` as `leak` (a maintainer would fix it), `debatable`, or `false`
@@ -73,6 +74,10 @@ import tsParser from '@typescript-eslint/parser';
 import { Linter } from 'eslint';
 import { globSync } from 'tinyglobby';
 import type ownPlugin from '../../rules/index.js';
+import { ARGV_SENDER_TEXT } from '../../redis-calls/argv-sender-types.js';
+import { CLIENT_MODULE_TEXT } from '../../redis-calls/client-facts.js';
+import { importSpecifiers } from '../../redis-calls/importers.js';
+import { mayPassOnClient } from '../../redis-calls/passed-on-clients.js';
 
 const pluginDir = process.argv.includes('--plugin') ? process.argv[process.argv.indexOf('--plugin') + 1] : undefined;
 // the frozen rules of --plugin alone are loaded: this checkout's rules may not even load then
@@ -373,10 +378,11 @@ const COMMON_EXCLUDES = [
 ];
 
 /**
- * Whether the rules' untyped analysis looks at a file at all: it mentions `redis`, `valkey` or
- * `@vercel/kv` (an import, a client package, a `clientNames` match), or a client constructor, factory or type
- * name. Without one of them every receiver is unknown and the rules report nothing (the file's
- * `mayUseRedis()` is false), so leaving such files out loses no finding (`--all-files` checks it).
+ * Whether the rules' untyped analysis looks at a file at all, first test: it mentions `redis`,
+ * `valkey` or `@vercel/kv` (an import, a client package, a `clientNames` match), or a client
+ * constructor, factory or type name. The second is {@link importsClientModule}. Without either,
+ * every receiver is unknown and the rules report nothing (the file's `mayUseRedis()` is false), so
+ * leaving such files out loses no finding (`--all-files` checks it).
  */
 const MAY_USE_REDIS =
   /redis|valkey|@vercel\/kv|\b(?:Cluster|createClient|createCluster|createSentinel|ChainableCommander|Pipeline|RedisClientMultiCommandType|RedisClusterMultiCommandType|fromEnv|defineScript)\b/i;
@@ -389,6 +395,18 @@ const MAY_USE_REDIS =
  * (`apps/web/tsconfig.base.json`, `_tsconfig.base.json`, `tsconfig-base.json`), whose `paths`
  * aliases the rules follow (a missing `extends` target makes get-tsconfig drop the whole config).
  */
+/**
+ * Whether the rules' untyped analysis looks at a file at all, second test: the file imports a module
+ * of the code whose text imports a client package, or that passes a binding or exports a
+ * declaration on from one that does: the rules' own file-level test (`mayPassOnClient`,
+ * `redis-calls/passed-on-clients.ts`), so a file that reaches its client only through the code's
+ * own modules (`this.client.cache.set(...)`, `import cache from '../lib/cache'`) is linted.
+ * @param file the file's absolute path; `text` its text
+ */
+function importsClientModule(file: string, text: string): boolean {
+  return importSpecifiers(text).some((specifier) => mayPassOnClient(file, specifier, (module) => CLIENT_MODULE_TEXT.test(module) || ARGV_SENDER_TEXT.test(module)));
+}
+
 const PROJECT_FILE = /(?:^|\/)(?:package\.json|pnpm-workspace\.yaml|lerna\.json|[\w.-]*(?:tsconfig|jsconfig)[\w.-]*\.json)$/;
 
 /**
@@ -479,7 +497,11 @@ function prepareApplication(
     SOURCE_EXTENSIONS.map((ext) => `**/*.${ext}`),
     { cwd: dir, ignore: [...COMMON_EXCLUDES, ...spec.exclude], dot: false },
   )
-    .filter((file) => options.allFiles || MAY_USE_REDIS.test(readFileSync(join(dir, file), 'utf8')))
+    .filter((file) => {
+      if (options.allFiles) return true;
+      const text = readFileSync(join(dir, file), 'utf8');
+      return MAY_USE_REDIS.test(text) || importsClientModule(join(dir, file), text);
+    })
     .sort();
   const clients = `${dir}.clients`;
   const link = join(dir, 'node_modules');
