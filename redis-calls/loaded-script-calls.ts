@@ -1,8 +1,7 @@
 /**
  * The calls that run a script loaded with `SCRIPT LOAD`: node-redis / @upstash/redis
  * `scriptLoad(script)` (`SCRIPT_LOAD`) returns the script's SHA1 digest, and `EVALSHA` runs the
- * script with the `KEYS` given at that call (https://redis.io/docs/latest/commands/script-load/,
- * https://redis.io/docs/latest/commands/evalsha/). What the script does to `KEYS[i]` is then what
+ * script with the `KEYS` given at that call (`semantics/scripting.ts` SCRIPT_BY_DIGEST_COMMANDS). What the script does to `KEYS[i]` is then what
  * the file does to the keys its `evalSha(sha, { keys })` calls pass there, as for an `eval`.
  *
  * Read only when every use of the SHA is in sight: the digest is held by one variable of the file
@@ -15,10 +14,18 @@
  * through a generic command (`sendCommand(['EVALSHA', sha, ...])`) may run with other keys.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { SCRIPT_BY_DIGEST_COMMANDS } from '../semantics/scripting.js';
 import { findVariable, propertyName, unwrap, type AnyContext } from './static.js';
 
-/** Methods that run a loaded script by its SHA1, the SHA first and the keys read as `eval`'s. */
-const EVALSHA_METHODS: ReadonlySet<string> = new Set(['evalSha', 'evalsha', 'EVALSHA', 'evalShaRo', 'evalsha_ro', 'EVALSHA_RO', 'evalshaBuffer']);
+/**
+ * The command a client method that runs a loaded script sends (`evalSha`, `evalsha`, `EVALSHA`,
+ * `evalshaBuffer` -> EVALSHA; `evalShaRo`, `evalsha_ro` -> EVALSHA_RO), when it is one of
+ * {@link SCRIPT_BY_DIGEST_COMMANDS}: the digest first, the keys read as `eval`'s.
+ */
+function digestCommand(method: string): string | undefined {
+  const command = method.toUpperCase().replace(/BUFFER$/, '').replace(/_?RO$/, '_RO');
+  return SCRIPT_BY_DIGEST_COMMANDS.has(command) ? command : undefined;
+}
 
 /**
  * The `KEYS` of every `EVALSHA` of the digest `load` (a `scriptLoad(script)` call) returns, in this
@@ -64,7 +71,7 @@ export function loadedScriptCallerKeys(
     if (parent?.type === AST_NODE_TYPES.CallExpression && parent.arguments[0] === use) {
       const callee = unwrap(parent.callee);
       const name = callee.type === AST_NODE_TYPES.MemberExpression ? propertyName(callee.property, callee.computed) : undefined;
-      if (name === undefined || !EVALSHA_METHODS.has(name)) return undefined;
+      if (name === undefined || digestCommand(name) === undefined) return undefined;
       const keys = keysOf(parent);
       if (!keys) return undefined;
       calls.push(keys);

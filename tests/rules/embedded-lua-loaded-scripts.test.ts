@@ -10,7 +10,9 @@
  * Near misses stay reported: another `KEYS[j]` whose key matches nothing; a `KEYS[i]` one
  * `evalSha` passes an undeclared key as; a digest that may run elsewhere (exported, passed to a
  * function, assigned something else, run through a generic command); a script const another call
- * reads too; keys that cannot be read (a spread); the same file without the setting.
+ * reads too; keys that cannot be read (a spread); the same file without the setting. A work set the
+ * script adds to and a worker pops is kept when it is one constant key (the constant-key reading,
+ * as for the same SADD in JS), and reported when it is one key per value.
  */
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -52,8 +54,17 @@ runRule(untypedTester, 'embedded-lua (KEYS of a loaded script, by its evalSha ca
       code: nodeRedis(`let sha: string | undefined;\nexport async function load() { sha = await client.scriptLoad("redis.call('SET', KEYS[1], ARGV[1])"); }\nexport const save = (id: string, v: string) => client.evalSha(sha!, { keys: [\`user:\${id}\`], arguments: [v] });\n`),
       settings: persistentSettings('user:*'),
     },
+    // a work set drained by a worker: one constant key (`dirty:users`) every evalSha passes, kept
+    // by the constant-key reading as `client.sAdd(DIRTY_USERS, id)` is (allowConstantKeys)
+    { code: nodeRedis(`const DIRTY_USERS = 'dirty:users';\n${CLICK}${LOADED}${click('[`user:${id}:usd`, DIRTY_USERS]')}`), settings: persistentSettings('user:*') },
   ],
   invalid: [
+    // a dirty set per shard: one key per value, not one key (line 6: the script starts a line later)
+    {
+      code: nodeRedis(`const shardOf = (id: string) => id.slice(0, 2);\n${CLICK}${LOADED}${click('[`user:${id}:usd`, `dirty:${shardOf(id)}`]')}`),
+      settings: persistentSettings('user:*'),
+      errors: [at(6)],
+    },
     // KEYS[2] (seen:<id>) matches no pattern: its SADD stays reported
     { code: nodeRedis(CLICK + LOADED + click(USER_AND_SEEN)), settings: persistentSettings('user:*'), errors: [at(5)] },
     // the same file without the setting: both writes
