@@ -34,7 +34,8 @@ export function staticBuilder(context: AnyContext, cls: ClassNode, name: string)
  * imported from another module of the repository (`import { genAuthPermKey } from
  * '~/helper/genRedisKey'`, re-exports followed), one of a namespace import (`keys.userKey(id)`),
  * or a function held in a const object literal, here or imported (`KEYS.user(id)` of `const KEYS
- * = { user: (id) => `u:${id}` }`). `own` when it is written in the linted file.
+ * = { user: (id) => `u:${id}` }`, or of `{ user: userKey }` / `{ USER_USD }` naming a builder of
+ * the object's module). `own` when it is written in the linted file.
  */
 export function foreignKeyBuilder(
   context: AnyContext,
@@ -77,7 +78,15 @@ export function foreignKeyBuilder(
   if (container?.node.type !== AST_NODE_TYPES.ObjectExpression) return undefined;
   const { value, mutated } = memberOf(container, name);
   const fn = mutated ? undefined : asFunction(value);
-  return value && fn ? { fn, declaration: value, context: container.context, own: !container.imported } : undefined;
+  if (value && fn) return { fn, declaration: value, context: container.context, own: !container.imported };
+  // `export const redisKeys = { USER_USD }` (or `{ user: userKey }`): the member names a builder
+  // of the object's module, read there as a call of that name would be
+  const alias = value && !mutated ? unwrap(value) : undefined;
+  if (alias?.type !== AST_NODE_TYPES.Identifier || depth > MAX_DEPTH) return undefined;
+  const local = keyBuilder(container.context, alias);
+  if (local) return { ...local, context: container.context, own: !container.imported };
+  const aliased = foreignKeyBuilder(container.context, alias, depth + 1);
+  return aliased && { ...aliased, own: aliased.own && !container.imported };
 }
 
 /**

@@ -16,6 +16,7 @@ import { flavorOfModule } from './client-packages.js';
 import { lineIndex, type LineIndex } from '../text/lines.js';
 import { exportedValue, importedBinding, moduleConst, namespaceModule, type ImportedModule } from './modules.js';
 import { foldedNumberPiece } from './constant-number-piece.js';
+import { loadedScriptCallerKeys } from './loaded-script-calls.js';
 import { findVariable, pick, propertyName, resolveConstExpression, staticValue, unwrap, type AnyContext } from './static.js';
 
 /** A Lua script found in the file. */
@@ -47,6 +48,12 @@ export interface EmbeddedScript {
    * command in this file passes, one list per call (`defined-command-callers.ts`).
    */
   callerKeys?: TSESTree.Node[][];
+  /**
+   * For node-redis / upstash `scriptLoad(script)`: the `KEYS` each `EVALSHA` of the digest it
+   * returns passes, one list per call, when every use of the digest is in this file
+   * (`loaded-script-calls.ts`); an empty list when nothing runs it.
+   */
+  loadedCallerKeys?: TSESTree.Node[][];
   /**
    * Maps a 0-based UTF-16 offset into {@link source} (0..source.length) to a 0-based offset into
    * the file's text, through escapes and template-literal line endings.
@@ -110,6 +117,7 @@ export function embeddedScriptsOf(context: AnyContext, node: TSESTree.CallExpres
   let scriptNode: TSESTree.Node | undefined;
   let keyArgs: TSESTree.Node[] | undefined;
   let callerKeys: TSESTree.Node[][] | undefined;
+  let loadedCallerKeys: TSESTree.Node[][] | undefined;
   if (callee.type === AST_NODE_TYPES.MemberExpression) {
     if (generic) {
       // the command words are read before the receiver is judged: `fn.call(this, x)` is common
@@ -123,6 +131,10 @@ export function embeddedScriptsOf(context: AnyContext, node: TSESTree.CallExpres
       keyArgs = evalKeys(context, node);
     } else if (LOAD_METHODS.has(name)) {
       scriptNode = node.arguments[0];
+      // SCRIPT LOAD: the script runs at the EVALSHAs of the digest it returns
+      if (scriptNode && scriptNode.type !== AST_NODE_TYPES.SpreadElement && (name === 'scriptLoad' || name === 'SCRIPT_LOAD')) {
+        loadedCallerKeys = loadedScriptCallerKeys(context, node, scriptNode, (call) => evalKeys(context, call));
+      }
     } else if (name === 'defineCommand') {
       scriptNode = optionValue(context, node.arguments[1], 'lua');
       callerKeys = definedCommandCallerKeys(context, node);
@@ -135,7 +147,7 @@ export function embeddedScriptsOf(context: AnyContext, node: TSESTree.CallExpres
   }
   if (!scriptNode || scriptNode.type === AST_NODE_TYPES.SpreadElement) return [];
   const script = scriptFromNode(context, scriptNode);
-  if (script) return [keyArgs ? { ...script, keyArgs } : callerKeys ? { ...script, callerKeys } : script];
+  if (script) return [keyArgs ? { ...script, keyArgs } : callerKeys ? { ...script, callerKeys } : loadedCallerKeys ? { ...script, loadedCallerKeys } : script];
   const throughWrapper = scriptsThroughWrapper(context, scriptNode);
   if (throughWrapper.length > 0) return throughWrapper;
   const how = unreadableReason(context, scriptNode, 0);

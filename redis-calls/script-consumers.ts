@@ -190,7 +190,7 @@ function scriptsOfFile(context: AnyContext): ScriptUses[] {
     if (node.type !== 'CallExpression' && node.type !== 'NewExpression') return;
     for (const found of embeddedScriptsOf(context, node)) {
       if ('unreadable' in found) continue;
-      const calls = (found.keyArgs ? [found.keyArgs] : (found.callerKeys ?? [])).filter((keys) => keys.length > 0 && callMayRun(context, keys[0]!));
+      const calls = (found.keyArgs ? [found.keyArgs] : (found.callerKeys ?? found.loadedCallerKeys ?? [])).filter((keys) => keys.length > 0 && callMayRun(context, keys[0]!));
       // one script text evaluated at several calls (`const ENQUEUE = '...'`): every call's keys
       const known = byLiteral.get(found.literal);
       if (known) {

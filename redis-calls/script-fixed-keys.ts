@@ -15,6 +15,8 @@
  *   elsewhere, with other keys), and that is not exported, or exported by a module of an
  *   application no other module of which (tests left out) names it, re-exports it whole or takes
  *   the module whole (`exportReadByNoModule`);
+ * - a script loaded once with `scriptLoad` whose digest only this file's `evalSha` calls run
+ *   (`loaded-script-calls.ts`);
  * - a command `defineCommand` defines, in an application whose modules are read: its calls in the
  *   file and in the application's other modules (`defined-command-callers.ts`); a library's
  *   command is called by its users, with keys it cannot see.
@@ -96,6 +98,8 @@ function scriptCalls(context: AnyContext, script: EmbeddedScript, call: TSESTree
     if (!others) return undefined;
     return [...script.callerKeys.map((keys) => ({ keys, context })), ...others];
   }
+  // a script loaded once (SCRIPT LOAD): the EVALSHAs of its digest in this file (`loaded-script-calls.ts`)
+  if (script.loadedCallerKeys) return script.loadedCallerKeys.map((keys) => ({ keys, context }));
   if (!script.keyArgs) return undefined;
   // written at the call: this call is its only one
   if (encloses(call, script.literal)) return [{ keys: script.keyArgs, context }];

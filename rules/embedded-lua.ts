@@ -7,7 +7,9 @@
  * Persistent keys: the rule's `persistentKeys` option, the patterns of
  * `settings['redis-ttl'].persistentKeys` (also matched against key spellings inside the script),
  * and, for `eval` calls, every `KEYS[i]` whose argument at the call is a persistent key of the
- * JS/TS code (its shape matches the setting, or it is annotated `// redis-ttl persistent: ...`).
+ * JS/TS code (its shape matches the setting, or it is annotated `// redis-ttl persistent: ...`);
+ * for a script loaded with `scriptLoad`, every `KEYS[i]` that every `evalSha` of its digest in the
+ * file passes a persistent key as (`redis-calls/loaded-script-calls.ts`).
  * With `allowOpaqueKeys` (on in `recommended`), also a `KEYS[i]` whose argument is an opaque key
  * built by a key helper that nothing says is meant to expire (`redis-calls/opaque-key.ts`), when
  * the script itself names no expiry and no temporary key either.
@@ -163,6 +165,14 @@ export default createRule<Options, MessageIds>({
         );
       };
       if (script.keyArgs) return script.keyArgs.flatMap((keyNode, index) => (persistentKey(keyNode, call) ? [index + 1] : []));
+      // a script loaded once (SCRIPT LOAD): a KEYS[i] every EVALSHA of its digest passes a persistent key as
+      if (script.loadedCallerKeys) {
+        const runs = script.loadedCallerKeys;
+        const width = runs.length === 0 ? 0 : Math.min(...runs.map((keys) => keys.length));
+        return Array.from({ length: width }, (_, index) => index).flatMap((index) =>
+          runs.every((keys) => persistentKey(keys[index]!, keys[index]!.parent ?? call)) ? [index + 1] : [],
+        );
+      }
       // a defined command: a KEYS[i] every call of it in the file passes a persistent key as
       const calls = script.callerKeys ?? [];
       const persistentInFile = (index: number) => calls.every((keys) => persistentKey(keys[index]!, keys[index]!.parent ?? call));
