@@ -61,7 +61,7 @@ import { assignedOnce, containerOf, declarationStatement, isObjectAssign, member
 import { concatenatedOperands, isNodeUtilFormat, isSprintf, nodeFormatSegments, ownFormatSegments, sprintfSegments, type FormatSegment } from './format-strings.js';
 import { exportedValue, findExport, importedBinding, moduleContext, namespaceModule, type ImportedModule } from './modules.js';
 import { BUILD_ID_NAME } from './names.js';
-import { isToStringCall } from './finite-members.js';
+import { textMethodCall } from './finite-members.js';
 import { declaredMemberLiterals } from './declared-member-literals.js';
 import { isModuleConfigMember, literalReturnsOf } from './process-fixed.js';
 import { isStoredRecordListing } from './stored-records.js';
@@ -885,9 +885,10 @@ function callShape(context: AnyContext, node: TSESTree.CallExpression, bindings:
   ) {
     return shapeOf(context, node.arguments[0]!, bindings, depth + 1);
   }
-  // NATIVE_MINT.toString() of an imported or constant value: its text, fixed as the value is
-  const text = member === undefined && isToStringCall(callee, node) ? shapeOf(context, callee.object, bindings, depth + 1) : undefined;
-  if (text?.fixed) return text;
+  // NATIVE_MINT.toString(), PREFIX.trim() of an imported, constant or configured value: its text, fixed as the value is
+  const method = member === undefined ? textMethodCall(callee, node) : undefined;
+  const text = method ? shapeOf(context, method.receiver, bindings, depth + 1) : undefined;
+  if (method && text?.fixed) return method.respell(text);
   // "".concat(prefix, '.split.', name): compilers' spelling of a template (ES5 output); and
   // String.prototype.concat on a value that spells text (`feedNamespace.concat(id)` of a `const`
   // string, `createFeedKey(id).concat(':delayed')` of a key builder): an array's concat spells none
