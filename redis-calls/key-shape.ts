@@ -55,7 +55,7 @@ export { returnExpressions } from './key-builders.js';
 export { calledName, functionsByName, keyBuilder } from './builder-lookup.js';
 import { foreignKeyBuilder, functionsByName, keyBuilder } from './builder-lookup.js';
 import { destructuredArgument } from './destructured-params.js';
-import { joinedArrayElements, joinedIdentifier, joinedRestParameter, onlyJoined, restArguments } from './rest-arguments.js';
+import { joinedArrayElements, joinedIdentifier, joinedRestParameter, onlyJoined, restArguments, spreadParameter } from './rest-arguments.js';
 import { compiledCallee, filledWithMethods, instanceGetter } from './key-parts.js';
 import { assignedOnce, containerOf, declarationStatement, isObjectAssign, memberOf } from './containers.js';
 import { concatenatedOperands, isNodeUtilFormat, isSprintf, nodeFormatSegments, ownFormatSegments, sprintfSegments, type FormatSegment } from './format-strings.js';
@@ -868,7 +868,7 @@ function callShape(context: AnyContext, node: TSESTree.CallExpression, bindings:
   const restName = rest ? findVariable(context, rest)?.defs[0]?.name : undefined;
   const elements =
     array?.type === AST_NODE_TYPES.ArrayExpression
-      ? array.elements.map((element) => (!element || element.type === AST_NODE_TYPES.SpreadElement ? UNKNOWN_PART : shapeOf(context, element, bindings, depth + 1)))
+      ? array.elements.flatMap((element) => (!element ? [UNKNOWN_PART] : element.type === AST_NODE_TYPES.SpreadElement ? (bindings.get(spreadParameter(context, element) ?? element)?.elements ?? [UNKNOWN_PART]) : [shapeOf(context, element, bindings, depth + 1)]))
       : restName && bindings.get(restName)?.elements;
   if (elements) {
     const separatorNode = node.arguments[0];

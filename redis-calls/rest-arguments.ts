@@ -34,10 +34,12 @@ export function joinedRestParameter(context: AnyContext, fn: FunctionLike): Rest
 }
 
 /**
- * Whether every reference of a parameter is the receiver of a `join` call (`parts.join(':')`),
- * so that an array literal passed for it is joined as written: `function cacheKey(parts) {
- * return parts.join(':'); }` called as `cacheKey(['candle', 'latest', id])` spells
- * `candle:latest:*`. A parameter filled, changed or passed on (`parts.push(x)`, `f(parts)`) is not.
+ * Whether every reference of a parameter is the receiver of a `join` call (`parts.join(':')`), or
+ * spread into an array literal that is (`[group, ...parts].join(sep)`, 1MaTo/Nora's
+ * `redisKey.struct(groupsKey.reportLog, [])`), so that an array literal passed for it is joined as
+ * written: `function cacheKey(parts) { return parts.join(':'); }` called as `cacheKey(['candle',
+ * 'latest', id])` spells `candle:latest:*`. A parameter filled, changed or passed on
+ * (`parts.push(x)`, `f(parts)`) is not.
  * @param context the context the function is written in
  * @param id the parameter's name, as declared
  */
@@ -45,15 +47,30 @@ export function onlyJoined(context: AnyContext, id: TSESTree.Identifier): boolea
   const variable = findVariable(context, id);
   if (!variable || variable.references.length === 0) return false;
   return variable.references.every((reference) => {
-    const member = reference.identifier.parent;
+    // `[group, ...parts].join(sep)`: spread into an array literal that is joined as written
+    const spread = reference.identifier.parent;
+    const joined = spread?.type === AST_NODE_TYPES.SpreadElement && spread.argument === reference.identifier && spread.parent?.type === AST_NODE_TYPES.ArrayExpression ? spread.parent : reference.identifier;
+    const member = joined.parent;
     return (
       member?.type === AST_NODE_TYPES.MemberExpression &&
-      member.object === reference.identifier &&
+      member.object === joined &&
       propertyName(member.property, member.computed) === 'join' &&
       member.parent?.type === AST_NODE_TYPES.CallExpression &&
       member.parent.callee === member
     );
   });
+}
+
+/**
+ * The parameter a spread element of a joined array literal spreads (`parts` of `[group,
+ * ...parts].join(sep)`), as declared, so that the elements it is bound to are spelled in its
+ * place; `undefined` for a spread of anything else (`...ids.map(f)`).
+ * @param context the context the array literal is written in
+ * @param element the spread element
+ */
+export function spreadParameter(context: AnyContext, element: TSESTree.SpreadElement): TSESTree.Node | undefined {
+  const argument = unwrap(element.argument);
+  return argument.type === AST_NODE_TYPES.Identifier ? findVariable(context, argument)?.defs[0]?.name : undefined;
 }
 
 /**
