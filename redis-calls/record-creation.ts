@@ -37,7 +37,8 @@ import { fileIndexOf } from './file-index.js';
 import { hasStaticPart, keyIdOf } from './key-id.js';
 import { keyShapeOf } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
-import { enclosingFunction, followsOnItsPath, isLoop, type AnyContext } from './static.js';
+import { awaitOf, otherAwaitBetween, runsBefore } from './reserved-counter.js';
+import { enclosingFunction, followsOnItsPath, isLoop, walk, type AnyContext } from './static.js';
 
 /** One write of a record family: the call and its key argument. */
 interface RecordWrite {
@@ -197,5 +198,22 @@ export function fieldUpdateCreation(context: AnyContext, call: RedisCall, arg: n
       followsOnItsPath(w.call.node, call.node),
   );
   if (!earlier || deletedBetween(context, self.fn, self.keyId, earlier.call.nameNode.range[0], call.nameNode.range[0])) return undefined;
-  return earlier.call;
+  return sameStep(context, earlier.call, call, self.fn) ? earlier.call : undefined;
+}
+
+/**
+ * Whether `write` is the same step of the record's life as the earlier write `creation` of its
+ * function: nothing but Redis round trips awaited between them (the `created-before.ts` window). A
+ * write after the application's own work (a job's handler, a reply sent) is a new step, such as a
+ * status going from active to completed, where a retention TTL belongs: judged on its own.
+ */
+function sameStep(context: AnyContext, creation: RedisCall, write: RedisCall, fn: TSESTree.Node | undefined): boolean {
+  const done = awaitOf(context, creation, write, fn);
+  if (done) return runsBefore(done, write.node) && !otherAwaitBetween(context, done, write, fn);
+  // not awaited on its own (an element of one `Promise.all([...])`): no await at all in between
+  return !walk(context, fn ?? context.sourceCode.ast, (node) =>
+      node.type === 'AwaitExpression' && node.range[0] >= creation.node.range[1] && node.range[1] <= write.node.range[0] ? 'stop' : undefined, {
+    range: [creation.node.range[1], write.node.range[0]],
+    skipFunctions: true,
+  });
 }
