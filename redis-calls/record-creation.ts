@@ -23,9 +23,9 @@
  *   source order;
  * - **an update** ({@link fieldUpdateCreation}): another write of the family, in another function
  *   than the creation's (any record of the family: the family's creation decides its lifetime); or,
- *   in the function of the creation or of any other write, a write of the same key expression that
- *   an earlier write of that key, running on every path of the function, has just created, with no
- *   deletion of the key (DEL, HDEL, SREM ...) in between.
+ *   in the creation's function, a write of the same key expression that an earlier write of that
+ *   key, running on every path of the function, has just created: nothing but Redis round trips
+ *   awaited in between, and no deletion of the key (DEL, HDEL, SREM ...) in between.
  *
  * Not read: a creation in another module of the package (the update stays reported), a creation the
  * rule does not report (a SET belongs to `set-requires-ttl-or-keepttl`; a creation another reading
