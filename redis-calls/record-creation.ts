@@ -17,10 +17,11 @@
  *   `staleExists` and the other readings of the rule decide);
  * - **its creation** ({@link recordCreationOf}): among the file's writes of the family that are
  *   the first write of their key in their function and run on every path of it (not under an
- *   `if`, `?:`, `&&`, a loop, a `switch` case or a `catch`), the one that makes the record whole
- *   (an HSET / HMSET of several fields or of an object) first, then one in a function that reads
- *   nothing of the family before it (a create path, not a read-modify-write), then the first in
- *   source order;
+ *   `if`, `?:`, `&&`, a loop, a `switch` case or a `catch`), in a create path: its function reads
+ *   nothing of the family before it (not a read-modify-write) and its key is not built from a
+ *   member of a parameter (`` `room:${room.id}` ``: a record the caller hands in); the one that
+ *   makes the record whole (an HSET / HMSET of several fields or of an object) first, then the
+ *   first in source order. No such write: no creation, every write judged as before;
  * - **an update** ({@link fieldUpdateCreation}): another write of the family, in another function
  *   than the creation's (any record of the family: the family's creation decides its lifetime); or,
  *   in the creation's function, a write of the same key expression that an earlier write of that
@@ -38,7 +39,7 @@ import { hasStaticPart, keyIdOf } from './key-id.js';
 import { keyShapeOf } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
 import { awaitOf, otherAwaitBetween, runsBefore } from './reserved-counter.js';
-import { enclosingFunction, followsOnItsPath, isLoop, walk, type AnyContext } from './static.js';
+import { enclosingFunction, findVariable, followsOnItsPath, isLoop, walk, type AnyContext } from './static.js';
 
 /** One write of a record family: the call and its key argument. */
 interface RecordWrite {
@@ -118,6 +119,20 @@ function readsFamilyBefore(context: AnyContext, write: RecordWrite, shape: strin
   );
 }
 
+/**
+ * Whether the write's key is built from a member of a parameter (`` `room:${room.id}` `` with
+ * `room` a parameter): a record its caller hands in, which exists before the write (an update).
+ */
+function handedInRecord(context: AnyContext, write: RecordWrite): boolean {
+  const keyNode = write.call.argNodes[write.arg];
+  if (!keyNode) return false;
+  return walk(context, keyNode, (node) => {
+    if (node.type !== 'MemberExpression' || node.object.type !== 'Identifier') return undefined;
+    const variable = findVariable(context, node.object);
+    return variable?.defs.some((def) => def.type === 'Parameter') ? 'stop' : undefined;
+  });
+}
+
 /** The first write of its key in its function, on every path of it. */
 function createsInItsFunction(write: RecordWrite, writes: readonly RecordWrite[]): boolean {
   return (
@@ -130,8 +145,9 @@ const creationCache = new WeakMap<TSESTree.Program, Map<string, RecordWrite | nu
 
 /**
  * The creation of the record family `shape` in the file (see the module comment): a write of the
- * family that creates its key in its function, whole records first, then a create path (no read of
- * the family before it in its function), then source order; `undefined` when there is none.
+ * family that creates its key in its function on a create path (no read of the family before it,
+ * no key built from a parameter's member), whole records first, then source order; `undefined`
+ * when there is none.
  */
 export function recordCreationOf(context: AnyContext, shape: string): RedisCall | undefined {
   return creationWrite(context, shape)?.call;
@@ -148,8 +164,14 @@ function creationWrite(context: AnyContext, shape: string): RecordWrite | undefi
   if (found === undefined) {
     const writes = recordWrites(context, shape);
     const candidates = writes
-      .filter((w) => w.call.description.keys.some((key) => key.arg === w.arg && key.effect === 'create-in-place') && createsInItsFunction(w, writes))
-      .map((w) => ({ w, rank: (writesWholeRecord(w.call) ? 0 : 2) + (readsFamilyBefore(context, w, shape) ? 1 : 0) }));
+      .filter(
+        (w) =>
+          w.call.description.keys.some((key) => key.arg === w.arg && key.effect === 'create-in-place') &&
+          createsInItsFunction(w, writes) &&
+          !readsFamilyBefore(context, w, shape) &&
+          !handedInRecord(context, w),
+      )
+      .map((w) => ({ w, rank: writesWholeRecord(w.call) ? 0 : 1 }));
     candidates.sort((a, b) => a.rank - b.rank || a.w.call.nameNode.range[0] - b.w.call.nameNode.range[0]);
     found = candidates[0]?.w ?? null;
     byShape.set(shape, found);
