@@ -24,7 +24,10 @@
  * (or warmed up behind a read that saw it missing, for a key the file never expires) creates
  * nothing and is left alone: `redis-calls/created-before.ts`; so is a decrement whose reply says it
  * created the key (DECR's -1) when the next statement deletes the key on that reply
- * (`if (n <= 0) await redis.del(key)`: `redis-calls/deleted-when-created.ts`). Persistent keys, constant keys the file never expires and the no-TTL arm of an
+ * (`if (n <= 0) await redis.del(key)`: `redis-calls/deleted-when-created.ts`). A field update of a
+ * record (HSET, HINCRBY, SADD ... of a key family the file never expires) whose creation the file
+ * holds and reports is the creation's finding, not its own: one finding per family, at the
+ * creation (`redis-calls/record-creation.ts`). Persistent keys, constant keys the file never expires and the no-TTL arm of an
  * explicit TTL test follow the shared policy of `redis-calls/policy.ts`.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
@@ -47,6 +50,7 @@ import { queuedWithWrite } from '../redis-calls/queued-with.js';
 import { ttlRepairOf } from '../redis-calls/ttl-repair.js';
 import { everyWriteRearms, expiryRunsAfterEveryWrite } from '../redis-calls/rearmed.js';
 import { keyShapeOf } from '../redis-calls/key-shape.js';
+import { fieldUpdateCreation } from '../redis-calls/record-creation.js';
 import {
   CONSUMED_ELSEWHERE_TEXT,
   KEPT_STREAM_TEXT,
@@ -285,6 +289,11 @@ export default createRule<Options, MessageIds>({
         };
         const expiriesByUnit = byUnit(expiries);
         const fieldExpiriesByUnit = byUnit(fieldExpiries);
+        // the findings, held until every creation is judged: a field update whose record's creation
+        // is itself reported is dropped (redis-calls/record-creation.ts)
+        type ReportDescriptor = Parameters<typeof context.report>[0];
+        const pending = new Map<KeyUse, ReportDescriptor>();
+        const report = (creation: KeyUse, descriptor: ReportDescriptor) => pending.set(creation, descriptor);
         for (const creation of creations) {
           const { call } = creation;
           const unit = call.unit;
@@ -374,7 +383,7 @@ export default createRule<Options, MessageIds>({
           if (stream && allowConsumedQueues) continue;
           // one stream that XADD grows by an entry per call and nothing trims (redis-calls/untrimmed-stream.ts)
           if (!inUnit && !deleter && !sequence && !consumer && !stream && untrimmedStreamAppend(context, call, creation.keyNode)) {
-            context.report({ node: call.node, loc: reportLoc(call), messageId: 'untrimmedStream', data: { command: call.command, ...keyData(context, call, creation.keyNode) } });
+            report(creation, { node: call.node, loc: reportLoc(call), messageId: 'untrimmedStream', data: { command: call.command, ...keyData(context, call, creation.keyNode) } });
             continue;
           }
           const creator = inUnit || deleter || sequence || consumer || stream || existing ? undefined : createdWithTtlElsewhere(context, call, keyArg);
@@ -399,7 +408,7 @@ export default createRule<Options, MessageIds>({
           const keyText = sourceCode.getText(creation.keyNode);
           const data = { command: call.command, ...keyData(context, call, creation.keyNode) };
           if (stale) {
-            context.report({
+            report(creation, {
               node: call.node,
               loc: reportLoc(call),
               messageId: 'staleGuard',
@@ -412,7 +421,7 @@ export default createRule<Options, MessageIds>({
             // code's own declared type may have no multi()
             const blocking = (fileIndexOf(context).byUnit.get(unit.key) ?? []).some((c) => isBlockingCall(c.command, c.args));
             const fix = blocking || call.client.byShape ? undefined : pipelineToMulti(unit.key);
-            context.report({
+            report(creation, {
               node: call.node,
               loc: reportLoc(call),
               messageId: 'pipelineNotAtomic',
@@ -484,7 +493,7 @@ export default createRule<Options, MessageIds>({
             // no MULTI offered after a read that saw the key: an EXPIRE queued with every write would
             // slide a window the code keeps fixed (the message names EXPIRE ... NX)
             const staleOnly = !repaired && separateLine === undefined && !before && managed?.messageId === 'staleExists';
-            context.report({
+            report(creation, {
               node: call.node,
               loc: reportLoc(call),
               messageId:
@@ -512,7 +521,7 @@ export default createRule<Options, MessageIds>({
           );
           const expiry = describeExpiry(before, keyText);
           const fix = appendExpiryInBatch(context, call, keyText, expiry);
-          context.report({
+          report(creation, {
             node: call.node,
             loc: reportLoc(call),
             messageId: repaired?.messageId ?? (before ? 'expiryBeforeCreate' : (managed?.messageId ?? 'noExpiry')),
@@ -520,6 +529,25 @@ export default createRule<Options, MessageIds>({
             suggest: fix && (repaired || before || managed?.messageId !== 'staleExists') ? [{ messageId: 'appendExpire', data: { expire: expiry.label, declare: expiry.declare }, fix }] : [],
           });
         }
+        // one finding per record family, at its creation: an update of a record whose creation is
+        // reported, and not itself dropped as an update, adds no leak of its own
+        const reported = new Map<RedisCall, KeyUse>();
+        for (const creation of pending.keys()) if (!reported.has(creation.call)) reported.set(creation.call, creation);
+        const dropped = new Map<KeyUse, boolean>();
+        const isDropped = (creation: KeyUse, depth = 0): boolean => {
+          const known = dropped.get(creation);
+          if (known !== undefined) return known;
+          const descriptor = pending.get(creation);
+          let drop = false;
+          if (descriptor && 'messageId' in descriptor && descriptor.messageId === 'noExpiry' && depth < 4) {
+            const created = fieldUpdateCreation(context, creation.call, creation.call.argNodes.indexOf(creation.keyNode));
+            const creator = created ? reported.get(created) : undefined;
+            drop = creator !== undefined && !isDropped(creator, depth + 1);
+          }
+          dropped.set(creation, drop);
+          return drop;
+        };
+        for (const [creation, descriptor] of pending) if (!isDropped(creation)) context.report(descriptor);
       },
     };
   },

@@ -1,0 +1,241 @@
+/**
+ * The creation of a live record, for a field update of it (`incr-needs-expire-on-create`): when a
+ * file creates a record (a hash, a member set: a key of one family) at one place and updates its
+ * fields or members elsewhere, the record's lifetime is decided at its creation. A creation left
+ * without TTL carries the finding; each later update of the record adds no leak of its own (its
+ * HSET / HINCRBY / SADD keeps whatever TTL the record has, and the fix, an EXPIRE beside the
+ * creation, goes there). One finding per key family, where the fix goes.
+ *
+ * Read here (the rule decides whether the creation is itself reported, and only then drops the
+ * update):
+ *
+ * - **the same record**: a key of the same family, a shape with a static part (`room:*`,
+ *   `socket:*`: `redis-calls/key-shape.ts`), written by a record command (`RECORD_WRITES` of
+ *   `semantics/commands.ts`: HSET, HMSET, HSETNX, HINCRBY, HINCRBYFLOAT, SADD, ZADD, ZINCRBY) that
+ *   keeps an existing key's TTL (`EFFECTS_THAT_KEEP_TTL`); a family the file gives a TTL anywhere is
+ *   not read here (an update racing that TTL recreates the record: `createdWithTtlElsewhere`,
+ *   `staleExists` and the other readings of the rule decide);
+ * - **its creation** ({@link recordCreationOf}): among the file's writes of the family that are
+ *   the first write of their key in their function and run on every path of it (not under an
+ *   `if`, `?:`, `&&`, a loop, a `switch` case or a `catch`), in a create path: its function reads
+ *   nothing of the family before it (not a read-modify-write) and its key is not built from a
+ *   member of a parameter (`` `room:${room.id}` ``: a record the caller hands in); the one that
+ *   makes the record whole (an HSET / HMSET of several fields or of an object) first, then the
+ *   first in source order. No such write: no creation, every write judged as before;
+ * - **an update** ({@link fieldUpdateCreation}): another write of the family, in another function
+ *   than the creation's (any record of the family: the family's creation decides its lifetime); or,
+ *   in the creation's function, a write of the same key expression that an earlier write of that
+ *   key, running on every path of the function, has just created: nothing but Redis round trips
+ *   awaited in between, and no deletion of the key (DEL, HDEL, SREM ...) in between.
+ *
+ * Not read: a creation in another module of the package (the update stays reported), a creation the
+ * rule does not report (a SET belongs to `set-requires-ttl-or-keepttl`; a creation another reading
+ * leaves alone), lists and streams (an append grows the key: its own finding).
+ */
+import type { TSESTree } from '@typescript-eslint/utils';
+import { EFFECTS_THAT_KEEP_TTL, RECORD_WRITES } from '../semantics/commands.js';
+import { fileIndexOf } from './file-index.js';
+import { hasStaticPart, keyIdOf } from './key-id.js';
+import { keyShapeOf } from './key-shape.js';
+import type { RedisCall } from './normalize.js';
+import { awaitOf, otherAwaitBetween, runsBefore } from './reserved-counter.js';
+import { enclosingFunction, findVariable, followsOnItsPath, isLoop, walk, type AnyContext } from './static.js';
+
+/** One write of a record family: the call and its key argument. */
+interface RecordWrite {
+  call: RedisCall;
+  arg: number;
+  keyId: string;
+  fn: TSESTree.Node | undefined;
+}
+
+const writesCache = new WeakMap<TSESTree.Program, Map<string, readonly RecordWrite[]>>();
+
+/**
+ * The file's writes of the record family `shape` by record commands that keep a key's TTL, in
+ * source order. Built once per file.
+ */
+function recordWrites(context: AnyContext, shape: string): readonly RecordWrite[] {
+  const program = context.sourceCode.ast;
+  let byShape = writesCache.get(program);
+  if (!byShape) {
+    const map = new Map<string, RecordWrite[]>();
+    const index = fileIndexOf(context);
+    const calls = [...index.calls, ...index.facadeCalls].sort((a, b) => a.nameNode.range[0] - b.nameNode.range[0]);
+    for (const call of calls) {
+      if (!RECORD_WRITES.has(call.command)) continue;
+      for (const key of call.description.keys) {
+        const node = call.argNodes[key.arg];
+        if (!EFFECTS_THAT_KEEP_TTL.has(key.effect) || !node || node.type === 'SpreadElement') continue;
+        const keyId = keyIdOf(context, call, key.arg);
+        if (!keyId) continue;
+        const s = keyShapeOf(context, node).shape;
+        const list = map.get(s);
+        const write = { call, arg: key.arg, keyId, fn: enclosingFunction(call.node) };
+        if (list) list.push(write);
+        else map.set(s, [write]);
+      }
+    }
+    byShape = map;
+    writesCache.set(program, byShape);
+  }
+  return byShape.get(shape) ?? [];
+}
+
+/**
+ * Whether `node` runs whenever its enclosing function's body runs to it: no `if` / `else` arm,
+ * `?:` arm, right operand of `&&` / `||` / `??`, loop, `switch` case or `catch` between them.
+ */
+function onEveryPath(node: TSESTree.Node): boolean {
+  for (let child: TSESTree.Node = node, parent = node.parent; parent; child = parent, parent = parent.parent) {
+    if (parent.type === 'FunctionDeclaration' || parent.type === 'FunctionExpression' || parent.type === 'ArrowFunctionExpression') return true;
+    if (parent.type === 'IfStatement' && parent.test !== child) return false;
+    if (parent.type === 'ConditionalExpression' && parent.test !== child) return false;
+    if (parent.type === 'LogicalExpression' && parent.right === child) return false;
+    if (parent.type === 'SwitchCase' || parent.type === 'CatchClause' || isLoop(parent)) return false;
+    if (parent.type === 'ChainExpression') return false;
+  }
+  return true;
+}
+
+/** Whether a hash write names several fields, or an object of them (`hset(k, { a, b })`, HMSET). */
+function writesWholeRecord(call: RedisCall): boolean {
+  if (call.command === 'HMSET') return true;
+  const fields = call.description.keys.find((key) => key.fields)?.fields;
+  return fields !== undefined && (fields.args === 'unknown' || fields.args.length >= 2);
+}
+
+/** Whether the write's function reads a key of the family before it (a read-modify-write, not a create path). */
+function readsFamilyBefore(context: AnyContext, write: RecordWrite, shape: string): boolean {
+  const index = fileIndexOf(context);
+  return [...index.calls, ...index.facadeCalls].some(
+    (other) =>
+      enclosingFunction(other.node) === write.fn &&
+      other.nameNode.range[0] < write.call.nameNode.range[0] &&
+      other.description.keys.some((key) => {
+        const node = other.argNodes[key.arg];
+        return key.effect === 'read' && node !== undefined && node.type !== 'SpreadElement' && keyShapeOf(context, node).shape === shape;
+      }),
+  );
+}
+
+/**
+ * Whether the write's key is built from a member of a parameter (`` `room:${room.id}` `` with
+ * `room` a parameter): a record its caller hands in, which exists before the write (an update).
+ */
+function handedInRecord(context: AnyContext, write: RecordWrite): boolean {
+  const keyNode = write.call.argNodes[write.arg];
+  if (!keyNode) return false;
+  return walk(context, keyNode, (node) => {
+    if (node.type !== 'MemberExpression' || node.object.type !== 'Identifier') return undefined;
+    const variable = findVariable(context, node.object);
+    return variable?.defs.some((def) => def.type === 'Parameter') ? 'stop' : undefined;
+  });
+}
+
+/** The first write of its key in its function, on every path of it. */
+function createsInItsFunction(write: RecordWrite, writes: readonly RecordWrite[]): boolean {
+  return (
+    onEveryPath(write.call.node) &&
+    !writes.some((other) => other !== write && other.fn === write.fn && other.keyId === write.keyId && other.call.nameNode.range[0] < write.call.nameNode.range[0])
+  );
+}
+
+const creationCache = new WeakMap<TSESTree.Program, Map<string, RecordWrite | null>>();
+
+/**
+ * The creation of the record family `shape` in the file (see the module comment): a write of the
+ * family that creates its key in its function on a create path (no read of the family before it,
+ * no key built from a parameter's member), whole records first, then source order; `undefined`
+ * when there is none.
+ */
+export function recordCreationOf(context: AnyContext, shape: string): RedisCall | undefined {
+  return creationWrite(context, shape)?.call;
+}
+
+function creationWrite(context: AnyContext, shape: string): RecordWrite | undefined {
+  const program = context.sourceCode.ast;
+  let byShape = creationCache.get(program);
+  if (!byShape) {
+    byShape = new Map();
+    creationCache.set(program, byShape);
+  }
+  let found = byShape.get(shape);
+  if (found === undefined) {
+    const writes = recordWrites(context, shape);
+    const candidates = writes
+      .filter(
+        (w) =>
+          w.call.description.keys.some((key) => key.arg === w.arg && key.effect === 'create-in-place') &&
+          createsInItsFunction(w, writes) &&
+          !readsFamilyBefore(context, w, shape) &&
+          !handedInRecord(context, w),
+      )
+      .map((w) => ({ w, rank: writesWholeRecord(w.call) ? 0 : 1 }));
+    candidates.sort((a, b) => a.rank - b.rank || a.w.call.nameNode.range[0] - b.w.call.nameNode.range[0]);
+    found = candidates[0]?.w ?? null;
+    byShape.set(shape, found);
+  }
+  return found ?? undefined;
+}
+
+/** Whether the file deletes the key `keyId` (DEL, or HDEL / SREM ... that may take the last member) in `fn` between two offsets. */
+function deletedBetween(context: AnyContext, fn: TSESTree.Node | undefined, keyId: string, from: number, to: number): boolean {
+  const index = fileIndexOf(context);
+  return [...index.calls, ...index.facadeCalls].some(
+    (other) =>
+      enclosingFunction(other.node) === fn &&
+      other.nameNode.range[0] > from &&
+      other.nameNode.range[0] < to &&
+      other.description.keys.some((key) => (key.effect === 'delete' || key.mayDelete === true) && keyIdOf(context, other, key.arg) === keyId),
+  );
+}
+
+/**
+ * The write that created the record the field update `call` writes at argument `arg`, when the
+ * write is such an update (see the module comment); `undefined` when it is not (another command,
+ * a family the file gives a TTL, a key with no static part, no creation found, or the write is the
+ * creation itself). The caller drops the update only when that creation is itself reported.
+ */
+export function fieldUpdateCreation(context: AnyContext, call: RedisCall, arg: number): RedisCall | undefined {
+  const keyNode = call.argNodes[arg];
+  if (!keyNode || keyNode.type === 'SpreadElement' || !RECORD_WRITES.has(call.command)) return undefined;
+  const action = call.description.keys.find((key) => key.arg === arg);
+  if (!action || !EFFECTS_THAT_KEEP_TTL.has(action.effect)) return undefined;
+  const shape = keyShapeOf(context, keyNode).shape;
+  if (!hasStaticPart(shape) || fileIndexOf(context).expiredShapes.has(shape)) return undefined;
+  const writes = recordWrites(context, shape);
+  const self = writes.find((w) => w.call === call && w.arg === arg);
+  const creation = creationWrite(context, shape);
+  if (!self || !creation || creation === self) return undefined;
+  // another function than the creation's: the family's creation decides the record's lifetime
+  if (self.fn !== creation.fn) return creation.call;
+  // the creation's own function: a write the same function has just created (same key expression)
+  const earlier = writes.find(
+    (w) =>
+      w.fn === self.fn &&
+      w.keyId === self.keyId &&
+      w.call.nameNode.range[0] < call.nameNode.range[0] &&
+      createsInItsFunction(w, writes) &&
+      followsOnItsPath(w.call.node, call.node),
+  );
+  if (!earlier || deletedBetween(context, self.fn, self.keyId, earlier.call.nameNode.range[0], call.nameNode.range[0])) return undefined;
+  return sameStep(context, earlier.call, call, self.fn) ? earlier.call : undefined;
+}
+
+/**
+ * Whether `write` is the same step of the record's life as the earlier write `creation` of its
+ * function: nothing but Redis round trips awaited between them (the `created-before.ts` window). A
+ * write after the application's own work (a job's handler, a reply sent) is a new step, such as a
+ * status going from active to completed, where a retention TTL belongs: judged on its own.
+ */
+function sameStep(context: AnyContext, creation: RedisCall, write: RedisCall, fn: TSESTree.Node | undefined): boolean {
+  const done = awaitOf(context, creation, write, fn);
+  if (done) return runsBefore(done, write.node) && !otherAwaitBetween(context, done, write, fn);
+  // not awaited on its own (an element of one `Promise.all([...])`): no await at all in between
+  return !walk(context, fn ?? context.sourceCode.ast, (node) =>
+      node.type === 'AwaitExpression' && node.range[0] >= creation.node.range[1] && node.range[1] <= write.node.range[0] ? 'stop' : undefined, {
+    range: [creation.node.range[1], write.node.range[0]],
+    skipFunctions: true,
+  });
+}

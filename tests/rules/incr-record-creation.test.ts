@@ -1,0 +1,124 @@
+/**
+ * "Field updates of a live record whose lifetime is decided at its creation"
+ * (redis-calls/record-creation.ts): when a file creates a record (a hash or member set of one key
+ * family) at one place and updates its fields elsewhere, the creation carries the finding when it
+ * leaves no TTL, and the later HSET / HINCRBY / HSETNX / SADD of the record add none. Near misses
+ * keep theirs: another key family, a creation on one branch of the update's function, a write after
+ * the application's own work, a creation in another module, a creation with a TTL (the existing
+ * readings decide), and a creation that is the only write.
+ */
+import { rmSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { lintApplication, lintKeyRules } from '../helpers/lint.js';
+import { ioredis } from './tester.js';
+
+const lint = (code: string) => lintKeyRules(code);
+const roots: string[] = [];
+afterAll(() => {
+  for (const root of roots) rmSync(root, { recursive: true, force: true });
+});
+const INCR = 'redis-ttl/incr-needs-expire-on-create';
+
+// the shape of Div9851/quizapp-backend controller.ts: a per-match hash created field by field in
+// one Promise.all, then updated by the game's handlers
+const match = ioredis(`export async function startGame(roomId: string, p1: string) {
+  await Promise.all([
+    redis.hset(\`room:\${roomId}\`, 'status', 'matched'),
+    redis.hset(\`room:\${roomId}\`, 'player1', p1),
+  ]);
+}
+export async function nextQuestion(roomId: string) {
+  const p1 = await redis.hget(\`room:\${roomId}\`, 'player1');
+  if (!p1) return;
+  await Promise.all([
+    redis.hset(\`room:\${roomId}\`, 'status', 'next'),
+    redis.hincrby(\`room:\${roomId}\`, 'question', 1),
+  ]);
+}
+export async function ready(roomId: string) {
+  const n = await redis.hincrby(\`room:\${roomId}\`, 'ready', 1);
+  if (n >= 2) await redis.hsetnx(\`room:\${roomId}\`, 'started', '1');
+}
+`);
+
+// a whole-record creation (HSET of an object) found after an update in source order; a member set
+const whole = ioredis(`export async function touch(id: string) {
+  await redis.hincrby(\`user:\${id}\`, 'visits', 1);
+}
+export async function register(id: string, name: string) {
+  await redis.hset(\`user:\${id}\`, { name, visits: 0 });
+}
+export async function join(id: string, room: string) {
+  await redis.sadd(\`members:\${room}\`, id);
+}
+export async function create(room: string, owner: string) {
+  await redis.sadd(\`members:\${room}\`, owner);
+}
+`);
+
+// near misses: another family; a creation on one branch in the update's own function; a write
+// after the application's own work; a creation with a TTL in another function (updatesTtlRecord's
+// reading, recommended: not reported) beside a family never expired written only once
+const near = ioredis(`export async function open(id: string, flag: boolean, job: () => Promise<void>) {
+  await redis.hset(\`a:\${id}\`, 'x', 1);
+  await redis.hset(\`b:\${id}\`, 'x', 1);
+  if (flag) await redis.hset(\`c:\${id}\`, 'x', 1);
+  await redis.hset(\`c:\${id}\`, 'y', 2);
+  await redis.hset(\`d:\${id}\`, 'status', 'active');
+  await job();
+  await redis.hset(\`d:\${id}\`, 'status', 'done');
+}
+export async function only(id: string) {
+  await redis.hset(\`e:\${id}\`, 'x', 1);
+}
+`);
+
+// a family the file creates with a TTL: an update that may recreate it is judged as before
+// (it runs only after a separate read that saw the key: staleExists)
+const withTtl = ioredis(`export async function create(id: string) {
+  await redis.multi().hset(\`f:\${id}\`, 'x', 1).expire(\`f:\${id}\`, 60).exec();
+}
+export async function update(id: string) {
+  if (!(await redis.exists(\`f:\${id}\`))) return;
+  await redis.hset(\`f:\${id}\`, 'y', 2);
+}
+`);
+
+describe('incr-needs-expire-on-create: field updates of a live record are its creation\'s finding', () => {
+  it('reports the creation only, not each later field update', () => {
+    // (the snippet helper adds two lines of set-up before the code)
+    expect(lint(match)).toEqual([[INCR, 'noExpiry', 5, 11]]);
+    // the whole-record HSET, not the earlier HINCRBY; of two single SADDs, the first in the file
+    expect(lint(whole)).toEqual([
+      [INCR, 'noExpiry', 7, 15],
+      [INCR, 'noExpiry', 10, 15],
+    ]);
+  });
+
+  it('keeps reporting other families, a creation on one branch, a write after other work, the only write', () => {
+    expect(lint(near)).toEqual([
+      [INCR, 'noExpiry', 4, 15],
+      [INCR, 'noExpiry', 5, 15],
+      [INCR, 'noExpiry', 6, 25],
+      [INCR, 'noExpiry', 7, 15],
+      [INCR, 'noExpiry', 8, 15],
+      [INCR, 'noExpiry', 10, 15],
+      [INCR, 'noExpiry', 13, 15],
+    ]);
+  });
+
+  it('leaves a family the file gives a TTL to the existing readings', () => {
+    expect(lint(withTtl)).toEqual([[INCR, 'staleExists', 8, 15]]);
+  });
+
+  it('keeps reporting an update whose creation is in another module (not read)', () => {
+    const H = "import Redis from 'ioredis';\nconst redis = new Redis();\n";
+    const files = {
+      'src/pool.ts': `${H}import { start } from './game';\nexport async function join(socketId: string, userId: string) {\n  await redis.hset(\`socket:\${socketId}\`, 'user', userId);\n  await start(socketId);\n}\n`,
+      'src/game.ts': `${H}export async function start(socketId: string) {\n  await redis.hset(\`socket:\${socketId}\`, 'score', '0');\n}\nexport async function score(socketId: string) {\n  await redis.hincrby(\`socket:\${socketId}\`, 'score', 10);\n}\n`,
+    };
+    // game.ts's own first write is the file's creation of the family: reported, the HINCRBY after it is not
+    expect(lintApplication(roots, files, 'src/game.ts', { 'incr-needs-expire-on-create': undefined }, [])).toEqual([['incr-needs-expire-on-create', 'noExpiry', 4, 15]]);
+    expect(lintApplication(roots, files, 'src/pool.ts', { 'incr-needs-expire-on-create': undefined }, [])).toEqual([['incr-needs-expire-on-create', 'noExpiry', 5, 15]]);
+  });
+});
