@@ -282,8 +282,10 @@ function readSites(context: AnyContext, declaration: TSESTree.Node, id: TSESTree
       continue;
     }
     // a module using a named export names it (`import { C as D }`, `ns.C`, `require(...).C`); only
-    // a default export can be imported under any name, found by its module's file name
-    if (!text.includes(className) && !(defaultIsClass && text.includes(base))) continue;
+    // a default export can be imported under any name, found by its module's file name. The
+    // spawned-server reading (`library`) looks for its named class by that name alone; the TTL
+    // readings keep the wider search they were tuned with
+    if (!text.includes(className) && !((defaultIsClass || !library) && text.includes(base))) continue;
     if (++read > MAX_IMPORTERS) return undefined;
     const specifier = relative(dirname(file), other);
     const module = loadModule(context, specifier.startsWith('.') ? specifier : `./${specifier}`);
