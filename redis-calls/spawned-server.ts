@@ -70,7 +70,8 @@ import { importedBinding, loadModule, moduleContext, readModule, specifierOf, to
 import type { RedisCall } from './normalize.js';
 import { LISTING_TTL_MS, packageFiles, packageOf } from './project.js';
 import { constInitializer, enclosingFunction, findVariable, pick, propertyName, returnedExpressions, staticValue, unwrap, walkParsed, type AnyContext } from './static.js';
-import { testOnlyModule } from './test-paths.js';
+import { TEST_PATH } from './test-paths.js';
+import { importersOf } from './importers.js';
 import { uncalledDeclaration } from './uncalled.js';
 
 /** A server the package starts: the port it listens on, and the URL texts whose loopback value decides the start (none: unconditional). */
@@ -85,6 +86,17 @@ const MAY_START_SERVER = /\b(?:redis|valkey)-server\b/;
 const MAY_SPAWN = /\bchild_process\b|['"]execa['"]/;
 /** An operator's script run by hand, or dev tooling (benchmarks, tools): not the program's normal run. */
 const SCRIPT_PATH = /(?:^|[\\/])(?:scripts?|bench(?:marks?)?|tools?)[\\/]/;
+
+/**
+ * Whether the module at `path` (of the package at `root`) is outside the program's normal run: an
+ * operator's script or dev tooling ({@link SCRIPT_PATH}), or a module on a test path imported only
+ * from tests and dev tooling (a test helper that starts a server for the package's benchmarks too).
+ */
+function outsideTheRun(root: string, path: string): boolean {
+  const offRun = (file: string) => SCRIPT_PATH.test(relative(root, file)) || TEST_PATH.test(relative(root, file));
+  if (SCRIPT_PATH.test(relative(root, path))) return true;
+  return TEST_PATH.test(relative(root, path)) && importersOf(path, root).every(offRun);
+}
 /** Modules of one package parsed for server starts, at most. */
 const MAX_STARTING_MODULES = 20;
 /** Process starts whose first argument is the binary and the second its arguments (child_process, execa). */
@@ -134,7 +146,7 @@ function readServers(context: AnyContext, file: string, root: string): StartedSe
   const servers: StartedServer[] = [];
   let parsed = 0;
   for (const path of files) {
-    if (SCRIPT_PATH.test(relative(root, path)) || testOnlyModule(root, path)) continue;
+    if (outsideTheRun(root, path)) continue;
     const specifier = specifierOf(file, path);
     const text = readModule(file, specifier)?.entry.text;
     if (text === undefined || !MAY_START_SERVER.test(text) || !MAY_SPAWN.test(text)) continue;

@@ -186,6 +186,8 @@ describe('keys of a Redis server the package starts itself (allowSpawnedServer)'
       expect(lintCache('new Redis()', '', { 'src/__tests__/setup.test.ts': harness })).toEqual(PUT);
       expect(lintCache('new Redis()', '', { 'test/helpers/redis.ts': harness })).toEqual(PUT);
       expect(lintCache('new Redis()', '', { 'scripts/dev-redis.ts': harness })).toEqual(PUT);
+      // a test helper the package's benchmarks import too is still not the program's run
+      expect(lintCache('new Redis()', '', { 'test/helpers/redis.ts': harness, 'bench/run.ts': "import { server } from '../test/helpers/redis';\nserver.kill();\n" })).toEqual(PUT);
     });
     it('a start in a function nothing calls', () => {
       expect(lintCache('new Redis()', "function startRedis() {\n  spawn('redis-server');\n}")).toEqual(PUT);
