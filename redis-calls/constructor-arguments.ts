@@ -40,6 +40,8 @@ type ClassNode = TSESTree.ClassDeclaration | TSESTree.ClassExpression;
 interface NewSite {
   args: TSESTree.CallExpressionArgument[];
   scope: ConstantScope;
+  /** The module the site is in, when it is not the class's own file. */
+  module?: ImportedModule;
 }
 
 const sitesCache = new Map<string, { at: number; sites: NewSite[] | null }>();
@@ -124,6 +126,40 @@ function neverReassigned(variable: { references: ReadonlyArray<{ isWrite(): bool
 }
 
 /**
+ * The expressions every `new` of a class passes for the constructor parameter an instance member
+ * holds whole (`this.redis = redis`, `constructor(private readonly redis: Redis)`), each with the
+ * module it is written in (`undefined`: the class's own file); the parameter's default value stands
+ * for a site that passes nothing. `undefined` under the conditions of this module's description
+ * (a use of the class that cannot be read, a reassigned parameter, a member the constructor gives
+ * a property of its argument), when a site spreads its arguments, or when no `new` is found.
+ * @param context the linted file's rule context (the class is in it)
+ * @param member the member read on `this` (`this.redis`)
+ * @param library read the `new` sites of the class's package even when it is no application (a
+ *   package the caller knows runs as a program: one that starts its own Redis server)
+ */
+export function constructorArgumentSites(context: AnyContext, member: TSESTree.MemberExpression, library = false): { node: TSESTree.Node; module?: ImportedModule }[] | undefined {
+  const thisNode = unwrap(member.object);
+  const name = propertyName(member.property, member.computed);
+  if (thisNode.type !== AST_NODE_TYPES.ThisExpression || name === undefined) return undefined;
+  const binding = thisBinding(thisNode);
+  if (!binding || binding.isStatic || binding.inKey) return undefined;
+  const argument = argumentOf(context, member, name, binding.cls);
+  if (!argument || argument.prefix.length > 0) return undefined;
+  const sites = newSitesOf(context, binding.cls, library);
+  if (!sites || sites.length === 0) return undefined;
+  const found: { node: TSESTree.Node; module?: ImportedModule }[] = [];
+  for (const site of sites) {
+    const spread = site.args.findIndex((arg) => arg.type === AST_NODE_TYPES.SpreadElement);
+    if (spread !== -1 && spread <= argument.index) return undefined;
+    const arg = site.args[argument.index];
+    if (arg) found.push(site.module ? { node: arg, module: site.module } : { node: arg });
+    else if (argument.fallback) found.push({ node: argument.fallback });
+    else return undefined;
+  }
+  return found;
+}
+
+/**
  * The values a property of a factory's parameter can take when every call of the factory the code
  * can see passes a constant there: `[5000, 8000]` for `opts.maxDelay` in (a closure of) `export
  * function createBackoffTracker(opts) { ... }` called as `createBackoffTracker({ maxDelay: 8000,
@@ -199,8 +235,8 @@ function parameterName(param: TSESTree.Parameter | TSESTree.BindingName | TSESTr
  * Every `new` of the class in its file and, for an exported class of an application, in the
  * modules of its package that import it; `undefined` when some use of the class cannot be read.
  */
-function newSitesOf(context: AnyContext, cls: ClassNode): NewSite[] | undefined {
-  return cls.id ? sitesOf(context, cls, cls.id, 'new') : undefined;
+function newSitesOf(context: AnyContext, cls: ClassNode, library = false): NewSite[] | undefined {
+  return cls.id ? sitesOf(context, cls, cls.id, 'new', library) : undefined;
 }
 
 /**
@@ -208,20 +244,20 @@ function newSitesOf(context: AnyContext, cls: ClassNode): NewSite[] | undefined 
  * `id`, in its file and, when it is exported from an application, in the modules of its package
  * that import it (cached); `undefined` when some use of it cannot be read.
  */
-function sitesOf(context: AnyContext, declaration: TSESTree.Node, id: TSESTree.Identifier, kind: 'new' | 'call'): NewSite[] | undefined {
+function sitesOf(context: AnyContext, declaration: TSESTree.Node, id: TSESTree.Identifier, kind: 'new' | 'call', library = false): NewSite[] | undefined {
   const file = context.physicalFilename ?? context.filename;
   if (!file) return undefined;
-  const key = `${file}\0${id.name}\0${declaration.range[0]}\0${kind}`;
+  const key = `${file}\0${id.name}\0${declaration.range[0]}\0${kind}\0${library}`;
   const now = Date.now();
   const hit = sitesCache.get(key);
   if (hit && now - hit.at < LISTING_TTL_MS) return hit.sites ?? undefined;
   if (sitesCache.size > 500) sitesCache.clear();
-  const sites = readSites(context, declaration, id, file, kind) ?? null;
+  const sites = readSites(context, declaration, id, file, kind, library) ?? null;
   sitesCache.set(key, { at: now, sites });
   return sites ?? undefined;
 }
 
-function readSites(context: AnyContext, declaration: TSESTree.Node, id: TSESTree.Identifier, file: string, kind: 'new' | 'call'): NewSite[] | undefined {
+function readSites(context: AnyContext, declaration: TSESTree.Node, id: TSESTree.Identifier, file: string, kind: 'new' | 'call', library: boolean): NewSite[] | undefined {
   const className = id.name;
   const sites: NewSite[] = [];
   const own = usesOf(context.sourceCode.ast, new Set([className]), id, constantsOf(context), kind);
@@ -231,7 +267,7 @@ function readSites(context: AnyContext, declaration: TSESTree.Node, id: TSESTree
   const defaultIsClass = own.defaultExport || declaration.parent?.type === AST_NODE_TYPES.ExportDefaultDeclaration;
   if (!exported) return sites;
   const pkg = packageOf(file);
-  const files = pkg?.application ? packageFiles(pkg.root) : undefined;
+  const files = pkg?.application || (pkg && library) ? packageFiles(pkg.root) : undefined;
   if (!files) return undefined;
   const base = file.replace(/^.*[\\/]/, '').replace(/\.[^.]+$/, '');
   let read = 0;
@@ -245,7 +281,11 @@ function readSites(context: AnyContext, declaration: TSESTree.Node, id: TSESTree
     } catch {
       continue;
     }
-    if (!text.includes(className) && !text.includes(base)) continue;
+    // a module using a named export names it (`import { C as D }`, `ns.C`, `require(...).C`); only
+    // a default export can be imported under any name, found by its module's file name. The
+    // spawned-server reading (`library`) looks for its named class by that name alone; the TTL
+    // readings keep the wider search they were tuned with
+    if (!text.includes(className) && !((defaultIsClass || !library) && text.includes(base))) continue;
     if (++read > MAX_IMPORTERS) return undefined;
     const specifier = relative(dirname(file), other);
     const module = loadModule(context, specifier.startsWith('.') ? specifier : `./${specifier}`);
@@ -260,7 +300,7 @@ function readSites(context: AnyContext, declaration: TSESTree.Node, id: TSESTree
     }
     const found = usesOf(module.program, locals, undefined, moduleConstants(module), kind);
     if (!found) return undefined;
-    sites.push(...found.sites);
+    sites.push(...found.sites.map((site) => ({ ...site, module })));
   }
   return sites;
 }

@@ -42,6 +42,11 @@
  *   FLUSHDB / a DEL of every key `KEYS '*'` lists on its only database, run by an Egg.js schedule,
  *   `setInterval`, a cron library: `redis-calls/scheduled-flush.ts`) lives at most one period:
  *   with `allowScheduledFlush` (on in `recommended`) it is not reported.
+ * - a key written through the client of a **Redis server the package starts itself** as a child
+ *   process of its normal run (`spawn('redis-server')`, the client on its loopback address, or on
+ *   the configured URL whose loopback default decides the start: `redis-calls/spawned-server.ts`)
+ *   is process-scoped scratch, gone with the server: with `allowSpawnedServer` (on in
+ *   `recommended`) it is not reported.
  * - a write in **code that never runs**: a method or function of an application whose name no
  *   other code of the application names (`redis-calls/uncalled.ts`): with `allowUncalledCode` (on
  *   in `recommended`) it is not reported; `strict` reports it and says so.
@@ -67,6 +72,7 @@ import { overwrittenExport } from './module-methods.js';
 import { persistentAnnotation, persistentPattern, persistentReason } from './persistent.js';
 import { listedKeyShape } from './pattern-drains.js';
 import { flushedOnSchedule } from './scheduled-flush.js';
+import { writesToSpawnedServer } from './spawned-server.js';
 import type { AnyContext } from './static.js';
 import { uncalledDeclaration } from './uncalled.js';
 import { userNamedKey, userNamedWrite } from './user-named-key.js';
@@ -123,6 +129,13 @@ export interface KeyPolicyOptions {
    * `true`; `false` in the `strict` config.
    */
   allowScheduledFlush?: boolean;
+  /**
+   * Do not report a key written through a client connected to a Redis server the package starts
+   * itself as a child process of its normal run (`spawn('redis-server')`, `execa('valkey-server')`,
+   * with no option that keeps its data): the server, and every key in it, ends with the process
+   * (`redis-calls/spawned-server.ts`). Default `true`; `false` in the `strict` config.
+   */
+  allowSpawnedServer?: boolean;
 }
 
 /** JSON schema properties of {@link KeyPolicyOptions}. */
@@ -167,6 +180,11 @@ export const KEY_POLICY_SCHEMA = {
     description:
       "Do not report a key of a package that deletes every key of the database on a recurring schedule: an Egg.js schedule with cron or interval, setInterval, node-cron's schedule, node-schedule's scheduleJob (not with a Date), cron's CronJob or a @Cron / @Interval method runs, unconditionally, a FLUSHALL, or a FLUSHDB or a DEL of every key KEYS '*' lists when the package names no database but 0, and every client of the package is made with one connection. A wipe at start-up only, behind a flag, after a one-off setTimeout, or of one prefix does not count. Default true; false in the strict config.",
   },
+  allowSpawnedServer: {
+    type: 'boolean',
+    description:
+      "Do not report a key written through a client connected to a Redis server the package starts itself as a child process of its normal run: a spawn / execFile / exec / execa of redis-server or valkey-server (written as a literal or a const, with literal arguments asking for no persistence, no daemonize and no config file) in code that runs (not a test, a script or a function nothing calls), unconditional or started exactly when a URL is the loopback one; the client made with no server, the loopback URL or port of that server, or the same configured URL with that loopback default. A client on another URL is reported as before. Default true; false in the strict config.",
+  },
 } as const;
 
 /**
@@ -181,7 +199,7 @@ export function keyCallsOf(context: AnyContext, node: TSESTree.CallExpression, o
 }
 
 /** {@link KeyPolicyOptions} with every inferred exemption off. */
-const DECLARED_ONLY: KeyPolicyOptions = { allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false, allowOpaqueKeys: false, allowScriptFallbacks: false, allowUncalledCode: false, allowStorageBackends: false, allowScheduledFlush: false };
+const DECLARED_ONLY: KeyPolicyOptions = { allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false, allowOpaqueKeys: false, allowScriptFallbacks: false, allowUncalledCode: false, allowStorageBackends: false, allowScheduledFlush: false, allowSpawnedServer: false };
 
 /**
  * Whether the key at `keyNode` written by `call` is declared persistent: a `// redis-ttl persistent:`
@@ -200,7 +218,7 @@ export function declaredPersistent(context: AnyContext, call: RedisCall, keyNode
  * caller may leave out, a pass-through wrapper's key, a key the code's user names, an opaque key, a
  * write in code that never runs.
  */
-export type Exemption = 'persistent' | 'constant' | 'optional-ttl' | 'pass-through' | 'user-named' | 'opaque' | 'script-fallback' | 'uncalled' | 'storage-backend' | 'flushed';
+export type Exemption = 'persistent' | 'constant' | 'optional-ttl' | 'pass-through' | 'user-named' | 'opaque' | 'script-fallback' | 'uncalled' | 'storage-backend' | 'flushed' | 'spawned-server';
 
 /**
  * Whether a command that removes the TTL of the key at `keyNode` (PERSIST, GETEX ... PERSIST,
@@ -251,6 +269,9 @@ export function exemption(context: AnyContext, call: RedisCall, keyNode: TSESTre
   if (options.allowOptionalTtl !== false && inNoTtlArm(context, call, keyNode)) return 'optional-ttl';
   // every key of a package that wipes its database on a recurring schedule (scheduled-flush.ts)
   if (options.allowScheduledFlush !== false && flushedOnSchedule(context)) return 'flushed';
+  // every key written through the client of a server the package starts as its child process
+  // (spawned-server.ts)
+  if (options.allowSpawnedServer !== false && writesToSpawnedServer(context, call)) return 'spawned-server';
   if (options.allowPassThrough !== false) {
     // judged at its callers, when some caller can be (else the leak would be reported nowhere)
     const wrapper = passThroughWrapper(context, call, keyNode);

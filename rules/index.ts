@@ -42,9 +42,9 @@ export const rules = {
 
 /** Rule options the `strict` config sets where a rule has a stricter mode. */
 const STRICT_OPTIONS: Partial<Record<keyof typeof rules, unknown[]>> = {
-  'no-getset': [{ allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false, allowOpaqueKeys: false, allowScriptFallbacks: false, allowUncalledCode: false, allowStorageBackends: false, allowScheduledFlush: false }],
-  'set-requires-ttl-or-keepttl': [{ allowPipeline: false, allowKeepTtl: false, allowDeletedKeys: false, allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false, allowOpaqueKeys: false, allowScriptFallbacks: false, allowUncalledCode: false, allowStorageBackends: false, allowScheduledFlush: false }],
-  'incr-needs-expire-on-create': [{ allowPipeline: false, allowTtlRepair: false, allowRearmedBoundedKeys: false, allowDeletedKeys: false, allowIdSequences: false, allowConsumedQueues: false, allowTtlRecordUpdates: false, allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false, allowOpaqueKeys: false, allowScriptFallbacks: false, allowUncalledCode: false, allowStorageBackends: false, allowScheduledFlush: false }],
+  'no-getset': [{ allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false, allowOpaqueKeys: false, allowScriptFallbacks: false, allowUncalledCode: false, allowStorageBackends: false, allowScheduledFlush: false, allowSpawnedServer: false }],
+  'set-requires-ttl-or-keepttl': [{ allowPipeline: false, allowKeepTtl: false, allowDeletedKeys: false, allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false, allowOpaqueKeys: false, allowScriptFallbacks: false, allowUncalledCode: false, allowStorageBackends: false, allowScheduledFlush: false, allowSpawnedServer: false }],
+  'incr-needs-expire-on-create': [{ allowPipeline: false, allowTtlRepair: false, allowRearmedBoundedKeys: false, allowDeletedKeys: false, allowIdSequences: false, allowConsumedQueues: false, allowTtlRecordUpdates: false, allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false, allowOpaqueKeys: false, allowScriptFallbacks: false, allowUncalledCode: false, allowStorageBackends: false, allowScheduledFlush: false, allowSpawnedServer: false }],
   'expire-needs-positive-ttl': [{ checkParameters: true }],
   'no-persist': [{ allowPassThrough: false }],
   'embedded-lua': [{ strict: true, allowOptionalTtl: false, allowOpaqueKeys: false, allowConsumedQueues: false, allowConstantKeys: false }],

@@ -54,7 +54,7 @@ describe('plugin object', () => {
   it('strict lists exactly the rules whose meta.docs.strict is set, pipelines not allowed', () => {
     const expected = ruleNames.filter((name) => rules[name].meta.docs?.strict).map((name) => `redis-ttl/${name}`);
     expect(Object.keys(plugin.configs.strict.rules ?? {}).sort()).toEqual(expected.sort());
-    const strictPolicy = { allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false, allowOpaqueKeys: false, allowScriptFallbacks: false, allowUncalledCode: false, allowStorageBackends: false, allowScheduledFlush: false };
+    const strictPolicy = { allowConstantKeys: false, allowOptionalTtl: false, allowPassThrough: false, allowOpaqueKeys: false, allowScriptFallbacks: false, allowUncalledCode: false, allowStorageBackends: false, allowScheduledFlush: false, allowSpawnedServer: false };
     expect(plugin.configs.strict.rules?.['redis-ttl/incr-needs-expire-on-create']).toEqual(['error', { allowPipeline: false, allowTtlRepair: false, allowRearmedBoundedKeys: false, allowDeletedKeys: false, allowIdSequences: false, allowConsumedQueues: false, allowTtlRecordUpdates: false, ...strictPolicy }]);
     expect(plugin.configs.strict.rules?.['redis-ttl/set-requires-ttl-or-keepttl']).toEqual(['error', { allowPipeline: false, allowKeepTtl: false, allowDeletedKeys: false, ...strictPolicy }]);
     expect(plugin.configs.strict.rules?.['redis-ttl/no-getset']).toEqual(['error', strictPolicy]);
