@@ -28,10 +28,10 @@
  * `valkey-server`, a path ending in one) written as a literal or a `const`, with its arguments an
  * array of literals or a variable only ever assigned such arrays; or `exec` / `execSync` /
  * `execaCommand` of a command line written out the same way; in a module importing child_process
- * or execa. The arguments must say where it listens and ask for nothing that keeps its data
- * (`serverArguments`: no configuration file, no `--daemonize yes`, `--appendonly yes`, `--save`
- * schedule, `--dir` ...: with those the program asked for its keys to outlive it, or the server to
- * run on after it). `redis-cli`, `redis-benchmark` and a systemd unit named `redis-server.service`
+ * or execa. The arguments must say where it listens, turn the default RDB snapshots off
+ * (`--save ""`: otherwise the server saves its keys into its working directory and loads them at
+ * its next start) and ask for nothing else that keeps its data (`serverArguments`: no
+ * configuration file, no `--daemonize yes`, `--appendonly yes`, `--save` schedule, `--dir` ...). `redis-cli`, `redis-benchmark` and a systemd unit named `redis-server.service`
  * are not the server.
  *
  * **Started when**: the call is unconditional in its function, and so is each call of that

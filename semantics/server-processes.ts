@@ -8,7 +8,9 @@
  * directive of redis.conf as `--name value`, and a configuration file as the first argument),
  * https://redis.io/docs/latest/operate/oss_and_stack/management/config-file/ (the self-documented
  * redis.conf: `port 6379` the default, `port 0` no TCP socket, `daemonize no` the default,
- * `dir ./`, `appendonly no`, `save <seconds> <changes>` and `save ""` to disable snapshots) and
+ * `dir ./`, `appendonly no`, `save <seconds> <changes>` and `save ""` to disable snapshots; "Unless
+ * specified otherwise, by default Redis will save the DB" after 3600 s with 1 change, 300 s with 100,
+ * 60 s with 10000, also at a normal shutdown, into `dump.rdb` of `dir`, loaded at the next start) and
  * https://redis.io/docs/latest/operate/oss_and_stack/management/persistence/ (RDB and AOF).
  * Valkey, the fork, ships the same binary as `valkey-server` with the same options
  * (https://valkey.io/topics/valkey.conf/).
@@ -36,17 +38,21 @@ export function serverBinary(command: string): string | undefined {
  * `--option`: any directive may be in it, the port and the persistence included), `--include`
  * (the same), or `--port` with no number.
  *
- * `keepsData` when an option asks for the keys to outlive the process or the server to outlive
- * its parent: `--daemonize yes` (the server forks into the background and runs on after the program),
- * `--appendonly yes` (an append-only file replayed at the next start), a `--save` with a
- * schedule (RDB snapshots asked for) or `--dir` / `--dbfilename` / `--appendfilename` /
- * `--appenddirname` (a place chosen for the data files to be found again). Without them the
- * server runs with its built-in defaults: the program did not ask for the data to be kept.
+ * `keepsData` unless the arguments turn RDB snapshots off (`--save ""`, `--save ''`, or `--save`
+ * given an empty argument): with its built-in defaults the server snapshots its keys into
+ * `dump.rdb` of its working directory (on a schedule and at a normal shutdown) and loads them at
+ * its next start there, so keys can outlive the process. Also `keepsData` when an option asks for
+ * the keys to outlive the process or the server to outlive its parent, snapshots off or not:
+ * `--daemonize yes` (the server forks into the background and runs on after the program),
+ * `--appendonly yes` (an append-only file replayed at the next start), a `--save` with a schedule,
+ * or `--dir` / `--dbfilename` / `--appendfilename` / `--appenddirname` (a place chosen for the data
+ * files to be found again).
  */
 export function serverArguments(args: readonly string[]): { port: number; keepsData: boolean } | undefined {
   if (args.length > 0 && !args[0]!.startsWith('--')) return undefined;
   let port = DEFAULT_SERVER_PORT;
   let keepsData = false;
+  let snapshotsOff = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     if (!arg.startsWith('--')) continue;
@@ -65,8 +71,9 @@ export function serverArguments(args: readonly string[]): { port: number; keepsD
         if (/^yes$/i.test(value)) keepsData = true;
         break;
       case 'save':
-        // `--save ""` (or `''`): snapshots off
-        if (!/^(?:""|'')?$/.test(value)) keepsData = true;
+        // `--save ""` (or `''`, or an empty argument): snapshots off; a schedule turns them on
+        if (/^(?:""|'')?$/.test(value)) snapshotsOff = true;
+        else keepsData = true;
         break;
       case 'dir':
       case 'dbfilename':
@@ -78,7 +85,7 @@ export function serverArguments(args: readonly string[]): { port: number; keepsD
         break;
     }
   }
-  return { port, keepsData };
+  return { port, keepsData: keepsData || !snapshotsOff };
 }
 
 /**

@@ -74,8 +74,8 @@ export class Crawler {
   params: { redisStoreUrl?: string; redisDedupeUrl?: string; debug?: boolean } = {};
   state?: CrawlState;
   launchRedis() {
-    let args: string[] = [];
-    if (this.params.debug) args = ['--protected-mode', 'no'];
+    let args: string[] = ['--save', ''];
+    if (this.params.debug) args = ['--save', '', '--protected-mode', 'no'];
     return child_process.spawn('redis-server', args, { cwd: os.tmpdir(), stdio: 'ignore' });
   }
   async bootstrap() {
@@ -140,17 +140,22 @@ describe('keys of a Redis server the package starts itself (allowSpawnedServer)'
       expect(lintState({})).toEqual(DEDUPE_ONLY);
     });
     it('a server started unconditionally, and a client with no server named, the loopback URL, or its port', () => {
-      expect(lintCache('new Redis()', "spawn('redis-server');")).toEqual([]);
+      expect(lintCache('new Redis()', "spawn('redis-server', ['--save', '']);")).toEqual([]);
       expect(lintCache("new Redis('redis://127.0.0.1:6379')", "spawn('redis-server', ['--save', '']);")).toEqual([]);
-      expect(lintCache('new Redis(6390)', "exec('redis-server --port 6390');")).toEqual([]);
-      expect(lintCache("new Redis({ host: 'localhost', port: 6390 })", "void execa('valkey-server', ['--port', '6390']);")).toEqual([]);
+      expect(lintCache('new Redis(6390)', `exec('redis-server --port 6390 --save ""');`)).toEqual([]);
+      expect(lintCache("new Redis({ host: 'localhost', port: 6390 })", "void execa('valkey-server', ['--port', '6390', '--save', '']);")).toEqual([]);
     });
     it('a binary named by a const, or by its path', () => {
-      expect(lintCache('new Redis()', "const SERVER = '/usr/local/bin/redis-server';\nspawn(SERVER, []);")).toEqual([]);
+      expect(lintCache('new Redis()', "const SERVER = '/usr/local/bin/redis-server';\nspawn(SERVER, ['--save', '']);")).toEqual([]);
     });
   });
 
   describe('near misses stay reported', () => {
+    it('a server started with its defaults: it snapshots its keys into its working folder and loads them at its next start', () => {
+      expect(lintState({ 'src/crawler.ts': CRAWLER.replace("let args: string[] = ['--save', ''];", 'let args: string[] = [];') })).toEqual(ALL);
+      expect(lintCache('new Redis()', "spawn('redis-server');")).toEqual(PUT);
+      expect(lintCache('new Redis(6390)', "exec('redis-server --port 6390');")).toEqual(PUT);
+    });
     it('no server started: the crawler connects to its configured URL only', () => {
       expect(lintState({ 'src/crawler.ts': CRAWLER.replace('this.launchRedis();', 'console.log(redisUrl);') })).toEqual(ALL);
     });
@@ -173,7 +178,7 @@ describe('keys of a Redis server the package starts itself (allowSpawnedServer)'
       expect(lintCache('new Redis()', "exec('redis-server --save 900 1 --save 300 10 --daemonize yes');")).toEqual(PUT);
       expect(lintCache('new Redis()', "spawn('redis-server', ['--dir', '/var/lib/redis']);")).toEqual(PUT);
       expect(lintCache('new Redis()', "spawn('redis-server', ['/etc/redis/redis.conf']);")).toEqual(PUT);
-      const persistent = CRAWLER.replace("args = ['--protected-mode', 'no'];", "args = ['--appendonly', 'yes'];");
+      const persistent = CRAWLER.replace("let args: string[] = ['--save', ''];", "let args: string[] = ['--save', '', '--appendonly', 'yes'];");
       expect(lintState({ 'src/crawler.ts': persistent })).toEqual(ALL);
     });
     it('redis-cli and redis-benchmark start no server; arguments not written out are not read', () => {
@@ -200,9 +205,12 @@ describe('keys of a Redis server the package starts itself (allowSpawnedServer)'
 
   it('reads the server binary, its arguments and a loopback URL as redis.io documents them', () => {
     expect(['redis-server', '/usr/bin/valkey-server', 'redis-cli', 'redis-server.service'].map(serverBinary)).toEqual(['redis-server', 'valkey-server', undefined, undefined]);
-    expect(serverArguments([])).toEqual({ port: 6379, keepsData: false });
+    expect(serverArguments([])).toEqual({ port: 6379, keepsData: true });
+    expect(serverArguments(['--save', ''])).toEqual({ port: 6379, keepsData: false });
+    expect(serverArguments(['--save', '', '--appendonly', 'yes'])?.keepsData).toBe(true);
     expect(serverArguments(['--port', '6380', '--save', '""', '--appendonly', 'no'])).toEqual({ port: 6380, keepsData: false });
-    expect(serverArguments(['--port=6381'])).toEqual({ port: 6381, keepsData: false });
+    expect(serverArguments(['--port=6381', "--save=''"])).toEqual({ port: 6381, keepsData: false });
+    expect(serverArguments(['--port=6381'])).toEqual({ port: 6381, keepsData: true });
     expect(serverArguments(['--daemonize', 'yes'])?.keepsData).toBe(true);
     expect(serverArguments(['--save', '60', '1'])?.keepsData).toBe(true);
     expect(serverArguments(['--dbfilename', 'crawl.rdb'])?.keepsData).toBe(true);
