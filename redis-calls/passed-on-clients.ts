@@ -23,7 +23,12 @@ export const PASS_ON_HOPS = 4;
 /** A module exporting one of its bindings as it is (a default or named export of an identifier, `module.exports = x`). */
 const EXPORTS_BINDING = /^\s*export\s+default\s+[A-Za-z_$][\w$]*\s*;?\s*$|^\s*export\s*\{[^}]*\}\s*;?\s*$|^\s*module\.exports\s*=\s*[A-Za-z_$][\w$]*\s*;?\s*$/m;
 
-/** A module exporting a class, interface or type alias, whose members may hold a client its imports make (`export class Bot { readonly cache: typeof redis }`). */
+/**
+ * A module exporting a class, interface or type alias, whose members may hold a client its imports make
+ * (`export class Bot { readonly cache: typeof redis }`): looked through only when it is the module
+ * imported (depth 0), since nearly every module of typed code exports a declaration and the walk
+ * would otherwise open every import chain.
+ */
 const EXPORTS_DECLARATION = /^\s*export\s+(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:class|interface|type)\s/m;
 
 /** Per one-module test, the verdict on each module text imported directly (deeper modules are not kept: their verdict depends on the walk's `seen`). */
@@ -49,7 +54,7 @@ function passesOn(from: string, specifier: string, holdsClient: (text: string) =
   const known = depth === 0 ? cached.get(entry) : undefined;
   if (known !== undefined) return known;
   let verdict = holdsClient(entry.text);
-  if (!verdict && depth < PASS_ON_HOPS && (EXPORTS_BINDING.test(entry.text) || EXPORTS_DECLARATION.test(entry.text))) {
+  if (!verdict && depth < PASS_ON_HOPS && (EXPORTS_BINDING.test(entry.text) || (depth === 0 && EXPORTS_DECLARATION.test(entry.text)))) {
     for (const next of importSpecifiers(entry.text)) {
       if (passesOn(module.path, next, holdsClient, depth + 1, seen)) {
         verdict = true;

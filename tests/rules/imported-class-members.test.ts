@@ -60,6 +60,16 @@ describe('a client member of a class declared in another module', () => {
     expect(lintWorker(files)).toEqual([['set-requires-ttl-or-keepttl', 'setWithoutTtl', 3, 19]]);
   });
 
+  it('looks through a declaration module only when it is the one imported', () => {
+    // Worker imports a class module that imports another class module holding the client: two declaration hops
+    const files = {
+      'src/structures/Cache.ts': clientClass('typeof redis', 'redis').replace('class Client', 'class Cache'),
+      'src/structures/Client.ts': `import { Cache } from './Cache';\nexport class Client {\n  readonly holder: Cache = new Cache();\n}\n`,
+      'src/lib/Worker.ts': `import { Client } from '../structures/Client';\nexport async function remember(c: Client, tag: string) {\n  await c.holder.cache.set(\`players:\${tag}\`, 'x');\n}\n`,
+    };
+    expect(lintWorker(files)).toEqual([]);
+  });
+
   it('keeps a member declared as a Map unreported, though its module imports the client', () => {
     const worker = `import { Client } from '../structures/Client';\nexport async function remember(c: Client, tag: string) {\n  c.cache.set(\`players:\${tag}\`, 'x');\n}\n`;
     expect(lintWorker({ 'src/structures/Client.ts': clientClass('Map<string, string>', 'new Map()'), 'src/lib/Worker.ts': worker })).toEqual([]);
