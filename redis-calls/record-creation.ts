@@ -15,7 +15,7 @@
  *   keeps an existing key's TTL (`EFFECTS_THAT_KEEP_TTL`); a family the file gives a TTL anywhere is
  *   not read here (an update racing that TTL recreates the record: `createdWithTtlElsewhere`,
  *   `staleExists` and the other readings of the rule decide);
- * - **its creation** ({@link recordCreationOf}): among the file's writes of the family that are
+ * - **its creation** (`creationWrite`): among the file's writes of the family that are
  *   the first write of their key in their function and run on every path of it (not under an
  *   `if`, `?:`, `&&`, a loop, a `switch` case or a `catch`), in a create path: its function reads
  *   nothing of the family before it (not a read-modify-write) and its key is not built from a
@@ -142,16 +142,6 @@ function createsInItsFunction(write: RecordWrite, writes: readonly RecordWrite[]
 }
 
 const creationCache = new WeakMap<TSESTree.Program, Map<string, RecordWrite | null>>();
-
-/**
- * The creation of the record family `shape` in the file (see the module comment): a write of the
- * family that creates its key in its function on a create path (no read of the family before it,
- * no key built from a parameter's member), whole records first, then source order; `undefined`
- * when there is none.
- */
-export function recordCreationOf(context: AnyContext, shape: string): RedisCall | undefined {
-  return creationWrite(context, shape)?.call;
-}
 
 function creationWrite(context: AnyContext, shape: string): RecordWrite | undefined {
   const program = context.sourceCode.ast;
