@@ -1,0 +1,130 @@
+/**
+ * Breaker round 34: odd but realistic code against the round's new readings (a Redis server the
+ * package starts itself, allowSpawnedServer). Each case is a leak a reading hid, or a near miss
+ * that must keep its result.
+ */
+import { rmSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { lintApplication } from '../helpers/lint.js';
+
+const roots: string[] = [];
+afterAll(() => {
+  for (const root of roots) rmSync(root, { recursive: true, force: true });
+});
+
+const INCR = 'incr-needs-expire-on-create';
+const SET = 'set-requires-ttl-or-keepttl';
+
+/** A page cache on the default client (line 4). */
+const CACHE = `import Redis from 'ioredis';
+const redis = new Redis();
+export async function put(page: string, html: string) {
+  await redis.set(\`page:\${page}\`, html);
+}
+`;
+const PUT = [[SET, 'setWithoutTtl', 4, 15]];
+
+function lintCache(files: Record<string, string>): Array<[string | undefined, string | undefined, number, number]> {
+  return lintApplication(roots, { 'src/cache.ts': CACHE, ...files }, 'src/cache.ts', { [SET]: {}, [INCR]: {} }, []);
+}
+
+describe('allowSpawnedServer: a start behind a flag is no start of the program', () => {
+  it('an early return on a flag before the spawn: reported', () => {
+    const main = `import { spawn } from 'node:child_process';
+import { put } from './cache';
+function startRedis() {
+  if (!process.env.START_REDIS) return;
+  spawn('redis-server', ['--save', '']);
+}
+startRedis();
+void put('home', '<html></html>');
+`;
+    expect(lintCache({ 'src/main.ts': main })).toEqual(PUT);
+  });
+  it('an exported start called by another module behind a flag: reported', () => {
+    const dev = `import { spawn } from 'node:child_process';
+export function startRedis() {
+  return spawn('redis-server', ['--save', '']);
+}
+`;
+    const main = `import { startRedis } from './dev';
+import { put } from './cache';
+if (process.env.START_REDIS) startRedis();
+void put('home', '<html></html>');
+`;
+    expect(lintCache({ 'src/dev.ts': dev, 'src/main.ts': main })).toEqual(PUT);
+  });
+  it('a start in a callback run only on a CLI subcommand: reported', () => {
+    const main = `import { spawn } from 'node:child_process';
+import { put } from './cache';
+const command = process.argv[2];
+const commands: Record<string, () => void> = {
+  'dev-redis': () => { spawn('redis-server', ['--save', '']); },
+  serve: () => { void put('home', '<html></html>'); },
+};
+commands[command ?? 'serve']?.();
+`;
+    expect(lintCache({ 'src/main.ts': main })).toEqual(PUT);
+  });
+  it('a start that runs when the URL is not the loopback one: reported', () => {
+    const main = `import { spawn } from 'node:child_process';
+import Redis from 'ioredis';
+const url = process.env.REDIS_URL || 'redis://localhost:6379';
+if (!url.startsWith('redis://localhost')) spawn('redis-server', ['--save', '']);
+const redis = new Redis(url);
+export async function put(page: string, html: string) {
+  await redis.set(\`page:\${page}\`, html);
+}
+`;
+    expect(lintApplication(roots, { 'src/main.ts': main }, 'src/main.ts', { [SET]: {}, [INCR]: {} }, [])).toEqual([[SET, 'setWithoutTtl', 7, 15]]);
+  });
+  it('a start in the else branch of a loopback test: reported', () => {
+    const main = `import { spawn } from 'node:child_process';
+import Redis from 'ioredis';
+const url = process.env.REDIS_URL || 'redis://localhost:6379';
+if (url.startsWith('redis://localhost')) console.log('using the local redis');
+else spawn('redis-server', ['--save', '']);
+const redis = new Redis(url);
+export async function put(page: string, html: string) {
+  await redis.set(\`page:\${page}\`, html);
+}
+`;
+    expect(lintApplication(roots, { 'src/main.ts': main }, 'src/main.ts', { [SET]: {}, [INCR]: {} }, [])).toEqual([[SET, 'setWithoutTtl', 8, 15]]);
+  });
+  it('near miss: a start in an immediately run async function stays scratch', () => {
+    const main = `import { spawn } from 'node:child_process';
+import { put } from './cache';
+void (async () => {
+  spawn('redis-server', ['--save', '']);
+  await put('home', '<html></html>');
+})();
+`;
+    expect(lintCache({ 'src/main.ts': main })).toEqual([]);
+  });
+  it('near miss: an early return inside a nested callback before the start does not gate it', () => {
+    const main = `import { spawn } from 'node:child_process';
+import { put } from './cache';
+function startRedis() {
+  process.on('exit', () => {
+    return;
+  });
+  spawn('redis-server', ['--save', '']);
+}
+startRedis();
+void put('home', '<html></html>');
+`;
+    expect(lintCache({ 'src/main.ts': main })).toEqual([]);
+  });
+  it('near miss: an unconditional start called unconditionally stays scratch', () => {
+    const main = `import { spawn } from 'node:child_process';
+import { put } from './cache';
+function startRedis() {
+  console.log('starting redis');
+  spawn('redis-server', ['--save', '']);
+}
+startRedis();
+void put('home', '<html></html>');
+`;
+    expect(lintCache({ 'src/main.ts': main })).toEqual([]);
+  });
+});
