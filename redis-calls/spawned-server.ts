@@ -492,7 +492,10 @@ function constructorUrl(context: AnyContext, args: readonly TSESTree.CallExpress
   if (typeof value === 'number') {
     // `new Redis(6380)`, `new Redis(6380, 'localhost')`
     const host = args[1] && args[1].type !== AST_NODE_TYPES.SpreadElement ? staticValue(context, args[1]) : undefined;
-    if (args[1] && unwrap(args[1]).type !== AST_NODE_TYPES.ObjectExpression && (typeof host !== 'string' || !isLoopbackHost(host))) return undefined;
+    const options = args[1] ? unwrap(args[1]) : undefined;
+    if (options && options.type !== AST_NODE_TYPES.ObjectExpression && (typeof host !== 'string' || !isLoopbackHost(host))) return undefined;
+    // `new Redis(6379, { host: 'redis.internal' })`: the options' host (a path, sentinels) is where it connects
+    if (options?.type === AST_NODE_TYPES.ObjectExpression && !optionsUrl(context, options, 'host')) return undefined;
     return [{ kind: 'port', port: value }];
   }
   return [urlSource(context, first)];

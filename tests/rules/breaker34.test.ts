@@ -128,3 +128,20 @@ void put('home', '<html></html>');
     expect(lintCache({ 'src/main.ts': main })).toEqual([]);
   });
 });
+
+describe('allowSpawnedServer: a client whose options name another host is not on the started server', () => {
+  const main = `import { spawn } from 'node:child_process';
+import { put } from './cache';
+spawn('redis-server', ['--save', '']);
+void put('home', '<html></html>');
+`;
+  const cache = (client: string) => CACHE.replace('new Redis()', client);
+  it('new Redis(port, { host }) of another host: reported', () => {
+    expect(lintCache({ 'src/main.ts': main, 'src/cache.ts': cache("new Redis(6379, { host: 'redis.internal' })") })).toEqual(PUT);
+    expect(lintCache({ 'src/main.ts': main, 'src/cache.ts': cache('new Redis(6379, { host: process.env.REDIS_HOST })') })).toEqual(PUT);
+  });
+  it('near miss: new Redis(port, options) naming no host, or the loopback one, stays scratch', () => {
+    expect(lintCache({ 'src/main.ts': main, 'src/cache.ts': cache('new Redis(6379, { maxRetriesPerRequest: null })') })).toEqual([]);
+    expect(lintCache({ 'src/main.ts': main, 'src/cache.ts': cache("new Redis(6379, { host: '127.0.0.1' })") })).toEqual([]);
+  });
+});
