@@ -21,7 +21,7 @@
  * ```
  *
  * **The server** (read once per package, `project.ts`; its test modules, `scripts/` and code
- * nothing calls, `uncalled.ts`, and dev tooling under `bench/` or `tools/` left out: a test harness's server, an operator's script run by
+ * nothing calls, `uncalled.ts`, dev tooling under `bench/` or `tools/` and examples or demos under `examples/` / `demo/` left out: a test harness's server, an operator's script run by
  * hand and dead code start nothing when the program runs; a docker-compose file is no code):
  * a call of `spawn` / `spawnSync` / `execFile` / `execFileSync` (child_process), `execa` /
  * `execaSync`, whose command is a server binary (`semantics/server-processes.ts`: `redis-server`,
@@ -87,8 +87,8 @@ interface StartedServer {
 /** Text a module must hold to be parsed: a server binary and a process start. */
 const MAY_START_SERVER = /\b(?:redis|valkey)-server\b/;
 const MAY_SPAWN = /\bchild_process\b|['"]execa['"]/;
-/** An operator's script run by hand, or dev tooling (benchmarks, tools): not the program's normal run. */
-const SCRIPT_PATH = /(?:^|[\\/])(?:scripts?|bench(?:marks?)?|tools?)[\\/]/;
+/** An operator's script run by hand, dev tooling (benchmarks, tools) or an example / demo of the package: not the program's normal run. */
+const SCRIPT_PATH = /(?:^|[\\/])(?:scripts?|bench(?:marks?)?|tools?|examples?|demos?)[\\/]/;
 
 /**
  * Whether the module at `path` (of the package at `root`) is outside the program's normal run: an

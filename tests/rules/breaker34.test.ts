@@ -145,3 +145,19 @@ void put('home', '<html></html>');
     expect(lintCache({ 'src/main.ts': main, 'src/cache.ts': cache("new Redis(6379, { host: '127.0.0.1' })") })).toEqual([]);
   });
 });
+
+describe('allowSpawnedServer: an example or a demo of the package is not its run', () => {
+  const demo = `import { spawn } from 'node:child_process';
+import { put } from '../src/cache';
+spawn('redis-server', ['--save', '']);
+void put('home', '<html></html>');
+`;
+  it('a server started by examples/ or a demo: reported', () => {
+    expect(lintCache({ 'examples/basic.ts': demo })).toEqual(PUT);
+    expect(lintCache({ 'example/basic.ts': demo })).toEqual(PUT);
+    expect(lintCache({ 'demo/index.ts': demo })).toEqual(PUT);
+  });
+  it('near miss: the same start in src/ stays scratch', () => {
+    expect(lintCache({ 'src/main.ts': demo.replace('../src/cache', './cache') })).toEqual([]);
+  });
+});
