@@ -5,7 +5,7 @@
  */
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { lintApplication } from '../helpers/lint.js';
+import { lintApplication, lintKeyRules } from '../helpers/lint.js';
 
 const roots: string[] = [];
 afterAll(() => {
@@ -159,5 +159,36 @@ void put('home', '<html></html>');
   });
   it('near miss: the same start in src/ stays scratch', () => {
     expect(lintCache({ 'src/main.ts': demo.replace('../src/cache', './cache') })).toEqual([]);
+  });
+});
+
+describe('incr-needs-expire-on-create: an update of a record on another server is not the creation\'s', () => {
+  it('an HINCRBY through a client of another URL than the creation\'s HSET: both reported', () => {
+    const code = `import Redis from 'ioredis';
+const sessions = new Redis(process.env.SESSIONS_URL!);
+const stats = new Redis(process.env.STATS_URL!);
+export async function open(id: string, user: string) {
+  await sessions.hset(\`session:\${id}\`, { user, hits: 0 });
+}
+export async function hit(id: string) {
+  await stats.hincrby(\`session:\${id}\`, 'hits', 1);
+}
+`;
+    expect(lintKeyRules(code)).toEqual([
+      ['redis-ttl/incr-needs-expire-on-create', 'noExpiry', 5, 18],
+      ['redis-ttl/incr-needs-expire-on-create', 'noExpiry', 8, 15],
+    ]);
+  });
+  it('near miss: the same client: the creation alone', () => {
+    const code = `import Redis from 'ioredis';
+const sessions = new Redis(process.env.SESSIONS_URL!);
+export async function open(id: string, user: string) {
+  await sessions.hset(\`session:\${id}\`, { user, hits: 0 });
+}
+export async function hit(id: string) {
+  await sessions.hincrby(\`session:\${id}\`, 'hits', 1);
+}
+`;
+    expect(lintKeyRules(code)).toEqual([['redis-ttl/incr-needs-expire-on-create', 'noExpiry', 4, 18]]);
   });
 });
