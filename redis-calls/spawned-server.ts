@@ -39,7 +39,7 @@
  * whose test reads a loopback address (`redisUrl.startsWith('redis://localhost:')`): the server
  * is then started exactly when the URL that test reads, a `const` of the module, is the loopback
  * one. Under any other condition (`if (options.startRedis)`, a `catch`, an early `return` before
- * it, the `else` of a loopback test, a negated loopback test) it is not counted, nor is a start in
+ * it, the `else` of a loopback test, a negated loopback test, one joined with a flag by `&&`) it is not counted, nor is a start in
  * a callback (a CLI subcommand's handler) or in a function no call of its module names (one
  * exported to another module's `if`); an immediately run function is read through its call.
  *
@@ -346,9 +346,16 @@ function loopbackTest(context: AnyContext, test: TSESTree.Node, urls: Set<string
     const init = constInitializer(context, node);
     if (init) tested.push(urlText(context, init));
   });
-  if (negated) return false;
+  if (negated || !loopbackOnly(test)) return false;
   if (loopback) for (const text of tested) urls.add(text);
   return loopback;
+}
+
+/** Whether every operand of a test's `&&` / `||` reads a loopback address (`isLocal && process.env.START_REDIS`: a flag too). */
+function loopbackOnly(test: TSESTree.Node): boolean {
+  const node = unwrap(test);
+  if (node.type === AST_NODE_TYPES.LogicalExpression) return loopbackOnly(node.left) && loopbackOnly(node.right);
+  return walkParsed(node, (inner) => (inner.type === AST_NODE_TYPES.Literal && typeof inner.value === 'string' && /\b(?:localhost|127\.0\.0\.1)\b/.test(inner.value) ? 'stop' : undefined));
 }
 
 /** An expression's text, without spaces and with one kind of quote, for comparing URL expressions of two modules. */

@@ -192,3 +192,22 @@ export async function hit(id: string) {
     expect(lintKeyRules(code)).toEqual([['redis-ttl/incr-needs-expire-on-create', 'noExpiry', 4, 18]]);
   });
 });
+
+describe('allowSpawnedServer: a loopback test joined with a flag', () => {
+  const main = (test: string) => `import { spawn } from 'node:child_process';
+import Redis from 'ioredis';
+const url = process.env.REDIS_URL || 'redis://localhost:6379';
+if (${test}) spawn('redis-server', ['--save', '']);
+const redis = new Redis(url);
+export async function put(page: string, html: string) {
+  await redis.set(\`page:\${page}\`, html);
+}
+`;
+  const lintMain = (test: string) => lintApplication(roots, { 'src/main.ts': main(test) }, 'src/main.ts', { [SET]: {}, [INCR]: {} }, []);
+  it('the loopback URL and a flag: reported (the flag off, the local server is not started)', () => {
+    expect(lintMain("url.startsWith('redis://localhost') && process.env.START_REDIS === '1'")).toEqual([[SET, 'setWithoutTtl', 7, 15]]);
+  });
+  it('near miss: either loopback spelling stays scratch', () => {
+    expect(lintMain("url.startsWith('redis://localhost') || url.startsWith('redis://127.0.0.1')")).toEqual([]);
+  });
+});
