@@ -211,3 +211,17 @@ export async function put(page: string, html: string) {
     expect(lintMain("url.startsWith('redis://localhost') || url.startsWith('redis://127.0.0.1')")).toEqual([]);
   });
 });
+
+describe('passed-on clients: modules that import each other do not crash the reading', () => {
+  it('a class module and its user importing each other: the write is reported once', () => {
+    const manifest = '{ "name": "bot", "private": true, "dependencies": { "redis": "^4.6.7" } }';
+    const files = {
+      'src/lib/redis.ts': "import { createClient } from 'redis';\nexport const redis = createClient({});\n",
+      'src/structures/Client.ts': "import { redis } from '../lib/redis';\nimport { Worker } from '../lib/Worker';\nexport class Client {\n  public readonly cache: typeof redis;\n  public worker?: Worker;\n  constructor() {\n    this.cache = redis;\n  }\n}\n",
+      'src/lib/Worker.ts': "import { Client } from '../structures/Client';\nexport class Worker {\n  constructor(private readonly client: Client) {}\n  async hit(tag: string) {\n    await this.client.cache.incr(`hits:${tag}`);\n  }\n}\n",
+    };
+    // (the app runs the worker: a class nothing constructs is code nothing calls, allowUncalledCode)
+    const main = "import { Client } from './structures/Client';\nimport { Worker } from './lib/Worker';\nvoid new Worker(new Client()).hit('x');\n";
+    expect(lintApplication(roots, { ...files, 'src/main.ts': main }, 'src/lib/Worker.ts', { [SET]: undefined, [INCR]: undefined }, [], manifest)).toEqual([[INCR, 'noExpiry', 5, 29]]);
+  });
+});
