@@ -41,6 +41,21 @@ void put('home', '<html></html>');
 `;
     expect(lintCache({ 'src/main.ts': main })).toEqual(PUT);
   });
+  it('an early return on a flag in the function calling the start: reported', () => {
+    const main = `import { spawn } from 'node:child_process';
+import { put } from './cache';
+function startRedis() {
+  spawn('redis-server', ['--save', '']);
+}
+function boot() {
+  if (process.env.NO_LOCAL_REDIS) return;
+  startRedis();
+}
+boot();
+void put('home', '<html></html>');
+`;
+    expect(lintCache({ 'src/main.ts': main })).toEqual(PUT);
+  });
   it('an exported start called by another module behind a flag: reported', () => {
     const dev = `import { spawn } from 'node:child_process';
 export function startRedis() {
