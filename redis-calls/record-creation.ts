@@ -28,7 +28,8 @@
  *   key, running on every path of the function, has just created: nothing but Redis round trips
  *   awaited in between, and no deletion of the key (DEL, HDEL, SREM ...) in between.
  *
- * Not read: a creation in another module of the package (the update stays reported), a creation the
+ * Not read: an update through another client the file makes than the creation's (`stats.hincrby`
+ * beside `sessions.hset`: another server, whose record nothing created), a creation in another module of the package (the update stays reported), a creation the
  * rule does not report (a SET belongs to `set-requires-ttl-or-keepttl`; a creation another reading
  * leaves alone), lists and streams (an append grows the key: its own finding).
  */
@@ -198,6 +199,9 @@ export function fieldUpdateCreation(context: AnyContext, call: RedisCall, arg: n
   const self = writes.find((w) => w.call === call && w.arg === arg);
   const creation = creationWrite(context, shape);
   if (!self || !creation || creation === self) return undefined;
+  // a record of the family on another server (two clients made in the file) was not created there
+  const [client, creator] = [ownClientOf(context, call), ownClientOf(context, creation.call)];
+  if (client !== undefined && creator !== undefined && client !== creator) return undefined;
   // another function than the creation's: the family's creation decides the record's lifetime
   if (self.fn !== creation.fn) return creation.call;
   // the creation's own function: a write the same function has just created (same key expression)
@@ -211,6 +215,26 @@ export function fieldUpdateCreation(context: AnyContext, call: RedisCall, arg: n
   );
   if (!earlier || deletedBetween(context, self.fn, self.keyId, earlier.call.nameNode.range[0], call.nameNode.range[0])) return undefined;
   return sameStep(context, earlier.call, call, self.fn) ? earlier.call : undefined;
+}
+
+/**
+ * The variable of the client a call writes through when the file makes that client itself (`const
+ * stats = new Redis(url)`, `createClient(...)`), under any `pipeline()` / `multi()` chain; `undefined`
+ * otherwise (a member, a parameter, an imported client: not told apart).
+ */
+function ownClientOf(context: AnyContext, call: RedisCall): unknown {
+  if (call.node.type !== 'CallExpression') return undefined;
+  let node: TSESTree.Node = call.node.callee;
+  while (node.type === 'MemberExpression' || node.type === 'CallExpression' || node.type === 'ChainExpression' || node.type === 'TSNonNullExpression') {
+    node = node.type === 'MemberExpression' ? node.object : node.type === 'CallExpression' ? node.callee : node.expression;
+  }
+  if (node.type !== 'Identifier') return undefined;
+  const variable = findVariable(context, node);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  if (def?.node.type !== 'VariableDeclarator' || !def.node.init) return undefined;
+  let init: TSESTree.Node = def.node.init;
+  while (init.type === 'AwaitExpression' || init.type === 'TSAsExpression' || init.type === 'TSNonNullExpression') init = init.type === 'AwaitExpression' ? init.argument : init.expression;
+  return init.type === 'NewExpression' || (init.type === 'CallExpression' && init.callee.type === 'Identifier' && init.callee.name === 'createClient') ? variable : undefined;
 }
 
 /**

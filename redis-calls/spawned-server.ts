@@ -21,7 +21,7 @@
  * ```
  *
  * **The server** (read once per package, `project.ts`; its test modules, `scripts/` and code
- * nothing calls, `uncalled.ts`, and dev tooling under `bench/` or `tools/` left out: a test harness's server, an operator's script run by
+ * nothing calls, `uncalled.ts`, dev tooling under `bench/` or `tools/` and examples or demos under `examples/` / `demo/` left out: a test harness's server, an operator's script run by
  * hand and dead code start nothing when the program runs; a docker-compose file is no code):
  * a call of `spawn` / `spawnSync` / `execFile` / `execFileSync` (child_process), `execa` /
  * `execaSync`, whose command is a server binary (`semantics/server-processes.ts`: `redis-server`,
@@ -38,7 +38,10 @@
  * function by name in its module (`this.launchRedis()`); or one of those sits under an `if` / `?:`
  * whose test reads a loopback address (`redisUrl.startsWith('redis://localhost:')`): the server
  * is then started exactly when the URL that test reads, a `const` of the module, is the loopback
- * one. Under any other condition (`if (options.startRedis)`, a `catch`) it is not counted.
+ * one. Under any other condition (`if (options.startRedis)`, a `catch`, an early `return` before
+ * it, the `else` of a loopback test, a negated loopback test, one joined with a flag by `&&`) it is not counted, nor is a start in
+ * a callback (a CLI subcommand's handler) or in a function no call of its module names (one
+ * exported to another module's `if`); an immediately run function is read through its call.
  *
  * **The client** of a write (its receiver, through `const` bindings, `pipeline()` / `multi()`, a
  * member `this.redis` given a constructor argument at every `new` of its class in the package:
@@ -84,8 +87,8 @@ interface StartedServer {
 /** Text a module must hold to be parsed: a server binary and a process start. */
 const MAY_START_SERVER = /\b(?:redis|valkey)-server\b/;
 const MAY_SPAWN = /\bchild_process\b|['"]execa['"]/;
-/** An operator's script run by hand, or dev tooling (benchmarks, tools): not the program's normal run. */
-const SCRIPT_PATH = /(?:^|[\\/])(?:scripts?|bench(?:marks?)?|tools?)[\\/]/;
+/** An operator's script run by hand, dev tooling (benchmarks, tools) or an example / demo of the package: not the program's normal run. */
+const SCRIPT_PATH = /(?:^|[\\/])(?:scripts?|bench(?:marks?)?|tools?|examples?|demos?)[\\/]/;
 
 /**
  * Whether the module at `path` (of the package at `root`) is outside the program's normal run: an
@@ -255,15 +258,30 @@ function literalList(context: AnyContext, array: TSESTree.ArrayExpression): stri
 function startGates(context: AnyContext, module: ImportedModule, node: TSESTree.Node): Set<string> | undefined {
   const urls = new Set<string>();
   if (!gatesOf(context, node, urls)) return undefined;
-  const fn = enclosingFunction(node);
-  const name = fn ? functionNameOf(fn) : undefined;
-  if (!fn || name === undefined) return urls;
+  let fn = enclosingFunction(node);
+  // `(async () => { spawn(...) })()`: the gates of the call running it
+  while (fn?.parent?.type === AST_NODE_TYPES.CallExpression && fn.parent.callee === fn) {
+    if (!gatesOf(context, fn.parent, urls)) return undefined;
+    fn = enclosingFunction(fn.parent);
+  }
+  if (!fn) return urls;
+  // a callback, or a function no call of its module names (a CLI subcommand's handler, a start
+  // exported to another module's `if (opts.startRedis)`): run when something unread decides
+  const name = functionNameOf(fn);
+  if (name === undefined) return undefined;
   let ok = true;
+  let calls = 0;
   walkParsed(module.program, (other) => {
     if (other.type !== AST_NODE_TYPES.CallExpression || calleeName(other.callee) !== name || !ok) return;
+    calls++;
     if (!gatesOf(context, other, urls)) ok = false;
   });
-  return ok ? urls : undefined;
+  return ok && calls > 0 ? urls : undefined;
+}
+
+/** Whether `statement` may leave its function early (a `return` / `throw` outside nested functions). */
+function exitsEarly(statement: TSESTree.Node): boolean {
+  return walkParsed(statement, (node) => (node.type === AST_NODE_TYPES.ReturnStatement || node.type === AST_NODE_TYPES.ThrowStatement ? 'stop' : undefined), { skipFunctions: true });
 }
 
 /** The name a function is called by: its own, a method's key, or the `const` it is assigned to. */
@@ -290,8 +308,16 @@ function gatesOf(context: AnyContext, node: TSESTree.Node, urls: Set<string>): b
       case AST_NODE_TYPES.IfStatement:
       case AST_NODE_TYPES.ConditionalExpression:
         if (parent.test === child) break;
-        if (!loopbackTest(context, parent.test, urls)) return false;
+        // the `else` branch runs when the URL is not the loopback one
+        if (parent.alternate === child || !loopbackTest(context, parent.test, urls)) return false;
         break;
+      case AST_NODE_TYPES.BlockStatement:
+      case AST_NODE_TYPES.Program: {
+        // `if (!process.env.START_REDIS) return;` before the start: a condition too
+        const index = (parent.body as TSESTree.Node[]).indexOf(child);
+        if (parent.body.slice(0, Math.max(index, 0)).some(exitsEarly)) return false;
+        break;
+      }
       case AST_NODE_TYPES.LogicalExpression:
         if (parent.right === child) return false;
         break;
@@ -309,7 +335,10 @@ function gatesOf(context: AnyContext, node: TSESTree.Node, urls: Set<string>): b
 function loopbackTest(context: AnyContext, test: TSESTree.Node, urls: Set<string>): boolean {
   let loopback = false;
   const tested: string[] = [];
+  let negated = false;
   walkParsed(test, (node) => {
+    // `!url.startsWith('redis://localhost')`, `url !== 'redis://localhost:6379'`: the start runs off the loopback URL
+    if ((node.type === AST_NODE_TYPES.UnaryExpression && node.operator === '!') || (node.type === AST_NODE_TYPES.BinaryExpression && (node.operator === '!==' || node.operator === '!='))) negated = true;
     if (node.type === AST_NODE_TYPES.Literal && typeof node.value === 'string' && /\b(?:localhost|127\.0\.0\.1)\b/.test(node.value)) loopback = true;
     if (node.type !== AST_NODE_TYPES.Identifier) return;
     const parent = node.parent;
@@ -317,8 +346,16 @@ function loopbackTest(context: AnyContext, test: TSESTree.Node, urls: Set<string
     const init = constInitializer(context, node);
     if (init) tested.push(urlText(context, init));
   });
+  if (negated || !loopbackOnly(test)) return false;
   if (loopback) for (const text of tested) urls.add(text);
   return loopback;
+}
+
+/** Whether every operand of a test's `&&` / `||` reads a loopback address (`isLocal && process.env.START_REDIS`: a flag too). */
+function loopbackOnly(test: TSESTree.Node): boolean {
+  const node = unwrap(test);
+  if (node.type === AST_NODE_TYPES.LogicalExpression) return loopbackOnly(node.left) && loopbackOnly(node.right);
+  return walkParsed(node, (inner) => (inner.type === AST_NODE_TYPES.Literal && typeof inner.value === 'string' && /\b(?:localhost|127\.0\.0\.1)\b/.test(inner.value) ? 'stop' : undefined));
 }
 
 /** An expression's text, without spaces and with one kind of quote, for comparing URL expressions of two modules. */
@@ -462,7 +499,10 @@ function constructorUrl(context: AnyContext, args: readonly TSESTree.CallExpress
   if (typeof value === 'number') {
     // `new Redis(6380)`, `new Redis(6380, 'localhost')`
     const host = args[1] && args[1].type !== AST_NODE_TYPES.SpreadElement ? staticValue(context, args[1]) : undefined;
-    if (args[1] && unwrap(args[1]).type !== AST_NODE_TYPES.ObjectExpression && (typeof host !== 'string' || !isLoopbackHost(host))) return undefined;
+    const options = args[1] ? unwrap(args[1]) : undefined;
+    if (options && options.type !== AST_NODE_TYPES.ObjectExpression && (typeof host !== 'string' || !isLoopbackHost(host))) return undefined;
+    // `new Redis(6379, { host: 'redis.internal' })`: the options' host (a path, sentinels) is where it connects
+    if (options?.type === AST_NODE_TYPES.ObjectExpression && !optionsUrl(context, options, 'host')) return undefined;
     return [{ kind: 'port', port: value }];
   }
   return [urlSource(context, first)];
