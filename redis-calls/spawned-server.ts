@@ -66,13 +66,13 @@
  */
 import { isAbsolute, relative } from 'node:path';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { DEFAULT_SERVER_PORT, isLoopbackHost, loopbackPort, serverArguments, serverBinary } from '../semantics/server-processes.js';
+import { DEFAULT_SERVER_PORT, LOOPBACK_IN_TEXT, SERVER_BINARIES, isLoopbackHost, loopbackPort, serverArguments, serverBinary } from '../semantics/server-processes.js';
 import { constructorArgumentSites } from './constructor-arguments.js';
 import { instanceConstant } from './instance-constants.js';
 import { importedBinding, loadModule, moduleContext, readModule, specifierOf, topLevelDeclaration, type ImportedModule } from './modules.js';
 import type { RedisCall } from './normalize.js';
 import { LISTING_TTL_MS, packageFiles, packageOf } from './project.js';
-import { constInitializer, enclosingFunction, findVariable, pick, propertyName, returnedExpressions, staticValue, unwrap, walkParsed, type AnyContext } from './static.js';
+import { constInitializer, enclosingFunction, findVariable, pick, propertyName, referenceName, returnedExpressions, staticValue, unwrap, walkParsed, type AnyContext } from './static.js';
 import { TEST_PATH } from './test-paths.js';
 import { importersOf } from './importers.js';
 import { uncalledDeclaration } from './uncalled.js';
@@ -85,7 +85,7 @@ interface StartedServer {
 }
 
 /** Text a module must hold to be parsed: a server binary and a process start. */
-const MAY_START_SERVER = /\b(?:redis|valkey)-server\b/;
+const MAY_START_SERVER = new RegExp(`\\b(?:${[...SERVER_BINARIES].join('|')})\\b`);
 const MAY_SPAWN = /\bchild_process\b|['"]execa['"]/;
 /** An operator's script run by hand, dev tooling (benchmarks, tools) or an example / demo of the package: not the program's normal run. */
 const SCRIPT_PATH = /(?:^|[\\/])(?:scripts?|bench(?:marks?)?|tools?|examples?|demos?)[\\/]/;
@@ -168,10 +168,7 @@ function readServers(context: AnyContext, file: string, root: string): StartedSe
 
 /** The name a callee ends with (`spawn` of `child_process.spawn(...)`). */
 function calleeName(callee: TSESTree.Node): string | undefined {
-  const bare = unwrap(callee);
-  if (bare.type === AST_NODE_TYPES.Identifier) return bare.name;
-  if (bare.type === AST_NODE_TYPES.MemberExpression) return propertyName(bare.property, bare.computed);
-  return undefined;
+  return referenceName(unwrap(callee));
 }
 
 /** The server a process start `node` starts, or `undefined` (another program, arguments not read, not started when the program runs). */
@@ -339,7 +336,7 @@ function loopbackTest(context: AnyContext, test: TSESTree.Node, urls: Set<string
   walkParsed(test, (node) => {
     // `!url.startsWith('redis://localhost')`, `url !== 'redis://localhost:6379'`: the start runs off the loopback URL
     if ((node.type === AST_NODE_TYPES.UnaryExpression && node.operator === '!') || (node.type === AST_NODE_TYPES.BinaryExpression && (node.operator === '!==' || node.operator === '!='))) negated = true;
-    if (node.type === AST_NODE_TYPES.Literal && typeof node.value === 'string' && /\b(?:localhost|127\.0\.0\.1)\b/.test(node.value)) loopback = true;
+    if (node.type === AST_NODE_TYPES.Literal && typeof node.value === 'string' && LOOPBACK_IN_TEXT.test(node.value)) loopback = true;
     if (node.type !== AST_NODE_TYPES.Identifier) return;
     const parent = node.parent;
     if (parent?.type === AST_NODE_TYPES.MemberExpression && parent.property === node && !parent.computed) return;
@@ -355,7 +352,7 @@ function loopbackTest(context: AnyContext, test: TSESTree.Node, urls: Set<string
 function loopbackOnly(test: TSESTree.Node): boolean {
   const node = unwrap(test);
   if (node.type === AST_NODE_TYPES.LogicalExpression) return loopbackOnly(node.left) && loopbackOnly(node.right);
-  return walkParsed(node, (inner) => (inner.type === AST_NODE_TYPES.Literal && typeof inner.value === 'string' && /\b(?:localhost|127\.0\.0\.1)\b/.test(inner.value) ? 'stop' : undefined));
+  return walkParsed(node, (inner) => (inner.type === AST_NODE_TYPES.Literal && typeof inner.value === 'string' && LOOPBACK_IN_TEXT.test(inner.value) ? 'stop' : undefined));
 }
 
 /** An expression's text, without spaces and with one kind of quote, for comparing URL expressions of two modules. */

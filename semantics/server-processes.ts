@@ -100,6 +100,9 @@ export function loopbackPort(url: string): number | undefined {
   return match[2] === undefined ? DEFAULT_SERVER_PORT : Number(match[2]);
 }
 
+/** Text naming this host's loopback address (`'redis://localhost:'`, `'127.0.0.1'`), as a test of a URL reads it. */
+export const LOOPBACK_IN_TEXT = /\b(?:localhost|127\.0\.0\.1)\b/;
+
 /** Whether a host name is this host's loopback one (`localhost`, `127.0.0.1`, `::1`). */
 export function isLoopbackHost(host: string): boolean {
   return /^(?:localhost|127\.0\.0\.1|::1|\[::1\])$/i.test(host);
