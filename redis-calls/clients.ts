@@ -28,17 +28,17 @@ import type * as ts from 'typescript';
 import { isAbsolute } from 'node:path';
 import { codeImports, loadModule, locateExport, moduleContext, type ExportSite, type ImportedModule } from './modules.js';
 import { pluginSettings, type PluginSettings } from './settings.js';
-import { type ClientFlavor, type ReceiverKind, NOT_REDIS, FOREIGN, UNKNOWN, clientVerdict, relabel, settled, withKeyPrefix, flavorOfModule, CLIENT_CONSTRUCTORS, CLIENT_FACTORIES, SELF_RETURNING, KNOWN_NOT_REDIS, CLIENT_MODULE_TEXT, VALUE_EXPRESSIONS, EVIDENCE_NAMES, either, packageExport, packageValue, importBringsClient, foreignFactoryMakesNoClient } from './client-facts.js';
+import { type ClientFlavor, type ReceiverKind, NOT_REDIS, FOREIGN, UNKNOWN, clientVerdict, relabel, settled, withKeyPrefix, flavorOfModule, CLIENT_CONSTRUCTORS, CLIENT_FACTORIES, SELF_RETURNING, KNOWN_NOT_REDIS, VALUE_EXPRESSIONS, EVIDENCE_NAMES, either, packageExport, packageValue, importBringsClient, foreignFactoryMakesNoClient } from './client-facts.js';
 import { clientPackageOf, hasNamedClients } from './client-packages.js';
 import { declaresDuckTypedClient, importedFlavor, importedPackage, ownSpecifier, promisedType, outermostPattern, propertyPath, isRequire, requiredModule, returnedExpressions, inStaticMember, enclosingClass, memberKeyName, importedName, type ImportOrigin, type IdentifierOrigin, originOf } from './client-syntax.js';
 import { constructionKeyPrefix } from './client-key-prefix.js';
 import { memberOf, memberPath, typeOfExpression } from './declared-types.js';
 import { checkerVerdict } from './client-checker.js';
 import { annotationVerdict } from './client-annotations.js';
-import { ARGV_SENDER_TEXT, declaresArgvSenderType } from './argv-sender-types.js';
+import { declaresArgvSenderType } from './argv-sender-types.js';
 import { classMemberVerdict, keyPrefixOfValues } from './client-members.js';
 import { codeClassNamed } from './inherited-members.js';
-import { mayPassOnClient } from './passed-on-clients.js';
+import { makesOrPassesClient, mayPassOnClient } from './passed-on-clients.js';
 import { typeArgumentClient } from './type-argument-clients.js';
 import { nameVerdict, verdictByName } from './client-names.js';
 import { accessorValues } from './accessors.js';
@@ -151,7 +151,7 @@ export class ClientDetector {
     if (!from || !isAbsolute(from)) return false;
     for (const specifier of codeImports(this.context, { types: true, requires: true })) {
       // that module, or the modules of the code it passes a binding on from (passed-on-clients.ts)
-      if (mayPassOnClient(from, specifier, (text) => CLIENT_MODULE_TEXT.test(text) || ARGV_SENDER_TEXT.test(text))) return true;
+      if (mayPassOnClient(from, specifier, makesOrPassesClient)) return true;
     }
     return false;
   }

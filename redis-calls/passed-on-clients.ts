@@ -14,6 +14,8 @@
  * // middleware/limit.ts     import client from '../redis/redisClient'; await client.incr(key);
  * ```
  */
+import { ARGV_SENDER_TEXT } from './argv-sender-types.js';
+import { CLIENT_MODULE_TEXT } from './client-facts.js';
 import { importSpecifiers } from './importers.js';
 import { readModule, type CacheEntry } from './modules.js';
 
@@ -30,6 +32,18 @@ const EXPORTS_BINDING = /^\s*export\s+default\s+[A-Za-z_$][\w$]*\s*;?\s*$|^\s*ex
  * would otherwise open every import chain.
  */
 const EXPORTS_DECLARATION = /^\s*export\s+(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:class|interface|type)\s/m;
+
+/**
+ * The one-module test of the file-level evidence: the module's text imports a client package or
+ * re-exports another module (`CLIENT_MODULE_TEXT`), or declares an argv sender type
+ * (`ARGV_SENDER_TEXT`). One function for every caller, so that {@link mayPassOnClient}'s cache,
+ * kept per test function, is shared by every file of a lint run (a new arrow function per call
+ * made every file walk its imports again: half of the bench's file filter on a large monorepo).
+ * @param text a module's source text
+ */
+export function makesOrPassesClient(text: string): boolean {
+  return CLIENT_MODULE_TEXT.test(text) || ARGV_SENDER_TEXT.test(text);
+}
 
 /** Per one-module test, the verdict on each module text imported directly (deeper modules are not kept: their verdict depends on the walk's `seen`). */
 const verdicts = new WeakMap<(text: string) => boolean, WeakMap<CacheEntry, boolean>>();

@@ -233,7 +233,7 @@ function ownCode(path: string, root: string | undefined): boolean {
 
 function realPath(path: string): string | undefined {
   try {
-    return realpathSync(path);
+    return realpathSync.native(path);
   } catch {
     return undefined;
   }

@@ -74,10 +74,8 @@ import tsParser from '@typescript-eslint/parser';
 import { Linter } from 'eslint';
 import { globSync } from 'tinyglobby';
 import type ownPlugin from '../../rules/index.js';
-import { ARGV_SENDER_TEXT } from '../../redis-calls/argv-sender-types.js';
-import { CLIENT_MODULE_TEXT } from '../../redis-calls/client-facts.js';
 import { importSpecifiers } from '../../redis-calls/importers.js';
-import { mayPassOnClient } from '../../redis-calls/passed-on-clients.js';
+import { makesOrPassesClient, mayPassOnClient } from '../../redis-calls/passed-on-clients.js';
 
 const pluginDir = process.argv.includes('--plugin') ? process.argv[process.argv.indexOf('--plugin') + 1] : undefined;
 // the frozen rules of --plugin alone are loaded: this checkout's rules may not even load then
@@ -404,7 +402,7 @@ const MAY_USE_REDIS =
  * @param file the file's absolute path; `text` its text
  */
 function importsClientModule(file: string, text: string): boolean {
-  return importSpecifiers(text).some((specifier) => mayPassOnClient(file, specifier, (module) => CLIENT_MODULE_TEXT.test(module) || ARGV_SENDER_TEXT.test(module)));
+  return importSpecifiers(text).some((specifier) => mayPassOnClient(file, specifier, makesOrPassesClient));
 }
 
 const PROJECT_FILE = /(?:^|\/)(?:package\.json|pnpm-workspace\.yaml|lerna\.json|[\w.-]*(?:tsconfig|jsconfig)[\w.-]*\.json)$/;
