@@ -58,7 +58,10 @@ export async function expandPatterns(patterns: readonly string[], options: Expan
   const walkFs = {
     readdir: ((folder: string, readOptions: object, callback: (error: NodeJS.ErrnoException | null, entries: unknown) => void) =>
       readdir(folder, readOptions as { withFileTypes: true }, (error, entries) => {
-        if (error) unlisted.push({ path: folder, error });
+        // a folder that does not exist (a glob's base such as `nope/*.lua`, or one removed during the
+        // walk) holds no file to lint: not an unreadable folder, so the pattern is unmatched. A name
+        // that is not UTF-8 (shown with U+FFFD) is ENOENT too, but that folder exists: it is reported
+        if (error && (error.code !== 'ENOENT' || folder.includes('\ufffd'))) unlisted.push({ path: folder, error });
         for (const entry of (entries ?? []) as Dirent[]) if (entry.isSymbolicLink()) links.push(path.join(folder, entry.name));
         callback(error, entries);
       })) as unknown as typeof readdir,

@@ -408,6 +408,14 @@ describe('files, directories and globs', () => {
     expect(await run(['empty', '--no-error-on-unmatched-pattern'])).toEqual({ code: 0, stdout: '', stderr: '' });
   });
 
+  it('exits 2 when a glob names a folder that does not exist (no match, not an unreadable folder)', async () => {
+    files({ 'lua/ok.lua': 'return 1' });
+    expect(await run(['nope/*.lua'])).toEqual({ code: 2, stdout: '', stderr: 'lua-lint: No files matching the pattern "nope/*.lua" were found.\n' });
+    expect(await run(['nope/**/*.lua'])).toEqual({ code: 2, stdout: '', stderr: 'lua-lint: No files matching the pattern "nope/**/*.lua" were found.\n' });
+    expect(await run(['nope/*.lua', '--no-error-on-unmatched-pattern'])).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(await run(['nope/*.lua', 'lua/ok.lua', '--no-error-on-unmatched-pattern'])).toEqual({ code: 0, stdout: '', stderr: '' });
+  });
+
   it('reports a file it cannot read as one fatal problem of that file and lints the others', async () => {
     files({ 'a-leak.lua': LEAK });
     const socketPath = path.join(dir, 'socket.lua');
