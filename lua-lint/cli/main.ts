@@ -2,8 +2,10 @@
  * The `lua-lint` command, as a function that tests call in-process: arguments and streams in,
  * exit code out. `bin.ts` only wires it to `process`.
  *
- * Exit codes: 0 = no errors (and warnings within `--max-warnings`); 1 = errors, parse errors or
- * too many warnings; 2 = usage error, unreadable file, invalid config or a pattern matching nothing.
+ * Exit codes: 0 = no errors (and warnings within `--max-warnings`); 1 = errors, parse errors, a
+ * file or folder that cannot be read (one fatal problem of that path) or too many warnings; 2 =
+ * usage error, invalid or missing config file, an output file that cannot be written, or a
+ * pattern matching nothing.
  */
 import { parseRedisVersion } from '../../semantics/versions.js';
 import { statSync } from 'node:fs';
@@ -94,7 +96,8 @@ ${wrap(RULE_IDS.join(', '), 76, '  ')}
 
 Config: the nearest ${CONFIG_FILE_NAME} up from the working directory, e.g.
   { "rules": { "key-must-come-from-keys": "off" }, "persistentKeys": [2], "ignores": ["vendor/**"] }
-Exit codes: 0 no errors, 1 errors or too many warnings, 2 usage, file or config error.
+Exit codes: 0 no errors, 1 errors (an unreadable file is one) or too many warnings, 2 usage or
+config error, an output file that cannot be written, or a pattern matching nothing.
 Docs: ${CLI_DOCS_URL}
 `;
 
@@ -117,7 +120,7 @@ function buildProgram(io: CliIo): Command {
     .option('-o, --output-file <path>', 'write the report to a file instead of standard output')
     .option('--rule <id=severity>', 'set a rule to off, warn or error (repeatable)', collect)
     .option('--include-root <dir>', 'where "--- @include" files are also looked up, and what ~/ and <name>/ in them mean (default: next to the including file)')
-    .option('--strict', 'strict mode: also report a TTL taken from ARGV that the script never checks before the expiry')
+    .option('--strict', 'strict mode: also report a TTL taken from ARGV that the script never checks before the expiry, and leaks where the caller chose no TTL (unless the config sets allowOptionalTtl)')
     .option('--redis-version <version>', 'the oldest Redis server the scripts run on (e.g. 6.2): min-redis-version reports newer commands and options')
     .option('--persistent <key>', 'a key that is persistent on purpose: a KEYS index (2 = KEYS[2]) or a key pattern with * (repeatable)', collect)
     .option('--max-warnings <n>', 'exit with 1 when there are more than n warnings', parseCount)
