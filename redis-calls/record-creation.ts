@@ -12,9 +12,13 @@
  * - **the same record**: a key of the same family, a shape with a static part (`room:*`,
  *   `socket:*`: `redis-calls/key-shape.ts`), written by a record command (`RECORD_WRITES` of
  *   `semantics/commands.ts`: HSET, HMSET, HSETNX, HINCRBY, HINCRBYFLOAT, SADD, ZADD, ZINCRBY) that
- *   keeps an existing key's TTL (`EFFECTS_THAT_KEEP_TTL`); a family the file gives a TTL anywhere is
- *   not read here (an update racing that TTL recreates the record: `createdWithTtlElsewhere`,
- *   `staleExists` and the other readings of the rule decide);
+ *   keeps an existing key's TTL (`EFFECTS_THAT_KEEP_TTL`); a family the file also gives a TTL
+ *   elsewhere (a sliding TTL another function re-arms: `touch(id) { pexpire(state(id), ms) }`) is
+ *   read the same way: the creation is reported (the rule reports only a creation that leaves the
+ *   record without TTL), and once fixed it is a record created with its TTL, whose updates
+ *   `allowTtlRecordUpdates` leaves alone (`lifecycle.ts` createdWithTtlElsewhere); an update the
+ *   rule reports for another reason (`staleExists`: it runs behind a read that saw the key) keeps
+ *   its finding, only `noExpiry` is dropped;
  * - **its creation** (`creationWrite`): among the file's writes of the family that are
  *   the first write of their key in their function and run on every path of it (not under an
  *   `if`, `?:`, `&&`, a loop, a `switch` case or a `catch`), in a create path: its function reads
@@ -29,7 +33,8 @@
  *   awaited in between, and no deletion of the key (DEL, HDEL, SREM ...) in between.
  *
  * Not read: an update through another client the file makes than the creation's (`stats.hincrby`
- * beside `sessions.hset`: another server, whose record nothing created), a creation in another module of the package (the update stays reported), a creation the
+ * beside `sessions.hset`: another server, whose record nothing created), a creation in another
+ * module of the package (the update stays reported), a creation the
  * rule does not report (a SET belongs to `set-requires-ttl-or-keepttl`; a creation another reading
  * leaves alone), lists and streams (an append grows the key: its own finding).
  */
@@ -194,7 +199,7 @@ export function fieldUpdateCreation(context: AnyContext, call: RedisCall, arg: n
   const action = call.description.keys.find((key) => key.arg === arg);
   if (!action || !EFFECTS_THAT_KEEP_TTL.has(action.effect)) return undefined;
   const shape = keyShapeOf(context, keyNode).shape;
-  if (!hasStaticPart(shape) || fileIndexOf(context).expiredShapes.has(shape)) return undefined;
+  if (!hasStaticPart(shape)) return undefined;
   const writes = recordWrites(context, shape);
   const self = writes.find((w) => w.call === call && w.arg === arg);
   const creation = creationWrite(context, shape);
@@ -253,3 +258,4 @@ function sameStep(context: AnyContext, creation: RedisCall, write: RedisCall, fn
     skipFunctions: true,
   });
 }
+

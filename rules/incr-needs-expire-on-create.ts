@@ -25,9 +25,9 @@
  * nothing and is left alone: `redis-calls/created-before.ts`; so is a decrement whose reply says it
  * created the key (DECR's -1) when the next statement deletes the key on that reply
  * (`if (n <= 0) await redis.del(key)`: `redis-calls/deleted-when-created.ts`). A field update of a
- * record (HSET, HINCRBY, SADD ... of a key family the file never expires) whose creation the file
- * holds and reports is the creation's finding, not its own: one finding per family, at the
- * creation (`redis-calls/record-creation.ts`). Persistent keys, constant keys the file never expires and the no-TTL arm of an
+ * record (HSET, HINCRBY, SADD ... of a key family) whose creation the file holds and reports is
+ * the creation's finding, not its own: one finding per family, at the creation
+ * (`redis-calls/record-creation.ts`). Persistent keys, constant keys the file never expires and the no-TTL arm of an
  * explicit TTL test follow the shared policy of `redis-calls/policy.ts`.
  */
 import type { TSESTree } from '@typescript-eslint/utils';

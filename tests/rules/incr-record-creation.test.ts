@@ -84,6 +84,35 @@ export async function update(id: string) {
 }
 `);
 
+// the shape of Karnav018/controlla liveStore.ts: a session hash created without TTL (reported),
+// given its sliding TTL by another function, updated by the session's handlers; near misses: a
+// write of the creation's function after the application's own work, a creation with a short TTL
+// then an update after other work (a recreation risk), an update behind a read that saw the key
+const sliding = ioredis(`export async function init(id: string, job: () => Promise<void>) {
+  await redis.multi().hset(\`state:\${id}\`, { status: 'lobby', seq: '0' }).exec();
+  await job();
+  await redis.hset(\`state:\${id}\`, 'status', 'ready');
+}
+export async function touch(id: string, ms: number) {
+  await redis.pexpire(\`state:\${id}\`, ms);
+}
+export async function setStatus(id: string, status: string) {
+  await redis.hset(\`state:\${id}\`, 'status', status);
+}
+export async function nextSeq(id: string) {
+  return redis.hincrby(\`state:\${id}\`, 'seq', 1);
+}
+export async function lock(id: string, job: () => Promise<void>) {
+  await redis.multi().hset(\`lock:\${id}\`, { owner: id }).expire(\`lock:\${id}\`, 5).exec();
+  await job();
+  await redis.hset(\`lock:\${id}\`, 'done', '1');
+}
+export async function rename(id: string, name: string) {
+  if (!(await redis.exists(\`state:\${id}\`))) return;
+  await redis.hset(\`state:\${id}\`, 'name', name);
+}
+`);
+
 describe('incr-needs-expire-on-create: field updates of a live record are its creation\'s finding', () => {
   it('reports the creation only, not each later field update', () => {
     // (the snippet helper adds two lines of set-up before the code)
@@ -104,6 +133,18 @@ describe('incr-needs-expire-on-create: field updates of a live record are its cr
       [INCR, 'noExpiry', 8, 15],
       [INCR, 'noExpiry', 10, 15],
       [INCR, 'noExpiry', 13, 15],
+    ]);
+  });
+
+  it('drops the updates of a family another function of the file expires, when its creation is reported', () => {
+    // the creation (line 4), the write after job() (6), the short-TTL lock's update after job() (20),
+    // the update behind an EXISTS of a key the file expires (24: staleExists); not setStatus's and
+    // nextSeq's updates (12, 15)
+    expect(lint(sliding)).toEqual([
+      [INCR, 'noExpiry', 4, 23],
+      [INCR, 'noExpiry', 6, 15],
+      [INCR, 'noExpiry', 20, 15],
+      [INCR, 'staleExists', 24, 15],
     ]);
   });
 
