@@ -196,3 +196,18 @@ describe('incr-needs-expire-on-create: field updates of a live record are its cr
     expect(lintApplication(roots, other, 'src/game.ts', rules, [])).toEqual([['incr-needs-expire-on-create', 'noExpiry', 4, 15]]);
   });
 });
+
+describe('incr-needs-expire-on-create: a record created with its TTL by another module\'s route handler', () => {
+  it('leaves the updates of another module\'s handler alone, and keeps them when that handler sets no TTL', () => {
+    const H = "import Redis from 'ioredis';\nimport { router } from './router';\nexport const redis = new Redis();\n";
+    const rules = { 'incr-needs-expire-on-create': undefined };
+    // the shape of ounstoppableo/chat-platform-nodets: userApi.ts's login handler creates
+    // groupsForUser:<user> and expires it; chatApi.ts's handlers add fields to it
+    const login = (expire: string) =>
+      `${H}router.post('/login', async (req: any) => {\n  await redis.hset(\`groups:\${req.body.user}\`, 'g1', '{}');\n${expire}});\n`;
+    const chat = `import { redis } from './user';\nimport { router } from './router';\nrouter.post('/show', async (req: any) => {\n  await redis.hset(\`groups:\${req.body.user}\`, req.body.room, '{}');\n});\n`;
+    const files = (expire: string) => ({ 'src/router.ts': 'export const router: any = {};\n', 'src/user.ts': login(expire), 'src/chat.ts': chat });
+    expect(lintApplication(roots, files("  await redis.expire(`groups:${req.body.user}`, 604800);\n"), 'src/chat.ts', rules, [])).toEqual([]);
+    expect(lintApplication(roots, files(''), 'src/chat.ts', rules, [])).toEqual([['incr-needs-expire-on-create', 'noExpiry', 4, 15]]);
+  });
+});
