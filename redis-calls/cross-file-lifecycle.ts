@@ -30,7 +30,8 @@
  *   anywhere (the DEL is then an invalidation of an expiring key: reported as today); a TTL a third
  *   module gives the shape (a sweeper expiring idle rooms) does not undo the deleting module's;
  * - a **creation with a TTL** there (for an update that keeps the TTL, HSET / SADD ...): SET ... EX,
- *   SETEX (`create-with-ttl`), or a write of the key followed in its function by its EXPIRE.
+ *   SETEX (`create-with-ttl`), or a write of the key followed in its function by its EXPIRE (its
+ *   named function, or, in unnamed callbacks only such as a route handler, its outermost one).
  *
  * Every exception of the same-file reading is decided by `lifecycle.ts` before it asks this module
  * (locks and SET NX, limit counters, per-build prefixes, a shape the linted file or an imported
@@ -53,7 +54,7 @@ import type { RedisCall } from './normalize.js';
 import { drainMatches, mayRun, patternDrains, type PatternDrain } from './pattern-drains.js';
 import { removesWholeKey } from './moved-keys.js';
 import { packageFiles, packageOf } from './project.js';
-import { enclosingFunction, findVariable, walk, type AnyContext, type FunctionLike } from './static.js';
+import { enclosingFunction, findVariable, outermostFunction, walk, type AnyContext, type FunctionLike } from './static.js';
 import { TEST_PATH } from './test-paths.js';
 
 /** Related modules parsed (their calls indexed) per linted file. */
@@ -221,12 +222,15 @@ function addFacts(at: AnyContext, facts: RelatedFacts): void {
     else map.set(shape, [entry]);
   };
   for (const call of [...index.calls, ...index.facadeCalls]) {
-    const fn = namedFunctionOf(call.node);
+    const named = namedFunctionOf(call.node);
+    // a creation with a TTL in unnamed callbacks only (a route handler): its outermost function
+    const fn = named ?? outermostFunction(call.node);
     if (!fn) continue;
     for (const key of call.description.keys) {
       const node = call.argNodes[key.arg];
       if (!node) continue;
       if (EFFECTS_THAT_DELETE_KEY.has(key.effect)) {
+        if (!named) continue;
         // a RENAME to a key that lives on moves the value, it does not end it (moved-keys.ts)
         if (!removesWholeKey(at, call, key.arg)) continue;
         for (const each of listedKeys(at, node)) push(facts.deleted, keyShapeOf(at, each).shape, { call, fn, context: at });
@@ -255,7 +259,7 @@ function writtenBefore(context: AnyContext, expiry: RedisCall, arg: number, fn: 
   return fileIndexOf(context).calls.some(
     (other) =>
       other.nameNode.range[0] < expiry.nameNode.range[0] &&
-      namedFunctionOf(other.node) === fn &&
+      (namedFunctionOf(other.node) ?? outermostFunction(other.node)) === fn &&
       other.description.keys.some((key) => EFFECTS_THAT_WRITE_WITHOUT_TTL.has(key.effect) && keyIdOf(context, other, key.arg) === id),
   );
 }

@@ -47,7 +47,7 @@ import { ID_NAME, LIMIT_NAME, QUEUE_NAME } from './names.js';
 import { namesLock } from './locks.js';
 import { calledName, functionsByName, keyShapeOf, perBuildKey } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
-import { constInitializer, encloses, enclosingFunction, findVariable, referenceName, unwrap, walk, type AnyContext, type FunctionLike } from './static.js';
+import { constInitializer, encloses, enclosingFunction, findVariable, outermostFunction, referenceName, unwrap, walk, type AnyContext, type FunctionLike } from './static.js';
 
 /** How many calls deep {@link reaches} follows a function's calls by name. */
 const MAX_CALL_DEPTH = 4;
@@ -342,7 +342,9 @@ function sameQueueParameter(context: AnyContext, shape: string, push: RedisCall,
  * key's TTL (`EFFECTS_THAT_KEEP_TTL`: HSET, HINCRBY, SADD, ZADD, LPUSH ...; not a string counter,
  * INCR / INCRBY / DECR, which its increment creates) of a key that a named function other than the
  * writer's (nor enclosing it, nor enclosed by it, nor sharing an operation with it) creates with a
- * TTL: SET ... EX / SETEX (`create-with-ttl`), or a write of the key followed in that function by
+ * TTL (for code written only in unnamed callbacks, such as Express route handlers, each side's
+ * outermost function stands for its named one: the writer's handler and the creator's are two
+ * operations): SET ... EX / SETEX (`create-with-ttl`), or a write of the key followed in that function by
  * its EXPIRE (same key expression). The two keys are one record ({@link sameRecord}: the same key
  * family, or for a key with no static part the same key expression). Never when the writer's own
  * function gives any key a TTL, itself or through the file's functions it calls (it creates: the
@@ -356,7 +358,8 @@ export function createdWithTtlElsewhere(context: AnyContext, call: RedisCall, ar
   if (!keyNode || keyNode.type === 'SpreadElement' || STRING_COUNTERS.has(call.command)) return undefined;
   const action = call.description.keys.find((key) => key.arg === arg);
   if (!action || !EFFECTS_THAT_KEEP_TTL.has(action.effect)) return undefined;
-  const writer = namedFunctionOf(call.node);
+  // code written in unnamed callbacks only (route handlers): the outermost one is the operation
+  const writer = namedFunctionOf(call.node) ?? outermostFunction(call.node);
   if (!writer) return undefined;
   const shape = keyShapeOf(context, keyNode).shape;
   // a function that gives keys TTLs creates: a key it leaves without one is its omission, not an
@@ -375,7 +378,7 @@ export function createdWithTtlElsewhere(context: AnyContext, call: RedisCall, ar
   if (clears) return undefined;
   for (const expiry of keyUsesByShape(context, 'expiry').get(shape) ?? []) {
     if (!sameRecord(context, shape, call, arg, expiry.call, expiry.arg)) continue;
-    const creator = namedFunctionOf(expiry.call.node);
+    const creator = namedFunctionOf(expiry.call.node) ?? outermostFunction(expiry.call.node);
     if (!creator || creator === writer || encloses(creator, writer) || encloses(writer, creator)) continue;
     if (sharedOperation(call.node, expiry.call.node)) continue;
     if (expiry.effect === 'create-with-ttl') return expiry.call;

@@ -12,9 +12,13 @@
  * - **the same record**: a key of the same family, a shape with a static part (`room:*`,
  *   `socket:*`: `redis-calls/key-shape.ts`), written by a record command (`RECORD_WRITES` of
  *   `semantics/commands.ts`: HSET, HMSET, HSETNX, HINCRBY, HINCRBYFLOAT, SADD, ZADD, ZINCRBY) that
- *   keeps an existing key's TTL (`EFFECTS_THAT_KEEP_TTL`); a family the file gives a TTL anywhere is
- *   not read here (an update racing that TTL recreates the record: `createdWithTtlElsewhere`,
- *   `staleExists` and the other readings of the rule decide);
+ *   keeps an existing key's TTL (`EFFECTS_THAT_KEEP_TTL`); a family the file also gives a TTL
+ *   elsewhere (a sliding TTL another function re-arms: `touch(id) { pexpire(state(id), ms) }`) is
+ *   read the same way: the creation is reported (the rule reports only a creation that leaves the
+ *   record without TTL), and once fixed it is a record created with its TTL, whose updates
+ *   `allowTtlRecordUpdates` leaves alone (`lifecycle.ts` createdWithTtlElsewhere); an update the
+ *   rule reports for another reason (`staleExists`: it runs behind a read that saw the key) keeps
+ *   its finding, only `noExpiry` is dropped;
  * - **its creation** (`creationWrite`): among the file's writes of the family that are
  *   the first write of their key in their function and run on every path of it (not under an
  *   `if`, `?:`, `&&`, a loop, a `switch` case or a `catch`), in a create path: its function reads
@@ -28,8 +32,14 @@
  *   key, running on every path of the function, has just created: nothing but Redis round trips
  *   awaited in between, and no deletion of the key (DEL, HDEL, SREM ...) in between.
  *
+ * A creation in another module of the package ({@link recordCreatedInAnotherModule}): a related
+ * module creates the family without TTL, then calls the linted file's creation function, imported
+ * by name: the file's writes of the family are updates of that record, the other module's
+ * creation carries the finding.
+ *
  * Not read: an update through another client the file makes than the creation's (`stats.hincrby`
- * beside `sessions.hset`: another server, whose record nothing created), a creation in another module of the package (the update stays reported), a creation the
+ * beside `sessions.hset`: another server, whose record nothing created), a creation in another
+ * module that does not call the file's creation after it (the update stays reported), a creation the
  * rule does not report (a SET belongs to `set-requires-ttl-or-keepttl`; a creation another reading
  * leaves alone), lists and streams (an append grows the key: its own finding).
  */
@@ -39,8 +49,11 @@ import { fileIndexOf } from './file-index.js';
 import { hasStaticPart, keyIdOf } from './key-id.js';
 import { keyShapeOf } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
+import { calledName } from './builder-lookup.js';
+import { relatedModules } from './cross-file-lifecycle.js';
+import { readModule } from './modules.js';
 import { awaitOf, otherAwaitBetween, runsBefore } from './reserved-counter.js';
-import { enclosingFunction, findVariable, followsOnItsPath, isLoop, walk, type AnyContext } from './static.js';
+import { enclosingFunction, findVariable, followsOnItsPath, isLoop, walk, type AnyContext, type FunctionLike } from './static.js';
 
 /** One write of a record family: the call and its key argument. */
 interface RecordWrite {
@@ -194,7 +207,7 @@ export function fieldUpdateCreation(context: AnyContext, call: RedisCall, arg: n
   const action = call.description.keys.find((key) => key.arg === arg);
   if (!action || !EFFECTS_THAT_KEEP_TTL.has(action.effect)) return undefined;
   const shape = keyShapeOf(context, keyNode).shape;
-  if (!hasStaticPart(shape) || fileIndexOf(context).expiredShapes.has(shape)) return undefined;
+  if (!hasStaticPart(shape)) return undefined;
   const writes = recordWrites(context, shape);
   const self = writes.find((w) => w.call === call && w.arg === arg);
   const creation = creationWrite(context, shape);
@@ -251,5 +264,93 @@ function sameStep(context: AnyContext, creation: RedisCall, write: RedisCall, fn
       node.type === 'AwaitExpression' && node.range[0] >= creation.node.range[1] && node.range[1] <= write.node.range[0] ? 'stop' : undefined, {
     range: [creation.node.range[1], write.node.range[0]],
     skipFunctions: true,
+  });
+}
+
+/**
+ * Text of a module that may write a record (HSET, HMSET, HSETNX, HINCRBY, SADD, ZADD, ZINCRBY in
+ * any client's spelling): only such a related module is parsed for a creation.
+ */
+const MAY_WRITE_RECORD = /\b(?:h(?:set|mset|setnx|incrby|incrbyfloat)|sadd|zadd|zincrby)\b/i;
+
+const foreignCache = new WeakMap<TSESTree.Program, Map<string, RedisCall | null>>();
+
+/**
+ * The creation, in ANOTHER MODULE of the package, of the record family the field update `call`
+ * writes at argument `arg`, when that module's creation is the family's (see below); `undefined`
+ * otherwise. The caller drops the update (its `noExpiry` finding): the record's lifetime is decided
+ * at that creation, and judged in that module.
+ *
+ * What counts, all of it:
+ * - the write: a record command that keeps an existing key's TTL (as {@link fieldUpdateCreation}),
+ *   of a key shape with a static part;
+ * - the other module: a related module of the linted file (`cross-file-lifecycle.ts`
+ *   relatedModules: its importers, its imports and their importers, tests left out) whose
+ *   creation of the family ({@link creationWrite} read there: the first write of its key on every
+ *   path of a create path) runs without TTL: that module expires the family nowhere (a creation
+ *   with a TTL there is `createdWithTtlInAnotherModule`'s reading);
+ * - the order: the function of that creation goes on, on the creation's path and in its own body
+ *   (not a callback), to call by name, through a named `import` of the linted file, the linted
+ *   file's own creation function of the family (or, when the file has none, the function of the
+ *   write): the file's first write of the family runs on a record the other module has just
+ *   created, so it is an update, and so is every other write of the family in the file.
+ *
+ * Not read: a call through a namespace, a default import, a class instance or a `require`; a
+ * related module that never calls the linted file's creation (two modules each creating the family
+ * keep their findings); a creation in a module beyond {@link relatedModules}' bounds.
+ */
+export function recordCreatedInAnotherModule(context: AnyContext, call: RedisCall, arg: number): RedisCall | undefined {
+  const keyNode = call.argNodes[arg];
+  if (!keyNode || keyNode.type === 'SpreadElement' || !RECORD_WRITES.has(call.command)) return undefined;
+  const action = call.description.keys.find((key) => key.arg === arg);
+  if (!action || !EFFECTS_THAT_KEEP_TTL.has(action.effect)) return undefined;
+  const shape = keyShapeOf(context, keyNode).shape;
+  if (!hasStaticPart(shape)) return undefined;
+  const self = recordWrites(context, shape).find((w) => w.call === call && w.arg === arg);
+  if (!self) return undefined;
+  const program = context.sourceCode.ast;
+  let byShape = foreignCache.get(program);
+  if (!byShape) {
+    byShape = new Map();
+    foreignCache.set(program, byShape);
+  }
+  // the linted file's function that creates the family (or the write's, when the file creates none)
+  const local = creationWrite(context, shape)?.fn ?? self.fn;
+  const cacheKey = `${shape}\u0000${local?.range.join(':') ?? ''}`;
+  let found = byShape.get(cacheKey);
+  if (found === undefined) {
+    found = null;
+    const name = local ? calledName(local as FunctionLike) : undefined;
+    if (name !== undefined) {
+      for (const at of relatedModules(context, MAY_WRITE_RECORD)) {
+        const creation = creationWrite(at, shape);
+        if (!creation?.fn || fileIndexOf(at).expiredShapes.has(shape)) continue;
+        if (callsAfter(at, creation, context.physicalFilename ?? context.filename, name)) {
+          found = creation.call;
+          break;
+        }
+      }
+    }
+    byShape.set(cacheKey, found);
+  }
+  return found ?? undefined;
+}
+
+/**
+ * Whether the function of `creation` (a write of the module of `at`) calls, in its own body and on
+ * the creation's path after it, the function `name` it imports by name from the module `file`.
+ */
+function callsAfter(at: AnyContext, creation: RecordWrite, file: string, name: string): boolean {
+  const fn = creation.fn;
+  if (!fn) return false;
+  const from = at.physicalFilename ?? at.filename;
+  return walk(at, fn, (node) => {
+    if (node.type !== 'CallExpression' || node.callee.type !== 'Identifier' || enclosingFunction(node) !== fn) return undefined;
+    if (node.range[0] < creation.call.node.range[1] || !followsOnItsPath(creation.call.node, node)) return undefined;
+    const def = findVariable(at, node.callee)?.defs[0];
+    if (def?.type !== 'ImportBinding' || def.node.type !== 'ImportSpecifier' || def.parent?.type !== 'ImportDeclaration') return undefined;
+    const imported = def.node.imported.type === 'Identifier' ? def.node.imported.name : def.node.imported.value;
+    if (imported !== name) return undefined;
+    return readModule(from, def.parent.source.value, true)?.path === file ? 'stop' : undefined;
   });
 }

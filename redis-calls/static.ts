@@ -720,6 +720,17 @@ export function enclosingFunction(node: TSESTree.Node): TSESTree.Node | undefine
   return undefined;
 }
 
+/**
+ * The outermost function enclosing `node` (`undefined` at a module's top level): for code written
+ * only in unnamed callbacks (an Express route handler `router.post('/x', (req, res) => { ... })`),
+ * the operation a write belongs to.
+ */
+export function outermostFunction(node: TSESTree.Node): FunctionLike | undefined {
+  let found: TSESTree.Node | undefined;
+  for (let fn = enclosingFunction(node); fn; fn = enclosingFunction(fn)) found = fn;
+  return found as FunctionLike | undefined;
+}
+
 /** What a {@link walk} callback returns: nothing to go on, `'skip'` not to enter the node's children, `'stop'` to end the walk. */
 export type WalkStep = void | 'skip' | 'stop';
 

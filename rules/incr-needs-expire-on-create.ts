@@ -25,9 +25,10 @@
  * nothing and is left alone: `redis-calls/created-before.ts`; so is a decrement whose reply says it
  * created the key (DECR's -1) when the next statement deletes the key on that reply
  * (`if (n <= 0) await redis.del(key)`: `redis-calls/deleted-when-created.ts`). A field update of a
- * record (HSET, HINCRBY, SADD ... of a key family the file never expires) whose creation the file
- * holds and reports is the creation's finding, not its own: one finding per family, at the
- * creation (`redis-calls/record-creation.ts`). Persistent keys, constant keys the file never expires and the no-TTL arm of an
+ * record (HSET, HINCRBY, SADD ... of a key family) whose creation the file holds and reports is
+ * the creation's finding, not its own: one finding per family, at the creation; so is one whose
+ * creation another module holds, when that module then calls the file's creation
+ * (`redis-calls/record-creation.ts`). Persistent keys, constant keys the file never expires and the no-TTL arm of an
  * explicit TTL test follow the shared policy of `redis-calls/policy.ts`.
  */
 import type { TSESTree } from '@typescript-eslint/utils';
@@ -50,7 +51,7 @@ import { queuedWithWrite } from '../redis-calls/queued-with.js';
 import { ttlRepairOf } from '../redis-calls/ttl-repair.js';
 import { everyWriteRearms, expiryRunsAfterEveryWrite } from '../redis-calls/rearmed.js';
 import { keyShapeOf } from '../redis-calls/key-shape.js';
-import { fieldUpdateCreation } from '../redis-calls/record-creation.js';
+import { fieldUpdateCreation, recordCreatedInAnotherModule } from '../redis-calls/record-creation.js';
 import {
   CONSUMED_ELSEWHERE_TEXT,
   KEPT_STREAM_TEXT,
@@ -540,9 +541,14 @@ export default createRule<Options, MessageIds>({
           const descriptor = pending.get(creation);
           let drop = false;
           if (descriptor && 'messageId' in descriptor && descriptor.messageId === 'noExpiry' && depth < 4) {
-            const created = fieldUpdateCreation(context, creation.call, creation.call.argNodes.indexOf(creation.keyNode));
-            const creator = created ? reported.get(created) : undefined;
-            drop = creator !== undefined && !isDropped(creator, depth + 1);
+            const arg = creation.call.argNodes.indexOf(creation.keyNode);
+            // the family's creation in another module, which calls this file's creation after it
+            if (recordCreatedInAnotherModule(context, creation.call, arg)) drop = true;
+            else {
+              const created = fieldUpdateCreation(context, creation.call, arg);
+              const creator = created ? reported.get(created) : undefined;
+              drop = creator !== undefined && !isDropped(creator, depth + 1);
+            }
           }
           dropped.set(creation, drop);
           return drop;

@@ -510,3 +510,41 @@ describe('streams read by a consumer group or capped', () => {
     ]);
   });
 });
+
+// code written in unnamed callbacks only (ounstoppableo/chat-platform-nodets routes): the login
+// handler creates groups:<user> with its EXPIRE, another handler updates it; near misses: a
+// handler that writes and expires in two round trips (its own creation), the update inside the
+// creating handler's own callback (one operation), a family no handler expires
+const handlers = ioredis(`router.post('/login', async (req: any, res: any) => {
+  await redis.hset(\`groups:\${req.body.user}\`, 'g1', '{}');
+  await redis.expire(\`groups:\${req.body.user}\`, 604800);
+  redis.get('x').then(() => redis.hset(\`groups:\${req.body.user}\`, 'g2', '{}'));
+});
+router.post('/show', (req: any, res: any) => {
+  db.find(req.body.room).then((data: any) => {
+    if (data) redis.hset(\`groups:\${req.body.user}\`, req.body.room, data);
+  });
+  redis.hset(\`plain:\${req.body.user}\`, 'a', '1');
+});
+router.post('/other', async (req: any, res: any) => {
+  await redis.hset(\`plain:\${req.body.user}\`, 'b', '1');
+});
+`);
+
+describe('field updates of records created with a TTL, in route handlers', () => {
+  it('reads each unnamed handler as one operation', () => {
+    expect(lint(handlers)).toEqual([
+      [INCR, 'separateRoundTrip', 4, 15, '5'],
+      [INCR, 'noExpiry', 6, 35, undefined],
+      [INCR, 'noExpiry', 12, 9, undefined],
+      [INCR, 'noExpiry', 15, 15, undefined],
+    ]);
+    expect(lint(handlers, { allowTtlRecordUpdates: false })).toEqual([
+      [INCR, 'separateRoundTrip', 4, 15, '5'],
+      [INCR, 'noExpiry', 6, 35, undefined],
+      [INCR, 'updatesTtlRecord', 10, 21, '4'],
+      [INCR, 'noExpiry', 12, 9, undefined],
+      [INCR, 'noExpiry', 15, 15, undefined],
+    ]);
+  });
+});

@@ -84,6 +84,35 @@ export async function update(id: string) {
 }
 `);
 
+// the shape of Karnav018/controlla liveStore.ts: a session hash created without TTL (reported),
+// given its sliding TTL by another function, updated by the session's handlers; near misses: a
+// write of the creation's function after the application's own work, a creation with a short TTL
+// then an update after other work (a recreation risk), an update behind a read that saw the key
+const sliding = ioredis(`export async function init(id: string, job: () => Promise<void>) {
+  await redis.multi().hset(\`state:\${id}\`, { status: 'lobby', seq: '0' }).exec();
+  await job();
+  await redis.hset(\`state:\${id}\`, 'status', 'ready');
+}
+export async function touch(id: string, ms: number) {
+  await redis.pexpire(\`state:\${id}\`, ms);
+}
+export async function setStatus(id: string, status: string) {
+  await redis.hset(\`state:\${id}\`, 'status', status);
+}
+export async function nextSeq(id: string) {
+  return redis.hincrby(\`state:\${id}\`, 'seq', 1);
+}
+export async function lock(id: string, job: () => Promise<void>) {
+  await redis.multi().hset(\`lock:\${id}\`, { owner: id }).expire(\`lock:\${id}\`, 5).exec();
+  await job();
+  await redis.hset(\`lock:\${id}\`, 'done', '1');
+}
+export async function rename(id: string, name: string) {
+  if (!(await redis.exists(\`state:\${id}\`))) return;
+  await redis.hset(\`state:\${id}\`, 'name', name);
+}
+`);
+
 describe('incr-needs-expire-on-create: field updates of a live record are its creation\'s finding', () => {
   it('reports the creation only, not each later field update', () => {
     // (the snippet helper adds two lines of set-up before the code)
@@ -107,18 +136,78 @@ describe('incr-needs-expire-on-create: field updates of a live record are its cr
     ]);
   });
 
+  it('drops the updates of a family another function of the file expires, when its creation is reported', () => {
+    // the creation (line 4), the write after job() (6), the short-TTL lock's update after job() (20),
+    // the update behind an EXISTS of a key the file expires (24: staleExists); not setStatus's and
+    // nextSeq's updates (12, 15)
+    expect(lint(sliding)).toEqual([
+      [INCR, 'noExpiry', 4, 23],
+      [INCR, 'noExpiry', 6, 15],
+      [INCR, 'noExpiry', 20, 15],
+      [INCR, 'staleExists', 24, 15],
+    ]);
+  });
+
   it('leaves a family the file gives a TTL to the existing readings', () => {
     expect(lint(withTtl)).toEqual([[INCR, 'staleExists', 8, 15]]);
   });
 
-  it('keeps reporting an update whose creation is in another module (not read)', () => {
+  it('drops the updates of a family whose creation is in a module that then calls this file\'s creation', () => {
     const H = "import Redis from 'ioredis';\nconst redis = new Redis();\n";
+    const game = `${H}export async function start(socketId: string) {\n  await redis.hset(\`socket:\${socketId}\`, 'score', '0');\n  await redis.hset(\`room:\${socketId}\`, 'status', 'on');\n}\nexport async function score(socketId: string) {\n  await redis.hincrby(\`socket:\${socketId}\`, 'score', 10);\n}\n`;
+    const rules = { 'incr-needs-expire-on-create': undefined };
+    // the shape of Div9851/quizapp-backend pool.ts: join creates socket:<id> (reported there), then
+    // calls the game module's start, whose HSET of the family updates the record join created
     const files = {
       'src/pool.ts': `${H}import { start } from './game';\nexport async function join(socketId: string, userId: string) {\n  await redis.hset(\`socket:\${socketId}\`, 'user', userId);\n  await start(socketId);\n}\n`,
-      'src/game.ts': `${H}export async function start(socketId: string) {\n  await redis.hset(\`socket:\${socketId}\`, 'score', '0');\n}\nexport async function score(socketId: string) {\n  await redis.hincrby(\`socket:\${socketId}\`, 'score', 10);\n}\n`,
+      'src/game.ts': game,
     };
-    // game.ts's own first write is the file's creation of the family: reported, the HINCRBY after it is not
-    expect(lintApplication(roots, files, 'src/game.ts', { 'incr-needs-expire-on-create': undefined }, [])).toEqual([['incr-needs-expire-on-create', 'noExpiry', 4, 15]]);
-    expect(lintApplication(roots, files, 'src/pool.ts', { 'incr-needs-expire-on-create': undefined }, [])).toEqual([['incr-needs-expire-on-create', 'noExpiry', 5, 15]]);
+    // game.ts: start's and score's writes of socket:* are updates; room:* (another family) stays
+    expect(lintApplication(roots, files, 'src/game.ts', rules, [])).toEqual([['incr-needs-expire-on-create', 'noExpiry', 5, 15]]);
+    expect(lintApplication(roots, files, 'src/pool.ts', rules, [])).toEqual([['incr-needs-expire-on-create', 'noExpiry', 5, 15]]);
+    // an aliased import counts the same
+    const aliased = { ...files, 'src/pool.ts': files['src/pool.ts'].replace('{ start }', '{ start as begin }').replace('await start(', 'await begin(') };
+    expect(lintApplication(roots, aliased, 'src/game.ts', rules, [])).toEqual([['incr-needs-expire-on-create', 'noExpiry', 5, 15]]);
+  });
+
+  it('keeps reporting a family whose other module calls this file before its creation, never calls it, calls it in a callback or calls another module\'s function', () => {
+    const H = "import Redis from 'ioredis';\nconst redis = new Redis();\n";
+    const game = `${H}export async function start(socketId: string) {\n  await redis.hset(\`socket:\${socketId}\`, 'score', '0');\n}\nexport async function score(socketId: string) {\n  await redis.hincrby(\`socket:\${socketId}\`, 'score', 10);\n}\n`;
+    const rules = { 'incr-needs-expire-on-create': undefined };
+    const pool = (body: string) => `${H}import { start } from './game';\nexport async function join(socketId: string, userId: string) {\n${body}}\n`;
+    const create = "  await redis.hset(`socket:${socketId}`, 'user', userId);\n";
+    for (const body of [
+      // the file's creation runs first: it creates the record
+      `  await start(socketId);\n${create}`,
+      // no call of the file: two modules each creating the family
+      create,
+      // a call in a callback, not on the creation's path
+      `${create}  setTimeout(() => start(socketId), 10);\n`,
+    ]) {
+      const files = { 'src/pool.ts': pool(body), 'src/game.ts': game };
+      expect(lintApplication(roots, files, 'src/game.ts', rules, [])).toEqual([['incr-needs-expire-on-create', 'noExpiry', 4, 15]]);
+    }
+    // another module of the same name, not the linted file
+    const other = {
+      'src/pool.ts': `${H}import { start } from './other';\nexport async function join(socketId: string, userId: string) {\n${create}  await start(socketId);\n}\n`,
+      'src/other.ts': 'export async function start(id: string) { return id; }\n',
+      'src/game.ts': game,
+    };
+    expect(lintApplication(roots, other, 'src/game.ts', rules, [])).toEqual([['incr-needs-expire-on-create', 'noExpiry', 4, 15]]);
+  });
+});
+
+describe('incr-needs-expire-on-create: a record created with its TTL by another module\'s route handler', () => {
+  it('leaves the updates of another module\'s handler alone, and keeps them when that handler sets no TTL', () => {
+    const H = "import Redis from 'ioredis';\nimport { router } from './router';\nexport const redis = new Redis();\n";
+    const rules = { 'incr-needs-expire-on-create': undefined };
+    // the shape of ounstoppableo/chat-platform-nodets: userApi.ts's login handler creates
+    // groupsForUser:<user> and expires it; chatApi.ts's handlers add fields to it
+    const login = (expire: string) =>
+      `${H}router.post('/login', async (req: any) => {\n  await redis.hset(\`groups:\${req.body.user}\`, 'g1', '{}');\n${expire}});\n`;
+    const chat = `import { redis } from './user';\nimport { router } from './router';\nrouter.post('/show', async (req: any) => {\n  await redis.hset(\`groups:\${req.body.user}\`, req.body.room, '{}');\n});\n`;
+    const files = (expire: string) => ({ 'src/router.ts': 'export const router: any = {};\n', 'src/user.ts': login(expire), 'src/chat.ts': chat });
+    expect(lintApplication(roots, files("  await redis.expire(`groups:${req.body.user}`, 604800);\n"), 'src/chat.ts', rules, [])).toEqual([]);
+    expect(lintApplication(roots, files(''), 'src/chat.ts', rules, [])).toEqual([['incr-needs-expire-on-create', 'noExpiry', 4, 15]]);
   });
 });
