@@ -13,8 +13,11 @@
  * TTL, not a forgotten expiry. A test of a TTL-named flag that does not read the TTL value itself
  * (`if (disableTtl) return set(k, v); return setex(k, t, v)`) counts when the other arm writes the
  * same key (same shape) with a TTL. Not the caller's choice, and reported: a condition unrelated to
- * the TTL (`if (cached)`), or one under which the no-TTL arm runs while a TTL was given
- * (`if (ttl > 1000) ... else set(k, v)`, `if (ttl) set(k, v) else set(k, v, 'EX', ttl)`).
+ * the TTL (`if (cached)`), one under which the no-TTL arm runs while a TTL was given
+ * (`if (ttl > 1000) ... else set(k, v)`, `if (ttl) set(k, v) else set(k, v, 'EX', ttl)`), and a
+ * TTL the code computes as a time left (`const ttl = deadline - Date.now()`: ttl-value.ts
+ * remainingTime), which runs out to 0 by the code's own doing. An infinite lifetime (`ttl ===
+ * Infinity`, `Number.POSITIVE_INFINITY`) is a caller's "never expires", like `-1` or `'never'`.
  * Compiled async code (Babel's regenerator) turns such an `if` into cases of one `switch`: a case
  * that writes the same key with a TTL counts as the other arm. A test of a TTL-named parameter of
  * an enclosing function that the function hands to a call outside the arm counts without an arm
@@ -35,6 +38,7 @@ import { keyShapeOf } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
 import { TTL_NAME } from './names.js';
 import { alwaysExits, constInitializer, defaultImportOf, findVariable, numberLiteral, propertyName, swappedComparison, unwrap, walk, type AnyContext } from './static.js';
+import { remainingTime } from './ttl-value.js';
 
 /**
  * Whether `call` writes the key at argument `keyArg` in the no-TTL arm of an explicit TTL test
@@ -228,8 +232,12 @@ function armSetsTtl(context: AnyContext, arm: TSESTree.Node, test: Branch | null
       const keyNode = call.argNodes[action.arg];
       if (!EXPIRY_EFFECTS.has(action.effect) || !keyNode) continue;
       const refs = ttlReferences(context, call, keyNode);
-      // the test reads the TTL value this arm passes: the write runs only when it is absent
+      // the test reads the TTL value this arm passes: the write runs only when it is absent, unless
+      // the code computes that value as a time left (`deadline - Date.now()`): its running out is
+      // the code's doing, not a caller's choice of no TTL (ttl-value.ts remainingTime)
       if (test && [...refs].some((ref) => readsReference(context, test.node, ref))) {
+        const ttlArg = call.description.ttl ? call.argNodes[call.description.ttl.arg] : undefined;
+        if (ttlArg && remainingTime(context, ttlArg)) continue;
         if (absentWhen(context, test.node, test.value, refs)) return true;
         continue;
       }
@@ -363,14 +371,15 @@ function absentWhen(context: AnyContext, input: TSESTree.Node, value: boolean, r
     }
     return false;
   }
-  // ttl > 0, ttl >= 1, 0 < ttl (false: absent); ttl <= 0, ttl < 1 (true: absent)
+  // ttl > 0, ttl > -1, ttl >= 1, ttl >= 0, 0 < ttl (false: absent); ttl <= 0, ttl < 1, ttl < 0 (true:
+  // absent): the arm runs only for values below 1 (0, a negative sentinel)
   const bound = (ref: TSESTree.Node, n: TSESTree.Node, greater: string | undefined): boolean => {
     const limit = numberLiteral(n);
     if (!isRef(ref) || limit === undefined) return false;
-    if (greater === '>') return !value && limit === 0;
-    if (greater === '>=') return !value && limit === 1;
-    if (greater === '<=') return value && limit === 0;
-    return value && limit === 1;
+    if (greater === '>') return !value && limit <= 0;
+    if (greater === '>=') return !value && limit <= 1;
+    if (greater === '<=') return value && limit <= 0;
+    return value && limit <= 1;
   };
   if (op === '>' || op === '>=' || op === '<' || op === '<=') {
     return bound(test.left, test.right, op) || bound(test.right, test.left, swappedComparison(op));
@@ -422,13 +431,17 @@ function literalValue(input: TSESTree.Node): unknown {
 }
 
 /**
- * A value that is no TTL: `undefined`, `void 0`, `null`, `false`, a number <= 0 (`0`, `-1`), or a
- * string that is not a positive number (`''`, `'never'`, `'none'`). A TTL value equal to one was
- * not given as a TTL.
+ * A value that is no TTL: `undefined`, `void 0`, `null`, `false`, a number <= 0 (`0`, `-1`), a
+ * string that is not a positive number (`''`, `'never'`, `'none'`), or an infinite lifetime
+ * (`Infinity`, `Number.POSITIVE_INFINITY`: never expires). A TTL value equal to one was not given
+ * as a TTL.
  */
 function isNone(input: TSESTree.Node): boolean {
   const node = unwrap(input);
-  if (node.type === 'Identifier') return node.name === 'undefined';
+  if (node.type === 'Identifier') return node.name === 'undefined' || node.name === 'Infinity';
+  if (node.type === 'MemberExpression' && !node.computed && node.object.type === 'Identifier' && node.object.name === 'Number') {
+    return propertyName(node.property) === 'POSITIVE_INFINITY';
+  }
   if (node.type === 'UnaryExpression' && node.operator === 'void') return true;
   if (node.type === 'UnaryExpression' && node.operator === '-') return typeof literalValue(node.argument) === 'number';
   const value = literalValue(node);
@@ -454,9 +467,12 @@ function namesIn(context: AnyContext, root: TSESTree.Node): Set<string> {
  * else ...`). The values are the references of `sources` and, through `const`s they are computed
  * from, of their initializers (two hops: `if (ttlMinutes) { const ttlSeconds = ttlMinutes * 60;
  * expire(k, ttlSeconds); }`). A store that expires a key only when its caller configured a TTL
- * keeps the key otherwise on purpose.
+ * keeps the key otherwise on purpose. A time left the code computes (`if (left > 0)
+ * multi.pexpire(k, left)` with `left = deadline - Date.now()`) is no such TTL: false.
  */
 export function onlyWhenTtlGiven(context: AnyContext, node: TSESTree.Node, sources: readonly TSESTree.Node[]): boolean {
+  // a time left the code computes (`deadline - Date.now()`): the test is the code's, not a caller's choice
+  if (sources.some((source) => remainingTime(context, source))) return false;
   const refs = new Set<string>();
   const collect = (root: TSESTree.Node, hops: number): void => {
     for (const ref of referencesIn(context, root)) refs.add(ref);

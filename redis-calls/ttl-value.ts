@@ -364,6 +364,18 @@ function namesOneSecondInMs(node: TSESTree.Node): boolean {
  */
 export type TtlRisk = 'remaining' | 'minus' | 'rounded-down' | 'fractional' | 'parameter';
 
+/**
+ * Whether a TTL expression is a time left that the code computes itself, read through `const`s and
+ * whatever test surrounds it: a point in time minus the clock or minus another (`deadline -
+ * Date.now()`, `Math.floor((endOfDay() - Date.now()) / 1000)`: {@link TtlRisk} `remaining`). Such a
+ * value reaches 0 or less once the moment has passed: a test of it being given
+ * (`redis-calls/optional-ttl.ts`) is the code's own decision, not a caller's choice of no TTL.
+ */
+export function remainingTime(context: AnyContext, node: TSESTree.Node): boolean {
+  const risk = riskOf(context, node, false, new Set(), 0);
+  return risk === 'remaining' || risk === 'remaining-fraction';
+}
+
 /** {@link TtlRisk}, and a remaining time divided (`(expiresAt - Date.now()) / 1000`): also a fraction. */
 type Risk = TtlRisk | 'remaining-fraction';
 

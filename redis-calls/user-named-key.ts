@@ -48,13 +48,13 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { EFFECTS_THAT_CLEAR_TTL, EFFECTS_THAT_DELETE_KEY } from '../semantics/commands.js';
 import { isObjectAssign } from './containers.js';
 import { callSitesOf } from './facades.js';
-import { callsInFunction, keyExpiredBeside } from './file-index.js';
+import { callsInFunction, keyExpiredBeside, optionalExpiry } from './file-index.js';
 import { keyParameter } from './helper-keys.js';
 import { keyIdOf } from './key-id.js';
 import { messageField, storesConnection, type MessageStep } from './message-key.js';
 import type { RedisCall } from './normalize.js';
 import { rpcInputField } from './rpc-input.js';
-import { encloses, enclosingFunction, findVariable, propertyName, unwrap, type AnyContext, type FunctionLike } from './static.js';
+import { constInitializer, encloses, enclosingFunction, findVariable, followsOnItsPath, propertyName, unwrap, type AnyContext, type FunctionLike } from './static.js';
 
 /** How many helpers that pass on their key parameter are followed above the write. */
 const MAX_HELPERS = 3;
@@ -443,7 +443,9 @@ function chainNames(node: TSESTree.Node): string[] {
  *   key that expires makes it live forever, which the user did not ask for;
  * - a write that follows, in the same function or one enclosing it, a command that may delete that
  *   key (SREM, ZREM, LPOP ... of its last member, DEL): replacing a member of an expiring key
- *   recreates it without its TTL;
+ *   recreates it without its TTL; unless the user chose the key's lifetime too
+ *   ({@link userTtlAppliedAfter}: an editor that deletes the key, writes it again and then
+ *   EXPIREs it with the TTL the operator typed, when one was typed);
  * - a write whose function gives the same key a TTL itself: the code has a TTL policy for the key
  *   (a non-atomic expiry is then a finding like any other).
  */
@@ -455,7 +457,65 @@ export function userNamedWrite(context: AnyContext, call: RedisCall, keyNode: TS
   // the connection's own identity stored under the client's name (a room's members): the server's bookkeeping
   if (storesConnection(context, call.argNodes, arg)) return false;
   if (keyExpiredBeside(context, call, arg)) return false;
-  return !deletedBefore(context, call, arg);
+  return !deletedBefore(context, call, arg) || userTtlAppliedAfter(context, call, arg);
+}
+
+/** How many `const` bindings and number conversions {@link userChosenValue} reads through. */
+const MAX_TTL_HOPS = 4;
+
+/**
+ * Whether, after the write of the key at argument `arg` of `call` and on its path (a later
+ * statement of its function: `static.ts` followsOnItsPath), an EXPIRE-family command (the table's
+ * `set-ttl` effect) gives that same key ({@link keyIdOf}) a TTL that is, verbatim or through a
+ * number conversion, a value the code's user named ({@link userChosenValue}: `const { key, ttl } =
+ * req.body`, `parseInt(ttl, 10)`), and is sent only when that TTL was given
+ * (`redis-calls/file-index.ts` optionalExpiry: `if (ttlNum > 0) await redis.expire(key, ttlNum)`).
+ * The user then chose the key and its lifetime (a key editor's optional TTL field): the
+ * re-created key keeps no TTL only when none was typed. A TTL the code computes or configures
+ * (`3600`, `deadline - Date.now()`), an expiry of another key, before the write or on another
+ * branch, and an expiry sent whatever the input (`keyExpiredBeside` keeps those reported) do not count.
+ */
+function userTtlAppliedAfter(context: AnyContext, call: RedisCall, arg: number): boolean {
+  const id = keyIdOf(context, call, arg);
+  if (id === undefined) return false;
+  return callsInFunction(context, enclosingFunction(call.node), true).some(
+    (other) =>
+      other !== call &&
+      other.nameNode.range[0] > call.nameNode.range[0] &&
+      followsOnItsPath(call.node, other.node) &&
+      other.description.keys.some((action) => {
+        if (action.effect !== 'set-ttl' || keyIdOf(context, other, action.arg) !== id) return false;
+        const ttl = other.description.ttl ? other.argNodes[other.description.ttl.arg] : undefined;
+        return ttl !== undefined && userChosenValue(context, ttl, 0) && optionalExpiry(context, other, action.arg);
+      }),
+  );
+}
+
+/**
+ * Whether `node` is a value the code's user named ({@link userNamedKey}'s reading of a request
+ * field, a command-line argument, ...), as it is or converted to a number (`Number(x)`,
+ * `parseInt(x, 10)`, `parseFloat(x)`, `+x`, `x.toString()`), through `const`s
+ * (`const ttlNum = parseInt(ttl, 10)`), at most {@link MAX_TTL_HOPS} steps.
+ */
+function userChosenValue(context: AnyContext, node: TSESTree.Node, hops: number): boolean {
+  const bare = unwrap(node);
+  if (hops < MAX_TTL_HOPS) {
+    if (bare.type === AST_NODE_TYPES.UnaryExpression && bare.operator === '+') return userChosenValue(context, bare.argument, hops + 1);
+    if (bare.type === AST_NODE_TYPES.CallExpression) {
+      const callee = unwrap(bare.callee);
+      const first = bare.arguments[0];
+      if (callee.type === AST_NODE_TYPES.Identifier && ['Number', 'parseInt', 'parseFloat'].includes(callee.name) && first && first.type !== AST_NODE_TYPES.SpreadElement) {
+        return userChosenValue(context, first, hops + 1);
+      }
+      if (callee.type === AST_NODE_TYPES.MemberExpression && propertyName(callee.property, callee.computed) === 'toString' && bare.arguments.length === 0) {
+        return userChosenValue(context, callee.object, hops + 1);
+      }
+      return false;
+    }
+    const init = bare.type === AST_NODE_TYPES.Identifier ? constInitializer(context, bare) : undefined;
+    if (init && init.type !== AST_NODE_TYPES.ObjectExpression && userChosenValue(context, init, hops + 1)) return true;
+  }
+  return userNamedKey(context, bare);
 }
 
 /**
