@@ -3,13 +3,15 @@
  * evaluates ({@link asFunction}: one returned expression, or a body whose every return writes
  * text), and the class an object is an instance of, whose methods build keys
  * (`this.keys.buildSplitKey(name)` of `this.keys = new KeyBuilder(prefix)`, the class here or
- * imported, its methods own or inherited).
+ * imported, its methods own or inherited; or of `this.keys = keys` when every `new` of the class
+ * passes an instance of one key-builder class there: {@link passedInstanceClass}).
  */
 import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
 import { instanceMember } from './bounded.js';
+import { constructorArgumentSites } from './constructor-arguments.js';
 import type { ClassNode } from './class-statics.js';
 import { assignedOnce } from './containers.js';
-import { importedBinding, loadModule, locateExport, moduleContext, namespaceModule, type ExportSite } from './modules.js';
+import { importedBinding, loadModule, locateExport, moduleContext, namespaceModule, type ExportSite, type ImportedModule } from './modules.js';
 import { findVariable, propertyName, unwrap, type AnyContext, type FunctionLike } from './static.js';
 
 /** How deep classes are followed (imports, base classes). */
@@ -145,6 +147,13 @@ export function instanceClass(context: AnyContext, input: TSESTree.Node, depth: 
     // constructor(private readonly keys: KeyBuilder): the class its declared type names
     const param = made.type === AST_NODE_TYPES.Identifier ? findVariable(context, made)?.defs.find((d) => d.type === 'Parameter')?.name : undefined;
     const declared = param?.type === AST_NODE_TYPES.Identifier ? declaredClass(param) : undefined;
+    // constructor(rpc, redis, redisKeys) { this.keys = redisKeys }: what every `new` passes there
+    if (!declared && param && node.type === AST_NODE_TYPES.MemberExpression) {
+      const passed = passedInstanceClass(context, node, depth);
+      if (!passed || (found && found.cls !== passed.cls)) return undefined;
+      found = passed;
+      continue;
+    }
     if (!declared && (made.type !== AST_NODE_TYPES.NewExpression || made.callee.type !== AST_NODE_TYPES.Identifier)) return undefined;
     const cls =
       declared?.type === AST_NODE_TYPES.TSQualifiedName
@@ -154,6 +163,43 @@ export function instanceClass(context: AnyContext, input: TSESTree.Node, depth: 
     found = cls;
   }
   return found;
+}
+
+/**
+ * The class of the instance a member holds when the constructor stores a parameter of its own whole
+ * (`this.keys = redisKeys`, no declared type: JavaScript) and every `new` of the class the code
+ * can see (`redis-calls/constructor-arguments.ts`: its own file and, in an application, the modules
+ * of its package that import it) passes there `new C(...)` of one class C, written at the site or
+ * held in a `const` of the site's module (`const redisKeys = new RedisKeys(prefix)`), C declared
+ * there or imported (`import`, a default import, or `const C = require('./c')` of a module whose
+ * `module.exports` is the class). `undefined` when a site passes anything else, two sites pass
+ * instances of two classes, or the sites cannot all be read.
+ */
+function passedInstanceClass(context: AnyContext, member: TSESTree.MemberExpression, depth: number): { cls: ClassNode; context: AnyContext } | undefined {
+  if (depth > MAX_DEPTH) return undefined;
+  const sites = constructorArgumentSites(context, member);
+  if (!sites || sites.length === 0) return undefined;
+  let found: { cls: ClassNode; context: AnyContext } | undefined;
+  for (const site of sites) {
+    const where = site.module ? moduleContext(context, site.module) : context;
+    const cls = constructedClass(where, site.node, depth + 1);
+    if (!cls || (found && found.cls !== cls.cls)) return undefined;
+    found = cls;
+  }
+  return found;
+}
+
+/** The class of `new C(...)`, written as the node or as the initializer of the `const` it names (assigned once). */
+function constructedClass(context: AnyContext, input: TSESTree.Node, depth: number): { cls: ClassNode; context: AnyContext } | undefined {
+  let made = unwrap(input);
+  if (made.type === AST_NODE_TYPES.Identifier) {
+    const variable = findVariable(context, made);
+    const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+    if (def?.type !== 'Variable' || !def.node.init || def.node.id.type !== AST_NODE_TYPES.Identifier || !assignedOnce(variable!, def.node.id)) return undefined;
+    made = unwrap(def.node.init);
+  }
+  if (made.type !== AST_NODE_TYPES.NewExpression || made.callee.type !== AST_NODE_TYPES.Identifier) return undefined;
+  return classNamed(context, made.callee, depth);
 }
 
 /**
@@ -197,8 +243,23 @@ export function classNamed(context: AnyContext, id: TSESTree.Identifier, depth: 
   } else if (def.type === 'ImportBinding' || (def.type === 'Variable' && def.node.id.type === AST_NODE_TYPES.ObjectPattern)) {
     const imported = importedBinding(context, id);
     site = imported ? locateExport(imported.module, imported.name) : undefined;
+  } else if (def.type === 'Variable' && def.node.init && def.node.id.type === AST_NODE_TYPES.Identifier && assignedOnce(variable!, def.node.id)) {
+    // const RedisKeys = require('./utils/redisKeys') of a module ending `module.exports = RedisKeys`
+    const module = requiredModule(context, def.node.init);
+    site = module ? locateExport(module, 'default') : undefined;
   }
   return site ? classAt(context, site) : undefined;
+}
+
+/** The module of the repository `require('<specifier>')` loads (relative, alias or workspace package). */
+function requiredModule(context: AnyContext, init: TSESTree.Node): ImportedModule | undefined {
+  const call = unwrap(init);
+  if (call.type !== AST_NODE_TYPES.CallExpression || call.callee.type !== AST_NODE_TYPES.Identifier || call.callee.name !== 'require') return undefined;
+  const specifier = call.arguments[0];
+  if (specifier?.type !== AST_NODE_TYPES.Literal || typeof specifier.value !== 'string') return undefined;
+  // `require` is the module system's, not a binding of the file
+  if ((findVariable(context, call.callee)?.defs.length ?? 0) > 0) return undefined;
+  return loadModule(context, specifier.value, { packages: true });
 }
 
 /** The class an export site declares (`export class C`, `export { C }` of a class, `export default class`), read in its module. */

@@ -67,7 +67,7 @@ import { isModuleConfigMember, literalReturnsOf } from './process-fixed.js';
 import { isStoredRecordListing } from './stored-records.js';
 import { ownMethodCalls } from './own-method-calls.js';
 import { configuredLiteral } from './configured-values.js';
-import { bindingValues } from './traced-values.js';
+import { bindingValues, soleAssignedValue } from './traced-values.js';
 import { findVariable, isProcessEnv, pick, propertyName, referenceName, unwrap, type AnyContext } from './static.js';
 
 /** The shape of one key expression. */
@@ -305,8 +305,10 @@ function identifierShape(context: AnyContext, node: TSESTree.Identifier, binding
     if (!source.fixed) return UNKNOWN_PART;
     return optionDefault(context, def.name as TSESTree.Identifier, depth) ?? { text: '*', via: source.via, fixed: true };
   }
-  if (def.type === 'Variable' && def.node.id.type === AST_NODE_TYPES.Identifier && def.node.init && assignedOnce(variable!, def.node.id)) {
-    const inner = shapeOf(context, def.node.init, new Map(), depth + 1);
+  // var key; ... key = util.format('bucket:%d', distance): its one assignment, as a const's initializer
+  const init = def.type === 'Variable' ? (def.node.init ?? soleAssignedValue(context, def.name as TSESTree.Identifier)) : undefined;
+  if (def.type === 'Variable' && def.node.id.type === AST_NODE_TYPES.Identifier && init && (def.node.init === null || assignedOnce(variable!, def.node.id))) {
+    const inner = shapeOf(context, init, new Map(), depth + 1);
     if (!inner.fixed && hasFiniteType(context, def.node.id)) return { ...inner, via: [declarationStatement(def.node), ...inner.via], fixed: true };
     return { text: inner.text, via: [declarationStatement(def.node), ...inner.via], fixed: inner.fixed, ...carried(inner) };
   }
@@ -1044,8 +1046,6 @@ function reassigned(context: AnyContext, id: TSESTree.Identifier): boolean {
   const variable = findVariable(context, id);
   return variable !== null && variable.references.some((reference) => reference.isWrite() && !reference.init);
 }
-
-
 
 
 /**

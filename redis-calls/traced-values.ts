@@ -83,3 +83,24 @@ export function returnedValues(node: TSESTree.Node, scope: ConstantScope): { nod
   const nodes = returnedExpressions(fn);
   return nodes.length > 0 ? { nodes, scope: resolved.scope } : undefined;
 }
+
+/**
+ * The one value a `let` / `var` declared without an initializer is given: its single plain
+ * assignment (`var key; ... key = util.format('bucket:%d', distance);`), read as a `const`'s
+ * initializer would be. `undefined` when the variable has an initializer, is written more than
+ * once or otherwise (`+=`, a destructuring, `for...in`), or when the value names the variable
+ * itself (`key = key + ':x'`).
+ */
+export function soleAssignedValue(context: AnyContext, id: TSESTree.Identifier): TSESTree.Node | undefined {
+  const variable = findVariable(context, id);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  if (!variable || def?.type !== 'Variable' || def.node.init || def.node.id !== def.name) return undefined;
+  // a `for (var key in o)` / `for (var key of a)` binding is written by its loop
+  const loop = def.parent?.parent;
+  if ((loop?.type === AST_NODE_TYPES.ForInStatement || loop?.type === AST_NODE_TYPES.ForOfStatement) && loop.left === def.parent) return undefined;
+  const values = bindingValues(context, id);
+  if (values?.length !== 1) return undefined;
+  const [value] = values as [TSESTree.Node];
+  const named = variable.references.some((reference) => reference.identifier.range[0] >= value.range[0] && reference.identifier.range[1] <= value.range[1]);
+  return named ? undefined : value;
+}
