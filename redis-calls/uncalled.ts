@@ -72,7 +72,9 @@
  *   name (the container hands its instances to modules that import nothing of the class's:
  *   `container.resolve('Jobs')[name]()`);
  * - for a method, no instance of its class is handed to a library ({@link instanceEscapes}:
- *   `rateLimit({ store: new RedisStore() })`), which calls it by its interface's names; a
+ *   `rateLimit({ store: new RedisStore() })`), which calls it by its interface's names (for a
+ *   static method, which no instance carries: the class itself is written as a value nowhere,
+ *   {@link classHandedOn}, `class-values.ts`: `register(RedisStore)`, `extends RedisStore`); a
  *   singleton of its own module (`export const limiter = new Limiter()`) leaves it only when
  *   written bare there or named by its importers; stored by another class in a field of its own
  *   name (`this.limiter = limiter`), it stays in the code, its uses as `this.limiter` read as any;
@@ -99,6 +101,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { classWrittenAsValue } from './class-values.js';
 import { fileMemo } from './file-memo.js';
 import { TEST_PATH, testOnlyModule } from './test-paths.js';
 import { namedByImporters } from './import-callers.js';
@@ -128,6 +131,8 @@ interface Declared {
   fn?: TSESTree.Node;
   /** A method of a class a dependency-injection container registers (its instances reach any module, by token). */
   container?: true;
+  /** A static method: a member of the class object, which no instance carries (`class-values.ts`). */
+  static?: true;
 }
 
 /**
@@ -378,7 +383,17 @@ function methodOf(cls: TSESTree.ClassDeclaration, node: TSESTree.Node): Declared
   if (name === undefined) return undefined;
   const fn = member.type === AST_NODE_TYPES.MethodDefinition ? member.value : undefined;
   const container = (cls.decorators ?? []).some((d) => containerRegistration(d));
-  return { name, label: `${cls.id.name}.${name}`, range: member.range, outside: key.type !== AST_NODE_TYPES.PrivateIdentifier, method: true, owner: cls.id.name, fn, ...(container ? { container: true as const } : {}) };
+  return {
+    name,
+    label: `${cls.id.name}.${name}`,
+    range: member.range,
+    outside: key.type !== AST_NODE_TYPES.PrivateIdentifier,
+    method: true,
+    owner: cls.id.name,
+    fn,
+    ...(container ? { container: true as const } : {}),
+    ...(member.static ? { static: true as const } : {}),
+  };
 }
 
 function decoratorName(decorator: TSESTree.Decorator): string | undefined {
@@ -591,8 +606,10 @@ function judge(context: AnyContext, file: string, root: string, declared: Declar
   } else if (namedByImporters(file, root, declared.name, wordsOf)) return false;
   // a name written only in a deployment file (serverless.yml's handler: src/jobs.sweep)
   if (configWords(root).has(declared.name)) return false;
-  // an instance handed to a library, which calls its methods by name (express-rate-limit's store.increment)
-  if (declared.owner && instanceEscapes(root, files, declared.owner, file)) return false;
+  // an instance handed to a library, which calls its methods by name (express-rate-limit's store.increment);
+  // a static method is a member of the class object, which no instance carries: only the class
+  // itself handed on as a value (`register(CacheService)`) may reach a caller of it
+  if (declared.owner && (declared.static ? classHandedOn(root, files, declared.owner) : instanceEscapes(root, files, declared.owner, file))) return false;
   // a module nobody imports may be an entry point: its exports may be called by name by a framework
   const importers = importersOf(file, root).filter((path) => !TEST_PATH.test(relative(root, path)));
   if (importers.length === 0) return false;
@@ -715,6 +732,17 @@ function instanceEscapes(root: string, files: readonly string[], owner: string, 
     }
   }
   return false;
+}
+
+/**
+ * Whether some source file of the package (tests left out) writes the class named `owner` as a
+ * value that may reach other code (`class-values.ts` classWrittenAsValue: an argument, a property
+ * value, a returned or assigned value, a superclass, a JSX element, a computed member read), not
+ * only as `Owner.member`, `new Owner()`, a type, or an import or export: a library holding the
+ * class may call its static methods by names the application never writes.
+ */
+function classHandedOn(root: string, files: readonly string[], owner: string): boolean {
+  return files.some((path) => !testOnlyModule(root, path) && wordsOf(path).has(owner) && classWrittenAsValue(path, owner));
 }
 
 /** A source file's text with its comments blanked (a comment hands nothing over), offsets kept. */
