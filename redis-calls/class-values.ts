@@ -14,8 +14,10 @@
  *
  * A static method is a member of the class object (https://tc39.es/ecma262/#sec-static-semantics-classelementkind,
  * MDN "static"): `new CacheService()` makes an object whose prototype chain holds the instance
- * methods only, so a library given an instance (`rateLimit({ store })`) can call its instance
- * methods by its own interface's names, never a static one. Only the class object, written as a
+ * methods only, so a library given an instance (`rateLimit({ store })`) calls its instance
+ * methods by its own interface's names. It could still reach a static one through
+ * `instance.constructor`, which no store or adapter interface does: that case is taken as not
+ * happening (a documented limit, like a namespace import handed on whole). Only the class object, written as a
  * value (an argument, a property value, an array element, an assigned or returned value, a
  * default export, a superclass, a JSX element, a computed member read), may reach code that calls
  * a static method by a name the application never writes.
@@ -80,9 +82,12 @@ const valueNamesOf = fileMemo((path): ReadonlySet<string> | undefined => {
       case AST_NODE_TYPES.TSInterfaceHeritage:
         mark(node.expression);
         break;
-      // bindings between modules: the importers are read in turn
+      // bindings between modules: the importers are read in turn, by the class's name; a binding
+      // renamed on the way (`import { Counter as C }`, `export { Counter as default }`) goes on
+      // under a name no importer writes, so it counts as handed on (as import-callers.ts reads it)
       case AST_NODE_TYPES.ImportSpecifier:
-        mark(node.local);
+        if (specifierName(node.imported) === node.local.name) mark(node.local);
+        else values.add(specifierName(node.imported));
         mark(node.imported as TSESTree.Node);
         break;
       case AST_NODE_TYPES.ImportDefaultSpecifier:
@@ -90,6 +95,7 @@ const valueNamesOf = fileMemo((path): ReadonlySet<string> | undefined => {
         mark(node.local);
         break;
       case AST_NODE_TYPES.ExportSpecifier:
+        if (specifierName(node.local) !== specifierName(node.exported)) values.add(specifierName(node.local));
         mark(node.local as TSESTree.Node);
         mark(node.exported as TSESTree.Node);
         break;
@@ -101,6 +107,11 @@ const valueNamesOf = fileMemo((path): ReadonlySet<string> | undefined => {
   for (const id of named) if (!harmless.has(id.range[0])) values.add(id.name);
   return values;
 }, undefined);
+
+/** The name an import or export specifier spells (`Counter`, or a string name `'Counter'`). */
+function specifierName(node: TSESTree.Identifier | TSESTree.StringLiteral): string {
+  return node.type === AST_NODE_TYPES.Identifier ? node.name : node.value;
+}
 
 /**
  * Whether the module at `path` writes the class named `name` as a value that may reach other code

@@ -8,7 +8,9 @@
  *
  * Stays reported: the static method called by name from another file; the class handed on as a
  * value (an argument, a default export, a superclass); a computed member call on the class; the
- * instance method of the escaped instance; and everything in `strict`.
+ * instance method of the escaped instance; the class imported or exported under another name
+ * (`import { Counter as C }`, `export { Counter as default }`); and everything in `strict`. Not
+ * read: a namespace import handed on whole (`import * as m; register(m)`).
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -90,6 +92,15 @@ describe('a static method nothing calls, of a class whose instances leave the ap
     expect(lines(app({ 'server.ts': SERVER, 'src/view.tsx': "import { Counter } from './counter';\nexport const View = () => <Counter />;\n" }))).toEqual(BOTH);
     // its own module hands it on as its default export
     expect(lines(app({ 'src/counter.ts': `${COUNTER}export default Counter;\n`, 'server.ts': SERVER }))).toEqual(BOTH);
+  });
+
+  it('stays reported: the class handed on under another name (a renamed import or export)', () => {
+    // `register(C)` names C, never Counter: the renamed binding counts as the class handed on
+    expect(lines(app({ 'server.ts': `${SERVER}import { Counter as C } from './src/counter';\nregister(C);\n` }))).toEqual(BOTH);
+    expect(lines(app({ 'src/index.ts': "export { Counter as default } from './counter';\n", 'server.ts': SERVER }))).toEqual(BOTH);
+    expect(lines(app({ 'src/index.ts': "export { Counter as Store } from './counter';\n", 'server.ts': SERVER }))).toEqual(BOTH);
+    // near miss: a re-export under its own name hands nothing on by itself
+    expect(lines(app({ 'src/index.ts': "export { Counter } from './counter';\n", 'server.ts': SERVER }))).toEqual(INCREMENT);
   });
 
   it('strict (allowUncalledCode: false) reports the static method too', () => {
