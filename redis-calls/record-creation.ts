@@ -198,8 +198,9 @@ function deletedBetween(context: AnyContext, fn: TSESTree.Node | undefined, keyI
 /**
  * The write that created the record the field update `call` writes at argument `arg`, when the
  * write is such an update (see the module comment); `undefined` when it is not (another command,
- * a family the file gives a TTL, a key with no static part, no creation found, or the write is the
- * creation itself). The caller drops the update only when that creation is itself reported.
+ * a key with no static part, no creation found, or the write is the creation itself). The caller
+ * drops the update only when that creation is itself reported for leaving the record without TTL
+ * (`noExpiry`), not for its order or a stale read.
  */
 export function fieldUpdateCreation(context: AnyContext, call: RedisCall, arg: number): RedisCall | undefined {
   const keyNode = call.argNodes[arg];

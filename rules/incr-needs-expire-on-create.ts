@@ -547,7 +547,10 @@ export default createRule<Options, MessageIds>({
             else {
               const created = fieldUpdateCreation(context, creation.call, arg);
               const creator = created ? reported.get(created) : undefined;
-              drop = creator !== undefined && !isDropped(creator, depth + 1);
+              // only a creation reported for leaving the record without TTL carries the update's
+              // leak: one reported for its order or a stale read has a TTL once that is mended
+              const carried = creator ? pending.get(creator) : undefined;
+              drop = creator !== undefined && carried !== undefined && 'messageId' in carried && carried.messageId === 'noExpiry' && !isDropped(creator, depth + 1);
             }
           }
           dropped.set(creation, drop);

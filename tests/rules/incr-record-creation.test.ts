@@ -148,6 +148,23 @@ describe('incr-needs-expire-on-create: field updates of a live record are its cr
     ]);
   });
 
+  it('keeps the updates of a family whose creation is reported for its order, not for leaving no TTL', () => {
+    // the creation's EXPIRE goes out before the HSET that creates the room (expiryBeforeCreate): once
+    // mended, the record has its TTL and the update's own reading decides; it is not dropped for it
+    const expiredFirst = ioredis(`export async function init(id: string) {
+  await redis.expire(\`room:\${id}\`, 60);
+  await redis.hset(\`room:\${id}\`, { status: 'open', seq: '0' });
+}
+export async function setStatus(id: string, status: string) {
+  await redis.hset(\`room:\${id}\`, 'status', status);
+}
+`);
+    expect(lint(expiredFirst)).toEqual([
+      [INCR, 'expiryBeforeCreate', 5, 15],
+      [INCR, 'noExpiry', 8, 15],
+    ]);
+  });
+
   it('leaves a family the file gives a TTL to the existing readings', () => {
     expect(lint(withTtl)).toEqual([[INCR, 'staleExists', 8, 15]]);
   });
