@@ -731,6 +731,18 @@ export function outermostFunction(node: TSESTree.Node): FunctionLike | undefined
   return found as FunctionLike | undefined;
 }
 
+/**
+ * Whether the write `write` belongs to the unnamed callback of the later call `later`, in code
+ * written only in unnamed callbacks ({@link outermostFunction}): its own function is `later`'s or
+ * encloses it (`router.post('/x', async () => { hset(k); await x.then(() => expire(k)) })`). Two
+ * handlers one plugin function registers (`export default async (app) => { app.post('/a', ...);
+ * app.post('/b', ...) }`) share their outermost function, not an operation.
+ */
+export function inCallbackOf(write: TSESTree.Node, later: TSESTree.Node): boolean {
+  const fn = enclosingFunction(write);
+  return fn !== undefined && encloses(fn, later);
+}
+
 /** What a {@link walk} callback returns: nothing to go on, `'skip'` not to enter the node's children, `'stop'` to end the walk. */
 export type WalkStep = void | 'skip' | 'stop';
 

@@ -369,11 +369,30 @@ export type TtlRisk = 'remaining' | 'minus' | 'rounded-down' | 'fractional' | 'p
  * whatever test surrounds it: a point in time minus the clock or minus another (`deadline -
  * Date.now()`, `Math.floor((endOfDay() - Date.now()) / 1000)`: {@link TtlRisk} `remaining`). Such a
  * value reaches 0 or less once the moment has passed: a test of it being given
- * (`redis-calls/optional-ttl.ts`) is the code's own decision, not a caller's choice of no TTL.
+ * (`redis-calls/optional-ttl.ts`) is the code's own decision, not a caller's choice of no TTL. So
+ * does one clamped at 0 (`Math.max(0, deadline - Date.now())`, the bound 0 or below).
  */
-export function remainingTime(context: AnyContext, node: TSESTree.Node): boolean {
+export function remainingTime(context: AnyContext, node: TSESTree.Node, depth = 0): boolean {
   const risk = riskOf(context, node, false, new Set(), 0);
-  return risk === 'remaining' || risk === 'remaining-fraction';
+  if (risk === 'remaining' || risk === 'remaining-fraction') return true;
+  if (depth > MAX_DEPTH) return false;
+  const bare = unwrap(node);
+  const init = bare.type === AST_NODE_TYPES.Identifier ? constInitializer(context, bare) : undefined;
+  if (init) return remainingTime(context, init, depth + 1);
+  // Math.max(0, deadline - Date.now()): a time left clamped at 0 (or below) still runs out to 0
+  if (bare.type !== AST_NODE_TYPES.CallExpression || bare.arguments.length !== 2) return false;
+  const callee = unwrap(bare.callee);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression || callee.object.type !== AST_NODE_TYPES.Identifier || callee.object.name !== 'Math') return false;
+  if (propertyName(callee.property, callee.computed) !== 'max') return false;
+  const [a, b] = bare.arguments as [TSESTree.Node, TSESTree.Node];
+  if (a.type === AST_NODE_TYPES.SpreadElement || b.type === AST_NODE_TYPES.SpreadElement) return false;
+  const floor = (n: TSESTree.Node): boolean => {
+    const value = constantNumber(context, n);
+    return value !== undefined && value <= 0;
+  };
+  if (floor(a)) return remainingTime(context, b, depth + 1);
+  if (floor(b)) return remainingTime(context, a, depth + 1);
+  return false;
 }
 
 /** {@link TtlRisk}, and a remaining time divided (`(expiresAt - Date.now()) / 1000`): also a fraction. */

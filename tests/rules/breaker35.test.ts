@@ -1,0 +1,98 @@
+/**
+ * Breaker round 35: odd but realistic code against the round's new readings (records created in
+ * unnamed route handlers or another module, caller-chosen TTLs, key-builder instances). Each case
+ * is a leak a reading hid, or a near miss that must keep its result.
+ */
+import { rmSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { lintApplication, lintKeyRules } from '../helpers/lint.js';
+
+const roots: string[] = [];
+afterAll(() => {
+  for (const root of roots) rmSync(root, { recursive: true, force: true });
+});
+
+const INCR = 'incr-needs-expire-on-create';
+const SET = 'set-requires-ttl-or-keepttl';
+const lint = (files: Record<string, string>, target: string) => lintApplication(roots, files, target, { [SET]: {}, [INCR]: {} }, []);
+
+/** A score update of the room record (line 4), called from the routes module. */
+const SCORES = `import Redis from 'ioredis';
+const redis = new Redis();
+export async function addPoint(id: string, user: string) {
+  await redis.hincrby(\`room:\${id}\`, user, 1);
+}
+`;
+const SCORE_FINDING = [[INCR, 'noExpiry', 4, 15]];
+const MAIN = `import { addPoint } from './scores';\nimport routes from './routes';\nvoid addPoint('a', 'b');\nvoid (routes as any)?.(null);\n`;
+const HEAD = `import Redis from 'ioredis';\nimport { addPoint } from './scores';\nconst redis = new Redis();\nexport const point = (id: string, u: string) => addPoint(id, u);\n`;
+/** A handler creating the room record without TTL. */
+const CREATE = `async (req: any) => {\n    await redis.hset(\`room:\${req.params.id}\`, { owner: req.body.owner, at: Date.now() });\n  }`;
+/** Another handler giving the room a TTL when it closes (which may never happen). */
+const CLOSE = `async (req: any) => {\n    await redis.expire(\`room:\${req.params.id}\`, 60);\n  }`;
+/** A handler creating the room and giving it its TTL. */
+const CREATE_WITH_TTL = `async (req: any) => {\n    await redis.hset(\`room:\${req.params.id}\`, { owner: req.body.owner, at: Date.now() });\n    await redis.expire(\`room:\${req.params.id}\`, 3600);\n  }`;
+const plugin = (head: string, ...handlers: string[]) => `${HEAD}${head} {\n${handlers.map((h, i) => `  app.post('/rooms/${i}', ${h});\n`).join('')}}\n`;
+const scores = (routes: string) => lint({ 'src/scores.ts': SCORES, 'src/routes.ts': routes, 'src/main.ts': MAIN }, 'src/scores.ts');
+
+describe('records created in unnamed handlers: two handlers of one plugin function are two operations', () => {
+  it('an anonymous plugin function registering a creation and, in another handler, an EXPIRE: reported', () => {
+    expect(scores(plugin('export default async function (app: any)', CREATE, CLOSE))).toEqual(SCORE_FINDING);
+  });
+  it('an arrow plugin function, the same: reported', () => {
+    expect(scores(plugin('export default async (app: any) =>', CREATE, CLOSE))).toEqual(SCORE_FINDING);
+  });
+  it('near miss: the plugin function creating the room with its EXPIRE in one handler: not reported', () => {
+    expect(scores(plugin('export default async function (app: any)', CREATE_WITH_TTL, CLOSE))).toEqual([]);
+  });
+  it('near miss: top-level handlers, creation with EXPIRE in one: not reported', () => {
+    const routes = `${HEAD}export const app: any = {};\napp.post('/rooms/:id', ${CREATE_WITH_TTL});\nexport default app;\n`;
+    expect(scores(routes)).toEqual([]);
+  });
+  it('near miss: top-level handlers, EXPIRE in another handler than the creation: reported', () => {
+    const routes = `${HEAD}export const app: any = {};\napp.post('/rooms/:id', ${CREATE});\napp.post('/rooms/:id/close', ${CLOSE});\nexport default app;\n`;
+    expect(scores(routes)).toEqual(SCORE_FINDING);
+  });
+});
+
+const HEADER = "import Redis from 'ioredis';\nconst redis = new Redis();\n";
+
+describe('a time left the code computes, clamped at 0 (Math.max(0, ...)): still the code\'s own running out', () => {
+  it('if / else on a clamped time left: the SET without TTL reported', () => {
+    const code = `${HEADER}export async function save(k: string, v: string, deadline: number) {
+  const ttl = Math.max(0, deadline - Date.now());
+  if (ttl > 0) await redis.set(k, v, 'PX', ttl);
+  else await redis.set(k, v);
+}
+`;
+    expect(lintKeyRules(code)).toEqual([[`redis-ttl/${SET}`, 'setWithoutTtl', 6, 20]]);
+  });
+  it('?: on the whole seconds left, clamped: reported', () => {
+    const code = `${HEADER}export async function save(k: string, v: string, deadline: number) {
+  const ttl = Math.max(Math.floor((deadline - Date.now()) / 1000), 0);
+  return ttl ? redis.set(k, v, 'EX', ttl) : redis.set(k, v);
+}
+`;
+    expect(lintKeyRules(code)).toEqual([[`redis-ttl/${SET}`, 'setWithoutTtl', 5, 51]]);
+  });
+  it('an EXPIRE queued only while the clamped time left is positive: the HSET reported', () => {
+    const code = `${HEADER}export async function save(k: string, v: string, deadline: number) {
+  const left = Math.max(0, deadline - Date.now());
+  const m = redis.multi();
+  m.hset(k, 'f', v);
+  if (left > 0) m.pexpire(k, left);
+  await m.exec();
+}
+`;
+    expect(lintKeyRules(code)).toEqual([[`redis-ttl/${INCR}`, 'noExpiry', 6, 5]]);
+  });
+  it('near miss: a caller\'s TTL clamped at 0 stays the caller\'s choice', () => {
+    const code = `${HEADER}export async function set(k: string, v: string, ttl?: number) {
+  const seconds = Math.max(0, ttl ?? 0);
+  if (seconds > 0) await redis.set(k, v, 'EX', seconds);
+  else await redis.set(k, v);
+}
+`;
+    expect(lintKeyRules(code)).toEqual([]);
+  });
+});
