@@ -17,7 +17,7 @@ import { bindingValues, returnedValues } from './traced-values.js';
 import { constructorArgumentValues, factoryArgumentValues } from './constructor-arguments.js';
 import { constructorValues, writtenOutsideConstructor } from './instance-constants.js';
 import { exportedValue, importedBinding, topLevelConst } from './modules.js';
-import { constInitializer, enclosingFunction, findVariable, foldNumber, isProcessEnv, propertyName, referenceName, resolveMember, staticValue, unwrap, walk, type AnyContext, type ConstantScope } from './static.js';
+import { constInitializer, enclosingFunction, findVariable, foldNumber, isProcessEnv, propertyName, referenceName, resolveMember, returnedExpressions, staticValue, unwrap, walk, type AnyContext, type ConstantScope } from './static.js';
 
 const MAX_DEPTH = 6;
 
@@ -370,7 +370,8 @@ export type TtlRisk = 'remaining' | 'minus' | 'rounded-down' | 'fractional' | 'p
  * Date.now()`, `Math.floor((endOfDay() - Date.now()) / 1000)`: {@link TtlRisk} `remaining`). Such a
  * value reaches 0 or less once the moment has passed: a test of it being given
  * (`redis-calls/optional-ttl.ts`) is the code's own decision, not a caller's choice of no TTL. So
- * does one clamped at 0 (`Math.max(0, deadline - Date.now())`, the bound 0 or below).
+ * does one clamped at 0 (`Math.max(0, deadline - Date.now())`, the bound 0 or below), and what a
+ * function of the file returns when its every return is one (`secondsUntilMidnight()`).
  */
 export function remainingTime(context: AnyContext, node: TSESTree.Node, depth = 0): boolean {
   const risk = riskOf(context, node, false, new Set(), 0);
@@ -379,9 +380,16 @@ export function remainingTime(context: AnyContext, node: TSESTree.Node, depth = 
   const bare = unwrap(node);
   const init = bare.type === AST_NODE_TYPES.Identifier ? constInitializer(context, bare) : undefined;
   if (init) return remainingTime(context, init, depth + 1);
-  // Math.max(0, deadline - Date.now()): a time left clamped at 0 (or below) still runs out to 0
-  if (bare.type !== AST_NODE_TYPES.CallExpression || bare.arguments.length !== 2) return false;
+  if (bare.type !== AST_NODE_TYPES.CallExpression) return false;
   const callee = unwrap(bare.callee);
+  // secondsUntilMidnight() of a function of the file whose every return is a time left
+  const helper = callee.type === AST_NODE_TYPES.Identifier ? ownFunction(context, callee) : undefined;
+  if (helper) {
+    const returned = returnedExpressions(helper);
+    return returned.length > 0 && returned.every((each) => remainingTime(context, each, depth + 1));
+  }
+  // Math.max(0, deadline - Date.now()): a time left clamped at 0 (or below) still runs out to 0
+  if (bare.arguments.length !== 2) return false;
   if (callee.type !== AST_NODE_TYPES.MemberExpression || callee.object.type !== AST_NODE_TYPES.Identifier || callee.object.name !== 'Math') return false;
   if (propertyName(callee.property, callee.computed) !== 'max') return false;
   const [a, b] = bare.arguments as [TSESTree.Node, TSESTree.Node];
@@ -393,6 +401,14 @@ export function remainingTime(context: AnyContext, node: TSESTree.Node, depth = 
   if (floor(a)) return remainingTime(context, b, depth + 1);
   if (floor(b)) return remainingTime(context, a, depth + 1);
   return false;
+}
+
+/** The function of the linted file `id` names: a declaration, or a `const` arrow / function expression. */
+function ownFunction(context: AnyContext, id: TSESTree.Identifier): TSESTree.FunctionDeclaration | TSESTree.FunctionExpression | TSESTree.ArrowFunctionExpression | undefined {
+  const def = findVariable(context, id)?.defs[0];
+  const fn = def?.type === 'FunctionName' ? def.node : def?.type === 'Variable' ? constInitializer(context, id) : undefined;
+  const bare = fn && unwrap(fn);
+  return bare && (bare.type === AST_NODE_TYPES.FunctionDeclaration || bare.type === AST_NODE_TYPES.FunctionExpression || bare.type === AST_NODE_TYPES.ArrowFunctionExpression) ? bare : undefined;
 }
 
 /** {@link TtlRisk}, and a remaining time divided (`(expiresAt - Date.now()) / 1000`): also a fraction. */

@@ -96,3 +96,55 @@ describe('a time left the code computes, clamped at 0 (Math.max(0, ...)): still 
     expect(lintKeyRules(code)).toEqual([]);
   });
 });
+
+/** A helper of the file returning the seconds left until midnight. */
+const MIDNIGHT = `function secondsUntilMidnight() {
+  const midnight = new Date();
+  midnight.setHours(24, 0, 0, 0);
+  return Math.floor((midnight.getTime() - Date.now()) / 1000);
+}
+`;
+
+describe('a time left a function of the file computes: the code\'s own running out', () => {
+  it('the seconds to midnight of a helper function, if / else: the SET without TTL reported', () => {
+    const code = `${HEADER}${MIDNIGHT}export async function save(k: string, v: string) {
+  const ttl = secondsUntilMidnight();
+  if (ttl > 0) await redis.set(k, v, 'EX', ttl);
+  else await redis.set(k, v);
+}
+`;
+    expect(lintKeyRules(code)).toEqual([[`redis-ttl/${SET}`, 'setWithoutTtl', 11, 20]]);
+  });
+  it('an arrow helper taking the deadline, ?:: reported', () => {
+    const code = `${HEADER}const secondsLeft = (deadline: number) => Math.ceil((deadline - Date.now()) / 1000);
+export async function save(k: string, v: string, deadline: number) {
+  const ttl = secondsLeft(deadline);
+  return ttl > 0 ? redis.set(k, v, 'EX', ttl) : redis.set(k, v);
+}
+`;
+    expect(lintKeyRules(code)).toEqual([[`redis-ttl/${SET}`, 'setWithoutTtl', 6, 55]]);
+  });
+  it('a daily counter whose EXPIRE is queued only while the helper\'s time left is positive: reported', () => {
+    const code = `${HEADER}${MIDNIGHT}export async function hit(k: string) {
+  const left = secondsUntilMidnight();
+  const m = redis.multi();
+  m.hincrby(k, 'n', 1);
+  if (left > 0) m.expire(k, left);
+  await m.exec();
+}
+`;
+    expect(lintKeyRules(code)).toEqual([[`redis-ttl/${INCR}`, 'noExpiry', 11, 5]]);
+  });
+  it('near miss: a helper handing back the caller\'s TTL stays the caller\'s choice', () => {
+    const code = `${HEADER}function ttlOf(opts: { ttl?: number }) {
+  return opts.ttl;
+}
+export async function save(k: string, v: string, opts: { ttl?: number }) {
+  const ttl = ttlOf(opts);
+  if (ttl) await redis.set(k, v, 'EX', ttl);
+  else await redis.set(k, v);
+}
+`;
+    expect(lintKeyRules(code)).toEqual([]);
+  });
+});
