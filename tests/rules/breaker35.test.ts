@@ -148,3 +148,25 @@ export async function save(k: string, v: string, opts: { ttl?: number }) {
     expect(lintKeyRules(code)).toEqual([]);
   });
 });
+
+describe('the same file: a list appended in a named function, created in one handler of a plugin function and expired in another', () => {
+  const code = (close: string) => `${HEADER}export async function log(id: string, line: string) {
+  await redis.rpush(\`room:\${id}:log\`, line);
+}
+export default async (app: any) => {
+  app.post('/rooms/:id', async (req: any) => {
+    await redis.rpush(\`room:\${req.params.id}:log\`, 'created');${close}
+  });
+  app.post('/rooms/:id/close', async (req: any) => {
+    await redis.expire(\`room:\${req.params.id}:log\`, 60);
+  });
+};
+`;
+  it('the named append stays reported (nothing creates the list with its TTL)', () => {
+    expect(lintKeyRules(code('')).filter(([, , line]) => line === 4)).toEqual([[`redis-ttl/${INCR}`, 'noExpiry', 4, 15]]);
+  });
+  it('near miss: the creating handler expires the list itself: the named append is an update', () => {
+    const withTtl = code('\n    await redis.expire(`room:${req.params.id}:log`, 3600);');
+    expect(lintKeyRules(withTtl).filter(([, , line]) => line === 4)).toEqual([]);
+  });
+});
