@@ -13,10 +13,10 @@ import { isNowName, isOneSecondInMs, unitOfLiteral, unitOfName, type UnitGuess }
 import { constantNumber, constantsOf } from './constant.js';
 import { redisCallsOf, type RedisCall } from './index.js';
 import { spanSourceOf, type SpanSource } from './time-constants.js';
-import { bindingValues, returnedValues } from './traced-values.js';
+import { bindingValues, returnedValues, soleAssignedValue } from './traced-values.js';
 import { constructorArgumentValues, factoryArgumentValues } from './constructor-arguments.js';
 import { constructorValues, writtenOutsideConstructor } from './instance-constants.js';
-import { exportedValue, importedBinding, topLevelConst } from './modules.js';
+import { exportedValue, importedBinding, locateExport, moduleContext, topLevelConst } from './modules.js';
 import { constInitializer, enclosingFunction, findVariable, foldNumber, isProcessEnv, propertyName, referenceName, resolveMember, returnedExpressions, staticValue, unwrap, walk, type AnyContext, type ConstantScope } from './static.js';
 
 const MAX_DEPTH = 6;
@@ -371,22 +371,25 @@ export type TtlRisk = 'remaining' | 'minus' | 'rounded-down' | 'fractional' | 'p
  * value reaches 0 or less once the moment has passed: a test of it being given
  * (`redis-calls/optional-ttl.ts`) is the code's own decision, not a caller's choice of no TTL. So
  * does one clamped at 0 (`Math.max(0, deadline - Date.now())`, the bound 0 or below), and what a
- * function of the file returns when its every return is one (`secondsUntilMidnight()`).
+ * function of the file or an imported one of the repository returns when its every return is one
+ * (`secondsUntilMidnight()`), and the one assignment of a `let` declared without a value.
  */
 export function remainingTime(context: AnyContext, node: TSESTree.Node, depth = 0): boolean {
   const risk = riskOf(context, node, false, new Set(), 0);
   if (risk === 'remaining' || risk === 'remaining-fraction') return true;
   if (depth > MAX_DEPTH) return false;
   const bare = unwrap(node);
-  const init = bare.type === AST_NODE_TYPES.Identifier ? constInitializer(context, bare) : undefined;
+  // a `const`'s initializer, or the one assignment of a `let` declared without one (`let ttl; ttl = deadline - Date.now()`)
+  const init = bare.type === AST_NODE_TYPES.Identifier ? (constInitializer(context, bare) ?? soleAssignedValue(context, bare)) : undefined;
   if (init) return remainingTime(context, init, depth + 1);
   if (bare.type !== AST_NODE_TYPES.CallExpression) return false;
   const callee = unwrap(bare.callee);
   // secondsUntilMidnight() of a function of the file whose every return is a time left
-  const helper = callee.type === AST_NODE_TYPES.Identifier ? ownFunction(context, callee) : undefined;
+  const own = callee.type === AST_NODE_TYPES.Identifier ? ownFunction(context, callee) : undefined;
+  const helper = own ? { fn: own, context } : callee.type === AST_NODE_TYPES.Identifier ? importedFunction(context, callee) : undefined;
   if (helper) {
-    const returned = returnedExpressions(helper);
-    return returned.length > 0 && returned.every((each) => remainingTime(context, each, depth + 1));
+    const returned = returnedExpressions(helper.fn);
+    return returned.length > 0 && returned.every((each) => remainingTime(helper.context, each, depth + 1));
   }
   // Math.max(0, deadline - Date.now()): a time left clamped at 0 (or below) still runs out to 0
   if (bare.arguments.length !== 2) return false;
@@ -409,6 +412,27 @@ function ownFunction(context: AnyContext, id: TSESTree.Identifier): TSESTree.Fun
   const fn = def?.type === 'FunctionName' ? def.node : def?.type === 'Variable' ? constInitializer(context, id) : undefined;
   const bare = fn && unwrap(fn);
   return bare && (bare.type === AST_NODE_TYPES.FunctionDeclaration || bare.type === AST_NODE_TYPES.FunctionExpression || bare.type === AST_NODE_TYPES.ArrowFunctionExpression) ? bare : undefined;
+}
+
+/**
+ * The function another module of the repository exports under the name `id` imports (`export
+ * function f`, `export const f = () => ...`, re-exports followed), with a context to read it in.
+ */
+function importedFunction(context: AnyContext, id: TSESTree.Identifier): { fn: TSESTree.FunctionDeclaration | TSESTree.FunctionExpression | TSESTree.ArrowFunctionExpression; context: AnyContext } | undefined {
+  const imported = importedBinding(context, id);
+  const site = imported ? locateExport(imported.module, imported.name) : undefined;
+  if (!site) return undefined;
+  let found: TSESTree.Node | undefined = site.expression;
+  if (!found && site.local !== undefined) {
+    for (const statement of site.module.program.body) {
+      const declaration = statement.type === AST_NODE_TYPES.ExportNamedDeclaration || statement.type === AST_NODE_TYPES.ExportDefaultDeclaration ? statement.declaration : statement;
+      if (declaration?.type === AST_NODE_TYPES.FunctionDeclaration && declaration.id?.name === site.local) found = declaration;
+    }
+    found ??= topLevelConst(site.module.program, site.local);
+  }
+  const bare = found && unwrap(found);
+  if (bare?.type !== AST_NODE_TYPES.FunctionDeclaration && bare?.type !== AST_NODE_TYPES.FunctionExpression && bare?.type !== AST_NODE_TYPES.ArrowFunctionExpression) return undefined;
+  return { fn: bare, context: moduleContext(context, site.module) };
 }
 
 /** {@link TtlRisk}, and a remaining time divided (`(expiresAt - Date.now()) / 1000`): also a fraction. */

@@ -170,3 +170,46 @@ export default async (app: any) => {
     expect(lintKeyRules(withTtl).filter(([, , line]) => line === 4)).toEqual([]);
   });
 });
+
+describe('a time left held in a let assigned once, or returned by a helper another module exports', () => {
+  it('let ttl; ttl = deadline - Date.now(): the SET without TTL reported', () => {
+    const code = `${HEADER}export async function save(k: string, v: string, deadline: number) {
+  let ttl;
+  ttl = deadline - Date.now();
+  if (ttl > 0) await redis.set(k, v, 'PX', ttl);
+  else await redis.set(k, v);
+}
+`;
+    expect(lintKeyRules(code)).toEqual([[`redis-ttl/${SET}`, 'setWithoutTtl', 7, 20]]);
+  });
+  it('near miss: let ttl; ttl = opts.ttl stays the caller\'s choice', () => {
+    const code = `${HEADER}export async function save(k: string, v: string, opts: { ttl?: number }) {
+  let ttl;
+  ttl = opts.ttl;
+  if (ttl) await redis.set(k, v, 'EX', ttl);
+  else await redis.set(k, v);
+}
+`;
+    expect(lintKeyRules(code)).toEqual([]);
+  });
+  const STORE = `import Redis from 'ioredis';
+import { secondsUntilMidnight } from './time';
+const redis = new Redis();
+export async function save(k: string, v: string) {
+  const ttl = secondsUntilMidnight();
+  if (ttl > 0) await redis.set(k, v, 'EX', ttl);
+  else await redis.set(k, v);
+}
+`;
+  const store = (time: string) =>
+    lintApplication(roots, { 'src/time.ts': time, 'src/store.ts': STORE, 'src/main.ts': "import { save } from './store';\nvoid save('a', 'b');\n" }, 'src/store.ts', { [SET]: {} }, []);
+  it('the seconds to midnight of an exported helper function: reported', () => {
+    expect(store(`export ${MIDNIGHT}`)).toEqual([[SET, 'setWithoutTtl', 7, 20]]);
+  });
+  it('an exported arrow helper: reported', () => {
+    expect(store('export const secondsUntilMidnight = () => Math.floor((new Date().setHours(24, 0, 0, 0) - Date.now()) / 1000);\n')).toEqual([[SET, 'setWithoutTtl', 7, 20]]);
+  });
+  it('near miss: an exported helper returning a configured TTL stays the caller\'s choice', () => {
+    expect(store('export function secondsUntilMidnight() {\n  return Number(process.env.CACHE_TTL);\n}\n')).toEqual([]);
+  });
+});
