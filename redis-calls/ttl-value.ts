@@ -16,6 +16,7 @@ import { spanSourceOf, type SpanSource } from './time-constants.js';
 import { bindingValues, returnedValues, soleAssignedValue } from './traced-values.js';
 import { constructorArgumentValues, factoryArgumentValues } from './constructor-arguments.js';
 import { constructorValues, writtenOutsideConstructor } from './instance-constants.js';
+import { classOfThis } from './bounded.js';
 import { exportedValue, importedBinding, locateExport, moduleContext, topLevelConst } from './modules.js';
 import { constInitializer, enclosingFunction, findVariable, foldNumber, isProcessEnv, propertyName, referenceName, resolveMember, returnedExpressions, staticValue, unwrap, walk, type AnyContext, type ConstantScope } from './static.js';
 
@@ -371,8 +372,8 @@ export type TtlRisk = 'remaining' | 'minus' | 'rounded-down' | 'fractional' | 'p
  * value reaches 0 or less once the moment has passed: a test of it being given
  * (`redis-calls/optional-ttl.ts`) is the code's own decision, not a caller's choice of no TTL. So
  * does one clamped at 0 (`Math.max(0, deadline - Date.now())`, the bound 0 or below), and what a
- * function of the file or an imported one of the repository returns when its every return is one
- * (`secondsUntilMidnight()`), and the one assignment of a `let` declared without a value.
+ * function of the file, a method of the class (`this.secondsLeft(d)`) or an imported function of
+ * the repository returns when its every return is one (`secondsUntilMidnight()`), and the one assignment of a `let` declared without a value.
  */
 export function remainingTime(context: AnyContext, node: TSESTree.Node, depth = 0): boolean {
   const risk = riskOf(context, node, false, new Set(), 0);
@@ -386,7 +387,8 @@ export function remainingTime(context: AnyContext, node: TSESTree.Node, depth = 
   const callee = unwrap(bare.callee);
   // secondsUntilMidnight() of a function of the file whose every return is a time left
   const own = callee.type === AST_NODE_TYPES.Identifier ? ownFunction(context, callee) : undefined;
-  const helper = own ? { fn: own, context } : callee.type === AST_NODE_TYPES.Identifier ? importedFunction(context, callee) : undefined;
+  const method = callee.type === AST_NODE_TYPES.MemberExpression ? ownMethod(callee) : undefined;
+  const helper = own ? { fn: own, context } : method ? { fn: method, context } : callee.type === AST_NODE_TYPES.Identifier ? importedFunction(context, callee) : undefined;
   if (helper) {
     const returned = returnedExpressions(helper.fn);
     return returned.length > 0 && returned.every((each) => remainingTime(helper.context, each, depth + 1));
@@ -412,6 +414,20 @@ function ownFunction(context: AnyContext, id: TSESTree.Identifier): TSESTree.Fun
   const fn = def?.type === 'FunctionName' ? def.node : def?.type === 'Variable' ? constInitializer(context, id) : undefined;
   const bare = fn && unwrap(fn);
   return bare && (bare.type === AST_NODE_TYPES.FunctionDeclaration || bare.type === AST_NODE_TYPES.FunctionExpression || bare.type === AST_NODE_TYPES.ArrowFunctionExpression) ? bare : undefined;
+}
+
+/** The method `this.<name>(...)` calls, declared in the class around the call (not static, not an accessor). */
+function ownMethod(callee: TSESTree.MemberExpression): TSESTree.FunctionExpression | undefined {
+  if (unwrap(callee.object).type !== AST_NODE_TYPES.ThisExpression) return undefined;
+  const cls = classOfThis(callee);
+  const name = propertyName(callee.property, callee.computed);
+  if (!cls || name === undefined) return undefined;
+  const methods = cls.body.body.filter(
+    (element): element is TSESTree.MethodDefinition =>
+      element.type === AST_NODE_TYPES.MethodDefinition && !element.static && element.kind === 'method' && propertyName(element.key, element.computed) === name,
+  );
+  const value = methods.length === 1 ? methods[0]!.value : undefined;
+  return value?.type === AST_NODE_TYPES.FunctionExpression ? value : undefined;
 }
 
 /**

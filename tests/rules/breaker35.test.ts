@@ -213,3 +213,35 @@ export async function save(k: string, v: string) {
     expect(store('export function secondsUntilMidnight() {\n  return Number(process.env.CACHE_TTL);\n}\n')).toEqual([]);
   });
 });
+
+describe('a time left a method of the class returns (this.secondsLeft(d))', () => {
+  it('reported', () => {
+    const code = `${HEADER}export class Store {
+  secondsLeft(deadline: number) {
+    return Math.floor((deadline - Date.now()) / 1000);
+  }
+  async save(k: string, v: string, deadline: number) {
+    const ttl = this.secondsLeft(deadline);
+    if (ttl > 0) await redis.set(k, v, 'EX', ttl);
+    else await redis.set(k, v);
+  }
+}
+`;
+    expect(lintKeyRules(code)).toEqual([[`redis-ttl/${SET}`, 'setWithoutTtl', 10, 22]]);
+  });
+  it('near miss: a method handing back the instance\'s configured TTL stays the configuration\'s choice', () => {
+    const code = `${HEADER}export class Store {
+  constructor(private readonly options: { ttl?: number }) {}
+  ttl() {
+    return this.options.ttl;
+  }
+  async save(k: string, v: string) {
+    const ttl = this.ttl();
+    if (ttl) await redis.set(k, v, 'EX', ttl);
+    else await redis.set(k, v);
+  }
+}
+`;
+    expect(lintKeyRules(code)).toEqual([]);
+  });
+});
