@@ -45,6 +45,10 @@ describe('records created in unnamed handlers: two handlers of one plugin functi
   it('near miss: the plugin function creating the room with its EXPIRE in one handler: not reported', () => {
     expect(scores(plugin('export default async function (app: any)', CREATE_WITH_TTL, CLOSE))).toEqual([]);
   });
+  it('near miss: one handler writing the fields in a map callback, then its EXPIRE: not reported', () => {
+    const fields = `async (req: any) => {\n    await Promise.all(['owner', 'at'].map((f) => redis.hset(\`room:\${req.params.id}\`, f, req.body[f])));\n    await redis.expire(\`room:\${req.params.id}\`, 3600);\n  }`;
+    expect(scores(plugin('export default async function (app: any)', fields, CLOSE))).toEqual([]);
+  });
   it('near miss: top-level handlers, creation with EXPIRE in one: not reported', () => {
     const routes = `${HEAD}export const app: any = {};\napp.post('/rooms/:id', ${CREATE_WITH_TTL});\nexport default app;\n`;
     expect(scores(routes)).toEqual([]);
