@@ -54,7 +54,7 @@ import type { RedisCall } from './normalize.js';
 import { drainMatches, mayRun, patternDrains, type PatternDrain } from './pattern-drains.js';
 import { removesWholeKey } from './moved-keys.js';
 import { packageFiles, packageOf } from './project.js';
-import { enclosingFunction, findVariable, outermostFunction, walk, type AnyContext, type FunctionLike } from './static.js';
+import { enclosingFunction, findVariable, inCallbackOf, outermostFunction, walk, type AnyContext, type FunctionLike } from './static.js';
 import { TEST_PATH } from './test-paths.js';
 
 /** Related modules parsed (their calls indexed) per linted file. */
@@ -256,10 +256,13 @@ function addFacts(at: AnyContext, facts: RelatedFacts): void {
 function writtenBefore(context: AnyContext, expiry: RedisCall, arg: number, fn: FunctionLike): boolean {
   const id = keyIdOf(context, expiry, arg);
   if (id === undefined) return false;
+  // in unnamed callbacks only: the write in the EXPIRE's own handler, not in another one the same plugin function registers
+  const named = namedFunctionOf(expiry.node) !== undefined;
   return fileIndexOf(context).calls.some(
     (other) =>
       other.nameNode.range[0] < expiry.nameNode.range[0] &&
       (namedFunctionOf(other.node) ?? outermostFunction(other.node)) === fn &&
+      (named || inCallbackOf(other.node, expiry.node)) &&
       other.description.keys.some((key) => EFFECTS_THAT_WRITE_WITHOUT_TTL.has(key.effect) && keyIdOf(context, other, key.arg) === id),
   );
 }

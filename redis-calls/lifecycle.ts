@@ -47,7 +47,7 @@ import { ID_NAME, LIMIT_NAME, QUEUE_NAME } from './names.js';
 import { namesLock } from './locks.js';
 import { calledName, functionsByName, keyShapeOf, perBuildKey } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
-import { constInitializer, encloses, enclosingFunction, findVariable, outermostFunction, referenceName, unwrap, walk, type AnyContext, type FunctionLike } from './static.js';
+import { constInitializer, encloses, enclosingFunction, findVariable, inCallbackOf, outermostFunction, referenceName, unwrap, walk, type AnyContext, type FunctionLike } from './static.js';
 
 /** How many calls deep {@link reaches} follows a function's calls by name. */
 const MAX_CALL_DEPTH = 4;
@@ -378,7 +378,8 @@ export function createdWithTtlElsewhere(context: AnyContext, call: RedisCall, ar
   if (clears) return undefined;
   for (const expiry of keyUsesByShape(context, 'expiry').get(shape) ?? []) {
     if (!sameRecord(context, shape, call, arg, expiry.call, expiry.arg)) continue;
-    const creator = namedFunctionOf(expiry.call.node) ?? outermostFunction(expiry.call.node);
+    const named = namedFunctionOf(expiry.call.node);
+    const creator = named ?? outermostFunction(expiry.call.node);
     if (!creator || creator === writer || encloses(creator, writer) || encloses(writer, creator)) continue;
     if (sharedOperation(call.node, expiry.call.node)) continue;
     if (expiry.effect === 'create-with-ttl') return expiry.call;
@@ -387,6 +388,8 @@ export function createdWithTtlElsewhere(context: AnyContext, call: RedisCall, ar
     const created = callsWithin(context, creator).find(
       (other) =>
         other.nameNode.range[0] < expiry.call.nameNode.range[0] &&
+        // in unnamed callbacks only: the EXPIRE's own handler, not another one a plugin function registers beside it
+        (named !== undefined || inCallbackOf(other.node, expiry.call.node)) &&
         other.description.keys.some((key) => EFFECTS_THAT_WRITE_WITHOUT_TTL.has(key.effect) && keyIdOf(context, other, key.arg) === expiredId),
     );
     if (created) return created;

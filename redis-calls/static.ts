@@ -731,6 +731,19 @@ export function outermostFunction(node: TSESTree.Node): FunctionLike | undefined
   return found as FunctionLike | undefined;
 }
 
+/**
+ * Whether the write `write` and the later call `later` belong to one unnamed callback, in code
+ * written only in unnamed callbacks ({@link outermostFunction}): the function of one of them
+ * encloses the other (`router.post('/x', async () => { hset(k); await x.then(() => expire(k)) })`,
+ * `await Promise.all(fields.map((f) => hset(k, f, v))); await expire(k)`). Two handlers one plugin
+ * function registers (`export default async (app) => { app.post('/a', ...); app.post('/b', ...)
+ * }`) share their outermost function, not an operation.
+ */
+export function inCallbackOf(write: TSESTree.Node, later: TSESTree.Node): boolean {
+  const [own, other] = [enclosingFunction(write), enclosingFunction(later)];
+  return (own !== undefined && encloses(own, later)) || (other !== undefined && encloses(other, write));
+}
+
 /** What a {@link walk} callback returns: nothing to go on, `'skip'` not to enter the node's children, `'stop'` to end the walk. */
 export type WalkStep = void | 'skip' | 'stop';
 

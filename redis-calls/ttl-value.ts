@@ -13,11 +13,12 @@ import { isNowName, isOneSecondInMs, unitOfLiteral, unitOfName, type UnitGuess }
 import { constantNumber, constantsOf } from './constant.js';
 import { redisCallsOf, type RedisCall } from './index.js';
 import { spanSourceOf, type SpanSource } from './time-constants.js';
-import { bindingValues, returnedValues } from './traced-values.js';
+import { bindingValues, returnedValues, soleAssignedValue } from './traced-values.js';
 import { constructorArgumentValues, factoryArgumentValues } from './constructor-arguments.js';
 import { constructorValues, writtenOutsideConstructor } from './instance-constants.js';
-import { exportedValue, importedBinding, topLevelConst } from './modules.js';
-import { constInitializer, enclosingFunction, findVariable, foldNumber, isProcessEnv, propertyName, referenceName, resolveMember, staticValue, unwrap, walk, type AnyContext, type ConstantScope } from './static.js';
+import { classOfThis } from './bounded.js';
+import { exportedValue, importedBinding, locateExport, moduleContext, topLevelConst } from './modules.js';
+import { constInitializer, enclosingFunction, findVariable, foldNumber, isProcessEnv, propertyName, referenceName, resolveMember, returnedExpressions, staticValue, unwrap, walk, type AnyContext, type ConstantScope } from './static.js';
 
 const MAX_DEPTH = 6;
 
@@ -369,11 +370,85 @@ export type TtlRisk = 'remaining' | 'minus' | 'rounded-down' | 'fractional' | 'p
  * whatever test surrounds it: a point in time minus the clock or minus another (`deadline -
  * Date.now()`, `Math.floor((endOfDay() - Date.now()) / 1000)`: {@link TtlRisk} `remaining`). Such a
  * value reaches 0 or less once the moment has passed: a test of it being given
- * (`redis-calls/optional-ttl.ts`) is the code's own decision, not a caller's choice of no TTL.
+ * (`redis-calls/optional-ttl.ts`) is the code's own decision, not a caller's choice of no TTL. So
+ * does one clamped at 0 (`Math.max(0, deadline - Date.now())`, the bound 0 or below), and what a
+ * function of the file, a method of the class (`this.secondsLeft(d)`) or an imported function of
+ * the repository returns when its every return is one (`secondsUntilMidnight()`), and the one assignment of a `let` declared without a value.
  */
-export function remainingTime(context: AnyContext, node: TSESTree.Node): boolean {
+export function remainingTime(context: AnyContext, node: TSESTree.Node, depth = 0): boolean {
   const risk = riskOf(context, node, false, new Set(), 0);
-  return risk === 'remaining' || risk === 'remaining-fraction';
+  if (risk === 'remaining' || risk === 'remaining-fraction') return true;
+  if (depth > MAX_DEPTH) return false;
+  const bare = unwrap(node);
+  // a `const`'s initializer, or the one assignment of a `let` declared without one (`let ttl; ttl = deadline - Date.now()`)
+  const init = bare.type === AST_NODE_TYPES.Identifier ? (constInitializer(context, bare) ?? soleAssignedValue(context, bare)) : undefined;
+  if (init) return remainingTime(context, init, depth + 1);
+  if (bare.type !== AST_NODE_TYPES.CallExpression) return false;
+  const callee = unwrap(bare.callee);
+  // secondsUntilMidnight() of a function of the file whose every return is a time left
+  const own = callee.type === AST_NODE_TYPES.Identifier ? ownFunction(context, callee) : undefined;
+  const method = callee.type === AST_NODE_TYPES.MemberExpression ? ownMethod(callee) : undefined;
+  const helper = own ? { fn: own, context } : method ? { fn: method, context } : callee.type === AST_NODE_TYPES.Identifier ? importedFunction(context, callee) : undefined;
+  if (helper) {
+    const returned = returnedExpressions(helper.fn);
+    return returned.length > 0 && returned.every((each) => remainingTime(helper.context, each, depth + 1));
+  }
+  // Math.max(0, deadline - Date.now()): a time left clamped at 0 (or below) still runs out to 0
+  if (bare.arguments.length !== 2) return false;
+  if (callee.type !== AST_NODE_TYPES.MemberExpression || callee.object.type !== AST_NODE_TYPES.Identifier || callee.object.name !== 'Math') return false;
+  if (propertyName(callee.property, callee.computed) !== 'max') return false;
+  const [a, b] = bare.arguments as [TSESTree.Node, TSESTree.Node];
+  if (a.type === AST_NODE_TYPES.SpreadElement || b.type === AST_NODE_TYPES.SpreadElement) return false;
+  const floor = (n: TSESTree.Node): boolean => {
+    const value = constantNumber(context, n);
+    return value !== undefined && value <= 0;
+  };
+  if (floor(a)) return remainingTime(context, b, depth + 1);
+  if (floor(b)) return remainingTime(context, a, depth + 1);
+  return false;
+}
+
+/** The function of the linted file `id` names: a declaration, or a `const` arrow / function expression. */
+function ownFunction(context: AnyContext, id: TSESTree.Identifier): TSESTree.FunctionDeclaration | TSESTree.FunctionExpression | TSESTree.ArrowFunctionExpression | undefined {
+  const def = findVariable(context, id)?.defs[0];
+  const fn = def?.type === 'FunctionName' ? def.node : def?.type === 'Variable' ? constInitializer(context, id) : undefined;
+  const bare = fn && unwrap(fn);
+  return bare && (bare.type === AST_NODE_TYPES.FunctionDeclaration || bare.type === AST_NODE_TYPES.FunctionExpression || bare.type === AST_NODE_TYPES.ArrowFunctionExpression) ? bare : undefined;
+}
+
+/** The method `this.<name>(...)` calls, declared in the class around the call (not static, not an accessor). */
+function ownMethod(callee: TSESTree.MemberExpression): TSESTree.FunctionExpression | undefined {
+  if (unwrap(callee.object).type !== AST_NODE_TYPES.ThisExpression) return undefined;
+  const cls = classOfThis(callee);
+  const name = propertyName(callee.property, callee.computed);
+  if (!cls || name === undefined) return undefined;
+  const methods = cls.body.body.filter(
+    (element): element is TSESTree.MethodDefinition =>
+      element.type === AST_NODE_TYPES.MethodDefinition && !element.static && element.kind === 'method' && propertyName(element.key, element.computed) === name,
+  );
+  const value = methods.length === 1 ? methods[0]!.value : undefined;
+  return value?.type === AST_NODE_TYPES.FunctionExpression ? value : undefined;
+}
+
+/**
+ * The function another module of the repository exports under the name `id` imports (`export
+ * function f`, `export const f = () => ...`, re-exports followed), with a context to read it in.
+ */
+function importedFunction(context: AnyContext, id: TSESTree.Identifier): { fn: TSESTree.FunctionDeclaration | TSESTree.FunctionExpression | TSESTree.ArrowFunctionExpression; context: AnyContext } | undefined {
+  const imported = importedBinding(context, id);
+  const site = imported ? locateExport(imported.module, imported.name) : undefined;
+  if (!site) return undefined;
+  let found: TSESTree.Node | undefined = site.expression;
+  if (!found && site.local !== undefined) {
+    for (const statement of site.module.program.body) {
+      const declaration = statement.type === AST_NODE_TYPES.ExportNamedDeclaration || statement.type === AST_NODE_TYPES.ExportDefaultDeclaration ? statement.declaration : statement;
+      if (declaration?.type === AST_NODE_TYPES.FunctionDeclaration && declaration.id?.name === site.local) found = declaration;
+    }
+    found ??= topLevelConst(site.module.program, site.local);
+  }
+  const bare = found && unwrap(found);
+  if (bare?.type !== AST_NODE_TYPES.FunctionDeclaration && bare?.type !== AST_NODE_TYPES.FunctionExpression && bare?.type !== AST_NODE_TYPES.ArrowFunctionExpression) return undefined;
+  return { fn: bare, context: moduleContext(context, site.module) };
 }
 
 /** {@link TtlRisk}, and a remaining time divided (`(expiresAt - Date.now()) / 1000`): also a fraction. */
