@@ -196,6 +196,21 @@ function deletedBetween(context: AnyContext, fn: TSESTree.Node | undefined, keyI
 }
 
 /**
+ * The key shape of the record `call` updates at argument `arg`, when the write is a record write
+ * that keeps an existing key's TTL (HSET, SADD, ZADD, HINCRBY ...: `RECORD_WRITES` with an effect
+ * of `EFFECTS_THAT_KEEP_TTL`) on a key with a static part; `undefined` otherwise.
+ */
+function updatedRecordShape(context: AnyContext, call: RedisCall, arg: number): string | undefined {
+  const keyNode = call.argNodes[arg];
+  if (!keyNode || keyNode.type === 'SpreadElement' || !RECORD_WRITES.has(call.command)) return undefined;
+  const action = call.description.keys.find((key) => key.arg === arg);
+  if (!action || !EFFECTS_THAT_KEEP_TTL.has(action.effect)) return undefined;
+  const shape = keyShapeOf(context, keyNode).shape;
+  if (!hasStaticPart(shape)) return undefined;
+  return shape;
+}
+
+/**
  * The write that created the record the field update `call` writes at argument `arg`, when the
  * write is such an update (see the module comment); `undefined` when it is not (another command,
  * a key with no static part, no creation found, or the write is the creation itself). The caller
@@ -203,12 +218,8 @@ function deletedBetween(context: AnyContext, fn: TSESTree.Node | undefined, keyI
  * (`noExpiry`), not for its order or a stale read.
  */
 export function fieldUpdateCreation(context: AnyContext, call: RedisCall, arg: number): RedisCall | undefined {
-  const keyNode = call.argNodes[arg];
-  if (!keyNode || keyNode.type === 'SpreadElement' || !RECORD_WRITES.has(call.command)) return undefined;
-  const action = call.description.keys.find((key) => key.arg === arg);
-  if (!action || !EFFECTS_THAT_KEEP_TTL.has(action.effect)) return undefined;
-  const shape = keyShapeOf(context, keyNode).shape;
-  if (!hasStaticPart(shape)) return undefined;
+  const shape = updatedRecordShape(context, call, arg);
+  if (shape === undefined) return undefined;
   const writes = recordWrites(context, shape);
   const self = writes.find((w) => w.call === call && w.arg === arg);
   const creation = creationWrite(context, shape);
@@ -301,12 +312,8 @@ const foreignCache = new WeakMap<TSESTree.Program, Map<string, RedisCall | null>
  * keep their findings); a creation in a module beyond {@link relatedModules}' bounds.
  */
 export function recordCreatedInAnotherModule(context: AnyContext, call: RedisCall, arg: number): RedisCall | undefined {
-  const keyNode = call.argNodes[arg];
-  if (!keyNode || keyNode.type === 'SpreadElement' || !RECORD_WRITES.has(call.command)) return undefined;
-  const action = call.description.keys.find((key) => key.arg === arg);
-  if (!action || !EFFECTS_THAT_KEEP_TTL.has(action.effect)) return undefined;
-  const shape = keyShapeOf(context, keyNode).shape;
-  if (!hasStaticPart(shape)) return undefined;
+  const shape = updatedRecordShape(context, call, arg);
+  if (shape === undefined) return undefined;
   const self = recordWrites(context, shape).find((w) => w.call === call && w.arg === arg);
   if (!self) return undefined;
   const program = context.sourceCode.ast;
