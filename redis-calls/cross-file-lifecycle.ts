@@ -244,7 +244,8 @@ function addFacts(at: AnyContext, facts: RelatedFacts): void {
         if (key.effect === 'create-with-ttl' || writtenBefore(at, call, key.arg, fn)) push(facts.createdWithTtl, keyShapeOf(at, node).shape, { call, fn, context: at });
       }
     }
-  }  for (const drain of patternDrains(at)) {
+  }
+  for (const drain of patternDrains(at)) {
     const fn = namedFunctionOf(drain.call.node);
     if (!fn || !mayRun(at, fn)) continue;
     moduleFiles.set(drain.call, file);

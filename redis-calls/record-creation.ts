@@ -285,6 +285,10 @@ function sameStep(context: AnyContext, creation: RedisCall, write: RedisCall, fn
  */
 const MAY_WRITE_RECORD = /\b(?:h(?:set|mset|setnx|incrby|incrbyfloat)|sadd|zadd|zincrby)\b/i;
 
+/**
+ * Per linted program (dropped with it), {@link recordCreatedInAnotherModule}'s answers keyed by
+ * `<key shape>\0<range of the update's function>`: the other module's creation, or `null` for none.
+ */
 const foreignCache = new WeakMap<TSESTree.Program, Map<string, RedisCall | null>>();
 
 /**

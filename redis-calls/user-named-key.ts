@@ -493,8 +493,8 @@ function userTtlAppliedAfter(context: AnyContext, call: RedisCall, arg: number):
 
 /**
  * Whether `node` is a value the code's user named ({@link userNamedKey}'s reading of a request
- * field, a command-line argument, ...), as it is or converted to a number (`Number(x)`,
- * `parseInt(x, 10)`, `parseFloat(x)`, `+x`, `x.toString()`), through `const`s
+ * field, a command-line argument, ...), as it is or converted (`Number(x)`,
+ * `parseInt(x, 10)`, `parseFloat(x)`, `+x`, or to a string by `x.toString()`), through `const`s
  * (`const ttlNum = parseInt(ttl, 10)`), at most {@link MAX_TTL_HOPS} steps.
  */
 function userChosenValue(context: AnyContext, node: TSESTree.Node, hops: number): boolean {
