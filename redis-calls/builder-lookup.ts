@@ -12,7 +12,7 @@ import { classOfStaticThis, staticMember, type ClassNode } from './class-statics
 import { assignedOnce, containerOf, declarationStatement, exportedStatement, memberOf } from './containers.js';
 import { asFunction, classMethod, classNamed, classOf, instanceClass } from './key-builders.js';
 import { findExport, importedBinding, moduleContext, namespaceModule, type ImportedModule } from './modules.js';
-import { findVariable, functionName, propertyName, unwrap, walk, type AnyContext, type FunctionLike } from './static.js';
+import { enclosingFunction, findVariable, functionName, propertyName, unwrap, walk, type AnyContext, type FunctionLike } from './static.js';
 
 /** How many aliases of an exported builder are followed. */
 const MAX_DEPTH = 8;
@@ -278,4 +278,12 @@ export function functionsByName(context: AnyContext): ReadonlyMap<string, readon
     functionsCache.set(program, byName);
   }
   return byName;
+}
+
+/** The innermost enclosing function that has a name (a callback belongs to its named function). */
+export function namedFunctionOf(node: TSESTree.Node): FunctionLike | undefined {
+  for (let fn = enclosingFunction(node); fn; fn = enclosingFunction(fn)) {
+    if (calledName(fn as FunctionLike) !== undefined) return fn as FunctionLike;
+  }
+  return undefined;
 }

@@ -86,18 +86,16 @@ const valueNamesOf = fileMemo((path): ReadonlySet<string> | undefined => {
       // renamed on the way (`import { Counter as C }`, `export { Counter as default }`) goes on
       // under a name no importer writes, so it counts as handed on (as import-callers.ts reads it)
       case AST_NODE_TYPES.ImportSpecifier:
-        if (specifierName(node.imported) === node.local.name) mark(node.local);
-        else values.add(specifierName(node.imported));
-        mark(node.imported as TSESTree.Node);
+      case AST_NODE_TYPES.ExportSpecifier: {
+        const [from, to] = node.type === AST_NODE_TYPES.ImportSpecifier ? [node.imported, node.local] : [node.local, node.exported];
+        if (specifierName(from) !== specifierName(to)) values.add(specifierName(from));
+        mark(from as TSESTree.Node);
+        mark(to as TSESTree.Node);
         break;
+      }
       case AST_NODE_TYPES.ImportDefaultSpecifier:
       case AST_NODE_TYPES.ImportNamespaceSpecifier:
         mark(node.local);
-        break;
-      case AST_NODE_TYPES.ExportSpecifier:
-        if (specifierName(node.local) !== specifierName(node.exported)) values.add(specifierName(node.local));
-        mark(node.local as TSESTree.Node);
-        mark(node.exported as TSESTree.Node);
         break;
       default:
         break;

@@ -42,7 +42,7 @@ import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import type { TSESTree } from '@typescript-eslint/utils';
 import { EFFECTS_THAT_DELETE_KEY, EFFECTS_THAT_SET_TTL, EFFECTS_THAT_WRITE_WITHOUT_TTL } from '../semantics/commands.js';
-import { calledName } from './builder-lookup.js';
+import { calledName, namedFunctionOf } from './builder-lookup.js';
 import { deletedOnlyWithoutError } from './error-path-deletions.js';
 import { deletesExpiringKeys } from './expiring-companions.js';
 import { fileIndexOf } from './file-index.js';
@@ -54,7 +54,7 @@ import type { RedisCall } from './normalize.js';
 import { drainMatches, mayRun, patternDrains, type PatternDrain } from './pattern-drains.js';
 import { removesWholeKey } from './moved-keys.js';
 import { packageFiles, packageOf } from './project.js';
-import { enclosingFunction, findVariable, inCallbackOf, outermostFunction, walk, type AnyContext, type FunctionLike } from './static.js';
+import { findVariable, inCallbackOf, outermostFunction, walk, type AnyContext, type FunctionLike } from './static.js';
 import { TEST_PATH } from './test-paths.js';
 
 /** Related modules parsed (their calls indexed) per linted file. */
@@ -266,14 +266,6 @@ function writtenBefore(context: AnyContext, expiry: RedisCall, arg: number, fn: 
       (named || inCallbackOf(other.node, expiry.node)) &&
       other.description.keys.some((key) => EFFECTS_THAT_WRITE_WITHOUT_TTL.has(key.effect) && keyIdOf(context, other, key.arg) === id),
   );
-}
-
-/** The innermost enclosing function that has a name (a callback belongs to its named function). */
-function namedFunctionOf(node: TSESTree.Node): FunctionLike | undefined {
-  for (let fn = enclosingFunction(node); fn; fn = enclosingFunction(fn)) {
-    if (calledName(fn as FunctionLike) !== undefined) return fn as FunctionLike;
-  }
-  return undefined;
 }
 
 /** A module that re-exports others (a barrel: `export * from './game'`, `export { GameService } from './game'`). */

@@ -45,6 +45,7 @@ import { deletesExpiringKeys } from './expiring-companions.js';
 import { hasStaticPart, keyIdOf, sameKeyByShape } from './key-id.js';
 import { ID_NAME, LIMIT_NAME, QUEUE_NAME } from './names.js';
 import { namesLock } from './locks.js';
+import { namedFunctionOf } from './builder-lookup.js';
 import { calledName, functionsByName, keyShapeOf, perBuildKey } from './key-shape.js';
 import type { RedisCall } from './normalize.js';
 import { constInitializer, encloses, enclosingFunction, findVariable, inCallbackOf, outermostFunction, referenceName, unwrap, walk, type AnyContext, type FunctionLike } from './static.js';
@@ -444,13 +445,6 @@ export function sameKey(context: AnyContext, shape: string, write: RedisCall, wr
   return variable !== null && variable === findVariable(context, b);
 }
 
-/** The innermost enclosing function that has a name (a callback belongs to its named function). */
-export function namedFunctionOf(node: TSESTree.Node): FunctionLike | undefined {
-  for (let fn = enclosingFunction(node); fn; fn = enclosingFunction(fn)) {
-    if (calledName(fn as FunctionLike) !== undefined) return fn as FunctionLike;
-  }
-  return undefined;
-}
 
 /**
  * Whether two nodes are inside one function that is not a module wrapper: their innermost common

@@ -36,7 +36,8 @@ import { addedMembers, removedMembers, takesOff, type MemberCollection } from '.
 import { fileIndexOf } from './file-index.js';
 import { hasStaticPart, keyIdOf } from './key-id.js';
 import { keyShapeOf, perBuildKey } from './key-shape.js';
-import { namedFunctionOf, reaches, sameKey, sharedOperation } from './lifecycle.js';
+import { namedFunctionOf } from './builder-lookup.js';
+import { reaches, sameKey, sharedOperation } from './lifecycle.js';
 import type { RedisCall } from './normalize.js';
 import { redisCallsOf } from './index.js';
 import { facadeCallsOf } from './facades.js';

@@ -41,7 +41,7 @@ import { expressionText, forEachNode } from '../lua-lint/walk/ast.js';
 import { embeddedScriptsOf, type EmbeddedScript } from './lua.js';
 import { hasStaticPart } from './key-id.js';
 import { keyShapeOf } from './key-shape.js';
-import { namedFunctionOf } from './lifecycle.js';
+import { namedFunctionOf } from './builder-lookup.js';
 import { mayRun } from './pattern-drains.js';
 import { walk, type AnyContext } from './static.js';
 

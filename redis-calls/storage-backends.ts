@@ -52,7 +52,7 @@ import { EXPIRY_EFFECTS, fileIndexOf } from './file-index.js';
 import { importSpecifiers, walkImporters } from './importers.js';
 import { hasStaticPart, listedKeys, sameKeyByShape } from './key-id.js';
 import { keyShapeOf } from './key-shape.js';
-import { namedFunctionOf } from './lifecycle.js';
+import { namedFunctionOf } from './builder-lookup.js';
 import { mayRun } from './pattern-drains.js';
 import { fileMemo } from './file-memo.js';
 import { loadModule, readModule, specifierOf } from './modules.js';
