@@ -57,7 +57,9 @@
  * change extracted with `git archive <commit> rules semantics lua-lint redis-calls text | tar -x -C
  * .bench-tmp/baseline`, to measure before and after with the same corpus and triage.
  *
- * Exit code 1 when a finding is not triaged, a file crashes a rule or does not parse, a codebase
+ * A file the parser rejects (merge-conflict markers, syntax it does not read) is listed as "not
+ * parsed" with file:line:column, apart from crashes: no rule ran on it, and it fails nothing.
+ * Exit code 1 when a finding is not triaged, a file crashes a rule, a codebase
  * has more than three persistentKeys or is in both sets, or a finding triaged `leak` is no longer
  * reported (a lost leak) in a run it is expected in: the entry's `runs`, by default the typed run
  * for packages (their reference: untyped, some receivers are not known to be clients) and every run
@@ -532,9 +534,18 @@ function isLinkTo(path: string, target: string): boolean {
   }
 }
 
-function lintCodebase(linter: Linter, codebase: Codebase, mode: Mode): { findings: Finding[]; crashes: string[] } {
+/**
+ * Lints one codebase's files with `recommended` and its `persistentKeys`.
+ * @returns the plugin's findings; `crashes`, a rule that threw or an ESLint message of no rule that
+ *   is not a parse error (`<codebase> <file>:<line>: <message>`); `unparsed`, the files the parser
+ *   rejected (`<codebase> <file>:<line>:<column>: <message>`: a merge-conflict marker, syntax the
+ *   parser does not read), where no rule ran: the codebase's own defect, as ESLint reports it in
+ *   the codebase's CI, listed apart so that it neither passes for a rule crash nor goes unseen.
+ */
+function lintCodebase(linter: Linter, codebase: Codebase, mode: Mode): { findings: Finding[]; crashes: string[]; unparsed: string[] } {
   const findings: Finding[] = [];
   const crashes: string[] = [];
+  const unparsed: string[] = [];
   const tsconfig = mode === 'typed' ? codebase.tsconfig : undefined;
   for (const file of codebase.files) {
     const path = join(codebase.dir, file);
@@ -561,6 +572,10 @@ function lintCodebase(linter: Linter, codebase: Codebase, mode: Mode): { finding
     ];
     try {
       for (const message of linter.verify(text, config, { filename: path })) {
+        if (message.fatal && message.ruleId === null && message.message.startsWith('Parsing error')) {
+          unparsed.push(`${codebase.name} ${file}:${message.line}:${message.column}: ${message.message}`);
+          continue;
+        }
         if (message.fatal || message.ruleId === null) {
           crashes.push(`${codebase.name} ${file}:${message.line}: ${message.message}`);
           continue;
@@ -580,7 +595,7 @@ function lintCodebase(linter: Linter, codebase: Codebase, mode: Mode): { finding
       crashes.push(`${codebase.name} ${file}: ${(error as Error).message.split('\n')[0]}`);
     }
   }
-  return { findings, crashes };
+  return { findings, crashes, unparsed };
 }
 
 function pct(part: number, whole: number): string {
@@ -598,6 +613,8 @@ interface RunResult {
   findings: Map<string, Finding[]>;
   /** Crashes per codebase name. */
   crashes: Map<string, string[]>;
+  /** Files the parser rejected, per codebase name (see lintCodebase). */
+  unparsed: Map<string, string[]>;
 }
 
 /** The codebase part of a triage or missed id (`<codebase> <file>:...`). */
@@ -685,7 +702,7 @@ interface WorkerInput {
 }
 
 /** What a child process gives back, per codebase name. */
-type WorkerOutput = Record<string, { findings: Finding[]; crashes: string[] }>;
+type WorkerOutput = Record<string, { findings: Finding[]; crashes: string[]; unparsed: string[] }>;
 
 /**
  * Lints the codebases in child processes, a chunk each (the packages, which share one TypeScript
@@ -757,6 +774,7 @@ Options:
   --list                     list every finding with its verdict
   --help                     print this help
 
+Files the parser rejects are listed as "not parsed" (no rule ran on them) and fail nothing.
 Exit code: 0 when every finding is triaged, no triaged leak is lost and nothing crashed; 1
 otherwise; 2 for a usage error.`;
 
@@ -823,13 +841,14 @@ function main(): void {
   }
 
   const runs: RunResult[] = modes.map((mode) => {
-    const result: RunResult = { mode, findings: new Map(), crashes: new Map() };
+    const result: RunResult = { mode, findings: new Map(), crashes: new Map(), unparsed: new Map() };
     linkClients(codebases, mode);
     const linted = lintInChildren(codebases, mode, set.scratch);
     for (const codebase of codebases) {
-      const { findings, crashes } = linted[codebase.name]!;
+      const { findings, crashes, unparsed } = linted[codebase.name]!;
       result.findings.set(codebase.name, findings);
       result.crashes.set(codebase.name, crashes);
+      result.unparsed.set(codebase.name, unparsed);
       problems.push(...crashes.map((c) => `crash (${mode}): ${c}`));
     }
     return result;
@@ -904,6 +923,12 @@ function main(): void {
           `${set.sample && universe > 0 ? `${pct(found, universe)} (${found} / ${universe})` : '-'} | ${crashes} | ${perCodebaseMean(members.map((c) => run.findings.get(c.name)!))} |`,
       );
     }
+  }
+
+  // files no rule ran on: listed, not failed (ESLint reports them the same way in the codebase's CI)
+  for (const run of runs) {
+    const unparsed = codebases.flatMap((c) => run.unparsed.get(c.name)!);
+    if (unparsed.length > 0) console.log(`\nfiles not parsed (${run.mode}; no rule ran on them): ${unparsed.length}\n${unparsed.map((u) => `  ${u}`).join('\n')}`);
   }
 
   // findings per kind (each finding once, whichever runs reported it), and missed leaks per kind
