@@ -9,6 +9,8 @@
  * EXPIRE follows as a round trip of its own gets that EXPIRE's TTL (and loses the EXPIRE when it is
  * a statement of its own beside the write's), a lock a lock-sized TTL, never the cache default
  * (`redis-calls/write-expiry.ts`).
+ * Suggestions offer every expiry first and KEEPTTL last: an editor applies the first as its quick
+ * fix, and KEEPTTL keeps an existing key's TTL but creates a missing key with none.
  *
  * A write followed, in the same MULTI (or pipeline, unless `allowPipeline` is off), by an expiry
  * of every key it writes is one atomic unit and is not reported. SET ... KEEPTTL without XX is
@@ -278,15 +280,18 @@ export default createRule<Options, MessageIds>({
               if (call.command !== 'SETNX' || replyUnused(call.node)) fix = add;
             }
           }
-          // KEEPTTL after an earlier TTL of the key is keepTtlAfterExpiry's finding: not offered then
-          if (call.command === 'SET' && effect !== 'create-if-missing' && !ttlInEarlierRoundTrip(context, call, leaking[0]!.arg)) {
-            const keep = addSetOptions(context, call, ['KEEPTTL']);
-            if (keep) suggest.push({ messageId: 'addKeepTtl', fix: keep });
-          }
           if (!later) {
             const ttl = lock ? lockTtlConstant(context) : ttlConstantOf(context);
             const add = withExpiry({ expiry: ttl });
             if (add) suggest.push({ messageId: ttl.placeholder ? 'addExpiryPlaceholder' : 'addExpiry', data: { name: ttl.name }, fix: add });
+          }
+          // KEEPTTL is offered last, after every expiry: editors apply the first suggestion as the
+          // quick fix, and KEEPTTL keeps an existing key's TTL but creates a missing key with none
+          // (it silences the finding under allowKeepTtl while the leak stays). After an earlier TTL
+          // of the key it is keepTtlAfterExpiry's finding: not offered then
+          if (call.command === 'SET' && effect !== 'create-if-missing' && !ttlInEarlierRoundTrip(context, call, leaking[0]!.arg)) {
+            const keep = addSetOptions(context, call, ['KEEPTTL']);
+            if (keep) suggest.push({ messageId: 'addKeepTtl', fix: keep });
           }
           const deleter = later ? undefined : deletedElsewhere(context, call, leaking[0]!.arg);
           context.report({

@@ -19,8 +19,8 @@ const accessor = `function client() {
 `;
 /** The two suggestions of a SET without TTL whose client's syntax is unknown: tokens appended to `call`. */
 const suggestions = (code: string, call: string) => [
-  { messageId: 'addKeepTtl' as const, output: code.replace(call, `${call.slice(0, -1)}, 'KEEPTTL')`) },
   { messageId: 'addExpiryPlaceholder' as const, output: code.replace(call, `${call.slice(0, -1)}, 'EX', TTL_SECONDS)`) },
+  { messageId: 'addKeepTtl' as const, output: code.replace(call, `${call.slice(0, -1)}, 'KEEPTTL')`) },
 ];
 /** A file of a package whose lib/redis.js exports the accessor `client()`. */
 const cacheFile = join(fixturesDir, 'accessor-client', 'lib', 'cache.js');

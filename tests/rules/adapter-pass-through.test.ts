@@ -40,8 +40,8 @@ function bareSetSuggestions(code: string, nth: number) {
   for (let i = 0; i < nth; i++) at = code.indexOf(call, at + 1);
   const end = at + call.length;
   return [
-    { messageId: 'addKeepTtl' as const, output: `${code.slice(0, end)}, 'KEEPTTL'${code.slice(end)}` },
     { messageId: 'addExpiryPlaceholder' as const, output: `${code.slice(0, end)}, 'EX', TTL_SECONDS${code.slice(end)}` },
+    { messageId: 'addKeepTtl' as const, output: `${code.slice(0, end)}, 'KEEPTTL'${code.slice(end)}` },
   ];
 }
 

@@ -505,8 +505,8 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl (fixes)', setRule, {
           messageId: 'setWithoutTtl',
           suggestions: [
             { messageId: 'addDefaultExpiry', data: { seconds: '86400' }, output: `${IO}await redis.set(key, json, 'EX', 86400);` },
-            { messageId: 'addKeepTtl', output: `${IO}await redis.set(key, json, 'KEEPTTL');` },
             { messageId: 'addExpiryPlaceholder', output: `${IO}await redis.set(key, json, 'EX', TTL_SECONDS);` },
+            { messageId: 'addKeepTtl', output: `${IO}await redis.set(key, json, 'KEEPTTL');` },
           ],
         },
       ],
@@ -520,8 +520,8 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl (fixes)', setRule, {
         {
           messageId: 'setWithoutTtl',
           suggestions: [
-            { messageId: 'addKeepTtl', output: `${IO}await redis.set(key, json, 'KEEPTTL');` },
             { messageId: 'addExpiryPlaceholder', output: `${IO}await redis.set(key, json, 'EX', TTL_SECONDS);` },
+            { messageId: 'addKeepTtl', output: `${IO}await redis.set(key, json, 'KEEPTTL');` },
           ],
         },
       ],
@@ -535,8 +535,8 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl (fixes)', setRule, {
           messageId: 'setWithoutTtl',
           suggestions: [
             { messageId: 'addDefaultExpiry', output: `${IO}await redis.set(key, json, 'EX', 86400); // profile` },
-            { messageId: 'addKeepTtl', output: `${IO}await redis.set(key, json, 'KEEPTTL'); // profile` },
             { messageId: 'addExpiryPlaceholder', output: `${IO}await redis.set(key, json, 'EX', TTL_SECONDS); // profile` },
+            { messageId: 'addKeepTtl', output: `${IO}await redis.set(key, json, 'KEEPTTL'); // profile` },
           ],
         },
       ],
@@ -599,8 +599,8 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl (fixes)', setRule, {
           messageId: 'setWithoutTtl',
           suggestions: [
             { messageId: 'addDefaultExpiry', output: `${NODE}await client.sendCommand(['SET', key, json, 'EX', '86400']);` },
-            { messageId: 'addKeepTtl', output: `${NODE}await client.sendCommand(['SET', key, json, 'KEEPTTL']);` },
             { messageId: 'addExpiryPlaceholder', output: `${NODE}await client.sendCommand(['SET', key, json, 'EX', String(TTL_SECONDS)]);` },
+            { messageId: 'addKeepTtl', output: `${NODE}await client.sendCommand(['SET', key, json, 'KEEPTTL']);` },
           ],
         },
       ],
@@ -615,8 +615,8 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl (fixes)', setRule, {
           messageId: 'setWithoutTtl',
           suggestions: [
             { messageId: 'addDefaultExpiry', output: `${NODE}await client.set(key, json, { EX: 86400 });` },
-            { messageId: 'addKeepTtl', output: `${NODE}await client.set(key, json, { KEEPTTL: true });` },
             { messageId: 'addExpiryPlaceholder', output: `${NODE}await client.set(key, json, { EX: TTL_SECONDS });` },
+            { messageId: 'addKeepTtl', output: `${NODE}await client.set(key, json, { KEEPTTL: true });` },
           ],
         },
       ],
@@ -646,8 +646,8 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl (fixes)', setRule, {
           messageId: 'setWithoutTtl',
           suggestions: [
             { messageId: 'addDefaultExpiry', output: `${UP}await redis.set(key, json, { ex: 86400 });` },
-            { messageId: 'addKeepTtl', output: `${UP}await redis.set(key, json, { keepTtl: true });` },
             { messageId: 'addExpiryPlaceholder', output: `${UP}await redis.set(key, json, { ex: TTL_SECONDS });` },
+            { messageId: 'addKeepTtl', output: `${UP}await redis.set(key, json, { keepTtl: true });` },
           ],
         },
       ],

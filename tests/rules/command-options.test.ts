@@ -16,10 +16,10 @@ import { runRule, untypedTester } from './tester.js';
 const v4 = (body: string) => `import { createClient, commandOptions } from 'redis';\nconst client = createClient();\n${body}`;
 const fn = (body: string) => `export async function put(k: string, v: string) {\n${body}\n}`;
 const hint = (shape: string) => ` Kept forever on purpose? Add '${shape}' to settings['redis-ttl'].persistentKeys.`;
-/** The two suggestions of a node-redis SET whose value ends `call`: KEEPTTL, or an expiry. */
+/** The two suggestions of a node-redis SET whose value ends `call`: an expiry, then KEEPTTL. */
 const setSuggestions = (code: string, call: string) => [
-  { messageId: 'addKeepTtl' as const, output: code.replace(call, `${call}, { KEEPTTL: true }`) },
   { messageId: 'addExpiryPlaceholder' as const, data: { name: 'TTL_SECONDS' }, output: code.replace(call, `${call}, { EX: TTL_SECONDS }`) },
+  { messageId: 'addKeepTtl' as const, output: code.replace(call, `${call}, { KEEPTTL: true }`) },
 ];
 
 const sessionSet = v4(fn('  await client.set(commandOptions({ isolated: true }), `session:${k}`, v);'));
@@ -82,7 +82,7 @@ runRule(untypedTester, 'node-redis command options: SET', setRule, {
               data: { ttl: '60', line: '5' },
               output: thenExpire.replace('`page:${k}`, v);\n  await client.expire(commandOptions({ isolated: true }), `page:${k}`, 60);', '`page:${k}`, v, { EX: 60 });'),
             },
-            setSuggestions(thenExpire, '`page:${k}`, v')[0]!,
+            setSuggestions(thenExpire, '`page:${k}`, v')[1]!,
           ],
         },
       ],

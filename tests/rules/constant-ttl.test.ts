@@ -110,8 +110,8 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl (constant TTLs)', setRequire
           messageId: 'setWithoutTtl',
           line: 4,
           suggestions: [
-            { messageId: 'addKeepTtl', output: sessionSet.replace('v);', "v, 'KEEPTTL');") },
             { messageId: 'addExpiry', output: sessionSet.replace('v);', "v, 'EX', SESSION_TTL_SECONDS);") },
+            { messageId: 'addKeepTtl', output: sessionSet.replace('v);', "v, 'KEEPTTL');") },
           ],
         },
       ],

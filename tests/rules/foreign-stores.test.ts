@@ -44,8 +44,8 @@ for (const tester of [untypedTester, typedTester]) {
             line: 3,
             column: 65,
             suggestions: [
-              { messageId: 'addKeepTtl', output: nodeRedisCache.replace('set(`s:${id}`, v', 'set(`s:${id}`, v, { KEEPTTL: true }') },
               { messageId: 'addExpiryPlaceholder', output: nodeRedisCache.replace('set(`s:${id}`, v', 'set(`s:${id}`, v, { EX: TTL_SECONDS }') },
+              { messageId: 'addKeepTtl', output: nodeRedisCache.replace('set(`s:${id}`, v', 'set(`s:${id}`, v, { KEEPTTL: true }') },
             ],
           },
         ],

@@ -74,8 +74,8 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl', setRule, {
           line: 3,
           column: 13,
           suggestions: [
-            { messageId: 'addKeepTtl', output: ioredis("await redis.set(`profile:${id}`, json, 'KEEPTTL');") },
             { messageId: 'addExpiryPlaceholder', output: ioredis("await redis.set(`profile:${id}`, json, 'EX', TTL_SECONDS);") },
+            { messageId: 'addKeepTtl', output: ioredis("await redis.set(`profile:${id}`, json, 'KEEPTTL');") },
           ],
         },
       ],
@@ -120,8 +120,8 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl', setRule, {
       // node-redis, its own message data
       code: nodeRedis('await client.set(`s:${id}`, v);'),
       errors: [{ messageId: 'setWithoutTtl', line: 3, suggestions: [
-        { messageId: 'addKeepTtl', output: nodeRedis('await client.set(`s:${id}`, v, { KEEPTTL: true });') },
         { messageId: 'addExpiryPlaceholder', output: nodeRedis('await client.set(`s:${id}`, v, { EX: TTL_SECONDS });') },
+        { messageId: 'addKeepTtl', output: nodeRedis('await client.set(`s:${id}`, v, { KEEPTTL: true });') },
       ] }],
     },
   ],

@@ -114,8 +114,8 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl (keys named through a messag
           messageId: 'setWithoutTtl',
           ...at(overwrite, 'set(data'),
           suggestions: [
-            { messageId: 'addKeepTtl', output: overwrite.replace('redis.set(data.key, data.value', "redis.set(data.key, data.value, 'KEEPTTL'") },
             { messageId: 'addExpiryPlaceholder', output: overwrite.replace('redis.set(data.key, data.value', "redis.set(data.key, data.value, 'EX', TTL_SECONDS") },
+            { messageId: 'addKeepTtl', output: overwrite.replace('redis.set(data.key, data.value', "redis.set(data.key, data.value, 'KEEPTTL'") },
           ],
         },
       ],

@@ -68,8 +68,8 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl (a callback passed by name)'
           line: 4,
           column: 10,
           suggestions: [
-            { messageId: 'addKeepTtl', output: required("function save(k, v, cb) {\n  client.set(k, v, 'KEEPTTL', cb);\n}") },
             { messageId: 'addExpiryPlaceholder', output: required("function save(k, v, cb) {\n  client.set(k, v, 'EX', TTL_SECONDS, cb);\n}") },
+            { messageId: 'addKeepTtl', output: required("function save(k, v, cb) {\n  client.set(k, v, 'KEEPTTL', cb);\n}") },
           ],
         },
       ],

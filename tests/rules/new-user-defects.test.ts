@@ -23,15 +23,15 @@ const set = (line: number, column: number) => ({ messageId: 'setWithoutTtl' as c
 const nodeRedisSet = (line: number, column: number, code: string, call: string) => ({
   ...set(line, column),
   suggestions: [
-    { messageId: 'addKeepTtl' as const, output: code.replace(call, `${call}, { KEEPTTL: true }`) },
     { messageId: 'addExpiryPlaceholder' as const, output: code.replace(call, `${call}, { EX: TTL_SECONDS }`) },
+    { messageId: 'addKeepTtl' as const, output: code.replace(call, `${call}, { KEEPTTL: true }`) },
   ],
 });
 const ioredisSet = (line: number, column: number, code: string, call: string) => ({
   ...set(line, column),
   suggestions: [
-    { messageId: 'addKeepTtl' as const, output: code.replace(call, `${call}, 'KEEPTTL'`) },
     { messageId: 'addExpiryPlaceholder' as const, output: code.replace(call, `${call}, 'EX', TTL_SECONDS`) },
+    { messageId: 'addKeepTtl' as const, output: code.replace(call, `${call}, 'KEEPTTL'`) },
   ],
 });
 

@@ -67,8 +67,8 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl (node-redis call with a call
           line: 3,
           column: 8,
           suggestions: [
-            { messageId: 'addKeepTtl', output: required("client.set(key, value, 'KEEPTTL', (err) => {});") },
             { messageId: 'addExpiryPlaceholder', output: required("client.set(key, value, 'EX', TTL_SECONDS, (err) => {});") },
+            { messageId: 'addKeepTtl', output: required("client.set(key, value, 'KEEPTTL', (err) => {});") },
           ],
         },
       ],
@@ -91,8 +91,8 @@ runRule(new RuleTester(), 'set-requires-ttl-or-keepttl (node-redis, unknown majo
           line: 3,
           column: 14,
           suggestions: [
-            { messageId: 'addKeepTtl', output: required('await client.set(key, value, { KEEPTTL: true });') },
             { messageId: 'addExpiryPlaceholder', output: required('await client.set(key, value, { EX: TTL_SECONDS });') },
+            { messageId: 'addKeepTtl', output: required('await client.set(key, value, { KEEPTTL: true });') },
           ],
         },
       ],

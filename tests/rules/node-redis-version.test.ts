@@ -89,8 +89,8 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl (node-redis 3)', setRule, {
           line: 3,
           column: 8,
           suggestions: [
-            { messageId: 'addKeepTtl', output: required("client.set(key, value, 'KEEPTTL', (err) => {});") },
             { messageId: 'addExpiryPlaceholder', output: required("client.set(key, value, 'EX', TTL_SECONDS, (err) => {});") },
+            { messageId: 'addKeepTtl', output: required("client.set(key, value, 'KEEPTTL', (err) => {});") },
           ],
         },
       ],
@@ -105,8 +105,8 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl (node-redis 3)', setRule, {
           line: 3,
           column: 8,
           suggestions: [
-            { messageId: 'addKeepTtl', output: required("client.set(key, value, 'KEEPTTL', function (err) {});") },
             { messageId: 'addExpiryPlaceholder', output: required("client.set(key, value, 'EX', TTL_SECONDS, function (err) {});") },
+            { messageId: 'addKeepTtl', output: required("client.set(key, value, 'KEEPTTL', function (err) {});") },
           ],
         },
       ],
@@ -120,8 +120,8 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl (node-redis 3)', setRule, {
           line: 3,
           column: 8,
           suggestions: [
-            { messageId: 'addKeepTtl', output: required('client.set(key, value, { KEEPTTL: true });') },
             { messageId: 'addExpiryPlaceholder', output: required('client.set(key, value, { EX: TTL_SECONDS });') },
+            { messageId: 'addKeepTtl', output: required('client.set(key, value, { KEEPTTL: true });') },
           ],
         },
       ],
@@ -253,8 +253,8 @@ runRule(typedIn('node-redis-3'), 'set-requires-ttl-or-keepttl (typed, package.js
           line: 3,
           column: 8,
           suggestions: [
-            { messageId: 'addKeepTtl', output: imported("client.set(key, value, 'KEEPTTL', (err) => {});") },
             { messageId: 'addExpiryPlaceholder', output: imported("client.set(key, value, 'EX', TTL_SECONDS, (err) => {});") },
+            { messageId: 'addKeepTtl', output: imported("client.set(key, value, 'KEEPTTL', (err) => {});") },
           ],
         },
       ],

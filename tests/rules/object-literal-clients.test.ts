@@ -97,8 +97,8 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl (client through a method of 
           line: 4,
           column: 34,
           suggestions: [
-            { messageId: 'addKeepTtl', output: unset.replace('set(k, id)', "set(k, id, 'KEEPTTL')") },
             { messageId: 'addExpiryPlaceholder', output: unset.replace('set(k, id)', "set(k, id, 'EX', TTL_SECONDS)") },
+            { messageId: 'addKeepTtl', output: unset.replace('set(k, id)', "set(k, id, 'KEEPTTL')") },
           ],
         },
       ],

@@ -66,7 +66,7 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl (persistent pattern, key exp
           // the SET's own EXPIRE gives the TTL and goes (redis-calls/write-expiry.ts)
           suggestions: [
             { messageId: 'moveLaterExpiry', output: setThenExpire.replace("redis.set(key, '1');\n  await redis.expire(key, 60);", "redis.set(key, '1', 'EX', 60);") },
-            setSuggestions(setThenExpire, "redis.set(key, '1'")[0]!,
+            setSuggestions(setThenExpire, "redis.set(key, '1'")[1]!,
           ],
         },
       ],

@@ -101,8 +101,8 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl (receivers of another module
           line: 3,
           column: 77,
           suggestions: [
-            { messageId: 'addKeepTtl', output: workspaceMethod.replace('`order:${id}`, v)', '`order:${id}`, v, { KEEPTTL: true })') },
             { messageId: 'addExpiryPlaceholder', output: workspaceMethod.replace('`order:${id}`, v)', '`order:${id}`, v, { EX: TTL_SECONDS })') },
+            { messageId: 'addKeepTtl', output: workspaceMethod.replace('`order:${id}`, v)', '`order:${id}`, v, { KEEPTTL: true })') },
           ],
         },
       ],

@@ -13,8 +13,8 @@ function suggestions(code: string) {
   const call = 'set(`s:${id}`, v';
   const nodeRedis = code.includes("from 'redis'");
   return [
-    { messageId: 'addKeepTtl' as const, output: code.replace(call, nodeRedis ? `${call}, { KEEPTTL: true }` : `${call}, 'KEEPTTL'`) },
     { messageId: 'addExpiryPlaceholder' as const, output: code.replace(call, nodeRedis ? `${call}, { EX: TTL_SECONDS }` : `${call}, 'EX', TTL_SECONDS`) },
+    { messageId: 'addKeepTtl' as const, output: code.replace(call, nodeRedis ? `${call}, { KEEPTTL: true }` : `${call}, 'KEEPTTL'`) },
   ];
 }
 

@@ -101,8 +101,8 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl (keys named by a remote call
           messageId: 'setWithoutTtl',
           ...at(siriusSet, 'set(key'),
           suggestions: [
-            { messageId: 'addKeepTtl', output: siriusSet.replace('redis.set(key, value', "redis.set(key, value, 'KEEPTTL'") },
             { messageId: 'addExpiryPlaceholder', output: siriusSet.replace('redis.set(key, value', "redis.set(key, value, 'EX', TTL_SECONDS") },
+            { messageId: 'addKeepTtl', output: siriusSet.replace('redis.set(key, value', "redis.set(key, value, 'KEEPTTL'") },
           ],
         },
       ],

@@ -48,8 +48,8 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl', rule, {
           endLine: 3,
           endColumn: 39,
           suggestions: [
-            { messageId: 'addKeepTtl', output: ioredis(`await redis.set(\`profile:\${id}\`, json, 'KEEPTTL');`) },
             { messageId: 'addExpiryPlaceholder', data: { name: 'TTL_SECONDS' }, output: ioredis(`await redis.set(\`profile:\${id}\`, json, 'EX', TTL_SECONDS);`) },
+            { messageId: 'addKeepTtl', output: ioredis(`await redis.set(\`profile:\${id}\`, json, 'KEEPTTL');`) },
           ],
         },
       ],
@@ -79,8 +79,8 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl', rule, {
           line: 4,
           column: 7,
           suggestions: [
-            { messageId: 'addKeepTtl', output: ioredis(`const TTL = 300;\nredis.set(key, v, 'KEEPTTL', 'xx');`) },
             { messageId: 'addExpiry', data: { name: 'TTL' }, output: ioredis(`const TTL = 300;\nredis.set(key, v, 'EX', TTL, 'xx');`) },
+            { messageId: 'addKeepTtl', output: ioredis(`const TTL = 300;\nredis.set(key, v, 'KEEPTTL', 'xx');`) },
           ],
         },
       ],
@@ -95,8 +95,8 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl', rule, {
           line: 4,
           column: 16,
           suggestions: [
-            { messageId: 'addKeepTtl', output: `export function save() {\n  const IO = require('ioredis');\n  const store = new IO();\n  return store.set('k', 'v', 'KEEPTTL');\n}` },
             { messageId: 'addExpiryPlaceholder', output: `export function save() {\n  const IO = require('ioredis');\n  const store = new IO();\n  return store.set('k', 'v', 'EX', TTL_SECONDS);\n}` },
+            { messageId: 'addKeepTtl', output: `export function save() {\n  const IO = require('ioredis');\n  const store = new IO();\n  return store.set('k', 'v', 'KEEPTTL');\n}` },
           ],
         },
       ],
@@ -110,8 +110,8 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl', rule, {
           line: 3,
           column: 7,
           suggestions: [
-            { messageId: 'addKeepTtl', output: ioredis(`redis.set(key, v, 'KEEPTTL', (err) => {});`) },
             { messageId: 'addExpiryPlaceholder', output: ioredis(`redis.set(key, v, 'EX', TTL_SECONDS, (err) => {});`) },
+            { messageId: 'addKeepTtl', output: ioredis(`redis.set(key, v, 'KEEPTTL', (err) => {});`) },
           ],
         },
       ],
@@ -183,8 +183,8 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl', rule, {
           line: 3,
           column: 12,
           suggestions: [
-            { messageId: 'addKeepTtl', output: ioredis(`redis.call('set', key, v, 'KEEPTTL');`) },
             { messageId: 'addExpiryPlaceholder', output: ioredis(`redis.call('set', key, v, 'EX', TTL_SECONDS);`) },
+            { messageId: 'addKeepTtl', output: ioredis(`redis.call('set', key, v, 'KEEPTTL');`) },
           ],
         },
       ],
@@ -197,8 +197,8 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl', rule, {
           line: 3,
           column: 18,
           suggestions: [
-            { messageId: 'addKeepTtl', output: ioredis(`redis.pipeline().set(key, v, 'KEEPTTL').exec();`) },
             { messageId: 'addExpiryPlaceholder', output: ioredis(`redis.pipeline().set(key, v, 'EX', TTL_SECONDS).exec();`) },
+            { messageId: 'addKeepTtl', output: ioredis(`redis.pipeline().set(key, v, 'KEEPTTL').exec();`) },
           ],
         },
       ],
@@ -211,8 +211,8 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl', rule, {
           line: 3,
           column: 15,
           suggestions: [
-            { messageId: 'addKeepTtl', output: ioredis(`redis.multi([['set', key, v, 'KEEPTTL'], ['incr', 'n']]).exec();`) },
             { messageId: 'addExpiryPlaceholder', output: ioredis(`redis.multi([['set', key, v, 'EX', TTL_SECONDS], ['incr', 'n']]).exec();`) },
+            { messageId: 'addKeepTtl', output: ioredis(`redis.multi([['set', key, v, 'KEEPTTL'], ['incr', 'n']]).exec();`) },
           ],
         },
       ],
@@ -225,8 +225,8 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl', rule, {
           line: 3,
           column: 14,
           suggestions: [
-            { messageId: 'addKeepTtl', output: nodeRedis(`await client.set(key, value, { KEEPTTL: true });`) },
             { messageId: 'addExpiryPlaceholder', output: nodeRedis(`await client.set(key, value, { EX: TTL_SECONDS });`) },
+            { messageId: 'addKeepTtl', output: nodeRedis(`await client.set(key, value, { KEEPTTL: true });`) },
           ],
         },
       ],
@@ -250,8 +250,8 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl', rule, {
           line: 3,
           column: 14,
           suggestions: [
-            { messageId: 'addKeepTtl', output: nodeRedis(`await client.set(key, value, { KEEPTTL: true, condition: 'XX' });`) },
             { messageId: 'addExpiryPlaceholder', output: nodeRedis(`await client.set(key, value, { EX: TTL_SECONDS, condition: 'XX' });`) },
+            { messageId: 'addKeepTtl', output: nodeRedis(`await client.set(key, value, { KEEPTTL: true, condition: 'XX' });`) },
           ],
         },
       ],
@@ -275,8 +275,8 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl', rule, {
           line: 4,
           column: 13,
           suggestions: [
-            { messageId: 'addKeepTtl', output: upstash(`const SESSION_TTL = 900;\nawait redis.set(key, 'v', { keepTtl: true });`) },
             { messageId: 'addExpiry', data: { name: 'SESSION_TTL' }, output: upstash(`const SESSION_TTL = 900;\nawait redis.set(key, 'v', { ex: SESSION_TTL });`) },
+            { messageId: 'addKeepTtl', output: upstash(`const SESSION_TTL = 900;\nawait redis.set(key, 'v', { keepTtl: true });`) },
           ],
         },
       ],
@@ -302,12 +302,12 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl', rule, {
           column: 40,
           suggestions: [
             {
-              messageId: 'addKeepTtl',
-              output: `import { Redis } from 'ioredis';\nclass Sessions {\n  constructor(private readonly store: Redis) {}\n  save(id: string) { return this.store.set(id, '1', 'KEEPTTL'); }\n}`,
-            },
-            {
               messageId: 'addExpiryPlaceholder',
               output: `import { Redis } from 'ioredis';\nclass Sessions {\n  constructor(private readonly store: Redis) {}\n  save(id: string) { return this.store.set(id, '1', 'EX', TTL_SECONDS); }\n}`,
+            },
+            {
+              messageId: 'addKeepTtl',
+              output: `import { Redis } from 'ioredis';\nclass Sessions {\n  constructor(private readonly store: Redis) {}\n  save(id: string) { return this.store.set(id, '1', 'KEEPTTL'); }\n}`,
             },
           ],
         },
@@ -334,12 +334,12 @@ runRule(typedTester, 'set-requires-ttl-or-keepttl (typed)', rule, {
           column: 30,
           suggestions: [
             {
-              messageId: 'addKeepTtl',
-              output: `import Redis from 'ioredis';\nexport class Repo<C extends Redis> {\n  private store!: C;\n  save() { return this.store.set('k', 'v', 'KEEPTTL', 'XX'); }\n}`,
-            },
-            {
               messageId: 'addExpiryPlaceholder',
               output: `import Redis from 'ioredis';\nexport class Repo<C extends Redis> {\n  private store!: C;\n  save() { return this.store.set('k', 'v', 'EX', TTL_SECONDS, 'XX'); }\n}`,
+            },
+            {
+              messageId: 'addKeepTtl',
+              output: `import Redis from 'ioredis';\nexport class Repo<C extends Redis> {\n  private store!: C;\n  save() { return this.store.set('k', 'v', 'KEEPTTL', 'XX'); }\n}`,
             },
           ],
         },
@@ -354,8 +354,8 @@ runRule(typedTester, 'set-requires-ttl-or-keepttl (typed)', rule, {
           line: 2,
           column: 45,
           suggestions: [
-            { messageId: 'addKeepTtl', output: `import { Redis } from '@upstash/redis';\nexport async function f(r: Redis) { await r.set('k', 'v', { keepTtl: true }); }` },
             { messageId: 'addExpiryPlaceholder', output: `import { Redis } from '@upstash/redis';\nexport async function f(r: Redis) { await r.set('k', 'v', { ex: TTL_SECONDS }); }` },
+            { messageId: 'addKeepTtl', output: `import { Redis } from '@upstash/redis';\nexport async function f(r: Redis) { await r.set('k', 'v', { keepTtl: true }); }` },
           ],
         },
       ],

@@ -14,13 +14,13 @@ import { ioredis, nodeRedis, runRule, untypedTester } from './tester.js';
 
 const fn = (body: string) => `export async function put(k: string, v: string, cond: boolean) {\n${body}\n}`;
 
-/** The two suggestions of an ioredis `set(k, v)` (or node-redis `set(k, v)`): KEEPTTL, or an expiry. */
+/** The two suggestions of an ioredis `set(k, v)` (or node-redis `set(k, v)`): an expiry, then KEEPTTL. */
 function setSuggestions(code: string, call: string, keep: string, expiry: string) {
   const at = code.indexOf(call) + call.length - 1;
   const insert = (text: string) => code.slice(0, at) + text + code.slice(at);
   return [
-    { messageId: 'addKeepTtl' as const, output: insert(keep) },
     { messageId: 'addExpiryPlaceholder' as const, data: { name: 'TTL_SECONDS' }, output: insert(expiry) },
+    { messageId: 'addKeepTtl' as const, output: insert(keep) },
   ];
 }
 const ioSet = (code: string) => setSuggestions(code, 'redis.set(k, v)', ", 'KEEPTTL'", ", 'EX', TTL_SECONDS");
@@ -47,7 +47,7 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl (its expiry in a later round
           // the key's own TTL moves into the SET and its EXPIRE goes (redis-calls/write-expiry.ts)
           suggestions: [
             { messageId: 'moveLaterExpiry', data: { ttl: '60', line: '5' }, output: first.replace("redis.set(k, v);\n  await redis.expire(k, 60);", "redis.set(k, v, 'EX', 60);") },
-            ioSet(first)[0]!,
+            ioSet(first)[1]!,
           ],
         },
       ],
@@ -73,7 +73,7 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl (its expiry in a later round
           messageId: 'setThenExpire',
           line: 5,
           column: 17,
-          suggestions: [{ messageId: 'addLaterExpiry', data: { ttl: '60', line: '7' }, output: nested.replace('redis.set(k, v)', "redis.set(k, v, 'EX', 60)") }, ioSet(nested)[0]!],
+          suggestions: [{ messageId: 'addLaterExpiry', data: { ttl: '60', line: '7' }, output: nested.replace('redis.set(k, v)', "redis.set(k, v, 'EX', 60)") }, ioSet(nested)[1]!],
         },
       ],
     },
@@ -86,7 +86,7 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl (its expiry in a later round
           column: 16,
           suggestions: [
             { messageId: 'moveLaterExpiry', data: { ttl: '60', line: '5' }, output: node.replace('client.set(k, v);\n  await client.expire(k, 60);', 'client.set(k, v, { EX: 60 });') },
-            setSuggestions(node, 'client.set(k, v)', ', { KEEPTTL: true }', ', { EX: TTL_SECONDS }')[0]!,
+            setSuggestions(node, 'client.set(k, v)', ', { KEEPTTL: true }', ', { EX: TTL_SECONDS }')[1]!,
           ],
         },
       ],

@@ -38,7 +38,7 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl', setRule, {
           suggestions: [
             // the TTL is a parameter, maybe 0: offered with the PEXPIRE kept, SET would refuse 0
             { messageId: 'addLaterExpiry', output: reassigned.replace('multiRedis.set(key, value);', "multiRedis.set(key, value, 'PX', ttl);") },
-            setSuggestions(reassigned, 'multiRedis.set(key, value')[0]!,
+            setSuggestions(reassigned, 'multiRedis.set(key, value')[1]!,
           ],
         },
       ],

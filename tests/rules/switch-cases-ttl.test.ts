@@ -30,8 +30,8 @@ const laterExpiry = (code: string, call: string, nth: number, ttl: string, line:
 
 /** The node-redis suggestions of a SET at the `nth` occurrence of `call` (its closing parenthesis last). */
 const suggestions = (code: string, call: string, nth: number) => [
-  { messageId: 'addKeepTtl' as const, output: replaceNth(code, call, `${call.slice(0, -1)}, { KEEPTTL: true })`, nth) },
   { messageId: 'addExpiryPlaceholder' as const, output: replaceNth(code, call, `${call.slice(0, -1)}, { EX: TTL_SECONDS })`, nth) },
+  { messageId: 'addKeepTtl' as const, output: replaceNth(code, call, `${call.slice(0, -1)}, { KEEPTTL: true })`, nth) },
 ];
 
 /** The fixed-window limiter: two hand-written cases, each SET count+1 then EXPIRE when the count is 1. */

@@ -45,7 +45,7 @@ export const persistentSettings = (...patterns: string[]) => ({ 'redis-ttl': { p
 
 /**
  * A `set-requires-ttl-or-keepttl` `setWithoutTtl` finding at `line`:`column` of `code`, with its two
- * suggestions added after the first `, v);` of `code` (KEEPTTL, and an expiry of `TTL_SECONDS`).
+ * suggestions added after the first `, v);` of `code` (an expiry of `TTL_SECONDS`, then KEEPTTL).
  */
 export function setWithoutTtlAt(code: string, line: number, column: number) {
   const withArgs = (args: string) => code.replace(/, v\);/, `, v, ${args});`);
@@ -54,21 +54,21 @@ export function setWithoutTtlAt(code: string, line: number, column: number) {
     line,
     column,
     suggestions: [
-      { messageId: 'addKeepTtl' as const, output: withArgs("'KEEPTTL'") },
       { messageId: 'addExpiryPlaceholder' as const, output: withArgs("'EX', TTL_SECONDS") },
+      { messageId: 'addKeepTtl' as const, output: withArgs("'KEEPTTL'") },
     ],
   };
 }
 
 /**
- * The two suggestions of a SET without expiry in ioredis syntax (KEEPTTL, and an expiry of the
- * `TTL_SECONDS` constant to declare) for the first `call` in `code`, where `call` ends after the
+ * The two suggestions of a SET without expiry in ioredis syntax (an expiry of the `TTL_SECONDS`
+ * constant to declare, then KEEPTTL) for the first `call` in `code`, where `call` ends after the
  * value (`redis.set(k, v` or `send('SET', [k, v`).
  */
 export function setSuggestions(code: string, call: string) {
   return [
-    { messageId: 'addKeepTtl' as const, output: code.replace(call, `${call}, 'KEEPTTL'`) },
     { messageId: 'addExpiryPlaceholder' as const, output: code.replace(call, `${call}, 'EX', TTL_SECONDS`) },
+    { messageId: 'addKeepTtl' as const, output: code.replace(call, `${call}, 'KEEPTTL'`) },
   ];
 }
 

@@ -59,7 +59,7 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl (a plain SET after arms that
       code: mayFallThrough,
       errors: [
         { messageId: 'setWithoutTtl', line: 11, column: 24, suggestions: [
-            { messageId: 'addKeepTtl', output: mayFallThrough.replace('set(key, value);', "set(key, value, 'KEEPTTL');") },
             { messageId: 'addExpiryPlaceholder', output: mayFallThrough.replace('set(key, value);', "set(key, value, 'EX', TTL_SECONDS);") },
+            { messageId: 'addKeepTtl', output: mayFallThrough.replace('set(key, value);', "set(key, value, 'KEEPTTL');") },
           ] }] }],
 });

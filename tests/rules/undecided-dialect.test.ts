@@ -70,7 +70,7 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl', setRule, {
     // no options at all: a SET without TTL whatever the client
     {
       code: `${NODE_REDIS}export const put = (client, key, value) => client.set(key, value);`,
-      errors: [{ messageId: 'setWithoutTtl', line: 2, column: 51, suggestions: [{ messageId: 'addKeepTtl', output: `${NODE_REDIS}export const put = (client, key, value) => client.set(key, value, { KEEPTTL: true });` }, { messageId: 'addExpiryPlaceholder', output: `${NODE_REDIS}export const put = (client, key, value) => client.set(key, value, { EX: TTL_SECONDS });` }] }],
+      errors: [{ messageId: 'setWithoutTtl', line: 2, column: 51, suggestions: [{ messageId: 'addExpiryPlaceholder', output: `${NODE_REDIS}export const put = (client, key, value) => client.set(key, value, { EX: TTL_SECONDS });` }, { messageId: 'addKeepTtl', output: `${NODE_REDIS}export const put = (client, key, value) => client.set(key, value, { KEEPTTL: true });` }] }],
     },
   ],
 });

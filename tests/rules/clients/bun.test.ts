@@ -19,8 +19,8 @@ const global = (body: string): string => `const cache = new Bun.RedisClient();\n
 /** The two suggestions with the expiry as a string (Bun's `send` args and variadic `set` options). */
 function stringSuggestions(code: string, call: string) {
   return [
-    { messageId: 'addKeepTtl' as const, output: code.replace(call, `${call}, 'KEEPTTL'`) },
     { messageId: 'addExpiryPlaceholder' as const, output: code.replace(call, `${call}, 'EX', String(TTL_SECONDS)`) },
+    { messageId: 'addKeepTtl' as const, output: code.replace(call, `${call}, 'KEEPTTL'`) },
   ];
 }
 

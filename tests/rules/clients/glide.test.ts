@@ -57,11 +57,11 @@ for (const tester of [untypedTester, typedTester]) {
             line: 3,
             column: 14,
             suggestions: [
-              { messageId: 'addKeepTtl', output: standalone("await client.set(`s:${id}`, v, { expiry: 'keepExisting' });") },
               {
                 messageId: 'addExpiryPlaceholder',
                 output: standalone('await client.set(`s:${id}`, v, { expiry: { type: TimeUnit.Seconds, count: TTL_SECONDS } });').replace('{ GlideClient }', '{ GlideClient, TimeUnit }'),
               },
+              { messageId: 'addKeepTtl', output: standalone("await client.set(`s:${id}`, v, { expiry: 'keepExisting' });") },
             ],
           },
         ],
@@ -95,8 +95,8 @@ for (const tester of [untypedTester, typedTester]) {
             line: 4,
             column: 14,
             suggestions: [
-              { messageId: 'addKeepTtl', output: cluster("await client.set(`s:${id}`, v, { expiry: 'keepExisting', conditionalSet: 'onlyIfExists' });") },
               { messageId: 'addExpiry', output: cluster("await client.set(`s:${id}`, v, { expiry: { type: TimeUnit.Seconds, count: SESSION_TTL }, conditionalSet: 'onlyIfExists' });") },
+              { messageId: 'addKeepTtl', output: cluster("await client.set(`s:${id}`, v, { expiry: 'keepExisting', conditionalSet: 'onlyIfExists' });") },
             ],
           },
         ],
@@ -111,12 +111,12 @@ for (const tester of [untypedTester, typedTester]) {
             column: 14,
             suggestions: [
               {
-                messageId: 'addKeepTtl',
-                output: `import * as glide from '@valkey/valkey-glide';\nconst client = await glide.GlideClusterClient.createClient(${CONNECT});\nawait client.set(\`s:\${id}\`, v, { expiry: 'keepExisting' });`,
-              },
-              {
                 messageId: 'addExpiryPlaceholder',
                 output: `import * as glide from '@valkey/valkey-glide';\nconst client = await glide.GlideClusterClient.createClient(${CONNECT});\nawait client.set(\`s:\${id}\`, v, { expiry: { type: glide.TimeUnit.Seconds, count: TTL_SECONDS } });`,
+              },
+              {
+                messageId: 'addKeepTtl',
+                output: `import * as glide from '@valkey/valkey-glide';\nconst client = await glide.GlideClusterClient.createClient(${CONNECT});\nawait client.set(\`s:\${id}\`, v, { expiry: 'keepExisting' });`,
               },
             ],
           },
@@ -132,12 +132,12 @@ for (const tester of [untypedTester, typedTester]) {
             column: 16,
             suggestions: [
               {
-                messageId: 'addKeepTtl',
-                output: `const { GlideClient } = require('@valkey/valkey-glide');\nasync function save(id, v) {\n  const client = await GlideClient.createClient(${CONNECT});\n  await client.set(\`s:\${id}\`, v, { expiry: 'keepExisting' });\n}`,
-              },
-              {
                 messageId: 'addExpiryPlaceholder',
                 output: `const { GlideClient, TimeUnit } = require('@valkey/valkey-glide');\nasync function save(id, v) {\n  const client = await GlideClient.createClient(${CONNECT});\n  await client.set(\`s:\${id}\`, v, { expiry: { type: TimeUnit.Seconds, count: TTL_SECONDS } });\n}`,
+              },
+              {
+                messageId: 'addKeepTtl',
+                output: `const { GlideClient } = require('@valkey/valkey-glide');\nasync function save(id, v) {\n  const client = await GlideClient.createClient(${CONNECT});\n  await client.set(\`s:\${id}\`, v, { expiry: 'keepExisting' });\n}`,
               },
             ],
           },
@@ -152,8 +152,8 @@ for (const tester of [untypedTester, typedTester]) {
             line: 3,
             column: 29,
             suggestions: [
-              { messageId: 'addKeepTtl', output: standalone("await client.customCommand(['SET', `s:${id}`, v, 'KEEPTTL']);") },
               { messageId: 'addExpiryPlaceholder', output: standalone("await client.customCommand(['SET', `s:${id}`, v, 'EX', String(TTL_SECONDS)]);") },
+              { messageId: 'addKeepTtl', output: standalone("await client.customCommand(['SET', `s:${id}`, v, 'KEEPTTL']);") },
             ],
           },
         ],
@@ -167,7 +167,6 @@ for (const tester of [untypedTester, typedTester]) {
             line: 3,
             column: 38,
             suggestions: [
-              { messageId: 'addKeepTtl', output: batches("const pipe = new ClusterBatch(false).set(`s:${id}`, v, { expiry: 'keepExisting' });\nawait client.exec(pipe, true);") },
               {
                 messageId: 'addExpiryPlaceholder',
                 output: batches('const pipe = new ClusterBatch(false).set(`s:${id}`, v, { expiry: { type: TimeUnit.Seconds, count: TTL_SECONDS } });\nawait client.exec(pipe, true);').replace(
@@ -175,6 +174,7 @@ for (const tester of [untypedTester, typedTester]) {
                   '{ Batch, ClusterBatch, GlideClient, TimeUnit }',
                 ),
               },
+              { messageId: 'addKeepTtl', output: batches("const pipe = new ClusterBatch(false).set(`s:${id}`, v, { expiry: 'keepExisting' });\nawait client.exec(pipe, true);") },
             ],
           },
         ],

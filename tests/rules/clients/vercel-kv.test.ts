@@ -14,10 +14,10 @@ const byDefault = (body: string): string => `import store from '@vercel/kv';\n${
 const made = (body: string): string => `import { createClient } from '@vercel/kv';\nconst kv = createClient({ url: 'https://kv.example', token: 't' });\n${body}`;
 const typed = (body: string): string => `import type { VercelKV } from '@vercel/kv';\n${body}`;
 
-/** The two suggestions of an Upstash-flavoured SET without TTL: KEEPTTL and an expiry, as options. */
+/** The two suggestions of an Upstash-flavoured SET without TTL: an expiry, then KEEPTTL, as options. */
 const upstashSuggestions = (code: string, call: string) => [
-  { messageId: 'addKeepTtl' as const, output: code.replace(`${call})`, `${call}, { keepTtl: true })`) },
   { messageId: 'addExpiryPlaceholder' as const, output: code.replace(`${call})`, `${call}, { ex: TTL_SECONDS })`) },
+  { messageId: 'addKeepTtl' as const, output: code.replace(`${call})`, `${call}, { keepTtl: true })`) },
 ];
 
 const setNamed = named('export const save = (id: string, v: string) => kv.set(`s:${id}`, v);');
