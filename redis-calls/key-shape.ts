@@ -643,8 +643,9 @@ function memberShape(context: AnyContext, node: TSESTree.MemberExpression, bindi
     return UNKNOWN_PART;
   }
   const init = unwrap(def.node.init);
-  // config.keyPrefix of a top-level `const config = loadConfig()` never written to (process-fixed.ts)
-  if (init.type !== AST_NODE_TYPES.ObjectExpression) return isModuleConfigMember(context, node) ? IMPORTED_PART : UNKNOWN_PART;
+  // keys.userHash of `const keys = buildKeys(id)`: buildKeys(id).userHash; else config.keyPrefix of a top-level `const config = loadConfig()` never written to (process-fixed.ts)
+  const built = init.type === AST_NODE_TYPES.CallExpression && !node.computed ? callShape(context, init, bindings, depth + 1, name) : UNKNOWN_PART;
+  if (init.type !== AST_NODE_TYPES.ObjectExpression) return built !== UNKNOWN_PART ? built : isModuleConfigMember(context, node) ? IMPORTED_PART : UNKNOWN_PART;
   for (const property of init.properties) {
     if (property.type !== AST_NODE_TYPES.Property) return UNKNOWN_PART;
     if (propertyName(property.key, property.computed) === name) {

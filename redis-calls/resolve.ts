@@ -159,8 +159,10 @@ export const DEPENDENCY_FIELDS = ['dependencies', 'devDependencies', 'peerDepend
  * ({@link listedAsWorkspace}) and neither the root's manifest nor any package of the workspace
  * names `dir`'s package in its dependencies (`dependencies`, `devDependencies`,
  * `peerDependencies`, `optionalDependencies`): a monorepo's application (`apps/api`) that no
- * other package installs, so none imports it by name. `undefined` otherwise (not listed, depended
- * on, or a manifest that cannot be read).
+ * other package installs, so none imports it by name. A root without a package.json (a pnpm
+ * workspace that is `pnpm-workspace.yaml` alone: post-ranking-js's `apps/backend`, started by `tsx
+ * src/index.ts`) depends on nothing. `undefined` otherwise (not listed, depended on, or a manifest
+ * that exists and cannot be read).
  */
 export function workspaceRootOfStandaloneMember(dir: string): string | undefined {
   return cached(standaloneMembers, dir, () => standaloneMemberRoot(dir)) ?? undefined;
@@ -179,6 +181,8 @@ function standaloneMemberRoot(dir: string): string | null {
   for (const manifestDir of [root.dir, ...workspacePackages(root).values()]) {
     if (manifestDir === dir) continue;
     const manifest = manifestOf(manifestDir);
+    // a pnpm workspace's root may be `pnpm-workspace.yaml` alone: with no package.json it depends on nothing
+    if (!manifest && manifestDir === root.dir && !existsSync(join(root.dir, 'package.json'))) continue;
     if (!manifest) return null;
     for (const field of DEPENDENCY_FIELDS) {
       const dependencies = manifest[field];

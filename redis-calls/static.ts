@@ -166,7 +166,7 @@ export function defaultImportOf(context: AnyContext, id: TSESTree.Identifier): s
  * The milliseconds of a duration written for the `ms` package (`ms('24h')`, `ms('2 days')`,
  * https://github.com/vercel/ms), parsed by that package; `undefined` when it is no duration.
  */
-function msDuration(text: string): number | undefined {
+export function msDuration(text: string): number | undefined {
   const value = (parseMs as unknown as (text: string) => number | undefined)(text);
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }

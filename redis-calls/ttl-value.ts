@@ -18,7 +18,9 @@ import { constructorArgumentValues, factoryArgumentValues } from './constructor-
 import { constructorValues, writtenOutsideConstructor } from './instance-constants.js';
 import { classOfThis } from './bounded.js';
 import { exportedValue, importedBinding, locateExport, moduleContext, topLevelConst } from './modules.js';
-import { constInitializer, enclosingFunction, findVariable, foldNumber, isProcessEnv, propertyName, referenceName, resolveMember, returnedExpressions, staticValue, unwrap, walk, type AnyContext, type ConstantScope } from './static.js';
+import { constInitializer, defaultImportOf, enclosingFunction, findVariable, foldNumber, isProcessEnv, msDuration, propertyName, referenceName, resolveMember, returnedExpressions, staticValue, unwrap, walk, type AnyContext, type ConstantScope } from './static.js';
+import { staticMember } from './class-statics.js';
+import { classOf } from './key-builders.js';
 
 const MAX_DEPTH = 6;
 
@@ -707,6 +709,11 @@ function defaultsWhole(program: TSESTree.Program, value: TSESTree.Node, divisor:
  * fallback under the divisor or not whole in it (`|| 500`, `|| 1500` for seconds) is not such a
  * setting, nor is a value of the request or of a parameter. A `??` fallback after a conversion is
  * no fallback (`Number(process.env.TTL_MS) ?? 60000` is NaN, not 60000, when the variable is unset).
+ * The same setting written for the `ms` package (`ms(process.env.JWT_EXPIRES_IN || '15m')`, its
+ * fallbacks read by that package: 900000), and one held in a `const` or a static member the class
+ * gives one value (`static readonly accessTtl = process.env.JWT_EXPIRES_IN || '15m'`, then
+ * `ms(SessionsService.accessTtl) / 1000`), are read the same way; a number given to `ms` (which
+ * returns text) is none.
  */
 function environmentSetting(context: AnyContext, node: TSESTree.Node, divisor: number, depth = 0): boolean {
   if (depth > MAX_DEPTH) return false;
@@ -716,25 +723,53 @@ function environmentSetting(context: AnyContext, node: TSESTree.Node, divisor: n
     return init !== undefined && environmentSetting(context, init, divisor, depth + 1);
   }
   const parts = { variables: 0, amounts: [] as number[], other: false };
-  const read = (part: TSESTree.Node, d: number): void => {
+  const read = (part: TSESTree.Node, d: number, ms = false): void => {
     const value = unwrap(part);
+    const held = d > MAX_DEPTH ? undefined : heldSetting(context, value);
     if (d > MAX_DEPTH) parts.other = true;
+    else if (held) read(held, d + 1, ms);
     else if (value.type === AST_NODE_TYPES.MemberExpression && isProcessEnv(context, unwrap(value.object))) parts.variables++;
     else if (value.type === AST_NODE_TYPES.LogicalExpression && (value.operator === '||' || value.operator === '??')) {
-      read(value.left, d + 1);
+      read(value.left, d + 1, ms);
       // `Number(process.env.TTL) ?? 60000`: a conversion is never nullish (NaN when unset), so the fallback never applies
       if (value.operator === '??' && conversion(unwrap(value.left))) return;
-      read(value.right, d + 1);
-    } else if (conversion(value)) {
+      read(value.right, d + 1, ms);
+    } else if (!ms && msCall(context, value)) {
+      read(value.arguments[0]!, d + 1, true);
+    } else if (!ms && conversion(value)) {
       read(value.arguments[0], d + 1);
     } else {
-      const amount = value.type === AST_NODE_TYPES.Literal && typeof value.value === 'string' && value.value.trim() !== '' ? Number(value.value) : constantNumber(context, value);
+      const text = value.type === AST_NODE_TYPES.Literal && typeof value.value === 'string' && value.value.trim() !== '' ? value.value : undefined;
+      const amount = ms ? (text === undefined ? undefined : msDuration(text)) : text !== undefined ? Number(text) : constantNumber(context, value);
       if (amount === undefined || !Number.isFinite(amount)) parts.other = true;
       else parts.amounts.push(amount);
     }
   };
   read(bare, depth);
   return !parts.other && parts.variables > 0 && parts.amounts.length > 0 && parts.amounts.every((amount) => amount >= divisor && Number.isInteger(amount / divisor));
+}
+
+/** `ms(x)` of the `ms` package (its default import or require), with one argument. */
+function msCall(context: AnyContext, node: TSESTree.Node): node is TSESTree.CallExpression & { arguments: [TSESTree.Expression] } {
+  if (node.type !== AST_NODE_TYPES.CallExpression || node.callee.type !== AST_NODE_TYPES.Identifier || node.arguments.length !== 1) return false;
+  return node.arguments[0]!.type !== AST_NODE_TYPES.SpreadElement && defaultImportOf(context, node.callee) === 'ms';
+}
+
+/**
+ * What a name in a setting stands for: a `const` of the file (its initializer), or a static member
+ * of a class of the file that the class gives one value and nothing else writes
+ * (`class-statics.ts` staticMember: `SessionsService.accessTtl` of `static readonly accessTtl =
+ * ...`). `undefined` for anything else (a `let`, a member written at run time, a parameter).
+ */
+function heldSetting(context: AnyContext, node: TSESTree.Node): TSESTree.Node | undefined {
+  if (node.type === AST_NODE_TYPES.Identifier) return constInitializer(context, node);
+  if (node.type !== AST_NODE_TYPES.MemberExpression || node.computed || node.object.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const name = propertyName(node.property, node.computed);
+  const variable = findVariable(context, node.object);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  const cls = def ? classOf(variable!, def) : undefined;
+  const member = cls && name !== undefined ? staticMember(context, cls, name) : undefined;
+  return member?.values.length === 1 ? member.values[0] : undefined;
 }
 
 /** `Number(x)`, `parseInt(x, 10)`, `parseFloat(x)`: a number (NaN when `x` is none), never `null` / `undefined`. */

@@ -55,3 +55,52 @@ describe('a declared persistent pattern reaches it', () => {
     expect(findings([])).toEqual([['setWithoutTtl', 11, 16], ['setWithoutTtl', 14, 16]]);
   });
 });
+
+/**
+ * The builder's object held in a `const` first (`const keys = buildKeys(id); keys.userHash`,
+ * studybond's buildLeaderboardRedisKeys): the member is read as `buildKeys(id).userHash`, the
+ * builder's own statements (a check that throws, a local `const prefix`) before its one return
+ * included. A `let` the code reassigns, a member the returned object lacks, and a call of no
+ * builder stay unspelled; a `const config = loadConfig()` of no builder keeps its reading as the
+ * process's configuration.
+ */
+const BUILD = [
+  'export function buildKeys(institutionId: number) {',
+  '  const id = Number(institutionId);',
+  "  if (!Number.isInteger(id) || id <= 0) throw new Error('scope');",
+  '  const prefix = `lb:v2:institution:${id}`;',
+  '  return { weeklyZSet: `${prefix}:weekly:z`, userHash: `${prefix}:user:h` };',
+  '}',
+  '',
+].join('\n');
+
+describe('a member of a const holding a key builder\'s object', () => {
+  it('is spelled as the member of the call', () => {
+    expect(keyShapes(`${BUILD}const keys = buildKeys(scope); probe(keys.userHash); probe(keys.weeklyZSet); const main = buildKeys(1); probe(main.userHash);`)).toEqual([
+      'lb:v2:institution:*:user:h many',
+      'lb:v2:institution:*:weekly:z many',
+      'lb:v2:institution:*:user:h many',
+    ]);
+  });
+
+  it('stays unspelled when the const is no builder\'s object', () => {
+    const code = `${BUILD}function f(scope: number) { let moved = buildKeys(scope); moved = other(); probe(moved.userHash); const keys = buildKeys(scope); probe(keys.missing); const opaque = unknown(scope); probe(opaque.userHash); }`;
+    expect(keyShapes(code)).toEqual(['* many', '* many', '* many']);
+  });
+
+  describe('a declared persistent pattern reaches it', () => {
+    const code = nodeRedis(
+      `${BUILD}export async function project(scope: number, user: string, sp: number) {\n  const keys = buildKeys(scope);\n  await client.hSet(keys.userHash, user, String(sp));\n  await client.zAdd(keys.weeklyZSet, { score: sp, value: user });\n  const sessions = { list: \`sessions:\${user}\` };\n  await client.sAdd(sessions.list, String(scope));\n}`,
+    );
+    const findings = (patterns: string[]) =>
+      new Linter({ configType: 'flat' })
+        .verify(code, [{ files: ['**/*.ts'], languageOptions: { parser: tsParser }, plugins: { 'redis-ttl': plugin }, settings: { 'redis-ttl': { persistentKeys: patterns } }, rules: { 'redis-ttl/incr-needs-expire-on-create': 'error' } }], { filename: 'app.ts' })
+        .map((m) => [m.messageId, m.line, m.column]);
+    it('lb:v2:institution:* leaves the projection alone; the per-user set beside it stays reported', () => {
+      expect(findings(['lb:v2:institution:*'])).toEqual([['noExpiry', 14, 16]]);
+    });
+    it('without the pattern all three are reported', () => {
+      expect(findings([])).toEqual([['noExpiry', 11, 16], ['noExpiry', 12, 16], ['noExpiry', 14, 16]]);
+    });
+  });
+});

@@ -49,3 +49,47 @@ describe('a duration read from the environment with a whole fallback', () => {
     expect(lint(setting('Number(req.query.ttl) || 60_000'), 'sessionTtlSec')).toEqual([[7, 49, 'computed']]);
   });
 });
+
+/**
+ * The same setting written for the `ms` package and held in a static member (rvchan's
+ * `static readonly accessTtl = (process.env.JWT_EXPIRES_IN as StringValue) || '15m'`, then `EX
+ * ms(SessionsService.accessTtl) / 1000`): the fallback is read by `ms` (900000 ms, 900 whole
+ * seconds) and the variable is the operator's duration. Stays reported: a fallback `ms` reads as
+ * under a second or not whole in it, no fallback, a number given to `ms` (it returns text), a
+ * value of the request, and a static member the code assigns elsewhere at run time.
+ */
+describe('an ms() duration read from the environment', () => {
+  /** [line, column, messageId] of each finding on a class writing `auth:revoked:<id>` with `EX <ttl>`, `member` its static member. */
+  const lintClass = (member: string, ttl: string, after = ''): Array<[number, number, string | undefined]> => {
+    const code = [
+      "import ms, { StringValue } from 'ms';",
+      "import Redis from 'ioredis';",
+      'const redis = new Redis();',
+      'export class SessionsService {',
+      `  ${member}`,
+      '  async revoke(id: string, req: { query: { ttl: string } }) {',
+      `    await redis.set(\`auth:revoked:\${id}\`, '1', 'EX', ${ttl});`,
+      '  }',
+      '}',
+      after,
+    ].join('\n');
+    const linter = new Linter({ configType: 'flat' });
+    const config = [{ files: ['**/*.ts'], languageOptions: { parser: tsParser }, plugins: { 'redis-ttl': plugin }, rules: { [RULE]: 'error' } as Linter.RulesRecord }];
+    return linter.verify(code, config, { filename: 'app.ts' }).map((m) => [m.line, m.column, m.messageId]);
+  };
+
+  it('a whole fallback, in place or held in a static member or a const: not reported', () => {
+    expect(lintClass("public static readonly accessTtl = (process.env.JWT_EXPIRES_IN as StringValue) || '15m';", 'ms(SessionsService.accessTtl) / 1000')).toEqual([]);
+    expect(lintClass('static x = 0;', "ms((process.env.JWT_EXPIRES_IN as StringValue) || '1d') / 1000")).toEqual([]);
+    expect(lintClass('static x = 0;', 'ms(ACCESS) / 1000', "const ACCESS = (process.env.JWT_EXPIRES_IN as StringValue) ?? '2h';")).toEqual([]);
+  });
+
+  it('a fallback under a second or not whole, no fallback, a number, a request value or a member written elsewhere: reported', () => {
+    expect(lintClass("static readonly accessTtl = (process.env.JWT_EXPIRES_IN as StringValue) || '500ms';", 'ms(SessionsService.accessTtl) / 1000')).toEqual([[7, 54, 'computed']]);
+    expect(lintClass("static readonly accessTtl = (process.env.JWT_EXPIRES_IN as StringValue) || '1500ms';", 'ms(SessionsService.accessTtl) / 1000')).toEqual([[7, 54, 'computed']]);
+    expect(lintClass('static readonly accessTtl = process.env.JWT_EXPIRES_IN as StringValue;', 'ms(SessionsService.accessTtl) / 1000')).toEqual([[7, 54, 'computed']]);
+    expect(lintClass('static x = 0;', 'ms((process.env.JWT_EXPIRES_IN as any) || 900000) / 1000')).toEqual([[7, 54, 'computed']]);
+    expect(lintClass('static x = 0;', "ms((req.query.ttl as StringValue) || '15m') / 1000")).toEqual([[7, 54, 'computed']]);
+    expect(lintClass("static accessTtl = (process.env.JWT_EXPIRES_IN as StringValue) || '15m';", 'ms(SessionsService.accessTtl) / 1000', "export function shorten() { SessionsService.accessTtl = '10ms' as StringValue; }")).toEqual([[7, 54, 'computed']]);
+  });
+});

@@ -8,7 +8,8 @@
  * - a monorepo's process, a workspace member with its own `start` script that no package of the
  *   workspace (nor its root) depends on, is an application: its helpers nobody calls are left out.
  *   A member some package depends on, or one without `start` (a library its siblings may reach by
- *   a path alias), keeps every write.
+ *   a path alias), keeps every write. A pnpm root that is `pnpm-workspace.yaml` alone (no
+ *   package.json) depends on nothing; one whose package.json does not parse leaves it unknown.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -114,6 +115,35 @@ describe('a workspace member that is a process nobody installs', () => {
     expect(lint(depended, 'apps/api/src/presence.ts')).toEqual([[6, 22, 'noExpiry'], [9, 22, 'noExpiry']]);
     const library = workspace({ name: '@mono/api', private: true }, { name: '@mono/web', private: true });
     expect(applicationRoot(join(library, 'apps/api/src/presence.ts'))).toBeUndefined();
+  });
+
+  /** The same workspace under a pnpm root that is `pnpm-workspace.yaml` alone (no package.json: post-ranking-js), or with `rootManifest` written as given. */
+  const pnpmWorkspace = (member: Record<string, unknown>, web: Record<string, unknown>, rootManifest?: string) =>
+    project({
+      'pnpm-workspace.yaml': "packages:\n  - 'apps/*'\n",
+      ...(rootManifest === undefined ? {} : { 'package.json': rootManifest }),
+      'apps/api/package.json': member,
+      'apps/api/src/presence.ts': SERVICE,
+      'apps/api/src/main.ts': MAIN,
+      'apps/web/package.json': web,
+      'apps/web/src/page.ts': 'export const page = 1;\n',
+    });
+
+  it('under a pnpm root with no package.json, which depends on nothing, is an application too', () => {
+    const dir = pnpmWorkspace({ name: 'backend', scripts: { start: 'tsx src/main.ts' } }, { name: 'frontend', private: true });
+    expect(applicationRoot(join(dir, 'apps/api/src/presence.ts'))).toBe(join(dir, 'apps/api'));
+    expect(lint(dir, 'apps/api/src/presence.ts')).toEqual([[9, 22, 'noExpiry']]);
+  });
+
+  it('under a pnpm root with no package.json, a member a sibling depends on, one without start, or a root manifest that does not parse keep every write', () => {
+    const depended = pnpmWorkspace({ name: 'backend', scripts: { start: 'tsx src/main.ts' } }, { name: 'frontend', private: true, dependencies: { backend: 'workspace:*' } });
+    expect(applicationRoot(join(depended, 'apps/api/src/presence.ts'))).toBeUndefined();
+    expect(lint(depended, 'apps/api/src/presence.ts')).toEqual([[6, 22, 'noExpiry'], [9, 22, 'noExpiry']]);
+    const library = pnpmWorkspace({ name: 'backend', private: true }, { name: 'frontend', private: true });
+    expect(lint(library, 'apps/api/src/presence.ts')).toEqual([[6, 22, 'noExpiry'], [9, 22, 'noExpiry']]);
+    const unreadable = pnpmWorkspace({ name: 'backend', scripts: { start: 'tsx src/main.ts' } }, { name: 'frontend', private: true }, '{ "name": "mono", ');
+    expect(applicationRoot(join(unreadable, 'apps/api/src/presence.ts'))).toBeUndefined();
+    expect(lint(unreadable, 'apps/api/src/presence.ts')).toEqual([[6, 22, 'noExpiry'], [9, 22, 'noExpiry']]);
   });
 
   it('reads the workspace root\'s deployment files for the names they start', () => {
