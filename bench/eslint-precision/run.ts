@@ -271,7 +271,10 @@ function ensureInstalled(dir: string, wanted: Array<[string, string]>, belonging
   try {
     npmInstall(dir, missing.map(([name, version]) => `${name}@${version}`));
   } catch {
-    if (missing.length === 1) return;
+    if (missing.length === 1) {
+      console.log(`could not install ${missing[0]![0]}@${missing[0]![1]} into ${dir}`);
+      return;
+    }
     for (const [name, version] of missing) {
       try {
         npmInstall(dir, [`${name}@${version}`]);
@@ -475,7 +478,7 @@ function prepareApplication(
   scratch: string,
   spec: ApplicationSpec,
   options: { mirror: string; allFiles: boolean; typed: boolean; install: boolean },
-): { dir: string; files: string[]; tsconfig: string | undefined } | { skipped: string } {
+): { dir: string; files: string[]; tsconfig: string | undefined; problem?: string } | { skipped: string } {
   const gitDir = snapshotOf(options.mirror, spec.repo);
   if (!existsSync(gitDir)) return { skipped: `no snapshot at ${gitDir} (bring it with the search tool's fetch github:${spec.repo})` };
   try {
@@ -515,14 +518,40 @@ function prepareApplication(
   // npm must not read it (workspace: dependencies, devEngines), so the clients go into a
   // private folder beside it, linked as the application's node_modules for module resolution
   if (options.install) ensureInstalled(clients, Object.entries(spec.clients));
-  if (!existsSync(link)) symlinkSync(join(clients, 'node_modules'), link, 'dir');
+  linkInstalled(link, join(clients, 'node_modules'));
+  const absent = Object.entries(spec.clients).filter(([name, version]) => installedVersion(clients, name) !== version);
   const tsconfig = join(dir, '.bench-tsconfig.json');
   const config = {
     compilerOptions: { ...TYPED_OPTIONS, module: 'ESNext', moduleResolution: 'Bundler', jsx: 'preserve', resolveJsonModule: true },
     files,
   };
   replaceFile(tsconfig, `${JSON.stringify(config, null, 2)}\n`);
-  return { dir, files, tsconfig };
+  // linted typed all the same (the other applications' typed runs go on), but its figures lack
+  // the client's types: a problem to fix in applications.json (a published version)
+  const problem =
+    absent.length > 0
+      ? `${spec.repo}: clients not installed for the typed run (${absent.map(([name, version]) => `${name}@${version}`).join(', ')}): pin versions npm can install`
+      : undefined;
+  return { dir, files, tsconfig, ...(problem ? { problem } : {}) };
+}
+
+/**
+ * Links `target` (an application's installed clients) as `link` (its `node_modules`) unless
+ * `link` already is that link or a real folder of the application's own. A dangling link (its
+ * clients' install failed on an earlier run, or the scratch was moved) is replaced; nothing is
+ * linked while `target` does not exist.
+ */
+function linkInstalled(link: string, target: string): void {
+  if (isLinkTo(link, target) && existsSync(target)) return;
+  let symbolic = false;
+  try {
+    symbolic = lstatSync(link).isSymbolicLink();
+  } catch {
+    // absent
+  }
+  if (symbolic && !existsSync(link)) rmSync(link);
+  else if (symbolic && isLinkTo(link, target)) return;
+  if (!existsSync(link) && existsSync(target)) symlinkSync(target, link, 'dir');
 }
 
 /** Whether `path` is a symbolic link to `target`. */
@@ -664,6 +693,7 @@ function prepareSet(set: BenchSet, args: string[], typed: boolean): { codebases:
       skipped.push(`${spec.repo}: ${prepared.skipped}`);
       continue;
     }
+    if (prepared.problem) problems.push(prepared.problem);
     codebases.push({
       name: spec.repo,
       corpus: 'applications',
@@ -687,7 +717,7 @@ function prepareSet(set: BenchSet, args: string[], typed: boolean): { codebases:
 function linkClients(codebases: readonly Codebase[], mode: Mode): void {
   for (const { clients } of codebases) {
     if (!clients) continue;
-    if (mode === 'typed' && !existsSync(clients.link)) symlinkSync(clients.target, clients.link, 'dir');
+    if (mode === 'typed') linkInstalled(clients.link, clients.target);
     if (mode === 'untyped' && isLinkTo(clients.link, clients.target)) rmSync(clients.link);
   }
 }
