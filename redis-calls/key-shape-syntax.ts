@@ -1,0 +1,132 @@
+/**
+ * Syntax the key-shape reading (`key-shape.ts`) asks about and that needs no shape itself: which
+ * array methods iterate, keep or fill their receiver's elements, which definitions are the element
+ * of an iteration (`for...of`, a callback's element parameter), which parameters configure a
+ * factory's instances, and which callees stand for configuration. Split from `key-shape.ts` (at
+ * its 1,200-line bound) without a change of behaviour.
+ */
+import { AST_NODE_TYPES, type TSESLint, type TSESTree } from '@typescript-eslint/utils';
+import { returnExpressions } from './key-builders.js';
+import { filledWithMethods } from './key-parts.js';
+import { findVariable, propertyName, unwrap, type AnyContext } from './static.js';
+
+/** Array methods that call their callback with each element (`reduce`: as the second parameter). */
+export const ITERATION_METHODS: ReadonlyMap<string, number> = new Map([
+  ...['forEach', 'map', 'flatMap', 'filter', 'some', 'every', 'find', 'findIndex', 'findLast', 'findLastIndex'].map((m) => [m, 0] as const),
+  ['reduce', 1],
+  ['reduceRight', 1],
+]);
+
+/** Array methods whose result holds elements of their receiver only. */
+export const SAME_ELEMENTS_METHODS: ReadonlySet<string> = new Set(['filter', 'slice', 'reverse', 'sort', 'toSorted', 'toReversed']);
+
+/**
+ * `receiver.forEach(callback)` (or `map`, `flatMap`, `filter`, `reduce`, ...) where `callback` is
+ * the given node: the array iterated and which parameter of the callback is its element.
+ */
+export function iterationOf(call: TSESTree.CallExpression, callback: TSESTree.Node): { receiver: TSESTree.Node; elementParam: number } | undefined {
+  if (call.arguments[0] !== callback) return undefined;
+  const callee = unwrap(call.callee);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+  const method = propertyName(callee.property, callee.computed);
+  const elementParam = method === undefined ? undefined : ITERATION_METHODS.get(method);
+  return elementParam === undefined ? undefined : { receiver: callee.object, elementParam };
+}
+
+/** Whether a definition is the element of an iteration: the variable of a `for...of`, or the element parameter of a callback written at `forEach` / `map` / .... */
+export function iterationElement(def: TSESLint.Scope.Definition): boolean {
+  if (forOfLoop(def)) return true;
+  if (def.type !== 'Parameter') return false;
+  const fn = def.node;
+  if ((fn.type !== AST_NODE_TYPES.FunctionExpression && fn.type !== AST_NODE_TYPES.ArrowFunctionExpression) || fn.parent?.type !== AST_NODE_TYPES.CallExpression) return false;
+  const iteration = iterationOf(fn.parent, fn);
+  return iteration !== undefined && fn.params[iteration.elementParam] === def.name;
+}
+
+/** The `for (const x of <right>)` that declares a variable, if that is its definition. */
+export function forOfLoop(def: TSESLint.Scope.Definition): TSESTree.ForOfStatement | undefined {
+  if (def.type !== 'Variable' || def.node.init || def.node.id.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const loop = def.parent?.parent;
+  return loop?.type === AST_NODE_TYPES.ForOfStatement && loop.left === def.parent ? loop : undefined;
+}
+
+/** The `for (const { a, b: c } of <right>)` whose pattern binds a variable as a property of the element itself (not a nested one). */
+export function destructuredForOf(def: TSESLint.Scope.Definition): TSESTree.ForOfStatement | undefined {
+  if (def.type !== 'Variable' || def.node.init || def.node.id.type !== AST_NODE_TYPES.ObjectPattern) return undefined;
+  const loop = def.parent?.parent;
+  if (loop?.type !== AST_NODE_TYPES.ForOfStatement || loop.left !== def.parent) return undefined;
+  const direct = def.node.id.properties.some((property) => {
+    if (property.type !== AST_NODE_TYPES.Property || property.computed) return false;
+    const value = property.value.type === AST_NODE_TYPES.AssignmentPattern ? property.value.left : property.value;
+    return value === def.name;
+  });
+  return direct ? loop : undefined;
+}
+
+/** Methods that add elements to an array in place: an array they are called on is not read. */
+export const MUTATING_METHODS: ReadonlySet<string> = new Set(['push', 'unshift', 'splice', 'fill', 'copyWithin']);
+
+/**
+ * A callee that stands for configuration rather than data: a function or method reached from
+ * `this` or from a binding of the module's top level (`this.connection.key`, `keys.stat`, `key`).
+ */
+export function configuredCallee(context: AnyContext, callee: TSESTree.Node): boolean {
+  let root = unwrap(callee);
+  while (root.type === AST_NODE_TYPES.MemberExpression && !root.computed) root = unwrap(root.object);
+  if (root.type === AST_NODE_TYPES.ThisExpression) return true;
+  if (root.type !== AST_NODE_TYPES.Identifier) return false;
+  const scope = findVariable(context, root)?.scope;
+  // the module's top level (ES module, CommonJS wrapper, or script)
+  return scope !== undefined && (scope.type === 'module' || scope.type === 'global' || scope.block.type === 'Program');
+}
+
+/** How many characters of a shape are known (not `*`). */
+export function literalLength(text: string): number {
+  return text.replace(/\*/g, '').length;
+}
+
+/**
+ * Whether a parameter is a factory's configuration: the function returns an object literal with
+ * a method or function property (`return { async set(key) {...} }`, also through a `const` it
+ * returns) or a function, and never assigns the parameter. What the returned functions write
+ * with it is one key per instance the factory makes, like a class member fixed in its constructor.
+ */
+export function factoryParameter(variable: TSESLint.Scope.Variable, fn: TSESTree.Node): boolean {
+  if (fn.type !== AST_NODE_TYPES.FunctionDeclaration && fn.type !== AST_NODE_TYPES.FunctionExpression && fn.type !== AST_NODE_TYPES.ArrowFunctionExpression) return false;
+  if (variable.references.some((reference) => reference.isWrite() && !reference.init)) return false;
+  return returnExpressions(fn).some((expression) => makesInstance(expression, 0));
+}
+
+/** An object literal with a function property, a function or a class; or a `const` bound to one. */
+function makesInstance(input: TSESTree.Node, depth: number): boolean {
+  const node = unwrap(input);
+  switch (node.type) {
+    case AST_NODE_TYPES.ArrowFunctionExpression:
+    case AST_NODE_TYPES.FunctionExpression:
+    case AST_NODE_TYPES.ClassExpression:
+      return true;
+    case AST_NODE_TYPES.ObjectExpression:
+      return node.properties.some((property) => {
+        if (property.type !== AST_NODE_TYPES.Property) return false;
+        const value = unwrap(property.value);
+        return value.type === AST_NODE_TYPES.FunctionExpression || value.type === AST_NODE_TYPES.ArrowFunctionExpression;
+      });
+    case AST_NODE_TYPES.Identifier: {
+      if (depth > 0) return false;
+      // const handler = { ... }; return handler;
+      let scope: TSESTree.Node | undefined = node.parent;
+      while (scope && scope.type !== AST_NODE_TYPES.BlockStatement && scope.type !== AST_NODE_TYPES.Program) scope = scope.parent;
+      if (scope?.type !== AST_NODE_TYPES.BlockStatement) return false;
+      for (const statement of scope.body) {
+        if (statement.type !== AST_NODE_TYPES.VariableDeclaration || statement.kind !== 'const') continue;
+        for (const declarator of statement.declarations) {
+          // const provider = {}; Object.assign(provider, impl); return provider;
+          if (declarator.id.type === AST_NODE_TYPES.Identifier && declarator.id.name === node.name && declarator.init) return makesInstance(declarator.init, depth + 1) || filledWithMethods(scope, node.name);
+        }
+      }
+      return false;
+    }
+    default:
+      return false;
+  }
+}
