@@ -309,13 +309,22 @@ const foreignCache = new WeakMap<TSESTree.Program, Map<string, RedisCall | null>
  *   (not a callback), to call by name, through a named `import` of the linted file, the linted
  *   file's own creation function of the family (or, when the file has none, the function of the
  *   write): the file's first write of the family runs on a record the other module has just
- *   created, so it is an update, and so is every other write of the family in the file.
+ *   created, so it is an update, and so is every other write of the family in the file;
+ * - that module REPORTS the creation (`reportedThere`, the rule's own decision there: `rules/
+ *   incr-needs-expire-on-create.ts` runs itself on that module, `foreign-findings.ts`): with the
+ *   same options it would report it (`noExpiry`), and no disable directive of that module silences
+ *   it. A creation in code nothing runs (`allowUncalledCode`), under an `eslint-disable`, or left
+ *   alone by any other exemption the rule applies there and not to the update (a persistent
+ *   annotation on the creation, a pass-through wrapper, an opaque key there...) is reported nowhere
+ *   else: the update keeps its finding. A persistent pattern, or a deletion of the family, leaves
+ *   the update alone in the linted file too.
  *
  * Not read: a call through a namespace, a default import, a class instance or a `require`; a
  * related module that never calls the linted file's creation (two modules each creating the family
  * keep their findings); a creation in a module beyond {@link relatedModules}' bounds.
+ * @param reportedThere whether the rule, linting the module of `at`, shows its finding on `creation`
  */
-export function recordCreatedInAnotherModule(context: AnyContext, call: RedisCall, arg: number): RedisCall | undefined {
+export function recordCreatedInAnotherModule(context: AnyContext, call: RedisCall, arg: number, reportedThere: (at: AnyContext, creation: RedisCall) => boolean): RedisCall | undefined {
   const shape = updatedRecordShape(context, call, arg);
   if (shape === undefined) return undefined;
   const self = recordWrites(context, shape).find((w) => w.call === call && w.arg === arg);
@@ -337,7 +346,8 @@ export function recordCreatedInAnotherModule(context: AnyContext, call: RedisCal
       for (const at of relatedModules(context, MAY_WRITE_RECORD)) {
         const creation = creationWrite(at, shape);
         if (!creation?.fn || fileIndexOf(at).expiredShapes.has(shape)) continue;
-        if (callsAfter(at, creation, context.physicalFilename ?? context.filename, name)) {
+        // that module shows the creation's finding: the family is reported there, not nowhere
+        if (callsAfter(at, creation, context.physicalFilename ?? context.filename, name) && reportedThere(at, creation.call)) {
           found = creation.call;
           break;
         }

@@ -31,7 +31,7 @@
  * (`redis-calls/record-creation.ts`). Persistent keys, constant keys the file never expires and the no-TTL arm of an
  * explicit TTL test follow the shared policy of `redis-calls/policy.ts`.
  */
-import type { TSESTree } from '@typescript-eslint/utils';
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { EFFECTS_THAT_SET_TTL, type KeyEffect } from '../semantics/commands.js';
 import { EFFECTS_THAT_CREATE_WITH_TTL_IN_TRANSACTION, createsWithTtlBefore } from '../semantics/transactions.js';
 import { GETSET_RULE_COMMANDS, SET_RULE_COMMANDS } from '../redis-calls/ownership.js';
@@ -45,7 +45,8 @@ import { exemption, keyCallsOf, KEY_POLICY_SCHEMA } from '../redis-calls/policy.
 import type { IncrNeedsExpireOnCreateOptions } from './options.js';
 import { keyData, KEY_TAIL } from '../redis-calls/report.js';
 import { isBlockingCall } from '../semantics/blocking.js';
-import { enclosingFunction } from '../redis-calls/static.js';
+import { enclosingFunction, type AnyContext } from '../redis-calls/static.js';
+import { findingsInModule } from '../redis-calls/foreign-findings.js';
 import { existsGuard, staleGuard } from '../redis-calls/stale-read.js';
 import { queuedWithWrite } from '../redis-calls/queued-with.js';
 import { ttlRepairOf } from '../redis-calls/ttl-repair.js';
@@ -120,7 +121,7 @@ interface KeyUse {
   effect: KeyEffect;
 }
 
-export default createRule<Options, MessageIds>({
+const rule = createRule<Options, MessageIds>({
   name: 'incr-needs-expire-on-create',
   meta: {
     type: 'problem',
@@ -543,7 +544,7 @@ export default createRule<Options, MessageIds>({
           if (descriptor && 'messageId' in descriptor && descriptor.messageId === 'noExpiry' && depth < 4) {
             const arg = creation.call.argNodes.indexOf(creation.keyNode);
             // the family's creation in another module, which calls this file's creation after it
-            if (recordCreatedInAnotherModule(context, creation.call, arg)) drop = true;
+            if (recordCreatedInAnotherModule(context, creation.call, arg, (at, made) => noExpiryReportedIn(context, at, made))) drop = true;
             else {
               const created = fieldUpdateCreation(context, creation.call, arg);
               const creator = created ? reported.get(created) : undefined;
@@ -564,4 +565,17 @@ export default createRule<Options, MessageIds>({
 
 function sameFunction(a: TSESTree.Node, b: TSESTree.Node): boolean {
   return enclosingFunction(a) === enclosingFunction(b);
+}
+
+export default rule;
+
+/**
+ * Whether this rule, linting the module of `at` (a related module's context) with the options and
+ * settings of `context`, reports the write `creation` of that module for leaving its key without
+ * TTL (`noExpiry`) and no disable directive there silences it (`redis-calls/foreign-findings.ts`);
+ * `false` when that is not known.
+ */
+function noExpiryReportedIn(context: Readonly<TSESLint.RuleContext<MessageIds, Options>>, at: AnyContext, creation: RedisCall): boolean {
+  const findings = findingsInModule(context as unknown as AnyContext, at, rule.create);
+  return findings?.some((f) => f.node === creation.node && f.messageId === 'noExpiry') === true;
 }
