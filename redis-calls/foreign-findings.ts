@@ -8,8 +8,10 @@
  * The rule runs on the module's context (`modules.ts` moduleContext: its syntax tree, scopes and
  * text read from disk) given the comment and token look-ups the key policy reads
  * (`getAllComments`, `getCommentsBefore`, `getCommentsInside`, `getFirstToken`): its `CallExpression`
- * visitor on every call in source order, then `Program:exit`; what it reports is kept, less what a
- * disable directive of that module silences (`disable-directives.ts`).
+ * visitor on every call in source order, then `Program:exit`; what it reports is kept. Disable
+ * directives of that module are not applied: a creation silenced there by an `eslint-disable` is
+ * still one the user has seen and decided on (as in the linted file itself, where a disabled
+ * creation also leaves the family's updates alone).
  *
  * Bounds: one module judged at a time; a question asked while one is judged (a module judged in
  * turn from it) is answered `undefined` (not known), and so is a run that throws (a reading that
@@ -17,7 +19,6 @@
  * finding. Findings are kept per module program, options and settings.
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { ruleDisabledAt } from './disable-directives.js';
 import { walk, type AnyContext } from './static.js';
 
 /** A finding of the rule in the other module: where it is reported, and its message. */
@@ -35,8 +36,8 @@ let judging = false;
 
 /**
  * The findings the rule whose `create` is given reports in the module of `at` (a related module's
- * context), linted with the options, settings and rule id of `context` (the linted file's), that
- * no disable directive of that module silences; `undefined` when not known (see the module
+ * context), linted with the options, settings and rule id of `context` (the linted file's), before
+ * any disable directive; `undefined` when not known (see the module
  * comment: a nested question, or a run that throws).
  */
 export function findingsInModule(context: AnyContext, at: AnyContext, create: RuleCreate): readonly ForeignFinding[] | undefined {
@@ -67,7 +68,7 @@ export function findingsInModule(context: AnyContext, at: AnyContext, create: Ru
     const onCall = visitors['CallExpression'];
     if (onCall) walk(foreign, program, (node) => (node.type === 'CallExpression' ? void onCall(node) : undefined));
     visitors['Program:exit']?.(program);
-    findings = found.filter((f) => !ruleDisabledAt(at, context.id, f.loc));
+    findings = found;
   } catch {
     findings = undefined;
   } finally {

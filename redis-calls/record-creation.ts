@@ -312,9 +312,9 @@ const foreignCache = new WeakMap<TSESTree.Program, Map<string, RedisCall | null>
  *   created, so it is an update, and so is every other write of the family in the file;
  * - that module REPORTS the creation (`reportedThere`, the rule's own decision there: `rules/
  *   incr-needs-expire-on-create.ts` runs itself on that module, `foreign-findings.ts`): with the
- *   same options it would report it (`noExpiry`), and no disable directive of that module silences
- *   it. A creation in code nothing runs (`allowUncalledCode`), under an `eslint-disable`, or left
- *   alone by any other exemption the rule applies there and not to the update (a persistent
+ *   same options it would report it (`noExpiry`; an `eslint-disable` there silences it, as the
+ *   user's decision on the family, and counts as reported, as in the linted file). A creation in
+ *   code nothing runs (`allowUncalledCode`), or left alone by any other exemption the rule applies there and not to the update (a persistent
  *   annotation on the creation, a pass-through wrapper, an opaque key there...) is reported nowhere
  *   else: the update keeps its finding. A persistent pattern, or a deletion of the family, leaves
  *   the update alone in the linted file too.

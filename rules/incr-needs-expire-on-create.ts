@@ -572,7 +572,8 @@ export default rule;
 /**
  * Whether this rule, linting the module of `at` (a related module's context) with the options and
  * settings of `context`, reports the write `creation` of that module for leaving its key without
- * TTL (`noExpiry`) and no disable directive there silences it (`redis-calls/foreign-findings.ts`);
+ * TTL (`noExpiry`; a disable directive there is the user's decision and counts as reported,
+ * `redis-calls/foreign-findings.ts`);
  * `false` when that is not known.
  */
 function noExpiryReportedIn(context: Readonly<TSESLint.RuleContext<MessageIds, Options>>, at: AnyContext, creation: RedisCall): boolean {
