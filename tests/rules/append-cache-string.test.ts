@@ -24,7 +24,7 @@ const INCR = 'incr-needs-expire-on-create';
 
 /** `[rule, messageId, line, column]` of each finding of the two key rules on `code` as `src/actions.ts`. */
 function lint(code: string) {
-  return lintApplication(roots, { 'src/actions.ts': code }, 'src/actions.ts', { [INCR]: undefined, 'set-requires-ttl-or-keepttl': undefined }, []);
+  return lintApplication(roots, { 'src/actions.ts': code }, 'src/actions.ts', { [INCR]: undefined, 'set-requires-ttl-or-keepttl': undefined }, [], MANIFEST);
 }
 
 const CACHE = `import Redis from 'ioredis';
