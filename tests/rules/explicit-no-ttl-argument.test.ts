@@ -162,6 +162,25 @@ describe('an explicit no-TTL argument handed to the application\'s write helper'
     expect(lint({ 'src/registry.ts': other, 'src/x.ts': "import Redis from 'ioredis';\nexport const r = new Redis();\n" }, 'src/registry.ts')).toEqual([]);
   });
 
+  it('an argument check of the TTL itself still counts: a caller whose TTL makes the helper throw writes nothing', () => {
+    const cache = `import Redis from 'ioredis';
+const clients = new Map();
+clients.set('main', new Redis());
+export async function set(key: string, value: string, ttl = 0) {
+  if (ttl < 0) throw new Error('ttl must not be negative');
+  if (ttl > 0) return clients.get('main').set(key, value, 'EX', ttl);
+  return clients.get('main').set(key, value);
+}
+`;
+    const use = `import { set } from './cache';
+export async function save(id: string, v: string) {
+  await set(\`profile:\${id}\`, v, -1);
+  await set(\`profile:\${id}\`, v, 0);
+}
+`;
+    expect(lint({ 'src/cache.ts': cache, 'src/use.ts': use }, 'src/use.ts')).toEqual([[SET, 'setWithoutTtl', 4, 9]]);
+  });
+
   it('a ternary helper (`ttl ? setex : set`) called with 0 writes without expiry; with a TTL it does not', () => {
     const cache = `import Redis from 'ioredis';
 const client = new Redis();
