@@ -43,7 +43,11 @@
  * variable) is only known to be defined, so `ttl !== undefined` holds and `if (ttl)` is not
  * decided (the call is then not read: the caller passed a TTL). `undefined` (the global), `void 0`
  * and `undefined as number` are `undefined`; a `? :` argument (`remember ? WEEK : undefined`) is
- * the arm of each side, the one without expiry when they differ (it runs on one path). A default
+ * the arm of each side, the one without expiry when they differ (it runs on one path). Since round
+ * 36 a comparison reads `null` and `false` as 0 and `undefined` as NaN, as JavaScript does
+ * (`ttl > 0` is false for each: the caller's explicit "no TTL" takes the arm without expiry), a
+ * `const` of an imported module counts as known, and an argument check that throws before the
+ * arms (`if (!key) throw ...`) is no arm test unless it tests the parameter the arms test. A default
  * the body spells as its first statement (`ttl = ttl ?? 3600`, `ttl ||= 3600`) is the default; a
  * parameter the body assigns any other way chooses no arms.
  */
