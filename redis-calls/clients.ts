@@ -44,6 +44,7 @@ import { nameVerdict, verdictByName } from './client-names.js';
 import { accessorValues } from './accessors.js';
 import { objectLiteralMethod } from './object-literal-methods.js';
 import { callbackParameterVerdict } from './callback-clients.js';
+import { storedMapValues } from './map-clients.js';
 
 import { findVariable, isCallOnItself, moduleNamespaceOf, promisifyAllArgument, unwrap, type AnyContext, type FunctionLike } from './static.js';
 
@@ -401,6 +402,13 @@ export class ClientDetector {
     }
     const receiver = this.classify(callee.object);
     if (!receiver.redis) {
+      // this.clients.get(name) of a Map the code fills with clients: what it stores (map-clients.ts)
+      if (method === 'get' && node.arguments.length === 1) {
+        for (const value of storedMapValues(this.context, callee.object)) {
+          const verdict = this.classifySyntactic(value, depth + 1);
+          if (verdict.redis) return relabel(verdict, (inner) => `it is read from \`${this.text(callee.object)}\`, where the code stores \`${this.text(value)}\`: ${inner}`);
+        }
+      }
       // c.get('redis') (a framework context's variables, Express's app.get('redis'), a Map of
       // clients): a value kept under a name, judged by that name like a variable's, whatever
       // the container is (a package's Context is no client, what it keeps may be)

@@ -9,7 +9,7 @@
  */
 import { isAbsolute, resolve } from 'node:path';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { classOfThis, instanceMember } from './bounded.js';
+import { classOfThis, forEachThisWrite, instanceMember } from './bounded.js';
 import { classOfStaticThis } from './class-statics.js';
 import { codeClassNamed, inheritedMemberType } from './inherited-members.js';
 import type { ClientDetector } from './clients.js';
@@ -351,7 +351,40 @@ function memberHolder(detector: ClientDetector, node: TSESTree.MemberExpression,
   if (annotation) return typeHolder(detector, annotation.typeAnnotation, depth + 1);
   // one value, made in the class (a constructor argument would need the caller's type)
   const values = member?.values.filter((value) => value.type !== AST_NODE_TYPES.Identifier || !member.constructorParams.includes(value));
-  return values?.length === 1 && values.length === member?.values.length ? holderOf(detector, values[0]!, depth + 1) : undefined;
+  if (values?.length === 1 && values.length === member?.values.length) return holderOf(detector, values[0]!, depth + 1);
+  return member || !cls || name === undefined ? undefined : filledLater(detector, cls, name, depth);
+}
+
+/**
+ * A member the class fills outside its constructor and clears with `null` (`this.redis = null` in
+ * the constructor and in `close()`, `this.redis = new RedisService()` in `initializeRedis()`),
+ * what `RedisService | null` says in an annotation: the class every value that is not `null` or
+ * `undefined` makes, when they all make the same one (a member given anything else, or values of
+ * two classes, holds no one class).
+ */
+function filledLater(detector: ClientDetector, cls: TSESTree.ClassDeclaration | TSESTree.ClassExpression, name: string, depth: number): Holder | undefined {
+  const values: Array<TSESTree.Node | undefined> = [];
+  for (const element of cls.body.body) {
+    const body = element.type === AST_NODE_TYPES.MethodDefinition ? element.value.body : element.type === AST_NODE_TYPES.PropertyDefinition && !element.static ? element.value : undefined;
+    if (body) forEachThisWrite(body, name, (value) => values.push(value));
+  }
+  let found: Holder | undefined;
+  for (const value of values) {
+    if (!value) return undefined;
+    if (emptyValue(value)) continue;
+    const holder = holderOf(detector, value, depth + 1);
+    if (!holder || (found && found.node !== holder.node)) return undefined;
+    found = holder;
+  }
+  return found;
+}
+
+/** `null`, `undefined` (the global) or `void 0`: a member with no instance in it. */
+function emptyValue(input: TSESTree.Node): boolean {
+  const node = unwrap(input);
+  if (node.type === AST_NODE_TYPES.Literal) return node.value === null && !('regex' in node);
+  if (node.type === AST_NODE_TYPES.Identifier) return node.name === 'undefined';
+  return node.type === AST_NODE_TYPES.UnaryExpression && node.operator === 'void';
 }
 
 /** An identifier: its annotation, its one value, or what another module of the code exports under its name. */

@@ -46,7 +46,7 @@
  */
 import { isAbsolute, relative } from 'node:path';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { describeCommand, type CommandArg } from '../semantics/commands.js';
+import { describeCommand, EXPIRY_EFFECTS, type CommandArg } from '../semantics/commands.js';
 import { classOfThis } from './bounded.js';
 import { classMethod, contractsOf, functionNamed, methodTargets, resolvePath, specifierOf, type Target } from './facade-targets.js';
 import { requiredModule } from './client-syntax.js';
@@ -173,6 +173,12 @@ function facadeCallsAt(context: AnyContext, node: TSESTree.CallExpression, depth
   // variable): the call sends one command or another, not nothing
   if (found?.arms && !facade) undecided.add(node);
   const call = facade && callerCall(context, node, callee, facade);
+  // a TTL argument the caller spells (`0`, `null`, `NO_TTL`) that takes the arm without expiry:
+  // the message names it, the caller's choice that made the write one without TTL
+  const given = found?.arms?.options.positional ? node.arguments[found.arms.options.param] : undefined;
+  if (call?.facade && given && !facade!.forwarded.description.keys.some((action) => EXPIRY_EFFECTS.has(action.effect))) {
+    call.facade = { ...call.facade, chosenBy: shortText(context, given) };
+  }
   return call ? [call] : NONE;
 }
 

@@ -34,6 +34,7 @@ import {
   STRING_COUNTERS,
 } from '../semantics/commands.js';
 import { poppedQueue, pushedQueue, STREAM_WRITES, streamUse, type QueueType } from '../semantics/queues.js';
+import { appendedToCachedString } from './appended-cache.js';
 import { expiredInTheCode } from './cache-keys.js';
 import { deletedAfterOnEveryPath, deletesAfter } from './deleted-after.js';
 import { deletedOnlyWithoutError } from './error-path-deletions.js';
@@ -72,7 +73,8 @@ const MAX_CALL_DEPTH = 4;
  * file (a cache family: an expiring write in a module the file imports, or a call of a helper that
  * writes its key with a TTL, `redis-calls/cache-keys.ts`: the DEL is an invalidation), nor when the writer, or a function
  * of the file it calls, gives any key a TTL (an index set written beside a record that expires:
- * the record's expiry never runs the DEL, so the index outlives it).
+ * the record's expiry never runs the DEL, so the index outlives it), nor for an APPEND to a
+ * read-through cache string (`redis-calls/appended-cache.ts`: the DEL is its invalidation).
  */
 export function deletedElsewhere(context: AnyContext, call: RedisCall, arg: number): RedisCall | undefined {
   const keyNode = call.argNodes[arg];
@@ -85,6 +87,9 @@ export function deletedElsewhere(context: AnyContext, call: RedisCall, arg: numb
   // deleted after the write on every path of its own function (deleted-after.ts)
   const after = deletedAfterOnEveryPath(context, call, arg);
   if (after) return after;
+  // an APPEND to a read-through cache string: its DEL invalidates the cache, it does not end what
+  // the append grows or recreates (appended-cache.ts)
+  if (appendedToCachedString(context, call, arg)) return undefined;
   const shape = keyShapeOf(context, keyNode);
   // a key under a per-build prefix: the deleter of the next deploy names that build's keys only
   if (perBuildKey(context, keyNode)) return undefined;

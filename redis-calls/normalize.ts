@@ -89,9 +89,11 @@ export interface RedisCall {
   dropped?: DroppedArgument[];
   /**
    * For a call of a pass-through facade: the callee as written (`presence.sadd`) and where the
-   * facade forwards the key (`line 12`, `./presence.ts:12`), for messages.
+   * facade forwards the key (`line 12`, `./presence.ts:12`), for messages; `chosenBy`, the TTL
+   * argument as the caller wrote it (`0`, `null`) when it chose the facade's arm without expiry
+   * (`redis-calls/option-arms.ts`).
    */
-  facade?: { label: string; where: string };
+  facade?: { label: string; where: string; chosenBy?: string };
 }
 
 /**

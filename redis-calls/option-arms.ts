@@ -43,12 +43,17 @@
  * variable) is only known to be defined, so `ttl !== undefined` holds and `if (ttl)` is not
  * decided (the call is then not read: the caller passed a TTL). `undefined` (the global), `void 0`
  * and `undefined as number` are `undefined`; a `? :` argument (`remember ? WEEK : undefined`) is
- * the arm of each side, the one without expiry when they differ (it runs on one path). A default
+ * the arm of each side, the one without expiry when they differ (it runs on one path). Since round
+ * 36 a comparison reads `null` and `false` as 0 and `undefined` as NaN, as JavaScript does
+ * (`ttl > 0` is false for each: the caller's explicit "no TTL" takes the arm without expiry), a
+ * `const` of an imported module counts as known, and an argument check that throws before the
+ * arms (`if (!key) throw ...`) is no arm test unless it tests the parameter the arms test. A default
  * the body spells as its first statement (`ttl = ttl ?? 3600`, `ttl ||= 3600`) is the default; a
  * parameter the body assigns any other way chooses no arms.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { EXPIRY_EFFECTS } from '../semantics/commands.js';
+import { constantNumber } from './constant.js';
 import { instanceConstant } from './instance-constants.js';
 import type { RedisCall } from './normalize.js';
 import { findVariable, propertyName, resolveConstExpression, staticValue, unwrap, type AnyContext, type FunctionLike } from './static.js';
@@ -57,6 +62,11 @@ import { findVariable, propertyName, resolveConstExpression, staticValue, unwrap
 interface Condition {
   test: TSESTree.Node;
   holds: boolean;
+  /**
+   * an argument check before the arms that throws (`if (!key) throw new Error('key required')`):
+   * it sends nothing and chooses no arm, only whether the function goes on at all
+   */
+  guard?: true;
 }
 
 /** The arms of an options facade: the index of its options parameter, and each forwarded call with the tests choosing it. */
@@ -88,9 +98,21 @@ export function optionArmsOf(context: AnyContext, fn: FunctionLike, sent: readon
   let param: number | undefined;
   let member = false;
   const arms: OptionArms['arms'] = [];
+  const paths: Condition[][] = [];
   for (const call of sent) {
-    const conditions = pathConditions(fn, call.node);
-    if (!conditions) return undefined;
+    const path = pathConditions(fn, call.node);
+    if (!path) return undefined;
+    paths.push(path);
+  }
+  // an argument check that throws chooses no arm: it counts only when it tests the parameter
+  // the arms test (`if (ttl < 0) throw ...`: that caller's call writes nothing)
+  const chooser = (test: TSESTree.Node): number | undefined => {
+    const read = parametersRead(context, fn, test);
+    return read?.params.size === 1 ? [...read.params][0] : undefined;
+  };
+  const tested = new Set(paths.flat().filter((c) => !c.guard).map((c) => chooser(c.test)));
+  for (const [i, call] of sent.entries()) {
+    const conditions = paths[i]!.filter((c) => !c.guard || (tested.size === 1 && tested.has(chooser(c.test))));
     for (const { test } of conditions) {
       const read = parametersRead(context, fn, test);
       if (!read || read.params.size !== 1) return undefined;
@@ -286,7 +308,7 @@ function pathConditions(fn: FunctionLike, call: TSESTree.Node): Condition[] | un
           if (statement === child) break;
           if (!exits(statement)) continue;
           if (statement.type !== AST_NODE_TYPES.IfStatement || statement.alternate || !alwaysExits(statement.consequent)) return undefined;
-          conditions.push({ test: statement.test, holds: false });
+          conditions.push({ test: statement.test, holds: false, ...(alwaysThrows(statement.consequent) ? { guard: true as const } : {}) });
         }
         break;
       case AST_NODE_TYPES.SwitchStatement:
@@ -322,6 +344,14 @@ function alwaysExits(node: TSESTree.Statement): boolean {
   if (node.type !== AST_NODE_TYPES.BlockStatement) return false;
   const last = node.body[node.body.length - 1];
   return last !== undefined && alwaysExits(last) && node.body.slice(0, -1).every((s) => !exits(s));
+}
+
+/** Whether a statement always throws: a `throw`, or a block ending in one that nothing before leaves. */
+function alwaysThrows(node: TSESTree.Statement): boolean {
+  if (node.type === AST_NODE_TYPES.ThrowStatement) return true;
+  if (node.type !== AST_NODE_TYPES.BlockStatement) return false;
+  const last = node.body[node.body.length - 1];
+  return last !== undefined && alwaysThrows(last) && node.body.slice(0, -1).every((s) => !exits(s));
 }
 
 /**
@@ -445,12 +475,13 @@ function truthOf(context: AnyContext, test: TSESTree.Node, value: TSESTree.Objec
   };
   const compare = (node: TSESTree.BinaryExpression): boolean | undefined => {
     if (node.left.type === AST_NODE_TYPES.PrivateIdentifier) return undefined;
-    // ttl > 0, opts.ex >= 1: decided for known numbers only
+    // ttl > 0, opts.ex >= 1: decided for known numbers, and for what JavaScript compares as one
+    // (`null` and `false` are 0, `true` 1, `undefined` NaN: `null > 0` is false)
     if (RELATIONAL.has(node.operator)) {
-      const a = operand(node.left);
-      const b = operand(node.right);
-      if (a?.kind !== 'value' || b?.kind !== 'value' || typeof a.value !== 'number' || typeof b.value !== 'number') return undefined;
-      return node.operator === '>' ? a.value > b.value : node.operator === '>=' ? a.value >= b.value : node.operator === '<' ? a.value < b.value : a.value <= b.value;
+      const a = asNumber(operand(node.left));
+      const b = asNumber(operand(node.right));
+      if (a === undefined || b === undefined) return undefined;
+      return node.operator === '>' ? a > b : node.operator === '>=' ? a >= b : node.operator === '<' ? a < b : a <= b;
     }
     const negated = node.operator === '!==' || node.operator === '!=';
     const loose = node.operator === '==' || node.operator === '!=';
@@ -485,6 +516,19 @@ function truthOf(context: AnyContext, test: TSESTree.Node, value: TSESTree.Objec
 }
 
 /**
+ * The number a relational comparison reads an operand as (ECMAScript ToNumber): a number itself,
+ * `null` and `false` 0, `true` 1, `undefined` NaN; `undefined` for anything else (a string, a value
+ * only known to be defined).
+ */
+function asNumber(operand: Operand | undefined): number | undefined {
+  if (operand?.kind === 'undefined') return Number.NaN;
+  if (operand?.kind !== 'value') return undefined;
+  if (typeof operand.value === 'number') return operand.value;
+  if (typeof operand.value === 'boolean') return operand.value ? 1 : 0;
+  return operand.value === null ? 0 : undefined;
+}
+
+/**
  * A caller's property value as a test operand, when its value is known (`60`, `true`, `null`, a
  * `const`, `undefined`, an instance member given one such value at construction and never written
  * again, `private readonly BOOKING_TTL = 600` read as `this.BOOKING_TTL`: instance-constants.ts):
@@ -493,9 +537,12 @@ function truthOf(context: AnyContext, test: TSESTree.Node, value: TSESTree.Objec
 function literalOf(context: AnyContext, node: TSESTree.Node): Operand | undefined {
   const argument = unwrap(node);
   const bare = (argument.type === AST_NODE_TYPES.MemberExpression && instanceConstant(context, argument)) || argument;
-  if (bare.type === AST_NODE_TYPES.Literal && bare.value === null) return { kind: 'value', value: null };
+  // `null`, also through a `const` of the file (`const NO_TTL = null`)
+  const resolved = resolveConstExpression(context, bare);
+  if (resolved.type === AST_NODE_TYPES.Literal && resolved.value === null && !('regex' in resolved)) return { kind: 'value', value: null };
   // the global `undefined` (ESLint's builtin globals give it a variable without declaration), not a shadowing one
   if (bare.type === AST_NODE_TYPES.Identifier && bare.name === 'undefined' && !findVariable(context, bare)?.defs.length) return { kind: 'undefined' };
-  const known = staticValue(context, bare);
+  // a number `const` of the file or of a module it imports (`import { NO_TTL } from './ttl'`: constant.ts)
+  const known = staticValue(context, bare) ?? constantNumber(context, bare);
   return known === undefined ? undefined : { kind: 'value', value: known };
 }

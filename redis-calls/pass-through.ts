@@ -347,7 +347,17 @@ const SEPARATORS = /^[:/.\-_|#{}]*$/;
  */
 export function shortBody(fn: FunctionLike): boolean {
   if (fn.body.type !== AST_NODE_TYPES.BlockStatement) return true;
-  return fn.body.body.filter((statement) => !logsOnly(statement) && !timesOnly(statement)).length <= MAX_STATEMENTS;
+  return fn.body.body.filter((statement) => !logsOnly(statement) && !timesOnly(statement) && !argumentCheck(statement)).length <= MAX_STATEMENTS;
+}
+
+/**
+ * An argument check that throws (`if (!key) throw new Error('key required')`): it sends nothing
+ * and decides nothing about the key beyond whether the call goes on at all.
+ */
+function argumentCheck(statement: TSESTree.Statement): boolean {
+  if (statement.type !== AST_NODE_TYPES.IfStatement || statement.alternate) return false;
+  const body = statement.consequent.type === AST_NODE_TYPES.BlockStatement && statement.consequent.body.length === 1 ? statement.consequent.body[0]! : statement.consequent;
+  return body.type === AST_NODE_TYPES.ThrowStatement;
 }
 
 /**

@@ -20,8 +20,10 @@ export function reportLoc(call: RedisCall): TSESTree.SourceLocation {
  * empty: the rule page says how to annotate a write); `client`, why the receiver was taken for a
  * Redis client, only when that rests on its name alone (else empty), so that such a false alarm
  * says what to configure, or, for a call of a pass-through facade, which facade forwards the key
- * where (`redis-calls/facades.ts`), followed by a note when the write is in code that never runs (a
- * function nothing else in its application names: `redis-calls/uncalled.ts`, reported in `strict`).
+ * where (`redis-calls/facades.ts`), or, when the caller's TTL argument (`0`, `null`) chose the
+ * facade's branch without expiry, that argument; followed by a note when the write is in code
+ * that never runs (a function nothing else in its application names: `redis-calls/uncalled.ts`,
+ * reported in `strict`).
  * `hint` and `client` start with a space; the rules' messages end with
  * {@link KEY_TAIL}, and a message too long drops them (`rules/create-rule.ts`).
  */
@@ -36,7 +38,9 @@ export function keyData(
     hint: /[^*]/.test(shape) ? ` Kept forever on purpose? Add '${shape}' to settings['redis-ttl'].persistentKeys.` : '',
     client:
       (call.facade
-        ? ` (\`${call.facade.label}\` forwards the key to ${call.command}, ${call.facade.where}.)`
+        ? call.facade.chosenBy === undefined
+          ? ` (\`${call.facade.label}\` forwards the key to ${call.command}, ${call.facade.where}.)`
+          : ` (TTL \`${call.facade.chosenBy}\` takes \`${call.facade.label}\`'s ${call.command} without expiry, ${call.facade.where}.)`
         : call.client.byName
           ? ` (${clientNote(call)}.)`
           : '') + uncalledNote(context, call),

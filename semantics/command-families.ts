@@ -22,6 +22,21 @@ export const LOCK_OWNER_WRITES: ReadonlySet<string> = new Set(['SET', 'SETNX', '
 export const COMMANDS_WITHOUT_TTL_SYNTAX: ReadonlySet<string> = new Set(['HSET', 'HMSET', 'HSETNX', 'LPUSH', 'RPUSH', 'SADD', 'ZADD', 'MSET', 'INCR', 'INCRBY', 'DECR', 'DECRBY', 'HINCRBY', 'APPEND', 'PFADD', 'INCRBYFLOAT', 'SETNX']);
 
 /**
+ * The writes that change part of a string value in place: APPEND adds to its end, SETRANGE
+ * overwrites bytes at an offset. Each creates a missing key as an empty string first, without
+ * TTL, and keeps the TTL of a key that exists (https://redis.io/docs/latest/commands/append/,
+ * https://redis.io/docs/latest/commands/setrange/). Upper-case command names.
+ */
+export const STRING_IN_PLACE_WRITES: ReadonlySet<string> = new Set(['APPEND', 'SETRANGE']);
+
+/**
+ * The reads that return a string value whole: GET, GETEX, GETDEL and MGET (each of its keys)
+ * (https://redis.io/docs/latest/commands/get/, https://redis.io/docs/latest/commands/getex/,
+ * https://redis.io/docs/latest/commands/getdel/, https://redis.io/docs/latest/commands/mget/).
+ */
+export const STRING_WHOLE_READS: ReadonlySet<string> = new Set(['GET', 'GETEX', 'GETDEL', 'MGET']);
+
+/**
  * The string counters: INCR, INCRBY, INCRBYFLOAT, DECR and DECRBY. Each treats a missing key as 0
  * and writes the result, so the increment is the write that creates the key, with no TTL, and each
  * keeps the TTL of a key that exists (https://redis.io/docs/latest/commands/incr/,
