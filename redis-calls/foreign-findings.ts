@@ -13,12 +13,25 @@
  * still one the user has seen and decided on (as in the linted file itself, where a disabled
  * creation also leaves the family's updates alone).
  *
- * Bounds: one module judged at a time; a question asked while one is judged (a module judged in
- * turn from it) is answered `undefined` (not known), and so is a run that throws (a reading that
- * needs what a module read from disk lacks, such as type information): the caller keeps its
- * finding. Findings are kept per module program, options and settings.
+ * What it does not see: that module's own configuration (an ESLint `ignores`, a `files` block that
+ * turns the rule off or sets other options there: it is judged with the linted file's), and type
+ * information (it is read from disk untyped, even in a typed run). A creation such a configuration
+ * hides, or one the typed reading of that module would not take for a client write, still counts
+ * as reported there.
+ *
+ * Bounds: one module judged at a time. A question asked while one is judged (that module's own
+ * record updates asking about a third module, or back about the linted file) is answered
+ * `'nested'`, which the caller takes as "reported there": the judged module then drops its own
+ * update, so that the module asking first keeps its finding (two modules that each create the
+ * family and call the other's creation both keep theirs, whatever order they are linted in; none
+ * is left reported nowhere). A run that throws is answered `undefined` (not known): the caller
+ * keeps its finding. Answers are kept per module program, options, settings and rule id, for
+ * {@link LISTING_TTL_MS} (what that module reports depends on the package's other files, such as
+ * who calls its creating function: a long-lived process, an editor or eslint_d, reads them again
+ * after that time, as the package listing is read again).
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { LISTING_TTL_MS } from './project.js';
 import { walk, type AnyContext } from './static.js';
 
 /** A finding of the rule in the other module: where it is reported, and its message. */
@@ -31,7 +44,13 @@ export interface ForeignFinding {
 /** A rule's `create`, as `createRule` makes it (options read from `context.options`). */
 type RuleCreate = (context: never) => TSESLint.RuleListener;
 
-const findingsCache = new WeakMap<TSESTree.Node, Array<{ settings: unknown; options: string; id: string; findings: readonly ForeignFinding[] | undefined }>>();
+/**
+ * Per judged module's program (dropped with it): the answers found for it, each with the settings
+ * object, the options (as JSON) and the rule id it was found with, and when (`at`, milliseconds of
+ * `Date.now()`); an answer older than {@link LISTING_TTL_MS} is found again.
+ */
+const findingsCache = new WeakMap<TSESTree.Node, Array<{ settings: unknown; options: string; id: string; at: number; findings: readonly ForeignFinding[] | undefined }>>();
+/** Whether a module is being judged now (the rule's run on it is under way): questions it asks are `'nested'`. */
 let judging = false;
 
 /**
@@ -40,13 +59,15 @@ let judging = false;
  * any disable directive; `undefined` when not known (see the module
  * comment: a nested question, or a run that throws).
  */
-export function findingsInModule(context: AnyContext, at: AnyContext, create: RuleCreate): readonly ForeignFinding[] | undefined {
+export function findingsInModule(context: AnyContext, at: AnyContext, create: RuleCreate): readonly ForeignFinding[] | 'nested' | undefined {
+  // before the cache: a judged module's answer must not depend on which modules were linted before
+  if (judging) return 'nested';
   const program = at.sourceCode.ast;
   const options = JSON.stringify(context.options);
-  let entries = findingsCache.get(program);
+  const now = Date.now();
+  let entries = findingsCache.get(program)?.filter((e) => now - e.at < LISTING_TTL_MS);
   const cached = entries?.find((e) => e.settings === context.settings && e.options === options && e.id === context.id);
   if (cached) return cached.findings;
-  if (judging) return undefined;
   const found: ForeignFinding[] = [];
   const foreign = {
     ...at,
@@ -74,11 +95,8 @@ export function findingsInModule(context: AnyContext, at: AnyContext, create: Ru
   } finally {
     judging = false;
   }
-  if (!entries) {
-    entries = [];
-    findingsCache.set(program, entries);
-  }
-  entries.push({ settings: context.settings, options, id: context.id, findings });
+  entries = [...(entries ?? []), { settings: context.settings, options, id: context.id, at: now, findings }];
+  findingsCache.set(program, entries);
   return findings;
 }
 

@@ -573,10 +573,12 @@ export default rule;
  * Whether this rule, linting the module of `at` (a related module's context) with the options and
  * settings of `context`, reports the write `creation` of that module for leaving its key without
  * TTL (`noExpiry`; a disable directive there is the user's decision and counts as reported,
- * `redis-calls/foreign-findings.ts`);
- * `false` when that is not known.
+ * `redis-calls/foreign-findings.ts`); `true` for a question asked while a module is judged (so the
+ * judged module drops its update and the module asking first keeps its finding), `false` when a
+ * run throws (not known: the caller keeps its finding).
  */
 function noExpiryReportedIn(context: Readonly<TSESLint.RuleContext<MessageIds, Options>>, at: AnyContext, creation: RedisCall): boolean {
   const findings = findingsInModule(context as unknown as AnyContext, at, rule.create);
+  if (findings === 'nested') return true;
   return findings?.some((f) => f.node === creation.node && f.messageId === 'noExpiry') === true;
 }
