@@ -36,9 +36,13 @@
  *   writing `redisUtils` are then judged, and one handing it on as a value names every export);
  * - in a module looked at, the name counts as a word anywhere outside its import declarations and
  *   its export lists (`export { a, b }`, `export { a } from './m'`, `export * from './m'`): a call,
- *   a reference, a destructured `require`, a string, a comment; an import or re-export that renames
- *   it (`import { cacheIncr as bump }`, `export { cacheIncr as incr }`) counts (the new name is
- *   called), and so does a module that does not parse;
+ *   a reference, a destructured `require`, a string, a comment; an import or a local export that
+ *   renames it (`import { cacheIncr as bump }`, `export { cacheIncr as incr }`) counts (the new
+ *   name is called), and so does a module that does not parse;
+ * - a re-export under a new name (`export { mset as redisMset } from './redis'`) is no use: the
+ *   function goes on as `redisMset`, and the walk is run again from the re-exporting module for
+ *   the new name (named only if its importers write `redisMset` where a call can reach it; a
+ *   re-export `as default` counts, a default import takes any name);
  * - a module of the walk that takes the imported module whole and hands the namespace on as a
  *   value counts too, whatever words it writes: `import * as functions from './functions'` then
  *   `serve({ functions: Object.values(functions) })` (an Inngest / cron registry calls every export
@@ -128,6 +132,9 @@ function walk(file: string, root: string, files: readonly string[], name: string
         if (mayTakeWhole(importer) && carries(path) && handsOnWhole(importer, path)) return true;
         // the defining module itself imported as a namespace (not a barrel above it)
         if (depth === 0 && writesNamespaceImport(importer) && importsNamespace(importer, path) && !onlyPassedOn(importer, path)) return true;
+        // a re-export under a new name (`export { mset as redisMset } from './redis'`): the function
+        // goes on as the new name, named (if at all) where that module's importers write it
+        if (wordsOf(importer).has(name) && reExportedAs(importer, name).some((alias) => renamedNamed(importer, root, alias, wordsOf))) return true;
         if (wordsOf(importer).has(name) && names(importer, name)) return true;
         if (pending.size === 0) return false;
       }
@@ -387,9 +394,55 @@ function importOrExportList(statement: TSESTree.ProgramStatement): statement is 
   return statement.type === 'ExportNamedDeclaration' && statement.declaration === null;
 }
 
-/** Whether the statement imports or exports `name` under another name (`{ name as other }`), or exports a local `name` it imported under another. */
+/**
+ * The names under which the module at `path` re-exports `name` from another module under a new
+ * name (`export { mset as redisMset } from './redis'` gives `['redisMset']`); empty when it does
+ * not, or does not parse (then {@link names} answers for it).
+ */
+function reExportedAs(path: string, name: string): string[] {
+  const parsed = parsedModule(path);
+  if (typeof parsed === 'string') return [];
+  const aliases: string[] = [];
+  for (const statement of parsed.program.body) {
+    if (statement.type !== 'ExportNamedDeclaration' || statement.source === null || statement.exportKind === 'type') continue;
+    for (const specifier of statement.specifiers) {
+      const local = specifier.local.type === 'Identifier' ? specifier.local.name : specifier.local.value;
+      const exported = specifier.exported.type === 'Identifier' ? specifier.exported.name : specifier.exported.value;
+      if (local === name && exported !== name && specifier.exportKind !== 'type') aliases.push(exported);
+    }
+  }
+  return aliases;
+}
+
+/** The (module, new name) pairs whose walk is under way: a cycle of renaming re-exports answers "named". */
+const following = new Set<string>();
+
+/**
+ * Whether `alias`, the new name under which the module at `path` re-exports a function, is named
+ * by the importers of `path` (the same walk as {@link namedByImporters}, from `path`). A default
+ * export (`export { mset as default } from './redis'`) is imported under any name: named.
+ */
+function renamedNamed(path: string, root: string, alias: string, wordsOf: (path: string) => ReadonlySet<string>): boolean {
+  if (alias === 'default') return true;
+  const key = `${path}\0${alias}`;
+  if (following.has(key)) return true;
+  following.add(key);
+  try {
+    return namedByImporters(path, root, alias, wordsOf);
+  } finally {
+    following.delete(key);
+  }
+}
+
+/**
+ * Whether the statement imports `name` under another name (`import { name as other }`), or
+ * exports a local `name` under another (`export { name as other }`). A re-export from a module
+ * under a new name (`export { name as other } from './m'`) is not read here: the walk follows the
+ * new name ({@link reExportedAs}).
+ */
 function renames(statement: TSESTree.ImportDeclaration | TSESTree.ExportNamedDeclaration | TSESTree.ExportAllDeclaration, name: string): boolean {
   if (statement.type === 'ExportAllDeclaration') return false;
+  const reExport = statement.type === 'ExportNamedDeclaration' && statement.source !== null;
   for (const specifier of statement.specifiers) {
     if (specifier.type === 'ImportSpecifier') {
       const imported = specifier.imported.type === 'Identifier' ? specifier.imported.name : specifier.imported.value;
@@ -397,7 +450,7 @@ function renames(statement: TSESTree.ImportDeclaration | TSESTree.ExportNamedDec
     } else if (specifier.type === 'ExportSpecifier') {
       const local = specifier.local.type === 'Identifier' ? specifier.local.name : specifier.local.value;
       const exported = specifier.exported.type === 'Identifier' ? specifier.exported.name : specifier.exported.value;
-      if (local === name && exported !== name) return true;
+      if (local === name && exported !== name && !reExport) return true;
     }
   }
   return false;

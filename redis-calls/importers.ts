@@ -187,8 +187,10 @@ const importers = new Map<string, { files: readonly string[]; importers: string[
 /** Where a specifier of a directory leads, kept `RESOLVE_TTL_MS` (as `modules.ts` isCodeSpecifier keeps its answers). */
 const resolutions = new Map<string, { at: number; path: string | undefined }>();
 
-/** The file `specifier`, written in `from`, resolves to (`modules.ts` readModule, aliases included). */
+/** The file `specifier`, written in `from`, resolves to (`modules.ts` readModule, aliases included; `'.'` is `'./'`, the directory's index). */
 export function resolved(from: string, specifier: string): string | undefined {
+  // `'.'` and `'..'` name a directory (its index), as `'./'` and `'../'` do
+  if (specifier === '.' || specifier === '..') specifier += '/index';
   const key = `${dirname(from)}\0${specifier}`;
   const now = Date.now();
   const hit = resolutions.get(key);

@@ -107,6 +107,7 @@ import { TEST_PATH, testOnlyModule } from './test-paths.js';
 import { namedByImporters } from './import-callers.js';
 import { ownClassCalls } from './own-class-calls.js';
 import { importersOf, resolved } from './importers.js';
+import { moduleSpecifier } from './module-specifiers.js';
 import { moduleText, parsedModule } from './parsed-modules.js';
 import { LISTING_TTL_MS, manifestOf, packageFiles, packageOf, type PackageInfo } from './project.js';
 import { listedAsWorkspace, workspaceRootOfStandaloneMember } from './resolve.js';
@@ -632,7 +633,10 @@ function judge(context: AnyContext, file: string, root: string, declared: Declar
 /**
  * The names a module writes in its code, not in comments: its identifiers (JSX and `#private`
  * names too) and the words (runs of `[A-Za-z0-9_$]`) of its strings and templates; `undefined`
- * when it does not parse. Read once per file and modification time.
+ * when it does not parse. A module specifier (`from '../follow/count'`, `require('./mset')`,
+ * `import('./count')`: `module-specifiers.ts`) names a module, never a function: its words are
+ * left out (an import of the function's own module is read through its bindings, by
+ * `import-callers.ts`). Read once per file and modification time.
  */
 const codeWordsOf = fileMemo((path): ReadonlySet<string> | undefined => {
   const parsed = parsedModule(path);
@@ -641,9 +645,13 @@ const codeWordsOf = fileMemo((path): ReadonlySet<string> | undefined => {
   const addWords = (text: string) => {
     for (const word of text.match(/[\w$]+/g) ?? []) words.add(word);
   };
+  // a node is visited before its children: a specifier is known before its literal is reached
+  const specifiers = new Set<TSESTree.Node>();
   walkParsed(parsed.program, (node) => {
+    const specifier = moduleSpecifier(node);
+    if (specifier) specifiers.add(specifier);
     if (node.type === AST_NODE_TYPES.Identifier || node.type === AST_NODE_TYPES.JSXIdentifier || node.type === AST_NODE_TYPES.PrivateIdentifier) words.add(node.name);
-    else if (node.type === AST_NODE_TYPES.Literal && typeof node.value === 'string') addWords(node.value);
+    else if (node.type === AST_NODE_TYPES.Literal && typeof node.value === 'string' && !specifiers.has(node)) addWords(node.value);
     else if (node.type === AST_NODE_TYPES.TemplateElement) addWords(node.value.raw);
     return undefined;
   });
@@ -848,16 +856,6 @@ function boundOrExported(path: string, name: string): (offset: number) => 'bound
     return undefined;
   });
   return answer;
-}
-
-/** The string a node names a module by: an import's or re-export's source, or the argument of `require('...')` or `import('...')`. */
-function moduleSpecifier(node: TSESTree.Node): TSESTree.Node | undefined {
-  if (node.type === AST_NODE_TYPES.ImportDeclaration || node.type === AST_NODE_TYPES.ExportAllDeclaration) return node.source;
-  if (node.type === AST_NODE_TYPES.ExportNamedDeclaration) return node.source ?? undefined;
-  if (node.type === AST_NODE_TYPES.ImportExpression) return node.source.type === AST_NODE_TYPES.Literal ? node.source : undefined;
-  if (node.type !== AST_NODE_TYPES.CallExpression || node.callee.type !== AST_NODE_TYPES.Identifier || node.callee.name !== 'require') return undefined;
-  const first = node.arguments[0];
-  return first?.type === AST_NODE_TYPES.Literal && typeof first.value === 'string' ? first : undefined;
 }
 
 /** Whether `node` is CommonJS's exports object: `module.exports` or `exports`. */

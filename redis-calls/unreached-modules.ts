@@ -62,6 +62,7 @@ import { fileMemo } from './file-memo.js';
 import { parsedModule } from './parsed-modules.js';
 import { walkParsed } from './static.js';
 import { manifestOf } from './project.js';
+import { moduleSpecifier, specifierMayName } from './module-specifiers.js';
 import { spawnsByComputedPath } from './process-spawns.js';
 import { workspaceRootOfStandaloneMember } from './resolve.js';
 import { testOnlyModule } from './test-paths.js';
@@ -547,25 +548,38 @@ function namedAnywhere(package_: PackageFacts, file: string, rel: string, dead: 
     // a source file names a file only in its strings (a path, a specifier the resolver misses):
     // an identifier (`class PokerService` in EnhancedPokerService.js) names no file
     const strings = source ? stringsOf(path) : undefined;
-    return strings === undefined || writesName(strings, name) || (compiled !== undefined && strings.includes(compiled));
+    if (strings === undefined) return true;
+    const names = (text: string) => writesName(text, name) || (compiled !== undefined && text.includes(compiled));
+    if (names(strings.plain)) return true;
+    // a module specifier names the module it resolves to, not another file of the same name
+    // (`'../users/follow/count'` names no `clicks/count.ts`): only this module, or one the resolver misses
+    return strings.specifiers.some((specifier) => names(specifier) && specifierMayName(path, specifier, file));
   });
 }
 
 /**
- * The strings and template texts of a source file, one a line (`'./services/PokerService'`,
- * `` `dist/${name}.js` ``'s pieces), or `undefined` when it does not parse. Per modification time.
+ * The strings and template texts of a source file, one a line (`` `dist/${name}.js` ``'s pieces,
+ * `queue.process('./sandbox.js')`), in `plain`, and apart in `specifiers` the module specifiers
+ * (`'./services/PokerService'` of an import, a re-export, `require` or `import()`:
+ * `module-specifiers.ts`), which name only the module they resolve to; `undefined` when the file
+ * does not parse. Per modification time.
  */
-const stringsOf = fileMemo((path): string | undefined => {
+const stringsOf = fileMemo((path): { plain: string; specifiers: string[] } | undefined => {
   const parsed = parsedModule(path);
   if (typeof parsed === 'string') return undefined;
   const strings: string[] = [];
+  const specifiers: string[] = [];
+  // a node is visited before its children: a specifier is known before its literal is reached
+  const specifierNodes = new Set<TSESTree.Node>();
   walkParsed(parsed.program, (node) => {
-    if (node.type === 'Literal' && typeof node.value === 'string') strings.push(node.value);
+    const specifier = moduleSpecifier(node);
+    if (specifier) specifierNodes.add(specifier);
+    if (node.type === 'Literal' && typeof node.value === 'string') (specifierNodes.has(node) ? specifiers : strings).push(node.value);
     else if (node.type === 'TemplateElement') strings.push(node.value.raw);
     else if (node.type === 'JSXText') strings.push(node.value);
     return undefined;
   });
-  return strings.join('\n');
+  return { plain: strings.join('\n'), specifiers };
 }, undefined);
 
 /** Characters that continue a file's name: a letter, digit, `_`, `$` or `-`. */

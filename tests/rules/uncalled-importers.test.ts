@@ -11,6 +11,9 @@
  *   the barrel (another object's member), and a test calls it: uncalled;
  * - 22 cacheLoad: jobs.ts imports cache.ts dynamically and destructures it: reported;
  * - 26 cacheDeep: deep.ts imports the barrel as a namespace and calls `cache.cacheDeep`: reported.
+ *
+ * A re-export under a new name (`export { mset as redisMset } from './redis'`) is followed as the
+ * new name through the re-exporting module's importers: uncalled when none writes it.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -90,6 +93,40 @@ describe('an exported function is called only by modules importing its module', 
       expect(run(make('typed', "import type { apiKeyAuth } from './auth';\nexport const app = 1;\n"))).toEqual([]);
       // a barrel's import passed on in its own export list stays a re-export, no call
       expect(run(make('barrel', "import { apiKeyAuth } from './auth';\nexport { apiKeyAuth };\n"))).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a re-export under a new name is followed as the new name: called only where the re-exporting module\'s importers write it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'uncalled-renamed-'));
+    try {
+      const redis = "import Redis from 'ioredis';\nconst redis = new Redis();\nexport async function mset(key: string) {\n  await redis.incr(`mset:${key}`);\n}\nexport async function set(key: string) {\n  await redis.get(key);\n}\n";
+      const make = (sub: string, files: Record<string, string>) => {
+        mkdirSync(join(dir, sub), { recursive: true });
+        writeFileSync(join(dir, sub, 'package.json'), '{ "name": "s", "private": true }');
+        writeFileSync(join(dir, sub, 'redis.ts'), redis);
+        for (const [path, text] of Object.entries(files)) writeFileSync(join(dir, sub, path), text);
+        return join(dir, sub, 'redis.ts');
+      };
+      const run = (file: string) => {
+        const linter = new Linter({ configType: 'flat', cwd: dir });
+        const config = [{ files: ['**/*.ts'], languageOptions: { parser: tsParser }, plugins: { 'redis-ttl': plugin }, rules: { [`redis-ttl/${INCR}`]: 'error' } as Linter.RulesRecord }];
+        return linter.verify(readFileSync(file, 'utf8'), config, { filename: file }).map((m) => [m.line, m.column, m.messageId]);
+      };
+      const barrel = "export { mset as redisMset, set as redisSet } from './redis';\n";
+      // smart-hospital's utils/index.ts: re-exported as redisMset, which no importer writes: uncalled
+      expect(run(make('unused', { 'index.ts': barrel, 'server.ts': "import { redisSet } from './index';\nexport const run = () => redisSet('a');\n" }))).toEqual([]);
+      // the new name written only by a module that imports neither the barrel nor redis.ts: no caller
+      expect(run(make('elsewhere', { 'index.ts': barrel, 'server.ts': "import { redisSet } from './index';\nexport const run = () => redisSet('a');\n", 'other.ts': "const redisMset = (k: string) => k;\nexport const o = redisMset('b');\n" }))).toEqual([]);
+      // near misses, reported: the new name called by an importer, through a namespace, or as a default export
+      expect(run(make('called', { 'index.ts': barrel, 'server.ts': "import { redisMset } from './index';\nexport const run = () => redisMset('a');\n" }))).toEqual([[4, 15, 'noExpiry']]);
+      expect(run(make('namespace', { 'index.ts': barrel, 'server.ts': "import * as r from './index';\nexport const run = () => r.redisMset('a');\n" }))).toEqual([[4, 15, 'noExpiry']]);
+      expect(run(make('default', { 'index.ts': "export { mset as default } from './redis';\n", 'server.ts': "import write from './index';\nexport const run = () => write('a');\n" }))).toEqual([[4, 15, 'noExpiry']]);
+      // renamed twice: followed through the second barrel to its importer's call
+      expect(run(make('twice', { 'index.ts': barrel, 'api.ts': "export { redisMset as cacheMset } from './index';\n", 'server.ts': "import { cacheMset } from './api';\nexport const run = () => cacheMset('a');\n" }))).toEqual([[4, 15, 'noExpiry']]);
+      // the original name still called through an importer of the barrel (`export *` passes it on as mset)
+      expect(run(make('star', { 'index.ts': `${barrel}export * from './redis';\n`, 'server.ts': "import { mset } from './index';\nexport const run = () => mset('a');\n" }))).toEqual([[4, 15, 'noExpiry']]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -152,3 +152,25 @@ describe('a workspace member that is a process nobody installs', () => {
     expect(lint(dir, 'apps/api/src/presence.ts')).toEqual([[6, 22, 'noExpiry'], [9, 22, 'noExpiry']]);
   });
 });
+
+describe('a method named only by a module specifier', () => {
+  // a specifier names a module (`'./track'` is src/track.ts), never a method: the words of
+  // `from '…'`, `require('…')` and `import('…')` strings are no use of `track`
+  const TRACK = { 'src/track.ts': 'export const t = 1;\n' };
+  it('is left out: the specifier\'s last segment is the method\'s name', () => {
+    for (const other of ["import { t } from './track';\nexport const u = t;\n", "const { t } = require('./track');\nexport const u = t;\n", "export const load = () => import('./track');\n", "export { t } from './track';\n"]) {
+      const dir = project({ 'package.json': APP, 'src/presence.ts': service('', ''), 'src/main.ts': MAIN, ...TRACK, 'src/other.ts': other });
+      expect(lint(dir, 'src/presence.ts'), other).toEqual([[9, 22, 'noExpiry']]);
+    }
+  });
+
+  it('stays reported when any other string names it (a computed member) or an identifier calls it', () => {
+    for (const other of ["import { presence } from './main';\nexport const go = () => (presence as any)['track']('x');\n", "import { presence } from './main';\nimport { t } from './track';\nexport const go = () => presence.track(String(t));\n"]) {
+      const dir = project({ 'package.json': APP, 'src/presence.ts': service('', ''), 'src/main.ts': MAIN, ...TRACK, 'src/other.ts': other });
+      expect(lint(dir, 'src/presence.ts'), other).toEqual([
+        [6, 22, 'noExpiry'],
+        [9, 22, 'noExpiry'],
+      ]);
+    }
+  });
+});

@@ -10,7 +10,9 @@
  * functions are then judged one by one), named
  * by a package.json script or a Dockerfile, under `app/` or `scripts/`, at the package root, with a
  * top-level call (a program), a top-level write, and every module of a package that loads modules
- * by a computed path. Only a test importing it does not count (tests are no callers).
+ * by a computed path. Only a test importing it does not count (tests are no callers), nor a module
+ * specifier resolving to another file with the same last segment (`'./other/account-lockout'`):
+ * a specifier names the module it resolves to. `'.'` and `'..'` import their directory's index.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -89,6 +91,27 @@ describe('a module no entry point reaches', () => {
     expect(lines(app({ 'lib/login.ts': "import * as lockout from '~lockout/account-lockout';\nexport const login = (e: string) => lockout;\n" }))).toEqual(BOTH);
     // imported for its side effects: reached (its top level runs); bump itself is still named nowhere
     expect(lines(app({ 'boot.ts': "import './lib/account-lockout';\nexport const booted = true;\n" }))).toEqual([[3, 15, 'noExpiry']]);
+  });
+
+  it('a module specifier names the module it resolves to, not another file of the same name', () => {
+    // post-ranking-js: seed/follows.ts imports '../controllers/users/follow/count'; clicks/count.ts is not named by it
+    const other = { 'lib/other/account-lockout.ts': "export const unlock = (e: string) => e;\n" };
+    expect(lines(app({ ...other, 'login.ts': "import { unlock } from './lib/other/account-lockout';\nexport const login = (e: string) => unlock(e);\n" }))).toEqual([]);
+    expect(lines(app({ ...other, 'login.ts': "const { unlock } = require('./lib/other/account-lockout');\nexport const login = (e: string) => unlock(e);\n" }))).toEqual([]);
+    expect(lines(app({ ...other, 'lib/api.ts': "export { unlock } from './other/account-lockout';\n" }))).toEqual([]);
+    // near misses, reached: a specifier resolving to the module itself (a dynamic import() too), a
+    // specifier the resolver misses (above: an alias), and the name in any other string (a path, a computed member)
+    expect(lines(app({ ...other, 'login.ts': "export const load = () => import('./lib/account-lockout');\n" }))).not.toEqual([]);
+    expect(lines(app({ ...other, 'login.ts': "const handlers: Record<string, () => void> = {};\nexport const run = () => handlers['account-lockout']();\n" }))).toEqual(BOTH);
+    expect(lines(app({ ...other, 'login.ts': "import { join } from 'node:path';\nexport const file = join(__dirname, 'lib', 'account-lockout.js');\n" }))).toEqual(BOTH);
+  });
+
+  it("an import of '.' or '..' reaches the directory's index", () => {
+    // post-ranking-js: personalEngagements/instances.ts imports cachedPersonalEngagements from "."
+    const index = LOCKOUT.replace('./redis', '../redis');
+    const files = { 'lib/lockout/index.ts': index, 'lib/lockout/use.ts': "import { bump } from '.';\nexport const use = (e: string) => bump(e);\n", 'login.ts': "import { use } from './lib/lockout/use';\nexport const login = (e: string) => use(e);\n" };
+    expect(lines(app(files), 'lib/lockout/index.ts')).toEqual(BOTH);
+    expect(lines(app({ ...files, 'lib/lockout/use.ts': "import { bump } from '..';\nexport const use = (e: string) => bump(e);\n", 'lib/index.ts': index }), 'lib/index.ts')).toEqual(BOTH);
   });
 
   it('keeps a module a script, a Dockerfile or a process file names', () => {
