@@ -9,7 +9,7 @@
  * EXPIRE follows as a round trip of its own gets that EXPIRE's TTL (and loses the EXPIRE when it is
  * a statement of its own beside the write's), a lock a lock-sized TTL, never the cache default
  * (`redis-calls/write-expiry.ts`).
- * Suggestions offer every expiry first and KEEPTTL last: an editor applies the first as its quick
+ * Suggestions offer every expiry first and KEEPTTL last: editors list the first as the first quick
  * fix, and KEEPTTL keeps an existing key's TTL but creates a missing key with none.
  *
  * A write followed, in the same MULTI (or pipeline, unless `allowPipeline` is off), by an expiry
@@ -285,7 +285,7 @@ export default createRule<Options, MessageIds>({
             const add = withExpiry({ expiry: ttl });
             if (add) suggest.push({ messageId: ttl.placeholder ? 'addExpiryPlaceholder' : 'addExpiry', data: { name: ttl.name }, fix: add });
           }
-          // KEEPTTL is offered last, after every expiry: editors apply the first suggestion as the
+          // KEEPTTL is offered last, after every expiry: editors list the first suggestion as the first
           // quick fix, and KEEPTTL keeps an existing key's TTL but creates a missing key with none
           // (it silences the finding under allowKeepTtl while the leak stays). After an earlier TTL
           // of the key it is keepTtlAfterExpiry's finding: not offered then

@@ -23,9 +23,10 @@ export const COMMANDS_WITHOUT_TTL_SYNTAX: ReadonlySet<string> = new Set(['HSET',
 
 /**
  * The writes that change part of a string value in place: APPEND adds to its end, SETRANGE
- * overwrites bytes at an offset. Each creates a missing key as an empty string first, without
- * TTL, and keeps the TTL of a key that exists (https://redis.io/docs/latest/commands/append/,
- * https://redis.io/docs/latest/commands/setrange/). Upper-case command names.
+ * overwrites bytes at an offset (https://redis.io/docs/latest/commands/append/,
+ * https://redis.io/docs/latest/commands/setrange/). What each does to a missing key and to a TTL
+ * is their `create-in-place` effect in `commands.ts` (a SETRANGE with an empty value creates
+ * nothing). Upper-case command names.
  */
 export const STRING_IN_PLACE_WRITES: ReadonlySet<string> = new Set(['APPEND', 'SETRANGE']);
 
