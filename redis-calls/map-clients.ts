@@ -35,13 +35,22 @@ import { findVariable, unwrap, walk, type AnyContext } from './static.js';
  * shape or nothing stores into it.
  * @param context the context of the module `map` is written in
  */
-export function storedMapValues(context: AnyContext, map: TSESTree.Node): TSESTree.Node[] {
+export function storedMapValues(context: AnyContext, map: TSESTree.Node): readonly TSESTree.Node[] {
   const bare = unwrap(map);
   const values: TSESTree.Node[] = [];
   if (bare.type === AST_NODE_TYPES.MemberExpression && unwrap(bare.object).type === AST_NODE_TYPES.ThisExpression) {
     const name = memberKeyName(bare.property, bare.computed);
     const cls = enclosingClass(bare);
     if (name === undefined || !cls) return values;
+    // one walk of the class body per member, whatever the number of `this.<member>.get(...)` sites
+    let byMember = memberValues.get(cls);
+    if (!byMember) {
+      byMember = new Map();
+      memberValues.set(cls, byMember);
+    }
+    const known = byMember.get(name);
+    if (known) return known;
+    byMember.set(name, values);
     walk(context, cls.body, (node) => {
       const stored = storedValue(node);
       const target = stored && unwrap(stored.map);
@@ -60,6 +69,9 @@ export function storedMapValues(context: AnyContext, map: TSESTree.Node): TSESTr
   }
   return values;
 }
+
+/** Per class node (dropped with its syntax tree): the values stored into each `this.<member>` Map, by member name. */
+const memberValues = new WeakMap<TSESTree.Node, Map<string, TSESTree.Node[]>>();
 
 /** `m.set(name, value)` as a call: its map expression and stored value. */
 function storedValue(node: TSESTree.Node): { map: TSESTree.Node; value: TSESTree.Node } | undefined {
