@@ -5,9 +5,22 @@
  */
 import tsParser from '@typescript-eslint/parser';
 import { Linter } from 'eslint';
-import { describe, expect, it } from 'vitest';
+import { rmSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
 import plugin from '../../rules/index.js';
+import { lintApplication } from '../helpers/lint.js';
 import { nodeRedis } from './tester.js';
+
+const roots: string[] = [];
+afterAll(() => {
+  for (const root of roots) rmSync(root, { recursive: true, force: true });
+});
+
+const SET = 'set-requires-ttl-or-keepttl';
+const INCR = 'incr-needs-expire-on-create';
+const MANIFEST = '{ "name": "app", "private": true, "dependencies": { "ioredis": "^5.3.2" } }';
+/** `[rule, messageId, line, column]` of the two write rules' findings on `target`. */
+const lint = (files: Record<string, string>, target: string) => lintApplication(roots, files, target, { [SET]: undefined, [INCR]: undefined }, [], MANIFEST);
 
 const BUILD = [
   'export function buildKeys(institutionId: number) {',
@@ -44,5 +57,56 @@ describe("a key builder's object in a const whose member the code changes after:
   });
   it('near miss: the object only read: still left alone', () => {
     expect(persistentBuilder('  const copy = { ...keys };\n  await client.hSet(keys.userHash, user, String(copy.weeklyZSet));\n')).toEqual([]);
+  });
+});
+
+describe('a Map holding a client under one name and something else under another (map-clients.ts)', () => {
+  /** A registry of services: the Redis client under 'redis', an in-memory Map under 'memo'. */
+  const registry = (memoName: string, redisName = "'redis'") => `import Redis from 'ioredis';
+export class Services {
+  constructor(name: string) {
+    this.items = new Map();
+    this.items.set(${redisName}, new Redis());
+    this.items.set(${memoName}, new Map());
+  }
+  remember(k: string, v: string) {
+    this.items.get('memo').set(\`memo:\${k}\`, v);
+  }
+  save(k: string, v: string) {
+    this.items.get('redis').set(\`user:\${k}\`, v);
+  }
+}
+`;
+  it("get('memo') reads the Map stored under 'memo', not the client: only the client's SET reported", () => {
+    expect(lint({ 'src/services.ts': registry("'memo'") }, 'src/services.ts')).toEqual([[SET, 'setWithoutTtl', 12, 29]]);
+  });
+  it('the same with a module variable Map and a const name', () => {
+    const code = `import Redis from 'ioredis';
+const MEMO = 'memo';
+const items = new Map();
+items.set('redis', new Redis());
+items.set(MEMO, new Map());
+export function remember(k: string, v: string) {
+  items.get('memo').set(\`memo:\${k}\`, v);
+}
+`;
+    expect(lint({ 'src/services.ts': code }, 'src/services.ts')).toEqual([]);
+  });
+  it('near miss: the memo Map stored under a name chosen at run time may be the client: both reported', () => {
+    expect(lint({ 'src/services.ts': registry("'memo'", 'name') }, 'src/services.ts')).toEqual([
+      [SET, 'setWithoutTtl', 9, 28],
+      [SET, 'setWithoutTtl', 12, 29],
+    ]);
+  });
+  it('near miss: a name read at run time may be the client\'s: reported', () => {
+    const code = `import Redis from 'ioredis';
+const items = new Map();
+items.set('redis', new Redis());
+items.set('memo', new Map());
+export function save(name: string, k: string, v: string) {
+  items.get(name).set(\`user:\${k}\`, v);
+}
+`;
+    expect(lint({ 'src/services.ts': code }, 'src/services.ts')).toEqual([[SET, 'setWithoutTtl', 6, 19]]);
   });
 });
