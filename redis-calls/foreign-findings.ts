@@ -16,7 +16,10 @@
  * Bounds: one module judged at a time; a question asked while one is judged (a module judged in
  * turn from it) is answered `undefined` (not known), and so is a run that throws (a reading that
  * needs what a module read from disk lacks, such as type information): the caller keeps its
- * finding. Findings are kept per module program, options and settings.
+ * finding. A caller asking while a module is judged ({@link judgingAnotherModule}) is deciding
+ * what that module reports: not knowing must make it report less, not more (two modules that
+ * each create a family and then call the other's creation would otherwise each be judged to
+ * report it, and each drop its own). Findings are kept per module program, options and settings.
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { walk, type AnyContext } from './static.js';
@@ -33,6 +36,14 @@ type RuleCreate = (context: never) => TSESLint.RuleListener;
 
 const findingsCache = new WeakMap<TSESTree.Node, Array<{ settings: unknown; options: string; id: string; findings: readonly ForeignFinding[] | undefined }>>();
 let judging = false;
+
+/**
+ * Whether a module is being judged ({@link findingsInModule} is running the rule on it): a question
+ * asked now is answered `undefined`, and the reading asking it decides what that module reports.
+ */
+export function judgingAnotherModule(): boolean {
+  return judging;
+}
 
 /**
  * The findings the rule whose `create` is given reports in the module of `at` (a related module's

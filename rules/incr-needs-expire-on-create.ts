@@ -46,7 +46,7 @@ import type { IncrNeedsExpireOnCreateOptions } from './options.js';
 import { keyData, KEY_TAIL } from '../redis-calls/report.js';
 import { isBlockingCall } from '../semantics/blocking.js';
 import { enclosingFunction, type AnyContext } from '../redis-calls/static.js';
-import { findingsInModule } from '../redis-calls/foreign-findings.js';
+import { findingsInModule, judgingAnotherModule } from '../redis-calls/foreign-findings.js';
 import { existsGuard, staleGuard } from '../redis-calls/stale-read.js';
 import { queuedWithWrite } from '../redis-calls/queued-with.js';
 import { ttlRepairOf } from '../redis-calls/ttl-repair.js';
@@ -574,9 +574,12 @@ export default rule;
  * settings of `context`, reports the write `creation` of that module for leaving its key without
  * TTL (`noExpiry`; a disable directive there is the user's decision and counts as reported,
  * `redis-calls/foreign-findings.ts`);
- * `false` when that is not known.
+ * `false` when that is not known, except while this rule itself judges another module: there the
+ * answer decides whether that module reports its own write, which is then not known either, so
+ * the write counts as dropped (a module whose report is not known is not one that reports).
  */
 function noExpiryReportedIn(context: Readonly<TSESLint.RuleContext<MessageIds, Options>>, at: AnyContext, creation: RedisCall): boolean {
   const findings = findingsInModule(context as unknown as AnyContext, at, rule.create);
-  return findings?.some((f) => f.node === creation.node && f.messageId === 'noExpiry') === true;
+  if (findings === undefined) return judgingAnotherModule();
+  return findings.some((f) => f.node === creation.node && f.messageId === 'noExpiry');
 }

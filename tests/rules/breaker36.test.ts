@@ -110,3 +110,33 @@ export function save(name: string, k: string, v: string) {
     expect(lint({ 'src/services.ts': code }, 'src/services.ts')).toEqual([[SET, 'setWithoutTtl', 6, 19]]);
   });
 });
+
+describe("an update dropped for another module's creation: that module judged as it reports (foreign-findings.ts)", () => {
+  const rules = { [INCR]: undefined };
+  const lintIncr = (files: Record<string, string>, target: string) => lintApplication(roots, files, target, rules, []);
+  const H = "import Redis from 'ioredis';\nconst redis = new Redis();\n";
+  // pool.ts: join creates the socket record (line 5), then calls game's start
+  const pool = `${H}import { start } from './game';\nexport async function join(socketId: string, userId: string) {\n  await redis.hset(\`socket:\${socketId}\`, 'user', userId);\n  await start(socketId, false);\n}\n`;
+  // game.ts: start creates the socket record too (line 5), and for a bot calls pool's join after it
+  const game = `${H}import { join } from './pool';\nexport async function start(socketId: string, bot: boolean) {\n  await redis.hset(\`socket:\${socketId}\`, 'score', '0');\n  if (bot) await join(socketId, 'bot');\n}\nexport async function score(socketId: string) {\n  await redis.hincrby(\`socket:\${socketId}\`, 'score', 10);\n}\n`;
+  const main = "import { join } from './pool';\nimport { start, score } from './game';\nvoid join('a', 'b');\nvoid start('c', true);\nvoid score('a');\n";
+  it('two modules each creating the family and then calling the other: neither reports it elsewhere, both keep their finding', () => {
+    const files = { 'src/pool.ts': pool, 'src/game.ts': game, 'src/main.ts': main };
+    expect(lintIncr(files, 'src/game.ts')).toEqual([[INCR, 'noExpiry', 5, 15]]);
+    expect(lintIncr(files, 'src/pool.ts')).toEqual([[INCR, 'noExpiry', 5, 15]]);
+  });
+  it('a chain: lobby creates and calls pool, pool creates and calls game: lobby reports, pool drops, and game, whose caller pool reports nothing, keeps its finding', () => {
+    const lobby = `${H}import { join } from './pool';\nexport async function open(socketId: string) {\n  await redis.hset(\`socket:\${socketId}\`, 'open', '1');\n  await join(socketId, 'host');\n}\n`;
+    const gameAlone = game.replace("import { join } from './pool';\n", '').replace("  if (bot) await join(socketId, 'bot');\n", '');
+    const files = { 'src/lobby.ts': lobby, 'src/pool.ts': pool, 'src/game.ts': gameAlone, 'src/main.ts': "import { open } from './lobby';\nimport { start, score } from './game';\nvoid open('a');\nvoid start('c', true);\nvoid score('a');\n" };
+    expect(lintIncr(files, 'src/lobby.ts')).toEqual([[INCR, 'noExpiry', 5, 15]]);
+    expect(lintIncr(files, 'src/pool.ts')).toEqual([]);
+    expect(lintIncr(files, 'src/game.ts')).toEqual([[INCR, 'noExpiry', 4, 15]]);
+  });
+  it('near miss: one module creating and calling the other, which does not call back: the update dropped there', () => {
+    const gameAlone = game.replace("import { join } from './pool';\n", '').replace("  if (bot) await join(socketId, 'bot');\n", '');
+    const files = { 'src/pool.ts': pool, 'src/game.ts': gameAlone, 'src/main.ts': main };
+    expect(lintIncr(files, 'src/pool.ts')).toEqual([[INCR, 'noExpiry', 5, 15]]);
+    expect(lintIncr(files, 'src/game.ts')).toEqual([]);
+  });
+});
