@@ -140,3 +140,36 @@ describe("an update dropped for another module's creation: that module judged as
     expect(lintIncr(files, 'src/game.ts')).toEqual([]);
   });
 });
+
+describe("an explicit no-TTL argument held in a const: undefined held in the file, null / false exported by an imported module (option-arms.ts)", () => {
+  const lintSet = (files: Record<string, string>, target: string) => lintApplication(roots, files, target, { [SET]: undefined }, [], MANIFEST);
+  const cache = (param: string) => `import Redis from 'ioredis';
+const client = new Redis();
+export async function set(key: string, value: string, ${param}) {
+  if (ttl) return client.set(key, value, 'EX', ttl);
+  return client.set(key, value);
+}
+`;
+  const consts = 'export const NO_NULL = null;\nexport const NO_UNDEF = undefined;\nexport const NO_FALSE = false;\nexport const HOUR = 3600;\n';
+  const use = `import { set } from './cache';
+import { NO_NULL, NO_UNDEF, NO_FALSE, HOUR } from './consts';
+const NONE = undefined;
+const VOID = void 0;
+export async function save(id: string, v: string) {
+  await set(\`p:\${id}\`, v, NONE);
+  await set(\`p:\${id}\`, v, VOID);
+  await set(\`p:\${id}\`, v, NO_NULL);
+  await set(\`p:\${id}\`, v, NO_UNDEF);
+  await set(\`p:\${id}\`, v, NO_FALSE);
+  await set(\`p:\${id}\`, v, HOUR);
+}
+`;
+  it('a helper with no default: each const of undefined, null or false reported, the imported TTL not', () => {
+    const files = { 'src/cache.ts': cache('ttl?: number | null | false'), 'src/consts.ts': consts, 'src/use.ts': use };
+    expect(lintSet(files, 'src/use.ts')).toEqual([6, 7, 8, 9, 10].map((line) => [SET, 'setWithoutTtl', line, 9]));
+  });
+  it('near miss: a helper whose default is an hour: undefined takes the default (not reported), null and false do not (reported)', () => {
+    const files = { 'src/cache.ts': cache('ttl: number | null | false = 3600'), 'src/consts.ts': consts, 'src/use.ts': use };
+    expect(lintSet(files, 'src/use.ts')).toEqual([8, 10].map((line) => [SET, 'setWithoutTtl', line, 9]));
+  });
+});
