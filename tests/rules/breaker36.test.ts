@@ -8,8 +8,9 @@ import { Linter } from 'eslint';
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import plugin from '../../rules/index.js';
+import incrRule from '../../rules/incr-needs-expire-on-create.js';
 import { lintApplication } from '../helpers/lint.js';
-import { nodeRedis } from './tester.js';
+import { nodeRedis, runRule, typedTester } from './tester.js';
 
 const roots: string[] = [];
 afterAll(() => {
@@ -172,4 +173,20 @@ export async function save(id: string, v: string) {
     const files = { 'src/cache.ts': cache('ttl: number | null | false = 3600'), 'src/consts.ts': consts, 'src/use.ts': use };
     expect(lintSet(files, 'src/use.ts')).toEqual([8, 10].map((line) => [SET, 'setWithoutTtl', line, 9]));
   });
+});
+
+/**
+ * With type information, a receiver typed as a mapped type made from a client (`Pick<Redis, 'incr'
+ * | 'expire'>`, `Omit<Redis, 'quit'>`: the code's own narrowing of the client it takes) is the
+ * client (client-checker.ts); a mapped type of a class of the code is not.
+ */
+const typedAs = (type: string, before: string) =>
+  `${before}declare function lazy<T>(): T;\nconst store = lazy<${type}>();\nexport const hit = (id: string) => store.incr(\`c:\${id}\`);`;
+const IOREDIS = "import Redis from 'ioredis';\n";
+runRule(typedTester, 'incr-needs-expire-on-create (breaker36: a mapped type of a client, typed)', incrRule, {
+  valid: [typedAs('Pick<Meter, "incr">', 'declare class Meter { incr(n: string): number }\n')],
+  invalid: [
+    { code: typedAs('Pick<Redis, "incr" | "expire">', IOREDIS), errors: [{ messageId: 'noExpiry', line: 4, column: 42 }] },
+    { code: typedAs('Omit<Redis, "quit">', IOREDIS), errors: [{ messageId: 'noExpiry', line: 4, column: 42 }] },
+  ],
 });
