@@ -5,9 +5,12 @@
  */
 import tsParser from '@typescript-eslint/parser';
 import { Linter } from 'eslint';
-import { rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import plugin from '../../rules/index.js';
+import { applicationRoot } from '../../redis-calls/uncalled.js';
 import incrRule from '../../rules/incr-needs-expire-on-create.js';
 import { lintApplication } from '../helpers/lint.js';
 import { nodeRedis, runRule, typedTester } from './tester.js';
@@ -189,4 +192,39 @@ runRule(typedTester, 'incr-needs-expire-on-create (breaker36: a mapped type of a
     { code: typedAs('Pick<Redis, "incr" | "expire">', IOREDIS), errors: [{ messageId: 'noExpiry', line: 4, column: 42 }] },
     { code: typedAs('Omit<Redis, "quit">', IOREDIS), errors: [{ messageId: 'noExpiry', line: 4, column: 42 }] },
   ],
+});
+
+/**
+ * A workspace member a sibling installs under an alias (`"api": "workspace:backend@*"` of pnpm,
+ * `"api": "npm:backend@^1.0.0"`) is depended on: not an application whose uncalled helpers are
+ * left out (resolve.ts workspaceRootOfStandaloneMember), also under a pnpm root with no package.json.
+ */
+describe('a workspace member installed by a sibling under an alias', () => {
+  const workspace = (web: Record<string, unknown>): string => {
+    const dir = mkdtempSync(join(tmpdir(), 'breaker36-ws-'));
+    roots.push(dir);
+    const files: Record<string, string | object> = {
+      'pnpm-workspace.yaml': "packages:\n  - 'apps/*'\n",
+      'apps/api/package.json': { name: 'backend', scripts: { start: 'tsx src/main.ts' } },
+      'apps/api/src/presence.ts': 'export const a = 1;\n',
+      'apps/web/package.json': web,
+    };
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), typeof text === 'string' ? text : JSON.stringify(text));
+    }
+    return dir;
+  };
+  it('a workspace: or npm: alias of the member: depended on, no application', () => {
+    for (const spec of ['workspace:backend@*', 'workspace:backend@^1.0.0', 'npm:backend@^1.0.0']) {
+      const dir = workspace({ name: 'frontend', dependencies: { api: spec } });
+      expect(applicationRoot(join(dir, 'apps/api/src/presence.ts'))).toBeUndefined();
+    }
+  });
+  it('near miss: an alias of another package, or none: the member is an application', () => {
+    for (const dependencies of [{ api: 'npm:backend-client@^1.0.0' }, { api: 'workspace:*' }, {}]) {
+      const dir = workspace({ name: 'frontend', dependencies });
+      expect(applicationRoot(join(dir, 'apps/api/src/presence.ts'))).toBe(join(dir, 'apps/api'));
+    }
+  });
 });
