@@ -68,7 +68,8 @@ function storedMapEntries(context: AnyContext, map: TSESTree.Node): Array<{ name
   for (const reference of variable?.references ?? []) {
     const member = reference.identifier.parent;
     const call = member?.parent;
-    if (member?.type !== AST_NODE_TYPES.MemberExpression || member.object !== reference.identifier || !call) continue;
+    // clients.set(...) itself, not a call that only reads the Map (`conns.set(clients.size, c)`)
+    if (member?.type !== AST_NODE_TYPES.MemberExpression || member.object !== reference.identifier || call?.type !== AST_NODE_TYPES.CallExpression || call.callee !== member) continue;
     const stored = storedValue(call);
     if (stored) values.push(stored);
   }

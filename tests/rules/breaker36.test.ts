@@ -96,6 +96,18 @@ export function remember(k: string, v: string) {
 `;
     expect(lint({ 'src/services.ts': code }, 'src/services.ts')).toEqual([]);
   });
+  it('a client stored into another Map, under a name read from this one: no client stored here', () => {
+    const code = `import Redis from 'ioredis';
+const items = new Map();
+const conns = new Map();
+conns.set(items.size, new Redis());
+items.set('memo', new Map());
+export function remember(k: string, v: string) {
+  items.get('memo').set(\`memo:\${k}\`, v);
+}
+`;
+    expect(lint({ 'src/services.ts': code }, 'src/services.ts')).toEqual([]);
+  });
   it('near miss: the memo Map stored under a name chosen at run time may be the client: both reported', () => {
     expect(lint({ 'src/services.ts': registry("'memo'", 'name') }, 'src/services.ts')).toEqual([
       [SET, 'setWithoutTtl', 9, 28],
