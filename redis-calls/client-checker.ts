@@ -61,6 +61,14 @@ export function checkerVerdict(checker: ts.TypeChecker, type: ts.Type, depth: nu
       if (verdict !== 'unknown' && verdict.redis) return verdict;
     }
   }
+  // `Pick<Redis, 'get' | 'set'>`, `Omit<Redis, 'quit'>`: a mapped type (ts.ObjectFlags.Mapped = 32)
+  // made from a client is the client's commands, judged by the type it is made from
+  if (((type as ts.ObjectType).objectFlags ?? 0) & 32) {
+    for (const argument of type.aliasTypeArguments ?? []) {
+      const verdict = checkerVerdict(checker, argument, depth + 1);
+      if (verdict !== 'unknown' && verdict.redis) return verdict;
+    }
+  }
   // `{}`, `object`, `Record<string, any>`, an empty interface or class: nothing to decide by
   if (saysNothing(type)) return 'unknown';
   // an interface or object type (no class) declaring a client's commands: the code's own

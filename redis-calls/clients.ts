@@ -404,7 +404,7 @@ export class ClientDetector {
     if (!receiver.redis) {
       // this.clients.get(name) of a Map the code fills with clients: what it stores (map-clients.ts)
       if (method === 'get' && node.arguments.length === 1) {
-        for (const value of storedMapValues(this.context, callee.object)) {
+        for (const value of storedMapValues(this.context, callee.object, node.arguments[0])) {
           const verdict = this.classifySyntactic(value, depth + 1);
           if (verdict.redis) return relabel(verdict, (inner) => `it is read from \`${this.text(callee.object)}\`, where the code stores \`${this.text(value)}\`: ${inner}`);
         }

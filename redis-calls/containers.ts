@@ -78,6 +78,18 @@ function memberWrites(variable: TSESLint.Scope.Variable): Pick<Container, 'defin
 }
 
 /**
+ * Whether the code changes the member `name` of the object the variable holds, wherever it does
+ * (`keys.userHash = ...`, `keys[k] = ...`, `delete keys.userHash`, `keys.userHash += ...`), or
+ * merges into the object as a whole (`Object.assign(keys, overrides)`): what made the object then
+ * no longer says what that member holds.
+ */
+export function memberChanged(variable: TSESLint.Scope.Variable, name: string): boolean {
+  const writes = memberWrites(variable);
+  if (!writes) return true;
+  return [...(writes.defined ?? []).map((d) => d.path), ...(writes.mutated ?? [])].some((path) => path[0] === name || path[0] === '*');
+}
+
+/**
  * The container a module exports as its whole (`module.exports = config`, `export default
  * {...}`, `export default config`): what `require('./config')` and a default import give.
  */

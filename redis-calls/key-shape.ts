@@ -57,7 +57,7 @@ import { foreignKeyBuilder, functionsByName, keyBuilder } from './builder-lookup
 import { destructuredArgument } from './destructured-params.js';
 import { joinedArrayElements, joinedIdentifier, joinedRestParameter, onlyJoined, restArguments, spreadParameter } from './rest-arguments.js';
 import { compiledCallee, instanceGetter } from './key-parts.js';
-import { assignedOnce, containerOf, declarationStatement, isObjectAssign, memberOf } from './containers.js';
+import { assignedOnce, containerOf, declarationStatement, isObjectAssign, memberChanged, memberOf } from './containers.js';
 import { concatenatedOperands, isNodeUtilFormat, isSprintf, nodeFormatSegments, ownFormatSegments, sprintfSegments, type FormatSegment } from './format-strings.js';
 import { exportedValue, findExport, importedBinding, moduleContext, namespaceModule, type ImportedModule } from './modules.js';
 import { BUILD_ID_NAME } from './names.js';
@@ -588,8 +588,8 @@ function memberShape(context: AnyContext, node: TSESTree.MemberExpression, bindi
     return UNKNOWN_PART;
   }
   const init = unwrap(def.node.init);
-  // keys.userHash of `const keys = buildKeys(id)`: buildKeys(id).userHash; else config.keyPrefix of a top-level `const config = loadConfig()` never written to (process-fixed.ts)
-  const built = init.type === AST_NODE_TYPES.CallExpression && !node.computed ? callShape(context, init, bindings, depth + 1, name) : UNKNOWN_PART;
+  // keys.userHash of `const keys = buildKeys(id)`, the member never changed after: buildKeys(id).userHash; else config.keyPrefix of a top-level `const config = loadConfig()` never written to (process-fixed.ts)
+  const built = init.type === AST_NODE_TYPES.CallExpression && !node.computed && !memberChanged(variable!, name) ? callShape(context, init, bindings, depth + 1, name) : UNKNOWN_PART;
   if (init.type !== AST_NODE_TYPES.ObjectExpression) return built !== UNKNOWN_PART ? built : isModuleConfigMember(context, node) ? IMPORTED_PART : UNKNOWN_PART;
   for (const property of init.properties) {
     if (property.type !== AST_NODE_TYPES.Property) return UNKNOWN_PART;

@@ -55,6 +55,7 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { EXPIRY_EFFECTS } from '../semantics/commands.js';
 import { constantNumber } from './constant.js';
 import { instanceConstant } from './instance-constants.js';
+import { findExport, importedBinding, moduleConst, moduleContext } from './modules.js';
 import type { RedisCall } from './normalize.js';
 import { findVariable, propertyName, resolveConstExpression, staticValue, unwrap, type AnyContext, type FunctionLike } from './static.js';
 
@@ -537,12 +538,24 @@ function asNumber(operand: Operand | undefined): number | undefined {
 function literalOf(context: AnyContext, node: TSESTree.Node): Operand | undefined {
   const argument = unwrap(node);
   const bare = (argument.type === AST_NODE_TYPES.MemberExpression && instanceConstant(context, argument)) || argument;
-  // `null`, also through a `const` of the file (`const NO_TTL = null`)
-  const resolved = resolveConstExpression(context, bare);
+  // through a `const` of the file (`const NO_TTL = null`) or one a module it imports exports
+  // (`import { NO_TTL } from './ttl'`), read in the module that spells it
+  const { node: resolved, context: spelled } = constantOf(context, bare);
   if (resolved.type === AST_NODE_TYPES.Literal && resolved.value === null && !('regex' in resolved)) return { kind: 'value', value: null };
-  // the global `undefined` (ESLint's builtin globals give it a variable without declaration), not a shadowing one
-  if (bare.type === AST_NODE_TYPES.Identifier && bare.name === 'undefined' && !findVariable(context, bare)?.defs.length) return { kind: 'undefined' };
-  // a number `const` of the file or of a module it imports (`import { NO_TTL } from './ttl'`: constant.ts)
-  const known = staticValue(context, bare) ?? constantNumber(context, bare);
+  // the global `undefined` (ESLint's builtin globals give it a variable without declaration), not a
+  // shadowing one, and `void 0`, also held in a `const` (`const NONE = undefined`)
+  if (resolved.type === AST_NODE_TYPES.Identifier && resolved.name === 'undefined' && !findVariable(spelled, resolved)?.defs.length) return { kind: 'undefined' };
+  if (resolved !== bare && resolved.type === AST_NODE_TYPES.UnaryExpression && resolved.operator === 'void') return { kind: 'undefined' };
+  // a number `const` of the file or of a module it imports (constant.ts), a `false` one too
+  const known = staticValue(context, bare) ?? (spelled === context ? undefined : staticValue(spelled, resolved)) ?? constantNumber(context, bare);
   return known === undefined ? undefined : { kind: 'value', value: known };
+}
+
+/** The expression a `const` of the file, or one an imported module exports, holds, and the context of its module. */
+function constantOf(context: AnyContext, node: TSESTree.Node): { node: TSESTree.Node; context: AnyContext } {
+  const resolved = resolveConstExpression(context, node);
+  const imported = resolved.type === AST_NODE_TYPES.Identifier ? importedBinding(context, resolved) : undefined;
+  const found = imported ? findExport(imported.module, imported.name) : undefined;
+  if (!found || found.node.type === AST_NODE_TYPES.FunctionDeclaration || found.node.type === AST_NODE_TYPES.TSEnumDeclaration) return { node: resolved, context };
+  return { node: moduleConst(found.module, found.node), context: moduleContext(context, found.module) };
 }

@@ -327,7 +327,9 @@ const foreignCache = new WeakMap<TSESTree.Program, Map<string, RedisCall | null>
 export function recordCreatedInAnotherModule(context: AnyContext, call: RedisCall, arg: number, reportedThere: (at: AnyContext, creation: RedisCall) => boolean): RedisCall | undefined {
   const shape = updatedRecordShape(context, call, arg);
   if (shape === undefined) return undefined;
-  const self = recordWrites(context, shape).find((w) => w.call === call && w.arg === arg);
+  // by its node: a module judged from another (foreign-findings.ts) reads its calls anew, so the
+  // call objects of the module's file index are not the rule's
+  const self = recordWrites(context, shape).find((w) => w.call.node === call.node && w.call.command === call.command && w.arg === arg);
   if (!self) return undefined;
   const program = context.sourceCode.ast;
   let byShape = foreignCache.get(program);

@@ -186,10 +186,19 @@ function standaloneMemberRoot(dir: string): string | null {
     if (!manifest) return null;
     for (const field of DEPENDENCY_FIELDS) {
       const dependencies = manifest[field];
-      if (dependencies && typeof dependencies === 'object' && name in dependencies) return null;
+      if (dependencies && typeof dependencies === 'object' && (name in dependencies || aliasesPackage(dependencies as Record<string, unknown>, name))) return null;
     }
   }
   return root.dir;
+}
+
+/**
+ * Whether a dependency map installs the package `name` under another name, an alias
+ * (`"api": "workspace:backend@*"` of pnpm, `"api": "npm:backend@^1.0.0"`): the package is depended
+ * on as much as by its own name.
+ */
+function aliasesPackage(dependencies: Record<string, unknown>, name: string): boolean {
+  return Object.values(dependencies).some((spec) => typeof spec === 'string' && /^(?:workspace|npm):(@?[^@]+)(?:@|$)/.exec(spec)?.[1] === name);
 }
 
 const workspaceListings = new Map<string, Cached<Map<string, string>>>();
