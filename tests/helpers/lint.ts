@@ -86,6 +86,21 @@ export function lintApplication(
   persistentKeys: string[],
   manifest = '{ "name": "app", "private": true }',
 ): Array<[string | undefined, string | undefined, number, number]> {
+  return lintApplicationMessages(roots, files, target, rules, persistentKeys, manifest).map((m) => [m.ruleId?.replace('redis-ttl/', ''), m.messageId, m.line, m.column]);
+}
+
+/**
+ * {@link lintApplication}'s lint, with ESLint's messages whole (for tests of a message's text).
+ * @returns ESLint's messages on `target`, in its order
+ */
+export function lintApplicationMessages(
+  roots: string[],
+  files: Record<string, string>,
+  target: string,
+  rules: Record<string, unknown>,
+  persistentKeys: string[],
+  manifest = '{ "name": "app", "private": true }',
+): Linter.LintMessage[] {
   const root = writeProject(roots, { 'package.json': manifest, ...files });
   const file = join(root, target);
   const linter = new Linter({ configType: 'flat', cwd: root });
@@ -98,7 +113,7 @@ export function lintApplication(
       rules: Object.fromEntries(Object.entries(rules).map(([rule, options]) => [`redis-ttl/${rule}`, options === undefined ? 'error' : ['error', options]])) as Linter.RulesRecord,
     },
   ];
-  return linter.verify(readFileSync(file, 'utf8'), config, { filename: file }).map((m) => [m.ruleId?.replace('redis-ttl/', ''), m.messageId, m.line, m.column]);
+  return linter.verify(readFileSync(file, 'utf8'), config, { filename: file });
 }
 
 /** A finding of {@link lintEmbeddedLuaFile}: the Lua rule id the message opens with (`[rule]`), line, column. */

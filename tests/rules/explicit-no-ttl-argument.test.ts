@@ -13,13 +13,9 @@
  * Near misses, not reported: a positive TTL (a literal or a `const`), `Infinity`, a key persistent
  * by its declared pattern, a fixed key; and a `Map` that holds no client stays no client.
  */
-import { readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
-import tsParser from '@typescript-eslint/parser';
-import { Linter } from 'eslint';
+import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import plugin from '../../rules/index.js';
-import { lintApplication, writeProject } from '../helpers/lint.js';
+import { lintApplication, lintApplicationMessages } from '../helpers/lint.js';
 
 const roots: string[] = [];
 afterAll(() => {
@@ -106,19 +102,7 @@ function lint(files: Record<string, string>, target: string) {
 
 /** The messages of the SET rule's findings on `target`, in order. */
 function lintMessages(files: Record<string, string>, target: string): string[] {
-  const root = writeProject(roots, { 'package.json': MANIFEST, ...files });
-  const file = join(root, target);
-  const linter = new Linter({ configType: 'flat', cwd: root });
-  const config = [
-    {
-      files: ['**/*.ts'],
-      languageOptions: { parser: tsParser },
-      plugins: { 'redis-ttl': plugin },
-      settings: { 'redis-ttl': { persistentKeys: ['config:*'] } },
-      rules: { [`redis-ttl/${SET}`]: 'error' } as Linter.RulesRecord,
-    },
-  ];
-  return linter.verify(readFileSync(file, 'utf8'), config, { filename: file }).map((m) => m.message);
+  return lintApplicationMessages(roots, files, target, { [SET]: undefined }, ['config:*'], MANIFEST).map((m) => m.message);
 }
 
 describe('an explicit no-TTL argument handed to the application\'s write helper', () => {
