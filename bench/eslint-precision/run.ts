@@ -47,7 +47,7 @@
  * reported in the run / (every leak triaged in the sample + the missed ones), counted by finding.
  *
  *   node --import tsx bench/eslint-precision/run.ts [--set tuning|validation] [--typed | --untyped]
- *     [--untriaged] [--package <name>] [--app <owner/name>] [--packages-only] [--apps-only]
+ *     [--untriaged] [--package <name>] [--app <owner/name> ...] [--packages-only] [--apps-only]
  *     [--all-files] [--mirror <dir>] [--list] [--no-install] [--plugin <dir>]
  *
  * Codebases are linted in child processes (this script with `--worker <file>`, the same Node
@@ -635,6 +635,14 @@ function option(args: string[], name: string): string | undefined {
   return args.includes(name) ? args[args.indexOf(name) + 1] : undefined;
 }
 
+/** Every value of an option that may be repeated (`--app a/b --app c/d`), in order; `[]` when absent. */
+function optionValues(args: string[], name: string): string[] {
+  return args.flatMap((arg, i) => {
+    const value = args[i + 1];
+    return arg === name && value !== undefined ? [value] : [];
+  });
+}
+
 /** What one run (untyped or typed) of every codebase gave. */
 interface RunResult {
   mode: Mode;
@@ -657,11 +665,11 @@ function codebaseOf(id: string): string {
  */
 function prepareSet(set: BenchSet, args: string[], typed: boolean): { codebases: Codebase[]; skipped: string[]; problems: string[] } {
   const onlyPackage = option(args, '--package');
-  const onlyApp = option(args, '--app');
-  const withPackages = !args.includes('--apps-only') && !onlyApp;
+  const onlyApps = optionValues(args, '--app');
+  const withPackages = !args.includes('--apps-only') && onlyApps.length === 0;
   const withApps = !args.includes('--packages-only') && !onlyPackage;
   const specs = withPackages ? set.packages.filter((spec) => !onlyPackage || spec.name === onlyPackage) : [];
-  const appSpecs = withApps ? set.applications.filter((spec) => !onlyApp || spec.repo === onlyApp) : [];
+  const appSpecs = withApps ? set.applications.filter((spec) => onlyApps.length === 0 || onlyApps.includes(spec.repo)) : [];
   const install = !args.includes('--no-install');
   const codebases: Codebase[] = [];
   const problems: string[] = [];
@@ -795,7 +803,7 @@ Options:
   --packages-only            only the published packages
   --apps-only                only the applications
   --package <name>           one package
-  --app <owner/name>         one application
+  --app <owner/name>         one application (repeat the option for several)
   --plugin <dir>             lint with the plugin in <dir> (a frozen copy of rules/ and semantics/)
   --mirror <dir>             where application snapshots are (default /work/.mirror)
   --all-files                lint every source file of an application, not only its globs
@@ -823,7 +831,7 @@ function checkArguments(args: string[]): boolean {
         'packages-only': { type: 'boolean' },
         'apps-only': { type: 'boolean' },
         package: { type: 'string' },
-        app: { type: 'string' },
+        app: { type: 'string', multiple: true },
         plugin: { type: 'string' },
         mirror: { type: 'string' },
         'all-files': { type: 'boolean' },
@@ -860,6 +868,12 @@ function main(): void {
     return;
   }
   const set = loadSet(setName);
+  const unknownApps = optionValues(args, '--app').filter((repo) => !set.applications.some((spec) => spec.repo === repo));
+  if (unknownApps.length > 0) {
+    console.error(`the ${setName} set has no application ${unknownApps.join(', ')} (names are owner/name as in ${setName}/applications.json)`);
+    process.exitCode = 2;
+    return;
+  }
   const modes: Mode[] = args.includes('--untyped') ? ['untyped'] : args.includes('--typed') ? ['typed'] : ['untyped', 'typed'];
   const { codebases, skipped, problems } = prepareSet(set, args, modes.includes('typed'));
 
