@@ -170,6 +170,15 @@ const REGISTRIES: readonly ClientRegistryPackage[] = [
 ];
 
 /**
+ * egg-redis (https://github.com/eggjs/egg-redis): the application's `redis` member is the ioredis
+ * client configured as `redis: { client: {...} }`; configured as `redis: { clients: { foo: {...},
+ * bar: {...} } }` it is egg's registry of named clients, whose `get(id)` returns the client `id`
+ * (`app.redis.get('foo').set(k, v)`). Which one an application has is read from its
+ * configuration modules (`config/config.*.js`).
+ */
+export const EGG_REDIS = { member: 'redis', config: 'redis', clients: 'clients', method: 'get', client: 'ioredis' } as const;
+
+/**
  * The client package whose client `method` of the registry export `name` of the package `source`
  * returns ({@link ClientRegistryPackage}), with the registry package's name; `undefined` when
  * that export is no registry or the method hands out no client.

@@ -20,6 +20,11 @@
  *   `moduleRef.get(RedisService)`, `await moduleRef.resolve(RedisService)`), directly or through a
  *   `const` holding it.
  *
+ * egg-redis' registry is read the same way: with `redis: { clients: {...} }` in the package's
+ * configuration modules (`config/config.*.js`), `app.redis.get('log')` (any `<x>.redis.get(id)`
+ * with one argument) is the ioredis client `log`; configured with one `client`, or with no
+ * configuration read, `app.redis.get(key)` is a GET (and `app.redis` is judged by its name).
+ *
  * Not read: a class of the code or of another package with the same method names (an HTTP
  * client registry, a database pool: their `getClient` returns what they declare), a registry
  * instance the code does not type (plain JavaScript), and a registry method that returns no
@@ -28,10 +33,11 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { ClientDetector } from './clients.js';
 import { clientVerdict, type ReceiverKind } from './client-facts.js';
-import { isRegistryExport, registryClient } from './client-packages.js';
+import { EGG_REDIS, clientPackageOf, isRegistryExport, registryClient } from './client-packages.js';
+import { configurationPrograms } from './configured-values.js';
 import { memberKeyName } from './client-syntax.js';
 import { typeOfExpression } from './declared-types.js';
-import { findVariable, unwrap } from './static.js';
+import { findVariable, propertyName, unwrap, walkParsed } from './static.js';
 
 /** An export of a package, as an import names it. */
 interface PackageExport {
@@ -55,10 +61,51 @@ export function registryCallVerdict(detector: ClientDetector, call: TSESTree.Cal
   if (callee.type !== AST_NODE_TYPES.MemberExpression || depth > 6) return undefined;
   const method = memberKeyName(callee.property, callee.computed);
   if (method === undefined) return undefined;
+  if (eggRegistryCall(detector, call, callee, method)) {
+    return clientVerdict(clientPackageOf(EGG_REDIS.client)!.flavor, `it is returned by \`${EGG_REDIS.member}.${EGG_REDIS.method}(id)\` of egg-redis, configured with several \`${EGG_REDIS.clients}\``);
+  }
   const registry = registryInstanceOf(detector, callee.object, depth + 1);
   const found = registry ? registryClient(registry.source, registry.name, method) : undefined;
   if (!registry || !found) return undefined;
   return clientVerdict(found.client.flavor, `it is returned by \`${registry.name}#${method}\` of ${found.registry}, a ${found.client.name} client`);
+}
+
+/**
+ * `app.redis.get('foo')`, `this.app.redis.get(id)`: egg-redis' registry of named clients, when
+ * the package's configuration modules configure `redis` with `clients` ({@link EGG_REDIS}). With a
+ * single `client` configured (or no such configuration read), `app.redis.get(key)` is a GET.
+ */
+function eggRegistryCall(detector: ClientDetector, call: TSESTree.CallExpression, callee: TSESTree.MemberExpression, method: string): boolean {
+  if (method !== EGG_REDIS.method || call.arguments.length !== 1) return false;
+  const owner = unwrap(callee.object);
+  if (owner.type !== AST_NODE_TYPES.MemberExpression || memberKeyName(owner.property, owner.computed) !== EGG_REDIS.member) return false;
+  return configuresClients(detector);
+}
+
+/** Per configuration program: whether it configures egg-redis with several clients. */
+const multiClientConfig = new WeakMap<TSESTree.Program, boolean>();
+
+/** Whether the configuration modules of the detector's package configure `redis: { clients: {...} }` (`config.redis = {...}`, `exports.redis = {...}`, a `redis` property). */
+function configuresClients(detector: ClientDetector): boolean {
+  return (configurationPrograms(detector.contextOf) ?? []).some((program) => {
+    let known = multiClientConfig.get(program);
+    if (known === undefined) {
+      known = false;
+      walkParsed(program, (node) => {
+        let value: TSESTree.Node | undefined;
+        if (node.type === AST_NODE_TYPES.AssignmentExpression && node.left.type === AST_NODE_TYPES.MemberExpression && propertyName(node.left.property, node.left.computed) === EGG_REDIS.config) value = node.right;
+        else if (node.type === AST_NODE_TYPES.Property && propertyName(node.key, node.computed) === EGG_REDIS.config) value = node.value;
+        const object = value ? unwrap(value) : undefined;
+        if (object?.type !== AST_NODE_TYPES.ObjectExpression) return undefined;
+        const clients = object.properties.some((p) => p.type === AST_NODE_TYPES.Property && propertyName(p.key, p.computed) === EGG_REDIS.clients && unwrap(p.value).type === AST_NODE_TYPES.ObjectExpression);
+        if (!clients) return undefined;
+        known = true;
+        return 'stop';
+      });
+      multiClientConfig.set(program, known);
+    }
+    return known;
+  });
 }
 
 /** The registry class of a package that `input` is an instance of, when the code says so. */
