@@ -144,6 +144,8 @@ interface ClientRegistryPackage {
   client: string;
   /** Registry exports (classes) and the methods of each that return a client. */
   registries: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Decorator exports that inject a client into a parameter or property (`@InjectRedis(name?)`). */
+  injectors: ReadonlySet<string>;
 }
 
 /** `getClient(namespace?)` (v9 and before, and the forks), `getOrThrow(namespace?)` / `getOrNil(namespace?)` (v10 on). */
@@ -156,6 +158,7 @@ const REGISTRIES: readonly ClientRegistryPackage[] = [
     matches: (s) => s === 'nestjs-redis',
     client: 'ioredis',
     registries: new Map([['RedisService', new Set(['getClient'])]]),
+    injectors: new Set(),
   },
   {
     // @liaoliaots/nestjs-redis 8-9: `RedisManager` (exported also as `RedisService`) and
@@ -166,6 +169,17 @@ const REGISTRIES: readonly ClientRegistryPackage[] = [
     matches: (s) => s === '@liaoliaots/nestjs-redis' || s === '@songkeys/nestjs-redis' || s === '@nestjs-labs/nestjs-ioredis',
     client: 'ioredis',
     registries: new Map(['RedisService', 'RedisManager', 'ClusterService', 'ClusterManager'].map((name) => [name, NEST_REDIS_GETTERS])),
+    // 8-9 and @songkeys: `InjectRedis(namespace?)` / `InjectCluster(namespace?)` (ParameterDecorator)
+    injectors: new Set(['InjectRedis', 'InjectCluster']),
+  },
+  {
+    // @nestjs-modules/ioredis 2: `InjectRedis(connection?)` (PropertyDecorator & ParameterDecorator)
+    // injects the ioredis `Redis` (or `Cluster`) of that connection; no registry class
+    name: '@nestjs-modules/ioredis',
+    matches: (s) => s === '@nestjs-modules/ioredis',
+    client: 'ioredis',
+    registries: new Map(),
+    injectors: new Set(['InjectRedis']),
   },
 ];
 
@@ -186,6 +200,14 @@ export const EGG_REDIS = { member: 'redis', config: 'redis', clients: 'clients',
 export function registryClient(source: string, name: string, method: string): { registry: string; client: ClientPackage } | undefined {
   const registry = REGISTRIES.find((r) => r.matches(source));
   if (!registry?.registries.get(name)?.has(method)) return undefined;
+  const client = clientPackageOf(registry.client);
+  return client ? { registry: registry.name, client } : undefined;
+}
+
+/** The client package whose client the decorator export `name` of the package `source` injects, with the registry package's name. */
+export function injectedClient(source: string, name: string): { registry: string; client: ClientPackage } | undefined {
+  const registry = REGISTRIES.find((r) => r.matches(source));
+  if (!registry?.injectors.has(name)) return undefined;
   const client = clientPackageOf(registry.client);
   return client ? { registry: registry.name, client } : undefined;
 }

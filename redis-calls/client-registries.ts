@@ -20,6 +20,10 @@
  *   `moduleRef.get(RedisService)`, `await moduleRef.resolve(RedisService)`), directly or through a
  *   `const` holding it.
  *
+ * A declaration decorated with a registry package's injector (`@InjectRedis('log')`,
+ * `@InjectCluster()`, @nestjs-modules/ioredis' `@InjectRedis()`) is the client Nest injects,
+ * whatever its annotation ({@link injectedClientVerdict}).
+ *
  * egg-redis' registry is read the same way: with `redis: { clients: {...} }` in the package's
  * configuration modules (`config/config.*.js`), `app.redis.get('log')` (any `<x>.redis.get(id)`
  * with one argument) is the ioredis client `log`; configured with one `client`, or with no
@@ -33,7 +37,7 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { ClientDetector } from './clients.js';
 import { clientVerdict, type ReceiverKind } from './client-facts.js';
-import { EGG_REDIS, clientPackageOf, isRegistryExport, registryClient } from './client-packages.js';
+import { EGG_REDIS, clientPackageOf, injectedClient, isRegistryExport, registryClient } from './client-packages.js';
 import { configurationPrograms } from './configured-values.js';
 import { memberKeyName } from './client-syntax.js';
 import { typeOfExpression } from './declared-types.js';
@@ -106,6 +110,26 @@ function configuresClients(detector: ClientDetector): boolean {
     }
     return known;
   });
+}
+
+/**
+ * The verdict a decorator of a parameter, parameter property or class property gives it when it
+ * injects a registry package's client (`@InjectRedis('log')`, `@InjectCluster()` of
+ * @liaoliaots/nestjs-redis 8-9 / @songkeys/nestjs-redis, `@InjectRedis()` of
+ * @nestjs-modules/ioredis): Nest hands it that client whatever the annotation says; `undefined`
+ * when no decorator does (a decorator of the code's own, or of another package, says nothing).
+ * @param detector the detector of the module the declaration is in
+ * @param decorators the declaration's decorators
+ */
+export function injectedClientVerdict(detector: ClientDetector, decorators: readonly TSESTree.Decorator[] | undefined): ReceiverKind | undefined {
+  for (const decorator of decorators ?? []) {
+    const expression = unwrap(decorator.expression);
+    const callee = expression.type === AST_NODE_TYPES.CallExpression ? unwrap(expression.callee) : undefined;
+    const exported = callee?.type === AST_NODE_TYPES.Identifier ? valueExport(detector, callee) : undefined;
+    const found = exported ? injectedClient(exported.source, exported.name) : undefined;
+    if (found) return clientVerdict(found.client.flavor, `it is injected by \`@${exported!.name}()\` of ${found.registry}, a ${found.client.name} client`);
+  }
+  return undefined;
 }
 
 /** The registry class of a package that `input` is an instance of, when the code says so. */

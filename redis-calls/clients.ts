@@ -45,7 +45,7 @@ import { accessorValues } from './accessors.js';
 import { objectLiteralMethod } from './object-literal-methods.js';
 import { callbackParameterVerdict } from './callback-clients.js';
 import { storedMapValues } from './map-clients.js';
-import { registryCallVerdict } from './client-registries.js';
+import { injectedClientVerdict, registryCallVerdict } from './client-registries.js';
 
 import { findVariable, isCallOnItself, moduleNamespaceOf, promisifyAllArgument, unwrap, type AnyContext, type FunctionLike } from './static.js';
 
@@ -613,7 +613,12 @@ export class ClientDetector {
           if (verdict.redis || verdict.proven || withDefault?.type !== AST_NODE_TYPES.AssignmentPattern || withDefault.left !== id) return verdict;
           return this.classifySyntactic(withDefault.right, depth + 1);
         }
-        if (id.typeAnnotation) return this.classifyType(id.typeAnnotation.typeAnnotation);
+        // constructor(@InjectRedis() redis: Redis): the annotation, else the decorator that injects it (client-registries.ts)
+        const annotated = id.typeAnnotation ? this.classifyType(id.typeAnnotation.typeAnnotation) : undefined;
+        if (annotated?.redis) return annotated;
+        const injected = injectedClientVerdict(this, id.decorators);
+        if (injected) return injected;
+        if (annotated) return annotated;
         const param = id.parent;
         if (param?.type === AST_NODE_TYPES.AssignmentPattern && param.left === id) {
           return this.classifySyntactic(param.right, depth + 1);

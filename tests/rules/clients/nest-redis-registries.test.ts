@@ -4,7 +4,9 @@
  * class of nestjs-redis, @liaoliaots/nestjs-redis, @songkeys/nestjs-redis or
  * @nestjs-labs/nestjs-ioredis (declared as that class, or got from Nest's container with the class
  * as token) returns an ioredis client, so its writes are judged as ioredis writes, with or without
- * type information. Near misses stay unreported: a `getClient` of another package's class or of
+ * type information; a parameter, parameter property or class property decorated with these
+ * packages' (or @nestjs-modules/ioredis') `@InjectRedis()` is that client whatever its annotation.
+ * Near misses stay unreported: a decorator of the code's own or of another package, a `getClient` of another package's class or of
  * the code's own, a registry method that returns no client (`getClients()`, a `Map`), a session
  * store of koa-redis / connect-redis, a GET of a single egg-redis client.
  */
@@ -28,6 +30,11 @@ const managerMember = `import { RedisManager } from '@songkeys/nestjs-redis';\ne
 const fromContainer = `import { NestFactory } from '@nestjs/core';\nimport { RedisService } from '@liaoliaots/nestjs-redis';\nexport async function boot(AppModule: any, id: string) {\n  const app = await NestFactory.create(AppModule);\n  const redisService = app.get(RedisService);\n  await redisService.getOrThrow('default').set(\`boot:\${id}\`, '1');\n}`;
 const namespaced = `import * as nest from '@liaoliaots/nestjs-redis';\nexport const save = (svc: nest.ClusterService, id: string, v: string) => svc.getOrThrow().set(\`s:\${id}\`, v);`;
 
+// @InjectRedis(): Nest injects the client of that name, whatever the annotation says (here none, `any`)
+const injectedProperty = `import { InjectRedis } from '@songkeys/nestjs-redis';\nexport class Markers {\n  constructor(@InjectRedis('log') private readonly log: any) {}\n  mark(id: string) {\n    return this.log.set(\`job:\${id}\`, 'time out');\n  }\n}`;
+const injectedParam = `import { InjectRedis } from '@nestjs-modules/ioredis';\nexport class Boot {\n  constructor(@InjectRedis() kv: any) {\n    kv.set(\`boot:\${Date.now()}\`, '1');\n  }\n}`;
+const injectedField = `import { InjectRedis } from '@nestjs-modules/ioredis';\nexport class Markers {\n  @InjectRedis() private readonly kv: any;\n  mark(id: string) {\n    return this.kv.set(\`job:\${id}\`, 'time out');\n  }\n}`;
+
 for (const tester of [untypedTester, typedTester]) {
   runRule(tester, 'set-requires-ttl-or-keepttl (Nest Redis registries)', setRule, {
     valid: [
@@ -43,6 +50,9 @@ for (const tester of [untypedTester, typedTester]) {
       // koa-redis and connect-redis stores are session stores, not clients
       "import redisStore from 'koa-redis';\nconst store = redisStore({});\nexport const save = (sid: string, sess: object) => store.set(sid, sess, 86400000);",
       "import { RedisStore } from 'connect-redis';\ndeclare const client: any;\nconst store = new RedisStore({ client });\nexport const save = (sid: string, sess: any) => store.set(sid, sess, () => {});",
+      // a decorator of the code's own, or of another package, injects nothing known
+      "const InjectRedis = () => (..._a: unknown[]) => undefined;\nexport class Markers {\n  constructor(@InjectRedis() private readonly kv: any) {}\n  mark(id: string) {\n    return this.kv.set(`job:${id}`, 'x');\n  }\n}",
+      "import { InjectRepository } from '@nestjs/typeorm';\nexport class Markers {\n  constructor(@InjectRepository('User') private readonly users: any) {}\n  mark(id: string) {\n    return this.users.set(`job:${id}`, 'x');\n  }\n}",
       // a single egg-redis client: app.redis.get(key) is a GET
       "export default class Svc {\n  app: any;\n  async read(id: string) {\n    return await this.app.redis.get(`s:${id}`);\n  }\n}",
     ],
@@ -53,6 +63,9 @@ for (const tester of [untypedTester, typedTester]) {
       { code: managerMember, errors: [{ messageId: 'setWithoutTtl', ...positionOf(managerMember, 'set(`s:'), suggestions: setSuggestions(managerMember, 'redis.set(`s:${id}`, v') }] },
       { code: fromContainer, errors: [{ messageId: 'setWithoutTtl', ...positionOf(fromContainer, 'set(`boot:'), suggestions: setSuggestions(fromContainer, "set(`boot:${id}`, '1'") }] },
       { code: namespaced, errors: [{ messageId: 'setWithoutTtl', ...positionOf(namespaced, 'set(`s:'), suggestions: setSuggestions(namespaced, 'set(`s:${id}`, v') }] },
+      { code: injectedProperty, errors: [{ messageId: 'setWithoutTtl', ...positionOf(injectedProperty, 'set(`job:'), suggestions: setSuggestions(injectedProperty, "set(`job:${id}`, 'time out'") }] },
+      { code: injectedParam, errors: [{ messageId: 'setWithoutTtl', ...positionOf(injectedParam, 'set(`boot:'), suggestions: setSuggestions(injectedParam, "set(`boot:${Date.now()}`, '1'") }] },
+      { code: injectedField, errors: [{ messageId: 'setWithoutTtl', ...positionOf(injectedField, 'set(`job:'), suggestions: setSuggestions(injectedField, "set(`job:${id}`, 'time out'") }] },
     ],
   });
 }
