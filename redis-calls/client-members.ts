@@ -62,7 +62,7 @@ export function classMemberVerdict(
         // constructor(@InjectRedis('log') private readonly log: Redis)
         const injected = injectedClientVerdict(detector, param.decorators);
         if (injected) return injected;
-        if (declared?.proven) return declared;
+        if (declared && !declared.redis && declared.proven) return declared;
         if (inner.type === AST_NODE_TYPES.AssignmentPattern) {
           // constructor(private readonly redisRequests = new Map()): provably not a client unless
           // callers may pass something else, which only an annotation would tell
