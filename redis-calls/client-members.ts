@@ -11,6 +11,7 @@ import { memberKeyName } from './client-syntax.js';
 import type { ClientDetector } from './clients.js';
 import { forEachThisWrite } from './bounded.js';
 import { unwrap } from './static.js';
+import { injectedClientVerdict } from './client-registries.js';
 
 /** The class members whose assignments the current search judges or has judged: per class, `[static ]<name>` -> depth and verdict. */
 let memberSearch: Map<object, Map<string, { depth: number; verdict?: ReceiverKind }>> | undefined;
@@ -34,12 +35,13 @@ export function classMemberVerdict(
       member.static === isStatic &&
       memberKeyName(member.key, member.computed) === name
     ) {
-      if (member.typeAnnotation) {
-        const fromType = detector.classifyType(member.typeAnnotation.typeAnnotation);
-        // private redis: Redis, made with a keyPrefix by its initializer or the class's methods
-        if (fromType.redis) return keyPrefixOfValues(detector, fromType, () => (member.value ? [member.value] : assignedValues(detector, cls, name, isStatic)), depth);
-        if (fromType.proven) return fromType;
-      }
+      const fromType = member.typeAnnotation ? detector.classifyType(member.typeAnnotation.typeAnnotation) : undefined;
+      // private redis: Redis, made with a keyPrefix by its initializer or the class's methods
+      if (fromType?.redis) return keyPrefixOfValues(detector, fromType, () => (member.value ? [member.value] : assignedValues(detector, cls, name, isStatic)), depth);
+      // @InjectRedis() private readonly redis: what Nest injects, whatever the annotation (client-registries.ts)
+      const injected = injectedClientVerdict(detector, member.decorators);
+      if (injected) return injected;
+      if (fromType?.proven) return fromType;
       if (member.value) return detector.classifySyntactic(member.value, depth + 1);
     }
     if (
@@ -55,8 +57,12 @@ export function classMemberVerdict(
         if (id.type !== AST_NODE_TYPES.Identifier || id.name !== name) continue;
         if (id.typeAnnotation) {
           declared = detector.classifyType(id.typeAnnotation.typeAnnotation);
-          if (declared.redis || declared.proven) return declared;
+          if (declared.redis) return declared;
         }
+        // constructor(@InjectRedis('log') private readonly log: Redis)
+        const injected = injectedClientVerdict(detector, param.decorators);
+        if (injected) return injected;
+        if (declared && !declared.redis && declared.proven) return declared;
         if (inner.type === AST_NODE_TYPES.AssignmentPattern) {
           // constructor(private readonly redisRequests = new Map()): provably not a client unless
           // callers may pass something else, which only an annotation would tell

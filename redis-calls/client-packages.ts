@@ -16,6 +16,10 @@
  *   static `createClient`), `Batch` / `ClusterBatch` (`new Batch(true)`: MULTI, `new
  *   Batch(false)`: a pipeline) and the older `Transaction` / `ClusterTransaction` (MULTI); its
  *   other exports (`Script`, `TimeUnit`, option types) are no clients.
+ *
+ * Framework packages that hand out those clients from a registry of named clients (Nest's Redis
+ * modules: `RedisService#getClient(name?)`) are listed apart ({@link registryClient}): they are
+ * no client packages, their registry's methods return one.
  */
 
 /**
@@ -123,6 +127,100 @@ const PACKAGES: readonly ClientPackage[] = [
     declarations: /\/node_modules\/@valkey\/valkey-glide\//,
   },
 ];
+
+/**
+ * A framework package that hands out clients of a client package from a registry of named
+ * clients: a class its module exports (a Nest provider the code has injected) whose methods return
+ * the client registered under a name (`this.redisService.getClient('log')`), the default one when
+ * no name is given. The result is that client package's client, whatever the registry object is
+ * called; the registry itself is no client (its `get` of another package is no GET).
+ */
+interface ClientRegistryPackage {
+  /** The package name, for messages. */
+  name: string;
+  /** Whether a module specifier names this package (or one of its subpaths). */
+  matches(source: string): boolean;
+  /** The client package whose client the methods return. */
+  client: string;
+  /** Registry exports (classes) and the methods of each that return a client. */
+  registries: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Decorator exports that inject a client into a parameter or property (`@InjectRedis(name?)`). */
+  injectors: ReadonlySet<string>;
+}
+
+/** `getClient(namespace?)` (v9 and before, and the forks), `getOrThrow(namespace?)` / `getOrNil(namespace?)` (v10 on). */
+const NEST_REDIS_GETTERS: ReadonlySet<string> = new Set(['getClient', 'getOrThrow', 'getOrNil']);
+
+const REGISTRIES: readonly ClientRegistryPackage[] = [
+  {
+    // nestjs-redis 1.x (skunight): `RedisService#getClient(name?): Redis` (dist/redis.service.d.ts)
+    name: 'nestjs-redis',
+    matches: (s) => s === 'nestjs-redis',
+    client: 'ioredis',
+    registries: new Map([['RedisService', new Set(['getClient'])]]),
+    injectors: new Set(),
+  },
+  {
+    // @liaoliaots/nestjs-redis 8-9: `RedisManager` (exported also as `RedisService`) and
+    // `ClusterManager` / `ClusterService`, `getClient(namespace?)`; 10: `RedisService` /
+    // `ClusterService`, `getOrThrow(namespace?)` and `getOrNil(namespace?)` (a client or `null`);
+    // @songkeys/nestjs-redis is a fork of 9, @nestjs-labs/nestjs-ioredis one of 10, same API
+    name: '@liaoliaots/nestjs-redis',
+    matches: (s) => s === '@liaoliaots/nestjs-redis' || s === '@songkeys/nestjs-redis' || s === '@nestjs-labs/nestjs-ioredis',
+    client: 'ioredis',
+    registries: new Map(['RedisService', 'RedisManager', 'ClusterService', 'ClusterManager'].map((name) => [name, NEST_REDIS_GETTERS])),
+    // 8-9 and @songkeys: `InjectRedis(namespace?)` / `InjectCluster(namespace?)` (ParameterDecorator)
+    injectors: new Set(['InjectRedis', 'InjectCluster']),
+  },
+  {
+    // @nestjs-modules/ioredis 2: `InjectRedis(connection?)` (PropertyDecorator & ParameterDecorator)
+    // injects the ioredis `Redis` (or `Cluster`) of that connection; no registry class
+    name: '@nestjs-modules/ioredis',
+    matches: (s) => s === '@nestjs-modules/ioredis',
+    client: 'ioredis',
+    registries: new Map(),
+    injectors: new Set(['InjectRedis']),
+  },
+];
+
+/**
+ * egg-redis (https://github.com/eggjs/egg-redis): the application's `redis` member is the ioredis
+ * client configured as `redis: { client: {...} }`; configured as `redis: { clients: { foo: {...},
+ * bar: {...} } }` it is egg's registry of named clients, whose `get(id)` returns the client `id`
+ * (`app.redis.get('foo').set(k, v)`). Which one an application has is read from its
+ * configuration modules (`config/config.*.js`).
+ */
+export const EGG_REDIS = { member: 'redis', config: 'redis', clients: 'clients', method: 'get', client: 'ioredis' } as const;
+
+/**
+ * The client package whose client `method` of the registry export `name` of the package `source`
+ * returns ({@link ClientRegistryPackage}), with the registry package's name; `undefined` when
+ * that export is no registry or the method hands out no client.
+ */
+export function registryClient(source: string, name: string, method: string): { registry: string; client: ClientPackage } | undefined {
+  const registry = REGISTRIES.find((r) => r.matches(source));
+  if (!registry?.registries.get(name)?.has(method)) return undefined;
+  const client = clientPackageOf(registry.client);
+  return client ? { registry: registry.name, client } : undefined;
+}
+
+/** The client package whose client the decorator export `name` of the package `source` injects, with the registry package's name. */
+export function injectedClient(source: string, name: string): { registry: string; client: ClientPackage } | undefined {
+  const registry = REGISTRIES.find((r) => r.matches(source));
+  if (!registry?.injectors.has(name)) return undefined;
+  const client = clientPackageOf(registry.client);
+  return client ? { registry: registry.name, client } : undefined;
+}
+
+/** Whether a module specifier names a registry package (its import is evidence that a file may use a client). */
+export function isRegistryPackage(source: string): boolean {
+  return REGISTRIES.some((r) => r.matches(source));
+}
+
+/** Whether `source` is a registry package and `name` one of its registry exports. */
+export function isRegistryExport(source: string, name: string): boolean {
+  return REGISTRIES.some((r) => r.matches(source) && r.registries.has(name));
+}
 
 /** The client package a module specifier names, else `undefined`. */
 export function clientPackageOf(source: string): ClientPackage | undefined {

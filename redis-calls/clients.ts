@@ -29,7 +29,7 @@ import { isAbsolute } from 'node:path';
 import { codeImports, loadModule, locateExport, moduleContext, type ExportSite, type ImportedModule } from './modules.js';
 import { pluginSettings, type PluginSettings } from './settings.js';
 import { type ClientFlavor, type ReceiverKind, NOT_REDIS, FOREIGN, UNKNOWN, clientVerdict, relabel, settled, withKeyPrefix, flavorOfModule, CLIENT_CONSTRUCTORS, CLIENT_FACTORIES, SELF_RETURNING, KNOWN_NOT_REDIS, VALUE_EXPRESSIONS, EVIDENCE_NAMES, either, packageExport, packageValue, importBringsClient, foreignFactoryMakesNoClient } from './client-facts.js';
-import { clientPackageOf, hasNamedClients } from './client-packages.js';
+import { clientPackageOf, hasNamedClients, isRegistryPackage } from './client-packages.js';
 import { declaresDuckTypedClient, importedFlavor, importedPackage, ownSpecifier, promisedType, outermostPattern, propertyPath, isRequire, requiredModule, returnedExpressions, inStaticMember, enclosingClass, memberKeyName, importedName, type ImportOrigin, type IdentifierOrigin, originOf } from './client-syntax.js';
 import { constructionKeyPrefix } from './client-key-prefix.js';
 import { memberOf, memberPath, typeOfExpression } from './declared-types.js';
@@ -45,6 +45,7 @@ import { accessorValues } from './accessors.js';
 import { objectLiteralMethod } from './object-literal-methods.js';
 import { callbackParameterVerdict } from './callback-clients.js';
 import { storedMapValues } from './map-clients.js';
+import { injectedClientVerdict, registryCallVerdict } from './client-registries.js';
 
 import { findVariable, isCallOnItself, moduleNamespaceOf, promisifyAllArgument, unwrap, type AnyContext, type FunctionLike } from './static.js';
 
@@ -161,7 +162,8 @@ export class ClientDetector {
     const seen = new Set<string>();
     for (const token of this.context.sourceCode.ast.tokens) {
       // require('ioredis') / import('redis') anywhere in the file
-      if (token.type === 'String' && flavorOfModule(token.value.slice(1, -1))) return true;
+      // (or of a framework's registry of clients: import { RedisService } from 'nestjs-redis')
+      if (token.type === 'String' && (flavorOfModule(token.value.slice(1, -1)) || isRegistryPackage(token.value.slice(1, -1)))) return true;
       // c.get('redis'), app.get(`valkey`): a client kept under a name ({@link keptUnder})
       if ((token.type === 'String' || token.type === 'Template') && this.namesClient(token.value.slice(1, -1))) return true;
       if (token.type !== 'Identifier' || seen.has(token.value)) continue;
@@ -376,6 +378,9 @@ export class ClientDetector {
       if (pkg && (object === root || hasNamedClients(pkg))) return packageExport(pkg, name, this.madeBy(node));
       if (origin?.kind === 'import' && !origin.own && object === root) return FOREIGN;
     }
+    // this.redisService.getClient('log'): a client handed out by a framework's registry (client-registries.ts)
+    const handedOut = registryCallVerdict(this, node, depth);
+    if (handedOut) return handedOut;
     // this.redis(), Store.client(): a method of a class of this module that returns a client
     const method_ = this.localMethod(callee);
     if (method_) return this.declaredBatch(node, method, this.classifyReturnOf(method_, this.text(node), depth), depth);
@@ -608,7 +613,12 @@ export class ClientDetector {
           if (verdict.redis || verdict.proven || withDefault?.type !== AST_NODE_TYPES.AssignmentPattern || withDefault.left !== id) return verdict;
           return this.classifySyntactic(withDefault.right, depth + 1);
         }
-        if (id.typeAnnotation) return this.classifyType(id.typeAnnotation.typeAnnotation);
+        // constructor(@InjectRedis() redis: Redis): the annotation, else the decorator that injects it (client-registries.ts)
+        const annotated = id.typeAnnotation ? this.classifyType(id.typeAnnotation.typeAnnotation) : undefined;
+        if (annotated?.redis) return annotated;
+        const injected = injectedClientVerdict(this, id.decorators);
+        if (injected) return injected;
+        if (annotated) return annotated;
         const param = id.parent;
         if (param?.type === AST_NODE_TYPES.AssignmentPattern && param.left === id) {
           return this.classifySyntactic(param.right, depth + 1);

@@ -58,6 +58,37 @@ function record(values: Map<string, Set<string> | null>, name: string, value: TS
   else values.set(name, new Set([value.value]));
 }
 
+/** Per package root: when its configuration modules were read, and their programs (`undefined`: one does not parse, or too many). */
+const programs = new Map<string, { at: number; programs: TSESTree.Program[] | undefined }>();
+
+/**
+ * The parsed configuration modules of the linted file's package (see the module's comment), for
+ * readings of the configuration other than a name's literal (egg-redis' `redis.clients`:
+ * `redis-calls/client-registries.ts`); `undefined` when the file is in no package, a module does
+ * not parse, or the folder holds too many files.
+ * @param context the rule context of the file that reads the configuration
+ */
+export function configurationPrograms(context: AnyContext): TSESTree.Program[] | undefined {
+  const file = context.physicalFilename ?? context.filename;
+  const pkg = packageOf(file);
+  if (!pkg) return undefined;
+  const now = Date.now();
+  const cached = programs.get(pkg.root);
+  if (cached && now - cached.at < LISTING_TTL_MS) return cached.programs;
+  const files = configFiles(pkg.root);
+  let found: TSESTree.Program[] | undefined = files ? [] : undefined;
+  for (const path of files ?? []) {
+    const module = loadModule(context, specifierOf(file, path));
+    if (!module) {
+      found = undefined;
+      break;
+    }
+    found!.push(module.program);
+  }
+  programs.set(pkg.root, { at: now, programs: found });
+  return found;
+}
+
 /** Every name the configuration modules of the linted file's package assign or declare, with its values; `undefined` when one does not parse. */
 function configuredValues(context: AnyContext): Map<string, Set<string> | null> | undefined {
   const file = context.physicalFilename ?? context.filename;
