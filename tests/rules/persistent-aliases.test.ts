@@ -46,3 +46,21 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl (persistent keys through a p
     { code: renamed, filename: broken, settings, errors: reported(renamed, savePlayer) },
   ],
 });
+
+// `// redis-ttl persistent:` on the declaration statement of the keys object a key builder returns
+const builder = "function buildKeys(id: string) { return { profile: `user:${id}:profile`, seen: `user:${id}:seen` }; }\n";
+const annotated = ioredis(`${builder}export async function save(id: string, v: string) {\n  // redis-ttl persistent: the profile is the user's record\n  const keys = buildKeys(id);\n  await redis.set(keys.profile, v);\n}`);
+// the annotation on another declaration: the write's keys are not read through it
+const otherDeclaration = ioredis(
+  `${builder}export async function save(id: string, v: string) {\n  // redis-ttl persistent: the admin's record\n  const admin = buildKeys('admin');\n  const keys = buildKeys(id);\n  await redis.set(keys.profile, v);\n  return admin;\n}`,
+);
+// the annotated declaration is there, but the key is spelled apart from it
+const notReadThrough = ioredis(`${builder}export async function save(id: string, v: string) {\n  // redis-ttl persistent: the profile is the user's record\n  const keys = buildKeys(id);\n  await redis.set(\`user:\${id}:seen\`, keys.seen);\n}`);
+
+runRule(untypedTester, 'set-requires-ttl-or-keepttl (a persistent annotation on the declaration of a built keys object)', setRule, {
+  valid: [annotated],
+  invalid: [
+    { code: otherDeclaration, errors: reported(otherDeclaration, 'set(keys.profile, v') },
+    { code: notReadThrough, errors: reported(notReadThrough, 'set(`user:${id}:seen`, keys.seen') },
+  ],
+});
