@@ -64,3 +64,17 @@ runRule(untypedTester, 'set-requires-ttl-or-keepttl (a persistent annotation on 
     { code: notReadThrough, errors: reported(notReadThrough, 'set(`user:${id}:seen`, keys.seen') },
   ],
 });
+
+// a `let` whose every assignment spells a key of the declared family, builders imported through the alias
+const letKey = (other: string) =>
+  ioredis(
+    `import { keys as dataKeys, keysAction } from '@src/model/keys';\nexport async function save(id: string, name: string, audit: boolean, p: object) {\n  let key = dataKeys.player(id);\n  if (audit) key = ${other};\n  await redis.set(key, JSON.stringify(p));\n}`,
+  );
+const letPersistent = letKey('dataKeys.associationAudit(name)');
+// one assignment outside the pattern
+const letMixed = letKey('keysAction.action(id)');
+
+runRule(untypedTester, 'set-requires-ttl-or-keepttl (a let reassigned in a branch, every value under the pattern)', setRule, {
+  valid: [{ code: letPersistent, filename: app, settings }],
+  invalid: [{ code: letMixed, filename: app, settings, errors: reported(letMixed, 'set(key, JSON.stringify(p)') }],
+});
