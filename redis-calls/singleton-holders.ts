@@ -27,8 +27,8 @@
  * - outside the class, the class is only called through an accessor (`C.getInstance()`) or exported
  *   (`export default C`, `export { C }`); anything else (`new C()`, `C.instance`, handed on)
  *   leaves the callers unknown;
- * - the instance an accessor returns is only used as a member's object (`C.getInstance().set(...)`)
- *   or held in a `const` used only so; a `this.manager = C.getInstance()`, an instance handed on
+ * - the instance an accessor returns is only used as a member's object (`C.getInstance().set(...)`),
+ *   held in a `const` used only so, or dropped (`C.getInstance();` at start-up); a `this.manager = C.getInstance()`, an instance handed on
  *   or returned, leaves the callers unknown.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
@@ -148,6 +148,8 @@ function instanceUses(context: AnyContext, instance: TSESTree.Node, member: stri
   let node = instance;
   while (node.parent && (node.parent.type === AST_NODE_TYPES.TSAsExpression || node.parent.type === AST_NODE_TYPES.TSNonNullExpression || (node.parent.type === AST_NODE_TYPES.AwaitExpression && node.parent.argument === node))) node = node.parent;
   const parent = node.parent;
+  // `C.getInstance();` made for its side effects (connecting at start-up): no call of any member
+  if (parent?.type === AST_NODE_TYPES.ExpressionStatement) return true;
   if (parent?.type === AST_NODE_TYPES.MemberExpression && parent.object === node) return memberUse(context, parent, member, sites);
   if (parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.init === node && parent.id.type === AST_NODE_TYPES.Identifier && parent.parent?.type === AST_NODE_TYPES.VariableDeclaration && parent.parent.kind === 'const') {
     const variable = context.sourceCode.scopeManager?.getDeclaredVariables(parent)[0];
