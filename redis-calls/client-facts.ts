@@ -105,13 +105,20 @@ export const NAMES_REDIS_MODULE = /redis|valkey/i;
  * Whether a value made by calling an export of `source`, a package that is no client package and
  * no module of the code, is provably no Redis client: a store package always; any other package
  * unless its name mentions Redis or Valkey (a wrapper package, `@acme/redis-connection`, may hand
- * back a client, and its value is left to the receiver's name).
+ * back a client, and its value is left to the receiver's name) or the function called names a
+ * client ({@link NAMES_CLIENT_FACTORY}: a framework's `getIoRedis()` of `@alemonjs/db`). A
+ * function that only mentions Redis (`CacheRedis('fees')` of a framework) makes that package's
+ * store, not a client.
+ * @param factory the exported name called (`getIoRedis`), when known
  */
-export function foreignFactoryMakesNoClient(source: string): boolean {
+export function foreignFactoryMakesNoClient(source: string, factory?: string): boolean {
   if (source.startsWith('node:')) return true;
   if (STORE_PACKAGES.test(source)) return true;
-  return !NAMES_REDIS_MODULE.test(source);
+  return !NAMES_REDIS_MODULE.test(source) && !(factory !== undefined && NAMES_CLIENT_FACTORY.test(factory));
 }
+
+/** A function name that names a Redis client: ioredis / iovalkey (`getIoRedis`), or a Redis / Valkey client (`createRedisClient`). */
+export const NAMES_CLIENT_FACTORY = /io-?redis|io-?valkey|(?:redis|valkey)[-_]?client/i;
 
 /** Well-known non-Redis classes with `set` / `get` / `append` methods. */
 export const KNOWN_NOT_REDIS = new Set([

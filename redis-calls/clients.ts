@@ -341,7 +341,7 @@ export class ClientDetector {
       }
       // CacheRedis('fees') / createCache() imported from a package that is neither a client package
       // nor a module of the code: that package's value, not a client, whatever the variable is named
-      if (origin.kind === 'import' && !origin.own && !clientPackageOf(origin.source) && foreignFactoryMakesNoClient(origin.source)) return FOREIGN;
+      if (origin.kind === 'import' && !origin.own && !clientPackageOf(origin.source) && foreignFactoryMakesNoClient(origin.source, importedName(origin) ?? callee.name)) return FOREIGN;
       // getRedis() of another module of the code: what its declaration says it returns
       if (origin.kind === 'import' && origin.own) {
         const exported = this.exported(origin);

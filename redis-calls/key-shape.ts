@@ -590,7 +590,8 @@ function memberShape(context: AnyContext, node: TSESTree.MemberExpression, bindi
   const init = unwrap(def.node.init);
   // keys.userHash of `const keys = buildKeys(id)`, the member never changed after: buildKeys(id).userHash; else config.keyPrefix of a top-level `const config = loadConfig()` never written to (process-fixed.ts)
   const built = init.type === AST_NODE_TYPES.CallExpression && !node.computed && !memberChanged(variable!, name) ? callShape(context, init, bindings, depth + 1, name) : UNKNOWN_PART;
-  if (init.type !== AST_NODE_TYPES.ObjectExpression) return built !== UNKNOWN_PART ? built : isModuleConfigMember(context, node) ? IMPORTED_PART : UNKNOWN_PART;
+  // the declaration read through (`// redis-ttl persistent:` above `const keys = buildKeys(id)` names its keys)
+  if (init.type !== AST_NODE_TYPES.ObjectExpression) return built !== UNKNOWN_PART ? { ...built, via: [declarationStatement(def.node), ...built.via] } : isModuleConfigMember(context, node) ? IMPORTED_PART : UNKNOWN_PART;
   for (const property of init.properties) {
     if (property.type !== AST_NODE_TYPES.Property) return UNKNOWN_PART;
     if (propertyName(property.key, property.computed) === name) {

@@ -7,7 +7,8 @@
  * 'queue:' })` is stored as `queue:*`, which `queue:*` names), or when an annotation comment
  * `// redis-ttl persistent: <reason>` (the same words as lua-lint's `-- redis-ttl persistent:`)
  * stands on the write (the line above its statement, or at the end of one of its lines) or on the
- * declaration of the key's `const` / key builder.
+ * declaration of the key's `const` / key builder, or of the `const` holding the object a key
+ * builder returns (`const keys = buildKeys(id)`, its member written: `set(keys.profile, v)`).
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import type { KeyShape } from './key-shape.js';

@@ -1,8 +1,9 @@
 /**
  * Where a package specifier of an import points when it names a module of the linted file's own
  * repository: a tsconfig / jsconfig path alias (`'~/helper/keys'`, `'@/lib/redis'`, with
- * `compilerOptions.paths` and `baseUrl`, `extends` followed), or a workspace package of the
- * monorepo (`'@acme/redis'`, `'@acme/redis/keys'`), found through its `node_modules` symlink when
+ * `compilerOptions.paths` and `baseUrl`, `extends` followed; when a base it `extends` cannot be
+ * found, a package's tsconfig that is not installed, the file's own `paths` still count), or a
+ * workspace package of the monorepo (`'@acme/redis'`, `'@acme/redis/keys'`), found through its `node_modules` symlink when
  * installed, else through the root's `package.json` `workspaces` or `pnpm-workspace.yaml`; then
  * its `package.json` `exports` / `source` / `types` / `main` to a source file (`src/index.ts`
  * when they point at an unbuilt `dist/`).
@@ -18,7 +19,8 @@
  */
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { createPathsMatcher, getTsconfig, type TsConfigResult } from 'get-tsconfig';
+import { evaluate, parse as parseJson } from '@humanwhocodes/momoa';
+import { createPathsMatcher, getTsconfig, type TsConfigJson, type TsConfigResult } from 'get-tsconfig';
 import picomatch from 'picomatch';
 import { globSync } from 'tinyglobby';
 import { parse as parseYaml } from 'yaml';
@@ -57,7 +59,34 @@ function nearestConfig(dir: string): TsConfigResult | null {
     const js = getTsconfig(dir, 'jsconfig.json', tsconfigCache);
     return ts && js ? (dirname(js.path).length > dirname(ts.path).length ? js : ts) : (ts ?? js);
   } catch {
-    return null; // an unreadable tsconfig: no alias is followed
+    // a base the config `extends` that cannot be found (a package's tsconfig, `lvyjs/tsconfig.json`,
+    // not installed): the file's own options still say where its aliases point
+    return ownConfig(dir);
+  }
+}
+
+/**
+ * The nearest tsconfig (or jsconfig) read alone, its `extends` dropped: `null` when there is none
+ * or its own text does not parse (JSON with comments and trailing commas, as TypeScript reads it).
+ * Only what the file itself declares (`paths`, `baseUrl`) is kept; an option its missing base
+ * would have given is unknown and not guessed.
+ */
+function ownConfig(dir: string): TsConfigResult | null {
+  for (let current = dir; ; current = dirname(current)) {
+    const ts = join(current, 'tsconfig.json');
+    const js = join(current, 'jsconfig.json');
+    const path = existsSync(ts) ? ts : existsSync(js) ? js : undefined;
+    if (path) {
+      try {
+        const config = evaluate(parseJson(readFileSync(path, 'utf8'), { mode: 'jsonc', allowTrailingCommas: true }).body);
+        if (typeof config !== 'object' || config === null || Array.isArray(config)) return null;
+        const { extends: _base, ...own } = config as TsConfigJson;
+        return { path, config: own };
+      } catch {
+        return null;
+      }
+    }
+    if (dirname(current) === current) return null;
   }
 }
 

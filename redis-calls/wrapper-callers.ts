@@ -23,7 +23,9 @@
  *   (`export const kv = { set(...) {...} }`), or of a top-level class its module does not export
  *   and names only in `new` expressions held by top-level `const`s (`export const kv: KV = useMem
  *   ? new MemoryKV() : new VercelKVWrapper()`); the method is called on that `const`
- *   (`kv.set(...)`) or on `this` inside the object or class;
+ *   (`kv.set(...)`) or on `this` inside the object or class; or of a singleton class, its one
+ *   instance handed out by a static accessor (`RedisManager.getInstance().createData(key, v)`,
+ *   `redis-calls/singleton-holders.ts`), the class exported by name or as the default export;
  * - the module is one of an **application** (`project.ts`: a library's callers are other people's
  *   code);
  * - every call is found: in the defining module, and in the modules importing it (directly or
@@ -59,6 +61,7 @@ import { TTL_NAME } from './names.js';
 import { packageOf } from './project.js';
 import { alwaysExits, findVariable, propertyName, resolveConstExpression, staticValue, unwrap, walk, type AnyContext, type FunctionLike } from './static.js';
 import { TEST_PATH } from './test-paths.js';
+import { singletonOf, singletonUses, storedInSlot, type Singleton } from './singleton-holders.js';
 import { relative } from 'node:path';
 
 /** A call of the wrapper method, with the context of the module it is written in. */
@@ -133,6 +136,8 @@ interface Holder {
   member: string;
   declarators: TSESTree.VariableDeclarator[];
   body: TSESTree.Node;
+  /** A singleton class (`redis-calls/singleton-holders.ts`): its instances come from its static accessor. */
+  singleton?: { class: Singleton; variable: Variable; exported: string[] };
 }
 
 function holderOf(context: AnyContext, fn: FunctionLike): Holder | undefined {
@@ -148,22 +153,36 @@ function holderOf(context: AnyContext, fn: FunctionLike): Holder | undefined {
   }
   if (slot?.type === AST_NODE_TYPES.MethodDefinition && slot.kind === 'method' && !slot.static && !slot.computed && slot.key.type === AST_NODE_TYPES.Identifier) {
     const cls = slot.parent.parent;
-    if (cls?.type !== AST_NODE_TYPES.ClassDeclaration || !cls.id || cls.parent?.type !== AST_NODE_TYPES.Program) return undefined;
+    if (cls?.type !== AST_NODE_TYPES.ClassDeclaration || !cls.id) return undefined;
     const variable = context.sourceCode.scopeManager?.getDeclaredVariables(cls).find((v) => v.name === cls.id!.name);
     if (!variable) return undefined;
+    if (cls.parent?.type !== AST_NODE_TYPES.Program) return singletonHolder(cls, variable, slot.key.name);
     const declarators = new Set<TSESTree.VariableDeclarator>();
     for (const reference of variable.references) {
       const id = reference.identifier as TSESTree.Node;
       // a type annotation (`as VercelKVWrapper`) is no value
       if (id.parent?.type === AST_NODE_TYPES.TSTypeReference || (reference as { isTypeReference?: boolean }).isTypeReference) continue;
-      if (id.parent?.type !== AST_NODE_TYPES.NewExpression || id.parent.callee !== id) return undefined;
+      if (id.parent?.type !== AST_NODE_TYPES.NewExpression || id.parent.callee !== id) return singletonHolder(cls, variable, slot.key.name);
       const declarator = instanceHolder(id.parent);
-      if (!declarator) return undefined;
+      if (!declarator) return singletonHolder(cls, variable, slot.key.name);
       declarators.add(declarator);
     }
-    return declarators.size > 0 ? { member: slot.key.name, declarators: [...declarators], body: cls.body } : undefined;
+    return declarators.size > 0 ? { member: slot.key.name, declarators: [...declarators], body: cls.body } : singletonHolder(cls, variable, slot.key.name);
   }
   return undefined;
+}
+
+/** A top-level (or exported) singleton class as the holder of its method `member` (`redis-calls/singleton-holders.ts`), or `undefined`. */
+function singletonHolder(cls: TSESTree.ClassDeclaration, variable: Variable, member: string): Holder | undefined {
+  const outer = cls.parent;
+  const exported = outer?.type === AST_NODE_TYPES.ExportDefaultDeclaration ? ['default'] : outer?.type === AST_NODE_TYPES.ExportNamedDeclaration ? [cls.id!.name] : [];
+  if (outer?.type !== AST_NODE_TYPES.Program && exported.length === 0) return undefined;
+  if (exported.length > 0 && outer?.parent?.type !== AST_NODE_TYPES.Program) return undefined;
+  const singleton = singletonOf(cls);
+  if (!singleton) return undefined;
+  // the module's binding of the class, not the one its own body sees (a class scope has its own)
+  const outerVariable = variable.scope.type === 'class' ? variable.scope.upper?.set.get(variable.name) : variable;
+  return outerVariable ? { member, declarators: [], body: cls.body, singleton: { class: singleton, variable: outerVariable, exported } } : undefined;
 }
 
 /** The top-level `const` whose initializer is `created` (through casts, parentheses and `?:` arms). */
@@ -196,6 +215,15 @@ function collectSites(context: AnyContext, fn: FunctionLike): Site[] | undefined
   const sites: Site[] = [];
   // `this.set(...)` inside the object or class
   if (!thisCalls(context, holder, sites)) return undefined;
+  if (holder.singleton) {
+    const { class: singleton, variable } = holder.singleton;
+    const names = singletonUses(context, variable, singleton, holder.member, sites, singleton.body);
+    if (!names) return undefined;
+    const exported = new Set([...holder.singleton.exported, ...names]);
+    if (exported.size === 0) return sites;
+    const uses: Uses = (at, imported, member, found) => singletonUses(at, imported, singleton, member, found);
+    return importerSites(context, file, info.root, exported, holder.member, sites, uses) ? sites : undefined;
+  }
   const exported = new Set<string>();
   for (const declarator of holder.declarators) {
     const variable = context.sourceCode.scopeManager?.getDeclaredVariables(declarator)[0];
@@ -221,7 +249,8 @@ function thisCalls(context: AnyContext, holder: Holder, sites: Site[]): boolean 
     if (node.type === AST_NODE_TYPES.ThisExpression) {
       let outer: TSESTree.Node = node;
       while (outer.parent && (outer.parent.type === AST_NODE_TYPES.TSAsExpression || outer.parent.type === AST_NODE_TYPES.TSNonNullExpression || outer.parent.type === AST_NODE_TYPES.TSSatisfiesExpression)) outer = outer.parent;
-      if (outer.parent?.type !== AST_NODE_TYPES.MemberExpression || outer.parent.object !== outer) ok = false;
+      // `C.instance = this` of a singleton class: its one instance, handed out by its accessor
+      if ((outer.parent?.type !== AST_NODE_TYPES.MemberExpression || outer.parent.object !== outer) && !(holder.singleton && storedInSlot(outer, holder.singleton.class))) ok = false;
       return ok ? undefined : 'stop';
     }
     if (node.type !== AST_NODE_TYPES.MemberExpression || unwrap(node.object).type !== AST_NODE_TYPES.ThisExpression) return undefined;
@@ -237,6 +266,9 @@ function thisCalls(context: AnyContext, holder: Holder, sites: Site[]): boolean 
 }
 
 type Variable = NonNullable<ReturnType<typeof findVariable>>;
+
+/** How a module's binding of the holder is used: adds the member's calls, returns the names it is exported under, `undefined` when unknown. */
+type Uses = (context: AnyContext, variable: Variable, member: string, sites: Site[]) => string[] | undefined;
 
 /**
  * Adds the calls `name.member(...)` of a variable holding the object or instance; returns the
@@ -273,7 +305,7 @@ const WHOLE_MODULE_CALL = /\b(?:require|import)\s*\(\s*['"`]([^'"`]+)['"`]/g;
  * Adds the calls of `member` on the names `exported` by `file` in the modules importing it
  * (directly or through barrels), bounded; `false` when they cannot all be known.
  */
-function importerSites(context: AnyContext, file: string, root: string, exported: ReadonlySet<string>, member: string, sites: Site[]): boolean {
+function importerSites(context: AnyContext, file: string, root: string, exported: ReadonlySet<string>, member: string, sites: Site[], uses: Uses = usesOf): boolean {
   const own = resolvePath(file);
   // modules providing the holder, with the names they export it under
   const providers = new Map<string, Set<string>>([[own, new Set(exported)]]);
@@ -290,7 +322,8 @@ function importerSites(context: AnyContext, file: string, root: string, exported
         const text = readModule(file, specifierOf(file, importer))?.entry.text;
         if (text === undefined) return false;
         const names = providers.get(path)!;
-        if (![...names].some((name) => new RegExp(`\\b${name.replace(/[^\w$]/g, '\\$&')}\\b`).test(text)) && !/\b(?:import|export)\s*\*/.test(text)) continue;
+        // a default export is imported under any name: every importer is read
+        if (!names.has('default') && ![...names].some((name) => new RegExp(`\\b${name.replace(/[^\w$]/g, '\\$&')}\\b`).test(text)) && !/\b(?:import|export)\s*\*/.test(text)) continue;
         // taken whole: its members are reached under names no text writes
         for (const match of text.matchAll(WHOLE_MODULE_CALL)) {
           const target = resolved(importer, match[1]!);
@@ -301,7 +334,7 @@ function importerSites(context: AnyContext, file: string, root: string, exported
         if (!module) return false;
         const at = moduleContext(context, module);
         const test = TEST_PATH.test(relative(root, importer));
-        const provided = importsOf(at, importer, providers, member, test ? [] : sites);
+        const provided = importsOf(at, importer, providers, member, test ? [] : sites, uses);
         if (provided === undefined) return false;
         if (provided.size > 0) {
           const previous = providers.get(importer) ?? new Set<string>();
@@ -321,7 +354,7 @@ function importerSites(context: AnyContext, file: string, root: string, exported
  * provider; returns the names it re-exports the holder under (a barrel), `undefined` when a use
  * cannot be followed (a namespace import, `export * as`).
  */
-function importsOf(context: AnyContext, path: string, providers: ReadonlyMap<string, ReadonlySet<string>>, member: string, sites: Site[]): Set<string> | undefined {
+function importsOf(context: AnyContext, path: string, providers: ReadonlyMap<string, ReadonlySet<string>>, member: string, sites: Site[], uses: Uses): Set<string> | undefined {
   const provided = new Set<string>();
   const from = (source: string): ReadonlySet<string> | undefined => {
     const target = resolved(path, source);
@@ -354,7 +387,7 @@ function importsOf(context: AnyContext, path: string, providers: ReadonlyMap<str
       if (!names.has(imported)) continue;
       const variable = context.sourceCode.scopeManager?.getDeclaredVariables(specifier)[0];
       if (!variable) return undefined;
-      const reexported = usesOf(context, variable, member, sites);
+      const reexported = uses(context, variable, member, sites);
       if (!reexported) return undefined;
       for (const name of reexported) provided.add(name);
     }
