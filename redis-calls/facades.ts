@@ -55,7 +55,7 @@ import { commandOfMethod } from './command-methods.js';
 import { optionObjectArgv, type RedisCall } from './normalize.js';
 import { mayBeUndefined } from './option-checks.js';
 import { isCodeSpecifier, loadModule, moduleContext, readModule } from './modules.js';
-import { commandsOfWrapperName, destructuredParameter, functionName, passThroughParameter, sameWriteOtherArm, shortBody } from './pass-through.js';
+import { commandsOfWrapperName, destructuredParameter, forwardedKeyParameterIndex, functionName, passThroughParameter, sameWriteOtherArm, shortBody } from './pass-through.js';
 import { destructuredArgument, type DestructuredValue } from './destructured-params.js';
 import { mayBeWrapperName, walkImporters } from './importers.js';
 import { chosenArm, optionArmsOf, optionProperty, optionValue, type OptionArms } from './option-arms.js';
@@ -604,9 +604,12 @@ function readFacade(context: AnyContext, fn: FunctionLike, forwarded: RedisCall,
     // with other tokens, which `pass-through.ts` does not take for the same write)
     if (optionsParam !== undefined) {
       const param = keyNode && parameterOf(context, keyNode, fn);
-      if (param?.from !== 'param' || param.fallback || param.destructured) return undefined;
+      // or given to a key builder, with a configured prefix, held in a `const` first
+      // (`const prefixedKey = this.addPrefix(key)`: `pass-through.ts`)
+      const index = param ? undefined : keyNode && forwardedKeyParameterIndex(context, keyNode, fn);
+      if (index === undefined && (param?.from !== 'param' || param.fallback || param.destructured)) return undefined;
       named &&= namesACommand(functionName(fn) ?? '');
-      keyArgs.set(action.arg, param.index);
+      keyArgs.set(action.arg, index ?? (param as { index: number }).index);
       continue;
     }
     // `del(...keys) { return this.client.del(...keys); }`: every caller argument is a key, when the

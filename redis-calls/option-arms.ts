@@ -49,7 +49,10 @@
  * `const` of an imported module counts as known, and an argument check that throws before the
  * arms (`if (!key) throw ...`) is no arm test unless it tests the parameter the arms test. A default
  * the body spells as its first statement (`ttl = ttl ?? 3600`, `ttl ||= 3600`) is the default; a
- * parameter the body assigns any other way chooses no arms.
+ * parameter the body assigns any other way chooses no arms. Since round 37 the arms' key may be
+ * the parameter as a pass-through wrapper forwards it (`pass-through.ts`
+ * forwardedKeyParameterIndex: a key builder of the code, a configured prefix, a `const` holding
+ * either, `const prefixedKey = this.addPrefix(key)`), not only the parameter as it is.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { EXPIRY_EFFECTS } from '../semantics/commands.js';
