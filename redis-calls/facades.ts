@@ -186,6 +186,33 @@ function facadeCallsAt(context: AnyContext, node: TSESTree.CallExpression, depth
 const undecided = new WeakSet<TSESTree.CallExpression>();
 
 /**
+ * The expiring arm of an arms facade (`set(key, value, ttl?)` sending SETEX or SET) that a call
+ * passing a TTL the arms' test cannot decide (a variable: `set(key, '1', windowSeconds)`) may
+ * send, read as the caller's command (SETEX of the caller's key); `undefined` for any other call.
+ * The call may as well send the other arm: this says what the caller means the key to have.
+ * @param context the caller's rule context
+ * @param node a call expression of the caller's file
+ */
+export function expiringArmAt(context: AnyContext, node: TSESTree.CallExpression): RedisCall | undefined {
+  facadeCallsOf(context, node);
+  if (!undecided.has(node)) return undefined;
+  const callee = unwrap(node.callee);
+  const name = referenceName(callee);
+  if (name === undefined) return undefined;
+  const detector = clientDetectorOf(context);
+  if (callee.type !== AST_NODE_TYPES.Identifier && callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+  const targets = callee.type === AST_NODE_TYPES.Identifier ? [functionNamed(detector, callee)].filter((t) => t !== undefined) : methodTargets(detector, callee, name);
+  const arms = oneFacade(targets, 0)?.arms;
+  if (!arms?.options.positional) return undefined;
+  for (const facade of arms.facades.values()) {
+    if (!facade.forwarded.description.keys.some((action) => EXPIRY_EFFECTS.has(action.effect))) continue;
+    const call = callerCall(context, node, callee, facade);
+    if (call) return call;
+  }
+  return undefined;
+}
+
+/**
  * The facade a call reaches among the functions it may reach: the first when it is one (the
  * method of the receiver's own class), else the only facade among the others (the one Redis
  * implementation of an interface the receiver's declared type stands for).
