@@ -2,8 +2,9 @@
  * A plain SET that clears the TTL its own code gives the key on another path. SET discards any
  * TTL the key had (https://redis.io/docs/latest/commands/set/: "Any previous time to live
  * associated with the key is discarded on successful SET operation"), so when the function that
- * writes a key without expiry also writes it with one elsewhere, before it or on another branch,
- * the key was meant to expire and this write takes that away for good. The usual shape is a
+ * writes a key without expiry also writes it with one before it on its path (also in an `if`
+ * the path goes through: the creation branch of a read-modify-write), the key was meant to expire
+ * and this write takes that away for good. The usual shape is a
  * read-modify-write counter:
  *
  * ```ts
@@ -14,8 +15,9 @@
  *
  * The write with expiry may be a call of the application's TTL-arms wrapper passing a TTL its
  * test cannot decide (`redisClient.set(key, '1', windowSeconds)`, `facades.ts` expiringArmAt).
- * Not this reading: an expiry after the write on its path (a separate round trip, the rule's
- * `setThenExpire`), one in another function, or of another key.
+ * Not this reading: an expiry in the other arm of the same choice (`if (active) set(k, v, 'EX',
+ * 300) else set(k, v)`), after the write on its path (a separate round trip, the rule's
+ * `setThenExpire`), in another function, or of another key.
  */
 import { EXPIRY_EFFECTS } from '../semantics/commands.js';
 import { expiringArmAt } from './facades.js';
@@ -27,8 +29,8 @@ import { enclosingFunction, followsOnItsPath, type AnyContext } from './static.j
 
 /**
  * The write of the same function that gives the key at argument `arg` of `call` a TTL (SET ... EX,
- * SETEX, EXPIRE, an arms wrapper's expiring arm) before `call` or on another branch, not after it on
- * its path; `undefined` when there is none.
+ * SETEX, EXPIRE, an arms wrapper's expiring arm) before `call` on its path (`static.ts`
+ * followsOnItsPath); `undefined` when there is none.
  * @param context the rule context of `call`'s file
  * @param call a write without expiry (a plain SET)
  * @param arg the argv position of its key
@@ -46,7 +48,9 @@ export function ttlGivenOnOtherPath(context: AnyContext, call: RedisCall, arg: n
   });
   return candidates.find((other) => {
     if (other === call || other.node === call.node || other.unit.key === call.unit.key) return false;
-    if (followsOnItsPath(call.node, other.node)) return false;
+    // before it on its path (`if (!current) { set(k, '1', 'EX', w); return; }` then `set(k, n + 1)`),
+    // not in the other arm of the same choice (`if (active) set(k, v, 'EX', 300) else set(k, v)`)
+    if (!followsOnItsPath(other.node, call.node)) return false;
     return other.description.keys.some((action) => EXPIRY_EFFECTS.has(action.effect) && keyIdOf(context, other, action.arg) === id);
   });
 }
