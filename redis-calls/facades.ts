@@ -204,6 +204,9 @@ export function expiringArmAt(context: AnyContext, node: TSESTree.CallExpression
   const targets = callee.type === AST_NODE_TYPES.Identifier ? [functionNamed(detector, callee)].filter((t) => t !== undefined) : methodTargets(detector, callee, name);
   const arms = oneFacade(targets, 0)?.arms;
   if (!arms?.options.positional) return undefined;
+  // a value the code spells (`-1` past `if (ttl < 0) throw`) decided the call sends nothing
+  const given = node.arguments[arms.options.param];
+  if (!given || staticValue(context, given) !== undefined) return undefined;
   for (const facade of arms.facades.values()) {
     if (!facade.forwarded.description.keys.some((action) => EXPIRY_EFFECTS.has(action.effect))) continue;
     const call = callerCall(context, node, callee, facade);
