@@ -55,7 +55,7 @@ import { commandOfMethod } from './command-methods.js';
 import { optionObjectArgv, type RedisCall } from './normalize.js';
 import { mayBeUndefined } from './option-checks.js';
 import { isCodeSpecifier, loadModule, moduleContext, readModule } from './modules.js';
-import { commandsOfWrapperName, destructuredParameter, functionName, passThroughParameter, sameWriteOtherArm, shortBody } from './pass-through.js';
+import { commandsOfWrapperName, destructuredParameter, forwardedKeyParameterIndex, functionName, passThroughParameter, sameWriteOtherArm, shortBody } from './pass-through.js';
 import { destructuredArgument, type DestructuredValue } from './destructured-params.js';
 import { mayBeWrapperName, walkImporters } from './importers.js';
 import { chosenArm, optionArmsOf, optionProperty, optionValue, type OptionArms } from './option-arms.js';
@@ -184,6 +184,36 @@ function facadeCallsAt(context: AnyContext, node: TSESTree.CallExpression, depth
 
 /** Calls of an arms facade whose arm their arguments do not decide ({@link facadeCallsAt}). */
 const undecided = new WeakSet<TSESTree.CallExpression>();
+
+/**
+ * The expiring arm of an arms facade (`set(key, value, ttl?)` sending SETEX or SET) that a call
+ * passing a TTL the arms' test cannot decide (a variable: `set(key, '1', windowSeconds)`) may
+ * send, read as the caller's command (SETEX of the caller's key); `undefined` for any other call.
+ * The call may as well send the other arm: this says what the caller means the key to have.
+ * @param context the caller's rule context
+ * @param node a call expression of the caller's file
+ */
+export function expiringArmAt(context: AnyContext, node: TSESTree.CallExpression): RedisCall | undefined {
+  facadeCallsOf(context, node);
+  if (!undecided.has(node)) return undefined;
+  const callee = unwrap(node.callee);
+  const name = referenceName(callee);
+  if (name === undefined) return undefined;
+  const detector = clientDetectorOf(context);
+  if (callee.type !== AST_NODE_TYPES.Identifier && callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+  const targets = callee.type === AST_NODE_TYPES.Identifier ? [functionNamed(detector, callee)].filter((t) => t !== undefined) : methodTargets(detector, callee, name);
+  const arms = oneFacade(targets, 0)?.arms;
+  if (!arms?.options.positional) return undefined;
+  // a value the code spells (`-1` past `if (ttl < 0) throw`) decided the call sends nothing
+  const given = node.arguments[arms.options.param];
+  if (!given || staticValue(context, given) !== undefined) return undefined;
+  for (const facade of arms.facades.values()) {
+    if (!facade.forwarded.description.keys.some((action) => EXPIRY_EFFECTS.has(action.effect))) continue;
+    const call = callerCall(context, node, callee, facade);
+    if (call) return call;
+  }
+  return undefined;
+}
 
 /**
  * The facade a call reaches among the functions it may reach: the first when it is one (the
@@ -604,9 +634,12 @@ function readFacade(context: AnyContext, fn: FunctionLike, forwarded: RedisCall,
     // with other tokens, which `pass-through.ts` does not take for the same write)
     if (optionsParam !== undefined) {
       const param = keyNode && parameterOf(context, keyNode, fn);
-      if (param?.from !== 'param' || param.fallback || param.destructured) return undefined;
+      // or given to a key builder, with a configured prefix, held in a `const` first
+      // (`const prefixedKey = this.addPrefix(key)`: `pass-through.ts`)
+      const index = param ? undefined : keyNode && forwardedKeyParameterIndex(context, keyNode, fn);
+      if (index === undefined && (param?.from !== 'param' || param.fallback || param.destructured)) return undefined;
       named &&= namesACommand(functionName(fn) ?? '');
-      keyArgs.set(action.arg, param.index);
+      keyArgs.set(action.arg, index ?? (param as { index: number }).index);
       continue;
     }
     // `del(...keys) { return this.client.del(...keys); }`: every caller argument is a key, when the

@@ -49,7 +49,14 @@
  * `const` of an imported module counts as known, and an argument check that throws before the
  * arms (`if (!key) throw ...`) is no arm test unless it tests the parameter the arms test. A default
  * the body spells as its first statement (`ttl = ttl ?? 3600`, `ttl ||= 3600`) is the default; a
- * parameter the body assigns any other way chooses no arms.
+ * parameter the body assigns any other way chooses no arms. Since round 37 a check throwing on a
+ * disjunction (`if (!key || !ttl) throw ...`, `if (!key || ttl < 0) throw ...`) is read as one
+ * check per test it joins: those of the arms' parameter count as its guard (a caller leaving the
+ * TTL out, or passing `-1`, then writes nothing), the others (`!key`) choose nothing; a conjunction
+ * (`!key && ttl < 0`) stays one test of two parameters, no guard. Also since round 37 the arms' key may be
+ * the parameter as a pass-through wrapper forwards it (`pass-through.ts`
+ * forwardedKeyParameterIndex: a key builder of the code, a configured prefix, a `const` holding
+ * either, `const prefixedKey = this.addPrefix(key)`), not only the parameter as it is.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { EXPIRY_EFFECTS } from '../semantics/commands.js';
@@ -309,7 +316,10 @@ function pathConditions(fn: FunctionLike, call: TSESTree.Node): Condition[] | un
           if (statement === child) break;
           if (!exits(statement)) continue;
           if (statement.type !== AST_NODE_TYPES.IfStatement || statement.alternate || !alwaysExits(statement.consequent)) return undefined;
-          conditions.push({ test: statement.test, holds: false, ...(alwaysThrows(statement.consequent) ? { guard: true as const } : {}) });
+          // an argument check throwing on any of several tests (`if (!key || !ttl) throw ...`): past
+          // it every one of them is false, each a guard of its own (a conjunction stays one test)
+          if (alwaysThrows(statement.consequent)) conditions.push(...disjuncts(statement.test).map((test) => ({ test, holds: false, guard: true as const })));
+          else conditions.push({ test: statement.test, holds: false });
         }
         break;
       case AST_NODE_TYPES.SwitchStatement:
@@ -345,6 +355,16 @@ function alwaysExits(node: TSESTree.Statement): boolean {
   if (node.type !== AST_NODE_TYPES.BlockStatement) return false;
   const last = node.body[node.body.length - 1];
   return last !== undefined && alwaysExits(last) && node.body.slice(0, -1).every((s) => !exits(s));
+}
+
+/**
+ * The tests of a disjunction, nested ones flattened (`!key || ttl < 0 || ttl > MAX` gives three);
+ * any other test is its own only one. Past `if (a || b) throw ...` each of them is false.
+ */
+function disjuncts(test: TSESTree.Expression): TSESTree.Expression[] {
+  const bare = unwrap(test) as TSESTree.Expression;
+  if (bare.type !== AST_NODE_TYPES.LogicalExpression || bare.operator !== '||') return [test];
+  return [...disjuncts(bare.left), ...disjuncts(bare.right)];
 }
 
 /** Whether a statement always throws: a `throw`, or a block ending in one that nothing before leaves. */

@@ -94,6 +94,22 @@ export function passThroughWrapper(context: AnyContext, call: RedisCall, keyNode
 }
 
 /**
+ * The position in `fn`'s parameters of the plain parameter (not a rest element, not destructured,
+ * without default) that the key expression `keyNode` forwards as it is, through a key builder of
+ * the code (`this.addPrefix(key)`), with configuration around it (`` `${prefix}${key}` ``) or
+ * through a `const` of `fn` holding one of these (`const prefixedKey = this.addPrefix(key)`); else
+ * `undefined`. An options facade's arms (`option-arms.ts`) forward their key this way.
+ */
+export function forwardedKeyParameterIndex(context: AnyContext, keyNode: TSESTree.Node, fn: FunctionLike): number | undefined {
+  const param = forwardedParameter(context, unwrap(keyNode), 0);
+  if (param?.fn !== fn) return undefined;
+  const index = fn.params.findIndex((p) => parameterBinding(p) === param.id);
+  const declared = index < 0 ? undefined : fn.params[index]!;
+  const inner = declared?.type === AST_NODE_TYPES.TSParameterProperty ? declared.parameter : declared;
+  return inner?.type === AST_NODE_TYPES.Identifier ? index : undefined;
+}
+
+/**
  * The wrapper the key at `keyNode` of `call` forwards a parameter of, judged by its shape alone:
  * what {@link isPassThrough} asks but the name (short, the key its parameter as the module comment
  * says, the call its only Redis command). `hashIncrementRemote(hash, field, n) { return

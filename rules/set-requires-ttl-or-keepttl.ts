@@ -36,6 +36,7 @@ import type { SetRequiresTtlOrKeepttlOptions } from './options.js';
 import { keyData, KEY_TAIL } from '../redis-calls/report.js';
 import type { AnyContext } from '../redis-calls/static.js';
 import type { RedisCall } from '../redis-calls/index.js';
+import { ttlGivenOnOtherPath } from '../redis-calls/cleared-ttl.js';
 import { DELETED_ELSEWHERE_TEXT, DELETED_KEYS_SCHEMA, deletedElsewhere, deletedElsewhereData } from '../redis-calls/lifecycle.js';
 
 /** Options of the rule (the options object's type is exported from the package root). */
@@ -45,6 +46,7 @@ export type MessageIds =
   | 'setWithoutTtl'
   | 'createWithoutTtl'
   | 'setThenExpire'
+  | 'setClearsTtl'
   | 'deletedElsewhere'
   | 'keepTtlMayCreate'
   | 'keepTtlAfterExpiry'
@@ -99,6 +101,7 @@ export default createRule<Options, MessageIds>({
     messages: {
       setWithoutTtl: `{{command}} of \`{{key}}\` has no EX/PX/EXAT/PXAT or KEEPTTL: it writes the key without TTL and drops the TTL it had, so the key never expires. Pass an expiry, or KEEPTTL for a key that has one.${KEY_TAIL}`,
       setThenExpire: `{{command}} of \`{{key}}\` writes it without TTL and its expiry follows as a separate round trip (line {{line}}): a crash or lost connection between them leaves the key without TTL forever. Set it in the same command: SET key value EX <seconds> (with NX for a SETNX).${KEY_TAIL}`,
+      setClearsTtl: `SET of \`{{key}}\` without EX/PX or KEEPTTL discards the TTL line {{line}} gives the key: from this write on it never expires. Keep it with KEEPTTL, pass the remaining time (SET ... PX after PTTL), or count with INCR.${KEY_TAIL}`,
       deletedElsewhere: `{{command}} of \`{{key}}\` writes it without TTL, and it ${DELETED_ELSEWHERE_TEXT}.${KEY_TAIL}`,
       createWithoutTtl: `{{command}} of \`{{key}}\` has no expiry: the key (a lock, a flag) is created without TTL and lives forever if its owner never deletes it. Pass one: SET key value NX EX <seconds>.${KEY_TAIL}`,
       keepTtlMayCreate: `SET ... KEEPTTL of \`{{key}}\` keeps the TTL of an existing key, but a key that expired or was deleted since is created again without any TTL and never expires. Add XX to update only a key that still exists.${KEY_TAIL}`,
@@ -234,6 +237,12 @@ export default createRule<Options, MessageIds>({
             // (`redisSetter.set({ key, value })`) whose EXPIRE follows as its own round trip
             const later = call.form === 'facade' ? expiryInLaterRoundTrip(context, call, leaking[0]!.arg, options.allowPassThrough !== false) : undefined;
             const laterData = later ? { ...data, line: String(later.nameNode.loc.start.line) } : data;
+            // a plain SET of a key its function gives a TTL on another path (cleared-ttl.ts)
+            const given = !later && messageId === 'setWithoutTtl' && call.command === 'SET' ? ttlGivenOnOtherPath(context, call, leaking[0]!.arg) : undefined;
+            if (given) {
+              context.report({ node: call.node, loc: reportLoc(call), messageId: 'setClearsTtl', data: { ...data, line: String(given.nameNode.loc.start.line) } });
+              continue;
+            }
             context.report({ node: call.node, loc: reportLoc(call), messageId: later && messageId !== 'msetWithoutTtl' ? 'setThenExpire' : messageId, data: laterData });
             continue;
           }
@@ -294,15 +303,19 @@ export default createRule<Options, MessageIds>({
             if (keep) suggest.push({ messageId: 'addKeepTtl', fix: keep });
           }
           const deleter = later ? undefined : deletedElsewhere(context, call, leaking[0]!.arg);
+          // a plain SET of a key its function gives a TTL on another path (cleared-ttl.ts)
+          const given = later || deleter || effect === 'create-if-missing' || call.command !== 'SET' ? undefined : ttlGivenOnOtherPath(context, call, leaking[0]!.arg);
           context.report({
             node: call.node,
             loc: reportLoc(call),
-            messageId: later ? 'setThenExpire' : deleter ? 'deletedElsewhere' : effect === 'create-if-missing' ? 'createWithoutTtl' : 'setWithoutTtl',
+            messageId: later ? 'setThenExpire' : deleter ? 'deletedElsewhere' : given ? 'setClearsTtl' : effect === 'create-if-missing' ? 'createWithoutTtl' : 'setWithoutTtl',
             data: later
               ? { ...data, line: String(later.nameNode.loc.start.line) }
               : deleter
                 ? { ...data, ...deletedElsewhereData(context, deleter) }
-                : data,
+                : given
+                  ? { ...data, line: String(given.nameNode.loc.start.line) }
+                  : data,
             fix: autofix ? (fix ?? null) : null,
             suggest,
           });

@@ -186,7 +186,9 @@ export async function save(id: string, v: string) {
   });
   it('near miss: a helper whose default is an hour: undefined takes the default (not reported), null and false do not (reported)', () => {
     const files = { 'src/cache.ts': cache('ttl: number | null | false = 3600'), 'src/consts.ts': consts, 'src/use.ts': use };
-    expect(lintSet(files, 'src/use.ts')).toEqual([8, 10].map((line) => [SET, 'setWithoutTtl', line, 9]));
+    // the key was given the hour at line 6 on the same path: since round 37 the message says the
+    // plain SET discards it (setClearsTtl, redis-calls/cleared-ttl.ts)
+    expect(lintSet(files, 'src/use.ts')).toEqual([8, 10].map((line) => [SET, 'setClearsTtl', line, 9]));
   });
 });
 

@@ -1,0 +1,56 @@
+/**
+ * A plain SET that clears the TTL its own code gives the key on another path. SET discards any
+ * TTL the key had (https://redis.io/docs/latest/commands/set/: "Any previous time to live
+ * associated with the key is discarded on successful SET operation"), so when the function that
+ * writes a key without expiry also writes it with one before it on its path (also in an `if`
+ * the path goes through: the creation branch of a read-modify-write), the key was meant to expire
+ * and this write takes that away for good. The usual shape is a
+ * read-modify-write counter:
+ *
+ * ```ts
+ * const current = await redis.get(key);
+ * if (!current) { await redis.set(key, '1', 'EX', windowSeconds); return true; } // the window
+ * await redis.set(key, String(Number(current) + 1));                              // clears it
+ * ```
+ *
+ * The write with expiry may be a call of the application's TTL-arms wrapper passing a TTL its
+ * test cannot decide (`redisClient.set(key, '1', windowSeconds)`, `facades.ts` expiringArmAt).
+ * Not this reading: an expiry in the other arm of the same choice (`if (active) set(k, v, 'EX',
+ * 300) else set(k, v)`), after the write on its path (a separate round trip, the rule's
+ * `setThenExpire`), in another function, or of another key.
+ */
+import { EXPIRY_EFFECTS } from '../semantics/commands.js';
+import { expiringArmAt } from './facades.js';
+import { callsInFunction } from './file-index.js';
+import { forEachCallIn } from './index.js';
+import { keyIdOf } from './key-id.js';
+import type { RedisCall } from './normalize.js';
+import { enclosingFunction, followsOnItsPath, type AnyContext } from './static.js';
+
+/**
+ * The write of the same function that gives the key at argument `arg` of `call` a TTL (SET ... EX,
+ * SETEX, EXPIRE, an arms wrapper's expiring arm) before `call` on its path (`static.ts`
+ * followsOnItsPath); `undefined` when there is none.
+ * @param context the rule context of `call`'s file
+ * @param call a write without expiry (a plain SET)
+ * @param arg the argv position of its key
+ */
+export function ttlGivenOnOtherPath(context: AnyContext, call: RedisCall, arg: number): RedisCall | undefined {
+  const id = keyIdOf(context, call, arg);
+  if (!id) return undefined;
+  const fn = enclosingFunction(call.node);
+  if (!fn) return undefined;
+  const candidates: RedisCall[] = [...callsInFunction(context, fn, true)];
+  forEachCallIn(context, fn, (node) => {
+    if (node === call.node || enclosingFunction(node) !== fn) return;
+    const arm = expiringArmAt(context, node);
+    if (arm) candidates.push(arm);
+  });
+  return candidates.find((other) => {
+    if (other === call || other.node === call.node || other.unit.key === call.unit.key) return false;
+    // before it on its path (`if (!current) { set(k, '1', 'EX', w); return; }` then `set(k, n + 1)`),
+    // not in the other arm of the same choice (`if (active) set(k, v, 'EX', 300) else set(k, v)`)
+    if (!followsOnItsPath(other.node, call.node)) return false;
+    return other.description.keys.some((action) => EXPIRY_EFFECTS.has(action.effect) && keyIdOf(context, other, action.arg) === id);
+  });
+}
