@@ -1,7 +1,6 @@
 /**
  * A plain SET that clears the TTL its own code gives the key on another path. SET discards any
- * TTL the key had (https://redis.io/docs/latest/commands/set/: "Any previous time to live
- * associated with the key is discarded on successful SET operation"), so when the function that
+ * TTL the key had (its `overwrite` effect, `semantics/command-description.ts`), so when the function that
  * writes a key without expiry also writes it with one before it on its path (also in an `if`
  * the path goes through: the creation branch of a read-modify-write), the key was meant to expire
  * and this write takes that away for good. The usual shape is a

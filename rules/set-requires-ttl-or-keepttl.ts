@@ -53,6 +53,7 @@ export type MessageIds =
   | 'addXx'
   | 'msetWithoutTtl'
   | 'addKeepTtl'
+  | 'addKeepTtlXx'
   | 'addExpiry'
   | 'addExpiryPlaceholder'
   | 'addDefaultExpiry'
@@ -101,7 +102,7 @@ export default createRule<Options, MessageIds>({
     messages: {
       setWithoutTtl: `{{command}} of \`{{key}}\` has no EX/PX/EXAT/PXAT or KEEPTTL: it writes the key without TTL and drops the TTL it had, so the key never expires. Pass an expiry, or KEEPTTL for a key that has one.${KEY_TAIL}`,
       setThenExpire: `{{command}} of \`{{key}}\` writes it without TTL and its expiry follows as a separate round trip (line {{line}}): a crash or lost connection between them leaves the key without TTL forever. Set it in the same command: SET key value EX <seconds> (with NX for a SETNX).${KEY_TAIL}`,
-      setClearsTtl: `SET of \`{{key}}\` without EX/PX or KEEPTTL discards the TTL line {{line}} gives the key: from this write on it never expires. Keep it with KEEPTTL, pass the remaining time (SET ... PX after PTTL), or count with INCR.${KEY_TAIL}`,
+      setClearsTtl: `{{command}} of \`{{key}}\` without EX/PX/EXAT/PXAT or KEEPTTL discards the TTL line {{line}} gives the key: from this write on it never expires. Keep that TTL with KEEPTTL XX (a key that expired meanwhile stays gone), or count with INCR and give the key its expiry when it is created.${KEY_TAIL}`,
       deletedElsewhere: `{{command}} of \`{{key}}\` writes it without TTL, and it ${DELETED_ELSEWHERE_TEXT}.${KEY_TAIL}`,
       createWithoutTtl: `{{command}} of \`{{key}}\` has no expiry: the key (a lock, a flag) is created without TTL and lives forever if its owner never deletes it. Pass one: SET key value NX EX <seconds>.${KEY_TAIL}`,
       keepTtlMayCreate: `SET ... KEEPTTL of \`{{key}}\` keeps the TTL of an existing key, but a key that expired or was deleted since is created again without any TTL and never expires. Add XX to update only a key that still exists.${KEY_TAIL}`,
@@ -110,6 +111,7 @@ export default createRule<Options, MessageIds>({
       numberAsOptions: `SET of \`{{key}}\` has no expiry: node-redis reads SET options from an object, so the number \`{{text}}\` is never sent and the key gets no TTL. Pass \`{ EX: {{text}} }\` (seconds).${KEY_TAIL}`,
       useOptionsObject: 'Pass it as { EX: {{text}} } (seconds).',
       addKeepTtl: 'Add KEEPTTL (keeps the TTL of an existing key; a missing key is still created without TTL).',
+      addKeepTtlXx: 'Add KEEPTTL XX: keep the TTL the key has, and write nothing when it expired meanwhile (the reply is null).',
       addXx: 'Add XX: write only a key that still exists (a gone key stays gone, and the reply is null).',
       addExpiry: 'Add an expiry of {{name}}.',
       addDefaultExpiry: "Add an expiry of {{seconds}} seconds (settings['redis-ttl'].defaultTtlSeconds).",
@@ -298,13 +300,18 @@ export default createRule<Options, MessageIds>({
           // quick fix, and KEEPTTL keeps an existing key's TTL but creates a missing key with none
           // (it silences the finding under allowKeepTtl while the leak stays). After an earlier TTL
           // of the key it is keepTtlAfterExpiry's finding: not offered then
-          if (call.command === 'SET' && effect !== 'create-if-missing' && !ttlInEarlierRoundTrip(context, call, leaking[0]!.arg)) {
-            const keep = addSetOptions(context, call, ['KEEPTTL']);
-            if (keep) suggest.push({ messageId: 'addKeepTtl', fix: keep });
-          }
           const deleter = later ? undefined : deletedElsewhere(context, call, leaking[0]!.arg);
           // a plain SET of a key its function gives a TTL on another path (cleared-ttl.ts)
           const given = later || deleter || effect === 'create-if-missing' || call.command !== 'SET' ? undefined : ttlGivenOnOtherPath(context, call, leaking[0]!.arg);
+          if (given) {
+            // the key had a TTL on this path: KEEPTTL alone would recreate a key that expired since
+            // (a read-modify-write counter) without any; with XX a gone key stays gone
+            const keep = addSetOptions(context, call, ['KEEPTTL', 'XX']);
+            if (keep) suggest.push({ messageId: 'addKeepTtlXx', fix: keep });
+          } else if (call.command === 'SET' && effect !== 'create-if-missing' && !ttlInEarlierRoundTrip(context, call, leaking[0]!.arg)) {
+            const keep = addSetOptions(context, call, ['KEEPTTL']);
+            if (keep) suggest.push({ messageId: 'addKeepTtl', fix: keep });
+          }
           context.report({
             node: call.node,
             loc: reportLoc(call),

@@ -17,7 +17,8 @@ import type { VersionRequirement } from './versions.js';
  * - `create-if-missing`: SETNX, MSETNX, SET ... NX without expiry: creates without TTL; no-op when
  *   the key exists.
  * - `overwrite`: SET without expiry, GETSET, MSET, SUNIONSTORE, ...: creates without TTL, and
- *   **removes** the TTL of an existing key.
+ *   **removes** the TTL of an existing key (https://redis.io/docs/latest/commands/set/: "Any
+ *   previous time to live associated with the key is discarded on successful SET operation").
  * - `clear-ttl-if-present`: SET ... XX without expiry: never creates, removes an existing key's TTL.
  * - `transfer-ttl`: RENAME / COPY destination, RESTORE with ABSTTL or a TTL argument: the key gets
  *   the TTL (or lack of it) of its source; see {@link KeyAction.sourceArg}.

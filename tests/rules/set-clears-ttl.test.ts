@@ -13,7 +13,7 @@
  */
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { lintApplication, lintApplicationMessages, lintKeyRules } from '../helpers/lint.js';
+import { lintApplication, lintApplicationMessages, lintKeyRules, lintSnippet } from '../helpers/lint.js';
 
 const roots: string[] = [];
 afterAll(() => {
@@ -73,7 +73,7 @@ describe('a plain SET through a TTL-arms wrapper that prefixes its key', () => {
   it("the counter's count + 1 written without the TTL argument: reported at the caller, the message naming the write that gave the TTL", () => {
     expect(lint(WRAPPER, LIMITER)).toEqual([['set-requires-ttl-or-keepttl', 'setClearsTtl', 11, 21]]);
     const [message] = lintApplicationMessages(roots, { 'src/env.ts': ENV, 'src/redis.ts': WRAPPER, 'src/limiter.ts': LIMITER }, 'src/limiter.ts', RULES, [], PACKAGE);
-    expect(message?.message).toMatch(/^SET of `rate_limit:\*` without EX\/PX or KEEPTTL discards the TTL line 6 gives the key: .*KEEPTTL.*PTTL.*INCR/);
+    expect(message?.message).toMatch(/^SET of `rate_limit:\*` without EX\/PX\/EXAT\/PXAT or KEEPTTL discards the TTL line 6 gives the key: .*KEEPTTL XX.*INCR/);
     expect(message!.message.length).toBeLessThanOrEqual(300);
   });
   it('the key handed on as it is through a const, or given to the builder in the call: read the same', () => {
@@ -106,6 +106,18 @@ describe('a plain SET of a key its function gives a TTL on another path', () => 
     for (const first of ["await redis.set(key, '1', 'EX', windowSeconds);", "await redis.setex(key, windowSeconds, '1');", "await redis.multi().set(key, '1').expire(key, windowSeconds).exec();"]) {
       expect(lintKeyRules(direct(first))).toEqual([['redis-ttl/set-requires-ttl-or-keepttl', 'setClearsTtl', 12, 15]]);
     }
+  });
+  it('suggests an expiry first, then KEEPTTL XX (not KEEPTTL alone, which recreates an expired counter without TTL)', () => {
+    const code = direct("await redis.set(key, '1', 'EX', windowSeconds);");
+    const [message, ...rest] = lintSnippet(code, { 'redis-ttl/set-requires-ttl-or-keepttl': 'error' });
+    expect(rest).toEqual([]);
+    expect([message?.messageId, message?.line, message?.column]).toEqual(['setClearsTtl', 12, 15]);
+    expect(message?.message).toMatch(/^SET of `rate_limit:\*` without EX\/PX\/EXAT\/PXAT or KEEPTTL discards the TTL line 7 gives the key/);
+    const suggestions = (message?.suggestions ?? []).map((s) => s.messageId);
+    expect(suggestions.at(-1)).toBe('addKeepTtlXx');
+    expect(suggestions).not.toContain('addKeepTtl');
+    const keep = message?.suggestions?.at(-1)?.fix;
+    expect(keep && code.slice(0, keep.range[0]) + keep.text + code.slice(keep.range[1])).toContain("await redis.set(key, String(count + 1), 'KEEPTTL', 'XX');");
   });
   it('near miss: the rewrite keeps the TTL (KEEPTTL, INCR) or passes one: no SET finding (an INCR after the GET is incr-needs-expire-on-create\'s stale read)', () => {
     const first = "await redis.set(key, '1', 'EX', windowSeconds);";
