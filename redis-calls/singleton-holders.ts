@@ -29,9 +29,15 @@
  *   leaves the callers unknown;
  * - the instance an accessor returns is only used as a member's object (`C.getInstance().set(...)`),
  *   held in a `const` used only so, or dropped (`C.getInstance();` at start-up); a `this.manager = C.getInstance()`, an instance handed on
- *   or returned, leaves the callers unknown.
+ *   or returned, leaves the callers unknown;
+ * - the class's own body calls the method only as `this.member(...)` of an instance method: a call
+ *   through the instance there (`C.getInstance().member(...)`, `C.instance.member(...)`, `new
+ *   C().member(...)`, `this.instance.member(...)` in a static method) is a caller the walk over the
+ *   class's references does not follow (its body sees its own binding), so it leaves the callers
+ *   unknown.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { forEachCallIn } from './index.js';
 import { findVariable, propertyName, unwrap, type AnyContext } from './static.js';
 
 type Variable = NonNullable<ReturnType<typeof findVariable>>;
@@ -175,4 +181,35 @@ function memberUse(context: AnyContext, access: TSESTree.MemberExpression, membe
   if (call?.type !== AST_NODE_TYPES.CallExpression || call.callee !== callee) return false;
   sites.push({ call, context });
   return true;
+}
+
+/**
+ * Whether `body` (a singleton class's) calls `member` other than as `this.member(...)` in an
+ * instance method or field: `C.getInstance().member(...)`, `C.instance.member(...)`, `new
+ * C().member(...)`, `this.instance.member(...)` in a static method, `this.member(...)` in a
+ * function of its own (whose `this` is not the instance). Such a call is the class's own caller,
+ * which {@link singletonUses} does not collect.
+ */
+export function callsMemberInside(context: AnyContext, body: TSESTree.ClassBody, member: string): boolean {
+  let found = false;
+  forEachCallIn(context, body, (call) => {
+    if (found) return;
+    const callee = unwrap(call.callee);
+    if (callee.type !== AST_NODE_TYPES.MemberExpression || propertyName(callee.property, callee.computed) !== member) return;
+    if (unwrap(callee.object).type !== AST_NODE_TYPES.ThisExpression || !inInstanceMember(call, body)) found = true;
+  });
+  return found;
+}
+
+/** Whether `this` at `node` is the instance: its nearest non-arrow function is an instance method (or it is in an instance field). */
+function inInstanceMember(node: TSESTree.Node, body: TSESTree.ClassBody): boolean {
+  for (let at: TSESTree.Node | undefined = node.parent; at && at !== body; at = at.parent) {
+    if (at.type === AST_NODE_TYPES.StaticBlock) return false;
+    if (at.type === AST_NODE_TYPES.PropertyDefinition && at.parent === body) return !at.static;
+    if (at.type === AST_NODE_TYPES.FunctionExpression || at.type === AST_NODE_TYPES.FunctionDeclaration) {
+      const owner = at.parent;
+      return owner?.type === AST_NODE_TYPES.MethodDefinition && owner.parent === body && owner.value === at && !owner.static;
+    }
+  }
+  return false;
 }

@@ -61,7 +61,7 @@ import { TTL_NAME } from './names.js';
 import { packageOf } from './project.js';
 import { alwaysExits, findVariable, propertyName, resolveConstExpression, staticValue, unwrap, walk, type AnyContext, type FunctionLike } from './static.js';
 import { TEST_PATH } from './test-paths.js';
-import { singletonOf, singletonUses, storedInSlot, type Singleton } from './singleton-holders.js';
+import { callsMemberInside, singletonOf, singletonUses, storedInSlot, type Singleton } from './singleton-holders.js';
 import { relative } from 'node:path';
 
 /** A call of the wrapper method, with the context of the module it is written in. */
@@ -217,6 +217,7 @@ function collectSites(context: AnyContext, fn: FunctionLike): Site[] | undefined
   if (!thisCalls(context, holder, sites)) return undefined;
   if (holder.singleton) {
     const { class: singleton, variable } = holder.singleton;
+    if (callsMemberInside(context, singleton.body, holder.member)) return undefined;
     const names = singletonUses(context, variable, singleton, holder.member, sites, singleton.body);
     if (!names) return undefined;
     const exported = new Set([...holder.singleton.exported, ...names]);

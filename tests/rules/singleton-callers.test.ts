@@ -30,6 +30,8 @@ runRule(untypedTester, 'incr-needs-expire-on-create (a singleton class method ju
     { ...manager('ok'), settings },
     // the same instance made outside the accessor: the class's own write is judged at its callers
     { ...manager('escaped'), settings },
+    // the class's own instance method calls it as this.createData('user:' + name): a caller under the pattern
+    { ...manager('inner-instance'), settings },
   ],
   invalid: [
     // one caller passes session:*, which no pattern names
@@ -42,5 +44,8 @@ runRule(untypedTester, 'incr-needs-expire-on-create (a singleton class method ju
     })(),
     // no pattern declared
     hset('ok'),
+    // review 37 D1: a static method of the class calls it through the instance with a session:
+    // key; the class's own body is a caller the walk over its references does not see
+    hset('inner-static', { settings }),
   ],
 });
