@@ -23,7 +23,10 @@
  *   slot (`C.instance`, `this.instance`) or `new C()`;
  * - inside the class, the class is only read as a member's object (`C.instance`) or constructed
  *   (`new C()`); `this` is only a member's object or stored in the class's slot (`C.instance =
- *   this`);
+ *   this`); the class's body may call the method too, on the instance its accessor or a static
+ *   member gives (`static touch(id) { return C.getInstance().createData(id, v); }`,
+ *   `C.instance!.createData(...)`, `this.getInstance()` in a static member): those are callers as
+ *   well (the class's own binding of its name, not the module's, is what its body reads);
  * - outside the class, the class is only called through an accessor (`C.getInstance()`) or exported
  *   (`export default C`, `export { C }`); anything else (`new C()`, `C.instance`, handed on)
  *   leaves the callers unknown;
@@ -131,8 +134,16 @@ export function singletonUses(context: AnyContext, variable: Variable, singleton
     }
     if ((reference as { isTypeReference?: boolean }).isTypeReference || parent?.type === AST_NODE_TYPES.TSTypeReference || parent?.type === AST_NODE_TYPES.TSTypeQuery) continue;
     if (body && inside(id, body)) {
-      // C.instance, new C() in the class's own body
-      if ((parent?.type === AST_NODE_TYPES.MemberExpression && parent.object === id) || (parent?.type === AST_NODE_TYPES.NewExpression && parent.callee === id)) continue;
+      // C.instance, new C() in the class's own body; the instance they give may call the member
+      // there too (`static touch(id) { return C.getInstance().createData(id, v); }`)
+      if (parent?.type === AST_NODE_TYPES.MemberExpression && parent.object === id) {
+        if (!ownInstanceUse(context, parent, singleton, member, sites)) return undefined;
+        continue;
+      }
+      if (parent?.type === AST_NODE_TYPES.NewExpression && parent.callee === id) {
+        if (!valueUse(context, parent, member, sites)) return undefined;
+        continue;
+      }
       return undefined;
     }
     if (parent?.type !== AST_NODE_TYPES.MemberExpression || parent.object !== id || !singleton.accessors.has(propertyName(parent.property, parent.computed) ?? '')) return undefined;
@@ -141,6 +152,33 @@ export function singletonUses(context: AnyContext, variable: Variable, singleton
     if (!instanceUses(context, call, member, sites)) return undefined;
   }
   return names;
+}
+
+/**
+ * A use, inside the class's own body, of its accessor or of a static member (`C.getInstance()`,
+ * `C.instance`; `this.getInstance()`, `this.instance` in a static member): adds the calls of
+ * `member` on the instance it gives (`C.getInstance().createData(key, v)`, `C.instance!.createData(key,
+ * v)`); `false` when an accessor's instance is used any other way. A static member read that is
+ * not used as an instance (`if (!C.instance)`, `C.instance = new C()`, an accessor's `return
+ * C.instance`) adds nothing.
+ * @param access the member expression `C.x` (or `this.x`)
+ */
+export function ownInstanceUse(context: AnyContext, access: TSESTree.MemberExpression, singleton: Singleton, member: string, sites: SingletonSite[]): boolean {
+  const name = propertyName(access.property, access.computed);
+  if (name === undefined) return false;
+  const call = access.parent;
+  if (singleton.accessors.has(name) && call?.type === AST_NODE_TYPES.CallExpression && call.callee === access) return instanceUses(context, call, member, sites);
+  return valueUse(context, access, member, sites);
+}
+
+/** A value that may be the instance (`C.instance`, `new C()`): its calls of `member` as a member's object or through a `const` are sites; other uses add nothing. */
+function valueUse(context: AnyContext, value: TSESTree.Node, member: string, sites: SingletonSite[]): boolean {
+  let node = value;
+  while (node.parent && (node.parent.type === AST_NODE_TYPES.TSAsExpression || node.parent.type === AST_NODE_TYPES.TSNonNullExpression || (node.parent.type === AST_NODE_TYPES.AwaitExpression && node.parent.argument === node))) node = node.parent;
+  const parent = node.parent;
+  if (parent?.type === AST_NODE_TYPES.MemberExpression && parent.object === node) return memberUse(context, parent, member, sites);
+  if (parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.init === node) return instanceUses(context, value, member, sites);
+  return true;
 }
 
 /** Adds the calls of `member` on the instance `instance` evaluates to; `false` when it is used any other way. */
