@@ -104,3 +104,34 @@ describe("a singleton class's method called in the class's own body, through its
     expect(lintManager('  static reset() {\n    if (RedisManager.instance) RedisManager.instance = null;\n  }')).toEqual([]);
   });
 });
+
+const BUILD = "import Redis from 'ioredis';\nconst redis = new Redis();\nexport function buildKeys(id: string) {\n  return { profile: `user:${id}:profile`, session: `session:${id}` };\n}\n";
+/** set-requires-ttl-or-keepttl's findings on a module whose `save` (body from line 7) runs `body`. */
+const annotated = (body: string) => lintApplication(roots, { 'src/a.ts': `${BUILD}export async function save(id: string, v: string) {\n${body}}\n` }, 'src/a.ts', { [SET]: undefined }, [], MANIFEST);
+/** The annotated declaration of the built keys object (lines 7-8), a change of `keys.session` (line 9), its SET (line 10). */
+const changed = (change: string) => annotated(`  // redis-ttl persistent: the user's profile\n  const keys = buildKeys(id);\n  ${change}\n  await redis.set(keys.session, v);\n`);
+
+describe("a persistent annotation on a built keys object's declaration: a member the code changes through a cast is no longer the builder's", () => {
+  it('`(keys as Record<string, string>).session = ...`: the SET of it reported', () => {
+    expect(changed('(keys as Record<string, string>).session = `s:${v}`;')).toEqual([[SET, 'setWithoutTtl', 10, 15]]);
+  });
+  it('`keys!.session = ...`: reported', () => {
+    expect(changed('keys!.session = `s:${v}`;')).toEqual([[SET, 'setWithoutTtl', 10, 15]]);
+  });
+  it('`Object.assign(keys as object, {...})`: reported', () => {
+    expect(changed('Object.assign(keys as object, { session: `s:${v}` });')).toEqual([[SET, 'setWithoutTtl', 10, 15]]);
+  });
+  it('`(keys.session as string) = ...`: reported', () => {
+    expect(changed('(keys.session as string) = `s:${v}`;')).toEqual([[SET, 'setWithoutTtl', 10, 15]]);
+  });
+  it('near miss: the member only read through a cast: the annotation still names it', () => {
+    expect(changed('console.log((keys as Record<string, string>).session);')).toEqual([]);
+  });
+  it('near miss: another member changed through a cast: still left alone', () => {
+    expect(changed('(keys as Record<string, string>).profile = `p:${v}`;')).toEqual([]);
+  });
+  it('near miss (held): the annotation on a `let` reassigned later, or a destructured declaration, is not read through', () => {
+    expect(annotated("  // redis-ttl persistent: the profile\n  let keys = buildKeys('admin');\n  keys = buildKeys(id);\n  await redis.set(keys.session, v);\n")).toEqual([[SET, 'setWithoutTtl', 10, 15]]);
+    expect(annotated('  // redis-ttl persistent: the profile\n  const [keys] = [buildKeys(id)];\n  await redis.set(keys.session, v);\n')).toEqual([[SET, 'setWithoutTtl', 9, 15]]);
+  });
+});
