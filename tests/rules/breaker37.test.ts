@@ -135,3 +135,22 @@ describe("a persistent annotation on a built keys object's declaration: a member
     expect(annotated('  // redis-ttl persistent: the profile\n  const [keys] = [buildKeys(id)];\n  await redis.set(keys.session, v);\n')).toEqual([[SET, 'setWithoutTtl', 9, 15]]);
   });
 });
+
+/** set-requires-ttl-or-keepttl's [messageId, line, column] on a counter function whose body starts on line 4. */
+const counter = (body: string) =>
+  lintApplication(roots, { 'src/rate.ts': `import Redis from 'ioredis';\nconst redis = new Redis();\nexport async function hit(ip: string, n: number) {\n${body}}\n` }, 'src/rate.ts', { [SET]: undefined }, [], MANIFEST).map(([, messageId, line, column]) => [messageId, line, column]);
+
+describe('a plain SET after its key was deleted: it discards no TTL (the key is gone), the general message', () => {
+  it('SET EX, DEL, then a plain SET: setWithoutTtl, not setClearsTtl', () => {
+    expect(counter("  await redis.set(`rate:${ip}`, '1', 'EX', 60);\n  await redis.del(`rate:${ip}`);\n  await redis.set(`rate:${ip}`, String(n));\n")).toEqual([['setWithoutTtl', 6, 15]]);
+  });
+  it('UNLINK between: the same', () => {
+    expect(counter("  await redis.set(`rate:${ip}`, '1', 'EX', 60);\n  await redis.unlink(`rate:${ip}`);\n  await redis.set(`rate:${ip}`, String(n));\n")).toEqual([['setWithoutTtl', 6, 15]]);
+  });
+  it('near miss: another key deleted between: setClearsTtl', () => {
+    expect(counter("  await redis.set(`rate:${ip}`, '1', 'EX', 60);\n  await redis.del(`ban:${ip}`);\n  await redis.set(`rate:${ip}`, String(n));\n")).toEqual([['setClearsTtl', 6, 15]]);
+  });
+  it('near miss: the key deleted before the expiring write: setClearsTtl', () => {
+    expect(counter("  await redis.del(`rate:${ip}`);\n  await redis.set(`rate:${ip}`, '1', 'EX', 60);\n  await redis.set(`rate:${ip}`, String(n));\n")).toEqual([['setClearsTtl', 6, 15]]);
+  });
+});
