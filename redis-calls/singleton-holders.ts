@@ -31,7 +31,7 @@
  *   (`export default C`, `export { C }`); anything else (`new C()`, `C.instance`, handed on)
  *   leaves the callers unknown;
  * - the instance an accessor returns is only used as a member's object (`C.getInstance().set(...)`),
- *   held in a `const` used only so, or dropped (`C.getInstance();` at start-up); a `this.manager = C.getInstance()`, an instance handed on
+ *   held in a `const` (not exported) used only so, or dropped (`C.getInstance();` at start-up); a `this.manager = C.getInstance()`, an instance handed on
  *   or returned, leaves the callers unknown.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
@@ -189,7 +189,10 @@ function instanceUses(context: AnyContext, instance: TSESTree.Node, member: stri
   // `C.getInstance();` made for its side effects (connecting at start-up): no call of any member
   if (parent?.type === AST_NODE_TYPES.ExpressionStatement) return true;
   if (parent?.type === AST_NODE_TYPES.MemberExpression && parent.object === node) return memberUse(context, parent, member, sites);
+  // held in a `const` of the module (not exported: `export const manager = C.getInstance()` hands
+  // it to modules whose calls are not read here)
   if (parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.init === node && parent.id.type === AST_NODE_TYPES.Identifier && parent.parent?.type === AST_NODE_TYPES.VariableDeclaration && parent.parent.kind === 'const') {
+    if (parent.parent.parent?.type === AST_NODE_TYPES.ExportNamedDeclaration) return false;
     const variable = context.sourceCode.scopeManager?.getDeclaredVariables(parent)[0];
     if (!variable) return false;
     for (const reference of variable.references) {

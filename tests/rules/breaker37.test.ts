@@ -154,3 +154,22 @@ describe('a plain SET after its key was deleted: it discards no TTL (the key is 
     expect(counter("  await redis.del(`rate:${ip}`);\n  await redis.set(`rate:${ip}`, '1', 'EX', 60);\n  await redis.set(`rate:${ip}`, String(n));\n")).toEqual([['setClearsTtl', 6, 15]]);
   });
 });
+
+describe("a singleton's instance held in an exported `const`: the modules importing that `const` call the method too", () => {
+  const session = "import { manager } from '../managerInstance';\nexport const openSession = async (id: string) => {\n  await manager.createData('session:' + id, { at: '1' });\n};\n";
+  const lintHeld = (holder: string, handler = session) =>
+    lintApplication(
+      roots,
+      { 'src/redisManager.ts': manager(''), 'src/handlers/nickname.ts': NICKNAME, 'src/managerInstance.ts': holder, 'src/handlers/session.ts': handler },
+      'src/redisManager.ts',
+      { [INCR]: undefined },
+      ['user:*', 'item:*'],
+      MANIFEST,
+    );
+  it('`export const manager = RedisManager.getInstance()` and another module calling `manager.createData(session:*)`: the HSET reported', () => {
+    expect(lintHeld("import RedisManager from './redisManager';\nexport const manager = RedisManager.getInstance();\n")).toEqual(HSET);
+  });
+  it('near miss: the `const` not exported, its own calls passing user:* keys: not reported', () => {
+    expect(lintHeld("import RedisManager from './redisManager';\nconst manager = RedisManager.getInstance();\nexport const rename = (name: string) => manager.createData('user:' + name, { renamed: '1' });\n", 'export {};\n')).toEqual([]);
+  });
+});
