@@ -16,7 +16,8 @@
  * test cannot decide (`redisClient.set(key, '1', windowSeconds)`, `facades.ts` expiringArmAt).
  * Not this reading: an expiry in the other arm of the same choice (`if (active) set(k, v, 'EX',
  * 300) else set(k, v)`), after the write on its path (a separate round trip, the rule's
- * `setThenExpire`), in another function, or of another key.
+ * `setThenExpire`), in another function, or of another key, nor one whose key a DEL / UNLINK of
+ * the same function deletes between the two (the key is gone: the SET discards no TTL).
  */
 import { EXPIRY_EFFECTS } from '../semantics/commands.js';
 import { expiringArmAt } from './facades.js';
@@ -45,11 +46,14 @@ export function ttlGivenOnOtherPath(context: AnyContext, call: RedisCall, arg: n
     const arm = expiringArmAt(context, node);
     if (arm) candidates.push(arm);
   });
+  // a DEL / UNLINK of the key between the two: the key is gone, the SET discards no TTL
+  const deletes = candidates.filter((other) => other.node !== call.node && other.description.keys.some((action) => action.effect === 'delete' && keyIdOf(context, other, action.arg) === id));
   return candidates.find((other) => {
     if (other === call || other.node === call.node || other.unit.key === call.unit.key) return false;
     // before it on its path (`if (!current) { set(k, '1', 'EX', w); return; }` then `set(k, n + 1)`),
     // not in the other arm of the same choice (`if (active) set(k, v, 'EX', 300) else set(k, v)`)
     if (!followsOnItsPath(other.node, call.node)) return false;
+    if (deletes.some((del) => del.node !== other.node && followsOnItsPath(other.node, del.node) && followsOnItsPath(del.node, call.node))) return false;
     return other.description.keys.some((action) => EXPIRY_EFFECTS.has(action.effect) && keyIdOf(context, other, action.arg) === id);
   });
 }

@@ -57,11 +57,12 @@ function memberWrites(variable: TSESLint.Scope.Variable): Pick<Container, 'defin
   const mutated: string[][] = [];
   for (const reference of variable.references) {
     if (reference.init) continue;
-    let top: TSESTree.Node = reference.identifier;
+    let top: TSESTree.Node = outerCast(reference.identifier);
     const path: string[] = [];
+    // through casts too: `(keys as Record<string, string>).session = ...`, `keys!.session = ...`
     while (top.parent?.type === AST_NODE_TYPES.MemberExpression && top.parent.object === top) {
       path.push(propertyName(top.parent.property, top.parent.computed) ?? '*');
-      top = top.parent;
+      top = outerCast(top.parent);
     }
     if (isAssignTarget(top)) {
       if (path.length === 0) return undefined;
@@ -77,10 +78,18 @@ function memberWrites(variable: TSESLint.Scope.Variable): Pick<Container, 'defin
   return { defined, mutated };
 }
 
+/** The outermost of the type casts around `node` (`x as T`, `x!`, `x satisfies T`), else `node`. */
+function outerCast(node: TSESTree.Node): TSESTree.Node {
+  let top = node;
+  while (top.parent && (top.parent.type === AST_NODE_TYPES.TSAsExpression || top.parent.type === AST_NODE_TYPES.TSNonNullExpression || top.parent.type === AST_NODE_TYPES.TSSatisfiesExpression || top.parent.type === AST_NODE_TYPES.TSTypeAssertion)) top = top.parent;
+  return top;
+}
+
 /**
  * Whether the code changes the member `name` of the object the variable holds, wherever it does
- * (`keys.userHash = ...`, `keys[k] = ...`, `delete keys.userHash`, `keys.userHash += ...`), or
- * merges into the object as a whole (`Object.assign(keys, overrides)`): what made the object then
+ * (`keys.userHash = ...`, `keys[k] = ...`, `delete keys.userHash`, `keys.userHash += ...`, also
+ * through a cast: `(keys as Record<string, string>).userHash = ...`), or merges into the object as
+ * a whole (`Object.assign(keys, overrides)`): what made the object then
  * no longer says what that member holds.
  */
 export function memberChanged(variable: TSESLint.Scope.Variable, name: string): boolean {

@@ -23,21 +23,18 @@
  *   slot (`C.instance`, `this.instance`) or `new C()`;
  * - inside the class, the class is only read as a member's object (`C.instance`) or constructed
  *   (`new C()`); `this` is only a member's object or stored in the class's slot (`C.instance =
- *   this`);
+ *   this`); the class's body may call the method too, on the instance its accessor or a static
+ *   member gives (`static touch(id) { return C.getInstance().createData(id, v); }`,
+ *   `C.instance!.createData(...)`, `this.getInstance()` in a static member): those are callers as
+ *   well (the class's own binding of its name, not the module's, is what its body reads);
  * - outside the class, the class is only called through an accessor (`C.getInstance()`) or exported
  *   (`export default C`, `export { C }`); anything else (`new C()`, `C.instance`, handed on)
  *   leaves the callers unknown;
  * - the instance an accessor returns is only used as a member's object (`C.getInstance().set(...)`),
- *   held in a `const` used only so, or dropped (`C.getInstance();` at start-up); a `this.manager = C.getInstance()`, an instance handed on
- *   or returned, leaves the callers unknown;
- * - the class's own body calls the method only as `this.member(...)` of an instance method: a call
- *   through the instance there (`C.getInstance().member(...)`, `C.instance.member(...)`, `new
- *   C().member(...)`, `this.instance.member(...)` in a static method) is a caller the walk over the
- *   class's references does not follow (its body sees its own binding), so it leaves the callers
- *   unknown.
+ *   held in a `const` (not exported) used only so, or dropped (`C.getInstance();` at start-up); a `this.manager = C.getInstance()`, an instance handed on
+ *   or returned, leaves the callers unknown.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { forEachCallIn } from './index.js';
 import { findVariable, propertyName, unwrap, type AnyContext } from './static.js';
 
 type Variable = NonNullable<ReturnType<typeof findVariable>>;
@@ -137,8 +134,16 @@ export function singletonUses(context: AnyContext, variable: Variable, singleton
     }
     if ((reference as { isTypeReference?: boolean }).isTypeReference || parent?.type === AST_NODE_TYPES.TSTypeReference || parent?.type === AST_NODE_TYPES.TSTypeQuery) continue;
     if (body && inside(id, body)) {
-      // C.instance, new C() in the class's own body
-      if ((parent?.type === AST_NODE_TYPES.MemberExpression && parent.object === id) || (parent?.type === AST_NODE_TYPES.NewExpression && parent.callee === id)) continue;
+      // C.instance, new C() in the class's own body; the instance they give may call the member
+      // there too (`static touch(id) { return C.getInstance().createData(id, v); }`)
+      if (parent?.type === AST_NODE_TYPES.MemberExpression && parent.object === id) {
+        if (!ownInstanceUse(context, parent, singleton, member, sites)) return undefined;
+        continue;
+      }
+      if (parent?.type === AST_NODE_TYPES.NewExpression && parent.callee === id) {
+        if (!valueUse(context, parent, member, sites)) return undefined;
+        continue;
+      }
       return undefined;
     }
     if (parent?.type !== AST_NODE_TYPES.MemberExpression || parent.object !== id || !singleton.accessors.has(propertyName(parent.property, parent.computed) ?? '')) return undefined;
@@ -149,6 +154,33 @@ export function singletonUses(context: AnyContext, variable: Variable, singleton
   return names;
 }
 
+/**
+ * A use, inside the class's own body, of its accessor or of a static member (`C.getInstance()`,
+ * `C.instance`; `this.getInstance()`, `this.instance` in a static member): adds the calls of
+ * `member` on the instance it gives (`C.getInstance().createData(key, v)`, `C.instance!.createData(key,
+ * v)`); `false` when an accessor's instance is used any other way. A static member read that is
+ * not used as an instance (`if (!C.instance)`, `C.instance = new C()`, an accessor's `return
+ * C.instance`) adds nothing.
+ * @param access the member expression `C.x` (or `this.x`)
+ */
+export function ownInstanceUse(context: AnyContext, access: TSESTree.MemberExpression, singleton: Singleton, member: string, sites: SingletonSite[]): boolean {
+  const name = propertyName(access.property, access.computed);
+  if (name === undefined) return false;
+  const call = access.parent;
+  if (singleton.accessors.has(name) && call?.type === AST_NODE_TYPES.CallExpression && call.callee === access) return instanceUses(context, call, member, sites);
+  return valueUse(context, access, member, sites);
+}
+
+/** A value that may be the instance (`C.instance`, `new C()`): its calls of `member` as a member's object or through a `const` are sites; other uses add nothing. */
+function valueUse(context: AnyContext, value: TSESTree.Node, member: string, sites: SingletonSite[]): boolean {
+  let node = value;
+  while (node.parent && (node.parent.type === AST_NODE_TYPES.TSAsExpression || node.parent.type === AST_NODE_TYPES.TSNonNullExpression || (node.parent.type === AST_NODE_TYPES.AwaitExpression && node.parent.argument === node))) node = node.parent;
+  const parent = node.parent;
+  if (parent?.type === AST_NODE_TYPES.MemberExpression && parent.object === node) return memberUse(context, parent, member, sites);
+  if (parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.init === node) return instanceUses(context, value, member, sites);
+  return true;
+}
+
 /** Adds the calls of `member` on the instance `instance` evaluates to; `false` when it is used any other way. */
 function instanceUses(context: AnyContext, instance: TSESTree.Node, member: string, sites: SingletonSite[]): boolean {
   let node = instance;
@@ -157,7 +189,10 @@ function instanceUses(context: AnyContext, instance: TSESTree.Node, member: stri
   // `C.getInstance();` made for its side effects (connecting at start-up): no call of any member
   if (parent?.type === AST_NODE_TYPES.ExpressionStatement) return true;
   if (parent?.type === AST_NODE_TYPES.MemberExpression && parent.object === node) return memberUse(context, parent, member, sites);
+  // held in a `const` of the module (not exported: `export const manager = C.getInstance()` hands
+  // it to modules whose calls are not read here)
   if (parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.init === node && parent.id.type === AST_NODE_TYPES.Identifier && parent.parent?.type === AST_NODE_TYPES.VariableDeclaration && parent.parent.kind === 'const') {
+    if (parent.parent.parent?.type === AST_NODE_TYPES.ExportNamedDeclaration) return false;
     const variable = context.sourceCode.scopeManager?.getDeclaredVariables(parent)[0];
     if (!variable) return false;
     for (const reference of variable.references) {
@@ -181,35 +216,4 @@ function memberUse(context: AnyContext, access: TSESTree.MemberExpression, membe
   if (call?.type !== AST_NODE_TYPES.CallExpression || call.callee !== callee) return false;
   sites.push({ call, context });
   return true;
-}
-
-/**
- * Whether `body` (a singleton class's) calls `member` other than as `this.member(...)` in an
- * instance method or field: `C.getInstance().member(...)`, `C.instance.member(...)`, `new
- * C().member(...)`, `this.instance.member(...)` in a static method, `this.member(...)` in a
- * function of its own (whose `this` is not the instance). Such a call is the class's own caller,
- * which {@link singletonUses} does not collect.
- */
-export function callsMemberInside(context: AnyContext, body: TSESTree.ClassBody, member: string): boolean {
-  let found = false;
-  forEachCallIn(context, body, (call) => {
-    if (found) return;
-    const callee = unwrap(call.callee);
-    if (callee.type !== AST_NODE_TYPES.MemberExpression || propertyName(callee.property, callee.computed) !== member) return;
-    if (unwrap(callee.object).type !== AST_NODE_TYPES.ThisExpression || !inInstanceMember(call, body)) found = true;
-  });
-  return found;
-}
-
-/** Whether `this` at `node` is the instance: its nearest non-arrow function is an instance method (or it is in an instance field). */
-function inInstanceMember(node: TSESTree.Node, body: TSESTree.ClassBody): boolean {
-  for (let at: TSESTree.Node | undefined = node.parent; at && at !== body; at = at.parent) {
-    if (at.type === AST_NODE_TYPES.StaticBlock) return false;
-    if (at.type === AST_NODE_TYPES.PropertyDefinition && at.parent === body) return !at.static;
-    if (at.type === AST_NODE_TYPES.FunctionExpression || at.type === AST_NODE_TYPES.FunctionDeclaration) {
-      const owner = at.parent;
-      return owner?.type === AST_NODE_TYPES.MethodDefinition && owner.parent === body && owner.value === at && !owner.static;
-    }
-  }
-  return false;
 }

@@ -61,7 +61,8 @@ import { TTL_NAME } from './names.js';
 import { packageOf } from './project.js';
 import { alwaysExits, findVariable, propertyName, resolveConstExpression, staticValue, unwrap, walk, type AnyContext, type FunctionLike } from './static.js';
 import { TEST_PATH } from './test-paths.js';
-import { callsMemberInside, singletonOf, singletonUses, storedInSlot, type Singleton } from './singleton-holders.js';
+import { ownInstanceUse, singletonOf, singletonUses, storedInSlot, type Singleton } from './singleton-holders.js';
+import { inStaticMember } from './client-syntax.js';
 import { relative } from 'node:path';
 
 /** A call of the wrapper method, with the context of the module it is written in. */
@@ -217,9 +218,13 @@ function collectSites(context: AnyContext, fn: FunctionLike): Site[] | undefined
   if (!thisCalls(context, holder, sites)) return undefined;
   if (holder.singleton) {
     const { class: singleton, variable } = holder.singleton;
-    if (callsMemberInside(context, singleton.body, holder.member)) return undefined;
     const names = singletonUses(context, variable, singleton, holder.member, sites, singleton.body);
     if (!names) return undefined;
+    // the class's own binding of its name, which its body reads (`C.getInstance().member(...)` in a
+    // static method): another variable than the module's
+    const cls = singleton.body.parent;
+    const inner = cls ? (context.sourceCode.scopeManager?.getDeclaredVariables(cls) ?? []).filter((v) => v.name === singleton.name && v !== variable) : [];
+    if (inner.some((v) => !singletonUses(context, v, singleton, holder.member, sites, singleton.body))) return undefined;
     const exported = new Set([...holder.singleton.exported, ...names]);
     if (exported.size === 0) return sites;
     const uses: Uses = (at, imported, member, found) => singletonUses(at, imported, singleton, member, found);
@@ -261,6 +266,9 @@ function thisCalls(context: AnyContext, holder: Holder, sites: Site[]): boolean 
       if (call?.type === AST_NODE_TYPES.CallExpression && call.callee === node) sites.push({ call, context });
       else ok = false;
     } else if (name === undefined) ok = false;
+    // `this.getInstance().createData(key, v)`, `this.instance.createData(key, v)` in a static member
+    // of a singleton class: its one instance's calls (singleton-holders.ts)
+    else if (holder.singleton && holder.body.parent?.type === AST_NODE_TYPES.ClassDeclaration && inStaticMember(node, holder.body.parent) && !ownInstanceUse(context, node, holder.singleton.class, holder.member, sites)) ok = false;
     return ok ? undefined : 'stop';
   });
   return ok;
