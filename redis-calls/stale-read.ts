@@ -177,7 +177,8 @@ export function seenGuard(context: AnyContext, write: RedisCall, keyArg: number)
  *
  * `if (!cached)`, `if (cur === null)`, `if (!(await redis.exists(k)))`, `if
  * (Object.keys(h).length === 0)` read the same way. `undefined` when no condition of the path
- * tests such a reply, or the one that does cannot tell (a field compared to a value).
+ * tests such a reply, or the one that does cannot tell, or compares to a string (`if (p.isAlive ===
+ * '0') continue;`: a field's value, which a miss passes only by the way).
  * @param write the write that may create the key
  * @param keyArg the key's argument index in `write`
  */
@@ -211,7 +212,8 @@ function guardOf(context: AnyContext, write: RedisCall, keyArg: number, when: 's
   for (const { test, holds } of pathConditions(write.node)) {
     const stands = standsIn(context, test, stand, 0);
 
-    if (stands.length > 0 && (when === 'seen' ? stopsOnEvery(context, test, stands, holds) : runsOnSome(context, test, stands, holds))) return stands[0];
+    if (stands.length === 0) continue;
+    if (when === 'seen' ? stopsOnEvery(context, test, stands, holds) : !comparesToText(context, test) && runsOnSome(context, test, stands, holds)) return stands[0];
   }
   return undefined;
 }
@@ -224,6 +226,20 @@ function stopsOnEvery(context: AnyContext, test: TSESTree.Node, stands: readonly
     if (value === UNKNOWN || Boolean(value.value) === holds) return false;
   }
   return true;
+}
+
+/**
+ * Whether a test compares something to a string (`player.isAlive === '0'`): it tests a field's
+ * value, and a miss goes through it only by the way; not a test of the key's absence.
+ */
+function comparesToText(context: AnyContext, test: TSESTree.Node): boolean {
+  return walk(context, test, (node) =>
+    node.type === AST_NODE_TYPES.BinaryExpression &&
+    ['===', '!==', '==', '!='].includes(node.operator) &&
+    [node.left, node.right].some((side) => side.type === AST_NODE_TYPES.Literal && typeof side.value === 'string')
+      ? 'stop'
+      : undefined,
+  );
 }
 
 /** Whether `test` is `holds` with some client family's missing replies of the stands, and `!holds` with none. */
