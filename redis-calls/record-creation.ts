@@ -27,7 +27,10 @@
  *   makes the record whole (an HSET / HMSET of several fields or of an object) first, then the
  *   first in source order. No such write: no creation, every write judged as before;
  * - **an update** ({@link fieldUpdateCreation}): another write of the family, in another function
- *   than the creation's (any record of the family: the family's creation decides its lifetime); or,
+ *   than the creation's (any record of the family: the family's creation decides its lifetime),
+ *   unless it runs on the branch where a read of its own key found nothing (`const c = await
+ *   redis.hgetall(k); if (c && c.status) return c; ... await redis.hset(k, row)`: a re-creation on
+ *   a cache miss, after an eviction or a DEL, creates the key and is its own creation); or,
  *   in the creation's function, a write of the same key expression that an earlier write of that
  *   key, running on every path of the function, has just created: nothing but Redis round trips
  *   awaited in between, and no deletion of the key (DEL, HDEL, SREM ...) in between.
@@ -53,6 +56,7 @@ import { calledName } from './builder-lookup.js';
 import { relatedModules } from './cross-file-lifecycle.js';
 import { readModule } from './modules.js';
 import { awaitOf, otherAwaitBetween, runsBefore } from './reserved-counter.js';
+import { missGuard } from './stale-read.js';
 import { enclosingFunction, findVariable, followsOnItsPath, isLoop, walk, type AnyContext, type FunctionLike } from './static.js';
 
 /** One write of a record family: the call and its key argument. */
@@ -198,7 +202,9 @@ function deletedBetween(context: AnyContext, fn: TSESTree.Node | undefined, keyI
 /**
  * The key shape of the record `call` updates at argument `arg`, when the write is a record write
  * that keeps an existing key's TTL (HSET, SADD, ZADD, HINCRBY ...: `RECORD_WRITES` with an effect
- * of `EFFECTS_THAT_KEEP_TTL`) on a key with a static part; `undefined` otherwise.
+ * of `EFFECTS_THAT_KEEP_TTL`) on a key with a static part, and does not run on the branch where a
+ * read of its key found nothing (`stale-read.ts` missGuard: there it creates the key, a creation
+ * judged on its own); `undefined` otherwise.
  */
 function updatedRecordShape(context: AnyContext, call: RedisCall, arg: number): string | undefined {
   const keyNode = call.argNodes[arg];
@@ -207,6 +213,8 @@ function updatedRecordShape(context: AnyContext, call: RedisCall, arg: number): 
   if (!action || !EFFECTS_THAT_KEEP_TTL.has(action.effect)) return undefined;
   const shape = keyShapeOf(context, keyNode).shape;
   if (!hasStaticPart(shape)) return undefined;
+  // on the branch where a read of its key found nothing (a cache miss), the write creates the key
+  if (missGuard(context, call, arg)) return undefined;
   return shape;
 }
 

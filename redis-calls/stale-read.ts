@@ -156,6 +156,38 @@ interface Stand extends SeenRead {
  * @param keyArg the key's argument index in `write`
  */
 export function seenGuard(context: AnyContext, write: RedisCall, keyArg: number): SeenRead | undefined {
+  return guardOf(context, write, keyArg, 'seen');
+}
+
+/**
+ * The mirror of {@link seenGuard}: the read whose missing reply LETS the write run, the write being
+ * on the branch where the read found nothing (a cache miss), so that on that path the write
+ * creates the key. The same reads count (one key, another unit, before the write, HGETALL's `{}`
+ * and `null` and the others' `null` / `0`; a same-file helper's known missing reply), and a
+ * condition on the write's path (an `if` / `? :` / `&&` / `||` the write is a branch of, or an
+ * `if` before it whose taken branch always leaves) that holds with the missing reply of some
+ * client family and fails with none:
+ *
+ * ```ts
+ * const cached = await redis.hgetall(key);                 // {} when missing
+ * if (cached && cached.status) return parse(cached);        // false with {} and with null
+ * const row = await db.find(id);
+ * await redis.hset(key, toHash(row));                       // runs on the miss: creates the key
+ * ```
+ *
+ * `if (!cached)`, `if (cur === null)`, `if (!(await redis.exists(k)))`, `if
+ * (Object.keys(h).length === 0)` read the same way. `undefined` when no condition of the path
+ * tests such a reply, or the one that does cannot tell, or compares to a string (`if (p.isAlive ===
+ * '0') continue;`: a field's value, which a miss passes only by the way).
+ * @param write the write that may create the key
+ * @param keyArg the key's argument index in `write`
+ */
+export function missGuard(context: AnyContext, write: RedisCall, keyArg: number): SeenRead | undefined {
+  return guardOf(context, write, keyArg, 'missing');
+}
+
+/** {@link seenGuard} (`seen`: the write runs only when the key is there) and {@link missGuard} (`missing`: the write runs when it is not). */
+function guardOf(context: AnyContext, write: RedisCall, keyArg: number, when: 'seen' | 'missing'): SeenRead | undefined {
   const key = keyIdOf(context, write, keyArg);
   const keyNode = write.argNodes[keyArg];
   if (!key || !keyNode) return undefined;
@@ -180,7 +212,8 @@ export function seenGuard(context: AnyContext, write: RedisCall, keyArg: number)
   for (const { test, holds } of pathConditions(write.node)) {
     const stands = standsIn(context, test, stand, 0);
 
-    if (stands.length > 0 && stopsOnEvery(context, test, stands, holds)) return stands[0];
+    if (stands.length === 0) continue;
+    if (when === 'seen' ? stopsOnEvery(context, test, stands, holds) : !comparesToText(context, test) && runsOnSome(context, test, stands, holds)) return stands[0];
   }
   return undefined;
 }
@@ -193,6 +226,33 @@ function stopsOnEvery(context: AnyContext, test: TSESTree.Node, stands: readonly
     if (value === UNKNOWN || Boolean(value.value) === holds) return false;
   }
   return true;
+}
+
+/**
+ * Whether a test compares something to a string (`player.isAlive === '0'`): it tests a field's
+ * value, and a miss goes through it only by the way; not a test of the key's absence.
+ */
+function comparesToText(context: AnyContext, test: TSESTree.Node): boolean {
+  return walk(context, test, (node) =>
+    node.type === AST_NODE_TYPES.BinaryExpression &&
+    ['===', '!==', '==', '!='].includes(node.operator) &&
+    [node.left, node.right].some((side) => side.type === AST_NODE_TYPES.Literal && typeof side.value === 'string')
+      ? 'stop'
+      : undefined,
+  );
+}
+
+/** Whether `test` is `holds` with some client family's missing replies of the stands, and `!holds` with none. */
+function runsOnSome(context: AnyContext, test: TSESTree.Node, stands: readonly Stand[], holds: boolean): boolean {
+  const families = Math.max(...stands.map((s) => s.missing.length));
+  let runs = false;
+  for (let i = 0; i < families; i++) {
+    const value = evaluate(context, test, new Map(stands.map((s) => [s.node, s.missing[Math.min(i, s.missing.length - 1)]])), 0);
+    if (value === UNKNOWN) continue;
+    if (Boolean(value.value) !== holds) return false;
+    runs = true;
+  }
+  return runs;
 }
 
 /** {@link readsIn} for {@link seenGuard}: the stands a test uses, directly or through the variables it reads. */
@@ -507,9 +567,11 @@ function evaluate(context: AnyContext, root: TSESTree.Node, reads: ReadonlyMap<T
       return converted === UNKNOWN ? UNKNOWN : { value: converted };
     }
     case AST_NODE_TYPES.MemberExpression: {
-      // the length of a reply's array or string (`Object.keys(data).length`)
-      if (node.computed || node.property.type !== AST_NODE_TYPES.Identifier || node.property.name !== 'length') return UNKNOWN;
+      if (node.computed || node.property.type !== AST_NODE_TYPES.Identifier) return UNKNOWN;
       const value = sub(node.object);
+      // a field of HGETALL's empty reply (`cached.status` of `{}`): none, but for the members every object has
+      if (node.property.name !== 'length') return value !== UNKNOWN && isEmptyObject(value.value) && !(node.property.name in Object.prototype) ? { value: undefined } : UNKNOWN;
+      // the length of a reply's array or string (`Object.keys(data).length`)
       return value !== UNKNOWN && (typeof value.value === 'string' || Array.isArray(value.value)) ? { value: (value.value as string | unknown[]).length } : UNKNOWN;
     }
     case AST_NODE_TYPES.Identifier: {
@@ -567,4 +629,9 @@ function evaluate(context: AnyContext, root: TSESTree.Node, reads: ReadonlyMap<T
     default:
       return UNKNOWN;
   }
+}
+
+/** Whether a value is a plain object without own fields (HGETALL's reply for a missing hash). */
+function isEmptyObject(value: unknown): boolean {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0;
 }

@@ -228,3 +228,83 @@ describe('incr-needs-expire-on-create: a record created with its TTL by another 
     expect(lintApplication(roots, files(''), 'src/chat.ts', rules, [])).toEqual([['incr-needs-expire-on-create', 'noExpiry', 4, 15]]);
   });
 });
+
+// the shape of sarisssa/test-api match-repository.ts: a match hash created without TTL, and a
+// read-through getter that, on a cache miss, reads the database and writes the whole hash back:
+// after an eviction or an invalidating DEL the key is absent there, and that HSET creates it
+const readThrough = ioredis(`export async function create(id: string) {
+  await redis.hset(\`match:\${id}\`, { status: 'open', players: '[]' });
+}
+export async function get(id: string, db: { find(id: string): Promise<{ status: string; players: string }> }) {
+  const cached = await redis.hgetall(\`match:\${id}\`);
+  if (cached && cached.status && cached.players) return cached;
+  const row = await db.find(id);
+  await redis.hset(\`match:\${id}\`, { status: row.status, players: row.players });
+  return row;
+}
+export async function getStatus(id: string, db: { status(id: string): Promise<string> }) {
+  const status = await redis.hget(\`match:\${id}\`, 'status');
+  if (status !== null) return status;
+  const fresh = await db.status(id);
+  await redis.hset(\`match:\${id}\`, 'status', fresh);
+  return fresh;
+}
+export async function warm(id: string) {
+  const all = await redis.hgetall(\`match:\${id}\`);
+  if (Object.keys(all).length === 0) await redis.hset(\`match:\${id}\`, { status: 'open', players: '[]' });
+}
+export async function ensure(id: string) {
+  if (!(await redis.exists(\`match:\${id}\`))) {
+    await redis.hset(\`match:\${id}\`, 'status', 'open');
+  }
+}
+`);
+
+// near misses that stay updates of the reported creation: a field update behind a read that found
+// the record (the found branch, a guard that returns on a miss), an update with no read, a guard
+// that tests a field's value (`if (status === 'open') return`: a miss passes it only by the way),
+// the miss of another key
+const foundUpdates = ioredis(`export async function create(id: string) {
+  await redis.hset(\`match:\${id}\`, { status: 'open', players: '[]' });
+}
+export async function view(id: string) {
+  const cached = await redis.hgetall(\`match:\${id}\`);
+  if (cached.status) await redis.hincrby(\`match:\${id}\`, 'views', 1);
+}
+export async function close(id: string) {
+  const status = await redis.hget(\`match:\${id}\`, 'status');
+  if (!status) return;
+  await redis.hset(\`match:\${id}\`, 'status', 'closed');
+}
+export async function touch(id: string) {
+  await redis.hset(\`match:\${id}\`, 'seen', Date.now());
+}
+export async function done(id: string) {
+  const status = await redis.hget(\`match:\${id}\`, 'status');
+  if (status === 'open') return;
+  await redis.hset(\`match:\${id}\`, 'status', 'done');
+}
+export async function fromOther(id: string) {
+  const other = await redis.get(\`other:\${id}\`);
+  if (other === null) await redis.hset(\`match:\${id}\`, 'status', 'open');
+}
+`);
+
+describe('incr-needs-expire-on-create: a re-creation on a cache miss is not an update of the live record', () => {
+  it('reports a write on the branch where a read of its key found nothing, beside the creation', () => {
+    // the creation (4), the read-through HSET after `if (cached && cached.status ...) return` (10),
+    // after `if (status !== null) return` (17), under `Object.keys(all).length === 0` (22), under
+    // `!(await redis.exists(k))` (26)
+    expect(lint(readThrough)).toEqual([
+      [INCR, 'noExpiry', 4, 15],
+      [INCR, 'noExpiry', 10, 15],
+      [INCR, 'noExpiry', 17, 15],
+      [INCR, 'noExpiry', 22, 50],
+      [INCR, 'noExpiry', 26, 17],
+    ]);
+  });
+
+  it('keeps dropping updates behind a read that found the record, with no read, or after another key\'s miss', () => {
+    expect(lint(foundUpdates)).toEqual([[INCR, 'noExpiry', 4, 15]]);
+  });
+});
